@@ -1,0 +1,1323 @@
+"""The Tigris & Euphrates game state and every rule of the game.
+
+The board is a set of bitboards (see :mod:`cradle.tigris.board`): one per colour of face-up
+tile, one per colour of face-down tile, treasures, catastrophes, leaders. Regions and kingdoms
+are connected components of the connecting cells, computed by flood fill and cached until
+something is removed (a placement only merges components).
+
+A decision that interrupts an action (commitments, war order, monument, treasures, variant
+choices) is a ``pending`` dict of plain values, so positions round-trip through JSON.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cradle.tigris.board import (
+    BOARDS,
+    CELL_NAMES,
+    COLUMNS,
+    FULL,
+    NEIGHBOURS,
+    BoardMap,
+    NameTable,
+    cells_of,
+    components,
+    dilate,
+    flood,
+)
+from cradle.tigris.rules import (
+    BLACK,
+    BUILDING,
+    CATASTROPHE,
+    CATASTROPHES_PER_PLAYER,
+    COLORS,
+    COMMIT,
+    DECLINE,
+    DYNASTIES,
+    GREEN,
+    HAND_SIZE,
+    LEADER,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MONUMENT,
+    MONUMENT_NAMES,
+    MONUMENTS,
+    PASS,
+    RED,
+    ROLES,
+    SWAP,
+    SWAP_COUNTS,
+    TILE,
+    TILE_TOTALS,
+    TREASURE,
+    WAR,
+    WITHDRAW,
+    WONDERPOINT,
+    Action,
+    IllegalAction,
+    Options,
+    format_action,
+    options_to_dict,
+    parse_action,
+    swap_text,
+)
+
+Event = dict[str, Any]
+
+_LEADER_TABLES = tuple(NameTable(f"leader {role} {{cell}}") for role in ROLES)
+_TILE_TABLES = tuple(NameTable(f"tile {color} {{cell}}") for color in COLORS)
+_CATASTROPHE_TABLE = NameTable("catastrophe {cell}")
+_TREASURE_TABLE = NameTable("treasure {cell}")
+_BUILDING_TABLE = NameTable("building {cell}")
+_WONDER_TABLE = NameTable("wonder {cell}")
+_WITHDRAW = tuple(f"withdraw {role}" for role in ROLES)
+_COMMITS = tuple(f"commit {n}" for n in range(HAND_SIZE + 1))
+_WARS = tuple(f"war {color}" for color in COLORS)
+_WONDERPOINTS = tuple(f"wonderpoint {color}" for color in COLORS)
+_SWAPS_BY_HAND: dict[tuple[int, ...], list[str]] = {}
+
+# The four 2x2 squares holding a cell, by their top-left cell.
+_SQUARES = tuple(
+    tuple(
+        top_left
+        for top_left in (cell, cell - 1, cell - COLUMNS, cell - COLUMNS - 1)
+        if top_left >= 0
+        and top_left % COLUMNS < COLUMNS - 1
+        and top_left // COLUMNS < 10
+        and cell in (top_left, top_left + 1, top_left + COLUMNS, top_left + COLUMNS + 1)
+    )
+    for cell in range(176)
+)
+_SQUARE_MASK = tuple(
+    (0b11 | 0b11 << COLUMNS) << c if c % COLUMNS < COLUMNS - 1 and c // COLUMNS < 10 else 0
+    for c in range(176)
+)
+
+
+def _swaps_for(hand: list[int]) -> list[str]:
+    key = tuple(hand)
+    found = _SWAPS_BY_HAND.get(key)
+    if found is None:
+        found = [
+            swap_text(counts)
+            for counts in SWAP_COUNTS
+            if all(counts[c] <= hand[c] for c in range(4))
+        ]
+        _SWAPS_BY_HAND[key] = found
+    return found
+
+
+def _popcount(mask: int) -> int:
+    return mask.bit_count()
+
+
+class TigrisState:
+    """A complete game position with its rules (see docs/contract.md for the contract)."""
+
+    __slots__ = (
+        "_comps",
+        "_legal",
+        "actions_left",
+        "active",
+        "bag",
+        "board",
+        "buildings",
+        "cata",
+        "catastrophes",
+        "discards",
+        "down",
+        "ending",
+        "hands",
+        "leader_cell",
+        "leaders",
+        "monuments",
+        "n",
+        "options",
+        "over",
+        "pending",
+        "placed",
+        "players",
+        "points",
+        "removed",
+        "treasure",
+        "treasures",
+        "unification",
+        "up",
+        "wonder",
+    )
+
+    options: Options
+    board: BoardMap
+    players: tuple[str, ...]
+    n: int
+    up: list[int]
+    down: list[int]
+    treasure: int
+    cata: int
+    leader_cell: list[int]
+    leaders: int
+    monuments: list[tuple[int, int]]
+    unification: int
+    hands: list[list[int]]
+    bag: list[int]
+    points: list[list[int]]
+    treasures: list[int]
+    catastrophes: list[int]
+    discards: list[list[int]]
+    removed: list[int]
+    active: int
+    actions_left: int
+    pending: dict[str, Any] | None
+    placed: int
+    ending: bool
+    over: bool
+    buildings: list[int]
+    wonder: int
+    _comps: list[int] | None
+    _legal: list[str] | None
+
+    # ----------------------------------------------------------------- creation
+
+    @classmethod
+    def blank(cls, players: tuple[str, ...], options: Options) -> TigrisState:
+        s = cls.__new__(cls)
+        s.options = options
+        s.board = BOARDS[options.board]
+        s.players = players
+        s.n = len(players)
+        s.up = [0, 0, 0, 0]
+        s.down = [0, 0, 0, 0]
+        s.treasure = 0
+        s.cata = 0
+        s.leader_cell = [-1] * (4 * s.n)
+        s.leaders = 0
+        s.monuments = []
+        s.unification = -1
+        s.hands = [[0, 0, 0, 0] for _ in players]
+        s.bag = []
+        s.points = [[0, 0, 0, 0] for _ in players]
+        s.treasures = [0] * s.n
+        s.catastrophes = [CATASTROPHES_PER_PLAYER] * s.n
+        s.discards = [[0, 0, 0, 0] for _ in players]
+        s.removed = [0, 0, 0, 0]
+        s.active = 0
+        s.actions_left = 2
+        s.pending = None
+        s.placed = -1
+        s.ending = False
+        s.over = False
+        s.buildings = [-1, -1, -1, -1]
+        s.wonder = -1
+        s._comps = None
+        s._legal = None
+        return s
+
+    def clone(self) -> TigrisState:
+        s = TigrisState.__new__(TigrisState)
+        s.options = self.options
+        s.board = self.board
+        s.players = self.players
+        s.n = self.n
+        s.up = self.up[:]
+        s.down = self.down[:]
+        s.treasure = self.treasure
+        s.cata = self.cata
+        s.leader_cell = self.leader_cell[:]
+        s.leaders = self.leaders
+        s.monuments = self.monuments[:]
+        s.unification = self.unification
+        s.hands = [h[:] for h in self.hands]
+        s.bag = self.bag[:]
+        s.points = [p[:] for p in self.points]
+        s.treasures = self.treasures[:]
+        s.catastrophes = self.catastrophes[:]
+        s.discards = [d[:] for d in self.discards]
+        s.removed = self.removed[:]
+        s.active = self.active
+        s.actions_left = self.actions_left
+        s.pending = dict(self.pending) if self.pending is not None else None
+        s.placed = self.placed
+        s.ending = self.ending
+        s.over = self.over
+        s.buildings = self.buildings[:]
+        s.wonder = self.wonder
+        s._comps = self._comps  # lists of ints are never mutated in place
+        s._legal = self._legal
+        return s
+
+    # ----------------------------------------------------------------- basic queries
+
+    @property
+    def to_move(self) -> int:
+        p = self.pending
+        if p is None:
+            return self.active
+        kind = p["kind"]
+        if kind in ("revolt", "war"):
+            return int(p["attacker"] if p["attacker_commit"] is None else p["defender"])
+        if kind == "treasure":
+            return int(p["seat"])
+        return self.active
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    def tiles_up(self) -> int:
+        u = self.up
+        return u[0] | u[1] | u[2] | u[3]
+
+    def tiles_down(self) -> int:
+        d = self.down
+        return d[0] | d[1] | d[2] | d[3]
+
+    def wonder_mask(self) -> int:
+        w = self.wonder
+        return 0 if w < 0 else (1 << w) | NEIGHBOURS[w]
+
+    def connectors(self) -> int:
+        """Cells that connect: tiles face up or down, leaders and the wonder."""
+        u, d = self.up, self.down
+        return (
+            u[0]
+            | u[1]
+            | u[2]
+            | u[3]
+            | d[0]
+            | d[1]
+            | d[2]
+            | d[3]
+            | self.leaders
+            | self.wonder_mask()
+        )
+
+    def occupied(self) -> int:
+        return self.connectors() | self.cata
+
+    def empty(self) -> int:
+        return FULL & ~self.occupied()
+
+    def components(self) -> list[int]:
+        comps = self._comps
+        if comps is None:
+            comps = self._comps = components(self.connectors())
+        return comps
+
+    def kingdoms(self) -> list[int]:
+        leaders = self.leaders
+        return [c for c in self.components() if c & leaders]
+
+    def component_of(self, cell: int) -> int:
+        bit = 1 << cell
+        for comp in self.components():
+            if comp & bit:
+                return comp
+        return 0
+
+    def leader_at(self, cell: int) -> int:
+        """The leader index (seat * 4 + colour) on ``cell``, or -1."""
+        try:
+            return self.leader_cell.index(cell)
+        except ValueError:
+            return -1
+
+    def adjacent_temples(self, cell: int) -> int:
+        return _popcount(NEIGHBOURS[cell] & self.up[RED])
+
+    def _owner_in(self, kingdom: int, color: int) -> int:
+        """The seat whose leader of ``color`` stands in ``kingdom``, or -1."""
+        lc = self.leader_cell
+        for seat in range(self.n):
+            cell = lc[4 * seat + color]
+            if cell >= 0 and kingdom >> cell & 1:
+                return seat
+        return -1
+
+    # ----------------------------------------------------------------- board changes
+
+    def _merge_at(self, cell: int) -> None:
+        """A connector was added on ``cell``: merge the cached components it touches."""
+        comps = self._comps
+        if comps is None:
+            return
+        bit = 1 << cell
+        reach = NEIGHBOURS[cell] | bit
+        merged = bit
+        kept = []
+        for comp in comps:
+            if comp & reach:
+                merged |= comp
+            else:
+                kept.append(comp)
+        kept.append(merged)
+        self._comps = kept
+
+    def _put_leader(self, index: int, cell: int) -> None:
+        self.leader_cell[index] = cell
+        self.leaders |= 1 << cell
+        self._merge_at(cell)
+
+    def _take_leader(self, index: int) -> None:
+        cell = self.leader_cell[index]
+        self.leader_cell[index] = -1
+        self.leaders &= ~(1 << cell)
+        self._comps = None
+
+    def _return_stranded_leaders(self, events: list[Event]) -> None:
+        """Leaders without an adjacent face-up temple go back to their owners."""
+        temples = self.up[RED]
+        for index, cell in enumerate(self.leader_cell):
+            if cell >= 0 and not NEIGHBOURS[cell] & temples:
+                self._take_leader(index)
+                seat, color = divmod(index, 4)
+                events.append(
+                    self._event(
+                        "leader_returned",
+                        f"{self.players[seat]}'s {ROLES[color]} on {CELL_NAMES[cell]} lost its "
+                        "last temple and returns",
+                        seat=seat,
+                        role=ROLES[color],
+                        cell=CELL_NAMES[cell],
+                    )
+                )
+
+    def _draw(self, seat: int, count: int) -> int:
+        """Draw up to ``count`` tiles; a short bag means the game ends after this turn."""
+        bag = self.bag
+        hand = self.hands[seat]
+        if count > len(bag):
+            self.ending = True
+            count = len(bag)
+        for _ in range(count):
+            hand[bag.pop()] += 1
+        return count
+
+    @staticmethod
+    def _event(kind: str, text: str, **fields: Any) -> Event:
+        event: Event = {"type": kind, "text": text}
+        event.update(fields)
+        return event
+
+    def _score(self, seat: int, color: int, amount: int, why: str, events: list[Event]) -> None:
+        self.points[seat][color] += amount
+        events.append(
+            self._event(
+                "score",
+                f"{self.players[seat]} scores {amount} {COLORS[color]} ({why})",
+                seat=seat,
+                color=COLORS[color],
+                amount=amount,
+            )
+        )
+
+    # ----------------------------------------------------------------- legal actions
+
+    def legal_actions(self) -> list[str]:
+        """Every legal action of the seat to move, in the contract's notation."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return legal[:]
+
+    def _generate(self) -> list[str]:
+        if self.over:
+            return []
+        p = self.pending
+        if p is not None:
+            return self._pending_actions(p)
+        out: list[str] = []
+        seat = self.active
+        empty = self.empty()
+        land = self.board.land
+        land_empty = empty & land
+        kingdoms = self.kingdoms()
+        one = two = three = 0
+        for k in kingdoms:
+            d = dilate(k)
+            three |= two & d
+            two |= one & d
+            one |= d
+        temples_near = dilate(self.up[RED])
+        lc = self.leader_cell
+        for color in range(4):
+            index = 4 * seat + color
+            cell = lc[index]
+            if cell < 0:
+                targets = temples_near & land_empty & ~two
+            else:
+                targets = self._move_targets(cell, temples_near, land_empty, kingdoms)
+            if targets:
+                _LEADER_TABLES[color].strings(targets, out)
+        for color in range(4):
+            if lc[4 * seat + color] >= 0:
+                out.append(_WITHDRAW[color])
+        hand = self.hands[seat]
+        land_ok = land_empty & ~three
+        for color in range(4):
+            if hand[color]:
+                if color == 1:
+                    _TILE_TABLES[1].strings(empty & ~land & ~three, out)
+                else:
+                    _TILE_TABLES[color].strings(land_ok, out)
+        if self.catastrophes[seat]:
+            targets = empty | (self.tiles_up() & ~self.treasure & ~self._building_mask())
+            _CATASTROPHE_TABLE.strings(targets, out)
+        if sum(hand):
+            out += _swaps_for(hand)
+        out.append("pass")
+        return out
+
+    def _move_targets(
+        self, cell: int, temples_near: int, land_empty: int, kingdoms: list[int]
+    ) -> int:
+        """Cells where the leader on ``cell`` may move: as placed anew once lifted off."""
+        bit = 1 << cell
+        own = self.component_of(cell)
+        leaders = self.leaders & ~bit
+        lifted = [k for k in kingdoms if k != own]
+        lifted += [part for part in components(own & ~bit) if part & leaders]
+        one = two = 0
+        for k in lifted:
+            d = dilate(k)
+            two |= one & d
+            one |= d
+        return temples_near & land_empty & ~two
+
+    def _pending_actions(self, p: dict[str, Any]) -> list[str]:
+        kind = p["kind"]
+        if kind in ("revolt", "war"):
+            return [_COMMITS[n] for n in self._commit_options(p)]
+        if kind == "war_order":
+            return [_WARS[c] for c in p["colors"]]
+        if kind == "monument":
+            return [format_action(a) for a in self._monument_options()] + ["decline"]
+        if kind == "treasure":
+            out: list[str] = []
+            _TREASURE_TABLE.strings(sum(1 << c for c in p["cells"]), out)
+            return out
+        if kind == "building":
+            out = []
+            _BUILDING_TABLE.strings(self._building_options(), out)
+            return [*out, "decline"]
+        if kind == "wonderpoint":
+            return list(_WONDERPOINTS)
+        raise AssertionError(f"unknown pending decision {kind!r}")
+
+    # ----------------------------------------------------------------- apply
+
+    def apply(self, action: str | Action) -> list[Event]:
+        """Apply ``action`` for the seat to move; IllegalAction leaves the state unchanged."""
+        if self.over:
+            raise IllegalAction("the game is over")
+        parsed = parse_action(action) if isinstance(action, str) else action
+        events: list[Event] = []
+        p = self.pending
+        kind = parsed[0]
+        if p is None:
+            self._check_turn_action(parsed)
+            self._legal = None
+            self._apply_turn_action(parsed, events)
+        else:
+            self._check_pending_action(p, parsed)
+            self._legal = None
+            self._apply_pending_action(p, parsed, events)
+        return events
+
+    # --- validation (raises before anything changes)
+
+    def _check_turn_action(self, action: Action) -> None:
+        kind, a, cell = action
+        seat = self.active
+        if kind == LEADER:
+            self._check_leader(seat, a, cell)
+        elif kind == WITHDRAW:
+            if self.leader_cell[4 * seat + a] < 0:
+                raise IllegalAction(f"your {ROLES[a]} is not on the board")
+        elif kind == TILE:
+            self._check_tile(seat, a, cell)
+        elif kind == CATASTROPHE:
+            self._check_catastrophe(seat, cell)
+        elif kind == SWAP:
+            hand = self.hands[seat]
+            for color in range(4):
+                if a[color] > hand[color]:
+                    raise IllegalAction(
+                        f"you cannot discard {a[color]} {COLORS[color]} tile(s): "
+                        f"your hand holds {hand[color]}"
+                    )
+        elif kind == PASS:
+            pass
+        else:
+            raise IllegalAction(
+                f"'{format_action(action)}' is not possible now: it is "
+                f"{self.players[seat]}'s turn to take an action"
+            )
+
+    def _check_leader(self, seat: int, color: int, cell: int) -> None:
+        name = CELL_NAMES[cell]
+        index = 4 * seat + color
+        current = self.leader_cell[index]
+        if current == cell:
+            raise IllegalAction(f"your {ROLES[color]} already stands on {name}")
+        self._check_empty(cell)
+        if not self.board.land >> cell & 1:
+            raise IllegalAction(f"{name} is a river cell: leaders may not stand on the river")
+        if not NEIGHBOURS[cell] & self.up[RED]:
+            raise IllegalAction(f"{name} is not next to a face-up temple")
+        kingdoms = self.kingdoms()
+        if current >= 0:
+            bit = 1 << current
+            own = self.component_of(current)
+            leaders = self.leaders & ~bit
+            kingdoms = [k for k in kingdoms if k != own]
+            kingdoms += [part for part in components(own & ~bit) if part & leaders]
+        touching = sum(1 for k in kingdoms if k & NEIGHBOURS[cell])
+        if touching > 1:
+            raise IllegalAction(f"a leader on {name} would join two kingdoms")
+
+    def _check_empty(self, cell: int) -> None:
+        bit = 1 << cell
+        name = CELL_NAMES[cell]
+        if self.leaders & bit:
+            raise IllegalAction(f"{name} holds a leader")
+        if self.cata & bit:
+            raise IllegalAction(f"{name} holds a catastrophe")
+        if self.wonder_mask() & bit:
+            raise IllegalAction(f"{name} is under the wonder")
+        if self.tiles_down() & bit:
+            raise IllegalAction(f"{name} is under a monument")
+        if self.tiles_up() & bit:
+            raise IllegalAction(f"{name} holds a tile")
+
+    def _check_tile(self, seat: int, color: int, cell: int) -> None:
+        name = CELL_NAMES[cell]
+        if not self.hands[seat][color]:
+            raise IllegalAction(f"you have no {COLORS[color]} tile in hand")
+        self._check_empty(cell)
+        river = not self.board.land >> cell & 1
+        if color == 1 and not river:
+            raise IllegalAction(f"{name} is not a river cell: blue tiles (farms) go on the river")
+        if color != 1 and river:
+            raise IllegalAction(f"{name} is a river cell: only blue tiles (farms) go there")
+        touching = sum(1 for k in self.kingdoms() if k & NEIGHBOURS[cell])
+        if touching > 2:
+            raise IllegalAction(f"a tile on {name} would join {touching} kingdoms (at most two)")
+
+    def _building_mask(self) -> int:
+        mask = 0
+        for cell in self.buildings:
+            if cell >= 0:
+                mask |= 1 << cell
+        return mask
+
+    def _check_catastrophe(self, seat: int, cell: int) -> None:
+        name = CELL_NAMES[cell]
+        bit = 1 << cell
+        if not self.catastrophes[seat]:
+            raise IllegalAction("you have no catastrophe tile left")
+        if self.leaders & bit:
+            raise IllegalAction(f"{name} holds a leader: catastrophes never hit leaders")
+        if self.cata & bit:
+            raise IllegalAction(f"{name} already holds a catastrophe")
+        if self.wonder_mask() & bit:
+            raise IllegalAction(f"{name} is under the wonder")
+        if self.tiles_down() & bit:
+            raise IllegalAction(f"{name} is under a monument")
+        if self.treasure & bit:
+            raise IllegalAction(f"{name} carries a treasure")
+        if self._building_mask() & bit:
+            raise IllegalAction(f"{name} carries a civilization building")
+
+    def _check_pending_action(self, p: dict[str, Any], action: Action) -> None:
+        kind, a, cell = action
+        pk = p["kind"]
+        expected = {
+            "revolt": COMMIT,
+            "war": COMMIT,
+            "war_order": WAR,
+            "treasure": TREASURE,
+            "wonderpoint": WONDERPOINT,
+        }.get(pk)
+        if pk in ("revolt", "war"):
+            if kind != COMMIT:
+                raise IllegalAction(self._waiting_for(p))
+            options = self._commit_options(p)
+            if a not in options:
+                color = COLORS[p["color"]]
+                have = self.hands[self.to_move][p["color"]]
+                if a > have:
+                    raise IllegalAction(f"you hold only {have} {color} tile(s)")
+                raise IllegalAction(
+                    f"commit {a} is not allowed: you may commit "
+                    + ", ".join(str(n) for n in options)
+                )
+        elif expected is not None:
+            if kind != expected:
+                raise IllegalAction(self._waiting_for(p))
+            if pk == "war_order" and a not in p["colors"]:
+                raise IllegalAction(f"there is no {COLORS[a]} war to resolve")
+            if pk == "treasure" and cell not in p["cells"]:
+                names = ", ".join(CELL_NAMES[c] for c in p["cells"])
+                raise IllegalAction(f"you may take a treasure on {names}")
+        elif pk == "monument":
+            if kind == DECLINE:
+                return
+            if kind != MONUMENT:
+                raise IllegalAction(self._waiting_for(p))
+            if action not in self._monument_options():
+                raise IllegalAction(self._why_no_monument(a, cell))
+        elif pk == "building":
+            if kind == DECLINE:
+                return
+            if kind != BUILDING:
+                raise IllegalAction(self._waiting_for(p))
+            if not self._building_options() >> cell & 1:
+                raise IllegalAction(f"the building cannot go on {CELL_NAMES[cell]}")
+        else:
+            raise IllegalAction(self._waiting_for(p))
+
+    def _waiting_for(self, p: dict[str, Any]) -> str:
+        who = self.players[self.to_move]
+        kind = p["kind"]
+        if kind in ("revolt", "war"):
+            return f"{who} must commit {COLORS[p['color']]} tiles first (e.g. 'commit 0')"
+        what = {
+            "war_order": "choose which war to resolve (e.g. 'war red')",
+            "monument": "build a monument or 'decline'",
+            "treasure": "take a treasure (e.g. 'treasure K1')",
+            "building": "place the building or 'decline'",
+            "wonderpoint": "choose the colour of the wonder's point",
+        }.get(kind, "decide")
+        return f"{who} must first {what}"
+
+    # --- turn actions
+
+    def _apply_turn_action(self, action: Action, events: list[Event]) -> None:
+        kind, a, cell = action
+        seat = self.active
+        who = self.players[seat]
+        if kind == PASS:
+            events.append(self._event("pass", f"{who} passes", seat=seat))
+            self.actions_left = 0
+            self._end_turn(events)
+            return
+        if kind == LEADER:
+            self._place_leader(seat, a, cell, events)
+            return
+        if kind == WITHDRAW:
+            cell = self.leader_cell[4 * seat + a]
+            self._take_leader(4 * seat + a)
+            events.append(
+                self._event(
+                    "withdraw",
+                    f"{who} withdraws the {ROLES[a]} from {CELL_NAMES[cell]}",
+                    seat=seat,
+                    role=ROLES[a],
+                    cell=CELL_NAMES[cell],
+                )
+            )
+        elif kind == TILE:
+            self._place_tile(seat, a, cell, events)
+            return
+        elif kind == CATASTROPHE:
+            self._place_catastrophe(seat, cell, events)
+        elif kind == SWAP:
+            hand, discards = self.hands[seat], self.discards[seat]
+            for color in range(4):
+                hand[color] -= a[color]
+                discards[color] += a[color]
+            count = sum(a)
+            drawn = self._draw(seat, count)
+            events.append(
+                self._event(
+                    "swap",
+                    f"{who} discards {count} tile(s) and draws {drawn}",
+                    seat=seat,
+                    count=count,
+                )
+            )
+        self._treasure_step(events)
+
+    def _place_leader(self, seat: int, color: int, cell: int, events: list[Event]) -> None:
+        index = 4 * seat + color
+        moved_from = self.leader_cell[index]
+        if moved_from >= 0:
+            self._take_leader(index)
+        self._put_leader(index, cell)
+        verb = (
+            f"moves the {ROLES[color]} to" if moved_from >= 0 else f"places the {ROLES[color]} on"
+        )
+        events.append(
+            self._event(
+                "leader",
+                f"{self.players[seat]} {verb} {CELL_NAMES[cell]}",
+                seat=seat,
+                role=ROLES[color],
+                cell=CELL_NAMES[cell],
+                moved_from=CELL_NAMES[moved_from] if moved_from >= 0 else None,
+            )
+        )
+        kingdom = self.component_of(cell)
+        lc = self.leader_cell
+        for other in range(self.n):
+            other_cell = lc[4 * other + color]
+            if other != seat and other_cell >= 0 and kingdom >> other_cell & 1:
+                self.pending = {
+                    "kind": "revolt",
+                    "color": color,
+                    "attacker": seat,
+                    "defender": other,
+                    "attacker_commit": None,
+                }
+                events.append(
+                    self._event(
+                        "revolt",
+                        f"revolt: {self.players[seat]}'s {ROLES[color]} against "
+                        f"{self.players[other]}'s on {CELL_NAMES[other_cell]}",
+                        attacker=seat,
+                        defender=other,
+                        role=ROLES[color],
+                    )
+                )
+                return
+        self._treasure_step(events)
+
+    def _place_tile(self, seat: int, color: int, cell: int, events: list[Event]) -> None:
+        touching = [k for k in self.kingdoms() if k & NEIGHBOURS[cell]]
+        self.hands[seat][color] -= 1
+        self.up[color] |= 1 << cell
+        self._merge_at(cell)
+        self.placed = cell
+        who = self.players[seat]
+        events.append(
+            self._event(
+                "tile",
+                f"{who} places a {COLORS[color]} tile on {CELL_NAMES[cell]}",
+                seat=seat,
+                color=COLORS[color],
+                cell=CELL_NAMES[cell],
+            )
+        )
+        if len(touching) == 2:
+            self.unification = cell
+            kingdom = self.component_of(cell)
+            wars = [c for c in range(4) if self._war_pair(c, kingdom) is not None]
+            events.append(
+                self._event(
+                    "unification",
+                    f"the tile on {CELL_NAMES[cell]} joins two kingdoms"
+                    + (f": war of {', '.join(COLORS[c] for c in wars)}" if wars else ""),
+                    cell=CELL_NAMES[cell],
+                    wars=[COLORS[c] for c in wars],
+                )
+            )
+            self._next_war(wars, events)
+            return
+        if touching:
+            kingdom = self.component_of(cell)
+            owner = self._owner_in(kingdom, color)
+            why = f"{COLORS[color]} tile on {CELL_NAMES[cell]}"
+            if owner < 0:
+                owner = self._owner_in(kingdom, BLACK)
+                why += ", by the king"
+            if owner >= 0:
+                amount = (
+                    2 if self.buildings[color] >= 0 and kingdom >> self.buildings[color] & 1 else 1
+                )
+                self._score(owner, color, amount, why, events)
+        self._after_conflicts(events)
+
+    def _place_catastrophe(self, seat: int, cell: int, events: list[Event]) -> None:
+        bit = 1 << cell
+        hit = ""
+        for color in range(4):
+            if self.up[color] & bit:
+                self.up[color] &= ~bit
+                self.removed[color] += 1
+                hit = f", destroying a {COLORS[color]} tile"
+        self.cata |= bit
+        self.catastrophes[seat] -= 1
+        self._comps = None
+        events.append(
+            self._event(
+                "catastrophe",
+                f"{self.players[seat]} places a catastrophe on {CELL_NAMES[cell]}{hit}",
+                seat=seat,
+                cell=CELL_NAMES[cell],
+            )
+        )
+        self._return_stranded_leaders(events)
+
+    # --- conflicts
+
+    def _war_pair(self, color: int, kingdom: int) -> tuple[int, int] | None:
+        """The two seats with a leader of ``color`` in ``kingdom``, if there are two."""
+        lc = self.leader_cell
+        seats = [
+            s for s in range(self.n) if lc[4 * s + color] >= 0 and kingdom >> lc[4 * s + color] & 1
+        ]
+        if len(seats) == 2:
+            return seats[0], seats[1]
+        return None
+
+    def _next_war(self, colors: list[int], events: list[Event]) -> None:
+        """Start the next war among ``colors`` (asking for the order if needed) or finish."""
+        if self.unification >= 0:
+            kingdom = self.component_of(self.unification)
+            colors = [c for c in colors if self._war_pair(c, kingdom) is not None]
+        if len(colors) > 1:
+            self.pending = {"kind": "war_order", "colors": tuple(colors)}
+            return
+        if colors:
+            self._start_war(colors[0], (), events)
+            return
+        if self.unification >= 0:
+            events.append(
+                self._event(
+                    "unification_removed",
+                    f"the unification tile leaves {CELL_NAMES[self.unification]}",
+                )
+            )
+        self.unification = -1
+        self.pending = None
+        self._after_conflicts(events)
+
+    def _start_war(self, color: int, queue: tuple[int, ...], events: list[Event]) -> None:
+        kingdom = self.component_of(self.unification)
+        pair = self._war_pair(color, kingdom)
+        assert pair is not None
+        active = self.active
+        if active in pair:
+            attacker = active
+        else:
+            attacker = min(pair, key=lambda s: (s - active) % self.n)
+        defender = pair[0] if pair[1] == attacker else pair[1]
+        self.pending = {
+            "kind": "war",
+            "color": color,
+            "attacker": attacker,
+            "defender": defender,
+            "attacker_commit": None,
+            "queue": tuple(queue),
+        }
+        events.append(
+            self._event(
+                "war",
+                f"{COLORS[color]} war: {self.players[attacker]} attacks {self.players[defender]}",
+                color=COLORS[color],
+                attacker=attacker,
+                defender=defender,
+            )
+        )
+
+    def side(self, cell: int) -> int:
+        """The part of the joined kingdom connected to ``cell`` without the unification tile."""
+        within = self.connectors() & ~(1 << self.unification)
+        return flood(1 << cell, within)
+
+    def base_strength(self, p: dict[str, Any], seat: int) -> int:
+        """Strength before commitments: temples next to the leader (revolt) or supporters (war)."""
+        color = p["color"]
+        cell = self.leader_cell[4 * seat + color]
+        if p["kind"] == "revolt":
+            return self.adjacent_temples(cell)
+        return _popcount(self.side(cell) & self.up[color])
+
+    def _commit_options(self, p: dict[str, Any]) -> list[int]:
+        seat = self.to_move
+        have = self.hands[seat][p["color"]]
+        if not self.options.english:
+            return list(range(have + 1))
+        attack = self.base_strength(p, p["attacker"])
+        defence = self.base_strength(p, p["defender"])
+        if p["attacker_commit"] is None:
+            return [0] + [n for n in range(1, have + 1) if attack + n > defence]
+        need = attack + p["attacker_commit"] - defence
+        return [0, need] if 1 <= need <= have else [0]
+
+    def _apply_pending_action(self, p: dict[str, Any], action: Action, events: list[Event]) -> None:
+        kind, a, cell = action
+        pk = p["kind"]
+        if pk in ("revolt", "war"):
+            seat = self.to_move
+            color = p["color"]
+            self.hands[seat][color] -= a
+            self.removed[color] += a
+            events.append(
+                self._event(
+                    "commit",
+                    f"{self.players[seat]} commits {a} {COLORS[color]} tile(s)",
+                    seat=seat,
+                    count=a,
+                    color=COLORS[color],
+                )
+            )
+            if p["attacker_commit"] is None:
+                self.pending = {**p, "attacker_commit": a}
+            elif pk == "revolt":
+                self._resolve_revolt(p, a, events)
+            else:
+                self._resolve_war(p, a, events)
+        elif pk == "war_order":
+            rest = tuple(c for c in p["colors"] if c != a)
+            self._start_war(a, rest, events)
+        elif pk == "monument":
+            self.pending = None
+            if kind == MONUMENT:
+                self._build_monument(a, cell, events)
+            else:
+                events.append(self._event("decline", f"{self.players[self.active]} declines"))
+            self._treasure_step(events)
+        elif pk == "treasure":
+            self._take_treasure(p["seat"], cell, events)
+            self.pending = None
+            self._treasure_step(events)
+        elif pk == "building":
+            self.pending = None
+            if kind == BUILDING:
+                self._put_building(cell, events)
+            else:
+                events.append(self._event("decline", f"{self.players[self.active]} declines"))
+            self._monument_step(events)
+        elif pk == "wonderpoint":
+            self.pending = None
+            self._score(self.active, a, 1, "the wonder", events)
+            self._finish_turn(events)
+
+    def _resolve_revolt(self, p: dict[str, Any], defender_commit: int, events: list[Event]) -> None:
+        attacker, defender, color = p["attacker"], p["defender"], p["color"]
+        attack = self.base_strength(p, attacker) + p["attacker_commit"]
+        defence = self.base_strength(p, defender) + defender_commit
+        winner, loser = (attacker, defender) if attack > defence else (defender, attacker)
+        lost_cell = self.leader_cell[4 * loser + color]
+        self._take_leader(4 * loser + color)
+        self.pending = None
+        events.append(
+            self._event(
+                "revolt_result",
+                f"{self.players[winner]} wins the revolt {max(attack, defence)}-"
+                f"{min(attack, defence)}; {self.players[loser]}'s {ROLES[color]} on "
+                f"{CELL_NAMES[lost_cell]} returns",
+                winner=winner,
+                loser=loser,
+                attack=attack,
+                defence=defence,
+            )
+        )
+        self._score(winner, RED, 1, "revolt won", events)
+        self._treasure_step(events)
+
+    def _resolve_war(self, p: dict[str, Any], defender_commit: int, events: list[Event]) -> None:
+        attacker, defender, color = p["attacker"], p["defender"], p["color"]
+        attack = self.base_strength(p, attacker) + p["attacker_commit"]
+        defence = self.base_strength(p, defender) + defender_commit
+        winner, loser = (attacker, defender) if attack > defence else (defender, attacker)
+        loser_index = 4 * loser + color
+        loser_cell = self.leader_cell[loser_index]
+        side = self.side(loser_cell)
+        self._take_leader(loser_index)
+        doomed = side & self.up[color] & ~self._building_mask()
+        if color == RED:
+            others = 0
+            for c in self.leader_cell:
+                if c >= 0:
+                    others |= NEIGHBOURS[c]
+            doomed &= ~self.treasure & ~others
+        count = _popcount(doomed)
+        self.up[color] &= ~doomed
+        self.removed[color] += count
+        self._comps = None
+        self.pending = None
+        events.append(
+            self._event(
+                "war_result",
+                f"{self.players[winner]} wins the {COLORS[color]} war {max(attack, defence)}-"
+                f"{min(attack, defence)}; {self.players[loser]}'s {ROLES[color]} returns and "
+                f"{count} {COLORS[color]} tile(s) leave the board",
+                winner=winner,
+                loser=loser,
+                attack=attack,
+                defence=defence,
+                removed=[CELL_NAMES[c] for c in cells_of(doomed)],
+            )
+        )
+        self._score(winner, color, 1 + count, f"{COLORS[color]} war won", events)
+        self._return_stranded_leaders(events)
+        self._next_war(list(p["queue"]), events)
+
+    # --- after conflicts: building, monument / wonder, treasures
+
+    def _after_conflicts(self, events: list[Event]) -> None:
+        if self.options.buildings and self._building_options():
+            self.pending = {"kind": "building"}
+            return
+        self._monument_step(events)
+
+    def _building_options(self) -> int:
+        return 0  # the buildings variant (filled in by the variant rules)
+
+    def _put_building(self, cell: int, events: list[Event]) -> None:
+        raise AssertionError("buildings variant not enabled")
+
+    def _monument_options(self) -> list[Action]:
+        cell = self.placed
+        if cell < 0:
+            return []
+        out: list[Action] = []
+        for color in range(4):
+            tiles = self.up[color]
+            if not tiles >> cell & 1:
+                continue
+            used = {m for m, _ in self.monuments}
+            for top_left in sorted(_SQUARES[cell]):
+                square = _SQUARE_MASK[top_left]
+                if tiles & square == square:
+                    out += [
+                        (MONUMENT, m, top_left)
+                        for m, pair in enumerate(MONUMENTS)
+                        if color in pair and m not in used
+                    ]
+        return out
+
+    def _why_no_monument(self, monument: int, cell: int) -> str:
+        if any(m == monument for m, _ in self.monuments):
+            return f"the {MONUMENT_NAMES[monument]} monument is already built"
+        return f"{MONUMENT_NAMES[monument]} cannot be built with its top-left corner on {CELL_NAMES[cell]}"
+
+    def _monument_step(self, events: list[Event]) -> None:
+        if self._monument_options():
+            self.pending = {"kind": "monument"}
+            return
+        self._treasure_step(events)
+
+    def _build_monument(self, monument: int, top_left: int, events: list[Event]) -> None:
+        square = _SQUARE_MASK[top_left]
+        color = next(c for c in MONUMENTS[monument] if self.up[c] & square == square)
+        self.up[color] &= ~square
+        self.down[color] |= square
+        self.monuments.append((monument, top_left))
+        for building_color, building_cell in enumerate(self.buildings):
+            if building_cell >= 0 and square >> building_cell & 1:
+                self.buildings[building_color] = -1
+        events.append(
+            self._event(
+                "monument",
+                f"{self.players[self.active]} builds the {MONUMENT_NAMES[monument]} monument on "
+                f"{CELL_NAMES[top_left]}",
+                monument=MONUMENT_NAMES[monument],
+                cell=CELL_NAMES[top_left],
+            )
+        )
+        self._return_stranded_leaders(events)
+
+    def _treasure_step(self, events: list[Event]) -> None:
+        """Traders collect all but one treasure of their kingdom; specials first."""
+        special = self.board.special
+        while True:
+            for kingdom in sorted(self.kingdoms(), key=lambda k: k & -k):
+                found = kingdom & self.treasure
+                total = _popcount(found)
+                if total < 2:
+                    continue
+                owner = self._owner_in(kingdom, GREEN)
+                if owner < 0:
+                    continue
+                specials = found & special
+                if specials:
+                    candidates, picks = specials, min(_popcount(specials), total - 1)
+                else:
+                    candidates, picks = found, total - 1
+                if picks == _popcount(candidates):
+                    for cell in cells_of(candidates):
+                        self._take_treasure(owner, cell, events)
+                    break
+                self.pending = {
+                    "kind": "treasure",
+                    "seat": owner,
+                    "cells": tuple(cells_of(candidates)),
+                }
+                return
+            else:
+                break
+        self.pending = None
+        self._end_action(events)
+
+    def _take_treasure(self, seat: int, cell: int, events: list[Event]) -> None:
+        self.treasure &= ~(1 << cell)
+        self.treasures[seat] += 1
+        events.append(
+            self._event(
+                "treasure",
+                f"{self.players[seat]} takes the treasure on {CELL_NAMES[cell]}",
+                seat=seat,
+                cell=CELL_NAMES[cell],
+            )
+        )
+
+    # --- end of action and turn
+
+    def _end_action(self, events: list[Event]) -> None:
+        self.placed = -1
+        self.actions_left -= 1
+        if self.actions_left <= 0:
+            self._end_turn(events)
+
+    def _end_turn(self, events: list[Event]) -> None:
+        seat = self.active
+        self.actions_left = 0
+        lc = self.leader_cell
+        for color in range(4):
+            cell = lc[4 * seat + color]
+            if cell < 0:
+                continue
+            kingdom = self.component_of(cell)
+            if any(
+                color in MONUMENTS[m] and kingdom >> top_left & 1 for m, top_left in self.monuments
+            ):
+                self._score(seat, color, 1, f"monument, {ROLES[color]}", events)
+        if self.wonder >= 0 and lc[4 * seat + BLACK] >= 0:
+            if self.component_of(lc[4 * seat + BLACK]) >> self.wonder & 1:
+                self.pending = {"kind": "wonderpoint"}
+                return
+        self._finish_turn(events)
+
+    def _finish_turn(self, events: list[Event]) -> None:
+        seat = self.active
+        for offset in range(self.n):
+            other = (seat + offset) % self.n
+            need = HAND_SIZE - sum(self.hands[other])
+            if need > 0:
+                self._draw(other, need)
+        if self.ending or _popcount(self.treasure) <= 2:
+            self.over = True
+            self.pending = None
+            reason = "the bag is empty" if self.ending else "two or fewer treasures remain"
+            events.append(self._event("game_over", f"the game ends: {reason}"))
+            return
+        self.active = (seat + 1) % self.n
+        self.actions_left = 2
+        events.append(self._event("turn", f"{self.players[self.active]}'s turn", seat=self.active))
+
+    # ----------------------------------------------------------------- results
+
+    def final_points(self, seat: int) -> list[int]:
+        """Points per colour once treasures are assigned to lift the lowest colours."""
+        points = self.points[seat][:]
+        for _ in range(self.treasures[seat]):
+            points[points.index(min(points))] += 1
+        return points
+
+    def result(self) -> list[dict[str, Any]]:
+        """Per seat: points, treasures, score (lowest colour) and place (1 = winner)."""
+        keys = [sorted(self.final_points(seat)) for seat in range(self.n)]
+        out = []
+        for seat in range(self.n):
+            final = self.final_points(seat)
+            better = sum(1 for other in range(self.n) if keys[other] > keys[seat])
+            out.append(
+                {
+                    "seat": seat,
+                    "dynasty": self.players[seat],
+                    "points": dict(zip(COLORS, self.points[seat], strict=True)),
+                    "treasures": self.treasures[seat],
+                    "final": dict(zip(COLORS, final, strict=True)),
+                    "score": min(final),
+                    "place": better + 1,
+                }
+            )
+        return out
+
+    # ----------------------------------------------------------------- hidden information
+
+    def sample_hidden(self, seat: int, rng: random.Random) -> TigrisState:
+        """A full state consistent with all ``seat`` knows: other hands, discards and bag re-dealt."""
+        s = self.clone()
+        pool: list[int] = []
+        for other in range(self.n):
+            if other == seat:
+                continue
+            for color in range(4):
+                pool += [color] * (self.hands[other][color] + self.discards[other][color])
+        pool += self.bag
+        rng.shuffle(pool)
+        at = 0
+        for other in range(self.n):
+            if other == seat:
+                continue
+            for table in (s.hands, s.discards):
+                size = sum(table[other])
+                counts = [0, 0, 0, 0]
+                for color in pool[at : at + size]:
+                    counts[color] += 1
+                table[other] = counts
+                at += size
+        s.bag = pool[at:]
+        s._legal = None
+        return s
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from cradle.tigris.position import make_view
+
+        return make_view(self, seat)
+
+    def to_position(self) -> dict[str, Any]:
+        from cradle.tigris.position import to_position
+
+        return to_position(self)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TigrisState):
+            return NotImplemented
+        return self.to_position() == other.to_position()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<TigrisState {len(self.players)}p active={self.active} to_move={self.to_move}>"
+
+
+def new_game(
+    players: int = 2,
+    seed: int | None = None,
+    options: Options | dict[str, Any] | None = None,
+    dynasties: tuple[str, ...] | list[str] | None = None,
+) -> TigrisState:
+    """A new game: starting temples with treasures, a shuffled bag, six tiles per hand."""
+    from cradle.tigris.rules import options_from_dict
+
+    opts = options_from_dict(options) if not isinstance(options, Options) else options
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ValueError("players must be a number from 2 to 4")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Tigris & Euphrates is for 2 to 4 players, not {players}")
+    names = tuple(dynasties) if dynasties is not None else DYNASTIES[:players]
+    if len(names) != players or len(set(names)) != players or not set(names) <= set(DYNASTIES):
+        raise ValueError(
+            f"dynasties must be {players} different names among {', '.join(DYNASTIES)}"
+        )
+    rng = random.Random(seed)
+    s = TigrisState.blank(names, opts)
+    board = s.board
+    s.up[RED] = board.temples
+    s.treasure = board.temples
+    start = _popcount(board.temples)
+    bag = [
+        color
+        for color in range(4)
+        for _ in range(TILE_TOTALS[color] - (start if color == RED else 0))
+    ]
+    rng.shuffle(bag)
+    s.bag = bag
+    s.active = rng.randrange(players)
+    for offset in range(players):
+        s._draw((s.active + offset) % players, HAND_SIZE)
+    return s
+
+
+__all__ = ["IllegalAction", "Options", "TigrisState", "new_game", "options_to_dict"]
