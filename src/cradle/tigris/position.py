@@ -224,7 +224,7 @@ def _per_player(d: dict[str, Any], key: str, names: tuple[str, ...]) -> dict[str
     _expect(isinstance(value, dict), f"{key!r} must be an object keyed by dynasty")
     unknown = set(value) - set(names)
     _expect(not unknown, f"{key!r} names unknown dynasties: {', '.join(sorted(unknown))}")
-    return value
+    return dict(value)
 
 
 def _tile_list(value: Any, what: str) -> list[int]:
@@ -257,7 +257,7 @@ def from_position(d: Any, seed: int | None = None) -> TigrisState:
         and len(set(players)) == len(players),
         f"'players' must list 2 to 4 different dynasties among {', '.join(DYNASTIES)}",
     )
-    names = tuple(players)  # type: ignore[arg-type]
+    names = tuple(str(p) for p in players)
     s = TigrisState.blank(names, options)
     n = s.n
     s.active = _int(d.get("active", 0), "'active'", 0, n - 1)

@@ -518,7 +518,6 @@ class TigrisState:
         parsed = parse_action(action) if isinstance(action, str) else action
         events: list[Event] = []
         p = self.pending
-        kind = parsed[0]
         if p is None:
             self._check_turn_action(parsed)
             self._legal = None
