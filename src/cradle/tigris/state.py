@@ -54,6 +54,7 @@ from cradle.tigris.rules import (
     TREASURE,
     WAR,
     WITHDRAW,
+    WONDER,
     WONDERPOINT,
     Action,
     IllegalAction,
@@ -90,6 +91,8 @@ _SQUARES = tuple(
     )
     for cell in range(176)
 )
+# The plus-shaped cross of 5 cells centred on a cell (0 where it would leave the board).
+_PLUS = tuple((1 << c) | NEIGHBOURS[c] if NEIGHBOURS[c].bit_count() == 4 else 0 for c in range(176))
 _SQUARE_MASK = tuple(
     (0b11 | 0b11 << COLUMNS) << c if c % COLUMNS < COLUMNS - 1 and c // COLUMNS < 10 else 0
     for c in range(176)
@@ -495,14 +498,15 @@ class TigrisState:
             return [_COMMITS[n] for n in self._commit_options(p)]
         if kind == "war_order":
             return [_WARS[c] for c in p["colors"]]
+        out: list[str] = []
         if kind == "monument":
-            return [format_action(a) for a in self._monument_options()] + ["decline"]
+            out += [format_action(a) for a in self._monument_options()]
+            _WONDER_TABLE.strings(sum(1 << c for c in self._wonder_options()), out)
+            return [*out, "decline"]
         if kind == "treasure":
-            out: list[str] = []
             _TREASURE_TABLE.strings(sum(1 << c for c in p["cells"]), out)
             return out
         if kind == "building":
-            out = []
             _BUILDING_TABLE.strings(self._building_options(), out)
             return [*out, "decline"]
         if kind == "wonderpoint":
@@ -667,6 +671,10 @@ class TigrisState:
         elif pk == "monument":
             if kind == DECLINE:
                 return
+            if kind == WONDER:
+                if cell not in self._wonder_options():
+                    raise IllegalAction(f"no wonder can be built centred on {CELL_NAMES[cell]}")
+                return
             if kind != MONUMENT:
                 raise IllegalAction(self._waiting_for(p))
             if action not in self._monument_options():
@@ -688,7 +696,7 @@ class TigrisState:
             return f"{who} must commit {COLORS[p['color']]} tiles first (e.g. 'commit 0')"
         what = {
             "war_order": "choose which war to resolve (e.g. 'war red')",
-            "monument": "build a monument or 'decline'",
+            "monument": "build a monument (or the wonder) or 'decline'",
             "treasure": "take a treasure (e.g. 'treasure K1')",
             "building": "place the building or 'decline'",
             "wonderpoint": "choose the colour of the wonder's point",
@@ -970,6 +978,8 @@ class TigrisState:
             self.pending = None
             if kind == MONUMENT:
                 self._build_monument(a, cell, events)
+            elif kind == WONDER:
+                self._build_wonder(cell, events)
             else:
                 events.append(self._event("decline", f"{self.players[self.active]} declines"))
             self._treasure_step(events)
@@ -1058,11 +1068,93 @@ class TigrisState:
             return
         self._monument_step(events)
 
+    def _line(self, cell: int, tiles: int, step: int) -> int:
+        """The unbroken horizontal (step 1) or vertical (step 16) line of ``tiles`` through ``cell``."""
+        line = 1 << cell
+        row = cell // COLUMNS
+        for direction in (-step, step):
+            other = cell + direction
+            while (
+                0 <= other < 176 and (step != 1 or other // COLUMNS == row) and tiles >> other & 1
+            ):
+                line |= 1 << other
+                other += direction
+        return line
+
     def _building_options(self) -> int:
-        return 0  # the buildings variant (filled in by the variant rules)
+        """Tiles of a 3+ line through the placed tile where its colour's building may go."""
+        cell = self.placed
+        if cell < 0 or not self.options.buildings:
+            return 0
+        color = next((c for c in range(4) if self.up[c] >> cell & 1), -1)
+        if color < 0:
+            return 0
+        tiles = self.up[color]
+        current = self.buildings[color]
+        beat = 0
+        if current >= 0:  # a building moves only to a longer line than where it stands
+            beat = max(
+                _popcount(self._line(current, tiles, 1)),
+                _popcount(self._line(current, tiles, COLUMNS)),
+            )
+        out = 0
+        for step in (1, COLUMNS):
+            line = self._line(cell, tiles, step)
+            length = _popcount(line)
+            if length >= 3 and length > beat:
+                out |= line
+        if current >= 0:
+            out &= ~(1 << current)
+        return out
 
     def _put_building(self, cell: int, events: list[Event]) -> None:
-        raise AssertionError("buildings variant not enabled")
+        color = next(c for c in range(4) if self.up[c] >> cell & 1)
+        moved = self.buildings[color] >= 0
+        self.buildings[color] = cell
+        events.append(
+            self._event(
+                "building",
+                f"{self.players[self.active]} {'moves' if moved else 'puts'} the {COLORS[color]} "
+                f"building {'to' if moved else 'on'} {CELL_NAMES[cell]}",
+                color=COLORS[color],
+                cell=CELL_NAMES[cell],
+            )
+        )
+
+    def _wonder_options(self) -> list[int]:
+        """Centres of plus-shaped crosses of 5 face-up tiles of one colour the placed tile completes."""
+        cell = self.placed
+        if cell < 0 or not self.options.wonder or self.wonder >= 0:
+            return []
+        color = next((c for c in range(4) if self.up[c] >> cell & 1), -1)
+        if color < 0:
+            return []
+        tiles = self.up[color]
+        out = []
+        for centre in cells_of(NEIGHBOURS[cell] | 1 << cell):
+            plus = _PLUS[centre]
+            if plus and tiles & plus == plus:
+                out.append(centre)
+        return out
+
+    def _build_wonder(self, centre: int, events: list[Event]) -> None:
+        plus = _PLUS[centre]
+        color = next(c for c in range(4) if self.up[c] & plus == plus)
+        self.up[color] &= ~plus
+        self.removed[color] += 5
+        self.wonder = centre  # the wonder covers the same cells: connectivity is unchanged
+        for building_color, building_cell in enumerate(self.buildings):
+            if building_cell >= 0 and plus >> building_cell & 1:
+                self.buildings[building_color] = -1
+        events.append(
+            self._event(
+                "wonder",
+                f"{self.players[self.active]} builds the wonder on {CELL_NAMES[centre]} "
+                f"from five {COLORS[color]} tiles",
+                cell=CELL_NAMES[centre],
+            )
+        )
+        self._return_stranded_leaders(events)
 
     def _monument_options(self) -> list[Action]:
         cell = self.placed
@@ -1090,7 +1182,7 @@ class TigrisState:
         return f"{MONUMENT_NAMES[monument]} cannot be built with its top-left corner on {CELL_NAMES[cell]}"
 
     def _monument_step(self, events: list[Event]) -> None:
-        if self._monument_options():
+        if self._monument_options() or self._wonder_options():
             self.pending = {"kind": "monument"}
             return
         self._treasure_step(events)

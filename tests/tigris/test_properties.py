@@ -1,0 +1,55 @@
+"""Property tests: random games of 2-4 players, invariants checked after every action."""
+
+from __future__ import annotations
+
+import os
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cradle import tigris
+from cradle.core.record import GameRecord
+from tests.tigris.invariants import check_invariants
+
+GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES", "300"))
+MAX_ACTIONS = 3000
+
+
+def play_checked(seed: int, players: int, chooser: int, options: tigris.Options) -> None:
+    state = tigris.new_game(players, seed, options)
+    rng = random.Random(chooser)
+    actions: list[str] = []
+    previous = [p[:] for p in state.points]
+    while not state.is_over:
+        assert len(actions) < MAX_ACTIONS, "the game must end"
+        legal = state.legal_actions()
+        assert legal, "a game that is not over always has a legal action"
+        assert len(set(legal)) == len(legal), "no duplicate legal actions"
+        action = rng.choice(legal)
+        state.apply(action)
+        actions.append(action)
+        check_invariants(state)
+        for before, now in zip(previous, state.points, strict=True):
+            assert all(a <= b for a, b in zip(before, now, strict=True)), "points never decrease"
+        previous = [p[:] for p in state.points]
+        position = state.to_position()
+        again = tigris.from_position(position)
+        assert again.to_position() == position
+        assert again.legal_actions() == state.legal_actions()
+        assert again.to_move == state.to_move
+    record = GameRecord("tigris", list(state.players), seed, tigris.options_to_dict(options), actions)
+    replayed = GameRecord.from_dict(record.to_dict()).replay()
+    assert replayed.to_position() == state.to_position()
+    result = state.result()
+    assert sorted(r["place"] for r in result)[0] == 1
+
+
+@settings(max_examples=GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**31),
+    players=st.integers(2, 4),
+    chooser=st.integers(0, 2**31),
+)
+def test_random_games_keep_every_invariant(seed: int, players: int, chooser: int) -> None:
+    play_checked(seed, players, chooser, tigris.Options())
