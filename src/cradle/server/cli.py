@@ -1,0 +1,128 @@
+"""The `cradle serve` and `cradle loadtest` commands, registered on the main CLI by `register`.
+
+The server's dependencies are imported only when one of these commands runs, so the rest of the
+CLI works without the ``server`` extra.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cradle.cli.common import CliError
+
+
+def default_db() -> Path:
+    """The SQLite file in the user's data directory (``~/.local/share/cradle`` on Linux)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("cradle")) / "games.sqlite3"
+
+
+def _check_port(host: str, port: int) -> None:
+    if not 0 < port < 65536:
+        raise CliError(f"--port must be between 1 and 65535, not {port}")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise CliError(f"cannot listen on {host!r}: {exc.strerror}") from None
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
+def _need_server_extra() -> None:
+    try:
+        import fastapi  # noqa: F401
+        import sqlalchemy  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as exc:
+        raise CliError(
+            f"the play server needs the 'server' extra ({exc.name} is missing): "
+            "pip install -e '.[server]'"
+        ) from None
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        Path | None,
+        typer.Option(help="SQLite file for the games (default: in the user's data directory)."),
+    ] = None,
+    database: Annotated[
+        str | None,
+        typer.Option(help="A database URL instead of --db, e.g. postgresql://user@host/cradle."),
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before it moves, so people can follow.")
+    ] = 0.6,
+) -> None:
+    """Start the play server: lobby, live games, bots and the web client."""
+    _need_server_extra()
+    from cradle.server.app import run_server
+    from cradle.server.storage import Storage, database_url
+
+    if db is not None and database is not None:
+        raise CliError("give --db or --database, not both")
+    if bot_delay < 0:
+        raise CliError("--bot-delay cannot be negative")
+    _check_port(host, port)
+    url = database_url(db if db is not None else default_db(), database)
+    try:  # fail here, with one line, rather than inside the server's start-up
+        Storage(url).close()
+    except Exception as exc:
+        raise CliError(f"cannot open the database: {str(exc).splitlines()[0]}") from None
+    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    where = database if database else str(db if db is not None else default_db())
+    if database and "@" in where:  # never print a password
+        where = where.split("://", 1)[0] + "://…@" + where.rsplit("@", 1)[1]
+    print(f"cradle play server: http://{shown}:{port}/  (games stored in {where})", flush=True)
+    run_server(url, host, port, bot_delay=bot_delay)
+
+
+def loadtest(
+    games: Annotated[int, typer.Option(help="Concurrent games.")] = 100,
+    game: Annotated[str, typer.Option("--game", "-g", help="tigris or gheos.")] = "tigris",
+    players: Annotated[int, typer.Option(help="Seats per game.")] = 2,
+    duration: Annotated[float, typer.Option(help="Seconds to measure.")] = 30.0,
+    think: Annotated[
+        float, typer.Option(help="Seconds each client waits before it answers its turn.")
+    ] = 0.0,
+    seed: Annotated[int, typer.Option(help="Seed of the clients' random choices.")] = 1,
+    url: Annotated[
+        str | None,
+        typer.Option(help="A running server on this machine (default: start one on loopback)."),
+    ] = None,
+) -> None:
+    """Benchmark: N concurrent games played by random clients over the WebSocket API."""
+    _need_server_extra()
+    from cradle.server.loadtest import LoadtestError, run_loadtest
+
+    try:
+        report = run_loadtest(
+            games=games,
+            game=game,
+            players=players,
+            duration=duration,
+            think=think,
+            seed=seed,
+            url=url,
+        )
+    except LoadtestError as exc:
+        raise CliError(str(exc)) from None
+    print(json.dumps(report, indent=1))
+
+
+def register(app: typer.Typer) -> None:
+    """Add `serve` and `loadtest` to the `cradle` command."""
+    app.command()(serve)
+    app.command()(loadtest)

@@ -1,0 +1,64 @@
+"""Fixtures for the play server's tests: an app on a fresh SQLite file, games that exist."""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the play server needs the 'server' extra")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from fastapi.testclient import TestClient
+
+from cradle.games import game_names
+from cradle.server.app import create_app
+
+
+def playable_games() -> list[str]:
+    """The games whose engine is importable (both, once both packages are complete)."""
+    names = []
+    for name in game_names():
+        try:
+            module = importlib.import_module(f"cradle.{name}")
+        except ImportError:
+            continue
+        if hasattr(module, "new_game"):
+            names.append(name)
+    return names
+
+
+GAMES = playable_games()
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url, bot_delay=0)) as test_client:
+        yield test_client
+
+
+def create(client: TestClient, game: str = "tigris", **body: Any) -> dict[str, Any]:
+    body.setdefault("players", 2)
+    body.setdefault("seats", ["human"] * body["players"])
+    answer = client.post("/api/games", json={"game": game, **body})
+    assert answer.status_code == 200, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def token_of(created: dict[str, Any], seat: int) -> str:
+    for entry in created["seats"]:
+        if entry["seat"] == seat:
+            token: str = entry["token"]
+            return token
+    raise KeyError(seat)

@@ -1,0 +1,285 @@
+"""The HTTP API of docs/contract.md, against the real app on a real SQLite file."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cradle.core.record import GameRecord
+from cradle.server.storage import Storage
+from tests.server.conftest import GAMES, create, token_of
+
+pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+
+
+def view(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
+    url = f"/api/games/{game_id}" + (f"?token={token}" if token else "")
+    answer = client.get(url)
+    assert answer.status_code == 200, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def act(client: TestClient, game_id: str, token: str | None, action: Any) -> Any:
+    body: dict[str, Any] = {"action": action}
+    if token is not None:
+        body["token"] = token
+    return client.post(f"/api/games/{game_id}/actions", json=body)
+
+
+def test_create_gives_tokens_to_human_seats_only(client: TestClient) -> None:
+    created = create(client, players=3, seats=["human", "bot:random", "human"])
+    assert sorted(s["seat"] for s in created["seats"]) == [0, 2]
+    tokens = [s["token"] for s in created["seats"]]
+    assert len(set(tokens)) == 2 and all(len(t) >= 24 for t in tokens)
+    assert "seed" not in created
+    assert len(created["players"]) == 3
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ({"game": "chess"}, "unknown game"),
+        ({"game": "tigris", "players": 5}, "2 to 4 players"),
+        ({"game": "tigris", "players": "two"}, "whole number"),
+        ({"game": "tigris", "players": 2, "seats": ["human"]}, "must list 2 seats"),
+        ({"game": "tigris", "players": 2, "seats": ["human", "bot:nobody"]}, "unknown bot"),
+        ({"game": "tigris", "players": 2, "seats": ["human", "alien"]}, "unknown seat"),
+        ({"game": "tigris", "options": {"board": "moon"}}, "bad options"),
+        ({"game": "tigris", "options": ["wonder"]}, "'options' must be an object"),
+        ([1, 2], "JSON object"),
+    ],
+)
+def test_create_refuses_bad_tables(client: TestClient, body: Any, reason: str) -> None:
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 400
+    assert reason in answer.json()["error"]
+    assert client.get("/api/games").json()["games"] == []
+
+
+def test_create_refuses_malformed_json(client: TestClient) -> None:
+    answer = client.post("/api/games", content=b"{not json", headers={"content-type": "x"})
+    assert answer.status_code == 400
+    assert "not valid JSON" in answer.json()["error"]
+
+
+def test_every_variant_option_reaches_the_game(client: TestClient) -> None:
+    options = {
+        "board": "advanced",
+        "buildings": True,
+        "english": True,
+        "wonder": True,
+        "open_scoring": True,
+    }
+    created = create(client, players=4, options=options)
+    seen = view(client, created["id"], token_of(created, 0))
+    assert seen["options"] == options
+    # Open scoring: every player's points are on the table.
+    assert set(seen["points"]) == set(created["players"])
+
+
+def test_seat_view_spectator_view_and_tokens(client: TestClient) -> None:
+    created = create(client)
+    game_id = created["id"]
+    first = view(client, game_id)["to_move"]
+    mine = view(client, game_id, token_of(created, first))
+    other = view(client, game_id, token_of(created, 1 - first))
+    spectator = view(client, game_id)
+    assert mine["to_move"] == first and mine["legal_actions"]
+    assert other["legal_actions"] == [] and spectator["legal_actions"] == []
+    assert len(mine["hand"]) == 6 and mine["table"]["seat"] == first
+    assert not spectator.get("hand") and spectator["table"]["seat"] is None
+    assert set(mine["points"]) == {created["players"][first]}
+    assert not spectator.get("points")
+    wrong = client.get(f"/api/games/{game_id}?token=not-a-token")
+    assert wrong.status_code == 403
+    assert client.get("/api/games/nosuchgame").status_code == 404
+
+
+def test_moves_need_the_deciding_seats_token(client: TestClient) -> None:
+    created = create(client)
+    game_id = created["id"]
+    first = view(client, game_id)["to_move"]
+    action = view(client, game_id, token_of(created, first))["legal_actions"][0]
+    assert act(client, game_id, None, action).status_code == 403
+    assert act(client, game_id, "forged", action).status_code == 403
+    assert act(client, game_id, token_of(created, 1 - first), action).status_code == 403
+    assert view(client, game_id)["table"]["moves"] == 0
+    answer = act(client, game_id, token_of(created, first), action)
+    assert answer.status_code == 200
+    assert answer.json()["table"]["moves"] == 1
+    assert answer.json()["table"]["last"] == {"seat": first, "action": action}
+
+
+@pytest.mark.parametrize("action", ["tile purple Z99", "fly away", "", 42, None, "x" * 300])
+def test_bad_actions_are_400_and_change_nothing(client: TestClient, action: Any) -> None:
+    created = create(client)
+    game_id = created["id"]
+    first = view(client, game_id)["to_move"]
+    token = token_of(created, first)
+    before = view(client, game_id, token)
+    answer = act(client, game_id, token, action)
+    assert answer.status_code == 400
+    assert answer.json()["error"]
+    after = view(client, game_id, token)
+    assert after["hand"] == before["hand"] and after["board"] == before["board"]
+    assert after["table"]["moves"] == 0
+
+
+def test_oversized_and_malformed_bodies_are_refused(client: TestClient) -> None:
+    created = create(client)
+    url = f"/api/games/{created['id']}/actions"
+    big = client.post(url, content=b'{"action": "' + b"x" * 40000 + b'"}')
+    assert big.status_code == 413
+    broken = client.post(url, content=b"{'action': pass}")
+    assert broken.status_code == 400
+    listed = client.post(url, json=["pass"])
+    assert listed.status_code == 400
+    assert view(client, created["id"])["table"]["moves"] == 0
+
+
+def test_record_is_secret_until_the_end(client: TestClient) -> None:
+    created = create(client)
+    game_id = created["id"]
+    assert client.get(f"/api/games/{game_id}/record").status_code == 403
+    own = client.get(f"/api/games/{game_id}/record?token={token_of(created, 0)}")
+    assert own.status_code == 200
+    assert "seed" not in own.json() and own.json()["actions"] == []
+    assert client.get(f"/api/games/{game_id}/replay").status_code == 403
+
+
+def wait_until_over(client: TestClient, game_id: str, seconds: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        seen = view(client, game_id)
+        if seen["table"]["status"] == "over":
+            return seen
+        time.sleep(0.05)
+    raise AssertionError(f"game {game_id} did not end within {seconds} s")
+
+
+def test_bots_play_to_the_end_and_the_record_replays(client: TestClient) -> None:
+    created = create(client, seats=["bot:random", "bot:random"])
+    assert created["seats"] == []
+    final = wait_until_over(client, created["id"])
+    assert final["table"]["result"] and final["to_move"] is None
+    record = GameRecord.from_dict(client.get(f"/api/games/{created['id']}/record").json())
+    assert len(record.actions) == final["table"]["moves"]
+    replayed = record.replay()
+    assert replayed.is_over and replayed.result() == final["table"]["result"]
+    replay = client.get(f"/api/games/{created['id']}/replay?seat=0").json()
+    assert len(replay["steps"]) == len(record.actions) + 1
+    assert [s["action"] for s in replay["steps"][1:]] == record.actions
+    assert replay["steps"][-1]["view"]["is_over"]
+    lobby = client.get("/api/games").json()["games"]
+    assert [(g["id"], g["status"]) for g in lobby] == [(created["id"], "over")]
+
+
+def test_lobby_lists_open_games_and_join_claims_a_seat(client: TestClient) -> None:
+    created = create(client, seats=["human", "human"])
+    hidden = create(client, seats=["human", "human"], listed=False)
+    lobby = client.get("/api/games").json()["games"]
+    assert [g["id"] for g in lobby] == [created["id"]]
+    assert lobby[0]["status"] == "open" and "seed" not in lobby[0]
+    # The creator takes seat 0 by using its token; a visitor joins the other seat.
+    view(client, created["id"], token_of(created, 0))
+    joined = client.post(f"/api/games/{created['id']}/join").json()
+    assert joined["seat"] == 1
+    assert view(client, created["id"], joined["token"])["table"]["seat"] == 1
+    assert client.get("/api/games").json()["games"][0]["status"] == "running"
+    assert client.post(f"/api/games/{created['id']}/join").status_code == 403
+    assert client.post(f"/api/games/{hidden['id']}/join").status_code == 403
+    # The invite token of a seat taken from the lobby no longer works.
+    assert client.get(f"/api/games/{created['id']}?token={token_of(created, 1)}").status_code == 403
+
+
+def first_move_that_draws_nothing(actions: list[str]) -> str:
+    return next(a for a in actions if a.startswith("leader "))
+
+
+def test_undo_within_a_turn(client: TestClient) -> None:
+    created = create(client)
+    game_id = created["id"]
+    seat = view(client, game_id)["to_move"]
+    token = token_of(created, seat)
+    before = view(client, game_id, token)
+    assert before["table"]["can_undo"] is False
+    moved = act(client, game_id, token, first_move_that_draws_nothing(before["legal_actions"]))
+    assert moved.json()["table"]["can_undo"] is True
+    # The other seat cannot take it back, the mover can.
+    other = token_of(created, 1 - seat)
+    assert client.post(f"/api/games/{game_id}/undo", json={"token": other}).status_code == 403
+    undone = client.post(f"/api/games/{game_id}/undo", json={"token": token})
+    assert undone.status_code == 200, undone.text
+    after = undone.json()
+    assert after["board"] == before["board"] and after["hand"] == before["hand"]
+    assert after["table"]["moves"] == 0 and after["legal_actions"] == before["legal_actions"]
+    assert client.get(f"/api/games/{game_id}/record?token={token}").json()["actions"] == []
+    # Nothing is left to take back.
+    assert client.post(f"/api/games/{game_id}/undo", json={"token": token}).status_code == 403
+
+
+def test_no_undo_once_tiles_were_drawn(client: TestClient) -> None:
+    created = create(client)
+    game_id = created["id"]
+    seat = view(client, game_id)["to_move"]
+    token = token_of(created, seat)
+    swap = next(a for a in view(client, game_id, token)["legal_actions"] if a.startswith("swap"))
+    answer = act(client, game_id, token, swap)
+    assert answer.json()["table"]["can_undo"] is False
+    refused = client.post(f"/api/games/{game_id}/undo", json={"token": token})
+    assert refused.status_code == 403 and "hidden" in refused.json()["error"]
+    assert view(client, game_id)["table"]["moves"] == 1
+
+
+def test_no_undo_after_the_turn_passed(client: TestClient) -> None:
+    created = create(client)
+    game_id = created["id"]
+    seat = view(client, game_id)["to_move"]
+    token = token_of(created, seat)
+    act(client, game_id, token, "pass")
+    assert view(client, game_id)["to_move"] != seat
+    refused = client.post(f"/api/games/{game_id}/undo", json={"token": token})
+    assert refused.status_code == 403
+
+
+def test_hotseat_screen_follows_the_deciding_human(client: TestClient) -> None:
+    created = create(client, seats=["human", "human"], hotseat=True)
+    table_token = created["table_token"]
+    game_id = created["id"]
+    screen = view(client, game_id, table_token)
+    seat = screen["to_move"]
+    assert screen["table"]["seat"] == seat and screen["table"]["screen"] == "hotseat"
+    assert screen["hand"] == view(client, game_id, token_of(created, seat))["hand"]
+    answer = act(client, game_id, table_token, "pass")
+    assert answer.status_code == 200
+    assert answer.json()["table"]["seat"] == 1 - seat
+    assert answer.json()["hand"] == view(client, game_id, token_of(created, 1 - seat))["hand"]
+    assert client.get("/api/games").json()["games"][0]["status"] == "running"
+
+
+def test_meta_lists_games_and_bots(client: TestClient) -> None:
+    meta = client.get("/api/meta").json()
+    assert "random" in meta["bots"]
+    tigris = next(g for g in meta["games"] if g["name"] == "tigris")
+    assert tigris["min_players"] == 2 and tigris["max_players"] == 4
+    assert set(tigris["options"]) >= {"board", "buildings", "english", "wonder", "open_scoring"}
+    board = client.get("/api/boards/tigris?board=standard").json()
+    assert len(board["temples"]) == 10 and board["river"]
+
+
+def test_stored_before_acknowledged(client: TestClient, db_url: str) -> None:
+    created = create(client)
+    game_id = created["id"]
+    seat = view(client, game_id)["to_move"]
+    act(client, game_id, token_of(created, seat), "pass")
+    storage = Storage(db_url)
+    try:
+        stored = storage.load(game_id)
+        assert stored is not None
+        assert stored.actions == ["pass"] and stored.action_seats == [seat]
+    finally:
+        storage.close()
