@@ -1,0 +1,157 @@
+"""`cradle bench`: random self-play speed of a game engine, through the public contract.
+
+Every step asks for the full ``legal_actions()`` list and picks uniformly from it, so every
+kind of action (swaps, leader moves, conflicts, ...) is generated and applied. The time budget
+is split evenly between the player counts; only games finished inside it count as games.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from cradle.cli.common import CliError, fresh_seed, load_game, make_options
+
+
+@dataclass
+class Measurement:
+    """What one player count achieved in its share of the time."""
+
+    players: int
+    seconds: float = 0.0
+    games: int = 0
+    actions: int = 0
+    legal_actions_calls: int = 0
+    game_seconds: list[float] = field(default_factory=list)
+    game_actions: list[int] = field(default_factory=list)
+
+    def rate(self, count: int) -> float:
+        return round(count / self.seconds, 2) if self.seconds > 0 else 0.0
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "games_per_s": self.rate(self.games),
+            "actions_per_s": self.rate(self.actions),
+            "legal_actions_per_s": self.rate(self.legal_actions_calls),
+            "games": self.games,
+            "actions": self.actions,
+            "legal_actions_calls": self.legal_actions_calls,
+            "seconds": round(self.seconds, 3),
+            "median_game_s": (
+                round(statistics.median(self.game_seconds), 4) if self.game_seconds else None
+            ),
+            "mean_actions_per_game": (
+                round(statistics.mean(self.game_actions), 1) if self.game_actions else None
+            ),
+        }
+
+
+def measure_random(
+    module: Any, players: int, seconds: float, options: Any, seed: int
+) -> Measurement:
+    """Play uniformly random games with ``players`` seats for ``seconds``."""
+    rng = random.Random(seed)
+    result = Measurement(players)
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        game_seed = rng.randrange(2**31)
+        game_start = time.perf_counter()
+        state = module.new_game(players, game_seed, options)
+        steps = 0
+        while not state.is_over and time.perf_counter() < deadline:
+            actions = state.legal_actions()
+            result.legal_actions_calls += 1
+            if not actions:
+                raise CliError(
+                    f"engine bug: no legal action in a game not over "
+                    f"({players} players, game seed {game_seed}, after {steps} actions)",
+                    code=1,
+                )
+            action = rng.choice(actions)
+            try:
+                state.apply(action)
+            except ValueError as exc:
+                raise CliError(
+                    f"engine bug: legal action {action!r} refused ({players} players, "
+                    f"game seed {game_seed}, action {steps + 1}): {exc}",
+                    code=1,
+                ) from None
+            steps += 1
+        result.actions += steps
+        if state.is_over:
+            result.games += 1
+            result.game_seconds.append(time.perf_counter() - game_start)
+            result.game_actions.append(steps)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def bench_table(game: str, seed: int, measurements: list[Measurement]) -> Table:
+    table = Table(title=f"{game}: random self-play (seed {seed})", box=box.SIMPLE_HEAD)
+    headings = ("seats", "games", "games/s", "actions/s", "legal_actions/s", "ms/game")
+    for heading in (*headings, "actions/game"):
+        table.add_column(heading, justify="right")
+    for m in measurements:
+        s = m.summary()
+        median = f"{s['median_game_s'] * 1000:.1f}" if s["median_game_s"] is not None else "-"
+        table.add_row(
+            str(m.players),
+            str(m.games),
+            f"{s['games_per_s']:.2f}",
+            f"{s['actions_per_s']:.0f}",
+            f"{s['legal_actions_per_s']:.0f}",
+            median,
+            str(s["mean_actions_per_game"] or "-"),
+        )
+    return table
+
+
+def run_bench(
+    console: Console,
+    game: str,
+    seconds: float,
+    counts: list[int],
+    options: dict[str, Any],
+    seed: int | None,
+) -> dict[str, Any]:
+    """Measure each player count, print the table, and return the JSON summary."""
+    if not seconds > 0:
+        raise CliError("--seconds must be more than 0")
+    module = load_game(game)
+    for players in counts:
+        if not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
+            raise CliError(
+                f"--players: {module.NAME} is for {module.MIN_PLAYERS} to "
+                f"{module.MAX_PLAYERS} players, not {players}"
+            )
+    game_options = make_options(module, options)
+    seed = fresh_seed() if seed is None else seed
+    share = seconds / len(counts)
+    measurements = []
+    for players in counts:
+        measurement = measure_random(module, players, share, game_options, seed + players)
+        measurements.append(measurement)
+        if measurement.games == 0:
+            console.print(
+                f"[yellow]no {players}-player game finished in {share:.1f} s: "
+                "raise --seconds for a games/s figure[/]"
+            )
+    console.print(bench_table(module.NAME, seed, measurements))
+    return {
+        "game": module.NAME,
+        "players": {str(m.players): m.summary() for m in measurements},
+        "options": module.options_to_dict(game_options),
+    }
+
+
+def json_line(summary: dict[str, Any]) -> str:
+    return json.dumps(summary, separators=(", ", ": "))

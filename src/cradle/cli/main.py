@@ -1,0 +1,197 @@
+"""The `cradle` command: play, bench, replay and render.
+
+Every failure the user can cause (bad flags, bad files, unknown game or bot) ends with one
+line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from typer.core import TyperGroup
+
+from cradle.cli.common import (
+    BoardOpt,
+    BuildingsOpt,
+    CliError,
+    EnglishOpt,
+    GameOpt,
+    OpenScoringOpt,
+    SeedOpt,
+    WonderOpt,
+    parse_counts,
+    variant_dict,
+)
+
+
+class CradleGroup(TyperGroup):
+    """Turns usage errors and CliError into a one-line message and an exit code."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            code = super().main(
+                args=args,
+                prog_name=prog_name or "cradle",
+                complete_var=complete_var,
+                standalone_mode=False,
+                windows_expand_args=windows_expand_args,
+                **extra,
+            )
+        except CliError as exc:
+            fail(exc.message, exc.code)
+        except typer.TyperException as exc:
+            # Click's usage errors (bad flag, bad value, unknown command) derive from this.
+            fail(exc.format_message(), int(getattr(exc, "exit_code", 2)))
+        except typer.Abort:
+            fail("aborted", 1)
+        except Exception as exc:
+            # A bug, not a user error: still one line, with the way to see the traceback.
+            if os.environ.get("CRADLE_DEBUG"):
+                raise
+            fail(f"internal error: {type(exc).__name__}: {exc} (CRADLE_DEBUG=1 shows where)", 1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def fail(message: str, code: int) -> None:
+    first_line = message.strip().splitlines()[0] if message.strip() else "failed"
+    print(f"cradle: error: {first_line}", file=sys.stderr)
+    sys.exit(code)
+
+
+app = typer.Typer(
+    cls=CradleGroup,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    help="Tigris & Euphrates and Gheos: play, benchmark, replay and render.",
+)
+
+
+@app.callback(invoke_without_command=True)
+def root(ctx: typer.Context) -> None:
+    if ctx.invoked_subcommand is None:
+        print(ctx.get_help())
+
+
+@app.command()
+def play(
+    game: GameOpt = "tigris",
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Number of seats (default: 2).")
+    ] = None,
+    humans: Annotated[
+        int, typer.Option("--humans", help="Human seats, sharing this terminal (hot seat).")
+    ] = 1,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="A bot for every other seat (random), a count (3) or one per seat (random,greedy).",
+        ),
+    ] = "random",
+    seed: SeedOpt = None,
+    save: Annotated[
+        Path | None,
+        typer.Option("--save", help="Write the game record here at the end or on quit."),
+    ] = None,
+    board: BoardOpt = None,
+    buildings: BuildingsOpt = False,
+    english: EnglishOpt = False,
+    wonder: WonderOpt = False,
+    open_scoring: OpenScoringOpt = False,
+) -> None:
+    """Play in the terminal: against bots, or hot seat with --humans."""
+    from cradle.cli.play import setup_session
+
+    options = variant_dict(game, board, buildings, english, wonder, open_scoring)
+    session = setup_session(Console(), game, players, humans, bots, seed, options, save)
+    raise typer.Exit(session.run())
+
+
+@app.command()
+def bench(
+    game: GameOpt = "tigris",
+    seconds: Annotated[
+        float, typer.Option("--seconds", help="Total time budget, split between player counts.")
+    ] = 30.0,
+    players: Annotated[
+        str, typer.Option("--players", "-p", help="Player counts to measure, e.g. 2,4.")
+    ] = "2,4",
+    seed: SeedOpt = None,
+    board: BoardOpt = None,
+    buildings: BuildingsOpt = False,
+    english: EnglishOpt = False,
+    wonder: WonderOpt = False,
+    open_scoring: OpenScoringOpt = False,
+) -> None:
+    """Random self-play speed; ends with one JSON line of games/s, actions/s, legal_actions/s."""
+    from cradle.cli.bench import json_line, run_bench
+
+    counts = list(dict.fromkeys(parse_counts(players, "--players")))
+    options = variant_dict(game, board, buildings, english, wonder, open_scoring)
+    summary = run_bench(Console(), game, seconds, counts, options, seed)
+    print(json_line(summary), flush=True)
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON) saved by play --save.")],
+    show: Annotated[
+        bool, typer.Option("--show", help="Print every action, its events and the final board.")
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print only the final position (to_position) as JSON.")
+    ] = False,
+) -> None:
+    """Replay a game record to its final state and print the result."""
+    from cradle.cli.replay import run_replay
+
+    run_replay(Console(), file, show, as_json)
+
+
+@app.command()
+def render(
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="tigris or gheos (default: tigris).")
+    ] = None,
+    seed: SeedOpt = None,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Render the position this record ends in.")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="SVG file to write (default: GAME.svg).")
+    ] = None,
+    players: Annotated[int, typer.Option("--players", "-p", help="Seats of a new game.")] = 2,
+    board: BoardOpt = None,
+    buildings: BuildingsOpt = False,
+    english: EnglishOpt = False,
+    wonder: WonderOpt = False,
+    open_scoring: OpenScoringOpt = False,
+) -> None:
+    """Write an SVG picture of a position (spectators' view)."""
+    from cradle.cli.replay import run_render
+
+    options = variant_dict(game or "tigris", board, buildings, english, wonder, open_scoring)
+    run_render(Console(), game, seed, record, out, players, options)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,450 @@
+"""`cradle play`: one or more humans against bots (or each other) in the terminal.
+
+Generic over the contract: the loop asks ``state.to_move`` who decides, offers
+``state.legal_actions()``, shows ``state.view(seat)`` through the game's renderer
+(``cradle.cli.render_<game>.render_view``) and logs each event's ``text``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
+from rich.pretty import Pretty
+from rich.table import Table
+from rich.text import Text
+
+from cradle.ai import Bot, UnknownBot, make_bot
+from cradle.cli.common import CliError, fresh_seed, load_game, make_options, new_state
+from cradle.core.contract import GameState
+from cradle.core.record import GameRecord
+
+Renderer = Callable[[dict[str, Any]], RenderableType]
+
+HELP = """\
+Enter an action by its number or by its text (case does not matter), e.g. 3 or "tile red K2".
+Part of an action, e.g. "tile red", lists the actions that start with it.
+Commands:
+  help      this text
+  actions   list the legal actions again
+  board     show the board again
+  log       the whole game log
+  quit      leave the game (asks first; saves the record if --save was given)"""
+
+COMMANDS = ("help", "actions", "board", "log", "quit")
+FULL_LIST = 40  # longer action lists are shown one line per group
+
+
+class LeaveGame(Exception):
+    """The human asked to quit, or the input ended: stop, saving the record."""
+
+    def __init__(self, reason: str, code: int = 0) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+def plan_seats(players: int | None, humans: int, bots: str) -> list[str | None]:
+    """Resolve --players / --humans / --bots into one entry per seat, humans (None) first.
+
+    ``--bots`` is a bot name for every seat not taken by a human (``random``), a count of
+    random bots (``3``), or one name per bot seat (``random,greedy``).
+    """
+    if humans < 0:
+        raise CliError("--humans must be 0 or more")
+    spec = bots.strip().lower()
+    names: list[str] | None = None
+    if spec.isdigit():
+        names = ["random"] * int(spec)
+    elif "," in spec:
+        names = [name.strip() for name in spec.split(",")]
+        if not all(names):
+            raise CliError(f"--bots: empty bot name in {bots!r}")
+    if names is None:
+        total = players if players is not None else max(2, humans)
+        if humans > total:
+            raise CliError(f"--humans {humans} is more than --players {total}")
+        names = [spec] * (total - humans)
+    elif players is not None and players != humans + len(names):
+        raise CliError(
+            f"--players {players} does not match {humans} human(s) and {len(names)} bot(s)"
+        )
+    return [None] * humans + list(names)
+
+
+@dataclass
+class LogEntry:
+    number: int
+    player: str
+    action: str
+    texts: list[str]
+
+
+@dataclass
+class Session:
+    """One game being played: the state, who sits where, the record and the log."""
+
+    console: Console
+    game: str
+    state: GameState
+    record: GameRecord
+    bots: dict[int, Bot]
+    render: Renderer
+    save: Path | None = None
+    log: list[LogEntry] = field(default_factory=list)
+    # Log length when each human seat last decided: what it has not seen yet starts there.
+    seen: dict[int, int] = field(default_factory=dict)
+    last_human: int | None = None
+
+    @property
+    def humans(self) -> list[int]:
+        return [seat for seat in range(len(self.state.players)) if seat not in self.bots]
+
+    def run(self) -> int:
+        try:
+            self.intro()
+            while not self.state.is_over:
+                seat = self.state.to_move
+                bot = self.bots.get(seat)
+                if bot is None:
+                    self.human_decision(seat)
+                else:
+                    self.bot_decision(seat, bot)
+        except LeaveGame as leave:
+            self.console.print(f"\n{leave.reason}")
+            self.save_record()
+            return leave.code
+        self.finish()
+        return 0
+
+    # -- output -------------------------------------------------------------------------
+
+    def intro(self) -> None:
+        def who(seat: int) -> str:
+            if seat in self.bots:
+                return f"{self.bots[seat].name} bot"
+            return "you" if len(self.humans) == 1 else "human"
+
+        seats = ", ".join(f"{name} ({who(seat)})" for seat, name in enumerate(self.state.players))
+        self.console.print(
+            Text.assemble((f"{self.game} ", "bold"), f"seed {self.record.seed}; seats: {seats}")
+        )
+        self.console.print(Text("Type help for the commands.", style="dim"))
+
+    def print_entry(self, entry: LogEntry) -> None:
+        line = Text.assemble((f"{entry.number:>3}. ", "dim"), (entry.player, "bold"), ": ")
+        line.append(entry.action, style="cyan")
+        self.console.print(line)
+        for text in entry.texts:
+            self.console.print(Text("       " + text))
+
+    def show_log(self, start: int = 0) -> None:
+        if not self.log[start:]:
+            self.console.print(Text("(nothing in the log yet)", style="dim"))
+        for entry in self.log[start:]:
+            self.print_entry(entry)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        # view(None) is the spectators' view (contract); the protocol types the seat as int.
+        viewer: Any = self.state
+        result: dict[str, Any] = viewer.view(seat)
+        return result
+
+    def show_board(self, seat: int | None) -> None:
+        self.console.print(self.render(self.view(seat)))
+
+    def finish(self) -> None:
+        self.console.rule("Game over")
+        self.show_board(None)
+        self.console.print(ranking_table(self.state.result()))
+        self.save_record()
+
+    def save_record(self) -> None:
+        if self.save is None:
+            return
+        try:
+            self.record.save(self.save)
+        except OSError as exc:
+            raise CliError(f"cannot save the record to {self.save}: {exc.strerror}") from None
+        self.console.print(f"Game record saved to {self.save}")
+
+    # -- decisions ----------------------------------------------------------------------
+
+    def apply(self, seat: int, action: str) -> None:
+        events = self.state.apply(action)
+        self.record.actions.append(action)
+        entry = LogEntry(
+            len(self.log) + 1,
+            self.state.players[seat],
+            action,
+            [str(event.get("text", event.get("type", ""))) for event in events],
+        )
+        self.log.append(entry)
+        self.print_entry(entry)
+
+    def bot_decision(self, seat: int, bot: Bot) -> None:
+        action = bot.choose(self.state, seat)
+        try:
+            self.apply(seat, action)
+        except ValueError as exc:
+            raise LeaveGame(
+                f"bot {bot.name} chose an illegal action {action!r}: {exc}", 1
+            ) from None
+
+    def read(self, prompt: str) -> str:
+        try:
+            return self.console.input(prompt)
+        except EOFError:
+            raise LeaveGame("End of input: leaving the game.") from None
+        except KeyboardInterrupt:
+            raise LeaveGame("Interrupted: leaving the game.", 130) from None
+
+    def human_decision(self, seat: int) -> None:
+        name = self.state.players[seat]
+        if len(self.humans) > 1 and self.last_human not in (None, seat):
+            # Hot seat: hide the previous player's hand before the next one looks.
+            self.console.clear()
+            self.read(f"Pass the screen to {name} (seat {seat}) and press Enter. ")
+            self.console.clear()
+            missed = self.seen.get(seat, 0)
+            if self.log[missed:]:
+                self.console.rule(f"Since {name}'s last decision")
+                self.show_log(missed)
+        self.last_human = seat
+        view = self.view(seat)
+        self.console.print(self.render(view))
+        actions = self.state.legal_actions()
+        numbered = show_actions(self.console, actions)
+        pending = view.get("pending")
+        kind = pending.get("kind") if isinstance(pending, dict) else None
+        decision = f"{name} (seat {seat}) to decide" + (f": {kind}" if kind else "")
+        self.console.print(Text(decision, style="bold reverse"))
+        while True:
+            answer = " ".join(self.read(f"{name}> ").strip().lower().split())
+            if not answer:
+                continue
+            if answer in COMMANDS:
+                self.command(answer, seat, numbered)
+                continue
+            action = self.resolve(answer, numbered)
+            if action is None:
+                continue
+            try:
+                self.apply(seat, action)
+            except ValueError as exc:
+                self.console.print(Text(f"Illegal: {exc}", style="bold red"))
+                continue
+            self.seen[seat] = len(self.log)
+            return
+
+    def command(self, word: str, seat: int, numbered: list[str]) -> None:
+        if word == "help":
+            self.console.print(HELP)
+        elif word == "actions":
+            show_actions(self.console, numbered)
+        elif word == "board":
+            self.show_board(seat)
+        elif word == "log":
+            self.show_log()
+        elif word == "quit":
+            sure = self.read("Quit the game? [y/N] ").strip().lower()
+            if sure in ("y", "yes"):
+                raise LeaveGame("You left the game.")
+
+    def resolve(self, answer: str, numbered: list[str]) -> str | None:
+        """The action meant by ``answer``, or None after telling the human why not."""
+        if answer.isdigit():
+            number = int(answer)
+            if 1 <= number <= len(numbered):
+                return numbered[number - 1]
+            self.console.print(
+                Text(f"There is no action {number}: choose 1 to {len(numbered)}.", style="red")
+            )
+            return None
+        by_text = {action.lower(): action for action in numbered}
+        if answer in by_text:
+            return by_text[answer]
+        starting = [action for action in numbered if action.lower().startswith(answer + " ")]
+        if starting:
+            self.console.print(f"{len(starting)} action(s) start with {answer!r}:")
+            show_actions(self.console, starting, numbered, full=True)
+            return None
+        # Not in the list: the engine explains what is wrong with it (and changes nothing).
+        return answer
+
+
+def group_actions(actions: list[str]) -> list[tuple[str, list[str]]]:
+    """Actions grouped for display, in the engine's order: by first word, and by the first two
+    words where every action of that kind has three (tile red K2, leader king B1), single
+    words (pass, decline) together at the end."""
+    by_first: dict[str, list[str]] = {}
+    for action in actions:
+        words = action.split()
+        by_first.setdefault(words[0] if len(words) > 1 else "", []).append(action)
+    groups: list[tuple[str, list[str]]] = []
+    for first, members in by_first.items():
+        if not first:
+            continue
+        if all(len(action.split()) == 3 for action in members):
+            by_two: dict[str, list[str]] = {}
+            for action in members:
+                by_two.setdefault(" ".join(action.split()[:2]), []).append(action)
+            groups.extend(by_two.items())
+        else:
+            groups.append((first, members))
+    if "" in by_first:
+        groups.append(("", by_first[""]))
+    return groups
+
+
+def show_actions(
+    console: Console,
+    actions: list[str],
+    numbering: list[str] | None = None,
+    full: bool = False,
+) -> list[str]:
+    """Print ``actions`` numbered and grouped; returns them in numbered order.
+
+    Up to FULL_LIST actions (or with ``full``) each gets its number; a longer list shows one
+    line per group with the group's number range, since several hundred numbered items do not
+    fit a screen. With ``numbering``, the numbers are those of that earlier, fuller list.
+    """
+    groups = group_actions(actions)
+    ordered = [action for _, members in groups for action in members]
+    numbers = {action: i for i, action in enumerate(numbering or ordered, start=1)}
+    table = Table.grid(padding=(0, 1))
+    table.add_column(justify="right", style="bold", no_wrap=True)
+    table.add_column()
+    compact = len(actions) > FULL_LIST and not full
+    console.print(Text(f"Legal actions ({len(actions)}):", style="bold"))
+    if compact:
+        console.print(compact_listing(groups, numbers))
+        console.print(
+            Text(
+                "Numbers run in the order shown. Type the first words of an action "
+                "(e.g. a group's name) to see its actions numbered one by one.",
+                style="dim",
+            )
+        )
+        return ordered if numbering is None else numbering
+    for key, members in groups:
+        labels = [action[len(key) :].strip() for action in members]
+        items = [
+            Text.assemble((f"{numbers[action]:>3} ", "dim"), (label, "bold"))
+            for action, label in zip(members, labels, strict=True)
+        ]
+        table.add_row(key, Columns(items, padding=(0, 1)))
+    console.print(table)
+    return ordered if numbering is None else numbering
+
+
+def compact_listing(groups: list[tuple[str, list[str]]], numbers: dict[str, int]) -> RenderableType:
+    """One block per distinct list of endings: groups offering the same cells (tile red,
+    tile green, ...) share a block, each with its number range."""
+    blocks: dict[tuple[str, ...], list[tuple[str, list[str]]]] = {}
+    singles = Text()
+    for key, members in groups:
+        if not key:  # one-word actions: "pass #751"
+            for action in members:
+                singles.append(f"{action} ", style="bold")
+                singles.append(f"#{numbers[action]}  ", style="dim")
+            continue
+        labels = tuple(action[len(key) :].strip() for action in members)
+        blocks.setdefault(labels, []).append((key, members))
+    parts: list[RenderableType] = []
+    for labels, sharing in blocks.items():
+        head = Text()
+        for index, (key, members) in enumerate(sharing):
+            first, last = numbers[members[0]], numbers[members[-1]]
+            words = key.split()
+            # "leader priest #1-34, farmer #35-68": repeat only what differs.
+            name = words[-1] if index and len(words) > 1 else key
+            if index:
+                head.append(", ")
+            head.append(name + " ", style="bold")
+            head.append(f"#{first}-{last}" if last > first else f"#{first}", style="dim")
+        separator = " · " if any(" " in label for label in labels) else " "
+        parts.append(head)
+        parts.append(Padding(Text(separator.join(labels)), (0, 0, 0, 4)))
+    if singles:
+        parts.append(singles)
+    return Group(*parts)
+
+
+def ranking_table(result: list[dict[str, Any]]) -> Table:
+    """The final ranking from ``state.result()``: place, name, score, then the other keys
+    (a per-colour dict becomes one column, "3/1/0/2", its order in the caption)."""
+    table = Table(title="Final ranking", header_style="bold")
+    rows = sorted(result, key=lambda row: (row.get("place", 0), row.get("seat", 0)))
+    skip = {"place", "seat", "dynasty", "name", "player", "score"}
+    extra = [key for key in (rows[0] if rows else {}) if key not in skip]
+    for heading in ("place", "seat", "player", "score", *extra):
+        table.add_column(heading)
+    split = [key for key in extra if isinstance(rows[0][key], dict)]
+    if split:
+        order = "/".join(map(str, rows[0][split[0]]))
+        table.caption = f"{', '.join(split)}: {order}"
+    for row in rows:
+        name = row.get("dynasty", row.get("name", row.get("player", "")))
+        cells = [str(row.get("place", "")), str(row.get("seat", "")), str(name)]
+        cells.append(str(row.get("score", "")))
+        for key in extra:
+            value = row.get(key)
+            cells.append(
+                "/".join(map(str, value.values())) if isinstance(value, dict) else str(value)
+            )
+        table.add_row(*cells)
+    return table
+
+
+def find_renderer(game: str) -> Renderer:
+    """The game's terminal renderer, or a plain dump of the view if it has none yet."""
+    try:
+        module = importlib.import_module(f"cradle.cli.render_{game}")
+    except ImportError:
+        return lambda view: Pretty(view)
+    render: Renderer = module.render_view
+    return render
+
+
+def setup_session(
+    console: Console,
+    game: str,
+    players: int | None,
+    humans: int,
+    bots: str,
+    seed: int | None,
+    options: dict[str, Any],
+    save: Path | None,
+) -> Session:
+    """A new game with its seats filled, ready to ``run``; CliError for bad settings."""
+    module = load_game(game)
+    plan = plan_seats(players, humans, bots)
+    if save is not None and not save.parent.is_dir():
+        raise CliError(f"--save: the folder {save.parent} does not exist")
+    seed = fresh_seed() if seed is None else seed
+    game_options = make_options(module, options)
+    seat_bots: dict[int, Bot] = {}
+    rng = random.Random(seed)
+    for seat, name in enumerate(plan):
+        if name is not None:
+            try:
+                seat_bots[seat] = make_bot(name, rng.randrange(2**31))
+            except UnknownBot as exc:
+                raise CliError(str(exc)) from None
+    state = new_state(module, len(plan), seed, game_options)
+    record = GameRecord(
+        game=module.NAME,
+        players=list(state.players),
+        seed=seed,
+        options=module.options_to_dict(game_options),
+    )
+    renderer = find_renderer(module.NAME)
+    return Session(console, module.NAME, state, record, seat_bots, renderer, save=save)

@@ -1,0 +1,109 @@
+"""`cradle replay` and `cradle render`: rebuild a position from a game record or a seed."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from cradle.cli.common import CliError, fresh_seed, load_game, make_options, new_state
+from cradle.cli.play import find_renderer, ranking_table
+from cradle.core.contract import GameState
+from cradle.core.record import GameRecord, RecordError
+
+
+def spectator_view(state: GameState) -> dict[str, Any]:
+    # view(None) is the spectators' view in the contract; the protocol types the seat as int.
+    viewer: Any = state
+    view: dict[str, Any] = viewer.view(None)
+    return view
+
+
+def load_record(path: Path) -> GameRecord:
+    try:
+        record = GameRecord.load(path)
+    except RecordError as exc:
+        raise CliError(f"bad game record: {exc}") from None
+    load_game(record.game)
+    return record
+
+
+def replay_record(console: Console | None, record: GameRecord) -> GameState:
+    """The state after the record's actions; with a console, print each action's events."""
+    start = GameRecord(record.game, record.players, record.seed, record.options, [])
+    try:
+        state = start.replay()
+    except RecordError as exc:
+        raise CliError(f"bad game record: {exc}") from None
+    for number, action in enumerate(record.actions, start=1):
+        player = state.players[state.to_move]
+        try:
+            events = state.apply(action)
+        except ValueError as exc:
+            message = f"bad game record: action {number} ({action!r}) is illegal: {exc}"
+            raise CliError(message) from None
+        if console is not None:
+            console.print(Text.assemble((f"{number:>3}. ", "dim"), (player, "bold"), f": {action}"))
+            for event in events:
+                console.print("       " + str(event.get("text", event.get("type", ""))))
+    return state
+
+
+def run_replay(console: Console, path: Path, show: bool, as_json: bool) -> None:
+    record = load_record(path)
+    state = replay_record(console if show else None, record)
+    if as_json:
+        print(json.dumps(state.to_position(), sort_keys=True))
+        return
+    if show:
+        console.print(find_renderer(record.game)(spectator_view(state)))
+    console.print(
+        f"Replayed {len(record.actions)} action(s) of {record.game} "
+        f"(seed {record.seed}, players {', '.join(state.players)})."
+    )
+    if state.is_over:
+        console.print(ranking_table(state.result()))
+    else:
+        decider = state.players[state.to_move]
+        console.print(f"The game is not over: {decider} (seat {state.to_move}) to decide.")
+
+
+def run_render(
+    console: Console,
+    game: str | None,
+    seed: int | None,
+    record_path: Path | None,
+    out: Path | None,
+    players: int,
+    options: dict[str, Any],
+) -> Path:
+    """Write an SVG of a new game's position, or of the position a record ends in."""
+    if record_path is not None:
+        if options:
+            raise CliError("variant flags are for new games; a record carries its own options")
+        record = load_record(record_path)
+        if game is not None and game.strip().lower() != record.game:
+            raise CliError(f"--game {game} but the record is a {record.game} game")
+        name = record.game
+        state = replay_record(None, record)
+    else:
+        module = load_game(game or "tigris")
+        name = module.NAME
+        chosen = fresh_seed() if seed is None else seed
+        state = new_state(module, players, chosen, make_options(module, options))
+    try:
+        svg_module = importlib.import_module(f"cradle.cli.svg_{name}")
+    except ImportError:
+        raise CliError(f"there is no SVG export for {name} yet") from None
+    svg: str = svg_module.to_svg(spectator_view(state))
+    target = out if out is not None else Path(f"{name}.svg")
+    try:
+        target.write_text(svg, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot write {target}: {exc.strerror}") from None
+    console.print(f"Wrote {target}")
+    return target
