@@ -62,3 +62,37 @@ def token_of(created: dict[str, Any], seat: int) -> str:
             token: str = entry["token"]
             return token
     raise KeyError(seat)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[str]:
+    """One throwaway PostgreSQL server per test process."""
+    from tests.server.servers import postgres_bin, postgres_server
+
+    if postgres_bin() is None:
+        pytest.skip("PostgreSQL is not installed (make test installs Debian's package)")
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: str) -> str:
+    """A fresh, empty database in the throwaway cluster."""
+    import secrets
+
+    import psycopg
+
+    name = "t_" + secrets.token_hex(6)
+    admin = postgres_cluster.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
+    return postgres_cluster.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Each storage test runs on SQLite and on a real PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url

@@ -189,6 +189,12 @@ def render(
     run_render(Console(), game, seed, record, out, players, options)
 
 
+# `serve` and `loadtest` live with the play server (they import its extra only when run).
+from cradle.server.cli import register as register_server_commands  # noqa: E402
+
+register_server_commands(app)
+
+
 def main() -> None:
     app()
 

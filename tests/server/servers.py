@@ -1,0 +1,134 @@
+"""Real servers for tests: the play server in its own process, and a throwaway PostgreSQL.
+
+PostgreSQL comes from Debian's packages (``make test`` installs them). As root, the cluster is
+created and run as the ``postgres`` user (initdb refuses root), in a temporary directory, on a
+free loopback port; it is stopped and removed at the end.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def http(method: str, url: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+class PlayServer:
+    """``python -m cradle.server`` on a free port, killed (SIGKILL) or stopped at the end."""
+
+    def __init__(self, database_url: str, bot_delay: float = 0.0) -> None:
+        self.database_url = database_url
+        self.bot_delay = bot_delay
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> PlayServer:
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "cradle.server",
+                self.database_url,
+                "127.0.0.1",
+                str(self.port),
+                str(self.bot_delay),
+            ],
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}")
+            try:
+                http("GET", self.base + "/api/meta")
+                return self
+            except (urllib.error.URLError, OSError):
+                time.sleep(0.05)
+        raise RuntimeError("the server did not come up within 30 s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, exactly like a crash."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def get(self, path: str) -> Any:
+        return http("GET", self.base + path)
+
+    def post(self, path: str, body: Any) -> Any:
+        return http("POST", self.base + path, body)
+
+
+def postgres_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return Path(found[-1]).parent if found else None
+
+
+@contextmanager
+def postgres_server() -> Iterator[str]:
+    """A fresh PostgreSQL cluster; yields a URL for a database ``cradle`` in it."""
+    bin_dir = postgres_bin()
+    if bin_dir is None:
+        raise RuntimeError("PostgreSQL is not installed (make test installs Debian's package)")
+    root = Path(tempfile.mkdtemp(prefix="cradle-pg-"))
+    data = root / "data"
+    port = free_port()
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        shutil.chown(root, "postgres", "postgres")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    root.chmod(0o700)
+
+    def run(*args: str) -> None:
+        subprocess.run([*as_user, *args], check=True, capture_output=True, timeout=120)
+
+    try:
+        run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "cradle", "-E", "UTF8")
+        options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=on"
+        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(root / "log"),
+            "-w", "-t", "60", "start")  # fmt: skip
+        run(str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "cradle", "cradle")
+        yield f"postgresql+psycopg://cradle@127.0.0.1:{port}/cradle"
+    finally:
+        subprocess.run(
+            [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+            capture_output=True,
+            timeout=60,
+        )
+        shutil.rmtree(root, ignore_errors=True)

@@ -1,0 +1,83 @@
+"""`cradle serve` and `cradle loadtest` as a person runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.server.conftest import GAMES
+from tests.server.servers import free_port
+
+CRADLE = [sys.executable, "-c", "from cradle.cli.main import main; main()"]
+
+
+def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CRADLE, *args], capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def test_serve_prints_its_url_and_serves_the_client(tmp_path: Path) -> None:
+    port = free_port()
+    db = tmp_path / "games.sqlite3"
+    process = subprocess.Popen(
+        [*CRADLE, "serve", "--port", str(port), "--db", str(db)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in line and str(db) in line
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:
+                    assert b"<script" in page.read()
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        assert db.exists()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_serve_refuses_a_busy_port_and_bad_databases(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        answer = run("serve", "--port", str(busy.getsockname()[1]), "--db", str(tmp_path / "x"))
+    assert answer.returncode == 2 and "cannot listen" in answer.stderr
+    assert "Traceback" not in answer.stderr
+    answer = run("serve", "--database", "postgresql://nobody@127.0.0.1:1/none")
+    assert answer.returncode == 2 and "cannot open the database" in answer.stderr
+    answer = run("serve", "--db", "a", "--database", "sqlite:///b")
+    assert answer.returncode == 2 and "not both" in answer.stderr
+
+
+def test_loadtest_refuses_other_hosts_and_bad_counts() -> None:
+    answer = run("loadtest", "--url", "http://192.168.1.10:8000")
+    assert answer.returncode == 2 and "loopback" in answer.stderr
+    answer = run("loadtest", "--games", "0")
+    assert answer.returncode == 2 and "--games" in answer.stderr
+
+
+@pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+def test_loadtest_smoke() -> None:
+    answer = run("loadtest", "--games", "2", "--duration", "2", "--think", "0")
+    assert answer.returncode == 0, answer.stderr
+    report = json.loads(answer.stdout)
+    assert report["moves"] > 10 and report["errors"] == 0
+    assert report["latency_ms"]["p50"] <= report["latency_ms"]["p99"] <= report["latency_ms"]["max"]
+    assert report["moves_per_s"] > 0

@@ -1,0 +1,94 @@
+"""A server killed with SIGKILL and started again resumes every game exactly, bots included."""
+
+from __future__ import annotations
+
+import time
+import urllib.error
+from typing import Any
+
+import pytest
+
+from cradle.ai import make_bot
+from cradle.core.record import GameRecord
+from cradle.server.hub import bot_seed
+from tests.server.conftest import GAMES
+from tests.server.servers import PlayServer
+
+pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+
+
+def wait_for(predicate: Any, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        time.sleep(0.05)
+
+
+def check_bots_played_as_if_never_stopped(record: GameRecord, seats: list[str]) -> None:
+    """Every bot move is the one that bot makes at that point: nothing was lost or redone."""
+    from cradle.games import get_game
+
+    module = get_game(record.game)
+    state = module.new_game(
+        len(record.players),
+        record.seed,
+        module.options_from_dict(record.options),
+        dynasties=record.players,
+    )
+    for ply, action in enumerate(record.actions):
+        seat = state.to_move
+        kind = seats[seat]
+        if kind.startswith("bot:"):
+            bot = make_bot(kind[4:], bot_seed(record.seed, ply, seat))
+            assert bot.choose(state.clone(), seat) == action, f"ply {ply}"
+        state.apply(action)
+
+
+def test_sigkill_and_restart(any_db_url: str) -> None:
+    server = PlayServer(any_db_url, bot_delay=0.01).start()
+    try:
+        human = server.post("/api/games", {"game": "tigris", "seats": ["human", "bot:random"]})
+        bots = server.post(
+            "/api/games",
+            {"game": "tigris", "players": 3, "seats": ["bot:random"] * 3},
+        )
+        token = human["seats"][0]["token"]
+        played: list[str] = []
+        while len(played) < 6:
+            seen = server.get(f"/api/games/{human['id']}?token={token}")
+            if not seen["legal_actions"]:
+                time.sleep(0.01)
+                continue
+            action = next((a for a in seen["legal_actions"] if a.startswith("tile")), "pass")
+            server.post(f"/api/games/{human['id']}/actions", {"token": token, "action": action})
+            played.append(action)
+        wait_for(lambda: server.get(f"/api/games/{bots['id']}")["table"]["moves"] >= 20)
+        acknowledged = server.get(f"/api/games/{human['id']}/record?token={token}")["actions"]
+        bot_moves = server.get(f"/api/games/{bots['id']}")["table"]["moves"]
+    finally:
+        server.kill()
+
+    again = PlayServer(any_db_url, bot_delay=0.0).start()
+    try:
+        resumed = again.get(f"/api/games/{human['id']}/record?token={token}")["actions"]
+        assert resumed[: len(acknowledged)] == acknowledged
+        # The bots' game goes on by itself and ends as if the server had never stopped.
+        wait_for(lambda: again.get(f"/api/games/{bots['id']}")["table"]["status"] == "over")
+        record = GameRecord.from_dict(again.get(f"/api/games/{bots['id']}/record"))
+        assert len(record.actions) > bot_moves
+        check_bots_played_as_if_never_stopped(record, ["bot:random"] * 3)
+        # The person's game goes on too, with the same hand as before the crash.
+        seen = again.get(f"/api/games/{human['id']}?token={token}")
+        assert seen["table"]["moves"] >= len(acknowledged)
+        wait_for(
+            lambda: bool(again.get(f"/api/games/{human['id']}?token={token}")["legal_actions"])
+        )
+        seen = again.get(f"/api/games/{human['id']}?token={token}")
+        moved = again.post(f"/api/games/{human['id']}/actions", {"token": token, "action": "pass"})
+        assert moved["table"]["moves"] == seen["table"]["moves"] + 1
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            again.post(f"/api/games/{human['id']}/actions", {"token": "forged", "action": "pass"})
+        assert refused.value.code == 403
+    finally:
+        again.stop()
