@@ -1,0 +1,40 @@
+"""Gheos (René Wiersma, 2006) for 2-4 players: an exact rules engine on a triangular map.
+
+The public surface is the contract of docs/contract.md; the notation, the position schema and
+the tile-set file format are in docs/gheos.md.
+"""
+
+from cradle.gheos.position import (
+    PositionError,
+    from_position,
+    new_game,
+    options_from_dict,
+    options_to_dict,
+)
+from cradle.gheos.state import (
+    COLOURS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NAME,
+    GheosState,
+    IllegalAction,
+    Options,
+)
+from cradle.gheos.tiles import TileSetError, load_tiles
+
+__all__ = [
+    "COLOURS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NAME",
+    "GheosState",
+    "IllegalAction",
+    "Options",
+    "PositionError",
+    "TileSetError",
+    "from_position",
+    "load_tiles",
+    "new_game",
+    "options_from_dict",
+    "options_to_dict",
+]

@@ -1,0 +1,933 @@
+"""The Gheos rules: a game state, its legal actions and what each action does.
+
+A turn goes through steps (``phase``): ``tile`` (place or replace a tile), then, when that
+started a war or a migration, ``pay`` / ``migrate`` / ``war`` (the active player's choices
+while it is resolved), then ``civ`` (start a civilization or take a follower), then ``token``
+(play a scoring token or pass); drawing back to two tiles ends the turn. Steps with nothing to
+decide are skipped. Every decision is the active player's, so ``to_move`` is always ``active``.
+See docs/gheos.md for the notation and the rulings where the rulebook is silent.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from cradle.gheos.areas import Area, Board, compute_areas
+from cradle.gheos.geometry import CELL_NAME, NEIGHBOURS, edge_name, parse_cell, parse_edge
+from cradle.gheos.tiles import Tile, TileSet
+
+NAME = "gheos"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+COLOURS = ("red", "green", "yellow", "blue", "black", "white")
+FOLLOWERS_PER_COLOUR = 5
+TOKENS = 3
+EPOCH = -1  # an epoch tile in the stack
+EPOCH_TILES = 8
+END_EPOCH = {2: 6, 3: 7, 4: 8}  # the epoch tile whose drawing ends the game
+HAND_SIZE = 2
+DEFAULT_NAMES = ("north", "east", "south", "west")
+PHASES = ("tile", "pay", "migrate", "war", "civ", "token", "over")
+CONFLICT_PHASES = ("pay", "migrate", "war")
+
+Event = dict[str, Any]
+
+
+class IllegalAction(ValueError):
+    """An action that is malformed or not allowed now; the state is left unchanged."""
+
+
+@dataclass(frozen=True)
+class Options:
+    tiles: str | None = None  # path of a tile-set file; None: the packaged reconstruction
+
+
+class Conflict:
+    """A war and/or migration being resolved (the ``pending`` of positions and views).
+
+    Areas are indices into the state's current areas, which stay put until the next tile.
+    """
+
+    __slots__ = ("cell", "migrations", "moved", "swords", "wars")
+
+    def __init__(self, cell: int, swords: dict[int, int]) -> None:
+        self.cell = cell  # where the tile went: its temple scores once all is resolved
+        self.swords = (
+            swords  # colour -> swords on its former continent (new/replaced tile not counted)
+        )
+        self.moved: list[int] = []  # colours that migrated: they lose any war automatically
+        # (colour, areas it may go to, whether its continent split); first one is next
+        self.migrations: list[tuple[int, list[int], bool]] = []
+        # (colours still fighting, the tied leaders the active player chooses from); None
+        # until the migrations are settled, since where migrants go decides who meets whom
+        self.wars: list[tuple[list[int], list[int]]] | None = None
+
+    def copy(self) -> Conflict:
+        other = Conflict(self.cell, dict(self.swords))
+        other.moved = list(self.moved)
+        other.migrations = [(c, list(o), s) for c, o, s in self.migrations]
+        if self.wars is not None:
+            other.wars = [(list(c), list(o)) for c, o in self.wars]
+        return other
+
+
+@dataclass
+class Plan:
+    """What a tile action would do to the areas and the civilizations, before it is made."""
+
+    board: Board
+    area_of: dict[int, int]
+    areas: list[Area]
+    anchors: dict[int, int]  # colour -> a region of its (single) new area, for those staying
+    swords: dict[int, int]
+    migrations: list[tuple[int, list[int], bool]]
+    split: bool  # some occupied continent split: a migration
+    war: bool  # (when nothing split) two civilizations now share an area
+
+
+class GheosState:
+    """A Gheos position with the operations of the contract (docs/contract.md)."""
+
+    __slots__ = (
+        "_legal",
+        "_occupied",
+        "active",
+        "area_of",
+        "areas",
+        "board",
+        "civs",
+        "conflict",
+        "epochs",
+        "frontier",
+        "hands",
+        "held",
+        "names",
+        "options",
+        "phase",
+        "points",
+        "removed",
+        "stack",
+        "supply",
+        "tiles",
+        "tileset",
+        "tokens",
+    )
+
+    def __init__(self, tileset: TileSet, options: Options, names: tuple[str, ...]) -> None:
+        self.tileset = tileset
+        self.tiles: tuple[Tile, ...] = tileset.tiles
+        self.options = options
+        self.names = names
+        count = len(names)
+        self.active = 0
+        self.phase = "tile"
+        self.board: Board = {}
+        self.frontier: set[int] = set()
+        self.hands: list[list[int]] = [[] for _ in range(count)]
+        self.stack: list[int] = []  # the next tile drawn is the LAST element
+        self.removed: list[int] = []
+        self.civs: dict[int, int] = {}  # colour index -> a region of its continent
+        self.held: list[list[int]] = [[0] * len(COLOURS) for _ in range(count)]
+        self.supply = [FOLLOWERS_PER_COLOUR] * len(COLOURS)
+        self.points = [0] * count
+        self.tokens = [TOKENS] * count
+        self.epochs = 0
+        self.conflict: Conflict | None = None
+        self.area_of: dict[int, int] = {}
+        self.areas: list[Area] = []
+        self._legal: list[str] | None = None
+        self._occupied: dict[int, int] | None = None
+
+    # -- the contract ----------------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.names
+
+    @property
+    def to_move(self) -> int:
+        return self.active
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def clone(self) -> GheosState:
+        other = GheosState.__new__(GheosState)
+        other.tileset = self.tileset
+        other.tiles = self.tiles
+        other.options = self.options
+        other.names = self.names
+        other.active = self.active
+        other.phase = self.phase
+        other.board = dict(self.board)
+        other.frontier = set(self.frontier)
+        other.hands = [list(hand) for hand in self.hands]
+        other.stack = list(self.stack)
+        other.removed = list(self.removed)
+        other.civs = dict(self.civs)
+        other.held = [list(row) for row in self.held]
+        other.supply = list(self.supply)
+        other.points = list(self.points)
+        other.tokens = list(self.tokens)
+        other.epochs = self.epochs
+        other.conflict = None if self.conflict is None else self.conflict.copy()
+        other.area_of = self.area_of  # never changed in place: shared
+        other.areas = self.areas
+        other._legal = self._legal  # a list never changed in place: shared
+        other._occupied = self._occupied
+        return other
+
+    def legal_actions(self) -> list[str]:
+        if self._legal is None:
+            self._legal = self._generate()
+        return list(self._legal)
+
+    def apply(self, action: str) -> list[Event]:
+        if not isinstance(action, str):
+            raise IllegalAction(f"an action is a string, not {type(action).__name__}")
+        words = action.strip().lower().split()
+        if not words:
+            raise IllegalAction("empty action")
+        if self.phase == "over":
+            raise IllegalAction("the game is over")
+        verb = words[0]
+        handler = _HANDLERS.get((self.phase, verb))
+        if handler is None:
+            raise IllegalAction(self._wrong_step(verb))
+        events = handler(self, words)
+        self._legal = None
+        return events
+
+    def result(self) -> list[dict[str, Any]]:
+        """Standings (final once the game is over): place 1 wins, ties share a place."""
+        rows = []
+        for seat, name in enumerate(self.names):
+            followers = sum(self.held[seat])
+            rows.append(
+                {
+                    "seat": seat,
+                    "player": name,
+                    "points": self.points[seat],
+                    "followers": followers,
+                    "score": self.points[seat],
+                    "place": 0,
+                }
+            )
+        for row in rows:
+            key = (row["points"], row["followers"])
+            row["place"] = 1 + sum(1 for o in rows if (o["points"], o["followers"]) > key)
+        return rows
+
+    def to_position(self) -> dict[str, Any]:
+        from cradle.gheos.position import to_position
+
+        return to_position(self)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """All ``seat`` may know (``None``: a spectator, public information only)."""
+        from cradle.gheos.view import view
+
+        return view(self, seat)
+
+    def sample_hidden(self, seat: int, rng: random.Random) -> GheosState:
+        """A copy in which what ``seat`` cannot see (other hands, the stack order) is redrawn.
+
+        The unseen landscape tiles are dealt again at random to the other hands (same sizes)
+        and, with the epoch tiles still in the stack, shuffled into a new stack.
+        """
+        other = self.clone()
+        unseen = [t for s, hand in enumerate(self.hands) if s != seat for t in hand]
+        unseen += [t for t in self.stack if t != EPOCH]
+        epochs = sum(1 for t in self.stack if t == EPOCH)
+        rng.shuffle(unseen)
+        for s, hand in enumerate(self.hands):
+            if s != seat:
+                other.hands[s] = sorted(unseen[: len(hand)])
+                del unseen[: len(hand)]
+        stack = unseen + [EPOCH] * epochs
+        rng.shuffle(stack)
+        other.stack = stack
+        other._legal = None
+        return other
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    @property
+    def end_epoch(self) -> int:
+        return END_EPOCH[len(self.names)]
+
+    def occupied(self) -> dict[int, int]:
+        """Area index -> colour of the civilization on it."""
+        if self._occupied is None:
+            self._occupied = {self.area_of[anchor]: c for c, anchor in self.civs.items()}
+        return self._occupied
+
+    def civ_area(self, colour: int) -> Area:
+        return self.areas[self.area_of[self.civs[colour]]]
+
+    def region_ref(self, node: int) -> str:
+        """The name of a region: its cell and the first cell edge it touches."""
+        cell, k = divmod(node, 3)
+        number, rotation = self.board[cell]
+        layout = self.tiles[number].edge_region[rotation]
+        return f"{CELL_NAME[cell]}:{edge_name(cell, layout.index(k))}"
+
+    def area_ref(self, index: int) -> str:
+        return self.region_ref(self.areas[index].regions[0])
+
+    def _wrong_step(self, verb: str) -> str:
+        known = {v for (_, v) in _HANDLERS}
+        if verb not in known:
+            return (
+                f"unknown action {verb!r}: the actions are place, replace, pay, migrate, "
+                "winner, start, take, token and pass"
+            )
+        expected = {
+            "tile": "place or replace a tile, e.g. 'place t12 0,1 r0'",
+            "pay": "pay a follower for the war or migration, e.g. 'pay red'",
+            "migrate": "choose where the civilization migrates, e.g. 'migrate red 0,1:n'",
+            "war": "choose the winner of the tied war, e.g. 'winner red'",
+            "civ": "start a civilization or take a follower, e.g. 'take red'",
+            "token": "play a scoring token ('token') or not ('pass')",
+        }[self.phase]
+        return f"{verb!r} is not possible now: {self.names[self.active]} must {expected}"
+
+    # -- legal actions ---------------------------------------------------------------------
+
+    def _generate(self) -> list[str]:
+        phase = self.phase
+        if phase == "tile":
+            return self._tile_actions()
+        if phase == "civ":
+            return self._civ_actions()
+        if phase == "token":
+            return ["token", "pass"]
+        conflict = self.conflict
+        if phase == "pay":
+            row = self.held[self.active]
+            return [f"pay {COLOURS[c]}" for c in range(len(COLOURS)) if row[c]]
+        if phase == "migrate" and conflict is not None:
+            colour, options, _ = conflict.migrations[0]
+            return [f"migrate {COLOURS[colour]} {self.area_ref(a)}" for a in options]
+        if phase == "war" and conflict is not None and conflict.wars:
+            return [f"winner {COLOURS[c]}" for c in conflict.wars[0][1]]
+        return []
+
+    def _tile_actions(self) -> list[str]:
+        tiles = self.tiles
+        hand = sorted(self.hands[self.active])
+        can_pay = any(self.held[self.active])
+        out: list[str] = []
+        for cell in sorted(self.frontier):
+            name = CELL_NAME[cell]
+            banned = None if can_pay else self._placement_filter(cell)
+            for number in hand:
+                tile = tiles[number]
+                for rotation in tile.rotations:
+                    if banned is not None and not banned(tile, rotation):
+                        continue
+                    out.append(f"place t{number} {name} r{rotation}")
+        board = self.board
+        for cell in sorted(board):
+            if tiles[board[cell][0]].pyramid:
+                continue
+            name = CELL_NAME[cell]
+            cache: dict[tuple[int, int, int], bool] = {}
+            for number in hand:
+                tile = tiles[number]
+                for rotation in tile.rotations:
+                    if not can_pay and self._needs_payment(cell, tile, rotation, cache):
+                        continue
+                    out.append(f"replace t{number} {name} r{rotation}")
+        return out
+
+    def _placement_filter(self, cell: int) -> Any:
+        """For a player without followers: a test of which tiles may go on empty ``cell``.
+
+        Only a landmass joins areas, so a placement starts a war exactly when its landmass
+        touches two occupied continents.
+        """
+        occupied = self.occupied()
+        across: list[int] = []
+        for edge in (0, 1, 2):
+            other = NEIGHBOURS[cell][edge]
+            found = -1
+            if other in self.board:
+                number, rotation = self.board[other]
+                node = other * 3 + self.tiles[number].edge_region[rotation][edge]
+                found = occupied.get(self.area_of[node], -1)
+            across.append(found)
+        if len({c for c in across if c >= 0}) < 2:
+            return None
+
+        def allowed(tile: Tile, rotation: int) -> bool:
+            layout = tile.edge_region[rotation]
+            for k, region in enumerate(tile.regions):
+                if region.landmass:
+                    met = {across[e] for e in (0, 1, 2) if layout[e] == k and across[e] >= 0}
+                    if len(met) >= 2:
+                        return False
+            return True
+
+        return allowed
+
+    def _needs_payment(
+        self, cell: int, tile: Tile, rotation: int, cache: dict[tuple[int, int, int], bool]
+    ) -> bool:
+        """Whether replacing the tile on ``cell`` starts a war or a migration."""
+        occupied = self.occupied()
+        number = self.board[cell][0]
+        if not any(
+            self.area_of[cell * 3 + k] in occupied for k in range(len(self.tiles[number].regions))
+        ):
+            return False
+        # Only how the new tile groups its edges matters, not what is on it.
+        layout = tile.edge_region[rotation]
+        first: dict[int, int] = {}
+        key = tuple(first.setdefault(k, len(first)) for k in layout)
+        shape = (key[0], key[1], key[2])
+        if shape not in cache:
+            plan = self._plan(cell, tile.number, rotation, replacing=True)
+            cache[shape] = plan.split or plan.war
+        return cache[shape]
+
+    def _civ_actions(self) -> list[str]:
+        out: list[str] = []
+        occupied = self.occupied()
+        free = [c for c in range(len(COLOURS)) if c not in self.civs]
+        if free:
+            for area in self.areas:
+                if area.continent and area.wheat > 0 and area.index not in occupied:
+                    ref = self.region_ref(area.regions[0])
+                    out.extend(f"start {COLOURS[c]} {ref}" for c in free)
+        for c in sorted(self.civs):
+            if self.supply[c] > 0:
+                out.append(f"take {COLOURS[c]}")
+        return out
+
+    # -- tile step -------------------------------------------------------------------------
+
+    def _parse_tile_action(self, words: list[str]) -> tuple[int, int, int]:
+        verb = words[0]
+        if len(words) != 4:
+            raise IllegalAction(
+                f"write '{verb} <tile> <cell> <rotation>', e.g. '{verb} t12 0,1 r0'"
+            )
+        tile_text, cell_text, rotation_text = words[1:]
+        if not (tile_text.startswith("t") and tile_text[1:].isdigit()):
+            raise IllegalAction(f"{tile_text!r} is not a tile: tiles are named t0 to t51")
+        number = int(tile_text[1:])
+        hand = self.hands[self.active]
+        if number not in hand:
+            shown = ", ".join(f"t{n}" for n in sorted(hand))
+            raise IllegalAction(f"t{number} is not in your hand (you hold {shown})")
+        try:
+            cell = parse_cell(cell_text)
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+        if rotation_text not in ("r0", "r1", "r2"):
+            raise IllegalAction(f"{rotation_text!r} is not a rotation: write r0, r1 or r2")
+        return number, cell, int(rotation_text[1])
+
+    def _act_tile(self, words: list[str]) -> list[Event]:
+        number, cell, rotation = self._parse_tile_action(words)
+        replacing = words[0] == "replace"
+        name = CELL_NAME[cell]
+        if replacing:
+            if cell not in self.board:
+                raise IllegalAction(f"there is no tile on {name} to replace (use place)")
+            old = self.board[cell][0]
+            if self.tiles[old].pyramid:
+                raise IllegalAction(f"t{old} on {name} has a pyramid: it can never be replaced")
+        elif cell in self.board:
+            raise IllegalAction(f"{name} already holds a tile (use replace)")
+        elif cell not in self.frontier:
+            raise IllegalAction(f"{name} does not share an edge with a tile on the table")
+        plan = self._plan(cell, number, rotation, replacing)
+        conflict = plan.split or plan.war
+        seat = self.active
+        if conflict and not any(self.held[seat]):
+            what = "a migration" if plan.split else "a war"
+            raise IllegalAction(
+                f"this {'replacement' if replacing else 'placement'} starts {what}, and you "
+                "have no follower to pay for it"
+            )
+        # -- committed from here on --
+        events: list[Event] = []
+        player = self.names[seat]
+        if replacing:
+            old = self.board[cell][0]
+            self.removed.append(old)
+            events.append(
+                _event(
+                    "replace",
+                    f"{player} replaces t{old} on {name} with t{number} (r{rotation}); "
+                    f"t{old} leaves the game",
+                    cell=name,
+                    tile=f"t{number}",
+                    rotation=rotation,
+                    removed=f"t{old}",
+                )
+            )
+        else:
+            self.frontier.discard(cell)
+            for other in NEIGHBOURS[cell]:
+                if other >= 0 and other not in plan.board:
+                    self.frontier.add(other)
+            events.append(
+                _event(
+                    "place",
+                    f"{player} places t{number} on {name} (r{rotation})",
+                    cell=name,
+                    tile=f"t{number}",
+                    rotation=rotation,
+                )
+            )
+        self.hands[seat].remove(number)
+        self.board = plan.board
+        self.area_of = plan.area_of
+        self.areas = plan.areas
+        self.civs.update(plan.anchors)
+        self._occupied = None
+        state = Conflict(cell, plan.swords)
+        state.migrations = plan.migrations
+        self.conflict = state
+        if conflict:
+            what = "a migration" if plan.split else "a war"
+            events.append(_event("conflict", f"this starts {what}; {player} pays one follower"))
+            held = [c for c in range(len(COLOURS)) if self.held[seat][c]]
+            if len(held) == 1:
+                events += self._pay(held[0])
+            else:
+                self.phase = "pay"
+                return events
+        events += self._resolve()
+        return events
+
+    def _plan(self, cell: int, number: int, rotation: int, replacing: bool) -> Plan:
+        """Work out the areas after the tile action and what it does to each civilization."""
+        board = dict(self.board)
+        board[cell] = (number, rotation)
+        area_of, areas = compute_areas(board, self.tiles)
+        anchors: dict[int, int] = {}
+        swords: dict[int, int] = {}
+        migrations: list[tuple[int, list[int], bool]] = []
+        split = False
+        stay_area: dict[int, int] = {}
+        old_tile = self.tiles[self.board[cell][0]] if replacing else None
+        for colour in sorted(self.civs):
+            former = self.civ_area(colour)
+            if replacing and old_tile is not None:
+                remaining = [r for r in former.regions if r // 3 != cell]
+                lost = [old_tile.regions[r % 3] for r in former.regions if r // 3 == cell]
+                swords[colour] = former.sword - sum(region.sword for region in lost)
+            else:
+                remaining = former.regions
+                swords[colour] = former.sword
+            parts = sorted({area_of[r] for r in remaining})
+            if len(parts) >= 2:
+                split = True
+                migrations.append((colour, _migration_choices(parts, areas), True))
+            elif not areas[parts[0]].continent:
+                # Nothing split off, but what is left is no continent: it cannot live there.
+                migrations.append((colour, parts, False))
+            else:
+                anchors[colour] = areas[parts[0]].regions[0]
+                stay_area[colour] = parts[0]
+            if replacing and self.civs[colour] // 3 == cell and colour not in anchors:
+                # Its marker's region is gone; hold it on a remaining one until it moves.
+                anchors[colour] = remaining[0]
+        war = len(set(stay_area.values())) < len(stay_area)
+        return Plan(board, area_of, areas, anchors, swords, migrations, split, war)
+
+    # -- resolving wars and migrations -----------------------------------------------------
+
+    def _pay(self, colour: int) -> list[Event]:
+        seat = self.active
+        self.held[seat][colour] -= 1
+        self.supply[colour] += 1
+        return [
+            _event(
+                "pay",
+                f"{self.names[seat]} returns a {COLOURS[colour]} follower to the supply",
+                colour=COLOURS[colour],
+            )
+        ]
+
+    def _resolve(self) -> list[Event]:
+        """Carry the conflict on until the next choice; then temple scoring and the civ step."""
+        conflict = self.conflict
+        assert conflict is not None
+        events: list[Event] = []
+        while conflict.migrations:
+            colour, options, _split = conflict.migrations[0]
+            if len(options) > 1:
+                self.phase = "migrate"
+                return events
+            conflict.migrations.pop(0)
+            events += self._migrate(colour, options[0], _split)
+        if conflict.wars is None:
+            conflict.wars = self._find_wars(conflict)
+        while conflict.wars:
+            fighters, options = conflict.wars[0]
+            if len(options) > 1:
+                self.phase = "war"
+                return events
+            conflict.wars.pop(0)
+            events += self._war_result(fighters, options[0])
+        events += self._temple(conflict.cell)
+        self.conflict = None
+        self.phase = "civ"
+        events += self._skip_empty_steps()
+        return events
+
+    def _migrate(self, colour: int, area_index: int, split: bool) -> list[Event]:
+        conflict = self.conflict
+        assert conflict is not None
+        area = self.areas[area_index]
+        name = COLOURS[colour]
+        if not area.continent:
+            where = "an island" if area.island else "land that is no continent"
+            verb = f"migrates to {where}" if split else f"is left on {where}"
+            return self._remove_civ(colour, f"the {name} civilization {verb} and perishes")
+        self.civs[colour] = area.regions[0]
+        self._occupied = None
+        conflict.moved.append(colour)
+        ref = self.area_ref(area_index)
+        return [
+            _event(
+                "migration",
+                f"the {name} civilization migrates to the continent at {ref}",
+                civ=name,
+                to=ref,
+            )
+        ]
+
+    def _find_wars(self, conflict: Conflict) -> list[tuple[list[int], list[int]]]:
+        """Each area now holding several civilizations is a war: (fighters, tied leaders)."""
+        by_area: dict[int, list[int]] = {}
+        for colour in sorted(self.civs):
+            by_area.setdefault(self.area_of[self.civs[colour]], []).append(colour)
+        wars = []
+        for area_index in sorted(by_area):
+            fighters = by_area[area_index]
+            if len(fighters) < 2:
+                continue
+            settled = [c for c in fighters if c not in conflict.moved]
+            if not settled:
+                settled = fighters  # only migrants met: they fight it out like any war
+            best = max(conflict.swords.get(c, 0) for c in settled)
+            leaders = [c for c in settled if conflict.swords.get(c, 0) == best]
+            wars.append((fighters, leaders))
+        return wars
+
+    def _war_result(self, fighters: list[int], winner: int) -> list[Event]:
+        conflict = self.conflict
+        assert conflict is not None
+        names = " and ".join(COLOURS[c] for c in fighters)
+        events = [
+            _event(
+                "war",
+                f"war between {names}: {COLOURS[winner]} wins",
+                civs=[COLOURS[c] for c in fighters],
+                winner=COLOURS[winner],
+            )
+        ]
+        for colour in fighters:
+            if colour != winner:
+                why = "migrated into an occupied continent" if colour in conflict.moved else "lost"
+                events += self._remove_civ(colour, f"the {COLOURS[colour]} civilization {why}")
+        return events
+
+    def _remove_civ(self, colour: int, why: str) -> list[Event]:
+        del self.civs[colour]
+        self._occupied = None
+        returned = []
+        for seat, row in enumerate(self.held):
+            if row[colour]:
+                returned.append(f"{self.names[seat]} {row[colour]}")
+                self.supply[colour] += row[colour]
+                row[colour] = 0
+        text = f"{why}: its marker and all its followers return to the supply"
+        if returned:
+            text += f" ({', '.join(returned)})"
+        return [_event("civ_removed", text, civ=COLOURS[colour])]
+
+    def _temple(self, cell: int) -> list[Event]:
+        number, _ = self.board[cell]
+        occupied = self.occupied()
+        events: list[Event] = []
+        for k, region in enumerate(self.tiles[number].regions):
+            if region.temple is None:
+                continue
+            area = self.areas[self.area_of[cell * 3 + k]]
+            if not area.continent or area.index not in occupied:
+                continue
+            gained = area.count(region.temple)
+            self.points[self.active] += gained
+            events.append(
+                _event(
+                    "temple",
+                    f"{self.names[self.active]} scores {gained} for the {region.temple} temple "
+                    f"on the {COLOURS[occupied[area.index]]} continent",
+                    player=self.names[self.active],
+                    points=gained,
+                )
+            )
+        return events
+
+    def _act_pay(self, words: list[str]) -> list[Event]:
+        colour = self._parse_colour(words, "pay <colour>")
+        if not self.held[self.active][colour]:
+            raise IllegalAction(f"you hold no {COLOURS[colour]} follower to pay with")
+        events = self._pay(colour)
+        return events + self._resolve()
+
+    def _act_migrate(self, words: list[str]) -> list[Event]:
+        conflict = self.conflict
+        assert conflict is not None
+        colour, options, split = conflict.migrations[0]
+        if len(words) != 3:
+            raise IllegalAction(f"write 'migrate {COLOURS[colour]} <cell>:<edge>'")
+        if words[1] != COLOURS[colour]:
+            raise IllegalAction(f"the {COLOURS[colour]} civilization is the one migrating now")
+        chosen = self._parse_area(words[2], options, "a part the civilization may migrate to")
+        conflict.migrations.pop(0)
+        return self._migrate(colour, chosen, split) + self._resolve()
+
+    def _act_winner(self, words: list[str]) -> list[Event]:
+        conflict = self.conflict
+        assert conflict is not None and conflict.wars
+        fighters, options = conflict.wars[0]
+        colour = self._parse_colour(words, "winner <colour>")
+        if colour not in options:
+            tied = ", ".join(COLOURS[c] for c in options)
+            raise IllegalAction(f"{COLOURS[colour]} is not one of the tied leaders ({tied})")
+        conflict.wars.pop(0)
+        return self._war_result(fighters, colour) + self._resolve()
+
+    # -- civ, token and draw steps ---------------------------------------------------------
+
+    def _act_start(self, words: list[str]) -> list[Event]:
+        if len(words) != 3:
+            raise IllegalAction("write 'start <colour> <cell>:<edge>', e.g. 'start red 0,1:n'")
+        colour = self._parse_colour(words[:2], "start <colour> <cell>:<edge>")
+        if colour in self.civs:
+            raise IllegalAction(f"the {COLOURS[colour]} civilization is already on the table")
+        occupied = self.occupied()
+        options = [
+            a.index for a in self.areas if a.continent and a.wheat > 0 and a.index not in occupied
+        ]
+        chosen = self._parse_area(words[2], options, "an unoccupied continent with wheat")
+        area = self.areas[chosen]
+        seat = self.active
+        taken = min(area.wheat, self.supply[colour])
+        self.civs[colour] = area.regions[0]
+        self._occupied = None
+        self.supply[colour] -= taken
+        self.held[seat][colour] += taken
+        name = COLOURS[colour]
+        events = [
+            _event(
+                "start",
+                f"{self.names[seat]} starts the {name} civilization on the continent at "
+                f"{self.area_ref(chosen)} and takes {taken} {name} follower"
+                + ("s" if taken != 1 else ""),
+                civ=name,
+                at=self.area_ref(chosen),
+                followers=taken,
+            )
+        ]
+        self.phase = "token"
+        return events + self._skip_empty_steps()
+
+    def _act_take(self, words: list[str]) -> list[Event]:
+        colour = self._parse_colour(words, "take <colour>")
+        name = COLOURS[colour]
+        if colour not in self.civs:
+            raise IllegalAction(f"the {name} civilization is not on the table")
+        if not self.supply[colour]:
+            raise IllegalAction(f"no {name} follower is left in the supply")
+        seat = self.active
+        self.supply[colour] -= 1
+        self.held[seat][colour] += 1
+        self.phase = "token"
+        events = [
+            _event("take", f"{self.names[seat]} takes a {name} follower", civ=name),
+        ]
+        return events + self._skip_empty_steps()
+
+    def _act_token(self, words: list[str]) -> list[Event]:
+        if len(words) != 1:
+            raise IllegalAction("write just 'token'")
+        seat = self.active
+        if not self.tokens[seat]:
+            raise IllegalAction("you have no scoring token left")
+        self.tokens[seat] -= 1
+        gained = self._cup_score(seat)
+        self.points[seat] += gained
+        events = [
+            _event(
+                "token",
+                f"{self.names[seat]} plays a scoring token and scores {gained} "
+                f"({self.tokens[seat]} token{'s' if self.tokens[seat] != 1 else ''} left)",
+                player=self.names[seat],
+                points=gained,
+            )
+        ]
+        if not any(self.tokens):
+            events.append(_event("end", "every scoring token has been played: the game ends"))
+            return events + self._finish()
+        return events + self._end_turn()
+
+    def _act_pass(self, words: list[str]) -> list[Event]:
+        if len(words) != 1:
+            raise IllegalAction("write just 'pass'")
+        return self._end_turn()
+
+    def _cup_score(self, seat: int) -> int:
+        row = self.held[seat]
+        return sum(row[c] * self.civ_area(c).cup for c in self.civs if row[c])
+
+    def _skip_empty_steps(self) -> list[Event]:
+        events: list[Event] = []
+        if self.phase == "civ" and not self._civ_actions():
+            events.append(
+                _event(
+                    "skip",
+                    f"{self.names[self.active]} can neither start a civilization nor take "
+                    "a follower",
+                )
+            )
+            self.phase = "token"
+        if self.phase == "token" and not self.tokens[self.active]:
+            events += self._end_turn()
+        return events
+
+    def _end_turn(self) -> list[Event]:
+        seat = self.active
+        hand = self.hands[seat]
+        events: list[Event] = []
+        while len(hand) < HAND_SIZE and self.stack:
+            drawn = self.stack.pop()
+            if drawn != EPOCH:
+                hand.append(drawn)
+                events.append(_event("draw", f"{self.names[seat]} draws a tile"))
+                continue
+            self.epochs += 1
+            events.append(
+                _event(
+                    "epoch",
+                    f"{self.names[seat]} draws epoch tile {self.epochs} "
+                    f"(the game ends with the {self.end_epoch}th): epoch scoring",
+                    epoch=self.epochs,
+                )
+            )
+            events += self._epoch_scoring()
+            if self.epochs >= self.end_epoch:
+                events.append(_event("end", f"epoch tile {self.epochs} drawn: the game ends"))
+                return events + self._finish()
+        self.active = (seat + 1) % len(self.names)
+        self.phase = "tile"
+        return events
+
+    def _epoch_scoring(self) -> list[Event]:
+        parts = []
+        gains = {}
+        for seat, row in enumerate(self.held):
+            gained = sum(row[c] * self.civ_area(c).pyramid for c in self.civs if row[c])
+            self.points[seat] += gained
+            gains[self.names[seat]] = gained
+            parts.append(f"{self.names[seat]} {gained}")
+        return [_event("epoch_scoring", "pyramids score: " + ", ".join(parts), points=gains)]
+
+    def _finish(self) -> list[Event]:
+        parts = []
+        gains = {}
+        for seat in range(len(self.names)):
+            gained = self._cup_score(seat)
+            self.points[seat] += gained
+            gains[self.names[seat]] = gained
+            parts.append(f"{self.names[seat]} {gained}")
+        self.phase = "over"
+        self.conflict = None
+        events = [
+            _event("final_scoring", "final scoring (cups): " + ", ".join(parts), points=gains)
+        ]
+        ranking = sorted(self.result(), key=lambda row: (row["place"], row["seat"]))
+        standings = ", ".join(
+            f"{row['place']}. {row['player']} {row['points']} points" for row in ranking
+        )
+        events.append(_event("result", f"result: {standings}", ranking=ranking))
+        return events
+
+    # -- parsing helpers -------------------------------------------------------------------
+
+    def _parse_colour(self, words: list[str], form: str) -> int:
+        if len(words) != 2:
+            raise IllegalAction(f"write '{form}'")
+        if words[1] not in COLOURS:
+            raise IllegalAction(f"{words[1]!r} is not a colour (one of {', '.join(COLOURS)})")
+        return COLOURS.index(words[1])
+
+    def _parse_area(self, text: str, options: list[int], wanted: str) -> int:
+        """The area named by ``text`` ("cell:edge", or a bare cell when that is unambiguous)."""
+        cell_text, colon, edge_text = text.partition(":")
+        try:
+            cell = parse_cell(cell_text)
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+        if cell not in self.board:
+            raise IllegalAction(f"there is no tile on {CELL_NAME[cell]}")
+        number, rotation = self.board[cell]
+        layout = self.tiles[number].edge_region[rotation]
+        if colon:
+            try:
+                edge = parse_edge(cell, edge_text)
+            except ValueError as exc:
+                raise IllegalAction(str(exc)) from None
+            found = [self.area_of[cell * 3 + layout[edge]]]
+        else:
+            found = sorted({self.area_of[cell * 3 + k] for k in layout})
+        matching = [a for a in found if a in options]
+        if len(matching) == 1:
+            return matching[0]
+        if not matching:
+            shown = ", ".join(self.area_ref(a) for a in options) or "none"
+            raise IllegalAction(f"{text} is not on {wanted} (possible: {shown})")
+        raise IllegalAction(
+            f"{CELL_NAME[cell]} touches more than one possible area: add the edge, "
+            f"e.g. {self.area_ref(matching[0])}"
+        )
+
+
+def _migration_choices(parts: list[int], areas: list[Area]) -> list[int]:
+    """Where a migrating civilization may go: the parts with the most wheat; when they tie the
+    active player chooses, but must take a continent over a part that is none."""
+    best = max(areas[p].wheat for p in parts)
+    tied = [p for p in parts if areas[p].wheat == best]
+    continents = [p for p in tied if areas[p].continent]
+    return continents or tied
+
+
+def _event(kind: str, text: str, **data: Any) -> Event:
+    event: Event = {"type": kind, "text": text}
+    event.update(data)
+    return event
+
+
+_HANDLERS: dict[tuple[str, str], Callable[[GheosState, list[str]], list[Event]]] = {
+    ("tile", "place"): GheosState._act_tile,
+    ("tile", "replace"): GheosState._act_tile,
+    ("pay", "pay"): GheosState._act_pay,
+    ("migrate", "migrate"): GheosState._act_migrate,
+    ("war", "winner"): GheosState._act_winner,
+    ("civ", "start"): GheosState._act_start,
+    ("civ", "take"): GheosState._act_take,
+    ("token", "token"): GheosState._act_token,
+    ("token", "pass"): GheosState._act_pass,
+}

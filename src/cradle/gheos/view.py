@@ -1,0 +1,120 @@
+"""What one seat (or a spectator) may see of a Gheos game, as JSON (see docs/gheos.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cradle.gheos.geometry import CELL_NAME, COL, ROW, UP, edge_name
+from cradle.gheos.position import options_to_dict, pending_dict
+from cradle.gheos.state import COLOURS, EPOCH, EPOCH_TILES, GheosState
+from cradle.gheos.tiles import Tile
+
+
+def tile_dict(tile: Tile) -> dict[str, Any]:
+    """A tile as it is in the hand: regions on its own edges 0, 1, 2."""
+    return {
+        "tile": tile.name,
+        "shape": tile.shape,
+        "rotations": list(tile.rotations),
+        "text": tile.text(),
+        "regions": [region.to_dict() for region in tile.regions],
+    }
+
+
+def view(state: GheosState, seat: int | None) -> dict[str, Any]:
+    if seat is not None and (
+        isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.names)
+    ):
+        raise ValueError(f"no seat {seat!r} in a {len(state.names)}-player game")
+    names = state.names
+    occupied = state.occupied()
+    cells = []
+    for cell, (number, rotation) in sorted(state.board.items()):
+        tile = state.tiles[number]
+        layout = tile.edge_region[rotation]
+        regions = []
+        for k, region in enumerate(tile.regions):
+            edges = [e for e in (0, 1, 2) if layout[e] == k]
+            area = state.area_of[cell * 3 + k]
+            regions.append(
+                {
+                    "ref": f"{CELL_NAME[cell]}:{edge_name(cell, edges[0])}",
+                    "edges": [edge_name(cell, e) for e in edges],
+                    "landmass": region.landmass,
+                    "wheat": region.wheat,
+                    "cup": region.cup,
+                    "sword": region.sword,
+                    "pyramid": region.pyramid,
+                    "temple": region.temple,
+                    "area": area,
+                    "civ": COLOURS[occupied[area]] if area in occupied else None,
+                }
+            )
+        cells.append(
+            {
+                "cell": CELL_NAME[cell],
+                "row": ROW[cell],
+                "col": COL[cell],
+                "up": UP[cell],
+                "tile": tile.name,
+                "rotation": rotation,
+                "pyramid": tile.pyramid,
+                "regions": regions,
+            }
+        )
+    areas = [
+        {
+            "area": area.index,
+            "ref": state.region_ref(area.regions[0]),
+            "kind": area.kind,
+            "tiles": len({node // 3 for node in area.regions}),
+            "wheat": area.wheat,
+            "cup": area.cup,
+            "sword": area.sword,
+            "pyramid": area.pyramid,
+            "civ": COLOURS[occupied[area.index]] if area.index in occupied else None,
+        }
+        for area in state.areas
+    ]
+    civilizations = {
+        COLOURS[c]: {
+            "area": state.area_of[anchor],
+            "ref": state.area_ref(state.area_of[anchor]),
+            "supply": state.supply[c],
+        }
+        for c, anchor in sorted(state.civs.items())
+    }
+    over = state.is_over
+    return {
+        "game": "gheos",
+        "seat": seat,
+        "options": options_to_dict(state.options),
+        "players": list(names),
+        "active": state.active,
+        "to_move": state.to_move,
+        "phase": state.phase,
+        "map": cells,
+        "frontier": [CELL_NAME[c] for c in sorted(state.frontier)],
+        "areas": areas,
+        "civilizations": civilizations,
+        "supply": {name: state.supply[c] for c, name in enumerate(COLOURS)},
+        "followers": {
+            names[s]: {COLOURS[c]: n for c, n in enumerate(row) if n}
+            for s, row in enumerate(state.held)
+        },
+        "points": {names[s]: p for s, p in enumerate(state.points)},
+        "tokens": {names[s]: t for s, t in enumerate(state.tokens)},
+        "hand": None
+        if seat is None
+        else [tile_dict(state.tiles[n]) for n in sorted(state.hands[seat])],
+        "hand_sizes": {names[s]: len(hand) for s, hand in enumerate(state.hands)},
+        "stack_size": len(state.stack),
+        "stack_epochs": sum(1 for t in state.stack if t == EPOCH),
+        "epochs_drawn": state.epochs,
+        "epoch_tiles": EPOCH_TILES,
+        "end_epoch": state.end_epoch,
+        "removed": [f"t{n}" for n in state.removed],
+        "pending": pending_dict(state),
+        "is_over": over,
+        "result": state.result() if over else None,
+    }
