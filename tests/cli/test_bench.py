@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cradle import tigris
+from cradle.cli.bench import measure_random
+
+from .conftest import GAMES, assert_clean_error, cradle
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bench_ends_with_the_json_line_of_the_issue(game: str) -> None:
+    run = cradle("bench", "--game", game, "--seconds", "2", "--seed", "1")
+    assert run.code == 0, run.err
+    summary = json.loads(run.out.strip().splitlines()[-1])
+    assert summary["game"] == game
+    assert set(summary["players"]) == {"2", "4"}
+    for figures in summary["players"].values():
+        for key in ("games_per_s", "actions_per_s", "legal_actions_per_s"):
+            assert isinstance(figures[key], float | int)
+            assert figures[key] > 0, key
+        assert figures["actions"] >= figures["games"]
+    assert "games/s" in run.out  # the human table comes first
+
+
+def test_bench_measures_only_finished_games_and_counts_every_call() -> None:
+    result = measure_random(tigris, 2, 0.5, tigris.Options(), seed=3)
+    assert result.games == len(result.game_seconds) == len(result.game_actions)
+    assert result.games > 0
+    # One legal_actions call per action; a game cut off by the clock adds actions, not a game.
+    assert result.legal_actions_calls == result.actions >= sum(result.game_actions)
+    assert 0.5 <= result.seconds < 1.5
+
+
+def test_bench_variant_flags_reach_the_engine() -> None:
+    run = cradle(
+        "bench",
+        "--seconds",
+        "1",
+        "--players",
+        "3",
+        "--board",
+        "advanced",
+        "--buildings",
+        "--wonder",
+        "--english",
+        "--open-scoring",
+    )
+    assert run.code == 0, run.err
+    summary = json.loads(run.out.strip().splitlines()[-1])
+    assert list(summary["players"]) == ["3"]
+    assert summary["options"]["board"] == "advanced"
+    assert summary["options"]["wonder"] is True
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["--players", "1"], "2 to 4 players"),
+        (["--players", "2,x"], "numbers separated by commas"),
+        (["--seconds", "0"], "more than 0"),
+        (["--game", "gheos", "--buildings"], "only Tigris"),
+        (["--game", "go"], "unknown game"),
+    ],
+)
+def test_bad_bench_flags_are_clean_errors(args: list[str], reason: str) -> None:
+    assert_clean_error(cradle("bench", *args), reason)
