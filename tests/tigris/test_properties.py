@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,7 +13,7 @@ from cradle import tigris
 from cradle.core.record import GameRecord
 from tests.tigris.invariants import check_invariants
 
-GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES", "300"))
+GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES", "600"))
 MAX_ACTIONS = 3000
 
 
@@ -38,7 +39,9 @@ def play_checked(seed: int, players: int, chooser: int, options: tigris.Options)
         assert again.to_position() == position
         assert again.legal_actions() == state.legal_actions()
         assert again.to_move == state.to_move
-    record = GameRecord("tigris", list(state.players), seed, tigris.options_to_dict(options), actions)
+    record = GameRecord(
+        "tigris", list(state.players), seed, tigris.options_to_dict(options), actions
+    )
     replayed = GameRecord.from_dict(record.to_dict()).replay()
     assert replayed.to_position() == state.to_position()
     result = state.result()
@@ -53,3 +56,29 @@ def play_checked(seed: int, players: int, chooser: int, options: tigris.Options)
 )
 def test_random_games_keep_every_invariant(seed: int, players: int, chooser: int) -> None:
     play_checked(seed, players, chooser, tigris.Options())
+
+
+ALL_OPTIONS = [
+    tigris.Options(board=board, buildings=b, english=e, wonder=w, open_scoring=o)
+    for board in ("standard", "advanced")
+    for b in (False, True)
+    for e in (False, True)
+    for w in (False, True)
+    for o in (False, True)
+]
+PER_COMBINATION = int(os.environ.get("CRADLE_PROPERTY_GAMES_PER_OPTIONS", "20"))
+
+
+@pytest.mark.parametrize(
+    "options",
+    ALL_OPTIONS,
+    ids=lambda o: "-".join(
+        [o.board] + [k for k, v in tigris.options_to_dict(o).items() if v is True]
+    ),
+)
+@settings(max_examples=PER_COMBINATION, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), players=st.integers(2, 4), chooser=st.integers(0, 2**31))
+def test_random_games_with_every_combination_of_options(
+    options: tigris.Options, seed: int, players: int, chooser: int
+) -> None:
+    play_checked(seed, players, chooser, options)
