@@ -116,6 +116,11 @@ def _popcount(mask: int) -> int:
     return mask.bit_count()
 
 
+def _commit_color(p: dict[str, Any]) -> int:
+    """Revolts are fought with temples (red) whatever the leaders; wars with their colour."""
+    return RED if p["kind"] == "revolt" else int(p["color"])
+
+
 class TigrisState:
     """A complete game position with its rules (see docs/contract.md for the contract)."""
 
@@ -652,8 +657,8 @@ class TigrisState:
                 raise IllegalAction(self._waiting_for(p))
             options = self._commit_options(p)
             if a not in options:
-                color = COLORS[p["color"]]
-                have = self.hands[self.to_move][p["color"]]
+                color = COLORS[_commit_color(p)]
+                have = self.hands[self.to_move][_commit_color(p)]
                 if a > have:
                     raise IllegalAction(f"you hold only {have} {color} tile(s)")
                 raise IllegalAction(
@@ -693,7 +698,7 @@ class TigrisState:
         who = self.players[self.to_move]
         kind = p["kind"]
         if kind in ("revolt", "war"):
-            return f"{who} must commit {COLORS[p['color']]} tiles first (e.g. 'commit 0')"
+            return f"{who} must commit {COLORS[_commit_color(p)]} tiles first (e.g. 'commit 0')"
         what = {
             "war_order": "choose which war to resolve (e.g. 'war red')",
             "monument": "build a monument (or the wonder) or 'decline'",
@@ -938,7 +943,7 @@ class TigrisState:
 
     def _commit_options(self, p: dict[str, Any]) -> list[int]:
         seat = self.to_move
-        have = self.hands[seat][p["color"]]
+        have = self.hands[seat][_commit_color(p)]
         if not self.options.english:
             return list(range(have + 1))
         attack = self.base_strength(p, p["attacker"])
@@ -953,7 +958,7 @@ class TigrisState:
         pk = p["kind"]
         if pk in ("revolt", "war"):
             seat = self.to_move
-            color = p["color"]
+            color = _commit_color(p)
             self.hands[seat][color] -= a
             self.removed[color] += a
             events.append(
