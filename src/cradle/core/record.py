@@ -89,7 +89,9 @@ class GameRecord:
         module = get_game(self.game)
         try:
             options = module.options_from_dict(self.options)
-            state = module.new_game(len(self.players), self.seed, options, dynasties=self.players)
+            state: GameState = module.new_game(
+                len(self.players), self.seed, options, dynasties=self.players
+            )
         except ValueError as exc:
             raise RecordError(f"cannot set up the game: {exc}") from None
         for number, action in enumerate(self.actions, start=1):
