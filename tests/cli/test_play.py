@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -220,3 +221,20 @@ def test_variant_flags_reach_the_game_and_its_record(tmp_path: Path) -> None:
 
 def test_finished_record_helper_really_finishes(tmp_path: Path) -> None:
     assert GameRecord.load(finished_record(tmp_path)).replay().is_over
+
+
+def test_conflicts_are_prompted_to_the_deciding_player() -> None:
+    rng = random.Random(3)
+    typed = "".join(f"{rng.randint(1, 40)}\n" for _ in range(3000))
+    run = cradle("play", "--seed", "9", "--players", "4", input=typed)
+    assert run.code == 0, run.err
+    roles = set()
+    for chunk in run.out.split("Revolt: ")[1:]:
+        line, rest = chunk.split("\n", 1)
+        decider = rest.split(" to decide: revolt")[0].split("\n")[-1].split(" (seat")[0]
+        attacker, defender = line.split(" attacks")[0], line.split(", ")[1].split(" defends")[0]
+        # The attacker commits first, then the defender: whoever's turn it is gets the prompt.
+        expected = defender if "committed" in line else attacker
+        assert decider == expected, chunk[:400]
+        roles.add("defends" if decider == defender else "attacks")
+    assert roles == {"attacks", "defends"}

@@ -169,3 +169,22 @@ def test_render_refuses_a_record_of_another_game_or_with_variants(tmp_path: Path
     record = finished_record(tmp_path)
     assert_clean_error(cradle("render", "--record", str(record), "--game", "gheos"), "tigris game")
     assert_clean_error(cradle("render", "--record", str(record), "--wonder"), "own options")
+
+
+def test_a_conflict_in_progress_is_told_in_words() -> None:
+    view = crafted_view()
+    view["pending"] = {
+        "kind": "war",
+        "color": "green",
+        "attacker": 1,
+        "defender": 0,
+        "attacker_commit": 4,
+        "attacker_strength": 1,
+        "defender_strength": 2,
+        "queue": ["black"],
+    }
+    text = " ".join(plain(view, 200).split())
+    assert "War: bull attacks with 1 + 4 committed, archer defends with 2" in text
+    assert "wars still to come: [black]" in text
+    view["pending"] = {"kind": "treasure", "seat": 1, "cells": ["B2", "K1"]}
+    assert "Treasure: bull takes treasures from [B2, K1]" in plain(view, 200)

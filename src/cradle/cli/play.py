@@ -39,7 +39,8 @@ Commands:
   quit      leave the game (asks first; saves the record if --save was given)"""
 
 COMMANDS = ("help", "actions", "board", "log", "quit")
-FULL_LIST = 40  # longer action lists are shown one line per group
+FULL_LIST = 40  # longer action lists are shown one block per group
+LONG_BLOCK = 240  # characters; a longer block is summarised to its size
 
 
 class LeaveGame(Exception):
@@ -273,8 +274,8 @@ class Session:
             return by_text[answer]
         starting = [action for action in numbered if action.lower().startswith(answer + " ")]
         if starting:
-            self.console.print(f"{len(starting)} action(s) start with {answer!r}:")
-            show_actions(self.console, starting, numbered, full=True)
+            title = f"{len(starting)} action(s) start with {answer!r}:"
+            show_actions(self.console, starting, numbered, full=True, title=title)
             return None
         # Not in the list: the engine explains what is wrong with it (and changes nothing).
         return answer
@@ -309,6 +310,7 @@ def show_actions(
     actions: list[str],
     numbering: list[str] | None = None,
     full: bool = False,
+    title: str | None = None,
 ) -> list[str]:
     """Print ``actions`` numbered and grouped; returns them in numbered order.
 
@@ -323,13 +325,13 @@ def show_actions(
     table.add_column(justify="right", style="bold", no_wrap=True)
     table.add_column()
     compact = len(actions) > FULL_LIST and not full
-    console.print(Text(f"Legal actions ({len(actions)}):", style="bold"))
+    console.print(Text(title or f"Legal actions ({len(actions)}):", style="bold"))
     if compact:
         console.print(compact_listing(groups, numbers))
         console.print(
             Text(
-                "Numbers run in the order shown. Type the first words of an action "
-                "(e.g. a group's name) to see its actions numbered one by one.",
+                "Type an action (e.g. tile red K2) or its number; numbers run in the order "
+                "shown. The first words of an action list those actions numbered.",
                 style="dim",
             )
         )
@@ -351,7 +353,7 @@ def compact_listing(groups: list[tuple[str, list[str]]], numbers: dict[str, int]
     blocks: dict[tuple[str, ...], list[tuple[str, list[str]]]] = {}
     singles = Text()
     for key, members in groups:
-        if not key:  # one-word actions: "pass #751"
+        if not key or len(members) == 1:  # lone actions on one line: "withdraw king #129"
             for action in members:
                 singles.append(f"{action} ", style="bold")
                 singles.append(f"#{numbers[action]}  ", style="dim")
@@ -371,8 +373,17 @@ def compact_listing(groups: list[tuple[str, list[str]]], numbers: dict[str, int]
             head.append(name + " ", style="bold")
             head.append(f"#{first}-{last}" if last > first else f"#{first}", style="dim")
         separator = " · " if any(" " in label for label in labels) else " "
+        listing = separator.join(labels)
+        if len(listing) > LONG_BLOCK:
+            # e.g. a tile on any of 120 cells: the board shows them better than a list.
+            key = sharing[0][0]
+            each = " each" if len(sharing) > 1 else ""
+            listing = f"{len(labels)} choices{each}; type '{key}' to list them"
+            parts.append(head)
+            parts.append(Padding(Text(listing, style="dim"), (0, 0, 0, 4)))
+            continue
         parts.append(head)
-        parts.append(Padding(Text(separator.join(labels)), (0, 0, 0, 4)))
+        parts.append(Padding(Text(listing), (0, 0, 0, 4)))
     if singles:
         parts.append(singles)
     return Group(*parts)

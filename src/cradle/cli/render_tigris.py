@@ -25,7 +25,7 @@ ROLE_LETTER = {"king": "K", "priest": "P", "farmer": "F", "trader": "T"}
 # Palette names (not hex) so that 16-colour terminals still get red, blue, green and grey.
 TILE_BG = {"red": "red3", "blue": "blue3", "green": "green4", "black": "grey35"}
 LAND_STYLE = "grey50 on grey15"
-RIVER_STYLE = "sky_blue1 on deep_sky_blue4"
+RIVER_STYLE = "sky_blue2 on navy_blue"
 CATASTROPHE_STYLE = "bold yellow1 on dark_magenta"
 WONDER_BG = "gold3"
 WONDER_STYLE = f"bold grey7 on {WONDER_BG}"
@@ -241,13 +241,47 @@ def describe(value: Any) -> str:
     return str(value)
 
 
-def pending_text(pending: dict[str, Any]) -> Text:
+SEAT_KEYS = ("attacker", "defender", "seat", "owner", "active")
+
+
+def pending_text(view: dict[str, Any]) -> Text:
+    """The conflict or choice in progress, in words, with seats named by their dynasty."""
+    pending: dict[str, Any] = view.get("pending") or {}
+    players: list[str] = list(view.get("players") or [])
+
+    def name(seat: Any) -> str:
+        return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else str(seat)
+
     kind = str(pending.get("kind", "decision"))
     text = Text()
-    text.append(f"Pending {kind}: ", style="bold orange1")
-    text.append(
-        "; ".join(f"{key} {describe(value)}" for key, value in pending.items() if key != "kind")
-    )
+    text.append(f"{kind.replace('_', ' ').capitalize()}: ", style="bold orange1")
+    if kind in ("revolt", "war"):
+        committed = pending.get("attacker_commit")
+        text.append(
+            f"{name(pending.get('attacker'))} attacks with "
+            f"{pending.get('attacker_strength', '?')}"
+            + (f" + {committed} committed" if committed is not None else "")
+            + f", {name(pending.get('defender'))} defends with "
+            f"{pending.get('defender_strength', '?')} (ties go to the defender); "
+            f"{pending.get('color', '?')} leaders"
+        )
+        if pending.get("queue"):
+            text.append(f"; wars still to come: {describe(pending['queue'])}")
+    elif kind == "war_order":
+        text.append(
+            f"the active player chooses the next war among {describe(pending.get('colors'))}"
+        )
+    elif kind == "treasure":
+        text.append(
+            f"{name(pending.get('seat'))} takes treasures from {describe(pending.get('cells'))}"
+        )
+    else:
+        details = [
+            f"{key.replace('_', ' ')} {name(value) if key in SEAT_KEYS else describe(value)}"
+            for key, value in pending.items()
+            if key != "kind" and value is not None
+        ]
+        text.append("; ".join(details))
     return text
 
 
@@ -330,7 +364,7 @@ def render_view(view: dict[str, Any]) -> RenderableType:
     if view.get("wonder"):
         parts.append(Text(f"Wonder: {describe(view['wonder'])}"))
     if view.get("pending"):
-        parts.append(pending_text(view["pending"]))
+        parts.append(pending_text(view))
     seat = view.get("seat")
     if isinstance(seat, int) and view.get("hand") is not None:
         players = list(view.get("players") or [])
