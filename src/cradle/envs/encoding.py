@@ -1,0 +1,134 @@
+"""Fixed action encodings: every action string of a game's notation gets a stable integer id.
+
+Research interfaces (OpenSpiel, PettingZoo) need a fixed-size discrete action space. The engine's
+``legal_actions()`` stays the truth; an encoding only numbers the strings the notation can produce.
+Mapping a string to its id is one dict lookup for the engine's own (canonical) spelling, with a
+slower normalising fallback for hand-written variants ("Tile RED k2", "swap blue red").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from itertools import combinations_with_replacement
+
+# Tigris & Euphrates notation (docs/contract.md). Colour order is the contract's: red, blue,
+# green, black; it fixes the spelling of swaps ("swap red blue") and monuments ("red-blue").
+TIGRIS_COLOURS = ("red", "blue", "green", "black")
+TIGRIS_ROLES = ("king", "priest", "farmer", "trader")
+TIGRIS_COLUMNS = "ABCDEFGHIJKLMNOP"
+TIGRIS_ROWS = 11
+TIGRIS_CELLS = tuple(
+    f"{column}{row}" for row in range(1, TIGRIS_ROWS + 1) for column in TIGRIS_COLUMNS
+)
+TIGRIS_MONUMENTS = tuple(
+    f"{a}-{b}" for i, a in enumerate(TIGRIS_COLOURS) for b in TIGRIS_COLOURS[i + 1 :]
+)
+# The most tiles one player can commit in a conflict: a full hand.
+TIGRIS_MAX_COMMIT = 6
+TIGRIS_HAND_SIZE = 6
+
+
+class UnknownAction(ValueError):
+    """A string that no id of the encoding stands for."""
+
+
+class ActionEncoding:
+    """A bijection between a game's action strings and the ids ``0 .. len(self) - 1``."""
+
+    def __init__(self, strings: Sequence[str], normalise: Callable[[str], str]) -> None:
+        self.strings: tuple[str, ...] = tuple(strings)
+        self._normalise = normalise
+        self._ids: dict[str, int] = {}
+        for index, text in enumerate(self.strings):
+            if text in self._ids:
+                raise ValueError(f"the encoding lists {text!r} twice")
+            self._ids[text] = index
+        # Normalised spellings map to the same ids (checked to be unambiguous).
+        self._normalised: dict[str, int] = {}
+        for index, text in enumerate(self.strings):
+            key = normalise(text)
+            if key in self._normalised:
+                raise ValueError(f"{text!r} and another action normalise to {key!r}")
+            self._normalised[key] = index
+
+    def __len__(self) -> int:
+        return len(self.strings)
+
+    def encode(self, action: str) -> int:
+        """The id of ``action``; UnknownAction if the notation cannot produce it."""
+        found = self._ids.get(action)
+        if found is not None:
+            return found
+        if not isinstance(action, str):
+            raise UnknownAction(f"an action must be a string, not {type(action).__name__}")
+        found = self._normalised.get(self._normalise(action))
+        if found is None:
+            raise UnknownAction(f"{action!r} is not an action of this game's notation")
+        return found
+
+    def encode_all(self, actions: Iterable[str]) -> list[int]:
+        """Ids of ``actions`` (engine spellings take the fast path)."""
+        ids = self._ids
+        out: list[int] = []
+        for action in actions:
+            found = ids.get(action)
+            out.append(found if found is not None else self.encode(action))
+        return out
+
+    def decode(self, action_id: int) -> str:
+        """The action string of ``action_id``; UnknownAction when out of range."""
+        if isinstance(action_id, bool) or not 0 <= int(action_id) < len(self.strings):
+            raise UnknownAction(f"action id {action_id!r} is outside 0..{len(self.strings) - 1}")
+        return self.strings[int(action_id)]
+
+
+def _tigris_normalise(text: str) -> str:
+    words = text.lower().split()
+    if not words:
+        return ""
+    verb = words[0]
+    rank = {colour: i for i, colour in enumerate(TIGRIS_COLOURS)}
+    if verb == "swap":
+        words[1:] = sorted(words[1:], key=lambda w: (rank.get(w, 99), w))
+    elif verb == "monument" and len(words) == 3:
+        pair = words[1].split("-")
+        words[1] = "-".join(sorted(pair, key=lambda w: (rank.get(w, 99), w)))
+    return " ".join(words)
+
+
+def tigris_action_strings() -> list[str]:
+    """Every string of the Tigris notation, grouped by kind (the order documented in
+    docs/openspiel.md): cells run A1..P1, A2..P2, ..., A11..P11."""
+    out: list[str] = []
+    for role in TIGRIS_ROLES:
+        out += [f"leader {role} {cell}" for cell in TIGRIS_CELLS]
+    for colour in TIGRIS_COLOURS:
+        out += [f"tile {colour} {cell}" for cell in TIGRIS_CELLS]
+    out += [f"catastrophe {cell}" for cell in TIGRIS_CELLS]
+    for pair in TIGRIS_MONUMENTS:
+        out += [f"monument {pair} {cell}" for cell in TIGRIS_CELLS]
+    out += [f"treasure {cell}" for cell in TIGRIS_CELLS]
+    out += [f"building {cell}" for cell in TIGRIS_CELLS]
+    out += [f"wonder {cell}" for cell in TIGRIS_CELLS]
+    out += [f"withdraw {role}" for role in TIGRIS_ROLES]
+    for size in range(1, TIGRIS_HAND_SIZE + 1):
+        out += [
+            "swap " + " ".join(tiles)
+            for tiles in combinations_with_replacement(TIGRIS_COLOURS, size)
+        ]
+    out.append("pass")
+    out += [f"commit {n}" for n in range(TIGRIS_MAX_COMMIT + 1)]
+    out += [f"war {colour}" for colour in TIGRIS_COLOURS]
+    out += [f"wonderpoint {colour}" for colour in TIGRIS_COLOURS]
+    out.append("decline")
+    return out
+
+
+_ENCODINGS: dict[str, ActionEncoding] = {}
+
+
+def tigris_encoding() -> ActionEncoding:
+    found = _ENCODINGS.get("tigris")
+    if found is None:
+        found = _ENCODINGS["tigris"] = ActionEncoding(tigris_action_strings(), _tigris_normalise)
+    return found

@@ -1,0 +1,253 @@
+"""Both games as OpenSpiel Python games: ``python_tigris_euphrates`` and ``python_gheos``.
+
+Importing this module registers them, so ``pyspiel.load_game("python_tigris_euphrates")``
+works afterwards. Needs the ``openspiel`` extra (``pip install 'cradle[openspiel]'``).
+The layout of tensors, the action encoding and the utilities are documented in
+docs/openspiel.md.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from cradle.envs.chance import DRAW_TIMINGS, ChanceGame
+from cradle.envs.spec import JSON, EnvSpec, FloatArray, get_spec
+
+# OpenSpiel short name -> the game's name in cradle's registry.
+GAMES = {"python_tigris_euphrates": "tigris", "python_gheos": "gheos"}
+LONG_NAMES = {"tigris": "Python Tigris & Euphrates (cradle)", "gheos": "Python Gheos (cradle)"}
+
+
+def _game_type(short_name: str, spec: EnvSpec) -> pyspiel.GameType:
+    module = spec.module
+    parameters: JSON = {"players": int(module.MIN_PLAYERS), "draws": DRAW_TIMINGS[0]}
+    parameters.update(spec.option_defaults())
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=LONG_NAMES.get(spec.game, short_name),
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=int(module.MAX_PLAYERS),
+        min_num_players=int(module.MIN_PLAYERS),
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
+
+
+class CradleGame(pyspiel.Game):  # type: ignore[misc]
+    """One of cradle's games with fixed parameters (players and table options)."""
+
+    spec: EnvSpec
+
+    def __init__(self, params: JSON | None = None) -> None:
+        params = dict(params or {})
+        spec = self.spec
+        players = int(params.get("players", spec.module.MIN_PLAYERS))
+        if not spec.module.MIN_PLAYERS <= players <= spec.module.MAX_PLAYERS:
+            raise ValueError(
+                f"{spec.game} is for {spec.module.MIN_PLAYERS} to {spec.module.MAX_PLAYERS} "
+                f"players, not {players}"
+            )
+        self.players = players
+        self.game_options = spec.options(params)
+        self.max_moves = spec.max_game_length(players)
+        self.draws = str(params.get("draws", DRAW_TIMINGS[0]))
+        probe = ChanceGame(spec, players, self.game_options, self.max_moves, self.draws)
+        self._max_draws = len(probe.bag)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(spec.encoding),
+            max_chance_outcomes=len(spec.tokens),
+            num_players=players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=self.max_moves,
+        )
+        super().__init__(_GAME_TYPES[spec.game], info, params)
+
+    def new_initial_state(self) -> CradleState:
+        return CradleState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        # Every chance outcome fixes one more tile of the pile (the deal included).
+        return self._max_draws
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
+    ) -> CradleObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        return CradleObserver(
+            self.spec,
+            self.players,
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+        )
+
+
+class CradleState(pyspiel.State):  # type: ignore[misc]
+    """A game state; all of it lives in ``self.core`` (copied cheaply, pickled as positions)."""
+
+    def __init__(self, game: CradleGame) -> None:
+        super().__init__(game)
+        self.core = ChanceGame(
+            game.spec, game.players, game.game_options, game.max_moves, game.draws
+        )
+
+    def current_player(self) -> int:
+        player = self.core.current_player()
+        if player == -1:
+            return int(pyspiel.PlayerId.CHANCE)
+        if player == -4:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        core = self.core
+        if player != core.current_player():
+            return []
+        ids = core.spec.encoding.encode_all(core.engine.legal_actions())
+        ids.sort()
+        return ids
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.core.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        core = self.core
+        if core.need > 0:
+            core.apply_chance(int(action))
+        else:
+            core.apply_action(core.spec.encoding.decode(int(action)))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        spec = self.core.spec
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"draw {spec.tokens[action]}"
+        return spec.encoding.decode(action)
+
+    def is_terminal(self) -> bool:
+        return self.core.is_terminal
+
+    def returns(self) -> list[float]:
+        return self.core.returns()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CradleState:
+        """A state the player cannot tell from this one: hidden hands and pile re-drawn
+        (the engine's ``sample_hidden``). Used by OpenSpiel's Python ISMCTSBot."""
+        rng = random.Random(int(float(probability_sampler()) * 2**53))
+        other: CradleState = self.clone()
+        other.core = self.core.resample(player_id, rng)
+        return other
+
+    def __str__(self) -> str:
+        core = self.core
+        text = json.dumps(core.engine.to_position(), sort_keys=True, separators=(",", ":"))
+        if core.need > 0:
+            doing = f"drawing for {core.pending!r}" if core.pending else "dealing"
+            text += f"\n{doing}: chosen {core.chosen} of {core.need}"
+        return text
+
+
+class CradleObserver:
+    """Observations and information states (see docs/openspiel.md for the layout).
+
+    - default (public + own private information): the seat's view, as canonical JSON and as
+      the observation tensor;
+    - information state (perfect recall): the view plus the seat's history of the game
+      (every decision, others' swaps only by size, its own hand after each draw), and the
+      tensor adds what the seat can count from memory;
+    - public information only: the spectators' view, from the seat's side of the table;
+    - private information only: the seat's hand (and points, when hidden from others).
+    """
+
+    def __init__(self, spec: EnvSpec, players: int, iig_obs_type: Any) -> None:
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("observers of every player's private information are not supported")
+        self.spec = spec
+        self.public = bool(iig_obs_type.public_info)
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.recall = bool(iig_obs_type.perfect_recall)
+        pieces: list[tuple[str, tuple[int, ...]]] = []
+        if self.public:
+            pieces += spec.observation_pieces(players)
+            if self.recall:
+                pieces.append(("memory", (spec.memory_size(),)))
+        elif self.private:
+            pieces.append(("private", (spec.private_size(),)))
+        size = sum(int(np.prod(shape)) for _, shape in pieces)
+        self.tensor: FloatArray | None = np.zeros(size, np.float32) if pieces else None
+        self.dict: dict[str, FloatArray] = {}
+        at = 0
+        for name, shape in pieces:
+            length = int(np.prod(shape))
+            assert self.tensor is not None
+            self.dict[name] = self.tensor[at : at + length].reshape(shape)
+            at += length
+
+    def _view(self, state: CradleState, player: int) -> JSON:
+        view: JSON = state.core.engine.view(player if self.private else None)
+        return view
+
+    def set_from(self, state: CradleState, player: int) -> None:
+        if self.tensor is None:
+            return
+        self.tensor.fill(0.0)
+        spec = self.spec
+        core = state.core
+        if self.public:
+            obs_size = self.tensor.size - (spec.memory_size() if self.recall else 0)
+            spec.fill_observation(self._view(state, player), player, self.tensor[:obs_size])
+            if self.recall:
+                seat = player if self.private else None
+                spec.fill_memory(core.engine.to_position(), seat, self.tensor[obs_size:])
+        else:
+            spec.fill_private(core.engine.view(player), self.tensor)
+
+    def string_from(self, state: CradleState, player: int) -> str:
+        spec = self.spec
+        core = state.core
+        if self.public:
+            text = spec.observation_string(self._view(state, player))
+            if self.recall:
+                history = core.history_tokens(player) if self.private else core.public_tokens()
+                text += "\n" + " | ".join(history)
+            return text
+        if self.private:
+            return spec.private_string(core.engine.view(player))
+        return ""
+
+
+def _make_game_class(game: str) -> type[CradleGame]:
+    spec = get_spec(game)
+    return type(f"{game.capitalize()}Game", (CradleGame,), {"spec": spec})
+
+
+_GAME_TYPES: dict[str, pyspiel.GameType] = {}
+
+
+def register() -> None:
+    """Register every game that has a spec (idempotent; runs on import)."""
+    known = set(pyspiel.registered_names())
+    for short_name, game in GAMES.items():
+        if short_name in known:
+            continue
+        try:
+            spec = get_spec(game)
+        except (ImportError, ValueError):
+            continue  # that game's engine is not installed in this checkout
+        _GAME_TYPES[game] = _game_type(short_name, spec)
+        pyspiel.register_game(_GAME_TYPES[game], _make_game_class(game))
+
+
+register()

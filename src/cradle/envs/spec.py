@@ -1,0 +1,171 @@
+"""What the research adapters need to know about one game, beyond the contract.
+
+Each game gets one :class:`EnvSpec`: its fixed action encoding, the observation tensor built from
+``state.view(seat)``, where the draw pile and the hands sit in a position (so draws can become
+explicit chance outcomes), and what other seats see of an action. Everything here reads only
+the contract's documented surfaces (actions, views, positions, results), never game internals.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from cradle.envs.encoding import ActionEncoding
+from cradle.games import game_names, get_game
+
+JSON = dict[str, Any]
+FloatArray = npt.NDArray[np.float32]
+
+# game name -> "module:class" of its spec; a game without one is not (yet) an environment.
+_SPECS: dict[str, str] = {
+    "tigris": "cradle.envs.tigris_spec:TigrisSpec",
+    "gheos": "cradle.envs.gheos_spec:GheosSpec",
+}
+_LOADED: dict[str, EnvSpec] = {}
+
+
+class EnvSpec:
+    """Adapter knowledge about one game (subclassed per game)."""
+
+    game: str = ""
+    # Tokens of the draw pile, in chance-outcome order: outcome i draws ``tokens[i]``.
+    tokens: tuple[str, ...] = ()
+
+    def __init__(self) -> None:
+        self.module: Any = get_game(self.game)
+        self.encoding: ActionEncoding = self.make_encoding()
+        self.token_ids = {token: i for i, token in enumerate(self.tokens)}
+
+    # --- actions
+    def make_encoding(self) -> ActionEncoding:
+        raise NotImplementedError
+
+    def public_action(self, action: str) -> str:
+        """What seats other than the actor learn from ``action`` (most actions are public)."""
+        return action
+
+    # --- setting up a game
+    def options(self, params: JSON) -> Any:
+        """The game options from adapter parameters (the keys of :meth:`option_defaults`)."""
+        return self.module.options_from_dict(
+            {key: params[key] for key in self.option_defaults() if key in params}
+        )
+
+    def option_defaults(self) -> JSON:
+        return {}
+
+    def max_game_length(self, players: int) -> int:
+        """Decisions after which an adapter stops a game and scores it as a draw."""
+        raise NotImplementedError
+
+    # --- the draw pile and hands inside a position
+    def pile(self, position: JSON) -> list[str]:
+        """The draw pile, first drawn first."""
+        raise NotImplementedError
+
+    def with_pile(self, position: JSON, pile: list[str]) -> JSON:
+        raise NotImplementedError
+
+    def hands(self, position: JSON) -> list[list[str]]:
+        """Every seat's hand, in seat order."""
+        raise NotImplementedError
+
+    def undealt(self, position: JSON) -> tuple[JSON, list[int]]:
+        """The set-up position before the deal: every hand back in the pile, seat 0 to start;
+        and how many tiles each seat is dealt (seat order)."""
+        raise NotImplementedError
+
+    def dealt(self, position: JSON, hands: list[list[str]], pile: list[str]) -> JSON:
+        """``position`` (as from :meth:`undealt`) with those hands dealt and that pile left."""
+        raise NotImplementedError
+
+    def dealable(self, token: str) -> bool:
+        """Whether ``token`` may be dealt into a starting hand."""
+        return True
+
+    def may_draw(self, events: list[JSON]) -> bool:
+        """False only when ``events`` prove that no tile was drawn (a cheap pre-check)."""
+        return True
+
+    # --- observations
+    def observation_pieces(self, players: int) -> list[tuple[str, tuple[int, ...]]]:
+        """Named parts of the observation tensor, in order (flattened and concatenated)."""
+        raise NotImplementedError
+
+    def observation_bounds(self, players: int) -> tuple[FloatArray, FloatArray]:
+        """Element-wise lower and upper bounds of the flat observation tensor."""
+        raise NotImplementedError
+
+    def observation_size(self, players: int) -> int:
+        return sum(int(np.prod(shape)) for _, shape in self.observation_pieces(players))
+
+    def fill_observation(self, view: JSON, seat: int, out: FloatArray) -> None:
+        """Write the flat tensor of ``view`` into ``out`` (zeroed by the caller), seats counted
+        from ``seat`` (``view`` is that seat's view, or the spectators' view)."""
+        raise NotImplementedError
+
+    def memory_size(self) -> int:
+        """Length of the information-state tensor's extra part (see :meth:`fill_memory`)."""
+        raise NotImplementedError
+
+    def fill_memory(self, position: JSON, seat: int | None, out: FloatArray) -> None:
+        """What ``seat`` (``None``: anyone) can count from the game's history, such as the
+        tiles it has not seen; computed from the full position but showing nothing hidden."""
+        raise NotImplementedError
+
+    def private_size(self) -> int:
+        raise NotImplementedError
+
+    def fill_private(self, view: JSON, out: FloatArray) -> None:
+        """Only the seat's own secrets (its hand, hidden points) as a tensor."""
+        raise NotImplementedError
+
+    def private_string(self, view: JSON) -> str:
+        raise NotImplementedError
+
+    def observation_string(self, view: JSON) -> str:
+        """A seat's view as canonical compact JSON: exactly what that seat knows now."""
+        return json.dumps(view, sort_keys=True, separators=(",", ":"))
+
+    def render(self, state: Any) -> str:
+        """A plain-text picture for ``render_mode="ansi"``."""
+        return json.dumps(state.view(None), sort_keys=True, indent=1)
+
+
+def ranking_utilities(result: list[JSON]) -> list[float]:
+    """Zero-sum utilities from places: (seats beaten - seats beating this one) / (n - 1).
+
+    Two players: +1 win, -1 loss, 0 tie. Any number: the sum is 0 and each lies in [-1, 1].
+    """
+    n = len(result)
+    places = [int(entry["place"]) for entry in sorted(result, key=lambda e: int(e["seat"]))]
+    out = []
+    for place in places:
+        beaten = sum(1 for other in places if other > place)
+        beating = sum(1 for other in places if other < place)
+        out.append((beaten - beating) / (n - 1))
+    return out
+
+
+def env_game_names() -> list[str]:
+    """Registered games that have an environment spec."""
+    return [name for name in game_names() if name in _SPECS]
+
+
+def get_spec(game: str) -> EnvSpec:
+    found = _LOADED.get(game)
+    if found is not None:
+        return found
+    if game not in _SPECS:
+        get_game(game)  # an unknown name raises the registry's error with the known games
+        raise ValueError(f"the game {game!r} has no research environment yet")
+    module_name, _, attribute = _SPECS[game].partition(":")
+    spec_class = getattr(importlib.import_module(module_name), attribute)
+    spec: EnvSpec = spec_class()
+    _LOADED[game] = spec
+    return spec
