@@ -136,7 +136,7 @@ def test_quit_asks_first_and_saves_the_record(tmp_path: Path) -> None:
     record = tmp_path / "quit.json"
     run = cradle("play", "--seed", "1", "--save", str(record), input="quit\nn\n1\nquit\nyes\n")
     assert run.code == 0, run.err
-    assert run.out.count("Quit the game?") == 2
+    assert run.out.count("Quit the game? [y/N]") == 2
     assert "You left the game" in run.out
     saved = GameRecord.load(record)
     assert len(saved.actions) >= 3  # the bot's opening turn and the human's action 1

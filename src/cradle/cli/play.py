@@ -88,6 +88,19 @@ class LogEntry:
     texts: list[str]
 
 
+def event_texts(events: list[dict[str, Any]]) -> list[str]:
+    return [str(event.get("text", event.get("type", ""))) for event in events]
+
+
+def print_entry(console: Console, entry: LogEntry) -> None:
+    """One action of the running log, then the events it caused."""
+    line = Text.assemble((f"{entry.number:>3}. ", "dim"), (entry.player, "bold"), ": ")
+    line.append(entry.action, style="cyan")
+    console.print(line)
+    for text in entry.texts:
+        console.print(Text("       " + text))
+
+
 @dataclass
 class Session:
     """One game being played: the state, who sits where, the record and the log."""
@@ -118,12 +131,17 @@ class Session:
                     self.human_decision(seat)
                 else:
                     self.bot_decision(seat, bot)
+        except KeyboardInterrupt:
+            return self.leave(LeaveGame("Interrupted: leaving the game.", 130))
         except LeaveGame as leave:
-            self.console.print(f"\n{leave.reason}")
-            self.save_record()
-            return leave.code
+            return self.leave(leave)
         self.finish()
         return 0
+
+    def leave(self, leave: LeaveGame) -> int:
+        self.console.print(f"\n{leave.reason}", markup=False)
+        self.save_record()
+        return leave.code
 
     # -- output -------------------------------------------------------------------------
 
@@ -140,11 +158,7 @@ class Session:
         self.console.print(Text("Type help for the commands.", style="dim"))
 
     def print_entry(self, entry: LogEntry) -> None:
-        line = Text.assemble((f"{entry.number:>3}. ", "dim"), (entry.player, "bold"), ": ")
-        line.append(entry.action, style="cyan")
-        self.console.print(line)
-        for text in entry.texts:
-            self.console.print(Text("       " + text))
+        print_entry(self.console, entry)
 
     def show_log(self, start: int = 0) -> None:
         if not self.log[start:]:
@@ -174,19 +188,14 @@ class Session:
             self.record.save(self.save)
         except OSError as exc:
             raise CliError(f"cannot save the record to {self.save}: {exc.strerror}") from None
-        self.console.print(f"Game record saved to {self.save}")
+        self.console.print(f"Game record saved to {self.save}", markup=False)
 
     # -- decisions ----------------------------------------------------------------------
 
     def apply(self, seat: int, action: str) -> None:
         events = self.state.apply(action)
         self.record.actions.append(action)
-        entry = LogEntry(
-            len(self.log) + 1,
-            self.state.players[seat],
-            action,
-            [str(event.get("text", event.get("type", ""))) for event in events],
-        )
+        entry = LogEntry(len(self.log) + 1, self.state.players[seat], action, event_texts(events))
         self.log.append(entry)
         self.print_entry(entry)
 
@@ -201,19 +210,24 @@ class Session:
 
     def read(self, prompt: str) -> str:
         try:
-            return self.console.input(prompt)
+            return self.console.input(prompt, markup=False)
         except EOFError:
             raise LeaveGame("End of input: leaving the game.") from None
-        except KeyboardInterrupt:
-            raise LeaveGame("Interrupted: leaving the game.", 130) from None
+
+    def clear_screen(self) -> None:
+        self.console.clear()
+        if self.console.is_terminal:
+            # Also the scrollback, or the previous hand is one scroll away.
+            self.console.file.write("\x1b[3J")
+            self.console.file.flush()
 
     def human_decision(self, seat: int) -> None:
         name = self.state.players[seat]
         if len(self.humans) > 1 and self.last_human not in (None, seat):
             # Hot seat: hide the previous player's hand before the next one looks.
-            self.console.clear()
+            self.clear_screen()
             self.read(f"Pass the screen to {name} (seat {seat}) and press Enter. ")
-            self.console.clear()
+            self.clear_screen()
             missed = self.seen.get(seat, 0)
             if self.log[missed:]:
                 self.console.rule(f"Since {name}'s last decision")

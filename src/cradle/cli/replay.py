@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.text import Text
 
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options, new_state
-from cradle.cli.play import find_renderer, ranking_table
+from cradle.cli.play import LogEntry, event_texts, find_renderer, print_entry, ranking_table
 from cradle.core.contract import GameState
 from cradle.core.record import GameRecord, RecordError
 
@@ -47,9 +46,7 @@ def replay_record(console: Console | None, record: GameRecord) -> GameState:
             message = f"bad game record: action {number} ({action!r}) is illegal: {exc}"
             raise CliError(message) from None
         if console is not None:
-            console.print(Text.assemble((f"{number:>3}. ", "dim"), (player, "bold"), f": {action}"))
-            for event in events:
-                console.print("       " + str(event.get("text", event.get("type", ""))))
+            print_entry(console, LogEntry(number, player, action, event_texts(events)))
     return state
 
 
@@ -69,7 +66,9 @@ def run_replay(console: Console, path: Path, show: bool, as_json: bool) -> None:
         console.print(ranking_table(state.result()))
     else:
         decider = state.players[state.to_move]
-        console.print(f"The game is not over: {decider} (seat {state.to_move}) to decide.")
+        console.print(
+            f"The game is not over: {decider} (seat {state.to_move}) to decide.", markup=False
+        )
 
 
 def run_render(
@@ -105,5 +104,5 @@ def run_render(
         target.write_text(svg, encoding="utf-8")
     except OSError as exc:
         raise CliError(f"cannot write {target}: {exc.strerror}") from None
-    console.print(f"Wrote {target}")
+    console.print(f"Wrote {target}", markup=False)
     return target
