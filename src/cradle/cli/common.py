@@ -72,7 +72,7 @@ def variant_dict(
     ):
         if on:
             chosen[key] = True
-    if chosen and game != "tigris":
+    if chosen and game.strip().lower() != "tigris":
         flags = ", ".join("--" + key.replace("_", "-") for key in chosen)
         raise CliError(f"{flags}: only Tigris has these variants, not {game}")
     return chosen
