@@ -117,3 +117,11 @@ def parse_counts(text: str, flag: str) -> list[int]:
             raise CliError(f"{flag}: expected numbers separated by commas, got {text!r}")
         counts.append(int(part))
     return counts
+
+
+def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
+    """``state.view(seat)``; ``None`` gives the spectators' view, which the contract allows
+    though the protocol types the seat as an int."""
+    viewer: Any = state
+    view: dict[str, Any] = viewer.view(seat)
+    return view

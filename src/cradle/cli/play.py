@@ -22,7 +22,14 @@ from rich.table import Table
 from rich.text import Text
 
 from cradle.ai import Bot, UnknownBot, make_bot
-from cradle.cli.common import CliError, fresh_seed, load_game, make_options, new_state
+from cradle.cli.common import (
+    CliError,
+    fresh_seed,
+    load_game,
+    make_options,
+    new_state,
+    seat_view,
+)
 from cradle.core.contract import GameState
 from cradle.core.record import GameRecord
 
@@ -157,23 +164,14 @@ class Session:
         )
         self.console.print(Text("Type help for the commands.", style="dim"))
 
-    def print_entry(self, entry: LogEntry) -> None:
-        print_entry(self.console, entry)
-
     def show_log(self, start: int = 0) -> None:
         if not self.log[start:]:
             self.console.print(Text("(nothing in the log yet)", style="dim"))
         for entry in self.log[start:]:
-            self.print_entry(entry)
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        # view(None) is the spectators' view (contract); the protocol types the seat as int.
-        viewer: Any = self.state
-        result: dict[str, Any] = viewer.view(seat)
-        return result
+            print_entry(self.console, entry)
 
     def show_board(self, seat: int | None) -> None:
-        self.console.print(self.render(self.view(seat)))
+        self.console.print(self.render(seat_view(self.state, seat)))
 
     def finish(self) -> None:
         self.console.rule("Game over")
@@ -197,7 +195,7 @@ class Session:
         self.record.actions.append(action)
         entry = LogEntry(len(self.log) + 1, self.state.players[seat], action, event_texts(events))
         self.log.append(entry)
-        self.print_entry(entry)
+        print_entry(self.console, entry)
 
     def bot_decision(self, seat: int, bot: Bot) -> None:
         action = bot.choose(self.state, seat)
@@ -233,7 +231,7 @@ class Session:
                 self.console.rule(f"Since {name}'s last decision")
                 self.show_log(missed)
         self.last_human = seat
-        view = self.view(seat)
+        view = seat_view(self.state, seat)
         self.console.print(self.render(view))
         actions = self.state.legal_actions()
         numbered = show_actions(self.console, actions)
@@ -335,12 +333,8 @@ def show_actions(
     groups = group_actions(actions)
     ordered = [action for _, members in groups for action in members]
     numbers = {action: i for i, action in enumerate(numbering or ordered, start=1)}
-    table = Table.grid(padding=(0, 1))
-    table.add_column(justify="right", style="bold", no_wrap=True)
-    table.add_column()
-    compact = len(actions) > FULL_LIST and not full
     console.print(Text(title or f"Legal actions ({len(actions)}):", style="bold"))
-    if compact:
+    if len(actions) > FULL_LIST and not full:
         console.print(compact_listing(groups, numbers))
         console.print(
             Text(
@@ -349,16 +343,23 @@ def show_actions(
                 style="dim",
             )
         )
-        return ordered if numbering is None else numbering
-    for key, members in groups:
-        labels = [action[len(key) :].strip() for action in members]
-        items = [
-            Text.assemble((f"{numbers[action]:>3} ", "dim"), (label, "bold"))
-            for action, label in zip(members, labels, strict=True)
-        ]
-        table.add_row(key, Columns(items, padding=(0, 1)))
-    console.print(table)
+    else:
+        table = Table.grid(padding=(0, 1))
+        table.add_column(justify="right", style="bold", no_wrap=True)
+        table.add_column()
+        for key, members in groups:
+            items = [
+                Text.assemble((f"{numbers[action]:>3} ", "dim"), (ending(action, key), "bold"))
+                for action in members
+            ]
+            table.add_row(key, Columns(items, padding=(0, 1)))
+        console.print(table)
     return ordered if numbering is None else numbering
+
+
+def ending(action: str, key: str) -> str:
+    """What follows the group's words: "K2" of "tile red K2" in group "tile red"."""
+    return action[len(key) :].strip()
 
 
 def compact_listing(groups: list[tuple[str, list[str]]], numbers: dict[str, int]) -> RenderableType:
@@ -372,7 +373,7 @@ def compact_listing(groups: list[tuple[str, list[str]]], numbers: dict[str, int]
                 singles.append(f"{action} ", style="bold")
                 singles.append(f"#{numbers[action]}  ", style="dim")
             continue
-        labels = tuple(action[len(key) :].strip() for action in members)
+        labels = tuple(ending(action, key) for action in members)
         blocks.setdefault(labels, []).append((key, members))
     parts: list[RenderableType] = []
     for labels, sharing in blocks.items():
@@ -387,17 +388,14 @@ def compact_listing(groups: list[tuple[str, list[str]]], numbers: dict[str, int]
             head.append(name + " ", style="bold")
             head.append(f"#{first}-{last}" if last > first else f"#{first}", style="dim")
         separator = " · " if any(" " in label for label in labels) else " "
-        listing = separator.join(labels)
+        listing = Text(separator.join(labels))
         if len(listing) > LONG_BLOCK:
             # e.g. a tile on any of 120 cells: the board shows them better than a list.
-            key = sharing[0][0]
             each = " each" if len(sharing) > 1 else ""
-            listing = f"{len(labels)} choices{each}; type '{key}' to list them"
-            parts.append(head)
-            parts.append(Padding(Text(listing, style="dim"), (0, 0, 0, 4)))
-            continue
-        parts.append(head)
-        parts.append(Padding(Text(listing), (0, 0, 0, 4)))
+            listing = Text(
+                f"{len(labels)} choices{each}; type '{sharing[0][0]}' to list them", style="dim"
+            )
+        parts += [head, Padding(listing, (0, 0, 0, 4))]
     if singles:
         parts.append(singles)
     return Group(*parts)

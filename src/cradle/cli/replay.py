@@ -9,17 +9,17 @@ from typing import Any
 
 from rich.console import Console
 
-from cradle.cli.common import CliError, fresh_seed, load_game, make_options, new_state
+from cradle.cli.common import (
+    CliError,
+    fresh_seed,
+    load_game,
+    make_options,
+    new_state,
+    seat_view,
+)
 from cradle.cli.play import LogEntry, event_texts, find_renderer, print_entry, ranking_table
 from cradle.core.contract import GameState
 from cradle.core.record import GameRecord, RecordError
-
-
-def spectator_view(state: GameState) -> dict[str, Any]:
-    # view(None) is the spectators' view in the contract; the protocol types the seat as int.
-    viewer: Any = state
-    view: dict[str, Any] = viewer.view(None)
-    return view
 
 
 def load_record(path: Path) -> GameRecord:
@@ -52,12 +52,12 @@ def replay_record(console: Console | None, record: GameRecord) -> GameState:
 
 def run_replay(console: Console, path: Path, show: bool, as_json: bool) -> None:
     record = load_record(path)
-    state = replay_record(console if show else None, record)
+    state = replay_record(console if show and not as_json else None, record)
     if as_json:
         print(json.dumps(state.to_position(), sort_keys=True))
         return
     if show:
-        console.print(find_renderer(record.game)(spectator_view(state)))
+        console.print(find_renderer(record.game)(seat_view(state, None)))
     console.print(
         f"Replayed {len(record.actions)} action(s) of {record.game} "
         f"(seed {record.seed}, players {', '.join(state.players)})."
@@ -98,7 +98,7 @@ def run_render(
         svg_module = importlib.import_module(f"cradle.cli.svg_{name}")
     except ImportError:
         raise CliError(f"there is no SVG export for {name} yet") from None
-    svg: str = svg_module.to_svg(spectator_view(state))
+    svg: str = svg_module.to_svg(seat_view(state, None))
     target = out if out is not None else Path(f"{name}.svg")
     try:
         target.write_text(svg, encoding="utf-8")
