@@ -43,7 +43,9 @@ class Log:
 
     __slots__ = ("action", "before", "depth", "hand", "previous", "seat")
 
-    def __init__(self, seat: int, action: str, before: Any, previous: Log | None) -> None:
+    def __init__(
+        self, seat: int, action: str, before: tuple[EnvSpec, Any] | None, previous: Log | None
+    ) -> None:
         self.seat = seat
         self.action = action
         self.before = before
@@ -53,7 +55,9 @@ class Log:
 
     def actor_hand(self) -> str:
         if self.hand is None:
-            self.hand = " ".join(sorted(self.before.view(self.seat).get("hand") or []))
+            assert self.before is not None
+            spec, state = self.before
+            self.hand = " ".join(sorted(spec.hand_tokens(state.view(self.seat))))
             self.before = None
         return self.hand
 
@@ -125,9 +129,10 @@ class ChanceGame:
         self.timing = timing
         base = spec.module.new_game(players, 0, options)
         position, deal = spec.undealt(base.to_position())
-        # While dealing, the engine state is the table before the deal (hands empty).
         self._setup: tuple[JSON, list[int]] | None = (position, deal)
-        self.engine: Any = spec.module.from_position(position)
+        # While dealing there is no real state yet; the engine's own set-up stands in for it
+        # (only its public view is ever shown, see :attr:`dealing`).
+        self.engine: Any = base
         self.bag: list[str] = spec.pile(position)
         self.fixed = 0
         self.need = sum(deal) + (len(self.bag) - sum(deal) if timing == "at_setup" else 0)
@@ -184,6 +189,19 @@ class ChanceGame:
 
     # --- queries
     @property
+    def dealing(self) -> bool:
+        """Still dealing the starting hands (``engine`` is then a stand-in: public view only)."""
+        return self._setup is not None
+
+    def dealt_so_far(self, seat: int) -> list[str]:
+        """The tiles dealt to ``seat`` so far (during the deal)."""
+        if self._setup is None:
+            return []
+        deal = self._setup[1]
+        start = sum(deal[:seat])
+        return self.chosen[start : start + deal[seat]]
+
+    @property
     def is_terminal(self) -> bool:
         if self.need > 0:
             return False
@@ -220,7 +238,7 @@ class ChanceGame:
         post = before.clone()
         events: list[JSON] = post.apply(action)
         self.moves += 1
-        self.log = Log(int(before.to_move), action, before, self.log)
+        self.log = Log(int(before.to_move), action, (self.spec, before), self.log)
         if self.timing == "at_setup" or not self.spec.may_draw(events):
             self.engine = post
             return events

@@ -116,7 +116,8 @@ class CradleState(pyspiel.State):  # type: ignore[misc]
         core = self.core
         if player != core.current_player():
             return []
-        ids = core.spec.encoding.encode_all(core.engine.legal_actions())
+        engine = core.engine
+        ids = core.spec.encode_legal(engine, engine.legal_actions())
         ids.sort()
         return ids
 
@@ -128,13 +129,13 @@ class CradleState(pyspiel.State):  # type: ignore[misc]
         if core.need > 0:
             core.apply_chance(int(action))
         else:
-            core.apply_action(core.spec.encoding.decode(int(action)))
+            core.apply_action(core.spec.decode(core.engine, int(action)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         spec = self.core.spec
         if player == pyspiel.PlayerId.CHANCE:
             return f"draw {spec.tokens[action]}"
-        return spec.encoding.decode(action)
+        return spec.decode(self.core.engine, action)
 
     def is_terminal(self) -> bool:
         return self.core.is_terminal
@@ -196,7 +197,14 @@ class CradleObserver:
             at += length
 
     def _view(self, state: CradleState, player: int) -> JSON:
-        view: JSON = state.core.engine.view(player if self.private else None)
+        core = state.core
+        if core.dealing:
+            # Before the hands are complete only the table is shown, plus the seat's tiles.
+            view: JSON = core.engine.view(None)
+            if self.private:
+                view["dealt"] = core.dealt_so_far(player)
+            return view
+        view = core.engine.view(player if self.private else None)
         return view
 
     def set_from(self, state: CradleState, player: int) -> None:
@@ -208,10 +216,10 @@ class CradleObserver:
         if self.public:
             obs_size = self.tensor.size - (spec.memory_size() if self.recall else 0)
             spec.fill_observation(self._view(state, player), player, self.tensor[:obs_size])
-            if self.recall:
+            if self.recall and not core.dealing:
                 seat = player if self.private else None
                 spec.fill_memory(core.engine.to_position(), seat, self.tensor[obs_size:])
-        else:
+        elif not core.dealing:
             spec.fill_private(core.engine.view(player), self.tensor)
 
     def string_from(self, state: CradleState, player: int) -> str:
@@ -224,6 +232,8 @@ class CradleObserver:
                 text += "\n" + " | ".join(history)
             return text
         if self.private:
+            if core.dealing:
+                return json.dumps({"dealt": core.dealt_so_far(player)})
             return spec.private_string(core.engine.view(player))
         return ""
 

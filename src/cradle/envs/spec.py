@@ -45,6 +45,18 @@ class EnvSpec:
     def make_encoding(self) -> ActionEncoding:
         raise NotImplementedError
 
+    def encode_legal(self, state: Any, actions: list[str]) -> list[int]:
+        """Ids of ``actions`` (legal in ``state``); an encoding may depend on the state."""
+        return self.encoding.encode_all(actions)
+
+    def decode(self, state: Any, action_id: int) -> str:
+        """The action string of ``action_id`` in ``state``."""
+        return self.encoding.decode(action_id)
+
+    def apply_id(self, state: Any, action_id: int) -> list[JSON]:
+        events: list[JSON] = state.apply(self.decode(state, action_id))
+        return events
+
     def public_action(self, action: str) -> str:
         """What seats other than the actor learn from ``action`` (most actions are public)."""
         return action
@@ -117,6 +129,10 @@ class EnvSpec:
         """What ``seat`` (``None``: anyone) can count from the game's history, such as the
         tiles it has not seen; computed from the full position but showing nothing hidden."""
         raise NotImplementedError
+
+    def hand_tokens(self, view: JSON) -> list[str]:
+        """The seat's hand in ``view`` as pile tokens."""
+        return [str(tile) for tile in view.get("hand") or []]
 
     def private_size(self) -> int:
         raise NotImplementedError

@@ -1,0 +1,409 @@
+"""Gheos as a research environment: action ids, observation tensor, the tile stack.
+
+Placements name a tile by its number ("place t12 0,1 r0"); the fixed encoding names it by its
+slot in the hand instead (#0: the lower-numbered tile, #1: the other), which keeps the action
+space at a few hundred thousand ids rather than millions. Every cell any map can reach (those
+within 51 steps of the start tile) has its ids. Layouts are documented in docs/openspiel.md.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from cradle.envs.encoding import ActionEncoding, UnknownAction
+from cradle.envs.spec import JSON, EnvSpec, FloatArray
+
+GHEOS_COLOURS = ("red", "green", "yellow", "blue", "black", "white")
+HAND = 2
+EDGES_UP = ("s", "nw", "ne")
+EDGES_DOWN = ("n", "se", "sw")
+PHASES = ("tile", "pay", "migrate", "war", "civ", "token", "over")
+AREA_KINDS = ("continent", "island")
+TEMPLE_KINDS = ("wheat", "cup", "sword")
+SEATS = 4
+
+
+def _up(row: int, col: int) -> bool:
+    return (row + col) % 2 == 0
+
+
+def _neighbours(row: int, col: int) -> tuple[tuple[int, int], ...]:
+    if _up(row, col):
+        return ((row + 1, col), (row, col - 1), (row, col + 1))
+    return ((row - 1, col), (row, col + 1), (row, col - 1))
+
+
+def reachable_cells(steps: int) -> list[tuple[int, int]]:
+    """Cells within ``steps`` edge-crossings of the start cell 0,0, row by row."""
+    seen = {(0, 0)}
+    frontier = [(0, 0)]
+    for _ in range(steps):
+        grown = []
+        for cell in frontier:
+            for other in _neighbours(*cell):
+                if other not in seen:
+                    seen.add(other)
+                    grown.append(other)
+        frontier = grown
+    return sorted(seen)
+
+
+def _edge_names(row: int, col: int) -> tuple[str, ...]:
+    return EDGES_UP if _up(row, col) else EDGES_DOWN
+
+
+def gheos_action_strings(steps: int) -> list[str]:
+    """The encoding's strings, in id order (see docs/openspiel.md)."""
+    cells = reachable_cells(steps)
+    names = [f"{r},{c}" for r, c in cells]
+    out: list[str] = []
+    for verb in ("place", "replace"):
+        for slot in range(HAND):
+            out += [f"{verb} #{slot} {cell} r{rot}" for cell in names for rot in range(3)]
+    for verb in ("start", "migrate"):
+        for colour in GHEOS_COLOURS:
+            out += [
+                f"{verb} {colour} {name}:{edge}"
+                for (r, c), name in zip(cells, names, strict=True)
+                for edge in _edge_names(r, c)
+            ]
+    for verb in ("pay", "take", "winner"):
+        out += [f"{verb} {colour}" for colour in GHEOS_COLOURS]
+    out += ["token", "pass"]
+    return out
+
+
+class GheosSpec(EnvSpec):
+    game = "gheos"
+
+    def __init__(self) -> None:
+        tileset = self._tileset()
+        self.tile_count = len(tileset.tiles)
+        self.tokens = (*(f"t{n}" for n in range(1, self.tile_count)), "epoch")
+        super().__init__()
+        self._static = self._static_features(tileset)
+
+    @staticmethod
+    def _tileset() -> Any:
+        from cradle import gheos
+
+        return gheos.load_tiles(None)
+
+    def make_encoding(self) -> ActionEncoding:
+        # Every tile but the start one can be placed, each beside an earlier one.
+        strings = gheos_action_strings(self.tile_count - 1)
+        encoding = ActionEncoding(strings, lambda text: " ".join(text.lower().split()))
+        self._ids = {text: i for i, text in enumerate(encoding.strings)}
+        return encoding
+
+    # --- the state-dependent part: hand slots
+    def _hand(self, state: Any, actions: list[str]) -> list[int]:
+        numbers = sorted(
+            {int(a.split()[1][1:]) for a in actions if a.startswith(("place ", "replace "))}
+        )
+        if len(numbers) < HAND:
+            hand = state.view(state.to_move).get("hand") or []
+            numbers = sorted(int(tile["tile"][1:]) for tile in hand)
+        return numbers
+
+    def _slot_form(self, action: str, hand: list[int]) -> str:
+        words = action.lower().split()
+        if len(words) != 4 or not words[1].startswith("t") or not words[1][1:].isdigit():
+            raise UnknownAction(f"{action!r} is not a tile action")
+        number = int(words[1][1:])
+        if number not in hand:
+            raise UnknownAction(f"t{number} is not in the hand of the seat to move")
+        return f"{words[0]} #{hand.index(number)} {words[2]} {words[3]}"
+
+    def encode_legal(self, state: Any, actions: list[str]) -> list[int]:
+        ids = self._ids
+        out: list[int] = []
+        hand: list[int] | None = None
+        for action in actions:
+            found = ids.get(action)
+            if found is None:
+                if action.startswith(("place ", "replace ")):
+                    if hand is None:
+                        hand = self._hand(state, actions)
+                    found = ids.get(self._slot_form(action, hand))
+                if found is None:
+                    found = self.encoding.encode(action)
+            out.append(found)
+        return out
+
+    def encode_action(self, state: Any, action: str) -> int:
+        """The id of one action string in ``state`` (engine or hand-written spelling)."""
+        if action.lower().split()[0] in ("place", "replace"):
+            action = self._slot_form(action, self._hand(state, state.legal_actions()))
+        return self.encoding.encode(action)
+
+    def decode(self, state: Any, action_id: int) -> str:
+        text = self.encoding.decode(action_id)
+        if text.startswith(("place ", "replace ")):
+            verb, slot, cell, rot = text.split()
+            hand = self._hand(state, state.legal_actions())
+            index = int(slot[1:])
+            if index >= len(hand):
+                raise UnknownAction(f"the hand has no tile in slot {slot}")
+            return f"{verb} t{hand[index]} {cell} {rot}"
+        return text
+
+    # --- set-up and the stack
+    def option_defaults(self) -> JSON:
+        return {}
+
+    def max_game_length(self, players: int) -> int:
+        return 1000
+
+    def pile(self, position: JSON) -> list[str]:
+        return list(position["stack"])
+
+    def with_pile(self, position: JSON, pile: list[str]) -> JSON:
+        return {**position, "stack": list(pile)}
+
+    def hands(self, position: JSON) -> list[list[str]]:
+        return [list(position["hands"][name]) for name in position["players"]]
+
+    def undealt(self, position: JSON) -> tuple[JSON, list[int]]:
+        names = position["players"]
+        pile = [tile for name in names for tile in position["hands"][name]]
+        pile += position["stack"]
+        return (
+            {**position, "hands": {name: [] for name in names}, "stack": pile, "active": 0},
+            [HAND] * len(names),
+        )
+
+    def dealt(self, position: JSON, hands: list[list[str]], pile: list[str]) -> JSON:
+        names = position["players"]
+        return {
+            **position,
+            "hands": {
+                name: sorted(hand, key=lambda t: int(t[1:]))
+                for name, hand in zip(names, hands, strict=True)
+            },
+            "stack": list(pile),
+        }
+
+    def dealable(self, token: str) -> bool:
+        return token != "epoch"
+
+    # --- observations
+    def _static_features(self, tileset: Any) -> FloatArray:
+        """What each tile shows, per region (fixed by the tile set): see docs/openspiel.md."""
+        static = np.zeros((self.tile_count, 3, STATIC), np.float32)
+        for tile in tileset.tiles:
+            for k, region in enumerate(tile.regions[:3]):
+                row = static[tile.number, k]
+                for edge in region.edges:
+                    row[S_EDGES + edge] = 1.0
+                row[S_LANDMASS] = 1.0 if len(region.edges) >= 2 else 0.0
+                row[S_WHEAT] = region.wheat
+                row[S_CUP] = region.cup
+                row[S_SWORD] = region.sword
+                row[S_PYRAMID] = region.pyramid
+                if region.temple in TEMPLE_KINDS:
+                    row[S_TEMPLE + TEMPLE_KINDS.index(region.temple)] = 1.0
+        return static
+
+    def observation_pieces(self, players: int) -> list[tuple[str, tuple[int, ...]]]:
+        return [("tiles", (self.tile_count, PER_TILE)), ("features", (FEATURES,))]
+
+    def observation_bounds(self, players: int) -> tuple[FloatArray, FloatArray]:
+        size = self.tile_count * PER_TILE + FEATURES
+        low = np.zeros(size, np.float32)
+        high = np.ones(size, np.float32)
+        tiles_low = low[: self.tile_count * PER_TILE].reshape(self.tile_count, PER_TILE)
+        tiles_high = high[: self.tile_count * PER_TILE].reshape(self.tile_count, PER_TILE)
+        reach = float(self.tile_count)
+        tiles_low[:, T_ROW : T_COL + 1] = -reach
+        tiles_high[:, T_ROW : T_COL + 1] = reach
+        for k in range(3):
+            base = T_REGIONS + k * REGION
+            tiles_high[:, base + R_TOTALS : base + R_TOTALS + 5] = 1000.0
+            base = T_STATIC + k * STATIC
+            tiles_high[:, base + S_WHEAT : base + S_PYRAMID + 1] = 10.0
+        f = high[self.tile_count * PER_TILE :]
+        f[F_POINTS : F_POINTS + SEATS] = 10_000.0
+        f[F_TOKENS : F_TOKENS + SEATS] = 3.0
+        f[F_FOLLOWERS : F_FOLLOWERS + 24] = 5.0
+        f[F_HAND_SIZES : F_HAND_SIZES + SEATS] = HAND
+        f[F_SUPPLY : F_SUPPLY + 6] = 5.0
+        f[F_STACK] = 100.0
+        f[F_STACK_EPOCHS : F_END_EPOCH + 1] = 8.0
+        f[F_SWORDS : F_SWORDS + 6] = 1000.0
+        return low, high
+
+    def fill_observation(self, view: JSON, seat: int, out: FloatArray) -> None:
+        names: list[str] = view["players"]
+        n = len(names)
+        rel = {name: (i - seat) % n for i, name in enumerate(names)}
+        count = self.tile_count
+        tiles = out[: count * PER_TILE].reshape(count, PER_TILE)
+        f = out[count * PER_TILE :]
+        colour_index = {c: i for i, c in enumerate(GHEOS_COLOURS)}
+        areas = {area["area"]: area for area in view.get("areas") or []}
+
+        for entry in view.get("map") or []:
+            number = int(entry["tile"][1:])
+            row = tiles[number]
+            row[T_ON_MAP] = 1.0
+            row[T_ROW] = entry["row"]
+            row[T_COL] = entry["col"]
+            row[T_UP] = 1.0 if entry["up"] else 0.0
+            row[T_ROTATION + int(entry["rotation"])] = 1.0
+            for k, region in enumerate(entry["regions"][:3]):
+                base = T_REGIONS + k * REGION
+                if region.get("civ") in colour_index:
+                    row[base + R_CIV + colour_index[region["civ"]]] = 1.0
+                area = areas.get(region.get("area"))
+                if area is not None:
+                    kind = area.get("kind")
+                    if kind in AREA_KINDS:
+                        row[base + R_KIND + AREA_KINDS.index(kind)] = 1.0
+                    row[base + R_TOTALS] = area.get("wheat", 0)
+                    row[base + R_TOTALS + 1] = area.get("cup", 0)
+                    row[base + R_TOTALS + 2] = area.get("sword", 0)
+                    row[base + R_TOTALS + 3] = area.get("pyramid", 0)
+                    row[base + R_TOTALS + 4] = area.get("tiles", 0)
+        for tile in view.get("hand") or []:
+            tiles[int(tile["tile"][1:]), T_IN_HAND] = 1.0
+        for name in view.get("removed") or []:
+            tiles[int(name[1:]), T_REMOVED] = 1.0
+        tiles[:, T_STATIC:] = self._static.reshape(count, 3 * STATIC)
+
+        f[F_PRESENT : F_PRESENT + n] = 1.0
+        for name, value in (view.get("points") or {}).items():
+            f[F_POINTS + rel[name]] = value
+        for name, value in (view.get("tokens") or {}).items():
+            f[F_TOKENS + rel[name]] = value
+        for name, held in (view.get("followers") or {}).items():
+            for colour, value in held.items():
+                f[F_FOLLOWERS + 6 * rel[name] + colour_index[colour]] = value
+        for name, value in (view.get("hand_sizes") or {}).items():
+            f[F_HAND_SIZES + rel[name]] = value
+        for colour, value in (view.get("supply") or {}).items():
+            f[F_SUPPLY + colour_index[colour]] = value
+        for colour in view.get("civilizations") or {}:
+            f[F_CIVS + colour_index[colour]] = 1.0
+        f[F_ACTIVE + (view["active"] - seat) % n] = 1.0
+        f[F_TO_MOVE + (view["to_move"] - seat) % n] = 1.0
+        if view.get("phase") in PHASES:
+            f[F_PHASE + PHASES.index(view["phase"])] = 1.0
+        f[F_STACK] = view.get("stack_size", 0)
+        f[F_STACK_EPOCHS] = view.get("stack_epochs", 0)
+        f[F_EPOCHS_DRAWN] = view.get("epochs_drawn", 0)
+        f[F_END_EPOCH] = view.get("end_epoch", 0)
+        pending = view.get("pending") or {}
+        for colour, value in (pending.get("swords") or {}).items():
+            f[F_SWORDS + colour_index[colour]] = value
+        for colour in pending.get("moved") or []:
+            f[F_MOVED + colour_index[colour]] = 1.0
+        migrations = pending.get("migrations") or []
+        if migrations:
+            f[F_MIGRATING + colour_index[migrations[0]["civ"]]] = 1.0
+        wars = pending.get("wars") or []
+        if wars:
+            for colour in wars[0].get("civs") or []:
+                f[F_AT_WAR + colour_index[colour]] = 1.0
+            for colour in wars[0].get("options") or []:
+                f[F_TIED + colour_index[colour]] = 1.0
+        f[F_OVER] = 1.0 if view.get("is_over") else 0.0
+
+    # --- information states
+    def memory_size(self) -> int:
+        return self.tile_count
+
+    def fill_memory(self, position: JSON, seat: int | None, out: FloatArray) -> None:
+        """Tiles this seat has not seen (other hands and the stack), one flag per tile."""
+        names: list[str] = position["players"]
+        for i, name in enumerate(names):
+            if i != seat:
+                for tile in position["hands"][name]:
+                    out[int(tile[1:])] = 1.0
+        for tile in position["stack"]:
+            if tile != "epoch":
+                out[int(tile[1:])] = 1.0
+
+    def hand_tokens(self, view: JSON) -> list[str]:
+        return [str(tile["tile"]) for tile in view.get("hand") or []]
+
+    def private_size(self) -> int:
+        return self.tile_count
+
+    def fill_private(self, view: JSON, out: FloatArray) -> None:
+        for tile in view.get("hand") or []:
+            out[int(tile["tile"][1:])] = 1.0
+
+    def private_string(self, view: JSON) -> str:
+        return json.dumps({"hand": [tile["tile"] for tile in view.get("hand") or []]})
+
+    def render(self, state: Any) -> str:
+        view = state.view(None)
+        lines = [
+            f"Gheos  phase {view['phase']}  stack {view['stack_size']}  "
+            f"epochs {view['epochs_drawn']}/{view['end_epoch']}"
+        ]
+        for entry in view["map"]:
+            civs = sorted({r["civ"] for r in entry["regions"] if r.get("civ")})
+            lines.append(
+                f"  {entry['cell']:>7} {entry['tile']:>4} r{entry['rotation']}"
+                + (f"  {' '.join(civs)}" if civs else "")
+            )
+        for name in view["players"]:
+            held = view["followers"].get(name) or {}
+            lines.append(
+                f"{name}: {view['points'][name]} points, {view['tokens'][name]} tokens, "
+                f"followers {held}"
+            )
+        return "\n".join(lines) + "\n"
+
+
+# Per-tile row of the observation (one row per tile number).
+T_ON_MAP = 0
+T_ROW = 1
+T_COL = 2
+T_UP = 3
+T_ROTATION = 4  # 3: one-hot
+T_IN_HAND = 7
+T_REMOVED = 8
+T_REGIONS = 9  # 3 regions x REGION: what the map makes of each of the tile's regions
+R_CIV = 0  # 6: the civilization on the region's area
+R_KIND = 6  # 2: the area is a continent / an island
+R_TOTALS = 8  # 5: the area's wheat, cups, swords, pyramids, tiles
+REGION = 13
+T_STATIC = T_REGIONS + 3 * REGION  # 3 regions x STATIC: what the tile itself shows
+S_EDGES = 0  # 3: the region touches the tile's own edge 0, 1, 2
+S_LANDMASS = 3
+S_WHEAT = 4
+S_CUP = 5
+S_SWORD = 6
+S_PYRAMID = 7
+S_TEMPLE = 8  # 3: temple of wheat, cup, sword
+STATIC = 11
+PER_TILE = T_STATIC + 3 * STATIC
+
+# Global features.
+F_PRESENT = 0  # 4: per relative seat
+F_POINTS = 4  # 4
+F_TOKENS = 8  # 4
+F_FOLLOWERS = 12  # 24: relative seat x colour
+F_HAND_SIZES = 36  # 4
+F_SUPPLY = 40  # 6: followers left per colour
+F_CIVS = 46  # 6: the civilization is on the map
+F_ACTIVE = 52  # 4
+F_TO_MOVE = 56  # 4
+F_PHASE = 60  # 7
+F_STACK = 67
+F_STACK_EPOCHS = 68
+F_EPOCHS_DRAWN = 69
+F_END_EPOCH = 70
+F_SWORDS = 71  # 6: swords on each warring civilization's former continent
+F_MOVED = 77  # 6
+F_MIGRATING = 83  # 6
+F_AT_WAR = 89  # 6
+F_TIED = 95  # 6: tied leaders the active player chooses between
+F_OVER = 101
+FEATURES = 102

@@ -1,0 +1,168 @@
+"""The PettingZoo AEC environment shared by ``cradle.envs.tigris_v0`` and ``gheos_v0``.
+
+Agents are ``player_0`` .. ``player_{n-1}`` in seat order. The agent to act is the seat the
+engine says must decide (the defender of a conflict, for instance), so the order is not always
+round-robin. Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``
+(layouts in docs/pettingzoo.md); actions are ids of the game's fixed encoding. Rewards come
+only at the end: the zero-sum ranking utilities of docs/openspiel.md. A game reaching the move
+cap is truncated with zero rewards.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from cradle.envs.spec import EnvSpec, FloatArray, get_spec, ranking_utilities
+
+
+class CradleAECEnv(AECEnv):  # type: ignore[misc]
+    """One of cradle's games as an AEC environment (use ``tigris_v0`` / ``gheos_v0``)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game: str,
+        players: int = 2,
+        render_mode: str | None = None,
+        max_moves: int | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        spec: EnvSpec = get_spec(game)
+        module = spec.module
+        if isinstance(players, bool) or not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
+            raise ValueError(
+                f"{game} is for {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players, "
+                f"not {players!r}"
+            )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        self.spec = spec
+        self.players = players
+        self.render_mode = render_mode
+        self.game_options = spec.options(options) if options else spec.options({})
+        unknown = set(options) - set(spec.option_defaults())
+        if unknown:
+            known = ", ".join(sorted(spec.option_defaults())) or "none"
+            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} (known: {known})")
+        self.max_moves = max_moves if max_moves is not None else spec.max_game_length(players)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        low, high = spec.observation_bounds(players)
+        self._obs_size = low.shape[0]
+        n_actions = len(spec.encoding)
+        self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(n_actions,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.state_: Any = None
+        self.moves = 0
+        self._legal_ids: list[int] = []
+
+    # --- spaces (the same objects every call, as PettingZoo asks)
+    def observation_space(self, agent: str) -> gymnasium.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.Space[Any]:
+        return self.action_spaces[agent]
+
+    # --- the game
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        self.state_ = self.spec.module.new_game(self.players, seed, self.game_options)
+        self.moves = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        state = self.state_
+        self.agent_selection = self.possible_agents[state.to_move]
+        self._legal_ids = self.spec.encode_legal(state, state.legal_actions())
+
+    def legal_action_ids(self) -> list[int]:
+        """Ids of the legal actions of ``agent_selection`` (cheaper than a whole observation)."""
+        done = self.terminations.get(self.agent_selection) or self.truncations.get(
+            self.agent_selection
+        )
+        return [] if done else list(self._legal_ids)
+
+    def action_mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
+        mask = np.zeros(len(self.spec.encoding), np.int8)
+        if agent == self.agent_selection:
+            mask[self.legal_action_ids()] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self._seat[agent]
+        vector: FloatArray = np.zeros(self._obs_size, np.float32)
+        self.spec.fill_observation(self.state_.view(seat), seat, vector)
+        return {"observation": vector, "action_mask": self.action_mask(agent)}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action_id = int(action)
+        if action_id not in self._legal_ids:
+            raise ValueError(
+                f"action {action_id} is not legal for {agent} now "
+                f"(use the action mask; {len(self._legal_ids)} actions are legal)"
+            )
+        self.spec.apply_id(self.state_, action_id)
+        self.moves += 1
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        state = self.state_
+        if state.is_over:
+            for a, value in zip(
+                self.possible_agents, ranking_utilities(state.result()), strict=True
+            ):
+                self.rewards[a] = value
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.moves >= self.max_moves:
+            self.truncations = dict.fromkeys(self.agents, True)
+        if not (state.is_over or self.moves >= self.max_moves):
+            self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode (use 'ansi')")
+            return None
+        if self.state_ is None:
+            return ""
+        return self.spec.render(self.state_)
+
+    def close(self) -> None:
+        pass
+
+    def game_state(self) -> Any:
+        """The underlying game state (the contract's object), e.g. for bots or records."""
+        return self.state_
+
+
+def wrap(env: CradleAECEnv) -> Any:
+    """The standard PettingZoo safety wrappers, as the classic environments use them."""
+    wrapped: Any = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(wrapped)

@@ -1,0 +1,32 @@
+"""Tigris & Euphrates as a PettingZoo AEC environment (the ``pettingzoo`` extra).
+
+    from cradle.envs import tigris_v0
+    env = tigris_v0.env(players=2, board="standard", render_mode="ansi")
+
+Keyword options: ``players`` (2-4), ``board`` ("standard" or "advanced"), ``buildings``,
+``english``, ``wonder``, ``open_scoring`` (booleans), ``max_moves`` (a cap on decisions),
+``render_mode`` ("ansi" or None). See docs/pettingzoo.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from cradle.envs.pettingzoo_env import CradleAECEnv, wrap
+
+NAME = "tigris_v0"
+
+
+class raw_env(CradleAECEnv):
+    metadata: ClassVar[dict[str, Any]] = {**CradleAECEnv.metadata, "name": NAME}
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__("tigris", **options)
+
+    def __str__(self) -> str:
+        return NAME
+
+
+def env(**options: Any) -> Any:
+    """The environment with PettingZoo's standard wrappers (order and bounds checks)."""
+    return wrap(raw_env(**options))
