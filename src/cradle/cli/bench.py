@@ -96,7 +96,9 @@ def measure_random(
 
 
 def bench_table(game: str, seed: int, measurements: list[Measurement]) -> Table:
-    table = Table(title=f"{game}: random self-play (seed {seed})", box=box.SIMPLE_HEAD)
+    table = Table(
+        title=f"{game}: random self-play (seed {seed})", box=box.SIMPLE_HEAD, show_edge=False
+    )
     headings = ("seats", "games", "games/s", "actions/s", "legal_actions/s", "ms/game")
     for heading in (*headings, "actions/game"):
         table.add_column(heading, justify="right")

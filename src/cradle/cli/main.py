@@ -126,8 +126,11 @@ def play(
 def bench(
     game: GameOpt = "tigris",
     seconds: Annotated[
-        float, typer.Option("--seconds", help="Total time budget, split between player counts.")
-    ] = 30.0,
+        float,
+        typer.Option(
+            "--seconds", help="Total time budget in seconds, split between the player counts."
+        ),
+    ] = 25.0,
     players: Annotated[
         str, typer.Option("--players", "-p", help="Player counts to measure, e.g. 2,4.")
     ] = "2,4",
