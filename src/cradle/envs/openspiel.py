@@ -50,25 +50,22 @@ class CradleGame(pyspiel.Game):  # type: ignore[misc]
 
     spec: EnvSpec
 
+    def __new__(cls, params: JSON | None = None) -> CradleGame:
+        # Check the parameters before the object exists: an exception in __init__ would leave
+        # a half-built pyspiel object behind, which crashes whatever looks at it.
+        _settings(cls.spec, dict(params or {}))
+        made: CradleGame = super().__new__(cls)
+        return made
+
     def __init__(self, params: JSON | None = None) -> None:
         params = dict(params or {})
+        self.players, self.game_options, self.draws, self._max_draws = _settings(self.spec, params)
         spec = self.spec
-        players = int(params.get("players", spec.module.MIN_PLAYERS))
-        if not spec.module.MIN_PLAYERS <= players <= spec.module.MAX_PLAYERS:
-            raise ValueError(
-                f"{spec.game} is for {spec.module.MIN_PLAYERS} to {spec.module.MAX_PLAYERS} "
-                f"players, not {players}"
-            )
-        self.players = players
-        self.game_options = spec.options(params)
-        self.max_moves = spec.max_game_length(players)
-        self.draws = str(params.get("draws", DRAW_TIMINGS[0]))
-        probe = ChanceGame(spec, players, self.game_options, self.max_moves, self.draws)
-        self._max_draws = len(probe.bag)
+        self.max_moves = spec.max_game_length(self.players)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(spec.encoding),
             max_chance_outcomes=len(spec.tokens),
-            num_players=players,
+            num_players=self.players,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
@@ -238,7 +235,25 @@ class CradleObserver:
         return ""
 
 
+def _settings(spec: EnvSpec, params: JSON) -> tuple[int, Any, str, int]:
+    """Players, game options, draw timing and pile size; ValueError for bad parameters."""
+    players = params.get("players", spec.module.MIN_PLAYERS)
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ValueError(f"players must be a whole number, not {players!r}")
+    if not spec.module.MIN_PLAYERS <= players <= spec.module.MAX_PLAYERS:
+        raise ValueError(
+            f"{spec.game} is for {spec.module.MIN_PLAYERS} to {spec.module.MAX_PLAYERS} "
+            f"players, not {players}"
+        )
+    options = spec.options(params)
+    draws = str(params.get("draws", DRAW_TIMINGS[0]))
+    probe = ChanceGame(spec, players, options, spec.max_game_length(players), draws)
+    return players, options, draws, len(probe.bag)
+
+
 def _make_game_class(game: str) -> type[CradleGame]:
+    # The class itself is what pyspiel keeps (a closure kept only by pyspiel would be freed
+    # after the interpreter shut down, and crash the exit).
     spec = get_spec(game)
     return type(f"{game.capitalize()}Game", (CradleGame,), {"spec": spec})
 

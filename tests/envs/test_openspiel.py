@@ -1,0 +1,258 @@
+"""OpenSpiel: both games pass OpenSpiel's own checks and its search bots play them."""
+
+from __future__ import annotations
+
+import random
+import unittest
+from typing import Any
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import cradle.envs.openspiel  # noqa: E402,F401  (registers the games)
+from cradle.envs.chance import ChanceGame  # noqa: E402
+
+GAMES = ["python_tigris_euphrates", "python_gheos"]
+
+
+def _play_random(state: Any, rng: random.Random, steps: int | None = None) -> Any:
+    taken = 0
+    while not state.is_terminal() and (steps is None or taken < steps):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            taken += 1
+    return state
+
+
+def test_importing_registers_both_games() -> None:
+    names = pyspiel.registered_names()
+    for name in GAMES:
+        assert name in names
+    game = pyspiel.load_game("python_tigris_euphrates")
+    assert game.num_distinct_actions() == 3398
+    assert game.max_chance_outcomes() == 4
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    params = game.get_type().parameter_specification
+    assert {"players", "board", "buildings", "english", "wonder", "open_scoring"} <= set(params)
+
+
+@pytest.mark.parametrize(
+    "game_string",
+    [
+        "python_tigris_euphrates",
+        "python_tigris_euphrates(players=3,board=advanced,buildings=True,wonder=True,"
+        "draws=when_drawn)",
+        "python_tigris_euphrates(players=4,english=True,open_scoring=True)",
+        "python_gheos",
+        "python_gheos(players=4,draws=when_drawn)",
+    ],
+)
+def test_random_sim_test_with_serialization(game_string: str) -> None:
+    game = pyspiel.load_game(game_string)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(ValueError):
+        pyspiel.load_game("python_tigris_euphrates(players=5)")
+    with pytest.raises(ValueError):
+        pyspiel.load_game("python_tigris_euphrates(board=round)")
+    with pytest.raises(ValueError):
+        pyspiel.load_game("python_gheos(draws=sometimes)")
+
+
+def _api_suite(game_string: str) -> unittest.TestSuite:
+    from absl import flags
+
+    if not flags.FLAGS.is_parsed():
+        flags.FLAGS(["pytest"])
+    from open_spiel.integration_tests import api_test
+
+    game = pyspiel.load_game(game_string)
+
+    class Checks(api_test.EnforceAPIOnPartialTreeBase):  # type: ignore[misc,name-defined]
+        @classmethod
+        def setUpClass(cls) -> None:
+            super().setUpClass()
+            # OpenSpiel samples states near the root; add the rest of a game, to the end.
+            rng = random.Random(3)
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                _play_random(state, rng, steps=7)
+                cls.some_states.append(state.clone())
+
+    Checks.game = game
+    Checks.game_name = game_string
+    return unittest.defaultTestLoader.loadTestsFromTestCase(Checks)
+
+
+@pytest.mark.parametrize(
+    "game_string",
+    [
+        "python_tigris_euphrates",
+        "python_tigris_euphrates(players=3,draws=when_drawn)",
+        "python_gheos",
+        "python_gheos(players=3,draws=when_drawn)",
+    ],
+)
+def test_openspiel_api_checks(game_string: str) -> None:
+    result = unittest.TestResult()
+    suite = _api_suite(game_string)
+    suite.run(result)
+    assert result.testsRun == 5
+    assert not result.errors, result.errors
+    assert not result.failures, result.failures
+
+
+@pytest.mark.parametrize("game_string", ["python_tigris_euphrates", "python_gheos"])
+def test_chance_outcomes_are_the_pile_composition(game_string: str) -> None:
+    game = pyspiel.load_game(game_string + "(draws=when_drawn)")
+    state = game.new_initial_state()
+    core: ChanceGame = state.core
+    outcomes = dict(state.chance_outcomes())
+    assert abs(sum(outcomes.values()) - 1.0) < 1e-9
+    pile = [t for t in core.bag if core.spec.dealable(t)]
+    for token_id, prob in outcomes.items():
+        token = core.spec.tokens[token_id]
+        assert prob == pytest.approx(pile.count(token) / len(pile))
+
+
+@pytest.mark.parametrize("game_string", ["python_tigris_euphrates", "python_gheos(players=3)"])
+def test_when_drawn_the_engine_draws_exactly_the_chance_outcomes(game_string: str) -> None:
+    game = pyspiel.load_game(
+        game_string.replace(")", ",draws=when_drawn)")
+        if "(" in game_string
+        else game_string + "(draws=when_drawn)"
+    )
+    rng = random.Random(11)
+    state = game.new_initial_state()
+    draws = 0
+    while not state.is_terminal() and draws < 60:
+        core: ChanceGame = state.core
+        if state.is_chance_node():
+            if core.pending is None:
+                state.apply_action(rng.choice(state.legal_actions()))
+                continue
+            chosen: list[str] = []
+            actor = core.engine.to_move
+            while state.is_chance_node() and core is state.core:
+                outcome = rng.choice(state.legal_actions())
+                chosen.append(core.spec.tokens[outcome])
+                state.apply_action(outcome)
+                core = state.core
+            draws += len(chosen)
+            hands = core.spec.hands(core.engine.to_position())
+            drawn_into = [t for hand in hands for t in hand]
+            for token in set(chosen):
+                assert drawn_into.count(token) >= chosen.count(token), (actor, chosen, hands)
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        state.core.check()
+    assert draws > 0
+
+
+def test_information_states_are_kept_by_resampling() -> None:
+    for game_string in GAMES:
+        game = pyspiel.load_game(game_string)
+        rng = random.Random(5)
+        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+        state = _play_random(game.new_initial_state(), rng, steps=25)
+        differs = 0
+        for _ in range(4):
+            _play_random(state, rng, steps=3)
+            if state.is_terminal():
+                break
+            for player in range(game.num_players()):
+                other = state.resample_from_infostate(player, sampler)
+                assert other.information_state_string(player) == state.information_state_string(
+                    player
+                )
+                assert np.array_equal(
+                    other.information_state_tensor(player), state.information_state_tensor(player)
+                )
+                assert other.observation_string(player) == state.observation_string(player)
+                assert other.current_player() == state.current_player()
+                differs += str(other) != str(state)
+        assert differs > 0, "re-sampling never changed the hidden information"
+
+
+def test_information_state_shows_own_tiles_but_only_the_size_of_others_swaps() -> None:
+    game = pyspiel.load_game("python_tigris_euphrates")
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        _play_random(state, rng, steps=1)
+        core: ChanceGame = state.core
+        if (
+            core.log is not None
+            and core.log.action.startswith("swap")
+            and not state.is_chance_node()
+        ):
+            actor = core.log.seat
+            mine = state.information_state_string(actor).split("\n")[1]
+            theirs = state.information_state_string(1 - actor).split("\n")[1]
+            assert mine.endswith(core.log.action + " [" + core.log.actor_hand() + "]")
+            assert theirs.endswith(f"{actor}:swap {len(core.log.action.split()) - 1}")
+            return
+    pytest.fail("no swap in the game")
+
+
+class _ZeroEvaluator:
+    """No rollouts: keeps full-game bot tests fast (the search itself is what is exercised)."""
+
+    def evaluate(self, state: Any) -> np.ndarray:
+        return np.zeros(state.num_players())
+
+    def prior(self, state: Any) -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return list(state.chance_outcomes())
+        legal = state.legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
+@pytest.mark.parametrize("game_string", ["python_tigris_euphrates", "python_gheos(players=3)"])
+def test_mcts_and_ismcts_bots_play_full_games(game_string: str) -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(game_string)
+    evaluator = _ZeroEvaluator()
+    rs = np.random.RandomState(0)
+    bots = [
+        ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3, random_state=rs),
+        mcts.MCTSBot(game, uct_c=2.0, max_simulations=3, evaluator=evaluator, random_state=rs),
+    ]
+    bots += bots[:1] * (game.num_players() - 2)
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+            continue
+        action = bots[state.current_player()].step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        decisions += 1
+    assert decisions > 10
+    assert sum(state.returns()) == pytest.approx(0.0)
+
+
+def test_mcts_with_random_rollouts_chooses_a_legal_action() -> None:
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game("python_gheos")
+    state = _play_random(game.new_initial_state(), random.Random(1), steps=3)
+    bot = mcts.MCTSBot(
+        game,
+        2.0,
+        4,
+        mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+        random_state=np.random.RandomState(0),
+    )
+    assert bot.step(state) in state.legal_actions()
