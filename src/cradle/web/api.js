@@ -1,0 +1,126 @@
+// The server's HTTP and WebSocket API (docs/contract.md), and the tokens this browser holds.
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function call(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    throw new ApiError(response.status, data?.error || `${response.status} ${response.statusText}`);
+  }
+  return data;
+}
+
+export const api = {
+  meta: () => call("GET", "/api/meta"),
+  lobby: () => call("GET", "/api/games"),
+  create: (body) => call("POST", "/api/games", body),
+  join: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/join`),
+  view: (id, token) =>
+    call("GET", `/api/games/${encodeURIComponent(id)}${token ? `?token=${encodeURIComponent(token)}` : ""}`),
+  replay: (id, seat) =>
+    call("GET", `/api/games/${encodeURIComponent(id)}/replay${seat === null || seat === undefined ? "" : `?seat=${seat}`}`),
+  board: (game, name) => call("GET", `/api/boards/${game}?board=${encodeURIComponent(name)}`),
+};
+
+/**
+ * A WebSocket to one game that reconnects by itself (the server resends the current view on
+ * every connection, so a reconnection resumes exactly where the game is).
+ */
+export class Live {
+  constructor(id, token, { onView, onError, onState }) {
+    this.id = id;
+    this.token = token;
+    this.onView = onView;
+    this.onError = onError;
+    this.onState = onState || (() => {});
+    this.closed = false;
+    this.retry = 0;
+    this.open();
+  }
+
+  open() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(this.id)}${query}`);
+    this.ws = ws;
+    ws.onopen = () => { this.retry = 0; this.onState("connected"); };
+    ws.onmessage = (message) => {
+      let frame;
+      try {
+        frame = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      if (frame.type === "view") this.onView(frame);
+      else if (frame.type === "error") this.onError(frame.error, frame.status);
+    };
+    ws.onclose = (event) => {
+      if (this.closed) return;
+      if (event.code === 4403 || event.code === 4404) {
+        this.closed = true;
+        this.onState("refused");
+        return;
+      }
+      this.onState("reconnecting");
+      const wait = Math.min(8000, 300 * 2 ** this.retry++);
+      setTimeout(() => { if (!this.closed) this.open(); }, wait);
+    };
+  }
+
+  send(frame) {
+    if (this.ws?.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(frame));
+      return true;
+    }
+    return false;
+  }
+
+  act(action) { return this.send({ action }); }
+
+  undo() { return this.send({ undo: true }); }
+
+  close() {
+    this.closed = true;
+    this.ws?.close();
+  }
+}
+
+// Tokens live in this browser only (localStorage), keyed by game id.
+const KEY = "cradle.tables";
+
+function tables() {
+  try {
+    return JSON.parse(localStorage.getItem(KEY) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+export function remember(id, entry) {
+  const all = tables();
+  all[id] = { ...(all[id] || {}), ...entry, saved: Date.now() };
+  localStorage.setItem(KEY, JSON.stringify(all));
+}
+
+export function remembered(id) {
+  return tables()[id] || null;
+}
+
+export function rememberedAll() {
+  return tables();
+}
