@@ -158,3 +158,21 @@ def test_three_treasures_left_the_game_goes_on() -> None:
     assert not s.is_over
     assert s.to_move == 1
     assert cells(s)["I5"] == leader("archer", "trader")
+
+
+def test_a_defender_who_committed_tiles_refills_at_the_end_of_the_turn() -> None:
+    s = make_state(
+        {"H5": "red", "I5": "red", "H4": leader("bull", "king")},
+        hands={"archer": ["red"] * 6, "bull": ["red", "red", "green", "green", "black", "black"]},
+        bag=BAG,
+    )
+    s.apply("leader king J5")
+    s.apply("commit 0")
+    s.apply("commit 2")  # bull defends with two temples: 4 tiles left
+    assert hand(s, "bull") == Counter(green=2, black=2)
+    s.apply("pass")
+    # archer (active, 6 tiles) draws nothing; bull draws the first two tiles of the bag
+    assert hand(s, "archer") == Counter(red=6)
+    assert hand(s, "bull") == Counter(green=4, black=2)
+    assert s.to_position()["bag"] == BAG[2:]
+    assert s.to_move == 1

@@ -429,6 +429,8 @@ def from_position(d: Any, seed: int | None = None) -> TigrisState:
             _expect(used == TILE_TOTALS[c], f"{COLORS[c]} tiles do not add up to {TILE_TOTALS[c]}")
     if bag_counts is None:
         random.Random(seed).shuffle(s.bag)
+    for flag in ("ending", "over"):
+        _expect(isinstance(d.get(flag, False), bool), f"{flag!r} must be true or false")
     s.ending = bool(d.get("ending", False))
     s.over = bool(d.get("over", False))
     _read_pending(s, d.get("pending"))
@@ -484,4 +486,19 @@ def _read_pending(s: TigrisState, p: Any) -> None:
         _expect(s.unification >= 0, f"pending {kind} needs the unification tile's cell")
     if kind in ("monument", "building"):
         _expect(s.placed >= 0, f"pending {kind} needs the placed tile's cell")
+    if kind in ("revolt", "war"):
+        # a conflict needs both leaders on the board, in one kingdom
+        color, pair = out["color"], (out["attacker"], out["defender"])
+        where = [s.leader_cell[4 * seat + color] for seat in pair]
+        _expect(
+            pair[0] != pair[1]
+            and min(where) >= 0
+            and bool(s.component_of(where[0]) >> where[1] & 1),
+            f"pending {kind}: attacker and defender need {ROLES[color]}s in one kingdom",
+        )
+    if kind == "treasure":
+        _expect(
+            all(s.treasure >> cell & 1 for cell in out["cells"]),
+            "pending treasure: a listed cell holds no treasure",
+        )
     s.pending = out

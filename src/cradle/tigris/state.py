@@ -524,7 +524,12 @@ class TigrisState:
         """Apply ``action`` for the seat to move; IllegalAction leaves the state unchanged."""
         if self.over:
             raise IllegalAction("the game is over")
-        parsed = parse_action(action) if isinstance(action, str) else action
+        if isinstance(action, str):
+            parsed = parse_action(action)
+        elif isinstance(action, tuple) and len(action) == 3:
+            parsed = action
+        else:
+            raise IllegalAction(f"an action must be a string, not {type(action).__name__}")
         events: list[Event] = []
         p = self.pending
         if p is None:
