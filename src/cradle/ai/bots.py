@@ -55,7 +55,7 @@ class RandomBot:
 _BOTS: dict[str, BotFactory] = {"random": RandomBot}
 
 # name -> "module:factory", imported on first use, so heavy bots cost nothing until asked for.
-_LAZY_BOTS: dict[str, str] = {}
+_LAZY_BOTS: dict[str, str] = {"greedy": "cradle.ai.greedy:make_greedy"}
 
 
 def register_bot(name: str, factory: BotFactory) -> None:

@@ -66,6 +66,23 @@ class CradleGroup(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
+TilesOpt = Annotated[
+    Path | None,
+    typer.Option("--tiles", help="Gheos: your own tile-set file (format in docs/gheos.md)."),
+]
+
+
+def with_tiles(options: dict[str, Any], game: str, tiles: Path | None) -> dict[str, Any]:
+    """The options plus Gheos's tile set from --tiles (an absolute path, so records replay)."""
+    if tiles is None:
+        return options
+    if game.strip().lower() != "gheos":
+        raise CliError(f"--tiles: only Gheos has a tile set, not {game}")
+    if not tiles.is_file():
+        raise CliError(f"--tiles: there is no file {tiles}")
+    return {**options, "tiles": str(tiles.resolve())}
+
+
 def fail(message: str, code: int) -> None:
     first_line = message.strip().splitlines()[0] if message.strip() else "failed"
     print(f"cradle: error: {first_line}", file=sys.stderr)
@@ -113,11 +130,13 @@ def play(
     english: EnglishOpt = False,
     wonder: WonderOpt = False,
     open_scoring: OpenScoringOpt = False,
+    tiles: TilesOpt = None,
 ) -> None:
     """Play in the terminal: against bots, or hot seat with --humans."""
     from cradle.cli.play import setup_session
 
     options = variant_dict(game, board, buildings, english, wonder, open_scoring)
+    options = with_tiles(options, game, tiles)
     session = setup_session(Console(), game, players, humans, bots, seed, options, save)
     raise typer.Exit(session.run())
 
@@ -140,12 +159,14 @@ def bench(
     english: EnglishOpt = False,
     wonder: WonderOpt = False,
     open_scoring: OpenScoringOpt = False,
+    tiles: TilesOpt = None,
 ) -> None:
     """Random self-play speed; ends with one JSON line of games/s, actions/s, legal_actions/s."""
     from cradle.cli.bench import json_line, run_bench
 
     counts = list(dict.fromkeys(parse_counts(players, "--players")))
     options = variant_dict(game, board, buildings, english, wonder, open_scoring)
+    options = with_tiles(options, game, tiles)
     summary = run_bench(Console(), game, seconds, counts, options, seed)
     print(json_line(summary), flush=True)
 
@@ -184,12 +205,39 @@ def render(
     english: EnglishOpt = False,
     wonder: WonderOpt = False,
     open_scoring: OpenScoringOpt = False,
+    tiles: TilesOpt = None,
 ) -> None:
     """Write an SVG picture of a position (spectators' view)."""
     from cradle.cli.replay import run_render
 
     options = variant_dict(game or "tigris", board, buildings, english, wonder, open_scoring)
+    options = with_tiles(options, game or "tigris", tiles)
     run_render(Console(), game, seed, record, out, players, options)
+
+
+@app.command()
+def duel(
+    game: GameOpt = "tigris",
+    a: Annotated[str, typer.Option("--a", help="Bot A (e.g. greedy).")] = "greedy",
+    b: Annotated[str, typer.Option("--b", help="Bot B, in every other seat.")] = "random",
+    games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 200,
+    players: Annotated[int, typer.Option("--players", "-p", help="Seats per game.")] = 2,
+    seed: SeedOpt = None,
+    board: BoardOpt = None,
+    buildings: BuildingsOpt = False,
+    english: EnglishOpt = False,
+    wonder: WonderOpt = False,
+    open_scoring: OpenScoringOpt = False,
+) -> None:
+    """Bot A against bot B with seats swapped: A's score and its 95% interval, then JSON."""
+    import json
+
+    from cradle.cli.duel import report, run_duel
+
+    options = variant_dict(game, board, buildings, english, wonder, open_scoring)
+    result = run_duel(game, a, b, games, players, options, seed, Console())
+    print(report(result), flush=True)
+    print(json.dumps(result.summary()), flush=True)
 
 
 # `serve` and `loadtest` live with the play server (they import its extra only when run).

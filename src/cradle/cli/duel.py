@@ -1,0 +1,158 @@
+"""`cradle duel`: two bots play many games with seats swapped; the score with a 95% interval.
+
+Bot A takes seat ``i % players`` in game ``i`` and bot B every other seat, so each seat (the
+first player included) is A's equally often. A scores 1 for a win, 1/k for first place shared
+by k seats, 0 otherwise; the interval is Wilson's score interval on that rate.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+
+from cradle.ai.bots import UnknownBot, make_bot
+from cradle.cli.common import CliError, fresh_seed, load_game, make_options
+
+Z95 = 1.959963984540054
+
+
+@dataclass
+class DuelResult:
+    game: str
+    a: str
+    b: str
+    players: int
+    games: int = 0
+    wins: int = 0
+    draws: int = 0  # first place shared
+    losses: int = 0
+    score: float = 0.0
+    seconds: float = 0.0
+
+    @property
+    def rate(self) -> float:
+        return self.score / self.games if self.games else 0.0
+
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.score, self.games)
+
+    def summary(self) -> dict[str, Any]:
+        low, high = self.interval()
+        return {
+            "game": self.game,
+            "a": self.a,
+            "b": self.b,
+            "players": self.players,
+            "games": self.games,
+            "a_wins": self.wins,
+            "a_shared_wins": self.draws,
+            "a_losses": self.losses,
+            "a_score": round(self.rate, 4),
+            "ci95": [round(low, 4), round(high, 4)],
+            "seconds": round(self.seconds, 2),
+        }
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion (successes may be fractional: shared wins)."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def play_one(module: Any, players: int, seed: int, options: Any, bots: list[Any]) -> Any:
+    """One game to the end; returns the final state."""
+    state = module.new_game(players, seed, options)
+    while not state.is_over:
+        seat = state.to_move
+        action = bots[seat].choose(state, seat)
+        try:
+            state.apply(action)
+        except ValueError as exc:
+            raise CliError(
+                f"bot {bots[seat].name} chose an illegal action {action!r} (game seed {seed}): "
+                f"{exc}",
+                code=1,
+            ) from None
+    return state
+
+
+def run_duel(
+    game: str,
+    a: str,
+    b: str,
+    games: int,
+    players: int,
+    options: dict[str, Any],
+    seed: int | None,
+    console: Console | None = None,
+) -> DuelResult:
+    if games < 1:
+        raise CliError("--games must be at least 1")
+    module = load_game(game)
+    if not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
+        raise CliError(
+            f"--players: {module.NAME} is for {module.MIN_PLAYERS} to {module.MAX_PLAYERS} "
+            f"players, not {players}"
+        )
+    game_options = make_options(module, options)
+    try:
+        make_bot(a, 0)
+        make_bot(b, 0)
+    except UnknownBot as exc:
+        raise CliError(str(exc)) from None
+    seed = fresh_seed() if seed is None else seed
+    rng = random.Random(seed)
+    result = DuelResult(module.NAME, a, b, players)
+    start = time.perf_counter()
+    for index in range(games):
+        game_seed = rng.randrange(2**31)
+        a_seat = index % players
+        bots = [make_bot(a if seat == a_seat else b, game_seed + seat) for seat in range(players)]
+        final = play_one(module, players, game_seed, game_options, bots)
+        places = {row["seat"]: row["place"] for row in final.result()}
+        firsts = sum(1 for place in places.values() if place == 1)
+        result.games += 1
+        if places[a_seat] != 1:
+            result.losses += 1
+        elif firsts == 1:
+            result.wins += 1
+            result.score += 1.0
+        else:
+            result.draws += 1
+            result.score += 1.0 / firsts
+        if console is not None and (index + 1) % 25 == 0 and index + 1 < games:
+            low, high = result.interval()
+            console.print(
+                f"  {index + 1}/{games} games: {a} {result.rate:.3f} [{low:.3f}, {high:.3f}]",
+                highlight=False,
+            )
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def report(result: DuelResult) -> str:
+    low, high = result.interval()
+    verdict = (
+        f"{result.a} is stronger"
+        if low > 1 / result.players
+        else f"{result.b} is stronger"
+        if high < 1 / result.players
+        else "no difference shown at 95%"
+    )
+    return (
+        f"{result.game}: {result.a} vs {result.b}, {result.games} games "
+        f"({result.players} seats, swapped): {result.a} scores {result.rate:.3f} "
+        f"(95% CI {low:.3f}-{high:.3f}; even would be {1 / result.players:.3f}); "
+        f"{result.wins} won, {result.draws} shared, {result.losses} lost; {verdict} "
+        f"[{result.seconds:.1f} s]"
+    )
