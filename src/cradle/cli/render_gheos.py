@@ -220,8 +220,8 @@ def hand_panel(view: dict[str, Any]) -> RenderableType:
             parts.append(f"{kind} {edges}: {region_text(region)}")
         table.add_row(tile["tile"], " | ".join(parts))
     note = Text(
-        "At r0 edge 0 lies on s of an up cell ▲ (n of a down cell ▼), edge 1 on nw (se), "
-        "edge 2 on ne (sw); r1 and r2 turn the tile 120° and 240° clockwise.",
+        "r0 puts edges 0 1 2 on s nw ne of an up cell ▲, on n se sw of a down cell ▼;\n"
+        "r1 and r2 turn the tile 120° and 240° clockwise.",
         style="dim",
     )
     return Group(table, note)
@@ -325,10 +325,10 @@ def render_view(view: dict[str, Any]) -> RenderableType:
 
 
 def legend() -> Text:
-    text = Text("w c s wheat cup sword · W C S temple · ▲ pyramid · ● civilization · ", style="dim")
+    text = Text("w c s wheat cup sword, W C S temples, ▲ pyramid, ● marker; ", style="dim")
     text.append("free continent", style=FREE_CONTINENT_STYLE)
-    text.append(" · ", style="dim")
+    text.append(", ", style="dim")
     text.append("island", style=ISLAND_STYLE)
-    text.append(" · ", style="dim")
-    text.append("other land", style=LAND_STYLE)
+    text.append(", ", style="dim")
+    text.append("land", style=LAND_STYLE)
     return text
