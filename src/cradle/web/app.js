@@ -273,6 +273,10 @@ function gameScreen(id, token, mode) {
     const over = frame.table.status === "over";
     const mine = seat !== null && frame.to_move === seat && !over;
 
+    // For scripts and tests driving the page: which change is on screen, whose decision it is.
+    document.body.dataset.version = String(frame.table.version);
+    document.body.dataset.turn = over ? "over" : mine ? "mine" : "wait";
+
     if (!again && frame.table.version !== loggedVersion) {
       loggedVersion = frame.table.version;
       addLog(parts.log, frame);

@@ -115,7 +115,7 @@ function drawTile(row, col, regions, { ghost = false, pyramidTile = false } = {}
     symbols.forEach((kind, i) => g.append(symbolIcon(kind, start + i * 11, y + (region.temple ? 7 : 0))));
     if (region.temple) g.append(templeIcon(region.temple, x, y - (symbols.length ? 8 : 0)));
   }
-  g.append(svg("polygon", { points: pts(geo.points), fill: "none", stroke: pyramidTile ? "#7e5109" : "#5d6d7e", "stroke-width": pyramidTile ? 2 : 1 }));
+  g.append(svg("polygon", { points: pts(geo.points), fill: "none", stroke: pyramidTile ? "#9a6b1f" : "#5d6d7e", "stroke-width": pyramidTile ? 1.6 : 1 }));
   return { g, anchors, geo };
 }
 
@@ -123,6 +123,12 @@ function drawTile(row, col, regions, { ghost = false, pyramidTile = false } = {}
 function turned(tile, rotation, up) {
   const names = up ? EDGES_UP : EDGES_DOWN;
   return tile.regions.map((r) => ({ ...r, edges: r.edges.map((i) => names[(i + rotation) % 3]) }));
+}
+
+/** Whether `region` of `cellName` is the region named by `ref` ("row,col:edge"). */
+function markerRefs(ref, cellName, region) {
+  const [cell, edge] = String(ref).split(":");
+  return cell === cellName && region.edges.includes(edge);
 }
 
 function parseActions(actions) {
@@ -206,11 +212,14 @@ export function createRenderer(parts, ctx) {
     const all = [...cells.map((c) => c.cell), ...(options.interactive ? targets.keys() : []), ...(frame.frontier || [])].map(parseCell);
     const xs = all.flatMap((c) => [(c.col * S) / 2 - S / 2, (c.col * S) / 2 + S / 2]);
     const ys = all.flatMap((c) => [c.row * H, c.row * H + H]);
+    // Never zoom closer than a map of about 9 x 5 triangles: early maps stay readable.
     const pad = 14;
-    const minX = Math.min(...xs) - pad;
-    const minY = Math.min(...ys) - pad;
-    const width = Math.max(...xs) - minX + pad;
-    const height = Math.max(...ys) - minY + pad;
+    const spanX = Math.max(Math.max(...xs) - Math.min(...xs), 5 * S);
+    const spanY = Math.max(Math.max(...ys) - Math.min(...ys), 5 * H);
+    const minX = (Math.max(...xs) + Math.min(...xs)) / 2 - spanX / 2 - pad;
+    const minY = (Math.max(...ys) + Math.min(...ys)) / 2 - spanY / 2 - pad;
+    const width = spanX + 2 * pad;
+    const height = spanY + 2 * pad;
     const root = svg("svg", { viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`, class: "board gheos-board", role: "img", "aria-label": "the map" });
     root.append(svg("rect", { x: minX, y: minY, width, height, fill: "#d6eaf8", rx: 10 }));
     const civAnchors = [];
@@ -218,7 +227,8 @@ export function createRenderer(parts, ctx) {
       const { g, anchors } = drawTile(cell.row, cell.col, cell.regions, { pyramidTile: cell.pyramid });
       const group = svg("g", { class: "cell", "data-cell": cell.cell }, g);
       for (const [region, anchor] of anchors) {
-        if (region.civ) civAnchors.push([region.civ, anchor]);
+        const civ = region.civ && (frame.civilizations || {})[region.civ];
+        if (civ && markerRefs(civ.ref, cell.cell, region)) civAnchors.push([region.civ, anchor]);
         const action = regionTargets.get(region.area);
         if (action !== undefined) {
           group.classList.add("region-target");
@@ -238,6 +248,12 @@ export function createRenderer(parts, ctx) {
         hoverGhost(group, cell.row, cell.col, handTile);
       }
       root.append(group);
+    }
+    // The empty triangles next to the map, faintly, so the grid can be read.
+    for (const name of frame.frontier || []) {
+      if (targets.has(name)) continue;
+      const { row, col } = parseCell(name);
+      root.append(svg("polygon", { points: pts(corners(row, col).points), class: "frontier" }));
     }
     for (const [name, action] of targets) {
       if (cells.some((c) => c.cell === name)) continue;

@@ -347,8 +347,8 @@ export function createRenderer(parts, ctx) {
         el("thead", {}, el("tr", {}, el("th", {}, ""), COLORS.map((c) => el("th", { class: `pts ${c}`, title: c }, "■")), el("th", { title: "treasures" }, "◆"), el("th", { title: "tiles in hand" }, "hand"))),
         el("tbody", {}, rows)),
       el("p", { class: "muted small" }, `Bag: ${frame.bag_size ?? "?"} tiles`,
-        frame.ending ? " · the bag ran short: this is the last turn" : "",
-        frame.options?.open_scoring ? " · open scoring" : " · others' points stay hidden until the end")));
+        over ? " · final points" : frame.ending ? " · the bag ran short: this is the last turn" : "",
+        over ? "" : frame.options?.open_scoring ? " · open scoring" : " · others' points stay hidden until the end")));
   }
 
   return {

@@ -1,0 +1,283 @@
+"""The web client in a real browser: two people at two screens, a whole game against a bot,
+the hot seat, the replay viewer, and screenshots of the main screens on a laptop and a phone."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import LAPTOP, PHONE, PageErrors, wait_until
+from tests.server.conftest import GAMES
+from tests.server.servers import PlayServer
+
+
+def version(page: Any) -> int:
+    return int(page.evaluate("Number(document.body.dataset.version ?? -1)"))
+
+
+def turn(page: Any) -> str:
+    return str(page.evaluate("document.body.dataset.turn || ''"))
+
+
+def click_and_wait(page: Any, locator: Any, force_event: bool = False) -> None:
+    """Click something that sends a decision, then wait for the server's next frame."""
+    before = version(page)
+    if force_event:
+        locator.dispatch_event("click")
+    else:
+        locator.click()
+    wait_until(lambda: version(page) != before, seconds=15)
+
+
+def decide(page: Any, rng: random.Random, prefer_pass: bool = False) -> bool:
+    """Make one decision the way a person would, by clicking; False if it is not our turn."""
+    cover = page.locator("#cover [data-action=reveal]")
+    if cover.count():
+        cover.click()
+        return True
+    choices = page.locator("#decision .dialog-buttons button[data-action]")
+    if choices.count():
+        click_and_wait(page, choices.nth(rng.randrange(choices.count())))
+        return True
+    if turn(page) != "mine":
+        return False
+    passing = page.locator("#pass")
+    if prefer_pass and passing.count() and rng.random() < 0.8:
+        click_and_wait(page, passing)
+        return True
+    targets = page.locator(".board .target .target-mark")
+    if targets.count():
+        click_and_wait(page, targets.nth(rng.randrange(targets.count())))
+        return True
+    regions = page.locator(".board .target-region")
+    if regions.count():
+        click_and_wait(page, regions.nth(rng.randrange(regions.count())), force_event=True)
+        return True
+    starts = page.locator("[data-start]:not(.selected)")
+    if starts.count() and rng.random() < 0.7:
+        starts.first.click()  # picks a colour: the continents light up
+        return True
+    takes = page.locator("button.civ-chip[data-action^='take ']")
+    if takes.count():
+        click_and_wait(page, takes.nth(rng.randrange(takes.count())))
+        return True
+    token = page.locator("#token")
+    if token.count() and rng.random() < 0.6:
+        click_and_wait(page, token)
+        return True
+    tiles = page.locator("#hand-tiles .tile-btn:not([disabled])")
+    if tiles.count() and not page.locator(".tile-btn.selected").count():
+        tiles.nth(rng.randrange(tiles.count())).click()  # selects; targets appear
+        return True
+    rotate = page.locator("button[data-rotate]")
+    if rotate.count() and not page.locator(".board .target").count():
+        rotate.first.click()
+        return True
+    if passing.count():
+        click_and_wait(page, passing)
+        return True
+    raise AssertionError("our decision, but nothing to click")
+
+
+def play_until_end(page: Any, rng: random.Random, seconds: float, prefer_pass: bool = False) -> int:
+    deadline = time.monotonic() + seconds
+    decisions = 0
+    while not page.locator("#end-screen").count():
+        assert time.monotonic() < deadline, f"no end screen after {decisions} decisions"
+        if decide(page, rng, prefer_pass):
+            decisions += 1
+        else:
+            page.wait_for_timeout(20)
+    return decisions
+
+
+def record_frames(page: Any, frames: list[str]) -> None:
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+
+
+def hand_on_screen(page: Any) -> list[str]:
+    return [
+        str(b.get_attribute("data-color"))
+        for b in page.locator("#hand-tiles .tile-btn").element_handles()
+    ]
+
+
+@pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+def test_two_people_each_see_only_their_own_hand(
+    server: PlayServer, browser: Any, artifacts: Path
+) -> None:
+    created = server.post("/api/games", {"game": "tigris", "seats": ["human", "human"]})
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    pages, frames, errors = {}, {0: [], 1: []}, {}
+    for seat in (0, 1):
+        context = browser.new_context(viewport=LAPTOP)
+        page = context.new_page()
+        errors[seat] = PageErrors(page)
+        record_frames(page, frames[seat])
+        page.goto(f"{server.base}/#/play/{created['id']}/{tokens[seat]}")
+        pages[seat] = page
+    for seat, page in pages.items():
+        page.wait_for_selector("#hand-tiles .tile-btn")
+        own = server.get(f"/api/games/{created['id']}?token={tokens[seat]}")
+        assert hand_on_screen(page) == own["hand"]
+    mover = server.get(f"/api/games/{created['id']}")["to_move"]
+    waiting = 1 - mover
+    assert turn(pages[mover]) == "mine" and turn(pages[waiting]) == "wait"
+    # The mover picks a tile from the hand and puts it on a highlighted square.
+    pages[mover].locator("#hand-tiles .tile-btn:not([disabled])").first.click()
+    targets = pages[mover].locator(".board .target .target-mark")
+    assert targets.count() > 10
+    click_and_wait(pages[mover], targets.nth(7))
+    action = server.get(f"/api/games/{created['id']}/record?token={tokens[mover]}")["actions"][-1]
+    cell = action.split()[-1]
+    # The other screen shows the new tile, and still its own hand only.
+    pages[waiting].wait_for_selector(f"[data-cell='{cell}'] .tile")
+    assert (
+        hand_on_screen(pages[waiting])
+        == (server.get(f"/api/games/{created['id']}?token={tokens[waiting]}")["hand"])
+    )
+    pages[mover].screenshot(path=str(artifacts / "tigris-seat-mover.png"))
+    pages[waiting].screenshot(path=str(artifacts / "tigris-seat-waiting.png"))
+    click_and_wait(pages[mover], pages[mover].locator("#pass"))
+    wait_until(lambda: turn(pages[waiting]) == "mine")
+    # Every frame each browser received was for its own seat and held no other seat's secret.
+    for seat in (0, 1):
+        assert frames[seat]
+        for text in frames[seat]:
+            assert tokens[1 - seat] not in text
+            frame = json.loads(text)
+            assert frame["type"] == "view" and frame["table"]["seat"] == seat
+            assert not {"bag", "seed", "hands"} & set(frame)
+            assert set(frame["points"]) <= {created["players"][seat]}
+        assert errors[seat].errors == []
+    for page in pages.values():
+        page.context.close()
+
+
+@pytest.mark.skipif("gheos" not in GAMES, reason="needs the Gheos engine")
+def test_a_whole_game_against_a_bot_reaches_the_end_screen(
+    server: PlayServer, browser: Any, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    errors = PageErrors(page)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create-game")
+    page.select_option("#new-game", "gheos")
+    page.select_option("select[data-seat='1']", "bot:random")
+    page.screenshot(path=str(artifacts / "lobby-new-table.png"))
+    page.click("#create-game")
+    page.wait_for_selector(".gheos-board")
+    rng = random.Random(6)
+    shot = False
+    deadline = time.monotonic() + 150
+    while not page.locator("#end-screen").count():
+        assert time.monotonic() < deadline, "no end screen"
+        if not shot and version(page) >= 8 and turn(page) == "mine":
+            page.wait_for_timeout(100)
+            page.screenshot(path=str(artifacts / "gheos-game.png"))
+            shot = True
+        if not decide(page, rng):
+            page.wait_for_timeout(20)
+    end = page.locator("#end-screen")
+    assert end.locator("#result tbody tr").count() == 2
+    assert "wins" in end.locator("h2").inner_text() or "over" in end.locator("h2").inner_text()
+    page.screenshot(path=str(artifacts / "gheos-end-screen.png"))
+    # The replay viewer steps through the finished game.
+    end.get_by_text("Replay this game").click()
+    page.wait_for_selector("#replay-slider")
+    total = int(page.locator("#replay-slider").get_attribute("max") or 0)
+    assert total > 20
+    page.click("#replay-next")
+    page.click("#replay-next")
+    assert page.locator("#replay-slider").input_value() == "2"
+    page.click("#replay-last")
+    assert page.locator("#result").count() == 1
+    page.locator("#replay-slider").fill(str(total // 2))
+    page.screenshot(path=str(artifacts / "gheos-replay.png"))
+    assert errors.errors == []
+    context.close()
+
+
+@pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+def test_a_whole_tigris_game_against_a_bot(
+    server: PlayServer, browser: Any, artifacts: Path
+) -> None:
+    created = server.post(
+        "/api/games", {"game": "tigris", "seats": ["human", "bot:random"], "players": 2}
+    )
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    errors = PageErrors(page)
+    page.goto(f"{server.base}/#/play/{created['id']}/{created['seats'][0]['token']}")
+    page.wait_for_selector(".tigris-board")
+    decisions = play_until_end(page, random.Random(3), seconds=150, prefer_pass=True)
+    assert decisions > 10
+    result = page.locator("#end-screen #result tbody tr")
+    assert result.count() == 2
+    page.screenshot(path=str(artifacts / "tigris-end-screen.png"))
+    assert errors.errors == []
+    context.close()
+
+
+@pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+def test_hot_seat_hides_hands_between_turns(
+    server: PlayServer, browser: Any, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    errors = PageErrors(page)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create-game")
+    page.select_option("select[data-seat='1']", "human")
+    page.check("input[name=mode][value=hotseat]")
+    page.click("#create-game")
+    page.wait_for_selector("#cover")
+    assert page.locator("#hand-tiles .tile-btn").count() == 0  # covered: no tiles shown
+    page.screenshot(path=str(artifacts / "hotseat-cover.png"))
+    first = page.locator("#cover h2").inner_text()
+    page.click("#cover [data-action=reveal]")
+    page.wait_for_selector("#hand-tiles .tile-btn")
+    click_and_wait(page, page.locator("#pass"))
+    page.wait_for_selector("#cover")
+    assert page.locator("#cover h2").inner_text() != first
+    assert page.locator("#hand-tiles .tile-btn").count() == 0
+    page.click("#cover [data-action=reveal]")
+    page.wait_for_selector("#hand-tiles .tile-btn")
+    page.screenshot(path=str(artifacts / "hotseat-revealed.png"))
+    assert errors.errors == []
+    context.close()
+
+
+@pytest.mark.skipif(
+    not {"tigris", "gheos"} <= set(GAMES), reason="needs both engines for the screenshots"
+)
+def test_phone_screens(server: PlayServer, browser: Any, artifacts: Path) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors = PageErrors(page)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create-game")
+    page.screenshot(path=str(artifacts / "phone-lobby.png"), full_page=True)
+    for game in ("tigris", "gheos"):
+        created = server.post("/api/games", {"game": game, "seats": ["human", "bot:random"]})
+        page.goto(f"{server.base}/#/play/{created['id']}/{created['seats'][0]['token']}")
+        page.wait_for_selector(f".{game}-board")
+        wait_until(lambda: turn(page) == "mine")
+        if game == "tigris":
+            page.click("#swap")
+            page.wait_for_selector("#swap-dialog")
+            page.screenshot(path=str(artifacts / "phone-tigris-swap-dialog.png"))
+            page.click("#swap-dialog .btn.quiet")
+            page.locator("#hand-tiles .tile-btn:not([disabled])").first.click()
+        page.screenshot(path=str(artifacts / f"phone-{game}.png"), full_page=True)
+        # The board's widest dimension still fits a thumb: targets are at least 30 px.
+        target = page.locator(".board .target").first.bounding_box()
+        assert target is not None and target["width"] >= 30
+    assert errors.errors == []
+    context.close()
