@@ -231,7 +231,7 @@ def test_no_undo_once_tiles_were_drawn(client: TestClient) -> None:
     answer = act(client, game_id, token, swap)
     assert answer.json()["table"]["can_undo"] is False
     refused = client.post(f"/api/games/{game_id}/undo", json={"token": token})
-    assert refused.status_code == 403 and "hidden" in refused.json()["error"]
+    assert refused.status_code == 403 and "drew" in refused.json()["error"]
     assert view(client, game_id)["table"]["moves"] == 1
 
 

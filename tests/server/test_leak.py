@@ -4,8 +4,10 @@ For each frame sent to a seat, while the game stands still at that frame:
 - the seed, the bag and other seats' secrets never appear (no such key, no seed digits);
 - the view part is exactly the engine's ``view(seat)`` and the legal actions are the seat's own
   only when it decides: the server adds nothing of its own beyond public table facts;
-- every few frames, the same frame is rebuilt from states that differ only in what the seat
-  cannot know (``sample_hidden``): view, legal actions and the last events must not change.
+- every few frames, the view and legal actions are rebuilt from a state that differs only in
+  what the seat cannot know (``sample_hidden``): they must not change.
+(Events are not resampled: a draw rightly makes public what was hidden a moment before, like
+an epoch tile turned over; the contract keeps events to public information.)
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from fastapi.testclient import TestClient
 from cradle.server.hub import Hub, Table
 from tests.server.conftest import GAMES, create, token_of
 
-FORBIDDEN_KEYS = {"bag", "seed", "hands", "token", "tokens", "table_token", "stacks"}
+# (Gheos calls its scoring tokens "tokens": that key is public; seat tokens are checked by value.)
+FORBIDDEN_KEYS = {"bag", "seed", "hands", "table_token", "stacks", "stack"}
 WRAPPER_KEYS = {"type", "to_move", "legal_actions", "table"}
 SAMPLE_EVERY = 5
 
@@ -37,10 +40,13 @@ def keys_in(value: Any) -> set[str]:
     return found
 
 
-def check_frame(hub: Hub, table: Table, seat: int | None, text: str, number: int) -> None:
+def check_frame(
+    hub: Hub, table: Table, seat: int | None, text: str, number: int, secrets: list[str]
+) -> None:
     frame = json.loads(text)
     state = table.state
     assert str(table.record.seed) not in text
+    assert not any(secret in text for secret in secrets)
     assert not keys_in(frame) & FORBIDDEN_KEYS
     view = {k: v for k, v in frame.items() if k not in WRAPPER_KEYS}
     engine_view = {k: v for k, v in state.view(seat).items() if k not in WRAPPER_KEYS}
@@ -65,16 +71,6 @@ def check_frame(hub: Hub, table: Table, seat: int | None, text: str, number: int
     sample = state.sample_hidden(seat, rng)
     assert sample.view(seat) == state.view(seat)
     assert (sample.legal_actions() if deciding else []) == frame["legal_actions"]
-    if table.previous is not None and table.record.actions:
-        # The last move replayed where the seat's unknowns differ tells the seat the same.
-        # (Unless the seat's guess at the others' hands cannot even make that move.)
-        before = table.previous.sample_hidden(seat, rng)
-        try:
-            events = before.apply(table.record.actions[-1])
-        except ValueError:
-            assert table.action_seats[-1] != seat
-            return
-        assert json.loads(json.dumps(events)) == frame["table"]["events"]
 
 
 def check_tigris(state: Any, seat: int | None, frame: dict[str, Any]) -> None:
@@ -94,7 +90,8 @@ def play_and_scan(client: TestClient, game: str, players: int, options: dict[str
     game_id = created["id"]
     hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
     rng = random.Random(f"{game}{players}")
-    urls = [f"/ws/games/{game_id}?token={token_of(created, s)}" for s in range(players)]
+    tokens = [token_of(created, s) for s in range(players)]
+    urls = [f"/ws/games/{game_id}?token={token}" for token in tokens]
     urls.append(f"/ws/games/{game_id}")  # a spectator
     sockets = [client.websocket_connect(url).__enter__() for url in urls]
     seats: list[int | None] = [*range(players), None]
@@ -108,7 +105,7 @@ def play_and_scan(client: TestClient, game: str, players: int, options: dict[str
                 texts[index] = ws.receive_text()
         while True:
             for seat, text in zip(seats, texts, strict=True):
-                check_frame(hub, table, seat, text, scanned)
+                check_frame(hub, table, seat, text, scanned, tokens)
                 scanned += 1
             first = json.loads(texts[0])
             if first["table"]["status"] == "over":
@@ -121,6 +118,7 @@ def play_and_scan(client: TestClient, game: str, players: int, options: dict[str
         for seat in range(players):
             answer = client.get(f"/api/games/{game_id}?token={token_of(created, seat)}")
             assert str(table.record.seed) not in answer.text
+            assert not any(token in answer.text for token in tokens)
     finally:
         for ws in sockets:
             ws.__exit__(None, None, None)

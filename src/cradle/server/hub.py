@@ -38,6 +38,8 @@ T = TypeVar("T")
 MAX_ACTION_LENGTH = 200
 FINISHED_CACHE = 256  # finished games kept replayed in memory (they are read-only)
 SEND_QUEUE_LIMIT = 64  # frames waiting for one slow client before it is dropped
+# Public counters of the hidden stock in the games' views: when one moves, a tile was drawn.
+DRAW_COUNTERS = ("bag_size", "stack_size", "stack_epochs", "epochs_drawn")
 
 
 class ApiError(Exception):
@@ -576,9 +578,10 @@ class Hub:
 
         The rule: only the seat that decides now, only its own last action, only while no other
         seat has decided since, and only if that action revealed nothing hidden (no tile drawn,
-        no hidden stack turned). The last condition is tested through the contract: the action
-        is replayed on a few states that differ only in what ``seat`` cannot know; if the seat
-        would see the same thing after it in every one, the action revealed nothing.
+        no hidden stack turned). The last condition is tested in two ways: the public count of
+        hidden tiles (bag or stack size) must not have changed, and the action is replayed on a
+        few states that differ only in what ``seat`` cannot know: if the seat would see the same
+        thing after it in every one, the action revealed nothing.
         """
         if table.is_over:
             return "the game is over"
@@ -593,6 +596,9 @@ class Hub:
             return "that move cannot be taken back"
         action = table.record.actions[-1]
         seen = table.state.view(seat)
+        earlier = before.view(seat)
+        if any(earlier.get(key) != seen.get(key) for key in DRAW_COUNTERS):
+            return "that move drew from the hidden tiles"
         for sample in range(3):
             try:
                 trial = before.sample_hidden(seat, random.Random(sample))
