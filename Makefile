@@ -26,8 +26,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,server,openspiel,pettingzoo]'
 	touch $(STAMP)
 
-play: $(STAMP)
-	$(BIN)/cradle play
+play: $(STAMP) system-packages
+	$(BIN)/cradle serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
