@@ -174,3 +174,26 @@ def test_a_leader_that_loses_its_last_temple_returns() -> None:
     s.apply("catastrophe G5")
     board = cells(s)
     assert board["G6"] == leader("archer", "king")  # G7 still holds it
+
+
+def test_lifting_a_leader_can_split_its_kingdom_and_forbid_a_move() -> None:
+    # archer's king on H5 holds {G4 priest, G5} and {I4 trader, I5} together; once lifted they
+    # are two kingdoms, and H4 (next to the lone temple H3) touches both
+    s = make_state(
+        {
+            "H3": "red",
+            "G5": "red",
+            "I5": "red",
+            "H5": leader("archer", "king"),
+            "G4": leader("bull", "priest"),
+            "I4": leader("bull", "trader"),
+        }
+    )
+    legal = s.legal_actions()
+    assert "leader king H4" not in legal
+    assert_illegal(s, "leader king H4", "H4", "two kingdoms")
+    # within one half the move is fine
+    assert "leader king F5" in legal
+    s.apply("leader king F5")
+    board = cells(s)
+    assert "H5" not in board and board["F5"] == leader("archer", "king")
