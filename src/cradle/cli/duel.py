@@ -156,3 +156,42 @@ def report(result: DuelResult) -> str:
         f"{result.wins} won, {result.draws} shared, {result.losses} lost; {verdict} "
         f"[{result.seconds:.1f} s]"
     )
+
+
+def run_env_bench(
+    game: str,
+    env: str,
+    seconds: float,
+    counts: list[int],
+    options: dict[str, Any],
+    seed: int | None,
+) -> list[str]:
+    """`cradle bench --env`: adapter overhead per player count; a text line, then JSON lines."""
+    import json
+
+    if not seconds > 0:
+        raise CliError("--seconds must be more than 0")
+    module = load_game(game)
+    try:
+        from cradle.envs.bench import ENVS, describe, measure
+    except ImportError as exc:
+        raise CliError(f"the research adapters need the extras: {exc}") from None
+    if env not in ENVS:
+        raise CliError(f"--env must be one of {', '.join(ENVS)}, not {env!r}")
+    for players in counts:
+        if not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
+            raise CliError(
+                f"--players: {module.NAME} is for {module.MIN_PLAYERS} to "
+                f"{module.MAX_PLAYERS} players, not {players}"
+            )
+    seed = fresh_seed() if seed is None else seed
+    lines = []
+    for players in counts:
+        try:
+            summary = measure(module.NAME, env, players, options, seconds / len(counts), seed)
+        except ImportError as exc:
+            raise CliError(
+                f"--env {env} needs its extra (pip install 'cradle[{env}]'): {exc}"
+            ) from None
+        lines += [describe(summary), json.dumps(summary)]
+    return lines

@@ -160,6 +160,12 @@ def bench(
     wonder: WonderOpt = False,
     open_scoring: OpenScoringOpt = False,
     tiles: TilesOpt = None,
+    env: Annotated[
+        str | None,
+        typer.Option(
+            "--env", help="Measure a research adapter against the engine: openspiel or pettingzoo."
+        ),
+    ] = None,
 ) -> None:
     """Random self-play speed; ends with one JSON line of games/s, actions/s, legal_actions/s."""
     from cradle.cli.bench import json_line, run_bench
@@ -167,6 +173,12 @@ def bench(
     counts = list(dict.fromkeys(parse_counts(players, "--players")))
     options = variant_dict(game, board, buildings, english, wonder, open_scoring)
     options = with_tiles(options, game, tiles)
+    if env is not None:
+        from cradle.cli.duel import run_env_bench
+
+        for line in run_env_bench(game, env, seconds, counts, options, seed):
+            print(line, flush=True)
+        return
     summary = run_bench(Console(), game, seconds, counts, options, seed)
     print(json_line(summary), flush=True)
 

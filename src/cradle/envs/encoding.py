@@ -68,12 +68,11 @@ class ActionEncoding:
 
     def encode_all(self, actions: Iterable[str]) -> list[int]:
         """Ids of ``actions`` (engine spellings take the fast path)."""
-        ids = self._ids
-        out: list[int] = []
-        for action in actions:
-            found = ids.get(action)
-            out.append(found if found is not None else self.encode(action))
-        return out
+        try:
+            # The hot path: one C-level dict lookup per engine-spelled action.
+            return list(map(self._ids.__getitem__, actions))
+        except (KeyError, TypeError):
+            return [self.encode(action) for action in actions]
 
     def decode(self, action_id: int) -> str:
         """The action string of ``action_id``; UnknownAction when out of range."""
