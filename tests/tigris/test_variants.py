@@ -265,3 +265,20 @@ def test_open_scoring_points_in_every_view_and_spectators() -> None:
         assert state.view(seat)["points"]["bull"]["red"] == 3
     closed = make_state({}, points={"bull": {"red": 3}})
     assert "bull" not in closed.view(0)["points"]
+
+
+def test_positions_with_impossible_pending_choices_are_refused() -> None:
+    from tests.tigris.helpers import make_position
+
+    square = {"E5": "red", "F5": "red", "E6": "red"}
+    with pytest.raises(ValueError, match="pending monument"):
+        tigris.from_position(make_position(square, pending={"kind": "monument", "placed": "E5"}))
+    with pytest.raises(ValueError, match="pending building"):
+        tigris.from_position(
+            make_position(square, pending={"kind": "building", "placed": "E5"}, **BUILDINGS)
+        )
+    with pytest.raises(ValueError, match="pending wonderpoint"):
+        tigris.from_position(make_position({}, pending={"kind": "wonderpoint"}, **WONDER))
+    full = square | {"F6": "red"}
+    state = tigris.from_position(make_position(full, pending={"kind": "monument", "placed": "F6"}))
+    assert "monument red-blue E5" in state.legal_actions()

@@ -441,6 +441,21 @@ def from_position(d: Any, seed: int | None = None) -> TigrisState:
                     s._war_pair(color, kingdom) is None,
                     f"a kingdom holds two {ROLES[color]}s with no conflict pending",
                 )
+    if s.pending is not None:
+        kind = s.pending["kind"]
+        if kind == "monument":
+            _expect(
+                bool(s._monument_options() or s._wonder_options()),
+                "pending monument: the placed tile completes no square (or cross) to build on",
+            )
+        elif kind == "building":
+            _expect(bool(s._building_options()), "pending building: no line can take the building")
+        elif kind == "wonderpoint":
+            king = s.leader_cell[4 * s.active + 3]
+            _expect(
+                s.wonder >= 0 and king >= 0 and bool(s.component_of(king) >> s.wonder & 1),
+                "pending wonderpoint: the active player's king is not in the wonder's kingdom",
+            )
     return s
 
 
