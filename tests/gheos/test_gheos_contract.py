@@ -8,13 +8,13 @@ import random
 from typing import Any
 
 import pytest
-from gheos_helpers import build, position, unchanged_after
 
 from cradle import gheos
 from cradle.core.contract import GameState
 from cradle.core.record import GameRecord
 from cradle.games import get_game
 from cradle.gheos.state import GheosState
+from tests.gheos.gheos_helpers import build, position, unchanged_after
 
 
 def random_game(seed: int, players: int, steps: int | None = None) -> tuple[GheosState, list[str]]:
@@ -274,7 +274,7 @@ def test_a_short_position_gets_defaults_and_a_seeded_stack() -> None:
 
 
 def test_a_pending_conflict_round_trips() -> None:
-    from test_gheos_war import war_state
+    from tests.gheos.test_gheos_war import war_state
 
     state = war_state(extra={"-1,1": "t9 r0"}, followers={"north": {"red": 1, "blue": 1}})
     state.apply("place t19 -1,0 r0")

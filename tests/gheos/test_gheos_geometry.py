@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 
 import pytest
-from gheos_helpers import area_at, areas, build
 from hypothesis import given
 from hypothesis import strategies as st
 
 from cradle.gheos import geometry as g
 from cradle.gheos.tiles import Region, make_tile, packaged_tiles
+from tests.gheos.gheos_helpers import area_at, areas, build
 
 rows = st.integers(-20, 20)
 cols = st.integers(-40, 40)

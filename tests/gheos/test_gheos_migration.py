@@ -6,9 +6,8 @@ down cell 0,-1 (the tile to replace) to the up cell 0,-2 on its sw edge.
 
 from __future__ import annotations
 
-from gheos_helpers import area_at, build, unchanged_after
-
 from cradle.gheos.state import GheosState
+from tests.gheos.gheos_helpers import area_at, build, unchanged_after
 
 
 def red_state(board: dict[str, str], hand: str, **kwargs: object) -> GheosState:
@@ -18,7 +17,7 @@ def red_state(board: dict[str, str], hand: str, **kwargs: object) -> GheosState:
         "hands": {"north": [hand, "t30"], "east": []},
     }
     settings.update(kwargs)
-    return build(board, **settings)  # type: ignore[arg-type]
+    return build(board, **settings)
 
 
 def test_migration_goes_to_the_part_with_most_wheat_counting_the_new_tile() -> None:

@@ -105,7 +105,13 @@ def synthetic(
     ones = [f"012:{items(x, extra)}" for extra in pools for x in plain][:landmass]
     pairs = [([a], []), ([b], []), ([], [a]), ([], [b]), ([a], [b]), ([b], [a]), ([a], [a])]
     twos = [f"01:{items(x, extra)} 2:{items(y)}" for extra in pools for x, y in pairs]
-    threes = [([a], [], []), ([b], [], []), ([a], [b], []), ([b], [a], []), ([a], [a], [])]
+    threes: list[tuple[list[str], list[str], list[str]]] = [
+        ([a], [], []),
+        ([b], [], []),
+        ([a], [b], []),
+        ([b], [a], []),
+        ([a], [a], []),
+    ]
     coast_lines = [
         f"0:{items(x, extra)} 1:{items(y)} 2:{items(z)}" for extra in pools for x, y, z in threes
     ]

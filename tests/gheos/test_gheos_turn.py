@@ -4,9 +4,9 @@ with epoch scorings, both ends of the game and the final ranking."""
 from __future__ import annotations
 
 import pytest
-from gheos_helpers import area_at, build, unchanged_after
 
 from cradle.gheos.state import COLOURS
+from tests.gheos.gheos_helpers import area_at, build, unchanged_after
 
 # t0's landmass (wheat, cup) with t4 (two wheat) below it on 1,0, t1 (wheat) and t7 (wheat,
 # cup) on either side of t4, and t8 (wheat, sword) on 0,-1: six wheat in one continent.
@@ -157,10 +157,10 @@ def test_the_game_ends_with_the_epoch_tile_for_its_player_count(players: int, en
         "followers": {"north": {"red": 1}},
         "hands": {"north": ["t30"]},
     }
-    early = build(board, epochs=ending - 2, stack_top=("epoch", "t20"), **kwargs)  # type: ignore[arg-type]
+    early = build(board, epochs=ending - 2, stack_top=("epoch", "t20"), **kwargs)
     early.apply("pass")
     assert not early.is_over and early.epochs == ending - 1
-    last = build(board, epochs=ending - 1, stack_top=("epoch", "t20"), **kwargs)  # type: ignore[arg-type]
+    last = build(board, epochs=ending - 1, stack_top=("epoch", "t20"), **kwargs)
     events = last.apply("pass")
     kinds = [e["type"] for e in events]
     assert kinds == ["epoch", "epoch_scoring", "end", "final_scoring", "result"]

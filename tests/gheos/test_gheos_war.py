@@ -11,9 +11,9 @@ whose landmass touches its s and nw edges and whose coast, with the pyramid, its
 from __future__ import annotations
 
 import pytest
-from gheos_helpers import area_at, build, unchanged_after
 
 from cradle.gheos.state import GheosState
+from tests.gheos.gheos_helpers import area_at, build, unchanged_after
 
 WAR_MAP = {"0,-1": "t3 r0", "-1,-1": "t1 r0", "0,1": "t2 r0", "-1,1": "t6 r0"}
 CIVS = {"red": "0,0:s", "blue": "0,0:ne"}
@@ -28,7 +28,7 @@ def war_state(**kwargs: object) -> GheosState:
     settings.update(kwargs)
     board = dict(WAR_MAP)
     board.update(settings.pop("extra", {}))  # type: ignore[call-overload]
-    return build(board, **settings)  # type: ignore[arg-type]
+    return build(board, **settings)
 
 
 def test_the_war_map_has_two_occupied_continents() -> None:
