@@ -95,8 +95,9 @@ def loadtest(
     players: Annotated[int, typer.Option(help="Seats per game.")] = 2,
     duration: Annotated[float, typer.Option(help="Seconds to measure.")] = 30.0,
     think: Annotated[
-        float, typer.Option(help="Seconds each client waits before it answers its turn.")
-    ] = 0.0,
+        float,
+        typer.Option(help="Mean seconds a client thinks before each move (0: as fast as it can)."),
+    ] = 0.5,
     seed: Annotated[int, typer.Option(help="Seed of the clients' random choices.")] = 1,
     url: Annotated[
         str | None,

@@ -599,7 +599,7 @@ class Hub:
         earlier = before.view(seat)
         if any(earlier.get(key) != seen.get(key) for key in DRAW_COUNTERS):
             return "that move drew from the hidden tiles"
-        for sample in range(3):
+        for sample in range(2):
             try:
                 trial = before.sample_hidden(seat, random.Random(sample))
                 trial.apply(action)

@@ -28,6 +28,7 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    insert,
     select,
     update,
 )
@@ -183,17 +184,24 @@ class Storage:
         status: str,
         result: list[dict[str, Any]] | None,
     ) -> None:
-        """Store action number ``ply``; fails if that ply is already stored."""
+        """Store action number ``ply``; fails if that ply is already stored.
+
+        Two statements in one transaction, no ORM objects: this runs for every move. The update
+        only matches while the game has exactly ``ply`` moves, so a move can never be stored
+        twice or out of order, even by two servers on one database.
+        """
         try:
-            with self.sessions.begin() as session:
-                moves = session.scalar(select(GameRow.moves).where(GameRow.id == game_id))
-                if moves != ply:
-                    raise StorageError(f"game {game_id} has {moves} stored moves, not {ply}")
-                session.add(ActionRow(game_id=game_id, ply=ply, seat=seat, action=action))
-                session.execute(
+            with self.engine.begin() as connection:
+                changed = connection.execute(
                     update(GameRow)
-                    .where(GameRow.id == game_id)
+                    .where(GameRow.id == game_id, GameRow.moves == ply)
                     .values(moves=ply + 1, status=status, result=result, updated=time.time())
+                ).rowcount
+                if changed != 1:
+                    raise StorageError(f"game {game_id} does not stand at move {ply}")
+                connection.execute(
+                    insert(ActionRow),
+                    {"game_id": game_id, "ply": ply, "seat": seat, "action": action},
                 )
         except StorageError:
             raise
