@@ -283,3 +283,23 @@ def test_stored_before_acknowledged(client: TestClient, db_url: str) -> None:
         assert stored.actions == ["pass"] and stored.action_seats == [seat]
     finally:
         storage.close()
+
+
+@pytest.mark.skipif("gheos" not in GAMES, reason="needs the Gheos engine")
+def test_gheos_undo_of_a_placed_tile_but_not_of_the_draw(client: TestClient) -> None:
+    created = create(client, "gheos")
+    game_id = created["id"]
+    seat = view(client, game_id)["to_move"]
+    token = token_of(created, seat)
+    before = view(client, game_id, token)
+    place = next(a for a in before["legal_actions"] if a.startswith("place "))
+    placed = act(client, game_id, token, place).json()
+    assert placed["to_move"] == seat and placed["table"]["can_undo"] is True
+    undone = client.post(f"/api/games/{game_id}/undo", json={"token": token}).json()
+    assert undone["map"] == before["map"] and undone["hand"] == before["hand"]
+    # Play the turn to its end: the draw that ends it cannot be taken back.
+    act(client, game_id, token, place)
+    while (seen := view(client, game_id, token))["to_move"] == seat:
+        act(client, game_id, token, seen["legal_actions"][-1])
+    refused = client.post(f"/api/games/{game_id}/undo", json={"token": token})
+    assert refused.status_code == 403

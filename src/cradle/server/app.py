@@ -174,7 +174,13 @@ def create_app(database_url: str, bot_delay: float = 0.5) -> FastAPI:
             await websocket.close(code=4403 if exc.status == 403 else 4404)
             return
         connection = Connection(seat=seat, hotseat=hotseat, send=websocket.send_text)
-        connection.task = asyncio.get_running_loop().create_task(connection.pump())
+
+        async def pump() -> None:
+            await connection.pump()
+            if connection.dropped:
+                await websocket.close(code=1013)  # "try again later": the client reconnects
+
+        connection.task = asyncio.get_running_loop().create_task(pump())
         hub.attach(table, connection)
         try:
             while True:

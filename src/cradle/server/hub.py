@@ -85,6 +85,7 @@ class Connection:
     send: Callable[[str], Awaitable[None]]
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
+    dropped: bool = False  # too slow: the server closes it (the client reconnects)
 
     def push(self, text: str) -> bool:
         if self.queue.qsize() >= SEND_QUEUE_LIMIT:
@@ -494,6 +495,7 @@ class Hub:
             if not connection.push(texts[key]):
                 log.warning("dropping a slow client of game %s", table.id)
                 table.connections.discard(connection)
+                connection.dropped = True
                 connection.queue.put_nowait(None)
 
     def _changed(self, table: Table, events: list[dict[str, Any]] | None) -> None:
