@@ -141,6 +141,9 @@ def test_tigris_frames_hold_no_secrets(
 
 
 @pytest.mark.skipif("gheos" not in GAMES, reason="needs the Gheos engine")
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_gheos_frames_hold_no_secrets(client: TestClient, players: int) -> None:
-    assert play_and_scan(client, "gheos", players, {}) > 100
+    # A Gheos game can be short (it ends once every scoring token is played): play two.
+    scanned = play_and_scan(client, "gheos", players, {})
+    scanned += play_and_scan(client, "gheos", players, {})
+    assert scanned > 20 * (players + 1)
