@@ -95,6 +95,15 @@ function regionSymbols(region) {
   return list;
 }
 
+/** Where a civilization's marker sits in a region: in a corner, clear of the symbols. */
+function markerPoint(geo, region) {
+  if (!region.landmass) return lerp(mid(geo.edges[region.edges[0]]), geo.center, 0.5);
+  if (region.edges.length === 3) return lerp(geo.points[0], geo.center, 0.42);
+  const [a, b] = region.edges.map((e) => geo.edges[e]);
+  const shared = a.find((p) => b.some((q) => q[0] === p[0] && q[1] === p[1])) || geo.points[0];
+  return lerp(shared, geo.center, 0.42);
+}
+
 /** One tile's drawing on a cell: regions given with edge names of that cell. */
 function drawTile(row, col, regions, { ghost = false, pyramidTile = false } = {}) {
   const geo = corners(row, col);
@@ -107,7 +116,7 @@ function drawTile(row, col, regions, { ghost = false, pyramidTile = false } = {}
     for (const poly of shape.polys) {
       g.append(svg("polygon", { points: pts(poly), fill, stroke: fill, "stroke-width": 0.8, "data-region": region.ref || "" }));
     }
-    anchors.push([region, shape.anchor]);
+    anchors.push([region, shape.anchor, markerPoint(geo, region)]);
   }
   for (const [region, [x, y]] of anchors) {
     const symbols = regionSymbols(region);
@@ -212,10 +221,10 @@ export function createRenderer(parts, ctx) {
     const all = [...cells.map((c) => c.cell), ...(options.interactive ? targets.keys() : []), ...(frame.frontier || [])].map(parseCell);
     const xs = all.flatMap((c) => [(c.col * S) / 2 - S / 2, (c.col * S) / 2 + S / 2]);
     const ys = all.flatMap((c) => [c.row * H, c.row * H + H]);
-    // Never zoom closer than a map of about 9 x 5 triangles: early maps stay readable.
+    // Never zoom closer than about 7 x 3 triangles: an early map is not one giant tile.
     const pad = 14;
-    const spanX = Math.max(Math.max(...xs) - Math.min(...xs), 5 * S);
-    const spanY = Math.max(Math.max(...ys) - Math.min(...ys), 5 * H);
+    const spanX = Math.max(Math.max(...xs) - Math.min(...xs), 3.5 * S);
+    const spanY = Math.max(Math.max(...ys) - Math.min(...ys), 3 * H);
     const minX = (Math.max(...xs) + Math.min(...xs)) / 2 - spanX / 2 - pad;
     const minY = (Math.max(...ys) + Math.min(...ys)) / 2 - spanY / 2 - pad;
     const width = spanX + 2 * pad;
@@ -226,9 +235,9 @@ export function createRenderer(parts, ctx) {
     for (const cell of cells) {
       const { g, anchors } = drawTile(cell.row, cell.col, cell.regions, { pyramidTile: cell.pyramid });
       const group = svg("g", { class: "cell", "data-cell": cell.cell }, g);
-      for (const [region, anchor] of anchors) {
+      for (const [region, , marker] of anchors) {
         const civ = region.civ && (frame.civilizations || {})[region.civ];
-        if (civ && markerRefs(civ.ref, cell.cell, region)) civAnchors.push([region.civ, anchor]);
+        if (civ && markerRefs(civ.ref, cell.cell, region)) civAnchors.push([region.civ, marker]);
         const action = regionTargets.get(region.area);
         if (action !== undefined) {
           group.classList.add("region-target");
@@ -267,7 +276,7 @@ export function createRenderer(parts, ctx) {
     }
     for (const [civ, [x, y]] of civAnchors) {
       root.append(svg("g", { class: "civ-marker", "data-civ": civ },
-        svg("circle", { cx: x + 9, cy: y - 9, r: 8, fill: CIV_FILL[civ], stroke: civ === "white" ? "#555" : "#fff", "stroke-width": 2.5 }),
+        svg("circle", { cx: x, cy: y, r: 7.5, fill: CIV_FILL[civ], stroke: civ === "white" ? "#555" : "#fff", "stroke-width": 2.5 }),
         svg("title", {}, `${civ} civilization`)));
     }
     put(parts.board, root);
@@ -297,7 +306,7 @@ export function createRenderer(parts, ctx) {
       const usable = Boolean(legal.tiles[`${tile.tile} r${r}`]) || Object.keys(legal.tiles).some((k) => k.startsWith(`${tile.tile} `));
       return el("div", { class: `hand-tile${tile.tile === selectedTile ? " selected" : ""}`, "data-tile": tile.tile },
         el("button", { class: "tile-pick", disabled: !usable, title: tile.text || tile.tile, onclick: () => { selectedTile = tile.tile; selectedCiv = null; draw(); } },
-          svg("svg", { viewBox: `${-S / 2 - 3} -3 ${S + 6} ${H + 6}`, width: 84, height: 74 }, g)),
+          svg("svg", { viewBox: `${-S / 2 - 3} -3 ${S + 6} ${H + 6}`, width: 118, height: 104 }, g)),
         el("button", { class: "btn small rotate", title: "turn the tile", "data-rotate": tile.tile,
           onclick: () => { rotation[tile.tile] = (r + 1) % 3; selectedTile = tile.tile; draw(); } }, "⟳ turn"));
     });
