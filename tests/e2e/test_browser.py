@@ -239,6 +239,7 @@ def test_hot_seat_hides_hands_between_turns(
     page.click("#create-game")
     page.wait_for_selector("#cover")
     assert page.locator("#hand-tiles .tile-btn").count() == 0  # covered: no tiles shown
+    assert page.locator(".score-table td.pts").all_inner_texts() == ["?"] * 8  # nor points
     page.screenshot(path=str(artifacts / "hotseat-cover.png"))
     first = page.locator("#cover h2").inner_text()
     page.click("#cover [data-action=reveal]")

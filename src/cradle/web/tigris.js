@@ -331,7 +331,8 @@ export function createRenderer(parts, ctx) {
   function drawScores() {
     const seat = frame.table?.seat;
     const over = frame.table?.status === "over";
-    const points = frame.points || {};
+    // Under the hot-seat cover, the next player's points are as hidden as the tiles.
+    const points = options.hideHand ? {} : frame.points || {};
     const rows = frame.players.map((p, i) => {
       const own = points[p];
       return el("tr", { class: i === seat ? "me" : "", "data-player": p },
