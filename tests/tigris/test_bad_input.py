@@ -277,11 +277,20 @@ def test_malformed_notation(action: str, words: list[str]) -> None:
     assert_illegal(_turn(), action, *words)
 
 
-@pytest.mark.parametrize("action", [None, 5, 2.5, ["pass"], b"pass"])
+@pytest.mark.parametrize("action", [None, 2.5, ["pass"], b"pass"])
 def test_an_action_that_is_not_a_string(action: Any) -> None:
     s = _turn()
     before = s.to_position()
     with pytest.raises(tigris.IllegalAction, match="string"):
+        s.apply(action)
+    assert s.to_position() == before
+
+
+@pytest.mark.parametrize("action", [-1, 3398, 10**9])
+def test_an_action_id_out_of_range(action: int) -> None:
+    s = _turn()
+    before = s.to_position()
+    with pytest.raises(tigris.IllegalAction, match="outside 0..3397"):
         s.apply(action)
     assert s.to_position() == before
 

@@ -136,3 +136,29 @@ def test_result_ranks_and_reveals_points_at_the_end() -> None:
     view = state.view(0)
     assert set(view["points"]) == {"archer", "bull"}
     assert view["result"] == result
+
+
+def test_action_ids_match_the_strings_and_apply_alike() -> None:
+    names = tigris.all_action_strings()
+    assert len(names) == len(set(names)) == 3398
+    for seed in (3, 4):
+        by_text = tigris.new_game(3, seed, tigris.Options(buildings=True, wonder=True))
+        by_id = by_text.clone()
+        rng = random.Random(seed)
+        while not by_text.is_over:
+            legal = by_text.legal_actions()
+            ids = by_id.legal_action_ids()
+            assert [names[i] for i in ids] == legal
+            pick = rng.randrange(len(legal))
+            by_text.apply(legal[pick])
+            by_id.apply(ids[pick])
+            assert by_id.to_position() == by_text.to_position()
+
+
+def test_bad_action_ids_are_refused() -> None:
+    state = tigris.new_game(2, seed=1)
+    before = state.to_position()
+    for bad in (-1, 3398, True):
+        with pytest.raises(tigris.IllegalAction):
+            state.apply(bad)  # type: ignore[arg-type]
+    assert state.to_position() == before

@@ -7,8 +7,11 @@ neighbour masks, set algebra) to a handful of integer operations.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Generic, TypeVar
+
+T = TypeVar("T")
 
 COLUMNS: Final = 16
 ROWS: Final = 11
@@ -96,18 +99,19 @@ def cells_of(mask: int) -> list[int]:
     return out
 
 
-class NameTable:
-    """Action strings per cell, grouped by byte so a mask becomes its strings in few steps."""
+class CellTable(Generic[T]):
+    """One item per cell (an action string or id), grouped by byte of the bitboard, so that a
+    mask becomes its items, in cell order, in a few steps."""
 
-    __slots__ = ("_chunks", "names")
+    __slots__ = ("_chunks", "items")
 
-    def __init__(self, template: str) -> None:
-        self.names = tuple(template.format(cell=name) for name in CELL_NAMES)
+    def __init__(self, items: Sequence[T]) -> None:
+        self.items = tuple(items)
         self._chunks = tuple(
-            tuple(tuple(self.names[c] for c in cells) for cells in chunk) for chunk in _BYTE_CELLS
+            tuple(tuple(self.items[c] for c in cells) for cells in chunk) for chunk in _BYTE_CELLS
         )
 
-    def strings(self, mask: int, out: list[str]) -> None:
+    def extend(self, mask: int, out: list[T]) -> None:
         chunk = 0
         while mask:
             byte = mask & 0xFF

@@ -243,8 +243,9 @@ SWAP_COUNTS: Final = tuple(
 
 
 def all_action_strings() -> list[str]:
-    """Every string the notation can produce, in a fixed order (for fixed action encodings)."""
-    return [format_action(a) for a in _canonical_actions()]
+    """Every string the notation can produce, in a fixed order: action ``i`` of this list is
+    action id ``i`` (``state.legal_action_ids()``, ``state.apply(i)``)."""
+    return list(ACTION_STRINGS)
 
 
 def parse_action(text: str) -> Action:
@@ -260,5 +261,7 @@ def parse_action(text: str) -> Action:
     return _PARSED.get(" ".join(words)) or _parse_words(words)
 
 
-for _action in _canonical_actions():
-    _PARSED[format_action(_action)] = _action
+ACTIONS: Final = tuple(_canonical_actions())
+ACTION_STRINGS: Final = tuple(format_action(a) for a in ACTIONS)
+ACTION_IDS: Final = {action: i for i, action in enumerate(ACTIONS)}
+_PARSED.update(zip(ACTION_STRINGS, ACTIONS, strict=True))

@@ -12,6 +12,7 @@ choices) is a ``pending`` dict of plain values, so positions round-trip through 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from cradle.tigris.board import (
@@ -21,13 +22,15 @@ from cradle.tigris.board import (
     FULL,
     NEIGHBOURS,
     BoardMap,
-    NameTable,
+    CellTable,
     cells_of,
     components,
     dilate,
     flood,
 )
 from cradle.tigris.rules import (
+    ACTION_IDS,
+    ACTIONS,
     BLACK,
     BUILDING,
     CATASTROPHE,
@@ -62,22 +65,45 @@ from cradle.tigris.rules import (
     format_action,
     options_to_dict,
     parse_action,
-    swap_text,
 )
 
 Event = dict[str, Any]
 
-_LEADER_TABLES = tuple(NameTable(f"leader {role} {{cell}}") for role in ROLES)
-_TILE_TABLES = tuple(NameTable(f"tile {color} {{cell}}") for color in COLORS)
-_CATASTROPHE_TABLE = NameTable("catastrophe {cell}")
-_TREASURE_TABLE = NameTable("treasure {cell}")
-_BUILDING_TABLE = NameTable("building {cell}")
-_WONDER_TABLE = NameTable("wonder {cell}")
-_WITHDRAW = tuple(f"withdraw {role}" for role in ROLES)
-_COMMITS = tuple(f"commit {n}" for n in range(HAND_SIZE + 1))
-_WARS = tuple(f"war {color}" for color in COLORS)
-_WONDERPOINTS = tuple(f"wonderpoint {color}" for color in COLORS)
-_SWAPS_BY_HAND: dict[tuple[int, ...], list[str]] = {}
+
+class _Vocabulary:
+    """The items legal actions are made of: the notation's strings, or the fixed action ids."""
+
+    def __init__(self, item: Callable[[Action], Any]) -> None:
+        cells = range(176)
+        self.item = item
+        self.leader = tuple(CellTable([item((LEADER, r, c)) for c in cells]) for r in range(4))
+        self.tile = tuple(CellTable([item((TILE, k, c)) for c in cells]) for k in range(4))
+        self.catastrophe = CellTable([item((CATASTROPHE, 0, c)) for c in cells])
+        self.treasure = CellTable([item((TREASURE, 0, c)) for c in cells])
+        self.building = CellTable([item((BUILDING, 0, c)) for c in cells])
+        self.wonder = CellTable([item((WONDER, 0, c)) for c in cells])
+        self.withdraw = tuple(item((WITHDRAW, r, -1)) for r in range(4))
+        self.commit = tuple(item((COMMIT, n, -1)) for n in range(HAND_SIZE + 1))
+        self.war = tuple(item((WAR, k, -1)) for k in range(4))
+        self.wonderpoint = tuple(item((WONDERPOINT, k, -1)) for k in range(4))
+        self.pass_ = item((PASS, 0, -1))
+        self.decline = item((DECLINE, 0, -1))
+        self._swaps: dict[tuple[int, ...], list[Any]] = {}
+
+    def swaps(self, hand: list[int]) -> list[Any]:
+        key = tuple(hand)
+        found = self._swaps.get(key)
+        if found is None:
+            found = self._swaps[key] = [
+                self.item((SWAP, counts, -1))
+                for counts in SWAP_COUNTS
+                if all(counts[c] <= hand[c] for c in range(4))
+            ]
+        return found
+
+
+_STRINGS = _Vocabulary(format_action)
+_IDS = _Vocabulary(ACTION_IDS.__getitem__)
 
 # The four 2x2 squares holding a cell, by their top-left cell.
 _SQUARES = tuple(
@@ -99,19 +125,6 @@ _SQUARE_MASK = tuple(
 )
 
 
-def _swaps_for(hand: list[int]) -> list[str]:
-    key = tuple(hand)
-    found = _SWAPS_BY_HAND.get(key)
-    if found is None:
-        found = [
-            swap_text(counts)
-            for counts in SWAP_COUNTS
-            if all(counts[c] <= hand[c] for c in range(4))
-        ]
-        _SWAPS_BY_HAND[key] = found
-    return found
-
-
 def _popcount(mask: int) -> int:
     return mask.bit_count()
 
@@ -127,6 +140,7 @@ class TigrisState:
     __slots__ = (
         "_comps",
         "_legal",
+        "_legal_ids",
         "actions_left",
         "active",
         "bag",
@@ -185,6 +199,7 @@ class TigrisState:
     wonder: int
     _comps: list[int] | None
     _legal: list[str] | None
+    _legal_ids: list[int] | None
 
     # ----------------------------------------------------------------- creation
 
@@ -220,6 +235,7 @@ class TigrisState:
         s.wonder = -1
         s._comps = None
         s._legal = None
+        s._legal_ids = None
         return s
 
     def clone(self) -> TigrisState:
@@ -253,6 +269,7 @@ class TigrisState:
         s.wonder = self.wonder
         s._comps = self._comps  # lists of ints are never mutated in place
         s._legal = self._legal
+        s._legal_ids = self._legal_ids
         return s
 
     # ----------------------------------------------------------------- basic queries
@@ -430,16 +447,24 @@ class TigrisState:
         """Every legal action of the seat to move, in the contract's notation."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._generate()
+            legal = self._legal = self._generate(_STRINGS)
         return legal[:]
 
-    def _generate(self) -> list[str]:
+    def legal_action_ids(self) -> list[int]:
+        """The legal actions as ids: positions in ``all_action_strings()``, in the same order
+        as ``legal_actions()``. ``apply`` takes an id too (for fixed-size action spaces)."""
+        legal = self._legal_ids
+        if legal is None:
+            legal = self._legal_ids = self._generate(_IDS)
+        return legal[:]
+
+    def _generate(self, vocab: _Vocabulary) -> list[Any]:
         if self.over:
             return []
         p = self.pending
         if p is not None:
-            return self._pending_actions(p)
-        out: list[str] = []
+            return self._pending_actions(p, vocab)
+        out: list[Any] = []
         seat = self.active
         empty = self.empty()
         land = self.board.land
@@ -461,24 +486,24 @@ class TigrisState:
             else:
                 targets = self._move_targets(cell, temples_near, land_empty, kingdoms)
             if targets:
-                _LEADER_TABLES[color].strings(targets, out)
+                vocab.leader[color].extend(targets, out)
         for color in range(4):
             if lc[4 * seat + color] >= 0:
-                out.append(_WITHDRAW[color])
+                out.append(vocab.withdraw[color])
         hand = self.hands[seat]
         land_ok = land_empty & ~three
         for color in range(4):
             if hand[color]:
                 if color == 1:
-                    _TILE_TABLES[1].strings(empty & ~land & ~three, out)
+                    vocab.tile[1].extend(empty & ~land & ~three, out)
                 else:
-                    _TILE_TABLES[color].strings(land_ok, out)
+                    vocab.tile[color].extend(land_ok, out)
         if self.catastrophes[seat]:
             targets = empty | (self.tiles_up() & ~self.treasure & ~self._building_mask())
-            _CATASTROPHE_TABLE.strings(targets, out)
+            vocab.catastrophe.extend(targets, out)
         if sum(hand):
-            out += _swaps_for(hand)
-        out.append("pass")
+            out += vocab.swaps(hand)
+        out.append(vocab.pass_)
         return out
 
     def _move_targets(
@@ -497,35 +522,39 @@ class TigrisState:
             one |= d
         return temples_near & land_empty & ~two
 
-    def _pending_actions(self, p: dict[str, Any]) -> list[str]:
+    def _pending_actions(self, p: dict[str, Any], vocab: _Vocabulary) -> list[Any]:
         kind = p["kind"]
         if kind in ("revolt", "war"):
-            return [_COMMITS[n] for n in self._commit_options(p)]
+            return [vocab.commit[n] for n in self._commit_options(p)]
         if kind == "war_order":
-            return [_WARS[c] for c in p["colors"]]
-        out: list[str] = []
+            return [vocab.war[c] for c in p["colors"]]
+        out: list[Any] = []
         if kind == "monument":
-            out += [format_action(a) for a in self._monument_options()]
-            _WONDER_TABLE.strings(sum(1 << c for c in self._wonder_options()), out)
-            return [*out, "decline"]
+            out += [vocab.item(a) for a in self._monument_options()]
+            vocab.wonder.extend(sum(1 << c for c in self._wonder_options()), out)
+            return [*out, vocab.decline]
         if kind == "treasure":
-            _TREASURE_TABLE.strings(sum(1 << c for c in p["cells"]), out)
+            vocab.treasure.extend(sum(1 << c for c in p["cells"]), out)
             return out
         if kind == "building":
-            _BUILDING_TABLE.strings(self._building_options(), out)
-            return [*out, "decline"]
+            vocab.building.extend(self._building_options(), out)
+            return [*out, vocab.decline]
         if kind == "wonderpoint":
-            return list(_WONDERPOINTS)
+            return list(vocab.wonderpoint)
         raise AssertionError(f"unknown pending decision {kind!r}")
 
     # ----------------------------------------------------------------- apply
 
-    def apply(self, action: str | Action) -> list[Event]:
+    def apply(self, action: str | int | Action) -> list[Event]:
         """Apply ``action`` for the seat to move; IllegalAction leaves the state unchanged."""
         if self.over:
             raise IllegalAction("the game is over")
         if isinstance(action, str):
             parsed = parse_action(action)
+        elif isinstance(action, int) and not isinstance(action, bool):
+            if not 0 <= action < len(ACTIONS):
+                raise IllegalAction(f"action id {action} is outside 0..{len(ACTIONS) - 1}")
+            parsed = ACTIONS[action]
         elif isinstance(action, tuple) and len(action) == 3:
             parsed = action
         else:
@@ -534,11 +563,11 @@ class TigrisState:
         p = self.pending
         if p is None:
             self._check_turn_action(parsed)
-            self._legal = None
+            self._legal = self._legal_ids = None
             self._apply_turn_action(parsed, events)
         else:
             self._check_pending_action(p, parsed)
-            self._legal = None
+            self._legal = self._legal_ids = None
             self._apply_pending_action(p, parsed, events)
         return events
 
@@ -1359,7 +1388,7 @@ class TigrisState:
                 table[other] = counts
                 at += size
         s.bag = pool[at:]
-        s._legal = None
+        s._legal = s._legal_ids = None
         return s
 
     def view(self, seat: int | None) -> dict[str, Any]:
