@@ -162,3 +162,9 @@ def test_bad_action_ids_are_refused() -> None:
         with pytest.raises(tigris.IllegalAction):
             state.apply(bad)  # type: ignore[arg-type]
     assert state.to_position() == before
+
+
+def test_hand_accessor_matches_the_view() -> None:
+    state = tigris.new_game(3, seed=6)
+    advance(state, 25)
+    assert all(state.hand(seat) == state.view(seat)["hand"] for seat in range(3))

@@ -294,6 +294,11 @@ class TigrisState:
     def num_players(self) -> int:
         return self.n
 
+    def hand(self, seat: int) -> list[str]:
+        """The tiles in ``seat``'s hand (what ``view(seat)["hand"]`` shows), cheaply."""
+        counts = self.hands[seat]
+        return [COLORS[c] for c in range(4) for _ in range(counts[c])]
+
     def tiles_up(self) -> int:
         u = self.up
         return u[0] | u[1] | u[2] | u[3]
