@@ -23,7 +23,7 @@ system-packages:
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,server,openspiel,pettingzoo]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,server,openspiel,pettingzoo,ai,ray]'
 	touch $(STAMP)
 
 play: $(STAMP) system-packages

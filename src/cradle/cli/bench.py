@@ -157,3 +157,42 @@ def run_bench(
 
 def json_line(summary: dict[str, Any]) -> str:
     return json.dumps(summary, separators=(", ", ": "))
+
+
+def run_ai_bench(
+    console: Console,
+    game: str,
+    seconds: float,
+    counts: list[int],
+    options: dict[str, Any],
+    seed: int | None,
+) -> dict[str, Any]:
+    """`cradle bench --ai`: ISMCTS iterations per second (see cradle.ai.benchmark)."""
+    from cradle.ai.benchmark import measure
+
+    if not seconds > 0:
+        raise CliError("--seconds must be more than 0")
+    module = load_game(game)
+    for players in counts:
+        if not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
+            raise CliError(
+                f"--players: {module.NAME} is for {module.MIN_PLAYERS} to "
+                f"{module.MAX_PLAYERS} players, not {players}"
+            )
+    game_options = make_options(module, options)
+    seed = fresh_seed() if seed is None else seed
+    table = Table(title=f"{module.NAME}: ISMCTS search speed (seed {seed})", box=box.SIMPLE_HEAD)
+    for heading in ("seats", "positions", "iterations", "iterations/s"):
+        table.add_column(heading, justify="right")
+    results = {}
+    for players in counts:
+        m = measure(module, players, game_options, seconds / len(counts), seed + players)
+        results[str(players)] = m
+        table.add_row(
+            str(players),
+            str(m["positions"]),
+            str(m["iterations"]),
+            f"{m['ismcts_iterations_per_s']:.0f}",
+        )
+    console.print(table)
+    return {"game": module.NAME, "ai": results, "options": module.options_to_dict(game_options)}

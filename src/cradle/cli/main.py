@@ -166,6 +166,9 @@ def bench(
             "--env", help="Measure a research adapter against the engine: openspiel or pettingzoo."
         ),
     ] = None,
+    ai: Annotated[
+        bool, typer.Option("--ai", help="Measure the AI instead: ISMCTS iterations per second.")
+    ] = False,
 ) -> None:
     """Random self-play speed; ends with one JSON line of games/s, actions/s, legal_actions/s."""
     from cradle.cli.bench import json_line, run_bench
@@ -178,6 +181,11 @@ def bench(
 
         for line in run_env_bench(game, env, seconds, counts, options, seed):
             print(line, flush=True)
+        return
+    if ai:
+        from cradle.cli.bench import run_ai_bench
+
+        print(json_line(run_ai_bench(Console(), game, seconds, counts, options, seed)), flush=True)
         return
     summary = run_bench(Console(), game, seconds, counts, options, seed)
     print(json_line(summary), flush=True)
@@ -250,6 +258,92 @@ def duel(
     result = run_duel(game, a, b, games, players, options, seed, Console())
     print(report(result), flush=True)
     print(json.dumps(result.summary()), flush=True)
+
+
+@app.command()
+def tournament(
+    game: GameOpt = "tigris",
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="Bots to rate, by name or name@budget (ismcts@2s, pimc@300), comma-separated.",
+        ),
+    ] = "ismcts,pimc,greedy,random",
+    players: Annotated[int, typer.Option("--players", "-p", help="Seats at each table.")] = 2,
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Rounds: seeds, each played in every seating.")
+    ] = 2,
+    seconds: Annotated[
+        float | None, typer.Option("--seconds", help="Budget per decision of pimc and ismcts.")
+    ] = None,
+    iterations: Annotated[
+        int | None,
+        typer.Option("--iterations", help="Budget per decision in iterations instead."),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", help="Local processes (default: cores).")
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option("--ray", help="Run on the Ray cluster at ADDRESS ('local' starts one here)."),
+    ] = None,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Folder for results.json, results.csv, ratings.png.")
+    ] = Path("tournament"),
+    seed: SeedOpt = None,
+    board: BoardOpt = None,
+    buildings: BuildingsOpt = False,
+    english: EnglishOpt = False,
+    wonder: WonderOpt = False,
+    open_scoring: OpenScoringOpt = False,
+    tiles: TilesOpt = None,
+) -> None:
+    """Round-robin between bots with seat rotation and shared seeds; openskill ratings."""
+    from cradle.cli.tournament import run_tournament
+
+    options = variant_dict(game, board, buildings, english, wonder, open_scoring)
+    options = with_tiles(options, game, tiles)
+    run_tournament(
+        Console(), game, bots, players, games, seconds, iterations, workers, ray, out, seed, options
+    )
+
+
+@app.command()
+def hint(
+    game: GameOpt = "tigris",
+    record: Annotated[
+        Path | None,
+        typer.Option("--record", help="Advise on the position this game record ends in."),
+    ] = None,
+    players: Annotated[int, typer.Option("--players", "-p", help="Seats of a new game.")] = 2,
+    seat: Annotated[
+        int | None, typer.Option("--seat", help="The seat asking (must be the seat to move).")
+    ] = None,
+    count: Annotated[int, typer.Option("--count", "-n", help="How many actions to list.")] = 3,
+    seconds: Annotated[
+        float | None, typer.Option("--seconds", help="Thinking time (default 1 s).")
+    ] = None,
+    iterations: Annotated[
+        int | None, typer.Option("--iterations", help="Thinking budget in iterations instead.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the hints as JSON.")] = False,
+    seed: SeedOpt = None,
+    board: BoardOpt = None,
+    buildings: BuildingsOpt = False,
+    english: EnglishOpt = False,
+    wonder: WonderOpt = False,
+    open_scoring: OpenScoringOpt = False,
+    tiles: TilesOpt = None,
+) -> None:
+    """The best few actions for the seat to move, with their chances and reasons."""
+    from cradle.cli.hint import position_from, run_hint
+
+    options = variant_dict(game, board, buildings, english, wonder, open_scoring)
+    options = with_tiles(options, game, tiles)
+    state = position_from(game, record, players, seed, options)
+    run_hint(Console(), state, seat, count, seconds, iterations, seed, as_json)
 
 
 # `serve` and `loadtest` live with the play server (they import its extra only when run).

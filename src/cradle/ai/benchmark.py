@@ -1,0 +1,53 @@
+"""`cradle bench --ai`: how many ISMCTS iterations per second the search runs.
+
+It searches a few positions of each player count (reached by random play from a seed: an
+opening, a middle game and a late position), single-process, and reports iterations per
+second per player count.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cradle.ai.ismcts import IsmctsParams, search
+from cradle.ai.search import Budget
+from cradle.core.contract import GameState
+
+STAGES = (0.0, 0.3, 0.6)  # share of a random game played before the measured position
+
+
+def positions(module: Any, players: int, options: Any, seed: int) -> list[GameState]:
+    """An opening, a middle-game and a late position of one random game."""
+    rng = random.Random(seed)
+    probe = module.new_game(players, seed, options)
+    length = 0
+    while not probe.is_over:
+        probe.apply(rng.choice(probe.legal_actions()))
+        length += 1
+    out = []
+    for stage in STAGES:
+        rng = random.Random(seed)
+        state = module.new_game(players, seed, options)
+        for _ in range(int(length * stage)):
+            state.apply(rng.choice(state.legal_actions()))
+        if not state.is_over:
+            out.append(state)
+    return out
+
+
+def measure(module: Any, players: int, options: Any, seconds: float, seed: int) -> dict[str, Any]:
+    states = positions(module, players, options, seed)
+    share = seconds / max(1, len(states))
+    iterations = 0
+    spent = 0.0
+    for number, state in enumerate(states):
+        result = search(state, state.to_move, Budget(seconds=share), IsmctsParams(), seed + number)
+        iterations += result.iterations
+        spent += result.seconds
+    return {
+        "ismcts_iterations_per_s": round(iterations / spent, 1) if spent else 0.0,
+        "iterations": iterations,
+        "positions": len(states),
+        "seconds": round(spent, 3),
+    }

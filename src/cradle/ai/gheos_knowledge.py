@@ -1,0 +1,228 @@
+"""Gheos knowledge for search: an evaluation (followers × symbols, war risk, epochs to come),
+one-ply move priors, a rollout policy and reasons in words.
+
+It reads worlds through the public view: the areas with their symbols and civilizations,
+the followers each player holds, tokens, points and how many epochs are left.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from cradle.ai.search import pairwise_chances, rank_rewards
+from cradle.core.contract import GameState
+
+TILE_VERBS = ("place", "replace")
+WAR_RISK = 0.35  # share of a civilization's future lost when a stronger neighbour may attack
+TOKEN_EARLY, TOKEN_LATE = 1.2, 0.4  # a kept token: this share of today's cup score
+PYRAMID_USE = 0.8  # share of the pyramids' epoch scorings a follower will still see
+
+
+class Reading:
+    """The numbers of one world the evaluation needs."""
+
+    __slots__ = (
+        "civ",
+        "epochs_left",
+        "followers",
+        "held",
+        "n",
+        "phase",
+        "points",
+        "remaining",
+        "tokens",
+        "view",
+    )
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
+        players: list[str] = view["players"]
+        self.n = len(players)
+        self.phase: str = view.get("phase", "tile")
+        self.points = [float(view["points"][p]) for p in players]
+        self.tokens = [int(view["tokens"][p]) for p in players]
+        self.held: list[dict[str, int]] = [dict(view["followers"][p]) for p in players]
+        self.followers = [sum(h.values()) for h in self.held]
+        end_epoch = int(view.get("end_epoch", 6))
+        self.epochs_left = max(0, end_epoch - int(view.get("epochs_drawn", 0)))
+        self.remaining = self.epochs_left / end_epoch if end_epoch else 0.0
+        areas = {int(a["area"]): a for a in view.get("areas", [])}
+        # colour -> (cups, pyramids, swords, wheat) of its continent
+        self.civ: dict[str, tuple[int, int, int, int]] = {}
+        for colour, civ in (view.get("civilizations") or {}).items():
+            area = areas.get(int(civ["area"]))
+            if area is not None:
+                self.civ[colour] = (
+                    int(area["cup"]),
+                    int(area["pyramid"]),
+                    int(area["sword"]),
+                    int(area["wheat"]),
+                )
+
+    def survival(self, colour: str) -> float:
+        swords = self.civ[colour][2]
+        strongest = max((v[2] for c, v in self.civ.items() if c != colour), default=0)
+        return 1.0 - WAR_RISK * self.remaining if strongest > swords else 1.0
+
+    def cup_score(self, seat: int) -> int:
+        return sum(n * self.civ[c][0] for c, n in self.held[seat].items() if c in self.civ)
+
+    def token_worth(self) -> float:
+        """A token kept, as a multiple of the cup score it would bring now: more early (cups
+        and followers grow), less late (a token unused at the end is lost)."""
+        return TOKEN_EARLY * self.remaining + TOKEN_LATE
+
+    def seat_value(self, seat: int) -> float:
+        value = self.points[seat]
+        tokens = self.tokens[seat] * self.token_worth()
+        for colour, count in self.held[seat].items():
+            if colour not in self.civ or count <= 0:
+                continue
+            cups, pyramids, _, _ = self.civ[colour]
+            future = pyramids * self.epochs_left * PYRAMID_USE + cups * (tokens + 1.0)
+            value += count * future * self.survival(colour)
+        return value + 0.01 * self.followers[seat]
+
+    def values(self) -> list[float]:
+        return [self.seat_value(s) for s in range(self.n)]
+
+    def temperature(self) -> float:
+        return 3.0 + 10.0 * self.remaining
+
+
+def read(world: GameState) -> Reading:
+    return Reading(world.view(world.to_move))
+
+
+class GheosKnowledge:
+    """The :class:`cradle.ai.search.Knowledge` of Gheos."""
+
+    batch = 16  # one-ply priors cost a view each: score few tile actions at a time
+
+    def rewards(self, world: GameState) -> list[float]:
+        if world.is_over:
+            return rank_rewards(world.result())
+        reading = read(world)
+        return pairwise_chances(reading.values(), reading.temperature())
+
+    def _after(self, world: GameState, action: str) -> GameState | None:
+        after = world.clone()
+        try:
+            after.apply(action)
+        except ValueError:
+            return None
+        return after
+
+    def priors(self, world: GameState, actions: Sequence[str]) -> list[float]:
+        """One ply: the mover's margin over the best other seat after each action."""
+        seat = world.to_move
+        out = []
+        for action in actions:
+            after = self._after(world, action)
+            if after is None:
+                out.append(-1e9)
+                continue
+            if after.is_over:
+                out.append(10.0 * (rank_rewards(after.result())[seat] - 0.5))
+                continue
+            values = read(after).values()
+            best_other = max(v for s, v in enumerate(values) if s != seat)
+            out.append((values[seat] - best_other) / 10.0)
+        return out
+
+    def unsettled(self, world: GameState) -> bool:
+        # Every step after the tile (a conflict, the civilization, the token) is the same
+        # player's, so the turn is played to its end before it is judged.
+        actions = world.legal_actions()
+        return bool(actions) and actions[0].split(" ", 1)[0] not in TILE_VERBS
+
+    def policy(self, world: GameState, rng: random.Random) -> str:
+        actions = world.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        verb = actions[0].split(" ", 1)[0]
+        if verb in ("start", "take", "pay"):
+            reading = read(world)
+            seat = world.to_move
+            scores = [self._follower_choice(reading, seat, a) for a in actions]
+            best = max(range(len(actions)), key=lambda i: scores[i] + 0.01 * rng.random())
+            return actions[best]
+        if verb in ("token", "pass"):
+            return self._token_choice(read(world), world.to_move)
+        if verb in TILE_VERBS:
+            # Tile placements: the best of a few, by one ply.
+            actions = rng.sample(actions, min(6, len(actions)))
+        scores = self.priors(world, actions)
+        best = max(range(len(actions)), key=lambda i: scores[i] + 0.05 * rng.random())
+        return actions[best]
+
+    def _follower_choice(self, reading: Reading, seat: int, action: str) -> float:
+        """Worth of a start / take (followers × what their continent will score), or the
+        loss of paying with a follower of that colour (the cheapest is paid)."""
+        words = action.split()
+        tokens = reading.tokens[seat]
+
+        def worth(cups: int, pyramids: int) -> float:
+            kept = tokens * reading.token_worth()
+            return pyramids * reading.epochs_left * PYRAMID_USE + cups * (kept + 1.0)
+
+        if words[0] == "start":
+            for area in reading.view.get("areas", []):
+                if area.get("ref") == words[2]:
+                    gain = int(area["wheat"]) * worth(int(area["cup"]), int(area["pyramid"]))
+                    return gain + 0.5
+            return 0.0
+        colour = words[1]
+        if colour not in reading.civ:
+            return 0.0
+        cups, pyramids, _, _ = reading.civ[colour]
+        value = worth(cups, pyramids) * reading.survival(colour)
+        return -value if words[0] == "pay" else value
+
+    def _token_choice(self, reading: Reading, seat: int) -> str:
+        # Play when a token now beats keeping it (see token_worth), or when time runs out.
+        score = reading.cup_score(seat)
+        tokens = reading.tokens[seat]
+        if score <= 0:
+            return "pass"
+        if tokens >= reading.epochs_left or reading.token_worth() < 1.0:
+            return "token"
+        return "pass"
+
+    def reason(self, world: GameState, seat: int, action: str) -> str:
+        reading = read(world)
+        words = action.split()
+        after = world.clone()
+        try:
+            events = after.apply(action)
+        except ValueError as exc:
+            return f"not possible: {exc}"
+        texts = [
+            str(e["text"])
+            for e in events
+            if e.get("type") in ("temple", "war", "civ_removed", "migration", "conflict")
+        ]
+        if words[0] == "start" and len(words) > 1 and words[1] in read(after).civ:
+            cups, pyramids, swords, wheat = read(after).civ[words[1]]
+            texts.insert(
+                0,
+                f"starts {words[1]} with {wheat} follower(s) on a continent of "
+                f"{cups} cup(s), {pyramids} pyramid(s), {swords} sword(s)",
+            )
+        elif words[0] == "take" and len(words) > 1 and words[1] in reading.civ:
+            cups, pyramids, swords, _ = reading.civ[words[1]]
+            texts.insert(
+                0,
+                f"takes a {words[1]} follower: {cups} cup(s), {pyramids} pyramid(s), "
+                f"{swords} sword(s) on its continent",
+            )
+        elif words[0] == "token":
+            texts.insert(0, f"scores {reading.cup_score(seat)} now with a scoring token")
+        elif words[0] == "pass" and reading.phase == "token":
+            texts.insert(0, f"keeps the token (it would score {reading.cup_score(seat)} now)")
+        if not texts:
+            gain = read(after).values()[seat] - reading.values()[seat]
+            return f"estimated {gain:+.1f} points for you"
+        return "; ".join(texts[:3])

@@ -1,0 +1,67 @@
+"""Hints for a human player: the best few actions for the seat to move, each with its
+estimated chance and a short reason in words.
+
+The search is the ``ismcts`` bot's, from the seat's own information only; reasons come from
+the game's knowledge (conflict odds from the seat's own hand against what the opponent may
+hold, points scored, monuments, followers, ...).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from cradle.ai.ismcts import IsmctsParams, search
+from cradle.ai.search import Budget, game_of, knowledge_for, sample_world
+from cradle.core.contract import GameState
+
+
+@dataclass
+class Hint:
+    action: str
+    win_chance: float  # 2 players: chance to win; more: expected share of opponents beaten
+    visits: int
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def hints(
+    state: GameState,
+    seat: int | None = None,
+    count: int = 3,
+    budget: Budget | None = None,
+    seed: int | None = None,
+) -> list[Hint]:
+    """Up to ``count`` suggestions for ``seat`` (default: the seat to move), best first."""
+    if state.is_over:
+        raise ValueError("the game is over: there is nothing to suggest")
+    if seat is None:
+        seat = state.to_move
+    if seat != state.to_move:
+        raise ValueError(f"hints are for the seat to move: seat {state.to_move}, not seat {seat}")
+    if count < 1:
+        raise ValueError("ask for at least one hint")
+    actions = state.legal_actions()
+    knowledge = knowledge_for(game_of(state))
+    rng = random.Random(seed)
+    world = sample_world(state, seat, rng)
+    if len(actions) == 1:
+        reward = knowledge.rewards(world)[seat]
+        reason = "the only legal action; " + knowledge.reason(world, seat, actions[0])
+        return [Hint(actions[0], round(reward, 3), 0, reason)]
+    result = search(
+        state,
+        seat,
+        budget or Budget(seconds=1.0),
+        IsmctsParams(),
+        rng.getrandbits(63),
+        knowledge,
+    )
+    out = []
+    for row in result.actions[:count]:
+        reason = knowledge.reason(world, seat, row.action)
+        out.append(Hint(row.action, round(row.reward, 3), row.visits, reason))
+    return out

@@ -1,0 +1,317 @@
+"""Single-observer information-set Monte Carlo tree search (Cowling, Powley & Whitehouse 2012).
+
+One tree for the searching seat. Every iteration samples a world the seat cannot tell from the
+truth (``sample_hidden``), walks down the tree taking only the actions legal in that world,
+adds one node, evaluates it (settle what is in progress, an optional short rollout, then the
+game's heuristic) and backs up a reward vector: each node keeps the reward of the seat that
+chose it, so opponents (2 to 4 of them) maximize their own share at their decisions.
+
+The action space is large (several hundred tile and leader placements in Tigris), so nodes
+widen progressively: a node visited n times may try about ``widening * n ** alpha`` actions,
+taken best-first by the game's priors; a fading prior bonus steers the first visits.
+Selection is UCB1 with availability counts (an action's chances count only in the worlds where
+it was legal). Root parallelism runs independent trees in worker processes and adds their
+root statistics.
+"""
+
+from __future__ import annotations
+
+import atexit
+import math
+import multiprocessing
+import os
+import pickle
+import random
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from cradle.ai.search import (
+    Budget,
+    Knowledge,
+    evaluate,
+    game_of,
+    knowledge_for,
+    rank_rewards,
+    sample_world,
+)
+from cradle.core.contract import GameState
+
+
+@dataclass(frozen=True)
+class IsmctsParams:
+    exploration: float = 0.4  # UCB constant (rewards are in [0, 1])
+    widening: float = 1.5  # children allowed ~ widening * visits ** alpha
+    alpha: float = 0.5
+    prior_weight: float = 0.3  # progressive bias, fading as 1 / (visits + 1)
+    rollout: int = 0  # policy moves after settling, before the heuristic
+    batch: int = 48  # actions scored at a time below the root
+
+
+class Node:
+    __slots__ = ("action", "avail", "bias", "children", "mover", "n", "priors", "w")
+
+    def __init__(self, action: str, mover: int, bias: float) -> None:
+        self.action = action
+        self.mover = mover
+        self.bias = bias
+        self.n = 0
+        self.w = 0.0
+        self.avail = 1
+        self.children: dict[str, Node] = {}
+        self.priors: dict[str, float] | None = None
+
+
+@dataclass
+class ActionStats:
+    action: str
+    visits: int
+    reward: float  # mean reward of the searching seat after this action
+
+
+@dataclass
+class SearchResult:
+    seat: int
+    iterations: int
+    seconds: float
+    actions: list[ActionStats] = field(default_factory=list)  # most visited first
+
+    @property
+    def best(self) -> str:
+        return self.actions[0].action
+
+
+class Ismcts:
+    """One search tree; :meth:`run` grows it within a budget."""
+
+    def __init__(
+        self,
+        state: GameState,
+        seat: int,
+        knowledge: Knowledge,
+        params: IsmctsParams,
+        rng: random.Random,
+    ) -> None:
+        self.state = state
+        self.seat = seat
+        self.knowledge = knowledge
+        self.params = params
+        self.rng = rng
+        self.root = Node("", seat, 0.0)
+        self.iterations = 0
+
+    def run(self, budget: Budget) -> SearchResult:
+        clock = budget.clock()
+        while True:
+            self.iterate()
+            if not clock.tick():
+                break
+        return self.result(clock.elapsed())
+
+    def iterate(self) -> None:
+        world = sample_world(self.state, self.seat, self.rng)
+        node = self.root
+        path: list[Node] = []
+        rewards: list[float] | None = None
+        while rewards is None:
+            if world.is_over:
+                rewards = rank_rewards(world.result())
+                break
+            child = self.select(node, world, world.legal_actions())
+            path.append(child)
+            world.apply(child.action)
+            if child.n == 0:
+                rewards = evaluate(world, self.knowledge, self.rng, self.params.rollout)
+            node = child
+        self.root.n += 1
+        for child in path:
+            child.n += 1
+            child.w += rewards[child.mover]
+        self.iterations += 1
+
+    def select(self, node: Node, world: GameState, actions: list[str]) -> Node:
+        children = node.children
+        available: list[Node] = []
+        if len(children) * 4 < len(actions):
+            legal = set(actions)
+            for action, child in children.items():
+                if action in legal:
+                    child.avail += 1
+                    available.append(child)
+        else:
+            for action in actions:
+                found = children.get(action)
+                if found is not None:
+                    found.avail += 1
+                    available.append(found)
+        params = self.params
+        allowed = params.widening * (node.n + 1) ** params.alpha
+        if len(available) < len(actions) and (len(available) < allowed or not available):
+            return self.expand(node, world, actions)
+        c = params.exploration
+        weight = params.prior_weight
+        best = available[0]
+        best_score = -math.inf
+        for child in available:
+            n = child.n
+            score = (
+                child.w / n
+                + c * math.sqrt(math.log(child.avail) / n)
+                + weight * child.bias / (n + 1)
+            )
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+    def expand(self, node: Node, world: GameState, actions: list[str]) -> Node:
+        if node.priors is None:
+            node.priors = {}
+        priors = node.priors
+        children = node.children
+        fresh = [a for a in actions if a not in children and a in priors]
+        if not fresh:
+            # Score the actions not scored yet: all of them at the root, a random batch
+            # deeper down (a node rarely lives long enough to need more than its best few).
+            missing = [a for a in actions if a not in priors]
+            batch = getattr(self.knowledge, "batch", self.params.batch)
+            if node is not self.root and len(missing) > batch:
+                missing = self.rng.sample(missing, batch)
+            scores = self.knowledge.priors(world, missing)
+            rng = self.rng
+            for action, score in zip(missing, scores, strict=True):
+                priors[action] = score + 1e-6 * rng.random()  # random order among equals
+            fresh = missing
+        action = max(fresh, key=priors.__getitem__)
+        child = Node(action, world.to_move, math.tanh(priors[action]))
+        children[action] = child
+        return child
+
+    def stats(self) -> dict[str, tuple[int, float]]:
+        return {a: (c.n, c.w) for a, c in self.root.children.items()}
+
+    def result(self, seconds: float) -> SearchResult:
+        return make_result(self.seat, self.iterations, seconds, self.stats())
+
+
+def make_result(
+    seat: int, iterations: int, seconds: float, stats: dict[str, tuple[int, float]]
+) -> SearchResult:
+    rows = [ActionStats(a, n, w / n if n else 0.0) for a, (n, w) in stats.items() if n > 0]
+    rows.sort(key=lambda r: (-r.visits, -r.reward, r.action))
+    return SearchResult(seat, iterations, seconds, rows)
+
+
+def search(
+    state: GameState,
+    seat: int,
+    budget: Budget,
+    params: IsmctsParams | None = None,
+    seed: int | None = None,
+    knowledge: Knowledge | None = None,
+) -> SearchResult:
+    """Search ``state`` for ``seat`` (the seat to move) in one process."""
+    tree = Ismcts(
+        state,
+        seat,
+        knowledge or knowledge_for(game_of(state)),
+        params or IsmctsParams(),
+        random.Random(seed),
+    )
+    return tree.run(budget)
+
+
+# -- root parallelism ------------------------------------------------------------------------
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    pool = _POOLS.get(workers)
+    if pool is None:
+        # spawn: safe next to threads (the server, Ray) and the same on every platform.
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        _POOLS[workers] = pool
+    return pool
+
+
+@atexit.register
+def _close_pools() -> None:
+    for pool in _POOLS.values():
+        pool.shutdown(wait=False, cancel_futures=True)
+    _POOLS.clear()
+
+
+def _search_in_worker(
+    blob: bytes, seat: int, budget: Budget, params: IsmctsParams, seed: int
+) -> tuple[int, dict[str, tuple[int, float]]]:
+    state = pickle.loads(blob)
+    tree = Ismcts(state, seat, knowledge_for(game_of(state)), params, random.Random(seed))
+    tree.run(budget)
+    return tree.iterations, tree.stats()
+
+
+def parallel_search(
+    state: GameState,
+    seat: int,
+    budget: Budget,
+    params: IsmctsParams,
+    seeds: Sequence[int],
+) -> SearchResult:
+    """Independent trees (one per seed) in worker processes; their root statistics added."""
+    import time
+
+    start = time.perf_counter()
+    blob = pickle.dumps(state)
+    share = budget.split(len(seeds))
+    pool = _pool(len(seeds))
+    futures = [pool.submit(_search_in_worker, blob, seat, share, params, s) for s in seeds]
+    merged: dict[str, tuple[int, float]] = {}
+    iterations = 0
+    for future in futures:
+        count, stats = future.result()
+        iterations += count
+        for action, (n, w) in stats.items():
+            old_n, old_w = merged.get(action, (0, 0.0))
+            merged[action] = (old_n + n, old_w + w)
+    return make_result(seat, iterations, time.perf_counter() - start, merged)
+
+
+def default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+class IsmctsBot:
+    """Information-set MCTS within a budget of iterations or seconds per decision."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget: Budget | None = None,
+        params: IsmctsParams | None = None,
+        workers: int = 1,
+        name: str = "ismcts",
+    ) -> None:
+        self.name = name
+        self.rng = random.Random(seed)
+        self.budget = budget or Budget(seconds=1.0)
+        self.params = params or IsmctsParams()
+        self.workers = max(1, workers)
+
+    def analyse(self, state: GameState, seat: int) -> SearchResult:
+        if state.to_move != seat:
+            raise ValueError(f"it is seat {state.to_move}'s decision, not seat {seat}'s")
+        seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
+        if self.workers == 1:
+            return search(state, seat, self.budget, self.params, seeds[0])
+        return parallel_search(state, seat, self.budget, self.params, seeds)
+
+    def choose(self, state: GameState, seat: int) -> str:
+        if state.to_move != seat:
+            raise ValueError(f"it is seat {state.to_move}'s decision, not seat {seat}'s")
+        actions = state.legal_actions()
+        if not actions:
+            raise ValueError("there is no legal action to choose from")
+        if len(actions) == 1:
+            return actions[0]
+        return self.analyse(state, seat).best

@@ -1,0 +1,156 @@
+"""The search bots and the playing levels, registered by name in the bot registry.
+
+| name     | bot                                   | budget per decision |
+|----------|---------------------------------------|---------------------|
+| `pimc`   | determinized one-ply + rollouts       | 0.5 s               |
+| `ismcts` | information-set MCTS                  | 1 s                 |
+| `easy`   | `greedy` (one ply)                    | -                   |
+| `medium` | `pimc`                                | 0.3 s               |
+| `hard`   | `ismcts`                              | 1 s                 |
+| `expert` | `ismcts`, root-parallel on every core | 3 s                 |
+
+A budget can be given with the name: ``ismcts@2s`` (seconds) or ``ismcts@500`` (iterations);
+:func:`make_bot_spec` understands that, ``make_bot`` (the registry) the plain names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cradle.ai.bots import Bot, BotFactory, UnknownBot, make_bot, register_bot
+from cradle.ai.search import Budget
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    bot: str
+    budget: Budget | None
+    workers: int = 1  # 0: every core
+    about: str = ""
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", "greedy", None, about="one-ply greedy: takes what scores now"),
+    "medium": Level("medium", "pimc", Budget(seconds=0.3), about="sampled worlds, 0.3 s a move"),
+    "hard": Level("hard", "ismcts", Budget(seconds=1.0), about="information-set MCTS, 1 s"),
+    "expert": Level(
+        "expert", "ismcts", Budget(seconds=3.0), workers=0, about="ISMCTS, 3 s on every core"
+    ),
+}
+
+SEARCH_DEFAULTS = {"pimc": Budget(seconds=0.5), "ismcts": Budget(seconds=1.0)}
+
+
+def search_bot(
+    kind: str, seed: int | None, budget: Budget, workers: int = 1, name: str | None = None
+) -> Bot:
+    """A ``pimc`` or ``ismcts`` bot with that budget (``workers`` 0: every core)."""
+    if kind == "pimc":
+        from cradle.ai.pimc import PimcBot
+
+        return PimcBot(seed, budget, name=name or kind)
+    if kind == "ismcts":
+        from cradle.ai.ismcts import IsmctsBot, default_workers
+
+        count = default_workers() if workers == 0 else workers
+        return IsmctsBot(seed, budget, workers=count, name=name or kind)
+    raise UnknownBot(f"{kind!r} is not a search bot (pimc or ismcts)")
+
+
+def level_bot(level: str, seed: int | None = None) -> Bot:
+    spec = LEVELS[level]
+    if spec.budget is None:
+        try:
+            bot = make_bot(spec.bot, seed)
+        except UnknownBot:
+            bot = make_bot("random", seed)  # the greedy bot is not installed in this checkout
+        bot.name = level
+        return bot
+    return search_bot(spec.bot, seed, spec.budget, spec.workers, name=level)
+
+
+def parse_budget(text: str) -> Budget:
+    """'2s', '0.5s' (seconds) or '500' (iterations)."""
+    raw = text.strip().lower()
+    try:
+        if raw.endswith("s"):
+            return Budget(seconds=float(raw[:-1]))
+        return Budget(iterations=int(raw))
+    except ValueError as exc:
+        raise UnknownBot(
+            f"bad budget {text!r}: write seconds like '2s' or iterations like '500' ({exc})"
+        ) from None
+
+
+def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = None) -> Bot:
+    """A bot from ``name``, ``name@budget`` or, for experiments with the search settings,
+    ``name@budget/key=value/...`` (ismcts: exploration, widening, alpha, prior_weight,
+    rollout, batch; pimc: candidates, rollout). ``default`` overrides the usual budget of a
+    plain search-bot name."""
+    label = spec.strip().lower()
+    head, *settings = label.split("/")
+    name, _, budget_text = head.partition("@")
+    if (budget_text or settings) and name not in SEARCH_DEFAULTS:
+        raise UnknownBot(f"{name!r} takes no budget or settings: only pimc and ismcts do")
+    if not budget_text and not settings:
+        if default is not None and name in SEARCH_DEFAULTS:
+            return search_bot(name, seed, default)
+        return make_bot(name, seed)
+    budget = parse_budget(budget_text) if budget_text else default or SEARCH_DEFAULTS[name]
+    values: dict[str, float] = {}
+    for item in settings:
+        key, _, value = item.partition("=")
+        try:
+            values[key.strip()] = float(value)
+        except ValueError:
+            raise UnknownBot(f"bad setting {item!r} in {spec!r}: write key=number") from None
+    if name == "pimc":
+        from cradle.ai.pimc import PimcBot
+
+        unknown = set(values) - {"candidates", "rollout"}
+        if unknown:
+            raise UnknownBot(f"unknown pimc setting(s): {', '.join(sorted(unknown))}")
+        return PimcBot(
+            seed,
+            budget,
+            candidates=int(values.get("candidates", 12)),
+            rollout=int(values.get("rollout", 4)),
+            name=label,
+        )
+    from dataclasses import fields
+
+    from cradle.ai.ismcts import IsmctsBot, IsmctsParams
+
+    kinds = {f.name: f.type for f in fields(IsmctsParams)}
+    unknown = set(values) - set(kinds)
+    if unknown:
+        raise UnknownBot(f"unknown ismcts setting(s): {', '.join(sorted(unknown))}")
+    params = IsmctsParams(
+        **{k: int(v) if kinds[k] in ("int", int) else v for k, v in values.items()}  # type: ignore[arg-type]
+    )
+    return IsmctsBot(seed, budget, params, name=label)
+
+
+def _search_factory(kind: str) -> BotFactory:
+    def factory(seed: int | None = None) -> Bot:
+        return search_bot(kind, seed, SEARCH_DEFAULTS[kind])
+
+    return factory
+
+
+def _level_factory(level: str) -> BotFactory:
+    def factory(seed: int | None = None) -> Bot:
+        return level_bot(level, seed)
+
+    return factory
+
+
+def register() -> None:
+    for kind in SEARCH_DEFAULTS:
+        register_bot(kind, _search_factory(kind))
+    for level in LEVELS:
+        register_bot(level, _level_factory(level))
+
+
+register()

@@ -1,0 +1,201 @@
+"""What the search bots share: budgets, fair determinizations, rewards and game knowledge.
+
+A search bot never looks at the hidden parts of the state it is given. It asks the engine for
+*worlds*: full states consistent with what its seat knows (``state.sample_hidden(seat, rng)``),
+and it searches, rolls out and evaluates on those worlds only.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import MutableSequence, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from cradle.core.contract import GameState
+
+
+class CanonicalRandom(random.Random):
+    """A random source whose shuffles ignore the order of what they shuffle.
+
+    ``sample_hidden`` pools the pieces a seat cannot see (other hands, the bag or stacks) in an
+    order that may follow the hidden order of the bag; a plain shuffle of that pool would make
+    the world depend on it. Sorting first makes each world a function of the seat's
+    information and the seed alone, so a bot decides identically whatever the hidden truth.
+    """
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        x[:] = sorted(x)
+        super().shuffle(x)
+
+
+def sample_world(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """A full state that ``seat`` cannot tell from ``state``, drawn with ``rng``."""
+    return state.sample_hidden(seat, CanonicalRandom(rng.getrandbits(64)))
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a search may think: a number of iterations, seconds, or both (first reached)."""
+
+    iterations: int | None = None
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("a budget needs iterations or seconds")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError("a budget needs at least 1 iteration")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError("a budget needs more than 0 seconds")
+
+    def clock(self) -> Clock:
+        return Clock(self)
+
+    def split(self, parts: int) -> Budget:
+        """The share of one of ``parts`` parallel searches (same time, fewer iterations)."""
+        if self.iterations is None:
+            return self
+        return Budget(max(1, self.iterations // parts), self.seconds)
+
+    def describe(self) -> str:
+        pieces = []
+        if self.iterations is not None:
+            pieces.append(f"{self.iterations} iterations")
+        if self.seconds is not None:
+            pieces.append(f"{self.seconds:g} s")
+        return " or ".join(pieces)
+
+
+class Clock:
+    """Counts iterations against a budget; the time is read only every few iterations."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.start = time.perf_counter()
+        self.deadline = None if budget.seconds is None else self.start + budget.seconds
+        self.count = 0
+
+    def tick(self) -> bool:
+        """Count one iteration; False once the budget is spent."""
+        self.count += 1
+        limit = self.budget.iterations
+        if limit is not None and self.count >= limit:
+            return False
+        return self.deadline is None or time.perf_counter() < self.deadline
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+
+def rank_rewards(result: Sequence[dict[str, Any]]) -> list[float]:
+    """Per seat, the share of the other players it finished ahead of (a tie counts half).
+
+    In two-player games that is 1 for a win, 0 for a loss, 0.5 for a tie; with more players
+    it rewards every place, so that each seat's search also cares about second place.
+    """
+    places = [int(row["place"]) for row in sorted(result, key=lambda row: int(row["seat"]))]
+    n = len(places)
+    if n < 2:
+        return [1.0] * n
+    out = []
+    for mine in places:
+        beaten = sum(1 for other in places if other > mine)
+        tied = sum(1 for other in places if other == mine) - 1
+        out.append((beaten + 0.5 * tied) / (n - 1))
+    return out
+
+
+def pairwise_chances(values: Sequence[float], temperature: float) -> list[float]:
+    """Turn estimated final scores into the expected share of opponents each seat beats."""
+    import math
+
+    n = len(values)
+    if n < 2:
+        return [1.0] * n
+    out = []
+    for i, mine in enumerate(values):
+        total = 0.0
+        for j, theirs in enumerate(values):
+            if i != j:
+                x = (mine - theirs) / temperature
+                total += 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
+        out.append(total / (n - 1))
+    return out
+
+
+class Knowledge(Protocol):
+    """A game's heuristics for search, computed on worlds (full states), never on the truth."""
+
+    def rewards(self, world: GameState) -> list[float]:
+        """Estimated share of opponents each seat will beat, from 0 to 1 (a reward vector)."""
+        ...
+
+    def priors(self, world: GameState, actions: Sequence[str]) -> list[float]:
+        """A score per action of ``world.to_move``: higher is more promising (for ordering)."""
+        ...
+
+    def policy(self, world: GameState, rng: random.Random) -> str:
+        """A quick, sensible action for rollouts."""
+        ...
+
+    def unsettled(self, world: GameState) -> bool:
+        """Whether a decision in progress (a conflict, a choice) should be played out before
+        the world is evaluated."""
+        ...
+
+    def reason(self, world: GameState, seat: int, action: str) -> str:
+        """A short explanation in words of what ``action`` does for ``seat``."""
+        ...
+
+
+_KNOWLEDGE: dict[str, Knowledge] = {}
+
+
+def game_of(state: GameState) -> str:
+    """The game's registry name, read from the public view."""
+    name = state.view(state.to_move).get("game")
+    if not isinstance(name, str):
+        raise ValueError("the state's view does not say which game it is")
+    return name
+
+
+def knowledge_for(game: str) -> Knowledge:
+    """The heuristics of ``game`` (tigris or gheos)."""
+    if game not in _KNOWLEDGE:
+        if game == "tigris":
+            from cradle.ai.tigris_knowledge import TigrisKnowledge
+
+            _KNOWLEDGE[game] = TigrisKnowledge()
+        elif game == "gheos":
+            from cradle.ai.gheos_knowledge import GheosKnowledge
+
+            _KNOWLEDGE[game] = GheosKnowledge()
+        else:
+            raise ValueError(f"no AI knowledge for the game {game!r}")
+    return _KNOWLEDGE[game]
+
+
+def settle(world: GameState, knowledge: Knowledge, rng: random.Random, limit: int = 8) -> None:
+    """Play out a decision in progress (commitments, wars, monuments, ...) with the policy."""
+    steps = 0
+    while steps < limit and not world.is_over and knowledge.unsettled(world):
+        world.apply(knowledge.policy(world, rng))
+        steps += 1
+
+
+def evaluate(
+    world: GameState, knowledge: Knowledge, rng: random.Random, rollout: int = 0
+) -> list[float]:
+    """The reward vector of a world: exact once the game is over, else the heuristic after
+    settling what is in progress and ``rollout`` further policy moves."""
+    settle(world, knowledge, rng)
+    for _ in range(rollout):
+        if world.is_over:
+            break
+        world.apply(knowledge.policy(world, rng))
+    settle(world, knowledge, rng)
+    if world.is_over:
+        return rank_rewards(world.result())
+    return knowledge.rewards(world)

@@ -1,0 +1,378 @@
+"""Round-robin tournaments between bots, with seat rotation, shared seeds and ratings.
+
+Schedule: every lineup of bots (each combination of ``players`` different bots; with fewer
+bots than seats, the bots take turns around the table) is played in every rotation of its
+seating, and all of those games share one seed per round, so each bot meets the same bags and
+first players from every seat. Games run in local worker processes or on a Ray cluster.
+
+Results: one record per game (seating, seed, places, scores, thinking time), head-to-head
+scores with Wilson intervals, and openskill (Plackett-Luce) ratings with 95% intervals.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import math
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cradle.ai.search import rank_rewards
+from cradle.core.contract import GameState
+
+MAX_ACTIONS = 20_000  # a game longer than this is an engine or bot bug, not a long game
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game to play: everything a worker needs, as plain data."""
+
+    index: int
+    game: str
+    seed: int
+    seating: tuple[str, ...]  # bot spec per seat
+    options: dict[str, Any] = field(default_factory=dict)
+    seconds: float | None = None  # default budget of plain search-bot names
+    iterations: int | None = None
+
+
+def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """The groups of bots that meet: every combination, or one table of turns when fewer
+    bots than seats."""
+    if len(bots) >= players:
+        return list(itertools.combinations(bots, players))
+    return [tuple(bots[i % len(bots)] for i in range(players))]
+
+
+def schedule(
+    game: str,
+    bots: Sequence[str],
+    players: int,
+    rounds: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    seconds: float | None = None,
+    iterations: int | None = None,
+) -> list[GameTask]:
+    """Every lineup in every rotation of its seats, once per round; a round's games share a
+    seed."""
+    tasks: list[GameTask] = []
+    seeds = random.Random(seed)
+    for _ in range(rounds):
+        game_seed = seeds.randrange(2**31)
+        for lineup in lineups(bots, players):
+            for shift in range(players):
+                seating = lineup[shift:] + lineup[:shift]
+                tasks.append(
+                    GameTask(
+                        len(tasks),
+                        game,
+                        game_seed,
+                        seating,
+                        dict(options or {}),
+                        seconds,
+                        iterations,
+                    )
+                )
+    return tasks
+
+
+def play_game(task: GameTask) -> dict[str, Any]:
+    """Play one game to its end; a JSON-able record of it."""
+    from cradle.ai.levels import make_bot_spec
+    from cradle.ai.search import Budget
+    from cradle.games import get_game
+
+    module = get_game(task.game)
+    options = module.options_from_dict(task.options)
+    state: GameState = module.new_game(len(task.seating), task.seed, options)
+    default = None
+    if task.seconds is not None or task.iterations is not None:
+        default = Budget(task.iterations, task.seconds)
+    seat_rng = random.Random(task.seed * 7919 + task.index)
+    bots = [make_bot_spec(spec, seat_rng.randrange(2**31), default) for spec in task.seating]
+    thinking = [0.0] * len(bots)
+    decisions = [0] * len(bots)
+    actions = 0
+    start = time.perf_counter()
+    while not state.is_over:
+        seat = state.to_move
+        began = time.perf_counter()
+        action = bots[seat].choose(state, seat)
+        thinking[seat] += time.perf_counter() - began
+        decisions[seat] += 1
+        try:
+            state.apply(action)
+        except ValueError as exc:
+            raise RuntimeError(
+                f"bot {task.seating[seat]} chose the illegal action {action!r} "
+                f"(game {task.index}, seed {task.seed}): {exc}"
+            ) from None
+        actions += 1
+        if actions > MAX_ACTIONS:
+            raise RuntimeError(f"game {task.index} (seed {task.seed}) did not end")
+    result = sorted(state.result(), key=lambda row: int(row["seat"]))
+    rewards = rank_rewards(result)
+    return {
+        "index": task.index,
+        "game": task.game,
+        "seed": task.seed,
+        "seating": list(task.seating),
+        "places": [int(row["place"]) for row in result],
+        "scores": [row.get("score") for row in result],
+        "rewards": rewards,
+        "actions": actions,
+        "seconds": round(time.perf_counter() - start, 3),
+        "thinking": [round(t, 3) for t in thinking],
+        "decisions": decisions,
+    }
+
+
+# -- running ------------------------------------------------------------------------------
+
+
+Progress = Callable[[dict[str, Any]], None]
+
+
+def run_local(
+    tasks: Sequence[GameTask], workers: int, progress: Progress | None = None
+) -> list[dict[str, Any]]:
+    """Play the games in ``workers`` local processes (in this one when ``workers`` is 1)."""
+    records: list[dict[str, Any]] = []
+    if workers <= 1:
+        for task in tasks:
+            record = play_game(task)
+            records.append(record)
+            if progress:
+                progress(record)
+        return records
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = [pool.submit(play_game, task) for task in tasks]
+        try:
+            for future in as_completed(futures):
+                record = future.result()
+                records.append(record)
+                if progress:
+                    progress(record)
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+    records.sort(key=lambda r: int(r["index"]))
+    return records
+
+
+def run_ray(
+    tasks: Sequence[GameTask],
+    address: str,
+    workers: int,
+    progress: Progress | None = None,
+) -> list[dict[str, Any]]:
+    """Play the games as Ray tasks: on the cluster at ``address``, or on a Ray instance
+    started here for the run when ``address`` is ``local``."""
+    import ray
+
+    started = False
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, log_to_driver=False)
+        started = True
+    try:
+        remote = ray.remote(play_game)
+        pending = [remote.remote(task) for task in tasks]
+        records: list[dict[str, Any]] = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                record = ray.get(ref)
+                records.append(record)
+                if progress:
+                    progress(record)
+    finally:
+        if started:
+            ray.shutdown()
+    records.sort(key=lambda r: int(r["index"]))
+    return records
+
+
+# -- analysis -----------------------------------------------------------------------------
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson interval of a success share ``score`` over ``n`` games."""
+    if n == 0:
+        return (0.0, 1.0)
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def head_to_head(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
+    """For each pair of different bots at a table: the share of their meetings the first
+    finished ahead of the second (ties half), with its interval."""
+    tally: dict[tuple[str, str], list[float]] = {}
+    for record in records:
+        seating, places = record["seating"], record["places"]
+        for i, a in enumerate(seating):
+            for j, b in enumerate(seating):
+                if i == j or a == b:
+                    continue
+                won = 1.0 if places[i] < places[j] else 0.5 if places[i] == places[j] else 0.0
+                pair = tally.setdefault((a, b), [0.0, 0.0])
+                pair[0] += won
+                pair[1] += 1
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for (a, b), (won, n) in sorted(tally.items()):
+        share = won / n
+        low, high = wilson(share, int(n))
+        out.setdefault(a, {})[b] = {
+            "score": round(share, 4),
+            "meetings": int(n),
+            "low": round(low, 4),
+            "high": round(high, 4),
+        }
+    return out
+
+
+def fit_ratings(records: Sequence[dict[str, Any]], passes: int = 3) -> dict[str, dict[str, Any]]:
+    """openskill Plackett-Luce ratings from the places of every game.
+
+    Each seat is a team of one; a bot seated twice at one table gets the mean of its two
+    updates. Several passes over the games (in order) let early games count against later
+    knowledge; the interval is mu ± 1.96 sigma."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings: dict[str, Any] = {}
+    labels = sorted({label for r in records for label in r["seating"]})
+    for label in labels:
+        ratings[label] = model.rating(name=label)
+    for _ in range(max(1, passes)):
+        for record in records:
+            seating = record["seating"]
+            teams = [[model.rating(mu=ratings[b].mu, sigma=ratings[b].sigma)] for b in seating]
+            updated = model.rate(teams, ranks=[float(p) for p in record["places"]])
+            merged: dict[str, list[tuple[float, float]]] = {}
+            for label, team in zip(seating, updated, strict=True):
+                merged.setdefault(label, []).append((team[0].mu, team[0].sigma))
+            for label, pairs in merged.items():
+                mu = sum(p[0] for p in pairs) / len(pairs)
+                sigma = sum(p[1] for p in pairs) / len(pairs)
+                ratings[label] = model.rating(mu=mu, sigma=sigma, name=label)
+    games: dict[str, int] = {label: 0 for label in labels}
+    reward: dict[str, float] = {label: 0.0 for label in labels}
+    for record in records:
+        for label, r in zip(record["seating"], record["rewards"], strict=True):
+            games[label] += 1
+            reward[label] += float(r)
+    out = {}
+    for label in labels:
+        rating = ratings[label]
+        out[label] = {
+            "mu": round(rating.mu, 3),
+            "sigma": round(rating.sigma, 3),
+            "low": round(rating.mu - 1.96 * rating.sigma, 3),
+            "high": round(rating.mu + 1.96 * rating.sigma, 3),
+            "ordinal": round(rating.mu - 3 * rating.sigma, 3),
+            "seats": games[label],
+            "mean_reward": round(reward[label] / games[label], 4) if games[label] else None,
+        }
+    return dict(sorted(out.items(), key=lambda kv: -float(kv[1]["mu"])))
+
+
+def thinking_times(records: Iterable[dict[str, Any]]) -> dict[str, float]:
+    """Mean seconds per decision of each bot."""
+    total: dict[str, list[float]] = {}
+    for record in records:
+        for label, t, n in zip(
+            record["seating"], record["thinking"], record["decisions"], strict=True
+        ):
+            pair = total.setdefault(label, [0.0, 0.0])
+            pair[0] += t
+            pair[1] += n
+    return {label: round(t / n, 4) if n else 0.0 for label, (t, n) in sorted(total.items())}
+
+
+def summary(records: Sequence[dict[str, Any]], settings: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "settings": settings,
+        "ratings": fit_ratings(records),
+        "head_to_head": head_to_head(records),
+        "seconds_per_decision": thinking_times(records),
+        "games": list(records),
+    }
+
+
+def write_results(out: Path, report: dict[str, Any]) -> list[Path]:
+    """results.json (everything), results.csv (a row per seat of every game), ratings.png."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    path = out / "results.json"
+    path.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    written.append(path)
+    path = out / "results.csv"
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(
+            ["game_index", "game", "seed", "seat", "bot", "place", "score", "reward", "thinking_s"]
+        )
+        for record in report["games"]:
+            for seat, bot in enumerate(record["seating"]):
+                writer.writerow(
+                    [
+                        record["index"],
+                        record["game"],
+                        record["seed"],
+                        seat,
+                        bot,
+                        record["places"][seat],
+                        record["scores"][seat],
+                        record["rewards"][seat],
+                        record["thinking"][seat],
+                    ]
+                )
+    written.append(path)
+    path = out / "ratings.png"
+    plot_ratings(report["ratings"], path, str(report["settings"].get("title", "")))
+    written.append(path)
+    return written
+
+
+def plot_ratings(ratings: dict[str, dict[str, Any]], path: Path, title: str) -> None:
+    """A horizontal bar per bot: rating mu with its 95% interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = list(ratings)[::-1]
+    mus = [float(ratings[b]["mu"]) for b in labels]
+    errors = [1.96 * float(ratings[b]["sigma"]) for b in labels]
+    figure, axes = plt.subplots(figsize=(7, 1.2 + 0.5 * len(labels)))
+    axes.barh(labels, mus, xerr=errors, color="#4c78a8", ecolor="#333333", capsize=4)
+    axes.set_xlabel("openskill rating (mu, 95% interval)")
+    if title:
+        axes.set_title(title)
+    axes.grid(axis="x", alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def settings_dict(**values: Any) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def task_dicts(tasks: Sequence[GameTask]) -> list[dict[str, Any]]:
+    return [asdict(t) for t in tasks]

@@ -1,0 +1,79 @@
+"""Bots never use hidden information: re-sampling what the seat cannot see (other hands, the
+bag or stacks) leaves the decision unchanged, given the same random seed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from cradle.ai.bots import Bot
+from cradle.ai.ismcts import IsmctsBot
+from cradle.ai.pimc import PimcBot
+from cradle.ai.search import Budget
+from cradle.core.contract import GameState
+
+from .helpers import decision_positions
+
+BotMaker = Callable[[int], Bot]
+
+BOTS: dict[str, BotMaker] = {
+    "pimc": lambda seed: PimcBot(seed, Budget(iterations=12), candidates=4, rollout=2),
+    "ismcts": lambda seed: IsmctsBot(seed, Budget(iterations=40)),
+}
+
+
+def decisions_differ(make: BotMaker, state: GameState, resamples: int = 2) -> list[str]:
+    """The bot's choice on the true state and on states whose hidden parts were re-drawn;
+    a fair bot gives one answer."""
+    seat = state.to_move
+    answers = [make(7).choose(state, seat)]
+    for k in range(resamples):
+        other = state.sample_hidden(seat, random.Random(1000 + k))
+        assert other.view(seat) == state.view(seat)  # the seat cannot tell them apart
+        answers.append(make(7).choose(other, seat))
+    return answers
+
+
+@pytest.mark.parametrize("bot", sorted(BOTS))
+@pytest.mark.parametrize(
+    ("game", "players"), [("tigris", 2), ("tigris", 3), ("gheos", 2), ("gheos", 4)]
+)
+def test_decisions_ignore_hidden_information(bot: str, game: str, players: int) -> None:
+    for state in decision_positions(game, players, seed=players * 11, count=3):
+        answers = decisions_differ(BOTS[bot], state)
+        assert len(set(answers)) == 1, (state.view(state.to_move)["players"], answers)
+
+
+def test_root_parallel_search_ignores_hidden_information_too() -> None:
+    def make(seed: int) -> Bot:
+        return IsmctsBot(seed, Budget(iterations=40), workers=2)
+
+    state = decision_positions("tigris", 2, seed=3, count=2)[-1]
+    assert len(set(decisions_differ(make, state, resamples=1))) == 1
+
+
+class PeekingBot:
+    """A cheat for the control test: it reads the opponents' hands from the full position."""
+
+    name = "peeking"
+
+    def choose(self, state: GameState, seat: int) -> str:
+        position = state.to_position()
+        secret = sorted(
+            (name, tuple(hand))
+            for name, hand in (position.get("hands") or {}).items()
+            if name != state.players[seat]
+        )
+        secret.append(("bag", tuple(position.get("bag") or position.get("stack") or ())))
+        actions = state.legal_actions()
+        return actions[hash(repr(secret)) % len(actions)]
+
+
+def test_the_check_catches_a_bot_that_peeks() -> None:
+    caught = 0
+    for state in decision_positions("tigris", 2, seed=5, count=4):
+        if len(state.legal_actions()) > 10:
+            caught += len(set(decisions_differ(lambda seed: PeekingBot(), state))) > 1
+    assert caught >= 1

@@ -1,0 +1,51 @@
+"""Hints: the best few actions for the seat to move, with chances and reasons."""
+
+from __future__ import annotations
+
+import pytest
+
+from cradle import tigris
+from cradle.ai.hints import hints
+from cradle.ai.search import Budget
+
+from .helpers import decision_positions
+from .test_knowledge import revolt_position
+
+
+@pytest.mark.parametrize(("game", "players"), [("tigris", 2), ("gheos", 3)])
+def test_hints_are_legal_ranked_and_explained(game: str, players: int) -> None:
+    state = decision_positions(game, players, seed=9, count=3)[-1]
+    found = hints(state, count=3, budget=Budget(iterations=80), seed=1)
+    assert 1 <= len(found) <= 3
+    legal = state.legal_actions()
+    for hint in found:
+        assert hint.action in legal
+        assert 0.0 <= hint.win_chance <= 1.0
+        assert hint.reason and "\n" not in hint.reason
+    visits = [h.visits for h in found]
+    assert visits == sorted(visits, reverse=True)
+    assert len({h.action for h in found}) == len(found)
+
+
+def test_a_revolt_hint_gives_the_count_and_what_would_beat_it() -> None:
+    state = tigris.from_position(revolt_position(4), seed=1)
+    found = hints(state, count=50, budget=Budget(iterations=400), seed=3)
+    revolts = [h for h in found if h.reason.startswith("wins the revolt")]
+    assert revolts, [h.reason for h in found]
+    assert revolts[0].reason.startswith("wins the revolt 6–2 unless they hold 4 temple(s)")
+
+
+def test_a_forced_decision_gets_one_hint() -> None:
+    state = tigris.from_position(revolt_position(0), seed=1)
+    state.apply("leader priest K5")
+    (only,) = hints(state, budget=Budget(iterations=50))
+    assert only.action == "commit 0"
+    assert only.reason.startswith("the only legal action")
+
+
+def test_hints_only_for_the_seat_to_move_and_a_live_game() -> None:
+    state = tigris.new_game(2, 3)
+    with pytest.raises(ValueError, match="seat to move"):
+        hints(state, seat=1 - state.to_move, budget=Budget(iterations=5))
+    with pytest.raises(ValueError, match="at least one"):
+        hints(state, count=0, budget=Budget(iterations=5))

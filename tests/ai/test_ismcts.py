@@ -1,0 +1,114 @@
+"""The information-set MCTS: statistics, widening, reward vectors, root parallelism, and the
+PIMC bot's bookkeeping."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cradle import tigris
+from cradle.ai.ismcts import Ismcts, IsmctsBot, IsmctsParams, search
+from cradle.ai.pimc import PimcBot
+from cradle.ai.search import Budget, knowledge_for
+
+from .helpers import decision_positions, random_position
+from .test_knowledge import revolt_position
+
+
+@pytest.mark.parametrize(("game", "players"), [("tigris", 2), ("gheos", 3)])
+def test_root_visits_add_up_to_the_iterations(game: str, players: int) -> None:
+    state = decision_positions(game, players, seed=2, count=2)[-1]
+    result = search(state, state.to_move, Budget(iterations=60), seed=1)
+    assert result.iterations == 60
+    assert sum(row.visits for row in result.actions) == 60
+    legal = set(state.legal_actions())
+    assert {row.action for row in result.actions} <= legal
+    assert all(0.0 <= row.reward <= 1.0 for row in result.actions)
+    visits = [row.visits for row in result.actions]
+    assert visits == sorted(visits, reverse=True)
+
+
+def test_progressive_widening_keeps_the_root_narrow() -> None:
+    state = random_position("tigris", 2, seed=3, steps=6)
+    assert len(state.legal_actions()) > 200
+    params = IsmctsParams(widening=1.0, alpha=0.5)
+    result = search(state, state.to_move, Budget(iterations=100), params, seed=2)
+    # about widening * sqrt(visits) children, far fewer than the legal actions
+    assert len(result.actions) <= 12
+
+
+def test_each_node_keeps_the_reward_of_the_seat_that_chose_it() -> None:
+    state = random_position("tigris", 3, seed=5, steps=9)
+    seat = state.to_move
+    tree = Ismcts(state, seat, knowledge_for("tigris"), IsmctsParams(), random.Random(1))
+    tree.run(Budget(iterations=150))
+    movers = set()
+    stack = list(tree.root.children.values())
+    while stack:
+        node = stack.pop()
+        movers.add(node.mover)
+        assert 0.0 <= node.w <= node.n
+        assert node.avail >= node.n
+        stack.extend(node.children.values())
+    assert seat in movers
+    assert len(movers) >= 2  # opponents' decisions are in the tree with their own rewards
+
+
+def test_search_defends_a_revolt_it_can_win() -> None:
+    # Archer attacks bull's priest 3 against 2; bull's one temple in hand ties, and ties
+    # defend: committing it keeps the priest and wins a red point.
+    state = tigris.from_position(revolt_position(), seed=1)
+    state.apply("leader priest K5")
+    state.apply("commit 1")
+    assert state.to_move == 1 and state.legal_actions() == ["commit 0", "commit 1"]
+    result = search(state, 1, Budget(iterations=60), seed=3)
+    assert result.best == "commit 1"
+    assert result.actions[0].reward > result.actions[1].reward
+
+
+def test_a_forced_decision_needs_no_search() -> None:
+    state = tigris.from_position(revolt_position(attacker_reds=0), seed=1)
+    state.apply("leader priest K5")
+    assert state.legal_actions() == ["commit 0"]
+    bot = IsmctsBot(1, Budget(seconds=30.0))
+    assert bot.choose(state, 0) == "commit 0"  # returns at once, the budget is not spent
+
+
+def test_bots_refuse_to_move_for_another_seat() -> None:
+    state = tigris.new_game(2, 1)
+    other = 1 - state.to_move
+    with pytest.raises(ValueError, match="decision"):
+        IsmctsBot(1, Budget(iterations=5)).choose(state, other)
+    with pytest.raises(ValueError, match="decision"):
+        PimcBot(1, Budget(iterations=5)).choose(state, other)
+
+
+def test_root_parallel_search_adds_the_trees() -> None:
+    state = decision_positions("gheos", 2, seed=6, count=2)[-1]
+    bot = IsmctsBot(4, Budget(iterations=60), workers=2)
+    result = bot.analyse(state, state.to_move)
+    assert result.iterations == 60  # 30 in each worker
+    assert sum(row.visits for row in result.actions) == 60
+    assert result.best in state.legal_actions()
+
+
+def test_pimc_tries_its_candidates_in_every_world() -> None:
+    state = decision_positions("tigris", 2, seed=4, count=2)[-1]
+    result = PimcBot(2, Budget(iterations=24), candidates=4, rollout=1).analyse(
+        state, state.to_move
+    )
+    assert result.iterations == 24
+    assert len(result.actions) == min(4, len(state.legal_actions()))
+    assert all(row.visits == 6 for row in result.actions)
+    rewards = [row.reward for row in result.actions]
+    assert rewards == sorted(rewards, reverse=True)
+
+
+def test_ismcts_beats_random() -> None:
+    from .test_play import play_out
+
+    for seed, seating in ((1, ["ismcts@30", "random"]), (2, ["random", "ismcts@30"])):
+        state = play_out("tigris", seating, seed, {})
+        winner = seating[min(state.result(), key=lambda row: row["place"])["seat"]]
+        assert winner == "ismcts@30"

@@ -1,0 +1,162 @@
+"""Game knowledge: board reading, evaluation, commitments against a belief, reasons."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from cradle import gheos, tigris
+from cradle.ai.gheos_knowledge import GheosKnowledge, Reading
+from cradle.ai.tigris_knowledge import Board, TigrisKnowledge, binomial_cdf
+
+from .helpers import random_position
+
+START = {c: "red*" for c in ("K1", "B2", "P2", "F3", "N5", "B8", "O9", "F10", "K11")}
+
+
+def revolt_position(attacker_reds: int = 2) -> dict[str, Any]:
+    """Bull's priest on I6 has 2 temples (I7, J6); archer can place his priest on K5, next
+    to 2 temples (K6, L5) of the same kingdom."""
+    board = dict(START)
+    board.update({"I7": "red*", "I6": "leader:bull:priest", "J6": "red", "K6": "red", "L5": "red"})
+    hand = ["red"] * attacker_reds + ["blue"] * (6 - attacker_reds)
+    return {
+        "players": ["archer", "bull"],
+        "active": 0,
+        "board": board,
+        "hands": {"archer": hand, "bull": ["red", "blue", "blue", "green", "black", "black"]},
+    }
+
+
+def test_board_reads_kingdoms_leaders_and_temples() -> None:
+    board = Board(tigris.from_position(revolt_position(), seed=1).to_position())
+    cell = board.leader_at[(1, "priest")]
+    kingdom = board.comp[cell]
+    assert board.leaders[kingdom] == [(1, "priest", cell)]
+    assert board.counts[kingdom][0] == 3  # I7, J6, K6 (L5 only touches K6 at a corner)
+    assert board.treasures_in[kingdom] == 1
+    assert board.temples_around(cell) == 2
+    assert board.remaining == pytest.approx(1.0, abs=0.05)
+
+
+def test_revolt_reason_names_the_odds() -> None:
+    state = tigris.from_position(revolt_position(), seed=1)
+    text = TigrisKnowledge().reason(state, 0, "leader priest K5")
+    assert text.startswith("wins the revolt 4–2 unless they hold 2 temple(s)")
+    p = 1 - binomial_cdf(1, 6, 47 / 143)
+    assert f"{p:.0%}" in text
+
+
+def test_a_revolt_that_cannot_be_won_says_so() -> None:
+    state = tigris.from_position(revolt_position(attacker_reds=0), seed=1)
+    assert "revolt you lose" in TigrisKnowledge().reason(state, 0, "leader priest K5")
+
+
+def test_defender_commits_exactly_what_wins_and_nothing_when_it_cannot() -> None:
+    state = tigris.from_position(revolt_position(), seed=1)
+    state.apply("leader priest K5")
+    state.apply("commit 1")  # 3 against 2: bull needs 1 temple to tie, and ties defend
+    board = Board(state.to_position())
+    assert board.best_commit(1, [0, 1]) == 1
+    state = tigris.from_position(revolt_position(), seed=1)
+    state.apply("leader priest K5")
+    state.apply("commit 2")  # 4 against 2: bull holds 1 temple, it cannot win
+    assert Board(state.to_position()).best_commit(1, [0, 1]) == 0
+
+
+def test_attacker_commits_against_the_belief_over_the_defenders_hand() -> None:
+    state = tigris.from_position(revolt_position(), seed=1)
+    state.apply("leader priest K5")
+    board = Board(state.to_position())
+    # Committing both temples wins unless bull holds two (about 64%): worth it, the stake is
+    # a leader and a point; committing one only wins if bull holds none.
+    assert board.best_commit(0, [0, 1, 2]) == 2
+    knowledge = TigrisKnowledge()
+    priors = knowledge.priors(state, ["commit 0", "commit 1", "commit 2"])
+    assert priors.index(max(priors)) == 2
+
+
+def test_a_scoring_tile_is_preferred_to_passing() -> None:
+    state = tigris.from_position(revolt_position(), seed=1)
+    actions = ["pass", "tile red J5", "swap blue blue"]
+    # J5 joins bull's kingdom, where bull's priest takes the red point: still a tile, but
+    # the prior knows whose point it is.
+    priors = TigrisKnowledge().priors(state, actions)
+    assert priors[0] > priors[1] or priors[0] < 0
+    own = tigris.from_position(revolt_position(), seed=1)
+    own.apply("leader king H7")
+    own.apply("pass")
+    own.apply("pass")  # bull passes his turn; archer is active again
+    scores = dict(
+        zip(own.legal_actions(), TigrisKnowledge().priors(own, own.legal_actions()), strict=True)
+    )
+    assert max(scores, key=scores.__getitem__).startswith(("tile", "leader"))
+
+
+def test_evaluation_prefers_the_seat_with_more_points() -> None:
+    position = revolt_position()
+    position["points"] = {
+        "archer": {"red": 3, "blue": 3, "green": 3, "black": 3},
+        "bull": {"red": 0, "blue": 0, "green": 0, "black": 0},
+    }
+    rewards = TigrisKnowledge().rewards(tigris.from_position(position, seed=1))
+    assert rewards[0] > 0.5 > rewards[1]
+    assert sum(rewards) == pytest.approx(1.0)
+
+
+def test_a_balanced_score_beats_a_lopsided_one() -> None:
+    position = revolt_position()
+    position["points"] = {
+        "archer": {"red": 2, "blue": 2, "green": 2, "black": 2},
+        "bull": {"red": 12, "blue": 0, "green": 0, "black": 0},
+    }
+    rewards = TigrisKnowledge().rewards(tigris.from_position(position, seed=1))
+    assert rewards[0] > rewards[1]
+
+
+def test_gheos_reading_values_followers_by_their_continent() -> None:
+    state = random_position("gheos", 2, seed=4, steps=30)
+    reading = Reading(state.view(state.to_move))
+    for seat in range(2):
+        value = reading.seat_value(seat)
+        assert value >= reading.points[seat]
+        if not reading.held[seat]:
+            assert value == pytest.approx(reading.points[seat])
+    rewards = GheosKnowledge().rewards(state)
+    assert sum(rewards) == pytest.approx(1.0)
+
+
+def test_gheos_keeps_tokens_early_and_plays_them_late() -> None:
+    state = random_position("gheos", 2, seed=4, steps=30)
+    reading = Reading(state.view(state.to_move))
+    reading.remaining = 1.0
+    assert reading.token_worth() > 1.0
+    reading.remaining = 0.1
+    assert reading.token_worth() < 1.0
+
+
+def test_gheos_policy_and_priors_give_legal_actions() -> None:
+    knowledge = GheosKnowledge()
+    rng = random.Random(2)
+    state = gheos.new_game(3, 5)
+    for _ in range(60):
+        if state.is_over:
+            break
+        actions = state.legal_actions()
+        assert len(knowledge.priors(state, actions)) == len(actions)
+        action = knowledge.policy(state, rng)
+        assert action in actions
+        assert knowledge.reason(state, state.to_move, action)
+        state.apply(action)
+
+
+def test_tigris_policy_plays_legal_actions_through_a_whole_game() -> None:
+    knowledge = TigrisKnowledge()
+    rng = random.Random(3)
+    state = tigris.new_game(2, 8, tigris.Options(buildings=True, wonder=True))
+    while not state.is_over:
+        action = knowledge.policy(state, rng)
+        assert action in state.legal_actions()
+        state.apply(action)

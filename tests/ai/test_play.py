@@ -1,0 +1,87 @@
+"""Every bot plays complete games of both games, 2 to 4 players, every variant, and never
+returns an illegal action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cradle.ai import make_bot
+from cradle.ai.levels import make_bot_spec
+from cradle.games import get_game
+
+# Tiny budgets: these games check completeness and legality, not strength.
+BOTS = ("pimc@6/candidates=3/rollout=1", "ismcts@8", "greedy", "random")
+
+# Each Tigris variant appears at least once, at every player count between them.
+TABLES: list[tuple[str, int, dict[str, Any]]] = [
+    ("tigris", 2, {}),
+    ("tigris", 3, {"board": "advanced", "buildings": True}),
+    ("tigris", 4, {"english": True, "wonder": True, "open_scoring": True}),
+    ("gheos", 2, {}),
+    ("gheos", 3, {}),
+    ("gheos", 4, {}),
+]
+
+
+def play_out(game: str, seating: list[str], seed: int, options: dict[str, Any]) -> Any:
+    module = get_game(game)
+    state = module.new_game(len(seating), seed, module.options_from_dict(options))
+    bots = [make_bot_spec(spec, seed + seat) for seat, spec in enumerate(seating)]
+    moves = 0
+    while not state.is_over:
+        seat = state.to_move
+        legal = state.legal_actions()
+        action = bots[seat].choose(state, seat)
+        assert action in legal, (seating[seat], action)
+        state.apply(action)
+        moves += 1
+        assert moves < 5000
+    return state
+
+
+@pytest.mark.parametrize(("game", "players", "options"), TABLES)
+def test_search_bots_play_complete_games(game: str, players: int, options: dict[str, Any]) -> None:
+    # The search bots take the first seats in turn; the baselines fill the table.
+    seating = [BOTS[(i + players) % 2] for i in range(2)] + list(BOTS[2 : 2 + players - 2])
+    state = play_out(game, seating[:players], seed=players, options=options)
+    result = state.result()
+    assert sorted(row["seat"] for row in result) == list(range(players))
+    assert min(row["place"] for row in result) == 1
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+def test_levels_are_bots_by_name(level: str) -> None:
+    bot = make_bot(level, 1)
+    assert bot.name == level
+    state = get_game("gheos").new_game(2, 3)
+    # A level decides within its budget; a position with one legal action needs no search.
+    while len(state.legal_actions()) != 1:
+        state.apply(state.legal_actions()[0])
+    assert bot.choose(state, state.to_move) == state.legal_actions()[0]
+
+
+def test_level_budgets_follow_the_ladder() -> None:
+    from cradle.ai.ismcts import IsmctsBot
+    from cradle.ai.pimc import PimcBot
+
+    medium, hard, expert = (make_bot(name, 0) for name in ("medium", "hard", "expert"))
+    assert isinstance(medium, PimcBot)
+    assert isinstance(hard, IsmctsBot) and isinstance(expert, IsmctsBot)
+    assert hard.budget.seconds is not None and expert.budget.seconds is not None
+    assert expert.budget.seconds > hard.budget.seconds
+    assert expert.workers >= 1
+
+
+def test_bad_bot_specs_are_refused_with_a_reason() -> None:
+    from cradle.ai.bots import UnknownBot
+
+    with pytest.raises(UnknownBot, match="takes no budget"):
+        make_bot_spec("greedy@2s")
+    with pytest.raises(UnknownBot, match="bad budget"):
+        make_bot_spec("ismcts@fast")
+    with pytest.raises(UnknownBot, match="unknown ismcts setting"):
+        make_bot_spec("ismcts@10/speed=3")
+    with pytest.raises(UnknownBot, match="unknown bot"):
+        make_bot_spec("deep-blue")

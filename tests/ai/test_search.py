@@ -1,0 +1,80 @@
+"""The shared search machinery: budgets, fair determinizations, rewards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cradle.ai.search import (
+    Budget,
+    CanonicalRandom,
+    knowledge_for,
+    pairwise_chances,
+    rank_rewards,
+    sample_world,
+)
+
+from .helpers import random_position
+
+
+def test_budget_needs_a_limit_and_sane_values() -> None:
+    with pytest.raises(ValueError, match="iterations or seconds"):
+        Budget()
+    with pytest.raises(ValueError, match="at least 1"):
+        Budget(iterations=0)
+    with pytest.raises(ValueError, match="more than 0"):
+        Budget(seconds=0)
+    assert Budget(iterations=10).split(4) == Budget(iterations=2)
+    assert Budget(seconds=1.0).split(4) == Budget(seconds=1.0)
+
+
+def test_clock_stops_at_the_iteration_budget() -> None:
+    clock = Budget(iterations=5).clock()
+    ticks = 1
+    while clock.tick():
+        ticks += 1
+    assert ticks == 5
+
+
+@given(st.lists(st.integers(0, 9), min_size=2, max_size=40), st.integers(0, 2**32))
+def test_canonical_shuffles_ignore_the_order_of_their_input(items: list[int], seed: int) -> None:
+    first, second = list(items), list(reversed(items))
+    CanonicalRandom(seed).shuffle(first)
+    CanonicalRandom(seed).shuffle(second)
+    assert first == second
+    assert sorted(first) == sorted(items)
+
+
+@pytest.mark.parametrize("game", ["tigris", "gheos"])
+def test_a_world_depends_only_on_what_the_seat_knows(game: str) -> None:
+    state = random_position(game, 3, seed=5, steps=12)
+    seat = state.to_move
+    other = state.sample_hidden(seat, random.Random(99))  # a different hidden truth
+    assert other.to_position() != state.to_position()
+    one = sample_world(state, seat, random.Random(1))
+    two = sample_world(other, seat, random.Random(1))
+    assert one.to_position() == two.to_position()
+    assert one.view(seat) == state.view(seat)
+
+
+def test_rank_rewards_count_opponents_beaten_and_ties_half() -> None:
+    rows = [{"seat": 0, "place": 2}, {"seat": 1, "place": 1}, {"seat": 2, "place": 2}]
+    assert rank_rewards(rows) == [0.25, 1.0, 0.25]
+    assert rank_rewards([{"seat": 0, "place": 1}, {"seat": 1, "place": 2}]) == [1.0, 0.0]
+
+
+@given(st.lists(st.floats(-50, 50), min_size=2, max_size=4), st.floats(0.5, 20))
+def test_pairwise_chances_are_a_fair_share(values: list[float], temperature: float) -> None:
+    chances = pairwise_chances(values, temperature)
+    assert all(0.0 <= c <= 1.0 for c in chances)
+    assert sum(chances) == pytest.approx(len(values) / 2)
+    best = max(range(len(values)), key=values.__getitem__)
+    assert chances[best] == pytest.approx(max(chances))
+
+
+def test_unknown_game_has_no_knowledge() -> None:
+    with pytest.raises(ValueError, match="no AI knowledge"):
+        knowledge_for("chess")
