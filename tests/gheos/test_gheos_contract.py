@@ -190,10 +190,13 @@ def test_bad_actions_are_refused_with_a_reason_and_change_nothing(action: str, r
     assert reason in unchanged_after(state, action)
 
 
-def test_non_string_actions_are_refused() -> None:
+@pytest.mark.parametrize("bad", [3.0, None, True, ["pass"]])
+def test_actions_that_are_neither_strings_nor_ids_are_refused(bad: Any) -> None:
     state = gheos.new_game(2, 1)
+    before = state.to_position()
     with pytest.raises(gheos.IllegalAction, match="string"):
-        state.apply(3)  # type: ignore[arg-type]
+        state.apply(bad)
+    assert state.to_position() == before
 
 
 def test_actions_are_case_and_space_insensitive() -> None:

@@ -120,7 +120,7 @@ def _set_board(state: GheosState, board: dict[int, tuple[int, int]]) -> None:
     }
     state.area_of, state.areas = compute_areas(board, state.tiles)
     state._occupied = None
-    state._legal = None
+    state._legal = state._legal_ids = None
 
 
 # -- to_position -------------------------------------------------------------------------------
@@ -207,15 +207,12 @@ def _int(value: Any, what: str, low: int, high: int) -> int:
 
 
 def _tile_number(text: Any, what: str) -> int:
-    _expect(
-        isinstance(text, str)
-        and text.startswith("t")
-        and text[1:].isdigit()
-        and int(text[1:]) < TILE_COUNT,
-        f"{what}: {text!r} is not a tile (t0 to t{TILE_COUNT - 1})",
-    )
-    number: int = int(text[1:])
-    return number
+    # The message is only built for a bad tile: positions are read often (search, adapters).
+    if isinstance(text, str) and text.startswith("t") and text[1:].isdigit():
+        number = int(text[1:])
+        if number < TILE_COUNT:
+            return number
+    raise PositionError(f"{what}: {text!r} is not a tile (t0 to t{TILE_COUNT - 1})")
 
 
 def _colour(text: Any, what: str) -> int:
@@ -264,7 +261,8 @@ def from_position(data: Any, seed: int | None = None) -> GheosState:
     where: dict[int, str] = {}  # tile number -> where it is, to catch duplicates
 
     def claim(number: int, place: str) -> None:
-        _expect(number not in where, f"t{number} is both {where.get(number)} and {place}")
+        if number in where:
+            raise PositionError(f"t{number} is both {where[number]} and {place}")
         where[number] = place
 
     board = _read_board(data.get("board"), claim)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cradle.gheos import actions as ids
 from cradle.gheos.areas import Area, Board, compute_areas
 from cradle.gheos.geometry import CELL_NAME, NEIGHBOURS, edge_name, parse_cell, parse_edge
 from cradle.gheos.tiles import Tile, TileSet
@@ -93,6 +94,7 @@ class GheosState:
 
     __slots__ = (
         "_legal",
+        "_legal_ids",
         "_occupied",
         "active",
         "area_of",
@@ -139,6 +141,7 @@ class GheosState:
         self.area_of: dict[int, int] = {}
         self.areas: list[Area] = []
         self._legal: list[str] | None = None
+        self._legal_ids: list[int] | None = None
         self._occupied: dict[int, int] | None = None
 
     # -- the contract ----------------------------------------------------------------------
@@ -177,18 +180,90 @@ class GheosState:
         other.conflict = None if self.conflict is None else self.conflict.copy()
         other.area_of = self.area_of  # never changed in place: shared
         other.areas = self.areas
-        other._legal = self._legal  # a list never changed in place: shared
+        other._legal = self._legal  # lists never changed in place: shared
+        other._legal_ids = self._legal_ids
         other._occupied = self._occupied
         return other
 
     def legal_actions(self) -> list[str]:
         if self._legal is None:
-            self._legal = self._generate()
+            self._legal = self._generate(False)
         return list(self._legal)
 
-    def apply(self, action: str) -> list[Event]:
+    def legal_action_ids(self) -> list[int]:
+        """The legal actions as fixed ids (cradle.gheos.actions, docs/gheos.md), in the order
+        of ``legal_actions()``; ``apply`` takes an id too."""
+        if self._legal_ids is None:
+            self._legal_ids = self._generate(True)
+        return list(self._legal_ids)
+
+    def hand(self, seat: int) -> list[str]:
+        """The tiles in ``seat``'s hand, lowest number first (what its view shows), cheaply."""
+        return [f"t{number}" for number in sorted(self.hands[seat])]
+
+    def action_string(self, action_id: int) -> str:
+        """The notation of the fixed id ``action_id`` now: a hand slot becomes the tile in it.
+
+        IllegalAction when the id is out of range or names an empty hand slot."""
+        if isinstance(action_id, bool) or not isinstance(action_id, int):
+            raise IllegalAction(f"an action id is an integer, not {type(action_id).__name__}")
+        if not 0 <= action_id < ids.ACTION_COUNT:
+            raise IllegalAction(f"action id {action_id} is outside 0..{ids.ACTION_COUNT - 1}")
+        if action_id < ids.START:
+            replacing, slot, cell, rotation = ids.split_tile_id(action_id)
+            hand = sorted(self.hands[self.active])
+            if slot >= len(hand):
+                raise IllegalAction(
+                    f"action id {action_id} plays hand slot #{slot}, but "
+                    f"{self.names[self.active]} holds {len(hand)} tile(s)"
+                )
+            verb = "replace" if replacing else "place"
+            return f"{verb} t{hand[slot]} {CELL_NAME[cell]} r{rotation}"
+        if action_id < ids.PAY:
+            migrating, colour, cell, edge = ids.split_region_id(action_id)
+            verb = "migrate" if migrating else "start"
+            return f"{verb} {COLOURS[colour]} {CELL_NAME[cell]}:{edge_name(cell, edge)}"
+        if action_id < ids.TOKEN:
+            kind, colour = divmod(action_id - ids.PAY, len(COLOURS))
+            return f"{('pay', 'take', 'winner')[kind]} {COLOURS[colour]}"
+        return "token" if action_id == ids.TOKEN else "pass"
+
+    def _id_action(self, action_id: int) -> str:
+        """The notation of ``action_id`` if it is one of ``legal_action_ids()``; otherwise
+        IllegalAction, also for ids whose notation ``apply`` would accept as an equivalent
+        spelling (another rotation of a symmetric tile, another region of the same area)."""
+        text = self.action_string(action_id)
+        canonical = True
+        if action_id < ids.START:
+            _, slot, _, rotation = ids.split_tile_id(action_id)
+            number = sorted(self.hands[self.active])[slot]
+            canonical = rotation in self.tiles[number].rotations
+        elif action_id < ids.PAY:
+            _, _, cell, edge = ids.split_region_id(action_id)
+            placed = self.board.get(cell)
+            if placed is not None:
+                number, rotation = placed
+                layout = self.tiles[number].edge_region[rotation]
+                node = cell * 3 + layout[edge]
+                # An area is named by its first region, and a region by its first edge.
+                canonical = (
+                    self.areas[self.area_of[node]].regions[0] == node
+                    and layout.index(layout[edge]) == edge
+                )
+        if not canonical:
+            raise IllegalAction(
+                f"action id {action_id} ({text}) is not legal: the same decision has another id "
+                "(see legal_action_ids())"
+            )
+        return text
+
+    def apply(self, action: str | int) -> list[Event]:
+        if isinstance(action, int) and not isinstance(action, bool):
+            action = self._id_action(action)
         if not isinstance(action, str):
-            raise IllegalAction(f"an action is a string, not {type(action).__name__}")
+            raise IllegalAction(
+                f"an action is a string (or an action id), not {type(action).__name__}"
+            )
         words = action.strip().lower().split()
         if not words:
             raise IllegalAction("empty action")
@@ -199,7 +274,7 @@ class GheosState:
         if handler is None:
             raise IllegalAction(self._wrong_step(verb))
         events = handler(self, words)
-        self._legal = None
+        self._legal = self._legal_ids = None
         return events
 
     def result(self) -> list[dict[str, Any]]:
@@ -251,7 +326,7 @@ class GheosState:
         stack = unseen + [EPOCH] * epochs
         rng.shuffle(stack)
         other.stack = stack
-        other._legal = None
+        other._legal = other._legal_ids = None
         return other
 
     # -- helpers ---------------------------------------------------------------------------
@@ -298,51 +373,77 @@ class GheosState:
 
     # -- legal actions ---------------------------------------------------------------------
 
-    def _generate(self) -> list[str]:
+    def _generate(self, as_ids: bool) -> list[Any]:
+        """The legal actions as notation, or (``as_ids``) as fixed ids in the same order."""
         phase = self.phase
         if phase == "tile":
-            return self._tile_actions()
+            return self._tile_actions(as_ids)
         if phase == "civ":
-            return self._civ_actions()
+            return self._civ_actions(as_ids)
         if phase == "token":
-            return ["token", "pass"]
+            return [ids.TOKEN, ids.PASS] if as_ids else ["token", "pass"]
         conflict = self.conflict
         if phase == "pay":
             row = self.held[self.active]
+            if as_ids:
+                return [ids.PAY + c for c in range(len(COLOURS)) if row[c]]
             return [f"pay {COLOURS[c]}" for c in range(len(COLOURS)) if row[c]]
         if phase == "migrate" and conflict is not None:
             colour, options, _ = conflict.migrations[0]
+            if as_ids:
+                return [self._region_id(ids.MIGRATE, colour, self.areas[a]) for a in options]
             return [f"migrate {COLOURS[colour]} {self.area_ref(a)}" for a in options]
         if phase == "war" and conflict is not None and conflict.wars:
+            if as_ids:
+                return [ids.WINNER + c for c in conflict.wars[0][1]]
             return [f"winner {COLOURS[c]}" for c in conflict.wars[0][1]]
         return []
 
-    def _tile_actions(self) -> list[str]:
+    def _region_id(self, base: int, colour: int, area: Area) -> int:
+        """The id naming ``area`` as ``area_ref`` does: its first region, by its first edge."""
+        cell, k = divmod(area.regions[0], 3)
+        number, rotation = self.board[cell]
+        edge = self.tiles[number].edge_region[rotation].index(k)
+        return base + (colour * ids.CELLS + ids.CELL_POSITION[cell]) * 3 + edge
+
+    def _tile_actions(self, as_ids: bool) -> list[Any]:
         tiles = self.tiles
         hand = sorted(self.hands[self.active])
         can_pay = any(self.held[self.active])
-        out: list[str] = []
+        position = ids.CELL_POSITION
+        slots = ids.CELLS * 3
+        out: list[Any] = []
         for cell in sorted(self.frontier):
             name = CELL_NAME[cell]
             banned = None if can_pay else self._placement_filter(cell)
-            for number in hand:
+            base = ids.PLACE + position[cell] * 3
+            for slot, number in enumerate(hand):
                 tile = tiles[number]
                 for rotation in tile.rotations:
                     if banned is not None and not banned(tile, rotation):
                         continue
-                    out.append(f"place t{number} {name} r{rotation}")
+                    out.append(
+                        base + slot * slots + rotation
+                        if as_ids
+                        else f"place t{number} {name} r{rotation}"
+                    )
         board = self.board
         for cell in sorted(board):
             if tiles[board[cell][0]].pyramid:
                 continue
             name = CELL_NAME[cell]
+            base = ids.REPLACE + position[cell] * 3
             cache: dict[tuple[int, int, int], bool] = {}
-            for number in hand:
+            for slot, number in enumerate(hand):
                 tile = tiles[number]
                 for rotation in tile.rotations:
                     if not can_pay and self._needs_payment(cell, tile, rotation, cache):
                         continue
-                    out.append(f"replace t{number} {name} r{rotation}")
+                    out.append(
+                        base + slot * slots + rotation
+                        if as_ids
+                        else f"replace t{number} {name} r{rotation}"
+                    )
         return out
 
     def _placement_filter(self, cell: int) -> Any:
@@ -395,18 +496,21 @@ class GheosState:
             cache[shape] = plan.split or plan.war
         return cache[shape]
 
-    def _civ_actions(self) -> list[str]:
-        out: list[str] = []
+    def _civ_actions(self, as_ids: bool = False) -> list[Any]:
+        out: list[Any] = []
         occupied = self.occupied()
         free = [c for c in range(len(COLOURS)) if c not in self.civs]
         if free:
             for area in self.areas:
                 if area.continent and area.wheat > 0 and area.index not in occupied:
+                    if as_ids:
+                        out.extend(self._region_id(ids.START, c, area) for c in free)
+                        continue
                     ref = self.region_ref(area.regions[0])
                     out.extend(f"start {COLOURS[c]} {ref}" for c in free)
         for c in sorted(self.civs):
             if self.supply[c] > 0:
-                out.append(f"take {COLOURS[c]}")
+                out.append(ids.TAKE + c if as_ids else f"take {COLOURS[c]}")
         return out
 
     # -- tile step -------------------------------------------------------------------------

@@ -270,15 +270,17 @@ def _check_set(tiles: tuple[Tile, ...], source: str, lines: dict[int, int]) -> N
 
 
 _CACHE: dict[tuple[str, str], TileSet] = {}
+_PACKAGED: list[TileSet] = []
 
 
 def packaged_tiles() -> TileSet:
     """The project's reconstruction of the tile set, shipped with the package."""
-    text = resources.files("cradle.gheos").joinpath("data").joinpath("tiles.txt").read_text("utf-8")
-    key = ("packaged", text)
-    if key not in _CACHE:
-        _CACHE[key] = parse_tiles(text, "packaged tiles.txt")
-    return _CACHE[key]
+    if not _PACKAGED:
+        # Read once per process: the package's own file does not change under it, and every
+        # new game and position asks for it.
+        data = resources.files("cradle.gheos").joinpath("data").joinpath("tiles.txt")
+        _PACKAGED.append(parse_tiles(data.read_text("utf-8"), "packaged tiles.txt"))
+    return _PACKAGED[0]
 
 
 def load_tiles(path: str | None) -> TileSet:
