@@ -25,8 +25,13 @@ def test_root_visits_add_up_to_the_iterations(game: str, players: int) -> None:
     legal = set(state.legal_actions())
     assert {row.action for row in result.actions} <= legal
     assert all(0.0 <= row.reward <= 1.0 for row in result.actions)
-    visits = [row.visits for row in result.actions]
-    assert visits == sorted(visits, reverse=True)
+    # Best first: the most visited children by mean reward, then the rest by visits.
+    most = max(row.visits for row in result.actions)
+    robust = [row for row in result.actions if row.visits == most]
+    assert result.actions[: len(robust)] == robust
+    assert [r.reward for r in robust] == sorted((r.reward for r in robust), reverse=True)
+    rest = [row.visits for row in result.actions[len(robust) :]]
+    assert rest == sorted(rest, reverse=True)
 
 
 def test_progressive_widening_keeps_the_root_narrow() -> None:

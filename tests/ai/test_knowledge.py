@@ -106,8 +106,9 @@ def test_evaluation_prefers_the_seat_with_more_points() -> None:
     assert sum(rewards) == pytest.approx(1.0)
 
 
-def test_a_balanced_score_beats_a_lopsided_one() -> None:
+def test_a_balanced_score_beats_a_lopsided_one_at_the_end() -> None:
     position = revolt_position()
+    position["ending"] = True  # the bag ran short: this turn is the last
     position["points"] = {
         "archer": {"red": 2, "blue": 2, "green": 2, "black": 2},
         "bull": {"red": 12, "blue": 0, "green": 0, "black": 0},

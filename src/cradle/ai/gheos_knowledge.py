@@ -222,7 +222,34 @@ class GheosKnowledge:
             texts.insert(0, f"scores {reading.cup_score(seat)} now with a scoring token")
         elif words[0] == "pass" and reading.phase == "token":
             texts.insert(0, f"keeps the token (it would score {reading.cup_score(seat)} now)")
+        if words[0] in TILE_VERBS:
+            texts.extend(self._tile_effects(reading, read(after), seat))
         if not texts:
             gain = read(after).values()[seat] - reading.values()[seat]
             return f"estimated {gain:+.1f} points for you"
         return "; ".join(texts[:3])
+
+    def _tile_effects(self, before: Reading, after: Reading, seat: int) -> list[str]:
+        """What a tile did to the continents of the civilizations the seat follows, and
+        whether it opened a continent for a new civilization."""
+        out = []
+        names = ("cup", "pyramid", "sword", "wheat")
+        for colour, count in sorted(before.held[seat].items()):
+            if count <= 0 or colour not in before.civ or colour not in after.civ:
+                continue
+            changes = [
+                f"{new - old:+d} {name}"
+                for name, old, new in zip(names, before.civ[colour], after.civ[colour], strict=True)
+                if new != old
+            ]
+            if changes:
+                out.append(f"{colour} continent {', '.join(changes)} (you hold {count})")
+        if after.phase == "civ":
+            free = [
+                int(a["wheat"])
+                for a in after.view.get("areas", [])
+                if a.get("kind") == "continent" and a.get("civ") is None and int(a["wheat"]) > 0
+            ]
+            if free:
+                out.append(f"a free continent with {max(free)} wheat to start a civilization")
+        return out

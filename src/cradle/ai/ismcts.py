@@ -46,6 +46,10 @@ class IsmctsParams:
     prior_weight: float = 0.3  # progressive bias, fading as 1 / (visits + 1)
     rollout: int = 0  # policy moves after settling, before the heuristic
     batch: int = 48  # actions scored at a time below the root
+    # The move played: the best mean reward among the children visited at least this share of
+    # the most visited one (1.0: simply the most visited child).
+    robust: float = 1.0
+    fitted: int = 0  # 1: Tigris' fitted evaluation instead of the hand-set one (comparisons)
 
 
 class Node:
@@ -190,15 +194,34 @@ class Ismcts:
         return {a: (c.n, c.w) for a, c in self.root.children.items()}
 
     def result(self, seconds: float) -> SearchResult:
-        return make_result(self.seat, self.iterations, seconds, self.stats())
+        return make_result(self.seat, self.iterations, seconds, self.stats(), self.params.robust)
 
 
 def make_result(
-    seat: int, iterations: int, seconds: float, stats: dict[str, tuple[int, float]]
+    seat: int,
+    iterations: int,
+    seconds: float,
+    stats: dict[str, tuple[int, float]],
+    robust: float = 1.0,
 ) -> SearchResult:
+    """Rows best first: the children visited at least ``robust`` × the most visits, by mean
+    reward, then the others by visits."""
     rows = [ActionStats(a, n, w / n if n else 0.0) for a, (n, w) in stats.items() if n > 0]
-    rows.sort(key=lambda r: (-r.visits, -r.reward, r.action))
+    most = max((r.visits for r in rows), default=0)
+    rows.sort(
+        key=lambda r: (
+            r.visits < robust * most,
+            -r.reward if r.visits >= robust * most else -r.visits,
+            -r.visits,
+            r.action,
+        )
+    )
     return SearchResult(seat, iterations, seconds, rows)
+
+
+def knowledge_of(state: GameState, params: IsmctsParams) -> Knowledge:
+    game = game_of(state)
+    return knowledge_for(f"{game}:fitted" if params.fitted and game == "tigris" else game)
 
 
 def search(
@@ -210,12 +233,9 @@ def search(
     knowledge: Knowledge | None = None,
 ) -> SearchResult:
     """Search ``state`` for ``seat`` (the seat to move) in one process."""
+    params = params or IsmctsParams()
     tree = Ismcts(
-        state,
-        seat,
-        knowledge or knowledge_for(game_of(state)),
-        params or IsmctsParams(),
-        random.Random(seed),
+        state, seat, knowledge or knowledge_of(state, params), params, random.Random(seed)
     )
     return tree.run(budget)
 
@@ -246,7 +266,7 @@ def _search_in_worker(
     blob: bytes, seat: int, budget: Budget, params: IsmctsParams, seed: int
 ) -> tuple[int, dict[str, tuple[int, float]]]:
     state = pickle.loads(blob)
-    tree = Ismcts(state, seat, knowledge_for(game_of(state)), params, random.Random(seed))
+    tree = Ismcts(state, seat, knowledge_of(state, params), params, random.Random(seed))
     tree.run(budget)
     return tree.iterations, tree.stats()
 
@@ -274,7 +294,7 @@ def parallel_search(
         for action, (n, w) in stats.items():
             old_n, old_w = merged.get(action, (0, 0.0))
             merged[action] = (old_n + n, old_w + w)
-    return make_result(seat, iterations, time.perf_counter() - start, merged)
+    return make_result(seat, iterations, time.perf_counter() - start, merged, params.robust)
 
 
 def default_workers() -> int:

@@ -162,12 +162,13 @@ def game_of(state: GameState) -> str:
 
 
 def knowledge_for(game: str) -> Knowledge:
-    """The heuristics of ``game`` (tigris or gheos)."""
+    """The heuristics of ``game`` (tigris or gheos; ``tigris:fitted`` evaluates with the
+    weights fitted to game results instead of the hand-set ones, for comparisons)."""
     if game not in _KNOWLEDGE:
-        if game == "tigris":
+        if game in ("tigris", "tigris:fitted"):
             from cradle.ai.tigris_knowledge import TigrisKnowledge
 
-            _KNOWLEDGE[game] = TigrisKnowledge()
+            _KNOWLEDGE[game] = TigrisKnowledge(fitted=game == "tigris:fitted")
         elif game == "gheos":
             from cradle.ai.gheos_knowledge import GheosKnowledge
 
