@@ -6,6 +6,7 @@ import pytest
 
 from cradle import tigris
 from cradle.envs.encoding import UnknownAction, tigris_encoding
+from cradle.envs.gheos_spec import GheosSpec
 from cradle.envs.spec import env_game_names, get_spec
 from tests.envs.helpers import SETUPS, random_states
 
@@ -18,8 +19,9 @@ def test_every_registered_game_has_a_spec() -> None:
 def test_tigris_encoding_numbers_exactly_the_notation() -> None:
     encoding = tigris_encoding()
     assert len(encoding) == len(set(encoding.strings)) == 3398
-    # The engine's own enumeration of its notation is the same set of strings.
-    assert set(encoding.strings) == set(tigris.all_action_strings())
+    # The engine's own numbering, id for id: its ids pass through the adapters unchanged.
+    assert list(encoding.strings) == tigris.all_action_strings()
+    assert encoding.strings[:2] == ("leader priest A1", "tile red A1")
     for action_id, text in enumerate(encoding.strings):
         assert encoding.encode(text) == action_id
         assert encoding.decode(action_id) == text
@@ -72,6 +74,7 @@ def test_every_legal_action_of_random_games_has_an_id_and_back(
 
 def test_gheos_tile_actions_are_numbered_by_hand_slot() -> None:
     spec = get_spec("gheos")
+    assert isinstance(spec, GheosSpec)
     state = next(random_states("gheos", 2, {}, seed=5))
     legal = state.legal_actions()
     tiles = sorted({int(a.split()[1][1:]) for a in legal if a.startswith("place")})
@@ -81,3 +84,13 @@ def test_gheos_tile_actions_are_numbered_by_hand_slot() -> None:
     assert spec.encode_action(state, first) == spec.encode_legal(state, [first])[0]
     with pytest.raises(UnknownAction):
         spec.encode_action(state, "place t0 0,1 r0")  # the start tile is never in a hand
+
+
+@pytest.mark.parametrize(("game", "players", "options"), SETUPS)
+def test_the_engines_ids_are_the_encodings_ids(
+    game: str, players: int, options: dict[str, object]
+) -> None:
+    spec = get_spec(game)
+    assert spec.engine_ids
+    for state in random_states(game, players, options, seed=3):
+        assert spec.legal_ids(state) == spec.encode_legal(state, state.legal_actions())

@@ -75,7 +75,7 @@ def _api_suite(game_string: str) -> unittest.TestSuite:
 
     game = pyspiel.load_game(game_string)
 
-    class Checks(api_test.EnforceAPIOnPartialTreeBase):  # type: ignore[misc,name-defined]
+    class Checks(api_test.EnforceAPIOnPartialTreeBase):  # type: ignore[misc]
         @classmethod
         def setUpClass(cls) -> None:
             super().setUpClass()
@@ -256,3 +256,71 @@ def test_mcts_with_random_rollouts_chooses_a_legal_action() -> None:
         random_state=np.random.RandomState(0),
     )
     assert bot.step(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("game_string", GAMES)
+def test_python_side_legal_actions_answer_as_pyspiel_does(game_string: str) -> None:
+    # CradleState answers legal_actions / is_chance_node in Python; pyspiel's own methods
+    # (the C++ path, as C++ algorithms see the game) must give the same answers.
+    game = pyspiel.load_game(game_string, {"players": 3})
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    checked_pseudo = False
+    while True:
+        decision = not (state.is_chance_node() or state.is_terminal())
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        legal = state.legal_actions()
+        assert legal == pyspiel.State.legal_actions(state)
+        assert legal == sorted(set(legal)), "OpenSpiel wants legal actions ascending"
+        for player in (0, 1, 2) if decision else (-1, 0, 1, 2):
+            assert state.legal_actions(player) == pyspiel.State.legal_actions(state, player)
+        if decision and not checked_pseudo:
+            # Only the chance player's outcomes may be asked for, and only at chance nodes.
+            for ask in (state.legal_actions, lambda p: pyspiel.State.legal_actions(state, p)):
+                with pytest.raises(pyspiel.SpielError):
+                    ask(-1)
+            checked_pseudo = True
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert checked_pseudo
+
+
+def test_gheos_set_up_stops_at_the_epoch_that_ends_the_game() -> None:
+    # The order after the game's last epoch tile is never drawn, so chance is not asked for it.
+    game = pyspiel.load_game("python_gheos")
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        asked = 0
+        while state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+            asked += 1
+        core: ChanceGame = state.core
+        stack = core.engine.to_position()["stack"]
+        epochs = [i for i, tile in enumerate(stack) if tile == "epoch"]
+        last = epochs[core.engine.view(None)["end_epoch"] - 1]
+        assert asked == 4 + last + 1 < 4 + len(stack)
+        tail = stack[last + 1 :]
+        assert tail == sorted(tail, key=core.spec.tokens.index)
+
+
+def test_the_history_spells_each_decision_as_it_was_taken() -> None:
+    # Gheos ids name hand slots: the history must spell them with the tiles held then.
+    game = pyspiel.load_game("python_gheos", {"players": 2})
+    rng = random.Random(6)
+    state = game.new_initial_state()
+    spelled: list[str] = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+            continue
+        action = rng.choice(state.legal_actions())
+        player = state.current_player()
+        spelled.append(f"{player}:{state.action_to_string(player, action)}")
+        state.apply_action(action)
+    history = state.information_state_string(0).split("\n")[1].split(" | ")
+    assert [token.split(" [")[0] for token in history] == spelled
+    assert any(token.startswith("0:place t") for token in spelled)

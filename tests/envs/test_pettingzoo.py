@@ -105,3 +105,28 @@ def test_truncation_at_the_move_cap() -> None:
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
         steps += 1
     assert steps == 5
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.NAME)
+def test_every_id_outside_the_mask_is_refused(module: Any) -> None:
+    # The engine checks ids itself; whatever it refuses must match the mask exactly.
+    env = module.raw_env(players=3)
+    env.reset(seed=8)
+    rng = np.random.default_rng(8)
+    size = env.action_space(env.agent_selection).n
+    for _ in range(12):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            break
+        legal = env.legal_action_ids()
+        mask = env.observe(agent)["action_mask"]
+        assert sorted(legal) == list(np.flatnonzero(mask))
+        before = env.game_state().to_position()
+        near = [i + d for i in legal[:20] for d in (-2, -1, 1, 2, 3)]
+        for action in {*near, *rng.integers(0, size, 200).tolist(), -1, size}:
+            if action in legal:
+                continue
+            with pytest.raises(ValueError, match="not legal"):
+                env.step(action)
+            assert env.game_state().to_position() == before
+        env.step(int(rng.choice(legal)))

@@ -8,7 +8,8 @@ want that randomness as chance nodes with known probabilities. Two timings are o
     whole draw order of the pile, one outcome per tile, each with probability equal to that
     tile's share of the tiles not yet placed in the order. That is exactly the distribution
     of a well-shuffled pile, no seat observes the order, and afterwards the engine draws from
-    it by itself: playing costs nothing beyond the engine.
+    it by itself: a decision is applied to the engine in place, by action id when the engine
+    numbers its actions (``legal_action_ids``), so playing costs little beyond the engine.
 
 ``when_drawn``
     Chance is asked at the moment of each draw. A decision is applied to a clone; when tiles
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from cradle.envs.spec import JSON, EnvSpec, ranking_utilities
@@ -37,29 +39,41 @@ DRAW_TIMINGS = ("at_setup", "when_drawn")
 class Log:
     """One decision, linked to the previous one; immutable, so copies of a game share it.
 
-    It keeps the engine state the decision was taken in, to tell (lazily, cached) which tiles
-    the deciding seat held then: that is what makes information states perfect-recall.
+    It keeps the tiles the deciding seat held when it decided (read cheaply from the engine
+    before the decision): that is what makes information states perfect-recall.
     """
 
-    __slots__ = ("action", "before", "depth", "hand", "previous", "seat")
+    __slots__ = ("_action", "action_id", "depth", "previous", "seat", "spec", "tiles")
 
     def __init__(
-        self, seat: int, action: str, before: tuple[EnvSpec, Any] | None, previous: Log | None
+        self,
+        seat: int,
+        action: str | None,
+        tiles: Sequence[str],
+        previous: Log | None,
+        spec: EnvSpec | None = None,
+        action_id: int = -1,
     ) -> None:
         self.seat = seat
-        self.action = action
-        self.before = before
-        self.hand: str | None = None
+        # Either the action string, or (spelled only when asked) its id and the game's spec.
+        self._action = action
+        self.spec = spec
+        self.action_id = action_id
+        self.tiles = tiles
         self.previous = previous
         self.depth: int = previous.depth + 1 if previous is not None else 1
 
+    @property
+    def action(self) -> str:
+        text = self._action
+        if text is None:
+            assert self.spec is not None
+            text = self._action = self.spec.describe(self.action_id, self.tiles)
+        return text
+
     def actor_hand(self) -> str:
-        if self.hand is None:
-            assert self.before is not None
-            spec, state = self.before
-            self.hand = " ".join(sorted(spec.hand_tokens(state.view(self.seat))))
-            self.before = None
-        return self.hand
+        """The actor's tiles then, sorted, space-separated (formatted only when asked)."""
+        return " ".join(sorted(self.tiles))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Log:
         return self
@@ -74,15 +88,30 @@ class Log:
         return out
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_log_from, ([(n.seat, n.action, n.actor_hand()) for n in self.nodes()],))
+        return (_log_from, ([(n.seat, n.action, list(n.tiles)) for n in self.nodes()],))
 
 
-def _log_from(entries: list[tuple[int, str, str]]) -> Log | None:
+def _log_from(entries: list[tuple[int, str, list[str]]]) -> Log | None:
     log: Log | None = None
-    for seat, action, hand in entries:
-        log = Log(seat, action, None, log)
-        log.hand = hand
+    for seat, action, tiles in entries:
+        log = Log(seat, action, tiles, log)
     return log
+
+
+class Setup:
+    """The table before the deal, the same for every game of one set of parameters (so it is
+    worked out once per OpenSpiel game object, not per game)."""
+
+    __slots__ = ("base", "deal", "dealt", "ends", "pile", "position")
+
+    def __init__(self, spec: EnvSpec, players: int, options: Any) -> None:
+        # While dealing there is no real state yet; the engine's own set-up stands in for it
+        # (only its public view is ever shown, and it is never changed: games clone it).
+        self.base: Any = spec.module.new_game(players, 0, options)
+        self.position, self.deal = spec.undealt(self.base.to_position())
+        self.dealt = sum(self.deal)
+        self.pile: list[str] = spec.pile(self.position)
+        self.ends = spec.pile_end(self.base.view(None))
 
 
 def _without(pile: list[str], taken: list[str]) -> list[str]:
@@ -103,7 +132,11 @@ class ChanceGame:
     __slots__ = (
         "_counts",
         "_cuts",
+        "_end_token",
+        "_ends_left",
+        "_live",
         "_setup",
+        "_total",
         "bag",
         "chosen",
         "engine",
@@ -120,25 +153,39 @@ class ChanceGame:
     )
 
     def __init__(
-        self, spec: EnvSpec, players: int, options: Any, max_moves: int, timing: str = "at_setup"
+        self,
+        spec: EnvSpec,
+        players: int,
+        options: Any,
+        max_moves: int,
+        timing: str = "at_setup",
+        setup: Setup | None = None,
     ) -> None:
         if timing not in DRAW_TIMINGS:
             raise ValueError(f"draws must be one of {', '.join(DRAW_TIMINGS)}, not {timing!r}")
         self.spec = spec
         self.max_moves = max_moves
         self.timing = timing
-        base = spec.module.new_game(players, 0, options)
-        position, deal = spec.undealt(base.to_position())
-        self._setup: tuple[JSON, list[int]] | None = (position, deal)
-        # While dealing there is no real state yet; the engine's own set-up stands in for it
-        # (only its public view is ever shown, see :attr:`dealing`).
-        self.engine: Any = base
-        self.bag: list[str] = spec.pile(position)
+        if setup is None:
+            setup = Setup(spec, players, options)
+        self._setup: Setup | None = setup
+        self.engine: Any = setup.base
+        self.bag: list[str] = setup.pile
         self.fixed = 0
-        self.need = sum(deal) + (len(self.bag) - sum(deal) if timing == "at_setup" else 0)
+        dealt = setup.dealt
+        self.need = dealt + (len(self.bag) - dealt if timing == "at_setup" else 0)
         self.chosen: list[str] = []
-        # Tokens still available to the chance node being asked (kept up to date per outcome).
-        self._counts: Counter[str] = Counter(self.bag)
+        # Tiles still available to the chance node being asked: per token id, the ids with
+        # some left (ascending), and their sum.
+        self._counts: list[int] = []
+        self._live: list[int] = []
+        self._total = 0
+        self._count(self.bag)
+        # at_setup: the game ends when the n-th tile of this token is drawn (spec.pile_end);
+        # once chance has placed it, the order after it no longer matters.
+        ends = setup.ends if timing == "at_setup" else None
+        self._end_token = spec.token_ids[ends[0]] if ends is not None else -1
+        self._ends_left = ends[1] if ends is not None else 0
         self.pending: str | None = None
         self.post: Any = None
         self.post_position: JSON | None = None
@@ -148,6 +195,15 @@ class ChanceGame:
         # other seats' private history up to that depth is unknown in this copy.
         self._cuts: tuple[tuple[int, int], ...] = ()
 
+    def _count(self, tokens: list[str]) -> None:
+        counts = [0] * len(self.spec.tokens)
+        ids = self.spec.token_ids
+        for token in tokens:
+            counts[ids[token]] += 1
+        self._counts = counts
+        self._live = [i for i, n in enumerate(counts) if n]
+        self._total = len(tokens)
+
     def copy(self) -> ChanceGame:
         other = ChanceGame.__new__(ChanceGame)
         for name in ChanceGame.__slots__:
@@ -156,7 +212,8 @@ class ChanceGame:
         if self.need > 0:
             other.bag = self.bag[:]
             other.chosen = self.chosen[:]
-            other._counts = self._counts.copy()
+            other._counts = self._counts[:]
+            other._live = self._live[:]
             other.post = self.post.clone() if self.post is not None else None
         return other
 
@@ -168,12 +225,14 @@ class ChanceGame:
         rest = {
             name: getattr(self, name)
             for name in ChanceGame.__slots__
-            if name not in ("spec", "engine", "post")
+            if name not in ("spec", "engine", "post", "_setup")
         }
+        setup = self._setup
         return {
             "game": self.spec.game,
             "engine": self.engine.to_position(),
             "post": self.post.to_position() if self.post is not None else None,
+            "setup": None if setup is None else (setup.position, setup.deal),
             "rest": rest,
         }
 
@@ -184,6 +243,14 @@ class ChanceGame:
         module = self.spec.module
         self.engine = module.from_position(data["engine"])
         self.post = module.from_position(data["post"]) if data["post"] else None
+        self._setup = None
+        if data["setup"] is not None:
+            setup = self._setup = Setup.__new__(Setup)
+            setup.base = self.engine
+            setup.position, setup.deal = data["setup"]
+            setup.dealt = sum(setup.deal)
+            setup.pile = self.spec.pile(setup.position)
+            setup.ends = self.spec.pile_end(self.engine.view(None))
         for name, value in data["rest"].items():
             setattr(self, name, value)
 
@@ -197,7 +264,7 @@ class ChanceGame:
         """The tiles dealt to ``seat`` so far (during the deal)."""
         if self._setup is None:
             return []
-        deal = self._setup[1]
+        deal = self._setup.deal
         start = sum(deal[:seat])
         return self.chosen[start : start + deal[seat]]
 
@@ -210,19 +277,23 @@ class ChanceGame:
     def current_player(self) -> int:
         if self.need > 0:
             return CHANCE
-        if self.engine.is_over or self.moves >= self.max_moves:
+        if self.moves >= self.max_moves or self.engine.is_over:
             return TERMINAL
         return int(self.engine.to_move)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(token index, probability) for the next tile, in token order."""
         counts = self._counts
-        if self._setup is not None and len(self.chosen) < sum(self._setup[1]):
+        live = self._live
+        total = self._total
+        setup = self._setup
+        if setup is not None and len(self.chosen) < setup.dealt:
             dealable = self.spec.dealable
-            counts = Counter({t: n for t, n in counts.items() if dealable(t)})
-        total = sum(n for n in counts.values() if n > 0)
-        ids = self.spec.token_ids
-        return sorted((ids[token], n / total) for token, n in counts.items() if n > 0)
+            tokens = self.spec.tokens
+            live = [i for i in live if dealable(tokens[i])]
+            total = sum(counts[i] for i in live)
+        # Asked at every chance node (a whole pile of them at set-up): kept to one pass.
+        return [(i, counts[i] / total) for i in live]
 
     def returns(self) -> list[float]:
         if self.need > 0 or not self.engine.is_over:
@@ -230,45 +301,77 @@ class ChanceGame:
         return ranking_utilities(self.engine.result())
 
     # --- moves
-    def apply_action(self, action: str) -> list[JSON]:
-        """The decision of the seat to move; returns the engine's events."""
+    def legal_ids(self) -> list[int]:
+        """The ids of the legal actions of the seat to move, ascending."""
+        ids = self.spec.legal_ids(self.engine)
+        ids.sort()
+        return ids
+
+    def apply_action(self, action_id: int) -> list[JSON]:
+        """The decision ``action_id`` of the seat to move; returns the engine's events."""
         if self.need > 0 or self.is_terminal:
             raise ValueError("no player is to move now")
+        spec = self.spec
         before = self.engine
+        seat = int(before.to_move)
+        tiles = spec.actor_hand(before, seat)
+        # With the engine's own ids the string is spelled only if the history is read.
+        action = None if spec.engine_ids else spec.decode(before, action_id)
+        if self.timing == "at_setup":
+            # Copies clone the engine, so it can change in place (unchanged when refused).
+            events = spec.apply_id(before, action_id)
+            self.moves += 1
+            self.log = Log(seat, action, tiles, self.log, spec, action_id)
+            return events
         post = before.clone()
-        events: list[JSON] = post.apply(action)
+        events = spec.apply_id(post, action_id)
         self.moves += 1
-        self.log = Log(int(before.to_move), action, (self.spec, before), self.log)
-        if self.timing == "at_setup" or not self.spec.may_draw(events):
+        log = self.log = Log(seat, action, tiles, self.log, spec, action_id)
+        if not spec.may_draw(events):
             self.engine = post
             return events
         position = post.to_position()
-        drawn = len(self.bag) - len(self.spec.pile(position))
+        drawn = len(self.bag) - len(spec.pile(position))
         if drawn <= self.fixed:
             self._settle(post, self.bag, drawn, self.fixed)
             return events
-        self.pending = action
+        self.pending = log.action
         self.post = post
         self.post_position = position
         self.need = drawn - self.fixed
         self.chosen = []
-        self._counts = Counter(self.bag[self.fixed :])
+        self._count(self.bag[self.fixed :])
         return events
 
     def apply_chance(self, outcome: int) -> None:
         if self.need <= 0:
             raise ValueError("this is not a chance node")
-        if not 0 <= outcome < len(self.spec.tokens) or self._counts[self.spec.tokens[outcome]] <= 0:
+        counts = self._counts
+        if not 0 <= outcome < len(counts) or counts[outcome] <= 0:
             raise ValueError(f"outcome {outcome} cannot be drawn now")
-        token = self.spec.tokens[outcome]
-        if self._setup is not None and len(self.chosen) < sum(self._setup[1]):
-            if not self.spec.dealable(token):
-                raise ValueError(f"{token!r} is not dealt into a starting hand")
-        self.chosen.append(token)
-        self._counts[token] -= 1
-        if len(self.chosen) < self.need:
+        tokens = self.spec.tokens
+        token = tokens[outcome]
+        chosen = self.chosen
+        setup = self._setup
+        if setup is not None and len(chosen) < setup.dealt and not self.spec.dealable(token):
+            raise ValueError(f"{token!r} is not dealt into a starting hand")
+        chosen.append(token)
+        counts[outcome] -= 1
+        self._total -= 1
+        if not counts[outcome]:
+            self._live.remove(outcome)
+        if outcome == self._end_token and setup is not None and len(chosen) > setup.dealt:
+            self._ends_left -= 1
+            if not self._ends_left:
+                # The game ends when this tile is drawn: no draw ever reaches the tiles after
+                # it, so their order is left as it is instead of being asked of chance.
+                for i in self._live:
+                    chosen.extend([tokens[i]] * counts[i])
+                self._deal()
+                return
+        if len(chosen) < self.need:
             return
-        if self._setup is not None:
+        if setup is not None:
             self._deal()
             return
         prefix = self.bag[: self.fixed] + self.chosen
@@ -290,7 +393,7 @@ class ChanceGame:
             self.fixed = len(prefix)
             self.need = drawn - len(prefix)
             self.chosen = []
-            self._counts = Counter(bag[self.fixed :])
+            self._count(bag[self.fixed :])
             self.post = engine
             self.post_position = position
             return
@@ -308,16 +411,16 @@ class ChanceGame:
 
     def _deal(self) -> None:
         assert self._setup is not None
-        position, deal = self._setup
+        setup = self._setup
         hands: list[list[str]] = []
         at = 0
-        for size in deal:
+        for size in setup.deal:
             hands.append(self.chosen[at : at + size])
             at += size
         # at_setup: the chosen order is the whole pile; when_drawn: the rest keeps its order.
         rest = self.chosen[at:] if self.timing == "at_setup" else _without(self.bag, self.chosen)
         self._setup = None
-        engine = self.spec.module.from_position(self.spec.dealt(position, hands, rest))
+        engine = self.spec.module.from_position(self.spec.dealt(setup.position, hands, rest))
         self._settle(engine, rest, 0, len(rest) if self.timing == "at_setup" else 0)
 
     # --- information

@@ -2,14 +2,15 @@
 
 Research interfaces (OpenSpiel, PettingZoo) need a fixed-size discrete action space. The engine's
 ``legal_actions()`` stays the truth; an encoding only numbers the strings the notation can produce.
-Mapping a string to its id is one dict lookup for the engine's own (canonical) spelling, with a
-slower normalising fallback for hand-written variants ("Tile RED k2", "swap blue red").
+Where an engine numbers its actions itself (``legal_action_ids()``), the encoding takes the
+engine's order, so the adapters pass ids straight through. Mapping a string to its id is one dict
+lookup for the engine's own (canonical) spelling, with a slower normalising fallback for
+hand-written variants ("Tile RED k2", "swap blue red").
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from itertools import combinations_with_replacement
 
 # Tigris & Euphrates notation (docs/contract.md). Colour order is the contract's: red, blue,
 # green, black; it fixes the spelling of swaps ("swap red blue") and monuments ("red-blue").
@@ -17,14 +18,9 @@ TIGRIS_COLOURS = ("red", "blue", "green", "black")
 TIGRIS_ROLES = ("king", "priest", "farmer", "trader")
 TIGRIS_COLUMNS = "ABCDEFGHIJKLMNOP"
 TIGRIS_ROWS = 11
-TIGRIS_CELLS = tuple(
-    f"{column}{row}" for row in range(1, TIGRIS_ROWS + 1) for column in TIGRIS_COLUMNS
-)
 TIGRIS_MONUMENTS = tuple(
     f"{a}-{b}" for i, a in enumerate(TIGRIS_COLOURS) for b in TIGRIS_COLOURS[i + 1 :]
 )
-# The most tiles one player can commit in a conflict: a full hand.
-TIGRIS_MAX_COMMIT = 6
 TIGRIS_HAND_SIZE = 6
 
 
@@ -96,31 +92,13 @@ def _tigris_normalise(text: str) -> str:
 
 
 def tigris_action_strings() -> list[str]:
-    """Every string of the Tigris notation, grouped by kind (the order documented in
-    docs/openspiel.md): cells run A1..P1, A2..P2, ..., A11..P11."""
-    out: list[str] = []
-    for role in TIGRIS_ROLES:
-        out += [f"leader {role} {cell}" for cell in TIGRIS_CELLS]
-    for colour in TIGRIS_COLOURS:
-        out += [f"tile {colour} {cell}" for cell in TIGRIS_CELLS]
-    out += [f"catastrophe {cell}" for cell in TIGRIS_CELLS]
-    for pair in TIGRIS_MONUMENTS:
-        out += [f"monument {pair} {cell}" for cell in TIGRIS_CELLS]
-    out += [f"treasure {cell}" for cell in TIGRIS_CELLS]
-    out += [f"building {cell}" for cell in TIGRIS_CELLS]
-    out += [f"wonder {cell}" for cell in TIGRIS_CELLS]
-    out += [f"withdraw {role}" for role in TIGRIS_ROLES]
-    for size in range(1, TIGRIS_HAND_SIZE + 1):
-        out += [
-            "swap " + " ".join(tiles)
-            for tiles in combinations_with_replacement(TIGRIS_COLOURS, size)
-        ]
-    out.append("pass")
-    out += [f"commit {n}" for n in range(TIGRIS_MAX_COMMIT + 1)]
-    out += [f"war {colour}" for colour in TIGRIS_COLOURS]
-    out += [f"wonderpoint {colour}" for colour in TIGRIS_COLOURS]
-    out.append("decline")
-    return out
+    """Every string of the Tigris notation in the engine's own id order
+    (``tigris.all_action_strings()``, documented in docs/openspiel.md), so that an id here is
+    the engine's ``legal_action_ids()`` / ``apply(id)`` id."""
+    from cradle.games import get_game
+
+    strings: list[str] = get_game("tigris").all_action_strings()
+    return strings
 
 
 _ENCODINGS: dict[str, ActionEncoding] = {}

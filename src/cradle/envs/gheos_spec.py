@@ -3,12 +3,15 @@
 Placements name a tile by its number ("place t12 0,1 r0"); the fixed encoding names it by its
 slot in the hand instead (#0: the lower-numbered tile, #1: the other), which keeps the action
 space at a few hundred thousand ids rather than millions. Every cell any map can reach (those
-within 51 steps of the start tile) has its ids. Layouts are documented in docs/openspiel.md.
+within 51 steps of the start tile) has its ids. This is the engine's own numbering
+(``gheos.all_action_templates()``, ``state.legal_action_ids()``, ``state.apply(id)``), so ids
+pass straight through; layouts are documented in docs/openspiel.md and docs/gheos.md.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -93,21 +96,21 @@ class GheosSpec(EnvSpec):
         return gheos.load_tiles(None)
 
     def make_encoding(self) -> ActionEncoding:
-        # Every tile but the start one can be placed, each beside an earlier one.
-        strings = gheos_action_strings(self.tile_count - 1)
+        templates = getattr(self.module, "all_action_templates", None)
+        if templates is not None:
+            strings = templates()
+            self.engine_ids = True
+        else:
+            # Every tile but the start one can be placed, each beside an earlier one.
+            strings = gheos_action_strings(self.tile_count - 1)
         encoding = ActionEncoding(strings, lambda text: " ".join(text.lower().split()))
         self._ids = {text: i for i, text in enumerate(encoding.strings)}
         return encoding
 
     # --- the state-dependent part: hand slots
-    def _hand(self, state: Any, actions: list[str]) -> list[int]:
-        numbers = sorted(
-            {int(a.split()[1][1:]) for a in actions if a.startswith(("place ", "replace "))}
-        )
-        if len(numbers) < HAND:
-            hand = state.view(state.to_move).get("hand") or []
-            numbers = sorted(int(tile["tile"][1:]) for tile in hand)
-        return numbers
+    def _hand(self, state: Any) -> list[int]:
+        """Tile numbers of the hand of the seat to move, lowest first."""
+        return sorted(int(tile[1:]) for tile in self.actor_hand(state, state.to_move))
 
     def _slot_form(self, action: str, hand: list[int]) -> str:
         words = action.lower().split()
@@ -127,7 +130,7 @@ class GheosSpec(EnvSpec):
             if found is None:
                 if action.startswith(("place ", "replace ")):
                     if hand is None:
-                        hand = self._hand(state, actions)
+                        hand = self._hand(state)
                     found = ids.get(self._slot_form(action, hand))
                 if found is None:
                     found = self.encoding.encode(action)
@@ -137,18 +140,32 @@ class GheosSpec(EnvSpec):
     def encode_action(self, state: Any, action: str) -> int:
         """The id of one action string in ``state`` (engine or hand-written spelling)."""
         if action.lower().split()[0] in ("place", "replace"):
-            action = self._slot_form(action, self._hand(state, state.legal_actions()))
+            action = self._slot_form(action, self._hand(state))
         return self.encoding.encode(action)
 
     def decode(self, state: Any, action_id: int) -> str:
+        if self.engine_ids and not isinstance(action_id, bool):
+            try:
+                text: str = state.action_string(int(action_id))
+            except ValueError as exc:  # the engine's IllegalAction: out of range, empty slot
+                raise UnknownAction(str(exc)) from None
+            return text
         text = self.encoding.decode(action_id)
         if text.startswith(("place ", "replace ")):
             verb, slot, cell, rot = text.split()
-            hand = self._hand(state, state.legal_actions())
+            hand = self._hand(state)
             index = int(slot[1:])
             if index >= len(hand):
                 raise UnknownAction(f"the hand has no tile in slot {slot}")
             return f"{verb} t{hand[index]} {cell} {rot}"
+        return text
+
+    def describe(self, action_id: int, tiles: Sequence[str]) -> str:
+        text = self.encoding.decode(action_id)
+        if text.startswith(("place ", "replace ")):
+            verb, slot, cell, rot = text.split()
+            hand = sorted(tiles, key=lambda tile: int(tile[1:]))
+            return f"{verb} {hand[int(slot[1:])]} {cell} {rot}"
         return text
 
     # --- set-up and the stack
@@ -189,6 +206,10 @@ class GheosSpec(EnvSpec):
 
     def dealable(self, token: str) -> bool:
         return token != "epoch"
+
+    def pile_end(self, view: JSON) -> tuple[str, int] | None:
+        # Drawing the epoch tile that ends the game (the 6th of 8 with two players) ends it.
+        return ("epoch", int(view["end_epoch"]) - int(view.get("epochs_drawn") or 0))
 
     # --- observations
     def _static_features(self, tileset: Any) -> FloatArray:

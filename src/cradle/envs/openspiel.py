@@ -15,8 +15,11 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from cradle.envs.chance import DRAW_TIMINGS, ChanceGame
+from cradle.envs.chance import CHANCE, DRAW_TIMINGS, TERMINAL, ChanceGame, Setup
 from cradle.envs.spec import JSON, EnvSpec, FloatArray, get_spec
+
+# The core's player codes are pyspiel's, so they pass through unchanged.
+assert (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)) == (CHANCE, TERMINAL)
 
 # OpenSpiel short name -> the game's name in cradle's registry.
 GAMES = {"python_tigris_euphrates": "tigris", "python_gheos": "gheos"}
@@ -59,7 +62,8 @@ class CradleGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: JSON | None = None) -> None:
         params = dict(params or {})
-        self.players, self.game_options, self.draws, self._max_draws = _settings(self.spec, params)
+        self.players, self.game_options, self.draws, self.setup = _settings(self.spec, params)
+        self._max_draws = len(self.setup.pile)
         spec = self.spec
         self.max_moves = spec.max_game_length(self.players)
         info = pyspiel.GameInfo(
@@ -98,25 +102,38 @@ class CradleState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: CradleGame) -> None:
         super().__init__(game)
         self.core = ChanceGame(
-            game.spec, game.players, game.game_options, game.max_moves, game.draws
+            game.spec, game.players, game.game_options, game.max_moves, game.draws, game.setup
         )
 
     def current_player(self) -> int:
-        player = self.core.current_player()
-        if player == -1:
-            return int(pyspiel.PlayerId.CHANCE)
-        if player == -4:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return player
+        return self.core.current_player()
+
+    # pyspiel's own ``legal_actions`` and ``is_chance_node`` go through C++ and back into
+    # Python several times (and copy the list both ways); these give Python callers the same
+    # answers directly. C++ callers still reach ``_legal_actions`` through pyspiel.
+    def is_chance_node(self) -> bool:
+        return self.core.need > 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        # pyspiel's answers: nothing when the game is over, the chance outcomes at a chance
+        # node whoever asks, otherwise the ids of the seat to move (nothing for other seats).
+        core = self.core
+        current = core.current_player()
+        if current == TERMINAL:
+            return []
+        if current == CHANCE:
+            return [outcome for outcome, _ in core.chance_outcomes()]
+        if player is None or player == current:
+            return core.legal_ids()
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
 
     def _legal_actions(self, player: int) -> list[int]:
         core = self.core
         if player != core.current_player():
             return []
-        engine = core.engine
-        ids = core.spec.encode_legal(engine, engine.legal_actions())
-        ids.sort()
-        return ids
+        return core.legal_ids()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return self.core.chance_outcomes()
@@ -126,7 +143,7 @@ class CradleState(pyspiel.State):  # type: ignore[misc]
         if core.need > 0:
             core.apply_chance(int(action))
         else:
-            core.apply_action(core.spec.decode(core.engine, int(action)))
+            core.apply_action(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         spec = self.core.spec
@@ -235,8 +252,8 @@ class CradleObserver:
         return ""
 
 
-def _settings(spec: EnvSpec, params: JSON) -> tuple[int, Any, str, int]:
-    """Players, game options, draw timing and pile size; ValueError for bad parameters."""
+def _settings(spec: EnvSpec, params: JSON) -> tuple[int, Any, str, Setup]:
+    """Players, game options, draw timing and the set-up; ValueError for bad parameters."""
     players = params.get("players", spec.module.MIN_PLAYERS)
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(f"players must be a whole number, not {players!r}")
@@ -247,8 +264,9 @@ def _settings(spec: EnvSpec, params: JSON) -> tuple[int, Any, str, int]:
         )
     options = spec.options(params)
     draws = str(params.get("draws", DRAW_TIMINGS[0]))
-    probe = ChanceGame(spec, players, options, spec.max_game_length(players), draws)
-    return players, options, draws, len(probe.bag)
+    if draws not in DRAW_TIMINGS:
+        raise ValueError(f"draws must be one of {', '.join(DRAW_TIMINGS)}, not {draws!r}")
+    return players, options, draws, Setup(spec, players, options)
 
 
 def _make_game_class(game: str) -> type[CradleGame]:

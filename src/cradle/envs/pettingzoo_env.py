@@ -71,7 +71,8 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
         }
         self.state_: Any = None
         self.moves = 0
-        self._legal_ids: list[int] = []
+        # The legal ids of agent_selection, worked out when first asked for.
+        self._legal_ids: list[int] | None = None
 
     # --- spaces (the same objects every call, as PettingZoo asks)
     def observation_space(self, agent: str) -> gymnasium.Space[Any]:
@@ -95,16 +96,21 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
         self._select()
 
     def _select(self) -> None:
-        state = self.state_
-        self.agent_selection = self.possible_agents[state.to_move]
-        self._legal_ids = self.spec.encode_legal(state, state.legal_actions())
+        self.agent_selection = self.possible_agents[self.state_.to_move]
+        self._legal_ids = None
+
+    def _legal(self) -> list[int]:
+        legal = self._legal_ids
+        if legal is None:
+            legal = self._legal_ids = self.spec.legal_ids(self.state_)
+        return legal
 
     def legal_action_ids(self) -> list[int]:
         """Ids of the legal actions of ``agent_selection`` (cheaper than a whole observation)."""
         done = self.terminations.get(self.agent_selection) or self.truncations.get(
             self.agent_selection
         )
-        return [] if done else list(self._legal_ids)
+        return [] if done else self._legal()[:]
 
     def action_mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
         mask = np.zeros(len(self.spec.encoding), np.int8)
@@ -124,12 +130,17 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         action_id = int(action)
-        if action_id not in self._legal_ids:
-            raise ValueError(
-                f"action {action_id} is not legal for {agent} now "
-                f"(use the action mask; {len(self._legal_ids)} actions are legal)"
-            )
-        self.spec.apply_id(self.state_, action_id)
+        if self.spec.engine_ids:
+            # The engine checks the id itself and refuses it without changing anything.
+            try:
+                self.spec.apply_id(self.state_, action_id)
+            except ValueError as exc:
+                raise self._illegal(agent, action_id, str(exc)) from None
+        else:
+            if action_id not in self._legal():
+                raise self._illegal(agent, action_id, "")
+            self.spec.apply_id(self.state_, action_id)
+        self._legal_ids = None
         self.moves += 1
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -145,6 +156,13 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
         if not (state.is_over or self.moves >= self.max_moves):
             self._select()
         self._accumulate_rewards()
+
+    def _illegal(self, agent: str, action_id: int, reason: str) -> ValueError:
+        return ValueError(
+            f"action {action_id} is not legal for {agent} now"
+            + (f": {reason}" if reason else "")
+            + f" (use the action mask; {len(self._legal())} actions are legal)"
+        )
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import importlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from cradle.envs.encoding import ActionEncoding
+from cradle.envs.encoding import ActionEncoding, UnknownAction
 from cradle.games import game_names, get_game
 
 JSON = dict[str, Any]
@@ -35,6 +36,10 @@ class EnvSpec:
     game: str = ""
     # Tokens of the draw pile, in chance-outcome order: outcome i draws ``tokens[i]``.
     tokens: tuple[str, ...] = ()
+    # True when the engine numbers its actions as ``encoding`` does: states then have
+    # ``legal_action_ids()`` and ``apply`` takes an id, so no action strings are built or
+    # parsed on the way (a subclass sets it after checking the engine offers them).
+    engine_ids: bool = False
 
     def __init__(self) -> None:
         self.module: Any = get_game(self.game)
@@ -49,12 +54,31 @@ class EnvSpec:
         """Ids of ``actions`` (legal in ``state``); an encoding may depend on the state."""
         return self.encoding.encode_all(actions)
 
+    def legal_ids(self, state: Any) -> list[int]:
+        """Ids of the legal actions of ``state``, in the order of ``legal_actions()`` (a new
+        list the caller may change)."""
+        if self.engine_ids:
+            ids: list[int] = state.legal_action_ids()
+            return ids
+        return self.encode_legal(state, state.legal_actions())
+
     def decode(self, state: Any, action_id: int) -> str:
         """The action string of ``action_id`` in ``state``."""
         return self.encoding.decode(action_id)
 
+    def describe(self, action_id: int, tiles: Sequence[str]) -> str:
+        """The action string of ``action_id`` taken by a seat holding ``tiles`` (for encodings
+        that depend on the hand; most do not)."""
+        return self.encoding.decode(action_id)
+
     def apply_id(self, state: Any, action_id: int) -> list[JSON]:
-        events: list[JSON] = state.apply(self.decode(state, action_id))
+        """Apply the action ``action_id``; the engine's IllegalAction when it is not legal."""
+        if self.engine_ids:
+            if isinstance(action_id, bool):
+                raise UnknownAction(f"action id {action_id!r} is not a number")
+            events: list[JSON] = state.apply(int(action_id))
+            return events
+        events = state.apply(self.decode(state, action_id))
         return events
 
     def public_action(self, action: str) -> str:
@@ -100,6 +124,11 @@ class EnvSpec:
         """Whether ``token`` may be dealt into a starting hand."""
         return True
 
+    def pile_end(self, view: JSON) -> tuple[str, int] | None:
+        """``(token, n)`` when the game ends as the n-th ``token`` of the pile is drawn (so no
+        draw reaches the tiles after it), for the set-up table in ``view``; None otherwise."""
+        return None
+
     def may_draw(self, events: list[JSON]) -> bool:
         """False only when ``events`` prove that no tile was drawn (a cheap pre-check)."""
         return True
@@ -133,6 +162,15 @@ class EnvSpec:
     def hand_tokens(self, view: JSON) -> list[str]:
         """The seat's hand in ``view`` as pile tokens."""
         return [str(tile) for tile in view.get("hand") or []]
+
+    def actor_hand(self, state: Any, seat: int) -> list[str]:
+        """The tiles ``seat`` holds in ``state``, as pile tokens (any order): the engine's
+        cheap ``hand(seat)`` where it has one, otherwise read from the seat's view."""
+        hand = getattr(state, "hand", None)
+        if hand is not None:
+            tiles: list[str] = hand(seat)
+            return tiles
+        return self.hand_tokens(state.view(seat))
 
     def private_size(self) -> int:
         raise NotImplementedError

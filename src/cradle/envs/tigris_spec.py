@@ -107,6 +107,9 @@ class TigrisSpec(EnvSpec):
     def __init__(self) -> None:
         super().__init__()
         self._terrain: dict[str, FloatArray] = {}
+        # The encoding is the engine's own numbering (all_action_strings), so its ids pass
+        # straight through legal_action_ids() and apply(id).
+        self.engine_ids = hasattr(self.module.new_game(2, 0), "legal_action_ids")
 
     def make_encoding(self) -> ActionEncoding:
         return tigris_encoding()

@@ -4,6 +4,7 @@ The public surface is the contract of docs/contract.md; the notation, the positi
 the tile-set file format are in docs/gheos.md.
 """
 
+from cradle.gheos.actions import all_action_templates
 from cradle.gheos.position import (
     PositionError,
     from_position,
@@ -32,6 +33,7 @@ __all__ = [
     "Options",
     "PositionError",
     "TileSetError",
+    "all_action_templates",
     "from_position",
     "load_tiles",
     "new_game",

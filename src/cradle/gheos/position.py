@@ -206,6 +206,9 @@ def _int(value: Any, what: str, low: int, high: int) -> int:
     return result
 
 
+_TILE_NUMBERS = {f"t{n}": n for n in range(TILE_COUNT)}
+
+
 def _tile_number(text: Any, what: str) -> int:
     # The message is only built for a bad tile: positions are read often (search, adapters).
     if isinstance(text, str) and text.startswith("t") and text[1:].isdigit():
@@ -310,12 +313,18 @@ def from_position(data: Any, seed: int | None = None) -> GheosState:
     else:
         _expect(isinstance(stack, list), "'stack' must be a list of tiles and 'epoch'")
         pile = []
+        known = _TILE_NUMBERS
         for text in stack:
             if text == "epoch":
                 pile.append(EPOCH)
                 continue
-            number = _tile_number(text, "stack")
-            claim(number, "in the stack")
+            # The canonical names by table lookup (a stack is most of the tiles); anything
+            # else through the checking reader.
+            found = known.get(text) if isinstance(text, str) else None
+            number = _tile_number(text, "stack") if found is None else found
+            if number in where:
+                claim(number, "in the stack")  # says where else it is
+            where[number] = "in the stack"
             pile.append(number)
         found = pile.count(EPOCH)
         _expect(
