@@ -25,6 +25,7 @@ want that randomness as chance nodes with known probabilities. Two timings are o
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -34,6 +35,17 @@ from cradle.envs.spec import JSON, EnvSpec, ranking_utilities
 CHANCE = -1
 TERMINAL = -4
 DRAW_TIMINGS = ("at_setup", "when_drawn")
+
+# (token count, tiles left) -> the outcome (i, 1 / tiles left) of every token i: most tokens
+# of a Gheos pile are single tiles, so their outcomes are shared rather than rebuilt per node.
+_SINGLES: dict[tuple[int, int], list[tuple[int, float]]] = {}
+
+
+def _singles(size: int, total: int) -> list[tuple[int, float]]:
+    row = _SINGLES.get((size, total))
+    if row is None:
+        row = _SINGLES[size, total] = [(i, 1 / total) for i in range(size)]
+    return row
 
 
 class Log:
@@ -98,11 +110,15 @@ def _log_from(entries: list[tuple[int, str, list[str]]]) -> Log | None:
     return log
 
 
+def _never_dealt(spec: EnvSpec) -> frozenset[int]:
+    return frozenset(i for i, token in enumerate(spec.tokens) if not spec.dealable(token))
+
+
 class Setup:
     """The table before the deal, the same for every game of one set of parameters (so it is
     worked out once per OpenSpiel game object, not per game)."""
 
-    __slots__ = ("base", "deal", "dealt", "ends", "pile", "position")
+    __slots__ = ("base", "deal", "dealt", "ends", "never_dealt", "pile", "position")
 
     def __init__(self, spec: EnvSpec, players: int, options: Any) -> None:
         # While dealing there is no real state yet; the engine's own set-up stands in for it
@@ -112,6 +128,7 @@ class Setup:
         self.dealt = sum(self.deal)
         self.pile: list[str] = spec.pile(self.position)
         self.ends = spec.pile_end(self.base.view(None))
+        self.never_dealt = _never_dealt(spec)
 
 
 def _without(pile: list[str], taken: list[str]) -> list[str]:
@@ -135,6 +152,7 @@ class ChanceGame:
         "_end_token",
         "_ends_left",
         "_live",
+        "_multi",
         "_setup",
         "_total",
         "bag",
@@ -179,6 +197,7 @@ class ChanceGame:
         # some left (ascending), and their sum.
         self._counts: list[int] = []
         self._live: list[int] = []
+        self._multi: list[int] = []  # the token ids with more than one tile left
         self._total = 0
         self._count(self.bag)
         # at_setup: the game ends when the n-th tile of this token is drawn (spec.pile_end);
@@ -202,6 +221,7 @@ class ChanceGame:
             counts[ids[token]] += 1
         self._counts = counts
         self._live = [i for i, n in enumerate(counts) if n]
+        self._multi = [i for i, n in enumerate(counts) if n > 1]
         self._total = len(tokens)
 
     def copy(self) -> ChanceGame:
@@ -214,6 +234,7 @@ class ChanceGame:
             other.chosen = self.chosen[:]
             other._counts = self._counts[:]
             other._live = self._live[:]
+            other._multi = self._multi[:]
             other.post = self.post.clone() if self.post is not None else None
         return other
 
@@ -251,6 +272,7 @@ class ChanceGame:
             setup.dealt = sum(setup.deal)
             setup.pile = self.spec.pile(setup.position)
             setup.ends = self.spec.pile_end(self.engine.view(None))
+            setup.never_dealt = _never_dealt(self.spec)
         for name, value in data["rest"].items():
             setattr(self, name, value)
 
@@ -288,11 +310,16 @@ class ChanceGame:
         total = self._total
         setup = self._setup
         if setup is not None and len(self.chosen) < setup.dealt:
-            dealable = self.spec.dealable
-            tokens = self.spec.tokens
-            live = [i for i in live if dealable(tokens[i])]
+            skip = setup.never_dealt
+            live = [i for i in live if i not in skip]
             total = sum(counts[i] for i in live)
-        # Asked at every chance node (a whole pile of them at set-up): kept to one pass.
+        elif 3 * len(self._multi) < len(live):
+            # Asked at every chance node (a whole pile of them at set-up): mostly shared
+            # single-tile outcomes, then the few tokens with several tiles left.
+            out = list(map(_singles(len(counts), total).__getitem__, live))
+            for i in self._multi:
+                out[bisect_left(live, i)] = (i, counts[i] / total)
+            return out
         return [(i, counts[i] / total) for i in live]
 
     def returns(self) -> list[float]:
@@ -353,12 +380,14 @@ class ChanceGame:
         token = tokens[outcome]
         chosen = self.chosen
         setup = self._setup
-        if setup is not None and len(chosen) < setup.dealt and not self.spec.dealable(token):
+        if setup is not None and len(chosen) < setup.dealt and outcome in setup.never_dealt:
             raise ValueError(f"{token!r} is not dealt into a starting hand")
         chosen.append(token)
         counts[outcome] -= 1
         self._total -= 1
-        if not counts[outcome]:
+        if counts[outcome] == 1:
+            self._multi.remove(outcome)
+        elif not counts[outcome]:
             self._live.remove(outcome)
         if outcome == self._end_token and setup is not None and len(chosen) > setup.dealt:
             self._ends_left -= 1
