@@ -290,7 +290,7 @@ def test_an_action_that_is_not_a_string(action: Any) -> None:
 def test_an_action_id_out_of_range(action: int) -> None:
     s = _turn()
     before = s.to_position()
-    with pytest.raises(tigris.IllegalAction, match="outside 0..3397"):
+    with pytest.raises(tigris.IllegalAction, match=r"outside 0\.\.3397"):
         s.apply(action)
     assert s.to_position() == before
 
