@@ -628,18 +628,25 @@ class TigrisState:
         if touching > 1:
             raise IllegalAction(f"a leader on {name} would join two kingdoms")
 
-    def _check_empty(self, cell: int) -> None:
+    def _fixture_on(self, cell: int) -> str | None:
+        """What stands on ``cell`` for good as far as placements go: leader, catastrophe, ..."""
         bit = 1 << cell
-        name = CELL_NAMES[cell]
         if self.leaders & bit:
-            raise IllegalAction(f"{name} holds a leader")
+            return "holds a leader"
         if self.cata & bit:
-            raise IllegalAction(f"{name} holds a catastrophe")
+            return "holds a catastrophe"
         if self.wonder_mask() & bit:
-            raise IllegalAction(f"{name} is under the wonder")
+            return "is under the wonder"
         if self.tiles_down() & bit:
-            raise IllegalAction(f"{name} is under a monument")
-        if self.tiles_up() & bit:
+            return "is under a monument"
+        return None
+
+    def _check_empty(self, cell: int) -> None:
+        name = CELL_NAMES[cell]
+        fixture = self._fixture_on(cell)
+        if fixture is not None:
+            raise IllegalAction(f"{name} {fixture}")
+        if self.tiles_up() & 1 << cell:
             raise IllegalAction(f"{name} holds a tile")
 
     def _check_tile(self, seat: int, color: int, cell: int) -> None:
@@ -668,14 +675,9 @@ class TigrisState:
         bit = 1 << cell
         if not self.catastrophes[seat]:
             raise IllegalAction("you have no catastrophe tile left")
-        if self.leaders & bit:
-            raise IllegalAction(f"{name} holds a leader: catastrophes never hit leaders")
-        if self.cata & bit:
-            raise IllegalAction(f"{name} already holds a catastrophe")
-        if self.wonder_mask() & bit:
-            raise IllegalAction(f"{name} is under the wonder")
-        if self.tiles_down() & bit:
-            raise IllegalAction(f"{name} is under a monument")
+        fixture = self._fixture_on(cell)
+        if fixture is not None:
+            raise IllegalAction(f"{name} {fixture}: a catastrophe goes on an empty cell or a tile")
         if self.treasure & bit:
             raise IllegalAction(f"{name} carries a treasure")
         if self._building_mask() & bit:
