@@ -21,7 +21,9 @@ def test_tigris_encoding_numbers_exactly_the_notation() -> None:
     assert len(encoding) == len(set(encoding.strings)) == 3398
     # The engine's own numbering, id for id: its ids pass through the adapters unchanged.
     assert list(encoding.strings) == tigris.all_action_strings()
-    assert encoding.strings[:2] == ("leader priest A1", "tile red A1")
+    assert encoding.strings[:2] == ("leader priest A1", "leader priest B1")
+    assert encoding.strings[704] == "withdraw priest" and encoding.strings[708] == "tile red A1"
+    assert encoding.strings[1797] == "pass" and encoding.strings[-1] == "decline"
     for action_id, text in enumerate(encoding.strings):
         assert encoding.encode(text) == action_id
         assert encoding.decode(action_id) == text

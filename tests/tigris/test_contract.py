@@ -149,6 +149,7 @@ def test_action_ids_match_the_strings_and_apply_alike() -> None:
             legal = by_text.legal_actions()
             ids = by_id.legal_action_ids()
             assert [names[i] for i in ids] == legal
+            assert ids == sorted(set(ids)), "ids come ascending (OpenSpiel's order)"
             pick = rng.randrange(len(legal))
             by_text.apply(legal[pick])
             by_id.apply(ids[pick])

@@ -222,18 +222,25 @@ _PARSED: dict[str, Action] = {}
 
 
 def _canonical_actions() -> list[Action]:
+    """Every action, laid out so that each legal list the engine makes is ascending."""
+    cells = range(CELLS)
     actions: list[Action] = []
-    for cell in range(CELLS):
-        for i in range(4):
-            actions += [(LEADER, i, cell), (TILE, i, cell)]
-        actions += [(CATASTROPHE, 0, cell), (TREASURE, 0, cell)]
-        actions += [(BUILDING, 0, cell), (WONDER, 0, cell)]
-        actions += [(MONUMENT, m, cell) for m in range(len(MONUMENTS))]
-    for i in range(4):
-        actions += [(WITHDRAW, i, -1), (WAR, i, -1), (WONDERPOINT, i, -1)]
-    actions += [(COMMIT, n, -1) for n in range(HAND_SIZE + 1)]
+    for role in range(4):
+        actions += [(LEADER, role, cell) for cell in cells]
+    actions += [(WITHDRAW, role, -1) for role in range(4)]
+    for color in range(4):
+        actions += [(TILE, color, cell) for cell in cells]
+    actions += [(CATASTROPHE, 0, cell) for cell in cells]
     actions += [(SWAP, counts, -1) for counts in SWAP_COUNTS]
-    actions += [(PASS, 0, -1), (DECLINE, 0, -1)]
+    actions.append((PASS, 0, -1))
+    actions += [(COMMIT, n, -1) for n in range(HAND_SIZE + 1)]
+    actions += [(WAR, color, -1) for color in range(4)]
+    actions += [(MONUMENT, m, cell) for cell in cells for m in range(len(MONUMENTS))]
+    actions += [(WONDER, 0, cell) for cell in cells]
+    actions += [(TREASURE, 0, cell) for cell in cells]
+    actions += [(BUILDING, 0, cell) for cell in cells]
+    actions += [(WONDERPOINT, color, -1) for color in range(4)]
+    actions.append((DECLINE, 0, -1))
     return actions
 
 
