@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from cradle.ai.search import (
     Budget,
     Knowledge,
+    StallGuard,
     evaluate,
     game_of,
     knowledge_for,
@@ -103,6 +104,7 @@ class Ismcts:
         self.rng = rng
         self.root = Node("", seat, 0.0)
         self.iterations = 0
+        self.only: frozenset[str] | None = None  # the root's actions, when restricted
 
     def run(self, budget: Budget) -> SearchResult:
         clock = budget.clock()
@@ -121,7 +123,10 @@ class Ismcts:
             if world.is_over:
                 rewards = rank_rewards(world.result())
                 break
-            child = self.select(node, world, world.legal_actions())
+            actions = world.legal_actions()
+            if node is self.root and self.only is not None:
+                actions = [a for a in actions if a in self.only] or actions
+            child = self.select(node, world, actions)
             path.append(child)
             world.apply(child.action)
             if child.n == 0:
@@ -231,12 +236,15 @@ def search(
     params: IsmctsParams | None = None,
     seed: int | None = None,
     knowledge: Knowledge | None = None,
+    only: list[str] | None = None,
 ) -> SearchResult:
-    """Search ``state`` for ``seat`` (the seat to move) in one process."""
+    """Search ``state`` for ``seat`` (the seat to move) in one process; ``only``: the
+    actions the root may choose from (default: all legal ones)."""
     params = params or IsmctsParams()
     tree = Ismcts(
         state, seat, knowledge or knowledge_of(state, params), params, random.Random(seed)
     )
+    tree.only = frozenset(only) if only is not None else None
     return tree.run(budget)
 
 
@@ -263,10 +271,16 @@ def _close_pools() -> None:
 
 
 def _search_in_worker(
-    blob: bytes, seat: int, budget: Budget, params: IsmctsParams, seed: int
+    blob: bytes,
+    seat: int,
+    budget: Budget,
+    params: IsmctsParams,
+    seed: int,
+    only: list[str] | None = None,
 ) -> tuple[int, dict[str, tuple[int, float]]]:
     state = pickle.loads(blob)
     tree = Ismcts(state, seat, knowledge_of(state, params), params, random.Random(seed))
+    tree.only = frozenset(only) if only is not None else None
     tree.run(budget)
     return tree.iterations, tree.stats()
 
@@ -277,6 +291,7 @@ def parallel_search(
     budget: Budget,
     params: IsmctsParams,
     seeds: Sequence[int],
+    only: list[str] | None = None,
 ) -> SearchResult:
     """Independent trees (one per seed) in worker processes; their root statistics added."""
     import time
@@ -285,7 +300,7 @@ def parallel_search(
     blob = pickle.dumps(state)
     share = budget.split(len(seeds))
     pool = _pool(len(seeds))
-    futures = [pool.submit(_search_in_worker, blob, seat, share, params, s) for s in seeds]
+    futures = [pool.submit(_search_in_worker, blob, seat, share, params, s, only) for s in seeds]
     merged: dict[str, tuple[int, float]] = {}
     iterations = 0
     for future in futures:
@@ -317,14 +332,15 @@ class IsmctsBot:
         self.budget = budget or Budget(seconds=1.0)
         self.params = params or IsmctsParams()
         self.workers = max(1, workers)
+        self.guard = StallGuard()
 
-    def analyse(self, state: GameState, seat: int) -> SearchResult:
+    def analyse(self, state: GameState, seat: int, only: list[str] | None = None) -> SearchResult:
         if state.to_move != seat:
             raise ValueError(f"it is seat {state.to_move}'s decision, not seat {seat}'s")
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
         if self.workers == 1:
-            return search(state, seat, self.budget, self.params, seeds[0])
-        return parallel_search(state, seat, self.budget, self.params, seeds)
+            return search(state, seat, self.budget, self.params, seeds[0], only=only)
+        return parallel_search(state, seat, self.budget, self.params, seeds, only)
 
     def choose(self, state: GameState, seat: int) -> str:
         if state.to_move != seat:
@@ -334,4 +350,7 @@ class IsmctsBot:
             raise ValueError("there is no legal action to choose from")
         if len(actions) == 1:
             return actions[0]
-        return self.analyse(state, seat).best
+        allowed = self.guard.allowed(state, seat, actions)
+        if len(allowed) == 1:
+            return allowed[0]
+        return self.analyse(state, seat, allowed if len(allowed) < len(actions) else None).best

@@ -12,7 +12,15 @@ from __future__ import annotations
 import random
 
 from cradle.ai.ismcts import SearchResult, make_result
-from cradle.ai.search import Budget, Knowledge, evaluate, game_of, knowledge_for, sample_world
+from cradle.ai.search import (
+    Budget,
+    Knowledge,
+    StallGuard,
+    evaluate,
+    game_of,
+    knowledge_for,
+    sample_world,
+)
 from cradle.core.contract import GameState
 
 
@@ -34,14 +42,15 @@ class PimcBot:
         self.budget = budget or Budget(seconds=0.5)
         self.candidates = candidates
         self.rollout = rollout
+        self.guard = StallGuard()
 
-    def analyse(self, state: GameState, seat: int) -> SearchResult:
+    def analyse(self, state: GameState, seat: int, only: list[str] | None = None) -> SearchResult:
         if state.to_move != seat:
             raise ValueError(f"it is seat {state.to_move}'s decision, not seat {seat}'s")
         knowledge: Knowledge = knowledge_for(game_of(state))
         rng = self.rng
         clock = self.budget.clock()
-        actions = state.legal_actions()
+        actions = only or state.legal_actions()
         world = sample_world(state, seat, rng)
         priors = knowledge.priors(world, actions)
         ranked = sorted(range(len(actions)), key=lambda i: -priors[i])
@@ -75,4 +84,7 @@ class PimcBot:
             raise ValueError("there is no legal action to choose from")
         if len(actions) == 1:
             return actions[0]
-        return self.analyse(state, seat).best
+        allowed = self.guard.allowed(state, seat, actions)
+        if len(allowed) == 1:
+            return allowed[0]
+        return self.analyse(state, seat, allowed).best

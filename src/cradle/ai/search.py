@@ -89,6 +89,35 @@ class Clock:
         return time.perf_counter() - self.start
 
 
+STALL_LIMIT = 10  # own decisions in a row while the bag does not move: the game stalls
+PROGRESS_VERBS = ("tile", "swap")  # Tigris actions that use up tiles, so the bag empties
+
+
+class StallGuard:
+    """Keeps a bot from stalling a game forever.
+
+    Tigris ends only when the bag or the treasures run out; a side that is ahead may find
+    that moving leaders back and forth is as good as anything, and a game against a bot that
+    passes would never end. The guard watches the public bag size at the bot's decisions;
+    after STALL_LIMIT of them without a change it allows only actions that use up tiles
+    (when there are any), so the game moves on. It reads the view only: it is fair."""
+
+    def __init__(self) -> None:
+        self.bag: int | None = None
+        self.still = 0
+
+    def allowed(self, state: GameState, seat: int, actions: list[str]) -> list[str]:
+        bag = state.view(seat).get("bag_size")
+        if not isinstance(bag, int):
+            return actions
+        self.still = self.still + 1 if bag == self.bag else 0
+        self.bag = bag
+        if self.still < STALL_LIMIT:
+            return actions
+        moving = [a for a in actions if a.split(" ", 1)[0] in PROGRESS_VERBS]
+        return moving or actions
+
+
 def rank_rewards(result: Sequence[dict[str, Any]]) -> list[float]:
     """Per seat, the share of the other players it finished ahead of (a tie counts half).
 

@@ -599,7 +599,8 @@ class Board:
                     if where == kingdom and colour in colours:
                         value += 0.5
         if current >= 0:
-            value -= 0.9 * self.leader_quality(seat, role, current) * future + 0.15
+            # A move gives up the old spot and an action that could have placed a tile.
+            value -= 0.9 * self.leader_quality(seat, role, current) * future + 0.4
         return value
 
     def _catastrophe_prior(self, seat: int, cell: int) -> float:

@@ -92,8 +92,21 @@ def run_tournament(
     ) as bar:
         job = bar.add_task("games", total=len(tasks))
 
+        done: list[int] = []
+
         def advance(record: dict[str, Any]) -> None:
             bar.advance(job)
+            done.append(1)
+            if not console.is_terminal:
+                # Logs of long runs: one line per finished game instead of a redrawn bar.
+                places = ", ".join(
+                    f"{bot} {place}"
+                    for bot, place in zip(record["seating"], record["places"], strict=True)
+                )
+                console.print(
+                    f"game {len(done)}/{len(tasks)} (seed {record['seed']}): {places}",
+                    markup=False,
+                )
 
         try:
             if ray_address is not None:
