@@ -78,3 +78,21 @@ def test_pairwise_chances_are_a_fair_share(values: list[float], temperature: flo
 def test_unknown_game_has_no_knowledge() -> None:
     with pytest.raises(ValueError, match="no AI knowledge"):
         knowledge_for("chess")
+
+
+def test_the_stall_guard_keeps_tigris_moving() -> None:
+    from cradle import tigris
+    from cradle.ai.search import STALL_LIMIT, StallGuard
+
+    state = tigris.new_game(2, 4)
+    seat = state.to_move
+    actions = state.legal_actions()
+    guard = StallGuard()
+    for _ in range(STALL_LIMIT):
+        assert guard.allowed(state, seat, actions) == actions  # the bag has not moved yet
+    narrowed = guard.allowed(state, seat, actions)
+    assert narrowed and all(a.startswith(("tile ", "swap ")) for a in narrowed)
+    state.apply(next(a for a in actions if a.startswith("tile ")))
+    state.apply("pass")  # the turn ends, the hand is refilled: the bag moves
+    other = state.to_move
+    assert guard.allowed(state, other, state.legal_actions()) == state.legal_actions()

@@ -155,3 +155,13 @@ def test_tournament_errors_are_one_clean_line(
     run = cradle("tournament", "--game", "gheos", "--out", str(tmp_path), *args)
     assert_clean_error(run, fragment)
     assert not (tmp_path / "results.json").exists()
+
+
+def test_an_endless_game_is_cut_and_ranked_as_it_stands(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cradle.ai.tournament as t
+
+    monkeypatch.setattr(t, "MAX_ACTIONS", 12)
+    record = t.play_game(GameTask(0, "tigris", 3, ("random", "greedy")))
+    assert record["truncated"] is True
+    assert record["actions"] == 12
+    assert sorted(record["places"])[0] == 1

@@ -353,7 +353,7 @@ def write_results(out: Path, report: dict[str, Any]) -> list[Path]:
 
 
 def plot_ratings(ratings: dict[str, dict[str, Any]], path: Path, title: str) -> None:
-    """A horizontal bar per bot: rating mu with its 95% interval."""
+    """A row per bot: rating mu with its 95% interval."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -363,7 +363,8 @@ def plot_ratings(ratings: dict[str, dict[str, Any]], path: Path, title: str) -> 
     mus = [float(ratings[b]["mu"]) for b in labels]
     errors = [1.96 * float(ratings[b]["sigma"]) for b in labels]
     figure, axes = plt.subplots(figsize=(7, 1.2 + 0.5 * len(labels)))
-    axes.barh(labels, mus, xerr=errors, color="#4c78a8", ecolor="#333333", capsize=4)
+    # A rating has no meaningful zero: a point and its interval, not a bar.
+    axes.errorbar(mus, labels, xerr=errors, fmt="o", color="#4c78a8", ecolor="#333333", capsize=4)
     axes.set_xlabel("openskill rating (mu, 95% interval)")
     if title:
         axes.set_title(title)
