@@ -35,6 +35,16 @@ class UnknownBot(ValueError):
     pass
 
 
+def decision_actions(state: GameState, seat: int) -> list[str]:
+    """The legal actions when ``seat`` is the one to decide; ValueError otherwise."""
+    if state.to_move != seat:
+        raise ValueError(f"it is seat {state.to_move}'s decision, not seat {seat}'s")
+    actions = state.legal_actions()
+    if not actions:
+        raise ValueError("there is no legal action to choose from")
+    return actions
+
+
 class RandomBot:
     """Uniform over the legal actions: the baseline every other bot must beat."""
 
@@ -44,12 +54,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: GameState, seat: int) -> str:
-        if state.to_move != seat:
-            raise ValueError(f"it is seat {state.to_move}'s decision, not seat {seat}'s")
-        actions = state.legal_actions()
-        if not actions:
-            raise ValueError("there is no legal action to choose from")
-        return self.rng.choice(actions)
+        return self.rng.choice(decision_actions(state, seat))
 
 
 _BOTS: dict[str, BotFactory] = {"random": RandomBot}

@@ -22,6 +22,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from cradle.ai.bots import decision_actions
 from cradle.core.contract import GameState
 
 Score = tuple[Any, ...]
@@ -116,11 +117,7 @@ class GreedyBot:
         self.max_candidates = max_candidates
 
     def choose(self, state: GameState, seat: int) -> str:
-        if state.to_move != seat:
-            raise ValueError(f"it is seat {state.to_move}'s decision, not seat {seat}'s")
-        legal = state.legal_actions()
-        if not legal:
-            raise ValueError("there is no legal action to choose from")
+        legal = decision_actions(state, seat)
         if len(legal) == 1:
             return legal[0]
         game = _game_name(state, seat)

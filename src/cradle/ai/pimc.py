@@ -18,6 +18,7 @@ from cradle.ai.search import (
     StallGuard,
     evaluate,
     game_of,
+    guarded_choice,
     knowledge_for,
     sample_world,
 )
@@ -77,14 +78,4 @@ class PimcBot:
         return result
 
     def choose(self, state: GameState, seat: int) -> str:
-        if state.to_move != seat:
-            raise ValueError(f"it is seat {state.to_move}'s decision, not seat {seat}'s")
-        actions = state.legal_actions()
-        if not actions:
-            raise ValueError("there is no legal action to choose from")
-        if len(actions) == 1:
-            return actions[0]
-        allowed = self.guard.allowed(state, seat, actions)
-        if len(allowed) == 1:
-            return allowed[0]
-        return self.analyse(state, seat, allowed).best
+        return guarded_choice(state, seat, self.guard, self.analyse)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from cradle.ai.bots import decision_actions
 from cradle.core.contract import GameState
 
 
@@ -116,6 +117,24 @@ class StallGuard:
             return actions
         moving = [a for a in actions if a.split(" ", 1)[0] in PROGRESS_VERBS]
         return moving or actions
+
+
+def guarded_choice(
+    state: GameState,
+    seat: int,
+    guard: StallGuard,
+    analyse: Callable[[GameState, int, list[str] | None], Any],
+) -> str:
+    """A search bot's choice: forced moves at once, else the search's best among the actions
+    the stall guard allows (``None``: all of them)."""
+    actions = decision_actions(state, seat)
+    if len(actions) == 1:
+        return actions[0]
+    allowed = guard.allowed(state, seat, actions)
+    if len(allowed) == 1:
+        return allowed[0]
+    best: str = analyse(state, seat, allowed if len(allowed) < len(actions) else None).best
+    return best
 
 
 def rank_rewards(result: Sequence[dict[str, Any]]) -> list[float]:
