@@ -117,15 +117,10 @@ def bench_table(game: str, seed: int, measurements: list[Measurement]) -> Table:
     return table
 
 
-def run_bench(
-    console: Console,
-    game: str,
-    seconds: float,
-    counts: list[int],
-    options: dict[str, Any],
-    seed: int | None,
-) -> dict[str, Any]:
-    """Measure each player count, print the table, and return the JSON summary."""
+def _checked_setup(
+    game: str, seconds: float, counts: list[int], options: dict[str, Any], seed: int | None
+) -> tuple[Any, Any, int]:
+    """The game, its options and the seed of a benchmark, after checking its arguments."""
     if not seconds > 0:
         raise CliError("--seconds must be more than 0")
     module = load_game(game)
@@ -135,8 +130,19 @@ def run_bench(
                 f"--players: {module.NAME} is for {module.MIN_PLAYERS} to "
                 f"{module.MAX_PLAYERS} players, not {players}"
             )
-    game_options = make_options(module, options)
-    seed = fresh_seed() if seed is None else seed
+    return module, make_options(module, options), fresh_seed() if seed is None else seed
+
+
+def run_bench(
+    console: Console,
+    game: str,
+    seconds: float,
+    counts: list[int],
+    options: dict[str, Any],
+    seed: int | None,
+) -> dict[str, Any]:
+    """Measure each player count, print the table, and return the JSON summary."""
+    module, game_options, seed = _checked_setup(game, seconds, counts, options, seed)
     share = seconds / len(counts)
     measurements = []
     for players in counts:
@@ -170,17 +176,7 @@ def run_ai_bench(
     """`cradle bench --ai`: ISMCTS iterations per second (see cradle.ai.benchmark)."""
     from cradle.ai.benchmark import measure
 
-    if not seconds > 0:
-        raise CliError("--seconds must be more than 0")
-    module = load_game(game)
-    for players in counts:
-        if not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
-            raise CliError(
-                f"--players: {module.NAME} is for {module.MIN_PLAYERS} to "
-                f"{module.MAX_PLAYERS} players, not {players}"
-            )
-    game_options = make_options(module, options)
-    seed = fresh_seed() if seed is None else seed
+    module, game_options, seed = _checked_setup(game, seconds, counts, options, seed)
     table = Table(title=f"{module.NAME}: ISMCTS search speed (seed {seed})", box=box.SIMPLE_HEAD)
     for heading in ("seats", "positions", "iterations", "iterations/s"):
         table.add_column(heading, justify="right")
