@@ -515,17 +515,21 @@ class TigrisState:
         self, cell: int, temples_near: int, land_empty: int, kingdoms: list[int]
     ) -> int:
         """Cells where the leader on ``cell`` may move: as placed anew once lifted off."""
+        one = two = 0
+        for k in self._kingdoms_lifting(cell, kingdoms):
+            d = dilate(k)
+            two |= one & d
+            one |= d
+        return temples_near & land_empty & ~two
+
+    def _kingdoms_lifting(self, cell: int, kingdoms: list[int]) -> list[int]:
+        """The kingdoms once the leader on ``cell`` is lifted off: only its own may split."""
         bit = 1 << cell
         own = self.component_of(cell)
         leaders = self.leaders & ~bit
         lifted = [k for k in kingdoms if k != own]
         lifted += [part for part in components(own & ~bit) if part & leaders]
-        one = two = 0
-        for k in lifted:
-            d = dilate(k)
-            two |= one & d
-            one |= d
-        return temples_near & land_empty & ~two
+        return lifted
 
     def _pending_actions(self, p: dict[str, Any], vocab: _Vocabulary) -> list[Any]:
         kind = p["kind"]
@@ -619,11 +623,7 @@ class TigrisState:
             raise IllegalAction(f"{name} is not next to a face-up temple")
         kingdoms = self.kingdoms()
         if current >= 0:
-            bit = 1 << current
-            own = self.component_of(current)
-            leaders = self.leaders & ~bit
-            kingdoms = [k for k in kingdoms if k != own]
-            kingdoms += [part for part in components(own & ~bit) if part & leaders]
+            kingdoms = self._kingdoms_lifting(current, kingdoms)
         touching = sum(1 for k in kingdoms if k & NEIGHBOURS[cell])
         if touching > 1:
             raise IllegalAction(f"a leader on {name} would join two kingdoms")
