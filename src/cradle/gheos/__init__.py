@@ -4,9 +4,9 @@ The public surface is the contract of docs/contract.md; the notation, the positi
 the tile-set file format are in docs/gheos.md.
 """
 
+from cradle.core.positions import PositionError
 from cradle.gheos.actions import all_action_templates
 from cradle.gheos.position import (
-    PositionError,
     from_position,
     new_game,
     options_from_dict,

@@ -5,6 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from cradle.core.positions import PositionError
+from cradle.core.positions import bounded_int as _int
+from cradle.core.positions import expect as _expect
 from cradle.gheos.areas import compute_areas
 from cradle.gheos.geometry import CELL_NAME, NEIGHBOURS, START_CELL, parse_cell, parse_edge
 from cradle.gheos.state import (
@@ -186,24 +189,6 @@ def pending_dict(state: GheosState) -> dict[str, Any] | None:
 
 
 # -- from_position -----------------------------------------------------------------------------
-
-
-class PositionError(ValueError):
-    """A position that cannot be read: the message says which part is wrong."""
-
-
-def _expect(condition: bool, message: str) -> None:
-    if not condition:
-        raise PositionError(message)
-
-
-def _int(value: Any, what: str, low: int, high: int) -> int:
-    _expect(
-        isinstance(value, int) and not isinstance(value, bool) and low <= value <= high,
-        f"{what} must be an integer from {low} to {high}, not {value!r}",
-    )
-    result: int = value
-    return result
 
 
 _TILE_NUMBERS = {f"t{n}": n for n in range(TILE_COUNT)}

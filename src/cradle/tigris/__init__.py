@@ -3,8 +3,9 @@
 See docs/contract.md for the public API and docs/tigris.md for the notation and positions.
 """
 
+from cradle.core.positions import PositionError
 from cradle.tigris.board import BOARDS, board_map, cell_name, parse_cell
-from cradle.tigris.position import PositionError, from_position, load_position_json
+from cradle.tigris.position import from_position, load_position_json
 from cradle.tigris.rules import (
     COLORS,
     DYNASTIES,

@@ -6,6 +6,9 @@ import json
 import random
 from typing import Any
 
+from cradle.core.positions import PositionError
+from cradle.core.positions import bounded_int as _int
+from cradle.core.positions import expect as _expect
 from cradle.tigris.board import CELL_NAMES, NEIGHBOURS, cells_of, parse_cell
 from cradle.tigris.rules import (
     CATASTROPHES_PER_PLAYER,
@@ -167,10 +170,6 @@ def make_view(s: TigrisState, seat: int | None) -> dict[str, Any]:
 # ------------------------------------------------------------------------- reading positions
 
 
-class PositionError(ValueError):
-    """A position that is malformed or impossible."""
-
-
 def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
@@ -189,19 +188,6 @@ def load_position_json(text: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise PositionError("a position must be a JSON object")
     return data
-
-
-def _expect(cond: bool, message: str) -> None:
-    if not cond:
-        raise PositionError(message)
-
-
-def _int(value: Any, what: str, low: int, high: int) -> int:
-    _expect(
-        isinstance(value, int) and not isinstance(value, bool) and low <= value <= high,
-        f"{what} must be an integer from {low} to {high}, not {value!r}",
-    )
-    return int(value)
 
 
 def _color(name: Any, what: str) -> int:
