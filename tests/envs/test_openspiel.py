@@ -19,7 +19,8 @@ GAMES = ["python_tigris_euphrates", "python_gheos"]
 
 def _play_random(state: Any, rng: random.Random, steps: int | None = None) -> Any:
     taken = 0
-    while not state.is_terminal() and (steps is None or taken < steps):
+    # Stops at a decision (or the end), never at a chance node.
+    while not state.is_terminal() and (steps is None or taken < steps or state.is_chance_node()):
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(rng.choices(outcomes, probs)[0])
@@ -49,6 +50,7 @@ def test_importing_registers_both_games() -> None:
         "draws=when_drawn)",
         "python_tigris_euphrates(players=4,english=True,open_scoring=True)",
         "python_gheos",
+        "python_gheos(players=3,draws=at_setup)",
         "python_gheos(players=4,draws=when_drawn)",
     ],
 )
@@ -64,6 +66,13 @@ def test_bad_parameters_are_refused() -> None:
         pyspiel.load_game("python_tigris_euphrates(board=round)")
     with pytest.raises(ValueError):
         pyspiel.load_game("python_gheos(draws=sometimes)")
+    with pytest.raises(ValueError, match="ahead"):
+        pyspiel.load_game("python_tigris_euphrates(draws=ahead)")
+
+
+def test_draw_timings_default_per_game() -> None:
+    assert pyspiel.load_game("python_gheos").get_parameters()["draws"] == "ahead"
+    assert pyspiel.load_game("python_tigris_euphrates").get_parameters()["draws"] == "at_setup"
 
 
 def _api_suite(game_string: str) -> unittest.TestSuite:
@@ -161,7 +170,8 @@ def test_information_states_are_kept_by_resampling() -> None:
         game = pyspiel.load_game(game_string)
         rng = random.Random(5)
         sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
-        state = _play_random(game.new_initial_state(), rng, steps=25)
+        # Early enough that a short random game is still going after the checks below.
+        state = _play_random(game.new_initial_state(), rng, steps=12)
         differs = 0
         for _ in range(4):
             _play_random(state, rng, steps=3)
@@ -288,7 +298,7 @@ def test_python_side_legal_actions_answer_as_pyspiel_does(game_string: str) -> N
 
 def test_gheos_set_up_stops_at_the_epoch_that_ends_the_game() -> None:
     # The order after the game's last epoch tile is never drawn, so chance is not asked for it.
-    game = pyspiel.load_game("python_gheos")
+    game = pyspiel.load_game("python_gheos(draws=at_setup)")
     for seed in range(3):
         rng = random.Random(seed)
         state = game.new_initial_state()
@@ -324,3 +334,80 @@ def test_the_history_spells_each_decision_as_it_was_taken() -> None:
     history = state.information_state_string(0).split("\n")[1].split(" | ")
     assert [token.split(" [")[0] for token in history] == spelled
     assert any(token.startswith("0:place t") for token in spelled)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_ahead_fixes_just_the_draws_to_come(players: int) -> None:
+    # draws=ahead: every chance node after the deal offers the tiles whose order is still
+    # open, each with its share; before each decision the fixed front of the engine's pile
+    # holds two landscape tiles (all a Gheos turn can draw) unless the game-ending epoch tile
+    # is fixed; and the engine draws only fixed tiles (check() compares with its pile).
+    game = pyspiel.load_game("python_gheos", {"players": players})
+    rng = random.Random(players)
+    for _ in range(4):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            core: ChanceGame = state.core
+            if state.is_chance_node():
+                if not core.dealing:
+                    # The engine hears of the fixed front once it is complete.
+                    pile = core.spec.pile(core.engine.to_position())
+                    for token in core.front:
+                        pile.remove(token)
+                    outcomes = dict(state.chance_outcomes())
+                    assert abs(sum(outcomes.values()) - 1.0) < 1e-9
+                    assert {core.spec.tokens[i] for i in outcomes} == set(pile)
+                    for token_id, prob in outcomes.items():
+                        token = core.spec.tokens[token_id]
+                        assert prob == pytest.approx(pile.count(token) / len(pile))
+                outcomes_, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes_, probs)[0])
+            else:
+                front = core.front
+                assert (
+                    sum(1 for t in front if t != "epoch") >= 2
+                    or not core._total  # the game-ending epoch tile is fixed
+                ), front
+                state.apply_action(rng.choice(state.legal_actions()))
+            state.core.check()
+
+
+def test_ahead_asks_chance_far_less_often_than_at_setup() -> None:
+    asked = {}
+    for draws in ("ahead", "at_setup"):
+        game = pyspiel.load_game("python_gheos", {"draws": draws})
+        rng = random.Random(8)
+        nodes = 0
+        for _ in range(30):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    nodes += 1
+                    outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                    state.apply_action(rng.choices(outcomes, probs)[0])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+        asked[draws] = nodes
+    assert asked["ahead"] < 0.75 * asked["at_setup"], asked
+
+
+def test_ahead_draws_follow_a_shuffled_pile() -> None:
+    # The first tile drawn after the deal: each landscape tile equally likely (chi-square-ish
+    # bound on 2,000 deals, 51 tiles less the 4 dealt).
+    game = pyspiel.load_game("python_gheos")
+    rng = random.Random(2)
+    seen: dict[str, int] = {}
+    for _ in range(2000):
+        state = game.new_initial_state()
+        while state.is_chance_node() and state.core.dealing:
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        while state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        first = state.core.front[0]
+        seen[first] = seen.get(first, 0) + 1
+    epoch_share = seen.get("epoch", 0) / 2000
+    assert 8 / 55 - 0.04 < epoch_share < 8 / 55 + 0.04
+    landscape = [n for t, n in seen.items() if t != "epoch"]
+    assert len(landscape) >= 40 and max(landscape) < 80

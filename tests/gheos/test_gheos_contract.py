@@ -294,3 +294,82 @@ def test_a_pending_conflict_round_trips() -> None:
     broken["pending"]["wars"][0]["options"] = ["green"]
     with pytest.raises(ValueError, match="options must be some of its civilizations"):
         gheos.from_position(broken)
+
+
+# --- exact determinization hooks: with_hidden and order_pile -----------------------------
+
+
+def test_with_hidden_sets_every_hand_and_the_stack() -> None:
+    state = gheos.new_game(3, 4)
+    before = state.to_position()
+    hands = [state.hand(seat) for seat in range(3)]
+    stack = before["stack"]
+    # Rotate the hands between seats and turn the stack over.
+    new_hands = [hands[1], hands[2], hands[0]]
+    other = state.with_hidden(new_hands, stack[::-1])
+    after = other.to_position()
+    assert [other.hand(seat) for seat in range(3)] == new_hands
+    assert after["stack"] == stack[::-1]
+    rest = ("hands", "stack")
+    assert {k: v for k, v in after.items() if k not in rest} == {
+        k: v for k, v in before.items() if k not in rest
+    }
+    assert state.to_position() == before  # a copy: the original is untouched
+    # The seat to move plays the tiles it now holds.
+    placed = {action.split()[1] for action in other.legal_actions()}
+    assert placed == set(new_hands[other.to_move])
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda h, s: (h[:1], s), "expected 2 hands"),
+        (lambda h, s: ([h[0][:1], h[1]], s), "holds 2 tiles"),
+        (lambda h, s: ([["t0", h[0][1]], h[1]], s), "exactly the hidden tiles"),
+        (lambda h, s: ([["epoch", h[0][1]], h[1]], [h[0][0], *s[1:]]), "epoch"),
+        (lambda h, s: ([["t99", h[0][1]], h[1]], s), "not a tile"),
+        (lambda h, s: (h, s[1:]), "exactly the hidden tiles"),
+    ],
+)
+def test_with_hidden_refuses_anything_but_the_hidden_tiles(change: Any, message: str) -> None:
+    state = gheos.new_game(2, 3)
+    before = state.to_position()
+    hands = [state.hand(seat) for seat in range(2)]
+    new_hands, stack = change(hands, before["stack"])
+    with pytest.raises(ValueError, match=message):
+        state.with_hidden(new_hands, stack)
+    assert state.to_position() == before
+
+
+def test_order_pile_puts_the_next_draws_on_top() -> None:
+    state = gheos.new_game(2, 9)
+    stack = state.to_position()["stack"]
+    front = [stack[10], "epoch", stack[3]]
+    if "epoch" in (stack[10], stack[3]):
+        front = [stack[11], "epoch", stack[4]]
+    state.order_pile(front)
+    after = state.to_position()["stack"]
+    assert after[:3] == front
+    assert sorted(after) == sorted(stack)
+    landscape = [t for t in stack if t != "epoch" and t not in front]
+    assert [t for t in after if t != "epoch" and t not in front] == landscape
+    # Telling it again, or a longer front that starts the same, keeps those in place.
+    state.order_pile(front)
+    assert state.to_position()["stack"] == after
+    state.order_pile([*front, after[5]])
+    assert state.to_position()["stack"][:4] == [*front, after[5]]
+    # The end of the turn draws the first of them.
+    seat = state.active
+    while state.active == seat:
+        state.apply(state.legal_actions()[0])
+    assert front[0] in state.hand(seat) or front[0] == "epoch"
+
+
+def test_order_pile_refuses_tiles_not_in_the_stack() -> None:
+    state = gheos.new_game(2, 9)
+    before = state.to_position()
+    in_hand = state.hand(0)[0]
+    for front in ([in_hand], ["t0"], [before["stack"][0], "nonsense"], ["epoch"] * 9):
+        with pytest.raises(ValueError):
+            state.order_pile(front)
+        assert state.to_position() == before

@@ -169,3 +169,73 @@ def test_hand_accessor_matches_the_view() -> None:
     state = tigris.new_game(3, seed=6)
     advance(state, 25)
     assert all(state.hand(seat) == state.view(seat)["hand"] for seat in range(3))
+
+
+# --- exact determinization hooks: with_hidden and order_pile -----------------------------
+
+
+def test_with_hidden_sets_every_hand_and_the_bag() -> None:
+    state = tigris.new_game(3, seed=4)
+    advance(state, 15)
+    before = state.to_position()
+    hands = [state.hand(seat) for seat in range(3)]
+    bag = before["bag"]
+    pool = [t for hand in hands for t in hand] + bag
+    random.Random(1).shuffle(pool)
+    sizes = [len(h) for h in hands]
+    new_hands = [pool[sum(sizes[:i]) : sum(sizes[: i + 1])] for i in range(3)]
+    new_bag = pool[sum(sizes) :]
+    other = state.with_hidden(new_hands, new_bag)
+    after = other.to_position()
+    for seat, name in enumerate(after["players"]):
+        assert sorted(after["hands"][name]) == sorted(new_hands[seat])
+    assert after["bag"] == new_bag
+    rest = ("hands", "bag")
+    assert {k: v for k, v in after.items() if k not in rest} == {
+        k: v for k, v in before.items() if k not in rest
+    }
+    assert state.to_position() == before
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda h, b: (h[:1], b), "expected 2 hands"),
+        (lambda h, b: ([h[0][:5], h[1]], b), "holds 6 tiles"),
+        (lambda h, b: ([["red"] * 6, h[1]], b), "exactly the hidden tiles"),
+        (lambda h, b: ([["purple", *h[0][1:]], h[1]], b), "not a tile colour"),
+        (lambda h, b: (h, b[1:]), "exactly the hidden tiles"),
+    ],
+)
+def test_with_hidden_refuses_anything_but_the_hidden_tiles(change: object, message: str) -> None:
+    state = tigris.new_game(2, seed=3)
+    before = state.to_position()
+    hands = [state.hand(seat) for seat in range(2)]
+    new_hands, bag = change(hands, before["bag"])  # type: ignore[operator]
+    with pytest.raises(ValueError, match=message):
+        state.with_hidden(new_hands, bag)
+    assert state.to_position() == before
+
+
+def test_order_pile_puts_the_next_draws_on_top() -> None:
+    state = tigris.new_game(2, seed=9)
+    bag = state.to_position()["bag"]
+    front = ["black", "black", "green", "blue"]
+    state.order_pile(front)
+    after = state.to_position()["bag"]
+    assert after[:4] == front
+    assert sorted(after) == sorted(bag)
+    # A swap draws them, first drawn first.
+    hand = state.hand(0)
+    state.apply(f"swap {hand[0]} {hand[1]}")
+    got = sorted(state.hand(0))
+    assert got == sorted([*hand[2:], "black", "black"])
+
+
+def test_order_pile_refuses_tiles_not_in_the_bag() -> None:
+    state = tigris.new_game(2, seed=9)
+    before = state.to_position()
+    for front in (["purple"], ["red"] * 100):
+        with pytest.raises(ValueError):
+            state.order_pile(front)
+        assert state.to_position() == before

@@ -11,6 +11,15 @@ want that randomness as chance nodes with known probabilities. Two timings are o
     it by itself: a decision is applied to the engine in place, by action id when the engine
     numbers its actions (``legal_action_ids``), so playing costs little beyond the engine.
 
+``ahead`` (the default for games whose spec supports it: Gheos)
+    Chance deals the starting hands, then fixes the order of the pile one tile at a time, but
+    only as far as the next decision can draw: before a decision it is asked for the next
+    tile until the fixed front of the pile covers every draw that decision can make (the
+    spec's ``covers_next``; for Gheos, two landscape tiles), or the tile that ends the game
+    is fixed. The same distribution as ``at_setup`` (each position is drawn from what is left
+    with the tile's share as its probability), but a game that ends early asks for far fewer
+    tiles, and the engine is told the fixed tiles by its ``order_pile`` hook in place.
+
 ``when_drawn``
     Chance is asked at the moment of each draw. A decision is applied to a clone; when tiles
     were drawn, one chance outcome per drawn tile follows (probability: the tile's share of the
@@ -34,7 +43,7 @@ from cradle.envs.spec import JSON, EnvSpec, ranking_utilities
 
 CHANCE = -1
 TERMINAL = -4
-DRAW_TIMINGS = ("at_setup", "when_drawn")
+DRAW_TIMINGS = ("at_setup", "when_drawn", "ahead")
 
 # (token count, tiles left) -> the outcome (i, 1 / tiles left) of every token i: most tokens
 # of a Gheos pile are single tiles, so their outcomes are shared rather than rebuilt per node.
@@ -118,28 +127,56 @@ class Setup:
     """The table before the deal, the same for every game of one set of parameters (so it is
     worked out once per OpenSpiel game object, not per game)."""
 
-    __slots__ = ("base", "deal", "dealt", "ends", "never_dealt", "pile", "position")
+    __slots__ = (
+        "base",
+        "counts",
+        "deal",
+        "dealt",
+        "ends",
+        "live",
+        "multi",
+        "never_dealt",
+        "never_dealt_count",
+        "pile",
+        "position",
+    )
 
     def __init__(self, spec: EnvSpec, players: int, options: Any) -> None:
         # While dealing there is no real state yet; the engine's own set-up stands in for it
         # (only its public view is ever shown, and it is never changed: games clone it).
-        self.base: Any = spec.module.new_game(players, 0, options)
-        self.position, self.deal = spec.undealt(self.base.to_position())
+        start = spec.module.new_game(players, 0, options).to_position()
+        self.position, self.deal = spec.undealt(start)
+        # The same table with seat 0 to move (as ``undealt`` says); deals re-arrange its tiles.
+        self.base: Any = spec.module.from_position(
+            spec.dealt(self.position, spec.hands(start), spec.pile(start))
+        )
         self.dealt = sum(self.deal)
         self.pile: list[str] = spec.pile(self.position)
         self.ends = spec.pile_end(self.base.view(None))
         self.never_dealt = _never_dealt(spec)
+        self._count_pile(spec)
+
+    def _count_pile(self, spec: EnvSpec) -> None:
+        # What every new game starts from (copied, not recounted).
+        counts = self.counts = _pile_counts(spec, self.pile)
+        self.live = [i for i, n in enumerate(counts) if n]
+        self.multi = [i for i, n in enumerate(counts) if n > 1]
+        self.never_dealt_count = sum(counts[i] for i in self.never_dealt)
+
+
+def _pile_counts(spec: EnvSpec, pile: list[str]) -> list[int]:
+    """How many of each token (by id) ``pile`` holds."""
+    counts = [0] * len(spec.tokens)
+    for token in pile:
+        counts[spec.token_ids[token]] += 1
+    return counts
 
 
 def _without(pile: list[str], taken: list[str]) -> list[str]:
-    """``pile`` less one copy of each token of ``taken`` (order otherwise kept)."""
-    left = Counter(taken)
-    out = []
-    for token in pile:
-        if left[token]:
-            left[token] -= 1
-        else:
-            out.append(token)
+    """``pile`` less the first copy of each token of ``taken`` (order otherwise kept)."""
+    out = pile[:]
+    for token in taken:
+        out.remove(token)
     return out
 
 
@@ -151,6 +188,7 @@ class ChanceGame:
         "_cuts",
         "_end_token",
         "_ends_left",
+        "_front_told",
         "_live",
         "_multi",
         "_setup",
@@ -159,6 +197,7 @@ class ChanceGame:
         "chosen",
         "engine",
         "fixed",
+        "front",
         "log",
         "max_moves",
         "moves",
@@ -181,6 +220,8 @@ class ChanceGame:
     ) -> None:
         if timing not in DRAW_TIMINGS:
             raise ValueError(f"draws must be one of {', '.join(DRAW_TIMINGS)}, not {timing!r}")
+        if timing == "ahead" and not spec.draws_ahead:
+            raise ValueError(f"{spec.game} does not support draws=ahead")
         self.spec = spec
         self.max_moves = max_moves
         self.timing = timing
@@ -198,13 +239,20 @@ class ChanceGame:
         self._counts: list[int] = []
         self._live: list[int] = []
         self._multi: list[int] = []  # the token ids with more than one tile left
-        self._total = 0
-        self._count(self.bag)
+        self._counts = setup.counts[:]
+        self._live = setup.live[:]
+        self._multi = setup.multi[:]
+        self._total = len(setup.pile)
         # at_setup: the game ends when the n-th tile of this token is drawn (spec.pile_end);
         # once chance has placed it, the order after it no longer matters.
-        ends = setup.ends if timing == "at_setup" else None
+        ends = setup.ends if timing != "when_drawn" else None
         self._end_token = spec.token_ids[ends[0]] if ends is not None else -1
         self._ends_left = ends[1] if ends is not None else 0
+        # ahead: the tiles at the front of the engine's pile whose order chance has fixed (first
+        # drawn first; never changed in place, so copies share it), and whether the engine
+        # has been told the last of them.
+        self.front: list[str] = []
+        self._front_told = True
         self.pending: str | None = None
         self.post: Any = None
         self.post_position: JSON | None = None
@@ -215,14 +263,13 @@ class ChanceGame:
         self._cuts: tuple[tuple[int, int], ...] = ()
 
     def _count(self, tokens: list[str]) -> None:
-        counts = [0] * len(self.spec.tokens)
-        ids = self.spec.token_ids
-        for token in tokens:
-            counts[ids[token]] += 1
+        self._set_counts(_pile_counts(self.spec, tokens))
+
+    def _set_counts(self, counts: list[int]) -> None:
         self._counts = counts
         self._live = [i for i, n in enumerate(counts) if n]
         self._multi = [i for i, n in enumerate(counts) if n > 1]
-        self._total = len(tokens)
+        self._total = sum(counts)
 
     def copy(self) -> ChanceGame:
         other = ChanceGame.__new__(ChanceGame)
@@ -236,6 +283,11 @@ class ChanceGame:
             other._live = self._live[:]
             other._multi = self._multi[:]
             other.post = self.post.clone() if self.post is not None else None
+        elif self._total and self.timing == "ahead":
+            # More of the order may be fixed later, which changes these in place.
+            other._counts = self._counts[:]
+            other._live = self._live[:]
+            other._multi = self._multi[:]
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ChanceGame:
@@ -273,6 +325,7 @@ class ChanceGame:
             setup.pile = self.spec.pile(setup.position)
             setup.ends = self.spec.pile_end(self.engine.view(None))
             setup.never_dealt = _never_dealt(self.spec)
+            setup._count_pile(self.spec)
         for name, value in data["rest"].items():
             setattr(self, name, value)
 
@@ -311,8 +364,8 @@ class ChanceGame:
         setup = self._setup
         if setup is not None and len(self.chosen) < setup.dealt:
             skip = setup.never_dealt
-            live = [i for i in live if i not in skip]
-            total = sum(counts[i] for i in live)
+            total -= setup.never_dealt_count
+            return [(i, counts[i] / total) for i in live if i not in skip]
         elif 3 * len(self._multi) < len(live):
             # Asked at every chance node (a whole pile of them at set-up): mostly shared
             # single-tile outcomes, then the few tokens with several tiles left.
@@ -336,19 +389,30 @@ class ChanceGame:
 
     def apply_action(self, action_id: int) -> list[JSON]:
         """The decision ``action_id`` of the seat to move; returns the engine's events."""
-        if self.need > 0 or self.is_terminal:
+        before = self.engine
+        if self.need > 0 or self.moves >= self.max_moves or before.is_over:
             raise ValueError("no player is to move now")
         spec = self.spec
-        before = self.engine
         seat = int(before.to_move)
         tiles = spec.actor_hand(before, seat)
         # With the engine's own ids the string is spelled only if the history is read.
         action = None if spec.engine_ids else spec.decode(before, action_id)
-        if self.timing == "at_setup":
+        timing = self.timing
+        if timing != "when_drawn":
             # Copies clone the engine, so it can change in place (unchanged when refused).
             events = spec.apply_id(before, action_id)
             self.moves += 1
             self.log = Log(seat, action, tiles, self.log, spec, action_id)
+            if timing == "ahead" and self._total:
+                drawn = spec.drawn(events)
+                if drawn:
+                    if drawn > len(self.front):
+                        raise RuntimeError(
+                            f"{drawn} tiles drawn but only {len(self.front)} were fixed: "
+                            f"{spec.game}'s covers_next is wrong"
+                        )
+                    self.front = self.front[drawn:]
+                    self._top_up()
             return events
         post = before.clone()
         events = spec.apply_id(post, action_id)
@@ -376,10 +440,13 @@ class ChanceGame:
         counts = self._counts
         if not 0 <= outcome < len(counts) or counts[outcome] <= 0:
             raise ValueError(f"outcome {outcome} cannot be drawn now")
+        setup = self._setup
+        if setup is None and self.timing == "ahead":
+            self._fix_next(outcome)
+            return
         tokens = self.spec.tokens
         token = tokens[outcome]
         chosen = self.chosen
-        setup = self._setup
         if setup is not None and len(chosen) < setup.dealt and outcome in setup.never_dealt:
             raise ValueError(f"{token!r} is not dealt into a starting hand")
         chosen.append(token)
@@ -411,7 +478,7 @@ class ChanceGame:
             self._settle(self.post, self.bag, drawn, len(prefix))
             return
         bag = prefix + _without(self.bag[self.fixed :], self.chosen)
-        engine = self.spec.module.from_position(self.spec.with_pile(self.engine.to_position(), bag))
+        engine = self.spec.rearranged(self.engine, None, bag)
         assert self.pending is not None
         engine.apply(self.pending)
         position = engine.to_position()
@@ -427,6 +494,40 @@ class ChanceGame:
             self.post_position = position
             return
         self._settle(engine, bag, drawn, len(prefix))
+
+    def _fix_next(self, outcome: int) -> None:
+        """ahead: ``outcome`` is the next tile after the fixed front."""
+        counts = self._counts
+        counts[outcome] -= 1
+        self._total -= 1
+        if counts[outcome] == 1:
+            self._multi.remove(outcome)
+        elif not counts[outcome]:
+            self._live.remove(outcome)
+        self.front = [*self.front, self.spec.tokens[outcome]]
+        self._front_told = False
+        if outcome == self._end_token:
+            self._ends_left -= 1
+            if not self._ends_left:
+                # The game ends when this tile is drawn: the order after it never matters.
+                self._count([])
+        self._top_up()
+
+    def _top_up(self) -> None:
+        """ahead: a chance node for the next tile, unless the fixed front covers the next
+        decision's draws; once it does, the engine is told the front."""
+        if (
+            self._total
+            and not self.spec.covers_next(self.front)
+            and not self.engine.is_over
+            and self.moves < self.max_moves
+        ):
+            self.need = 1
+            return
+        self.need = 0
+        if not self._front_told:
+            self.engine.order_pile(self.front)
+            self._front_told = True
 
     def _settle(self, engine: Any, bag: list[str], drawn: int, fixed: int) -> None:
         self.engine = engine
@@ -446,11 +547,17 @@ class ChanceGame:
         for size in setup.deal:
             hands.append(self.chosen[at : at + size])
             at += size
-        # at_setup: the chosen order is the whole pile; when_drawn: the rest keeps its order.
-        rest = self.chosen[at:] if self.timing == "at_setup" else _without(self.bag, self.chosen)
+        # at_setup: the chosen order is the whole pile; when_drawn: the rest keeps its order;
+        # ahead: any order will do (chance fixes it before anything is drawn).
+        if self.timing == "at_setup":
+            rest = self.chosen[at:]
+        else:
+            rest = _without(self.bag, self.chosen)
         self._setup = None
-        engine = self.spec.module.from_position(self.spec.dealt(setup.position, hands, rest))
+        engine = self.spec.rearranged(setup.base, hands, rest)
         self._settle(engine, rest, 0, len(rest) if self.timing == "at_setup" else 0)
+        if self.timing == "ahead":
+            self._top_up()
 
     # --- information
     def history_tokens(self, seat: int | None) -> list[str]:
@@ -484,12 +591,23 @@ class ChanceGame:
         if self.timing == "when_drawn":
             other.bag = self.spec.pile(other.engine.to_position())
             other.fixed = 0
+        elif self.timing == "ahead":
+            # The re-drawn pile is a fresh shuffle: its whole order is settled, like at_setup's.
+            other.front = []
+            other._count([])
         depth = self.log.depth if self.log is not None else 0
         other._cuts = (*self._cuts, (depth, seat))
         return other
 
     def check(self) -> None:
-        """Assert that the tracked pile is the engine's (a test hook, ``when_drawn`` only)."""
+        """Assert that the tracked pile is the engine's (a test hook): ``when_drawn``'s whole
+        pile; ``ahead``'s fixed front, and the tiles not fixed yet as a multiset."""
         if self.need == 0 and self.timing == "when_drawn":
             actual = self.spec.pile(self.engine.to_position())
             assert actual == self.bag, (actual[:8], self.bag[:8])
+        if self.need == 0 and self.timing == "ahead" and self._setup is None and self._total:
+            actual = self.spec.pile(self.engine.to_position())
+            assert actual[: len(self.front)] == self.front, (actual[:8], self.front)
+            rest = Counter(actual[len(self.front) :])
+            tracked = {self.spec.tokens[i]: n for i, n in enumerate(self._counts) if n}
+            assert rest == Counter(tracked), (rest, tracked)

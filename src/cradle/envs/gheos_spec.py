@@ -21,6 +21,8 @@ from cradle.envs.spec import JSON, EnvSpec, FloatArray
 
 GHEOS_COLOURS = ("red", "green", "yellow", "blue", "black", "white")
 HAND = 2
+# Events that each draw one tile of the stack.
+_DRAW_EVENTS = frozenset({"draw", "epoch"})
 EDGES_UP = ("s", "nw", "ne")
 EDGES_DOWN = ("n", "se", "sw")
 PHASES = ("tile", "pay", "migrate", "war", "civ", "token", "over")
@@ -100,6 +102,8 @@ class GheosSpec(EnvSpec):
         if templates is not None:
             strings = templates()
             self.engine_ids = True
+            # The engine can also be told its next draws (draws=ahead).
+            self.draws_ahead = hasattr(self.module.GheosState, "order_pile")
         else:
             # Every tile but the start one can be placed, each beside an earlier one.
             strings = gheos_action_strings(self.tile_count - 1)
@@ -210,6 +214,24 @@ class GheosSpec(EnvSpec):
     def pile_end(self, view: JSON) -> tuple[str, int] | None:
         # Drawing the epoch tile that ends the game (the 6th of 8 with two players) ends it.
         return ("epoch", int(view["end_epoch"]) - int(view.get("epochs_drawn") or 0))
+
+    def covers_next(self, front: list[str]) -> bool:
+        # A turn ends by drawing back to two tiles: at most two landscape tiles, and any
+        # epoch tiles before them.
+        landscape = 0
+        for token in front:
+            if token != "epoch":
+                landscape += 1
+                if landscape == HAND:
+                    return True
+        return False
+
+    def drawn(self, events: list[JSON]) -> int:
+        count = 0
+        for event in events:
+            if event["type"] in _DRAW_EVENTS:
+                count += 1
+        return count
 
     # --- observations
     def _static_features(self, tileset: Any) -> FloatArray:

@@ -28,7 +28,7 @@ LONG_NAMES = {"tigris": "Python Tigris & Euphrates (cradle)", "gheos": "Python G
 
 def _game_type(short_name: str, spec: EnvSpec) -> pyspiel.GameType:
     module = spec.module
-    parameters: JSON = {"players": int(module.MIN_PLAYERS), "draws": DRAW_TIMINGS[0]}
+    parameters: JSON = {"players": int(module.MIN_PLAYERS), "draws": spec.default_draws}
     parameters.update(spec.option_defaults())
     return pyspiel.GameType(
         short_name=short_name,
@@ -168,7 +168,9 @@ class CradleState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         core = self.core
         text = json.dumps(core.engine.to_position(), sort_keys=True, separators=(",", ":"))
-        if core.need > 0:
+        if core.need > 0 and not core.dealing and not core.pending:
+            text += f"\nfixing the next tile of the pile after {core.front}"
+        elif core.need > 0:
             doing = f"drawing for {core.pending!r}" if core.pending else "dealing"
             text += f"\n{doing}: chosen {core.chosen} of {core.need}"
         return text
@@ -263,9 +265,11 @@ def _settings(spec: EnvSpec, params: JSON) -> tuple[int, Any, str, Setup]:
             f"players, not {players}"
         )
     options = spec.options(params)
-    draws = str(params.get("draws", DRAW_TIMINGS[0]))
+    draws = str(params.get("draws", spec.default_draws))
     if draws not in DRAW_TIMINGS:
         raise ValueError(f"draws must be one of {', '.join(DRAW_TIMINGS)}, not {draws!r}")
+    if draws == "ahead" and not spec.draws_ahead:
+        raise ValueError(f"{spec.game} does not support draws=ahead (use at_setup or when_drawn)")
     return players, options, draws, Setup(spec, players, options)
 
 

@@ -40,6 +40,9 @@ class EnvSpec:
     # ``legal_action_ids()`` and ``apply`` takes an id, so no action strings are built or
     # parsed on the way (a subclass sets it after checking the engine offers them).
     engine_ids: bool = False
+    # True when the spec knows how far ahead a decision can draw (``covers_next``, ``drawn``)
+    # and the engine can be told its next draws (``order_pile``): OpenSpiel's draws=ahead.
+    draws_ahead: bool = False
 
     def __init__(self) -> None:
         self.module: Any = get_game(self.game)
@@ -120,6 +123,17 @@ class EnvSpec:
         """``position`` (as from :meth:`undealt`) with those hands dealt and that pile left."""
         raise NotImplementedError
 
+    def rearranged(self, state: Any, hands: list[list[str]] | None, pile: list[str]) -> Any:
+        """A copy of ``state`` with these hands (``None``: the same) and this pile, first
+        drawn first: the engine's cheap ``with_hidden`` where it has one, otherwise a
+        rebuilt position (a deal from :meth:`undealt` needs the same hand sizes)."""
+        if hands is None:
+            hands = [self.actor_hand(state, seat) for seat in range(len(state.players))]
+        if hasattr(state, "with_hidden"):
+            return state.with_hidden(hands, pile)
+        position = self.dealt(state.to_position(), hands, pile)
+        return self.module.from_position(position)
+
     def dealable(self, token: str) -> bool:
         """Whether ``token`` may be dealt into a starting hand."""
         return True
@@ -128,6 +142,20 @@ class EnvSpec:
         """``(token, n)`` when the game ends as the n-th ``token`` of the pile is drawn (so no
         draw reaches the tiles after it), for the set-up table in ``view``; None otherwise."""
         return None
+
+    @property
+    def default_draws(self) -> str:
+        """The chance timing OpenSpiel games get unless told (see cradle.envs.chance)."""
+        return "ahead" if self.draws_ahead else "at_setup"
+
+    def covers_next(self, front: list[str]) -> bool:
+        """Whether the next decision can draw only from ``front``, the first tiles of the pile
+        (first drawn first): then chance need not fix more of the order yet (draws=ahead)."""
+        raise NotImplementedError
+
+    def drawn(self, events: list[JSON]) -> int:
+        """How many tiles of the pile the decision with these events drew (draws=ahead)."""
+        raise NotImplementedError
 
     def may_draw(self, events: list[JSON]) -> bool:
         """False only when ``events`` prove that no tile was drawn (a cheap pre-check)."""

@@ -11,14 +11,14 @@ See docs/gheos.md for the notation and the rulings where the rulebook is silent.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cradle.gheos import actions as ids
 from cradle.gheos.areas import Area, Board, compute_areas
 from cradle.gheos.geometry import CELL_NAME, NEIGHBOURS, edge_name, parse_cell, parse_edge
-from cradle.gheos.tiles import Tile, TileSet
+from cradle.gheos.tiles import TILE_COUNT, Tile, TileSet
 
 NAME = "gheos"
 MIN_PLAYERS = 2
@@ -28,6 +28,8 @@ FOLLOWERS_PER_COLOUR = 5
 TOKENS = 3
 EPOCH = -1  # an epoch tile in the stack
 EPOCH_TILES = 8
+# A hidden tile's name (hands, stack) -> the number the state keeps.
+_HIDDEN_NAMES = {"epoch": EPOCH, **{f"t{n}": n for n in range(TILE_COUNT)}}
 END_EPOCH = {2: 6, 3: 7, 4: 8}  # the epoch tile whose drawing ends the game
 HAND_SIZE = 2
 DEFAULT_NAMES = ("north", "east", "south", "west")
@@ -259,6 +261,13 @@ class GheosState:
 
     def apply(self, action: str | int) -> list[Event]:
         if isinstance(action, int) and not isinstance(action, bool):
+            legal = self._legal_ids
+            if legal is not None and action in legal:
+                # Listed by legal_action_ids(): legal as it stands, so no notation is spelled
+                # and parsed again on the way.
+                events = self._apply_legal_id(action)
+                self._legal = self._legal_ids = None
+                return events
             action = self._id_action(action)
         if not isinstance(action, str):
             raise IllegalAction(
@@ -276,6 +285,25 @@ class GheosState:
         events = handler(self, words)
         self._legal = self._legal_ids = None
         return events
+
+    def _apply_legal_id(self, action_id: int) -> list[Event]:
+        """Carry out ``action_id``, one of ``legal_action_ids()``."""
+        if action_id < ids.START:
+            replacing, slot, cell, rotation = ids.split_tile_id(action_id)
+            number = sorted(self.hands[self.active])[slot]
+            return self._tile_action(number, cell, rotation, replacing)
+        if action_id < ids.PAY:
+            migrating, colour, cell, edge = ids.split_region_id(action_id)
+            number, rotation = self.board[cell]
+            area = self.area_of[cell * 3 + self.tiles[number].edge_region[rotation][edge]]
+            return self._migrate_to(area) if migrating else self._start(colour, area)
+        if action_id < ids.TAKE:
+            return self._pay_with(action_id - ids.PAY)
+        if action_id < ids.WINNER:
+            return self._take(action_id - ids.TAKE)
+        if action_id < ids.TOKEN:
+            return self._winner(action_id - ids.WINNER)
+        return self._play_token() if action_id == ids.TOKEN else self._end_turn()
 
     def result(self) -> list[dict[str, Any]]:
         """Standings (final once the game is over): place 1 wins, ties share a place."""
@@ -328,6 +356,72 @@ class GheosState:
         other.stack = stack
         other._legal = other._legal_ids = None
         return other
+
+    def with_hidden(self, hands: Sequence[Sequence[str]], pile: Sequence[str]) -> GheosState:
+        """A copy with every hand and the stack order set as given: an exact determinization.
+
+        ``hands`` per seat as ``hand(seat)`` spells them (``"t12"``), ``pile`` first drawn
+        first as in positions (``"epoch"`` for an epoch tile). Only hidden tiles move: each
+        hand keeps its size and together they hold the tiles hands and stack hold now;
+        ValueError otherwise (this state is never changed).
+        """
+        if len(hands) != len(self.names):
+            raise ValueError(f"expected {len(self.names)} hands, got {len(hands)}")
+        names = _HIDDEN_NAMES
+        try:
+            new_hands = [sorted(names[t] for t in hand) for hand in hands]
+            stack = [names[t] for t in reversed(pile)]
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"not a tile of the hands or the stack: {error}") from None
+        for seat, hand in enumerate(new_hands):
+            if hand and hand[0] == EPOCH:
+                raise ValueError(f"an epoch tile cannot be in seat {seat}'s hand")
+            if len(hand) != len(self.hands[seat]):
+                raise ValueError(
+                    f"seat {seat} holds {len(self.hands[seat])} tiles, not {len(hand)}"
+                )
+        now = [t for hand in self.hands for t in hand] + self.stack
+        given = [t for hand in new_hands for t in hand] + stack
+        now.sort()
+        given.sort()
+        if now != given:
+            raise ValueError("the hands and the pile must hold exactly the hidden tiles")
+        other = self.clone()
+        other.hands = new_hands
+        other.stack = stack
+        other._legal = other._legal_ids = None
+        return other
+
+    def order_pile(self, front: Sequence[str]) -> None:
+        """Make the stack's next draws ``front``, in that order (first drawn first); the other
+        tiles keep their order. For chance-driven play, which fixes the draws just before they
+        happen. ValueError, and nothing changes, when the stack does not hold those tiles."""
+        try:
+            wanted = [_HIDDEN_NAMES[name] for name in front]
+        except (KeyError, TypeError):
+            raise ValueError(f"not a tile of the stack in {list(front)!r}") from None
+        stack = self.stack
+        # Tiles already in place (the stack is drawn from its end) stay where they are; the
+        # others are found below them first, so a refusal changes nothing.
+        end = len(stack)
+        placed = 0
+        while placed < len(wanted) and placed < end and stack[end - 1 - placed] == wanted[placed]:
+            placed += 1
+        below = end - placed
+        found: list[int] = []
+        for number in wanted[placed:]:
+            at = -1
+            while True:
+                at = _index(stack, number, at + 1, below)
+                if at < 0:
+                    raise ValueError(f"the stack does not hold {', '.join(front)}")
+                if at not in found:
+                    break
+            found.append(at)
+        for at in sorted(found, reverse=True):
+            del stack[at]
+        below -= len(found)
+        stack[below:below] = reversed(wanted[placed:])
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -551,6 +645,10 @@ class GheosState:
             raise IllegalAction(f"{name} already holds a tile (use replace)")
         elif cell not in self.frontier:
             raise IllegalAction(f"{name} does not share an edge with a tile on the table")
+        return self._tile_action(number, cell, rotation, replacing)
+
+    def _tile_action(self, number: int, cell: int, rotation: int, replacing: bool) -> list[Event]:
+        name = CELL_NAME[cell]
         plan = self._plan(cell, number, rotation, replacing)
         conflict = plan.split or plan.war
         seat = self.active
@@ -788,30 +886,43 @@ class GheosState:
         colour = self._parse_colour(words, "pay <colour>")
         if not self.held[self.active][colour]:
             raise IllegalAction(f"you hold no {COLOURS[colour]} follower to pay with")
+        return self._pay_with(colour)
+
+    def _pay_with(self, colour: int) -> list[Event]:
         events = self._pay(colour)
         return events + self._resolve()
 
     def _act_migrate(self, words: list[str]) -> list[Event]:
         conflict = self.conflict
         assert conflict is not None
-        colour, options, split = conflict.migrations[0]
+        colour, options, _ = conflict.migrations[0]
         if len(words) != 3:
             raise IllegalAction(f"write 'migrate {COLOURS[colour]} <cell>:<edge>'")
         if words[1] != COLOURS[colour]:
             raise IllegalAction(f"the {COLOURS[colour]} civilization is the one migrating now")
         chosen = self._parse_area(words[2], options, "a part the civilization may migrate to")
-        conflict.migrations.pop(0)
+        return self._migrate_to(chosen)
+
+    def _migrate_to(self, chosen: int) -> list[Event]:
+        conflict = self.conflict
+        assert conflict is not None
+        colour, _, split = conflict.migrations.pop(0)
         return self._migrate(colour, chosen, split) + self._resolve()
 
     def _act_winner(self, words: list[str]) -> list[Event]:
         conflict = self.conflict
         assert conflict is not None and conflict.wars
-        fighters, options = conflict.wars[0]
+        _, options = conflict.wars[0]
         colour = self._parse_colour(words, "winner <colour>")
         if colour not in options:
             tied = ", ".join(COLOURS[c] for c in options)
             raise IllegalAction(f"{COLOURS[colour]} is not one of the tied leaders ({tied})")
-        conflict.wars.pop(0)
+        return self._winner(colour)
+
+    def _winner(self, colour: int) -> list[Event]:
+        conflict = self.conflict
+        assert conflict is not None and conflict.wars
+        fighters, _ = conflict.wars.pop(0)
         return self._war_result(fighters, colour) + self._resolve()
 
     # -- civ, token and draw steps ---------------------------------------------------------
@@ -827,6 +938,9 @@ class GheosState:
             a.index for a in self.areas if a.continent and a.wheat > 0 and a.index not in occupied
         ]
         chosen = self._parse_area(words[2], options, "an unoccupied continent with wheat")
+        return self._start(colour, chosen)
+
+    def _start(self, colour: int, chosen: int) -> list[Event]:
         area = self.areas[chosen]
         seat = self.active
         taken = min(area.wheat, self.supply[colour])
@@ -856,6 +970,10 @@ class GheosState:
             raise IllegalAction(f"the {name} civilization is not on the table")
         if not self.supply[colour]:
             raise IllegalAction(f"no {name} follower is left in the supply")
+        return self._take(colour)
+
+    def _take(self, colour: int) -> list[Event]:
+        name = COLOURS[colour]
         seat = self.active
         self.supply[colour] -= 1
         self.held[seat][colour] += 1
@@ -868,9 +986,12 @@ class GheosState:
     def _act_token(self, words: list[str]) -> list[Event]:
         if len(words) != 1:
             raise IllegalAction("write just 'token'")
-        seat = self.active
-        if not self.tokens[seat]:
+        if not self.tokens[self.active]:
             raise IllegalAction("you have no scoring token left")
+        return self._play_token()
+
+    def _play_token(self) -> list[Event]:
+        seat = self.active
         self.tokens[seat] -= 1
         gained = self._cup_score(seat)
         self.points[seat] += gained
@@ -1007,6 +1128,14 @@ class GheosState:
             f"{CELL_NAME[cell]} touches more than one possible area: add the edge, "
             f"e.g. {self.area_ref(matching[0])}"
         )
+
+
+def _index(items: list[int], value: int, start: int, stop: int) -> int:
+    """Where ``value`` first is in ``items[start:stop]`` (an index into ``items``), or -1."""
+    try:
+        return items.index(value, start, stop)
+    except ValueError:
+        return -1
 
 
 def _migration_choices(parts: list[int], areas: list[Area]) -> list[int]:

@@ -12,7 +12,7 @@ choices) is a ``pending`` dict of plain values, so positions round-trip through 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cradle.tigris.board import (
@@ -35,6 +35,7 @@ from cradle.tigris.rules import (
     BUILDING,
     CATASTROPHE,
     CATASTROPHES_PER_PLAYER,
+    COLOR_BY_NAME,
     COLORS,
     COMMIT,
     DECLINE,
@@ -1397,6 +1398,60 @@ class TigrisState:
         s.bag = pool[at:]
         s._legal = s._legal_ids = None
         return s
+
+    def with_hidden(self, hands: Sequence[Sequence[str]], bag: Sequence[str]) -> TigrisState:
+        """A copy with every hand and the bag order set as given: an exact determinization.
+
+        ``hands`` per seat as ``hand(seat)`` spells them (colour names), ``bag`` first drawn
+        first as in positions. Only hidden tiles move: each hand keeps its size and together
+        they hold the tiles the hands and the bag hold now (discards stay as they are);
+        ValueError otherwise (this state is never changed).
+        """
+        if len(hands) != self.n:
+            raise ValueError(f"expected {self.n} hands, got {len(hands)}")
+        try:
+            counts = []
+            for hand in hands:
+                row = [0, 0, 0, 0]
+                for name in hand:
+                    row[COLOR_BY_NAME[name]] += 1
+                counts.append(row)
+            new_bag = [COLOR_BY_NAME[name] for name in reversed(bag)]
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"not a tile colour: {error}") from None
+        total = [0, 0, 0, 0]
+        for seat in range(self.n):
+            if sum(counts[seat]) != sum(self.hands[seat]):
+                raise ValueError(
+                    f"seat {seat} holds {sum(self.hands[seat])} tiles, not {sum(counts[seat])}"
+                )
+            for color in range(4):
+                total[color] += counts[seat][color] - self.hands[seat][color]
+        for color in self.bag:
+            total[color] -= 1
+        for color in new_bag:
+            total[color] += 1
+        if any(total):
+            raise ValueError("the hands and the bag must hold exactly the hidden tiles")
+        s = self.clone()
+        s.hands = counts
+        s.bag = new_bag
+        s._legal = s._legal_ids = None
+        return s
+
+    def order_pile(self, front: Sequence[str]) -> None:
+        """Make the bag's next draws ``front``, in that order (first drawn first); the other
+        tiles keep their order. For chance-driven play, which fixes the draws just before they
+        happen. ValueError, and nothing changes, when the bag does not hold those tiles."""
+        bag = self.bag[:]
+        try:
+            colors = [COLOR_BY_NAME[name] for name in front]
+            for color in colors:
+                bag.remove(color)  # tiles of one colour are alike: any copy will do
+        except (KeyError, TypeError, ValueError):
+            raise ValueError(f"the bag does not hold {', '.join(map(str, front))}") from None
+        bag.extend(reversed(colors))
+        self.bag = bag
 
     def view(self, seat: int | None) -> dict[str, Any]:
         from cradle.tigris.position import make_view
