@@ -1,9 +1,9 @@
 """A game whose tile draws are explicit chance outcomes, built on the contract alone.
 
 The engines draw from a shuffled pile inside ``apply``. OpenSpiel-style search and learning
-want that randomness as chance nodes with known probabilities. Two timings are offered:
+want that randomness as chance nodes with known probabilities. Three timings are offered:
 
-``at_setup`` (the default)
+``at_setup`` (the default for games without ``ahead``: Tigris)
     Chance deals the starting hands (one outcome per tile, seat 0 first) and then fixes the
     whole draw order of the pile, one outcome per tile, each with probability equal to that
     tile's share of the tiles not yet placed in the order. That is exactly the distribution
@@ -23,12 +23,12 @@ want that randomness as chance nodes with known probabilities. Two timings are o
 ``when_drawn``
     Chance is asked at the moment of each draw. A decision is applied to a clone; when tiles
     were drawn, one chance outcome per drawn tile follows (probability: the tile's share of the
-    pile), and the engine is made to draw exactly those tiles: the pre-decision position is
-    rebuilt with them at the front of the pile (``to_position`` / ``from_position``) and the
-    decision applied again (skipped when the engine happened to draw those very tiles). A
-    chosen tile that the replay did not draw (a draw that depended on an earlier drawn tile)
-    stays fixed at the front of the pile. Exact timing for chance-aware search, but rebuilding
-    positions makes it several times slower than ``at_setup``.
+    pile), and the engine is made to draw exactly those tiles: the pre-decision state is
+    re-arranged with them at the front of the pile (the engine's ``with_hidden``, or a rebuilt
+    position) and the decision applied again (skipped when the engine happened to draw those
+    very tiles). A chosen tile that the replay did not draw (a draw that depended on an earlier
+    drawn tile) stays fixed at the front of the pile. Exact timing for chance-aware search, but
+    applying decisions twice makes it several times slower than ``at_setup``.
 """
 
 from __future__ import annotations
