@@ -373,3 +373,25 @@ def test_order_pile_refuses_tiles_not_in_the_stack() -> None:
         with pytest.raises(ValueError):
             state.order_pile(front)
         assert state.to_position() == before
+
+
+def test_summary_is_the_views_public_numbers() -> None:
+    # summary() carries the view's own keys and values for what it keeps: every area with a
+    # civilization and every free continent with wheat.
+    for seed, players in [(2, 2), (3, 3), (4, 4)]:
+        state, _ = random_game(seed, players, steps=45)
+        summary = state.summary()
+        view = state.view(None)
+        for key in ("players", "phase", "followers", "points", "tokens", "epochs_drawn"):
+            assert summary[key] == view[key]
+        assert summary["end_epoch"] == view["end_epoch"]
+        kept = [
+            {k: a[k] for k in summary["areas"][0]}
+            for a in view["areas"]
+            if a["civ"] is not None or (a["kind"] == "continent" and a["wheat"] > 0)
+        ]
+        assert summary["areas"] == kept
+        assert {c: v["area"] for c, v in summary["civilizations"].items()} == {
+            c: v["area"] for c, v in view["civilizations"].items()
+        }
+        json.dumps(summary)

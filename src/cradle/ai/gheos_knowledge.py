@@ -93,7 +93,10 @@ class Reading:
 
 
 def read(world: GameState) -> Reading:
-    return Reading(world.view(world.to_move))
+    # The engine's public summary where it has one (a fraction of a view's cost); the
+    # evaluation reads nothing private, so a view of any seat would do as well.
+    summary = getattr(world, "summary", None)
+    return Reading(summary() if summary is not None else world.view(world.to_move))
 
 
 class GheosKnowledge:

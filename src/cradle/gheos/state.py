@@ -336,6 +336,12 @@ class GheosState:
 
         return view(self, seat)
 
+    def summary(self) -> dict[str, Any]:
+        """Public numbers only, in the view's keys (see cradle.gheos.view.summary): cheap."""
+        from cradle.gheos.view import summary
+
+        return summary(self)
+
     def sample_hidden(self, seat: int, rng: random.Random) -> GheosState:
         """A copy in which what ``seat`` cannot see (other hands, the stack order) is redrawn.
 

@@ -118,3 +118,49 @@ def view(state: GheosState, seat: int | None) -> dict[str, Any]:
         "is_over": over,
         "result": state.result() if over else None,
     }
+
+
+def summary(state: GheosState) -> dict[str, Any]:
+    """The public numbers of the game in the view's own keys, without the map: scores,
+    tokens, followers, epochs, and the areas that matter (those with a civilization and the
+    free continents with wheat). What evaluations read, at a fraction of a view's cost."""
+    names = state.names
+    occupied = state.occupied()
+    areas = []
+    for area in state.areas:
+        civ = occupied.get(area.index)
+        if civ is None and not (area.continent and area.wheat > 0):
+            continue
+        areas.append(
+            {
+                "area": area.index,
+                "ref": state.region_ref(area.regions[0]),
+                "kind": area.kind,
+                "wheat": area.wheat,
+                "cup": area.cup,
+                "sword": area.sword,
+                "pyramid": area.pyramid,
+                "civ": None if civ is None else COLOURS[civ],
+            }
+        )
+    return {
+        "game": "gheos",
+        "players": list(names),
+        "active": state.active,
+        "to_move": state.to_move,
+        "phase": state.phase,
+        "areas": areas,
+        "civilizations": {
+            COLOURS[c]: {"area": state.area_of[anchor], "supply": state.supply[c]}
+            for c, anchor in sorted(state.civs.items())
+        },
+        "followers": {
+            names[s]: {COLOURS[c]: n for c, n in enumerate(row) if n}
+            for s, row in enumerate(state.held)
+        },
+        "points": {names[s]: p for s, p in enumerate(state.points)},
+        "tokens": {names[s]: t for s, t in enumerate(state.tokens)},
+        "epochs_drawn": state.epochs,
+        "end_epoch": state.end_epoch,
+        "is_over": state.is_over,
+    }
