@@ -450,12 +450,7 @@ class ChanceGame:
         if setup is not None and len(chosen) < setup.dealt and outcome in setup.never_dealt:
             raise ValueError(f"{token!r} is not dealt into a starting hand")
         chosen.append(token)
-        counts[outcome] -= 1
-        self._total -= 1
-        if counts[outcome] == 1:
-            self._multi.remove(outcome)
-        elif not counts[outcome]:
-            self._live.remove(outcome)
+        self._use(outcome)
         if outcome == self._end_token and setup is not None and len(chosen) > setup.dealt:
             self._ends_left -= 1
             if not self._ends_left:
@@ -495,8 +490,8 @@ class ChanceGame:
             return
         self._settle(engine, bag, drawn, len(prefix))
 
-    def _fix_next(self, outcome: int) -> None:
-        """ahead: ``outcome`` is the next tile after the fixed front."""
+    def _use(self, outcome: int) -> None:
+        """One tile of token ``outcome`` is no longer open to chance."""
         counts = self._counts
         counts[outcome] -= 1
         self._total -= 1
@@ -504,6 +499,10 @@ class ChanceGame:
             self._multi.remove(outcome)
         elif not counts[outcome]:
             self._live.remove(outcome)
+
+    def _fix_next(self, outcome: int) -> None:
+        """ahead: ``outcome`` is the next tile after the fixed front."""
+        self._use(outcome)
         self.front = [*self.front, self.spec.tokens[outcome]]
         self._front_told = False
         if outcome == self._end_token:

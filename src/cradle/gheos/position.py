@@ -146,14 +146,22 @@ def to_position(state: GheosState) -> dict[str, Any]:
         "civilizations": {
             COLOURS[c]: state.region_ref(anchor) for c, anchor in sorted(state.civs.items())
         },
+        **scores(state),
+        "epochs": state.epochs,
+        "pending": pending_dict(state),
+    }
+
+
+def scores(state: GheosState) -> dict[str, Any]:
+    """Followers held, points and tokens per player (positions, views and summaries)."""
+    names = state.names
+    return {
         "followers": {
             names[s]: {COLOURS[c]: n for c, n in enumerate(row) if n}
             for s, row in enumerate(state.held)
         },
         "points": {names[s]: p for s, p in enumerate(state.points)},
         "tokens": {names[s]: t for s, t in enumerate(state.tokens)},
-        "epochs": state.epochs,
-        "pending": pending_dict(state),
     }
 
 

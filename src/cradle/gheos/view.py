@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cradle.gheos.geometry import CELL_NAME, COL, ROW, UP, edge_name
-from cradle.gheos.position import options_to_dict, pending_dict
+from cradle.gheos.position import options_to_dict, pending_dict, scores
 from cradle.gheos.state import COLOURS, EPOCH, EPOCH_TILES, GheosState
 from cradle.gheos.tiles import Tile
 
@@ -98,12 +98,7 @@ def view(state: GheosState, seat: int | None) -> dict[str, Any]:
         "areas": areas,
         "civilizations": civilizations,
         "supply": {name: state.supply[c] for c, name in enumerate(COLOURS)},
-        "followers": {
-            names[s]: {COLOURS[c]: n for c, n in enumerate(row) if n}
-            for s, row in enumerate(state.held)
-        },
-        "points": {names[s]: p for s, p in enumerate(state.points)},
-        "tokens": {names[s]: t for s, t in enumerate(state.tokens)},
+        **scores(state),
         "hand": None
         if seat is None
         else [tile_dict(state.tiles[n]) for n in sorted(state.hands[seat])],
@@ -154,12 +149,7 @@ def summary(state: GheosState) -> dict[str, Any]:
             COLOURS[c]: {"area": state.area_of[anchor], "supply": state.supply[c]}
             for c, anchor in sorted(state.civs.items())
         },
-        "followers": {
-            names[s]: {COLOURS[c]: n for c, n in enumerate(row) if n}
-            for s, row in enumerate(state.held)
-        },
-        "points": {names[s]: p for s, p in enumerate(state.points)},
-        "tokens": {names[s]: t for s, t in enumerate(state.tokens)},
+        **scores(state),
         "epochs_drawn": state.epochs,
         "end_epoch": state.end_epoch,
         "is_over": state.is_over,
