@@ -96,3 +96,35 @@ def test_the_stall_guard_keeps_tigris_moving() -> None:
     state.apply("pass")  # the turn ends, the hand is refilled: the bag moves
     other = state.to_move
     assert guard.allowed(state, other, state.legal_actions()) == state.legal_actions()
+
+
+def test_a_playout_plays_random_moves_before_judging() -> None:
+    from cradle import gheos
+    from cradle.ai.search import evaluate
+
+    knowledge = knowledge_for("gheos")
+    start = gheos.new_game(2, 5)
+    # To the end: the rewards are the final places, exactly.
+    world = start.clone()
+    rewards = evaluate(world, knowledge, random.Random(1), playout=10_000)
+    assert world.is_over
+    expected = rank_rewards(world.result())
+    assert rewards == expected
+    # A few moves: the game moved on, and the heuristic judged it.
+    world = start.clone()
+    evaluate(world, knowledge, random.Random(1), playout=4)
+    assert world.to_position() != start.to_position()
+    assert not world.is_over
+
+
+def test_ismcts_takes_the_games_own_playout_unless_told() -> None:
+    from cradle import gheos, tigris
+    from cradle.ai.ismcts import Ismcts, IsmctsParams
+
+    for state, default in ((gheos.new_game(2, 1), 8), (tigris.new_game(2, 1), 0)):
+        game = "gheos" if default else "tigris"
+        knowledge = knowledge_for(game)
+        tree = Ismcts(state, 0, knowledge, IsmctsParams(), random.Random(1))
+        assert tree.playout == default
+        told = Ismcts(state, 0, knowledge, IsmctsParams(playout=3), random.Random(1))
+        assert told.playout == 3

@@ -47,6 +47,9 @@ class IsmctsParams:
     alpha: float = 0.5
     prior_weight: float = 0.3  # progressive bias, fading as 1 / (visits + 1)
     rollout: int = 0  # policy moves after settling, before the heuristic
+    # Then uniformly random moves (a large number: to the end of the game); None: the game's
+    # own default (the knowledge's ``playout``: 8 in Gheos, 0 in Tigris).
+    playout: int | None = None
     batch: int = 48  # actions scored at a time below the root
     # The move played: the best mean reward among the children visited at least this share of
     # the most visited one (1.0: simply the most visited child).
@@ -106,6 +109,9 @@ class Ismcts:
         self.root = Node("", seat, 0.0)
         self.iterations = 0
         self.only: frozenset[str] | None = None  # the root's actions, when restricted
+        self.playout: int = (
+            params.playout if params.playout is not None else getattr(knowledge, "playout", 0)
+        )
 
     def run(self, budget: Budget) -> SearchResult:
         clock = budget.clock()
@@ -131,7 +137,9 @@ class Ismcts:
             path.append(child)
             world.apply(child.action)
             if child.n == 0:
-                rewards = evaluate(world, self.knowledge, self.rng, self.params.rollout)
+                rewards = evaluate(
+                    world, self.knowledge, self.rng, self.params.rollout, self.playout
+                )
             node = child
         self.root.n += 1
         for child in path:

@@ -86,7 +86,7 @@ def parse_budget(text: str) -> Budget:
 def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = None) -> Bot:
     """A bot from ``name``, ``name@budget`` or, for experiments with the search settings,
     ``name@budget/key=value/...`` (ismcts: exploration, widening, alpha, prior_weight,
-    rollout, batch; pimc: candidates, rollout). ``default`` overrides the usual budget of a
+    rollout, playout, batch; pimc: candidates, rollout). ``default`` overrides the usual budget of a
     plain search-bot name."""
     label = spec.strip().lower()
     head, *settings = label.split("/")
@@ -127,7 +127,7 @@ def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = N
     if unknown:
         raise UnknownBot(f"unknown ismcts setting(s): {', '.join(sorted(unknown))}")
     params = IsmctsParams(
-        **{k: int(v) if kinds[k] in ("int", int) else v for k, v in values.items()}  # type: ignore[arg-type]
+        **{k: int(v) if kinds[k] in ("int", int, "int | None") else v for k, v in values.items()}  # type: ignore[arg-type]
     )
     return IsmctsBot(seed, budget, params, name=label)
 

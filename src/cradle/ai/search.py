@@ -235,15 +235,24 @@ def settle(world: GameState, knowledge: Knowledge, rng: random.Random, limit: in
 
 
 def evaluate(
-    world: GameState, knowledge: Knowledge, rng: random.Random, rollout: int = 0
+    world: GameState,
+    knowledge: Knowledge,
+    rng: random.Random,
+    rollout: int = 0,
+    playout: int = 0,
 ) -> list[float]:
     """The reward vector of a world: exact once the game is over, else the heuristic after
-    settling what is in progress and ``rollout`` further policy moves."""
+    settling what is in progress, ``rollout`` further policy moves and ``playout`` uniformly
+    random ones (cheap; enough of them play a short game to its end)."""
     settle(world, knowledge, rng)
     for _ in range(rollout):
         if world.is_over:
             break
         world.apply(knowledge.policy(world, rng))
+    for _ in range(playout):
+        if world.is_over:
+            break
+        world.apply(rng.choice(world.legal_actions()))
     settle(world, knowledge, rng)
     if world.is_over:
         return rank_rewards(world.result())
