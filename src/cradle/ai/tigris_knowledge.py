@@ -284,46 +284,12 @@ class Board:
 
     # -- the evaluation -------------------------------------------------------------------
 
-    def seat_value(self, seat: int) -> float:
-        """An estimate of the seat's final score (its lowest colour, treasures placed)."""
+    def outlook(self, seat: int) -> tuple[list[float], int, float, int]:
+        """The seat's points per colour plus what its leaders (a king also for the colours
+        its kingdom lacks) and the monuments they feed should still bring; with the number
+        of leaders, their summed quality and the monument colours they feed."""
         future = self.remaining
         expected = [float(p) for p in self.points[seat]]
-        for role in ROLES:
-            cell = self.leader_at.get((seat, role))
-            if cell is None:
-                continue
-            colour = ROLE_COLOUR[role]
-            k = self.comp[cell]
-            quality = self.leader_quality(seat, role, cell)
-            expected[colour] += LEADER_WORTH * future * quality
-            if role == "king":
-                led = {ROLE_COLOUR[r] for _, r, _ in self.leaders[k]}
-                for other in range(4):
-                    if other not in led:
-                        expected[other] += KING_SHARE * LEADER_WORTH * future * quality
-            for where, colours in self.monuments:
-                if where == k and colour in colours:
-                    expected[colour] += MONUMENT_WORTH * future
-        for _ in range(self.treasures[seat]):
-            low = min(range(4), key=expected.__getitem__)
-            expected[low] += 1.0
-        expected.sort()
-        # Late in the game only the lowest colours matter; early on every point counts, as
-        # there is time to even the colours out.
-        late = 1.0 - future
-        value = sum(
-            (late * w + future * 0.25) * e for w, e in zip(SORTED_WEIGHTS, expected, strict=True)
-        )
-        # Reserves: red tiles defend revolts, catastrophes are threats kept in hand.
-        value += future * (0.12 * self.hands[seat][RED] + 0.15 * self.catastrophes[seat])
-        return float(value)
-
-    def features(self, seat: int) -> list[float]:
-        """What the fitted evaluation weighs (see cradle.ai.training), each feature once for
-        the early game (× remaining) and once for the late game (× 1 - remaining)."""
-        future = self.remaining
-        raw = [float(p) for p in self.points[seat]]
-        expected = list(raw)
         leaders = 0
         quality_sum = 0.0
         fed = 0
@@ -346,6 +312,32 @@ class Board:
                 if where == k and colour in colours:
                     expected[colour] += MONUMENT_WORTH * future
                     fed += 1
+        return expected, leaders, quality_sum, fed
+
+    def seat_value(self, seat: int) -> float:
+        """An estimate of the seat's final score (its lowest colour, treasures placed)."""
+        future = self.remaining
+        expected, _, _, _ = self.outlook(seat)
+        for _ in range(self.treasures[seat]):
+            low = min(range(4), key=expected.__getitem__)
+            expected[low] += 1.0
+        expected.sort()
+        # Late in the game only the lowest colours matter; early on every point counts, as
+        # there is time to even the colours out.
+        late = 1.0 - future
+        value = sum(
+            (late * w + future * 0.25) * e for w, e in zip(SORTED_WEIGHTS, expected, strict=True)
+        )
+        # Reserves: red tiles defend revolts, catastrophes are threats kept in hand.
+        value += future * (0.12 * self.hands[seat][RED] + 0.15 * self.catastrophes[seat])
+        return float(value)
+
+    def features(self, seat: int) -> list[float]:
+        """What the fitted evaluation weighs (see cradle.ai.training), each feature once for
+        the early game (× remaining) and once for the late game (× 1 - remaining)."""
+        future = self.remaining
+        raw = [float(p) for p in self.points[seat]]
+        expected, leaders, quality_sum, fed = self.outlook(seat)
         for _ in range(self.treasures[seat]):
             raw[min(range(4), key=raw.__getitem__)] += 1.0
             expected[min(range(4), key=expected.__getitem__)] += 1.0
