@@ -119,6 +119,15 @@ def _log_from(entries: list[tuple[int, str, list[str]]]) -> Log | None:
     return log
 
 
+def check_timing(spec: EnvSpec, timing: str) -> str:
+    """``timing`` if ``spec``'s game supports it; ValueError saying what does otherwise."""
+    if timing not in DRAW_TIMINGS:
+        raise ValueError(f"draws must be one of {', '.join(DRAW_TIMINGS)}, not {timing!r}")
+    if timing == "ahead" and not spec.draws_ahead:
+        raise ValueError(f"{spec.game} does not support draws=ahead (use at_setup or when_drawn)")
+    return timing
+
+
 def _never_dealt(spec: EnvSpec) -> frozenset[int]:
     return frozenset(i for i, token in enumerate(spec.tokens) if not spec.dealable(token))
 
@@ -145,18 +154,21 @@ class Setup:
         # While dealing there is no real state yet; the engine's own set-up stands in for it
         # (only its public view is ever shown, and it is never changed: games clone it).
         start = spec.module.new_game(players, 0, options).to_position()
-        self.position, self.deal = spec.undealt(start)
+        position, deal = spec.undealt(start)
         # The same table with seat 0 to move (as ``undealt`` says); deals re-arrange its tiles.
-        self.base: Any = spec.module.from_position(
-            spec.dealt(self.position, spec.hands(start), spec.pile(start))
-        )
-        self.dealt = sum(self.deal)
-        self.pile: list[str] = spec.pile(self.position)
-        self.ends = spec.pile_end(self.base.view(None))
-        self.never_dealt = _never_dealt(spec)
-        self._count_pile(spec)
+        base = spec.module.from_position(spec.dealt(position, spec.hands(start), spec.pile(start)))
+        self._derive(spec, base, position, deal)
 
-    def _count_pile(self, spec: EnvSpec) -> None:
+    def _derive(self, spec: EnvSpec, base: Any, position: JSON, deal: list[int]) -> None:
+        """Everything else from the stand-in state, the undealt position and the deal (also
+        for a set-up read back from a pickle)."""
+        self.base: Any = base
+        self.position = position
+        self.deal = deal
+        self.dealt = sum(deal)
+        self.pile: list[str] = spec.pile(position)
+        self.ends = spec.pile_end(base.view(None))
+        self.never_dealt = _never_dealt(spec)
         # What every new game starts from (copied, not recounted).
         counts = self.counts = _pile_counts(spec, self.pile)
         self.live = [i for i, n in enumerate(counts) if n]
@@ -218,13 +230,9 @@ class ChanceGame:
         timing: str = "at_setup",
         setup: Setup | None = None,
     ) -> None:
-        if timing not in DRAW_TIMINGS:
-            raise ValueError(f"draws must be one of {', '.join(DRAW_TIMINGS)}, not {timing!r}")
-        if timing == "ahead" and not spec.draws_ahead:
-            raise ValueError(f"{spec.game} does not support draws=ahead")
         self.spec = spec
         self.max_moves = max_moves
-        self.timing = timing
+        self.timing = check_timing(spec, timing)
         if setup is None:
             setup = Setup(spec, players, options)
         self._setup: Setup | None = setup
@@ -235,13 +243,10 @@ class ChanceGame:
         self.need = dealt + (len(self.bag) - dealt if timing == "at_setup" else 0)
         self.chosen: list[str] = []
         # Tiles still available to the chance node being asked: per token id, the ids with
-        # some left (ascending), and their sum.
-        self._counts: list[int] = []
-        self._live: list[int] = []
-        self._multi: list[int] = []  # the token ids with more than one tile left
-        self._counts = setup.counts[:]
-        self._live = setup.live[:]
-        self._multi = setup.multi[:]
+        # some left (ascending), those with more than one left, and their sum.
+        self._counts: list[int] = setup.counts[:]
+        self._live: list[int] = setup.live[:]
+        self._multi: list[int] = setup.multi[:]
         self._total = len(setup.pile)
         # at_setup: the game ends when the n-th tile of this token is drawn (spec.pile_end);
         # once chance has placed it, the order after it no longer matters.
@@ -318,14 +323,8 @@ class ChanceGame:
         self.post = module.from_position(data["post"]) if data["post"] else None
         self._setup = None
         if data["setup"] is not None:
-            setup = self._setup = Setup.__new__(Setup)
-            setup.base = self.engine
-            setup.position, setup.deal = data["setup"]
-            setup.dealt = sum(setup.deal)
-            setup.pile = self.spec.pile(setup.position)
-            setup.ends = self.spec.pile_end(self.engine.view(None))
-            setup.never_dealt = _never_dealt(self.spec)
-            setup._count_pile(self.spec)
+            self._setup = Setup.__new__(Setup)
+            self._setup._derive(self.spec, self.engine, *data["setup"])
         for name, value in data["rest"].items():
             setattr(self, name, value)
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from cradle.envs.chance import CHANCE, DRAW_TIMINGS, TERMINAL, ChanceGame, Setup
+from cradle.envs.chance import CHANCE, TERMINAL, ChanceGame, Setup, check_timing
 from cradle.envs.spec import JSON, EnvSpec, FloatArray, get_spec
 
 # The core's player codes are pyspiel's, so they pass through unchanged.
@@ -265,11 +265,7 @@ def _settings(spec: EnvSpec, params: JSON) -> tuple[int, Any, str, Setup]:
             f"players, not {players}"
         )
     options = spec.options(params)
-    draws = str(params.get("draws", spec.default_draws))
-    if draws not in DRAW_TIMINGS:
-        raise ValueError(f"draws must be one of {', '.join(DRAW_TIMINGS)}, not {draws!r}")
-    if draws == "ahead" and not spec.draws_ahead:
-        raise ValueError(f"{spec.game} does not support draws=ahead (use at_setup or when_drawn)")
+    draws = check_timing(spec, str(params.get("draws", spec.default_draws)))
     return players, options, draws, Setup(spec, players, options)
 
 
