@@ -100,6 +100,7 @@ class Ismcts:
         knowledge: Knowledge,
         params: IsmctsParams,
         rng: random.Random,
+        only: Sequence[str] | None = None,
     ) -> None:
         self.state = state
         self.seat = seat
@@ -108,7 +109,8 @@ class Ismcts:
         self.rng = rng
         self.root = Node("", seat, 0.0)
         self.iterations = 0
-        self.only: frozenset[str] | None = None  # the root's actions, when restricted
+        # The root's actions, when restricted.
+        self.only: frozenset[str] | None = frozenset(only) if only is not None else None
         self.playout: int = (
             params.playout if params.playout is not None else getattr(knowledge, "playout", 0)
         )
@@ -250,11 +252,8 @@ def search(
     """Search ``state`` for ``seat`` (the seat to move) in one process; ``only``: the
     actions the root may choose from (default: all legal ones)."""
     params = params or IsmctsParams()
-    tree = Ismcts(
-        state, seat, knowledge or knowledge_of(state, params), params, random.Random(seed)
-    )
-    tree.only = frozenset(only) if only is not None else None
-    return tree.run(budget)
+    knowledge = knowledge or knowledge_of(state, params)
+    return Ismcts(state, seat, knowledge, params, random.Random(seed), only).run(budget)
 
 
 # -- root parallelism ------------------------------------------------------------------------
@@ -288,8 +287,7 @@ def _search_in_worker(
     only: list[str] | None = None,
 ) -> tuple[int, dict[str, tuple[int, float]]]:
     state = pickle.loads(blob)
-    tree = Ismcts(state, seat, knowledge_of(state, params), params, random.Random(seed))
-    tree.only = frozenset(only) if only is not None else None
+    tree = Ismcts(state, seat, knowledge_of(state, params), params, random.Random(seed), only)
     tree.run(budget)
     return tree.iterations, tree.stats()
 
