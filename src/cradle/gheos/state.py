@@ -407,27 +407,19 @@ class GheosState:
         except (KeyError, TypeError):
             raise ValueError(f"not a tile of the stack in {list(front)!r}") from None
         stack = self.stack
-        # Tiles already in place (the stack is drawn from its end) stay where they are; the
-        # others are found below them first, so a refusal changes nothing.
+        # Tiles already in place (the stack is drawn from its end) stay where they are.
         end = len(stack)
         placed = 0
         while placed < len(wanted) and placed < end and stack[end - 1 - placed] == wanted[placed]:
             placed += 1
-        below = end - placed
-        found: list[int] = []
-        for number in wanted[placed:]:
-            at = -1
-            while True:
-                at = _index(stack, number, at + 1, below)
-                if at < 0:
-                    raise ValueError(f"the stack does not hold {', '.join(front)}")
-                if at not in found:
-                    break
-            found.append(at)
-        for at in sorted(found, reverse=True):
-            del stack[at]
-        below -= len(found)
-        stack[below:below] = reversed(wanted[placed:])
+        rest = stack[: end - placed]
+        try:
+            for number in wanted[placed:]:
+                rest.remove(number)
+        except ValueError:
+            raise ValueError(f"the stack does not hold {', '.join(front)}") from None
+        rest.extend(reversed(wanted))
+        self.stack = rest
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -1134,14 +1126,6 @@ class GheosState:
             f"{CELL_NAME[cell]} touches more than one possible area: add the edge, "
             f"e.g. {self.area_ref(matching[0])}"
         )
-
-
-def _index(items: list[int], value: int, start: int, stop: int) -> int:
-    """Where ``value`` first is in ``items[start:stop]`` (an index into ``items``), or -1."""
-    try:
-        return items.index(value, start, stop)
-    except ValueError:
-        return -1
 
 
 def _migration_choices(parts: list[int], areas: list[Area]) -> list[int]:
