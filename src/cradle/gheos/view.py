@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cradle.gheos.areas import Area
 from cradle.gheos.geometry import CELL_NAME, COL, ROW, UP, edge_name
 from cradle.gheos.position import options_to_dict, pending_dict, scores
 from cradle.gheos.state import COLOURS, EPOCH, EPOCH_TILES, GheosState
@@ -18,6 +19,21 @@ def tile_dict(tile: Tile) -> dict[str, Any]:
         "rotations": list(tile.rotations),
         "text": tile.text(),
         "regions": [region.to_dict() for region in tile.regions],
+    }
+
+
+def _area_dict(state: GheosState, area: Area, civ: int | None) -> dict[str, Any]:
+    """One area as views show it (``civ``: the colour of the civilization on it, if any)."""
+    return {
+        "area": area.index,
+        "ref": state.region_ref(area.regions[0]),
+        "kind": area.kind,
+        "tiles": len({node // 3 for node in area.regions}),
+        "wheat": area.wheat,
+        "cup": area.cup,
+        "sword": area.sword,
+        "pyramid": area.pyramid,
+        "civ": None if civ is None else COLOURS[civ],
     }
 
 
@@ -62,20 +78,7 @@ def view(state: GheosState, seat: int | None) -> dict[str, Any]:
                 "regions": regions,
             }
         )
-    areas = [
-        {
-            "area": area.index,
-            "ref": state.region_ref(area.regions[0]),
-            "kind": area.kind,
-            "tiles": len({node // 3 for node in area.regions}),
-            "wheat": area.wheat,
-            "cup": area.cup,
-            "sword": area.sword,
-            "pyramid": area.pyramid,
-            "civ": COLOURS[occupied[area.index]] if area.index in occupied else None,
-        }
-        for area in state.areas
-    ]
+    areas = [_area_dict(state, area, occupied.get(area.index)) for area in state.areas]
     civilizations = {
         COLOURS[c]: {
             "area": state.area_of[anchor],
@@ -124,20 +127,8 @@ def summary(state: GheosState) -> dict[str, Any]:
     areas = []
     for area in state.areas:
         civ = occupied.get(area.index)
-        if civ is None and not (area.continent and area.wheat > 0):
-            continue
-        areas.append(
-            {
-                "area": area.index,
-                "ref": state.region_ref(area.regions[0]),
-                "kind": area.kind,
-                "wheat": area.wheat,
-                "cup": area.cup,
-                "sword": area.sword,
-                "pyramid": area.pyramid,
-                "civ": None if civ is None else COLOURS[civ],
-            }
-        )
+        if civ is not None or (area.continent and area.wheat > 0):
+            areas.append(_area_dict(state, area, civ))
     return {
         "game": "gheos",
         "players": list(names),
