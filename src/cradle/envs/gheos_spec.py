@@ -23,66 +23,18 @@ GHEOS_COLOURS = ("red", "green", "yellow", "blue", "black", "white")
 HAND = 2
 # Events that each draw one tile of the stack.
 _DRAW_EVENTS = frozenset({"draw", "epoch"})
-EDGES_UP = ("s", "nw", "ne")
-EDGES_DOWN = ("n", "se", "sw")
 PHASES = ("tile", "pay", "migrate", "war", "civ", "token", "over")
 AREA_KINDS = ("continent", "island")
 TEMPLE_KINDS = ("wheat", "cup", "sword")
 SEATS = 4
 
 
-def _up(row: int, col: int) -> bool:
-    return (row + col) % 2 == 0
-
-
-def _neighbours(row: int, col: int) -> tuple[tuple[int, int], ...]:
-    if _up(row, col):
-        return ((row + 1, col), (row, col - 1), (row, col + 1))
-    return ((row - 1, col), (row, col + 1), (row, col - 1))
-
-
-def reachable_cells(steps: int) -> list[tuple[int, int]]:
-    """Cells within ``steps`` edge-crossings of the start cell 0,0, row by row."""
-    seen = {(0, 0)}
-    frontier = [(0, 0)]
-    for _ in range(steps):
-        grown = []
-        for cell in frontier:
-            for other in _neighbours(*cell):
-                if other not in seen:
-                    seen.add(other)
-                    grown.append(other)
-        frontier = grown
-    return sorted(seen)
-
-
-def _edge_names(row: int, col: int) -> tuple[str, ...]:
-    return EDGES_UP if _up(row, col) else EDGES_DOWN
-
-
-def gheos_action_strings(steps: int) -> list[str]:
-    """The encoding's strings, in id order (see docs/openspiel.md)."""
-    cells = reachable_cells(steps)
-    names = [f"{r},{c}" for r, c in cells]
-    out: list[str] = []
-    for verb in ("place", "replace"):
-        for slot in range(HAND):
-            out += [f"{verb} #{slot} {cell} r{rot}" for cell in names for rot in range(3)]
-    for verb in ("start", "migrate"):
-        for colour in GHEOS_COLOURS:
-            out += [
-                f"{verb} {colour} {name}:{edge}"
-                for (r, c), name in zip(cells, names, strict=True)
-                for edge in _edge_names(r, c)
-            ]
-    for verb in ("pay", "take", "winner"):
-        out += [f"{verb} {colour}" for colour in GHEOS_COLOURS]
-    out += ["token", "pass"]
-    return out
-
-
 class GheosSpec(EnvSpec):
     game = "gheos"
+    # The encoding is the engine's own numbering (all_action_templates), and the engine can
+    # be told its next draws (order_pile).
+    engine_ids = True
+    draws_ahead = True
 
     def __init__(self) -> None:
         tileset = self._tileset()
@@ -98,15 +50,7 @@ class GheosSpec(EnvSpec):
         return gheos.load_tiles(None)
 
     def make_encoding(self) -> ActionEncoding:
-        templates = getattr(self.module, "all_action_templates", None)
-        if templates is not None:
-            strings = templates()
-            self.engine_ids = True
-            # The engine can also be told its next draws (draws=ahead).
-            self.draws_ahead = hasattr(self.module.GheosState, "order_pile")
-        else:
-            # Every tile but the start one can be placed, each beside an earlier one.
-            strings = gheos_action_strings(self.tile_count - 1)
+        strings = self.module.all_action_templates()
         encoding = ActionEncoding(strings, lambda text: " ".join(text.lower().split()))
         self._ids = {text: i for i, text in enumerate(encoding.strings)}
         return encoding
@@ -181,9 +125,6 @@ class GheosSpec(EnvSpec):
 
     def pile(self, position: JSON) -> list[str]:
         return list(position["stack"])
-
-    def with_pile(self, position: JSON, pile: list[str]) -> JSON:
-        return {**position, "stack": list(pile)}
 
     def hands(self, position: JSON) -> list[list[str]]:
         return [list(position["hands"][name]) for name in position["players"]]

@@ -38,7 +38,7 @@ class EnvSpec:
     tokens: tuple[str, ...] = ()
     # True when the engine numbers its actions as ``encoding`` does: states then have
     # ``legal_action_ids()`` and ``apply`` takes an id, so no action strings are built or
-    # parsed on the way (a subclass sets it after checking the engine offers them).
+    # parsed on the way.
     engine_ids: bool = False
     # True when the spec knows how far ahead a decision can draw (``covers_next``, ``drawn``)
     # and the engine can be told its next draws (``order_pile``): OpenSpiel's draws=ahead.
@@ -105,9 +105,6 @@ class EnvSpec:
     # --- the draw pile and hands inside a position
     def pile(self, position: JSON) -> list[str]:
         """The draw pile, first drawn first."""
-        raise NotImplementedError
-
-    def with_pile(self, position: JSON, pile: list[str]) -> JSON:
         raise NotImplementedError
 
     def hands(self, position: JSON) -> list[list[str]]:

@@ -103,13 +103,13 @@ _DRAW_EVENTS = frozenset({"turn", "game_over", "swap"})
 class TigrisSpec(EnvSpec):
     game = "tigris"
     tokens = TIGRIS_COLOURS
+    # The encoding is the engine's own numbering (all_action_strings), so its ids pass
+    # straight through legal_action_ids() and apply(id).
+    engine_ids = True
 
     def __init__(self) -> None:
         super().__init__()
         self._terrain: dict[str, FloatArray] = {}
-        # The encoding is the engine's own numbering (all_action_strings), so its ids pass
-        # straight through legal_action_ids() and apply(id).
-        self.engine_ids = hasattr(self.module.new_game(2, 0), "legal_action_ids")
 
     def make_encoding(self) -> ActionEncoding:
         return tigris_encoding()
@@ -136,9 +136,6 @@ class TigrisSpec(EnvSpec):
     # --- pile and hands
     def pile(self, position: JSON) -> list[str]:
         return list(position["bag"])
-
-    def with_pile(self, position: JSON, pile: list[str]) -> JSON:
-        return {**position, "bag": list(pile)}
 
     def hands(self, position: JSON) -> list[list[str]]:
         return [list(position["hands"][name]) for name in position["players"]]
