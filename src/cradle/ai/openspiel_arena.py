@@ -123,16 +123,10 @@ def run(
         for number in range(games)
         for seat in range(players)
     ]
-    if workers <= 1:
-        records = [_play(job) for job in jobs]
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            records = list(pool.map(_play, jobs))
+    from cradle.ai.parallel import map_local
     from cradle.ai.tournament import wilson
+
+    records = map_local(_play, jobs, workers)
 
     score = sum(1.0 if r["won"] else 0.5 if r["tied"] else 0.0 for r in records) / len(records)
     low, high = wilson(score, len(records))

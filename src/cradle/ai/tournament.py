@@ -146,32 +146,9 @@ def run_local(
     tasks: Sequence[GameTask], workers: int, progress: Progress | None = None
 ) -> list[dict[str, Any]]:
     """Play the games in ``workers`` local processes (in this one when ``workers`` is 1)."""
-    records: list[dict[str, Any]] = []
-    if workers <= 1:
-        for task in tasks:
-            record = play_game(task)
-            records.append(record)
-            if progress:
-                progress(record)
-        return records
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from cradle.ai.parallel import map_local
 
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(play_game, task) for task in tasks]
-        try:
-            for future in as_completed(futures):
-                record = future.result()
-                records.append(record)
-                if progress:
-                    progress(record)
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
-    records.sort(key=lambda r: int(r["index"]))
-    return records
+    return map_local(play_game, tasks, workers, progress)
 
 
 def run_ray(

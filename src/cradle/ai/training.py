@@ -81,15 +81,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
     jobs = [(args.seed * 100_000 + i, 2 if i % 3 else 4) for i in range(args.games)]
-    if args.workers > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+    from cradle.ai.parallel import map_local
 
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(args.workers, mp_context=context) as pool:
-            results = list(pool.map(_job, jobs, chunksize=8))
-    else:
-        results = [_job(job) for job in jobs]
+    results = map_local(_job, jobs, args.workers)
     held_out = {seed for seed, _ in results[: len(results) // 5]}
     train = [e for seed, ex in results if seed not in held_out for e in ex]
     test = [e for seed, ex in results if seed in held_out for e in ex]
