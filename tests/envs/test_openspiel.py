@@ -149,16 +149,24 @@ def test_when_drawn_the_engine_draws_exactly_the_chance_outcomes(game_string: st
                 continue
             chosen: list[str] = []
             actor = core.engine.to_move
+            epochs_before = core.engine.to_position().get("epochs", 0)
             while state.is_chance_node() and core is state.core:
                 outcome = rng.choice(state.legal_actions())
                 chosen.append(core.spec.tokens[outcome])
                 state.apply_action(outcome)
                 core = state.core
             draws += len(chosen)
-            hands = core.spec.hands(core.engine.to_position())
-            drawn_into = [t for hand in hands for t in hand]
-            for token in set(chosen):
+            position = core.engine.to_position()
+            hands = core.spec.hands(position)
+            # A chosen tile lands in a hand, or stays fixed on top of the pile when the
+            # replay's draws stopped before it (an epoch tile changed what was drawn).
+            front = list(core.spec.pile(position))[: len(chosen)]
+            drawn_into = [t for hand in hands for t in hand] + front
+            for token in set(chosen) - {"epoch"}:
                 assert drawn_into.count(token) >= chosen.count(token), (actor, chosen, hands)
+            if "epochs" in position:  # an epoch tile is revealed and scored, never kept
+                epochs = position["epochs"] - epochs_before
+                assert epochs + front.count("epoch") >= chosen.count("epoch"), (actor, chosen)
         else:
             state.apply_action(rng.choice(state.legal_actions()))
         state.core.check()

@@ -377,7 +377,7 @@ def test_order_pile_refuses_tiles_not_in_the_stack() -> None:
 
 def test_summary_is_the_views_public_numbers() -> None:
     # summary() carries the view's own keys and values for what it keeps: every area with a
-    # civilization and every free continent with wheat.
+    # civilization and every free continent.
     for seed, players in [(2, 2), (3, 3), (4, 4)]:
         state, _ = random_game(seed, players, steps=45)
         summary = state.summary()
@@ -388,7 +388,7 @@ def test_summary_is_the_views_public_numbers() -> None:
         kept = [
             {k: a[k] for k in summary["areas"][0]}
             for a in view["areas"]
-            if a["civ"] is not None or (a["kind"] == "continent" and a["wheat"] > 0)
+            if a["civ"] is not None or a["kind"] == "continent"
         ]
         assert summary["areas"] == kept
         assert {c: v["area"] for c, v in summary["civilizations"].items()} == {

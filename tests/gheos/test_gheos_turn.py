@@ -35,18 +35,34 @@ def test_followers_taken_are_limited_by_the_supply() -> None:
     assert state.supply[0] == 0
 
 
-def test_no_civilization_on_an_island_on_land_without_wheat_or_an_occupied_continent() -> None:
+def test_no_civilization_on_an_island_or_an_occupied_continent() -> None:
     # Red holds t0's landmass + t5 (1,0). t0's coast + t2 (0,1) is a continent without wheat;
     # t42's bare coast (0,-1) and t27's cup coast (0,-2) face each other: an island.
     board = {"0,1": "t2 r0", "1,0": "t5 r0", "0,-1": "t42 r1", "0,-2": "t27 r0"}
     state = build(board, phase="civ", civs={"red": "1,0:n"}, followers={"north": {"red": 1}})
     kinds = {area[0] for area in [area_at(state, "0,1:n"), area_at(state, "0,-2:ne")]}
     assert kinds == {"continent", "island"}
-    assert state.legal_actions() == ["take red"]
-    assert "unoccupied continent with wheat" in unchanged_after(state, "start blue 0,1:n")
-    assert "unoccupied continent with wheat" in unchanged_after(state, "start blue 0,-2:ne")
-    assert "unoccupied continent with wheat" in unchanged_after(state, "start blue 1,0:n")
+    assert "unoccupied continent" in unchanged_after(state, "start blue 0,-2:ne")
+    assert "unoccupied continent" in unchanged_after(state, "start blue 1,0:n")
     assert "already on the table" in unchanged_after(state, "start red 0,1:n")
+
+
+def test_a_continent_without_wheat_takes_a_civilization_with_no_followers() -> None:
+    # The rulebook forbids nothing here: the civilization starts empty-handed and its
+    # followers can be taken on later turns.
+    board = {"0,1": "t2 r0", "1,0": "t5 r0", "0,-1": "t42 r1", "0,-2": "t27 r0"}
+    state = build(board, phase="civ", civs={"red": "1,0:n"}, followers={"north": {"red": 1}})
+    assert area_at(state, "0,1:n")[2]["wheat"] == 0
+    legal = state.legal_actions()
+    assert "take red" in legal
+    # t0's coast (0,0:ne) and t2 make the wheat-less continent; it is named by its first region.
+    assert [a for a in legal if a.startswith("start blue")] == ["start blue 0,0:ne"]
+    events = state.apply("start blue 0,1:n")
+    assert events[0]["type"] == "start" and events[0]["followers"] == 0
+    position = state.to_position()
+    assert position["civilizations"]["blue"] == "0,0:ne"
+    assert position["followers"]["north"] == {"red": 1}
+    assert state.supply[3] == 5
 
 
 def test_take_a_follower_only_of_a_civilization_on_the_table_with_supply_left() -> None:

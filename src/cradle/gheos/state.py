@@ -594,7 +594,7 @@ class GheosState:
         free = [c for c in range(len(COLOURS)) if c not in self.civs]
         if free:
             for area in self.areas:
-                if area.continent and area.wheat > 0 and area.index not in occupied:
+                if area.continent and area.index not in occupied:
                     if as_ids:
                         out.extend(self._region_id(ids.START, c, area) for c in free)
                         continue
@@ -932,10 +932,8 @@ class GheosState:
         if colour in self.civs:
             raise IllegalAction(f"the {COLOURS[colour]} civilization is already on the table")
         occupied = self.occupied()
-        options = [
-            a.index for a in self.areas if a.continent and a.wheat > 0 and a.index not in occupied
-        ]
-        chosen = self._parse_area(words[2], options, "an unoccupied continent with wheat")
+        options = [a.index for a in self.areas if a.continent and a.index not in occupied]
+        chosen = self._parse_area(words[2], options, "an unoccupied continent")
         return self._start(colour, chosen)
 
     def _start(self, colour: int, chosen: int) -> list[Event]:

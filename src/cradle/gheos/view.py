@@ -121,13 +121,13 @@ def view(state: GheosState, seat: int | None) -> dict[str, Any]:
 def summary(state: GheosState) -> dict[str, Any]:
     """The public numbers of the game in the view's own keys, without the map: scores,
     tokens, followers, epochs, and the areas that matter (those with a civilization and the
-    free continents with wheat). What evaluations read, at a fraction of a view's cost."""
+    free continents). What evaluations read, at a fraction of a view's cost."""
     names = state.names
     occupied = state.occupied()
     areas = []
     for area in state.areas:
         civ = occupied.get(area.index)
-        if civ is not None or (area.continent and area.wheat > 0):
+        if civ is not None or area.continent:
             areas.append(_area_dict(state, area, civ))
     return {
         "game": "gheos",
