@@ -5,7 +5,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 JOBS ?= 2
 
-.PHONY: play test lint typecheck unit bench clean system-packages
+.PHONY: play test lint typecheck unit bench clean system-packages native native-optional rust-test
+
+# The native rules cores (native/, Rust + PyO3) built by maturin into src/cradle/_native*.so.
+EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
+NATIVE := src/cradle/_native$(EXT_SUFFIX)
+NATIVE_SOURCES := native/Cargo.toml native/Cargo.lock native/pyproject.toml $(shell find native/src -name '*.rs' 2>/dev/null)
+CARGO := $(shell command -v cargo 2>/dev/null)
 
 # Debian packages the play server's tests need (a real PostgreSQL, a browser for Playwright);
 # apt-get runs only when one is missing, as root or through sudo.
@@ -23,26 +29,47 @@ system-packages:
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,server,openspiel,pettingzoo,ai,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[build,dev,server,openspiel,pettingzoo,ai,ray]'
 	touch $(STAMP)
 
-play: $(STAMP) system-packages
+$(NATIVE): $(NATIVE_SOURCES) | $(STAMP)
+	rm -rf native/target/wheels native/target/wheel
+	$(BIN)/maturin build --release --locked --quiet -m native/Cargo.toml -i $(BIN)/python -o native/target/wheels
+	$(BIN)/python -m zipfile -e native/target/wheels/*.whl native/target/wheel
+	cp native/target/wheel/_native/_native*$(EXT_SUFFIX) $@
+
+# Required by `make test`; `make play` works without cargo on the Python engines.
+native: $(NATIVE)
+
+native-optional: $(STAMP)
+ifdef CARGO
+	@$(MAKE) --no-print-directory native
+else
+	@echo "cargo not found: the native engines are not built; playing on the slower Python engines"
+endif
+
+rust-test:
+	cargo test --quiet --locked --manifest-path native/Cargo.toml
+
+play: $(STAMP) native-optional system-packages
 	$(BIN)/cradle serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
+	cargo fmt --manifest-path native/Cargo.toml --check
+	cargo clippy --quiet --locked --manifest-path native/Cargo.toml --all-targets -- -D warnings
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP) system-packages
-	$(BIN)/pytest -q -n $(JOBS)
+unit: $(STAMP) native system-packages
+	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS)
 
-test: lint typecheck unit
+test: lint typecheck rust-test unit
 
 bench: $(STAMP)
 	$(BIN)/cradle bench
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis native/target $(NATIVE)

@@ -1,0 +1,3 @@
+//! The gheos engine (to be written: see docs/engines.md).
+
+pub mod py;

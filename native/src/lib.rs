@@ -1,0 +1,18 @@
+//! cradle's native rules cores: Tigris & Euphrates and Gheos on bitboards, exposed to Python
+//! as `cradle._native` (the Python engines in `cradle.tigris` / `cradle.gheos` are the reference).
+//!
+//! The module is flat: each game's `py::register` adds its classes and functions (names begin
+//! with the game's name, e.g. `TigrisState`), typed for Python in `src/cradle/_native.pyi`.
+
+pub mod gheos;
+pub mod tigris;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    tigris::py::register(m)?;
+    gheos::py::register(m)?;
+    Ok(())
+}
