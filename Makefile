@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 JOBS ?= 2
 
-.PHONY: play test lint typecheck unit bench clean system-packages native native-optional rust-test
+.PHONY: play test test-long lint typecheck unit bench clean system-packages native native-optional rust-test
 
 # The native rules cores (native/, Rust + PyO3) built by maturin into src/cradle/_native*.so.
 EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
@@ -67,6 +67,10 @@ unit: $(STAMP) native system-packages
 	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS)
 
 test: lint typecheck rust-test unit
+
+# What CI does not run: statistical and long tests (pytest -m long).
+test-long: $(STAMP) native system-packages
+	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) -m long
 
 bench: $(STAMP)
 	$(BIN)/cradle bench
