@@ -29,7 +29,7 @@ def check_invariants(state: GheosState, points_before: list[int]) -> None:
     if state.conflict is None:
         # Every civilization sits on a continent, at most one per continent.
         homes = [state.area_of[anchor] for anchor in state.civs.values()]
-        assert all(state.areas[home].continent for home in homes)
+        assert all(state.area_list[home].continent for home in homes)
         assert len(set(homes)) == len(homes)
     # The map is every tile's cell; the frontier is exactly the empty cells next to it.
     assert state.board.keys().isdisjoint(state.frontier)
