@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING
+
+from cradle.core.contract import GameModule, GameState
+
+if TYPE_CHECKING:
+    # mypy checks here that each game package, and each engine's state, follows the contract.
+    from cradle import gheos, tigris
+
+    _PACKAGES: tuple[GameModule, ...] = (tigris, gheos)
+
+    def _states(t: tigris.TigrisState, g: gheos.GheosState) -> tuple[GameState, ...]:
+        checked: tuple[tigris.TigrisGame, gheos.GheosGame] = (t, g)
+        return checked
+
 
 GAME_MODULES = {"tigris": "cradle.tigris", "gheos": "cradle.gheos"}
 
@@ -17,12 +29,12 @@ def game_names() -> list[str]:
     return list(GAME_MODULES)
 
 
-def get_game(name: str) -> Any:
-    """The game package for ``name`` (it follows :class:`cradle.core.contract.GameModule`)."""
+def get_game(name: str) -> GameModule:
+    """The game package for ``name``: a module that follows the contract's GameModule."""
     try:
         module_name = GAME_MODULES[name]
     except KeyError:
         known = ", ".join(GAME_MODULES)
         raise UnknownGame(f"unknown game {name!r} (known: {known})") from None
-    module: ModuleType = importlib.import_module(module_name)
+    module: GameModule = importlib.import_module(module_name)
     return module
