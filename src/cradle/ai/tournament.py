@@ -14,7 +14,6 @@ from __future__ import annotations
 import csv
 import itertools
 import json
-import math
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -22,8 +21,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cradle.ai.search import rank_rewards
 from cradle.core.contract import GameState
+from cradle.core.results import rank_rewards, wilson_interval
 
 # Tigris has no rule that ends a game whose players stop using tiles (bots that move leaders
 # back and forth, or pass); such a game is cut here and ranked as it stands ("truncated").
@@ -189,15 +188,6 @@ def run_ray(
 # -- analysis -----------------------------------------------------------------------------
 
 
-def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson interval of a success share ``score`` over ``n`` games."""
-    if n == 0:
-        return (0.0, 1.0)
-    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def head_to_head(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
     """For each pair of different bots at a table: the share of their meetings the first
     finished ahead of the second (ties half), with its interval."""
@@ -215,7 +205,7 @@ def head_to_head(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for (a, b), (won, n) in sorted(tally.items()):
         share = won / n
-        low, high = wilson(share, int(n))
+        low, high = wilson_interval(won, int(n))
         out.setdefault(a, {})[b] = {
             "score": round(share, 4),
             "meetings": int(n),

@@ -7,7 +7,6 @@ by k seats, 0 otherwise; the interval is Wilson's score interval on that rate.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass
@@ -17,8 +16,7 @@ from rich.console import Console
 
 from cradle.ai.bots import UnknownBot, make_bot
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options
-
-Z95 = 1.959963984540054
+from cradle.core.results import wilson_interval
 
 
 @dataclass
@@ -56,17 +54,6 @@ class DuelResult:
             "ci95": [round(low, 4), round(high, 4)],
             "seconds": round(self.seconds, 2),
         }
-
-
-def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval for a proportion (successes may be fractional: shared wins)."""
-    if trials <= 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def play_one(module: Any, players: int, seed: int, options: Any, bots: list[Any]) -> Any:
