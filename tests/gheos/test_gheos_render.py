@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from cradle import gheos
 from cradle.cli.main import app
-from cradle.cli.render_gheos import render_map, render_view
-from cradle.cli.svg_gheos import to_svg
+from cradle.render.gheos_text import render_map, render_view
+from cradle.render.gheos_svg import to_svg
 from cradle.gheos.state import GheosState
 from tests.gheos.gheos_helpers import build
 

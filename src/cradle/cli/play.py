@@ -430,7 +430,7 @@ def ranking_table(result: list[dict[str, Any]]) -> Table:
 def find_renderer(game: str) -> Renderer:
     """The game's terminal renderer, or a plain dump of the view if it has none yet."""
     try:
-        module = importlib.import_module(f"cradle.cli.render_{game}")
+        module = importlib.import_module(f"cradle.render.{game}_text")
     except ImportError:
         return lambda view: Pretty(view)
     render: Renderer = module.render_view

@@ -95,7 +95,7 @@ def run_render(
         chosen = fresh_seed() if seed is None else seed
         state = new_state(module, players, chosen, make_options(module, options))
     try:
-        svg_module = importlib.import_module(f"cradle.cli.svg_{name}")
+        svg_module = importlib.import_module(f"cradle.render.{name}_svg")
     except ImportError:
         raise CliError(f"there is no SVG export for {name} yet") from None
     svg: str = svg_module.to_svg(seat_view(state, None))
