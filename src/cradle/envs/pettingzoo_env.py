@@ -19,7 +19,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from cradle.envs.spec import EnvSpec, FloatArray, get_spec, ranking_utilities
+from cradle.core.results import ranking_utilities
+from cradle.envs.spec import EnvSpec, FloatArray, get_spec
 
 
 class CradleAECEnv(AECEnv):  # type: ignore[misc]
@@ -130,16 +131,11 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         action_id = int(action)
-        if self.spec.engine_ids:
-            # The engine checks the id itself and refuses it without changing anything.
-            try:
-                self.spec.apply_id(self.state_, action_id)
-            except ValueError as exc:
-                raise self._illegal(agent, action_id, str(exc)) from None
-        else:
-            if action_id not in self._legal():
-                raise self._illegal(agent, action_id, "")
+        # The engine checks the id itself and refuses it without changing anything.
+        try:
             self.spec.apply_id(self.state_, action_id)
+        except ValueError as exc:
+            raise self._illegal(agent, action_id, str(exc)) from None
         self._legal_ids = None
         self.moves += 1
         self._cumulative_rewards[agent] = 0.0

@@ -105,6 +105,11 @@ class GheosGame(GameState, Protocol):
 
     def result(self) -> list[GheosResult]: ...
 
+    def action_string(self, action_id: int) -> str:
+        """The notation of a fixed id now (a hand slot becomes the tile in it); the game's
+        IllegalAction for an id out of range or an empty slot."""
+        ...
+
     def summary(self) -> JSON:
         """The public numbers of a view (scores, tokens, followers, epochs, the areas that
         matter), without the map: cheap."""

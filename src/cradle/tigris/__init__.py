@@ -31,6 +31,7 @@ from cradle.tigris.position import from_position, load_position_json
 from cradle.tigris.rules import (
     COLORS,
     DYNASTIES,
+    HAND_SIZE,
     MAX_PLAYERS,
     MIN_PLAYERS,
     MONUMENTS,
@@ -53,6 +54,7 @@ __all__ = [
     "BOARDS",
     "COLORS",
     "DYNASTIES",
+    "HAND_SIZE",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "MONUMENTS",
