@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol, Self, TypedDict, runtime_checkable
+from typing import Any, NotRequired, Protocol, Self, TypedDict, runtime_checkable
 
 # A JSON document whose schema a game documents (positions, views): read by key.
 JSON = dict[str, Any]
@@ -26,11 +26,12 @@ class IllegalAction(ValueError):
 class Event(TypedDict):
     """What an action did, in the order it happened (``state.apply`` returns a list of them).
 
-    Every event has a ``type`` and a sentence (``text``); each game adds fields per type
-    (``tigris.TigrisEvent``, ``gheos.GheosEvent``)."""
+    Every event has a ``type`` and a sentence (``text``), and ``seat`` when one seat did it;
+    each game adds fields per type (``tigris.TigrisEvent``, ``gheos.GheosEvent``)."""
 
     type: str
     text: str
+    seat: NotRequired[int]
 
 
 class SeatResult(TypedDict):

@@ -45,7 +45,6 @@ class TigrisEvent(contract.Event, total=False):
     """An event of ``apply`` (docs/tigris.md lists the types): ``type`` and ``text``, then
     the fields of its type. Seats are ints, colours, roles and cells their names."""
 
-    seat: int
     role: str
     cell: str
     color: str
