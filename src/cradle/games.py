@@ -1,11 +1,13 @@
-"""The registry of games: the only place that maps a game's name to its package."""
+"""The registry of games (cradle.core.registry), where the upper layers look games up."""
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
 from cradle.core.contract import GameModule, GameState
+from cradle.core.registry import GAME_MODULES, UnknownGame, game_names, get_game
+
+__all__ = ["GAME_MODULES", "UnknownGame", "game_names", "get_game"]
 
 if TYPE_CHECKING:
     # mypy checks here that each game package, and each engine's state, follows the contract.
@@ -16,25 +18,3 @@ if TYPE_CHECKING:
     def _states(t: tigris.TigrisState, g: gheos.GheosState) -> tuple[GameState, ...]:
         checked: tuple[tigris.TigrisGame, gheos.GheosGame] = (t, g)
         return checked
-
-
-GAME_MODULES = {"tigris": "cradle.tigris", "gheos": "cradle.gheos"}
-
-
-class UnknownGame(ValueError):
-    pass
-
-
-def game_names() -> list[str]:
-    return list(GAME_MODULES)
-
-
-def get_game(name: str) -> GameModule:
-    """The game package for ``name``: a module that follows the contract's GameModule."""
-    try:
-        module_name = GAME_MODULES[name]
-    except KeyError:
-        known = ", ".join(GAME_MODULES)
-        raise UnknownGame(f"unknown game {name!r} (known: {known})") from None
-    module: GameModule = importlib.import_module(module_name)
-    return module

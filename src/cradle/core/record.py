@@ -84,7 +84,7 @@ class GameRecord:
 
     def replay(self) -> GameState:
         """Replay every action from the start; raises RecordError at the first bad one."""
-        from cradle.games import get_game
+        from cradle.core.registry import get_game
 
         module = get_game(self.game)
         try:
