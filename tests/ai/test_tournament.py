@@ -138,7 +138,7 @@ def test_the_tournament_command(tmp_path: Path) -> None:
         (["--bots", "greedy,random", "--players", "5"], "2 to 4 players"),
         (["--bots", "greedy,random", "--games", "0"], "--games"),
         (["--bots", "greedy,random", "--seconds", "0"], "--seconds"),
-        (["--bots", "random,greedy", "--board", "advanced"], "only Tigris"),
+        (["--bots", "random,greedy", "-o", "board=advanced"], "unknown Gheos option(s)"),
     ],
 )
 def test_tournament_errors_are_one_clean_line(

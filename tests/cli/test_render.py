@@ -165,7 +165,8 @@ def test_bad_render_arguments_are_clean_errors(args: list[str], reason: str) -> 
 def test_render_refuses_a_record_of_another_game_or_with_variants(tmp_path: Path) -> None:
     record = finished_record(tmp_path)
     assert_clean_error(cradle("render", "--record", str(record), "--game", "gheos"), "tigris game")
-    assert_clean_error(cradle("render", "--record", str(record), "--wonder"), "own options")
+    refused = cradle("render", "--record", str(record), "-o", "wonder=true")
+    assert_clean_error(refused, "own options")
 
 
 def test_a_conflict_in_progress_is_told_in_words() -> None:

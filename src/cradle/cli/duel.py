@@ -14,8 +14,9 @@ from typing import Any
 
 from rich.console import Console
 
-from cradle.ai.bots import UnknownBot, make_bot
+from cradle.ai.bots import Bot, UnknownBot, make_bot
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options
+from cradle.core.contract import JSON, GameModule, GameState
 from cradle.core.results import wilson_interval
 
 
@@ -56,7 +57,9 @@ class DuelResult:
         }
 
 
-def play_one(module: Any, players: int, seed: int, options: Any, bots: list[Any]) -> Any:
+def play_one(
+    module: GameModule, players: int, seed: int, options: object, bots: list[Bot]
+) -> GameState:
     """One game to the end; returns the final state."""
     state = module.new_game(players, seed, options)
     while not state.is_over:
@@ -79,7 +82,7 @@ def run_duel(
     b: str,
     games: int,
     players: int,
-    options: dict[str, Any],
+    options: JSON,
     seed: int | None,
     console: Console | None = None,
 ) -> DuelResult:
@@ -150,7 +153,7 @@ def run_env_bench(
     env: str,
     seconds: float,
     counts: list[int],
-    options: dict[str, Any],
+    options: JSON,
     seed: int | None,
 ) -> list[str]:
     """`cradle bench --env`: adapter overhead per player count; a text line, then JSON lines."""

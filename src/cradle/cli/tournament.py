@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options
+from cradle.core.contract import JSON
 
 
 def check_bots(specs: list[str]) -> None:
@@ -38,7 +39,7 @@ def run_tournament(
     ray_address: str | None,
     out: Path,
     seed: int | None,
-    options: dict[str, Any],
+    options: JSON,
 ) -> dict[str, Any]:
     from cradle.ai import tournament as t
 
