@@ -42,6 +42,7 @@ def run_tournament(
     options: JSON,
 ) -> dict[str, Any]:
     from cradle.ai import tournament as t
+    from cradle.ai.tournament import TableRecord
 
     module = load_game(game)
     if not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
@@ -95,7 +96,7 @@ def run_tournament(
 
         done: list[int] = []
 
-        def advance(record: dict[str, Any]) -> None:
+        def advance(record: TableRecord) -> None:
             bar.advance(job)
             done.append(1)
             if not console.is_terminal:

@@ -662,7 +662,7 @@ class GheosState:
                     )
         return out
 
-    def _placement_filter(self, cell: int) -> Any:
+    def _placement_filter(self, cell: int) -> Callable[[Tile, int], bool] | None:
         """For a player without followers: a test of which tiles may go on empty ``cell``.
 
         Only a landmass joins areas, so a placement starts a war exactly when its landmass
