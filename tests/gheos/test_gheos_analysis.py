@@ -29,9 +29,9 @@ def test_map_areas_and_civilizations_agree_with_the_view(seed: int, players: int
     for state in states(seed, players, every=7):
         view = state.view(None)
         areas = state.areas()
-        assert [area.index for area in areas] == list(range(len(areas)))
+        assert [area.number for area in areas] == list(range(len(areas)))
         for shown, area in zip(view["areas"], areas, strict=True):
-            assert area == state.area(area.index)
+            assert area == state.area(area.number)
             assert (shown["ref"], shown["kind"], shown["tiles"]) == (
                 area.ref,
                 area.kind,
@@ -42,7 +42,7 @@ def test_map_areas_and_civilizations_agree_with_the_view(seed: int, players: int
             civ = None if area.civilization < 0 else COLOURS[area.civilization]
             assert shown["civ"] == civ
             assert list(area.cells) == sorted(area.cells)
-        temples = {area.index: [0, 0, 0] for area in areas}
+        temples = {area.number: [0, 0, 0] for area in areas}
         tiles = state.tiles_on_map()
         assert len(tiles) == len(view["map"])
         for placed, cell in zip(tiles, view["map"], strict=True):
@@ -59,7 +59,7 @@ def test_map_areas_and_civilizations_agree_with_the_view(seed: int, players: int
                 if region["temple"] is not None:
                     temples[region["area"]][SYMBOLS.index(region["temple"])] += 1
                 assert (placed.row, placed.col) in areas[region["area"]].cells
-        assert {a.index: list(a.temples) for a in areas} == temples
+        assert {a.number: list(a.temples) for a in areas} == temples
 
         civs = state.civilizations()
         assert [COLOURS[c.colour] for c in civs] == list(view["civilizations"])

@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 from cradle import gheos
 from cradle.cli.main import app
-from cradle.render.gheos_text import render_map, render_view
-from cradle.render.gheos_svg import to_svg
 from cradle.gheos.state import GheosState
+from cradle.render.gheos_svg import to_svg
+from cradle.render.gheos_text import render_map, render_view
 from tests.gheos.gheos_helpers import build
 
 SVG = "{http://www.w3.org/2000/svg}"

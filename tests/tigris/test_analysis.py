@@ -178,3 +178,26 @@ def test_a_pending_decision_with_another_kinds_fields_is_refused() -> None:
         tigris.from_position(position)
     del position["pending"]["color"]
     assert tigris.from_position(position).decision() == tigris.TreasureChoice(0, (70, 87))
+
+
+def test_actions_are_a_named_type_that_apply_takes() -> None:
+    action = tigris.parse_action("swap red blue")
+    assert isinstance(action, tigris.Action)
+    assert (action.kind, action.cell) == (4, -1)
+    assert tigris.all_action_strings()[action_id(action)] == "swap red blue"
+    state = tigris.new_game(2, 1)
+    hand = state.hand(state.to_move)
+    wanted = tigris.parse_action("swap " + hand[0])
+    after = state.clone()
+    after.apply(wanted)
+    again = state.clone()
+    again.apply("swap " + hand[0])
+    assert after.to_position() == again.to_position()
+    with pytest.raises(tigris.IllegalAction, match="not an action"):
+        state.apply((4, (1, 0, 0, 0), -1))  # type: ignore[arg-type]  # an old-style swap
+
+
+def action_id(action: tigris.Action) -> int:
+    from cradle.tigris.rules import ACTION_IDS
+
+    return ACTION_IDS[action]

@@ -114,11 +114,7 @@ class Board:
         self.width, self.height = geometry.columns, geometry.rows
         # What lies on each cell (None: empty), and the face-up temples.
         self.cells: tuple[Content | None, ...] = world.contents()
-        self.temples = frozenset(
-            i
-            for i, c in enumerate(self.cells)
-            if c is not None and c.kind == TILE and c.colour == RED
-        )
+        self.temples = _temples(self.cells)
         regions = world.regions()
         # Connected groups (catastrophes and empty cells do not connect).
         self.comp = world.region_map()
@@ -511,6 +507,21 @@ class Board:
                 if other is not None and other.kind == LEADER and self.temples_around(j) == 1:
                     value += -1.0 if other.seat == seat else 0.9
         return value
+
+
+_TEMPLES: list[tuple[tuple[Content | None, ...], frozenset[int]]] = []
+
+
+def _temples(cells: tuple[Content | None, ...]) -> frozenset[int]:
+    """The face-up temples of a board's contents; the last answer is kept, since the worlds a
+    search samples share their board (and the engine its contents tuple) until a tile moves."""
+    if _TEMPLES and _TEMPLES[0][0] is cells:
+        return _TEMPLES[0][1]
+    found = frozenset(
+        i for i, c in enumerate(cells) if c is not None and c.kind == TILE and c.colour == RED
+    )
+    _TEMPLES[:] = [(cells, found)]
+    return found
 
 
 def read(world: GameState) -> Board:

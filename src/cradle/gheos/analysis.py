@@ -2,8 +2,9 @@
 state, the tiles on the map, the areas (continents, islands) with their symbols and temples,
 the civilizations with their followers, and each player's holdings.
 
-Everything is plain ints, strings, tuples and frozen dataclasses, so any engine (Python or
-native) can give the identical values cheaply, and a caller can keep them: they never change.
+Everything is plain ints, strings and named tuples (immutable, compared by value, cheap to
+make), so any engine (Python or native) can give the identical values, and a caller can keep
+them: they never change.
 Cells are ``(row, col)`` pairs (cradle.gheos.geometry explains the grid); colours index
 ``COLOURS`` (red, green, yellow, blue, black, white). Like ``to_position()`` a state's
 analysis is full information (hands included): use it on your own seat's determinizations.
@@ -11,8 +12,7 @@ analysis is full information (hands included): use it on your own seat's determi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Protocol, cast
+from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, cast
 
 from cradle.core.contract import JSON, GameState
 from cradle.gheos.geometry import EDGE_NAMES_DOWN, EDGE_NAMES_UP, corners, is_up, neighbour
@@ -31,8 +31,7 @@ def edge_names(row: int, col: int) -> tuple[str, str, str]:
     return names[0], names[1], names[2]
 
 
-@dataclass(frozen=True, slots=True)
-class PlacedTile:
+class PlacedTile(NamedTuple):
     row: int
     col: int
     tile: int  # its number (the notation's t<number>)
@@ -40,11 +39,10 @@ class PlacedTile:
     areas: tuple[int, int, int]  # per cell edge 0, 1, 2: the index in areas() of the land there
 
 
-@dataclass(frozen=True, slots=True)
-class Area:
+class Area(NamedTuple):
     """An area: regions of placed tiles joined across the edges they share."""
 
-    index: int  # its position in areas()
+    number: int  # its position in areas()
     ref: str  # its name in the notation: its first region, "row,col:edge"
     kind: str  # "continent", "island" or "land" (a lone coast or landmass)
     cells: tuple[tuple[int, int], ...]  # the cells of its tiles, ascending
@@ -58,16 +56,14 @@ class Area:
     civilization: int
 
 
-@dataclass(frozen=True, slots=True)
-class Civilization:
+class Civilization(NamedTuple):
     colour: int
     area: int  # the index in areas() of its continent
     supply: int  # its followers not yet taken
     followers: tuple[int, ...]  # followers held per seat
 
 
-@dataclass(frozen=True, slots=True)
-class Player:
+class Player(NamedTuple):
     """What one seat holds (its hand is its secret: full information, like positions)."""
 
     name: str

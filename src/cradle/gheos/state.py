@@ -20,7 +20,7 @@ from cradle.core.contract import JSON
 from cradle.core.hidden import read_hidden
 from cradle.core.results import places
 from cradle.gheos import actions as ids
-from cradle.gheos.analysis import SYMBOLS, Area, Civilization, PlacedTile, Player
+from cradle.gheos.analysis import Area, Civilization, PlacedTile, Player
 from cradle.gheos.areas import AreaTally, Board, compute_areas
 from cradle.gheos.geometry import (
     CELL_NAME,
@@ -478,7 +478,7 @@ class GheosState:
         return tuple(out)
 
     def areas(self) -> tuple[Area, ...]:
-        """Every area, ordered by its first region (``Area.index`` is the position)."""
+        """Every area, ordered by its first region (``Area.number`` is the position)."""
         occupied = self.occupied()
         found = self._areas
         if found is None or found[0] is not occupied:
@@ -503,13 +503,13 @@ class GheosState:
         temples = [0, 0, 0]
         board, tiles = self.board, self.tiles
         for node in tally.regions:
-            temple = tiles[board[node // 3][0]].regions[node % 3].temple
-            if temple is not None:
-                temples[SYMBOLS.index(temple)] += 1
+            kind = tiles[board[node // 3][0]].temple_kinds[node % 3]
+            if kind >= 0:
+                temples[kind] += 1
         # Regions are ascending, so a tile's regions come together.
         cells = dict.fromkeys(node // 3 for node in tally.regions)
         return Area(
-            index=tally.index,
+            number=tally.index,
             ref=self.region_ref(tally.regions[0]),
             kind=tally.kind,
             cells=tuple(ROW_COL[cell] for cell in cells),
@@ -528,7 +528,7 @@ class GheosState:
                 colour=colour,
                 area=self.area_of[anchor],
                 supply=self.supply[colour],
-                followers=tuple(row[colour] for row in self.held),
+                followers=tuple([row[colour] for row in self.held]),
             )
             for colour, anchor in sorted(self.civs.items())
         )

@@ -2,8 +2,9 @@
 and, for a state, what lies on each cell, the regions and kingdoms with their leaders,
 supporters, monuments and treasures, each dynasty's holdings and the decision in progress.
 
-Everything is plain ints, tuples and frozen dataclasses, so any engine (Python or native) can
-give the identical values cheaply, and a caller can keep them: they never change. Cells are
+Everything is plain ints, strings and named tuples (immutable, compared by value, cheap to
+make), so any engine (Python or native) can give the identical values, and a caller can keep
+them: they never change. Cells are
 ints, ``row * 16 + column`` ("A1" is 0, "P1" 15, "A2" 16); colours index ``COLORS`` (red,
 blue, green, black); a leader is known by its colour (``ROLES[colour]`` names its role).
 Like ``to_position()`` a state's analysis is full information: use it on your own seat's
@@ -12,12 +13,10 @@ determinizations (``sample_hidden``), not on the truth, when other seats' secret
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final, Protocol, cast
+from typing import Final, NamedTuple, Protocol, cast
 
 from cradle.core.contract import GameState
-from cradle.tigris.board import BOARDS, CELL_NAMES, COLUMNS, NEIGHBOURS, ROWS, cells_of
+from cradle.tigris.board import BOARDS, CELL_NAMES, COLUMNS, NEIGHBOURS, ROWS, cells_of, parse_cell
 from cradle.tigris.decisions import Decision
 from cradle.tigris.rules import Options, TigrisEvent, TigrisResult
 
@@ -29,8 +28,7 @@ CATASTROPHE: Final = "catastrophe"
 WONDER: Final = "wonder"
 
 
-@dataclass(frozen=True, slots=True)
-class Geometry:
+class Geometry(NamedTuple):
     """One side of the board."""
 
     name: str  # "standard" or "advanced"
@@ -44,13 +42,10 @@ class Geometry:
 
     def cell(self, name: str) -> int:
         """The cell called ``name`` ("K1", any case); ValueError otherwise."""
-        from cradle.tigris.board import parse_cell
-
         return parse_cell(name)
 
 
-@dataclass(frozen=True, slots=True)
-class Content:
+class Content(NamedTuple):
     """What lies on a cell. ``colour`` is the tile's or the leader's (-1 for a catastrophe or
     the wonder), ``seat`` the leader's owner (-1 for anything else); ``treasure`` says that a
     treasure lies on it (a temple, face up or down, or the wonder)."""
@@ -61,21 +56,18 @@ class Content:
     treasure: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Leader:
+class Leader(NamedTuple):
     seat: int
     colour: int  # its role is ROLES[colour]: priest red, farmer blue, trader green, king black
     cell: int
 
 
-@dataclass(frozen=True, slots=True)
-class Monument:
+class Monument(NamedTuple):
     colours: tuple[int, int]  # ascending, as in MONUMENTS
     cell: int  # the top-left cell of its 2x2 square
 
 
-@dataclass(frozen=True, slots=True)
-class Region:
+class Region(NamedTuple):
     """A connected group of cells that connect (tiles face up or down, leaders, the wonder's
     cells); with a leader in it, it is a kingdom."""
 
@@ -90,8 +82,7 @@ class Region:
         return bool(self.leaders)
 
 
-@dataclass(frozen=True, slots=True)
-class Dynasty:
+class Dynasty(NamedTuple):
     """What one seat holds (``hand`` and ``points`` are secrets of that seat unless the game
     uses open scoring: full information, like positions)."""
 
@@ -185,11 +176,3 @@ def as_tigris(state: GameState) -> TigrisGame:
     if state.game != "tigris":
         raise TypeError(f"a Tigris & Euphrates state is needed, not a {state.game} state")
     return cast(TigrisGame, state)
-
-
-def unused_monuments(regions: Sequence[Region]) -> list[tuple[int, int]]:
-    """The monuments (colour pairs, ascending) not built yet."""
-    from cradle.tigris.rules import MONUMENTS
-
-    built = {m.colours for region in regions for m in region.monuments}
-    return [pair for pair in MONUMENTS if pair not in built]

@@ -155,6 +155,13 @@ def _popcount(mask: int) -> int:
     return mask.bit_count()
 
 
+def _cells(mask: int) -> tuple[int, ...]:
+    """The cells of ``mask``, ascending (a lone cell, the common case, without a scan)."""
+    if mask & (mask - 1) == 0:
+        return (mask.bit_length() - 1,) if mask else ()
+    return tuple(cells_of(mask))
+
+
 def _commit_color(p: Conflict) -> int:
     """Revolts are fought with temples (red) whatever the leaders; wars with their colour."""
     return RED if isinstance(p, Revolt) else p.color
@@ -1527,40 +1534,51 @@ class TigrisState:
         """Every region and kingdom (a region holding a leader), by their lowest cell."""
         found = self._regions
         if found is None:
-            at = {cell: index for index, cell in enumerate(self.leader_cell) if cell >= 0}
-            up, treasure = self.up, self.treasure
-            monuments = sorted(self.monuments, key=lambda m: m[1])
-            found = self._regions = tuple(
-                Region(
-                    cells=tuple(cells_of(mask)),
-                    leaders=tuple(
-                        Leader(at[cell] // 4, at[cell] % 4, cell)
-                        for cell in cells_of(mask & self.leaders)
-                    ),
-                    supporters=(
-                        _popcount(mask & up[0]),
-                        _popcount(mask & up[1]),
-                        _popcount(mask & up[2]),
-                        _popcount(mask & up[3]),
-                    ),
-                    treasures=tuple(cells_of(mask & treasure)),
-                    monuments=tuple(
-                        Monument(MONUMENTS[m], cell) for m, cell in monuments if mask >> cell & 1
-                    ),
-                )
-                for mask in sorted(self.components(), key=lambda mask: mask & -mask)
-            )
+            found = self._analyse_regions()
         return found
 
     def region_map(self) -> tuple[int, ...]:
         """Per cell, the index in ``regions()`` of the region holding it (-1: none)."""
         found = self._region_map
         if found is None:
-            out = [-1] * CELLS
-            for index, region in enumerate(self.regions()):
-                for cell in region.cells:
-                    out[cell] = index
-            found = self._region_map = tuple(out)
+            self._analyse_regions()
+            found = self._region_map
+            assert found is not None
+        return found
+
+    def _analyse_regions(self) -> tuple[Region, ...]:
+        """Work out regions() and region_map() together, in one pass over the components."""
+        leader_cells, treasure, up = self.leaders, self.treasure, self.up
+        up0, up1, up2, up3 = up
+        at = {cell: index for index, cell in enumerate(self.leader_cell) if cell >= 0}
+        monuments = sorted(self.monuments, key=lambda m: m[1])
+        region_map = [-1] * CELLS
+        regions = []
+        for number, mask in enumerate(sorted(self.components(), key=lambda m: m & -m)):
+            cells = _cells(mask)
+            for cell in cells:
+                region_map[cell] = number
+            here = mask & leader_cells
+            leaders = tuple(Leader(at[c] >> 2, at[c] & 3, c) for c in _cells(here)) if here else ()
+            treasures = mask & treasure
+            regions.append(
+                Region(
+                    cells,
+                    leaders,
+                    (
+                        (mask & up0).bit_count(),
+                        (mask & up1).bit_count(),
+                        (mask & up2).bit_count(),
+                        (mask & up3).bit_count(),
+                    ),
+                    _cells(treasures) if treasures else (),
+                    tuple(Monument(MONUMENTS[m], c) for m, c in monuments if mask >> c & 1)
+                    if monuments
+                    else (),
+                )
+            )
+        found = self._regions = tuple(regions)
+        self._region_map = tuple(region_map)
         return found
 
     def dynasty(self, seat: int) -> Dynasty:
