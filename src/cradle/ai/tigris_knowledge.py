@@ -509,18 +509,21 @@ class Board:
         return value
 
 
-_TEMPLES: list[tuple[tuple[Content | None, ...], frozenset[int]]] = []
+_LAST_TEMPLES: tuple[tuple[Content | None, ...], frozenset[int]] | None = None
 
 
 def _temples(cells: tuple[Content | None, ...]) -> frozenset[int]:
-    """The face-up temples of a board's contents; the last answer is kept, since the worlds a
-    search samples share their board (and the engine its contents tuple) until a tile moves."""
-    if _TEMPLES and _TEMPLES[0][0] is cells:
-        return _TEMPLES[0][1]
+    """The face-up temples of a board's contents. The last answer is kept (one tuple,
+    replaced whole, so threads never mix two boards' halves): the worlds a search samples
+    share their board, and the engine its contents tuple, until a tile moves."""
+    global _LAST_TEMPLES
+    last = _LAST_TEMPLES
+    if last is not None and last[0] is cells:
+        return last[1]
     found = frozenset(
         i for i, c in enumerate(cells) if c is not None and c.kind == TILE and c.colour == RED
     )
-    _TEMPLES[:] = [(cells, found)]
+    _LAST_TEMPLES = (cells, found)
     return found
 
 
