@@ -1,28 +1,20 @@
-"""The registry of games: the only place that maps a game's name to its package."""
+"""The registry of games (cradle.core.registry), where the upper layers look games up."""
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING
 
-GAME_MODULES = {"tigris": "cradle.tigris", "gheos": "cradle.gheos"}
+from cradle.core.contract import GameModule, GameState
+from cradle.core.registry import GAME_MODULES, UnknownGame, game_names, get_game
 
+__all__ = ["GAME_MODULES", "UnknownGame", "game_names", "get_game"]
 
-class UnknownGame(ValueError):
-    pass
+if TYPE_CHECKING:
+    # mypy checks here that each game package, and each engine's state, follows the contract.
+    from cradle import gheos, tigris
 
+    _PACKAGES: tuple[GameModule, ...] = (tigris, gheos)
 
-def game_names() -> list[str]:
-    return list(GAME_MODULES)
-
-
-def get_game(name: str) -> Any:
-    """The game package for ``name`` (it follows :class:`cradle.core.contract.GameModule`)."""
-    try:
-        module_name = GAME_MODULES[name]
-    except KeyError:
-        known = ", ".join(GAME_MODULES)
-        raise UnknownGame(f"unknown game {name!r} (known: {known})") from None
-    module: ModuleType = importlib.import_module(module_name)
-    return module
+    def _states(t: tigris.TigrisState, g: gheos.GheosState) -> tuple[GameState, ...]:
+        checked: tuple[tigris.TigrisGame, gheos.GheosGame] = (t, g)
+        return checked

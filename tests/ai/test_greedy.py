@@ -8,7 +8,7 @@ import pytest
 
 from cradle.ai.bots import bot_names, make_bot
 from cradle.ai.greedy import GreedyBot
-from cradle.cli.duel import run_duel, wilson_interval
+from cradle.cli.duel import run_duel
 from cradle.games import get_game
 
 
@@ -73,12 +73,6 @@ def test_greedy_takes_the_best_immediate_gain() -> None:
             checked += 1
         state.apply(rng.choice(legal))
     assert checked > 3
-
-
-def test_wilson_interval() -> None:
-    low, high = wilson_interval(90, 100)
-    assert 0.82 < low < 0.85 and 0.94 < high < 0.96
-    assert wilson_interval(0, 0) == (0.0, 1.0)
 
 
 @pytest.mark.parametrize(("game", "games"), [("tigris", 12), ("gheos", 40)])

@@ -31,7 +31,7 @@ def revolt_position(attacker_reds: int = 2) -> dict[str, Any]:
 
 
 def test_board_reads_kingdoms_leaders_and_temples() -> None:
-    board = Board(tigris.from_position(revolt_position(), seed=1).to_position())
+    board = Board(tigris.from_position(revolt_position(), seed=1))
     cell = board.leader_at[(1, "priest")]
     kingdom = board.comp[cell]
     assert board.leaders[kingdom] == [(1, "priest", cell)]
@@ -58,18 +58,18 @@ def test_defender_commits_exactly_what_wins_and_nothing_when_it_cannot() -> None
     state = tigris.from_position(revolt_position(), seed=1)
     state.apply("leader priest K5")
     state.apply("commit 1")  # 3 against 2: bull needs 1 temple to tie, and ties defend
-    board = Board(state.to_position())
+    board = Board(state)
     assert board.best_commit(1, [0, 1]) == 1
     state = tigris.from_position(revolt_position(), seed=1)
     state.apply("leader priest K5")
     state.apply("commit 2")  # 4 against 2: bull holds 1 temple, it cannot win
-    assert Board(state.to_position()).best_commit(1, [0, 1]) == 0
+    assert Board(state).best_commit(1, [0, 1]) == 0
 
 
 def test_attacker_commits_against_the_belief_over_the_defenders_hand() -> None:
     state = tigris.from_position(revolt_position(), seed=1)
     state.apply("leader priest K5")
-    board = Board(state.to_position())
+    board = Board(state)
     # Committing both temples wins unless bull holds two (about 64%): worth it, the stake is
     # a leader and a point; committing one only wins if bull holds none.
     assert board.best_commit(0, [0, 1, 2]) == 2
@@ -119,7 +119,7 @@ def test_a_balanced_score_beats_a_lopsided_one_at_the_end() -> None:
 
 def test_gheos_reading_values_followers_by_their_continent() -> None:
     state = random_position("gheos", 2, seed=4, steps=30)
-    reading = Reading(state.view(state.to_move))
+    reading = Reading(gheos.as_gheos(state))
     for seat in range(2):
         value = reading.seat_value(seat)
         assert value >= reading.points[seat]
@@ -131,7 +131,7 @@ def test_gheos_reading_values_followers_by_their_continent() -> None:
 
 def test_gheos_keeps_tokens_early_and_plays_them_late() -> None:
     state = random_position("gheos", 2, seed=4, steps=30)
-    reading = Reading(state.view(state.to_move))
+    reading = Reading(gheos.as_gheos(state))
     reading.remaining = 1.0
     assert reading.token_worth() > 1.0
     reading.remaining = 0.1

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("pyspiel", reason="needs the openspiel extra")
+
 from cradle.ai.openspiel_arena import main, run
 
 

@@ -13,9 +13,9 @@ from cradle.ai.search import (
     CanonicalRandom,
     knowledge_for,
     pairwise_chances,
-    rank_rewards,
     sample_world,
 )
+from cradle.core.results import rank_rewards
 
 from .helpers import random_position
 
@@ -58,12 +58,6 @@ def test_a_world_depends_only_on_what_the_seat_knows(game: str) -> None:
     two = sample_world(other, seat, random.Random(1))
     assert one.to_position() == two.to_position()
     assert one.view(seat) == state.view(seat)
-
-
-def test_rank_rewards_count_opponents_beaten_and_ties_half() -> None:
-    rows = [{"seat": 0, "place": 2}, {"seat": 1, "place": 1}, {"seat": 2, "place": 2}]
-    assert rank_rewards(rows) == [0.25, 1.0, 0.25]
-    assert rank_rewards([{"seat": 0, "place": 1}, {"seat": 1, "place": 2}]) == [1.0, 0.0]
 
 
 @given(st.lists(st.floats(-50, 50), min_size=2, max_size=4), st.floats(0.5, 20))

@@ -17,7 +17,6 @@ from cradle.ai.tournament import (
     run_local,
     schedule,
     summary,
-    wilson,
     write_results,
 )
 from tests.cli.conftest import assert_clean_error, cradle
@@ -37,13 +36,6 @@ def test_schedule_rotates_seats_and_shares_seeds() -> None:
 def test_lineups_with_fewer_bots_than_seats_take_turns() -> None:
     assert lineups(["a", "b"], 4) == [("a", "b", "a", "b")]
     assert len(lineups(["a", "b", "c", "d", "e"], 4)) == 5
-
-
-def test_wilson_interval_contains_the_share() -> None:
-    low, high = wilson(0.9, 20)
-    assert low < 0.9 < high
-    assert wilson(1.0, 10)[1] == 1.0
-    assert wilson(0.5, 0) == (0.0, 1.0)
 
 
 def synthetic(strong_wins: int, games: int) -> list[dict[str, object]]:
@@ -146,7 +138,7 @@ def test_the_tournament_command(tmp_path: Path) -> None:
         (["--bots", "greedy,random", "--players", "5"], "2 to 4 players"),
         (["--bots", "greedy,random", "--games", "0"], "--games"),
         (["--bots", "greedy,random", "--seconds", "0"], "--seconds"),
-        (["--bots", "random,greedy", "--board", "advanced"], "only Tigris"),
+        (["--bots", "random,greedy", "-o", "board=advanced"], "unknown Gheos option(s)"),
     ],
 )
 def test_tournament_errors_are_one_clean_line(

@@ -15,7 +15,7 @@ np = pytest.importorskip("numpy")
 
 
 def test_features_match_the_fitted_weights() -> None:
-    board = Board(random_position("tigris", 3, seed=2, steps=40).to_position())
+    board = Board(random_position("tigris", 3, seed=2, steps=40))
     assert len(board.features(0)) == len(FITTED_WEIGHTS)
     assert board.values(fitted=True) != board.values(fitted=False)
 

@@ -34,25 +34,30 @@ def test_bench_measures_only_finished_games_and_counts_every_call() -> None:
     assert 0.5 <= result.seconds < 1.5
 
 
-def test_bench_variant_flags_reach_the_engine() -> None:
+def test_bench_game_options_reach_the_engine() -> None:
     run = cradle(
         "bench",
         "--seconds",
         "1",
         "--players",
         "3",
-        "--board",
-        "advanced",
-        "--buildings",
-        "--wonder",
-        "--english",
-        "--open-scoring",
+        "-o",
+        "board=advanced",
+        "-o",
+        "buildings=true",
+        "--option",
+        "wonder=true",
+        "-o",
+        "english=true",
+        "-o",
+        "open-scoring=TRUE",
     )
     assert run.code == 0, run.err
     summary = json.loads(run.out.strip().splitlines()[-1])
     assert list(summary["players"]) == ["3"]
     assert summary["options"]["board"] == "advanced"
     assert summary["options"]["wonder"] is True
+    assert summary["options"]["open_scoring"] is True
 
 
 @pytest.mark.parametrize(
@@ -61,7 +66,12 @@ def test_bench_variant_flags_reach_the_engine() -> None:
         (["--players", "1"], "2 to 4 players"),
         (["--players", "2,x"], "numbers separated by commas"),
         (["--seconds", "0"], "more than 0"),
-        (["--game", "gheos", "--buildings"], "only Tigris"),
+        (["--game", "gheos", "-o", "buildings=true"], "unknown Gheos option(s): buildings"),
+        (["-o", "colour=red"], "unknown option(s): colour (known: board, buildings"),
+        (["-o", "wonder=maybe"], "'wonder' must be true or false"),
+        (["-o", "board=moon"], "unknown board 'moon'"),
+        (["-o", "wonder"], "write KEY=VALUE"),
+        (["-o", "wonder=true", "-o", "wonder=false"], "wonder: given twice"),
         (["--game", "go"], "unknown game"),
     ],
 )

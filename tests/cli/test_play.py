@@ -180,8 +180,9 @@ def test_hot_seat_hides_the_hand_until_the_next_player_takes_the_screen() -> Non
         (["--game", "chess"], "unknown game 'chess'"),
         (["--humans", "3", "--players", "2"], "--humans 3"),
         (["--bots", "random,random", "--players", "2"], "does not match"),
-        (["--board", "huge"], "board"),
-        (["--game", "gheos", "--wonder"], "only Tigris"),
+        (["-o", "board=huge"], "unknown board 'huge'"),
+        (["--game", "gheos", "-o", "wonder=true"], "unknown Gheos option(s): wonder"),
+        (["--board", "advanced"], "No such option: --board"),
         (["--save", "/no/such/folder/r.json"], "does not exist"),
         (["--no-such-flag"], "no-such-flag"),
     ],
@@ -204,9 +205,10 @@ def test_a_replayed_record_reaches_the_same_position_as_the_game(tmp_path: Path)
     assert json.loads(run.out) == json.loads(json.dumps(session.state.to_position()))
 
 
-def test_variant_flags_reach_the_game_and_its_record(tmp_path: Path) -> None:
+def test_game_options_reach_the_game_and_its_record(tmp_path: Path) -> None:
     record = tmp_path / "variant.json"
-    args = ["--board", "advanced", "--buildings", "--english", "--wonder", "--open-scoring"]
+    args = ["-o", "board=advanced", "-o", "buildings=true", "-o", "english=true"]
+    args += ["-o", "wonder=true", "-o", "open_scoring=true"]
     run = cradle("play", "--humans", "0", "--seed", "5", "--save", str(record), *args)
     assert run.code == 0, run.err
     options = GameRecord.load(record).options

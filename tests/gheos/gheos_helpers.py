@@ -66,7 +66,7 @@ def build(board: dict[str, str], **kwargs: Any) -> GheosState:
 def areas(state: GheosState) -> list[tuple[str, list[str], dict[str, int]]]:
     """Each area as (kind, its region names sorted, its totals) for readable assertions."""
     out = []
-    for area in state.areas:
+    for area in state.area_list:
         refs = sorted(state.region_ref(node) for node in area.regions)
         totals = {
             "wheat": area.wheat,

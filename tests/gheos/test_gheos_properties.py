@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -15,6 +16,8 @@ seeds = st.integers(0, 2**32 - 1)
 player_counts = st.integers(2, 4)
 # The longest game: 51 tiles, each turn at most a handful of decisions.
 MAX_DECISIONS = 51 * 8
+# Random games to play (README: CRADLE_PROPERTY_GAMES), as the Tigris property tests do.
+GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES", "600"))
 
 
 def check_invariants(state: GheosState, points_before: list[int]) -> None:
@@ -29,7 +32,7 @@ def check_invariants(state: GheosState, points_before: list[int]) -> None:
     if state.conflict is None:
         # Every civilization sits on a continent, at most one per continent.
         homes = [state.area_of[anchor] for anchor in state.civs.values()]
-        assert all(state.areas[home].continent for home in homes)
+        assert all(state.area_list[home].continent for home in homes)
         assert len(set(homes)) == len(homes)
     # The map is every tile's cell; the frontier is exactly the empty cells next to it.
     assert state.board.keys().isdisjoint(state.frontier)
@@ -49,7 +52,7 @@ def choose(state: GheosState, rng: random.Random, token_rate: float) -> str:
     return rng.choice(state.legal_actions())
 
 
-@settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, players=player_counts, token_rate=st.sampled_from([0.5, 0.1, 0.0]))
 def test_random_games_keep_the_invariants_and_end(
     seed: int, players: int, token_rate: float

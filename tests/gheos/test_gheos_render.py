@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 from cradle import gheos
 from cradle.cli.main import app
-from cradle.cli.render_gheos import render_map, render_view
-from cradle.cli.svg_gheos import to_svg
 from cradle.gheos.state import GheosState
+from cradle.render.gheos_svg import to_svg
+from cradle.render.gheos_text import render_map, render_view
 from tests.gheos.gheos_helpers import build
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -100,7 +100,7 @@ def test_svg_escapes_player_names() -> None:
 def test_cli_render_play_and_bench_with_a_tile_file(tmp_path: Path) -> None:
     runner = CliRunner()
     out = tmp_path / "map.svg"
-    result = runner.invoke(app, ["render", "--game", "gheos", "--seed", "3", "-o", str(out)])
+    result = runner.invoke(app, ["render", "--game", "gheos", "--seed", "3", "--out", str(out)])
     assert result.exit_code == 0, result.output
     ET.fromstring(out.read_text(encoding="utf-8"))
     tiles = tmp_path / "tiles.txt"
@@ -109,7 +109,7 @@ def test_cli_render_play_and_bench_with_a_tile_file(tmp_path: Path) -> None:
         packaged.read_text(encoding="utf-8").replace("7   012:wheat,cup", "7 012:bread")
     )
     result = runner.invoke(
-        app, ["render", "--game", "gheos", "--tiles", str(tiles), "-o", str(out)]
+        app, ["render", "--game", "gheos", "--tiles", str(tiles), "--out", str(out)]
     )
     assert result.exit_code == 2
     result = runner.invoke(

@@ -8,16 +8,15 @@ second per player count.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from cradle.ai.ismcts import IsmctsParams, search
 from cradle.ai.search import Budget
-from cradle.core.contract import GameState
+from cradle.core.contract import JSON, GameModule, GameState
 
 STAGES = (0.0, 0.3, 0.6)  # share of a random game played before the measured position
 
 
-def positions(module: Any, players: int, options: Any, seed: int) -> list[GameState]:
+def positions(module: GameModule, players: int, options: object, seed: int) -> list[GameState]:
     """An opening, a middle-game and a late position of one random game."""
     rng = random.Random(seed)
     probe = module.new_game(players, seed, options)
@@ -36,7 +35,7 @@ def positions(module: Any, players: int, options: Any, seed: int) -> list[GameSt
     return out
 
 
-def measure(module: Any, players: int, options: Any, seconds: float, seed: int) -> dict[str, Any]:
+def measure(module: GameModule, players: int, options: object, seconds: float, seed: int) -> JSON:
     states = positions(module, players, options, seed)
     share = seconds / max(1, len(states))
     iterations = 0

@@ -1,18 +1,20 @@
 """Gheos knowledge for search: an evaluation (followers × symbols, war risk, epochs to come),
 one-ply move priors, a rollout policy and reasons in words.
 
-It reads worlds through the public view: the areas with their symbols and civilizations,
-the followers each player holds, tokens, points and how many epochs are left.
+It reads worlds through the engine's analysis API (``gheos.GheosGame``): the areas with
+their symbols, the civilizations, the followers each player holds, tokens, points and how
+many epochs are left (all of it public).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
-from cradle.ai.search import pairwise_chances, rank_rewards
+from cradle.ai.search import pairwise_chances
 from cradle.core.contract import GameState
+from cradle.core.results import rank_rewards
+from cradle.gheos import COLOURS, Area, GheosGame, as_gheos
 
 TILE_VERBS = ("place", "replace")
 WAR_RISK = 0.35  # share of a civilization's future lost when a stronger neighbour may attack
@@ -24,6 +26,8 @@ class Reading:
     """The numbers of one world the evaluation needs."""
 
     __slots__ = (
+        "_areas",
+        "_world",
         "civ",
         "epochs_left",
         "followers",
@@ -33,33 +37,36 @@ class Reading:
         "points",
         "remaining",
         "tokens",
-        "view",
     )
 
-    def __init__(self, view: dict[str, Any]) -> None:
-        self.view = view
-        players: list[str] = view["players"]
-        self.n = len(players)
-        self.phase: str = view.get("phase", "tile")
-        self.points = [float(view["points"][p]) for p in players]
-        self.tokens = [int(view["tokens"][p]) for p in players]
-        self.held: list[dict[str, int]] = [dict(view["followers"][p]) for p in players]
+    def __init__(self, world: GheosGame) -> None:
+        self.n = len(world.players)
+        self.phase = world.phase
+        players = [world.player(seat) for seat in range(self.n)]
+        self.points = [float(player.points) for player in players]
+        self.tokens = [player.tokens for player in players]
+        # colour name -> followers, for the colours each seat holds
+        self.held: list[dict[str, int]] = [
+            {COLOURS[c]: count for c, count in enumerate(player.followers) if count}
+            for player in players
+        ]
         self.followers = [sum(h.values()) for h in self.held]
-        end_epoch = int(view.get("end_epoch", 6))
-        self.epochs_left = max(0, end_epoch - int(view.get("epochs_drawn", 0)))
+        end_epoch = world.end_epoch
+        self.epochs_left = max(0, end_epoch - world.epochs)
         self.remaining = self.epochs_left / end_epoch if end_epoch else 0.0
-        areas = {int(a["area"]): a for a in view.get("areas", [])}
         # colour -> (cups, pyramids, swords, wheat) of its continent
         self.civ: dict[str, tuple[int, int, int, int]] = {}
-        for colour, civ in (view.get("civilizations") or {}).items():
-            area = areas.get(int(civ["area"]))
-            if area is not None:
-                self.civ[colour] = (
-                    int(area["cup"]),
-                    int(area["pyramid"]),
-                    int(area["sword"]),
-                    int(area["wheat"]),
-                )
+        for civ in world.civilizations():
+            area = world.area(civ.area)
+            self.civ[COLOURS[civ.colour]] = (area.cup, area.pyramid, area.sword, area.wheat)
+        self._world = world  # for the areas, read when asked (a reading is used at once)
+        self._areas: tuple[Area, ...] | None = None
+
+    @property
+    def areas(self) -> tuple[Area, ...]:
+        if self._areas is None:
+            self._areas = self._world.areas()
+        return self._areas
 
     def survival(self, colour: str) -> float:
         swords = self.civ[colour][2]
@@ -93,10 +100,7 @@ class Reading:
 
 
 def read(world: GameState) -> Reading:
-    # The engine's public summary where it has one (a fraction of a view's cost); the
-    # evaluation reads nothing private, so a view of any seat would do as well.
-    summary = getattr(world, "summary", None)
-    return Reading(summary() if summary is not None else world.view(world.to_move))
+    return Reading(as_gheos(world))
 
 
 class GheosKnowledge:
@@ -176,10 +180,9 @@ class GheosKnowledge:
             return pyramids * reading.epochs_left * PYRAMID_USE + cups * (kept + 1.0)
 
         if words[0] == "start":
-            for area in reading.view.get("areas", []):
-                if area.get("ref") == words[2]:
-                    gain = int(area["wheat"]) * worth(int(area["cup"]), int(area["pyramid"]))
-                    return gain + 0.5
+            for area in reading.areas:
+                if area.ref == words[2]:
+                    return area.wheat * worth(area.cup, area.pyramid) + 0.5
             return 0.0
         colour = words[1]
         if colour not in reading.civ:
@@ -253,9 +256,9 @@ class GheosKnowledge:
                 out.append(f"{colour} continent {', '.join(changes)} (you hold {count})")
         if after.phase == "civ":
             free = [
-                int(a["wheat"])
-                for a in after.view.get("areas", [])
-                if a.get("kind") == "continent" and a.get("civ") is None and int(a["wheat"]) > 0
+                a.wheat
+                for a in after.areas
+                if a.kind == "continent" and a.civilization < 0 and a.wheat > 0
             ]
             if free:
                 out.append(f"a free continent with {max(free)} wheat to start a civilization")

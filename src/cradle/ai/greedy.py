@@ -19,21 +19,25 @@ is legal (a catastrophe that would cost the bot a leader is a typical random blu
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from cradle.ai.bots import decision_actions
-from cradle.core.contract import GameState
+from cradle.core.contract import Event, GameState
+from cradle.gheos import as_gheos
+from cradle.tigris import as_tigris
 
-Score = tuple[Any, ...]
+# An action's immediate gain (compared element by element, greater is better).
+Score = tuple[float, ...]
 # Actions whose immediate effect is never a gain for the one-ply search.
 _NEVER_GAIN = ("swap", "catastrophe")
 
 
-def _tigris_score(seat: int, before: Any, after: Any, events: list[dict[str, Any]]) -> Score:
+def _tigris_score(seat: int, world: GameState, action: str) -> tuple[Score, Sequence[Event]]:
+    after = as_tigris(world.clone())
+    events = after.apply(action)
     own = after.result()[seat]
-    points = [int(v) for v in own["points"].values()]
-    for _ in range(int(own["treasures"])):
+    points = list(own["points"].values())
+    for _ in range(own["treasures"]):
         points[points.index(min(points))] += 1
     # Leaders lost: stranded without a temple, or beaten in a conflict.
     lost = sum(
@@ -42,55 +46,46 @@ def _tigris_score(seat: int, before: Any, after: Any, events: list[dict[str, Any
         if (event.get("type") == "leader_returned" and event.get("seat") == seat)
         or (event.get("type") in ("revolt_result", "war_result") and event.get("loser") == seat)
     )
-    return (tuple(sorted(points)), -lost)
+    return (*sorted(points), -lost), events
 
 
-def _gheos_standing(view: dict[str, Any]) -> dict[str, float]:
+def _gheos_standing(world: GameState) -> list[float]:
     """Each player's points if the game ended now: the final scoring counts every follower's
     cups (as a scoring token would), and so does each unused token while enough of the game
     is left to play it (so spending a token early on a small scoring gains nothing)."""
-    cups = {area["area"]: int(area["cup"]) for area in view.get("areas") or []}
-    civ_cups = {
-        colour: cups.get(civ["area"], 0)
-        for colour, civ in (view.get("civilizations") or {}).items()
-    }
-    epochs_left = int(view.get("end_epoch", 0)) - int(view.get("epochs_drawn", 0))
-    standing: dict[str, float] = {}
-    for name in view["players"]:
-        points = float(view["points"][name])
-        if view.get("is_over"):
-            standing[name] = points
+    state = as_gheos(world)
+    civ_cups = {civ.colour: state.area(civ.area).cup for civ in state.civilizations()}
+    epochs_left = state.end_epoch - state.epochs
+    standing: list[float] = []
+    for seat in range(len(state.players)):
+        player = state.player(seat)
+        points = float(player.points)
+        if state.is_over:
+            standing.append(points)
             continue
-        held = (view.get("followers") or {}).get(name) or {}
-        final = sum(n * civ_cups.get(colour, 0) for colour, n in held.items())
-        tokens = int((view.get("tokens") or {}).get(name, 0))
+        final = sum(n * civ_cups.get(colour, 0) for colour, n in enumerate(player.followers) if n)
         # Tokens are only worth keeping while later epochs leave time to use them all.
-        reserve = tokens * final if epochs_left > tokens + 1 else 0
-        standing[name] = points + final + reserve
+        reserve = player.tokens * final if epochs_left > player.tokens + 1 else 0
+        standing.append(points + final + reserve)
     return standing
 
 
-def _gheos_score(seat: int, before: Any, after: Any, events: list[dict[str, Any]]) -> Score:
-    view = after.view(None)
-    standing = _gheos_standing(view)
-    me = view["players"][seat]
-    best_other = max((v for name, v in standing.items() if name != me), default=0)
-    followers = sum(((view.get("followers") or {}).get(me) or {}).values())
-    return (standing[me] - best_other, followers)
+def _gheos_score(seat: int, world: GameState, action: str) -> tuple[Score, Sequence[Event]]:
+    after = world.clone()
+    events = after.apply(action)
+    standing = _gheos_standing(after)
+    best_other = max((v for other, v in enumerate(standing) if other != seat), default=0)
+    followers = sum(as_gheos(after).player(seat).followers)
+    return (standing[seat] - best_other, followers), events
 
 
-_SCORES: dict[str, Callable[[int, Any, Any, list[dict[str, Any]]], Score]] = {
+_SCORES: dict[str, Callable[[int, GameState, str], tuple[Score, Sequence[Event]]]] = {
     "tigris": _tigris_score,
     "gheos": _gheos_score,
 }
 
 
-def _game_name(state: Any, seat: int) -> str:
-    name = state.view(seat).get("game")
-    return str(name) if name else ""
-
-
-def _tie_break(game: str, action: str, resolved: bool) -> tuple[int, int]:
+def _tie_break(game: str, action: str, resolved: bool) -> Score:
     """Secondary preferences among actions of equal gain (higher is better)."""
     verb, _, rest = action.partition(" ")
     if game == "gheos":
@@ -120,7 +115,7 @@ class GreedyBot:
         legal = decision_actions(state, seat)
         if len(legal) == 1:
             return legal[0]
-        game = _game_name(state, seat)
+        game = state.game
         score = _SCORES.get(game)
         if score is None:
             return self.rng.choice(legal)
@@ -129,12 +124,11 @@ class GreedyBot:
             candidates = self.rng.sample(candidates, self.max_candidates)
         world = state.sample_hidden(seat, self.rng)
         best: list[str] = []
-        best_key: tuple[Any, ...] | None = None
+        best_key: Score | None = None
         for action in candidates:
-            after = world.clone()
-            events = after.apply(action)
-            resolved = any(str(e.get("type", "")).endswith("_result") for e in events)
-            key = (*score(seat, world, after, events), *_tie_break(game, action, resolved))
+            gain, events = score(seat, world, action)
+            resolved = any(e["type"].endswith("_result") for e in events)
+            key = (*gain, *_tie_break(game, action, resolved))
             if best_key is None or key > best_key:
                 best_key, best = key, [action]
             elif key == best_key:

@@ -34,10 +34,10 @@ from cradle.ai.search import (
     game_of,
     guarded_choice,
     knowledge_for,
-    rank_rewards,
     sample_world,
 )
 from cradle.core.contract import GameState
+from cradle.core.results import rank_rewards
 
 
 @dataclass(frozen=True)

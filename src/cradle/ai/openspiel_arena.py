@@ -14,11 +14,13 @@ Needs the ``openspiel`` extra.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import time
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
 
 from cradle.core.contract import GameState
 
@@ -124,12 +126,13 @@ def run(
         for seat in range(players)
     ]
     from cradle.ai.parallel import map_local
-    from cradle.ai.tournament import wilson
+    from cradle.core.results import wilson_interval
 
     records = map_local(_play, jobs, workers)
 
-    score = sum(1.0 if r["won"] else 0.5 if r["tied"] else 0.0 for r in records) / len(records)
-    low, high = wilson(score, len(records))
+    points = sum(1.0 if r["won"] else 0.5 if r["tied"] else 0.0 for r in records)
+    score = points / len(records)
+    low, high = wilson_interval(points, len(records))
     return {
         "game": game,
         "players": players,
@@ -143,26 +146,35 @@ def run(
     }
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
-    parser.add_argument("--game", default="tigris", choices=sorted(OPENSPIEL_NAMES))
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--bot", default="ismcts")
-    parser.add_argument("--seconds", type=float, default=1.0)
-    parser.add_argument("--games", type=int, default=10, help="seeds; each in every seating")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--out", default=None, help="write the JSON report here")
-    args = parser.parse_args(argv)
-    report = run(
-        args.game, args.players, args.bot, args.seconds, args.games, args.seed, args.workers
-    )
-    text = json.dumps(report, indent=1)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+
+
+@app.command(help=(__doc__ or "").split("\n\n", 1)[0])
+def match(
+    game: Annotated[str, typer.Option(help="tigris or gheos.")] = "tigris",
+    players: Annotated[int, typer.Option(help="Seats per game.")] = 2,
+    bot: Annotated[str, typer.Option(help="The cradle bot, e.g. ismcts or ismcts@500.")] = "ismcts",
+    seconds: Annotated[float, typer.Option(help="Time per decision, both sides.")] = 1.0,
+    games: Annotated[int, typer.Option(help="Seeds; each is played in every seating.")] = 10,
+    seed: Annotated[int, typer.Option(help="The first seed.")] = 2026,
+    workers: Annotated[int, typer.Option(help="Local processes.")] = 1,
+    out: Annotated[Path | None, typer.Option(help="Write the JSON report here.")] = None,
+) -> None:
+    if game not in OPENSPIEL_NAMES:
+        raise typer.BadParameter(f"{game!r}: choose {' or '.join(sorted(OPENSPIEL_NAMES))}")
+    report = run(game, players, bot, seconds, games, seed, workers)
+    if out is not None:
+        out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     summary = {k: v for k, v in report.items() if k != "records"}
     print(json.dumps(summary))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
+    if argv is None:
+        app(prog_name="python -m cradle.ai.openspiel_arena")
+    else:
+        app(args=argv, standalone_mode=False)
 
 
 if __name__ == "__main__":

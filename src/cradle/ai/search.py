@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from cradle.ai.bots import decision_actions
 from cradle.core.contract import GameState
+from cradle.core.results import rank_rewards
 
 
 class CanonicalRandom(random.Random):
@@ -119,11 +120,18 @@ class StallGuard:
         return moving or actions
 
 
+class Analysis(Protocol):
+    """What a search returns: at least its best action."""
+
+    @property
+    def best(self) -> str: ...
+
+
 def guarded_choice(
     state: GameState,
     seat: int,
     guard: StallGuard,
-    analyse: Callable[[GameState, int, list[str] | None], Any],
+    analyse: Callable[[GameState, int, list[str] | None], Analysis],
 ) -> str:
     """A search bot's choice: forced moves at once, else the search's best among the actions
     the stall guard allows (``None``: all of them)."""
@@ -135,24 +143,6 @@ def guarded_choice(
         return allowed[0]
     best: str = analyse(state, seat, allowed if len(allowed) < len(actions) else None).best
     return best
-
-
-def rank_rewards(result: Sequence[dict[str, Any]]) -> list[float]:
-    """Per seat, the share of the other players it finished ahead of (a tie counts half).
-
-    In two-player games that is 1 for a win, 0 for a loss, 0.5 for a tie; with more players
-    it rewards every place, so that each seat's search also cares about second place.
-    """
-    places = [int(row["place"]) for row in sorted(result, key=lambda row: int(row["seat"]))]
-    n = len(places)
-    if n < 2:
-        return [1.0] * n
-    out = []
-    for mine in places:
-        beaten = sum(1 for other in places if other > mine)
-        tied = sum(1 for other in places if other == mine) - 1
-        out.append((beaten + 0.5 * tied) / (n - 1))
-    return out
 
 
 def pairwise_chances(values: Sequence[float], temperature: float) -> list[float]:
@@ -202,11 +192,8 @@ _KNOWLEDGE: dict[str, Knowledge] = {}
 
 
 def game_of(state: GameState) -> str:
-    """The game's registry name, read from the public view."""
-    name = state.view(state.to_move).get("game")
-    if not isinstance(name, str):
-        raise ValueError("the state's view does not say which game it is")
-    return name
+    """The game's registry name."""
+    return state.game
 
 
 def knowledge_for(game: str) -> Knowledge:

@@ -2,8 +2,9 @@
 commitments against a belief over the opponent's hand, and reasons in words.
 
 Everything here reads a *world* (a full state sampled for the searching seat) through the
-contract: ``to_position()`` and ``legal_actions()``. Hands of other seats in a world are
-guesses, so the opponents' hands are only ever used through their expected contents.
+engine's analysis API (``tigris.TigrisGame``: what lies on each cell, the regions and
+kingdoms, each dynasty's holdings) and ``legal_actions()``. Hands of other seats in a world
+are guesses, so the opponents' hands are only ever used through their expected contents.
 """
 
 from __future__ import annotations
@@ -11,21 +12,22 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Any
 
-from cradle.ai.search import pairwise_chances, rank_rewards
+from cradle.ai.search import pairwise_chances
 from cradle.core.contract import GameState
+from cradle.core.results import rank_rewards
+from cradle.tigris import COLORS as COLOURS
+from cradle.tigris import ROLES as ROLE_OF_COLOUR
+from cradle.tigris import Content, Revolt, TigrisGame, War, as_tigris, geometry
+from cradle.tigris.analysis import LEADER, TILE
+from cradle.tigris.rules import HAND_SIZE, TOTAL_TILES
 
-COLOURS = ("red", "blue", "green", "black")
 RED, BLUE, GREEN, BLACK = range(4)
-ROLE_COLOUR = {"king": BLACK, "priest": RED, "farmer": BLUE, "trader": GREEN}
-ROLES = ("king", "priest", "farmer", "trader")
-WIDTH, HEIGHT = 16, 11
-CELLS = WIDTH * HEIGHT
+ROLE_COLOUR = {role: colour for colour, role in enumerate(ROLE_OF_COLOUR)}
+ROLES = ("king", "priest", "farmer", "trader")  # the order the evaluation visits leaders in
 # Share of each colour among the tiles nobody has seen at the start (153 tiles less the 10
 # starting temples): what an unknown hand holds on average.
 UNSEEN_SHARE = (47 / 143, 36 / 143, 30 / 143, 30 / 143)
-START_TREASURES = {"standard": 10, "advanced": 14}
 
 # Weights of the evaluation, in victory points.
 LEADER_WORTH = 4.0  # future points of a well-placed leader over a whole game
@@ -34,6 +36,7 @@ KING_SHARE = 0.15  # the king also collects colours whose leader is missing
 SORTED_WEIGHTS = (0.55, 0.25, 0.12, 0.08)  # lowest colour first: the score is the lowest
 TILE_COST = 0.3  # what a tile committed to a conflict (and lost) is worth
 TURN_VERBS = ("tile", "leader", "catastrophe", "swap", "pass", "withdraw")
+_CELL = {name: cell for cell, name in enumerate(geometry().cells)}  # "K1" -> its cell
 # An evaluation fitted to game results by ``python -m cradle.ai.training`` (weights of
 # Board.features). It predicts results of quick policy games better than the hand-set
 # Board.seat_value (log-loss 0.608 against 0.623) but searched worse (6 wins in 14 games at
@@ -64,51 +67,6 @@ FITTED_WEIGHTS: tuple[float, ...] = (
     0.0982,
     -0.0716,
 )
-CELL_INDEX = {f"{chr(65 + c)}{r + 1}": r * WIDTH + c for r in range(HEIGHT) for c in range(WIDTH)}
-CELL_NAME = {i: name for name, i in CELL_INDEX.items()}
-
-
-def _neighbours(i: int) -> tuple[int, ...]:
-    r, c = divmod(i, WIDTH)
-    out = []
-    if r > 0:
-        out.append(i - WIDTH)
-    if r < HEIGHT - 1:
-        out.append(i + WIDTH)
-    if c > 0:
-        out.append(i - 1)
-    if c < WIDTH - 1:
-        out.append(i + 1)
-    return tuple(out)
-
-
-NEIGHBOURS = tuple(_neighbours(i) for i in range(CELLS))
-
-# Cell value -> (kind, colour index or role, treasure): kinds below.
-UP, DOWN, LEADER, WONDER, CATASTROPHE = range(5)
-_VALUES: dict[str, tuple[int, Any, bool]] = {}
-
-
-def _classify(value: str) -> tuple[int, Any, bool]:
-    known = _VALUES.get(value)
-    if known is not None:
-        return known
-    treasure = value.endswith("*")
-    bare = value.rstrip("*")
-    out: tuple[int, Any, bool]
-    if bare in COLOURS:
-        out = (UP, COLOURS.index(bare), treasure)
-    elif bare.startswith("down:"):
-        out = (DOWN, COLOURS.index(bare[5:]), treasure)
-    elif bare.startswith("leader:"):
-        _, dynasty, role = bare.split(":")
-        out = (LEADER, (dynasty, role), False)
-    elif bare == "wonder":
-        out = (WONDER, None, treasure)
-    else:
-        out = (CATASTROPHE, None, False)
-    _VALUES[value] = out
-    return out
 
 
 def binomial_cdf(k: int, n: int, p: float) -> float:
@@ -127,119 +85,67 @@ class Board:
         "_around",
         "_facts",
         "_squares",
-        "active",
         "catastrophes",
         "cells",
         "comp",
         "counts",
+        "decision",
         "hands",
-        "kind",
+        "height",
         "leader_at",
         "leaders",
         "monuments",
         "n",
-        "pending",
+        "neighbours",
         "points",
-        "position",
         "remaining",
-        "seat_of",
+        "temples",
         "treasures",
         "treasures_in",
         "unused",
+        "width",
     )
 
-    def __init__(self, position: dict[str, Any]) -> None:
-        self.position = position
-        players: list[str] = position["players"]
-        self.n = len(players)
-        self.seat_of = {name: i for i, name in enumerate(players)}
-        self.active: int = position.get("active", 0)
-        self.pending: dict[str, Any] | None = position.get("pending")
-        cells: list[tuple[int, Any, bool] | None] = [None] * CELLS
-        self.leader_at: dict[tuple[int, str], int] = {}
-        treasures_on_board = 0
-        for name, value in position["board"].items():
-            i = CELL_INDEX[name]
-            info = _classify(value)
-            cells[i] = info
-            if info[2]:
-                treasures_on_board += 1
-            if info[0] == LEADER:
-                dynasty, role = info[1]
-                self.leader_at[(self.seat_of[dynasty], role)] = i
-        self.cells = cells
+    def __init__(self, world: TigrisGame) -> None:
+        self.n = n = len(world.players)
+        self.decision = world.decision()
+        geometry = world.geometry()
+        self.neighbours = geometry.neighbours
+        self.width, self.height = geometry.columns, geometry.rows
+        # What lies on each cell (None: empty), and the face-up temples.
+        self.cells: tuple[Content | None, ...] = world.contents()
+        self.temples = _temples(self.cells)
+        regions = world.regions()
         # Connected groups (catastrophes and empty cells do not connect).
-        comp = [-1] * CELLS
-        counts: list[list[int]] = []
-        leaders: list[list[tuple[int, str, int]]] = []
-        treasures_in: list[int] = []
-        k = 0
-        for start in range(CELLS):
-            first = cells[start]
-            if first is None or first[0] == CATASTROPHE or comp[start] >= 0:
-                continue
-            comp[start] = k
-            tally = [0, 0, 0, 0]
-            here: list[tuple[int, str, int]] = []
-            treasure = 0
-            stack = [start]
-            while stack:
-                i = stack.pop()
-                cell = cells[i]
-                assert cell is not None
-                kind = cell[0]
-                if kind == UP:
-                    tally[cell[1]] += 1
-                elif kind == LEADER:
-                    dynasty, role = cell[1]
-                    here.append((self.seat_of[dynasty], role, i))
-                if cell[2]:
-                    treasure += 1
-                for j in NEIGHBOURS[i]:
-                    other = cells[j]
-                    if comp[j] < 0 and other is not None and other[0] != CATASTROPHE:
-                        comp[j] = k
-                        stack.append(j)
-            counts.append(tally)
-            leaders.append(here)
-            treasures_in.append(treasure)
-            k += 1
-        self.comp = comp
-        self.counts = counts
-        self.leaders = leaders
-        self.treasures_in = treasures_in
-        self.monuments: list[tuple[int, tuple[int, ...]]] = []
-        for monument in position.get("monuments") or []:
-            i = CELL_INDEX[monument["cell"]]
-            colours = tuple(COLOURS.index(c) for c in monument["colors"])
-            self.monuments.append((comp[i], colours))
+        self.comp = world.region_map()
+        self.counts = [region.supporters for region in regions]
+        self.leaders: list[list[tuple[int, str, int]]] = [
+            [(leader.seat, ROLE_OF_COLOUR[leader.colour], leader.cell) for leader in region.leaders]
+            for region in regions
+        ]
+        self.leader_at = {(seat, role): cell for here in self.leaders for seat, role, cell in here}
+        self.treasures_in = [len(region.treasures) for region in regions]
+        self.monuments: list[tuple[int, tuple[int, ...]]] = [
+            (k, monument.colours)
+            for k, region in enumerate(regions)
+            for monument in region.monuments
+        ]
         used = {tuple(sorted(cs)) for _, cs in self.monuments}
         self.unused = [(a, b) for a in range(4) for b in range(a + 1, 4) if (a, b) not in used]
-        self.hands = [
-            [hand.count(c) for c in COLOURS]
-            for hand in (position["hands"].get(name, []) for name in players)
-        ]
-        self.points = [
-            [int(position["points"][name][c]) for c in COLOURS]
-            if "points" in position
-            else [0, 0, 0, 0]
-            for name in players
-        ]
-        self.treasures = [int((position.get("treasures") or {}).get(name, 0)) for name in players]
-        self.catastrophes = [
-            int((position.get("catastrophes") or {}).get(name, 2)) for name in players
-        ]
+        dynasties = [world.dynasty(seat) for seat in range(n)]
+        self.hands = [dynasty.hand for dynasty in dynasties]
+        self.points = [dynasty.points for dynasty in dynasties]
+        self.treasures = [dynasty.treasures for dynasty in dynasties]
+        self.catastrophes = [dynasty.catastrophes for dynasty in dynasties]
         # How much of the game is left, from 1 (start) to 0: the bag or the treasures, whichever
         # runs out first.
-        board_side = (position.get("options") or {}).get("board", "standard")
-        start_treasures = START_TREASURES.get(board_side, 10)
-        start_bag = 153 - start_treasures - 6 * self.n
-        bag = len(position.get("bag") or [])
-        by_bag = bag / start_bag
+        start_treasures = len(geometry.temples)
+        start_bag = TOTAL_TILES - start_treasures - HAND_SIZE * n
+        by_bag = world.bag_size() / start_bag
+        treasures_on_board = sum(self.treasures_in)
         by_treasures = max(0, treasures_on_board - 2) / (start_treasures - 2)
         left = max(0.0, min(1.0, by_bag, by_treasures))
-        self.remaining = 0.0 if position.get("ending") else left
-        self.kind = [c[0] if c is not None else -1 for c in cells]
+        self.remaining = 0.0 if world.ending else left
         self._around: dict[int, set[int]] = {}
         self._squares: list[set[int]] | None = None
         self._facts: dict[int, tuple[list[int], int, list[int], bool]] = {}
@@ -248,23 +154,18 @@ class Board:
 
     def temples_around(self, i: int, skip: int = -1) -> int:
         """Face-up temples orthogonally next to cell ``i`` (not counting cell ``skip``)."""
-        cells = self.cells
-        total = 0
-        for j in NEIGHBOURS[i]:
-            cell = cells[j]
-            if j != skip and cell is not None and cell[0] == UP and cell[1] == RED:
-                total += 1
-        return total
+        temples = self.temples
+        return sum(1 for j in self.neighbours[i] if j != skip and j in temples)
 
     def comps_around(self, i: int, skip: int = -1) -> set[int]:
         if skip < 0:
             known = self._around.get(i)
             if known is None:
                 comp = self.comp
-                known = {comp[j] for j in NEIGHBOURS[i] if comp[j] >= 0}
+                known = {comp[j] for j in self.neighbours[i] if comp[j] >= 0}
                 self._around[i] = known
             return known
-        return {self.comp[j] for j in NEIGHBOURS[i] if j != skip and self.comp[j] >= 0}
+        return {self.comp[j] for j in self.neighbours[i] if j != skip and self.comp[j] >= 0}
 
     def expected_in_hand(self, seat: int, colour: int) -> float:
         return float(sum(self.hands[seat]) * UNSEEN_SHARE[colour])
@@ -380,22 +281,25 @@ class Board:
         The attacker weighs each amount against the chance that the defender holds enough
         tiles to tie (a binomial belief over the defender's hand); the defender, who sees the
         attacker's total, commits exactly what wins, or nothing when it cannot."""
-        pending = self.pending or {}
-        colour = RED if pending.get("kind") == "revolt" else COLOURS.index(pending["color"])
-        attack = int(pending.get("attacker_strength", 0))
-        defence = int(pending.get("defender_strength", 0))
-        committed = pending.get("attacker_commit")
-        if seat == pending.get("defender") and committed is not None:
-            need = attack + int(committed) - defence
+        p = self.decision
+        if not isinstance(p, Revolt | War):
+            raise ValueError("no revolt or war is being fought")
+        colour = RED if isinstance(p, Revolt) else p.color
+        # NOTE: the strengths on the board count 0 here, as they always have (the positions
+        # this was first written against did not carry them); weighing
+        # world.conflict_strengths() would change the bots' play, to be measured on its own.
+        attack = defence = 0
+        committed = p.attacker_commit
+        if seat == p.defender and committed is not None:
+            need = attack + committed - defence
             if need <= 0:
                 return 0 if 0 in options else min(options)
             if need in options:
                 return need
             return 0 if 0 in options else min(options)
-        defender = int(pending.get("defender", (seat + 1) % self.n))
-        held = sum(self.hands[defender])
+        held = sum(self.hands[p.defender])
         share = UNSEEN_SHARE[colour]
-        stake = self.conflict_stake(pending)
+        stake = self.conflict_stake(attack + defence)
         best, best_value = options[0], -math.inf
         for k in options:
             need = attack + k - defence  # the defender ties (and wins) with ``need`` tiles
@@ -405,13 +309,11 @@ class Board:
                 best, best_value = k, value
         return best
 
-    def conflict_stake(self, pending: dict[str, Any]) -> float:
-        """What winning rather than losing the pending conflict is worth, in points."""
-        if pending.get("kind") == "revolt":
+    def conflict_stake(self, supporters: int) -> float:
+        """What winning rather than losing the conflict in progress is worth, in points
+        (``supporters``: both sides' supporters on the board, in a war)."""
+        if isinstance(self.decision, Revolt):
             return 2.0 + 2.0 * self.remaining
-        supporters = int(pending.get("attacker_strength", 0)) + int(
-            pending.get("defender_strength", 0)
-        )
         return 2.0 + 2.0 * self.remaining + 0.5 * supporters
 
     # -- priors ---------------------------------------------------------------------------
@@ -420,16 +322,16 @@ class Board:
         words = action.split()
         verb = words[0]
         if verb == "tile":
-            return self._tile_prior(seat, COLOURS.index(words[1]), CELL_INDEX[words[2]])
+            return self._tile_prior(seat, COLOURS.index(words[1]), _CELL[words[2]])
         if verb == "leader":
-            return self._leader_prior(seat, words[1], CELL_INDEX[words[2]])
+            return self._leader_prior(seat, words[1], _CELL[words[2]])
         if verb == "commit":
             if commits is None:
                 commits = [int(words[1])]
             best = self.best_commit(seat, commits)
             return 1.0 - 0.3 * abs(int(words[1]) - best)
         if verb == "catastrophe":
-            return self._catastrophe_prior(seat, CELL_INDEX[words[1]])
+            return self._catastrophe_prior(seat, _CELL[words[1]])
         if verb == "monument":
             return 1.0
         if verb == "wonder":
@@ -456,10 +358,10 @@ class Board:
             kingdoms = [k for k in around if self.leaders[k]]
             treasures = sum(self.treasures_in[c] for c in around)
             owners = []
-            for j in NEIGHBOURS[cell]:
+            for j in self.neighbours[cell]:
                 info = self.cells[j]
-                if info is not None and info[0] == LEADER:
-                    owners.append(self.seat_of[info[1][0]])
+                if info is not None and info.kind == LEADER:
+                    owners.append(info.seat)
             facts = (kingdoms, treasures, owners, bool(around))
             self._facts[cell] = facts
         return facts
@@ -511,10 +413,11 @@ class Board:
         wanted = {c for pair in self.unused for c in pair}
         out: list[set[int]] = [set(), set(), set(), set()]
         cells = self.cells
-        for top in range(HEIGHT - 1):
-            for left in range(WIDTH - 1):
-                at = top * WIDTH + left
-                square = (at, at + 1, at + WIDTH, at + WIDTH + 1)
+        width = self.width
+        for top in range(self.height - 1):
+            for left in range(width - 1):
+                at = top * width + left
+                square = (at, at + 1, at + width, at + width + 1)
                 empty = -1
                 colour = -1
                 ok = True
@@ -525,11 +428,11 @@ class Board:
                             ok = False
                             break
                         empty = i
-                    elif info[0] != UP or (colour >= 0 and info[1] != colour):
+                    elif info.kind != TILE or (colour >= 0 and info.colour != colour):
                         ok = False
                         break
                     else:
-                        colour = info[1]
+                        colour = info.colour
                 if ok and empty >= 0 and colour in wanted:
                     out[colour].add(empty)
         return out
@@ -598,17 +501,34 @@ class Board:
     def _catastrophe_prior(self, seat: int, cell: int) -> float:
         value = -0.5
         info = self.cells[cell]
-        if info is not None and info[0] == UP and info[1] == RED:
-            for j in NEIGHBOURS[cell]:
+        if info is not None and info.kind == TILE and info.colour == RED:
+            for j in self.neighbours[cell]:
                 other = self.cells[j]
-                if other is not None and other[0] == LEADER and self.temples_around(j) == 1:
-                    owner = self.seat_of[other[1][0]]
-                    value += -1.0 if owner == seat else 0.9
+                if other is not None and other.kind == LEADER and self.temples_around(j) == 1:
+                    value += -1.0 if other.seat == seat else 0.9
         return value
 
 
+_LAST_TEMPLES: tuple[tuple[Content | None, ...], frozenset[int]] | None = None
+
+
+def _temples(cells: tuple[Content | None, ...]) -> frozenset[int]:
+    """The face-up temples of a board's contents. The last answer is kept (one tuple,
+    replaced whole, so threads never mix two boards' halves): the worlds a search samples
+    share their board, and the engine its contents tuple, until a tile moves."""
+    global _LAST_TEMPLES
+    last = _LAST_TEMPLES
+    if last is not None and last[0] is cells:
+        return last[1]
+    found = frozenset(
+        i for i, c in enumerate(cells) if c is not None and c.kind == TILE and c.colour == RED
+    )
+    _LAST_TEMPLES = (cells, found)
+    return found
+
+
 def read(world: GameState) -> Board:
-    return Board(world.to_position())
+    return Board(as_tigris(world))
 
 
 def commit_options(actions: Sequence[str]) -> list[int]:
@@ -656,14 +576,14 @@ class TigrisKnowledge:
         words = action.split()
         verb = words[0]
         if verb == "leader":
-            text = self._revolt_reason(board, seat, words[1], CELL_INDEX[words[2]])
+            text = self._revolt_reason(board, seat, words[1], _CELL[words[2]])
             if text:
                 return text
         if verb == "tile":
-            text = self._war_reason(board, seat, COLOURS.index(words[1]), CELL_INDEX[words[2]])
+            text = self._war_reason(board, seat, COLOURS.index(words[1]), _CELL[words[2]])
             if text:
                 return text
-        if verb == "commit" and board.pending:
+        if verb == "commit" and board.decision is not None:
             return self._commit_reason(board, seat, int(words[1]))
         after = world.clone()
         try:
@@ -679,7 +599,7 @@ class TigrisKnowledge:
         if texts:
             return "; ".join(texts[:3])
         if verb == "leader":
-            role, cell = words[1], CELL_INDEX[words[2]]
+            role, cell = words[1], _CELL[words[2]]
             temples = board.temples_around(cell, skip=board.leader_at.get((seat, role), -1))
             return f"puts the {role} next to {temples} temple(s)"
         if verb == "swap":
@@ -738,12 +658,11 @@ class TigrisKnowledge:
         return "; ".join(parts) if parts else "joins two kingdoms (no war)"
 
     def _commit_reason(self, board: Board, seat: int, k: int) -> str:
-        pending = board.pending or {}
-        attack = int(pending.get("attacker_strength", 0))
-        defence = int(pending.get("defender_strength", 0))
-        committed = pending.get("attacker_commit")
+        p = board.decision
+        committed = p.attacker_commit if isinstance(p, Revolt | War) else None
+        attack = defence = 0  # see Board.best_commit
         if committed is not None:
-            total = attack + int(committed)
+            total = attack + committed
             if defence + k >= total:
                 return f"defends {defence + k}–{total}"
             return f"gives up: {defence + k}–{total}"

@@ -14,20 +14,36 @@ from __future__ import annotations
 import csv
 import itertools
 import json
-import math
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
-from cradle.ai.search import rank_rewards
-from cradle.core.contract import GameState
+from cradle.core.contract import JSON
+from cradle.core.results import rank_rewards, wilson_interval
 
 # Tigris has no rule that ends a game whose players stop using tiles (bots that move leaders
 # back and forth, or pass); such a game is cut here and ranked as it stands ("truncated").
 MAX_ACTIONS = 3000
+
+
+class TableRecord(TypedDict):
+    """One played game as results.json keeps it (per seat, in seat order)."""
+
+    index: int
+    game: str
+    seed: int
+    seating: list[str]  # bot spec per seat
+    places: list[int]
+    scores: list[int]
+    rewards: list[float]
+    actions: int
+    truncated: bool  # cut after MAX_ACTIONS and ranked as it stood
+    seconds: float
+    thinking: list[float]  # seconds per seat
+    decisions: list[int]
 
 
 @dataclass(frozen=True)
@@ -38,7 +54,7 @@ class GameTask:
     game: str
     seed: int
     seating: tuple[str, ...]  # bot spec per seat
-    options: dict[str, Any] = field(default_factory=dict)
+    options: JSON = field(default_factory=dict)
     seconds: float | None = None  # default budget of plain search-bot names
     iterations: int | None = None
 
@@ -57,7 +73,7 @@ def schedule(
     players: int,
     rounds: int,
     seed: int,
-    options: dict[str, Any] | None = None,
+    options: JSON | None = None,
     seconds: float | None = None,
     iterations: int | None = None,
 ) -> list[GameTask]:
@@ -84,7 +100,7 @@ def schedule(
     return tasks
 
 
-def play_game(task: GameTask) -> dict[str, Any]:
+def play_game(task: GameTask) -> TableRecord:
     """Play one game to its end; a JSON-able record of it."""
     from cradle.ai.levels import make_bot_spec
     from cradle.ai.search import Budget
@@ -92,7 +108,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
 
     module = get_game(task.game)
     options = module.options_from_dict(task.options)
-    state: GameState = module.new_game(len(task.seating), task.seed, options)
+    state = module.new_game(len(task.seating), task.seed, options)
     default = None
     if task.seconds is not None or task.iterations is not None:
         default = Budget(task.iterations, task.seconds)
@@ -118,15 +134,15 @@ def play_game(task: GameTask) -> dict[str, Any]:
         actions += 1
         if actions >= MAX_ACTIONS:
             break
-    result = sorted(state.result(), key=lambda row: int(row["seat"]))
+    result = sorted(state.result(), key=lambda row: row["seat"])
     rewards = rank_rewards(result)
     return {
         "index": task.index,
         "game": task.game,
         "seed": task.seed,
         "seating": list(task.seating),
-        "places": [int(row["place"]) for row in result],
-        "scores": [row.get("score") for row in result],
+        "places": [row["place"] for row in result],
+        "scores": [row["score"] for row in result],
         "rewards": rewards,
         "actions": actions,
         "truncated": not state.is_over,
@@ -139,12 +155,12 @@ def play_game(task: GameTask) -> dict[str, Any]:
 # -- running ------------------------------------------------------------------------------
 
 
-Progress = Callable[[dict[str, Any]], None]
+Progress = Callable[[TableRecord], None]
 
 
 def run_local(
     tasks: Sequence[GameTask], workers: int, progress: Progress | None = None
-) -> list[dict[str, Any]]:
+) -> list[TableRecord]:
     """Play the games in ``workers`` local processes (in this one when ``workers`` is 1)."""
     from cradle.ai.parallel import map_local
 
@@ -156,7 +172,7 @@ def run_ray(
     address: str,
     workers: int,
     progress: Progress | None = None,
-) -> list[dict[str, Any]]:
+) -> list[TableRecord]:
     """Play the games as Ray tasks: on the cluster at ``address``, or on a Ray instance
     started here for the run when ``address`` is ``local``."""
     import ray
@@ -171,7 +187,7 @@ def run_ray(
     try:
         remote = ray.remote(play_game)
         pending = [remote.remote(task) for task in tasks]
-        records: list[dict[str, Any]] = []
+        records: list[TableRecord] = []
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
@@ -189,16 +205,7 @@ def run_ray(
 # -- analysis -----------------------------------------------------------------------------
 
 
-def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson interval of a success share ``score`` over ``n`` games."""
-    if n == 0:
-        return (0.0, 1.0)
-    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def head_to_head(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
+def head_to_head(records: Iterable[TableRecord]) -> dict[str, dict[str, dict[str, Any]]]:
     """For each pair of different bots at a table: the share of their meetings the first
     finished ahead of the second (ties half), with its interval."""
     tally: dict[tuple[str, str], list[float]] = {}
@@ -215,7 +222,7 @@ def head_to_head(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for (a, b), (won, n) in sorted(tally.items()):
         share = won / n
-        low, high = wilson(share, int(n))
+        low, high = wilson_interval(won, int(n))
         out.setdefault(a, {})[b] = {
             "score": round(share, 4),
             "meetings": int(n),
@@ -225,7 +232,7 @@ def head_to_head(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[
     return out
 
 
-def fit_ratings(records: Sequence[dict[str, Any]], passes: int = 3) -> dict[str, dict[str, Any]]:
+def fit_ratings(records: Sequence[TableRecord], passes: int = 3) -> dict[str, dict[str, Any]]:
     """openskill Plackett-Luce ratings from the places of every game.
 
     Each seat is a team of one; a bot seated twice at one table gets the mean of its two
@@ -271,7 +278,7 @@ def fit_ratings(records: Sequence[dict[str, Any]], passes: int = 3) -> dict[str,
     return dict(sorted(out.items(), key=lambda kv: -float(kv[1]["mu"])))
 
 
-def thinking_times(records: Iterable[dict[str, Any]]) -> dict[str, float]:
+def thinking_times(records: Iterable[TableRecord]) -> dict[str, float]:
     """Mean seconds per decision of each bot."""
     total: dict[str, list[float]] = {}
     for record in records:
@@ -284,7 +291,7 @@ def thinking_times(records: Iterable[dict[str, Any]]) -> dict[str, float]:
     return {label: round(t / n, 4) if n else 0.0 for label, (t, n) in sorted(total.items())}
 
 
-def summary(records: Sequence[dict[str, Any]], settings: dict[str, Any]) -> dict[str, Any]:
+def summary(records: Sequence[TableRecord], settings: JSON) -> JSON:
     return {
         "settings": settings,
         "ratings": fit_ratings(records),
@@ -355,5 +362,5 @@ def settings_dict(**values: Any) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
 
 
-def task_dicts(tasks: Sequence[GameTask]) -> list[dict[str, Any]]:
+def task_dicts(tasks: Sequence[GameTask]) -> list[JSON]:
     return [asdict(t) for t in tasks]

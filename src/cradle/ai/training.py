@@ -16,9 +16,10 @@ accuracy on held-out games. Needs numpy (the ``openspiel`` extra has it).
 
 from __future__ import annotations
 
-import argparse
 import random
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 
 def game_examples(seed: int, players: int, noise: float = 0.15) -> list[tuple[list[float], int]]:
@@ -35,7 +36,7 @@ def game_examples(seed: int, players: int, noise: float = 0.15) -> list[tuple[li
         actions = state.legal_actions()
         settled = actions[0].split(" ", 1)[0] in ("tile", "leader", "catastrophe", "swap")
         if settled and step % 6 == 0:
-            board = Board(state.to_position())
+            board = Board(state)
             snapshots.append([board.features(s) for s in range(players)])
         if rng.random() < noise:
             action = rng.choice(actions)
@@ -72,18 +73,21 @@ def fit(x: Any, y: Any, penalty: float = 1e-3, steps: int = 60) -> Any:
     return w
 
 
-def main(argv: list[str] | None = None) -> None:
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+
+
+@app.command(help="Fit the Tigris evaluation to game results.")
+def train(
+    games: Annotated[int, typer.Option(help="Policy games to learn from.")] = 1500,
+    seed: Annotated[int, typer.Option(help="Seed of the games.")] = 7,
+    workers: Annotated[int, typer.Option(help="Local processes.")] = 1,
+) -> None:
     import numpy as np
 
-    parser = argparse.ArgumentParser(description="Fit the Tigris evaluation to game results.")
-    parser.add_argument("--games", type=int, default=1500)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--workers", type=int, default=1)
-    args = parser.parse_args(argv)
-    jobs = [(args.seed * 100_000 + i, 2 if i % 3 else 4) for i in range(args.games)]
+    jobs = [(seed * 100_000 + i, 2 if i % 3 else 4) for i in range(games)]
     from cradle.ai.parallel import map_local
 
-    results = map_local(_job, jobs, args.workers)
+    results = map_local(_job, jobs, workers)
     held_out = {seed for seed, _ in results[: len(results) // 5]}
     train = [e for seed, ex in results if seed not in held_out for e in ex]
     test = [e for seed, ex in results if seed in held_out for e in ex]
@@ -98,6 +102,14 @@ def main(argv: list[str] | None = None) -> None:
     for value in w:
         print(f"    {value:.4f},")
     print(")")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
+    if argv is None:
+        app(prog_name="python -m cradle.ai.training")
+    else:
+        app(args=argv, standalone_mode=False)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options
+from cradle.core.contract import JSON, GameModule
 
 
 @dataclass
@@ -55,7 +56,7 @@ class Measurement:
 
 
 def measure_random(
-    module: Any, players: int, seconds: float, options: Any, seed: int
+    module: GameModule, players: int, seconds: float, options: object, seed: int
 ) -> Measurement:
     """Play uniformly random games with ``players`` seats for ``seconds``."""
     rng = random.Random(seed)
@@ -118,8 +119,8 @@ def bench_table(game: str, seed: int, measurements: list[Measurement]) -> Table:
 
 
 def _checked_setup(
-    game: str, seconds: float, counts: list[int], options: dict[str, Any], seed: int | None
-) -> tuple[Any, Any, int]:
+    game: str, seconds: float, counts: list[int], options: JSON, seed: int | None
+) -> tuple[GameModule, object, int]:
     """The game, its options and the seed of a benchmark, after checking its arguments."""
     if not seconds > 0:
         raise CliError("--seconds must be more than 0")
@@ -138,7 +139,7 @@ def run_bench(
     game: str,
     seconds: float,
     counts: list[int],
-    options: dict[str, Any],
+    options: JSON,
     seed: int | None,
 ) -> dict[str, Any]:
     """Measure each player count, print the table, and return the JSON summary."""
@@ -170,7 +171,7 @@ def run_ai_bench(
     game: str,
     seconds: float,
     counts: list[int],
-    options: dict[str, Any],
+    options: JSON,
     seed: int | None,
 ) -> dict[str, Any]:
     """`cradle bench --ai`: ISMCTS iterations per second (see cradle.ai.benchmark)."""

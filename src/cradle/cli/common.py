@@ -1,24 +1,17 @@
-"""What the commands share: clean errors, game lookup, variant flags and game set-up."""
+"""What the commands share: clean errors, game lookup, game options (-o) and game set-up."""
 
 from __future__ import annotations
 
+import re
 import secrets
-from typing import Annotated, Any
+from collections.abc import Sequence
+from typing import Annotated
 
 import typer
 
-from cradle.core.contract import GameState
+from cradle.core.contract import JSON, GameModule, GameState
+from cradle.core.errors import CliError as CliError
 from cradle.games import UnknownGame, game_names, get_game
-
-
-class CliError(Exception):
-    """A user-facing failure: printed as one line, then the command exits with ``code``."""
-
-    def __init__(self, message: str, code: int = 2) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-
 
 GameOpt = Annotated[
     str, typer.Option("--game", "-g", help=f"Which game: {' or '.join(game_names())}.")
@@ -26,23 +19,51 @@ GameOpt = Annotated[
 SeedOpt = Annotated[
     int | None, typer.Option("--seed", "-s", help="Seed fixing the bag and the first player.")
 ]
-# Tigris table options (rules spec "Variants"); they map onto tigris.Options fields.
-BoardOpt = Annotated[
-    str | None, typer.Option("--board", help="Tigris board side: standard or advanced.")
-]
-BuildingsOpt = Annotated[
-    bool, typer.Option("--buildings", help="Tigris: civilization buildings variant.")
-]
-EnglishOpt = Annotated[
-    bool, typer.Option("--english", help="Tigris: English conflict-support variant.")
-]
-WonderOpt = Annotated[bool, typer.Option("--wonder", help="Tigris: the wonder variant.")]
-OpenScoringOpt = Annotated[
-    bool, typer.Option("--open-scoring", help="Tigris: victory points are public.")
+# A game's table options, whatever the game (the game checks them: docs/cli.md).
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        metavar="KEY=VALUE",
+        help="A game option, repeatable: -o board=advanced -o wonder=true (Tigris); "
+        "the game refuses a key or value it does not know.",
+    ),
 ]
 
+_NUMBER = re.compile(r"-?\d+")
 
-def load_game(name: str) -> Any:
+
+def _option_value(text: str) -> object:
+    """A value of -o: true, false, null and whole numbers as such, anything else as text."""
+    word = text.strip()
+    lowered = word.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("null", "none"):
+        return None
+    if _NUMBER.fullmatch(word):
+        return int(word)
+    return word
+
+
+def option_dict(pairs: Sequence[str] | None) -> JSON:
+    """The options asked for with ``-o key=value`` (a key's dashes read as underscores:
+    ``-o open-scoring=true`` is ``open_scoring``); the game's ``options_from_dict`` then
+    checks keys and values (see :func:`make_options`)."""
+    chosen: JSON = {}
+    for pair in pairs or []:
+        key, equals, value = pair.partition("=")
+        key = key.strip().lower().replace("-", "_")
+        if not equals or not key:
+            raise CliError(f"-o {pair!r}: write KEY=VALUE, e.g. -o board=advanced")
+        if key in chosen:
+            raise CliError(f"-o {key}: given twice")
+        chosen[key] = _option_value(value)
+    return chosen
+
+
+def load_game(name: str) -> GameModule:
     """The game module for ``name``; a CliError if it is unknown or not installed yet."""
     try:
         return get_game(name.strip().lower())
@@ -52,44 +73,20 @@ def load_game(name: str) -> Any:
         raise CliError(f"the {name} engine cannot be loaded: {exc}") from None
 
 
-def variant_dict(
-    game: str,
-    board: str | None,
-    buildings: bool,
-    english: bool,
-    wonder: bool,
-    open_scoring: bool,
-) -> dict[str, Any]:
-    """The options dict the variant flags ask for (only the flags actually given)."""
-    chosen: dict[str, Any] = {}
-    if board is not None:
-        chosen["board"] = board.strip().lower()
-    for key, on in (
-        ("buildings", buildings),
-        ("english", english),
-        ("wonder", wonder),
-        ("open_scoring", open_scoring),
-    ):
-        if on:
-            chosen[key] = True
-    if chosen and game.strip().lower() != "tigris":
-        flags = ", ".join("--" + key.replace("_", "-") for key in chosen)
-        raise CliError(f"{flags}: only Tigris has these variants, not {game}")
-    return chosen
-
-
-def make_options(module: Any, data: dict[str, Any] | None) -> Any:
+def make_options(module: GameModule, data: JSON | None) -> object:
+    """The game's options from ``data``; a CliError with the game's reason when it refuses a
+    key or a value."""
     try:
         return module.options_from_dict(data or {})
     except (ValueError, TypeError) as exc:
-        raise CliError(f"bad options: {exc}") from None
+        raise CliError(f"bad options for {module.NAME}: {exc}") from None
 
 
 def new_state(
-    module: Any,
+    module: GameModule,
     players: int,
     seed: int,
-    options: Any,
+    options: object,
     dynasties: list[str] | None = None,
 ) -> GameState:
     """A new game, with the engine's reason turned into a CliError when it refuses."""
@@ -97,7 +94,7 @@ def new_state(
     if not low <= players <= high:
         raise CliError(f"{module.NAME} is for {low} to {high} players, not {players}")
     try:
-        state: GameState = module.new_game(players, seed, options, dynasties=dynasties)
+        state = module.new_game(players, seed, options, dynasties=dynasties)
     except ValueError as exc:
         raise CliError(f"cannot set up the game: {exc}") from None
     return state
@@ -119,9 +116,6 @@ def parse_counts(text: str, flag: str) -> list[int]:
     return counts
 
 
-def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
-    """``state.view(seat)``; ``None`` gives the spectators' view, which the contract allows
-    though the protocol types the seat as an int."""
-    viewer: Any = state
-    view: dict[str, Any] = viewer.view(seat)
-    return view
+def seat_view(state: GameState, seat: int | None) -> JSON:
+    """``state.view(seat)``; ``None`` gives the spectators' view."""
+    return state.view(seat)

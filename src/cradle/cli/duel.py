@@ -7,7 +7,6 @@ by k seats, 0 otherwise; the interval is Wilson's score interval on that rate.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass
@@ -15,10 +14,10 @@ from typing import Any
 
 from rich.console import Console
 
-from cradle.ai.bots import UnknownBot, make_bot
+from cradle.ai.bots import Bot, UnknownBot, make_bot
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options
-
-Z95 = 1.959963984540054
+from cradle.core.contract import JSON, GameModule, GameState
+from cradle.core.results import wilson_interval
 
 
 @dataclass
@@ -58,18 +57,9 @@ class DuelResult:
         }
 
 
-def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval for a proportion (successes may be fractional: shared wins)."""
-    if trials <= 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def play_one(module: Any, players: int, seed: int, options: Any, bots: list[Any]) -> Any:
+def play_one(
+    module: GameModule, players: int, seed: int, options: object, bots: list[Bot]
+) -> GameState:
     """One game to the end; returns the final state."""
     state = module.new_game(players, seed, options)
     while not state.is_over:
@@ -92,7 +82,7 @@ def run_duel(
     b: str,
     games: int,
     players: int,
-    options: dict[str, Any],
+    options: JSON,
     seed: int | None,
     console: Console | None = None,
 ) -> DuelResult:
@@ -163,7 +153,7 @@ def run_env_bench(
     env: str,
     seconds: float,
     counts: list[int],
-    options: dict[str, Any],
+    options: JSON,
     seed: int | None,
 ) -> list[str]:
     """`cradle bench --env`: adapter overhead per player count; a text line, then JSON lines."""

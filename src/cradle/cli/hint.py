@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options, new_state
-from cradle.core.contract import GameState
+from cradle.core.contract import JSON, GameState
 from cradle.core.record import GameRecord, RecordError
 
 
@@ -20,7 +20,7 @@ def position_from(
     record_path: Path | None,
     players: int,
     seed: int | None,
-    options: dict[str, Any],
+    options: JSON,
 ) -> GameState:
     """The position to advise on: where a saved record ends, or a new game."""
     if record_path is not None:

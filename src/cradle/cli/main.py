@@ -17,17 +17,14 @@ from rich.console import Console
 from typer.core import TyperGroup
 
 from cradle.cli.common import (
-    BoardOpt,
-    BuildingsOpt,
     CliError,
-    EnglishOpt,
     GameOpt,
-    OpenScoringOpt,
+    OptionOpt,
     SeedOpt,
-    WonderOpt,
+    option_dict,
     parse_counts,
-    variant_dict,
 )
+from cradle.core.contract import JSON
 
 
 class CradleGroup(TyperGroup):
@@ -72,7 +69,7 @@ TilesOpt = Annotated[
 ]
 
 
-def with_tiles(options: dict[str, Any], game: str, tiles: Path | None) -> dict[str, Any]:
+def with_tiles(options: JSON, game: str, tiles: Path | None) -> JSON:
     """The options plus Gheos's tile set from --tiles (an absolute path, so records replay)."""
     if tiles is None:
         return options
@@ -125,17 +122,13 @@ def play(
         Path | None,
         typer.Option("--save", help="Write the game record here at the end or on quit."),
     ] = None,
-    board: BoardOpt = None,
-    buildings: BuildingsOpt = False,
-    english: EnglishOpt = False,
-    wonder: WonderOpt = False,
-    open_scoring: OpenScoringOpt = False,
+    option: OptionOpt = None,
     tiles: TilesOpt = None,
 ) -> None:
     """Play in the terminal: against bots, or hot seat with --humans."""
     from cradle.cli.play import setup_session
 
-    options = variant_dict(game, board, buildings, english, wonder, open_scoring)
+    options = option_dict(option)
     options = with_tiles(options, game, tiles)
     session = setup_session(Console(), game, players, humans, bots, seed, options, save)
     raise typer.Exit(session.run())
@@ -154,11 +147,7 @@ def bench(
         str, typer.Option("--players", "-p", help="Player counts to measure, e.g. 2,4.")
     ] = "2,4",
     seed: SeedOpt = None,
-    board: BoardOpt = None,
-    buildings: BuildingsOpt = False,
-    english: EnglishOpt = False,
-    wonder: WonderOpt = False,
-    open_scoring: OpenScoringOpt = False,
+    option: OptionOpt = None,
     tiles: TilesOpt = None,
     env: Annotated[
         str | None,
@@ -174,7 +163,7 @@ def bench(
     from cradle.cli.bench import json_line, run_bench
 
     counts = list(dict.fromkeys(parse_counts(players, "--players")))
-    options = variant_dict(game, board, buildings, english, wonder, open_scoring)
+    options = option_dict(option)
     options = with_tiles(options, game, tiles)
     if env is not None:
         from cradle.cli.duel import run_env_bench
@@ -217,20 +206,16 @@ def render(
         Path | None, typer.Option("--record", help="Render the position this record ends in.")
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="SVG file to write (default: GAME.svg).")
+        Path | None, typer.Option("--out", help="SVG file to write (default: GAME.svg).")
     ] = None,
     players: Annotated[int, typer.Option("--players", "-p", help="Seats of a new game.")] = 2,
-    board: BoardOpt = None,
-    buildings: BuildingsOpt = False,
-    english: EnglishOpt = False,
-    wonder: WonderOpt = False,
-    open_scoring: OpenScoringOpt = False,
+    option: OptionOpt = None,
     tiles: TilesOpt = None,
 ) -> None:
     """Write an SVG picture of a position (spectators' view)."""
     from cradle.cli.replay import run_render
 
-    options = variant_dict(game or "tigris", board, buildings, english, wonder, open_scoring)
+    options = option_dict(option)
     options = with_tiles(options, game or "tigris", tiles)
     run_render(Console(), game, seed, record, out, players, options)
 
@@ -243,18 +228,14 @@ def duel(
     games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 200,
     players: Annotated[int, typer.Option("--players", "-p", help="Seats per game.")] = 2,
     seed: SeedOpt = None,
-    board: BoardOpt = None,
-    buildings: BuildingsOpt = False,
-    english: EnglishOpt = False,
-    wonder: WonderOpt = False,
-    open_scoring: OpenScoringOpt = False,
+    option: OptionOpt = None,
 ) -> None:
     """Bot A against bot B with seats swapped: A's score and its 95% interval, then JSON."""
     import json
 
     from cradle.cli.duel import report, run_duel
 
-    options = variant_dict(game, board, buildings, english, wonder, open_scoring)
+    options = option_dict(option)
     result = run_duel(game, a, b, games, players, options, seed, Console())
     print(report(result), flush=True)
     print(json.dumps(result.summary()), flush=True)
@@ -290,20 +271,16 @@ def tournament(
         typer.Option("--ray", help="Run on the Ray cluster at ADDRESS ('local' starts one here)."),
     ] = None,
     out: Annotated[
-        Path, typer.Option("--out", "-o", help="Folder for results.json, results.csv, ratings.png.")
+        Path, typer.Option("--out", help="Folder for results.json, results.csv, ratings.png.")
     ] = Path("tournament"),
     seed: SeedOpt = None,
-    board: BoardOpt = None,
-    buildings: BuildingsOpt = False,
-    english: EnglishOpt = False,
-    wonder: WonderOpt = False,
-    open_scoring: OpenScoringOpt = False,
+    option: OptionOpt = None,
     tiles: TilesOpt = None,
 ) -> None:
     """Round-robin between bots with seat rotation and shared seeds; openskill ratings."""
     from cradle.cli.tournament import run_tournament
 
-    options = variant_dict(game, board, buildings, english, wonder, open_scoring)
+    options = option_dict(option)
     options = with_tiles(options, game, tiles)
     run_tournament(
         Console(), game, bots, players, games, seconds, iterations, workers, ray, out, seed, options
@@ -330,17 +307,13 @@ def hint(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the hints as JSON.")] = False,
     seed: SeedOpt = None,
-    board: BoardOpt = None,
-    buildings: BuildingsOpt = False,
-    english: EnglishOpt = False,
-    wonder: WonderOpt = False,
-    open_scoring: OpenScoringOpt = False,
+    option: OptionOpt = None,
     tiles: TilesOpt = None,
 ) -> None:
     """The best few actions for the seat to move, with their chances and reasons."""
     from cradle.cli.hint import position_from, run_hint
 
-    options = variant_dict(game, board, buildings, english, wonder, open_scoring)
+    options = option_dict(option)
     options = with_tiles(options, game, tiles)
     state = position_from(game, record, players, seed, options)
     run_hint(Console(), state, seat, count, seconds, iterations, seed, as_json)

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
@@ -30,10 +29,10 @@ from cradle.cli.common import (
     new_state,
     seat_view,
 )
-from cradle.core.contract import GameState
+from cradle.core.contract import JSON, Event, GameState
 from cradle.core.record import GameRecord
 
-Renderer = Callable[[dict[str, Any]], RenderableType]
+Renderer = Callable[[JSON], RenderableType]
 
 HELP = """\
 Enter an action by its number or by its text (case does not matter), e.g. 3 or "tile red K2".
@@ -95,8 +94,8 @@ class LogEntry:
     texts: list[str]
 
 
-def event_texts(events: list[dict[str, Any]]) -> list[str]:
-    return [str(event.get("text", event.get("type", ""))) for event in events]
+def event_texts(events: Sequence[Event]) -> list[str]:
+    return [event["text"] for event in events]
 
 
 def print_entry(console: Console, entry: LogEntry) -> None:
@@ -401,18 +400,23 @@ def compact_listing(groups: list[tuple[str, list[str]]], numbers: dict[str, int]
     return Group(*parts)
 
 
-def ranking_table(result: list[dict[str, Any]]) -> Table:
+def _number(value: object) -> int:
+    return value if isinstance(value, int) else 0
+
+
+def ranking_table(result: Sequence[Mapping[str, object]]) -> Table:
     """The final ranking from ``state.result()``: place, name, score, then the other keys
     (a per-colour dict becomes one column, "3/1/0/2", its order in the caption)."""
     table = Table(title="Final ranking", header_style="bold")
-    rows = sorted(result, key=lambda row: (row.get("place", 0), row.get("seat", 0)))
+    rows = sorted(result, key=lambda row: (_number(row.get("place")), _number(row.get("seat"))))
     skip = {"place", "seat", "dynasty", "name", "player", "score"}
     extra = [key for key in (rows[0] if rows else {}) if key not in skip]
     for heading in ("place", "seat", "player", "score", *extra):
         table.add_column(heading)
     split = [key for key in extra if isinstance(rows[0][key], dict)]
     if split:
-        order = "/".join(map(str, rows[0][split[0]]))
+        first = rows[0][split[0]]
+        order = "/".join(map(str, first)) if isinstance(first, dict) else ""
         table.caption = f"{', '.join(split)}: {order}"
     for row in rows:
         name = row.get("dynasty", row.get("name", row.get("player", "")))
@@ -430,7 +434,7 @@ def ranking_table(result: list[dict[str, Any]]) -> Table:
 def find_renderer(game: str) -> Renderer:
     """The game's terminal renderer, or a plain dump of the view if it has none yet."""
     try:
-        module = importlib.import_module(f"cradle.cli.render_{game}")
+        module = importlib.import_module(f"cradle.render.{game}_text")
     except ImportError:
         return lambda view: Pretty(view)
     render: Renderer = module.render_view
@@ -444,7 +448,7 @@ def setup_session(
     humans: int,
     bots: str,
     seed: int | None,
-    options: dict[str, Any],
+    options: JSON,
     save: Path | None,
 ) -> Session:
     """A new game with its seats filled, ready to ``run``; CliError for bad settings."""

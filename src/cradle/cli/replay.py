@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import json
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 
@@ -18,7 +17,7 @@ from cradle.cli.common import (
     seat_view,
 )
 from cradle.cli.play import LogEntry, event_texts, find_renderer, print_entry, ranking_table
-from cradle.core.contract import GameState
+from cradle.core.contract import JSON, GameState
 from cradle.core.record import GameRecord, RecordError
 
 
@@ -78,12 +77,12 @@ def run_render(
     record_path: Path | None,
     out: Path | None,
     players: int,
-    options: dict[str, Any],
+    options: JSON,
 ) -> Path:
     """Write an SVG of a new game's position, or of the position a record ends in."""
     if record_path is not None:
         if options:
-            raise CliError("variant flags are for new games; a record carries its own options")
+            raise CliError("-o options are for new games; a record carries its own options")
         record = load_record(record_path)
         if game is not None and game.strip().lower() != record.game:
             raise CliError(f"--game {game} but the record is a {record.game} game")
@@ -95,7 +94,7 @@ def run_render(
         chosen = fresh_seed() if seed is None else seed
         state = new_state(module, players, chosen, make_options(module, options))
     try:
-        svg_module = importlib.import_module(f"cradle.cli.svg_{name}")
+        svg_module = importlib.import_module(f"cradle.render.{name}_svg")
     except ImportError:
         raise CliError(f"there is no SVG export for {name} yet") from None
     svg: str = svg_module.to_svg(seat_view(state, None))

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options
+from cradle.core.contract import JSON
 
 
 def check_bots(specs: list[str]) -> None:
@@ -38,9 +39,10 @@ def run_tournament(
     ray_address: str | None,
     out: Path,
     seed: int | None,
-    options: dict[str, Any],
+    options: JSON,
 ) -> dict[str, Any]:
     from cradle.ai import tournament as t
+    from cradle.ai.tournament import TableRecord
 
     module = load_game(game)
     if not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
@@ -94,7 +96,7 @@ def run_tournament(
 
         done: list[int] = []
 
-        def advance(record: dict[str, Any]) -> None:
+        def advance(record: TableRecord) -> None:
             bar.advance(job)
             done.append(1)
             if not console.is_terminal:

@@ -1,21 +1,60 @@
-"""The contract every game exposes (see docs/contract.md), as typing protocols.
+"""The contract every game exposes (docs/contract.md), as types that mypy checks.
 
 Everything outside a game's package (AI, adapters, server, CLI) programs against these
-protocols and reaches a game through :mod:`cradle.games`, never through its internals.
+protocols and reaches a game through :func:`cradle.games.get_game`, never through its internals.
+A game may have several engines (Python, native); each state class satisfies
+:class:`GameState`, and each game package (a module) satisfies :class:`GameModule`.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Sequence
+from typing import Any, NotRequired, Protocol, Self, TypedDict, runtime_checkable
 
-Event = dict[str, Any]
+# A JSON document whose schema a game documents (positions, views): read by key.
 JSON = dict[str, Any]
+
+
+class IllegalAction(ValueError):
+    """An action that is malformed or not legal now; the state is left unchanged.
+
+    Each game raises its own subclass (``tigris.IllegalAction``, ``gheos.IllegalAction``), so
+    code that handles any game catches this one."""
+
+
+class Event(TypedDict):
+    """What an action did, in the order it happened (``state.apply`` returns a list of them).
+
+    Every event has a ``type`` and a sentence (``text``), and ``seat`` when one seat did it;
+    each game adds fields per type (``tigris.TigrisEvent``, ``gheos.GheosEvent``)."""
+
+    type: str
+    text: str
+    seat: NotRequired[int]
+
+
+class SeatResult(TypedDict):
+    """One seat's line of ``state.result()``: place 1 wins, tied seats share a place.
+
+    Each game adds its own details (``tigris.TigrisResult``, ``gheos.GheosResult``)."""
+
+    seat: int
+    score: int
+    place: int
 
 
 @runtime_checkable
 class GameState(Protocol):
-    """A position of one game, with the operations of the contract."""
+    """A position of one game with the operations of the contract (docs/contract.md).
+
+    The engines also offer each game's analysis API (docs/contract.md, "Analysis"): a
+    Tigris state satisfies ``tigris.TigrisGame``, a Gheos state ``gheos.GheosGame``."""
+
+    @property
+    def game(self) -> str:
+        """The game's registry name (``"tigris"``, ``"gheos"``)."""
+        ...
 
     @property
     def players(self) -> tuple[str, ...]: ...
@@ -28,36 +67,83 @@ class GameState(Protocol):
 
     def legal_actions(self) -> list[str]: ...
 
-    def apply(self, action: str) -> list[Event]: ...
+    def legal_action_ids(self) -> list[int]:
+        """The legal actions as the game's fixed ids, in the order of ``legal_actions()``."""
+        ...
 
-    def result(self) -> list[JSON]: ...
+    def apply(self, action: str | int) -> Sequence[Event]:
+        """Apply an action (its notation or its id) for ``to_move``; the game's
+        IllegalAction (a :class:`IllegalAction`) leaves the state unchanged."""
+        ...
 
-    def view(self, seat: int) -> JSON: ...
+    def result(self) -> Sequence[SeatResult]: ...
 
-    def clone(self) -> GameState: ...
+    def view(self, seat: int | None) -> JSON:
+        """All that ``seat`` may know (``None``: a spectator, public information only)."""
+        ...
+
+    def clone(self) -> Self: ...
 
     def to_position(self) -> JSON: ...
 
-    def sample_hidden(self, seat: int, rng: random.Random) -> GameState: ...
+    def sample_hidden(self, seat: int, rng: random.Random) -> Self:
+        """A full state that ``seat`` cannot tell from this one."""
+        ...
+
+    def hand(self, seat: int) -> list[str]:
+        """The seat's tiles as ``view(seat)["hand"]`` spells them (cheaply)."""
+        ...
+
+    def with_hidden(self, hands: Sequence[Sequence[str]], pile: Sequence[str]) -> Self:
+        """A copy with these hands and this pile (first drawn first); ValueError unless only
+        hidden tiles moved (this state is never changed)."""
+        ...
+
+    def order_pile(self, front: Sequence[str]) -> None:
+        """In place: ``front`` becomes the next draws, in that order; ValueError (and nothing
+        changes) when the pile does not hold those tiles."""
+        ...
 
 
 class GameModule(Protocol):
-    """What a game package exports."""
+    """What a game package exports (``from cradle import tigris``).
 
-    NAME: str
-    MIN_PLAYERS: int
-    MAX_PLAYERS: int
-    IllegalAction: type[ValueError]
+    Options are each game's own frozen dataclass: code that handles any game gets them from
+    ``options_from_dict`` and hands them back unopened."""
+
+    @property
+    def NAME(self) -> str: ...
+
+    @property
+    def MIN_PLAYERS(self) -> int: ...
+
+    @property
+    def MAX_PLAYERS(self) -> int: ...
+
+    @property
+    def IllegalAction(self) -> type[IllegalAction]: ...
 
     def new_game(
         self,
         players: int = 2,
         seed: int | None = None,
-        options: Any = None,
-    ) -> GameState: ...
+        options: object = None,
+        dynasties: Sequence[str] | None = None,
+        engine: str | None = None,
+    ) -> GameState:
+        """A new game; ``dynasties`` names the seats (default: the game's own names);
+        ``engine``: "native" or "python" (default: native when built)."""
+        ...
 
-    def from_position(self, position: JSON, seed: int | None = None) -> GameState: ...
+    def from_position(
+        self, position: object, seed: int | None = None, engine: str | None = None
+    ) -> GameState:
+        """The state of a position (``to_position()``); ValueError with a reason if bad."""
+        ...
 
-    def options_from_dict(self, data: JSON | None) -> Any: ...
+    def options_from_dict(self, data: object) -> object:
+        """The game's options from a JSON object (None: the defaults); ValueError for an
+        unknown key or a bad value."""
+        ...
 
-    def options_to_dict(self, options: Any) -> JSON: ...
+    def options_to_dict(self, options: object) -> JSON: ...

@@ -9,9 +9,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from cradle.core.contract import GameState
+from cradle.core.contract import JSON, GameState
 
 RECORD_FORMAT = 1
 
@@ -25,10 +24,10 @@ class GameRecord:
     game: str
     players: list[str]
     seed: int
-    options: dict[str, Any] = field(default_factory=dict)
+    options: JSON = field(default_factory=dict)
     actions: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSON:
         return {
             "format": RECORD_FORMAT,
             "game": self.game,
@@ -45,7 +44,7 @@ class GameRecord:
         Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
 
     @classmethod
-    def from_dict(cls, data: Any) -> GameRecord:
+    def from_dict(cls, data: object) -> GameRecord:
         if not isinstance(data, dict):
             raise RecordError("a game record must be a JSON object")
         for key in ("game", "players", "seed", "actions"):
@@ -84,7 +83,7 @@ class GameRecord:
 
     def replay(self) -> GameState:
         """Replay every action from the start; raises RecordError at the first bad one."""
-        from cradle.games import get_game
+        from cradle.core.registry import get_game
 
         module = get_game(self.game)
         try:

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from cradle.core.contract import GameModule
 from cradle.envs.spec import get_spec
 
 ENVS = ("openspiel", "pettingzoo")
@@ -32,7 +33,7 @@ class Side:
         return 1e6 * self.seconds / self.decisions if self.decisions else 0.0
 
 
-def _engine_game(module: Any, players: int, options: Any, seed: int) -> tuple[float, int]:
+def _engine_game(module: GameModule, players: int, options: object, seed: int) -> tuple[float, int]:
     rng = random.Random(seed)
     start = time.perf_counter()
     state = module.new_game(players, seed, options)

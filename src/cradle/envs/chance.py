@@ -39,7 +39,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from cradle.envs.spec import JSON, EnvSpec, ranking_utilities
+from cradle.core.contract import Event, GameState
+from cradle.core.results import ranking_utilities
+from cradle.envs.spec import JSON, EnvSpec
 
 CHANCE = -1
 TERMINAL = -4
@@ -150,7 +152,7 @@ class Setup:
         "position",
     )
 
-    def __init__(self, spec: EnvSpec, players: int, options: Any) -> None:
+    def __init__(self, spec: EnvSpec, players: int, options: object) -> None:
         # While dealing there is no real state yet; the engine's own set-up stands in for it
         # (only its public view is ever shown, and it is never changed: games clone it).
         start = spec.module.new_game(players, 0, options).to_position()
@@ -159,10 +161,10 @@ class Setup:
         base = spec.module.from_position(spec.dealt(position, spec.hands(start), spec.pile(start)))
         self._derive(spec, base, position, deal)
 
-    def _derive(self, spec: EnvSpec, base: Any, position: JSON, deal: list[int]) -> None:
+    def _derive(self, spec: EnvSpec, base: GameState, position: JSON, deal: list[int]) -> None:
         """Everything else from the stand-in state, the undealt position and the deal (also
         for a set-up read back from a pickle)."""
-        self.base: Any = base
+        self.base: GameState = base
         self.position = position
         self.deal = deal
         self.dealt = sum(deal)
@@ -225,7 +227,7 @@ class ChanceGame:
         self,
         spec: EnvSpec,
         players: int,
-        options: Any,
+        options: object,
         max_moves: int,
         timing: str = "at_setup",
         setup: Setup | None = None,
@@ -236,7 +238,7 @@ class ChanceGame:
         if setup is None:
             setup = Setup(spec, players, options)
         self._setup: Setup | None = setup
-        self.engine: Any = setup.base
+        self.engine: GameState = setup.base
         self.bag: list[str] = setup.pile
         self.fixed = 0
         dealt = setup.dealt
@@ -259,7 +261,7 @@ class ChanceGame:
         self.front: list[str] = []
         self._front_told = True
         self.pending: str | None = None
-        self.post: Any = None
+        self.post: GameState | None = None
         self.post_position: JSON | None = None
         self.log: Log | None = None
         self.moves = 0
@@ -386,7 +388,7 @@ class ChanceGame:
         ids.sort()
         return ids
 
-    def apply_action(self, action_id: int) -> list[JSON]:
+    def apply_action(self, action_id: int) -> list[Event]:
         """The decision ``action_id`` of the seat to move; returns the engine's events."""
         before = self.engine
         if self.need > 0 or self.moves >= self.max_moves or before.is_over:
@@ -394,8 +396,8 @@ class ChanceGame:
         spec = self.spec
         seat = int(before.to_move)
         tiles = spec.actor_hand(before, seat)
-        # With the engine's own ids the string is spelled only if the history is read.
-        action = None if spec.engine_ids else spec.decode(before, action_id)
+        # The action's string is spelled only if the history is read.
+        action = None
         timing = self.timing
         if timing != "when_drawn":
             # Copies clone the engine, so it can change in place (unchanged when refused).
@@ -527,7 +529,7 @@ class ChanceGame:
             self.engine.order_pile(self.front)
             self._front_told = True
 
-    def _settle(self, engine: Any, bag: list[str], drawn: int, fixed: int) -> None:
+    def _settle(self, engine: GameState, bag: list[str], drawn: int, fixed: int) -> None:
         self.engine = engine
         self.bag = bag[drawn:]
         self.fixed = fixed - drawn

@@ -12,16 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-# Tigris & Euphrates notation (docs/contract.md). Colour order is the contract's: red, blue,
-# green, black; it fixes the spelling of swaps ("swap red blue") and monuments ("red-blue").
-TIGRIS_COLOURS = ("red", "blue", "green", "black")
+from cradle import tigris
+
+# Tigris & Euphrates notation (docs/contract.md), from the engine. Colour order is the
+# contract's: red, blue, green, black; it fixes the spelling of swaps ("swap red blue") and
+# monuments ("red-blue").
+TIGRIS_COLOURS = tigris.COLORS
+# The order of the leaders' planes in the observation tensor (docs/openspiel.md).
 TIGRIS_ROLES = ("king", "priest", "farmer", "trader")
-TIGRIS_COLUMNS = "ABCDEFGHIJKLMNOP"
-TIGRIS_ROWS = 11
-TIGRIS_MONUMENTS = tuple(
-    f"{a}-{b}" for i, a in enumerate(TIGRIS_COLOURS) for b in TIGRIS_COLOURS[i + 1 :]
-)
-TIGRIS_HAND_SIZE = 6
+_BOARD = tigris.geometry()
+TIGRIS_COLUMNS = "".join(name[0] for name in _BOARD.cells[: _BOARD.columns])
+TIGRIS_ROWS = _BOARD.rows
+TIGRIS_MONUMENTS = tuple(f"{TIGRIS_COLOURS[a]}-{TIGRIS_COLOURS[b]}" for a, b in tigris.MONUMENTS)
+TIGRIS_HAND_SIZE = tigris.HAND_SIZE
 
 
 class UnknownAction(ValueError):
@@ -95,10 +98,7 @@ def tigris_action_strings() -> list[str]:
     """Every string of the Tigris notation in the engine's own id order
     (``tigris.all_action_strings()``, documented in docs/openspiel.md), so that an id here is
     the engine's ``legal_action_ids()`` / ``apply(id)`` id."""
-    from cradle.games import get_game
-
-    strings: list[str] = get_game("tigris").all_action_strings()
-    return strings
+    return tigris.all_action_strings()
 
 
 _ENCODINGS: dict[str, ActionEncoding] = {}

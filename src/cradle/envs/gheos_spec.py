@@ -12,18 +12,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
+from cradle.core.contract import Event, GameState
 from cradle.envs.encoding import ActionEncoding, UnknownAction
 from cradle.envs.spec import JSON, EnvSpec, FloatArray
+from cradle.gheos import COLOURS as GHEOS_COLOURS
+from cradle.gheos import PHASES, all_action_templates, as_gheos, load_tiles
+from cradle.gheos.tiles import TileSet
 
-GHEOS_COLOURS = ("red", "green", "yellow", "blue", "black", "white")
 HAND = 2
 # Events that each draw one tile of the stack.
 _DRAW_EVENTS = frozenset({"draw", "epoch"})
-PHASES = ("tile", "pay", "migrate", "war", "civ", "token", "over")
 AREA_KINDS = ("continent", "island")
 TEMPLE_KINDS = ("wheat", "cup", "sword")
 SEATS = 4
@@ -31,9 +32,7 @@ SEATS = 4
 
 class GheosSpec(EnvSpec):
     game = "gheos"
-    # The encoding is the engine's own numbering (all_action_templates), and the engine can
-    # be told its next draws (order_pile).
-    engine_ids = True
+    # The engine can be told its next draws (order_pile).
     draws_ahead = True
 
     def __init__(self) -> None:
@@ -44,19 +43,17 @@ class GheosSpec(EnvSpec):
         self._static = self._static_features(tileset)
 
     @staticmethod
-    def _tileset() -> Any:
-        from cradle import gheos
-
-        return gheos.load_tiles(None)
+    def _tileset() -> TileSet:
+        return load_tiles(None)
 
     def make_encoding(self) -> ActionEncoding:
-        strings = self.module.all_action_templates()
+        strings = all_action_templates()
         encoding = ActionEncoding(strings, lambda text: " ".join(text.lower().split()))
         self._ids = {text: i for i, text in enumerate(encoding.strings)}
         return encoding
 
     # --- the state-dependent part: hand slots
-    def _hand(self, state: Any) -> list[int]:
+    def _hand(self, state: GameState) -> list[int]:
         """Tile numbers of the hand of the seat to move, lowest first."""
         return sorted(int(tile[1:]) for tile in self.actor_hand(state, state.to_move))
 
@@ -69,7 +66,7 @@ class GheosSpec(EnvSpec):
             raise UnknownAction(f"t{number} is not in the hand of the seat to move")
         return f"{words[0]} #{hand.index(number)} {words[2]} {words[3]}"
 
-    def encode_legal(self, state: Any, actions: list[str]) -> list[int]:
+    def encode_legal(self, state: GameState, actions: list[str]) -> list[int]:
         ids = self._ids
         out: list[int] = []
         hand: list[int] | None = None
@@ -85,28 +82,19 @@ class GheosSpec(EnvSpec):
             out.append(found)
         return out
 
-    def encode_action(self, state: Any, action: str) -> int:
+    def encode_action(self, state: GameState, action: str) -> int:
         """The id of one action string in ``state`` (engine or hand-written spelling)."""
         if action.lower().split()[0] in ("place", "replace"):
             action = self._slot_form(action, self._hand(state))
         return self.encoding.encode(action)
 
-    def decode(self, state: Any, action_id: int) -> str:
-        if self.engine_ids and not isinstance(action_id, bool):
-            try:
-                text: str = state.action_string(int(action_id))
-            except ValueError as exc:  # the engine's IllegalAction: out of range, empty slot
-                raise UnknownAction(str(exc)) from None
-            return text
-        text = self.encoding.decode(action_id)
-        if text.startswith(("place ", "replace ")):
-            verb, slot, cell, rot = text.split()
-            hand = self._hand(state)
-            index = int(slot[1:])
-            if index >= len(hand):
-                raise UnknownAction(f"the hand has no tile in slot {slot}")
-            return f"{verb} t{hand[index]} {cell} {rot}"
-        return text
+    def decode(self, state: GameState, action_id: int) -> str:
+        if isinstance(action_id, bool):
+            raise UnknownAction(f"action id {action_id!r} is not a number")
+        try:
+            return as_gheos(state).action_string(int(action_id))
+        except ValueError as exc:  # the engine's IllegalAction: out of range, empty slot
+            raise UnknownAction(str(exc)) from None
 
     def describe(self, action_id: int, tiles: Sequence[str]) -> str:
         text = self.encoding.decode(action_id)
@@ -167,7 +155,7 @@ class GheosSpec(EnvSpec):
                     return True
         return False
 
-    def drawn(self, events: list[JSON]) -> int:
+    def drawn(self, events: list[Event]) -> int:
         count = 0
         for event in events:
             if event["type"] in _DRAW_EVENTS:
@@ -175,7 +163,7 @@ class GheosSpec(EnvSpec):
         return count
 
     # --- observations
-    def _static_features(self, tileset: Any) -> FloatArray:
+    def _static_features(self, tileset: TileSet) -> FloatArray:
         """What each tile shows, per region (fixed by the tile set): see docs/openspiel.md."""
         static = np.zeros((self.tile_count, 3, STATIC), np.float32)
         for tile in tileset.tiles:
@@ -311,9 +299,6 @@ class GheosSpec(EnvSpec):
             if tile != "epoch":
                 out[int(tile[1:])] = 1.0
 
-    def hand_tokens(self, view: JSON) -> list[str]:
-        return [str(tile["tile"]) for tile in view.get("hand") or []]
-
     def private_size(self) -> int:
         return self.tile_count
 
@@ -324,7 +309,7 @@ class GheosSpec(EnvSpec):
     def private_string(self, view: JSON) -> str:
         return json.dumps({"hand": [tile["tile"] for tile in view.get("hand") or []]})
 
-    def render(self, state: Any) -> str:
+    def render(self, state: GameState) -> str:
         view = state.view(None)
         lines = [
             f"Gheos  phase {view['phase']}  stack {view['stack_size']}  "

@@ -19,7 +19,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from cradle.envs.spec import EnvSpec, FloatArray, get_spec, ranking_utilities
+from cradle.core.contract import GameState
+from cradle.core.results import ranking_utilities
+from cradle.envs.spec import EnvSpec, FloatArray, get_spec
 
 
 class CradleAECEnv(AECEnv):  # type: ignore[misc]
@@ -69,7 +71,7 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
             )
             for a in self.possible_agents
         }
-        self.state_: Any = None
+        self.state_: GameState | None = None
         self.moves = 0
         # The legal ids of agent_selection, worked out when first asked for.
         self._legal_ids: list[int] | None = None
@@ -96,13 +98,13 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
         self._select()
 
     def _select(self) -> None:
-        self.agent_selection = self.possible_agents[self.state_.to_move]
+        self.agent_selection = self.possible_agents[self._game.to_move]
         self._legal_ids = None
 
     def _legal(self) -> list[int]:
         legal = self._legal_ids
         if legal is None:
-            legal = self._legal_ids = self.spec.legal_ids(self.state_)
+            legal = self._legal_ids = self.spec.legal_ids(self._game)
         return legal
 
     def legal_action_ids(self) -> list[int]:
@@ -121,7 +123,7 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
         vector: FloatArray = np.zeros(self._obs_size, np.float32)
-        self.spec.fill_observation(self.state_.view(seat), seat, vector)
+        self.spec.fill_observation(self._game.view(seat), seat, vector)
         return {"observation": vector, "action_mask": self.action_mask(agent)}
 
     def step(self, action: Any) -> None:
@@ -130,21 +132,16 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         action_id = int(action)
-        if self.spec.engine_ids:
-            # The engine checks the id itself and refuses it without changing anything.
-            try:
-                self.spec.apply_id(self.state_, action_id)
-            except ValueError as exc:
-                raise self._illegal(agent, action_id, str(exc)) from None
-        else:
-            if action_id not in self._legal():
-                raise self._illegal(agent, action_id, "")
-            self.spec.apply_id(self.state_, action_id)
+        # The engine checks the id itself and refuses it without changing anything.
+        try:
+            self.spec.apply_id(self._game, action_id)
+        except ValueError as exc:
+            raise self._illegal(agent, action_id, str(exc)) from None
         self._legal_ids = None
         self.moves += 1
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        state = self.state_
+        state = self._game
         if state.is_over:
             for a, value in zip(
                 self.possible_agents, ranking_utilities(state.result()), strict=True
@@ -175,8 +172,15 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
     def close(self) -> None:
         pass
 
-    def game_state(self) -> Any:
-        """The underlying game state (the contract's object), e.g. for bots or records."""
+    def game_state(self) -> GameState | None:
+        """The underlying game state (the contract's object), e.g. for bots or records; None
+        before the first reset()."""
+        return self.state_
+
+    @property
+    def _game(self) -> GameState:
+        if self.state_ is None:
+            raise RuntimeError("call reset() before using the environment")
         return self.state_
 
 

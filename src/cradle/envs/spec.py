@@ -11,16 +11,18 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from cradle.core.contract import JSON, Event, GameModule, GameState
+from cradle.core.results import ranking_utilities
 from cradle.envs.encoding import ActionEncoding, UnknownAction
 from cradle.games import game_names, get_game
 
-JSON = dict[str, Any]
 FloatArray = npt.NDArray[np.float32]
+
+__all__ = ["JSON", "EnvSpec", "FloatArray", "env_game_names", "get_spec", "ranking_utilities"]
 
 # game name -> "module:class" of its spec; a game without one is not (yet) an environment.
 _SPECS: dict[str, str] = {
@@ -36,16 +38,14 @@ class EnvSpec:
     game: str = ""
     # Tokens of the draw pile, in chance-outcome order: outcome i draws ``tokens[i]``.
     tokens: tuple[str, ...] = ()
-    # True when the engine numbers its actions as ``encoding`` does: states then have
-    # ``legal_action_ids()`` and ``apply`` takes an id, so no action strings are built or
-    # parsed on the way.
-    engine_ids: bool = False
+    # The encoding numbers actions as the engine does (``legal_action_ids()``, ``apply(id)``),
+    # so ids pass straight through: no action strings are built or parsed on the way.
     # True when the spec knows how far ahead a decision can draw (``covers_next``, ``drawn``)
     # and the engine can be told its next draws (``order_pile``): OpenSpiel's draws=ahead.
     draws_ahead: bool = False
 
     def __init__(self) -> None:
-        self.module: Any = get_game(self.game)
+        self.module: GameModule = get_game(self.game)
         self.encoding: ActionEncoding = self.make_encoding()
         self.token_ids = {token: i for i, token in enumerate(self.tokens)}
 
@@ -53,19 +53,17 @@ class EnvSpec:
     def make_encoding(self) -> ActionEncoding:
         raise NotImplementedError
 
-    def encode_legal(self, state: Any, actions: list[str]) -> list[int]:
-        """Ids of ``actions`` (legal in ``state``); an encoding may depend on the state."""
+    def encode_legal(self, state: GameState, actions: list[str]) -> list[int]:
+        """Ids of action strings legal in ``state`` (an encoding may depend on the state):
+        for strings from elsewhere, such as a log; the engine's own ids need none."""
         return self.encoding.encode_all(actions)
 
-    def legal_ids(self, state: Any) -> list[int]:
+    def legal_ids(self, state: GameState) -> list[int]:
         """Ids of the legal actions of ``state``, in the order of ``legal_actions()`` (a new
         list the caller may change)."""
-        if self.engine_ids:
-            ids: list[int] = state.legal_action_ids()
-            return ids
-        return self.encode_legal(state, state.legal_actions())
+        return state.legal_action_ids()
 
-    def decode(self, state: Any, action_id: int) -> str:
+    def decode(self, state: GameState, action_id: int) -> str:
         """The action string of ``action_id`` in ``state``."""
         return self.encoding.decode(action_id)
 
@@ -74,22 +72,18 @@ class EnvSpec:
         that depend on the hand; most do not)."""
         return self.encoding.decode(action_id)
 
-    def apply_id(self, state: Any, action_id: int) -> list[JSON]:
+    def apply_id(self, state: GameState, action_id: int) -> list[Event]:
         """Apply the action ``action_id``; the engine's IllegalAction when it is not legal."""
-        if self.engine_ids:
-            if isinstance(action_id, bool):
-                raise UnknownAction(f"action id {action_id!r} is not a number")
-            events: list[JSON] = state.apply(int(action_id))
-            return events
-        events = state.apply(self.decode(state, action_id))
-        return events
+        if isinstance(action_id, bool):
+            raise UnknownAction(f"action id {action_id!r} is not a number")
+        return list(state.apply(int(action_id)))
 
     def public_action(self, action: str) -> str:
         """What seats other than the actor learn from ``action`` (most actions are public)."""
         return action
 
     # --- setting up a game
-    def options(self, params: JSON) -> Any:
+    def options(self, params: JSON) -> object:
         """The game options from adapter parameters (the keys of :meth:`option_defaults`)."""
         return self.module.options_from_dict(
             {key: params[key] for key in self.option_defaults() if key in params}
@@ -120,16 +114,14 @@ class EnvSpec:
         """``position`` (as from :meth:`undealt`) with those hands dealt and that pile left."""
         raise NotImplementedError
 
-    def rearranged(self, state: Any, hands: list[list[str]] | None, pile: list[str]) -> Any:
+    def rearranged(
+        self, state: GameState, hands: list[list[str]] | None, pile: list[str]
+    ) -> GameState:
         """A copy of ``state`` with these hands (``None``: the same) and this pile, first
-        drawn first: the engine's cheap ``with_hidden`` where it has one, otherwise a
-        rebuilt position (a deal from :meth:`undealt` needs the same hand sizes)."""
+        drawn first (the engine's ``with_hidden``)."""
         if hands is None:
-            hands = [self.actor_hand(state, seat) for seat in range(len(state.players))]
-        if hasattr(state, "with_hidden"):
-            return state.with_hidden(hands, pile)
-        position = self.dealt(state.to_position(), hands, pile)
-        return self.module.from_position(position)
+            hands = [state.hand(seat) for seat in range(len(state.players))]
+        return state.with_hidden(hands, pile)
 
     def dealable(self, token: str) -> bool:
         """Whether ``token`` may be dealt into a starting hand."""
@@ -150,11 +142,11 @@ class EnvSpec:
         (first drawn first): then chance need not fix more of the order yet (draws=ahead)."""
         raise NotImplementedError
 
-    def drawn(self, events: list[JSON]) -> int:
+    def drawn(self, events: list[Event]) -> int:
         """How many tiles of the pile the decision with these events drew (draws=ahead)."""
         raise NotImplementedError
 
-    def may_draw(self, events: list[JSON]) -> bool:
+    def may_draw(self, events: list[Event]) -> bool:
         """False only when ``events`` prove that no tile was drawn (a cheap pre-check)."""
         return True
 
@@ -184,18 +176,9 @@ class EnvSpec:
         tiles it has not seen; computed from the full position but showing nothing hidden."""
         raise NotImplementedError
 
-    def hand_tokens(self, view: JSON) -> list[str]:
-        """The seat's hand in ``view`` as pile tokens."""
-        return [str(tile) for tile in view.get("hand") or []]
-
-    def actor_hand(self, state: Any, seat: int) -> list[str]:
-        """The tiles ``seat`` holds in ``state``, as pile tokens (any order): the engine's
-        cheap ``hand(seat)`` where it has one, otherwise read from the seat's view."""
-        hand = getattr(state, "hand", None)
-        if hand is not None:
-            tiles: list[str] = hand(seat)
-            return tiles
-        return self.hand_tokens(state.view(seat))
+    def actor_hand(self, state: GameState, seat: int) -> list[str]:
+        """The tiles ``seat`` holds in ``state``, as pile tokens (the engine's ``hand``)."""
+        return state.hand(seat)
 
     def private_size(self) -> int:
         raise NotImplementedError
@@ -211,24 +194,9 @@ class EnvSpec:
         """A seat's view as canonical compact JSON: exactly what that seat knows now."""
         return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
-    def render(self, state: Any) -> str:
+    def render(self, state: GameState) -> str:
         """A plain-text picture for ``render_mode="ansi"``."""
         return json.dumps(state.view(None), sort_keys=True, indent=1)
-
-
-def ranking_utilities(result: list[JSON]) -> list[float]:
-    """Zero-sum utilities from places: (seats beaten - seats beating this one) / (n - 1).
-
-    Two players: +1 win, -1 loss, 0 tie. Any number: the sum is 0 and each lies in [-1, 1].
-    """
-    n = len(result)
-    places = [int(entry["place"]) for entry in sorted(result, key=lambda e: int(e["seat"]))]
-    out = []
-    for place in places:
-        beaten = sum(1 for other in places if other > place)
-        beating = sum(1 for other in places if other < place)
-        out.append((beaten - beating) / (n - 1))
-    return out
 
 
 def env_game_names() -> list[str]:

@@ -6,10 +6,11 @@ The observation tensor layout is documented in docs/openspiel.md; keep the two i
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import numpy as np
 
+from cradle import tigris
+from cradle.core.contract import Event, GameState
 from cradle.envs.encoding import (
     TIGRIS_COLOURS,
     TIGRIS_COLUMNS,
@@ -88,11 +89,8 @@ M_OWN_DISCARDS = 4  # 4: tiles this seat has swapped away
 M_REMOVED = 8  # 4: tiles out of the game (conflicts, catastrophes)
 MEMORY = 12
 
-_CELL_INDEX = {
-    f"{column}{row + 1}": (row, c)
-    for row in range(TIGRIS_ROWS)
-    for c, column in enumerate(TIGRIS_COLUMNS)
-}
+# Cell name -> (row, column), from the engine's geometry (a cell is row * 16 + column).
+_CELL_INDEX = {name: divmod(cell, COLUMNS) for cell, name in enumerate(tigris.geometry().cells)}
 _COLOUR = {colour: i for i, colour in enumerate(TIGRIS_COLOURS)}
 _ROLE = {role: i for i, role in enumerate(TIGRIS_ROLES)}
 _MONUMENT = {pair: i for i, pair in enumerate(TIGRIS_MONUMENTS)}
@@ -103,9 +101,6 @@ _DRAW_EVENTS = frozenset({"turn", "game_over", "swap"})
 class TigrisSpec(EnvSpec):
     game = "tigris"
     tokens = TIGRIS_COLOURS
-    # The encoding is the engine's own numbering (all_action_strings), so its ids pass
-    # straight through legal_action_ids() and apply(id).
-    engine_ids = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -157,7 +152,7 @@ class TigrisSpec(EnvSpec):
             "bag": list(pile),
         }
 
-    def may_draw(self, events: list[JSON]) -> bool:
+    def may_draw(self, events: list[Event]) -> bool:
         return any(event["type"] in _DRAW_EVENTS for event in events)
 
     # --- observations
@@ -181,15 +176,14 @@ class TigrisSpec(EnvSpec):
         return low, high
 
     def _terrain_planes(self, board: str) -> FloatArray:
-        """River and special squares of a board side, from the engine's public board map."""
+        """River and special squares of a board side, from the engine's geometry."""
         found = self._terrain.get(board)
         if found is None:
             found = np.zeros((2, TIGRIS_ROWS, COLUMNS), np.float32)
-            board_map = getattr(self.module, "board_map", None)
-            description: Any = board_map(board) if board_map is not None else {}
-            for plane, key in ((0, "river"), (1, "special")):
-                for cell in description.get(key, []):
-                    row, column = _CELL_INDEX[str(cell).upper()]
+            geometry = tigris.geometry(board)
+            for plane, cells in ((0, geometry.river), (1, geometry.special)):
+                for cell in cells:
+                    row, column = divmod(cell, COLUMNS)
                     found[plane, row, column] = 1.0
             self._terrain[board] = found
         return found
@@ -330,7 +324,7 @@ class TigrisSpec(EnvSpec):
         own = (view.get("points") or {}).get(view["players"][view["seat"]], {})
         return json.dumps({"hand": view.get("hand") or [], "points": own}, sort_keys=True)
 
-    def render(self, state: Any) -> str:
+    def render(self, state: GameState) -> str:
         try:
             return _render_rich(state.view(None))
         except Exception:  # the terminal renderer is optional here; fall back to JSON
@@ -342,7 +336,7 @@ def _render_rich(view: JSON) -> str:
 
     from rich.console import Console
 
-    from cradle.cli.render_tigris import render_view
+    from cradle.render.tigris_text import render_view
 
     buffer = io.StringIO()
     console = Console(file=buffer, width=160, color_system=None, force_terminal=False)

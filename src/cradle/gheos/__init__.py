@@ -1,11 +1,24 @@
 """Gheos (René Wiersma, 2006) for 2-4 players: an exact rules engine on a triangular map.
 
-The public surface is the contract of docs/contract.md; the notation, the position schema and
-the tile-set file format are in docs/gheos.md.
+The public surface is the contract of docs/contract.md (with the analysis API); the notation,
+the position schema and the tile-set file format are in docs/gheos.md.
 """
 
 from cradle.core.positions import PositionError
 from cradle.gheos.actions import all_action_templates
+from cradle.gheos.analysis import (
+    SYMBOLS,
+    Area,
+    Civilization,
+    GheosGame,
+    PlacedTile,
+    Player,
+    as_gheos,
+    corners,
+    edge_names,
+    is_up,
+    neighbour,
+)
 from cradle.gheos.position import (
     from_position,
     new_game,
@@ -17,6 +30,9 @@ from cradle.gheos.state import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     NAME,
+    PHASES,
+    GheosEvent,
+    GheosResult,
     GheosState,
     IllegalAction,
     Options,
@@ -28,14 +44,28 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NAME",
+    "PHASES",
+    "SYMBOLS",
+    "Area",
+    "Civilization",
+    "GheosEvent",
+    "GheosGame",
+    "GheosResult",
     "GheosState",
     "IllegalAction",
     "Options",
+    "PlacedTile",
+    "Player",
     "PositionError",
     "TileSetError",
     "all_action_templates",
+    "as_gheos",
+    "corners",
+    "edge_names",
     "from_position",
+    "is_up",
     "load_tiles",
+    "neighbour",
     "new_game",
     "options_from_dict",
     "options_to_dict",

@@ -4,7 +4,7 @@ A placed tile's region is a small integer ``cell * 3 + k`` (``k`` = the region's
 tile). Areas are worked out from scratch with a union-find over the shared edges; a map holds
 at most 52 tiles, so this is cheap enough to redo after every placement or replacement, and
 redoing it makes merges (war) and splits (migration) fall out of a plain comparison of the
-areas before and after. Area objects are never changed once built, so states share them.
+areas before and after. AreaTally objects are never changed once built, so states share them.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from cradle.gheos.tiles import Tile
 Board = dict[int, tuple[int, int]]
 
 
-class Area:
+class AreaTally:
     """One area of land: its regions and the totals of what sits on them."""
 
     __slots__ = (
@@ -50,7 +50,7 @@ class Area:
         return value
 
 
-def compute_areas(board: Board, tiles: tuple[Tile, ...]) -> tuple[dict[int, int], list[Area]]:
+def compute_areas(board: Board, tiles: tuple[Tile, ...]) -> tuple[dict[int, int], list[AreaTally]]:
     """Region -> area index, and the areas in order of their first (smallest) region."""
     parent: dict[int, int] = {}
     layouts: dict[int, tuple[int, int, int]] = {}
@@ -87,9 +87,9 @@ def compute_areas(board: Board, tiles: tuple[Tile, ...]) -> tuple[dict[int, int]
     for node in sorted(parent):
         groups.setdefault(find(node), []).append(node)
     area_of: dict[int, int] = {}
-    areas: list[Area] = []
+    areas: list[AreaTally] = []
     for regions in groups.values():
-        area = Area(len(areas), regions)
+        area = AreaTally(len(areas), regions)
         coasts = 0
         for node in regions:
             area_of[node] = area.index

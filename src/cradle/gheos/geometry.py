@@ -48,7 +48,7 @@ def is_up(row: int, col: int) -> bool:
     return (row + col) % 2 == 0
 
 
-def _neighbour(row: int, col: int, edge: int) -> tuple[int, int]:
+def neighbour(row: int, col: int, edge: int) -> tuple[int, int]:
     """The cell across ``edge`` of ``(row, col)``."""
     if is_up(row, col):
         return ((row + 1, col), (row, col - 1), (row, col + 1))[edge]
@@ -66,13 +66,14 @@ def _build() -> tuple[list[int], list[int], list[bool], list[tuple[int, int, int
         rows.append(row)
         cols.append(col)
         ups.append(is_up(row, col))
-        n0, n1, n2 = (cell_index(*_neighbour(row, col, edge)) for edge in range(3))
+        n0, n1, n2 = (cell_index(*neighbour(row, col, edge)) for edge in range(3))
         neighbours.append((n0, n1, n2))
         names.append(f"{row},{col}")
     return rows, cols, ups, neighbours, names
 
 
 ROW, COL, UP, NEIGHBOURS, CELL_NAME = _build()
+ROW_COL = tuple(zip(ROW, COL, strict=True))  # cell index -> (row, col)
 CELL_BY_NAME = {name: index for index, name in enumerate(CELL_NAME)}
 START_CELL = cell_index(0, 0)
 

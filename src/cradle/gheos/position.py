@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cradle.core.contract import JSON
+from cradle.core.native import python_engine
 from cradle.core.positions import PositionError
 from cradle.core.positions import bounded_int as _int
 from cradle.core.positions import expect as _expect
@@ -47,13 +50,14 @@ POSITION_KEYS = {
 }
 
 
-def options_from_dict(data: dict[str, Any] | None) -> Options:
-    """Options from JSON; unknown keys and wrong types are refused with a reason."""
+def options_from_dict(data: object) -> Options:
+    """Options from JSON (or Options, or None for the defaults); unknown keys and wrong
+    types are refused with a reason."""
     if data is None:
         return Options()
     if isinstance(data, Options):
         return data
-    if not isinstance(data, dict):
+    if not isinstance(data, Mapping):
         raise ValueError('Gheos options must be an object such as {"tiles": null}')
     unknown = sorted(set(data) - {"tiles"})
     if unknown:
@@ -64,11 +68,12 @@ def options_from_dict(data: dict[str, Any] | None) -> Options:
     return Options(tiles=tiles)
 
 
-def options_to_dict(options: Options | None) -> dict[str, Any]:
-    return {"tiles": (options or Options()).tiles}
+def options_to_dict(options: object) -> JSON:
+    """The options as a JSON object (``options``: Options, such an object, or None)."""
+    return {"tiles": options_from_dict(options).tiles}
 
 
-def _names(players: int, dynasties: Any) -> tuple[str, ...]:
+def _names(players: int, dynasties: Sequence[str] | None) -> tuple[str, ...]:
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(f"the number of players must be an integer, not {players!r}")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -93,12 +98,17 @@ def _check_names(names: tuple[Any, ...]) -> None:
 def new_game(
     players: int = 2,
     seed: int | None = None,
-    options: Options | dict[str, Any] | None = None,
-    dynasties: Any = None,
+    options: object = None,
+    dynasties: Sequence[str] | None = None,
+    engine: str | None = None,
 ) -> GheosState:
-    """A new game: the start tile on 0,0, two tiles in each hand, a random first player."""
+    """A new game: the start tile on 0,0, two tiles in each hand, a random first player.
+
+    ``options``: Options, a JSON object of them, or None (the defaults); ``dynasties``: the
+    players' names (default: north, east, south, west)."""
+    python_engine(engine, "Gheos")
     names = _names(players, dynasties)
-    opts = options_from_dict(options) if not isinstance(options, Options) else options
+    opts = options_from_dict(options)
     tileset = load_tiles(opts.tiles)
     rng = random.Random(seed)
     state = GheosState(tileset, opts, names)
@@ -121,7 +131,7 @@ def _set_board(state: GheosState, board: dict[int, tuple[int, int]]) -> None:
     state.frontier = {
         other for cell in board for other in NEIGHBOURS[cell] if other >= 0 and other not in board
     }
-    state.area_of, state.areas = compute_areas(board, state.tiles)
+    state.area_of, state.area_list = compute_areas(board, state.tiles)
     state._occupied = None
     state._legal = state._legal_ids = None
 
@@ -227,9 +237,11 @@ def _per_player(data: dict[str, Any], key: str, names: tuple[str, ...]) -> dict[
     return result
 
 
-def from_position(data: Any, seed: int | None = None) -> GheosState:
+def from_position(data: object, seed: int | None = None, engine: str | None = None) -> GheosState:
     """The state a position describes; PositionError (a ValueError) says what is wrong."""
-    _expect(isinstance(data, dict), "a position must be a JSON object")
+    python_engine(engine, "Gheos")
+    if not isinstance(data, dict):
+        raise PositionError("a position must be a JSON object")
     unknown = sorted(set(data) - POSITION_KEYS)
     _expect(not unknown, f"unknown position key(s): {', '.join(map(str, unknown))}")
     try:
@@ -242,6 +254,7 @@ def from_position(data: Any, seed: int | None = None) -> GheosState:
         isinstance(players, list) and MIN_PLAYERS <= len(players) <= MAX_PLAYERS,
         f"'players' must list {MIN_PLAYERS} to {MAX_PLAYERS} names",
     )
+    assert isinstance(players, list)
     names = tuple(players)
     try:
         _check_names(names)
@@ -402,7 +415,7 @@ def _read_civs(state: GheosState, data: dict[str, Any]) -> None:
     for name, text in civs.items():
         colour = _colour(name, "civilizations")
         node = _region(state, text, f"the {name} civilization")
-        area = state.areas[state.area_of[node]]
+        area = state.area_list[state.area_of[node]]
         state.civs[colour] = node
         if state.phase in CONFLICT_PHASES:
             continue  # while a war or migration is resolved, markers may still share land

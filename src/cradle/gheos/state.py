@@ -15,9 +15,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cradle.core import contract
+from cradle.core.contract import JSON
+from cradle.core.hidden import read_hidden
+from cradle.core.results import places
 from cradle.gheos import actions as ids
-from cradle.gheos.areas import Area, Board, compute_areas
-from cradle.gheos.geometry import CELL_NAME, NEIGHBOURS, edge_name, parse_cell, parse_edge
+from cradle.gheos.analysis import Area, Civilization, PlacedTile, Player
+from cradle.gheos.areas import AreaTally, Board, compute_areas
+from cradle.gheos.geometry import (
+    CELL_NAME,
+    COL,
+    NEIGHBOURS,
+    ROW,
+    ROW_COL,
+    edge_name,
+    parse_cell,
+    parse_edge,
+)
 from cradle.gheos.tiles import TILE_COUNT, Tile, TileSet
 
 NAME = "gheos"
@@ -36,11 +50,38 @@ DEFAULT_NAMES = ("north", "east", "south", "west")
 PHASES = ("tile", "pay", "migrate", "war", "civ", "token", "over")
 CONFLICT_PHASES = ("pay", "migrate", "war")
 
-Event = dict[str, Any]
 
-
-class IllegalAction(ValueError):
+class IllegalAction(contract.IllegalAction):
     """An action that is malformed or not allowed now; the state is left unchanged."""
+
+
+class GheosResult(contract.SeatResult):
+    """A seat's line of ``result()``: points, then followers held break ties."""
+
+    player: str
+    points: int
+    followers: int
+
+
+class GheosEvent(contract.Event, total=False):
+    """An event of ``apply`` (docs/gheos.md lists the types): ``type`` and ``text``, then
+    the fields of its type. Colours, cells, tiles and players are their names."""
+
+    cell: str
+    tile: str
+    rotation: int
+    removed: str
+    colour: str
+    civ: str
+    civs: list[str]
+    to: str
+    at: str
+    winner: str
+    player: str
+    points: int | dict[str, int]  # a player's points, or every player's (epoch, final)
+    followers: int
+    epoch: int
+    ranking: list[GheosResult]
 
 
 @dataclass(frozen=True)
@@ -83,7 +124,7 @@ class Plan:
 
     board: Board
     area_of: dict[int, int]
-    areas: list[Area]
+    area_list: list[AreaTally]
     anchors: dict[int, int]  # colour -> a region of its (single) new area, for those staying
     swords: dict[int, int]
     migrations: list[tuple[int, list[int], bool]]
@@ -95,12 +136,14 @@ class GheosState:
     """A Gheos position with the operations of the contract (docs/contract.md)."""
 
     __slots__ = (
+        "_area_base",
+        "_areas",
         "_legal",
         "_legal_ids",
         "_occupied",
         "active",
+        "area_list",
         "area_of",
-        "areas",
         "board",
         "civs",
         "conflict",
@@ -141,10 +184,17 @@ class GheosState:
         self.epochs = 0
         self.conflict: Conflict | None = None
         self.area_of: dict[int, int] = {}
-        self.areas: list[Area] = []
+        self.area_list: list[AreaTally] = []
         self._legal: list[str] | None = None
         self._legal_ids: list[int] | None = None
         self._occupied: dict[int, int] | None = None
+        # The analysis's areas, as they are made: without civilizations (for this area_list),
+        # and all of them with their civilizations (for this occupied dict); each follows the
+        # object it was made from, by identity.
+        self._area_base: tuple[list[AreaTally], dict[tuple[int, int], Area]] | None = None
+        self._areas: tuple[dict[int, int], tuple[Area, ...]] | None = None
+
+    game = "gheos"
 
     # -- the contract ----------------------------------------------------------------------
 
@@ -181,10 +231,12 @@ class GheosState:
         other.epochs = self.epochs
         other.conflict = None if self.conflict is None else self.conflict.copy()
         other.area_of = self.area_of  # never changed in place: shared
-        other.areas = self.areas
+        other.area_list = self.area_list
         other._legal = self._legal  # lists never changed in place: shared
         other._legal_ids = self._legal_ids
         other._occupied = self._occupied
+        other._area_base = self._area_base
+        other._areas = self._areas
         return other
 
     def legal_actions(self) -> list[str]:
@@ -249,7 +301,7 @@ class GheosState:
                 node = cell * 3 + layout[edge]
                 # An area is named by its first region, and a region by its first edge.
                 canonical = (
-                    self.areas[self.area_of[node]].regions[0] == node
+                    self.area_list[self.area_of[node]].regions[0] == node
                     and layout.index(layout[edge]) == edge
                 )
         if not canonical:
@@ -259,7 +311,7 @@ class GheosState:
             )
         return text
 
-    def apply(self, action: str | int) -> list[Event]:
+    def apply(self, action: str | int) -> list[GheosEvent]:
         if isinstance(action, int) and not isinstance(action, bool):
             legal = self._legal_ids
             if legal is not None and action in legal:
@@ -286,7 +338,7 @@ class GheosState:
         self._legal = self._legal_ids = None
         return events
 
-    def _apply_legal_id(self, action_id: int) -> list[Event]:
+    def _apply_legal_id(self, action_id: int) -> list[GheosEvent]:
         """Carry out ``action_id``, one of ``legal_action_ids()``."""
         if action_id < ids.START:
             replacing, slot, cell, rotation = ids.split_tile_id(action_id)
@@ -305,38 +357,35 @@ class GheosState:
             return self._winner(action_id - ids.WINNER)
         return self._play_token() if action_id == ids.TOKEN else self._end_turn()
 
-    def result(self) -> list[dict[str, Any]]:
-        """Standings (final once the game is over): place 1 wins, ties share a place."""
-        rows = []
-        for seat, name in enumerate(self.names):
-            followers = sum(self.held[seat])
-            rows.append(
-                {
-                    "seat": seat,
-                    "player": name,
-                    "points": self.points[seat],
-                    "followers": followers,
-                    "score": self.points[seat],
-                    "place": 0,
-                }
-            )
-        for row in rows:
-            key = (row["points"], row["followers"])
-            row["place"] = 1 + sum(1 for o in rows if (o["points"], o["followers"]) > key)
-        return rows
+    def result(self) -> list[GheosResult]:
+        """Standings (final once the game is over): place 1 wins, ties share a place; the
+        followers held break a tie in points."""
+        followers = [sum(row) for row in self.held]
+        ranks = places([(points, followers[seat]) for seat, points in enumerate(self.points)])
+        return [
+            {
+                "seat": seat,
+                "player": name,
+                "points": self.points[seat],
+                "followers": followers[seat],
+                "score": self.points[seat],
+                "place": ranks[seat],
+            }
+            for seat, name in enumerate(self.names)
+        ]
 
-    def to_position(self) -> dict[str, Any]:
+    def to_position(self) -> JSON:
         from cradle.gheos.position import to_position
 
         return to_position(self)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> JSON:
         """All ``seat`` may know (``None``: a spectator, public information only)."""
         from cradle.gheos.view import view
 
         return view(self, seat)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JSON:
         """Public numbers only, in the view's keys (see cradle.gheos.view.summary): cheap."""
         from cradle.gheos.view import summary
 
@@ -371,29 +420,23 @@ class GheosState:
         hand keeps its size and together they hold the tiles hands and stack hold now;
         ValueError otherwise (this state is never changed).
         """
-        if len(hands) != len(self.names):
-            raise ValueError(f"expected {len(self.names)} hands, got {len(hands)}")
-        names = _HIDDEN_NAMES
-        try:
-            new_hands = [sorted(names[t] for t in hand) for hand in hands]
-            stack = [names[t] for t in reversed(pile)]
-        except (KeyError, TypeError) as error:
-            raise ValueError(f"not a tile of the hands or the stack: {error}") from None
-        for seat, hand in enumerate(new_hands):
-            if hand and hand[0] == EPOCH:
+
+        def no_epoch(seat: int, hand: list[int]) -> None:
+            if EPOCH in hand:
                 raise ValueError(f"an epoch tile cannot be in seat {seat}'s hand")
-            if len(hand) != len(self.hands[seat]):
-                raise ValueError(
-                    f"seat {seat} holds {len(self.hands[seat])} tiles, not {len(hand)}"
-                )
-        now = [t for hand in self.hands for t in hand] + self.stack
-        given = [t for hand in new_hands for t in hand] + stack
-        now.sort()
-        given.sort()
-        if now != given:
-            raise ValueError("the hands and the pile must hold exactly the hidden tiles")
+
+        hands_read, stack = read_hidden(
+            hands,
+            pile,
+            [len(hand) for hand in self.hands],
+            [t for hand in self.hands for t in hand] + self.stack,
+            _HIDDEN_NAMES,
+            unknown="not a tile of the hands or the stack",
+            pile_word="pile",
+            check_hand=no_epoch,
+        )
         other = self.clone()
-        other.hands = new_hands
+        other.hands = [sorted(hand) for hand in hands_read]
         other.stack = stack
         other._legal = other._legal_ids = None
         return other
@@ -421,6 +464,87 @@ class GheosState:
         rest.extend(reversed(wanted))
         self.stack = rest
 
+    # -- analysis (docs/contract.md) --------------------------------------------------------
+
+    def tiles_on_map(self) -> tuple[PlacedTile, ...]:
+        """The placed tiles, by cell."""
+        area_of = self.area_of
+        out = []
+        for cell, (number, rotation) in sorted(self.board.items()):
+            e0, e1, e2 = self.tiles[number].edge_region[rotation]
+            base = cell * 3
+            areas = (area_of[base + e0], area_of[base + e1], area_of[base + e2])
+            out.append(PlacedTile(ROW[cell], COL[cell], number, rotation, areas))
+        return tuple(out)
+
+    def areas(self) -> tuple[Area, ...]:
+        """Every area, ordered by its first region (``Area.number`` is the position)."""
+        occupied = self.occupied()
+        found = self._areas
+        if found is None or found[0] is not occupied:
+            found = self._areas = (
+                occupied,
+                tuple(self.area(index) for index in range(len(self.area_list))),
+            )
+        return found[1]
+
+    def area(self, index: int) -> Area:
+        """The area ``areas()[index]`` alone (cheaper than all of them)."""
+        made = self._area_base
+        if made is None or made[0] is not self.area_list:
+            made = self._area_base = (self.area_list, {})
+        key = (index, self.occupied().get(index, -1))
+        found = made[1].get(key)
+        if found is None:
+            found = made[1][key] = self._make_area(self.area_list[index], key[1])
+        return found
+
+    def _make_area(self, tally: AreaTally, civilization: int) -> Area:
+        temples = [0, 0, 0]
+        board, tiles = self.board, self.tiles
+        for node in tally.regions:
+            kind = tiles[board[node // 3][0]].temple_kinds[node % 3]
+            if kind >= 0:
+                temples[kind] += 1
+        # Regions are ascending, so a tile's regions come together.
+        cells = dict.fromkeys(node // 3 for node in tally.regions)
+        return Area(
+            number=tally.index,
+            ref=self.region_ref(tally.regions[0]),
+            kind=tally.kind,
+            cells=tuple(ROW_COL[cell] for cell in cells),
+            wheat=tally.wheat,
+            cup=tally.cup,
+            sword=tally.sword,
+            pyramid=tally.pyramid,
+            temples=(temples[0], temples[1], temples[2]),
+            civilization=civilization,
+        )
+
+    def civilizations(self) -> tuple[Civilization, ...]:
+        """The civilizations on the map, by colour."""
+        return tuple(
+            Civilization(
+                colour=colour,
+                area=self.area_of[anchor],
+                supply=self.supply[colour],
+                followers=tuple([row[colour] for row in self.held]),
+            )
+            for colour, anchor in sorted(self.civs.items())
+        )
+
+    def player(self, seat: int) -> Player:
+        return Player(
+            name=self.names[seat],
+            points=self.points[seat],
+            tokens=self.tokens[seat],
+            followers=tuple(self.held[seat]),
+            hand=tuple(sorted(self.hands[seat])),
+        )
+
+    def stack_size(self) -> int:
+        return len(self.stack)
+
     # -- helpers ---------------------------------------------------------------------------
 
     @property
@@ -428,13 +552,13 @@ class GheosState:
         return END_EPOCH[len(self.names)]
 
     def occupied(self) -> dict[int, int]:
-        """Area index -> colour of the civilization on it."""
+        """AreaTally index -> colour of the civilization on it."""
         if self._occupied is None:
             self._occupied = {self.area_of[anchor]: c for c, anchor in self.civs.items()}
         return self._occupied
 
-    def civ_area(self, colour: int) -> Area:
-        return self.areas[self.area_of[self.civs[colour]]]
+    def civ_area(self, colour: int) -> AreaTally:
+        return self.area_list[self.area_of[self.civs[colour]]]
 
     def region_ref(self, node: int) -> str:
         """The name of a region: its cell and the first cell edge it touches."""
@@ -444,7 +568,7 @@ class GheosState:
         return f"{CELL_NAME[cell]}:{edge_name(cell, layout.index(k))}"
 
     def area_ref(self, index: int) -> str:
-        return self.region_ref(self.areas[index].regions[0])
+        return self.region_ref(self.area_list[index].regions[0])
 
     def _wrong_step(self, verb: str) -> str:
         known = {v for (_, v) in _HANDLERS}
@@ -483,7 +607,7 @@ class GheosState:
         if phase == "migrate" and conflict is not None:
             colour, options, _ = conflict.migrations[0]
             if as_ids:
-                return [self._region_id(ids.MIGRATE, colour, self.areas[a]) for a in options]
+                return [self._region_id(ids.MIGRATE, colour, self.area_list[a]) for a in options]
             return [f"migrate {COLOURS[colour]} {self.area_ref(a)}" for a in options]
         if phase == "war" and conflict is not None and conflict.wars:
             if as_ids:
@@ -491,7 +615,7 @@ class GheosState:
             return [f"winner {COLOURS[c]}" for c in conflict.wars[0][1]]
         return []
 
-    def _region_id(self, base: int, colour: int, area: Area) -> int:
+    def _region_id(self, base: int, colour: int, area: AreaTally) -> int:
         """The id naming ``area`` as ``area_ref`` does: its first region, by its first edge."""
         cell, k = divmod(area.regions[0], 3)
         number, rotation = self.board[cell]
@@ -538,7 +662,7 @@ class GheosState:
                     )
         return out
 
-    def _placement_filter(self, cell: int) -> Any:
+    def _placement_filter(self, cell: int) -> Callable[[Tile, int], bool] | None:
         """For a player without followers: a test of which tiles may go on empty ``cell``.
 
         Only a landmass joins areas, so a placement starts a war exactly when its landmass
@@ -593,7 +717,7 @@ class GheosState:
         occupied = self.occupied()
         free = [c for c in range(len(COLOURS)) if c not in self.civs]
         if free:
-            for area in self.areas:
+            for area in self.area_list:
                 if area.continent and area.index not in occupied:
                     if as_ids:
                         out.extend(self._region_id(ids.START, c, area) for c in free)
@@ -629,7 +753,7 @@ class GheosState:
             raise IllegalAction(f"{rotation_text!r} is not a rotation: write r0, r1 or r2")
         return number, cell, int(rotation_text[1])
 
-    def _act_tile(self, words: list[str]) -> list[Event]:
+    def _act_tile(self, words: list[str]) -> list[GheosEvent]:
         number, cell, rotation = self._parse_tile_action(words)
         replacing = words[0] == "replace"
         name = CELL_NAME[cell]
@@ -645,7 +769,9 @@ class GheosState:
             raise IllegalAction(f"{name} does not share an edge with a tile on the table")
         return self._tile_action(number, cell, rotation, replacing)
 
-    def _tile_action(self, number: int, cell: int, rotation: int, replacing: bool) -> list[Event]:
+    def _tile_action(
+        self, number: int, cell: int, rotation: int, replacing: bool
+    ) -> list[GheosEvent]:
         name = CELL_NAME[cell]
         plan = self._plan(cell, number, rotation, replacing)
         conflict = plan.split or plan.war
@@ -657,21 +783,21 @@ class GheosState:
                 "have no follower to pay for it"
             )
         # -- committed from here on --
-        events: list[Event] = []
+        events: list[GheosEvent] = []
         player = self.names[seat]
         if replacing:
             old = self.board[cell][0]
             self.removed.append(old)
             events.append(
-                _event(
-                    "replace",
-                    f"{player} replaces t{old} on {name} with t{number} (r{rotation}); "
+                {
+                    "type": "replace",
+                    "text": f"{player} replaces t{old} on {name} with t{number} (r{rotation}); "
                     f"t{old} leaves the game",
-                    cell=name,
-                    tile=f"t{number}",
-                    rotation=rotation,
-                    removed=f"t{old}",
-                )
+                    "cell": name,
+                    "tile": f"t{number}",
+                    "rotation": rotation,
+                    "removed": f"t{old}",
+                }
             )
         else:
             self.frontier.discard(cell)
@@ -679,18 +805,18 @@ class GheosState:
                 if other >= 0 and other not in plan.board:
                     self.frontier.add(other)
             events.append(
-                _event(
-                    "place",
-                    f"{player} places t{number} on {name} (r{rotation})",
-                    cell=name,
-                    tile=f"t{number}",
-                    rotation=rotation,
-                )
+                {
+                    "type": "place",
+                    "text": f"{player} places t{number} on {name} (r{rotation})",
+                    "cell": name,
+                    "tile": f"t{number}",
+                    "rotation": rotation,
+                }
             )
         self.hands[seat].remove(number)
         self.board = plan.board
         self.area_of = plan.area_of
-        self.areas = plan.areas
+        self.area_list = plan.area_list
         self.civs.update(plan.anchors)
         self._occupied = None
         state = Conflict(cell, plan.swords)
@@ -698,7 +824,9 @@ class GheosState:
         self.conflict = state
         if conflict:
             what = "a migration" if plan.split else "a war"
-            events.append(_event("conflict", f"this starts {what}; {player} pays one follower"))
+            events.append(
+                {"type": "conflict", "text": f"this starts {what}; {player} pays one follower"}
+            )
             held = [c for c in range(len(COLOURS)) if self.held[seat][c]]
             if len(held) == 1:
                 events += self._pay(held[0])
@@ -746,23 +874,23 @@ class GheosState:
 
     # -- resolving wars and migrations -----------------------------------------------------
 
-    def _pay(self, colour: int) -> list[Event]:
+    def _pay(self, colour: int) -> list[GheosEvent]:
         seat = self.active
         self.held[seat][colour] -= 1
         self.supply[colour] += 1
         return [
-            _event(
-                "pay",
-                f"{self.names[seat]} returns a {COLOURS[colour]} follower to the supply",
-                colour=COLOURS[colour],
-            )
+            {
+                "type": "pay",
+                "text": f"{self.names[seat]} returns a {COLOURS[colour]} follower to the supply",
+                "colour": COLOURS[colour],
+            }
         ]
 
-    def _resolve(self) -> list[Event]:
+    def _resolve(self) -> list[GheosEvent]:
         """Carry the conflict on until the next choice; then temple scoring and the civ step."""
         conflict = self.conflict
         assert conflict is not None
-        events: list[Event] = []
+        events: list[GheosEvent] = []
         while conflict.migrations:
             colour, options, _split = conflict.migrations[0]
             if len(options) > 1:
@@ -785,10 +913,10 @@ class GheosState:
         events += self._skip_empty_steps()
         return events
 
-    def _migrate(self, colour: int, area_index: int, split: bool) -> list[Event]:
+    def _migrate(self, colour: int, area_index: int, split: bool) -> list[GheosEvent]:
         conflict = self.conflict
         assert conflict is not None
-        area = self.areas[area_index]
+        area = self.area_list[area_index]
         name = COLOURS[colour]
         if not area.continent:
             where = "an island" if area.island else "land that is no continent"
@@ -799,12 +927,12 @@ class GheosState:
         conflict.moved.append(colour)
         ref = self.area_ref(area_index)
         return [
-            _event(
-                "migration",
-                f"the {name} civilization migrates to the continent at {ref}",
-                civ=name,
-                to=ref,
-            )
+            {
+                "type": "migration",
+                "text": f"the {name} civilization migrates to the continent at {ref}",
+                "civ": name,
+                "to": ref,
+            }
         ]
 
     def _find_wars(self, conflict: Conflict) -> list[tuple[list[int], list[int]]]:
@@ -825,17 +953,17 @@ class GheosState:
             wars.append((fighters, leaders))
         return wars
 
-    def _war_result(self, fighters: list[int], winner: int) -> list[Event]:
+    def _war_result(self, fighters: list[int], winner: int) -> list[GheosEvent]:
         conflict = self.conflict
         assert conflict is not None
         names = " and ".join(COLOURS[c] for c in fighters)
-        events = [
-            _event(
-                "war",
-                f"war between {names}: {COLOURS[winner]} wins",
-                civs=[COLOURS[c] for c in fighters],
-                winner=COLOURS[winner],
-            )
+        events: list[GheosEvent] = [
+            {
+                "type": "war",
+                "text": f"war between {names}: {COLOURS[winner]} wins",
+                "civs": [COLOURS[c] for c in fighters],
+                "winner": COLOURS[winner],
+            }
         ]
         for colour in fighters:
             if colour != winner:
@@ -843,7 +971,7 @@ class GheosState:
                 events += self._remove_civ(colour, f"the {COLOURS[colour]} civilization {why}")
         return events
 
-    def _remove_civ(self, colour: int, why: str) -> list[Event]:
+    def _remove_civ(self, colour: int, why: str) -> list[GheosEvent]:
         del self.civs[colour]
         self._occupied = None
         returned = []
@@ -855,42 +983,42 @@ class GheosState:
         text = f"{why}: its marker and all its followers return to the supply"
         if returned:
             text += f" ({', '.join(returned)})"
-        return [_event("civ_removed", text, civ=COLOURS[colour])]
+        return [{"type": "civ_removed", "text": text, "civ": COLOURS[colour]}]
 
-    def _temple(self, cell: int) -> list[Event]:
+    def _temple(self, cell: int) -> list[GheosEvent]:
         number, _ = self.board[cell]
         occupied = self.occupied()
-        events: list[Event] = []
+        events: list[GheosEvent] = []
         for k, region in enumerate(self.tiles[number].regions):
             if region.temple is None:
                 continue
-            area = self.areas[self.area_of[cell * 3 + k]]
+            area = self.area_list[self.area_of[cell * 3 + k]]
             if not area.continent or area.index not in occupied:
                 continue
             gained = area.count(region.temple)
             self.points[self.active] += gained
             events.append(
-                _event(
-                    "temple",
-                    f"{self.names[self.active]} scores {gained} for the {region.temple} temple "
+                {
+                    "type": "temple",
+                    "text": f"{self.names[self.active]} scores {gained} for the {region.temple} temple "
                     f"on the {COLOURS[occupied[area.index]]} continent",
-                    player=self.names[self.active],
-                    points=gained,
-                )
+                    "player": self.names[self.active],
+                    "points": gained,
+                }
             )
         return events
 
-    def _act_pay(self, words: list[str]) -> list[Event]:
+    def _act_pay(self, words: list[str]) -> list[GheosEvent]:
         colour = self._parse_colour(words, "pay <colour>")
         if not self.held[self.active][colour]:
             raise IllegalAction(f"you hold no {COLOURS[colour]} follower to pay with")
         return self._pay_with(colour)
 
-    def _pay_with(self, colour: int) -> list[Event]:
+    def _pay_with(self, colour: int) -> list[GheosEvent]:
         events = self._pay(colour)
         return events + self._resolve()
 
-    def _act_migrate(self, words: list[str]) -> list[Event]:
+    def _act_migrate(self, words: list[str]) -> list[GheosEvent]:
         conflict = self.conflict
         assert conflict is not None
         colour, options, _ = conflict.migrations[0]
@@ -901,13 +1029,13 @@ class GheosState:
         chosen = self._parse_area(words[2], options, "a part the civilization may migrate to")
         return self._migrate_to(chosen)
 
-    def _migrate_to(self, chosen: int) -> list[Event]:
+    def _migrate_to(self, chosen: int) -> list[GheosEvent]:
         conflict = self.conflict
         assert conflict is not None
         colour, _, split = conflict.migrations.pop(0)
         return self._migrate(colour, chosen, split) + self._resolve()
 
-    def _act_winner(self, words: list[str]) -> list[Event]:
+    def _act_winner(self, words: list[str]) -> list[GheosEvent]:
         conflict = self.conflict
         assert conflict is not None and conflict.wars
         _, options = conflict.wars[0]
@@ -917,7 +1045,7 @@ class GheosState:
             raise IllegalAction(f"{COLOURS[colour]} is not one of the tied leaders ({tied})")
         return self._winner(colour)
 
-    def _winner(self, colour: int) -> list[Event]:
+    def _winner(self, colour: int) -> list[GheosEvent]:
         conflict = self.conflict
         assert conflict is not None and conflict.wars
         fighters, _ = conflict.wars.pop(0)
@@ -925,19 +1053,19 @@ class GheosState:
 
     # -- civ, token and draw steps ---------------------------------------------------------
 
-    def _act_start(self, words: list[str]) -> list[Event]:
+    def _act_start(self, words: list[str]) -> list[GheosEvent]:
         if len(words) != 3:
             raise IllegalAction("write 'start <colour> <cell>:<edge>', e.g. 'start red 0,1:n'")
         colour = self._parse_colour(words[:2], "start <colour> <cell>:<edge>")
         if colour in self.civs:
             raise IllegalAction(f"the {COLOURS[colour]} civilization is already on the table")
         occupied = self.occupied()
-        options = [a.index for a in self.areas if a.continent and a.index not in occupied]
+        options = [a.index for a in self.area_list if a.continent and a.index not in occupied]
         chosen = self._parse_area(words[2], options, "an unoccupied continent")
         return self._start(colour, chosen)
 
-    def _start(self, colour: int, chosen: int) -> list[Event]:
-        area = self.areas[chosen]
+    def _start(self, colour: int, chosen: int) -> list[GheosEvent]:
+        area = self.area_list[chosen]
         seat = self.active
         taken = min(area.wheat, self.supply[colour])
         self.civs[colour] = area.regions[0]
@@ -945,21 +1073,21 @@ class GheosState:
         self.supply[colour] -= taken
         self.held[seat][colour] += taken
         name = COLOURS[colour]
-        events = [
-            _event(
-                "start",
-                f"{self.names[seat]} starts the {name} civilization on the continent at "
+        events: list[GheosEvent] = [
+            {
+                "type": "start",
+                "text": f"{self.names[seat]} starts the {name} civilization on the continent at "
                 f"{self.area_ref(chosen)} and takes {taken} {name} follower"
                 + ("s" if taken != 1 else ""),
-                civ=name,
-                at=self.area_ref(chosen),
-                followers=taken,
-            )
+                "civ": name,
+                "at": self.area_ref(chosen),
+                "followers": taken,
+            }
         ]
         self.phase = "token"
         return events + self._skip_empty_steps()
 
-    def _act_take(self, words: list[str]) -> list[Event]:
+    def _act_take(self, words: list[str]) -> list[GheosEvent]:
         colour = self._parse_colour(words, "take <colour>")
         name = COLOURS[colour]
         if colour not in self.civs:
@@ -968,44 +1096,46 @@ class GheosState:
             raise IllegalAction(f"no {name} follower is left in the supply")
         return self._take(colour)
 
-    def _take(self, colour: int) -> list[Event]:
+    def _take(self, colour: int) -> list[GheosEvent]:
         name = COLOURS[colour]
         seat = self.active
         self.supply[colour] -= 1
         self.held[seat][colour] += 1
         self.phase = "token"
-        events = [
-            _event("take", f"{self.names[seat]} takes a {name} follower", civ=name),
+        events: list[GheosEvent] = [
+            {"type": "take", "text": f"{self.names[seat]} takes a {name} follower", "civ": name},
         ]
         return events + self._skip_empty_steps()
 
-    def _act_token(self, words: list[str]) -> list[Event]:
+    def _act_token(self, words: list[str]) -> list[GheosEvent]:
         if len(words) != 1:
             raise IllegalAction("write just 'token'")
         if not self.tokens[self.active]:
             raise IllegalAction("you have no scoring token left")
         return self._play_token()
 
-    def _play_token(self) -> list[Event]:
+    def _play_token(self) -> list[GheosEvent]:
         seat = self.active
         self.tokens[seat] -= 1
         gained = self._cup_score(seat)
         self.points[seat] += gained
-        events = [
-            _event(
-                "token",
-                f"{self.names[seat]} plays a scoring token and scores {gained} "
+        events: list[GheosEvent] = [
+            {
+                "type": "token",
+                "text": f"{self.names[seat]} plays a scoring token and scores {gained} "
                 f"({self.tokens[seat]} token{'s' if self.tokens[seat] != 1 else ''} left)",
-                player=self.names[seat],
-                points=gained,
-            )
+                "player": self.names[seat],
+                "points": gained,
+            }
         ]
         if not any(self.tokens):
-            events.append(_event("end", "every scoring token has been played: the game ends"))
+            events.append(
+                {"type": "end", "text": "every scoring token has been played: the game ends"}
+            )
             return events + self._finish()
         return events + self._end_turn()
 
-    def _act_pass(self, words: list[str]) -> list[Event]:
+    def _act_pass(self, words: list[str]) -> list[GheosEvent]:
         if len(words) != 1:
             raise IllegalAction("write just 'pass'")
         return self._end_turn()
@@ -1014,49 +1144,51 @@ class GheosState:
         row = self.held[seat]
         return sum(row[c] * self.civ_area(c).cup for c in self.civs if row[c])
 
-    def _skip_empty_steps(self) -> list[Event]:
-        events: list[Event] = []
+    def _skip_empty_steps(self) -> list[GheosEvent]:
+        events: list[GheosEvent] = []
         if self.phase == "civ" and not self._civ_actions():
             events.append(
-                _event(
-                    "skip",
-                    f"{self.names[self.active]} can neither start a civilization nor take "
+                {
+                    "type": "skip",
+                    "text": f"{self.names[self.active]} can neither start a civilization nor take "
                     "a follower",
-                )
+                }
             )
             self.phase = "token"
         if self.phase == "token" and not self.tokens[self.active]:
             events += self._end_turn()
         return events
 
-    def _end_turn(self) -> list[Event]:
+    def _end_turn(self) -> list[GheosEvent]:
         seat = self.active
         hand = self.hands[seat]
-        events: list[Event] = []
+        events: list[GheosEvent] = []
         while len(hand) < HAND_SIZE and self.stack:
             drawn = self.stack.pop()
             if drawn != EPOCH:
                 hand.append(drawn)
-                events.append(_event("draw", f"{self.names[seat]} draws a tile"))
+                events.append({"type": "draw", "text": f"{self.names[seat]} draws a tile"})
                 continue
             self.epochs += 1
             events.append(
-                _event(
-                    "epoch",
-                    f"{self.names[seat]} draws epoch tile {self.epochs} "
+                {
+                    "type": "epoch",
+                    "text": f"{self.names[seat]} draws epoch tile {self.epochs} "
                     f"(the game ends with the {self.end_epoch}th): epoch scoring",
-                    epoch=self.epochs,
-                )
+                    "epoch": self.epochs,
+                }
             )
             events += self._epoch_scoring()
             if self.epochs >= self.end_epoch:
-                events.append(_event("end", f"epoch tile {self.epochs} drawn: the game ends"))
+                events.append(
+                    {"type": "end", "text": f"epoch tile {self.epochs} drawn: the game ends"}
+                )
                 return events + self._finish()
         self.active = (seat + 1) % len(self.names)
         self.phase = "tile"
         return events
 
-    def _epoch_scoring(self) -> list[Event]:
+    def _epoch_scoring(self) -> list[GheosEvent]:
         parts = []
         gains = {}
         for seat, row in enumerate(self.held):
@@ -1064,9 +1196,15 @@ class GheosState:
             self.points[seat] += gained
             gains[self.names[seat]] = gained
             parts.append(f"{self.names[seat]} {gained}")
-        return [_event("epoch_scoring", "pyramids score: " + ", ".join(parts), points=gains)]
+        return [
+            {
+                "type": "epoch_scoring",
+                "text": "pyramids score: " + ", ".join(parts),
+                "points": gains,
+            }
+        ]
 
-    def _finish(self) -> list[Event]:
+    def _finish(self) -> list[GheosEvent]:
         parts = []
         gains = {}
         for seat in range(len(self.names)):
@@ -1076,14 +1214,18 @@ class GheosState:
             parts.append(f"{self.names[seat]} {gained}")
         self.phase = "over"
         self.conflict = None
-        events = [
-            _event("final_scoring", "final scoring (cups): " + ", ".join(parts), points=gains)
+        events: list[GheosEvent] = [
+            {
+                "type": "final_scoring",
+                "text": "final scoring (cups): " + ", ".join(parts),
+                "points": gains,
+            }
         ]
         ranking = sorted(self.result(), key=lambda row: (row["place"], row["seat"]))
         standings = ", ".join(
             f"{row['place']}. {row['player']} {row['points']} points" for row in ranking
         )
-        events.append(_event("result", f"result: {standings}", ranking=ranking))
+        events.append({"type": "result", "text": f"result: {standings}", "ranking": ranking})
         return events
 
     # -- parsing helpers -------------------------------------------------------------------
@@ -1126,7 +1268,7 @@ class GheosState:
         )
 
 
-def _migration_choices(parts: list[int], areas: list[Area]) -> list[int]:
+def _migration_choices(parts: list[int], areas: list[AreaTally]) -> list[int]:
     """Where a migrating civilization may go: the parts with the most wheat; when they tie the
     active player chooses, but must take a continent over a part that is none."""
     best = max(areas[p].wheat for p in parts)
@@ -1135,13 +1277,7 @@ def _migration_choices(parts: list[int], areas: list[Area]) -> list[int]:
     return continents or tied
 
 
-def _event(kind: str, text: str, **data: Any) -> Event:
-    event: Event = {"type": kind, "text": text}
-    event.update(data)
-    return event
-
-
-_HANDLERS: dict[tuple[str, str], Callable[[GheosState, list[str]], list[Event]]] = {
+_HANDLERS: dict[tuple[str, str], Callable[[GheosState, list[str]], list[GheosEvent]]] = {
     ("tile", "place"): GheosState._act_tile,
     ("tile", "replace"): GheosState._act_tile,
     ("pay", "pay"): GheosState._act_pay,

@@ -72,6 +72,8 @@ class Tile:
     edge_region: tuple[tuple[int, int, int], ...] = field(compare=False)
     # The rotations that give different tiles on the table (a plain landmass has one).
     rotations: tuple[int, ...] = field(compare=False)
+    # Per region: the index in SYMBOLS of its temple's kind, -1 for none.
+    temple_kinds: tuple[int, ...] = field(compare=False, default=())
 
     @property
     def pyramid(self) -> bool:
@@ -118,7 +120,8 @@ def make_tile(number: int, regions: tuple[Region, ...]) -> Tile:
         if key not in seen:
             seen.add(key)
             rotations.append(rotation)
-    return Tile(number, regions, tuple(edge_region), tuple(rotations))
+    kinds = tuple(-1 if r.temple is None else SYMBOLS.index(r.temple) for r in regions)
+    return Tile(number, regions, tuple(edge_region), tuple(rotations), kinds)
 
 
 def _layout(regions: tuple[Region, ...], on_edge: tuple[int, int, int]) -> tuple[object, ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cradle.gheos.areas import Area
+from cradle.gheos.areas import AreaTally
 from cradle.gheos.geometry import CELL_NAME, COL, ROW, UP, edge_name
 from cradle.gheos.position import options_to_dict, pending_dict, scores
 from cradle.gheos.state import COLOURS, EPOCH, EPOCH_TILES, GheosState
@@ -22,7 +22,7 @@ def tile_dict(tile: Tile) -> dict[str, Any]:
     }
 
 
-def _area_dict(state: GheosState, area: Area, civ: int | None) -> dict[str, Any]:
+def _area_dict(state: GheosState, area: AreaTally, civ: int | None) -> dict[str, Any]:
     """One area as views show it (``civ``: the colour of the civilization on it, if any)."""
     return {
         "area": area.index,
@@ -78,7 +78,7 @@ def view(state: GheosState, seat: int | None) -> dict[str, Any]:
                 "regions": regions,
             }
         )
-    areas = [_area_dict(state, area, occupied.get(area.index)) for area in state.areas]
+    areas = [_area_dict(state, area, occupied.get(area.index)) for area in state.area_list]
     civilizations = {
         COLOURS[c]: {
             "area": state.area_of[anchor],
@@ -125,7 +125,7 @@ def summary(state: GheosState) -> dict[str, Any]:
     names = state.names
     occupied = state.occupied()
     areas = []
-    for area in state.areas:
+    for area in state.area_list:
         civ = occupied.get(area.index)
         if civ is not None or area.continent:
             areas.append(_area_dict(state, area, civ))

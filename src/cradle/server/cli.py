@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from cradle.cli.common import CliError
+from cradle.core.errors import CliError
 
 
 def default_db() -> Path:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from cradle.ai import bot_names, make_bot
+from cradle.core.contract import Event, GameModule, GameState
 from cradle.core.record import GameRecord, RecordError
 from cradle.games import UnknownGame, game_names, get_game
 from cradle.server.storage import Storage, StorageError, StoredGame
@@ -106,9 +107,9 @@ class Table:
     """A game being played (or a finished one loaded for reading)."""
 
     id: str
-    module: Any
+    module: GameModule
     record: GameRecord
-    state: Any
+    state: GameState
     seats: list[str]
     tokens: dict[int, str]  # seat -> sha-256 of its token (human seats only)
     claimed: dict[int, bool]
@@ -120,8 +121,8 @@ class Table:
     updated: float
     version: int = 0  # counts every change a client sees
     moves: int = 0  # counts moves and undos: a bot's choice is stale once it changed
-    events: list[dict[str, Any]] = field(default_factory=list)
-    previous: Any = None  # the state before the last action, when known
+    events: list[Event] = field(default_factory=list)
+    previous: GameState | None = None  # the state before the last action, when known
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
@@ -498,7 +499,7 @@ class Hub:
                 connection.dropped = True
                 connection.queue.put_nowait(None)
 
-    def _changed(self, table: Table, events: list[dict[str, Any]] | None) -> None:
+    def _changed(self, table: Table, events: list[Event] | None) -> None:
         table.version += 1
         table.updated = time.time()
         if events is not None:

@@ -1,19 +1,46 @@
 """Tigris & Euphrates: the rules engine (pure: no web, AI or framework imports).
 
-See docs/contract.md for the public API and docs/tigris.md for the notation and positions.
+See docs/contract.md for the public API (the contract and the analysis API) and
+docs/tigris.md for the notation and positions.
 """
 
 from cradle.core.positions import PositionError
+from cradle.tigris.analysis import (
+    Content,
+    Dynasty,
+    Geometry,
+    Leader,
+    Monument,
+    Region,
+    TigrisGame,
+    as_tigris,
+    geometry,
+)
 from cradle.tigris.board import BOARDS, board_map, cell_name, parse_cell
+from cradle.tigris.decisions import (
+    BuildingChoice,
+    Decision,
+    MonumentChoice,
+    Revolt,
+    TreasureChoice,
+    War,
+    WarOrder,
+    WonderPoint,
+)
 from cradle.tigris.position import from_position, load_position_json
 from cradle.tigris.rules import (
     COLORS,
     DYNASTIES,
+    HAND_SIZE,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    MONUMENTS,
     ROLES,
+    Action,
     IllegalAction,
     Options,
+    TigrisEvent,
+    TigrisResult,
     all_action_strings,
     options_from_dict,
     options_to_dict,
@@ -27,18 +54,40 @@ __all__ = [
     "BOARDS",
     "COLORS",
     "DYNASTIES",
+    "HAND_SIZE",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "MONUMENTS",
     "NAME",
     "ROLES",
+    "Action",
+    "BuildingChoice",
+    "Content",
+    "Decision",
+    "Dynasty",
+    "Geometry",
     "IllegalAction",
+    "Leader",
+    "Monument",
+    "MonumentChoice",
     "Options",
     "PositionError",
+    "Region",
+    "Revolt",
+    "TigrisEvent",
+    "TigrisGame",
+    "TigrisResult",
     "TigrisState",
+    "TreasureChoice",
+    "War",
+    "WarOrder",
+    "WonderPoint",
     "all_action_strings",
+    "as_tigris",
     "board_map",
     "cell_name",
     "from_position",
+    "geometry",
     "load_position_json",
     "new_game",
     "options_from_dict",

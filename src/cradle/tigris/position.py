@@ -6,10 +6,23 @@ import json
 import random
 from typing import Any
 
+from cradle.core.contract import JSON
+from cradle.core.native import python_engine
 from cradle.core.positions import PositionError
 from cradle.core.positions import bounded_int as _int
 from cradle.core.positions import expect as _expect
 from cradle.tigris.board import CELL_NAMES, NEIGHBOURS, cells_of, parse_cell
+from cradle.tigris.decisions import (
+    KINDS,
+    BuildingChoice,
+    Decision,
+    MonumentChoice,
+    Revolt,
+    TreasureChoice,
+    War,
+    WarOrder,
+    WonderPoint,
+)
 from cradle.tigris.rules import (
     CATASTROPHES_PER_PLAYER,
     COLOR_BY_NAME,
@@ -31,7 +44,16 @@ from cradle.tigris.state import _SQUARE_MASK, TigrisState
 
 _CELL_KEYS = ("placed", "unification")
 _SEAT_KEYS = ("attacker", "defender", "seat")
-_PENDING_KINDS = ("revolt", "war", "war_order", "monument", "treasure", "building", "wonderpoint")
+# The fields of each kind of decision, in the order positions list them.
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "revolt": ("color", "attacker", "defender", "attacker_commit"),
+    "war": ("color", "attacker", "defender", "attacker_commit", "queue"),
+    "war_order": ("colors",),
+    "monument": (),
+    "treasure": ("seat", "cells"),
+    "building": (),
+    "wonderpoint": (),
+}
 
 
 def _colors(counts: list[int]) -> list[str]:
@@ -62,20 +84,23 @@ def board_cells(s: TigrisState) -> dict[str, str]:
     return out
 
 
-def _pending_json(s: TigrisState) -> dict[str, Any] | None:
+def _pending_json(s: TigrisState) -> JSON | None:
     p = s.pending
     if p is None:
         return None
-    out: dict[str, Any] = {}
-    for key, value in p.items():
-        if key == "color":
-            out[key] = COLORS[value]
-        elif key in ("colors", "queue"):
-            out[key] = [COLORS[c] for c in value]
-        elif key == "cells":
-            out[key] = [CELL_NAMES[c] for c in value]
-        else:
-            out[key] = value
+    out: JSON = {"kind": p.kind}
+    if isinstance(p, Revolt | War):
+        out["color"] = COLORS[p.color]
+        out["attacker"] = p.attacker
+        out["defender"] = p.defender
+        out["attacker_commit"] = p.attacker_commit
+        if isinstance(p, War):
+            out["queue"] = [COLORS[c] for c in p.queue]
+    elif isinstance(p, WarOrder):
+        out["colors"] = [COLORS[c] for c in p.colors]
+    elif isinstance(p, TreasureChoice):
+        out["seat"] = p.seat
+        out["cells"] = [CELL_NAMES[c] for c in p.cells]
     out["placed"] = CELL_NAMES[s.placed] if s.placed >= 0 else None
     out["unification"] = CELL_NAMES[s.unification] if s.unification >= 0 else None
     return out
@@ -113,11 +138,9 @@ def _public_pending(s: TigrisState) -> dict[str, Any] | None:
     out = _pending_json(s)
     if out is None:
         return None
-    p = s.pending
-    assert p is not None
-    if p["kind"] in ("revolt", "war"):
-        out["attacker_strength"] = s.base_strength(p, p["attacker"])
-        out["defender_strength"] = s.base_strength(p, p["defender"])
+    strengths = s.conflict_strengths()
+    if strengths is not None:
+        out["attacker_strength"], out["defender_strength"] = strengths
     return out
 
 
@@ -221,9 +244,11 @@ def _tile_list(value: Any, what: str) -> list[int]:
     return counts
 
 
-def from_position(d: Any, seed: int | None = None) -> TigrisState:
+def from_position(d: object, seed: int | None = None, engine: str | None = None) -> TigrisState:
     """The state described by ``d`` (see to_position); PositionError (a ValueError) if impossible."""
-    _expect(isinstance(d, dict), "a position must be a JSON object")
+    python_engine(engine, "Tigris & Euphrates")
+    if not isinstance(d, dict):
+        raise PositionError("a position must be a JSON object")
     known = {
         "options", "players", "active", "actions_left", "board", "monuments", "hands", "bag",
         "points", "treasures", "catastrophes", "buildings", "pending", "discards", "removed",
@@ -243,6 +268,7 @@ def from_position(d: Any, seed: int | None = None) -> TigrisState:
         and len(set(players)) == len(players),
         f"'players' must list 2 to 4 different dynasties among {', '.join(DYNASTIES)}",
     )
+    assert isinstance(players, list)
     names = tuple(str(p) for p in players)
     s = TigrisState.blank(names, options)
     n = s.n
@@ -428,15 +454,15 @@ def from_position(d: Any, seed: int | None = None) -> TigrisState:
                     f"a kingdom holds two {ROLES[color]}s with no conflict pending",
                 )
     if s.pending is not None:
-        kind = s.pending["kind"]
-        if kind == "monument":
+        p = s.pending
+        if isinstance(p, MonumentChoice):
             _expect(
                 bool(s._monument_options() or s._wonder_options()),
                 "pending monument: the placed tile completes no square (or cross) to build on",
             )
-        elif kind == "building":
+        elif isinstance(p, BuildingChoice):
             _expect(bool(s._building_options()), "pending building: no line can take the building")
-        elif kind == "wonderpoint":
+        elif isinstance(p, WonderPoint):
             king = s.leader_cell[4 * s.active + 3]
             _expect(
                 s.wonder >= 0 and king >= 0 and bool(s.component_of(king) >> s.wonder & 1),
@@ -448,7 +474,7 @@ def from_position(d: Any, seed: int | None = None) -> TigrisState:
 def _read_pending(s: TigrisState, p: Any) -> None:
     if p is None:
         return
-    _expect(isinstance(p, dict) and p.get("kind") in _PENDING_KINDS, f"'pending': unknown {p!r}")
+    _expect(isinstance(p, dict) and p.get("kind") in KINDS, f"'pending': unknown {p!r}")
     out: dict[str, Any] = {}
     for key, value in p.items():
         if key in _CELL_KEYS:
@@ -474,15 +500,12 @@ def _read_pending(s: TigrisState, p: Any) -> None:
                 out[key] = value
         else:
             raise PositionError(f"pending: unknown field {key!r}")
-    kind = out["kind"]
-    required = {
-        "revolt": ("color", "attacker", "defender", "attacker_commit"),
-        "war": ("color", "attacker", "defender", "attacker_commit", "queue"),
-        "war_order": ("colors",),
-        "treasure": ("seat", "cells"),
-    }.get(kind, ())
-    missing = [key for key in required if key not in out]
+    kind: str = out.pop("kind")
+    fields = _FIELDS[kind]
+    missing = [key for key in fields if key not in out]
     _expect(not missing, f"pending {kind}: missing {', '.join(missing)}")
+    extra = [key for key in out if key not in fields]
+    _expect(not extra, f"pending {kind}: {', '.join(extra)} belong(s) to another decision")
     if kind in ("war", "war_order"):
         _expect(s.unification >= 0, f"pending {kind} needs the unification tile's cell")
     if kind in ("monument", "building"):
@@ -502,4 +525,20 @@ def _read_pending(s: TigrisState, p: Any) -> None:
             all(s.treasure >> cell & 1 for cell in out["cells"]),
             "pending treasure: a listed cell holds no treasure",
         )
-    s.pending = out
+    s.pending = _decision(kind, out)
+
+
+def _decision(kind: str, fields: dict[str, Any]) -> Decision:
+    if kind == "revolt":
+        return Revolt(**fields)
+    if kind == "war":
+        return War(**fields)
+    if kind == "war_order":
+        return WarOrder(**fields)
+    if kind == "treasure":
+        return TreasureChoice(**fields)
+    if kind == "monument":
+        return MonumentChoice()
+    if kind == "building":
+        return BuildingChoice()
+    return WonderPoint()

@@ -1,11 +1,15 @@
-"""Constants of the game and the action notation (text <-> compact tuples)."""
+"""Constants of the game, the action notation (text <-> :class:`Action`) and the typed shapes
+of what the engine returns (events, results)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from itertools import product
-from typing import Any, Final
+from typing import Final, NamedTuple
 
+from cradle.core import contract
+from cradle.core.contract import JSON
 from cradle.tigris.board import BOARDS, CELL_NAMES, CELLS, parse_cell
 
 RED, BLUE, GREEN, BLACK = 0, 1, 2, 3
@@ -33,8 +37,39 @@ MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
 
 
-class IllegalAction(ValueError):
+class IllegalAction(contract.IllegalAction):
     """An action that is malformed or not legal now; the state is left unchanged."""
+
+
+class TigrisEvent(contract.Event, total=False):
+    """An event of ``apply`` (docs/tigris.md lists the types): ``type`` and ``text``, then
+    the fields of its type. Seats are ints, colours, roles and cells their names."""
+
+    role: str
+    cell: str
+    color: str
+    amount: int
+    count: int
+    moved_from: str | None
+    attacker: int
+    defender: int
+    wars: list[str]
+    winner: int
+    loser: int
+    attack: int
+    defence: int
+    removed: list[str]
+    monument: str
+
+
+class TigrisResult(contract.SeatResult):
+    """A seat's line of ``result()``: victory points per colour, treasures, the points once
+    the treasures lift the lowest colours (``final``); ``score`` is the lowest of those."""
+
+    dynasty: str
+    points: dict[str, int]
+    treasures: int
+    final: dict[str, int]
 
 
 @dataclass(frozen=True)
@@ -55,17 +90,20 @@ class Options:
                 raise ValueError(f"option {f.name!r} must be true or false")
 
 
-def options_to_dict(options: Options) -> dict[str, Any]:
-    return {f.name: getattr(options, f.name) for f in fields(options)}
+def options_to_dict(options: object) -> JSON:
+    """The options as a JSON object (``options``: Options, such an object, or None)."""
+    chosen = options_from_dict(options)
+    return {f.name: getattr(chosen, f.name) for f in fields(chosen)}
 
 
-def options_from_dict(data: dict[str, Any] | Options | None) -> Options:
-    """Options from a JSON object; missing fields take their defaults, unknown ones are refused."""
+def options_from_dict(data: object) -> Options:
+    """Options from a JSON object (or Options, or None for the defaults); missing fields take
+    their defaults, unknown ones are refused."""
     if data is None:
         return Options()
     if isinstance(data, Options):
         return data
-    if not isinstance(data, dict):
+    if not isinstance(data, Mapping):
         raise ValueError("options must be an object")
     known = {f.name for f in fields(Options)}
     unknown = sorted(set(data) - known)
@@ -76,10 +114,22 @@ def options_from_dict(data: dict[str, Any] | Options | None) -> Options:
     return Options(**data)
 
 
-# Action kinds. An action is a tuple (kind, a, b): a is a colour, count or swap tuple, b a cell.
+# Action kinds.
 LEADER, WITHDRAW, TILE, CATASTROPHE, SWAP, PASS, COMMIT, WAR = range(8)
 MONUMENT, TREASURE, BUILDING, WONDER, WONDERPOINT, DECLINE = range(8, 14)
-Action = tuple[int, Any, int]
+
+
+class Action(NamedTuple):
+    """An action in the engine's own form (what ``parse_action`` gives and ``apply`` takes).
+
+    ``value`` is the kind's number: a colour (tile, war, wonderpoint; a leader's colour for
+    leader and withdraw), the tiles committed, a monument (index into MONUMENTS) or a swap
+    (index into SWAP_COUNTS); 0 when the kind has none. ``cell`` is -1 when it has none."""
+
+    kind: int
+    value: int
+    cell: int
+
 
 VERBS: Final = (
     "leader",
@@ -114,7 +164,7 @@ def format_action(action: Action) -> str:
     if kind == CATASTROPHE:
         return f"catastrophe {CELL_NAMES[b]}"
     if kind == SWAP:
-        return swap_text(a)
+        return swap_text(SWAP_COUNTS[a])
     if kind == PASS:
         return "pass"
     if kind == COMMIT:
@@ -160,37 +210,37 @@ def _parse_words(words: list[str]) -> Action:
         role = ROLE_BY_NAME.get(words[1])
         if role is None:
             raise IllegalAction(f"{words[1]!r} is not a leader (king, priest, farmer, trader)")
-        return (LEADER, role, _cell(words[2]))
+        return Action(LEADER, role, _cell(words[2]))
     if verb == "withdraw":
         _arity(words, 2, "withdraw <king|priest|farmer|trader>")
         role = ROLE_BY_NAME.get(words[1])
         if role is None:
             raise IllegalAction(f"{words[1]!r} is not a leader (king, priest, farmer, trader)")
-        return (WITHDRAW, role, -1)
+        return Action(WITHDRAW, role, -1)
     if verb == "tile":
         _arity(words, 3, "tile <colour> <cell>")
-        return (TILE, _color(words[1]), _cell(words[2]))
+        return Action(TILE, _color(words[1]), _cell(words[2]))
     if verb == "catastrophe":
         _arity(words, 2, "catastrophe <cell>")
-        return (CATASTROPHE, 0, _cell(words[1]))
+        return Action(CATASTROPHE, 0, _cell(words[1]))
     if verb == "swap":
         if not 2 <= len(words) <= 1 + HAND_SIZE:
             raise IllegalAction("expected 'swap <colour> ...' with 1 to 6 tiles")
         counts = [0, 0, 0, 0]
         for word in words[1:]:
             counts[_color(word)] += 1
-        return (SWAP, tuple(counts), -1)
+        return Action(SWAP, SWAP_INDEX[tuple(counts)], -1)
     if verb == "pass":
         _arity(words, 1, "pass")
-        return (PASS, 0, -1)
+        return Action(PASS, 0, -1)
     if verb == "commit":
         _arity(words, 2, "commit <number>")
         if not words[1].isdigit():
             raise IllegalAction(f"{words[1]!r} is not a number of tiles")
-        return (COMMIT, int(words[1]), -1)
+        return Action(COMMIT, int(words[1]), -1)
     if verb == "war":
         _arity(words, 2, "war <colour>")
-        return (WAR, _color(words[1]), -1)
+        return Action(WAR, _color(words[1]), -1)
     if verb == "monument":
         _arity(words, 3, "monument <colour>-<colour> <cell>")
         pair = words[1].split("-")
@@ -199,22 +249,22 @@ def _parse_words(words: list[str]) -> Action:
         colours = frozenset(_color(w) for w in pair)
         if len(colours) != 2:
             raise IllegalAction("a monument has two different colours")
-        return (MONUMENT, MONUMENT_BY_COLORS[colours], _cell(words[2]))
+        return Action(MONUMENT, MONUMENT_BY_COLORS[colours], _cell(words[2]))
     if verb == "treasure":
         _arity(words, 2, "treasure <cell>")
-        return (TREASURE, 0, _cell(words[1]))
+        return Action(TREASURE, 0, _cell(words[1]))
     if verb == "building":
         _arity(words, 2, "building <cell>")
-        return (BUILDING, 0, _cell(words[1]))
+        return Action(BUILDING, 0, _cell(words[1]))
     if verb == "wonder":
         _arity(words, 2, "wonder <cell>")
-        return (WONDER, 0, _cell(words[1]))
+        return Action(WONDER, 0, _cell(words[1]))
     if verb == "wonderpoint":
         _arity(words, 2, "wonderpoint <colour>")
-        return (WONDERPOINT, _color(words[1]), -1)
+        return Action(WONDERPOINT, _color(words[1]), -1)
     if verb == "decline":
         _arity(words, 1, "decline")
-        return (DECLINE, 0, -1)
+        return Action(DECLINE, 0, -1)
     raise IllegalAction(f"unknown action {verb!r}: expected one of {', '.join(VERBS)}")
 
 
@@ -226,27 +276,29 @@ def _canonical_actions() -> list[Action]:
     cells = range(CELLS)
     actions: list[Action] = []
     for role in range(4):
-        actions += [(LEADER, role, cell) for cell in cells]
-    actions += [(WITHDRAW, role, -1) for role in range(4)]
+        actions += [Action(LEADER, role, cell) for cell in cells]
+    actions += [Action(WITHDRAW, role, -1) for role in range(4)]
     for color in range(4):
-        actions += [(TILE, color, cell) for cell in cells]
-    actions += [(CATASTROPHE, 0, cell) for cell in cells]
-    actions += [(SWAP, counts, -1) for counts in SWAP_COUNTS]
-    actions.append((PASS, 0, -1))
-    actions += [(COMMIT, n, -1) for n in range(HAND_SIZE + 1)]
-    actions += [(WAR, color, -1) for color in range(4)]
-    actions += [(MONUMENT, m, cell) for cell in cells for m in range(len(MONUMENTS))]
-    actions += [(WONDER, 0, cell) for cell in cells]
-    actions += [(TREASURE, 0, cell) for cell in cells]
-    actions += [(BUILDING, 0, cell) for cell in cells]
-    actions += [(WONDERPOINT, color, -1) for color in range(4)]
-    actions.append((DECLINE, 0, -1))
+        actions += [Action(TILE, color, cell) for cell in cells]
+    actions += [Action(CATASTROPHE, 0, cell) for cell in cells]
+    actions += [Action(SWAP, index, -1) for index in range(len(SWAP_COUNTS))]
+    actions.append(Action(PASS, 0, -1))
+    actions += [Action(COMMIT, n, -1) for n in range(HAND_SIZE + 1)]
+    actions += [Action(WAR, color, -1) for color in range(4)]
+    actions += [Action(MONUMENT, m, cell) for cell in cells for m in range(len(MONUMENTS))]
+    actions += [Action(WONDER, 0, cell) for cell in cells]
+    actions += [Action(TREASURE, 0, cell) for cell in cells]
+    actions += [Action(BUILDING, 0, cell) for cell in cells]
+    actions += [Action(WONDERPOINT, color, -1) for color in range(4)]
+    actions.append(Action(DECLINE, 0, -1))
     return actions
 
 
+# Every swap, as tiles discarded per colour: a swap action's value indexes this.
 SWAP_COUNTS: Final = tuple(
     counts for counts in product(range(HAND_SIZE + 1), repeat=4) if 1 <= sum(counts) <= HAND_SIZE
 )
+SWAP_INDEX: Final = {counts: index for index, counts in enumerate(SWAP_COUNTS)}
 
 
 def all_action_strings() -> list[str]:

@@ -6,18 +6,27 @@ are connected components of the connecting cells, computed by flood fill and cac
 something is removed (a placement only merges components).
 
 A decision that interrupts an action (commitments, war order, monument, treasures, variant
-choices) is a ``pending`` dict of plain values, so positions round-trip through JSON.
+choices) is ``pending``: a frozen dataclass per kind (cradle.tigris.decisions) of plain values,
+so positions round-trip through JSON.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from dataclasses import replace
+from typing import Generic, TypeVar
 
+from cradle.core.contract import JSON
+from cradle.core.hidden import read_hidden
+from cradle.core.native import python_engine
+from cradle.core.results import places
+from cradle.tigris import analysis
+from cradle.tigris.analysis import GEOMETRIES, Content, Dynasty, Geometry, Leader, Monument, Region
 from cradle.tigris.board import (
     BOARDS,
     CELL_NAMES,
+    CELLS,
     COLUMNS,
     FULL,
     NEIGHBOURS,
@@ -27,6 +36,17 @@ from cradle.tigris.board import (
     components,
     dilate,
     flood,
+)
+from cradle.tigris.decisions import (
+    BuildingChoice,
+    Conflict,
+    Decision,
+    MonumentChoice,
+    Revolt,
+    TreasureChoice,
+    War,
+    WarOrder,
+    WonderPoint,
 )
 from cradle.tigris.rules import (
     ACTION_IDS,
@@ -63,41 +83,46 @@ from cradle.tigris.rules import (
     Action,
     IllegalAction,
     Options,
+    TigrisEvent,
+    TigrisResult,
     format_action,
+    options_from_dict,
     options_to_dict,
     parse_action,
 )
 
-Event = dict[str, Any]
+T = TypeVar("T")
 
 
-class _Vocabulary:
+class _Vocabulary(Generic[T]):
     """The items legal actions are made of: the notation's strings, or the fixed action ids."""
 
-    def __init__(self, item: Callable[[Action], Any]) -> None:
+    def __init__(self, item: Callable[[Action], T]) -> None:
         cells = range(176)
         self.item = item
-        self.leader = tuple(CellTable([item((LEADER, r, c)) for c in cells]) for r in range(4))
-        self.tile = tuple(CellTable([item((TILE, k, c)) for c in cells]) for k in range(4))
-        self.catastrophe = CellTable([item((CATASTROPHE, 0, c)) for c in cells])
-        self.treasure = CellTable([item((TREASURE, 0, c)) for c in cells])
-        self.building = CellTable([item((BUILDING, 0, c)) for c in cells])
-        self.wonder = CellTable([item((WONDER, 0, c)) for c in cells])
-        self.withdraw = tuple(item((WITHDRAW, r, -1)) for r in range(4))
-        self.commit = tuple(item((COMMIT, n, -1)) for n in range(HAND_SIZE + 1))
-        self.war = tuple(item((WAR, k, -1)) for k in range(4))
-        self.wonderpoint = tuple(item((WONDERPOINT, k, -1)) for k in range(4))
-        self.pass_ = item((PASS, 0, -1))
-        self.decline = item((DECLINE, 0, -1))
-        self._swaps: dict[tuple[int, ...], list[Any]] = {}
+        self.leader = tuple(
+            CellTable([item(Action(LEADER, r, c)) for c in cells]) for r in range(4)
+        )
+        self.tile = tuple(CellTable([item(Action(TILE, k, c)) for c in cells]) for k in range(4))
+        self.catastrophe = CellTable([item(Action(CATASTROPHE, 0, c)) for c in cells])
+        self.treasure = CellTable([item(Action(TREASURE, 0, c)) for c in cells])
+        self.building = CellTable([item(Action(BUILDING, 0, c)) for c in cells])
+        self.wonder = CellTable([item(Action(WONDER, 0, c)) for c in cells])
+        self.withdraw = tuple(item(Action(WITHDRAW, r, -1)) for r in range(4))
+        self.commit = tuple(item(Action(COMMIT, n, -1)) for n in range(HAND_SIZE + 1))
+        self.war = tuple(item(Action(WAR, k, -1)) for k in range(4))
+        self.wonderpoint = tuple(item(Action(WONDERPOINT, k, -1)) for k in range(4))
+        self.pass_ = item(Action(PASS, 0, -1))
+        self.decline = item(Action(DECLINE, 0, -1))
+        self._swaps: dict[tuple[int, ...], list[T]] = {}
 
-    def swaps(self, hand: list[int]) -> list[Any]:
+    def swaps(self, hand: list[int]) -> list[T]:
         key = tuple(hand)
         found = self._swaps.get(key)
         if found is None:
             found = self._swaps[key] = [
-                self.item((SWAP, counts, -1))
-                for counts in SWAP_COUNTS
+                self.item(Action(SWAP, index, -1))
+                for index, counts in enumerate(SWAP_COUNTS)
                 if all(counts[c] <= hand[c] for c in range(4))
             ]
         return found
@@ -130,9 +155,58 @@ def _popcount(mask: int) -> int:
     return mask.bit_count()
 
 
-def _commit_color(p: dict[str, Any]) -> int:
+def _cells(mask: int) -> tuple[int, ...]:
+    """The cells of ``mask``, ascending (a lone cell, the common case, without a scan)."""
+    if mask & (mask - 1) == 0:
+        return (mask.bit_length() - 1,) if mask else ()
+    return tuple(cells_of(mask))
+
+
+def _commit_color(p: Conflict) -> int:
     """Revolts are fought with temples (red) whatever the leaders; wars with their colour."""
-    return RED if p["kind"] == "revolt" else int(p["color"])
+    return RED if isinstance(p, Revolt) else p.color
+
+
+_WAITING_FOR = {
+    "war_order": "choose which war to resolve (e.g. 'war red')",
+    "monument": "build a monument (or the wonder) or 'decline'",
+    "treasure": "take a treasure (e.g. 'treasure K1')",
+    "building": "place the building or 'decline'",
+    "wonderpoint": "choose the colour of the wonder's point",
+}
+
+
+def _known_action(action: object) -> Action:
+    """``action`` as an :class:`Action`: one itself, or a tuple equal to an action of the
+    notation; IllegalAction for anything else."""
+    if isinstance(action, Action):
+        return action
+    if isinstance(action, tuple) and len(action) == 3:
+        try:
+            index = ACTION_IDS.get(Action(*action))
+        except TypeError:  # unhashable parts
+            index = None
+        if index is None:
+            raise IllegalAction(f"{action!r} is not an action of the notation")
+        return ACTIONS[index]
+    raise IllegalAction(f"an action must be a string, not {type(action).__name__}")
+
+
+# Decisions without fields are alike: one instance each.
+_MONUMENT_CHOICE = MonumentChoice()
+_BUILDING_CHOICE = BuildingChoice()
+_WONDER_POINT = WonderPoint()
+
+# What a cell can hold, one shared instance per kind (analysis: ``contents()``).
+_TILE_CONTENT = tuple(
+    (Content(analysis.TILE, c), Content(analysis.TILE, c, treasure=True)) for c in range(4)
+)
+_DOWN_CONTENT = tuple(
+    (Content(analysis.DOWN, c), Content(analysis.DOWN, c, treasure=True)) for c in range(4)
+)
+_LEADER_CONTENT = tuple(Content(analysis.LEADER, i % 4, i // 4) for i in range(16))
+_CATASTROPHE_CONTENT = Content(analysis.CATASTROPHE)
+_WONDER_CONTENT = (Content(analysis.WONDER), Content(analysis.WONDER, treasure=True))
 
 
 class TigrisState:
@@ -140,8 +214,11 @@ class TigrisState:
 
     __slots__ = (
         "_comps",
+        "_contents",
         "_legal",
         "_legal_ids",
+        "_region_map",
+        "_regions",
         "actions_left",
         "active",
         "bag",
@@ -192,7 +269,7 @@ class TigrisState:
     removed: list[int]
     active: int
     actions_left: int
-    pending: dict[str, Any] | None
+    pending: Decision | None
     placed: int
     ending: bool
     over: bool
@@ -201,6 +278,12 @@ class TigrisState:
     _comps: list[int] | None
     _legal: list[str] | None
     _legal_ids: list[int] | None
+    # The analysis of the board (not of hands or bag), until the board changes.
+    _regions: tuple[Region, ...] | None
+    _region_map: tuple[int, ...] | None
+    _contents: tuple[Content | None, ...] | None
+
+    game = "tigris"
 
     # ----------------------------------------------------------------- creation
 
@@ -237,6 +320,7 @@ class TigrisState:
         s._comps = None
         s._legal = None
         s._legal_ids = None
+        s._regions = s._region_map = s._contents = None
         return s
 
     def clone(self) -> TigrisState:
@@ -262,7 +346,7 @@ class TigrisState:
         s.removed = self.removed[:]
         s.active = self.active
         s.actions_left = self.actions_left
-        s.pending = dict(self.pending) if self.pending is not None else None
+        s.pending = self.pending  # decisions are frozen
         s.placed = self.placed
         s.ending = self.ending
         s.over = self.over
@@ -271,6 +355,9 @@ class TigrisState:
         s._comps = self._comps  # lists of ints are never mutated in place
         s._legal = self._legal
         s._legal_ids = self._legal_ids
+        s._regions = self._regions  # immutable
+        s._region_map = self._region_map
+        s._contents = self._contents
         return s
 
     # ----------------------------------------------------------------- basic queries
@@ -280,11 +367,10 @@ class TigrisState:
         p = self.pending
         if p is None:
             return self.active
-        kind = p["kind"]
-        if kind in ("revolt", "war"):
-            return int(p["attacker"] if p["attacker_commit"] is None else p["defender"])
-        if kind == "treasure":
-            return int(p["seat"])
+        if isinstance(p, Revolt | War):
+            return p.attacker if p.attacker_commit is None else p.defender
+        if isinstance(p, TreasureChoice):
+            return p.seat
         return self.active
 
     @property
@@ -400,7 +486,7 @@ class TigrisState:
         self.leaders &= ~(1 << cell)
         self._comps = None
 
-    def _return_stranded_leaders(self, events: list[Event]) -> None:
+    def _return_stranded_leaders(self, events: list[TigrisEvent]) -> None:
         """Leaders without an adjacent face-up temple go back to their owners."""
         temples = self.up[RED]
         for index, cell in enumerate(self.leader_cell):
@@ -408,14 +494,14 @@ class TigrisState:
                 self._take_leader(index)
                 seat, color = divmod(index, 4)
                 events.append(
-                    self._event(
-                        "leader_returned",
-                        f"{self.players[seat]}'s {ROLES[color]} on {CELL_NAMES[cell]} lost its "
-                        "last temple and returns",
-                        seat=seat,
-                        role=ROLES[color],
-                        cell=CELL_NAMES[cell],
-                    )
+                    {
+                        "type": "leader_returned",
+                        "text": f"{self.players[seat]}'s {ROLES[color]} on {CELL_NAMES[cell]} "
+                        "lost its last temple and returns",
+                        "seat": seat,
+                        "role": ROLES[color],
+                        "cell": CELL_NAMES[cell],
+                    }
                 )
 
     def _draw(self, seat: int, count: int) -> int:
@@ -429,22 +515,18 @@ class TigrisState:
             hand[bag.pop()] += 1
         return count
 
-    @staticmethod
-    def _event(kind: str, text: str, **fields: Any) -> Event:
-        event: Event = {"type": kind, "text": text}
-        event.update(fields)
-        return event
-
-    def _score(self, seat: int, color: int, amount: int, why: str, events: list[Event]) -> None:
+    def _score(
+        self, seat: int, color: int, amount: int, why: str, events: list[TigrisEvent]
+    ) -> None:
         self.points[seat][color] += amount
         events.append(
-            self._event(
-                "score",
-                f"{self.players[seat]} scores {amount} {COLORS[color]} ({why})",
-                seat=seat,
-                color=COLORS[color],
-                amount=amount,
-            )
+            {
+                "type": "score",
+                "text": f"{self.players[seat]} scores {amount} {COLORS[color]} ({why})",
+                "seat": seat,
+                "color": COLORS[color],
+                "amount": amount,
+            }
         )
 
     # ----------------------------------------------------------------- legal actions
@@ -464,13 +546,13 @@ class TigrisState:
             legal = self._legal_ids = self._generate(_IDS)
         return legal[:]
 
-    def _generate(self, vocab: _Vocabulary) -> list[Any]:
+    def _generate(self, vocab: _Vocabulary[T]) -> list[T]:
         if self.over:
             return []
         p = self.pending
         if p is not None:
             return self._pending_actions(p, vocab)
-        out: list[Any] = []
+        out: list[T] = []
         seat = self.active
         empty = self.empty()
         land = self.board.land
@@ -532,31 +614,29 @@ class TigrisState:
         lifted += [part for part in components(own & ~bit) if part & leaders]
         return lifted
 
-    def _pending_actions(self, p: dict[str, Any], vocab: _Vocabulary) -> list[Any]:
-        kind = p["kind"]
-        if kind in ("revolt", "war"):
+    def _pending_actions(self, p: Decision, vocab: _Vocabulary[T]) -> list[T]:
+        if isinstance(p, Revolt | War):
             return [vocab.commit[n] for n in self._commit_options(p)]
-        if kind == "war_order":
-            return [vocab.war[c] for c in p["colors"]]
-        out: list[Any] = []
-        if kind == "monument":
+        if isinstance(p, WarOrder):
+            return [vocab.war[c] for c in p.colors]
+        out: list[T] = []
+        if isinstance(p, MonumentChoice):
             out += [vocab.item(a) for a in self._monument_options()]
             vocab.wonder.extend(sum(1 << c for c in self._wonder_options()), out)
             return [*out, vocab.decline]
-        if kind == "treasure":
-            vocab.treasure.extend(sum(1 << c for c in p["cells"]), out)
+        if isinstance(p, TreasureChoice):
+            vocab.treasure.extend(sum(1 << c for c in p.cells), out)
             return out
-        if kind == "building":
+        if isinstance(p, BuildingChoice):
             vocab.building.extend(self._building_options(), out)
             return [*out, vocab.decline]
-        if kind == "wonderpoint":
-            return list(vocab.wonderpoint)
-        raise AssertionError(f"unknown pending decision {kind!r}")
+        return list(vocab.wonderpoint)
 
     # ----------------------------------------------------------------- apply
 
-    def apply(self, action: str | int | Action) -> list[Event]:
-        """Apply ``action`` for the seat to move; IllegalAction leaves the state unchanged."""
+    def apply(self, action: str | int | Action) -> list[TigrisEvent]:
+        """Apply ``action`` (its notation, its id or an :class:`Action`) for the seat to move;
+        IllegalAction leaves the state unchanged."""
         if self.over:
             raise IllegalAction("the game is over")
         if isinstance(action, str):
@@ -565,21 +645,24 @@ class TigrisState:
             if not 0 <= action < len(ACTIONS):
                 raise IllegalAction(f"action id {action} is outside 0..{len(ACTIONS) - 1}")
             parsed = ACTIONS[action]
-        elif isinstance(action, tuple) and len(action) == 3:
-            parsed = action
         else:
-            raise IllegalAction(f"an action must be a string, not {type(action).__name__}")
-        events: list[Event] = []
+            parsed = _known_action(action)
+        events: list[TigrisEvent] = []
         p = self.pending
         if p is None:
             self._check_turn_action(parsed)
-            self._legal = self._legal_ids = None
+            self._board_changes()
             self._apply_turn_action(parsed, events)
         else:
             self._check_pending_action(p, parsed)
-            self._legal = self._legal_ids = None
+            self._board_changes()
             self._apply_pending_action(p, parsed, events)
         return events
+
+    def _board_changes(self) -> None:
+        """Forget what was worked out from the board: an action is about to change it."""
+        self._legal = self._legal_ids = None
+        self._regions = self._region_map = self._contents = None
 
     # --- validation (raises before anything changes)
 
@@ -597,10 +680,11 @@ class TigrisState:
             self._check_catastrophe(seat, cell)
         elif kind == SWAP:
             hand = self.hands[seat]
+            counts = SWAP_COUNTS[a]
             for color in range(4):
-                if a[color] > hand[color]:
+                if counts[color] > hand[color]:
                     raise IllegalAction(
-                        f"you cannot discard {a[color]} {COLORS[color]} tile(s): "
+                        f"you cannot discard {counts[color]} {COLORS[color]} tile(s): "
                         f"your hand holds {hand[color]}"
                     )
         elif kind == PASS:
@@ -684,17 +768,9 @@ class TigrisState:
         if self._building_mask() & bit:
             raise IllegalAction(f"{name} carries a civilization building")
 
-    def _check_pending_action(self, p: dict[str, Any], action: Action) -> None:
+    def _check_pending_action(self, p: Decision, action: Action) -> None:
         kind, a, cell = action
-        pk = p["kind"]
-        expected = {
-            "revolt": COMMIT,
-            "war": COMMIT,
-            "war_order": WAR,
-            "treasure": TREASURE,
-            "wonderpoint": WONDERPOINT,
-        }.get(pk)
-        if pk in ("revolt", "war"):
+        if isinstance(p, Revolt | War):
             if kind != COMMIT:
                 raise IllegalAction(self._waiting_for(p))
             options = self._commit_options(p)
@@ -707,15 +783,21 @@ class TigrisState:
                     f"commit {a} is not allowed: you may commit "
                     + ", ".join(str(n) for n in options)
                 )
-        elif expected is not None:
-            if kind != expected:
+        elif isinstance(p, WarOrder):
+            if kind != WAR:
                 raise IllegalAction(self._waiting_for(p))
-            if pk == "war_order" and a not in p["colors"]:
+            if a not in p.colors:
                 raise IllegalAction(f"there is no {COLORS[a]} war to resolve")
-            if pk == "treasure" and cell not in p["cells"]:
-                names = ", ".join(CELL_NAMES[c] for c in p["cells"])
+        elif isinstance(p, TreasureChoice):
+            if kind != TREASURE:
+                raise IllegalAction(self._waiting_for(p))
+            if cell not in p.cells:
+                names = ", ".join(CELL_NAMES[c] for c in p.cells)
                 raise IllegalAction(f"you may take a treasure on {names}")
-        elif pk == "monument":
+        elif isinstance(p, WonderPoint):
+            if kind != WONDERPOINT:
+                raise IllegalAction(self._waiting_for(p))
+        elif isinstance(p, MonumentChoice):
             if kind == DECLINE:
                 return
             if kind == WONDER:
@@ -726,38 +808,29 @@ class TigrisState:
                 raise IllegalAction(self._waiting_for(p))
             if action not in self._monument_options():
                 raise IllegalAction(self._why_no_monument(a, cell))
-        elif pk == "building":
+        else:  # BuildingChoice
             if kind == DECLINE:
                 return
             if kind != BUILDING:
                 raise IllegalAction(self._waiting_for(p))
             if not self._building_options() >> cell & 1:
                 raise IllegalAction(f"the building cannot go on {CELL_NAMES[cell]}")
-        else:
-            raise IllegalAction(self._waiting_for(p))
 
-    def _waiting_for(self, p: dict[str, Any]) -> str:
+    def _waiting_for(self, p: Decision) -> str:
         who = self.players[self.to_move]
-        kind = p["kind"]
-        if kind in ("revolt", "war"):
+        if isinstance(p, Revolt | War):
             return f"{who} must commit {COLORS[_commit_color(p)]} tiles first (e.g. 'commit 0')"
-        what = {
-            "war_order": "choose which war to resolve (e.g. 'war red')",
-            "monument": "build a monument (or the wonder) or 'decline'",
-            "treasure": "take a treasure (e.g. 'treasure K1')",
-            "building": "place the building or 'decline'",
-            "wonderpoint": "choose the colour of the wonder's point",
-        }.get(kind, "decide")
+        what = _WAITING_FOR[p.kind]
         return f"{who} must first {what}"
 
     # --- turn actions
 
-    def _apply_turn_action(self, action: Action, events: list[Event]) -> None:
+    def _apply_turn_action(self, action: Action, events: list[TigrisEvent]) -> None:
         kind, a, cell = action
         seat = self.active
         who = self.players[seat]
         if kind == PASS:
-            events.append(self._event("pass", f"{who} passes", seat=seat))
+            events.append({"type": "pass", "text": f"{who} passes", "seat": seat})
             self.actions_left = 0
             self._end_turn(events)
             return
@@ -768,13 +841,13 @@ class TigrisState:
             cell = self.leader_cell[4 * seat + a]
             self._take_leader(4 * seat + a)
             events.append(
-                self._event(
-                    "withdraw",
-                    f"{who} withdraws the {ROLES[a]} from {CELL_NAMES[cell]}",
-                    seat=seat,
-                    role=ROLES[a],
-                    cell=CELL_NAMES[cell],
-                )
+                {
+                    "type": "withdraw",
+                    "text": f"{who} withdraws the {ROLES[a]} from {CELL_NAMES[cell]}",
+                    "seat": seat,
+                    "role": ROLES[a],
+                    "cell": CELL_NAMES[cell],
+                }
             )
         elif kind == TILE:
             self._place_tile(seat, a, cell, events)
@@ -783,22 +856,23 @@ class TigrisState:
             self._place_catastrophe(seat, cell, events)
         elif kind == SWAP:
             hand, discards = self.hands[seat], self.discards[seat]
+            counts = SWAP_COUNTS[a]
             for color in range(4):
-                hand[color] -= a[color]
-                discards[color] += a[color]
-            count = sum(a)
+                hand[color] -= counts[color]
+                discards[color] += counts[color]
+            count = sum(counts)
             drawn = self._draw(seat, count)
             events.append(
-                self._event(
-                    "swap",
-                    f"{who} discards {count} tile(s) and draws {drawn}",
-                    seat=seat,
-                    count=count,
-                )
+                {
+                    "type": "swap",
+                    "text": f"{who} discards {count} tile(s) and draws {drawn}",
+                    "seat": seat,
+                    "count": count,
+                }
             )
         self._treasure_step(events)
 
-    def _place_leader(self, seat: int, color: int, cell: int, events: list[Event]) -> None:
+    def _place_leader(self, seat: int, color: int, cell: int, events: list[TigrisEvent]) -> None:
         index = 4 * seat + color
         moved_from = self.leader_cell[index]
         if moved_from >= 0:
@@ -808,41 +882,35 @@ class TigrisState:
             f"moves the {ROLES[color]} to" if moved_from >= 0 else f"places the {ROLES[color]} on"
         )
         events.append(
-            self._event(
-                "leader",
-                f"{self.players[seat]} {verb} {CELL_NAMES[cell]}",
-                seat=seat,
-                role=ROLES[color],
-                cell=CELL_NAMES[cell],
-                moved_from=CELL_NAMES[moved_from] if moved_from >= 0 else None,
-            )
+            {
+                "type": "leader",
+                "text": f"{self.players[seat]} {verb} {CELL_NAMES[cell]}",
+                "seat": seat,
+                "role": ROLES[color],
+                "cell": CELL_NAMES[cell],
+                "moved_from": CELL_NAMES[moved_from] if moved_from >= 0 else None,
+            }
         )
         kingdom = self.component_of(cell)
         lc = self.leader_cell
         for other in range(self.n):
             other_cell = lc[4 * other + color]
             if other != seat and other_cell >= 0 and kingdom >> other_cell & 1:
-                self.pending = {
-                    "kind": "revolt",
-                    "color": color,
-                    "attacker": seat,
-                    "defender": other,
-                    "attacker_commit": None,
-                }
+                self.pending = Revolt(color, seat, other)
                 events.append(
-                    self._event(
-                        "revolt",
-                        f"revolt: {self.players[seat]}'s {ROLES[color]} against "
+                    {
+                        "type": "revolt",
+                        "text": f"revolt: {self.players[seat]}'s {ROLES[color]} against "
                         f"{self.players[other]}'s on {CELL_NAMES[other_cell]}",
-                        attacker=seat,
-                        defender=other,
-                        role=ROLES[color],
-                    )
+                        "attacker": seat,
+                        "defender": other,
+                        "role": ROLES[color],
+                    }
                 )
                 return
         self._treasure_step(events)
 
-    def _place_tile(self, seat: int, color: int, cell: int, events: list[Event]) -> None:
+    def _place_tile(self, seat: int, color: int, cell: int, events: list[TigrisEvent]) -> None:
         touching = [k for k in self.kingdoms() if k & NEIGHBOURS[cell]]
         self.hands[seat][color] -= 1
         self.up[color] |= 1 << cell
@@ -850,26 +918,26 @@ class TigrisState:
         self.placed = cell
         who = self.players[seat]
         events.append(
-            self._event(
-                "tile",
-                f"{who} places a {COLORS[color]} tile on {CELL_NAMES[cell]}",
-                seat=seat,
-                color=COLORS[color],
-                cell=CELL_NAMES[cell],
-            )
+            {
+                "type": "tile",
+                "text": f"{who} places a {COLORS[color]} tile on {CELL_NAMES[cell]}",
+                "seat": seat,
+                "color": COLORS[color],
+                "cell": CELL_NAMES[cell],
+            }
         )
         if len(touching) == 2:
             self.unification = cell
             kingdom = self.component_of(cell)
             wars = [c for c in range(4) if self._war_pair(c, kingdom) is not None]
             events.append(
-                self._event(
-                    "unification",
-                    f"the tile on {CELL_NAMES[cell]} joins two kingdoms"
+                {
+                    "type": "unification",
+                    "text": f"the tile on {CELL_NAMES[cell]} joins two kingdoms"
                     + (f": war of {', '.join(COLORS[c] for c in wars)}" if wars else ""),
-                    cell=CELL_NAMES[cell],
-                    wars=[COLORS[c] for c in wars],
-                )
+                    "cell": CELL_NAMES[cell],
+                    "wars": [COLORS[c] for c in wars],
+                }
             )
             self._next_war(wars, events)
             return
@@ -887,7 +955,7 @@ class TigrisState:
                 self._score(owner, color, amount, why, events)
         self._after_conflicts(events)
 
-    def _place_catastrophe(self, seat: int, cell: int, events: list[Event]) -> None:
+    def _place_catastrophe(self, seat: int, cell: int, events: list[TigrisEvent]) -> None:
         bit = 1 << cell
         hit = ""
         for color in range(4):
@@ -899,12 +967,12 @@ class TigrisState:
         self.catastrophes[seat] -= 1
         self._comps = None
         events.append(
-            self._event(
-                "catastrophe",
-                f"{self.players[seat]} places a catastrophe on {CELL_NAMES[cell]}{hit}",
-                seat=seat,
-                cell=CELL_NAMES[cell],
-            )
+            {
+                "type": "catastrophe",
+                "text": f"{self.players[seat]} places a catastrophe on {CELL_NAMES[cell]}{hit}",
+                "seat": seat,
+                "cell": CELL_NAMES[cell],
+            }
         )
         self._return_stranded_leaders(events)
 
@@ -920,29 +988,29 @@ class TigrisState:
             return seats[0], seats[1]
         return None
 
-    def _next_war(self, colors: list[int], events: list[Event]) -> None:
+    def _next_war(self, colors: list[int], events: list[TigrisEvent]) -> None:
         """Start the next war among ``colors`` (asking for the order if needed) or finish."""
         if self.unification >= 0:
             kingdom = self.component_of(self.unification)
             colors = [c for c in colors if self._war_pair(c, kingdom) is not None]
         if len(colors) > 1:
-            self.pending = {"kind": "war_order", "colors": tuple(colors)}
+            self.pending = WarOrder(tuple(colors))
             return
         if colors:
             self._start_war(colors[0], (), events)
             return
         if self.unification >= 0:
             events.append(
-                self._event(
-                    "unification_removed",
-                    f"the unification tile leaves {CELL_NAMES[self.unification]}",
-                )
+                {
+                    "type": "unification_removed",
+                    "text": f"the unification tile leaves {CELL_NAMES[self.unification]}",
+                }
             )
         self.unification = -1
         self.pending = None
         self._after_conflicts(events)
 
-    def _start_war(self, color: int, queue: tuple[int, ...], events: list[Event]) -> None:
+    def _start_war(self, color: int, queue: tuple[int, ...], events: list[TigrisEvent]) -> None:
         kingdom = self.component_of(self.unification)
         pair = self._war_pair(color, kingdom)
         assert pair is not None
@@ -952,22 +1020,15 @@ class TigrisState:
         else:
             attacker = min(pair, key=lambda s: (s - active) % self.n)
         defender = pair[0] if pair[1] == attacker else pair[1]
-        self.pending = {
-            "kind": "war",
-            "color": color,
-            "attacker": attacker,
-            "defender": defender,
-            "attacker_commit": None,
-            "queue": tuple(queue),
-        }
+        self.pending = War(color, attacker, defender, None, tuple(queue))
         events.append(
-            self._event(
-                "war",
-                f"{COLORS[color]} war: {self.players[attacker]} attacks {self.players[defender]}",
-                color=COLORS[color],
-                attacker=attacker,
-                defender=defender,
-            )
+            {
+                "type": "war",
+                "text": f"{COLORS[color]} war: {self.players[attacker]} attacks {self.players[defender]}",
+                "color": COLORS[color],
+                "attacker": attacker,
+                "defender": defender,
+            }
         )
 
     def side(self, cell: int) -> int:
@@ -975,103 +1036,102 @@ class TigrisState:
         within = self.connectors() & ~(1 << self.unification)
         return flood(1 << cell, within)
 
-    def base_strength(self, p: dict[str, Any], seat: int) -> int:
+    def base_strength(self, p: Conflict, seat: int) -> int:
         """Strength before commitments: temples next to the leader (revolt) or supporters (war)."""
-        color = p["color"]
+        color = p.color
         cell = self.leader_cell[4 * seat + color]
-        if p["kind"] == "revolt":
+        if isinstance(p, Revolt):
             return self.adjacent_temples(cell)
         return _popcount(self.side(cell) & self.up[color])
 
-    def _commit_options(self, p: dict[str, Any]) -> list[int]:
+    def _commit_options(self, p: Conflict) -> list[int]:
         seat = self.to_move
         have = self.hands[seat][_commit_color(p)]
         if not self.options.english:
             return list(range(have + 1))
-        attack = self.base_strength(p, p["attacker"])
-        defence = self.base_strength(p, p["defender"])
-        if p["attacker_commit"] is None:
+        attack = self.base_strength(p, p.attacker)
+        defence = self.base_strength(p, p.defender)
+        if p.attacker_commit is None:
             return [0] + [n for n in range(1, have + 1) if attack + n > defence]
-        need = attack + p["attacker_commit"] - defence
+        need = attack + p.attacker_commit - defence
         return [0, need] if 1 <= need <= have else [0]
 
-    def _apply_pending_action(self, p: dict[str, Any], action: Action, events: list[Event]) -> None:
+    def _apply_pending_action(self, p: Decision, action: Action, events: list[TigrisEvent]) -> None:
         kind, a, cell = action
-        pk = p["kind"]
-        if pk in ("revolt", "war"):
+        if isinstance(p, Revolt | War):
             seat = self.to_move
             color = _commit_color(p)
             self.hands[seat][color] -= a
             self.removed[color] += a
             events.append(
-                self._event(
-                    "commit",
-                    f"{self.players[seat]} commits {a} {COLORS[color]} tile(s)",
-                    seat=seat,
-                    count=a,
-                    color=COLORS[color],
-                )
+                {
+                    "type": "commit",
+                    "text": f"{self.players[seat]} commits {a} {COLORS[color]} tile(s)",
+                    "seat": seat,
+                    "count": a,
+                    "color": COLORS[color],
+                }
             )
-            if p["attacker_commit"] is None:
-                self.pending = {**p, "attacker_commit": a}
-            elif pk == "revolt":
+            if p.attacker_commit is None:
+                self.pending = replace(p, attacker_commit=a)
+            elif isinstance(p, Revolt):
                 self._resolve_revolt(p, a, events)
             else:
                 self._resolve_war(p, a, events)
-        elif pk == "war_order":
-            rest = tuple(c for c in p["colors"] if c != a)
+        elif isinstance(p, WarOrder):
+            rest = tuple(c for c in p.colors if c != a)
             self._start_war(a, rest, events)
-        elif pk == "monument":
+        elif isinstance(p, MonumentChoice):
             self.pending = None
             if kind == MONUMENT:
                 self._build_monument(a, cell, events)
             elif kind == WONDER:
                 self._build_wonder(cell, events)
             else:
-                events.append(self._event("decline", f"{self.players[self.active]} declines"))
+                events.append({"type": "decline", "text": f"{self.players[self.active]} declines"})
             self._treasure_step(events)
-        elif pk == "treasure":
-            self._take_treasure(p["seat"], cell, events)
+        elif isinstance(p, TreasureChoice):
+            self._take_treasure(p.seat, cell, events)
             self.pending = None
             self._treasure_step(events)
-        elif pk == "building":
+        elif isinstance(p, BuildingChoice):
             self.pending = None
             if kind == BUILDING:
                 self._put_building(cell, events)
             else:
-                events.append(self._event("decline", f"{self.players[self.active]} declines"))
+                events.append({"type": "decline", "text": f"{self.players[self.active]} declines"})
             self._monument_step(events)
-        elif pk == "wonderpoint":
+        else:  # WonderPoint
             self.pending = None
             self._score(self.active, a, 1, "the wonder", events)
             self._finish_turn(events)
 
-    def _resolve_revolt(self, p: dict[str, Any], defender_commit: int, events: list[Event]) -> None:
-        attacker, defender, color = p["attacker"], p["defender"], p["color"]
-        attack = self.base_strength(p, attacker) + p["attacker_commit"]
+    def _resolve_revolt(self, p: Revolt, defender_commit: int, events: list[TigrisEvent]) -> None:
+        attacker, defender, color = p.attacker, p.defender, p.color
+        attack = self.base_strength(p, attacker) + (p.attacker_commit or 0)
         defence = self.base_strength(p, defender) + defender_commit
         winner, loser = (attacker, defender) if attack > defence else (defender, attacker)
         lost_cell = self.leader_cell[4 * loser + color]
         self._take_leader(4 * loser + color)
         self.pending = None
         events.append(
-            self._event(
-                "revolt_result",
-                f"{self.players[winner]} wins the revolt {max(attack, defence)}-"
+            {
+                "type": "revolt_result",
+                "text": f"{self.players[winner]} wins the revolt {max(attack, defence)}-"
                 f"{min(attack, defence)}; {self.players[loser]}'s {ROLES[color]} on "
                 f"{CELL_NAMES[lost_cell]} returns",
-                winner=winner,
-                loser=loser,
-                attack=attack,
-                defence=defence,
-            )
+                "winner": winner,
+                "loser": loser,
+                "attack": attack,
+                "defence": defence,
+            }
         )
         self._score(winner, RED, 1, "revolt won", events)
         self._treasure_step(events)
 
-    def _resolve_war(self, p: dict[str, Any], defender_commit: int, events: list[Event]) -> None:
-        attacker, defender, color = p["attacker"], p["defender"], p["color"]
-        attack = self.base_strength(p, attacker) + p["attacker_commit"]
+    def _resolve_war(self, p: War, defender_commit: int, events: list[TigrisEvent]) -> None:
+        attacker, defender, color = p.attacker, p.defender, p.color
+        attack = self.base_strength(p, attacker) + (p.attacker_commit or 0)
         defence = self.base_strength(p, defender) + defender_commit
         winner, loser = (attacker, defender) if attack > defence else (defender, attacker)
         loser_index = 4 * loser + color
@@ -1091,27 +1151,27 @@ class TigrisState:
         self._comps = None
         self.pending = None
         events.append(
-            self._event(
-                "war_result",
-                f"{self.players[winner]} wins the {COLORS[color]} war {max(attack, defence)}-"
+            {
+                "type": "war_result",
+                "text": f"{self.players[winner]} wins the {COLORS[color]} war {max(attack, defence)}-"
                 f"{min(attack, defence)}; {self.players[loser]}'s {ROLES[color]} returns and "
                 f"{count} {COLORS[color]} tile(s) leave the board",
-                winner=winner,
-                loser=loser,
-                attack=attack,
-                defence=defence,
-                removed=[CELL_NAMES[c] for c in cells_of(doomed)],
-            )
+                "winner": winner,
+                "loser": loser,
+                "attack": attack,
+                "defence": defence,
+                "removed": [CELL_NAMES[c] for c in cells_of(doomed)],
+            }
         )
         self._score(winner, color, 1 + count, f"{COLORS[color]} war won", events)
         self._return_stranded_leaders(events)
-        self._next_war(list(p["queue"]), events)
+        self._next_war(list(p.queue), events)
 
     # --- after conflicts: building, monument / wonder, treasures
 
-    def _after_conflicts(self, events: list[Event]) -> None:
+    def _after_conflicts(self, events: list[TigrisEvent]) -> None:
         if self.options.buildings and self._building_options():
-            self.pending = {"kind": "building"}
+            self.pending = _BUILDING_CHOICE
             return
         self._monument_step(events)
 
@@ -1154,18 +1214,18 @@ class TigrisState:
             out &= ~(1 << current)
         return out
 
-    def _put_building(self, cell: int, events: list[Event]) -> None:
+    def _put_building(self, cell: int, events: list[TigrisEvent]) -> None:
         color = next(c for c in range(4) if self.up[c] >> cell & 1)
         moved = self.buildings[color] >= 0
         self.buildings[color] = cell
         events.append(
-            self._event(
-                "building",
-                f"{self.players[self.active]} {'moves' if moved else 'puts'} the {COLORS[color]} "
+            {
+                "type": "building",
+                "text": f"{self.players[self.active]} {'moves' if moved else 'puts'} the {COLORS[color]} "
                 f"building {'to' if moved else 'on'} {CELL_NAMES[cell]}",
-                color=COLORS[color],
-                cell=CELL_NAMES[cell],
-            )
+                "color": COLORS[color],
+                "cell": CELL_NAMES[cell],
+            }
         )
 
     def _wonder_options(self) -> list[int]:
@@ -1184,7 +1244,7 @@ class TigrisState:
                 out.append(centre)
         return out
 
-    def _build_wonder(self, centre: int, events: list[Event]) -> None:
+    def _build_wonder(self, centre: int, events: list[TigrisEvent]) -> None:
         plus = _PLUS[centre]
         color = next(c for c in range(4) if self.up[c] & plus == plus)
         self.up[color] &= ~plus
@@ -1194,12 +1254,12 @@ class TigrisState:
             if building_cell >= 0 and plus >> building_cell & 1:
                 self.buildings[building_color] = -1
         events.append(
-            self._event(
-                "wonder",
-                f"{self.players[self.active]} builds the wonder on {CELL_NAMES[centre]} "
+            {
+                "type": "wonder",
+                "text": f"{self.players[self.active]} builds the wonder on {CELL_NAMES[centre]} "
                 f"from five {COLORS[color]} tiles",
-                cell=CELL_NAMES[centre],
-            )
+                "cell": CELL_NAMES[centre],
+            }
         )
         self._return_stranded_leaders(events)
 
@@ -1217,7 +1277,7 @@ class TigrisState:
                 square = _SQUARE_MASK[top_left]
                 if tiles & square == square:
                     out += [
-                        (MONUMENT, m, top_left)
+                        Action(MONUMENT, m, top_left)
                         for m, pair in enumerate(MONUMENTS)
                         if color in pair and m not in used
                     ]
@@ -1228,13 +1288,13 @@ class TigrisState:
             return f"the {MONUMENT_NAMES[monument]} monument is already built"
         return f"{MONUMENT_NAMES[monument]} cannot be built with its top-left corner on {CELL_NAMES[cell]}"
 
-    def _monument_step(self, events: list[Event]) -> None:
+    def _monument_step(self, events: list[TigrisEvent]) -> None:
         if self._monument_options() or self._wonder_options():
-            self.pending = {"kind": "monument"}
+            self.pending = _MONUMENT_CHOICE
             return
         self._treasure_step(events)
 
-    def _build_monument(self, monument: int, top_left: int, events: list[Event]) -> None:
+    def _build_monument(self, monument: int, top_left: int, events: list[TigrisEvent]) -> None:
         square = _SQUARE_MASK[top_left]
         color = next(c for c in MONUMENTS[monument] if self.up[c] & square == square)
         self.up[color] &= ~square
@@ -1244,17 +1304,17 @@ class TigrisState:
             if building_cell >= 0 and square >> building_cell & 1:
                 self.buildings[building_color] = -1
         events.append(
-            self._event(
-                "monument",
-                f"{self.players[self.active]} builds the {MONUMENT_NAMES[monument]} monument on "
+            {
+                "type": "monument",
+                "text": f"{self.players[self.active]} builds the {MONUMENT_NAMES[monument]} monument on "
                 f"{CELL_NAMES[top_left]}",
-                monument=MONUMENT_NAMES[monument],
-                cell=CELL_NAMES[top_left],
-            )
+                "monument": MONUMENT_NAMES[monument],
+                "cell": CELL_NAMES[top_left],
+            }
         )
         self._return_stranded_leaders(events)
 
-    def _treasure_step(self, events: list[Event]) -> None:
+    def _treasure_step(self, events: list[TigrisEvent]) -> None:
         """Traders collect all but one treasure of their kingdom; specials first."""
         special = self.board.special
         while True:
@@ -1275,38 +1335,34 @@ class TigrisState:
                     for cell in cells_of(candidates):
                         self._take_treasure(owner, cell, events)
                     break
-                self.pending = {
-                    "kind": "treasure",
-                    "seat": owner,
-                    "cells": tuple(cells_of(candidates)),
-                }
+                self.pending = TreasureChoice(owner, tuple(cells_of(candidates)))
                 return
             else:
                 break
         self.pending = None
         self._end_action(events)
 
-    def _take_treasure(self, seat: int, cell: int, events: list[Event]) -> None:
+    def _take_treasure(self, seat: int, cell: int, events: list[TigrisEvent]) -> None:
         self.treasure &= ~(1 << cell)
         self.treasures[seat] += 1
         events.append(
-            self._event(
-                "treasure",
-                f"{self.players[seat]} takes the treasure on {CELL_NAMES[cell]}",
-                seat=seat,
-                cell=CELL_NAMES[cell],
-            )
+            {
+                "type": "treasure",
+                "text": f"{self.players[seat]} takes the treasure on {CELL_NAMES[cell]}",
+                "seat": seat,
+                "cell": CELL_NAMES[cell],
+            }
         )
 
     # --- end of action and turn
 
-    def _end_action(self, events: list[Event]) -> None:
+    def _end_action(self, events: list[TigrisEvent]) -> None:
         self.placed = -1
         self.actions_left -= 1
         if self.actions_left <= 0:
             self._end_turn(events)
 
-    def _end_turn(self, events: list[Event]) -> None:
+    def _end_turn(self, events: list[TigrisEvent]) -> None:
         seat = self.active
         self.actions_left = 0
         lc = self.leader_cell
@@ -1321,11 +1377,11 @@ class TigrisState:
                 self._score(seat, color, 1, f"monument, {ROLES[color]}", events)
         if self.wonder >= 0 and lc[4 * seat + BLACK] >= 0:
             if self.component_of(lc[4 * seat + BLACK]) >> self.wonder & 1:
-                self.pending = {"kind": "wonderpoint"}
+                self.pending = _WONDER_POINT
                 return
         self._finish_turn(events)
 
-    def _finish_turn(self, events: list[Event]) -> None:
+    def _finish_turn(self, events: list[TigrisEvent]) -> None:
         seat = self.active
         for offset in range(self.n):
             other = (seat + offset) % self.n
@@ -1336,11 +1392,13 @@ class TigrisState:
             self.over = True
             self.pending = None
             reason = "the bag is empty" if self.ending else "two or fewer treasures remain"
-            events.append(self._event("game_over", f"the game ends: {reason}"))
+            events.append({"type": "game_over", "text": f"the game ends: {reason}"})
             return
         self.active = (seat + 1) % self.n
         self.actions_left = 2
-        events.append(self._event("turn", f"{self.players[self.active]}'s turn", seat=self.active))
+        events.append(
+            {"type": "turn", "text": f"{self.players[self.active]}'s turn", "seat": self.active}
+        )
 
     # ----------------------------------------------------------------- results
 
@@ -1351,25 +1409,23 @@ class TigrisState:
             points[points.index(min(points))] += 1
         return points
 
-    def result(self) -> list[dict[str, Any]]:
-        """Per seat: points, treasures, score (lowest colour) and place (1 = winner)."""
-        keys = [sorted(self.final_points(seat)) for seat in range(self.n)]
-        out = []
-        for seat in range(self.n):
-            final = self.final_points(seat)
-            better = sum(1 for other in range(self.n) if keys[other] > keys[seat])
-            out.append(
-                {
-                    "seat": seat,
-                    "dynasty": self.players[seat],
-                    "points": dict(zip(COLORS, self.points[seat], strict=True)),
-                    "treasures": self.treasures[seat],
-                    "final": dict(zip(COLORS, final, strict=True)),
-                    "score": min(final),
-                    "place": better + 1,
-                }
-            )
-        return out
+    def result(self) -> list[TigrisResult]:
+        """Per seat: points, treasures, score (lowest colour) and place (1 = winner): ties
+        are broken by the second lowest colour, then the third, then the highest."""
+        finals = [self.final_points(seat) for seat in range(self.n)]
+        ranks = places([tuple(sorted(final)) for final in finals])
+        return [
+            {
+                "seat": seat,
+                "dynasty": self.players[seat],
+                "points": dict(zip(COLORS, self.points[seat], strict=True)),
+                "treasures": self.treasures[seat],
+                "final": dict(zip(COLORS, finals[seat], strict=True)),
+                "score": min(finals[seat]),
+                "place": ranks[seat],
+            }
+            for seat in range(self.n)
+        ]
 
     # ----------------------------------------------------------------- hidden information
 
@@ -1396,7 +1452,7 @@ class TigrisState:
                 table[other] = counts
                 at += size
         s.bag = pool[at:]
-        s._legal = s._legal_ids = None
+        s._legal = s._legal_ids = None  # the board (and its analysis) stays as it is
         return s
 
     def with_hidden(self, hands: Sequence[Sequence[str]], bag: Sequence[str]) -> TigrisState:
@@ -1407,32 +1463,17 @@ class TigrisState:
         they hold the tiles the hands and the bag hold now (discards stay as they are);
         ValueError otherwise (this state is never changed).
         """
-        if len(hands) != self.n:
-            raise ValueError(f"expected {self.n} hands, got {len(hands)}")
-        try:
-            counts = []
-            for hand in hands:
-                row = [0, 0, 0, 0]
-                for name in hand:
-                    row[COLOR_BY_NAME[name]] += 1
-                counts.append(row)
-            new_bag = [COLOR_BY_NAME[name] for name in reversed(bag)]
-        except (KeyError, TypeError) as error:
-            raise ValueError(f"not a tile colour: {error}") from None
-        total = [0, 0, 0, 0]
-        for seat in range(self.n):
-            if sum(counts[seat]) != sum(self.hands[seat]):
-                raise ValueError(
-                    f"seat {seat} holds {sum(self.hands[seat])} tiles, not {sum(counts[seat])}"
-                )
-            for color in range(4):
-                total[color] += counts[seat][color] - self.hands[seat][color]
-        for color in self.bag:
-            total[color] -= 1
-        for color in new_bag:
-            total[color] += 1
-        if any(total):
-            raise ValueError("the hands and the bag must hold exactly the hidden tiles")
+        hidden_now = [c for hand in self.hands for c in range(4) for _ in range(hand[c])]
+        new_hands, new_bag = read_hidden(
+            hands,
+            bag,
+            [sum(hand) for hand in self.hands],
+            hidden_now + self.bag,
+            COLOR_BY_NAME,
+            unknown="not a tile colour",
+            pile_word="bag",
+        )
+        counts = [[hand.count(c) for c in range(4)] for hand in new_hands]
         s = self.clone()
         s.hands = counts
         s.bag = new_bag
@@ -1453,15 +1494,115 @@ class TigrisState:
         bag.extend(reversed(colors))
         self.bag = bag
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> JSON:
         from cradle.tigris.position import make_view
 
         return make_view(self, seat)
 
-    def to_position(self) -> dict[str, Any]:
+    def to_position(self) -> JSON:
         from cradle.tigris.position import to_position
 
         return to_position(self)
+
+    # ----------------------------------------------------------------- analysis (docs/contract.md)
+
+    def geometry(self) -> Geometry:
+        return GEOMETRIES[self.options.board]
+
+    def contents(self) -> tuple[Content | None, ...]:
+        """Per cell, what lies on it (None: empty)."""
+        found = self._contents
+        if found is None:
+            out: list[Content | None] = [None] * CELLS
+            treasure = self.treasure
+            for color in range(4):
+                for cell in cells_of(self.up[color]):
+                    out[cell] = _TILE_CONTENT[color][treasure >> cell & 1]
+                for cell in cells_of(self.down[color]):
+                    out[cell] = _DOWN_CONTENT[color][treasure >> cell & 1]
+            for cell in cells_of(self.wonder_mask()):
+                out[cell] = _WONDER_CONTENT[treasure >> cell & 1]
+            for cell in cells_of(self.cata):
+                out[cell] = _CATASTROPHE_CONTENT
+            for index, cell in enumerate(self.leader_cell):
+                if cell >= 0:
+                    out[cell] = _LEADER_CONTENT[index]
+            found = self._contents = tuple(out)
+        return found
+
+    def regions(self) -> tuple[Region, ...]:
+        """Every region and kingdom (a region holding a leader), by their lowest cell."""
+        found = self._regions
+        if found is None:
+            found = self._analyse_regions()
+        return found
+
+    def region_map(self) -> tuple[int, ...]:
+        """Per cell, the index in ``regions()`` of the region holding it (-1: none)."""
+        found = self._region_map
+        if found is None:
+            self._analyse_regions()
+            found = self._region_map
+            assert found is not None
+        return found
+
+    def _analyse_regions(self) -> tuple[Region, ...]:
+        """Work out regions() and region_map() together, in one pass over the components."""
+        leader_cells, treasure, up = self.leaders, self.treasure, self.up
+        up0, up1, up2, up3 = up
+        at = {cell: index for index, cell in enumerate(self.leader_cell) if cell >= 0}
+        monuments = sorted(self.monuments, key=lambda m: m[1])
+        region_map = [-1] * CELLS
+        regions = []
+        for number, mask in enumerate(sorted(self.components(), key=lambda m: m & -m)):
+            cells = _cells(mask)
+            for cell in cells:
+                region_map[cell] = number
+            here = mask & leader_cells
+            leaders = tuple(Leader(at[c] >> 2, at[c] & 3, c) for c in _cells(here)) if here else ()
+            treasures = mask & treasure
+            regions.append(
+                Region(
+                    cells,
+                    leaders,
+                    (
+                        (mask & up0).bit_count(),
+                        (mask & up1).bit_count(),
+                        (mask & up2).bit_count(),
+                        (mask & up3).bit_count(),
+                    ),
+                    _cells(treasures) if treasures else (),
+                    tuple(Monument(MONUMENTS[m], c) for m, c in monuments if mask >> c & 1)
+                    if monuments
+                    else (),
+                )
+            )
+        found = self._regions = tuple(regions)
+        self._region_map = tuple(region_map)
+        return found
+
+    def dynasty(self, seat: int) -> Dynasty:
+        hand, points = self.hands[seat], self.points[seat]
+        return Dynasty(
+            name=self.players[seat],
+            hand=(hand[0], hand[1], hand[2], hand[3]),
+            points=(points[0], points[1], points[2], points[3]),
+            treasures=self.treasures[seat],
+            catastrophes=self.catastrophes[seat],
+            supply=tuple(c for c in range(4) if self.leader_cell[4 * seat + c] < 0),
+        )
+
+    def bag_size(self) -> int:
+        return len(self.bag)
+
+    def decision(self) -> Decision | None:
+        return self.pending
+
+    def conflict_strengths(self) -> tuple[int, int] | None:
+        p = self.pending
+        if isinstance(p, Revolt | War):
+            return self.base_strength(p, p.attacker), self.base_strength(p, p.defender)
+        return None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TigrisState):
@@ -1477,13 +1618,15 @@ class TigrisState:
 def new_game(
     players: int = 2,
     seed: int | None = None,
-    options: Options | dict[str, Any] | None = None,
-    dynasties: tuple[str, ...] | list[str] | None = None,
+    options: object = None,
+    dynasties: Sequence[str] | None = None,
+    engine: str | None = None,
 ) -> TigrisState:
-    """A new game: starting temples with treasures, a shuffled bag, six tiles per hand."""
-    from cradle.tigris.rules import options_from_dict
+    """A new game: starting temples with treasures, a shuffled bag, six tiles per hand.
 
-    opts = options_from_dict(options) if not isinstance(options, Options) else options
+    ``options``: Options, a JSON object of them, or None (the defaults)."""
+    python_engine(engine, "Tigris & Euphrates")
+    opts = options_from_dict(options)
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError("players must be a number from 2 to 4")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:

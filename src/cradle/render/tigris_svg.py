@@ -9,7 +9,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from cradle.cli.render_tigris import (
+from cradle.render.tigris_text import (
     COLOURS,
     COLUMNS,
     ROLE_COLOUR,

@@ -16,6 +16,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from cradle import gheos
+
 # Palette names (not hex) so that 16-colour terminals still tell the civilizations apart.
 CIV_STYLE = {
     "red": "bold red1",
@@ -46,10 +48,6 @@ Cell = tuple[int, int]
 def _cell(name: str) -> Cell:
     row, col = name.split(",")
     return int(row), int(col)
-
-
-def _is_up(row: int, col: int) -> bool:
-    return (row + col) % 2 == 0
 
 
 def area_styles(view: dict[str, Any]) -> dict[int, str]:
@@ -136,7 +134,7 @@ def render_map(view: dict[str, Any]) -> list[Text]:
 
     for row, col in frontier:
         top, x0 = origin(row, col)
-        _, narrow = _inside(_is_up(row, col), top, x0)
+        _, narrow = _inside(gheos.is_up(row, col), top, x0)
         canvas.put(*narrow[0], "·", FRONTIER_STYLE)
     # Edges first, then what sits inside: neighbours share the lines their edges are on.
     for cell in tiles.values():

@@ -15,12 +15,14 @@ from rich.text import Text
 
 from cradle import tigris
 
-COLUMNS = "ABCDEFGHIJKLMNOP"
-ROWS = 11
+# The board's columns (letters) and rows, from the engine's geometry.
+_GEOMETRY = tigris.geometry()
+COLUMNS = "".join(name[0] for name in _GEOMETRY.cells[: _GEOMETRY.columns])
+ROWS = _GEOMETRY.rows
 
-COLOURS = ("red", "blue", "green", "black")
+COLOURS = tigris.COLORS
 # Each leader has the colour of its tiles: king black, priest red, farmer blue, trader green.
-ROLE_COLOUR = {"king": "black", "priest": "red", "farmer": "blue", "trader": "green"}
+ROLE_COLOUR = {role: tigris.COLORS[colour] for colour, role in enumerate(tigris.ROLES)}
 ROLE_LETTER = {"king": "K", "priest": "P", "farmer": "F", "trader": "T"}
 # Palette names (not hex) so that 16-colour terminals still get red, blue, green and grey.
 TILE_BG = {"red": "red3", "blue": "blue3", "green": "green4", "black": "grey35"}
@@ -37,18 +39,22 @@ CELL_WIDTH = 3
 
 def board_layout(name: str) -> dict[str, str]:
     """Cell -> "~" (river), "S" (special square), "T" (starting temple) or "." (land),
-    from the engine's public board description."""
-    description = tigris.board_map(name)
-    layout = dict.fromkeys(cells(), ".")
-    for key, letter in (("river", "~"), ("temples", "T"), ("special", "S")):
-        cells_of_kind: Any = description.get(key, [])
+    from the engine's geometry of that board side."""
+    geometry = tigris.geometry(name)
+    layout = dict.fromkeys(geometry.cells, ".")
+    for cells_of_kind, letter in (
+        (geometry.river, "~"),
+        (geometry.temples, "T"),
+        (geometry.special, "S"),
+    ):
         for cell in cells_of_kind:
-            layout[str(cell)] = letter
+            layout[geometry.cells[cell]] = letter
     return layout
 
 
 def cells() -> list[str]:
-    return [f"{column}{row}" for row in range(1, ROWS + 1) for column in COLUMNS]
+    """The cell names, row by row."""
+    return list(_GEOMETRY.cells)
 
 
 def monument_cells(monuments: list[dict[str, Any]]) -> dict[str, str]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from cradle import gheos
+
 SVG_NS = "http://www.w3.org/2000/svg"
 SIDE = 72.0
 HEIGHT = SIDE * 3**0.5 / 2
@@ -54,11 +56,10 @@ def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: Any
 
 
 def corners(row: int, col: int) -> tuple[Point, Point, Point]:
-    """Corner e and e + 1 bound edge e (the edges are numbered clockwise, 0 horizontal)."""
-    left, top = col * SIDE / 2, row * HEIGHT
-    if (row + col) % 2 == 0:  # up: s, nw, ne
-        return (left + SIDE, top + HEIGHT), (left, top + HEIGHT), (left + SIDE / 2, top)
-    return (left, top), (left + SIDE, top), (left + SIDE / 2, top + HEIGHT)  # n, se, sw
+    """Corner e and e + 1 bound edge e (the edges are numbered clockwise, 0 horizontal): the
+    engine's grid (gheos.corners, in units of a side) at SIDE points a side."""
+    a, b, c = ((x * SIDE, y * SIDE) for x, y in gheos.corners(row, col))
+    return a, b, c
 
 
 def lerp(a: Point, b: Point, t: float) -> Point:

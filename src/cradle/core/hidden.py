@@ -1,0 +1,46 @@
+"""The checks of ``with_hidden``, shared by the games: a determinization may only move hidden
+tiles (hands and draw pile), never add, remove or resize anything."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
+
+T = TypeVar("T", bound=int)
+
+
+def read_hidden(
+    hands: Sequence[Sequence[str]],
+    pile: Sequence[str],
+    sizes: Sequence[int],
+    hidden_now: Sequence[T],
+    names: Mapping[str, T],
+    *,
+    unknown: str,
+    pile_word: str,
+    check_hand: Callable[[int, list[T]], None] | None = None,
+) -> tuple[list[list[T]], list[T]]:
+    """The hands named in ``hands`` and the pile named in ``pile`` (first drawn first), as the
+    game's tile values (``names``), once they pass the checks; ValueError otherwise. The pile
+    comes back last drawn first, as the engines keep it (they draw from its end).
+
+    ``sizes`` are the hand sizes now and ``hidden_now`` every hidden tile now (hands and
+    pile, any order); ``check_hand(seat, hand)`` may refuse a hand for a game's own reason
+    (it runs before the size check). Messages: "<unknown>: <the name>" for a name that is no
+    tile, and "the hands and the <pile_word> must hold exactly the hidden tiles"."""
+    if len(hands) != len(sizes):
+        raise ValueError(f"expected {len(sizes)} hands, got {len(hands)}")
+    try:
+        new_hands = [[names[name] for name in hand] for hand in hands]
+        new_pile = [names[name] for name in reversed(pile)]
+    except (KeyError, TypeError) as error:
+        raise ValueError(f"{unknown}: {error}") from None
+    for seat, hand in enumerate(new_hands):
+        if check_hand is not None:
+            check_hand(seat, hand)
+        if len(hand) != sizes[seat]:
+            raise ValueError(f"seat {seat} holds {sizes[seat]} tiles, not {len(hand)}")
+    given = [tile for hand in new_hands for tile in hand] + new_pile
+    if sorted(given) != sorted(hidden_now):
+        raise ValueError(f"the hands and the {pile_word} must hold exactly the hidden tiles")
+    return new_hands, new_pile
