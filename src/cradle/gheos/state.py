@@ -45,7 +45,7 @@ class IllegalAction(ValueError):
 
 @dataclass(frozen=True)
 class Options:
-    tiles: str | None = None  # path of a tile-set file; None: the packaged reconstruction
+    tiles: str | None = None  # a packaged set's name or a set's text; None: "standard"
 
 
 class Conflict:
