@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,19 @@ def create(client: TestClient, game: str = "tigris", **body: Any) -> dict[str, A
     assert answer.status_code == 200, answer.text
     data: dict[str, Any] = answer.json()
     return data
+
+
+def auth(token: str | None) -> dict[str, str]:
+    """The header that carries a seat's token (tokens never go in URLs)."""
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+@contextmanager
+def watch(client: TestClient, game_id: str, token: str | None = None) -> Iterator[Any]:
+    """A WebSocket to the game that has sent its first message (the token, or none)."""
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        ws.send_json({"token": token} if token else {})
+        yield ws
 
 
 def token_of(created: dict[str, Any], seat: int) -> str:
