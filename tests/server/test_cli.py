@@ -78,6 +78,17 @@ def test_loadtest_smoke() -> None:
     answer = run("loadtest", "--games", "2", "--duration", "2", "--think", "0")
     assert answer.returncode == 0, answer.stderr
     report = json.loads(answer.stdout)
-    assert report["moves"] > 10 and report["errors"] == 0
+    assert report["moves"] > 10 and report["errors"] == report["timeouts"] == 0
     assert report["latency_ms"]["p50"] <= report["latency_ms"]["p99"] <= report["latency_ms"]["max"]
     assert report["moves_per_s"] > 0
+    memory = report["server_memory_mb"]
+    assert 0 < memory["rss_end"] <= memory["rss_peak"]
+
+
+@pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+def test_loadtest_counts_client_timeouts_and_still_reports() -> None:
+    # Each client waits 0.2 s at most while the other seat thinks a second: timeouts.
+    answer = run("loadtest", "--games", "2", "--duration", "3", "--think", "1", "--timeout", "0.2")
+    assert answer.returncode == 0, answer.stderr
+    report = json.loads(answer.stdout)
+    assert report["timeouts"] > 0 and report["games_started"] > 2

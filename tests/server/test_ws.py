@@ -179,3 +179,22 @@ def test_reconnecting_resumes_where_the_game_is(client: TestClient) -> None:
         assert again["table"]["seat"] == 0
         assert again["table"]["moves"] >= frame["table"]["moves"]
         assert again["hand"] == current["hand"]
+
+
+def test_a_client_that_cannot_keep_up_is_closed_with_a_reason() -> None:
+    import asyncio
+
+    from cradle.server.hub import SEND_QUEUE_LIMIT, Connection
+
+    async def never_sent(_text: str) -> None:
+        raise AssertionError("not pumped in this test")
+
+    async def run() -> None:
+        connection = Connection(seat=0, hotseat=False, send=never_sent)
+        for number in range(SEND_QUEUE_LIMIT):
+            assert connection.push(f"frame {number}")
+        assert not connection.push("one too many")
+        assert connection.close_reason is not None and "too slow" in connection.close_reason
+        assert not connection.push("later")  # nothing more is queued once it is closing
+
+    asyncio.run(run())
