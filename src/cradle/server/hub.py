@@ -167,6 +167,7 @@ class Table:
     connections: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     refresh_task: asyncio.Task[None] | None = None
+    refresh_wanted: bool = False
     undo_cache: tuple[int, dict[int, bool]] = (-1, {})
 
     @property
@@ -473,9 +474,15 @@ class Hub:
         if stored.actions[: len(known)] == known and len(stored.actions) > len(known):
             state = table.state.clone()  # only moves were added: apply them
             previous, events = table.state, table.events
-            for action in stored.actions[len(known) :]:
-                previous = state.clone()
-                events = list(state.apply(action) or [])
+            try:
+                for action in stored.actions[len(known) :]:
+                    previous = state.clone()
+                    events = list(state.apply(action) or [])
+            except ValueError:
+                self._set_aside(
+                    table.id, f"its move {len(known) + 1} or a later one does not replay"
+                )
+                return
             rebuilt = Rebuilt(state, previous, events)
         elif stored.actions == known:
             rebuilt = Rebuilt(table.state, table.previous, table.events)
@@ -507,13 +514,18 @@ class Hub:
         self._schedule_bot(table)
 
     def _refresh_soon(self, table: Table) -> None:
+        """Reload ``table`` in the background; a notice that arrives during a reload (which may
+        have read the row just before that change) makes it read once more."""
+        table.refresh_wanted = True
         if table.refresh_task is not None and not table.refresh_task.done():
             return
 
         async def refresh() -> None:
             try:
-                async with table.lock:
-                    await self._reload(table)
+                while table.refresh_wanted:
+                    table.refresh_wanted = False
+                    async with table.lock:
+                        await self._reload(table)
             except Exception:
                 log.exception("game %s: reloading failed", table.id)
 
@@ -733,7 +745,7 @@ class Hub:
                 claimed = {**table.claimed, seat: True}
                 status = "open" if any(not c for c in claimed.values()) else "running"
                 try:
-                    await self._db(
+                    updated = await self._db(
                         self.storage.claim_seat,
                         table.id,
                         seat,
@@ -752,7 +764,7 @@ class Hub:
                 table.claimed[seat] = True
                 table.invites.pop(seat, None)
                 self.lobby_cache.clear()
-                self._changed(table, events=None)
+                self._changed(table, None, updated)
                 return {"id": table.id, "seat": seat, "token": token}
         raise ApiError(503, "the game keeps changing; try again")
 
@@ -816,10 +828,10 @@ class Hub:
                 log.warning("closing a slow client of game %s", table.id)
                 table.connections.discard(connection)
 
-    def _changed(self, table: Table, events: list[dict[str, Any]] | None) -> None:
+    def _changed(self, table: Table, events: list[dict[str, Any]] | None, updated: float) -> None:
         """This process stored a change (the database is at ``version + 1`` now): publish it."""
         table.version += 1
-        table.updated = time.time()
+        table.updated = updated
         if events is not None:
             table.events = events
         self._broadcast(table)
@@ -869,7 +881,7 @@ class Hub:
                 status = "over" if after.is_over else table.status
                 result = after.result() if after.is_over else None
                 try:
-                    await self._db(
+                    updated = await self._db(
                         self.storage.append_action,
                         table.id,
                         table.ply,
@@ -890,7 +902,7 @@ class Hub:
                 table.state = after
                 table.record.actions.append(action)
                 table.action_seats.append(seat)
-                self._changed(table, list(events or []))
+                self._changed(table, list(events or []), updated)
                 if after.is_over:
                     self.lobby_cache.clear()
                 break
@@ -961,7 +973,7 @@ class Hub:
                     raise forbidden(f"cannot undo: {reason}")
                 before = table.previous
                 try:
-                    await self._db(
+                    updated = await self._db(
                         self.storage.undo_action,
                         table.id,
                         table.ply,
@@ -980,7 +992,7 @@ class Hub:
                 table.state = before
                 # The state before that is not kept: a second undo in a row replays the record.
                 table.previous = None
-                self._changed(table, [self._undo_event(table, seat, undone)])
+                self._changed(table, [self._undo_event(table, seat, undone)], updated)
                 break
             else:
                 raise ApiError(503, "the game keeps changing; try again")

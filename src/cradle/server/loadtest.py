@@ -84,6 +84,15 @@ def _http(method: str, url: str, body: Any = None, timeout: float = 30.0) -> Any
         return json.loads(answer.read())
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU time process ``pid`` has used (Linux /proc; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def memory_kib(pid: int) -> tuple[int, int] | None:
     """(resident, peak resident) KiB of process ``pid`` (Linux /proc; None elsewhere)."""
     try:
@@ -273,6 +282,8 @@ def run_loadtest(
         raise LoadtestError("--timeout must be between 0 and 600 seconds")
     server: subprocess.Popen[bytes] | None = None
     final_memory: tuple[int, int] | None = None
+    server_cpu: float | None = None
+    start_cpu: float | None = None
     workdir = None
     if url is None:
         workdir = tempfile.TemporaryDirectory(prefix="cradle-loadtest-")
@@ -307,11 +318,15 @@ def run_loadtest(
                 f"{game} takes {known[game]['min_players']} to {known[game]['max_players']} players"
             )
         pid = server.pid if server is not None else None
+        start_cpu = cpu_seconds(pid) if pid is not None else None
         tally, elapsed = asyncio.run(
             _drive(base, games, game, players, duration, think, seed, timeout, pid)
         )
         if server is not None:
             final_memory = memory_kib(server.pid)
+            used = cpu_seconds(server.pid)
+            if used is not None and start_cpu is not None:
+                server_cpu = used - start_cpu
     finally:
         if server is not None:
             server.terminate()
@@ -345,7 +360,11 @@ def run_loadtest(
         "refused": tally.refused,
         "frames": tally.frames,
         "mean_frame_bytes": round(tally.frame_bytes / tally.frames) if tally.frames else 0,
-        # Only for a server the load test started itself (its process is known).
+        # Only for a server the load test started itself (its process is known): its CPU time
+        # per move measures the server's cost even on a machine busy with other work.
+        "server_cpu_ms_per_move": (
+            round(1000 * server_cpu / tally.moves, 2) if server_cpu and tally.moves else None
+        ),
         "server_memory_mb": (
             {
                 "rss_end": round(final_memory[0] / 1024, 1),

@@ -350,22 +350,24 @@ class Storage:
         if at_moves is not None:
             condition.append(GameRow.moves == at_moves)
         changed = connection.execute(
-            update(GameRow)
-            .where(*condition)
-            .values(version=version + 1, updated=time.time(), **values)
+            update(GameRow).where(*condition).values(version=version + 1, **values)
         ).rowcount
         if changed != 1:
             raise Conflict(f"game {game_id} is no longer at version {version}")
 
-    def _write(self, game_id: str, version: int, work: Any) -> None:
+    def _write(self, game_id: str, version: int, work: Any) -> float:
+        """Run ``work(connection, now)`` in one transaction; returns ``now``, the time stored
+        as the game's ``updated`` (the caller shows the same one)."""
+        now = time.time()
         try:
             with self.engine.begin() as connection:
-                work(connection)
+                work(connection, now)
                 self._notify(connection, game_id, version + 1)
         except StorageError:
             raise
         except Exception as exc:  # the drivers' own error types differ per database
             raise StorageError(f"cannot store the change: {exc}") from exc
+        return now
 
     def append_action(
         self,
@@ -377,7 +379,7 @@ class Storage:
         status: str,
         result: list[dict[str, Any]] | None,
         bot_turn: bool,
-    ) -> None:
+    ) -> float:
         """Store action number ``ply``; Conflict unless the game stands at ``ply``/``version``.
 
         A move can thus never be stored twice, out of order, or on a game that another process
@@ -385,7 +387,7 @@ class Storage:
         version).
         """
 
-        def work(connection: Connection) -> None:
+        def work(connection: Connection, now: float) -> None:
             self._bump(
                 connection,
                 game_id,
@@ -395,20 +397,21 @@ class Storage:
                 status=status,
                 result=result,
                 bot_turn=bot_turn,
+                updated=now,
             )
             connection.execute(
                 insert(ActionRow),
                 {"game_id": game_id, "ply": ply, "seat": seat, "action": action},
             )
 
-        self._write(game_id, version, work)
+        return self._write(game_id, version, work)
 
     def undo_action(
         self, game_id: str, ply: int, version: int, status: str, bot_turn: bool
-    ) -> None:
+    ) -> float:
         """Forget the last action (number ``ply - 1``) of a game at ``ply``/``version``."""
 
-        def work(connection: Connection) -> None:
+        def work(connection: Connection, now: float) -> None:
             self._bump(
                 connection,
                 game_id,
@@ -418,21 +421,22 @@ class Storage:
                 status=status,
                 result=None,
                 bot_turn=bot_turn,
+                updated=now,
             )
             connection.execute(
                 delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.ply >= ply - 1)
             )
 
-        self._write(game_id, version, work)
+        return self._write(game_id, version, work)
 
     def claim_seat(
         self, game_id: str, seat: int, token: str, version: int, status: str, invite: str | None
-    ) -> None:
+    ) -> float:
         """Give ``seat`` a new token: a free seat joined from the lobby (``invite`` None), or
         the seat of a one-time invite code (its hash), which is used up. Conflict when the seat
         was taken, the code used, or the game changed meanwhile."""
 
-        def work(connection: Connection) -> None:
+        def work(connection: Connection, now: float) -> None:
             if invite is None:
                 found = connection.execute(
                     update(SeatRow)
@@ -459,9 +463,9 @@ class Storage:
                     )
             if found != 1:
                 raise Conflict(f"seat {seat} of game {game_id} was taken meanwhile")
-            self._bump(connection, game_id, version, status=status)
+            self._bump(connection, game_id, version, status=status, updated=now)
 
-        self._write(game_id, version, work)
+        return self._write(game_id, version, work)
 
     def set_status(self, game_id: str, status: str) -> None:
         with self.engine.begin() as connection:
