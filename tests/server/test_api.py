@@ -42,7 +42,7 @@ def test_create_gives_tokens_to_human_seats_only(client: TestClient) -> None:
     # The creator's seats are taken from the start: the table is running, not open.
     seen = view(client, created["id"])["table"]
     assert seen["status"] == "running" and seen["claimed"] == [True, True, True]
-    assert seen["open"] == [] and seen["version"] == 0
+    assert seen["open"] == [] and seen["version"] == seen["moves"]  # (the bot may have moved)
 
 
 @pytest.mark.parametrize(

@@ -25,15 +25,16 @@ from tests.server.test_recovery import check_bots_played_as_if_never_stopped, wa
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
 
-def move(server: PlayServer, game_id: str, token: str) -> dict[str, Any] | None:
-    """One legal move of the seat holding ``token`` (None when it does not decide now)."""
-    seen = server.get(f"/api/games/{game_id}", token)
+def move(reader: PlayServer, writer: PlayServer, game_id: str, token: str) -> dict[str, Any] | None:
+    """One legal move of the seat holding ``token``, seen on one process and sent to another
+    at once (None when the seat does not decide now)."""
+    seen = reader.get(f"/api/games/{game_id}", token)
     actions = seen["legal_actions"]
     if not actions:
         return None
     # Few swaps: a tile or leader keeps the game going and varied.
     choice = next((a for a in actions if a.startswith(("tile", "leader"))), actions[0])
-    moved: dict[str, Any] = server.post(f"/api/games/{game_id}/actions", {"action": choice}, token)
+    moved: dict[str, Any] = writer.post(f"/api/games/{game_id}/actions", {"action": choice}, token)
     return moved
 
 
@@ -78,9 +79,10 @@ def test_processes_share_games_and_survive_a_kill(postgres_url: str) -> None:
         acknowledged: list[int] = []  # the version each acknowledged move answered with
         turn = 0
         while len(acknowledged) < 16:
-            server = servers[turn % 2]  # clients alternate between the processes
+            # Clients alternate between the processes, reading on one and moving on the other.
+            reader, writer = servers[turn % 2], servers[(turn + 1) % 2]
             for token in tokens.values():
-                moved = move(server, game_id, token)
+                moved = move(reader, writer, game_id, token)
                 if moved is not None:
                     acknowledged.append(moved["table"]["version"])
                     assert moved["table"]["moves"] == len(acknowledged)
@@ -92,6 +94,10 @@ def test_processes_share_games_and_survive_a_kill(postgres_url: str) -> None:
         wait_for(lambda: bool(watcher.versions) and watcher.versions[-1] == acknowledged[-1], 20)
         assert watcher.versions == sorted(watcher.versions)
         record = a.get(f"/api/games/{game_id}/record", tokens[0])["actions"]
+        # A seat joined on one process is known at once on the other.
+        lobby = b.post("/api/games", {"game": "gheos", "seats": ["human", "open"]})
+        joined = a.post(f"/api/games/{lobby['id']}/join", {})
+        assert b.get(f"/api/games/{lobby['id']}", joined["token"])["table"]["seat"] == 1
         wait_for(lambda: a.get(f"/api/games/{bots['id']}")["table"]["moves"] >= 10, 30)
 
         b.kill()  # mid-game, with a bot game running and a spectator connected
@@ -99,7 +105,7 @@ def test_processes_share_games_and_survive_a_kill(postgres_url: str) -> None:
         before_kill = a.get(f"/api/games/{bots['id']}")["table"]["moves"]
         for _ in range(6):
             for token in tokens.values():
-                moved = move(a, game_id, token)
+                moved = move(a, a, game_id, token)
                 if moved is not None:
                     acknowledged.append(moved["table"]["version"])
                     break

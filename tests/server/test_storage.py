@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
+from pathlib import Path
 
 import pytest
 
@@ -122,3 +124,28 @@ def test_database_urls() -> None:
     assert database_url(None, "postgres://u@h/db") == "postgresql+psycopg://u@h/db"
     with pytest.raises(ValueError):
         database_url(None, None)
+
+
+def test_an_older_database_gets_the_new_columns(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    storage = Storage(url)
+    storage.create_game(stored("old"))
+    storage.append_action("old", 0, 0, 0, "pass", "running", None, True)
+    storage.close()
+    # What the first server's schema lacked: the version, the bot columns, the invites.
+    with sqlite3.connect(tmp_path / "old.sqlite3") as db:
+        db.execute("DROP INDEX ix_games_bot_turn")
+        for column in ("version", "bot_turn", "bot_seats", "bot_seconds"):
+            db.execute(f"ALTER TABLE games DROP COLUMN {column}")
+        db.execute("DROP TABLE invites")
+    storage = Storage(url)
+    try:
+        game = storage.load("old")
+        assert game is not None and game.actions == ["pass"]
+        # Above any version the old server can have shown (it counted moves and seats taken).
+        assert game.version == 1 + 8
+        assert storage.unfinished(bot_turn_only=True) == ["old"]  # looked at once, on start-up
+        storage.append_action("old", 1, 9, 1, "pass", "running", None, False)
+        assert storage.version_of("old") == 10
+    finally:
+        storage.close()

@@ -315,7 +315,7 @@ def create_app(
         hub = hub_of()
         token = bearer(request.headers)
         table = await hub.fresh(await hub.table(game_id))
-        seat, hotseat = hub.authorize(table, token)
+        seat, hotseat = await hub.identify(table, token)
         return hub.frame(table, seat, hotseat)
 
     @app.post("/api/games/{game_id}/actions")
@@ -324,7 +324,7 @@ def create_app(
         token = bearer(request.headers)
         body = parse(ActionBody, await body_of(request))
         table = await hub.table(game_id)
-        hub.mover(table, token, "a move")  # 403 before anything is counted
+        await hub.mover_of(table, token, "a move")  # 403 before anything is counted
         limit(moves, client_of(request), "moves")
         await hub.act(table, token, body.action)
         seat, hotseat = hub.authorize(table, token)
@@ -335,7 +335,7 @@ def create_app(
         hub = hub_of()
         token = bearer(request.headers)
         table = await hub.table(game_id)
-        hub.mover(table, token, "an undo")
+        await hub.mover_of(table, token, "an undo")
         limit(moves, client_of(request), "moves")
         await hub.undo(table, token)
         seat, hotseat = hub.authorize(table, token)
@@ -420,8 +420,8 @@ def create_app(
                 raise ApiError(400, TOKEN_IN_URL)
             table = await hub.table(game_id)
             token = await hello(websocket)
-            seat, hotseat = hub.authorize(table, token)
             await hub.fresh(table)
+            seat, hotseat = await hub.identify(table, token)
         except ApiError as exc:
             await send_error(websocket, exc.status, exc.reason)
             code = {400: 4400, 403: 4403, 404: 4404}.get(exc.status, 4500)
@@ -468,11 +468,11 @@ def create_app(
         try:
             frame = parse(Frame, read_frame(message))
             if frame.action is not None:
-                hub.mover(table, token, "a move")
+                await hub.mover_of(table, token, "a move")
                 limit(moves, client, "moves")
                 await hub.act(table, token, frame.action)
             elif frame.undo:
-                hub.mover(table, token, "an undo")
+                await hub.mover_of(table, token, "an undo")
                 limit(moves, client, "moves")
                 await hub.undo(table, token)
             elif frame.type == "ping":

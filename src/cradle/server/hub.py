@@ -849,9 +849,30 @@ class Hub:
             raise forbidden(f"{what} needs the token of the seat that decides")
         return seat
 
+    async def identify(self, table: Table, token: str | None) -> tuple[int | None, bool]:
+        """:meth:`authorize`, after reading the table again if this copy does not know the
+        token (a shared database: the seat may have been joined on another process)."""
+        try:
+            return self.authorize(table, token)
+        except ApiError:
+            if not self.storage.shared:
+                raise
+        await self.fresh(table)
+        return self.authorize(table, token)
+
+    async def mover_of(self, table: Table, token: str | None, what: str) -> int:
+        """:meth:`mover`, reading the table again before refusing (see :meth:`identify`)."""
+        try:
+            return self.mover(table, token, what)
+        except ApiError:
+            if not self.storage.shared:
+                raise
+        await self.fresh(table)
+        return self.mover(table, token, what)
+
     async def act(self, table: Table, token: str | None, action: Any) -> int:
         """A move for the seat holding ``token``; returns that seat."""
-        seat = self.mover(table, token, "a move")
+        seat = await self.mover_of(table, token, "a move")
         if not isinstance(action, str) or not action.strip():
             raise bad_request("'action' must be a non-empty string, e.g. \"pass\"")
         await self.play(table, seat, action)
@@ -865,19 +886,28 @@ class Hub:
         if len(action) > MAX_ACTION_LENGTH:
             raise bad_request(f"an action has at most {MAX_ACTION_LENGTH} characters")
         async with table.lock:
+            # A shared database: before refusing, read the game again (this copy may be behind).
+            checked = not self.storage.shared
             for _attempt in range(WRITE_ATTEMPTS):
                 if bot_version is not None and table.version != bot_version:
                     return False
-                if table.is_over:
-                    raise forbidden("the game is over")
-                if table.to_move() != seat:
-                    raise forbidden(f"it is not seat {seat}'s decision")
                 before = table.state
                 after = before.clone()
                 try:
-                    events = after.apply(action)
-                except ValueError as exc:  # IllegalAction is one
-                    raise bad_request(str(exc) or "illegal action") from None
+                    if table.is_over:
+                        raise forbidden("the game is over")
+                    if table.to_move() != seat:
+                        raise forbidden(f"it is not seat {seat}'s decision")
+                    try:
+                        events = after.apply(action)
+                    except ValueError as exc:  # IllegalAction is one
+                        raise bad_request(str(exc) or "illegal action") from None
+                except ApiError:
+                    if checked:
+                        raise
+                    checked = True
+                    await self._reload(table)
+                    continue
                 status = "over" if after.is_over else table.status
                 result = after.result() if after.is_over else None
                 try:
@@ -893,6 +923,7 @@ class Hub:
                         table.bot_turn(after),
                     )
                 except Conflict:
+                    checked = True
                     await self._reload(table)  # another process moved: decide again
                     continue
                 except StorageError as exc:
@@ -965,12 +996,17 @@ class Hub:
         return {"type": "undo", "seat": seat, "who": who, "action": action, "text": ""}
 
     async def undo(self, table: Table, token: str | None) -> None:
-        seat = self.mover(table, token, "an undo")
+        seat = await self.mover_of(table, token, "an undo")
         async with table.lock:
+            checked = not self.storage.shared
             for _attempt in range(WRITE_ATTEMPTS):
                 reason = self._undo_reason(table, seat)
                 if reason is not None:
-                    raise forbidden(f"cannot undo: {reason}")
+                    if checked:
+                        raise forbidden(f"cannot undo: {reason}")
+                    checked = True
+                    await self._reload(table)  # this copy may be behind another process
+                    continue
                 before = table.previous
                 try:
                     updated = await self._db(
@@ -982,6 +1018,7 @@ class Hub:
                         table.bot_turn(before),
                     )
                 except Conflict:
+                    checked = True
                     await self._reload(table)
                     continue
                 except StorageError as exc:
