@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from cradle.server.bots import BotPool
-from tests.server.conftest import GAMES
+from tests.server.conftest import GAMES, run_async
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -38,7 +38,7 @@ def test_a_table_of_slow_bots_takes_its_turn_like_the_others() -> None:
         finally:
             pool.close()
 
-    served, found = asyncio.run(run())
+    served, found = run_async(run)
     # One worker, served in turn: never the same table twice while another one waited.
     assert served == ["slow", "quick", "other"] * 3
     legal = set(state.legal_actions())
@@ -62,4 +62,4 @@ def test_a_table_has_one_decision_in_the_pool_at_a_time() -> None:
         finally:
             pool.close()
 
-    asyncio.run(run())
+    run_async(run)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
+import time
+import urllib.error
 from pathlib import Path
 from typing import Any
 
@@ -154,3 +156,72 @@ def test_a_second_server_on_a_sqlite_file_is_refused(tmp_path: Path) -> None:
         assert first.get(f"/api/games/{created['id']}")["table"]["version"] == 0
     finally:
         first.stop()
+
+
+KILLS = 12
+
+
+@pytest.mark.long
+def test_repeated_kills_under_load(postgres_url: str) -> None:
+    """Two processes, clients moving on both all the time, one of them killed and restarted
+    again and again: after each kill every acknowledged move is stored, in its place."""
+    import random
+
+    servers = [PlayServer(postgres_url, bot_delay=0.01).start() for _ in range(2)]
+    created = servers[0].post("/api/games", {"game": "tigris", "seats": ["human", "human"]})
+    bots = servers[1].post(
+        "/api/games", {"game": "tigris", "players": 4, "seats": ["bot:random"] * 4}
+    )
+    tokens = [s["token"] for s in created["seats"]]
+    acknowledged: dict[int, str] = {}  # ply -> action, from the answers the clients got
+    stop = threading.Event()
+    rng = random.Random(7)
+
+    def client() -> None:
+        while not stop.is_set():
+            reader, writer = rng.sample(servers, 2)
+            try:
+                for token in tokens:
+                    seen = reader.get(f"/api/games/{created['id']}", token)
+                    if seen["legal_actions"]:
+                        action = rng.choice(seen["legal_actions"])
+                        moved = writer.post(
+                            f"/api/games/{created['id']}/actions", {"action": action}, token
+                        )
+                        acknowledged[moved["table"]["moves"] - 1] = action
+            except (OSError, urllib.error.HTTPError):
+                continue  # that process is down, or the move went stale: not acknowledged
+
+    worker = threading.Thread(target=client, daemon=True)
+    worker.start()
+    storage = Storage(postgres_url)
+    try:
+        for kill in range(KILLS):
+            time.sleep(rng.uniform(0.3, 1.0))
+            victim = servers[kill % 2]
+            victim.kill()
+            stored = storage.load(created["id"])
+            assert stored is not None
+            known = dict(acknowledged)
+            for ply, action in known.items():
+                assert stored.actions[ply] == action, f"kill {kill}: move {ply} lost"
+            servers[kill % 2] = PlayServer(postgres_url, bot_delay=0.01).start()
+        stop.set()
+        worker.join(timeout=30)
+        assert len(acknowledged) > 40
+        views = [s.get(f"/api/games/{created['id']}", tokens[0]) for s in servers]
+        assert views[0] == views[1]
+        played = storage.load(bots["id"])
+        assert played is not None and len(played.actions) > 50
+        check_bots_played_as_if_never_stopped(
+            GameRecord(
+                game="tigris", players=played.players, seed=played.seed, actions=played.actions
+            ),
+            ["bot:random"] * 4,
+        )
+        print(f"\n{KILLS} kills survived, {len(acknowledged)} acknowledged moves kept")
+    finally:
+        stop.set()
+        storage.close()
+        for server in servers:
+            server.stop()

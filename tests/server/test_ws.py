@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.conftest import GAMES, auth, create, token_of, watch
+from tests.server.conftest import GAMES, auth, create, run_async, token_of, watch
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -182,7 +182,6 @@ def test_reconnecting_resumes_where_the_game_is(client: TestClient) -> None:
 
 
 def test_a_client_that_cannot_keep_up_is_closed_with_a_reason() -> None:
-    import asyncio
 
     from cradle.server.hub import SEND_QUEUE_LIMIT, Connection
 
@@ -197,4 +196,4 @@ def test_a_client_that_cannot_keep_up_is_closed_with_a_reason() -> None:
         assert connection.close_reason is not None and "too slow" in connection.close_reason
         assert not connection.push("later")  # nothing more is queued once it is closing
 
-    asyncio.run(run())
+    run_async(run)
