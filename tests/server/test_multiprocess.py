@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -20,8 +21,7 @@ import pytest
 from cradle.core.record import GameRecord
 from cradle.server.storage import Storage
 from tests.server.conftest import GAMES
-from tests.server.servers import PlayServer, free_port
-from tests.server.test_cli import CRADLE
+from tests.server.servers import PlayServer
 from tests.server.test_recovery import check_bots_played_as_if_never_stopped, wait_for
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -138,24 +138,30 @@ def test_processes_share_games_and_survive_a_kill(postgres_url: str) -> None:
                 server.stop()
 
 
+SECOND = "from cradle.server.storage import Storage; import sys; Storage(sys.argv[1]).claim()"
+
+
 def test_a_second_server_on_a_sqlite_file_is_refused(tmp_path: Path) -> None:
-    db = tmp_path / "games.sqlite3"
-    first = PlayServer(f"sqlite:///{db}").start()
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    first = PlayServer(url).start()
     try:
+        # What every server does on start-up (`cradle serve` turns it into one line, exit 2).
         answer = subprocess.run(
-            [*CRADLE, "serve", "--port", str(free_port()), "--db", str(db)],
+            [sys.executable, "-c", SECOND, url],
             capture_output=True,
             text=True,
             timeout=60,
             check=False,
         )
-        assert answer.returncode == 2
-        assert "another cradle server" in answer.stderr and "PostgreSQL" in answer.stderr
+        assert answer.returncode != 0
+        assert "another cradle server (pid" in answer.stderr and "PostgreSQL" in answer.stderr
         # The first one serves on, untouched.
         created = first.post("/api/games", {"game": "tigris"})
         assert first.get(f"/api/games/{created['id']}")["table"]["version"] == 0
     finally:
         first.stop()
+    # Once it has stopped, the file takes a server again.
+    assert subprocess.run([sys.executable, "-c", SECOND, url], timeout=60).returncode == 0
 
 
 KILLS = 12
