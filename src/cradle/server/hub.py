@@ -546,7 +546,9 @@ class Hub:
                     for loaded in list(self.tables.values()):  # what was missed meanwhile
                         self._refresh_soon(loaded)
                     async for note in connection.notifies():
-                        game_id, _, version = note.payload.partition(" ")
+                        game_id, version, origin = [*note.payload.split(" "), "", ""][:3]
+                        if origin == self.storage.origin:
+                            continue  # this process's own write: its table has it already
                         table = self.tables.get(game_id)
                         if table is not None and version.isdigit() and int(version) > table.version:
                             self._refresh_soon(table)

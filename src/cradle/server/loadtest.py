@@ -146,11 +146,12 @@ async def _play_seat(
     async with connect(ws_url, max_size=2**22, open_timeout=timeout) as ws:
         await ws.send(json.dumps({"token": token}))  # the token never goes in the URL
         while True:
-            late = time.monotonic() >= deadline
+            # Past the deadline the other seats stop moving: wait for them 2 s more at most.
+            wait = min(timeout, max(0.0, deadline - time.monotonic()) + 2.0)
             try:
-                text = await asyncio.wait_for(ws.recv(), 2.0 if late else timeout)
+                text = await asyncio.wait_for(ws.recv(), wait)
             except TimeoutError:
-                if late:  # time is up and the other seats have stopped answering
+                if time.monotonic() >= deadline:
                     return
                 raise
             tally.frames += 1

@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import json
 import os
+import secrets
 import threading
 import time
 from dataclasses import dataclass, field
@@ -52,7 +53,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 NOTIFY_CHANNEL = "cradle_games"
 SCHEMA_KEY = 0x63726164  # the advisory lock held while the tables are created ("crad")
-MAX_PLAYERS_STORED = 8  # a stored game with more seats than this is corrupt, whatever the game
+MAX_PLAYERS_STORED = 8
+LOAD_ATTEMPTS = 5  # reads of a game that keeps changing under them before giving up  # a stored game with more seats than this is corrupt, whatever the game
 
 
 class StorageError(RuntimeError):
@@ -219,6 +221,7 @@ class Storage:
         self.engine: Engine = create_engine(url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.origin = secrets.token_hex(8)  # names this process's writes in notices
         self._lock_file: IO[str] | None = None
         self._bot_locks: Connection | None = None
         self._bot_locks_mutex = threading.Lock()
@@ -290,11 +293,12 @@ class Storage:
     # -- writes -------------------------------------------------------------------------------
 
     def _notify(self, connection: Connection, game_id: str, version: int) -> None:
-        # Delivered when the transaction commits, to every process listening (and only then).
+        # Delivered when the transaction commits, to every process listening (and only then);
+        # the origin lets this process skip its own notices (it has the change already).
         if self.shared:
             connection.execute(
                 text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": NOTIFY_CHANNEL, "payload": f"{game_id} {version}"},
+                {"channel": NOTIFY_CHANNEL, "payload": f"{game_id} {version} {self.origin}"},
             )
 
     def create_game(self, game: StoredGame) -> None:
@@ -523,12 +527,27 @@ class Storage:
     # -- reads --------------------------------------------------------------------------------
 
     def load(self, game_id: str) -> StoredGame | None:
-        """The game, or None if there is none; CorruptGame if its rows cannot be read back."""
+        """The game, or None if there is none; CorruptGame if its rows cannot be read back.
+
+        The game row, seats, invites and actions are read by separate statements, each of which
+        may see a later commit (read committed); the version is read again at the end and the
+        whole read done again if it moved, so the result is one version of the game.
+        """
         with self.engine.connect() as connection:
-            row = connection.execute(select(*_GAME_COLUMNS).where(GameRow.id == game_id)).first()
-            if row is None:
-                return None
-            return self._stored(connection, row._mapping)
+            for _attempt in range(LOAD_ATTEMPTS):
+                row = connection.execute(
+                    select(*_GAME_COLUMNS).where(GameRow.id == game_id)
+                ).first()
+                if row is None:
+                    return None
+                game = self._stored(connection, row._mapping)
+                again = connection.execute(
+                    select(GameRow.version).where(GameRow.id == game_id)
+                ).scalar()
+                if again == game.version:
+                    return game
+                connection.rollback()  # a fresh view of the database for the next attempt
+            raise StorageError(f"game {game_id} changed during {LOAD_ATTEMPTS} reads")
 
     def version_of(self, game_id: str) -> int | None:
         with self.engine.connect() as connection:
