@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -149,3 +150,29 @@ def test_an_older_database_gets_the_new_columns(tmp_path: Path) -> None:
         assert storage.version_of("old") == 10
     finally:
         storage.close()
+
+
+def test_a_game_is_read_as_one_version_while_it_changes(any_db_url: str) -> None:
+    writer, reader = Storage(any_db_url), Storage(any_db_url)
+    writer.create_game(stored("busy"))
+    done = threading.Event()
+
+    def write() -> None:
+        for ply in range(150):
+            writer.append_action("busy", ply, ply, ply % 2, "pass", "running", None, False)
+        done.set()
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    try:
+        reads = 0
+        while not done.is_set() or reads < 10:
+            game = reader.load("busy")
+            assert game is not None
+            # Only moves were stored since version 0: every version has exactly its moves.
+            assert len(game.actions) == game.version
+            reads += 1
+    finally:
+        thread.join()
+        writer.close()
+        reader.close()

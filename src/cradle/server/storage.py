@@ -529,11 +529,13 @@ class Storage:
     def load(self, game_id: str) -> StoredGame | None:
         """The game, or None if there is none; CorruptGame if its rows cannot be read back.
 
-        The game row, seats, invites and actions are read by separate statements, each of which
-        may see a later commit (read committed); the version is read again at the end and the
-        whole read done again if it moved, so the result is one version of the game.
+        The game row, seats, invites and actions are read by separate statements: on PostgreSQL
+        in one repeatable-read transaction (one snapshot); on SQLite, whose one server process
+        writes from the same thread it reads from, the version is read again at the end and the
+        read done again if it moved. Either way the result is one version of the game.
         """
-        with self.engine.connect() as connection:
+        isolation = {"isolation_level": "REPEATABLE READ"} if self.shared else {}
+        with self.engine.connect().execution_options(**isolation) as connection:
             for _attempt in range(LOAD_ATTEMPTS):
                 row = connection.execute(
                     select(*_GAME_COLUMNS).where(GameRow.id == game_id)
