@@ -43,6 +43,7 @@ from cradle.server.storage import (
     NOTIFY_CHANNEL,
     Conflict,
     CorruptGame,
+    Notice,
     Storage,
     StorageError,
     StoredGame,
@@ -167,7 +168,7 @@ class Table:
     connections: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     refresh_task: asyncio.Task[None] | None = None
-    refresh_wanted: bool = False
+    notices: list[Notice | None] = field(default_factory=list)  # None: read the game again
     undo_cache: tuple[int, dict[int, bool]] = (-1, {})
 
     @property
@@ -513,23 +514,46 @@ class Hub:
         self._broadcast(table)
         self._schedule_bot(table)
 
-    def _refresh_soon(self, table: Table) -> None:
-        """Reload ``table`` in the background; a notice that arrives during a reload (which may
-        have read the row just before that change) makes it read once more."""
-        table.refresh_wanted = True
+    def _refresh_soon(self, table: Table, notice: Notice | None = None) -> None:
+        """Bring ``table`` up to date in the background, notices in the order they came: a
+        move the table can take as it is is applied from the notice itself, anything else
+        (an undo, a seat taken, a notice missed) reads the game again."""
+        table.notices.append(notice)
         if table.refresh_task is not None and not table.refresh_task.done():
             return
 
         async def refresh() -> None:
             try:
-                while table.refresh_wanted:
-                    table.refresh_wanted = False
+                while table.notices:
+                    found = table.notices.pop(0)
                     async with table.lock:
-                        await self._reload(table)
+                        if found is None or not self._take_move(table, found):
+                            await self._reload(table)
             except Exception:
                 log.exception("game %s: reloading failed", table.id)
 
         table.refresh_task = asyncio.ensure_future(refresh())
+
+    def _take_move(self, table: Table, notice: Notice) -> bool:
+        """Apply the move another process stored, as its notice describes it; False when the
+        notice is not the very next change of this copy (then the game is read again)."""
+        if notice.version <= table.version:
+            return True  # this copy has it already
+        move = notice.added_move()
+        if move is None or notice.version != table.version + 1 or move[0] != table.ply:
+            return False
+        _ply, seat, action = move
+        after = table.state.clone()
+        try:
+            events = list(after.apply(action) or [])
+        except ValueError:
+            return False
+        table.previous, table.state = table.state, after
+        table.record.actions.append(action)
+        table.action_seats.append(seat)
+        self._changed(table, events, notice.updated)
+        self._schedule_bot(table)
+        return True
 
     # -- other processes (PostgreSQL) ---------------------------------------------------------
 
@@ -546,12 +570,12 @@ class Hub:
                     for loaded in list(self.tables.values()):  # what was missed meanwhile
                         self._refresh_soon(loaded)
                     async for note in connection.notifies():
-                        game_id, version, origin = [*note.payload.split(" "), "", ""][:3]
-                        if origin == self.storage.origin:
+                        notice = Notice.parse(note.payload)
+                        if notice is None or notice.origin == self.storage.origin:
                             continue  # this process's own write: its table has it already
-                        table = self.tables.get(game_id)
-                        if table is not None and version.isdigit() and int(version) > table.version:
-                            self._refresh_soon(table)
+                        table = self.tables.get(notice.game_id)
+                        if table is not None and notice.version > table.version:
+                            self._refresh_soon(table, notice)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

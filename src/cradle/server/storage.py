@@ -53,8 +53,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 NOTIFY_CHANNEL = "cradle_games"
 SCHEMA_KEY = 0x63726164  # the advisory lock held while the tables are created ("crad")
-MAX_PLAYERS_STORED = 8
-LOAD_ATTEMPTS = 5  # reads of a game that keeps changing under them before giving up  # a stored game with more seats than this is corrupt, whatever the game
+MAX_PLAYERS_STORED = 8  # a stored game with more seats than this is corrupt, whatever the game
 
 
 class StorageError(RuntimeError):
@@ -146,6 +145,40 @@ MIGRATIONS = (
 )
 
 
+@dataclass(frozen=True)
+class Notice:
+    """What a write tells the other processes (PostgreSQL ``NOTIFY``): the game, its new
+    version, the writing process, the stored time and, for a move, ``ply seat action``."""
+
+    game_id: str
+    version: int
+    origin: str
+    updated: float
+    move: str = ""
+
+    def payload(self) -> str:
+        return f"{self.game_id} {self.version} {self.origin} {self.updated!r} {self.move}".rstrip()
+
+    @classmethod
+    def parse(cls, payload: str) -> Notice | None:
+        parts = payload.split(" ", 4)
+        if len(parts) < 4 or not parts[1].isdigit():
+            return None
+        try:
+            updated = float(parts[3])
+        except ValueError:
+            return None
+        return cls(parts[0], int(parts[1]), parts[2], updated, parts[4] if len(parts) > 4 else "")
+
+    def added_move(self) -> tuple[int, int, str] | None:
+        """(ply, seat, action) when the change was a move, else None."""
+        ply, _, rest = self.move.partition(" ")
+        seat, _, action = rest.partition(" ")
+        if not (ply.isdigit() and seat.isdigit() and action):
+            return None
+        return int(ply), int(seat), action
+
+
 @dataclass
 class StoredGame:
     """A game as read back from the database."""
@@ -221,6 +254,7 @@ class Storage:
         self.engine: Engine = create_engine(url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "begin", _sqlite_begin)
         self.origin = secrets.token_hex(8)  # names this process's writes in notices
         self._lock_file: IO[str] | None = None
         self._bot_locks: Connection | None = None
@@ -292,13 +326,15 @@ class Storage:
 
     # -- writes -------------------------------------------------------------------------------
 
-    def _notify(self, connection: Connection, game_id: str, version: int) -> None:
-        # Delivered when the transaction commits, to every process listening (and only then);
-        # the origin lets this process skip its own notices (it has the change already).
+    def _notify(
+        self, connection: Connection, game_id: str, version: int, now: float, move: str
+    ) -> None:
+        # Delivered when the transaction commits, to every process listening (and only then).
         if self.shared:
+            notice = Notice(game_id, version, self.origin, now, move)
             connection.execute(
                 text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": NOTIFY_CHANNEL, "payload": f"{game_id} {version} {self.origin}"},
+                {"channel": NOTIFY_CHANNEL, "payload": notice.payload()},
             )
 
     def create_game(self, game: StoredGame) -> None:
@@ -359,14 +395,15 @@ class Storage:
         if changed != 1:
             raise Conflict(f"game {game_id} is no longer at version {version}")
 
-    def _write(self, game_id: str, version: int, work: Any) -> float:
+    def _write(self, game_id: str, version: int, work: Any, move: str = "") -> float:
         """Run ``work(connection, now)`` in one transaction; returns ``now``, the time stored
-        as the game's ``updated`` (the caller shows the same one)."""
+        as the game's ``updated`` (the caller shows the same one). ``move``: the notice's
+        description of an added move, so that other processes need not read the game."""
         now = time.time()
         try:
             with self.engine.begin() as connection:
                 work(connection, now)
-                self._notify(connection, game_id, version + 1)
+                self._notify(connection, game_id, version + 1, now, move)
         except StorageError:
             raise
         except Exception as exc:  # the drivers' own error types differ per database
@@ -408,7 +445,7 @@ class Storage:
                 {"game_id": game_id, "ply": ply, "seat": seat, "action": action},
             )
 
-        return self._write(game_id, version, work)
+        return self._write(game_id, version, work, f"{ply} {seat} {action}")
 
     def undo_action(
         self, game_id: str, ply: int, version: int, status: str, bot_turn: bool
@@ -529,27 +566,16 @@ class Storage:
     def load(self, game_id: str) -> StoredGame | None:
         """The game, or None if there is none; CorruptGame if its rows cannot be read back.
 
-        The game row, seats, invites and actions are read by separate statements: on PostgreSQL
-        in one repeatable-read transaction (one snapshot); on SQLite, whose one server process
-        writes from the same thread it reads from, the version is read again at the end and the
-        read done again if it moved. Either way the result is one version of the game.
+        The game row, seats, invites and actions are read by separate statements in one
+        transaction that sees one snapshot (PostgreSQL: repeatable read; SQLite: a transaction
+        begun for the reads too, see _sqlite_begin), so the result is one version of the game.
         """
         isolation = {"isolation_level": "REPEATABLE READ"} if self.shared else {}
         with self.engine.connect().execution_options(**isolation) as connection:
-            for _attempt in range(LOAD_ATTEMPTS):
-                row = connection.execute(
-                    select(*_GAME_COLUMNS).where(GameRow.id == game_id)
-                ).first()
-                if row is None:
-                    return None
-                game = self._stored(connection, row._mapping)
-                again = connection.execute(
-                    select(GameRow.version).where(GameRow.id == game_id)
-                ).scalar()
-                if again == game.version:
-                    return game
-                connection.rollback()  # a fresh view of the database for the next attempt
-            raise StorageError(f"game {game_id} changed during {LOAD_ATTEMPTS} reads")
+            row = connection.execute(select(*_GAME_COLUMNS).where(GameRow.id == game_id)).first()
+            if row is None:
+                return None
+            return self._stored(connection, row._mapping)
 
     def version_of(self, game_id: str) -> int | None:
         with self.engine.connect() as connection:
@@ -734,9 +760,17 @@ def _decode_game(row: Any) -> StoredGame:
     )
 
 
+def _sqlite_begin(connection: Any) -> None:
+    # Python's sqlite3 opens a transaction only before a write, so the statements of a read
+    # would each see the latest commit; BEGIN here makes every transaction, reads included,
+    # one snapshot (what SQLAlchemy's documentation prescribes for pysqlite).
+    connection.exec_driver_sql("BEGIN")
+
+
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     # WAL keeps readers off the writer's back; NORMAL sync is durable against a killed
     # process (the OS holds the written pages), which is the crash the server must survive.
+    connection.isolation_level = None  # transactions are begun by _sqlite_begin instead
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
