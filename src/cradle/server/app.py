@@ -254,7 +254,7 @@ def create_app(
     def client_of(connection: Request | WebSocket) -> str:
         return connection.client.host if connection.client else "unknown"
 
-    def limit(bucket: RateLimiter, key: str, what: str) -> None:
+    def throttle(bucket: RateLimiter, key: str, what: str) -> None:
         wait = bucket.allow(key)
         if wait > 0:
             raise ApiError(429, f"too many {what}: wait {wait:.1f} s", retry_after=wait)
@@ -296,7 +296,7 @@ def create_app(
     @app.post("/api/games")
     async def create(request: Request) -> dict[str, Any]:
         body = parse(CreateBody, await body_of(request))
-        limit(creations, client_of(request), "new games")
+        throttle(creations, client_of(request), "new games")
         players = body.players
         return await hub_of().create(
             NewTable(
@@ -325,7 +325,7 @@ def create_app(
         body = parse(ActionBody, await body_of(request))
         table = await hub.table(game_id)
         await hub.mover_of(table, token, "a move")  # 403 before anything is counted
-        limit(moves, client_of(request), "moves")
+        throttle(moves, client_of(request), "moves")
         await hub.act(table, token, body.action)
         seat, hotseat = hub.authorize(table, token)
         return hub.frame(table, seat, hotseat)
@@ -336,7 +336,7 @@ def create_app(
         token = bearer(request.headers)
         table = await hub.table(game_id)
         await hub.mover_of(table, token, "an undo")
-        limit(moves, client_of(request), "moves")
+        throttle(moves, client_of(request), "moves")
         await hub.undo(table, token)
         seat, hotseat = hub.authorize(table, token)
         return hub.frame(table, seat, hotseat)
@@ -346,7 +346,7 @@ def create_app(
         body = parse(JoinBody, await body_of(request))
         hub = hub_of()
         table = await hub.fresh(await hub.table(game_id))
-        limit(creations, client_of(request), "seats joined")
+        throttle(creations, client_of(request), "seats joined")
         return await hub.join(table, body.invite)
 
     @app.get("/api/games/{game_id}/record")
@@ -469,11 +469,11 @@ def create_app(
             frame = parse(Frame, read_frame(message))
             if frame.action is not None:
                 await hub.mover_of(table, token, "a move")
-                limit(moves, client, "moves")
+                throttle(moves, client, "moves")
                 await hub.act(table, token, frame.action)
             elif frame.undo:
                 await hub.mover_of(table, token, "an undo")
-                limit(moves, client, "moves")
+                throttle(moves, client, "moves")
                 await hub.undo(table, token)
             elif frame.type == "ping":
                 return {"type": "pong"}
