@@ -96,8 +96,14 @@ def play_until_end(page: Any, rng: random.Random, seconds: float, prefer_pass: b
     return decisions
 
 
-def record_frames(page: Any, frames: list[str]) -> None:
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+def record_frames(page: Any, frames: list[str], sent: list[str] | None = None) -> None:
+    def on_socket(ws: Any) -> None:
+        assert "token" not in ws.url  # tokens never travel in URLs
+        ws.on("framereceived", lambda payload: frames.append(payload))
+        if sent is not None:
+            ws.on("framesent", lambda payload: sent.append(payload))
+
+    page.on("websocket", on_socket)
 
 
 def hand_on_screen(page: Any) -> list[str]:
@@ -112,20 +118,34 @@ def test_two_people_each_see_only_their_own_hand(
     server: PlayServer, browser: Any, artifacts: Path
 ) -> None:
     created = server.post("/api/games", {"game": "tigris", "seats": ["human", "human"]})
-    tokens = {s["seat"]: s["token"] for s in created["seats"]}
-    pages, frames, errors = {}, {0: [], 1: []}, {}
-    for seat in (0, 1):
+    game_id = created["id"]
+    # The creator opens their seat; the second person follows the invite link, whose one-time
+    # code the page exchanges for the seat's own token.
+    first = created["seats"][0]
+    invite = created["seats"][1]["invite"]
+    pages, frames, sent, errors = {}, {0: [], 1: []}, {0: [], 1: []}, {}
+    for seat, address in (
+        (0, f"#/play/{game_id}/{first['token']}"),
+        (1, f"#/invite/{game_id}/{invite}"),
+    ):
         context = browser.new_context(viewport=LAPTOP)
         page = context.new_page()
         errors[seat] = PageErrors(page)
-        record_frames(page, frames[seat])
-        page.goto(f"{server.base}/#/play/{created['id']}/{tokens[seat]}")
+        record_frames(page, frames[seat], sent[seat])
+        page.goto(f"{server.base}/{address}")
         pages[seat] = page
+    tokens = {}
     for seat, page in pages.items():
         page.wait_for_selector("#hand-tiles .tile-btn")
-        own = server.get(f"/api/games/{created['id']}?token={tokens[seat]}")
-        assert hand_on_screen(page) == own["hand"]
-    mover = server.get(f"/api/games/{created['id']}")["to_move"]
+        # No secret stays in the address bar: the route is the game's id only.
+        assert page.evaluate("location.hash") == f"#/play/{game_id}"
+        hello = json.loads(sent[seat][0])
+        tokens[seat] = hello["token"]
+        own = server.get(f"/api/games/{game_id}", tokens[seat])
+        assert own["table"]["seat"] == seat and hand_on_screen(page) == own["hand"]
+    assert tokens[0] == first["token"] and tokens[1] != created["seats"][1].get("token")
+    assert server.get(f"/api/games/{game_id}")["table"]["invites"] == [0]
+    mover = server.get(f"/api/games/{game_id}")["to_move"]
     waiting = 1 - mover
     assert turn(pages[mover]) == "mine" and turn(pages[waiting]) == "wait"
     # The mover picks a tile from the hand and puts it on a highlighted square.
@@ -133,13 +153,13 @@ def test_two_people_each_see_only_their_own_hand(
     targets = pages[mover].locator(".board .target .target-mark")
     assert targets.count() > 10
     click_and_wait(pages[mover], targets.nth(7))
-    action = server.get(f"/api/games/{created['id']}/record?token={tokens[mover]}")["actions"][-1]
+    action = server.get(f"/api/games/{game_id}/record", tokens[mover])["actions"][-1]
     cell = action.split()[-1]
     # The other screen shows the new tile, and still its own hand only.
     pages[waiting].wait_for_selector(f"[data-cell='{cell}'] .tile")
     assert (
         hand_on_screen(pages[waiting])
-        == (server.get(f"/api/games/{created['id']}?token={tokens[waiting]}")["hand"])
+        == server.get(f"/api/games/{game_id}", tokens[waiting])["hand"]
     )
     pages[mover].screenshot(path=str(artifacts / "tigris-seat-mover.png"))
     pages[waiting].screenshot(path=str(artifacts / "tigris-seat-waiting.png"))

@@ -258,7 +258,7 @@ def mutate(**changes: Any) -> dict[str, Any]:
         (mutate(pending={"kind": "pay"}), "'pending' must be null"),
         (mutate(hands={"north": ["t3", "t4", "t5"]}), "at most 2 tiles"),
         (mutate(hands={"north": [], "east": ["t3"]}, stack=None), "must hold a tile"),
-        (mutate(options={"tiles": "/no/such/file"}), "cannot read the tile file"),
+        (mutate(options={"tiles": "/no/such/file"}), "unknown tile set"),
     ],
 )
 def test_bad_positions_are_refused_with_a_reason(data: Any, reason: str) -> None:

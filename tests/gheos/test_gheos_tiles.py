@@ -148,34 +148,53 @@ def test_set_wide_constraints(kwargs: dict[str, object], reason: str) -> None:
         parse_tiles(synthetic(**kwargs))  # type: ignore[arg-type]
 
 
-def test_a_users_tile_file_is_used_and_a_bad_one_is_refused(tmp_path: Path) -> None:
-    mine = tmp_path / "tiles.txt"
-    mine.write_text(edited("7", "7 012:wheat,wheat,temple-cup"), encoding="utf-8")
-    state = gheos.new_game(2, seed=1, options=gheos.Options(tiles=str(mine)))
+def test_a_users_tile_set_is_given_as_text_and_a_bad_one_is_refused(tmp_path: Path) -> None:
+    mine = edited("7", "7 012:wheat,wheat,temple-cup")
+    state = gheos.new_game(2, seed=1, options=gheos.Options(tiles=mine))
     assert state.tiles[7].text() == "012:wheat,wheat,temple-cup"
-    assert state.to_position()["options"] == {"tiles": str(mine)}
+    assert state.to_position()["options"] == {"tiles": mine}
     again = gheos.from_position(state.to_position())
     assert again.tiles[7].text() == "012:wheat,wheat,temple-cup"
-
-    broken = tmp_path / "broken.txt"
-    broken.write_text(edited("7", "7 012:bread"), encoding="utf-8")
     with pytest.raises(ValueError, match="unknown item 'bread'"):
-        gheos.new_game(2, seed=1, options=gheos.Options(tiles=str(broken)))
-    with pytest.raises(ValueError, match="cannot read the tile file"):
-        gheos.new_game(2, seed=1, options=gheos.options_from_dict({"tiles": str(tmp_path / "no")}))
-    binary = tmp_path / "binary.txt"
-    binary.write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(TileSetError, match="not UTF-8"):
-        load_tiles(str(binary))
+        gheos.new_game(2, seed=1, options=gheos.Options(tiles=edited("7", "7 012:bread")))
+    with pytest.raises(TileSetError, match="at most 8192 characters"):
+        load_tiles(mine + "#" * 8192 + "\n")
+
+
+@pytest.mark.parametrize("name", ["/etc/passwd", "/proc/self/environ", "/dev/zero", "tiles.txt"])
+def test_a_tile_set_is_never_read_from_a_file(tmp_path: Path, name: str) -> None:
+    # Even a readable file holding a valid set: the option names packaged sets only.
+    readable = tmp_path / "tiles.txt"
+    readable.write_text(PACKAGED, encoding="utf-8")
+    for given in (name, str(readable)):
+        with pytest.raises(ValueError, match="unknown tile set") as refused:
+            gheos.options_from_dict({"tiles": given})
+        assert "root:" not in str(refused.value) and "PATH=" not in str(refused.value)
+        with pytest.raises(TileSetError, match="not as a file name"):
+            gheos.new_game(2, seed=1, options=gheos.Options(tiles=given))
+
+
+def test_packaged_sets_by_name() -> None:
+    assert gheos.options_from_dict({"tiles": "standard"}) == gheos.Options()
+    assert gheos.options_from_dict({"tiles": " Standard "}) == gheos.Options()
+    assert load_tiles("standard") is packaged_tiles() is load_tiles(None)
+    state = gheos.new_game(2, seed=4, options=gheos.Options(tiles="standard"))
+    assert state.to_position() == gheos.new_game(2, seed=4).to_position() | {
+        "options": {"tiles": "standard"}
+    }
 
 
 def test_options() -> None:
     assert gheos.options_from_dict(None) == gheos.Options()
     assert gheos.options_from_dict({}) == gheos.Options()
-    assert gheos.options_to_dict(gheos.options_from_dict({"tiles": "x.txt"})) == {"tiles": "x.txt"}
+    text = PACKAGED
+    assert gheos.options_to_dict(gheos.options_from_dict({"tiles": text})) == {"tiles": text}
+    assert gheos.options_to_dict(gheos.options_from_dict({"tiles": "standard"})) == {"tiles": None}
+    with pytest.raises(ValueError, match=r"unknown tile set 'x\.txt'"):
+        gheos.options_from_dict({"tiles": "x.txt"})
     with pytest.raises(ValueError, match="unknown Gheos option"):
         gheos.options_from_dict({"board": "advanced"})
-    with pytest.raises(ValueError, match="path of a tile file"):
+    with pytest.raises(ValueError, match="packaged tile set's name"):
         gheos.options_from_dict({"tiles": 3})
     with pytest.raises(ValueError, match="must be an object"):
         gheos.options_from_dict([])  # type: ignore[arg-type]

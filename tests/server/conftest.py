@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
+import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -34,6 +37,7 @@ def playable_games() -> list[str]:
 
 
 GAMES = playable_games()
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -54,6 +58,39 @@ def create(client: TestClient, game: str = "tigris", **body: Any) -> dict[str, A
     assert answer.status_code == 200, answer.text
     data: dict[str, Any] = answer.json()
     return data
+
+
+def run_async(factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """``asyncio.run`` in a thread of its own: the test process's main thread may already run
+    a loop (Playwright's sync API keeps one going for the browser tests)."""
+    found: list[T] = []
+    failed: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            found.append(asyncio.run(factory()))
+        except BaseException as exc:
+            failed.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+    return found[0]
+
+
+def auth(token: str | None) -> dict[str, str]:
+    """The header that carries a seat's token (tokens never go in URLs)."""
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+@contextmanager
+def watch(client: TestClient, game_id: str, token: str | None = None) -> Iterator[Any]:
+    """A WebSocket to the game that has sent its first message (the token, or none)."""
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        ws.send_json({"token": token} if token else {})
+        yield ws
 
 
 def token_of(created: dict[str, Any], seat: int) -> str:

@@ -31,11 +31,12 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def http(method: str, url: str, body: Any = None) -> Any:
+def http(method: str, url: str, body: Any = None, token: str | None = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        url, data=data, method=method, headers={"Content-Type": "application/json"}
-    )
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(url, data=data, method=method, headers=headers)
     with urllib.request.urlopen(request, timeout=30) as answer:
         return json.loads(answer.read())
 
@@ -43,9 +44,12 @@ def http(method: str, url: str, body: Any = None) -> Any:
 class PlayServer:
     """``python -m cradle.server`` on a free port, killed (SIGKILL) or stopped at the end."""
 
-    def __init__(self, database_url: str, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self, database_url: str, bot_delay: float = 0.0, settings: tuple[str, ...] = ()
+    ) -> None:
         self.database_url = database_url
         self.bot_delay = bot_delay
+        self.settings = settings  # NAME=VALUE: limits, origins, workers (cradle.server.__main__)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -60,6 +64,7 @@ class PlayServer:
                 "127.0.0.1",
                 str(self.port),
                 str(self.bot_delay),
+                *self.settings,
             ],
         )
         deadline = time.monotonic() + 30
@@ -88,11 +93,11 @@ class PlayServer:
                 self.process.kill()
                 self.process.wait()
 
-    def get(self, path: str) -> Any:
-        return http("GET", self.base + path)
+    def get(self, path: str, token: str | None = None) -> Any:
+        return http("GET", self.base + path, token=token)
 
-    def post(self, path: str, body: Any) -> Any:
-        return http("POST", self.base + path, body)
+    def post(self, path: str, body: Any, token: str | None = None) -> Any:
+        return http("POST", self.base + path, body, token)
 
 
 def postgres_bin() -> Path | None:

@@ -10,33 +10,39 @@ from fastapi.testclient import TestClient
 
 from cradle.core.record import GameRecord
 from cradle.server.storage import Storage
-from tests.server.conftest import GAMES, create, token_of
+from tests.server.conftest import GAMES, auth, create, token_of
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
 
 def view(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
-    url = f"/api/games/{game_id}" + (f"?token={token}" if token else "")
-    answer = client.get(url)
+    answer = client.get(f"/api/games/{game_id}", headers=auth(token))
     assert answer.status_code == 200, answer.text
     data: dict[str, Any] = answer.json()
     return data
 
 
 def act(client: TestClient, game_id: str, token: str | None, action: Any) -> Any:
-    body: dict[str, Any] = {"action": action}
-    if token is not None:
-        body["token"] = token
-    return client.post(f"/api/games/{game_id}/actions", json=body)
+    return client.post(
+        f"/api/games/{game_id}/actions", json={"action": action}, headers=auth(token)
+    )
+
+
+def undo(client: TestClient, game_id: str, token: str | None) -> Any:
+    return client.post(f"/api/games/{game_id}/undo", headers=auth(token))
 
 
 def test_create_gives_tokens_to_human_seats_only(client: TestClient) -> None:
     created = create(client, players=3, seats=["human", "bot:random", "human"])
     assert sorted(s["seat"] for s in created["seats"]) == [0, 2]
-    tokens = [s["token"] for s in created["seats"]]
-    assert len(set(tokens)) == 2 and all(len(t) >= 24 for t in tokens)
+    tokens = [s["token"] for s in created["seats"]] + [s["invite"] for s in created["seats"]]
+    assert len(set(tokens)) == 4 and all(len(t) >= 24 for t in tokens)
     assert "seed" not in created
     assert len(created["players"]) == 3
+    # The creator's seats are taken from the start: the table is running, not open.
+    seen = view(client, created["id"])["table"]
+    assert seen["status"] == "running" and seen["claimed"] == [True, True, True]
+    assert seen["open"] == [] and seen["version"] == seen["moves"]  # (the bot may have moved)
 
 
 @pytest.mark.parametrize(
@@ -44,12 +50,19 @@ def test_create_gives_tokens_to_human_seats_only(client: TestClient) -> None:
     [
         ({"game": "chess"}, "unknown game"),
         ({"game": "tigris", "players": 5}, "2 to 4 players"),
-        ({"game": "tigris", "players": "two"}, "whole number"),
+        ({"game": "tigris", "players": "two"}, "players: Input should be a valid integer"),
+        ({"game": "tigris", "players": True}, "players: Input should be a valid integer"),
         ({"game": "tigris", "players": 2, "seats": ["human"]}, "must list 2 seats"),
         ({"game": "tigris", "players": 2, "seats": ["human", "bot:nobody"]}, "unknown bot"),
         ({"game": "tigris", "players": 2, "seats": ["human", "alien"]}, "unknown seat"),
+        ({"game": "tigris", "players": 2, "seats": "human"}, "seats: Input should be a valid list"),
         ({"game": "tigris", "options": {"board": "moon"}}, "bad options"),
-        ({"game": "tigris", "options": ["wonder"]}, "'options' must be an object"),
+        ({"game": "tigris", "options": ["wonder"]}, "options: Input should be a valid dict"),
+        ({"game": "tigris", "hotseat": "yes"}, "hotseat: Input should be a valid boolean"),
+        ({"game": "tigris", "player": 2}, "player: Extra inputs are not permitted"),
+        ({"game": "tigris", "seats": ["human", "open"], "hotseat": True}, "no open seats"),
+        ({"game": "tigris", "seats": ["human", "open"], "listed": False}, "no open seats"),
+        ({"game": "tigris", "bot_seconds": 0}, "bot_seconds: Input should be greater than 0"),
         ([1, 2], "JSON object"),
     ],
 )
@@ -60,10 +73,17 @@ def test_create_refuses_bad_tables(client: TestClient, body: Any, reason: str) -
     assert client.get("/api/games").json()["games"] == []
 
 
-def test_create_refuses_malformed_json(client: TestClient) -> None:
-    answer = client.post("/api/games", content=b"{not json", headers={"content-type": "x"})
-    assert answer.status_code == 400
-    assert "not valid JSON" in answer.json()["error"]
+def test_create_needs_a_json_body(client: TestClient) -> None:
+    # A form or text POST from another site's page is refused before it is read.
+    for kind in ("application/x-www-form-urlencoded", "text/plain", None):
+        headers = {"content-type": kind} if kind else {}
+        answer = client.post("/api/games", content=b'{"game": "tigris"}', headers=headers)
+        assert answer.status_code == 415 and "JSON" in answer.json()["error"]
+    broken = client.post(
+        "/api/games", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert broken.status_code == 400 and "not valid JSON" in broken.json()["error"]
+    assert client.get("/api/games").json()["games"] == []
 
 
 def test_every_variant_option_reaches_the_game(client: TestClient) -> None:
@@ -94,9 +114,35 @@ def test_seat_view_spectator_view_and_tokens(client: TestClient) -> None:
     assert not spectator.get("hand") and spectator["table"]["seat"] is None
     assert set(mine["points"]) == {created["players"][first]}
     assert not spectator.get("points")
-    wrong = client.get(f"/api/games/{game_id}?token=not-a-token")
+    wrong = client.get(f"/api/games/{game_id}", headers=auth("not-a-token"))
     assert wrong.status_code == 403
     assert client.get("/api/games/nosuchgame").status_code == 404
+
+
+def test_tokens_in_urls_are_refused(client: TestClient) -> None:
+    created = create(client)
+    token = token_of(created, 0)
+    for url in (
+        f"/api/games/{created['id']}?token={token}",
+        f"/api/games/{created['id']}/record?token={token}",
+        f"/api/games?token={token}",
+    ):
+        answer = client.get(url)
+        assert answer.status_code == 400 and "never travel in URLs" in answer.json()["error"]
+    moved = client.post(
+        f"/api/games/{created['id']}/actions?token={token}", json={"action": "pass"}
+    )
+    assert moved.status_code == 400
+    # A token in the body is ignored (not a way around the header).
+    assert (
+        client.post(
+            f"/api/games/{created['id']}/actions", json={"action": "pass", "token": token}
+        ).status_code
+        == 403
+    )
+    malformed = client.get(f"/api/games/{created['id']}", headers={"Authorization": token})
+    assert malformed.status_code == 400 and "Bearer" in malformed.json()["error"]
+    assert view(client, created["id"])["table"]["moves"] == 0
 
 
 def test_moves_need_the_deciding_seats_token(client: TestClient) -> None:
@@ -132,12 +178,14 @@ def test_bad_actions_are_400_and_change_nothing(client: TestClient, action: Any)
 def test_oversized_and_malformed_bodies_are_refused(client: TestClient) -> None:
     created = create(client)
     url = f"/api/games/{created['id']}/actions"
-    big = client.post(url, content=b'{"action": "' + b"x" * 40000 + b'"}')
-    assert big.status_code == 413
-    broken = client.post(url, content=b"{'action': pass}")
-    assert broken.status_code == 400
-    listed = client.post(url, json=["pass"])
-    assert listed.status_code == 400
+    headers = {"content-type": "application/json", **auth(token_of(created, 0))}
+    big = client.post(url, content=b'{"action": "' + b"x" * 40000 + b'"}', headers=headers)
+    assert big.status_code == 413 and "larger than" in big.json()["error"]
+    for content in (b"{'action': pass}", b'["pass"]', b"[" * 1500, b'{"action": NaN}'):
+        broken = client.post(url, content=content, headers=headers)
+        assert broken.status_code == 400 and broken.json()["error"], content
+    deep = client.post(url, content=b'{"a":' * 40 + b"1" + b"}" * 40, headers=headers)
+    assert deep.status_code == 400 and "nests deeper" in deep.json()["error"]
     assert view(client, created["id"])["table"]["moves"] == 0
 
 
@@ -145,7 +193,7 @@ def test_record_is_secret_until_the_end(client: TestClient) -> None:
     created = create(client)
     game_id = created["id"]
     assert client.get(f"/api/games/{game_id}/record").status_code == 403
-    own = client.get(f"/api/games/{game_id}/record?token={token_of(created, 0)}")
+    own = client.get(f"/api/games/{game_id}/record", headers=auth(token_of(created, 0)))
     assert own.status_code == 200
     assert "seed" not in own.json() and own.json()["actions"] == []
     assert client.get(f"/api/games/{game_id}/replay").status_code == 403
@@ -172,28 +220,79 @@ def test_bots_play_to_the_end_and_the_record_replays(client: TestClient) -> None
     assert replayed.is_over and replayed.result() == final["table"]["result"]
     replay = client.get(f"/api/games/{created['id']}/replay?seat=0").json()
     assert len(replay["steps"]) == len(record.actions) + 1
-    assert [s["action"] for s in replay["steps"][1:]] == record.actions
+    # Each step's action as seat 0 knew it: the other seat's swaps show only their size.
+    for step, action in zip(replay["steps"][1:], record.actions, strict=True):
+        if step["seat"] == 0 or not action.startswith("swap"):
+            assert step["action"] == action
+        else:
+            assert step["action"] == f"swap {len(action.split()) - 1}"
     assert replay["steps"][-1]["view"]["is_over"]
     lobby = client.get("/api/games").json()["games"]
     assert [(g["id"], g["status"]) for g in lobby] == [(created["id"], "over")]
 
 
-def test_lobby_lists_open_games_and_join_claims_a_seat(client: TestClient) -> None:
-    created = create(client, seats=["human", "human"])
-    hidden = create(client, seats=["human", "human"], listed=False)
+def test_lobby_offers_only_the_seats_the_creator_opened(client: TestClient) -> None:
+    opened = create(client, players=3, seats=["human", "open", "bot:random"])
+    mine = create(client, seats=["human", "human"])  # both seats the creator's: not offered
+    create(client, seats=["human", "human"], listed=False)
     lobby = client.get("/api/games").json()["games"]
-    assert [g["id"] for g in lobby] == [created["id"]]
-    assert lobby[0]["status"] == "open" and "seed" not in lobby[0]
-    # The creator takes seat 0 by using its token; a visitor joins the other seat.
-    view(client, created["id"], token_of(created, 0))
-    joined = client.post(f"/api/games/{created['id']}/join").json()
+    assert sorted(g["id"] for g in lobby) == sorted([opened["id"], mine["id"]])
+    shown = {g["id"]: g for g in lobby}
+    assert shown[opened["id"]]["status"] == "open" and shown[opened["id"]]["open"] == [1]
+    assert shown[mine["id"]]["status"] == "running" and "seed" not in shown[mine["id"]]
+    assert [s["seat"] for s in opened["seats"]] == [0]  # no token for the open seat
+    # Nobody can take the creator's own seats from the lobby.
+    refused = client.post(f"/api/games/{mine['id']}/join", json={})
+    assert refused.status_code == 403 and "no open seat" in refused.json()["error"]
+    before = view(client, opened["id"])["table"]["version"]
+    joined = client.post(f"/api/games/{opened['id']}/join").json()
     assert joined["seat"] == 1
-    assert view(client, created["id"], joined["token"])["table"]["seat"] == 1
-    assert client.get("/api/games").json()["games"][0]["status"] == "running"
-    assert client.post(f"/api/games/{created['id']}/join").status_code == 403
-    assert client.post(f"/api/games/{hidden['id']}/join").status_code == 403
-    # The invite token of a seat taken from the lobby no longer works.
-    assert client.get(f"/api/games/{created['id']}?token={token_of(created, 1)}").status_code == 403
+    seen = view(client, opened["id"], joined["token"])["table"]
+    assert seen["seat"] == 1 and seen["status"] == "running" and seen["version"] == before + 1
+    assert client.post(f"/api/games/{opened['id']}/join").status_code == 403
+    assert view(client, opened["id"], token_of(opened, 0))["table"]["seat"] == 0
+
+
+def test_an_invite_code_is_exchanged_once_for_the_seat(client: TestClient) -> None:
+    created = create(client, seats=["human", "human"], listed=False)
+    game_id = created["id"]
+    invite = created["seats"][1]["invite"]
+    before = view(client, game_id)["table"]
+    assert before["invites"] == [0, 1]
+    wrong = client.post(f"/api/games/{game_id}/join", json={"invite": "forged"})
+    assert wrong.status_code == 403 and view(client, game_id)["table"] == before
+    joined = client.post(f"/api/games/{game_id}/join", json={"invite": invite}).json()
+    assert joined["seat"] == 1 and joined["token"] != token_of(created, 1)
+    assert view(client, game_id, joined["token"])["table"]["seat"] == 1
+    after = view(client, game_id)["table"]
+    assert after["invites"] == [0] and after["version"] == before["version"] + 1
+    # Used up, and the seat's old token went with it.
+    again = client.post(f"/api/games/{game_id}/join", json={"invite": invite})
+    assert again.status_code == 403 and "works once" in again.json()["error"]
+    assert (
+        client.get(f"/api/games/{game_id}", headers=auth(token_of(created, 1))).status_code == 403
+    )
+
+
+def test_a_refused_request_changes_nothing(client: TestClient) -> None:
+    created = create(client, players=3, seats=["human", "open", "human"])
+    game_id = created["id"]
+    before = view(client, game_id)
+    mover = before["to_move"]
+    holder = next(s for s in (0, 2) if s != mover)
+    token = token_of(created, holder)
+    # Valid tokens on refused requests: a move out of turn, an undo with nothing to take back,
+    # an illegal move, a join with a bad invite. None claims a seat or counts as a change.
+    assert act(client, game_id, token, "pass").status_code == 403
+    assert undo(client, game_id, token).status_code == 403
+    if mover != 1:
+        assert act(client, game_id, token_of(created, mover), "fly away").status_code == 400
+    assert client.post(f"/api/games/{game_id}/join", json={"invite": "x"}).status_code == 403
+    assert view(client, game_id, token)["table"]["seat"] == holder
+    after = view(client, game_id)
+    assert after["table"]["version"] == before["table"]["version"]
+    assert after["table"]["claimed"] == [True, False, True]
+    assert after == before
 
 
 def first_move_that_draws_nothing(actions: list[str]) -> str:
@@ -211,15 +310,17 @@ def test_undo_within_a_turn(client: TestClient) -> None:
     assert moved.json()["table"]["can_undo"] is True
     # The other seat cannot take it back, the mover can.
     other = token_of(created, 1 - seat)
-    assert client.post(f"/api/games/{game_id}/undo", json={"token": other}).status_code == 403
-    undone = client.post(f"/api/games/{game_id}/undo", json={"token": token})
+    assert undo(client, game_id, other).status_code == 403
+    undone = undo(client, game_id, token)
     assert undone.status_code == 200, undone.text
     after = undone.json()
     assert after["board"] == before["board"] and after["hand"] == before["hand"]
     assert after["table"]["moves"] == 0 and after["legal_actions"] == before["legal_actions"]
-    assert client.get(f"/api/games/{game_id}/record?token={token}").json()["actions"] == []
+    assert after["table"]["version"] == 2  # the move and its undo: the counter never goes back
+    record = client.get(f"/api/games/{game_id}/record", headers=auth(token)).json()
+    assert record["actions"] == []
     # Nothing is left to take back.
-    assert client.post(f"/api/games/{game_id}/undo", json={"token": token}).status_code == 403
+    assert undo(client, game_id, token).status_code == 403
 
 
 def test_no_undo_once_tiles_were_drawn(client: TestClient) -> None:
@@ -230,7 +331,7 @@ def test_no_undo_once_tiles_were_drawn(client: TestClient) -> None:
     swap = next(a for a in view(client, game_id, token)["legal_actions"] if a.startswith("swap"))
     answer = act(client, game_id, token, swap)
     assert answer.json()["table"]["can_undo"] is False
-    refused = client.post(f"/api/games/{game_id}/undo", json={"token": token})
+    refused = undo(client, game_id, token)
     assert refused.status_code == 403 and "drew" in refused.json()["error"]
     assert view(client, game_id)["table"]["moves"] == 1
 
@@ -242,7 +343,7 @@ def test_no_undo_after_the_turn_passed(client: TestClient) -> None:
     token = token_of(created, seat)
     act(client, game_id, token, "pass")
     assert view(client, game_id)["to_move"] != seat
-    refused = client.post(f"/api/games/{game_id}/undo", json={"token": token})
+    refused = undo(client, game_id, token)
     assert refused.status_code == 403
 
 
@@ -295,11 +396,11 @@ def test_gheos_undo_of_a_placed_tile_but_not_of_the_draw(client: TestClient) -> 
     place = next(a for a in before["legal_actions"] if a.startswith("place "))
     placed = act(client, game_id, token, place).json()
     assert placed["to_move"] == seat and placed["table"]["can_undo"] is True
-    undone = client.post(f"/api/games/{game_id}/undo", json={"token": token}).json()
+    undone = undo(client, game_id, token).json()
     assert undone["map"] == before["map"] and undone["hand"] == before["hand"]
     # Play the turn to its end: the draw that ends it cannot be taken back.
     act(client, game_id, token, place)
     while (seen := view(client, game_id, token))["to_move"] == seat:
         act(client, game_id, token, seen["legal_actions"][-1])
-    refused = client.post(f"/api/games/{game_id}/undo", json={"token": token})
+    refused = undo(client, game_id, token)
     assert refused.status_code == 403

@@ -64,6 +64,17 @@ def test_serve_refuses_a_busy_port_and_bad_databases(tmp_path: Path) -> None:
     assert answer.returncode == 2 and "cannot open the database" in answer.stderr
     answer = run("serve", "--db", "a", "--database", "sqlite:///b")
     assert answer.returncode == 2 and "not both" in answer.stderr
+    # A SQLite file in use by another server (here: this test process holds its lock).
+    from cradle.server.storage import Storage
+
+    held = Storage(f"sqlite:///{tmp_path / 'used.sqlite3'}")
+    held.claim()
+    try:
+        answer = run("serve", "--port", str(free_port()), "--db", str(tmp_path / "used.sqlite3"))
+    finally:
+        held.close()
+    assert answer.returncode == 2 and "another cradle server" in answer.stderr
+    assert "Traceback" not in answer.stderr
 
 
 def test_loadtest_refuses_other_hosts_and_bad_counts() -> None:
@@ -78,6 +89,19 @@ def test_loadtest_smoke() -> None:
     answer = run("loadtest", "--games", "2", "--duration", "2", "--think", "0")
     assert answer.returncode == 0, answer.stderr
     report = json.loads(answer.stdout)
-    assert report["moves"] > 10 and report["errors"] == 0
+    assert report["moves"] > 10 and report["errors"] == report["timeouts"] == 0
     assert report["latency_ms"]["p50"] <= report["latency_ms"]["p99"] <= report["latency_ms"]["max"]
     assert report["moves_per_s"] > 0
+    memory = report["server_memory_mb"]
+    assert 0 < memory["rss_end"] <= memory["rss_peak"]
+
+
+@pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+def test_loadtest_counts_client_timeouts_and_still_reports() -> None:
+    # Each client waits 0.1 s at most while the other seat thinks half a second: timeouts.
+    answer = run(
+        "loadtest", "--games", "2", "--duration", "2", "--think", "0.5", "--timeout", "0.1"
+    )
+    assert answer.returncode == 0, answer.stderr
+    report = json.loads(answer.stdout)
+    assert report["timeouts"] > 0 and report["games_started"] > 2

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import sqlite3
+import threading
 import time
+from pathlib import Path
 
 import pytest
 
-from cradle.server.storage import Storage, StorageError, StoredGame, database_url
+from cradle.server.storage import Conflict, Storage, StoredGame, database_url
 
 
 def stored(game_id: str, listed: bool = True) -> StoredGame:
@@ -33,22 +36,53 @@ def test_actions_are_stored_in_order_once(any_db_url: str) -> None:
     storage = Storage(any_db_url)
     try:
         storage.create_game(stored("g1"))
-        storage.append_action("g1", 0, 0, "pass", "running", None)
-        storage.append_action("g1", 1, 1, "tile red K2", "running", None)
-        with pytest.raises(StorageError):
-            storage.append_action("g1", 1, 1, "pass", "running", None)  # ply 1 again
-        with pytest.raises(StorageError):
-            storage.append_action("g1", 5, 1, "pass", "running", None)  # a gap
+        storage.append_action("g1", 0, 0, 0, "pass", "running", None, True)
+        storage.append_action("g1", 1, 1, 1, "tile red K2", "running", None, False)
+        with pytest.raises(Conflict):
+            storage.append_action("g1", 1, 2, 1, "pass", "running", None, False)  # ply 1 again
+        with pytest.raises(Conflict):
+            storage.append_action("g1", 5, 2, 1, "pass", "running", None, False)  # a gap
+        with pytest.raises(Conflict):
+            storage.append_action("g1", 2, 1, 1, "pass", "running", None, False)  # stale version
         game = storage.load("g1")
         assert game is not None
         assert game.actions == ["pass", "tile red K2"] and game.action_seats == [0, 1]
         assert game.seed == 2**62 + 12345 and game.tokens == {0: "a" * 64}
-        storage.truncate_actions("g1", 1, "running")
+        assert game.version == 2 == storage.version_of("g1")
+        # An undo names the move count and version it expects, like a move.
+        with pytest.raises(Conflict):
+            storage.undo_action("g1", 2, 1, "running", False)
+        storage.undo_action("g1", 2, 2, "running", False)
         game = storage.load("g1")
-        assert game is not None and game.actions == ["pass"]
-        storage.append_action("g1", 1, 1, "pass", "over", [{"seat": 0, "place": 1}])
-        assert storage.load_unfinished() == []
+        assert game is not None and game.actions == ["pass"] and game.version == 3
+        storage.append_action("g1", 1, 3, 1, "pass", "over", [{"seat": 0, "place": 1}], False)
+        assert storage.unfinished() == []
         assert storage.load("nope") is None
+    finally:
+        storage.close()
+
+
+def test_seats_are_claimed_once(any_db_url: str) -> None:
+    storage = Storage(any_db_url)
+    try:
+        game = stored("g2")
+        game.seats = ["human", "human"]
+        game.tokens = {0: "a" * 64, 1: "b" * 64}
+        game.claimed = {0: True, 1: False}
+        game.invites = {0: "c" * 64}
+        storage.create_game(game)
+        storage.claim_seat("g2", 1, "d" * 64, 0, "running", None)
+        with pytest.raises(Conflict):  # taken already
+            storage.claim_seat("g2", 1, "e" * 64, 1, "running", None)
+        with pytest.raises(Conflict):  # a wrong code
+            storage.claim_seat("g2", 0, "e" * 64, 1, "running", "f" * 64)
+        storage.claim_seat("g2", 0, "e" * 64, 1, "running", "c" * 64)
+        with pytest.raises(Conflict):  # the code is used up
+            storage.claim_seat("g2", 0, "f" * 64, 2, "running", "c" * 64)
+        loaded = storage.load("g2")
+        assert loaded is not None
+        assert loaded.tokens == {0: "e" * 64, 1: "d" * 64} and loaded.claimed == {0: True, 1: True}
+        assert loaded.invites == {} and loaded.version == 2 and loaded.status == "running"
     finally:
         storage.close()
 
@@ -58,13 +92,29 @@ def test_lobby_rows_hold_no_secrets_and_skip_unlisted(any_db_url: str) -> None:
     try:
         storage.create_game(stored("shown"))
         storage.create_game(stored("private", listed=False))
-        storage.claim_seat("shown", 0, "b" * 64)
         rows = storage.list_games()
         assert [row["id"] for row in rows] == ["shown"]
         assert not {"seed", "table_token", "tokens", "options"} & set(rows[0])
-        assert storage.load("shown").tokens == {0: "b" * 64}  # type: ignore[union-attr]
-        assert sorted(g.id for g in storage.load_unfinished()) == ["private", "shown"]
+        assert sorted(storage.unfinished()) == ["private", "shown"]
         assert storage.count_games() == 2
+        assert storage.live_counts(0.0) == (2, 2)  # each has one bot seat
+    finally:
+        storage.close()
+
+
+def test_the_lobby_pages(any_db_url: str) -> None:
+    storage = Storage(any_db_url)
+    try:
+        for number in range(5):
+            storage.create_game(stored(f"g{number}"))
+        first = storage.list_games(limit=2)
+        assert len(first) == 2
+        last = first[-1]
+        second = storage.list_games(limit=2, before=(last["updated"], last["id"]))
+        third = storage.list_games(limit=2, before=(second[-1]["updated"], second[-1]["id"]))
+        seen = [row["id"] for row in first + second + third]
+        assert sorted(seen) == [f"g{n}" for n in range(5)]
+        assert storage.list_games(status="over") == []
     finally:
         storage.close()
 
@@ -75,3 +125,54 @@ def test_database_urls() -> None:
     assert database_url(None, "postgres://u@h/db") == "postgresql+psycopg://u@h/db"
     with pytest.raises(ValueError):
         database_url(None, None)
+
+
+def test_an_older_database_gets_the_new_columns(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    storage = Storage(url)
+    storage.create_game(stored("old"))
+    storage.append_action("old", 0, 0, 0, "pass", "running", None, True)
+    storage.close()
+    # What the first server's schema lacked: the version, the bot columns, the invites.
+    with sqlite3.connect(tmp_path / "old.sqlite3") as db:
+        db.execute("DROP INDEX ix_games_bot_turn")
+        for column in ("version", "bot_turn", "bot_seats", "bot_seconds"):
+            db.execute(f"ALTER TABLE games DROP COLUMN {column}")
+        db.execute("DROP TABLE invites")
+    storage = Storage(url)
+    try:
+        game = storage.load("old")
+        assert game is not None and game.actions == ["pass"]
+        # Above any version the old server can have shown (it counted moves and seats taken).
+        assert game.version == 1 + 8
+        assert storage.unfinished(bot_turn_only=True) == ["old"]  # looked at once, on start-up
+        storage.append_action("old", 1, 9, 1, "pass", "running", None, False)
+        assert storage.version_of("old") == 10
+    finally:
+        storage.close()
+
+
+def test_a_game_is_read_as_one_version_while_it_changes(any_db_url: str) -> None:
+    writer, reader = Storage(any_db_url), Storage(any_db_url)
+    writer.create_game(stored("busy"))
+    done = threading.Event()
+
+    def write() -> None:
+        for ply in range(150):
+            writer.append_action("busy", ply, ply, ply % 2, "pass", "running", None, False)
+        done.set()
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    try:
+        reads = 0
+        while not done.is_set() or reads < 10:
+            game = reader.load("busy")
+            assert game is not None
+            # Only moves were stored since version 0: every version has exactly its moves.
+            assert len(game.actions) == game.version
+            reads += 1
+    finally:
+        thread.join()
+        writer.close()
+        reader.close()

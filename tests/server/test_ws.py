@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.conftest import GAMES, create, token_of
+from tests.server.conftest import GAMES, auth, create, run_async, token_of, watch
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -34,16 +34,16 @@ def test_each_seat_gets_its_own_view_after_every_move(client: TestClient) -> Non
     game_id = created["id"]
     tokens = [token_of(created, 0), token_of(created, 1)]
     with (
-        client.websocket_connect(f"/ws/games/{game_id}?token={tokens[0]}") as ws0,
-        client.websocket_connect(f"/ws/games/{game_id}?token={tokens[1]}") as ws1,
-        client.websocket_connect(f"/ws/games/{game_id}") as watcher,
+        watch(client, game_id, tokens[0]) as ws0,
+        watch(client, game_id, tokens[1]) as ws1,
+        watch(client, game_id) as watcher,
     ):
         sockets = [ws0, ws1]
         frames = [receive(ws0), receive(ws1)]
         first_watch = receive(watcher)
         assert first_watch["table"]["screen"] == "spectator" and not first_watch.get("hand")
-        # Seat 1's arrival changed the table (its seat is now taken): everyone hears of it.
-        frames[0] = receive(ws0)
+        # Arriving changes nothing: every seat was taken when the game was created.
+        assert frames[0]["table"]["version"] == frames[1]["table"]["version"] == 0
         for frame, seat in zip(frames, (0, 1), strict=True):
             assert frame["type"] == "view" and frame["table"]["seat"] == seat
         mover = frames[0]["to_move"]
@@ -64,9 +64,16 @@ def test_bad_frames_get_an_error_and_the_connection_stays(client: TestClient) ->
     game_id = created["id"]
     seat = client.get(f"/api/games/{game_id}").json()["to_move"]
     token = token_of(created, seat)
-    with client.websocket_connect(f"/ws/games/{game_id}?token={token}") as ws:
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        # Bad first messages are answered too; the connection waits for a good one.
+        ws.send_bytes(b"\x00\x01")
+        assert receive(ws)["type"] == "error"
+        ws.send_text(json.dumps({"token": 7}))
+        assert "token" in receive(ws)["error"]
+        ws.send_json({"token": token})
         start = receive(ws)
-        bad: list[str] = [
+        assert start["type"] == "view" and start["table"]["seat"] == seat
+        bad: list[str | bytes] = [
             "{not json",
             json.dumps(["pass"]),
             json.dumps({"hello": 1}),
@@ -74,11 +81,20 @@ def test_bad_frames_get_an_error_and_the_connection_stays(client: TestClient) ->
             json.dumps({"action": 7}),
             json.dumps({"action": "pass", "padding": "x" * 5000}),
             json.dumps({"undo": True}),
+            "[" * 2000,
+            '{"a":' * 30 + "1" + "}" * 30,
+            "x" * 20000,
+            '{"action": NaN}',
+            b"\x89PNG binary",
+            b"",
         ]
-        for text in bad:
-            ws.send_text(text)
+        for content in bad:
+            if isinstance(content, bytes):
+                ws.send_bytes(content)
+            else:
+                ws.send_text(content)
             reply = receive(ws)
-            assert reply["type"] == "error" and reply["error"], text
+            assert reply["type"] == "error" and reply["error"] and reply["status"] in (400, 403)
         ws.send_json({"type": "ping"})
         assert receive(ws) == {"type": "pong"}
         # Still the same game, untouched, and the connection still takes a good move.
@@ -93,13 +109,13 @@ def test_spectators_and_other_seats_cannot_move(client: TestClient) -> None:
     created = create(client)
     game_id = created["id"]
     seat = client.get(f"/api/games/{game_id}").json()["to_move"]
-    with client.websocket_connect(f"/ws/games/{game_id}") as watcher:
+    with watch(client, game_id) as watcher:
         receive(watcher)
         watcher.send_json({"action": "pass"})
         reply = receive(watcher)
         assert reply["type"] == "error" and reply["status"] == 403
     other = token_of(created, 1 - seat)
-    with client.websocket_connect(f"/ws/games/{game_id}?token={other}") as ws:
+    with watch(client, game_id, other) as ws:
         receive(ws)
         ws.send_json({"action": "pass"})
         reply = receive(ws)
@@ -109,30 +125,75 @@ def test_spectators_and_other_seats_cannot_move(client: TestClient) -> None:
 
 def test_a_wrong_token_is_refused(client: TestClient) -> None:
     created = create(client)
-    with client.websocket_connect(f"/ws/games/{created['id']}?token=forged") as ws:
+    with watch(client, created["id"], "forged") as ws:
         reply = receive(ws)
-        assert reply["type"] == "error"
+        assert reply["type"] == "error" and reply["status"] == 403
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 4403
     with client.websocket_connect("/ws/games/nosuchgame") as ws:
         assert receive(ws)["type"] == "error"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404
+
+
+def test_a_token_in_the_url_is_refused(client: TestClient) -> None:
+    created = create(client)
+    token = token_of(created, 0)
+    with client.websocket_connect(f"/ws/games/{created['id']}?token={token}") as ws:
+        reply = receive(ws)
+        assert reply["status"] == 400 and "never travel in URLs" in reply["error"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4400
+
+
+def test_other_sites_pages_cannot_open_a_websocket(client: TestClient) -> None:
+    created = create(client)
+    url = f"/ws/games/{created['id']}"
+    evil = {"origin": "https://evil.example"}
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(url, headers=evil):
+        pass
+    assert refused.value.code == 4403
+    # The server's own pages may (the test client's host is "testserver").
+    with client.websocket_connect(url, headers={"origin": "http://testserver"}) as ws:
+        ws.send_json({})
+        assert receive(ws)["type"] == "view"
 
 
 def test_reconnecting_resumes_where_the_game_is(client: TestClient) -> None:
     created = create(client, seats=["human", "bot:random"])
     game_id = created["id"]
     token = token_of(created, 0)
-    with client.websocket_connect(f"/ws/games/{game_id}?token={token}") as ws:
+    with watch(client, game_id, token) as ws:
         frame = receive(ws)
         while not frame["legal_actions"]:
             frame = receive(ws)
         ws.send_json({"action": "pass"})
         frame = receive(ws)
     # Gone for a while; the bot moves on meanwhile; back again.
-    with client.websocket_connect(f"/ws/games/{game_id}?token={token}") as ws:
+    with watch(client, game_id, token) as ws:
         again = receive(ws)
-        current = client.get(f"/api/games/{game_id}?token={token}").json()
+        current = client.get(f"/api/games/{game_id}", headers=auth(token)).json()
         assert again["table"]["seat"] == 0
         assert again["table"]["moves"] >= frame["table"]["moves"]
         assert again["hand"] == current["hand"]
+
+
+def test_a_client_that_cannot_keep_up_is_closed_with_a_reason() -> None:
+
+    from cradle.server.hub import SEND_QUEUE_LIMIT, Connection
+
+    async def never_sent(_text: str) -> None:
+        raise AssertionError("not pumped in this test")
+
+    async def run() -> None:
+        connection = Connection(seat=0, hotseat=False, send=never_sent)
+        for number in range(SEND_QUEUE_LIMIT):
+            assert connection.push(f"frame {number}")
+        assert not connection.push("one too many")
+        assert connection.close_reason is not None and "too slow" in connection.close_reason
+        assert not connection.push("later")  # nothing more is queued once it is closing
+
+    run_async(run)

@@ -70,14 +70,18 @@ TilesOpt = Annotated[
 
 
 def with_tiles(options: JSON, game: str, tiles: Path | None) -> JSON:
-    """The options plus Gheos's tile set from --tiles (an absolute path, so records replay)."""
+    """The options plus Gheos's tile set from --tiles: the file's text (the option carries a
+    set's text, never a path, so records replay anywhere)."""
     if tiles is None:
         return options
     if game.strip().lower() != "gheos":
         raise CliError(f"--tiles: only Gheos has a tile set, not {game}")
-    if not tiles.is_file():
-        raise CliError(f"--tiles: there is no file {tiles}")
-    return {**options, "tiles": str(tiles.resolve())}
+    try:
+        text = tiles.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or "not UTF-8 text"
+        raise CliError(f"--tiles: cannot read {tiles}: {reason}") from None
+    return {**options, "tiles": text if "\n" in text else text + "\n"}
 
 
 def fail(message: str, code: int) -> None:

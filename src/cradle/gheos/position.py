@@ -30,7 +30,7 @@ from cradle.gheos.state import (
     GheosState,
     Options,
 )
-from cradle.gheos.tiles import START_TILE, TILE_COUNT, load_tiles
+from cradle.gheos.tiles import START_TILE, TILE_COUNT, is_tileset_text, load_tiles
 
 POSITION_KEYS = {
     "options",
@@ -64,7 +64,14 @@ def options_from_dict(data: object) -> Options:
         raise ValueError(f"unknown Gheos option(s): {', '.join(unknown)} (known: tiles)")
     tiles = data.get("tiles")
     if tiles is not None and (not isinstance(tiles, str) or not tiles.strip()):
-        raise ValueError("the 'tiles' option is the path of a tile file (a string) or null")
+        raise ValueError(
+            "the 'tiles' option is a packaged tile set's name (standard), "
+            "a tile set's text, or null"
+        )
+    if tiles is not None:
+        load_tiles(tiles)  # an unknown name or a broken set is refused here, with its reason
+        if not is_tileset_text(tiles) and tiles.strip().lower() == "standard":
+            tiles = None  # the packaged set: records keep saying null, as they always have
     return Options(tiles=tiles)
 
 

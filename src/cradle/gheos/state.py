@@ -86,7 +86,7 @@ class GheosEvent(contract.Event, total=False):
 
 @dataclass(frozen=True)
 class Options:
-    tiles: str | None = None  # path of a tile-set file; None: the packaged reconstruction
+    tiles: str | None = None  # a packaged set's name or a set's text; None: "standard"
 
 
 class Conflict:

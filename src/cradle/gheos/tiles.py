@@ -1,9 +1,12 @@
 """Landscape tiles: their regions and what sits on them, and the tile-set file they come from.
 
 The published distribution of Gheos's 52 landscape tiles is not available, so the packaged
-``data/tiles.txt`` is this project's own reconstruction (see docs/gheos.md). A user may load
-their own file in the same format (``Options(tiles=path)``); it is checked against the rules
-spec's constraints when loaded and rejected with the line and the reason when it breaks one.
+``data/tiles.txt`` is this project's own reconstruction (see docs/gheos.md), the set named
+``"standard"``. The game option ``tiles`` names a packaged set, or carries a set of one's own as
+its text in the format below (at most ``MAX_TILESET_CHARS`` characters); never a file name, so
+that options arriving over the network can name no file on the machine. A custom set is checked
+against the rules spec's constraints and rejected with the line and the reason when it breaks
+one.
 
 File format: one tile per line, ``#`` starts a comment. A line is the tile's number (0-51; 0 is
 the start tile) followed by its regions. A region is the tile's own edges it touches (digits
@@ -15,19 +18,23 @@ followed by ``:`` and comma-separated items: ``wheat``, ``cup``, ``sword``, ``py
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
 
 TILE_COUNT = 52
 START_TILE = 0
 SYMBOLS = ("wheat", "cup", "sword")
 ITEMS = (*SYMBOLS, "pyramid", "temple-wheat", "temple-cup", "temple-sword")
 SHAPES = ("landmass", "landmass+coast", "three coasts")
+# The sets shipped with the package, by the name the ``tiles`` option gives them.
+PACKAGED_SETS = {"standard": "tiles.txt"}
+MAX_TILESET_CHARS = 8192  # a custom set's text; the packaged one is under 3,000
+CUSTOM_CACHE = 32  # custom sets kept parsed (they come with every game that uses them)
 
 
 class TileSetError(ValueError):
-    """A tile-set file that cannot be read or breaks the spec's constraints."""
+    """A tile set that is unknown, too long, or breaks the spec's constraints."""
 
 
 @dataclass(frozen=True)
@@ -148,7 +155,7 @@ def canonical(tile: Tile) -> tuple[object, ...]:
 @dataclass(frozen=True)
 class TileSet:
     tiles: tuple[Tile, ...]
-    source: str  # "packaged" or the file's path
+    source: str  # where the set came from, for messages: "packaged tiles.txt" or "custom tile set"
     digest: str  # sha256 of the file's text, to tell two sets apart
 
     def __getitem__(self, number: int) -> Tile:
@@ -272,31 +279,51 @@ def _check_set(tiles: tuple[Tile, ...], source: str, lines: dict[int, int]) -> N
         )
 
 
-_CACHE: dict[tuple[str, str], TileSet] = {}
-_PACKAGED: list[TileSet] = []
+_CUSTOM: OrderedDict[str, TileSet] = OrderedDict()
+_PACKAGED: dict[str, TileSet] = {}
 
 
-def packaged_tiles() -> TileSet:
-    """The project's reconstruction of the tile set, shipped with the package."""
-    if not _PACKAGED:
+def packaged_tiles(name: str = "standard") -> TileSet:
+    """A tile set shipped with the package (``standard``: the project's reconstruction)."""
+    if name not in _PACKAGED:
         # Read once per process: the package's own file does not change under it, and every
         # new game and position asks for it.
-        data = resources.files("cradle.gheos").joinpath("data").joinpath("tiles.txt")
-        _PACKAGED.append(parse_tiles(data.read_text("utf-8"), "packaged tiles.txt"))
-    return _PACKAGED[0]
+        file = PACKAGED_SETS[name]
+        data = resources.files("cradle.gheos").joinpath("data").joinpath(file)
+        _PACKAGED[name] = parse_tiles(data.read_text("utf-8"), f"packaged {file}")
+    return _PACKAGED[name]
 
 
-def load_tiles(path: str | None) -> TileSet:
-    """The tile set at ``path`` (None: the packaged one); TileSetError when it is unusable."""
-    if path is None:
+def is_tileset_text(tiles: str) -> bool:
+    """Whether a ``tiles`` option carries a set's text (a set spans lines; a name never does)."""
+    return "\n" in tiles
+
+
+def load_tiles(tiles: str | None) -> TileSet:
+    """The tile set the ``tiles`` option gives: None or a packaged set's name, or a set's text.
+
+    TileSetError says why it is unusable; it never reads a file, whatever the option holds.
+    """
+    if tiles is None:
         return packaged_tiles()
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TileSetError(f"cannot read the tile file {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise TileSetError(f"the tile file {path} is not UTF-8 text") from None
-    key = (str(path), text)
-    if key not in _CACHE:
-        _CACHE[key] = parse_tiles(text, str(path))
-    return _CACHE[key]
+    if not is_tileset_text(tiles):
+        name = tiles.strip().lower()
+        if name in PACKAGED_SETS:
+            return packaged_tiles(name)
+        shown = tiles if len(tiles) <= 40 else tiles[:37] + "..."
+        raise TileSetError(
+            f"unknown tile set {shown!r}: the packaged sets are {', '.join(PACKAGED_SETS)}; "
+            "a set of your own is given as its text (the tile-set format), not as a file name"
+        )
+    if len(tiles) > MAX_TILESET_CHARS:
+        raise TileSetError(
+            f"a custom tile set has at most {MAX_TILESET_CHARS} characters, this one {len(tiles)}"
+        )
+    found = _CUSTOM.get(tiles)
+    if found is None:
+        found = parse_tiles(tiles, "custom tile set")
+        _CUSTOM[tiles] = found
+        while len(_CUSTOM) > CUSTOM_CACHE:
+            _CUSTOM.popitem(last=False)
+    _CUSTOM.move_to_end(tiles)
+    return found

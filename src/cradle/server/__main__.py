@@ -1,18 +1,46 @@
-"""`python -m cradle.server DATABASE_URL HOST PORT BOT_DELAY`: the bare server, for tests and
-the load test (people use `cradle serve`)."""
+"""`python -m cradle.server DATABASE_URL HOST PORT BOT_DELAY [NAME=VALUE ...]`: the bare server,
+for tests and the load test (people use `cradle serve`). NAME is a field of
+:class:`cradle.server.limits.Limits`, ``origins`` (comma-separated) or ``workers``."""
 
 from __future__ import annotations
 
 import sys
+from dataclasses import fields
+from typing import Any
 
 from cradle.server.app import run_server
+from cradle.server.limits import Limits
+
+USAGE = "usage: python -m cradle.server DATABASE_URL HOST PORT BOT_DELAY [NAME=VALUE ...]"
 
 
 def main(argv: list[str]) -> None:
-    if len(argv) != 4:
-        sys.exit("usage: python -m cradle.server DATABASE_URL HOST PORT BOT_DELAY")
-    url, host, port, bot_delay = argv
-    run_server(url, host, int(port), bot_delay=float(bot_delay))
+    if len(argv) < 4:
+        sys.exit(USAGE)
+    url, host, port, bot_delay, *settings = argv
+    kinds = {f.name: f.type for f in fields(Limits)}
+    limits: dict[str, Any] = {}
+    origins: list[str] = []
+    workers = 1
+    for setting in settings:
+        name, _, value = setting.partition("=")
+        if name == "origins":
+            origins = [o for o in value.split(",") if o]
+        elif name == "workers":
+            workers = int(value)
+        elif name in kinds:
+            limits[name] = float(value) if kinds[name] in ("float", float) else int(value)
+        else:
+            sys.exit(f"unknown setting {name!r}\n{USAGE}")
+    run_server(
+        url,
+        host,
+        int(port),
+        bot_delay=float(bot_delay),
+        limits=Limits.from_dict(limits),
+        origins=origins,
+        workers=workers,
+    )
 
 
 if __name__ == "__main__":

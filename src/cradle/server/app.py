@@ -1,40 +1,211 @@
-"""The FastAPI application: the HTTP and WebSocket API of docs/contract.md, and the web client."""
+"""The FastAPI application: the HTTP and WebSocket API of docs/contract.md, and the web client.
+
+In front of the routes, :class:`Guard` (plain ASGI) refuses what no route should see: a token in
+a URL, a body over the size limit (read and answered, not reset), a body that is not declared
+JSON; and it puts the security headers on every answer. Bodies and WebSocket frames are then
+read by :func:`cradle.server.models.read_json` (depth, numbers) into pydantic models.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+import logging
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+from urllib.parse import parse_qs, urlsplit
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cradle.ai import bot_names
 from cradle.games import game_names, get_game
-from cradle.server.hub import ApiError, Connection, Hub, bad_request
+from cradle.server.hub import ApiError, Connection, Hub, NewTable, Table, bad_request
+from cradle.server.limits import Limits, RateLimiter
+from cradle.server.models import (
+    ActionBody,
+    BadInput,
+    CreateBody,
+    Frame,
+    Hello,
+    JoinBody,
+    parse,
+    read_json,
+)
 from cradle.server.storage import Storage
+
+log = logging.getLogger("cradle.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_BODY = 16 * 1024  # bytes of one request body
+DRAIN_LIMIT = 1024 * 1024  # an oversized body is read this far so the 413 arrives, then cut
 MAX_FRAME = 4 * 1024  # characters of one WebSocket frame from a client
 WS_MAX_SIZE = 64 * 1024  # beyond this the WebSocket layer itself closes the connection (1009)
+HELLO_SECONDS = 10.0  # a WebSocket client sends its first message within this
+TOKEN_IN_URL = (
+    "tokens never travel in URLs (they end up in logs and browser history): send "
+    "'Authorization: Bearer TOKEN', or {\"token\": TOKEN} as a WebSocket's first message"
+)
+CONFIG_ENV = "CRADLE_SERVER_CONFIG"  # create_app's arguments for `uvicorn --factory` workers
+
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+        b"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+        b"form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
+]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
 
 
-def create_app(database_url: str, bot_delay: float = 0.5) -> FastAPI:
+def _json_bytes(reason: str) -> bytes:
+    return json.dumps({"error": reason}).encode()
+
+
+class Guard:
+    """The ASGI layer in front of every route (see the module's doc)."""
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope.get("path", "")
+        api = path.startswith("/api/") or path.startswith("/ws/")
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                headers += [(k, v) for k, v in SECURITY_HEADERS if k not in present]
+                if api and b"cache-control" not in present:
+                    headers.append((b"cache-control", b"no-store"))
+                message["headers"] = headers
+            await send(message)
+
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        if api and "token" in query:
+            await self._refuse(secured, 400, TOKEN_IN_URL)
+            return
+        if scope["method"] not in ("POST", "PUT", "PATCH", "DELETE"):
+            await self.app(scope, receive, secured)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > DRAIN_LIMIT:
+            await self._refuse(secured, 413, f"the body is larger than {MAX_BODY} bytes")
+            return
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if len(body) > DRAIN_LIMIT:
+                break
+            if not message.get("more_body", False):
+                break
+        if len(body) > MAX_BODY:
+            await self._refuse(secured, 413, f"the body is larger than {MAX_BODY} bytes")
+            return
+        kind = headers.get("content-type", "").split(";")[0].strip().lower()
+        # A form or a plain-text POST from another site's page gets no further (no preflight
+        # protects them): a body must be declared JSON, and creating a game needs one.
+        needs_json = bool(body) or (path.rstrip("/") == "/api/games" and scope["method"] == "POST")
+        if api and needs_json and kind != "application/json":
+            await self._refuse(
+                secured, 415, "send the body as JSON (Content-Type: application/json)"
+            )
+            return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, secured)
+
+    @staticmethod
+    async def _refuse(send: Send, status: int, reason: str) -> None:
+        content = _json_bytes(reason)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(content)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": content})
+
+
+def bearer(request_headers: Mapping[str, str]) -> str | None:
+    """The token of an ``Authorization: Bearer T`` header (None without one)."""
+    value = request_headers.get("authorization")
+    if value is None:
+        return None
+    scheme, _, token = value.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise bad_request("the Authorization header must be 'Bearer TOKEN'")
+    return token.strip()
+
+
+def origin_allowed(origin: str, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """A browser's WebSocket may come from this server's own pages, or the listed origins."""
+    if origin.rstrip("/") in allowed or "*" in allowed:
+        return True
+    return bool(host) and urlsplit(origin).netloc.lower() == (host or "").lower()
+
+
+def create_app(
+    database_url: str,
+    bot_delay: float = 0.5,
+    limits: Limits | None = None,
+    origins: tuple[str, ...] | list[str] = (),
+) -> FastAPI:
     """The server's application on the database at ``database_url`` (SQLAlchemy URL)."""
-    storage_box: dict[str, Hub] = {}
+    limits = limits or Limits()
+    allowed = tuple(o.rstrip("/") for o in origins)
+    hub_box: dict[str, Hub] = {}
+    creations = RateLimiter(limits.create_per_minute / 60.0, limits.create_burst)
+    moves = RateLimiter(limits.moves_per_second, limits.moves_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         storage = await asyncio.to_thread(Storage, database_url)
-        hub = Hub(storage, bot_delay=bot_delay)
-        await hub.start()
-        storage_box["hub"] = hub
+        hub = Hub(storage, bot_delay=bot_delay, limits=limits)
+        try:
+            await hub.start()
+        except Exception:
+            await hub.stop()
+            raise
+        hub_box["hub"] = hub
         app.state.hub = hub
         try:
             yield
@@ -43,32 +214,54 @@ def create_app(database_url: str, bot_delay: float = 0.5) -> FastAPI:
 
     app = FastAPI(title="cradle play server", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.add_middleware(GZipMiddleware, minimum_size=4096)
+    app.add_middleware(Guard)
 
     def hub_of() -> Hub:
-        return storage_box["hub"]
+        return hub_box["hub"]
+
+    def error(
+        status: int, reason: str, field: str | None = None, retry_after: float | None = None
+    ) -> JSONResponse:
+        content: dict[str, Any] = {"error": reason}
+        if field is not None:
+            content["field"] = field
+        headers = {"Retry-After": str(max(1, round(retry_after)))} if retry_after else None
+        return JSONResponse(content, status_code=status, headers=headers)
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"error": exc.reason}, status_code=exc.status)
+        return error(exc.status, exc.reason, retry_after=exc.retry_after)
+
+    @app.exception_handler(BadInput)
+    async def bad_input(_request: Request, exc: BadInput) -> JSONResponse:
+        return error(400, exc.reason, field=exc.field)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_parameter(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"][1:]) or str(first["loc"][0])
+        return error(400, f"{where}: {first['msg']}", field=where)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return error(exc.status_code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def unexpected(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)
+        return error(500, "internal error (the server's log has the details)")
+
+    def client_of(connection: Request | WebSocket) -> str:
+        return connection.client.host if connection.client else "unknown"
+
+    def throttle(bucket: RateLimiter, key: str, what: str) -> None:
+        wait = bucket.allow(key)
+        if wait > 0:
+            raise ApiError(429, f"too many {what}: wait {wait:.1f} s", retry_after=wait)
 
     async def body_of(request: Request) -> Any:
-        declared = request.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
-            raise ApiError(413, f"the body is larger than {MAX_BODY} bytes")
-        raw = b""
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_BODY:
-                raise ApiError(413, f"the body is larger than {MAX_BODY} bytes")
-        try:
-            return json.loads(raw) if raw else {}
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise bad_request(f"the body is not valid JSON: {exc}") from None
-
-    def field(body: Any, name: str) -> Any:
-        if not isinstance(body, dict):
-            raise bad_request("the body must be a JSON object")
-        return body.get(name)
+        raw = await request.body()
+        return read_json(raw) if raw else {}
 
     # -- the API ------------------------------------------------------------------------------
 
@@ -89,64 +282,86 @@ def create_app(database_url: str, bot_delay: float = 0.5) -> FastAPI:
                     "options": defaults,
                 }
             )
-        return {"games": games, "bots": bot_names()}
+        return {"games": games, "bots": bot_names(), "max_bot_seconds": limits.bot_seconds}
 
     @app.get("/api/games")
-    async def lobby() -> dict[str, Any]:
-        return {"games": await hub_of().lobby()}
+    async def lobby(
+        status: Literal["open", "running", "over"] | None = None,
+        before: str | None = Query(None, max_length=80),
+        limit: int | None = Query(None, ge=1),
+    ) -> dict[str, Any]:
+        size = min(limit or limits.lobby_page, limits.lobby_page)
+        return await hub_of().lobby(status, before, size)
 
     @app.post("/api/games")
     async def create(request: Request) -> dict[str, Any]:
-        return await hub_of().create(await body_of(request))
+        body = parse(CreateBody, await body_of(request))
+        throttle(creations, client_of(request), "new games")
+        players = body.players
+        return await hub_of().create(
+            NewTable(
+                game=body.game,
+                players=players,
+                options=dict(body.options),
+                seats=list(body.seats) if body.seats is not None else ["human"] * players,
+                hotseat=body.hotseat,
+                listed=body.listed,
+                bot_seconds=body.bot_seconds,
+            )
+        )
 
     @app.get("/api/games/{game_id}")
-    async def view(game_id: str, token: str | None = None) -> dict[str, Any]:
+    async def view(game_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of()
-        table = await hub.table(game_id)
-        seat, hotseat = await hub.authorize(table, token)
+        token = bearer(request.headers)
+        table = await hub.fresh(await hub.table(game_id))
+        seat, hotseat = await hub.identify(table, token)
         return hub.frame(table, seat, hotseat)
 
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of()
-        body = await body_of(request)
+        token = bearer(request.headers)
+        body = parse(ActionBody, await body_of(request))
         table = await hub.table(game_id)
-        token = field(body, "token")
-        if not isinstance(token, str):
-            raise ApiError(403, "a move needs the seat's token")
-        await hub.act(table, token, field(body, "action"))
-        seat, hotseat = await hub.authorize(table, token)
+        await hub.mover_of(table, token, "a move")  # 403 before anything is counted
+        throttle(moves, client_of(request), "moves")
+        await hub.act(table, token, body.action)
+        seat, hotseat = hub.authorize(table, token)
         return hub.frame(table, seat, hotseat)
 
     @app.post("/api/games/{game_id}/undo")
     async def undo(game_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of()
-        body = await body_of(request)
+        token = bearer(request.headers)
         table = await hub.table(game_id)
-        token = field(body, "token")
-        if not isinstance(token, str):
-            raise ApiError(403, "an undo needs the seat's token")
+        await hub.mover_of(table, token, "an undo")
+        throttle(moves, client_of(request), "moves")
         await hub.undo(table, token)
-        seat, hotseat = await hub.authorize(table, token)
+        seat, hotseat = hub.authorize(table, token)
         return hub.frame(table, seat, hotseat)
 
     @app.post("/api/games/{game_id}/join")
-    async def join(game_id: str) -> dict[str, Any]:
-        return await hub_of().join(game_id)
+    async def join(game_id: str, request: Request) -> dict[str, Any]:
+        body = parse(JoinBody, await body_of(request))
+        hub = hub_of()
+        table = await hub.fresh(await hub.table(game_id))
+        throttle(creations, client_of(request), "seats joined")
+        return await hub.join(table, body.invite)
 
     @app.get("/api/games/{game_id}/record")
-    async def record(game_id: str, token: str | None = None) -> dict[str, Any]:
+    async def record(game_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of()
-        return await hub.record(await hub.table(game_id), token)
+        token = bearer(request.headers)
+        return hub.record(await hub.fresh(await hub.table(game_id)), token)
 
     @app.get("/api/games/{game_id}/replay")
     async def replay(game_id: str, seat: int | None = None) -> dict[str, Any]:
         hub = hub_of()
-        table = await hub.table(game_id)
-        return await asyncio.to_thread(hub.replay, table, seat)
+        return await hub.replay(await hub.fresh(await hub.table(game_id)), seat)
 
     @app.get("/api/boards/{game}")
-    async def board(game: str, board: str = "standard") -> Any:
+    async def board(game: str, board: str = Query("standard", max_length=20)) -> Any:
         """The fixed map of a game's board (rivers, special squares), if the game exports one."""
         try:
             module = get_game(game)
@@ -162,59 +377,114 @@ def create_app(database_url: str, bot_delay: float = 0.5) -> FastAPI:
 
     # -- the live connection ------------------------------------------------------------------
 
+    async def send_error(websocket: WebSocket, status: int, reason: str) -> None:
+        await websocket.send_text(json.dumps({"type": "error", "error": reason, "status": status}))
+
+    async def hello(websocket: WebSocket) -> str | None:
+        """The first message's token (None: a spectator); bad messages get error frames."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + HELLO_SECONDS
+        while True:
+            message = await asyncio.wait_for(websocket.receive(), max(0.0, deadline - loop.time()))
+            if message["type"] == "websocket.disconnect":
+                raise ConnectionError("gone before saying hello")
+            try:
+                found = parse(Hello, read_frame(message))
+            except BadInput as exc:
+                await send_error(
+                    websocket, 400, f'the first message is {{"token": ...}} or {{}}: {exc.reason}'
+                )
+                continue
+            return found.token
+
+    def read_frame(message: Message) -> Any:
+        text = message.get("text")
+        if text is None:
+            raise BadInput("binary frames are not understood: send JSON text")
+        if len(text) > MAX_FRAME:
+            raise BadInput(f"a frame has at most {MAX_FRAME} characters")
+        return read_json(text)
+
     @app.websocket("/ws/games/{game_id}")
-    async def live(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+    async def live(websocket: WebSocket, game_id: str) -> None:
         hub = hub_of()
+        origin = websocket.headers.get("origin")
+        if origin is not None and not origin_allowed(
+            origin, websocket.headers.get("host"), allowed
+        ):
+            await websocket.close(code=4403)  # before accepting: the handshake gets a 403
+            return
         await websocket.accept()
         try:
+            if "token" in websocket.query_params:
+                raise ApiError(400, TOKEN_IN_URL)
             table = await hub.table(game_id)
-            seat, hotseat = await hub.authorize(table, token)
+            token = await hello(websocket)
+            await hub.fresh(table)
+            seat, hotseat = await hub.identify(table, token)
         except ApiError as exc:
-            await websocket.send_text(json.dumps({"type": "error", "error": exc.reason}))
-            await websocket.close(code=4403 if exc.status == 403 else 4404)
+            await send_error(websocket, exc.status, exc.reason)
+            code = {400: 4400, 403: 4403, 404: 4404}.get(exc.status, 4500)
+            await websocket.close(code=code, reason=exc.reason[:120])
+            return
+        except TimeoutError:
+            await websocket.close(code=4408, reason="no first message within 10 s")
+            return
+        except ConnectionError:
             return
         connection = Connection(seat=seat, hotseat=hotseat, send=websocket.send_text)
 
         async def pump() -> None:
             await connection.pump()
-            if connection.dropped:
-                await websocket.close(code=1013)  # "try again later": the client reconnects
+            if connection.close_reason is not None:
+                # 1013 "try again later": the client reconnects and resumes where the game is.
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=1013, reason=connection.close_reason[:120])
 
         connection.task = asyncio.get_running_loop().create_task(pump())
         hub.attach(table, connection)
+        client = client_of(websocket)
         try:
-            while True:
-                text = await websocket.receive_text()
-                reply = await handle_frame(hub, table, token, text)
-                if reply is not None:
-                    connection.push(json.dumps(reply))
-        except WebSocketDisconnect:
-            pass
+            while connection.close_reason is None:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                reply = await handle_frame(hub, table, token, message, client)
+                if reply is not None and not connection.push(json.dumps(reply)):
+                    break  # the reply cannot be queued: the client is closed with the reason
+        except Exception as exc:  # a broken connection ends here, never the server
+            if not isinstance(exc, RuntimeError | ConnectionError):
+                log.exception("game %s: WebSocket failed", game_id)
         finally:
             hub.detach(table, connection)
             connection.queue.put_nowait(None)
             with contextlib.suppress(Exception):
                 await connection.task
 
-    async def handle_frame(hub: Hub, table: Any, token: str | None, text: str) -> Any:
+    async def handle_frame(
+        hub: Hub, table: Table, token: str | None, message: Message, client: str
+    ) -> Any:
         """Carry out one client frame; an error frame for a bad one, None when all went well."""
-        if len(text) > MAX_FRAME:
-            return {"type": "error", "error": f"a frame has at most {MAX_FRAME} characters"}
         try:
-            message = json.loads(text)
-        except json.JSONDecodeError as exc:
-            return {"type": "error", "error": f"the frame is not valid JSON: {exc.msg}"}
-        if not isinstance(message, dict):
-            return {"type": "error", "error": "a frame must be a JSON object"}
-        try:
-            if "action" in message:
-                await hub.act(table, token, message["action"])
-            elif message.get("undo"):
+            frame = parse(Frame, read_frame(message))
+            if frame.action is not None:
+                await hub.mover_of(table, token, "a move")
+                throttle(moves, client, "moves")
+                await hub.act(table, token, frame.action)
+            elif frame.undo:
+                await hub.mover_of(table, token, "an undo")
+                throttle(moves, client, "moves")
                 await hub.undo(table, token)
-            elif message.get("type") == "ping":
+            elif frame.type == "ping":
                 return {"type": "pong"}
             else:
-                return {"type": "error", "error": 'send {"action": "..."} or {"undo": true}'}
+                return {
+                    "type": "error",
+                    "error": 'send {"action": "..."}, {"undo": true} or {"type": "ping"}',
+                    "status": 400,
+                }
+        except BadInput as exc:
+            return {"type": "error", "error": exc.reason, "status": 400}
         except ApiError as exc:
             return {"type": "error", "error": exc.reason, "status": exc.status}
         return None
@@ -231,14 +501,58 @@ def create_app(database_url: str, bot_delay: float = 0.5) -> FastAPI:
     return app
 
 
-def run_server(database_url: str, host: str, port: int, bot_delay: float = 0.5) -> None:
-    """Serve until interrupted (uvicorn, with our WebSocket frame limit)."""
+def server_config(
+    database_url: str,
+    bot_delay: float = 0.5,
+    limits: Limits | None = None,
+    origins: tuple[str, ...] | list[str] = (),
+) -> str:
+    return json.dumps(
+        {
+            "database_url": database_url,
+            "bot_delay": bot_delay,
+            "limits": (limits or Limits()).to_dict(),
+            "origins": list(origins),
+        }
+    )
+
+
+def app_from_env() -> FastAPI:
+    """The app from ``$CRADLE_SERVER_CONFIG``: what each ``uvicorn --workers N`` process runs
+    (``uvicorn --factory cradle.server.app:app_from_env``)."""
+    raw = os.environ.get(CONFIG_ENV)
+    if not raw:
+        raise RuntimeError(f"set {CONFIG_ENV} (cradle serve --workers does it)")
+    config = json.loads(raw)
+    return create_app(
+        config["database_url"],
+        bot_delay=float(config.get("bot_delay", 0.5)),
+        limits=Limits.from_dict(config.get("limits") or {}),
+        origins=tuple(config.get("origins") or ()),
+    )
+
+
+def run_server(
+    database_url: str,
+    host: str,
+    port: int,
+    bot_delay: float = 0.5,
+    limits: Limits | None = None,
+    origins: tuple[str, ...] | list[str] = (),
+    workers: int = 1,
+) -> None:
+    """Serve until interrupted (uvicorn, with our WebSocket frame limit); ``workers`` > 1 runs
+    that many processes on the one (PostgreSQL) database."""
     import uvicorn
 
-    uvicorn.run(
-        create_app(database_url, bot_delay=bot_delay),
-        host=host,
-        port=port,
-        ws_max_size=WS_MAX_SIZE,
-        log_level="warning",
-    )
+    common: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "ws_max_size": WS_MAX_SIZE,
+        "log_level": "warning",
+    }
+    if workers > 1:
+        os.environ[CONFIG_ENV] = server_config(database_url, bot_delay, limits, origins)
+        uvicorn.run("cradle.server.app:app_from_env", factory=True, workers=workers, **common)
+        return
+    uvicorn.run(create_app(database_url, bot_delay, limits, origins), **common)

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import json
 import socket
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from cradle.core.errors import CliError
+from cradle.server.limits import Limits  # plain Python: no server extra needed to import it
+
+_LIMITS = Limits()
 
 
 def default_db() -> Path:
@@ -65,28 +69,77 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits before it moves, so people can follow.")
     ] = 0.6,
+    workers: Annotated[
+        int, typer.Option(help="Server processes on this port (more than 1 needs PostgreSQL).")
+    ] = 1,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Another site whose pages may open WebSockets here (repeatable; the server's "
+            "own pages always may)."
+        ),
+    ] = None,
+    max_live_games: Annotated[
+        int, typer.Option(help="Games in progress the server takes at most.")
+    ] = _LIMITS.max_live_games,
+    max_bot_seats: Annotated[
+        int, typer.Option(help="Bot seats at those games at most.")
+    ] = _LIMITS.max_bot_seats,
+    bot_seconds: Annotated[
+        float, typer.Option(help="The most a bot may think per decision (a table may ask less).")
+    ] = _LIMITS.bot_seconds,
+    bot_processes: Annotated[
+        int, typer.Option(help="Worker processes for the bots (0: one per core but one).")
+    ] = _LIMITS.bot_processes,
+    create_per_minute: Annotated[
+        float, typer.Option(help="New games (and seats joined) per client and minute.")
+    ] = _LIMITS.create_per_minute,
+    moves_per_second: Annotated[
+        float, typer.Option(help="Moves and undos per client and second (after a burst).")
+    ] = _LIMITS.moves_per_second,
 ) -> None:
     """Start the play server: lobby, live games, bots and the web client."""
     _need_server_extra()
     from cradle.server.app import run_server
-    from cradle.server.storage import Storage, database_url
+    from cradle.server.storage import Storage, database_url, shown_url
 
     if db is not None and database is not None:
         raise CliError("give --db or --database, not both")
     if bot_delay < 0:
         raise CliError("--bot-delay cannot be negative")
+    if not 1 <= workers <= 64:
+        raise CliError("--workers must be between 1 and 64")
+    try:
+        limits = replace(
+            _LIMITS,
+            max_live_games=max_live_games,
+            max_bot_seats=max_bot_seats,
+            bot_seconds=bot_seconds,
+            bot_processes=bot_processes,
+            create_per_minute=create_per_minute,
+            moves_per_second=moves_per_second,
+        )
+    except ValueError as exc:
+        raise CliError(f"bad limit: {exc}") from None
     _check_port(host, port)
     url = database_url(db if db is not None else default_db(), database)
     try:  # fail here, with one line, rather than inside the server's start-up
-        Storage(url).close()
+        storage = Storage(url)
     except Exception as exc:
         raise CliError(f"cannot open the database: {str(exc).splitlines()[0]}") from None
+    try:
+        if storage.is_sqlite and workers > 1:
+            raise CliError("--workers needs PostgreSQL (--database): SQLite serves one process")
+        try:
+            storage.claim()
+        except Exception as exc:
+            raise CliError(str(exc)) from None
+    finally:
+        storage.close()
     shown = "localhost" if host in ("0.0.0.0", "::") else host
-    where = database if database else str(db if db is not None else default_db())
-    if database and "@" in where:  # never print a password
-        where = where.split("://", 1)[0] + "://…@" + where.rsplit("@", 1)[1]
+    where = shown_url(url) if database else str(db if db is not None else default_db())
     print(f"cradle play server: http://{shown}:{port}/  (games stored in {where})", flush=True)
-    run_server(url, host, port, bot_delay=bot_delay)
+    run_server(url, host, port, bot_delay, limits, tuple(allow_origin or ()), workers)
 
 
 def loadtest(
@@ -103,6 +156,9 @@ def loadtest(
         str | None,
         typer.Option(help="A running server on this machine (default: start one on loopback)."),
     ] = None,
+    timeout: Annotated[
+        float, typer.Option(help="Seconds a client waits for an answer before it counts a timeout.")
+    ] = 30.0,
 ) -> None:
     """Benchmark: N concurrent games played by random clients over the WebSocket API."""
     _need_server_extra()
@@ -117,6 +173,7 @@ def loadtest(
             think=think,
             seed=seed,
             url=url,
+            timeout=timeout,
         )
     except LoadtestError as exc:
         raise CliError(str(exc)) from None

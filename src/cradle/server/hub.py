@@ -1,12 +1,19 @@
 """The live tables: games in memory, their seats and tokens, moves, undo, bots and WebSockets.
 
-Every game in progress lives here as a :class:`Table` whose ``state`` is never mutated: a move is
-applied to a clone, stored, and only then published by swapping the clone in. So readers (views,
-bots thinking in a worker thread) need no lock, and a move that fails to store changes nothing.
-A table's lock orders its moves; different tables never wait for each other.
+Every game being served lives here as a :class:`Table` whose ``state`` is never mutated: a move
+is applied to a clone, stored, and only then published by swapping the clone in. So readers
+(views, bots thinking in a worker) need no lock, and a move that fails to store changes nothing.
+A table's lock orders its changes; different tables never wait for each other.
 
+The database is the truth and the tables are copies of it. Every write names the version it
+expects (:mod:`cradle.server.storage`); when another process changed the game first, the table
+is reloaded and the request decided again on the fresh state. With PostgreSQL, each process
+hears the others' writes (``LISTEN``) and pushes them to its own WebSocket clients, and takes a
+bot's turn only while it holds the game's advisory lock.
+
+What a seat sees of an action always goes through :func:`cradle.server.redact.public_action`.
 The hub talks to the games only through the contract (:mod:`cradle.games`) and to bots through
-the :mod:`cradle.ai` registry.
+:mod:`cradle.server.bots`.
 """
 
 from __future__ import annotations
@@ -26,19 +33,34 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from cradle.ai import bot_names, make_bot
+from cradle.ai import bot_names
 from cradle.core.contract import Event, GameModule, GameState
-from cradle.core.record import GameRecord, RecordError
-from cradle.games import UnknownGame, game_names, get_game
-from cradle.server.storage import Storage, StorageError, StoredGame
+from cradle.core.record import GameRecord
+from cradle.games import UnknownGame, get_game
+from cradle.server.bots import BotPool
+from cradle.server.limits import Limits
+from cradle.server.redact import UndoEvent, public_action, public_events
+from cradle.server.storage import (
+    NOTIFY_CHANNEL,
+    Conflict,
+    CorruptGame,
+    Notice,
+    Storage,
+    StorageError,
+    StoredGame,
+)
 
 log = logging.getLogger("cradle.server")
 
 T = TypeVar("T")
 
 MAX_ACTION_LENGTH = 200
-FINISHED_CACHE = 256  # finished games kept replayed in memory (they are read-only)
-SEND_QUEUE_LIMIT = 64  # frames waiting for one slow client before it is dropped
+MAX_LOADED = 2000  # tables kept in memory (idle ones are dropped first; the database keeps all)
+SEND_QUEUE_LIMIT = 64  # frames waiting for one slow client before it is closed
+WRITE_ATTEMPTS = 4  # a write that keeps meeting other processes' changes gives up (503)
+SWEEP_SECONDS = 2.0  # shared database: how often a process looks for bots' turns left undone
+LIVE_WINDOW = 86400.0  # a game not over counts against the caps while it changed this recently
+BOT_RETRY = 5.0  # seconds before a bot that failed tries again
 # Public counters of the hidden stock in the games' views: when one moves, a tile was drawn.
 DRAW_COUNTERS = ("bag_size", "stack_size", "stack_epochs", "epochs_drawn")
 
@@ -46,10 +68,11 @@ DRAW_COUNTERS = ("bag_size", "stack_size", "stack_epochs", "epochs_drawn")
 class ApiError(Exception):
     """A request the hub refuses: ``status`` is the HTTP status, ``reason`` the message."""
 
-    def __init__(self, status: int, reason: str) -> None:
+    def __init__(self, status: int, reason: str, retry_after: float | None = None) -> None:
         super().__init__(reason)
         self.status = status
         self.reason = reason
+        self.retry_after = retry_after
 
 
 def forbidden(reason: str) -> ApiError:
@@ -77,6 +100,19 @@ def bot_seed(game_seed: int, ply: int, seat: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+@dataclass(frozen=True)
+class NewTable:
+    """A validated ``POST /api/games`` body (see :mod:`cradle.server.models`)."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    seats: list[str]  # "human" (the creator's), "open" (for the lobby) or "bot:NAME"
+    hotseat: bool = False
+    listed: bool = True
+    bot_seconds: float | None = None
+
+
 @dataclass(eq=False)
 class Connection:
     """One WebSocket client: a seat, a spectator (``seat is None``) or a hot-seat screen."""
@@ -86,10 +122,15 @@ class Connection:
     send: Callable[[str], Awaitable[None]]
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
-    dropped: bool = False  # too slow: the server closes it (the client reconnects)
+    close_reason: str | None = None  # set when the server closes it (the client reconnects)
 
     def push(self, text: str) -> bool:
+        """Queue a frame; False (and the connection marked to close) if the client lags."""
+        if self.close_reason is not None:
+            return False
         if self.queue.qsize() >= SEND_QUEUE_LIMIT:
+            self.close_reason = f"too slow: {SEND_QUEUE_LIMIT} frames were waiting"
+            self.queue.put_nowait(None)
             return False
         self.queue.put_nowait(text)
         return True
@@ -111,22 +152,29 @@ class Table:
     record: GameRecord
     state: GameState
     seats: list[str]
-    tokens: dict[int, str]  # seat -> sha-256 of its token (human seats only)
-    claimed: dict[int, bool]
+    tokens: dict[int, str]  # seat -> sha-256 of its token (every human seat)
+    claimed: dict[int, bool]  # False only for a seat opened to the lobby and not yet joined
+    invites: dict[int, str]  # seat -> sha-256 of its unused one-time invite code
     action_seats: list[int]
     hotseat: bool
     listed: bool
     table_token: str | None
     created: float
     updated: float
-    version: int = 0  # counts every change a client sees
-    moves: int = 0  # counts moves and undos: a bot's choice is stale once it changed
+    version: int  # counts every change a client sees; the stored one, never decreasing
+    bot_seconds: float | None = None  # the table's thinking budget per bot decision
     events: list[Event] = field(default_factory=list)
     previous: GameState | None = None  # the state before the last action, when known
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    refresh_task: asyncio.Task[None] | None = None
+    notices: list[Notice | None] = field(default_factory=list)  # None: read the game again
     undo_cache: tuple[int, dict[int, bool]] = (-1, {})
+
+    @property
+    def game(self) -> str:
+        return self.record.game
 
     @property
     def ply(self) -> int:
@@ -140,9 +188,19 @@ class Table:
     def status(self) -> str:
         if self.is_over:
             return "over"
-        if not self.hotseat and not all(self.claimed.get(s, True) for s in self.tokens):
+        if self.open_seats():
             return "open"
         return "running"
+
+    def open_seats(self) -> list[int]:
+        """Human seats the creator opened to the lobby and nobody has joined yet."""
+        if self.hotseat:
+            return []
+        return [seat for seat in sorted(self.tokens) if not self.claimed.get(seat, True)]
+
+    def bot_turn(self, state: Any = None) -> bool:
+        state = self.state if state is None else state
+        return not state.is_over and self.seats[int(state.to_move)].startswith("bot:")
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat whose token is ``token``; None if it matches none."""
@@ -151,7 +209,7 @@ class Table:
         digest = hash_token(token)
         found = None
         for seat, stored in self.tokens.items():
-            if hmac.compare_digest(stored, digest):
+            if hmac.compare_digest(stored, digest) and self.claimed.get(seat, True):
                 found = seat
         return found
 
@@ -176,10 +234,12 @@ class Table:
         """Public facts about the table, for the lobby and every frame."""
         return {
             "id": self.id,
-            "game": self.record.game,
+            "game": self.game,
             "players": list(self.record.players),
             "seats": list(self.seats),
             "claimed": [self.claimed.get(s, True) for s in range(len(self.seats))],
+            "open": self.open_seats(),
+            "invites": sorted(self.invites),
             "hotseat": self.hotseat,
             "status": self.status,
             "moves": self.ply,
@@ -189,45 +249,86 @@ class Table:
         }
 
 
-class Hub:
-    """All tables of one server, their storage and their bots."""
+@dataclass
+class Rebuilt:
+    """A table's state worked out from its record, off the event loop."""
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.5, bot_threads: int = 2) -> None:
+    state: GameState
+    previous: GameState | None
+    events: list[Event]
+
+
+def replay_record(record: GameRecord) -> Rebuilt:
+    """The state after every action of ``record``, the one before the last and its events.
+
+    CorruptGame when the record does not replay; its reason names the move, never what the
+    engine said about it (that could describe a hand).
+    """
+    try:
+        module = get_game(record.game)
+    except UnknownGame:
+        raise CorruptGame("?", f"unknown game {record.game[:20]!r}") from None
+    try:
+        options = module.options_from_dict(record.options)
+        state = module.new_game(len(record.players), record.seed, options, dynasties=record.players)
+    except (ValueError, TypeError) as exc:
+        log.error("game set-up failed: %s: %s", type(exc).__name__, exc)
+        raise CorruptGame("?", "its game cannot be set up from the stored options") from None
+    previous = None
+    events: list[Event] = []
+    last = len(record.actions) - 1
+    for number, action in enumerate(record.actions):
+        if number == last:
+            previous = state.clone()
+        try:
+            events = list(state.apply(action) or [])
+        except (ValueError, TypeError):
+            raise CorruptGame("?", f"its move {number + 1} does not replay") from None
+    return Rebuilt(state, previous, events)
+
+
+class Hub:
+    """All tables of one server process, their storage and their bots."""
+
+    def __init__(self, storage: Storage, bot_delay: float = 0.5, limits: Limits | None = None):
         self.storage = storage
         self.bot_delay = bot_delay
+        self.limits = limits or Limits()
         # SQLite wants one writer; a server database takes a few connections in parallel.
         self.db_pool = ThreadPoolExecutor(
             max_workers=1 if storage.is_sqlite else 4, thread_name_prefix="cradle-db"
         )
-        self.bot_pool = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="cradle-bot")
-        self.tables: dict[str, Table] = {}
-        self.finished: OrderedDict[str, Table] = OrderedDict()
-        self.broken: dict[str, str] = {}
+        # Setting games up and replaying records: engine work, kept off the event loop.
+        self.engine_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cradle-engine")
+        self.bots = BotPool(self.limits.processes)
+        self.tables: OrderedDict[str, Table] = OrderedDict()
+        self.loading: dict[str, asyncio.Future[Table]] = {}
+        self.broken: dict[str, str] = {}  # game id -> why it cannot be restored (public)
+        self.replays: OrderedDict[tuple[str, int | None], dict[str, Any]] = OrderedDict()
+        self.lobby_cache: dict[tuple[Any, ...], tuple[float, dict[str, Any]]] = {}
+        self.background: set[asyncio.Task[None]] = set()
         self.closing = False
 
     # -- life cycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Rebuild every unfinished game from its record and wake the bots whose turn it is."""
-        for stored in await self._db(self.storage.load_unfinished):
-            try:
-                table = self._rebuild(stored)
-            except RecordError as exc:
-                log.error("game %s cannot be restored: %s", stored.id, exc)
-                self.broken[stored.id] = str(exc)
-                continue
-            if table.is_over:  # stored before its last status update could be written
-                await self._db(self.storage.set_status, table.id, "over")
-                self._remember_finished(table)
-            else:
-                self.tables[table.id] = table
-        for table in list(self.tables.values()):
-            self._schedule_bot(table)
-        log.info("restored %d games", len(self.tables))
+        """Set aside the games whose rows are unreadable, load those where a bot decides and
+        wake their bots; the others load when first asked for."""
+        await self._db(self.storage.claim)
+        for game_id, reason in (await self._db(self.storage.check_unfinished)).items():
+            self._set_aside(game_id, reason)
+        for game_id in await self._db(self.storage.unfinished, True):
+            with contextlib.suppress(ApiError):
+                self._schedule_bot(await self.table(game_id))
+        if self.storage.shared:
+            self._spawn(self._listen())
+            self._spawn(self._sweep())
+        log.info("serving; %d games set aside", len(self.broken))
 
     async def stop(self) -> None:
         self.closing = True
-        tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        tasks = [t for t in self.background]
+        tasks += [t.bot_task for t in self.tables.values() if t.bot_task is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -235,16 +336,83 @@ class Hub:
                 await task
         for table in list(self.tables.values()):
             for connection in list(table.connections):
+                connection.close_reason = "the server is stopping"
                 connection.queue.put_nowait(None)
-        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.bots.close()
+        self.engine_pool.shutdown(wait=False, cancel_futures=True)
         self.db_pool.shutdown(wait=True)
         self.storage.close()
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(work)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
 
     async def _db(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_pool, function, *args)
 
-    def _rebuild(self, stored: StoredGame) -> Table:
+    async def _engine(self, function: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.engine_pool, function, *args)
+
+    def _set_aside(self, game_id: str, reason: str) -> None:
+        if game_id not in self.broken:
+            log.error("game %s is set aside, it cannot be restored: %s", game_id, reason)
+        self.broken[game_id] = reason
+        self.tables.pop(game_id, None)
+
+    # -- loading tables -----------------------------------------------------------------------
+
+    async def table(self, game_id: str) -> Table:
+        """The table ``game_id``, loaded from the database if it is not in memory."""
+        found = self.tables.get(game_id)
+        if found is not None:
+            self.tables.move_to_end(game_id)
+            return found
+        if game_id in self.broken:
+            raise ApiError(500, f"game {game_id} cannot be restored: {self.broken[game_id]}")
+        if len(game_id) > 40:
+            raise ApiError(404, "no such game")
+        pending = self.loading.get(game_id)
+        if pending is None:
+            pending = asyncio.get_running_loop().create_future()
+            self.loading[game_id] = pending
+            try:
+                loaded = await self._load(game_id)
+            except asyncio.CancelledError:
+                pending.cancel()
+                raise
+            except Exception as exc:
+                pending.set_exception(exc)
+                pending.exception()  # retrieved: nobody else may be waiting
+            else:
+                pending.set_result(loaded)
+            finally:
+                del self.loading[game_id]
+        return await asyncio.shield(pending)
+
+    async def _load(self, game_id: str) -> Table:
+        try:
+            stored = await self._db(self.storage.load, game_id)
+            if stored is None:
+                raise ApiError(404, f"no game {game_id!r}")
+            table = await self._engine(self._build, stored)
+        except CorruptGame as exc:
+            self._set_aside(game_id, exc.reason)
+            raise ApiError(500, f"game {game_id} cannot be restored: {exc.reason}") from None
+        if table.is_over and stored.status != "over":
+            # Stored before its last status update could be written.
+            await self._db(self.storage.set_status, game_id, "over")
+        self.tables[game_id] = table
+        self._evict()
+        return table
+
+    def _build(self, stored: StoredGame) -> Table:
+        try:
+            module = get_game(stored.game)
+        except UnknownGame:
+            raise CorruptGame(stored.id, f"unknown game {stored.game[:20]!r}") from None
         record = GameRecord(
             game=stored.game,
             players=list(stored.players),
@@ -252,191 +420,384 @@ class Hub:
             options=dict(stored.options),
             actions=list(stored.actions),
         )
-        state = record.replay()
+        try:
+            rebuilt = replay_record(record)
+        except CorruptGame as exc:
+            raise CorruptGame(stored.id, exc.reason) from None
         return Table(
             id=stored.id,
-            module=get_game(stored.game),
+            module=module,
             record=record,
-            state=state,
+            state=rebuilt.state,
             seats=list(stored.seats),
             tokens=dict(stored.tokens),
             claimed=dict(stored.claimed),
+            invites=dict(stored.invites),
             action_seats=list(stored.action_seats),
             hotseat=stored.hotseat,
             listed=stored.listed,
             table_token=stored.table_token,
             created=stored.created,
             updated=stored.updated,
-            version=len(stored.actions),
+            version=stored.version,
+            bot_seconds=stored.bot_seconds,
+            events=rebuilt.events,
+            previous=rebuilt.previous,
         )
 
-    def _remember_finished(self, table: Table) -> None:
-        self.finished[table.id] = table
-        self.finished.move_to_end(table.id)
-        while len(self.finished) > FINISHED_CACHE:
-            old_id, old = self.finished.popitem(last=False)
-            if old.connections:  # still watched: keep it
-                self.finished[old_id] = old
-                break
+    def _evict(self) -> None:
+        """Forget the least recently used idle tables beyond MAX_LOADED (they reload on use)."""
+        for game_id in list(self.tables)[: max(0, len(self.tables) - MAX_LOADED)]:
+            table = self.tables[game_id]
+            busy = table.bot_task is not None and not table.bot_task.done()
+            if not table.connections and not busy and not table.lock.locked():
+                del self.tables[game_id]
 
-    async def table(self, game_id: str) -> Table:
-        """The table ``game_id``: live, or finished and replayed from the database."""
-        table = self.tables.get(game_id) or self.finished.get(game_id)
-        if table is not None:
-            return table
-        if game_id in self.broken:
-            raise ApiError(500, f"game {game_id} cannot be restored: {self.broken[game_id]}")
-        if len(game_id) > 40:
-            raise ApiError(404, "no such game")
-        stored = await self._db(self.storage.load, game_id)
-        if stored is None:
-            raise ApiError(404, f"no game {game_id!r}")
-        table = self.tables.get(game_id) or self.finished.get(game_id)
-        if table is not None:  # loaded meanwhile
-            return table
-        try:
-            table = self._rebuild(stored)
-        except RecordError as exc:
-            self.broken[game_id] = str(exc)
-            raise ApiError(500, f"game {game_id} cannot be restored: {exc}") from None
-        if table.is_over:
-            self._remember_finished(table)
-        else:
-            self.tables[game_id] = table
+    async def fresh(self, table: Table) -> Table:
+        """``table`` brought up to the stored version (a shared database: another process may
+        have changed it a moment ago and its notice may still be on the way)."""
+        if self.storage.shared:
+            stored = await self._db(self.storage.version_of, table.id)
+            if stored is not None and stored > table.version:
+                async with table.lock:
+                    await self._reload(table)
         return table
+
+    async def _reload(self, table: Table) -> None:
+        """Read the table back from the database (under its lock) and publish what changed."""
+        try:
+            stored = await self._db(self.storage.load, table.id)
+        except CorruptGame as exc:
+            self._set_aside(table.id, exc.reason)
+            return
+        if stored is None or stored.version <= table.version:
+            return
+        known = table.record.actions
+        if stored.actions[: len(known)] == known and len(stored.actions) > len(known):
+            state = table.state.clone()  # only moves were added: apply them
+            previous, events = table.state, table.events
+            try:
+                for action in stored.actions[len(known) :]:
+                    previous = state.clone()
+                    events = list(state.apply(action) or [])
+            except ValueError:
+                self._set_aside(
+                    table.id, f"its move {len(known) + 1} or a later one does not replay"
+                )
+                return
+            rebuilt = Rebuilt(state, previous, events)
+        elif stored.actions == known:
+            rebuilt = Rebuilt(table.state, table.previous, table.events)
+        else:  # an undo elsewhere: replay from the start
+            record = GameRecord(
+                game=table.game,
+                players=list(table.record.players),
+                seed=table.record.seed,
+                options=dict(table.record.options),
+                actions=list(stored.actions),
+            )
+            try:
+                rebuilt = await self._engine(replay_record, record)
+            except CorruptGame as exc:
+                self._set_aside(table.id, exc.reason)
+                return
+            if len(stored.actions) < len(known):
+                undone = known[len(stored.actions)]
+                seat = table.action_seats[len(stored.actions)]
+                rebuilt.events = [self._undo_event(table, seat, undone)]
+        table.record.actions = list(stored.actions)
+        table.action_seats = list(stored.action_seats)
+        table.state, table.previous = rebuilt.state, rebuilt.previous
+        table.tokens, table.claimed = dict(stored.tokens), dict(stored.claimed)
+        table.invites = dict(stored.invites)
+        table.version, table.updated = stored.version, stored.updated
+        table.events = rebuilt.events
+        self._broadcast(table)
+        self._schedule_bot(table)
+
+    def _refresh_soon(self, table: Table, notice: Notice | None = None) -> None:
+        """Bring ``table`` up to date in the background, notices in the order they came: a
+        move the table can take as it is is applied from the notice itself, anything else
+        (an undo, a seat taken, a notice missed) reads the game again."""
+        table.notices.append(notice)
+        if table.refresh_task is not None and not table.refresh_task.done():
+            return
+
+        async def refresh() -> None:
+            try:
+                while table.notices:
+                    found = table.notices.pop(0)
+                    async with table.lock:
+                        if found is None or not self._take_move(table, found):
+                            await self._reload(table)
+            except Exception:
+                log.exception("game %s: reloading failed", table.id)
+
+        table.refresh_task = asyncio.ensure_future(refresh())
+
+    def _take_move(self, table: Table, notice: Notice) -> bool:
+        """Apply the move another process stored, as its notice describes it; False when the
+        notice is not the very next change of this copy (then the game is read again)."""
+        if notice.version <= table.version:
+            return True  # this copy has it already
+        move = notice.added_move()
+        if move is None or notice.version != table.version + 1 or move[0] != table.ply:
+            return False
+        _ply, seat, action = move
+        after = table.state.clone()
+        try:
+            events = list(after.apply(action) or [])
+        except ValueError:
+            return False
+        table.previous, table.state = table.state, after
+        table.record.actions.append(action)
+        table.action_seats.append(seat)
+        self._changed(table, events, notice.updated)
+        self._schedule_bot(table)
+        return True
+
+    # -- other processes (PostgreSQL) ---------------------------------------------------------
+
+    async def _listen(self) -> None:
+        """Hear every process's writes and bring the tables this process serves up to date."""
+        import psycopg
+
+        conninfo = self.storage.listen_conninfo()
+        while not self.closing:
+            try:
+                connection = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
+                async with connection:
+                    await connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    for loaded in list(self.tables.values()):  # what was missed meanwhile
+                        self._refresh_soon(loaded)
+                    async for note in connection.notifies():
+                        notice = Notice.parse(note.payload)
+                        if notice is None or notice.origin == self.storage.origin:
+                            continue  # this process's own write: its table has it already
+                        table = self.tables.get(notice.game_id)
+                        if table is not None and notice.version > table.version:
+                            self._refresh_soon(table, notice)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("listening for other servers' changes failed (%s); again in 1 s", exc)
+                await asyncio.sleep(1.0)
+
+    async def _sweep(self) -> None:
+        """Find bots' turns no process is taking (its server was killed) and take them."""
+        while not self.closing:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                ids = await self._db(self.storage.unfinished, True, SWEEP_SECONDS)
+                for game_id in ids:
+                    if game_id in self.broken:
+                        continue
+                    with contextlib.suppress(ApiError):
+                        table = await self.fresh(await self.table(game_id))
+                        self._schedule_bot(table)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("looking for bots' turns failed")
 
     # -- creating and joining -----------------------------------------------------------------
 
-    async def create(self, body: Any) -> dict[str, Any]:
-        """``POST /api/games``: set up a table; returns its id and the human seats' tokens."""
-        if not isinstance(body, dict):
-            raise bad_request("the body must be a JSON object")
-        name = body.get("game")
-        if not isinstance(name, str):
-            raise bad_request(f"'game' must be one of {', '.join(game_names())}")
+    async def create(self, request: NewTable) -> dict[str, Any]:
+        """``POST /api/games``: set up a table; returns its id and the creator's tokens."""
         try:
-            module = get_game(name)
+            module = get_game(request.game)
         except UnknownGame as exc:
             raise bad_request(str(exc)) from None
-        players = body.get("players", 2)
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise bad_request("'players' must be a whole number")
+        players = request.players
         if not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
             raise bad_request(
-                f"{name} takes {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players, not {players}"
+                f"{request.game} takes {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players, "
+                f"not {players}"
             )
-        seats = body.get("seats", ["human"] * players)
-        if not isinstance(seats, list) or len(seats) != players:
+        if len(request.seats) != players:
             raise bad_request(f'\'seats\' must list {players} seats, e.g. ["human", "bot:random"]')
-        seats = [self._seat_kind(kind) for kind in seats]
-        options_in = body.get("options") or {}
-        if not isinstance(options_in, dict):
-            raise bad_request("'options' must be an object")
+        seats = [self._seat_kind(kind) for kind in request.seats]
+        if request.hotseat and "open" in seats:
+            raise bad_request("a hot-seat table has no open seats: every person is at the screen")
+        if not request.listed and "open" in seats:
+            raise bad_request("an unlisted table has no open seats (send invites instead)")
+        bot_count = sum(1 for kind in seats if kind.startswith("bot:"))
+        bot_seconds = None
+        if request.bot_seconds is not None:
+            bot_seconds = min(request.bot_seconds, self.limits.bot_seconds)
+        await self._check_caps(bot_count)
         try:
-            options = module.options_from_dict(options_in)
+            options = module.options_from_dict(request.options)
             options_dict = dict(module.options_to_dict(options))
         except (ValueError, TypeError) as exc:
             raise bad_request(f"bad options: {exc}") from None
-        hotseat = bool(body.get("hotseat", False))
-        listed = bool(body.get("listed", True))
         seed = secrets.randbits(63)
-        try:
+
+        def set_up() -> tuple[GameRecord, Rebuilt]:
             first = module.new_game(players, seed, options)
             record = GameRecord(
-                game=name, players=list(first.players), seed=seed, options=options_dict
+                game=request.game, players=list(first.players), seed=seed, options=options_dict
             )
             # The same path a restart takes, so the stored record is known to replay.
-            state = record.replay()
-        except (ValueError, RecordError) as exc:
-            raise bad_request(f"cannot set up the game: {exc}") from None
+            return record, replay_record(record)
 
-        tokens = {seat: new_token() for seat, kind in enumerate(seats) if kind == "human"}
-        table_token = new_token() if hotseat else None
+        try:
+            record, rebuilt = await self._engine(set_up)
+        except (ValueError, CorruptGame) as exc:
+            reason = exc.reason if isinstance(exc, CorruptGame) else str(exc)
+            raise bad_request(f"cannot set up the game: {reason}") from None
+
+        humans = [seat for seat, kind in enumerate(seats) if kind in ("human", "open")]
+        tokens = {seat: new_token() for seat in humans if seats[seat] == "human"}
+        # An open seat's token is made when someone joins; until then nobody can hold it.
+        hashes = {seat: hash_token(tokens.get(seat) or new_token()) for seat in humans}
+        invites = {seat: new_token() for seat in tokens} if not request.hotseat else {}
+        table_token = new_token() if request.hotseat else None
+        stored_seats = ["human" if kind == "open" else kind for kind in seats]
         now = time.time()
         game_id = secrets.token_urlsafe(9)
-        stored = StoredGame(
-            id=game_id,
-            game=name,
-            players=list(record.players),
-            seed=seed,
-            options=options_dict,
-            seats=seats,
-            hotseat=hotseat,
-            listed=listed,
-            table_token=hash_token(table_token) if table_token else None,
-            status="running",
-            created=now,
-            updated=now,
-            tokens={seat: hash_token(token) for seat, token in tokens.items()},
-            claimed={seat: hotseat for seat in tokens},
-        )
         table = Table(
             id=game_id,
             module=module,
             record=record,
-            state=state,
-            seats=seats,
-            tokens=dict(stored.tokens),
-            claimed=dict(stored.claimed),
+            state=rebuilt.state,
+            seats=stored_seats,
+            tokens=hashes,
+            claimed={seat: seats[seat] == "human" for seat in humans},
+            invites={seat: hash_token(code) for seat, code in invites.items()},
             action_seats=[],
-            hotseat=hotseat,
-            listed=listed,
-            table_token=stored.table_token,
+            hotseat=request.hotseat,
+            listed=request.listed,
+            table_token=hash_token(table_token) if table_token else None,
             created=now,
             updated=now,
+            version=0,
+            bot_seconds=bot_seconds,
         )
-        stored.status = table.status
-        await self._db(self.storage.create_game, stored)
+        stored = StoredGame(
+            id=game_id,
+            game=request.game,
+            players=list(record.players),
+            seed=seed,
+            options=options_dict,
+            seats=stored_seats,
+            hotseat=request.hotseat,
+            listed=request.listed,
+            table_token=table.table_token,
+            status=table.status,
+            created=now,
+            updated=now,
+            version=0,
+            bot_seconds=bot_seconds,
+            bot_turn=table.bot_turn(),
+            tokens=dict(table.tokens),
+            claimed=dict(table.claimed),
+            invites=dict(table.invites),
+        )
+        try:
+            await self._db(self.storage.create_game, stored)
+        except StorageError as exc:
+            log.error("cannot store a new game: %s", exc)
+            raise ApiError(503, "the game could not be stored; try again") from None
         self.tables[game_id] = table
+        self._evict()
+        self.lobby_cache.clear()
         self._schedule_bot(table)
         answer: dict[str, Any] = {
             "id": game_id,
-            "game": name,
+            "game": request.game,
             "players": list(record.players),
-            "seats": [{"seat": seat, "token": token} for seat, token in tokens.items()],
+            "seats": [
+                {"seat": seat, "token": token, "invite": invites.get(seat)}
+                for seat, token in tokens.items()
+            ],
+            "open": table.open_seats(),
+            "bot_seconds": bot_seconds,
         }
         if table_token:
             answer["table_token"] = table_token
         return answer
 
+    async def _check_caps(self, bot_seats: int) -> None:
+        games, bots = await self._db(self.storage.live_counts, time.time() - LIVE_WINDOW)
+        limits = self.limits
+        if games >= limits.max_live_games:
+            raise ApiError(
+                429,
+                f"this server has its maximum of {limits.max_live_games} games in progress; "
+                "try again later",
+                retry_after=60,
+            )
+        if bot_seats and bots + bot_seats > limits.max_bot_seats:
+            raise ApiError(
+                429,
+                f"too many bots are playing on this server ({bots} of {limits.max_bot_seats} "
+                "bot seats taken); try again later, or with fewer bots",
+                retry_after=60,
+            )
+
     @staticmethod
-    def _seat_kind(given: Any) -> str:
-        if not isinstance(given, str):
-            raise bad_request('each seat is "human" or "bot:NAME"')
+    def _seat_kind(given: str) -> str:
         kind = given.strip().lower()
-        if kind == "human":
+        if kind in ("human", "open"):
             return kind
         if kind.startswith("bot:"):
             name = kind[4:]
             if name in bot_names():
                 return kind
-            raise bad_request(f"unknown bot {name!r} (known: {', '.join(bot_names())})")
-        raise bad_request(f'unknown seat {kind!r}: use "human" or "bot:NAME"')
+            raise bad_request(f"unknown bot {name[:30]!r} (known: {', '.join(bot_names())})")
+        raise bad_request(f'unknown seat {kind[:30]!r}: use "human", "open" or "bot:NAME"')
 
-    async def join(self, game_id: str) -> dict[str, Any]:
-        """Take the first unclaimed human seat of a listed table (from the lobby)."""
-        table = await self.table(game_id)
+    async def join(self, table: Table, invite: str | None) -> dict[str, Any]:
+        """Take a seat: the one an invite code was made for, or else the first open seat of a
+        listed table. The seat gets a fresh token (the code, or any old token, stops working)."""
         async with table.lock:
-            if table.is_over:
-                raise forbidden("the game is over")
-            free = [
-                seat
-                for seat in sorted(table.tokens)
-                if not table.claimed.get(seat, True) and not table.hotseat
-            ]
-            if not table.listed or not free:
-                raise forbidden("this game has no open seat")
-            seat = free[0]
-            token = new_token()
-            # The joiner gets a fresh token: an invite link sent for this seat stops working.
-            await self._db(self.storage.claim_seat, table.id, seat, hash_token(token))
-            table.tokens[seat] = hash_token(token)
-            table.claimed[seat] = True
-            self._changed(table, events=None)
-        return {"id": table.id, "seat": seat, "token": token}
+            for _attempt in range(WRITE_ATTEMPTS):
+                if table.is_over:
+                    raise forbidden("the game is over")
+                if invite is not None:
+                    digest = hash_token(invite)
+                    matches = [
+                        s for s, c in table.invites.items() if hmac.compare_digest(c, digest)
+                    ]
+                    if not matches:
+                        raise forbidden("this invite is not valid (each invite works once)")
+                    seat = matches[0]
+                else:
+                    free = table.open_seats()
+                    if not table.listed or not free:
+                        raise forbidden("this game has no open seat")
+                    seat = free[0]
+                token = new_token()
+                claimed = {**table.claimed, seat: True}
+                status = "open" if any(not c for c in claimed.values()) else "running"
+                try:
+                    updated = await self._db(
+                        self.storage.claim_seat,
+                        table.id,
+                        seat,
+                        hash_token(token),
+                        table.version,
+                        status,
+                        None if invite is None else hash_token(invite),
+                    )
+                except Conflict:
+                    await self._reload(table)
+                    continue
+                except StorageError as exc:
+                    log.error("game %s: %s", table.id, exc)
+                    raise ApiError(503, "the seat could not be stored; try again") from None
+                table.tokens[seat] = hash_token(token)
+                table.claimed[seat] = True
+                table.invites.pop(seat, None)
+                self.lobby_cache.clear()
+                self._changed(table, None, updated)
+                return {"id": table.id, "seat": seat, "token": token}
+        raise ApiError(503, "the game keeps changing; try again")
 
-    async def authorize(self, table: Table, token: str | None) -> tuple[int | None, bool]:
-        """(seat, hot-seat screen?) for ``token``: no token is a spectator, a wrong one is 403."""
+    def authorize(self, table: Table, token: str | None) -> tuple[int | None, bool]:
+        """(seat, hot-seat screen?) for ``token``: no token is a spectator, a wrong one is 403.
+        Nothing changes: seats are claimed when the game is created or joined, not here."""
         if not token:
             return None, False
         if table.is_table_token(token):
@@ -444,10 +805,6 @@ class Hub:
         seat = table.seat_of(token)
         if seat is None:
             raise forbidden("that token belongs to no seat of this game")
-        if not table.claimed.get(seat, True):
-            await self._db(self.storage.claim_seat, table.id, seat, None)
-            table.claimed[seat] = True
-            self._changed(table, events=None)
         return seat, False
 
     # -- views --------------------------------------------------------------------------------
@@ -461,17 +818,18 @@ class Hub:
         view = dict(state.view(seat))
         deciding = seat is not None and to_move == seat
         meta = table.summary()
+        last = None
+        if table.record.actions:
+            mover = table.action_seats[-1]
+            action = public_action(table.game, table.record.actions[-1], mover, seat)
+            last = {"seat": mover, "action": action}
         meta.update(
             {
                 "version": table.version,
                 "seat": seat,
                 "screen": "hotseat" if hotseat else ("seat" if seat is not None else "spectator"),
-                "events": table.events,
-                "last": (
-                    {"seat": table.action_seats[-1], "action": table.record.actions[-1]}
-                    if table.record.actions
-                    else None
-                ),
+                "events": public_events(table.game, table.events, seat),
+                "last": last,
                 "can_undo": seat is not None and self.can_undo(table, seat),
                 "result": state.result() if table.is_over else None,
             }
@@ -494,74 +852,120 @@ class Hub:
                 frame["type"] = "view"
                 texts[key] = json.dumps(frame, separators=(",", ":"))
             if not connection.push(texts[key]):
-                log.warning("dropping a slow client of game %s", table.id)
+                log.warning("closing a slow client of game %s", table.id)
                 table.connections.discard(connection)
-                connection.dropped = True
-                connection.queue.put_nowait(None)
 
-    def _changed(self, table: Table, events: list[Event] | None) -> None:
+    def _changed(self, table: Table, events: list[Event] | None, updated: float) -> None:
+        """This process stored a change (the database is at ``version + 1`` now): publish it."""
         table.version += 1
-        table.updated = time.time()
+        table.updated = updated
         if events is not None:
             table.events = events
         self._broadcast(table)
 
     # -- moves --------------------------------------------------------------------------------
 
-    async def act(self, table: Table, token: str | None, action: Any) -> None:
-        """A move for the seat holding ``token`` (or the hot-seat screen's current human)."""
-        seat, hotseat = await self.authorize(table, token)
-        if seat is None and not hotseat:
-            raise forbidden("a move needs the token of the seat that decides")
+    def mover(self, table: Table, token: str | None, what: str) -> int:
+        """The seat ``token`` may act for now (the hot-seat screen: the deciding human)."""
+        seat, hotseat = self.authorize(table, token)
         if hotseat:
             seat = table.hotseat_seat()
             if seat is None:
                 raise forbidden("no human at this table decides now")
-        assert seat is not None
+        if seat is None:
+            raise forbidden(f"{what} needs the token of the seat that decides")
+        return seat
+
+    async def identify(self, table: Table, token: str | None) -> tuple[int | None, bool]:
+        """:meth:`authorize`, after reading the table again if this copy does not know the
+        token (a shared database: the seat may have been joined on another process)."""
+        try:
+            return self.authorize(table, token)
+        except ApiError:
+            if not self.storage.shared:
+                raise
+        await self.fresh(table)
+        return self.authorize(table, token)
+
+    async def mover_of(self, table: Table, token: str | None, what: str) -> int:
+        """:meth:`mover`, reading the table again before refusing (see :meth:`identify`)."""
+        try:
+            return self.mover(table, token, what)
+        except ApiError:
+            if not self.storage.shared:
+                raise
+        await self.fresh(table)
+        return self.mover(table, token, what)
+
+    async def act(self, table: Table, token: str | None, action: Any) -> int:
+        """A move for the seat holding ``token``; returns that seat."""
+        seat = await self.mover_of(table, token, "a move")
         if not isinstance(action, str) or not action.strip():
             raise bad_request("'action' must be a non-empty string, e.g. \"pass\"")
         await self.play(table, seat, action)
+        return seat
 
     async def play(
-        self, table: Table, seat: int, action: str, expected_moves: int | None = None
+        self, table: Table, seat: int, action: str, bot_version: int | None = None
     ) -> bool:
-        """Apply, store, then publish ``action`` for ``seat``; False if the table moved on."""
+        """Apply, store, then publish ``action`` for ``seat``; False if a bot's turn went by."""
         action = " ".join(action.split())
         if len(action) > MAX_ACTION_LENGTH:
             raise bad_request(f"an action has at most {MAX_ACTION_LENGTH} characters")
         async with table.lock:
-            if expected_moves is not None and table.moves != expected_moves:
-                return False
-            if table.is_over:
-                raise forbidden("the game is over")
-            if table.to_move() != seat:
-                raise forbidden(f"it is not seat {seat}'s decision")
-            before = table.state
-            after = before.clone()
-            try:
-                events = after.apply(action)
-            except table.module.IllegalAction as exc:
-                raise bad_request(str(exc) or "illegal action") from None
-            except ValueError as exc:
-                raise bad_request(str(exc) or "illegal action") from None
-            status = "over" if after.is_over else table.status
-            result = after.result() if after.is_over else None
-            try:
-                await self._db(
-                    self.storage.append_action, table.id, table.ply, seat, action, status, result
-                )
-            except StorageError as exc:
-                log.error("game %s: %s", table.id, exc)
-                raise ApiError(503, "the move could not be stored; try again") from None
-            table.previous = before
-            table.state = after
-            table.moves += 1
-            table.record.actions.append(action)
-            table.action_seats.append(seat)
-            self._changed(table, list(events or []))
-            if after.is_over:
-                self.tables.pop(table.id, None)
-                self._remember_finished(table)
+            # A shared database: before refusing, read the game again (this copy may be behind).
+            checked = not self.storage.shared
+            for _attempt in range(WRITE_ATTEMPTS):
+                if bot_version is not None and table.version != bot_version:
+                    return False
+                before = table.state
+                after = before.clone()
+                try:
+                    if table.is_over:
+                        raise forbidden("the game is over")
+                    if table.to_move() != seat:
+                        raise forbidden(f"it is not seat {seat}'s decision")
+                    try:
+                        events = after.apply(action)
+                    except ValueError as exc:  # IllegalAction is one
+                        raise bad_request(str(exc) or "illegal action") from None
+                except ApiError:
+                    if checked:
+                        raise
+                    checked = True
+                    await self._reload(table)
+                    continue
+                status = "over" if after.is_over else table.status
+                result = after.result() if after.is_over else None
+                try:
+                    updated = await self._db(
+                        self.storage.append_action,
+                        table.id,
+                        table.ply,
+                        table.version,
+                        seat,
+                        action,
+                        status,
+                        result,
+                        table.bot_turn(after),
+                    )
+                except Conflict:
+                    checked = True
+                    await self._reload(table)  # another process moved: decide again
+                    continue
+                except StorageError as exc:
+                    log.error("game %s: %s", table.id, exc)
+                    raise ApiError(503, "the move could not be stored; try again") from None
+                table.previous = before
+                table.state = after
+                table.record.actions.append(action)
+                table.action_seats.append(seat)
+                self._changed(table, list(events or []), updated)
+                if after.is_over:
+                    self.lobby_cache.clear()
+                break
+            else:
+                raise ApiError(503, "the game keeps changing; try again")
         self._schedule_bot(table)
         return True
 
@@ -594,7 +998,7 @@ class Hub:
             return "your last move is not the last move of the game"
         if table.to_move() != seat:
             return "another player decides now"
-        before = self._previous(table)
+        before = table.previous
         if before is None or before.to_move != seat:
             return "that move cannot be taken back"
         action = table.record.actions[-1]
@@ -612,93 +1016,125 @@ class Hub:
                 return "that move cannot be taken back"
         return None
 
-    def _previous(self, table: Table) -> Any:
-        if table.previous is None and table.record.actions:
-            shorter = GameRecord(
-                game=table.record.game,
-                players=list(table.record.players),
-                seed=table.record.seed,
-                options=dict(table.record.options),
-                actions=table.record.actions[:-1],
-            )
-            try:
-                table.previous = shorter.replay()
-            except RecordError:
-                return None
-        return table.previous
+    @staticmethod
+    def _undo_event(table: Table, seat: int, action: str) -> UndoEvent:
+        # The action is shown per seat by public_events, like every description of an action.
+        who = table.record.players[seat]
+        return UndoEvent(type="undo", seat=seat, who=who, action=action, text="")
 
     async def undo(self, table: Table, token: str | None) -> None:
-        seat, hotseat = await self.authorize(table, token)
-        if hotseat:
-            seat = table.hotseat_seat()
-        if seat is None:
-            raise forbidden("an undo needs the token of the seat that decides")
+        seat = await self.mover_of(table, token, "an undo")
         async with table.lock:
-            reason = self._undo_reason(table, seat)
-            if reason is not None:
-                raise forbidden(f"cannot undo: {reason}")
-            before = self._previous(table)
-            keep = table.ply - 1
-            await self._db(self.storage.truncate_actions, table.id, keep, "running")
-            undone = table.record.actions.pop()
-            table.action_seats.pop()
-            table.state = before
-            table.previous = None
-            table.moves += 1
-            text = f"{table.record.players[seat]} took back {undone!r}"
-            self._changed(table, [{"type": "undo", "text": text, "seat": seat}])
+            checked = not self.storage.shared
+            for _attempt in range(WRITE_ATTEMPTS):
+                reason = self._undo_reason(table, seat)
+                if reason is not None:
+                    if checked:
+                        raise forbidden(f"cannot undo: {reason}")
+                    checked = True
+                    await self._reload(table)  # this copy may be behind another process
+                    continue
+                before = table.previous
+                assert before is not None  # _undo_reason refuses an undo without it
+                try:
+                    updated = await self._db(
+                        self.storage.undo_action,
+                        table.id,
+                        table.ply,
+                        table.version,
+                        "running" if not table.open_seats() else "open",
+                        table.bot_turn(before),
+                    )
+                except Conflict:
+                    checked = True
+                    await self._reload(table)
+                    continue
+                except StorageError as exc:
+                    log.error("game %s: %s", table.id, exc)
+                    raise ApiError(503, "the undo could not be stored; try again") from None
+                undone = table.record.actions.pop()
+                table.action_seats.pop()
+                table.state = before
+                # The state before that is not kept: a second undo in a row replays the record.
+                table.previous = None
+                self._changed(table, [self._undo_event(table, seat, undone)], updated)
+                break
+            else:
+                raise ApiError(503, "the game keeps changing; try again")
+            if table.previous is None and table.record.actions:
+                record = GameRecord(
+                    game=table.game,
+                    players=list(table.record.players),
+                    seed=table.record.seed,
+                    options=dict(table.record.options),
+                    actions=list(table.record.actions),
+                )
+                with contextlib.suppress(CorruptGame):
+                    table.previous = (await self._engine(replay_record, record)).previous
         self._schedule_bot(table)
 
     # -- bots ---------------------------------------------------------------------------------
 
     def _schedule_bot(self, table: Table) -> None:
-        if self.closing or table.is_over:
+        if self.closing or table.is_over or table.id in self.broken:
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
-        seat = table.to_move()
-        if seat is None or not table.seats[seat].startswith("bot:"):
+        if not table.bot_turn():
             return
-        table.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(table, table.moves))
+        table.bot_task = asyncio.get_running_loop().create_task(
+            self._bot_turn(table, table.version)
+        )
 
-    async def _bot_turn(self, table: Table, moves: int) -> None:
+    async def _bot_turn(self, table: Table, version: int) -> None:
         try:
-            await self._bot_move(table, moves)
+            again = await self._bot_move(table, version)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("bot turn failed in game %s", table.id)
+            log.exception("a bot's turn failed in game %s", table.id)
             if asyncio.current_task() is table.bot_task:
                 table.bot_task = None
             # Try again later rather than spin on a bot that keeps failing.
-            asyncio.get_running_loop().call_later(5.0, self._schedule_bot, table)
+            asyncio.get_running_loop().call_later(BOT_RETRY, self._schedule_bot, table)
             return
         if asyncio.current_task() is table.bot_task:
             table.bot_task = None
-        self._schedule_bot(table)
+        if again:
+            self._schedule_bot(table)
 
-    async def _bot_move(self, table: Table, moves: int) -> None:
+    async def _bot_move(self, table: Table, version: int) -> bool:
+        """Make the bot's move of ``version``; False when another process holds the turn
+        (its move reaches this one as a notice; the sweep takes over if that process dies)."""
         if self.bot_delay > 0:
             await asyncio.sleep(self.bot_delay)
-        if table.moves != moves or table.is_over:
-            return
-        state = table.state
-        seat = int(state.to_move)
-        name = table.seats[seat].removeprefix("bot:")
-        seed = bot_seed(table.record.seed, table.ply, seat)
-        loop = asyncio.get_running_loop()
-        bot = make_bot(name, seed)
-        action = await loop.run_in_executor(self.bot_pool, bot.choose, state.clone(), seat)
+        if table.version != version or not table.bot_turn():
+            return True
+        if not await self._db(self.storage.try_bot_lock, table.id):
+            return False
         try:
-            await self.play(table, seat, action, expected_moves=moves)
-        except ApiError as exc:
-            if exc.status != 400:
-                raise
-            # A bot's bug must not stall the table: this turn, the random bot decides.
-            log.error("bot %s in game %s chose %r: %s", name, table.id, action, exc.reason)
-            fallback = make_bot("random", seed)
-            action = await loop.run_in_executor(self.bot_pool, fallback.choose, state.clone(), seat)
-            await self.play(table, seat, action, expected_moves=moves)
+            await self.fresh(table)
+            if table.version != version or not table.bot_turn():
+                return True
+            state = table.state
+            seat = int(state.to_move)
+            name = table.seats[seat].removeprefix("bot:")
+            seed = bot_seed(table.record.seed, table.ply, seat)
+            seconds = min(table.bot_seconds or self.limits.bot_seconds, self.limits.bot_seconds)
+            action = await self.bots.decide(table.id, state.clone(), seat, name, seed, seconds)
+            try:
+                await self.play(table, seat, action, bot_version=version)
+            except ApiError as exc:
+                if exc.status != 400:
+                    raise
+                # A bot's bug must not stall the table: this turn, the random bot decides.
+                shown = public_action(table.game, action, seat, None)
+                log.error("bot %s in game %s chose %r: refused", name, table.id, shown)
+                action = await self.bots.decide(table.id, state.clone(), seat, "random", seed, 1.0)
+                await self.play(table, seat, action, bot_version=version)
+            return True
+        finally:
+            await self._db(self.storage.bot_unlock, table.id)
 
     # -- WebSockets ---------------------------------------------------------------------------
 
@@ -711,51 +1147,81 @@ class Hub:
     def detach(self, table: Table, connection: Connection) -> None:
         table.connections.discard(connection)
 
-    # -- lobby and records --------------------------------------------------------------------
+    # -- lobby, records and replays -----------------------------------------------------------
 
-    async def lobby(self) -> list[dict[str, Any]]:
-        live = {t.id: t.summary() for t in self.tables.values() if t.listed}
-        rows = await self._db(self.storage.list_games)
+    async def lobby(self, status: str | None, cursor: str | None, limit: int) -> dict[str, Any]:
+        """One page of listed games, most recently active first; ``next`` pages on."""
+        before: tuple[float, str] | None = None
+        if cursor:
+            updated, _, last_id = cursor.partition("~")
+            try:
+                before = (float(updated), last_id)
+            except ValueError:
+                raise bad_request("'before' must be the 'next' of a lobby page") from None
+        key = (status, cursor, limit)
+        cached = self.lobby_cache.get(key)
+        now = time.monotonic()
+        if cached is not None and now - cached[0] < 1.0:  # many clients poll the same page
+            return cached[1]
+        rows = await self._db(self.storage.list_games, limit, before, status)
         games = []
         for row in rows:
-            if row["id"] in live:
-                games.append(live.pop(row["id"]))
+            table = self.tables.get(row["id"])
+            if table is not None:
+                games.append(table.summary())
             else:
-                games.append(
-                    {
-                        "id": row["id"],
-                        "game": row["game"],
-                        "players": row["players"],
-                        "seats": row["seats"],
-                        "hotseat": row["hotseat"],
-                        "status": row["status"],
-                        "moves": row["moves"],
-                        "to_move": None,
-                        "created": row["created"],
-                        "updated": row["updated"],
-                    }
-                )
-        games.extend(live.values())
-        return games
+                games.append({**row, "to_move": None})
+        last = rows[-1] if len(rows) == limit else None
+        page = {
+            "games": games,
+            "next": f"{last['updated']!r}~{last['id']}" if last is not None else None,
+        }
+        if len(self.lobby_cache) > 256:
+            self.lobby_cache.clear()
+        self.lobby_cache[key] = (now, page)
+        return page
 
-    async def record(self, table: Table, token: str | None) -> dict[str, Any]:
-        """The full record once the game is over; before that, the seed-free part to a seat."""
+    def record(self, table: Table, token: str | None) -> dict[str, Any]:
+        """The full record once the game is over; before that, the record a seat may know."""
         if table.is_over:
             return table.record.to_dict()
-        seat, hotseat = await self.authorize(table, token)
+        seat, hotseat = self.authorize(table, token)
         if seat is None and not hotseat:
             raise forbidden("the record is public once the game is over")
+        # The hot-seat screen (seat None here) is everyone's: it gets the spectators' record.
+        return self.record_for(table, seat)
+
+    @staticmethod
+    def record_for(table: Table, seat: int | None) -> dict[str, Any]:
+        """The record of a game in progress as ``seat`` may know it: no seed, and every action
+        in its public form for that seat."""
         data = table.record.to_dict()
         del data["seed"]  # it fixes the bag: hidden until the end
+        data["actions"] = [
+            public_action(table.game, action, mover, seat)
+            for action, mover in zip(table.record.actions, table.action_seats, strict=True)
+        ]
         data["seats"] = list(table.action_seats)
         return data
 
-    def replay(self, table: Table, seat: int | None) -> dict[str, Any]:
+    async def replay(self, table: Table, seat: int | None) -> dict[str, Any]:
         """Every step of a finished game: the action, its events and the view after it."""
         if not table.is_over:
             raise forbidden("the replay opens once the game is over")
         if seat is not None and not 0 <= seat < len(table.seats):
             raise bad_request(f"no seat {seat}")
+        key = (table.id, seat)
+        found = self.replays.get(key)
+        if found is None:
+            found = await self._engine(self._replay, table, seat)
+            self.replays[key] = found
+            while len(self.replays) > self.limits.replay_cache:
+                self.replays.popitem(last=False)
+        self.replays.move_to_end(key)
+        return found
+
+    @staticmethod
+    def _replay(table: Table, seat: int | None) -> dict[str, Any]:
         record = table.record
         module = table.module
         options = module.options_from_dict(record.options)
@@ -770,7 +1236,7 @@ class Hub:
                 {
                     "ply": ply,
                     "seat": mover,
-                    "action": action,
+                    "action": public_action(record.game, action, mover, seat),
                     "events": list(events or []),
                     "view": state.view(seat),
                 }

@@ -1,20 +1,32 @@
-"""Where the play server keeps its games: one row per game, one row per action (SQLAlchemy 2).
+"""Where the play server keeps its games: one row per game, seat, invite and action (SQLAlchemy 2).
 
-A game is stored as its record (game, options, seed, players, actions) plus the table's seats
-and the hashes of the seat tokens. An action row is written, in the same transaction as the
-game's move count and status, before the move is acknowledged to anyone, so a server killed at
-any moment restarts with every acknowledged move. SQLite is the default; any URL SQLAlchemy
-understands works, PostgreSQL through psycopg 3 (``postgresql+psycopg://...``).
+A game is stored as its record (game, options, seed, players, actions) plus the table's seats,
+the hashes of the seat tokens and of the unused invite codes. Every write is a compare-and-set:
+it names the ``version`` (and, for moves, the move number) it expects and changes nothing when
+another process got there first (:class:`Conflict`); the caller reloads and tries again. An
+action row is written, in the same transaction as the game's counters, before the move is
+acknowledged to anyone, so a server killed at any moment restarts with every acknowledged move.
 
-Everything here is synchronous; the server calls it from one worker thread per database.
+SQLite is the default (one server process per file: :meth:`Storage.claim`); PostgreSQL (through
+psycopg 3, ``postgresql+psycopg://...``) serves one database to many processes: each write
+notifies the others (``NOTIFY cradle_games``) and a bot's turn is taken by the process holding
+the game's advisory lock.
+
+Everything here is synchronous; the server calls it from worker threads, never the event loop.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from sqlalchemy import (
     JSON,
@@ -24,20 +36,40 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Text,
+    cast,
     create_engine,
     delete,
     event,
     func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NOTIFY_CHANNEL = "cradle_games"
+SCHEMA_KEY = 0x63726164  # the advisory lock held while the tables are created ("crad")
+MAX_PLAYERS_STORED = 8  # a stored game with more seats than this is corrupt, whatever the game
 
 
 class StorageError(RuntimeError):
-    """The database refused a write (for instance a move stored twice)."""
+    """The database refused a write, or cannot be used."""
+
+
+class Conflict(StorageError):
+    """Another process changed the game first: reload it and decide again."""
+
+
+class CorruptGame(StorageError):
+    """A stored game that cannot be read back; ``reason`` says why (it names no secret)."""
+
+    def __init__(self, game_id: str, reason: str) -> None:
+        super().__init__(f"game {game_id}: {reason}")
+        self.reason = reason
 
 
 class Base(DeclarativeBase):
@@ -61,6 +93,12 @@ class GameRow(Base):
     result: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[float] = mapped_column(Float)
     updated: Mapped[float] = mapped_column(Float, index=True)
+    # Added after the first release (see _migrate): every change a client sees; whether a bot
+    # decides now; how many bot seats; the table's thinking budget per bot decision.
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    bot_turn: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
+    bot_seats: Mapped[int] = mapped_column(Integer, default=0)
+    bot_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class SeatRow(Base):
@@ -74,6 +112,18 @@ class SeatRow(Base):
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
+class InviteRow(Base):
+    """A one-time code that hands a seat to whoever the creator sent it to."""
+
+    __tablename__ = "invites"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(64))  # sha-256 of the code
+
+
 class ActionRow(Base):
     __tablename__ = "actions"
 
@@ -83,6 +133,50 @@ class ActionRow(Base):
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)  # 0 for the first action
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(200))
+
+
+# Columns added since the first schema: (name, SQL type, value for the rows already there).
+MIGRATIONS = (
+    # Old servers showed at most the moves plus one change per seat taken: start above that.
+    ("version", "INTEGER NOT NULL DEFAULT 0", "moves + 8"),
+    ("bot_turn", "BOOLEAN NOT NULL DEFAULT FALSE", "status <> 'over'"),  # found out on load
+    ("bot_seats", "INTEGER NOT NULL DEFAULT 0", None),
+    ("bot_seconds", "FLOAT", None),
+)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What a write tells the other processes (PostgreSQL ``NOTIFY``): the game, its new
+    version, the writing process, the stored time and, for a move, ``ply seat action``."""
+
+    game_id: str
+    version: int
+    origin: str
+    updated: float
+    move: str = ""
+
+    def payload(self) -> str:
+        return f"{self.game_id} {self.version} {self.origin} {self.updated!r} {self.move}".rstrip()
+
+    @classmethod
+    def parse(cls, payload: str) -> Notice | None:
+        parts = payload.split(" ", 4)
+        if len(parts) < 4 or not parts[1].isdigit():
+            return None
+        try:
+            updated = float(parts[3])
+        except ValueError:
+            return None
+        return cls(parts[0], int(parts[1]), parts[2], updated, parts[4] if len(parts) > 4 else "")
+
+    def added_move(self) -> tuple[int, int, str] | None:
+        """(ply, seat, action) when the change was a move, else None."""
+        ply, _, rest = self.move.partition(" ")
+        seat, _, action = rest.partition(" ")
+        if not (ply.isdigit() and seat.isdigit() and action):
+            return None
+        return int(ply), int(seat), action
 
 
 @dataclass
@@ -101,10 +195,18 @@ class StoredGame:
     status: str
     created: float
     updated: float
+    version: int = 0
+    bot_seconds: float | None = None
+    bot_turn: bool = False  # a bot decides now (the processes' sweeps look for these)
     tokens: dict[int, str] = field(default_factory=dict)
     claimed: dict[int, bool] = field(default_factory=dict)
+    invites: dict[int, str] = field(default_factory=dict)
     actions: list[str] = field(default_factory=list)
     action_seats: list[int] = field(default_factory=list)
+
+    @property
+    def bot_seats(self) -> int:
+        return sum(1 for kind in self.seats if kind.startswith("bot:"))
 
 
 def database_url(db_file: str | Path | None, database: str | None) -> str:
@@ -119,192 +221,556 @@ def database_url(db_file: str | Path | None, database: str | None) -> str:
     return f"sqlite:///{Path(db_file)}"
 
 
+def shown_url(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url.split("://", 1)[0] + "://…"
+
+
+def advisory_key(game_id: str) -> int:
+    """The PostgreSQL advisory-lock key of a game's bot turn (a signed 64-bit integer)."""
+    digest = hashlib.sha256(f"cradle-bot:{game_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
 class Storage:
-    """The games table and its writes; one instance per server."""
+    """The games' tables and their writes; one instance per server process."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         kwargs: dict[str, Any] = {}
+        self.path: Path | None = None
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
             path = url.removeprefix("sqlite:///")
             if path and path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                self.path = Path(path)
+                self.path.parent.mkdir(parents=True, exist_ok=True)
         else:
             kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
-        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+            event.listen(self.engine, "begin", _sqlite_begin)
+        self.origin = secrets.token_hex(8)  # names this process's writes in notices
+        self._lock_file: IO[str] | None = None
+        self._bot_locks: Connection | None = None
+        self._bot_locks_mutex = threading.Lock()
+        try:
+            self._set_up()
+        except Exception:
+            self.engine.dispose()
+            raise
+
+    @property
+    def shared(self) -> bool:
+        """Whether other server processes may use this database at the same time."""
+        return not self.is_sqlite
 
     def close(self) -> None:
+        with self._bot_locks_mutex:
+            if self._bot_locks is not None:
+                with contextlib.suppress(Exception):
+                    self._bot_locks.close()
+                self._bot_locks = None
         self.engine.dispose()
+        if self._lock_file is not None:
+            self._lock_file.close()  # closing the file releases the lock
+            self._lock_file = None
+
+    def _set_up(self) -> None:
+        """Create the tables, or add the columns an older server did not have."""
+        with self.engine.begin() as connection:
+            if self.shared:  # processes starting together take turns
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_KEY})
+            Base.metadata.create_all(connection)
+            present = {column["name"] for column in inspect(connection).get_columns("games")}
+            for name, kind, value in MIGRATIONS:
+                if name in present:
+                    continue
+                connection.execute(text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
+                if value is not None:
+                    connection.execute(text(f"UPDATE games SET {name} = {value}"))
+
+    def claim(self) -> None:
+        """Make this process the only server on a SQLite file; StorageError if one runs.
+
+        SQLite serves one process: two servers on one file would each keep their own copy of
+        the tables. The lock is an advisory ``flock`` on ``FILE.lock``, released by the
+        kernel when the process ends, however it ends.
+        """
+        if not self.is_sqlite or self.path is None or self._lock_file is not None:
+            return
+        import fcntl
+
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        handle = open(lock_path, "a+", encoding="utf-8")  # noqa: SIM115 (held until close)
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            handle.close()
+            raise StorageError(
+                f"another cradle server ({holder}) is using {self.path}: SQLite serves one "
+                "server process; stop it, or use PostgreSQL (--database) for several"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()}\n")
+        handle.flush()
+        self._lock_file = handle
 
     # -- writes -------------------------------------------------------------------------------
 
-    def create_game(self, game: StoredGame) -> None:
-        with self.sessions.begin() as session:
-            session.add(
-                GameRow(
-                    id=game.id,
-                    game=game.game,
-                    players=list(game.players),
-                    seed=game.seed,
-                    options=dict(game.options),
-                    seats=list(game.seats),
-                    hotseat=game.hotseat,
-                    listed=game.listed,
-                    table_token=game.table_token,
-                    status=game.status,
-                    moves=0,
-                    result=None,
-                    created=game.created,
-                    updated=game.updated,
-                )
+    def _notify(
+        self, connection: Connection, game_id: str, version: int, now: float, move: str
+    ) -> None:
+        # Delivered when the transaction commits, to every process listening (and only then).
+        if self.shared:
+            notice = Notice(game_id, version, self.origin, now, move)
+            connection.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": NOTIFY_CHANNEL, "payload": notice.payload()},
             )
-            session.flush()  # the seats refer to the game row
+
+    def create_game(self, game: StoredGame) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                insert(GameRow),
+                {
+                    "id": game.id,
+                    "game": game.game,
+                    "players": list(game.players),
+                    "seed": game.seed,
+                    "options": dict(game.options),
+                    "seats": list(game.seats),
+                    "hotseat": game.hotseat,
+                    "listed": game.listed,
+                    "table_token": game.table_token,
+                    "status": game.status,
+                    "moves": 0,
+                    "result": None,
+                    "created": game.created,
+                    "updated": game.updated,
+                    "version": game.version,
+                    "bot_turn": game.bot_turn,
+                    "bot_seats": game.bot_seats,
+                    "bot_seconds": game.bot_seconds,
+                },
+            )
             for seat, token in sorted(game.tokens.items()):
-                session.add(
-                    SeatRow(
-                        game_id=game.id,
-                        seat=seat,
-                        token=token,
-                        claimed=game.claimed.get(seat, False),
-                    )
+                connection.execute(
+                    insert(SeatRow),
+                    {
+                        "game_id": game.id,
+                        "seat": seat,
+                        "token": token,
+                        "claimed": game.claimed.get(seat, False),
+                    },
                 )
+            for seat, code in sorted(game.invites.items()):
+                connection.execute(
+                    insert(InviteRow), {"game_id": game.id, "seat": seat, "code": code}
+                )
+
+    def _bump(
+        self,
+        connection: Connection,
+        game_id: str,
+        version: int,
+        at_moves: int | None = None,
+        **values: Any,
+    ) -> None:
+        """Move the game from ``version`` to ``version + 1`` (with ``values``), or Conflict."""
+        condition = [GameRow.id == game_id, GameRow.version == version]
+        if at_moves is not None:
+            condition.append(GameRow.moves == at_moves)
+        changed = connection.execute(
+            update(GameRow).where(*condition).values(version=version + 1, **values)
+        ).rowcount
+        if changed != 1:
+            raise Conflict(f"game {game_id} is no longer at version {version}")
+
+    def _write(self, game_id: str, version: int, work: Any, move: str = "") -> float:
+        """Run ``work(connection, now)`` in one transaction; returns ``now``, the time stored
+        as the game's ``updated`` (the caller shows the same one). ``move``: the notice's
+        description of an added move, so that other processes need not read the game."""
+        now = time.time()
+        try:
+            with self.engine.begin() as connection:
+                work(connection, now)
+                self._notify(connection, game_id, version + 1, now, move)
+        except StorageError:
+            raise
+        except Exception as exc:  # the drivers' own error types differ per database
+            raise StorageError(f"cannot store the change: {exc}") from exc
+        return now
 
     def append_action(
         self,
         game_id: str,
         ply: int,
+        version: int,
         seat: int,
         action: str,
         status: str,
         result: list[dict[str, Any]] | None,
-    ) -> None:
-        """Store action number ``ply``; fails if that ply is already stored.
+        bot_turn: bool,
+    ) -> float:
+        """Store action number ``ply``; Conflict unless the game stands at ``ply``/``version``.
 
-        Two statements in one transaction, no ORM objects: this runs for every move. The update
-        only matches while the game has exactly ``ply`` moves, so a move can never be stored
-        twice or out of order, even by two servers on one database.
+        A move can thus never be stored twice, out of order, or on a game that another process
+        changed meanwhile (an undo and a move there give the same move count, not the same
+        version).
         """
-        try:
-            with self.engine.begin() as connection:
-                changed = connection.execute(
-                    update(GameRow)
-                    .where(GameRow.id == game_id, GameRow.moves == ply)
-                    .values(moves=ply + 1, status=status, result=result, updated=time.time())
-                ).rowcount
-                if changed != 1:
-                    raise StorageError(f"game {game_id} does not stand at move {ply}")
-                connection.execute(
-                    insert(ActionRow),
-                    {"game_id": game_id, "ply": ply, "seat": seat, "action": action},
-                )
-        except StorageError:
-            raise
-        except Exception as exc:  # the driver's own error types differ per database
-            raise StorageError(f"cannot store the move: {exc}") from exc
 
-    def truncate_actions(self, game_id: str, keep: int, status: str) -> None:
-        """Forget every action from ply ``keep`` on (the undo of a move)."""
-        with self.sessions.begin() as session:
-            session.execute(
-                delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.ply >= keep)
+        def work(connection: Connection, now: float) -> None:
+            self._bump(
+                connection,
+                game_id,
+                version,
+                at_moves=ply,
+                moves=ply + 1,
+                status=status,
+                result=result,
+                bot_turn=bot_turn,
+                updated=now,
             )
-            session.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id)
-                .values(moves=keep, status=status, result=None, updated=time.time())
+            connection.execute(
+                insert(ActionRow),
+                {"game_id": game_id, "ply": ply, "seat": seat, "action": action},
             )
+
+        return self._write(game_id, version, work, f"{ply} {seat} {action}")
+
+    def undo_action(
+        self, game_id: str, ply: int, version: int, status: str, bot_turn: bool
+    ) -> float:
+        """Forget the last action (number ``ply - 1``) of a game at ``ply``/``version``."""
+
+        def work(connection: Connection, now: float) -> None:
+            self._bump(
+                connection,
+                game_id,
+                version,
+                at_moves=ply,
+                moves=ply - 1,
+                status=status,
+                result=None,
+                bot_turn=bot_turn,
+                updated=now,
+            )
+            connection.execute(
+                delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.ply >= ply - 1)
+            )
+
+        return self._write(game_id, version, work)
+
+    def claim_seat(
+        self, game_id: str, seat: int, token: str, version: int, status: str, invite: str | None
+    ) -> float:
+        """Give ``seat`` a new token: a free seat joined from the lobby (``invite`` None), or
+        the seat of a one-time invite code (its hash), which is used up. Conflict when the seat
+        was taken, the code used, or the game changed meanwhile."""
+
+        def work(connection: Connection, now: float) -> None:
+            if invite is None:
+                found = connection.execute(
+                    update(SeatRow)
+                    .where(
+                        SeatRow.game_id == game_id,
+                        SeatRow.seat == seat,
+                        SeatRow.claimed.is_(False),
+                    )
+                    .values(claimed=True, token=token)
+                ).rowcount
+            else:
+                found = connection.execute(
+                    delete(InviteRow).where(
+                        InviteRow.game_id == game_id,
+                        InviteRow.seat == seat,
+                        InviteRow.code == invite,
+                    )
+                ).rowcount
+                if found == 1:
+                    connection.execute(
+                        update(SeatRow)
+                        .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                        .values(claimed=True, token=token)
+                    )
+            if found != 1:
+                raise Conflict(f"seat {seat} of game {game_id} was taken meanwhile")
+            self._bump(connection, game_id, version, status=status, updated=now)
+
+        return self._write(game_id, version, work)
 
     def set_status(self, game_id: str, status: str) -> None:
-        with self.sessions.begin() as session:
-            session.execute(update(GameRow).where(GameRow.id == game_id).values(status=status))
-
-    def claim_seat(self, game_id: str, seat: int, token: str | None = None) -> None:
-        """Mark ``seat`` as taken; with ``token``, replace its token (a seat joined from the lobby)."""
-        values: dict[str, Any] = {"claimed": True}
-        if token is not None:
-            values["token"] = token
-        with self.sessions.begin() as session:
-            session.execute(
-                update(SeatRow)
-                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
-                .values(**values)
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(GameRow).where(GameRow.id == game_id).values(status=status, bot_turn=False)
             )
+
+    # -- bots' turns across processes ---------------------------------------------------------
+
+    def try_bot_lock(self, game_id: str) -> bool:
+        """Take the game's bot-turn lock; False when another process holds it.
+
+        PostgreSQL: a session-level advisory lock on one connection of this process, so the
+        locks of a killed process vanish with its session. SQLite has one process: always True.
+        """
+        if not self.shared:
+            return True
+        with self._bot_locks_mutex:
+            try:
+                if self._bot_locks is None or self._bot_locks.closed:
+                    self._bot_locks = self.engine.connect().execution_options(
+                        isolation_level="AUTOCOMMIT"
+                    )
+                taken = self._bot_locks.execute(
+                    text("SELECT pg_try_advisory_lock(:key)"), {"key": advisory_key(game_id)}
+                ).scalar()
+            except Exception as exc:
+                self._drop_bot_locks()
+                raise StorageError(f"cannot take the bot lock: {exc}") from exc
+            return bool(taken)
+
+    def bot_unlock(self, game_id: str) -> None:
+        if not self.shared:
+            return
+        with self._bot_locks_mutex:
+            if self._bot_locks is None:
+                return
+            try:
+                self._bot_locks.execute(
+                    text("SELECT pg_advisory_unlock(:key)"), {"key": advisory_key(game_id)}
+                )
+            except Exception:
+                self._drop_bot_locks()  # the session is gone, and its locks with it
+
+    def _drop_bot_locks(self) -> None:
+        if self._bot_locks is not None:
+            with contextlib.suppress(Exception):
+                self._bot_locks.invalidate()
+            self._bot_locks = None
+
+    def listen_conninfo(self) -> str:
+        """The libpq connection string for LISTEN (psycopg's own, without SQLAlchemy's dialect)."""
+        return make_url(self.url).set(drivername="postgresql").render_as_string(hide_password=False)
 
     # -- reads --------------------------------------------------------------------------------
 
     def load(self, game_id: str) -> StoredGame | None:
-        with self.sessions() as session:
-            row = session.get(GameRow, game_id)
+        """The game, or None if there is none; CorruptGame if its rows cannot be read back.
+
+        The game row, seats, invites and actions are read by separate statements in one
+        transaction that sees one snapshot (PostgreSQL: repeatable read; SQLite: a transaction
+        begun for the reads too, see _sqlite_begin), so the result is one version of the game.
+        """
+        isolation = {"isolation_level": "REPEATABLE READ"} if self.shared else {}
+        with self.engine.connect().execution_options(**isolation) as connection:
+            row = connection.execute(select(*_GAME_COLUMNS).where(GameRow.id == game_id)).first()
             if row is None:
                 return None
-            return self._stored(session, row)
+            return self._stored(connection, row._mapping)
 
-    def load_unfinished(self) -> list[StoredGame]:
-        with self.sessions() as session:
-            rows = session.scalars(select(GameRow).where(GameRow.status != "over")).all()
-            return [self._stored(session, row) for row in rows]
+    def version_of(self, game_id: str) -> int | None:
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(GameRow.version).where(GameRow.id == game_id)
+            ).scalar()
+            return None if found is None else int(found)
 
-    def list_games(self, limit: int = 200) -> list[dict[str, Any]]:
-        """Public facts about the most recently active listed games (never seeds or tokens)."""
-        with self.sessions() as session:
-            rows = session.execute(
-                select(
-                    GameRow.id,
-                    GameRow.game,
-                    GameRow.players,
-                    GameRow.seats,
-                    GameRow.hotseat,
-                    GameRow.status,
-                    GameRow.moves,
-                    GameRow.created,
-                    GameRow.updated,
+    def unfinished(self, bot_turn_only: bool = False, idle: float = 0.0) -> list[str]:
+        """The ids of games not over (only where a bot decides; only unchanged for ``idle`` s)."""
+        query = select(GameRow.id).where(GameRow.status != "over")
+        if bot_turn_only:
+            query = query.where(GameRow.bot_turn.is_(True))
+        if idle > 0:
+            query = query.where(GameRow.updated < time.time() - idle)
+        with self.engine.connect() as connection:
+            return [str(found) for found in connection.execute(query).scalars()]
+
+    def check_unfinished(self) -> dict[str, str]:
+        """The unfinished games whose rows are unreadable, with the reason (no replay: cheap)."""
+        bad: dict[str, str] = {}
+        with self.engine.connect() as connection:
+            rows = connection.execute(select(*_GAME_COLUMNS).where(GameRow.status != "over")).all()
+            for row in rows:
+                try:
+                    _decode_game(row._mapping)
+                except CorruptGame as exc:
+                    bad[str(row._mapping["id"])] = exc.reason
+        return bad
+
+    def live_counts(self, since: float) -> tuple[int, int]:
+        """(games, bot seats) not over and changed after ``since``: what the caps count."""
+        with self.engine.connect() as connection:
+            games, bots = connection.execute(
+                select(func.count(), func.coalesce(func.sum(GameRow.bot_seats), 0)).where(
+                    GameRow.status != "over", GameRow.updated >= since
                 )
-                .where(GameRow.listed.is_(True))
-                .order_by(GameRow.updated.desc())
-                .limit(limit)
-            ).all()
-            return [dict(row._mapping) for row in rows]
+            ).one()
+            return int(games), int(bots)
+
+    def list_games(
+        self, limit: int = 50, before: tuple[float, str] | None = None, status: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Public facts about listed games, most recently active first (never seeds or
+        tokens); ``before`` (updated, id) pages on from the last row of a previous page."""
+        query = select(
+            GameRow.id,
+            GameRow.game,
+            cast(GameRow.players, Text).label("players"),
+            cast(GameRow.seats, Text).label("seats"),
+            GameRow.hotseat,
+            GameRow.status,
+            GameRow.moves,
+            GameRow.created,
+            GameRow.updated,
+        ).where(GameRow.listed.is_(True))
+        if status is not None:
+            query = query.where(GameRow.status == status)
+        if before is not None:
+            updated, last_id = before
+            query = query.where(
+                (GameRow.updated < updated)
+                | ((GameRow.updated == updated) & (GameRow.id < last_id))
+            )
+        query = query.order_by(GameRow.updated.desc(), GameRow.id.desc()).limit(limit)
+        games = []
+        with self.engine.connect() as connection:
+            for row in connection.execute(query):
+                data = dict(row._mapping)
+                try:  # a corrupt row is left out of the lobby, not the lobby out of service
+                    data["players"] = _json_list(data["players"], "players")
+                    data["seats"] = _json_list(data["seats"], "seats")
+                except CorruptGame:
+                    continue
+                games.append(data)
+        return games
 
     def count_games(self) -> int:
-        with self.sessions() as session:
-            return int(session.scalar(select(func.count()).select_from(GameRow)) or 0)
+        with self.engine.connect() as connection:
+            return int(connection.scalar(select(func.count()).select_from(GameRow)) or 0)
 
-    def _stored(self, session: Session, row: GameRow) -> StoredGame:
-        seats = session.scalars(select(SeatRow).where(SeatRow.game_id == row.id)).all()
-        actions = session.execute(
+    def _stored(self, connection: Connection, row: Any) -> StoredGame:
+        game = _decode_game(row)
+        seats = connection.execute(
+            select(SeatRow.seat, SeatRow.token, SeatRow.claimed).where(SeatRow.game_id == game.id)
+        ).all()
+        invites = connection.execute(
+            select(InviteRow.seat, InviteRow.code).where(InviteRow.game_id == game.id)
+        ).all()
+        actions = connection.execute(
             select(ActionRow.ply, ActionRow.seat, ActionRow.action)
-            .where(ActionRow.game_id == row.id)
+            .where(ActionRow.game_id == game.id)
             .order_by(ActionRow.ply)
         ).all()
-        return StoredGame(
-            id=row.id,
-            game=row.game,
-            players=list(row.players),
-            seed=row.seed,
-            options=dict(row.options),
-            seats=list(row.seats),
-            hotseat=row.hotseat,
-            listed=row.listed,
-            table_token=row.table_token,
-            status=row.status,
-            created=row.created,
-            updated=row.updated,
-            tokens={s.seat: s.token for s in seats},
-            claimed={s.seat: s.claimed for s in seats},
-            actions=[a.action for a in actions],
-            action_seats=[a.seat for a in actions],
-        )
+        count = len(game.seats)
+        for seat, token, claimed in seats:
+            if not 0 <= seat < count or game.seats[seat] != "human":
+                raise CorruptGame(game.id, f"a token for seat {seat}, which is no human seat")
+            game.tokens[int(seat)] = str(token)
+            game.claimed[int(seat)] = bool(claimed)
+        game.invites = {int(seat): str(code) for seat, code in invites if seat in game.tokens}
+        if [a.ply for a in actions] != list(range(len(actions))):
+            raise CorruptGame(game.id, "its moves are not numbered 0, 1, 2, ...")
+        if any(not 0 <= a.seat < count for a in actions):
+            raise CorruptGame(game.id, "a move by a seat the game does not have")
+        game.actions = [str(a.action) for a in actions]
+        game.action_seats = [int(a.seat) for a in actions]
+        return game
+
+
+_GAME_COLUMNS = (
+    GameRow.id,
+    GameRow.game,
+    # Read as text and decoded here, so that one corrupt row fails alone and says why.
+    cast(GameRow.players, Text).label("players"),
+    GameRow.seed,
+    cast(GameRow.options, Text).label("options"),
+    cast(GameRow.seats, Text).label("seats"),
+    GameRow.hotseat,
+    GameRow.listed,
+    GameRow.table_token,
+    GameRow.status,
+    GameRow.created,
+    GameRow.updated,
+    GameRow.version,
+    GameRow.bot_seconds,
+)
+
+
+def _json(raw: Any, what: str, game_id: str) -> Any:
+    if raw is None:
+        raise CorruptGame(game_id, f"its {what} are missing")
+    if not isinstance(raw, str):
+        return raw
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise CorruptGame(game_id, f"its stored {what} are not valid JSON") from None
+
+
+def _json_list(raw: Any, what: str, game_id: str = "?") -> list[str]:
+    value = _json(raw, what, game_id)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise CorruptGame(game_id, f"its stored {what} are not a list of names")
+    return value
+
+
+def _decode_game(row: Any) -> StoredGame:
+    """A game row checked field by field; CorruptGame with the first thing wrong."""
+    game_id = str(row["id"])
+    players = _json_list(row["players"], "players", game_id)
+    seats = _json_list(row["seats"], "seats", game_id)
+    options = _json(row["options"], "options", game_id)
+    if not isinstance(options, dict):
+        raise CorruptGame(game_id, "its stored options are not an object")
+    if not 1 <= len(players) <= MAX_PLAYERS_STORED:
+        raise CorruptGame(game_id, f"it has {len(players)} players")
+    if len(seats) != len(players):
+        raise CorruptGame(game_id, f"it lists {len(seats)} seats for {len(players)} players")
+    if any(kind != "human" and not kind.startswith("bot:") for kind in seats):
+        raise CorruptGame(game_id, "a seat is neither human nor a bot")
+    try:
+        seed = int(row["seed"])
+        version = int(row["version"] or 0)
+    except (TypeError, ValueError):
+        raise CorruptGame(game_id, "its seed or version is not a number") from None
+    return StoredGame(
+        id=game_id,
+        game=str(row["game"]),
+        players=players,
+        seed=seed,
+        options=options,
+        seats=seats,
+        hotseat=bool(row["hotseat"]),
+        listed=bool(row["listed"]),
+        table_token=row["table_token"],
+        status=str(row["status"]),
+        created=float(row["created"]),
+        updated=float(row["updated"]),
+        version=version,
+        bot_seconds=row["bot_seconds"],
+    )
+
+
+def _sqlite_begin(connection: Any) -> None:
+    # Python's sqlite3 opens a transaction only before a write, so the statements of a read
+    # would each see the latest commit; BEGIN here makes every transaction, reads included,
+    # one snapshot (what SQLAlchemy's documentation prescribes for pysqlite).
+    connection.exec_driver_sql("BEGIN")
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     # WAL keeps readers off the writer's back; NORMAL sync is durable against a killed
     # process (the OS holds the written pages), which is the crash the server must survive.
+    connection.isolation_level = None  # transactions are begun by _sqlite_begin instead
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")

@@ -1,4 +1,6 @@
 // The server's HTTP and WebSocket API (docs/contract.md), and the tokens this browser holds.
+// A token never goes in a URL: HTTP sends it in the Authorization header, a WebSocket in its
+// first message.
 
 export class ApiError extends Error {
   constructor(status, message) {
@@ -7,10 +9,12 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, token) {
+  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   let data = null;
@@ -29,9 +33,9 @@ export const api = {
   meta: () => call("GET", "/api/meta"),
   lobby: () => call("GET", "/api/games"),
   create: (body) => call("POST", "/api/games", body),
-  join: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/join`),
-  view: (id, token) =>
-    call("GET", `/api/games/${encodeURIComponent(id)}${token ? `?token=${encodeURIComponent(token)}` : ""}`),
+  // An invite code (from an invite link) is exchanged once for its seat's own token.
+  join: (id, invite) => call("POST", `/api/games/${encodeURIComponent(id)}/join`, invite ? { invite } : {}),
+  view: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}`, undefined, token),
   replay: (id, seat) =>
     call("GET", `/api/games/${encodeURIComponent(id)}/replay${seat === null || seat === undefined ? "" : `?seat=${seat}`}`),
   board: (game, name) => call("GET", `/api/boards/${game}?board=${encodeURIComponent(name)}`),
@@ -55,10 +59,13 @@ export class Live {
 
   open() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(this.id)}${query}`);
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(this.id)}`);
     this.ws = ws;
-    ws.onopen = () => { this.retry = 0; this.onState("connected"); };
+    ws.onopen = () => {
+      ws.send(JSON.stringify(this.token ? { token: this.token } : {}));
+      this.retry = 0;
+      this.onState("connected");
+    };
     ws.onmessage = (message) => {
       let frame;
       try {
@@ -71,7 +78,7 @@ export class Live {
     };
     ws.onclose = (event) => {
       if (this.closed) return;
-      if (event.code === 4403 || event.code === 4404) {
+      if (event.code === 4400 || event.code === 4403 || event.code === 4404) {
         this.closed = true;
         this.onState("refused");
         return;

@@ -1,10 +1,12 @@
 // The web client: lobby, new-table form, live game screen (seat, hot seat, spectator), replays.
-// Routes live in the URL's hash, so seat tokens never reach the server's logs:
+// Routes live in the URL's hash; tokens live in this browser's localStorage, never in a URL:
 //   #/                      lobby and new table
-//   #/play/ID/TOKEN         a seat (invite links look like this)
-//   #/hotseat/ID/TOKEN      one screen for every human at the table
+//   #/play/ID               this browser's seat at the game
+//   #/invite/ID/CODE        an invite link: the one-time code is exchanged for the seat
+//   #/hotseat/ID            one screen for every human at the table
 //   #/watch/ID              spectators (public view only)
 //   #/replay/ID             step through a finished game
+// (#/play/ID/TOKEN and #/hotseat/ID/TOKEN still open: the token is stored, the URL replaced.)
 
 import { api, Live, remember, remembered, rememberedAll } from "./api.js";
 import { clear, put, closeDialog, dialog, dialogOpen, el, setStatus, titleCase, toast } from "./ui.js";
@@ -35,12 +37,43 @@ function route() {
   setStatus("");
   clear(app);
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
-  const [page, id, token] = parts;
-  if (page === "play" && id && token) current = gameScreen(id, token, "seat");
-  else if (page === "hotseat" && id && token) current = gameScreen(id, token, "hotseat");
+  const [page, id, secret] = parts;
+  if ((page === "play" || page === "hotseat") && id && secret) {
+    // An old-style link: keep the token here and take it out of the address and history.
+    remember(id, page === "play" ? { token: secret } : { table_token: secret });
+    location.replace(`#/${page}/${encodeURIComponent(id)}`);
+    return;
+  }
+  if (page === "invite" && id && secret) current = inviteScreen(id, secret);
+  else if (page === "play" && id) current = seatScreen(id, "token", "seat");
+  else if (page === "hotseat" && id) current = seatScreen(id, "table_token", "hotseat");
   else if (page === "watch" && id) current = gameScreen(id, null, "spectator");
   else if (page === "replay" && id) current = replayScreen(id);
   else current = lobbyScreen();
+}
+
+function seatScreen(id, key, mode) {
+  const token = remembered(id)?.[key];
+  if (token) return gameScreen(id, token, mode);
+  app.append(el("div", { class: "card" }, el("h1", {}, "No seat here"),
+    el("p", {}, "This browser holds no seat of this game (seats are kept in the browser that took them)."),
+    link(`#/watch/${id}`, "Watch"), " ", link("#/", "Back to the lobby")));
+  return null;
+}
+
+function inviteScreen(id, code) {
+  app.append(el("div", { class: "card" }, el("p", { class: "muted" }, "Taking your seat…")));
+  api.join(id, code).then((joined) => {
+    remember(id, { token: joined.token, seat: joined.seat });
+    location.replace(`#/play/${encodeURIComponent(id)}`);
+  }).catch((error) => {
+    const saved = remembered(id);
+    put(app, el("div", { class: "card" }, el("h1", {}, "This invite does not open a seat"),
+      el("p", {}, error.message),
+      saved?.token ? link(`#/play/${id}`, "Go to your seat") : link(`#/watch/${id}`, "Watch"),
+      " ", link("#/", "Back to the lobby")));
+  });
+  return null;
 }
 
 // -- lobby -------------------------------------------------------------------------------------
@@ -85,8 +118,8 @@ function lobbyTable(games) {
           `${titleCase(g.players[i])}${kind === "human" ? "" : ` (${kind.replace("bot:", "bot ")})`}`);
         const saved = mine[g.id];
         const buttons = [];
-        if (saved?.token) buttons.push(link(`#/play/${g.id}/${saved.token}`, "Resume"));
-        if (saved?.table_token) buttons.push(link(`#/hotseat/${g.id}/${saved.table_token}`, "Resume"));
+        if (saved?.token) buttons.push(link(`#/play/${g.id}`, "Resume"));
+        if (saved?.table_token) buttons.push(link(`#/hotseat/${g.id}`, "Resume"));
         if (status === "open" && !saved) {
           buttons.push(el("button", { class: "btn", onclick: () => joinGame(g.id) }, "Join"));
         }
@@ -109,7 +142,7 @@ async function joinGame(id) {
   try {
     const joined = await api.join(id);
     remember(id, { token: joined.token, seat: joined.seat });
-    location.hash = `#/play/${id}/${joined.token}`;
+    location.hash = `#/play/${id}`;
   } catch (error) {
     toast(error.message);
   }
@@ -128,7 +161,9 @@ function newTableForm(meta) {
     for (const [key, value] of Object.entries(info.options)) {
       if (!(key in state.options) || typeof state.options[key] !== typeof value) state.options[key] = value;
     }
-    const seatKinds = ["human", ...meta.bots.map((b) => `bot:${b}`)];
+    // "human": a person with an invite link; "open": anyone who joins from the lobby.
+    const seatKinds = ["human", "open", ...meta.bots.map((b) => `bot:${b}`)];
+    const seatLabel = (k) => (k === "human" ? "person" : k === "open" ? "anyone (lobby)" : k.replace("bot:", "bot: "));
     put(body, 
       el("label", { class: "field" }, "Game",
         el("select", { id: "new-game", onchange: (e) => { state.game = e.target.value; state.options = {}; render(); } },
@@ -141,8 +176,7 @@ function newTableForm(meta) {
         range(0, state.players - 1).map((i) =>
           el("label", { class: "seat-choice" }, `Seat ${i + 1}`,
             el("select", { "data-seat": i, onchange: (e) => { state.seats[i] = e.target.value; } },
-              seatKinds.map((k) => el("option", { value: k, selected: k === state.seats[i] },
-                k === "human" ? "person" : k.replace("bot:", "bot: ")))))),
+              seatKinds.map((k) => el("option", { value: k, selected: k === state.seats[i] }, seatLabel(k)))))),
       ),
       optionFields(info, state),
       el("fieldset", { class: "field" }, el("legend", {}, "How people play"),
@@ -183,15 +217,16 @@ function optionFields(info, state) {
 }
 
 async function createGame(state) {
-  const seats = state.seats.slice(0, state.players);
   const hotseat = state.mode === "hotseat";
+  // At one screen there is nobody to wait for: open seats are people at the table.
+  const seats = state.seats.slice(0, state.players).map((k) => (hotseat && k === "open" ? "human" : k));
   try {
     const created = await api.create({
       game: state.game, players: state.players, seats, options: state.options, hotseat,
     });
     if (hotseat) {
       remember(created.id, { table_token: created.table_token, game: state.game });
-      location.hash = `#/hotseat/${created.id}/${created.table_token}`;
+      location.hash = `#/hotseat/${created.id}`;
       return;
     }
     if (!created.seats.length) {
@@ -199,8 +234,9 @@ async function createGame(state) {
       return;
     }
     const [mine, ...others] = created.seats;
-    remember(created.id, { token: mine.token, seat: mine.seat, game: state.game, invites: others });
-    location.hash = `#/play/${created.id}/${mine.token}`;
+    const invites = others.map((s) => ({ seat: s.seat, invite: s.invite }));
+    remember(created.id, { token: mine.token, seat: mine.seat, game: state.game, invites });
+    location.hash = `#/play/${created.id}`;
   } catch (error) {
     toast(error.message);
   }
@@ -365,13 +401,14 @@ function addLog(node, frame) {
 function invites(node, id, frame, mode) {
   if (mode !== "seat") { clear(node); return; }
   const saved = remembered(id);
-  const pending = (saved?.invites || []).filter((s) => !frame.table.claimed[s.seat]);
+  const unused = frame.table.invites || [];
+  const pending = (saved?.invites || []).filter((s) => s.invite && unused.includes(s.seat));
   if (!pending.length) { clear(node); return; }
   put(node, el("div", { class: "card invites" },
     el("h3", {}, "Invite players"),
     el("p", { class: "muted" }, "Send each person their own link: it holds their seat's secret."),
     pending.map((s) => {
-      const url = `${location.origin}/#/play/${id}/${s.token}`;
+      const url = `${location.origin}/#/invite/${id}/${s.invite}`;
       return el("div", { class: "invite" },
         el("span", {}, titleCase(frame.players[s.seat])),
         el("input", { readonly: true, value: url, "data-invite-seat": s.seat, onclick: (e) => e.target.select() }),

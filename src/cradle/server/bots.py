@@ -1,0 +1,166 @@
+"""The bots' decisions for the server: a fair queue in front of a few worker processes.
+
+- Each decision runs on one worker, single-threaded, within the table's thinking budget, itself
+  capped by the operator (``Limits.bot_seconds``): a level that would search on every core
+  (``expert``) searches on one worker here, for at most that long.
+- The workers are taken in turn: a table has at most one decision waiting or running, and the
+  waiting ones are served first come, first served, so a table of slow bots holds one worker
+  at a time and every other table's bot gets the next free one.
+- Workers are separate processes (the search is pure Python: in threads it would hold the
+  server's interpreter). They watch the server's process id and exit when it is gone, also
+  after a SIGKILL, when no shutdown code runs.
+- The ``random`` bot costs nothing and decides in a thread, with no process to start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import os
+import threading
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from cradle.ai import LEVELS, make_bot
+from cradle.ai.bots import Bot
+from cradle.ai.levels import SEARCH_DEFAULTS, search_bot
+from cradle.ai.search import Budget
+
+log = logging.getLogger("cradle.server")
+
+CHEAP_BOTS = frozenset({"random"})
+PARENT_POLL = 0.5  # seconds between a worker's checks that the server still runs
+
+
+def server_bot(name: str, seed: int, seconds: float) -> Bot:
+    """The bot ``name`` as the server runs it: one process, at most ``seconds`` a decision."""
+    level = LEVELS.get(name)
+    if level is not None and level.budget is not None:
+        budget = _capped(level.budget, seconds)
+        return search_bot(level.bot, seed, budget, workers=1, name=name)
+    if name in SEARCH_DEFAULTS:
+        return search_bot(name, seed, _capped(SEARCH_DEFAULTS[name], seconds))
+    return make_bot(name, seed)
+
+
+def _capped(budget: Budget, seconds: float) -> Budget:
+    if budget.seconds is not None and budget.seconds <= seconds:
+        return budget
+    return Budget(iterations=budget.iterations, seconds=seconds)
+
+
+def decide(state: Any, seat: int, name: str, seed: int, seconds: float) -> str:
+    """One decision (in a worker process, or a thread for the cheap bots)."""
+    return server_bot(name, seed, seconds).choose(state, seat)
+
+
+def watch_parent(parent: int) -> None:
+    """In a worker: exit as soon as the server process ``parent`` is gone."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(PARENT_POLL)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="cradle-parent-watch", daemon=True).start()
+
+
+class BotPool:
+    """Worker slots handed out first come, first served; one decision per table at a time."""
+
+    def __init__(self, processes: int) -> None:
+        if processes < 1:
+            raise ValueError("the bot pool needs at least one worker")
+        self.processes = processes
+        self.free = processes
+        self.waiting: collections.deque[tuple[str, asyncio.Future[None]]] = collections.deque()
+        self.busy: set[str] = set()  # tables with a decision waiting or running
+        self.served: list[str] = []  # the order tables got a worker in (the fairness test reads it)
+        self.pool: ProcessPoolExecutor | None = None
+        self.cheap: Executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cradle-bot")
+        self.closed = False
+
+    async def decide(
+        self, table_id: str, state: Any, seat: int, name: str, seed: int, seconds: float
+    ) -> str:
+        """The bot's action for ``seat`` of ``state`` (a copy the caller does not touch)."""
+        loop = asyncio.get_running_loop()
+        if name in CHEAP_BOTS:
+            return await loop.run_in_executor(self.cheap, decide, state, seat, name, seed, seconds)
+        if table_id in self.busy:
+            raise RuntimeError(f"table {table_id} already has a bot decision in the pool")
+        self.busy.add(table_id)
+        try:
+            await self._slot(table_id)
+            try:
+                self.served.append(table_id)
+                del self.served[:-1000]
+                return await loop.run_in_executor(
+                    self._executor(), decide, state, seat, name, seed, seconds
+                )
+            except BrokenProcessPool:
+                self.pool = None  # a worker died (killed from outside): start afresh next time
+                raise
+            finally:
+                self._release()
+        finally:
+            self.busy.discard(table_id)
+
+    async def _slot(self, table_id: str) -> None:
+        if self.free > 0 and not self.waiting:
+            self.free -= 1
+            return
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting.append((table_id, ready))
+        try:
+            await ready
+        except asyncio.CancelledError:
+            if ready.done() and not ready.cancelled():
+                self._release()  # the slot was handed to us as we were cancelled: pass it on
+            else:
+                self.waiting.remove((table_id, ready))
+            raise
+
+    def _release(self) -> None:
+        while self.waiting:
+            _table, ready = self.waiting.popleft()
+            if not ready.done():
+                ready.set_result(None)  # the slot goes straight to the next in line
+                return
+        self.free += 1
+
+    def _executor(self) -> Executor:
+        if self.closed:
+            raise RuntimeError("the bot pool is closed")
+        if self.pool is None:
+            import multiprocessing
+
+            # spawn: safe next to the server's threads; each worker watches the server.
+            self.pool = ProcessPoolExecutor(
+                max_workers=self.processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=watch_parent,
+                initargs=(os.getpid(),),
+            )
+        return self.pool
+
+    def worker_pids(self) -> list[int]:
+        processes = getattr(self.pool, "_processes", None) or {}
+        return [int(pid) for pid in processes]
+
+    def close(self) -> None:
+        """Stop the workers now: a decision in progress is abandoned (it is redone on start)."""
+        self.closed = True
+        self.cheap.shutdown(wait=False, cancel_futures=True)
+        if self.pool is not None:
+            processes = list((getattr(self.pool, "_processes", None) or {}).values())
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                process.join(timeout=5)
+            self.pool = None

@@ -1,0 +1,102 @@
+"""What one client, one table and the whole server may use: the operator's knobs and their
+defaults (safe for a server on the internet, roomy enough for people and bot scripts), and the
+per-client rate limiter."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import OrderedDict
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+
+def default_bot_processes() -> int:
+    """One bot process per core but one (the server keeps a core), at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every limit of the server; ``create_app(limits=...)`` and ``cradle serve`` flags."""
+
+    # Per client (its address, as uvicorn reports it: behind a trusted proxy, the forwarded one).
+    create_per_minute: float = 20.0  # new games (and seats joined)
+    create_burst: int = 20
+    moves_per_second: float = 20.0  # moves and undos, over HTTP and WebSocket together
+    moves_burst: int = 300
+    # The whole server (counted in the database: all processes on it together).
+    max_live_games: int = 1000  # games not over that changed in the last day
+    max_bot_seats: int = 400  # bot seats at those games
+    # Bots.
+    bot_seconds: float = 2.0  # the most a bot may think per decision; a table may ask for less
+    bot_processes: int = 0  # worker processes for bots' decisions; 0: one per core but one
+    # Reading.
+    lobby_page: int = 50  # games per lobby page (a client may ask for fewer)
+    replay_cache: int = 64  # finished games' replays kept built
+
+    def __post_init__(self) -> None:
+        for name in ("create_per_minute", "moves_per_second", "bot_seconds"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be more than 0")
+        for name in ("create_burst", "moves_burst", "max_live_games", "lobby_page"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1")
+        for name in ("max_bot_seats", "bot_processes", "replay_cache"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} cannot be negative")
+
+    @property
+    def processes(self) -> int:
+        return self.bot_processes or default_bot_processes()
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Limits:
+        known = {f.name: f.type for f in fields(cls)}
+        unknown = sorted(set(data) - set(known))
+        if unknown:
+            raise ValueError(f"unknown limit(s): {', '.join(unknown)}")
+        return cls(**data)
+
+
+# The limits a load test's own server runs with: the clients all share one address.
+UNLIMITED_CLIENTS = {
+    "create_per_minute": 1e9,
+    "create_burst": 10**9,
+    "moves_per_second": 1e9,
+    "moves_burst": 10**9,
+    "max_live_games": 10**6,
+}
+
+
+class RateLimiter:
+    """Token buckets per client key: ``burst`` at once, then ``rate`` per second.
+
+    The table of clients is bounded (least recently seen forgotten first), so a flood of
+    addresses costs a fixed amount of memory; a forgotten client starts again with a full
+    bucket, which only errs on the side of letting people play.
+    """
+
+    def __init__(self, rate: float, burst: int, clients: int = 10_000) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.clients = clients
+        self.buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def allow(self, key: str, now: float | None = None) -> float:
+        """0.0 if the client may go on now (and count it), else the seconds until it may."""
+        now = time.monotonic() if now is None else now
+        tokens, last = self.buckets.pop(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        wait = 0.0
+        if tokens >= 1.0:
+            tokens -= 1.0
+        else:
+            wait = (1.0 - tokens) / self.rate
+        self.buckets[key] = (tokens, now)
+        while len(self.buckets) > self.clients:
+            self.buckets.popitem(last=False)
+        return wait

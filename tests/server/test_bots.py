@@ -1,0 +1,65 @@
+"""The server's bot pool: workers handed out in turn, so no table's bots starve the others'."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from cradle.server.bots import BotPool
+from tests.server.conftest import GAMES, run_async
+
+pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+
+
+def test_a_table_of_slow_bots_takes_its_turn_like_the_others() -> None:
+    from cradle import tigris
+
+    state = tigris.new_game(2, seed=5)
+    seat = int(state.to_move)
+
+    async def table(pool: BotPool, name: str, bot: str, decisions: int) -> list[str]:
+        chosen = []
+        for number in range(decisions):
+            # Like a table of bots: the next decision is asked for as soon as one is made.
+            chosen.append(await pool.decide(name, state.clone(), seat, bot, number, 0.3))
+        return chosen
+
+    async def run() -> tuple[list[str], list[list[str]]]:
+        pool = BotPool(processes=1)
+        try:
+            # "slow" thinks 0.3 s a decision (pimc); the others take a moment (greedy).
+            found = await asyncio.gather(
+                table(pool, "slow", "pimc", 3),
+                table(pool, "quick", "greedy", 3),
+                table(pool, "other", "greedy", 3),
+            )
+            return pool.served, found
+        finally:
+            pool.close()
+
+    served, found = run_async(run)
+    # One worker, served in turn: never the same table twice while another one waited.
+    assert served == ["slow", "quick", "other"] * 3
+    legal = set(state.legal_actions())
+    assert all(action in legal for actions in found for action in actions)
+
+
+def test_a_table_has_one_decision_in_the_pool_at_a_time() -> None:
+    from cradle import tigris
+
+    state = tigris.new_game(2, seed=5)
+    seat = int(state.to_move)
+
+    async def run() -> None:
+        pool = BotPool(processes=1)
+        try:
+            first = asyncio.ensure_future(pool.decide("t", state.clone(), seat, "greedy", 1, 0.1))
+            await asyncio.sleep(0)
+            with pytest.raises(RuntimeError, match="already has a bot decision"):
+                await pool.decide("t", state.clone(), seat, "greedy", 2, 0.1)
+            assert await first in state.legal_actions()
+        finally:
+            pool.close()
+
+    run_async(run)
