@@ -18,6 +18,7 @@ from cradle.core.errors import CliError
 from cradle.server.limits import Limits  # plain Python: no server extra needed to import it
 
 _LIMITS = Limits()
+DEFAULT_PORT = 8000  # `make play`'s; $CRADLE_PORT or --port choose another
 
 
 def default_db() -> Path:
@@ -57,7 +58,9 @@ def _need_server_extra() -> None:
 
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[
+        int, typer.Option(help="Port to listen on.", envvar="CRADLE_PORT")
+    ] = DEFAULT_PORT,
     db: Annotated[
         Path | None,
         typer.Option(help="SQLite file for the games (default: in the user's data directory)."),
