@@ -100,6 +100,13 @@ def serve(
     moves_per_second: Annotated[
         float, typer.Option(help="Moves and undos per client and second (after a burst).")
     ] = _LIMITS.moves_per_second,
+    assist_processes: Annotated[
+        int, typer.Option(help="Worker processes for hints and analyses (niced below bots).")
+    ] = _LIMITS.assist_processes,
+    hint_seconds: Annotated[float, typer.Option(help="Thinking per hint.")] = _LIMITS.hint_seconds,
+    analysis_seconds: Annotated[
+        float, typer.Option(help="Thinking per move reviewed when a finished game is analysed.")
+    ] = _LIMITS.analysis_seconds,
 ) -> None:
     """Start the play server: lobby, live games, bots and the web client."""
     _need_server_extra()
@@ -121,6 +128,9 @@ def serve(
             bot_processes=bot_processes,
             create_per_minute=create_per_minute,
             moves_per_second=moves_per_second,
+            assist_processes=assist_processes,
+            hint_seconds=hint_seconds,
+            analysis_seconds=analysis_seconds,
         )
     except ValueError as exc:
         raise CliError(f"bad limit: {exc}") from None
