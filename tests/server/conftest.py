@@ -21,6 +21,7 @@ with warnings.catch_warnings():
 
 from cradle.games import game_names
 from cradle.server.app import create_app
+from cradle.server.limits import Limits
 
 
 def playable_games() -> list[str]:
@@ -69,7 +70,9 @@ def db_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url, bot_delay=0)) as test_client:
+    # Finished games are not analysed here: test_assist.py tests that, with tiny budgets.
+    limits = Limits(analyse_finished=False)
+    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as test_client:
         yield test_client
 
 

@@ -296,3 +296,14 @@ def test_assist_workers_are_niced_below_the_bots() -> None:
     worker, pids, niceness = run_async(scenario)
     assert pids == [worker]  # its own process, not one of the bots' workers
     assert niceness >= os.getpriority(os.PRIO_PROCESS, 0) + 10
+
+
+@pytest.mark.skipif("gheos" not in GAMES, reason="needs the Gheos engine")
+def test_an_operator_may_turn_the_analyses_off(client: TestClient) -> None:
+    """`client` runs with Limits(analyse_finished=False) (`cradle serve --no-analyse`)."""
+    created = create(client, "gheos", seats=["human", "bot:random"])
+    game_id = created["id"]
+    play(client, game_id, {0: token_of(created, 0)}, 10_000, seed=5)
+    assert hub_of(client).tables[game_id].is_over
+    assert client.get(f"/api/games/{game_id}/analysis").json()["status"] == "none"
+    assert hub_of(client).assist.pool is None  # no worker was even started

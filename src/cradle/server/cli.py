@@ -107,6 +107,9 @@ def serve(
     analysis_seconds: Annotated[
         float, typer.Option(help="Thinking per move reviewed when a finished game is analysed.")
     ] = _LIMITS.analysis_seconds,
+    analyse: Annotated[
+        bool, typer.Option(help="Analyse every game a person played once it ends.")
+    ] = _LIMITS.analyse_finished,
 ) -> None:
     """Start the play server: lobby, live games, bots and the web client."""
     _need_server_extra()
@@ -131,6 +134,7 @@ def serve(
             assist_processes=assist_processes,
             hint_seconds=hint_seconds,
             analysis_seconds=analysis_seconds,
+            analyse_finished=analyse,
         )
     except ValueError as exc:
         raise CliError(f"bad limit: {exc}") from None

@@ -1349,10 +1349,10 @@ class Hub:
             return False
         return table.hotseat or sum(1 for kind in table.seats if kind == "human") == 1
 
-    @staticmethod
-    def analysed(table: Table) -> bool:
-        """A finished game is analysed by itself when a person played in it."""
-        return any(kind == "human" for kind in table.seats)
+    def analysed(self, table: Table) -> bool:
+        """A finished game is analysed by itself when a person played in it (unless the
+        operator turned that off: ``Limits.analyse_finished``)."""
+        return self.limits.analyse_finished and any(kind == "human" for kind in table.seats)
 
     async def hint(self, table: Table, token: str | None) -> dict[str, Any]:
         """The best few moves for the seat deciding now, from its own information only."""

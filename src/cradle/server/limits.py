@@ -44,6 +44,7 @@ class Limits:
     hints_burst: int = 6
     analysis_seconds: float = 0.25  # thinking per move reviewed in a finished game's analysis
     analysis_queue: int = 50  # analyses waiting in memory (more wait in the database)
+    analyse_finished: bool = True  # analyse every game a person played once it ends
 
     def __post_init__(self) -> None:
         positive = (
@@ -91,8 +92,10 @@ class Limits:
         return cls(**data)
 
 
-# The limits a load test's own server runs with: the clients all share one address.
+# The limits a load test's own server runs with: the clients all share one address, and its
+# finished games are not analysed (that would measure the analyses, not the moves).
 UNLIMITED_CLIENTS = {
+    "analyse_finished": False,
     "create_per_minute": 1e9,
     "create_burst": 10**9,
     "moves_per_second": 1e9,
