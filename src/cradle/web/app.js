@@ -210,7 +210,8 @@ function newTableForm(meta) {
           const bot = kind.startsWith("bot:") ? bots.byName[kind.slice(4)] : null;
           return el("div", { class: "seat-line" },
             el("label", { class: "seat-choice" }, `Seat ${i + 1}`, seatSelect(i)),
-            bot?.about ? el("p", { class: "muted small seat-about", "data-about": i }, `${titleCase(bot.name)}: ${bot.about}.`) : null);
+            bot?.about ? el("p", { class: "muted small seat-about", "data-about": i },
+              `${titleCase(bot.name)}: ${bot.about}${thinkingTime(bot) ? ` · here it ${thinkingTime(bot)}` : ""}.`) : null);
         })),
       optionFields(info, state),
       el("fieldset", { class: "field" }, el("legend", {}, "How people play"),
