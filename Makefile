@@ -52,7 +52,9 @@ $(NATIVE): $(NATIVE_SOURCES) | $(PLAY_STAMP)
 	rm -rf native/target/wheels native/target/wheel
 	$(BIN)/maturin build --release --locked --quiet -m native/Cargo.toml -i $(BIN)/python -o native/target/wheels
 	$(BIN)/python -m zipfile -e native/target/wheels/*.whl native/target/wheel
-	cp native/target/wheel/_native/_native*$(EXT_SUFFIX) $@
+	# Replaced by a rename: a process that has the old module loaded keeps its file intact.
+	cp native/target/wheel/_native/_native*$(EXT_SUFFIX) $@.tmp
+	mv -f $@.tmp $@
 
 # Required by `make test`; `make play` works without cargo on the Python engines.
 native: $(NATIVE)
