@@ -205,6 +205,7 @@ def test_hot_seat_hides_hands_between_turns(
     assert page.locator("#hand-tiles .tile-btn").count() == 0
     page.click("#cover [data-action=reveal]")
     page.wait_for_selector("#hand-tiles .tile-btn")
+    assert page.locator("#hint").is_visible()  # hints at a hot seat (not between screens)
     page.screenshot(path=str(artifacts / "hotseat-revealed.png"))
     assert errors.errors == []
     context.close()
@@ -232,6 +233,8 @@ def test_phone_screens(server: PlayServer, browser: Any, artifacts: Path) -> Non
             page.click("#swap-dialog .btn.quiet")
             page.locator("#hand-tiles .tile-btn:not([disabled])").first.click()
         page.screenshot(path=str(artifacts / f"phone-{game}.png"), full_page=True)
+        # The banner's details take a line of their own, which no separator starts.
+        assert page.locator(".banner .detail").inner_text().startswith("you are ")
         # The board's widest dimension still fits a thumb: targets are at least 30 px.
         target = page.locator(".board .target").first.bounding_box()
         assert target is not None and target["width"] >= 30

@@ -70,6 +70,25 @@ def test_the_tigris_replay_keeps_its_controls(
         assert page.locator("[data-last-seat]").count() >= 1  # the step's move is outlined
         page.click("#replay-last")
         assert page.locator("#result").count() == 1
+        if size is LAPTOP:
+            # Tooltips: special squares, treasures, monuments, leaders and the rest say what
+            # they are (the squares' titles follow the final board).
+            titles = dict(
+                page.evaluate(
+                    """() => [...document.querySelectorAll('.tigris-board .cell')].map(
+                        (g) => [g.dataset.cell, g.querySelector('title').textContent])"""
+                )
+            )
+            end = server.get(f"/api/games/{game_id}")
+            special = server.get("/api/boards/tigris")["special"]
+            assert all("special square" in titles[cell] for cell in special)
+            for cell, value in end["board"].items():
+                if value.endswith("*"):
+                    assert "a treasure" in titles[cell], titles[cell]
+                if value.startswith("leader:"):
+                    assert "leader" in titles[cell], titles[cell]
+            for monument in end.get("monuments") or []:
+                assert "monument" in titles[monument["cell"]], titles[monument["cell"]]
         # The icons are drawn, not typed: no character on screen lacks a glyph.
         assert page.locator("#replay-first svg").count() == 1
         assert missing_glyphs(page) == []
@@ -117,14 +136,7 @@ def test_the_log_is_the_whole_history_and_the_board_shows_what_happened(
         for word in action.split()
         if CELL.match(word.upper())
     }
-    outlined = page.evaluate(
-        """() => [...document.querySelectorAll('.last-move[data-last-seat="1"]')].map((m) => {
-            const x = Number(m.getAttribute('x')), y = Number(m.getAttribute('y'));
-            return 'ABCDEFGHIJKLMNOP'[Math.floor(x / 40)] + (Math.floor(y / 40) + 1);
-        })"""
-    )
-    assert set(outlined) == theirs
-
+    assert outlined_squares(page, seat=1) == theirs
     # Reload, Resume from the lobby, a second device: the same whole log every time.
     page.reload()
     assert wait_for_log(page, server, game_id, token) == before
@@ -148,9 +160,29 @@ def test_the_log_is_the_whole_history_and_the_board_shows_what_happened(
     assert now >= placed
 
     # Opponents' catastrophes left and leaders in supply are listed.
+    # (The bot may have placed all its leaders by now: the circles follow the server's view.)
+    view = server.get(f"/api/games/{game_id}", token)
     bull = page.locator(".score-table tr[data-player]").nth(1)
-    assert bull.locator(".catastrophes-left").inner_text() == "2"
-    assert bull.locator("[data-supply]").count() >= 1
+    opponent = view["players"][1]
+    assert bull.locator(".catastrophes-left").inner_text() == str(view["catastrophes"][opponent])
+    shown = {str(c.get_attribute("data-supply")) for c in bull.locator("[data-supply]").all()}
+    assert shown == set(view["supply"][opponent])
+    me = page.locator(".score-table tr[data-player]").nth(0)  # we only passed: all four
+    assert me.locator("[data-supply]").count() == len(view["supply"][view["players"][0]]) == 4
+
+    # Our first action of the turn (a tile alone on the land, so that no conflict starts) leaves
+    # the bot's last moves outlined.
+    occupied = set(view["board"])
+    alone = next(
+        a
+        for a in view["legal_actions"]
+        if a.startswith("tile ") and not occupied & set(neighbours(a.split()[-1]))
+    )
+    before_action = version(page)
+    server.post(f"/api/games/{game_id}/actions", {"action": alone}, token)
+    wait_until(lambda: version(page) != before_action)
+    assert turn(page) == "mine"
+    assert outlined_squares(page, seat=1) == theirs
 
     # A square that is not legal for the tile in hand says why: on hover, and on a tap.
     tile = page.locator("#hand-tiles .tile-btn:not([disabled])").first
@@ -190,6 +222,28 @@ def test_the_log_is_the_whole_history_and_the_board_shows_what_happened(
     assert missing_glyphs(page) == []
     assert errors.errors == []
     context.close()
+
+
+def outlined_squares(page: Any, seat: int) -> set[str]:
+    """The Tigris squares outlined as a seat's last moves."""
+    found: list[str] = page.evaluate(
+        """(seat) => [...document.querySelectorAll(`.last-move[data-last-seat="${seat}"]`)].map(
+            (m) => {
+                const x = Number(m.getAttribute('x')), y = Number(m.getAttribute('y'));
+                return 'ABCDEFGHIJKLMNOP'[Math.floor(x / 40)] + (Math.floor(y / 40) + 1);
+            })""",
+        seat,
+    )
+    return set(found)
+
+
+def neighbours(cell: str) -> list[str]:
+    column, row = "ABCDEFGHIJKLMNOP".index(cell[0]), int(cell[1:])
+    return [
+        f"{'ABCDEFGHIJKLMNOP'[c]}{r}"
+        for c, r in ((column - 1, row), (column + 1, row), (column, row - 1), (column, row + 1))
+        if 0 <= c < 16 and 1 <= r <= 11
+    ]
 
 
 def hot_seat_revolt(server: PlayServer, page: Any) -> tuple[str, str, list[str]]:

@@ -352,23 +352,20 @@ class GameLog {
     return this.loading;
   }
 
-  /** The cells of each other seat's moves since this seat last moved (or its last move). */
+  /** The cells of each other seat's last moves: its latest run of moves in a row (its turn), so
+   * they stay outlined while this seat takes the actions of its own turn. */
   highlights(module, players, me) {
     const out = [];
-    let since = -1;
-    if (me !== null && me !== undefined) {
-      for (let i = this.steps.length - 1; i >= 0; i -= 1) if (this.steps[i].seat === me) { since = i; break; }
-    }
     for (let seat = 0; seat < players.length; seat += 1) {
       if (seat === me) continue;
-      let mine = this.steps.filter((s, i) => s.seat === seat && i > since);
-      if (!mine.length) {
-        const lastOne = [...this.steps].reverse().find((s) => s.seat === seat);
-        mine = lastOne && since < 0 ? [lastOne] : [];
-      }
-      const cells = mine.flatMap((s) => module.cellsOf(s.action));
+      let end = this.steps.length - 1;
+      while (end >= 0 && this.steps[end].seat !== seat) end -= 1;
+      let start = end;
+      while (start > 0 && this.steps[start - 1].seat === seat) start -= 1;
+      const run = end < 0 ? [] : this.steps.slice(start, end + 1);
+      const cells = run.flatMap((s) => module.cellsOf(s.action));
       if (cells.length) {
-        out.push({ seat, cells, colour: module.seatColour(players, seat), fresh: mine.some((s) => s.ply > this.fresh) });
+        out.push({ seat, cells, colour: module.seatColour(players, seat), fresh: run.some((s) => s.ply > this.fresh) });
       }
     }
     return out;
@@ -694,7 +691,7 @@ function banner(node, frame, mode, thinking) {
     text !== null ? el("strong", { class: frame.to_move === t.seat && t.status !== "over" ? "your-turn" : "" }, text) : null,
     thinking !== null ? el("strong", { class: "thinking-note", id: "thinking" }, el("span", { class: "spinner" }),
       ` ${titleCase(players[thinking])} (bot: ${t.seats[thinking].slice(4)}) is thinking…`) : null,
-    el("span", { class: "muted" }, ` · ${who} · move ${t.moves}`));
+    el("span", { class: "muted detail" }, el("span", { class: "sep" }, "· "), `${who} · move ${t.moves}`));
 }
 
 function invites(node, id, frame, mode) {
@@ -799,7 +796,7 @@ function replayScreen(id) {
     put(parts.banner,
       el("span", { class: `badge ${data.game}` }, GAME_TITLES[data.game]),
       el("strong", { id: "replay-step" }, ` Replay: step ${step} of ${lastStep}`),
-      el("span", { class: "muted" }, said ? ` · ${said.text}` : " · the start"));
+      el("span", { class: "muted detail" }, el("span", { class: "sep" }, "· "), said ? said.text : "the start"));
     put(parts.log, said ? [el("li", {}, said.text), said.details.map((d) => el("li", { class: "small" }, d))] : el("li", { class: "muted" }, "Set-up"));
     put(deck, el("div", { class: "card" },
       el("div", { class: "replay-buttons" },
@@ -984,7 +981,7 @@ function analysisScreen(id) {
     renderer.preview?.(review.best);
     const words = module.wordsFor(found.players, replay.steps.at(-1).view, { ...pieces, ...(review.pieces || {}) });
     put(parts.banner, el("strong", {}, `Before move ${review.ply}`),
-      el("span", { class: "muted" }, ` · ${titleCase(found.players[review.seat])} played ${module.describeAction(review.played, words)} (outlined); better: ${module.describeAction(review.best, words)} (marked)`));
+      el("span", { class: "muted detail whole-line" }, `${titleCase(found.players[review.seat])} played ${module.describeAction(review.played, words)} (outlined); better: ${module.describeAction(review.best, words)} (marked)`));
     drawMoves(found, module);
   }
 
