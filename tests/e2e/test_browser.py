@@ -153,6 +153,7 @@ def test_a_whole_game_against_a_bot_reaches_the_end_screen(
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     phone.goto(analysis_url)
     phone.wait_for_selector("#analysis-done")
+    assert not phone.locator("#board").is_visible()  # no empty board before a move is picked
     phone.screenshot(path=str(artifacts / "phone-gheos-analysis.png"), full_page=True)
     phone.context.close()
     assert errors.errors == []
