@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from cradle.core import native
 from cradle.tigris.board import (
     BOARDS,
     CELL_NAMES,
@@ -67,6 +68,9 @@ from cradle.tigris.rules import (
     options_to_dict,
     parse_action,
 )
+
+if TYPE_CHECKING:
+    from cradle._native import TigrisState as NativeTigrisState
 
 Event = dict[str, Any]
 
@@ -1479,8 +1483,38 @@ def new_game(
     seed: int | None = None,
     options: Options | dict[str, Any] | None = None,
     dynasties: tuple[str, ...] | list[str] | None = None,
-) -> TigrisState:
-    """A new game: starting temples with treasures, a shuffled bag, six tiles per hand."""
+    engine: str | None = None,
+) -> TigrisState | NativeTigrisState:
+    """A new game: starting temples with treasures, a shuffled bag, six tiles per hand.
+
+    ``engine`` is "native" or "python" (None: see :func:`cradle.core.native.choose`); both
+    give the identical game for the same arguments.
+    """
+    names, opts, bag, active = _set_up(players, seed, options, dynasties)
+    if native.choose(engine) == "native":
+        state: NativeTigrisState = native.extension().TigrisState._new_game(
+            list(names), opts, bag, active
+        )
+        return state
+    s = TigrisState.blank(names, opts)
+    board = s.board
+    s.up[RED] = board.temples
+    s.treasure = board.temples
+    s.bag = bag
+    s.active = active
+    for offset in range(players):
+        s._draw((s.active + offset) % players, HAND_SIZE)
+    return s
+
+
+def _set_up(
+    players: int,
+    seed: int | None,
+    options: Options | dict[str, Any] | None,
+    dynasties: tuple[str, ...] | list[str] | None,
+) -> tuple[tuple[str, ...], Options, list[int], int]:
+    """The checked table and what ``seed`` deals: dynasties, options, the shuffled bag (drawn
+    from its end) and the starting seat. Both engines deal from this."""
     from cradle.tigris.rules import options_from_dict
 
     opts = options_from_dict(options) if not isinstance(options, Options) else options
@@ -1494,22 +1528,14 @@ def new_game(
             f"dynasties must be {players} different names among {', '.join(DYNASTIES)}"
         )
     rng = random.Random(seed)
-    s = TigrisState.blank(names, opts)
-    board = s.board
-    s.up[RED] = board.temples
-    s.treasure = board.temples
-    start = _popcount(board.temples)
+    start = _popcount(BOARDS[opts.board].temples)
     bag = [
         color
         for color in range(4)
         for _ in range(TILE_TOTALS[color] - (start if color == RED else 0))
     ]
     rng.shuffle(bag)
-    s.bag = bag
-    s.active = rng.randrange(players)
-    for offset in range(players):
-        s._draw((s.active + offset) % players, HAND_SIZE)
-    return s
+    return names, opts, bag, rng.randrange(players)
 
 
 __all__ = ["IllegalAction", "Options", "TigrisState", "new_game", "options_to_dict"]
