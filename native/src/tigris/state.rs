@@ -37,7 +37,7 @@ impl Default for Options {
 
 /// A short list of small values (colours or cells) kept inline, so states copy without
 /// allocating.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct List {
     items: [u8; List::CAPACITY],
     len: u8,
@@ -64,6 +64,12 @@ impl List {
 
     pub fn contains(&self, x: usize) -> bool {
         self.as_slice().iter().any(|v| *v as usize == x)
+    }
+}
+
+impl PartialEq for List {
+    fn eq(&self, o: &List) -> bool {
+        self.as_slice() == o.as_slice()
     }
 }
 
@@ -265,7 +271,7 @@ impl Pending {
 }
 
 /// The bag, drawn from its end (the reference's list, popped).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy)]
 pub struct Bag {
     tiles: [u8; Bag::CAPACITY],
     len: u8,
@@ -306,6 +312,13 @@ impl Bag {
     fn pop(&mut self) -> u8 {
         self.len -= 1;
         self.tiles[self.len as usize]
+    }
+}
+
+impl PartialEq for Bag {
+    /// Equal tiles in the same order (what lies beyond the end was drawn).
+    fn eq(&self, o: &Bag) -> bool {
+        self.as_slice() == o.as_slice()
     }
 }
 
