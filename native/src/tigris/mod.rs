@@ -21,3 +21,6 @@ pub mod playout;
 pub mod position;
 pub mod py;
 pub mod state;
+
+#[cfg(test)]
+mod tests;
