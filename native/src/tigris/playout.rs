@@ -44,7 +44,7 @@ impl State {
             let moves = self.moves();
             let pick = rng.below(moves.count() as u64) as usize;
             let id = moves.nth(pick);
-            self.apply_legal(id, &mut NoEvents);
+            self.apply_move(&moves, id, &mut NoEvents);
             actions += 1;
         }
         actions

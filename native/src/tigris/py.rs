@@ -29,8 +29,10 @@ static ACTION_IDS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static COLOR_BY_NAME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static STRINGS: PyOnceLock<Strings> = PyOnceLock::new();
 
-/// Python strings made once: action strings by id, cell names, colours, roles, dynasties.
+/// Python objects made once: action ids and strings, cell names, colours, roles, dynasties.
 struct Strings {
+    /// The ints 0..ACTION_COUNT: legal lists share them instead of making new ones.
+    ids: Vec<Py<PyInt>>,
     actions: Vec<Py<PyString>>,
     cells: Vec<Py<PyString>>,
     colors: Vec<Py<PyString>>,
@@ -44,6 +46,9 @@ fn strings(py: Python<'_>) -> &'static Strings {
             items.map(|s| PyString::intern(py, s).unbind()).collect()
         };
         Strings {
+            ids: (0..ACTION_COUNT)
+                .map(|id| PyInt::new(py, id).unbind())
+                .collect(),
             actions: make(&mut action_strings().iter().map(String::as_str)),
             cells: make(&mut (0..CELLS).map(cell_name)),
             colors: make(&mut COLORS.into_iter()),
@@ -100,11 +105,23 @@ pub struct PyTigrisState {
     s: State,
     /// The legal ids of `s`, once asked for (cleared by every change).
     legal: Option<Vec<u16>>,
+    /// The same ids as a Python list, once asked for: callers get copies of it.
+    legal_list: Option<Py<PyList>>,
 }
 
 impl PyTigrisState {
     fn wrap(s: State) -> PyTigrisState {
-        PyTigrisState { s, legal: None }
+        PyTigrisState {
+            s,
+            legal: None,
+            legal_list: None,
+        }
+    }
+
+    /// The state changed: forget its legal actions.
+    fn changed(&mut self) {
+        self.legal = None;
+        self.legal_list = None;
     }
 
     fn legal(&mut self) -> &[u16] {
@@ -182,7 +199,7 @@ impl PyTigrisState {
         self.s
             .apply(parsed, &mut events)
             .map_err(|reason| illegal(py, reason))?;
-        self.legal = None;
+        self.changed();
         Ok(events)
     }
 
@@ -829,7 +846,13 @@ impl PyTigrisState {
 
     /// The legal actions as ids (positions in `all_action_strings()`), in the same order.
     fn legal_action_ids<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.legal())
+        if self.legal_list.is_none() {
+            let ids = &strings(py).ids;
+            let list = PyList::new(py, self.legal().iter().map(|id| ids[*id as usize].bind(py)))?;
+            self.legal_list = Some(list.unbind());
+        }
+        let list = self.legal_list.as_ref().expect("just made").bind(py);
+        Ok(list.get_slice(0, list.len()))
     }
 
     /// How many actions are legal (without listing them).
@@ -896,31 +919,33 @@ impl PyTigrisState {
         self.s
             .apply(&parsed, &mut NoEvents)
             .map_err(|reason| illegal(py, reason))?;
-        self.legal = None;
+        self.changed();
         Ok(())
     }
 
     /// Play uniform random legal actions (a native RNG seeded by `seed`) until the game is
     /// over, in place; the number of actions played.
     fn random_playout(&mut self, seed: u64) -> u64 {
-        self.legal = None;
+        self.changed();
         self.s.random_playout(&mut Rng::new(seed))
     }
 
     /// An independent copy.
-    fn clone(&self) -> PyTigrisState {
+    fn clone(&self, py: Python<'_>) -> PyTigrisState {
         PyTigrisState {
             s: self.s.clone(),
             legal: self.legal.clone(),
+            // never changed in place, so the copy may share it
+            legal_list: self.legal_list.as_ref().map(|l| l.clone_ref(py)),
         }
     }
 
-    fn __copy__(&self) -> PyTigrisState {
-        self.clone()
+    fn __copy__(&self, py: Python<'_>) -> PyTigrisState {
+        self.clone(py)
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyTigrisState {
-        self.clone()
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyTigrisState {
+        self.clone(py)
     }
 
     /// Pickles as its position (the bag's order included).
@@ -1232,7 +1257,7 @@ impl PyTigrisState {
         if !self.s.order_pile(&colors) {
             return Err(refuse());
         }
-        self.legal = None;
+        self.changed();
         Ok(())
     }
 }

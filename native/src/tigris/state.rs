@@ -377,6 +377,9 @@ impl Regions {
 /// The legal actions of a turn (no decision pending), as sets: the ids follow from them.
 #[derive(Clone, Copy, Debug)]
 pub struct TurnMoves {
+    /// Cells next to at least one and at least two kingdoms.
+    pub one: Bb,
+    pub two: Bb,
     pub leader: [Bb; 4],
     pub withdraw: [bool; 4],
     pub tile: [Bb; 4],
@@ -910,9 +913,11 @@ impl State {
         let land = self.map().land;
         let land_empty = empty & land;
         let kingdoms = self.kingdoms();
-        let (_, two, three) = kingdoms.overlaps();
+        let (one, two, three) = kingdoms.overlaps();
         let temples_near = self.up[RED].dilate();
         let mut moves = TurnMoves {
+            one,
+            two,
             leader: [Bb::EMPTY; 4],
             withdraw: [false; 4],
             tile: [Bb::EMPTY; 4],
@@ -976,6 +981,11 @@ impl State {
         }
         let within = own.minus(bit);
         let mut rest = self.leaders.minus(bit) & within;
+        if rest.any() && (neighbours(cell) & within).count() <= 1 {
+            // lifting a leaf (or a lone cell) splits nothing
+            out.push(within);
+            return out;
+        }
         while let Some(c) = rest.first() {
             let part = Bb::flood(Bb::cell(c), within);
             out.push(part);
@@ -1081,10 +1091,25 @@ impl State {
 
     /// Apply an action known to be legal (from this state's own legal list): no checks.
     pub fn apply_legal<S: Sink>(&mut self, id: u16, ev: &mut S) {
+        let moves = self.moves();
+        self.apply_move(&moves, id, ev);
+    }
+
+    /// Apply `id`, one of `moves` (this state's [`State::moves`]): no checks, and what the
+    /// moves already know (the kingdoms next to a cell) is not computed again.
+    pub fn apply_move<S: Sink>(&mut self, moves: &Moves, id: u16, ev: &mut S) {
         let action = Action::from_id(id).expect("a legal id");
-        match self.pending {
-            None => self.apply_turn_action(action, ev),
-            Some(p) => self.apply_pending_action(p, action, ev),
+        match (self.pending, moves, action) {
+            (None, Moves::Turn(t), Action::Tile { color, cell }) => {
+                let touching = if t.two.has(cell) {
+                    2
+                } else {
+                    usize::from(t.one.has(cell))
+                };
+                self.place_tile(self.active, color, cell, touching, ev);
+            }
+            (None, _, _) => self.apply_turn_action(action, ev),
+            (Some(p), _, _) => self.apply_pending_action(p, action, ev),
         }
     }
 
@@ -1360,7 +1385,8 @@ impl State {
                 }
             }
             Action::Tile { color, cell } => {
-                self.place_tile(seat, color, cell, ev);
+                let touching = self.kingdoms().touching(neighbours(cell));
+                self.place_tile(seat, color, cell, touching, ev);
                 return;
             }
             Action::Catastrophe { cell } => self.place_catastrophe(seat, cell, ev),
@@ -1418,8 +1444,15 @@ impl State {
         self.treasure_step(ev);
     }
 
-    fn place_tile<S: Sink>(&mut self, seat: usize, color: usize, cell: usize, ev: &mut S) {
-        let touching = self.kingdoms().touching(neighbours(cell));
+    /// Place a tile on `cell`, next to `touching` kingdoms (counted before it lands).
+    fn place_tile<S: Sink>(
+        &mut self,
+        seat: usize,
+        color: usize,
+        cell: usize,
+        touching: usize,
+        ev: &mut S,
+    ) {
         self.hands[seat][color] -= 1;
         self.up[color].set(cell);
         self.placed = cell as u8;
