@@ -240,8 +240,15 @@ fn refused_actions_give_the_reasons_and_change_nothing() {
 }
 
 /// A game from a fixed bag (colour `7 * i % 4` while it lasts, then the rest), each ply taking
-/// legal action `(ply * 7919) % count`: the legal counts and the end must be the reference's
-/// (the same trace from `cradle.tigris`, recorded in the comments' numbers).
+/// legal action `(ply * 7919) % count`: the legal counts and the end must be the reference's.
+/// The expected numbers were recorded from `cradle.tigris` with the same recipe:
+///
+/// ```text
+/// s = TigrisState.blank(("archer", "bull", "pot", "lion")[:players], options)
+/// s.up[RED] = s.treasure = temples; s.bag = <the bag above>; s.active = 0
+/// for seat in range(players): s._draw(seat, 6)
+/// while not s.is_over: ids = s.legal_action_ids(); s.apply(ids[(ply * 7919) % len(ids)])
+/// ```
 fn trace(players: usize, options: Options) -> (Vec<usize>, State) {
     let start = options.side.map().temples.count();
     let totals = [57 - start, 36, 30, 30];
@@ -409,6 +416,16 @@ fn hidden_tiles_are_redealt_keeping_every_size() {
         .collect();
     assert_eq!(drawn, front);
     assert!(!ordered.clone().order_pile(&[0; 100]));
+}
+
+#[test]
+fn a_state_is_a_small_plain_value() {
+    // clones are what tree search pays for: no heap, under a kilobyte
+    assert!(
+        std::mem::size_of::<State>() < 1024,
+        "{}",
+        std::mem::size_of::<State>()
+    );
 }
 
 #[test]
