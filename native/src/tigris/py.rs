@@ -141,7 +141,10 @@ impl PyTigrisState {
     /// The action `action` stands for (text or id), with the reference's reasons otherwise.
     fn parse(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Parsed> {
         if let Ok(text) = action.cast::<PyString>() {
-            let text = text.to_str()?;
+            let Ok(text) = text.to_str() else {
+                // not valid UTF-8 (a lone surrogate): the reference parser reads it
+                return self.parse_unicode(py, action);
+            };
             if let Some(id) = canonical_ids().get(text) {
                 return Ok(Parsed::Action(
                     Action::from_id(*id).expect("a canonical id"),
@@ -518,9 +521,7 @@ impl PyTigrisState {
             }
         }
         // whatever else a list index refuses, refused the same way
-        let list = PyList::new(py, 0..n)?;
-        list.get_item(0)?;
-        list.as_any().get_item(seat)?.extract()
+        PyList::new(py, 0..n)?.as_any().get_item(seat)?.extract()
     }
 }
 
