@@ -198,3 +198,31 @@ def test_the_native_action_table_is_the_reference_table() -> None:
     from cradle import _native
 
     assert _native.tigris_action_strings() == tigris.all_action_strings()
+
+
+def test_odd_pending_fields_keep_their_place_and_order_on_both_engines() -> None:
+    """A position may give a pending decision fields its kind does not use, in any order; both
+    engines keep them as given (the reference's reader does) and play on alike."""
+    board = {"F5": "red*", "G5": "red*", "H5": "green", "F6": leader("archer", "trader")}
+    pending = {
+        "cells": ["F5", "G5"],
+        "color": "black",
+        "kind": "treasure",
+        "attacker_strength": 3,
+        "seat": 0,
+        "queue": ["red", "blue"],
+    }
+    start = make_position(board, hands={"archer": ["red"]}, pending=pending)
+    game = Lockstep(Table(2, 1, tigris.Options(), 1), start=start)
+    assert list(game.position["pending"]) == [
+        "cells",
+        "color",
+        "kind",
+        "seat",
+        "queue",
+        "placed",
+        "unification",
+    ]
+    game.offer("treasure H5")
+    game.apply("treasure G5")
+    assert game.position["pending"] is None
