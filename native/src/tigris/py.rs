@@ -925,10 +925,11 @@ impl PyTigrisState {
     }
 
     /// Play uniform random legal actions (a native RNG seeded by `seed`) until the game is
-    /// over, in place; the number of actions played.
-    fn random_playout(&mut self, seed: u64) -> u64 {
+    /// over, in place; the number of actions played. Other Python threads run meanwhile.
+    fn random_playout(&mut self, py: Python<'_>, seed: u64) -> u64 {
         self.changed();
-        self.s.random_playout(&mut Rng::new(seed))
+        let state = &mut self.s;
+        py.detach(|| state.random_playout(&mut Rng::new(seed)))
     }
 
     /// An independent copy.
@@ -1275,6 +1276,7 @@ fn tigris_action_strings(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
 #[pyfunction]
 #[pyo3(signature = (players, seed, options=None))]
 fn tigris_random_game(
+    py: Python<'_>,
     players: usize,
     seed: u64,
     options: Option<&Bound<'_, PyAny>>,
@@ -1286,9 +1288,10 @@ fn tigris_random_game(
         Some(o) => options_from_py(o)?,
         None => Options::default(),
     };
-    let mut rng = Rng::new(seed);
-    let mut s = fresh_game(players, options, &mut rng);
-    Ok(s.random_playout(&mut rng))
+    Ok(py.detach(|| {
+        let mut rng = Rng::new(seed);
+        fresh_game(players, options, &mut rng).random_playout(&mut rng)
+    }))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
