@@ -105,23 +105,16 @@ pub struct PyTigrisState {
     s: State,
     /// The legal ids of `s`, once asked for (cleared by every change).
     legal: Option<Vec<u16>>,
-    /// The same ids as a Python list, once asked for: callers get copies of it.
-    legal_list: Option<Py<PyList>>,
 }
 
 impl PyTigrisState {
     fn wrap(s: State) -> PyTigrisState {
-        PyTigrisState {
-            s,
-            legal: None,
-            legal_list: None,
-        }
+        PyTigrisState { s, legal: None }
     }
 
     /// The state changed: forget its legal actions.
     fn changed(&mut self) {
         self.legal = None;
-        self.legal_list = None;
     }
 
     fn legal(&mut self) -> &[u16] {
@@ -847,13 +840,8 @@ impl PyTigrisState {
 
     /// The legal actions as ids (positions in `all_action_strings()`), in the same order.
     fn legal_action_ids<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        if self.legal_list.is_none() {
-            let ids = &strings(py).ids;
-            let list = PyList::new(py, self.legal().iter().map(|id| ids[*id as usize].bind(py)))?;
-            self.legal_list = Some(list.unbind());
-        }
-        let list = self.legal_list.as_ref().expect("just made").bind(py);
-        Ok(list.get_slice(0, list.len()))
+        let ids = &strings(py).ids;
+        PyList::new(py, self.legal().iter().map(|id| ids[*id as usize].bind(py)))
     }
 
     /// How many actions are legal (without listing them).
@@ -933,21 +921,19 @@ impl PyTigrisState {
     }
 
     /// An independent copy.
-    fn clone(&self, py: Python<'_>) -> PyTigrisState {
+    fn clone(&self) -> PyTigrisState {
         PyTigrisState {
             s: self.s.clone(),
             legal: self.legal.clone(),
-            // never changed in place, so the copy may share it
-            legal_list: self.legal_list.as_ref().map(|l| l.clone_ref(py)),
         }
     }
 
-    fn __copy__(&self, py: Python<'_>) -> PyTigrisState {
-        self.clone(py)
+    fn __copy__(&self) -> PyTigrisState {
+        self.clone()
     }
 
-    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyTigrisState {
-        self.clone(py)
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyTigrisState {
+        self.clone()
     }
 
     /// Pickles as its position (the bag's order included).
