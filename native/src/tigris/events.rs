@@ -106,8 +106,8 @@ pub enum Event {
         loser: usize,
         attack: u32,
         defence: u32,
+        /// The war's colour (and so the losing leader's role).
         color: usize,
-        role: usize,
         removed: Vec<usize>,
     },
     Building {
@@ -293,7 +293,6 @@ impl Event {
                 attack,
                 defence,
                 color,
-                role,
                 removed,
             } => format!(
                 "{} wins the {} war {}-{}; {}'s {} returns and {} {} tile(s) leave the board",
@@ -302,7 +301,7 @@ impl Event {
                 attack.max(defence),
                 attack.min(defence),
                 p(loser),
-                ROLES[*role],
+                ROLES[*color],
                 removed.len(),
                 COLORS[*color]
             ),

@@ -1781,7 +1781,6 @@ impl State {
                 attack,
                 defence,
                 color,
-                role: color,
                 removed: doomed.iter().collect(),
             });
         }
@@ -1915,8 +1914,8 @@ impl State {
     }
 
     /// (monument, top-left) pairs the placed tile completes, top-left ascending.
-    fn monument_options(&self) -> List2 {
-        let mut out = List2::default();
+    fn monument_options(&self) -> MonumentChoices {
+        let mut out = MonumentChoices::default();
         let Some(cell) = opt(self.placed) else {
             return out;
         };
@@ -2300,14 +2299,14 @@ impl State {
     }
 }
 
-/// A short list of (monument, top-left) pairs.
+/// The monuments a placed tile offers: (monument, top-left cell) pairs.
 #[derive(Clone, Copy, Default)]
-pub struct List2 {
+pub struct MonumentChoices {
     items: [(u8, u8); 24],
     len: usize,
 }
 
-impl List2 {
+impl MonumentChoices {
     fn push(&mut self, m: u8, cell: u8) {
         self.items[self.len] = (m, cell);
         self.len += 1;
