@@ -19,6 +19,10 @@ class TigrisState:
     def _new_game(
         players: list[str], options: _TigrisOptions | dict[str, Any], bag: list[int], active: int
     ) -> TigrisState: ...
+    @staticmethod
+    def _new_seeded(
+        players: list[str], options: _TigrisOptions | dict[str, Any], seed: int
+    ) -> TigrisState: ...
     @classmethod
     def _from_position(cls, position: dict[str, Any]) -> TigrisState: ...
     @property

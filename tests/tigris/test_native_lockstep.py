@@ -44,6 +44,18 @@ def test_thousands_of_random_games_agree(chunk: int) -> None:
         play(table)
 
 
+@pytest.mark.parametrize("seed", [0, 1, -1, True, 2**32, 2**64 + 3, 2**127 + 5, 2**130, -(2**140)])
+def test_new_games_deal_alike_for_any_integer_seed(seed: int) -> None:
+    """The native engine reproduces random.Random(seed)'s draws (beyond 2**128 the reference
+    deals for it): the same bag, first player and hands."""
+    for players in (2, 3, 4):
+        for board in ("standard", "advanced"):
+            options = tigris.Options(board=board)
+            python = tigris.new_game(players, seed, options, engine="python")
+            native_ = tigris.new_game(players, seed, options, engine="native")
+            assert native_.to_position() == python.to_position()
+
+
 def test_a_divergence_is_reported_with_its_step_table_position_and_diff() -> None:
     game = Lockstep(Table(players=3, seed=5, options=tigris.Options(wonder=True), chooser=1))
     game.apply(game.python.legal_action_ids()[0])

@@ -6,6 +6,7 @@
 //! - [`events`]: what an action did (the reference's event dicts);
 //! - [`position`]: the state as a position;
 //! - [`playout`]: random playouts with a native RNG;
+//! - [`pyrandom`]: CPython's `random.Random` for integer seeds (the reference's deal);
 //! - [`py`]: the Python class `cradle._native.TigrisState`.
 //!
 //! The Python engine `cradle.tigris` is the reference: same ids and order, same events and
@@ -20,6 +21,7 @@ pub mod events;
 pub mod playout;
 pub mod position;
 pub mod py;
+pub mod pyrandom;
 pub mod state;
 
 #[cfg(test)]

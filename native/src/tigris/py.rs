@@ -763,6 +763,25 @@ impl PyTigrisState {
         )))
     }
 
+    /// A new game dealt as `random.Random(seed)` deals it (`seed` an absolute integer seed),
+    /// for dynasties in seat order and options.
+    #[staticmethod]
+    fn _new_seeded(
+        players: Vec<String>,
+        options: &Bound<'_, PyAny>,
+        seed: u128,
+    ) -> PyResult<PyTigrisState> {
+        let seats: Vec<u8> = players
+            .iter()
+            .map(|n| dynasty_index(n).ok_or_else(|| PyValueError::new_err(format!("{n:?}"))))
+            .collect::<PyResult<_>>()?;
+        if !(2..=4).contains(&seats.len()) {
+            return Err(PyValueError::new_err("2 to 4 players"));
+        }
+        let options = options_from_py(options)?;
+        Ok(PyTigrisState::wrap(State::deal(&seats, options, seed)))
+    }
+
     /// The state of a position dict written by `to_position()` (or accepted by the reference
     /// reader, which `cradle.tigris.from_position` runs first): no rule checks here.
     #[classmethod]

@@ -7,11 +7,12 @@
 use super::actions::{
     swap_id, Action, Parsed, BLACK, BLUE, BUILDING_BASE, CATASTROPHES_PER_PLAYER, CATASTROPHE_BASE,
     COLORS, COMMIT_BASE, DECLINE_ID, GREEN, HAND_SIZE, LEADER_BASE, MONUMENTS, MONUMENT_NAMES,
-    PASS_ID, RED, ROLES, TILE_BASE, TREASURE_BASE, WAR_BASE, WITHDRAW_BASE, WONDERPOINT_BASE,
-    WONDER_BASE,
+    PASS_ID, RED, ROLES, TILE_BASE, TILE_TOTALS, TREASURE_BASE, WAR_BASE, WITHDRAW_BASE,
+    WONDERPOINT_BASE, WONDER_BASE,
 };
 use super::board::{cell_name, neighbours, Bb, BoardMap, Side, CELLS, COLUMNS, NONE};
 use super::events::{Event, Sink, Why};
+use super::pyrandom::PyRandom;
 
 /// Table options: the board side and the variants (all combinable).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -692,6 +693,21 @@ impl State {
             s.draw((active + offset) % s.n, HAND_SIZE);
         }
         s
+    }
+
+    /// A new game dealt as the reference deals it from `random.Random(seed)` (`seed` >= 0):
+    /// the bag (colours in order, then shuffled) and the seat that starts.
+    pub fn deal(players: &[u8], options: Options, seed: u128) -> State {
+        let mut rng = PyRandom::new(seed);
+        let start = options.side.map().temples.count();
+        let mut bag = Vec::with_capacity(Bag::CAPACITY);
+        for (color, total) in TILE_TOTALS.iter().enumerate() {
+            let count = if color == RED { total - start } else { *total };
+            bag.extend(std::iter::repeat_n(color as u8, count as usize));
+        }
+        rng.shuffle(&mut bag);
+        let active = rng.below(players.len() as u32) as usize;
+        State::new_game(players, options, &bag, active)
     }
 
     // ------------------------------------------------------------------ basic queries

@@ -1490,12 +1490,17 @@ def new_game(
     ``engine`` is "native" or "python" (None: see :func:`cradle.core.native.choose`); both
     give the identical game for the same arguments.
     """
-    names, opts, bag, active = _set_up(players, seed, options, dynasties)
+    names, opts = _table(players, options, dynasties)
     if native.choose(engine) == "native":
-        state: NativeTigrisState = native.extension().TigrisState._new_game(
-            list(names), opts, bag, active
-        )
+        native_state = native.extension().TigrisState
+        state: NativeTigrisState
+        if isinstance(seed, int) and abs(seed) < 2**128:
+            # the native engine draws as random.Random(seed) does for integer seeds
+            state = native_state._new_seeded(list(names), opts, abs(seed))
+        else:
+            state = native_state._new_game(list(names), opts, *_deal(seed, players, opts))
         return state
+    bag, active = _deal(seed, players, opts)
     s = TigrisState.blank(names, opts)
     board = s.board
     s.up[RED] = board.temples
@@ -1507,14 +1512,12 @@ def new_game(
     return s
 
 
-def _set_up(
+def _table(
     players: int,
-    seed: int | None,
     options: Options | dict[str, Any] | None,
     dynasties: tuple[str, ...] | list[str] | None,
-) -> tuple[tuple[str, ...], Options, list[int], int]:
-    """The checked table and what ``seed`` deals: dynasties, options, the shuffled bag (drawn
-    from its end) and the starting seat. Both engines deal from this."""
+) -> tuple[tuple[str, ...], Options]:
+    """The checked dynasties (seat order) and options of a new game."""
     from cradle.tigris.rules import options_from_dict
 
     opts = options_from_dict(options) if not isinstance(options, Options) else options
@@ -1527,6 +1530,12 @@ def _set_up(
         raise ValueError(
             f"dynasties must be {players} different names among {', '.join(DYNASTIES)}"
         )
+    return names, opts
+
+
+def _deal(seed: int | None, players: int, opts: Options) -> tuple[list[int], int]:
+    """What ``random.Random(seed)`` deals: the shuffled bag (drawn from its end) and the seat
+    that starts. The native engine reproduces these draws for integer seeds."""
     rng = random.Random(seed)
     start = _popcount(BOARDS[opts.board].temples)
     bag = [
@@ -1535,7 +1544,7 @@ def _set_up(
         for _ in range(TILE_TOTALS[color] - (start if color == RED else 0))
     ]
     rng.shuffle(bag)
-    return names, opts, bag, rng.randrange(players)
+    return bag, rng.randrange(players)
 
 
 __all__ = ["IllegalAction", "Options", "TigrisState", "new_game", "options_to_dict"]
