@@ -152,10 +152,10 @@ def test_a_users_tile_file_is_used_and_a_bad_one_is_refused(tmp_path: Path) -> N
     mine = tmp_path / "tiles.txt"
     mine.write_text(edited("7", "7 012:wheat,wheat,temple-cup"), encoding="utf-8")
     state = gheos.new_game(2, seed=1, options=gheos.Options(tiles=str(mine)))
-    assert state.tiles[7].text() == "012:wheat,wheat,temple-cup"
+    assert state.tileset.tiles[7].text() == "012:wheat,wheat,temple-cup"
     assert state.to_position()["options"] == {"tiles": str(mine)}
     again = gheos.from_position(state.to_position())
-    assert again.tiles[7].text() == "012:wheat,wheat,temple-cup"
+    assert again.tileset.tiles[7].text() == "012:wheat,wheat,temple-cup"
 
     broken = tmp_path / "broken.txt"
     broken.write_text(edited("7", "7 012:bread"), encoding="utf-8")
