@@ -152,33 +152,67 @@ pub fn node(slot: usize, k: u8) -> usize {
 
 impl Areas {
     /// The areas of `board` from scratch, with the tile on `swap.0` taken to be `swap.1` at
-    /// rotation `swap.2` when given (a replacement being planned).
+    /// rotation `swap.2` when given (a replacement being planned). Regions are visited in key
+    /// order and each new area is filled from its first region, which becomes its root.
     pub fn build(board: &Board, tiles: &TileSet, swap: Option<(usize, u8, u8)>) -> Areas {
         let mut areas = Areas::default();
         let placed = |slot: usize| match swap {
             Some((s, tile, rot)) if s == slot => (tile, rot),
             _ => (board.tile[slot], board.rot[slot]),
         };
-        for slot in 0..board.slots() {
-            let (tile, _) = placed(slot);
-            areas.seed(board, tiles, slot, tile);
-        }
-        for slot in 0..board.slots() {
-            let (tile, rot) = placed(slot);
-            for edge in 0..3 {
-                let other = usize::from(board.nb[slot][edge]);
-                if other < slot {
-                    let (other_tile, other_rot) = placed(other);
-                    let a = node(slot, tiles.tiles[usize::from(tile)].region_on(rot, edge));
-                    let b = node(
-                        other,
-                        tiles.tiles[usize::from(other_tile)].region_on(other_rot, edge),
-                    );
-                    areas.union(a, b);
+        // Each region is pushed once: a stack of all of them never overflows.
+        let mut todo = [0u8; MAX_NODES];
+        for &first_slot in board.ordered() {
+            let first_slot = usize::from(first_slot);
+            let (tile, _) = placed(first_slot);
+            for k in 0..tiles.tiles[usize::from(tile)].regions.len() {
+                let start = node(first_slot, k as u8);
+                if areas.root[start] != NONE {
+                    continue;
                 }
+                areas.root[start] = start as u8;
+                let mut area = Area {
+                    key: board.cell[first_slot] * 3 + k as u16,
+                    ..Area::default()
+                };
+                todo[0] = start as u8;
+                let mut pending = 1;
+                while pending > 0 {
+                    pending -= 1;
+                    let n = usize::from(todo[pending]);
+                    let (slot, k) = (n / 3, n % 3);
+                    let (tile, rot) = placed(slot);
+                    let t = &tiles.tiles[usize::from(tile)];
+                    let region = &t.regions[k];
+                    area.wheat += region.wheat;
+                    area.cup += region.cup;
+                    area.sword += region.sword;
+                    area.pyramid += region.pyramid;
+                    area.regions += 1;
+                    if region.landmass() {
+                        area.landmasses += 1;
+                    } else {
+                        area.coasts += 1;
+                    }
+                    for edge in 0..3 {
+                        let other = usize::from(board.nb[slot][edge]);
+                        if other == usize::from(NONE) || usize::from(t.region_on(rot, edge)) != k {
+                            continue;
+                        }
+                        let (other_tile, other_rot) = placed(other);
+                        let across =
+                            tiles.tiles[usize::from(other_tile)].region_on(other_rot, edge);
+                        let m = node(other, across);
+                        if areas.root[m] == NONE {
+                            areas.root[m] = start as u8;
+                            todo[pending] = m as u8;
+                            pending += 1;
+                        }
+                    }
+                }
+                areas.stats[start] = area;
             }
         }
-        areas.flatten(board, tiles, swap);
         areas
     }
 
@@ -227,13 +261,9 @@ impl Areas {
         self.root[gone] = keep as u8;
     }
 
-    fn flatten(&mut self, board: &Board, tiles: &TileSet, swap: Option<(usize, u8, u8)>) {
+    fn flatten(&mut self, board: &Board, tiles: &TileSet) {
         for slot in 0..board.slots() {
-            let tile = match swap {
-                Some((s, tile, _)) if s == slot => tile,
-                _ => board.tile[slot],
-            };
-            for k in 0..tiles.tiles[usize::from(tile)].regions.len() {
+            for k in 0..tiles.tiles[usize::from(board.tile[slot])].regions.len() {
                 let n = node(slot, k as u8);
                 let r = self.find(n);
                 self.root[n] = r as u8;
@@ -258,7 +288,7 @@ impl Areas {
             }
         }
         if joined {
-            self.flatten(board, tiles, None);
+            self.flatten(board, tiles);
         }
     }
 

@@ -355,25 +355,21 @@ impl Game {
         self.civs[usize::from(colour)] != NONE
     }
 
-    /// The roots of all areas in the reference's order (by key).
-    pub fn roots(&self) -> Vec<usize> {
-        let mut out = Vec::new();
-        for &slot in self.board.ordered() {
+    /// The roots of all areas in the reference's order (by key): an area's root is its
+    /// first region, and slots in cell order list regions in key order.
+    pub fn roots(&self) -> impl Iterator<Item = usize> + '_ {
+        self.board.ordered().iter().flat_map(move |&slot| {
             let slot = usize::from(slot);
-            for k in 0..self.regions_at(slot) {
-                let n = node(slot, k);
-                if self.areas.of(n) == n {
-                    out.push(n);
-                }
-            }
-        }
-        out
+            (0..self.regions_at(slot))
+                .map(move |k| node(slot, k))
+                .filter(|&n| self.areas.of(n) == n)
+        })
     }
 
     /// Root -> the area's index in the reference (its rank by key).
     pub fn area_index(&self) -> Vec<u8> {
         let mut index = vec![NONE; super::board::MAX_NODES];
-        for (i, root) in self.roots().into_iter().enumerate() {
+        for (i, root) in self.roots().enumerate() {
             index[root] = i as u8;
         }
         index
@@ -552,20 +548,40 @@ impl Game {
     }
 
     /// The unoccupied continents, in the reference's order.
-    fn free_continents(&self) -> Vec<usize> {
+    fn free_continents(&self) -> impl Iterator<Item = usize> + '_ {
         self.roots()
-            .into_iter()
             .filter(|&r| self.stats(r).continent() && self.occupant(r).is_none())
-            .collect()
+    }
+
+    /// Calls `found` with each unoccupied continent in the reference's order until it
+    /// returns false (the civ step's hot loop, without an iterator chain).
+    fn each_free_continent(&self, mut found: impl FnMut(usize) -> bool) {
+        for &slot in self.board.ordered() {
+            let slot = usize::from(slot);
+            for k in 0..self.regions_at(slot) {
+                let n = node(slot, k);
+                if self.areas.of(n) == n
+                    && self.stats(n).continent()
+                    && self.occupant(n).is_none()
+                    && !found(n)
+                {
+                    return;
+                }
+            }
+        }
     }
 
     fn civ_ids(&self, out: &mut Vec<u32>) {
-        if self.free_colours().next().is_some() {
-            for root in self.free_continents() {
-                for colour in self.free_colours() {
+        let free = (0..6u8)
+            .filter(|&c| !self.on_table(c))
+            .fold(0u8, |m, c| m | 1 << c);
+        if free != 0 {
+            self.each_free_continent(|root| {
+                for colour in (0..6u8).filter(|&c| free & (1 << c) != 0) {
                     out.push(self.region_id(ids::START, colour, root));
                 }
-            }
+                true
+            });
         }
         for colour in 0..6u8 {
             if self.on_table(colour) && self.supply[usize::from(colour)] > 0 {
@@ -575,8 +591,17 @@ impl Game {
     }
 
     fn has_civ_action(&self) -> bool {
-        (0..6u8).any(|c| self.on_table(c) && self.supply[usize::from(c)] > 0)
-            || (self.free_colours().next().is_some() && !self.free_continents().is_empty())
+        if (0..6u8).any(|c| self.on_table(c) && self.supply[usize::from(c)] > 0) {
+            return true;
+        }
+        let mut any = false;
+        if self.free_colours().next().is_some() {
+            self.each_free_continent(|_| {
+                any = true;
+                false
+            });
+        }
+        any
     }
 
     // -- ids and their notation ---------------------------------------------------------------
@@ -998,7 +1023,7 @@ impl Game {
                 COLOURS[usize::from(colour)]
             ));
         }
-        let options = self.free_continents();
+        let options: Vec<usize> = self.free_continents().collect();
         let chosen = self.parse_area(&words[2], &options, "an unoccupied continent", host)?;
         self.start(colour, chosen, log);
         Ok(())
@@ -1117,6 +1142,13 @@ impl Game {
             }
         }
         self.hands[seat].remove_item(number);
+        if !(split || war) && conflict.migrations.is_empty() {
+            // Nothing to resolve (no civilization shares an area): the temple, the civ step.
+            self.temple(slot, log);
+            self.phase = Phase::Civ;
+            self.skip_empty_steps(log);
+            return Ok(());
+        }
         self.conflict = Some(Box::new(conflict));
         if split || war {
             log.push(|| Event::Conflict {

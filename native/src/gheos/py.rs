@@ -926,7 +926,7 @@ impl GheosState {
             .collect();
         d.set_item(intern!(py, "frontier"), frontier)?;
         let areas = PyList::empty(py);
-        for (i, root) in game.roots().into_iter().enumerate() {
+        for (i, root) in game.roots().enumerate() {
             areas.append(self.area_dict(py, root, i as u8, counts[root])?)?;
         }
         d.set_item(intern!(py, "areas"), areas)?;
@@ -990,7 +990,7 @@ impl GheosState {
     /// areas that matter (with a civilization, or free continents).
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let game = &self.game;
-        let roots = game.roots();
+        let roots: Vec<usize> = game.roots().collect();
         let mut index = [NONE; super::board::MAX_NODES];
         for (i, &root) in roots.iter().enumerate() {
             index[root] = i as u8;

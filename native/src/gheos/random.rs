@@ -19,11 +19,19 @@ impl PyRandom {
     /// `random.Random(seed)` for an int seed, given as `abs(seed)` in 32-bit words, least
     /// significant first (`[0]` for zero), the way CPython splits it.
     pub fn from_key(key: &[u32]) -> PyRandom {
+        // Every int seed starts from the same init_genrand(19650218) state: made once.
+        static START: std::sync::OnceLock<[u32; N]> = std::sync::OnceLock::new();
         let mut rng = PyRandom {
-            state: [0; N],
+            state: *START.get_or_init(|| {
+                let mut first = PyRandom {
+                    state: [0; N],
+                    index: N,
+                };
+                first.init_genrand(19_650_218);
+                first.state
+            }),
             index: N,
         };
-        rng.init_genrand(19_650_218);
         let key: &[u32] = if key.is_empty() { &[0] } else { key };
         let mt = &mut rng.state;
         let (mut i, mut j) = (1usize, 0usize);
