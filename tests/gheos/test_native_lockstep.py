@@ -29,7 +29,7 @@ from cradle.gheos.tiles import packaged_tiles
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the native engine is not built")
 
-GAMES = int(os.environ.get("CRADLE_LOCKSTEP_GAMES", "60"))
+GAMES = int(os.environ.get("CRADLE_LOCKSTEP_GAMES", "80"))
 LONG_GAMES = 3000
 COLOURS = ("red", "green", "yellow", "blue", "black", "white")
 

@@ -614,36 +614,58 @@ impl Game {
                 ids::ACTION_COUNT - 1
             ));
         }
-        Ok(match decode(id as u32) {
-            Decoded::Tile(replacing, slot, cell, rot) => {
-                let hand = self.sorted_hand(usize::from(self.active));
-                if slot >= hand.len() {
-                    return illegal(format!(
-                        "action id {id} plays hand slot #{slot}, but {} holds {} tile(s)",
-                        self.names[usize::from(self.active)],
-                        hand.len()
-                    ));
-                }
-                let verb = if replacing { "replace" } else { "place" };
-                format!(
-                    "{verb} t{} {} r{rot}",
-                    hand.as_slice()[slot],
-                    cell_name(cell)
-                )
+        if let Decoded::Tile(_, slot, _, _) = decode(id as u32) {
+            let held = self.hands[usize::from(self.active)].len();
+            if slot >= held {
+                return illegal(format!(
+                    "action id {id} plays hand slot #{slot}, but {} holds {held} tile(s)",
+                    self.names[usize::from(self.active)],
+                ));
             }
-            Decoded::Region(migrating, colour, cell, edge) => format!(
-                "{} {} {}:{}",
-                if migrating { "migrate" } else { "start" },
-                COLOURS[usize::from(colour)],
-                cell_name(cell),
-                geometry::edge_name(cell, usize::from(edge))
-            ),
-            Decoded::Pay(c) => format!("pay {}", COLOURS[usize::from(c)]),
-            Decoded::Take(c) => format!("take {}", COLOURS[usize::from(c)]),
-            Decoded::Winner(c) => format!("winner {}", COLOURS[usize::from(c)]),
-            Decoded::Token => "token".to_string(),
-            Decoded::Pass => "pass".to_string(),
-        })
+        }
+        let mut text = String::with_capacity(24);
+        self.write_action(id as u32, &mut text);
+        Ok(text)
+    }
+
+    /// Writes the notation of `id` (in range, naming a hand slot that holds a tile) to `out`,
+    /// piece by piece: legal lists are spelled often.
+    pub fn write_action(&self, id: u32, out: &mut String) {
+        const TILES: [&str; 52] = [
+            "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11", "t12", "t13",
+            "t14", "t15", "t16", "t17", "t18", "t19", "t20", "t21", "t22", "t23", "t24", "t25",
+            "t26", "t27", "t28", "t29", "t30", "t31", "t32", "t33", "t34", "t35", "t36", "t37",
+            "t38", "t39", "t40", "t41", "t42", "t43", "t44", "t45", "t46", "t47", "t48", "t49",
+            "t50", "t51",
+        ];
+        match decode(id) {
+            Decoded::Tile(replacing, slot, cell, rot) => {
+                let number = self.sorted_hand(usize::from(self.active)).as_slice()[slot];
+                out.push_str(if replacing { "replace " } else { "place " });
+                out.push_str(TILES[usize::from(number)]);
+                out.push(' ');
+                out.push_str(cell_name(cell));
+                out.push_str([" r0", " r1", " r2"][usize::from(rot)]);
+            }
+            Decoded::Region(migrating, colour, cell, edge) => {
+                out.push_str(if migrating { "migrate " } else { "start " });
+                out.push_str(COLOURS[usize::from(colour)]);
+                out.push(' ');
+                out.push_str(cell_name(cell));
+                out.push(':');
+                out.push_str(geometry::edge_name(cell, usize::from(edge)));
+            }
+            Decoded::Pay(c) | Decoded::Take(c) | Decoded::Winner(c) => {
+                out.push_str(match decode(id) {
+                    Decoded::Pay(_) => "pay ",
+                    Decoded::Take(_) => "take ",
+                    _ => "winner ",
+                });
+                out.push_str(COLOURS[usize::from(c)]);
+            }
+            Decoded::Token => out.push_str("token"),
+            Decoded::Pass => out.push_str("pass"),
+        }
     }
 
     /// The notation of an id that is not one of the legal ids, or why it is refused when

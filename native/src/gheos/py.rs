@@ -724,13 +724,16 @@ impl GheosState {
         self.clone(py)
     }
 
-    fn legal_actions(&mut self) -> Vec<String> {
-        let game = &self.game;
-        let mut ids = Vec::new();
-        game.legal_ids(&mut ids);
-        ids.iter()
-            .map(|&id| game.action_string(i64::from(id)).unwrap_or_default())
-            .collect()
+    fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let legal = self.legal_now().clone();
+        let mut text = String::with_capacity(32);
+        let out = PyList::empty(py);
+        for id in legal {
+            text.clear();
+            self.game.write_action(id, &mut text);
+            out.append(PyString::new(py, &text))?;
+        }
+        Ok(out)
     }
 
     /// The legal actions as fixed ids, in the order of `legal_actions()`.
