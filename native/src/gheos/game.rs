@@ -483,10 +483,8 @@ impl Game {
                 for &rot in &tile.rotations {
                     if touches {
                         let shape = usize::from(tile.grouping[usize::from(rot)]);
-                        let paid = *cache[shape].get_or_insert_with(|| {
-                            let plan = self.plan_replace(slot, number, rot);
-                            plan.split || plan.war
-                        });
+                        let paid = *cache[shape]
+                            .get_or_insert_with(|| self.replacement_conflict(slot, number, rot));
                         if paid {
                             continue;
                         }
@@ -536,6 +534,125 @@ impl Game {
             }
             false
         })
+    }
+
+    /// Whether replacing the tile on `slot` with `number` at `rot` starts a war or a
+    /// migration, worked out around the slot alone (what `plan_replace` says, for the legal
+    /// list of a player without followers). Every area touching the slot reaches it across
+    /// one of its edges, so only the *pieces* those areas leave when the old tile is lifted
+    /// (the parts joined to the regions across its edges) can split or meet, and each piece
+    /// ends in the area of the new region on its edge.
+    fn replacement_conflict(&self, slot: usize, number: u8, rot: u8) -> bool {
+        let old = &self.areas;
+        let none = usize::MAX;
+        let mut across = [none; 3];
+        let mut area = [none; 3];
+        for (edge, &other) in self.board.nb[slot].iter().enumerate() {
+            if other != NONE {
+                across[edge] = self.node_on(usize::from(other), edge);
+                area[edge] = old.of(across[edge]);
+            }
+        }
+        // The pieces, and whether each holds a landmass.
+        let mut piece = [none; 3];
+        let mut land = [false; 3];
+        let mut pieces = 0;
+        for edge in (0..3).filter(|&e| across[e] != none) {
+            if piece[edge] != none {
+                continue;
+            }
+            let (p, a) = (pieces, area[edge]);
+            pieces += 1;
+            piece[edge] = p;
+            if (0..3).all(|f| f == edge || area[f] != a) {
+                // The area's only way in: the piece is the area without the old tile.
+                let lifted = (0..self.regions_at(slot))
+                    .filter(|&k| {
+                        old.of(node(slot, k)) == a
+                            && self.tile_at(slot).regions[usize::from(k)].landmass()
+                    })
+                    .count();
+                land[p] = usize::from(old.stats[a].landmasses) > lifted;
+                continue;
+            }
+            let mut seen = [false; super::board::MAX_NODES];
+            let mut todo = vec![across[edge]];
+            seen[across[edge]] = true;
+            while let Some(n) = todo.pop() {
+                let (s, k) = (n / 3, n % 3);
+                let tile = self.tile_at(s);
+                land[p] |= tile.regions[k].landmass();
+                let rot = self.board.rot[s];
+                for e in 0..3 {
+                    let next = usize::from(self.board.nb[s][e]);
+                    if next == usize::from(NONE)
+                        || next == slot
+                        || usize::from(tile.region_on(rot, e)) != k
+                    {
+                        continue;
+                    }
+                    let m = self.node_on(next, e);
+                    if !seen[m] {
+                        seen[m] = true;
+                        todo.push(m);
+                    }
+                }
+            }
+            for f in 0..3 {
+                if f != edge && area[f] == a && seen[across[f]] {
+                    piece[f] = p;
+                }
+            }
+        }
+        // New areas: the new tile's regions (0-2) joined with the pieces (3-5) on their edges.
+        let tile = &self.tiles.tiles[usize::from(number)];
+        let mut parent = [0usize, 1, 2, 3, 4, 5];
+        fn find(parent: &mut [usize; 6], mut x: usize) -> usize {
+            while parent[x] != x {
+                x = parent[x];
+            }
+            x
+        }
+        for edge in (0..3).filter(|&e| across[e] != none) {
+            let a = find(&mut parent, usize::from(tile.region_on(rot, edge)));
+            let b = find(&mut parent, 3 + piece[edge]);
+            parent[a.max(b)] = a.min(b);
+        }
+        let mut continent = [false; 6];
+        for (k, region) in tile.regions.iter().enumerate() {
+            if region.landmass() {
+                continent[find(&mut parent, k)] = true;
+            }
+        }
+        for p in 0..pieces {
+            if land[p] {
+                continent[find(&mut parent, 3 + p)] = true;
+            }
+        }
+        // Each civilization touching the slot: split, or staying (on a continent) beside
+        // another one.
+        let mut stays = [false; 6];
+        for colour in 0..6u8 {
+            if !self.on_table(colour) {
+                continue;
+            }
+            let home = self.civ_root(colour);
+            let mut part = none;
+            for edge in (0..3).filter(|&e| area[e] == home) {
+                let c = find(&mut parent, 3 + piece[edge]);
+                if part != none && part != c {
+                    return true; // its continent splits: a migration
+                }
+                part = c;
+            }
+            if part != none && continent[part] {
+                if stays[part] {
+                    return true; // two civilizations on one continent: a war
+                }
+                stays[part] = true;
+            }
+        }
+        false
     }
 
     /// Whether a region of the tile on `slot` lies on an occupied area.
