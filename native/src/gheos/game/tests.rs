@@ -408,3 +408,10 @@ fn playout_speed() {
         );
     }
 }
+
+#[test]
+fn a_state_is_small_and_flat() {
+    // Clones copy memory and allocate nothing unless a war or migration is pending.
+    let size = std::mem::size_of::<Game>();
+    assert!(size < 2600, "a Game takes {size} bytes");
+}
