@@ -31,6 +31,10 @@ pytestmark = pytest.mark.skipif(not native.available(), reason="the native engin
 
 GAMES = int(os.environ.get("CRADLE_LOCKSTEP_GAMES", "80"))
 LONG_GAMES = 3000
+# Games searched for rare conflicts (every replacement of every turn tried on a copy).
+RARE_GAMES = 12
+LONG_RARE_GAMES = 1500
+REPLACE = 23874  # the first replacement id (cradle.gheos.actions.REPLACE)
 COLOURS = ("red", "green", "yellow", "blue", "black", "white")
 
 
@@ -319,3 +323,48 @@ def test_seeds_deal_the_same_game_on_both_engines() -> None:
             python = gheos.new_game(players, seed, engine="python")  # type: ignore[arg-type]
             native_state = gheos.new_game(players, seed, engine="native")  # type: ignore[arg-type]
             assert native_state.to_position() == python.to_position(), (seed, players)
+
+
+def rare_conflicts(seeds: range) -> int:
+    """Every replacement that leaves a choice (a tied migration or war), moves a civilization
+    into a war or removes two, found in native random games, is made on both engines from
+    the same position, and so is every answer to it."""
+    compared = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = gheos.new_game(2 + seed % 3, seed, engine="native")
+        while not state.is_over:
+            ids = state.legal_action_ids()
+            for action in ids if state.phase == "tile" else []:
+                if action < REPLACE:
+                    continue
+                trial = state.clone()
+                events = trial.apply(action)
+                kinds = [e["type"] for e in events]
+                moved = kinds.count("migration") + kinds.count("civ_removed")
+                if trial.phase not in ("migrate", "war") and moved < 2 and "war" not in kinds:
+                    continue
+                # Both from the position (not the native game's own history: where two
+                # civilizations share an area, views show the one the state learnt of last).
+                game = Lockstep(seed, len(state.players), {"tiles": None})
+                position = state.to_position()
+                game.python = gheos.from_position(position, engine="python")
+                game.native = gheos.from_position(position, engine="native")
+                game.apply(action)
+                for answer in game.python.legal_action_ids():
+                    python, native_state = game.python.clone(), game.native.clone()
+                    game.apply(answer)
+                    game.python, game.native = python, native_state
+                    game.actions.pop()
+                compared += 1
+            state.apply_id(ids[rng.randrange(len(ids))])
+    return compared
+
+
+def test_rare_conflicts_and_every_answer_in_lockstep() -> None:
+    assert rare_conflicts(range(RARE_GAMES)) > 20
+
+
+@pytest.mark.long
+def test_many_rare_conflicts_in_lockstep() -> None:
+    assert rare_conflicts(range(1000, 1000 + LONG_RARE_GAMES)) > 5000
