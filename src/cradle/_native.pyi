@@ -1,14 +1,15 @@
 # Types of the native extension (native/, built by maturin). Each game's part is kept beside
 # its bindings (native/src/<game>/py.rs) and must list every name they register.
 
-__version__: str
-
-# --- Tigris & Euphrates (native/src/tigris/py.rs) ---------------------------------------------
-
 import random
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from cradle.tigris.rules import Options as _TigrisOptions
+
+__version__: str
+
+# --- Tigris & Euphrates (native/src/tigris/py.rs) ---------------------------------------------
 
 class TigrisState:
     """A Tigris & Euphrates state on the native engine: the surface of
@@ -67,3 +68,98 @@ def tigris_action_strings() -> list[str]: ...
 def tigris_random_game(
     players: int, seed: int, options: _TigrisOptions | dict[str, Any] | None = None
 ) -> int: ...
+
+# -- Gheos (native/src/gheos/py.rs; wired in by cradle.gheos.native) -------------------------
+
+GHEOS_ACTION_COUNT: int
+
+class GheosTiles:
+    """A checked tile set handed to the native engine (cradle.gheos.native.native_tiles)."""
+
+    def __init__(
+        self,
+        tiles: list[
+            tuple[
+                list[tuple[list[int], int, int, int, int, int]],
+                list[list[int]],
+                list[int],
+                str,
+                str,
+            ]
+        ],
+    ) -> None: ...
+
+class GheosState:
+    """A Gheos game on the native engine: the contract of docs/contract.md."""
+
+    @staticmethod
+    def deal(
+        tiles: GheosTiles, tileset: Any, options: Any, names: list[str], key: list[int]
+    ) -> GheosState: ...
+    @staticmethod
+    def from_parts(
+        tiles: GheosTiles,
+        tileset: Any,
+        options: Any,
+        names: list[str],
+        active: int,
+        phase: str,
+        board: list[tuple[int, int, int]],
+        hands: list[list[int]],
+        stack: list[int],
+        removed: list[int],
+        civs: list[tuple[int, int]],
+        held: list[list[int]],
+        supply: list[int],
+        points: list[int],
+        tokens: list[int],
+        epochs: int,
+        conflict: tuple[
+            int,
+            list[tuple[int, int]],
+            list[int],
+            list[tuple[int, list[int], bool]],
+            list[tuple[list[int], list[int]]] | None,
+        ]
+        | None,
+    ) -> GheosState: ...
+    @staticmethod
+    def from_bytes(
+        tiles: GheosTiles, tileset: Any, options: Any, names: list[str], data: bytes
+    ) -> GheosState: ...
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
+    def __copy__(self) -> GheosState: ...
+    def __deepcopy__(self, memo: Any) -> GheosState: ...
+    @property
+    def players(self) -> tuple[str, ...]: ...
+    @property
+    def to_move(self) -> int: ...
+    @property
+    def active(self) -> int: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def options(self) -> Any: ...
+    @property
+    def tileset(self) -> Any: ...
+    @property
+    def end_epoch(self) -> int: ...
+    def clone(self) -> GheosState: ...
+    def legal_actions(self) -> list[str]: ...
+    def legal_action_ids(self) -> list[int]: ...
+    def legal_action_count(self) -> int: ...
+    def legal_action_at(self, index: int) -> int: ...
+    def action_string(self, action_id: int) -> str: ...
+    def hand(self, seat: int) -> list[str]: ...
+    def apply(self, action: str | int) -> list[dict[str, Any]]: ...
+    def apply_id(self, action_id: int) -> None: ...
+    def random_playout(self, seed: int) -> int: ...
+    def result(self) -> list[dict[str, Any]]: ...
+    def to_position(self) -> dict[str, Any]: ...
+    def view(self, seat: int | None) -> dict[str, Any]: ...
+    def summary(self) -> dict[str, Any]: ...
+    def sample_hidden(self, seat: int | None, rng: random.Random) -> GheosState: ...
+    def with_hidden(self, hands: Sequence[Iterable[str]], pile: Sequence[str]) -> GheosState: ...
+    def order_pile(self, front: Iterable[str]) -> None: ...

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from cradle.gheos.state import GheosState
-from tests.gheos.gheos_helpers import area_at, build, unchanged_after
+from tests.gheos.gheos_helpers import GheosState, area_at, build, supply, unchanged_after
+
+# Each test runs on both engines (tests/gheos/conftest.py).
+pytestmark = pytest.mark.usefixtures("engine")
 
 WAR_MAP = {"0,-1": "t3 r0", "-1,-1": "t1 r0", "0,1": "t2 r0", "-1,1": "t6 r0"}
 CIVS = {"red": "0,0:s", "blue": "0,0:ne"}
@@ -56,7 +58,7 @@ def test_war_by_placement_pay_then_most_swords_wins_and_temple_scores() -> None:
     assert position["civilizations"] == {"blue": "-1,-1:s"}
     # Every red follower went back, the one paid included; the blue ones stay.
     assert position["followers"] == {"north": {"blue": 1}, "east": {"blue": 2}}
-    assert state.supply[0] == 5
+    assert supply(state)[0] == 5
     # The cup temple on the merged continent: t0's cup and t2's cup.
     assert position["points"] == {"north": 2, "east": 0}
     assert state.phase == "civ"
@@ -130,7 +132,7 @@ def test_three_civilizations_at_war_only_one_survives() -> None:
     position = state.to_position()
     assert set(position["civilizations"]) == {"green"}
     assert position["followers"] == {"north": {}, "east": {}}  # paid, and red, blue lost
-    assert state.supply == [5, 5, 5, 5, 5, 5]
+    assert supply(state) == [5, 5, 5, 5, 5, 5]
 
 
 def test_war_by_replacement_ignores_the_replaced_tiles_swords() -> None:
