@@ -10,8 +10,11 @@ whose landmass touches its s and nw edges and whose coast, with the pyramid, its
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from cradle import gheos
 from tests.gheos.gheos_helpers import GheosState, area_at, build, supply, unchanged_after
 
 # Each test runs on both engines (tests/gheos/conftest.py).
@@ -152,3 +155,30 @@ def test_placing_next_to_one_continent_is_no_war(tile: str) -> None:
     state = war_state()
     state.apply(f"place {tile} 1,0 r0")  # below the start tile: only A is there
     assert state.phase == "civ"
+
+
+@pytest.mark.parametrize(
+    ("wars", "reason"),
+    [
+        ([{"civs": ["red", "blue", "red"], "options": ["red", "blue"]}], "twice"),
+        ([{"civs": ["red", "blue"], "options": ["red", "blue", "red"]}], "twice"),
+        (
+            [
+                {"civs": ["red", "blue"], "options": ["red", "blue"]},
+                {"civs": ["blue", "red"], "options": ["blue"]},
+            ],
+            "two pending wars",
+        ),
+    ],
+)
+def test_a_pending_war_listing_a_civilization_twice_is_refused(
+    wars: list[dict[str, Any]], reason: str
+) -> None:
+    # resolving such a war removed a civilization twice (a KeyError)
+    state = war_state(extra={"-1,1": "t9 r0"}, followers={"north": {"red": 1}})
+    state.apply("place t19 -1,0 r0")
+    data = state.to_position()
+    assert gheos.from_position(data).legal_actions() == ["winner red", "winner blue"]
+    data["pending"]["wars"] = wars
+    with pytest.raises(ValueError, match=reason):
+        gheos.from_position(data)

@@ -229,6 +229,19 @@ class Lockstep:
             checks.append((f"view({seat})", lambda s, seat=seat: s.view(seat)))
         for seat in range(self.table.players):
             checks.append((f"hand({seat})", lambda s, seat=seat: s.hand(seat)))
+            checks.append((f"dynasty({seat})", lambda s, seat=seat: s.dynasty(seat)))
+        # the analysis API (docs/contract.md): the same named tuples and dataclasses
+        checks += [
+            ("geometry()", lambda s: s.geometry()),
+            ("contents()", lambda s: s.contents()),
+            ("regions()", lambda s: s.regions()),
+            ("region_map()", lambda s: s.region_map()),
+            ("bag_size()", lambda s: s.bag_size()),
+            ("decision()", lambda s: s.decision()),
+            ("conflict_strengths()", lambda s: s.conflict_strengths()),
+            ("ending", lambda s: s.ending),
+            ("game", lambda s: s.game),
+        ]
         if a.is_over:
             checks.append(("result()", lambda s: s.result()))
         for what, get in checks:

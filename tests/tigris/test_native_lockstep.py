@@ -17,6 +17,7 @@ import pytest
 
 from cradle import tigris
 from cradle.core import native
+from cradle.core.positions import PositionError
 from tests.tigris.helpers import leader, make_position
 from tests.tigris.lockstep import Divergence, Lockstep, Table, diff, play, tables
 
@@ -212,29 +213,28 @@ def test_the_native_action_table_is_the_reference_table() -> None:
     assert _native.tigris_action_strings() == tigris.all_action_strings()
 
 
-def test_odd_pending_fields_keep_their_place_and_order_on_both_engines() -> None:
-    """A position may give a pending decision fields its kind does not use, in any order; both
-    engines keep them as given (the reference's reader does) and play on alike."""
+def test_pending_fields_in_any_order_are_written_in_the_references_order() -> None:
+    """A position may list a pending decision's fields in any order (and the public strengths,
+    which are ignored); both engines write them in the reference's order and play on alike."""
     board = {"F5": "red*", "G5": "red*", "H5": "green", "F6": leader("archer", "trader")}
     pending = {
         "cells": ["F5", "G5"],
-        "color": "black",
-        "kind": "treasure",
         "attacker_strength": 3,
+        "kind": "treasure",
         "seat": 0,
-        "queue": ["red", "blue"],
     }
     start = make_position(board, hands={"archer": ["red"]}, pending=pending)
     game = Lockstep(Table(2, 1, tigris.Options(), 1), start=start)
-    assert list(game.position["pending"]) == [
-        "cells",
-        "color",
-        "kind",
-        "seat",
-        "queue",
-        "placed",
-        "unification",
-    ]
+    assert list(game.position["pending"]) == ["kind", "seat", "cells", "placed", "unification"]
     game.offer("treasure H5")
     game.apply("treasure G5")
     assert game.position["pending"] is None
+
+
+def test_pending_fields_of_another_kind_are_refused_by_both_engines() -> None:
+    board = {"F5": "red*", "G5": "red*", "H5": "green", "F6": leader("archer", "trader")}
+    pending = {"kind": "treasure", "seat": 0, "cells": ["F5", "G5"], "queue": ["red", "blue"]}
+    start = make_position(board, hands={"archer": ["red"]}, pending=pending)
+    for engine in ("python", "native"):
+        with pytest.raises(PositionError, match="queue belong"):
+            tigris.from_position(start, seed=1, engine=engine)

@@ -206,9 +206,6 @@ pub struct Game {
     pub removed: Few<u8, 52>,
     /// Colour -> the node its marker is on (NONE: not on the table).
     pub civs: [u8; 6],
-    /// The colours on the table in the order the reference's dict holds them: where two
-    /// share an area during a conflict, views show the later one.
-    pub civ_order: Few<u8, 6>,
     pub held: [[u8; 6]; MAX_PLAYERS],
     pub supply: [u8; 6],
     pub points: [i64; MAX_PLAYERS],
@@ -237,7 +234,6 @@ impl Game {
             stack: Few::default(),
             removed: Few::default(),
             civs: [NONE; 6],
-            civ_order: Few::default(),
             held: [[0; 6]; MAX_PLAYERS],
             supply: [FOLLOWERS; 6],
             points: [0; MAX_PLAYERS],
@@ -336,15 +332,10 @@ impl Game {
         &self.areas.stats[root]
     }
 
-    /// The colour of the civilization on the area rooted at `root` (the later one in the
-    /// reference's order where two share it).
+    /// The colour of the civilization on the area rooted at `root`: the lowest one where two
+    /// share it during a war (a rule of the position, so views do not depend on history).
     pub fn occupant(&self, root: usize) -> Option<u8> {
-        self.civ_order
-            .as_slice()
-            .iter()
-            .rev()
-            .copied()
-            .find(|&c| self.areas.of(usize::from(self.civs[usize::from(c)])) == root)
+        (0..6u8).find(|&c| self.on_table(c) && self.civ_root(c) == root)
     }
 
     pub fn civ_root(&self, colour: u8) -> usize {
@@ -1588,7 +1579,6 @@ impl Game {
     fn remove_civ(&mut self, colour: u8, why: Why, log: &mut Log) {
         let c = usize::from(colour);
         self.civs[c] = NONE;
-        self.civ_order.remove_item(colour);
         let mut returned = Vec::new();
         for seat in 0..usize::from(self.players) {
             let n = self.held[seat][c];
@@ -1638,7 +1628,6 @@ impl Game {
         let seat = usize::from(self.active);
         let taken = self.stats(root).wheat.min(self.supply[c]);
         self.civs[c] = root as u8;
-        self.civ_order.push(colour);
         self.supply[c] -= taken;
         self.held[seat][c] += taken;
         let at = self.region_ref(root);

@@ -18,5 +18,6 @@ pub mod geometry;
 pub mod notation;
 pub mod parts;
 pub mod py;
+pub mod pyanalysis;
 pub mod random;
 pub mod tiles;

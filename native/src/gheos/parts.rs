@@ -80,11 +80,9 @@ impl Game {
                 .collect(),
             stack: self.stack.as_slice().to_vec(),
             removed: self.removed.as_slice().to_vec(),
-            civs: self
-                .civ_order
-                .as_slice()
-                .iter()
-                .map(|&c| (c, key(self.civs[usize::from(c)])))
+            civs: (0..6u8)
+                .filter(|&c| self.on_table(c))
+                .map(|c| (c, key(self.civs[usize::from(c)])))
                 .collect(),
             held: self.held[..players].to_vec(),
             supply: self.supply,
@@ -144,7 +142,6 @@ impl Game {
                 return Err(format!("civilization {colour} given twice or unknown"));
             }
             game.civs[usize::from(colour)] = game.node_of_key(region)? as u8;
-            game.civ_order.push(colour);
         }
         for seat in 0..players.min(MAX_PLAYERS) {
             game.held[seat] = parts.held[seat];

@@ -16,6 +16,7 @@ use super::game::{Game, Phase, EPOCH, EPOCH_TILES};
 use super::geometry::{self, cell_name};
 use super::notation::{self, ascii_repr, ascii_words, Host, Int, Plain, Refusal};
 use super::parts::{ConflictParts, Parts};
+use super::pyanalysis;
 use super::tiles::{Region, Tile, TileSet, NO_TEMPLE, SYMBOLS};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -172,6 +173,8 @@ pub struct GheosState {
     tileset: Py<PyAny>,
     options: Py<PyAny>,
     players: Py<PyTuple>,
+    /// `areas()` as made for Python, until the state changes.
+    areas: Option<Py<PyTuple>>,
 }
 
 fn t(number: u8) -> String {
@@ -214,6 +217,7 @@ impl GheosState {
             tileset,
             options,
             players,
+            areas: None,
         })
     }
 
@@ -225,7 +229,14 @@ impl GheosState {
             tileset: self.tileset.clone_ref(py),
             options: self.options.clone_ref(py),
             players: self.players.clone_ref(py),
+            areas: None,
         }
+    }
+
+    /// The state changed: forget what was worked out for the old one.
+    fn changed(&mut self) {
+        self.legal = None;
+        self.areas = None;
     }
 
     fn legal_now(&mut self) -> &Vec<u32> {
@@ -713,7 +724,9 @@ impl GheosState {
     }
 
     fn clone(&self, py: Python<'_>) -> GheosState {
-        self.with_game(py, self.game.clone())
+        let mut copy = self.with_game(py, self.game.clone());
+        copy.areas = self.areas.as_ref().map(|a| a.clone_ref(py));
+        copy
     }
 
     fn __copy__(&self, py: Python<'_>) -> GheosState {
@@ -760,6 +773,63 @@ impl GheosState {
             .ok_or_else(|| PyIndexError::new_err("legal action index out of range"))
     }
 
+    // -- analysis (docs/contract.md) --------------------------------------------------------
+
+    /// The game's registry name.
+    #[getter]
+    fn game(&self) -> &'static str {
+        "gheos"
+    }
+
+    /// Epoch tiles drawn so far.
+    #[getter]
+    fn epochs(&self) -> u8 {
+        self.game.epochs
+    }
+
+    fn stack_size(&self) -> usize {
+        self.game.stack.len()
+    }
+
+    /// The placed tiles, by cell.
+    fn tiles_on_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        pyanalysis::tiles_on_map(py, &self.game)
+    }
+
+    /// Every area, ordered by its first region.
+    fn areas<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        if let Some(found) = &self.areas {
+            return Ok(found.bind(py).clone());
+        }
+        let found = pyanalysis::areas(py, &self.game)?;
+        self.areas = Some(found.clone().unbind());
+        Ok(found)
+    }
+
+    /// `areas()[index]` (Python's tuple indexing, errors included).
+    fn area<'py>(
+        &mut self,
+        py: Python<'py>,
+        index: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.areas(py)?.as_any().get_item(index)
+    }
+
+    /// The civilizations on the map, by colour.
+    fn civilizations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        pyanalysis::civilizations(py, &self.game)
+    }
+
+    /// What one seat holds (Python's list indexing: -1 is the last seat).
+    fn player<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
+        let players = i64::from(self.game.players);
+        let index = if seat < 0 { seat + players } else { seat };
+        if !(0..players).contains(&index) {
+            return Err(PyIndexError::new_err("list index out of range"));
+        }
+        pyanalysis::player(py, &self.game, index as usize)
+    }
+
     /// The notation of the fixed id `action_id` now.
     fn action_string(&self, py: Python<'_>, action_id: &Bound<'_, PyAny>) -> PyResult<String> {
         let id = action_id_of(py, action_id)?;
@@ -803,10 +873,20 @@ impl GheosState {
         self.apply_any(py, action_id, &mut log)
     }
 
+    /// The legal id at `r` modulo the number of legal actions: with `r` 64 random bits, a
+    /// uniform random legal action. IndexError when none is legal.
+    fn random_action_id(&mut self, r: u64) -> PyResult<u32> {
+        let legal = self.legal_now();
+        if legal.is_empty() {
+            return Err(PyIndexError::new_err("no legal action: the game is over"));
+        }
+        Ok(legal[(r % legal.len() as u64) as usize])
+    }
+
     /// Plays uniformly random legal actions (a fast native generator seeded by `seed`) to the
     /// end, in place; returns how many.
     fn random_playout(&mut self, py: Python<'_>, seed: u64) -> u64 {
-        self.legal = None;
+        self.changed();
         let game = &mut self.game;
         py.detach(|| game.random_playout(seed))
     }
@@ -1246,7 +1326,7 @@ impl GheosState {
         };
         match done {
             Ok(()) => {
-                self.legal = None;
+                self.changed();
                 Ok(())
             }
             Err(why) => Err(refusal(py, why)),

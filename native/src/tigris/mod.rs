@@ -16,11 +16,13 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod actions;
+pub mod analysis;
 pub mod board;
 pub mod events;
 pub mod playout;
 pub mod position;
 pub mod py;
+pub mod pyanalysis;
 pub mod pyrandom;
 pub mod state;
 

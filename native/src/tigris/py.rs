@@ -15,10 +15,12 @@ use std::sync::OnceLock;
 use super::actions::{
     action_strings, parse_ascii, Action, Parsed, ACTION_COUNT, COLORS, DYNASTIES, MONUMENTS, ROLES,
 };
+use super::analysis::BoardKey;
 use super::board::{cell_name, parse_cell, Side, CELLS};
 use super::events::{Event, NoEvents};
 use super::playout::{fresh_game, Rng};
 use super::position::Position;
+use super::pyanalysis;
 use super::state::{Key, List, Options, Pending, PendingKind, State};
 
 static ILLEGAL: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -26,6 +28,7 @@ static POSITION_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static OPTIONS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static PARSE_ACTION: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static ACTION_IDS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static KNOWN_ACTION: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static COLOR_BY_NAME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static STRINGS: PyOnceLock<Strings> = PyOnceLock::new();
 
@@ -105,11 +108,72 @@ pub struct PyTigrisState {
     s: State,
     /// The legal ids of `s`, once asked for (cleared by every change).
     legal: Option<Vec<u16>>,
+    /// The board's analysis as made for Python, kept while the board is the same.
+    board: BoardCache,
+}
+
+/// `contents()`, `regions()` and `region_map()` of one board (the key says which): the worlds
+/// a search samples share their board, so copies carry the cache along.
+#[derive(Default)]
+struct BoardCache {
+    key: Option<BoardKey>,
+    contents: Option<Py<PyTuple>>,
+    regions: Option<(Py<PyTuple>, Py<PyTuple>)>,
+}
+
+impl BoardCache {
+    fn copy(&self, py: Python<'_>) -> BoardCache {
+        BoardCache {
+            key: self.key,
+            contents: self.contents.as_ref().map(|c| c.clone_ref(py)),
+            regions: self
+                .regions
+                .as_ref()
+                .map(|(r, m)| (r.clone_ref(py), m.clone_ref(py))),
+        }
+    }
+
+    /// Forget what belongs to another board than `s`'s.
+    fn follow(&mut self, s: &State) {
+        let key = BoardKey::of(s);
+        if self.key != Some(key) {
+            *self = BoardCache {
+                key: Some(key),
+                ..BoardCache::default()
+            };
+        }
+    }
 }
 
 impl PyTigrisState {
     fn wrap(s: State) -> PyTigrisState {
-        PyTigrisState { s, legal: None }
+        PyTigrisState {
+            s,
+            legal: None,
+            board: BoardCache::default(),
+        }
+    }
+
+    /// A state of the same board as this one (a determinization): the board cache goes along.
+    fn sibling(&self, py: Python<'_>, s: State) -> PyTigrisState {
+        PyTigrisState {
+            s,
+            legal: None,
+            board: self.board.copy(py),
+        }
+    }
+
+    fn regions_now<'py>(
+        &mut self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyTuple>)> {
+        self.board.follow(&self.s);
+        if let Some((r, m)) = &self.board.regions {
+            return Ok((r.bind(py).clone(), m.bind(py).clone()));
+        }
+        let (r, m) = pyanalysis::regions(py, &self.s)?;
+        self.board.regions = Some((r.clone().unbind(), m.clone().unbind()));
+        Ok((r, m))
     }
 
     /// The state changed: forget its legal actions.
@@ -164,21 +228,45 @@ impl PyTigrisState {
                 )),
             };
         }
-        Err(illegal(
-            py,
-            format!(
-                "an action must be a string, not {}",
-                action.get_type().name()?.to_str()?
-            ),
-        ))
+        // an `Action` or a tuple equal to one: the reference checks it (same refusals)
+        let known = py_attr(py, &KNOWN_ACTION, "cradle.tigris.state", "_known_action")?;
+        self.reference_action(py, &known.call1((action,))?)
+    }
+
+    /// `action_id` as an id in range: IllegalAction (the reference's reasons) otherwise.
+    fn strict_id(py: Python<'_>, action_id: &Bound<'_, PyAny>) -> PyResult<u16> {
+        if !action_id.is_instance_of::<PyInt>() || action_id.is_instance_of::<PyBool>() {
+            return Err(illegal(
+                py,
+                format!(
+                    "an action id is an integer, not {}",
+                    action_id.get_type().name()?.to_str()?
+                ),
+            ));
+        }
+        match action_id.extract::<i64>() {
+            Ok(id) if (0..ACTION_COUNT as i64).contains(&id) => Ok(id as u16),
+            _ => Err(illegal(
+                py,
+                format!(
+                    "action id {} is outside 0..{}",
+                    action_id.str()?.to_str()?,
+                    ACTION_COUNT - 1
+                ),
+            )),
+        }
     }
 
     /// Texts beyond ASCII go to the reference parser (Unicode lower-casing, spaces and repr).
     fn parse_unicode(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Parsed> {
         let parse = py_attr(py, &PARSE_ACTION, "cradle.tigris.rules", "parse_action")?;
-        let parsed = parse.call1((action,))?;
+        self.reference_action(py, &parse.call1((action,))?)
+    }
+
+    /// The reference's `Action` as the native one.
+    fn reference_action(&self, py: Python<'_>, parsed: &Bound<'_, PyAny>) -> PyResult<Parsed> {
         let ids = py_attr(py, &ACTION_IDS, "cradle.tigris.rules", "ACTION_IDS")?;
-        if let Some(id) = ids.cast::<PyDict>()?.get_item(&parsed)? {
+        if let Some(id) = ids.cast::<PyDict>()?.get_item(parsed)? {
             let id: u16 = id.extract()?;
             return Ok(Parsed::Action(Action::from_id(id).expect("a known id")));
         }
@@ -702,7 +790,9 @@ fn read_position(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Position> {
                 }
             }
         }
-        p.set_keys(&keys);
+        // the reference writes a decision's fields in its own order, whatever order was read
+        let ordered: Vec<Key> = Key::ALL.into_iter().filter(|k| keys.contains(k)).collect();
+        p.set_keys(&ordered);
         Some(p)
     };
     Ok(Position {
@@ -896,6 +986,24 @@ impl PyTigrisState {
         self.legal_action_at((r % count) as i64)
     }
 
+    /// The notation of the fixed id `action_id` (the cached table of `all_action_strings()`);
+    /// IllegalAction for a non-int or an id out of range.
+    fn action_string<'py>(
+        &self,
+        py: Python<'py>,
+        action_id: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyString>> {
+        let id = Self::strict_id(py, action_id)?;
+        Ok(strings(py).actions[usize::from(id)].bind(py).clone())
+    }
+
+    /// Apply the id `action_id` without building the events (the fast path of search and
+    /// training loops); IllegalAction, and no change, for a non-int or an id not legal now.
+    fn apply_id(&mut self, py: Python<'_>, action_id: &Bound<'_, PyAny>) -> PyResult<()> {
+        Self::strict_id(py, action_id)?;
+        self.apply_quiet(py, action_id)
+    }
+
     /// Apply `action` (text or id) for the seat to move; the events. IllegalAction, and no
     /// change, when it is malformed or not legal now.
     fn apply<'py>(
@@ -940,19 +1048,84 @@ impl PyTigrisState {
     }
 
     /// An independent copy.
-    fn clone(&self) -> PyTigrisState {
+    fn clone(&self, py: Python<'_>) -> PyTigrisState {
         PyTigrisState {
             s: self.s.clone(),
             legal: self.legal.clone(),
+            board: self.board.copy(py),
         }
     }
 
-    fn __copy__(&self) -> PyTigrisState {
-        self.clone()
+    fn __copy__(&self, py: Python<'_>) -> PyTigrisState {
+        self.clone(py)
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyTigrisState {
-        self.clone()
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyTigrisState {
+        self.clone(py)
+    }
+
+    // -------------------------------------------------- analysis (docs/contract.md)
+
+    /// The game's registry name.
+    #[getter]
+    fn game(&self) -> &'static str {
+        "tigris"
+    }
+
+    /// The bag ran short: the game ends with this turn.
+    #[getter]
+    fn ending(&self) -> bool {
+        self.s.ending
+    }
+
+    /// The reference's `Geometry` of this board side.
+    fn geometry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        pyanalysis::geometry(py, &self.s)
+    }
+
+    /// Per cell, what lies on it (None: empty).
+    fn contents<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        self.board.follow(&self.s);
+        if let Some(found) = &self.board.contents {
+            return Ok(found.bind(py).clone());
+        }
+        let found = pyanalysis::contents(py, &self.s)?;
+        self.board.contents = Some(found.clone().unbind());
+        Ok(found)
+    }
+
+    /// Every region and kingdom, by their lowest cell.
+    fn regions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        Ok(self.regions_now(py)?.0)
+    }
+
+    /// Per cell, the index in `regions()` of its region (-1: none).
+    fn region_map<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        Ok(self.regions_now(py)?.1)
+    }
+
+    /// What one seat holds (Python's list indexing: -1 is the last seat).
+    fn dynasty<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let seat = Self::list_index(py, seat, self.s.n)?;
+        pyanalysis::dynasty(py, &self.s, seat)
+    }
+
+    fn bag_size(&self) -> usize {
+        self.s.bag.len()
+    }
+
+    /// The decision in progress as the reference's dataclass, None between actions.
+    fn decision<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        pyanalysis::decision(py, &self.s)
+    }
+
+    /// In a revolt or war: the attacker's and the defender's strength on the board.
+    fn conflict_strengths<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        pyanalysis::conflict_strengths(py, &self.s)
     }
 
     /// Pickles as its position (the bag's order included).
@@ -1170,7 +1343,7 @@ impl PyTigrisState {
         let pool = PyList::new(py, self.s.hidden_pool(seat))?;
         rng.call_method1(intern!(py, "shuffle"), (&pool,))?;
         let shuffled: Vec<u8> = pool.extract()?;
-        Ok(PyTigrisState::wrap(self.s.deal_hidden(seat, &shuffled)))
+        Ok(self.sibling(py, self.s.deal_hidden(seat, &shuffled)))
     }
 
     /// A copy with every hand and the bag (first drawn first) as given: an exact

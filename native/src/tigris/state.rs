@@ -159,8 +159,8 @@ impl Key {
     }
 }
 
-/// A decision that interrupts an action (the reference's `pending` dict). A position may give
-/// fields a kind does not use; they are kept, in their order, as the reference keeps them.
+/// A decision that interrupts an action (the reference's `pending` dict). Its fields are
+/// written in the order they were noted: the reference's order (`Key::ALL`) for every kind.
 #[derive(Clone, Copy, Debug)]
 pub struct Pending {
     pub kind: PendingKind,

@@ -13,6 +13,7 @@ against :mod:`random` once per process); any other seed is dealt by the referenc
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cradle.core import native as engines
@@ -62,8 +63,8 @@ def native_tiles(tileset: TileSet) -> GheosTiles:
 def new_game(
     players: int = 2,
     seed: int | None = None,
-    options: Options | dict[str, Any] | None = None,
-    dynasties: Any = None,
+    options: object = None,
+    dynasties: Sequence[str] | None = None,
     engine: str | None = None,
 ) -> GheosState | NativeState:
     """A new game (see :func:`cradle.gheos.position.new_game`) on ``engine`` ("native",
@@ -72,7 +73,7 @@ def new_game(
     if engines.choose(engine) == "python":
         return reference.new_game(players, seed, options, dynasties)
     names = reference._names(players, dynasties)
-    opts = options if isinstance(options, Options) else reference.options_from_dict(options)
+    opts = reference.options_from_dict(options)
     tileset = load_tiles(opts.tiles)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
@@ -128,7 +129,7 @@ def from_reference(state: GheosState) -> NativeState:
             sorted(conflict.swords.items()),
             list(conflict.moved),
             [
-                (colour, [state.areas[a].regions[0] for a in options], split)
+                (colour, [state.area_list[a].regions[0] for a in options], split)
                 for colour, options, split in conflict.migrations
             ],
             None

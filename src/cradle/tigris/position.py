@@ -543,6 +543,22 @@ def _read_pending(s: TigrisState, p: Any) -> None:
             all(s.treasure >> cell & 1 for cell in out["cells"]),
             "pending treasure: a listed cell holds no treasure",
         )
+        _expect(
+            len(set(out["cells"])) == len(out["cells"]),
+            "pending treasure: a cell is listed twice",
+        )
+    if kind == "war_order":
+        # the wars to order are those the unification started and none has been fought yet
+        colors = out["colors"]
+        kingdom = s.component_of(s.unification)
+        _expect(
+            len(colors) >= 2 and len(set(colors)) == len(colors),
+            "pending war_order: needs two or more different colours",
+        )
+        _expect(
+            all(s._war_pair(color, kingdom) is not None for color in colors),
+            "pending war_order: a listed colour has no war in the unified kingdom",
+        )
     s.pending = _decision(kind, out)
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from cradle.core import native
 from cradle.core.contract import JSON
+from cradle.core.fast import ReferenceFastPaths
 from cradle.core.hidden import read_hidden
 from cradle.core.results import places
 from cradle.tigris import analysis
@@ -50,6 +51,7 @@ from cradle.tigris.decisions import (
 )
 from cradle.tigris.rules import (
     ACTION_IDS,
+    ACTION_STRINGS,
     ACTIONS,
     BLACK,
     BUILDING,
@@ -212,8 +214,11 @@ _CATASTROPHE_CONTENT = Content(analysis.CATASTROPHE)
 _WONDER_CONTENT = (Content(analysis.WONDER), Content(analysis.WONDER, treasure=True))
 
 
-class TigrisState:
-    """A complete game position with its rules (see docs/contract.md for the contract)."""
+class TigrisState(ReferenceFastPaths):
+    """A complete game position with its rules (see docs/contract.md for the contract), and
+    the fast paths of every engine (``cradle.core.contract.FastState``)."""
+
+    ILLEGAL = IllegalAction
 
     __slots__ = (
         "_comps",
@@ -540,6 +545,14 @@ class TigrisState:
         if legal is None:
             legal = self._legal = self._generate(_STRINGS)
         return legal[:]
+
+    def action_string(self, action_id: int) -> str:
+        """The notation of the fixed id ``action_id`` (``all_action_strings()[action_id]``)."""
+        if isinstance(action_id, bool) or not isinstance(action_id, int):
+            raise IllegalAction(f"an action id is an integer, not {type(action_id).__name__}")
+        if not 0 <= action_id < len(ACTIONS):
+            raise IllegalAction(f"action id {action_id} is outside 0..{len(ACTIONS) - 1}")
+        return ACTION_STRINGS[action_id]
 
     def legal_action_ids(self) -> list[int]:
         """The legal actions as ids: positions in ``all_action_strings()``, in the same order
