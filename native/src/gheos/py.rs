@@ -233,6 +233,38 @@ impl GheosState {
         }
     }
 
+    /// The reference's `sample_hidden` with its shuffles done by `shuffle`.
+    fn sample_with(
+        &self,
+        py: Python<'_>,
+        seat: Option<i64>,
+        shuffle: &mut dyn FnMut(&mut Vec<i64>) -> PyResult<()>,
+    ) -> PyResult<GheosState> {
+        let game = &self.game;
+        let players = usize::from(game.players);
+        let others = |s: usize| seat != Some(s as i64);
+        let mut unseen: Vec<i64> = Vec::new();
+        for s in (0..players).filter(|&s| others(s)) {
+            unseen.extend(game.hands[s].as_slice().iter().map(|&n| i64::from(n)));
+        }
+        let stack = game.stack.as_slice();
+        unseen.extend(stack.iter().filter(|&&n| n != EPOCH).map(|&n| i64::from(n)));
+        let epochs = stack.iter().filter(|&&n| n == EPOCH).count();
+        shuffle(&mut unseen)?;
+        let mut other = game.clone();
+        for s in (0..players).filter(|&s| others(s)) {
+            let size = game.hands[s].len();
+            let mut hand: Vec<u8> = unseen.drain(..size).map(|n| n as u8).collect();
+            hand.sort_unstable();
+            other.hands[s] = super::game::Few::from_slice(&hand);
+        }
+        unseen.extend(std::iter::repeat_n(-1, epochs));
+        shuffle(&mut unseen)?;
+        let pile: Vec<u8> = unseen.into_iter().map(from_hidden).collect();
+        other.stack = super::game::Few::from_slice(&pile);
+        Ok(self.with_game(py, other))
+    }
+
     /// The state changed: forget what was worked out for the old one.
     fn changed(&mut self) {
         self.legal = None;
@@ -873,6 +905,12 @@ impl GheosState {
         self.apply_any(py, action_id, &mut log)
     }
 
+    /// `apply` (text or id, the same refusals) without building the events.
+    fn apply_quiet(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut log = Log::new(false);
+        self.apply_any(py, action, &mut log)
+    }
+
     /// The legal id at `r` modulo the number of legal actions: with `r` 64 random bits, a
     /// uniform random legal action. IndexError when none is legal.
     fn random_action_id(&mut self, r: u64) -> PyResult<u32> {
@@ -1118,33 +1156,23 @@ impl GheosState {
         seat: Option<i64>,
         rng: &Bound<'_, PyAny>,
     ) -> PyResult<GheosState> {
-        let game = &self.game;
-        let players = usize::from(game.players);
-        let others = |s: usize| seat != Some(s as i64);
-        let mut unseen: Vec<i64> = Vec::new();
-        for s in (0..players).filter(|&s| others(s)) {
-            unseen.extend(game.hands[s].as_slice().iter().map(|&n| i64::from(n)));
-        }
-        let stack = game.stack.as_slice();
-        unseen.extend(stack.iter().filter(|&&n| n != EPOCH).map(|&n| i64::from(n)));
-        let epochs = stack.iter().filter(|&&n| n == EPOCH).count();
-        let shuffled = PyList::new(py, &unseen)?;
-        rng.call_method1(intern!(py, "shuffle"), (&shuffled,))?;
-        let mut unseen: Vec<i64> = shuffled.extract()?;
-        let mut other = game.clone();
-        for s in (0..players).filter(|&s| others(s)) {
-            let size = game.hands[s].len();
-            let mut hand: Vec<u8> = unseen.drain(..size).map(|n| n as u8).collect();
-            hand.sort_unstable();
-            other.hands[s] = super::game::Few::from_slice(&hand);
-        }
-        unseen.extend(std::iter::repeat_n(-1, epochs));
-        let pile = PyList::new(py, &unseen)?;
-        rng.call_method1(intern!(py, "shuffle"), (&pile,))?;
-        let pile: Vec<i64> = pile.extract()?;
-        let pile: Vec<u8> = pile.into_iter().map(from_hidden).collect();
-        other.stack = super::game::Few::from_slice(&pile);
-        Ok(self.with_game(py, other))
+        self.sample_with(py, seat, &mut |items| {
+            let list = PyList::new(py, items.iter())?;
+            rng.call_method1(intern!(py, "shuffle"), (&list,))?;
+            *items = list.extract()?;
+            Ok(())
+        })
+    }
+
+    /// `sample_hidden(seat, rng)` for an `rng` whose shuffles sort first (the AI's
+    /// `CanonicalRandom(seed)`), without Python: CPython's generator seeded by `seed`.
+    fn sample_hidden_seeded(&self, py: Python<'_>, seat: i64, seed: u64) -> PyResult<GheosState> {
+        let mut rng = crate::tigris::pyrandom::PyRandom::new(u128::from(seed));
+        self.sample_with(py, Some(seat), &mut |items| {
+            items.sort_unstable();
+            rng.shuffle(items);
+            Ok(())
+        })
     }
 
     /// A copy with every hand and the stack order set as given (hands as `hand(seat)` spells
@@ -1363,4 +1391,32 @@ fn check_names(names: &[String]) -> PyResult<()> {
         return Err(PyValueError::new_err("Gheos is for 2 to 4 players"));
     }
     Ok(())
+}
+
+impl crate::vector::Steppable for GheosState {
+    type Id = u32;
+
+    fn legal_ids_now(&mut self) -> &[u32] {
+        self.legal_now()
+    }
+
+    fn step_id(&mut self, py: Python<'_>, id: u32) -> Result<(), String> {
+        let legal = self.legal_now().clone();
+        let mut log = Log::new(false);
+        match self.game.apply_id(i64::from(id), &legal, &PyHost(py), &mut log) {
+            Ok(()) => {
+                self.changed();
+                Ok(())
+            }
+            Err(_) => Err(format!("action id {id} is not legal now")),
+        }
+    }
+
+    fn over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    fn mover(&self) -> usize {
+        usize::from(self.game.active)
+    }
 }

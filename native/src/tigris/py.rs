@@ -21,6 +21,7 @@ use super::events::{Event, NoEvents};
 use super::playout::{fresh_game, Rng};
 use super::position::Position;
 use super::pyanalysis;
+use super::pyrandom::PyRandom;
 use super::state::{Key, List, Options, Pending, PendingKind, State};
 
 static ILLEGAL: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -1346,6 +1347,15 @@ impl PyTigrisState {
         Ok(self.sibling(py, self.s.deal_hidden(seat, &shuffled)))
     }
 
+    /// `sample_hidden(seat, rng)` for an `rng` whose shuffles sort first (the AI's
+    /// `CanonicalRandom(seed)`), without Python: CPython's generator seeded by `seed`.
+    fn sample_hidden_seeded(&self, py: Python<'_>, seat: i64, seed: u64) -> PyTigrisState {
+        let mut pool = self.s.hidden_pool(seat);
+        pool.sort_unstable();
+        PyRandom::new(u128::from(seed)).shuffle(&mut pool);
+        self.sibling(py, self.s.deal_hidden(seat, &pool))
+    }
+
     /// A copy with every hand and the bag (first drawn first) as given: an exact
     /// determinization. ValueError unless only hidden tiles moved.
     fn with_hidden(
@@ -1477,4 +1487,30 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tigris_action_strings, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_random_game, m)?)?;
     Ok(())
+}
+
+impl crate::vector::Steppable for PyTigrisState {
+    type Id = u16;
+
+    fn legal_ids_now(&mut self) -> &[u16] {
+        self.legal()
+    }
+
+    fn step_id(&mut self, _py: Python<'_>, id: u32) -> Result<(), String> {
+        let action = u16::try_from(id)
+            .ok()
+            .and_then(Action::from_id)
+            .ok_or_else(|| format!("action id {id} is out of range"))?;
+        self.s.apply(&Parsed::Action(action), &mut NoEvents)?;
+        self.changed();
+        Ok(())
+    }
+
+    fn over(&self) -> bool {
+        self.s.over
+    }
+
+    fn mover(&self) -> usize {
+        self.s.to_move()
+    }
 }

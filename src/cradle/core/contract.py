@@ -130,6 +130,15 @@ class FastState(GameState, Protocol):
         for a non-int or an id not legal now."""
         ...
 
+    def apply_quiet(self, action: str | int) -> None:
+        """``apply(action)`` (text or id, the same refusals) without building the events."""
+        ...
+
+    def sample_hidden_seeded(self, seat: int, seed: int) -> Self:
+        """``sample_hidden(seat, cradle.core.hidden.CanonicalRandom(seed))``: the same world,
+        made without a Python generator on the native engines (``seed`` below 2**64)."""
+        ...
+
     def action_string(self, action_id: int) -> str:
         """The notation of the fixed id ``action_id`` in this state (from cached tables);
         IllegalAction for a non-int or an id out of range."""

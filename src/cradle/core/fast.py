@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from cradle.core.contract import IllegalAction
+from cradle.core.hidden import CanonicalRandom
+
+S = TypeVar("S", bound="_Reference")
 
 
 class _Reference(Protocol):
@@ -19,7 +22,9 @@ class _Reference(Protocol):
 
     def legal_action_ids(self) -> list[int]: ...
 
-    def apply(self, action: int) -> Any: ...
+    def apply(self, action: str | int) -> Any: ...
+
+    def sample_hidden(self: S, seat: int, rng: random.Random) -> S: ...
 
     @property
     def is_over(self) -> bool: ...
@@ -58,6 +63,12 @@ class ReferenceFastPaths:
         if isinstance(action_id, bool) or not isinstance(action_id, int):
             raise self.ILLEGAL(f"an action id is an integer, not {type(action_id).__name__}")
         self.apply(action_id)
+
+    def apply_quiet(self: _Reference, action: str | int) -> None:
+        self.apply(action)
+
+    def sample_hidden_seeded(self: S, seat: int, seed: int) -> S:
+        return self.sample_hidden(seat, CanonicalRandom(seed))
 
     def random_playout(self: _Reference, seed: int) -> int:
         rng = random.Random(seed)
