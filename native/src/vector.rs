@@ -86,7 +86,6 @@ fn fill_masks<T: PyClass<Frozen = False> + Steppable>(
     games: &[Py<T>],
     masks: &mut numpy::ndarray::ArrayViewMut2<'_, i8>,
 ) -> PyResult<()> {
-    masks.fill(0);
     let width = masks.ncols();
     for (i, game) in games.iter().enumerate() {
         let mut state = game.borrow_mut(py);
@@ -203,8 +202,9 @@ impl Batch {
         }
     }
 
-    /// Write the legal-action masks (1: legal) into `masks` (N rows, one column per id);
-    /// a finished game's row is all 0.
+    /// Write 1 at each game's legal ids in `masks` (N rows of zeros, one column per id: a
+    /// fresh `np.zeros` costs nothing for the columns never written); a finished game's row
+    /// stays 0.
     fn masks(&self, py: Python<'_>, mut masks: PyReadwriteArray2<'_, i8>) -> PyResult<()> {
         let mut view = masks.as_array_mut();
         if view.nrows() != self.len() {

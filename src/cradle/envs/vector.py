@@ -79,8 +79,7 @@ class CradleVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(self.actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._obs = np.zeros((num_envs, low.shape[0]), np.float32)
-        self._masks = np.zeros((num_envs, self.actions), np.int8)
+        self._width = low.shape[0]
         self._over = np.zeros(num_envs, bool)
         self._movers = np.zeros(num_envs, np.int64)
         self._moves = np.zeros(num_envs, np.int64)
@@ -153,14 +152,15 @@ class CradleVectorEnv(VectorEnv):
         ended get their final view and an empty mask."""
         if seats is None:
             seats = self._movers
-        obs: FloatArray = self._obs
-        obs[:] = 0.0
+        # fresh zeroed arrays each step (calloc'd: the mask's untouched columns cost nothing)
+        obs: FloatArray = np.zeros((self.num_envs, self._width), np.float32)
+        masks = np.zeros((self.num_envs, self.actions), np.int8)
         batch = self._batch
         for i in range(self.num_envs):
             seat = int(seats[i])
             self.game_spec.fill_observation(batch.get(i).view(seat), seat, obs[i])
-        batch.masks(self._masks)
-        return {"observation": obs.copy(), "action_mask": self._masks.copy()}
+        batch.masks(masks)
+        return {"observation": obs, "action_mask": masks}
 
     def game_state(self, index: int) -> Any:
         """The native state of game ``index`` (changing it changes the environment)."""
