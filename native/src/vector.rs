@@ -34,11 +34,7 @@ pub struct Batch {
     games: Games,
 }
 
-fn legal_of<T: PyClass<Frozen = False> + Steppable>(
-    py: Python<'_>,
-    game: &Py<T>,
-    id: i64,
-) -> bool {
+fn legal_of<T: PyClass<Frozen = False> + Steppable>(py: Python<'_>, game: &Py<T>, id: i64) -> bool {
     let mut state = game.borrow_mut(py);
     u32::try_from(id).is_ok_and(|id| state.legal_ids_now().iter().any(|&l| l.into() == id))
 }

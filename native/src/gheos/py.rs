@@ -1403,7 +1403,10 @@ impl crate::vector::Steppable for GheosState {
     fn step_id(&mut self, py: Python<'_>, id: u32) -> Result<(), String> {
         let legal = self.legal_now().clone();
         let mut log = Log::new(false);
-        match self.game.apply_id(i64::from(id), &legal, &PyHost(py), &mut log) {
+        match self
+            .game
+            .apply_id(i64::from(id), &legal, &PyHost(py), &mut log)
+        {
             Ok(()) => {
                 self.changed();
                 Ok(())
