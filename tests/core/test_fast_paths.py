@@ -4,11 +4,13 @@ engine of both games, checked against the contract's own calls."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from cradle.core import native
 from cradle.core.contract import FastState, IllegalAction, fast
+from cradle.core.hidden import CanonicalRandom
 from cradle.games import get_game
 
 ENGINES = ("python", "native") if native.available() else ("python",)
@@ -82,3 +84,35 @@ def test_random_playout_plays_a_seeded_game_to_its_end(game: str, engine: str) -
     assert two.random_playout(11) == played
     assert two.to_position() == one.to_position()
     assert one.legal_action_count() == 0
+
+
+@pytest.mark.parametrize("game", ["tigris", "gheos"])
+def test_seeded_worlds_are_the_canonical_random_ones_on_every_engine(game: str) -> None:
+    worlds: dict[str, list[Any]] = {}
+    for engine in ENGINES:
+        found = worlds.setdefault(engine, [])
+        for state in states(game, engine, 6)[::15]:
+            seat = state.to_move
+            for seed in (0, 5, 2**64 - 1):
+                seeded = state.sample_hidden_seeded(seat, seed)
+                assert seeded.to_position() == (
+                    state.sample_hidden(seat, CanonicalRandom(seed)).to_position()
+                )
+                found.append(seeded.to_position())
+    assert all(found == worlds["python"] for found in worlds.values())
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("game", ["tigris", "gheos"])
+def test_apply_quiet_is_apply_without_events(game: str, engine: str) -> None:
+    rng = random.Random(2)
+    for state in states(game, engine, 4)[::7]:
+        if state.is_over:
+            continue
+        action = rng.choice(state.legal_actions())
+        quiet, loud = state.clone(), state.clone()
+        assert quiet.apply_quiet(action) is None  # type: ignore[func-returns-value]
+        loud.apply(action)
+        assert quiet.to_position() == loud.to_position()
+        with pytest.raises(IllegalAction):
+            quiet.apply_quiet("dance")
