@@ -30,6 +30,7 @@ pytestmark = pytest.mark.skipif(not native.available(), reason="the native engin
 
 GAMES = int(os.environ.get("CRADLE_LOCKSTEP_GAMES", "80"))
 LONG_GAMES = 3000
+CHUNKS = 4
 # Games searched for rare conflicts (every replacement of every turn tried on a copy).
 RARE_GAMES = 12
 LONG_RARE_GAMES = 1500
@@ -128,16 +129,11 @@ class Lockstep:
             (p.game, p.epochs, p.end_epoch),
             (n.game, n.epochs, n.end_epoch),
         )
-        # views are a function of the position, not of the history that led to it
-        position = p.to_position()
-        for engine, state in (("python", p), ("native", n)):
-            again = gheos.from_position(position, engine=engine)
-            for seat in [None, *range(self.players)]:
-                self.same(
-                    f"{engine} view({seat}) after a position round trip",
-                    state.view(seat),
-                    again.view(seat),
-                )
+        # views are a function of the position, not of the history that led to it (the
+        # native views equal the reference's, checked above; `reread` rebuilds both engines)
+        again = gheos.from_position(p.to_position(), engine="python")
+        for seat in [None, *range(self.players)]:
+            self.same(f"view({seat}) after a position round trip", p.view(seat), again.view(seat))
 
     def apply(self, action: Any) -> None:
         self.before = self.python.to_position()
@@ -306,12 +302,14 @@ def other_tile_set(seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_random_games_in_lockstep() -> None:
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_random_games_in_lockstep(chunk: int) -> None:
     tiles = other_tile_set(1)
     actions = 0
-    for seed in range(GAMES):
+    seeds = range(chunk, GAMES, CHUNKS)  # chunks, so that test workers share them
+    for seed in seeds:
         actions += play(seed, tiles if seed % 4 == 3 else None)
-    assert actions > GAMES * 20
+    assert actions > len(seeds) * 20
 
 
 @pytest.mark.long
