@@ -6,6 +6,7 @@
 
 pub mod gheos;
 pub mod tigris;
+pub mod vector;
 
 use pyo3::prelude::*;
 
@@ -14,5 +15,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     tigris::py::register(m)?;
     gheos::py::register(m)?;
+    vector::register(m)?;
     Ok(())
 }

@@ -77,3 +77,21 @@ def test_bench_game_options_reach_the_engine() -> None:
 )
 def test_bad_bench_flags_are_clean_errors(args: list[str], reason: str) -> None:
     assert_clean_error(cradle("bench", *args), reason)
+
+
+def test_bench_compares_both_engines_in_one_run() -> None:
+    run = cradle("bench", "--game", "gheos", "--engine", "native,python", "--seconds", "1.5")
+    assert run.code == 0, run.err
+    summary = json.loads(run.out.strip().splitlines()[-1])
+    assert list(summary["engines"]) == ["native", "python"]
+    for engine in ("native", "python"):
+        loops = summary["engines"][engine]["2"]
+        assert list(loops) == ["playout", "ids", "strings"]
+        # every loop plays whole games with the full legal list at every ply
+        assert loops["playout"]["games"] >= 1
+        assert loops["playout"]["actions"] == loops["playout"]["legal_actions_calls"]
+    assert set(summary["native_speedup"]["4"]) == {"playout", "ids", "strings"}
+
+
+def test_bench_refuses_an_unknown_engine() -> None:
+    assert_clean_error(cradle("bench", "--engine", "native,rust"), "unknown engine 'rust'")

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from cradle import gheos
-from cradle.gheos.geometry import parse_cell, parse_edge
-from cradle.gheos.state import EPOCH_TILES, GheosState
+from cradle.gheos.state import COLOURS, EPOCH_TILES
 from cradle.gheos.tiles import TILE_COUNT
+
+# A state of either engine (the tests go through the contract only).
+GheosState = Any
 
 PLAYERS = ("north", "east")
 
@@ -65,26 +67,42 @@ def build(board: dict[str, str], **kwargs: Any) -> GheosState:
 
 def areas(state: GheosState) -> list[tuple[str, list[str], dict[str, int]]]:
     """Each area as (kind, its region names sorted, its totals) for readable assertions."""
-    out = []
-    for area in state.area_list:
-        refs = sorted(state.region_ref(node) for node in area.regions)
-        totals = {
-            "wheat": area.wheat,
-            "cup": area.cup,
-            "sword": area.sword,
-            "pyramid": area.pyramid,
-        }
-        out.append((area.kind, refs, totals))
-    return out
+    view = state.view(None)
+    refs: dict[int, list[str]] = {}
+    for tile in view["map"]:
+        for region in tile["regions"]:
+            refs.setdefault(region["area"], []).append(region["ref"])
+    return [
+        (
+            area["kind"],
+            sorted(refs[area["area"]]),
+            {symbol: area[symbol] for symbol in ("wheat", "cup", "sword", "pyramid")},
+        )
+        for area in view["areas"]
+    ]
 
 
 def area_at(state: GheosState, ref: str) -> tuple[str, list[str], dict[str, int]]:
     """The area holding the region named ``ref`` ("cell:edge", any edge of the region)."""
-    cell_text, _, edge_text = ref.partition(":")
-    cell = parse_cell(cell_text)
-    number, rotation = state.board[cell]
-    node = cell * 3 + state.tiles[number].edge_region[rotation][parse_edge(cell, edge_text)]
-    return areas(state)[state.area_of[node]]
+    cell, _, edge = ref.partition(":")
+    for tile in state.view(None)["map"]:
+        if tile["cell"] == cell:
+            for region in tile["regions"]:
+                if edge in region["edges"]:
+                    return areas(state)[region["area"]]
+    raise AssertionError(f"no region {ref}")
+
+
+def supply(state: GheosState) -> list[int]:
+    """Followers left in the supply, per colour (red, green, yellow, blue, black, white)."""
+    left: dict[str, int] = state.view(None)["supply"]
+    return [left[colour] for colour in COLOURS]
+
+
+def points(state: GheosState) -> list[int]:
+    """Points per seat."""
+    position = state.to_position()
+    return [position["points"][name] for name in position["players"]]
 
 
 def unchanged_after(state: GheosState, action: str) -> str:

@@ -9,8 +9,11 @@ import pytest
 
 from cradle import gheos
 from cradle.gheos import actions as ids
-from cradle.gheos.geometry import START_CELL
-from cradle.gheos.state import GheosState
+from cradle.gheos.geometry import START_CELL, parse_cell
+from tests.gheos.gheos_helpers import GheosState, build
+
+# Each test runs on both engines (tests/gheos/conftest.py).
+pytestmark = pytest.mark.usefixtures("engine")
 
 
 def random_states(seed: int, players: int) -> list[GheosState]:
@@ -92,7 +95,8 @@ def _neighbour_ids(state: GheosState, action_id: int) -> list[int]:
         migrating, _, cell, _ = ids.split_region_id(action_id)
         base = ids.MIGRATE if migrating else ids.START
         position = ids.CELL_POSITION[cell]
-        near = [c for c in ids.ACTION_CELLS if c in state.board][:6]
+        board = {parse_cell(name) for name in state.to_position()["board"]}
+        near = [c for c in ids.ACTION_CELLS if c in board][:6]
         return [
             base + (colour * ids.CELLS + ids.CELL_POSITION[c]) * 3 + e
             for colour in range(6)
@@ -132,9 +136,8 @@ def test_ids_out_of_range_are_refused(bad: int) -> None:
 
 
 def test_an_empty_hand_slot_is_named_in_the_error() -> None:
-    state = gheos.new_game(2, 1)
-    state.hands[state.active] = state.hands[state.active][:1]
-    with pytest.raises(gheos.IllegalAction, match="slot #1"):
+    state = build({}, hands={"north": ["t2"], "east": ["t5", "t6"]})
+    with pytest.raises(gheos.IllegalAction, match="slot #1, but north holds 1 tile"):
         state.action_string(ids.PLACE + ids.CELLS * 3)
 
 
@@ -155,6 +158,6 @@ def test_the_id_list_is_a_copy_and_follows_the_state() -> None:
     assert copy.legal_action_ids() != first[:-1]
     state.legal_actions()
     # Re-drawing the hand of the player to move gives it new ids.
-    hidden: Any = state.sample_hidden(1 - state.active, random.Random(0))
-    assert hidden.hand(state.active) != state.hand(state.active)
+    hidden: Any = state.sample_hidden(1 - state.to_move, random.Random(0))
+    assert hidden.hand(state.to_move) != state.hand(state.to_move)
     assert [hidden.action_string(i) for i in hidden.legal_action_ids()] == hidden.legal_actions()

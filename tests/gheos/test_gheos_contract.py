@@ -13,8 +13,10 @@ from cradle import gheos
 from cradle.core.contract import GameState
 from cradle.core.record import GameRecord
 from cradle.games import get_game
-from cradle.gheos.state import GheosState
-from tests.gheos.gheos_helpers import build, position, unchanged_after
+from tests.gheos.gheos_helpers import GheosState, build, position, unchanged_after
+
+# Each test runs on both engines (tests/gheos/conftest.py).
+pytestmark = pytest.mark.usefixtures("engine")
 
 
 def random_game(seed: int, players: int, steps: int | None = None) -> tuple[GheosState, list[str]]:
@@ -359,8 +361,8 @@ def test_order_pile_puts_the_next_draws_on_top() -> None:
     state.order_pile([*front, after[5]])
     assert state.to_position()["stack"][:4] == [*front, after[5]]
     # The end of the turn draws the first of them.
-    seat = state.active
-    while state.active == seat:
+    seat = state.to_move
+    while state.to_move == seat:
         state.apply(state.legal_actions()[0])
     assert front[0] in state.hand(seat) or front[0] == "epoch"
 

@@ -6,8 +6,12 @@ down cell 0,-1 (the tile to replace) to the up cell 0,-2 on its sw edge.
 
 from __future__ import annotations
 
-from cradle.gheos.state import GheosState
-from tests.gheos.gheos_helpers import area_at, build, unchanged_after
+import pytest
+
+from tests.gheos.gheos_helpers import GheosState, area_at, build, supply, unchanged_after
+
+# Each test runs on both engines (tests/gheos/conftest.py).
+pytestmark = pytest.mark.usefixtures("engine")
 
 
 def red_state(board: dict[str, str], hand: str, **kwargs: object) -> GheosState:
@@ -79,7 +83,7 @@ def test_a_civilization_migrating_to_an_island_perishes() -> None:
     position = state.to_position()
     assert position["civilizations"] == {}
     assert position["followers"] == {"north": {}, "east": {}}
-    assert state.supply[0] == 5
+    assert supply(state)[0] == 5
 
 
 def test_migrating_into_an_occupied_continent_loses_the_war_with_one_payment() -> None:
@@ -135,7 +139,7 @@ def test_a_continent_left_as_an_island_loses_its_civilization_without_payment() 
     assert not any(e["type"] in ("conflict", "pay") for e in events)
     assert any(e["type"] == "civ_removed" for e in events)
     assert state.to_position()["civilizations"] == {}
-    assert state.supply[0] == 5
+    assert supply(state)[0] == 5
 
 
 def test_pyramid_tiles_are_never_replaced() -> None:

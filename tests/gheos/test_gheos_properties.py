@@ -1,16 +1,21 @@
-"""Invariants over many random games (Hypothesis picks the seeds and player counts)."""
+"""Invariants over many random games (Hypothesis picks the seeds and player counts), on both
+engines, read through the contract (positions and views)."""
 
 from __future__ import annotations
 
 import os
 import random
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cradle import gheos
-from cradle.gheos.geometry import CELL_NAME
-from cradle.gheos.state import COLOURS, FOLLOWERS_PER_COLOUR, GheosState
+from cradle.gheos.state import COLOURS, FOLLOWERS_PER_COLOUR
+from cradle.gheos.tiles import TILE_COUNT
+from tests.gheos.conftest import engines
+from tests.gheos.gheos_helpers import GheosState
 
 seeds = st.integers(0, 2**32 - 1)
 player_counts = st.integers(2, 4)
@@ -18,30 +23,58 @@ player_counts = st.integers(2, 4)
 MAX_DECISIONS = 51 * 8
 # Random games to play (README: CRADLE_PROPERTY_GAMES), as the Tigris property tests do.
 GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES", "600"))
+# Positions and summaries cost more than the steps: the invariants are checked every few.
+CHECK_EVERY = 4
+ENGINES = engines()
 
 
-def check_invariants(state: GheosState, points_before: list[int]) -> None:
+def points_of(position: dict[str, Any]) -> list[int]:
+    return [position["points"][name] for name in position["players"]]
+
+
+def check_invariants(state: GheosState, points_before: list[int]) -> dict[str, Any]:
+    """The position after a step, once its invariants are checked."""
+    position = state.to_position()
+    summary = state.summary()
+    held = position["followers"]
     # Followers are conserved: supply + held = 5 of each colour, 30 in all.
-    for colour in range(len(COLOURS)):
-        held = sum(row[colour] for row in state.held)
-        assert held + state.supply[colour] == FOLLOWERS_PER_COLOUR
-        assert held == 0 or colour in state.civs  # nobody holds a colour off the table
-    assert sum(state.supply) + sum(map(sum, state.held)) == 30
+    for colour in COLOURS:
+        taken = sum(row.get(colour, 0) for row in held.values())
+        civ = summary["civilizations"].get(colour)
+        left = FOLLOWERS_PER_COLOUR if civ is None else civ["supply"]
+        assert taken + left == FOLLOWERS_PER_COLOUR
+        assert taken == 0 or colour in position["civilizations"]  # none held off the table
     # Points never decrease.
-    assert all(now >= before for now, before in zip(state.points, points_before, strict=True))
-    if state.conflict is None:
+    now = points_of(position)
+    assert all(a >= b for a, b in zip(now, points_before, strict=True))
+    if position["pending"] is None:
         # Every civilization sits on a continent, at most one per continent.
-        homes = [state.area_of[anchor] for anchor in state.civs.values()]
-        assert all(state.area_list[home].continent for home in homes)
+        kinds = {area["area"]: area["kind"] for area in summary["areas"]}
+        homes = [civ["area"] for civ in summary["civilizations"].values()]
+        assert all(kinds[home] == "continent" for home in homes)
         assert len(set(homes)) == len(homes)
-    # The map is every tile's cell; the frontier is exactly the empty cells next to it.
-    assert state.board.keys().isdisjoint(state.frontier)
-    assert len(state.board) + len(state.removed) + sum(map(len, state.hands)) + sum(
-        1 for t in state.stack if t >= 0
-    ) == len(state.tiles)
+    # Every tile is somewhere, once.
+    places = list(position["board"].values()) + position["removed"] + position["stack"]
+    places += [t for hand in position["hands"].values() for t in hand]
+    tiles = [p.split()[0] for p in places if p != "epoch"]
+    assert sorted(tiles) == sorted(f"t{n}" for n in range(TILE_COUNT))
     if not state.is_over:
         assert state.legal_actions()
-        assert 1 <= len(state.hands[state.active]) <= 2
+        assert 1 <= len(state.hand(state.to_move)) <= 2
+    return position
+
+
+def check_frontier(state: GheosState) -> None:
+    """The frontier is exactly the empty cells next to the map."""
+    view = state.view(None)
+    board = {(tile["row"], tile["col"]) for tile in view["map"]}
+    around = set()
+    for row, col in board:
+        up = (row + col) % 2 == 0
+        for other in [(row + 1, col) if up else (row - 1, col), (row, col - 1), (row, col + 1)]:
+            if other not in board:
+                around.add(f"{other[0]},{other[1]}")
+    assert set(view["frontier"]) == around
 
 
 def choose(state: GheosState, rng: random.Random, token_rate: float) -> str:
@@ -49,36 +82,44 @@ def choose(state: GheosState, rng: random.Random, token_rate: float) -> str:
     play spends them fast and ends most games early, so long games need a low rate)."""
     if state.phase == "token":
         return "token" if rng.random() < token_rate else "pass"
-    return rng.choice(state.legal_actions())
+    action: str = rng.choice(state.legal_actions())
+    return action
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, players=player_counts, token_rate=st.sampled_from([0.5, 0.1, 0.0]))
 def test_random_games_keep_the_invariants_and_end(
-    seed: int, players: int, token_rate: float
+    engine: str, seed: int, players: int, token_rate: float
 ) -> None:
     rng = random.Random(seed)
-    state = gheos.new_game(players, seed)
+    state = gheos.new_game(players, seed, engine=engine)
     decisions = 0
+    points = [0] * players
     while not state.is_over:
-        points = list(state.points)
         state.apply(choose(state, rng, token_rate))
         decisions += 1
         assert decisions <= MAX_DECISIONS, "the game does not end"
-        check_invariants(state, points)
+        if decisions % CHECK_EVERY == 0:
+            points = points_of(check_invariants(state, points))
+    position = check_invariants(state, points)
+    check_frontier(state)
     assert state.legal_actions() == []
-    ended_by_epoch = state.epochs == {2: 6, 3: 7, 4: 8}[players]
-    assert ended_by_epoch or not any(state.tokens)
+    ended_by_epoch = position["epochs"] == {2: 6, 3: 7, 4: 8}[players]
+    assert ended_by_epoch or not any(position["tokens"].values())
     places = sorted(row["place"] for row in state.result())
     assert places[0] == 1
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=60, deadline=None)
 @given(seed=seeds, players=player_counts)
-def test_replaying_the_same_actions_gives_the_same_game(seed: int, players: int) -> None:
+def test_replaying_the_same_actions_gives_the_same_game(
+    engine: str, seed: int, players: int
+) -> None:
     rng = random.Random(seed)
-    first = gheos.new_game(players, seed)
-    second = gheos.new_game(players, seed)
+    first = gheos.new_game(players, seed, engine=engine)
+    second = gheos.new_game(players, seed, engine=engine)
     while not first.is_over:
         action = rng.choice(first.legal_actions())
         assert first.apply(action) == second.apply(action)
@@ -87,30 +128,33 @@ def test_replaying_the_same_actions_gives_the_same_game(seed: int, players: int)
 
 def all_tile_actions(state: GheosState) -> set[str]:
     """Every placement and replacement, legal or not, for the player to move."""
+    view = state.view(state.to_move)
     out = set()
-    for number in state.hands[state.active]:
-        tile = state.tiles[number]
-        for rotation in tile.rotations:
-            for cell in state.frontier:
-                out.add(f"place t{number} {CELL_NAME[cell]} r{rotation}")
-            for cell, (old, _) in state.board.items():
-                if not state.tiles[old].pyramid:
-                    out.add(f"replace t{number} {CELL_NAME[cell]} r{rotation}")
+    for tile in view["hand"]:
+        for rotation in tile["rotations"]:
+            for cell in view["frontier"]:
+                out.add(f"place {tile['tile']} {cell} r{rotation}")
+            for placed in view["map"]:
+                if not placed["pyramid"]:
+                    out.add(f"replace {tile['tile']} {placed['cell']} r{rotation}")
     return out
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=80, deadline=None)
 @given(seed=seeds, players=player_counts)
 def test_without_followers_exactly_the_paid_tile_actions_are_left_out(
-    seed: int, players: int
+    engine: str, seed: int, players: int
 ) -> None:
     """The quick legality filter for a player without followers agrees with what apply
     does: an action left out starts a war or migration, one listed does not."""
     rng = random.Random(seed)
-    state = gheos.new_game(players, seed)
+    state = gheos.new_game(players, seed, engine=engine)
     checked = 0
     while not state.is_over and checked < 4:
-        if state.phase == "tile" and not any(state.held[state.active]) and state.civs:
+        position = state.to_position()
+        mover = position["players"][state.to_move]
+        if state.phase == "tile" and not position["followers"][mover] and position["civilizations"]:
             legal = set(state.legal_actions())
             every = all_tile_actions(state)
             assert legal <= every
@@ -128,17 +172,20 @@ def test_without_followers_exactly_the_paid_tile_actions_are_left_out(
         state.apply(choose(state, rng, 0.1))
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=40, deadline=None)
 @given(seed=seeds, players=player_counts, steps=st.integers(0, 120))
-def test_any_position_round_trips_and_resamples(seed: int, players: int, steps: int) -> None:
+def test_any_position_round_trips_and_resamples(
+    engine: str, seed: int, players: int, steps: int
+) -> None:
     rng = random.Random(seed)
-    state = gheos.new_game(players, seed)
+    state = gheos.new_game(players, seed, engine=engine)
     for _ in range(steps):
         if state.is_over:
             break
         state.apply(choose(state, rng, 0.1))
     data = state.to_position()
-    again = gheos.from_position(data)
+    again = gheos.from_position(data, engine=engine)
     assert again.to_position() == data
     assert again.legal_actions() == state.legal_actions()
     seat = rng.randrange(players)

@@ -12,10 +12,9 @@ from typer.testing import CliRunner
 
 from cradle import gheos
 from cradle.cli.main import app
-from cradle.gheos.state import GheosState
 from cradle.render.gheos_svg import to_svg
 from cradle.render.gheos_text import render_map, render_view
-from tests.gheos.gheos_helpers import build
+from tests.gheos.gheos_helpers import GheosState, build
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -53,7 +52,7 @@ def test_render_shows_the_seats_hand_and_not_the_others() -> None:
     mine = text_of(state.view(seat))
     for tile in state.view(seat)["hand"]:
         assert tile["tile"] in mine
-    others = {f"t{n}" for s, hand in enumerate(state.hands) if s != seat for n in hand}
+    others = {tile for s in range(len(state.players)) if s != seat for tile in state.hand(s)}
     hand_part = mine.split("Your hand", 1)[1]
     assert not any(f"{tile} " in hand_part for tile in others)
     spectator = text_of(state.view(None))

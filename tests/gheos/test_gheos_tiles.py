@@ -151,10 +151,10 @@ def test_set_wide_constraints(kwargs: dict[str, object], reason: str) -> None:
 def test_a_users_tile_set_is_given_as_text_and_a_bad_one_is_refused(tmp_path: Path) -> None:
     mine = edited("7", "7 012:wheat,wheat,temple-cup")
     state = gheos.new_game(2, seed=1, options=gheos.Options(tiles=mine))
-    assert state.tiles[7].text() == "012:wheat,wheat,temple-cup"
+    assert state.tileset.tiles[7].text() == "012:wheat,wheat,temple-cup"
     assert state.to_position()["options"] == {"tiles": mine}
     again = gheos.from_position(state.to_position())
-    assert again.tiles[7].text() == "012:wheat,wheat,temple-cup"
+    assert again.tileset.tiles[7].text() == "012:wheat,wheat,temple-cup"
     with pytest.raises(ValueError, match="unknown item 'bread'"):
         gheos.new_game(2, seed=1, options=gheos.Options(tiles=edited("7", "7 012:bread")))
     with pytest.raises(TileSetError, match="at most 8192 characters"):

@@ -10,10 +10,15 @@ whose landmass touches its s and nw edges and whose coast, with the pyramid, its
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from cradle.gheos.state import GheosState
-from tests.gheos.gheos_helpers import area_at, build, unchanged_after
+from cradle import gheos
+from tests.gheos.gheos_helpers import GheosState, area_at, build, supply, unchanged_after
+
+# Each test runs on both engines (tests/gheos/conftest.py).
+pytestmark = pytest.mark.usefixtures("engine")
 
 WAR_MAP = {"0,-1": "t3 r0", "-1,-1": "t1 r0", "0,1": "t2 r0", "-1,1": "t6 r0"}
 CIVS = {"red": "0,0:s", "blue": "0,0:ne"}
@@ -56,7 +61,7 @@ def test_war_by_placement_pay_then_most_swords_wins_and_temple_scores() -> None:
     assert position["civilizations"] == {"blue": "-1,-1:s"}
     # Every red follower went back, the one paid included; the blue ones stay.
     assert position["followers"] == {"north": {"blue": 1}, "east": {"blue": 2}}
-    assert state.supply[0] == 5
+    assert supply(state)[0] == 5
     # The cup temple on the merged continent: t0's cup and t2's cup.
     assert position["points"] == {"north": 2, "east": 0}
     assert state.phase == "civ"
@@ -130,7 +135,7 @@ def test_three_civilizations_at_war_only_one_survives() -> None:
     position = state.to_position()
     assert set(position["civilizations"]) == {"green"}
     assert position["followers"] == {"north": {}, "east": {}}  # paid, and red, blue lost
-    assert state.supply == [5, 5, 5, 5, 5, 5]
+    assert supply(state) == [5, 5, 5, 5, 5, 5]
 
 
 def test_war_by_replacement_ignores_the_replaced_tiles_swords() -> None:
@@ -150,3 +155,30 @@ def test_placing_next_to_one_continent_is_no_war(tile: str) -> None:
     state = war_state()
     state.apply(f"place {tile} 1,0 r0")  # below the start tile: only A is there
     assert state.phase == "civ"
+
+
+@pytest.mark.parametrize(
+    ("wars", "reason"),
+    [
+        ([{"civs": ["red", "blue", "red"], "options": ["red", "blue"]}], "twice"),
+        ([{"civs": ["red", "blue"], "options": ["red", "blue", "red"]}], "twice"),
+        (
+            [
+                {"civs": ["red", "blue"], "options": ["red", "blue"]},
+                {"civs": ["blue", "red"], "options": ["blue"]},
+            ],
+            "two pending wars",
+        ),
+    ],
+)
+def test_a_pending_war_listing_a_civilization_twice_is_refused(
+    wars: list[dict[str, Any]], reason: str
+) -> None:
+    # resolving such a war removed a civilization twice (a KeyError)
+    state = war_state(extra={"-1,1": "t9 r0"}, followers={"north": {"red": 1}})
+    state.apply("place t19 -1,0 r0")
+    data = state.to_position()
+    assert gheos.from_position(data).legal_actions() == ["winner red", "winner blue"]
+    data["pending"]["wars"] = wars
+    with pytest.raises(ValueError, match=reason):
+        gheos.from_position(data)

@@ -479,3 +479,30 @@ def test_a_pending_conflict_round_trips() -> None:
     w = _war()
     again = tigris.from_position(w.to_position())
     assert again.to_position() == w.to_position()
+
+
+def test_a_treasure_decision_listing_a_cell_twice_is_refused() -> None:
+    # the legal list would offer F5 twice, and the second choice would be refused
+    board = {"F5": "red*", "G5": "red*", "F6": leader("archer", "trader")}
+    position = make_position(board, pending={"kind": "treasure", "seat": 0, "cells": ["F5", "F5"]})
+    _reject(position, "treasure", "twice")
+    fine = make_position(board, pending={"kind": "treasure", "seat": 0, "cells": ["F5", "G5"]})
+    assert tigris.from_position(fine).legal_actions() == ["treasure F5", "treasure G5"]
+
+
+@pytest.mark.parametrize(
+    ("colors", "words"),
+    [
+        (["green", "red"], ["war_order", "no war"]),  # no priest is on the board
+        (["green"], ["war_order", "two or more"]),
+        (["green", "black", "green"], ["war_order", "two or more different"]),
+    ],
+)
+def test_a_war_order_naming_wars_that_do_not_exist_is_refused(
+    colors: list[str], words: list[str]
+) -> None:
+    position = _war_order().to_position()
+    assert position["pending"]["colors"] == ["green", "black"]
+    assert tigris.from_position(position).legal_actions() == ["war green", "war black"]
+    position["pending"]["colors"] = colors
+    _reject(position, *words)

@@ -1,3 +1,23 @@
-//! The gheos engine (to be written: see docs/engines.md).
+//! The native Gheos engine: the rules of `cradle.gheos` (the Python reference) in Rust, with
+//! the same notation, action ids and their order, events, positions and refusals.
+//!
+//! - [`geometry`]: the triangular grid and its cell numbering;
+//! - [`tiles`]: the tile set (read and checked in Python, handed over);
+//! - [`board`]: the tiles on the table and their areas (a flat union-find over regions);
+//! - [`game`]: the state, its legal ids and what each action does;
+//! - [`notation`]: ids, action strings and reading what a player wrote;
+//! - [`events`]: what an action did, with the reference's texts;
+//! - [`parts`]: a state as plain parts (positions read by the reference, pickling);
+//! - [`random`]: CPython's Mersenne Twister (same deals as the reference) and a fast one;
+//! - [`py`]: the Python bindings (`cradle._native.GheosState`, `GheosTiles`).
 
+pub mod board;
+pub mod events;
+pub mod game;
+pub mod geometry;
+pub mod notation;
+pub mod parts;
 pub mod py;
+pub mod pyanalysis;
+pub mod random;
+pub mod tiles;

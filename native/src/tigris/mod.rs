@@ -1,3 +1,30 @@
-//! The tigris engine (to be written: see docs/engines.md).
+//! The Tigris & Euphrates engine: a pure-Rust core (no Python types) and its bindings.
+//!
+//! - [`board`]: the 176-cell bitboard, geometry and the two board sides;
+//! - [`actions`]: the notation, the fixed action ids and the parser;
+//! - [`state`]: the state and every rule (legal moves, checks, apply);
+//! - [`events`]: what an action did (the reference's event dicts);
+//! - [`position`]: the state as a position;
+//! - [`playout`]: random playouts with a native RNG;
+//! - [`pyrandom`]: CPython's `random.Random` for integer seeds (the reference's deal);
+//! - [`py`]: the Python class `cradle._native.TigrisState`.
+//!
+//! The Python engine `cradle.tigris` is the reference: same ids and order, same events and
+//! texts, same reasons for refused actions (docs/engines.md).
 
+// Seats and colours index several parallel arrays at once, as in the reference's code.
+#![allow(clippy::needless_range_loop)]
+
+pub mod actions;
+pub mod analysis;
+pub mod board;
+pub mod events;
+pub mod playout;
+pub mod position;
 pub mod py;
+pub mod pyanalysis;
+pub mod pyrandom;
+pub mod state;
+
+#[cfg(test)]
+mod tests;

@@ -36,7 +36,7 @@ from cradle.ai.search import (
     knowledge_for,
     sample_world,
 )
-from cradle.core.contract import GameState
+from cradle.core.contract import GameState, fast
 from cradle.core.results import rank_rewards
 
 
@@ -137,7 +137,7 @@ class Ismcts:
                 actions = [a for a in actions if a in self.only] or actions
             child = self.select(node, world, actions)
             path.append(child)
-            world.apply(child.action)
+            fast(world).apply_quiet(child.action)
             if child.n == 0:
                 rewards = evaluate(
                     world, self.knowledge, self.rng, self.params.rollout, self.playout

@@ -9,32 +9,22 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, MutableSequence, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from cradle.ai.bots import decision_actions
-from cradle.core.contract import GameState
+from cradle.core.contract import GameState, fast
+from cradle.core.hidden import CanonicalRandom
 from cradle.core.results import rank_rewards
 
-
-class CanonicalRandom(random.Random):
-    """A random source whose shuffles ignore the order of what they shuffle.
-
-    ``sample_hidden`` pools the pieces a seat cannot see (other hands, the bag or stacks) in an
-    order that may follow the hidden order of the bag; a plain shuffle of that pool would make
-    the world depend on it. Sorting first makes each world a function of the seat's
-    information and the seed alone, so a bot decides identically whatever the hidden truth.
-    """
-
-    def shuffle(self, x: MutableSequence[Any]) -> None:
-        x[:] = sorted(x)
-        super().shuffle(x)
+__all__ = ["CanonicalRandom"]  # where the tests and older code import it from
 
 
 def sample_world(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A full state that ``seat`` cannot tell from ``state``, drawn with ``rng``."""
-    return state.sample_hidden(seat, CanonicalRandom(rng.getrandbits(64)))
+    """A full state that ``seat`` cannot tell from ``state``, drawn with ``rng``: the world
+    ``sample_hidden(seat, CanonicalRandom(seed))`` gives, made by the engine's fast path."""
+    return fast(state).sample_hidden_seeded(seat, rng.getrandbits(64))
 
 
 @dataclass(frozen=True)
@@ -216,8 +206,9 @@ def knowledge_for(game: str) -> Knowledge:
 def settle(world: GameState, knowledge: Knowledge, rng: random.Random, limit: int = 8) -> None:
     """Play out a decision in progress (commitments, wars, monuments, ...) with the policy."""
     steps = 0
+    quiet = fast(world)
     while steps < limit and not world.is_over and knowledge.unsettled(world):
-        world.apply(knowledge.policy(world, rng))
+        quiet.apply_quiet(knowledge.policy(world, rng))
         steps += 1
 
 
@@ -232,14 +223,16 @@ def evaluate(
     settling what is in progress, ``rollout`` further policy moves and ``playout`` uniformly
     random ones (cheap; enough of them play a short game to its end)."""
     settle(world, knowledge, rng)
+    quiet = fast(world)
     for _ in range(rollout):
         if world.is_over:
             break
-        world.apply(knowledge.policy(world, rng))
+        quiet.apply_quiet(knowledge.policy(world, rng))
     for _ in range(playout):
         if world.is_over:
             break
-        world.apply(rng.choice(world.legal_actions()))
+        # rng.choice(legal) without the list: the same draw (randrange(n) is choice's index)
+        quiet.apply_id(quiet.legal_action_at(rng.randrange(quiet.legal_action_count())))
     settle(world, knowledge, rng)
     if world.is_over:
         return rank_rewards(world.result())

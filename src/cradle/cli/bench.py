@@ -3,6 +3,15 @@
 Every step asks for the full ``legal_actions()`` list and picks uniformly from it, so every
 kind of action (swaps, leader moves, conflicts, ...) is generated and applied. The time budget
 is split evenly between the player counts; only games finished inside it count as games.
+
+``--engine native,python`` measures each engine in one run, three ways, every one generating
+the full legal list at every ply (docs/engines.md):
+
+- ``playout``: the engine's own ``random_playout(seed)`` (no Python between plies);
+- ``ids``: a Python loop of ``legal_action_ids()`` and ``apply_id(id)`` (the fast paths);
+- ``strings``: a Python loop of ``legal_actions()`` and ``apply(text)`` (the contract).
+
+The JSON line then gives each engine's figures and the native engine's speed-up.
 """
 
 from __future__ import annotations
@@ -19,7 +28,8 @@ from rich.console import Console
 from rich.table import Table
 
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options
-from cradle.core.contract import JSON, GameModule
+from cradle.core import native
+from cradle.core.contract import JSON, GameModule, fast
 
 
 @dataclass
@@ -56,7 +66,12 @@ class Measurement:
 
 
 def measure_random(
-    module: GameModule, players: int, seconds: float, options: object, seed: int
+    module: GameModule,
+    players: int,
+    seconds: float,
+    options: object,
+    seed: int,
+    engine: str | None = None,
 ) -> Measurement:
     """Play uniformly random games with ``players`` seats for ``seconds``."""
     rng = random.Random(seed)
@@ -66,7 +81,7 @@ def measure_random(
     while time.perf_counter() < deadline:
         game_seed = rng.randrange(2**31)
         game_start = time.perf_counter()
-        state = module.new_game(players, game_seed, options)
+        state = module.new_game(players, game_seed, options, engine=engine)
         steps = 0
         while not state.is_over and time.perf_counter() < deadline:
             actions = state.legal_actions()
@@ -94,6 +109,125 @@ def measure_random(
             result.game_actions.append(steps)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def measure_ids(
+    module: GameModule, players: int, seconds: float, options: object, seed: int, engine: str
+) -> Measurement:
+    """Random games through the fast paths: ``legal_action_ids()`` then ``apply_id``."""
+    rng = random.Random(seed)
+    result = Measurement(players)
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        game_start = time.perf_counter()
+        state = fast(module.new_game(players, rng.randrange(2**31), options, engine=engine))
+        steps = 0
+        while not state.is_over and time.perf_counter() < deadline:
+            ids = state.legal_action_ids()
+            state.apply_id(ids[rng.randrange(len(ids))])
+            steps += 1
+        result.legal_actions_calls += steps
+        result.actions += steps
+        if state.is_over:
+            result.games += 1
+            result.game_seconds.append(time.perf_counter() - game_start)
+            result.game_actions.append(steps)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def measure_playouts(
+    module: GameModule, players: int, seconds: float, options: object, seed: int, engine: str
+) -> Measurement:
+    """Whole random games inside the engine: ``random_playout(seed)`` from a new game."""
+    rng = random.Random(seed)
+    result = Measurement(players)
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        game_start = time.perf_counter()
+        state = fast(module.new_game(players, rng.randrange(2**31), options, engine=engine))
+        steps = state.random_playout(rng.randrange(2**63))
+        result.games += 1
+        result.actions += steps
+        result.legal_actions_calls += steps
+        result.game_seconds.append(time.perf_counter() - game_start)
+        result.game_actions.append(steps)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+LOOPS = {"playout": measure_playouts, "ids": measure_ids, "strings": measure_random}
+
+
+def parse_engines(text: str) -> list[str]:
+    """'native,python' -> the engines to measure; a CliError for an unknown or unbuilt one."""
+    engines = list(dict.fromkeys(part.strip().lower() for part in text.split(",")))
+    for engine in engines:
+        if engine not in ("native", "python"):
+            raise CliError(f"--engine: unknown engine {engine!r} (known: native, python)")
+    if "native" in engines and not native.available():
+        raise CliError("--engine: the native engine is not built here (make native)")
+    return engines
+
+
+def run_engines_bench(
+    console: Console,
+    game: str,
+    seconds: float,
+    counts: list[int],
+    options: JSON,
+    seed: int | None,
+    engines: list[str],
+) -> dict[str, Any]:
+    """Each engine, each player count, each loop of :data:`LOOPS` in one run; the table and
+    the JSON summary with the native engine's speed-up over the reference."""
+    module, game_options, seed = _checked_setup(game, seconds, counts, options, seed)
+    share = seconds / (len(engines) * len(counts) * len(LOOPS))
+    table = Table(
+        title=f"{module.NAME}: random self-play per engine (seed {seed})", box=box.SIMPLE_HEAD
+    )
+    for heading in ("engine", "seats", "loop", "games", "games/s", "actions/s"):
+        table.add_column(heading, justify="right")
+    figures: dict[str, dict[str, dict[str, Any]]] = {}
+    for engine in engines:
+        per_count = figures.setdefault(engine, {})
+        for players in counts:
+            per_loop = per_count.setdefault(str(players), {})
+            for loop, measure in LOOPS.items():
+                m = measure(module, players, share, game_options, seed + players, engine)
+                per_loop[loop] = m.summary()
+                table.add_row(
+                    engine,
+                    str(players),
+                    loop,
+                    str(m.games),
+                    f"{m.rate(m.games):.1f}",
+                    f"{m.rate(m.actions):.0f}",
+                )
+    console.print(table)
+    summary: dict[str, Any] = {
+        "game": module.NAME,
+        "engines": figures,
+        "options": module.options_to_dict(game_options),
+    }
+    if {"native", "python"} <= set(engines):
+        summary["native_speedup"] = {
+            players: {
+                loop: _ratio(
+                    figures["native"][players][loop]["games_per_s"],
+                    figures["python"][players][loop]["games_per_s"],
+                )
+                for loop in LOOPS
+            }
+            for players in figures["native"]
+        }
+    return summary
+
+
+def _ratio(fast_rate: float, slow_rate: float) -> float | None:
+    return round(fast_rate / slow_rate, 1) if slow_rate > 0 else None
 
 
 def bench_table(game: str, seed: int, measurements: list[Measurement]) -> Table:

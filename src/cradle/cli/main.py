@@ -162,6 +162,14 @@ def bench(
     ai: Annotated[
         bool, typer.Option("--ai", help="Measure the AI instead: ISMCTS iterations per second.")
     ] = False,
+    engine: Annotated[
+        str | None,
+        typer.Option(
+            "--engine",
+            help="Engines to compare in one run, e.g. native,python (playouts, id and "
+            "string loops; the JSON line gives the native speed-up).",
+        ),
+    ] = None,
 ) -> None:
     """Random self-play speed; ends with one JSON line of games/s, actions/s, legal_actions/s."""
     from cradle.cli.bench import json_line, run_bench
@@ -179,6 +187,13 @@ def bench(
         from cradle.cli.bench import run_ai_bench
 
         print(json_line(run_ai_bench(Console(), game, seconds, counts, options, seed)), flush=True)
+        return
+    if engine is not None:
+        from cradle.cli.bench import parse_engines, run_engines_bench
+
+        engines = parse_engines(engine)
+        summary = run_engines_bench(Console(), game, seconds, counts, options, seed, engines)
+        print(json_line(summary), flush=True)
         return
     summary = run_bench(Console(), game, seconds, counts, options, seed)
     print(json_line(summary), flush=True)

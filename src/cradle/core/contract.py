@@ -105,6 +105,59 @@ class GameState(Protocol):
         ...
 
 
+class FastState(GameState, Protocol):
+    """The fast paths of every engine of every game (docs/engines.md), for search and
+    training loops: ids first, no event dicts, no legal lists where a count will do.
+
+    The Python reference engines have them too (built on ``legal_action_ids()`` and
+    ``apply``), so code uses them without asking which engine it has."""
+
+    def legal_action_count(self) -> int:
+        """How many actions are legal now (0 when the game is over)."""
+        ...
+
+    def legal_action_at(self, index: int) -> int:
+        """``legal_action_ids()[index]`` without the list; IndexError outside it."""
+        ...
+
+    def random_action_id(self, r: int) -> int:
+        """The legal id at ``r`` modulo their count: with ``r = rng.getrandbits(64)`` a
+        uniform random legal action; IndexError when none is legal."""
+        ...
+
+    def apply_id(self, action_id: int) -> None:
+        """``apply(action_id)`` without building the events; IllegalAction (nothing changes)
+        for a non-int or an id not legal now."""
+        ...
+
+    def apply_quiet(self, action: str | int) -> None:
+        """``apply(action)`` (text or id, the same refusals) without building the events."""
+        ...
+
+    def sample_hidden_seeded(self, seat: int, seed: int) -> Self:
+        """``sample_hidden(seat, cradle.core.hidden.CanonicalRandom(seed))``: the same world,
+        made without a Python generator on the native engines (``seed`` below 2**64)."""
+        ...
+
+    def action_string(self, action_id: int) -> str:
+        """The notation of the fixed id ``action_id`` in this state (from cached tables);
+        IllegalAction for a non-int or an id out of range."""
+        ...
+
+    def random_playout(self, seed: int) -> int:
+        """Play uniformly random legal actions to the end, in place (a generator seeded by
+        ``seed``: the same games for the same seed on one engine, not across engines); the
+        number of actions played."""
+        ...
+
+
+def fast(state: GameState) -> FastState:
+    """``state`` as a :class:`FastState`: every engine of every game is one."""
+    if not hasattr(state, "apply_id"):
+        raise TypeError(f"{type(state).__name__} has no fast paths (docs/engines.md)")
+    return state  # type: ignore[return-value]
+
+
 class GameModule(Protocol):
     """What a game package exports (``from cradle import tigris``).
 

@@ -3,8 +3,9 @@ tiles (hands and draw pile), never add, remove or resize anything."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TypeVar
+import random
+from collections.abc import Callable, Mapping, MutableSequence, Sequence
+from typing import Any, TypeVar
 
 T = TypeVar("T", bound=int)
 
@@ -44,3 +45,19 @@ def read_hidden(
     if sorted(given) != sorted(hidden_now):
         raise ValueError(f"the hands and the {pile_word} must hold exactly the hidden tiles")
     return new_hands, new_pile
+
+
+class CanonicalRandom(random.Random):
+    """A random source whose shuffles ignore the order of what they shuffle.
+
+    ``sample_hidden`` pools the pieces a seat cannot see (other hands, the bag or stacks) in an
+    order that may follow the hidden order of the bag; a plain shuffle of that pool would make
+    the world depend on it. Sorting first makes each world a function of the seat's
+    information and the seed alone, so a bot decides identically whatever the hidden truth.
+    ``state.sample_hidden_seeded(seat, seed)`` is ``sample_hidden(seat, CanonicalRandom(seed))``
+    (natively, without Python, on the native engines).
+    """
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        x[:] = sorted(x)
+        super().shuffle(x)

@@ -67,13 +67,3 @@ def choose(engine: str | None) -> Engine:
     if engine == "python":
         return "python"
     raise ValueError(f"unknown engine {engine!r} (known: native, python)")
-
-
-def python_engine(engine: str | None, game: str) -> None:
-    """Check the ``engine`` asked of a game whose native engine this build lacks: None and
-    "python" give the Python engine; "native" raises NativeMissing, anything else ValueError."""
-    if engine is None or engine == "python":
-        return
-    if engine == "native":
-        raise NativeMissing(f"{game} has no native engine in this build: pass engine='python'")
-    raise ValueError(f"unknown engine {engine!r} (known: native, python)")

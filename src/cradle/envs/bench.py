@@ -18,7 +18,9 @@ from typing import Any
 from cradle.core.contract import GameModule
 from cradle.envs.spec import get_spec
 
-ENVS = ("openspiel", "pettingzoo")
+ENVS = ("openspiel", "pettingzoo", "vector")
+# Games per call of the vectorised environment measured by ``--env vector``.
+VECTOR_SIZES = (1, 64, 256)
 
 
 @dataclass
@@ -85,6 +87,8 @@ def measure(
     """Interleaved random playouts for about ``seconds``; a JSON-able summary."""
     if env not in ENVS:
         raise ValueError(f"--env must be one of {', '.join(ENVS)}, not {env!r}")
+    if env == "vector":
+        return measure_vector(game, players, options, seconds, seed)
     spec = get_spec(game)
     module = spec.module
     game_options = spec.options(options)
@@ -138,7 +142,60 @@ def measure(
     return summary
 
 
+def measure_vector(
+    game: str, players: int, options: dict[str, Any], seconds: float, seed: int
+) -> dict[str, Any]:
+    """Random actions through the vectorised environment for each of :data:`VECTOR_SIZES`
+    games per call, and through a loop of the PettingZoo env observing every step (what the
+    vector env returns): steps (single-game decisions) per second of each."""
+    import numpy as np
+
+    from cradle.envs.pettingzoo_env import CradleAECEnv
+    from cradle.envs.vector import CradleVectorEnv
+
+    share = seconds / (len(VECTOR_SIZES) + 1)
+    rates: dict[str, float] = {}
+    rng = np.random.default_rng(seed)
+    for size in VECTOR_SIZES:
+        vector = CradleVectorEnv(game, size, players, **options)
+        vector.reset(seed=seed)
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < share or steps == 0:
+            # a uniform legal id per game from its engine (what the mask allows), so the
+            # figure is the environment's, not an agent's sampling over the mask
+            actions = [
+                0 if state.is_over else state.random_action_id(int(r))
+                for state, r in zip(
+                    map(vector.game_state, range(size)), rng.integers(0, 2**63, size), strict=True
+                )
+            ]
+            vector.step(np.array(actions))
+            steps += size
+        rates[str(size)] = round(steps / (time.perf_counter() - start), 1)
+    aec = CradleAECEnv(game, players=players, **options)
+    took, decisions, game_seed = 0.0, 0, seed
+    while took < share or decisions == 0:
+        game_took, game_decisions = _pettingzoo_game(aec, game_seed, observe=True)
+        took += game_took
+        decisions += game_decisions
+        game_seed += 1
+    return {
+        "game": game,
+        "env": "vector",
+        "players": players,
+        "vector_steps_per_s": rates,
+        "pettingzoo_steps_per_s": round(decisions / took, 1),
+    }
+
+
 def describe(summary: dict[str, Any]) -> str:
+    if summary["env"] == "vector":
+        rates = ", ".join(f"N={n}: {r:,.0f}" for n, r in summary["vector_steps_per_s"].items())
+        return (
+            f"{summary['game']} vectorised ({summary['players']} players), steps/s {rates}; "
+            f"the PettingZoo env in a loop, observing: {summary['pettingzoo_steps_per_s']:,.0f}"
+        )
     text = (
         f"{summary['game']} via {summary['env']} ({summary['players']} players, "
         f"{summary['games']} games each): engine {summary['engine_us_per_decision']:.0f} us "

@@ -19,7 +19,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from cradle.core.contract import GameState
+from cradle.core.contract import GameState, fast
 from cradle.core.results import ranking_utilities
 from cradle.envs.spec import EnvSpec, FloatArray, get_spec
 
@@ -132,9 +132,10 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         action_id = int(action)
-        # The engine checks the id itself and refuses it without changing anything.
+        # The engine checks the id itself and refuses it without changing anything; no event
+        # dicts are built (the fast path of every engine).
         try:
-            self.spec.apply_id(self._game, action_id)
+            fast(self._game).apply_id(action_id)
         except ValueError as exc:
             raise self._illegal(agent, action_id, str(exc)) from None
         self._legal_ids = None

@@ -1,7 +1,9 @@
 """Gheos (René Wiersma, 2006) for 2-4 players: an exact rules engine on a triangular map.
 
 The public surface is the contract of docs/contract.md (with the analysis API); the notation,
-the position schema and the tile-set file format are in docs/gheos.md.
+the position schema and the tile-set file format are in docs/gheos.md. ``new_game`` and
+``from_position`` take ``engine="native"|"python"`` (docs/engines.md): the native core by
+default when it is built.
 """
 
 from cradle.core.positions import PositionError
@@ -19,12 +21,8 @@ from cradle.gheos.analysis import (
     is_up,
     neighbour,
 )
-from cradle.gheos.position import (
-    from_position,
-    new_game,
-    options_from_dict,
-    options_to_dict,
-)
+from cradle.gheos.native import from_position, new_game
+from cradle.gheos.position import options_from_dict, options_to_dict
 from cradle.gheos.state import (
     COLOURS,
     MAX_PLAYERS,

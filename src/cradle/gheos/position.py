@@ -7,7 +7,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cradle.core.contract import JSON
-from cradle.core.native import python_engine
 from cradle.core.positions import PositionError
 from cradle.core.positions import bounded_int as _int
 from cradle.core.positions import expect as _expect
@@ -107,13 +106,11 @@ def new_game(
     seed: int | None = None,
     options: object = None,
     dynasties: Sequence[str] | None = None,
-    engine: str | None = None,
 ) -> GheosState:
     """A new game: the start tile on 0,0, two tiles in each hand, a random first player.
 
     ``options``: Options, a JSON object of them, or None (the defaults); ``dynasties``: the
     players' names (default: north, east, south, west)."""
-    python_engine(engine, "Gheos")
     names = _names(players, dynasties)
     opts = options_from_dict(options)
     tileset = load_tiles(opts.tiles)
@@ -244,9 +241,8 @@ def _per_player(data: dict[str, Any], key: str, names: tuple[str, ...]) -> dict[
     return result
 
 
-def from_position(data: object, seed: int | None = None, engine: str | None = None) -> GheosState:
+def from_position(data: object, seed: int | None = None) -> GheosState:
     """The state a position describes; PositionError (a ValueError) says what is wrong."""
-    python_engine(engine, "Gheos")
     if not isinstance(data, dict):
         raise PositionError("a position must be a JSON object")
     unknown = sorted(set(data) - POSITION_KEYS)
@@ -512,6 +508,19 @@ def _read_pending(state: GheosState, value: Any) -> None:
             _expect(
                 bool(leaders) and set(leaders) <= set(fighters),
                 "a war's options must be some of its civilizations",
+            )
+            # resolving a war removes its losers: each civilization fights once, in one area
+            _expect(
+                len(set(fighters)) == len(fighters) and len(set(leaders)) == len(leaders),
+                "a pending war lists a civilization twice",
+            )
+            _expect(
+                not any(set(fighters) & set(other) for other, _ in conflict.wars),
+                "a civilization is in two pending wars",
+            )
+            _expect(
+                len({state.area_of[state.civs[c]] for c in fighters}) == 1,
+                "a pending war's civilizations must share an area",
             )
             conflict.wars.append((fighters, leaders))
     if phase == "pay":

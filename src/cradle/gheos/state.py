@@ -17,6 +17,7 @@ from typing import Any
 
 from cradle.core import contract
 from cradle.core.contract import JSON
+from cradle.core.fast import ReferenceFastPaths
 from cradle.core.hidden import read_hidden
 from cradle.core.results import places
 from cradle.gheos import actions as ids
@@ -132,8 +133,11 @@ class Plan:
     war: bool  # (when nothing split) two civilizations now share an area
 
 
-class GheosState:
-    """A Gheos position with the operations of the contract (docs/contract.md)."""
+class GheosState(ReferenceFastPaths):
+    """A Gheos position with the operations of the contract (docs/contract.md) and the fast
+    paths of every engine (``cradle.core.contract.FastState``)."""
+
+    ILLEGAL = IllegalAction
 
     __slots__ = (
         "_area_base",
@@ -554,7 +558,11 @@ class GheosState:
     def occupied(self) -> dict[int, int]:
         """AreaTally index -> colour of the civilization on it."""
         if self._occupied is None:
-            self._occupied = {self.area_of[anchor]: c for c, anchor in self.civs.items()}
+            # Two civilizations share an area only during a war: the lowest colour names it,
+            # a rule of the position (views must not depend on the order civilizations came).
+            self._occupied = {
+                self.area_of[anchor]: c for c, anchor in sorted(self.civs.items(), reverse=True)
+            }
         return self._occupied
 
     def civ_area(self, colour: int) -> AreaTally:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from cradle.core import native
 from cradle.core.contract import JSON
-from cradle.core.native import python_engine
 from cradle.core.positions import PositionError
 from cradle.core.positions import bounded_int as _int
 from cradle.core.positions import expect as _expect
@@ -41,6 +41,9 @@ from cradle.tigris.rules import (
     options_to_dict,
 )
 from cradle.tigris.state import _SQUARE_MASK, TigrisState
+
+if TYPE_CHECKING:
+    from cradle._native import TigrisState as NativeTigrisState
 
 _CELL_KEYS = ("placed", "unification")
 _SEAT_KEYS = ("attacker", "defender", "seat")
@@ -244,9 +247,24 @@ def _tile_list(value: Any, what: str) -> list[int]:
     return counts
 
 
-def from_position(d: object, seed: int | None = None, engine: str | None = None) -> TigrisState:
-    """The state described by ``d`` (see to_position); PositionError (a ValueError) if impossible."""
-    python_engine(engine, "Tigris & Euphrates")
+def from_position(
+    d: object, seed: int | None = None, engine: str | None = None
+) -> TigrisState | NativeTigrisState:
+    """The state described by ``d`` (see to_position); PositionError (a ValueError) if impossible.
+
+    ``engine`` is "native" or "python" (None: see :func:`cradle.core.native.choose`). This
+    reader checks the position for both engines, so both refuse it with the same reason; the
+    native state is then built from the checked position.
+    """
+    chosen = native.choose(engine)
+    s = _read(d, seed)
+    if chosen == "native":
+        state: NativeTigrisState = native.extension().TigrisState._from_position(to_position(s))
+        return state
+    return s
+
+
+def _read(d: object, seed: int | None) -> TigrisState:
     if not isinstance(d, dict):
         raise PositionError("a position must be a JSON object")
     known = {
@@ -524,6 +542,22 @@ def _read_pending(s: TigrisState, p: Any) -> None:
         _expect(
             all(s.treasure >> cell & 1 for cell in out["cells"]),
             "pending treasure: a listed cell holds no treasure",
+        )
+        _expect(
+            len(set(out["cells"])) == len(out["cells"]),
+            "pending treasure: a cell is listed twice",
+        )
+    if kind == "war_order":
+        # the wars to order are those the unification started and none has been fought yet
+        colors = out["colors"]
+        kingdom = s.component_of(s.unification)
+        _expect(
+            len(colors) >= 2 and len(set(colors)) == len(colors),
+            "pending war_order: needs two or more different colours",
+        )
+        _expect(
+            all(s._war_pair(color, kingdom) is not None for color in colors),
+            "pending war_order: a listed colour has no war in the unified kingdom",
         )
     s.pending = _decision(kind, out)
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
+from cradle.core import native
 from cradle.core.contract import JSON
+from cradle.core.fast import ReferenceFastPaths
 from cradle.core.hidden import read_hidden
-from cradle.core.native import python_engine
 from cradle.core.results import places
 from cradle.tigris import analysis
 from cradle.tigris.analysis import GEOMETRIES, Content, Dynasty, Geometry, Leader, Monument, Region
@@ -50,6 +51,7 @@ from cradle.tigris.decisions import (
 )
 from cradle.tigris.rules import (
     ACTION_IDS,
+    ACTION_STRINGS,
     ACTIONS,
     BLACK,
     BUILDING,
@@ -92,6 +94,9 @@ from cradle.tigris.rules import (
 )
 
 T = TypeVar("T")
+
+if TYPE_CHECKING:
+    from cradle._native import TigrisState as NativeTigrisState
 
 
 class _Vocabulary(Generic[T]):
@@ -209,8 +214,11 @@ _CATASTROPHE_CONTENT = Content(analysis.CATASTROPHE)
 _WONDER_CONTENT = (Content(analysis.WONDER), Content(analysis.WONDER, treasure=True))
 
 
-class TigrisState:
-    """A complete game position with its rules (see docs/contract.md for the contract)."""
+class TigrisState(ReferenceFastPaths):
+    """A complete game position with its rules (see docs/contract.md for the contract), and
+    the fast paths of every engine (``cradle.core.contract.FastState``)."""
+
+    ILLEGAL = IllegalAction
 
     __slots__ = (
         "_comps",
@@ -537,6 +545,14 @@ class TigrisState:
         if legal is None:
             legal = self._legal = self._generate(_STRINGS)
         return legal[:]
+
+    def action_string(self, action_id: int) -> str:
+        """The notation of the fixed id ``action_id`` (``all_action_strings()[action_id]``)."""
+        if isinstance(action_id, bool) or not isinstance(action_id, int):
+            raise IllegalAction(f"an action id is an integer, not {type(action_id).__name__}")
+        if not 0 <= action_id < len(ACTIONS):
+            raise IllegalAction(f"action id {action_id} is outside 0..{len(ACTIONS) - 1}")
+        return ACTION_STRINGS[action_id]
 
     def legal_action_ids(self) -> list[int]:
         """The legal actions as ids: positions in ``all_action_strings()``, in the same order
@@ -1621,11 +1637,40 @@ def new_game(
     options: object = None,
     dynasties: Sequence[str] | None = None,
     engine: str | None = None,
-) -> TigrisState:
+) -> TigrisState | NativeTigrisState:
     """A new game: starting temples with treasures, a shuffled bag, six tiles per hand.
 
+    ``engine`` is "native" or "python" (None: see :func:`cradle.core.native.choose`); both
+    give the identical game for the same arguments.
+    """
+    names, opts = _table(players, options, dynasties)
+    if native.choose(engine) == "native":
+        native_state = native.extension().TigrisState
+        state: NativeTigrisState
+        if isinstance(seed, int) and abs(seed) < 2**128:
+            # the native engine draws as random.Random(seed) does for integer seeds
+            state = native_state._new_seeded(list(names), opts, abs(seed))
+        else:
+            state = native_state._new_game(list(names), opts, *_deal(seed, players, opts))
+        return state
+    bag, active = _deal(seed, players, opts)
+    s = TigrisState.blank(names, opts)
+    board = s.board
+    s.up[RED] = board.temples
+    s.treasure = board.temples
+    s.bag = bag
+    s.active = active
+    for offset in range(players):
+        s._draw((s.active + offset) % players, HAND_SIZE)
+    return s
+
+
+def _table(
+    players: int, options: object, dynasties: Sequence[str] | None
+) -> tuple[tuple[str, ...], Options]:
+    """The checked dynasties (seat order) and options of a new game.
+
     ``options``: Options, a JSON object of them, or None (the defaults)."""
-    python_engine(engine, "Tigris & Euphrates")
     opts = options_from_dict(options)
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError("players must be a number from 2 to 4")
@@ -1636,23 +1681,21 @@ def new_game(
         raise ValueError(
             f"dynasties must be {players} different names among {', '.join(DYNASTIES)}"
         )
+    return names, opts
+
+
+def _deal(seed: int | None, players: int, opts: Options) -> tuple[list[int], int]:
+    """What ``random.Random(seed)`` deals: the shuffled bag (drawn from its end) and the seat
+    that starts. The native engine reproduces these draws for integer seeds."""
     rng = random.Random(seed)
-    s = TigrisState.blank(names, opts)
-    board = s.board
-    s.up[RED] = board.temples
-    s.treasure = board.temples
-    start = _popcount(board.temples)
+    start = _popcount(BOARDS[opts.board].temples)
     bag = [
         color
         for color in range(4)
         for _ in range(TILE_TOTALS[color] - (start if color == RED else 0))
     ]
     rng.shuffle(bag)
-    s.bag = bag
-    s.active = rng.randrange(players)
-    for offset in range(players):
-        s._draw((s.active + offset) % players, HAND_SIZE)
-    return s
+    return bag, rng.randrange(players)
 
 
 __all__ = ["IllegalAction", "Options", "TigrisState", "new_game", "options_to_dict"]

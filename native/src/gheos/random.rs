@@ -1,0 +1,186 @@
+//! Random numbers: CPython's `random.Random` for integer seeds (so that a native new game
+//! deals exactly what the Python engine deals for the same seed), and a small fast generator
+//! for native random playouts.
+
+const N: usize = 624;
+const M: usize = 397;
+const MATRIX_A: u32 = 0x9908_b0df;
+const UPPER_MASK: u32 = 0x8000_0000;
+const LOWER_MASK: u32 = 0x7fff_ffff;
+
+/// The Mersenne Twister as CPython seeds and draws it (`_randommodule.c`, `random.py`).
+#[derive(Clone)]
+pub struct PyRandom {
+    state: [u32; N],
+    index: usize,
+}
+
+impl PyRandom {
+    /// `random.Random(seed)` for an int seed, given as `abs(seed)` in 32-bit words, least
+    /// significant first (`[0]` for zero), the way CPython splits it.
+    pub fn from_key(key: &[u32]) -> PyRandom {
+        // Every int seed starts from the same init_genrand(19650218) state: made once.
+        static START: std::sync::OnceLock<[u32; N]> = std::sync::OnceLock::new();
+        let mut rng = PyRandom {
+            state: *START.get_or_init(|| {
+                let mut first = PyRandom {
+                    state: [0; N],
+                    index: N,
+                };
+                first.init_genrand(19_650_218);
+                first.state
+            }),
+            index: N,
+        };
+        let key: &[u32] = if key.is_empty() { &[0] } else { key };
+        let mt = &mut rng.state;
+        let (mut i, mut j) = (1usize, 0usize);
+        for _ in 0..N.max(key.len()) {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(key[j])
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+            if j >= key.len() {
+                j = 0;
+            }
+        }
+        for _ in 0..N - 1 {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_566_083_941))
+                .wrapping_sub(i as u32);
+            i += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+        }
+        mt[0] = 0x8000_0000;
+        rng
+    }
+
+    fn init_genrand(&mut self, seed: u32) {
+        self.state[0] = seed;
+        for i in 1..N {
+            let prev = self.state[i - 1];
+            self.state[i] = 1_812_433_253u32
+                .wrapping_mul(prev ^ (prev >> 30))
+                .wrapping_add(i as u32);
+        }
+        self.index = N;
+    }
+
+    fn next_u32(&mut self) -> u32 {
+        let mt = &mut self.state;
+        if self.index >= N {
+            let mag = |y: u32| if y & 1 == 1 { MATRIX_A } else { 0 };
+            for kk in 0..N - M {
+                let y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
+                mt[kk] = mt[kk + M] ^ (y >> 1) ^ mag(y);
+            }
+            for kk in N - M..N - 1 {
+                let y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
+                mt[kk] = mt[kk + M - N] ^ (y >> 1) ^ mag(y);
+            }
+            let y = (mt[N - 1] & UPPER_MASK) | (mt[0] & LOWER_MASK);
+            mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ mag(y);
+            self.index = 0;
+        }
+        let mut y = mt[self.index];
+        self.index += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^= y >> 18;
+        y
+    }
+
+    /// `getrandbits(k)` for 1 <= k <= 32.
+    fn getrandbits(&mut self, k: u32) -> u32 {
+        self.next_u32() >> (32 - k)
+    }
+
+    /// `_randbelow(n)` (`randrange(n)`), n >= 1.
+    pub fn below(&mut self, n: u32) -> u32 {
+        let k = 32 - n.leading_zeros();
+        loop {
+            let r = self.getrandbits(k);
+            if r < n {
+                return r;
+            }
+        }
+    }
+
+    /// `shuffle(x)`.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u32 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+}
+
+/// SplitMix64: fast and good enough to pick uniform random actions in playouts.
+#[derive(Clone)]
+pub struct Fast(u64);
+
+impl Fast {
+    pub fn new(seed: u64) -> Fast {
+        Fast(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in 0..n (n >= 1), without modulo bias.
+    pub fn below(&mut self, n: usize) -> usize {
+        let n = n as u64;
+        let zone = u64::MAX - (u64::MAX - n + 1) % n;
+        loop {
+            let x = self.next_u64();
+            if x <= zone {
+                return (x % n) as usize;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matches_cpython() {
+        // random.Random(42): getrandbits(32) x3, then randrange(10) x5, shuffle(range(10)).
+        let mut rng = PyRandom::from_key(&[42]);
+        assert_eq!(
+            [rng.next_u32(), rng.next_u32(), rng.next_u32()],
+            [2_746_317_213, 478_163_327, 107_420_369]
+        );
+        let mut rng = PyRandom::from_key(&[42]);
+        let draws: Vec<u32> = (0..5).map(|_| rng.below(10)).collect();
+        assert_eq!(draws, vec![1, 0, 4, 3, 3]);
+        let mut rng = PyRandom::from_key(&[0]);
+        let mut items: Vec<u32> = (0..10).collect();
+        rng.shuffle(&mut items);
+        assert_eq!(items, vec![7, 8, 1, 5, 3, 4, 2, 0, 9, 6]);
+    }
+
+    #[test]
+    fn fast_below_stays_in_range() {
+        let mut rng = Fast::new(7);
+        let mut seen = [0usize; 3];
+        for _ in 0..300 {
+            seen[rng.below(3)] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 50));
+    }
+}

@@ -1,0 +1,179 @@
+"""A vectorised environment: N games of one of cradle's games stepped by one call
+(Gymnasium's ``gymnasium.vector.VectorEnv``; docs/vector.md).
+
+The games live in a native ``cradle._native.Batch``, which applies the N actions (ids of the
+game's fixed encoding, without event dicts), writes the legal-action masks and tells which
+games ended, into NumPy arrays. Observations are the PettingZoo env's: the flat tensor of the
+view of the seat to move (``spec.fill_observation``) and its action mask.
+
+Turn-based and multi-agent: the caller plays every seat. ``infos["seat"]`` is the seat each
+observation belongs to (the seat to move, who acts next); ``rewards[i]`` is the final ranking
+utility of the seat that just acted in game ``i`` (0 until its game ends), and
+``infos["utilities"]`` every seat's utility (rows of games that did not end are 0).
+
+Autoreset is Gymnasium's NEXT_STEP mode: the step after a game ends (terminated, or truncated
+at the move cap) resets it, ignores its action and returns its first observation with reward 0.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from cradle.core import native
+from cradle.core.results import ranking_utilities
+from cradle.envs.spec import FloatArray, get_spec
+
+Observation = dict[str, npt.NDArray[Any]]
+
+
+class CradleVectorEnv(VectorEnv):
+    """``num_envs`` games of ``game`` (tigris or gheos) with ``players`` seats each."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        players: int = 2,
+        max_moves: int | None = None,
+        **options: Any,
+    ) -> None:
+        if not native.available():
+            raise native.NativeMissing("the vectorised environment needs the native engines")
+        spec = get_spec(game)
+        module = spec.module
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
+        if isinstance(players, bool) or not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
+            raise ValueError(
+                f"{game} is for {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players, "
+                f"not {players!r}"
+            )
+        unknown = set(options) - set(spec.option_defaults())
+        if unknown:
+            known = ", ".join(sorted(spec.option_defaults())) or "none"
+            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} (known: {known})")
+        self.game_spec = spec
+        self.game = game
+        self.num_envs = num_envs
+        self.players = players
+        self.game_options = spec.options(options)
+        self.max_moves = max_moves if max_moves is not None else spec.max_game_length(players)
+        low, high = spec.observation_bounds(players)
+        self.actions = len(spec.encoding)
+        self.single_observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(self.actions,), dtype=np.int8),
+            }
+        )
+        self.single_action_space = spaces.Discrete(self.actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._width = low.shape[0]
+        self._over = np.zeros(num_envs, bool)
+        self._movers = np.zeros(num_envs, np.int64)
+        self._moves = np.zeros(num_envs, np.int64)
+        self._autoreset = np.zeros(num_envs, bool)
+        self._seeds = random.Random()
+        self._batch: Any = None
+
+    def _new_game(self) -> Any:
+        return self.game_spec.module.new_game(
+            self.players, self._seeds.randrange(2**63), self.game_options, engine="native"
+        )
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """New games everywhere; ``seed`` makes them (and every later autoreset) repeatable."""
+        self._seeds = random.Random(seed)
+        self._batch = native.extension().Batch([self._new_game() for _ in range(self.num_envs)])
+        self._moves[:] = 0
+        self._autoreset[:] = False
+        self._refresh()
+        return self._observe(), {"seat": self._movers.copy()}
+
+    def _refresh(self) -> None:
+        """Read which games are over and their seats to move (nothing is applied)."""
+        none = np.zeros(self.num_envs, np.int64)
+        self._batch.step(none, np.ones(self.num_envs, bool), self._over, self._movers)
+
+    def step(
+        self, actions: Any
+    ) -> tuple[
+        Observation,
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        if self._batch is None:
+            raise RuntimeError("call reset() before step()")
+        ids = np.asarray(actions)
+        if ids.shape != (self.num_envs,) or not np.issubdtype(ids.dtype, np.integer):
+            raise ValueError(f"actions must be {self.num_envs} integer ids, got {ids!r}")
+        ids = ids.astype(np.int64, copy=False)
+        resetting = self._autoreset.copy()
+        acting = self._movers.copy()
+        # every game that did not end is stepped natively (checked first: a bad id changes
+        # nothing); the ones that ended last step start again and ignore their action
+        self._batch.step(ids, resetting, self._over, self._movers)
+        for i in np.flatnonzero(resetting):
+            self._batch.set(int(i), self._new_game())
+            self._moves[i] = 0
+        if resetting.any():
+            self._refresh()
+        self._moves[~resetting] += 1
+        terminated = self._over & ~resetting
+        truncated = (self._moves >= self.max_moves) & ~terminated & ~resetting
+        rewards = np.zeros(self.num_envs, np.float64)
+        utilities = np.zeros((self.num_envs, self.players), np.float64)
+        for i in np.flatnonzero(terminated):
+            utilities[i] = ranking_utilities(self._batch.get(int(i)).result())
+            rewards[i] = utilities[i, acting[i]]
+        self._autoreset = terminated | truncated
+        seats = np.where(self._autoreset, acting, self._movers)
+        observations = self._observe(seats)
+        infos = {"seat": seats, "utilities": utilities}
+        return observations, rewards, terminated, truncated, infos
+
+    def _observe(self, seats: npt.NDArray[np.int64] | None = None) -> Observation:
+        """Each game's observation for ``seats`` (default: the seats to move); games that
+        ended get their final view and an empty mask."""
+        if seats is None:
+            seats = self._movers
+        # fresh zeroed arrays each step (calloc'd: the mask's untouched columns cost nothing)
+        obs: FloatArray = np.zeros((self.num_envs, self._width), np.float32)
+        masks = np.zeros((self.num_envs, self.actions), np.int8)
+        batch = self._batch
+        for i in range(self.num_envs):
+            seat = int(seats[i])
+            self.game_spec.fill_observation(batch.get(i).view(seat), seat, obs[i])
+        batch.masks(masks)
+        return {"observation": obs, "action_mask": masks}
+
+    def game_state(self, index: int) -> Any:
+        """The native state of game ``index`` (changing it changes the environment)."""
+        if self._batch is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._batch.get(index)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self._batch = None
+
+
+def make_vector_env(
+    game: str, num_envs: int, players: int = 2, **options: Any
+) -> gymnasium.vector.VectorEnv:
+    """``CradleVectorEnv(game, num_envs, players, **options)``."""
+    return CradleVectorEnv(game, num_envs, players, **options)

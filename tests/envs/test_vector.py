@@ -1,0 +1,118 @@
+"""The vectorised environment (cradle.envs.vector): Gymnasium's vector API over native games,
+observations equal to the PettingZoo env's, masks equal to the legal ids, NEXT_STEP autoreset."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from cradle.core import native
+
+pytestmark = pytest.mark.skipif(not native.available(), reason="the native engine is not built")
+
+from cradle.envs.pettingzoo_env import CradleAECEnv  # noqa: E402
+from cradle.envs.vector import CradleVectorEnv  # noqa: E402
+
+
+def random_actions(obs: dict[str, Any], rng: np.random.Generator) -> np.ndarray[Any, Any]:
+    return np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in obs])
+
+
+def pettingzoo_observation(aec: CradleAECEnv, state: Any) -> dict[str, Any]:
+    """What the PettingZoo env shows the seat to move of ``state``."""
+    aec.reset(seed=0)
+    aec.state_ = state.clone()
+    aec._select()
+    observed: dict[str, Any] = aec.observe(aec.agent_selection)
+    return observed
+
+
+@pytest.mark.parametrize(("game", "players"), [("tigris", 2), ("tigris", 3), ("gheos", 2)])
+def test_observations_are_the_pettingzoo_envs_and_masks_the_legal_ids(
+    game: str, players: int
+) -> None:
+    env = CradleVectorEnv(game, 3, players)
+    aec = CradleAECEnv(game, players)
+    obs, infos = env.reset(seed=4)
+    rng = np.random.default_rng(1)
+    for _ in range(25):
+        for i in range(env.num_envs):
+            state = env.game_state(i)
+            assert infos["seat"][i] == state.to_move
+            expected = pettingzoo_observation(aec, state)
+            assert np.array_equal(obs["observation"][i], expected["observation"])
+            assert np.array_equal(obs["action_mask"][i], expected["action_mask"])
+            assert np.flatnonzero(obs["action_mask"][i]).tolist() == sorted(
+                state.legal_action_ids()
+            )
+            assert env.single_observation_space["observation"].contains(obs["observation"][i])
+        obs, _, _, _, infos = env.step(random_actions(obs["action_mask"], rng))
+
+
+def test_hidden_information_never_reaches_another_seats_observation() -> None:
+    env = CradleVectorEnv("tigris", 2, 3)
+    obs, infos = env.reset(seed=9)
+    rng = np.random.default_rng(2)
+    for _ in range(10):
+        obs, _, _, _, infos = env.step(random_actions(obs["action_mask"], rng))
+    for i in range(env.num_envs):
+        state, seat = env.game_state(i), int(infos["seat"][i])
+        redealt = state.sample_hidden(seat, random.Random(i))  # other hands and the bag
+        assert any(redealt.hand(s) != state.hand(s) for s in range(3) if s != seat)
+        env._batch.set(i, redealt)
+    again = env._observe()
+    assert np.array_equal(again["observation"], obs["observation"])
+    assert np.array_equal(again["action_mask"], obs["action_mask"])
+
+
+def test_a_game_that_ends_is_scored_then_reset_on_the_next_step() -> None:
+    env = CradleVectorEnv("gheos", 2, 2)
+    obs, infos = env.reset(seed=5)
+    rng = np.random.default_rng(3)
+    for _ in range(2000):
+        acting = infos["seat"].copy()
+        obs, rewards, terminated, truncated, infos = env.step(
+            random_actions(obs["action_mask"], rng)
+        )
+        if terminated.any():
+            break
+    else:
+        raise AssertionError("no game ended")
+    ended = int(np.flatnonzero(terminated)[0])
+    utilities = infos["utilities"][ended]
+    assert rewards[ended] == utilities[acting[ended]] and sorted(utilities) == [-1.0, 1.0]
+    assert not obs["action_mask"][ended].any()  # a finished game offers nothing
+    actions = random_actions(obs["action_mask"], rng)
+    actions[ended] = 10**6  # ignored: the game starts again
+    obs, rewards, terminated, truncated, infos = env.step(actions)
+    fresh = env.game_state(ended)
+    assert rewards[ended] == 0.0 and not terminated[ended] and not truncated[ended]
+    assert not fresh.is_over and fresh.stack_size() > 0 and obs["action_mask"][ended].any()
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    env = CradleVectorEnv("tigris", 3, 2)
+    obs, _ = env.reset(seed=2)
+    before = [env.game_state(i).to_position() for i in range(3)]
+    actions = random_actions(obs["action_mask"], np.random.default_rng(0))
+    actions[2] = int(np.flatnonzero(obs["action_mask"][2] == 0)[0])
+    with pytest.raises(ValueError, match="not legal in game 2"):
+        env.step(actions)
+    assert [env.game_state(i).to_position() for i in range(3)] == before
+    with pytest.raises(ValueError, match="3 integer ids"):
+        env.step([0, 1])
+
+
+def test_the_same_seed_plays_the_same_games() -> None:
+    def run() -> list[Any]:
+        env = CradleVectorEnv("tigris", 2, 2)
+        obs, _ = env.reset(seed=11)
+        rng = np.random.default_rng(4)
+        for _ in range(30):
+            obs, *_ = env.step(random_actions(obs["action_mask"], rng))
+        return [env.game_state(i).to_position() for i in range(2)]
+
+    assert run() == run()
