@@ -3,6 +3,10 @@ players stop using tiles)."""
 
 from __future__ import annotations
 
+import itertools
+
+import pytest
+
 from cradle.ai.tournament import GameTask, play_game
 
 
@@ -27,3 +31,22 @@ def test_greedy_stall_guard_forces_tiles_after_passing() -> None:
         bot.guard.allowed(state, seat, actions)  # ten decisions, the bag never moved
     assert bot.choose(state, seat).startswith(("tile ", "swap "))
     assert bot.guard.fired and bot.guard.relapse == 2
+
+
+# Every bot (the levels with time budgets are these search bots at an iteration budget, so
+# that a test's result does not depend on the machine's speed).
+ALL_BOTS = ("random", "greedy", "easy", "expert-rules", "pimc@8", "ismcts@12")
+BOUND = 1500  # actions: ordinary games take 40-300
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("game", ["tigris", "gheos"])
+@pytest.mark.parametrize(
+    "pairing", list(itertools.combinations_with_replacement(ALL_BOTS, 2)), ids=str
+)
+def test_every_pairing_ends_every_game(game: str, pairing: tuple[str, str]) -> None:
+    for seed in (70, 72, 77):
+        for seating in (pairing, pairing[::-1]):
+            record = play_game(GameTask(0, game, seed, seating))
+            assert not record["truncated"]
+            assert record["actions"] < BOUND, (seating, seed, record["actions"])

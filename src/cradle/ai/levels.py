@@ -8,6 +8,7 @@
 | `medium` | `pimc`                                | 0.3 s               |
 | `hard`   | `ismcts`                              | 1 s                 |
 | `expert` | `ismcts`, root-parallel on every core | 3 s                 |
+| `expert-rules` | rules of thumb, a one-ply look     | - (milliseconds)    |
 
 A budget can be given with the name: ``ismcts@2s`` (seconds) or ``ismcts@500`` (iterations);
 :func:`make_bot_spec` understands that, ``make_bot`` (the registry) the plain names.
@@ -37,6 +38,12 @@ LEVELS: dict[str, Level] = {
     "expert": Level(
         "expert", "ismcts", Budget(seconds=3.0), workers=0, about="ISMCTS, 3 s on every core"
     ),
+    "expert-rules": Level(
+        "expert-rules",
+        "expert-rules",
+        None,
+        about="published strategy as rules, no search: milliseconds",
+    ),
 }
 
 SEARCH_DEFAULTS = {"pimc": Budget(seconds=0.5), "ismcts": Budget(seconds=1.0)}
@@ -60,6 +67,11 @@ def search_bot(
 
 def level_bot(level: str, seed: int | None = None) -> Bot:
     spec = LEVELS[level]
+    if spec.bot == "expert-rules":
+        # The level and the bot share the name: the registry would hand back this factory.
+        from cradle.ai.expert_rules import ExpertRulesBot
+
+        return ExpertRulesBot(seed)
     if spec.budget is None:
         try:
             bot = make_bot(spec.bot, seed)
