@@ -1,8 +1,13 @@
-# Quick start: `make play` and `make test` create .venv and install everything themselves.
+# Quick start: `make play` and `make test` create .venv and install what each needs themselves:
+# `make play` only what playing needs (the server, maturin for the native engines); `make test`
+# every test tool too, and Debian's Chromium and PostgreSQL for the browser and server tests.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PLAY_STAMP := $(VENV)/.installed-play
+PLAY_EXTRAS := build,server
+TEST_EXTRAS := build,dev,server,openspiel,pettingzoo,ai,ray
 JOBS ?= 2
 
 .PHONY: play test test-long ladder lint typecheck unit bench clean system-packages native native-optional rust-test
@@ -14,7 +19,7 @@ NATIVE_SOURCES := native/Cargo.toml native/Cargo.lock native/pyproject.toml $(sh
 CARGO := $(shell command -v cargo 2>/dev/null)
 
 # Debian packages the play server's tests need (a real PostgreSQL, a browser for Playwright);
-# apt-get runs only when one is missing, as root or through sudo.
+# apt-get runs only when one is missing, as root or through sudo. `make play` needs neither.
 SYSTEM_PACKAGES := chromium postgresql
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -26,13 +31,24 @@ system-packages:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
+# Everything `make test` needs (a superset of what playing needs).
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[build,dev,server,openspiel,pettingzoo,ai,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[$(TEST_EXTRAS)]'
 	touch $(STAMP)
 
-$(NATIVE): $(NATIVE_SOURCES) | $(STAMP)
+# What `make play` needs; nothing more when the test install is already there and current.
+$(PLAY_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ]; then :; else \
+		echo "$(BIN)/python -m pip install --quiet -e '.[$(PLAY_EXTRAS)]'"; \
+		$(BIN)/python -m pip install --quiet --upgrade pip && \
+		$(BIN)/python -m pip install --quiet -e '.[$(PLAY_EXTRAS)]'; \
+	fi
+	touch $(PLAY_STAMP)
+
+$(NATIVE): $(NATIVE_SOURCES) | $(PLAY_STAMP)
 	rm -rf native/target/wheels native/target/wheel
 	$(BIN)/maturin build --release --locked --quiet -m native/Cargo.toml -i $(BIN)/python -o native/target/wheels
 	$(BIN)/python -m zipfile -e native/target/wheels/*.whl native/target/wheel
@@ -43,7 +59,7 @@ $(NATIVE): $(NATIVE_SOURCES) | $(STAMP)
 # Required by `make test`; `make play` works without cargo on the Python engines.
 native: $(NATIVE)
 
-native-optional: $(STAMP)
+native-optional: $(PLAY_STAMP)
 ifdef CARGO
 	@$(MAKE) --no-print-directory native
 else
@@ -53,7 +69,7 @@ endif
 rust-test:
 	cargo test --quiet --locked --manifest-path native/Cargo.toml
 
-play: $(STAMP) native-optional system-packages
+play: $(PLAY_STAMP) native-optional
 	$(BIN)/cradle serve
 
 lint: $(STAMP)

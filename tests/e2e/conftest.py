@@ -39,7 +39,9 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     db = tmp_path_factory.mktemp("e2e") / "games.sqlite3"
-    play = PlayServer(f"sqlite:///{db}", bot_delay=0.02).start()
+    # Hints and analyses think briefly: the tests check what they show, not how well they play.
+    settings = ("hint_seconds=0.1", "analysis_seconds=0.02")
+    play = PlayServer(f"sqlite:///{db}", bot_delay=0.02, settings=settings).start()
     try:
         yield play
     finally:
@@ -74,6 +76,34 @@ class PageErrors:
             "console",
             lambda message: self.errors.append(message.text) if message.type == "error" else None,
         )
+
+
+# Characters a font may lack show as empty boxes: drawn on a canvas, they look exactly like a
+# character no font has (a private-use or unassigned code point).
+MISSING_GLYPHS = r"""
+() => {
+  const text = document.body.innerText;
+  const chars = [...new Set([...text].filter((ch) => ch.codePointAt(0) > 0x7e && ch.trim()))];
+  const canvas = document.createElement("canvas");
+  canvas.width = 48; canvas.height = 48;
+  const g = canvas.getContext("2d", { willReadFrequently: true });
+  const font = getComputedStyle(document.body).fontFamily;
+  const draw = (ch) => {
+    g.clearRect(0, 0, 48, 48);
+    g.font = `32px ${font}`;
+    g.fillText(ch, 4, 36);
+    return Array.from(g.getImageData(0, 0, 48, 48).data).join(",");
+  };
+  const boxes = new Set([draw("\u{10FFFD}"), draw("\uE000"), draw("\uFFFF")]);
+  return chars.filter((ch) => boxes.has(draw(ch)));
+}
+"""
+
+
+def missing_glyphs(page: Any) -> list[str]:
+    """The characters on the page that no font draws (they would show as empty boxes)."""
+    found: list[str] = page.evaluate(MISSING_GLYPHS)
+    return found
 
 
 def wait_until(predicate: Any, seconds: float = 20.0, step: float = 0.05) -> None:

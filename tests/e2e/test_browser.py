@@ -11,106 +11,18 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import LAPTOP, PHONE, PageErrors, wait_until
+from tests.e2e.conftest import LAPTOP, PHONE, PageErrors, missing_glyphs, wait_until
+from tests.e2e.helpers import (
+    click_and_wait,
+    decide,
+    hand_on_screen,
+    play_until_end,
+    record_frames,
+    turn,
+    version,
+)
 from tests.server.conftest import GAMES
 from tests.server.servers import PlayServer
-
-
-def version(page: Any) -> int:
-    return int(page.evaluate("Number(document.body.dataset.version ?? -1)"))
-
-
-def turn(page: Any) -> str:
-    return str(page.evaluate("document.body.dataset.turn || ''"))
-
-
-def click_and_wait(page: Any, locator: Any, force_event: bool = False) -> None:
-    """Click something that sends a decision, then wait for the server's next frame."""
-    before = version(page)
-    if force_event:
-        locator.dispatch_event("click")
-    else:
-        locator.click()
-    wait_until(lambda: version(page) != before, seconds=15)
-
-
-def decide(page: Any, rng: random.Random, prefer_pass: bool = False) -> bool:
-    """Make one decision the way a person would, by clicking; False if it is not our turn."""
-    cover = page.locator("#cover [data-action=reveal]")
-    if cover.count():
-        cover.click()
-        return True
-    choices = page.locator("#decision .dialog-buttons button[data-action]")
-    if choices.count():
-        click_and_wait(page, choices.nth(rng.randrange(choices.count())))
-        return True
-    if turn(page) != "mine":
-        return False
-    passing = page.locator("#pass")
-    if prefer_pass and passing.count() and rng.random() < 0.8:
-        click_and_wait(page, passing)
-        return True
-    targets = page.locator(".board .target .target-mark")
-    if targets.count():
-        click_and_wait(page, targets.nth(rng.randrange(targets.count())))
-        return True
-    regions = page.locator(".board .target-region")
-    if regions.count():
-        click_and_wait(page, regions.nth(rng.randrange(regions.count())), force_event=True)
-        return True
-    starts = page.locator("[data-start]:not(.selected)")
-    if starts.count() and rng.random() < 0.7:
-        starts.first.click()  # picks a colour: the continents light up
-        return True
-    takes = page.locator("button.civ-chip[data-action^='take ']")
-    if takes.count():
-        click_and_wait(page, takes.nth(rng.randrange(takes.count())))
-        return True
-    token = page.locator("#token")
-    if token.count() and rng.random() < 0.6:
-        click_and_wait(page, token)
-        return True
-    tiles = page.locator("#hand-tiles .tile-btn:not([disabled])")
-    if tiles.count() and not page.locator(".tile-btn.selected").count():
-        tiles.nth(rng.randrange(tiles.count())).click()  # selects; targets appear
-        return True
-    rotate = page.locator("button[data-rotate]")
-    if rotate.count() and not page.locator(".board .target").count():
-        rotate.first.click()
-        return True
-    if passing.count():
-        click_and_wait(page, passing)
-        return True
-    raise AssertionError("our decision, but nothing to click")
-
-
-def play_until_end(page: Any, rng: random.Random, seconds: float, prefer_pass: bool = False) -> int:
-    deadline = time.monotonic() + seconds
-    decisions = 0
-    while not page.locator("#end-screen").count():
-        assert time.monotonic() < deadline, f"no end screen after {decisions} decisions"
-        if decide(page, rng, prefer_pass):
-            decisions += 1
-        else:
-            page.wait_for_timeout(20)
-    return decisions
-
-
-def record_frames(page: Any, frames: list[str], sent: list[str] | None = None) -> None:
-    def on_socket(ws: Any) -> None:
-        assert "token" not in ws.url  # tokens never travel in URLs
-        ws.on("framereceived", lambda payload: frames.append(payload))
-        if sent is not None:
-            ws.on("framesent", lambda payload: sent.append(payload))
-
-    page.on("websocket", on_socket)
-
-
-def hand_on_screen(page: Any) -> list[str]:
-    return [
-        str(b.get_attribute("data-color"))
-        for b in page.locator("#hand-tiles .tile-btn").element_handles()
-    ]
 
 
 @pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -161,6 +73,7 @@ def test_two_people_each_see_only_their_own_hand(
         hand_on_screen(pages[waiting])
         == server.get(f"/api/games/{game_id}", tokens[waiting])["hand"]
     )
+    assert pages[mover].locator("#hint").count() == 0  # no hints between people
     pages[mover].screenshot(path=str(artifacts / "tigris-seat-mover.png"))
     pages[waiting].screenshot(path=str(artifacts / "tigris-seat-waiting.png"))
     click_and_wait(pages[mover], pages[mover].locator("#pass"))
@@ -222,6 +135,27 @@ def test_a_whole_game_against_a_bot_reaches_the_end_screen(
     assert page.locator("#result").count() == 1
     page.locator("#replay-slider").fill(str(total // 2))
     page.screenshot(path=str(artifacts / "gheos-replay.png"))
+    assert missing_glyphs(page) == []
+    # The analysis, computed in the background since the end: win chances and costly moves.
+    page.click("#replay-analysis")
+    page.wait_for_selector("#analysis-done", timeout=120_000)
+    assert page.locator(".chart .chance-line").count() == 2
+    costly = page.locator("#costly-list .costly-move")
+    if costly.count():
+        costly.first.click()
+        page.wait_for_selector(".gheos-board")
+        ply = costly.first.get_attribute("data-ply")
+        assert f"Before move {ply}" in page.locator(".analysis-screen .banner").nth(1).inner_text()
+        assert "Better:" in page.locator("#costly-list").inner_text()
+    page.screenshot(path=str(artifacts / "gheos-analysis.png"), full_page=True)
+    assert missing_glyphs(page) == []
+    analysis_url = page.url
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    phone.goto(analysis_url)
+    phone.wait_for_selector("#analysis-done")
+    assert not phone.locator("#board").is_visible()  # no empty board before a move is picked
+    phone.screenshot(path=str(artifacts / "phone-gheos-analysis.png"), full_page=True)
+    phone.context.close()
     assert errors.errors == []
     context.close()
 
@@ -272,6 +206,7 @@ def test_hot_seat_hides_hands_between_turns(
     assert page.locator("#hand-tiles .tile-btn").count() == 0
     page.click("#cover [data-action=reveal]")
     page.wait_for_selector("#hand-tiles .tile-btn")
+    assert page.locator("#hint").is_visible()  # hints at a hot seat (not between screens)
     page.screenshot(path=str(artifacts / "hotseat-revealed.png"))
     assert errors.errors == []
     context.close()
@@ -299,8 +234,25 @@ def test_phone_screens(server: PlayServer, browser: Any, artifacts: Path) -> Non
             page.click("#swap-dialog .btn.quiet")
             page.locator("#hand-tiles .tile-btn:not([disabled])").first.click()
         page.screenshot(path=str(artifacts / f"phone-{game}.png"), full_page=True)
+        # The banner's details take a line of their own, which no separator starts.
+        assert page.locator(".banner .detail").inner_text().startswith("you are ")
         # The board's widest dimension still fits a thumb: targets are at least 30 px.
         target = page.locator(".board .target").first.bounding_box()
         assert target is not None and target["width"] >= 30
+        # Every control in reach of a thumb: at least 40 px tall.
+        for button in page.locator(".side button:visible").element_handles():
+            box = button.bounding_box()
+            assert box is not None and box["height"] >= 40, button.inner_text()
+        if game == "tigris":
+            # The board says that it scrolls, and fits the width on request.
+            assert page.locator(".scroll-note").is_visible()
+            wide = page.locator(".tigris-board").bounding_box()
+            assert wide is not None and wide["width"] > PHONE["width"]
+            page.click("#fit-board")
+            narrow = page.locator(".tigris-board").bounding_box()
+            assert narrow is not None and narrow["width"] <= PHONE["width"]
+            page.screenshot(path=str(artifacts / "phone-tigris-fit.png"))
+            page.click("#fit-board")
+        assert missing_glyphs(page) == []
     assert errors.errors == []
     context.close()

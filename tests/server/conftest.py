@@ -21,6 +21,7 @@ with warnings.catch_warnings():
 
 from cradle.games import game_names
 from cradle.server.app import create_app
+from cradle.server.limits import Limits
 
 
 def playable_games() -> list[str]:
@@ -40,6 +41,28 @@ GAMES = playable_games()
 T = TypeVar("T")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def default_port_is_busy() -> Iterator[int]:
+    """`cradle serve` without --port listens on $CRADLE_PORT: here a port this process holds,
+    so a test that forgets --port fails every time, not only while `make play` runs."""
+    import os
+    import socket
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = int(held.getsockname()[1])
+        before = os.environ.get("CRADLE_PORT")
+        os.environ["CRADLE_PORT"] = str(port)
+        try:
+            yield port
+        finally:
+            if before is None:
+                del os.environ["CRADLE_PORT"]
+            else:
+                os.environ["CRADLE_PORT"] = before
+
+
 @pytest.fixture
 def db_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'games.sqlite3'}"
@@ -47,7 +70,9 @@ def db_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url, bot_delay=0)) as test_client:
+    # Finished games are not analysed here: test_assist.py tests that, with tiny budgets.
+    limits = Limits(analyse_finished=False)
+    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as test_client:
         yield test_client
 
 

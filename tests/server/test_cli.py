@@ -60,7 +60,8 @@ def test_serve_refuses_a_busy_port_and_bad_databases(tmp_path: Path) -> None:
         answer = run("serve", "--port", str(busy.getsockname()[1]), "--db", str(tmp_path / "x"))
     assert answer.returncode == 2 and "cannot listen" in answer.stderr
     assert "Traceback" not in answer.stderr
-    answer = run("serve", "--database", "postgresql://nobody@127.0.0.1:1/none")
+    port = str(free_port())
+    answer = run("serve", "--port", port, "--database", "postgresql://nobody@127.0.0.1:1/none")
     assert answer.returncode == 2 and "cannot open the database" in answer.stderr
     answer = run("serve", "--db", "a", "--database", "sqlite:///b")
     assert answer.returncode == 2 and "not both" in answer.stderr
@@ -75,6 +76,14 @@ def test_serve_refuses_a_busy_port_and_bad_databases(tmp_path: Path) -> None:
         held.close()
     assert answer.returncode == 2 and "another cradle server" in answer.stderr
     assert "Traceback" not in answer.stderr
+
+
+def test_serve_without_port_takes_cradle_port(tmp_path: Path, default_port_is_busy: int) -> None:
+    """The tests hold the default port ($CRADLE_PORT): a test that starts `cradle serve`
+    without --port fails here every time, not only while `make play` holds port 8000."""
+    answer = run("serve", "--db", str(tmp_path / "games.sqlite3"))
+    assert answer.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{default_port_is_busy}" in answer.stderr
 
 
 def test_loadtest_refuses_other_hosts_and_bad_counts() -> None:

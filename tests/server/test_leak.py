@@ -27,6 +27,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cradle.core.record import GameRecord
+from cradle.server.history import Step, history_for, replay_steps, step_of
 from cradle.server.hub import Hub, Table
 from tests.server.conftest import GAMES, auth, create, token_of
 
@@ -109,6 +110,19 @@ def other_world(table: Table, seat: int | None, rng: random.Random) -> Table | N
     return None
 
 
+def last_step(table: Table) -> Step:
+    """The history step of the table's last move (its state before and after it)."""
+    assert table.previous is not None
+    return step_of(
+        table.game,
+        table.previous,
+        table.state,
+        table.action_seats[-1],
+        table.record.actions[-1],
+        table.events,
+    )
+
+
 def holding(
     world: Any, table: Table, mover: int, knower: int, action: str, rng: random.Random
 ) -> Any:
@@ -147,12 +161,16 @@ def play_and_scan(
     receivers: list[int | None] = [*range(players), None]
     sockets = [client.websocket_connect(f"/ws/games/{game_id}").__enter__() for _ in receivers]
     scanned = compared = 0
+    steps: list[Step] = []  # the history so far, step by step as the moves come
     try:
         for ws, seat in zip(sockets, receivers, strict=True):
             ws.send_json({"token": tokens[seat]} if seat is not None else {})
         frames = [ws.receive_json() for ws in sockets]
         table = hub.tables[game_id]
         while True:
+            if table.record.actions and len(steps) < table.ply:
+                assert table.previous is not None
+                steps.append(last_step(table))
             for seat, frame in zip(receivers, frames, strict=True):
                 assert frame["table"]["version"] == table.version
                 check_frame(table, seat, frame, secrets)
@@ -164,6 +182,17 @@ def play_and_scan(
                 shadow = hub.frame(world, seat)
                 shadow["type"] = "view"
                 assert json.loads(json.dumps(shadow)) == frame, f"seat {seat} frame leaks"
+                # The history (the game log) a receiver gets is the same in that world too.
+                history = history_for(game, steps, seat)
+                shadow_steps = [*steps[:-1], last_step(world)]
+                assert history_for(game, shadow_steps, seat) == history, f"{seat} history leaks"
+                if compared % RECORD_EVERY == 0:  # and it is what the endpoint answers
+                    answer = client.get(
+                        f"/api/games/{game_id}/history",
+                        headers=auth(tokens[seat]) if seat is not None else {},
+                    ).json()
+                    assert answer["steps"] == json.loads(json.dumps(history["steps"]))
+                    assert answer["pieces"] == history["pieces"]
                 if seat is not None and not table.is_over:
                     known = hub.record_for(table, seat)
                     assert known == hub.record_for(world, seat), f"seat {seat} record leaks"
@@ -177,6 +206,7 @@ def play_and_scan(
             sockets[mover].send_json({"action": rng.choice(actions)})
             frames = [ws.receive_json() for ws in sockets]
         assert table.is_over
+        assert replay_steps(table.record, table.action_seats) == steps  # the endpoint's way
         for seat in range(players):
             answer = client.get(f"/api/games/{game_id}", headers=auth(tokens[seat]))
             assert str(table.record.seed) not in answer.text

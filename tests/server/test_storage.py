@@ -176,3 +176,52 @@ def test_a_game_is_read_as_one_version_while_it_changes(any_db_url: str) -> None
         thread.join()
         writer.close()
         reader.close()
+
+
+def test_analyses_are_queued_with_the_last_move_claimed_once_and_stored(any_db_url: str) -> None:
+    storage = Storage(any_db_url)
+    other = Storage(any_db_url)  # a second process on the same database
+    try:
+        storage.create_game(stored("g1"))
+        storage.append_action("g1", 0, 0, 0, "pass", "running", None, False)
+        assert storage.load_analysis("g1") is None
+        result = [{"seat": 0, "place": 1}]
+        storage.append_action("g1", 1, 1, 1, "pass", "over", result, False, analyse=True)
+        queued = storage.load_analysis("g1")
+        assert queued is not None
+        assert (queued["status"], queued["done"], queued["total"], queued["data"]) == (
+            "queued",
+            0,
+            0,
+            None,
+        )
+        assert storage.pending_analyses(10, time.time() - 120) == ["g1"]
+        assert storage.queue_analysis("g1") is False  # queued once
+        claimed = storage.claim_analysis("g1", storage.origin, time.time() - 120)
+        assert claimed is not None and claimed["status"] == "queued"
+        data = {"format": 1, "chances": [[0.5, 0.5]], "reviews": []}
+        assert storage.save_analysis("g1", storage.origin, "running", 1, 4, data)
+        if storage.shared:  # the other process may not take a fresh one over, nor write it
+            assert other.claim_analysis("g1", other.origin, time.time() - 120) is None
+            assert not other.save_analysis("g1", other.origin, "done", 4, 4, data)
+            assert storage.pending_analyses(10, time.time() - 120) == []
+        found = other.load_analysis("g1")
+        assert found is not None and (found["status"], found["done"], found["total"]) == (
+            "running",
+            1,
+            4,
+        )
+        assert found["data"] == data
+        # One that its process left behind is taken over (stale) and finished.
+        assert other.claim_analysis("g1", other.origin, time.time() + 1) is not None
+        assert other.save_analysis("g1", other.origin, "done", 4, 4, data)
+        assert not storage.save_analysis("g1", storage.origin, "running", 2, 4, data)
+        assert storage.claim_analysis("g1", storage.origin, time.time() + 1) is None  # done
+        assert storage.pending_analyses(10, time.time() + 1) == []
+        # A failed analysis may be asked for again.
+        assert other.save_analysis("g1", other.origin, "failed", 0, 0, None)
+        assert storage.queue_analysis("g1") is True
+        assert storage.load_analysis("g1")["status"] == "queued"  # type: ignore[index]
+    finally:
+        other.close()
+        storage.close()

@@ -28,6 +28,8 @@ def main(argv: list[str]) -> None:
             origins = [o for o in value.split(",") if o]
         elif name == "workers":
             workers = int(value)
+        elif name in kinds and kinds[name] in ("bool", bool):
+            limits[name] = value.strip().lower() in ("1", "true", "yes", "on")
         elif name in kinds:
             limits[name] = float(value) if kinds[name] in ("float", float) else int(value)
         else:

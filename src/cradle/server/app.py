@@ -25,14 +25,16 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from cradle.ai import bot_names
+from cradle.ai import LEVELS, bot_names
 from cradle.games import game_names, get_game
+from cradle.server.bots import server_bot
 from cradle.server.hub import ApiError, Connection, Hub, NewTable, Table, bad_request
 from cradle.server.limits import Limits, RateLimiter
 from cradle.server.models import (
     ActionBody,
     BadInput,
     CreateBody,
+    EmptyBody,
     Frame,
     Hello,
     JoinBody,
@@ -183,6 +185,34 @@ def origin_allowed(origin: str, host: str | None, allowed: tuple[str, ...]) -> b
     return bool(host) and urlsplit(origin).netloc.lower() == (host or "").lower()
 
 
+def bot_menu(limits: Limits) -> list[dict[str, Any]]:
+    """Every bot a seat may take, for the new-table form: the playing levels first, weakest
+    first (the AI's own order and words), then the other bots; each with the most it thinks per
+    decision on this server (0: at once)."""
+    levels = [name for name in LEVELS if name in bot_names()]
+    others = [name for name in bot_names() if name not in LEVELS]
+    menu = []
+    for strength, name in enumerate([*levels, *others]):
+        bot = server_bot(name, 0, limits.bot_seconds)
+        budget = getattr(bot, "budget", None)
+        seconds = getattr(budget, "seconds", None) or 0.0
+        if name in LEVELS:
+            about = LEVELS[name].about
+        else:
+            doc = (type(bot).__doc__ or "").strip().splitlines()
+            about = doc[0].split(" (see ")[0].rstrip(".") if doc else ""
+        menu.append(
+            {
+                "name": name,
+                "level": name in LEVELS,
+                "strength": strength if name in LEVELS else None,
+                "seconds": round(float(seconds), 2),
+                "about": about,
+            }
+        )
+    return menu
+
+
 def create_app(
     database_url: str,
     bot_delay: float = 0.5,
@@ -195,6 +225,9 @@ def create_app(
     hub_box: dict[str, Hub] = {}
     creations = RateLimiter(limits.create_per_minute / 60.0, limits.create_burst)
     moves = RateLimiter(limits.moves_per_second, limits.moves_burst)
+    reads = RateLimiter(limits.reads_per_second, limits.reads_burst)
+    hinted = RateLimiter(limits.hints_per_minute / 60.0, limits.hints_burst)
+    menu: list[dict[str, Any]] = []
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -282,7 +315,14 @@ def create_app(
                     "options": defaults,
                 }
             )
-        return {"games": games, "bots": bot_names(), "max_bot_seconds": limits.bot_seconds}
+        if not menu:
+            menu.extend(bot_menu(limits))
+        return {
+            "games": games,
+            "bots": bot_names(),
+            "bot_menu": menu,
+            "max_bot_seconds": limits.bot_seconds,
+        }
 
     @app.get("/api/games")
     async def lobby(
@@ -359,6 +399,78 @@ def create_app(
     async def replay(game_id: str, seat: int | None = None) -> dict[str, Any]:
         hub = hub_of()
         return await hub.replay(await hub.fresh(await hub.table(game_id)), seat)
+
+    @app.get("/api/games/{game_id}/history")
+    async def history(game_id: str, request: Request) -> dict[str, Any]:
+        """Every action so far with its events, as the token's seat may know them (the
+        hot-seat screen and spectators: as spectators)."""
+        hub = hub_of()
+        token = bearer(request.headers)
+        table = await hub.fresh(await hub.table(game_id))
+        seat, _hotseat = await hub.identify(table, token)
+        throttle(reads, client_of(request), "reads")
+        return await hub.history(table, seat)
+
+    @app.get("/api/games/{game_id}/board")
+    async def past_board(
+        game_id: str,
+        request: Request,
+        ply: int = Query(..., ge=0, le=100_000),
+        seat: int | None = Query(None, ge=0, le=16),
+    ) -> dict[str, Any]:
+        """The board after ``ply`` actions as the token's seat saw it (any seat's view once
+        the game is over, with ``seat``, as in replays)."""
+        hub = hub_of()
+        token = bearer(request.headers)
+        table = await hub.fresh(await hub.table(game_id))
+        viewer, _hotseat = await hub.identify(table, token)
+        if seat is not None:
+            if not table.is_over:
+                raise ApiError(403, "'seat' opens other seats' views once the game is over")
+            if seat >= len(table.seats):
+                raise bad_request(f"no seat {seat}")
+            viewer = seat
+        throttle(reads, client_of(request), "reads")
+        return await hub.board(table, ply, viewer)
+
+    @app.post("/api/games/{game_id}/explain")
+    async def explain(game_id: str, request: Request) -> dict[str, Any]:
+        """Whether an action is legal now for the deciding seat, and if not, why."""
+        hub = hub_of()
+        token = bearer(request.headers)
+        body = parse(ActionBody, await body_of(request))
+        table = await hub.table(game_id)
+        await hub.mover_of(table, token, "an explanation")
+        throttle(reads, client_of(request), "reads")
+        return await hub.explain(table, token, body.action)
+
+    @app.post("/api/games/{game_id}/hint")
+    async def hint(game_id: str, request: Request) -> dict[str, Any]:
+        """The best few moves for the deciding seat (games against bots and hot seats)."""
+        hub = hub_of()
+        token = bearer(request.headers)
+        parse(EmptyBody, await body_of(request))
+        table = await hub.table(game_id)
+        await hub.mover_of(table, token, "a hint")
+        if not hub.hints_allowed(table):
+            raise ApiError(403, "hints are off in games between people at their own screens")
+        throttle(hinted, client_of(request), "hints")
+        return await hub.hint(table, token)
+
+    @app.get("/api/games/{game_id}/analysis")
+    async def analysis(game_id: str) -> dict[str, Any]:
+        hub = hub_of()
+        return await hub.analysis(await hub.fresh(await hub.table(game_id)))
+
+    @app.post("/api/games/{game_id}/analysis")
+    async def request_analysis(game_id: str, request: Request) -> dict[str, Any]:
+        parse(EmptyBody, await body_of(request))
+        hub = hub_of()
+        table = await hub.fresh(await hub.table(game_id))
+        if not table.is_over:
+            raise ApiError(403, "the analysis opens once the game is over")
+        throttle(creations, client_of(request), "analyses asked for")
+        return await hub.request_analysis(table)
 
     @app.get("/api/boards/{game}")
     async def board(game: str, board: str = Query("standard", max_length=20)) -> Any:

@@ -18,6 +18,7 @@ from cradle.core.errors import CliError
 from cradle.server.limits import Limits  # plain Python: no server extra needed to import it
 
 _LIMITS = Limits()
+DEFAULT_PORT = 8000  # `make play`'s; $CRADLE_PORT or --port choose another
 
 
 def default_db() -> Path:
@@ -57,7 +58,9 @@ def _need_server_extra() -> None:
 
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[
+        int, typer.Option(help="Port to listen on.", envvar="CRADLE_PORT")
+    ] = DEFAULT_PORT,
     db: Annotated[
         Path | None,
         typer.Option(help="SQLite file for the games (default: in the user's data directory)."),
@@ -97,6 +100,16 @@ def serve(
     moves_per_second: Annotated[
         float, typer.Option(help="Moves and undos per client and second (after a burst).")
     ] = _LIMITS.moves_per_second,
+    assist_processes: Annotated[
+        int, typer.Option(help="Worker processes for hints and analyses (niced below bots).")
+    ] = _LIMITS.assist_processes,
+    hint_seconds: Annotated[float, typer.Option(help="Thinking per hint.")] = _LIMITS.hint_seconds,
+    analysis_seconds: Annotated[
+        float, typer.Option(help="Thinking per move reviewed when a finished game is analysed.")
+    ] = _LIMITS.analysis_seconds,
+    analyse: Annotated[
+        bool, typer.Option(help="Analyse every game a person played once it ends.")
+    ] = _LIMITS.analyse_finished,
 ) -> None:
     """Start the play server: lobby, live games, bots and the web client."""
     _need_server_extra()
@@ -118,6 +131,10 @@ def serve(
             bot_processes=bot_processes,
             create_per_minute=create_per_minute,
             moves_per_second=moves_per_second,
+            assist_processes=assist_processes,
+            hint_seconds=hint_seconds,
+            analysis_seconds=analysis_seconds,
+            analyse_finished=analyse,
         )
     except ValueError as exc:
         raise CliError(f"bad limit: {exc}") from None

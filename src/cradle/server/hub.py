@@ -37,7 +37,9 @@ from cradle.ai import bot_names
 from cradle.core.contract import Event, GameModule, GameState
 from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
+from cradle.server.assist import HINT, Analyst, AssistPool, hint_work, work_seed
 from cradle.server.bots import BotPool
+from cradle.server.history import Step, board_at, history_for, replay_steps
 from cradle.server.limits import Limits
 from cradle.server.redact import UndoEvent, public_action, public_events
 from cradle.server.storage import (
@@ -61,6 +63,7 @@ WRITE_ATTEMPTS = 4  # a write that keeps meeting other processes' changes gives 
 SWEEP_SECONDS = 2.0  # shared database: how often a process looks for bots' turns left undone
 LIVE_WINDOW = 86400.0  # a game not over counts against the caps while it changed this recently
 BOT_RETRY = 5.0  # seconds before a bot that failed tries again
+ANALYSIS_SWEEPS = 10  # a shared database: bot sweeps between two looks for analyses waiting
 # Public counters of the hidden stock in the games' views: when one moves, a tile was drawn.
 DRAW_COUNTERS = ("bag_size", "stack_size", "stack_epochs", "epochs_drawn")
 
@@ -305,6 +308,11 @@ class Hub:
         self.loading: dict[str, asyncio.Future[Table]] = {}
         self.broken: dict[str, str] = {}  # game id -> why it cannot be restored (public)
         self.replays: OrderedDict[tuple[str, int | None], dict[str, Any]] = OrderedDict()
+        self.histories: OrderedDict[tuple[str, int], list[Step]] = OrderedDict()
+        self.boards: OrderedDict[tuple[str, int, int, int | None], dict[str, Any]] = OrderedDict()
+        self.assist = AssistPool(self.limits.assist_processes)
+        self.analyst = Analyst(self)
+        self.hints: dict[tuple[str, int, int], asyncio.Future[list[dict[str, Any]]]] = {}
         self.lobby_cache: dict[tuple[Any, ...], tuple[float, dict[str, Any]]] = {}
         self.background: set[asyncio.Task[None]] = set()
         self.closing = False
@@ -323,6 +331,7 @@ class Hub:
         if self.storage.shared:
             self._spawn(self._listen())
             self._spawn(self._sweep())
+        self.analyst.start()
         log.info("serving; %d games set aside", len(self.broken))
 
     async def stop(self) -> None:
@@ -334,11 +343,13 @@ class Hub:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        await self.analyst.stop()
         for table in list(self.tables.values()):
             for connection in list(table.connections):
                 connection.close_reason = "the server is stopping"
                 connection.queue.put_nowait(None)
         self.bots.close()
+        self.assist.close()
         self.engine_pool.shutdown(wait=False, cancel_futures=True)
         self.db_pool.shutdown(wait=True)
         self.storage.close()
@@ -584,9 +595,14 @@ class Hub:
                 await asyncio.sleep(1.0)
 
     async def _sweep(self) -> None:
-        """Find bots' turns no process is taking (its server was killed) and take them."""
+        """Find bots' turns no process is taking (its server was killed) and take them; now
+        and then, analyses waiting (queued elsewhere, or left by a process that stopped)."""
+        sweeps = 0
         while not self.closing:
             await asyncio.sleep(SWEEP_SECONDS)
+            sweeps += 1
+            if sweeps % ANALYSIS_SWEEPS == 0:
+                self.analyst.refill()
             try:
                 ids = await self._db(self.storage.unfinished, True, SWEEP_SECONDS)
                 for game_id in ids:
@@ -831,6 +847,7 @@ class Hub:
                 "events": public_events(table.game, table.events, seat),
                 "last": last,
                 "can_undo": seat is not None and self.can_undo(table, seat),
+                "hints": self.hints_allowed(table),
                 "result": state.result() if table.is_over else None,
             }
         )
@@ -948,6 +965,7 @@ class Hub:
                         status,
                         result,
                         table.bot_turn(after),
+                        after.is_over and self.analysed(table),
                     )
                 except Conflict:
                     checked = True
@@ -963,6 +981,8 @@ class Hub:
                 self._changed(table, list(events or []), updated)
                 if after.is_over:
                     self.lobby_cache.clear()
+                    if self.analysed(table):
+                        self.analyst.refill()
                 break
             else:
                 raise ApiError(503, "the game keeps changing; try again")
@@ -1250,3 +1270,146 @@ class Hub:
             "result": state.result(),
             "steps": steps,
         }
+
+    # -- history, past boards, explanations ---------------------------------------------------
+
+    def _snapshot(self, table: Table) -> tuple[GameRecord, list[int]]:
+        """The record and movers as they are now (engine threads read these copies)."""
+        record = GameRecord(
+            game=table.game,
+            players=list(table.record.players),
+            seed=table.record.seed,
+            options=dict(table.record.options),
+            actions=list(table.record.actions),
+        )
+        return record, list(table.action_seats)
+
+    async def history(self, table: Table, viewer: int | None) -> dict[str, Any]:
+        """Every action that counts so far, as ``viewer`` may know it (see
+        :mod:`cradle.server.history`); built once per version and kept like replays."""
+        key = (table.id, table.version)
+        steps = self.histories.get(key)
+        if steps is None:
+            record, seats = self._snapshot(table)
+            steps = await self._engine(replay_steps, record, seats)
+            self.histories[key] = steps
+            while len(self.histories) > self.limits.replay_cache:
+                self.histories.popitem(last=False)
+        self.histories.move_to_end(key)
+        shown = history_for(table.game, steps, viewer)
+        return {
+            "id": table.id,
+            "game": table.game,
+            "players": list(table.record.players),
+            "seats": list(table.seats),
+            "seat": viewer,
+            "version": table.version,
+            "moves": len(steps),
+            **shown,
+        }
+
+    async def board(self, table: Table, ply: int, viewer: int | None) -> dict[str, Any]:
+        """``viewer``'s view of the board after ``ply`` actions (0: the start)."""
+        if not 0 <= ply <= table.ply:
+            raise bad_request(f"'ply' must be between 0 and {table.ply}, the moves made")
+        key = (table.id, table.version, ply, viewer)
+        found = self.boards.get(key)
+        if found is None:
+            record, seats = self._snapshot(table)
+            found = await self._engine(board_at, record, seats, ply, viewer)
+            self.boards[key] = found
+            while len(self.boards) > self.limits.replay_cache:
+                self.boards.popitem(last=False)
+        self.boards.move_to_end(key)
+        return {"id": table.id, "game": table.game, "players": list(table.record.players),
+                "seats": list(table.seats), **found}  # fmt: skip
+
+    async def explain(self, table: Table, token: str | None, action: str) -> dict[str, Any]:
+        """Whether ``action`` is legal now for the seat of ``token``, and if not, why (the
+        engine's own reason). Nothing changes."""
+        seat = await self.mover_of(table, token, "an explanation")
+        action = " ".join(action.split())
+        if not action:
+            raise bad_request("'action' must be a non-empty string, e.g. \"tile red K2\"")
+        if table.to_move() != seat:
+            raise forbidden(f"it is not seat {seat}'s decision")
+        trial = table.state.clone()
+        try:
+            trial.apply(action)
+        except ValueError as exc:  # IllegalAction is one: its text says what is wrong
+            return {"action": action, "legal": False, "reason": str(exc) or "illegal action"}
+        return {"action": action, "legal": True, "reason": None}
+
+    # -- hints and analyses (cradle.server.assist) --------------------------------------------
+
+    @staticmethod
+    def hints_allowed(table: Table) -> bool:
+        """Hints help at a hot seat and against bots, never between people at their screens."""
+        if table.is_over:
+            return False
+        return table.hotseat or sum(1 for kind in table.seats if kind == "human") == 1
+
+    def analysed(self, table: Table) -> bool:
+        """A finished game is analysed by itself when a person played in it (unless the
+        operator turned that off: ``Limits.analyse_finished``)."""
+        return self.limits.analyse_finished and any(kind == "human" for kind in table.seats)
+
+    async def hint(self, table: Table, token: str | None) -> dict[str, Any]:
+        """The best few moves for the seat deciding now, from its own information only."""
+        seat = await self.mover_of(table, token, "a hint")
+        if not self.hints_allowed(table):
+            raise forbidden("hints are off in games between people at their own screens")
+        if table.to_move() != seat:
+            raise forbidden(f"it is not seat {seat}'s decision")
+        key = (table.id, table.version, seat)
+        pending = self.hints.get(key)
+        if pending is None:
+            queued = self.assist.queued(HINT)
+            if queued >= 4 * self.assist.processes + 4:
+                raise ApiError(429, "the hint helpers are busy: try again soon", retry_after=5)
+            pending = asyncio.ensure_future(
+                self.assist.run(
+                    HINT,
+                    hint_work,
+                    table.state.clone(),
+                    seat,
+                    self.limits.hint_seconds,
+                    work_seed("hint", table.record.seed, table.ply, seat),
+                )
+            )
+            self.hints[key] = pending
+            pending.add_done_callback(lambda _done: self.hints.pop(key, None))
+        found = await asyncio.shield(pending)
+        return {"ply": table.ply, "seat": seat, "version": key[1], "hints": found}
+
+    async def analysis(self, table: Table) -> dict[str, Any]:
+        """A finished game's analysis as stored: its status, progress and what it found."""
+        if not table.is_over:
+            raise forbidden("the analysis opens once the game is over")
+        stored = await self._db(self.storage.load_analysis, table.id)
+        answer: dict[str, Any] = {
+            "id": table.id,
+            "game": table.game,
+            "players": list(table.record.players),
+            "seats": list(table.seats),
+            "moves": table.ply,
+        }
+        if stored is None:
+            return {**answer, "status": "none", "done": 0, "total": 0, "analysis": None}
+        data = stored["data"] if stored["status"] in ("running", "done") else None
+        return {
+            **answer,
+            "status": stored["status"],
+            "done": stored["done"],
+            "total": stored["total"],
+            "analysis": data,
+        }
+
+    async def request_analysis(self, table: Table) -> dict[str, Any]:
+        """Queue the analysis of a finished game that has none (games finished before there
+        were analyses, or among bots only)."""
+        if not table.is_over:
+            raise forbidden("the analysis opens once the game is over")
+        await self._db(self.storage.queue_analysis, table.id)
+        self.analyst.refill()
+        return await self.analysis(table)

@@ -33,13 +33,43 @@ class Limits:
     bot_processes: int = 0  # worker processes for bots' decisions; 0: one per core but one
     # Reading.
     lobby_page: int = 50  # games per lobby page (a client may ask for fewer)
-    replay_cache: int = 64  # finished games' replays kept built
+    replay_cache: int = 64  # finished games' replays kept built (and as many histories)
+    reads_per_second: float = 10.0  # per client: histories, past boards, explanations
+    reads_burst: int = 60
+    # The search bots' help for people (cradle.server.assist): hints and game analyses share
+    # worker processes of their own, niced below the bots' workers.
+    assist_processes: int = 1
+    hint_seconds: float = 1.0  # thinking per hint
+    hints_per_minute: float = 6.0  # per client, after a burst
+    hints_burst: int = 6
+    analysis_seconds: float = 0.25  # thinking per move reviewed in a finished game's analysis
+    analysis_queue: int = 50  # analyses waiting in memory (more wait in the database)
+    analyse_finished: bool = True  # analyse every game a person played once it ends
 
     def __post_init__(self) -> None:
-        for name in ("create_per_minute", "moves_per_second", "bot_seconds"):
+        positive = (
+            "create_per_minute",
+            "moves_per_second",
+            "bot_seconds",
+            "reads_per_second",
+            "hint_seconds",
+            "hints_per_minute",
+            "analysis_seconds",
+        )
+        for name in positive:
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be more than 0")
-        for name in ("create_burst", "moves_burst", "max_live_games", "lobby_page"):
+        at_least_one = (
+            "create_burst",
+            "moves_burst",
+            "max_live_games",
+            "lobby_page",
+            "reads_burst",
+            "hints_burst",
+            "assist_processes",
+            "analysis_queue",
+        )
+        for name in at_least_one:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         for name in ("max_bot_seats", "bot_processes", "replay_cache"):
@@ -62,13 +92,17 @@ class Limits:
         return cls(**data)
 
 
-# The limits a load test's own server runs with: the clients all share one address.
+# The limits a load test's own server runs with: the clients all share one address, and its
+# finished games are not analysed (that would measure the analyses, not the moves).
 UNLIMITED_CLIENTS = {
+    "analyse_finished": False,
     "create_per_minute": 1e9,
     "create_burst": 10**9,
     "moves_per_second": 1e9,
     "moves_burst": 10**9,
     "max_live_games": 10**6,
+    "reads_per_second": 1e9,
+    "reads_burst": 10**9,
 }
 
 

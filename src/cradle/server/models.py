@@ -58,6 +58,12 @@ class JoinBody(BaseModel):
     invite: Annotated[str, Field(max_length=TOKEN_CHARS)] | None = None
 
 
+class EmptyBody(BaseModel):
+    """A POST that takes nothing (a hint, an analysis): ``{}`` or no body."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
 class Hello(BaseModel):
     """The first WebSocket message: the seat's token, or nothing to watch."""
 

@@ -135,6 +135,23 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(String(200))
 
 
+class AnalysisRow(Base):
+    """The analysis of a finished game (cradle.server.assist): queued when the game ends, then
+    worked on by one process (``owner``), stored as it goes."""
+
+    __tablename__ = "analyses"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str] = mapped_column(String(10), index=True)  # queued running done failed
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    data: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    owner: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    updated: Mapped[float] = mapped_column(Float)
+
+
 # Columns added since the first schema: (name, SQL type, value for the rows already there).
 MIGRATIONS = (
     # Old servers showed at most the moves plus one change per seat taken: start above that.
@@ -420,12 +437,13 @@ class Storage:
         status: str,
         result: list[dict[str, Any]] | None,
         bot_turn: bool,
+        analyse: bool = False,
     ) -> float:
         """Store action number ``ply``; Conflict unless the game stands at ``ply``/``version``.
 
         A move can thus never be stored twice, out of order, or on a game that another process
         changed meanwhile (an undo and a move there give the same move count, not the same
-        version).
+        version). ``analyse``: the move ends the game, whose analysis is queued with it.
         """
 
         def work(connection: Connection, now: float) -> None:
@@ -444,6 +462,8 @@ class Storage:
                 insert(ActionRow),
                 {"game_id": game_id, "ply": ply, "seat": seat, "action": action},
             )
+            if analyse:
+                self._queue_analysis(connection, game_id, now)
 
         return self._write(game_id, version, work, f"{ply} {seat} {action}")
 
@@ -513,6 +533,116 @@ class Storage:
             connection.execute(
                 update(GameRow).where(GameRow.id == game_id).values(status=status, bot_turn=False)
             )
+
+    # -- analyses of finished games -----------------------------------------------------------
+
+    @staticmethod
+    def _queue_analysis(connection: Connection, game_id: str, now: float) -> bool:
+        found = connection.execute(
+            select(AnalysisRow.status).where(AnalysisRow.game_id == game_id)
+        ).first()
+        if found is not None:
+            if found.status != "failed":
+                return False
+            connection.execute(  # a failed analysis may be asked for again
+                update(AnalysisRow)
+                .where(AnalysisRow.game_id == game_id)
+                .values(status="queued", done=0, total=0, data=None, owner=None, updated=now)
+            )
+            return True
+        connection.execute(
+            insert(AnalysisRow),
+            {"game_id": game_id, "status": "queued", "done": 0, "total": 0, "updated": now},
+        )
+        return True
+
+    def queue_analysis(self, game_id: str) -> bool:
+        """Queue the analysis of a game that has none (or whose analysis failed); False when it
+        has one already."""
+        try:
+            with self.engine.begin() as connection:
+                return self._queue_analysis(connection, game_id, time.time())
+        except StorageError:
+            raise
+        except Exception as exc:  # two requests at once: the second finds the first's row
+            if self.load_analysis(game_id) is not None:
+                return False
+            raise StorageError(f"cannot queue the analysis: {exc}") from exc
+
+    def pending_analyses(self, limit: int, stale_before: float) -> list[str]:
+        """Analyses to work on, oldest first: queued ones, and running ones nobody touched since
+        ``stale_before`` (their process stopped; with SQLite, any: there is one process)."""
+        waiting = AnalysisRow.status.in_(("queued", "running"))
+        query = select(AnalysisRow.game_id).where(waiting)
+        if self.shared:
+            query = query.where(
+                (AnalysisRow.status == "queued") | (AnalysisRow.updated < stale_before)
+            )
+        query = query.order_by(AnalysisRow.updated, AnalysisRow.game_id).limit(limit)
+        with self.engine.connect() as connection:
+            return [str(found) for found in connection.execute(query).scalars()]
+
+    def claim_analysis(
+        self, game_id: str, origin: str, stale_before: float
+    ) -> dict[str, Any] | None:
+        """Make ``origin`` the analysis's worker; its row (with the work stored so far), or None
+        when it is done or another process works on it."""
+        condition = [AnalysisRow.game_id == game_id, AnalysisRow.status.in_(("queued", "running"))]
+        if self.shared:
+            condition.append(
+                AnalysisRow.owner.is_(None)
+                | (AnalysisRow.owner == origin)
+                | (AnalysisRow.updated < stale_before)
+            )
+        with self.engine.begin() as connection:
+            changed = connection.execute(
+                update(AnalysisRow).where(*condition).values(owner=origin, updated=time.time())
+            ).rowcount
+        if changed != 1:
+            return None
+        return self.load_analysis(game_id)
+
+    def save_analysis(
+        self,
+        game_id: str,
+        origin: str,
+        status: str,
+        done: int,
+        total: int,
+        data: dict[str, Any] | None,
+    ) -> bool:
+        """Store the analysis's progress; False when another process has taken it over."""
+        with self.engine.begin() as connection:
+            changed = connection.execute(
+                update(AnalysisRow)
+                .where(AnalysisRow.game_id == game_id, AnalysisRow.owner == origin)
+                .values(status=status, done=done, total=total, data=data, updated=time.time())
+            ).rowcount
+        return changed == 1
+
+    def load_analysis(self, game_id: str) -> dict[str, Any] | None:
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(
+                    AnalysisRow.status,
+                    AnalysisRow.done,
+                    AnalysisRow.total,
+                    AnalysisRow.data,
+                    AnalysisRow.updated,
+                ).where(AnalysisRow.game_id == game_id)
+            ).first()
+        if row is None:
+            return None
+        data = row.data
+        if isinstance(data, str):  # some drivers hand JSON back as text
+            data = json.loads(data)
+        return {
+            "status": str(row.status),
+            "done": int(row.done),
+            "total": int(row.total),
+            "data": data if isinstance(data, dict) else None,
+            "updated": float(row.updated),
+        }
 
     # -- bots' turns across processes ---------------------------------------------------------
 

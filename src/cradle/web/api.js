@@ -39,6 +39,14 @@ export const api = {
   replay: (id, seat) =>
     call("GET", `/api/games/${encodeURIComponent(id)}/replay${seat === null || seat === undefined ? "" : `?seat=${seat}`}`),
   board: (game, name) => call("GET", `/api/boards/${game}?board=${encodeURIComponent(name)}`),
+  // The game's log as this seat (or spectators) may know it, and the board after any move.
+  history: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/history`, undefined, token),
+  pastBoard: (id, ply, token, seat) =>
+    call("GET", `/api/games/${encodeURIComponent(id)}/board?ply=${ply}${seat === null || seat === undefined ? "" : `&seat=${seat}`}`, undefined, token),
+  explain: (id, action, token) => call("POST", `/api/games/${encodeURIComponent(id)}/explain`, { action }, token),
+  hint: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/hint`, {}, token),
+  analysis: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
+  analyse: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`, {}),
 };
 
 /**

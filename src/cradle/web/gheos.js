@@ -1,12 +1,16 @@
 // Gheos in the browser: the triangular map as SVG (our own drawing), tiles turned before placing,
-// civilizations, followers and scoring. Actions come from the frame's legal_actions:
+// civilizations, followers and scoring, and the game in players' words: tiles by what is drawn on
+// them, places by the grid labels on the map's edges (column letters, row numbers), continents by
+// the colour of their civilization. Actions come from the frame's legal_actions:
 //   place|replace TILE CELL rN · start COLOUR REGION · take COLOUR · pay COLOUR
 //   migrate COLOUR REGION · winner COLOUR · token · pass
 // Cells are "row,col"; a cell points up when row + col is even. Edges are numbered clockwise,
 // 0 being the horizontal one (up: s, nw, ne; down: n, se, sw); a tile turned r times puts its
 // edge i on the cell's edge (i + r) % 3.
 
-import { clear, put, dialog, el, svg, titleCase } from "./ui.js";
+import { clear, put, el, svg, titleCase, panel, icon } from "./ui.js";
+
+export const name = "gheos";
 
 const S = 64; // side of a triangle
 const H = (S * Math.sqrt(3)) / 2;
@@ -17,10 +21,16 @@ const PLAYER_ACCENT = ["#e67e22", "#8e44ad", "#17a589", "#c0392b"];
 const LAND = "#a9c97a";
 const COAST = "#ead9a4";
 const WATER = "#86bfe0";
+const REF_RE = /(-?\d+),(-?\d+)(?::(?:n|s|ne|nw|se|sw))?/g;
+const TURNS = ["", " (turned once)", " (turned twice)"];
 
-function parseCell(name) {
-  const [row, col] = name.split(",").map(Number);
+function parseCell(cell) {
+  const [row, col] = String(cell).split(":")[0].split(",").map(Number);
   return { row, col, up: (((row + col) % 2) + 2) % 2 === 0 };
+}
+
+export function seatColour(_players, seat) {
+  return PLAYER_ACCENT[seat] || "#7a7468";
 }
 
 /** The three corners of a cell, and for each edge name the pair of corners it joins. */
@@ -59,6 +69,170 @@ function regionShape(geo, edges, landmass) {
 
 const mid = ([a, b]) => [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
 const midpointOf = (list) => [list.reduce((s, p) => s + p[0], 0) / list.length, list.reduce((s, p) => s + p[1], 0) / list.length];
+
+// -- words --------------------------------------------------------------------------------------
+
+function letters(n) {
+  let out = "";
+  let k = n;
+  do {
+    out = String.fromCharCode(65 + (k % 26)) + out;
+    k = Math.floor(k / 26) - 1;
+  } while (k >= 0);
+  return out;
+}
+
+function counted(n, one, many = `${one}s`) {
+  return n === 1 ? `a ${one}` : `${n} ${many}`;
+}
+
+function joinWords(list) {
+  if (list.length <= 1) return list.join("");
+  return `${list.slice(0, -1).join(", ")} and ${list.at(-1)}`;
+}
+
+/** What is drawn on a tile ({regions: [...]}), in words: "a wheat temple, 2 cups and a sword". */
+export function tileContents(piece) {
+  if (!piece) return null;
+  const total = { wheat: 0, cup: 0, sword: 0, pyramid: 0 };
+  const temples = [];
+  for (const r of piece.regions || []) {
+    for (const k of Object.keys(total)) total[k] += r[k] || 0;
+    if (r.temple) temples.push(`${r.temple} temple`);
+  }
+  const things = [
+    ...temples.map((t) => `a ${t}`),
+    total.wheat ? (total.wheat === 1 ? "a wheat" : `${total.wheat} wheat`) : null,
+    total.cup ? counted(total.cup, "cup") : null,
+    total.sword ? counted(total.sword, "sword") : null,
+    total.pyramid ? counted(total.pyramid, "pyramid") : null,
+  ].filter(Boolean);
+  const coasts = (piece.regions || []).filter((r) => !r.landmass).length;
+  const shape = coasts === (piece.regions || []).length ? "coasts" : coasts ? "land and coast" : "land";
+  return things.length ? joinWords(things) : `bare ${shape}`;
+}
+
+/**
+ * What the log, hints, dialogs and the analysis need to put the game in words: the players,
+ * the grid labels of the map as it is on screen (`frame`), and the tiles by what is on them.
+ */
+export function wordsFor(players, frame, pieces = {}, origin = null) {
+  const known = { ...pieces };
+  const cells = [];
+  for (const cell of frame?.map || []) {
+    known[cell.tile] ||= { pyramid: cell.pyramid, regions: cell.regions };
+    cells.push(parseCell(cell.cell));
+  }
+  for (const tile of frame?.hand || []) known[tile.tile] ||= { regions: tile.regions };
+  for (const cell of frame?.frontier || []) cells.push(parseCell(cell));
+  // Labels count from the map's top-left: the map on screen, or one given (a past board is
+  // labelled like the board of now, so that every text on the screen agrees with it).
+  const minRow = origin ? origin[0] : cells.length ? Math.min(...cells.map((c) => c.row)) : 0;
+  const minCol = origin ? origin[1] : cells.length ? Math.min(...cells.map((c) => c.col)) : 0;
+  const areas = new Map((frame?.areas || []).map((a) => [a.ref, a]));
+  return {
+    players,
+    origin: [minRow, minCol],
+    who: (seat) => titleCase(players[seat] ?? `seat ${seat + 1}`),
+    label(ref) {
+      const { row, col } = parseCell(ref);
+      if (Number.isNaN(row) || Number.isNaN(col)) return String(ref);
+      return `${letters(col - minCol)}${row - minRow + 1}`;
+    },
+    tile(name) {
+      const contents = tileContents(known[name]);
+      return contents ? `the tile with ${contents}` : "a tile";
+    },
+    area(ref) {
+      return areas.get(ref) || null;
+    },
+  };
+}
+
+function names(text, players) {
+  let out = text;
+  for (const p of players) out = out.replace(new RegExp(`\\b${p}\\b`, "g"), titleCase(p));
+  return out ? out[0].toUpperCase() + out.slice(1) : out;
+}
+
+/** Where the grid labels of `frame`'s map start (row, col): other boards of the game on the
+ * same screen are labelled from it. */
+export function originOf(frame) {
+  return wordsFor(frame.players || [], frame).origin;
+}
+
+/** An action in the player's words. */
+export function describeAction(action, words, { turns = true } = {}) {
+  const p = action.split(" ");
+  // How far to turn a tile matters to the one who will place it (a hint), not in a log.
+  const turn = turns ? TURNS[Number(p[3]?.slice(1)) || 0] : "";
+  switch (p[0]) {
+    case "place": return `place ${words.tile(p[1])} at ${words.label(p[2])}${turn}`;
+    case "replace": return `put ${words.tile(p[1])} in place of the tile at ${words.label(p[2])}${turn}`;
+    case "start": return `start the ${p[1]} civilization on the continent at ${words.label(p[2])}`;
+    case "migrate": return `move the ${p[1]} civilization to the continent at ${words.label(p[2])}`;
+    case "take": return `take a ${p[1]} follower`;
+    case "pay": return `pay a ${p[1]} follower`;
+    case "winner": return `let ${p[1]} win the war`;
+    case "token": return "play a scoring token";
+    case "pass": return "pass";
+    default: return action;
+  }
+}
+
+function eventWords(event, words) {
+  const who = event.player ? titleCase(event.player) : null;
+  switch (event.type) {
+    case "place": return `${words.tile(event.tile)} goes to ${words.label(event.cell)}`;
+    case "replace": return `${words.tile(event.tile)} replaces ${words.tile(event.removed)} at ${words.label(event.cell)}, which leaves the game`;
+    case "migration": return `The ${event.civ} civilization migrates to the continent at ${words.label(event.to)}`;
+    case "start": return `Starts the ${event.civ} civilization on the continent at ${words.label(event.at)} and takes ${event.followers} ${event.civ} follower${event.followers === 1 ? "" : "s"}`;
+    default: return names(event.text || "", words.players) || (who ?? "");
+  }
+}
+
+/** A log entry: the action in words, then what followed it. */
+export function describeStep(step, words) {
+  const kind = step.action.split(" ")[0];
+  const details = [];
+  for (const event of step.events || []) {
+    if (event.type === kind && ["place", "replace", "start", "take", "token"].includes(kind)) continue;
+    if (event.type === "draw") continue;
+    details.push(eventWords(event, words));
+  }
+  const verb = describeAction(step.action, words, { turns: false });
+  return {
+    kind: { place: "tile", replace: "tile", start: "civ", take: "civ", migrate: "civ", pay: "conflict", winner: "conflict", token: "score", pass: "pass" }[kind] || "other",
+    text: `${words.who(step.seat)}: ${verb}`,
+    details,
+  };
+}
+
+/** The cells an action names (for the last-move highlight). */
+export function cellsOf(action) {
+  const p = action.split(" ");
+  if (p[0] === "place" || p[0] === "replace") return [p[2]];
+  if (p[0] === "start" || p[0] === "migrate") return [p[2].split(":")[0]];
+  return [];
+}
+
+/** A reason from the AI in the player's words: places by their grid label, tiles by contents. */
+export function reasonWords(text, words) {
+  return text
+    .replace(/\bt(\d+)\b/g, (_m, n) => words.tile(`t${n}`))
+    .replace(REF_RE, (m) => words.label(m));
+}
+
+/** A war decided by the last change (a tied one needed a choice). */
+export function conflictOutcome(events, frame) {
+  const wars = (events || []).filter((e) => e.type === "war");
+  if (!wars.length) return null;
+  return {
+    title: wars.map((w) => `War: ${w.winner} wins against ${w.civs.filter((c) => c !== w.winner).join(" and ")}`).join(" · "),
+    lines: (events || []).filter((e) => e.type === "civ_removed").map((e) => names(e.text, frame.players)),
+    win: null,
+  };
+}
 
 // -- symbols -----------------------------------------------------------------------------------
 
@@ -105,7 +279,7 @@ function markerPoint(geo, region) {
 }
 
 /** One tile's drawing on a cell: regions given with edge names of that cell. */
-function drawTile(row, col, regions, { ghost = false, pyramidTile = false } = {}) {
+function drawTile(row, col, regions, { ghost = false, pyramidTile = false, titles = null } = {}) {
   const geo = corners(row, col);
   const g = svg("g", { class: `tile-art${ghost ? " ghost" : ""}` });
   g.append(svg("polygon", { points: pts(geo.points), fill: WATER }));
@@ -114,7 +288,9 @@ function drawTile(row, col, regions, { ghost = false, pyramidTile = false } = {}
     const shape = regionShape(geo, region.edges, region.landmass);
     const fill = region.landmass ? LAND : COAST;
     for (const poly of shape.polys) {
-      g.append(svg("polygon", { points: pts(poly), fill, stroke: fill, "stroke-width": 0.8, "data-region": region.ref || "" }));
+      const polygon = svg("polygon", { points: pts(poly), fill, stroke: fill, "stroke-width": 0.8, "data-region": region.ref || "", class: "region" });
+      if (titles) polygon.append(svg("title", {}, titles(region)));
+      g.append(polygon);
     }
     anchors.push([region, shape.anchor, markerPoint(geo, region)]);
   }
@@ -124,14 +300,14 @@ function drawTile(row, col, regions, { ghost = false, pyramidTile = false } = {}
     symbols.forEach((kind, i) => g.append(symbolIcon(kind, start + i * 11, y + (region.temple ? 7 : 0))));
     if (region.temple) g.append(templeIcon(region.temple, x, y - (symbols.length ? 8 : 0)));
   }
-  g.append(svg("polygon", { points: pts(geo.points), fill: "none", stroke: pyramidTile ? "#9a6b1f" : "#5d6d7e", "stroke-width": pyramidTile ? 1.6 : 1 }));
+  g.append(svg("polygon", { points: pts(geo.points), fill: "none", stroke: pyramidTile ? "#9a6b1f" : "#5d6d7e", "stroke-width": pyramidTile ? 1.6 : 1, class: "outline" }));
   return { g, anchors, geo };
 }
 
 /** A hand tile's regions (edges as tile numbers) turned onto a cell of the given direction. */
 function turned(tile, rotation, up) {
-  const names = up ? EDGES_UP : EDGES_DOWN;
-  return tile.regions.map((r) => ({ ...r, edges: r.edges.map((i) => names[(i + rotation) % 3]) }));
+  const edgeNames = up ? EDGES_UP : EDGES_DOWN;
+  return tile.regions.map((r) => ({ ...r, edges: r.edges.map((i) => edgeNames[(i + rotation) % 3]) }));
 }
 
 /** Whether `region` of `cellName` is the region named by `ref` ("row,col:edge"). */
@@ -159,6 +335,19 @@ function parseActions(actions) {
   return out;
 }
 
+/** An area in words: "the red continent: 3 wheat, a cup, 2 swords". */
+function areaWords(area) {
+  if (!area) return "";
+  const things = [
+    area.wheat ? (area.wheat === 1 ? "a wheat" : `${area.wheat} wheat`) : null,
+    area.cup ? counted(area.cup, "cup") : null,
+    area.sword ? counted(area.sword, "sword") : null,
+    area.pyramid ? counted(area.pyramid, "pyramid") : null,
+  ].filter(Boolean);
+  const what = area.civ ? `the ${area.civ} continent` : area.kind === "continent" ? "a free continent" : area.kind === "island" ? "an island" : "a lone piece of land";
+  return `${what}${things.length ? `: ${joinWords(things)}` : ""}`;
+}
+
 // -- the renderer --------------------------------------------------------------------------------
 
 export function createRenderer(parts, ctx) {
@@ -167,14 +356,21 @@ export function createRenderer(parts, ctx) {
   let selectedTile = null; // tile id in hand
   const rotation = {}; // tile id -> 0..2
   let selectedCiv = null; // colour chosen to start
+  let hinted = null;
+  let why = "";
 
   function update(next, opts = {}) {
+    if (frame && next.table?.version !== frame.table?.version) { why = ""; hinted = null; }
     frame = next;
     options = opts;
     const hand = (frame.hand || []).map((t) => t.tile);
     if (!options.interactive || !hand.includes(selectedTile)) selectedTile = null;
     if (!options.interactive) selectedCiv = null;
     draw();
+  }
+
+  function words() {
+    return wordsFor(frame.players, frame, options.pieces || {}, options.origin || null);
   }
 
   function draw() {
@@ -200,12 +396,35 @@ export function createRenderer(parts, ctx) {
     return byRef;
   }
 
+  function setWhy(text) {
+    why = text;
+    const line = parts.controls.querySelector("#why");
+    if (line) line.textContent = text;
+  }
+
+  /** A click on a triangle no action of the chosen tile reaches: say why (the engine's words). */
+  function explainCell(cellName, occupied) {
+    const w = words();
+    const label = w.label(cellName);
+    if (!options.interactive || frame.phase !== "tile" || selectedTile === null) {
+      setWhy(occupied ? `${label}: ${w.tile(occupied)}` : `${label}: an empty place`);
+      return;
+    }
+    const action = `${occupied ? "replace" : "place"} ${selectedTile} ${cellName} r${rotation[selectedTile] || 0}`;
+    setWhy(`${label}: checking…`);
+    ctx.explain?.(action).then((reason) => {
+      if (reason) setWhy(`Not at ${label}: ${reasonWords(reason, w)}`);
+    });
+  }
+
   function drawMap(legal) {
     const cells = frame.map || [];
+    const w = words();
     const key = selectedTile !== null ? `${selectedTile} r${rotation[selectedTile] || 0}` : null;
     const targets = key && legal.tiles[key] ? legal.tiles[key] : new Map();
     const handTile = (frame.hand || []).find((t) => t.tile === selectedTile);
     const byRef = regionIndex();
+    const areaOf = new Map((frame.areas || []).map((a) => [a.area, a]));
     // Region targets: start a civilization (after a colour is picked), or migrate.
     const regionTargets = new Map(); // area id -> action
     if (selectedCiv && legal.start[selectedCiv]) {
@@ -218,66 +437,106 @@ export function createRenderer(parts, ctx) {
       const region = byRef.get(action.split(" ")[2]);
       if (region) regionTargets.set(region.area, action);
     }
+    const highlight = new Map();
+    for (const h of options.highlights || []) for (const cell of h.cells) highlight.set(cell, h);
     const all = [...cells.map((c) => c.cell), ...(options.interactive ? targets.keys() : []), ...(frame.frontier || [])].map(parseCell);
     const xs = all.flatMap((c) => [(c.col * S) / 2 - S / 2, (c.col * S) / 2 + S / 2]);
     const ys = all.flatMap((c) => [c.row * H, c.row * H + H]);
     // Never zoom closer than about 7 x 3 triangles: an early map is not one giant tile.
-    const pad = 14;
+    const pad = 10;
     const spanX = Math.max(Math.max(...xs) - Math.min(...xs), 3.5 * S);
     const spanY = Math.max(Math.max(...ys) - Math.min(...ys), 3 * H);
-    const minX = (Math.max(...xs) + Math.min(...xs)) / 2 - spanX / 2 - pad;
-    const minY = (Math.max(...ys) + Math.min(...ys)) / 2 - spanY / 2 - pad;
-    const width = spanX + 2 * pad;
-    const height = spanY + 2 * pad;
+    // The grid labels keep about 13 px on screen however far the map is zoomed.
+    const pixels = parts.board.clientWidth || 800;
+    const font = Math.max(9, (spanX * 13) / pixels);
+    const margin = 1.8 * font;
+    const minX = (Math.max(...xs) + Math.min(...xs)) / 2 - spanX / 2 - pad - margin;
+    const minY = (Math.max(...ys) + Math.min(...ys)) / 2 - spanY / 2 - pad - margin;
+    const width = spanX + 2 * pad + margin;
+    const height = spanY + 2 * pad + margin;
     const root = svg("svg", { viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`, class: "board gheos-board", role: "img", "aria-label": "the map" });
     root.append(svg("rect", { x: minX, y: minY, width, height, fill: "#d6eaf8", rx: 10 }));
+    // The grid labels: column letters along the top, row numbers down the left.
+    const [minRow] = w.origin;
+    const cols = all.map((c) => c.col);
+    const rows = all.map((c) => c.row);
+    for (let col = Math.min(...cols); col <= Math.max(...cols); col += 1) {
+      root.append(svg("text", { x: (col * S) / 2, y: minY + margin - font * 0.45, class: "grid-label", "font-size": font.toFixed(1) }, w.label(`${minRow},${col}`).replace(/\d+$/, "")));
+    }
+    for (let row = Math.min(...rows); row <= Math.max(...rows); row += 1) {
+      root.append(svg("text", { x: minX + margin / 2 + 1, y: row * H + H / 2 + font * 0.35, class: "grid-label", "font-size": font.toFixed(1) }, String(row - minRow + 1)));
+    }
     const civAnchors = [];
+    const titles = (region) => `${w.label(region.ref)}: ${areaWords(areaOf.get(region.area)) || "land"}`;
     for (const cell of cells) {
-      const { g, anchors } = drawTile(cell.row, cell.col, cell.regions, { pyramidTile: cell.pyramid });
-      const group = svg("g", { class: "cell", "data-cell": cell.cell }, g);
+      const { g, anchors, geo } = drawTile(cell.row, cell.col, cell.regions, { pyramidTile: cell.pyramid, titles });
+      const group = svg("g", { class: "cell", "data-cell": cell.cell, "data-label": w.label(cell.cell) }, g);
+      group.append(svg("title", {}, `${w.label(cell.cell)}: ${w.tile(cell.tile)}`));
+      let regionTarget = false;
       for (const [region, , marker] of anchors) {
         const civ = region.civ && (frame.civilizations || {})[region.civ];
         if (civ && markerRefs(civ.ref, cell.cell, region)) civAnchors.push([region.civ, marker]);
         const action = regionTargets.get(region.area);
         if (action !== undefined) {
+          regionTarget = true;
           group.classList.add("region-target");
           for (const poly of g.querySelectorAll(`[data-region="${region.ref}"]`)) {
             poly.classList.add("target-region");
-            poly.addEventListener("click", (e) => { e.stopPropagation(); ctx.act(action); });
+            poly.dataset.action = action;
           }
         }
+      }
+      if (regionTarget) {
+        // One listener for the whole tile: a click on a symbol lands on its region below it.
+        group.addEventListener("click", (e) => {
+          const action = e.target.closest?.("[data-action]")?.dataset.action;
+          if (action) ctx.act(action);
+        });
       }
       const action = targets.get(cell.cell);
       if (action) {
         group.classList.add("target");
-        const geo = corners(cell.row, cell.col);
         const mark = svg("polygon", { points: pts(geo.points), class: "target-mark replace" });
         group.append(mark);
         mark.addEventListener("click", () => ctx.act(action));
         hoverGhost(group, cell.row, cell.col, handTile);
+      } else if (!regionTarget) {
+        group.addEventListener("click", () => explainCell(cell.cell, cell.tile));
       }
+      const h = highlight.get(cell.cell);
+      if (h) group.append(svg("polygon", { points: pts(geo.points), class: `last-move${h.fresh ? " fresh" : ""}`, stroke: h.colour, "data-last-seat": h.seat }));
+      if (hinted && cellsOf(hinted)[0] === cell.cell) group.append(svg("polygon", { points: pts(geo.points), class: "hinted" }));
       root.append(group);
     }
     // The empty triangles next to the map, faintly, so the grid can be read.
-    for (const name of frame.frontier || []) {
-      if (targets.has(name)) continue;
-      const { row, col } = parseCell(name);
-      root.append(svg("polygon", { points: pts(corners(row, col).points), class: "frontier" }));
+    for (const cellName of frame.frontier || []) {
+      if (targets.has(cellName)) continue;
+      const { row, col } = parseCell(cellName);
+      const poly = svg("polygon", { points: pts(corners(row, col).points), class: "frontier", "data-cell": cellName },
+        svg("title", {}, `${w.label(cellName)}: an empty place`));
+      poly.addEventListener("click", () => explainCell(cellName, null));
+      root.append(poly);
+      const h = highlight.get(cellName);
+      if (h) root.append(svg("polygon", { points: pts(corners(row, col).points), class: `last-move${h.fresh ? " fresh" : ""}`, stroke: h.colour, "data-last-seat": h.seat }));
+      if (hinted && cellsOf(hinted)[0] === cellName) root.append(svg("polygon", { points: pts(corners(row, col).points), class: "hinted" }));
     }
-    for (const [name, action] of targets) {
-      if (cells.some((c) => c.cell === name)) continue;
-      const { row, col } = parseCell(name);
+    for (const [cellName, action] of targets) {
+      if (cells.some((c) => c.cell === cellName)) continue;
+      const { row, col } = parseCell(cellName);
       const geo = corners(row, col);
-      const group = svg("g", { class: "cell target empty", "data-cell": name },
-        svg("polygon", { points: pts(geo.points), class: "target-mark" }));
+      const group = svg("g", { class: "cell target empty", "data-cell": cellName },
+        svg("polygon", { points: pts(geo.points), class: "target-mark" }),
+        svg("title", {}, `${w.label(cellName)}: place ${w.tile(selectedTile)} here`));
+      if (hinted && cellsOf(hinted)[0] === cellName) group.append(svg("polygon", { points: pts(geo.points), class: "hinted" }));
       group.addEventListener("click", () => ctx.act(action));
       hoverGhost(group, row, col, handTile);
       root.append(group);
     }
     for (const [civ, [x, y]] of civAnchors) {
+      const info = (frame.civilizations || {})[civ];
       root.append(svg("g", { class: "civ-marker", "data-civ": civ },
         svg("circle", { cx: x, cy: y, r: 7.5, fill: CIV_FILL[civ], stroke: civ === "white" ? "#555" : "#fff", "stroke-width": 2.5 }),
-        svg("title", {}, `${civ} civilization`)));
+        svg("title", {}, `the ${civ} civilization${info ? `: ${info.supply} followers left to take` : ""}`)));
     }
     put(parts.board, root);
   }
@@ -288,7 +547,6 @@ export function createRenderer(parts, ctx) {
       const up = parseCell(`${row},${col}`).up;
       const { g } = drawTile(row, col, turned(tile, rotation[tile.tile] || 0, up), { ghost: true });
       g.classList.add("ghost-preview");
-      g.style.pointerEvents = "none";
       group.append(g);
     });
     group.addEventListener("mouseleave", () => group.querySelector(".ghost-preview")?.remove());
@@ -304,21 +562,26 @@ export function createRenderer(parts, ctx) {
       const r = rotation[tile.tile] || 0;
       const { g } = drawTile(0, 0, turned(tile, r, true));
       const usable = Boolean(legal.tiles[`${tile.tile} r${r}`]) || Object.keys(legal.tiles).some((k) => k.startsWith(`${tile.tile} `));
+      const about = `the tile with ${tileContents(tile)}`;
       return el("div", { class: `hand-tile${tile.tile === selectedTile ? " selected" : ""}`, "data-tile": tile.tile },
-        el("button", { class: "tile-pick", disabled: !usable, title: tile.text || tile.tile, onclick: () => { selectedTile = tile.tile; selectedCiv = null; draw(); } },
-          svg("svg", { viewBox: `${-S / 2 - 3} -3 ${S + 6} ${H + 6}`, width: 118, height: 104 }, g)),
+        el("button", { class: "tile-pick", disabled: !usable, title: about, "aria-label": about, onclick: () => { selectedTile = tile.tile; selectedCiv = null; why = ""; draw(); } },
+          svg("svg", { viewBox: `${-S / 2 - 3} -3 ${S + 6} ${H + 6}`, width: 118, height: 104, "aria-hidden": "true" }, g)),
         el("button", { class: "btn small rotate", title: "turn the tile", "data-rotate": tile.tile,
-          onclick: () => { rotation[tile.tile] = (r + 1) % 3; selectedTile = tile.tile; draw(); } }, "⟳ turn"));
+          onclick: () => { rotation[tile.tile] = (r + 1) % 3; selectedTile = tile.tile; why = ""; draw(); } }, icon("turn", 16), " turn"));
     });
     parts.hand.append(el("div", { class: "card hand" },
-      el("h3", {}, "Your tiles"),
+      el("h3", {}, options.past ? "Your tiles then" : "Your tiles"),
       hidden ? el("p", { class: "muted" }, "hidden") : el("div", { class: "tiles gheos-hand", id: "hand-tiles" }, tiles)));
   }
 
   function drawControls(legal) {
     clear(parts.controls);
+    const w = words();
     if (!options.interactive) {
-      if (frame.table?.can_undo) parts.controls.append(el("div", { class: "card control-row" }, el("button", { class: "btn", id: "undo", onclick: () => ctx.undo() }, "Undo")));
+      const rows = [];
+      if (frame.table?.can_undo && !options.past) rows.push(el("button", { class: "btn", id: "undo", onclick: () => ctx.undo() }, "Undo"));
+      rows.push(el("p", { class: "why", id: "why", "aria-live": "polite" }, why));
+      parts.controls.append(el("div", { class: `card control-row${rows.length === 1 ? " quiet-card" : ""}` }, rows));
       return;
     }
     const rows = [];
@@ -327,7 +590,7 @@ export function createRenderer(parts, ctx) {
       const key = selectedTile !== null ? `${selectedTile} r${rotation[selectedTile] || 0}` : null;
       const count = key && legal.tiles[key] ? legal.tiles[key].size : 0;
       rows.push(el("p", { class: "hint" }, count
-        ? "Place or replace: pick a highlighted triangle (turn the tile first if you like)."
+        ? "Place or replace: pick a highlighted triangle (turn the tile first if you like; tap another triangle to see why it is not allowed)."
         : "This tile cannot go anywhere turned this way: turn it or pick the other one."));
     }
     if (phase === "civ") {
@@ -342,7 +605,9 @@ export function createRenderer(parts, ctx) {
       if (legal.take.length) {
         rows.push(el("div", { class: "chip-row" }, el("span", {}, "Take a follower: "), legal.take.map((a) => {
           const c = a.split(" ")[1];
-          return el("button", { class: "civ-chip", "data-action": a, style: `--civ:${CIV_FILL[c]}`, onclick: () => ctx.act(a) }, c);
+          const info = (frame.civilizations || {})[c];
+          const area = info ? (frame.areas || []).find((x) => x.area === info.area) : null;
+          return el("button", { class: "civ-chip", "data-action": a, style: `--civ:${CIV_FILL[c]}`, title: areaWords(area), onclick: () => ctx.act(a) }, c);
         })));
       }
     }
@@ -353,8 +618,9 @@ export function createRenderer(parts, ctx) {
     }
     if (legal.pass) rows.push(el("button", { class: "btn", id: "pass", "data-action": "pass", onclick: () => ctx.act("pass") }, phase === "token" ? "Keep the token" : "Pass"));
     if (frame.table?.can_undo) rows.push(el("button", { class: "btn", id: "undo", onclick: () => ctx.undo() }, "Undo"));
+    rows.push(el("p", { class: "why", id: "why", "aria-live": "polite" }, why));
     parts.controls.append(el("div", { class: "card control-row" }, rows));
-    parts.controls.append(allActions(frame.legal_actions, ctx));
+    parts.controls.append(allActions(frame.legal_actions, ctx, w));
   }
 
   function tokenGain() {
@@ -373,30 +639,44 @@ export function createRenderer(parts, ctx) {
     const seat = frame.table?.seat;
     const over = frame.table?.status === "over";
     const civs = Object.keys(CIV_FILL);
+    const thinking = options.thinking;
     const rows = frame.players.map((p, i) => el("tr", { class: i === seat ? "me" : "", "data-player": p },
       el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${PLAYER_ACCENT[i]}` }, titleCase(p)),
-        frame.to_move === i && !over ? el("span", { class: "to-move", title: "decides now" }, " ●") : null),
+        frame.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? "thinking" : "decides now" }) : null),
       el("td", {}, el("strong", {}, String((frame.points || {})[p] ?? 0))),
       el("td", { class: "followers" }, civs.filter((c) => ((frame.followers || {})[p] || {})[c]).map((c) =>
         el("span", { class: "cube", style: `--civ:${CIV_FILL[c]}`, title: `${c} followers` }, String(frame.followers[p][c])))),
-      el("td", {}, String((frame.tokens || {})[p] ?? 0))));
+      el("td", {}, String((frame.tokens || {})[p] ?? 0)),
+      el("td", {}, String((frame.hand_sizes || {})[p] ?? ""))));
     const onBoard = Object.entries(frame.civilizations || {});
     put(parts.scores, el("div", { class: "card" },
       el("h3", {}, "Points"),
       el("table", { class: "score-table" },
-        el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "pts"), el("th", {}, "followers"), el("th", { title: "scoring tokens left" }, "tokens"))),
+        el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "pts"), el("th", {}, "followers"), el("th", { title: "scoring tokens left" }, "tokens"), el("th", { title: "tiles in hand" }, "hand"))),
         el("tbody", {}, rows)),
       el("p", { class: "small" }, "Civilizations: ", onBoard.length ? onBoard.map(([c, info]) => {
         const area = (frame.areas || []).find((a) => a.area === info.area);
-        return el("span", { class: "cube", style: `--civ:${CIV_FILL[c]}`, title: area ? `${c}: ${area.wheat} wheat, ${area.cup} cups, ${area.sword} swords, ${area.pyramid} pyramids` : c },
+        return el("span", { class: "cube", style: `--civ:${CIV_FILL[c]}`, title: areaWords(area) },
           `${info.supply} left`);
       }) : "none yet"),
       el("p", { class: "muted small" }, `Stack: ${frame.stack_size ?? "?"} tiles · epochs ${frame.epochs_drawn ?? 0} drawn, the game ends with the ${ordinal(frame.end_epoch)}`)));
   }
 
+  /** Show a hinted action: its tile picked and turned, its triangle marked. */
+  function preview(action) {
+    const p = action.split(" ");
+    hinted = action;
+    if (p[0] === "place" || p[0] === "replace") {
+      selectedTile = p[1];
+      rotation[p[1]] = Number(p[3].slice(1)) || 0;
+    } else if (p[0] === "start") selectedCiv = p[1];
+    draw();
+  }
+
   return {
     update,
-    clearSelection() { selectedCiv = null; },
+    preview,
+    clearSelection() { selectedCiv = null; hinted = null; },
     destroy() {},
   };
 }
@@ -406,51 +686,58 @@ function ordinal(n) {
   return `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
 }
 
-function allActions(actions, ctx) {
+function allActions(actions, ctx, words) {
   const list = el("div", { class: "action-list" });
-  const filter = el("input", { type: "search", placeholder: "filter, e.g. place t3", oninput: () => fill() });
+  const filter = el("input", { type: "search", placeholder: "filter, e.g. cup", oninput: () => fill() });
+  const labelled = actions.map((a) => [a, describeAction(a, words)]);
   function fill() {
-    const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
-    const shown = actions.filter((a) => words.every((w) => a.includes(w))).slice(0, 120);
-    put(list, shown.map((a) => el("button", { class: "btn small", "data-action": a, onclick: () => ctx.act(a) }, a)));
+    const wanted = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const shown = labelled.filter(([, text]) => wanted.every((x) => text.toLowerCase().includes(x))).slice(0, 120);
+    put(list, shown.map(([a, text]) => el("button", { class: "btn small", "data-action": a, onclick: () => ctx.act(a) }, text)));
   }
   fill();
   return el("details", { class: "card all-actions" }, el("summary", {}, `Every legal action (${actions.length})`), filter, list);
 }
 
-// -- decisions in dialogs ------------------------------------------------------------------------
+// -- decisions in the side panel -----------------------------------------------------------------
 
-export function needsDialog(frame) {
+export function needsDecision(frame) {
   return ["pay", "migrate", "war"].includes(frame.phase) && (frame.legal_actions || []).length > 0;
 }
 
-export function openDialog(frame, ctx) {
+export function openDecision(container, frame, ctx) {
   const p = frame.pending || {};
   const actions = frame.legal_actions;
+  const w = wordsFor(frame.players, frame);
   const button = (a, label) => ({ label, action: a, onclick: () => ctx.act(a) });
-  const swords = Object.entries(p.swords || {}).map(([c, n]) => `${c} ${n}`).join(", ");
+  const swords = Object.entries(p.swords || {}).map(([c, n]) => `${c} ${counted(n, "sword")}`).join(", ");
   if (frame.phase === "pay") {
-    dialog({
-      id: "decision",
+    panel(container, {
       title: "Pay a follower",
-      body: [el("p", {}, "Your tile starts a war or a migration: it costs you one of your followers.")],
+      body: [el("p", {}, `Your tile at ${w.label(p.cell || "")} starts a war or a migration: it costs you one of your followers.`)],
       buttons: actions.map((a) => button(a, `Pay a ${a.split(" ")[1]} follower`)),
     });
   } else if (frame.phase === "migrate") {
-    dialog({
-      id: "decision",
+    panel(container, {
       title: "Where does the civilization go?",
-      body: [el("p", {}, "The continent split evenly: choose where the marker moves.")],
-      buttons: actions.map((a) => button(a, `${titleCase(a.split(" ")[1])} to ${a.split(" ")[2]}`)),
+      body: [el("p", {}, "The continent split evenly: choose where the civilization moves.")],
+      buttons: actions.map((a) => {
+        const [, civ, ref] = a.split(" ");
+        const area = w.area(ref);
+        return button(a, `${titleCase(civ)} to the continent at ${w.label(ref)}${area ? ` (${areaWords(area).split(": ")[1] || "bare"})` : ""}`);
+      }),
     });
   } else {
-    dialog({
-      id: "decision",
+    panel(container, {
       title: "A tied war",
       body: [el("p", {}, `The swords are even (${swords || "tied"}): you decide who wins.`)],
       buttons: actions.map((a) => button(a, `${titleCase(a.split(" ")[1])} wins`)),
     });
   }
+}
+
+export function waitingFor() {
+  return null;
 }
 
 export function resultTable(result, players) {

@@ -1,25 +1,32 @@
-// Tigris & Euphrates in the browser: the board as SVG (our own drawing), the hand, the decisions.
-// Everything the player may do comes from the frame's legal_actions (the engine's notation,
-// docs/contract.md); the client only finds which cells and buttons each action belongs to.
+// Tigris & Euphrates in the browser: the board as SVG (our own drawing), the hand, the decisions,
+// and the game's words for the log, hints and the analysis. Everything the player may do comes
+// from the frame's legal_actions (the engine's notation, docs/contract.md); the client only finds
+// which cells and buttons each action belongs to, and asks the server why the others are not legal.
 
 import { api } from "./api.js";
-import { clear, put, dialog, el, svg, titleCase } from "./ui.js";
+import { clear, put, dialog, el, svg, titleCase, panel } from "./ui.js";
+
+export const name = "tigris";
 
 const S = 40; // a cell's size in SVG units
 const COLS = "ABCDEFGHIJKLMNOP";
 const COLORS = ["red", "blue", "green", "black"];
+const ROLES = ["king", "priest", "farmer", "trader"];
 const FILL = { red: "#c0392b", blue: "#2874a6", green: "#239b56", black: "#3b3f46" };
 const ROLE_COLOR = { king: "black", priest: "red", farmer: "blue", trader: "green" };
 const ROLE_OF_COLOR = { black: "king", red: "priest", blue: "farmer", green: "trader" };
 const DYNASTY_ACCENT = { archer: "#e67e22", bull: "#8e44ad", pot: "#17a589", lion: "#d4ac0d" };
 const TILE_NAME = { red: "temple", blue: "farm", green: "market", black: "settlement" };
 const BUILDING_NAME = { black: "palace", red: "library", green: "market hall", blue: "granary" };
+const ATTACK = "#e67e22";
+const DEFEND = "#2c5d8a";
+const CELL_RE = /^[A-P](?:[1-9]|1[01])$/i;
 
 const boards = {};
 
-function boardMap(name) {
-  if (!boards[name]) boards[name] = api.board("tigris", name);
-  return boards[name];
+function boardMap(board) {
+  if (!boards[board]) boards[board] = api.board("tigris", board);
+  return boards[board];
 }
 
 function cellXY(cell) {
@@ -30,6 +37,22 @@ function cellXY(cell) {
 
 function cellName(col, row) {
   return `${COLS[col]}${row + 1}`;
+}
+
+function neighbours(cell) {
+  const col = COLS.indexOf(cell[0]);
+  const row = Number(cell.slice(1)) - 1;
+  const out = [];
+  for (const [dc, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+    const c = col + dc;
+    const r = row + dr;
+    if (c >= 0 && c < 16 && r >= 0 && r < 11) out.push(cellName(c, r));
+  }
+  return out;
+}
+
+export function seatColour(players, seat) {
+  return DYNASTY_ACCENT[players[seat]] || "#7a7468";
 }
 
 // -- pictures ----------------------------------------------------------------------------------
@@ -80,18 +103,136 @@ function leaderToken(dynasty, role, x, y, size = 30) {
     svg("g", { transform: `scale(${size / 30})` }, dynastySymbol(dynasty)));
 }
 
+function catastropheArt(x, y) {
+  return svg("g", { class: "catastrophe" }, svg("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, rx: 4, fill: "#5d4037" }),
+    svg("path", { d: `M${x + 10},${y + 10} L${x + 30},${y + 30} M${x + 30},${y + 10} L${x + 10},${y + 30}`, stroke: "#ffab91", "stroke-width": 4, "stroke-linecap": "round" }));
+}
+
 function handTile(color, selected, onclick, attrs = {}) {
   return el("button", {
     class: `tile-btn ${color}${selected ? " selected" : ""}`,
     title: `${TILE_NAME[color]} (${color})`,
+    "aria-label": `${TILE_NAME[color]} (${color})`,
     "data-color": color,
     onclick,
     ...attrs,
   }, svgIcon(tileMark(color, 0, 0)));
 }
 
-function svgIcon(content, view = "-12 -12 24 24") {
-  return svg("svg", { viewBox: view, width: 24, height: 24, "aria-hidden": "true" }, content);
+function svgIcon(content, view = "-12 -12 24 24", size = 24) {
+  return svg("svg", { viewBox: view, width: size, height: size, "aria-hidden": "true" }, content);
+}
+
+/** A small square of a colour (points columns), drawn: no font needed. */
+function swatch(color) {
+  return svg("svg", { viewBox: "0 0 10 10", width: 11, height: 11, "aria-hidden": "true", class: "swatch" },
+    svg("rect", { x: 0.5, y: 0.5, width: 9, height: 9, rx: 1.5, fill: FILL[color] }));
+}
+
+function treasureIcon() {
+  return svg("svg", { viewBox: "-8 -8 16 16", width: 12, height: 12, "aria-hidden": "true" }, treasureMark(0, 0));
+}
+
+// -- words --------------------------------------------------------------------------------------
+
+/** What the log, hints and analysis need to put the game in words. */
+export function wordsFor(players, _frame = null, _pieces = {}) {
+  return { players, who: (seat) => titleCase(players[seat] ?? `seat ${seat + 1}`), label: (cell) => cell };
+}
+
+function tileWords(color) {
+  return `${TILE_NAME[color] || color} (${color})`;
+}
+
+/** The board's labels never move in Tigris. */
+export function originOf() {
+  return null;
+}
+
+/** An action in the player's words ("a temple (red) on K2"). */
+export function describeAction(action, words = null) {
+  const p = action.split(" ");
+  const cell = (x) => (x || "").toUpperCase();
+  switch (p[0]) {
+    case "tile": return `place a ${tileWords(p[1])} on ${cell(p[2])}`;
+    case "leader": return `put the ${p[1]} on ${cell(p[2])}`;
+    case "withdraw": return `withdraw the ${p[1]}`;
+    case "catastrophe": return `a catastrophe on ${cell(p[1])}`;
+    case "swap": return p.length === 2 && /^\d+$/.test(p[1]) ? `swap ${p[1]} tile${p[1] === "1" ? "" : "s"}` : `swap ${p.length - 1} tile${p.length === 2 ? "" : "s"} (${p.slice(1).join(", ")})`;
+    case "pass": return "pass (end the turn)";
+    case "commit": return `commit ${p[1]} tile${p[1] === "1" ? "" : "s"}`;
+    case "war": return `fight the ${p[1]} war (${ROLE_OF_COLOR[p[1]]}s) first`;
+    case "monument": return `build the ${p[1].replace("-", "–")} monument on ${cell(p[2])}`;
+    case "treasure": return `take the treasure on ${cell(p[1])}`;
+    case "building": return `put the building on ${cell(p[1])}`;
+    case "wonder": return `build the wonder around ${cell(p[1])}`;
+    case "wonderpoint": return `take the wonder's point in ${p[1]}`;
+    case "decline": return "decline";
+    default: return words ? action : action;
+  }
+}
+
+const STEP_KINDS = {
+  tile: "tile", leader: "leader", withdraw: "leader", catastrophe: "catastrophe", swap: "swap",
+  pass: "pass", commit: "conflict", war: "conflict", monument: "monument", treasure: "treasure",
+  building: "building", wonder: "monument", wonderpoint: "monument", decline: "pass",
+};
+
+/** A log entry: the action (in words) and what followed it (the engine's events). */
+export function describeStep(step, words) {
+  const kind = step.action.split(" ")[0];
+  const details = [];
+  let text = `${words.who(step.seat)}: ${describeAction(step.action, words)}`;
+  for (const event of step.events || []) {
+    if (!event.text) continue;
+    if (event.type === kind || (kind === "leader" && event.type === "leader") || event.type === "turn") continue;
+    details.push(capitalise(event.text.replace(/\b(archer|bull|pot|lion)\b/g, (m) => titleCase(m))));
+  }
+  const turn = (step.events || []).find((e) => e.type === "turn");
+  if (kind === "swap") text = `${words.who(step.seat)}: ${describeAction(step.action, words)}`;
+  return { kind: STEP_KINDS[kind] || "other", text, details, turn: turn ? words.who(turn.seat) : null };
+}
+
+function capitalise(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/** The squares an action names (for the last-move highlight). */
+export function cellsOf(action) {
+  return action.split(" ").filter((w) => CELL_RE.test(w)).map((w) => w.toUpperCase());
+}
+
+/** A hint's or analysis's reason in the player's words (Tigris's are already). */
+export function reasonWords(text) {
+  return text;
+}
+
+/** A conflict decided by the last change: who won, by how much, and the tie rule. */
+export function conflictOutcome(events, frame) {
+  const found = (events || []).find((e) => e.type === "revolt_result" || e.type === "war_result");
+  if (!found) return null;
+  const me = frame.table?.seat;
+  const players = frame.players;
+  const attacker = found.attack > found.defence ? found.winner : found.loser;
+  const defender = attacker === found.winner ? found.loser : found.winner;
+  const strength = (seat) => (seat === attacker ? found.attack : found.defence);
+  const tie = found.attack === found.defence;
+  const what = found.type === "revolt_result" ? "the revolt" : `the ${found.text.match(/the (\w+) war/)?.[1] || ""} war`;
+  const rule = tie ? ": ties go to the defender" : "";
+  let title;
+  let win = null;
+  if (me === found.winner || me === found.loser) {
+    win = me === found.winner;
+    const other = win ? found.loser : found.winner;
+    title = `You ${win ? "win" : "lose"} ${what} ${strength(me)}–${strength(other)}${rule}`;
+  } else {
+    title = `${titleCase(players[found.winner])} wins ${what} ${strength(found.winner)}–${strength(found.loser)} against ${titleCase(players[found.loser])}${rule}`;
+  }
+  const lines = [
+    `Attacker ${titleCase(players[attacker])}: ${found.attack} · defender ${titleCase(players[defender])}: ${found.defence}.`,
+    capitalise(found.text.replace(/\b(archer|bull|pot|lion)\b/g, (m) => titleCase(m))),
+  ];
+  return { title, lines, win };
 }
 
 // -- the legal actions, sorted by what they act on ----------------------------------------------
@@ -114,7 +255,78 @@ function parseActions(actions) {
 /** The cell a pending decision's action points at, if any ("treasure K1" -> K1). */
 function actionCell(action) {
   const last = action.split(" ").at(-1);
-  return /^[A-P]\d{1,2}$/i.test(last) ? last.toUpperCase() : null;
+  return CELL_RE.test(last) ? last.toUpperCase() : null;
+}
+
+/** The leaders and supporting tiles of the conflict being decided, per side. */
+function conflictCells(frame) {
+  const p = frame.pending;
+  if (!p || (p.kind !== "revolt" && p.kind !== "war")) return null;
+  const board = frame.board || {};
+  const role = ROLE_OF_COLOR[p.color];
+  const sides = {};
+  for (const side of ["attacker", "defender"]) {
+    const dynasty = frame.players[p[side]];
+    const leader = Object.keys(board).find((c) => board[c] === `leader:${dynasty}:${role}`);
+    const supporters = new Set();
+    if (leader && p.kind === "revolt") {
+      for (const n of neighbours(leader)) if (board[n] === "red" || board[n] === "red*") supporters.add(n);
+    } else if (leader) {
+      // The leader's side of the joined kingdom: what connects to it without the unification tile.
+      const seen = new Set([leader]);
+      const todo = [leader];
+      while (todo.length) {
+        const cell = todo.pop();
+        for (const n of neighbours(cell)) {
+          const v = board[n];
+          if (seen.has(n) || !v || v === "catastrophe" || n === p.unification) continue;
+          seen.add(n);
+          todo.push(n);
+          if (v === p.color || v === `${p.color}*`) supporters.add(n);
+        }
+      }
+    }
+    sides[side] = { leader, supporters };
+  }
+  return sides;
+}
+
+/** What lies on a square, in words (its tooltip, and what a tap on it says). */
+function describeCell(frame, map, cell) {
+  const board = frame.board || {};
+  const value = board[cell];
+  const river = (map?.river || []).includes(cell);
+  const special = (map?.special || []).includes(cell);
+  const parts = [];
+  if (!value) parts.push(river ? "river: only farms (blue) go here" : "land");
+  else {
+    const treasure = value.endsWith("*");
+    const v = treasure ? value.slice(0, -1) : value;
+    if (v === "catastrophe") parts.push("catastrophe: nothing may be placed here again");
+    else if (v.startsWith("leader:")) {
+      const [, dynasty, role] = v.split(":");
+      parts.push(`${titleCase(dynasty)}'s ${role} (${ROLE_COLOR[role]} leader)`);
+    } else if (v.startsWith("wonder")) parts.push("the wonder");
+    else if (v.startsWith("down:")) parts.push(`${tileWords(v.slice(5))}, face down under a monument`);
+    else parts.push(tileWords(v));
+    if (treasure) parts.push("a treasure: a wild point at the end; when a kingdom holds two, the owner of its trader takes all but one");
+  }
+  if (special) parts.push("special square: its treasure is taken first");
+  for (const m of frame.monuments || []) {
+    const [x, y] = cellXY(m.cell);
+    const [cx, cy] = cellXY(cell);
+    if (cx >= x && cx < x + 2 * S && cy >= y && cy < y + 2 * S) {
+      parts.push(`monument ${m.colors.join("–")}: at the end of each turn, the active player's ${m.colors.map((c) => ROLE_OF_COLOR[c]).join(" and ")} in this kingdom score 1 point of their colour`);
+    }
+  }
+  for (const [color, at] of Object.entries(frame.buildings || {})) {
+    if (at === cell) parts.push(`${BUILDING_NAME[color]} (${color} building): a ${color} tile placed in its kingdom scores 2 points; this tile is never removed`);
+  }
+  if (frame.wonder && (value || "").startsWith("wonder")) {
+    parts.push("the wonder: at the end of your turn, if your king is in its kingdom, you score 1 point of a colour you choose");
+  }
+  if (frame.unification === cell) parts.push("the unification tile: the kingdoms it joins are at war");
+  return `${cell}: ${parts.join("; ")}`;
 }
 
 // -- the renderer --------------------------------------------------------------------------------
@@ -125,15 +337,20 @@ export function createRenderer(parts, ctx) {
   let options = {};
   let map = null;
   let mapName = null;
+  let hinted = null; // a hint shown on the board: its action
+  let why = ""; // why the square last pointed at is not legal
+  let hover = null;
+  let fit = localStorage.getItem("cradle.fit") === "1";
 
   function update(next, opts = {}) {
+    if (frame && next.table?.version !== frame.table?.version) { why = ""; hinted = null; }
     frame = next;
     options = opts;
-    const name = frame.options?.board || "standard";
-    if (mapName !== name) {
-      mapName = name;
+    const board = frame.options?.board || "standard";
+    if (mapName !== board) {
+      mapName = board;
       map = null;
-      boardMap(name).then((m) => { map = m; draw(); }).catch(() => { map = { river: [], temples: [], special: [] }; draw(); });
+      boardMap(board).then((m) => { map = m; draw(); }).catch(() => { map = { river: [], temples: [], special: [] }; draw(); });
     }
     if (!options.interactive) selection = null;
     draw();
@@ -141,6 +358,7 @@ export function createRenderer(parts, ctx) {
 
   function choose(next) {
     selection = selection && next && selection.kind === next.kind && selection.color === next.color && selection.role === next.role ? null : next;
+    why = "";
     draw();
   }
 
@@ -167,11 +385,34 @@ export function createRenderer(parts, ctx) {
       : selection.kind === "leader" ? legal.leader[selection.role]
         : legal.catastrophe;
     const cells = new Map();
-    for (const cell of set || []) {
-      const prefix = selection.kind === "tile" ? `tile ${selection.color}` : selection.kind === "leader" ? `leader ${selection.role}` : "catastrophe";
-      cells.set(cell, `${prefix} ${cell}`);
-    }
+    for (const cell of set || []) cells.set(cell, `${prefix()} ${cell}`);
     return cells;
+  }
+
+  function prefix() {
+    if (!selection) return null;
+    return selection.kind === "tile" ? `tile ${selection.color}` : selection.kind === "leader" ? `leader ${selection.role}` : "catastrophe";
+  }
+
+  /** A click (or tap) on a square no action of the selection reaches: say why. */
+  function explainCell(cell) {
+    const about = describeCell(frame, map, cell);
+    if (!options.interactive) { setWhy(about); return; }
+    if (!selection) {
+      setWhy(frame.pending ? `${about}. Decide in the panel first.` : `${about}. Pick a tile, a leader or a catastrophe first.`);
+      return;
+    }
+    const action = `${prefix()} ${cell}`;
+    setWhy(`${cell}: checking…`);
+    ctx.explain?.(action).then((reason) => {
+      if (frame && selection && `${prefix()} ${cell}` === action) setWhy(reason ? `Not on ${cell}: ${reason}` : about);
+    });
+  }
+
+  function setWhy(text) {
+    why = text;
+    const line = parts.controls.querySelector("#why");
+    if (line) line.textContent = text;
   }
 
   function drawBoard(legal) {
@@ -181,45 +422,78 @@ export function createRenderer(parts, ctx) {
     const targets = targetsFor(legal);
     const me = frame.table?.seat;
     const myDynasty = me !== null && me !== undefined ? frame.players[me] : null;
+    const conflict = conflictCells(frame);
+    const highlight = new Map(); // cell -> [{colour, fresh}]
+    for (const h of options.highlights || []) {
+      for (const cell of h.cells) {
+        if (!highlight.has(cell)) highlight.set(cell, []);
+        highlight.get(cell).push(h);
+      }
+    }
+    const hintCell = hinted ? actionCell(hinted) : null;
     const root = svg("svg", { viewBox: `-22 -22 ${16 * S + 26} ${11 * S + 26}`, class: "board tigris-board", role: "img", "aria-label": "the board" });
     root.append(svg("rect", { x: -22, y: -22, width: 16 * S + 26, height: 11 * S + 26, fill: "#f7f1e1", rx: 8 }));
     for (let c = 0; c < 16; c += 1) root.append(svg("text", { x: c * S + S / 2, y: -7, class: "coord" }, COLS[c]));
     for (let r = 0; r < 11; r += 1) root.append(svg("text", { x: -11, y: r * S + S / 2 + 4, class: "coord" }, String(r + 1)));
     const cellsLayer = svg("g");
     const overLayer = svg("g");
-    root.append(cellsLayer, overLayer);
+    const markLayer = svg("g", { class: "marks" });
+    root.append(cellsLayer, overLayer, markLayer);
     for (let r = 0; r < 11; r += 1) {
       for (let c = 0; c < 16; c += 1) {
-        const name = cellName(c, r);
+        const cell = cellName(c, r);
         const x = c * S;
         const y = r * S;
-        const content = board[name];
-        const g = svg("g", { class: "cell", "data-cell": name });
-        g.append(svg("rect", { x, y, width: S, height: S, class: river.has(name) ? "river" : "land" }));
-        if (special.has(name) && !content) {
-          g.append(svg("path", { d: `M${x + S / 2},${y + 9} l4,8 l8,0 l-6,6 l3,8 l-9,-5 l-9,5 l3,-8 l-6,-6 l8,0 z`, class: "special" }));
+        const content = board[cell];
+        const g = svg("g", { class: "cell", "data-cell": cell });
+        g.append(svg("rect", { x, y, width: S, height: S, class: river.has(cell) ? "river" : "land" }));
+        if (special.has(cell)) {
+          g.append(svg("path", { d: `M${x + S / 2},${y + 9} l4,8 l8,0 l-6,6 l3,8 l-9,-5 l-9,5 l3,-8 l-6,-6 l8,0 z`, class: `special${content ? " under" : ""}` }));
         }
         if (content) g.append(drawContent(content, x, y));
-        const action = targets.get(name);
+        g.append(svg("title", {}, describeCell(frame, map, cell)));
+        const action = targets.get(cell);
         if (action) {
           g.classList.add("target");
           g.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, class: "target-mark", rx: 5 }));
           g.addEventListener("click", () => ctx.act(action));
-        } else if (options.interactive && content?.startsWith(`leader:${myDynasty}:`)) {
+        } else if (options.interactive && content?.startsWith(`leader:${myDynasty}:`) && (legal.leader[content.split(":")[2]] || legal.withdraw.has(content.split(":")[2]))) {
           const role = content.split(":")[2];
-          if (legal.leader[role] || legal.withdraw.has(role)) {
-            g.classList.add("own-leader");
-            g.addEventListener("click", () => choose({ kind: "leader", role }));
+          g.classList.add("own-leader");
+          g.addEventListener("click", () => choose({ kind: "leader", role }));
+        } else {
+          g.classList.add(selection ? "not-legal" : "idle");
+          g.addEventListener("click", () => explainCell(cell));
+          if (selection) {
+            // A mouse resting on a square for a moment asks why, like a tap does.
+            g.addEventListener("mouseenter", () => { clearTimeout(hover); hover = setTimeout(() => explainCell(cell), 350); });
+            g.addEventListener("mouseleave", () => clearTimeout(hover));
           }
         }
         cellsLayer.append(g);
+        for (const h of highlight.get(cell) || []) {
+          markLayer.append(svg("rect", { x: x + 1.5, y: y + 1.5, width: S - 3, height: S - 3, rx: 5, class: `last-move${h.fresh ? " fresh" : ""}`, stroke: h.colour, "data-last-seat": h.seat }));
+        }
+        if (hintCell === cell) markLayer.append(svg("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, rx: 6, class: "hinted" }));
+      }
+    }
+    if (conflict) {
+      for (const [side, colour] of [["attacker", ATTACK], ["defender", DEFEND]]) {
+        const found = conflict[side];
+        for (const cell of found.supporters) {
+          const [x, y] = cellXY(cell);
+          markLayer.append(svg("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 4, class: `supporter ${side}`, stroke: colour }));
+        }
+        if (found.leader) {
+          const [x, y] = cellXY(found.leader);
+          markLayer.append(svg("circle", { cx: x + S / 2, cy: y + S / 2, r: S / 2 - 1, class: `conflict-leader ${side}`, stroke: colour }));
+        }
       }
     }
     for (const [color, cell] of Object.entries(frame.buildings || {})) {
       const [x, y] = cellXY(cell);
       overLayer.append(svg("g", { class: "building", "data-building": color },
-        svg("path", { d: `M${x + 20},${y + 3} l13,9 v4 h-26 v-4 z`, fill: "#fdfefe", stroke: FILL[color], "stroke-width": 2.5 }),
-        svg("title", {}, `${BUILDING_NAME[color]} (${color})`)));
+        svg("path", { d: `M${x + 20},${y + 3} l13,9 v4 h-26 v-4 z`, fill: "#fdfefe", stroke: FILL[color], "stroke-width": 2.5 })));
     }
     for (const m of frame.monuments || []) {
       const [x, y] = cellXY(m.cell);
@@ -227,8 +501,7 @@ export function createRenderer(parts, ctx) {
       overLayer.append(svg("g", { class: "monument", "data-monument": m.colors.join("-") },
         svg("path", { d: `M${x + 8},${y + 8} h${2 * S - 16} v${2 * S - 16} z`, fill: FILL[a], stroke: "#fff", "stroke-width": 2 }),
         svg("path", { d: `M${x + 8},${y + 8} v${2 * S - 16} h${2 * S - 16} z`, fill: FILL[b], stroke: "#fff", "stroke-width": 2 }),
-        svg("rect", { x: x + 28, y: y + 28, width: 24, height: 24, fill: "#f5eedc", stroke: "#7b6a4a", "stroke-width": 2 }),
-        svg("title", {}, `monument ${a}-${b}`)));
+        svg("rect", { x: x + 28, y: y + 28, width: 24, height: 24, fill: "#f5eedc", stroke: "#7b6a4a", "stroke-width": 2 })));
     }
     if (frame.wonder) {
       const [x, y] = cellXY(frame.wonder);
@@ -242,7 +515,24 @@ export function createRenderer(parts, ctx) {
       overLayer.append(svg("rect", { x: x + 1.5, y: y + 1.5, width: S - 3, height: S - 3, class: "unification", rx: 4 }),
         svg("text", { x: x + S / 2, y: y + S - 4, class: "unification-label" }, "unite"));
     }
-    put(parts.board, root);
+    const wrap = el("div", { class: `board-scroll${fit ? " fit" : ""}` }, root);
+    const note = el("div", { class: "scroll-note" },
+      el("span", {}, fit ? "The whole board fits the screen." : "The board scrolls sideways: drag it to see every square."),
+      el("button", { class: "btn small", id: "fit-board", onclick: () => { fit = !fit; localStorage.setItem("cradle.fit", fit ? "1" : "0"); draw(); } },
+        fit ? "Bigger squares" : "Fit to screen"));
+    const scrollLeft = parts.board.querySelector(".board-scroll")?.scrollLeft ?? null;
+    put(parts.board, note, wrap);
+    if (scrollLeft !== null) wrap.scrollLeft = scrollLeft;
+    // On a narrow screen, bring another player's new move into view.
+    const fresh = (options.highlights || []).find((h) => h.fresh)?.cells[0];
+    if (fresh && wrap.scrollWidth > wrap.clientWidth + 4) {
+      const [x] = cellXY(fresh);
+      const scale = wrap.scrollWidth / (16 * S + 26);
+      const left = (x + 22) * scale;
+      if (left < wrap.scrollLeft || left + S * scale > wrap.scrollLeft + wrap.clientWidth) {
+        wrap.scrollLeft = Math.max(0, left - wrap.clientWidth / 2);
+      }
+    }
   }
 
   function drawContent(content, x, y) {
@@ -250,13 +540,10 @@ export function createRenderer(parts, ctx) {
     const cy = y + S / 2;
     const treasure = content.endsWith("*");
     const value = treasure ? content.slice(0, -1) : content;
-    if (value === "catastrophe") {
-      return svg("g", { class: "catastrophe" }, svg("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, rx: 4, fill: "#5d4037" }),
-        svg("path", { d: `M${x + 10},${y + 10} L${x + 30},${y + 30} M${x + 30},${y + 10} L${x + 10},${y + 30}`, stroke: "#ffab91", "stroke-width": 4, "stroke-linecap": "round" }));
-    }
+    if (value === "catastrophe") return catastropheArt(x, y);
     if (value.startsWith("leader:")) {
       const [, dynasty, role] = value.split(":");
-      return svg("g", { class: "leader", "data-leader": `${dynasty}:${role}` }, leaderToken(dynasty, role, cx, cy), svg("title", {}, `${dynasty}'s ${role}`));
+      return svg("g", { class: "leader", "data-leader": `${dynasty}:${role}` }, leaderToken(dynasty, role, cx, cy));
     }
     if (value.startsWith("wonder")) {
       return svg("g", {}, svg("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, fill: "#f0c75e" }), treasure ? treasureMark(cx, cy) : null);
@@ -278,29 +565,30 @@ export function createRenderer(parts, ctx) {
     const hand = hidden ? [] : frame.hand || [];
     const supply = (frame.supply || {})[me] || [];
     parts.hand.append(el("div", { class: "card hand" },
-      el("h3", {}, "Your tiles ", el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[me]}` }, titleCase(me))),
+      el("h3", {}, options.past ? "Your tiles then " : "Your tiles ", el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[me]}` }, titleCase(me))),
       el("div", { class: "tiles", id: "hand-tiles" }, hidden ? el("p", { class: "muted" }, "hidden") :
-        hand.map((color) => handTile(color, selection?.kind === "tile" && selection.color === color,
+        hand.map((color, i) => handTile(color, selection?.kind === "tile" && selection.color === color && hand.indexOf(color) === i,
           legal.tile[color] ? () => choose({ kind: "tile", color }) : null, { disabled: !legal.tile[color] }))),
       el("div", { class: "leaders" },
-        ["king", "priest", "farmer", "trader"].map((role) => {
+        ROLES.map((role) => {
           const inSupply = supply.includes(role);
           const usable = Boolean(legal.leader[role]);
           return el("button", {
             class: `leader-btn${selection?.kind === "leader" && selection.role === role ? " selected" : ""}${inSupply ? "" : " on-board"}`,
             "data-role": role,
             disabled: !usable,
-            title: `${role}${inSupply ? "" : " (on the board: click it there or here to move it)"}`,
+            title: `${role}${inSupply ? " (in your supply)" : " (on the board: pick it here or there to move it)"}`,
             onclick: () => choose({ kind: "leader", role }),
-          }, svg("svg", { viewBox: "-16 -16 32 32", width: 32, height: 32 }, leaderToken(me, role, 0, 0, 28)), el("span", {}, role));
+          }, svg("svg", { viewBox: "-16 -16 32 32", width: 32, height: 32, "aria-hidden": "true" }, leaderToken(me, role, 0, 0, 28)), el("span", {}, role));
         }),
         el("button", {
           class: `leader-btn${selection?.kind === "catastrophe" ? " selected" : ""}`,
           "data-role": "catastrophe",
           disabled: !legal.catastrophe.size,
+          title: "catastrophe: destroys a tile or blocks an empty square for good",
           onclick: () => choose({ kind: "catastrophe" }),
-        }, svg("svg", { viewBox: "0 0 40 40", width: 32, height: 32 }, drawContent("catastrophe", 0, 0)),
-        el("span", {}, `×${(frame.catastrophes || {})[me] ?? 0}`)))));
+        }, svg("svg", { viewBox: "0 0 40 40", width: 32, height: 32, "aria-hidden": "true" }, catastropheArt(0, 0)),
+        el("span", {}, `${(frame.catastrophes || {})[me] ?? 0} left`)))));
   }
 
   function drawControls(legal) {
@@ -309,7 +597,7 @@ export function createRenderer(parts, ctx) {
     const buttons = [];
     if (selection) {
       const what = selection.kind === "tile" ? `a ${TILE_NAME[selection.color]}` : selection.kind === "leader" ? `your ${selection.role}` : "a catastrophe";
-      buttons.push(el("p", { class: "hint" }, `Place ${what}: pick a highlighted square.`));
+      buttons.push(el("p", { class: "hint" }, `Place ${what}: pick a highlighted square (tap another to see why it is not allowed).`));
       if (selection.kind === "leader" && legal.withdraw.has(selection.role)) {
         buttons.push(el("button", { class: "btn", "data-action": `withdraw ${selection.role}`, onclick: () => ctx.act(`withdraw ${selection.role}`) }, `Withdraw the ${selection.role}`));
       }
@@ -323,8 +611,11 @@ export function createRenderer(parts, ctx) {
     if (options.interactive && legal.pass) {
       buttons.push(el("button", { class: "btn", id: "pass", "data-action": "pass", onclick: () => ctx.act("pass") }, frame.actions_left === 2 ? "Pass the turn" : "End the turn"));
     }
-    if (t.can_undo) buttons.push(el("button", { class: "btn", id: "undo", onclick: () => ctx.undo() }, "Undo"));
-    if (buttons.length) parts.controls.append(el("div", { class: "card control-row" }, buttons));
+    if (t.can_undo && !options.past) buttons.push(el("button", { class: "btn", id: "undo", onclick: () => ctx.undo() }, "Undo"));
+    // The line that says why a square is not legal (or what lies there): always present, so a
+    // tap fills it in place; the card shows only when it has something to say.
+    buttons.push(el("p", { class: "why", id: "why", "aria-live": "polite" }, why));
+    parts.controls.append(el("div", { class: `card control-row${buttons.length === 1 ? " quiet-card" : ""}` }, buttons));
     if (options.interactive && frame.legal_actions?.length) parts.controls.append(allActions(frame.legal_actions, ctx));
   }
 
@@ -333,28 +624,48 @@ export function createRenderer(parts, ctx) {
     const over = frame.table?.status === "over";
     // Under the hot-seat cover, the next player's points are as hidden as the tiles.
     const points = options.hideHand ? {} : frame.points || {};
+    const thinking = options.thinking;
     const rows = frame.players.map((p, i) => {
       const own = points[p];
+      const supply = (frame.supply || {})[p] || [];
       return el("tr", { class: i === seat ? "me" : "", "data-player": p },
         el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[p]}` }, titleCase(p)),
-          frame.to_move === i && !over ? el("span", { class: "to-move", title: "decides now" }, " ●") : null),
+          frame.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? "thinking" : "decides now" }) : null),
         COLORS.map((c) => el("td", { class: `pts ${c}` }, own ? String(own[c]) : "?")),
         el("td", {}, String((frame.treasures || {})[p] ?? 0)),
-        el("td", {}, String((frame.hand_sizes || {})[p] ?? "")));
+        el("td", {}, String((frame.hand_sizes || {})[p] ?? "")),
+        el("td", { class: "catastrophes-left", title: "catastrophes left" }, String((frame.catastrophes || {})[p] ?? 0)),
+        el("td", { class: "supply", title: `leaders in supply: ${supply.join(", ") || "none"}` },
+          svg("svg", { viewBox: "0 0 46 12", width: 46, height: 12, "aria-hidden": "true" },
+            ROLES.map((role, k) => svg("circle", { cx: 6 + k * 11.3, cy: 6, r: 4.6, fill: supply.includes(role) ? FILL[ROLE_COLOR[role]] : "none", stroke: FILL[ROLE_COLOR[role]], "stroke-width": 1.2, "data-supply": supply.includes(role) ? role : null })))));
     });
     put(parts.scores, el("div", { class: "card" },
       el("h3", {}, "Points"),
       el("table", { class: "score-table" },
-        el("thead", {}, el("tr", {}, el("th", {}, ""), COLORS.map((c) => el("th", { class: `pts ${c}`, title: c }, "■")), el("th", { title: "treasures" }, "◆"), el("th", { title: "tiles in hand" }, "hand"))),
+        el("thead", {}, el("tr", {}, el("th", {}, ""), COLORS.map((c) => el("th", { class: `pts ${c}`, title: `${c} points` }, swatch(c))),
+          el("th", { title: "treasures" }, treasureIcon()), el("th", { title: "tiles in hand" }, "hand"),
+          el("th", { title: "catastrophes left" }, svg("svg", { viewBox: "0 0 40 40", width: 13, height: 13, "aria-hidden": "true" }, catastropheArt(0, 0))),
+          el("th", { title: "leaders in supply (filled: beside the board)" }, "leaders"))),
         el("tbody", {}, rows)),
       el("p", { class: "muted small" }, `Bag: ${frame.bag_size ?? "?"} tiles`,
         over ? " · final points" : frame.ending ? " · the bag ran short: this is the last turn" : "",
         over ? "" : frame.options?.open_scoring ? " · open scoring" : " · others' points stay hidden until the end")));
   }
 
+  /** Show a hinted action on the board: its piece picked, its square marked. */
+  function preview(action) {
+    const p = action.split(" ");
+    hinted = action;
+    if (p[0] === "tile") selection = { kind: "tile", color: p[1] };
+    else if (p[0] === "leader") selection = { kind: "leader", role: p[1] };
+    else if (p[0] === "catastrophe") selection = { kind: "catastrophe" };
+    draw();
+  }
+
   return {
     update,
-    clearSelection() { selection = null; },
+    preview,
+    clearSelection() { selection = null; hinted = null; },
     destroy() {},
   };
 }
@@ -364,8 +675,8 @@ function allActions(actions, ctx) {
   const filter = el("input", { type: "search", placeholder: "filter, e.g. tile red", oninput: () => fill() });
   function fill() {
     const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
-    const shown = actions.filter((a) => words.every((w) => a.includes(w))).slice(0, 120);
-    put(list, shown.map((a) => el("button", { class: "btn small", "data-action": a, onclick: () => ctx.act(a) }, a)));
+    const shown = actions.filter((a) => words.every((w) => a.toLowerCase().includes(w))).slice(0, 120);
+    put(list, shown.map((a) => el("button", { class: "btn small", "data-action": a, title: describeAction(a), onclick: () => ctx.act(a) }, a)));
   }
   fill();
   return el("details", { class: "card all-actions" }, el("summary", {}, `Every legal action (${actions.length})`), filter, list);
@@ -391,9 +702,9 @@ function swapDialog(frame, legal, ctx) {
   });
 }
 
-// -- decisions in dialogs ------------------------------------------------------------------------
+// -- decisions in the side panel -----------------------------------------------------------------
 
-export function needsDialog(frame) {
+export function needsDecision(frame) {
   return Boolean(frame.pending) && (frame.legal_actions || []).length > 0;
 }
 
@@ -405,10 +716,11 @@ function strengthLine(frame, p, who) {
   const extra = committed === null || committed === undefined ? "" : ` + ${committed} committed`;
   return el("div", { class: `strength ${who}` },
     el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[frame.players[seat]]}` }, titleCase(frame.players[seat])),
-    ` ${who}: ${base}${extra}`, el("strong", {}, ` = ${total}`));
+    ` ${who}: ${base} on the board${extra}`, el("strong", {}, ` = ${total}`));
 }
 
-export function openDialog(frame, ctx) {
+/** The decision awaited from this seat, in a panel beside the board (never over it). */
+export function openDecision(container, frame, ctx) {
   const p = frame.pending;
   const actions = frame.legal_actions;
   const button = (a, label) => ({ label, action: a, onclick: () => ctx.act(a) });
@@ -417,69 +729,80 @@ export function openDialog(frame, ctx) {
   if (p.kind === "revolt" || p.kind === "war") {
     const color = p.kind === "revolt" ? "red" : p.color;
     const mineCount = hand.filter((c) => c === color).length;
-    const role = p.kind === "revolt" ? ROLE_OF_COLOR[p.color] : ROLE_OF_COLOR[p.color];
-    dialog({
-      id: "decision",
-      title: p.kind === "revolt" ? `Revolt over the ${role}` : `${titleCase(p.color)} war`,
+    const role = ROLE_OF_COLOR[p.color];
+    const attack = p.attacker_strength + (p.attacker_commit ?? 0);
+    const defender = titleCase(frame.players[p.defender]);
+    const need = me === p.defender
+      ? Math.max(0, attack - p.defender_strength)
+      : null;
+    panel(container, {
+      title: p.kind === "revolt" ? `Revolt over the ${role}` : `${titleCase(p.color)} war (${role}s)`,
+      kind: "conflict",
       body: [
-        el("p", {}, p.kind === "revolt" ? "Strength: temples next to the leader, plus red tiles committed." : `Strength: ${color} tiles in the kingdom on each side, plus ${color} tiles committed.`),
+        el("p", {}, p.kind === "revolt" ? "Strength: temples next to each leader, plus red tiles committed from the hand." : `Strength: ${color} tiles in each side of the joined kingdom, plus ${color} tiles committed from the hand.`),
         strengthLine(frame, p, "attacker"),
         strengthLine(frame, p, "defender"),
-        el("p", {}, `You are the ${p.attacker === me ? "attacker" : "defender"}; you hold ${mineCount} ${color} tile${mineCount === 1 ? "" : "s"}. How many do you commit?`),
+        el("p", { class: "tie-rule" }, el("strong", {}, `Higher total wins; ties go to the defender (${defender}).`)),
+        el("p", {}, `You are the ${p.attacker === me ? "attacker: the defender answers after you" : "defender"}; you hold ${mineCount} ${color} tile${mineCount === 1 ? "" : "s"}.`,
+          need !== null ? ` Committing ${need} ${need > mineCount ? "would hold (you have too few)" : "holds"}.` : ""),
+        el("p", { class: "muted small" }, "On the board: the attacker's leader and supporters ringed in orange, the defender's in blue. Committed tiles leave the game."),
         p.queue?.length ? el("p", { class: "muted" }, `Wars still to fight: ${p.queue.join(", ")}`) : null,
       ],
       buttons: actions.map((a) => button(a, a.replace("commit ", "Commit "))),
     });
   } else if (p.kind === "war_order") {
-    dialog({
-      id: "decision",
+    panel(container, {
       title: "Which war first?",
       body: [el("p", {}, "Joining the kingdoms started several wars. Pick the leader colour to fight over first.")],
-      buttons: actions.map((a) => button(a, `${titleCase(a.split(" ")[1])} (${ROLE_OF_COLOR[a.split(" ")[1]]})`)),
+      buttons: actions.map((a) => button(a, `${titleCase(a.split(" ")[1])} (${ROLE_OF_COLOR[a.split(" ")[1]]}s)`)),
     });
   } else if (p.kind === "monument") {
-    dialog({
-      id: "decision",
+    panel(container, {
       title: "Build a monument?",
-      body: [el("p", {}, "Four tiles of one colour form a square: you may turn them over and build a monument on them.")],
-      buttons: actions.map((a) => a === "decline" ? { ...button(a, "No monument"), kind: "quiet" } : button(a, `Monument ${a.split(" ")[1]} on ${a.split(" ")[2]}`)),
+      body: [el("p", {}, "Four tiles of one colour form a square: you may turn them face down and build a monument on them. At the end of each of your turns, your leaders of its colours in that kingdom score 1 point each.")],
+      buttons: actions.map((a) => a === "decline" ? { ...button(a, "No monument"), kind: "quiet" } : button(a, `Monument ${a.split(" ")[1].replace("-", "–")} on ${a.split(" ")[2]}`)),
     });
   } else if (p.kind === "treasure") {
-    dialog({
-      id: "decision",
+    panel(container, {
       title: "Take a treasure",
-      body: [el("p", {}, "Your trader's kingdom holds more than one treasure: choose which to take (highlighted on the board).")],
+      body: [el("p", {}, "Your trader's kingdom holds more than one treasure: choose which to take (the squares are highlighted on the board; special squares first).")],
       buttons: actions.map((a) => button(a, `Treasure on ${a.split(" ")[1]}`)),
     });
   } else if (p.kind === "building") {
-    dialog({
-      id: "decision",
+    panel(container, {
       title: "Place a building?",
-      body: [el("p", {}, "The line of tiles you completed lets you put a civilization building on one of its squares.")],
+      body: [el("p", {}, "The line of tiles you completed lets you put a civilization building on one of its squares: tiles of its colour placed in that kingdom then score 2.")],
       buttons: actions.map((a) => a === "decline" ? { ...button(a, "No building"), kind: "quiet" } : button(a, `Building on ${a.split(" ")[1]}`)),
     });
   } else if (p.kind === "wonder") {
-    dialog({
-      id: "decision",
+    panel(container, {
       title: "Build the wonder?",
-      body: [el("p", {}, "The wonder covers a cross of five squares.")],
+      body: [el("p", {}, "The wonder covers a cross of five squares; while your king is in its kingdom it gives you a point of your choice at the end of your turns.")],
       buttons: actions.map((a) => a === "decline" ? { ...button(a, "No wonder"), kind: "quiet" } : button(a, `Wonder centred on ${a.split(" ")[1]}`)),
     });
   } else if (p.kind === "wonderpoint") {
-    dialog({
-      id: "decision",
+    panel(container, {
       title: "The wonder's point",
       body: [el("p", {}, "Choose the colour of the point the wonder gives you this turn.")],
       buttons: actions.map((a) => button(a, titleCase(a.split(" ")[1]))),
     });
   } else {
-    dialog({ id: "decision", title: "Your decision", body: [el("pre", {}, JSON.stringify(p, null, 1))], buttons: actions.map((a) => button(a, a)) });
+    panel(container, { title: "Your decision", body: [], buttons: actions.map((a) => button(a, describeAction(a))) });
   }
+}
+
+/** What another seat is deciding now, when it is not ours (a conflict in progress). */
+export function waitingFor(frame) {
+  const p = frame.pending;
+  if (!p || (p.kind !== "revolt" && p.kind !== "war") || frame.to_move === null) return null;
+  const who = titleCase(frame.players[frame.to_move]);
+  const side = frame.to_move === p.attacker ? "attacker" : "defender";
+  return `${who} (${side}) decides how many ${p.kind === "revolt" ? "red" : p.color} tiles to commit. Ties go to the defender.`;
 }
 
 export function resultTable(result, players) {
   return el("table", { class: "result-table", id: "result" },
-    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Dynasty"), COLORS.map((c) => el("th", { class: `pts ${c}` }, c)), el("th", {}, "◆"), el("th", {}, "Score"))),
+    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Dynasty"), COLORS.map((c) => el("th", { class: `pts ${c}`, title: c }, swatch(c))), el("th", { title: "treasures" }, treasureIcon()), el("th", {}, "Score"))),
     el("tbody", {}, result.map((r) => {
       const pts = r.final || r.points || {};
       return el("tr", { "data-place": r.place },

@@ -1,0 +1,402 @@
+"""The search bots' help for people: hints during a game, and the analysis of a finished one.
+
+Both cost CPU, so both are bounded and kept behind the bots:
+
+- They run in worker processes of their own (``Limits.assist_processes``, one by default),
+  niced by :data:`ASSIST_NICE` so that on a busy machine the bots' workers and the server come
+  first; the bots' pool (:mod:`cradle.server.bots`) is never used for them.
+- Work waits in one queue, by priority: a hint (a person is waiting for it) before a step of an
+  analysis; an analysis is cut into steps of one move each, so a hint waits at most one step.
+- A hint thinks ``Limits.hint_seconds``; an analysis ``Limits.analysis_seconds`` per move it
+  reviews; at most ``Limits.analysis_queue`` analyses wait in memory (the others wait in the
+  database, their rows ``queued``); the app rate-limits hints per client.
+
+An analysis (:class:`Analyst`) is stored with its game (``analyses`` table) as it goes, so a
+client sees its progress and a restarted server carries on where it stopped. What it holds:
+
+- ``chances``: per seat, its chance along the game (0 the start, then after each move): the
+  search bots' evaluation of the position, every tile known (the game is over), exact at the end;
+  with two players the chance to win, with more the expected share of opponents beaten;
+- ``reviews``: every decision of the reviewed seats (the people; every seat at a table of bots)
+  that had a choice, searched from the mover's own information (ISMCTS, as the ``hard`` bot
+  thinks): the move played and the best one with their chances, and why the best one is better;
+- ``costly``: the moves that cost most (at most five per seat, each losing at least
+  :data:`COSTLY_LOSS`), by the ply they were played at.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import heapq
+import itertools
+import logging
+import os
+import random
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from cradle.core.contract import GameState
+from cradle.core.record import GameRecord
+from cradle.core.results import rank_rewards
+from cradle.server.bots import watch_parent
+from cradle.server.history import HAND_PIECES, new_state
+
+if TYPE_CHECKING:
+    from cradle.server.hub import Hub
+
+log = logging.getLogger("cradle.server")
+
+T = TypeVar("T")
+
+ASSIST_NICE = 10  # the assist workers' niceness above the server's (bots stay at the server's)
+HINT, ANALYSIS = 0, 1  # priorities: lower is served first
+HINT_COUNT = 3
+COSTLY_LOSS = 0.03  # a move is costly when the best one was at least this much better
+COSTLY_PER_SEAT = 5
+SAVE_SECONDS = 3.0  # an analysis in progress is stored at least this often
+STALE_SECONDS = 120.0  # a shared database: an analysis untouched this long is taken over
+EVALUATIONS = 3  # evaluations averaged per position of the chances chart
+FORMAT = 1
+
+
+def work_seed(*parts: object) -> int:
+    """A search's seed from the game's and the move's (hashed: it tells nothing of them)."""
+    digest = hashlib.sha256(":".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def assist_worker(parent: int) -> None:
+    """A worker's start: behind the bots on a busy machine, gone with the server."""
+    os.nice(ASSIST_NICE)
+    watch_parent(parent)
+
+
+# -- the work, in the workers -------------------------------------------------------------------
+
+
+def hint_work(state: GameState, seat: int, seconds: float, seed: int) -> list[dict[str, Any]]:
+    from cradle.ai.hints import hints
+    from cradle.ai.search import Budget
+
+    found = hints(state, seat, count=HINT_COUNT, budget=Budget(seconds=seconds), seed=seed)
+    return [
+        {"action": h.action, "win_chance": h.win_chance, "visits": h.visits, "reason": h.reason}
+        for h in found
+    ]
+
+
+def _chances(state: GameState, knowledge: Any) -> list[float]:
+    from cradle.ai.search import evaluate
+
+    if state.is_over:
+        return [round(x, 3) for x in rank_rewards(state.result())]
+    total = [0.0] * len(state.players)
+    for number in range(EVALUATIONS):
+        values = evaluate(state.clone(), knowledge, random.Random(number))
+        total = [a + b for a, b in zip(total, values, strict=True)]
+    return [round(x / EVALUATIONS, 3) for x in total]
+
+
+def plan_work(record: GameRecord, reviewed: Sequence[int]) -> dict[str, Any]:
+    """The chances along the game, and the moves to review (a reviewed seat had a choice)."""
+    from cradle.ai.search import knowledge_for
+
+    state = new_state(record)
+    knowledge = knowledge_for(state.game)
+    chances = [_chances(state, knowledge)]
+    plies = []
+    for ply, action in enumerate(record.actions, start=1):
+        if int(state.to_move) in reviewed and len(state.legal_actions()) > 1:
+            plies.append(ply)
+        state.apply(action)
+        chances.append(_chances(state, knowledge))
+    return {"chances": chances, "plies": plies}
+
+
+def review_work(record: GameRecord, ply: int, seconds: float, seed: int) -> dict[str, Any]:
+    """The decision of move ``ply``: searched from the mover's information, the best move and
+    the one played, with their chances, and why (read on the real position: the game is over)."""
+    from cradle.ai.ismcts import search
+    from cradle.ai.search import Budget, knowledge_for
+
+    state = new_state(record)
+    for action in record.actions[: ply - 1]:
+        state.apply(action)
+    seat = int(state.to_move)
+    legal = {a.lower(): a for a in state.legal_actions()}
+    played = legal.get(record.actions[ply - 1].lower(), record.actions[ply - 1])
+    knowledge = knowledge_for(state.game)
+    result = search(state, seat, Budget(seconds=seconds), seed=seed, knowledge=knowledge)
+    rows = {row.action: row for row in result.actions}
+    best = result.actions[0]
+    if played in rows and rows[played].visits >= 3:
+        played_chance = rows[played].reward
+    else:
+        alone = search(state, seat, Budget(seconds=seconds / 3), seed=seed + 1, only=[played])
+        played_chance = alone.actions[0].reward
+    if best.action == played:
+        played_chance = best.reward
+    loss = max(0.0, best.reward - played_chance)
+    pieces = HAND_PIECES[state.game](state, seat) if state.game in HAND_PIECES else {}
+    return {
+        "ply": ply,
+        "seat": seat,
+        "played": played,
+        "played_chance": round(played_chance, 3),
+        "best": best.action,
+        "best_chance": round(best.reward, 3),
+        "loss": round(loss, 3),
+        "why": knowledge.reason(state, seat, best.action),
+        "played_why": knowledge.reason(state, seat, played),
+        "alternatives": [
+            {"action": row.action, "chance": round(row.reward, 3), "visits": row.visits}
+            for row in result.actions[:3]
+        ],
+        "pieces": pieces,
+    }
+
+
+def costly(reviews: Sequence[dict[str, Any]]) -> list[int]:
+    """The plies of the moves that cost most: per seat the worst few, each over COSTLY_LOSS."""
+    chosen: list[int] = []
+    for seat in sorted({r["seat"] for r in reviews}):
+        mine = [r for r in reviews if r["seat"] == seat and r["loss"] >= COSTLY_LOSS]
+        mine.sort(key=lambda r: (-r["loss"], r["ply"]))
+        chosen += [r["ply"] for r in mine[:COSTLY_PER_SEAT]]
+    return sorted(chosen)
+
+
+# -- the pool -----------------------------------------------------------------------------------
+
+
+class AssistPool:
+    """Worker slots for hints and analyses, by priority then first come, first served."""
+
+    def __init__(self, processes: int) -> None:
+        if processes < 1:
+            raise ValueError("the assist pool needs at least one worker")
+        self.processes = processes
+        self.free = processes
+        self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self.order = itertools.count()
+        self.served: list[int] = []  # the priorities served, in order (a test reads it)
+        self.pool: ProcessPoolExecutor | None = None
+        self.closed = False
+
+    def queued(self, priority: int) -> int:
+        return sum(1 for p, _, ready in self.waiting if p == priority and not ready.done())
+
+    async def run(self, priority: int, work: Callable[..., T], *args: Any) -> T:
+        await self._slot(priority)
+        try:
+            self.served.append(priority)
+            del self.served[:-1000]
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._executor(), work, *args)
+        except BrokenProcessPool:
+            self.pool = None  # a worker died (killed from outside): start afresh next time
+            raise
+        finally:
+            self._release()
+
+    async def _slot(self, priority: int) -> None:
+        if self.free > 0 and not self.waiting:
+            self.free -= 1
+            return
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        entry = (priority, next(self.order), ready)
+        heapq.heappush(self.waiting, entry)
+        try:
+            await ready
+        except asyncio.CancelledError:
+            if ready.done() and not ready.cancelled():
+                self._release()  # handed a slot as we were cancelled: pass it on
+            elif entry in self.waiting:
+                self.waiting.remove(entry)
+                heapq.heapify(self.waiting)
+            raise
+
+    def _release(self) -> None:
+        while self.waiting:
+            _priority, _order, ready = heapq.heappop(self.waiting)
+            if not ready.done():
+                ready.set_result(None)
+                return
+        self.free += 1
+
+    def _executor(self) -> Executor:
+        if self.closed:
+            raise RuntimeError("the assist pool is closed")
+        if self.pool is None:
+            import multiprocessing
+
+            self.pool = ProcessPoolExecutor(
+                max_workers=self.processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=assist_worker,
+                initargs=(os.getpid(),),
+            )
+        return self.pool
+
+    def worker_pids(self) -> list[int]:
+        processes = getattr(self.pool, "_processes", None) or {}
+        return [int(pid) for pid in processes]
+
+    def close(self) -> None:
+        self.closed = True
+        if self.pool is not None:
+            processes = list((getattr(self.pool, "_processes", None) or {}).values())
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                process.join(timeout=5)
+            self.pool = None
+
+
+# -- analyses -----------------------------------------------------------------------------------
+
+
+class Analyst:
+    """Analyses of finished games: queued in the database when a game ends, worked through
+    in the assist pool, stored as they go."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.queue: list[str] = []  # game ids, first come first served
+        self.active: set[str] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.wake = asyncio.Event()
+
+    @property
+    def limits(self) -> Any:
+        return self.hub.limits
+
+    def start(self) -> None:
+        for _ in range(self.hub.assist.processes):
+            task = asyncio.ensure_future(self._worker())
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        self.refill()
+
+    async def stop(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        for task in list(self.tasks):
+            # Stopping: whatever it was doing is stored so far and redone on start.
+            with contextlib.suppress(BaseException):
+                await task
+
+    def refill(self) -> None:
+        """Take queued analyses from the database (soon, in the background)."""
+        self.hub._spawn(self._refill())
+
+    async def _refill(self) -> None:
+        room = self.limits.analysis_queue - len(self.queue)
+        if room <= 0 or self.hub.closing:
+            return
+        stale = time.time() - STALE_SECONDS
+        storage = self.hub.storage
+        for game_id in await self.hub._db(storage.pending_analyses, room, stale):
+            if game_id not in self.queue and game_id not in self.active:
+                self.queue.append(game_id)
+        if self.queue:
+            self.wake.set()
+
+    async def _worker(self) -> None:
+        while not self.hub.closing:
+            if not self.queue:
+                self.wake.clear()
+                await self.wake.wait()
+                continue
+            game_id = self.queue.pop(0)
+            if game_id in self.active:
+                continue
+            self.active.add(game_id)
+            try:
+                await self._analyse(game_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the analysis of game %s failed", game_id)
+                await self.hub._db(
+                    self.hub.storage.save_analysis,
+                    game_id,
+                    self.hub.storage.origin,
+                    "failed",
+                    0,
+                    0,
+                    None,
+                )
+            finally:
+                self.active.discard(game_id)
+            if len(self.queue) < self.limits.analysis_queue // 2:
+                await self._refill()
+
+    async def _analyse(self, game_id: str) -> None:
+        hub = self.hub
+        storage = hub.storage
+        claimed = await hub._db(
+            storage.claim_analysis, game_id, storage.origin, time.time() - STALE_SECONDS
+        )
+        if claimed is None:
+            return  # done, or another process works on it
+        stored = await hub._db(storage.load, game_id)
+        if stored is None or stored.status != "over":
+            await hub._db(storage.save_analysis, game_id, storage.origin, "failed", 0, 0, None)
+            return
+        record = GameRecord(
+            game=stored.game,
+            players=list(stored.players),
+            seed=stored.seed,
+            options=dict(stored.options),
+            actions=list(stored.actions),
+        )
+        humans = [s for s, kind in enumerate(stored.seats) if kind == "human"]
+        reviewed = humans or list(range(len(stored.seats)))
+        data: dict[str, Any] = claimed.get("data") or {}
+        if data.get("format") != FORMAT or "plies" not in data:
+            plan = await hub.assist.run(ANALYSIS, plan_work, record, reviewed)
+            data = {
+                "format": FORMAT,
+                "seconds": self.limits.analysis_seconds,
+                "reviewed": reviewed,
+                "chances": plan["chances"],
+                "plies": plan["plies"],
+                "reviews": [],
+            }
+        total = len(data["plies"])
+        done = {r["ply"] for r in data["reviews"]}
+        saved = time.monotonic()
+        await hub._db(
+            storage.save_analysis, game_id, storage.origin, "running", len(done), total, data
+        )
+        for ply in data["plies"]:
+            if ply in done:
+                continue
+            seed = work_seed("review", stored.seed, ply)
+            review = await hub.assist.run(
+                ANALYSIS, review_work, record, ply, self.limits.analysis_seconds, seed
+            )
+            data["reviews"].append(review)
+            done.add(ply)
+            if time.monotonic() - saved >= SAVE_SECONDS:
+                saved = time.monotonic()
+                kept = await hub._db(
+                    storage.save_analysis,
+                    game_id,
+                    storage.origin,
+                    "running",
+                    len(done),
+                    total,
+                    data,
+                )
+                if not kept:
+                    return  # another process took it over
+        data["costly"] = costly(data["reviews"])
+        await hub._db(storage.save_analysis, game_id, storage.origin, "done", total, total, data)
