@@ -10,7 +10,7 @@ PLAY_EXTRAS := build,server
 TEST_EXTRAS := build,dev,server,openspiel,pettingzoo,ai,ray
 JOBS ?= 2
 
-.PHONY: play test test-long lint typecheck unit bench clean system-packages native native-optional rust-test
+.PHONY: play test test-long ladder lint typecheck unit bench clean system-packages native native-optional rust-test
 
 # The native rules cores (native/, Rust + PyO3) built by maturin into src/cradle/_native*.so.
 EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
@@ -87,9 +87,18 @@ unit: $(STAMP) native system-packages
 
 test: lint typecheck rust-test unit
 
-# What CI does not run: statistical and long tests (pytest -m long).
+# What CI does not run: statistical and long tests (pytest -m long); see also `make ladder`.
 test-long: $(STAMP) native system-packages
 	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) -m long
+
+# Beside test-long (hours, not in CI): hard against expert-rules, greedy, pimc and OpenSpiel's
+# ISMCTSBot (4x the iterations) in 2- and 4-player Tigris and Gheos; ratings and head-to-head
+# intervals go into docs/ai.md. Resumable: results/ladder/ladder.jsonl is re-read.
+LADDER_ITERATIONS ?= 500
+LADDER_ROUNDS ?= 2
+ladder: $(STAMP) native
+	$(BIN)/python -m cradle.ai.ladder --iterations $(LADDER_ITERATIONS) --rounds $(LADDER_ROUNDS) \
+		--workers $(JOBS) --out results/ladder --docs docs/ai.md
 
 bench: $(STAMP)
 	$(BIN)/cradle bench

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from cradle.ai.bots import Bot
+from cradle.ai.expert_rules import ExpertRulesBot
 from cradle.ai.ismcts import IsmctsBot
 from cradle.ai.pimc import PimcBot
 from cradle.ai.search import Budget
@@ -21,6 +22,7 @@ BotMaker = Callable[[int], Bot]
 BOTS: dict[str, BotMaker] = {
     "pimc": lambda seed: PimcBot(seed, Budget(iterations=12), candidates=4, rollout=2),
     "ismcts": lambda seed: IsmctsBot(seed, Budget(iterations=40)),
+    "expert-rules": ExpertRulesBot,
 }
 
 

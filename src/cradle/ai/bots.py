@@ -60,7 +60,10 @@ class RandomBot:
 _BOTS: dict[str, BotFactory] = {"random": RandomBot}
 
 # name -> "module:factory", imported on first use, so heavy bots cost nothing until asked for.
-_LAZY_BOTS: dict[str, str] = {"greedy": "cradle.ai.greedy:make_greedy"}
+_LAZY_BOTS: dict[str, str] = {
+    "greedy": "cradle.ai.greedy:make_greedy",
+    "expert-rules": "cradle.ai.expert_rules:make_expert_rules",
+}
 
 
 def register_bot(name: str, factory: BotFactory) -> None:

@@ -14,6 +14,11 @@ own standing from ``result()``. The gain is game-specific:
 
 Swaps and catastrophes never gain a point at once, so they are only tried when nothing else
 is legal (a catastrophe that would cost the bot a leader is a typical random blunder).
+
+Stall guard: in Tigris a pass that ends the turn at once collects the end-of-turn monument
+points one action earlier than a tile does, so two greedy players would pass forever and
+the bag would never empty. The search bots' ``StallGuard`` (once it has fired, after 2
+decisions without a change of the bag) makes it place a tile or swap instead.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from cradle.ai.bots import decision_actions
+from cradle.ai.search import StallGuard
 from cradle.core.contract import Event, GameState
 from cradle.gheos import as_gheos
 from cradle.tigris import as_tigris
@@ -110,9 +116,10 @@ class GreedyBot:
         self.rng = random.Random(seed)
         # When set, only a random sample of this many candidates is searched (faster, weaker).
         self.max_candidates = max_candidates
+        self.guard = StallGuard(relapse=2)
 
     def choose(self, state: GameState, seat: int) -> str:
-        legal = decision_actions(state, seat)
+        legal = self.guard.allowed(state, seat, decision_actions(state, seat))
         if len(legal) == 1:
             return legal[0]
         game = state.game

@@ -5,6 +5,7 @@
 | `pimc`   | determinized one-ply + rollouts       | 0.5 s               |
 | `ismcts` | information-set MCTS                  | 1 s                 |
 | `easy`   | `greedy` (one ply)                    | -                   |
+| `expert-rules` | rules of thumb, a one-ply look  | - (milliseconds)    |
 | `medium` | `pimc`                                | 0.3 s               |
 | `hard`   | `ismcts`                              | 1 s                 |
 | `expert` | `ismcts`, root-parallel on every core | 3 s                 |
@@ -32,6 +33,13 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", "greedy", None, about="one-ply greedy: takes what scores now"),
+    # Between easy and medium: far ahead of greedy in Tigris, behind the search bots.
+    "expert-rules": Level(
+        "expert-rules",
+        "expert-rules",
+        None,
+        about="published strategy as rules, no search: milliseconds",
+    ),
     "medium": Level("medium", "pimc", Budget(seconds=0.3), about="sampled worlds, 0.3 s a move"),
     "hard": Level("hard", "ismcts", Budget(seconds=1.0), about="information-set MCTS, 1 s"),
     "expert": Level(
@@ -60,6 +68,11 @@ def search_bot(
 
 def level_bot(level: str, seed: int | None = None) -> Bot:
     spec = LEVELS[level]
+    if spec.bot == "expert-rules":
+        # The level and the bot share the name: the registry would hand back this factory.
+        from cradle.ai.expert_rules import ExpertRulesBot
+
+        return ExpertRulesBot(seed)
     if spec.budget is None:
         try:
             bot = make_bot(spec.bot, seed)

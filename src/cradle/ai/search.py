@@ -91,22 +91,32 @@ class StallGuard:
     Tigris ends only when the bag or the treasures run out; a side that is ahead may find
     that moving leaders back and forth is as good as anything, and a game against a bot that
     passes would never end. The guard watches the public bag size at the bot's decisions;
-    after STALL_LIMIT of them without a change it allows only actions that use up tiles
-    (when there are any), so the game moves on. It reads the view only: it is fair."""
+    after ``limit`` of them without a change it allows only actions that use up tiles
+    (when there are any), so the game moves on. Once it has fired, ``relapse`` decisions
+    without a change are enough (a bot that stalled once, like greedy collecting monument
+    points by passing, would otherwise spend ``limit`` decisions on every tile of the bag).
+    It reads the view only: it is fair."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = STALL_LIMIT, relapse: int | None = None) -> None:
+        self.limit = limit
+        self.relapse = limit if relapse is None else relapse
         self.bag: int | None = None
         self.still = 0
+        self.fired = False
 
     def allowed(self, state: GameState, seat: int, actions: list[str]) -> list[str]:
         bag = state.view(seat).get("bag_size")
         if not isinstance(bag, int):
             return actions
+        if self.bag is not None and bag > self.bag:
+            self.fired = False  # the bag grew: a new game
         self.still = self.still + 1 if bag == self.bag else 0
         self.bag = bag
-        if self.still < STALL_LIMIT:
+        if self.still < (self.relapse if self.fired else self.limit):
             return actions
         moving = [a for a in actions if a.split(" ", 1)[0] in PROGRESS_VERBS]
+        if moving:
+            self.fired = True
         return moving or actions
 
 
