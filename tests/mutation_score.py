@@ -46,7 +46,7 @@ def main(argv: list[str]) -> int:
                 tally["equivalent"] += 1
             elif code in KILLED:
                 tally["killed"] += 1
-                tally[KILLED[code]] += 1
+                tally["timeout"] += KILLED[code] == "timeout"
             elif code is None:
                 tally["not checked"] += 1
             else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,8 +17,10 @@ seeds = st.integers(0, 2**32 - 1)
 player_counts = st.integers(2, 4)
 # The longest game: 51 tiles, each turn at most a handful of decisions.
 MAX_DECISIONS = 51 * 8
-# Random games to play (README: CRADLE_PROPERTY_GAMES), as the Tigris property tests do.
-GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES", "600"))
+# Random games to play (docs/testing.md: CRADLE_PROPERTY_GAMES), as the Tigris property tests
+# do; make test-long plays CRADLE_PROPERTY_GAMES_LONG more.
+GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES", "150"))
+LONG_GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES_LONG", "3000"))
 
 
 def check_invariants(state: GheosState, points_before: list[int]) -> None:
@@ -52,11 +55,7 @@ def choose(state: GheosState, rng: random.Random, token_rate: float) -> str:
     return rng.choice(state.legal_actions())
 
 
-@settings(max_examples=GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=seeds, players=player_counts, token_rate=st.sampled_from([0.5, 0.1, 0.0]))
-def test_random_games_keep_the_invariants_and_end(
-    seed: int, players: int, token_rate: float
-) -> None:
+def play_checked(seed: int, players: int, token_rate: float) -> None:
     rng = random.Random(seed)
     state = gheos.new_game(players, seed)
     decisions = 0
@@ -71,6 +70,26 @@ def test_random_games_keep_the_invariants_and_end(
     assert ended_by_epoch or not any(state.tokens)
     places = sorted(row["place"] for row in state.result())
     assert places[0] == 1
+
+
+token_rates = st.sampled_from([0.5, 0.1, 0.0])
+
+
+@settings(max_examples=GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, players=player_counts, token_rate=token_rates)
+def test_random_games_keep_the_invariants_and_end(
+    seed: int, players: int, token_rate: float
+) -> None:
+    play_checked(seed, players, token_rate)
+
+
+@pytest.mark.long
+@settings(max_examples=LONG_GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, players=player_counts, token_rate=token_rates)
+def test_many_random_games_keep_the_invariants_and_end(
+    seed: int, players: int, token_rate: float
+) -> None:
+    play_checked(seed, players, token_rate)
 
 
 @settings(max_examples=60, deadline=None)

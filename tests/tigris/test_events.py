@@ -3,7 +3,14 @@ terminal and replays show their text) and say exactly who did what where."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
+from cradle import tigris
+
 from .helpers import leader, make_state
+from .test_rules_leaders import _two_kingdoms
 from .test_rules_monuments import _red_square
 from .test_rules_revolt import _kings_revolt
 from .test_rules_war import _kings_at_war
@@ -275,3 +282,64 @@ def test_the_game_over_event_says_why() -> None:
             "text": f"the game ends: {reason}",
         }
         assert s.is_over
+
+
+def test_a_leader_moved_names_where_it_came_from() -> None:
+    s = make_state(_two_kingdoms())
+    assert s.apply("leader king H5") == [
+        {
+            "type": "leader",
+            "text": "archer moves the king to H5",
+            "seat": 0,
+            "role": "king",
+            "cell": "H5",
+            "moved_from": "G4",
+        }
+    ]
+
+
+def test_the_wonder_point_is_scored_in_the_chosen_colour() -> None:
+    s = make_state(
+        WONDER_BOARD, hands={"archer": ["red"]}, actions_left=1, options={"wonder": True}, bag=BAG
+    )
+    s.apply("tile red F6")
+    s.apply("wonder F6")
+    assert s.apply("wonderpoint green") == [
+        {
+            "type": "score",
+            "text": "archer scores 1 green (the wonder)",
+            "seat": 0,
+            "color": "green",
+            "amount": 1,
+        },
+        {"type": "turn", "text": "bull's turn", "seat": 1},
+    ]
+
+
+def test_new_games_refuse_bad_tables_with_their_reason() -> None:
+    def reason(*args: Any, **kwargs: Any) -> str:
+        with pytest.raises(ValueError) as refused:
+            tigris.new_game(*args, **kwargs)
+        return str(refused.value)
+
+    assert reason(5, 1) == "Tigris & Euphrates is for 2 to 4 players, not 5"
+    assert reason(True, 1) == reason("2", 1) == "players must be a number from 2 to 4"
+    for dynasties in (["archer", "archer"], ["archer"], ["archer", "wolf"]):
+        assert reason(2, 1, dynasties=dynasties) == (
+            "dynasties must be 2 different names among archer, bull, pot, lion"
+        )
+    assert tigris.new_game(2, 1, dynasties=["lion", "pot"]).players == ("lion", "pot")
+    assert tigris.new_game(seed=3).players == ("archer", "bull")
+
+
+def test_the_first_hands_are_dealt_from_the_first_player_clockwise() -> None:
+    # Seeded games are reproducible: the same seed deals the same hands (the native engine
+    # deals the same way).
+    s = tigris.new_game(3, 7, engine="python")
+    position = s.to_position()
+    assert position["active"] == 2
+    assert position["hands"] == {
+        "archer": ["red", "red", "red", "blue", "green", "black"],
+        "bull": ["red", "red", "red", "red", "green", "green"],
+        "pot": ["red", "red", "red", "blue", "green", "black"],
+    }
