@@ -67,7 +67,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP) native system-packages
-	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS)
+	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) --durations=20
 
 test: lint typecheck rust-test unit
 
