@@ -95,3 +95,10 @@ def test_dynasties_and_leaders_by_cell() -> None:
     assert s.leader_at(parse_cell("A1")) == 4 * 1 + RED
     assert s.leader_at(parse_cell("J4")) == 4 * 0 + BLACK
     assert s.leader_at(parse_cell("B1")) == -1
+
+
+def test_the_region_map_can_be_asked_first() -> None:
+    s = crowded()
+    region_map = s.region_map()  # before regions(): it works them out itself
+    assert region_map[parse_cell("A1")] == 0 and region_map[parse_cell("J5")] == 1
+    assert s.regions()[1].cells[0] == parse_cell("G4")
