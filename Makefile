@@ -10,7 +10,7 @@ PLAY_EXTRAS := build,server
 TEST_EXTRAS := build,dev,server,openspiel,pettingzoo,ai,ray
 JOBS ?= 2
 
-.PHONY: play test test-long ladder lint typecheck unit bench clean system-packages native native-optional rust-test
+.PHONY: play test test-long ladder mutation lint typecheck unit bench clean system-packages native native-optional rust-test
 
 # The native rules cores (native/, Rust + PyO3) built by maturin into src/cradle/_native*.so.
 EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
@@ -83,7 +83,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP) native system-packages
-	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS)
+	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) --durations=20
 
 test: lint typecheck rust-test unit
 
@@ -100,8 +100,17 @@ ladder: $(STAMP) native
 	$(BIN)/python -m cradle.ai.ladder --iterations $(LADDER_ITERATIONS) --rounds $(LADDER_ROUNDS) \
 		--workers $(JOBS) --out results/ladder --docs docs/ai.md
 
+# Mutation testing of the rules (docs/testing.md), not in CI: mutmut mutates the two Python
+# reference engines' state.py ([tool.mutmut] in pyproject.toml) and runs the fast rules tests
+# against every mutant; an hour or more on two shared cores. Prints the score per file.
+MUTATION_CHILDREN ?= 2
+mutation: $(STAMP)
+	rm -rf mutants
+	CRADLE_ENGINE=python $(BIN)/mutmut run --max-children $(MUTATION_CHILDREN)
+	$(BIN)/python tests/mutation_score.py
+
 bench: $(STAMP)
 	$(BIN)/cradle bench
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis native/target $(NATIVE)
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis native/target $(NATIVE) mutants

@@ -75,12 +75,19 @@ def test_greedy_takes_the_best_immediate_gain() -> None:
     assert checked > 3
 
 
+@pytest.mark.long  # statistical: make test-long
 @pytest.mark.parametrize(("game", "games"), [("tigris", 12), ("gheos", 40)])
 def test_greedy_beats_random_with_a_margin_the_interval_shows(game: str, games: int) -> None:
     result = run_duel(game, "greedy", "random", games, 2, {}, seed=7)
     low, _ = result.interval()
     assert result.games == games
     assert low > 0.5, result.summary()
+
+
+def test_greedy_wins_a_fixed_seeded_duel_from_both_seats() -> None:
+    # The quick check of make test (the statistical one above is in make test-long).
+    result = run_duel("gheos", "greedy", "random", 2, 2, {}, seed=7)
+    assert (result.games, result.wins) == (2, 2)
 
 
 def test_duel_swaps_seats(monkeypatch: pytest.MonkeyPatch) -> None:

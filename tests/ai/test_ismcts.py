@@ -110,6 +110,7 @@ def test_pimc_tries_its_candidates_in_every_world() -> None:
     assert rewards == sorted(rewards, reverse=True)
 
 
+@pytest.mark.long  # two whole searched games: make test-long (the revolt test above is quick)
 def test_ismcts_beats_random() -> None:
     from .test_play import play_out
 

@@ -12,7 +12,8 @@ pytest.importorskip("pyspiel", reason="needs the openspiel extra")
 from cradle.ai.openspiel_arena import main, run
 
 
-@pytest.mark.parametrize("game", ["gheos", "tigris"])
+# A Tigris match takes minutes of OpenSpiel's search: make test-long.
+@pytest.mark.parametrize("game", ["gheos", pytest.param("tigris", marks=pytest.mark.long)])
 def test_a_match_plays_every_seat_to_the_end(game: str) -> None:
     report = run(game, 2, "greedy", seconds=0.01, games=1, seed=3, workers=1)
     records = report["records"]

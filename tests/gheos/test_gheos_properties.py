@@ -21,8 +21,10 @@ seeds = st.integers(0, 2**32 - 1)
 player_counts = st.integers(2, 4)
 # The longest game: 51 tiles, each turn at most a handful of decisions.
 MAX_DECISIONS = 51 * 8
-# Random games to play (README: CRADLE_PROPERTY_GAMES), as the Tigris property tests do.
-GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES", "600"))
+# Random games per engine in make test (docs/testing.md: CRADLE_PROPERTY_GAMES), as the Tigris
+# property tests do; make test-long plays CRADLE_PROPERTY_GAMES_LONG more.
+GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES", "150"))
+LONG_GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES_LONG", "3000"))
 # Positions and summaries cost more than the steps: the invariants are checked every few.
 CHECK_EVERY = 4
 ENGINES = engines()
@@ -86,12 +88,7 @@ def choose(state: GheosState, rng: random.Random, token_rate: float) -> str:
     return action
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-@settings(max_examples=GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=seeds, players=player_counts, token_rate=st.sampled_from([0.5, 0.1, 0.0]))
-def test_random_games_keep_the_invariants_and_end(
-    engine: str, seed: int, players: int, token_rate: float
-) -> None:
+def play_checked(engine: str, seed: int, players: int, token_rate: float) -> None:
     rng = random.Random(seed)
     state = gheos.new_game(players, seed, engine=engine)
     decisions = 0
@@ -109,6 +106,28 @@ def test_random_games_keep_the_invariants_and_end(
     assert ended_by_epoch or not any(position["tokens"].values())
     places = sorted(row["place"] for row in state.result())
     assert places[0] == 1
+
+
+token_rates = st.sampled_from([0.5, 0.1, 0.0])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@settings(max_examples=GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, players=player_counts, token_rate=token_rates)
+def test_random_games_keep_the_invariants_and_end(
+    engine: str, seed: int, players: int, token_rate: float
+) -> None:
+    play_checked(engine, seed, players, token_rate)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("engine", ENGINES)
+@settings(max_examples=LONG_GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, players=player_counts, token_rate=token_rates)
+def test_many_random_games_keep_the_invariants_and_end(
+    engine: str, seed: int, players: int, token_rate: float
+) -> None:
+    play_checked(engine, seed, players, token_rate)
 
 
 @pytest.mark.parametrize("engine", ENGINES)

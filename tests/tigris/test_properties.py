@@ -17,8 +17,10 @@ from tests.tigris.invariants import check_invariants
 
 # The engines are parametrised here, not by conftest.
 ENGINES_INSIDE = True
-# Games per engine (the reference ran 600 alone before the native engine came).
-GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES", "300"))
+# Random games per engine in make test; make test-long plays CRADLE_PROPERTY_GAMES_LONG more
+# (the state machines of test_state_machine.py drive games action by action, with shrinking).
+GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES", "40"))
+LONG_GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES_LONG", "1200"))
 MAX_ACTIONS = 3000
 
 
@@ -76,7 +78,7 @@ ALL_OPTIONS = [
     for w in (False, True)
     for o in (False, True)
 ]
-PER_COMBINATION = int(os.environ.get("CRADLE_PROPERTY_GAMES_PER_OPTIONS", "10"))
+PER_COMBINATION = int(os.environ.get("CRADLE_PROPERTY_GAMES_PER_OPTIONS", "2"))
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -93,3 +95,19 @@ def test_random_games_with_every_combination_of_options(
     engine: str, options: tigris.Options, seed: int, players: int, chooser: int
 ) -> None:
     play_checked(seed, players, chooser, options, engine)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("engine", ENGINES)
+def test_many_random_games_with_any_options_keep_every_invariant(engine: str) -> None:
+    @settings(max_examples=LONG_GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        seed=st.integers(0, 2**31),
+        players=st.integers(2, 4),
+        chooser=st.integers(0, 2**31),
+        options=st.sampled_from(ALL_OPTIONS),
+    )
+    def game(seed: int, players: int, chooser: int, options: tigris.Options) -> None:
+        play_checked(seed, players, chooser, options, engine)
+
+    game()
