@@ -3,7 +3,15 @@ catastrophe, a leader in the corner A1): contents, regions, the region map and t
 
 from __future__ import annotations
 
-from cradle.tigris import Content, Dynasty, Leader, Monument, TigrisState, parse_cell
+from cradle.tigris import (
+    Content,
+    Dynasty,
+    Leader,
+    Monument,
+    TigrisState,
+    from_position,
+    parse_cell,
+)
 
 from .helpers import leader, make_state
 
@@ -92,9 +100,12 @@ def test_dynasties_and_leaders_by_cell() -> None:
     s = crowded()
     assert s.dynasty(0) == Dynasty("archer", (1, 1, 0, 0), (0, 0, 0, 0), 0, 1, (RED, BLUE, GREEN))
     assert s.dynasty(1) == Dynasty("bull", (0, 0, 0, 0), (0, 0, 0, 0), 0, 2, (BLUE, GREEN, BLACK))
-    assert s.leader_at(parse_cell("A1")) == 4 * 1 + RED
-    assert s.leader_at(parse_cell("J4")) == 4 * 0 + BLACK
-    assert s.leader_at(parse_cell("B1")) == -1
+    # leader_at is the reference engine's own helper, not the contract: asked of the reference.
+    reference = from_position(s.to_position(), engine="python")
+    assert isinstance(reference, TigrisState)
+    assert reference.leader_at(parse_cell("A1")) == 4 * 1 + RED
+    assert reference.leader_at(parse_cell("J4")) == 4 * 0 + BLACK
+    assert reference.leader_at(parse_cell("B1")) == -1
 
 
 def test_the_region_map_can_be_asked_first() -> None:
