@@ -536,7 +536,7 @@ def create_app(
             seat, hotseat = await hub.identify(table, token)
         except ApiError as exc:
             await send_error(websocket, exc.status, exc.reason)
-            code = {400: 4400, 403: 4403, 404: 4404}.get(exc.status, 4500)
+            code = {400: 4400, 403: 4403, 404: 4404, 503: 4503}.get(exc.status, 4500)
             await websocket.close(code=code, reason=exc.reason[:120])
             return
         except TimeoutError:

@@ -382,7 +382,7 @@ class Hub:
             self.tables.move_to_end(game_id)
             return found
         if game_id in self.broken:
-            raise ApiError(500, f"game {game_id} cannot be restored: {self.broken[game_id]}")
+            raise ApiError(503, f"game {game_id} cannot be restored: {self.broken[game_id]}")
         if len(game_id) > 40:
             raise ApiError(404, "no such game")
         pending = self.loading.get(game_id)
@@ -411,7 +411,7 @@ class Hub:
             table = await self._engine(self._build, stored)
         except CorruptGame as exc:
             self._set_aside(game_id, exc.reason)
-            raise ApiError(500, f"game {game_id} cannot be restored: {exc.reason}") from None
+            raise ApiError(503, f"game {game_id} cannot be restored: {exc.reason}") from None
         if table.is_over and stored.status != "over":
             # Stored before its last status update could be written.
             await self._db(self.storage.set_status, game_id, "over")
