@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from cradle.server.app import create_app
+from cradle.server.limits import Limits
 from tests.server.conftest import GAMES, auth, create, run_async, token_of, watch
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -197,3 +200,28 @@ def test_a_client_that_cannot_keep_up_is_closed_with_a_reason() -> None:
         assert not connection.push("later")  # nothing more is queued once it is closing
 
     run_async(run)
+
+
+def test_a_client_holds_at_most_its_share_of_live_connections(db_url: str) -> None:
+    limits = Limits(analyse_finished=False, sockets_per_client=2)
+    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+        created = create(client)
+        game_id = created["id"]
+        with watch(client, game_id) as first, watch(client, game_id, token_of(created, 0)):
+            assert receive(first)["type"] == "view"
+            with client.websocket_connect(f"/ws/games/{game_id}") as third:
+                reply = receive(third)
+                assert reply["status"] == 429 and "at most 2 live connections" in reply["error"]
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    third.receive_json()
+                assert closed.value.code == 4429
+        # Closed connections free their places (once the server has seen them close).
+        deadline = time.monotonic() + 30
+        while True:
+            with watch(client, game_id) as again, watch(client, game_id) as other:
+                frames = [receive(again), receive(other)]
+            if [f["type"] for f in frames] == ["view", "view"]:
+                break
+            assert all(f["type"] == "view" or f["status"] == 429 for f in frames), frames
+            assert time.monotonic() < deadline, "closed connections never freed their places"
+            time.sleep(0.05)

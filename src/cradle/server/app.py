@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import os
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from pathlib import Path
 from typing import Any, Literal
@@ -517,8 +518,27 @@ def create_app(
             raise BadInput(f"a frame has at most {MAX_FRAME} characters")
         return read_json(text)
 
+    sockets: Counter[str] = Counter()  # live WebSocket connections per client
+
     @app.websocket("/ws/games/{game_id}")
     async def live(websocket: WebSocket, game_id: str) -> None:
+        client = client_of(websocket)
+        if sockets[client] >= limits.sockets_per_client:
+            # Accepted only to say why: a client cannot hold the server's sockets and memory.
+            await websocket.accept()
+            reason = f"at most {limits.sockets_per_client} live connections per client"
+            await send_error(websocket, 429, reason)
+            await websocket.close(code=4429, reason=reason[:120])
+            return
+        sockets[client] += 1
+        try:
+            await serve_socket(websocket, game_id)
+        finally:
+            sockets[client] -= 1
+            if not sockets[client]:
+                del sockets[client]
+
+    async def serve_socket(websocket: WebSocket, game_id: str) -> None:
         hub = hub_of()
         origin = websocket.headers.get("origin")
         if origin is not None and not origin_allowed(

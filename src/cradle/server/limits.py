@@ -25,6 +25,7 @@ class Limits:
     create_burst: int = 20
     moves_per_second: float = 20.0  # moves and undos, over HTTP and WebSocket together
     moves_burst: int = 300
+    sockets_per_client: int = 64  # live WebSocket connections at once (every game together)
     # The whole server (counted in the database: all processes on it together).
     max_live_games: int = 1000  # games not over that changed in the last day
     max_bot_seats: int = 400  # bot seats at those games
@@ -62,6 +63,7 @@ class Limits:
         at_least_one = (
             "create_burst",
             "moves_burst",
+            "sockets_per_client",
             "max_live_games",
             "lobby_page",
             "reads_burst",
@@ -100,6 +102,7 @@ UNLIMITED_CLIENTS = {
     "create_burst": 10**9,
     "moves_per_second": 1e9,
     "moves_burst": 10**9,
+    "sockets_per_client": 10**9,
     "max_live_games": 10**6,
     "reads_per_second": 1e9,
     "reads_burst": 10**9,
