@@ -343,40 +343,54 @@ SYMBOL_OVER_TARGET = """() => {
 def test_a_click_on_a_gheos_continents_middle_starts_a_civilization(
     server: PlayServer, browser: Any, artifacts: Path
 ) -> None:
-    created = server.post("/api/games", {"game": "gheos", "seats": ["human", "bot:random"]})
-    game_id, token = created["id"], created["seats"][0]["token"]
     context = browser.new_context(viewport=LAPTOP)
-    page = context.new_page()
-    errors = PageErrors(page)
-    page.goto(f"{server.base}/#/play/{game_id}/{token}")
-    page.wait_for_selector(".gheos-board")
     rng = random.Random(4)
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 180
     point = None
     while point is None:
-        assert time.monotonic() < deadline, "no civilization could be started"
-        assert turn(page) != "over", "the game ended before a civilization could start"
-        starts = page.locator("[data-start]")
-        if turn(page) == "mine" and starts.count():
-            starts.first.click()  # the continents where it may start light up
-            point = page.evaluate(SYMBOL_OVER_TARGET)
-            if point is None:
-                click_and_wait(page, page.locator(".target-region").first, force_event=True)
-            continue
-        if not decide(page, rng):
-            page.wait_for_timeout(20)
+        # A random game may end before our seat is offered a start: then play a new one.
+        created = server.post("/api/games", {"game": "gheos", "seats": ["human", "bot:random"]})
+        game_id, token = created["id"], created["seats"][0]["token"]
+        page = context.new_page()
+        errors = PageErrors(page)
+        page.goto(f"{server.base}/#/play/{game_id}/{token}")
+        page.wait_for_selector(".gheos-board")
+        while point is None and turn(page) != "over":
+            assert time.monotonic() < deadline, "no civilization could be started"
+            starts = page.locator("[data-start]")
+            if turn(page) == "mine" and starts.count():
+                starts.first.click()  # the continents where it may start light up
+                point = page.evaluate(SYMBOL_OVER_TARGET)
+                if point is None:
+                    click_and_wait(page, page.locator(".target-region").first, force_event=True)
+                continue
+            if not decide(page, rng):
+                page.wait_for_timeout(20)
+        if point is None:
+            assert errors.errors == []
+            page.close()
     page.screenshot(path=str(artifacts / "gheos-continent-highlighted.png"))
-    before = version(page)
+
+    def started_since(moves: int) -> bool:
+        """The server's record (not the page, which may lag) holds our start after ``moves``."""
+        record = server.get(f"/api/games/{game_id}/record", token)
+        done = list(zip(record["actions"], record["seats"], strict=True))[moves:]
+        return any(action.startswith("start ") and seat == 0 for action, seat in done)
+
+    moves = len(server.get(f"/api/games/{game_id}/record", token)["actions"])
     for attempt in range(3):
         page.mouse.click(point[0], point[1])  # a real click, on the symbol in the middle
         try:
-            wait_until(lambda: version(page) != before, seconds=10)
+            wait_until(lambda: started_since(moves), seconds=10)
             break
         except AssertionError:
-            # A frame that redrew the board between measuring and clicking moves the
-            # symbol; measure again (a click the symbols swallow fails every attempt).
+            # A frame that redrew the board between measuring and clicking (the page catching
+            # up with a move) took the highlight away or moved the symbol: highlight and
+            # measure again. A click the symbols swallow fails every attempt.
             assert attempt < 2, "a click on a highlighted continent's symbol was ignored"
-            page.locator("[data-start]").first.click()
+            wait_until(lambda: turn(page) == "mine" and page.locator("[data-start]").count() > 0)
+            if not page.locator(".target-region").count():
+                page.locator("[data-start]").first.click()
             point = page.evaluate(SYMBOL_OVER_TARGET)
             assert point is not None
     record = server.get(f"/api/games/{game_id}/record", token)
