@@ -20,6 +20,7 @@ import json
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +30,7 @@ from rich.table import Table
 
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options
 from cradle.core import native
-from cradle.core.contract import JSON, GameModule, fast
+from cradle.core.contract import JSON, GameModule, GameState, fast
 
 
 @dataclass
@@ -65,6 +66,77 @@ class Measurement:
         }
 
 
+def _measure(
+    module: GameModule,
+    players: int,
+    seconds: float,
+    options: object,
+    seed: int,
+    engine: str | None,
+    play: Callable[[GameState, random.Random, float, int], int],
+) -> Measurement:
+    """New games with ``players`` seats for ``seconds``, each played by ``play(state, rng,
+    deadline, game_seed)``, which returns the actions it made (it may stop at the deadline)."""
+    rng = random.Random(seed)
+    result = Measurement(players)
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        game_seed = rng.randrange(2**31)
+        game_start = time.perf_counter()
+        state = module.new_game(players, game_seed, options, engine=engine)
+        steps = play(state, rng, deadline, game_seed)
+        result.actions += steps
+        result.legal_actions_calls += steps
+        if state.is_over:
+            result.games += 1
+            result.game_seconds.append(time.perf_counter() - game_start)
+            result.game_actions.append(steps)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _play_strings(state: GameState, rng: random.Random, deadline: float, game_seed: int) -> int:
+    """``legal_actions()`` then ``apply(text)``, every refusal an engine bug."""
+    steps = 0
+    while not state.is_over and time.perf_counter() < deadline:
+        actions = state.legal_actions()
+        if not actions:
+            raise CliError(
+                f"engine bug: no legal action in a game not over "
+                f"({len(state.players)} players, game seed {game_seed}, after {steps} actions)",
+                code=1,
+            )
+        action = rng.choice(actions)
+        try:
+            state.apply(action)
+        except ValueError as exc:
+            raise CliError(
+                f"engine bug: legal action {action!r} refused ({len(state.players)} players, "
+                f"game seed {game_seed}, action {steps + 1}): {exc}",
+                code=1,
+            ) from None
+        steps += 1
+    return steps
+
+
+def _play_ids(state: GameState, rng: random.Random, deadline: float, game_seed: int) -> int:
+    """The fast paths: ``legal_action_ids()`` then ``apply_id``."""
+    game = fast(state)
+    steps = 0
+    while not game.is_over and time.perf_counter() < deadline:
+        ids = game.legal_action_ids()
+        game.apply_id(ids[rng.randrange(len(ids))])
+        steps += 1
+    return steps
+
+
+def _play_out(state: GameState, rng: random.Random, deadline: float, game_seed: int) -> int:
+    """The whole game inside the engine: ``random_playout(seed)``."""
+    steps: int = fast(state).random_playout(rng.randrange(2**63))
+    return steps
+
+
 def measure_random(
     module: GameModule,
     players: int,
@@ -74,88 +146,21 @@ def measure_random(
     engine: str | None = None,
 ) -> Measurement:
     """Play uniformly random games with ``players`` seats for ``seconds``."""
-    rng = random.Random(seed)
-    result = Measurement(players)
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        game_seed = rng.randrange(2**31)
-        game_start = time.perf_counter()
-        state = module.new_game(players, game_seed, options, engine=engine)
-        steps = 0
-        while not state.is_over and time.perf_counter() < deadline:
-            actions = state.legal_actions()
-            result.legal_actions_calls += 1
-            if not actions:
-                raise CliError(
-                    f"engine bug: no legal action in a game not over "
-                    f"({players} players, game seed {game_seed}, after {steps} actions)",
-                    code=1,
-                )
-            action = rng.choice(actions)
-            try:
-                state.apply(action)
-            except ValueError as exc:
-                raise CliError(
-                    f"engine bug: legal action {action!r} refused ({players} players, "
-                    f"game seed {game_seed}, action {steps + 1}): {exc}",
-                    code=1,
-                ) from None
-            steps += 1
-        result.actions += steps
-        if state.is_over:
-            result.games += 1
-            result.game_seconds.append(time.perf_counter() - game_start)
-            result.game_actions.append(steps)
-    result.seconds = time.perf_counter() - start
-    return result
+    return _measure(module, players, seconds, options, seed, engine, _play_strings)
 
 
 def measure_ids(
     module: GameModule, players: int, seconds: float, options: object, seed: int, engine: str
 ) -> Measurement:
     """Random games through the fast paths: ``legal_action_ids()`` then ``apply_id``."""
-    rng = random.Random(seed)
-    result = Measurement(players)
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        game_start = time.perf_counter()
-        state = fast(module.new_game(players, rng.randrange(2**31), options, engine=engine))
-        steps = 0
-        while not state.is_over and time.perf_counter() < deadline:
-            ids = state.legal_action_ids()
-            state.apply_id(ids[rng.randrange(len(ids))])
-            steps += 1
-        result.legal_actions_calls += steps
-        result.actions += steps
-        if state.is_over:
-            result.games += 1
-            result.game_seconds.append(time.perf_counter() - game_start)
-            result.game_actions.append(steps)
-    result.seconds = time.perf_counter() - start
-    return result
+    return _measure(module, players, seconds, options, seed, engine, _play_ids)
 
 
 def measure_playouts(
     module: GameModule, players: int, seconds: float, options: object, seed: int, engine: str
 ) -> Measurement:
     """Whole random games inside the engine: ``random_playout(seed)`` from a new game."""
-    rng = random.Random(seed)
-    result = Measurement(players)
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        game_start = time.perf_counter()
-        state = fast(module.new_game(players, rng.randrange(2**31), options, engine=engine))
-        steps = state.random_playout(rng.randrange(2**63))
-        result.games += 1
-        result.actions += steps
-        result.legal_actions_calls += steps
-        result.game_seconds.append(time.perf_counter() - game_start)
-        result.game_actions.append(steps)
-    result.seconds = time.perf_counter() - start
-    return result
+    return _measure(module, players, seconds, options, seed, engine, _play_out)
 
 
 LOOPS = {"playout": measure_playouts, "ids": measure_ids, "strings": measure_random}
