@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from cradle.core.contract import GameState
 from cradle.core.record import GameRecord
 from cradle.core.results import rank_rewards
-from cradle.server.bots import watch_parent
+from cradle.server.bots import pool_pids, spawn_pool, stop_pool, watch_parent
 from cradle.server.history import HAND_PIECES, new_state
 
 if TYPE_CHECKING:
@@ -233,29 +233,16 @@ class AssistPool:
         if self.closed:
             raise RuntimeError("the assist pool is closed")
         if self.pool is None:
-            import multiprocessing
-
-            self.pool = ProcessPoolExecutor(
-                max_workers=self.processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=assist_worker,
-                initargs=(os.getpid(),),
-            )
+            self.pool = spawn_pool(self.processes, assist_worker)
         return self.pool
 
     def worker_pids(self) -> list[int]:
-        processes = getattr(self.pool, "_processes", None) or {}
-        return [int(pid) for pid in processes]
+        return pool_pids(self.pool)
 
     def close(self) -> None:
         self.closed = True
         if self.pool is not None:
-            processes = list((getattr(self.pool, "_processes", None) or {}).values())
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                process.terminate()
-            for process in processes:
-                process.join(timeout=5)
+            stop_pool(self.pool)
             self.pool = None
 
 

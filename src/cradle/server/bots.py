@@ -20,6 +20,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -67,6 +68,35 @@ def watch_parent(parent: int) -> None:
                 os._exit(0)
 
     threading.Thread(target=watch, name="cradle-parent-watch", daemon=True).start()
+
+
+def spawn_pool(processes: int, initializer: Callable[[int], None]) -> ProcessPoolExecutor:
+    """Worker processes started by spawn (safe next to the server's threads), each running
+    ``initializer(server pid)`` first, so that it watches the server."""
+    import multiprocessing
+
+    return ProcessPoolExecutor(
+        max_workers=processes,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=initializer,
+        initargs=(os.getpid(),),
+    )
+
+
+def pool_pids(pool: ProcessPoolExecutor | None) -> list[int]:
+    """The process ids of a pool's workers (none before its first task)."""
+    processes = getattr(pool, "_processes", None) or {}
+    return [int(pid) for pid in processes]
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """End a pool's workers now, abandoning their tasks."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
 
 
 class BotPool:
@@ -137,30 +167,16 @@ class BotPool:
         if self.closed:
             raise RuntimeError("the bot pool is closed")
         if self.pool is None:
-            import multiprocessing
-
-            # spawn: safe next to the server's threads; each worker watches the server.
-            self.pool = ProcessPoolExecutor(
-                max_workers=self.processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=watch_parent,
-                initargs=(os.getpid(),),
-            )
+            self.pool = spawn_pool(self.processes, watch_parent)
         return self.pool
 
     def worker_pids(self) -> list[int]:
-        processes = getattr(self.pool, "_processes", None) or {}
-        return [int(pid) for pid in processes]
+        return pool_pids(self.pool)
 
     def close(self) -> None:
         """Stop the workers now: a decision in progress is abandoned (it is redone on start)."""
         self.closed = True
         self.cheap.shutdown(wait=False, cancel_futures=True)
         if self.pool is not None:
-            processes = list((getattr(self.pool, "_processes", None) or {}).values())
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                process.terminate()
-            for process in processes:
-                process.join(timeout=5)
+            stop_pool(self.pool)
             self.pool = None
