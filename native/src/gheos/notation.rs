@@ -6,6 +6,7 @@
 //! for ASCII text, which is all a Rust caller writes; the bindings ask Python for the rest.
 
 use super::geometry::{self, CELLS};
+use crate::text::py_repr;
 
 pub const PLACE: u32 = 0;
 pub const REPLACE: u32 = PLACE + 2 * CELLS * 3;
@@ -117,7 +118,7 @@ pub struct Plain;
 
 impl Host for Plain {
     fn repr(&self, text: &str) -> String {
-        ascii_repr(text)
+        py_repr(text)
     }
 
     fn isdigit(&self, text: &str) -> bool {
@@ -125,42 +126,9 @@ impl Host for Plain {
     }
 
     fn int(&self, text: &str) -> Result<Int, String> {
-        ascii_int(text).ok_or_else(|| {
-            format!(
-                "invalid literal for int() with base 10: {}",
-                ascii_repr(text)
-            )
-        })
+        ascii_int(text)
+            .ok_or_else(|| format!("invalid literal for int() with base 10: {}", py_repr(text)))
     }
-}
-
-/// `repr()` of a str, exact for ASCII text.
-pub fn ascii_repr(text: &str) -> String {
-    let quote = if text.contains('\'') && !text.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push(quote);
-    for ch in text.chars() {
-        match ch {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
 }
 
 /// `int(text)` for ASCII text short enough to hold no more digits than Python converts:
@@ -279,9 +247,9 @@ mod tests {
 
     #[test]
     fn python_text_rules() {
-        assert_eq!(ascii_repr("it's"), "\"it's\"");
-        assert_eq!(ascii_repr("a\\b'\""), "'a\\\\b\\'\"'");
-        assert_eq!(ascii_repr("\x0b"), "'\\x0b'");
+        assert_eq!(py_repr("it's"), "\"it's\"");
+        assert_eq!(py_repr("a\\b'\""), "'a\\\\b\\'\"'");
+        assert_eq!(py_repr("\x0b"), "'\\x0b'");
         let int = |t: &str| ascii_int(t).map(|i| i.text);
         assert_eq!(int("+0_07"), Some("7".into()));
         assert_eq!(int("-0"), Some("0".into()));

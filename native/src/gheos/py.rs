@@ -14,10 +14,11 @@ use super::board::{node, NONE};
 use super::events::{Event, Log, Standing, COLOURS};
 use super::game::{Game, Phase, EPOCH, EPOCH_TILES};
 use super::geometry::{self, cell_name};
-use super::notation::{self, ascii_repr, ascii_words, Host, Int, Plain, Refusal};
+use super::notation::{self, ascii_words, Host, Int, Plain, Refusal};
 use super::parts::{ConflictParts, Parts};
 use super::pyanalysis;
 use super::tiles::{Region, Tile, TileSet, NO_TEMPLE, SYMBOLS};
+use crate::text::py_repr;
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GheosTiles>()?;
@@ -65,12 +66,12 @@ struct PyHost<'py>(Python<'py>);
 impl Host for PyHost<'_> {
     fn repr(&self, text: &str) -> String {
         if text.is_ascii() {
-            return ascii_repr(text);
+            return py_repr(text);
         }
         PyString::new(self.0, text)
             .repr()
             .map(|r| r.to_string())
-            .unwrap_or_else(|_| ascii_repr(text))
+            .unwrap_or_else(|_| py_repr(text))
     }
 
     fn isdigit(&self, text: &str) -> bool {

@@ -4,6 +4,7 @@
 use std::sync::OnceLock;
 
 use super::board::{cell_name, parse_cell, CELLS};
+use crate::text::py_repr;
 
 pub const RED: usize = 0;
 pub const BLUE: usize = 1;
@@ -264,35 +265,6 @@ impl Parsed {
 /// Python's `str.split()` whitespace among ASCII characters.
 fn is_py_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0x1c..=0x1f)
-}
-
-/// Python's `repr()` of an ASCII string.
-pub fn py_repr(text: &str) -> String {
-    let quote = if text.contains('\'') && !text.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push(quote);
-    for ch in text.chars() {
-        match ch {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
 }
 
 fn color_of(word: &str) -> Result<usize, String> {
