@@ -7,6 +7,7 @@
 //! - [`game`]: the state, its legal ids and what each action does;
 //! - [`notation`]: ids, action strings and reading what a player wrote;
 //! - [`events`]: what an action did, with the reference's texts;
+//! - [`knowledge`]: the search's knowledge (twin of `cradle.ai.gheos_knowledge`);
 //! - [`parts`]: a state as plain parts (positions read by the reference, pickling);
 //! - [`random`]: CPython's Mersenne Twister (same deals as the reference) and a fast one;
 //! - [`py`]: the Python bindings (`cradle._native.GheosState`, `GheosTiles`).
@@ -15,6 +16,7 @@ pub mod board;
 pub mod events;
 pub mod game;
 pub mod geometry;
+pub mod knowledge;
 pub mod notation;
 pub mod parts;
 pub mod py;

@@ -14,6 +14,7 @@ use super::board::{node, NONE};
 use super::events::{Event, Log, Standing, COLOURS};
 use super::game::{Game, Phase, EPOCH, EPOCH_TILES};
 use super::geometry::{self, cell_name};
+use super::knowledge;
 use super::notation::{self, ascii_words, Host, Int, Plain, Refusal};
 use super::parts::{ConflictParts, Parts};
 use super::pyanalysis;
@@ -1316,6 +1317,64 @@ impl GheosState {
         rest.extend(wanted.iter().rev());
         self.game.stack = super::game::Few::from_slice(&rest);
         Ok(())
+    }
+
+    // -- the search's knowledge (native/src/gheos/knowledge.rs), for the lockstep test ------
+
+    /// The evaluation's estimated final score per seat (`Reading.values()`).
+    fn _ai_values(&self) -> Vec<f64> {
+        let reading = knowledge::Reading::new(&self.game);
+        reading.values()[..reading.players].to_vec()
+    }
+
+    /// The evaluation's temperature (`Reading.temperature()`).
+    fn _ai_temperature(&self) -> f64 {
+        knowledge::Reading::new(&self.game).temperature()
+    }
+
+    /// The reward vector of this world (`GheosKnowledge.rewards`).
+    fn _ai_rewards(&self) -> Vec<f64> {
+        knowledge::rewards(&self.game)[..usize::from(self.game.players)].to_vec()
+    }
+
+    /// One-ply priors of `ids` (`GheosKnowledge.priors`; a refused id scores -1e9).
+    fn _ai_priors(&self, ids: Vec<i64>) -> Vec<f64> {
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            match u32::try_from(id) {
+                Ok(id) => knowledge::priors(&self.game, &[id], &mut out),
+                Err(_) => out.push(knowledge::REFUSED),
+            }
+        }
+        out
+    }
+
+    /// Whether a turn is in progress past its tile (`GheosKnowledge.unsettled`).
+    fn _ai_unsettled(&self) -> bool {
+        knowledge::unsettled(&self.game)
+    }
+
+    /// How the policy chooses here and its scores of every legal action, in legal order
+    /// (`knowledge::policy_scores`); the game must not be over.
+    fn _ai_policy_scores(&mut self) -> PyResult<(&'static str, Vec<f64>)> {
+        let legal = self.legal_now().clone();
+        if legal.is_empty() {
+            return Err(PyValueError::new_err("no legal action: nothing to choose"));
+        }
+        let mut scores = Vec::with_capacity(legal.len());
+        let choice = knowledge::policy_scores(&self.game, &legal, &mut scores);
+        Ok((choice.name(), scores))
+    }
+
+    /// The policy's action id, its random tie-breaks drawn from a generator seeded by `seed`.
+    fn _ai_policy(&mut self, seed: u64) -> PyResult<u32> {
+        if self.legal_now().is_empty() {
+            return Err(PyValueError::new_err("no legal action: nothing to choose"));
+        }
+        Ok(knowledge::policy(
+            &self.game,
+            &mut super::random::Fast::new(seed),
+        ))
     }
 }
 

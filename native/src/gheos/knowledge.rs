@@ -1,0 +1,502 @@
+//! The Gheos knowledge of the search, on the native state: the twin of
+//! `cradle.ai.gheos_knowledge` (the reference), number for number.
+//!
+//! An evaluation (followers × what their continents will score, war risk, epochs to come)
+//! turned into rewards by pairwise chances, one-ply move priors, whether a turn is still in
+//! progress, and the quick policy that settles it. Both are kept in lockstep by
+//! `tests/gheos/test_knowledge_lockstep.py`: a change to one is made to the other in the same
+//! commit, and that test shows the first position where they part.
+
+use super::board::Area;
+use super::events::Log;
+use super::game::{Game, Phase, MAX_PLAYERS};
+use super::notation::{decode, Decoded};
+
+/// Share of a civilization's future lost when a stronger neighbour may attack.
+pub const WAR_RISK: f64 = 0.35;
+/// A kept token is worth this share of today's cup score: early, and late.
+pub const TOKEN_EARLY: f64 = 1.2;
+pub const TOKEN_LATE: f64 = 0.4;
+/// Share of the pyramids' epoch scorings a follower will still see.
+pub const PYRAMID_USE: f64 = 0.8;
+/// Below the root, priors are scored this many actions at a time (a clone and an apply each).
+pub const BATCH: usize = 16;
+/// Uniformly random moves before the heuristic judges a new node (cheap in Gheos).
+pub const PLAYOUT: usize = 8;
+/// The policy weighs this many random tile placements by one ply.
+pub const TILE_SAMPLE: usize = 6;
+/// The policy's random tie-breaks: follower choices, and moves scored by one ply.
+pub const FOLLOWER_NOISE: f64 = 0.01;
+pub const MOVE_NOISE: f64 = 0.05;
+/// The prior of an action the state refuses.
+pub const REFUSED: f64 = -1e9;
+
+/// What a continent holds: the symbols the evaluation weighs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Continent {
+    pub cups: u8,
+    pub pyramids: u8,
+    pub swords: u8,
+    pub wheat: u8,
+}
+
+impl From<&Area> for Continent {
+    fn from(area: &Area) -> Continent {
+        Continent {
+            cups: area.cup,
+            pyramids: area.pyramid,
+            swords: area.sword,
+            wheat: area.wheat,
+        }
+    }
+}
+
+/// The numbers of one world the evaluation needs (the reference's `Reading`).
+#[derive(Clone, Debug)]
+pub struct Reading {
+    pub players: usize,
+    pub points: [f64; MAX_PLAYERS],
+    pub tokens: [u8; MAX_PLAYERS],
+    pub held: [[u8; 6]; MAX_PLAYERS],
+    pub followers: [u32; MAX_PLAYERS],
+    pub epochs_left: u32,
+    /// The share of the game's epochs still to come.
+    pub remaining: f64,
+    /// Colour -> the continent of its civilization, when it is on the table.
+    pub civ: [Option<Continent>; 6],
+}
+
+impl Reading {
+    pub fn new(game: &Game) -> Reading {
+        let players = usize::from(game.players);
+        let mut reading = Reading {
+            players,
+            points: [0.0; MAX_PLAYERS],
+            tokens: [0; MAX_PLAYERS],
+            held: [[0; 6]; MAX_PLAYERS],
+            followers: [0; MAX_PLAYERS],
+            epochs_left: 0,
+            remaining: 0.0,
+            civ: [None; 6],
+        };
+        for seat in 0..players {
+            reading.points[seat] = game.points[seat] as f64;
+            reading.tokens[seat] = game.tokens[seat];
+            reading.held[seat] = game.held[seat];
+            reading.followers[seat] = game.held[seat].iter().map(|&n| u32::from(n)).sum();
+        }
+        let end = u32::from(game.end_epoch());
+        reading.epochs_left = end.saturating_sub(u32::from(game.epochs));
+        reading.remaining = if end > 0 {
+            f64::from(reading.epochs_left) / f64::from(end)
+        } else {
+            0.0
+        };
+        for colour in 0..6u8 {
+            if game.on_table(colour) {
+                let area = game.stats(game.civ_root(colour));
+                reading.civ[usize::from(colour)] = Some(Continent::from(area));
+            }
+        }
+        reading
+    }
+
+    /// The share of its future a civilization keeps: less when a stronger one may attack.
+    pub fn survival(&self, colour: usize) -> f64 {
+        let swords = self.civ[colour].map_or(0, |c| c.swords);
+        let strongest = (0..6)
+            .filter(|&c| c != colour)
+            .filter_map(|c| self.civ[c].map(|v| v.swords))
+            .max()
+            .unwrap_or(0);
+        if strongest > swords {
+            1.0 - WAR_RISK * self.remaining
+        } else {
+            1.0
+        }
+    }
+
+    /// What a token would score for `seat` now.
+    pub fn cup_score(&self, seat: usize) -> i64 {
+        (0..6)
+            .filter_map(|c| self.civ[c].map(|v| i64::from(self.held[seat][c]) * i64::from(v.cups)))
+            .sum()
+    }
+
+    /// A token kept, as a multiple of the cup score it would bring now: more early (cups and
+    /// followers grow), less late (a token unused at the end is lost).
+    pub fn token_worth(&self) -> f64 {
+        TOKEN_EARLY * self.remaining + TOKEN_LATE
+    }
+
+    /// What one follower on a continent of `cups` and `pyramids` will still bring `seat`.
+    fn worth(&self, seat: usize, cups: u8, pyramids: u8) -> f64 {
+        let kept = f64::from(self.tokens[seat]) * self.token_worth();
+        f64::from(u32::from(pyramids) * self.epochs_left) * PYRAMID_USE
+            + f64::from(cups) * (kept + 1.0)
+    }
+
+    pub fn seat_value(&self, seat: usize) -> f64 {
+        let mut value = self.points[seat];
+        let tokens = f64::from(self.tokens[seat]) * self.token_worth();
+        for colour in 0..6 {
+            let count = self.held[seat][colour];
+            let Some(civ) = self.civ[colour] else {
+                continue;
+            };
+            if count == 0 {
+                continue;
+            }
+            let future = f64::from(u32::from(civ.pyramids) * self.epochs_left) * PYRAMID_USE
+                + f64::from(civ.cups) * (tokens + 1.0);
+            value += f64::from(count) * future * self.survival(colour);
+        }
+        value + 0.01 * f64::from(self.followers[seat])
+    }
+
+    /// Each seat's estimated final score (only the first `players` are used).
+    pub fn values(&self) -> [f64; MAX_PLAYERS] {
+        let mut out = [0.0; MAX_PLAYERS];
+        for (seat, value) in out.iter_mut().enumerate().take(self.players) {
+            *value = self.seat_value(seat);
+        }
+        out
+    }
+
+    /// How sure a lead is: a point counts less while many epochs are to come.
+    pub fn temperature(&self) -> f64 {
+        3.0 + 10.0 * self.remaining
+    }
+
+    /// The reference's `_follower_choice`: the worth of a start or a take (followers × what
+    /// their continent will score), or the loss of paying with a follower of that colour.
+    pub fn follower_choice(&self, game: &Game, seat: usize, id: u32) -> f64 {
+        match decode(id) {
+            Decoded::Region(false, _, cell, edge) => match game.board.slot_of(cell) {
+                Some(slot) => {
+                    let area = game.stats(game.areas.of(game.node_on(slot, usize::from(edge))));
+                    f64::from(area.wheat) * self.worth(seat, area.cup, area.pyramid) + 0.5
+                }
+                None => 0.0,
+            },
+            Decoded::Take(colour) | Decoded::Pay(colour) => {
+                let c = usize::from(colour);
+                let Some(civ) = self.civ[c] else {
+                    return 0.0;
+                };
+                let value = self.worth(seat, civ.cups, civ.pyramids) * self.survival(c);
+                if matches!(decode(id), Decoded::Pay(_)) {
+                    -value
+                } else {
+                    value
+                }
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// The reference's `_token_choice`: play a token when it beats keeping it (see
+    /// `token_worth`), or when time runs out.
+    pub fn plays_token(&self, seat: usize) -> bool {
+        if self.cup_score(seat) <= 0 {
+            return false;
+        }
+        u32::from(self.tokens[seat]) >= self.epochs_left || self.token_worth() < 1.0
+    }
+}
+
+/// The expected share of opponents each seat beats, from estimated final scores (the
+/// reference's `cradle.ai.search.pairwise_chances`).
+pub fn pairwise_chances(values: &[f64], temperature: f64) -> [f64; MAX_PLAYERS] {
+    let n = values.len();
+    let mut out = [0.0; MAX_PLAYERS];
+    if n < 2 {
+        out[..n].fill(1.0);
+        return out;
+    }
+    for (i, &mine) in values.iter().enumerate() {
+        let mut total = 0.0;
+        for (j, &theirs) in values.iter().enumerate() {
+            if i != j {
+                let x = (mine - theirs) / temperature;
+                total += 1.0 / (1.0 + (-x.clamp(-30.0, 30.0)).exp());
+            }
+        }
+        out[i] = total / (n - 1) as f64;
+    }
+    out
+}
+
+/// Per seat, the share of the others it finished ahead of, a tie counting half
+/// (`cradle.core.results.rank_rewards` of the standings: points, then followers).
+pub fn rank_rewards(game: &Game) -> [f64; MAX_PLAYERS] {
+    let n = usize::from(game.players);
+    let key = |s: usize| {
+        (
+            game.points[s],
+            game.held[s].iter().map(|&c| u32::from(c)).sum::<u32>(),
+        )
+    };
+    let mut out = [0.0; MAX_PLAYERS];
+    for (seat, reward) in out.iter_mut().enumerate().take(n) {
+        let mine = key(seat);
+        let beaten = (0..n).filter(|&o| key(o) < mine).count();
+        let tied = (0..n).filter(|&o| key(o) == mine).count() - 1;
+        *reward = (beaten as f64 + 0.5 * tied as f64) / (n - 1) as f64;
+    }
+    out
+}
+
+/// The reward vector of a world: exact once it is over, else the heuristic's chances.
+pub fn rewards(game: &Game) -> [f64; MAX_PLAYERS] {
+    if game.is_over() {
+        return rank_rewards(game);
+    }
+    let reading = Reading::new(game);
+    let values = reading.values();
+    pairwise_chances(&values[..reading.players], reading.temperature())
+}
+
+/// The one-ply prior of a legal id: the mover's margin over the best other seat after it.
+fn prior_after(game: &Game, id: u32, log: &mut Log) -> f64 {
+    let seat = usize::from(game.active);
+    let mut after = game.clone();
+    after.apply_legal(id, log);
+    if after.is_over() {
+        return 10.0 * (rank_rewards(&after)[seat] - 0.5);
+    }
+    let reading = Reading::new(&after);
+    let values = reading.values();
+    let best_other = (0..reading.players)
+        .filter(|&s| s != seat)
+        .map(|s| values[s])
+        .fold(f64::NEG_INFINITY, f64::max);
+    (values[seat] - best_other) / 10.0
+}
+
+/// One-ply priors of `ids`, all legal now (the search's case): appended to `out`.
+pub fn priors_legal(game: &Game, ids: &[u32], out: &mut Vec<f64>) {
+    let mut log = Log::new(false);
+    out.extend(ids.iter().map(|&id| prior_after(game, id, &mut log)));
+}
+
+/// One-ply priors of any `ids`: a refused one scores [`REFUSED`], as in the reference.
+pub fn priors(game: &Game, ids: &[u32], out: &mut Vec<f64>) {
+    let mut legal = Vec::with_capacity(128);
+    game.legal_ids(&mut legal);
+    let mut log = Log::new(false);
+    out.extend(ids.iter().map(|&id| {
+        if legal.contains(&id) {
+            prior_after(game, id, &mut log)
+        } else {
+            REFUSED
+        }
+    }));
+}
+
+/// Whether a turn is in progress past its tile (a conflict, the civilization, the token):
+/// every such step is the same player's, so it is played to its end before it is judged.
+pub fn unsettled(game: &Game) -> bool {
+    match game.phase {
+        Phase::Tile | Phase::Over => false,
+        _ => {
+            let mut legal = Vec::with_capacity(16);
+            game.legal_ids(&mut legal);
+            !legal.is_empty()
+        }
+    }
+}
+
+/// How the policy picks among the legal actions, by the first one's kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// One action only.
+    Forced,
+    /// Starts, takes or payments: by the worth of the followers.
+    Followers,
+    /// Play a token or pass: by the rule of `plays_token`.
+    Token,
+    /// Tile placements: the best of a few random ones, by one ply.
+    Tiles,
+    /// Migrations and war winners: the best by one ply.
+    Ply,
+}
+
+impl Choice {
+    pub fn of(legal: &[u32]) -> Choice {
+        if legal.len() == 1 {
+            return Choice::Forced;
+        }
+        match legal.first().map(|&id| decode(id)) {
+            Some(Decoded::Region(false, ..) | Decoded::Take(_) | Decoded::Pay(_)) => {
+                Choice::Followers
+            }
+            Some(Decoded::Token | Decoded::Pass) => Choice::Token,
+            Some(Decoded::Tile(..)) => Choice::Tiles,
+            _ => Choice::Ply,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Choice::Forced => "forced",
+            Choice::Followers => "followers",
+            Choice::Token => "token",
+            Choice::Tiles => "tiles",
+            Choice::Ply => "ply",
+        }
+    }
+}
+
+/// The policy's deterministic scores of every legal action (before its random tie-breaks;
+/// for tiles, of all of them rather than its random few): followers by their worth, a token
+/// decision as 1 for the chosen action and 0 for the other, the rest by one ply.
+pub fn policy_scores(game: &Game, legal: &[u32], out: &mut Vec<f64>) -> Choice {
+    let choice = Choice::of(legal);
+    let seat = usize::from(game.active);
+    match choice {
+        Choice::Forced => out.push(0.0),
+        Choice::Followers => {
+            let reading = Reading::new(game);
+            out.extend(
+                legal
+                    .iter()
+                    .map(|&id| reading.follower_choice(game, seat, id)),
+            );
+        }
+        Choice::Token => {
+            let play = Reading::new(game).plays_token(seat);
+            out.extend(legal.iter().map(|&id| {
+                let token = matches!(decode(id), Decoded::Token);
+                if token == play {
+                    1.0
+                } else {
+                    0.0
+                }
+            }));
+        }
+        Choice::Tiles | Choice::Ply => priors_legal(game, legal, out),
+    }
+    choice
+}
+
+/// The random numbers the policy draws.
+pub trait Draw {
+    /// Uniform in [0, 1).
+    fn uniform(&mut self) -> f64;
+    /// Uniform in 0..n (n >= 1).
+    fn below(&mut self, n: usize) -> usize;
+}
+
+impl Draw for super::random::Fast {
+    fn uniform(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        super::random::Fast::below(self, n)
+    }
+}
+
+/// The index of the best score after a random tie-break of up to `noise`.
+fn noisy_best(scores: &[f64], noise: f64, rng: &mut impl Draw) -> usize {
+    let mut best = 0;
+    let mut best_score = f64::NEG_INFINITY;
+    for (i, &score) in scores.iter().enumerate() {
+        let s = score + noise * rng.uniform();
+        if s > best_score {
+            best = i;
+            best_score = s;
+        }
+    }
+    best
+}
+
+/// The quick policy's action (a legal one; the game is not over and has an action).
+pub fn policy(game: &Game, rng: &mut impl Draw) -> u32 {
+    let mut legal = Vec::with_capacity(128);
+    game.legal_ids(&mut legal);
+    let mut scores = Vec::with_capacity(TILE_SAMPLE.max(8));
+    match Choice::of(&legal) {
+        Choice::Forced => legal[0],
+        Choice::Followers => {
+            policy_scores(game, &legal, &mut scores);
+            legal[noisy_best(&scores, FOLLOWER_NOISE, rng)]
+        }
+        Choice::Token => {
+            let play = Reading::new(game).plays_token(usize::from(game.active));
+            if play {
+                super::notation::TOKEN
+            } else {
+                super::notation::PASS
+            }
+        }
+        Choice::Tiles => {
+            // A few at random (a partial shuffle), weighed by one ply.
+            let take = TILE_SAMPLE.min(legal.len());
+            for i in 0..take {
+                let j = i + rng.below(legal.len() - i);
+                legal.swap(i, j);
+            }
+            priors_legal(game, &legal[..take], &mut scores);
+            legal[noisy_best(&scores, MOVE_NOISE, rng)]
+        }
+        Choice::Ply => {
+            priors_legal(game, &legal, &mut scores);
+            legal[noisy_best(&scores, MOVE_NOISE, rng)]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gheos::random::Fast;
+    use crate::gheos::tiles::packaged;
+
+    fn game(players: usize, seed: u32) -> Game {
+        let names = (0..players).map(|s| format!("p{s}")).collect();
+        Game::deal(packaged(), names, &[seed])
+    }
+
+    #[test]
+    fn pairwise_chances_are_shares_of_opponents_beaten() {
+        let even = pairwise_chances(&[5.0, 5.0], 3.0);
+        assert_eq!(&even[..2], &[0.5, 0.5]);
+        let lead = pairwise_chances(&[100.0, 0.0, 0.0], 3.0);
+        assert!((lead[0] - 1.0).abs() < 1e-12 && lead[1] < 0.5 && lead[1] > 0.0);
+        assert_eq!(pairwise_chances(&[1.0], 3.0)[0], 1.0);
+    }
+
+    #[test]
+    fn rewards_sum_to_half_the_seats_and_policy_plays_legal_games_to_the_end() {
+        for players in 2..=4 {
+            let mut g = game(players, 7 + players as u32);
+            let mut rng = Fast::new(players as u64);
+            let mut log = Log::new(false);
+            let mut legal = Vec::new();
+            let mut steps = 0;
+            while !g.is_over() && steps < 400 {
+                let r = rewards(&g);
+                let total: f64 = r[..players].iter().sum();
+                assert!((total - players as f64 / 2.0).abs() < 1e-9);
+                let id = policy(&g, &mut rng);
+                g.legal_ids(&mut legal);
+                assert!(legal.contains(&id), "the policy chose an illegal id {id}");
+                g.apply_legal(id, &mut log);
+                steps += 1;
+            }
+            assert!(g.is_over(), "{players} players: the policy did not finish");
+            let r = rewards(&g);
+            assert_eq!(r, rank_rewards(&g));
+        }
+    }
+
+    #[test]
+    fn a_refused_id_scores_refused() {
+        let g = game(2, 3);
+        let mut out = Vec::new();
+        priors(&g, &[super::super::notation::TOKEN], &mut out);
+        assert_eq!(out, vec![REFUSED]);
+    }
+}
