@@ -1,0 +1,440 @@
+//! One ISMCTS tree (`cradle.ai.ismcts.Ismcts` step for step) and root parallelism on threads.
+
+use std::time::Instant;
+
+use super::{SearchGame, SearchRng};
+
+/// The search's settings (`cradle.ai.ismcts.IsmctsParams`), with the game's defaults for
+/// `playout` and `batch` already resolved by the caller.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    pub exploration: f64,
+    pub widening: f64,
+    pub alpha: f64,
+    pub prior_weight: f64,
+    pub rollout: usize,
+    pub playout: usize,
+    pub batch: usize,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            exploration: 0.4,
+            widening: 1.5,
+            alpha: 0.5,
+            prior_weight: 0.3,
+            rollout: 0,
+            playout: 0,
+            batch: 48,
+        }
+    }
+}
+
+/// How long a search may think: iterations, seconds, or both (first reached); at least one
+/// iteration always runs, as `cradle.ai.search.Clock` does.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    pub iterations: Option<u64>,
+    pub seconds: Option<f64>,
+}
+
+impl Budget {
+    /// One of `parts` parallel trees' share: the same time, the iterations divided.
+    pub fn split(self, parts: usize) -> Budget {
+        Budget {
+            iterations: self.iterations.map(|n| (n / parts as u64).max(1)),
+            seconds: self.seconds,
+        }
+    }
+}
+
+/// A root action's statistics: visits and the searching seat's summed reward.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootStats {
+    pub action: u32,
+    pub visits: u64,
+    pub total: f64,
+}
+
+/// The settling limit of `cradle.ai.search.settle`.
+const SETTLE_LIMIT: usize = 8;
+
+struct Node {
+    action: u32,
+    mover: u8,
+    bias: f64,
+    n: u64,
+    w: f64,
+    avail: u64,
+    children: Vec<u32>,
+    /// The actions scored so far, with their priors (plus a tiny random tie-break).
+    priors: Vec<(u32, f64)>,
+}
+
+impl Node {
+    fn new(action: u32, mover: usize, bias: f64) -> Node {
+        Node {
+            action,
+            mover: mover as u8,
+            bias,
+            n: 0,
+            w: 0.0,
+            avail: 1,
+            children: Vec::new(),
+            priors: Vec::new(),
+        }
+    }
+}
+
+/// Dense per-action marks, reset in O(1) by moving to a new stamp.
+#[derive(Default)]
+struct Marks {
+    stamp: Vec<u32>,
+    value: Vec<u32>,
+    now: u32,
+}
+
+impl Marks {
+    fn begin(&mut self) {
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.now = 1;
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, id: u32, value: u32) {
+        let i = id as usize;
+        if i >= self.stamp.len() {
+            self.stamp.resize(i + 1, 0);
+            self.value.resize(i + 1, 0);
+        }
+        self.stamp[i] = self.now;
+        self.value[i] = value;
+    }
+
+    #[inline]
+    fn get(&self, id: u32) -> Option<u32> {
+        let i = id as usize;
+        (i < self.stamp.len() && self.stamp[i] == self.now).then(|| self.value[i])
+    }
+}
+
+/// One search tree for `seat` over worlds of `root`.
+pub struct Tree<'a, G: SearchGame> {
+    root: &'a G,
+    seat: usize,
+    params: Params,
+    rng: SearchRng,
+    nodes: Vec<Node>,
+    only: Option<&'a [u32]>,
+    pub iterations: u64,
+    // Scratch space, kept between iterations.
+    legal: Marks,
+    kids: Marks,
+    scored: Marks,
+    actions: Vec<u32>,
+    available: Vec<u32>,
+    path: Vec<u32>,
+    missing: Vec<u32>,
+    scores: Vec<f64>,
+}
+
+impl<'a, G: SearchGame> Tree<'a, G> {
+    pub fn new(
+        root: &'a G,
+        seat: usize,
+        params: Params,
+        seed: u64,
+        only: Option<&'a [u32]>,
+    ) -> Self {
+        Tree {
+            root,
+            seat,
+            params,
+            rng: SearchRng::new(seed),
+            nodes: vec![Node::new(u32::MAX, seat, 0.0)],
+            only,
+            iterations: 0,
+            legal: Marks::default(),
+            kids: Marks::default(),
+            scored: Marks::default(),
+            actions: Vec::new(),
+            available: Vec::new(),
+            path: Vec::new(),
+            missing: Vec::new(),
+            scores: Vec::new(),
+        }
+    }
+
+    /// Grow the tree within `budget`.
+    pub fn run(&mut self, budget: Budget) {
+        let start = Instant::now();
+        let mut count = 0u64;
+        loop {
+            self.iterate();
+            count += 1;
+            if budget.iterations.is_some_and(|limit| count >= limit) {
+                break;
+            }
+            if budget
+                .seconds
+                .is_some_and(|s| start.elapsed().as_secs_f64() >= s)
+            {
+                break;
+            }
+        }
+    }
+
+    /// The root's children that were visited.
+    pub fn stats(&self) -> Vec<RootStats> {
+        self.nodes[0]
+            .children
+            .iter()
+            .map(|&c| {
+                let node = &self.nodes[c as usize];
+                RootStats {
+                    action: node.action,
+                    visits: node.n,
+                    total: node.w,
+                }
+            })
+            .collect()
+    }
+
+    /// One iteration: a world, a walk down, one new node, its evaluation, the backup.
+    pub fn iterate(&mut self) {
+        let mut world = self.root.determinize(self.seat, self.rng.next_u64());
+        let mut node = 0usize;
+        self.path.clear();
+        let rewards = loop {
+            if world.is_over() {
+                break world.final_rewards();
+            }
+            let mut actions = std::mem::take(&mut self.actions);
+            world.legal_ids(&mut actions);
+            if node == 0 {
+                if let Some(only) = self.only {
+                    // The root's restriction, unless none of it is legal in this world.
+                    if actions.iter().any(|a| only.contains(a)) {
+                        actions.retain(|a| only.contains(a));
+                    }
+                }
+            }
+            let child = self.select(node, &mut world, &actions);
+            self.actions = actions;
+            self.path.push(child as u32);
+            world.apply_quiet(self.nodes[child].action);
+            if self.nodes[child].n == 0 {
+                break self.evaluate(&mut world);
+            }
+            node = child;
+        };
+        self.nodes[0].n += 1;
+        for &c in &self.path {
+            let child = &mut self.nodes[c as usize];
+            child.n += 1;
+            child.w += rewards[child.mover as usize];
+        }
+        self.iterations += 1;
+    }
+
+    fn select(&mut self, node: usize, world: &mut G, actions: &[u32]) -> usize {
+        self.available.clear();
+        let children = &self.nodes[node].children;
+        // The same visiting order as the reference (it matters for ties).
+        if children.len() * 4 < actions.len() {
+            self.legal.begin();
+            for &a in actions {
+                self.legal.set(a, 1);
+            }
+            for &c in children {
+                if self.legal.get(self.nodes[c as usize].action).is_some() {
+                    self.available.push(c);
+                }
+            }
+        } else {
+            self.kids.begin();
+            for &c in children {
+                self.kids.set(self.nodes[c as usize].action, c);
+            }
+            for &a in actions {
+                if let Some(c) = self.kids.get(a) {
+                    self.available.push(c);
+                }
+            }
+        }
+        for &c in &self.available {
+            self.nodes[c as usize].avail += 1;
+        }
+        let p = self.params;
+        let allowed = p.widening * ((self.nodes[node].n + 1) as f64).powf(p.alpha);
+        let count = self.available.len();
+        if count < actions.len() && ((count as f64) < allowed || count == 0) {
+            return self.expand(node, world, actions);
+        }
+        let mut best = self.available[0] as usize;
+        let mut best_score = f64::NEG_INFINITY;
+        for &c in &self.available {
+            let child = &self.nodes[c as usize];
+            let n = child.n as f64;
+            let score = child.w / n
+                + p.exploration * ((child.avail as f64).ln() / n).sqrt()
+                + p.prior_weight * child.bias / (n + 1.0);
+            if score > best_score {
+                best = c as usize;
+                best_score = score;
+            }
+        }
+        best
+    }
+
+    fn expand(&mut self, node: usize, world: &mut G, actions: &[u32]) -> usize {
+        // Which actions have a child, and which a prior.
+        self.kids.begin();
+        for &c in &self.nodes[node].children {
+            self.kids.set(self.nodes[c as usize].action, 1);
+        }
+        self.scored.begin();
+        for (i, &(a, _)) in self.nodes[node].priors.iter().enumerate() {
+            self.scored.set(a, i as u32);
+        }
+        let mut best: Option<(u32, f64)> = None;
+        for &a in actions {
+            if self.kids.get(a).is_none() {
+                if let Some(i) = self.scored.get(a) {
+                    let prior = self.nodes[node].priors[i as usize].1;
+                    if best.is_none_or(|(_, b)| prior > b) {
+                        best = Some((a, prior));
+                    }
+                }
+            }
+        }
+        if best.is_none() {
+            // Score the actions not scored yet: all of them at the root, a random batch
+            // deeper down (a node rarely lives long enough to need more than its best few).
+            self.missing.clear();
+            for &a in actions {
+                if self.scored.get(a).is_none() {
+                    self.missing.push(a);
+                }
+            }
+            if node != 0 && self.missing.len() > self.params.batch {
+                self.rng
+                    .sample_in_place(&mut self.missing, self.params.batch);
+            }
+            world.priors(&self.missing, &mut self.scores);
+            for (&a, &score) in self.missing.iter().zip(self.scores.iter()) {
+                let prior = score + 1e-6 * self.rng.unit(); // random order among equals
+                self.nodes[node].priors.push((a, prior));
+                if best.is_none_or(|(_, b)| prior > b) {
+                    best = Some((a, prior));
+                }
+            }
+        }
+        let (action, prior) = best.expect("expand is called with an action left to try");
+        let child = self.nodes.len();
+        self.nodes
+            .push(Node::new(action, world.to_move(), prior.tanh()));
+        self.nodes[node].children.push(child as u32);
+        child
+    }
+
+    /// `cradle.ai.search.evaluate`: settle, roll out, play out at random, settle, judge.
+    fn evaluate(&mut self, world: &mut G) -> [f64; 4] {
+        self.settle(world);
+        for _ in 0..self.params.rollout {
+            if world.is_over() {
+                break;
+            }
+            let id = world.policy(&mut self.rng);
+            world.apply_quiet(id);
+        }
+        for _ in 0..self.params.playout {
+            if world.is_over() {
+                break;
+            }
+            world.legal_ids(&mut self.missing);
+            let id = self.missing[self.rng.below(self.missing.len())];
+            world.apply_quiet(id);
+        }
+        self.settle(world);
+        if world.is_over() {
+            world.final_rewards()
+        } else {
+            world.heuristic_rewards()
+        }
+    }
+
+    fn settle(&mut self, world: &mut G) {
+        let mut steps = 0;
+        while steps < SETTLE_LIMIT && !world.is_over() && world.unsettled() {
+            let id = world.policy(&mut self.rng);
+            world.apply_quiet(id);
+            steps += 1;
+        }
+    }
+}
+
+/// Search `root` for `seat` (the seat to move): one tree per seed, on threads when there are
+/// several (their root statistics added, the iterations divided between them). Returns the
+/// iterations run and the root's statistics, visited actions only.
+pub fn search<G: SearchGame>(
+    root: &G,
+    seat: usize,
+    budget: Budget,
+    params: Params,
+    seeds: &[u64],
+    only: Option<&[u32]>,
+) -> (u64, Vec<RootStats>) {
+    fn run<G: SearchGame>(
+        root: &G,
+        seat: usize,
+        params: Params,
+        seed: u64,
+        share: Budget,
+        only: Option<&[u32]>,
+    ) -> (u64, Vec<RootStats>) {
+        let mut tree = Tree::new(root, seat, params, seed, only);
+        tree.run(share);
+        (tree.iterations, tree.stats())
+    }
+    let results: Vec<(u64, Vec<RootStats>)> = if seeds.len() <= 1 {
+        let seed = seeds.first().copied().unwrap_or(0);
+        vec![run(root, seat, params, seed, budget, only)]
+    } else {
+        let share = budget.split(seeds.len());
+        // Each thread owns its copy of the root (a game need not be Sync).
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = seeds
+                .iter()
+                .map(|&seed| {
+                    let copy = root.clone();
+                    scope.spawn(move || run(&copy, seat, params, seed, share, only))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a search thread panicked"))
+                .collect()
+        })
+    };
+    let mut iterations = 0;
+    let mut merged: Vec<RootStats> = Vec::new();
+    for (count, stats) in results {
+        iterations += count;
+        for s in stats {
+            match merged.iter_mut().find(|m| m.action == s.action) {
+                Some(m) => {
+                    m.visits += s.visits;
+                    m.total += s.total;
+                }
+                None => merged.push(s),
+            }
+        }
+    }
+    merged.retain(|s| s.visits > 0);
+    (iterations, merged)
+}
