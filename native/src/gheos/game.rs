@@ -86,6 +86,10 @@ impl<T: Copy + Default + PartialEq, const N: usize> Few<T, N> {
         &self.items[..usize::from(self.len)]
     }
 
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.items[..usize::from(self.len)]
+    }
+
     pub fn len(&self) -> usize {
         usize::from(self.len)
     }

@@ -9,6 +9,7 @@
 //! - [`events`]: what an action did, with the reference's texts;
 //! - [`knowledge`]: the search's knowledge (twin of `cradle.ai.gheos_knowledge`);
 //! - [`parts`]: a state as plain parts (positions read by the reference, pickling);
+//! - [`search_game`]: the engine and its knowledge as the native search's `SearchGame`;
 //! - [`random`]: CPython's Mersenne Twister (same deals as the reference) and a fast one;
 //! - [`py`]: the Python bindings (`cradle._native.GheosState`, `GheosTiles`).
 
@@ -22,4 +23,5 @@ pub mod parts;
 pub mod py;
 pub mod pyanalysis;
 pub mod random;
+pub mod search_game;
 pub mod tiles;

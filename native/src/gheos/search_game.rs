@@ -1,0 +1,215 @@
+//! Gheos for the native ISMCTS (`crate::search`): the engine and its knowledge
+//! ([`super::knowledge`]) behind the [`SearchGame`] trait, a thin adapter.
+
+use super::events::Log;
+use super::game::{Few, Game, EPOCH};
+use super::knowledge::{self, Draw};
+use crate::search::{SearchGame, SearchRng};
+
+impl Draw for SearchRng {
+    fn uniform(&mut self) -> f64 {
+        self.unit()
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        SearchRng::below(self, n)
+    }
+}
+
+impl Game {
+    /// A world `observer` cannot tell from this one: the tiles it cannot see (the other
+    /// hands, the stack) dealt again at random, the number of epoch tiles in the stack kept.
+    /// The tiles are sorted before they are shuffled, so the world depends on what the
+    /// observer knows and on `seed` only, never on where the hidden tiles really are.
+    pub fn determinize(&self, observer: usize, seed: u64) -> Game {
+        let mut rng = SearchRng::new(seed);
+        let players = usize::from(self.players);
+        let mut unseen: Few<u8, 64> = Few::default();
+        for seat in (0..players).filter(|&s| s != observer) {
+            for &tile in self.hands[seat].as_slice() {
+                unseen.push(tile);
+            }
+        }
+        let mut epochs = 0;
+        for &tile in self.stack.as_slice() {
+            if tile == EPOCH {
+                epochs += 1;
+            } else {
+                unseen.push(tile);
+            }
+        }
+        let mut tiles = unseen;
+        let tiles = tiles.as_mut_slice();
+        tiles.sort_unstable();
+        shuffle(tiles, &mut rng);
+        let mut world = self.clone();
+        let mut next = 0;
+        for seat in (0..players).filter(|&s| s != observer) {
+            let size = self.hands[seat].len();
+            let mut hand: Few<u8, 2> = Few::from_slice(&tiles[next..next + size]);
+            hand.as_mut_slice().sort_unstable();
+            world.hands[seat] = hand;
+            next += size;
+        }
+        let mut pile: Few<u8, 64> = Few::from_slice(&tiles[next..]);
+        for _ in 0..epochs {
+            pile.push(EPOCH);
+        }
+        shuffle(pile.as_mut_slice(), &mut rng);
+        world.stack = pile;
+        world
+    }
+}
+
+/// Fisher-Yates.
+fn shuffle(items: &mut [u8], rng: &mut SearchRng) {
+    for i in (1..items.len()).rev() {
+        let j = rng.below(i + 1);
+        items.swap(i, j);
+    }
+}
+
+impl SearchGame for Game {
+    fn players(&self) -> usize {
+        usize::from(self.players)
+    }
+
+    fn to_move(&self) -> usize {
+        usize::from(self.active)
+    }
+
+    fn is_over(&self) -> bool {
+        Game::is_over(self)
+    }
+
+    fn final_rewards(&self) -> [f64; 4] {
+        knowledge::rank_rewards(self)
+    }
+
+    fn legal_ids(&mut self, out: &mut Vec<u32>) {
+        Game::legal_ids(self, out);
+    }
+
+    fn apply_quiet(&mut self, id: u32) {
+        self.apply_legal(id, &mut Log::new(false));
+    }
+
+    fn determinize(&self, observer: usize, seed: u64) -> Self {
+        Game::determinize(self, observer, seed)
+    }
+
+    fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
+        out.clear();
+        knowledge::priors_legal(self, ids, out);
+    }
+
+    fn unsettled(&mut self) -> bool {
+        knowledge::unsettled(self)
+    }
+
+    fn policy(&mut self, rng: &mut SearchRng) -> u32 {
+        knowledge::policy(self, rng)
+    }
+
+    fn heuristic_rewards(&mut self) -> [f64; 4] {
+        knowledge::rewards(self)
+    }
+
+    fn playout_moves(&self) -> usize {
+        knowledge::PLAYOUT
+    }
+
+    fn prior_batch(&self) -> usize {
+        knowledge::BATCH
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gheos::tiles::packaged;
+    use crate::search::{search, Budget, Params};
+
+    fn game(players: usize, seed: u32) -> Game {
+        let names = (0..players).map(|s| format!("p{s}")).collect();
+        Game::deal(packaged(), names, &[seed])
+    }
+
+    fn hidden(g: &Game, observer: usize) -> (Vec<Vec<u8>>, Vec<u8>) {
+        let hands = (0..usize::from(g.players))
+            .filter(|&s| s != observer)
+            .map(|s| g.sorted_hand(s).as_slice().to_vec())
+            .collect();
+        (hands, g.stack.as_slice().to_vec())
+    }
+
+    #[test]
+    fn a_world_keeps_what_the_observer_sees_and_ignores_where_hidden_tiles_are() {
+        let g = game(3, 11);
+        let world = g.determinize(1, 5);
+        assert_eq!(world.sorted_hand(1), g.sorted_hand(1));
+        assert_eq!(world.stack.len(), g.stack.len());
+        let epochs = |x: &Game| x.stack.as_slice().iter().filter(|&&t| t == EPOCH).count();
+        assert_eq!(epochs(&world), epochs(&g));
+        let (mut a, mut b) = (hidden(&g, 1), hidden(&world, 1));
+        let all = |h: &mut (Vec<Vec<u8>>, Vec<u8>)| {
+            let mut v: Vec<u8> = h.0.concat();
+            v.extend(&h.1);
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(all(&mut a), all(&mut b), "the same hidden tiles");
+        assert_ne!(hidden(&g, 1), hidden(&world, 1), "dealt again");
+        // The truth rearranged: the same world from the same seed.
+        let mut other = g.clone();
+        other.hands.swap(0, 2);
+        let at = other
+            .stack
+            .as_slice()
+            .iter()
+            .position(|&t| t != EPOCH)
+            .expect("a tile");
+        let tile = other.stack.as_slice()[at];
+        other.stack.as_mut_slice()[at] = other.hands[0].as_slice()[0];
+        other.hands[0].as_mut_slice()[0] = tile;
+        let again = other.determinize(1, 5);
+        assert_eq!(hidden(&again, 1), hidden(&world, 1));
+    }
+
+    #[test]
+    fn the_search_plays_gheos_games_to_the_end() {
+        for players in [2, 4] {
+            let mut g = game(players, 21);
+            let params = Params {
+                playout: knowledge::PLAYOUT,
+                batch: knowledge::BATCH,
+                ..Params::default()
+            };
+            let mut legal = Vec::new();
+            let mut turns = 0;
+            while !g.is_over() && turns < 300 {
+                Game::legal_ids(&g, &mut legal);
+                let id = if legal.len() == 1 {
+                    legal[0]
+                } else {
+                    let seat = usize::from(g.active);
+                    let budget = Budget {
+                        iterations: Some(30),
+                        seconds: None,
+                    };
+                    let (n, stats) = search(&g, seat, budget, params, &[turns], None);
+                    assert_eq!(n, 30);
+                    let best = stats
+                        .iter()
+                        .max_by_key(|s| s.visits)
+                        .expect("a visited child");
+                    best.action
+                };
+                assert!(legal.contains(&id));
+                g.apply_legal(id, &mut Log::new(false));
+                turns += 1;
+            }
+            assert!(g.is_over(), "{players} players");
+        }
+    }
+}
