@@ -158,3 +158,15 @@ def test_native_search_is_not_weaker_than_the_python_search() -> None:
             games += 1
     print(f"native ismcts@200 scored {score} of {games} against the Python ismcts@200")
     assert score >= 0.3 * games  # not clearly weaker (the same algorithm: about level)
+
+
+def test_the_ai_bench_measures_both_engines_in_one_run() -> None:
+    from rich.console import Console
+
+    from cradle.cli.bench import run_ai_bench
+
+    summary = run_ai_bench(Console(quiet=True), "tigris", 0.6, [2], {}, 3, ["native", "python"])
+    assert summary["ai"]["native"]["2"]["search"] == "native"
+    assert summary["ai"]["python"]["2"]["search"] == "python"
+    assert summary["ai"]["native"]["2"]["iterations"] > 0
+    assert summary["native_speedup"]["2"] > 0
