@@ -170,3 +170,18 @@ def test_the_ai_bench_measures_both_engines_in_one_run() -> None:
     assert summary["ai"]["python"]["2"]["search"] == "python"
     assert summary["ai"]["native"]["2"]["iterations"] > 0
     assert summary["native_speedup"]["2"] > 0
+
+
+def test_the_stall_guard_narrows_the_native_search_too() -> None:
+    # A bot whose guard has seen the bag stand still chooses only among tiles and swaps: the
+    # restriction reaches the native root through ``only``.
+    from cradle.ai.search import STALL_LIMIT
+
+    state = tigris.new_game(2, 4, engine="native")
+    seat = state.to_move
+    leaders = [a for a in state.legal_actions() if a.startswith("leader ")]
+    bot = IsmctsBot(3, Budget(iterations=80))
+    assert bot.analyse(state, seat, only=leaders).best in leaders
+    for _ in range(STALL_LIMIT):
+        bot.guard.allowed(state, seat, state.legal_actions())
+    assert bot.choose(state, seat).startswith(("tile ", "swap "))
