@@ -16,6 +16,7 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     tigris::py::register(m)?;
+    tigris::pysearch::register(m)?;
     gheos::py::register(m)?;
     vector::register(m)?;
     Ok(())

@@ -95,6 +95,23 @@ def tigris_random_game(
     players: int, seed: int, options: _TigrisOptions | dict[str, Any] | None = None
 ) -> int: ...
 
+# -- the native search and its Tigris knowledge (native/src/tigris/pysearch.rs) --------------
+
+def tigris_search(
+    state: TigrisState,
+    seat: int,
+    iterations: int | None,
+    seconds: float | None,
+    params: tuple[float, float, float, float, int, int, int],
+    seeds: list[int],
+    only: list[int] | None,
+    fitted: bool,
+) -> tuple[int, list[tuple[int, int, float]]]: ...
+def tigris_ai_rewards(state: TigrisState, fitted: bool) -> list[float]: ...
+def tigris_ai_priors(state: TigrisState, ids: list[int]) -> list[float]: ...
+def tigris_ai_unsettled(state: TigrisState) -> bool: ...
+def tigris_ai_best_commit(state: TigrisState, seat: int, options: list[int]) -> int | None: ...
+
 # -- Gheos (native/src/gheos/py.rs; wired in by cradle.gheos.native) -------------------------
 
 GHEOS_ACTION_COUNT: int

@@ -438,3 +438,104 @@ pub fn search<G: SearchGame>(
     merged.retain(|s| s.visits > 0);
     (iterations, merged)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Nim: take 1 to 3 from a pile; who takes the last one wins. From 5 only taking 1
+    /// (leaving 4) wins.
+    #[derive(Clone)]
+    struct Nim {
+        left: u32,
+        mover: usize,
+    }
+
+    impl SearchGame for Nim {
+        fn players(&self) -> usize {
+            2
+        }
+        fn to_move(&self) -> usize {
+            self.mover
+        }
+        fn is_over(&self) -> bool {
+            self.left == 0
+        }
+        fn final_rewards(&self) -> [f64; 4] {
+            let mut out = [0.0; 4];
+            out[1 - self.mover] = 1.0; // the last mover took the last one
+            out
+        }
+        fn legal_ids(&mut self, out: &mut Vec<u32>) {
+            out.clear();
+            out.extend((1..=3).filter(|&k| k <= self.left));
+        }
+        fn apply_quiet(&mut self, id: u32) {
+            self.left -= id;
+            self.mover = 1 - self.mover;
+        }
+        fn determinize(&self, _observer: usize, _seed: u64) -> Nim {
+            self.clone()
+        }
+        fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
+            out.clear();
+            out.extend(ids.iter().map(|_| 0.0));
+        }
+        fn unsettled(&mut self) -> bool {
+            false
+        }
+        fn policy(&mut self, _rng: &mut SearchRng) -> u32 {
+            1
+        }
+        fn heuristic_rewards(&mut self) -> [f64; 4] {
+            [0.5, 0.5, 0.0, 0.0]
+        }
+        fn playout_moves(&self) -> usize {
+            0
+        }
+        fn prior_batch(&self) -> usize {
+            48
+        }
+    }
+
+    fn best(stats: &[RootStats]) -> u32 {
+        stats
+            .iter()
+            .max_by_key(|s| s.visits)
+            .expect("visited")
+            .action
+    }
+
+    #[test]
+    fn finds_the_winning_take_alone_and_on_threads() {
+        let game = Nim { left: 5, mover: 0 };
+        let params = Params {
+            playout: 50,
+            ..Params::default()
+        };
+        let budget = Budget {
+            iterations: Some(3000),
+            seconds: None,
+        };
+        let (count, stats) = search(&game, 0, budget, params, &[7], None);
+        assert_eq!(count, 3000);
+        assert_eq!(stats.iter().map(|s| s.visits).sum::<u64>(), 3000);
+        assert_eq!(best(&stats), 1);
+        let (count, stats) = search(&game, 0, budget, params, &[1, 2, 3], None);
+        assert_eq!(count, 3000);
+        assert_eq!(best(&stats), 1);
+    }
+
+    #[test]
+    fn the_root_keeps_to_its_restriction() {
+        let game = Nim { left: 5, mover: 0 };
+        let budget = Budget {
+            iterations: Some(200),
+            seconds: None,
+        };
+        let only = [2u32, 3];
+        let (_, stats) = search(&game, 0, budget, Params::default(), &[1], Some(&only));
+        assert!(stats.iter().all(|s| only.contains(&s.action)));
+        assert_eq!(stats.len(), 2);
+    }
+}

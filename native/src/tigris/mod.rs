@@ -7,7 +7,9 @@
 //! - [`position`]: the state as a position;
 //! - [`playout`]: random playouts with a native RNG;
 //! - [`pyrandom`]: CPython's `random.Random` for integer seeds (the reference's deal);
-//! - [`py`]: the Python class `cradle._native.TigrisState`.
+//! - [`knowledge`]: the search's knowledge (a port of `cradle.ai.tigris_knowledge`);
+//! - [`py`]: the Python class `cradle._native.TigrisState`;
+//! - [`pysearch`]: the native ISMCTS and the knowledge's test hooks for Python.
 //!
 //! The Python engine `cradle.tigris` is the reference: same ids and order, same events and
 //! texts, same reasons for refused actions (docs/engines.md).
@@ -19,11 +21,13 @@ pub mod actions;
 pub mod analysis;
 pub mod board;
 pub mod events;
+pub mod knowledge;
 pub mod playout;
 pub mod position;
 pub mod py;
 pub mod pyanalysis;
 pub mod pyrandom;
+pub mod pysearch;
 pub mod state;
 
 #[cfg(test)]

@@ -106,7 +106,7 @@ fn color_index(name: &str) -> Option<usize> {
 /// A Tigris & Euphrates game state on the native engine.
 #[pyclass(module = "cradle._native", name = "TigrisState")]
 pub struct PyTigrisState {
-    s: State,
+    pub(crate) s: State,
     /// The legal ids of `s`, once asked for (cleared by every change).
     legal: Option<Vec<u16>>,
     /// The board's analysis as made for Python, kept while the board is the same.

@@ -1,25 +1,29 @@
 """`cradle bench --ai`: how many ISMCTS iterations per second the search runs.
 
 It searches a few positions of each player count (reached by random play from a seed: an
-opening, a middle game and a late position), single-process, and reports iterations per
-second per player count.
+opening, a middle game and a late position), one tree, and reports iterations per second per
+player count. On the native engine the native search runs where the game's knowledge has a
+native twin (cradle.ai.ismcts.native_search_for); ``engine`` picks the engine, so one run can
+hold both (``cradle bench --ai --engine native,python``).
 """
 
 from __future__ import annotations
 
 import random
 
-from cradle.ai.ismcts import IsmctsParams, search
+from cradle.ai.ismcts import IsmctsParams, knowledge_of, native_search_for, search
 from cradle.ai.search import Budget
 from cradle.core.contract import JSON, GameModule, GameState
 
 STAGES = (0.0, 0.3, 0.6)  # share of a random game played before the measured position
 
 
-def positions(module: GameModule, players: int, options: object, seed: int) -> list[GameState]:
+def positions(
+    module: GameModule, players: int, options: object, seed: int, engine: str | None = None
+) -> list[GameState]:
     """An opening, a middle-game and a late position of one random game."""
     rng = random.Random(seed)
-    probe = module.new_game(players, seed, options)
+    probe = module.new_game(players, seed, options, engine=engine)
     length = 0
     while not probe.is_over:
         probe.apply(rng.choice(probe.legal_actions()))
@@ -27,7 +31,7 @@ def positions(module: GameModule, players: int, options: object, seed: int) -> l
     out = []
     for stage in STAGES:
         rng = random.Random(seed)
-        state = module.new_game(players, seed, options)
+        state = module.new_game(players, seed, options, engine=engine)
         for _ in range(int(length * stage)):
             state.apply(rng.choice(state.legal_actions()))
         if not state.is_over:
@@ -35,13 +39,22 @@ def positions(module: GameModule, players: int, options: object, seed: int) -> l
     return out
 
 
-def measure(module: GameModule, players: int, options: object, seconds: float, seed: int) -> JSON:
-    states = positions(module, players, options, seed)
+def measure(
+    module: GameModule,
+    players: int,
+    options: object,
+    seconds: float,
+    seed: int,
+    engine: str | None = None,
+) -> JSON:
+    states = positions(module, players, options, seed, engine)
     share = seconds / max(1, len(states))
     iterations = 0
     spent = 0.0
+    params = IsmctsParams()
+    native = bool(states) and native_search_for(states[0], knowledge_of(states[0], params), params)
     for number, state in enumerate(states):
-        result = search(state, state.to_move, Budget(seconds=share), IsmctsParams(), seed + number)
+        result = search(state, state.to_move, Budget(seconds=share), params, seed + number)
         iterations += result.iterations
         spent += result.seconds
     return {
@@ -49,4 +62,5 @@ def measure(module: GameModule, players: int, options: object, seconds: float, s
         "iterations": iterations,
         "positions": len(states),
         "seconds": round(spent, 3),
+        "search": "native" if native else "python",
     }

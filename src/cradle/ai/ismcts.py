@@ -12,17 +12,23 @@ taken best-first by the game's priors; a fading prior bonus steers the first vis
 Selection is UCB1 with availability counts (an action's chances count only in the worlds where
 it was legal). Root parallelism runs independent trees in worker processes and adds their
 root statistics.
+
+This module is also the reference of the native search (``native/src/search``): on a native
+state whose game has a native twin of its knowledge, :func:`search` and
+:func:`parallel_search` run the same algorithm in Rust, several trees on threads
+(docs/ai.md); everywhere else (the Python engines, another knowledge) they run the trees here.
 """
 
 from __future__ import annotations
 
 import atexit
+import functools
 import math
 import multiprocessing
 import os
 import pickle
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
@@ -55,6 +61,7 @@ class IsmctsParams:
     # the most visited one (1.0: simply the most visited child).
     robust: float = 1.0
     fitted: int = 0  # 1: Tigris' fitted evaluation instead of the hand-set one (comparisons)
+    native: int = 1  # 0: the Python search even where the native one could run (comparisons)
 
 
 class Node:
@@ -240,6 +247,81 @@ def knowledge_of(state: GameState, params: IsmctsParams) -> Knowledge:
     return knowledge_for(f"{game}:fitted" if params.fitted and game == "tigris" else game)
 
 
+# The native search of a state: (state, seat, iterations, seconds, params, seeds, only) ->
+# (iterations run, [(action id, visits, summed reward) per visited root action]).
+NativeSearch = Callable[
+    [
+        GameState,
+        int,
+        int | None,
+        float | None,
+        tuple[float, float, float, float, int, int, int],
+        list[int],
+        list[int] | None,
+    ],
+    tuple[int, list[tuple[int, int, float]]],
+]
+
+
+def native_search_for(
+    state: GameState, knowledge: Knowledge, params: IsmctsParams
+) -> NativeSearch | None:
+    """The native search of ``state`` with ``knowledge``, or None where the Python search runs:
+    the Python engines, a knowledge with no native twin (a subclass counts as another one), or
+    ``params.native == 0``."""
+    if not params.native:
+        return None
+    try:
+        from cradle import _native
+    except ImportError:
+        return None
+    from cradle.ai.tigris_knowledge import TigrisKnowledge
+
+    if type(knowledge) is TigrisKnowledge and isinstance(state, _native.TigrisState):
+        return functools.partial(_native.tigris_search, fitted=knowledge.fitted)
+    return None
+
+
+def _native_run(
+    run: NativeSearch,
+    state: GameState,
+    seat: int,
+    budget: Budget,
+    params: IsmctsParams,
+    knowledge: Knowledge,
+    seeds: Sequence[int | None],
+    only: Sequence[str] | None,
+) -> SearchResult:
+    """One native search (several trees on threads with several seeds), as a SearchResult."""
+    import time
+
+    start = time.perf_counter()
+    if state.to_move != seat:
+        raise ValueError(f"it is seat {state.to_move}'s decision, not seat {seat}'s")
+    quick = fast(state)
+    only_ids: list[int] | None = None
+    if only is not None:
+        wanted = set(only)
+        only_ids = [i for i in state.legal_action_ids() if quick.action_string(i) in wanted]
+    playout = params.playout if params.playout is not None else getattr(knowledge, "playout", 0)
+    settings = (
+        float(params.exploration),
+        float(params.widening),
+        float(params.alpha),
+        float(params.prior_weight),
+        int(params.rollout),
+        int(playout),
+        int(getattr(knowledge, "batch", params.batch)),
+    )
+    # Seeds of any size, as random.Random takes them: the generator's first 64 bits.
+    native_seeds = [random.Random(seed).getrandbits(64) for seed in seeds]
+    iterations, rows = run(
+        state, seat, budget.iterations, budget.seconds, settings, native_seeds, only_ids
+    )
+    stats = {quick.action_string(i): (n, w) for i, n, w in rows}
+    return make_result(seat, iterations, time.perf_counter() - start, stats, params.robust)
+
+
 def search(
     state: GameState,
     seat: int,
@@ -253,6 +335,9 @@ def search(
     actions the root may choose from (default: all legal ones)."""
     params = params or IsmctsParams()
     knowledge = knowledge or knowledge_of(state, params)
+    native = native_search_for(state, knowledge, params)
+    if native is not None:
+        return _native_run(native, state, seat, budget, params, knowledge, [seed], only)
     return Ismcts(state, seat, knowledge, params, random.Random(seed), only).run(budget)
 
 
@@ -300,8 +385,14 @@ def parallel_search(
     seeds: Sequence[int],
     only: list[str] | None = None,
 ) -> SearchResult:
-    """Independent trees (one per seed) in worker processes; their root statistics added."""
+    """Independent trees (one per seed) in worker processes (natively: on threads); their
+    root statistics added."""
     import time
+
+    knowledge = knowledge_of(state, params)
+    native = native_search_for(state, knowledge, params)
+    if native is not None:
+        return _native_run(native, state, seat, budget, params, knowledge, seeds, only)
 
     start = time.perf_counter()
     blob = pickle.dumps(state)

@@ -312,23 +312,42 @@ def run_ai_bench(
     counts: list[int],
     options: JSON,
     seed: int | None,
+    engines: list[str] | None = None,
 ) -> dict[str, Any]:
-    """`cradle bench --ai`: ISMCTS iterations per second (see cradle.ai.benchmark)."""
+    """`cradle bench --ai`: ISMCTS iterations per second (see cradle.ai.benchmark); with
+    ``engines`` each engine in turn (the time split between them) and the native speed-up."""
     from cradle.ai.benchmark import measure
 
     module, game_options, seed = _checked_setup(game, seconds, counts, options, seed)
     table = Table(title=f"{module.NAME}: ISMCTS search speed (seed {seed})", box=box.SIMPLE_HEAD)
-    for heading in ("seats", "positions", "iterations", "iterations/s"):
+    headings = ("seats", "positions", "iterations", "iterations/s")
+    for heading in ("engine", "search", *headings) if engines else headings:
         table.add_column(heading, justify="right")
-    results = {}
-    for players in counts:
-        m = measure(module, players, game_options, seconds / len(counts), seed + players)
-        results[str(players)] = m
-        table.add_row(
-            str(players),
-            str(m["positions"]),
-            str(m["iterations"]),
-            f"{m['ismcts_iterations_per_s']:.0f}",
-        )
+    runs: list[str | None] = list(engines) if engines else [None]
+    share = seconds / len(counts) / len(runs)
+    by_engine: dict[str, dict[str, Any]] = {}
+    for engine in runs:
+        results = {}
+        for players in counts:
+            m = measure(module, players, game_options, share, seed + players, engine)
+            results[str(players)] = m
+            row = [str(players), str(m["positions"]), str(m["iterations"])]
+            row.append(f"{m['ismcts_iterations_per_s']:.0f}")
+            table.add_row(*([engine, str(m["search"]), *row] if engine else row))
+        by_engine[engine or "default"] = results
     console.print(table)
-    return {"game": module.NAME, "ai": results, "options": module.options_to_dict(game_options)}
+    summary: dict[str, Any] = {"game": module.NAME, "options": module.options_to_dict(game_options)}
+    if not engines:
+        summary["ai"] = by_engine["default"]
+        return summary
+    summary["ai"] = by_engine
+    if "native" in by_engine and "python" in by_engine:
+        summary["native_speedup"] = {
+            count: round(
+                by_engine["native"][count]["ismcts_iterations_per_s"]
+                / max(by_engine["python"][count]["ismcts_iterations_per_s"], 1e-9),
+                1,
+            )
+            for count in by_engine["native"]
+        }
+    return summary

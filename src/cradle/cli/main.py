@@ -167,7 +167,7 @@ def bench(
         typer.Option(
             "--engine",
             help="Engines to compare in one run, e.g. native,python (playouts, id and "
-            "string loops; the JSON line gives the native speed-up).",
+            "string loops, or with --ai the search; the JSON line gives the native speed-up).",
         ),
     ] = None,
 ) -> None:
@@ -184,9 +184,11 @@ def bench(
             print(line, flush=True)
         return
     if ai:
-        from cradle.cli.bench import run_ai_bench
+        from cradle.cli.bench import parse_engines, run_ai_bench
 
-        print(json_line(run_ai_bench(Console(), game, seconds, counts, options, seed)), flush=True)
+        engines = parse_engines(engine) if engine is not None else None
+        summary = run_ai_bench(Console(), game, seconds, counts, options, seed, engines)
+        print(json_line(summary), flush=True)
         return
     if engine is not None:
         from cradle.cli.bench import parse_engines, run_engines_bench

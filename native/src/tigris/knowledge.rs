@@ -1,0 +1,873 @@
+//! The Tigris & Euphrates knowledge for the native search: a faithful port of
+//! `cradle.ai.tigris_knowledge` (the reference), read off the native state directly.
+//!
+//! Every number is computed with the reference's operations in the reference's order, so that
+//! the lockstep test (tests/ai/test_native_knowledge.py) can ask for equality to 1e-9: a change
+//! to the evaluation or the priors is made in both languages.
+
+use super::actions::{
+    Action, BLACK, BLUE, COMMIT_BASE, GREEN, HAND_SIZE, MONUMENTS, RED, TILE_TOTALS,
+};
+use super::board::{neighbours, Bb, CELLS, COLUMNS, NONE};
+use super::events::NoEvents;
+use super::pyrandom::PyRandom;
+use super::state::{Moves, PendingKind, State};
+use crate::search::{SearchGame, SearchRng};
+
+/// The colours of the leaders in the order the evaluation visits them: king, priest, farmer,
+/// trader.
+const ROLE_ORDER: [usize; 4] = [BLACK, RED, BLUE, GREEN];
+/// Share of each colour among the tiles nobody has seen at the start.
+const UNSEEN_SHARE: [f64; 4] = [47.0 / 143.0, 36.0 / 143.0, 30.0 / 143.0, 30.0 / 143.0];
+const LEADER_WORTH: f64 = 4.0;
+const MONUMENT_WORTH: f64 = 3.0;
+const KING_SHARE: f64 = 0.15;
+const SORTED_WEIGHTS: [f64; 4] = [0.55, 0.25, 0.12, 0.08];
+const TILE_COST: f64 = 0.3;
+/// The reference's FITTED_WEIGHTS (weights of [`Board::features`]).
+pub const FITTED_WEIGHTS: [f64; 24] = [
+    -0.3646, 0.0178, -0.0674, -0.1333, -0.1060, 0.0447, 0.1687, -0.4039, 0.0897, -0.2736, 0.0041,
+    -0.1534, 0.2541, -0.0784, 0.0996, 0.0236, 0.9353, 0.2733, -0.0390, -0.4290, 0.8094, -0.0274,
+    0.0982, -0.0716,
+];
+/// Actions the policy scores at most (a random sample of the legal ones).
+const POLICY_SAMPLE: usize = 24;
+/// The Python knowledge's default prior batch below the root.
+const PRIOR_BATCH: usize = 48;
+
+/// P(X <= k) for X ~ Binomial(n, p), summed as the reference sums it.
+fn binomial_cdf(k: i64, n: i64, p: f64) -> f64 {
+    if k < 0 {
+        return 0.0;
+    }
+    if k >= n {
+        return 1.0;
+    }
+    let mut total = 0.0;
+    let mut comb = 1.0f64; // comb(n, i), exact in f64 for hands of a few tiles
+    for i in 0..=k {
+        if i > 0 {
+            comb = comb * (n - i + 1) as f64 / i as f64;
+        }
+        total += comb * p.powf(i as f64) * (1.0 - p).powf((n - i) as f64);
+    }
+    total
+}
+
+/// The reference's `pairwise_chances`: each seat's expected share of opponents beaten.
+pub fn pairwise_chances(values: &[f64], temperature: f64) -> [f64; 4] {
+    let n = values.len();
+    let mut out = [0.0; 4];
+    if n < 2 {
+        out[..n].fill(1.0);
+        return out;
+    }
+    for i in 0..n {
+        let mut total = 0.0;
+        for j in 0..n {
+            if i != j {
+                let x = (values[i] - values[j]) / temperature;
+                total += 1.0 / (1.0 + (-x.clamp(-30.0, 30.0)).exp());
+            }
+        }
+        out[i] = total / (n - 1) as f64;
+    }
+    out
+}
+
+/// The first index of the smallest value (Python's `min(range(4), key=...)`).
+fn lowest(values: &[f64; 4]) -> usize {
+    let mut low = 0;
+    for c in 1..4 {
+        if values[c] < values[low] {
+            low = c;
+        }
+    }
+    low
+}
+
+/// `values` (distinct, at most 4, non-negative) in the order CPython iterates a set built by
+/// adding them in this order: slots of an 8-entry table, an int hashing to itself, probing
+/// `i = 5i + 1 + perturb` on a collision (Objects/setobject.c; no resize below 5 entries).
+fn python_set_order(values: &[i16], out: &mut [i16; 4]) {
+    let mut table = [-1i16; 8];
+    for &x in values {
+        let mut i = x as usize & 7;
+        let mut perturb = x as usize;
+        while table[i] >= 0 {
+            perturb >>= 5;
+            i = (i * 5 + 1 + perturb) & 7;
+        }
+        table[i] = x;
+    }
+    let mut len = 0;
+    for x in table {
+        if x >= 0 {
+            out[len] = x;
+            len += 1;
+        }
+    }
+}
+
+/// One reading of a world (the reference's `Board`): regions and kingdoms with their
+/// leaders, supporters, treasures and monuments, and how much of the game is left.
+pub struct Board<'s> {
+    s: &'s State,
+    pub remaining: f64,
+    /// Face-up temples (cells showing a red tile).
+    temples: Bb,
+    /// Cells showing a face-up tile of each colour, and cells showing nothing.
+    showing: [Bb; 4],
+    bare: Bb,
+    /// Region index per cell (-1: none), regions by their lowest cell.
+    comp: [i16; CELLS],
+    counts: Vec<[u32; 4]>,
+    /// (seat, colour, cell) of each region's leaders by cell: `leaders[first[k]..first[k+1]]`.
+    leaders: Vec<(u8, u8, u8)>,
+    first: Vec<u16>,
+    treasures_in: Vec<u32>,
+    /// (region, colours) of each monument, regions in order, by cell within one.
+    monuments: Vec<(i16, (usize, usize))>,
+    /// Colours that still have an unused monument.
+    wanted: [bool; 4],
+    squares: Option<[Bb; 4]>,
+}
+
+impl<'s> Board<'s> {
+    pub fn read(s: &'s State) -> Board<'s> {
+        let connectors = s.connectors();
+        let covered = s.tiles_down() | s.wonder_mask() | s.cata | s.leaders;
+        let showing = [0, 1, 2, 3].map(|c| s.up[c].minus(covered));
+        let bare = !(s.tiles_up() | covered);
+        let mut comp = [-1i16; CELLS];
+        let mut counts = Vec::new();
+        let mut leaders = Vec::new();
+        let mut first = vec![0u16];
+        let mut treasures_in = Vec::new();
+        let mut rest = connectors;
+        while let Some(start) = rest.first() {
+            let cells = Bb::flood(Bb::cell(start), connectors);
+            rest = rest.minus(cells);
+            let k = counts.len() as i16;
+            for c in cells.iter() {
+                comp[c] = k;
+            }
+            counts.push([0, 1, 2, 3].map(|colour| (cells & s.up[colour]).count()));
+            for c in (cells & s.leaders).iter() {
+                if let Some(index) = s.leader_at(c) {
+                    leaders.push(((index / 4) as u8, (index % 4) as u8, c as u8));
+                }
+            }
+            first.push(leaders.len() as u16);
+            treasures_in.push((cells & s.treasure).count());
+        }
+        let mut built: Vec<(u8, u8)> = s.monuments().to_vec();
+        built.sort_by_key(|&(_, cell)| cell);
+        let mut monuments: Vec<(i16, (usize, usize))> = built
+            .iter()
+            .map(|&(m, cell)| (comp[cell as usize], MONUMENTS[m as usize]))
+            .collect();
+        monuments.sort_by_key(|&(k, _)| k); // stable: by cell within a region
+        monuments.retain(|&(k, _)| k >= 0);
+        let mut wanted = [false; 4];
+        for (m, pair) in MONUMENTS.iter().enumerate() {
+            if !s.monuments().iter().any(|&(b, _)| b as usize == m) {
+                wanted[pair.0] = true;
+                wanted[pair.1] = true;
+            }
+        }
+        // How much of the game is left: the bag or the treasures, whichever runs out first.
+        let start_treasures = s.map().temples.count() as f64;
+        let total: u32 = TILE_TOTALS.iter().sum();
+        let start_bag = total as f64 - start_treasures - (HAND_SIZE * s.n) as f64;
+        let by_bag = s.bag.len() as f64 / start_bag;
+        let on_board: u32 = treasures_in.iter().sum();
+        let by_treasures = (on_board as f64 - 2.0).max(0.0) / (start_treasures - 2.0);
+        let left = 1.0f64.min(by_bag).min(by_treasures).max(0.0);
+        Board {
+            s,
+            remaining: if s.ending { 0.0 } else { left },
+            temples: showing[RED],
+            showing,
+            bare,
+            comp,
+            counts,
+            leaders,
+            first,
+            treasures_in,
+            monuments,
+            wanted,
+            squares: None,
+        }
+    }
+
+    fn leaders_in(&self, k: i16) -> &[(u8, u8, u8)] {
+        let k = k as usize;
+        &self.leaders[self.first[k] as usize..self.first[k + 1] as usize]
+    }
+
+    /// The cell of `seat`'s leader of `colour` (NONE: off the board).
+    fn leader_cell(&self, seat: usize, colour: usize) -> u8 {
+        self.s.leader_cell[4 * seat + colour]
+    }
+
+    fn hand_size(&self, seat: usize) -> u32 {
+        self.s.hands[seat].iter().map(|&c| c as u32).sum()
+    }
+
+    fn temples_around(&self, cell: usize, skip: i32) -> u32 {
+        let mut around = neighbours(cell) & self.temples;
+        if skip >= 0 {
+            around.clear(skip as usize);
+        }
+        around.count()
+    }
+
+    /// The regions next to `cell` (not through `skip`), each once, in the order the
+    /// reference's set of them iterates (which decides among several kingdoms).
+    fn comps_around(&self, cell: usize, skip: i32, out: &mut [i16; 4]) -> usize {
+        let mut found = [0i16; 4];
+        let mut len = 0;
+        for j in neighbours(cell).iter() {
+            let k = self.comp[j];
+            if j as i32 == skip || k < 0 || found[..len].contains(&k) {
+                continue;
+            }
+            found[len] = k;
+            len += 1;
+        }
+        python_set_order(&found[..len], out);
+        len
+    }
+
+    fn expected_in_hand(&self, seat: usize, colour: usize) -> f64 {
+        self.hand_size(seat) as f64 * UNSEEN_SHARE[colour]
+    }
+
+    fn leader_quality(&self, colour: usize, cell: usize) -> f64 {
+        let k = self.comp[cell];
+        let supporters = if k >= 0 {
+            self.counts[k as usize][colour]
+        } else {
+            0
+        };
+        let temples = self.temples_around(cell, -1) as f64;
+        0.35 + 0.35 * supporters.min(8) as f64 / 8.0 + 0.3 * temples / (temples + 1.0)
+    }
+
+    // -- the evaluation ----------------------------------------------------------------
+
+    /// The seat's points plus what its leaders and monuments should still bring; with the
+    /// number of leaders, their summed quality and the monument colours they feed.
+    fn outlook(&self, seat: usize) -> ([f64; 4], u32, f64, u32) {
+        let future = self.remaining;
+        let mut expected = self.s.points[seat].map(|p| p as f64);
+        let mut leaders = 0;
+        let mut quality_sum = 0.0;
+        let mut fed = 0;
+        for colour in ROLE_ORDER {
+            let cell = self.leader_cell(seat, colour);
+            if cell == NONE {
+                continue;
+            }
+            let cell = cell as usize;
+            leaders += 1;
+            let k = self.comp[cell];
+            let quality = self.leader_quality(colour, cell);
+            quality_sum += quality;
+            expected[colour] += LEADER_WORTH * future * quality;
+            if colour == BLACK {
+                let mut led = [false; 4];
+                for &(_, c, _) in self.leaders_in(k) {
+                    led[c as usize] = true;
+                }
+                for other in 0..4 {
+                    if !led[other] {
+                        expected[other] += KING_SHARE * LEADER_WORTH * future * quality;
+                    }
+                }
+            }
+            for &(at, (a, b)) in &self.monuments {
+                if at == k && (a == colour || b == colour) {
+                    expected[colour] += MONUMENT_WORTH * future;
+                    fed += 1;
+                }
+            }
+        }
+        (expected, leaders, quality_sum, fed)
+    }
+
+    /// An estimate of the seat's final score (its lowest colour, treasures placed).
+    pub fn seat_value(&self, seat: usize) -> f64 {
+        let future = self.remaining;
+        let (mut expected, _, _, _) = self.outlook(seat);
+        for _ in 0..self.s.treasures[seat] {
+            let low = lowest(&expected);
+            expected[low] += 1.0;
+        }
+        expected.sort_by(f64::total_cmp);
+        let late = 1.0 - future;
+        let mut value = 0.0;
+        for (w, e) in SORTED_WEIGHTS.iter().zip(expected) {
+            value += (late * w + future * 0.25) * e;
+        }
+        value += future
+            * (0.12 * self.s.hands[seat][RED] as f64 + 0.15 * self.s.catastrophes[seat] as f64);
+        value
+    }
+
+    /// What the fitted evaluation weighs, once × remaining and once × (1 - remaining).
+    pub fn features(&self, seat: usize) -> [f64; 24] {
+        let future = self.remaining;
+        let mut raw = self.s.points[seat].map(|p| p as f64);
+        let (mut expected, leaders, quality_sum, fed) = self.outlook(seat);
+        for _ in 0..self.s.treasures[seat] {
+            let low = lowest(&raw);
+            raw[low] += 1.0;
+            let low = lowest(&expected);
+            expected[low] += 1.0;
+        }
+        raw.sort_by(f64::total_cmp);
+        expected.sort_by(f64::total_cmp);
+        let mut sum = 0.0;
+        for e in expected {
+            sum += e;
+        }
+        let base = [
+            raw[0],
+            raw[1],
+            raw[2],
+            raw[3],
+            expected[0],
+            expected[1],
+            sum,
+            leaders as f64,
+            quality_sum,
+            fed as f64,
+            self.s.hands[seat][RED] as f64,
+            self.s.catastrophes[seat] as f64,
+        ];
+        let late = 1.0 - future;
+        let mut out = [0.0; 24];
+        for (i, x) in base.iter().enumerate() {
+            out[i] = x * future;
+            out[12 + i] = x * late;
+        }
+        out
+    }
+
+    pub fn fitted_value(&self, seat: usize) -> f64 {
+        let mut total = 0.0;
+        for (w, x) in FITTED_WEIGHTS.iter().zip(self.features(seat)) {
+            total += w * x;
+        }
+        total
+    }
+
+    pub fn values(&self, fitted: bool) -> Vec<f64> {
+        (0..self.s.n)
+            .map(|seat| {
+                if fitted {
+                    self.fitted_value(seat)
+                } else {
+                    self.seat_value(seat)
+                }
+            })
+            .collect()
+    }
+
+    pub fn temperature(&self, fitted: bool) -> f64 {
+        if fitted {
+            1.0
+        } else {
+            1.0 + 4.0 * self.remaining
+        }
+    }
+
+    // -- conflicts ---------------------------------------------------------------------
+
+    /// The commitment for `seat` in the pending revolt or war, among `options` (None when no
+    /// revolt or war is being fought).
+    pub fn best_commit(&self, seat: usize, options: &[u32]) -> Option<u32> {
+        let p = self.s.pending.as_ref()?;
+        let revolt = match p.kind {
+            PendingKind::Revolt => true,
+            PendingKind::War => false,
+            _ => return None,
+        };
+        let colour = if revolt { RED } else { p.color? as usize };
+        let defender = p.defender? as usize;
+        let fallback = || {
+            if options.contains(&0) {
+                0
+            } else {
+                options.iter().copied().min().unwrap_or(0)
+            }
+        };
+        // The strengths on the board count 0, as in the reference (see its NOTE).
+        if let Some(Some(committed)) = p.attacker_commit {
+            if seat == defender {
+                let need = committed as u32;
+                if need == 0 {
+                    return Some(fallback());
+                }
+                return Some(if options.contains(&need) {
+                    need
+                } else {
+                    fallback()
+                });
+            }
+        }
+        let held = self.hand_size(defender) as i64;
+        let share = UNSEEN_SHARE[colour];
+        let stake = if revolt {
+            2.0 + 2.0 * self.remaining
+        } else {
+            2.0 + 2.0 * self.remaining + 0.5 * 0.0
+        };
+        let mut best = *options.first()?;
+        let mut best_value = f64::NEG_INFINITY;
+        for &k in options {
+            let need = k as i64;
+            let p_win = if need > 0 {
+                binomial_cdf(need - 1, held, share)
+            } else {
+                0.0
+            };
+            let value = stake * p_win - TILE_COST * k as f64;
+            if value > best_value + 1e-9 {
+                best = k;
+                best_value = value;
+            }
+        }
+        Some(best)
+    }
+
+    // -- priors ------------------------------------------------------------------------
+
+    /// The reference's `TigrisKnowledge.priors` for the seat to move.
+    pub fn priors(&mut self, seat: usize, ids: &[u32], out: &mut Vec<f64>) {
+        out.clear();
+        let mut commits: Vec<u32> = Vec::new();
+        for &id in ids {
+            if let Some(Action::Commit { count }) = Action::from_id(id as u16) {
+                commits.push(count as u32);
+            }
+        }
+        if !commits.is_empty() {
+            let best = self.best_commit(seat, &commits).unwrap_or(0) as i64;
+            for &id in ids {
+                let k = id as i64 - COMMIT_BASE as i64;
+                out.push(1.0 - 0.3 * (k - best).abs() as f64);
+            }
+            return;
+        }
+        for &id in ids {
+            let prior = self.prior(seat, id);
+            out.push(prior);
+        }
+    }
+
+    fn prior(&mut self, seat: usize, id: u32) -> f64 {
+        let Some(action) = Action::from_id(id as u16) else {
+            return 0.0;
+        };
+        match action {
+            Action::Tile { color, cell } => self.tile_prior(seat, color, cell),
+            Action::Leader { role, cell } => self.leader_prior(seat, role, cell),
+            Action::Catastrophe { cell } => self.catastrophe_prior(seat, cell),
+            Action::Monument { .. } => 1.0,
+            Action::Wonder { .. } => 1.2,
+            Action::Treasure { .. } | Action::Building { .. } => 0.4,
+            Action::WonderPoint { color } => {
+                let mine = self.s.points[seat];
+                if mine[color] == *mine.iter().min().unwrap_or(&0) {
+                    0.5
+                } else {
+                    0.0
+                }
+            }
+            Action::Swap { counts } => {
+                let tiles: u32 = counts.iter().map(|&c| c as u32).sum();
+                -0.6 - 0.03 * tiles as f64
+            }
+            Action::Pass => -0.4,
+            Action::Withdraw { .. } => -0.7,
+            Action::Commit { count } => {
+                let best = self.best_commit(seat, &[count as u32]).unwrap_or(0) as i64;
+                1.0 - 0.3 * (count as i64 - best).abs() as f64
+            }
+            Action::War { .. } | Action::Decline => 0.0,
+        }
+    }
+
+    fn tile_prior(&mut self, seat: usize, colour: usize, cell: usize) -> f64 {
+        let mut around = [0i16; 4];
+        let len = self.comps_around(cell, -1, &mut around);
+        let mut kingdoms = [0i16; 4];
+        let mut nk = 0;
+        let mut treasures = 0;
+        for &k in &around[..len] {
+            if !self.leaders_in(k).is_empty() {
+                kingdoms[nk] = k;
+                nk += 1;
+            }
+            treasures += self.treasures_in[k as usize];
+        }
+        if nk >= 2 {
+            return self.war_prior(seat, colour, kingdoms[0], kingdoms[1]);
+        }
+        let mut value = 0.0;
+        if nk == 1 {
+            let k = kingdoms[0];
+            let mut scorer = None;
+            let mut king = None;
+            for &(owner, c, _) in self.leaders_in(k) {
+                if c as usize == colour {
+                    scorer = Some(owner as usize);
+                }
+                if c as usize == BLACK {
+                    king = Some(owner as usize);
+                }
+            }
+            if scorer.is_none() {
+                scorer = king;
+            }
+            match scorer {
+                Some(owner) if owner == seat => value += 1.0,
+                Some(_) => value -= 0.3,
+                None => {}
+            }
+            // Treasures: a trader's owner takes the extra ones.
+            if treasures >= 2 {
+                for &(owner, c, _) in self.leaders_in(k) {
+                    if c as usize == GREEN {
+                        value += if owner as usize == seat { 0.6 } else { -0.3 };
+                    }
+                }
+            }
+        } else if len > 0 {
+            value += 0.05;
+        }
+        if colour == RED {
+            for j in (neighbours(cell) & self.s.leaders).iter() {
+                let owner = self.s.leader_at(j).map_or(usize::MAX, |index| index / 4);
+                value += if owner == seat { 0.2 } else { -0.1 };
+            }
+            if nk == 0 {
+                value += 0.1;
+            }
+        }
+        if self.completes_square(colour, cell) {
+            value += 0.8;
+        }
+        value
+    }
+
+    fn completes_square(&mut self, colour: usize, cell: usize) -> bool {
+        let squares = match self.squares {
+            Some(squares) => squares,
+            None => {
+                let squares = self.square_cells();
+                self.squares = Some(squares);
+                squares
+            }
+        };
+        squares[colour].has(cell)
+    }
+
+    /// Per colour still wanted by a monument, the bare cells whose tile would complete a
+    /// 2×2 square of that colour.
+    fn square_cells(&self) -> [Bb; 4] {
+        let mut out = [Bb::EMPTY; 4];
+        let rows = CELLS / COLUMNS;
+        for top in 0..rows - 1 {
+            for left in 0..COLUMNS - 1 {
+                let at = top * COLUMNS + left;
+                let square = [at, at + 1, at + COLUMNS, at + COLUMNS + 1];
+                let mut empty = None;
+                let mut colour = None;
+                let mut ok = true;
+                for i in square {
+                    if self.bare.has(i) {
+                        if empty.is_some() {
+                            ok = false;
+                            break;
+                        }
+                        empty = Some(i);
+                        continue;
+                    }
+                    match (0..4).find(|&c| self.showing[c].has(i)) {
+                        Some(c) if colour.is_none_or(|k| k == c) => colour = Some(c),
+                        _ => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+                if let (true, Some(e), Some(c)) = (ok, empty, colour) {
+                    if self.wanted[c] {
+                        out[c].set(e);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn war_prior(&self, seat: usize, colour: usize, a: i16, b: i16) -> f64 {
+        let mut value = 0.1;
+        for war_colour in ROLE_ORDER {
+            let side = |k: i16| {
+                self.leaders_in(k)
+                    .iter()
+                    .find(|&&(_, c, _)| c as usize == war_colour)
+                    .map(|&(owner, _, _)| owner as usize)
+            };
+            let (Some(owner_a), Some(owner_b)) = (side(a), side(b)) else {
+                continue;
+            };
+            if owner_a != seat && owner_b != seat {
+                continue;
+            }
+            let (mine, theirs, other) = if owner_a == seat {
+                (a, b, owner_b)
+            } else {
+                (b, a, owner_a)
+            };
+            let my_side = self.counts[mine as usize][war_colour];
+            let their_side = self.counts[theirs as usize][war_colour];
+            let in_hand = self.s.hands[seat][war_colour] as i64 - i64::from(colour == war_colour);
+            let my_total = my_side as i64 + in_hand.max(0);
+            let their_total = their_side as f64 + self.expected_in_hand(other, war_colour);
+            if my_total as f64 > their_total + 0.5 {
+                value += 0.8 * (1 + their_side) as f64;
+            } else {
+                value -= 0.8 * (1 + my_side) as f64;
+            }
+        }
+        value
+    }
+
+    fn leader_prior(&self, seat: usize, colour: usize, cell: usize) -> f64 {
+        let current = self.leader_cell(seat, colour);
+        let skip = if current == NONE { -1 } else { current as i32 };
+        let mut around = [0i16; 4];
+        let len = self.comps_around(cell, skip, &mut around);
+        let future = 0.4 + 0.6 * self.remaining;
+        let temples = self.temples_around(cell, skip);
+        let mut kingdom = -1i16;
+        for &k in &around[..len] {
+            if self.leaders_in(k).iter().any(|&(_, _, i)| i as i32 != skip) {
+                kingdom = k;
+            }
+        }
+        let mut rival = None;
+        if kingdom >= 0 {
+            for &(owner, c, i) in self.leaders_in(kingdom) {
+                if c as usize == colour && owner as usize != seat {
+                    rival = Some((owner as usize, i as usize));
+                }
+            }
+        }
+        let mut value;
+        if let Some((owner, at)) = rival {
+            let defence = self.temples_around(at, -1) as f64 + self.expected_in_hand(owner, RED);
+            let attack = temples + self.s.hands[seat][RED] as u32;
+            value = if attack as f64 > defence + 0.5 {
+                1.2
+            } else {
+                -0.6
+            };
+        } else {
+            let mut supporters = 0;
+            for &k in &around[..len] {
+                supporters += self.counts[k as usize][colour];
+            }
+            let t = temples as f64;
+            let quality = 0.35 + 0.35 * supporters.min(8) as f64 / 8.0 + 0.3 * t / (t + 1.0);
+            value = 0.9 * quality * future;
+            if kingdom < 0 {
+                value *= 0.7;
+            } else {
+                for &(at, (a, b)) in &self.monuments {
+                    if at == kingdom && (a == colour || b == colour) {
+                        value += 0.5;
+                    }
+                }
+            }
+        }
+        if current != NONE {
+            // A move gives up the old spot and an action that could have placed a tile.
+            value -= 0.9 * self.leader_quality(colour, current as usize) * future + 0.4;
+        }
+        value
+    }
+
+    fn catastrophe_prior(&self, seat: usize, cell: usize) -> f64 {
+        let mut value = -0.5;
+        if self.temples.has(cell) {
+            for j in (neighbours(cell) & self.s.leaders).iter() {
+                if self.temples_around(j, -1) == 1 {
+                    let own = self.s.leader_at(j).is_some_and(|index| index / 4 == seat);
+                    value += if own { -1.0 } else { 0.9 };
+                }
+            }
+        }
+        value
+    }
+}
+
+/// A Tigris world for the native search, with the knowledge's settings.
+#[derive(Clone)]
+pub struct TigrisWorld {
+    pub s: State,
+    /// The fitted evaluation instead of the hand-set one.
+    pub fitted: bool,
+    ids: Vec<u16>,
+}
+
+impl TigrisWorld {
+    pub fn new(s: State, fitted: bool) -> TigrisWorld {
+        TigrisWorld {
+            s,
+            fitted,
+            ids: Vec::new(),
+        }
+    }
+
+    /// The reference's `TigrisKnowledge.rewards` (exact once the game is over).
+    pub fn rewards(&self) -> [f64; 4] {
+        if self.s.over {
+            return rank_rewards(&self.s);
+        }
+        let board = Board::read(&self.s);
+        pairwise_chances(&board.values(self.fitted), board.temperature(self.fitted))
+    }
+}
+
+/// `cradle.core.results.rank_rewards` of a finished game.
+pub fn rank_rewards(s: &State) -> [f64; 4] {
+    let places: Vec<usize> = s.result().iter().map(|r| r.place).collect();
+    let n = places.len();
+    let mut out = [0.0; 4];
+    if n < 2 {
+        out[..n].fill(1.0);
+        return out;
+    }
+    for (seat, &mine) in places.iter().enumerate() {
+        let beaten = places.iter().filter(|&&p| p > mine).count();
+        let tied = places.iter().filter(|&&p| p == mine).count() - 1;
+        out[seat] = (beaten as f64 + 0.5 * tied as f64) / (n - 1) as f64;
+    }
+    out
+}
+
+impl SearchGame for TigrisWorld {
+    fn players(&self) -> usize {
+        self.s.n
+    }
+
+    fn to_move(&self) -> usize {
+        self.s.to_move()
+    }
+
+    fn is_over(&self) -> bool {
+        self.s.over
+    }
+
+    fn final_rewards(&self) -> [f64; 4] {
+        rank_rewards(&self.s)
+    }
+
+    fn legal_ids(&mut self, out: &mut Vec<u32>) {
+        self.ids.clear();
+        self.s.moves().ids(&mut self.ids);
+        out.clear();
+        out.extend(self.ids.iter().map(|&id| id as u32));
+    }
+
+    fn apply_quiet(&mut self, id: u32) {
+        self.s.apply_legal(id as u16, &mut NoEvents);
+    }
+
+    fn determinize(&self, observer: usize, seed: u64) -> TigrisWorld {
+        // As sample_hidden_seeded: the pool sorted, then shuffled as CanonicalRandom(seed).
+        let mut pool = self.s.hidden_pool(observer as i64);
+        pool.sort_unstable();
+        PyRandom::new(u128::from(seed)).shuffle(&mut pool);
+        TigrisWorld::new(self.s.deal_hidden(observer as i64, &pool), self.fitted)
+    }
+
+    fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
+        let seat = self.s.to_move();
+        Board::read(&self.s).priors(seat, ids, out);
+    }
+
+    fn unsettled(&mut self) -> bool {
+        // A decision in progress offers no turn action (commitments, wars, monuments, ...).
+        match self.s.moves() {
+            Moves::Decision(ids) => ids.as_slice().first().is_some_and(|&id| id >= COMMIT_BASE),
+            Moves::Turn(_) => false,
+        }
+    }
+
+    fn policy(&mut self, rng: &mut SearchRng) -> u32 {
+        let mut ids = Vec::new();
+        self.legal_ids(&mut ids);
+        if ids.len() == 1 {
+            return ids[0];
+        }
+        rng.sample_in_place(&mut ids, POLICY_SAMPLE);
+        let mut scores = Vec::new();
+        self.priors(&ids, &mut scores);
+        let mut best = 0;
+        let mut best_score = f64::NEG_INFINITY;
+        for (i, score) in scores.iter().enumerate() {
+            let noisy = score + 0.3 * rng.unit();
+            if noisy > best_score {
+                best = i;
+                best_score = noisy;
+            }
+        }
+        ids[best]
+    }
+
+    fn heuristic_rewards(&mut self) -> [f64; 4] {
+        self.rewards()
+    }
+
+    fn playout_moves(&self) -> usize {
+        0
+    }
+
+    fn prior_batch(&self) -> usize {
+        PRIOR_BATCH
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_order_follows_cpython() {
+        // list({8, 9, 5}) == [8, 9, 5]; list({2, 10}) == [2, 10]; list({10, 2}) == [10, 2];
+        // list({0, 8, 16}) == [0, 8, 16] (16 probes 0 -> 1 -> 6, ... as CPython does).
+        let mut out = [0i16; 4];
+        python_set_order(&[5, 8, 9], &mut out);
+        assert_eq!(out[..3], [8, 9, 5]);
+        python_set_order(&[10, 2], &mut out);
+        assert_eq!(out[..2], [10, 2]);
+        python_set_order(&[2, 10], &mut out);
+        assert_eq!(out[..2], [2, 10]);
+    }
+
+    #[test]
+    fn binomial_matches_known_values() {
+        assert_eq!(binomial_cdf(-1, 6, 0.3), 0.0);
+        assert_eq!(binomial_cdf(6, 6, 0.3), 1.0);
+        let p0 = 0.7f64.powf(6.0);
+        assert!((binomial_cdf(0, 6, 0.3) - p0).abs() < 1e-15);
+    }
+}

@@ -1,0 +1,134 @@
+//! The native search and knowledge for Python (`cradle.ai.ismcts` calls them on native
+//! states): `tigris_search` runs ISMCTS with the GIL released, and the `tigris_ai_*` hooks
+//! expose the knowledge so the lockstep test can hold it against the Python reference.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use super::knowledge::{Board, TigrisWorld};
+use super::py::PyTigrisState;
+use crate::search::{self, Budget, Params, SearchGame};
+
+fn legal_set(world: &mut TigrisWorld) -> Vec<u32> {
+    let mut ids = Vec::new();
+    world.legal_ids(&mut ids);
+    ids
+}
+
+/// The knowledge's reward vector of this state (one entry per seat).
+#[pyfunction]
+fn tigris_ai_rewards(state: PyRef<'_, PyTigrisState>, fitted: bool) -> Vec<f64> {
+    let world = TigrisWorld::new(state.s.clone(), fitted);
+    world.rewards()[..state.s.n].to_vec()
+}
+
+/// The knowledge's priors of the seat to move for `ids` (each legal now).
+#[pyfunction]
+fn tigris_ai_priors(state: PyRef<'_, PyTigrisState>, ids: Vec<u32>) -> PyResult<Vec<f64>> {
+    let mut world = TigrisWorld::new(state.s.clone(), false);
+    let legal = legal_set(&mut world);
+    if let Some(bad) = ids.iter().find(|id| !legal.contains(id)) {
+        return Err(PyValueError::new_err(format!(
+            "action id {bad} is not legal now"
+        )));
+    }
+    let mut out = Vec::new();
+    world.priors(&ids, &mut out);
+    Ok(out)
+}
+
+/// Whether the knowledge would settle a decision in progress before judging.
+#[pyfunction]
+fn tigris_ai_unsettled(state: PyRef<'_, PyTigrisState>) -> bool {
+    TigrisWorld::new(state.s.clone(), false).unsettled()
+}
+
+/// The knowledge's commitment for `seat` among `options` (None outside a revolt or war).
+#[pyfunction]
+fn tigris_ai_best_commit(
+    state: PyRef<'_, PyTigrisState>,
+    seat: usize,
+    options: Vec<u32>,
+) -> PyResult<Option<u32>> {
+    if seat >= state.s.n || options.is_empty() {
+        return Err(PyValueError::new_err(
+            "a seat of the game and some options are needed",
+        ));
+    }
+    Ok(Board::read(&state.s).best_commit(seat, &options))
+}
+
+/// ISMCTS for `seat` (the seat to move): one tree per seed, on threads when there are several.
+/// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch. Returns the
+/// iterations run and (action id, visits, summed reward) per visited root action.
+#[pyfunction]
+#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, fitted))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn tigris_search(
+    py: Python<'_>,
+    state: PyRef<'_, PyTigrisState>,
+    seat: usize,
+    iterations: Option<u64>,
+    seconds: Option<f64>,
+    params: (f64, f64, f64, f64, usize, usize, usize),
+    seeds: Vec<u64>,
+    only: Option<Vec<u32>>,
+    fitted: bool,
+) -> PyResult<(u64, Vec<(u32, u64, f64)>)> {
+    let s = &state.s;
+    if s.over {
+        return Err(PyValueError::new_err("the game is over: nothing to search"));
+    }
+    if seat != s.to_move() {
+        return Err(PyValueError::new_err(format!(
+            "it is seat {}'s decision, not seat {seat}'s",
+            s.to_move()
+        )));
+    }
+    if iterations.is_none() && seconds.is_none() {
+        return Err(PyValueError::new_err(
+            "a budget needs iterations or seconds",
+        ));
+    }
+    if iterations == Some(0) || seconds.is_some_and(|t| t.is_nan() || t <= 0.0) {
+        return Err(PyValueError::new_err(
+            "a budget needs at least 1 iteration and more than 0 seconds",
+        ));
+    }
+    if seeds.is_empty() {
+        return Err(PyValueError::new_err("a search needs at least one seed"));
+    }
+    let (exploration, widening, alpha, prior_weight, rollout, playout, batch) = params;
+    let params = Params {
+        exploration,
+        widening,
+        alpha,
+        prior_weight,
+        rollout,
+        playout,
+        batch,
+    };
+    let root = TigrisWorld::new(s.clone(), fitted);
+    let budget = Budget {
+        iterations,
+        seconds,
+    };
+    let (count, stats) =
+        py.detach(|| search::search(&root, seat, budget, params, &seeds, only.as_deref()));
+    Ok((
+        count,
+        stats
+            .iter()
+            .map(|r| (r.action, r.visits, r.total))
+            .collect(),
+    ))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(tigris_ai_rewards, m)?)?;
+    m.add_function(wrap_pyfunction!(tigris_ai_priors, m)?)?;
+    m.add_function(wrap_pyfunction!(tigris_ai_unsettled, m)?)?;
+    m.add_function(wrap_pyfunction!(tigris_ai_best_commit, m)?)?;
+    m.add_function(wrap_pyfunction!(tigris_search, m)?)?;
+    Ok(())
+}

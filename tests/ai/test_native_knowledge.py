@@ -1,0 +1,125 @@
+"""Lockstep: the native Tigris knowledge (native/src/tigris/knowledge.rs) against the Python
+reference (cradle.ai.tigris_knowledge) after every step of random games.
+
+Rewards (hand-set and fitted), priors, the settling test and the commitments must agree to
+1e-9; the first divergence fails with the position, so it can be replayed. The games mix
+player counts and options and pass through revolts and wars (the commitments are checked there).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from cradle import tigris
+from cradle.ai.tigris_knowledge import TigrisKnowledge, commit_options
+
+_native = pytest.importorskip("cradle._native")
+
+TOLERANCE = 1e-9
+HAND_SET, FITTED = TigrisKnowledge(), TigrisKnowledge(fitted=True)
+
+
+def differs(a: list[float], b: list[float]) -> int:
+    """The first index where ``a`` and ``b`` differ by more than the tolerance (-1: none)."""
+    if len(a) != len(b):
+        return 0
+    return next(
+        (i for i, (x, y) in enumerate(zip(a, b, strict=True)) if abs(x - y) > TOLERANCE), -1
+    )
+
+
+def divergence(what: str, state: Any, step: int, detail: str) -> str:
+    position = json.dumps(state.to_position(), sort_keys=True)
+    return f"{what} diverge at step {step} ({detail}); position: {position}"
+
+
+def check_step(state: Any, step: int, rng: random.Random, priors_per_step: int) -> bool:
+    """Compare everything on ``state``; True when a revolt or war is being decided."""
+    for knowledge in (HAND_SET, FITTED):
+        ours = _native.tigris_ai_rewards(state, knowledge.fitted)
+        theirs = knowledge.rewards(state)
+        assert differs(ours, theirs) < 0, divergence(
+            "rewards", state, step, f"fitted={knowledge.fitted}: {ours} != {theirs}"
+        )
+    ids = state.legal_action_ids()
+    actions = [state.action_string(i) for i in ids]
+    assert _native.tigris_ai_unsettled(state) == HAND_SET.unsettled(state), divergence(
+        "unsettled", state, step, actions[0]
+    )
+    picked = list(range(len(ids)))
+    if len(picked) > priors_per_step:
+        picked = rng.sample(picked, priors_per_step)  # a random batch, as below the root
+    ours = _native.tigris_ai_priors(state, [ids[i] for i in picked])
+    theirs = HAND_SET.priors(state, [actions[i] for i in picked])
+    at = differs(ours, theirs)
+    assert at < 0, divergence(
+        "priors", state, step, f"{actions[picked[at]]}: {ours[at]} != {theirs[at]}"
+    )
+    commits = commit_options(actions)
+    if commits:
+        seat = state.to_move
+        assert _native.tigris_ai_best_commit(state, seat, commits) == read_best(state, commits)
+    return bool(commits)
+
+
+def read_best(state: Any, commits: list[int]) -> int:
+    from cradle.ai.tigris_knowledge import read
+
+    return read(state).best_commit(state.to_move, commits)
+
+
+def play_in_lockstep(games: list[tuple[int, int, dict[str, Any]]], priors_per_step: int) -> int:
+    """Play each (players, seed, options) game at random, checking every step; the number of
+    steps inside a revolt or war."""
+    conflicts = 0
+    for players, seed, options in games:
+        state = tigris.new_game(players, seed, tigris.Options(**options), engine="native")
+        rng = random.Random(seed)
+        step = 0
+        while not state.is_over:
+            conflicts += check_step(state, step, rng, priors_per_step)
+            state.apply_id(rng.choice(state.legal_action_ids()))
+            step += 1
+        check_step(state, step, rng, priors_per_step)
+    return conflicts
+
+
+BOARDS = ("standard", "advanced")
+
+
+def table(seed: int) -> tuple[int, int, dict[str, Any]]:
+    """Players, seed and options of the lockstep game ``seed``: 2 to 4 players, both boards,
+    the variants in turn."""
+    options = {
+        "board": BOARDS[seed % 2],
+        "buildings": seed % 3 == 0,
+        "wonder": seed % 4 == 1,
+        "english": seed % 5 == 2,
+        "open_scoring": seed % 7 == 3,
+    }
+    return 2 + seed % 3, seed, options
+
+
+def test_native_knowledge_follows_the_reference() -> None:
+    games = [table(seed) for seed in range(1, 11)]
+    assert play_in_lockstep(games, priors_per_step=32) > 0  # conflicts were checked too
+
+
+@pytest.mark.long
+def test_native_knowledge_follows_the_reference_long() -> None:
+    games = [table(seed) for seed in range(100, 200)]
+    assert play_in_lockstep(games, priors_per_step=1000) > 0
+
+
+def test_the_hooks_refuse_bad_input() -> None:
+    state = tigris.new_game(2, 1, engine="native")
+    illegal = next(i for i in range(2000) if i not in set(state.legal_action_ids()))
+    with pytest.raises(ValueError, match="not legal"):
+        _native.tigris_ai_priors(state, [illegal])
+    with pytest.raises(ValueError, match="seat"):
+        _native.tigris_ai_best_commit(state, 5, [0, 1])
+    assert _native.tigris_ai_best_commit(state, 0, [0, 1]) is None  # no conflict now
