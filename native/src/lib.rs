@@ -18,6 +18,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     tigris::py::register(m)?;
     tigris::pysearch::register(m)?;
     gheos::py::register(m)?;
+    gheos::pysearch::register(m)?;
     vector::register(m)?;
     Ok(())
 }

@@ -20,20 +20,15 @@ import math
 import os
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, cast
 
 import pytest
 
 from cradle import gheos
 from cradle.ai.gheos_knowledge import GheosKnowledge, read
-from cradle.core import native
 
 from .test_native_lockstep import other_tile_set
 
-if TYPE_CHECKING:
-    from cradle._native import GheosState as NativeGheos
-
-pytestmark = pytest.mark.skipif(not native.available(), reason="the native engine is not built")
+_native = pytest.importorskip("cradle._native")
 
 GAMES = int(os.environ.get("CRADLE_KNOWLEDGE_GAMES", "16"))
 LONG_GAMES = 400
@@ -70,9 +65,8 @@ class Twins:
     def __init__(self, seed: int, players: int, tiles: str | None) -> None:
         self.seed, self.players, self.tiles = seed, players, tiles
         self.python = gheos.new_game(players, seed, {"tiles": tiles}, engine="python")
-        made = gheos.new_game(players, seed, {"tiles": tiles}, engine="native")
-        assert type(made).__module__ == "cradle._native"
-        self.native = cast("NativeGheos", made)
+        self.native = gheos.new_game(players, seed, {"tiles": tiles}, engine="native")
+        assert type(self.native).__module__ == "cradle._native"
         self.actions: list[str] = []
         self.seen: Counter[str] = Counter()
 
@@ -99,17 +93,22 @@ class Twins:
         if p.legal_action_ids() != n.legal_action_ids():
             self.fail("the legal ids", "the engines themselves differ")
         reading = read(p)
-        self.numbers("Reading.values()", reading.values(), n._ai_values())
-        self.numbers("Reading.temperature()", [reading.temperature()], [n._ai_temperature()])
-        self.numbers("rewards", KNOWLEDGE.rewards(p), n._ai_rewards())
-        if KNOWLEDGE.unsettled(p) != n._ai_unsettled():
-            self.fail("unsettled", f"python {KNOWLEDGE.unsettled(p)}, native {n._ai_unsettled()}")
+        self.numbers("Reading.values()", reading.values(), _native.gheos_ai_values(n))
+        self.numbers(
+            "Reading.temperature()", [reading.temperature()], [_native.gheos_ai_temperature(n)]
+        )
+        self.numbers("rewards", KNOWLEDGE.rewards(p), _native.gheos_ai_rewards(n))
+        if KNOWLEDGE.unsettled(p) != _native.gheos_ai_unsettled(n):
+            self.fail(
+                "unsettled",
+                f"python {KNOWLEDGE.unsettled(p)}, native {_native.gheos_ai_unsettled(n)}",
+            )
         if p.is_over:
             self.seen["over"] += 1
             return
         ids = p.legal_action_ids()
         actions = p.legal_actions()
-        kind, scores = n._ai_policy_scores()
+        kind, scores = _native.gheos_ai_policy_scores(n)
         self.seen[f"{p.phase}:{kind}"] += 1
         # One-ply priors: a sample of the legal actions and one the state refuses.
         picked = rng.sample(range(len(ids)), min(PRIOR_SAMPLE, len(ids)))
@@ -117,7 +116,7 @@ class Twins:
         self.numbers(
             "priors",
             KNOWLEDGE.priors(p, [actions[i] for i in picked] + [p.action_string(refused)]),
-            n._ai_priors([ids[i] for i in picked] + [refused]),
+            _native.gheos_ai_priors(n, [ids[i] for i in picked] + [refused]),
         )
         # The policy: its scores of every action (tiles: the sample's), then its choice.
         if kind == "followers":
@@ -140,7 +139,7 @@ class Twins:
         if python_scores:
             self.numbers(f"policy scores ({kind})", python_scores, scores)
         seed = rng.randrange(2**32)
-        chosen = n._ai_policy(seed)
+        chosen = _native.gheos_ai_policy(n, seed)
         if chosen not in ids:
             self.fail("the policy", f"native chose {chosen}, not a legal id")
         best = python_choice(python_scores, noise) if python_scores else None

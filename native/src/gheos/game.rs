@@ -396,6 +396,48 @@ impl Game {
             .collect()
     }
 
+    /// A copy in which what `observer` cannot see (the other hands, the stack order) is dealt
+    /// again as the reference's `sample_hidden` deals it: the unseen tiles (numbers, in hand
+    /// then stack order) shuffled by `shuffle`, the hands filled first, then the rest and the
+    /// epoch tiles (as -1) shuffled again into the stack. `observer` None or no seat: every
+    /// hand is unseen.
+    pub fn redeal_hidden<E>(
+        &self,
+        observer: Option<usize>,
+        shuffle: &mut dyn FnMut(&mut Vec<i64>) -> Result<(), E>,
+    ) -> Result<Game, E> {
+        let players = usize::from(self.players);
+        let unseen_seats = || (0..players).filter(|&s| Some(s) != observer);
+        let mut unseen: Vec<i64> = Vec::with_capacity(64);
+        for s in unseen_seats() {
+            unseen.extend(self.hands[s].as_slice().iter().map(|&n| i64::from(n)));
+        }
+        let stack = self.stack.as_slice();
+        unseen.extend(stack.iter().filter(|&&n| n != EPOCH).map(|&n| i64::from(n)));
+        let epochs = stack.iter().filter(|&&n| n == EPOCH).count();
+        shuffle(&mut unseen)?;
+        let mut other = self.clone();
+        let mut next = 0;
+        for s in unseen_seats() {
+            let size = self.hands[s].len();
+            let mut hand: Few<u8, 2> = Few::default();
+            for &n in &unseen[next..next + size] {
+                hand.push(n as u8);
+            }
+            hand.as_mut_slice().sort_unstable();
+            other.hands[s] = hand;
+            next += size;
+        }
+        unseen.drain(..next);
+        unseen.extend(std::iter::repeat_n(-1, epochs));
+        shuffle(&mut unseen)?;
+        other.stack = Few::default();
+        for n in unseen {
+            other.stack.push(if n < 0 { EPOCH } else { n as u8 });
+        }
+        Ok(other)
+    }
+
     // -- legal actions ----------------------------------------------------------------------
 
     /// The legal actions as fixed ids, in the reference's order.

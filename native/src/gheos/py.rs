@@ -14,7 +14,6 @@ use super::board::{node, NONE};
 use super::events::{Event, Log, Standing, COLOURS};
 use super::game::{Game, Phase, EPOCH, EPOCH_TILES};
 use super::geometry::{self, cell_name};
-use super::knowledge;
 use super::notation::{self, ascii_words, Host, Int, Plain, Refusal};
 use super::parts::{ConflictParts, Parts};
 use super::pyanalysis;
@@ -167,7 +166,7 @@ impl GheosTiles {
 /// docs/engines.md), and fast paths for search and research.
 #[pyclass(module = "cradle._native")]
 pub struct GheosState {
-    game: Game,
+    pub(super) game: Game,
     /// The legal ids, once asked for, until the state changes.
     legal: Option<Vec<u32>>,
     tiles: Py<GheosTiles>,
@@ -242,28 +241,9 @@ impl GheosState {
         seat: Option<i64>,
         shuffle: &mut dyn FnMut(&mut Vec<i64>) -> PyResult<()>,
     ) -> PyResult<GheosState> {
-        let game = &self.game;
-        let players = usize::from(game.players);
-        let others = |s: usize| seat != Some(s as i64);
-        let mut unseen: Vec<i64> = Vec::new();
-        for s in (0..players).filter(|&s| others(s)) {
-            unseen.extend(game.hands[s].as_slice().iter().map(|&n| i64::from(n)));
-        }
-        let stack = game.stack.as_slice();
-        unseen.extend(stack.iter().filter(|&&n| n != EPOCH).map(|&n| i64::from(n)));
-        let epochs = stack.iter().filter(|&&n| n == EPOCH).count();
-        shuffle(&mut unseen)?;
-        let mut other = game.clone();
-        for s in (0..players).filter(|&s| others(s)) {
-            let size = game.hands[s].len();
-            let mut hand: Vec<u8> = unseen.drain(..size).map(|n| n as u8).collect();
-            hand.sort_unstable();
-            other.hands[s] = super::game::Few::from_slice(&hand);
-        }
-        unseen.extend(std::iter::repeat_n(-1, epochs));
-        shuffle(&mut unseen)?;
-        let pile: Vec<u8> = unseen.into_iter().map(from_hidden).collect();
-        other.stack = super::game::Few::from_slice(&pile);
+        // A seat that is no player's (negative, too large) sees no hand.
+        let observer = seat.and_then(|s| usize::try_from(s).ok());
+        let other = self.game.redeal_hidden(observer, shuffle)?;
         Ok(self.with_game(py, other))
     }
 
@@ -1317,64 +1297,6 @@ impl GheosState {
         rest.extend(wanted.iter().rev());
         self.game.stack = super::game::Few::from_slice(&rest);
         Ok(())
-    }
-
-    // -- the search's knowledge (native/src/gheos/knowledge.rs), for the lockstep test ------
-
-    /// The evaluation's estimated final score per seat (`Reading.values()`).
-    fn _ai_values(&self) -> Vec<f64> {
-        let reading = knowledge::Reading::new(&self.game);
-        reading.values()[..reading.players].to_vec()
-    }
-
-    /// The evaluation's temperature (`Reading.temperature()`).
-    fn _ai_temperature(&self) -> f64 {
-        knowledge::Reading::new(&self.game).temperature()
-    }
-
-    /// The reward vector of this world (`GheosKnowledge.rewards`).
-    fn _ai_rewards(&self) -> Vec<f64> {
-        knowledge::rewards(&self.game)[..usize::from(self.game.players)].to_vec()
-    }
-
-    /// One-ply priors of `ids` (`GheosKnowledge.priors`; a refused id scores -1e9).
-    fn _ai_priors(&self, ids: Vec<i64>) -> Vec<f64> {
-        let mut out = Vec::with_capacity(ids.len());
-        for id in ids {
-            match u32::try_from(id) {
-                Ok(id) => knowledge::priors(&self.game, &[id], &mut out),
-                Err(_) => out.push(knowledge::REFUSED),
-            }
-        }
-        out
-    }
-
-    /// Whether a turn is in progress past its tile (`GheosKnowledge.unsettled`).
-    fn _ai_unsettled(&self) -> bool {
-        knowledge::unsettled(&self.game)
-    }
-
-    /// How the policy chooses here and its scores of every legal action, in legal order
-    /// (`knowledge::policy_scores`); the game must not be over.
-    fn _ai_policy_scores(&mut self) -> PyResult<(&'static str, Vec<f64>)> {
-        let legal = self.legal_now().clone();
-        if legal.is_empty() {
-            return Err(PyValueError::new_err("no legal action: nothing to choose"));
-        }
-        let mut scores = Vec::with_capacity(legal.len());
-        let choice = knowledge::policy_scores(&self.game, &legal, &mut scores);
-        Ok((choice.name(), scores))
-    }
-
-    /// The policy's action id, its random tie-breaks drawn from a generator seeded by `seed`.
-    fn _ai_policy(&mut self, seed: u64) -> PyResult<u32> {
-        if self.legal_now().is_empty() {
-            return Err(PyValueError::new_err("no legal action: nothing to choose"));
-        }
-        Ok(knowledge::policy(
-            &self.game,
-            &mut super::random::Fast::new(seed),
-        ))
     }
 }
 

@@ -2,9 +2,12 @@
 //! ([`super::knowledge`]) behind the [`SearchGame`] trait, a thin adapter.
 
 use super::events::Log;
-use super::game::{Few, Game, EPOCH};
+use std::convert::Infallible;
+
+use super::game::Game;
 use super::knowledge::{self, Draw};
 use crate::search::{SearchGame, SearchRng};
+use crate::tigris::pyrandom::PyRandom;
 
 impl Draw for SearchRng {
     fn uniform(&mut self) -> f64 {
@@ -17,55 +20,20 @@ impl Draw for SearchRng {
 }
 
 impl Game {
-    /// A world `observer` cannot tell from this one: the tiles it cannot see (the other
-    /// hands, the stack) dealt again at random, the number of epoch tiles in the stack kept.
-    /// The tiles are sorted before they are shuffled, so the world depends on what the
-    /// observer knows and on `seed` only, never on where the hidden tiles really are.
+    /// A world `observer` cannot tell from this one: `sample_hidden_seeded(observer, seed)`
+    /// (the unseen tiles sorted, then dealt again as `CanonicalRandom(seed)` shuffles), so the
+    /// world depends on what the observer knows and on `seed` only.
     pub fn determinize(&self, observer: usize, seed: u64) -> Game {
-        let mut rng = SearchRng::new(seed);
-        let players = usize::from(self.players);
-        let mut unseen: Few<u8, 64> = Few::default();
-        for seat in (0..players).filter(|&s| s != observer) {
-            for &tile in self.hands[seat].as_slice() {
-                unseen.push(tile);
-            }
+        let mut rng = PyRandom::new(u128::from(seed));
+        let dealt: Result<Game, Infallible> = self.redeal_hidden(Some(observer), &mut |items| {
+            items.sort_unstable();
+            rng.shuffle(items);
+            Ok(())
+        });
+        match dealt {
+            Ok(world) => world,
+            Err(never) => match never {},
         }
-        let mut epochs = 0;
-        for &tile in self.stack.as_slice() {
-            if tile == EPOCH {
-                epochs += 1;
-            } else {
-                unseen.push(tile);
-            }
-        }
-        let mut tiles = unseen;
-        let tiles = tiles.as_mut_slice();
-        tiles.sort_unstable();
-        shuffle(tiles, &mut rng);
-        let mut world = self.clone();
-        let mut next = 0;
-        for seat in (0..players).filter(|&s| s != observer) {
-            let size = self.hands[seat].len();
-            let mut hand: Few<u8, 2> = Few::from_slice(&tiles[next..next + size]);
-            hand.as_mut_slice().sort_unstable();
-            world.hands[seat] = hand;
-            next += size;
-        }
-        let mut pile: Few<u8, 64> = Few::from_slice(&tiles[next..]);
-        for _ in 0..epochs {
-            pile.push(EPOCH);
-        }
-        shuffle(pile.as_mut_slice(), &mut rng);
-        world.stack = pile;
-        world
-    }
-}
-
-/// Fisher-Yates.
-fn shuffle(items: &mut [u8], rng: &mut SearchRng) {
-    for i in (1..items.len()).rev() {
-        let j = rng.below(i + 1);
-        items.swap(i, j);
     }
 }
 
@@ -127,6 +95,7 @@ impl SearchGame for Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gheos::game::EPOCH;
     use crate::gheos::tiles::packaged;
     use crate::search::{search, Budget, Params};
 

@@ -275,10 +275,13 @@ def native_search_for(
         from cradle import _native
     except ImportError:
         return None
+    from cradle.ai.gheos_knowledge import GheosKnowledge
     from cradle.ai.tigris_knowledge import TigrisKnowledge
 
     if type(knowledge) is TigrisKnowledge and isinstance(state, _native.TigrisState):
         return functools.partial(_native.tigris_search, fitted=knowledge.fitted)
+    if type(knowledge) is GheosKnowledge and isinstance(state, _native.GheosState):
+        return functools.partial(_native.gheos_search)
     return None
 
 

@@ -1,0 +1,154 @@
+//! The native search and knowledge of Gheos for Python (`cradle.ai.ismcts` calls them on
+//! native states): `gheos_search` runs ISMCTS with the GIL released, and the `gheos_ai_*`
+//! hooks expose the knowledge so the lockstep test can hold it against the Python reference.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use super::knowledge::{self, Reading};
+use super::py::GheosState;
+use super::random::Fast;
+use crate::search::{self, Budget, Params};
+
+/// The evaluation's estimated final score per seat (`Reading.values()`).
+#[pyfunction]
+fn gheos_ai_values(state: PyRef<'_, GheosState>) -> Vec<f64> {
+    let reading = Reading::new(&state.game);
+    reading.values()[..reading.players].to_vec()
+}
+
+/// The evaluation's temperature (`Reading.temperature()`).
+#[pyfunction]
+fn gheos_ai_temperature(state: PyRef<'_, GheosState>) -> f64 {
+    Reading::new(&state.game).temperature()
+}
+
+/// The knowledge's reward vector of this state, one entry per seat (`GheosKnowledge.rewards`).
+#[pyfunction]
+fn gheos_ai_rewards(state: PyRef<'_, GheosState>) -> Vec<f64> {
+    knowledge::rewards(&state.game)[..usize::from(state.game.players)].to_vec()
+}
+
+/// One-ply priors of `ids` for the seat to move (`GheosKnowledge.priors`): an id the state
+/// refuses scores -1e9, as the reference scores an action it cannot apply.
+#[pyfunction]
+fn gheos_ai_priors(state: PyRef<'_, GheosState>, ids: Vec<i64>) -> Vec<f64> {
+    let wanted: Vec<u32> = ids
+        .iter()
+        .map(|&id| u32::try_from(id).unwrap_or(u32::MAX))
+        .collect();
+    let mut out = Vec::with_capacity(ids.len());
+    knowledge::priors(&state.game, &wanted, &mut out);
+    out
+}
+
+/// Whether a turn is in progress past its tile (`GheosKnowledge.unsettled`).
+#[pyfunction]
+fn gheos_ai_unsettled(state: PyRef<'_, GheosState>) -> bool {
+    knowledge::unsettled(&state.game)
+}
+
+fn legal_or_refuse(state: &GheosState) -> PyResult<Vec<u32>> {
+    let mut legal = Vec::with_capacity(128);
+    state.game.legal_ids(&mut legal);
+    if legal.is_empty() {
+        return Err(PyValueError::new_err("no legal action: nothing to choose"));
+    }
+    Ok(legal)
+}
+
+/// How the policy chooses here ("forced", "followers", "token", "tiles", "ply") and its
+/// scores of every legal action, in legal order, before its random tie-breaks.
+#[pyfunction]
+fn gheos_ai_policy_scores(state: PyRef<'_, GheosState>) -> PyResult<(&'static str, Vec<f64>)> {
+    let legal = legal_or_refuse(&state)?;
+    let mut scores = Vec::with_capacity(legal.len());
+    let choice = knowledge::policy_scores(&state.game, &legal, &mut scores);
+    Ok((choice.name(), scores))
+}
+
+/// The policy's action id, its random draws from a generator seeded by `seed`.
+#[pyfunction]
+fn gheos_ai_policy(state: PyRef<'_, GheosState>, seed: u64) -> PyResult<u32> {
+    legal_or_refuse(&state)?;
+    Ok(knowledge::policy(&state.game, &mut Fast::new(seed)))
+}
+
+/// ISMCTS for `seat` (the seat to move): one tree per seed, on threads when there are several.
+/// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch. Returns the
+/// iterations run and (action id, visits, summed reward) per visited root action.
+#[pyfunction]
+#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn gheos_search(
+    py: Python<'_>,
+    state: PyRef<'_, GheosState>,
+    seat: usize,
+    iterations: Option<u64>,
+    seconds: Option<f64>,
+    params: (f64, f64, f64, f64, usize, usize, usize),
+    seeds: Vec<u64>,
+    only: Option<Vec<u32>>,
+) -> PyResult<(u64, Vec<(u32, u64, f64)>)> {
+    let game = &state.game;
+    let mut legal = Vec::new();
+    game.legal_ids(&mut legal);
+    if game.is_over() || legal.is_empty() {
+        return Err(PyValueError::new_err("the game is over: nothing to search"));
+    }
+    if seat != usize::from(game.active) {
+        return Err(PyValueError::new_err(format!(
+            "it is seat {}'s decision, not seat {seat}'s",
+            game.active
+        )));
+    }
+    if iterations.is_none() && seconds.is_none() {
+        return Err(PyValueError::new_err(
+            "a budget needs iterations or seconds",
+        ));
+    }
+    if iterations == Some(0) || seconds.is_some_and(|t| t.is_nan() || t <= 0.0) {
+        return Err(PyValueError::new_err(
+            "a budget needs at least 1 iteration and more than 0 seconds",
+        ));
+    }
+    if seeds.is_empty() {
+        return Err(PyValueError::new_err("a search needs at least one seed"));
+    }
+    let (exploration, widening, alpha, prior_weight, rollout, playout, batch) = params;
+    let params = Params {
+        exploration,
+        widening,
+        alpha,
+        prior_weight,
+        rollout,
+        playout,
+        batch,
+    };
+    let budget = Budget {
+        iterations,
+        seconds,
+    };
+    let root = game.clone();
+    let (count, stats) =
+        py.detach(|| search::search(&root, seat, budget, params, &seeds, only.as_deref()));
+    Ok((
+        count,
+        stats
+            .iter()
+            .map(|r| (r.action, r.visits, r.total))
+            .collect(),
+    ))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(gheos_ai_values, m)?)?;
+    m.add_function(wrap_pyfunction!(gheos_ai_temperature, m)?)?;
+    m.add_function(wrap_pyfunction!(gheos_ai_rewards, m)?)?;
+    m.add_function(wrap_pyfunction!(gheos_ai_priors, m)?)?;
+    m.add_function(wrap_pyfunction!(gheos_ai_unsettled, m)?)?;
+    m.add_function(wrap_pyfunction!(gheos_ai_policy_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(gheos_ai_policy, m)?)?;
+    m.add_function(wrap_pyfunction!(gheos_search, m)?)?;
+    Ok(())
+}
