@@ -6,8 +6,8 @@ use std::convert::Infallible;
 
 use super::game::Game;
 use super::knowledge::{self, Draw};
+use super::random::PyRandom;
 use crate::search::{SearchGame, SearchRng};
-use crate::tigris::pyrandom::PyRandom;
 
 impl Draw for SearchRng {
     fn uniform(&mut self) -> f64 {
@@ -24,7 +24,7 @@ impl Game {
     /// (the unseen tiles sorted, then dealt again as `CanonicalRandom(seed)` shuffles), so the
     /// world depends on what the observer knows and on `seed` only.
     pub fn determinize(&self, observer: usize, seed: u64) -> Game {
-        let mut rng = PyRandom::new(u128::from(seed));
+        let mut rng = PyRandom::from_u64(seed);
         let dealt: Result<Game, Infallible> = self.redeal_hidden(Some(observer), &mut |items| {
             items.sort_unstable();
             rng.shuffle(items);

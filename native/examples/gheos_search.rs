@@ -1,0 +1,63 @@
+//! The native ISMCTS on Gheos in pure Rust (no Python): iterations per second on an opening,
+//! a middle-game and a late position of one random game, like `cradle bench --ai`, and the
+//! program to profile (`perf record`).
+//!
+//!     cargo run --release --example gheos_search -- [players] [seconds]
+
+use std::time::Instant;
+
+use _native::gheos::events::Log;
+use _native::gheos::game::Game;
+use _native::gheos::knowledge::{BATCH, PLAYOUT};
+use _native::gheos::random::Fast;
+use _native::gheos::tiles::TileSet;
+use _native::search::{search, Budget, Params};
+
+fn main() {
+    let players: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2);
+    let seconds: f64 = std::env::args()
+        .nth(2)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(6.0);
+    let names: Vec<String> = (0..players).map(|s| format!("p{s}")).collect();
+    let tiles = TileSet::parse(include_str!("../../src/cradle/gheos/data/tiles.txt"))
+        .expect("the packaged tile set reads");
+    let tiles = std::sync::Arc::new(tiles);
+    let fresh = || Game::deal(tiles.clone(), names.clone(), &[1]);
+    let mut legal = Vec::new();
+    let mut log = Log::new(false);
+    let length = {
+        let mut probe = fresh();
+        probe.random_playout(1) as usize
+    };
+    let params = Params {
+        playout: PLAYOUT,
+        batch: BATCH,
+        ..Params::default()
+    };
+    let (mut iterations, mut spent) = (0u64, 0.0);
+    for (number, stage) in [0.0, 0.3, 0.6].into_iter().enumerate() {
+        let mut state = fresh();
+        let mut rng = Fast::new(1);
+        for _ in 0..(length as f64 * stage) as usize {
+            state.legal_ids(&mut legal);
+            state.apply_legal(legal[rng.below(legal.len())], &mut log);
+        }
+        let budget = Budget {
+            iterations: None,
+            seconds: Some(seconds / 3.0),
+        };
+        let start = Instant::now();
+        let seat = usize::from(state.active);
+        let (count, _) = search(&state, seat, budget, params, &[number as u64 + 1], None);
+        spent += start.elapsed().as_secs_f64();
+        iterations += count;
+    }
+    println!(
+        "gheos {players}p: {:.0} iterations/s ({iterations} in {spent:.2} s)",
+        iterations as f64 / spent
+    );
+}
