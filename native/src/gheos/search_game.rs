@@ -26,7 +26,7 @@ impl Game {
     pub fn determinize(&self, observer: usize, seed: u64) -> Game {
         let mut rng = PyRandom::from_u64(seed);
         let dealt: Result<Game, Infallible> = self.redeal_hidden(Some(observer), &mut |items| {
-            items.sort_unstable();
+            sort_tiles(items);
             rng.shuffle(items);
             Ok(())
         });
@@ -34,6 +34,29 @@ impl Game {
             Ok(world) => world,
             Err(never) => match never {},
         }
+    }
+}
+
+/// Sorts hidden tiles (distinct numbers below 64, and any number of epoch tiles as -1)
+/// through a bit set, without comparisons: a world is drawn every iteration.
+fn sort_tiles(items: &mut Vec<i64>) {
+    let mut set = 0u64;
+    let mut epochs = 0;
+    for &n in items.iter() {
+        match n {
+            -1 => epochs += 1,
+            0..=63 if set & (1 << n) == 0 => set |= 1 << n,
+            _ => {
+                items.sort_unstable(); // not tiles as dealt: sort them plainly
+                return;
+            }
+        }
+    }
+    items.clear();
+    items.extend(std::iter::repeat_n(-1, epochs));
+    while set != 0 {
+        items.push(i64::from(set.trailing_zeros()));
+        set &= set - 1;
     }
 }
 
@@ -143,6 +166,16 @@ mod tests {
         other.hands[0].as_mut_slice()[0] = tile;
         let again = other.determinize(1, 5);
         assert_eq!(hidden(&again, 1), hidden(&world, 1));
+    }
+
+    #[test]
+    fn hidden_tiles_sort_as_numbers() {
+        let mut items = vec![7, -1, 3, 51, -1, 0];
+        sort_tiles(&mut items);
+        assert_eq!(items, vec![-1, -1, 0, 3, 7, 51]);
+        let mut odd = vec![5, 70, 5, 2];
+        sort_tiles(&mut odd);
+        assert_eq!(odd, vec![2, 5, 5, 70]);
     }
 
     #[test]
