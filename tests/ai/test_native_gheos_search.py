@@ -125,6 +125,25 @@ def test_the_root_restriction_reaches_the_native_gheos_search() -> None:
     assert {row.action for row in result.actions} <= set(allowed)
 
 
+def test_a_native_gheos_search_leaves_its_state_free_for_other_threads() -> None:
+    # The search runs on its own copy with the GIL released: meanwhile another thread may
+    # read and change the state it was given.
+    import threading
+
+    state = gheos.new_game(2, 7, engine="native")
+    seat = state.to_move
+    done: list[object] = []
+    shared = threading.Thread(target=lambda: done.append(search(state, seat, Budget(seconds=0.5))))
+    shared.start()
+    reads = 0
+    while shared.is_alive():
+        state.legal_actions()  # reads while the search runs
+        reads += 1
+        shared.join(0.05)
+    state.apply(state.legal_actions()[0])  # and changes it afterwards
+    assert len(done) == 1 and reads >= 1
+
+
 @pytest.mark.long
 def test_native_gheos_search_is_not_weaker_than_the_python_search() -> None:
     # Shared seeds, seats swapped: native ismcts@200 against the Python ismcts@200 (the same

@@ -130,6 +130,8 @@ fn gheos_search(
         seconds,
     };
     let root = game.clone();
+    // The search reads its own copy: other threads may use the state meanwhile.
+    drop(state);
     let (count, stats) =
         py.detach(|| search::search(&root, seat, budget, params, &seeds, only.as_deref()));
     Ok((
