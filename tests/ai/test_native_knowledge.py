@@ -123,3 +123,16 @@ def test_the_hooks_refuse_bad_input() -> None:
     with pytest.raises(ValueError, match="seat"):
         _native.tigris_ai_best_commit(state, 5, [0, 1])
     assert _native.tigris_ai_best_commit(state, 0, [0, 1]) is None  # no conflict now
+
+
+def test_native_knowledge_follows_the_reference_inside_a_revolt() -> None:
+    # Positions read back mid-conflict: the attacker's and then the defender's commitment.
+    from .test_knowledge import revolt_position
+
+    for reds in (0, 1, 2):
+        state = tigris.from_position(revolt_position(reds), seed=1, engine="native")
+        state.apply("leader priest K5")
+        rng = random.Random(reds)
+        assert check_step(tigris.from_position(state.to_position(), engine="native"), 0, rng, 99)
+        state.apply(state.legal_actions()[-1])
+        assert check_step(tigris.from_position(state.to_position(), engine="native"), 1, rng, 99)

@@ -185,3 +185,25 @@ def test_the_stall_guard_narrows_the_native_search_too() -> None:
     for _ in range(STALL_LIMIT):
         bot.guard.allowed(state, seat, state.legal_actions())
     assert bot.choose(state, seat).startswith(("tile ", "swap "))
+
+
+def test_a_native_search_leaves_its_state_free_for_other_threads() -> None:
+    # The search runs on its own copy with the GIL released: meanwhile another thread may
+    # read and change the state it was given (the server's assistant does).
+    import threading
+
+    state = tigris.new_game(2, 7, engine="native")
+    seat = state.to_move
+    done: list[object] = []
+    worker = threading.Thread(
+        target=lambda: done.append(search(state.clone(), seat, Budget(seconds=1.0), seed=1))
+    )
+    shared = threading.Thread(target=lambda: done.append(search(state, seat, Budget(seconds=1.0))))
+    worker.start()
+    shared.start()
+    while shared.is_alive():
+        state.legal_actions()  # reads while the search runs
+        shared.join(0.05)
+    worker.join()
+    state.apply(state.legal_actions()[0])  # and changes it afterwards
+    assert len(done) == 2

@@ -863,6 +863,46 @@ mod tests {
         assert_eq!(out[..2], [2, 10]);
     }
 
+    fn game(seed: u128, players: usize) -> TigrisWorld {
+        let seats: Vec<u8> = (0..players as u8).collect();
+        TigrisWorld::new(State::deal(&seats, Default::default(), seed), false)
+    }
+
+    #[test]
+    fn a_world_depends_only_on_what_the_observer_knows() {
+        let world = game(3, 3);
+        let seat = world.s.to_move();
+        let mut reordered = world.clone();
+        let mut bag = reordered.s.bag.as_slice().to_vec();
+        bag.reverse(); // the same tiles, hidden in another order
+        reordered.s.bag = super::super::state::Bag::new(&bag).expect("same size");
+        let a = world.determinize(seat, 11);
+        assert_eq!(a.s, reordered.determinize(seat, 11).s);
+        assert_eq!(a.s.hands[seat], world.s.hands[seat]);
+        assert_eq!(a.s.points, world.s.points);
+        assert_ne!(a.s, world.determinize(seat, 12).s);
+    }
+
+    #[test]
+    fn a_tigris_search_visits_legal_root_actions_only() {
+        let mut world = game(5, 2);
+        let seat = world.s.to_move();
+        let budget = crate::search::Budget {
+            iterations: Some(400),
+            seconds: None,
+        };
+        let params = crate::search::Params::default();
+        let (count, stats) = crate::search::search(&world, seat, budget, params, &[1, 2], None);
+        assert_eq!(count, 400);
+        assert_eq!(stats.iter().map(|r| r.visits).sum::<u64>(), 400);
+        let mut legal = Vec::new();
+        world.legal_ids(&mut legal);
+        assert!(stats.iter().all(|r| legal.contains(&r.action)));
+        assert!(stats
+            .iter()
+            .all(|r| (0.0..=r.visits as f64).contains(&r.total)));
+    }
+
     #[test]
     fn binomial_matches_known_values() {
         assert_eq!(binomial_cdf(-1, 6, 0.3), 0.0);

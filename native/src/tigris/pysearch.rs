@@ -109,6 +109,8 @@ fn tigris_search(
         batch,
     };
     let root = TigrisWorld::new(s.clone(), fitted);
+    // The search reads its own copy: other threads may use the state meanwhile.
+    drop(state);
     let budget = Budget {
         iterations,
         seconds,
