@@ -2,7 +2,7 @@
 the Python reference (``cradle.ai.gheos_knowledge``) read the same worlds alike.
 
 Random games (2, 3 and 4 players, the packaged tiles and a renumbered, turned set) are played
-on both engines side by side; after every step the native hooks must give what the Python
+on both engines side by side, sometimes read back from their position in a conflict; after every step the native hooks must give what the Python
 knowledge gives on the Python state, to 1e-9: the values and temperature of the reading, the
 rewards, one-ply priors (a sample of the legal actions, and a refused one), whether the turn
 is unsettled, the policy's scores of every action and its choice where no tie-break can change
@@ -165,7 +165,16 @@ class Twins:
             self.actions.append(self.python.action_string(action))
             self.python.apply_id(action)
             self.native.apply_id(action)
+            if self.python.phase in ("pay", "migrate", "war") and rng.random() < 0.5:
+                self.reread()
             self.compare(rng)
+
+    def reread(self) -> None:
+        """Both engines read the position back mid-conflict (the native areas rebuilt)."""
+        data = self.python.to_position()
+        self.python = gheos.from_position(data, engine="python")
+        self.native = gheos.from_position(data, engine="native")
+        self.seen["reread"] += 1
 
 
 def play(seed: int, tiles: str | None) -> Counter[str]:
@@ -188,6 +197,7 @@ def test_the_rust_knowledge_reads_random_games_as_the_python_one_does() -> None:
         "token:token",
         "over",
         "choices",
+        "reread",
     ):
         assert seen[kind] > 0, f"no {kind} in {dict(seen)}"
     assert seen["migrate:ply"] + seen["migrate:forced"] > 0, dict(seen)
