@@ -144,6 +144,17 @@ def test_a_native_gheos_search_leaves_its_state_free_for_other_threads() -> None
     assert len(done) == 1 and reads >= 1
 
 
+def test_the_ai_bench_runs_the_native_gheos_search() -> None:
+    from rich.console import Console
+
+    from cradle.cli.bench import run_ai_bench
+
+    summary = run_ai_bench(Console(quiet=True), "gheos", 0.6, [2], {}, 3, ["native", "python"])
+    assert summary["ai"]["native"]["2"]["search"] == "native"
+    assert summary["ai"]["python"]["2"]["search"] == "python"
+    assert summary["native_speedup"]["2"] > 0
+
+
 @pytest.mark.long
 def test_native_gheos_search_is_not_weaker_than_the_python_search() -> None:
     # Shared seeds, seats swapped: native ismcts@200 against the Python ismcts@200 (the same
