@@ -7,6 +7,7 @@
 //! - [`game`]: the state, its legal ids and what each action does;
 //! - [`notation`]: ids, action strings and reading what a player wrote;
 //! - [`events`]: what an action did, with the reference's texts;
+//! - [`observation`]: a seat's observation tensor (the research environments');
 //! - [`parts`]: a state as plain parts (positions read by the reference, pickling);
 //! - [`random`]: CPython's Mersenne Twister (same deals as the reference) and a fast one;
 //! - [`py`]: the Python bindings (`cradle._native.GheosState`, `GheosTiles`).
@@ -16,6 +17,7 @@ pub mod events;
 pub mod game;
 pub mod geometry;
 pub mod notation;
+pub mod observation;
 pub mod parts;
 pub mod py;
 pub mod pyanalysis;

@@ -1423,4 +1423,16 @@ impl crate::vector::Steppable for GheosState {
     fn mover(&self) -> usize {
         usize::from(self.game.active)
     }
+
+    fn players(&self) -> usize {
+        usize::from(self.game.players)
+    }
+
+    fn observation_size(&self) -> usize {
+        super::observation::size(self.game.tiles.tiles.len())
+    }
+
+    fn observe(&self, seat: usize, out: &mut [f32]) {
+        super::observation::observe(&self.game, seat, out);
+    }
 }

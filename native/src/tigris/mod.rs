@@ -5,6 +5,7 @@
 //! - [`state`]: the state and every rule (legal moves, checks, apply);
 //! - [`events`]: what an action did (the reference's event dicts);
 //! - [`position`]: the state as a position;
+//! - [`observation`]: a seat's observation tensor (the research environments');
 //! - [`playout`]: random playouts with a native RNG;
 //! - [`pyrandom`]: CPython's `random.Random` for integer seeds (the reference's deal);
 //! - [`py`]: the Python class `cradle._native.TigrisState`.
@@ -19,6 +20,7 @@ pub mod actions;
 pub mod analysis;
 pub mod board;
 pub mod events;
+pub mod observation;
 pub mod playout;
 pub mod position;
 pub mod py;

@@ -1513,4 +1513,16 @@ impl crate::vector::Steppable for PyTigrisState {
     fn mover(&self) -> usize {
         self.s.to_move()
     }
+
+    fn players(&self) -> usize {
+        self.s.n
+    }
+
+    fn observation_size(&self) -> usize {
+        super::observation::SIZE
+    }
+
+    fn observe(&self, seat: usize, out: &mut [f32]) {
+        super::observation::observe(&self.s, seat, out);
+    }
 }
