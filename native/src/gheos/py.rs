@@ -783,8 +783,9 @@ impl GheosState {
     }
 
     /// The legal actions as fixed ids, in the order of `legal_actions()`.
-    fn legal_action_ids(&mut self) -> Vec<u32> {
-        self.legal_now().clone()
+    fn legal_action_ids<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        // straight from the kept ids, without copying them first
+        PyList::new(py, self.legal_now())
     }
 
     /// How many legal actions there are (ids-first loops draw an index below it).
