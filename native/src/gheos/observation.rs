@@ -203,3 +203,31 @@ pub fn observe(game: &Game, seat: usize, out: &mut [f32]) {
     }
     f[F_OVER] = flag(game.is_over());
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gheos::tiles::packaged;
+
+    #[test]
+    fn a_new_game_shows_the_start_tile_and_the_seats_own_hand_only() {
+        let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let game = Game::deal(packaged(), names, &[17]);
+        let count = game.tiles.tiles.len();
+        let mut out = vec![f32::NAN; size(count)];
+        observe(&game, 2, &mut out);
+        assert!(out.iter().all(|x| x.is_finite()));
+        let row = |n: usize| &out[n * PER_TILE..][..PER_TILE];
+        let on_map: Vec<usize> = (0..count).filter(|&n| row(n)[T_ON_MAP] == 1.0).collect();
+        assert_eq!(on_map, vec![usize::from(game.board.tile[0])]);
+        let in_hand: Vec<u8> = (0..count as u8)
+            .filter(|&n| row(usize::from(n))[T_IN_HAND] == 1.0)
+            .collect();
+        assert_eq!(in_hand, game.sorted_hand(2).as_slice());
+        let f = &out[count * PER_TILE..];
+        assert_eq!(&f[F_PRESENT..F_PRESENT + 4], &[1.0, 1.0, 1.0, 0.0]);
+        assert_eq!(&f[F_HAND_SIZES..F_HAND_SIZES + 4], &[2.0, 2.0, 2.0, 0.0]);
+        assert_eq!(f[F_STACK] as usize, game.stack.len());
+        assert_eq!(f[F_STACK_EPOCHS], 8.0);
+    }
+}

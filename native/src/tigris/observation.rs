@@ -230,3 +230,62 @@ pub fn observe(s: &State, seat: usize, out: &mut [f32]) {
     f[F_ENDING] = if s.ending { 1.0 } else { 0.0 };
     f[F_OVER] = if s.over { 1.0 } else { 0.0 };
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tigris::events::NoEvents;
+    use crate::tigris::playout::{fresh_game, Rng};
+    use crate::tigris::state::Options;
+
+    fn observed(s: &State, seat: usize) -> Vec<f32> {
+        let mut out = vec![f32::NAN; SIZE];
+        observe(s, seat, &mut out);
+        out
+    }
+
+    #[test]
+    fn a_new_game_shows_the_seat_its_own_hand_and_the_board() {
+        let s = fresh_game(3, Options::default(), &mut Rng::new(5));
+        let out = observed(&s, 1);
+        assert_eq!(SIZE, 7503);
+        assert!(out.iter().all(|x| x.is_finite()));
+        let f = &out[PLANES * CELLS..];
+        for colour in 0..4 {
+            assert_eq!(f[F_HAND + colour], f32::from(s.hands[1][colour]));
+        }
+        assert_eq!(f[F_HAND..F_HAND + 4].iter().sum::<f32>(), 6.0);
+        assert_eq!(&f[F_PRESENT..F_PRESENT + 4], &[1.0, 1.0, 1.0, 0.0]);
+        // the seat's own points only (no open scoring), at relative seat 0
+        assert_eq!(&f[F_POINTS_SEEN..F_POINTS_SEEN + 4], &[1.0, 0.0, 0.0, 0.0]);
+        let river = &out[P_RIVER * CELLS..][..CELLS];
+        let on_river = river.iter().filter(|&&x| x == 1.0).count();
+        assert_eq!(on_river as u32, s.map().river.count());
+        let temples = &out[P_UP * CELLS..][..CELLS];
+        let start = temples.iter().filter(|&&x| x == 1.0).count();
+        assert_eq!(start as u32, s.map().temples.count());
+    }
+
+    #[test]
+    fn another_seats_hand_does_not_show() {
+        let mut rng = Rng::new(9);
+        let mut s = fresh_game(2, Options::default(), &mut rng);
+        for _ in 0..40 {
+            let moves = s.moves();
+            let id = moves.nth(rng.below(moves.count() as u64) as usize);
+            s.apply_move(&moves, id, &mut NoEvents);
+        }
+        let seat = s.to_move();
+        let before = observed(&s, seat);
+        let other = 1 - seat;
+        // another colour in the other hand, of the same size
+        let mut t = s.clone();
+        let hand = t.hands[other];
+        let from = (0..4).find(|&c| hand[c] > 0).unwrap();
+        let to = (0..4).find(|&c| c != from).unwrap();
+        t.hands[other][from] -= 1;
+        t.hands[other][to] += 1;
+        assert_eq!(observed(&t, seat), before);
+        assert_ne!(observed(&t, other), observed(&s, other));
+    }
+}
