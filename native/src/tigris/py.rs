@@ -112,6 +112,8 @@ pub struct PyTigrisState {
     /// The legal moves the ids came from, kept with them so that `apply_id` of a listed id
     /// applies without checking or computing them again.
     moves: Option<Moves>,
+    /// The last legal list's memory, reused for the next one (no allocation per action).
+    spare: Vec<u16>,
     /// The board's analysis as made for Python, kept while the board is the same.
     board: BoardCache,
 }
@@ -155,6 +157,7 @@ impl PyTigrisState {
             s,
             legal: None,
             moves: None,
+            spare: Vec::new(),
             board: BoardCache::default(),
         }
     }
@@ -165,6 +168,7 @@ impl PyTigrisState {
             s,
             legal: None,
             moves: None,
+            spare: Vec::new(),
             board: self.board.copy(py),
         }
     }
@@ -184,14 +188,18 @@ impl PyTigrisState {
 
     /// The state changed: forget its legal actions.
     fn changed(&mut self) {
-        self.legal = None;
+        if let Some(ids) = self.legal.take() {
+            self.spare = ids;
+        }
         self.moves = None;
     }
 
     fn legal(&mut self) -> &[u16] {
         if self.legal.is_none() {
             let moves = self.s.moves();
-            let mut ids = Vec::with_capacity(moves.count());
+            let mut ids = std::mem::take(&mut self.spare);
+            ids.clear();
+            ids.reserve(moves.count());
             moves.ids(&mut ids);
             self.legal = Some(ids);
             self.moves = Some(moves);
@@ -205,7 +213,9 @@ impl PyTigrisState {
         let (Some(ids), Some(moves)) = (&self.legal, &self.moves) else {
             return false;
         };
-        if !ids.contains(&id) {
+        // the list is ascending (the id layout follows the reference's order); were it ever
+        // not, a miss only sends the id down the checked path
+        if ids.binary_search(&id).is_err() {
             return false;
         }
         self.s.apply_move(moves, id, &mut NoEvents);
@@ -1101,6 +1111,7 @@ impl PyTigrisState {
             s: self.s.clone(),
             legal: self.legal.clone(),
             moves: None,
+            spare: Vec::new(),
             board: self.board.copy(py),
         }
     }
