@@ -1,7 +1,8 @@
 //! `cradle._native.Batch`: N native states of one game stepped by one call, for the vectorised
-//! environment (`cradle.envs.vector`). Legal-action masks, the seats to move and the games
-//! that ended are written into NumPy arrays the caller owns; observations stay the adapters'
-//! (built from views in Python, so they are exactly the PettingZoo env's).
+//! environment (`cradle.envs.vector`). Observation tensors (the native encoders of
+//! `tigris::observation` and `gheos::observation`, equal to the PettingZoo env's), legal-action
+//! masks, the seats to move and the games that ended are written into NumPy arrays the caller
+//! owns: no Python object is made per game.
 
 use numpy::{PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
@@ -21,6 +22,11 @@ pub trait Steppable {
     fn step_id(&mut self, py: Python<'_>, id: u32) -> Result<(), String>;
     fn over(&self) -> bool;
     fn mover(&self) -> usize;
+    fn players(&self) -> usize;
+    /// Elements of one observation tensor.
+    fn observation_size(&self) -> usize;
+    /// Write the observation of `seat` (a seat of the game) into `out` (every element).
+    fn observe(&self, seat: usize, out: &mut [f32]);
 }
 
 enum Games {
@@ -100,6 +106,53 @@ fn fill_masks<T: PyClass<Frozen = False> + Steppable>(
         }
     }
     Ok(())
+}
+
+fn observe_all<T: PyClass<Frozen = False> + Steppable>(
+    py: Python<'_>,
+    games: &[Py<T>],
+    seats: &[i64],
+    out: &mut [f32],
+    width: usize,
+) -> PyResult<()> {
+    // checked first: bad input writes nothing
+    for (i, game) in games.iter().enumerate() {
+        let state = game.borrow(py);
+        if state.observation_size() != width {
+            return Err(PyValueError::new_err(format!(
+                "the observations need {} columns for game {i}, not {width}",
+                state.observation_size()
+            )));
+        }
+        if !usize::try_from(seats[i]).is_ok_and(|seat| seat < state.players()) {
+            return Err(PyValueError::new_err(format!(
+                "seat {} is not a seat of game {i} (0..{})",
+                seats[i],
+                state.players() - 1
+            )));
+        }
+    }
+    for ((game, &seat), row) in games.iter().zip(seats).zip(out.chunks_exact_mut(width)) {
+        game.borrow(py).observe(seat as usize, row);
+    }
+    Ok(())
+}
+
+fn random_all<T: PyClass<Frozen = False> + Steppable>(
+    py: Python<'_>,
+    games: &[Py<T>],
+    draws: &[u64],
+    out: &mut [i64],
+) {
+    for ((game, &r), id) in games.iter().zip(draws).zip(out) {
+        let mut state = game.borrow_mut(py);
+        let legal = state.legal_ids_now();
+        *id = if legal.is_empty() {
+            0
+        } else {
+            i64::from(legal[(r % legal.len() as u64) as usize].into())
+        };
+    }
 }
 
 impl Batch {
@@ -213,6 +266,56 @@ impl Batch {
             Games::Tigris(g) => fill_masks(py, g, &mut view),
             Games::Gheos(g) => fill_masks(py, g, &mut view),
         }
+    }
+
+    /// Write into row `i` of `out` (N rows, C order, one column per element of the game's
+    /// tensor) the observation of seat `seats[i]` of game `i`: the PettingZoo env's tensor for
+    /// that seat. ValueError, and nothing is written, for a seat outside a game or a wrong
+    /// shape.
+    fn observe(
+        &self,
+        py: Python<'_>,
+        seats: PyReadonlyArray1<'_, i64>,
+        mut out: PyReadwriteArray2<'_, f32>,
+    ) -> PyResult<()> {
+        let n = self.len();
+        let seats = seats.as_slice()?;
+        let (rows, width) = out.as_array().dim();
+        if seats.len() != n || rows != n {
+            return Err(PyValueError::new_err(format!(
+                "seats and the observations need {n} entries and rows"
+            )));
+        }
+        let out = out
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("the observations must be a C-contiguous array"))?;
+        match &self.games {
+            Games::Tigris(g) => observe_all(py, g, seats, out, width),
+            Games::Gheos(g) => observe_all(py, g, seats, out, width),
+        }
+    }
+
+    /// A uniform random legal id of each game into `out`: the legal id at `draws[i]` modulo
+    /// game `i`'s count (`random_action_id`), 0 for a game that is over.
+    fn random_actions(
+        &self,
+        py: Python<'_>,
+        draws: PyReadonlyArray1<'_, u64>,
+        mut out: PyReadwriteArray1<'_, i64>,
+    ) -> PyResult<()> {
+        let n = self.len();
+        let draws = draws.as_slice()?;
+        let out = out.as_slice_mut()?;
+        if draws.len() != n || out.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "draws and out need {n} entries each"
+            )));
+        }
+        match &self.games {
+            Games::Tigris(g) => random_all(py, g, draws, out),
+            Games::Gheos(g) => random_all(py, g, draws, out),
+        }
+        Ok(())
     }
 }
 

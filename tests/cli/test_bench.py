@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -95,3 +96,37 @@ def test_bench_compares_both_engines_in_one_run() -> None:
 
 def test_bench_refuses_an_unknown_engine() -> None:
     assert_clean_error(cradle("bench", "--engine", "native,rust"), "unknown engine 'rust'")
+
+
+def test_engines_take_turns_in_rounds_on_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rich.console import Console
+
+    from cradle.cli import bench
+    from cradle.core import native
+
+    if not native.available():
+        pytest.skip("the native engine is not built")
+    calls: list[tuple[str, str, int, bool]] = []
+
+    def recording(loop: str, measure: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> bench.Measurement:
+            calls.append((loop, args[5], args[4], kwargs["finish"]))
+            result: bench.Measurement = measure(*args, **kwargs)
+            return result
+
+        return run
+
+    monkeypatch.setattr(bench, "ROUND_SECONDS", 0.05)
+    monkeypatch.setattr(
+        bench, "LOOPS", {loop: recording(loop, m) for loop, m in bench.LOOPS.items()}
+    )
+    summary = bench.run_engines_bench(
+        Console(quiet=True), "gheos", 0.6, [2], {}, 3, ["native", "python"]
+    )
+    for loop in ("playout", "ids", "strings"):
+        mine = [(engine, seed, finish) for name, engine, seed, finish in calls if name == loop]
+        assert [engine for engine, _, _ in mine] == ["native", "python", "python", "native"]
+        assert mine[0][1] == mine[1][1] != mine[2][1] == mine[3][1]  # the same games per round
+        assert all(finish for _, _, finish in mine)  # no half-played game is timed
+        for engine in ("native", "python"):
+            assert summary["engines"][engine]["2"][loop]["games"] >= 2

@@ -52,15 +52,17 @@ def test_observations_are_the_pettingzoo_envs_and_masks_the_legal_ids(
         obs, _, _, _, infos = env.step(random_actions(obs["action_mask"], rng))
 
 
-def test_hidden_information_never_reaches_another_seats_observation() -> None:
-    env = CradleVectorEnv("tigris", 2, 3)
+@pytest.mark.parametrize("game", ["tigris", "gheos"])
+def test_hidden_information_never_reaches_another_seats_observation(game: str) -> None:
+    # the observations are the native encoders' (Batch.observe)
+    env = CradleVectorEnv(game, 4, 3)
     obs, infos = env.reset(seed=9)
     rng = np.random.default_rng(2)
     for _ in range(10):
         obs, _, _, _, infos = env.step(random_actions(obs["action_mask"], rng))
     for i in range(env.num_envs):
         state, seat = env.game_state(i), int(infos["seat"][i])
-        redealt = state.sample_hidden(seat, random.Random(i))  # other hands and the bag
+        redealt = state.sample_hidden(seat, random.Random(i))  # other hands and the pile
         assert any(redealt.hand(s) != state.hand(s) for s in range(3) if s != seat)
         env._batch.set(i, redealt)
     again = env._observe()
@@ -116,3 +118,14 @@ def test_the_same_seed_plays_the_same_games() -> None:
         return [env.game_state(i).to_position() for i in range(2)]
 
     assert run() == run()
+
+
+def test_random_actions_follow_the_masks() -> None:
+    env = CradleVectorEnv("gheos", 5, 2)
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        actions = env.random_actions(rng.integers(0, 2**63, 5, dtype=np.uint64))
+        playing = obs["action_mask"].any(axis=1)
+        assert obs["action_mask"][playing, actions[playing]].all()
+        obs, *_ = env.step(actions)

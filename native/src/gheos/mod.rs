@@ -8,6 +8,7 @@
 //! - [`notation`]: ids, action strings and reading what a player wrote;
 //! - [`events`]: what an action did, with the reference's texts;
 //! - [`knowledge`]: the search's knowledge (twin of `cradle.ai.gheos_knowledge`);
+//! - [`observation`]: a seat's observation tensor (the research environments');
 //! - [`parts`]: a state as plain parts (positions read by the reference, pickling);
 //! - [`search_game`]: the engine and its knowledge as the native search's `SearchGame`;
 //! - [`random`]: CPython's Mersenne Twister (same deals as the reference) and a fast one;
@@ -20,6 +21,7 @@ pub mod game;
 pub mod geometry;
 pub mod knowledge;
 pub mod notation;
+pub mod observation;
 pub mod parts;
 pub mod py;
 pub mod pyanalysis;

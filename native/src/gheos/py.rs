@@ -764,8 +764,9 @@ impl GheosState {
     }
 
     /// The legal actions as fixed ids, in the order of `legal_actions()`.
-    fn legal_action_ids(&mut self) -> Vec<u32> {
-        self.legal_now().clone()
+    fn legal_action_ids<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        // straight from the kept ids, without copying them first
+        PyList::new(py, self.legal_now())
     }
 
     /// How many legal actions there are (ids-first loops draw an index below it).
@@ -1403,5 +1404,17 @@ impl crate::vector::Steppable for GheosState {
 
     fn mover(&self) -> usize {
         usize::from(self.game.active)
+    }
+
+    fn players(&self) -> usize {
+        usize::from(self.game.players)
+    }
+
+    fn observation_size(&self) -> usize {
+        super::observation::size(self.game.tiles.tiles.len())
+    }
+
+    fn observe(&self, seat: usize, out: &mut [f32]) {
+        super::observation::observe(&self.game, seat, out);
     }
 }

@@ -5,6 +5,7 @@
 //! - [`state`]: the state and every rule (legal moves, checks, apply);
 //! - [`events`]: what an action did (the reference's event dicts);
 //! - [`position`]: the state as a position;
+//! - [`observation`]: a seat's observation tensor (the research environments');
 //! - [`playout`]: random playouts with a native RNG;
 //! - [`pyrandom`]: CPython's `random.Random` for integer seeds (the reference's deal);
 //! - [`knowledge`]: the search's knowledge (a port of `cradle.ai.tigris_knowledge`);
@@ -22,6 +23,7 @@ pub mod analysis;
 pub mod board;
 pub mod events;
 pub mod knowledge;
+pub mod observation;
 pub mod playout;
 pub mod position;
 pub mod py;

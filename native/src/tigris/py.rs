@@ -22,7 +22,7 @@ use super::playout::{fresh_game, Rng};
 use super::position::Position;
 use super::pyanalysis;
 use super::pyrandom::PyRandom;
-use super::state::{Key, List, Options, Pending, PendingKind, State};
+use super::state::{Key, List, Moves, Options, Pending, PendingKind, State};
 
 static ILLEGAL: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static POSITION_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -109,6 +109,11 @@ pub struct PyTigrisState {
     pub(crate) s: State,
     /// The legal ids of `s`, once asked for (cleared by every change).
     legal: Option<Vec<u16>>,
+    /// The legal moves the ids came from, kept with them so that `apply_id` of a listed id
+    /// applies without checking or computing them again.
+    moves: Option<Moves>,
+    /// The last legal list's memory, reused for the next one (no allocation per action).
+    spare: Vec<u16>,
     /// The board's analysis as made for Python, kept while the board is the same.
     board: BoardCache,
 }
@@ -151,6 +156,8 @@ impl PyTigrisState {
         PyTigrisState {
             s,
             legal: None,
+            moves: None,
+            spare: Vec::new(),
             board: BoardCache::default(),
         }
     }
@@ -160,6 +167,8 @@ impl PyTigrisState {
         PyTigrisState {
             s,
             legal: None,
+            moves: None,
+            spare: Vec::new(),
             board: self.board.copy(py),
         }
     }
@@ -179,14 +188,39 @@ impl PyTigrisState {
 
     /// The state changed: forget its legal actions.
     fn changed(&mut self) {
-        self.legal = None;
+        if let Some(ids) = self.legal.take() {
+            self.spare = ids;
+        }
+        self.moves = None;
     }
 
     fn legal(&mut self) -> &[u16] {
         if self.legal.is_none() {
-            self.legal = Some(self.s.legal_ids());
+            let moves = self.s.moves();
+            let mut ids = std::mem::take(&mut self.spare);
+            ids.clear();
+            ids.reserve(moves.count());
+            moves.ids(&mut ids);
+            self.legal = Some(ids);
+            self.moves = Some(moves);
         }
         self.legal.as_deref().unwrap_or_default()
+    }
+
+    /// Apply `id` when it is one of the legal ids listed for this state, from their moves (no
+    /// checks, nothing computed again); false, and nothing changes, otherwise.
+    fn apply_listed(&mut self, id: u16) -> bool {
+        let (Some(ids), Some(moves)) = (&self.legal, &self.moves) else {
+            return false;
+        };
+        // the list is ascending (the id layout follows the reference's order); were it ever
+        // not, a miss only sends the id down the checked path
+        if ids.binary_search(&id).is_err() {
+            return false;
+        }
+        self.s.apply_move(moves, id, &mut NoEvents);
+        self.changed();
+        true
     }
 
     fn names(&self) -> Vec<&'static str> {
@@ -951,7 +985,22 @@ impl PyTigrisState {
     /// The legal actions as ids (positions in `all_action_strings()`), in the same order.
     fn legal_action_ids<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let ids = &strings(py).ids;
-        PyList::new(py, self.legal().iter().map(|id| ids[*id as usize].bind(py)))
+        let legal = self.legal();
+        // SAFETY: a new list of `legal.len()` empty slots (checked not null) gets exactly that
+        // many items, each a new reference to a live int of the table; the GIL is held.
+        unsafe {
+            let list = Bound::from_owned_ptr_or_err(
+                py,
+                pyo3::ffi::PyList_New(legal.len() as pyo3::ffi::Py_ssize_t),
+            )?;
+            let slots = (*list.as_ptr().cast::<pyo3::ffi::PyListObject>()).ob_item;
+            for (i, &id) in legal.iter().enumerate() {
+                let int = ids[usize::from(id)].as_ptr();
+                pyo3::ffi::Py_INCREF(int);
+                *slots.add(i) = int;
+            }
+            Ok(list.cast_into_unchecked())
+        }
     }
 
     /// How many actions are legal (without listing them).
@@ -1001,6 +1050,14 @@ impl PyTigrisState {
     /// Apply the id `action_id` without building the events (the fast path of search and
     /// training loops); IllegalAction, and no change, for a non-int or an id not legal now.
     fn apply_id(&mut self, py: Python<'_>, action_id: &Bound<'_, PyAny>) -> PyResult<()> {
+        // the loops' case first: an int from the legal list just asked for
+        if action_id.is_exact_instance_of::<PyInt>() {
+            if let Ok(id) = action_id.extract::<u16>() {
+                if self.apply_listed(id) {
+                    return Ok(());
+                }
+            }
+        }
         Self::strict_id(py, action_id)?;
         self.apply_quiet(py, action_id)
     }
@@ -1053,6 +1110,8 @@ impl PyTigrisState {
         PyTigrisState {
             s: self.s.clone(),
             legal: self.legal.clone(),
+            moves: None,
+            spare: Vec::new(),
             board: self.board.copy(py),
         }
     }
@@ -1497,6 +1556,9 @@ impl crate::vector::Steppable for PyTigrisState {
     }
 
     fn step_id(&mut self, _py: Python<'_>, id: u32) -> Result<(), String> {
+        if u16::try_from(id).is_ok_and(|id| self.apply_listed(id)) {
+            return Ok(());
+        }
         let action = u16::try_from(id)
             .ok()
             .and_then(Action::from_id)
@@ -1512,5 +1574,17 @@ impl crate::vector::Steppable for PyTigrisState {
 
     fn mover(&self) -> usize {
         self.s.to_move()
+    }
+
+    fn players(&self) -> usize {
+        self.s.n
+    }
+
+    fn observation_size(&self) -> usize {
+        super::observation::SIZE
+    }
+
+    fn observe(&self, seat: usize, out: &mut [f32]) {
+        super::observation::observe(&self.s, seat, out);
     }
 }

@@ -11,12 +11,15 @@ the full legal list at every ply (docs/engines.md):
 - ``ids``: a Python loop of ``legal_action_ids()`` and ``apply_id(id)`` (the fast paths);
 - ``strings``: a Python loop of ``legal_actions()`` and ``apply(text)`` (the contract).
 
-The JSON line then gives each engine's figures and the native engine's speed-up.
+The JSON line then gives each engine's figures and the native engine's speed-up. The engines
+take turns in rounds of about a second (every round's last game played to its end), so on a
+shared machine both are measured under the same load.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import random
 import statistics
 import time
@@ -44,6 +47,15 @@ class Measurement:
     legal_actions_calls: int = 0
     game_seconds: list[float] = field(default_factory=list)
     game_actions: list[int] = field(default_factory=list)
+
+    def add(self, other: Measurement) -> None:
+        """Count ``other`` (the same player count, another stretch of time) in."""
+        self.seconds += other.seconds
+        self.games += other.games
+        self.actions += other.actions
+        self.legal_actions_calls += other.legal_actions_calls
+        self.game_seconds += other.game_seconds
+        self.game_actions += other.game_actions
 
     def rate(self, count: int) -> float:
         return round(count / self.seconds, 2) if self.seconds > 0 else 0.0
@@ -74,9 +86,12 @@ def _measure(
     seed: int,
     engine: str | None,
     play: Callable[[GameState, random.Random, float, int], int],
+    finish: bool = False,
 ) -> Measurement:
     """New games with ``players`` seats for ``seconds``, each played by ``play(state, rng,
-    deadline, game_seed)``, which returns the actions it made (it may stop at the deadline)."""
+    deadline, game_seed)``, which returns the actions it made (it may stop at the deadline).
+    With ``finish`` the last game started is played to its end (no time spent on a game
+    left unfinished: the games per second of short rounds stay unbiased)."""
     rng = random.Random(seed)
     result = Measurement(players)
     start = time.perf_counter()
@@ -85,7 +100,7 @@ def _measure(
         game_seed = rng.randrange(2**31)
         game_start = time.perf_counter()
         state = module.new_game(players, game_seed, options, engine=engine)
-        steps = play(state, rng, deadline, game_seed)
+        steps = play(state, rng, math.inf if finish else deadline, game_seed)
         result.actions += steps
         result.legal_actions_calls += steps
         if state.is_over:
@@ -144,26 +159,41 @@ def measure_random(
     options: object,
     seed: int,
     engine: str | None = None,
+    finish: bool = False,
 ) -> Measurement:
     """Play uniformly random games with ``players`` seats for ``seconds``."""
-    return _measure(module, players, seconds, options, seed, engine, _play_strings)
+    return _measure(module, players, seconds, options, seed, engine, _play_strings, finish)
 
 
 def measure_ids(
-    module: GameModule, players: int, seconds: float, options: object, seed: int, engine: str
+    module: GameModule,
+    players: int,
+    seconds: float,
+    options: object,
+    seed: int,
+    engine: str | None = None,
+    finish: bool = False,
 ) -> Measurement:
     """Random games through the fast paths: ``legal_action_ids()`` then ``apply_id``."""
-    return _measure(module, players, seconds, options, seed, engine, _play_ids)
+    return _measure(module, players, seconds, options, seed, engine, _play_ids, finish)
 
 
 def measure_playouts(
-    module: GameModule, players: int, seconds: float, options: object, seed: int, engine: str
+    module: GameModule,
+    players: int,
+    seconds: float,
+    options: object,
+    seed: int,
+    engine: str | None = None,
+    finish: bool = False,
 ) -> Measurement:
     """Whole random games inside the engine: ``random_playout(seed)`` from a new game."""
-    return _measure(module, players, seconds, options, seed, engine, _play_out)
+    return _measure(module, players, seconds, options, seed, engine, _play_out, finish)
 
 
 LOOPS = {"playout": measure_playouts, "ids": measure_ids, "strings": measure_random}
+# `--engine a,b` alternates the engines in rounds about this long (see run_engines_bench).
+ROUND_SECONDS = 1.0
 
 
 def parse_engines(text: str) -> list[str]:
@@ -187,21 +217,41 @@ def run_engines_bench(
     engines: list[str],
 ) -> dict[str, Any]:
     """Each engine, each player count, each loop of :data:`LOOPS` in one run; the table and
-    the JSON summary with the native engine's speed-up over the reference."""
+    the JSON summary with the native engine's speed-up over the reference. The engines take
+    turns in rounds of about :data:`ROUND_SECONDS` (each round's last game played out), so on a
+    shared machine both meet the same load and the speed-up is measured at one time."""
     module, game_options, seed = _checked_setup(game, seconds, counts, options, seed)
     share = seconds / (len(engines) * len(counts) * len(LOOPS))
+    rounds = max(1, round(share / ROUND_SECONDS))
     table = Table(
         title=f"{module.NAME}: random self-play per engine (seed {seed})", box=box.SIMPLE_HEAD
     )
     for heading in ("engine", "seats", "loop", "games", "games/s", "actions/s"):
         table.add_column(heading, justify="right")
+    measured: dict[tuple[str, int, str], Measurement] = {}
+    for players in counts:
+        for loop, measure in LOOPS.items():
+            for round_ in range(rounds):
+                # the same games for every engine; the order alternates round by round
+                for engine in engines if round_ % 2 == 0 else engines[::-1]:
+                    part = measure(
+                        module,
+                        players,
+                        share / rounds,
+                        game_options,
+                        seed + players + 7919 * round_,
+                        engine,
+                        finish=True,
+                    )
+                    total = measured.setdefault((engine, players, loop), Measurement(players))
+                    total.add(part)
     figures: dict[str, dict[str, dict[str, Any]]] = {}
     for engine in engines:
         per_count = figures.setdefault(engine, {})
         for players in counts:
             per_loop = per_count.setdefault(str(players), {})
-            for loop, measure in LOOPS.items():
-                m = measure(module, players, share, game_options, seed + players, engine)
+            for loop in LOOPS:
+                m = measured[engine, players, loop]
                 per_loop[loop] = m.summary()
                 table.add_row(
                     engine,

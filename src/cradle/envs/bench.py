@@ -160,17 +160,13 @@ def measure_vector(
         vector = CradleVectorEnv(game, size, players, **options)
         vector.reset(seed=seed)
         steps = 0
+        actions = np.zeros(size, np.int64)
         start = time.perf_counter()
         while time.perf_counter() - start < share or steps == 0:
-            # a uniform legal id per game from its engine (what the mask allows), so the
+            # a uniform legal id per game drawn by the batch (what the mask allows), so the
             # figure is the environment's, not an agent's sampling over the mask
-            actions = [
-                0 if state.is_over else state.random_action_id(int(r))
-                for state, r in zip(
-                    map(vector.game_state, range(size)), rng.integers(0, 2**63, size), strict=True
-                )
-            ]
-            vector.step(np.array(actions))
+            vector.random_actions(rng.integers(0, 2**63, size, dtype=np.uint64), actions)
+            vector.step(actions)
             steps += size
         rates[str(size)] = round(steps / (time.perf_counter() - start), 1)
     aec = CradleAECEnv(game, players=players, **options)

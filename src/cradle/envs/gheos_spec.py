@@ -5,7 +5,9 @@ slot in the hand instead (#0: the lower-numbered tile, #1: the other), which kee
 space at a few hundred thousand ids rather than millions. Every cell any map can reach (those
 within 51 steps of the start tile) has its ids. This is the engine's own numbering
 (``gheos.all_action_templates()``, ``state.legal_action_ids()``, ``state.apply(id)``), so ids
-pass straight through; layouts are documented in docs/openspiel.md and docs/gheos.md.
+pass straight through; layouts are documented in docs/openspiel.md and docs/gheos.md. The
+vectorised environment writes the same observation tensor natively
+(native/src/gheos/observation.rs): a change is made in both (docs/engines.md).
 """
 
 from __future__ import annotations

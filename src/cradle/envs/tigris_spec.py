@@ -1,6 +1,8 @@
 """Tigris & Euphrates as a research environment: action ids, observation tensor, draw pile.
 
-The observation tensor layout is documented in docs/openspiel.md; keep the two in step.
+The observation tensor layout is documented in docs/openspiel.md; the vectorised environment
+writes the same tensor natively (native/src/tigris/observation.rs): keep the three in step
+(docs/engines.md, "Observation encoders").
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 (Gymnasium's ``gymnasium.vector.VectorEnv``; docs/vector.md).
 
 The games live in a native ``cradle._native.Batch``, which applies the N actions (ids of the
-game's fixed encoding, without event dicts), writes the legal-action masks and tells which
-games ended, into NumPy arrays. Observations are the PettingZoo env's: the flat tensor of the
-view of the seat to move (``spec.fill_observation``) and its action mask.
+game's fixed encoding, without event dicts), writes the observation tensors, the legal-action
+masks and which games ended into NumPy arrays: nothing in Python per game. Observations are
+the PettingZoo env's, element for element: the flat tensor of the seat to move (written by the
+native encoders, equal to ``spec.fill_observation`` of its view) and its action mask.
 
 Turn-based and multi-agent: the caller plays every seat. ``infos["seat"]`` is the seat each
 observation belongs to (the seat to move, who acts next); ``rewards[i]`` is the final ranking
@@ -152,15 +153,27 @@ class CradleVectorEnv(VectorEnv):
         ended get their final view and an empty mask."""
         if seats is None:
             seats = self._movers
-        # fresh zeroed arrays each step (calloc'd: the mask's untouched columns cost nothing)
-        obs: FloatArray = np.zeros((self.num_envs, self._width), np.float32)
+        # fresh arrays each step: the native encoders write every element of each row, and a
+        # calloc'd mask costs nothing for the columns never written
+        obs: FloatArray = np.empty((self.num_envs, self._width), np.float32)
         masks = np.zeros((self.num_envs, self.actions), np.int8)
-        batch = self._batch
-        for i in range(self.num_envs):
-            seat = int(seats[i])
-            self.game_spec.fill_observation(batch.get(i).view(seat), seat, obs[i])
-        batch.masks(masks)
+        self._batch.observe(seats, obs)
+        self._batch.masks(masks)
         return {"observation": obs, "action_mask": masks}
+
+    def random_actions(
+        self, draws: npt.NDArray[np.uint64], out: npt.NDArray[np.int64] | None = None
+    ) -> npt.NDArray[np.int64]:
+        """A uniform random legal id per game (``out``, or a new array): the legal id at
+        ``draws[i]`` modulo game ``i``'s count; 0 where a game ended (its action is ignored).
+        With ``draws = rng.integers(0, 2**63, num_envs, dtype=np.uint64)``, random play
+        without sampling the masks in Python."""
+        if self._batch is None:
+            raise RuntimeError("call reset() before using the environment")
+        if out is None:
+            out = np.zeros(self.num_envs, np.int64)
+        self._batch.random_actions(np.asarray(draws, np.uint64), out)
+        return out
 
     def game_state(self, index: int) -> Any:
         """The native state of game ``index`` (changing it changes the environment)."""
