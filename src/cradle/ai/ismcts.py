@@ -22,6 +22,7 @@ import multiprocessing
 import os
 import pickle
 import random
+import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from cradle.ai.search import (
     knowledge_for,
     sample_world,
 )
+from cradle.ai.waiting import TurnClock
 from cradle.core.contract import GameState, fast
 from cradle.core.results import rank_rewards
 
@@ -333,6 +335,7 @@ class IsmctsBot:
         params: IsmctsParams | None = None,
         workers: int = 1,
         name: str = "ismcts",
+        turn_seconds: float | None = None,
     ) -> None:
         self.name = name
         self.rng = random.Random(seed)
@@ -340,14 +343,23 @@ class IsmctsBot:
         self.params = params or IsmctsParams()
         self.workers = max(1, workers)
         self.guard = StallGuard()
+        self.turn = TurnClock(turn_seconds)
+        self.decision_budget = self.budget  # this decision's share of its turn
 
     def analyse(self, state: GameState, seat: int, only: list[str] | None = None) -> SearchResult:
         if state.to_move != seat:
             raise ValueError(f"it is seat {state.to_move}'s decision, not seat {seat}'s")
+        budget = self.decision_budget
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
         if self.workers == 1:
-            return search(state, seat, self.budget, self.params, seeds[0], only=only)
-        return parallel_search(state, seat, self.budget, self.params, seeds, only)
+            return search(state, seat, budget, self.params, seeds[0], only=only)
+        return parallel_search(state, seat, budget, self.params, seeds, only)
 
     def choose(self, state: GameState, seat: int) -> str:
-        return guarded_choice(state, seat, self.guard, self.analyse)
+        self.decision_budget = self.turn.budget(state.view(seat), self.budget)
+        began = time.perf_counter()
+        try:
+            return guarded_choice(state, seat, self.guard, self.analyse)
+        finally:
+            self.turn.spend(time.perf_counter() - began)
+            self.decision_budget = self.budget
