@@ -49,6 +49,7 @@ fn main() {
         let budget = Budget {
             iterations: None,
             seconds: Some(seconds / 3.0),
+            floor: None,
         };
         let start = Instant::now();
         let seat = usize::from(state.active);

@@ -63,3 +63,40 @@ def test_a_table_has_one_decision_in_the_pool_at_a_time() -> None:
             pool.close()
 
     run_async(run)
+
+
+def test_a_hard_seat_thinks_within_its_turn_allowance(client: object) -> None:
+    """The hub keeps a turn clock per bot seat: ``hard`` gets 3 s a turn however many
+    decisions the turn holds (issue 15: what players wait for)."""
+    import random
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from cradle.server.hub import Hub
+    from tests.server.conftest import auth, create, token_of
+
+    assert isinstance(client, TestClient)
+    created = create(client, seats=["human", "bot:hard"], bot_seconds=0.05)
+    game_id = created["id"]
+    token = token_of(created, 0)
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    table = hub.tables[game_id]
+    rng = random.Random(3)
+    deadline = time.monotonic() + 120
+    moves = 0
+    while moves < 6 or (1, "hard") not in table.turn_clocks:
+        assert time.monotonic() < deadline, "the game stopped moving"
+        mine = client.get(f"/api/games/{game_id}", headers=auth(token)).json()
+        if mine["to_move"] != 0:
+            time.sleep(0.02)  # the bot decides
+            continue
+        action = rng.choice(mine["legal_actions"])
+        answer = client.post(
+            f"/api/games/{game_id}/actions", json={"action": action}, headers=auth(token)
+        )
+        assert answer.status_code == 200, answer.text
+        moves += 1
+    clock = table.turn_clocks[1, "hard"]
+    assert clock.turn_seconds == 3.0
+    assert clock.spent > 0.0

@@ -11,6 +11,7 @@ use super::board::Area;
 use super::events::Log;
 use super::game::{Game, Phase, MAX_PLAYERS};
 use super::notation::{decode, Decoded};
+use crate::search::pairwise_chances;
 
 /// Share of a civilization's future lost when a stronger neighbour may attack.
 pub const WAR_RISK: f64 = 0.35;
@@ -203,28 +204,6 @@ impl Reading {
         }
         u32::from(self.tokens[seat]) >= self.epochs_left || self.token_worth() < 1.0
     }
-}
-
-/// The expected share of opponents each seat beats, from estimated final scores (the
-/// reference's `cradle.ai.search.pairwise_chances`).
-pub fn pairwise_chances(values: &[f64], temperature: f64) -> [f64; MAX_PLAYERS] {
-    let n = values.len();
-    let mut out = [0.0; MAX_PLAYERS];
-    if n < 2 {
-        out[..n].fill(1.0);
-        return out;
-    }
-    for (i, &mine) in values.iter().enumerate() {
-        let mut total = 0.0;
-        for (j, &theirs) in values.iter().enumerate() {
-            if i != j {
-                let x = (mine - theirs) / temperature;
-                total += 1.0 / (1.0 + (-x.clamp(-30.0, 30.0)).exp());
-            }
-        }
-        out[i] = total / (n - 1) as f64;
-    }
-    out
 }
 
 /// Per seat, the share of the others it finished ahead of, a tie counting half

@@ -78,7 +78,7 @@ fn gheos_ai_policy(state: PyRef<'_, GheosState>, seed: u64) -> PyResult<u32> {
 /// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch. Returns the
 /// iterations run and (action id, visits, summed reward) per visited root action.
 #[pyfunction]
-#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only))]
+#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, floor=None))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn gheos_search(
     py: Python<'_>,
@@ -89,6 +89,7 @@ fn gheos_search(
     params: (f64, f64, f64, f64, usize, usize, usize),
     seeds: Vec<u64>,
     only: Option<Vec<u32>>,
+    floor: Option<u64>,
 ) -> PyResult<(u64, Vec<(u32, u64, f64)>)> {
     let game = &state.game;
     let mut legal = Vec::new();
@@ -102,33 +103,9 @@ fn gheos_search(
             game.active
         )));
     }
-    if iterations.is_none() && seconds.is_none() {
-        return Err(PyValueError::new_err(
-            "a budget needs iterations or seconds",
-        ));
-    }
-    if iterations == Some(0) || seconds.is_some_and(|t| t.is_nan() || t <= 0.0) {
-        return Err(PyValueError::new_err(
-            "a budget needs at least 1 iteration and more than 0 seconds",
-        ));
-    }
-    if seeds.is_empty() {
-        return Err(PyValueError::new_err("a search needs at least one seed"));
-    }
-    let (exploration, widening, alpha, prior_weight, rollout, playout, batch) = params;
-    let params = Params {
-        exploration,
-        widening,
-        alpha,
-        prior_weight,
-        rollout,
-        playout,
-        batch,
-    };
-    let budget = Budget {
-        iterations,
-        seconds,
-    };
+    let budget =
+        Budget::checked(iterations, seconds, floor, &seeds).map_err(PyValueError::new_err)?;
+    let params = Params::from_tuple(params);
     let root = game.clone();
     // The search reads its own copy: other threads may use the state meanwhile.
     drop(state);

@@ -198,6 +198,7 @@ mod tests {
                     let budget = Budget {
                         iterations: Some(30),
                         seconds: None,
+                        floor: None,
                     };
                     let (n, stats) = search(&g, seat, budget, params, &[turns], None);
                     assert_eq!(n, 30);

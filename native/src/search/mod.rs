@@ -34,6 +34,28 @@ pub trait SearchGame: Clone + Send {
     fn prior_batch(&self) -> usize;
 }
 
+/// Each seat's expected share of opponents beaten, from estimated final scores (the
+/// reference's `cradle.ai.search.pairwise_chances`), for every game's knowledge.
+pub fn pairwise_chances(values: &[f64], temperature: f64) -> [f64; 4] {
+    let n = values.len();
+    let mut out = [0.0; 4];
+    if n < 2 {
+        out[..n].fill(1.0);
+        return out;
+    }
+    for i in 0..n {
+        let mut total = 0.0;
+        for j in 0..n {
+            if i != j {
+                let x = (values[i] - values[j]) / temperature;
+                total += 1.0 / (1.0 + (-x.clamp(-30.0, 30.0)).exp());
+            }
+        }
+        out[i] = total / (n - 1) as f64;
+    }
+    out
+}
+
 /// SplitMix64: a small, fast, seeded generator (the search's draws need speed, not quality).
 #[derive(Clone, Debug)]
 pub struct SearchRng(u64);

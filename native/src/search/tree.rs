@@ -32,19 +32,68 @@ impl Default for Params {
 }
 
 /// How long a search may think: iterations, seconds, or both (first reached); at least one
-/// iteration always runs, as `cradle.ai.search.Clock` does.
-#[derive(Clone, Copy, Debug)]
+/// iteration always runs, as `cradle.ai.search.Clock` does. `floor`: the fewest iterations
+/// run even when the seconds are up (a loaded machine answers later rather than blind).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Budget {
     pub iterations: Option<u64>,
     pub seconds: Option<f64>,
+    pub floor: Option<u64>,
 }
 
 impl Budget {
-    /// One of `parts` parallel trees' share: the same time, the iterations divided.
+    /// One of `parts` parallel trees' share: the same time, the iterations and floor divided.
     pub fn split(self, parts: usize) -> Budget {
         Budget {
             iterations: self.iterations.map(|n| (n / parts as u64).max(1)),
             seconds: self.seconds,
+            floor: self.floor.map(|n| (n / parts as u64).max(1)),
+        }
+    }
+
+    /// A budget and search settings as Python hands them over (`cradle.ai.ismcts`), checked
+    /// as `cradle.ai.search.Budget` checks them.
+    pub fn checked(
+        iterations: Option<u64>,
+        seconds: Option<f64>,
+        floor: Option<u64>,
+        seeds: &[u64],
+    ) -> Result<Budget, String> {
+        if iterations.is_none() && seconds.is_none() {
+            return Err("a budget needs iterations or seconds".into());
+        }
+        if iterations == Some(0) || seconds.is_some_and(|t| t.is_nan() || t <= 0.0) {
+            return Err("a budget needs at least 1 iteration and more than 0 seconds".into());
+        }
+        if floor == Some(0) || floor.is_some_and(|f| iterations.is_some_and(|n| f > n)) {
+            return Err(
+                "a budget's floor is at least 1 iteration and at most its iterations".into(),
+            );
+        }
+        if seeds.is_empty() {
+            return Err("a search needs at least one seed".into());
+        }
+        Ok(Budget {
+            iterations,
+            seconds,
+            floor,
+        })
+    }
+}
+
+impl Params {
+    /// exploration, widening, alpha, prior_weight, rollout, playout, batch: the order
+    /// `cradle.ai.ismcts` sends them in.
+    pub fn from_tuple(params: (f64, f64, f64, f64, usize, usize, usize)) -> Params {
+        let (exploration, widening, alpha, prior_weight, rollout, playout, batch) = params;
+        Params {
+            exploration,
+            widening,
+            alpha,
+            prior_weight,
+            rollout,
+            playout,
+            batch,
         }
     }
 }
@@ -178,6 +227,9 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             count += 1;
             if budget.iterations.is_some_and(|limit| count >= limit) {
                 break;
+            }
+            if budget.floor.is_some_and(|floor| count < floor) {
+                continue;
             }
             if budget
                 .seconds
@@ -516,6 +568,7 @@ mod tests {
         let budget = Budget {
             iterations: Some(3000),
             seconds: None,
+            floor: None,
         };
         let (count, stats) = search(&game, 0, budget, params, &[7], None);
         assert_eq!(count, 3000);
@@ -532,10 +585,25 @@ mod tests {
         let budget = Budget {
             iterations: Some(200),
             seconds: None,
+            floor: None,
         };
         let only = [2u32, 3];
         let (_, stats) = search(&game, 0, budget, Params::default(), &[1], Some(&only));
         assert!(stats.iter().all(|s| only.contains(&s.action)));
         assert_eq!(stats.len(), 2);
+    }
+
+    #[test]
+    fn a_floor_of_iterations_outlasts_the_seconds() {
+        let game = Nim { left: 5, mover: 0 };
+        let budget = Budget::checked(None, Some(1e-12), Some(40), &[1]).expect("a budget");
+        let (count, _) = search(&game, 0, budget, Params::default(), &[1], None);
+        assert_eq!(count, 40);
+        let (count, _) = search(&game, 0, budget, Params::default(), &[1, 2], None);
+        assert_eq!(count, 40); // 20 on each thread
+        assert!(Budget::checked(Some(10), None, Some(11), &[1]).is_err());
+        assert!(Budget::checked(None, Some(1.0), Some(0), &[1]).is_err());
+        assert!(Budget::checked(None, None, None, &[1]).is_err());
+        assert!(Budget::checked(Some(1), None, None, &[]).is_err());
     }
 }

@@ -12,7 +12,7 @@ use super::board::{neighbours, Bb, CELLS, COLUMNS, NONE};
 use super::events::NoEvents;
 use super::pyrandom::PyRandom;
 use super::state::{Moves, PendingKind, State};
-use crate::search::{SearchGame, SearchRng};
+use crate::search::{pairwise_chances, SearchGame, SearchRng};
 
 /// The colours of the leaders in the order the evaluation visits them: king, priest, farmer,
 /// trader.
@@ -52,27 +52,6 @@ fn binomial_cdf(k: i64, n: i64, p: f64) -> f64 {
         total += comb * p.powf(i as f64) * (1.0 - p).powf((n - i) as f64);
     }
     total
-}
-
-/// The reference's `pairwise_chances`: each seat's expected share of opponents beaten.
-pub fn pairwise_chances(values: &[f64], temperature: f64) -> [f64; 4] {
-    let n = values.len();
-    let mut out = [0.0; 4];
-    if n < 2 {
-        out[..n].fill(1.0);
-        return out;
-    }
-    for i in 0..n {
-        let mut total = 0.0;
-        for j in 0..n {
-            if i != j {
-                let x = (values[i] - values[j]) / temperature;
-                total += 1.0 / (1.0 + (-x.clamp(-30.0, 30.0)).exp());
-            }
-        }
-        out[i] = total / (n - 1) as f64;
-    }
-    out
 }
 
 /// The first index of the smallest value (Python's `min(range(4), key=...)`).
@@ -890,6 +869,7 @@ mod tests {
         let budget = crate::search::Budget {
             iterations: Some(400),
             seconds: None,
+            floor: None,
         };
         let params = crate::search::Params::default();
         let (count, stats) = crate::search::search(&world, seat, budget, params, &[1, 2], None);

@@ -62,7 +62,7 @@ fn tigris_ai_best_commit(
 /// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch. Returns the
 /// iterations run and (action id, visits, summed reward) per visited root action.
 #[pyfunction]
-#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, fitted))]
+#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, fitted, floor=None))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn tigris_search(
     py: Python<'_>,
@@ -74,6 +74,7 @@ fn tigris_search(
     seeds: Vec<u64>,
     only: Option<Vec<u32>>,
     fitted: bool,
+    floor: Option<u64>,
 ) -> PyResult<(u64, Vec<(u32, u64, f64)>)> {
     let s = &state.s;
     if s.over {
@@ -85,36 +86,12 @@ fn tigris_search(
             s.to_move()
         )));
     }
-    if iterations.is_none() && seconds.is_none() {
-        return Err(PyValueError::new_err(
-            "a budget needs iterations or seconds",
-        ));
-    }
-    if iterations == Some(0) || seconds.is_some_and(|t| t.is_nan() || t <= 0.0) {
-        return Err(PyValueError::new_err(
-            "a budget needs at least 1 iteration and more than 0 seconds",
-        ));
-    }
-    if seeds.is_empty() {
-        return Err(PyValueError::new_err("a search needs at least one seed"));
-    }
-    let (exploration, widening, alpha, prior_weight, rollout, playout, batch) = params;
-    let params = Params {
-        exploration,
-        widening,
-        alpha,
-        prior_weight,
-        rollout,
-        playout,
-        batch,
-    };
+    let budget =
+        Budget::checked(iterations, seconds, floor, &seeds).map_err(PyValueError::new_err)?;
+    let params = Params::from_tuple(params);
     let root = TigrisWorld::new(s.clone(), fitted);
     // The search reads its own copy: other threads may use the state meanwhile.
     drop(state);
-    let budget = Budget {
-        iterations,
-        seconds,
-    };
     let (count, stats) =
         py.detach(|| search::search(&root, seat, budget, params, &seeds, only.as_deref()));
     Ok((

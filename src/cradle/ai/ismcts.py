@@ -22,12 +22,12 @@ state whose game has a native twin of its knowledge, :func:`search` and
 from __future__ import annotations
 
 import atexit
-import functools
 import math
 import multiprocessing
 import os
 import pickle
 import random
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -42,6 +42,7 @@ from cradle.ai.search import (
     knowledge_for,
     sample_world,
 )
+from cradle.ai.waiting import TurnClock
 from cradle.core.contract import GameState, fast
 from cradle.core.results import rank_rewards
 
@@ -247,8 +248,8 @@ def knowledge_of(state: GameState, params: IsmctsParams) -> Knowledge:
     return knowledge_for(f"{game}:fitted" if params.fitted and game == "tigris" else game)
 
 
-# The native search of a state: (state, seat, iterations, seconds, params, seeds, only) ->
-# (iterations run, [(action id, visits, summed reward) per visited root action]).
+# The native search of a state: (state, seat, iterations, seconds, params, seeds, only,
+# floor) -> (iterations run, [(action id, visits, summed reward) per visited root action]).
 NativeSearch = Callable[
     [
         GameState,
@@ -258,6 +259,7 @@ NativeSearch = Callable[
         tuple[float, float, float, float, int, int, int],
         list[int],
         list[int] | None,
+        int | None,
     ],
     tuple[int, list[tuple[int, int, float]]],
 ]
@@ -279,9 +281,26 @@ def native_search_for(
     from cradle.ai.tigris_knowledge import TigrisKnowledge
 
     if type(knowledge) is TigrisKnowledge and isinstance(state, _native.TigrisState):
-        return functools.partial(_native.tigris_search, fitted=knowledge.fitted)
+        fitted = knowledge.fitted
+
+        def tigris(
+            state: GameState,
+            seat: int,
+            iterations: int | None,
+            seconds: float | None,
+            settings: tuple[float, float, float, float, int, int, int],
+            seeds: list[int],
+            only: list[int] | None,
+            floor: int | None,
+        ) -> tuple[int, list[tuple[int, int, float]]]:
+            assert isinstance(state, _native.TigrisState)
+            return _native.tigris_search(
+                state, seat, iterations, seconds, settings, seeds, only, fitted, floor
+            )
+
+        return tigris
     if type(knowledge) is GheosKnowledge and isinstance(state, _native.GheosState):
-        return functools.partial(_native.gheos_search)
+        return _native.gheos_search  # type: ignore[return-value]
     return None
 
 
@@ -296,7 +315,6 @@ def _native_run(
     only: Sequence[str] | None,
 ) -> SearchResult:
     """One native search (several trees on threads with several seeds), as a SearchResult."""
-    import time
 
     start = time.perf_counter()
     if state.to_move != seat:
@@ -319,7 +337,14 @@ def _native_run(
     # Seeds of any size, as random.Random takes them: the generator's first 64 bits.
     native_seeds = [random.Random(seed).getrandbits(64) for seed in seeds]
     iterations, rows = run(
-        state, seat, budget.iterations, budget.seconds, settings, native_seeds, only_ids
+        state,
+        seat,
+        budget.iterations,
+        budget.seconds,
+        settings,
+        native_seeds,
+        only_ids,
+        budget.floor,
     )
     stats = {quick.action_string(i): (n, w) for i, n, w in rows}
     return make_result(seat, iterations, time.perf_counter() - start, stats, params.robust)
@@ -427,6 +452,7 @@ class IsmctsBot:
         params: IsmctsParams | None = None,
         workers: int = 1,
         name: str = "ismcts",
+        turn_seconds: float | None = None,
     ) -> None:
         self.name = name
         self.rng = random.Random(seed)
@@ -434,14 +460,23 @@ class IsmctsBot:
         self.params = params or IsmctsParams()
         self.workers = max(1, workers)
         self.guard = StallGuard()
+        self.turn = TurnClock(turn_seconds)
+        self.decision_budget = self.budget  # this decision's share of its turn
 
     def analyse(self, state: GameState, seat: int, only: list[str] | None = None) -> SearchResult:
         if state.to_move != seat:
             raise ValueError(f"it is seat {state.to_move}'s decision, not seat {seat}'s")
+        budget = self.decision_budget
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
         if self.workers == 1:
-            return search(state, seat, self.budget, self.params, seeds[0], only=only)
-        return parallel_search(state, seat, self.budget, self.params, seeds, only)
+            return search(state, seat, budget, self.params, seeds[0], only=only)
+        return parallel_search(state, seat, budget, self.params, seeds, only)
 
     def choose(self, state: GameState, seat: int) -> str:
-        return guarded_choice(state, seat, self.guard, self.analyse)
+        self.decision_budget = self.turn.budget(state.view(seat), self.budget)
+        began = time.perf_counter()
+        try:
+            return guarded_choice(state, seat, self.guard, self.analyse)
+        finally:
+            self.turn.spend(time.perf_counter() - began)
+            self.decision_budget = self.budget

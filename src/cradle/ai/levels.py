@@ -29,7 +29,13 @@ class Level:
     budget: Budget | None
     workers: int = 1  # 0: every core
     about: str = ""
+    turn_seconds: float | None = None  # the most a whole turn of its own may take
 
+
+# The fewest iterations a level searches even when its seconds are up: ismcts@200 already beat
+# expert-rules 27-3 in Tigris (docs/ai.md), and the Python engines run ~600 a second.
+HARD_FLOOR = 200
+EXPERT_FLOOR = 400
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", "greedy", None, about="one-ply greedy: takes what scores now"),
@@ -41,9 +47,22 @@ LEVELS: dict[str, Level] = {
         about="published strategy as rules, no search: milliseconds",
     ),
     "medium": Level("medium", "pimc", Budget(seconds=0.3), about="sampled worlds, 0.3 s a move"),
-    "hard": Level("hard", "ismcts", Budget(seconds=1.0), about="information-set MCTS, 1 s"),
+    # Players wait at most 1 s a decision and 3 s a turn for `hard` (issue 15); a loaded
+    # machine gets a later answer rather than a blind one (the floor of iterations).
+    "hard": Level(
+        "hard",
+        "ismcts",
+        Budget(seconds=1.0, floor=HARD_FLOOR),
+        about="information-set MCTS, 1 s",
+        turn_seconds=3.0,
+    ),
     "expert": Level(
-        "expert", "ismcts", Budget(seconds=3.0), workers=0, about="ISMCTS, 3 s on every core"
+        "expert",
+        "ismcts",
+        Budget(seconds=3.0, floor=EXPERT_FLOOR),
+        workers=0,
+        about="ISMCTS, 3 s on every core",
+        turn_seconds=6.0,
     ),
 }
 
@@ -51,9 +70,15 @@ SEARCH_DEFAULTS = {"pimc": Budget(seconds=0.5), "ismcts": Budget(seconds=1.0)}
 
 
 def search_bot(
-    kind: str, seed: int | None, budget: Budget, workers: int = 1, name: str | None = None
+    kind: str,
+    seed: int | None,
+    budget: Budget,
+    workers: int = 1,
+    name: str | None = None,
+    turn_seconds: float | None = None,
 ) -> Bot:
-    """A ``pimc`` or ``ismcts`` bot with that budget (``workers`` 0: every core)."""
+    """A ``pimc`` or ``ismcts`` bot with that budget (``workers`` 0: every core), an
+    ``ismcts`` one within ``turn_seconds`` a turn."""
     if kind == "pimc":
         from cradle.ai.pimc import PimcBot
 
@@ -62,7 +87,7 @@ def search_bot(
         from cradle.ai.ismcts import IsmctsBot, default_workers
 
         count = default_workers() if workers == 0 else workers
-        return IsmctsBot(seed, budget, workers=count, name=name or kind)
+        return IsmctsBot(seed, budget, workers=count, name=name or kind, turn_seconds=turn_seconds)
     raise UnknownBot(f"{kind!r} is not a search bot (pimc or ismcts)")
 
 
@@ -80,7 +105,9 @@ def level_bot(level: str, seed: int | None = None) -> Bot:
             bot = make_bot("random", seed)  # the greedy bot is not installed in this checkout
         bot.name = level
         return bot
-    return search_bot(spec.bot, seed, spec.budget, spec.workers, name=level)
+    return search_bot(
+        spec.bot, seed, spec.budget, spec.workers, name=level, turn_seconds=spec.turn_seconds
+    )
 
 
 def parse_budget(text: str) -> Budget:

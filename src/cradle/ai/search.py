@@ -29,10 +29,14 @@ def sample_world(state: GameState, seat: int, rng: random.Random) -> GameState:
 
 @dataclass(frozen=True)
 class Budget:
-    """How long a search may think: a number of iterations, seconds, or both (first reached)."""
+    """How long a search may think: a number of iterations, seconds, or both (first reached).
+
+    ``floor``: the fewest iterations a search runs even when its seconds are up, so that on a
+    loaded machine it answers later rather than blind."""
 
     iterations: int | None = None
     seconds: float | None = None
+    floor: int | None = None
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -41,15 +45,26 @@ class Budget:
             raise ValueError("a budget needs at least 1 iteration")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError("a budget needs more than 0 seconds")
+        if self.floor is not None and self.floor < 1:
+            raise ValueError("a budget's floor is at least 1 iteration")
+        if self.floor is not None and self.iterations is not None and self.floor > self.iterations:
+            raise ValueError("a budget's floor cannot exceed its iterations")
 
     def clock(self) -> Clock:
         return Clock(self)
 
     def split(self, parts: int) -> Budget:
         """The share of one of ``parts`` parallel searches (same time, fewer iterations)."""
+        floor = None if self.floor is None else max(1, self.floor // parts)
         if self.iterations is None:
+            return Budget(None, self.seconds, floor)
+        return Budget(max(1, self.iterations // parts), self.seconds, floor)
+
+    def within(self, seconds: float) -> Budget:
+        """This budget with at most ``seconds`` (its iterations and floor kept)."""
+        if self.seconds is not None and self.seconds <= seconds:
             return self
-        return Budget(max(1, self.iterations // parts), self.seconds)
+        return Budget(self.iterations, seconds, self.floor)
 
     def describe(self) -> str:
         pieces = []
@@ -57,7 +72,10 @@ class Budget:
             pieces.append(f"{self.iterations} iterations")
         if self.seconds is not None:
             pieces.append(f"{self.seconds:g} s")
-        return " or ".join(pieces)
+        text = " or ".join(pieces)
+        if self.floor is not None:
+            text += f" (at least {self.floor} iterations)"
+        return text
 
 
 class Clock:
@@ -75,6 +93,9 @@ class Clock:
         limit = self.budget.iterations
         if limit is not None and self.count >= limit:
             return False
+        floor = self.budget.floor
+        if floor is not None and self.count < floor:
+            return True
         return self.deadline is None or time.perf_counter() < self.deadline
 
     def elapsed(self) -> float:

@@ -28,7 +28,7 @@ from typing import Any
 from cradle.ai import LEVELS, make_bot
 from cradle.ai.bots import Bot
 from cradle.ai.levels import SEARCH_DEFAULTS, search_bot
-from cradle.ai.search import Budget
+from cradle.ai.waiting import TurnClock
 
 log = logging.getLogger("cradle.server")
 
@@ -40,17 +40,18 @@ def server_bot(name: str, seed: int, seconds: float) -> Bot:
     """The bot ``name`` as the server runs it: one process, at most ``seconds`` a decision."""
     level = LEVELS.get(name)
     if level is not None and level.budget is not None:
-        budget = _capped(level.budget, seconds)
+        budget = level.budget.within(seconds)
         return search_bot(level.bot, seed, budget, workers=1, name=name)
     if name in SEARCH_DEFAULTS:
-        return search_bot(name, seed, _capped(SEARCH_DEFAULTS[name], seconds))
+        return search_bot(name, seed, SEARCH_DEFAULTS[name].within(seconds))
     return make_bot(name, seed)
 
 
-def _capped(budget: Budget, seconds: float) -> Budget:
-    if budget.seconds is not None and budget.seconds <= seconds:
-        return budget
-    return Budget(iterations=budget.iterations, seconds=seconds)
+def turn_clock(name: str) -> TurnClock:
+    """The clock of the turns of a seat that bot ``name`` plays: its level's allowance per
+    turn (``hard``: 3 s), none for other bots."""
+    level = LEVELS.get(name)
+    return TurnClock(level.turn_seconds if level is not None else None)
 
 
 def decide(state: Any, seat: int, name: str, seed: int, seconds: float) -> str:

@@ -34,11 +34,12 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from cradle.ai import bot_names
+from cradle.ai.waiting import TurnClock
 from cradle.core.contract import Event, GameModule, GameState
 from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
 from cradle.server.assist import HINT, Analyst, AssistPool, hint_work, work_seed
-from cradle.server.bots import BotPool
+from cradle.server.bots import BotPool, turn_clock
 from cradle.server.history import Step, board_at, history_for, replay_steps
 from cradle.server.limits import Limits
 from cradle.server.redact import UndoEvent, public_action, public_events
@@ -171,6 +172,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    turn_clocks: dict[tuple[int, str], TurnClock] = field(default_factory=dict)  # bot seats
     refresh_task: asyncio.Task[None] | None = None
     notices: list[Notice | None] = field(default_factory=list)  # None: read the game again
     undo_cache: tuple[int, dict[int, bool]] = (-1, {})
@@ -1141,7 +1143,13 @@ class Hub:
             name = table.seats[seat].removeprefix("bot:")
             seed = bot_seed(table.record.seed, table.ply, seat)
             seconds = min(table.bot_seconds or self.limits.bot_seconds, self.limits.bot_seconds)
+            clock = table.turn_clocks.get((seat, name))
+            if clock is None:
+                clock = table.turn_clocks[seat, name] = turn_clock(name)
+            seconds = clock.seconds(state.view(seat), seconds)
+            began = time.perf_counter()
             action = await self.bots.decide(table.id, state.clone(), seat, name, seed, seconds)
+            clock.spend(time.perf_counter() - began)
             try:
                 await self.play(table, seat, action, bot_version=version)
             except ApiError as exc:
