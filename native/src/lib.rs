@@ -6,6 +6,7 @@
 
 pub mod gheos;
 pub mod search;
+pub mod splitmix;
 pub mod text;
 pub mod tigris;
 pub mod vector;

@@ -367,16 +367,6 @@ pub trait Draw {
     fn below(&mut self, n: usize) -> usize;
 }
 
-impl Draw for super::random::Fast {
-    fn uniform(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        super::random::Fast::below(self, n)
-    }
-}
-
 /// The index of the best score after a random tie-break of up to `noise`.
 fn noisy_best(scores: &[f64], noise: f64, rng: &mut impl Draw) -> usize {
     let mut best = 0;

@@ -8,7 +8,8 @@ use pyo3::prelude::*;
 use super::knowledge::{self, Reading};
 use super::py::GheosState;
 use super::random::Fast;
-use crate::search::{self, Budget, Params};
+use crate::search::py::search_detached;
+use crate::search::{Budget, Params};
 
 /// The evaluation's estimated final score per seat (`Reading.values()`).
 #[pyfunction]
@@ -109,14 +110,14 @@ fn gheos_search(
     let root = game.clone();
     // The search reads its own copy: other threads may use the state meanwhile.
     drop(state);
-    let (count, stats) =
-        py.detach(|| search::search(&root, seat, budget, params, &seeds, only.as_deref()));
-    Ok((
-        count,
-        stats
-            .iter()
-            .map(|r| (r.action, r.visits, r.total))
-            .collect(),
+    Ok(search_detached(
+        py,
+        &root,
+        seat,
+        budget,
+        params,
+        &seeds,
+        only.as_deref(),
     ))
 }
 

@@ -153,35 +153,8 @@ impl PyRandom {
     }
 }
 
-/// SplitMix64: fast and good enough to pick uniform random actions in playouts.
-#[derive(Clone)]
-pub struct Fast(u64);
-
-impl Fast {
-    pub fn new(seed: u64) -> Fast {
-        Fast(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..n (n >= 1), without modulo bias.
-    pub fn below(&mut self, n: usize) -> usize {
-        let n = n as u64;
-        let zone = u64::MAX - (u64::MAX - n + 1) % n;
-        loop {
-            let x = self.next_u64();
-            if x <= zone {
-                return (x % n) as usize;
-            }
-        }
-    }
-}
+/// Fast and good enough to pick uniform random actions in playouts.
+pub use crate::splitmix::SplitMix64 as Fast;
 
 #[cfg(test)]
 mod tests {

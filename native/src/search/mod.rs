@@ -4,8 +4,10 @@
 //!
 //! - [`SearchGame`]: what a game and its knowledge give the search;
 //! - [`SearchRng`]: the search's seeded generator;
-//! - [`tree`]: one tree and root parallelism on threads.
+//! - [`tree`]: one tree and root parallelism on threads;
+//! - [`py`]: the search as the games' Python bindings run it.
 
+pub mod py;
 pub mod tree;
 
 pub use tree::{search, Budget, Params, RootStats, Tree};
@@ -56,57 +58,7 @@ pub fn pairwise_chances(values: &[f64], temperature: f64) -> [f64; 4] {
     out
 }
 
-/// SplitMix64: a small, fast, seeded generator (the search's draws need speed, not quality).
-#[derive(Clone, Debug)]
-pub struct SearchRng(u64);
-
-impl SearchRng {
-    pub fn new(seed: u64) -> SearchRng {
-        SearchRng(seed)
-    }
-
-    #[inline]
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n > 0`), without bias (Lemire's multiply-and-reject).
-    #[inline]
-    pub fn below(&mut self, n: usize) -> usize {
-        let n = n as u64;
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let m = (self.next_u64() as u128) * (n as u128);
-            if (m as u64) >= threshold {
-                return (m >> 64) as usize;
-            }
-        }
-    }
-
-    /// Uniform in [0, 1), 53 bits as Python's `random()`.
-    #[inline]
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    /// Keep `k` of `items` drawn uniformly without replacement (a partial Fisher-Yates; the
-    /// order left is the draw order, as `random.sample` gives).
-    pub fn sample_in_place<T>(&mut self, items: &mut Vec<T>, k: usize) {
-        let n = items.len();
-        if k >= n {
-            return;
-        }
-        for i in 0..k {
-            let j = i + self.below(n - i);
-            items.swap(i, j);
-        }
-        items.truncate(k);
-    }
-}
+pub use crate::splitmix::SplitMix64 as SearchRng;
 
 #[cfg(test)]
 mod tests {

@@ -272,7 +272,7 @@ mod tests {
         let mut s = fresh_game(2, Options::default(), &mut rng);
         for _ in 0..40 {
             let moves = s.moves();
-            let id = moves.nth(rng.below(moves.count() as u64) as usize);
+            let id = moves.nth(rng.below(moves.count()));
             s.apply_move(&moves, id, &mut NoEvents);
         }
         let seat = s.to_move();

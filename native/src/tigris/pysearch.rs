@@ -7,7 +7,8 @@ use pyo3::prelude::*;
 
 use super::knowledge::{Board, TigrisWorld};
 use super::py::PyTigrisState;
-use crate::search::{self, Budget, Params, SearchGame};
+use crate::search::py::search_detached;
+use crate::search::{Budget, Params, SearchGame};
 
 fn legal_set(world: &mut TigrisWorld) -> Vec<u32> {
     let mut ids = Vec::new();
@@ -92,14 +93,14 @@ fn tigris_search(
     let root = TigrisWorld::new(s.clone(), fitted);
     // The search reads its own copy: other threads may use the state meanwhile.
     drop(state);
-    let (count, stats) =
-        py.detach(|| search::search(&root, seat, budget, params, &seeds, only.as_deref()));
-    Ok((
-        count,
-        stats
-            .iter()
-            .map(|r| (r.action, r.visits, r.total))
-            .collect(),
+    Ok(search_detached(
+        py,
+        &root,
+        seat,
+        budget,
+        params,
+        &seeds,
+        only.as_deref(),
     ))
 }
 

@@ -369,7 +369,7 @@ fn random_games_keep_counts_ids_and_positions_consistent() {
             let bad = (0..ACTION_COUNT).find(|i| !ids.contains(i)).unwrap();
             assert!(s.apply_id(bad, &mut NoEvents).is_err());
             assert_eq!(s, before);
-            let id = ids[rng.below(ids.len() as u64) as usize];
+            let id = ids[rng.below(ids.len())];
             let mut events = Vec::new();
             s.apply_id(id, &mut events).unwrap();
             let mut quiet = before.clone();
@@ -392,7 +392,7 @@ fn hidden_tiles_are_redealt_keeping_every_size() {
     let mut s = fresh_game(3, Options::default(), &mut rng);
     for _ in 0..30 {
         let moves = s.moves();
-        let id = moves.nth(rng.below(moves.count() as u64) as usize);
+        let id = moves.nth(rng.below(moves.count()));
         s.apply_legal(id, &mut NoEvents);
     }
     let mut pool = s.hidden_pool(0);
