@@ -98,14 +98,15 @@ def test_budget_floors_are_checked_split_and_kept_under_a_cap() -> None:
 def test_the_levels_promise_what_players_wait_for() -> None:
     hard, expert = LEVELS["hard"], LEVELS["expert"]
     assert hard.budget is not None and expert.budget is not None
-    assert hard.budget.seconds == 1.0 and hard.turn_seconds == 3.0
-    assert expert.budget.seconds == 3.0
+    assert hard.budget.seconds is not None and hard.budget.seconds <= 0.9
+    assert hard.turn_seconds is not None and hard.turn_seconds <= 2.7
+    assert expert.budget.seconds is not None and expert.budget.seconds <= 2.7
     assert hard.budget.floor and expert.budget.floor
     # The server keeps the floor when it caps a decision, and gives hard seats a turn clock.
     bot = server_bot("hard", 0, 0.5)
     assert isinstance(bot, IsmctsBot)
     assert bot.budget == Budget(seconds=0.5, floor=hard.budget.floor)
-    assert turn_clock("hard").turn_seconds == 3.0
+    assert turn_clock("hard").turn_seconds == hard.turn_seconds
     assert turn_clock("random").turn_seconds is None
 
 
