@@ -105,3 +105,49 @@ def test_a_hard_seat_thinks_within_its_turn_allowance(client: object) -> None:
         moves += 1
     clock = table.turn_clocks[1, "hard"]
     assert clock.turn_seconds == LEVELS["hard"].turn_seconds
+
+
+def _imported_knowledge() -> bool:
+    import sys
+
+    return (
+        "cradle.ai.tigris_knowledge" in sys.modules and "cradle.ai.gheos_knowledge" in sys.modules
+    )
+
+
+def test_a_started_pool_has_its_workers_ready_with_the_bots_imported() -> None:
+    pool = BotPool(2)
+    try:
+        assert pool.worker_pids() == []
+        ready = [future.result(timeout=120) for future in pool.start()]
+        assert set(ready) <= set(pool.worker_pids())
+        assert len(pool.worker_pids()) == 2
+        # The first decision of a worker waits for no import (cradle.ai.waiting.warm_up).
+        assert pool.pool is not None
+        assert pool.pool.submit(_imported_knowledge).result(timeout=60)
+    finally:
+        pool.close()
+
+
+def test_cradle_serve_starts_its_bot_workers_with_the_server(db_url: str) -> None:
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from cradle.server.app import create_app
+    from cradle.server.cli import SERVE_LIMITS
+    from cradle.server.hub import Hub
+    from cradle.server.limits import Limits
+
+    assert SERVE_LIMITS.prestart_bots
+    for prestart in (False, True):
+        limits = Limits(bot_processes=1, prestart_bots=prestart, analyse_finished=False)
+        with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+            hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+            if not prestart:
+                assert hub.bots.pool is None  # started at the first bot decision
+                continue
+            deadline = time.monotonic() + 120
+            while not hub.bots.worker_pids():
+                assert time.monotonic() < deadline, "the bot workers did not start"
+                time.sleep(0.05)

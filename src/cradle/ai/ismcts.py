@@ -42,7 +42,7 @@ from cradle.ai.search import (
     knowledge_for,
     sample_world,
 )
-from cradle.ai.waiting import TurnClock
+from cradle.ai.waiting import TurnClock, warm_up
 from cradle.core.contract import GameState, fast
 from cradle.core.results import rank_rewards
 
@@ -461,6 +461,7 @@ class IsmctsBot:
         self.workers = max(1, workers)
         self.guard = StallGuard()
         self.turn = TurnClock(turn_seconds)
+        warm_up()  # here, not in the first decision
         self.decision_budget = self.budget  # this decision's share of its turn
 
     def analyse(self, state: GameState, seat: int, only: list[str] | None = None) -> SearchResult:

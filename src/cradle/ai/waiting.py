@@ -29,6 +29,14 @@ GHEOS_TURN_PHASE = "tile"  # Gheos: a turn begins with the tile
 LEAST_SECONDS = 0.05  # a decision late in a spent turn still thinks this long (and its floor)
 
 
+def warm_up() -> None:
+    """Import what a search bot's first decision would otherwise import (the knowledge of
+    both games and with it the Python engines: about 0.3 s), so no player waits for it."""
+    import cradle.ai.gheos_knowledge
+    import cradle.ai.pimc
+    import cradle.ai.tigris_knowledge  # noqa: F401
+
+
 def turn_begins(view: Mapping[str, Any]) -> bool:
     """Whether the decision ``view`` (the view of the seat to move) is the first of its
     player's turn."""

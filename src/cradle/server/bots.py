@@ -21,14 +21,14 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from cradle.ai import LEVELS, make_bot
 from cradle.ai.bots import Bot
 from cradle.ai.levels import SEARCH_DEFAULTS, search_bot
-from cradle.ai.waiting import TurnClock
+from cradle.ai.waiting import TurnClock, warm_up
 
 log = logging.getLogger("cradle.server")
 
@@ -69,6 +69,17 @@ def watch_parent(parent: int) -> None:
                 os._exit(0)
 
     threading.Thread(target=watch, name="cradle-parent-watch", daemon=True).start()
+
+
+def bot_worker(parent: int) -> None:
+    """A bot worker's start: watch the server, and import what the bots' first decision
+    would otherwise wait for."""
+    watch_parent(parent)
+    warm_up()
+
+
+def _ready() -> int:
+    return os.getpid()
 
 
 def spawn_pool(processes: int, initializer: Callable[[int], None]) -> ProcessPoolExecutor:
@@ -168,8 +179,14 @@ class BotPool:
         if self.closed:
             raise RuntimeError("the bot pool is closed")
         if self.pool is None:
-            self.pool = spawn_pool(self.processes, watch_parent)
+            self.pool = spawn_pool(self.processes, bot_worker)
         return self.pool
+
+    def start(self) -> list[Future[int]]:
+        """Start every worker now (a server's first bot decision then waits for none); the
+        futures give their process ids once they are ready."""
+        executor = self._executor()
+        return [executor.submit(_ready) for _ in range(self.processes)]
 
     def worker_pids(self) -> list[int]:
         return pool_pids(self.pool)

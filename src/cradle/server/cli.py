@@ -17,7 +17,8 @@ import typer
 from cradle.core.errors import CliError
 from cradle.server.limits import Limits  # plain Python: no server extra needed to import it
 
-_LIMITS = Limits()
+# What `cradle serve` starts from: the defaults, with the bot workers started with the server.
+SERVE_LIMITS = Limits(prestart_bots=True)
 DEFAULT_PORT = 8000  # `make play`'s; $CRADLE_PORT or --port choose another
 
 
@@ -84,32 +85,34 @@ def serve(
     ] = None,
     max_live_games: Annotated[
         int, typer.Option(help="Games in progress the server takes at most.")
-    ] = _LIMITS.max_live_games,
+    ] = SERVE_LIMITS.max_live_games,
     max_bot_seats: Annotated[
         int, typer.Option(help="Bot seats at those games at most.")
-    ] = _LIMITS.max_bot_seats,
+    ] = SERVE_LIMITS.max_bot_seats,
     bot_seconds: Annotated[
         float, typer.Option(help="The most a bot may think per decision (a table may ask less).")
-    ] = _LIMITS.bot_seconds,
+    ] = SERVE_LIMITS.bot_seconds,
     bot_processes: Annotated[
         int, typer.Option(help="Worker processes for the bots (0: one per core but one).")
-    ] = _LIMITS.bot_processes,
+    ] = SERVE_LIMITS.bot_processes,
     create_per_minute: Annotated[
         float, typer.Option(help="New games (and seats joined) per client and minute.")
-    ] = _LIMITS.create_per_minute,
+    ] = SERVE_LIMITS.create_per_minute,
     moves_per_second: Annotated[
         float, typer.Option(help="Moves and undos per client and second (after a burst).")
-    ] = _LIMITS.moves_per_second,
+    ] = SERVE_LIMITS.moves_per_second,
     assist_processes: Annotated[
         int, typer.Option(help="Worker processes for hints and analyses (niced below bots).")
-    ] = _LIMITS.assist_processes,
-    hint_seconds: Annotated[float, typer.Option(help="Thinking per hint.")] = _LIMITS.hint_seconds,
+    ] = SERVE_LIMITS.assist_processes,
+    hint_seconds: Annotated[
+        float, typer.Option(help="Thinking per hint.")
+    ] = SERVE_LIMITS.hint_seconds,
     analysis_seconds: Annotated[
         float, typer.Option(help="Thinking per move reviewed when a finished game is analysed.")
-    ] = _LIMITS.analysis_seconds,
+    ] = SERVE_LIMITS.analysis_seconds,
     analyse: Annotated[
         bool, typer.Option(help="Analyse every game a person played once it ends.")
-    ] = _LIMITS.analyse_finished,
+    ] = SERVE_LIMITS.analyse_finished,
 ) -> None:
     """Start the play server: lobby, live games, bots and the web client."""
     _need_server_extra()
@@ -124,7 +127,7 @@ def serve(
         raise CliError("--workers must be between 1 and 64")
     try:
         limits = replace(
-            _LIMITS,
+            SERVE_LIMITS,
             max_live_games=max_live_games,
             max_bot_seats=max_bot_seats,
             bot_seconds=bot_seconds,

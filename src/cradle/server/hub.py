@@ -325,6 +325,8 @@ class Hub:
         """Set aside the games whose rows are unreadable, load those where a bot decides and
         wake their bots; the others load when first asked for."""
         await self._db(self.storage.claim)
+        if self.limits.prestart_bots:
+            self.bots.start()
         for game_id, reason in (await self._db(self.storage.check_unfinished)).items():
             self._set_aside(game_id, reason)
         for game_id in await self._db(self.storage.unfinished, True):

@@ -32,6 +32,7 @@ class Limits:
     # Bots.
     bot_seconds: float = 2.0  # the most a bot may think per decision; a table may ask for less
     bot_processes: int = 0  # worker processes for bots' decisions; 0: one per core but one
+    prestart_bots: bool = False  # start them with the server (`cradle serve` does), not at need
     # Reading.
     lobby_page: int = 50  # games per lobby page (a client may ask for fewer)
     replay_cache: int = 64  # finished games' replays kept built (and as many histories)
