@@ -1,7 +1,7 @@
 """Lockstep: the native Tigris knowledge (native/src/tigris/knowledge.rs) against the Python
 reference (cradle.ai.tigris_knowledge) after every step of random games.
 
-Rewards (hand-set and fitted), priors, the settling test and the commitments must agree to
+Rewards (hand-set, fitted and learned), the learned features of every seat, priors, the settling test and the commitments must agree to
 1e-9; the first divergence fails with the position, so it can be replayed. The games mix
 player counts and options and pass through revolts and wars (the commitments are checked there).
 """
@@ -21,6 +21,7 @@ _native = pytest.importorskip("cradle._native")
 
 TOLERANCE = 1e-9
 HAND_SET, FITTED = TigrisKnowledge(), TigrisKnowledge(fitted=True)
+LEARNED = TigrisKnowledge(learned=True)
 
 
 def differs(a: list[float], b: list[float]) -> int:
@@ -45,6 +46,18 @@ def check_step(state: Any, step: int, rng: random.Random, priors_per_step: int) 
         assert differs(ours, theirs) < 0, divergence(
             "rewards", state, step, f"fitted={knowledge.fitted}: {ours} != {theirs}"
         )
+    # The learned evaluation: every seat's features, and the model's rewards.
+    board = read_board(state)
+    ours_rows = _native.tigris_ai_features(state)
+    for seat, row in enumerate(ours_rows):
+        theirs = board.learned_features(seat)
+        at = differs(row, theirs)
+        assert at < 0, divergence("features", state, step, f"seat {seat} [{at}]: {row} != {theirs}")
+    theirs = LEARNED.rewards(state)  # reads the model file, and hands it to the native side
+    ours = _native.tigris_ai_rewards(state, False, True)
+    assert differs(ours, theirs) < 0, divergence(
+        "rewards", state, step, f"learned: {ours} != {theirs}"
+    )
     ids = state.legal_action_ids()
     actions = [state.action_string(i) for i in ids]
     assert _native.tigris_ai_unsettled(state) == HAND_SET.unsettled(state), divergence(
@@ -64,6 +77,12 @@ def check_step(state: Any, step: int, rng: random.Random, priors_per_step: int) 
         seat = state.to_move
         assert _native.tigris_ai_best_commit(state, seat, commits) == read_best(state, commits)
     return bool(commits)
+
+
+def read_board(state: Any) -> Any:
+    from cradle.ai.tigris_knowledge import read
+
+    return read(state)
 
 
 def read_best(state: Any, commits: list[int]) -> int:

@@ -4,7 +4,7 @@ the Python reference (``cradle.ai.gheos_knowledge``) read the same worlds alike.
 Random games (2, 3 and 4 players, the packaged tiles and a renumbered, turned set) are played
 on both engines side by side, sometimes read back from their position in a conflict; after every step the native hooks must give what the Python
 knowledge gives on the Python state, to 1e-9: the values and temperature of the reading, the
-rewards, one-ply priors (a sample of the legal actions, and a refused one), whether the turn
+rewards, the learned features of every seat and the learned model's rewards, one-ply priors (a sample of the legal actions, and a refused one), whether the turn
 is unsettled, the policy's scores of every action and its choice where no tie-break can change
 it. A divergence fails with the first differing step: the seed, the players, the actions so
 far and the position before the step.
@@ -36,6 +36,7 @@ PRIOR_SAMPLE = 6  # tile placements whose priors are compared per step (each cos
 TOKEN, PASS = 191010, 191011  # cradle.gheos.actions: the last two ids
 FOLLOWER_NOISE, MOVE_NOISE = 0.01, 0.05  # the policy's tie-breaks (both knowledges)
 KNOWLEDGE = GheosKnowledge()
+LEARNED = GheosKnowledge(learned=True)
 
 
 def close(a: float, b: float) -> bool:
@@ -98,6 +99,10 @@ class Twins:
             "Reading.temperature()", [reading.temperature()], [_native.gheos_ai_temperature(n)]
         )
         self.numbers("rewards", KNOWLEDGE.rewards(p), _native.gheos_ai_rewards(n))
+        for seat, row in enumerate(_native.gheos_ai_features(n)):
+            self.numbers(f"the learned features of seat {seat}", reading.features(seat), row)
+        learned = LEARNED.rewards(p)  # reads the model file, and hands it to the native side
+        self.numbers("learned rewards", learned, _native.gheos_ai_rewards(n, True))
         if KNOWLEDGE.unsettled(p) != _native.gheos_ai_unsettled(n):
             self.fail(
                 "unsettled",

@@ -11,6 +11,7 @@ use super::board::Area;
 use super::events::Log;
 use super::game::{Game, Phase, MAX_PLAYERS};
 use super::notation::{decode, Decoded};
+use crate::search::model::{self, GHEOS_FEATURES};
 use crate::search::pairwise_chances;
 
 /// Share of a civilization's future lost when a stronger neighbour may attack.
@@ -164,6 +165,61 @@ impl Reading {
         out
     }
 
+    /// What the learned evaluation weighs (`cradle.ai.learned.FEATURES["gheos"]`), each once
+    /// × remaining and once × (1 - remaining): the reference's `Reading.features`.
+    pub fn features(&self, seat: usize) -> [f64; GHEOS_FEATURES] {
+        let (mut cups, mut pyramids, mut swords, mut wheat) = (0u32, 0u32, 0u32, 0u32);
+        let (mut to_score, mut at_risk, mut civilizations) = (0u32, 0u32, 0u32);
+        for colour in 0..6 {
+            let count = u32::from(self.held[seat][colour]);
+            let Some(civ) = self.civ[colour] else {
+                continue;
+            };
+            if count == 0 {
+                continue;
+            }
+            cups += count * u32::from(civ.cups);
+            pyramids += count * u32::from(civ.pyramids);
+            swords += count * u32::from(civ.swords);
+            wheat += count * u32::from(civ.wheat);
+            to_score += count * u32::from(civ.pyramids) * self.epochs_left;
+            let strongest = (0..6)
+                .filter(|&c| c != colour)
+                .filter_map(|c| self.civ[c].map(|v| v.swords))
+                .max()
+                .unwrap_or(0);
+            if strongest > civ.swords {
+                at_risk += count;
+            }
+            civilizations += 1;
+        }
+        let base = [
+            self.points[seat],
+            f64::from(self.tokens[seat]),
+            f64::from(self.followers[seat]),
+            f64::from(cups),
+            f64::from(pyramids),
+            f64::from(swords),
+            f64::from(wheat),
+            f64::from(to_score),
+            f64::from(at_risk),
+            f64::from(civilizations),
+            self.seat_value(seat),
+        ];
+        let late = 1.0 - self.remaining;
+        let mut out = [0.0; GHEOS_FEATURES];
+        for (i, x) in base.iter().enumerate() {
+            out[i] = x * self.remaining;
+            out[base.len() + i] = x * late;
+        }
+        out
+    }
+
+    /// Each seat's value under the learned model (set from Python by `ai_set_model`).
+    pub fn learned_values(&self) -> Vec<f64> {
+        model::values("gheos", self.players, |seat| self.features(seat))
+    }
+
     /// How sure a lead is: a point counts less while many epochs are to come.
     pub fn temperature(&self) -> f64 {
         3.0 + 10.0 * self.remaining
@@ -234,6 +290,14 @@ pub fn rewards(game: &Game) -> [f64; MAX_PLAYERS] {
     let reading = Reading::new(game);
     let values = reading.values();
     pairwise_chances(&values[..reading.players], reading.temperature())
+}
+
+/// The reward vector by the learned model (`GheosKnowledge(learned=True).rewards`).
+pub fn learned_rewards(game: &Game) -> [f64; MAX_PLAYERS] {
+    if game.is_over() {
+        return rank_rewards(game);
+    }
+    pairwise_chances(&Reading::new(game).learned_values(), 1.0)
 }
 
 /// The one-ply prior of a legal id: the mover's margin over the best other seat after it.

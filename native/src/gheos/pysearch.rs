@@ -8,7 +8,8 @@ use pyo3::prelude::*;
 use super::knowledge::{self, Reading};
 use super::py::GheosState;
 use super::random::Fast;
-use crate::search::py::search_detached;
+use super::search_game::Learned;
+use crate::search::py::{model_is_set, search_detached};
 use crate::search::{Budget, Params};
 
 /// The evaluation's estimated final score per seat (`Reading.values()`).
@@ -25,9 +26,26 @@ fn gheos_ai_temperature(state: PyRef<'_, GheosState>) -> f64 {
 }
 
 /// The knowledge's reward vector of this state, one entry per seat (`GheosKnowledge.rewards`).
+/// With `learned`, by the learned model (`GheosKnowledge(learned=True).rewards`).
 #[pyfunction]
-fn gheos_ai_rewards(state: PyRef<'_, GheosState>) -> Vec<f64> {
-    knowledge::rewards(&state.game)[..usize::from(state.game.players)].to_vec()
+#[pyo3(signature = (state, learned=false))]
+fn gheos_ai_rewards(state: PyRef<'_, GheosState>, learned: bool) -> PyResult<Vec<f64>> {
+    let players = usize::from(state.game.players);
+    if learned {
+        model_is_set("gheos")?;
+        return Ok(knowledge::learned_rewards(&state.game)[..players].to_vec());
+    }
+    Ok(knowledge::rewards(&state.game)[..players].to_vec())
+}
+
+/// The learned features of every seat of this state (`Reading.features`), one row per seat
+/// in `cradle.ai.learned.FEATURES["gheos"]` order: what the training data records.
+#[pyfunction]
+fn gheos_ai_features(state: PyRef<'_, GheosState>) -> Vec<Vec<f64>> {
+    let reading = Reading::new(&state.game);
+    (0..reading.players)
+        .map(|seat| reading.features(seat).to_vec())
+        .collect()
 }
 
 /// One-ply priors of `ids` for the seat to move (`GheosKnowledge.priors`): an id the state
@@ -79,7 +97,7 @@ fn gheos_ai_policy(state: PyRef<'_, GheosState>, seed: u64) -> PyResult<u32> {
 /// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch. Returns the
 /// iterations run and (action id, visits, summed reward) per visited root action.
 #[pyfunction]
-#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, floor=None))]
+#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, floor=None, learned=false))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn gheos_search(
     py: Python<'_>,
@@ -91,7 +109,11 @@ fn gheos_search(
     seeds: Vec<u64>,
     only: Option<Vec<u32>>,
     floor: Option<u64>,
+    learned: bool,
 ) -> PyResult<(u64, Vec<(u32, u64, f64)>)> {
+    if learned {
+        model_is_set("gheos")?;
+    }
     let game = &state.game;
     let mut legal = Vec::new();
     game.legal_ids(&mut legal);
@@ -110,6 +132,17 @@ fn gheos_search(
     let root = game.clone();
     // The search reads its own copy: other threads may use the state meanwhile.
     drop(state);
+    if learned {
+        return Ok(search_detached(
+            py,
+            &Learned(root),
+            seat,
+            budget,
+            params,
+            &seeds,
+            only.as_deref(),
+        ));
+    }
     Ok(search_detached(
         py,
         &root,
@@ -125,6 +158,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gheos_ai_values, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_ai_temperature, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_ai_rewards, m)?)?;
+    m.add_function(wrap_pyfunction!(gheos_ai_features, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_ai_priors, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_ai_unsettled, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_ai_policy_scores, m)?)?;

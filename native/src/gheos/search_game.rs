@@ -115,6 +115,65 @@ impl SearchGame for Game {
     }
 }
 
+/// Gheos searched with the learned evaluation (`cradle.ai.learned`): the game as it is,
+/// judged by the learned model instead of the hand-set value.
+#[derive(Clone)]
+pub struct Learned(pub Game);
+
+impl SearchGame for Learned {
+    fn players(&self) -> usize {
+        self.0.players()
+    }
+
+    fn to_move(&self) -> usize {
+        SearchGame::to_move(&self.0)
+    }
+
+    fn is_over(&self) -> bool {
+        Game::is_over(&self.0)
+    }
+
+    fn final_rewards(&self) -> [f64; 4] {
+        self.0.final_rewards()
+    }
+
+    fn legal_ids(&mut self, out: &mut Vec<u32>) {
+        Game::legal_ids(&self.0, out);
+    }
+
+    fn apply_quiet(&mut self, id: u32) {
+        self.0.apply_quiet(id);
+    }
+
+    fn determinize(&self, observer: usize, seed: u64) -> Self {
+        Learned(Game::determinize(&self.0, observer, seed))
+    }
+
+    fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
+        self.0.priors(ids, out);
+    }
+
+    fn unsettled(&mut self) -> bool {
+        self.0.unsettled()
+    }
+
+    fn policy(&mut self, rng: &mut SearchRng) -> u32 {
+        self.0.policy(rng)
+    }
+
+    fn heuristic_rewards(&mut self) -> [f64; 4] {
+        knowledge::learned_rewards(&self.0)
+    }
+
+    fn playout_moves(&self) -> usize {
+        knowledge::PLAYOUT
+    }
+
+    fn prior_batch(&self) -> usize {
+        knowledge::BATCH
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

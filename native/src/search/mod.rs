@@ -5,8 +5,10 @@
 //! - [`SearchGame`]: what a game and its knowledge give the search;
 //! - [`SearchRng`]: the search's seeded generator;
 //! - [`tree`]: one tree and root parallelism on threads;
-//! - [`py`]: the search as the games' Python bindings run it.
+//! - [`py`]: the search as the games' Python bindings run it;
+//! - [`model`]: the learned evaluations' weights.
 
+pub mod model;
 pub mod py;
 pub mod tree;
 

@@ -12,6 +12,7 @@ use super::board::{neighbours, Bb, CELLS, COLUMNS, NONE};
 use super::events::NoEvents;
 use super::pyrandom::PyRandom;
 use super::state::{Moves, PendingKind, State};
+use crate::search::model::{self, TIGRIS_FEATURES};
 use crate::search::{pairwise_chances, SearchGame, SearchRng};
 
 /// The colours of the leaders in the order the evaluation visits them: king, priest, farmer,
@@ -333,6 +334,25 @@ impl<'s> Board<'s> {
             out[12 + i] = x * late;
         }
         out
+    }
+
+    /// What the learned evaluation weighs (`cradle.ai.learned.FEATURES["tigris"]`): the
+    /// fitted features and the hand-set value, each × remaining and × (1 - remaining).
+    pub fn learned_features(&self, seat: usize) -> [f64; TIGRIS_FEATURES] {
+        let fitted = self.features(seat);
+        let value = self.seat_value(seat);
+        let late = 1.0 - self.remaining;
+        let mut out = [0.0; TIGRIS_FEATURES];
+        out[..12].copy_from_slice(&fitted[..12]);
+        out[12] = value * self.remaining;
+        out[13..25].copy_from_slice(&fitted[12..]);
+        out[25] = value * late;
+        out
+    }
+
+    /// Each seat's value under the learned model (set from Python by `ai_set_model`).
+    pub fn learned_values(&self) -> Vec<f64> {
+        model::values("tigris", self.s.n, |seat| self.learned_features(seat))
     }
 
     pub fn fitted_value(&self, seat: usize) -> f64 {
@@ -703,6 +723,8 @@ pub struct TigrisWorld {
     pub s: State,
     /// The fitted evaluation instead of the hand-set one.
     pub fitted: bool,
+    /// The learned model instead of both (`cradle.ai.learned`).
+    pub learned: bool,
     ids: Vec<u16>,
 }
 
@@ -711,8 +733,15 @@ impl TigrisWorld {
         TigrisWorld {
             s,
             fitted,
+            learned: false,
             ids: Vec::new(),
         }
+    }
+
+    /// The same world evaluated by the learned model (or not).
+    pub fn with_learned(mut self, learned: bool) -> TigrisWorld {
+        self.learned = learned;
+        self
     }
 
     /// The reference's `TigrisKnowledge.rewards` (exact once the game is over).
@@ -721,6 +750,9 @@ impl TigrisWorld {
             return rank_rewards(&self.s);
         }
         let board = Board::read(&self.s);
+        if self.learned {
+            return pairwise_chances(&board.learned_values(), 1.0);
+        }
         pairwise_chances(&board.values(self.fitted), board.temperature(self.fitted))
     }
 }
@@ -776,6 +808,7 @@ impl SearchGame for TigrisWorld {
         pool.sort_unstable();
         PyRandom::new(u128::from(seed)).shuffle(&mut pool);
         TigrisWorld::new(self.s.deal_hidden(observer as i64, &pool), self.fitted)
+            .with_learned(self.learned)
     }
 
     fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {

@@ -7,8 +7,8 @@ use pyo3::prelude::*;
 
 use super::knowledge::{Board, TigrisWorld};
 use super::py::PyTigrisState;
-use crate::search::py::search_detached;
-use crate::search::{Budget, Params, SearchGame};
+use crate::search::py::{model_is_set, search_detached};
+use crate::search::{model, Budget, Params, SearchGame};
 
 fn legal_set(world: &mut TigrisWorld) -> Vec<u32> {
     let mut ids = Vec::new();
@@ -18,9 +18,39 @@ fn legal_set(world: &mut TigrisWorld) -> Vec<u32> {
 
 /// The knowledge's reward vector of this state (one entry per seat).
 #[pyfunction]
-fn tigris_ai_rewards(state: PyRef<'_, PyTigrisState>, fitted: bool) -> Vec<f64> {
-    let world = TigrisWorld::new(state.s.clone(), fitted);
-    world.rewards()[..state.s.n].to_vec()
+#[pyo3(signature = (state, fitted, learned=false))]
+fn tigris_ai_rewards(
+    state: PyRef<'_, PyTigrisState>,
+    fitted: bool,
+    learned: bool,
+) -> PyResult<Vec<f64>> {
+    if learned {
+        model_is_set("tigris")?;
+    }
+    let world = TigrisWorld::new(state.s.clone(), fitted).with_learned(learned);
+    Ok(world.rewards()[..state.s.n].to_vec())
+}
+
+/// The learned features of every seat of this state (`Board.learned_features`), one row per
+/// seat in `cradle.ai.learned.FEATURES["tigris"]` order: what the training data records.
+#[pyfunction]
+fn tigris_ai_features(state: PyRef<'_, PyTigrisState>) -> Vec<Vec<f64>> {
+    let board = Board::read(&state.s);
+    (0..state.s.n)
+        .map(|seat| board.learned_features(seat).to_vec())
+        .collect()
+}
+
+/// Give the native search a learned model's weights (`cradle.ai.learned` does, once).
+#[pyfunction]
+fn ai_set_model(game: &str, weights: Vec<f64>) -> PyResult<()> {
+    model::set(game, &weights).map_err(PyValueError::new_err)
+}
+
+/// The weights the native search holds for `game` (empty until set).
+#[pyfunction]
+fn ai_model(game: &str) -> PyResult<Vec<f64>> {
+    model::weights(game).map_err(PyValueError::new_err)
 }
 
 /// The knowledge's priors of the seat to move for `ids` (each legal now).
@@ -63,7 +93,7 @@ fn tigris_ai_best_commit(
 /// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch. Returns the
 /// iterations run and (action id, visits, summed reward) per visited root action.
 #[pyfunction]
-#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, fitted, floor=None))]
+#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, fitted, floor=None, learned=false))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn tigris_search(
     py: Python<'_>,
@@ -76,7 +106,11 @@ fn tigris_search(
     only: Option<Vec<u32>>,
     fitted: bool,
     floor: Option<u64>,
+    learned: bool,
 ) -> PyResult<(u64, Vec<(u32, u64, f64)>)> {
+    if learned {
+        model_is_set("tigris")?;
+    }
     let s = &state.s;
     if s.over {
         return Err(PyValueError::new_err("the game is over: nothing to search"));
@@ -90,7 +124,7 @@ fn tigris_search(
     let budget =
         Budget::checked(iterations, seconds, floor, &seeds).map_err(PyValueError::new_err)?;
     let params = Params::from_tuple(params);
-    let root = TigrisWorld::new(s.clone(), fitted);
+    let root = TigrisWorld::new(s.clone(), fitted).with_learned(learned);
     // The search reads its own copy: other threads may use the state meanwhile.
     drop(state);
     Ok(search_detached(
@@ -106,6 +140,9 @@ fn tigris_search(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tigris_ai_rewards, m)?)?;
+    m.add_function(wrap_pyfunction!(tigris_ai_features, m)?)?;
+    m.add_function(wrap_pyfunction!(ai_set_model, m)?)?;
+    m.add_function(wrap_pyfunction!(ai_model, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_ai_priors, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_ai_unsettled, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_ai_best_commit, m)?)?;

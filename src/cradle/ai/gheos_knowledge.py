@@ -95,6 +95,44 @@ class Reading:
     def values(self) -> list[float]:
         return [self.seat_value(s) for s in range(self.n)]
 
+    def features(self, seat: int) -> list[float]:
+        """What the learned evaluation weighs (cradle.ai.learned.FEATURES["gheos"]), each
+        once × remaining and once × (1 - remaining)."""
+        cups = pyramids = swords = wheat = to_score = at_risk = civilizations = 0
+        for colour, count in self.held[seat].items():
+            if colour not in self.civ or count <= 0:
+                continue
+            c, p, s, w = self.civ[colour]
+            cups += count * c
+            pyramids += count * p
+            swords += count * s
+            wheat += count * w
+            to_score += count * p * self.epochs_left
+            strongest = max((v[2] for o, v in self.civ.items() if o != colour), default=0)
+            at_risk += count if strongest > s else 0
+            civilizations += 1
+        base = [
+            self.points[seat],
+            float(self.tokens[seat]),
+            float(self.followers[seat]),
+            float(cups),
+            float(pyramids),
+            float(swords),
+            float(wheat),
+            float(to_score),
+            float(at_risk),
+            float(civilizations),
+            self.seat_value(seat),
+        ]
+        late = 1.0 - self.remaining
+        return [x * self.remaining for x in base] + [x * late for x in base]
+
+    def learned_values(self) -> list[float]:
+        from cradle.ai.learned import model
+
+        found = model("gheos")
+        return [found.value(self.features(s)) for s in range(self.n)]
+
     def temperature(self) -> float:
         return 3.0 + 10.0 * self.remaining
 
@@ -112,10 +150,15 @@ class GheosKnowledge:
     # heuristic alone won 3 of 6 (the same seeds; docs/ai.md).
     playout = 8
 
+    def __init__(self, learned: bool = False) -> None:
+        self.learned = learned  # the learned model (cradle.ai.learned) instead of the hand-set
+
     def rewards(self, world: GameState) -> list[float]:
         if world.is_over:
             return rank_rewards(world.result())
         reading = read(world)
+        if self.learned:
+            return pairwise_chances(reading.learned_values(), 1.0)
         return pairwise_chances(reading.values(), reading.temperature())
 
     def _after(self, world: GameState, action: str) -> GameState | None:

@@ -62,6 +62,7 @@ class IsmctsParams:
     # the most visited one (1.0: simply the most visited child).
     robust: float = 1.0
     fitted: int = 0  # 1: Tigris' fitted evaluation instead of the hand-set one (comparisons)
+    learned: int = 0  # 1: the learned model of the game (cradle.ai.learned) as the evaluation
     native: int = 1  # 0: the Python search even where the native one could run (comparisons)
 
 
@@ -245,6 +246,8 @@ def make_result(
 
 def knowledge_of(state: GameState, params: IsmctsParams) -> Knowledge:
     game = game_of(state)
+    if params.learned:
+        return knowledge_for(f"{game}:learned")
     return knowledge_for(f"{game}:fitted" if params.fitted and game == "tigris" else game)
 
 
@@ -282,6 +285,11 @@ def native_search_for(
 
     if type(knowledge) is TigrisKnowledge and isinstance(state, _native.TigrisState):
         fitted = knowledge.fitted
+        learned = knowledge.learned
+        if learned:
+            from cradle.ai.learned import model
+
+            model("tigris")  # the native search evaluates with the weights it was given
 
         def tigris(
             state: GameState,
@@ -295,12 +303,33 @@ def native_search_for(
         ) -> tuple[int, list[tuple[int, int, float]]]:
             assert isinstance(state, _native.TigrisState)
             return _native.tigris_search(
-                state, seat, iterations, seconds, settings, seeds, only, fitted, floor
+                state, seat, iterations, seconds, settings, seeds, only, fitted, floor, learned
             )
 
         return tigris
     if type(knowledge) is GheosKnowledge and isinstance(state, _native.GheosState):
-        return _native.gheos_search  # type: ignore[return-value]
+        if not knowledge.learned:
+            return _native.gheos_search  # type: ignore[return-value]
+        from cradle.ai.learned import model
+
+        model("gheos")
+
+        def gheos(
+            state: GameState,
+            seat: int,
+            iterations: int | None,
+            seconds: float | None,
+            settings: tuple[float, float, float, float, int, int, int],
+            seeds: list[int],
+            only: list[int] | None,
+            floor: int | None,
+        ) -> tuple[int, list[tuple[int, int, float]]]:
+            assert isinstance(state, _native.GheosState)
+            return _native.gheos_search(
+                state, seat, iterations, seconds, settings, seeds, only, floor, True
+            )
+
+        return gheos
     return None
 
 

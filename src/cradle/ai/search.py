@@ -219,16 +219,19 @@ def game_of(state: GameState) -> str:
 
 def knowledge_for(game: str) -> Knowledge:
     """The heuristics of ``game`` (tigris or gheos; ``tigris:fitted`` evaluates with the
-    weights fitted to game results instead of the hand-set ones, for comparisons)."""
+    weights fitted to game results instead of the hand-set ones, for comparisons;
+    ``tigris:learned`` and ``gheos:learned`` with the learned model, cradle.ai.learned)."""
     if game not in _KNOWLEDGE:
-        if game in ("tigris", "tigris:fitted"):
+        if game in ("tigris", "tigris:fitted", "tigris:learned"):
             from cradle.ai.tigris_knowledge import TigrisKnowledge
 
-            _KNOWLEDGE[game] = TigrisKnowledge(fitted=game == "tigris:fitted")
-        elif game == "gheos":
+            _KNOWLEDGE[game] = TigrisKnowledge(
+                fitted=game == "tigris:fitted", learned=game == "tigris:learned"
+            )
+        elif game in ("gheos", "gheos:learned"):
             from cradle.ai.gheos_knowledge import GheosKnowledge
 
-            _KNOWLEDGE[game] = GheosKnowledge()
+            _KNOWLEDGE[game] = GheosKnowledge(learned=game == "gheos:learned")
         else:
             raise ValueError(f"no AI knowledge for the game {game!r}")
     return _KNOWLEDGE[game]

@@ -258,6 +258,20 @@ class Board:
         late = 1.0 - future
         return [x * future for x in base] + [x * late for x in base]
 
+    def learned_features(self, seat: int) -> list[float]:
+        """What the learned evaluation weighs (cradle.ai.learned.FEATURES["tigris"]): the
+        fitted features and the hand-set value, each × remaining and × (1 - remaining)."""
+        fitted = self.features(seat)
+        value = self.seat_value(seat)
+        late = 1.0 - self.remaining
+        return [*fitted[:12], value * self.remaining, *fitted[12:], value * late]
+
+    def learned_values(self) -> list[float]:
+        from cradle.ai.learned import model
+
+        found = model("tigris")
+        return [found.value(self.learned_features(s)) for s in range(self.n)]
+
     def fitted_value(self, seat: int) -> float:
         return sum(w * x for w, x in zip(FITTED_WEIGHTS, self.features(seat), strict=True))
 
@@ -538,13 +552,16 @@ def commit_options(actions: Sequence[str]) -> list[int]:
 class TigrisKnowledge:
     """The :class:`cradle.ai.search.Knowledge` of Tigris & Euphrates."""
 
-    def __init__(self, fitted: bool = False) -> None:
+    def __init__(self, fitted: bool = False, learned: bool = False) -> None:
         self.fitted = fitted  # the fitted evaluation instead of the hand-set one
+        self.learned = learned  # the learned model (cradle.ai.learned) instead of both
 
     def rewards(self, world: GameState) -> list[float]:
         if world.is_over:
             return rank_rewards(world.result())
         board = read(world)
+        if self.learned:
+            return pairwise_chances(board.learned_values(), 1.0)
         return pairwise_chances(board.values(self.fitted), board.temperature(self.fitted))
 
     def priors(self, world: GameState, actions: Sequence[str]) -> list[float]:
