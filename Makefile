@@ -10,7 +10,7 @@ PLAY_EXTRAS := build,server
 TEST_EXTRAS := build,dev,server,openspiel,pettingzoo,ai,ray
 JOBS ?= 2
 
-.PHONY: play test test-long ladder mutation lint typecheck unit bench clean system-packages native native-optional rust-test
+.PHONY: play test test-long ladder models mutation lint typecheck unit bench clean system-packages native native-optional rust-test
 
 # The native rules cores (native/, Rust + PyO3) built by maturin into src/cradle/_native*.so.
 EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
@@ -99,6 +99,14 @@ LADDER_ROUNDS ?= 2
 ladder: $(STAMP) native
 	$(BIN)/python -m cradle.ai.ladder --iterations $(LADDER_ITERATIONS) --rounds $(LADDER_ROUNDS) \
 		--workers $(JOBS) --out results/ladder --docs docs/ai.md
+
+# The learned evaluations (docs/ai.md, "The learned evaluation"): native self-play games of
+# each game, a pairwise logistic fit, the model files src/cradle/ai/models/<game>-v1.json.
+MODEL_GAMES_TIGRIS ?= 700
+MODEL_GAMES_GHEOS ?= 1200
+models: $(STAMP) native
+	$(BIN)/python -m cradle.ai.training --game tigris --games $(MODEL_GAMES_TIGRIS) --workers $(JOBS)
+	$(BIN)/python -m cradle.ai.training --game gheos --games $(MODEL_GAMES_GHEOS) --workers $(JOBS)
 
 # Mutation testing of the rules (docs/testing.md), not in CI: mutmut mutates the two Python
 # reference engines' state.py ([tool.mutmut] in pyproject.toml) and runs the fast rules tests
