@@ -10,7 +10,7 @@ import pytest
 
 from cradle.ai.bots import Bot
 from cradle.ai.expert_rules import ExpertRulesBot
-from cradle.ai.ismcts import IsmctsBot
+from cradle.ai.ismcts import IsmctsBot, IsmctsParams
 from cradle.ai.pimc import PimcBot
 from cradle.ai.search import Budget
 from cradle.core.contract import GameState
@@ -22,6 +22,8 @@ BotMaker = Callable[[int], Bot]
 BOTS: dict[str, BotMaker] = {
     "pimc": lambda seed: PimcBot(seed, Budget(iterations=12), candidates=4, rollout=2),
     "ismcts": lambda seed: IsmctsBot(seed, Budget(iterations=40)),
+    # The learned evaluation reads a world as the hand-set one does: the seat's information.
+    "ismcts-learned": lambda seed: IsmctsBot(seed, Budget(iterations=40), IsmctsParams(learned=1)),
     "expert-rules": ExpertRulesBot,
 }
 
