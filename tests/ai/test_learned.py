@@ -131,10 +131,8 @@ def test_the_fit_recovers_a_known_separating_weight() -> None:
 
 def test_the_command_writes_a_model_file(tmp_path: Path) -> None:
     out, data = tmp_path / "tigris.json", tmp_path / "tigris.npz"
-    main(
-        ["--game", "tigris", "--games", "3", "--iterations", "3", "--out", str(out)]
-        + ["--data", str(data)]
-    )
+    args = ["--game", "tigris", "--games", "3", "--iterations", "3"]
+    main([*args, "--out", str(out), "--data", str(data)])
     written = parse(json.loads(out.read_text()))
     assert isinstance(written, Model) and written.meta["games"] == 3
     assert written.meta["positions"] > 0 and data.exists()
