@@ -1,7 +1,7 @@
 """Reading the opponents: a belief over every Tigris hand from the public history.
 
 The state carries no history, so the drivers that play bots tell them every action as it is
-played (:func:`tell`: the state before it and the action). A :class:`HandBelief` turns that
+played (``cradle.ai.bots.tell``: the state before it and the action). A :class:`HandBelief` turns that
 public history into an expected number of tiles of each colour in each seat's hand, from what
 anybody may know at the table: the hand sizes, the conflict in progress, the colours of tiles
 placed and committed, and the number (never the colours) of tiles swapped. It starts as today's
@@ -179,17 +179,6 @@ def _shares(row: Sequence[float]) -> tuple[float, float, float, float]:
     return (shares[0] / norm, shares[1] / norm, shares[2] / norm, shares[3] / norm)
 
 
-def tell(bots: Sequence[object], state: GameState, action: str) -> None:
-    """Let every bot that reads the opponents (``observe(state, action)``) see ``action``,
-    about to be played in ``state``; each bot once, however many seats it plays."""
-    seen: set[int] = set()
-    for bot in bots:
-        hook = getattr(bot, "observe", None)
-        if hook is not None and id(bot) not in seen:
-            seen.add(id(bot))
-            hook(state, action)
-
-
 def replayed(state: GameState, actions: Sequence[str]) -> HandBelief:
     """The belief after ``actions`` played from ``state`` (a game's start): for drivers that
     keep a game's record rather than its states (the server). ``state`` is not changed."""
@@ -289,8 +278,8 @@ class _Dealer:
 def believed_world(state: GameState, seat: int, shares: Shares, seed: int) -> GameState:
     """A full Tigris state ``seat`` cannot tell from ``state``, the other hands dealt weighted
     by ``shares`` (the native search's ``TigrisWorld::determinize`` with a belief)."""
-    if len(shares) != state.num_players:
-        raise ValueError(f"a belief of {len(shares)} seats for {state.num_players} players")
+    if len(shares) != len(state.players):
+        raise ValueError(f"a belief of {len(shares)} seats for {len(state.players)} players")
     position = state.to_position()
     sizes = [
         (len(position["hands"][name]), len(position["discards"][name]))

@@ -252,9 +252,7 @@ def make_result(
     return SearchResult(seat, iterations, seconds, rows)
 
 
-def knowledge_of(
-    state: GameState, params: IsmctsParams, shares: Shares | None = None
-) -> Knowledge:
+def knowledge_of(state: GameState, params: IsmctsParams, shares: Shares | None = None) -> Knowledge:
     """The game's knowledge for these settings; ``shares``: a belief over the Tigris hands
     (with ``params.belief``; None or another game: the shared knowledge, uniform)."""
     game = game_of(state)

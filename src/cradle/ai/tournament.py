@@ -102,7 +102,7 @@ def schedule(
 
 def play_game(task: GameTask) -> TableRecord:
     """Play one game to its end; a JSON-able record of it."""
-    from cradle.ai.belief import tell
+    from cradle.ai.bots import tell
     from cradle.ai.levels import make_bot_spec
     from cradle.ai.search import Budget
     from cradle.games import get_game
