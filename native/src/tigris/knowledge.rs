@@ -712,21 +712,35 @@ impl<'s> Board<'s> {
 
 /// `cradle.ai.belief.weighted_pool`: the unseen tiles in the order `deal_hidden` deals them
 /// (each other seat's hand, then its discards, then the bag), each hand drawn without
-/// replacement with chances ∝ the pool's count × the seat's weight of the colour (SplitMix64
-/// of `seed`), the rest sorted and shuffled as CPython's `random.Random(seed)`.
+/// replacement with chances ∝ the pool's count × the seat's weight of the colour (its
+/// believed share over the pool's share; SplitMix64 of `seed`), the rest sorted and shuffled
+/// as CPython's `random.Random(seed)`.
 pub fn weighted_pool(
     pool: &[u8],
     sizes: &[(usize, usize)],
-    weights: &[[f64; 4]],
+    shares: &[[f64; 4]],
     seed: u64,
 ) -> Vec<u8> {
     let mut counts = [0usize; 4];
     for &c in pool {
         counts[c as usize] += 1;
     }
+    let size = pool.len() as f64;
+    let weights: Vec<[f64; 4]> = shares
+        .iter()
+        .map(|share| {
+            [0, 1, 2, 3].map(|c| {
+                if counts[c] > 0 {
+                    share[c] / (counts[c] as f64 / size)
+                } else {
+                    0.0
+                }
+            })
+        })
+        .collect();
     let mut rng = SplitMix64::new(seed);
     let mut hands = Vec::with_capacity(sizes.len());
-    for (&(hand_size, _), weight) in sizes.iter().zip(weights) {
+    for (&(hand_size, _), weight) in sizes.iter().zip(&weights) {
         let mut hand = [0usize; 4];
         for _ in 0..hand_size {
             let mut total = 0.0;
@@ -862,14 +876,14 @@ impl SearchGame for TigrisWorld {
             None => PyRandom::new(u128::from(seed)).shuffle(&mut pool),
             Some(shares) => {
                 let mut sizes = Vec::new();
-                let mut weights = Vec::new();
+                let mut others = Vec::new();
                 for other in (0..self.s.n).filter(|&o| o != observer) {
                     let hand: usize = self.s.hands[other].iter().map(|&c| c as usize).sum();
                     let discards: u32 = self.s.discards[other].iter().sum();
                     sizes.push((hand, discards as usize));
-                    weights.push([0, 1, 2, 3].map(|c| shares[other][c] / UNSEEN_SHARE[c]));
+                    others.push(shares[other]);
                 }
-                pool = weighted_pool(&pool, &sizes, &weights, seed);
+                pool = weighted_pool(&pool, &sizes, &others, seed);
             }
         }
         TigrisWorld::new(self.s.deal_hidden(observer as i64, &pool), self.fitted)
