@@ -197,7 +197,10 @@ def _shares(row: Sequence[float], unseen: Sequence[float]) -> tuple[float, float
     total = sum(row)
     if total <= 0:
         return (unseen[0], unseen[1], unseen[2], unseen[3])
-    shares = [max(SHARE_FLOOR, TRUST * x / total + (1 - TRUST) * u) for x, u in zip(row, unseen)]
+    shares = [
+        max(SHARE_FLOOR, TRUST * x / total + (1 - TRUST) * u)
+        for x, u in zip(row, unseen, strict=True)
+    ]
     norm = sum(shares)
     return (shares[0] / norm, shares[1] / norm, shares[2] / norm, shares[3] / norm)
 
