@@ -21,11 +21,12 @@ from .helpers import decision_positions
 from .test_fairness import decisions_differ
 from .test_knowledge import revolt_position
 
-# Seat 0 hoards red, seat 1 holds almost none, seat 2 is as uniform as can be.
+# Seat 0 hoards red, seat 1 holds almost none, seat 2 is a uniform draw (odds of each colour
+# against a uniform draw, as the search reads a belief).
 SKEWED: Shares = (
-    (0.7, 0.1, 0.1, 0.1),
-    (0.04, 0.32, 0.32, 0.32),
-    UNSEEN_SHARE,
+    (3.0, 0.5, 0.5, 0.5),
+    (0.1, 1.3, 1.3, 1.3),
+    (1.0, 1.0, 1.0, 1.0),
 )
 
 
@@ -57,7 +58,8 @@ def test_a_seat_that_committed_four_reds_is_believed_to_hold_fewer() -> None:
     # A uniform belief would still give archer's 2 tiles left the unseen share of red; the
     # belief (half of what the search reads) says none.
     assert shares[0][RED] < 0.6 * unseen_shares(state)[RED]
-    assert Board(state, shares).expected_in_hand(0, RED) < Board(state).expected_in_hand(0, RED)
+    believed = Board(state, belief.tilts(state))
+    assert believed.expected_in_hand(0, RED) < Board(state).expected_in_hand(0, RED)
 
 
 def test_a_defender_that_let_its_leader_go_is_believed_short_of_reds() -> None:
@@ -69,7 +71,7 @@ def test_a_defender_that_let_its_leader_go_is_believed_short_of_reds() -> None:
     assert shares is not None
     assert shares[1][RED] < 0.6 * unseen_shares(state)[RED]  # none, half trusted
     assert sum(shares[1]) == pytest.approx(1.0)
-    uniform, believed = Board(state), Board(state, shares)
+    uniform, believed = Board(state), Board(state, belief.tilts(state))
     assert believed.odds_of_holding(1, RED, 1) < 0.75 * uniform.odds_of_holding(1, RED, 1)
 
 

@@ -49,7 +49,7 @@ def check_step(
     hand_set, fitted = (
         (HAND_SET, FITTED)
         if shares is None
-        else (TigrisKnowledge(shares=shares), TigrisKnowledge(fitted=True, shares=shares))
+        else (TigrisKnowledge(tilts=shares), TigrisKnowledge(fitted=True, tilts=shares))
     )
     for knowledge in (hand_set, fitted):
         ours = _native.tigris_ai_rewards(state, knowledge.fitted, belief)
@@ -104,13 +104,13 @@ def play_in_lockstep(
         belief = HandBelief()
         step = 0
         while not state.is_over:
-            shares = belief.shares(state) if believe else None
+            shares = belief.tilts(state) if believe else None
             conflicts += check_step(state, step, rng, priors_per_step, shares)
             action = state.action_string(rng.choice(state.legal_action_ids()))
             belief.observe(state, action)
             state.apply(action)
             step += 1
-        check_step(state, step, rng, priors_per_step, belief.shares(state) if believe else None)
+        check_step(state, step, rng, priors_per_step, belief.tilts(state) if believe else None)
     return conflicts
 
 
@@ -162,7 +162,7 @@ def test_the_hooks_refuse_bad_input() -> None:
     assert _native.tigris_ai_best_commit(state, 0, [0, 1]) is None  # no conflict now
     with pytest.raises(ValueError, match="belief of 1 seats"):
         _native.tigris_ai_world(state, 0, 1, [[0.25] * 4])
-    with pytest.raises(ValueError, match="positive colour shares"):
+    with pytest.raises(ValueError, match="positive colour odds"):
         settings = (0.4, 1.5, 0.5, 0.3, 0, 0, 48)
         bad = [[0.25] * 4, [0.5, 0.5, 0.0, 0.0]]
         _native.tigris_search(state, state.to_move, 10, None, settings, [1], None, False, None, bad)

@@ -63,8 +63,9 @@ def test_native_root_statistics_add_up() -> None:
     assert again.actions == result.actions
 
 
-# A belief that one seat hoards red and the other holds almost none.
-SKEWED: Shares = ((0.7, 0.1, 0.1, 0.1), (0.04, 0.32, 0.32, 0.32))
+# A belief that one seat hoards red and the other holds almost none (odds of each colour
+# against a uniform draw).
+SKEWED: Shares = ((3.0, 0.5, 0.5, 0.5), (0.1, 1.3, 1.3, 1.3))
 
 
 @pytest.mark.parametrize("shares", [None, SKEWED], ids=["uniform", "belief"])
@@ -75,7 +76,7 @@ def test_one_native_iteration_is_the_reference_evaluation_of_its_world(
     # knowledge's reward of the world the search drew (reproduced here from its seed), after
     # the action and the settling: determinization (dealt by the belief, if any), apply and
     # evaluation agree exactly.
-    knowledge = TigrisKnowledge(shares=shares)
+    knowledge = TigrisKnowledge(tilts=shares)
     params = IsmctsParams(belief=1)
     checked = 0
     for state in decision_positions("tigris", 2, seed=8, count=6):

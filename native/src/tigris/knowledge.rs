@@ -20,7 +20,8 @@ use crate::splitmix::SplitMix64;
 const ROLE_ORDER: [usize; 4] = [BLACK, RED, BLUE, GREEN];
 /// Share of each colour among the tiles nobody has seen at the start.
 pub const UNSEEN_SHARE: [f64; 4] = [47.0 / 143.0, 36.0 / 143.0, 30.0 / 143.0, 30.0 / 143.0];
-/// Each seat's believed colour shares of its hand (`cradle.ai.belief`).
+/// Per seat, four numbers per colour: believed shares of a hand, or a belief's odds of each
+/// colour against a uniform draw (`cradle.ai.belief`'s tilts).
 pub type Shares = [[f64; 4]; 4];
 /// The uniform belief: every hand in the unseen shares.
 pub const UNIFORM: Shares = [UNSEEN_SHARE; 4];
@@ -124,8 +125,9 @@ impl<'s> Board<'s> {
         Board::read_with(s, None)
     }
 
-    /// The reading with a belief over the hands (None: uniform).
-    pub fn read_with(s: &'s State, shares: Option<Shares>) -> Board<'s> {
+    /// The reading with a belief over the hands, as odds against a uniform draw (None:
+    /// uniform).
+    pub fn read_with(s: &'s State, tilts: Option<Shares>) -> Board<'s> {
         let connectors = s.connectors();
         let covered = s.tiles_down() | s.wonder_mask() | s.cata | s.leaders;
         let showing = [0, 1, 2, 3].map(|c| s.up[c].minus(covered));
@@ -189,7 +191,7 @@ impl<'s> Board<'s> {
             monuments,
             wanted,
             squares: None,
-            shares: shares.unwrap_or(UNIFORM),
+            shares: tilts.map_or(UNIFORM, |t| t.map(|tilt| tilted(&tilt))),
         }
     }
 
@@ -710,37 +712,30 @@ impl<'s> Board<'s> {
     }
 }
 
+/// The reference's `tilted`: the unseen shares tilted by a belief's odds of each colour.
+fn tilted(tilt: &[f64; 4]) -> [f64; 4] {
+    let raw = [0, 1, 2, 3].map(|c| UNSEEN_SHARE[c] * tilt[c]);
+    let total = raw[0] + raw[1] + raw[2] + raw[3];
+    raw.map(|x| x / total)
+}
+
 /// `cradle.ai.belief.weighted_pool`: the unseen tiles in the order `deal_hidden` deals them
 /// (each other seat's hand, then its discards, then the bag), each hand drawn without
-/// replacement with chances ∝ the pool's count × the seat's weight of the colour (its
-/// believed share over the pool's share; SplitMix64 of `seed`), the rest sorted and shuffled
-/// as CPython's `random.Random(seed)`.
+/// replacement with chances ∝ the pool's count × the seat's odds of the colour (`weights`;
+/// SplitMix64 of `seed`), the rest sorted and shuffled as CPython's `random.Random(seed)`.
 pub fn weighted_pool(
     pool: &[u8],
     sizes: &[(usize, usize)],
-    shares: &[[f64; 4]],
+    weights: &[[f64; 4]],
     seed: u64,
 ) -> Vec<u8> {
     let mut counts = [0usize; 4];
     for &c in pool {
         counts[c as usize] += 1;
     }
-    let size = pool.len() as f64;
-    let weights: Vec<[f64; 4]> = shares
-        .iter()
-        .map(|share| {
-            [0, 1, 2, 3].map(|c| {
-                if counts[c] > 0 {
-                    share[c] / (counts[c] as f64 / size)
-                } else {
-                    0.0
-                }
-            })
-        })
-        .collect();
     let mut rng = SplitMix64::new(seed);
     let mut hands = Vec::with_capacity(sizes.len());
-    for (&(hand_size, _), weight) in sizes.iter().zip(&weights) {
+    for (&(hand_size, _), weight) in sizes.iter().zip(weights) {
         let mut hand = [0usize; 4];
         for _ in 0..hand_size {
             let mut total = 0.0;
@@ -787,8 +782,9 @@ pub struct TigrisWorld {
     pub s: State,
     /// The fitted evaluation instead of the hand-set one.
     pub fitted: bool,
-    /// A belief over the hands: the worlds are dealt and the knowledge reads by it.
-    pub shares: Option<Shares>,
+    /// A belief over the hands (odds against a uniform draw): the worlds are dealt and the
+    /// knowledge reads by it.
+    pub tilts: Option<Shares>,
     ids: Vec<u16>,
 }
 
@@ -797,19 +793,19 @@ impl TigrisWorld {
         TigrisWorld {
             s,
             fitted,
-            shares: None,
+            tilts: None,
             ids: Vec::new(),
         }
     }
 
     /// This world with a belief over the hands (None: uniform).
-    pub fn believing(mut self, shares: Option<Shares>) -> TigrisWorld {
-        self.shares = shares;
+    pub fn believing(mut self, tilts: Option<Shares>) -> TigrisWorld {
+        self.tilts = tilts;
         self
     }
 
     pub fn board(&self) -> Board<'_> {
-        Board::read_with(&self.s, self.shares)
+        Board::read_with(&self.s, self.tilts)
     }
 
     /// The reference's `TigrisKnowledge.rewards` (exact once the game is over).
@@ -872,22 +868,22 @@ impl SearchGame for TigrisWorld {
         // with a belief, as cradle.ai.belief.believed_world.
         let mut pool = self.s.hidden_pool(observer as i64);
         pool.sort_unstable();
-        match &self.shares {
+        match &self.tilts {
             None => PyRandom::new(u128::from(seed)).shuffle(&mut pool),
-            Some(shares) => {
+            Some(tilts) => {
                 let mut sizes = Vec::new();
                 let mut others = Vec::new();
                 for other in (0..self.s.n).filter(|&o| o != observer) {
                     let hand: usize = self.s.hands[other].iter().map(|&c| c as usize).sum();
                     let discards: u32 = self.s.discards[other].iter().sum();
                     sizes.push((hand, discards as usize));
-                    others.push(shares[other]);
+                    others.push(tilts[other]);
                 }
                 pool = weighted_pool(&pool, &sizes, &others, seed);
             }
         }
         TigrisWorld::new(self.s.deal_hidden(observer as i64, &pool), self.fitted)
-            .believing(self.shares)
+            .believing(self.tilts)
     }
 
     fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {

@@ -10,7 +10,8 @@ use super::py::PyTigrisState;
 use crate::search::py::search_detached;
 use crate::search::{Budget, Params, SearchGame};
 
-/// A belief from Python (one row of 4 colour shares per seat), checked.
+/// A belief from Python (per seat, the odds of the 4 colours against a uniform draw),
+/// checked.
 fn shares_of(belief: Option<Vec<Vec<f64>>>, players: usize) -> PyResult<Option<Shares>> {
     let Some(rows) = belief else {
         return Ok(None);
@@ -25,7 +26,7 @@ fn shares_of(belief: Option<Vec<Vec<f64>>>, players: usize) -> PyResult<Option<S
     for (seat, row) in rows.iter().enumerate() {
         if row.len() != 4 || row.iter().any(|x| !x.is_finite() || *x <= 0.0) {
             return Err(PyValueError::new_err(
-                "a belief gives each seat 4 positive colour shares",
+                "a belief gives each seat 4 positive colour odds",
             ));
         }
         shares[seat].copy_from_slice(row);

@@ -20,10 +20,11 @@ changes where the actions say something:
 
 The belief is public: it is the same for every observer and it is a function of the public
 history only, so a world dealt from it is a function of the seat's information, the history
-and the seed (docs/ai.md, "Fair play"). The search reads it as one colour share per seat
-(:meth:`HandBelief.shares`): ``Board.expected_in_hand``, ``odds_of_holding`` and
-``best_commit`` use it instead of the uniform share, and :func:`believed_world` deals the
-opponents' hands weighted by it (the native search deals the same worlds).
+and the seed (docs/ai.md, "Fair play"). The search reads it as each seat's odds of each colour
+against a uniform draw (:meth:`HandBelief.tilts`): ``Board.expected_in_hand``,
+``odds_of_holding`` and ``best_commit`` tilt the uniform share by them, and
+:func:`believed_world` deals the opponents' hands weighted by them (the native search deals
+the same worlds).
 """
 
 from __future__ import annotations
@@ -87,13 +88,25 @@ class HandBelief:
         self.observed += 1
 
     def shares(self, state: GameState) -> Shares | None:
-        """Each seat's believed colour shares of its hand now (None: no history, uniform)."""
+        """Each seat's believed colour shares of its hand now, half the belief and half the
+        unseen tiles' shares (None: no history, uniform)."""
         if self.expected is None or state.game != "tigris":
             return None
         unseen = unseen_shares(state)
         self._sync(state.view(None), unseen)
         assert self.expected is not None
         return tuple(_shares(row, unseen) for row in self.expected)
+
+    def tilts(self, state: GameState) -> Shares | None:
+        """What the search reads: each seat's odds of each colour against a uniform draw from
+        the unseen tiles (1: no different), from :meth:`shares` (None: no history). Odds, not
+        shares, since the searching seat deals from the tiles it cannot see, without its own
+        hand: a hand believed as a uniform draw must be dealt as one."""
+        shares = self.shares(state)
+        if shares is None:
+            return None
+        unseen = unseen_shares(state)
+        return tuple(_odds(row, unseen) for row in shares)
 
     # -- updates --------------------------------------------------------------------------
 
@@ -179,6 +192,14 @@ class HandBelief:
                 self._at_most(seat, colour, need - 1 - count)
 
 
+TILT_FLOOR = 0.05  # no colour's odds fall below this: a tile is never ruled out
+
+
+def _odds(shares: Sequence[float], unseen: Sequence[float]) -> tuple[float, float, float, float]:
+    odds = [max(TILT_FLOOR, s / u) if u > 0 else 1.0 for s, u in zip(shares, unseen, strict=True)]
+    return (odds[0], odds[1], odds[2], odds[3])
+
+
 def unseen_shares(state: GameState) -> tuple[float, float, float, float]:
     """The colour shares of the tiles nobody has seen (every hand, the discards and the bag):
     public, since everything else is on the board or counted out of the game. Reds grow rarer
@@ -197,11 +218,9 @@ def unseen_shares(state: GameState) -> tuple[float, float, float, float]:
 
 def _shares(row: Sequence[float], unseen: Sequence[float]) -> tuple[float, float, float, float]:
     total = sum(row)
-    if total <= 0:
-        return (unseen[0], unseen[1], unseen[2], unseen[3])
+    believed = [x / total for x in row] if total > 0 else list(unseen)  # an empty hand
     shares = [
-        max(SHARE_FLOOR, TRUST * x / total + (1 - TRUST) * u)
-        for x, u in zip(row, unseen, strict=True)
+        max(SHARE_FLOOR, TRUST * b + (1 - TRUST) * u) for b, u in zip(believed, unseen, strict=True)
     ]
     norm = sum(shares)
     return (shares[0] / norm, shares[1] / norm, shares[2] / norm, shares[3] / norm)
@@ -243,25 +262,19 @@ class SplitMix64:
 def weighted_pool(
     pool: Sequence[int],
     sizes: Sequence[tuple[int, int]],
-    shares: Sequence[Sequence[float]],
+    weights: Sequence[Sequence[float]],
     seed: int,
 ) -> list[int]:
     """The unseen tiles (colour indices) in the order ``sample_hidden`` deals them: for each
     other seat its hand then its discards (``sizes``), then the bag.
 
     Each hand is drawn without replacement, a tile of colour c with a chance proportional to
-    how many the pool still holds × the seat's weight of c, its believed share (``shares``)
-    over the pool's share of c (a belief that matches the pool deals uniformly; SplitMix64 of
-    ``seed``); the rest (discards and bag) is sorted and shuffled as ``random.Random(seed)``
-    shuffles."""
+    how many the pool still holds × the seat's odds of c (``weights``, the belief's tilts;
+    SplitMix64 of ``seed``); the rest (discards and bag) is sorted and shuffled as
+    ``random.Random(seed)`` shuffles."""
     counts = [0, 0, 0, 0]
     for colour in pool:
         counts[colour] += 1
-    size = len(pool)
-    weights = [
-        [share[c] / (counts[c] / size) if counts[c] > 0 else 0.0 for c in range(4)]
-        for share in shares
-    ]
     rng = SplitMix64(seed)
     hands: list[list[int]] = []
     for (hand_size, _discards), weight in zip(sizes, weights, strict=True):
@@ -298,29 +311,29 @@ def weighted_pool(
 class _Dealer:
     """A stand-in for ``rng`` in ``sample_hidden``: its shuffle lays out a given order."""
 
-    def __init__(self, shares: Shares, sizes: list[tuple[int, int]], seed: int) -> None:
-        self.shares = shares
+    def __init__(self, tilts: Shares, sizes: list[tuple[int, int]], seed: int) -> None:
+        self.tilts = tilts
         self.sizes = sizes
         self.seed = seed
         self.seat = 0
 
     def shuffle(self, pool: list[int]) -> None:
-        others = [self.shares[s] for s in range(len(self.shares)) if s != self.seat]
+        others = [self.tilts[s] for s in range(len(self.tilts)) if s != self.seat]
         pool[:] = weighted_pool(sorted(pool), self.sizes, others, self.seed)
 
 
-def believed_world(state: GameState, seat: int, shares: Shares, seed: int) -> GameState:
+def believed_world(state: GameState, seat: int, tilts: Shares, seed: int) -> GameState:
     """A full Tigris state ``seat`` cannot tell from ``state``, the other hands dealt weighted
-    by ``shares`` (the native search's ``TigrisWorld::determinize`` with a belief)."""
-    if len(shares) != len(state.players):
-        raise ValueError(f"a belief of {len(shares)} seats for {len(state.players)} players")
+    by the belief's odds ``tilts`` (the native search's ``TigrisWorld::determinize``)."""
+    if len(tilts) != len(state.players):
+        raise ValueError(f"a belief of {len(tilts)} seats for {len(state.players)} players")
     position = state.to_position()
     sizes = [
         (len(position["hands"][name]), len(position["discards"][name]))
         for s, name in enumerate(position["players"])
         if s != seat
     ]
-    dealer = _Dealer(shares, sizes, seed)
+    dealer = _Dealer(tilts, sizes, seed)
     dealer.seat = seat
     return state.sample_hidden(seat, dealer)  # type: ignore[arg-type]
 

@@ -252,14 +252,14 @@ def make_result(
     return SearchResult(seat, iterations, seconds, rows)
 
 
-def knowledge_of(state: GameState, params: IsmctsParams, shares: Shares | None = None) -> Knowledge:
-    """The game's knowledge for these settings; ``shares``: a belief over the Tigris hands
+def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = None) -> Knowledge:
+    """The game's knowledge for these settings; ``tilts``: a belief over the Tigris hands
     (with ``params.belief``; None or another game: the shared knowledge, uniform)."""
     game = game_of(state)
-    if shares is not None and params.belief and game == "tigris":
+    if tilts is not None and params.belief and game == "tigris":
         from cradle.ai.tigris_knowledge import TigrisKnowledge
 
-        return TigrisKnowledge(fitted=bool(params.fitted), shares=shares)
+        return TigrisKnowledge(fitted=bool(params.fitted), tilts=tilts)
     return knowledge_for(f"{game}:fitted" if params.fitted and game == "tigris" else game)
 
 
@@ -297,7 +297,7 @@ def native_search_for(
 
     if type(knowledge) is TigrisKnowledge and isinstance(state, _native.TigrisState):
         fitted = knowledge.fitted
-        belief = None if knowledge.shares is None else [list(row) for row in knowledge.shares]
+        belief = None if knowledge.tilts is None else [list(row) for row in knowledge.tilts]
 
         def tigris(
             state: GameState,
@@ -415,10 +415,10 @@ def _search_in_worker(
     params: IsmctsParams,
     seed: int,
     only: list[str] | None = None,
-    shares: Shares | None = None,
+    tilts: Shares | None = None,
 ) -> tuple[int, dict[str, tuple[int, float]]]:
     state = pickle.loads(blob)
-    knowledge = knowledge_of(state, params, shares)
+    knowledge = knowledge_of(state, params, tilts)
     tree = Ismcts(state, seat, knowledge, params, random.Random(seed), only)
     tree.run(budget)
     return tree.iterations, tree.stats()
@@ -431,13 +431,13 @@ def parallel_search(
     params: IsmctsParams,
     seeds: Sequence[int],
     only: list[str] | None = None,
-    shares: Shares | None = None,
+    tilts: Shares | None = None,
 ) -> SearchResult:
     """Independent trees (one per seed) in worker processes (natively: on threads); their
-    root statistics added. ``shares``: a belief over the Tigris hands (``params.belief``)."""
+    root statistics added. ``tilts``: a belief over the Tigris hands (``params.belief``)."""
     import time
 
-    knowledge = knowledge_of(state, params, shares)
+    knowledge = knowledge_of(state, params, tilts)
     native = native_search_for(state, knowledge, params)
     if native is not None:
         return _native_run(native, state, seat, budget, params, knowledge, seeds, only)
@@ -447,7 +447,7 @@ def parallel_search(
     share = budget.split(len(seeds))
     pool = _pool(len(seeds))
     futures = [
-        pool.submit(_search_in_worker, blob, seat, share, params, s, only, shares) for s in seeds
+        pool.submit(_search_in_worker, blob, seat, share, params, s, only, tilts) for s in seeds
     ]
     merged: dict[str, tuple[int, float]] = {}
     iterations = 0
@@ -499,11 +499,11 @@ class IsmctsBot:
             raise ValueError(f"it is seat {state.to_move}'s decision, not seat {seat}'s")
         budget = self.decision_budget
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
-        shares = self.belief.shares(state) if self.params.belief else None
+        tilts = self.belief.tilts(state) if self.params.belief else None
         if self.workers == 1:
-            knowledge = knowledge_of(state, self.params, shares)
+            knowledge = knowledge_of(state, self.params, tilts)
             return search(state, seat, budget, self.params, seeds[0], knowledge, only)
-        return parallel_search(state, seat, budget, self.params, seeds, only, shares)
+        return parallel_search(state, seat, budget, self.params, seeds, only, tilts)
 
     def choose(self, state: GameState, seat: int) -> str:
         self.decision_budget = self.turn.budget(state.view(seat), self.budget)

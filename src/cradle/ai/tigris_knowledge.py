@@ -108,10 +108,13 @@ class Board:
         "width",
     )
 
-    def __init__(self, world: TigrisGame, shares: Shares | None = None) -> None:
+    def __init__(self, world: TigrisGame, tilts: Shares | None = None) -> None:
         self.n = n = len(world.players)
-        # Each seat's believed colour shares of its hand (cradle.ai.belief); uniform without.
-        self.shares: Shares = shares if shares is not None else (UNSEEN_SHARE,) * n
+        # Each seat's believed colour shares of its hand: the unseen shares tilted by the
+        # belief over it (cradle.ai.belief: odds against a uniform draw); uniform without.
+        self.shares: Shares = (
+            (UNSEEN_SHARE,) * n if tilts is None else tuple(tilted(tilt) for tilt in tilts)
+        )
         self.decision = world.decision()
         geometry = world.geometry()
         self.neighbours = geometry.neighbours
@@ -531,8 +534,15 @@ def _temples(cells: tuple[Content | None, ...]) -> frozenset[int]:
     return found
 
 
-def read(world: GameState, shares: Shares | None = None) -> Board:
-    return Board(as_tigris(world), shares)
+def tilted(tilt: Sequence[float]) -> tuple[float, float, float, float]:
+    """The unseen shares tilted by the odds ``tilt`` of each colour against a uniform draw."""
+    raw = [UNSEEN_SHARE[c] * tilt[c] for c in range(4)]
+    total = raw[0] + raw[1] + raw[2] + raw[3]
+    return (raw[0] / total, raw[1] / total, raw[2] / total, raw[3] / total)
+
+
+def read(world: GameState, tilts: Shares | None = None) -> Board:
+    return Board(as_tigris(world), tilts)
 
 
 def commit_options(actions: Sequence[str]) -> list[int]:
@@ -542,28 +552,29 @@ def commit_options(actions: Sequence[str]) -> list[int]:
 class TigrisKnowledge:
     """The :class:`cradle.ai.search.Knowledge` of Tigris & Euphrates."""
 
-    def __init__(self, fitted: bool = False, shares: Shares | None = None) -> None:
+    def __init__(self, fitted: bool = False, tilts: Shares | None = None) -> None:
         self.fitted = fitted  # the fitted evaluation instead of the hand-set one
-        # The believed colour shares of each hand (cradle.ai.belief; None: uniform): the
-        # commitments and the hands expected read them, the worlds are dealt by them.
-        self.shares = shares
+        # The belief over each hand as odds of each colour against a uniform draw
+        # (cradle.ai.belief; None: uniform): the commitments and the hands expected read
+        # them, the worlds are dealt by them.
+        self.tilts = tilts
 
     def sample_world(self, state: GameState, seat: int, rng: random.Random) -> GameState:
         """A world for ``seat``: uniform as ``search.sample_world``, or dealt by the belief."""
-        if self.shares is None:
+        if self.tilts is None:
             return sample_world(state, seat, rng)
         from cradle.ai.belief import believed_world
 
-        return believed_world(state, seat, self.shares, rng.getrandbits(64))
+        return believed_world(state, seat, self.tilts, rng.getrandbits(64))
 
     def rewards(self, world: GameState) -> list[float]:
         if world.is_over:
             return rank_rewards(world.result())
-        board = read(world, self.shares)
+        board = read(world, self.tilts)
         return pairwise_chances(board.values(self.fitted), board.temperature(self.fitted))
 
     def priors(self, world: GameState, actions: Sequence[str]) -> list[float]:
-        board = read(world, self.shares)
+        board = read(world, self.tilts)
         seat = world.to_move
         commits = commit_options(actions)
         if commits:
@@ -587,7 +598,7 @@ class TigrisKnowledge:
         return actions[best]
 
     def reason(self, world: GameState, seat: int, action: str) -> str:
-        board = read(world, self.shares)
+        board = read(world, self.tilts)
         words = action.split()
         verb = words[0]
         if verb == "leader":
