@@ -4,6 +4,8 @@ reference (cradle.ai.tigris_knowledge) after every step of random games.
 Rewards (hand-set and fitted), priors, the settling test and the commitments must agree to
 1e-9; the first divergence fails with the position, so it can be replayed. The games mix
 player counts and options and pass through revolts and wars (the commitments are checked there).
+With a belief over the hands (cradle.ai.belief, read from the game's own actions) the same
+numbers and the worlds dealt by it must agree too.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import Any
 import pytest
 
 from cradle import tigris
-from cradle.ai.tigris_knowledge import TigrisKnowledge, commit_options
+from cradle.ai.belief import HandBelief, believed_world
+from cradle.ai.tigris_knowledge import Shares, TigrisKnowledge, commit_options
 
 _native = pytest.importorskip("cradle._native")
 
@@ -37,10 +40,19 @@ def divergence(what: str, state: Any, step: int, detail: str) -> str:
     return f"{what} diverge at step {step} ({detail}); position: {position}"
 
 
-def check_step(state: Any, step: int, rng: random.Random, priors_per_step: int) -> bool:
-    """Compare everything on ``state``; True when a revolt or war is being decided."""
-    for knowledge in (HAND_SET, FITTED):
-        ours = _native.tigris_ai_rewards(state, knowledge.fitted)
+def check_step(
+    state: Any, step: int, rng: random.Random, priors_per_step: int, shares: Shares | None = None
+) -> bool:
+    """Compare everything on ``state`` (with the belief ``shares`` if given, and then the
+    worlds dealt by it too); True when a revolt or war is being decided."""
+    belief = None if shares is None else [list(row) for row in shares]
+    hand_set, fitted = (
+        (HAND_SET, FITTED)
+        if shares is None
+        else (TigrisKnowledge(tilts=shares), TigrisKnowledge(fitted=True, tilts=shares))
+    )
+    for knowledge in (hand_set, fitted):
+        ours = _native.tigris_ai_rewards(state, knowledge.fitted, belief)
         theirs = knowledge.rewards(state)
         assert differs(ours, theirs) < 0, divergence(
             "rewards", state, step, f"fitted={knowledge.fitted}: {ours} != {theirs}"
@@ -53,8 +65,8 @@ def check_step(state: Any, step: int, rng: random.Random, priors_per_step: int) 
     picked = list(range(len(ids)))
     if len(picked) > priors_per_step:
         picked = rng.sample(picked, priors_per_step)  # a random batch, as below the root
-    ours = _native.tigris_ai_priors(state, [ids[i] for i in picked])
-    theirs = HAND_SET.priors(state, [actions[i] for i in picked])
+    ours = _native.tigris_ai_priors(state, [ids[i] for i in picked], belief)
+    theirs = hand_set.priors(state, [actions[i] for i in picked])
     at = differs(ours, theirs)
     assert at < 0, divergence(
         "priors", state, step, f"{actions[picked[at]]}: {ours[at]} != {theirs[at]}"
@@ -62,29 +74,43 @@ def check_step(state: Any, step: int, rng: random.Random, priors_per_step: int) 
     commits = commit_options(actions)
     if commits:
         seat = state.to_move
-        assert _native.tigris_ai_best_commit(state, seat, commits) == read_best(state, commits)
+        ours_best = _native.tigris_ai_best_commit(state, seat, commits, belief)
+        assert ours_best == read_best(state, commits, shares)
+    if shares is not None and not state.is_over:
+        observer, seed = rng.randrange(state.num_players), rng.getrandbits(64)
+        ours_world = _native.tigris_ai_world(state, observer, seed, belief)
+        theirs_world = believed_world(state, observer, shares, seed)
+        assert ours_world.to_position() == theirs_world.to_position(), divergence(
+            "worlds", state, step, f"observer {observer}, seed {seed}, belief {belief}"
+        )
     return bool(commits)
 
 
-def read_best(state: Any, commits: list[int]) -> int:
+def read_best(state: Any, commits: list[int], shares: Shares | None = None) -> int:
     from cradle.ai.tigris_knowledge import read
 
-    return read(state).best_commit(state.to_move, commits)
+    return read(state, shares).best_commit(state.to_move, commits)
 
 
-def play_in_lockstep(games: list[tuple[int, int, dict[str, Any]]], priors_per_step: int) -> int:
-    """Play each (players, seed, options) game at random, checking every step; the number of
-    steps inside a revolt or war."""
+def play_in_lockstep(
+    games: list[tuple[int, int, dict[str, Any]]], priors_per_step: int, believe: bool = False
+) -> int:
+    """Play each (players, seed, options) game at random, checking every step (``believe``:
+    with the belief its actions so far give); the number of steps inside a revolt or war."""
     conflicts = 0
     for players, seed, options in games:
         state = tigris.new_game(players, seed, tigris.Options(**options), engine="native")
         rng = random.Random(seed)
+        belief = HandBelief()
         step = 0
         while not state.is_over:
-            conflicts += check_step(state, step, rng, priors_per_step)
-            state.apply_id(rng.choice(state.legal_action_ids()))
+            shares = belief.tilts(state) if believe else None
+            conflicts += check_step(state, step, rng, priors_per_step, shares)
+            action = state.action_string(rng.choice(state.legal_action_ids()))
+            belief.observe(state, action)
+            state.apply(action)
             step += 1
-        check_step(state, step, rng, priors_per_step)
+        check_step(state, step, rng, priors_per_step, belief.tilts(state) if believe else None)
     return conflicts
 
 
@@ -109,6 +135,17 @@ def test_native_knowledge_follows_the_reference() -> None:
     assert play_in_lockstep(games, priors_per_step=32) > 0  # conflicts were checked too
 
 
+def test_native_knowledge_follows_the_reference_with_a_belief() -> None:
+    games = [table(seed) for seed in range(11, 15)]
+    assert play_in_lockstep(games, priors_per_step=16, believe=True) > 0
+
+
+@pytest.mark.long
+def test_native_knowledge_follows_the_reference_with_a_belief_long() -> None:
+    games = [table(seed) for seed in range(200, 240)]
+    assert play_in_lockstep(games, priors_per_step=200, believe=True) > 0
+
+
 @pytest.mark.long
 def test_native_knowledge_follows_the_reference_long() -> None:
     games = [table(seed) for seed in range(100, 200)]
@@ -123,6 +160,14 @@ def test_the_hooks_refuse_bad_input() -> None:
     with pytest.raises(ValueError, match="seat"):
         _native.tigris_ai_best_commit(state, 5, [0, 1])
     assert _native.tigris_ai_best_commit(state, 0, [0, 1]) is None  # no conflict now
+    with pytest.raises(ValueError, match="belief of 1 seats"):
+        _native.tigris_ai_world(state, 0, 1, [[0.25] * 4])
+    with pytest.raises(ValueError, match="positive colour odds"):
+        settings = (0.4, 1.5, 0.5, 0.3, 0, 0, 48)
+        bad = [[0.25] * 4, [0.5, 0.5, 0.0, 0.0]]
+        _native.tigris_search(state, state.to_move, 10, None, settings, [1], None, False, None, bad)
+    with pytest.raises(ValueError, match="no seat"):
+        _native.tigris_ai_world(state, 2, 1, None)
 
 
 def test_native_knowledge_follows_the_reference_inside_a_revolt() -> None:

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from cradle import tigris
+from cradle.ai.belief import believed_world
 from cradle.ai.ismcts import (
     IsmctsBot,
     IsmctsParams,
@@ -16,7 +17,7 @@ from cradle.ai.ismcts import (
     search,
 )
 from cradle.ai.search import Budget, knowledge_for
-from cradle.ai.tigris_knowledge import TigrisKnowledge
+from cradle.ai.tigris_knowledge import Shares, TigrisKnowledge
 
 from .helpers import decision_positions
 from .test_knowledge import revolt_position
@@ -62,19 +63,32 @@ def test_native_root_statistics_add_up() -> None:
     assert again.actions == result.actions
 
 
-def test_one_native_iteration_is_the_reference_evaluation_of_its_world() -> None:
+# A belief that one seat hoards red and the other holds almost none (odds of each colour
+# against a uniform draw).
+SKEWED: Shares = ((3.0, 0.5, 0.5, 0.5), (0.1, 1.3, 1.3, 1.3))
+
+
+@pytest.mark.parametrize("shares", [None, SKEWED], ids=["uniform", "belief"])
+def test_one_native_iteration_is_the_reference_evaluation_of_its_world(
+    shares: Shares | None,
+) -> None:
     # With one iteration restricted to one action, the search's reward is the reference
     # knowledge's reward of the world the search drew (reproduced here from its seed), after
-    # the action and the settling: determinization, apply and evaluation agree exactly.
-    knowledge = TigrisKnowledge()
+    # the action and the settling: determinization (dealt by the belief, if any), apply and
+    # evaluation agree exactly.
+    knowledge = TigrisKnowledge(tilts=shares)
+    params = IsmctsParams(belief=1)
     checked = 0
     for state in decision_positions("tigris", 2, seed=8, count=6):
         seat = state.to_move
         for action in state.legal_actions()[:5]:
-            result = search(state, seat, Budget(iterations=1), seed=5, only=[action])
+            result = search(state, seat, Budget(iterations=1), params, 5, knowledge, only=[action])
             assert [row.action for row in result.actions] == [action]
             _, world_seed = splitmix(random.Random(5).getrandbits(64))
-            world = state.sample_hidden_seeded(seat, world_seed)
+            if shares is None:
+                world = state.sample_hidden_seeded(seat, world_seed)
+            else:
+                world = believed_world(state, seat, shares, world_seed)
             world.apply(action)
             if world.is_over or knowledge.unsettled(world):
                 continue  # the settling policy draws from the search's generator

@@ -13,12 +13,18 @@ use super::events::NoEvents;
 use super::pyrandom::PyRandom;
 use super::state::{Moves, PendingKind, State};
 use crate::search::{pairwise_chances, SearchGame, SearchRng};
+use crate::splitmix::SplitMix64;
 
 /// The colours of the leaders in the order the evaluation visits them: king, priest, farmer,
 /// trader.
 const ROLE_ORDER: [usize; 4] = [BLACK, RED, BLUE, GREEN];
 /// Share of each colour among the tiles nobody has seen at the start.
-const UNSEEN_SHARE: [f64; 4] = [47.0 / 143.0, 36.0 / 143.0, 30.0 / 143.0, 30.0 / 143.0];
+pub const UNSEEN_SHARE: [f64; 4] = [47.0 / 143.0, 36.0 / 143.0, 30.0 / 143.0, 30.0 / 143.0];
+/// Per seat, four numbers per colour: believed shares of a hand, or a belief's odds of each
+/// colour against a uniform draw (`cradle.ai.belief`'s tilts).
+pub type Shares = [[f64; 4]; 4];
+/// The uniform belief: every hand in the unseen shares.
+pub const UNIFORM: Shares = [UNSEEN_SHARE; 4];
 const LEADER_WORTH: f64 = 4.0;
 const MONUMENT_WORTH: f64 = 3.0;
 const KING_SHARE: f64 = 0.15;
@@ -110,10 +116,18 @@ pub struct Board<'s> {
     /// Colours that still have an unused monument.
     wanted: [bool; 4],
     squares: Option<[Bb; 4]>,
+    /// Each seat's believed colour shares of its hand ([`UNIFORM`] without a belief).
+    shares: Shares,
 }
 
 impl<'s> Board<'s> {
     pub fn read(s: &'s State) -> Board<'s> {
+        Board::read_with(s, None)
+    }
+
+    /// The reading with a belief over the hands, as odds against a uniform draw (None:
+    /// uniform).
+    pub fn read_with(s: &'s State, tilts: Option<Shares>) -> Board<'s> {
         let connectors = s.connectors();
         let covered = s.tiles_down() | s.wonder_mask() | s.cata | s.leaders;
         let showing = [0, 1, 2, 3].map(|c| s.up[c].minus(covered));
@@ -177,6 +191,7 @@ impl<'s> Board<'s> {
             monuments,
             wanted,
             squares: None,
+            shares: tilts.map_or(UNIFORM, |t| t.map(|tilt| tilted(&tilt))),
         }
     }
 
@@ -220,7 +235,7 @@ impl<'s> Board<'s> {
     }
 
     fn expected_in_hand(&self, seat: usize, colour: usize) -> f64 {
-        self.hand_size(seat) as f64 * UNSEEN_SHARE[colour]
+        self.hand_size(seat) as f64 * self.shares[seat][colour]
     }
 
     fn leader_quality(&self, colour: usize, cell: usize) -> f64 {
@@ -398,7 +413,7 @@ impl<'s> Board<'s> {
             }
         }
         let held = self.hand_size(defender) as i64;
-        let share = UNSEEN_SHARE[colour];
+        let share = self.shares[defender][colour];
         let stake = if revolt {
             2.0 + 2.0 * self.remaining
         } else {
@@ -697,12 +712,79 @@ impl<'s> Board<'s> {
     }
 }
 
+/// The reference's `tilted`: the unseen shares tilted by a belief's odds of each colour.
+fn tilted(tilt: &[f64; 4]) -> [f64; 4] {
+    let raw = [0, 1, 2, 3].map(|c| UNSEEN_SHARE[c] * tilt[c]);
+    let total = raw[0] + raw[1] + raw[2] + raw[3];
+    raw.map(|x| x / total)
+}
+
+/// `cradle.ai.belief.weighted_pool`: the unseen tiles in the order `deal_hidden` deals them
+/// (each other seat's hand, then its discards, then the bag), each hand drawn without
+/// replacement with chances ∝ the pool's count × the seat's odds of the colour (`weights`;
+/// SplitMix64 of `seed`), the rest sorted and shuffled as CPython's `random.Random(seed)`.
+pub fn weighted_pool(
+    pool: &[u8],
+    sizes: &[(usize, usize)],
+    weights: &[[f64; 4]],
+    seed: u64,
+) -> Vec<u8> {
+    let mut counts = [0usize; 4];
+    for &c in pool {
+        counts[c as usize] += 1;
+    }
+    let mut rng = SplitMix64::new(seed);
+    let mut hands = Vec::with_capacity(sizes.len());
+    for (&(hand_size, _), weight) in sizes.iter().zip(weights) {
+        let mut hand = [0usize; 4];
+        for _ in 0..hand_size {
+            let mut total = 0.0;
+            for c in 0..4 {
+                total += counts[c] as f64 * weight[c];
+            }
+            let mut r = rng.unit() * total;
+            let mut pick = None;
+            for c in 0..4 {
+                let x = counts[c] as f64 * weight[c];
+                if x > 0.0 && r < x {
+                    pick = Some(c);
+                    break;
+                }
+                r -= x;
+            }
+            // Rounding at the top end: the last colour still in the pool.
+            let pick = pick.unwrap_or_else(|| (0..4).rev().find(|&c| counts[c] > 0).unwrap_or(0));
+            hand[pick] += 1;
+            counts[pick] -= 1;
+        }
+        hands.push(hand);
+    }
+    let mut rest: Vec<u8> = (0..4u8)
+        .flat_map(|c| std::iter::repeat_n(c, counts[c as usize]))
+        .collect();
+    PyRandom::new(u128::from(seed)).shuffle(&mut rest);
+    let mut order = Vec::with_capacity(pool.len());
+    let mut at = 0;
+    for (hand, &(_, discards)) in hands.iter().zip(sizes) {
+        for c in 0..4u8 {
+            order.extend(std::iter::repeat_n(c, hand[c as usize]));
+        }
+        order.extend_from_slice(&rest[at..at + discards]);
+        at += discards;
+    }
+    order.extend_from_slice(&rest[at..]);
+    order
+}
+
 /// A Tigris world for the native search, with the knowledge's settings.
 #[derive(Clone)]
 pub struct TigrisWorld {
     pub s: State,
     /// The fitted evaluation instead of the hand-set one.
     pub fitted: bool,
+    /// A belief over the hands (odds against a uniform draw): the worlds are dealt and the
+    /// knowledge reads by it.
+    pub tilts: Option<Shares>,
     ids: Vec<u16>,
 }
 
@@ -711,8 +793,19 @@ impl TigrisWorld {
         TigrisWorld {
             s,
             fitted,
+            tilts: None,
             ids: Vec::new(),
         }
+    }
+
+    /// This world with a belief over the hands (None: uniform).
+    pub fn believing(mut self, tilts: Option<Shares>) -> TigrisWorld {
+        self.tilts = tilts;
+        self
+    }
+
+    pub fn board(&self) -> Board<'_> {
+        Board::read_with(&self.s, self.tilts)
     }
 
     /// The reference's `TigrisKnowledge.rewards` (exact once the game is over).
@@ -720,7 +813,7 @@ impl TigrisWorld {
         if self.s.over {
             return rank_rewards(&self.s);
         }
-        let board = Board::read(&self.s);
+        let board = self.board();
         pairwise_chances(&board.values(self.fitted), board.temperature(self.fitted))
     }
 }
@@ -771,16 +864,31 @@ impl SearchGame for TigrisWorld {
     }
 
     fn determinize(&self, observer: usize, seed: u64) -> TigrisWorld {
-        // As sample_hidden_seeded: the pool sorted, then shuffled as CanonicalRandom(seed).
+        // As sample_hidden_seeded: the pool sorted, then shuffled as CanonicalRandom(seed);
+        // with a belief, as cradle.ai.belief.believed_world.
         let mut pool = self.s.hidden_pool(observer as i64);
         pool.sort_unstable();
-        PyRandom::new(u128::from(seed)).shuffle(&mut pool);
+        match &self.tilts {
+            None => PyRandom::new(u128::from(seed)).shuffle(&mut pool),
+            Some(tilts) => {
+                let mut sizes = Vec::new();
+                let mut others = Vec::new();
+                for other in (0..self.s.n).filter(|&o| o != observer) {
+                    let hand: usize = self.s.hands[other].iter().map(|&c| c as usize).sum();
+                    let discards: u32 = self.s.discards[other].iter().sum();
+                    sizes.push((hand, discards as usize));
+                    others.push(tilts[other]);
+                }
+                pool = weighted_pool(&pool, &sizes, &others, seed);
+            }
+        }
         TigrisWorld::new(self.s.deal_hidden(observer as i64, &pool), self.fitted)
+            .believing(self.tilts)
     }
 
     fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
         let seat = self.s.to_move();
-        Board::read(&self.s).priors(seat, ids, out);
+        self.board().priors(seat, ids, out);
     }
 
     fn unsettled(&mut self) -> bool {

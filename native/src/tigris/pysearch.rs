@@ -5,10 +5,34 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::knowledge::{Board, TigrisWorld};
+use super::knowledge::{Board, Shares, TigrisWorld, UNIFORM};
 use super::py::PyTigrisState;
 use crate::search::py::search_detached;
 use crate::search::{Budget, Params, SearchGame};
+
+/// A belief from Python (per seat, the odds of the 4 colours against a uniform draw),
+/// checked.
+fn shares_of(belief: Option<Vec<Vec<f64>>>, players: usize) -> PyResult<Option<Shares>> {
+    let Some(rows) = belief else {
+        return Ok(None);
+    };
+    if rows.len() != players {
+        return Err(PyValueError::new_err(format!(
+            "a belief of {} seats for {players} players",
+            rows.len()
+        )));
+    }
+    let mut shares = UNIFORM;
+    for (seat, row) in rows.iter().enumerate() {
+        if row.len() != 4 || row.iter().any(|x| !x.is_finite() || *x <= 0.0) {
+            return Err(PyValueError::new_err(
+                "a belief gives each seat 4 positive colour odds",
+            ));
+        }
+        shares[seat].copy_from_slice(row);
+    }
+    Ok(Some(shares))
+}
 
 fn legal_set(world: &mut TigrisWorld) -> Vec<u32> {
     let mut ids = Vec::new();
@@ -18,15 +42,27 @@ fn legal_set(world: &mut TigrisWorld) -> Vec<u32> {
 
 /// The knowledge's reward vector of this state (one entry per seat).
 #[pyfunction]
-fn tigris_ai_rewards(state: PyRef<'_, PyTigrisState>, fitted: bool) -> Vec<f64> {
-    let world = TigrisWorld::new(state.s.clone(), fitted);
-    world.rewards()[..state.s.n].to_vec()
+#[pyo3(signature = (state, fitted, belief=None))]
+fn tigris_ai_rewards(
+    state: PyRef<'_, PyTigrisState>,
+    fitted: bool,
+    belief: Option<Vec<Vec<f64>>>,
+) -> PyResult<Vec<f64>> {
+    let shares = shares_of(belief, state.s.n)?;
+    let world = TigrisWorld::new(state.s.clone(), fitted).believing(shares);
+    Ok(world.rewards()[..state.s.n].to_vec())
 }
 
 /// The knowledge's priors of the seat to move for `ids` (each legal now).
 #[pyfunction]
-fn tigris_ai_priors(state: PyRef<'_, PyTigrisState>, ids: Vec<u32>) -> PyResult<Vec<f64>> {
-    let mut world = TigrisWorld::new(state.s.clone(), false);
+#[pyo3(signature = (state, ids, belief=None))]
+fn tigris_ai_priors(
+    state: PyRef<'_, PyTigrisState>,
+    ids: Vec<u32>,
+    belief: Option<Vec<Vec<f64>>>,
+) -> PyResult<Vec<f64>> {
+    let shares = shares_of(belief, state.s.n)?;
+    let mut world = TigrisWorld::new(state.s.clone(), false).believing(shares);
     let legal = legal_set(&mut world);
     if let Some(bad) = ids.iter().find(|id| !legal.contains(id)) {
         return Err(PyValueError::new_err(format!(
@@ -46,24 +82,47 @@ fn tigris_ai_unsettled(state: PyRef<'_, PyTigrisState>) -> bool {
 
 /// The knowledge's commitment for `seat` among `options` (None outside a revolt or war).
 #[pyfunction]
+#[pyo3(signature = (state, seat, options, belief=None))]
 fn tigris_ai_best_commit(
     state: PyRef<'_, PyTigrisState>,
     seat: usize,
     options: Vec<u32>,
+    belief: Option<Vec<Vec<f64>>>,
 ) -> PyResult<Option<u32>> {
     if seat >= state.s.n || options.is_empty() {
         return Err(PyValueError::new_err(
             "a seat of the game and some options are needed",
         ));
     }
-    Ok(Board::read(&state.s).best_commit(seat, &options))
+    let shares = shares_of(belief, state.s.n)?;
+    Ok(Board::read_with(&state.s, shares).best_commit(seat, &options))
+}
+
+/// The search's world for `observer` drawn with `seed` (`TigrisWorld::determinize`, dealt by
+/// the belief when one is given), for the lockstep test against the reference's worlds.
+#[pyfunction]
+#[pyo3(signature = (state, observer, seed, belief=None))]
+fn tigris_ai_world(
+    py: Python<'_>,
+    state: PyRef<'_, PyTigrisState>,
+    observer: usize,
+    seed: u64,
+    belief: Option<Vec<Vec<f64>>>,
+) -> PyResult<PyTigrisState> {
+    if observer >= state.s.n {
+        return Err(PyValueError::new_err(format!("no seat {observer}")));
+    }
+    let shares = shares_of(belief, state.s.n)?;
+    let world = TigrisWorld::new(state.s.clone(), false).believing(shares);
+    Ok(state.sibling(py, world.determinize(observer, seed).s))
 }
 
 /// ISMCTS for `seat` (the seat to move): one tree per seed, on threads when there are several.
-/// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch. Returns the
-/// iterations run and (action id, visits, summed reward) per visited root action.
+/// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch; `belief`:
+/// each seat's believed colour shares of its hand (None: uniform). Returns the iterations
+/// run and (action id, visits, summed reward) per visited root action.
 #[pyfunction]
-#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, fitted, floor=None))]
+#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, fitted, floor=None, belief=None))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn tigris_search(
     py: Python<'_>,
@@ -76,6 +135,7 @@ fn tigris_search(
     only: Option<Vec<u32>>,
     fitted: bool,
     floor: Option<u64>,
+    belief: Option<Vec<Vec<f64>>>,
 ) -> PyResult<(u64, Vec<(u32, u64, f64)>)> {
     let s = &state.s;
     if s.over {
@@ -90,7 +150,8 @@ fn tigris_search(
     let budget =
         Budget::checked(iterations, seconds, floor, &seeds).map_err(PyValueError::new_err)?;
     let params = Params::from_tuple(params);
-    let root = TigrisWorld::new(s.clone(), fitted);
+    let shares = shares_of(belief, s.n)?;
+    let root = TigrisWorld::new(s.clone(), fitted).believing(shares);
     // The search reads its own copy: other threads may use the state meanwhile.
     drop(state);
     Ok(search_detached(
@@ -109,6 +170,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tigris_ai_priors, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_ai_unsettled, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_ai_best_commit, m)?)?;
+    m.add_function(wrap_pyfunction!(tigris_ai_world, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_search, m)?)?;
     Ok(())
 }

@@ -13,7 +13,7 @@ import math
 import random
 from collections.abc import Sequence
 
-from cradle.ai.search import pairwise_chances
+from cradle.ai.search import pairwise_chances, sample_world
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
 from cradle.tigris import COLORS as COLOURS
@@ -28,6 +28,7 @@ ROLES = ("king", "priest", "farmer", "trader")  # the order the evaluation visit
 # Share of each colour among the tiles nobody has seen at the start (153 tiles less the 10
 # starting temples): what an unknown hand holds on average.
 UNSEEN_SHARE = (47 / 143, 36 / 143, 30 / 143, 30 / 143)
+Shares = tuple[tuple[float, float, float, float], ...]  # per seat, as cradle.ai.belief has them
 
 # Weights of the evaluation, in victory points.
 LEADER_WORTH = 4.0  # future points of a well-placed leader over a whole game
@@ -99,6 +100,7 @@ class Board:
         "neighbours",
         "points",
         "remaining",
+        "shares",
         "temples",
         "treasures",
         "treasures_in",
@@ -106,8 +108,13 @@ class Board:
         "width",
     )
 
-    def __init__(self, world: TigrisGame) -> None:
+    def __init__(self, world: TigrisGame, tilts: Shares | None = None) -> None:
         self.n = n = len(world.players)
+        # Each seat's believed colour shares of its hand: the unseen shares tilted by the
+        # belief over it (cradle.ai.belief: odds against a uniform draw); uniform without.
+        self.shares: Shares = (
+            (UNSEEN_SHARE,) * n if tilts is None else tuple(tilted(tilt) for tilt in tilts)
+        )
         self.decision = world.decision()
         geometry = world.geometry()
         self.neighbours = geometry.neighbours
@@ -168,12 +175,12 @@ class Board:
         return {self.comp[j] for j in self.neighbours[i] if j != skip and self.comp[j] >= 0}
 
     def expected_in_hand(self, seat: int, colour: int) -> float:
-        return float(sum(self.hands[seat]) * UNSEEN_SHARE[colour])
+        return float(sum(self.hands[seat]) * self.shares[seat][colour])
 
     def odds_of_holding(self, seat: int, colour: int, count: int) -> float:
         """Belief that ``seat`` holds at least ``count`` tiles of ``colour`` (its hand size is
-        public, its contents are not)."""
-        return 1.0 - binomial_cdf(count - 1, sum(self.hands[seat]), UNSEEN_SHARE[colour])
+        public, its contents are not: believed in ``shares``)."""
+        return 1.0 - binomial_cdf(count - 1, sum(self.hands[seat]), self.shares[seat][colour])
 
     def leader_quality(self, seat: int, role: str, cell: int) -> float:
         """0.35 (bare) to 1 (many supporters, well protected by temples)."""
@@ -298,7 +305,7 @@ class Board:
                 return need
             return 0 if 0 in options else min(options)
         held = sum(self.hands[p.defender])
-        share = UNSEEN_SHARE[colour]
+        share = self.shares[p.defender][colour]
         stake = self.conflict_stake(attack + defence)
         best, best_value = options[0], -math.inf
         for k in options:
@@ -527,8 +534,15 @@ def _temples(cells: tuple[Content | None, ...]) -> frozenset[int]:
     return found
 
 
-def read(world: GameState) -> Board:
-    return Board(as_tigris(world))
+def tilted(tilt: Sequence[float]) -> tuple[float, float, float, float]:
+    """The unseen shares tilted by the odds ``tilt`` of each colour against a uniform draw."""
+    raw = [UNSEEN_SHARE[c] * tilt[c] for c in range(4)]
+    total = raw[0] + raw[1] + raw[2] + raw[3]
+    return (raw[0] / total, raw[1] / total, raw[2] / total, raw[3] / total)
+
+
+def read(world: GameState, tilts: Shares | None = None) -> Board:
+    return Board(as_tigris(world), tilts)
 
 
 def commit_options(actions: Sequence[str]) -> list[int]:
@@ -538,17 +552,29 @@ def commit_options(actions: Sequence[str]) -> list[int]:
 class TigrisKnowledge:
     """The :class:`cradle.ai.search.Knowledge` of Tigris & Euphrates."""
 
-    def __init__(self, fitted: bool = False) -> None:
+    def __init__(self, fitted: bool = False, tilts: Shares | None = None) -> None:
         self.fitted = fitted  # the fitted evaluation instead of the hand-set one
+        # The belief over each hand as odds of each colour against a uniform draw
+        # (cradle.ai.belief; None: uniform): the commitments and the hands expected read
+        # them, the worlds are dealt by them.
+        self.tilts = tilts
+
+    def sample_world(self, state: GameState, seat: int, rng: random.Random) -> GameState:
+        """A world for ``seat``: uniform as ``search.sample_world``, or dealt by the belief."""
+        if self.tilts is None:
+            return sample_world(state, seat, rng)
+        from cradle.ai.belief import believed_world
+
+        return believed_world(state, seat, self.tilts, rng.getrandbits(64))
 
     def rewards(self, world: GameState) -> list[float]:
         if world.is_over:
             return rank_rewards(world.result())
-        board = read(world)
+        board = read(world, self.tilts)
         return pairwise_chances(board.values(self.fitted), board.temperature(self.fitted))
 
     def priors(self, world: GameState, actions: Sequence[str]) -> list[float]:
-        board = read(world)
+        board = read(world, self.tilts)
         seat = world.to_move
         commits = commit_options(actions)
         if commits:
@@ -572,7 +598,7 @@ class TigrisKnowledge:
         return actions[best]
 
     def reason(self, world: GameState, seat: int, action: str) -> str:
-        board = read(world)
+        board = read(world, self.tilts)
         words = action.split()
         verb = words[0]
         if verb == "leader":
