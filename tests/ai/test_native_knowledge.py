@@ -1,7 +1,8 @@
 """Lockstep: the native Tigris knowledge (native/src/tigris/knowledge.rs) against the Python
 reference (cradle.ai.tigris_knowledge) after every step of random games.
 
-Rewards (hand-set and fitted), priors, the settling test and the commitments must agree to
+Rewards (hand-set, fitted and the final-lowest-colour evaluation ``value=2``), priors and
+commitments (of both evaluations), the settling test must agree to
 1e-9; the first divergence fails with the position, so it can be replayed. The games mix
 player counts and options and pass through revolts and wars (the commitments are checked there).
 """
@@ -21,6 +22,7 @@ _native = pytest.importorskip("cradle._native")
 
 TOLERANCE = 1e-9
 HAND_SET, FITTED = TigrisKnowledge(), TigrisKnowledge(fitted=True)
+LOWEST = TigrisKnowledge(value=2)  # the final lowest colour (IsmctsParams.value)
 
 
 def differs(a: list[float], b: list[float]) -> int:
@@ -39,11 +41,11 @@ def divergence(what: str, state: Any, step: int, detail: str) -> str:
 
 def check_step(state: Any, step: int, rng: random.Random, priors_per_step: int) -> bool:
     """Compare everything on ``state``; True when a revolt or war is being decided."""
-    for knowledge in (HAND_SET, FITTED):
-        ours = _native.tigris_ai_rewards(state, knowledge.fitted)
+    for knowledge in (HAND_SET, FITTED, LOWEST):
+        ours = _native.tigris_ai_rewards(state, knowledge.fitted, knowledge.value)
         theirs = knowledge.rewards(state)
         assert differs(ours, theirs) < 0, divergence(
-            "rewards", state, step, f"fitted={knowledge.fitted}: {ours} != {theirs}"
+            "rewards", state, step, f"{knowledge.fitted=} {knowledge.value=}: {ours} != {theirs}"
         )
     ids = state.legal_action_ids()
     actions = [state.action_string(i) for i in ids]
@@ -53,23 +55,31 @@ def check_step(state: Any, step: int, rng: random.Random, priors_per_step: int) 
     picked = list(range(len(ids)))
     if len(picked) > priors_per_step:
         picked = rng.sample(picked, priors_per_step)  # a random batch, as below the root
-    ours = _native.tigris_ai_priors(state, [ids[i] for i in picked])
-    theirs = HAND_SET.priors(state, [actions[i] for i in picked])
-    at = differs(ours, theirs)
-    assert at < 0, divergence(
-        "priors", state, step, f"{actions[picked[at]]}: {ours[at]} != {theirs[at]}"
-    )
+    for knowledge in (HAND_SET, LOWEST):
+        ours = _native.tigris_ai_priors(state, [ids[i] for i in picked], knowledge.value)
+        theirs = knowledge.priors(state, [actions[i] for i in picked])
+        at = differs(ours, theirs)
+        assert at < 0, divergence(
+            "priors",
+            state,
+            step,
+            f"value={knowledge.value} {actions[picked[at]]}: {ours[at]} != {theirs[at]}",
+        )
     commits = commit_options(actions)
     if commits:
         seat = state.to_move
-        assert _native.tigris_ai_best_commit(state, seat, commits) == read_best(state, commits)
+        for value in (1, 2):
+            native = _native.tigris_ai_best_commit(state, seat, commits, value)
+            assert native == read_best(state, commits, value), divergence(
+                "commitments", state, step, f"value={value}"
+            )
     return bool(commits)
 
 
-def read_best(state: Any, commits: list[int]) -> int:
+def read_best(state: Any, commits: list[int], value: int = 1) -> int:
     from cradle.ai.tigris_knowledge import read
 
-    return read(state).best_commit(state.to_move, commits)
+    return read(state, value).best_commit(state.to_move, commits)
 
 
 def play_in_lockstep(games: list[tuple[int, int, dict[str, Any]]], priors_per_step: int) -> int:
@@ -122,6 +132,8 @@ def test_the_hooks_refuse_bad_input() -> None:
         _native.tigris_ai_priors(state, [illegal])
     with pytest.raises(ValueError, match="seat"):
         _native.tigris_ai_best_commit(state, 5, [0, 1])
+    with pytest.raises(ValueError, match="value is 1 or 2"):
+        _native.tigris_ai_rewards(state, False, 3)
     assert _native.tigris_ai_best_commit(state, 0, [0, 1]) is None  # no conflict now
 
 

@@ -62,7 +62,14 @@ class IsmctsParams:
     # the most visited one (1.0: simply the most visited child).
     robust: float = 1.0
     fitted: int = 0  # 1: Tigris' fitted evaluation instead of the hand-set one (comparisons)
+    # Tigris' evaluation: 1 weighs the sorted colours, 2 estimates the final lowest colour
+    # (hand, leader safety, wars by the chance to win them).
+    value: int = 1
     native: int = 1  # 0: the Python search even where the native one could run (comparisons)
+
+    def __post_init__(self) -> None:
+        if self.value not in (1, 2):
+            raise ValueError(f"value is 1 or 2, not {self.value}")
 
 
 class Node:
@@ -245,7 +252,11 @@ def make_result(
 
 def knowledge_of(state: GameState, params: IsmctsParams) -> Knowledge:
     game = game_of(state)
-    return knowledge_for(f"{game}:fitted" if params.fitted and game == "tigris" else game)
+    if game != "tigris":
+        return knowledge_for(game)
+    fitted = ":fitted" if params.fitted else ""
+    value = ":value2" if params.value == 2 else ""
+    return knowledge_for(f"{game}{fitted}{value}")
 
 
 # The native search of a state: (state, seat, iterations, seconds, params, seeds, only,
@@ -282,6 +293,7 @@ def native_search_for(
 
     if type(knowledge) is TigrisKnowledge and isinstance(state, _native.TigrisState):
         fitted = knowledge.fitted
+        value = knowledge.value
 
         def tigris(
             state: GameState,
@@ -295,7 +307,7 @@ def native_search_for(
         ) -> tuple[int, list[tuple[int, int, float]]]:
             assert isinstance(state, _native.TigrisState)
             return _native.tigris_search(
-                state, seat, iterations, seconds, settings, seeds, only, fitted, floor
+                state, seat, iterations, seconds, settings, seeds, only, fitted, floor, value
             )
 
         return tigris
