@@ -33,8 +33,8 @@ const ATTACK_SPOT: i64 = 1;
 const REVOLT_PRESSURE: f64 = 0.5;
 const CATASTROPHE_RISK: f64 = 0.3;
 const SOFTMIN_SPREAD: (f64, f64) = (1.0, 2.0);
-const TIE_WEIGHTS: [f64; 3] = [0.1, 0.04, 0.02];
-const SWAP_GAIN: f64 = 0.6;
+const TIE_WEIGHTS: [f64; 3] = [0.04, 0.02, 0.01];
+const SWAP_GAIN: f64 = 1.0;
 const WAR_WEIGHT: f64 = 0.8;
 /// The reference's FITTED_WEIGHTS (weights of [`Board::features`]).
 pub const FITTED_WEIGHTS: [f64; 24] = [
