@@ -62,16 +62,19 @@ def test_native_root_statistics_add_up() -> None:
     assert again.actions == result.actions
 
 
-def test_one_native_iteration_is_the_reference_evaluation_of_its_world() -> None:
+@pytest.mark.parametrize("value", [1, 2])
+def test_one_native_iteration_is_the_reference_evaluation_of_its_world(value: int) -> None:
     # With one iteration restricted to one action, the search's reward is the reference
     # knowledge's reward of the world the search drew (reproduced here from its seed), after
-    # the action and the settling: determinization, apply and evaluation agree exactly.
-    knowledge = TigrisKnowledge()
+    # the action and the settling: determinization, apply and evaluation agree exactly (for
+    # both evaluations: IsmctsParams.value reaches the native search).
+    knowledge = TigrisKnowledge(value=value)
+    params = IsmctsParams(value=value)
     checked = 0
     for state in decision_positions("tigris", 2, seed=8, count=6):
         seat = state.to_move
         for action in state.legal_actions()[:5]:
-            result = search(state, seat, Budget(iterations=1), seed=5, only=[action])
+            result = search(state, seat, Budget(iterations=1), params, seed=5, only=[action])
             assert [row.action for row in result.actions] == [action]
             _, world_seed = splitmix(random.Random(5).getrandbits(64))
             world = state.sample_hidden_seeded(seat, world_seed)

@@ -97,6 +97,7 @@ class Board:
     __slots__ = (
         "_around",
         "_facts",
+        "_reach",
         "_squares",
         "catastrophes",
         "cells",
@@ -110,15 +111,14 @@ class Board:
         "monuments",
         "n",
         "neighbours",
+        "own_actions",
         "points",
         "remaining",
+        "strengths",
         "temples",
         "treasures",
         "treasures_in",
         "unused",
-        "_reach",
-        "own_actions",
-        "strengths",
         "value",
         "width",
     )
@@ -334,15 +334,14 @@ class Board:
         tie-break)."""
         expected = self.final_outlook(seat)
         for _ in range(self.treasures[seat]):
-            low = min(range(4), key=expected.__getitem__)
-            expected[low] += 1.0
+            expected[min(range(4), key=expected.__getitem__)] += 1.0
         expected.sort()
         spread = SOFTMIN_SPREAD[0] + SOFTMIN_SPREAD[1] * self.remaining
-        low = expected[0]
+        least = expected[0]
         total = 0.0
         for e in expected:
-            total += math.exp((low - e) / spread)
-        value = low - spread * math.log(total)
+            total += math.exp((least - e) / spread)
+        value = least - spread * math.log(total)
         for w, e in zip(TIE_WEIGHTS, expected[1:], strict=True):
             value += w * e
         return value + self.remaining * 0.15 * self.catastrophes[seat]
