@@ -27,7 +27,7 @@ const TILE_COST: f64 = 0.3;
 // The evaluation of `value=2` (the reference's constants of the same names).
 const KING_REACH: f64 = 0.5;
 const KING_LED_REACH: f64 = 0.1;
-const IN_HAND_REACH: f64 = 0.4;
+const IN_HAND_REACH: f64 = 0.25;
 const MONUMENT_RATE: f64 = 0.25;
 const ATTACK_SPOT: i64 = 1;
 const REVOLT_PRESSURE: f64 = 0.5;
@@ -375,7 +375,8 @@ impl<'s> Board<'s> {
         if king != NONE {
             let at = king as usize;
             let quality = self.leader_quality(BLACK, at);
-            king_reach = quality * self.safety(seat, self.temples_around(at, -1));
+            let standing = self.safety(seat, self.temples_around(at, -1));
+            king_reach = quality * standing + (1.0 - standing) * IN_HAND_REACH;
             for &(_, c, _) in self.leaders_in(self.comp[at]) {
                 led[c as usize] = true;
             }
@@ -386,8 +387,10 @@ impl<'s> Board<'s> {
             let mut r = if cell == NONE {
                 IN_HAND_REACH
             } else {
+                // A leader lost to a revolt or a catastrophe goes back to the hand.
                 let at = cell as usize;
-                self.leader_quality(colour, at) * self.safety(seat, self.temples_around(at, -1))
+                let standing = self.safety(seat, self.temples_around(at, -1));
+                self.leader_quality(colour, at) * standing + (1.0 - standing) * IN_HAND_REACH
             };
             if colour != BLACK && king != NONE {
                 let share = if led[colour] {

@@ -39,7 +39,7 @@ TILE_COST = 0.3  # what a tile committed to a conflict (and lost) is worth
 # the rate its leaders still score at, the hand and the leaders' safety, the lowest colour first.
 KING_REACH = 0.5  # a king scores a colour whose leader is missing from its kingdom, less surely
 KING_LED_REACH = 0.1  # ... and barely one whose leader is there (another seat's, probably)
-IN_HAND_REACH = 0.4  # a leader still in hand can be placed later, at the price of an action
+IN_HAND_REACH = 0.25  # a leader in hand (or lost back to it) scores only once placed again
 MONUMENT_RATE = 0.25  # end-of-turn points per own action left, from a monument it feeds
 ATTACK_SPOT = 1  # temples next to a rival's revolting leader (it must stand next to one)
 REVOLT_PRESSURE = 0.5  # how often a revolt that the reds allow is actually started
@@ -291,7 +291,8 @@ class Board:
         led: set[int] = set()
         if king is not None:
             quality = self.leader_quality(seat, "king", king)
-            king_reach = quality * self.safety(seat, self.temples_around(king))
+            standing = self.safety(seat, self.temples_around(king))
+            king_reach = quality * standing + (1.0 - standing) * IN_HAND_REACH
             led = {ROLE_COLOUR[r] for _, r, _ in self.leaders[self.comp[king]]}
         reach = [0.0, 0.0, 0.0, 0.0]
         for colour in range(4):
@@ -300,8 +301,10 @@ class Board:
             if cell is None:
                 r = IN_HAND_REACH
             else:
+                # A leader lost to a revolt or a catastrophe goes back to the hand.
                 quality = self.leader_quality(seat, role, cell)
-                r = quality * self.safety(seat, self.temples_around(cell))
+                standing = self.safety(seat, self.temples_around(cell))
+                r = quality * standing + (1.0 - standing) * IN_HAND_REACH
             if colour != BLACK and king is not None:
                 r = max(r, (KING_LED_REACH if colour in led else KING_REACH) * king_reach)
             reach[colour] = r
@@ -398,10 +401,9 @@ class Board:
         if not isinstance(p, Revolt | War):
             raise ValueError("no revolt or war is being fought")
         colour = RED if isinstance(p, Revolt) else p.color
-        # NOTE: the strengths on the board count 0 here, as they always have (the positions
-        # this was first written against did not carry them); weighing
-        # world.conflict_strengths() would change the bots' play, to be measured on its own.
-        attack, defence = self.strengths  # (0, 0) but with value=2
+        # The strengths on the board count 0 with value=1, as they always have (the positions
+        # this was first written against did not carry them); value=2 weighs them.
+        attack, defence = self.strengths
         committed = p.attacker_commit
         if seat == p.defender and committed is not None:
             need = attack + committed - defence
