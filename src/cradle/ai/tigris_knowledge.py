@@ -281,8 +281,8 @@ class Board:
 
     def reach(self, seat: int) -> list[float]:
         """Per colour, how surely a tile of that colour the seat places still scores: its
-        leader of the colour (quality × safety), its king for a colour whose leader its
-        kingdom lacks, or a leader still in hand; near 0 for a dead colour."""
+        leader of the colour (quality × safety; lost, it goes back to the hand), its king for
+        a colour whose leader its kingdom lacks, or a leader still in hand (the least)."""
         known = self._reach.get(seat)
         if known is not None:
             return known
