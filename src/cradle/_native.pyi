@@ -108,16 +108,21 @@ def tigris_search(
     fitted: bool,
     floor: int | None = None,
     belief: list[list[float]] | None = None,
+    value: int = 1,
 ) -> tuple[int, list[tuple[int, int, float]]]: ...
 def tigris_ai_rewards(
-    state: TigrisState, fitted: bool, belief: list[list[float]] | None = None
+    state: TigrisState, fitted: bool, belief: list[list[float]] | None = None, value: int = 1
 ) -> list[float]: ...
 def tigris_ai_priors(
-    state: TigrisState, ids: list[int], belief: list[list[float]] | None = None
+    state: TigrisState, ids: list[int], belief: list[list[float]] | None = None, value: int = 1
 ) -> list[float]: ...
 def tigris_ai_unsettled(state: TigrisState) -> bool: ...
 def tigris_ai_best_commit(
-    state: TigrisState, seat: int, options: list[int], belief: list[list[float]] | None = None
+    state: TigrisState,
+    seat: int,
+    options: list[int],
+    belief: list[list[float]] | None = None,
+    value: int = 1,
 ) -> int | None: ...
 def tigris_ai_world(
     state: TigrisState, observer: int, seed: int, belief: list[list[float]] | None = None

@@ -1,7 +1,8 @@
 """Lockstep: the native Tigris knowledge (native/src/tigris/knowledge.rs) against the Python
 reference (cradle.ai.tigris_knowledge) after every step of random games.
 
-Rewards (hand-set and fitted), priors, the settling test and the commitments must agree to
+Rewards (hand-set, fitted and the final-lowest-colour evaluation ``value=2``), priors and
+commitments (of both evaluations), the settling test must agree to
 1e-9; the first divergence fails with the position, so it can be replayed. The games mix
 player counts and options and pass through revolts and wars (the commitments are checked there).
 With a belief over the hands (cradle.ai.belief, read from the game's own actions) the same
@@ -24,6 +25,7 @@ _native = pytest.importorskip("cradle._native")
 
 TOLERANCE = 1e-9
 HAND_SET, FITTED = TigrisKnowledge(), TigrisKnowledge(fitted=True)
+LOWEST = TigrisKnowledge(value=2)  # the final lowest colour (IsmctsParams.value)
 
 
 def differs(a: list[float], b: list[float]) -> int:
@@ -43,19 +45,23 @@ def divergence(what: str, state: Any, step: int, detail: str) -> str:
 def check_step(
     state: Any, step: int, rng: random.Random, priors_per_step: int, shares: Shares | None = None
 ) -> bool:
-    """Compare everything on ``state`` (with the belief ``shares`` if given, and then the
-    worlds dealt by it too); True when a revolt or war is being decided."""
+    """Compare everything on ``state`` for both evaluations (with the belief ``shares`` if
+    given, and then the worlds dealt by it too); True when a revolt or war is being decided."""
     belief = None if shares is None else [list(row) for row in shares]
-    hand_set, fitted = (
-        (HAND_SET, FITTED)
+    hand_set, fitted, lowest = (
+        (HAND_SET, FITTED, LOWEST)
         if shares is None
-        else (TigrisKnowledge(tilts=shares), TigrisKnowledge(fitted=True, tilts=shares))
+        else (
+            TigrisKnowledge(tilts=shares),
+            TigrisKnowledge(fitted=True, tilts=shares),
+            TigrisKnowledge(tilts=shares, value=2),
+        )
     )
-    for knowledge in (hand_set, fitted):
-        ours = _native.tigris_ai_rewards(state, knowledge.fitted, belief)
+    for knowledge in (hand_set, fitted, lowest):
+        ours = _native.tigris_ai_rewards(state, knowledge.fitted, belief, knowledge.value)
         theirs = knowledge.rewards(state)
         assert differs(ours, theirs) < 0, divergence(
-            "rewards", state, step, f"fitted={knowledge.fitted}: {ours} != {theirs}"
+            "rewards", state, step, f"{knowledge.fitted=} {knowledge.value=}: {ours} != {theirs}"
         )
     ids = state.legal_action_ids()
     actions = [state.action_string(i) for i in ids]
@@ -65,17 +71,24 @@ def check_step(
     picked = list(range(len(ids)))
     if len(picked) > priors_per_step:
         picked = rng.sample(picked, priors_per_step)  # a random batch, as below the root
-    ours = _native.tigris_ai_priors(state, [ids[i] for i in picked], belief)
-    theirs = hand_set.priors(state, [actions[i] for i in picked])
-    at = differs(ours, theirs)
-    assert at < 0, divergence(
-        "priors", state, step, f"{actions[picked[at]]}: {ours[at]} != {theirs[at]}"
-    )
+    for knowledge in (hand_set, lowest):
+        ours = _native.tigris_ai_priors(state, [ids[i] for i in picked], belief, knowledge.value)
+        theirs = knowledge.priors(state, [actions[i] for i in picked])
+        at = differs(ours, theirs)
+        assert at < 0, divergence(
+            "priors",
+            state,
+            step,
+            f"value={knowledge.value} {actions[picked[at]]}: {ours[at]} != {theirs[at]}",
+        )
     commits = commit_options(actions)
     if commits:
         seat = state.to_move
-        ours_best = _native.tigris_ai_best_commit(state, seat, commits, belief)
-        assert ours_best == read_best(state, commits, shares)
+        for value in (1, 2):
+            native = _native.tigris_ai_best_commit(state, seat, commits, belief, value)
+            assert native == read_best(state, commits, shares, value), divergence(
+                "commitments", state, step, f"value={value}"
+            )
     if shares is not None and not state.is_over:
         observer, seed = rng.randrange(state.num_players), rng.getrandbits(64)
         ours_world = _native.tigris_ai_world(state, observer, seed, belief)
@@ -86,10 +99,10 @@ def check_step(
     return bool(commits)
 
 
-def read_best(state: Any, commits: list[int], shares: Shares | None = None) -> int:
+def read_best(state: Any, commits: list[int], shares: Shares | None = None, value: int = 1) -> int:
     from cradle.ai.tigris_knowledge import read
 
-    return read(state, shares).best_commit(state.to_move, commits)
+    return read(state, shares, value).best_commit(state.to_move, commits)
 
 
 def play_in_lockstep(
@@ -159,6 +172,8 @@ def test_the_hooks_refuse_bad_input() -> None:
         _native.tigris_ai_priors(state, [illegal])
     with pytest.raises(ValueError, match="seat"):
         _native.tigris_ai_best_commit(state, 5, [0, 1])
+    with pytest.raises(ValueError, match="value is 1 or 2"):
+        _native.tigris_ai_rewards(state, False, value=3)
     assert _native.tigris_ai_best_commit(state, 0, [0, 1]) is None  # no conflict now
     with pytest.raises(ValueError, match="belief of 1 seats"):
         _native.tigris_ai_world(state, 0, 1, [[0.25] * 4])

@@ -68,16 +68,21 @@ def test_native_root_statistics_add_up() -> None:
 SKEWED: Shares = ((3.0, 0.5, 0.5, 0.5), (0.1, 1.3, 1.3, 1.3))
 
 
-@pytest.mark.parametrize("shares", [None, SKEWED], ids=["uniform", "belief"])
+@pytest.mark.parametrize(
+    ("shares", "value"),
+    [(None, 1), (SKEWED, 1), (None, 2), (SKEWED, 2)],
+    ids=["uniform", "belief", "lowest", "lowest-belief"],
+)
 def test_one_native_iteration_is_the_reference_evaluation_of_its_world(
-    shares: Shares | None,
+    shares: Shares | None, value: int
 ) -> None:
     # With one iteration restricted to one action, the search's reward is the reference
     # knowledge's reward of the world the search drew (reproduced here from its seed), after
     # the action and the settling: determinization (dealt by the belief, if any), apply and
-    # evaluation agree exactly.
-    knowledge = TigrisKnowledge(tilts=shares)
-    params = IsmctsParams(belief=1)
+    # evaluation agree exactly, for both evaluations (IsmctsParams.value reaches the native
+    # search).
+    knowledge = TigrisKnowledge(tilts=shares, value=value)
+    params = IsmctsParams(belief=1, value=value)
     checked = 0
     for state in decision_positions("tigris", 2, seed=8, count=6):
         seat = state.to_move

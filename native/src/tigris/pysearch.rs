@@ -40,29 +40,44 @@ fn legal_set(world: &mut TigrisWorld) -> Vec<u32> {
     ids
 }
 
+/// The evaluation `value` (1 or 2), or a clear error.
+fn checked_value(value: u8) -> PyResult<u8> {
+    if value == 1 || value == 2 {
+        Ok(value)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "value is 1 or 2, not {value}"
+        )))
+    }
+}
+
 /// The knowledge's reward vector of this state (one entry per seat).
 #[pyfunction]
-#[pyo3(signature = (state, fitted, belief=None))]
+#[pyo3(signature = (state, fitted, belief=None, value=1))]
 fn tigris_ai_rewards(
     state: PyRef<'_, PyTigrisState>,
     fitted: bool,
     belief: Option<Vec<Vec<f64>>>,
+    value: u8,
 ) -> PyResult<Vec<f64>> {
     let shares = shares_of(belief, state.s.n)?;
-    let world = TigrisWorld::new(state.s.clone(), fitted).believing(shares);
+    let world =
+        TigrisWorld::valued(state.s.clone(), fitted, checked_value(value)?).believing(shares);
     Ok(world.rewards()[..state.s.n].to_vec())
 }
 
 /// The knowledge's priors of the seat to move for `ids` (each legal now).
 #[pyfunction]
-#[pyo3(signature = (state, ids, belief=None))]
+#[pyo3(signature = (state, ids, belief=None, value=1))]
 fn tigris_ai_priors(
     state: PyRef<'_, PyTigrisState>,
     ids: Vec<u32>,
     belief: Option<Vec<Vec<f64>>>,
+    value: u8,
 ) -> PyResult<Vec<f64>> {
     let shares = shares_of(belief, state.s.n)?;
-    let mut world = TigrisWorld::new(state.s.clone(), false).believing(shares);
+    let mut world =
+        TigrisWorld::valued(state.s.clone(), false, checked_value(value)?).believing(shares);
     let legal = legal_set(&mut world);
     if let Some(bad) = ids.iter().find(|id| !legal.contains(id)) {
         return Err(PyValueError::new_err(format!(
@@ -82,20 +97,22 @@ fn tigris_ai_unsettled(state: PyRef<'_, PyTigrisState>) -> bool {
 
 /// The knowledge's commitment for `seat` among `options` (None outside a revolt or war).
 #[pyfunction]
-#[pyo3(signature = (state, seat, options, belief=None))]
+#[pyo3(signature = (state, seat, options, belief=None, value=1))]
 fn tigris_ai_best_commit(
     state: PyRef<'_, PyTigrisState>,
     seat: usize,
     options: Vec<u32>,
     belief: Option<Vec<Vec<f64>>>,
+    value: u8,
 ) -> PyResult<Option<u32>> {
+    let value = checked_value(value)?;
     if seat >= state.s.n || options.is_empty() {
         return Err(PyValueError::new_err(
             "a seat of the game and some options are needed",
         ));
     }
     let shares = shares_of(belief, state.s.n)?;
-    Ok(Board::read_with(&state.s, shares).best_commit(seat, &options))
+    Ok(Board::read_full(&state.s, shares, value).best_commit(seat, &options))
 }
 
 /// The search's world for `observer` drawn with `seed` (`TigrisWorld::determinize`, dealt by
@@ -119,10 +136,11 @@ fn tigris_ai_world(
 
 /// ISMCTS for `seat` (the seat to move): one tree per seed, on threads when there are several.
 /// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch; `belief`:
-/// each seat's believed colour shares of its hand (None: uniform). Returns the iterations
-/// run and (action id, visits, summed reward) per visited root action.
+/// each seat's believed colour shares of its hand (None: uniform); `value`: the evaluation
+/// (1 the sorted weights, 2 the final lowest colour). Returns the iterations run and
+/// (action id, visits, summed reward) per visited root action.
 #[pyfunction]
-#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, fitted, floor=None, belief=None))]
+#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, fitted, floor=None, belief=None, value=1))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn tigris_search(
     py: Python<'_>,
@@ -136,7 +154,9 @@ fn tigris_search(
     fitted: bool,
     floor: Option<u64>,
     belief: Option<Vec<Vec<f64>>>,
+    value: u8,
 ) -> PyResult<(u64, Vec<(u32, u64, f64)>)> {
+    let value = checked_value(value)?;
     let s = &state.s;
     if s.over {
         return Err(PyValueError::new_err("the game is over: nothing to search"));
@@ -151,7 +171,7 @@ fn tigris_search(
         Budget::checked(iterations, seconds, floor, &seeds).map_err(PyValueError::new_err)?;
     let params = Params::from_tuple(params);
     let shares = shares_of(belief, s.n)?;
-    let root = TigrisWorld::new(s.clone(), fitted).believing(shares);
+    let root = TigrisWorld::valued(s.clone(), fitted, value).believing(shares);
     // The search reads its own copy: other threads may use the state meanwhile.
     drop(state);
     Ok(search_detached(

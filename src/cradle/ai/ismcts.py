@@ -64,10 +64,17 @@ class IsmctsParams:
     # the most visited one (1.0: simply the most visited child).
     robust: float = 1.0
     fitted: int = 0  # 1: Tigris' fitted evaluation instead of the hand-set one (comparisons)
+    # Tigris' evaluation: 1 weighs the sorted colours, 2 estimates the final lowest colour
+    # (hand, leader safety, wars by the chance to win them).
+    value: int = 1
     native: int = 1  # 0: the Python search even where the native one could run (comparisons)
     # 1: Tigris reads the opponents' hands from the public history (cradle.ai.belief): the
     # worlds are dealt and the commitments chosen against that belief; 0: a uniform belief.
     belief: int = 0
+
+    def __post_init__(self) -> None:
+        if self.value not in (1, 2):
+            raise ValueError(f"value is 1 or 2, not {self.value}")
 
 
 class Node:
@@ -256,11 +263,15 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
     """The game's knowledge for these settings; ``tilts``: a belief over the Tigris hands
     (with ``params.belief``; None or another game: the shared knowledge, uniform)."""
     game = game_of(state)
-    if tilts is not None and params.belief and game == "tigris":
+    if game != "tigris":
+        return knowledge_for(game)
+    if tilts is not None and params.belief:
         from cradle.ai.tigris_knowledge import TigrisKnowledge
 
-        return TigrisKnowledge(fitted=bool(params.fitted), tilts=tilts)
-    return knowledge_for(f"{game}:fitted" if params.fitted and game == "tigris" else game)
+        return TigrisKnowledge(fitted=bool(params.fitted), tilts=tilts, value=params.value)
+    fitted = ":fitted" if params.fitted else ""
+    value = ":value2" if params.value == 2 else ""
+    return knowledge_for(f"{game}{fitted}{value}")
 
 
 # The native search of a state: (state, seat, iterations, seconds, params, seeds, only,
@@ -298,6 +309,7 @@ def native_search_for(
     if type(knowledge) is TigrisKnowledge and isinstance(state, _native.TigrisState):
         fitted = knowledge.fitted
         belief = None if knowledge.tilts is None else [list(row) for row in knowledge.tilts]
+        value = knowledge.value
 
         def tigris(
             state: GameState,
@@ -311,7 +323,17 @@ def native_search_for(
         ) -> tuple[int, list[tuple[int, int, float]]]:
             assert isinstance(state, _native.TigrisState)
             return _native.tigris_search(
-                state, seat, iterations, seconds, settings, seeds, only, fitted, floor, belief
+                state,
+                seat,
+                iterations,
+                seconds,
+                settings,
+                seeds,
+                only,
+                fitted,
+                floor,
+                belief,
+                value,
             )
 
         return tigris

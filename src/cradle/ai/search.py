@@ -219,12 +219,16 @@ def game_of(state: GameState) -> str:
 
 def knowledge_for(game: str) -> Knowledge:
     """The heuristics of ``game`` (tigris or gheos; ``tigris:fitted`` evaluates with the
-    weights fitted to game results instead of the hand-set ones, for comparisons)."""
+    weights fitted to game results instead of the hand-set ones, ``tigris:value2`` with the
+    final lowest colour, for comparisons)."""
     if game not in _KNOWLEDGE:
-        if game in ("tigris", "tigris:fitted"):
+        name, *settings = game.split(":")
+        if name == "tigris" and set(settings) <= {"fitted", "value2"}:
             from cradle.ai.tigris_knowledge import TigrisKnowledge
 
-            _KNOWLEDGE[game] = TigrisKnowledge(fitted=game == "tigris:fitted")
+            _KNOWLEDGE[game] = TigrisKnowledge(
+                fitted="fitted" in settings, value=2 if "value2" in settings else 1
+            )
         elif game == "gheos":
             from cradle.ai.gheos_knowledge import GheosKnowledge
 
