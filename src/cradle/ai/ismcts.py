@@ -64,9 +64,10 @@ class IsmctsParams:
     # the most visited one (1.0: simply the most visited child).
     robust: float = 1.0
     fitted: int = 0  # 1: Tigris' fitted evaluation instead of the hand-set one (comparisons)
-    # Tigris' evaluation: 1 weighs the sorted colours, 2 estimates the final lowest colour
-    # (hand, leader safety, wars by the chance to win them).
-    value: int = 1
+    # Tigris' evaluation: 2 estimates the final lowest colour (hand, leader safety, wars by
+    # the chance to win them; the default since its SPRT at 0.25 s said H1), 1 the old one
+    # that weighs the sorted colours.
+    value: int = 2
     native: int = 1  # 0: the Python search even where the native one could run (comparisons)
     # 1: Tigris reads the opponents' hands from the public history (cradle.ai.belief): the
     # worlds are dealt and the commitments chosen against that belief; 0: a uniform belief.
