@@ -285,7 +285,11 @@ impl<'s> Board<'s> {
 
     /// Belief that `seat` holds at least `count` tiles of `colour`.
     fn odds_of_holding(&self, seat: usize, colour: usize, count: i64) -> f64 {
-        1.0 - binomial_cdf(count - 1, self.hand_size(seat) as i64, self.shares[seat][colour])
+        1.0 - binomial_cdf(
+            count - 1,
+            self.hand_size(seat) as i64,
+            self.shares[seat][colour],
+        )
     }
 
     fn leader_quality(&self, colour: usize, cell: usize) -> f64 {
