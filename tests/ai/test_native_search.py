@@ -3,7 +3,7 @@ where it runs, what it returns, that it computes what the reference computes, an
 
 from __future__ import annotations
 
-import random
+from typing import Any
 
 import pytest
 
@@ -19,21 +19,10 @@ from cradle.ai.ismcts import (
 from cradle.ai.search import Budget, knowledge_for
 from cradle.ai.tigris_knowledge import Shares, TigrisKnowledge
 
-from .helpers import decision_positions
+from .helpers import decision_positions, one_iteration_is_the_reference
 from .test_knowledge import revolt_position
 
 _native = pytest.importorskip("cradle._native")
-
-MASK = (1 << 64) - 1
-
-
-def splitmix(state: int) -> tuple[int, int]:
-    """SearchRng's next draw (SplitMix64): the new state and the value."""
-    state = (state + 0x9E3779B97F4A7C15) & MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return state, z ^ (z >> 31)
 
 
 def test_the_native_search_runs_only_where_its_twin_knowledge_exists() -> None:
@@ -84,22 +73,15 @@ def test_one_native_iteration_is_the_reference_evaluation_of_its_world(
     knowledge = TigrisKnowledge(tilts=shares, value=value)
     params = IsmctsParams(belief=1, value=value)
     checked = 0
+
+    def deal(state: Any, seat: int, seed: int) -> Any:
+        if shares is None:
+            return state.sample_hidden_seeded(seat, seed)
+        return believed_world(state, seat, shares, seed)
+
     for state in decision_positions("tigris", 2, seed=8, count=6):
-        seat = state.to_move
         for action in state.legal_actions()[:5]:
-            result = search(state, seat, Budget(iterations=1), params, 5, knowledge, only=[action])
-            assert [row.action for row in result.actions] == [action]
-            _, world_seed = splitmix(random.Random(5).getrandbits(64))
-            if shares is None:
-                world = state.sample_hidden_seeded(seat, world_seed)
-            else:
-                world = believed_world(state, seat, shares, world_seed)
-            world.apply(action)
-            if world.is_over or knowledge.unsettled(world):
-                continue  # the settling policy draws from the search's generator
-            expected = knowledge.rewards(world)[seat]
-            assert result.actions[0].reward == pytest.approx(expected, abs=1e-9)
-            checked += 1
+            checked += one_iteration_is_the_reference(state, action, params, knowledge, deal)
     assert checked >= 20
 
 
