@@ -7,8 +7,8 @@ use pyo3::prelude::*;
 
 use super::knowledge::{Board, Shares, TigrisWorld, UNIFORM};
 use super::py::PyTigrisState;
-use crate::search::py::search_detached;
-use crate::search::{Budget, Params, SearchGame};
+use crate::search::py::{search_detached, PyParams, PySearchResult};
+use crate::search::SearchGame;
 
 /// A belief from Python (per seat, the odds of the 4 colours against a uniform draw),
 /// checked.
@@ -148,41 +148,30 @@ fn tigris_search(
     seat: usize,
     iterations: Option<u64>,
     seconds: Option<f64>,
-    params: (f64, f64, f64, f64, usize, usize, usize),
+    params: PyParams,
     seeds: Vec<u64>,
     only: Option<Vec<u32>>,
     fitted: bool,
     floor: Option<u64>,
     belief: Option<Vec<Vec<f64>>>,
     value: u8,
-) -> PyResult<(u64, Vec<(u32, u64, f64)>)> {
+) -> PyResult<PySearchResult> {
     let value = checked_value(value)?;
-    let s = &state.s;
-    if s.over {
-        return Err(PyValueError::new_err("the game is over: nothing to search"));
-    }
-    if seat != s.to_move() {
-        return Err(PyValueError::new_err(format!(
-            "it is seat {}'s decision, not seat {seat}'s",
-            s.to_move()
-        )));
-    }
-    let budget =
-        Budget::checked(iterations, seconds, floor, &seeds).map_err(PyValueError::new_err)?;
-    let params = Params::from_tuple(params);
-    let shares = shares_of(belief, s.n)?;
-    let root = TigrisWorld::valued(s.clone(), fitted, value).believing(shares);
+    let shares = shares_of(belief, state.s.n)?;
+    let root = TigrisWorld::valued(state.s.clone(), fitted, value).believing(shares);
     // The search reads its own copy: other threads may use the state meanwhile.
     drop(state);
-    Ok(search_detached(
+    search_detached(
         py,
         &root,
         seat,
-        budget,
+        iterations,
+        seconds,
+        floor,
         params,
         &seeds,
         only.as_deref(),
-    ))
+    )
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
