@@ -3,10 +3,50 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
+import pytest
+
+from cradle.ai.ismcts import IsmctsParams, search
+from cradle.ai.search import Budget, Knowledge
 from cradle.core.contract import GameState
 from cradle.games import get_game
+
+MASK = (1 << 64) - 1
+
+
+def splitmix(state: int) -> tuple[int, int]:
+    """SearchRng's next draw (SplitMix64): the new state and the value."""
+    state = (state + 0x9E3779B97F4A7C15) & MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return state, z ^ (z >> 31)
+
+
+def one_iteration_is_the_reference(
+    state: GameState,
+    action: str,
+    params: IsmctsParams,
+    knowledge: Knowledge,
+    deal: Callable[[GameState, int, int], GameState],
+) -> bool:
+    """Search one iteration restricted to ``action`` (seed 5) and check that its reward is
+    ``knowledge``'s reward of the world the search drew (``deal(state, seat, world seed)``)
+    after the action; False where the settling policy would draw from the search's
+    generator, so nothing can be compared."""
+    seat = state.to_move
+    result = search(state, seat, Budget(iterations=1), params, 5, knowledge, only=[action])
+    assert [row.action for row in result.actions] == [action]
+    _, world_seed = splitmix(random.Random(5).getrandbits(64))
+    world = deal(state, seat, world_seed)
+    world.apply(action)
+    if world.is_over or knowledge.unsettled(world):
+        return False
+    expected = knowledge.rewards(world)[seat]
+    assert result.actions[0].reward == pytest.approx(expected, abs=1e-9)
+    return True
 
 
 def random_position(game: str, players: int, seed: int, steps: int, **options: Any) -> GameState:

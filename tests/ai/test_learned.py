@@ -47,14 +47,16 @@ def test_python_and_native_values_agree_on_random_positions() -> None:
     tigris, gheos = TigrisKnowledge(learned=True), GheosKnowledge(learned=True)
     model("tigris"), model("gheos")  # read, and handed to the native side
     for state in random_states("tigris", 6, 40):
-        board = read_tigris(state)
+        board = read_tigris(state, None, 2)  # the learned features read value=2
         rows = _native.tigris_ai_features(state)
         for seat, row in enumerate(rows):
             assert row == pytest.approx(board.learned_features(seat), abs=1e-9)
         values = [model("tigris").value(row) for row in rows]
         assert values == pytest.approx(board.learned_values(), abs=1e-9)
         python = tigris.rewards(state)
-        assert _native.tigris_ai_rewards(state, False, True) == pytest.approx(python, abs=1e-9)
+        assert _native.tigris_ai_rewards(state, False, learned=True) == pytest.approx(
+            python, abs=1e-9
+        )
     for state in random_states("gheos", 6, 50):
         reading = read_gheos(state)
         rows = _native.gheos_ai_features(state)

@@ -4,8 +4,6 @@ computes on the same world, threads, refusals, and (long) its strength."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from cradle import gheos
@@ -13,8 +11,7 @@ from cradle.ai.gheos_knowledge import GheosKnowledge
 from cradle.ai.ismcts import IsmctsBot, IsmctsParams, native_search_for, parallel_search, search
 from cradle.ai.search import Budget, knowledge_for
 
-from .helpers import decision_positions
-from .test_native_search import splitmix
+from .helpers import decision_positions, one_iteration_is_the_reference
 
 _native = pytest.importorskip("cradle._native")
 
@@ -56,18 +53,14 @@ def test_the_native_world_is_the_reference_sample_and_one_iteration_its_evaluati
     checked = 0
     for players in (2, 3, 4):
         for state in decision_positions("gheos", players, seed=8 + players, count=12):
-            seat = state.to_move
             for action in state.legal_actions()[:4]:
-                result = search(state, seat, Budget(iterations=1), params, seed=5, only=[action])
-                assert [row.action for row in result.actions] == [action]
-                _, world_seed = splitmix(random.Random(5).getrandbits(64))
-                world = state.sample_hidden_seeded(seat, world_seed)
-                world.apply(action)
-                if world.is_over or knowledge.unsettled(world):
-                    continue  # the settling policy draws from the search's generator
-                expected = knowledge.rewards(world)[seat]
-                assert result.actions[0].reward == pytest.approx(expected, abs=1e-9)
-                checked += 1
+                checked += one_iteration_is_the_reference(
+                    state,
+                    action,
+                    params,
+                    knowledge,
+                    lambda state, seat, seed: state.sample_hidden_seeded(seat, seed),
+                )
     assert checked >= 12
 
 

@@ -1,9 +1,13 @@
 """Lockstep: the native Tigris knowledge (native/src/tigris/knowledge.rs) against the Python
 reference (cradle.ai.tigris_knowledge) after every step of random games.
 
-Rewards (hand-set, fitted and learned), the learned features of every seat, priors, the settling test and the commitments must agree to
+Rewards (hand-set, fitted, the final-lowest-colour evaluation ``value=2`` and learned), the
+learned features of every seat, priors and commitments (of both evaluations), the settling
+test must agree to
 1e-9; the first divergence fails with the position, so it can be replayed. The games mix
 player counts and options and pass through revolts and wars (the commitments are checked there).
+With a belief over the hands (cradle.ai.belief, read from the game's own actions) the same
+numbers and the worlds dealt by it must agree too.
 """
 
 from __future__ import annotations
@@ -15,12 +19,14 @@ from typing import Any
 import pytest
 
 from cradle import tigris
-from cradle.ai.tigris_knowledge import TigrisKnowledge, commit_options
+from cradle.ai.belief import HandBelief, believed_world
+from cradle.ai.tigris_knowledge import Shares, TigrisKnowledge, commit_options
 
 _native = pytest.importorskip("cradle._native")
 
 TOLERANCE = 1e-9
 HAND_SET, FITTED = TigrisKnowledge(), TigrisKnowledge(fitted=True)
+LOWEST = TigrisKnowledge(value=2)  # the final lowest colour (IsmctsParams.value)
 LEARNED = TigrisKnowledge(learned=True)
 
 
@@ -38,13 +44,26 @@ def divergence(what: str, state: Any, step: int, detail: str) -> str:
     return f"{what} diverge at step {step} ({detail}); position: {position}"
 
 
-def check_step(state: Any, step: int, rng: random.Random, priors_per_step: int) -> bool:
-    """Compare everything on ``state``; True when a revolt or war is being decided."""
-    for knowledge in (HAND_SET, FITTED):
-        ours = _native.tigris_ai_rewards(state, knowledge.fitted)
+def check_step(
+    state: Any, step: int, rng: random.Random, priors_per_step: int, shares: Shares | None = None
+) -> bool:
+    """Compare everything on ``state`` for both evaluations (with the belief ``shares`` if
+    given, and then the worlds dealt by it too); True when a revolt or war is being decided."""
+    belief = None if shares is None else [list(row) for row in shares]
+    hand_set, fitted, lowest = (
+        (HAND_SET, FITTED, LOWEST)
+        if shares is None
+        else (
+            TigrisKnowledge(tilts=shares),
+            TigrisKnowledge(fitted=True, tilts=shares),
+            TigrisKnowledge(tilts=shares, value=2),
+        )
+    )
+    for knowledge in (hand_set, fitted, lowest):
+        ours = _native.tigris_ai_rewards(state, knowledge.fitted, belief, knowledge.value)
         theirs = knowledge.rewards(state)
         assert differs(ours, theirs) < 0, divergence(
-            "rewards", state, step, f"fitted={knowledge.fitted}: {ours} != {theirs}"
+            "rewards", state, step, f"{knowledge.fitted=} {knowledge.value=}: {ours} != {theirs}"
         )
     # The learned evaluation: every seat's features, and the model's rewards.
     board = read_board(state)
@@ -54,7 +73,7 @@ def check_step(state: Any, step: int, rng: random.Random, priors_per_step: int) 
         at = differs(row, theirs)
         assert at < 0, divergence("features", state, step, f"seat {seat} [{at}]: {row} != {theirs}")
     theirs = LEARNED.rewards(state)  # reads the model file, and hands it to the native side
-    ours = _native.tigris_ai_rewards(state, False, True)
+    ours = _native.tigris_ai_rewards(state, False, learned=True)
     assert differs(ours, theirs) < 0, divergence(
         "rewards", state, step, f"learned: {ours} != {theirs}"
     )
@@ -66,44 +85,66 @@ def check_step(state: Any, step: int, rng: random.Random, priors_per_step: int) 
     picked = list(range(len(ids)))
     if len(picked) > priors_per_step:
         picked = rng.sample(picked, priors_per_step)  # a random batch, as below the root
-    ours = _native.tigris_ai_priors(state, [ids[i] for i in picked])
-    theirs = HAND_SET.priors(state, [actions[i] for i in picked])
-    at = differs(ours, theirs)
-    assert at < 0, divergence(
-        "priors", state, step, f"{actions[picked[at]]}: {ours[at]} != {theirs[at]}"
-    )
+    for knowledge in (hand_set, lowest):
+        ours = _native.tigris_ai_priors(state, [ids[i] for i in picked], belief, knowledge.value)
+        theirs = knowledge.priors(state, [actions[i] for i in picked])
+        at = differs(ours, theirs)
+        assert at < 0, divergence(
+            "priors",
+            state,
+            step,
+            f"value={knowledge.value} {actions[picked[at]]}: {ours[at]} != {theirs[at]}",
+        )
     commits = commit_options(actions)
     if commits:
         seat = state.to_move
-        assert _native.tigris_ai_best_commit(state, seat, commits) == read_best(state, commits)
+        for value in (1, 2):
+            native = _native.tigris_ai_best_commit(state, seat, commits, belief, value)
+            assert native == read_best(state, commits, shares, value), divergence(
+                "commitments", state, step, f"value={value}"
+            )
+    if shares is not None and not state.is_over:
+        observer, seed = rng.randrange(state.num_players), rng.getrandbits(64)
+        ours_world = _native.tigris_ai_world(state, observer, seed, belief)
+        theirs_world = believed_world(state, observer, shares, seed)
+        assert ours_world.to_position() == theirs_world.to_position(), divergence(
+            "worlds", state, step, f"observer {observer}, seed {seed}, belief {belief}"
+        )
     return bool(commits)
 
 
 def read_board(state: Any) -> Any:
+    """The reading the learned features come from (always value=2)."""
     from cradle.ai.tigris_knowledge import read
 
-    return read(state)
+    return read(state, None, 2)
 
 
-def read_best(state: Any, commits: list[int]) -> int:
+def read_best(state: Any, commits: list[int], shares: Shares | None = None, value: int = 1) -> int:
     from cradle.ai.tigris_knowledge import read
 
-    return read(state).best_commit(state.to_move, commits)
+    return read(state, shares, value).best_commit(state.to_move, commits)
 
 
-def play_in_lockstep(games: list[tuple[int, int, dict[str, Any]]], priors_per_step: int) -> int:
-    """Play each (players, seed, options) game at random, checking every step; the number of
-    steps inside a revolt or war."""
+def play_in_lockstep(
+    games: list[tuple[int, int, dict[str, Any]]], priors_per_step: int, believe: bool = False
+) -> int:
+    """Play each (players, seed, options) game at random, checking every step (``believe``:
+    with the belief its actions so far give); the number of steps inside a revolt or war."""
     conflicts = 0
     for players, seed, options in games:
         state = tigris.new_game(players, seed, tigris.Options(**options), engine="native")
         rng = random.Random(seed)
+        belief = HandBelief()
         step = 0
         while not state.is_over:
-            conflicts += check_step(state, step, rng, priors_per_step)
-            state.apply_id(rng.choice(state.legal_action_ids()))
+            shares = belief.tilts(state) if believe else None
+            conflicts += check_step(state, step, rng, priors_per_step, shares)
+            action = state.action_string(rng.choice(state.legal_action_ids()))
+            belief.observe(state, action)
+            state.apply(action)
             step += 1
-        check_step(state, step, rng, priors_per_step)
+        check_step(state, step, rng, priors_per_step, belief.tilts(state) if believe else None)
     return conflicts
 
 
@@ -128,6 +169,17 @@ def test_native_knowledge_follows_the_reference() -> None:
     assert play_in_lockstep(games, priors_per_step=32) > 0  # conflicts were checked too
 
 
+def test_native_knowledge_follows_the_reference_with_a_belief() -> None:
+    games = [table(seed) for seed in range(11, 15)]
+    assert play_in_lockstep(games, priors_per_step=16, believe=True) > 0
+
+
+@pytest.mark.long
+def test_native_knowledge_follows_the_reference_with_a_belief_long() -> None:
+    games = [table(seed) for seed in range(200, 240)]
+    assert play_in_lockstep(games, priors_per_step=200, believe=True) > 0
+
+
 @pytest.mark.long
 def test_native_knowledge_follows_the_reference_long() -> None:
     games = [table(seed) for seed in range(100, 200)]
@@ -141,7 +193,17 @@ def test_the_hooks_refuse_bad_input() -> None:
         _native.tigris_ai_priors(state, [illegal])
     with pytest.raises(ValueError, match="seat"):
         _native.tigris_ai_best_commit(state, 5, [0, 1])
+    with pytest.raises(ValueError, match="value is 1 or 2"):
+        _native.tigris_ai_rewards(state, False, value=3)
     assert _native.tigris_ai_best_commit(state, 0, [0, 1]) is None  # no conflict now
+    with pytest.raises(ValueError, match="belief of 1 seats"):
+        _native.tigris_ai_world(state, 0, 1, [[0.25] * 4])
+    with pytest.raises(ValueError, match="positive colour odds"):
+        settings = (0.4, 1.5, 0.5, 0.3, 0, 0, 48)
+        bad = [[0.25] * 4, [0.5, 0.5, 0.0, 0.0]]
+        _native.tigris_search(state, state.to_move, 10, None, settings, [1], None, False, None, bad)
+    with pytest.raises(ValueError, match="no seat"):
+        _native.tigris_ai_world(state, 2, 1, None)
 
 
 def test_native_knowledge_follows_the_reference_inside_a_revolt() -> None:

@@ -3,11 +3,12 @@ where it runs, what it returns, that it computes what the reference computes, an
 
 from __future__ import annotations
 
-import random
+from typing import Any
 
 import pytest
 
 from cradle import tigris
+from cradle.ai.belief import believed_world
 from cradle.ai.ismcts import (
     IsmctsBot,
     IsmctsParams,
@@ -16,23 +17,12 @@ from cradle.ai.ismcts import (
     search,
 )
 from cradle.ai.search import Budget, knowledge_for
-from cradle.ai.tigris_knowledge import TigrisKnowledge
+from cradle.ai.tigris_knowledge import Shares, TigrisKnowledge
 
-from .helpers import decision_positions
+from .helpers import decision_positions, one_iteration_is_the_reference
 from .test_knowledge import revolt_position
 
 _native = pytest.importorskip("cradle._native")
-
-MASK = (1 << 64) - 1
-
-
-def splitmix(state: int) -> tuple[int, int]:
-    """SearchRng's next draw (SplitMix64): the new state and the value."""
-    state = (state + 0x9E3779B97F4A7C15) & MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return state, z ^ (z >> 31)
 
 
 def test_the_native_search_runs_only_where_its_twin_knowledge_exists() -> None:
@@ -62,25 +52,36 @@ def test_native_root_statistics_add_up() -> None:
     assert again.actions == result.actions
 
 
-def test_one_native_iteration_is_the_reference_evaluation_of_its_world() -> None:
+# A belief that one seat hoards red and the other holds almost none (odds of each colour
+# against a uniform draw).
+SKEWED: Shares = ((3.0, 0.5, 0.5, 0.5), (0.1, 1.3, 1.3, 1.3))
+
+
+@pytest.mark.parametrize(
+    ("shares", "value"),
+    [(None, 1), (SKEWED, 1), (None, 2), (SKEWED, 2)],
+    ids=["uniform", "belief", "lowest", "lowest-belief"],
+)
+def test_one_native_iteration_is_the_reference_evaluation_of_its_world(
+    shares: Shares | None, value: int
+) -> None:
     # With one iteration restricted to one action, the search's reward is the reference
     # knowledge's reward of the world the search drew (reproduced here from its seed), after
-    # the action and the settling: determinization, apply and evaluation agree exactly.
-    knowledge = TigrisKnowledge()
+    # the action and the settling: determinization (dealt by the belief, if any), apply and
+    # evaluation agree exactly, for both evaluations (IsmctsParams.value reaches the native
+    # search).
+    knowledge = TigrisKnowledge(tilts=shares, value=value)
+    params = IsmctsParams(belief=1, value=value)
     checked = 0
+
+    def deal(state: Any, seat: int, seed: int) -> Any:
+        if shares is None:
+            return state.sample_hidden_seeded(seat, seed)
+        return believed_world(state, seat, shares, seed)
+
     for state in decision_positions("tigris", 2, seed=8, count=6):
-        seat = state.to_move
         for action in state.legal_actions()[:5]:
-            result = search(state, seat, Budget(iterations=1), seed=5, only=[action])
-            assert [row.action for row in result.actions] == [action]
-            _, world_seed = splitmix(random.Random(5).getrandbits(64))
-            world = state.sample_hidden_seeded(seat, world_seed)
-            world.apply(action)
-            if world.is_over or knowledge.unsettled(world):
-                continue  # the settling policy draws from the search's generator
-            expected = knowledge.rewards(world)[seat]
-            assert result.actions[0].reward == pytest.approx(expected, abs=1e-9)
-            checked += 1
+            checked += one_iteration_is_the_reference(state, action, params, knowledge, deal)
     assert checked >= 20
 
 

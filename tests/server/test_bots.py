@@ -151,3 +151,49 @@ def test_cradle_serve_starts_its_bot_workers_with_the_server(db_url: str) -> Non
             while not hub.bots.worker_pids():
                 assert time.monotonic() < deadline, "the bot workers did not start"
                 time.sleep(0.05)
+
+
+def test_the_hub_keeps_the_tables_belief_over_the_hands(client: object) -> None:
+    """A bot seat reads the opponents from the public history (cradle.ai.belief): the hub
+    works the belief out for the bot's first decision and follows every move after it, so
+    it is always the belief of the table's record."""
+    import random
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from cradle.ai.belief import replayed
+    from cradle.ai.tigris_knowledge import UNSEEN_SHARE
+    from cradle.server.hub import Hub
+    from tests.server.conftest import auth, create, token_of
+
+    assert isinstance(client, TestClient)
+    created = create(client, seats=["human", "bot:greedy"])
+    game_id = created["id"]
+    token = token_of(created, 0)
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    table = hub.tables[game_id]
+    rng = random.Random(11)
+    deadline = time.monotonic() + 120
+    moves = 0
+    while moves < 8:
+        assert time.monotonic() < deadline, "the game stopped moving"
+        mine = client.get(f"/api/games/{game_id}", headers=auth(token)).json()
+        if mine["to_move"] != 0:
+            time.sleep(0.02)  # the bot decides
+            continue
+        tiles = [a for a in mine["legal_actions"] if a.startswith("tile ")]
+        action = rng.choice(tiles or mine["legal_actions"])
+        answer = client.post(
+            f"/api/games/{game_id}/actions", json={"action": action}, headers=auth(token)
+        )
+        assert answer.status_code == 200, answer.text
+        moves += 1
+    belief = table.belief
+    assert belief is not None and table.belief_ply == table.ply  # followed up to now
+    record = table.record
+    options = table.module.options_from_dict(record.options)
+    start = table.module.new_game(2, record.seed, options, dynasties=record.players)
+    expected = replayed(start, record.actions).shares(table.state)
+    assert belief.shares(table.state) == expected
+    assert expected is not None and any(row != UNSEEN_SHARE for row in expected)  # it read

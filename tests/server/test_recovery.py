@@ -60,7 +60,10 @@ def test_sigkill_and_restart(any_db_url: str) -> None:
             if not seen["legal_actions"]:
                 time.sleep(0.01)
                 continue
-            action = next((a for a in seen["legal_actions"] if a.startswith("tile")), "pass")
+            # A tile when there is one; otherwise whatever is legal (a revolt or war the random
+            # bot starts asks the human for a commitment, where "pass" is not legal).
+            legal = seen["legal_actions"]
+            action = next((a for a in legal if a.startswith("tile")), legal[0])
             server.post(f"/api/games/{human['id']}/actions", {"action": action}, token)
             played.append(action)
         wait_for(lambda: server.get(f"/api/games/{bots['id']}")["table"]["moves"] >= 20)

@@ -9,8 +9,7 @@ use super::knowledge::{self, Reading};
 use super::py::GheosState;
 use super::random::Fast;
 use super::search_game::Learned;
-use crate::search::py::{model_is_set, search_detached};
-use crate::search::{Budget, Params};
+use crate::search::py::{model_is_set, search_detached, PyParams, PySearchResult};
 
 /// The evaluation's estimated final score per seat (`Reading.values()`).
 #[pyfunction]
@@ -105,53 +104,47 @@ fn gheos_search(
     seat: usize,
     iterations: Option<u64>,
     seconds: Option<f64>,
-    params: (f64, f64, f64, f64, usize, usize, usize),
+    params: PyParams,
     seeds: Vec<u64>,
     only: Option<Vec<u32>>,
     floor: Option<u64>,
     learned: bool,
-) -> PyResult<(u64, Vec<(u32, u64, f64)>)> {
+) -> PyResult<PySearchResult> {
     if learned {
         model_is_set("gheos")?;
     }
-    let game = &state.game;
+    let root = state.game.clone();
     let mut legal = Vec::new();
-    game.legal_ids(&mut legal);
-    if game.is_over() || legal.is_empty() {
+    root.legal_ids(&mut legal);
+    if legal.is_empty() {
         return Err(PyValueError::new_err("the game is over: nothing to search"));
     }
-    if seat != usize::from(game.active) {
-        return Err(PyValueError::new_err(format!(
-            "it is seat {}'s decision, not seat {seat}'s",
-            game.active
-        )));
-    }
-    let budget =
-        Budget::checked(iterations, seconds, floor, &seeds).map_err(PyValueError::new_err)?;
-    let params = Params::from_tuple(params);
-    let root = game.clone();
     // The search reads its own copy: other threads may use the state meanwhile.
     drop(state);
     if learned {
-        return Ok(search_detached(
+        return search_detached(
             py,
             &Learned(root),
             seat,
-            budget,
+            iterations,
+            seconds,
+            floor,
             params,
             &seeds,
             only.as_deref(),
-        ));
+        );
     }
-    Ok(search_detached(
+    search_detached(
         py,
         &root,
         seat,
-        budget,
+        iterations,
+        seconds,
+        floor,
         params,
         &seeds,
         only.as_deref(),
-    ))
+    )
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

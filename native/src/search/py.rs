@@ -18,22 +18,45 @@ pub fn model_is_set(game: &str) -> PyResult<()> {
     Ok(())
 }
 
-/// Search `root` with the GIL released (other Python threads go on meanwhile); the iterations
-/// run and (action id, visits, summed reward) per visited root action, as
-/// `cradle.ai.ismcts` reads them.
+/// The search's settings as Python hands them over: exploration, widening, alpha,
+/// prior_weight, rollout, playout, batch.
+pub type PyParams = (f64, f64, f64, f64, usize, usize, usize);
+
+/// The iterations run and, per visited root action, (action id, visits, summed reward).
+pub type PySearchResult = (u64, Vec<(u32, u64, f64)>);
+
+/// Search `root` for `seat` with the GIL released (other Python threads go on meanwhile),
+/// after refusing what Python may get wrong: a finished game, a seat not to move, a budget
+/// without seeds or limits. The iterations run and (action id, visits, summed reward) per
+/// visited root action, as `cradle.ai.ismcts` reads them.
+#[allow(clippy::too_many_arguments)]
 pub fn search_detached<G: SearchGame + Sync>(
     py: Python<'_>,
     root: &G,
     seat: usize,
-    budget: Budget,
-    params: Params,
+    iterations: Option<u64>,
+    seconds: Option<f64>,
+    floor: Option<u64>,
+    params: PyParams,
     seeds: &[u64],
     only: Option<&[u32]>,
-) -> (u64, Vec<(u32, u64, f64)>) {
+) -> PyResult<PySearchResult> {
+    if root.is_over() {
+        return Err(PyValueError::new_err("the game is over: nothing to search"));
+    }
+    if seat != root.to_move() {
+        return Err(PyValueError::new_err(format!(
+            "it is seat {}'s decision, not seat {seat}'s",
+            root.to_move()
+        )));
+    }
+    let budget =
+        Budget::checked(iterations, seconds, floor, seeds).map_err(PyValueError::new_err)?;
+    let params = Params::from_tuple(params);
     let (count, stats) = py.detach(|| search(root, seat, budget, params, seeds, only));
     let rows = stats
         .iter()
         .map(|r| (r.action, r.visits, r.total))
         .collect();
-    (count, rows)
+    Ok((count, rows))
 }

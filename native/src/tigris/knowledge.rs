@@ -14,17 +14,35 @@ use super::pyrandom::PyRandom;
 use super::state::{Moves, PendingKind, State};
 use crate::search::model::{self, TIGRIS_FEATURES};
 use crate::search::{pairwise_chances, SearchGame, SearchRng};
+use crate::splitmix::SplitMix64;
 
 /// The colours of the leaders in the order the evaluation visits them: king, priest, farmer,
 /// trader.
 const ROLE_ORDER: [usize; 4] = [BLACK, RED, BLUE, GREEN];
 /// Share of each colour among the tiles nobody has seen at the start.
-const UNSEEN_SHARE: [f64; 4] = [47.0 / 143.0, 36.0 / 143.0, 30.0 / 143.0, 30.0 / 143.0];
+pub const UNSEEN_SHARE: [f64; 4] = [47.0 / 143.0, 36.0 / 143.0, 30.0 / 143.0, 30.0 / 143.0];
+/// Per seat, four numbers per colour: believed shares of a hand, or a belief's odds of each
+/// colour against a uniform draw (`cradle.ai.belief`'s tilts).
+pub type Shares = [[f64; 4]; 4];
+/// The uniform belief: every hand in the unseen shares.
+pub const UNIFORM: Shares = [UNSEEN_SHARE; 4];
 const LEADER_WORTH: f64 = 4.0;
 const MONUMENT_WORTH: f64 = 3.0;
 const KING_SHARE: f64 = 0.15;
 const SORTED_WEIGHTS: [f64; 4] = [0.55, 0.25, 0.12, 0.08];
 const TILE_COST: f64 = 0.3;
+// The evaluation of `value=2` (the reference's constants of the same names).
+const KING_REACH: f64 = 0.5;
+const KING_LED_REACH: f64 = 0.1;
+const IN_HAND_REACH: f64 = 0.25;
+const MONUMENT_RATE: f64 = 0.25;
+const ATTACK_SPOT: i64 = 1;
+const REVOLT_PRESSURE: f64 = 0.5;
+const CATASTROPHE_RISK: f64 = 0.3;
+const SOFTMIN_SPREAD: (f64, f64) = (1.0, 2.0);
+const TIE_WEIGHTS: [f64; 3] = [0.04, 0.02, 0.01];
+const SWAP_GAIN: f64 = 1.0;
+const WAR_WEIGHT: f64 = 0.8;
 /// The reference's FITTED_WEIGHTS (weights of [`Board::features`]).
 pub const FITTED_WEIGHTS: [f64; 24] = [
     -0.3646, 0.0178, -0.0674, -0.1333, -0.1060, 0.0447, 0.1687, -0.4039, 0.0897, -0.2736, 0.0041,
@@ -94,6 +112,14 @@ fn python_set_order(values: &[i16], out: &mut [i16; 4]) {
 pub struct Board<'s> {
     s: &'s State,
     pub remaining: f64,
+    /// The evaluation: 1 the sorted weights, 2 the final lowest colour.
+    value: u8,
+    /// Actions each seat still takes, about one tile drawn each.
+    own_actions: f64,
+    /// The strengths on the board in a revolt or war (attacker, defender); value 2 only.
+    strengths: (u32, u32),
+    /// Each seat's reach, once computed (priors of swaps).
+    reach_of: [Option<[f64; 4]>; 4],
     /// Face-up temples (cells showing a red tile).
     temples: Bb,
     /// Cells showing a face-up tile of each colour, and cells showing nothing.
@@ -111,10 +137,28 @@ pub struct Board<'s> {
     /// Colours that still have an unused monument.
     wanted: [bool; 4],
     squares: Option<[Bb; 4]>,
+    /// Each seat's believed colour shares of its hand ([`UNIFORM`] without a belief).
+    shares: Shares,
 }
 
 impl<'s> Board<'s> {
     pub fn read(s: &'s State) -> Board<'s> {
+        Board::read_full(s, None, 1)
+    }
+
+    /// The reading with a belief over the hands, as odds against a uniform draw (None:
+    /// uniform).
+    pub fn read_with(s: &'s State, tilts: Option<Shares>) -> Board<'s> {
+        Board::read_full(s, tilts, 1)
+    }
+
+    /// A reading for the evaluation `value` (1 or 2).
+    pub fn read_valued(s: &'s State, value: u8) -> Board<'s> {
+        Board::read_full(s, None, value)
+    }
+
+    /// A reading with a belief (None: uniform) for the evaluation `value` (1 or 2).
+    pub fn read_full(s: &'s State, tilts: Option<Shares>, value: u8) -> Board<'s> {
         let connectors = s.connectors();
         let covered = s.tiles_down() | s.wonder_mask() | s.cata | s.leaders;
         let showing = [0, 1, 2, 3].map(|c| s.up[c].minus(covered));
@@ -164,9 +208,24 @@ impl<'s> Board<'s> {
         let on_board: u32 = treasures_in.iter().sum();
         let by_treasures = (on_board as f64 - 2.0).max(0.0) / (start_treasures - 2.0);
         let left = 1.0f64.min(by_bag).min(by_treasures).max(0.0);
+        let remaining = if s.ending { 0.0 } else { left };
+        let mut strengths = (0, 0);
+        if value >= 2 {
+            if let Some(p) = s.pending.as_ref() {
+                if matches!(p.kind, PendingKind::Revolt | PendingKind::War) {
+                    let attack = s.base_strength(p, p.attacker.unwrap_or(0) as usize);
+                    let defence = s.base_strength(p, p.defender.unwrap_or(0) as usize);
+                    strengths = (attack, defence);
+                }
+            }
+        }
         Board {
             s,
-            remaining: if s.ending { 0.0 } else { left },
+            remaining,
+            value,
+            own_actions: remaining * start_bag / s.n as f64,
+            strengths,
+            reach_of: [None; 4],
             temples: showing[RED],
             showing,
             bare,
@@ -178,6 +237,7 @@ impl<'s> Board<'s> {
             monuments,
             wanted,
             squares: None,
+            shares: tilts.map_or(UNIFORM, |t| t.map(|tilt| tilted(&tilt))),
         }
     }
 
@@ -221,7 +281,16 @@ impl<'s> Board<'s> {
     }
 
     fn expected_in_hand(&self, seat: usize, colour: usize) -> f64 {
-        self.hand_size(seat) as f64 * UNSEEN_SHARE[colour]
+        self.hand_size(seat) as f64 * self.shares[seat][colour]
+    }
+
+    /// Belief that `seat` holds at least `count` tiles of `colour`.
+    fn odds_of_holding(&self, seat: usize, colour: usize, count: i64) -> f64 {
+        1.0 - binomial_cdf(
+            count - 1,
+            self.hand_size(seat) as i64,
+            self.shares[seat][colour],
+        )
     }
 
     fn leader_quality(&self, colour: usize, cell: usize) -> f64 {
@@ -279,6 +348,9 @@ impl<'s> Board<'s> {
 
     /// An estimate of the seat's final score (its lowest colour, treasures placed).
     pub fn seat_value(&self, seat: usize) -> f64 {
+        if self.value >= 2 {
+            return self.final_value(seat);
+        }
         let future = self.remaining;
         let (mut expected, _, _, _) = self.outlook(seat);
         for _ in 0..self.s.treasures[seat] {
@@ -294,6 +366,121 @@ impl<'s> Board<'s> {
         value += future
             * (0.12 * self.s.hands[seat][RED] as f64 + 0.15 * self.s.catastrophes[seat] as f64);
         value
+    }
+
+    // -- the evaluation of value=2: the final lowest colour ------------------------------
+
+    /// The chance that a leader of `seat` next to `temples` temples still stands when it
+    /// should score (rival revolts by the belief over their reds, a catastrophe on its only
+    /// temple).
+    fn safety(&self, seat: usize, temples: u32) -> f64 {
+        let need = temples as i64 + self.s.hands[seat][RED] as i64 + 1 - ATTACK_SPOT;
+        let mut standing = 1.0;
+        let mut threatened = false;
+        for other in 0..self.s.n {
+            if other == seat {
+                continue;
+            }
+            standing *= 1.0 - REVOLT_PRESSURE * self.odds_of_holding(other, RED, need);
+            if self.s.catastrophes[other] > 0 {
+                threatened = true;
+            }
+        }
+        if temples <= 1 && threatened {
+            standing *= 1.0 - CATASTROPHE_RISK;
+        }
+        standing
+    }
+
+    /// Per colour, how surely a tile of that colour the seat places still scores.
+    fn reach(&self, seat: usize) -> [f64; 4] {
+        let king = self.leader_cell(seat, BLACK);
+        let mut king_reach = 0.0;
+        let mut led = [false; 4];
+        if king != NONE {
+            let at = king as usize;
+            let quality = self.leader_quality(BLACK, at);
+            let standing = self.safety(seat, self.temples_around(at, -1));
+            king_reach = quality * standing + (1.0 - standing) * IN_HAND_REACH;
+            for &(_, c, _) in self.leaders_in(self.comp[at]) {
+                led[c as usize] = true;
+            }
+        }
+        let mut reach = [0.0; 4];
+        for colour in 0..4 {
+            let cell = self.leader_cell(seat, colour);
+            let mut r = if cell == NONE {
+                IN_HAND_REACH
+            } else {
+                // A leader lost to a revolt or a catastrophe goes back to the hand.
+                let at = cell as usize;
+                let standing = self.safety(seat, self.temples_around(at, -1));
+                self.leader_quality(colour, at) * standing + (1.0 - standing) * IN_HAND_REACH
+            };
+            if colour != BLACK && king != NONE {
+                let share = if led[colour] {
+                    KING_LED_REACH
+                } else {
+                    KING_REACH
+                };
+                r = r.max(share * king_reach);
+            }
+            reach[colour] = r;
+        }
+        reach
+    }
+
+    fn reach_cached(&mut self, seat: usize) -> [f64; 4] {
+        if let Some(reach) = self.reach_of[seat] {
+            return reach;
+        }
+        let reach = self.reach(seat);
+        self.reach_of[seat] = Some(reach);
+        reach
+    }
+
+    /// Per colour, the points the seat should end with (the reference's `final_outlook`).
+    fn final_outlook(&self, seat: usize) -> [f64; 4] {
+        let reach = self.reach(seat);
+        let actions = self.own_actions;
+        let draws = (actions - HAND_SIZE as f64).max(0.0);
+        let hand = self.s.hands[seat];
+        let mut expected = self.s.points[seat].map(|p| p as f64);
+        for colour in 0..4 {
+            let tiles = (hand[colour] as f64).min(actions) + draws * UNSEEN_SHARE[colour];
+            expected[colour] += reach[colour] * tiles;
+        }
+        for &(at, (a, b)) in &self.monuments {
+            for colour in [a, b] {
+                let cell = self.leader_cell(seat, colour);
+                if cell != NONE && self.comp[cell as usize] == at {
+                    let standing = self.safety(seat, self.temples_around(cell as usize, -1));
+                    expected[colour] += MONUMENT_RATE * actions * standing;
+                }
+            }
+        }
+        expected
+    }
+
+    /// The expected final lowest colour (treasures wild) as a softmin, plus the tie-break.
+    fn final_value(&self, seat: usize) -> f64 {
+        let mut expected = self.final_outlook(seat);
+        for _ in 0..self.s.treasures[seat] {
+            let low = lowest(&expected);
+            expected[low] += 1.0;
+        }
+        expected.sort_by(f64::total_cmp);
+        let spread = SOFTMIN_SPREAD.0 + SOFTMIN_SPREAD.1 * self.remaining;
+        let low = expected[0];
+        let mut total = 0.0;
+        for e in expected {
+            total += ((low - e) / spread).exp();
+        }
+        let mut value = low - spread * total.ln();
+        for (w, e) in TIE_WEIGHTS.iter().zip(&expected[1..]) {
+            value += w * e;
+        }
+        value + self.remaining * 0.15 * self.s.catastrophes[seat] as f64
     }
 
     /// What the fitted evaluation weighs, once × remaining and once × (1 - remaining).
@@ -403,31 +590,32 @@ impl<'s> Board<'s> {
                 options.iter().copied().min().unwrap_or(0)
             }
         };
-        // The strengths on the board count 0, as in the reference (see its NOTE).
+        // The strengths on the board count 0 but with value=2, as in the reference.
+        let (attack, defence) = (self.strengths.0 as i64, self.strengths.1 as i64);
         if let Some(Some(committed)) = p.attacker_commit {
             if seat == defender {
-                let need = committed as u32;
-                if need == 0 {
+                let need = attack + committed as i64 - defence;
+                if need <= 0 {
                     return Some(fallback());
                 }
-                return Some(if options.contains(&need) {
-                    need
+                return Some(if options.contains(&(need as u32)) {
+                    need as u32
                 } else {
                     fallback()
                 });
             }
         }
         let held = self.hand_size(defender) as i64;
-        let share = UNSEEN_SHARE[colour];
+        let share = self.shares[defender][colour];
         let stake = if revolt {
             2.0 + 2.0 * self.remaining
         } else {
-            2.0 + 2.0 * self.remaining + 0.5 * 0.0
+            2.0 + 2.0 * self.remaining + 0.5 * (attack + defence) as f64
         };
         let mut best = *options.first()?;
         let mut best_value = f64::NEG_INFINITY;
         for &k in options {
-            let need = k as i64;
+            let need = attack + k as i64 - defence;
             let p_win = if need > 0 {
                 binomial_cdf(need - 1, held, share)
             } else {
@@ -488,7 +676,21 @@ impl<'s> Board<'s> {
             }
             Action::Swap { counts } => {
                 let tiles: u32 = counts.iter().map(|&c| c as u32).sum();
-                -0.6 - 0.03 * tiles as f64
+                let mut value = -0.6 - 0.03 * tiles as f64;
+                if self.value >= 2 {
+                    // Tiles that cannot score are traded for the average draw.
+                    let reach = self.reach_cached(seat);
+                    let mut mean = 0.0;
+                    for (share, r) in UNSEEN_SHARE.iter().zip(reach) {
+                        mean += share * r;
+                    }
+                    for colour in 0..4 {
+                        for _ in 0..counts[colour] {
+                            value += SWAP_GAIN * (mean - reach[colour]);
+                        }
+                    }
+                }
+                value
             }
             Action::Pass => -0.4,
             Action::Withdraw { .. } => -0.7,
@@ -638,6 +840,18 @@ impl<'s> Board<'s> {
             let their_side = self.counts[theirs as usize][war_colour];
             let in_hand = self.s.hands[seat][war_colour] as i64 - i64::from(colour == war_colour);
             let my_total = my_side as i64 + in_hand.max(0);
+            if self.value >= 2 {
+                // The stake times the chance to win less the leader and supporters lost.
+                let need = my_total - their_side as i64;
+                let p_win = if need > 0 {
+                    1.0 - self.odds_of_holding(other, war_colour, need)
+                } else {
+                    0.0
+                };
+                value += WAR_WEIGHT
+                    * (p_win * (1 + their_side) as f64 - (1.0 - p_win) * (1 + my_side) as f64);
+                continue;
+            }
             let their_total = their_side as f64 + self.expected_in_hand(other, war_colour);
             if my_total as f64 > their_total + 0.5 {
                 value += 0.8 * (1 + their_side) as f64;
@@ -671,13 +885,25 @@ impl<'s> Board<'s> {
         }
         let mut value;
         if let Some((owner, at)) = rival {
-            let defence = self.temples_around(at, -1) as f64 + self.expected_in_hand(owner, RED);
             let attack = temples + self.s.hands[seat][RED] as u32;
-            value = if attack as f64 > defence + 0.5 {
-                1.2
+            if self.value >= 2 {
+                // They tie, and so win, holding `need` reds.
+                let need = attack as i64 - self.temples_around(at, -1) as i64;
+                let p_win = if need > 0 {
+                    1.0 - self.odds_of_holding(owner, RED, need)
+                } else {
+                    0.0
+                };
+                value = 1.8 * p_win - 0.6;
             } else {
-                -0.6
-            };
+                let defence =
+                    self.temples_around(at, -1) as f64 + self.expected_in_hand(owner, RED);
+                value = if attack as f64 > defence + 0.5 {
+                    1.2
+                } else {
+                    -0.6
+                };
+            }
         } else {
             let mut supporters = 0;
             for &k in &around[..len] {
@@ -686,6 +912,9 @@ impl<'s> Board<'s> {
             let t = temples as f64;
             let quality = 0.35 + 0.35 * supporters.min(8) as f64 / 8.0 + 0.3 * t / (t + 1.0);
             value = 0.9 * quality * future;
+            if self.value >= 2 {
+                value *= self.safety(seat, temples);
+            }
             if kingdom < 0 {
                 value *= 0.7;
             } else {
@@ -717,6 +946,70 @@ impl<'s> Board<'s> {
     }
 }
 
+/// The reference's `tilted`: the unseen shares tilted by a belief's odds of each colour.
+fn tilted(tilt: &[f64; 4]) -> [f64; 4] {
+    let raw = [0, 1, 2, 3].map(|c| UNSEEN_SHARE[c] * tilt[c]);
+    let total = raw[0] + raw[1] + raw[2] + raw[3];
+    raw.map(|x| x / total)
+}
+
+/// `cradle.ai.belief.weighted_pool`: the unseen tiles in the order `deal_hidden` deals them
+/// (each other seat's hand, then its discards, then the bag), each hand drawn without
+/// replacement with chances ∝ the pool's count × the seat's odds of the colour (`weights`;
+/// SplitMix64 of `seed`), the rest sorted and shuffled as CPython's `random.Random(seed)`.
+pub fn weighted_pool(
+    pool: &[u8],
+    sizes: &[(usize, usize)],
+    weights: &[[f64; 4]],
+    seed: u64,
+) -> Vec<u8> {
+    let mut counts = [0usize; 4];
+    for &c in pool {
+        counts[c as usize] += 1;
+    }
+    let mut rng = SplitMix64::new(seed);
+    let mut hands = Vec::with_capacity(sizes.len());
+    for (&(hand_size, _), weight) in sizes.iter().zip(weights) {
+        let mut hand = [0usize; 4];
+        for _ in 0..hand_size {
+            let mut total = 0.0;
+            for c in 0..4 {
+                total += counts[c] as f64 * weight[c];
+            }
+            let mut r = rng.unit() * total;
+            let mut pick = None;
+            for c in 0..4 {
+                let x = counts[c] as f64 * weight[c];
+                if x > 0.0 && r < x {
+                    pick = Some(c);
+                    break;
+                }
+                r -= x;
+            }
+            // Rounding at the top end: the last colour still in the pool.
+            let pick = pick.unwrap_or_else(|| (0..4).rev().find(|&c| counts[c] > 0).unwrap_or(0));
+            hand[pick] += 1;
+            counts[pick] -= 1;
+        }
+        hands.push(hand);
+    }
+    let mut rest: Vec<u8> = (0..4u8)
+        .flat_map(|c| std::iter::repeat_n(c, counts[c as usize]))
+        .collect();
+    PyRandom::new(u128::from(seed)).shuffle(&mut rest);
+    let mut order = Vec::with_capacity(pool.len());
+    let mut at = 0;
+    for (hand, &(_, discards)) in hands.iter().zip(sizes) {
+        for c in 0..4u8 {
+            order.extend(std::iter::repeat_n(c, hand[c as usize]));
+        }
+        order.extend_from_slice(&rest[at..at + discards]);
+        at += discards;
+    }
+    order.extend_from_slice(&rest[at..]);
+    order
+}
+
 /// A Tigris world for the native search, with the knowledge's settings.
 #[derive(Clone)]
 pub struct TigrisWorld {
@@ -725,15 +1018,26 @@ pub struct TigrisWorld {
     pub fitted: bool,
     /// The learned model instead of both (`cradle.ai.learned`).
     pub learned: bool,
+    /// A belief over the hands (odds against a uniform draw): the worlds are dealt and the
+    /// knowledge reads by it.
+    pub tilts: Option<Shares>,
+    /// The hand-set evaluation and priors: 1 the sorted weights, 2 the final lowest colour.
+    pub value: u8,
     ids: Vec<u16>,
 }
 
 impl TigrisWorld {
     pub fn new(s: State, fitted: bool) -> TigrisWorld {
+        TigrisWorld::valued(s, fitted, 1)
+    }
+
+    pub fn valued(s: State, fitted: bool, value: u8) -> TigrisWorld {
         TigrisWorld {
             s,
             fitted,
             learned: false,
+            tilts: None,
+            value,
             ids: Vec::new(),
         }
     }
@@ -744,15 +1048,27 @@ impl TigrisWorld {
         self
     }
 
+    /// This world with a belief over the hands (None: uniform).
+    pub fn believing(mut self, tilts: Option<Shares>) -> TigrisWorld {
+        self.tilts = tilts;
+        self
+    }
+
+    pub fn board(&self) -> Board<'_> {
+        Board::read_full(&self.s, self.tilts, self.value)
+    }
+
     /// The reference's `TigrisKnowledge.rewards` (exact once the game is over).
     pub fn rewards(&self) -> [f64; 4] {
         if self.s.over {
             return rank_rewards(&self.s);
         }
-        let board = Board::read(&self.s);
         if self.learned {
+            // The model was fitted on value=2 readings, whatever the priors use.
+            let board = Board::read_full(&self.s, self.tilts, 2);
             return pairwise_chances(&board.learned_values(), 1.0);
         }
+        let board = self.board();
         pairwise_chances(&board.values(self.fitted), board.temperature(self.fitted))
     }
 }
@@ -803,17 +1119,36 @@ impl SearchGame for TigrisWorld {
     }
 
     fn determinize(&self, observer: usize, seed: u64) -> TigrisWorld {
-        // As sample_hidden_seeded: the pool sorted, then shuffled as CanonicalRandom(seed).
+        // As sample_hidden_seeded: the pool sorted, then shuffled as CanonicalRandom(seed);
+        // with a belief, as cradle.ai.belief.believed_world.
         let mut pool = self.s.hidden_pool(observer as i64);
         pool.sort_unstable();
-        PyRandom::new(u128::from(seed)).shuffle(&mut pool);
-        TigrisWorld::new(self.s.deal_hidden(observer as i64, &pool), self.fitted)
-            .with_learned(self.learned)
+        match &self.tilts {
+            None => PyRandom::new(u128::from(seed)).shuffle(&mut pool),
+            Some(tilts) => {
+                let mut sizes = Vec::new();
+                let mut others = Vec::new();
+                for other in (0..self.s.n).filter(|&o| o != observer) {
+                    let hand: usize = self.s.hands[other].iter().map(|&c| c as usize).sum();
+                    let discards: u32 = self.s.discards[other].iter().sum();
+                    sizes.push((hand, discards as usize));
+                    others.push(tilts[other]);
+                }
+                pool = weighted_pool(&pool, &sizes, &others, seed);
+            }
+        }
+        TigrisWorld::valued(
+            self.s.deal_hidden(observer as i64, &pool),
+            self.fitted,
+            self.value,
+        )
+        .believing(self.tilts)
+        .with_learned(self.learned)
     }
 
     fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
         let seat = self.s.to_move();
-        Board::read(&self.s).priors(seat, ids, out);
+        self.board().priors(seat, ids, out);
     }
 
     fn unsettled(&mut self) -> bool {

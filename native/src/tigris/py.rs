@@ -163,7 +163,7 @@ impl PyTigrisState {
     }
 
     /// A state of the same board as this one (a determinization): the board cache goes along.
-    fn sibling(&self, py: Python<'_>, s: State) -> PyTigrisState {
+    pub(super) fn sibling(&self, py: Python<'_>, s: State) -> PyTigrisState {
         PyTigrisState {
             s,
             legal: None,

@@ -5,10 +5,35 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::knowledge::{Board, TigrisWorld};
+use super::knowledge::{Board, Shares, TigrisWorld, UNIFORM};
 use super::py::PyTigrisState;
-use crate::search::py::{model_is_set, search_detached};
-use crate::search::{model, Budget, Params, SearchGame};
+use crate::search::model;
+use crate::search::py::{model_is_set, search_detached, PyParams, PySearchResult};
+use crate::search::SearchGame;
+
+/// A belief from Python (per seat, the odds of the 4 colours against a uniform draw),
+/// checked.
+fn shares_of(belief: Option<Vec<Vec<f64>>>, players: usize) -> PyResult<Option<Shares>> {
+    let Some(rows) = belief else {
+        return Ok(None);
+    };
+    if rows.len() != players {
+        return Err(PyValueError::new_err(format!(
+            "a belief of {} seats for {players} players",
+            rows.len()
+        )));
+    }
+    let mut shares = UNIFORM;
+    for (seat, row) in rows.iter().enumerate() {
+        if row.len() != 4 || row.iter().any(|x| !x.is_finite() || *x <= 0.0) {
+            return Err(PyValueError::new_err(
+                "a belief gives each seat 4 positive colour odds",
+            ));
+        }
+        shares[seat].copy_from_slice(row);
+    }
+    Ok(Some(shares))
+}
 
 fn legal_set(world: &mut TigrisWorld) -> Vec<u32> {
     let mut ids = Vec::new();
@@ -16,26 +41,43 @@ fn legal_set(world: &mut TigrisWorld) -> Vec<u32> {
     ids
 }
 
+/// The evaluation `value` (1 or 2), or a clear error.
+fn checked_value(value: u8) -> PyResult<u8> {
+    if value == 1 || value == 2 {
+        Ok(value)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "value is 1 or 2, not {value}"
+        )))
+    }
+}
+
 /// The knowledge's reward vector of this state (one entry per seat).
 #[pyfunction]
-#[pyo3(signature = (state, fitted, learned=false))]
+#[pyo3(signature = (state, fitted, belief=None, value=1, learned=false))]
 fn tigris_ai_rewards(
     state: PyRef<'_, PyTigrisState>,
     fitted: bool,
+    belief: Option<Vec<Vec<f64>>>,
+    value: u8,
     learned: bool,
 ) -> PyResult<Vec<f64>> {
     if learned {
         model_is_set("tigris")?;
     }
-    let world = TigrisWorld::new(state.s.clone(), fitted).with_learned(learned);
+    let shares = shares_of(belief, state.s.n)?;
+    let world = TigrisWorld::valued(state.s.clone(), fitted, checked_value(value)?)
+        .believing(shares)
+        .with_learned(learned);
     Ok(world.rewards()[..state.s.n].to_vec())
 }
 
-/// The learned features of every seat of this state (`Board.learned_features`), one row per
-/// seat in `cradle.ai.learned.FEATURES["tigris"]` order: what the training data records.
+/// The learned features of every seat of this state (`Board.learned_features`, read with
+/// value=2 as the learned model always is), one row per seat in
+/// `cradle.ai.learned.FEATURES["tigris"]` order: what the training data records.
 #[pyfunction]
 fn tigris_ai_features(state: PyRef<'_, PyTigrisState>) -> Vec<Vec<f64>> {
-    let board = Board::read(&state.s);
+    let board = Board::read_valued(&state.s, 2);
     (0..state.s.n)
         .map(|seat| board.learned_features(seat).to_vec())
         .collect()
@@ -55,8 +97,16 @@ fn ai_model(game: &str) -> PyResult<Vec<f64>> {
 
 /// The knowledge's priors of the seat to move for `ids` (each legal now).
 #[pyfunction]
-fn tigris_ai_priors(state: PyRef<'_, PyTigrisState>, ids: Vec<u32>) -> PyResult<Vec<f64>> {
-    let mut world = TigrisWorld::new(state.s.clone(), false);
+#[pyo3(signature = (state, ids, belief=None, value=1))]
+fn tigris_ai_priors(
+    state: PyRef<'_, PyTigrisState>,
+    ids: Vec<u32>,
+    belief: Option<Vec<Vec<f64>>>,
+    value: u8,
+) -> PyResult<Vec<f64>> {
+    let shares = shares_of(belief, state.s.n)?;
+    let mut world =
+        TigrisWorld::valued(state.s.clone(), false, checked_value(value)?).believing(shares);
     let legal = legal_set(&mut world);
     if let Some(bad) = ids.iter().find(|id| !legal.contains(id)) {
         return Err(PyValueError::new_err(format!(
@@ -76,24 +126,50 @@ fn tigris_ai_unsettled(state: PyRef<'_, PyTigrisState>) -> bool {
 
 /// The knowledge's commitment for `seat` among `options` (None outside a revolt or war).
 #[pyfunction]
+#[pyo3(signature = (state, seat, options, belief=None, value=1))]
 fn tigris_ai_best_commit(
     state: PyRef<'_, PyTigrisState>,
     seat: usize,
     options: Vec<u32>,
+    belief: Option<Vec<Vec<f64>>>,
+    value: u8,
 ) -> PyResult<Option<u32>> {
+    let value = checked_value(value)?;
     if seat >= state.s.n || options.is_empty() {
         return Err(PyValueError::new_err(
             "a seat of the game and some options are needed",
         ));
     }
-    Ok(Board::read(&state.s).best_commit(seat, &options))
+    let shares = shares_of(belief, state.s.n)?;
+    Ok(Board::read_full(&state.s, shares, value).best_commit(seat, &options))
+}
+
+/// The search's world for `observer` drawn with `seed` (`TigrisWorld::determinize`, dealt by
+/// the belief when one is given), for the lockstep test against the reference's worlds.
+#[pyfunction]
+#[pyo3(signature = (state, observer, seed, belief=None))]
+fn tigris_ai_world(
+    py: Python<'_>,
+    state: PyRef<'_, PyTigrisState>,
+    observer: usize,
+    seed: u64,
+    belief: Option<Vec<Vec<f64>>>,
+) -> PyResult<PyTigrisState> {
+    if observer >= state.s.n {
+        return Err(PyValueError::new_err(format!("no seat {observer}")));
+    }
+    let shares = shares_of(belief, state.s.n)?;
+    let world = TigrisWorld::new(state.s.clone(), false).believing(shares);
+    Ok(state.sibling(py, world.determinize(observer, seed).s))
 }
 
 /// ISMCTS for `seat` (the seat to move): one tree per seed, on threads when there are several.
-/// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch. Returns the
-/// iterations run and (action id, visits, summed reward) per visited root action.
+/// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch; `belief`:
+/// each seat's believed colour shares of its hand (None: uniform); `value`: the evaluation
+/// (1 the sorted weights, 2 the final lowest colour). Returns the iterations run and
+/// (action id, visits, summed reward) per visited root action.
 #[pyfunction]
-#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, fitted, floor=None, learned=false))]
+#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, fitted, floor=None, belief=None, value=1, learned=false))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn tigris_search(
     py: Python<'_>,
@@ -101,41 +177,36 @@ fn tigris_search(
     seat: usize,
     iterations: Option<u64>,
     seconds: Option<f64>,
-    params: (f64, f64, f64, f64, usize, usize, usize),
+    params: PyParams,
     seeds: Vec<u64>,
     only: Option<Vec<u32>>,
     fitted: bool,
     floor: Option<u64>,
+    belief: Option<Vec<Vec<f64>>>,
+    value: u8,
     learned: bool,
-) -> PyResult<(u64, Vec<(u32, u64, f64)>)> {
+) -> PyResult<PySearchResult> {
     if learned {
         model_is_set("tigris")?;
     }
-    let s = &state.s;
-    if s.over {
-        return Err(PyValueError::new_err("the game is over: nothing to search"));
-    }
-    if seat != s.to_move() {
-        return Err(PyValueError::new_err(format!(
-            "it is seat {}'s decision, not seat {seat}'s",
-            s.to_move()
-        )));
-    }
-    let budget =
-        Budget::checked(iterations, seconds, floor, &seeds).map_err(PyValueError::new_err)?;
-    let params = Params::from_tuple(params);
-    let root = TigrisWorld::new(s.clone(), fitted).with_learned(learned);
+    let value = checked_value(value)?;
+    let shares = shares_of(belief, state.s.n)?;
+    let root = TigrisWorld::valued(state.s.clone(), fitted, value)
+        .believing(shares)
+        .with_learned(learned);
     // The search reads its own copy: other threads may use the state meanwhile.
     drop(state);
-    Ok(search_detached(
+    search_detached(
         py,
         &root,
         seat,
-        budget,
+        iterations,
+        seconds,
+        floor,
         params,
         &seeds,
         only.as_deref(),
-    ))
+    )
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -146,6 +217,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tigris_ai_priors, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_ai_unsettled, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_ai_best_commit, m)?)?;
+    m.add_function(wrap_pyfunction!(tigris_ai_world, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_search, m)?)?;
     Ok(())
 }

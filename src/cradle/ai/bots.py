@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 from cradle.core.contract import GameState
@@ -43,6 +43,17 @@ def decision_actions(state: GameState, seat: int) -> list[str]:
     if not actions:
         raise ValueError("there is no legal action to choose from")
     return actions
+
+
+def tell(bots: Sequence[object], state: GameState, action: str) -> None:
+    """Let every bot that reads the opponents (``observe(state, action)``) see ``action``,
+    about to be played in ``state``; each bot once, however many seats it plays."""
+    seen: set[int] = set()
+    for bot in bots:
+        hook = getattr(bot, "observe", None)
+        if hook is not None and id(bot) not in seen:
+            seen.add(id(bot))
+            hook(state, action)
 
 
 class RandomBot:

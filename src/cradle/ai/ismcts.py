@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from cradle.ai.belief import HandBelief
 from cradle.ai.search import (
     Budget,
     Knowledge,
@@ -42,6 +43,7 @@ from cradle.ai.search import (
     knowledge_for,
     sample_world,
 )
+from cradle.ai.tigris_knowledge import Shares
 from cradle.ai.waiting import TurnClock, warm_up
 from cradle.core.contract import GameState, fast
 from cradle.core.results import rank_rewards
@@ -63,7 +65,18 @@ class IsmctsParams:
     robust: float = 1.0
     fitted: int = 0  # 1: Tigris' fitted evaluation instead of the hand-set one (comparisons)
     learned: int = 0  # 1: the learned model of the game (cradle.ai.learned) as the evaluation
+    # Tigris' evaluation: 2 estimates the final lowest colour (hand, leader safety, wars by
+    # the chance to win them; the default since its SPRT at 0.25 s said H1), 1 the old one
+    # that weighs the sorted colours.
+    value: int = 2
     native: int = 1  # 0: the Python search even where the native one could run (comparisons)
+    # 1: Tigris reads the opponents' hands from the public history (cradle.ai.belief): the
+    # worlds are dealt and the commitments chosen against that belief; 0: a uniform belief.
+    belief: int = 0
+
+    def __post_init__(self) -> None:
+        if self.value not in (1, 2):
+            raise ValueError(f"value is 1 or 2, not {self.value}")
 
 
 class Node:
@@ -123,6 +136,10 @@ class Ismcts:
         self.playout: int = (
             params.playout if params.playout is not None else getattr(knowledge, "playout", 0)
         )
+        # The knowledge's own worlds where it deals them (a belief over the hands).
+        self.sample: Callable[[GameState, int, random.Random], GameState] = getattr(
+            knowledge, "sample_world", sample_world
+        )
 
     def run(self, budget: Budget) -> SearchResult:
         clock = budget.clock()
@@ -133,7 +150,7 @@ class Ismcts:
         return self.result(clock.elapsed())
 
     def iterate(self) -> None:
-        world = sample_world(self.state, self.seat, self.rng)
+        world = self.sample(self.state, self.seat, self.rng)
         node = self.root
         path: list[Node] = []
         rewards: list[float] | None = None
@@ -244,11 +261,25 @@ def make_result(
     return SearchResult(seat, iterations, seconds, rows)
 
 
-def knowledge_of(state: GameState, params: IsmctsParams) -> Knowledge:
+def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = None) -> Knowledge:
+    """The game's knowledge for these settings; ``tilts``: a belief over the Tigris hands
+    (with ``params.belief``; None or another game: the shared knowledge, uniform)."""
     game = game_of(state)
-    if params.learned:
-        return knowledge_for(f"{game}:learned")
-    return knowledge_for(f"{game}:fitted" if params.fitted and game == "tigris" else game)
+    if game != "tigris":
+        return knowledge_for(f"{game}:learned" if params.learned else game)
+    if tilts is not None and params.belief:
+        from cradle.ai.tigris_knowledge import TigrisKnowledge
+
+        return TigrisKnowledge(
+            fitted=bool(params.fitted),
+            tilts=tilts,
+            value=params.value,
+            learned=bool(params.learned),
+        )
+    fitted = ":fitted" if params.fitted else ""
+    value = ":value2" if params.value == 2 else ""
+    learned = ":learned" if params.learned else ""
+    return knowledge_for(f"{game}{fitted}{value}{learned}")
 
 
 # The native search of a state: (state, seat, iterations, seconds, params, seeds, only,
@@ -285,6 +316,8 @@ def native_search_for(
 
     if type(knowledge) is TigrisKnowledge and isinstance(state, _native.TigrisState):
         fitted = knowledge.fitted
+        belief = None if knowledge.tilts is None else [list(row) for row in knowledge.tilts]
+        value = knowledge.value
         learned = knowledge.learned
         if learned:
             from cradle.ai.learned import model
@@ -303,7 +336,18 @@ def native_search_for(
         ) -> tuple[int, list[tuple[int, int, float]]]:
             assert isinstance(state, _native.TigrisState)
             return _native.tigris_search(
-                state, seat, iterations, seconds, settings, seeds, only, fitted, floor, learned
+                state,
+                seat,
+                iterations,
+                seconds,
+                settings,
+                seeds,
+                only,
+                fitted,
+                floor,
+                belief,
+                value,
+                learned,
             )
 
         return tigris
@@ -389,7 +433,8 @@ def search(
     only: list[str] | None = None,
 ) -> SearchResult:
     """Search ``state`` for ``seat`` (the seat to move) in one process; ``only``: the
-    actions the root may choose from (default: all legal ones)."""
+    actions the root may choose from (default: all legal ones); ``knowledge``: the game's
+    own by default (:func:`knowledge_of`)."""
     params = params or IsmctsParams()
     knowledge = knowledge or knowledge_of(state, params)
     native = native_search_for(state, knowledge, params)
@@ -427,9 +472,11 @@ def _search_in_worker(
     params: IsmctsParams,
     seed: int,
     only: list[str] | None = None,
+    tilts: Shares | None = None,
 ) -> tuple[int, dict[str, tuple[int, float]]]:
     state = pickle.loads(blob)
-    tree = Ismcts(state, seat, knowledge_of(state, params), params, random.Random(seed), only)
+    knowledge = knowledge_of(state, params, tilts)
+    tree = Ismcts(state, seat, knowledge, params, random.Random(seed), only)
     tree.run(budget)
     return tree.iterations, tree.stats()
 
@@ -441,12 +488,13 @@ def parallel_search(
     params: IsmctsParams,
     seeds: Sequence[int],
     only: list[str] | None = None,
+    tilts: Shares | None = None,
 ) -> SearchResult:
     """Independent trees (one per seed) in worker processes (natively: on threads); their
-    root statistics added."""
+    root statistics added. ``tilts``: a belief over the Tigris hands (``params.belief``)."""
     import time
 
-    knowledge = knowledge_of(state, params)
+    knowledge = knowledge_of(state, params, tilts)
     native = native_search_for(state, knowledge, params)
     if native is not None:
         return _native_run(native, state, seat, budget, params, knowledge, seeds, only)
@@ -455,7 +503,9 @@ def parallel_search(
     blob = pickle.dumps(state)
     share = budget.split(len(seeds))
     pool = _pool(len(seeds))
-    futures = [pool.submit(_search_in_worker, blob, seat, share, params, s, only) for s in seeds]
+    futures = [
+        pool.submit(_search_in_worker, blob, seat, share, params, s, only, tilts) for s in seeds
+    ]
     merged: dict[str, tuple[int, float]] = {}
     iterations = 0
     for future in futures:
@@ -492,15 +542,25 @@ class IsmctsBot:
         self.turn = TurnClock(turn_seconds)
         warm_up()  # here, not in the first decision
         self.decision_budget = self.budget  # this decision's share of its turn
+        # What the public history says about the hands (params.belief; the drivers call
+        # observe, the server hands over the belief it keeps for the table).
+        self.belief = HandBelief()
+
+    def observe(self, state: GameState, action: str) -> None:
+        """``action`` is about to be played in ``state`` (by any seat): read the opponents."""
+        if self.params.belief:
+            self.belief.observe(state, action)
 
     def analyse(self, state: GameState, seat: int, only: list[str] | None = None) -> SearchResult:
         if state.to_move != seat:
             raise ValueError(f"it is seat {state.to_move}'s decision, not seat {seat}'s")
         budget = self.decision_budget
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
+        tilts = self.belief.tilts(state) if self.params.belief else None
         if self.workers == 1:
-            return search(state, seat, budget, self.params, seeds[0], only=only)
-        return parallel_search(state, seat, budget, self.params, seeds, only)
+            knowledge = knowledge_of(state, self.params, tilts)
+            return search(state, seat, budget, self.params, seeds[0], knowledge, only)
+        return parallel_search(state, seat, budget, self.params, seeds, only, tilts)
 
     def choose(self, state: GameState, seat: int) -> str:
         self.decision_budget = self.turn.budget(state.view(seat), self.budget)

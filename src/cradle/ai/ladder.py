@@ -139,6 +139,7 @@ def _play_with_openspiel(task: LadderGame) -> dict[str, Any]:
     from open_spiel.python.algorithms import ismcts, mcts
 
     import cradle.envs.openspiel  # noqa: F401  (registers the games)
+    from cradle.ai.bots import tell
     from cradle.ai.levels import make_bot_spec
     from cradle.ai.openspiel_arena import OPENSPIEL_NAMES, engine_state
     from cradle.core.results import rank_rewards
@@ -165,6 +166,7 @@ def _play_with_openspiel(task: LadderGame) -> dict[str, Any]:
             )
         else:
             bots.append(make_bot_spec(spec, seed))
+    listening = [bot for bot in bots if hasattr(bot, "observe")]
     thinking = [0.0] * task.players
     decisions = [0] * task.players
     actions = 0
@@ -184,6 +186,8 @@ def _play_with_openspiel(task: LadderGame) -> dict[str, Any]:
             action = by_text[choice]
         thinking[seat] += time.perf_counter() - began
         decisions[seat] += 1
+        if listening:  # our bots that read the opponents see every action, theirs too
+            tell(listening, engine_state(task.game, state), state.action_to_string(seat, action))
         state.apply_action(action)
         actions += 1
     final = engine_state(task.game, state)

@@ -3,7 +3,8 @@ repository (``cradle/ai/models/<game>-v1.json``), used by the Python knowledge a
 ``cradle._native.ai_set_model``, by the native search (``ismcts@.../learned=1``).
 
 A model is linear in the knowledge's learned features (``Board.learned_features`` in Tigris,
-``Reading.features`` in Gheos; their native twins return the same numbers): a seat's value is
+read with value=2, ``Reading.features`` in Gheos; their native twins return the same
+numbers): a seat's value is
 ``sum(weight × feature)``, and ``sigmoid(value_i - value_j)`` is the chance that seat i
 finishes ahead of seat j, which is how the search turns values into rewards (temperature 1).
 ``python -m cradle.ai.training`` writes the files; loading needs no network.

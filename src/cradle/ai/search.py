@@ -219,14 +219,18 @@ def game_of(state: GameState) -> str:
 
 def knowledge_for(game: str) -> Knowledge:
     """The heuristics of ``game`` (tigris or gheos; ``tigris:fitted`` evaluates with the
-    weights fitted to game results instead of the hand-set ones, for comparisons;
-    ``tigris:learned`` and ``gheos:learned`` with the learned model, cradle.ai.learned)."""
+    weights fitted to game results instead of the hand-set ones, ``tigris:value2`` with the
+    final lowest colour, for comparisons; ``tigris:learned`` and ``gheos:learned`` with the
+    learned model, cradle.ai.learned)."""
     if game not in _KNOWLEDGE:
-        if game in ("tigris", "tigris:fitted", "tigris:learned"):
+        name, *settings = game.split(":")
+        if name == "tigris" and set(settings) <= {"fitted", "value2", "learned"}:
             from cradle.ai.tigris_knowledge import TigrisKnowledge
 
             _KNOWLEDGE[game] = TigrisKnowledge(
-                fitted=game == "tigris:fitted", learned=game == "tigris:learned"
+                fitted="fitted" in settings,
+                value=2 if "value2" in settings else 1,
+                learned="learned" in settings,
             )
         elif game in ("gheos", "gheos:learned"):
             from cradle.ai.gheos_knowledge import GheosKnowledge

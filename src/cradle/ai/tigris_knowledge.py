@@ -13,7 +13,7 @@ import math
 import random
 from collections.abc import Sequence
 
-from cradle.ai.search import pairwise_chances
+from cradle.ai.search import pairwise_chances, sample_world
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
 from cradle.tigris import COLORS as COLOURS
@@ -28,6 +28,7 @@ ROLES = ("king", "priest", "farmer", "trader")  # the order the evaluation visit
 # Share of each colour among the tiles nobody has seen at the start (153 tiles less the 10
 # starting temples): what an unknown hand holds on average.
 UNSEEN_SHARE = (47 / 143, 36 / 143, 30 / 143, 30 / 143)
+Shares = tuple[tuple[float, float, float, float], ...]  # per seat, as cradle.ai.belief has them
 
 # Weights of the evaluation, in victory points.
 LEADER_WORTH = 4.0  # future points of a well-placed leader over a whole game
@@ -35,6 +36,19 @@ MONUMENT_WORTH = 3.0  # future end-of-turn points from a monument of the leader'
 KING_SHARE = 0.15  # the king also collects colours whose leader is missing
 SORTED_WEIGHTS = (0.55, 0.25, 0.12, 0.08)  # lowest colour first: the score is the lowest
 TILE_COST = 0.3  # what a tile committed to a conflict (and lost) is worth
+# The evaluation of ``value=2`` (IsmctsParams.value): each colour's final points estimated from
+# the rate its leaders still score at, the hand and the leaders' safety, the lowest colour first.
+KING_REACH = 0.5  # a king scores a colour whose leader is missing from its kingdom, less surely
+KING_LED_REACH = 0.1  # ... and barely one whose leader is there (another seat's, probably)
+IN_HAND_REACH = 0.25  # a leader in hand (or lost back to it) scores only once placed again
+MONUMENT_RATE = 0.25  # end-of-turn points per own action left, from a monument it feeds
+ATTACK_SPOT = 1  # temples next to a rival's revolting leader (it must stand next to one)
+REVOLT_PRESSURE = 0.5  # how often a revolt that the reds allow is actually started
+CATASTROPHE_RISK = 0.3  # a leader on one temple, while an opponent keeps catastrophes
+SOFTMIN_SPREAD = (1.0, 2.0)  # softmin temperature: 1 at the end, + 2 × remaining
+TIE_WEIGHTS = (0.04, 0.02, 0.01)  # the next-lowest colours break ties (the rules' tie-break)
+SWAP_GAIN = 1.0  # prior per tile swapped, times the reach it gains on average
+WAR_WEIGHT = 0.8  # prior per point won (or lost) in a war the tile starts
 TURN_VERBS = ("tile", "leader", "catastrophe", "swap", "pass", "withdraw")
 _CELL = {name: cell for cell, name in enumerate(geometry().cells)}  # "K1" -> its cell
 # An evaluation fitted to game results by ``python -m cradle.ai.training`` (weights of
@@ -84,6 +98,7 @@ class Board:
     __slots__ = (
         "_around",
         "_facts",
+        "_reach",
         "_squares",
         "catastrophes",
         "cells",
@@ -97,17 +112,27 @@ class Board:
         "monuments",
         "n",
         "neighbours",
+        "own_actions",
         "points",
         "remaining",
+        "shares",
+        "strengths",
         "temples",
         "treasures",
         "treasures_in",
         "unused",
+        "value",
         "width",
     )
 
-    def __init__(self, world: TigrisGame) -> None:
+    def __init__(self, world: TigrisGame, tilts: Shares | None = None, value: int = 1) -> None:
+        self.value = value  # the evaluation: 1 the sorted weights, 2 the final lowest colour
         self.n = n = len(world.players)
+        # Each seat's believed colour shares of its hand: the unseen shares tilted by the
+        # belief over it (cradle.ai.belief: odds against a uniform draw); uniform without.
+        self.shares: Shares = (
+            (UNSEEN_SHARE,) * n if tilts is None else tuple(tilted(tilt) for tilt in tilts)
+        )
         self.decision = world.decision()
         geometry = world.geometry()
         self.neighbours = geometry.neighbours
@@ -146,9 +171,16 @@ class Board:
         by_treasures = max(0, treasures_on_board - 2) / (start_treasures - 2)
         left = max(0.0, min(1.0, by_bag, by_treasures))
         self.remaining = 0.0 if world.ending else left
+        # Actions each seat still takes, about one tile drawn each.
+        self.own_actions = self.remaining * start_bag / n
+        # The strengths on the board in a revolt or war (attacker, defender); value 2 only.
+        self.strengths = (0, 0)
+        if value >= 2 and isinstance(self.decision, Revolt | War):
+            self.strengths = world.conflict_strengths() or (0, 0)
         self._around: dict[int, set[int]] = {}
         self._squares: list[set[int]] | None = None
         self._facts: dict[int, tuple[list[int], int, list[int], bool]] = {}
+        self._reach: dict[int, list[float]] = {}
 
     # -- small questions ------------------------------------------------------------------
 
@@ -168,12 +200,12 @@ class Board:
         return {self.comp[j] for j in self.neighbours[i] if j != skip and self.comp[j] >= 0}
 
     def expected_in_hand(self, seat: int, colour: int) -> float:
-        return float(sum(self.hands[seat]) * UNSEEN_SHARE[colour])
+        return float(sum(self.hands[seat]) * self.shares[seat][colour])
 
     def odds_of_holding(self, seat: int, colour: int, count: int) -> float:
         """Belief that ``seat`` holds at least ``count`` tiles of ``colour`` (its hand size is
-        public, its contents are not)."""
-        return 1.0 - binomial_cdf(count - 1, sum(self.hands[seat]), UNSEEN_SHARE[colour])
+        public, its contents are not: believed in ``shares``)."""
+        return 1.0 - binomial_cdf(count - 1, sum(self.hands[seat]), self.shares[seat][colour])
 
     def leader_quality(self, seat: int, role: str, cell: int) -> float:
         """0.35 (bare) to 1 (many supporters, well protected by temples)."""
@@ -217,6 +249,8 @@ class Board:
 
     def seat_value(self, seat: int) -> float:
         """An estimate of the seat's final score (its lowest colour, treasures placed)."""
+        if self.value >= 2:
+            return self.final_value(seat)
         future = self.remaining
         expected, _, _, _ = self.outlook(seat)
         for _ in range(self.treasures[seat]):
@@ -232,6 +266,95 @@ class Board:
         # Reserves: red tiles defend revolts, catastrophes are threats kept in hand.
         value += future * (0.12 * self.hands[seat][RED] + 0.15 * self.catastrophes[seat])
         return float(value)
+
+    # -- the evaluation of value=2: the final lowest colour -----------------------------
+
+    def safety(self, seat: int, temples: int) -> float:
+        """The chance that a leader of ``seat`` next to ``temples`` temples still stands when
+        it should score: a rival revolts when its reds (the belief over its hand) beat the
+        temples and the owner's reds; a catastrophe takes a leader's only temple."""
+        need = temples + self.hands[seat][RED] + 1 - ATTACK_SPOT  # ties defend
+        standing = 1.0
+        threatened = False
+        for other in range(self.n):
+            if other == seat:
+                continue
+            standing *= 1.0 - REVOLT_PRESSURE * self.odds_of_holding(other, RED, need)
+            if self.catastrophes[other] > 0:
+                threatened = True
+        if temples <= 1 and threatened:
+            standing *= 1.0 - CATASTROPHE_RISK
+        return standing
+
+    def reach(self, seat: int) -> list[float]:
+        """Per colour, how surely a tile of that colour the seat places still scores: its
+        leader of the colour (quality × safety; lost, it goes back to the hand), its king for
+        a colour whose leader its kingdom lacks, or a leader still in hand (the least)."""
+        known = self._reach.get(seat)
+        if known is not None:
+            return known
+        king = self.leader_at.get((seat, "king"))
+        king_reach = 0.0
+        led: set[int] = set()
+        if king is not None:
+            quality = self.leader_quality(seat, "king", king)
+            standing = self.safety(seat, self.temples_around(king))
+            king_reach = quality * standing + (1.0 - standing) * IN_HAND_REACH
+            led = {ROLE_COLOUR[r] for _, r, _ in self.leaders[self.comp[king]]}
+        reach = [0.0, 0.0, 0.0, 0.0]
+        for colour in range(4):
+            role = ROLE_OF_COLOUR[colour]
+            cell = self.leader_at.get((seat, role))
+            if cell is None:
+                r = IN_HAND_REACH
+            else:
+                # A leader lost to a revolt or a catastrophe goes back to the hand.
+                quality = self.leader_quality(seat, role, cell)
+                standing = self.safety(seat, self.temples_around(cell))
+                r = quality * standing + (1.0 - standing) * IN_HAND_REACH
+            if colour != BLACK and king is not None:
+                r = max(r, (KING_LED_REACH if colour in led else KING_REACH) * king_reach)
+            reach[colour] = r
+        self._reach[seat] = reach
+        return reach
+
+    def final_outlook(self, seat: int) -> list[float]:
+        """Per colour, the points the seat should end with: its points, the tiles of that
+        colour in hand and those it will draw, each scoring as surely as its reach, and the
+        end-of-turn points of monuments its leaders feed."""
+        reach = self.reach(seat)
+        actions = self.own_actions
+        draws = max(0.0, actions - HAND_SIZE)
+        hand = self.hands[seat]
+        expected = [float(p) for p in self.points[seat]]
+        for colour in range(4):
+            tiles = min(float(hand[colour]), actions) + draws * UNSEEN_SHARE[colour]
+            expected[colour] += reach[colour] * tiles
+        for where, colours in self.monuments:
+            for colour in colours:
+                cell = self.leader_at.get((seat, ROLE_OF_COLOUR[colour]))
+                if cell is not None and self.comp[cell] == where:
+                    standing = self.safety(seat, self.temples_around(cell))
+                    expected[colour] += MONUMENT_RATE * actions * standing
+        return expected
+
+    def final_value(self, seat: int) -> float:
+        """The expected final lowest colour (treasures wild), as a softmin that tightens to
+        the minimum as the game ends, plus a little of the next-lowest colours (the
+        tie-break)."""
+        expected = self.final_outlook(seat)
+        for _ in range(self.treasures[seat]):
+            expected[min(range(4), key=expected.__getitem__)] += 1.0
+        expected.sort()
+        spread = SOFTMIN_SPREAD[0] + SOFTMIN_SPREAD[1] * self.remaining
+        least = expected[0]
+        total = 0.0
+        for e in expected:
+            total += math.exp((least - e) / spread)
+        value = least - spread * math.log(total)
+        for w, e in zip(TIE_WEIGHTS, expected[1:], strict=True):
+            value += w * e
+        return value + self.remaining * 0.15 * self.catastrophes[seat]
 
     def features(self, seat: int) -> list[float]:
         """What the fitted evaluation weighs (see cradle.ai.training), each feature once for
@@ -299,10 +422,9 @@ class Board:
         if not isinstance(p, Revolt | War):
             raise ValueError("no revolt or war is being fought")
         colour = RED if isinstance(p, Revolt) else p.color
-        # NOTE: the strengths on the board count 0 here, as they always have (the positions
-        # this was first written against did not carry them); weighing
-        # world.conflict_strengths() would change the bots' play, to be measured on its own.
-        attack = defence = 0
+        # The strengths on the board count 0 with value=1, as they always have (the positions
+        # this was first written against did not carry them); value=2 weighs them.
+        attack, defence = self.strengths
         committed = p.attacker_commit
         if seat == p.defender and committed is not None:
             need = attack + committed - defence
@@ -312,7 +434,7 @@ class Board:
                 return need
             return 0 if 0 in options else min(options)
         held = sum(self.hands[p.defender])
-        share = UNSEEN_SHARE[colour]
+        share = self.shares[p.defender][colour]
         stake = self.conflict_stake(attack + defence)
         best, best_value = options[0], -math.inf
         for k in options:
@@ -356,7 +478,16 @@ class Board:
             mine = self.points[seat]
             return 0.5 if mine[COLOURS.index(words[1])] == min(mine) else 0.0
         if verb == "swap":
-            return -0.6 - 0.03 * (len(words) - 1)
+            value = -0.6 - 0.03 * (len(words) - 1)
+            if self.value >= 2:
+                # Tiles that cannot score are traded for the average draw.
+                reach = self.reach(seat)
+                mean = 0.0
+                for share, r in zip(UNSEEN_SHARE, reach, strict=True):
+                    mean += share * r
+                for word in words[1:]:
+                    value += SWAP_GAIN * (mean - reach[COLOURS.index(word)])
+            return value
         if verb == "pass":
             return -0.4
         if verb == "withdraw":
@@ -469,6 +600,13 @@ class Board:
             their_side = self.counts[theirs][war_colour]
             in_hand = self.hands[seat][war_colour] - (1 if colour == war_colour else 0)
             my_total = my_side + max(0, in_hand)
+            if self.value >= 2:
+                # The stake times the chance to win (the seat attacks; they tie, and so win,
+                # holding ``need``) less the leader and supporters lost otherwise.
+                need = my_total - their_side
+                p_win = 1.0 - self.odds_of_holding(other, war_colour, need) if need > 0 else 0.0
+                value += WAR_WEIGHT * (p_win * (1 + their_side) - (1.0 - p_win) * (1 + my_side))
+                continue
             their_total = their_side + self.expected_in_hand(other, war_colour)
             if my_total > their_total + 0.5:
                 value += 0.8 * (1 + their_side)
@@ -494,13 +632,21 @@ class Board:
                     rival = (owner, i)
         if rival is not None:
             owner, where = rival
-            defence = self.temples_around(where) + self.expected_in_hand(owner, RED)
             attack = temples + self.hands[seat][RED]
-            value = 1.2 if attack > defence + 0.5 else -0.6
+            if self.value >= 2:
+                # They tie, and so win, holding ``need`` reds.
+                need = attack - self.temples_around(where)
+                p_win = 1.0 - self.odds_of_holding(owner, RED, need) if need > 0 else 0.0
+                value = 1.8 * p_win - 0.6
+            else:
+                defence = self.temples_around(where) + self.expected_in_hand(owner, RED)
+                value = 1.2 if attack > defence + 0.5 else -0.6
         else:
             supporters = sum(self.counts[k][colour] for k in around)
             quality = 0.35 + 0.35 * min(supporters, 8) / 8 + 0.3 * temples / (temples + 1)
             value = 0.9 * quality * future
+            if self.value >= 2:
+                value *= self.safety(seat, temples)
             if kingdom < 0:
                 value *= 0.7
             else:
@@ -541,8 +687,15 @@ def _temples(cells: tuple[Content | None, ...]) -> frozenset[int]:
     return found
 
 
-def read(world: GameState) -> Board:
-    return Board(as_tigris(world))
+def tilted(tilt: Sequence[float]) -> tuple[float, float, float, float]:
+    """The unseen shares tilted by the odds ``tilt`` of each colour against a uniform draw."""
+    raw = [UNSEEN_SHARE[c] * tilt[c] for c in range(4)]
+    total = raw[0] + raw[1] + raw[2] + raw[3]
+    return (raw[0] / total, raw[1] / total, raw[2] / total, raw[3] / total)
+
+
+def read(world: GameState, tilts: Shares | None = None, value: int = 1) -> Board:
+    return Board(as_tigris(world), tilts, value)
 
 
 def commit_options(actions: Sequence[str]) -> list[int]:
@@ -552,20 +705,42 @@ def commit_options(actions: Sequence[str]) -> list[int]:
 class TigrisKnowledge:
     """The :class:`cradle.ai.search.Knowledge` of Tigris & Euphrates."""
 
-    def __init__(self, fitted: bool = False, learned: bool = False) -> None:
+    def __init__(
+        self,
+        fitted: bool = False,
+        tilts: Shares | None = None,
+        value: int = 1,
+        learned: bool = False,
+    ) -> None:
+        if value not in (1, 2):
+            raise ValueError(f"the Tigris evaluation is value=1 or value=2, not {value}")
         self.fitted = fitted  # the fitted evaluation instead of the hand-set one
+        self.value = value  # 2: the final lowest colour (IsmctsParams.value)
         self.learned = learned  # the learned model (cradle.ai.learned) instead of both
+        # The belief over each hand as odds of each colour against a uniform draw
+        # (cradle.ai.belief; None: uniform): the commitments and the hands expected read
+        # them, the worlds are dealt by them.
+        self.tilts = tilts
+
+    def sample_world(self, state: GameState, seat: int, rng: random.Random) -> GameState:
+        """A world for ``seat``: uniform as ``search.sample_world``, or dealt by the belief."""
+        if self.tilts is None:
+            return sample_world(state, seat, rng)
+        from cradle.ai.belief import believed_world
+
+        return believed_world(state, seat, self.tilts, rng.getrandbits(64))
 
     def rewards(self, world: GameState) -> list[float]:
         if world.is_over:
             return rank_rewards(world.result())
-        board = read(world)
         if self.learned:
-            return pairwise_chances(board.learned_values(), 1.0)
+            # The model was fitted on value=2 readings, whatever the priors use.
+            return pairwise_chances(read(world, self.tilts, 2).learned_values(), 1.0)
+        board = read(world, self.tilts, self.value)
         return pairwise_chances(board.values(self.fitted), board.temperature(self.fitted))
 
     def priors(self, world: GameState, actions: Sequence[str]) -> list[float]:
-        board = read(world)
+        board = read(world, self.tilts, self.value)
         seat = world.to_move
         commits = commit_options(actions)
         if commits:
@@ -589,7 +764,7 @@ class TigrisKnowledge:
         return actions[best]
 
     def reason(self, world: GameState, seat: int, action: str) -> str:
-        board = read(world)
+        board = read(world, self.tilts, self.value)
         words = action.split()
         verb = words[0]
         if verb == "leader":

@@ -102,6 +102,7 @@ def schedule(
 
 def play_game(task: GameTask) -> TableRecord:
     """Play one game to its end; a JSON-able record of it."""
+    from cradle.ai.bots import tell
     from cradle.ai.levels import make_bot_spec
     from cradle.ai.search import Budget
     from cradle.games import get_game
@@ -124,6 +125,7 @@ def play_game(task: GameTask) -> TableRecord:
         action = bots[seat].choose(state, seat)
         thinking[seat] += time.perf_counter() - began
         decisions[seat] += 1
+        tell(bots, state, action)  # the bots that read the opponents see every action
         try:
             state.apply(action)
         except ValueError as exc:

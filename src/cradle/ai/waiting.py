@@ -87,6 +87,7 @@ def measure(level: str, game: str, players: int, games: int, seed: int) -> dict[
     ``level`` and every one of its turns (seconds from the first decision of its turn to the
     last)."""
     from cradle.ai import make_bot
+    from cradle.ai.bots import tell
     from cradle.ai.levels import make_bot_spec
     from cradle.games import get_game
 
@@ -117,6 +118,7 @@ def measure(level: str, game: str, players: int, games: int, seed: int) -> dict[
                 decisions.append(spent)
                 if view.get("active") == ours:
                     turn += spent
+            tell(bots, state, action)
             state.apply(action)
         if turn:
             turns.append(turn)

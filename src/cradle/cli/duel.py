@@ -14,7 +14,7 @@ from typing import Any
 
 from rich.console import Console
 
-from cradle.ai.bots import Bot, UnknownBot, make_bot
+from cradle.ai.bots import Bot, UnknownBot, make_bot, tell
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options
 from cradle.core.contract import JSON, GameModule, GameState
 from cradle.core.results import wilson_interval
@@ -65,6 +65,7 @@ def play_one(
     while not state.is_over:
         seat = state.to_move
         action = bots[seat].choose(state, seat)
+        tell(bots, state, action)  # the bots that read the opponents see every action
         try:
             state.apply(action)
         except ValueError as exc:

@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cradle.ai import Bot, UnknownBot, make_bot
+from cradle.ai.bots import tell
 from cradle.cli.common import (
     CliError,
     fresh_seed,
@@ -190,6 +191,7 @@ class Session:
     # -- decisions ----------------------------------------------------------------------
 
     def apply(self, seat: int, action: str) -> None:
+        tell(list(self.bots.values()), self.state, action)  # bots that read the opponents
         events = self.state.apply(action)
         self.record.actions.append(action)
         entry = LogEntry(len(self.log) + 1, self.state.players[seat], action, event_texts(events))

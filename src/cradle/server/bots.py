@@ -26,6 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from cradle.ai import LEVELS, make_bot
+from cradle.ai.belief import HandBelief
 from cradle.ai.bots import Bot
 from cradle.ai.levels import SEARCH_DEFAULTS, search_bot
 from cradle.ai.waiting import TurnClock, warm_up
@@ -54,9 +55,15 @@ def turn_clock(name: str) -> TurnClock:
     return TurnClock(level.turn_seconds if level is not None else None)
 
 
-def decide(state: Any, seat: int, name: str, seed: int, seconds: float) -> str:
-    """One decision (in a worker process, or a thread for the cheap bots)."""
-    return server_bot(name, seed, seconds).choose(state, seat)
+def decide(
+    state: Any, seat: int, name: str, seed: int, seconds: float, belief: HandBelief | None = None
+) -> str:
+    """One decision (in a worker process, or a thread for the cheap bots); ``belief``: the
+    table's public belief over the hands, for a bot that reads the opponents."""
+    bot = server_bot(name, seed, seconds)
+    if belief is not None and isinstance(getattr(bot, "belief", None), HandBelief):
+        bot.belief = belief  # type: ignore[attr-defined]
+    return bot.choose(state, seat)
 
 
 def watch_parent(parent: int) -> None:
@@ -127,9 +134,17 @@ class BotPool:
         self.closed = False
 
     async def decide(
-        self, table_id: str, state: Any, seat: int, name: str, seed: int, seconds: float
+        self,
+        table_id: str,
+        state: Any,
+        seat: int,
+        name: str,
+        seed: int,
+        seconds: float,
+        belief: HandBelief | None = None,
     ) -> str:
-        """The bot's action for ``seat`` of ``state`` (a copy the caller does not touch)."""
+        """The bot's action for ``seat`` of ``state`` (a copy the caller does not touch);
+        ``belief``: the table's public belief over the hands."""
         loop = asyncio.get_running_loop()
         if name in CHEAP_BOTS:
             return await loop.run_in_executor(self.cheap, decide, state, seat, name, seed, seconds)
@@ -142,7 +157,7 @@ class BotPool:
                 self.served.append(table_id)
                 del self.served[:-1000]
                 return await loop.run_in_executor(
-                    self._executor(), decide, state, seat, name, seed, seconds
+                    self._executor(), decide, state, seat, name, seed, seconds, belief
                 )
             except BrokenProcessPool:
                 self.pool = None  # a worker died (killed from outside): start afresh next time

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from cradle.ai import bot_names
+from cradle.ai.belief import HandBelief, replayed
 from cradle.ai.waiting import TurnClock
 from cradle.core.contract import Event, GameModule, GameState
 from cradle.core.record import GameRecord
@@ -173,6 +174,10 @@ class Table:
     connections: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     turn_clocks: dict[tuple[int, str], TurnClock] = field(default_factory=dict)  # bot seats
+    # The public belief over the hands (cradle.ai.belief) after the first ``belief_ply``
+    # actions: followed move by move, worked out again from the record when behind.
+    belief: HandBelief | None = None
+    belief_ply: int = -1
     refresh_task: asyncio.Task[None] | None = None
     notices: list[Notice | None] = field(default_factory=list)  # None: read the game again
     undo_cache: tuple[int, dict[int, bool]] = (-1, {})
@@ -202,6 +207,13 @@ class Table:
         if self.hotseat:
             return []
         return [seat for seat in sorted(self.tokens) if not self.claimed.get(seat, True)]
+
+    def follow(self, before: GameState, action: str) -> None:
+        """Keep the belief over the hands up with ``action``, about to be played in ``before``
+        (it reads only what everybody at the table sees)."""
+        if self.belief is not None and self.belief_ply == self.ply:
+            self.belief.observe(before, action)
+            self.belief_ply += 1
 
     def bot_turn(self, state: Any = None) -> bool:
         state = self.state if state is None else state
@@ -522,6 +534,7 @@ class Hub:
                 rebuilt.events = [self._undo_event(table, seat, undone)]
         table.record.actions = list(stored.actions)
         table.action_seats = list(stored.action_seats)
+        table.belief = None  # worked out again when a bot needs it
         table.state, table.previous = rebuilt.state, rebuilt.previous
         table.tokens, table.claimed = dict(stored.tokens), dict(stored.claimed)
         table.invites = dict(stored.invites)
@@ -564,6 +577,7 @@ class Hub:
             events = list(after.apply(action) or [])
         except ValueError:
             return False
+        table.follow(table.state, action)
         table.previous, table.state = table.state, after
         table.record.actions.append(action)
         table.action_seats.append(seat)
@@ -978,6 +992,7 @@ class Hub:
                 except StorageError as exc:
                     log.error("game %s: %s", table.id, exc)
                     raise ApiError(503, "the move could not be stored; try again") from None
+                table.follow(before, action)
                 table.previous = before
                 table.state = after
                 table.record.actions.append(action)
@@ -1078,6 +1093,7 @@ class Hub:
                     raise ApiError(503, "the undo could not be stored; try again") from None
                 undone = table.record.actions.pop()
                 table.action_seats.pop()
+                table.belief = None  # it read the action taken back
                 table.state = before
                 # The state before that is not kept: a second undo in a row replays the record.
                 table.previous = None
@@ -1149,8 +1165,11 @@ class Hub:
             if clock is None:
                 clock = table.turn_clocks[seat, name] = turn_clock(name)
             seconds = clock.seconds(state.view(seat), seconds)
+            belief = await self.belief(table)
             began = time.perf_counter()
-            action = await self.bots.decide(table.id, state.clone(), seat, name, seed, seconds)
+            action = await self.bots.decide(
+                table.id, state.clone(), seat, name, seed, seconds, belief
+            )
             clock.spend(time.perf_counter() - began)
             try:
                 await self.play(table, seat, action, bot_version=version)
@@ -1165,6 +1184,28 @@ class Hub:
             return True
         finally:
             await self._db(self.storage.bot_unlock, table.id)
+
+    async def belief(self, table: Table) -> HandBelief | None:
+        """A copy of the table's public belief over the hands for a bot's decision (None for
+        games without one); worked out from the record when moves came another way (a
+        reload, an undo)."""
+        if table.game != "tigris":
+            return None
+        if table.belief is None or table.belief_ply != table.ply:
+            ply = table.ply
+            record = table.record
+            actions = list(record.actions)
+
+            def rebuild() -> HandBelief:
+                options = table.module.options_from_dict(record.options)
+                start = table.module.new_game(
+                    len(record.players), record.seed, options, dynasties=record.players
+                )
+                return replayed(start, actions)
+
+            table.belief = await self._engine(rebuild)
+            table.belief_ply = ply
+        return table.belief.copy()
 
     # -- WebSockets ---------------------------------------------------------------------------
 
