@@ -97,7 +97,7 @@ fn gheos_ai_policy(state: PyRef<'_, GheosState>, seed: u64) -> PyResult<u32> {
 /// iterations run and (action id, visits, summed reward) per visited root action.
 #[pyfunction]
 #[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, floor=None, learned=false))]
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+#[allow(clippy::too_many_arguments)]
 fn gheos_search(
     py: Python<'_>,
     state: PyRef<'_, GheosState>,

@@ -170,7 +170,7 @@ fn tigris_ai_world(
 /// (action id, visits, summed reward) per visited root action.
 #[pyfunction]
 #[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, fitted, floor=None, belief=None, value=1, learned=false))]
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+#[allow(clippy::too_many_arguments)]
 fn tigris_search(
     py: Python<'_>,
     state: PyRef<'_, PyTigrisState>,
