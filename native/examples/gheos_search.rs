@@ -10,6 +10,7 @@ use _native::gheos::events::Log;
 use _native::gheos::game::Game;
 use _native::gheos::knowledge::{BATCH, PLAYOUT};
 use _native::gheos::random::Fast;
+use _native::gheos::search_game::{Judge, Judged};
 use _native::gheos::tiles::TileSet;
 use _native::search::{search, Budget, Params};
 
@@ -53,7 +54,11 @@ fn main() {
         };
         let start = Instant::now();
         let seat = usize::from(state.active);
-        let (count, _) = search(&state, seat, budget, params, &[number as u64 + 1], None);
+        let world = Judged {
+            game: state,
+            judge: Judge::Hand(2),
+        };
+        let (count, _) = search(&world, seat, budget, params, &[number as u64 + 1], None);
         spent += start.elapsed().as_secs_f64();
         iterations += count;
     }

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from cradle import gheos, tigris
-from cradle.ai.gheos_knowledge import GheosKnowledge, Reading
+from cradle.ai.gheos_knowledge import FOLLOWER_GROWTH, TOKEN_GROWTH, GheosKnowledge, Reading
 from cradle.ai.tigris_knowledge import Board, TigrisKnowledge, binomial_cdf
 
 from .helpers import random_position
@@ -138,6 +138,48 @@ def test_gheos_keeps_tokens_early_and_plays_them_late() -> None:
     assert reading.token_worth() < 1.0
 
 
+def test_gheos_value_2_weighs_the_growth_to_come_and_doubts_early_leads() -> None:
+    state = random_position("gheos", 2, seed=4, steps=30)
+    old, new = Reading(gheos.as_gheos(state)), Reading(gheos.as_gheos(state), 2)
+    for reading in (old, new):
+        reading.remaining = 0.5
+    for seat in range(2):
+        # Value 2 adds, per token kept, TOKEN_GROWTH × remaining points (less its smaller
+        # share of today's cup score) and, per follower, FOLLOWER_GROWTH × remaining.
+        cups = sum(n * new.civ[c][0] * new.survival(c) for c, n in new.held[seat].items())
+        expected = (
+            old.seat_value(seat)
+            + new.tokens[seat] * cups * (new.token_worth() - old.token_worth())
+            + 0.5 * (TOKEN_GROWTH * new.tokens[seat] + FOLLOWER_GROWTH * new.followers[seat])
+        )
+        assert new.seat_value(seat) == pytest.approx(expected)
+    # Early a lead is worth little (a wide temperature); late value 2 is as sure as value 1.
+    assert new.temperature() > 3 * old.temperature()
+    new.remaining = 0.0
+    assert new.temperature() == 3.0
+    # The learned features read value 1 whatever the reading's version.
+    world = gheos.as_gheos(state)
+    assert Reading(world, 2).features(0) == Reading(world).features(0)
+    with pytest.raises(ValueError, match="value is 1 or 2"):
+        GheosKnowledge(value=3)
+
+
+def test_gheos_value_2_keeps_a_token_while_the_cups_are_still_to_grow() -> None:
+    state = random_position("gheos", 2, seed=4, steps=30)
+    reading = Reading(gheos.as_gheos(state), 2)
+    seat = next(s for s in range(2) if reading.cup_score(s) > 0)
+    reading.tokens[seat], reading.epochs_left = 3, 5
+    knowledge = GheosKnowledge(value=2)
+    reading.remaining = 5 / 6
+    assert knowledge._token_choice(reading, seat) == "pass"  # 33 points of growth a token
+    reading.remaining = 0.0
+    assert knowledge._token_choice(reading, seat) == "token"  # nothing left to grow
+    # Value 1 plays it as soon as its multiple of today's cups falls below one.
+    old = Reading(gheos.as_gheos(state))
+    old.tokens[seat], old.epochs_left, old.remaining = 3, 5, 0.3
+    assert GheosKnowledge()._token_choice(old, seat) == "token"
+
+
 def test_gheos_policy_and_priors_give_legal_actions() -> None:
     knowledge = GheosKnowledge()
     rng = random.Random(2)
@@ -161,3 +203,14 @@ def test_tigris_policy_plays_legal_actions_through_a_whole_game() -> None:
         action = knowledge.policy(state, rng)
         assert action in state.legal_actions()
         state.apply(action)
+
+
+def test_the_gheos_search_judges_by_value_1_unless_told() -> None:
+    from cradle.ai.ismcts import IsmctsParams, knowledge_of
+
+    state = gheos.new_game(2, 5)
+    assert knowledge_of(state, IsmctsParams()).value == 1  # type: ignore[attr-defined]
+    assert knowledge_of(state, IsmctsParams(value=2)).value == 2  # type: ignore[attr-defined]
+    assert knowledge_of(tigris.new_game(2, 5), IsmctsParams()).value == 2  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="value is 1 or 2"):
+        IsmctsParams(value=3)

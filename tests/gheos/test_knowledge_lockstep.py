@@ -2,12 +2,14 @@
 the Python reference (``cradle.ai.gheos_knowledge``) read the same worlds alike.
 
 Random games (2, 3 and 4 players, the packaged tiles and a renumbered, turned set) are played
-on both engines side by side, sometimes read back from their position in a conflict; after every step the native hooks must give what the Python
-knowledge gives on the Python state, to 1e-9: the values and temperature of the reading, the
-rewards, the learned features of every seat and the learned model's rewards, one-ply priors (a sample of the legal actions, and a refused one), whether the turn
-is unsettled, the policy's scores of every action and its choice where no tie-break can change
-it. A divergence fails with the first differing step: the seed, the players, the actions so
-far and the position before the step.
+on both engines side by side, sometimes read back from their position in a conflict; after
+every step the native hooks must give what the Python knowledge gives on the Python state, to
+1e-9: the learned features of every seat and the learned model's rewards, whether the turn is
+unsettled, and for both hand-set evaluations (value 1 and 2) the values and temperature of
+the reading, the rewards, one-ply priors (a sample of the legal actions, and a refused one),
+the policy's scores of every action and its choice where no tie-break can change it. A
+divergence fails with the first differing step: the seed, the players, the actions so far
+and the position before the step.
 
 ``CRADLE_KNOWLEDGE_GAMES`` sets how many games the default run plays; the ``long`` run plays
 hundreds (``make test-long``).
@@ -35,7 +37,8 @@ LONG_GAMES = 400
 PRIOR_SAMPLE = 6  # tile placements whose priors are compared per step (each costs Python an apply)
 TOKEN, PASS = 191010, 191011  # cradle.gheos.actions: the last two ids
 FOLLOWER_NOISE, MOVE_NOISE = 0.01, 0.05  # the policy's tie-breaks (both knowledges)
-KNOWLEDGE = GheosKnowledge()
+KNOWLEDGES = {1: GheosKnowledge(), 2: GheosKnowledge(value=2)}
+KNOWLEDGE = KNOWLEDGES[1]
 LEARNED = GheosKnowledge(learned=True)
 
 
@@ -94,11 +97,6 @@ class Twins:
         if p.legal_action_ids() != n.legal_action_ids():
             self.fail("the legal ids", "the engines themselves differ")
         reading = read(p)
-        self.numbers("Reading.values()", reading.values(), _native.gheos_ai_values(n))
-        self.numbers(
-            "Reading.temperature()", [reading.temperature()], [_native.gheos_ai_temperature(n)]
-        )
-        self.numbers("rewards", KNOWLEDGE.rewards(p), _native.gheos_ai_rewards(n))
         for seat, row in enumerate(_native.gheos_ai_features(n)):
             self.numbers(f"the learned features of seat {seat}", reading.features(seat), row)
         learned = LEARNED.rewards(p)  # reads the model file, and hands it to the native side
@@ -108,53 +106,73 @@ class Twins:
                 "unsettled",
                 f"python {KNOWLEDGE.unsettled(p)}, native {_native.gheos_ai_unsettled(n)}",
             )
+        ids = p.legal_action_ids()
+        # One-ply priors: a sample of the legal actions and one the state refuses.
+        picked = rng.sample(range(len(ids)), min(PRIOR_SAMPLE, len(ids)))
+        for value, knowledge in KNOWLEDGES.items():
+            self.judge(value, knowledge, picked, rng)
+
+    def judge(
+        self, value: int, knowledge: GheosKnowledge, picked: list[int], rng: random.Random
+    ) -> None:
+        """What the hand-set evaluation ``value`` says: its numbers, priors and policy."""
+        p, n = self.python, self.native
+        reading = read(p, value)
+        v = f"value {value}: "
+        self.numbers(v + "Reading.values()", reading.values(), _native.gheos_ai_values(n, value))
+        self.numbers(
+            v + "Reading.temperature()",
+            [reading.temperature()],
+            [_native.gheos_ai_temperature(n, value)],
+        )
+        self.numbers(v + "rewards", knowledge.rewards(p), _native.gheos_ai_rewards(n, False, value))
         if p.is_over:
             self.seen["over"] += 1
             return
         ids = p.legal_action_ids()
         actions = p.legal_actions()
-        kind, scores = _native.gheos_ai_policy_scores(n)
+        kind, scores = _native.gheos_ai_policy_scores(n, value)
         self.seen[f"{p.phase}:{kind}"] += 1
-        # One-ply priors: a sample of the legal actions and one the state refuses.
-        picked = rng.sample(range(len(ids)), min(PRIOR_SAMPLE, len(ids)))
         refused = PASS if p.phase == "tile" else TOKEN
         self.numbers(
-            "priors",
-            KNOWLEDGE.priors(p, [actions[i] for i in picked] + [p.action_string(refused)]),
-            _native.gheos_ai_priors(n, [ids[i] for i in picked] + [refused]),
+            v + "priors",
+            knowledge.priors(p, [actions[i] for i in picked] + [p.action_string(refused)]),
+            _native.gheos_ai_priors(n, [ids[i] for i in picked] + [refused], value),
         )
         # The policy: its scores of every action (tiles: the sample's), then its choice.
         if kind == "followers":
-            python_scores = [KNOWLEDGE._follower_choice(reading, p.to_move, a) for a in actions]
+            python_scores = [knowledge._follower_choice(reading, p.to_move, a) for a in actions]
             noise = FOLLOWER_NOISE
         elif kind == "token":
-            plays = KNOWLEDGE._token_choice(reading, p.to_move) == "token"
+            plays = knowledge._token_choice(reading, p.to_move) == "token"
             python_scores = [1.0 if (a == "token") == plays else 0.0 for a in actions]
             noise = 0.0
+            self.seen[f"value {value} plays a token: {plays}"] += 1
         elif kind == "tiles":
-            python_scores = KNOWLEDGE.priors(p, [actions[i] for i in picked])
-            self.numbers("policy scores (tiles)", python_scores, [scores[i] for i in picked])
+            python_scores = knowledge.priors(p, [actions[i] for i in picked])
+            self.numbers(v + "policy scores (tiles)", python_scores, [scores[i] for i in picked])
             python_scores, noise = [], 0.0
         elif kind == "ply":
-            python_scores = KNOWLEDGE.priors(p, actions)
+            python_scores = knowledge.priors(p, actions)
             noise = MOVE_NOISE
         else:
             assert kind == "forced", kind
             python_scores, noise = [0.0], 0.0
         if python_scores:
-            self.numbers(f"policy scores ({kind})", python_scores, scores)
+            self.numbers(f"{v}policy scores ({kind})", python_scores, scores)
         seed = rng.randrange(2**32)
-        chosen = _native.gheos_ai_policy(n, seed)
+        chosen = _native.gheos_ai_policy(n, seed, value)
         if chosen not in ids:
-            self.fail("the policy", f"native chose {chosen}, not a legal id")
+            self.fail(v + "the policy", f"native chose {chosen}, not a legal id")
         best = python_choice(python_scores, noise) if python_scores else None
         if best is not None:
-            python = KNOWLEDGE.policy(p.clone(), random.Random(seed))
+            python = knowledge.policy(p.clone(), random.Random(seed))
             if python != actions[best]:
-                self.fail("the scores' best", f"{actions[best]!r}, but python chose {python!r}")
+                self.fail(v + "the scores' best", f"{actions[best]!r}, but python chose {python!r}")
             if chosen != ids[best]:
                 self.fail(
-                    "the policy", f"python {actions[best]!r}, native {n.action_string(chosen)!r}"
+                    v + "the policy",
+                    f"python {actions[best]!r}, native {n.action_string(chosen)!r}",
                 )
             self.seen["choices"] += 1
 
@@ -200,6 +218,9 @@ def test_the_rust_knowledge_reads_random_games_as_the_python_one_does() -> None:
         "civ:followers",
         "pay:followers",
         "token:token",
+        "value 1 plays a token: True",
+        "value 2 plays a token: True",
+        "value 2 plays a token: False",
         "over",
         "choices",
         "reread",

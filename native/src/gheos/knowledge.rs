@@ -21,6 +21,16 @@ pub const TOKEN_EARLY: f64 = 1.2;
 pub const TOKEN_LATE: f64 = 0.4;
 /// Share of the pyramids' epoch scorings a follower will still see.
 pub const PYRAMID_USE: f64 = 0.8;
+/// Value 2: a kept token is worth `TOKEN_NOW - TOKEN_NOW_SLOPE × remaining` of today's cup
+/// score, plus `TOKEN_GROWTH × remaining` points for the cups still to come.
+pub const TOKEN_NOW: f64 = 0.85;
+pub const TOKEN_NOW_SLOPE: f64 = 0.55;
+pub const TOKEN_GROWTH: f64 = 40.0;
+/// Value 2: a follower is worth this × remaining points for its continent's growth.
+pub const FOLLOWER_GROWTH: f64 = 2.0;
+/// Value 2: the temperature, `TEMPERATURE_BASE + TEMPERATURE_SLOPE × remaining`.
+pub const TEMPERATURE_BASE: f64 = 3.0;
+pub const TEMPERATURE_SLOPE: f64 = 57.0;
 /// Below the root, priors are scored this many actions at a time (a clone and an apply each).
 pub const BATCH: usize = 16;
 /// Uniformly random moves before the heuristic judges a new node (cheap in Gheos).
@@ -56,6 +66,8 @@ impl From<&Area> for Continent {
 /// The numbers of one world the evaluation needs (the reference's `Reading`).
 #[derive(Clone, Debug)]
 pub struct Reading {
+    /// The evaluation's version: 1, or 2 (the reference's module docstring).
+    pub value: u8,
     pub players: usize,
     pub points: [f64; MAX_PLAYERS],
     pub tokens: [u8; MAX_PLAYERS],
@@ -69,9 +81,16 @@ pub struct Reading {
 }
 
 impl Reading {
+    /// A reading for value 1.
     pub fn new(game: &Game) -> Reading {
+        Reading::valued(game, 1)
+    }
+
+    /// A reading for the evaluation `value` (1 or 2).
+    pub fn valued(game: &Game, value: u8) -> Reading {
         let players = usize::from(game.players);
         let mut reading = Reading {
+            value,
             players,
             points: [0.0; MAX_PLAYERS],
             tokens: [0; MAX_PLAYERS],
@@ -125,22 +144,46 @@ impl Reading {
             .sum()
     }
 
-    /// A token kept, as a multiple of the cup score it would bring now: more early (cups and
-    /// followers grow), less late (a token unused at the end is lost).
+    /// A token kept, as a multiple of the cup score it would bring now. Value 1: more early
+    /// (cups and followers grow), less late (a token unused at the end is lost); value 2
+    /// counts the growth apart (`TOKEN_GROWTH`) and this share rises towards the end.
     pub fn token_worth(&self) -> f64 {
-        TOKEN_EARLY * self.remaining + TOKEN_LATE
+        self.token_worth_of(self.value)
+    }
+
+    fn token_worth_of(&self, value: u8) -> f64 {
+        if value == 2 {
+            TOKEN_NOW - TOKEN_NOW_SLOPE * self.remaining
+        } else {
+            TOKEN_EARLY * self.remaining + TOKEN_LATE
+        }
+    }
+
+    /// Value 2: what one token kept is worth to `seat`, in points.
+    pub fn kept_token(&self, seat: usize) -> f64 {
+        self.token_worth() * self.cup_score(seat) as f64 + TOKEN_GROWTH * self.remaining
     }
 
     /// What one follower on a continent of `cups` and `pyramids` will still bring `seat`.
     fn worth(&self, seat: usize, cups: u8, pyramids: u8) -> f64 {
         let kept = f64::from(self.tokens[seat]) * self.token_worth();
+        let growth = if self.value == 2 {
+            FOLLOWER_GROWTH * self.remaining
+        } else {
+            0.0
+        };
         f64::from(u32::from(pyramids) * self.epochs_left) * PYRAMID_USE
             + f64::from(cups) * (kept + 1.0)
+            + growth
     }
 
     pub fn seat_value(&self, seat: usize) -> f64 {
+        self.value_of(seat, self.value)
+    }
+
+    fn value_of(&self, seat: usize, version: u8) -> f64 {
         let mut value = self.points[seat];
-        let tokens = f64::from(self.tokens[seat]) * self.token_worth();
+        let tokens = f64::from(self.tokens[seat]) * self.token_worth_of(version);
         for colour in 0..6 {
             let count = self.held[seat][colour];
             let Some(civ) = self.civ[colour] else {
@@ -152,6 +195,11 @@ impl Reading {
             let future = f64::from(u32::from(civ.pyramids) * self.epochs_left) * PYRAMID_USE
                 + f64::from(civ.cups) * (tokens + 1.0);
             value += f64::from(count) * future * self.survival(colour);
+        }
+        if version == 2 {
+            value += self.remaining
+                * (TOKEN_GROWTH * f64::from(self.tokens[seat])
+                    + FOLLOWER_GROWTH * f64::from(self.followers[seat]));
         }
         value + 0.01 * f64::from(self.followers[seat])
     }
@@ -204,7 +252,7 @@ impl Reading {
             f64::from(to_score),
             f64::from(at_risk),
             f64::from(civilizations),
-            self.seat_value(seat),
+            self.value_of(seat, 1), // the model was fitted to value 1
         ];
         let late = 1.0 - self.remaining;
         let mut out = [0.0; GHEOS_FEATURES];
@@ -222,7 +270,11 @@ impl Reading {
 
     /// How sure a lead is: a point counts less while many epochs are to come.
     pub fn temperature(&self) -> f64 {
-        3.0 + 10.0 * self.remaining
+        if self.value == 2 {
+            TEMPERATURE_BASE + TEMPERATURE_SLOPE * self.remaining
+        } else {
+            3.0 + 10.0 * self.remaining
+        }
     }
 
     /// The reference's `_follower_choice`: the worth of a start or a take (followers × what
@@ -255,10 +307,18 @@ impl Reading {
     /// The reference's `_token_choice`: play a token when it beats keeping it (see
     /// `token_worth`), or when time runs out.
     pub fn plays_token(&self, seat: usize) -> bool {
-        if self.cup_score(seat) <= 0 {
+        let score = self.cup_score(seat);
+        if score <= 0 {
             return false;
         }
-        u32::from(self.tokens[seat]) >= self.epochs_left || self.token_worth() < 1.0
+        if u32::from(self.tokens[seat]) >= self.epochs_left {
+            return true;
+        }
+        if self.value == 2 {
+            score as f64 > self.kept_token(seat)
+        } else {
+            self.token_worth() < 1.0
+        }
     }
 }
 
@@ -282,12 +342,13 @@ pub fn rank_rewards(game: &Game) -> [f64; MAX_PLAYERS] {
     out
 }
 
-/// The reward vector of a world: exact once it is over, else the heuristic's chances.
-pub fn rewards(game: &Game) -> [f64; MAX_PLAYERS] {
+/// The reward vector of a world: exact once it is over, else the heuristic's chances (the
+/// evaluation `value`).
+pub fn rewards(game: &Game, value: u8) -> [f64; MAX_PLAYERS] {
     if game.is_over() {
         return rank_rewards(game);
     }
-    let reading = Reading::new(game);
+    let reading = Reading::valued(game, value);
     let values = reading.values();
     pairwise_chances(&values[..reading.players], reading.temperature())
 }
@@ -301,14 +362,14 @@ pub fn learned_rewards(game: &Game) -> [f64; MAX_PLAYERS] {
 }
 
 /// The one-ply prior of a legal id: the mover's margin over the best other seat after it.
-fn prior_after(game: &Game, id: u32, log: &mut Log) -> f64 {
+fn prior_after(game: &Game, value: u8, id: u32, log: &mut Log) -> f64 {
     let seat = usize::from(game.active);
     let mut after = game.clone();
     after.apply_legal(id, log);
     if after.is_over() {
         return 10.0 * (rank_rewards(&after)[seat] - 0.5);
     }
-    let reading = Reading::new(&after);
+    let reading = Reading::valued(&after, value);
     let values = reading.values();
     let best_other = (0..reading.players)
         .filter(|&s| s != seat)
@@ -318,19 +379,19 @@ fn prior_after(game: &Game, id: u32, log: &mut Log) -> f64 {
 }
 
 /// One-ply priors of `ids`, all legal now (the search's case): appended to `out`.
-pub fn priors_legal(game: &Game, ids: &[u32], out: &mut Vec<f64>) {
+pub fn priors_legal(game: &Game, value: u8, ids: &[u32], out: &mut Vec<f64>) {
     let mut log = Log::new(false);
-    out.extend(ids.iter().map(|&id| prior_after(game, id, &mut log)));
+    out.extend(ids.iter().map(|&id| prior_after(game, value, id, &mut log)));
 }
 
 /// One-ply priors of any `ids`: a refused one scores [`REFUSED`], as in the reference.
-pub fn priors(game: &Game, ids: &[u32], out: &mut Vec<f64>) {
+pub fn priors(game: &Game, value: u8, ids: &[u32], out: &mut Vec<f64>) {
     let mut legal = Vec::with_capacity(128);
     game.legal_ids(&mut legal);
     let mut log = Log::new(false);
     out.extend(ids.iter().map(|&id| {
         if legal.contains(&id) {
-            prior_after(game, id, &mut log)
+            prior_after(game, value, id, &mut log)
         } else {
             REFUSED
         }
@@ -394,13 +455,13 @@ impl Choice {
 /// The policy's deterministic scores of every legal action (before its random tie-breaks;
 /// for tiles, of all of them rather than its random few): followers by their worth, a token
 /// decision as 1 for the chosen action and 0 for the other, the rest by one ply.
-pub fn policy_scores(game: &Game, legal: &[u32], out: &mut Vec<f64>) -> Choice {
+pub fn policy_scores(game: &Game, value: u8, legal: &[u32], out: &mut Vec<f64>) -> Choice {
     let choice = Choice::of(legal);
     let seat = usize::from(game.active);
     match choice {
         Choice::Forced => out.push(0.0),
         Choice::Followers => {
-            let reading = Reading::new(game);
+            let reading = Reading::valued(game, value);
             out.extend(
                 legal
                     .iter()
@@ -408,7 +469,7 @@ pub fn policy_scores(game: &Game, legal: &[u32], out: &mut Vec<f64>) -> Choice {
             );
         }
         Choice::Token => {
-            let play = Reading::new(game).plays_token(seat);
+            let play = Reading::valued(game, value).plays_token(seat);
             out.extend(legal.iter().map(|&id| {
                 let token = matches!(decode(id), Decoded::Token);
                 if token == play {
@@ -418,7 +479,7 @@ pub fn policy_scores(game: &Game, legal: &[u32], out: &mut Vec<f64>) -> Choice {
                 }
             }));
         }
-        Choice::Tiles | Choice::Ply => priors_legal(game, legal, out),
+        Choice::Tiles | Choice::Ply => priors_legal(game, value, legal, out),
     }
     choice
 }
@@ -445,19 +506,20 @@ fn noisy_best(scores: &[f64], noise: f64, rng: &mut impl Draw) -> usize {
     best
 }
 
-/// The quick policy's action (a legal one; the game is not over and has an action).
-pub fn policy(game: &Game, rng: &mut impl Draw) -> u32 {
+/// The quick policy's action (a legal one; the game is not over and has an action), with the
+/// evaluation `value`.
+pub fn policy(game: &Game, value: u8, rng: &mut impl Draw) -> u32 {
     let mut legal = Vec::with_capacity(128);
     game.legal_ids(&mut legal);
     let mut scores = Vec::with_capacity(TILE_SAMPLE.max(8));
     match Choice::of(&legal) {
         Choice::Forced => legal[0],
         Choice::Followers => {
-            policy_scores(game, &legal, &mut scores);
+            policy_scores(game, value, &legal, &mut scores);
             legal[noisy_best(&scores, FOLLOWER_NOISE, rng)]
         }
         Choice::Token => {
-            let play = Reading::new(game).plays_token(usize::from(game.active));
+            let play = Reading::valued(game, value).plays_token(usize::from(game.active));
             if play {
                 super::notation::TOKEN
             } else {
@@ -471,11 +533,11 @@ pub fn policy(game: &Game, rng: &mut impl Draw) -> u32 {
                 let j = i + rng.below(legal.len() - i);
                 legal.swap(i, j);
             }
-            priors_legal(game, &legal[..take], &mut scores);
+            priors_legal(game, value, &legal[..take], &mut scores);
             legal[noisy_best(&scores, MOVE_NOISE, rng)]
         }
         Choice::Ply => {
-            priors_legal(game, &legal, &mut scores);
+            priors_legal(game, value, &legal, &mut scores);
             legal[noisy_best(&scores, MOVE_NOISE, rng)]
         }
     }
@@ -510,17 +572,17 @@ mod tests {
             let mut legal = Vec::new();
             let mut steps = 0;
             while !g.is_over() && steps < 400 {
-                let r = rewards(&g);
+                let r = rewards(&g, 1 + (steps % 2) as u8);
                 let total: f64 = r[..players].iter().sum();
                 assert!((total - players as f64 / 2.0).abs() < 1e-9);
-                let id = policy(&g, &mut rng);
+                let id = policy(&g, 1 + (steps % 2) as u8, &mut rng);
                 g.legal_ids(&mut legal);
                 assert!(legal.contains(&id), "the policy chose an illegal id {id}");
                 g.apply_legal(id, &mut log);
                 steps += 1;
             }
             assert!(g.is_over(), "{players} players: the policy did not finish");
-            let r = rewards(&g);
+            let r = rewards(&g, 2);
             assert_eq!(r, rank_rewards(&g));
         }
     }
@@ -529,7 +591,7 @@ mod tests {
     fn a_refused_id_scores_refused() {
         let g = game(2, 3);
         let mut out = Vec::new();
-        priors(&g, &[super::super::notation::TOKEN], &mut out);
+        priors(&g, 1, &[super::super::notation::TOKEN], &mut out);
         assert_eq!(out, vec![REFUSED]);
     }
 }

@@ -8,33 +8,47 @@ use pyo3::prelude::*;
 use super::knowledge::{self, Reading};
 use super::py::GheosState;
 use super::random::Fast;
-use super::search_game::Learned;
+use super::search_game::{Judge, Judged};
 use crate::search::py::{model_is_set, search_detached, PyParams, PySearchResult};
+
+/// The evaluation `value` (1 or 2), or a clear error.
+fn checked_value(value: u8) -> PyResult<u8> {
+    if value == 1 || value == 2 {
+        Ok(value)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "value is 1 or 2, not {value}"
+        )))
+    }
+}
 
 /// The evaluation's estimated final score per seat (`Reading.values()`).
 #[pyfunction]
-fn gheos_ai_values(state: PyRef<'_, GheosState>) -> Vec<f64> {
-    let reading = Reading::new(&state.game);
-    reading.values()[..reading.players].to_vec()
+#[pyo3(signature = (state, value=1))]
+fn gheos_ai_values(state: PyRef<'_, GheosState>, value: u8) -> PyResult<Vec<f64>> {
+    let reading = Reading::valued(&state.game, checked_value(value)?);
+    Ok(reading.values()[..reading.players].to_vec())
 }
 
 /// The evaluation's temperature (`Reading.temperature()`).
 #[pyfunction]
-fn gheos_ai_temperature(state: PyRef<'_, GheosState>) -> f64 {
-    Reading::new(&state.game).temperature()
+#[pyo3(signature = (state, value=1))]
+fn gheos_ai_temperature(state: PyRef<'_, GheosState>, value: u8) -> PyResult<f64> {
+    Ok(Reading::valued(&state.game, checked_value(value)?).temperature())
 }
 
 /// The knowledge's reward vector of this state, one entry per seat (`GheosKnowledge.rewards`).
 /// With `learned`, by the learned model (`GheosKnowledge(learned=True).rewards`).
 #[pyfunction]
-#[pyo3(signature = (state, learned=false))]
-fn gheos_ai_rewards(state: PyRef<'_, GheosState>, learned: bool) -> PyResult<Vec<f64>> {
+#[pyo3(signature = (state, learned=false, value=1))]
+fn gheos_ai_rewards(state: PyRef<'_, GheosState>, learned: bool, value: u8) -> PyResult<Vec<f64>> {
     let players = usize::from(state.game.players);
+    let value = checked_value(value)?;
     if learned {
         model_is_set("gheos")?;
         return Ok(knowledge::learned_rewards(&state.game)[..players].to_vec());
     }
-    Ok(knowledge::rewards(&state.game)[..players].to_vec())
+    Ok(knowledge::rewards(&state.game, value)[..players].to_vec())
 }
 
 /// The learned features of every seat of this state (`Reading.features`), one row per seat
@@ -50,14 +64,16 @@ fn gheos_ai_features(state: PyRef<'_, GheosState>) -> Vec<Vec<f64>> {
 /// One-ply priors of `ids` for the seat to move (`GheosKnowledge.priors`): an id the state
 /// refuses scores -1e9, as the reference scores an action it cannot apply.
 #[pyfunction]
-fn gheos_ai_priors(state: PyRef<'_, GheosState>, ids: Vec<i64>) -> Vec<f64> {
+#[pyo3(signature = (state, ids, value=1))]
+fn gheos_ai_priors(state: PyRef<'_, GheosState>, ids: Vec<i64>, value: u8) -> PyResult<Vec<f64>> {
+    let value = checked_value(value)?;
     let wanted: Vec<u32> = ids
         .iter()
         .map(|&id| u32::try_from(id).unwrap_or(u32::MAX))
         .collect();
     let mut out = Vec::with_capacity(ids.len());
-    knowledge::priors(&state.game, &wanted, &mut out);
-    out
+    knowledge::priors(&state.game, value, &wanted, &mut out);
+    Ok(out)
 }
 
 /// Whether a turn is in progress past its tile (`GheosKnowledge.unsettled`).
@@ -78,25 +94,33 @@ fn legal_or_refuse(state: &GheosState) -> PyResult<Vec<u32>> {
 /// How the policy chooses here ("forced", "followers", "token", "tiles", "ply") and its
 /// scores of every legal action, in legal order, before its random tie-breaks.
 #[pyfunction]
-fn gheos_ai_policy_scores(state: PyRef<'_, GheosState>) -> PyResult<(&'static str, Vec<f64>)> {
+#[pyo3(signature = (state, value=1))]
+fn gheos_ai_policy_scores(
+    state: PyRef<'_, GheosState>,
+    value: u8,
+) -> PyResult<(&'static str, Vec<f64>)> {
+    let value = checked_value(value)?;
     let legal = legal_or_refuse(&state)?;
     let mut scores = Vec::with_capacity(legal.len());
-    let choice = knowledge::policy_scores(&state.game, &legal, &mut scores);
+    let choice = knowledge::policy_scores(&state.game, value, &legal, &mut scores);
     Ok((choice.name(), scores))
 }
 
 /// The policy's action id, its random draws from a generator seeded by `seed`.
 #[pyfunction]
-fn gheos_ai_policy(state: PyRef<'_, GheosState>, seed: u64) -> PyResult<u32> {
+#[pyo3(signature = (state, seed, value=1))]
+fn gheos_ai_policy(state: PyRef<'_, GheosState>, seed: u64, value: u8) -> PyResult<u32> {
+    let value = checked_value(value)?;
     legal_or_refuse(&state)?;
-    Ok(knowledge::policy(&state.game, &mut Fast::new(seed)))
+    Ok(knowledge::policy(&state.game, value, &mut Fast::new(seed)))
 }
 
 /// ISMCTS for `seat` (the seat to move): one tree per seed, on threads when there are several.
-/// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch. Returns the
+/// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch; `learned`:
+/// judge the leaves by the learned model, else by the hand-set evaluation `value`. Returns the
 /// iterations run and (action id, visits, summed reward) per visited root action.
 #[pyfunction]
-#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, floor=None, learned=false))]
+#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, floor=None, learned=false, value=1))]
 #[allow(clippy::too_many_arguments)]
 fn gheos_search(
     py: Python<'_>,
@@ -109,31 +133,23 @@ fn gheos_search(
     only: Option<Vec<u32>>,
     floor: Option<u64>,
     learned: bool,
+    value: u8,
 ) -> PyResult<PySearchResult> {
+    let value = checked_value(value)?;
     if learned {
         model_is_set("gheos")?;
     }
-    let root = state.game.clone();
-    let mut legal = Vec::new();
-    root.legal_ids(&mut legal);
-    if legal.is_empty() {
-        return Err(PyValueError::new_err("the game is over: nothing to search"));
-    }
+    let judge = if learned {
+        Judge::Learned
+    } else {
+        Judge::Hand(value)
+    };
     // The search reads its own copy: other threads may use the state meanwhile.
+    let root = Judged {
+        game: state.game.clone(),
+        judge,
+    };
     drop(state);
-    if learned {
-        return search_detached(
-            py,
-            &Learned(root),
-            seat,
-            iterations,
-            seconds,
-            floor,
-            params,
-            &seeds,
-            only.as_deref(),
-        );
-    }
     search_detached(
         py,
         &root,

@@ -60,109 +60,81 @@ fn sort_tiles(items: &mut Vec<i64>) {
     }
 }
 
-impl SearchGame for Game {
+/// How a searched world is judged: the hand-set evaluation of that version (1 or 2), or the
+/// learned model (`cradle.ai.learned`; its priors and policy are value 1's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judge {
+    Hand(u8),
+    Learned,
+}
+
+impl Judge {
+    /// The version of the hand-set evaluation behind the priors and the policy.
+    fn value(self) -> u8 {
+        match self {
+            Judge::Hand(value) => value,
+            Judge::Learned => 1,
+        }
+    }
+}
+
+/// Gheos for the search: the game as it is, and how its leaves are judged.
+#[derive(Clone)]
+pub struct Judged {
+    pub game: Game,
+    pub judge: Judge,
+}
+
+impl SearchGame for Judged {
     fn players(&self) -> usize {
-        usize::from(self.players)
+        usize::from(self.game.players)
     }
 
     fn to_move(&self) -> usize {
-        usize::from(self.active)
+        usize::from(self.game.active)
     }
 
     fn is_over(&self) -> bool {
-        Game::is_over(self)
+        self.game.is_over()
     }
 
     fn final_rewards(&self) -> [f64; 4] {
-        knowledge::rank_rewards(self)
+        knowledge::rank_rewards(&self.game)
     }
 
     fn legal_ids(&mut self, out: &mut Vec<u32>) {
-        Game::legal_ids(self, out);
+        self.game.legal_ids(out);
     }
 
     fn apply_quiet(&mut self, id: u32) {
-        self.apply_legal(id, &mut Log::new(false));
+        self.game.apply_legal(id, &mut Log::new(false));
     }
 
     fn determinize(&self, observer: usize, seed: u64) -> Self {
-        Game::determinize(self, observer, seed)
+        Judged {
+            game: self.game.determinize(observer, seed),
+            judge: self.judge,
+        }
     }
 
     fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
         out.clear();
-        knowledge::priors_legal(self, ids, out);
+        knowledge::priors_legal(&self.game, self.judge.value(), ids, out);
     }
 
     fn unsettled(&mut self) -> bool {
-        knowledge::unsettled(self)
+        knowledge::unsettled(&self.game)
     }
 
     fn policy(&mut self, rng: &mut SearchRng) -> u32 {
-        knowledge::policy(self, rng)
+        knowledge::policy(&self.game, self.judge.value(), rng)
     }
 
     fn heuristic_rewards(&mut self) -> [f64; 4] {
-        knowledge::rewards(self)
-    }
-
-    fn playout_moves(&self) -> usize {
-        knowledge::PLAYOUT
-    }
-
-    fn prior_batch(&self) -> usize {
-        knowledge::BATCH
-    }
-}
-
-/// Gheos searched with the learned evaluation (`cradle.ai.learned`): the game as it is,
-/// judged by the learned model instead of the hand-set value.
-#[derive(Clone)]
-pub struct Learned(pub Game);
-
-impl SearchGame for Learned {
-    fn players(&self) -> usize {
-        self.0.players()
-    }
-
-    fn to_move(&self) -> usize {
-        SearchGame::to_move(&self.0)
-    }
-
-    fn is_over(&self) -> bool {
-        Game::is_over(&self.0)
-    }
-
-    fn final_rewards(&self) -> [f64; 4] {
-        self.0.final_rewards()
-    }
-
-    fn legal_ids(&mut self, out: &mut Vec<u32>) {
-        Game::legal_ids(&self.0, out);
-    }
-
-    fn apply_quiet(&mut self, id: u32) {
-        self.0.apply_quiet(id);
-    }
-
-    fn determinize(&self, observer: usize, seed: u64) -> Self {
-        Learned(Game::determinize(&self.0, observer, seed))
-    }
-
-    fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
-        self.0.priors(ids, out);
-    }
-
-    fn unsettled(&mut self) -> bool {
-        self.0.unsettled()
-    }
-
-    fn policy(&mut self, rng: &mut SearchRng) -> u32 {
-        self.0.policy(rng)
-    }
-
-    fn heuristic_rewards(&mut self) -> [f64; 4] {
-        knowledge::learned_rewards(&self.0)
+        match self.judge {
+            Judge::Hand(value) => knowledge::rewards(&self.game, value),
+            Judge::Learned => knowledge::learned_rewards(&self.game),
+        }
     }
 
     fn playout_moves(&self) -> usize {
@@ -240,7 +212,10 @@ mod tests {
     #[test]
     fn the_search_plays_gheos_games_to_the_end() {
         for players in [2, 4] {
-            let mut g = game(players, 21);
+            let mut g = Judged {
+                game: game(players, 21),
+                judge: Judge::Hand(2),
+            };
             let params = Params {
                 playout: knowledge::PLAYOUT,
                 batch: knowledge::BATCH,
@@ -248,12 +223,12 @@ mod tests {
             };
             let mut legal = Vec::new();
             let mut turns = 0;
-            while !g.is_over() && turns < 300 {
-                Game::legal_ids(&g, &mut legal);
+            while !g.game.is_over() && turns < 300 {
+                g.game.legal_ids(&mut legal);
                 let id = if legal.len() == 1 {
                     legal[0]
                 } else {
-                    let seat = usize::from(g.active);
+                    let seat = usize::from(g.game.active);
                     let budget = Budget {
                         iterations: Some(30),
                         seconds: None,
@@ -268,10 +243,10 @@ mod tests {
                     best.action
                 };
                 assert!(legal.contains(&id));
-                g.apply_legal(id, &mut Log::new(false));
+                g.apply_quiet(id);
                 turns += 1;
             }
-            assert!(g.is_over(), "{players} players");
+            assert!(g.game.is_over(), "{players} players");
         }
     }
 }

@@ -65,18 +65,24 @@ class IsmctsParams:
     robust: float = 1.0
     fitted: int = 0  # 1: Tigris' fitted evaluation instead of the hand-set one (comparisons)
     learned: int = 0  # 1: the learned model of the game (cradle.ai.learned) as the evaluation
-    # Tigris' evaluation: 2 estimates the final lowest colour (hand, leader safety, wars by
-    # the chance to win them; the default since its SPRT at 0.25 s said H1), 1 the old one
-    # that weighs the sorted colours.
-    value: int = 2
+    # The hand-set evaluation's version; None: the game's default (DEFAULT_VALUE). Tigris: 2
+    # estimates the final lowest colour (hand, leader safety, wars by the chance to win them;
+    # the default since its SPRT at 0.25 s said H1), 1 weighs the sorted colours. Gheos: 2
+    # values kept tokens and followers by the growth to come, with a calibrated temperature
+    # (cradle.ai.gheos_knowledge), 1 the first one.
+    value: int | None = None
     native: int = 1  # 0: the Python search even where the native one could run (comparisons)
     # 1: Tigris reads the opponents' hands from the public history (cradle.ai.belief): the
     # worlds are dealt and the commitments chosen against that belief; 0: a uniform belief.
     belief: int = 0
 
     def __post_init__(self) -> None:
-        if self.value not in (1, 2):
+        if self.value not in (None, 1, 2):
             raise ValueError(f"value is 1 or 2, not {self.value}")
+
+
+# The evaluation each game's search uses when the settings name none (IsmctsParams.value).
+DEFAULT_VALUE = {"tigris": 2, "gheos": 1}
 
 
 class Node:
@@ -265,20 +271,21 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
     """The game's knowledge for these settings; ``tilts``: a belief over the Tigris hands
     (with ``params.belief``; None or another game: the shared knowledge, uniform)."""
     game = game_of(state)
+    version = params.value or DEFAULT_VALUE.get(game, 1)
+    value = ":value2" if version == 2 else ""
+    learned = ":learned" if params.learned else ""
     if game != "tigris":
-        return knowledge_for(f"{game}:learned" if params.learned else game)
+        return knowledge_for(f"{game}{value}{learned}")
     if tilts is not None and params.belief:
         from cradle.ai.tigris_knowledge import TigrisKnowledge
 
         return TigrisKnowledge(
             fitted=bool(params.fitted),
             tilts=tilts,
-            value=params.value,
+            value=version,
             learned=bool(params.learned),
         )
     fitted = ":fitted" if params.fitted else ""
-    value = ":value2" if params.value == 2 else ""
-    learned = ":learned" if params.learned else ""
     return knowledge_for(f"{game}{fitted}{value}{learned}")
 
 
@@ -352,11 +359,12 @@ def native_search_for(
 
         return tigris
     if type(knowledge) is GheosKnowledge and isinstance(state, _native.GheosState):
-        if not knowledge.learned:
-            return _native.gheos_search  # type: ignore[return-value]
-        from cradle.ai.learned import model
+        gheos_value = knowledge.value
+        gheos_learned = knowledge.learned
+        if gheos_learned:
+            from cradle.ai.learned import model
 
-        model("gheos")
+            model("gheos")
 
         def gheos(
             state: GameState,
@@ -370,7 +378,16 @@ def native_search_for(
         ) -> tuple[int, list[tuple[int, int, float]]]:
             assert isinstance(state, _native.GheosState)
             return _native.gheos_search(
-                state, seat, iterations, seconds, settings, seeds, only, floor, True
+                state,
+                seat,
+                iterations,
+                seconds,
+                settings,
+                seeds,
+                only,
+                floor,
+                gheos_learned,
+                gheos_value,
             )
 
         return gheos

@@ -220,8 +220,8 @@ def game_of(state: GameState) -> str:
 def knowledge_for(game: str) -> Knowledge:
     """The heuristics of ``game`` (tigris or gheos; ``tigris:fitted`` evaluates with the
     weights fitted to game results instead of the hand-set ones, ``tigris:value2`` with the
-    final lowest colour, for comparisons; ``tigris:learned`` and ``gheos:learned`` with the
-    learned model, cradle.ai.learned)."""
+    final lowest colour, ``gheos:value2`` with Gheos' second evaluation, for comparisons;
+    ``tigris:learned`` and ``gheos:learned`` with the learned model, cradle.ai.learned)."""
     if game not in _KNOWLEDGE:
         name, *settings = game.split(":")
         if name == "tigris" and set(settings) <= {"fitted", "value2", "learned"}:
@@ -232,10 +232,12 @@ def knowledge_for(game: str) -> Knowledge:
                 value=2 if "value2" in settings else 1,
                 learned="learned" in settings,
             )
-        elif game in ("gheos", "gheos:learned"):
+        elif name == "gheos" and set(settings) <= {"value2", "learned"}:
             from cradle.ai.gheos_knowledge import GheosKnowledge
 
-            _KNOWLEDGE[game] = GheosKnowledge(learned=game == "gheos:learned")
+            _KNOWLEDGE[game] = GheosKnowledge(
+                learned="learned" in settings, value=2 if "value2" in settings else 1
+            )
         else:
             raise ValueError(f"no AI knowledge for the game {game!r}")
     return _KNOWLEDGE[game]
