@@ -212,6 +212,61 @@ def scores(chances: Any, labels: Any) -> dict[str, float]:
     return {"log_loss": round(float(loss), 4), "accuracy": round(float(right), 4)}
 
 
+def gheos_values(data: list[GameData]) -> dict[str, Any]:
+    """How well Gheos' hand-set evaluations call the two-player winner, by the share of epochs
+    still to come (fifths): value 1 as the search reads it (its recorded value and
+    temperature), value 2 rebuilt from the recorded features (its token, follower and
+    temperature terms exact; the token share of the cup score moved without the war risk)."""
+    import numpy as np
+
+    from cradle.ai.gheos_knowledge import (
+        FOLLOWER_GROWTH,
+        TEMPERATURE_BASE,
+        TEMPERATURE_SLOPE,
+        TOKEN_EARLY,
+        TOKEN_GROWTH,
+        TOKEN_LATE,
+        TOKEN_NOW,
+        TOKEN_NOW_SLOPE,
+    )
+
+    half = len(FEATURES["gheos"]) // 2
+    rows: dict[int, list[Any]] = {1: [], 2: []}
+    labels, phases = [], []
+    for one in data:
+        x = one.features.astype(np.float64)
+        if not len(x) or x.shape[1] != 2 or one.rewards[0] == one.rewards[1]:
+            continue
+        base = x[:, :, :half] + x[:, :, half:]  # each feature once: early + late shares
+        r = one.remaining[:, None]
+        tokens, followers, cups, value1 = (base[:, :, k] for k in (1, 2, 3, 10))
+        moved = TOKEN_NOW - TOKEN_NOW_SLOPE * r - (TOKEN_EARLY * r + TOKEN_LATE)
+        value2 = (
+            value1
+            + tokens * cups * moved
+            + r * (TOKEN_GROWTH * tokens + FOLLOWER_GROWTH * followers)
+        )
+        temperatures = {1: 3.0 + 10.0 * r[:, 0], 2: TEMPERATURE_BASE + TEMPERATURE_SLOPE * r[:, 0]}
+        for version, value in ((1, value1), (2, value2)):
+            rows[version].append(
+                1 / (1 + np.exp(-(value[:, 0] - value[:, 1]) / temperatures[version]))
+            )
+        labels.append(np.full(len(x), 1.0 if one.rewards[0] > one.rewards[1] else 0.0))
+        phases.append(np.minimum(4, (one.remaining * 5).astype(int)))
+    y, phase = np.concatenate(labels), np.concatenate(phases)
+    report: dict[str, Any] = {"positions": len(y)}
+    for version in (1, 2):
+        chances = np.concatenate(rows[version])
+        report[f"value {version}"] = {
+            "all": scores(chances, y),
+            "by fifth of the epochs to come": [
+                scores(chances[phase == k], y[phase == k]) if (phase == k).any() else None
+                for k in range(5)
+            ],
+        }
+    return report
+
+
 def jobs_for(
     game: str, games: int, seed: int, iterations: int, random_moves: int
 ) -> list[SelfPlay]:
@@ -282,9 +337,14 @@ def train(
     ] = None,
     data: Annotated[Path | None, typer.Option(help="Keep the positions here (.npz).")] = None,
     reuse: Annotated[bool, typer.Option(help="Fit the positions kept in --data again.")] = False,
+    values: Annotated[
+        bool, typer.Option(help="Gheos: report how value 1 and 2 call the winner; no fit.")
+    ] = False,
 ) -> None:
     if game not in FEATURES:
         raise typer.BadParameter(f"no learned evaluation for {game!r}: tigris or gheos")
+    if values and game != "gheos":
+        raise typer.BadParameter("--values reports Gheos' two evaluations only")
     start = time.perf_counter()
     if reuse:
         if data is None:
@@ -306,6 +366,9 @@ def train(
         if data is not None:
             save_data(data, recorded)
     played = time.perf_counter() - start
+    if values:
+        print(json.dumps(gheos_values(recorded)))
+        return
     model, report = learn(game, recorded, penalty)
     command = (
         f"python -m cradle.ai.training --game {game} --games {games} --iterations {iterations}"
