@@ -1,13 +1,13 @@
 """Gheos knowledge for search: an evaluation (followers × symbols, war risk, epochs to come),
 one-ply move priors, a rollout policy and reasons in words.
 
-Two evaluations (``value``): 1, the first hand-set one; 2, the same shape with what it missed
-by the self-play record (``cradle.ai.training``'s positions): a token kept early is worth
-the cup score it will find later (more than it brings now), a follower early is worth its
-continent's growth, and a lead counts for little while many epochs are to come (the
-temperature). On 53,534 two-player positions of 1,000 self-play games value 1 called the
-winner in 54% of the middle game (half to four fifths of the epochs to come) and value 2 in
-68%; its log-loss fell from 0.88 to 0.61 (a coin: 0.69).
+Two evaluations (``value``): 1, the first hand-set one (the search's default); 2, the same
+shape with what the self-play record says it misses: a token kept early is worth the cup score
+it will find later, a follower early its continent's growth, and a lead counts for little
+while many epochs are to come (the temperature). On the 53,534 two-player positions of that
+record value 2 calls the winner in 59-69% of positions with two fifths or more of the epochs
+to come where value 1 calls 52-54% (log-loss 0.61 against 0.88; a coin: 0.69), yet it did not
+play better at 0.25 s a decision (docs/ai.md, "Gheos value 2").
 
 It reads worlds through the engine's analysis API (``gheos.GheosGame``): the areas with
 their symbols, the civilizations, the followers each player holds, tokens, points and how
