@@ -183,9 +183,6 @@ class GheosKnowledge:
     # against OpenSpiel's ISMCTS (random rollouts to the end) it won 5 of 6 games where the
     # heuristic alone won 3 of 6 (the same seeds; docs/ai.md).
     playout = 8
-    # The search's UCB constant: 0.15 beat the general 0.4 in an SPRT at 0.25 s a decision
-    # (docs/ai.md); Gheos' rewards sit closer together than Tigris' and need less exploring.
-    exploration = 0.15
 
     def __init__(self, learned: bool = False, value: int = 1) -> None:
         if value not in (1, 2):

@@ -51,8 +51,8 @@ from cradle.core.results import rank_rewards
 
 @dataclass(frozen=True)
 class IsmctsParams:
-    # UCB constant (rewards are in [0, 1]); None: the knowledge's own (``exploration``: 0.15 in
-    # Gheos, whose SPRT at 0.25 s preferred it to 0.4), else DEFAULT_EXPLORATION.
+    # UCB constant (rewards are in [0, 1]); None: the knowledge's own ``exploration`` where it
+    # names one, else DEFAULT_EXPLORATION (Gheos' SPRT of 0.15 against 0.4 was undecided).
     exploration: float | None = None
     widening: float = 1.5  # children allowed ~ widening * visits ** alpha
     alpha: float = 0.5
