@@ -9,18 +9,7 @@ use super::knowledge::{self, Reading};
 use super::py::GheosState;
 use super::random::Fast;
 use super::search_game::{Judge, Judged};
-use crate::search::py::{model_is_set, search_detached, PyParams, PySearchResult};
-
-/// The evaluation `value` (1 or 2), or a clear error.
-fn checked_value(value: u8) -> PyResult<u8> {
-    if value == 1 || value == 2 {
-        Ok(value)
-    } else {
-        Err(PyValueError::new_err(format!(
-            "value is 1 or 2, not {value}"
-        )))
-    }
-}
+use crate::search::py::{checked_value, model_is_set, search_detached, PyParams, PySearchResult};
 
 /// The evaluation's estimated final score per seat (`Reading.values()`).
 #[pyfunction]

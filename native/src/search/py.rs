@@ -5,6 +5,17 @@ use pyo3::{PyResult, Python};
 
 use super::{model, search, Budget, Params, SearchGame};
 
+/// An evaluation version `value` of the search bindings (1 or 2), or a clear error.
+pub fn checked_value(value: u8) -> PyResult<u8> {
+    if value == 1 || value == 2 {
+        Ok(value)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "value is 1 or 2, not {value}"
+        )))
+    }
+}
+
 /// A clear error where a learned evaluation is asked for before its model was set.
 pub fn model_is_set(game: &str) -> PyResult<()> {
     if model::weights(game)

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use super::knowledge::{Board, Shares, TigrisWorld, UNIFORM};
 use super::py::PyTigrisState;
 use crate::search::model;
-use crate::search::py::{model_is_set, search_detached, PyParams, PySearchResult};
+use crate::search::py::{checked_value, model_is_set, search_detached, PyParams, PySearchResult};
 use crate::search::SearchGame;
 
 /// A belief from Python (per seat, the odds of the 4 colours against a uniform draw),
@@ -39,17 +39,6 @@ fn legal_set(world: &mut TigrisWorld) -> Vec<u32> {
     let mut ids = Vec::new();
     world.legal_ids(&mut ids);
     ids
-}
-
-/// The evaluation `value` (1 or 2), or a clear error.
-fn checked_value(value: u8) -> PyResult<u8> {
-    if value == 1 || value == 2 {
-        Ok(value)
-    } else {
-        Err(PyValueError::new_err(format!(
-            "value is 1 or 2, not {value}"
-        )))
-    }
 }
 
 /// The knowledge's reward vector of this state (one entry per seat).
