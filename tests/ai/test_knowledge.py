@@ -214,19 +214,3 @@ def test_the_gheos_search_judges_by_value_1_unless_told() -> None:
     assert knowledge_of(tigris.new_game(2, 5), IsmctsParams()).value == 2  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="value is 1 or 2"):
         IsmctsParams(value=3)
-
-
-def test_the_search_explores_by_the_knowledge_constant_unless_told() -> None:
-    from cradle.ai.ismcts import DEFAULT_EXPLORATION, IsmctsParams, exploration_of
-    from cradle.ai.search import knowledge_for
-
-    gheos_knowledge, tigris_knowledge = knowledge_for("gheos"), knowledge_for("tigris")
-    assert exploration_of(IsmctsParams(), gheos_knowledge) == DEFAULT_EXPLORATION == 0.4
-    assert exploration_of(IsmctsParams(), tigris_knowledge) == 0.4
-    assert exploration_of(IsmctsParams(exploration=0.7), gheos_knowledge) == 0.7
-
-    class Calm(GheosKnowledge):
-        exploration = 0.15
-
-    assert exploration_of(IsmctsParams(), Calm()) == 0.15
-    assert exploration_of(IsmctsParams(exploration=0.3), Calm()) == 0.3

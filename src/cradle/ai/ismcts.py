@@ -22,6 +22,7 @@ state whose game has a native twin of its knowledge, :func:`search` and
 from __future__ import annotations
 
 import atexit
+import functools
 import math
 import multiprocessing
 import os
@@ -51,9 +52,7 @@ from cradle.core.results import rank_rewards
 
 @dataclass(frozen=True)
 class IsmctsParams:
-    # UCB constant (rewards are in [0, 1]); None: the knowledge's own ``exploration`` where it
-    # names one, else DEFAULT_EXPLORATION (Gheos' SPRT of 0.15 against 0.4 was undecided).
-    exploration: float | None = None
+    exploration: float = 0.4  # UCB constant (rewards are in [0, 1])
     widening: float = 1.5  # children allowed ~ widening * visits ** alpha
     alpha: float = 0.5
     prior_weight: float = 0.3  # progressive bias, fading as 1 / (visits + 1)
@@ -85,14 +84,6 @@ class IsmctsParams:
 
 # The evaluation each game's search uses when the settings name none (IsmctsParams.value).
 DEFAULT_VALUE = {"tigris": 2, "gheos": 1}
-DEFAULT_EXPLORATION = 0.4  # where neither the settings nor the knowledge name one
-
-
-def exploration_of(params: IsmctsParams, knowledge: Knowledge) -> float:
-    """The UCB constant: the settings', else the knowledge's, else DEFAULT_EXPLORATION."""
-    if params.exploration is not None:
-        return float(params.exploration)
-    return float(getattr(knowledge, "exploration", DEFAULT_EXPLORATION))
 
 
 class Node:
@@ -152,7 +143,6 @@ class Ismcts:
         self.playout: int = (
             params.playout if params.playout is not None else getattr(knowledge, "playout", 0)
         )
-        self.exploration = exploration_of(params, knowledge)
         # The knowledge's own worlds where it deals them (a belief over the hands).
         self.sample: Callable[[GameState, int, random.Random], GameState] = getattr(
             knowledge, "sample_world", sample_world
@@ -211,7 +201,7 @@ class Ismcts:
         allowed = params.widening * (node.n + 1) ** params.alpha
         if len(available) < len(actions) and (len(available) < allowed or not available):
             return self.expand(node, world, actions)
-        c = self.exploration
+        c = params.exploration
         weight = params.prior_weight
         best = available[0]
         best_score = -math.inf
@@ -370,38 +360,14 @@ def native_search_for(
 
         return tigris
     if type(knowledge) is GheosKnowledge and isinstance(state, _native.GheosState):
-        gheos_value = knowledge.value
-        gheos_learned = knowledge.learned
-        if gheos_learned:
+        if knowledge.learned:
             from cradle.ai.learned import model
 
             model("gheos")
-
-        def gheos(
-            state: GameState,
-            seat: int,
-            iterations: int | None,
-            seconds: float | None,
-            settings: tuple[float, float, float, float, int, int, int],
-            seeds: list[int],
-            only: list[int] | None,
-            floor: int | None,
-        ) -> tuple[int, list[tuple[int, int, float]]]:
-            assert isinstance(state, _native.GheosState)
-            return _native.gheos_search(
-                state,
-                seat,
-                iterations,
-                seconds,
-                settings,
-                seeds,
-                only,
-                floor,
-                gheos_learned,
-                gheos_value,
-            )
-
-        return gheos
+        # The caller's eight arguments come first in gheos_search; the knowledge's by name.
+        return functools.partial(
+            _native.gheos_search, learned=knowledge.learned, value=knowledge.value
+        )
     return None
 
 
@@ -427,7 +393,7 @@ def _native_run(
         only_ids = [i for i in state.legal_action_ids() if quick.action_string(i) in wanted]
     playout = params.playout if params.playout is not None else getattr(knowledge, "playout", 0)
     settings = (
-        exploration_of(params, knowledge),
+        float(params.exploration),
         float(params.widening),
         float(params.alpha),
         float(params.prior_weight),
