@@ -168,5 +168,6 @@ def test_the_gheos_value_report_rebuilds_value_2_from_the_recorded_features() ->
         assert len(report["value 1"]["by fifth of the epochs to come"]) == 5
         checked += 1
     assert checked >= 3
+    assert gheos_values([]) == {"positions": 0}  # no two-player game recorded
     with pytest.raises(Exception, match="Gheos"):
         main(["--game", "tigris", "--values", "--reuse", "--data", "unused.npz"])

@@ -31,11 +31,13 @@ PYRAMID_USE = 0.8  # share of the pyramids' epoch scorings a follower will still
 # value=2 (fitted to self-play results, then rounded): a kept token is worth TOKEN_NOW -
 # TOKEN_NOW_SLOPE × remaining of today's cup score, plus TOKEN_GROWTH × remaining points for
 # the cups still to come; a follower FOLLOWER_GROWTH × remaining points for its continent's
-# growth; the temperature TEMPERATURE_BASE + TEMPERATURE_SLOPE × remaining.
+# growth; its temperature is TEMPERATURES[2].
 TOKEN_NOW, TOKEN_NOW_SLOPE = 0.85, 0.55
 TOKEN_GROWTH = 40.0
 FOLLOWER_GROWTH = 2.0
-TEMPERATURE_BASE, TEMPERATURE_SLOPE = 3.0, 57.0
+# How sure a lead is, per evaluation: base + slope × remaining (a point counts less while
+# many epochs are to come).
+TEMPERATURES = {1: (3.0, 10.0), 2: (3.0, 57.0)}
 
 
 class Reading:
@@ -166,9 +168,8 @@ class Reading:
         return [found.value(self.features(s)) for s in range(self.n)]
 
     def temperature(self) -> float:
-        if self.value == 2:
-            return TEMPERATURE_BASE + TEMPERATURE_SLOPE * self.remaining
-        return 3.0 + 10.0 * self.remaining
+        base, slope = TEMPERATURES[self.value]
+        return base + slope * self.remaining
 
 
 def read(world: GameState, value: int = 1) -> Reading:

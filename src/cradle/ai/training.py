@@ -176,6 +176,8 @@ def pairs(data: list[GameData], game: str) -> tuple[Any, Any, Any]:
     that finished apart, at every recorded position of ``data``."""
     import numpy as np
 
+    from cradle.ai.gheos_knowledge import TEMPERATURES as GHEOS_TEMPERATURES
+
     half = len(FEATURES[game]) // 2
     diffs, labels, hand_set = [], [], []
     for one in data:
@@ -185,9 +187,8 @@ def pairs(data: list[GameData], game: str) -> tuple[Any, Any, Any]:
         players = x.shape[1]
         # The hand-set value and its temperature, as the knowledge turns them into rewards.
         values = x[:, :, half - 1] + x[:, :, -1]
-        temperature = (
-            (1.0 + 4.0 * one.remaining) if game == "tigris" else 3.0 + 10.0 * one.remaining
-        )
+        base, slope = (1.0, 4.0) if game == "tigris" else GHEOS_TEMPERATURES[1]
+        temperature = base + slope * one.remaining
         for i in range(players):
             for j in range(i + 1, players):
                 if one.rewards[i] == one.rewards[j]:
@@ -221,8 +222,7 @@ def gheos_values(data: list[GameData]) -> dict[str, Any]:
 
     from cradle.ai.gheos_knowledge import (
         FOLLOWER_GROWTH,
-        TEMPERATURE_BASE,
-        TEMPERATURE_SLOPE,
+        TEMPERATURES,
         TOKEN_EARLY,
         TOKEN_GROWTH,
         TOKEN_LATE,
@@ -246,13 +246,14 @@ def gheos_values(data: list[GameData]) -> dict[str, Any]:
             + tokens * cups * moved
             + r * (TOKEN_GROWTH * tokens + FOLLOWER_GROWTH * followers)
         )
-        temperatures = {1: 3.0 + 10.0 * r[:, 0], 2: TEMPERATURE_BASE + TEMPERATURE_SLOPE * r[:, 0]}
         for version, value in ((1, value1), (2, value2)):
-            rows[version].append(
-                1 / (1 + np.exp(-(value[:, 0] - value[:, 1]) / temperatures[version]))
-            )
+            base, slope = TEMPERATURES[version]
+            temperature = base + slope * one.remaining
+            rows[version].append(1 / (1 + np.exp(-(value[:, 0] - value[:, 1]) / temperature)))
         labels.append(np.full(len(x), 1.0 if one.rewards[0] > one.rewards[1] else 0.0))
         phases.append(np.minimum(4, (one.remaining * 5).astype(int)))
+    if not labels:
+        return {"positions": 0}
     y, phase = np.concatenate(labels), np.concatenate(phases)
     report: dict[str, Any] = {"positions": len(y)}
     for version in (1, 2):
