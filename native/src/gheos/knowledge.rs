@@ -28,9 +28,8 @@ pub const TOKEN_NOW_SLOPE: f64 = 0.55;
 pub const TOKEN_GROWTH: f64 = 40.0;
 /// Value 2: a follower is worth this × remaining points for its continent's growth.
 pub const FOLLOWER_GROWTH: f64 = 2.0;
-/// Value 2: the temperature, `TEMPERATURE_BASE + TEMPERATURE_SLOPE × remaining`.
-pub const TEMPERATURE_BASE: f64 = 3.0;
-pub const TEMPERATURE_SLOPE: f64 = 57.0;
+/// How sure a lead is, per evaluation (value 1, value 2): base + slope × remaining.
+pub const TEMPERATURES: [(f64, f64); 2] = [(3.0, 10.0), (3.0, 57.0)];
 /// Below the root, priors are scored this many actions at a time (a clone and an apply each).
 pub const BATCH: usize = 16;
 /// Uniformly random moves before the heuristic judges a new node (cheap in Gheos).
@@ -270,11 +269,8 @@ impl Reading {
 
     /// How sure a lead is: a point counts less while many epochs are to come.
     pub fn temperature(&self) -> f64 {
-        if self.value == 2 {
-            TEMPERATURE_BASE + TEMPERATURE_SLOPE * self.remaining
-        } else {
-            3.0 + 10.0 * self.remaining
-        }
+        let (base, slope) = TEMPERATURES[usize::from(self.value == 2)];
+        base + slope * self.remaining
     }
 
     /// The reference's `_follower_choice`: the worth of a start or a take (followers × what
