@@ -158,9 +158,10 @@ impl Reading {
         }
     }
 
-    /// Value 2: what one token kept is worth to `seat`, in points.
-    pub fn kept_token(&self, seat: usize) -> f64 {
-        self.token_worth() * self.cup_score(seat) as f64 + TOKEN_GROWTH * self.remaining
+    /// Value 2: what one token kept is worth, in points, to a seat whose token would score
+    /// `cup_score` now (read once by the caller).
+    pub fn kept_token(&self, cup_score: i64) -> f64 {
+        self.token_worth() * cup_score as f64 + TOKEN_GROWTH * self.remaining
     }
 
     /// What one follower on a continent of `cups` and `pyramids` will still bring `seat`.
@@ -311,7 +312,7 @@ impl Reading {
             return true;
         }
         if self.value == 2 {
-            score as f64 > self.kept_token(seat)
+            score as f64 > self.kept_token(score)
         } else {
             self.token_worth() < 1.0
         }

@@ -106,9 +106,10 @@ class Reading:
             return TOKEN_NOW - TOKEN_NOW_SLOPE * self.remaining
         return TOKEN_EARLY * self.remaining + TOKEN_LATE
 
-    def kept_token(self, seat: int) -> float:
-        """Value 2: what one token kept is worth to ``seat``, in points."""
-        return self.token_worth() * self.cup_score(seat) + TOKEN_GROWTH * self.remaining
+    def kept_token(self, cup_score: int) -> float:
+        """Value 2: what one token kept is worth, in points, to a seat whose token would
+        score ``cup_score`` now (``cup_score(seat)``, read once by the caller)."""
+        return self.token_worth() * cup_score + TOKEN_GROWTH * self.remaining
 
     def seat_value(self, seat: int, value: int | None = None) -> float:
         version = value or self.value
@@ -287,7 +288,7 @@ class GheosKnowledge:
         if tokens >= reading.epochs_left:
             return "token"
         if reading.value == 2:
-            return "token" if score > reading.kept_token(seat) else "pass"
+            return "token" if score > reading.kept_token(score) else "pass"
         return "token" if reading.token_worth() < 1.0 else "pass"
 
     def reason(self, world: GameState, seat: int, action: str) -> str:
