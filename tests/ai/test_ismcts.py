@@ -34,6 +34,42 @@ def test_root_visits_add_up_to_the_iterations(game: str, players: int) -> None:
     assert rest == sorted(rest, reverse=True)
 
 
+@pytest.mark.parametrize("game", ["tigris", "gheos"])
+@pytest.mark.parametrize("native", [1, 0])
+def test_sequential_halving_shares_the_root_in_rounds(game: str, native: int) -> None:
+    # 8 actions, 64 iterations, 3 rounds of a third each, a round ending after a whole pass:
+    # 8 × 3 visits (24 >= 64/3), then 4 × 5 (44 >= 128/3), then the last 2 share the 20 left.
+    state = next(
+        s for s in decision_positions(game, 2, seed=5, count=40) if len(s.legal_actions()) > 20
+    )
+    params = IsmctsParams(halving=8, native=native)
+    result = search(state, state.to_move, Budget(iterations=64), params, seed=3)
+    assert sorted((row.visits for row in result.actions), reverse=True) == [
+        18,
+        18,
+        8,
+        8,
+        3,
+        3,
+        3,
+        3,
+    ]
+    last = [row for row in result.actions if row.visits == 18]
+    assert result.best == max(last, key=lambda row: row.reward).action  # the better mean
+    # The 8 are the best by prior (their order among equals is random).
+    priors = knowledge_for(game).priors(state, state.legal_actions())
+    eighth = sorted(priors, reverse=True)[7]
+    by_action = dict(zip(state.legal_actions(), priors, strict=True))
+    assert all(by_action[row.action] >= eighth - 1e-5 for row in result.actions)
+
+
+def test_halving_needs_two_actions_or_none() -> None:
+    with pytest.raises(ValueError, match="halving"):
+        IsmctsParams(halving=1)
+    assert IsmctsParams(halving=16, robust=1.0).choice_robust == 0.75
+    assert IsmctsParams(robust=1.0).choice_robust == 1.0
+
+
 def test_progressive_widening_keeps_the_root_narrow() -> None:
     state = random_position("tigris", 2, seed=3, steps=6)
     assert len(state.legal_actions()) > 200

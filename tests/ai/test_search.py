@@ -111,6 +111,47 @@ def test_a_playout_plays_random_moves_before_judging() -> None:
     assert not world.is_over
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_balanced_playout_ends_where_every_seat_played_as_many_random_turns(
+    players: int,
+) -> None:
+    from cradle import gheos
+    from cradle.ai.search import evaluate, settle
+
+    knowledge = knowledge_for("gheos")
+    unbalanced = 0
+    for seed in range(6):
+        start = gheos.new_game(players, seed)
+        for balance in (True, False):
+            world = start.clone()
+            rng = random.Random(seed)
+            settle(world, knowledge, rng)
+            first = world.to_move  # the seat of the first random move
+            evaluate(world, knowledge, rng, playout=3, balance=balance)
+            back = world.to_move == first and not knowledge.unsettled(world)
+            if balance:
+                assert world.is_over or back, seed
+            else:
+                unbalanced += not back
+    assert unbalanced  # three random moves alone end in someone else's turn
+
+
+@pytest.mark.parametrize("game", ["gheos", "tigris"])
+def test_the_native_search_honours_a_balanced_playout(game: str) -> None:
+    from cradle.ai.ismcts import IsmctsParams, search
+
+    from .helpers import decision_positions
+
+    state = decision_positions(game, 2, seed=4, count=3)[-1]
+    budget = Budget(iterations=150)
+    plain = search(state, state.to_move, budget, IsmctsParams(playout=3), seed=2)
+    balanced = search(state, state.to_move, budget, IsmctsParams(playout=3, balance=1), seed=2)
+    assert sum(row.visits for row in balanced.actions) == 150
+    assert balanced.actions != plain.actions  # more random moves: other rewards
+    python = search(state, state.to_move, budget, IsmctsParams(playout=3, balance=1, native=0))
+    assert sum(row.visits for row in python.actions) == 150
+
+
 def test_ismcts_takes_the_games_own_playout_unless_told() -> None:
     from cradle import gheos, tigris
     from cradle.ai.ismcts import Ismcts, IsmctsParams

@@ -31,7 +31,7 @@ pub fn model_is_set(game: &str) -> PyResult<()> {
 
 /// The search's settings as Python hands them over: exploration, widening, alpha,
 /// prior_weight, rollout, playout, batch.
-pub type PyParams = (f64, f64, f64, f64, usize, usize, usize);
+pub type PyParams = super::tree::Settings;
 
 /// The iterations run and, per visited root action, (action id, visits, summed reward).
 pub type PySearchResult = (u64, Vec<(u32, u64, f64)>);

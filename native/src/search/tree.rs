@@ -15,6 +15,10 @@ pub struct Params {
     pub rollout: usize,
     pub playout: usize,
     pub batch: usize,
+    /// Sequential halving at the root over this many actions (0: UCB at the root too).
+    pub halving: usize,
+    /// Random playout moves go on until every seat has played as many random turns.
+    pub balance: bool,
 }
 
 impl Default for Params {
@@ -27,6 +31,8 @@ impl Default for Params {
             rollout: 0,
             playout: 0,
             batch: 48,
+            halving: 0,
+            balance: false,
         }
     }
 }
@@ -81,11 +87,17 @@ impl Budget {
     }
 }
 
+/// The settings as Python sends them: exploration, widening, alpha, prior_weight, rollout,
+/// playout, batch, halving, balance.
+pub type Settings = (f64, f64, f64, f64, usize, usize, usize, usize, usize);
+
 impl Params {
-    /// exploration, widening, alpha, prior_weight, rollout, playout, batch: the order
-    /// `cradle.ai.ismcts` sends them in.
-    pub fn from_tuple(params: (f64, f64, f64, f64, usize, usize, usize)) -> Params {
-        let (exploration, widening, alpha, prior_weight, rollout, playout, batch) = params;
+    /// exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
+    /// balance: the order `cradle.ai.ismcts` sends them in.
+    pub fn from_tuple(params: Settings) -> Params {
+        let (exploration, widening, alpha, prior_weight, rollout, playout, batch, halving, balance) =
+            params;
+        let balance = balance != 0;
         Params {
             exploration,
             widening,
@@ -94,6 +106,8 @@ impl Params {
             rollout,
             playout,
             batch,
+            halving,
+            balance,
         }
     }
 }
@@ -105,6 +119,9 @@ pub struct RootStats {
     pub visits: u64,
     pub total: f64,
 }
+
+/// The most random moves a balanced playout adds (`cradle.ai.search.BALANCE_LIMIT`).
+const BALANCE_LIMIT: usize = 64;
 
 /// The settling limit of `cradle.ai.search.settle`.
 const SETTLE_LIMIT: usize = 8;
@@ -180,6 +197,12 @@ pub struct Tree<'a, G: SearchGame> {
     nodes: Vec<Node>,
     only: Option<&'a [u32]>,
     pub iterations: u64,
+    /// Sequential halving (`Params::halving`): the root's children left, the next one's
+    /// place in the pass, the round and how many rounds.
+    survivors: Vec<u32>,
+    turn: usize,
+    round: usize,
+    rounds: usize,
     // Scratch space, kept between iterations.
     legal: Marks,
     kids: Marks,
@@ -207,6 +230,10 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             nodes: vec![Node::new(u32::MAX, seat, 0.0)],
             only,
             iterations: 0,
+            survivors: Vec::new(),
+            turn: 0,
+            round: 0,
+            rounds: 1,
             legal: Marks::default(),
             kids: Marks::default(),
             scored: Marks::default(),
@@ -225,19 +252,80 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         loop {
             self.iterate();
             count += 1;
-            if budget.iterations.is_some_and(|limit| count >= limit) {
-                break;
+            let more = if budget.iterations.is_some_and(|limit| count >= limit) {
+                false
+            } else if budget.floor.is_some_and(|floor| count < floor) {
+                true
+            } else {
+                !budget
+                    .seconds
+                    .is_some_and(|s| start.elapsed().as_secs_f64() >= s)
+            };
+            if !self.survivors.is_empty() {
+                self.halve(budget, count, start.elapsed().as_secs_f64());
             }
-            if budget.floor.is_some_and(|floor| count < floor) {
-                continue;
-            }
-            if budget
-                .seconds
-                .is_some_and(|s| start.elapsed().as_secs_f64() >= s)
-            {
+            if !more {
                 break;
             }
         }
+    }
+
+    /// Sequential halving: after a whole pass over the root's actions left, once the budget
+    /// spent reaches the end of this round's share, keep the better half.
+    fn halve(&mut self, budget: Budget, count: u64, elapsed: f64) {
+        if self.turn != 0 || self.round + 1 >= self.rounds {
+            return;
+        }
+        let mut spent = budget.iterations.map_or(0.0, |n| count as f64 / n as f64);
+        if let Some(seconds) = budget.seconds {
+            let mut by_time = elapsed / seconds;
+            if let Some(floor) = budget.floor {
+                by_time = by_time.min(count as f64 / floor as f64); // the floor is run first
+            }
+            spent = spent.max(by_time);
+        }
+        if spent * (self.rounds as f64) < (self.round + 1) as f64 {
+            return;
+        }
+        let nodes = &self.nodes;
+        let mean = |c: &u32| {
+            let node = &nodes[*c as usize];
+            if node.n > 0 {
+                node.w / node.n as f64
+            } else {
+                0.0
+            }
+        };
+        // Stable, best mean first: equals keep their order (the priors').
+        self.survivors.sort_by(|a, b| mean(b).total_cmp(&mean(a)));
+        self.survivors.truncate(self.survivors.len().div_ceil(2));
+        self.round += 1;
+    }
+
+    /// The root's children for sequential halving: every action's prior (as `expand` scores
+    /// the root), then the best `halving` of them, best first.
+    fn start_halving(&mut self, world: &mut G, actions: &[u32]) {
+        world.priors(actions, &mut self.scores);
+        let mut scored: Vec<(u32, f64)> = Vec::with_capacity(actions.len());
+        for (&a, &score) in actions.iter().zip(self.scores.iter()) {
+            scored.push((a, score + 1e-6 * self.rng.unit())); // random order among equals
+        }
+        self.nodes[0].priors = scored.clone();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+        scored.truncate(self.params.halving);
+        let mover = world.to_move();
+        for (action, prior) in scored.iter().copied() {
+            let child = self.nodes.len() as u32;
+            self.nodes.push(Node::new(action, mover, prior.tanh()));
+            self.nodes[0].children.push(child);
+            self.survivors.push(child);
+        }
+        let n = self.survivors.len();
+        self.rounds = if n < 2 {
+            1
+        } else {
+            (usize::BITS - (n - 1).leading_zeros()) as usize
+        };
     }
 
     /// The root's children that were visited.
@@ -275,7 +363,20 @@ impl<'a, G: SearchGame> Tree<'a, G> {
                     }
                 }
             }
-            let child = self.select(node, &mut world, &actions);
+            let child = if node == 0 && self.params.halving > 0 && actions.len() > 1 {
+                if self.survivors.is_empty() {
+                    self.start_halving(&mut world, &actions);
+                }
+                let child = self.survivors[self.turn] as usize;
+                self.turn = (self.turn + 1) % self.survivors.len();
+                if actions.contains(&self.nodes[child].action) {
+                    child
+                } else {
+                    self.select(node, &mut world, &actions) // not in this world: UCB chooses
+                }
+            } else {
+                self.select(node, &mut world, &actions)
+            };
             self.actions = actions;
             self.path.push(child as u32);
             world.apply_quiet(self.nodes[child].action);
@@ -404,13 +505,20 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             let id = world.policy(&mut self.rng);
             world.apply_quiet(id);
         }
+        let first = world.to_move();
         for _ in 0..self.params.playout {
             if world.is_over() {
                 break;
             }
-            world.legal_ids(&mut self.missing);
-            let id = self.missing[self.rng.below(self.missing.len())];
-            world.apply_quiet(id);
+            self.random_move(world);
+        }
+        if self.params.balance && self.params.playout > 0 {
+            for _ in 0..BALANCE_LIMIT {
+                if world.is_over() || (world.to_move() == first && !world.unsettled()) {
+                    break;
+                }
+                self.random_move(world);
+            }
         }
         self.settle(world);
         if world.is_over() {
@@ -418,6 +526,12 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         } else {
             world.heuristic_rewards()
         }
+    }
+
+    fn random_move(&mut self, world: &mut G) {
+        world.legal_ids(&mut self.missing);
+        let id = self.missing[self.rng.below(self.missing.len())];
+        world.apply_quiet(id);
     }
 
     fn settle(&mut self, world: &mut G) {

@@ -76,10 +76,32 @@ class IsmctsParams:
     # 1: Tigris reads the opponents' hands from the public history (cradle.ai.belief): the
     # worlds are dealt and the commitments chosen against that belief; 0: a uniform belief.
     belief: int = 0
+    # Sequential halving at the root (UCB below it): 0, off (UCB at the root too); k >= 2: the
+    # k actions with the best priors share the budget in rounds, each round cycling through
+    # the ones left and keeping the better half by mean reward, the time (or iterations)
+    # split evenly between the ceil(log2 k) rounds. The move is the best mean of the last
+    # round (``robust`` at most HALVING_ROBUST). A root choice aimed at the best action
+    # (simple regret) rather than at the most rewarding iterations (UCB's cumulative regret).
+    halving: int = 0
+    # 1: the random playout goes on to where every seat has played as many random turns
+    # (cradle.ai.search.evaluate's ``balance``); 0: exactly ``playout`` moves.
+    balance: int = 0
 
     def __post_init__(self) -> None:
         if self.value not in (None, 1, 2):
             raise ValueError(f"value is 1 or 2, not {self.value}")
+        if self.halving < 0 or self.halving == 1:
+            raise ValueError(f"halving is 0 (off) or at least 2, not {self.halving}")
+
+    @property
+    def choice_robust(self) -> float:
+        """The ``robust`` the move is chosen with: with halving, at most HALVING_ROBUST, so
+        that the actions of the last round (which have about twice the visits of any other)
+        are compared by their mean reward."""
+        return min(self.robust, HALVING_ROBUST) if self.halving else self.robust
+
+
+HALVING_ROBUST = 0.75
 
 
 # The evaluation each game's search uses when the settings name none (IsmctsParams.value).
@@ -138,6 +160,12 @@ class Ismcts:
         self.rng = rng
         self.root = Node("", seat, 0.0)
         self.iterations = 0
+        # Sequential halving (``params.halving``): the root's actions left, the next one's
+        # place in the pass, the round and how many rounds.
+        self.survivors: list[Node] = []
+        self.turn = 0
+        self.round = 0
+        self.rounds = 1
         # The root's actions, when restricted.
         self.only: frozenset[str] | None = frozenset(only) if only is not None else None
         self.playout: int = (
@@ -152,9 +180,45 @@ class Ismcts:
         clock = budget.clock()
         while True:
             self.iterate()
-            if not clock.tick():
+            more = clock.tick()
+            if self.survivors:
+                self.halve(budget, clock.count, clock.elapsed())
+            if not more:
                 break
         return self.result(clock.elapsed())
+
+    def halve(self, budget: Budget, count: int, elapsed: float) -> None:
+        """Sequential halving: after a whole pass over the root's actions left, once the
+        budget spent reaches the end of this round's share, keep the better half."""
+        if self.turn != 0 or self.round >= self.rounds - 1:
+            return
+        spent = 0.0 if budget.iterations is None else count / budget.iterations
+        if budget.seconds is not None:
+            by_time = elapsed / budget.seconds
+            if budget.floor is not None:
+                by_time = min(by_time, count / budget.floor)  # the floor is run first
+            spent = max(spent, by_time)
+        if spent * self.rounds < self.round + 1:
+            return
+        ranked = sorted(self.survivors, key=lambda c: -(c.w / c.n if c.n else 0.0))  # stable
+        self.survivors = ranked[: (len(ranked) + 1) // 2]
+        self.round += 1
+
+    def start_halving(self, world: GameState, actions: list[str]) -> None:
+        """The root's children for sequential halving: every action's prior (as ``expand``
+        scores the root), then the best ``halving`` of them, best first."""
+        root = self.root
+        priors: dict[str, float] = {}
+        scores = self.knowledge.priors(world, actions)
+        for action, score in zip(actions, scores, strict=True):
+            priors[action] = score + 1e-6 * self.rng.random()  # random order among equals
+        root.priors = priors
+        best = sorted(actions, key=lambda a: -priors[a])[: self.params.halving]
+        for action in best:
+            child = Node(action, world.to_move, math.tanh(priors[action]))
+            root.children[action] = child
+            self.survivors.append(child)
+        self.rounds = max(1, math.ceil(math.log2(len(best))))
 
     def iterate(self) -> None:
         world = self.sample(self.state, self.seat, self.rng)
@@ -168,12 +232,25 @@ class Ismcts:
             actions = world.legal_actions()
             if node is self.root and self.only is not None:
                 actions = [a for a in actions if a in self.only] or actions
-            child = self.select(node, world, actions)
+            if node is self.root and self.params.halving and len(actions) > 1:
+                if not self.survivors:
+                    self.start_halving(world, actions)
+                child = self.survivors[self.turn]
+                self.turn = (self.turn + 1) % len(self.survivors)
+                if child.action not in actions:  # not in this world: UCB chooses
+                    child = self.select(node, world, actions)
+            else:
+                child = self.select(node, world, actions)
             path.append(child)
             fast(world).apply_quiet(child.action)
             if child.n == 0:
                 rewards = evaluate(
-                    world, self.knowledge, self.rng, self.params.rollout, self.playout
+                    world,
+                    self.knowledge,
+                    self.rng,
+                    self.params.rollout,
+                    self.playout,
+                    bool(self.params.balance),
                 )
             node = child
         self.root.n += 1
@@ -243,7 +320,9 @@ class Ismcts:
         return {a: (c.n, c.w) for a, c in self.root.children.items()}
 
     def result(self, seconds: float) -> SearchResult:
-        return make_result(self.seat, self.iterations, seconds, self.stats(), self.params.robust)
+        return make_result(
+            self.seat, self.iterations, seconds, self.stats(), self.params.choice_robust
+        )
 
 
 def make_result(
@@ -298,7 +377,7 @@ NativeSearch = Callable[
         int,
         int | None,
         float | None,
-        tuple[float, float, float, float, int, int, int],
+        tuple[float, float, float, float, int, int, int, int, int],
         list[int],
         list[int] | None,
         int | None,
@@ -337,7 +416,7 @@ def native_search_for(
             seat: int,
             iterations: int | None,
             seconds: float | None,
-            settings: tuple[float, float, float, float, int, int, int],
+            settings: tuple[float, float, float, float, int, int, int, int, int],
             seeds: list[int],
             only: list[int] | None,
             floor: int | None,
@@ -400,6 +479,8 @@ def _native_run(
         int(params.rollout),
         int(playout),
         int(getattr(knowledge, "batch", params.batch)),
+        int(params.halving),
+        int(params.balance),
     )
     # Seeds of any size, as random.Random takes them: the generator's first 64 bits.
     native_seeds = [random.Random(seed).getrandbits(64) for seed in seeds]
@@ -414,7 +495,7 @@ def _native_run(
         budget.floor,
     )
     stats = {quick.action_string(i): (n, w) for i, n, w in rows}
-    return make_result(seat, iterations, time.perf_counter() - start, stats, params.robust)
+    return make_result(seat, iterations, time.perf_counter() - start, stats, params.choice_robust)
 
 
 def search(
@@ -508,7 +589,7 @@ def parallel_search(
         for action, (n, w) in stats.items():
             old_n, old_w = merged.get(action, (0, 0.0))
             merged[action] = (old_n + n, old_w + w)
-    return make_result(seat, iterations, time.perf_counter() - start, merged, params.robust)
+    return make_result(seat, iterations, time.perf_counter() - start, merged, params.choice_robust)
 
 
 def default_workers() -> int:

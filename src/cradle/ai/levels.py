@@ -126,8 +126,8 @@ def parse_budget(text: str) -> Budget:
 
 def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = None) -> Bot:
     """A bot from ``name``, ``name@budget`` or, for experiments with the search settings,
-    ``name@budget/key=value/...`` (ismcts: exploration, widening, alpha, prior_weight,
-    rollout, playout, batch; pimc: candidates, rollout). ``default`` overrides the usual budget of a
+    ``name@budget/key=value/...`` (ismcts: the fields of ``IsmctsParams``, e.g. exploration,
+    playout, halving; pimc: candidates, rollout). ``default`` overrides the usual budget of a
     plain search-bot name."""
     label = spec.strip().lower()
     head, *settings = label.split("/")

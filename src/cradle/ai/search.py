@@ -252,27 +252,44 @@ def settle(world: GameState, knowledge: Knowledge, rng: random.Random, limit: in
         steps += 1
 
 
+BALANCE_LIMIT = 64  # the most random moves a balanced playout adds
+
+
 def evaluate(
     world: GameState,
     knowledge: Knowledge,
     rng: random.Random,
     rollout: int = 0,
     playout: int = 0,
+    balance: bool = False,
 ) -> list[float]:
     """The reward vector of a world: exact once the game is over, else the heuristic after
     settling what is in progress, ``rollout`` further policy moves and ``playout`` uniformly
-    random ones (cheap; enough of them play a short game to its end)."""
+    random ones (cheap; enough of them play a short game to its end). ``balance``: after
+    those, random moves go on to the start of a turn of the seat that made the first random
+    move, so that every seat played the same number of random turns (a random turn is mostly
+    a loss to its player, and an odd number of them favours one side)."""
     settle(world, knowledge, rng)
     quiet = fast(world)
     for _ in range(rollout):
         if world.is_over:
             break
         quiet.apply_quiet(knowledge.policy(world, rng))
+    first = world.to_move
+
+    def random_move() -> None:
+        # rng.choice(legal) without the list: the same draw (randrange(n) is choice's index)
+        quiet.apply_id(quiet.legal_action_at(rng.randrange(quiet.legal_action_count())))
+
     for _ in range(playout):
         if world.is_over:
             break
-        # rng.choice(legal) without the list: the same draw (randrange(n) is choice's index)
-        quiet.apply_id(quiet.legal_action_at(rng.randrange(quiet.legal_action_count())))
+        random_move()
+    if balance and playout:
+        for _ in range(BALANCE_LIMIT):
+            if world.is_over or (world.to_move == first and not knowledge.unsettled(world)):
+                break
+            random_move()
     settle(world, knowledge, rng)
     if world.is_over:
         return rank_rewards(world.result())
