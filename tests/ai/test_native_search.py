@@ -136,6 +136,9 @@ def test_the_native_search_refuses_bad_input() -> None:
         _native.tigris_search(state, state.to_move, None, None, settings, [1], None, False)
     with pytest.raises(ValueError, match="budget"):
         _native.tigris_search(state, state.to_move, 0, None, settings, [1], None, False)
+    for bad in ((0.4, 1.5, 0.5, 0.3, 0, 0, 48, 1, 0), (0.4, 1.5, 0.5, 0.3, 0, 0, 48, 0, 3)):
+        with pytest.raises(ValueError, match="halving"):
+            _native.tigris_search(state, state.to_move, 5, None, bad, [1], None, False)
 
 
 @pytest.mark.long

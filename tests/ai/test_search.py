@@ -122,15 +122,17 @@ def test_a_balanced_playout_ends_where_every_seat_played_as_many_random_turns(
     unbalanced = 0
     for seed in range(6):
         start = gheos.new_game(players, seed)
-        for balance in (True, False):
+        searcher = (start.to_move + 1) % players
+        for balance in (1, 2, 0):
             world = start.clone()
             rng = random.Random(seed)
             settle(world, knowledge, rng)
-            first = world.to_move  # the seat of the first random move
-            evaluate(world, knowledge, rng, playout=3, balance=balance)
-            back = world.to_move == first and not knowledge.unsettled(world)
+            # 1: back to the seat of the first random move; 2: to the searching seat's turn.
+            target = searcher if balance == 2 else world.to_move  # 0: as 1 would have it
+            evaluate(world, knowledge, rng, playout=3, balance=balance, seat=searcher)
+            back = world.to_move == target and not knowledge.unsettled(world)
             if balance:
-                assert world.is_over or back, seed
+                assert world.is_over or back, (seed, balance)
             else:
                 unbalanced += not back
     assert unbalanced  # three random moves alone end in someone else's turn
@@ -145,11 +147,16 @@ def test_the_native_search_honours_a_balanced_playout(game: str) -> None:
     state = decision_positions(game, 2, seed=4, count=3)[-1]
     budget = Budget(iterations=150)
     plain = search(state, state.to_move, budget, IsmctsParams(playout=3), seed=2)
-    balanced = search(state, state.to_move, budget, IsmctsParams(playout=3, balance=1), seed=2)
-    assert sum(row.visits for row in balanced.actions) == 150
-    assert balanced.actions != plain.actions  # more random moves: other rewards
-    python = search(state, state.to_move, budget, IsmctsParams(playout=3, balance=1, native=0))
-    assert sum(row.visits for row in python.actions) == 150
+    for balance in (1, 2):
+        params = IsmctsParams(playout=3, balance=balance)
+        balanced = search(state, state.to_move, budget, params, seed=2)
+        assert sum(row.visits for row in balanced.actions) == 150
+        assert balanced.actions != plain.actions  # more random moves: other rewards
+        params = IsmctsParams(playout=3, balance=balance, native=0)
+        python = search(state, state.to_move, budget, params)
+        assert sum(row.visits for row in python.actions) == 150
+    with pytest.raises(ValueError, match="balance"):
+        IsmctsParams(balance=3)
 
 
 def test_ismcts_takes_the_games_own_playout_unless_told() -> None:

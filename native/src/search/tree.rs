@@ -17,8 +17,9 @@ pub struct Params {
     pub batch: usize,
     /// Sequential halving at the root over this many actions (0: UCB at the root too).
     pub halving: usize,
-    /// Random playout moves go on until every seat has played as many random turns.
-    pub balance: bool,
+    /// Random playout moves go on to the start of a turn of, 1: the seat of the first random
+    /// move; 2: the searching seat (0: exactly `playout` moves).
+    pub balance: usize,
 }
 
 impl Default for Params {
@@ -32,7 +33,7 @@ impl Default for Params {
             playout: 0,
             batch: 48,
             halving: 0,
-            balance: false,
+            balance: 0,
         }
     }
 }
@@ -97,7 +98,6 @@ impl Params {
     pub fn from_tuple(params: Settings) -> Params {
         let (exploration, widening, alpha, prior_weight, rollout, playout, batch, halving, balance) =
             params;
-        let balance = balance != 0;
         Params {
             exploration,
             widening,
@@ -505,14 +505,18 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             let id = world.policy(&mut self.rng);
             world.apply_quiet(id);
         }
-        let first = world.to_move();
+        let first = if self.params.balance == 1 {
+            world.to_move()
+        } else {
+            self.seat
+        };
         for _ in 0..self.params.playout {
             if world.is_over() {
                 break;
             }
             self.random_move(world);
         }
-        if self.params.balance && self.params.playout > 0 {
+        if self.params.balance > 0 && self.params.playout > 0 {
             for _ in 0..BALANCE_LIMIT {
                 if world.is_over() || (world.to_move() == first && !world.unsettled()) {
                     break;

@@ -83,13 +83,16 @@ class IsmctsParams:
     # round (``robust`` at most HALVING_ROBUST). A root choice aimed at the best action
     # (simple regret) rather than at the most rewarding iterations (UCB's cumulative regret).
     halving: int = 0
-    # 1: the random playout goes on to where every seat has played as many random turns
-    # (cradle.ai.search.evaluate's ``balance``); 0: exactly ``playout`` moves.
+    # After the ``playout`` random moves, random moves go on to the start of a turn of, 1: the
+    # seat of the first random move (every seat played as many random turns); 2: the
+    # searching seat (every leaf judged with it to move). 0: exactly ``playout`` moves.
     balance: int = 0
 
     def __post_init__(self) -> None:
         if self.value not in (None, 1, 2):
             raise ValueError(f"value is 1 or 2, not {self.value}")
+        if self.balance not in (0, 1, 2):
+            raise ValueError(f"balance is 0, 1 or 2, not {self.balance}")
         if self.halving < 0 or self.halving == 1:
             raise ValueError(f"halving is 0 (off) or at least 2, not {self.halving}")
 
@@ -250,7 +253,8 @@ class Ismcts:
                     self.rng,
                     self.params.rollout,
                     self.playout,
-                    bool(self.params.balance),
+                    self.params.balance,
+                    self.seat,
                 )
             node = child
         self.root.n += 1

@@ -261,21 +261,22 @@ def evaluate(
     rng: random.Random,
     rollout: int = 0,
     playout: int = 0,
-    balance: bool = False,
+    balance: int = 0,
+    seat: int | None = None,
 ) -> list[float]:
     """The reward vector of a world: exact once the game is over, else the heuristic after
     settling what is in progress, ``rollout`` further policy moves and ``playout`` uniformly
     random ones (cheap; enough of them play a short game to its end). ``balance``: after
-    those, random moves go on to the start of a turn of the seat that made the first random
-    move, so that every seat played the same number of random turns (a random turn is mostly
-    a loss to its player, and an odd number of them favours one side)."""
+    those, random moves go on to the start of a turn of, 1: the seat that made the first
+    random move (every seat played as many random turns); 2: ``seat`` (the searching seat:
+    every leaf is judged with the same seat to move, whatever its depth)."""
     settle(world, knowledge, rng)
     quiet = fast(world)
     for _ in range(rollout):
         if world.is_over:
             break
         quiet.apply_quiet(knowledge.policy(world, rng))
-    first = world.to_move
+    first = world.to_move if balance == 1 else seat
 
     def random_move() -> None:
         # rng.choice(legal) without the list: the same draw (randrange(n) is choice's index)
@@ -285,7 +286,7 @@ def evaluate(
         if world.is_over:
             break
         random_move()
-    if balance and playout:
+    if balance and playout and first is not None:
         for _ in range(BALANCE_LIMIT):
             if world.is_over or (world.to_move == first and not knowledge.unsettled(world)):
                 break
