@@ -105,9 +105,10 @@ fn gheos_ai_policy(state: PyRef<'_, GheosState>, seed: u64, value: u8) -> PyResu
 }
 
 /// ISMCTS for `seat` (the seat to move): one tree per seed, on threads when there are several.
-/// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch; `learned`:
-/// judge the leaves by the learned model, else by the hand-set evaluation `value`. Returns the
-/// iterations run and (action id, visits, summed reward) per visited root action.
+/// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
+/// balance; `learned`: judge the leaves by the learned model, else by the hand-set evaluation
+/// `value`. Returns the iterations run and (action id, visits, summed reward) per visited
+/// root action.
 #[pyfunction]
 #[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, floor=None, learned=false, value=1))]
 #[allow(clippy::too_many_arguments)]

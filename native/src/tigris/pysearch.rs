@@ -153,10 +153,10 @@ fn tigris_ai_world(
 }
 
 /// ISMCTS for `seat` (the seat to move): one tree per seed, on threads when there are several.
-/// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch; `belief`:
-/// each seat's believed colour shares of its hand (None: uniform); `value`: the evaluation
-/// (1 the sorted weights, 2 the final lowest colour). Returns the iterations run and
-/// (action id, visits, summed reward) per visited root action.
+/// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
+/// balance; `belief`: each seat's believed colour shares of its hand (None: uniform); `value`:
+/// the evaluation (1 the sorted weights, 2 the final lowest colour). Returns the iterations
+/// run and (action id, visits, summed reward) per visited root action.
 #[pyfunction]
 #[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, fitted, floor=None, belief=None, value=1, learned=false))]
 #[allow(clippy::too_many_arguments)]
