@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -27,8 +28,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cradle.core.record import GameRecord
+from cradle.server.app import create_app
 from cradle.server.history import Step, history_for, replay_steps, step_of
 from cradle.server.hub import Hub, Table
+from cradle.server.limits import UNLIMITED_CLIENTS, Limits
 from tests.server.conftest import GAMES, auth, create, token_of
 
 # (Gheos calls its scoring tokens "tokens": that key is public; seat tokens are checked by value.)
@@ -37,7 +40,16 @@ WRAPPER_KEYS = {"type", "to_move", "legal_actions", "table"}
 WORLDS = 4  # re-dealt worlds tried per frame before it counts as a reveal
 CANDIDATES = 30  # alternative actions tried per world
 PILE = {"tigris": "bag", "gheos": "stack"}
-RECORD_EVERY = 10  # compared frames between two reads of the record endpoint itself  # the position's key of the hidden draw pile
+RECORD_EVERY = 10  # compared frames between two reads of the record endpoint itself
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    # Every request here comes from one test client, as fast as the machine goes: the read
+    # and move limits (tested in their own tests) would answer 429 on a quick run.
+    limits = Limits.from_dict(UNLIMITED_CLIENTS)
+    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as test_client:
+        yield test_client
 
 
 def keys_in(value: Any) -> set[str]:
