@@ -4,6 +4,7 @@ PIMC bot's bookkeeping."""
 from __future__ import annotations
 
 import random
+import zlib
 
 import pytest
 
@@ -154,3 +155,35 @@ def test_ismcts_beats_random() -> None:
         state = play_out("tigris", seating, seed, {})
         winner = seating[min(state.result(), key=lambda row: row["place"])["seat"]]
         assert winner == "ismcts@30"
+
+
+def test_sequential_halving_tries_the_actions_left_on_the_same_worlds() -> None:
+    from cradle.ai.gheos_knowledge import GheosKnowledge
+    from cradle.core.contract import GameState
+
+    class StackReader(GheosKnowledge):
+        """Rewards from the bottom of the hidden stack alone (no tile of it is drawn in a
+        few turns): the same after every move in one world."""
+
+        def rewards(self, world: GameState) -> list[float]:
+            bottom = world.to_position()["stack"][-3:]
+            x = zlib.crc32(" ".join(bottom).encode()) % 1000 / 1000
+            return [1 - x, x] if seat == 0 else [x, 1 - x]
+
+    state = next(
+        s for s in decision_positions("gheos", 2, seed=5, count=40) if len(s.legal_actions()) > 20
+    )
+    seat = state.to_move
+    params = IsmctsParams(halving=8, playout=0, native=0)
+    tree = Ismcts(state, seat, StackReader(), params, random.Random(3))
+    tree.run(Budget(iterations=64))
+    children = list(tree.root.children.values())
+    assert sorted(c.n for c in children) == [3, 3, 3, 3, 8, 8, 18, 18]
+    for a in children:
+        for b in children:
+            if a.n == b.n:
+                assert a.w == b.w, (a.action, b.action)
+    # Without halving every iteration draws its own world.
+    tree = Ismcts(state, seat, StackReader(), IsmctsParams(playout=0, native=0), random.Random(3))
+    tree.run(Budget(iterations=64))
+    assert len({c.w / c.n for c in tree.root.children.values() if c.n}) > 1

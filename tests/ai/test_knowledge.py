@@ -214,3 +214,51 @@ def test_the_gheos_search_judges_by_value_1_unless_told() -> None:
     assert knowledge_of(tigris.new_game(2, 5), IsmctsParams()).value == 2  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="value is 1 or 2"):
         IsmctsParams(value=3)
+
+
+def last_token_position(engine: str, mover_ahead: bool) -> gheos.GheosState:
+    """A two-player token decision where the mover holds the game's last token (the other
+    seat has used its three): playing it ends the game, and the mover then wins or loses by
+    far."""
+    state = gheos.from_position(
+        random_position("gheos", 2, seed=4, steps=30).to_position(), engine="python"
+    )
+    rng = random.Random(5)
+    while state.phase != "token" or Reading(gheos.as_gheos(state)).cup_score(state.to_move) <= 0:
+        state.apply(rng.choice(state.legal_actions()))
+    data = state.to_position()
+    mover = data["players"][state.to_move]
+    other = next(p for p in data["players"] if p != mover)
+    data["tokens"] = {mover: 1, other: 0}
+    data["points"] = {mover: 500, other: 0} if mover_ahead else {mover: 0, other: 500}
+    return gheos.from_position(data, engine=engine)
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_gheos_plays_the_last_token_when_it_wins_and_keeps_it_when_it_loses(engine: str) -> None:
+    from cradle import _native
+
+    for value in (1, 2):
+        knowledge = GheosKnowledge(value=value)
+        ahead = last_token_position(engine, mover_ahead=True)
+        behind = last_token_position(engine, mover_ahead=False)
+        assert knowledge.ending_token(ahead) is True
+        assert knowledge.ending_token(behind) is False
+        for state, choice in ((ahead, "token"), (behind, "pass")):
+            assert knowledge.token_choice(state) == choice
+            assert knowledge.policy(state, random.Random(1)) == choice
+            assert knowledge.playout_rule(state) == choice  # not left to a random move
+            if engine == "native":
+                kind, scores = _native.gheos_ai_policy_scores(state, value)
+                assert kind == "token"
+                assert scores == [1.0 if a == choice else 0.0 for a in state.legal_actions()]
+                assert state.action_string(_native.gheos_ai_policy(state, 1, value)) == choice
+        # Any other decision is left to the usual rules, and to chance in a playout.
+        ahead.apply("token")
+        assert ahead.is_over
+        data = behind.to_position()
+        mover, other = data["players"][behind.to_move], data["players"][1 - behind.to_move]
+        for tokens in ({mover: 2, other: 0}, {mover: 1, other: 1}):
+            earlier = gheos.from_position({**data, "tokens": tokens}, engine=engine)
+            assert knowledge.ending_token(earlier) is None
+            assert knowledge.playout_rule(earlier) is None

@@ -144,7 +144,9 @@ class Twins:
             python_scores = [knowledge._follower_choice(reading, p.to_move, a) for a in actions]
             noise = FOLLOWER_NOISE
         elif kind == "token":
-            plays = knowledge._token_choice(reading, p.to_move) == "token"
+            plays = knowledge.token_choice(p) == "token"
+            if knowledge.ending_token(p) is not None:
+                self.seen[f"value {value} ending token played: {plays}"] += 1
             python_scores = [1.0 if (a == "token") == plays else 0.0 for a in actions]
             noise = 0.0
             self.seen[f"value {value} plays a token: {plays}"] += 1

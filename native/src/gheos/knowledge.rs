@@ -350,6 +350,33 @@ pub fn rewards(game: &Game, value: u8) -> [f64; MAX_PLAYERS] {
     pairwise_chances(&values[..reading.players], reading.temperature())
 }
 
+/// A token that would end the game (the mover's last, every other seat's used up): whether
+/// to play it. Played when the finished game gives the mover at least what the evaluation
+/// expects of going on.
+pub fn ending_token(game: &Game, value: u8) -> Option<bool> {
+    if game.phase != Phase::Token {
+        return None;
+    }
+    let seat = usize::from(game.active);
+    let n = usize::from(game.players);
+    if game.tokens[seat] != 1 || (0..n).any(|s| s != seat && game.tokens[s] > 0) {
+        return None;
+    }
+    let mut after = game.clone();
+    after.apply_legal(super::notation::TOKEN, &mut Log::new(false));
+    if !after.is_over() {
+        return None;
+    }
+    Some(rank_rewards(&after)[seat] >= rewards(game, value)[seat])
+}
+
+/// The policy's token decision (`GheosKnowledge.token_choice`): a token that ends the game
+/// by the rule of [`ending_token`], any other by [`Reading::plays_token`].
+pub fn token_choice(game: &Game, value: u8) -> bool {
+    ending_token(game, value)
+        .unwrap_or_else(|| Reading::valued(game, value).plays_token(usize::from(game.active)))
+}
+
 /// The reward vector by the learned model (`GheosKnowledge(learned=True).rewards`).
 pub fn learned_rewards(game: &Game) -> [f64; MAX_PLAYERS] {
     if game.is_over() {
@@ -466,7 +493,7 @@ pub fn policy_scores(game: &Game, value: u8, legal: &[u32], out: &mut Vec<f64>) 
             );
         }
         Choice::Token => {
-            let play = Reading::valued(game, value).plays_token(seat);
+            let play = token_choice(game, value);
             out.extend(legal.iter().map(|&id| {
                 let token = matches!(decode(id), Decoded::Token);
                 if token == play {
@@ -516,8 +543,7 @@ pub fn policy(game: &Game, value: u8, rng: &mut impl Draw) -> u32 {
             legal[noisy_best(&scores, FOLLOWER_NOISE, rng)]
         }
         Choice::Token => {
-            let play = Reading::valued(game, value).plays_token(usize::from(game.active));
-            if play {
+            if token_choice(game, value) {
                 super::notation::TOKEN
             } else {
                 super::notation::PASS

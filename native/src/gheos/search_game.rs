@@ -144,12 +144,23 @@ impl SearchGame for Judged {
     fn prior_batch(&self) -> usize {
         knowledge::BATCH
     }
+
+    fn ruled_move(&mut self) -> Option<u32> {
+        // A token that ends the game is not left to chance (`knowledge::ending_token`).
+        let play = knowledge::ending_token(&self.game, self.judge.value())?;
+        Some(if play {
+            super::notation::TOKEN
+        } else {
+            super::notation::PASS
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gheos::game::EPOCH;
+    use crate::gheos::game::{Phase, EPOCH};
+    use crate::gheos::notation::{PASS, TOKEN};
     use crate::gheos::tiles::packaged;
     use crate::search::{search, Budget, Params};
 
@@ -197,6 +208,40 @@ mod tests {
         other.hands[0].as_mut_slice()[0] = tile;
         let again = other.determinize(1, 5);
         assert_eq!(hidden(&again, 1), hidden(&world, 1));
+    }
+
+    #[test]
+    fn a_playout_plays_the_last_token_by_rule_and_any_other_at_random() {
+        let mut g = game(2, 4);
+        let mut rng = crate::gheos::random::Fast::new(9);
+        let mut log = Log::new(false);
+        let mut legal = Vec::new();
+        while g.phase != Phase::Token
+            || knowledge::Reading::valued(&g, 1).cup_score(usize::from(g.active)) <= 0
+        {
+            g.legal_ids(&mut legal);
+            let id = legal[knowledge::Draw::below(&mut rng, legal.len())];
+            g.apply_legal(id, &mut log);
+            assert!(
+                !g.is_over(),
+                "no token decision with a cup score before the end"
+            );
+        }
+        let (mover, other) = (usize::from(g.active), 1 - usize::from(g.active));
+        for (ahead, expected) in [(true, TOKEN), (false, PASS)] {
+            let mut last = g.clone();
+            last.tokens[mover] = 1;
+            last.tokens[other] = 0;
+            last.points[mover] = if ahead { 500 } else { 0 };
+            last.points[other] = if ahead { 0 } else { 500 };
+            let mut judged = Judged {
+                game: last,
+                judge: Judge::Hand(1),
+            };
+            assert_eq!(judged.ruled_move(), Some(expected), "ahead: {ahead}");
+            judged.game.tokens[other] = 1; // not the last token: left to chance
+            assert_eq!(judged.ruled_move(), None);
+        }
     }
 
     #[test]

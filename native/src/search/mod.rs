@@ -36,6 +36,10 @@ pub trait SearchGame: Clone + Send {
     /// Uniformly random moves before the heuristic (Tigris 0, Gheos 8) and the prior batch below the root (48, 16).
     fn playout_moves(&self) -> usize;
     fn prior_batch(&self) -> usize;
+    /// A move a random playout makes by rule rather than by chance (none by default).
+    fn ruled_move(&mut self) -> Option<u32> {
+        None
+    }
 }
 
 /// Each seat's expected share of opponents beaten, from estimated final scores (the

@@ -123,6 +123,9 @@ pub struct RootStats {
 /// The most random moves a balanced playout adds (`cradle.ai.search.BALANCE_LIMIT`).
 const BALANCE_LIMIT: usize = 64;
 
+/// Mixed into a halving pass's seed for its random numbers (the world has the seed itself).
+const PAIRED: u64 = 0x9e37_79b9_7f4a_7c15;
+
 /// The settling limit of `cradle.ai.search.settle`.
 const SETTLE_LIMIT: usize = 8;
 
@@ -203,6 +206,9 @@ pub struct Tree<'a, G: SearchGame> {
     turn: usize,
     round: usize,
     rounds: usize,
+    /// Sequential halving: the seed of this pass's world and random numbers (every action
+    /// left is tried on the same world with the same draws: the comparison is paired).
+    pass_seed: u64,
     // Scratch space, kept between iterations.
     legal: Marks,
     kids: Marks,
@@ -234,6 +240,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             turn: 0,
             round: 0,
             rounds: 1,
+            pass_seed: 0,
             legal: Marks::default(),
             kids: Marks::default(),
             scored: Marks::default(),
@@ -346,7 +353,22 @@ impl<'a, G: SearchGame> Tree<'a, G> {
 
     /// One iteration: a world, a walk down, one new node, its evaluation, the backup.
     pub fn iterate(&mut self) {
-        let mut world = self.root.determinize(self.seat, self.rng.next_u64());
+        if self.params.halving == 0 {
+            let seed = self.rng.next_u64();
+            self.walk(seed);
+            return;
+        }
+        if self.turn == 0 {
+            self.pass_seed = self.rng.next_u64();
+        }
+        let paired = SearchRng::new(self.pass_seed ^ PAIRED);
+        let main = std::mem::replace(&mut self.rng, paired);
+        self.walk(self.pass_seed);
+        self.rng = main;
+    }
+
+    fn walk(&mut self, world_seed: u64) {
+        let mut world = self.root.determinize(self.seat, world_seed);
         let mut node = 0usize;
         self.path.clear();
         let rewards = loop {
@@ -533,6 +555,10 @@ impl<'a, G: SearchGame> Tree<'a, G> {
     }
 
     fn random_move(&mut self, world: &mut G) {
+        if let Some(id) = world.ruled_move() {
+            world.apply_quiet(id);
+            return;
+        }
         world.legal_ids(&mut self.missing);
         let id = self.missing[self.rng.below(self.missing.len())];
         world.apply_quiet(id);
@@ -668,6 +694,110 @@ mod tests {
         }
     }
 
+    /// Nim whose random playouts take by the winning rule (leave a multiple of 4) where
+    /// they can: every playout is then played perfectly.
+    #[derive(Clone)]
+    struct RuledNim(Nim);
+
+    impl SearchGame for RuledNim {
+        fn players(&self) -> usize {
+            2
+        }
+        fn to_move(&self) -> usize {
+            self.0.to_move()
+        }
+        fn is_over(&self) -> bool {
+            self.0.is_over()
+        }
+        fn final_rewards(&self) -> [f64; 4] {
+            self.0.final_rewards()
+        }
+        fn legal_ids(&mut self, out: &mut Vec<u32>) {
+            self.0.legal_ids(out);
+        }
+        fn apply_quiet(&mut self, id: u32) {
+            self.0.apply_quiet(id);
+        }
+        fn determinize(&self, _observer: usize, _seed: u64) -> RuledNim {
+            self.clone()
+        }
+        fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
+            self.0.priors(ids, out);
+        }
+        fn unsettled(&mut self) -> bool {
+            false
+        }
+        fn policy(&mut self, rng: &mut SearchRng) -> u32 {
+            self.0.policy(rng)
+        }
+        fn heuristic_rewards(&mut self) -> [f64; 4] {
+            self.0.heuristic_rewards()
+        }
+        fn playout_moves(&self) -> usize {
+            0
+        }
+        fn prior_batch(&self) -> usize {
+            48
+        }
+        fn ruled_move(&mut self) -> Option<u32> {
+            let take = self.0.left % 4;
+            (take > 0).then_some(take)
+        }
+    }
+
+    /// One move, then over: the winner is a coin of the world's seed alone, whatever the
+    /// move, so two moves tried on the same worlds score exactly alike.
+    #[derive(Clone)]
+    struct Coin {
+        seed: u64,
+        moved: bool,
+    }
+
+    impl SearchGame for Coin {
+        fn players(&self) -> usize {
+            2
+        }
+        fn to_move(&self) -> usize {
+            0
+        }
+        fn is_over(&self) -> bool {
+            self.moved
+        }
+        fn final_rewards(&self) -> [f64; 4] {
+            let x = (self.seed % 1000) as f64 / 1000.0;
+            [x, 1.0 - x, 0.0, 0.0]
+        }
+        fn legal_ids(&mut self, out: &mut Vec<u32>) {
+            out.clear();
+            out.extend(1..=6);
+        }
+        fn apply_quiet(&mut self, _id: u32) {
+            self.moved = true;
+        }
+        fn determinize(&self, _observer: usize, seed: u64) -> Coin {
+            Coin { seed, moved: false }
+        }
+        fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
+            out.clear();
+            out.extend(ids.iter().map(|&id| f64::from(id)));
+        }
+        fn unsettled(&mut self) -> bool {
+            false
+        }
+        fn policy(&mut self, _rng: &mut SearchRng) -> u32 {
+            1
+        }
+        fn heuristic_rewards(&mut self) -> [f64; 4] {
+            [0.5, 0.5, 0.0, 0.0]
+        }
+        fn playout_moves(&self) -> usize {
+            0
+        }
+        fn prior_batch(&self) -> usize {
+            48
+        }
+    }
+
     fn best(stats: &[RootStats]) -> u32 {
         stats
             .iter()
@@ -695,6 +825,81 @@ mod tests {
         let (count, stats) = search(&game, 0, budget, params, &[1, 2, 3], None);
         assert_eq!(count, 3000);
         assert_eq!(best(&stats), 1);
+    }
+
+    #[test]
+    fn ruled_playout_moves_are_not_left_to_chance() {
+        // From 9 taking 1 wins. Each take's first leaf is played out by the rule wherever
+        // it can win (at random where it cannot), so its result is exact: the winning take
+        // scores 1, the others 0, with any seed.
+        let params = Params {
+            playout: 50,
+            widening: 10.0, // the three takes in the first three iterations
+            ..Params::default()
+        };
+        let budget = Budget {
+            iterations: Some(3),
+            seconds: None,
+            floor: None,
+        };
+        for seed in 0..20 {
+            let game = RuledNim(Nim { left: 9, mover: 0 });
+            let (_, stats) = search(&game, 0, budget, params, &[seed], None);
+            assert_eq!(stats.len(), 3);
+            for s in &stats {
+                assert_eq!(s.visits, 1);
+                assert_eq!(
+                    s.total,
+                    if s.action == 1 { 1.0 } else { 0.0 },
+                    "take {}",
+                    s.action
+                );
+            }
+        }
+        // Left to chance, some playouts of the winning take lose.
+        let mut lost = 0;
+        for seed in 0..20 {
+            let game = Nim { left: 9, mover: 0 };
+            let (_, stats) = search(&game, 0, budget, params, &[seed], None);
+            lost += stats
+                .iter()
+                .filter(|s| s.action == 1 && s.total < 1.0)
+                .count();
+        }
+        assert!(lost > 0);
+    }
+
+    #[test]
+    fn sequential_halving_tries_the_actions_left_on_the_same_worlds() {
+        let game = Coin {
+            seed: 0,
+            moved: false,
+        };
+        let params = Params {
+            halving: 4,
+            ..Params::default()
+        };
+        let budget = Budget {
+            iterations: Some(64),
+            seconds: None,
+            floor: None,
+        };
+        let (_, stats) = search(&game, 0, budget, params, &[3], None);
+        // 4 actions, 2 rounds: 4 × 8 visits, then the better 2 share the other 32.
+        let mut visits: Vec<u64> = stats.iter().map(|s| s.visits).collect();
+        visits.sort_unstable();
+        assert_eq!(visits, vec![8, 8, 24, 24]);
+        for a in &stats {
+            for b in &stats {
+                if a.visits == b.visits {
+                    assert_eq!(a.total, b.total, "actions {} and {}", a.action, b.action);
+                }
+            }
+        }
+        // Without halving each iteration draws its own world.
+        let (_, stats) = search(&game, 0, budget, Params::default(), &[3], None);
+        let totals: Vec<f64> = stats.iter().map(|s| s.total).collect();
+        assert!(totals.windows(2).any(|w| w[0] != w[1]), "{totals:?}");
     }
 
     #[test]

@@ -235,6 +235,13 @@ class GheosKnowledge:
         actions = world.legal_actions()
         return bool(actions) and actions[0].split(" ", 1)[0] not in TILE_VERBS
 
+    def playout_rule(self, world: GameState) -> str | None:
+        # A token that ends the game is not left to chance (ending_token).
+        ending = self.ending_token(world)
+        if ending is None:
+            return None
+        return "token" if ending else "pass"
+
     def policy(self, world: GameState, rng: random.Random) -> str:
         actions = world.legal_actions()
         if len(actions) == 1:
@@ -247,7 +254,7 @@ class GheosKnowledge:
             best = max(range(len(actions)), key=lambda i: scores[i] + 0.01 * rng.random())
             return actions[best]
         if verb in ("token", "pass"):
-            return self._token_choice(self.read(world), world.to_move)
+            return self.token_choice(world)
         if verb in TILE_VERBS:
             # Tile placements: the best of a few, by one ply.
             actions = rng.sample(actions, min(6, len(actions)))
@@ -278,6 +285,35 @@ class GheosKnowledge:
         cups, pyramids, _, _ = reading.civ[colour]
         value = worth(cups, pyramids) * reading.survival(colour)
         return -value if words[0] == "pay" else value
+
+    def token_choice(self, world: GameState) -> str:
+        """The policy's token decision: a token that ends the game by the rule of
+        ``ending_token``, any other by ``_token_choice``."""
+        ending = self.ending_token(world)
+        if ending is not None:
+            return "token" if ending else "pass"
+        return self._token_choice(self.read(world), world.to_move)
+
+    def ending_token(self, world: GameState) -> bool | None:
+        """Whether to play a token that ends the game (the mover's last, every other seat's
+        used up; None for any other decision): yes when the finished game gives the mover at
+        least the reward the evaluation expects of going on. The holder of the last token
+        chooses when the game ends, and ends it when it wins: the playouts and the policy
+        must know that, or a search gives that choice away cheaply."""
+        game = as_gheos(world)
+        if game.phase != "token":
+            return None
+        seat = world.to_move
+        tokens = [game.player(s).tokens for s in range(len(game.players))]
+        if tokens[seat] != 1 or any(t for s, t in enumerate(tokens) if s != seat):
+            return None
+        after = world.clone()
+        after.apply("token")
+        if not after.is_over:
+            return None
+        reading = self.read(world)
+        expected = pairwise_chances(reading.values(), reading.temperature())[seat]
+        return rank_rewards(after.result())[seat] >= expected
 
     def _token_choice(self, reading: Reading, seat: int) -> str:
         # Play when a token now beats keeping it (see token_worth), or when time runs out.

@@ -169,6 +169,9 @@ class Ismcts:
         self.turn = 0
         self.round = 0
         self.rounds = 1
+        # The seed of a halving pass: its world and random draws, the same for every action
+        # tried in the pass (the comparison is paired, as PIMC's worlds are).
+        self.pass_seed = 0
         # The root's actions, when restricted.
         self.only: frozenset[str] | None = frozenset(only) if only is not None else None
         self.playout: int = (
@@ -224,6 +227,19 @@ class Ismcts:
         self.rounds = max(1, math.ceil(math.log2(len(best))))
 
     def iterate(self) -> None:
+        if not self.params.halving:
+            self.walk()
+            return
+        if self.turn == 0:
+            self.pass_seed = self.rng.getrandbits(64)
+        main, self.rng = self.rng, random.Random(self.pass_seed)
+        try:
+            self.walk()
+        finally:
+            self.rng = main
+
+    def walk(self) -> None:
+        """One iteration: a world, a walk down, one new node, its evaluation, the backup."""
         world = self.sample(self.state, self.seat, self.rng)
         node = self.root
         path: list[Node] = []

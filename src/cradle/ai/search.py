@@ -208,6 +208,11 @@ class Knowledge(Protocol):
         """A short explanation in words of what ``action`` does for ``seat``."""
         ...
 
+    def playout_rule(self, world: GameState) -> str | None:
+        """The move a random playout makes here by rule rather than at random (None: at
+        random)."""
+        ...
+
 
 _KNOWLEDGE: dict[str, Knowledge] = {}
 
@@ -279,6 +284,10 @@ def evaluate(
     first = world.to_move if balance == 1 else seat
 
     def random_move() -> None:
+        ruled = knowledge.playout_rule(world)
+        if ruled is not None:
+            quiet.apply_quiet(ruled)
+            return
         # rng.choice(legal) without the list: the same draw (randrange(n) is choice's index)
         quiet.apply_id(quiet.legal_action_at(rng.randrange(quiet.legal_action_count())))
 

@@ -748,6 +748,9 @@ class TigrisKnowledge:
             return [1.0 - 0.3 * abs(int(a.split()[1]) - best) for a in actions]
         return [board.prior(seat, a) for a in actions]
 
+    def playout_rule(self, world: GameState) -> str | None:
+        return None  # every random playout move of Tigris is random
+
     def unsettled(self, world: GameState) -> bool:
         # A decision in progress offers no turn action (commitments, wars, monuments, ...).
         actions = world.legal_actions()
