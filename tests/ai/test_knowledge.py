@@ -160,8 +160,8 @@ def test_gheos_value_2_weighs_the_growth_to_come_and_doubts_early_leads() -> Non
     # The learned features read value 1 whatever the reading's version.
     world = gheos.as_gheos(state)
     assert Reading(world, 2).features(0) == Reading(world).features(0)
-    with pytest.raises(ValueError, match="value is 1 or 2"):
-        GheosKnowledge(value=3)
+    with pytest.raises(ValueError, match="value is 1, 2 or 3"):
+        GheosKnowledge(value=4)
 
 
 def test_gheos_value_2_keeps_a_token_while_the_cups_are_still_to_grow() -> None:
@@ -205,15 +205,17 @@ def test_tigris_policy_plays_legal_actions_through_a_whole_game() -> None:
         state.apply(action)
 
 
-def test_the_gheos_search_judges_by_value_1_unless_told() -> None:
+def test_the_gheos_search_judges_by_value_3_unless_told() -> None:
     from cradle.ai.ismcts import IsmctsParams, knowledge_of
 
     state = gheos.new_game(2, 5)
-    assert knowledge_of(state, IsmctsParams()).value == 1  # type: ignore[attr-defined]
+    assert knowledge_of(state, IsmctsParams()).value == 3  # type: ignore[attr-defined]
+    assert knowledge_of(state, IsmctsParams(value=1)).value == 1  # type: ignore[attr-defined]
     assert knowledge_of(state, IsmctsParams(value=2)).value == 2  # type: ignore[attr-defined]
     assert knowledge_of(tigris.new_game(2, 5), IsmctsParams()).value == 2  # type: ignore[attr-defined]
-    with pytest.raises(ValueError, match="value is 1 or 2"):
-        IsmctsParams(value=3)
+    assert knowledge_of(state, IsmctsParams(value=3)).value == 3  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="value is 1, 2 or 3"):
+        IsmctsParams(value=4)
 
 
 def last_token_position(engine: str, mover_ahead: bool) -> gheos.GheosState:
@@ -262,3 +264,27 @@ def test_gheos_plays_the_last_token_when_it_wins_and_keeps_it_when_it_loses(engi
             earlier = gheos.from_position({**data, "tokens": tokens}, engine=engine)
             assert knowledge.ending_token(earlier) is None
             assert knowledge.playout_rule(earlier) is None
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_gheos_value_3_counts_the_control_of_the_end(engine: str) -> None:
+    from cradle import _native
+    from cradle.ai.gheos_knowledge import CONTROL
+
+    state = last_token_position(engine, mover_ahead=False)
+    mover, other = state.to_move, 1 - state.to_move
+    old, new = Reading(gheos.as_gheos(state)), Reading(gheos.as_gheos(state), 3)
+    assert new.controls_the_end(mover) and not new.controls_the_end(other)
+    full = max(0.0, 1.0 - old.token_worth()) * old.cup_score(mover)
+    control = CONTROL * old.epochs_left**0.5 + full
+    assert new.seat_value(mover) == pytest.approx(old.seat_value(mover) + control)
+    assert new.seat_value(other) == pytest.approx(old.seat_value(other))
+    assert new.temperature() == old.temperature()
+    if engine == "native":
+        assert _native.gheos_ai_values(state, 3) == pytest.approx(new.values())
+    # Tokens on both sides: nobody controls the end, and value 3 is value 1.
+    data = state.to_position()
+    both = gheos.from_position(
+        {**data, "tokens": {name: 1 for name in data["players"]}}, engine=engine
+    )
+    assert Reading(gheos.as_gheos(both), 3).values() == Reading(gheos.as_gheos(both)).values()

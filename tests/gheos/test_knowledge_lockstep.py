@@ -37,7 +37,7 @@ LONG_GAMES = 400
 PRIOR_SAMPLE = 6  # tile placements whose priors are compared per step (each costs Python an apply)
 TOKEN, PASS = 191010, 191011  # cradle.gheos.actions: the last two ids
 FOLLOWER_NOISE, MOVE_NOISE = 0.01, 0.05  # the policy's tie-breaks (both knowledges)
-KNOWLEDGES = {1: GheosKnowledge(), 2: GheosKnowledge(value=2)}
+KNOWLEDGES = {1: GheosKnowledge(), 2: GheosKnowledge(value=2), 3: GheosKnowledge(value=3)}
 KNOWLEDGE = KNOWLEDGES[1]
 LEARNED = GheosKnowledge(learned=True)
 
@@ -120,6 +120,8 @@ class Twins:
         reading = read(p, value)
         v = f"value {value}: "
         self.numbers(v + "Reading.values()", reading.values(), _native.gheos_ai_values(n, value))
+        if any(reading.controls_the_end(s) for s in range(reading.n)):
+            self.seen[f"value {value}: a seat controls the end"] += 1
         self.numbers(
             v + "Reading.temperature()",
             [reading.temperature()],
@@ -223,6 +225,10 @@ def test_the_rust_knowledge_reads_random_games_as_the_python_one_does() -> None:
         "value 1 plays a token: True",
         "value 2 plays a token: True",
         "value 2 plays a token: False",
+        "value 3 plays a token: True",
+        "value 3: a seat controls the end",
+        "value 1 ending token played: True",
+        "value 1 ending token played: False",
         "over",
         "choices",
         "reread",

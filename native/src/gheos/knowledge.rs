@@ -30,6 +30,8 @@ pub const TOKEN_GROWTH: f64 = 40.0;
 pub const FOLLOWER_GROWTH: f64 = 2.0;
 /// How sure a lead is, per evaluation (value 1, value 2): base + slope × remaining.
 pub const TEMPERATURES: [(f64, f64); 2] = [(3.0, 10.0), (3.0, 57.0)];
+/// Value 3: what holding every token left is worth, × √(epochs left), in points.
+pub const CONTROL: f64 = 16.0;
 /// Below the root, priors are scored this many actions at a time (a clone and an apply each).
 pub const BATCH: usize = 16;
 /// Uniformly random moves before the heuristic judges a new node (cheap in Gheos).
@@ -177,6 +179,11 @@ impl Reading {
             + growth
     }
 
+    /// Whether `seat` holds every token left: it alone chooses when the game ends.
+    pub fn controls_the_end(&self, seat: usize) -> bool {
+        self.tokens[seat] > 0 && (0..self.players).all(|s| s == seat || self.tokens[s] == 0)
+    }
+
     pub fn seat_value(&self, seat: usize) -> f64 {
         self.value_of(seat, self.value)
     }
@@ -195,6 +202,12 @@ impl Reading {
             let future = f64::from(u32::from(civ.pyramids) * self.epochs_left) * PYRAMID_USE
                 + f64::from(civ.cups) * (tokens + 1.0);
             value += f64::from(count) * future * self.survival(colour);
+        }
+        if version == 3 && self.controls_the_end(seat) {
+            // It plays its tokens when they score most, and ends the game when it leads.
+            let full = (1.0 - self.token_worth_of(version)).max(0.0);
+            value += CONTROL * f64::from(self.epochs_left).sqrt()
+                + f64::from(self.tokens[seat]) * full * self.cup_score(seat) as f64;
         }
         if version == 2 {
             value += self.remaining

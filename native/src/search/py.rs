@@ -6,12 +6,15 @@ use pyo3::{PyResult, Python};
 use super::{model, search, Budget, Params, SearchGame};
 
 /// An evaluation version `value` of the search bindings (1 or 2), or a clear error.
-pub fn checked_value(value: u8) -> PyResult<u8> {
-    if value == 1 || value == 2 {
+pub fn checked_value(value: u8, top: u8) -> PyResult<u8> {
+    if (1..=top).contains(&value) {
         Ok(value)
     } else {
+        let all = (1..=top).map(|v| v.to_string()).collect::<Vec<_>>();
         Err(PyValueError::new_err(format!(
-            "value is 1 or 2, not {value}"
+            "value is {} or {}, not {value}",
+            all[..all.len() - 1].join(", "),
+            all[all.len() - 1]
         )))
     }
 }

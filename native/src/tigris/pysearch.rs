@@ -55,7 +55,7 @@ fn tigris_ai_rewards(
         model_is_set("tigris")?;
     }
     let shares = shares_of(belief, state.s.n)?;
-    let world = TigrisWorld::valued(state.s.clone(), fitted, checked_value(value)?)
+    let world = TigrisWorld::valued(state.s.clone(), fitted, checked_value(value, 2)?)
         .believing(shares)
         .with_learned(learned);
     Ok(world.rewards()[..state.s.n].to_vec())
@@ -95,7 +95,7 @@ fn tigris_ai_priors(
 ) -> PyResult<Vec<f64>> {
     let shares = shares_of(belief, state.s.n)?;
     let mut world =
-        TigrisWorld::valued(state.s.clone(), false, checked_value(value)?).believing(shares);
+        TigrisWorld::valued(state.s.clone(), false, checked_value(value, 2)?).believing(shares);
     let legal = legal_set(&mut world);
     if let Some(bad) = ids.iter().find(|id| !legal.contains(id)) {
         return Err(PyValueError::new_err(format!(
@@ -123,7 +123,7 @@ fn tigris_ai_best_commit(
     belief: Option<Vec<Vec<f64>>>,
     value: u8,
 ) -> PyResult<Option<u32>> {
-    let value = checked_value(value)?;
+    let value = checked_value(value, 2)?;
     if seat >= state.s.n || options.is_empty() {
         return Err(PyValueError::new_err(
             "a seat of the game and some options are needed",
@@ -178,7 +178,7 @@ fn tigris_search(
     if learned {
         model_is_set("tigris")?;
     }
-    let value = checked_value(value)?;
+    let value = checked_value(value, 2)?;
     let shares = shares_of(belief, state.s.n)?;
     let root = TigrisWorld::valued(state.s.clone(), fitted, value)
         .believing(shares)

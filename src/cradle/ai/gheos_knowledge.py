@@ -1,7 +1,8 @@
 """Gheos knowledge for search: an evaluation (followers × symbols, war risk, epochs to come),
 one-ply move priors, a rollout policy and reasons in words.
 
-Two evaluations (``value``): 1, the first hand-set one (the search's default); 2, the same
+Three evaluations (``value``): 1, the first hand-set one; 3, value 1 and the control of the
+game's end (a seat that holds every token left chooses when the game ends: docs/ai.md); 2, the same
 shape with what the self-play record says it misses: a token kept early is worth the cup score
 it will find later, a follower early its continent's growth, and a lead counts for little
 while many epochs are to come (the temperature). On the 53,534 two-player positions of that
@@ -37,7 +38,11 @@ TOKEN_GROWTH = 40.0
 FOLLOWER_GROWTH = 2.0
 # How sure a lead is, per evaluation: base + slope × remaining (a point counts less while
 # many epochs are to come).
-TEMPERATURES = {1: (3.0, 10.0), 2: (3.0, 57.0)}
+TEMPERATURES = {1: (3.0, 10.0), 2: (3.0, 57.0), 3: (3.0, 10.0)}
+# value=3: value 1, and a seat that holds every token left (it alone chooses when the game
+# ends) counts CONTROL × √(epochs left) points more, and its tokens at their full cup score.
+CONTROL = 16.0
+VALUES = (1, 2, 3)
 
 
 class Reading:
@@ -59,8 +64,8 @@ class Reading:
     )
 
     def __init__(self, world: GheosGame, value: int = 1) -> None:
-        if value not in (1, 2):
-            raise ValueError(f"value is 1 or 2, not {value}")
+        if value not in VALUES:
+            raise ValueError(f"value is 1, 2 or 3, not {value}")
         self.value = value
         self.n = len(world.players)
         self.phase = world.phase
@@ -121,11 +126,21 @@ class Reading:
             cups, pyramids, _, _ = self.civ[colour]
             future = pyramids * self.epochs_left * PYRAMID_USE + cups * (tokens + 1.0)
             total += count * future * self.survival(colour)
+        if version == 3 and self.controls_the_end(seat):
+            # It plays its tokens when they score most, and ends the game when it leads.
+            full = max(0.0, 1.0 - self.token_worth(version))
+            total += CONTROL * self.epochs_left**0.5 + self.tokens[seat] * full * self.cup_score(
+                seat
+            )
         if version == 2:
             total += self.remaining * (
                 TOKEN_GROWTH * self.tokens[seat] + FOLLOWER_GROWTH * self.followers[seat]
             )
         return total + 0.01 * self.followers[seat]
+
+    def controls_the_end(self, seat: int) -> bool:
+        """Whether ``seat`` holds every token left: it alone chooses when the game ends."""
+        return self.tokens[seat] > 0 and all(t == 0 for s, t in enumerate(self.tokens) if s != seat)
 
     def values(self) -> list[float]:
         return [self.seat_value(s) for s in range(self.n)]
@@ -187,8 +202,8 @@ class GheosKnowledge:
     playout = 8
 
     def __init__(self, learned: bool = False, value: int = 1) -> None:
-        if value not in (1, 2):
-            raise ValueError(f"value is 1 or 2, not {value}")
+        if value not in VALUES:
+            raise ValueError(f"value is 1, 2 or 3, not {value}")
         self.learned = learned  # the learned model (cradle.ai.learned) instead of the hand-set
         self.value = value  # the hand-set evaluation's version (module docstring)
 

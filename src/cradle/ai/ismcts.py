@@ -70,7 +70,8 @@ class IsmctsParams:
     # estimates the final lowest colour (hand, leader safety, wars by the chance to win them;
     # the default since its SPRT at 0.25 s said H1), 1 weighs the sorted colours. Gheos: 2
     # values kept tokens and followers by the growth to come, with a calibrated temperature
-    # (cradle.ai.gheos_knowledge), 1 the first one.
+    # (cradle.ai.gheos_knowledge), 1 the first one, 3 value 1 and the control of the game's
+    # end (a seat holding every token left chooses when the game ends).
     value: int | None = None
     native: int = 1  # 0: the Python search even where the native one could run (comparisons)
     # 1: Tigris reads the opponents' hands from the public history (cradle.ai.belief): the
@@ -89,8 +90,8 @@ class IsmctsParams:
     balance: int = 0
 
     def __post_init__(self) -> None:
-        if self.value not in (None, 1, 2):
-            raise ValueError(f"value is 1 or 2, not {self.value}")
+        if self.value not in (None, 1, 2, 3):
+            raise ValueError(f"value is 1, 2 or 3 (Gheos only), not {self.value}")
         if self.balance not in (0, 1, 2):
             raise ValueError(f"balance is 0, 1 or 2, not {self.balance}")
         if self.halving < 0 or self.halving == 1:
@@ -108,7 +109,7 @@ HALVING_ROBUST = 0.75
 
 
 # The evaluation each game's search uses when the settings name none (IsmctsParams.value).
-DEFAULT_VALUE = {"tigris": 2, "gheos": 1}
+DEFAULT_VALUE = {"tigris": 2, "gheos": 3}
 
 
 class Node:
@@ -372,7 +373,9 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
     (with ``params.belief``; None or another game: the shared knowledge, uniform)."""
     game = game_of(state)
     version = params.value or DEFAULT_VALUE.get(game, 1)
-    value = ":value2" if version == 2 else ""
+    if version == 3 and game != "gheos":
+        raise ValueError(f"value 3 is a Gheos evaluation; {game} has values 1 and 2")
+    value = f":value{version}" if version != 1 else ""
     learned = ":learned" if params.learned else ""
     if game != "tigris":
         return knowledge_for(f"{game}{value}{learned}")
