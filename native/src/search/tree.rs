@@ -645,6 +645,8 @@ mod tests {
     struct Nim {
         left: u32,
         mover: usize,
+        /// Random playouts take by the winning rule (leave a multiple of 4) where they can.
+        ruled: bool,
     }
 
     impl SearchGame for Nim {
@@ -692,56 +694,9 @@ mod tests {
         fn prior_batch(&self) -> usize {
             48
         }
-    }
-
-    /// Nim whose random playouts take by the winning rule (leave a multiple of 4) where
-    /// they can: every playout is then played perfectly.
-    #[derive(Clone)]
-    struct RuledNim(Nim);
-
-    impl SearchGame for RuledNim {
-        fn players(&self) -> usize {
-            2
-        }
-        fn to_move(&self) -> usize {
-            self.0.to_move()
-        }
-        fn is_over(&self) -> bool {
-            self.0.is_over()
-        }
-        fn final_rewards(&self) -> [f64; 4] {
-            self.0.final_rewards()
-        }
-        fn legal_ids(&mut self, out: &mut Vec<u32>) {
-            self.0.legal_ids(out);
-        }
-        fn apply_quiet(&mut self, id: u32) {
-            self.0.apply_quiet(id);
-        }
-        fn determinize(&self, _observer: usize, _seed: u64) -> RuledNim {
-            self.clone()
-        }
-        fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
-            self.0.priors(ids, out);
-        }
-        fn unsettled(&mut self) -> bool {
-            false
-        }
-        fn policy(&mut self, rng: &mut SearchRng) -> u32 {
-            self.0.policy(rng)
-        }
-        fn heuristic_rewards(&mut self) -> [f64; 4] {
-            self.0.heuristic_rewards()
-        }
-        fn playout_moves(&self) -> usize {
-            0
-        }
-        fn prior_batch(&self) -> usize {
-            48
-        }
         fn ruled_move(&mut self) -> Option<u32> {
-            let take = self.0.left % 4;
-            (take > 0).then_some(take)
+            let take = self.left % 4;
+            (self.ruled && take > 0).then_some(take)
         }
     }
 
@@ -808,7 +763,11 @@ mod tests {
 
     #[test]
     fn finds_the_winning_take_alone_and_on_threads() {
-        let game = Nim { left: 5, mover: 0 };
+        let game = Nim {
+            left: 5,
+            mover: 0,
+            ruled: false,
+        };
         let params = Params {
             playout: 50,
             ..Params::default()
@@ -843,7 +802,11 @@ mod tests {
             floor: None,
         };
         for seed in 0..20 {
-            let game = RuledNim(Nim { left: 9, mover: 0 });
+            let game = Nim {
+                left: 9,
+                mover: 0,
+                ruled: true,
+            };
             let (_, stats) = search(&game, 0, budget, params, &[seed], None);
             assert_eq!(stats.len(), 3);
             for s in &stats {
@@ -859,7 +822,11 @@ mod tests {
         // Left to chance, some playouts of the winning take lose.
         let mut lost = 0;
         for seed in 0..20 {
-            let game = Nim { left: 9, mover: 0 };
+            let game = Nim {
+                left: 9,
+                mover: 0,
+                ruled: false,
+            };
             let (_, stats) = search(&game, 0, budget, params, &[seed], None);
             lost += stats
                 .iter()
@@ -904,7 +871,11 @@ mod tests {
 
     #[test]
     fn the_root_keeps_to_its_restriction() {
-        let game = Nim { left: 5, mover: 0 };
+        let game = Nim {
+            left: 5,
+            mover: 0,
+            ruled: false,
+        };
         let budget = Budget {
             iterations: Some(200),
             seconds: None,
@@ -918,7 +889,11 @@ mod tests {
 
     #[test]
     fn a_floor_of_iterations_outlasts_the_seconds() {
-        let game = Nim { left: 5, mover: 0 };
+        let game = Nim {
+            left: 5,
+            mover: 0,
+            ruled: false,
+        };
         let budget = Budget::checked(None, Some(1e-12), Some(40), &[1]).expect("a budget");
         let (count, _) = search(&game, 0, budget, Params::default(), &[1], None);
         assert_eq!(count, 40);

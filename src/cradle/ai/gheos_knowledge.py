@@ -304,10 +304,7 @@ class GheosKnowledge:
     def token_choice(self, world: GameState) -> str:
         """The policy's token decision: a token that ends the game by the rule of
         ``ending_token``, any other by ``_token_choice``."""
-        ending = self.ending_token(world)
-        if ending is not None:
-            return "token" if ending else "pass"
-        return self._token_choice(self.read(world), world.to_move)
+        return self.playout_rule(world) or self._token_choice(self.read(world), world.to_move)
 
     def ending_token(self, world: GameState) -> bool | None:
         """Whether to play a token that ends the game (the mover's last, every other seat's
