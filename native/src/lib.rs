@@ -5,6 +5,7 @@
 //! with the game's name, e.g. `TigrisState`), typed for Python in `src/cradle/_native.pyi`.
 
 pub mod gheos;
+pub mod pyrandom;
 pub mod search;
 pub mod splitmix;
 pub mod text;

@@ -135,6 +135,13 @@ def tigris_ai_best_commit(
 def tigris_ai_world(
     state: TigrisState, observer: int, seed: int, belief: list[list[float]] | None = None
 ) -> TigrisState: ...
+def tigris_ai_worlds(
+    state: TigrisState,
+    observer: int,
+    seed: int,
+    count: int,
+    belief: list[list[float]] | None = None,
+) -> list[TigrisState]: ...
 
 # -- Gheos (native/src/gheos/py.rs; wired in by cradle.gheos.native) -------------------------
 
@@ -266,6 +273,9 @@ def gheos_ai_priors(state: GheosState, ids: list[int], value: int = 1) -> list[f
 def gheos_ai_unsettled(state: GheosState) -> bool: ...
 def gheos_ai_policy_scores(state: GheosState, value: int = 1) -> tuple[str, list[float]]: ...
 def gheos_ai_policy(state: GheosState, seed: int, value: int = 1) -> int: ...
+def gheos_ai_worlds(
+    state: GheosState, observer: int, seed: int, count: int
+) -> list[GheosState]: ...
 
 # -- the vectorised environment's batch (native/src/vector.rs) --------------------------------
 

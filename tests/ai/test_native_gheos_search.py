@@ -4,12 +4,14 @@ computes on the same world, threads, refusals, and (long) its strength."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from cradle import gheos
 from cradle.ai.gheos_knowledge import GheosKnowledge
 from cradle.ai.ismcts import IsmctsBot, IsmctsParams, native_search_for, parallel_search, search
-from cradle.ai.search import Budget, knowledge_for
+from cradle.ai.search import Budget, CanonicalRandom, knowledge_for, next_world
 
 from .helpers import decision_positions, one_iteration_is_the_reference
 
@@ -62,6 +64,24 @@ def test_the_native_world_is_the_reference_sample_and_one_iteration_its_evaluati
                     lambda state, seat, seed: state.sample_hidden_seeded(seat, seed),
                 )
     assert checked >= 12
+
+
+def test_a_tree_deals_its_worlds_from_one_generator_natively_as_in_the_reference() -> None:
+    # A search deals every world from one CanonicalRandom (search.next_world): the first is
+    # sample_hidden_seeded's, each next one goes on where the last stopped. The native tree's
+    # worlds are the reference's, on the native state and on its Python engine twin.
+    for players in (2, 3):
+        state = decision_positions("gheos", players, seed=4 + players, count=3)[-1]
+        twin = gheos.from_position(state.to_position(), engine="python")
+        seat = state.to_move
+        native = [w.to_position() for w in _native.gheos_ai_worlds(state, seat, 77, 4)]
+        assert native[0] == state.sample_hidden_seeded(seat, 77).to_position()
+        for source in (state, twin):
+            dealer = CanonicalRandom(77)
+            assert [next_world(source, seat, dealer).to_position() for _ in range(4)] == native
+        assert len({json.dumps(w, sort_keys=True) for w in native}) == 4, "new worlds"
+    with pytest.raises(ValueError, match="no seat 9"):
+        _native.gheos_ai_worlds(state, 9, 1, 1)
 
 
 def test_trees_on_threads_add_up_and_stay_seeded() -> None:

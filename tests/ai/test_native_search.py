@@ -3,6 +3,7 @@ where it runs, what it returns, that it computes what the reference computes, an
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from cradle.ai.ismcts import (
     parallel_search,
     search,
 )
-from cradle.ai.search import Budget, knowledge_for
+from cradle.ai.search import Budget, CanonicalRandom, knowledge_for
 from cradle.ai.tigris_knowledge import Shares, TigrisKnowledge
 
 from .helpers import decision_positions, one_iteration_is_the_reference
@@ -75,9 +76,10 @@ def test_one_native_iteration_is_the_reference_evaluation_of_its_world(
     checked = 0
 
     def deal(state: Any, seat: int, seed: int) -> Any:
+        # A search deals from CanonicalRandom(seed): a belief's world from its first 64 bits.
         if shares is None:
             return state.sample_hidden_seeded(seat, seed)
-        return believed_world(state, seat, shares, seed)
+        return believed_world(state, seat, shares, random.Random(seed).getrandbits(64))
 
     for state in decision_positions("tigris", 2, seed=8, count=6):
         for action in state.legal_actions()[:5]:
@@ -101,6 +103,33 @@ def test_native_and_python_search_value_a_revolt_defence_alike() -> None:
         assert values[1, action] == pytest.approx(values[0, action], abs=0.05)
     assert values[1, "commit 1"] > values[1, "commit 0"]
     assert search(state, 1, Budget(iterations=60), seed=3).best == "commit 1"
+
+
+@pytest.mark.parametrize("shares", [None, SKEWED], ids=["uniform", "belief"])
+def test_a_tree_deals_its_worlds_from_one_generator_natively_as_in_the_reference(
+    shares: Shares | None,
+) -> None:
+    # Every world of a search comes from one CanonicalRandom (search.next_world; with a
+    # belief, believed_world from its next 64 bits each time): the native tree's worlds are
+    # the reference's, on the native state and on its Python engine twin.
+    state = decision_positions("tigris", 2, seed=3, count=3)[-1]
+    twin = tigris.from_position(state.to_position(), engine="python")
+    seat = state.to_move
+    belief = None if shares is None else [list(row) for row in shares]
+    native = [w.to_position() for w in _native.tigris_ai_worlds(state, seat, 91, 4, belief)]
+    knowledge = TigrisKnowledge(tilts=shares)
+    for source in (state, twin):
+        dealer = CanonicalRandom(91)
+        assert [knowledge.next_world(source, seat, dealer).to_position() for _ in range(4)] == (
+            native
+        )
+    first = (
+        state.sample_hidden_seeded(seat, 91)
+        if shares is None
+        else believed_world(state, seat, shares, random.Random(91).getrandbits(64))
+    )
+    assert native[0] == first.to_position()
+    assert native[1] != native[0]
 
 
 def test_trees_on_threads_add_their_statistics() -> None:

@@ -222,7 +222,7 @@ impl GheosState {
         })
     }
 
-    fn with_game(&self, py: Python<'_>, game: Game) -> GheosState {
+    pub(crate) fn with_game(&self, py: Python<'_>, game: Game) -> GheosState {
         GheosState {
             game,
             legal: None,

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 
 use super::knowledge::{self, Reading};
 use super::py::GheosState;
-use super::random::Fast;
+use super::random::{Fast, PyRandom};
 use super::search_game::{Judge, Judged};
 use crate::search::py::{checked_value, model_is_set, search_detached, PyParams, PySearchResult};
 
@@ -104,6 +104,26 @@ fn gheos_ai_policy(state: PyRef<'_, GheosState>, seed: u64, value: u8) -> PyResu
     Ok(knowledge::policy(&state.game, value, &mut Fast::new(seed)))
 }
 
+/// The first `count` worlds a search tree deals for `observer` from `CanonicalRandom(seed)`
+/// (`Game::deal_world`, each going on where the last stopped), for the lockstep test against
+/// the reference's `next_world`.
+#[pyfunction]
+fn gheos_ai_worlds(
+    py: Python<'_>,
+    state: PyRef<'_, GheosState>,
+    observer: usize,
+    seed: u64,
+    count: usize,
+) -> PyResult<Vec<GheosState>> {
+    if observer >= usize::from(state.game.players) {
+        return Err(PyValueError::new_err(format!("no seat {observer}")));
+    }
+    let mut dealer = PyRandom::from_u64(seed);
+    Ok((0..count)
+        .map(|_| state.with_game(py, state.game.deal_world(observer, &mut dealer)))
+        .collect())
+}
+
 /// ISMCTS for `seat` (the seat to move): one tree per seed, on threads when there are several.
 /// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
 /// balance; `learned`: judge the leaves by the learned model, else by the hand-set evaluation
@@ -162,6 +182,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gheos_ai_unsettled, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_ai_policy_scores, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_ai_policy, m)?)?;
+    m.add_function(wrap_pyfunction!(gheos_ai_worlds, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_search, m)?)?;
     Ok(())
 }

@@ -24,10 +24,15 @@ impl Game {
     /// (the unseen tiles sorted, then dealt again as `CanonicalRandom(seed)` shuffles), so the
     /// world depends on what the observer knows and on `seed` only.
     pub fn determinize(&self, observer: usize, seed: u64) -> Game {
-        let mut rng = PyRandom::from_u64(seed);
+        self.deal_world(observer, &mut PyRandom::from_u64(seed))
+    }
+
+    /// A world `observer` cannot tell from this one, dealt from `dealer` as
+    /// `sample_hidden(observer, dealer)` deals from a `CanonicalRandom`.
+    pub fn deal_world(&self, observer: usize, dealer: &mut PyRandom) -> Game {
         let dealt: Result<Game, Infallible> = self.redeal_hidden(Some(observer), &mut |items| {
             sort_tiles(items);
-            rng.shuffle(items);
+            dealer.shuffle(items);
             Ok(())
         });
         match dealt {
@@ -110,9 +115,9 @@ impl SearchGame for Judged {
         self.game.apply_legal(id, &mut Log::new(false));
     }
 
-    fn determinize(&self, observer: usize, seed: u64) -> Self {
+    fn deal(&self, observer: usize, dealer: &mut PyRandom) -> Self {
         Judged {
-            game: self.game.determinize(observer, seed),
+            game: self.game.deal_world(observer, dealer),
             judge: self.judge,
         }
     }

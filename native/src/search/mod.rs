@@ -23,8 +23,10 @@ pub trait SearchGame: Clone + Send {
     fn final_rewards(&self) -> [f64; 4];
     fn legal_ids(&mut self, out: &mut Vec<u32>);
     fn apply_quiet(&mut self, id: u32);
-    /// A world `observer` cannot tell from this state (as sample_hidden_seeded).
-    fn determinize(&self, observer: usize, seed: u64) -> Self;
+    /// A world `observer` cannot tell from this state, dealt from `dealer` (as
+    /// `sample_hidden(observer, dealer)` with a `CanonicalRandom`): a tree deals every world
+    /// from one generator, each world going on where the last one stopped.
+    fn deal(&self, observer: usize, dealer: &mut PyRandom) -> Self;
     /// Move priors of the seat to move for `ids` (all legal here), as the Python Knowledge.priors.
     fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>);
     /// A decision in progress that the quick policy settles before judging (Knowledge.unsettled).
@@ -64,6 +66,7 @@ pub fn pairwise_chances(values: &[f64], temperature: f64) -> [f64; 4] {
     out
 }
 
+pub use crate::pyrandom::PyRandom;
 pub use crate::splitmix::SplitMix64 as SearchRng;
 
 #[cfg(test)]

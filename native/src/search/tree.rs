@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use super::{SearchGame, SearchRng};
+use super::{PyRandom, SearchGame, SearchRng};
 
 /// The search's settings (`cradle.ai.ismcts.IsmctsParams`), with the game's defaults for
 /// `playout` and `batch` already resolved by the caller.
@@ -209,6 +209,9 @@ pub struct Tree<'a, G: SearchGame> {
     /// Sequential halving: the seed of this pass's world and random numbers (every action
     /// left is tried on the same world with the same draws: the comparison is paired).
     pass_seed: u64,
+    /// Where the worlds come from: seeded by the tree's first draw, then going on from world
+    /// to world (a generator seeded for every world would cost a fifth of an iteration).
+    dealer: Option<PyRandom>,
     // Scratch space, kept between iterations.
     legal: Marks,
     kids: Marks,
@@ -241,6 +244,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             round: 0,
             rounds: 1,
             pass_seed: 0,
+            dealer: None,
             legal: Marks::default(),
             kids: Marks::default(),
             scored: Marks::default(),
@@ -354,21 +358,28 @@ impl<'a, G: SearchGame> Tree<'a, G> {
     /// One iteration: a world, a walk down, one new node, its evaluation, the backup.
     pub fn iterate(&mut self) {
         if self.params.halving == 0 {
-            let seed = self.rng.next_u64();
-            self.walk(seed);
+            let rng = &mut self.rng;
+            let dealer = self
+                .dealer
+                .get_or_insert_with(|| PyRandom::from_u64(rng.next_u64()));
+            let world = self.root.deal(self.seat, dealer);
+            self.walk(world);
             return;
         }
         if self.turn == 0 {
             self.pass_seed = self.rng.next_u64();
         }
+        // Every action of a pass on the pass's own world.
+        let world = self
+            .root
+            .deal(self.seat, &mut PyRandom::from_u64(self.pass_seed));
         let paired = SearchRng::new(self.pass_seed ^ PAIRED);
         let main = std::mem::replace(&mut self.rng, paired);
-        self.walk(self.pass_seed);
+        self.walk(world);
         self.rng = main;
     }
 
-    fn walk(&mut self, world_seed: u64) {
-        let mut world = self.root.determinize(self.seat, world_seed);
+    fn walk(&mut self, mut world: G) {
         let mut node = 0usize;
         self.path.clear();
         let rewards = loop {
@@ -672,7 +683,7 @@ mod tests {
             self.left -= id;
             self.mover = 1 - self.mover;
         }
-        fn determinize(&self, _observer: usize, _seed: u64) -> Nim {
+        fn deal(&self, _observer: usize, _dealer: &mut PyRandom) -> Nim {
             self.clone()
         }
         fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
@@ -729,8 +740,11 @@ mod tests {
         fn apply_quiet(&mut self, _id: u32) {
             self.moved = true;
         }
-        fn determinize(&self, _observer: usize, seed: u64) -> Coin {
-            Coin { seed, moved: false }
+        fn deal(&self, _observer: usize, dealer: &mut PyRandom) -> Coin {
+            Coin {
+                seed: dealer.getrandbits64(),
+                moved: false,
+            }
         }
         fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
             out.clear();

@@ -10,8 +10,8 @@ use super::actions::{
 };
 use super::board::{neighbours, Bb, CELLS, COLUMNS, NONE};
 use super::events::NoEvents;
-use super::pyrandom::PyRandom;
 use super::state::{Moves, PendingKind, State};
+use crate::pyrandom::PyRandom;
 use crate::search::model::{self, TIGRIS_FEATURES};
 use crate::search::{pairwise_chances, SearchGame, SearchRng};
 use crate::splitmix::SplitMix64;
@@ -1090,6 +1090,45 @@ pub fn rank_rewards(s: &State) -> [f64; 4] {
     out
 }
 
+impl TigrisWorld {
+    /// The world `observer` gets from `seed`: `sample_hidden_seeded(observer, seed)`, or with a
+    /// belief `believed_world(.., seed)`.
+    pub fn determinize(&self, observer: usize, seed: u64) -> TigrisWorld {
+        match self.tilts {
+            None => self.deal(observer, &mut PyRandom::new(u128::from(seed))),
+            Some(_) => self.believed(observer, seed),
+        }
+    }
+
+    /// The other hands dealt weighted by the belief (`cradle.ai.belief.believed_world`).
+    fn believed(&self, observer: usize, seed: u64) -> TigrisWorld {
+        let mut pool = self.s.hidden_pool(observer as i64);
+        pool.sort_unstable();
+        if let Some(tilts) = &self.tilts {
+            let mut sizes = Vec::new();
+            let mut others = Vec::new();
+            for other in (0..self.s.n).filter(|&o| o != observer) {
+                let hand: usize = self.s.hands[other].iter().map(|&c| c as usize).sum();
+                let discards: u32 = self.s.discards[other].iter().sum();
+                sizes.push((hand, discards as usize));
+                others.push(tilts[other]);
+            }
+            pool = weighted_pool(&pool, &sizes, &others, seed);
+        }
+        self.dealt(observer, &pool)
+    }
+
+    fn dealt(&self, observer: usize, pool: &[u8]) -> TigrisWorld {
+        TigrisWorld::valued(
+            self.s.deal_hidden(observer as i64, pool),
+            self.fitted,
+            self.value,
+        )
+        .believing(self.tilts)
+        .with_learned(self.learned)
+    }
+}
+
 impl SearchGame for TigrisWorld {
     fn players(&self) -> usize {
         self.s.n
@@ -1118,32 +1157,16 @@ impl SearchGame for TigrisWorld {
         self.s.apply_legal(id as u16, &mut NoEvents);
     }
 
-    fn determinize(&self, observer: usize, seed: u64) -> TigrisWorld {
-        // As sample_hidden_seeded: the pool sorted, then shuffled as CanonicalRandom(seed);
-        // with a belief, as cradle.ai.belief.believed_world.
+    fn deal(&self, observer: usize, dealer: &mut PyRandom) -> TigrisWorld {
+        // As sample_hidden(observer, dealer) with a CanonicalRandom: the pool sorted, then
+        // shuffled; with a belief, as cradle.ai.belief.believed_world from the next 64 bits.
+        if self.tilts.is_some() {
+            return self.believed(observer, dealer.getrandbits64());
+        }
         let mut pool = self.s.hidden_pool(observer as i64);
         pool.sort_unstable();
-        match &self.tilts {
-            None => PyRandom::new(u128::from(seed)).shuffle(&mut pool),
-            Some(tilts) => {
-                let mut sizes = Vec::new();
-                let mut others = Vec::new();
-                for other in (0..self.s.n).filter(|&o| o != observer) {
-                    let hand: usize = self.s.hands[other].iter().map(|&c| c as usize).sum();
-                    let discards: u32 = self.s.discards[other].iter().sum();
-                    sizes.push((hand, discards as usize));
-                    others.push(tilts[other]);
-                }
-                pool = weighted_pool(&pool, &sizes, &others, seed);
-            }
-        }
-        TigrisWorld::valued(
-            self.s.deal_hidden(observer as i64, &pool),
-            self.fitted,
-            self.value,
-        )
-        .believing(self.tilts)
-        .with_learned(self.learned)
+        dealer.shuffle(&mut pool);
+        self.dealt(observer, &pool)
     }
 
     fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {

@@ -28,7 +28,6 @@ pub mod playout;
 pub mod position;
 pub mod py;
 pub mod pyanalysis;
-pub mod pyrandom;
 pub mod pysearch;
 pub mod state;
 

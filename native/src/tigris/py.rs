@@ -21,8 +21,8 @@ use super::events::{Event, NoEvents};
 use super::playout::{fresh_game, Rng};
 use super::position::Position;
 use super::pyanalysis;
-use super::pyrandom::PyRandom;
 use super::state::{Key, List, Moves, Options, Pending, PendingKind, State};
+use crate::pyrandom::PyRandom;
 
 static ILLEGAL: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static POSITION_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();

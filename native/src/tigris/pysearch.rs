@@ -9,7 +9,7 @@ use super::knowledge::{Board, Shares, TigrisWorld, UNIFORM};
 use super::py::PyTigrisState;
 use crate::search::model;
 use crate::search::py::{checked_value, model_is_set, search_detached, PyParams, PySearchResult};
-use crate::search::SearchGame;
+use crate::search::{PyRandom, SearchGame};
 
 /// A belief from Python (per seat, the odds of the 4 colours against a uniform draw),
 /// checked.
@@ -152,6 +152,30 @@ fn tigris_ai_world(
     Ok(state.sibling(py, world.determinize(observer, seed).s))
 }
 
+/// The first `count` worlds a search tree deals for `observer` from `CanonicalRandom(seed)`
+/// (`SearchGame::deal`, each going on where the last stopped; by the belief when one is
+/// given), for the lockstep test against the reference's `next_world`.
+#[pyfunction]
+#[pyo3(signature = (state, observer, seed, count, belief=None))]
+fn tigris_ai_worlds(
+    py: Python<'_>,
+    state: PyRef<'_, PyTigrisState>,
+    observer: usize,
+    seed: u64,
+    count: usize,
+    belief: Option<Vec<Vec<f64>>>,
+) -> PyResult<Vec<PyTigrisState>> {
+    if observer >= state.s.n {
+        return Err(PyValueError::new_err(format!("no seat {observer}")));
+    }
+    let shares = shares_of(belief, state.s.n)?;
+    let world = TigrisWorld::new(state.s.clone(), false).believing(shares);
+    let mut dealer = PyRandom::from_u64(seed);
+    Ok((0..count)
+        .map(|_| state.sibling(py, world.deal(observer, &mut dealer).s))
+        .collect())
+}
+
 /// ISMCTS for `seat` (the seat to move): one tree per seed, on threads when there are several.
 /// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
 /// balance; `belief`: each seat's believed colour shares of its hand (None: uniform); `value`:
@@ -207,6 +231,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tigris_ai_unsettled, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_ai_best_commit, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_ai_world, m)?)?;
+    m.add_function(wrap_pyfunction!(tigris_ai_worlds, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_search, m)?)?;
     Ok(())
 }

@@ -12,7 +12,7 @@ use super::actions::{
 };
 use super::board::{cell_name, neighbours, Bb, BoardMap, Side, CELLS, COLUMNS, NONE};
 use super::events::{Event, Sink, Why};
-use super::pyrandom::PyRandom;
+use crate::pyrandom::PyRandom;
 
 /// Table options: the board side and the variants (all combinable).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]

@@ -42,11 +42,13 @@ from cradle.ai.search import (
     game_of,
     guarded_choice,
     knowledge_for,
+    next_world,
     sample_world,
 )
 from cradle.ai.tigris_knowledge import Shares
 from cradle.ai.waiting import TurnClock, warm_up
 from cradle.core.contract import GameState, fast
+from cradle.core.hidden import CanonicalRandom
 from cradle.core.results import rank_rewards
 
 
@@ -182,6 +184,12 @@ class Ismcts:
         self.sample: Callable[[GameState, int, random.Random], GameState] = getattr(
             knowledge, "sample_world", sample_world
         )
+        self.next_world: Callable[[GameState, int, random.Random], GameState] = getattr(
+            knowledge, "next_world", next_world
+        )
+        # Where the worlds come from: seeded by the first iteration, then going on from world
+        # to world (search.next_world); a halving pass deals its own (paired) world.
+        self.dealer: random.Random | None = None
 
     def run(self, budget: Budget) -> SearchResult:
         clock = budget.clock()
@@ -239,9 +247,16 @@ class Ismcts:
         finally:
             self.rng = main
 
+    def world(self) -> GameState:
+        if self.params.halving:  # the pass's world: self.rng is the pass's generator
+            return self.sample(self.state, self.seat, self.rng)
+        if self.dealer is None:
+            self.dealer = CanonicalRandom(self.rng.getrandbits(64))
+        return self.next_world(self.state, self.seat, self.dealer)
+
     def walk(self) -> None:
         """One iteration: a world, a walk down, one new node, its evaluation, the backup."""
-        world = self.sample(self.state, self.seat, self.rng)
+        world = self.world()
         node = self.root
         path: list[Node] = []
         rewards: list[float] | None = None

@@ -27,6 +27,14 @@ def sample_world(state: GameState, seat: int, rng: random.Random) -> GameState:
     return fast(state).sample_hidden_seeded(seat, rng.getrandbits(64))
 
 
+def next_world(state: GameState, seat: int, dealer: random.Random) -> GameState:
+    """The next world of a search that deals all its worlds from one generator, ``dealer``
+    (a :class:`CanonicalRandom` seeded once): ``sample_hidden(seat, dealer)``. Its first world
+    is ``sample_hidden_seeded(seat, seed)``; each next one goes on where the last stopped,
+    which spares seeding a generator for every world (the native search does the same)."""
+    return state.sample_hidden(seat, dealer)
+
+
 @dataclass(frozen=True)
 class Budget:
     """How long a search may think: a number of iterations, seconds, or both (first reached).

@@ -13,7 +13,7 @@ import math
 import random
 from collections.abc import Sequence
 
-from cradle.ai.search import pairwise_chances, sample_world
+from cradle.ai.search import next_world, pairwise_chances, sample_world
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
 from cradle.tigris import COLORS as COLOURS
@@ -729,6 +729,13 @@ class TigrisKnowledge:
         from cradle.ai.belief import believed_world
 
         return believed_world(state, seat, self.tilts, rng.getrandbits(64))
+
+    def next_world(self, state: GameState, seat: int, dealer: random.Random) -> GameState:
+        """The next world of a search's stream (``search.next_world``); with a belief, the
+        world ``sample_world`` deals from the dealer's next 64 bits."""
+        if self.tilts is None:
+            return next_world(state, seat, dealer)
+        return self.sample_world(state, seat, dealer)
 
     def rewards(self, world: GameState) -> list[float]:
         if world.is_over:
