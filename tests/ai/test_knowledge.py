@@ -160,8 +160,8 @@ def test_gheos_value_2_weighs_the_growth_to_come_and_doubts_early_leads() -> Non
     # The learned features read value 1 whatever the reading's version.
     world = gheos.as_gheos(state)
     assert Reading(world, 2).features(0) == Reading(world).features(0)
-    with pytest.raises(ValueError, match="value is 1, 2 or 3"):
-        GheosKnowledge(value=4)
+    with pytest.raises(ValueError, match="value is 1, 2, 3 or 4"):
+        GheosKnowledge(value=5)
 
 
 def test_gheos_value_2_keeps_a_token_while_the_cups_are_still_to_grow() -> None:
@@ -214,8 +214,12 @@ def test_the_gheos_search_judges_by_value_3_unless_told() -> None:
     assert knowledge_of(state, IsmctsParams(value=2)).value == 2  # type: ignore[attr-defined]
     assert knowledge_of(tigris.new_game(2, 5), IsmctsParams()).value == 2  # type: ignore[attr-defined]
     assert knowledge_of(state, IsmctsParams(value=3)).value == 3  # type: ignore[attr-defined]
-    with pytest.raises(ValueError, match="value is 1, 2 or 3"):
-        IsmctsParams(value=4)
+    assert knowledge_of(state, IsmctsParams(value=4)).value == 4  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="value is 1, 2, 3 or 4"):
+        IsmctsParams(value=5)
+    for version in (3, 4):
+        with pytest.raises(ValueError, match=f"value {version} is a Gheos evaluation"):
+            knowledge_of(tigris.new_game(2, 5), IsmctsParams(value=version))
 
 
 def last_token_position(engine: str, mover_ahead: bool) -> gheos.GheosState:
@@ -288,3 +292,77 @@ def test_gheos_value_3_counts_the_control_of_the_end(engine: str) -> None:
         {**data, "tokens": {name: 1 for name in data["players"]}}, engine=engine
     )
     assert Reading(gheos.as_gheos(both), 3).values() == Reading(gheos.as_gheos(both)).values()
+
+
+def test_survival_is_the_chance_that_a_landscape_tile_comes_first() -> None:
+    # Every order of a small stack counted: the d-th landscape tile drawn before the m-th
+    # epoch tile.
+    from itertools import combinations
+
+    from cradle.ai.gheos_knowledge import survival
+
+    for landscape, epochs in ((1, 1), (3, 2), (4, 3), (6, 2)):
+        total = landscape + epochs
+        orders = list(combinations(range(total), epochs))  # where the epoch tiles lie
+        for ending in range(1, epochs + 1):
+            for draws in range(0, landscape + 2):
+                good = 0
+                for places in orders:
+                    seen_landscape = 0
+                    for at in range(total):
+                        if at in places:
+                            if sum(1 for p in places if p <= at) == ending:
+                                break
+                        else:
+                            seen_landscape += 1
+                            if seen_landscape == draws:
+                                break
+                    good += draws == 0 or seen_landscape >= draws
+                expected = good / len(orders)
+                assert survival(draws, landscape, epochs, ending) == pytest.approx(expected), (
+                    landscape,
+                    epochs,
+                    ending,
+                    draws,
+                )
+    assert survival(1, 3, 2, 2) == pytest.approx(0.9)  # ends only if two epochs come first
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_gheos_value_4_counts_the_tokens_a_seat_can_still_play(engine: str) -> None:
+    from cradle import _native
+    from cradle.ai.gheos_knowledge import survival
+
+    state = gheos.from_position(
+        random_position("gheos", 2, seed=4, steps=30).to_position(), engine="python"
+    )
+    rng = random.Random(8)
+    while Reading(gheos.as_gheos(state)).epochs_left > 2 or state.phase != "tile":
+        # Tokens kept, so the game ends by its epochs: to the last one.
+        state.apply("pass" if state.phase == "token" else rng.choice(state.legal_actions()))
+    data = state.to_position()
+    data["tokens"] = {name: 3 for name in data["players"]}
+    late = gheos.from_position(data, engine=engine)
+    three, four = Reading(gheos.as_gheos(late), 3), Reading(gheos.as_gheos(late), 4)
+    mover = late.to_move
+    landscape, epochs = four.stack - four.epoch_tiles, four.epoch_tiles
+    for seat, wait in ((mover, 0), (1 - mover, 1)):
+        # This turn (for the mover), then one turn in two while the stack lasts.
+        ending = four.epochs_left
+        expected = sum(survival(wait + 2 * j, landscape, epochs, ending) for j in range(3))
+        assert four.usable_tokens(seat) == pytest.approx(expected)
+        assert four.usable_tokens(seat) < 3
+        # Value 3's token term, for the tokens that can still be played.
+        tokens = three.token_worth() * (3 - four.usable_tokens(seat))
+        cups = sum(
+            n * three.civ[c][0] * three.survival(c)
+            for c, n in three.held[seat].items()
+            if c in three.civ
+        )
+        assert four.seat_value(seat) == pytest.approx(three.seat_value(seat) - tokens * cups)
+    assert four.usable_tokens(mover) > four.usable_tokens(1 - mover)  # it plays first
+    if engine == "native":
+        assert _native.gheos_ai_values(late, 4) == pytest.approx(four.values())
+    # At the start every token will find a turn.
+    start = Reading(gheos.as_gheos(gheos.new_game(2, 5, engine=engine)), 4)
+    assert start.usable_tokens(0) == pytest.approx(3, abs=1e-3)

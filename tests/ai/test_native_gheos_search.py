@@ -96,7 +96,7 @@ def test_trees_on_threads_add_up_and_stay_seeded() -> None:
     assert again[0] == again[1]
 
 
-@pytest.mark.parametrize("value", [1, 2])
+@pytest.mark.parametrize("value", [1, 2, 4])
 def test_native_and_python_search_value_actions_alike(value: int) -> None:
     # Both searches, restricted to the same two actions of a position, value them within the
     # noise of their sampled worlds (the same algorithm and knowledge in two languages): the
@@ -133,6 +133,8 @@ def test_the_native_gheos_search_refuses_bad_input() -> None:
         _native.gheos_search(state, seat, 0, None, settings, [1], None)
     with pytest.raises(ValueError, match="budget"):
         _native.gheos_search(state, seat, None, -1.0, settings, [1], None)
+    with pytest.raises(ValueError, match="value is 1, 2, 3 or 4, not 5"):
+        _native.gheos_ai_values(state, 5)
     state.random_playout(3)
     with pytest.raises(ValueError, match="over"):
         _native.gheos_search(state, 0, 5, None, settings, [1], None)

@@ -5,7 +5,7 @@ Random games (2, 3 and 4 players, the packaged tiles and a renumbered, turned se
 on both engines side by side, sometimes read back from their position in a conflict; after
 every step the native hooks must give what the Python knowledge gives on the Python state, to
 1e-9: the learned features of every seat and the learned model's rewards, whether the turn is
-unsettled, and for both hand-set evaluations (value 1 and 2) the values and temperature of
+unsettled, and for every hand-set evaluation (values 1 to 4) the values and temperature of
 the reading, the rewards, one-ply priors (a sample of the legal actions, and a refused one),
 the policy's scores of every action and its choice where no tie-break can change it. A
 divergence fails with the first differing step: the seed, the players, the actions so far
@@ -37,7 +37,7 @@ LONG_GAMES = 400
 PRIOR_SAMPLE = 6  # tile placements whose priors are compared per step (each costs Python an apply)
 TOKEN, PASS = 191010, 191011  # cradle.gheos.actions: the last two ids
 FOLLOWER_NOISE, MOVE_NOISE = 0.01, 0.05  # the policy's tie-breaks (both knowledges)
-KNOWLEDGES = {1: GheosKnowledge(), 2: GheosKnowledge(value=2), 3: GheosKnowledge(value=3)}
+KNOWLEDGES = {v: GheosKnowledge(value=v) for v in (1, 2, 3, 4)}
 KNOWLEDGE = KNOWLEDGES[1]
 LEARNED = GheosKnowledge(learned=True)
 
@@ -122,6 +122,10 @@ class Twins:
         self.numbers(v + "Reading.values()", reading.values(), _native.gheos_ai_values(n, value))
         if any(reading.controls_the_end(s) for s in range(reading.n)):
             self.seen[f"value {value}: a seat controls the end"] += 1
+        if value == 4 and any(
+            reading.usable_tokens(s) < reading.tokens[s] - 0.01 for s in range(reading.n)
+        ):
+            self.seen["value 4: tokens that may go unplayed"] += 1
         self.numbers(
             v + "Reading.temperature()",
             [reading.temperature()],
@@ -182,7 +186,10 @@ class Twins:
 
     def play(self, rng: random.Random) -> None:
         token_rate = rng.choice([0.5, 0.1])
-        self.compare(rng)
+        # The comparisons draw from their own generator: the games stay the same whatever
+        # is compared.
+        judging = random.Random(rng.getrandbits(64))
+        self.compare(judging)
         while not self.python.is_over:
             ids = self.python.legal_action_ids()
             if self.python.phase == "token":
@@ -194,7 +201,7 @@ class Twins:
             self.native.apply_id(action)
             if self.python.phase in ("pay", "migrate", "war") and rng.random() < 0.5:
                 self.reread()
-            self.compare(rng)
+            self.compare(judging)
 
     def reread(self) -> None:
         """Both engines read the position back mid-conflict (the native areas rebuilt)."""
@@ -227,6 +234,8 @@ def test_the_rust_knowledge_reads_random_games_as_the_python_one_does() -> None:
         "value 2 plays a token: False",
         "value 3 plays a token: True",
         "value 3: a seat controls the end",
+        "value 4: a seat controls the end",
+        "value 4: tokens that may go unplayed",
         "value 1 ending token played: True",
         "value 1 ending token played: False",
         "over",

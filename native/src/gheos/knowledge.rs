@@ -32,6 +32,11 @@ pub const FOLLOWER_GROWTH: f64 = 2.0;
 pub const TEMPERATURES: [(f64, f64); 2] = [(3.0, 10.0), (3.0, 57.0)];
 /// Value 3: what holding every token left is worth, × √(epochs left), in points.
 pub const CONTROL: f64 = 16.0;
+/// The hand-set evaluations, 1 to this (4: value 3 with the tokens a seat can expect to
+/// play, [`Reading::usable_tokens`]).
+pub const VALUES: u8 = 4;
+/// Epoch tiles in the stack at the start, whatever the players.
+const EPOCH_TILES: u32 = 8;
 /// Below the root, priors are scored this many actions at a time (a clone and an apply each).
 pub const BATCH: usize = 16;
 /// Uniformly random moves before the heuristic judges a new node (cheap in Gheos).
@@ -77,6 +82,10 @@ pub struct Reading {
     pub epochs_left: u32,
     /// The share of the game's epochs still to come.
     pub remaining: f64,
+    /// The seat to move, the tiles left to draw, and the epoch tiles among them.
+    pub active: usize,
+    pub stack: u32,
+    pub epoch_tiles: u32,
     /// Colour -> the continent of its civilization, when it is on the table.
     pub civ: [Option<Continent>; 6],
 }
@@ -99,6 +108,9 @@ impl Reading {
             followers: [0; MAX_PLAYERS],
             epochs_left: 0,
             remaining: 0.0,
+            active: usize::from(game.active),
+            stack: game.stack.len() as u32,
+            epoch_tiles: EPOCH_TILES.saturating_sub(u32::from(game.epochs)),
             civ: [None; 6],
         };
         for seat in 0..players {
@@ -188,9 +200,30 @@ impl Reading {
         self.value_of(seat, self.value)
     }
 
+    /// The number of its tokens `seat` can expect to play: one a turn, its turns being this
+    /// one (when it is to move) and those after the draws between (the reference's
+    /// `Reading.usable_tokens`).
+    pub fn usable_tokens(&self, seat: usize) -> f64 {
+        let tokens = u32::from(self.tokens[seat]);
+        if tokens == 0 || self.epochs_left == 0 {
+            return 0.0;
+        }
+        let landscape = self.stack.saturating_sub(self.epoch_tiles);
+        let n = self.players as u32;
+        let wait = ((seat + self.players - self.active) % self.players) as u32;
+        (0..tokens)
+            .map(|j| survival(wait + n * j, landscape, self.epoch_tiles, self.epochs_left))
+            .sum()
+    }
+
     fn value_of(&self, seat: usize, version: u8) -> f64 {
         let mut value = self.points[seat];
-        let tokens = f64::from(self.tokens[seat]) * self.token_worth_of(version);
+        let held = if version == 4 {
+            self.usable_tokens(seat)
+        } else {
+            f64::from(self.tokens[seat])
+        };
+        let tokens = held * self.token_worth_of(version);
         for colour in 0..6 {
             let count = self.held[seat][colour];
             let Some(civ) = self.civ[colour] else {
@@ -203,11 +236,11 @@ impl Reading {
                 + f64::from(civ.cups) * (tokens + 1.0);
             value += f64::from(count) * future * self.survival(colour);
         }
-        if version == 3 && self.controls_the_end(seat) {
+        if (version == 3 || version == 4) && self.controls_the_end(seat) {
             // It plays its tokens when they score most, and ends the game when it leads.
             let full = (1.0 - self.token_worth_of(version)).max(0.0);
             value += CONTROL * f64::from(self.epochs_left).sqrt()
-                + f64::from(self.tokens[seat]) * full * self.cup_score(seat) as f64;
+                + held * full * self.cup_score(seat) as f64;
         }
         if version == 2 {
             value += self.remaining
@@ -354,6 +387,34 @@ pub fn rank_rewards(game: &Game) -> [f64; MAX_PLAYERS] {
 
 /// The reward vector of a world: exact once it is over, else the heuristic's chances (the
 /// evaluation `value`).
+/// The chance that `draws` more turns end with a landscape tile drawn before the
+/// `ending`-th of the `epochs` epoch tiles, from a stack of `landscape` landscape tiles and
+/// those epoch tiles in random order: at least `draws` landscape tiles among its first
+/// `draws + ending - 1` (the reference's `survival`, in exact integers as there).
+pub fn survival(draws: u32, landscape: u32, epochs: u32, ending: u32) -> f64 {
+    if draws == 0 {
+        return 1.0;
+    }
+    if draws > landscape {
+        return 0.0;
+    }
+    let total = landscape + epochs;
+    let seen = (draws + ending).saturating_sub(1).min(total);
+    let ways: u128 = (draws..=seen.min(landscape))
+        .map(|k| comb(landscape, k) * comb(epochs, seen - k))
+        .sum();
+    ways as f64 / comb(total, seen) as f64
+}
+
+/// `math.comb` for the stack's small numbers (0 when `k > n`).
+fn comb(n: u32, k: u32) -> u128 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    (0..k).fold(1u128, |acc, i| acc * u128::from(n - i) / u128::from(i + 1))
+}
+
 pub fn rewards(game: &Game, value: u8) -> [f64; MAX_PLAYERS] {
     if game.is_over() {
         return rank_rewards(game);
@@ -588,6 +649,29 @@ mod tests {
     fn game(players: usize, seed: u32) -> Game {
         let names = (0..players).map(|s| format!("p{s}")).collect();
         Game::deal(packaged(), names, &[seed])
+    }
+
+    #[test]
+    fn survival_counts_the_stack_orders_where_a_landscape_tile_comes_first() {
+        assert_eq!(survival(0, 0, 3, 1), 1.0); // this turn needs no draw
+        assert_eq!(survival(4, 3, 2, 2), 0.0); // the stack runs out first
+        assert!((survival(1, 1, 1, 1) - 0.5).abs() < 1e-15);
+        assert!((survival(2, 2, 1, 1) - 1.0 / 3.0).abs() < 1e-15);
+        // Only two epoch tiles first end it: 1 - 2/5 × 1/4.
+        assert!((survival(1, 3, 2, 2) - 0.9).abs() < 1e-15);
+        assert_eq!(comb(60, 30), 118_264_581_564_861_424);
+        // At the start every token finds a turn; late, the second seat's fewer than the first's.
+        let start = Reading::valued(&game(2, 3), 4);
+        assert!((start.usable_tokens(0) - 3.0).abs() < 1e-3);
+        let mut late = start.clone();
+        late.stack = 6;
+        late.epoch_tiles = 3;
+        late.epochs_left = 1;
+        let (first, second) = (
+            late.usable_tokens(late.active),
+            late.usable_tokens(1 - late.active),
+        );
+        assert!(second < first && first < 3.0, "{first} {second}");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::knowledge::{self, Reading};
+use super::knowledge::{self, Reading, VALUES as GHEOS_VALUES};
 use super::py::GheosState;
 use super::random::{Fast, PyRandom};
 use super::search_game::{Judge, Judged};
@@ -15,7 +15,7 @@ use crate::search::py::{checked_value, model_is_set, search_detached, PyParams, 
 #[pyfunction]
 #[pyo3(signature = (state, value=1))]
 fn gheos_ai_values(state: PyRef<'_, GheosState>, value: u8) -> PyResult<Vec<f64>> {
-    let reading = Reading::valued(&state.game, checked_value(value, 3)?);
+    let reading = Reading::valued(&state.game, checked_value(value, GHEOS_VALUES)?);
     Ok(reading.values()[..reading.players].to_vec())
 }
 
@@ -23,7 +23,7 @@ fn gheos_ai_values(state: PyRef<'_, GheosState>, value: u8) -> PyResult<Vec<f64>
 #[pyfunction]
 #[pyo3(signature = (state, value=1))]
 fn gheos_ai_temperature(state: PyRef<'_, GheosState>, value: u8) -> PyResult<f64> {
-    Ok(Reading::valued(&state.game, checked_value(value, 3)?).temperature())
+    Ok(Reading::valued(&state.game, checked_value(value, GHEOS_VALUES)?).temperature())
 }
 
 /// The knowledge's reward vector of this state, one entry per seat (`GheosKnowledge.rewards`).
@@ -32,7 +32,7 @@ fn gheos_ai_temperature(state: PyRef<'_, GheosState>, value: u8) -> PyResult<f64
 #[pyo3(signature = (state, learned=false, value=1))]
 fn gheos_ai_rewards(state: PyRef<'_, GheosState>, learned: bool, value: u8) -> PyResult<Vec<f64>> {
     let players = usize::from(state.game.players);
-    let value = checked_value(value, 3)?;
+    let value = checked_value(value, GHEOS_VALUES)?;
     if learned {
         model_is_set("gheos")?;
         return Ok(knowledge::learned_rewards(&state.game)[..players].to_vec());
@@ -55,7 +55,7 @@ fn gheos_ai_features(state: PyRef<'_, GheosState>) -> Vec<Vec<f64>> {
 #[pyfunction]
 #[pyo3(signature = (state, ids, value=1))]
 fn gheos_ai_priors(state: PyRef<'_, GheosState>, ids: Vec<i64>, value: u8) -> PyResult<Vec<f64>> {
-    let value = checked_value(value, 3)?;
+    let value = checked_value(value, GHEOS_VALUES)?;
     let wanted: Vec<u32> = ids
         .iter()
         .map(|&id| u32::try_from(id).unwrap_or(u32::MAX))
@@ -88,7 +88,7 @@ fn gheos_ai_policy_scores(
     state: PyRef<'_, GheosState>,
     value: u8,
 ) -> PyResult<(&'static str, Vec<f64>)> {
-    let value = checked_value(value, 3)?;
+    let value = checked_value(value, GHEOS_VALUES)?;
     let legal = legal_or_refuse(&state)?;
     let mut scores = Vec::with_capacity(legal.len());
     let choice = knowledge::policy_scores(&state.game, value, &legal, &mut scores);
@@ -99,7 +99,7 @@ fn gheos_ai_policy_scores(
 #[pyfunction]
 #[pyo3(signature = (state, seed, value=1))]
 fn gheos_ai_policy(state: PyRef<'_, GheosState>, seed: u64, value: u8) -> PyResult<u32> {
-    let value = checked_value(value, 3)?;
+    let value = checked_value(value, GHEOS_VALUES)?;
     legal_or_refuse(&state)?;
     Ok(knowledge::policy(&state.game, value, &mut Fast::new(seed)))
 }
@@ -145,7 +145,7 @@ fn gheos_search(
     learned: bool,
     value: u8,
 ) -> PyResult<PySearchResult> {
-    let value = checked_value(value, 3)?;
+    let value = checked_value(value, GHEOS_VALUES)?;
     if learned {
         model_is_set("gheos")?;
     }

@@ -1,8 +1,10 @@
 """Gheos knowledge for search: an evaluation (followers × symbols, war risk, epochs to come),
 one-ply move priors, a rollout policy and reasons in words.
 
-Three evaluations (``value``): 1, the first hand-set one; 3, value 1 and the control of the
-game's end (a seat that holds every token left chooses when the game ends: docs/ai.md); 2, the same
+Four evaluations (``value``): 1, the first hand-set one; 3, value 1 and the control of the
+game's end (a seat that holds every token left chooses when the game ends: docs/ai.md); 4,
+value 3 with the tokens a seat can still expect to play (one a turn, before the epoch tile
+that ends the game is drawn) in place of the tokens it holds; 2, the same
 shape with what the self-play record says it misses: a token kept early is worth the cup score
 it will find later, a follower early its continent's growth, and a lead counts for little
 while many epochs are to come (the temperature). On the 53,534 two-player positions of that
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from math import comb
 
 from cradle.ai.search import pairwise_chances
 from cradle.core.contract import GameState
@@ -38,11 +41,14 @@ TOKEN_GROWTH = 40.0
 FOLLOWER_GROWTH = 2.0
 # How sure a lead is, per evaluation: base + slope × remaining (a point counts less while
 # many epochs are to come).
-TEMPERATURES = {1: (3.0, 10.0), 2: (3.0, 57.0), 3: (3.0, 10.0)}
+TEMPERATURES = {1: (3.0, 10.0), 2: (3.0, 57.0), 3: (3.0, 10.0), 4: (3.0, 10.0)}
 # value=3: value 1, and a seat that holds every token left (it alone chooses when the game
 # ends) counts CONTROL × √(epochs left) points more, and its tokens at their full cup score.
 CONTROL = 16.0
-VALUES = (1, 2, 3)
+# value=4: value 3, with each seat's tokens counted as the number it can expect to play
+# before the game ends (one a turn; the end comes with an epoch tile drawn: usable_tokens).
+VALUES = (1, 2, 3, 4)
+EPOCH_TILES = 8  # all of them in the stack at the start, whatever the players
 
 
 class Reading:
@@ -51,7 +57,9 @@ class Reading:
     __slots__ = (
         "_areas",
         "_world",
+        "active",
         "civ",
+        "epoch_tiles",
         "epochs_left",
         "followers",
         "held",
@@ -59,15 +67,19 @@ class Reading:
         "phase",
         "points",
         "remaining",
+        "stack",
         "tokens",
         "value",
     )
 
     def __init__(self, world: GheosGame, value: int = 1) -> None:
         if value not in VALUES:
-            raise ValueError(f"value is 1, 2 or 3, not {value}")
+            raise ValueError(f"value is 1, 2, 3 or 4, not {value}")
         self.value = value
         self.n = len(world.players)
+        self.active = world.active
+        self.stack = world.stack_size()  # tiles left to draw, epoch tiles among them
+        self.epoch_tiles = max(0, EPOCH_TILES - world.epochs)  # those epoch tiles
         self.phase = world.phase
         players = [world.player(seat) for seat in range(self.n)]
         self.points = [float(player.points) for player in players]
@@ -116,22 +128,37 @@ class Reading:
         score ``cup_score`` now (``cup_score(seat)``, read once by the caller)."""
         return self.token_worth() * cup_score + TOKEN_GROWTH * self.remaining
 
+    def usable_tokens(self, seat: int) -> float:
+        """The number of its tokens ``seat`` can expect to play: one a turn, its turns being
+        this one (when it is to move) and those after the draws between. The game ends when
+        the epoch tile that ends it is drawn, so a turn after ``d`` more draws comes when the
+        stack's first ``d + m - 1`` tiles hold at least ``d`` landscape tiles (``m`` epoch
+        tiles still end it): a hypergeometric tail."""
+        tokens = self.tokens[seat]
+        if tokens <= 0 or self.epochs_left <= 0:
+            return 0.0
+        epochs = self.epoch_tiles
+        landscape = max(0, self.stack - epochs)
+        wait = (seat - self.active) % self.n  # draws before its next turn
+        return sum(
+            survival(wait + self.n * j, landscape, epochs, self.epochs_left) for j in range(tokens)
+        )
+
     def seat_value(self, seat: int, value: int | None = None) -> float:
         version = value or self.value
         total = self.points[seat]
-        tokens = self.tokens[seat] * self.token_worth(version)
+        held = self.usable_tokens(seat) if version == 4 else float(self.tokens[seat])
+        tokens = held * self.token_worth(version)
         for colour, count in self.held[seat].items():
             if colour not in self.civ or count <= 0:
                 continue
             cups, pyramids, _, _ = self.civ[colour]
             future = pyramids * self.epochs_left * PYRAMID_USE + cups * (tokens + 1.0)
             total += count * future * self.survival(colour)
-        if version == 3 and self.controls_the_end(seat):
+        if version in (3, 4) and self.controls_the_end(seat):
             # It plays its tokens when they score most, and ends the game when it leads.
             full = max(0.0, 1.0 - self.token_worth(version))
-            total += CONTROL * self.epochs_left**0.5 + self.tokens[seat] * full * self.cup_score(
-                seat
-            )
+            total += CONTROL * self.epochs_left**0.5 + held * full * self.cup_score(seat)
         if version == 2:
             total += self.remaining * (
                 TOKEN_GROWTH * self.tokens[seat] + FOLLOWER_GROWTH * self.followers[seat]
@@ -188,6 +215,23 @@ class Reading:
         return base + slope * self.remaining
 
 
+def survival(draws: int, landscape: int, epochs: int, ending: int) -> float:
+    """The chance that ``draws`` more turns end with a landscape tile drawn before the
+    ``ending``-th of the ``epochs`` epoch tiles, from a stack of ``landscape`` landscape
+    tiles and those epoch tiles in random order: at least ``draws`` landscape tiles among its
+    first ``draws + ending - 1``."""
+    if draws <= 0:
+        return 1.0
+    if draws > landscape:
+        return 0.0
+    total = landscape + epochs
+    seen = min(draws + ending - 1, total)
+    ways = sum(
+        comb(landscape, k) * comb(epochs, seen - k) for k in range(draws, min(seen, landscape) + 1)
+    )
+    return ways / comb(total, seen)
+
+
 def read(world: GameState, value: int = 1) -> Reading:
     return Reading(as_gheos(world), value)
 
@@ -203,7 +247,7 @@ class GheosKnowledge:
 
     def __init__(self, learned: bool = False, value: int = 1) -> None:
         if value not in VALUES:
-            raise ValueError(f"value is 1, 2 or 3, not {value}")
+            raise ValueError(f"value is 1, 2, 3 or 4, not {value}")
         self.learned = learned  # the learned model (cradle.ai.learned) instead of the hand-set
         self.value = value  # the hand-set evaluation's version (module docstring)
 

@@ -73,7 +73,8 @@ class IsmctsParams:
     # the default since its SPRT at 0.25 s said H1), 1 weighs the sorted colours. Gheos: 2
     # values kept tokens and followers by the growth to come, with a calibrated temperature
     # (cradle.ai.gheos_knowledge), 1 the first one, 3 value 1 and the control of the game's
-    # end (a seat holding every token left chooses when the game ends).
+    # end (a seat holding every token left chooses when the game ends), 4 value 3 with the
+    # tokens each seat can expect to play before the end.
     value: int | None = None
     native: int = 1  # 0: the Python search even where the native one could run (comparisons)
     # 1: Tigris reads the opponents' hands from the public history (cradle.ai.belief): the
@@ -92,8 +93,8 @@ class IsmctsParams:
     balance: int = 0
 
     def __post_init__(self) -> None:
-        if self.value not in (None, 1, 2, 3):
-            raise ValueError(f"value is 1, 2 or 3 (Gheos only), not {self.value}")
+        if self.value not in (None, 1, 2, 3, 4):
+            raise ValueError(f"value is 1, 2, 3 or 4 (3 and 4 Gheos only), not {self.value}")
         if self.balance not in (0, 1, 2):
             raise ValueError(f"balance is 0, 1 or 2, not {self.balance}")
         if self.halving < 0 or self.halving == 1:
@@ -388,8 +389,8 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
     (with ``params.belief``; None or another game: the shared knowledge, uniform)."""
     game = game_of(state)
     version = params.value or DEFAULT_VALUE.get(game, 1)
-    if version == 3 and game != "gheos":
-        raise ValueError(f"value 3 is a Gheos evaluation; {game} has values 1 and 2")
+    if version in (3, 4) and game != "gheos":
+        raise ValueError(f"value {version} is a Gheos evaluation; {game} has values 1 and 2")
     value = f":value{version}" if version != 1 else ""
     learned = ":learned" if params.learned else ""
     if game != "tigris":

@@ -233,7 +233,8 @@ def game_of(state: GameState) -> str:
 def knowledge_for(game: str) -> Knowledge:
     """The heuristics of ``game`` (tigris or gheos; ``tigris:fitted`` evaluates with the
     weights fitted to game results instead of the hand-set ones, ``tigris:value2`` with the
-    final lowest colour, ``gheos:value2`` and ``gheos:value3`` with Gheos' other evaluations, for comparisons;
+    final lowest colour, ``gheos:value2``, ``gheos:value3`` and ``gheos:value4`` with Gheos'
+    other evaluations, for comparisons;
     ``tigris:learned`` and ``gheos:learned`` with the learned model, cradle.ai.learned)."""
     if game not in _KNOWLEDGE:
         name, *settings = game.split(":")
@@ -245,10 +246,11 @@ def knowledge_for(game: str) -> Knowledge:
                 value=2 if "value2" in settings else 1,
                 learned="learned" in settings,
             )
-        elif name == "gheos" and set(settings) <= {"value2", "value3", "learned"}:
+        elif name == "gheos" and set(settings) <= {"value2", "value3", "value4", "learned"}:
             from cradle.ai.gheos_knowledge import GheosKnowledge
 
-            version = 3 if "value3" in settings else 2 if "value2" in settings else 1
+            versions = [int(s[5:]) for s in settings if s.startswith("value")]
+            version = max(versions, default=1)
             _KNOWLEDGE[game] = GheosKnowledge(learned="learned" in settings, value=version)
         else:
             raise ValueError(f"no AI knowledge for the game {game!r}")
