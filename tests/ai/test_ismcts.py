@@ -187,3 +187,30 @@ def test_sequential_halving_tries_the_actions_left_on_the_same_worlds() -> None:
     tree = Ismcts(state, seat, StackReader(), IsmctsParams(playout=0, native=0), random.Random(3))
     tree.run(Budget(iterations=64))
     assert len({c.w / c.n for c in tree.root.children.values() if c.n}) > 1
+
+
+def test_a_batch_in_the_settings_overrides_the_knowledges() -> None:
+    from cradle.ai.ismcts import batch_of
+
+    gheos_knowledge = knowledge_for("gheos")
+    assert batch_of(IsmctsParams(), gheos_knowledge) == 16  # the knowledge's own
+    assert batch_of(IsmctsParams(), knowledge_for("tigris")) == 48
+    assert batch_of(IsmctsParams(batch=3), gheos_knowledge) == 3
+    with pytest.raises(ValueError, match="batch is at least 1"):
+        IsmctsParams(batch=0)
+    # Below the root, each expansion scores at most `batch` actions it has not scored yet.
+    state = random_position("gheos", 2, seed=4, steps=12)
+    sizes: dict[int, list[int]] = {}
+    for batch in (3, 16):
+        params = IsmctsParams(batch=batch, playout=0)
+        tree = Ismcts(state, state.to_move, gheos_knowledge, params, random.Random(1))
+        tree.run(Budget(iterations=200))
+        stack = list(tree.root.children.values())
+        sizes[batch] = []
+        while stack:
+            node = stack.pop()
+            if node.priors:
+                assert len(node.priors) <= batch * len(node.children)
+                sizes[batch].append(len(node.priors))
+            stack.extend(node.children.values())
+    assert max(sizes[16]) > 3 * 3

@@ -62,7 +62,9 @@ class IsmctsParams:
     # Then uniformly random moves (a large number: to the end of the game); None: the game's
     # own default (the knowledge's ``playout``: 8 in Gheos, 0 in Tigris).
     playout: int | None = None
-    batch: int = 48  # actions scored at a time below the root
+    # Actions scored at a time below the root; None: the knowledge's own (``batch``: 16 in
+    # Gheos), else 48.
+    batch: int | None = None
     # The move played: the best mean reward among the children visited at least this share of
     # the most visited one (1.0: simply the most visited child).
     robust: float = 1.0
@@ -97,6 +99,8 @@ class IsmctsParams:
             raise ValueError(f"value is 1, 2, 3 or 4 (3 and 4 Gheos only), not {self.value}")
         if self.balance not in (0, 1, 2):
             raise ValueError(f"balance is 0, 1 or 2, not {self.balance}")
+        if self.batch is not None and self.batch < 1:
+            raise ValueError(f"batch is at least 1, not {self.batch}")
         if self.halving < 0 or self.halving == 1:
             raise ValueError(f"halving is 0 (off) or at least 2, not {self.halving}")
 
@@ -109,6 +113,14 @@ class IsmctsParams:
 
 
 HALVING_ROBUST = 0.75
+
+
+def batch_of(params: IsmctsParams, knowledge: Knowledge) -> int:
+    """How many actions an expansion below the root scores at a time: the settings', else
+    the knowledge's, else 48."""
+    if params.batch is not None:
+        return params.batch
+    return int(getattr(knowledge, "batch", 48))
 
 
 # The evaluation each game's search uses when the settings name none (IsmctsParams.value).
@@ -340,7 +352,7 @@ class Ismcts:
             # Score the actions not scored yet: all of them at the root, a random batch
             # deeper down (a node rarely lives long enough to need more than its best few).
             missing = [a for a in actions if a not in priors]
-            batch = getattr(self.knowledge, "batch", self.params.batch)
+            batch = batch_of(self.params, self.knowledge)
             if node is not self.root and len(missing) > batch:
                 missing = self.rng.sample(missing, batch)
             scores = self.knowledge.priors(world, missing)
@@ -517,7 +529,7 @@ def _native_run(
         float(params.prior_weight),
         int(params.rollout),
         int(playout),
-        int(getattr(knowledge, "batch", params.batch)),
+        batch_of(params, knowledge),
         int(params.halving),
         int(params.balance),
     )
