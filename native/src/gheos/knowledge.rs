@@ -385,8 +385,6 @@ pub fn rank_rewards(game: &Game) -> [f64; MAX_PLAYERS] {
     out
 }
 
-/// The reward vector of a world: exact once it is over, else the heuristic's chances (the
-/// evaluation `value`).
 /// The chance that `draws` more turns end with a landscape tile drawn before the
 /// `ending`-th of the `epochs` epoch tiles, from a stack of `landscape` landscape tiles and
 /// those epoch tiles in random order: at least `draws` landscape tiles among its first
@@ -415,6 +413,8 @@ fn comb(n: u32, k: u32) -> u128 {
     (0..k).fold(1u128, |acc, i| acc * u128::from(n - i) / u128::from(i + 1))
 }
 
+/// The reward vector of a world: exact once it is over, else the heuristic's chances (the
+/// evaluation `value`).
 pub fn rewards(game: &Game, value: u8) -> [f64; MAX_PLAYERS] {
     if game.is_over() {
         return rank_rewards(game);

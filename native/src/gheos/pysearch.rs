@@ -7,9 +7,11 @@ use pyo3::prelude::*;
 
 use super::knowledge::{self, Reading, VALUES as GHEOS_VALUES};
 use super::py::GheosState;
-use super::random::{Fast, PyRandom};
+use super::random::Fast;
 use super::search_game::{Judge, Judged};
-use crate::search::py::{checked_value, model_is_set, search_detached, PyParams, PySearchResult};
+use crate::search::py::{
+    checked_value, model_is_set, search_detached, tree_worlds, PyParams, PySearchResult,
+};
 
 /// The evaluation's estimated final score per seat (`Reading.values()`).
 #[pyfunction]
@@ -105,8 +107,7 @@ fn gheos_ai_policy(state: PyRef<'_, GheosState>, seed: u64, value: u8) -> PyResu
 }
 
 /// The first `count` worlds a search tree deals for `observer` from `CanonicalRandom(seed)`
-/// (`Game::deal_world`, each going on where the last stopped), for the lockstep test against
-/// the reference's `next_world`.
+/// (`search::py::tree_worlds`), for the lockstep test against the reference's `next_world`.
 #[pyfunction]
 fn gheos_ai_worlds(
     py: Python<'_>,
@@ -115,12 +116,14 @@ fn gheos_ai_worlds(
     seed: u64,
     count: usize,
 ) -> PyResult<Vec<GheosState>> {
-    if observer >= usize::from(state.game.players) {
-        return Err(PyValueError::new_err(format!("no seat {observer}")));
-    }
-    let mut dealer = PyRandom::from_u64(seed);
-    Ok((0..count)
-        .map(|_| state.with_game(py, state.game.deal_world(observer, &mut dealer)))
+    // The judge plays no part in dealing.
+    let root = Judged {
+        game: state.game.clone(),
+        judge: Judge::Hand(1),
+    };
+    Ok(tree_worlds(&root, observer, seed, count)?
+        .into_iter()
+        .map(|world| state.with_game(py, world.game))
         .collect())
 }
 

@@ -3,9 +3,9 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::{PyResult, Python};
 
-use super::{model, search, Budget, Params, SearchGame};
+use super::{model, search, Budget, Params, PyRandom, SearchGame};
 
-/// An evaluation version `value` of the search bindings (1 or 2), or a clear error.
+/// An evaluation version `value` of the search bindings (1 to `top`), or a clear error.
 pub fn checked_value(value: u8, top: u8) -> PyResult<u8> {
     if (1..=top).contains(&value) {
         Ok(value)
@@ -17,6 +17,24 @@ pub fn checked_value(value: u8, top: u8) -> PyResult<u8> {
             all[all.len() - 1]
         )))
     }
+}
+
+/// The first `count` worlds a search tree deals for `observer` from `CanonicalRandom(seed)`
+/// (`SearchGame::deal`, each going on where the last stopped): the games' `*_ai_worlds`
+/// hooks, for the lockstep tests against the reference's `next_world`.
+pub fn tree_worlds<G: SearchGame>(
+    root: &G,
+    observer: usize,
+    seed: u64,
+    count: usize,
+) -> PyResult<Vec<G>> {
+    if observer >= root.players() {
+        return Err(PyValueError::new_err(format!("no seat {observer}")));
+    }
+    let mut dealer = PyRandom::from_u64(seed);
+    Ok((0..count)
+        .map(|_| root.deal(observer, &mut dealer))
+        .collect())
 }
 
 /// A clear error where a learned evaluation is asked for before its model was set.

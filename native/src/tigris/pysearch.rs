@@ -8,8 +8,10 @@ use pyo3::prelude::*;
 use super::knowledge::{Board, Shares, TigrisWorld, UNIFORM};
 use super::py::PyTigrisState;
 use crate::search::model;
-use crate::search::py::{checked_value, model_is_set, search_detached, PyParams, PySearchResult};
-use crate::search::{PyRandom, SearchGame};
+use crate::search::py::{
+    checked_value, model_is_set, search_detached, tree_worlds, PyParams, PySearchResult,
+};
+use crate::search::SearchGame;
 
 /// A belief from Python (per seat, the odds of the 4 colours against a uniform draw),
 /// checked.
@@ -153,8 +155,8 @@ fn tigris_ai_world(
 }
 
 /// The first `count` worlds a search tree deals for `observer` from `CanonicalRandom(seed)`
-/// (`SearchGame::deal`, each going on where the last stopped; by the belief when one is
-/// given), for the lockstep test against the reference's `next_world`.
+/// (`search::py::tree_worlds`; by the belief when one is given), for the lockstep test
+/// against the reference's `next_world`.
 #[pyfunction]
 #[pyo3(signature = (state, observer, seed, count, belief=None))]
 fn tigris_ai_worlds(
@@ -165,14 +167,11 @@ fn tigris_ai_worlds(
     count: usize,
     belief: Option<Vec<Vec<f64>>>,
 ) -> PyResult<Vec<PyTigrisState>> {
-    if observer >= state.s.n {
-        return Err(PyValueError::new_err(format!("no seat {observer}")));
-    }
     let shares = shares_of(belief, state.s.n)?;
-    let world = TigrisWorld::new(state.s.clone(), false).believing(shares);
-    let mut dealer = PyRandom::from_u64(seed);
-    Ok((0..count)
-        .map(|_| state.sibling(py, world.deal(observer, &mut dealer).s))
+    let root = TigrisWorld::new(state.s.clone(), false).believing(shares);
+    Ok(tree_worlds(&root, observer, seed, count)?
+        .into_iter()
+        .map(|world| state.sibling(py, world.s))
         .collect())
 }
 
