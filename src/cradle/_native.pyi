@@ -102,7 +102,7 @@ def tigris_search(
     seat: int,
     iterations: int | None,
     seconds: float | None,
-    params: tuple[float, float, float, float, int, int, int, int, int],
+    params: tuple[float, float, float, float, int, int, int, int, int, int],
     seeds: list[int],
     only: list[int] | None,
     fitted: bool,
@@ -232,6 +232,7 @@ class GheosState:
     def stack_size(self) -> int: ...
     def clone(self) -> GheosState: ...
     def legal_actions(self) -> list[str]: ...
+    def conflict_actions(self) -> list[str]: ...
     def legal_action_ids(self) -> list[int]: ...
     def legal_action_count(self) -> int: ...
     def legal_action_at(self, index: int) -> int: ...
@@ -258,7 +259,7 @@ def gheos_search(
     seat: int,
     iterations: int | None,
     seconds: float | None,
-    params: tuple[float, float, float, float, int, int, int, int, int],
+    params: tuple[float, float, float, float, int, int, int, int, int, int],
     seeds: list[int],
     only: list[int] | None,
     floor: int | None = None,

@@ -9,9 +9,12 @@ import zlib
 import pytest
 
 from cradle import tigris
+from cradle.ai.gheos_knowledge import GheosKnowledge
 from cradle.ai.ismcts import Ismcts, IsmctsBot, IsmctsParams, search
 from cradle.ai.pimc import PimcBot
 from cradle.ai.search import Budget, knowledge_for
+from cradle.core import native
+from cradle.core.contract import GameState
 
 from .helpers import decision_positions, random_position
 from .test_knowledge import revolt_position
@@ -159,7 +162,6 @@ def test_ismcts_beats_random() -> None:
 
 def test_sequential_halving_tries_the_actions_left_on_the_same_worlds() -> None:
     from cradle.ai.gheos_knowledge import GheosKnowledge
-    from cradle.core.contract import GameState
 
     class StackReader(GheosKnowledge):
         """Rewards from the bottom of the hidden stack alone (no tile of it is drawn in a
@@ -187,6 +189,44 @@ def test_sequential_halving_tries_the_actions_left_on_the_same_worlds() -> None:
     tree = Ismcts(state, seat, StackReader(), IsmctsParams(playout=0, native=0), random.Random(3))
     tree.run(Budget(iterations=64))
     assert len({c.w / c.n for c in tree.root.children.values() if c.n}) > 1
+
+
+def conflict_position(engine: str) -> GameState:
+    """A two-player Gheos tile decision with at least three actions that start a conflict."""
+    from cradle import gheos
+
+    rng = random.Random(3)
+    state = gheos.as_gheos(gheos.new_game(2, 3, engine=engine))
+    while len(state.conflict_actions()) < 3:
+        legal = state.legal_action_ids()
+        state.apply(legal[1] if state.phase == "token" else rng.choice(legal))
+    return state
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_urgent_actions_are_in_every_batch_below_the_root(engine: str) -> None:
+    from cradle import gheos
+    from cradle.ai.levels import make_bot_spec
+
+    if engine == "native" and not native.available():
+        pytest.skip("the native engine is not built")
+    state = conflict_position(engine)
+    urgent = gheos.as_gheos(state).conflict_actions()
+    assert GheosKnowledge().urgent(state) == frozenset(urgent)
+    legal = state.legal_actions()
+    for batch in (len(urgent) + 2, 1):
+        tree = Ismcts(state, 0, knowledge_for("gheos"), IsmctsParams(urgent=1), random.Random(2))
+        drawn = tree.draw_batch(state, legal, batch)
+        assert drawn[: len(urgent)] == urgent  # every urgent one, even past the batch
+        assert len(drawn) == max(batch, len(urgent)) and len(set(drawn)) == len(drawn)
+    plain = Ismcts(state, 0, knowledge_for("gheos"), IsmctsParams(), random.Random(2))
+    drawn = plain.draw_batch(state, legal, 4)
+    assert len(drawn) == 4 and not set(urgent) <= set(drawn)  # at random, by this seed
+    with pytest.raises(ValueError, match="urgent is 0 or 1"):
+        IsmctsParams(urgent=2)
+    for spec in ("ismcts@60/urgent=1", "ismcts@60/urgent=1/native=0"):
+        bot = make_bot_spec(spec, seed=1)
+        assert bot.choose(state, state.to_move) in legal
 
 
 def test_a_batch_in_the_settings_overrides_the_knowledges() -> None:

@@ -532,6 +532,52 @@ impl Game {
         }
     }
 
+    /// The legal tile actions that start a war or a migration (the reference's
+    /// `GheosState.conflict_ids`), in the legal order: the moves that can take a
+    /// civilization off the table. None outside the tile phase, and none for a player who
+    /// cannot pay for one (they are not legal).
+    pub fn conflict_ids(&self, out: &mut Vec<u32>) {
+        out.clear();
+        let seat = usize::from(self.active);
+        if self.phase != Phase::Tile || self.held[seat].iter().all(|&n| n == 0) {
+            return;
+        }
+        let hand = self.sorted_hand(seat);
+        let slot_span = geometry::CELLS * 3;
+        for &cell in self.frontier.as_slice() {
+            let Some(across) = self.placement_filter(cell) else {
+                continue;
+            };
+            let base = ids::PLACE + ids::position(cell) * 3;
+            for (hslot, &number) in hand.as_slice().iter().enumerate() {
+                for &rot in &self.tiles.tiles[usize::from(number)].rotations {
+                    if self.placement_war(&across, number, rot) {
+                        out.push(base + hslot as u32 * slot_span + u32::from(rot));
+                    }
+                }
+            }
+        }
+        for &slot in self.board.ordered() {
+            let slot = usize::from(slot);
+            if self.tile_at(slot).pyramid || !self.touches_civ(slot) {
+                continue;
+            }
+            let base = ids::REPLACE + ids::position(self.board.cell[slot]) * 3;
+            let mut cache: [Option<bool>; 5] = [None; 5];
+            for (hslot, &number) in hand.as_slice().iter().enumerate() {
+                let tile = &self.tiles.tiles[usize::from(number)];
+                for &rot in &tile.rotations {
+                    let shape = usize::from(tile.grouping[usize::from(rot)]);
+                    let starts = *cache[shape]
+                        .get_or_insert_with(|| self.replacement_conflict(slot, number, rot));
+                    if starts {
+                        out.push(base + hslot as u32 * slot_span + u32::from(rot));
+                    }
+                }
+            }
+        }
+    }
+
     /// For a player without followers: the civilization across each edge of the empty
     /// `cell`, when two different ones are there (only then can a placement start a war).
     fn placement_filter(&self, cell: u16) -> Option<[u8; 3]> {

@@ -851,6 +851,21 @@ impl GheosState {
         self.game.action_string(id).map_err(|r| refusal(py, r))
     }
 
+    /// The legal tile actions that start a war or a migration, in the legal order (the
+    /// reference's `conflict_actions`).
+    fn conflict_actions(&self) -> Vec<String> {
+        let mut ids = Vec::new();
+        self.game.conflict_ids(&mut ids);
+        let mut text = String::with_capacity(32);
+        ids.into_iter()
+            .map(|id| {
+                text.clear();
+                self.game.write_action(id, &mut text);
+                text.clone()
+            })
+            .collect()
+    }
+
     fn hand(&self, seat: i64) -> PyResult<Vec<String>> {
         let players = i64::from(self.game.players);
         let index = if seat < 0 { seat + players } else { seat };

@@ -150,6 +150,10 @@ impl SearchGame for Judged {
         knowledge::BATCH
     }
 
+    fn urgent(&mut self, out: &mut Vec<u32>) {
+        self.game.conflict_ids(out);
+    }
+
     fn ruled_move(&mut self) -> Option<u32> {
         // A token that ends the game is not left to chance (`knowledge::ending_token`).
         let play = knowledge::ending_token(&self.game, self.judge.value())?;

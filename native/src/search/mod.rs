@@ -38,6 +38,12 @@ pub trait SearchGame: Clone + Send {
     /// Uniformly random moves before the heuristic (Tigris 0, Gheos 8) and the prior batch below the root (48, 16).
     fn playout_moves(&self) -> usize;
     fn prior_batch(&self) -> usize;
+    /// The actions that must not be left out of a batch of priors below the root (with
+    /// `Params::urgent`): in Gheos, the tile actions that start a war or a migration, the
+    /// replies that can take a civilization off the table. None by default.
+    fn urgent(&mut self, out: &mut Vec<u32>) {
+        out.clear();
+    }
     /// A move a random playout makes by rule rather than by chance (none by default).
     fn ruled_move(&mut self) -> Option<u32> {
         None

@@ -20,6 +20,10 @@ pub struct Params {
     /// Random playout moves go on to the start of a turn of, 1: the seat of the first random
     /// move; 2: the searching seat (0: exactly `playout` moves).
     pub balance: usize,
+    /// 1: below the root, every batch scored also holds the game's urgent actions
+    /// ([`SearchGame::urgent`]: in Gheos, the tile actions that start a war or a migration),
+    /// the rest of it drawn at random; 0: the whole batch at random.
+    pub urgent: usize,
 }
 
 impl Default for Params {
@@ -34,6 +38,7 @@ impl Default for Params {
             batch: 48,
             halving: 0,
             balance: 0,
+            urgent: 0,
         }
     }
 }
@@ -89,15 +94,25 @@ impl Budget {
 }
 
 /// The settings as Python sends them: exploration, widening, alpha, prior_weight, rollout,
-/// playout, batch, halving, balance.
-pub type Settings = (f64, f64, f64, f64, usize, usize, usize, usize, usize);
+/// playout, batch, halving, balance, urgent.
+pub type Settings = (f64, f64, f64, f64, usize, usize, usize, usize, usize, usize);
 
 impl Params {
     /// exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
-    /// balance: the order `cradle.ai.ismcts` sends them in.
+    /// balance, urgent: the order `cradle.ai.ismcts` sends them in.
     pub fn from_tuple(params: Settings) -> Params {
-        let (exploration, widening, alpha, prior_weight, rollout, playout, batch, halving, balance) =
-            params;
+        let (
+            exploration,
+            widening,
+            alpha,
+            prior_weight,
+            rollout,
+            playout,
+            batch,
+            halving,
+            balance,
+            urgent,
+        ) = params;
         Params {
             exploration,
             widening,
@@ -108,6 +123,7 @@ impl Params {
             batch,
             halving,
             balance,
+            urgent,
         }
     }
 }
@@ -220,6 +236,7 @@ pub struct Tree<'a, G: SearchGame> {
     available: Vec<u32>,
     path: Vec<u32>,
     missing: Vec<u32>,
+    urgent: Vec<u32>,
     scores: Vec<f64>,
 }
 
@@ -252,6 +269,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             available: Vec::new(),
             path: Vec::new(),
             missing: Vec::new(),
+            urgent: Vec::new(),
             scores: Vec::new(),
         }
     }
@@ -508,8 +526,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
                 }
             }
             if node != 0 && self.missing.len() > self.params.batch {
-                self.rng
-                    .sample_in_place(&mut self.missing, self.params.batch);
+                self.draw_batch(world);
             }
             world.priors(&self.missing, &mut self.scores);
             for (&a, &score) in self.missing.iter().zip(self.scores.iter()) {
@@ -526,6 +543,33 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             .push(Node::new(action, world.to_move(), prior.tanh()));
         self.nodes[node].children.push(child as u32);
         child
+    }
+
+    /// Cut `missing` to a batch: the urgent actions first (with `Params::urgent`), the rest
+    /// of the batch drawn at random from the others.
+    fn draw_batch(&mut self, world: &mut G) {
+        let batch = self.params.batch;
+        let mut front = 0;
+        if self.params.urgent > 0 {
+            world.urgent(&mut self.urgent);
+            for i in 0..self.missing.len() {
+                if self.urgent.contains(&self.missing[i]) {
+                    self.missing.swap(front, i);
+                    front += 1;
+                }
+            }
+        }
+        if front == 0 {
+            self.rng.sample_in_place(&mut self.missing, batch);
+            return;
+        }
+        let rest = self.missing.len() - front;
+        let take = batch.saturating_sub(front).min(rest);
+        for i in 0..take {
+            let j = i + self.rng.below(rest - i);
+            self.missing.swap(front + i, front + j);
+        }
+        self.missing.truncate(front + take);
     }
 
     /// `cradle.ai.search.evaluate`: settle, roll out, play out at random, settle, judge.
@@ -917,5 +961,97 @@ mod tests {
         assert!(Budget::checked(None, Some(1.0), Some(0), &[1]).is_err());
         assert!(Budget::checked(None, None, None, &[1]).is_err());
         assert!(Budget::checked(Some(1), None, None, &[]).is_err());
+    }
+
+    /// Three moves of twenty actions each, every game a draw; action 7 is urgent.
+    #[derive(Clone)]
+    struct Wide {
+        moves: usize,
+    }
+
+    impl SearchGame for Wide {
+        fn players(&self) -> usize {
+            2
+        }
+        fn to_move(&self) -> usize {
+            self.moves % 2
+        }
+        fn is_over(&self) -> bool {
+            self.moves == 3
+        }
+        fn final_rewards(&self) -> [f64; 4] {
+            [0.5, 0.5, 0.0, 0.0]
+        }
+        fn legal_ids(&mut self, out: &mut Vec<u32>) {
+            out.clear();
+            out.extend(0..20);
+        }
+        fn apply_quiet(&mut self, _id: u32) {
+            self.moves += 1;
+        }
+        fn deal(&self, _observer: usize, _dealer: &mut PyRandom) -> Wide {
+            self.clone()
+        }
+        fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
+            out.clear();
+            out.extend(ids.iter().map(|_| 0.0));
+        }
+        fn unsettled(&mut self) -> bool {
+            false
+        }
+        fn policy(&mut self, _rng: &mut SearchRng) -> u32 {
+            0
+        }
+        fn heuristic_rewards(&mut self) -> [f64; 4] {
+            [0.5, 0.5, 0.0, 0.0]
+        }
+        fn playout_moves(&self) -> usize {
+            0
+        }
+        fn prior_batch(&self) -> usize {
+            3
+        }
+        fn urgent(&mut self, out: &mut Vec<u32>) {
+            out.clear();
+            out.push(7);
+        }
+    }
+
+    /// How many nodes below the root scored priors, and how many of those scored action 7
+    /// in their first batch.
+    fn first_batches_with_seven(urgent: usize) -> (usize, usize) {
+        let game = Wide { moves: 0 };
+        let params = Params {
+            batch: 3,
+            urgent,
+            ..Params::default()
+        };
+        let mut tree = Tree::new(&game, 0, params, 5, None);
+        tree.run(Budget {
+            iterations: Some(400),
+            seconds: None,
+            floor: None,
+        });
+        let below: Vec<&Node> = tree.nodes[1..]
+            .iter()
+            .filter(|n| !n.priors.is_empty())
+            .collect();
+        for node in &below {
+            assert!(node.priors.len() % 3 == 0, "batches of 3 out of 20");
+        }
+        let with = below
+            .iter()
+            .filter(|n| n.priors[..3].iter().any(|&(a, _)| a == 7))
+            .count();
+        (below.len(), with)
+    }
+
+    #[test]
+    fn an_urgent_action_is_in_every_batch_below_the_root() {
+        let (nodes, with) = first_batches_with_seven(1);
+        assert!(nodes >= 10, "{nodes}");
+        assert_eq!(with, nodes);
+        let (nodes, with) = first_batches_with_seven(0);
+        assert!(with < nodes / 2, "{with} of {nodes} by chance alone");
     }
 }

@@ -288,6 +288,12 @@ class GheosKnowledge:
             out.append((values[seat] - best_other) / 10.0)
         return out
 
+    def urgent(self, world: GameState) -> frozenset[str]:
+        """The tile actions that start a war or a migration (the search scores them in every
+        batch below the root, with ``IsmctsParams.urgent``): the replies that can take a
+        civilization off the table."""
+        return frozenset(as_gheos(world).conflict_actions())
+
     def unsettled(self, world: GameState) -> bool:
         # Every step after the tile (a conflict, the civilization, the token) is the same
         # player's, so the turn is played to its end before it is judged.

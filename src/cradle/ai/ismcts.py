@@ -93,12 +93,19 @@ class IsmctsParams:
     # seat of the first random move (every seat played as many random turns); 2: the
     # searching seat (every leaf judged with it to move). 0: exactly ``playout`` moves.
     balance: int = 0
+    # 1: below the root, every batch of priors also holds the knowledge's urgent actions
+    # (``urgent``: in Gheos, the tile actions that start a war or a migration, the replies
+    # that can take a civilization off the table), the rest of it drawn at random; 0: the
+    # whole batch at random.
+    urgent: int = 0
 
     def __post_init__(self) -> None:
         if self.value not in (None, 1, 2, 3, 4):
             raise ValueError(f"value is 1, 2, 3 or 4 (3 and 4 Gheos only), not {self.value}")
         if self.balance not in (0, 1, 2):
             raise ValueError(f"balance is 0, 1 or 2, not {self.balance}")
+        if self.urgent not in (0, 1):
+            raise ValueError(f"urgent is 0 or 1, not {self.urgent}")
         if self.batch is not None and self.batch < 1:
             raise ValueError(f"batch is at least 1, not {self.batch}")
         if self.halving < 0 or self.halving == 1:
@@ -354,7 +361,7 @@ class Ismcts:
             missing = [a for a in actions if a not in priors]
             batch = batch_of(self.params, self.knowledge)
             if node is not self.root and len(missing) > batch:
-                missing = self.rng.sample(missing, batch)
+                missing = self.draw_batch(world, missing, batch)
             scores = self.knowledge.priors(world, missing)
             rng = self.rng
             for action, score in zip(missing, scores, strict=True):
@@ -364,6 +371,17 @@ class Ismcts:
         child = Node(action, world.to_move, math.tanh(priors[action]))
         children[action] = child
         return child
+
+    def draw_batch(self, world: GameState, missing: list[str], batch: int) -> list[str]:
+        """The urgent actions among ``missing`` first (``params.urgent``), the rest of the
+        batch drawn at random from the others."""
+        urgent_of = getattr(self.knowledge, "urgent", None)
+        urgent = urgent_of(world) if self.params.urgent and urgent_of is not None else ()
+        first = [a for a in missing if a in urgent]
+        if not first:
+            return self.rng.sample(missing, batch)
+        rest = [a for a in missing if a not in urgent]
+        return first + self.rng.sample(rest, max(0, min(batch - len(first), len(rest))))
 
     def stats(self) -> dict[str, tuple[int, float]]:
         return {a: (c.n, c.w) for a, c in self.root.children.items()}
@@ -428,7 +446,7 @@ NativeSearch = Callable[
         int,
         int | None,
         float | None,
-        tuple[float, float, float, float, int, int, int, int, int],
+        tuple[float, float, float, float, int, int, int, int, int, int],
         list[int],
         list[int] | None,
         int | None,
@@ -467,7 +485,7 @@ def native_search_for(
             seat: int,
             iterations: int | None,
             seconds: float | None,
-            settings: tuple[float, float, float, float, int, int, int, int, int],
+            settings: tuple[float, float, float, float, int, int, int, int, int, int],
             seeds: list[int],
             only: list[int] | None,
             floor: int | None,
@@ -532,6 +550,7 @@ def _native_run(
         batch_of(params, knowledge),
         int(params.halving),
         int(params.balance),
+        int(params.urgent),
     )
     # Seeds of any size, as random.Random takes them: the generator's first 64 bits.
     native_seeds = [random.Random(seed).getrandbits(64) for seed in seeds]

@@ -131,6 +131,10 @@ class GheosGame(GameState, Protocol):
 
     def stack_size(self) -> int: ...
 
+    def conflict_actions(self) -> list[str]:
+        """The legal tile actions that start a war or a migration, in the legal order."""
+        ...
+
 
 def as_gheos(state: GameState) -> GheosGame:
     """``state`` as a Gheos state, for code that has learnt the game from ``state.game``;

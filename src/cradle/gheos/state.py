@@ -255,6 +255,40 @@ class GheosState(ReferenceFastPaths):
             self._legal_ids = self._generate(True)
         return list(self._legal_ids)
 
+    def conflict_actions(self) -> list[str]:
+        """The legal tile actions that start a war or a migration, in the order of
+        ``legal_actions()``: the moves that can take a civilization off the table. None outside
+        the tile phase, and none for a player who cannot pay for one (they are not legal)."""
+        if self.phase != "tile" or not any(self.held[self.active]):
+            return []
+        tiles = self.tiles
+        hand = sorted(self.hands[self.active])
+        out: list[str] = []
+        for cell in sorted(self.frontier):
+            allowed = self._placement_filter(cell)
+            if allowed is None:
+                continue
+            for number in hand:
+                tile = tiles[number]
+                out.extend(
+                    f"place t{number} {CELL_NAME[cell]} r{rotation}"
+                    for rotation in tile.rotations
+                    if not allowed(tile, rotation)
+                )
+        board = self.board
+        for cell in sorted(board):
+            if tiles[board[cell][0]].pyramid:
+                continue
+            cache: dict[tuple[int, int, int], bool] = {}
+            for number in hand:
+                tile = tiles[number]
+                out.extend(
+                    f"replace t{number} {CELL_NAME[cell]} r{rotation}"
+                    for rotation in tile.rotations
+                    if self._needs_payment(cell, tile, rotation, cache)
+                )
+        return out
+
     def hand(self, seat: int) -> list[str]:
         """The tiles in ``seat``'s hand, lowest number first (what its view shows), cheaply."""
         return [f"t{number}" for number in sorted(self.hands[seat])]
