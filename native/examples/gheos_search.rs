@@ -57,6 +57,7 @@ fn main() {
         let world = Judged {
             game: state,
             judge: Judge::Hand(2),
+            settle: false,
         };
         let (count, _) = search(&world, seat, budget, params, &[number as u64 + 1], None);
         spent += start.elapsed().as_secs_f64();

@@ -224,7 +224,26 @@ def test_urgent_actions_are_in_every_batch_below_the_root(engine: str) -> None:
     assert len(drawn) == 4 and not set(urgent) <= set(drawn)  # at random, by this seed
     with pytest.raises(ValueError, match="urgent is 0 or 1"):
         IsmctsParams(urgent=2)
-    for spec in ("ismcts@60/urgent=1", "ismcts@60/urgent=1/native=0"):
+    with pytest.raises(ValueError, match="settle is 0 or 1"):
+        IsmctsParams(settle=2)
+    with pytest.raises(ValueError, match="settle is a setting of the Gheos priors"):
+        search(tigris.new_game(2, 1), 0, Budget(iterations=5), IsmctsParams(settle=1))
+    if engine == "native":
+        # The setting reaches the native search: the root's conflict moves get other priors.
+        from cradle import _native
+
+        settings = (0.4, 1.5, 0.5, 0.3, 0, 8, 16, 0, 0, 1)
+        runs = [
+            _native.gheos_search(state, state.to_move, 300, None, settings, [1], None, settle=s)
+            for s in (False, True, True)
+        ]
+        assert runs[1] == runs[2] != runs[0]
+    for spec in (
+        "ismcts@60/urgent=1",
+        "ismcts@60/urgent=1/native=0",
+        "ismcts@60/urgent=1/settle=1",
+        "ismcts@60/settle=1/native=0",
+    ):
         bot = make_bot_spec(spec, seed=1)
         assert bot.choose(state, state.to_move) in legal
 

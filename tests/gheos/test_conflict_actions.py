@@ -52,3 +52,30 @@ def test_none_outside_the_tile_phase_nor_for_a_player_without_followers() -> Non
     assert state.phase == "tile"
     assert not any(state.held[state.active])  # type: ignore[attr-defined]
     assert state.conflict_actions() == []
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_settled_priors_judge_a_conflict_by_its_end(engine: str) -> None:
+    from cradle.ai.gheos_knowledge import CONFLICT_PHASES, GheosKnowledge
+
+    settled, plain = GheosKnowledge(value=3, settle=True), GheosKnowledge(value=3)
+    rng = random.Random(8)
+    state = gheos.as_gheos(gheos.new_game(2, 8, engine=engine))
+    differs = 0
+    while not state.is_over and differs < 3:
+        conflicts = state.conflict_actions()
+        if conflicts:
+            for action in conflicts:
+                after = state.clone()
+                after.apply(action)
+                settled.settle_conflict(after)
+                assert after.phase not in CONFLICT_PHASES
+            before = plain.priors(state, conflicts)
+            after_war = settled.priors(state, conflicts)
+            differs += sum(a != b for a, b in zip(before, after_war, strict=True))
+            # Actions that start nothing are judged alike.
+            calm = [a for a in state.legal_actions() if a not in conflicts][:5]
+            assert settled.priors(state, calm) == plain.priors(state, calm)
+        legal = state.legal_action_ids()
+        state.apply(legal[1] if state.phase == "token" else rng.choice(legal))
+    assert differs >= 3

@@ -7,7 +7,8 @@ every step the native hooks must give what the Python knowledge gives on the Pyt
 1e-9: the learned features of every seat and the learned model's rewards, whether the turn is
 unsettled, and for every hand-set evaluation (values 1 to 4) the values and temperature of
 the reading, the rewards, one-ply priors (a sample of the legal actions, and a refused one),
-the policy's scores of every action and its choice where no tie-break can change it. A
+the policy's scores of every action and its choice where no tie-break can change it; the same
+with settled priors (values 1 and 3), every action that starts a conflict among them. A
 divergence fails with the first differing step: the seed, the players, the actions so far
 and the position before the step.
 
@@ -39,6 +40,8 @@ TOKEN, PASS = 191010, 191011  # cradle.gheos.actions: the last two ids
 FOLLOWER_NOISE, MOVE_NOISE = 0.01, 0.05  # the policy's tie-breaks (both knowledges)
 KNOWLEDGES = {v: GheosKnowledge(value=v) for v in (1, 2, 3, 4)}
 KNOWLEDGE = KNOWLEDGES[1]
+# Priors after the conflict a move starts is played out (settle_conflict).
+SETTLED = {v: GheosKnowledge(value=v, settle=True) for v in (1, 3)}
 LEARNED = GheosKnowledge(learned=True)
 
 
@@ -111,14 +114,26 @@ class Twins:
         picked = rng.sample(range(len(ids)), min(PRIOR_SAMPLE, len(ids)))
         for value, knowledge in KNOWLEDGES.items():
             self.judge(value, knowledge, picked, rng)
+        # Settled priors: the sample and every action that starts a conflict.
+        conflicts = set(p.conflict_actions())
+        actions = p.legal_actions()
+        more = [i for i, a in enumerate(actions) if a in conflicts and i not in picked]
+        for value, knowledge in SETTLED.items():
+            self.judge(value, knowledge, picked + more, rng, settle=True)
+        self.seen["settled: conflict priors"] += len(conflicts)
 
     def judge(
-        self, value: int, knowledge: GheosKnowledge, picked: list[int], rng: random.Random
+        self,
+        value: int,
+        knowledge: GheosKnowledge,
+        picked: list[int],
+        rng: random.Random,
+        settle: bool = False,
     ) -> None:
         """What the hand-set evaluation ``value`` says: its numbers, priors and policy."""
         p, n = self.python, self.native
         reading = read(p, value)
-        v = f"value {value}: "
+        v = f"value {value}{' settled' if settle else ''}: "
         self.numbers(v + "Reading.values()", reading.values(), _native.gheos_ai_values(n, value))
         if any(reading.controls_the_end(s) for s in range(reading.n)):
             self.seen[f"value {value}: a seat controls the end"] += 1
@@ -137,13 +152,13 @@ class Twins:
             return
         ids = p.legal_action_ids()
         actions = p.legal_actions()
-        kind, scores = _native.gheos_ai_policy_scores(n, value)
+        kind, scores = _native.gheos_ai_policy_scores(n, value, settle)
         self.seen[f"{p.phase}:{kind}"] += 1
         refused = PASS if p.phase == "tile" else TOKEN
         self.numbers(
             v + "priors",
             knowledge.priors(p, [actions[i] for i in picked] + [p.action_string(refused)]),
-            _native.gheos_ai_priors(n, [ids[i] for i in picked] + [refused], value),
+            _native.gheos_ai_priors(n, [ids[i] for i in picked] + [refused], value, settle),
         )
         # The policy: its scores of every action (tiles: the sample's), then its choice.
         if kind == "followers":
@@ -169,7 +184,7 @@ class Twins:
         if python_scores:
             self.numbers(f"{v}policy scores ({kind})", python_scores, scores)
         seed = rng.randrange(2**32)
-        chosen = _native.gheos_ai_policy(n, seed, value)
+        chosen = _native.gheos_ai_policy(n, seed, value, settle)
         if chosen not in ids:
             self.fail(v + "the policy", f"native chose {chosen}, not a legal id")
         best = python_choice(python_scores, noise) if python_scores else None
@@ -236,6 +251,7 @@ def test_the_rust_knowledge_reads_random_games_as_the_python_one_does() -> None:
         "value 3: a seat controls the end",
         "value 4: a seat controls the end",
         "value 4: tokens that may go unplayed",
+        "settled: conflict priors",
         "value 1 ending token played: True",
         "value 1 ending token played: False",
         "over",

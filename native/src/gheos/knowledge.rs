@@ -459,11 +459,15 @@ pub fn learned_rewards(game: &Game) -> [f64; MAX_PLAYERS] {
     pairwise_chances(&Reading::new(game).learned_values(), 1.0)
 }
 
-/// The one-ply prior of a legal id: the mover's margin over the best other seat after it.
-fn prior_after(game: &Game, value: u8, id: u32, log: &mut Log) -> f64 {
+/// The one-ply prior of a legal id: the mover's margin over the best other seat after it
+/// (with `settle`, after the conflict it starts is played out: [`settle_conflict`]).
+fn prior_after(game: &Game, value: u8, settle: bool, id: u32, log: &mut Log) -> f64 {
     let seat = usize::from(game.active);
     let mut after = game.clone();
     after.apply_legal(id, log);
+    if settle {
+        settle_conflict(&mut after, value, log);
+    }
     if after.is_over() {
         return 10.0 * (rank_rewards(&after)[seat] - 0.5);
     }
@@ -476,20 +480,47 @@ fn prior_after(game: &Game, value: u8, id: u32, log: &mut Log) -> f64 {
     (values[seat] - best_other) / 10.0
 }
 
+/// Plays out the conflict `game` is in (who pays, where a civilization migrates, who wins a
+/// tied war) by the policy's choices without their random tie-breaks, the first best on a
+/// tie: a move that starts a war is judged by the war's end, not by the moment before it
+/// (the reference's `GheosKnowledge.settle_conflict`).
+pub fn settle_conflict(game: &mut Game, value: u8, log: &mut Log) {
+    let mut legal = Vec::with_capacity(8);
+    let mut scores = Vec::with_capacity(8);
+    while game.phase.in_conflict() {
+        game.legal_ids(&mut legal);
+        if legal.is_empty() {
+            return;
+        }
+        scores.clear();
+        policy_scores(game, value, false, &legal, &mut scores);
+        let mut best = 0;
+        for (i, &score) in scores.iter().enumerate() {
+            if score > scores[best] {
+                best = i;
+            }
+        }
+        game.apply_legal(legal[best], log);
+    }
+}
+
 /// One-ply priors of `ids`, all legal now (the search's case): appended to `out`.
-pub fn priors_legal(game: &Game, value: u8, ids: &[u32], out: &mut Vec<f64>) {
+pub fn priors_legal(game: &Game, value: u8, settle: bool, ids: &[u32], out: &mut Vec<f64>) {
     let mut log = Log::new(false);
-    out.extend(ids.iter().map(|&id| prior_after(game, value, id, &mut log)));
+    out.extend(
+        ids.iter()
+            .map(|&id| prior_after(game, value, settle, id, &mut log)),
+    );
 }
 
 /// One-ply priors of any `ids`: a refused one scores [`REFUSED`], as in the reference.
-pub fn priors(game: &Game, value: u8, ids: &[u32], out: &mut Vec<f64>) {
+pub fn priors(game: &Game, value: u8, settle: bool, ids: &[u32], out: &mut Vec<f64>) {
     let mut legal = Vec::with_capacity(128);
     game.legal_ids(&mut legal);
     let mut log = Log::new(false);
     out.extend(ids.iter().map(|&id| {
         if legal.contains(&id) {
-            prior_after(game, value, id, &mut log)
+            prior_after(game, value, settle, id, &mut log)
         } else {
             REFUSED
         }
@@ -553,7 +584,13 @@ impl Choice {
 /// The policy's deterministic scores of every legal action (before its random tie-breaks;
 /// for tiles, of all of them rather than its random few): followers by their worth, a token
 /// decision as 1 for the chosen action and 0 for the other, the rest by one ply.
-pub fn policy_scores(game: &Game, value: u8, legal: &[u32], out: &mut Vec<f64>) -> Choice {
+pub fn policy_scores(
+    game: &Game,
+    value: u8,
+    settle: bool,
+    legal: &[u32],
+    out: &mut Vec<f64>,
+) -> Choice {
     let choice = Choice::of(legal);
     let seat = usize::from(game.active);
     match choice {
@@ -577,7 +614,7 @@ pub fn policy_scores(game: &Game, value: u8, legal: &[u32], out: &mut Vec<f64>) 
                 }
             }));
         }
-        Choice::Tiles | Choice::Ply => priors_legal(game, value, legal, out),
+        Choice::Tiles | Choice::Ply => priors_legal(game, value, settle, legal, out),
     }
     choice
 }
@@ -605,15 +642,15 @@ fn noisy_best(scores: &[f64], noise: f64, rng: &mut impl Draw) -> usize {
 }
 
 /// The quick policy's action (a legal one; the game is not over and has an action), with the
-/// evaluation `value`.
-pub fn policy(game: &Game, value: u8, rng: &mut impl Draw) -> u32 {
+/// evaluation `value` (and `settle`d priors).
+pub fn policy(game: &Game, value: u8, settle: bool, rng: &mut impl Draw) -> u32 {
     let mut legal = Vec::with_capacity(128);
     game.legal_ids(&mut legal);
     let mut scores = Vec::with_capacity(TILE_SAMPLE.max(8));
     match Choice::of(&legal) {
         Choice::Forced => legal[0],
         Choice::Followers => {
-            policy_scores(game, value, &legal, &mut scores);
+            policy_scores(game, value, settle, &legal, &mut scores);
             legal[noisy_best(&scores, FOLLOWER_NOISE, rng)]
         }
         Choice::Token => {
@@ -630,11 +667,11 @@ pub fn policy(game: &Game, value: u8, rng: &mut impl Draw) -> u32 {
                 let j = i + rng.below(legal.len() - i);
                 legal.swap(i, j);
             }
-            priors_legal(game, value, &legal[..take], &mut scores);
+            priors_legal(game, value, settle, &legal[..take], &mut scores);
             legal[noisy_best(&scores, MOVE_NOISE, rng)]
         }
         Choice::Ply => {
-            priors_legal(game, value, &legal, &mut scores);
+            priors_legal(game, value, settle, &legal, &mut scores);
             legal[noisy_best(&scores, MOVE_NOISE, rng)]
         }
     }
@@ -695,7 +732,7 @@ mod tests {
                 let r = rewards(&g, 1 + (steps % 2) as u8);
                 let total: f64 = r[..players].iter().sum();
                 assert!((total - players as f64 / 2.0).abs() < 1e-9);
-                let id = policy(&g, 1 + (steps % 2) as u8, &mut rng);
+                let id = policy(&g, 1 + (steps % 2) as u8, steps % 3 == 0, &mut rng);
                 g.legal_ids(&mut legal);
                 assert!(legal.contains(&id), "the policy chose an illegal id {id}");
                 g.apply_legal(id, &mut log);
@@ -711,7 +748,7 @@ mod tests {
     fn a_refused_id_scores_refused() {
         let g = game(2, 3);
         let mut out = Vec::new();
-        priors(&g, 1, &[super::super::notation::TOKEN], &mut out);
+        priors(&g, 1, false, &[super::super::notation::TOKEN], &mut out);
         assert_eq!(out, vec![REFUSED]);
     }
 }

@@ -53,17 +53,23 @@ fn gheos_ai_features(state: PyRef<'_, GheosState>) -> Vec<Vec<f64>> {
 }
 
 /// One-ply priors of `ids` for the seat to move (`GheosKnowledge.priors`): an id the state
-/// refuses scores -1e9, as the reference scores an action it cannot apply.
+/// refuses scores -1e9, as the reference scores an action it cannot apply. `settle`: after
+/// the conflict a move starts is played out (`GheosKnowledge(settle=True)`).
 #[pyfunction]
-#[pyo3(signature = (state, ids, value=1))]
-fn gheos_ai_priors(state: PyRef<'_, GheosState>, ids: Vec<i64>, value: u8) -> PyResult<Vec<f64>> {
+#[pyo3(signature = (state, ids, value=1, settle=false))]
+fn gheos_ai_priors(
+    state: PyRef<'_, GheosState>,
+    ids: Vec<i64>,
+    value: u8,
+    settle: bool,
+) -> PyResult<Vec<f64>> {
     let value = checked_value(value, GHEOS_VALUES)?;
     let wanted: Vec<u32> = ids
         .iter()
         .map(|&id| u32::try_from(id).unwrap_or(u32::MAX))
         .collect();
     let mut out = Vec::with_capacity(ids.len());
-    knowledge::priors(&state.game, value, &wanted, &mut out);
+    knowledge::priors(&state.game, value, settle, &wanted, &mut out);
     Ok(out)
 }
 
@@ -85,25 +91,36 @@ fn legal_or_refuse(state: &GheosState) -> PyResult<Vec<u32>> {
 /// How the policy chooses here ("forced", "followers", "token", "tiles", "ply") and its
 /// scores of every legal action, in legal order, before its random tie-breaks.
 #[pyfunction]
-#[pyo3(signature = (state, value=1))]
+#[pyo3(signature = (state, value=1, settle=false))]
 fn gheos_ai_policy_scores(
     state: PyRef<'_, GheosState>,
     value: u8,
+    settle: bool,
 ) -> PyResult<(&'static str, Vec<f64>)> {
     let value = checked_value(value, GHEOS_VALUES)?;
     let legal = legal_or_refuse(&state)?;
     let mut scores = Vec::with_capacity(legal.len());
-    let choice = knowledge::policy_scores(&state.game, value, &legal, &mut scores);
+    let choice = knowledge::policy_scores(&state.game, value, settle, &legal, &mut scores);
     Ok((choice.name(), scores))
 }
 
 /// The policy's action id, its random draws from a generator seeded by `seed`.
 #[pyfunction]
-#[pyo3(signature = (state, seed, value=1))]
-fn gheos_ai_policy(state: PyRef<'_, GheosState>, seed: u64, value: u8) -> PyResult<u32> {
+#[pyo3(signature = (state, seed, value=1, settle=false))]
+fn gheos_ai_policy(
+    state: PyRef<'_, GheosState>,
+    seed: u64,
+    value: u8,
+    settle: bool,
+) -> PyResult<u32> {
     let value = checked_value(value, GHEOS_VALUES)?;
     legal_or_refuse(&state)?;
-    Ok(knowledge::policy(&state.game, value, &mut Fast::new(seed)))
+    Ok(knowledge::policy(
+        &state.game,
+        value,
+        settle,
+        &mut Fast::new(seed),
+    ))
 }
 
 /// The first `count` worlds a search tree deals for `observer` from `CanonicalRandom(seed)`
@@ -120,6 +137,7 @@ fn gheos_ai_worlds(
     let root = Judged {
         game: state.game.clone(),
         judge: Judge::Hand(1),
+        settle: false,
     };
     Ok(tree_worlds(&root, observer, seed, count)?
         .into_iter()
@@ -129,11 +147,11 @@ fn gheos_ai_worlds(
 
 /// ISMCTS for `seat` (the seat to move): one tree per seed, on threads when there are several.
 /// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
-/// balance; `learned`: judge the leaves by the learned model, else by the hand-set evaluation
-/// `value`. Returns the iterations run and (action id, visits, summed reward) per visited
-/// root action.
+/// balance, urgent; `learned`: judge the leaves by the learned model, else by the hand-set
+/// evaluation `value`; `settle`: priors after the conflicts the moves start. Returns the
+/// iterations run and (action id, visits, summed reward) per visited root action.
 #[pyfunction]
-#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, floor=None, learned=false, value=1))]
+#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, floor=None, learned=false, value=1, settle=false))]
 #[allow(clippy::too_many_arguments)]
 fn gheos_search(
     py: Python<'_>,
@@ -147,6 +165,7 @@ fn gheos_search(
     floor: Option<u64>,
     learned: bool,
     value: u8,
+    settle: bool,
 ) -> PyResult<PySearchResult> {
     let value = checked_value(value, GHEOS_VALUES)?;
     if learned {
@@ -161,6 +180,7 @@ fn gheos_search(
     let root = Judged {
         game: state.game.clone(),
         judge,
+        settle,
     };
     drop(state);
     search_detached(

@@ -83,11 +83,13 @@ impl Judge {
     }
 }
 
-/// Gheos for the search: the game as it is, and how its leaves are judged.
+/// Gheos for the search: the game as it is, how its leaves are judged, and whether its
+/// priors play out the conflicts the moves start (`knowledge::settle_conflict`).
 #[derive(Clone)]
 pub struct Judged {
     pub game: Game,
     pub judge: Judge,
+    pub settle: bool,
 }
 
 impl SearchGame for Judged {
@@ -119,12 +121,13 @@ impl SearchGame for Judged {
         Judged {
             game: self.game.deal_world(observer, dealer),
             judge: self.judge,
+            settle: self.settle,
         }
     }
 
     fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
         out.clear();
-        knowledge::priors_legal(&self.game, self.judge.value(), ids, out);
+        knowledge::priors_legal(&self.game, self.judge.value(), self.settle, ids, out);
     }
 
     fn unsettled(&mut self) -> bool {
@@ -132,7 +135,7 @@ impl SearchGame for Judged {
     }
 
     fn policy(&mut self, rng: &mut SearchRng) -> u32 {
-        knowledge::policy(&self.game, self.judge.value(), rng)
+        knowledge::policy(&self.game, self.judge.value(), self.settle, rng)
     }
 
     fn heuristic_rewards(&mut self) -> [f64; 4] {
@@ -246,6 +249,7 @@ mod tests {
             let mut judged = Judged {
                 game: last,
                 judge: Judge::Hand(1),
+                settle: false,
             };
             assert_eq!(judged.ruled_move(), Some(expected), "ahead: {ahead}");
             judged.game.tokens[other] = 1; // not the last token: left to chance
@@ -269,6 +273,7 @@ mod tests {
             let mut g = Judged {
                 game: game(players, 21),
                 judge: Judge::Hand(2),
+                settle: false,
             };
             let params = Params {
                 playout: knowledge::PLAYOUT,

@@ -236,6 +236,9 @@ def read(world: GameState, value: int = 1) -> Reading:
     return Reading(as_gheos(world), value)
 
 
+CONFLICT_PHASES = ("pay", "migrate", "war")
+
+
 class GheosKnowledge:
     """The :class:`cradle.ai.search.Knowledge` of Gheos."""
 
@@ -245,11 +248,13 @@ class GheosKnowledge:
     # heuristic alone won 3 of 6 (the same seeds; docs/ai.md).
     playout = 8
 
-    def __init__(self, learned: bool = False, value: int = 1) -> None:
+    def __init__(self, learned: bool = False, value: int = 1, settle: bool = False) -> None:
         if value not in VALUES:
             raise ValueError(f"value is 1, 2, 3 or 4, not {value}")
         self.learned = learned  # the learned model (cradle.ai.learned) instead of the hand-set
         self.value = value  # the hand-set evaluation's version (module docstring)
+        # The priors judge a move that starts a conflict after it (settle_conflict).
+        self.settle = settle
 
     def read(self, world: GameState) -> Reading:
         # The learned model reads its features from value 1's reading, whatever the priors use.
@@ -272,7 +277,11 @@ class GheosKnowledge:
         return after
 
     def priors(self, world: GameState, actions: Sequence[str]) -> list[float]:
-        """One ply: the mover's margin over the best other seat after each action."""
+        """One ply: the mover's margin over the best other seat after each action (with
+        ``settle``, after the conflict it starts is played out)."""
+        return self._priors(world, actions, self.settle)
+
+    def _priors(self, world: GameState, actions: Sequence[str], settle: bool) -> list[float]:
         seat = world.to_move
         out = []
         for action in actions:
@@ -280,6 +289,8 @@ class GheosKnowledge:
             if after is None:
                 out.append(-1e9)
                 continue
+            if settle:
+                self.settle_conflict(after)
             if after.is_over:
                 out.append(10.0 * (rank_rewards(after.result())[seat] - 0.5))
                 continue
@@ -287,6 +298,25 @@ class GheosKnowledge:
             best_other = max(v for s, v in enumerate(values) if s != seat)
             out.append((values[seat] - best_other) / 10.0)
         return out
+
+    def settle_conflict(self, world: GameState) -> None:
+        """Play out the conflict ``world`` is in (who pays, where a civilization migrates, who
+        wins a tied war) by the policy's choices without their random tie-breaks, the first
+        best on a tie: a move that starts a war is judged by the war's end."""
+        state = as_gheos(world)
+        while state.phase in CONFLICT_PHASES:
+            actions = state.legal_actions()
+            if not actions:
+                return
+            if len(actions) == 1:
+                scores = [0.0]
+            elif actions[0].startswith("pay "):
+                reading = self.read(state)
+                seat = state.to_move
+                scores = [self._follower_choice(reading, seat, a) for a in actions]
+            else:
+                scores = self._priors(state, actions, False)
+            state.apply(actions[max(range(len(actions)), key=scores.__getitem__)])
 
     def urgent(self, world: GameState) -> frozenset[str]:
         """The tile actions that start a war or a migration (the search scores them in every

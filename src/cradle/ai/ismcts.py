@@ -98,6 +98,10 @@ class IsmctsParams:
     # that can take a civilization off the table), the rest of it drawn at random; 0: the
     # whole batch at random.
     urgent: int = 0
+    # 1: Gheos priors judge a move that starts a war or a migration after that conflict is
+    # played out by the policy (GheosKnowledge.settle_conflict), not at the moment before it;
+    # 0: at the moment before it.
+    settle: int = 0
 
     def __post_init__(self) -> None:
         if self.value not in (None, 1, 2, 3, 4):
@@ -106,6 +110,8 @@ class IsmctsParams:
             raise ValueError(f"balance is 0, 1 or 2, not {self.balance}")
         if self.urgent not in (0, 1):
             raise ValueError(f"urgent is 0 or 1, not {self.urgent}")
+        if self.settle not in (0, 1):
+            raise ValueError(f"settle is 0 or 1, not {self.settle}")
         if self.batch is not None and self.batch < 1:
             raise ValueError(f"batch is at least 1, not {self.batch}")
         if self.halving < 0 or self.halving == 1:
@@ -423,8 +429,11 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
         raise ValueError(f"value {version} is a Gheos evaluation; {game} has values 1 and 2")
     value = f":value{version}" if version != 1 else ""
     learned = ":learned" if params.learned else ""
+    if params.settle and game != "gheos":
+        raise ValueError(f"settle is a setting of the Gheos priors, not of {game}'s")
     if game != "tigris":
-        return knowledge_for(f"{game}{value}{learned}")
+        settled = ":settled" if params.settle else ""
+        return knowledge_for(f"{game}{value}{learned}{settled}")
     if tilts is not None and params.belief:
         from cradle.ai.tigris_knowledge import TigrisKnowledge
 
@@ -514,7 +523,10 @@ def native_search_for(
             model("gheos")
         # The caller's eight arguments come first in gheos_search; the knowledge's by name.
         return functools.partial(
-            _native.gheos_search, learned=knowledge.learned, value=knowledge.value
+            _native.gheos_search,
+            learned=knowledge.learned,
+            value=knowledge.value,
+            settle=knowledge.settle,
         )
     return None
 

@@ -234,7 +234,8 @@ def knowledge_for(game: str) -> Knowledge:
     """The heuristics of ``game`` (tigris or gheos; ``tigris:fitted`` evaluates with the
     weights fitted to game results instead of the hand-set ones, ``tigris:value2`` with the
     final lowest colour, ``gheos:value2``, ``gheos:value3`` and ``gheos:value4`` with Gheos'
-    other evaluations, for comparisons;
+    other evaluations, for comparisons, ``gheos:...:settled`` with priors after the conflicts
+    the moves start;
     ``tigris:learned`` and ``gheos:learned`` with the learned model, cradle.ai.learned)."""
     if game not in _KNOWLEDGE:
         name, *settings = game.split(":")
@@ -246,12 +247,20 @@ def knowledge_for(game: str) -> Knowledge:
                 value=2 if "value2" in settings else 1,
                 learned="learned" in settings,
             )
-        elif name == "gheos" and set(settings) <= {"value2", "value3", "value4", "learned"}:
+        elif name == "gheos" and set(settings) <= {
+            "value2",
+            "value3",
+            "value4",
+            "learned",
+            "settled",
+        }:
             from cradle.ai.gheos_knowledge import GheosKnowledge
 
             versions = [int(s[5:]) for s in settings if s.startswith("value")]
             version = max(versions, default=1)
-            _KNOWLEDGE[game] = GheosKnowledge(learned="learned" in settings, value=version)
+            _KNOWLEDGE[game] = GheosKnowledge(
+                learned="learned" in settings, value=version, settle="settled" in settings
+            )
         else:
             raise ValueError(f"no AI knowledge for the game {game!r}")
     return _KNOWLEDGE[game]
