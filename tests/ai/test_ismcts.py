@@ -219,7 +219,7 @@ def test_urgent_actions_are_in_every_batch_below_the_root(engine: str) -> None:
         drawn = tree.draw_batch(state, legal, batch)
         assert drawn[: len(urgent)] == urgent  # every urgent one, even past the batch
         assert len(drawn) == max(batch, len(urgent)) and len(set(drawn)) == len(drawn)
-    plain = Ismcts(state, 0, knowledge_for("gheos"), IsmctsParams(), random.Random(2))
+    plain = Ismcts(state, 0, knowledge_for("gheos"), IsmctsParams(urgent=0), random.Random(2))
     drawn = plain.draw_batch(state, legal, 4)
     assert len(drawn) == 4 and not set(urgent) <= set(drawn)  # at random, by this seed
     with pytest.raises(ValueError, match="urgent is 0 or 1"):
@@ -261,7 +261,7 @@ def test_a_batch_in_the_settings_overrides_the_knowledges() -> None:
     state = random_position("gheos", 2, seed=4, steps=12)
     sizes: dict[int, list[int]] = {}
     for batch in (3, 16):
-        params = IsmctsParams(batch=batch, playout=0)
+        params = IsmctsParams(batch=batch, playout=0, urgent=0)  # urgent ones may go past it
         tree = Ismcts(state, state.to_move, gheos_knowledge, params, random.Random(1))
         tree.run(Budget(iterations=200))
         stack = list(tree.root.children.values())

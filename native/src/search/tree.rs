@@ -22,7 +22,8 @@ pub struct Params {
     pub balance: usize,
     /// 1: below the root, every batch scored also holds the game's urgent actions
     /// ([`SearchGame::urgent`]: in Gheos, the tile actions that start a war or a migration),
-    /// the rest of it drawn at random; 0: the whole batch at random.
+    /// the rest of it drawn at random; 0: the whole batch at random. Python's default is 1
+    /// (`IsmctsParams.urgent`); here 0, so a plain `Params` is the bare tree.
     pub urgent: usize,
 }
 

@@ -95,9 +95,10 @@ class IsmctsParams:
     balance: int = 0
     # 1: below the root, every batch of priors also holds the knowledge's urgent actions
     # (``urgent``: in Gheos, the tile actions that start a war or a migration, the replies
-    # that can take a civilization off the table), the rest of it drawn at random; 0: the
-    # whole batch at random.
-    urgent: int = 0
+    # that can take a civilization off the table), the rest of it drawn at random (the
+    # default since its Gheos SPRT, docs/ai.md; Tigris' knowledge names none); 0: the whole
+    # batch at random.
+    urgent: int = 1
     # 1: Gheos priors judge a move that starts a war or a migration after that conflict is
     # played out by the policy (GheosKnowledge.settle_conflict), not at the moment before it;
     # 0: at the moment before it.
