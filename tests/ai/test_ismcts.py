@@ -222,8 +222,11 @@ def test_urgent_actions_are_in_every_batch_below_the_root(engine: str) -> None:
     plain = Ismcts(state, 0, knowledge_for("gheos"), IsmctsParams(urgent=0), random.Random(2))
     drawn = plain.draw_batch(state, legal, 4)
     assert len(drawn) == 4 and not set(urgent) <= set(drawn)  # at random, by this seed
-    with pytest.raises(ValueError, match="urgent is 0 or 1"):
-        IsmctsParams(urgent=2)
+    besides = Ismcts(state, 0, knowledge_for("gheos"), IsmctsParams(urgent=2), random.Random(2))
+    drawn = besides.draw_batch(state, legal, 4)
+    assert drawn[: len(urgent)] == urgent and len(drawn) == len(urgent) + 4  # a batch besides
+    with pytest.raises(ValueError, match="urgent is 0, 1 or 2"):
+        IsmctsParams(urgent=3)
     with pytest.raises(ValueError, match="settle is 0 or 1"):
         IsmctsParams(settle=2)
     with pytest.raises(ValueError, match="settle is a setting of the Gheos priors"):

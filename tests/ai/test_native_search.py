@@ -168,7 +168,7 @@ def test_the_native_search_refuses_bad_input() -> None:
     for bad in (
         (0.4, 1.5, 0.5, 0.3, 0, 0, 48, 1, 0, 0),
         (0.4, 1.5, 0.5, 0.3, 0, 0, 48, 0, 3, 0),
-        (0.4, 1.5, 0.5, 0.3, 0, 0, 48, 0, 0, 2),
+        (0.4, 1.5, 0.5, 0.3, 0, 0, 48, 0, 0, 3),
     ):
         with pytest.raises(ValueError, match="halving"):
             _native.tigris_search(state, state.to_move, 5, None, bad, [1], None, False)

@@ -85,9 +85,9 @@ pub fn search_detached<G: SearchGame + Sync>(
     let budget =
         Budget::checked(iterations, seconds, floor, seeds).map_err(PyValueError::new_err)?;
     let params = Params::from_tuple(params);
-    if params.halving == 1 || params.balance > 2 || params.urgent > 1 {
+    if params.halving == 1 || params.balance > 2 || params.urgent > 2 {
         return Err(PyValueError::new_err(
-            "halving is 0 or at least 2, balance 0, 1 or 2, urgent 0 or 1",
+            "halving is 0 or at least 2, balance 0, 1 or 2, urgent 0, 1 or 2",
         ));
     }
     let (count, stats) = py.detach(|| search(root, seat, budget, params, seeds, only));

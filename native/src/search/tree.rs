@@ -22,7 +22,8 @@ pub struct Params {
     pub balance: usize,
     /// 1: below the root, every batch scored also holds the game's urgent actions
     /// ([`SearchGame::urgent`]: in Gheos, the tile actions that start a war or a migration),
-    /// the rest of it drawn at random; 0: the whole batch at random. Python's default is 1
+    /// the rest of it drawn at random; 2: the urgent actions and a whole random batch of the
+    /// others besides; 0: the whole batch at random. Python's default is 1
     /// (`IsmctsParams.urgent`); here 0, so a plain `Params` is the bare tree.
     pub urgent: usize,
 }
@@ -565,7 +566,13 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             return;
         }
         let rest = self.missing.len() - front;
-        let take = batch.saturating_sub(front).min(rest);
+        // 1: the urgent ones count towards the batch; 2: a whole batch of the others besides.
+        let room = if self.params.urgent == 2 {
+            batch
+        } else {
+            batch.saturating_sub(front)
+        };
+        let take = room.min(rest);
         for i in 0..take {
             let j = i + self.rng.below(rest - i);
             self.missing.swap(front + i, front + j);
@@ -1018,9 +1025,8 @@ mod tests {
         }
     }
 
-    /// How many nodes below the root scored priors, and how many of those scored action 7
-    /// in their first batch.
-    fn first_batches_with_seven(urgent: usize) -> (usize, usize) {
+    /// The actions each node below the root scored, in scoring order.
+    fn scored_below(urgent: usize) -> Vec<Vec<u32>> {
         let game = Wide { moves: 0 };
         let params = Params {
             batch: 3,
@@ -1033,26 +1039,34 @@ mod tests {
             seconds: None,
             floor: None,
         });
-        let below: Vec<&Node> = tree.nodes[1..]
+        tree.nodes[1..]
             .iter()
             .filter(|n| !n.priors.is_empty())
-            .collect();
-        for node in &below {
-            assert!(node.priors.len() % 3 == 0, "batches of 3 out of 20");
-        }
-        let with = below
-            .iter()
-            .filter(|n| n.priors[..3].iter().any(|&(a, _)| a == 7))
-            .count();
-        (below.len(), with)
+            .map(|n| n.priors.iter().map(|&(a, _)| a).collect())
+            .collect()
     }
 
     #[test]
     fn an_urgent_action_is_in_every_batch_below_the_root() {
-        let (nodes, with) = first_batches_with_seven(1);
-        assert!(nodes >= 10, "{nodes}");
-        assert_eq!(with, nodes);
-        let (nodes, with) = first_batches_with_seven(0);
-        assert!(with < nodes / 2, "{with} of {nodes} by chance alone");
+        let nodes = scored_below(1);
+        assert!(nodes.len() >= 10, "{}", nodes.len());
+        for scored in &nodes {
+            assert!(
+                scored.len() % 3 == 0,
+                "batches of 3, the urgent one among them"
+            );
+            assert!(scored[..3].contains(&7));
+        }
+        // 2: the urgent one, and a whole batch of the others besides.
+        for scored in &scored_below(2) {
+            assert!(scored.len() % 3 == 1 && scored[0] == 7 && !scored[1..4].contains(&7));
+        }
+        let nodes = scored_below(0);
+        let with = nodes.iter().filter(|s| s[..3].contains(&7)).count();
+        assert!(
+            with < nodes.len() / 2,
+            "{with} of {} by chance alone",
+            nodes.len()
+        );
     }
 }

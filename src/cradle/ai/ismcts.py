@@ -96,8 +96,8 @@ class IsmctsParams:
     # 1: below the root, every batch of priors also holds the knowledge's urgent actions
     # (``urgent``: in Gheos, the tile actions that start a war or a migration, the replies
     # that can take a civilization off the table), the rest of it drawn at random (the
-    # default since its Gheos SPRT, docs/ai.md; Tigris' knowledge names none); 0: the whole
-    # batch at random.
+    # default since its Gheos SPRT, docs/ai.md; Tigris' knowledge names none); 2: the urgent
+    # actions and a whole random batch of the others besides; 0: the whole batch at random.
     urgent: int = 1
     # 1: Gheos priors judge a move that starts a war or a migration after that conflict is
     # played out by the policy (GheosKnowledge.settle_conflict), not at the moment before it;
@@ -109,8 +109,8 @@ class IsmctsParams:
             raise ValueError(f"value is 1, 2, 3 or 4 (3 and 4 Gheos only), not {self.value}")
         if self.balance not in (0, 1, 2):
             raise ValueError(f"balance is 0, 1 or 2, not {self.balance}")
-        if self.urgent not in (0, 1):
-            raise ValueError(f"urgent is 0 or 1, not {self.urgent}")
+        if self.urgent not in (0, 1, 2):
+            raise ValueError(f"urgent is 0, 1 or 2, not {self.urgent}")
         if self.settle not in (0, 1):
             raise ValueError(f"settle is 0 or 1, not {self.settle}")
         if self.batch is not None and self.batch < 1:
@@ -388,7 +388,8 @@ class Ismcts:
         if not first:
             return self.rng.sample(missing, batch)
         rest = [a for a in missing if a not in urgent]
-        return first + self.rng.sample(rest, max(0, min(batch - len(first), len(rest))))
+        room = batch if self.params.urgent == 2 else batch - len(first)
+        return first + self.rng.sample(rest, max(0, min(room, len(rest))))
 
     def stats(self) -> dict[str, tuple[int, float]]:
         return {a: (c.n, c.w) for a, c in self.root.children.items()}
