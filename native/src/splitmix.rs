@@ -42,14 +42,20 @@ impl SplitMix64 {
     /// Keep `k` of `items` drawn uniformly without replacement (a partial Fisher-Yates; the
     /// order left is the draw order, as `random.sample` gives).
     pub fn sample_in_place<T>(&mut self, items: &mut Vec<T>, k: usize) {
-        let n = items.len();
-        if k >= n {
+        if k >= items.len() {
             return;
         }
+        self.sample_prefix(items, k);
+        items.truncate(k);
+    }
+
+    /// Move `k` (at most `items.len()`) of `items`, drawn uniformly without replacement, to
+    /// the front in draw order: the partial Fisher-Yates of `sample_in_place`.
+    pub fn sample_prefix<T>(&mut self, items: &mut [T], k: usize) {
+        let n = items.len();
         for i in 0..k {
             let j = i + self.below(n - i);
             items.swap(i, j);
         }
-        items.truncate(k);
     }
 }

@@ -22,6 +22,15 @@ pub const HAND_SIZE: usize = 2;
 /// An epoch tile in the stack.
 pub const EPOCH: u8 = u8::MAX;
 
+/// Which tile actions `Game::tile_ids_that` keeps: all, those that start no conflict (a
+/// player without followers), or only those that start one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Starts {
+    Any,
+    Nothing,
+    Conflict,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     Tile,
@@ -485,21 +494,51 @@ impl Game {
 
     fn tile_ids(&self, out: &mut Vec<u32>) {
         let seat = usize::from(self.active);
-        let hand = self.sorted_hand(seat);
         let can_pay = self.held[seat].iter().any(|&n| n > 0);
-        let slot_span = geometry::CELLS * 3;
-        for &cell in self.frontier.as_slice() {
-            let across = if can_pay {
-                None
+        self.tile_ids_that(
+            if can_pay {
+                Starts::Any
             } else {
-                self.placement_filter(cell)
+                Starts::Nothing
+            },
+            out,
+        );
+    }
+
+    /// The legal tile actions that start a war or a migration (the reference's
+    /// `GheosState.conflict_actions`), in the legal order: the moves that can take a
+    /// civilization off the table. None outside the tile phase, and none for a player who
+    /// cannot pay for one (they are not legal).
+    pub fn conflict_ids(&self, out: &mut Vec<u32>) {
+        out.clear();
+        let seat = usize::from(self.active);
+        if self.phase != Phase::Tile || self.held[seat].iter().all(|&n| n == 0) {
+            return;
+        }
+        self.tile_ids_that(Starts::Conflict, out);
+    }
+
+    /// The active player's tile actions, in the legal order, kept by what they start.
+    fn tile_ids_that(&self, wanted: Starts, out: &mut Vec<u32>) {
+        let seat = usize::from(self.active);
+        let hand = self.sorted_hand(seat);
+        let slot_span = geometry::CELLS * 3;
+        let conflict = wanted == Starts::Conflict;
+        for &cell in self.frontier.as_slice() {
+            // Only a cell between two civilizations can start a war.
+            let across = match wanted {
+                Starts::Any => None,
+                _ => self.placement_filter(cell),
             };
+            if conflict && across.is_none() {
+                continue;
+            }
             let base = ids::PLACE + ids::position(cell) * 3;
             for (hslot, &number) in hand.as_slice().iter().enumerate() {
                 let tile = &self.tiles.tiles[usize::from(number)];
                 for &rot in &tile.rotations {
                     if let Some(across) = &across {
-                        if self.placement_war(across, number, rot) {
+                        if self.placement_war(across, number, rot) != conflict {
                             continue;
                         }
                     }
@@ -512,67 +551,25 @@ impl Game {
             if self.tile_at(slot).pyramid {
                 continue;
             }
+            // Only a slot on an occupied area can start a war or a migration.
+            let touches = wanted != Starts::Any && self.touches_civ(slot);
+            if conflict && !touches {
+                continue;
+            }
             let base = ids::REPLACE + ids::position(self.board.cell[slot]) * 3;
             let mut cache: [Option<bool>; 5] = [None; 5];
-            let touches = !can_pay && self.touches_civ(slot);
             for (hslot, &number) in hand.as_slice().iter().enumerate() {
                 let tile = &self.tiles.tiles[usize::from(number)];
                 for &rot in &tile.rotations {
                     if touches {
                         let shape = usize::from(tile.grouping[usize::from(rot)]);
-                        let paid = *cache[shape]
+                        let starts = *cache[shape]
                             .get_or_insert_with(|| self.replacement_conflict(slot, number, rot));
-                        if paid {
+                        if starts != conflict {
                             continue;
                         }
                     }
                     out.push(base + hslot as u32 * slot_span + u32::from(rot));
-                }
-            }
-        }
-    }
-
-    /// The legal tile actions that start a war or a migration (the reference's
-    /// `GheosState.conflict_ids`), in the legal order: the moves that can take a
-    /// civilization off the table. None outside the tile phase, and none for a player who
-    /// cannot pay for one (they are not legal).
-    pub fn conflict_ids(&self, out: &mut Vec<u32>) {
-        out.clear();
-        let seat = usize::from(self.active);
-        if self.phase != Phase::Tile || self.held[seat].iter().all(|&n| n == 0) {
-            return;
-        }
-        let hand = self.sorted_hand(seat);
-        let slot_span = geometry::CELLS * 3;
-        for &cell in self.frontier.as_slice() {
-            let Some(across) = self.placement_filter(cell) else {
-                continue;
-            };
-            let base = ids::PLACE + ids::position(cell) * 3;
-            for (hslot, &number) in hand.as_slice().iter().enumerate() {
-                for &rot in &self.tiles.tiles[usize::from(number)].rotations {
-                    if self.placement_war(&across, number, rot) {
-                        out.push(base + hslot as u32 * slot_span + u32::from(rot));
-                    }
-                }
-            }
-        }
-        for &slot in self.board.ordered() {
-            let slot = usize::from(slot);
-            if self.tile_at(slot).pyramid || !self.touches_civ(slot) {
-                continue;
-            }
-            let base = ids::REPLACE + ids::position(self.board.cell[slot]) * 3;
-            let mut cache: [Option<bool>; 5] = [None; 5];
-            for (hslot, &number) in hand.as_slice().iter().enumerate() {
-                let tile = &self.tiles.tiles[usize::from(number)];
-                for &rot in &tile.rotations {
-                    let shape = usize::from(tile.grouping[usize::from(rot)]);
-                    let starts = *cache[shape]
-                        .get_or_insert_with(|| self.replacement_conflict(slot, number, rot));
-                    if starts {
-                        out.push(base + hslot as u32 * slot_span + u32::from(rot));
-                    }
                 }
             }
         }

@@ -856,12 +856,11 @@ impl GheosState {
     fn conflict_actions(&self) -> Vec<String> {
         let mut ids = Vec::new();
         self.game.conflict_ids(&mut ids);
-        let mut text = String::with_capacity(32);
         ids.into_iter()
             .map(|id| {
-                text.clear();
+                let mut text = String::with_capacity(32);
                 self.game.write_action(id, &mut text);
-                text.clone()
+                text
             })
             .collect()
     }

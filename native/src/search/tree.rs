@@ -561,22 +561,14 @@ impl<'a, G: SearchGame> Tree<'a, G> {
                 }
             }
         }
-        if front == 0 {
-            self.rng.sample_in_place(&mut self.missing, batch);
-            return;
-        }
-        let rest = self.missing.len() - front;
         // 1: the urgent ones count towards the batch; 2: a whole batch of the others besides.
         let room = if self.params.urgent == 2 {
             batch
         } else {
             batch.saturating_sub(front)
         };
-        let take = room.min(rest);
-        for i in 0..take {
-            let j = i + self.rng.below(rest - i);
-            self.missing.swap(front + i, front + j);
-        }
+        let take = room.min(self.missing.len() - front);
+        self.rng.sample_prefix(&mut self.missing[front..], take);
         self.missing.truncate(front + take);
     }
 

@@ -308,14 +308,7 @@ class GheosKnowledge:
             actions = state.legal_actions()
             if not actions:
                 return
-            if len(actions) == 1:
-                scores = [0.0]
-            elif actions[0].startswith("pay "):
-                reading = self.read(state)
-                seat = state.to_move
-                scores = [self._follower_choice(reading, seat, a) for a in actions]
-            else:
-                scores = self._priors(state, actions, False)
+            scores = [0.0] if len(actions) == 1 else self._scores(state, actions, False)[0]
             state.apply(actions[max(range(len(actions)), key=scores.__getitem__)])
 
     def urgent(self, world: GameState) -> frozenset[str]:
@@ -342,20 +335,25 @@ class GheosKnowledge:
         if len(actions) == 1:
             return actions[0]
         verb = actions[0].split(" ", 1)[0]
-        if verb in ("start", "take", "pay"):
-            reading = self.read(world)
-            seat = world.to_move
-            scores = [self._follower_choice(reading, seat, a) for a in actions]
-            best = max(range(len(actions)), key=lambda i: scores[i] + 0.01 * rng.random())
-            return actions[best]
         if verb in ("token", "pass"):
             return self.token_choice(world)
         if verb in TILE_VERBS:
             # Tile placements: the best of a few, by one ply.
             actions = rng.sample(actions, min(6, len(actions)))
-        scores = self.priors(world, actions)
-        best = max(range(len(actions)), key=lambda i: scores[i] + 0.05 * rng.random())
+        scores, noise = self._scores(world, actions, self.settle)
+        best = max(range(len(actions)), key=lambda i: scores[i] + noise * rng.random())
         return actions[best]
+
+    def _scores(
+        self, world: GameState, actions: Sequence[str], settle: bool
+    ) -> tuple[list[float], float]:
+        """The policy's scores of ``actions`` (starts, takes and payments by the worth of the
+        followers, the rest by one ply) and the size of its random tie-breaks."""
+        if actions[0].split(" ", 1)[0] in ("start", "take", "pay"):
+            reading = self.read(world)
+            seat = world.to_move
+            return [self._follower_choice(reading, seat, a) for a in actions], 0.01
+        return self._priors(world, actions, settle), 0.05
 
     def _follower_choice(self, reading: Reading, seat: int, action: str) -> float:
         """Worth of a start / take (followers × what their continent will score), or the

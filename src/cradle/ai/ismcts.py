@@ -385,8 +385,6 @@ class Ismcts:
         urgent_of = getattr(self.knowledge, "urgent", None)
         urgent = urgent_of(world) if self.params.urgent and urgent_of is not None else ()
         first = [a for a in missing if a in urgent]
-        if not first:
-            return self.rng.sample(missing, batch)
         rest = [a for a in missing if a not in urgent]
         room = batch if self.params.urgent == 2 else batch - len(first)
         return first + self.rng.sample(rest, max(0, min(room, len(rest))))

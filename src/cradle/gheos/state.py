@@ -261,33 +261,7 @@ class GheosState(ReferenceFastPaths):
         the tile phase, and none for a player who cannot pay for one (they are not legal)."""
         if self.phase != "tile" or not any(self.held[self.active]):
             return []
-        tiles = self.tiles
-        hand = sorted(self.hands[self.active])
-        out: list[str] = []
-        for cell in sorted(self.frontier):
-            allowed = self._placement_filter(cell)
-            if allowed is None:
-                continue
-            for number in hand:
-                tile = tiles[number]
-                out.extend(
-                    f"place t{number} {CELL_NAME[cell]} r{rotation}"
-                    for rotation in tile.rotations
-                    if not allowed(tile, rotation)
-                )
-        board = self.board
-        for cell in sorted(board):
-            if tiles[board[cell][0]].pyramid:
-                continue
-            cache: dict[tuple[int, int, int], bool] = {}
-            for number in hand:
-                tile = tiles[number]
-                out.extend(
-                    f"replace t{number} {CELL_NAME[cell]} r{rotation}"
-                    for rotation in tile.rotations
-                    if self._needs_payment(cell, tile, rotation, cache)
-                )
-        return out
+        return self._tile_actions(False, conflicts=True)
 
     def hand(self, seat: int) -> list[str]:
         """The tiles in ``seat``'s hand, lowest number first (what its view shows), cheaply."""
@@ -664,21 +638,26 @@ class GheosState(ReferenceFastPaths):
         edge = self.tiles[number].edge_region[rotation].index(k)
         return base + (colour * ids.CELLS + ids.CELL_POSITION[cell]) * 3 + edge
 
-    def _tile_actions(self, as_ids: bool) -> list[Any]:
+    def _tile_actions(self, as_ids: bool, conflicts: bool = False) -> list[Any]:
+        """The active player's legal tile actions; ``conflicts``: only those that start a war
+        or a migration (the player can pay for one)."""
         tiles = self.tiles
         hand = sorted(self.hands[self.active])
-        can_pay = any(self.held[self.active])
+        # Which actions start a conflict matters to a player who cannot pay, or when asked.
+        checked = conflicts or not any(self.held[self.active])
         position = ids.CELL_POSITION
         slots = ids.CELLS * 3
         out: list[Any] = []
         for cell in sorted(self.frontier):
+            allowed = self._placement_filter(cell) if checked else None
+            if conflicts and allowed is None:
+                continue  # only a cell between two civilizations can start a war
             name = CELL_NAME[cell]
-            banned = None if can_pay else self._placement_filter(cell)
             base = ids.PLACE + position[cell] * 3
             for slot, number in enumerate(hand):
                 tile = tiles[number]
                 for rotation in tile.rotations:
-                    if banned is not None and not banned(tile, rotation):
+                    if allowed is not None and allowed(tile, rotation) == conflicts:
                         continue
                     out.append(
                         base + slot * slots + rotation
@@ -695,7 +674,7 @@ class GheosState(ReferenceFastPaths):
             for slot, number in enumerate(hand):
                 tile = tiles[number]
                 for rotation in tile.rotations:
-                    if not can_pay and self._needs_payment(cell, tile, rotation, cache):
+                    if checked and self._needs_payment(cell, tile, rotation, cache) != conflicts:
                         continue
                     out.append(
                         base + slot * slots + rotation
