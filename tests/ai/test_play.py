@@ -85,3 +85,20 @@ def test_bad_bot_specs_are_refused_with_a_reason() -> None:
         make_bot_spec("ismcts@10/speed=3")
     with pytest.raises(UnknownBot, match="unknown bot"):
         make_bot_spec("deep-blue")
+    with pytest.raises(UnknownBot, match="takes no budget or settings"):
+        make_bot_spec("medium/candidates=3")  # a PIMC level: its settings are not ISMCTS'
+    with pytest.raises(UnknownBot, match="unknown ismcts setting"):
+        make_bot_spec("hard/speed=3")
+
+
+def test_an_ismcts_level_with_settings_keeps_its_budget_and_turn() -> None:
+    from cradle.ai.ismcts import IsmctsBot
+    from cradle.ai.levels import level_bot
+
+    plain = level_bot("hard", seed=1)
+    tuned = make_bot_spec("hard/value=4/urgent=2", seed=1)
+    assert isinstance(plain, IsmctsBot) and isinstance(tuned, IsmctsBot)
+    assert tuned.name == "hard/value=4/urgent=2"
+    assert (tuned.params.value, tuned.params.urgent) == (4, 2)
+    assert tuned.budget == plain.budget and tuned.workers == plain.workers
+    assert tuned.turn.turn_seconds == plain.turn.turn_seconds == 2.7

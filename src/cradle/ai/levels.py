@@ -17,9 +17,13 @@ A budget can be given with the name: ``ismcts@2s`` (seconds) or ``ismcts@500`` (
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cradle.ai.bots import Bot, BotFactory, UnknownBot, make_bot, register_bot
 from cradle.ai.search import Budget
+
+if TYPE_CHECKING:
+    from cradle.ai.ismcts import IsmctsParams
 
 
 @dataclass(frozen=True)
@@ -77,9 +81,10 @@ def search_bot(
     workers: int = 1,
     name: str | None = None,
     turn_seconds: float | None = None,
+    params: IsmctsParams | None = None,
 ) -> Bot:
     """A ``pimc`` or ``ismcts`` bot with that budget (``workers`` 0: every core), an
-    ``ismcts`` one within ``turn_seconds`` a turn."""
+    ``ismcts`` one within ``turn_seconds`` a turn and with ``params``."""
     if kind == "pimc":
         from cradle.ai.pimc import PimcBot
 
@@ -88,12 +93,23 @@ def search_bot(
         from cradle.ai.ismcts import IsmctsBot, default_workers
 
         count = default_workers() if workers == 0 else workers
-        return IsmctsBot(seed, budget, workers=count, name=name or kind, turn_seconds=turn_seconds)
+        return IsmctsBot(
+            seed, budget, params, workers=count, name=name or kind, turn_seconds=turn_seconds
+        )
     raise UnknownBot(f"{kind!r} is not a search bot (pimc or ismcts)")
 
 
-def level_bot(level: str, seed: int | None = None) -> Bot:
+def level_bot(
+    level: str,
+    seed: int | None = None,
+    params: IsmctsParams | None = None,
+    name: str | None = None,
+) -> Bot:
+    """The bot of a playing level; ``params`` changes the settings of an ISMCTS level's search
+    (its budget, turn and workers stay the level's)."""
     spec = LEVELS[level]
+    if params is not None and spec.bot != "ismcts":
+        raise UnknownBot(f"{level!r} takes no search settings: only the ISMCTS levels do")
     if spec.bot == "expert-rules":
         # The level and the bot share the name: the registry would hand back this factory.
         from cradle.ai.expert_rules import ExpertRulesBot
@@ -107,7 +123,7 @@ def level_bot(level: str, seed: int | None = None) -> Bot:
         bot.name = level
         return bot
     return search_bot(
-        spec.bot, seed, spec.budget, spec.workers, name=level, turn_seconds=spec.turn_seconds
+        spec.bot, seed, spec.budget, spec.workers, name or level, spec.turn_seconds, params
     )
 
 
@@ -127,18 +143,12 @@ def parse_budget(text: str) -> Budget:
 def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = None) -> Bot:
     """A bot from ``name``, ``name@budget`` or, for experiments with the search settings,
     ``name@budget/key=value/...`` (ismcts: the fields of ``IsmctsParams``, e.g. exploration,
-    playout, halving; pimc: candidates, rollout). ``default`` overrides the usual budget of a
-    plain search-bot name."""
+    playout, halving; pimc: candidates, rollout). An ISMCTS level takes settings too and
+    keeps its budget, turn and workers (``hard/value=4``). ``default`` overrides the usual
+    budget of a plain search-bot name."""
     label = spec.strip().lower()
     head, *settings = label.split("/")
     name, _, budget_text = head.partition("@")
-    if (budget_text or settings) and name not in SEARCH_DEFAULTS:
-        raise UnknownBot(f"{name!r} takes no budget or settings: only pimc and ismcts do")
-    if not budget_text and not settings:
-        if default is not None and name in SEARCH_DEFAULTS:
-            return search_bot(name, seed, default)
-        return make_bot(name, seed)
-    budget = parse_budget(budget_text) if budget_text else default or SEARCH_DEFAULTS[name]
     values: dict[str, float] = {}
     for item in settings:
         key, _, value = item.partition("=")
@@ -146,6 +156,18 @@ def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = N
             values[key.strip()] = float(value)
         except ValueError:
             raise UnknownBot(f"bad setting {item!r} in {spec!r}: write key=number") from None
+    if settings and not budget_text and LEVELS.get(name, LEVELS["easy"]).bot == "ismcts":
+        return level_bot(name, seed, _ismcts_params(values), name=label)
+    if (budget_text or settings) and name not in SEARCH_DEFAULTS:
+        raise UnknownBot(
+            f"{name!r} takes no budget or settings: only pimc and ismcts do (and the ISMCTS "
+            "levels take settings)"
+        )
+    if not budget_text and not settings:
+        if default is not None and name in SEARCH_DEFAULTS:
+            return search_bot(name, seed, default)
+        return make_bot(name, seed)
+    budget = parse_budget(budget_text) if budget_text else default or SEARCH_DEFAULTS[name]
     if name == "pimc":
         from cradle.ai.pimc import PimcBot
 
@@ -159,18 +181,23 @@ def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = N
             rollout=int(values.get("rollout", 4)),
             name=label,
         )
+    from cradle.ai.ismcts import IsmctsBot
+
+    return IsmctsBot(seed, budget, _ismcts_params(values), name=label)
+
+
+def _ismcts_params(values: dict[str, float]) -> IsmctsParams:
     from dataclasses import fields
 
-    from cradle.ai.ismcts import IsmctsBot, IsmctsParams
+    from cradle.ai.ismcts import IsmctsParams
 
     kinds = {f.name: f.type for f in fields(IsmctsParams)}
     unknown = set(values) - set(kinds)
     if unknown:
         raise UnknownBot(f"unknown ismcts setting(s): {', '.join(sorted(unknown))}")
-    params = IsmctsParams(
+    return IsmctsParams(
         **{k: int(v) if kinds[k] in ("int", int, "int | None") else v for k, v in values.items()}  # type: ignore[arg-type]
     )
-    return IsmctsBot(seed, budget, params, name=label)
 
 
 def _search_factory(kind: str) -> BotFactory:
