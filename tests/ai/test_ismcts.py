@@ -229,13 +229,15 @@ def test_urgent_actions_are_in_every_batch_below_the_root(engine: str) -> None:
         IsmctsParams(urgent=3)
     with pytest.raises(ValueError, match="settle is 0 or 1"):
         IsmctsParams(settle=2)
+    with pytest.raises(ValueError, match="keys is 0 or 1"):
+        IsmctsParams(keys=2)
     with pytest.raises(ValueError, match="settle is a setting of the Gheos priors"):
         search(tigris.new_game(2, 1), 0, Budget(iterations=5), IsmctsParams(settle=1))
     if engine == "native":
         # The setting reaches the native search: the root's conflict moves get other priors.
         from cradle import _native
 
-        settings = (0.4, 1.5, 0.5, 0.3, 0, 8, 16, 0, 0, 1)
+        settings = (0.4, 1.5, 0.5, 0.3, 0, 8, 16, 0, 0, 1, 0)
         runs = [
             _native.gheos_search(state, state.to_move, 300, None, settings, [1], None, settle=s)
             for s in (False, True, True)

@@ -122,7 +122,7 @@ def test_native_and_python_search_value_actions_alike(value: int) -> None:
 def test_the_native_gheos_search_refuses_bad_input() -> None:
     state = gheos.new_game(2, 1, engine="native")
     seat = state.to_move
-    settings = (0.4, 1.5, 0.5, 0.3, 0, 8, 16, 0, 0, 0)
+    settings = (0.4, 1.5, 0.5, 0.3, 0, 8, 16, 0, 0, 0, 0)
     with pytest.raises(ValueError, match="decision"):
         _native.gheos_search(state, 1 - seat, 5, None, settings, [1], None)
     with pytest.raises(ValueError, match="seed"):
@@ -175,3 +175,18 @@ def test_the_ai_bench_runs_the_native_gheos_search() -> None:
     assert summary["ai"]["native"]["2"]["search"] == "native"
     assert summary["ai"]["python"]["2"]["search"] == "python"
     assert summary["native_speedup"]["2"] > 0
+
+
+def test_the_native_gheos_search_keys_tiles_across_worlds_when_asked() -> None:
+    # keys=1: an opponent's tile action is one action per tile, not per hand slot (as the
+    # reference's action text names it); the root's own actions are the same either way.
+    state = decision_positions("gheos", 2, seed=2, count=2)[-1]
+    runs = {
+        keys: search(state, state.to_move, Budget(iterations=400), IsmctsParams(keys=keys), 3)
+        for keys in (0, 1)
+    }
+    assert runs[0].iterations == runs[1].iterations == 400
+    assert {r.action for r in runs[1].actions} <= set(state.legal_actions())
+    assert [(r.action, r.visits) for r in runs[0].actions] != [
+        (r.action, r.visits) for r in runs[1].actions
+    ]

@@ -157,6 +157,10 @@ impl SearchGame for Judged {
         self.game.conflict_ids(out);
     }
 
+    fn key(&self, id: u32) -> (u32, u32) {
+        self.game.tile_key(id)
+    }
+
     fn ruled_move(&mut self) -> Option<u32> {
         // A token that ends the game is not left to chance (`knowledge::ending_token`).
         let play = knowledge::ending_token(&self.game, self.judge.value())?;
@@ -265,6 +269,44 @@ mod tests {
         let mut odd = vec![5, 70, 5, 2];
         sort_tiles(&mut odd);
         assert_eq!(odd, vec![2, 5, 5, 70]);
+    }
+
+    #[test]
+    fn a_tile_actions_key_names_the_tile_not_the_hand_slot() {
+        use crate::gheos::notation::{decode, Decoded};
+        let g = game(2, 21);
+        let seat = usize::from(g.active);
+        let hand = g.sorted_hand(seat).as_slice().to_vec();
+        let mut legal = Vec::new();
+        g.legal_ids(&mut legal);
+        let span = crate::gheos::geometry::CELLS * 3;
+        for &id in &legal {
+            let (index, tag) = g.tile_key(id);
+            let Decoded::Tile(replacing, slot, cell, rot) = decode(id) else {
+                assert_eq!((index, tag), (id, 0));
+                continue;
+            };
+            assert_eq!(tag, u32::from(hand[slot]) + 1);
+            assert_eq!(decode(index), Decoded::Tile(replacing, 0, cell, rot));
+        }
+        // Another world: a higher tile beside the second one moves it to slot 0.
+        let mut world = g.clone();
+        let higher = (hand[1] + 1..52).next().expect("a higher tile");
+        let lower = world.hands[seat]
+            .as_slice()
+            .iter()
+            .position(|&t| t == hand[0]);
+        world.hands[seat].as_mut_slice()[lower.expect("the lower tile")] = higher;
+        let moved: Vec<u32> = legal
+            .iter()
+            .copied()
+            .filter(|&id| id >= span && id < 2 * span)
+            .collect();
+        assert!(!moved.is_empty());
+        for id in moved {
+            assert_eq!(world.tile_key(id - span), g.tile_key(id)); // the same tile, one key
+            assert_ne!(world.tile_key(id - span), g.tile_key(id - span)); // one slot, two tiles
+        }
     }
 
     #[test]

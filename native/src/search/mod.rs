@@ -44,6 +44,12 @@ pub trait SearchGame: Clone + Send {
     fn urgent(&mut self, out: &mut Vec<u32>) {
         out.clear();
     }
+    /// What names action `id` across the worlds of a search (with `Params::keys`): an index
+    /// below the game's id count, and a tag for what the same index stands for in this world.
+    /// One key is one action in every world where it is legal. By default the id itself.
+    fn key(&self, id: u32) -> (u32, u32) {
+        (id, 0)
+    }
     /// A move a random playout makes by rule rather than by chance (none by default).
     fn ruled_move(&mut self) -> Option<u32> {
         None

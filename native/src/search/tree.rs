@@ -26,6 +26,9 @@ pub struct Params {
     /// others besides; 0: the whole batch at random. Python's default is 1
     /// (`IsmctsParams.urgent`); here 0, so a plain `Params` is the bare tree.
     pub urgent: usize,
+    /// Actions are told apart across worlds by the game's keys ([`SearchGame::key`]: in
+    /// Gheos the tile a hand slot holds), not by their ids alone.
+    pub keys: bool,
 }
 
 impl Default for Params {
@@ -41,6 +44,7 @@ impl Default for Params {
             halving: 0,
             balance: 0,
             urgent: 0,
+            keys: false,
         }
     }
 }
@@ -96,12 +100,24 @@ impl Budget {
 }
 
 /// The settings as Python sends them: exploration, widening, alpha, prior_weight, rollout,
-/// playout, batch, halving, balance, urgent.
-pub type Settings = (f64, f64, f64, f64, usize, usize, usize, usize, usize, usize);
+/// playout, batch, halving, balance, urgent, keys (0 or 1).
+pub type Settings = (
+    f64,
+    f64,
+    f64,
+    f64,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+);
 
 impl Params {
     /// exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
-    /// balance, urgent: the order `cradle.ai.ismcts` sends them in.
+    /// balance, urgent, keys: the order `cradle.ai.ismcts` sends them in.
     pub fn from_tuple(params: Settings) -> Params {
         let (
             exploration,
@@ -114,6 +130,7 @@ impl Params {
             halving,
             balance,
             urgent,
+            keys,
         ) = params;
         Params {
             exploration,
@@ -126,6 +143,7 @@ impl Params {
             halving,
             balance,
             urgent,
+            keys: keys > 0,
         }
     }
 }
@@ -147,29 +165,48 @@ const PAIRED: u64 = 0x9e37_79b9_7f4a_7c15;
 /// The settling limit of `cradle.ai.search.settle`.
 const SETTLE_LIMIT: usize = 8;
 
+/// A node's visits, its children and what it scored.
 struct Node {
-    action: u32,
-    mover: u8,
-    bias: f64,
     n: u64,
-    w: f64,
-    avail: u64,
-    children: Vec<u32>,
-    /// The actions scored so far, with their priors (plus a tiny random tie-break).
-    priors: Vec<(u32, f64)>,
+    /// The statistics of the children live in their parent, side by side: selection reads
+    /// every child's, and one node apart from the next would cost a cache miss each.
+    edges: Vec<Edge>,
+    /// The actions scored so far by key (index, tag), with their priors (plus a tiny random
+    /// tie-break).
+    priors: Vec<(u32, u32, f64)>,
 }
 
 impl Node {
-    fn new(action: u32, mover: usize, bias: f64) -> Node {
+    fn new() -> Node {
         Node {
-            action,
-            mover: mover as u8,
-            bias,
             n: 0,
-            w: 0.0,
-            avail: 1,
-            children: Vec::new(),
+            edges: Vec::new(),
             priors: Vec::new(),
+        }
+    }
+}
+
+/// The way from a node to one child: the action (its id when the edge was made, and its key
+/// across worlds: [`SearchGame::key`]), who chose it, and the child's statistics (visits,
+/// that mover's summed reward, the times it was available, its prior's bias).
+struct Edge {
+    id: u32,
+    index: u32,
+    tag: u32,
+    child: u32,
+    mover: u8,
+    n: u64,
+    w: f64,
+    avail: u64,
+    bias: f64,
+}
+
+impl Edge {
+    fn mean(&self) -> f64 {
+        if self.n > 0 {
+            self.w / self.n as f64
+        } else {
+            0.0
         }
     }
 }
@@ -202,6 +239,21 @@ impl Marks {
         self.value[i] = value;
     }
 
+    /// Marks `id` with `value` if it has no mark yet, else links `value` in after the chain
+    /// that starts at its mark (`chain[value]` must be u32::MAX).
+    #[inline]
+    fn set_first(&mut self, id: u32, value: u32, chain: &mut [u32]) {
+        match self.get(id) {
+            None => self.set(id, value),
+            Some(mut at) => {
+                while chain[at as usize] != u32::MAX {
+                    at = chain[at as usize];
+                }
+                chain[at as usize] = value;
+            }
+        }
+    }
+
     #[inline]
     fn get(&self, id: u32) -> Option<u32> {
         let i = id as usize;
@@ -218,8 +270,8 @@ pub struct Tree<'a, G: SearchGame> {
     nodes: Vec<Node>,
     only: Option<&'a [u32]>,
     pub iterations: u64,
-    /// Sequential halving (`Params::halving`): the root's children left, the next one's
-    /// place in the pass, the round and how many rounds.
+    /// Sequential halving (`Params::halving`): the root's edges left, the next one's place in
+    /// the pass, the round and how many rounds.
     survivors: Vec<u32>,
     turn: usize,
     round: usize,
@@ -235,9 +287,17 @@ pub struct Tree<'a, G: SearchGame> {
     kids: Marks,
     scored: Marks,
     actions: Vec<u32>,
-    available: Vec<u32>,
-    path: Vec<u32>,
+    /// This world's actions at the current node by key (`SearchGame::key`), and for each the
+    /// next one of the same index (u32::MAX: none): two tiles in one hand share an index.
+    index: Vec<u32>,
+    tags: Vec<u32>,
+    chain: Vec<u32>,
+    /// The edges available in this world: (the edge's index in its node, the action's place).
+    available: Vec<(u32, u32)>,
+    /// The edges walked this iteration: (node, the edge's index in it).
+    path: Vec<(u32, u32)>,
     missing: Vec<u32>,
+    missing_ids: Vec<u32>,
     urgent: Vec<u32>,
     scores: Vec<f64>,
 }
@@ -255,7 +315,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             seat,
             params,
             rng: SearchRng::new(seed),
-            nodes: vec![Node::new(u32::MAX, seat, 0.0)],
+            nodes: vec![Node::new()],
             only,
             iterations: 0,
             survivors: Vec::new(),
@@ -268,9 +328,13 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             kids: Marks::default(),
             scored: Marks::default(),
             actions: Vec::new(),
+            index: Vec::new(),
+            tags: Vec::new(),
+            chain: Vec::new(),
             available: Vec::new(),
             path: Vec::new(),
             missing: Vec::new(),
+            missing_ids: Vec::new(),
             urgent: Vec::new(),
             scores: Vec::new(),
         }
@@ -318,15 +382,8 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         if spent * (self.rounds as f64) < (self.round + 1) as f64 {
             return;
         }
-        let nodes = &self.nodes;
-        let mean = |c: &u32| {
-            let node = &nodes[*c as usize];
-            if node.n > 0 {
-                node.w / node.n as f64
-            } else {
-                0.0
-            }
-        };
+        let edges = &self.nodes[0].edges;
+        let mean = |k: &u32| edges[*k as usize].mean();
         // Stable, best mean first: equals keep their order (the priors').
         self.survivors.sort_by(|a, b| mean(b).total_cmp(&mean(a)));
         self.survivors.truncate(self.survivors.len().div_ceil(2));
@@ -341,15 +398,20 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         for (&a, &score) in actions.iter().zip(self.scores.iter()) {
             scored.push((a, score + 1e-6 * self.rng.unit())); // random order among equals
         }
-        self.nodes[0].priors = scored.clone();
+        self.nodes[0].priors = scored
+            .iter()
+            .map(|&(a, prior)| {
+                let (index, tag) = self.key_of(world, a);
+                (index, tag, prior)
+            })
+            .collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
         scored.truncate(self.params.halving);
         let mover = world.to_move();
         for (action, prior) in scored.iter().copied() {
-            let child = self.nodes.len() as u32;
-            self.nodes.push(Node::new(action, mover, prior.tanh()));
-            self.nodes[0].children.push(child);
-            self.survivors.push(child);
+            let (index, tag) = self.key_of(world, action);
+            let k = self.add_child(0, action, (index, tag), mover, prior);
+            self.survivors.push(k as u32);
         }
         let n = self.survivors.len();
         self.rounds = if n < 2 {
@@ -362,15 +424,12 @@ impl<'a, G: SearchGame> Tree<'a, G> {
     /// The root's children that were visited.
     pub fn stats(&self) -> Vec<RootStats> {
         self.nodes[0]
-            .children
+            .edges
             .iter()
-            .map(|&c| {
-                let node = &self.nodes[c as usize];
-                RootStats {
-                    action: node.action,
-                    visits: node.n,
-                    total: node.w,
-                }
+            .map(|edge| RootStats {
+                action: edge.id,
+                visits: edge.n,
+                total: edge.w,
             })
             .collect()
     }
@@ -416,14 +475,16 @@ impl<'a, G: SearchGame> Tree<'a, G> {
                     }
                 }
             }
-            let child = if node == 0 && self.params.halving > 0 && actions.len() > 1 {
+            self.keys(&world, &actions);
+            let (k, id) = if node == 0 && self.params.halving > 0 && actions.len() > 1 {
                 if self.survivors.is_empty() {
                     self.start_halving(&mut world, &actions);
                 }
-                let child = self.survivors[self.turn] as usize;
+                let k = self.survivors[self.turn] as usize;
                 self.turn = (self.turn + 1) % self.survivors.len();
-                if actions.contains(&self.nodes[child].action) {
-                    child
+                let id = self.nodes[0].edges[k].id;
+                if actions.contains(&id) {
+                    (k, id)
                 } else {
                     self.select(node, &mut world, &actions) // not in this world: UCB chooses
                 }
@@ -431,49 +492,79 @@ impl<'a, G: SearchGame> Tree<'a, G> {
                 self.select(node, &mut world, &actions)
             };
             self.actions = actions;
-            self.path.push(child as u32);
-            world.apply_quiet(self.nodes[child].action);
-            if self.nodes[child].n == 0 {
+            self.path.push((node as u32, k as u32));
+            let edge = &self.nodes[node].edges[k];
+            world.apply_quiet(id);
+            if edge.n == 0 {
                 break self.evaluate(&mut world);
             }
-            node = child;
+            node = edge.child as usize;
         };
         self.nodes[0].n += 1;
-        for &c in &self.path {
-            let child = &mut self.nodes[c as usize];
-            child.n += 1;
-            child.w += rewards[child.mover as usize];
+        for &(parent, k) in &self.path {
+            let edge = &mut self.nodes[parent as usize].edges[k as usize];
+            edge.n += 1;
+            edge.w += rewards[edge.mover as usize];
+            let child = edge.child as usize;
+            self.nodes[child].n += 1;
         }
         self.iterations += 1;
     }
 
-    fn select(&mut self, node: usize, world: &mut G, actions: &[u32]) -> usize {
-        self.available.clear();
-        let children = &self.nodes[node].children;
-        // The same visiting order as the reference (it matters for ties).
-        if children.len() * 4 < actions.len() {
-            self.legal.begin();
-            for &a in actions {
-                self.legal.set(a, 1);
-            }
-            for &c in children {
-                if self.legal.get(self.nodes[c as usize].action).is_some() {
-                    self.available.push(c);
-                }
-            }
+    /// The keys of this world's `actions` here (`index`, `tags`, `chain`), and the first
+    /// action of each index in `legal`.
+    fn keys(&mut self, world: &G, actions: &[u32]) {
+        self.index.clear();
+        self.tags.clear();
+        self.chain.clear();
+        self.legal.begin();
+        for (i, &a) in actions.iter().enumerate() {
+            let (index, tag) = self.key_of(world, a);
+            self.index.push(index);
+            self.tags.push(tag);
+            self.chain.push(u32::MAX);
+            self.legal.set_first(index, i as u32, &mut self.chain);
+        }
+    }
+
+    fn key_of(&self, world: &G, id: u32) -> (u32, u32) {
+        if self.params.keys {
+            world.key(id)
         } else {
-            self.kids.begin();
-            for &c in children {
-                self.kids.set(self.nodes[c as usize].action, c);
+            (id, 0)
+        }
+    }
+
+    /// The place in this world's actions of the one with key (index, tag), if legal here.
+    fn find(&self, index: u32, tag: u32) -> Option<usize> {
+        let mut i = self.legal.get(index)?;
+        while i != u32::MAX {
+            if self.tags[i as usize] == tag {
+                return Some(i as usize);
             }
-            for &a in actions {
-                if let Some(c) = self.kids.get(a) {
-                    self.available.push(c);
-                }
+            i = self.chain[i as usize];
+        }
+        None
+    }
+
+    /// The edge (an index into the node's edges) to follow and its id in this world: a new
+    /// one while the node may still widen, else the best by UCB among those legal here.
+    fn select(&mut self, node: usize, world: &mut G, actions: &[u32]) -> (usize, u32) {
+        self.available.clear();
+        let edges = &self.nodes[node].edges;
+        for (k, edge) in edges.iter().enumerate() {
+            if let Some(i) = self.find(edge.index, edge.tag) {
+                self.available.push((k as u32, i as u32));
             }
         }
-        for &c in &self.available {
-            self.nodes[c as usize].avail += 1;
+        // The same visiting order as the reference (it matters for ties): the edges' where
+        // they are few beside the actions, else the actions'.
+        if edges.len() * 4 >= actions.len() {
+            self.available.sort_unstable_by_key(|&(_, i)| i);
+        }
+        let edges = &mut self.nodes[node].edges;
+        for &(k, _) in &self.available {
+            edges[k as usize].avail += 1;
         }
         let p = self.params;
         let allowed = p.widening * ((self.nodes[node].n + 1) as f64).powf(p.alpha);
@@ -481,39 +572,71 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         if count < actions.len() && ((count as f64) < allowed || count == 0) {
             return self.expand(node, world, actions);
         }
-        let mut best = self.available[0] as usize;
+        let edges = &self.nodes[node].edges;
+        let mut best = self.available[0];
         let mut best_score = f64::NEG_INFINITY;
-        for &c in &self.available {
-            let child = &self.nodes[c as usize];
-            let n = child.n as f64;
-            let score = child.w / n
-                + p.exploration * ((child.avail as f64).ln() / n).sqrt()
-                + p.prior_weight * child.bias / (n + 1.0);
+        for &(k, i) in &self.available {
+            let edge = &edges[k as usize];
+            let n = edge.n as f64;
+            let score = edge.w / n
+                + p.exploration * ((edge.avail as f64).ln() / n).sqrt()
+                + p.prior_weight * edge.bias / (n + 1.0);
             if score > best_score {
-                best = c as usize;
+                best = (k, i);
                 best_score = score;
             }
         }
-        best
+        (best.0 as usize, actions[best.1 as usize])
     }
 
-    fn expand(&mut self, node: usize, world: &mut G, actions: &[u32]) -> usize {
-        // Which actions have a child, and which a prior.
+    /// A new child of `node` by action `id` of key `(index, tag)`, chosen by `mover`: its
+    /// edge's index.
+    fn add_child(
+        &mut self,
+        node: usize,
+        id: u32,
+        (index, tag): (u32, u32),
+        mover: usize,
+        prior: f64,
+    ) -> usize {
+        let child = self.nodes.len() as u32;
+        self.nodes.push(Node::new());
+        let edges = &mut self.nodes[node].edges;
+        edges.push(Edge {
+            id,
+            index,
+            tag,
+            child,
+            mover: mover as u8,
+            n: 0,
+            w: 0.0,
+            avail: 1,
+            bias: prior.tanh(),
+        });
+        edges.len() - 1
+    }
+
+    fn expand(&mut self, node: usize, world: &mut G, actions: &[u32]) -> (usize, u32) {
+        // Which of this world's actions (by place) have a child, and which a prior.
         self.kids.begin();
-        for &c in &self.nodes[node].children {
-            self.kids.set(self.nodes[c as usize].action, 1);
+        for edge in &self.nodes[node].edges {
+            if let Some(i) = self.find(edge.index, edge.tag) {
+                self.kids.set(i as u32, 1);
+            }
         }
         self.scored.begin();
-        for (i, &(a, _)) in self.nodes[node].priors.iter().enumerate() {
-            self.scored.set(a, i as u32);
+        for (j, &(index, tag, _)) in self.nodes[node].priors.iter().enumerate() {
+            if let Some(i) = self.find(index, tag) {
+                self.scored.set(i as u32, j as u32);
+            }
         }
-        let mut best: Option<(u32, f64)> = None;
-        for &a in actions {
-            if self.kids.get(a).is_none() {
-                if let Some(i) = self.scored.get(a) {
-                    let prior = self.nodes[node].priors[i as usize].1;
+        let mut best: Option<(usize, f64)> = None;
+        for i in 0..actions.len() {
+            if self.kids.get(i as u32).is_none() {
+                if let Some(j) = self.scored.get(i as u32) {
+                    let prior = self.nodes[node].priors[j as usize].2;
                     if best.is_none_or(|(_, b)| prior > b) {
-                        best = Some((a, prior));
+                        best = Some((i, prior));
                     }
                 }
             }
@@ -522,40 +645,42 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             // Score the actions not scored yet: all of them at the root, a random batch
             // deeper down (a node rarely lives long enough to need more than its best few).
             self.missing.clear();
-            for &a in actions {
-                if self.scored.get(a).is_none() {
-                    self.missing.push(a);
+            for i in 0..actions.len() {
+                if self.scored.get(i as u32).is_none() {
+                    self.missing.push(i as u32);
                 }
             }
             if node != 0 && self.missing.len() > self.params.batch {
-                self.draw_batch(world);
+                self.draw_batch(world, actions);
             }
-            world.priors(&self.missing, &mut self.scores);
-            for (&a, &score) in self.missing.iter().zip(self.scores.iter()) {
+            self.missing_ids.clear();
+            self.missing_ids
+                .extend(self.missing.iter().map(|&i| actions[i as usize]));
+            world.priors(&self.missing_ids, &mut self.scores);
+            for (&i, &score) in self.missing.iter().zip(self.scores.iter()) {
                 let prior = score + 1e-6 * self.rng.unit(); // random order among equals
-                self.nodes[node].priors.push((a, prior));
+                let (index, tag) = (self.index[i as usize], self.tags[i as usize]);
+                self.nodes[node].priors.push((index, tag, prior));
                 if best.is_none_or(|(_, b)| prior > b) {
-                    best = Some((a, prior));
+                    best = Some((i as usize, prior));
                 }
             }
         }
-        let (action, prior) = best.expect("expand is called with an action left to try");
-        let child = self.nodes.len();
-        self.nodes
-            .push(Node::new(action, world.to_move(), prior.tanh()));
-        self.nodes[node].children.push(child as u32);
-        child
+        let (i, prior) = best.expect("expand is called with an action left to try");
+        let key = (self.index[i], self.tags[i]);
+        let k = self.add_child(node, actions[i], key, world.to_move(), prior);
+        (k, actions[i])
     }
 
-    /// Cut `missing` to a batch: the urgent actions first (with `Params::urgent`), the rest
-    /// of the batch drawn at random from the others.
-    fn draw_batch(&mut self, world: &mut G) {
+    /// Cut `missing` (places in `actions`) to a batch: the urgent actions first (with
+    /// `Params::urgent`), the rest of the batch drawn at random from the others.
+    fn draw_batch(&mut self, world: &mut G, actions: &[u32]) {
         let batch = self.params.batch;
         let mut front = 0;
         if self.params.urgent > 0 {
             world.urgent(&mut self.urgent);
             for i in 0..self.missing.len() {
-                if self.urgent.contains(&self.missing[i]) {
+                if self.urgent.contains(&actions[self.missing[i] as usize]) {
                     self.missing.swap(front, i);
                     front += 1;
                 }
@@ -1034,7 +1159,7 @@ mod tests {
         tree.nodes[1..]
             .iter()
             .filter(|n| !n.priors.is_empty())
-            .map(|n| n.priors.iter().map(|&(a, _)| a).collect())
+            .map(|n| n.priors.iter().map(|&(a, _, _)| a).collect())
             .collect()
     }
 
@@ -1060,5 +1185,119 @@ mod tests {
             "{with} of {} by chance alone",
             nodes.len()
         );
+    }
+
+    /// Seat 0 moves (one action), then seat 1 plays its hidden tile (1 or 2, dealt anew in
+    /// every world) with action 10, or passes (11). Tile 1 wins for seat 1, tile 2 loses;
+    /// a pass draws. Action 10's key names the tile, as a Gheos hand slot's does.
+    #[derive(Clone)]
+    struct Hidden {
+        tile: u32,
+        moves: u32,
+        played: Option<u32>,
+    }
+
+    impl SearchGame for Hidden {
+        fn players(&self) -> usize {
+            2
+        }
+        fn to_move(&self) -> usize {
+            self.moves as usize
+        }
+        fn is_over(&self) -> bool {
+            self.moves == 2
+        }
+        fn final_rewards(&self) -> [f64; 4] {
+            match self.played {
+                Some(10) if self.tile == 1 => [0.0, 1.0, 0.0, 0.0],
+                Some(10) => [1.0, 0.0, 0.0, 0.0],
+                _ => [0.5, 0.5, 0.0, 0.0],
+            }
+        }
+        fn legal_ids(&mut self, out: &mut Vec<u32>) {
+            out.clear();
+            if self.moves == 0 {
+                out.push(0);
+            } else {
+                out.extend([10, 11]);
+            }
+        }
+        fn apply_quiet(&mut self, id: u32) {
+            if self.moves == 1 {
+                self.played = Some(id);
+            }
+            self.moves += 1;
+        }
+        fn deal(&self, _observer: usize, dealer: &mut PyRandom) -> Hidden {
+            Hidden {
+                tile: 1 + dealer.below(2),
+                ..self.clone()
+            }
+        }
+        fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
+            out.clear();
+            out.extend(ids.iter().map(|_| 0.0));
+        }
+        fn unsettled(&mut self) -> bool {
+            false
+        }
+        fn policy(&mut self, _rng: &mut SearchRng) -> u32 {
+            11
+        }
+        fn heuristic_rewards(&mut self) -> [f64; 4] {
+            [0.5, 0.5, 0.0, 0.0]
+        }
+        fn playout_moves(&self) -> usize {
+            0
+        }
+        fn prior_batch(&self) -> usize {
+            48
+        }
+        fn key(&self, id: u32) -> (u32, u32) {
+            (id, if id == 10 { self.tile } else { 0 })
+        }
+    }
+
+    #[test]
+    fn keys_tell_apart_what_one_id_stands_for_in_each_world() {
+        let game = Hidden {
+            tile: 1,
+            moves: 0,
+            played: None,
+        };
+        let budget = Budget {
+            iterations: Some(3000),
+            seconds: None,
+            floor: None,
+        };
+        let reply = |keys: bool| {
+            let params = Params {
+                keys,
+                ..Params::default()
+            };
+            let mut tree = Tree::new(&game, 0, params, 3, None);
+            tree.run(budget);
+            let root = &tree.stats()[0];
+            let below = &tree.nodes[tree.nodes[0].edges[0].child as usize];
+            let mut edges: Vec<(u32, u32, f64)> = below
+                .edges
+                .iter()
+                .map(|e| (e.index, e.tag, e.mean()))
+                .collect();
+            edges.sort_by_key(|&(index, tag, _)| (index, tag));
+            (root.total / root.visits as f64, edges)
+        };
+        // By key, seat 1 plays tile 1 and passes with tile 2: seat 0 expects a quarter.
+        let (seat0, edges) = reply(true);
+        assert_eq!(
+            edges.iter().map(|&(i, t, _)| (i, t)).collect::<Vec<_>>(),
+            [(10, 1), (10, 2), (11, 0)]
+        );
+        assert!(edges[0].2 > 0.99 && edges[1].2 < 0.01, "{edges:?}");
+        assert!((0.2..0.32).contains(&seat0), "{seat0}");
+        // By id, action 10 is a coin whatever the tile: seat 1 cannot play its tile well.
+        let (seat0, edges) = reply(false);
+        assert_eq!(edges.len(), 2);
+        assert!(seat0 > 0.4, "{seat0}");
     }
 }

@@ -103,6 +103,11 @@ class IsmctsParams:
     # played out by the policy (GheosKnowledge.settle_conflict), not at the moment before it;
     # 0: at the moment before it.
     settle: int = 0
+    # The native search tells actions apart across worlds by what they are in each world
+    # (1; Gheos: the tile a hand slot holds, as the reference's action text names it) or by
+    # their ids alone (0; a Gheos id names the hand slot, whatever tile another world puts
+    # there). The Python search keys by action text: always the first.
+    keys: int = 0
 
     def __post_init__(self) -> None:
         if self.value not in (None, 1, 2, 3, 4):
@@ -113,6 +118,8 @@ class IsmctsParams:
             raise ValueError(f"urgent is 0, 1 or 2, not {self.urgent}")
         if self.settle not in (0, 1):
             raise ValueError(f"settle is 0 or 1, not {self.settle}")
+        if self.keys not in (0, 1):
+            raise ValueError(f"keys is 0 or 1, not {self.keys}")
         if self.batch is not None and self.batch < 1:
             raise ValueError(f"batch is at least 1, not {self.batch}")
         if self.halving < 0 or self.halving == 1:
@@ -447,6 +454,9 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
     return knowledge_for(f"{game}{fitted}{value}{learned}")
 
 
+# The settings as the native search takes them (``_native_run`` builds them in order).
+NativeSettings = tuple[float, float, float, float, int, int, int, int, int, int, int]
+
 # The native search of a state: (state, seat, iterations, seconds, params, seeds, only,
 # floor) -> (iterations run, [(action id, visits, summed reward) per visited root action]).
 NativeSearch = Callable[
@@ -455,7 +465,7 @@ NativeSearch = Callable[
         int,
         int | None,
         float | None,
-        tuple[float, float, float, float, int, int, int, int, int, int],
+        NativeSettings,
         list[int],
         list[int] | None,
         int | None,
@@ -494,7 +504,7 @@ def native_search_for(
             seat: int,
             iterations: int | None,
             seconds: float | None,
-            settings: tuple[float, float, float, float, int, int, int, int, int, int],
+            settings: NativeSettings,
             seeds: list[int],
             only: list[int] | None,
             floor: int | None,
@@ -552,7 +562,7 @@ def _native_run(
         wanted = set(only)
         only_ids = [i for i in state.legal_action_ids() if quick.action_string(i) in wanted]
     playout = params.playout if params.playout is not None else getattr(knowledge, "playout", 0)
-    settings = (
+    settings: NativeSettings = (
         float(params.exploration),
         float(params.widening),
         float(params.alpha),
@@ -563,6 +573,7 @@ def _native_run(
         int(params.halving),
         int(params.balance),
         int(params.urgent),
+        int(params.keys),
     )
     # Seeds of any size, as random.Random takes them: the generator's first 64 bits.
     native_seeds = [random.Random(seed).getrandbits(64) for seed in seeds]
