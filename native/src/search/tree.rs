@@ -174,6 +174,16 @@ struct Node {
     /// The actions scored so far by key (index, tag), with their priors (plus a tiny random
     /// tie-break).
     priors: Vec<(u32, u32, f64)>,
+    /// The edges and priors of each tag: a world looks only at those of the tags it has
+    /// (with `Params::keys`, an opponent's node holds the tiles of many worlds, and a world
+    /// the two of one hand). Without keys, one tag.
+    buckets: Vec<Bucket>,
+}
+
+struct Bucket {
+    tag: u32,
+    edges: Vec<u32>,
+    priors: Vec<u32>,
 }
 
 impl Node {
@@ -182,17 +192,38 @@ impl Node {
             n: 0,
             edges: Vec::new(),
             priors: Vec::new(),
+            buckets: Vec::new(),
         }
+    }
+
+    fn bucket(&mut self, tag: u32) -> &mut Bucket {
+        let at = match self.buckets.iter().position(|b| b.tag == tag) {
+            Some(at) => at,
+            None => {
+                self.buckets.push(Bucket {
+                    tag,
+                    edges: Vec::new(),
+                    priors: Vec::new(),
+                });
+                self.buckets.len() - 1
+            }
+        };
+        &mut self.buckets[at]
+    }
+
+    fn add_prior(&mut self, index: u32, tag: u32, prior: f64) {
+        let j = self.priors.len() as u32;
+        self.priors.push((index, tag, prior));
+        self.bucket(tag).priors.push(j);
     }
 }
 
-/// The way from a node to one child: the action (its id when the edge was made, and its key
-/// across worlds: [`SearchGame::key`]), who chose it, and the child's statistics (visits,
+/// The way from a node to one child: the action (its id when the edge was made, and the
+/// index of its key across worlds, [`SearchGame::key`]; the tag is its bucket's), who chose it, and the child's statistics (visits,
 /// that mover's summed reward, the times it was available, its prior's bias).
 struct Edge {
     id: u32,
     index: u32,
-    tag: u32,
     child: u32,
     mover: u8,
     n: u64,
@@ -292,6 +323,8 @@ pub struct Tree<'a, G: SearchGame> {
     index: Vec<u32>,
     tags: Vec<u32>,
     chain: Vec<u32>,
+    /// The tags among them, each once.
+    world_tags: Vec<u32>,
     /// The edges available in this world: (the edge's index in its node, the action's place).
     available: Vec<(u32, u32)>,
     /// The edges walked this iteration: (node, the edge's index in it).
@@ -331,6 +364,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             index: Vec::new(),
             tags: Vec::new(),
             chain: Vec::new(),
+            world_tags: Vec::new(),
             available: Vec::new(),
             path: Vec::new(),
             missing: Vec::new(),
@@ -398,13 +432,10 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         for (&a, &score) in actions.iter().zip(self.scores.iter()) {
             scored.push((a, score + 1e-6 * self.rng.unit())); // random order among equals
         }
-        self.nodes[0].priors = scored
-            .iter()
-            .map(|&(a, prior)| {
-                let (index, tag) = self.key_of(world, a);
-                (index, tag, prior)
-            })
-            .collect();
+        for &(a, prior) in &scored {
+            let (index, tag) = self.key_of(world, a);
+            self.nodes[0].add_prior(index, tag, prior);
+        }
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
         scored.truncate(self.params.halving);
         let mover = world.to_move();
@@ -517,11 +548,15 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         self.index.clear();
         self.tags.clear();
         self.chain.clear();
+        self.world_tags.clear();
         self.legal.begin();
         for (i, &a) in actions.iter().enumerate() {
             let (index, tag) = self.key_of(world, a);
             self.index.push(index);
             self.tags.push(tag);
+            if !self.world_tags.contains(&tag) {
+                self.world_tags.push(tag);
+            }
             self.chain.push(u32::MAX);
             self.legal.set_first(index, i as u32, &mut self.chain);
         }
@@ -551,16 +586,25 @@ impl<'a, G: SearchGame> Tree<'a, G> {
     /// one while the node may still widen, else the best by UCB among those legal here.
     fn select(&mut self, node: usize, world: &mut G, actions: &[u32]) -> (usize, u32) {
         self.available.clear();
-        let edges = &self.nodes[node].edges;
-        for (k, edge) in edges.iter().enumerate() {
-            if let Some(i) = self.find(edge.index, edge.tag) {
-                self.available.push((k as u32, i as u32));
+        let here = &self.nodes[node];
+        let mut buckets = 0;
+        for bucket in &here.buckets {
+            if !self.world_tags.contains(&bucket.tag) {
+                continue;
+            }
+            buckets += 1;
+            for &k in &bucket.edges {
+                if let Some(i) = self.find(here.edges[k as usize].index, bucket.tag) {
+                    self.available.push((k, i as u32));
+                }
             }
         }
         // The same visiting order as the reference (it matters for ties): the edges' where
         // they are few beside the actions, else the actions'.
-        if edges.len() * 4 >= actions.len() {
+        if here.edges.len() * 4 >= actions.len() {
             self.available.sort_unstable_by_key(|&(_, i)| i);
+        } else if buckets > 1 {
+            self.available.sort_unstable_by_key(|&(k, _)| k);
         }
         let edges = &mut self.nodes[node].edges;
         for &(k, _) in &self.available {
@@ -601,11 +645,12 @@ impl<'a, G: SearchGame> Tree<'a, G> {
     ) -> usize {
         let child = self.nodes.len() as u32;
         self.nodes.push(Node::new());
+        let k = self.nodes[node].edges.len();
+        self.nodes[node].bucket(tag).edges.push(k as u32);
         let edges = &mut self.nodes[node].edges;
         edges.push(Edge {
             id,
             index,
-            tag,
             child,
             mover: mover as u8,
             n: 0,
@@ -619,15 +664,21 @@ impl<'a, G: SearchGame> Tree<'a, G> {
     fn expand(&mut self, node: usize, world: &mut G, actions: &[u32]) -> (usize, u32) {
         // Which of this world's actions (by place) have a child, and which a prior.
         self.kids.begin();
-        for edge in &self.nodes[node].edges {
-            if let Some(i) = self.find(edge.index, edge.tag) {
-                self.kids.set(i as u32, 1);
-            }
-        }
         self.scored.begin();
-        for (j, &(index, tag, _)) in self.nodes[node].priors.iter().enumerate() {
-            if let Some(i) = self.find(index, tag) {
-                self.scored.set(i as u32, j as u32);
+        let here = &self.nodes[node];
+        for bucket in &here.buckets {
+            if !self.world_tags.contains(&bucket.tag) {
+                continue;
+            }
+            for &k in &bucket.edges {
+                if let Some(i) = self.find(here.edges[k as usize].index, bucket.tag) {
+                    self.kids.set(i as u32, 1);
+                }
+            }
+            for &j in &bucket.priors {
+                if let Some(i) = self.find(here.priors[j as usize].0, bucket.tag) {
+                    self.scored.set(i as u32, j);
+                }
             }
         }
         let mut best: Option<(usize, f64)> = None;
@@ -660,7 +711,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             for (&i, &score) in self.missing.iter().zip(self.scores.iter()) {
                 let prior = score + 1e-6 * self.rng.unit(); // random order among equals
                 let (index, tag) = (self.index[i as usize], self.tags[i as usize]);
-                self.nodes[node].priors.push((index, tag, prior));
+                self.nodes[node].add_prior(index, tag, prior);
                 if best.is_none_or(|(_, b)| prior > b) {
                     best = Some((i as usize, prior));
                 }
@@ -1280,9 +1331,10 @@ mod tests {
             let root = &tree.stats()[0];
             let below = &tree.nodes[tree.nodes[0].edges[0].child as usize];
             let mut edges: Vec<(u32, u32, f64)> = below
-                .edges
+                .buckets
                 .iter()
-                .map(|e| (e.index, e.tag, e.mean()))
+                .flat_map(|b| b.edges.iter().map(|&k| (&below.edges[k as usize], b.tag)))
+                .map(|(e, tag)| (e.index, tag, e.mean()))
                 .collect();
             edges.sort_by_key(|&(index, tag, _)| (index, tag));
             (root.total / root.visits as f64, edges)
