@@ -253,6 +253,32 @@ def test_urgent_actions_are_in_every_batch_below_the_root(engine: str) -> None:
         assert bot.choose(state, state.to_move) in legal
 
 
+def test_the_tree_names_actions_by_id_or_by_text() -> None:
+    from cradle.ai.search import game_of
+
+    def tree(state: GameState, keys: int) -> Ismcts:
+        params = IsmctsParams(keys=keys, native=0)
+        knowledge = knowledge_for(game_of(state))
+        searched = Ismcts(state, state.to_move, knowledge, params, random.Random(5))
+        searched.run(Budget(iterations=120))
+        return searched
+
+    def below(searched: Ismcts) -> list[object]:
+        return [k for child in searched.root.children.values() for k in child.children]
+
+    # Gheos: an id names a hand slot, so by id an opponent's tiles share the slot's node.
+    state = decision_positions("gheos", 2, seed=3, count=2)[-1]
+    by_id, by_text = tree(state, 0), tree(state, 1)
+    assert below(by_id) and all(isinstance(k, int) for k in below(by_id))
+    assert below(by_text) and all(isinstance(k, str) for k in below(by_text))
+    for searched in (by_id, by_text):  # the result names the actions in text either way
+        assert {r.action for r in searched.result(0.0).actions} <= set(state.legal_actions())
+    assert by_id.stats() != by_text.stats()
+    # Tigris' ids and texts name the same actions: the same tree, draw for draw.
+    state = decision_positions("tigris", 2, seed=3, count=2)[-1]
+    assert tree(state, 0).stats() == tree(state, 1).stats()
+
+
 def test_a_batch_in_the_settings_overrides_the_knowledges() -> None:
     from cradle.ai.ismcts import batch_of
 

@@ -103,10 +103,11 @@ class IsmctsParams:
     # played out by the policy (GheosKnowledge.settle_conflict), not at the moment before it;
     # 0: at the moment before it.
     settle: int = 0
-    # The native search tells actions apart across worlds by what they are in each world
-    # (1; Gheos: the tile a hand slot holds, as the reference's action text names it) or by
-    # their ids alone (0; a Gheos id names the hand slot, whatever tile another world puts
-    # there). The Python search keys by action text: always the first.
+    # How the tree tells actions apart across worlds: 0, by id (a Gheos tile action's id
+    # names a hand slot, so the opponent's moves of different tiles in different worlds share
+    # a node: the default since its SPRT, docs/ai.md); 1, by what they are in each world (the
+    # action text: in Gheos the tile itself; the native search keys the tile the slot holds).
+    # Tigris' ids and texts name the same actions: both give the same tree.
     keys: int = 0
 
     def __post_init__(self) -> None:
@@ -148,18 +149,22 @@ def batch_of(params: IsmctsParams, knowledge: Knowledge) -> int:
 DEFAULT_VALUE = {"tigris": 2, "gheos": 3}
 
 
+# What names an action in the tree (IsmctsParams.keys): its id, or its text.
+Key = int | str
+
+
 class Node:
     __slots__ = ("action", "avail", "bias", "children", "mover", "n", "priors", "w")
 
-    def __init__(self, action: str, mover: int, bias: float) -> None:
+    def __init__(self, action: Key, mover: int, bias: float) -> None:
         self.action = action
         self.mover = mover
         self.bias = bias
         self.n = 0
         self.w = 0.0
         self.avail = 1
-        self.children: dict[str, Node] = {}
-        self.priors: dict[str, float] | None = None
+        self.children: dict[Key, Node] = {}
+        self.priors: dict[Key, float] | None = None
 
 
 @dataclass
@@ -253,16 +258,16 @@ class Ismcts:
         self.survivors = ranked[: (len(ranked) + 1) // 2]
         self.round += 1
 
-    def start_halving(self, world: GameState, actions: list[str]) -> None:
+    def start_halving(self, world: GameState, actions: list[str], keys: list[Key]) -> None:
         """The root's children for sequential halving: every action's prior (as ``expand``
         scores the root), then the best ``halving`` of them, best first."""
         root = self.root
-        priors: dict[str, float] = {}
+        priors: dict[Key, float] = {}
         scores = self.knowledge.priors(world, actions)
-        for action, score in zip(actions, scores, strict=True):
-            priors[action] = score + 1e-6 * self.rng.random()  # random order among equals
+        for key, score in zip(keys, scores, strict=True):
+            priors[key] = score + 1e-6 * self.rng.random()  # random order among equals
         root.priors = priors
-        best = sorted(actions, key=lambda a: -priors[a])[: self.params.halving]
+        best = sorted(keys, key=lambda a: -priors[a])[: self.params.halving]
         for action in best:
             child = Node(action, world.to_move, math.tanh(priors[action]))
             root.children[action] = child
@@ -299,17 +304,21 @@ class Ismcts:
                 rewards = rank_rewards(world.result())
                 break
             actions = world.legal_actions()
+            keys: list[Key] = [*actions] if self.params.keys else [*world.legal_action_ids()]
             if node is self.root and self.only is not None:
-                actions = [a for a in actions if a in self.only] or actions
+                kept = [i for i, a in enumerate(actions) if a in self.only]
+                if kept:  # unless none of them is legal in this world
+                    actions = [actions[i] for i in kept]
+                    keys = [keys[i] for i in kept]
             if node is self.root and self.params.halving and len(actions) > 1:
                 if not self.survivors:
-                    self.start_halving(world, actions)
+                    self.start_halving(world, actions, keys)
                 child = self.survivors[self.turn]
                 self.turn = (self.turn + 1) % len(self.survivors)
-                if child.action not in actions:  # not in this world: UCB chooses
-                    child = self.select(node, world, actions)
+                if child.action not in keys:  # not in this world: UCB chooses
+                    child = self.select(node, world, actions, keys)
             else:
-                child = self.select(node, world, actions)
+                child = self.select(node, world, actions, keys)
             path.append(child)
             fast(world).apply_quiet(child.action)
             if child.n == 0:
@@ -329,25 +338,27 @@ class Ismcts:
             child.w += rewards[child.mover]
         self.iterations += 1
 
-    def select(self, node: Node, world: GameState, actions: list[str]) -> Node:
+    def select(self, node: Node, world: GameState, actions: list[str], keys: list[Key]) -> Node:
+        """The child to follow: a new one while the node may still widen, else the best by
+        UCB among those legal in this world (``keys``: ``actions`` as the tree names them)."""
         children = node.children
         available: list[Node] = []
-        if len(children) * 4 < len(actions):
-            legal = set(actions)
-            for action, child in children.items():
-                if action in legal:
+        if len(children) * 4 < len(keys):
+            legal = set(keys)
+            for key, child in children.items():
+                if key in legal:
                     child.avail += 1
                     available.append(child)
         else:
-            for action in actions:
-                found = children.get(action)
+            for key in keys:
+                found = children.get(key)
                 if found is not None:
                     found.avail += 1
                     available.append(found)
         params = self.params
         allowed = params.widening * (node.n + 1) ** params.alpha
         if len(available) < len(actions) and (len(available) < allowed or not available):
-            return self.expand(node, world, actions)
+            return self.expand(node, world, actions, keys)
         c = params.exploration
         weight = params.prior_weight
         best = available[0]
@@ -363,27 +374,28 @@ class Ismcts:
                 best, best_score = child, score
         return best
 
-    def expand(self, node: Node, world: GameState, actions: list[str]) -> Node:
+    def expand(self, node: Node, world: GameState, actions: list[str], keys: list[Key]) -> Node:
         if node.priors is None:
             node.priors = {}
         priors = node.priors
         children = node.children
-        fresh = [a for a in actions if a not in children and a in priors]
+        fresh = [k for k in keys if k not in children and k in priors]
         if not fresh:
             # Score the actions not scored yet: all of them at the root, a random batch
             # deeper down (a node rarely lives long enough to need more than its best few).
-            missing = [a for a in actions if a not in priors]
+            missing = [a for a, k in zip(actions, keys, strict=True) if k not in priors]
             batch = batch_of(self.params, self.knowledge)
             if node is not self.root and len(missing) > batch:
                 missing = self.draw_batch(world, missing, batch)
             scores = self.knowledge.priors(world, missing)
+            key_of = dict(zip(actions, keys, strict=True))
             rng = self.rng
-            for action, score in zip(missing, scores, strict=True):
-                priors[action] = score + 1e-6 * rng.random()  # random order among equals
-            fresh = missing
-        action = max(fresh, key=priors.__getitem__)
-        child = Node(action, world.to_move, math.tanh(priors[action]))
-        children[action] = child
+            fresh = [key_of[a] for a in missing]
+            for key, score in zip(fresh, scores, strict=True):
+                priors[key] = score + 1e-6 * rng.random()  # random order among equals
+        key = max(fresh, key=priors.__getitem__)
+        child = Node(key, world.to_move, math.tanh(priors[key]))
+        children[key] = child
         return child
 
     def draw_batch(self, world: GameState, missing: list[str], batch: int) -> list[str]:
@@ -397,7 +409,13 @@ class Ismcts:
         return first + self.rng.sample(rest, max(0, min(room, len(rest))))
 
     def stats(self) -> dict[str, tuple[int, float]]:
-        return {a: (c.n, c.w) for a, c in self.root.children.items()}
+        """The root's children by action text (the root's actions are the same in every
+        world: the searching seat's own)."""
+        children = self.root.children.items()
+        if self.params.keys:
+            return {str(a): (c.n, c.w) for a, c in children}
+        text = fast(self.state).action_string
+        return {text(int(a)): (c.n, c.w) for a, c in children}
 
     def result(self, seconds: float) -> SearchResult:
         return make_result(
