@@ -29,11 +29,6 @@ pub struct Params {
     /// Actions are told apart across worlds by the game's keys ([`SearchGame::key`]: in
     /// Gheos the tile a hand slot holds), not by their ids alone.
     pub keys: bool,
-    /// The weight of what an action earned its mover anywhere in the tree (its mean reward
-    /// over every node where that seat played it, "move-average sampling"): a fading bonus in
-    /// UCB, `mast × mean / (visits + 1)`, and `mast × (mean - ½)` added to the prior that
-    /// orders expansions. 0: off.
-    pub mast: f64,
 }
 
 impl Default for Params {
@@ -50,7 +45,6 @@ impl Default for Params {
             balance: 0,
             urgent: 0,
             keys: false,
-            mast: 0.0,
         }
     }
 }
@@ -106,7 +100,7 @@ impl Budget {
 }
 
 /// The settings as Python sends them: exploration, widening, alpha, prior_weight, rollout,
-/// playout, batch, halving, balance, urgent, keys (0 or 1), mast.
+/// playout, batch, halving, balance, urgent, keys (0 or 1).
 pub type Settings = (
     f64,
     f64,
@@ -119,12 +113,11 @@ pub type Settings = (
     usize,
     usize,
     usize,
-    f64,
 );
 
 impl Params {
     /// exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
-    /// balance, urgent, keys, mast: the order `cradle.ai.ismcts` sends them in.
+    /// balance, urgent, keys: the order `cradle.ai.ismcts` sends them in.
     pub fn from_tuple(params: Settings) -> Params {
         let (
             exploration,
@@ -138,7 +131,6 @@ impl Params {
             balance,
             urgent,
             keys,
-            mast,
         ) = params;
         Params {
             exploration,
@@ -152,7 +144,6 @@ impl Params {
             balance,
             urgent,
             keys: keys > 0,
-            mast,
         }
     }
 }
@@ -336,10 +327,6 @@ pub struct Tree<'a, G: SearchGame> {
     world_tags: Vec<u32>,
     /// The edges available in this world: (the edge's index in its node, the action's place).
     available: Vec<(u32, u32)>,
-    /// Per action key index and mover (`index × 4 + mover`): its visits and summed reward
-    /// over the whole tree (`Params::mast`).
-    mast_n: Vec<u32>,
-    mast_w: Vec<f64>,
     /// The edges walked this iteration: (node, the edge's index in it).
     path: Vec<(u32, u32)>,
     missing: Vec<u32>,
@@ -380,8 +367,6 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             world_tags: Vec::new(),
             available: Vec::new(),
             path: Vec::new(),
-            mast_n: Vec::new(),
-            mast_w: Vec::new(),
             missing: Vec::new(),
             missing_ids: Vec::new(),
             urgent: Vec::new(),
@@ -550,21 +535,9 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         for &(parent, k) in &self.path {
             let edge = &mut self.nodes[parent as usize].edges[k as usize];
             edge.n += 1;
-            let reward = rewards[edge.mover as usize];
-            edge.w += reward;
-            let (child, at) = (
-                edge.child as usize,
-                edge.index as usize * 4 + edge.mover as usize,
-            );
+            edge.w += rewards[edge.mover as usize];
+            let child = edge.child as usize;
             self.nodes[child].n += 1;
-            if self.params.mast > 0.0 {
-                if at >= self.mast_n.len() {
-                    self.mast_n.resize(at + 1, 0);
-                    self.mast_w.resize(at + 1, 0.0);
-                }
-                self.mast_n[at] += 1;
-                self.mast_w[at] += reward;
-            }
         }
         self.iterations += 1;
     }
@@ -649,37 +622,15 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         for &(k, i) in &self.available {
             let edge = &edges[k as usize];
             let n = edge.n as f64;
-            let mut score = edge.w / n
+            let score = edge.w / n
                 + p.exploration * ((edge.avail as f64).ln() / n).sqrt()
                 + p.prior_weight * edge.bias / (n + 1.0);
-            if p.mast > 0.0 {
-                score += p.mast * self.mast_mean(edge.index, edge.mover) / (n + 1.0);
-            }
             if score > best_score {
                 best = (k, i);
                 best_score = score;
             }
         }
         (best.0 as usize, actions[best.1 as usize])
-    }
-
-    /// The mean reward action key `index` earned `mover` over the tree (½ before any).
-    fn mast_mean(&self, index: u32, mover: u8) -> f64 {
-        let at = index as usize * 4 + mover as usize;
-        match self.mast_n.get(at) {
-            Some(&n) if n > 0 => self.mast_w[at] / f64::from(n),
-            _ => 0.5,
-        }
-    }
-
-    /// The rank of an action in the expansion order: its prior, and with `Params::mast` what
-    /// it earned its mover elsewhere in the tree.
-    fn rank(&self, prior: f64, index: u32, mover: u8) -> f64 {
-        if self.params.mast > 0.0 {
-            prior + self.params.mast * (self.mast_mean(index, mover) - 0.5)
-        } else {
-            prior
-        }
     }
 
     /// A new child of `node` by action `id` of key `(index, tag)`, chosen by `mover`: its
@@ -730,15 +681,13 @@ impl<'a, G: SearchGame> Tree<'a, G> {
                 }
             }
         }
-        let mover = world.to_move() as u8;
-        let mut best: Option<(usize, f64, f64)> = None;
+        let mut best: Option<(usize, f64)> = None;
         for i in 0..actions.len() {
             if self.kids.get(i as u32).is_none() {
                 if let Some(j) = self.scored.get(i as u32) {
                     let prior = self.nodes[node].priors[j as usize].2;
-                    let rank = self.rank(prior, self.index[i], mover);
-                    if best.is_none_or(|(_, b, _)| rank > b) {
-                        best = Some((i, rank, prior));
+                    if best.is_none_or(|(_, b)| prior > b) {
+                        best = Some((i, prior));
                     }
                 }
             }
@@ -763,13 +712,12 @@ impl<'a, G: SearchGame> Tree<'a, G> {
                 let prior = score + 1e-6 * self.rng.unit(); // random order among equals
                 let (index, tag) = (self.index[i as usize], self.tags[i as usize]);
                 self.nodes[node].add_prior(index, tag, prior);
-                let rank = self.rank(prior, index, mover);
-                if best.is_none_or(|(_, b, _)| rank > b) {
-                    best = Some((i as usize, rank, prior));
+                if best.is_none_or(|(_, b)| prior > b) {
+                    best = Some((i as usize, prior));
                 }
             }
         }
-        let (i, _, prior) = best.expect("expand is called with an action left to try");
+        let (i, prior) = best.expect("expand is called with an action left to try");
         let key = (self.index[i], self.tags[i]);
         let k = self.add_child(node, actions[i], key, world.to_move(), prior);
         (k, actions[i])

@@ -109,10 +109,6 @@ class IsmctsParams:
     # action text: in Gheos the tile itself; the native search keys the tile the slot holds).
     # Tigris' ids and texts name the same actions: both give the same tree.
     keys: int = 0
-    # Move-average sampling (an experiment, native search only): the weight of an action's
-    # mean reward to its mover over the whole tree, as a fading bonus in UCB (mast × mean /
-    # (visits + 1)) and mast × (mean - 0.5) added to the prior that orders expansions. 0: off.
-    mast: float = 0.0
 
     def __post_init__(self) -> None:
         if self.value not in (None, 1, 2, 3, 4):
@@ -125,8 +121,6 @@ class IsmctsParams:
             raise ValueError(f"settle is 0 or 1, not {self.settle}")
         if self.keys not in (0, 1):
             raise ValueError(f"keys is 0 or 1, not {self.keys}")
-        if not self.mast >= 0:
-            raise ValueError(f"mast is at least 0, not {self.mast}")
         if self.batch is not None and self.batch < 1:
             raise ValueError(f"batch is at least 1, not {self.batch}")
         if self.halving < 0 or self.halving == 1:
@@ -204,8 +198,6 @@ class Ismcts:
         rng: random.Random,
         only: Sequence[str] | None = None,
     ) -> None:
-        if params.mast:
-            raise ValueError("mast is a setting of the native search only (an experiment)")
         self.state = state
         self.seat = seat
         self.knowledge = knowledge
@@ -481,7 +473,7 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
 
 
 # The settings as the native search takes them (``_native_run`` builds them in order).
-NativeSettings = tuple[float, float, float, float, int, int, int, int, int, int, int, float]
+NativeSettings = tuple[float, float, float, float, int, int, int, int, int, int, int]
 
 # The native search of a state: (state, seat, iterations, seconds, params, seeds, only,
 # floor) -> (iterations run, [(action id, visits, summed reward) per visited root action]).
@@ -600,7 +592,6 @@ def _native_run(
         int(params.balance),
         int(params.urgent),
         int(params.keys),
-        float(params.mast),
     )
     # Seeds of any size, as random.Random takes them: the generator's first 64 bits.
     native_seeds = [random.Random(seed).getrandbits(64) for seed in seeds]
