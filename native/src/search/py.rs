@@ -51,7 +51,7 @@ pub fn model_is_set(game: &str) -> PyResult<()> {
 }
 
 /// The search's settings as Python hands them over: exploration, widening, alpha,
-/// prior_weight, rollout, playout, batch, halving, balance, urgent, keys.
+/// prior_weight, rollout, playout, batch, halving, balance, urgent, keys, refresh.
 pub type PyParams = super::tree::Settings;
 
 /// The iterations run and, per visited root action, (action id, visits, summed reward).
