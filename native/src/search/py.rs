@@ -51,7 +51,7 @@ pub fn model_is_set(game: &str) -> PyResult<()> {
 }
 
 /// The search's settings as Python hands them over: exploration, widening, alpha,
-/// prior_weight, rollout, playout, batch, halving, balance, urgent, keys, refresh.
+/// prior_weight, rollout, playout, batch, halving, balance, urgent, keys.
 pub type PyParams = super::tree::Settings;
 
 /// The iterations run and, per visited root action, (action id, visits, summed reward).

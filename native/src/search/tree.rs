@@ -29,11 +29,6 @@ pub struct Params {
     /// Actions are told apart across worlds by the game's keys ([`SearchGame::key`]: in
     /// Gheos the tile a hand slot holds), not by their ids alone.
     pub keys: bool,
-    /// Below the root, before an expansion, the this many best of the unexpanded actions
-    /// that have a prior are scored again in this world, and each prior becomes the mean of
-    /// its readings (a prior read once, in another world, with another tile in the slot, is
-    /// as lucky as that tile was). 0: off.
-    pub refresh: usize,
 }
 
 impl Default for Params {
@@ -50,7 +45,6 @@ impl Default for Params {
             balance: 0,
             urgent: 0,
             keys: false,
-            refresh: 0,
         }
     }
 }
@@ -106,7 +100,7 @@ impl Budget {
 }
 
 /// The settings as Python sends them: exploration, widening, alpha, prior_weight, rollout,
-/// playout, batch, halving, balance, urgent, keys (0 or 1), refresh.
+/// playout, batch, halving, balance, urgent, keys (0 or 1).
 pub type Settings = (
     f64,
     f64,
@@ -119,12 +113,11 @@ pub type Settings = (
     usize,
     usize,
     usize,
-    usize,
 );
 
 impl Params {
     /// exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
-    /// balance, urgent, keys, refresh: the order `cradle.ai.ismcts` sends them in.
+    /// balance, urgent, keys: the order `cradle.ai.ismcts` sends them in.
     pub fn from_tuple(params: Settings) -> Params {
         let (
             exploration,
@@ -138,7 +131,6 @@ impl Params {
             balance,
             urgent,
             keys,
-            refresh,
         ) = params;
         Params {
             exploration,
@@ -152,7 +144,6 @@ impl Params {
             balance,
             urgent,
             keys: keys > 0,
-            refresh,
         }
     }
 }
@@ -183,8 +174,6 @@ struct Node {
     /// The actions scored so far by key (index, tag), with their priors (plus a tiny random
     /// tie-break).
     priors: Vec<(u32, u32, f64)>,
-    /// How many readings each prior is the mean of (`Params::refresh`).
-    readings: Vec<u32>,
     /// The edges and priors of each tag: a world looks only at those of the tags it has
     /// (with `Params::keys`, an opponent's node holds the tiles of many worlds, and a world
     /// the two of one hand). Without keys, one tag.
@@ -203,7 +192,6 @@ impl Node {
             n: 0,
             edges: Vec::new(),
             priors: Vec::new(),
-            readings: Vec::new(),
             buckets: Vec::new(),
         }
     }
@@ -226,7 +214,6 @@ impl Node {
     fn add_prior(&mut self, index: u32, tag: u32, prior: f64) {
         let j = self.priors.len() as u32;
         self.priors.push((index, tag, prior));
-        self.readings.push(1);
         self.bucket(tag).priors.push(j);
     }
 }
@@ -694,9 +681,6 @@ impl<'a, G: SearchGame> Tree<'a, G> {
                 }
             }
         }
-        if node != 0 && self.params.refresh > 0 {
-            self.refresh(node, world, actions);
-        }
         let mut best: Option<(usize, f64)> = None;
         for i in 0..actions.len() {
             if self.kids.get(i as u32).is_none() {
@@ -737,35 +721,6 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         let key = (self.index[i], self.tags[i]);
         let k = self.add_child(node, actions[i], key, world.to_move(), prior);
         (k, actions[i])
-    }
-
-    /// `Params::refresh`: the best few unexpanded actions with a prior, read again here.
-    fn refresh(&mut self, node: usize, world: &mut G, actions: &[u32]) {
-        let mut top: Vec<(f64, u32, u32)> = Vec::new();
-        for i in 0..actions.len() {
-            if self.kids.get(i as u32).is_none() {
-                if let Some(j) = self.scored.get(i as u32) {
-                    top.push((self.nodes[node].priors[j as usize].2, i as u32, j));
-                }
-            }
-        }
-        let take = self.params.refresh.min(top.len());
-        if take == 0 {
-            return;
-        }
-        top.select_nth_unstable_by(take - 1, |a, b| b.0.total_cmp(&a.0));
-        top.truncate(take);
-        self.missing_ids.clear();
-        self.missing_ids
-            .extend(top.iter().map(|&(_, i, _)| actions[i as usize]));
-        world.priors(&self.missing_ids, &mut self.scores);
-        let here = &mut self.nodes[node];
-        for (&(_, _, j), &score) in top.iter().zip(self.scores.iter()) {
-            let j = j as usize;
-            let n = f64::from(here.readings[j]);
-            here.priors[j].2 = (here.priors[j].2 * n + score) / (n + 1.0);
-            here.readings[j] += 1;
-        }
     }
 
     /// Cut `missing` (places in `actions`) to a batch: the urgent actions first (with

@@ -109,10 +109,6 @@ class IsmctsParams:
     # action text: in Gheos the tile itself; the native search keys the tile the slot holds).
     # Tigris' ids and texts name the same actions: both give the same tree.
     keys: int = 0
-    # A trial (native search only): below the root, before an expansion, the this many best
-    # unexpanded actions with a prior are scored again in the world at hand and each prior
-    # becomes the mean of its readings. 0: off.
-    refresh: int = 0
 
     def __post_init__(self) -> None:
         if self.value not in (None, 1, 2, 3, 4):
@@ -202,8 +198,6 @@ class Ismcts:
         rng: random.Random,
         only: Sequence[str] | None = None,
     ) -> None:
-        if params.refresh:
-            raise ValueError("refresh is a setting of the native search only (a trial)")
         self.state = state
         self.seat = seat
         self.knowledge = knowledge
@@ -479,7 +473,7 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
 
 
 # The settings as the native search takes them (``_native_run`` builds them in order).
-NativeSettings = tuple[float, float, float, float, int, int, int, int, int, int, int, int]
+NativeSettings = tuple[float, float, float, float, int, int, int, int, int, int, int]
 
 # The native search of a state: (state, seat, iterations, seconds, params, seeds, only,
 # floor) -> (iterations run, [(action id, visits, summed reward) per visited root action]).
@@ -598,7 +592,6 @@ def _native_run(
         int(params.balance),
         int(params.urgent),
         int(params.keys),
-        int(params.refresh),
     )
     # Seeds of any size, as random.Random takes them: the generator's first 64 bits.
     native_seeds = [random.Random(seed).getrandbits(64) for seed in seeds]
