@@ -870,6 +870,37 @@ pub fn search<G: SearchGame>(
 mod tests {
     use super::*;
 
+    /// What every two-player toy game below answers alike: nothing to settle, a drawn
+    /// heuristic, no random playout; its quick policy's move and its prior batch vary.
+    macro_rules! toy_rest {
+        (policy $policy:expr, batch $batch:expr) => {
+            fn players(&self) -> usize {
+                2
+            }
+            fn unsettled(&mut self) -> bool {
+                false
+            }
+            fn policy(&mut self, _rng: &mut SearchRng) -> u32 {
+                $policy
+            }
+            fn heuristic_rewards(&mut self) -> [f64; 4] {
+                [0.5, 0.5, 0.0, 0.0]
+            }
+            fn playout_moves(&self) -> usize {
+                0
+            }
+            fn prior_batch(&self) -> usize {
+                $batch
+            }
+        };
+    }
+
+    /// Every action the same prior.
+    fn flat(ids: &[u32], out: &mut Vec<f64>) {
+        out.clear();
+        out.extend(ids.iter().map(|_| 0.0));
+    }
+
     /// Nim: take 1 to 3 from a pile; who takes the last one wins. From 5 only taking 1
     /// (leaving 4) wins.
     #[derive(Clone)]
@@ -881,9 +912,6 @@ mod tests {
     }
 
     impl SearchGame for Nim {
-        fn players(&self) -> usize {
-            2
-        }
         fn to_move(&self) -> usize {
             self.mover
         }
@@ -907,24 +935,9 @@ mod tests {
             self.clone()
         }
         fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
-            out.clear();
-            out.extend(ids.iter().map(|_| 0.0));
+            flat(ids, out);
         }
-        fn unsettled(&mut self) -> bool {
-            false
-        }
-        fn policy(&mut self, _rng: &mut SearchRng) -> u32 {
-            1
-        }
-        fn heuristic_rewards(&mut self) -> [f64; 4] {
-            [0.5, 0.5, 0.0, 0.0]
-        }
-        fn playout_moves(&self) -> usize {
-            0
-        }
-        fn prior_batch(&self) -> usize {
-            48
-        }
+        toy_rest!(policy 1, batch 48);
         fn ruled_move(&mut self) -> Option<u32> {
             let take = self.left % 4;
             (self.ruled && take > 0).then_some(take)
@@ -940,9 +953,6 @@ mod tests {
     }
 
     impl SearchGame for Coin {
-        fn players(&self) -> usize {
-            2
-        }
         fn to_move(&self) -> usize {
             0
         }
@@ -970,21 +980,7 @@ mod tests {
             out.clear();
             out.extend(ids.iter().map(|&id| f64::from(id)));
         }
-        fn unsettled(&mut self) -> bool {
-            false
-        }
-        fn policy(&mut self, _rng: &mut SearchRng) -> u32 {
-            1
-        }
-        fn heuristic_rewards(&mut self) -> [f64; 4] {
-            [0.5, 0.5, 0.0, 0.0]
-        }
-        fn playout_moves(&self) -> usize {
-            0
-        }
-        fn prior_batch(&self) -> usize {
-            48
-        }
+        toy_rest!(policy 1, batch 48);
     }
 
     fn best(stats: &[RootStats]) -> u32 {
@@ -1146,9 +1142,6 @@ mod tests {
     }
 
     impl SearchGame for Wide {
-        fn players(&self) -> usize {
-            2
-        }
         fn to_move(&self) -> usize {
             self.moves % 2
         }
@@ -1169,24 +1162,9 @@ mod tests {
             self.clone()
         }
         fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
-            out.clear();
-            out.extend(ids.iter().map(|_| 0.0));
+            flat(ids, out);
         }
-        fn unsettled(&mut self) -> bool {
-            false
-        }
-        fn policy(&mut self, _rng: &mut SearchRng) -> u32 {
-            0
-        }
-        fn heuristic_rewards(&mut self) -> [f64; 4] {
-            [0.5, 0.5, 0.0, 0.0]
-        }
-        fn playout_moves(&self) -> usize {
-            0
-        }
-        fn prior_batch(&self) -> usize {
-            3
-        }
+        toy_rest!(policy 0, batch 3);
         fn urgent(&mut self, out: &mut Vec<u32>) {
             out.clear();
             out.push(7);
@@ -1249,9 +1227,6 @@ mod tests {
     }
 
     impl SearchGame for Hidden {
-        fn players(&self) -> usize {
-            2
-        }
         fn to_move(&self) -> usize {
             self.moves as usize
         }
@@ -1286,24 +1261,9 @@ mod tests {
             }
         }
         fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
-            out.clear();
-            out.extend(ids.iter().map(|_| 0.0));
+            flat(ids, out);
         }
-        fn unsettled(&mut self) -> bool {
-            false
-        }
-        fn policy(&mut self, _rng: &mut SearchRng) -> u32 {
-            11
-        }
-        fn heuristic_rewards(&mut self) -> [f64; 4] {
-            [0.5, 0.5, 0.0, 0.0]
-        }
-        fn playout_moves(&self) -> usize {
-            0
-        }
-        fn prior_batch(&self) -> usize {
-            48
-        }
+        toy_rest!(policy 11, batch 48);
         fn key(&self, id: u32) -> (u32, u32) {
             (id, if id == 10 { self.tile } else { 0 })
         }
