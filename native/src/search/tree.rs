@@ -165,9 +165,8 @@ const PAIRED: u64 = 0x9e37_79b9_7f4a_7c15;
 /// The settling limit of `cradle.ai.search.settle`.
 const SETTLE_LIMIT: usize = 8;
 
-/// A node's visits, its children and what it scored.
+/// A node's children and what it scored. Its visits are its edge's (the root's, the tree's).
 struct Node {
-    n: u64,
     /// The statistics of the children live in their parent, side by side: selection reads
     /// every child's, and one node apart from the next would cost a cache miss each.
     edges: Vec<Edge>,
@@ -189,7 +188,6 @@ struct Bucket {
 impl Node {
     fn new() -> Node {
         Node {
-            n: 0,
             edges: Vec::new(),
             priors: Vec::new(),
             buckets: Vec::new(),
@@ -299,6 +297,8 @@ pub struct Tree<'a, G: SearchGame> {
     params: Params,
     rng: SearchRng,
     nodes: Vec<Node>,
+    /// The root's visits (every other node's are on the edge that leads to it).
+    root_visits: u64,
     only: Option<&'a [u32]>,
     pub iterations: u64,
     /// Sequential halving (`Params::halving`): the root's edges left, the next one's place in
@@ -349,6 +349,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             params,
             rng: SearchRng::new(seed),
             nodes: vec![Node::new()],
+            root_visits: 0,
             only,
             iterations: 0,
             survivors: Vec::new(),
@@ -425,23 +426,23 @@ impl<'a, G: SearchGame> Tree<'a, G> {
     }
 
     /// The root's children for sequential halving: every action's prior (as `expand` scores
-    /// the root), then the best `halving` of them, best first.
+    /// the root), then the best `halving` of them, best first. The actions' keys are the
+    /// ones [`Tree::keys`] read.
     fn start_halving(&mut self, world: &mut G, actions: &[u32]) {
         world.priors(actions, &mut self.scores);
-        let mut scored: Vec<(u32, f64)> = Vec::with_capacity(actions.len());
-        for (&a, &score) in actions.iter().zip(self.scores.iter()) {
-            scored.push((a, score + 1e-6 * self.rng.unit())); // random order among equals
+        let mut scored: Vec<(usize, f64)> = Vec::with_capacity(actions.len());
+        for (i, &score) in self.scores.iter().enumerate() {
+            scored.push((i, score + 1e-6 * self.rng.unit())); // random order among equals
         }
-        for &(a, prior) in &scored {
-            let (index, tag) = self.key_of(world, a);
-            self.nodes[0].add_prior(index, tag, prior);
+        for &(i, prior) in &scored {
+            self.nodes[0].add_prior(self.index[i], self.tags[i], prior);
         }
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
         scored.truncate(self.params.halving);
         let mover = world.to_move();
-        for (action, prior) in scored.iter().copied() {
-            let (index, tag) = self.key_of(world, action);
-            let k = self.add_child(0, action, (index, tag), mover, prior);
+        for &(i, prior) in &scored {
+            let key = (self.index[i], self.tags[i]);
+            let k = self.add_child(0, actions[i], key, mover, prior);
             self.survivors.push(k as u32);
         }
         let n = self.survivors.len();
@@ -491,6 +492,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
 
     fn walk(&mut self, mut world: G) {
         let mut node = 0usize;
+        let mut visits = self.root_visits;
         self.path.clear();
         let rewards = loop {
             if world.is_over() {
@@ -517,10 +519,10 @@ impl<'a, G: SearchGame> Tree<'a, G> {
                 if actions.contains(&id) {
                     (k, id)
                 } else {
-                    self.select(node, &mut world, &actions) // not in this world: UCB chooses
+                    self.select(node, visits, &mut world, &actions) // not in this world: UCB
                 }
             } else {
-                self.select(node, &mut world, &actions)
+                self.select(node, visits, &mut world, &actions)
             };
             self.actions = actions;
             self.path.push((node as u32, k as u32));
@@ -529,15 +531,13 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             if edge.n == 0 {
                 break self.evaluate(&mut world);
             }
-            node = edge.child as usize;
+            (node, visits) = (edge.child as usize, edge.n);
         };
-        self.nodes[0].n += 1;
+        self.root_visits += 1;
         for &(parent, k) in &self.path {
             let edge = &mut self.nodes[parent as usize].edges[k as usize];
             edge.n += 1;
             edge.w += rewards[edge.mover as usize];
-            let child = edge.child as usize;
-            self.nodes[child].n += 1;
         }
         self.iterations += 1;
     }
@@ -550,8 +550,19 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         self.chain.clear();
         self.world_tags.clear();
         self.legal.begin();
+        if !self.params.keys {
+            // An id is its own key: one tag, no index twice.
+            self.index.extend_from_slice(actions);
+            self.tags.resize(actions.len(), 0);
+            self.chain.resize(actions.len(), u32::MAX);
+            self.world_tags.push(0);
+            for (i, &a) in actions.iter().enumerate() {
+                self.legal.set(a, i as u32);
+            }
+            return;
+        }
         for (i, &a) in actions.iter().enumerate() {
-            let (index, tag) = self.key_of(world, a);
+            let (index, tag) = world.key(a);
             self.index.push(index);
             self.tags.push(tag);
             if !self.world_tags.contains(&tag) {
@@ -559,14 +570,6 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             }
             self.chain.push(u32::MAX);
             self.legal.set_first(index, i as u32, &mut self.chain);
-        }
-    }
-
-    fn key_of(&self, world: &G, id: u32) -> (u32, u32) {
-        if self.params.keys {
-            world.key(id)
-        } else {
-            (id, 0)
         }
     }
 
@@ -583,10 +586,18 @@ impl<'a, G: SearchGame> Tree<'a, G> {
     }
 
     /// The edge (an index into the node's edges) to follow and its id in this world: a new
-    /// one while the node may still widen, else the best by UCB among those legal here.
-    fn select(&mut self, node: usize, world: &mut G, actions: &[u32]) -> (usize, u32) {
+    /// one while the node (seen `visits` times) may still widen, else the best by UCB among
+    /// those legal here.
+    fn select(&mut self, node: usize, visits: u64, world: &mut G, actions: &[u32]) -> (usize, u32) {
         self.available.clear();
         let here = &self.nodes[node];
+        // The same visiting order as the reference (it matters for ties): the edges' where
+        // they are few beside the actions, else the actions' (marked by place, then read in
+        // order).
+        let in_action_order = here.edges.len() * 4 >= actions.len();
+        if in_action_order {
+            self.kids.begin();
+        }
         let mut buckets = 0;
         for bucket in &here.buckets {
             if !self.world_tags.contains(&bucket.tag) {
@@ -595,14 +606,20 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             buckets += 1;
             for &k in &bucket.edges {
                 if let Some(i) = self.find(here.edges[k as usize].index, bucket.tag) {
-                    self.available.push((k, i as u32));
+                    if in_action_order {
+                        self.kids.set(i as u32, k);
+                    } else {
+                        self.available.push((k, i as u32));
+                    }
                 }
             }
         }
-        // The same visiting order as the reference (it matters for ties): the edges' where
-        // they are few beside the actions, else the actions'.
-        if here.edges.len() * 4 >= actions.len() {
-            self.available.sort_unstable_by_key(|&(_, i)| i);
+        if in_action_order {
+            for i in 0..actions.len() as u32 {
+                if let Some(k) = self.kids.get(i) {
+                    self.available.push((k, i));
+                }
+            }
         } else if buckets > 1 {
             self.available.sort_unstable_by_key(|&(k, _)| k);
         }
@@ -611,7 +628,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             edges[k as usize].avail += 1;
         }
         let p = self.params;
-        let allowed = p.widening * ((self.nodes[node].n + 1) as f64).powf(p.alpha);
+        let allowed = p.widening * ((visits + 1) as f64).powf(p.alpha);
         let count = self.available.len();
         if count < actions.len() && ((count as f64) < allowed || count == 0) {
             return self.expand(node, world, actions);
