@@ -435,13 +435,14 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             scored.push((i, score + 1e-6 * self.rng.unit())); // random order among equals
         }
         for &(i, prior) in &scored {
-            self.nodes[0].add_prior(self.index[i], self.tags[i], prior);
+            let (index, tag) = self.key_at(actions, i);
+            self.nodes[0].add_prior(index, tag, prior);
         }
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
         scored.truncate(self.params.halving);
         let mover = world.to_move();
         for &(i, prior) in &scored {
-            let key = (self.index[i], self.tags[i]);
+            let key = self.key_at(actions, i);
             let k = self.add_child(0, actions[i], key, mover, prior);
             self.survivors.push(k as u32);
         }
@@ -543,24 +544,18 @@ impl<'a, G: SearchGame> Tree<'a, G> {
     }
 
     /// The keys of this world's `actions` here (`index`, `tags`, `chain`), and the first
-    /// action of each index in `legal`.
+    /// action of each index in `legal`. Without `Params::keys` an id is its own key, and
+    /// nothing is read: `select` and `expand` mark by id (the default tree's fast path).
     fn keys(&mut self, world: &G, actions: &[u32]) {
+        self.world_tags.clear();
+        if !self.params.keys {
+            self.world_tags.push(0);
+            return;
+        }
         self.index.clear();
         self.tags.clear();
         self.chain.clear();
-        self.world_tags.clear();
         self.legal.begin();
-        if !self.params.keys {
-            // An id is its own key: one tag, no index twice.
-            self.index.extend_from_slice(actions);
-            self.tags.resize(actions.len(), 0);
-            self.chain.resize(actions.len(), u32::MAX);
-            self.world_tags.push(0);
-            for (i, &a) in actions.iter().enumerate() {
-                self.legal.set(a, i as u32);
-            }
-            return;
-        }
         for (i, &a) in actions.iter().enumerate() {
             let (index, tag) = world.key(a);
             self.index.push(index);
@@ -570,6 +565,16 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             }
             self.chain.push(u32::MAX);
             self.legal.set_first(index, i as u32, &mut self.chain);
+        }
+    }
+
+    /// The key (index, tag) of the action at place `i` of this world's `actions`.
+    #[inline]
+    fn key_at(&self, actions: &[u32], i: usize) -> (u32, u32) {
+        if self.params.keys {
+            (self.index[i], self.tags[i])
+        } else {
+            (actions[i], 0)
         }
     }
 
@@ -595,33 +600,58 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         // they are few beside the actions, else the actions' (marked by place, then read in
         // order).
         let in_action_order = here.edges.len() * 4 >= actions.len();
-        if in_action_order {
-            self.kids.begin();
-        }
-        let mut buckets = 0;
-        for bucket in &here.buckets {
-            if !self.world_tags.contains(&bucket.tag) {
-                continue;
-            }
-            buckets += 1;
-            for &k in &bucket.edges {
-                if let Some(i) = self.find(here.edges[k as usize].index, bucket.tag) {
-                    if in_action_order {
-                        self.kids.set(i as u32, k);
-                    } else {
+        if !self.params.keys {
+            // By id: the same order, with no keys read.
+            if in_action_order {
+                self.kids.begin();
+                for (k, edge) in here.edges.iter().enumerate() {
+                    self.kids.set(edge.id, k as u32);
+                }
+                for (i, &a) in actions.iter().enumerate() {
+                    if let Some(k) = self.kids.get(a) {
                         self.available.push((k, i as u32));
                     }
                 }
-            }
-        }
-        if in_action_order {
-            for i in 0..actions.len() as u32 {
-                if let Some(k) = self.kids.get(i) {
-                    self.available.push((k, i));
+            } else {
+                self.legal.begin();
+                for (i, &a) in actions.iter().enumerate() {
+                    self.legal.set(a, i as u32);
+                }
+                for (k, edge) in here.edges.iter().enumerate() {
+                    if let Some(i) = self.legal.get(edge.id) {
+                        self.available.push((k as u32, i));
+                    }
                 }
             }
-        } else if buckets > 1 {
-            self.available.sort_unstable_by_key(|&(k, _)| k);
+        } else {
+            if in_action_order {
+                self.kids.begin();
+            }
+            let mut buckets = 0;
+            for bucket in &here.buckets {
+                if !self.world_tags.contains(&bucket.tag) {
+                    continue;
+                }
+                buckets += 1;
+                for &k in &bucket.edges {
+                    if let Some(i) = self.find(here.edges[k as usize].index, bucket.tag) {
+                        if in_action_order {
+                            self.kids.set(i as u32, k);
+                        } else {
+                            self.available.push((k, i as u32));
+                        }
+                    }
+                }
+            }
+            if in_action_order {
+                for i in 0..actions.len() as u32 {
+                    if let Some(k) = self.kids.get(i) {
+                        self.available.push((k, i));
+                    }
+                }
+            } else if buckets > 1 {
+                self.available.sort_unstable_by_key(|&(k, _)| k);
+            }
         }
         let edges = &mut self.nodes[node].edges;
         for &(k, _) in &self.available {
@@ -679,29 +709,41 @@ impl<'a, G: SearchGame> Tree<'a, G> {
     }
 
     fn expand(&mut self, node: usize, world: &mut G, actions: &[u32]) -> (usize, u32) {
-        // Which of this world's actions (by place) have a child, and which a prior.
+        // Which of this world's actions have a child, and which a prior: marked by place,
+        // or by id where an id is its own key.
         self.kids.begin();
         self.scored.begin();
         let here = &self.nodes[node];
-        for bucket in &here.buckets {
-            if !self.world_tags.contains(&bucket.tag) {
-                continue;
-            }
-            for &k in &bucket.edges {
-                if let Some(i) = self.find(here.edges[k as usize].index, bucket.tag) {
-                    self.kids.set(i as u32, 1);
+        let keys = self.params.keys;
+        if keys {
+            for bucket in &here.buckets {
+                if !self.world_tags.contains(&bucket.tag) {
+                    continue;
+                }
+                for &k in &bucket.edges {
+                    if let Some(i) = self.find(here.edges[k as usize].index, bucket.tag) {
+                        self.kids.set(i as u32, 1);
+                    }
+                }
+                for &j in &bucket.priors {
+                    if let Some(i) = self.find(here.priors[j as usize].0, bucket.tag) {
+                        self.scored.set(i as u32, j);
+                    }
                 }
             }
-            for &j in &bucket.priors {
-                if let Some(i) = self.find(here.priors[j as usize].0, bucket.tag) {
-                    self.scored.set(i as u32, j);
-                }
+        } else {
+            for edge in &here.edges {
+                self.kids.set(edge.id, 1);
+            }
+            for (j, &(id, _, _)) in here.priors.iter().enumerate() {
+                self.scored.set(id, j as u32);
             }
         }
+        let slot = |i: usize| if keys { i as u32 } else { actions[i] };
         let mut best: Option<(usize, f64)> = None;
         for i in 0..actions.len() {
-            if self.kids.get(i as u32).is_none() {
-                if let Some(j) = self.scored.get(i as u32) {
+            if self.kids.get(slot(i)).is_none() {
+                if let Some(j) = self.scored.get(slot(i)) {
                     let prior = self.nodes[node].priors[j as usize].2;
                     if best.is_none_or(|(_, b)| prior > b) {
                         best = Some((i, prior));
@@ -714,7 +756,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             // deeper down (a node rarely lives long enough to need more than its best few).
             self.missing.clear();
             for i in 0..actions.len() {
-                if self.scored.get(i as u32).is_none() {
+                if self.scored.get(slot(i)).is_none() {
                     self.missing.push(i as u32);
                 }
             }
@@ -727,7 +769,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             world.priors(&self.missing_ids, &mut self.scores);
             for (&i, &score) in self.missing.iter().zip(self.scores.iter()) {
                 let prior = score + 1e-6 * self.rng.unit(); // random order among equals
-                let (index, tag) = (self.index[i as usize], self.tags[i as usize]);
+                let (index, tag) = self.key_at(actions, i as usize);
                 self.nodes[node].add_prior(index, tag, prior);
                 if best.is_none_or(|(_, b)| prior > b) {
                     best = Some((i as usize, prior));
@@ -735,7 +777,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             }
         }
         let (i, prior) = best.expect("expand is called with an action left to try");
-        let key = (self.index[i], self.tags[i]);
+        let key = self.key_at(actions, i);
         let k = self.add_child(node, actions[i], key, world.to_move(), prior);
         (k, actions[i])
     }
