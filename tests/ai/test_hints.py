@@ -49,3 +49,28 @@ def test_hints_only_for_the_seat_to_move_and_a_live_game() -> None:
         hints(state, seat=1 - state.to_move, budget=Budget(iterations=5))
     with pytest.raises(ValueError, match="at least one"):
         hints(state, count=0, budget=Budget(iterations=5))
+
+
+@pytest.mark.parametrize(("game", "players"), [("tigris", 2), ("gheos", 2)])
+def test_hints_search_with_the_bots_own_evaluation(game: str, players: int) -> None:
+    """A hint is what ``hard``'s search would say (IsmctsParams' defaults: Tigris value 2,
+    Gheos value 4 with settled priors), not the knowledge's first evaluation."""
+    import random
+
+    from cradle.ai.ismcts import IsmctsParams, knowledge_of, search
+    from cradle.ai.search import knowledge_for, sample_world
+
+    state = decision_positions(game, players, seed=4, count=4)[-1]
+    budget = Budget(iterations=120)
+    found = hints(state, count=4, budget=budget, seed=6)
+
+    def ranked(params: IsmctsParams, first: bool) -> list[tuple[str, int]]:
+        rng = random.Random(6)
+        sample_world(state, state.to_move, rng)  # the hints' world for the reasons
+        knowledge = knowledge_for(game) if first else knowledge_of(state, params)
+        result = search(state, state.to_move, budget, params, rng.getrandbits(63), knowledge)
+        return [(row.action, row.visits) for row in result.actions[:4]]
+
+    params = IsmctsParams()
+    assert [(h.action, h.visits) for h in found] == ranked(params, first=False)
+    assert ranked(params, first=False) != ranked(params, first=True)

@@ -205,11 +205,23 @@ def test_tigris_policy_plays_legal_actions_through_a_whole_game() -> None:
         state.apply(action)
 
 
-def test_the_gheos_search_judges_by_value_3_unless_told() -> None:
+def test_the_gheos_search_judges_by_value_4_with_settled_priors_unless_told() -> None:
+    from cradle.ai.gheos_knowledge import GheosKnowledge
     from cradle.ai.ismcts import IsmctsParams, knowledge_of
 
     state = gheos.new_game(2, 5)
-    assert knowledge_of(state, IsmctsParams()).value == 3  # type: ignore[attr-defined]
+    default = knowledge_of(state, IsmctsParams())
+    assert isinstance(default, GheosKnowledge) and default.value == 4 and default.settle
+    unsettled = knowledge_of(state, IsmctsParams(settle=0))
+    assert isinstance(unsettled, GheosKnowledge) and unsettled.value == 4
+    assert not unsettled.settle
+    plain = knowledge_of(state, IsmctsParams(value=3, settle=0))
+    assert isinstance(plain, GheosKnowledge) and plain.value == 3 and not plain.settle
+    # Tigris' priors have no such setting: its default leaves it off, naming it is an error.
+    assert not hasattr(knowledge_of(tigris.new_game(2, 5), IsmctsParams()), "settle")
+    assert knowledge_of(tigris.new_game(2, 5), IsmctsParams(settle=0)) is not None
+    with pytest.raises(ValueError, match="settle is a setting of the Gheos priors"):
+        knowledge_of(tigris.new_game(2, 5), IsmctsParams(settle=1))
     assert knowledge_of(state, IsmctsParams(value=1)).value == 1  # type: ignore[attr-defined]
     assert knowledge_of(state, IsmctsParams(value=2)).value == 2  # type: ignore[attr-defined]
     assert knowledge_of(tigris.new_game(2, 5), IsmctsParams()).value == 2  # type: ignore[attr-defined]

@@ -8,8 +8,8 @@ every step the native hooks must give what the Python knowledge gives on the Pyt
 unsettled, and for every hand-set evaluation (values 1 to 4) the values and temperature of
 the reading, the rewards, one-ply priors (a sample of the legal actions, and a refused one),
 the policy's scores of every action and its choice where no tie-break can change it; the same
-with settled priors (values 1 and 3), every action that starts a conflict among them. A
-divergence fails with the first differing step: the seed, the players, the actions so far
+with settled priors (values 1, 3 and 4, the search's default), every action that starts a
+conflict among them. A divergence fails with the first differing step: the seed, the players, the actions so far
 and the position before the step.
 
 ``CRADLE_KNOWLEDGE_GAMES`` sets how many games the default run plays; the ``long`` run plays
@@ -41,7 +41,7 @@ FOLLOWER_NOISE, MOVE_NOISE = 0.01, 0.05  # the policy's tie-breaks (both knowled
 KNOWLEDGES = {v: GheosKnowledge(value=v) for v in (1, 2, 3, 4)}
 KNOWLEDGE = KNOWLEDGES[1]
 # Priors after the conflict a move starts is played out (settle_conflict).
-SETTLED = {v: GheosKnowledge(value=v, settle=True) for v in (1, 3)}
+SETTLED = {v: GheosKnowledge(value=v, settle=True) for v in (1, 3, 4)}
 LEARNED = GheosKnowledge(learned=True)
 
 

@@ -12,8 +12,8 @@ import random
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from cradle.ai.ismcts import IsmctsParams, search
-from cradle.ai.search import Budget, game_of, knowledge_for, sample_world
+from cradle.ai.ismcts import IsmctsParams, knowledge_of, search
+from cradle.ai.search import Budget, sample_world
 from cradle.core.contract import GameState
 
 
@@ -45,7 +45,8 @@ def hints(
     if count < 1:
         raise ValueError("ask for at least one hint")
     actions = state.legal_actions()
-    knowledge = knowledge_for(game_of(state))
+    params = IsmctsParams()
+    knowledge = knowledge_of(state, params)  # the bots' own evaluation, not the first one
     rng = random.Random(seed)
     world = sample_world(state, seat, rng)
     if len(actions) == 1:
@@ -56,7 +57,7 @@ def hints(
         state,
         seat,
         budget or Budget(seconds=1.0),
-        IsmctsParams(),
+        params,
         rng.getrandbits(63),
         knowledge,
     )

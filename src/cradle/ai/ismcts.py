@@ -76,7 +76,8 @@ class IsmctsParams:
     # values kept tokens and followers by the growth to come, with a calibrated temperature
     # (cradle.ai.gheos_knowledge), 1 the first one, 3 value 1 and the control of the game's
     # end (a seat holding every token left chooses when the game ends), 4 value 3 with the
-    # tokens each seat can expect to play before the end.
+    # tokens each seat can expect to play before the end (Gheos' default since the SPRT of
+    # value 4 with ``settle``, docs/ai.md).
     value: int | None = None
     native: int = 1  # 0: the Python search even where the native one could run (comparisons)
     # 1: Tigris reads the opponents' hands from the public history (cradle.ai.belief): the
@@ -101,8 +102,9 @@ class IsmctsParams:
     urgent: int = 1
     # 1: Gheos priors judge a move that starts a war or a migration after that conflict is
     # played out by the policy (GheosKnowledge.settle_conflict), not at the moment before it;
-    # 0: at the moment before it.
-    settle: int = 0
+    # 0: at the moment before it. None: the game's default (DEFAULT_SETTLE: 1 in Gheos, with
+    # value 4, since their SPRT together; Tigris' priors have no such setting).
+    settle: int | None = None
     # How the tree tells actions apart across worlds: 0, by id (a Gheos tile action's id
     # names a hand slot, so the opponent's moves of different tiles in different worlds share
     # a node: the default since its SPRT, docs/ai.md); 1, by what they are in each world (the
@@ -117,7 +119,7 @@ class IsmctsParams:
             raise ValueError(f"balance is 0, 1 or 2, not {self.balance}")
         if self.urgent not in (0, 1, 2):
             raise ValueError(f"urgent is 0, 1 or 2, not {self.urgent}")
-        if self.settle not in (0, 1):
+        if self.settle not in (None, 0, 1):
             raise ValueError(f"settle is 0 or 1, not {self.settle}")
         if self.keys not in (0, 1):
             raise ValueError(f"keys is 0 or 1, not {self.keys}")
@@ -146,7 +148,9 @@ def batch_of(params: IsmctsParams, knowledge: Knowledge) -> int:
 
 
 # The evaluation each game's search uses when the settings name none (IsmctsParams.value).
-DEFAULT_VALUE = {"tigris": 2, "gheos": 3}
+DEFAULT_VALUE = {"tigris": 2, "gheos": 4}
+# Whether the priors settle conflicts when the settings do not say (IsmctsParams.settle).
+DEFAULT_SETTLE = {"gheos": 1}
 
 
 # What names an action in the tree (IsmctsParams.keys): its id, or its text.
@@ -456,8 +460,9 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
     learned = ":learned" if params.learned else ""
     if params.settle and game != "gheos":
         raise ValueError(f"settle is a setting of the Gheos priors, not of {game}'s")
+    settle = DEFAULT_SETTLE.get(game, 0) if params.settle is None else params.settle
     if game != "tigris":
-        settled = ":settled" if params.settle else ""
+        settled = ":settled" if settle else ""
         return knowledge_for(f"{game}{value}{learned}{settled}")
     if tilts is not None and params.belief:
         from cradle.ai.tigris_knowledge import TigrisKnowledge
