@@ -64,13 +64,13 @@ def test_hints_search_with_the_bots_own_evaluation(game: str, players: int) -> N
     budget = Budget(iterations=120)
     found = hints(state, count=4, budget=budget, seed=6)
 
-    def ranked(params: IsmctsParams, first: bool) -> list[tuple[str, int]]:
+    def ranked(first: bool) -> list[tuple[str, int]]:
+        params = IsmctsParams()
         rng = random.Random(6)
         sample_world(state, state.to_move, rng)  # the hints' world for the reasons
         knowledge = knowledge_for(game) if first else knowledge_of(state, params)
         result = search(state, state.to_move, budget, params, rng.getrandbits(63), knowledge)
         return [(row.action, row.visits) for row in result.actions[:4]]
 
-    params = IsmctsParams()
-    assert [(h.action, h.visits) for h in found] == ranked(params, first=False)
-    assert ranked(params, first=False) != ranked(params, first=True)
+    assert [(h.action, h.visits) for h in found] == ranked(first=False)
+    assert ranked(first=False) != ranked(first=True)

@@ -219,7 +219,8 @@ def test_the_gheos_search_judges_by_value_4_with_settled_priors_unless_told() ->
     assert isinstance(plain, GheosKnowledge) and plain.value == 3 and not plain.settle
     # Tigris' priors have no such setting: its default leaves it off, naming it is an error.
     assert not hasattr(knowledge_of(tigris.new_game(2, 5), IsmctsParams()), "settle")
-    assert knowledge_of(tigris.new_game(2, 5), IsmctsParams(settle=0)) is not None
+    opening = tigris.new_game(2, 5)
+    assert knowledge_of(opening, IsmctsParams(settle=0)) is knowledge_of(opening, IsmctsParams())
     with pytest.raises(ValueError, match="settle is a setting of the Gheos priors"):
         knowledge_of(tigris.new_game(2, 5), IsmctsParams(settle=1))
     assert knowledge_of(state, IsmctsParams(value=1)).value == 1  # type: ignore[attr-defined]

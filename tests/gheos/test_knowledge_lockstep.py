@@ -9,8 +9,8 @@ unsettled, and for every hand-set evaluation (values 1 to 4) the values and temp
 the reading, the rewards, one-ply priors (a sample of the legal actions, and a refused one),
 the policy's scores of every action and its choice where no tie-break can change it; the same
 with settled priors (values 1, 3 and 4, the search's default), every action that starts a
-conflict among them. A divergence fails with the first differing step: the seed, the players, the actions so far
-and the position before the step.
+conflict among them. A divergence fails with the first differing step: the seed, the
+players, the actions so far and the position before the step.
 
 ``CRADLE_KNOWLEDGE_GAMES`` sets how many games the default run plays; the ``long`` run plays
 hundreds (``make test-long``).
