@@ -218,14 +218,14 @@ def test_the_gheos_search_judges_by_value_4_with_settled_priors_unless_told() ->
     plain = knowledge_of(state, IsmctsParams(value=3, settle=0))
     assert isinstance(plain, GheosKnowledge) and plain.value == 3 and not plain.settle
     # Tigris' priors have no such setting: its default leaves it off, naming it is an error.
-    assert not hasattr(knowledge_of(tigris.new_game(2, 5), IsmctsParams()), "settle")
     opening = tigris.new_game(2, 5)
+    assert not hasattr(knowledge_of(opening, IsmctsParams()), "settle")
     assert knowledge_of(opening, IsmctsParams(settle=0)) is knowledge_of(opening, IsmctsParams())
     with pytest.raises(ValueError, match="settle is a setting of the Gheos priors"):
-        knowledge_of(tigris.new_game(2, 5), IsmctsParams(settle=1))
+        knowledge_of(opening, IsmctsParams(settle=1))
     assert knowledge_of(state, IsmctsParams(value=1)).value == 1  # type: ignore[attr-defined]
     assert knowledge_of(state, IsmctsParams(value=2)).value == 2  # type: ignore[attr-defined]
-    assert knowledge_of(tigris.new_game(2, 5), IsmctsParams()).value == 2  # type: ignore[attr-defined]
+    assert knowledge_of(opening, IsmctsParams()).value == 2  # type: ignore[attr-defined]
     assert knowledge_of(state, IsmctsParams(value=3)).value == 3  # type: ignore[attr-defined]
     assert knowledge_of(state, IsmctsParams(value=4)).value == 4  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="value is 1, 2, 3 or 4"):
