@@ -34,9 +34,11 @@ fn main() {
         let mut probe = fresh();
         probe.random_playout(1) as usize
     };
+    // The defaults of `hard` (Python's `IsmctsParams`): value 4, settled priors, urgent replies.
     let params = Params {
         playout: PLAYOUT,
         batch: BATCH,
+        urgent: 1,
         ..Params::default()
     };
     let (mut iterations, mut spent) = (0u64, 0.0);
@@ -56,8 +58,8 @@ fn main() {
         let seat = usize::from(state.active);
         let world = Judged {
             game: state,
-            judge: Judge::Hand(2),
-            settle: false,
+            judge: Judge::Hand(4),
+            settle: true,
         };
         let (count, _) = search(&world, seat, budget, params, &[number as u64 + 1], None);
         spent += start.elapsed().as_secs_f64();

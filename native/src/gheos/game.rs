@@ -485,6 +485,55 @@ impl Game {
         }
     }
 
+    /// `legal[pick(legal.len())]` where `legal` is what [`Game::legal_ids`] lists, without
+    /// listing it when every tile action is legal (a player who can pay for any conflict):
+    /// the random moves of a playout are mostly tile actions, hundreds of them a position.
+    /// `out` is scratch for the other cases.
+    pub fn pick_legal(&self, pick: impl FnOnce(usize) -> usize, out: &mut Vec<u32>) -> u32 {
+        let seat = usize::from(self.active);
+        if self.phase != Phase::Tile || self.held[seat].iter().all(|&n| n == 0) {
+            self.legal_ids(out);
+            return out[pick(out.len())];
+        }
+        // Every (cell or replaceable slot) × hand slot × rotation, in the legal order.
+        let hand = self.sorted_hand(seat);
+        let per_place: usize = hand
+            .as_slice()
+            .iter()
+            .map(|&t| self.tiles.tiles[usize::from(t)].rotations.len())
+            .sum();
+        let cells = self.frontier.len();
+        let replaceable = self
+            .board
+            .ordered()
+            .iter()
+            .filter(|&&slot| !self.tile_at(usize::from(slot)).pyramid)
+            .count();
+        let i = pick((cells + replaceable) * per_place);
+        let (place, mut within) = (i / per_place, i % per_place);
+        let slot_span = geometry::CELLS * 3;
+        let base = if place < cells {
+            ids::PLACE + ids::position(self.frontier.as_slice()[place]) * 3
+        } else {
+            let slot = self
+                .board
+                .ordered()
+                .iter()
+                .filter(|&&slot| !self.tile_at(usize::from(slot)).pyramid)
+                .nth(place - cells)
+                .expect("a replaceable slot");
+            ids::REPLACE + ids::position(self.board.cell[usize::from(*slot)]) * 3
+        };
+        for (hslot, &number) in hand.as_slice().iter().enumerate() {
+            let rotations = &self.tiles.tiles[usize::from(number)].rotations;
+            if within < rotations.len() {
+                return base + hslot as u32 * slot_span + u32::from(rotations[within]);
+            }
+            within -= rotations.len();
+        }
+        unreachable!("the index lies within the hand's rotations")
+    }
+
     /// The id naming the area rooted at `root` as the reference names it.
     pub fn region_id(&self, base: u32, colour: u8, root: usize) -> u32 {
         let place = self.region_ref(root);

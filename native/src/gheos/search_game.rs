@@ -161,6 +161,10 @@ impl SearchGame for Judged {
         self.game.tile_key(id)
     }
 
+    fn random_id(&mut self, rng: &mut SearchRng, scratch: &mut Vec<u32>) -> u32 {
+        self.game.pick_legal(|n| rng.below(n), scratch)
+    }
+
     fn ruled_move(&mut self) -> Option<u32> {
         // A token that ends the game is not left to chance (`knowledge::ending_token`).
         let play = knowledge::ending_token(&self.game, self.judge.value())?;
@@ -259,6 +263,37 @@ mod tests {
             judged.game.tokens[other] = 1; // not the last token: left to chance
             assert_eq!(judged.ruled_move(), None);
         }
+    }
+
+    #[test]
+    fn a_random_pick_is_the_legal_list_at_the_drawn_place() {
+        let mut legal = Vec::new();
+        let mut scratch = Vec::new();
+        let mut log = Log::new(false);
+        let mut rng = crate::gheos::random::Fast::new(3);
+        let mut picked = 0;
+        for (players, seed) in [(2, 5), (3, 6), (4, 7), (2, 8)] {
+            let mut g = game(players, seed);
+            while !g.is_over() {
+                g.legal_ids(&mut legal);
+                for i in 0..legal.len() {
+                    let mut asked = 0;
+                    let id = g.pick_legal(
+                        |n| {
+                            asked = n;
+                            i
+                        },
+                        &mut scratch,
+                    );
+                    assert_eq!(asked, legal.len(), "the count of legal actions");
+                    assert_eq!(id, legal[i], "place {i} of {}", legal.len());
+                    picked += 1;
+                }
+                let id = legal[knowledge::Draw::below(&mut rng, legal.len())];
+                g.apply_legal(id, &mut log);
+            }
+        }
+        assert!(picked > 2_000, "{picked} picks checked");
     }
 
     #[test]

@@ -50,6 +50,13 @@ pub trait SearchGame: Clone + Send {
     fn key(&self, id: u32) -> (u32, u32) {
         (id, 0)
     }
+    /// A uniformly random legal action: `legal[rng.below(legal.len())]` of what `legal_ids`
+    /// lists (so the same draw gives the same action); a game may find it without listing
+    /// them all. `scratch` is the caller's buffer.
+    fn random_id(&mut self, rng: &mut SearchRng, scratch: &mut Vec<u32>) -> u32 {
+        self.legal_ids(scratch);
+        scratch[rng.below(scratch.len())]
+    }
     /// A move a random playout makes by rule rather than by chance (none by default).
     fn ruled_move(&mut self) -> Option<u32> {
         None

@@ -849,8 +849,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             world.apply_quiet(id);
             return;
         }
-        world.legal_ids(&mut self.missing);
-        let id = self.missing[self.rng.below(self.missing.len())];
+        let id = world.random_id(&mut self.rng, &mut self.missing);
         world.apply_quiet(id);
     }
 
