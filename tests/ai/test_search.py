@@ -138,6 +138,36 @@ def test_a_balanced_playout_ends_where_every_seat_played_as_many_random_turns(
     assert unbalanced  # three random moves alone end in someone else's turn
 
 
+def test_a_playout_with_steps_leaves_only_a_turns_first_move_to_chance() -> None:
+    from cradle import gheos
+    from cradle.ai.gheos_knowledge import GheosKnowledge
+    from cradle.ai.search import evaluate
+    from cradle.core.contract import GameState
+
+    class Keeper(GheosKnowledge):
+        """The policy never plays a token (no token here ends the game: every seat holds
+        some), so any token spent was spent at random."""
+
+        def policy(self, world: GameState, rng: random.Random) -> str:
+            actions = world.legal_actions()
+            return "pass" if "pass" in actions else super().policy(world, rng)
+
+    def spent(world: GameState) -> int:
+        return sum(3 - world.player(s).tokens for s in range(2))  # type: ignore[attr-defined]
+
+    keeper = Keeper()
+    by_chance = 0
+    for seed in range(8):
+        start = gheos.new_game(2, seed)
+        stepped = start.clone()
+        evaluate(stepped, keeper, random.Random(seed), playout=30, steps=1)
+        assert spent(stepped) == 0, seed  # every token decision was the policy's
+        random_world = start.clone()
+        evaluate(random_world, keeper, random.Random(seed), playout=30)
+        by_chance += spent(random_world)
+    assert by_chance > 0  # at random, some tokens are played
+
+
 @pytest.mark.parametrize("game", ["gheos", "tigris"])
 def test_the_native_search_honours_a_balanced_playout(game: str) -> None:
     from cradle.ai.ismcts import IsmctsParams, search
@@ -157,6 +187,8 @@ def test_the_native_search_honours_a_balanced_playout(game: str) -> None:
         assert sum(row.visits for row in python.actions) == 150
     with pytest.raises(ValueError, match="balance"):
         IsmctsParams(balance=3)
+    with pytest.raises(ValueError, match="steps"):
+        IsmctsParams(steps=2)
 
 
 def test_ismcts_takes_the_games_own_playout_unless_told() -> None:

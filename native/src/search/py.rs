@@ -51,7 +51,7 @@ pub fn model_is_set(game: &str) -> PyResult<()> {
 }
 
 /// The search's settings as Python hands them over: exploration, widening, alpha,
-/// prior_weight, rollout, playout, batch, halving, balance, urgent, keys.
+/// prior_weight, rollout, playout, batch, halving, balance, urgent, keys, steps.
 pub type PyParams = super::tree::Settings;
 
 /// The iterations run and, per visited root action, (action id, visits, summed reward).
@@ -86,9 +86,15 @@ pub fn search_detached<G: SearchGame + Sync>(
         Budget::checked(iterations, seconds, floor, seeds).map_err(PyValueError::new_err)?;
     let keys = params.10;
     let params = Params::from_tuple(params);
-    if params.halving == 1 || params.balance > 2 || params.urgent > 2 || keys > 1 {
+    if params.halving == 1
+        || params.balance > 2
+        || params.urgent > 2
+        || keys > 1
+        || params.steps > 1
+    {
         return Err(PyValueError::new_err(
-            "halving is 0 or at least 2, balance 0, 1 or 2, urgent 0, 1 or 2, keys 0 or 1",
+            "halving is 0 or at least 2, balance 0, 1 or 2, urgent 0, 1 or 2, keys 0 or 1, \
+             steps 0 or 1",
         ));
     }
     let (count, stats) = py.detach(|| search(root, seat, budget, params, seeds, only));

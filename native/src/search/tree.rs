@@ -29,6 +29,11 @@ pub struct Params {
     /// Actions are told apart across worlds by the game's keys ([`SearchGame::key`]: in
     /// Gheos the tile a hand slot holds), not by their ids alone.
     pub keys: bool,
+    /// 1: in the random playout, every move of a turn in progress past its first action
+    /// (what [`SearchGame::unsettled`] names: in Gheos the followers, the token and the
+    /// conflicts after a tile) is the quick policy's; only the first action of a turn (a
+    /// tile) is left to chance. 0: every playout move at random.
+    pub steps: usize,
 }
 
 impl Default for Params {
@@ -45,6 +50,7 @@ impl Default for Params {
             balance: 0,
             urgent: 0,
             keys: false,
+            steps: 0,
         }
     }
 }
@@ -100,7 +106,7 @@ impl Budget {
 }
 
 /// The settings as Python sends them: exploration, widening, alpha, prior_weight, rollout,
-/// playout, batch, halving, balance, urgent, keys (0 or 1).
+/// playout, batch, halving, balance, urgent, keys (0 or 1), steps.
 pub type Settings = (
     f64,
     f64,
@@ -113,11 +119,12 @@ pub type Settings = (
     usize,
     usize,
     usize,
+    usize,
 );
 
 impl Params {
     /// exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
-    /// balance, urgent, keys: the order `cradle.ai.ismcts` sends them in.
+    /// balance, urgent, keys, steps: the order `cradle.ai.ismcts` sends them in.
     pub fn from_tuple(params: Settings) -> Params {
         let (
             exploration,
@@ -131,6 +138,7 @@ impl Params {
             balance,
             urgent,
             keys,
+            steps,
         ) = params;
         Params {
             exploration,
@@ -144,6 +152,7 @@ impl Params {
             balance,
             urgent,
             keys: keys > 0,
+            steps,
         }
     }
 }
@@ -849,6 +858,11 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             world.apply_quiet(id);
             return;
         }
+        if self.params.steps > 0 && world.unsettled() {
+            let id = world.policy(&mut self.rng);
+            world.apply_quiet(id);
+            return;
+        }
         let id = world.random_id(&mut self.rng, &mut self.missing);
         world.apply_quiet(id);
     }
@@ -1002,6 +1016,65 @@ mod tests {
         }
     }
 
+    /// Two turns of one seat, each a free first move (1 to 3) and a step (what `unsettled`
+    /// names): 1 wins, 2 loses in the second turn's step. The quick policy takes 1.
+    #[derive(Clone)]
+    struct Turns {
+        moves: u32,
+        won: Option<bool>,
+    }
+
+    impl SearchGame for Turns {
+        fn players(&self) -> usize {
+            2
+        }
+        fn to_move(&self) -> usize {
+            0
+        }
+        fn is_over(&self) -> bool {
+            self.moves == 4
+        }
+        fn final_rewards(&self) -> [f64; 4] {
+            let won = f64::from(u8::from(self.won == Some(true)));
+            [won, 1.0 - won, 0.0, 0.0]
+        }
+        fn legal_ids(&mut self, out: &mut Vec<u32>) {
+            out.clear();
+            if self.moves % 2 == 0 {
+                out.extend(1..=3);
+            } else {
+                out.extend(1..=2);
+            }
+        }
+        fn apply_quiet(&mut self, id: u32) {
+            if self.moves == 3 {
+                self.won = Some(id == 1);
+            }
+            self.moves += 1;
+        }
+        fn deal(&self, _observer: usize, _dealer: &mut PyRandom) -> Turns {
+            self.clone()
+        }
+        fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
+            flat(ids, out);
+        }
+        fn unsettled(&mut self) -> bool {
+            self.moves % 2 == 1
+        }
+        fn policy(&mut self, _rng: &mut SearchRng) -> u32 {
+            1
+        }
+        fn heuristic_rewards(&mut self) -> [f64; 4] {
+            [0.5, 0.5, 0.0, 0.0]
+        }
+        fn playout_moves(&self) -> usize {
+            0
+        }
+        fn prior_batch(&self) -> usize {
+            48
+        }
+    }
+
     /// One move, then over: the winner is a coin of the world's seed alone, whatever the
     /// move, so two moves tried on the same worlds score exactly alike.
     #[derive(Clone)]
@@ -1072,6 +1145,44 @@ mod tests {
         let (count, stats) = search(&game, 0, budget, params, &[1, 2, 3], None);
         assert_eq!(count, 3000);
         assert_eq!(best(&stats), 1);
+    }
+
+    #[test]
+    fn with_steps_a_playout_leaves_only_the_first_move_of_a_turn_to_chance() {
+        // Each root move's first leaf: settled (the first step by the policy), then two
+        // playout moves: the second turn's free move, and its step, which wins only when the
+        // policy takes it.
+        let budget = Budget {
+            iterations: Some(3),
+            seconds: None,
+            floor: None,
+        };
+        let game = Turns {
+            moves: 0,
+            won: None,
+        };
+        for seed in 0..5 {
+            let stepped = Params {
+                playout: 2,
+                steps: 1,
+                widening: 10.0, // the three moves in the first three iterations
+                ..Params::default()
+            };
+            let (_, stats) = search(&game, 0, budget, stepped, &[seed], None);
+            assert_eq!(stats.len(), 3);
+            assert!(stats.iter().all(|s| s.total == 1.0), "seed {seed}");
+        }
+        let mut lost = 0;
+        for seed in 0..5 {
+            let random = Params {
+                playout: 2,
+                widening: 10.0,
+                ..Params::default()
+            };
+            let (_, stats) = search(&game, 0, budget, random, &[seed], None);
+            lost += stats.iter().filter(|s| s.total < 1.0).count();
+        }
+        assert!(lost > 0, "left to chance, some playouts lose");
     }
 
     #[test]

@@ -111,6 +111,11 @@ class IsmctsParams:
     # action text: in Gheos the tile itself; the native search keys the tile the slot holds).
     # Tigris' ids and texts name the same actions: both give the same tree.
     keys: int = 0
+    # 1: in the random playout, every move of a turn in progress past its first action (what
+    # the knowledge's ``unsettled`` names: in Gheos the followers, the token and the conflicts
+    # after a tile) is the quick policy's, and only a turn's first action is left to chance;
+    # 0: every playout move at random.
+    steps: int = 0
 
     def __post_init__(self) -> None:
         if self.value not in (None, 1, 2, 3, 4):
@@ -123,6 +128,8 @@ class IsmctsParams:
             raise ValueError(f"settle is 0 or 1, not {self.settle}")
         if self.keys not in (0, 1):
             raise ValueError(f"keys is 0 or 1, not {self.keys}")
+        if self.steps not in (0, 1):
+            raise ValueError(f"steps is 0 or 1, not {self.steps}")
         if self.batch is not None and self.batch < 1:
             raise ValueError(f"batch is at least 1, not {self.batch}")
         if self.halving < 0 or self.halving == 1:
@@ -334,6 +341,7 @@ class Ismcts:
                     self.playout,
                     self.params.balance,
                     self.seat,
+                    self.params.steps,
                 )
             node = child
         self.root.n += 1
@@ -478,7 +486,7 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
 
 
 # The settings as the native search takes them (``_native_run`` builds them in order).
-NativeSettings = tuple[float, float, float, float, int, int, int, int, int, int, int]
+NativeSettings = tuple[float, float, float, float, int, int, int, int, int, int, int, int]
 
 # The native search of a state: (state, seat, iterations, seconds, params, seeds, only,
 # floor) -> (iterations run, [(action id, visits, summed reward) per visited root action]).
@@ -597,6 +605,7 @@ def _native_run(
         int(params.balance),
         int(params.urgent),
         int(params.keys),
+        int(params.steps),
     )
     # Seeds of any size, as random.Random takes them: the generator's first 64 bits.
     native_seeds = [random.Random(seed).getrandbits(64) for seed in seeds]

@@ -286,13 +286,16 @@ def evaluate(
     playout: int = 0,
     balance: int = 0,
     seat: int | None = None,
+    steps: int = 0,
 ) -> list[float]:
     """The reward vector of a world: exact once the game is over, else the heuristic after
     settling what is in progress, ``rollout`` further policy moves and ``playout`` uniformly
     random ones (cheap; enough of them play a short game to its end). ``balance``: after
     those, random moves go on to the start of a turn of, 1: the seat that made the first
     random move (every seat played as many random turns); 2: ``seat`` (the searching seat:
-    every leaf is judged with the same seat to move, whatever its depth)."""
+    every leaf is judged with the same seat to move, whatever its depth). ``steps``: 1, the
+    random moves of a turn in progress past its first action (``knowledge.unsettled``) are
+    the policy's instead."""
     settle(world, knowledge, rng)
     quiet = fast(world)
     for _ in range(rollout):
@@ -305,6 +308,9 @@ def evaluate(
         ruled = knowledge.playout_rule(world)
         if ruled is not None:
             quiet.apply_quiet(ruled)
+            return
+        if steps and knowledge.unsettled(world):
+            quiet.apply_quiet(knowledge.policy(world, rng))
             return
         # rng.choice(legal) without the list: the same draw (randrange(n) is choice's index)
         quiet.apply_id(quiet.legal_action_at(rng.randrange(quiet.legal_action_count())))
