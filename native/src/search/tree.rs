@@ -1040,7 +1040,7 @@ mod tests {
         }
         fn legal_ids(&mut self, out: &mut Vec<u32>) {
             out.clear();
-            if self.moves % 2 == 0 {
+            if self.moves.is_multiple_of(2) {
                 out.extend(1..=3);
             } else {
                 out.extend(1..=2);
@@ -1059,7 +1059,7 @@ mod tests {
             flat(ids, out);
         }
         fn unsettled(&mut self) -> bool {
-            self.moves % 2 == 1
+            !self.moves.is_multiple_of(2)
         }
         fn policy(&mut self, _rng: &mut SearchRng) -> u32 {
             1
