@@ -503,12 +503,7 @@ impl Game {
             .map(|&t| self.tiles.tiles[usize::from(t)].rotations.len())
             .sum();
         let cells = self.frontier.len();
-        let replaceable = self
-            .board
-            .ordered()
-            .iter()
-            .filter(|&&slot| !self.tile_at(usize::from(slot)).pyramid)
-            .count();
+        let replaceable = self.replaceable_slots().count();
         let i = pick((cells + replaceable) * per_place);
         let (place, mut within) = (i / per_place, i % per_place);
         let slot_span = geometry::CELLS * 3;
@@ -516,13 +511,10 @@ impl Game {
             ids::PLACE + ids::position(self.frontier.as_slice()[place]) * 3
         } else {
             let slot = self
-                .board
-                .ordered()
-                .iter()
-                .filter(|&&slot| !self.tile_at(usize::from(slot)).pyramid)
+                .replaceable_slots()
                 .nth(place - cells)
                 .expect("a replaceable slot");
-            ids::REPLACE + ids::position(self.board.cell[usize::from(*slot)]) * 3
+            ids::REPLACE + ids::position(self.board.cell[slot]) * 3
         };
         for (hslot, &number) in hand.as_slice().iter().enumerate() {
             let rotations = &self.tiles.tiles[usize::from(number)].rotations;
@@ -532,6 +524,15 @@ impl Game {
             within -= rotations.len();
         }
         unreachable!("the index lies within the hand's rotations")
+    }
+
+    /// The slots whose tile may be replaced (any without a pyramid), in the legal order.
+    fn replaceable_slots(&self) -> impl Iterator<Item = usize> + '_ {
+        self.board
+            .ordered()
+            .iter()
+            .map(|&slot| usize::from(slot))
+            .filter(|&slot| !self.tile_at(slot).pyramid)
     }
 
     /// The id naming the area rooted at `root` as the reference names it.
@@ -618,11 +619,7 @@ impl Game {
                 }
             }
         }
-        for &slot in self.board.ordered() {
-            let slot = usize::from(slot);
-            if self.tile_at(slot).pyramid {
-                continue;
-            }
+        for slot in self.replaceable_slots() {
             // Only a slot on an occupied area can start a war or a migration.
             let touches = wanted != Starts::Any && self.touches_civ(slot);
             if conflict && !touches {

@@ -148,8 +148,8 @@ fn gheos_ai_worlds(
 /// ISMCTS for `seat` (the seat to move): one tree per seed, on threads when there are several.
 /// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
 /// balance, urgent, keys, steps; `learned`: judge the leaves by the learned model, else by
-/// the hand-set evaluation `value`; `settle`: priors after the conflicts the moves start. Returns the
-/// iterations run and (action id, visits, summed reward) per visited root action.
+/// the hand-set evaluation `value`; `settle`: priors after the conflicts the moves start.
+/// Returns the iterations run and (action id, visits, summed reward) per visited root action.
 #[pyfunction]
 #[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, floor=None, learned=false, value=1, settle=false))]
 #[allow(clippy::too_many_arguments)]

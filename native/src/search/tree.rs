@@ -1021,7 +1021,7 @@ mod tests {
     #[derive(Clone)]
     struct Turns {
         moves: u32,
-        won: Option<bool>,
+        won: bool,
     }
 
     impl SearchGame for Turns {
@@ -1035,7 +1035,7 @@ mod tests {
             self.moves == 4
         }
         fn final_rewards(&self) -> [f64; 4] {
-            let won = f64::from(u8::from(self.won == Some(true)));
+            let won = f64::from(u8::from(self.won));
             [won, 1.0 - won, 0.0, 0.0]
         }
         fn legal_ids(&mut self, out: &mut Vec<u32>) {
@@ -1048,7 +1048,7 @@ mod tests {
         }
         fn apply_quiet(&mut self, id: u32) {
             if self.moves == 3 {
-                self.won = Some(id == 1);
+                self.won = id == 1;
             }
             self.moves += 1;
         }
@@ -1159,7 +1159,7 @@ mod tests {
         };
         let game = Turns {
             moves: 0,
-            won: None,
+            won: false,
         };
         for seed in 0..5 {
             let stepped = Params {
