@@ -102,7 +102,9 @@ def tigris_search(
     seat: int,
     iterations: int | None,
     seconds: float | None,
-    params: tuple[float, float, float, float, int, int, int, int, int, int, int, int],
+    params: tuple[
+        tuple[float, float, float, float, float], tuple[int, int, int, int, int, int, int, int]
+    ],
     seeds: list[int],
     only: list[int] | None,
     fitted: bool,
@@ -259,7 +261,9 @@ def gheos_search(
     seat: int,
     iterations: int | None,
     seconds: float | None,
-    params: tuple[float, float, float, float, int, int, int, int, int, int, int, int],
+    params: tuple[
+        tuple[float, float, float, float, float], tuple[int, int, int, int, int, int, int, int]
+    ],
     seeds: list[int],
     only: list[int] | None,
     floor: int | None = None,

@@ -229,15 +229,15 @@ def test_urgent_actions_are_in_every_batch_below_the_root(engine: str) -> None:
         IsmctsParams(urgent=3)
     with pytest.raises(ValueError, match="settle is 0 or 1"):
         IsmctsParams(settle=2)
-    with pytest.raises(ValueError, match="keys is 0 or 1"):
-        IsmctsParams(keys=2)
+    with pytest.raises(ValueError, match="keys is 0, 1 or 2"):
+        IsmctsParams(keys=3)
     with pytest.raises(ValueError, match="settle is a setting of the Gheos priors"):
         search(tigris.new_game(2, 1), 0, Budget(iterations=5), IsmctsParams(settle=1))
     if engine == "native":
         # The setting reaches the native search: the root's conflict moves get other priors.
         from cradle import _native
 
-        settings = (0.4, 1.5, 0.5, 0.3, 0, 8, 16, 0, 0, 1, 0, 0)
+        settings = ((0.4, 1.5, 0.5, 0.3, 0.0), (0, 8, 16, 0, 0, 1, 0, 0))
         runs = [
             _native.gheos_search(state, state.to_move, 300, None, settings, [1], None, settle=s)
             for s in (False, True, True)
@@ -277,6 +277,30 @@ def test_the_tree_names_actions_by_id_or_by_text() -> None:
     # Tigris' ids and texts name the same actions: the same tree, draw for draw.
     state = decision_positions("tigris", 2, seed=3, count=2)[-1]
     assert tree(state, 0).stats() == tree(state, 1).stats()
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_keys_2_name_an_urgent_action_apart_from_the_same_id_elsewhere(engine: str) -> None:
+    from cradle import gheos
+    from cradle.ai.ismcts import action_of
+
+    if engine == "native" and not native.available():
+        pytest.skip("the native engine is not built")
+    state = conflict_position(engine)
+    ids, actions = state.legal_action_ids(), state.legal_actions()
+    urgent = set(gheos.as_gheos(state).conflict_actions())
+    params = IsmctsParams(keys=2, native=0)
+    tree = Ismcts(state, state.to_move, knowledge_for("gheos"), params, random.Random(5))
+    keys = tree.keys_of(state, actions)
+    # The urgent actions are ~id, the others their ids: one action, two names.
+    assert keys == [~i if a in urgent else i for i, a in zip(ids, actions, strict=True)]
+    assert [action_of(k) for k in keys] == ids
+    tree.run(Budget(iterations=150))
+    assert {r.action for r in tree.result(0.0).actions} <= set(actions)
+    # The native search takes the setting too.
+    result = search(state, state.to_move, Budget(iterations=150), IsmctsParams(keys=2), 5)
+    assert result.iterations == 150
+    assert {r.action for r in result.actions} <= set(actions)
 
 
 def test_a_batch_in_the_settings_overrides_the_knowledges() -> None:

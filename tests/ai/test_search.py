@@ -111,6 +111,26 @@ def test_a_playout_plays_random_moves_before_judging() -> None:
     assert not world.is_over
 
 
+def test_mix_judges_that_share_of_a_leaf_before_its_playout() -> None:
+    from cradle import gheos
+    from cradle.ai.search import evaluate, settle
+
+    knowledge = knowledge_for("gheos")
+    start = gheos.new_game(2, 5)
+    for _ in range(12):  # into the game, where the judgement moves with the playout
+        evaluate(start, knowledge, random.Random(3), playout=1)
+
+    def judged(mix: float) -> list[float]:
+        return evaluate(start.clone(), knowledge, random.Random(1), playout=8, mix=mix)
+
+    after, before, half = judged(0.0), judged(1.0), judged(0.5)
+    settled = start.clone()
+    settle(settled, knowledge, random.Random(1))
+    assert before == pytest.approx(knowledge.rewards(settled))
+    assert after != pytest.approx(before)
+    assert half == pytest.approx([(b + a) / 2 for b, a in zip(before, after, strict=True)])
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_balanced_playout_ends_where_every_seat_played_as_many_random_turns(
     players: int,

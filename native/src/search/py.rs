@@ -50,8 +50,8 @@ pub fn model_is_set(game: &str) -> PyResult<()> {
     Ok(())
 }
 
-/// The search's settings as Python hands them over: exploration, widening, alpha,
-/// prior_weight, rollout, playout, batch, halving, balance, urgent, keys, steps.
+/// The search's settings as Python hands them over: (exploration, widening, alpha,
+/// prior_weight, mix), (rollout, playout, batch, halving, balance, urgent, keys, steps).
 pub type PyParams = super::tree::Settings;
 
 /// The iterations run and, per visited root action, (action id, visits, summed reward).
@@ -84,17 +84,17 @@ pub fn search_detached<G: SearchGame + Sync>(
     }
     let budget =
         Budget::checked(iterations, seconds, floor, seeds).map_err(PyValueError::new_err)?;
-    let keys = params.10;
     let params = Params::from_tuple(params);
     if params.halving == 1
         || params.balance > 2
         || params.urgent > 2
-        || keys > 1
+        || params.keys > 2
         || params.steps > 1
+        || !(0.0..=1.0).contains(&params.mix)
     {
         return Err(PyValueError::new_err(
-            "halving is 0 or at least 2, balance 0, 1 or 2, urgent 0, 1 or 2, keys 0 or 1, \
-             steps 0 or 1",
+            "halving is 0 or at least 2, balance 0, 1 or 2, urgent 0, 1 or 2, keys 0, 1 or 2, \
+             steps 0 or 1, mix from 0 to 1",
         ));
     }
     let (count, stats) = py.detach(|| search(root, seat, budget, params, seeds, only));

@@ -26,14 +26,20 @@ pub struct Params {
     /// others besides; 0: the whole batch at random. Python's default is 1
     /// (`IsmctsParams.urgent`); here 0, so a plain `Params` is the bare tree.
     pub urgent: usize,
-    /// Actions are told apart across worlds by the game's keys ([`SearchGame::key`]: in
-    /// Gheos the tile a hand slot holds), not by their ids alone.
-    pub keys: bool,
+    /// How actions are told apart across worlds. 0: by id; 1: by the game's keys
+    /// ([`SearchGame::key`]: in Gheos the tile a hand slot holds); 2: by id and whether the
+    /// action is urgent in the world ([`SearchGame::urgent`]: in Gheos, an opponent's
+    /// placement that starts a war in one world is not the same placement in another).
+    pub keys: usize,
     /// 1: in the random playout, every move of a turn in progress past its first action
     /// (what [`SearchGame::unsettled`] names: in Gheos the followers, the token and the
     /// conflicts after a tile) is the quick policy's; only the first action of a turn (a
     /// tile) is left to chance. 0: every playout move at random.
     pub steps: usize,
+    /// The share of a leaf's reward judged before its rollout and playout (right after
+    /// settling), the rest after them: 0, only after (a leaf's one noisy look ahead); more,
+    /// a steadier judgement of the leaf itself mixed in.
+    pub mix: f64,
 }
 
 impl Default for Params {
@@ -49,8 +55,9 @@ impl Default for Params {
             halving: 0,
             balance: 0,
             urgent: 0,
-            keys: false,
+            keys: 0,
             steps: 0,
+            mix: 0.0,
         }
     }
 }
@@ -105,40 +112,20 @@ impl Budget {
     }
 }
 
-/// The settings as Python sends them: exploration, widening, alpha, prior_weight, rollout,
-/// playout, batch, halving, balance, urgent, keys (0 or 1), steps.
+/// The settings as Python sends them: the real ones (exploration, widening, alpha,
+/// prior_weight, mix), then the counts (rollout, playout, batch, halving, balance, urgent,
+/// keys, steps).
 pub type Settings = (
-    f64,
-    f64,
-    f64,
-    f64,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
+    (f64, f64, f64, f64, f64),
+    (usize, usize, usize, usize, usize, usize, usize, usize),
 );
 
 impl Params {
-    /// exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
-    /// balance, urgent, keys, steps: the order `cradle.ai.ismcts` sends them in.
+    /// The settings in the order `cradle.ai.ismcts` sends them ([`Settings`]).
     pub fn from_tuple(params: Settings) -> Params {
         let (
-            exploration,
-            widening,
-            alpha,
-            prior_weight,
-            rollout,
-            playout,
-            batch,
-            halving,
-            balance,
-            urgent,
-            keys,
-            steps,
+            (exploration, widening, alpha, prior_weight, mix),
+            (rollout, playout, batch, halving, balance, urgent, keys, steps),
         ) = params;
         Params {
             exploration,
@@ -151,8 +138,9 @@ impl Params {
             halving,
             balance,
             urgent,
-            keys: keys > 0,
+            keys,
             steps,
+            mix,
         }
     }
 }
@@ -170,6 +158,16 @@ const BALANCE_LIMIT: usize = 64;
 
 /// Mixed into a halving pass's seed for its random numbers (the world has the seed itself).
 const PAIRED: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// How many natural logarithms of availability counts [`logarithms`] keeps.
+const LOGARITHMS: usize = 4096;
+
+/// `ln(n)` for the small n that most availability counts are, worked out once (the same
+/// numbers as `f64::ln`, so the same trees): a selection reads one per child.
+fn logarithms() -> &'static [f64] {
+    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| (0..LOGARITHMS).map(|n| (n as f64).ln()).collect())
+}
 
 /// The settling limit of `cradle.ai.search.settle`.
 const SETTLE_LIMIT: usize = 8;
@@ -266,7 +264,7 @@ impl Marks {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn set(&mut self, id: u32, value: u32) {
         let i = id as usize;
         if i >= self.stamp.len() {
@@ -292,7 +290,7 @@ impl Marks {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn get(&self, id: u32) -> Option<u32> {
         let i = id as usize;
         (i < self.stamp.len() && self.stamp[i] == self.now).then(|| self.value[i])
@@ -518,7 +516,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
                     }
                 }
             }
-            self.keys(&world, &actions);
+            self.keys(&mut world, &actions);
             let (k, id) = if node == 0 && self.params.halving > 0 && actions.len() > 1 {
                 if self.survivors.is_empty() {
                     self.start_halving(&mut world, &actions);
@@ -555,9 +553,9 @@ impl<'a, G: SearchGame> Tree<'a, G> {
     /// The keys of this world's `actions` here (`index`, `tags`, `chain`), and the first
     /// action of each index in `legal`. Without `Params::keys` an id is its own key, and
     /// nothing is read: `select` and `expand` mark by id (the default tree's fast path).
-    fn keys(&mut self, world: &G, actions: &[u32]) {
+    fn keys(&mut self, world: &mut G, actions: &[u32]) {
         self.world_tags.clear();
-        if !self.params.keys {
+        if self.params.keys == 0 {
             self.world_tags.push(0);
             return;
         }
@@ -565,8 +563,15 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         self.tags.clear();
         self.chain.clear();
         self.legal.begin();
+        if self.params.keys == 2 {
+            world.urgent(&mut self.urgent);
+        }
         for (i, &a) in actions.iter().enumerate() {
-            let (index, tag) = world.key(a);
+            let (index, tag) = if self.params.keys == 2 {
+                (a, u32::from(self.urgent.contains(&a)))
+            } else {
+                world.key(a)
+            };
             self.index.push(index);
             self.tags.push(tag);
             if !self.world_tags.contains(&tag) {
@@ -580,7 +585,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
     /// The key (index, tag) of the action at place `i` of this world's `actions`.
     #[inline]
     fn key_at(&self, actions: &[u32], i: usize) -> (u32, u32) {
-        if self.params.keys {
+        if self.params.keys > 0 {
             (self.index[i], self.tags[i])
         } else {
             (actions[i], 0)
@@ -609,7 +614,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         // they are few beside the actions, else the actions' (marked by place, then read in
         // order).
         let in_action_order = here.edges.len() * 4 >= actions.len();
-        if !self.params.keys {
+        if self.params.keys == 0 {
             // By id: the same order, with no keys read.
             if in_action_order {
                 self.kids.begin();
@@ -673,13 +678,18 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             return self.expand(node, world, actions);
         }
         let edges = &self.nodes[node].edges;
+        let logs = logarithms();
         let mut best = self.available[0];
         let mut best_score = f64::NEG_INFINITY;
         for &(k, i) in &self.available {
             let edge = &edges[k as usize];
             let n = edge.n as f64;
+            let ln = match logs.get(edge.avail as usize) {
+                Some(&ln) => ln,
+                None => (edge.avail as f64).ln(),
+            };
             let score = edge.w / n
-                + p.exploration * ((edge.avail as f64).ln() / n).sqrt()
+                + p.exploration * (ln / n).sqrt()
                 + p.prior_weight * edge.bias / (n + 1.0);
             if score > best_score {
                 best = (k, i);
@@ -723,7 +733,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         self.kids.begin();
         self.scored.begin();
         let here = &self.nodes[node];
-        let keys = self.params.keys;
+        let keys = self.params.keys > 0;
         if keys {
             for bucket in &here.buckets {
                 if !self.world_tags.contains(&bucket.tag) {
@@ -819,6 +829,21 @@ impl<'a, G: SearchGame> Tree<'a, G> {
     /// `cradle.ai.search.evaluate`: settle, roll out, play out at random, settle, judge.
     fn evaluate(&mut self, world: &mut G) -> [f64; 4] {
         self.settle(world);
+        let mix = self.params.mix;
+        let before = if mix > 0.0 && !world.is_over() {
+            Some(world.heuristic_rewards())
+        } else {
+            None
+        };
+        let after = self.look_ahead(world);
+        match before {
+            Some(before) => std::array::from_fn(|s| mix * before[s] + (1.0 - mix) * after[s]),
+            None => after,
+        }
+    }
+
+    /// The rollout, the playout and the judgement after them.
+    fn look_ahead(&mut self, world: &mut G) -> [f64; 4] {
         for _ in 0..self.params.rollout {
             if world.is_over() {
                 break;
@@ -1385,6 +1410,84 @@ mod tests {
         );
     }
 
+    /// A count that each move raises by 1 or 2 (seats alternating) up to 20; seat 0's
+    /// heuristic share is the count's tenth (a leaf's judgement moves with the playout).
+    #[derive(Clone)]
+    struct Count {
+        count: u32,
+        moves: u32,
+    }
+
+    impl SearchGame for Count {
+        fn players(&self) -> usize {
+            2
+        }
+        fn to_move(&self) -> usize {
+            (self.moves % 2) as usize
+        }
+        fn is_over(&self) -> bool {
+            self.count >= 20
+        }
+        fn final_rewards(&self) -> [f64; 4] {
+            [1.0, 0.0, 0.0, 0.0]
+        }
+        fn legal_ids(&mut self, out: &mut Vec<u32>) {
+            out.clear();
+            out.extend(1..=2);
+        }
+        fn apply_quiet(&mut self, id: u32) {
+            self.count += id;
+            self.moves += 1;
+        }
+        fn deal(&self, _observer: usize, _dealer: &mut PyRandom) -> Count {
+            self.clone()
+        }
+        fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
+            flat(ids, out);
+        }
+        fn unsettled(&mut self) -> bool {
+            false
+        }
+        fn policy(&mut self, _rng: &mut SearchRng) -> u32 {
+            1
+        }
+        fn heuristic_rewards(&mut self) -> [f64; 4] {
+            let share = f64::from(self.count) / 10.0;
+            [share, 1.0 - share, 0.0, 0.0]
+        }
+        fn playout_moves(&self) -> usize {
+            4
+        }
+        fn prior_batch(&self) -> usize {
+            48
+        }
+    }
+
+    #[test]
+    fn mix_judges_that_share_of_a_leaf_before_its_playout() {
+        let game = Count { count: 3, moves: 0 };
+        let judged = |mix: f64| {
+            let params = Params {
+                playout: 4,
+                mix,
+                ..Params::default()
+            };
+            let mut tree = Tree::new(&game, 0, params, 7, None);
+            let mut world = game.clone();
+            tree.evaluate(&mut world)
+        };
+        let (after, before, half) = (judged(0.0), judged(1.0), judged(0.5));
+        // Before the playout: the count of 3 itself; after it: four moves of 1 or 2 later.
+        assert!((before[0] - 0.3).abs() < 1e-12, "{before:?}");
+        assert!((0.7..=1.1).contains(&after[0]), "{after:?}");
+        for s in 0..2 {
+            assert!(
+                (half[s] - (before[s] + after[s]) / 2.0).abs() < 1e-12,
+                "{half:?}"
+            );
+        }
+    }
+
     /// Seat 0 moves (one action), then seat 1 plays its hidden tile (1 or 2, dealt anew in
     /// every world) with action 10, or passes (11). Tile 1 wins for seat 1, tile 2 loses;
     /// a pass draws. Action 10's key names the tile, as a Gheos hand slot's does.
@@ -1436,6 +1539,13 @@ mod tests {
         fn key(&self, id: u32) -> (u32, u32) {
             (id, if id == 10 { self.tile } else { 0 })
         }
+        /// Playing tile 1 wins: with `keys` 2, that is what tells the worlds apart.
+        fn urgent(&mut self, out: &mut Vec<u32>) {
+            out.clear();
+            if self.moves == 1 && self.tile == 1 {
+                out.push(10);
+            }
+        }
     }
 
     #[test]
@@ -1450,7 +1560,7 @@ mod tests {
             seconds: None,
             floor: None,
         };
-        let reply = |keys: bool| {
+        let reply = |keys: usize| {
             let params = Params {
                 keys,
                 ..Params::default()
@@ -1469,15 +1579,23 @@ mod tests {
             (root.total / root.visits as f64, edges)
         };
         // By key, seat 1 plays tile 1 and passes with tile 2: seat 0 expects a quarter.
-        let (seat0, edges) = reply(true);
+        let (seat0, edges) = reply(1);
         assert_eq!(
             edges.iter().map(|&(i, t, _)| (i, t)).collect::<Vec<_>>(),
             [(10, 1), (10, 2), (11, 0)]
         );
         assert!(edges[0].2 > 0.99 && edges[1].2 < 0.01, "{edges:?}");
         assert!((0.2..0.32).contains(&seat0), "{seat0}");
+        // By id and urgency, action 10 is two actions too: urgent (tile 1) and not.
+        let (seat0, edges) = reply(2);
+        assert_eq!(
+            edges.iter().map(|&(i, t, _)| (i, t)).collect::<Vec<_>>(),
+            [(10, 0), (10, 1), (11, 0)]
+        );
+        assert!(edges[0].2 < 0.01 && edges[1].2 > 0.99, "{edges:?}");
+        assert!((0.2..0.32).contains(&seat0), "{seat0}");
         // By id, action 10 is a coin whatever the tile: seat 1 cannot play its tile well.
-        let (seat0, edges) = reply(false);
+        let (seat0, edges) = reply(0);
         assert_eq!(edges.len(), 2);
         assert!(seat0 > 0.4, "{seat0}");
     }

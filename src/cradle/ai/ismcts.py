@@ -108,14 +108,21 @@ class IsmctsParams:
     # How the tree tells actions apart across worlds: 0, by id (a Gheos tile action's id
     # names a hand slot, so the opponent's moves of different tiles in different worlds share
     # a node: the default since its SPRT, docs/ai.md); 1, by what they are in each world (the
-    # action text: in Gheos the tile itself; the native search keys the tile the slot holds).
-    # Tigris' ids and texts name the same actions: both give the same tree.
+    # action text: in Gheos the tile itself; the native search keys the tile the slot holds);
+    # 2, by id, with the knowledge's urgent actions named apart (``~id``: in Gheos an
+    # opponent's placement that starts a war in one world is not the harmless placement of
+    # the same slot in another). Tigris' ids and texts name the same actions, and its
+    # knowledge names nothing urgent: all three give the same tree.
     keys: int = 0
     # 1: in the random playout, every move of a turn in progress past its first action (what
     # the knowledge's ``unsettled`` names: in Gheos the followers, the token and the conflicts
     # after a tile) is the quick policy's, and only a turn's first action is left to chance;
     # 0: every playout move at random.
     steps: int = 0
+    # The share of a leaf's reward judged right after settling, before its rollout and
+    # playout; the rest is judged after them (0: only after). A steadier look at the leaf
+    # itself mixed with its one noisy look ahead.
+    mix: float = 0.0
 
     def __post_init__(self) -> None:
         if self.value not in (None, 1, 2, 3, 4):
@@ -126,10 +133,12 @@ class IsmctsParams:
             raise ValueError(f"urgent is 0, 1 or 2, not {self.urgent}")
         if self.settle not in (None, 0, 1):
             raise ValueError(f"settle is 0 or 1, not {self.settle}")
-        if self.keys not in (0, 1):
-            raise ValueError(f"keys is 0 or 1, not {self.keys}")
+        if self.keys not in (0, 1, 2):
+            raise ValueError(f"keys is 0, 1 or 2, not {self.keys}")
         if self.steps not in (0, 1):
             raise ValueError(f"steps is 0 or 1, not {self.steps}")
+        if not 0.0 <= self.mix <= 1.0:
+            raise ValueError(f"mix is from 0 to 1, not {self.mix}")
         if self.batch is not None and self.batch < 1:
             raise ValueError(f"batch is at least 1, not {self.batch}")
         if self.halving < 0 or self.halving == 1:
@@ -160,8 +169,14 @@ DEFAULT_VALUE = {"tigris": 2, "gheos": 4}
 DEFAULT_SETTLE = {"gheos": 1}
 
 
-# What names an action in the tree (IsmctsParams.keys): its id, or its text.
+# What names an action in the tree (IsmctsParams.keys): its id, its text, or ~id (an urgent
+# action's, with keys=2).
 Key = int | str
+
+
+def action_of(key: Key) -> int | str:
+    """The action a tree's key names in a world: the key itself, or the id of ``~id``."""
+    return ~key if isinstance(key, int) and key < 0 else key
 
 
 class Node:
@@ -315,7 +330,7 @@ class Ismcts:
                 rewards = rank_rewards(world.result())
                 break
             actions = world.legal_actions()
-            keys: list[Key] = [*actions] if self.params.keys else [*world.legal_action_ids()]
+            keys = self.keys_of(world, actions)
             if node is self.root and self.only is not None:
                 kept = [i for i, a in enumerate(actions) if a in self.only]
                 if kept:  # unless none of them is legal in this world
@@ -331,7 +346,7 @@ class Ismcts:
             else:
                 child = self.select(node, world, actions, keys)
             path.append(child)
-            fast(world).apply_quiet(child.action)
+            fast(world).apply_quiet(action_of(child.action))
             if child.n == 0:
                 rewards = evaluate(
                     world,
@@ -342,6 +357,7 @@ class Ismcts:
                     self.params.balance,
                     self.seat,
                     self.params.steps,
+                    self.params.mix,
                 )
             node = child
         self.root.n += 1
@@ -349,6 +365,21 @@ class Ismcts:
             child.n += 1
             child.w += rewards[child.mover]
         self.iterations += 1
+
+    def keys_of(self, world: GameState, actions: list[str]) -> list[Key]:
+        """What the tree names this world's ``actions`` by (``IsmctsParams.keys``): their
+        ids, their texts, or their ids with the urgent ones (the knowledge's ``urgent``)
+        named apart as ``~id``."""
+        if self.params.keys == 1:
+            return [*actions]
+        ids = world.legal_action_ids()
+        if self.params.keys == 0:
+            return [*ids]
+        urgent_of = getattr(self.knowledge, "urgent", None)
+        urgent = urgent_of(world) if urgent_of is not None else frozenset()
+        if not urgent:
+            return [*ids]
+        return [~i if a in urgent else i for i, a in zip(ids, actions, strict=True)]
 
     def select(self, node: Node, world: GameState, actions: list[str], keys: list[Key]) -> Node:
         """The child to follow: a new one while the node may still widen, else the best by
@@ -424,10 +455,10 @@ class Ismcts:
         """The root's children by action text (the root's actions are the same in every
         world: the searching seat's own)."""
         children = self.root.children.items()
-        if self.params.keys:
+        if self.params.keys == 1:
             return {str(a): (c.n, c.w) for a, c in children}
         text = fast(self.state).action_string
-        return {text(int(a)): (c.n, c.w) for a, c in children}
+        return {text(int(action_of(a))): (c.n, c.w) for a, c in children}
 
     def result(self, seconds: float) -> SearchResult:
         return make_result(
@@ -486,7 +517,12 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
 
 
 # The settings as the native search takes them (``_native_run`` builds them in order).
-NativeSettings = tuple[float, float, float, float, int, int, int, int, int, int, int, int]
+# What the native search takes (native/src/search/tree.rs, Settings): the real settings
+# (exploration, widening, alpha, prior_weight, mix), then the counts (rollout, playout,
+# batch, halving, balance, urgent, keys, steps).
+NativeSettings = tuple[
+    tuple[float, float, float, float, float], tuple[int, int, int, int, int, int, int, int]
+]
 
 # The native search of a state: (state, seat, iterations, seconds, params, seeds, only,
 # floor) -> (iterations run, [(action id, visits, summed reward) per visited root action]).
@@ -594,18 +630,23 @@ def _native_run(
         only_ids = [i for i in state.legal_action_ids() if quick.action_string(i) in wanted]
     playout = params.playout if params.playout is not None else getattr(knowledge, "playout", 0)
     settings: NativeSettings = (
-        float(params.exploration),
-        float(params.widening),
-        float(params.alpha),
-        float(params.prior_weight),
-        int(params.rollout),
-        int(playout),
-        batch_of(params, knowledge),
-        int(params.halving),
-        int(params.balance),
-        int(params.urgent),
-        int(params.keys),
-        int(params.steps),
+        (
+            float(params.exploration),
+            float(params.widening),
+            float(params.alpha),
+            float(params.prior_weight),
+            float(params.mix),
+        ),
+        (
+            int(params.rollout),
+            int(playout),
+            batch_of(params, knowledge),
+            int(params.halving),
+            int(params.balance),
+            int(params.urgent),
+            int(params.keys),
+            int(params.steps),
+        ),
     )
     # Seeds of any size, as random.Random takes them: the generator's first 64 bits.
     native_seeds = [random.Random(seed).getrandbits(64) for seed in seeds]

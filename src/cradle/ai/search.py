@@ -287,6 +287,7 @@ def evaluate(
     balance: int = 0,
     seat: int | None = None,
     steps: int = 0,
+    mix: float = 0.0,
 ) -> list[float]:
     """The reward vector of a world: exact once the game is over, else the heuristic after
     settling what is in progress, ``rollout`` further policy moves and ``playout`` uniformly
@@ -295,8 +296,27 @@ def evaluate(
     random move (every seat played as many random turns); 2: ``seat`` (the searching seat:
     every leaf is judged with the same seat to move, whatever its depth). ``steps``: 1, the
     random moves of a turn in progress past its first action (``knowledge.unsettled``) are
-    the policy's instead."""
+    the policy's instead. ``mix``: that share of the reward is the heuristic right after
+    settling, before the rollout and the playout."""
     settle(world, knowledge, rng)
+    before = knowledge.rewards(world) if mix > 0 and not world.is_over else None
+    after = look_ahead(world, knowledge, rng, rollout, playout, balance, seat, steps)
+    if before is None:
+        return after
+    return [mix * b + (1 - mix) * a for b, a in zip(before, after, strict=True)]
+
+
+def look_ahead(
+    world: GameState,
+    knowledge: Knowledge,
+    rng: random.Random,
+    rollout: int,
+    playout: int,
+    balance: int,
+    seat: int | None,
+    steps: int,
+) -> list[float]:
+    """The rollout, the playout and the judgement after them (:func:`evaluate`)."""
     quiet = fast(world)
     for _ in range(rollout):
         if world.is_over:
