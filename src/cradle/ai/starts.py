@@ -1,0 +1,129 @@
+"""Who starts: a bot's two-player results split by the first player of each deal.
+
+A deal picks the player who starts (``new_game(2, seed).to_move``), and in two-player Gheos
+starting is worth a great deal. A ladder or an SPRT plays each seed in both seatings, so a
+bot starts in half of its games; this splits its score between those halves. It reads the
+records the ladder (``ladder.jsonl``: one game a line) and the SPRT (one pair of games a
+line) write, and deals each seed again to see who started::
+
+    python -m cradle.ai.starts results/gheos-hard-*/ladder.jsonl --bot hard
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cradle.core.results import wilson_interval
+
+
+@dataclass
+class Split:
+    """A bot's wins (a tie counts half) and games, when it started and when it did not; and
+    the starting player's wins over every two-player game read, whoever played."""
+
+    starter: float = 0.0
+    games: int = 0
+    started: float = 0.0
+    started_games: int = 0
+    followed: float = 0.0
+    followed_games: int = 0
+
+
+@cache
+def first_player(game: str, seed: int) -> int:
+    """The seat that starts the two-player deal of ``seed``, as the ladder deals it."""
+    from cradle.games import get_game
+
+    module = get_game(game)
+    return module.new_game(2, seed, module.options_from_dict({})).to_move
+
+
+def games_of(record: dict[str, Any], game: str) -> Iterator[tuple[str, int, list[str], float]]:
+    """(game, seed, seating, seat 0's score) of each two-player game in a ladder line or an
+    SPRT pair; other lines (an SPRT's summary) give none."""
+    name = str(record.get("game") or record.get("settings", {}).get("game") or game)
+    for played in record.get("games", [record]):
+        seating = played.get("seating")
+        if "seed" not in record or not isinstance(seating, list) or len(seating) != 2:
+            continue
+        places = played["places"]
+        first = 0.5 if places[0] == places[1] else float(places[0] < places[1])
+        yield name, int(record["seed"]), seating, first
+
+
+def split(records: Iterable[dict[str, Any]], bot: str, game: str = "gheos") -> Split:
+    """``bot``'s two-player score (a seat whose spec starts with ``bot``, in games where the
+    other's does not) by who started."""
+    result = Split()
+    for record in records:
+        for name, seed, seating, score0 in games_of(record, game):
+            first = first_player(name, seed)
+            result.starter += score0 if first == 0 else 1.0 - score0
+            result.games += 1
+            mine = [s for s, spec in enumerate(seating) if spec.startswith(bot)]
+            if len(mine) != 1:
+                continue  # the bot in neither seat, or in both
+            seat = mine[0]
+            score = score0 if seat == 0 else 1.0 - score0
+            if first == seat:
+                result.started += score
+                result.started_games += 1
+            else:
+                result.followed += score
+                result.followed_games += 1
+    return result
+
+
+def read(paths: Iterable[Path]) -> Iterator[dict[str, Any]]:
+    for path in paths:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                yield json.loads(line)
+
+
+def cell(score: float, games: int) -> str:
+    if not games:
+        return "-"
+    low, high = wilson_interval(score, games)
+    return f"{score:g} of {games} ({score / games:.2f}, Wilson {low:.2f}-{high:.2f})"
+
+
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+
+
+@app.command(help=(__doc__ or "").split("\n\n", 1)[0])
+def starts(
+    paths: Annotated[list[Path], typer.Argument(help="ladder.jsonl or SPRT .jsonl files.")],
+    bot: Annotated[str, typer.Option(help="The bot: the start of its spec.")] = "hard",
+    game: Annotated[str, typer.Option(help="The game of records that do not name it.")] = ("gheos"),
+) -> None:
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        raise typer.BadParameter(f"no such file: {', '.join(missing)}")
+    result = split(read(paths), bot, game)
+    print(f"| `{bot}` | it starts | the other starts |")
+    print("|---|---|---|")
+    print(
+        f"| won | {cell(result.started, result.started_games)} | "
+        f"{cell(result.followed, result.followed_games)} |"
+    )
+    print(f"\nThe player who started, in every game read: {cell(result.starter, result.games)}.")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
+    if argv is None:
+        app(prog_name="python -m cradle.ai.starts")
+    else:
+        app(args=argv, standalone_mode=False)
+
+
+if __name__ == "__main__":
+    main()

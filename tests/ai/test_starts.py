@@ -1,0 +1,67 @@
+import json
+from pathlib import Path
+
+import pytest
+import typer
+
+from cradle.ai.starts import first_player, main, split
+from cradle.games import get_game
+
+
+def seeds_started_by(seat: int, count: int) -> list[int]:
+    found = [s for s in range(1, 200) if first_player("gheos", s) == seat][:count]
+    assert len(found) == count
+    return found
+
+
+def test_the_first_player_is_the_deals() -> None:
+    module = get_game("gheos")
+    for seed in (1, 2, 3, 4):
+        dealt = module.new_game(2, seed, module.options_from_dict({}))
+        assert first_player("gheos", seed) == dealt.to_move
+    assert {first_player("gheos", s) for s in range(1, 40)} == {0, 1}  # both seats start
+
+
+def ladder_line(seed: int, seating: list[str], places: list[int]) -> dict[str, object]:
+    return {"game": "gheos", "seed": seed, "seating": seating, "places": places, "players": 2}
+
+
+def test_a_bots_score_splits_by_who_started() -> None:
+    (a, b), (c,) = seeds_started_by(0, 2), seeds_started_by(1, 1)
+    records = [
+        ladder_line(a, ["hard", "pimc@0.9s"], [1, 2]),  # hard starts and wins
+        ladder_line(a, ["pimc@0.9s", "hard"], [1, 2]),  # pimc starts and wins
+        ladder_line(b, ["pimc@0.9s", "hard"], [1, 1]),  # pimc starts: a tie
+        ladder_line(c, ["hard", "pimc@0.9s"], [2, 1]),  # pimc starts and wins
+        ladder_line(c, ["greedy", "random"], [1, 2]),  # hard is not there
+        {"decision": "H0", "pairs": 1},  # an SPRT's summary line
+        {  # an SPRT pair: hard starts (seat 1 of seed c) and wins, then loses starting second
+            "seed": c,
+            "settings": {"game": "gheos", "players": 2},
+            "games": [
+                {"seating": ["pimc", "hard/value=4"], "places": [2, 1]},
+                {"seating": ["hard/value=4", "pimc"], "places": [2, 1]},
+            ],
+        },
+    ]
+    result = split(records, "hard")
+    assert (result.started, result.started_games) == (2.0, 2)
+    assert (result.followed, result.followed_games) == (0.5, 4)
+    # The starter, whoever played: seed a twice won, b tied, c won, c's greedy game lost
+    # (seat 0 won, seat 1 started), both SPRT games won.
+    assert (result.starter, result.games) == (5.5, 7)
+
+
+def test_the_command_prints_the_split_and_refuses_a_missing_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (a,) = seeds_started_by(0, 1)
+    path = tmp_path / "ladder.jsonl"
+    lines = [ladder_line(a, ["hard", "pimc"], [1, 2]), ladder_line(a, ["pimc", "hard"], [2, 1])]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    main([str(path), "--bot", "hard"])
+    out = capsys.readouterr().out
+    assert "| won | 1 of 1 (1.00, Wilson 0.21-1.00) | 1 of 1 (1.00, Wilson 0.21-1.00) |" in out
+    assert "started, in every game read: 1 of 2" in out
+    with pytest.raises(typer.BadParameter, match="no such file"):
+        main([str(tmp_path / "none.jsonl")])
