@@ -461,17 +461,24 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         };
     }
 
-    /// The root's children that were visited.
+    /// The root's children, one row per action (with `Params::keys` an action may have an
+    /// edge per tag).
     pub fn stats(&self) -> Vec<RootStats> {
-        self.nodes[0]
-            .edges
-            .iter()
-            .map(|edge| RootStats {
-                action: edge.id,
-                visits: edge.n,
-                total: edge.w,
-            })
-            .collect()
+        let mut rows: Vec<RootStats> = Vec::with_capacity(self.nodes[0].edges.len());
+        for edge in &self.nodes[0].edges {
+            match rows.iter_mut().find(|r| r.action == edge.id) {
+                Some(row) => {
+                    row.visits += edge.n;
+                    row.total += edge.w;
+                }
+                None => rows.push(RootStats {
+                    action: edge.id,
+                    visits: edge.n,
+                    total: edge.w,
+                }),
+            }
+        }
+        rows
     }
 
     /// One iteration: a world, a walk down, one new node, its evaluation, the backup.
@@ -1598,5 +1605,21 @@ mod tests {
         let (seat0, edges) = reply(0);
         assert_eq!(edges.len(), 2);
         assert!(seat0 > 0.4, "{seat0}");
+        // Where the two names of action 10 are the root's, its statistics are one row.
+        let turn = Hidden {
+            moves: 1,
+            ..game.clone()
+        };
+        let params = Params {
+            keys: 2,
+            ..Params::default()
+        };
+        let mut tree = Tree::new(&turn, 1, params, 3, None);
+        tree.run(budget);
+        assert_eq!(tree.nodes[0].edges.len(), 3);
+        let mut rows: Vec<(u32, u64)> = tree.stats().iter().map(|r| (r.action, r.visits)).collect();
+        rows.sort_unstable();
+        assert_eq!(rows.iter().map(|r| r.0).collect::<Vec<_>>(), [10, 11]);
+        assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 3000);
     }
 }

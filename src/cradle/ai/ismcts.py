@@ -458,7 +458,12 @@ class Ismcts:
         if self.params.keys == 1:
             return {str(a): (c.n, c.w) for a, c in children}
         text = fast(self.state).action_string
-        return {text(int(action_of(a))): (c.n, c.w) for a, c in children}
+        stats: dict[str, tuple[int, float]] = {}
+        for key, child in children:  # with keys=2, an action may have a child per name
+            action = text(int(action_of(key)))
+            n, w = stats.get(action, (0, 0.0))
+            stats[action] = (n + child.n, w + child.w)
+        return stats
 
     def result(self, seconds: float) -> SearchResult:
         return make_result(
