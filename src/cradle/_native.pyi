@@ -103,7 +103,8 @@ def tigris_search(
     iterations: int | None,
     seconds: float | None,
     params: tuple[
-        tuple[float, float, float, float, float], tuple[int, int, int, int, int, int, int, int]
+        tuple[float, float, float, float, float],
+        tuple[int, int, int, int, int, int, int, int, int],
     ],
     seeds: list[int],
     only: list[int] | None,
@@ -262,7 +263,8 @@ def gheos_search(
     iterations: int | None,
     seconds: float | None,
     params: tuple[
-        tuple[float, float, float, float, float], tuple[int, int, int, int, int, int, int, int]
+        tuple[float, float, float, float, float],
+        tuple[int, int, int, int, int, int, int, int, int],
     ],
     seeds: list[int],
     only: list[int] | None,

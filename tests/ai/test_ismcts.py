@@ -237,7 +237,7 @@ def test_urgent_actions_are_in_every_batch_below_the_root(engine: str) -> None:
         # The setting reaches the native search: the root's conflict moves get other priors.
         from cradle import _native
 
-        settings = ((0.4, 1.5, 0.5, 0.3, 0.0), (0, 8, 16, 0, 0, 1, 0, 0))
+        settings = ((0.4, 1.5, 0.5, 0.3, 0.0), (0, 8, 16, 0, 0, 1, 0, 0, 0))
         runs = [
             _native.gheos_search(state, state.to_move, 300, None, settings, [1], None, settle=s)
             for s in (False, True, True)
@@ -301,6 +301,30 @@ def test_keys_2_name_an_urgent_action_apart_from_the_same_id_elsewhere(engine: s
     result = search(state, state.to_move, Budget(iterations=150), IsmctsParams(keys=2), 5)
     assert result.iterations == 150
     assert {r.action for r in result.actions} <= set(actions)
+
+
+def test_odds_weigh_a_mean_by_its_log_odds_in_both_searches() -> None:
+    from cradle.ai.ismcts import ODDS_EDGE, log_odds
+
+    assert log_odds(0.5) == 0.0
+    assert log_odds(0.51) == pytest.approx(0.01, abs=1e-4)  # the mean's own slope at 1/2
+    assert log_odds(0.02) - log_odds(0.01) > 0.17  # apart where a game looks lost
+    assert log_odds(0.0) == log_odds(ODDS_EDGE)
+    assert log_odds(1.0) == pytest.approx(-log_odds(0.0))
+    with pytest.raises(ValueError, match="odds is 0 or 1"):
+        IsmctsParams(odds=2)
+    state = decision_positions("gheos", 2, seed=3, count=2)[-1]
+    legal = set(state.legal_actions())
+    for engine in (0, 1):
+        iterations = 150 if engine == 0 else 600
+        runs = [
+            search(state, state.to_move, Budget(iterations=iterations), params, 5)
+            for params in (IsmctsParams(native=engine), IsmctsParams(odds=1, native=engine))
+        ]
+        assert all({r.action for r in run.actions} <= legal for run in runs)
+        assert [(r.action, r.visits) for r in runs[0].actions] != [
+            (r.action, r.visits) for r in runs[1].actions
+        ]
 
 
 def test_a_batch_in_the_settings_overrides_the_knowledges() -> None:

@@ -51,7 +51,8 @@ pub fn model_is_set(game: &str) -> PyResult<()> {
 }
 
 /// The search's settings as Python hands them over: (exploration, widening, alpha,
-/// prior_weight, mix), (rollout, playout, batch, halving, balance, urgent, keys, steps).
+/// prior_weight, mix), (rollout, playout, batch, halving, balance, urgent, keys, steps,
+/// odds).
 pub type PyParams = super::tree::Settings;
 
 /// The iterations run and, per visited root action, (action id, visits, summed reward).
@@ -90,11 +91,12 @@ pub fn search_detached<G: SearchGame + Sync>(
         || params.urgent > 2
         || params.keys > 2
         || params.steps > 1
+        || params.odds > 1
         || !(0.0..=1.0).contains(&params.mix)
     {
         return Err(PyValueError::new_err(
             "halving is 0 or at least 2, balance 0, 1 or 2, urgent 0, 1 or 2, keys 0, 1 or 2, \
-             steps 0 or 1, mix from 0 to 1",
+             steps 0 or 1, odds 0 or 1, mix from 0 to 1",
         ));
     }
     let (count, stats) = py.detach(|| search(root, seat, budget, params, seeds, only));

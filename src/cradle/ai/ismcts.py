@@ -123,6 +123,10 @@ class IsmctsParams:
     # playout; the rest is judged after them (0: only after). A steadier look at the leaf
     # itself mixed with its one noisy look ahead.
     mix: float = 0.0
+    # 1: selection weighs a child's mean reward as a quarter of its log-odds (``log_odds``:
+    # the mean's own slope at one half), so children still part where every reward is near 0
+    # or 1, as in a game that looks lost or won; 0: the mean itself.
+    odds: int = 0
 
     def __post_init__(self) -> None:
         if self.value not in (None, 1, 2, 3, 4):
@@ -139,6 +143,8 @@ class IsmctsParams:
             raise ValueError(f"steps is 0 or 1, not {self.steps}")
         if not 0.0 <= self.mix <= 1.0:
             raise ValueError(f"mix is from 0 to 1, not {self.mix}")
+        if self.odds not in (0, 1):
+            raise ValueError(f"odds is 0 or 1, not {self.odds}")
         if self.batch is not None and self.batch < 1:
             raise ValueError(f"batch is at least 1, not {self.batch}")
         if self.halving < 0 or self.halving == 1:
@@ -172,6 +178,17 @@ DEFAULT_SETTLE = {"gheos": 1}
 # What names an action in the tree (IsmctsParams.keys): its id, its text, or ~id (an urgent
 # action's, with keys=2).
 Key = int | str
+
+
+# Where log_odds stops: a mean of 0 or 1 counts as this close to it.
+ODDS_EDGE = 1e-4
+
+
+def log_odds(mean: float) -> float:
+    """A quarter of the log-odds of ``mean`` (kept ODDS_EDGE away from 0 and 1): about
+    ``mean - 1/2`` near one half, spread apart near 0 and 1 (``IsmctsParams.odds``)."""
+    p = min(max(mean, ODDS_EDGE), 1.0 - ODDS_EDGE)
+    return math.log(p / (1.0 - p)) / 4.0
 
 
 def action_of(key: Key) -> int | str:
@@ -404,12 +421,13 @@ class Ismcts:
             return self.expand(node, world, actions, keys)
         c = params.exploration
         weight = params.prior_weight
+        gain = log_odds if params.odds else float
         best = available[0]
         best_score = -math.inf
         for child in available:
             n = child.n
             score = (
-                child.w / n
+                gain(child.w / n)
                 + c * math.sqrt(math.log(child.avail) / n)
                 + weight * child.bias / (n + 1)
             )
@@ -524,9 +542,10 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
 # The settings as the native search takes them (``_native_run`` builds them in order).
 # What the native search takes (native/src/search/tree.rs, Settings): the real settings
 # (exploration, widening, alpha, prior_weight, mix), then the counts (rollout, playout,
-# batch, halving, balance, urgent, keys, steps).
+# batch, halving, balance, urgent, keys, steps, odds).
 NativeSettings = tuple[
-    tuple[float, float, float, float, float], tuple[int, int, int, int, int, int, int, int]
+    tuple[float, float, float, float, float],
+    tuple[int, int, int, int, int, int, int, int, int],
 ]
 
 # The native search of a state: (state, seat, iterations, seconds, params, seeds, only,
@@ -651,6 +670,7 @@ def _native_run(
             int(params.urgent),
             int(params.keys),
             int(params.steps),
+            int(params.odds),
         ),
     )
     # Seeds of any size, as random.Random takes them: the generator's first 64 bits.
