@@ -492,17 +492,14 @@ impl<'a, G: SearchGame> Tree<'a, G> {
     pub fn stats(&self) -> Vec<RootStats> {
         let mut rows: Vec<RootStats> = Vec::with_capacity(self.nodes[0].edges.len());
         for edge in &self.nodes[0].edges {
-            match rows.iter_mut().find(|r| r.action == edge.id) {
-                Some(row) => {
-                    row.visits += edge.n;
-                    row.total += edge.w;
-                }
-                None => rows.push(RootStats {
+            add_row(
+                &mut rows,
+                RootStats {
                     action: edge.id,
                     visits: edge.n,
                     total: edge.w,
-                }),
-            }
+                },
+            );
         }
         rows
     }
@@ -984,17 +981,22 @@ pub fn search<G: SearchGame>(
     for (count, stats) in results {
         iterations += count;
         for s in stats {
-            match merged.iter_mut().find(|m| m.action == s.action) {
-                Some(m) => {
-                    m.visits += s.visits;
-                    m.total += s.total;
-                }
-                None => merged.push(s),
-            }
+            add_row(&mut merged, s);
         }
     }
     merged.retain(|s| s.visits > 0);
     (iterations, merged)
+}
+
+/// Adds `row` to the row of its action in `rows`, or appends it.
+fn add_row(rows: &mut Vec<RootStats>, row: RootStats) {
+    match rows.iter_mut().find(|r| r.action == row.action) {
+        Some(r) => {
+            r.visits += row.visits;
+            r.total += row.total;
+        }
+        None => rows.push(row),
+    }
 }
 
 #[cfg(test)]

@@ -191,6 +191,12 @@ def log_odds(mean: float) -> float:
     return math.log(p / (1.0 - p)) / 4.0
 
 
+def add_stats(stats: dict[str, tuple[int, float]], action: str, n: int, w: float) -> None:
+    """Adds ``n`` visits and ``w`` summed reward to ``action``'s root statistics."""
+    old_n, old_w = stats.get(action, (0, 0.0))
+    stats[action] = (old_n + n, old_w + w)
+
+
 def action_of(key: Key) -> int | str:
     """The action a tree's key names in a world: the key itself, or the id of ``~id``."""
     return ~key if isinstance(key, int) and key < 0 else key
@@ -478,9 +484,7 @@ class Ismcts:
         text = fast(self.state).action_string
         stats: dict[str, tuple[int, float]] = {}
         for key, child in children:  # with keys=2, an action may have a child per name
-            action = text(int(action_of(key)))
-            n, w = stats.get(action, (0, 0.0))
-            stats[action] = (n + child.n, w + child.w)
+            add_stats(stats, text(int(action_of(key))), child.n, child.w)
         return stats
 
     def result(self, seconds: float) -> SearchResult:
@@ -539,10 +543,10 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
     return knowledge_for(f"{game}{fitted}{value}{learned}")
 
 
-# The settings as the native search takes them (``_native_run`` builds them in order).
-# What the native search takes (native/src/search/tree.rs, Settings): the real settings
-# (exploration, widening, alpha, prior_weight, mix), then the counts (rollout, playout,
-# batch, halving, balance, urgent, keys, steps, odds).
+# The settings as the native search takes them (native/src/search/tree.rs, Settings;
+# ``_native_run`` builds them in order): the real ones (exploration, widening, alpha,
+# prior_weight, mix), then the counts (rollout, playout, batch, halving, balance, urgent,
+# keys, steps, odds).
 NativeSettings = tuple[
     tuple[float, float, float, float, float],
     tuple[int, int, int, int, int, int, int, int, int],
@@ -778,8 +782,7 @@ def parallel_search(
         count, stats = future.result()
         iterations += count
         for action, (n, w) in stats.items():
-            old_n, old_w = merged.get(action, (0, 0.0))
-            merged[action] = (old_n + n, old_w + w)
+            add_stats(merged, action, n, w)
     return make_result(seat, iterations, time.perf_counter() - start, merged, params.choice_robust)
 
 
