@@ -97,15 +97,43 @@ def tigris_random_game(
 
 # -- the native search and its Tigris knowledge (native/src/tigris/pysearch.rs) --------------
 
+# The search's settings (cradle.ai.ismcts.NativeSettings): (exploration, widening, alpha,
+# prior_weight, mix), (rollout, playout, batch, halving, balance, urgent, keys, steps, odds,
+# stop).
+_Settings = tuple[
+    tuple[float, float, float, float, float],
+    tuple[int, int, int, int, int, int, int, int, int, int],
+]
+_SearchResult = tuple[int, list[tuple[int, int, float]]]
+
+class TigrisTrees:
+    """A Tigris search's trees, kept from a decision to the seat's next one."""
+
+    def run(
+        self, iterations: int | None, seconds: float | None, floor: int | None = None
+    ) -> _SearchResult: ...
+    def advance(
+        self, state: TigrisState, id: int, belief: list[list[float]] | None = None
+    ) -> bool: ...
+    def visits(self) -> int: ...
+
+def tigris_trees(
+    state: TigrisState,
+    seat: int,
+    params: _Settings,
+    seeds: list[int],
+    only: list[int] | None = None,
+    fitted: bool = False,
+    belief: list[list[float]] | None = None,
+    value: int = 1,
+    learned: bool = False,
+) -> TigrisTrees: ...
 def tigris_search(
     state: TigrisState,
     seat: int,
     iterations: int | None,
     seconds: float | None,
-    params: tuple[
-        tuple[float, float, float, float, float],
-        tuple[int, int, int, int, int, int, int, int, int],
-    ],
+    params: _Settings,
     seeds: list[int],
     only: list[int] | None,
     fitted: bool,
@@ -257,15 +285,31 @@ class GheosState:
 
 # -- the native search and its Gheos knowledge (native/src/gheos/pysearch.rs) ----------------
 
+class GheosTrees:
+    """A Gheos search's trees, kept from a decision to the seat's next one."""
+
+    def run(
+        self, iterations: int | None, seconds: float | None, floor: int | None = None
+    ) -> _SearchResult: ...
+    def advance(self, state: GheosState, id: int) -> bool: ...
+    def visits(self) -> int: ...
+
+def gheos_trees(
+    state: GheosState,
+    seat: int,
+    params: _Settings,
+    seeds: list[int],
+    only: list[int] | None = None,
+    learned: bool = False,
+    value: int = 1,
+    settle: bool = False,
+) -> GheosTrees: ...
 def gheos_search(
     state: GheosState,
     seat: int,
     iterations: int | None,
     seconds: float | None,
-    params: tuple[
-        tuple[float, float, float, float, float],
-        tuple[int, int, int, int, int, int, int, int, int],
-    ],
+    params: _Settings,
     seeds: list[int],
     only: list[int] | None,
     floor: int | None = None,

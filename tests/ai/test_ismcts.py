@@ -237,7 +237,7 @@ def test_urgent_actions_are_in_every_batch_below_the_root(engine: str) -> None:
         # The setting reaches the native search: the root's conflict moves get other priors.
         from cradle import _native
 
-        settings = ((0.4, 1.5, 0.5, 0.3, 0.0), (0, 8, 16, 0, 0, 1, 0, 0, 0))
+        settings = ((0.4, 1.5, 0.5, 0.3, 0.0), (0, 8, 16, 0, 0, 1, 0, 0, 0, 0))
         runs = [
             _native.gheos_search(state, state.to_move, 300, None, settings, [1], None, settle=s)
             for s in (False, True, True)

@@ -122,7 +122,7 @@ def test_native_and_python_search_value_actions_alike(value: int) -> None:
 def test_the_native_gheos_search_refuses_bad_input() -> None:
     state = gheos.new_game(2, 1, engine="native")
     seat = state.to_move
-    settings = ((0.4, 1.5, 0.5, 0.3, 0.0), (0, 8, 16, 0, 0, 0, 0, 0, 0))
+    settings = ((0.4, 1.5, 0.5, 0.3, 0.0), (0, 8, 16, 0, 0, 0, 0, 0, 0, 0))
     with pytest.raises(ValueError, match="decision"):
         _native.gheos_search(state, 1 - seat, 5, None, settings, [1], None)
     with pytest.raises(ValueError, match="seed"):

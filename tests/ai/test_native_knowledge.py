@@ -199,7 +199,7 @@ def test_the_hooks_refuse_bad_input() -> None:
     with pytest.raises(ValueError, match="belief of 1 seats"):
         _native.tigris_ai_world(state, 0, 1, [[0.25] * 4])
     with pytest.raises(ValueError, match="positive colour odds"):
-        settings = ((0.4, 1.5, 0.5, 0.3, 0.0), (0, 0, 48, 0, 0, 0, 0, 0, 0))
+        settings = ((0.4, 1.5, 0.5, 0.3, 0.0), (0, 0, 48, 0, 0, 0, 0, 0, 0, 0))
         bad = [[0.25] * 4, [0.5, 0.5, 0.0, 0.0]]
         _native.tigris_search(state, state.to_move, 10, None, settings, [1], None, False, None, bad)
     with pytest.raises(ValueError, match="no seat"):

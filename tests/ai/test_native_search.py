@@ -158,21 +158,22 @@ def test_the_native_search_refuses_bad_input() -> None:
     other = 1 - state.to_move
     with pytest.raises(ValueError, match="decision"):
         search(state, other, Budget(iterations=5))
-    settings = ((0.4, 1.5, 0.5, 0.3, 0.0), (0, 0, 48, 0, 0, 0, 0, 0, 0))
+    settings = ((0.4, 1.5, 0.5, 0.3, 0.0), (0, 0, 48, 0, 0, 0, 0, 0, 0, 0))
     with pytest.raises(ValueError, match="seed"):
         _native.tigris_search(state, state.to_move, 5, None, settings, [], None, False)
     with pytest.raises(ValueError, match="budget"):
         _native.tigris_search(state, state.to_move, None, None, settings, [1], None, False)
     with pytest.raises(ValueError, match="budget"):
         _native.tigris_search(state, state.to_move, 0, None, settings, [1], None, False)
-    real, counts = (0.4, 1.5, 0.5, 0.3, 0.0), (0, 0, 48, 0, 0, 0, 0, 0, 0)
+    real, counts = (0.4, 1.5, 0.5, 0.3, 0.0), (0, 0, 48, 0, 0, 0, 0, 0, 0, 0)
     for bad in (
-        (real, (0, 0, 48, 1, 0, 0, 0, 0, 0)),  # halving 1
-        (real, (0, 0, 48, 0, 3, 0, 0, 0, 0)),  # balance 3
-        (real, (0, 0, 48, 0, 0, 3, 0, 0, 0)),  # urgent 3
-        (real, (0, 0, 48, 0, 0, 0, 3, 0, 0)),  # keys 3
-        (real, (0, 0, 48, 0, 0, 0, 0, 2, 0)),  # steps 2
-        (real, (0, 0, 48, 0, 0, 0, 0, 0, 2)),  # odds 2
+        (real, (0, 0, 48, 1, 0, 0, 0, 0, 0, 0)),  # halving 1
+        (real, (0, 0, 48, 0, 3, 0, 0, 0, 0, 0)),  # balance 3
+        (real, (0, 0, 48, 0, 0, 3, 0, 0, 0, 0)),  # urgent 3
+        (real, (0, 0, 48, 0, 0, 0, 3, 0, 0, 0)),  # keys 3
+        (real, (0, 0, 48, 0, 0, 0, 0, 2, 0, 0)),  # steps 2
+        (real, (0, 0, 48, 0, 0, 0, 0, 0, 2, 0)),  # odds 2
+        (real, (0, 0, 48, 0, 0, 0, 0, 0, 0, 2)),  # stop 2
         ((0.4, 1.5, 0.5, 0.3, 1.5), counts),  # mix past 1
     ):
         with pytest.raises(ValueError, match="halving"):

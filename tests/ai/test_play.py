@@ -91,6 +91,21 @@ def test_bad_bot_specs_are_refused_with_a_reason() -> None:
         make_bot_spec("hard/speed=3")
 
 
+def test_an_ismcts_spec_takes_a_turn_allowance() -> None:
+    from cradle.ai.bots import UnknownBot
+    from cradle.ai.ismcts import IsmctsBot
+
+    bot = make_bot_spec("ismcts@0.1s/turn=0.3/reuse=1", seed=1)
+    assert isinstance(bot, IsmctsBot)
+    assert bot.turn.turn_seconds == 0.3 and bot.params.reuse == 1
+    plain = make_bot_spec("ismcts@0.1s", seed=1)
+    assert isinstance(plain, IsmctsBot) and plain.turn.turn_seconds is None
+    with pytest.raises(UnknownBot, match="more than 0 s"):
+        make_bot_spec("ismcts@0.1s/turn=0")
+    with pytest.raises(UnknownBot, match="unknown ismcts setting"):
+        make_bot_spec("hard/turn=5")  # a level keeps its own turn
+
+
 def test_an_ismcts_level_with_settings_keeps_its_budget_and_turn() -> None:
     from cradle.ai.ismcts import IsmctsBot
     from cradle.ai.levels import level_bot

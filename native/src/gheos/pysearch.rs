@@ -10,8 +10,10 @@ use super::py::GheosState;
 use super::random::Fast;
 use super::search_game::{Judge, Judged};
 use crate::search::py::{
-    checked_value, model_is_set, search_detached, tree_worlds, PyParams, PySearchResult,
+    checked_forest, checked_value, model_is_set, run_detached, search_detached, tree_worlds,
+    PyParams, PySearchResult,
 };
+use crate::search::Forest;
 
 /// The evaluation's estimated final score per seat (`Reading.values()`).
 #[pyfunction]
@@ -145,6 +147,16 @@ fn gheos_ai_worlds(
         .collect())
 }
 
+/// How a search judges Gheos worlds: the learned model or the hand-set evaluation `value`.
+fn judge_of(learned: bool, value: u8) -> PyResult<Judge> {
+    let value = checked_value(value, GHEOS_VALUES)?;
+    if learned {
+        model_is_set("gheos")?;
+        return Ok(Judge::Learned);
+    }
+    Ok(Judge::Hand(value))
+}
+
 /// ISMCTS for `seat` (the seat to move): one tree per seed, on threads when there are several.
 /// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
 /// balance, urgent, keys, steps; `learned`: judge the leaves by the learned model, else by
@@ -167,15 +179,7 @@ fn gheos_search(
     value: u8,
     settle: bool,
 ) -> PyResult<PySearchResult> {
-    let value = checked_value(value, GHEOS_VALUES)?;
-    if learned {
-        model_is_set("gheos")?;
-    }
-    let judge = if learned {
-        Judge::Learned
-    } else {
-        Judge::Hand(value)
-    };
+    let judge = judge_of(learned, value)?;
     // The search reads its own copy: other threads may use the state meanwhile.
     let root = Judged {
         game: state.game.clone(),
@@ -196,6 +200,77 @@ fn gheos_search(
     )
 }
 
+/// The trees of a Gheos search kept from one decision of a seat to its next
+/// (`cradle.ai.ismcts.IsmctsBot`): `gheos_trees` plants them, `run` grows them, `advance`
+/// carries them past the seat's own action.
+#[pyclass(module = "cradle._native")]
+pub struct GheosTrees {
+    forest: Forest<Judged>,
+    judge: Judge,
+    settle: bool,
+}
+
+#[pymethods]
+impl GheosTrees {
+    /// Grow the trees within a budget: the iterations run and (action id, visits, summed
+    /// reward) per visited root action, with what the trees learnt before.
+    #[pyo3(signature = (iterations, seconds, floor=None))]
+    fn run(
+        &mut self,
+        py: Python<'_>,
+        iterations: Option<u64>,
+        seconds: Option<f64>,
+        floor: Option<u64>,
+    ) -> PyResult<PySearchResult> {
+        run_detached(py, &mut self.forest, iterations, seconds, floor)
+    }
+
+    /// Go on to `state`, the position after the searching seat's own action `id` at the
+    /// root, learnt nothing new in between (the caller's to know): False, and nothing
+    /// changed, where the trees cannot follow (`search::Tree::advance`).
+    fn advance(&mut self, state: PyRef<'_, GheosState>, id: u32) -> bool {
+        let next = Judged {
+            game: state.game.clone(),
+            judge: self.judge,
+            settle: self.settle,
+        };
+        self.forest.advance(id, &next)
+    }
+
+    /// The root's visits, the trees' added up.
+    fn visits(&self) -> u64 {
+        self.forest.visits()
+    }
+}
+
+/// Plant the trees of a search for `seat` (one per seed; the arguments of `gheos_search`
+/// without its budget): `GheosTrees.run` grows them.
+#[pyfunction]
+#[pyo3(signature = (state, seat, params, seeds, only=None, learned=false, value=1, settle=false))]
+#[allow(clippy::too_many_arguments)]
+fn gheos_trees(
+    state: PyRef<'_, GheosState>,
+    seat: usize,
+    params: PyParams,
+    seeds: Vec<u64>,
+    only: Option<Vec<u32>>,
+    learned: bool,
+    value: u8,
+    settle: bool,
+) -> PyResult<GheosTrees> {
+    let judge = judge_of(learned, value)?;
+    let root = Judged {
+        game: state.game.clone(),
+        judge,
+        settle,
+    };
+    Ok(GheosTrees {
+        forest: checked_forest(&root, seat, params, &seeds, only.as_deref())?,
+        judge,
+        settle,
+    })
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gheos_ai_values, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_ai_temperature, m)?)?;
@@ -207,5 +282,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gheos_ai_policy, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_ai_worlds, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_search, m)?)?;
+    m.add_function(wrap_pyfunction!(gheos_trees, m)?)?;
+    m.add_class::<GheosTrees>()?;
     Ok(())
 }

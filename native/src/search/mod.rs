@@ -12,7 +12,7 @@ pub mod model;
 pub mod py;
 pub mod tree;
 
-pub use tree::{search, Budget, Params, RootStats, Tree};
+pub use tree::{search, Budget, Forest, Params, RootStats, Tree};
 
 /// What the native ISMCTS needs from a game. Ids are the game's fixed action ids.
 pub trait SearchGame: Clone + Send {

@@ -44,6 +44,11 @@ pub struct Params {
     /// ([`log_odds`]), so children still part where every reward is near 0 or 1; 0: the
     /// mean itself.
     pub odds: usize,
+    /// 1: a search with seconds in its budget stops once the most visited root action leads
+    /// the next by more visits than the iterations still to come at this pace ([`settled`]):
+    /// no later iteration could change the move played (the most visited one). 0: it runs to
+    /// the end of its budget.
+    pub stop: usize,
 }
 
 impl Default for Params {
@@ -63,6 +68,7 @@ impl Default for Params {
             steps: 0,
             mix: 0.0,
             odds: 0,
+            stop: 0,
         }
     }
 }
@@ -78,6 +84,22 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// The iterations still to come after `count` of them in `elapsed` seconds, at that pace
+    /// (within the iterations); None for a budget without seconds, before [`PACED`]
+    /// iterations have set a pace, or below the floor (always searched in full).
+    pub fn left(&self, count: u64, elapsed: f64) -> Option<f64> {
+        let seconds = self.seconds?;
+        if count < PACED || self.floor.is_some_and(|floor| count < floor) {
+            return None;
+        }
+        let pace = count as f64 / elapsed.max(1e-9);
+        let left = pace * (seconds - elapsed).max(0.0);
+        Some(match self.iterations {
+            Some(limit) => left.min(limit.saturating_sub(count) as f64),
+            None => left,
+        })
+    }
+
     /// One of `parts` parallel trees' share: the same time, the iterations and floor divided.
     pub fn split(self, parts: usize) -> Budget {
         Budget {
@@ -119,10 +141,11 @@ impl Budget {
 
 /// The settings as Python sends them: the real ones (exploration, widening, alpha,
 /// prior_weight, mix), then the counts (rollout, playout, batch, halving, balance, urgent,
-/// keys, steps, odds).
+/// keys, steps, odds, stop).
 pub type Settings = (
     (f64, f64, f64, f64, f64),
     (
+        usize,
         usize,
         usize,
         usize,
@@ -140,7 +163,7 @@ impl Params {
     pub fn from_tuple(params: Settings) -> Params {
         let (
             (exploration, widening, alpha, prior_weight, mix),
-            (rollout, playout, batch, halving, balance, urgent, keys, steps, odds),
+            (rollout, playout, batch, halving, balance, urgent, keys, steps, odds, stop),
         ) = params;
         Params {
             exploration,
@@ -157,6 +180,7 @@ impl Params {
             steps,
             mix,
             odds,
+            stop,
         }
     }
 }
@@ -167,6 +191,25 @@ pub struct RootStats {
     pub action: u32,
     pub visits: u64,
     pub total: f64,
+}
+
+/// The iterations a search runs before its pace says how many more are to come
+/// ([`Budget::left`]).
+pub const PACED: u64 = 16;
+
+/// Whether no iteration still to come (`left` of them) could change the move played, the
+/// most visited of the root actions' `visits` (`Params::stop`): the first leads the second
+/// (an action not tried yet has none) by more than `left`.
+pub fn settled(visits: impl Iterator<Item = u64>, left: f64) -> bool {
+    let (mut first, mut second) = (0u64, 0u64);
+    for n in visits {
+        if n > first {
+            (first, second) = (n, first);
+        } else if n > second {
+            second = n;
+        }
+    }
+    (first - second) as f64 > left
 }
 
 /// The most random moves a balanced playout adds (`cradle.ai.search.BALANCE_LIMIT`).
@@ -324,15 +367,17 @@ impl Marks {
 }
 
 /// One search tree for `seat` over worlds of `root`.
-pub struct Tree<'a, G: SearchGame> {
-    root: &'a G,
+pub struct Tree<G: SearchGame> {
+    root: G,
     seat: usize,
     params: Params,
     rng: SearchRng,
     nodes: Vec<Node>,
     /// The root's visits (every other node's are on the edge that leads to it).
     root_visits: u64,
-    only: Option<&'a [u32]>,
+    only: Option<Vec<u32>>,
+    /// The iterations of the last run (a tree carried over to the next decision keeps what
+    /// it learnt before, [`Tree::advance`]).
     pub iterations: u64,
     /// Sequential halving (`Params::halving`): the root's edges left, the next one's place in
     /// the pass, the round and how many rounds.
@@ -368,22 +413,16 @@ pub struct Tree<'a, G: SearchGame> {
     scores: Vec<f64>,
 }
 
-impl<'a, G: SearchGame> Tree<'a, G> {
-    pub fn new(
-        root: &'a G,
-        seat: usize,
-        params: Params,
-        seed: u64,
-        only: Option<&'a [u32]>,
-    ) -> Self {
+impl<G: SearchGame> Tree<G> {
+    pub fn new(root: &G, seat: usize, params: Params, seed: u64, only: Option<&[u32]>) -> Self {
         Tree {
-            root,
+            root: root.clone(),
             seat,
             params,
             rng: SearchRng::new(seed),
             nodes: vec![Node::new()],
             root_visits: 0,
-            only,
+            only: only.map(<[u32]>::to_vec),
             iterations: 0,
             survivors: Vec::new(),
             turn: 0,
@@ -408,10 +447,12 @@ impl<'a, G: SearchGame> Tree<'a, G> {
         }
     }
 
-    /// Grow the tree within `budget`.
+    /// Grow the tree within `budget` (with `Params::stop`, until the move is settled).
     pub fn run(&mut self, budget: Budget) {
         let start = Instant::now();
         let mut count = 0u64;
+        self.iterations = 0;
+        let stop = self.params.stop > 0 && self.params.halving == 0 && budget.seconds.is_some();
         loop {
             self.iterate();
             count += 1;
@@ -430,7 +471,67 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             if !more {
                 break;
             }
+            if stop {
+                if let Some(left) = budget.left(count, start.elapsed().as_secs_f64()) {
+                    if settled(self.nodes[0].edges.iter().map(|e| e.n), left) {
+                        break;
+                    }
+                }
+            }
         }
+    }
+
+    /// Carry the tree over to the searching seat's next decision: `next`, the state after its
+    /// own action `id` here, with nothing learnt in between (no other seat moved, nothing
+    /// hidden was revealed: the caller's to know). The child of `id` becomes the root, with
+    /// its visits and everything below it; the rest is dropped. The worlds go on from the
+    /// same dealer, now dealt from `next`. False (and nothing changed) where the tree cannot
+    /// follow: `id` never tried, another seat to move, sequential halving or keys other
+    /// than ids (a root keyed by tile or by urgency names actions apart from their ids).
+    pub fn advance(&mut self, id: u32, next: &G) -> bool {
+        if self.params.halving > 0
+            || self.params.keys > 0
+            || next.is_over()
+            || next.to_move() != self.seat
+        {
+            return false;
+        }
+        let Some(edge) = self.nodes[0].edges.iter().find(|e| e.id == id) else {
+            return false;
+        };
+        let (start, visits) = (edge.child as usize, edge.n);
+        // The child's subtree, breadth first, renumbered from 0.
+        let mut old = std::mem::take(&mut self.nodes);
+        let mut order = vec![start];
+        let mut place = vec![u32::MAX; old.len()];
+        place[start] = 0;
+        let mut at = 0;
+        while at < order.len() {
+            for e in &old[order[at]].edges {
+                place[e.child as usize] = order.len() as u32;
+                order.push(e.child as usize);
+            }
+            at += 1;
+        }
+        self.nodes = order
+            .iter()
+            .map(|&i| {
+                let mut node = std::mem::replace(&mut old[i], Node::new());
+                for e in &mut node.edges {
+                    e.child = place[e.child as usize];
+                }
+                node
+            })
+            .collect();
+        self.root = next.clone();
+        self.root_visits = visits;
+        self.only = None;
+        true
+    }
+
+    /// The root's visits: every iteration this tree ran since its root's node was made.
+    pub fn visits(&self) -> u64 {
+        self.root_visits
     }
 
     /// Sequential halving: after a whole pass over the root's actions left, once the budget
@@ -539,7 +640,7 @@ impl<'a, G: SearchGame> Tree<'a, G> {
             let mut actions = std::mem::take(&mut self.actions);
             world.legal_ids(&mut actions);
             if node == 0 {
-                if let Some(only) = self.only {
+                if let Some(only) = &self.only {
                     // The root's restriction, unless none of it is legal in this world.
                     if actions.iter().any(|a| only.contains(a)) {
                         actions.retain(|a| only.contains(a));
@@ -933,6 +1034,74 @@ impl<'a, G: SearchGame> Tree<'a, G> {
     }
 }
 
+/// The trees of one search for `seat`, one per seed (root parallelism), kept so that the
+/// seat's next decision can go on from them ([`Forest::advance`]).
+pub struct Forest<G: SearchGame> {
+    trees: Vec<Tree<G>>,
+}
+
+impl<G: SearchGame> Forest<G> {
+    /// One tree per seed (at least one) over worlds of `root`.
+    pub fn new(root: &G, seat: usize, params: Params, seeds: &[u64], only: Option<&[u32]>) -> Self {
+        let seeds = if seeds.is_empty() { &[0][..] } else { seeds };
+        let trees = seeds
+            .iter()
+            .map(|&seed| Tree::new(root, seat, params, seed, only))
+            .collect();
+        Forest { trees }
+    }
+
+    /// Grow every tree within `budget` (several on threads, the iterations divided between
+    /// them). Returns the iterations run and the root's statistics, visited actions only,
+    /// the trees' added up (with what they carried over from earlier decisions).
+    pub fn run(&mut self, budget: Budget) -> (u64, Vec<RootStats>) {
+        if self.trees.len() == 1 {
+            self.trees[0].run(budget);
+        } else {
+            let share = budget.split(self.trees.len());
+            std::thread::scope(|scope| {
+                for tree in &mut self.trees {
+                    scope.spawn(move || tree.run(share));
+                }
+            });
+        }
+        let mut iterations = 0;
+        let mut merged: Vec<RootStats> = Vec::new();
+        for tree in &self.trees {
+            iterations += tree.iterations;
+            for s in tree.stats() {
+                add_row(&mut merged, s);
+            }
+        }
+        merged.retain(|s| s.visits > 0);
+        (iterations, merged)
+    }
+
+    /// Every tree carried over to the seat's next decision ([`Tree::advance`]): all of them,
+    /// or none (false, nothing changed).
+    pub fn advance(&mut self, id: u32, next: &G) -> bool {
+        let followable = |t: &Tree<G>| {
+            t.params.halving == 0
+                && t.params.keys == 0
+                && !next.is_over()
+                && next.to_move() == t.seat
+                && t.nodes[0].edges.iter().any(|e| e.id == id)
+        };
+        if !self.trees.iter().all(followable) {
+            return false;
+        }
+        for tree in &mut self.trees {
+            tree.advance(id, next);
+        }
+        true
+    }
+
+    /// The root's visits, the trees' added up.
+    pub fn visits(&self) -> u64 {
+        self.trees.iter().map(Tree::visits).sum()
+    }
+}
+
 /// Search `root` for `seat` (the seat to move): one tree per seed, on threads when there are
 /// several (their root statistics added, the iterations divided between them). Returns the
 /// iterations run and the root's statistics, visited actions only.
@@ -944,48 +1113,7 @@ pub fn search<G: SearchGame>(
     seeds: &[u64],
     only: Option<&[u32]>,
 ) -> (u64, Vec<RootStats>) {
-    fn run<G: SearchGame>(
-        root: &G,
-        seat: usize,
-        params: Params,
-        seed: u64,
-        share: Budget,
-        only: Option<&[u32]>,
-    ) -> (u64, Vec<RootStats>) {
-        let mut tree = Tree::new(root, seat, params, seed, only);
-        tree.run(share);
-        (tree.iterations, tree.stats())
-    }
-    let results: Vec<(u64, Vec<RootStats>)> = if seeds.len() <= 1 {
-        let seed = seeds.first().copied().unwrap_or(0);
-        vec![run(root, seat, params, seed, budget, only)]
-    } else {
-        let share = budget.split(seeds.len());
-        // Each thread owns its copy of the root (a game need not be Sync).
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = seeds
-                .iter()
-                .map(|&seed| {
-                    let copy = root.clone();
-                    scope.spawn(move || run(&copy, seat, params, seed, share, only))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a search thread panicked"))
-                .collect()
-        })
-    };
-    let mut iterations = 0;
-    let mut merged: Vec<RootStats> = Vec::new();
-    for (count, stats) in results {
-        iterations += count;
-        for s in stats {
-            add_row(&mut merged, s);
-        }
-    }
-    merged.retain(|s| s.visits > 0);
-    (iterations, merged)
+    Forest::new(root, seat, params, seeds, only).run(budget)
 }
 
 /// Adds `row` to the row of its action in `rows`, or appends it.
@@ -1710,5 +1838,161 @@ mod tests {
         rows.sort_unstable();
         assert_eq!(rows.iter().map(|r| r.0).collect::<Vec<_>>(), [10, 11]);
         assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 3000);
+    }
+
+    #[test]
+    fn a_settled_move_is_one_no_iteration_left_could_overtake() {
+        assert!(settled([10, 3, 2].into_iter(), 6.9));
+        assert!(!settled([10, 3, 2].into_iter(), 7.0));
+        assert!(settled([3, 10].into_iter(), 6.0)); // in any order
+        assert!(settled([4].into_iter(), 3.0)); // an action not tried has no visits
+        assert!(!settled([5, 5].into_iter(), 0.0)); // a tie is never settled
+        assert!(!settled(std::iter::empty(), 0.0));
+        let budget = Budget {
+            iterations: Some(1_000),
+            seconds: Some(2.0),
+            floor: Some(600),
+        };
+        assert_eq!(budget.left(PACED - 1, 0.5), None); // no pace yet
+        assert_eq!(budget.left(599, 1.0), None); // the floor is searched in full
+        assert_eq!(budget.left(600, 1.0), Some(400.0)); // then the iterations' limit
+        assert_eq!(budget.left(600, 1.5), Some(200.0)); // or the time
+        let timed = Budget {
+            seconds: Some(2.0),
+            ..Budget::default()
+        };
+        assert_eq!(timed.left(100, 0.5), Some(300.0)); // 200 a second, 1.5 s to go
+        assert_eq!(timed.left(100, 3.0), Some(0.0));
+        assert_eq!(Budget::default().left(100, 0.5), None); // iterations only: to the end
+    }
+
+    #[test]
+    fn a_search_stops_once_its_move_is_settled() {
+        // From 5, only taking 1 wins: it soon gathers the visits.
+        let game = Nim {
+            left: 5,
+            mover: 0,
+            ruled: true,
+        };
+        let budget = Budget {
+            iterations: Some(40_000),
+            seconds: Some(600.0),
+            floor: None,
+        };
+        let stopping = Params {
+            stop: 1,
+            ..Params::default()
+        };
+        let mut tree = Tree::new(&game, 0, stopping, 3, None);
+        tree.run(budget);
+        assert!(tree.iterations < 40_000, "{}", tree.iterations);
+        let stats = tree.stats();
+        let best = stats.iter().max_by_key(|r| r.visits).expect("a row");
+        let next = stats
+            .iter()
+            .filter(|r| r.action != best.action)
+            .map(|r| r.visits)
+            .max()
+            .unwrap_or(0);
+        assert_eq!(best.action, 1);
+        // The lead is more than the iterations that were left.
+        assert!(best.visits - next > 40_000 - tree.iterations);
+        // Without seconds in the budget, or without stop, it runs to the end.
+        let mut tree = Tree::new(&game, 0, stopping, 3, None);
+        tree.run(Budget {
+            iterations: Some(40_000),
+            ..Budget::default()
+        });
+        assert_eq!(tree.iterations, 40_000);
+        let mut tree = Tree::new(&game, 0, Params::default(), 3, None);
+        tree.run(budget);
+        assert_eq!(tree.iterations, 40_000);
+    }
+
+    #[test]
+    fn a_tree_goes_on_past_its_seats_own_move() {
+        let game = Turns {
+            moves: 0,
+            won: false,
+        };
+        let budget = Budget {
+            iterations: Some(3_000),
+            ..Budget::default()
+        };
+        let mut forest = Forest::new(&game, 0, Params::default(), &[5, 6], None);
+        forest.run(budget);
+        assert_eq!(forest.visits(), 3_000);
+        let child = |tree: &Tree<Turns>, id: u32| {
+            let edge = tree.nodes[0]
+                .edges
+                .iter()
+                .find(|e| e.id == id)
+                .expect("tried");
+            let node = &tree.nodes[edge.child as usize];
+            let rows: Vec<(u32, u64, f64)> = node.edges.iter().map(|e| (e.id, e.n, e.w)).collect();
+            (edge.n, rows)
+        };
+        let before: Vec<_> = forest.trees.iter().map(|t| child(t, 2)).collect();
+        let mut next = game.clone();
+        next.apply_quiet(2);
+        // Another action than one tried, or a seat not searched, cannot be followed.
+        assert!(!forest.advance(9, &next));
+        let mut other = Forest::new(
+            &Nim {
+                left: 5,
+                mover: 0,
+                ruled: false,
+            },
+            0,
+            Params::default(),
+            &[1],
+            None,
+        );
+        other.run(budget);
+        assert!(!other.advance(
+            1,
+            &Nim {
+                left: 4,
+                mover: 1,
+                ruled: false
+            }
+        ));
+        assert!(forest.advance(2, &next));
+        for (tree, (visits, rows)) in forest.trees.iter().zip(&before) {
+            assert_eq!(tree.visits(), *visits);
+            let now: Vec<(u32, u64, f64)> = tree.nodes[0]
+                .edges
+                .iter()
+                .map(|e| (e.id, e.n, e.w))
+                .collect();
+            assert_eq!(&now, rows);
+            // Every node below the new root is still reached from it, and only those.
+            let mut seen = vec![false; tree.nodes.len()];
+            let mut stack = vec![0usize];
+            while let Some(i) = stack.pop() {
+                assert!(!seen[i]);
+                seen[i] = true;
+                stack.extend(tree.nodes[i].edges.iter().map(|e| e.child as usize));
+            }
+            assert!(seen.iter().all(|&s| s));
+        }
+        let carried = forest.visits();
+        let (count, stats) = forest.run(budget);
+        assert_eq!(count, 3_000);
+        assert_eq!(forest.visits(), carried + 3_000);
+        // Each new root's first visit judged it as a leaf, with no move below it.
+        assert_eq!(
+            stats.iter().map(|r| r.visits).sum::<u64>(),
+            carried + 3_000 - 2
+        );
+        // The step's winning move: 1 (in the second turn's step), here the first turn's
+        // step, where both moves are level; the tree goes on through it too.
+        let mut after = next.clone();
+        after.apply_quiet(1);
+        assert!(forest.advance(1, &after));
+        let (_, stats) = forest.run(budget);
+        let best = stats.iter().max_by_key(|r| r.visits).expect("a row");
+        assert!(stats.iter().all(|r| r.action != 9));
+        assert!(best.visits > 0);
     }
 }

@@ -9,9 +9,10 @@ use super::knowledge::{Board, Shares, TigrisWorld, UNIFORM};
 use super::py::PyTigrisState;
 use crate::search::model;
 use crate::search::py::{
-    checked_value, model_is_set, search_detached, tree_worlds, PyParams, PySearchResult,
+    checked_forest, checked_value, model_is_set, run_detached, search_detached, tree_worlds,
+    PyParams, PySearchResult,
 };
-use crate::search::SearchGame;
+use crate::search::{Forest, SearchGame};
 
 /// A belief from Python (per seat, the odds of the 4 colours against a uniform draw),
 /// checked.
@@ -175,6 +176,24 @@ fn tigris_ai_worlds(
         .collect())
 }
 
+/// The root of a Tigris search: the state, judged as asked, dealt by the belief.
+fn search_root(
+    state: &PyTigrisState,
+    fitted: bool,
+    belief: Option<Vec<Vec<f64>>>,
+    value: u8,
+    learned: bool,
+) -> PyResult<TigrisWorld> {
+    if learned {
+        model_is_set("tigris")?;
+    }
+    let value = checked_value(value, 2)?;
+    let shares = shares_of(belief, state.s.n)?;
+    Ok(TigrisWorld::valued(state.s.clone(), fitted, value)
+        .believing(shares)
+        .with_learned(learned))
+}
+
 /// ISMCTS for `seat` (the seat to move): one tree per seed, on threads when there are several.
 /// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
 /// balance; `belief`: each seat's believed colour shares of its hand (None: uniform); `value`:
@@ -198,15 +217,8 @@ fn tigris_search(
     value: u8,
     learned: bool,
 ) -> PyResult<PySearchResult> {
-    if learned {
-        model_is_set("tigris")?;
-    }
-    let value = checked_value(value, 2)?;
-    let shares = shares_of(belief, state.s.n)?;
-    let root = TigrisWorld::valued(state.s.clone(), fitted, value)
-        .believing(shares)
-        .with_learned(learned);
     // The search reads its own copy: other threads may use the state meanwhile.
+    let root = search_root(&state, fitted, belief, value, learned)?;
     drop(state);
     search_detached(
         py,
@@ -221,6 +233,77 @@ fn tigris_search(
     )
 }
 
+/// The trees of a Tigris search kept from one decision of a seat to its next
+/// (`cradle.ai.ismcts.IsmctsBot`): `tigris_trees` plants them, `run` grows them, `advance`
+/// carries them past the seat's own action.
+#[pyclass(module = "cradle._native")]
+pub struct TigrisTrees {
+    forest: Forest<TigrisWorld>,
+    fitted: bool,
+    value: u8,
+    learned: bool,
+}
+
+#[pymethods]
+impl TigrisTrees {
+    /// Grow the trees within a budget: the iterations run and (action id, visits, summed
+    /// reward) per visited root action, with what the trees learnt before.
+    #[pyo3(signature = (iterations, seconds, floor=None))]
+    fn run(
+        &mut self,
+        py: Python<'_>,
+        iterations: Option<u64>,
+        seconds: Option<f64>,
+        floor: Option<u64>,
+    ) -> PyResult<PySearchResult> {
+        run_detached(py, &mut self.forest, iterations, seconds, floor)
+    }
+
+    /// Go on to `state`, the position after the searching seat's own action `id` at the
+    /// root, learnt nothing new in between (the caller's to know; `belief` as it reads now):
+    /// False, and nothing changed, where the trees cannot follow (`search::Tree::advance`).
+    #[pyo3(signature = (state, id, belief=None))]
+    fn advance(
+        &mut self,
+        state: PyRef<'_, PyTigrisState>,
+        id: u32,
+        belief: Option<Vec<Vec<f64>>>,
+    ) -> PyResult<bool> {
+        let next = search_root(&state, self.fitted, belief, self.value, self.learned)?;
+        Ok(self.forest.advance(id, &next))
+    }
+
+    /// The root's visits, the trees' added up.
+    fn visits(&self) -> u64 {
+        self.forest.visits()
+    }
+}
+
+/// Plant the trees of a search for `seat` (one per seed; the arguments of `tigris_search`
+/// without its budget): `TigrisTrees.run` grows them.
+#[pyfunction]
+#[pyo3(signature = (state, seat, params, seeds, only=None, fitted=false, belief=None, value=1, learned=false))]
+#[allow(clippy::too_many_arguments)]
+fn tigris_trees(
+    state: PyRef<'_, PyTigrisState>,
+    seat: usize,
+    params: PyParams,
+    seeds: Vec<u64>,
+    only: Option<Vec<u32>>,
+    fitted: bool,
+    belief: Option<Vec<Vec<f64>>>,
+    value: u8,
+    learned: bool,
+) -> PyResult<TigrisTrees> {
+    let root = search_root(&state, fitted, belief, value, learned)?;
+    Ok(TigrisTrees {
+        forest: checked_forest(&root, seat, params, &seeds, only.as_deref())?,
+        fitted,
+        value: checked_value(value, 2)?,
+        learned,
+    })
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tigris_ai_rewards, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_ai_features, m)?)?;
@@ -232,5 +315,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tigris_ai_world, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_ai_worlds, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_search, m)?)?;
+    m.add_function(wrap_pyfunction!(tigris_trees, m)?)?;
+    m.add_class::<TigrisTrees>()?;
     Ok(())
 }

@@ -45,7 +45,8 @@ def hints(
     if count < 1:
         raise ValueError("ask for at least one hint")
     actions = state.legal_actions()
-    params = IsmctsParams()
+    # The whole budget, not only until the best move is settled: every hint's chance counts.
+    params = IsmctsParams(stop=0)
     knowledge = knowledge_of(state, params)  # the bots' own evaluation, not the first one
     rng = random.Random(seed)
     world = sample_world(state, seat, rng)

@@ -22,7 +22,6 @@ state whose game has a native twin of its knowledge, :func:`search` and
 from __future__ import annotations
 
 import atexit
-import functools
 import math
 import multiprocessing
 import os
@@ -31,7 +30,8 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from cradle.ai.belief import HandBelief
 from cradle.ai.search import (
@@ -44,6 +44,7 @@ from cradle.ai.search import (
     knowledge_for,
     next_world,
     sample_world,
+    settled,
 )
 from cradle.ai.tigris_knowledge import Shares
 from cradle.ai.waiting import TurnClock, warm_up
@@ -127,6 +128,17 @@ class IsmctsParams:
     # the mean's own slope at one half), so children still part where every reward is near 0
     # or 1, as in a game that looks lost or won; 0: the mean itself.
     odds: int = 0
+    # 1: a search with seconds in its budget stops once the most visited root action leads
+    # the next by more visits than the iterations still to come at its pace
+    # (cradle.ai.search.settled): no later iteration could change the move. The time saved
+    # goes to the turn's next decisions (TurnClock). Only where the move played is the most
+    # visited one (robust 1, no halving) and one tree searches. 0: the whole budget.
+    stop: int = 1
+    # 1: the bot keeps its tree from one decision to its next when nothing was learnt in
+    # between (its own move, the turn going on: in Gheos the tile, then the conflicts, the
+    # civilization and the token), so the next decision starts from what was searched below
+    # that move. 0: every decision searches from scratch.
+    reuse: int = 0
 
     def __post_init__(self) -> None:
         if self.value not in (None, 1, 2, 3, 4):
@@ -145,10 +157,20 @@ class IsmctsParams:
             raise ValueError(f"mix is from 0 to 1, not {self.mix}")
         if self.odds not in (0, 1):
             raise ValueError(f"odds is 0 or 1, not {self.odds}")
+        if self.stop not in (0, 1):
+            raise ValueError(f"stop is 0 or 1, not {self.stop}")
+        if self.reuse not in (0, 1):
+            raise ValueError(f"reuse is 0 or 1, not {self.reuse}")
         if self.batch is not None and self.batch < 1:
             raise ValueError(f"batch is at least 1, not {self.batch}")
         if self.halving < 0 or self.halving == 1:
             raise ValueError(f"halving is 0 (off) or at least 2, not {self.halving}")
+
+    @property
+    def stops(self) -> bool:
+        """Whether one tree may stop once its move is settled (``stop``): only where the move
+        played is the most visited one."""
+        return bool(self.stop) and not self.halving and self.robust >= 1.0
 
     @property
     def choice_robust(self) -> float:
@@ -280,7 +302,10 @@ class Ismcts:
         self.dealer: random.Random | None = None
 
     def run(self, budget: Budget) -> SearchResult:
+        """Grow the tree within ``budget`` (with ``stop``, until the move is settled)."""
         clock = budget.clock()
+        self.iterations = 0
+        stop = self.params.stops and budget.seconds is not None
         while True:
             self.iterate()
             more = clock.tick()
@@ -288,7 +313,29 @@ class Ismcts:
                 self.halve(budget, clock.count, clock.elapsed())
             if not more:
                 break
+            if stop:
+                left = clock.left()
+                if left is not None and settled((c.n for c in self.root.children.values()), left):
+                    break
         return self.result(clock.elapsed())
+
+    def advance(self, state: GameState, key: Key) -> bool:
+        """Carry the tree over to the searching seat's next decision: ``state``, the position
+        after its own action ``key`` here, with nothing learnt in between (no other seat
+        moved, nothing hidden was revealed: the caller's to know). The child of ``key``
+        becomes the root, with its visits and everything below it; the worlds go on from the
+        same dealer, now dealt from ``state``. False (and nothing changed) where the tree
+        cannot follow: ``key`` never tried, another seat to move, sequential halving or keys
+        other than ids. The native ``Tree::advance`` is the same."""
+        if self.params.halving or self.params.keys or state.is_over or state.to_move != self.seat:
+            return False
+        child = self.root.children.get(key)
+        if child is None:
+            return False
+        self.root = child
+        self.state = state
+        self.only = None
+        return True
 
     def halve(self, budget: Budget, count: int, elapsed: float) -> None:
         """Sequential halving: after a whole pass over the root's actions left, once the
@@ -544,12 +591,12 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
 
 
 # The settings as the native search takes them (native/src/search/tree.rs, Settings;
-# ``_native_run`` builds them in order): the real ones (exploration, widening, alpha,
+# ``native_settings`` builds them in order): the real ones (exploration, widening, alpha,
 # prior_weight, mix), then the counts (rollout, playout, batch, halving, balance, urgent,
-# keys, steps, odds).
+# keys, steps, odds, stop).
 NativeSettings = tuple[
     tuple[float, float, float, float, float],
-    tuple[int, int, int, int, int, int, int, int, int],
+    tuple[int, int, int, int, int, int, int, int, int, int],
 ]
 
 # The native search of a state: (state, seat, iterations, seconds, params, seeds, only,
@@ -569,11 +616,12 @@ NativeSearch = Callable[
 ]
 
 
-def native_search_for(
+def _native_twin(
     state: GameState, knowledge: Knowledge, params: IsmctsParams
-) -> NativeSearch | None:
-    """The native search of ``state`` with ``knowledge``, or None where the Python search runs:
-    the Python engines, a knowledge with no native twin (a subclass counts as another one), or
+) -> tuple[str, dict[str, Any]] | None:
+    """The game whose native search runs ``state`` with ``knowledge`` and the knowledge's
+    arguments to it by name, or None where the Python search runs: the Python engines, a
+    knowledge with no native twin (a subclass counts as another one), or
     ``params.native == 0``."""
     if not params.native:
         return None
@@ -585,55 +633,174 @@ def native_search_for(
     from cradle.ai.tigris_knowledge import TigrisKnowledge
 
     if type(knowledge) is TigrisKnowledge and isinstance(state, _native.TigrisState):
-        fitted = knowledge.fitted
-        belief = None if knowledge.tilts is None else [list(row) for row in knowledge.tilts]
-        value = knowledge.value
-        learned = knowledge.learned
-        if learned:
+        if knowledge.learned:
             from cradle.ai.learned import model
 
             model("tigris")  # the native search evaluates with the weights it was given
-
-        def tigris(
-            state: GameState,
-            seat: int,
-            iterations: int | None,
-            seconds: float | None,
-            settings: NativeSettings,
-            seeds: list[int],
-            only: list[int] | None,
-            floor: int | None,
-        ) -> tuple[int, list[tuple[int, int, float]]]:
-            assert isinstance(state, _native.TigrisState)
-            return _native.tigris_search(
-                state,
-                seat,
-                iterations,
-                seconds,
-                settings,
-                seeds,
-                only,
-                fitted,
-                floor,
-                belief,
-                value,
-                learned,
-            )
-
-        return tigris
+        belief = None if knowledge.tilts is None else [list(row) for row in knowledge.tilts]
+        return "tigris", {
+            "fitted": knowledge.fitted,
+            "belief": belief,
+            "value": knowledge.value,
+            "learned": knowledge.learned,
+        }
     if type(knowledge) is GheosKnowledge and isinstance(state, _native.GheosState):
         if knowledge.learned:
             from cradle.ai.learned import model
 
             model("gheos")
-        # The caller's eight arguments come first in gheos_search; the knowledge's by name.
-        return functools.partial(
-            _native.gheos_search,
-            learned=knowledge.learned,
-            value=knowledge.value,
-            settle=knowledge.settle,
-        )
+        return "gheos", {
+            "learned": knowledge.learned,
+            "value": knowledge.value,
+            "settle": knowledge.settle,
+        }
     return None
+
+
+def native_search_for(
+    state: GameState, knowledge: Knowledge, params: IsmctsParams
+) -> NativeSearch | None:
+    """The native search of ``state`` with ``knowledge``, or None where the Python search runs
+    (``_native_twin``)."""
+    twin = _native_twin(state, knowledge, params)
+    if twin is None:
+        return None
+    from cradle import _native
+
+    _, arguments = twin
+
+    def run(
+        state: GameState,
+        seat: int,
+        iterations: int | None,
+        seconds: float | None,
+        settings: NativeSettings,
+        seeds: list[int],
+        only: list[int] | None,
+        floor: int | None,
+    ) -> tuple[int, list[tuple[int, int, float]]]:
+        # The caller's arguments, then the knowledge's by name.
+        if isinstance(state, _native.TigrisState):
+            return _native.tigris_search(
+                state, seat, iterations, seconds, settings, seeds, only, floor=floor, **arguments
+            )
+        assert isinstance(state, _native.GheosState)
+        return _native.gheos_search(
+            state, seat, iterations, seconds, settings, seeds, only, floor=floor, **arguments
+        )
+
+    return run
+
+
+class NativeTrees:
+    """The native trees of a search kept from a decision to the seat's next one
+    (``IsmctsParams.reuse``): ``_native.GheosTrees`` or ``TigrisTrees``."""
+
+    def __init__(
+        self,
+        state: GameState,
+        seat: int,
+        knowledge: Knowledge,
+        params: IsmctsParams,
+        seeds: Sequence[int | None],
+    ) -> None:
+        from cradle import _native
+
+        twin = _native_twin(state, knowledge, params)
+        if twin is None:
+            raise ValueError("no native search for this state and knowledge")
+        _, arguments = twin
+        self.params = params
+        settings = native_settings(params, knowledge, trees=len(seeds))
+        native_seeds = [native_seed(s) for s in seeds]
+        self.handle: _native.TigrisTrees | _native.GheosTrees
+        if isinstance(state, _native.TigrisState):
+            self.handle = _native.tigris_trees(state, seat, settings, native_seeds, **arguments)
+        else:
+            assert isinstance(state, _native.GheosState)
+            self.handle = _native.gheos_trees(state, seat, settings, native_seeds, **arguments)
+        self.state = state
+        self.seat = seat
+
+    def run(self, budget: Budget) -> SearchResult:
+        start = time.perf_counter()
+        iterations, rows = self.handle.run(budget.iterations, budget.seconds, budget.floor)
+        text = fast(self.state).action_string
+        stats = {text(i): (n, w) for i, n, w in rows}
+        seconds = time.perf_counter() - start
+        return make_result(self.seat, iterations, seconds, stats, self.params.choice_robust)
+
+    def advance(self, state: GameState, action: int, knowledge: Knowledge) -> bool:
+        """Go on to ``state`` after the seat's own ``action`` (an id) at the root
+        (``Tree::advance``); ``knowledge``: the seat's knowledge now (a Tigris belief)."""
+        from cradle import _native
+
+        handle = self.handle
+        if isinstance(handle, _native.TigrisTrees) and isinstance(state, _native.TigrisState):
+            tilts = getattr(knowledge, "tilts", None)
+            belief = None if tilts is None else [list(row) for row in tilts]
+            moved = handle.advance(state, action, belief)
+        elif isinstance(handle, _native.GheosTrees) and isinstance(state, _native.GheosState):
+            moved = handle.advance(state, action)
+        else:
+            return False
+        if moved:
+            self.state = state
+        return moved
+
+
+class PythonTrees:
+    """The reference's tree of a search kept from a decision to the seat's next one."""
+
+    def __init__(
+        self,
+        state: GameState,
+        seat: int,
+        knowledge: Knowledge,
+        params: IsmctsParams,
+        seed: int | None,
+    ) -> None:
+        self.tree = Ismcts(state, seat, knowledge, params, random.Random(seed))
+        self.seat = seat
+
+    def run(self, budget: Budget) -> SearchResult:
+        return self.tree.run(budget)
+
+    def advance(self, state: GameState, action: int, knowledge: Knowledge) -> bool:
+        return self.tree.advance(state, action)
+
+
+def native_settings(params: IsmctsParams, knowledge: Knowledge, trees: int) -> NativeSettings:
+    """``params`` as the native search takes them (the game's playout and batch resolved;
+    ``stop`` only for a single tree: several trees' added visits are not one tree's)."""
+    playout = params.playout if params.playout is not None else getattr(knowledge, "playout", 0)
+    return (
+        (
+            float(params.exploration),
+            float(params.widening),
+            float(params.alpha),
+            float(params.prior_weight),
+            float(params.mix),
+        ),
+        (
+            int(params.rollout),
+            int(playout),
+            batch_of(params, knowledge),
+            int(params.halving),
+            int(params.balance),
+            int(params.urgent),
+            int(params.keys),
+            int(params.steps),
+            int(params.odds),
+            int(params.stops and trees == 1),
+        ),
+    )
+
+
+def native_seed(seed: int | None) -> int:
+    """A seed of any size as the native search takes it, as random.Random takes it: the
+    generator's first 64 bits."""
+    return random.Random(seed).getrandbits(64)
 
 
 def _native_run(
@@ -656,29 +823,8 @@ def _native_run(
     if only is not None:
         wanted = set(only)
         only_ids = [i for i in state.legal_action_ids() if quick.action_string(i) in wanted]
-    playout = params.playout if params.playout is not None else getattr(knowledge, "playout", 0)
-    settings: NativeSettings = (
-        (
-            float(params.exploration),
-            float(params.widening),
-            float(params.alpha),
-            float(params.prior_weight),
-            float(params.mix),
-        ),
-        (
-            int(params.rollout),
-            int(playout),
-            batch_of(params, knowledge),
-            int(params.halving),
-            int(params.balance),
-            int(params.urgent),
-            int(params.keys),
-            int(params.steps),
-            int(params.odds),
-        ),
-    )
-    # Seeds of any size, as random.Random takes them: the generator's first 64 bits.
-    native_seeds = [random.Random(seed).getrandbits(64) for seed in seeds]
+    settings = native_settings(params, knowledge, trees=len(seeds))
+    native_seeds = [native_seed(seed) for seed in seeds]
     iterations, rows = run(
         state,
         seat,
@@ -773,8 +919,10 @@ def parallel_search(
     blob = pickle.dumps(state)
     share = budget.split(len(seeds))
     pool = _pool(len(seeds))
+    # Several trees' added visits are not one tree's: none of them stops early.
+    each = replace(params, stop=0) if len(seeds) > 1 else params
     futures = [
-        pool.submit(_search_in_worker, blob, seat, share, params, s, only, tilts) for s in seeds
+        pool.submit(_search_in_worker, blob, seat, share, each, s, only, tilts) for s in seeds
     ]
     merged: dict[str, tuple[int, float]] = {}
     iterations = 0
@@ -814,6 +962,10 @@ class IsmctsBot:
         # What the public history says about the hands (params.belief; the drivers call
         # observe, the server hands over the belief it keeps for the table).
         self.belief = HandBelief()
+        # params.reuse: the trees of the last search, and the position and the bot's own
+        # action there, so that its next decision can go on from them (``_follow``).
+        self.trees: NativeTrees | PythonTrees | None = None
+        self.played: tuple[GameState, int, str] | None = None
 
     def observe(self, state: GameState, action: str) -> None:
         """``action`` is about to be played in ``state`` (by any seat): read the opponents."""
@@ -824,10 +976,22 @@ class IsmctsBot:
         if state.to_move != seat:
             raise ValueError(f"it is seat {state.to_move}'s decision, not seat {seat}'s")
         budget = self.decision_budget
-        seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
         tilts = self.belief.tilts(state) if self.params.belief else None
+        knowledge = knowledge_of(state, self.params, tilts)
+        native = _native_twin(state, knowledge, self.params) is not None
+        trees, self.trees = self.trees, None
+        if self.params.reuse and only is None and (native or self.workers == 1):
+            if trees is None or trees.seat != seat:
+                seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
+                if native:
+                    trees = NativeTrees(state, seat, knowledge, self.params, seeds)
+                else:
+                    trees = PythonTrees(state, seat, knowledge, self.params, seeds[0])
+            result = trees.run(budget)
+            self.trees = trees
+            return result
+        seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
         if self.workers == 1:
-            knowledge = knowledge_of(state, self.params, tilts)
             return search(state, seat, budget, self.params, seeds[0], knowledge, only)
         return parallel_search(state, seat, budget, self.params, seeds, only, tilts)
 
@@ -835,7 +999,35 @@ class IsmctsBot:
         self.decision_budget = self.turn.budget(state.view(seat), self.budget)
         began = time.perf_counter()
         try:
-            return guarded_choice(state, seat, self.guard, self.analyse)
+            self._follow(state, seat)
+            action = guarded_choice(state, seat, self.guard, self.analyse)
+            self.played = (state.clone(), seat, action) if self.trees is not None else None
+            return action
         finally:
             self.turn.spend(time.perf_counter() - began)
             self.decision_budget = self.budget
+
+    def _follow(self, state: GameState, seat: int) -> None:
+        """Keep the last search's trees for this decision when it follows the bot's own last
+        action with nothing learnt in between: ``state`` looks to the seat exactly as that
+        action left the position it was played in (the same view, so the same information;
+        no other seat moved, nothing was drawn). Else they are dropped."""
+        trees, played = self.trees, self.played
+        self.trees = self.played = None
+        if trees is None or played is None or state.is_over or state.to_move != seat:
+            return
+        before, who, action = played
+        if who != seat:
+            return
+        after = before.clone()
+        try:
+            after.apply(action)
+        except ValueError:
+            return
+        if after.view(seat) != state.view(seat):
+            return
+        quick = fast(before)
+        ids = [i for i in before.legal_action_ids() if quick.action_string(i) == action]
+        tilts = self.belief.tilts(state) if self.params.belief else None
+        if ids and trees.advance(state, ids[0], knowledge_of(state, self.params, tilts)):
+            self.trees = trees

@@ -143,7 +143,8 @@ def parse_budget(text: str) -> Budget:
 def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = None) -> Bot:
     """A bot from ``name``, ``name@budget`` or, for experiments with the search settings,
     ``name@budget/key=value/...`` (ismcts: the fields of ``IsmctsParams``, e.g. exploration,
-    playout, halving; pimc: candidates, rollout). An ISMCTS level takes settings too and
+    playout, halving, and ``turn``, the seconds a whole turn may take; pimc: candidates,
+    rollout). An ISMCTS level takes settings too and
     keeps its budget, turn and workers (``hard/value=4``). ``default`` overrides the usual
     budget of a plain search-bot name."""
     label = spec.strip().lower()
@@ -183,7 +184,12 @@ def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = N
         )
     from cradle.ai.ismcts import IsmctsBot
 
-    return IsmctsBot(seed, budget, _ismcts_params(values), name=label)
+    # turn=S: the most a whole turn of its own may take, as the levels have (hard 3 s at
+    # 1 s a decision), so a scaled-down experiment keeps a level's shape.
+    turn = values.pop("turn", None)
+    if turn is not None and not turn > 0:
+        raise UnknownBot(f"bad setting turn={turn:g} in {spec!r}: a turn takes more than 0 s")
+    return IsmctsBot(seed, budget, _ismcts_params(values), name=label, turn_seconds=turn)
 
 
 def _ismcts_params(values: dict[str, float]) -> IsmctsParams:

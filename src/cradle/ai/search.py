@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -108,6 +108,38 @@ class Clock:
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
+
+    def left(self) -> float | None:
+        """The iterations still to come at the pace so far (within the budget's iterations);
+        None for a budget without seconds, before ``PACED`` iterations have set a pace, or
+        below the floor (always searched in full)."""
+        budget = self.budget
+        if budget.seconds is None or self.count < PACED:
+            return None
+        if budget.floor is not None and self.count < budget.floor:
+            return None
+        elapsed = self.elapsed()
+        left = self.count / max(elapsed, 1e-9) * max(0.0, budget.seconds - elapsed)
+        if budget.iterations is not None:
+            left = min(left, float(max(0, budget.iterations - self.count)))
+        return left
+
+
+# The iterations a search runs before its pace says how many more are to come (Clock.left).
+PACED = 16
+
+
+def settled(visits: Iterable[int], left: float) -> bool:
+    """Whether no iteration still to come (``left`` of them) could change the move played,
+    the most visited of the root actions' ``visits`` (``IsmctsParams.stop``): the first leads
+    the second (an action not tried yet has none) by more than ``left``."""
+    first = second = 0
+    for n in visits:
+        if n > first:
+            first, second = n, first
+        elif n > second:
+            second = n
+    return first - second > left
 
 
 STALL_LIMIT = 10  # own decisions in a row while the bag does not move: the game stalls

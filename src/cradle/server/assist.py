@@ -121,7 +121,7 @@ def plan_work(record: GameRecord, reviewed: Sequence[int]) -> dict[str, Any]:
 def review_work(record: GameRecord, ply: int, seconds: float, seed: int) -> dict[str, Any]:
     """The decision of move ``ply``: searched from the mover's information, the best move and
     the one played, with their chances, and why (read on the real position: the game is over)."""
-    from cradle.ai.ismcts import search
+    from cradle.ai.ismcts import IsmctsParams, search
     from cradle.ai.search import Budget, knowledge_for
 
     state = new_state(record)
@@ -131,7 +131,8 @@ def review_work(record: GameRecord, ply: int, seconds: float, seed: int) -> dict
     legal = {a.lower(): a for a in state.legal_actions()}
     played = legal.get(record.actions[ply - 1].lower(), record.actions[ply - 1])
     knowledge = knowledge_for(state.game)
-    result = search(state, seat, Budget(seconds=seconds), seed=seed, knowledge=knowledge)
+    full = IsmctsParams(stop=0)  # the played move's chance counts too: the whole budget
+    result = search(state, seat, Budget(seconds=seconds), full, seed=seed, knowledge=knowledge)
     rows = {row.action: row for row in result.actions}
     best = result.actions[0]
     if played in rows and rows[played].visits >= 3:
