@@ -160,8 +160,8 @@ def test_gheos_value_2_weighs_the_growth_to_come_and_doubts_early_leads() -> Non
     # The learned features read value 1 whatever the reading's version.
     world = gheos.as_gheos(state)
     assert Reading(world, 2).features(0) == Reading(world).features(0)
-    with pytest.raises(ValueError, match="value is 1, 2, 3 or 4"):
-        GheosKnowledge(value=5)
+    with pytest.raises(ValueError, match="value is 1, 2, 3, 4 or 5"):
+        GheosKnowledge(value=6)
 
 
 def test_gheos_value_2_keeps_a_token_while_the_cups_are_still_to_grow() -> None:
@@ -228,9 +228,10 @@ def test_the_gheos_search_judges_by_value_4_with_settled_priors_unless_told() ->
     assert knowledge_of(opening, IsmctsParams()).value == 2  # type: ignore[attr-defined]
     assert knowledge_of(state, IsmctsParams(value=3)).value == 3  # type: ignore[attr-defined]
     assert knowledge_of(state, IsmctsParams(value=4)).value == 4  # type: ignore[attr-defined]
-    with pytest.raises(ValueError, match="value is 1, 2, 3 or 4"):
-        IsmctsParams(value=5)
-    for version in (3, 4):
+    assert knowledge_of(state, IsmctsParams(value=5)).value == 5  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="value is 1 to 5"):
+        IsmctsParams(value=6)
+    for version in (3, 4, 5):
         with pytest.raises(ValueError, match=f"value {version} is a Gheos evaluation"):
             knowledge_of(tigris.new_game(2, 5), IsmctsParams(value=version))
 

@@ -5,7 +5,7 @@ Random games (2, 3 and 4 players, the packaged tiles and a renumbered, turned se
 on both engines side by side, sometimes read back from their position in a conflict; after
 every step the native hooks must give what the Python knowledge gives on the Python state, to
 1e-9: the learned features of every seat and the learned model's rewards, whether the turn is
-unsettled, and for every hand-set evaluation (values 1 to 4) the values and temperature of
+unsettled, and for every hand-set evaluation (values 1 to 5) the values and temperature of
 the reading, the rewards, one-ply priors (a sample of the legal actions, and a refused one),
 the policy's scores of every action and its choice where no tie-break can change it; the same
 with settled priors (values 1, 3 and 4, the search's default), every action that starts a
@@ -38,7 +38,7 @@ LONG_GAMES = 400
 PRIOR_SAMPLE = 6  # tile placements whose priors are compared per step (each costs Python an apply)
 TOKEN, PASS = 191010, 191011  # cradle.gheos.actions: the last two ids
 FOLLOWER_NOISE, MOVE_NOISE = 0.01, 0.05  # the policy's tie-breaks (both knowledges)
-KNOWLEDGES = {v: GheosKnowledge(value=v) for v in (1, 2, 3, 4)}
+KNOWLEDGES = {v: GheosKnowledge(value=v) for v in (1, 2, 3, 4, 5)}
 KNOWLEDGE = KNOWLEDGES[1]
 # Priors after the conflict a move starts is played out (settle_conflict).
 SETTLED = {v: GheosKnowledge(value=v, settle=True) for v in (1, 3, 4)}

@@ -28,13 +28,14 @@ pub const TOKEN_NOW_SLOPE: f64 = 0.55;
 pub const TOKEN_GROWTH: f64 = 40.0;
 /// Value 2: a follower is worth this × remaining points for its continent's growth.
 pub const FOLLOWER_GROWTH: f64 = 2.0;
-/// How sure a lead is, per evaluation (value 1, value 2): base + slope × remaining.
-pub const TEMPERATURES: [(f64, f64); 2] = [(3.0, 10.0), (3.0, 57.0)];
+/// How sure a lead is, per evaluation (value 1, value 2; values 3 and 4 are value 1's;
+/// value 5 the one fitted to value 4's self-play results): base + slope × remaining.
+pub const TEMPERATURES: [(f64, f64); 3] = [(3.0, 10.0), (3.0, 57.0), (4.0, 35.0)];
 /// Value 3: what holding every token left is worth, × √(epochs left), in points.
 pub const CONTROL: f64 = 16.0;
 /// The hand-set evaluations, 1 to this (4: value 3 with the tokens a seat can expect to
-/// play, [`Reading::usable_tokens`]).
-pub const VALUES: u8 = 4;
+/// play, [`Reading::usable_tokens`]; 5: value 4 at the temperature fitted to its results).
+pub const VALUES: u8 = 5;
 /// Epoch tiles in the stack at the start, whatever the players.
 const EPOCH_TILES: u32 = 8;
 /// Below the root, priors are scored this many actions at a time (a clone and an apply each).
@@ -218,7 +219,7 @@ impl Reading {
 
     fn value_of(&self, seat: usize, version: u8) -> f64 {
         let mut value = self.points[seat];
-        let held = if version == 4 {
+        let held = if version >= 4 {
             self.usable_tokens(seat)
         } else {
             f64::from(self.tokens[seat])
@@ -236,7 +237,7 @@ impl Reading {
                 + f64::from(civ.cups) * (tokens + 1.0);
             value += f64::from(count) * future * self.survival(colour);
         }
-        if (version == 3 || version == 4) && self.controls_the_end(seat) {
+        if version >= 3 && self.controls_the_end(seat) {
             // It plays its tokens when they score most, and ends the game when it leads.
             let full = (1.0 - self.token_worth_of(version)).max(0.0);
             value += CONTROL * f64::from(self.epochs_left).sqrt()
@@ -316,7 +317,11 @@ impl Reading {
 
     /// How sure a lead is: a point counts less while many epochs are to come.
     pub fn temperature(&self) -> f64 {
-        let (base, slope) = TEMPERATURES[usize::from(self.value == 2)];
+        let (base, slope) = TEMPERATURES[match self.value {
+            2 => 1,
+            5 => 2,
+            _ => 0,
+        }];
         base + slope * self.remaining
     }
 

@@ -1,10 +1,12 @@
 """Gheos knowledge for search: an evaluation (followers × symbols, war risk, epochs to come),
 one-ply move priors, a rollout policy and reasons in words.
 
-Four evaluations (``value``): 1, the first hand-set one; 3, value 1 and the control of the
+Five evaluations (``value``): 1, the first hand-set one; 3, value 1 and the control of the
 game's end (a seat that holds every token left chooses when the game ends: docs/ai.md); 4,
 value 3 with the tokens a seat can still expect to play (one a turn, before the epoch tile
-that ends the game is drawn) in place of the tokens it holds; 2, the same
+that ends the game is drawn) in place of the tokens it holds; 5, value 4 at a temperature
+fitted to value 4's own self-play results (value 1's, which 3 and 4 kept, is far too sure
+of an early lead); 2, the same
 shape with what the self-play record says it misses: a token kept early is worth the cup score
 it will find later, a follower early its continent's growth, and a lead counts for little
 while many epochs are to come (the temperature). On the 53,534 two-player positions of that
@@ -41,13 +43,15 @@ TOKEN_GROWTH = 40.0
 FOLLOWER_GROWTH = 2.0
 # How sure a lead is, per evaluation: base + slope × remaining (a point counts less while
 # many epochs are to come).
-TEMPERATURES = {1: (3.0, 10.0), 2: (3.0, 57.0), 3: (3.0, 10.0), 4: (3.0, 10.0)}
+TEMPERATURES = {1: (3.0, 10.0), 2: (3.0, 57.0), 3: (3.0, 10.0), 4: (3.0, 10.0), 5: (4.0, 35.0)}
 # value=3: value 1, and a seat that holds every token left (it alone chooses when the game
 # ends) counts CONTROL × √(epochs left) points more, and its tokens at their full cup score.
 CONTROL = 16.0
 # value=4: value 3, with each seat's tokens counted as the number it can expect to play
 # before the game ends (one a turn; the end comes with an epoch tile drawn: usable_tokens).
-VALUES = (1, 2, 3, 4)
+# value=5: value 4 at the temperature fitted to value 4's own self-play results (docs/ai.md,
+# "A temperature for value 4"): value 4's (value 1's) is far too sure of early leads.
+VALUES = (1, 2, 3, 4, 5)
 EPOCH_TILES = 8  # all of them in the stack at the start, whatever the players
 
 
@@ -74,7 +78,7 @@ class Reading:
 
     def __init__(self, world: GheosGame, value: int = 1) -> None:
         if value not in VALUES:
-            raise ValueError(f"value is 1, 2, 3 or 4, not {value}")
+            raise ValueError(f"value is 1, 2, 3, 4 or 5, not {value}")
         self.value = value
         self.n = len(world.players)
         self.active = world.active
@@ -147,7 +151,7 @@ class Reading:
     def seat_value(self, seat: int, value: int | None = None) -> float:
         version = value or self.value
         total = self.points[seat]
-        held = self.usable_tokens(seat) if version == 4 else float(self.tokens[seat])
+        held = self.usable_tokens(seat) if version >= 4 else float(self.tokens[seat])
         tokens = held * self.token_worth(version)
         for colour, count in self.held[seat].items():
             if colour not in self.civ or count <= 0:
@@ -155,7 +159,7 @@ class Reading:
             cups, pyramids, _, _ = self.civ[colour]
             future = pyramids * self.epochs_left * PYRAMID_USE + cups * (tokens + 1.0)
             total += count * future * self.survival(colour)
-        if version in (3, 4) and self.controls_the_end(seat):
+        if version >= 3 and self.controls_the_end(seat):
             # It plays its tokens when they score most, and ends the game when it leads.
             full = max(0.0, 1.0 - self.token_worth(version))
             total += CONTROL * self.epochs_left**0.5 + held * full * self.cup_score(seat)
@@ -250,7 +254,7 @@ class GheosKnowledge:
 
     def __init__(self, learned: bool = False, value: int = 1, settle: bool = False) -> None:
         if value not in VALUES:
-            raise ValueError(f"value is 1, 2, 3 or 4, not {value}")
+            raise ValueError(f"value is 1, 2, 3, 4 or 5, not {value}")
         self.learned = learned  # the learned model (cradle.ai.learned) instead of the hand-set
         self.value = value  # the hand-set evaluation's version (module docstring)
         # The priors judge a move that starts a conflict after it (settle_conflict).

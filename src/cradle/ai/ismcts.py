@@ -141,8 +141,8 @@ class IsmctsParams:
     reuse: int = 0
 
     def __post_init__(self) -> None:
-        if self.value not in (None, 1, 2, 3, 4):
-            raise ValueError(f"value is 1, 2, 3 or 4 (3 and 4 Gheos only), not {self.value}")
+        if self.value not in (None, 1, 2, 3, 4, 5):
+            raise ValueError(f"value is 1 to 5 (3 to 5 Gheos only), not {self.value}")
         if self.balance not in (0, 1, 2):
             raise ValueError(f"balance is 0, 1 or 2, not {self.balance}")
         if self.urgent not in (0, 1, 2):
@@ -567,7 +567,7 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
     (with ``params.belief``; None or another game: the shared knowledge, uniform)."""
     game = game_of(state)
     version = params.value or DEFAULT_VALUE.get(game, 1)
-    if version in (3, 4) and game != "gheos":
+    if version in (3, 4, 5) and game != "gheos":
         raise ValueError(f"value {version} is a Gheos evaluation; {game} has values 1 and 2")
     value = f":value{version}" if version != 1 else ""
     learned = ":learned" if params.learned else ""

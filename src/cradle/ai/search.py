@@ -265,8 +265,7 @@ def game_of(state: GameState) -> str:
 def knowledge_for(game: str) -> Knowledge:
     """The heuristics of ``game`` (tigris or gheos; ``tigris:fitted`` evaluates with the
     weights fitted to game results instead of the hand-set ones, ``tigris:value2`` with the
-    final lowest colour, ``gheos:value2``, ``gheos:value3`` and ``gheos:value4`` with Gheos'
-    other evaluations, for comparisons, ``gheos:...:settled`` with priors after the conflicts
+    final lowest colour, ``gheos:value2`` to ``gheos:value5`` with Gheos' other evaluations, for comparisons, ``gheos:...:settled`` with priors after the conflicts
     the moves start;
     ``tigris:learned`` and ``gheos:learned`` with the learned model, cradle.ai.learned)."""
     if game not in _KNOWLEDGE:
@@ -283,6 +282,7 @@ def knowledge_for(game: str) -> Knowledge:
             "value2",
             "value3",
             "value4",
+            "value5",
             "learned",
             "settled",
         }:
