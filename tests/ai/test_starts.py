@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 import typer
 
-from cradle.ai.starts import first_player, main, split
+from cradle.ai.starts import first_player, main, paired, split
 from cradle.games import get_game
 
 
@@ -65,3 +65,43 @@ def test_the_command_prints_the_split_and_refuses_a_missing_file(
     assert "started, in every game read: 1 of 2" in out
     with pytest.raises(typer.BadParameter, match="no such file"):
         main([str(tmp_path / "none.jsonl")])
+
+
+def test_two_runs_compare_game_by_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = seeds_started_by(0, 2)
+    base = [
+        ladder_line(a, ["ismcts@0.1s", "pimc"], [1, 2]),  # won
+        ladder_line(a, ["pimc", "ismcts@0.1s"], [1, 2]),  # lost
+        ladder_line(b, ["ismcts@0.1s", "pimc"], [1, 1]),  # tied
+        ladder_line(b, ["pimc", "ismcts@0.1s"], [2, 1]),  # won: not in the new run
+    ]
+    new = [
+        ladder_line(a, ["ismcts@0.1s/x=1", "pimc"], [1, 2]),  # won again: 0
+        ladder_line(a, ["pimc", "ismcts@0.1s/x=1"], [2, 1]),  # lost, now won: +1
+        ladder_line(b, ["ismcts@0.1s/x=1", "pimc"], [2, 1]),  # tied, now lost: -1/2
+        ladder_line(b, ["greedy", "pimc"], [1, 2]),  # the bot is not there
+    ]
+    compared = paired(base, new, "ismcts@0.1s")
+    assert (compared.games, compared.base, compared.new) == (3, 1.5, 2.0)
+    assert compared.difference == pytest.approx(0.5 / 3)
+    # The differences 0, 1, -1/2: their spread over the square root of three, times 1.96.
+    spread = (sum((d - 0.5 / 3) ** 2 for d in (0.0, 1.0, -0.5)) / 2) ** 0.5
+    assert compared.margin == pytest.approx(1.96 * spread / 3**0.5)
+    with pytest.raises(ValueError, match="share no game"):
+        paired(base, new, "expert-rules")
+    for name, lines in (("base.jsonl", base), ("new.jsonl", new)):
+        (tmp_path / name).write_text("".join(json.dumps(x) + "\n" for x in lines), "utf-8")
+    main(
+        [str(tmp_path / "new.jsonl"), "--bot", "ismcts", "--against", str(tmp_path / "base.jsonl")]
+    )
+    assert "game by game: 2 of 3 against 1.5, +0.167 ± " in capsys.readouterr().out
+    with pytest.raises(typer.BadParameter, match="share no game"):
+        main(
+            [
+                str(tmp_path / "new.jsonl"),
+                "--bot",
+                "hard",
+                "--against",
+                str(tmp_path / "base.jsonl"),
+            ]
+        )

@@ -7,11 +7,18 @@ records the ladder (``ladder.jsonl``: one game a line) and the SPRT (one pair of
 line) write, and deals each seed again to see who started::
 
     python -m cradle.ai.starts results/gheos-hard-*/ladder.jsonl --bot hard
+
+With ``--against BASE.jsonl`` it also compares two runs of the same seeds and seatings game
+by game (``paired``): the bot's mean score difference with its 95% interval, far narrower
+than two separate intervals, since both runs share each deal's luck::
+
+    python -m cradle.ai.starts results/screen/ladder.jsonl --bot ismcts --against results/base/ladder.jsonl
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -81,6 +88,54 @@ def split(records: Iterable[dict[str, Any]], bot: str, game: str = "gheos") -> S
     return result
 
 
+def scores_by_game(
+    records: Iterable[dict[str, Any]], bot: str, game: str = "gheos"
+) -> dict[tuple[str, int, int], float]:
+    """``bot``'s score (a tie half) in each two-player game it played against another bot,
+    by (game, seed, its seat)."""
+    scores: dict[tuple[str, int, int], float] = {}
+    for record in records:
+        for name, seed, seating, score0 in games_of(record, game):
+            mine = [s for s, spec in enumerate(seating) if spec.startswith(bot)]
+            if len(mine) == 1:
+                seat = mine[0]
+                scores[(name, seed, seat)] = score0 if seat == 0 else 1.0 - score0
+    return scores
+
+
+@dataclass
+class Paired:
+    """Two runs of ``bot`` compared on the games both played (the same deal and seat)."""
+
+    games: int
+    base: float
+    new: float
+    difference: float  # the mean of new minus base, game by game
+    margin: float  # its 95% half-width (normal, from the differences' spread)
+
+
+def paired(
+    base: Iterable[dict[str, Any]], new: Iterable[dict[str, Any]], bot: str, game: str = "gheos"
+) -> Paired:
+    """``bot``'s score in ``new`` against ``base``, game by game."""
+    before = scores_by_game(base, bot, game)
+    after = scores_by_game(new, bot, game)
+    shared = sorted(set(before) & set(after))
+    if not shared:
+        raise ValueError(f"the two runs share no game of {bot!r}")
+    steps = [after[k] - before[k] for k in shared]
+    n = len(steps)
+    mean = sum(steps) / n
+    spread = math.sqrt(sum((d - mean) ** 2 for d in steps) / (n - 1)) if n > 1 else 0.0
+    return Paired(
+        n,
+        sum(before[k] for k in shared),
+        sum(after[k] for k in shared),
+        mean,
+        1.96 * spread / math.sqrt(n),
+    )
+
+
 def read(paths: Iterable[Path]) -> Iterator[dict[str, Any]]:
     for path in paths:
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -103,8 +158,12 @@ def starts(
     paths: Annotated[list[Path], typer.Argument(help="ladder.jsonl or SPRT .jsonl files.")],
     bot: Annotated[str, typer.Option(help="The bot: the start of its spec.")] = "hard",
     game: Annotated[str, typer.Option(help="The game of records that do not name it.")] = ("gheos"),
+    against: Annotated[
+        list[Path] | None,
+        typer.Option(help="A run of the same seeds to compare with, game by game (repeatable)."),
+    ] = None,
 ) -> None:
-    missing = [str(p) for p in paths if not p.is_file()]
+    missing = [str(p) for p in [*paths, *(against or [])] if not p.is_file()]
     if missing:
         raise typer.BadParameter(f"no such file: {', '.join(missing)}")
     result = split(read(paths), bot, game)
@@ -115,6 +174,16 @@ def starts(
         f"{cell(result.followed, result.followed_games)} |"
     )
     print(f"\nThe player who started, in every game read: {cell(result.starter, result.games)}.")
+    if against:
+        try:
+            compared = paired(read(against), read(paths), bot, game)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+        print(
+            f"\nAgainst {', '.join(str(p) for p in against)}, game by game: "
+            f"{compared.new:g} of {compared.games} against {compared.base:g}, "
+            f"{compared.difference:+.3f} ± {compared.margin:.3f} (95%)."
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
