@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from cradle.ai.calibration import VERSIONS, Positions, log_loss, play, report
+from cradle.ai.calibration import VERSIONS, Positions, play, report
+from cradle.ai.training import log_loss
 
 pytest.importorskip("cradle._native")
 np = pytest.importorskip("numpy")

@@ -125,6 +125,16 @@ fn gheos_ai_policy(
     ))
 }
 
+/// `state`'s game for the search, its leaves judged by `judge`; `settle`: priors after the
+/// conflicts the moves start.
+fn judged(state: &GheosState, judge: Judge, settle: bool) -> Judged {
+    Judged {
+        game: state.game.clone(),
+        judge,
+        settle,
+    }
+}
+
 /// The first `count` worlds a search tree deals for `observer` from `CanonicalRandom(seed)`
 /// (`search::py::tree_worlds`), for the lockstep test against the reference's `next_world`.
 #[pyfunction]
@@ -136,11 +146,7 @@ fn gheos_ai_worlds(
     count: usize,
 ) -> PyResult<Vec<GheosState>> {
     // The judge plays no part in dealing.
-    let root = Judged {
-        game: state.game.clone(),
-        judge: Judge::Hand(1),
-        settle: false,
-    };
+    let root = judged(&state, Judge::Hand(1), false);
     Ok(tree_worlds(&root, observer, seed, count)?
         .into_iter()
         .map(|world| state.with_game(py, world.game))
@@ -181,11 +187,7 @@ fn gheos_search(
 ) -> PyResult<PySearchResult> {
     let judge = judge_of(learned, value)?;
     // The search reads its own copy: other threads may use the state meanwhile.
-    let root = Judged {
-        game: state.game.clone(),
-        judge,
-        settle,
-    };
+    let root = judged(&state, judge, settle);
     drop(state);
     search_detached(
         py,
@@ -229,11 +231,7 @@ impl GheosTrees {
     /// root, learnt nothing new in between (the caller's to know): False, and nothing
     /// changed, where the trees cannot follow (`search::Tree::advance`).
     fn advance(&mut self, state: PyRef<'_, GheosState>, id: u32) -> bool {
-        let next = Judged {
-            game: state.game.clone(),
-            judge: self.judge,
-            settle: self.settle,
-        };
+        let next = judged(&state, self.judge, self.settle);
         self.forest.advance(id, &next)
     }
 
@@ -259,11 +257,7 @@ fn gheos_trees(
     settle: bool,
 ) -> PyResult<GheosTrees> {
     let judge = judge_of(learned, value)?;
-    let root = Judged {
-        game: state.game.clone(),
-        judge,
-        settle,
-    };
+    let root = judged(&state, judge, settle);
     Ok(GheosTrees {
         forest: checked_forest(&root, seat, params, &seeds, only.as_deref())?,
         judge,

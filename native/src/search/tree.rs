@@ -489,11 +489,7 @@ impl<G: SearchGame> Tree<G> {
     /// follow: `id` never tried, another seat to move, sequential halving or keys other
     /// than ids (a root keyed by tile or by urgency names actions apart from their ids).
     pub fn advance(&mut self, id: u32, next: &G) -> bool {
-        if self.params.halving > 0
-            || self.params.keys > 0
-            || next.is_over()
-            || next.to_move() != self.seat
-        {
+        if !self.can_advance(id, next) {
             return false;
         }
         let Some(edge) = self.nodes[0].edges.iter().find(|e| e.id == id) else {
@@ -527,6 +523,15 @@ impl<G: SearchGame> Tree<G> {
         self.root_visits = visits;
         self.only = None;
         true
+    }
+
+    /// Whether [`Tree::advance`] can follow action `id` to `next`.
+    fn can_advance(&self, id: u32, next: &G) -> bool {
+        self.params.halving == 0
+            && self.params.keys == 0
+            && !next.is_over()
+            && next.to_move() == self.seat
+            && self.nodes[0].edges.iter().any(|e| e.id == id)
     }
 
     /// The root's visits: every iteration this tree ran since its root's node was made.
@@ -1080,14 +1085,7 @@ impl<G: SearchGame> Forest<G> {
     /// Every tree carried over to the seat's next decision ([`Tree::advance`]): all of them,
     /// or none (false, nothing changed).
     pub fn advance(&mut self, id: u32, next: &G) -> bool {
-        let followable = |t: &Tree<G>| {
-            t.params.halving == 0
-                && t.params.keys == 0
-                && !next.is_over()
-                && next.to_move() == t.seat
-                && t.nodes[0].edges.iter().any(|e| e.id == id)
-        };
-        if !self.trees.iter().all(followable) {
+        if !self.trees.iter().all(|t| t.can_advance(id, next)) {
             return false;
         }
         for tree in &mut self.trees {

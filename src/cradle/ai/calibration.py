@@ -72,17 +72,15 @@ def play(job: tuple[int, int]) -> Positions:
     return Positions(values, temperatures, remaining, first_won)
 
 
-def log_loss(chances: Any, won: Any) -> float:
-    import numpy as np
-
-    p = np.clip(chances, 1e-9, 1 - 1e-9)
-    return float(-np.mean(won * np.log(p) + (1 - won) * np.log(1 - p)))
-
-
 def report(games: list[Positions]) -> dict[str, Any]:
     """Per evaluation: its log-loss at its own temperature (all positions and by fifth of
     the epochs to come) and the best temperature of the grid with its log-loss."""
     import numpy as np
+
+    from cradle.ai.training import log_loss
+
+    def chance(gap: Any, temperature: Any) -> Any:
+        return 1 / (1 + np.exp(-np.clip(gap / temperature, -30, 30)))
 
     decided = [g for g in games if g.first_won is not None and g.remaining]
     if not decided:
@@ -94,12 +92,8 @@ def report(games: list[Positions]) -> dict[str, Any]:
     for v in VERSIONS:
         gap = np.concatenate([np.array([a - b for a, b in g.values[v]]) for g in decided])
         own = np.concatenate([np.array(g.temperatures[v]) for g in decided])
-        chances = 1 / (1 + np.exp(-np.clip(gap / own, -30, 30)))
-        grid = [
-            (log_loss(1 / (1 + np.exp(-np.clip(gap / (a + b * left), -30, 30))), won), a, b)
-            for a in BASES
-            for b in SLOPES
-        ]
+        chances = chance(gap, own)
+        grid = [(log_loss(chance(gap, a + b * left), won), a, b) for a in BASES for b in SLOPES]
         loss, base, slope = min(grid)
         out[f"value {v}"] = {
             "log_loss": round(log_loss(chances, won), 4),

@@ -637,10 +637,9 @@ def _native_twin(
             from cradle.ai.learned import model
 
             model("tigris")  # the native search evaluates with the weights it was given
-        belief = None if knowledge.tilts is None else [list(row) for row in knowledge.tilts]
         return "tigris", {
             "fitted": knowledge.fitted,
-            "belief": belief,
+            "belief": belief_rows(knowledge),
             "value": knowledge.value,
             "learned": knowledge.learned,
         }
@@ -655,6 +654,27 @@ def _native_twin(
             "settle": knowledge.settle,
         }
     return None
+
+
+def belief_rows(knowledge: Knowledge) -> list[list[float]] | None:
+    """A Tigris knowledge's belief over the hands (``tilts``) as the native search takes it;
+    None for none."""
+    tilts = getattr(knowledge, "tilts", None)
+    return None if tilts is None else [list(row) for row in tilts]
+
+
+def native_result(
+    state: GameState,
+    seat: int,
+    iterations: int,
+    seconds: float,
+    rows: list[tuple[int, int, float]],
+    params: IsmctsParams,
+) -> SearchResult:
+    """A native search's root rows (action id, visits, summed reward) as a SearchResult."""
+    text = fast(state).action_string
+    stats = {text(i): (n, w) for i, n, w in rows}
+    return make_result(seat, iterations, seconds, stats, params.choice_robust)
 
 
 def native_search_for(
@@ -725,10 +745,8 @@ class NativeTrees:
     def run(self, budget: Budget) -> SearchResult:
         start = time.perf_counter()
         iterations, rows = self.handle.run(budget.iterations, budget.seconds, budget.floor)
-        text = fast(self.state).action_string
-        stats = {text(i): (n, w) for i, n, w in rows}
         seconds = time.perf_counter() - start
-        return make_result(self.seat, iterations, seconds, stats, self.params.choice_robust)
+        return native_result(self.state, self.seat, iterations, seconds, rows, self.params)
 
     def advance(self, state: GameState, action: int, knowledge: Knowledge) -> bool:
         """Go on to ``state`` after the seat's own ``action`` (an id) at the root
@@ -737,9 +755,7 @@ class NativeTrees:
 
         handle = self.handle
         if isinstance(handle, _native.TigrisTrees) and isinstance(state, _native.TigrisState):
-            tilts = getattr(knowledge, "tilts", None)
-            belief = None if tilts is None else [list(row) for row in tilts]
-            moved = handle.advance(state, action, belief)
+            moved = handle.advance(state, action, belief_rows(knowledge))
         elif isinstance(handle, _native.GheosTrees) and isinstance(state, _native.GheosState):
             moved = handle.advance(state, action)
         else:
@@ -835,8 +851,8 @@ def _native_run(
         only_ids,
         budget.floor,
     )
-    stats = {quick.action_string(i): (n, w) for i, n, w in rows}
-    return make_result(seat, iterations, time.perf_counter() - start, stats, params.choice_robust)
+    seconds = time.perf_counter() - start
+    return native_result(state, seat, iterations, seconds, rows, params)
 
 
 def search(

@@ -65,6 +65,16 @@ def games_of(record: dict[str, Any], game: str) -> Iterator[tuple[str, int, list
         yield name, int(record["seed"]), seating, first
 
 
+def bot_score(seating: list[str], score0: float, bot: str) -> tuple[int, float] | None:
+    """``bot``'s seat (its spec starts with ``bot``) and score in a two-player game where seat
+    0 scored ``score0``; None when the bot sits in neither seat, or in both."""
+    mine = [s for s, spec in enumerate(seating) if spec.startswith(bot)]
+    if len(mine) != 1:
+        return None
+    seat = mine[0]
+    return seat, score0 if seat == 0 else 1.0 - score0
+
+
 def split(records: Iterable[dict[str, Any]], bot: str, game: str = "gheos") -> Split:
     """``bot``'s two-player score (a seat whose spec starts with ``bot``, in games where the
     other's does not) by who started."""
@@ -74,11 +84,10 @@ def split(records: Iterable[dict[str, Any]], bot: str, game: str = "gheos") -> S
             first = first_player(name, seed)
             result.starter += score0 if first == 0 else 1.0 - score0
             result.games += 1
-            mine = [s for s, spec in enumerate(seating) if spec.startswith(bot)]
-            if len(mine) != 1:
-                continue  # the bot in neither seat, or in both
-            seat = mine[0]
-            score = score0 if seat == 0 else 1.0 - score0
+            played = bot_score(seating, score0, bot)
+            if played is None:
+                continue
+            seat, score = played
             if first == seat:
                 result.started += score
                 result.started_games += 1
@@ -96,10 +105,10 @@ def scores_by_game(
     scores: dict[tuple[str, int, int], float] = {}
     for record in records:
         for name, seed, seating, score0 in games_of(record, game):
-            mine = [s for s, spec in enumerate(seating) if spec.startswith(bot)]
-            if len(mine) == 1:
-                seat = mine[0]
-                scores[(name, seed, seat)] = score0 if seat == 0 else 1.0 - score0
+            played = bot_score(seating, score0, bot)
+            if played is not None:
+                seat, score = played
+                scores[(name, seed, seat)] = score
     return scores
 
 

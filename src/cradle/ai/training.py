@@ -203,14 +203,20 @@ def pairs(data: list[GameData], game: str) -> tuple[Any, Any, Any]:
     return np.concatenate(diffs), np.concatenate(labels), np.concatenate(hand_set)
 
 
+def log_loss(chances: Any, labels: Any) -> float:
+    """The mean log-loss of predicted chances of the labelled outcomes (1 or 0)."""
+    import numpy as np
+
+    p = np.clip(chances, 1e-9, 1 - 1e-9)
+    return float(-np.mean(labels * np.log(p) + (1 - labels) * np.log(1 - p)))
+
+
 def scores(chances: Any, labels: Any) -> dict[str, float]:
     """Log-loss and accuracy of predicted chances of the labelled outcomes."""
     import numpy as np
 
-    p = np.clip(chances, 1e-9, 1 - 1e-9)
-    loss = -np.mean(labels * np.log(p) + (1 - labels) * np.log(1 - p))
-    right = np.mean((p > 0.5) == (labels > 0.5))
-    return {"log_loss": round(float(loss), 4), "accuracy": round(float(right), 4)}
+    right = np.mean((np.asarray(chances) > 0.5) == (labels > 0.5))
+    return {"log_loss": round(log_loss(chances, labels), 4), "accuracy": round(float(right), 4)}
 
 
 def gheos_values(data: list[GameData]) -> dict[str, Any]:
