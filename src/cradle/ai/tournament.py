@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from cradle.core.contract import JSON
 from cradle.core.results import rank_rewards, wilson_interval
@@ -44,6 +44,10 @@ class TableRecord(TypedDict):
     seconds: float
     thinking: list[float]  # seconds per seat
     decisions: list[int]
+    # The actions played, in order: the game replays from its seed (cradle.ai.review). Not
+    # kept for games played through OpenSpiel, whose chance draws are not the seed's.
+    moves: NotRequired[list[str]]
+    options: NotRequired[JSON]  # the game's options, where the task set any
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,7 @@ def play_game(task: GameTask) -> TableRecord:
     thinking = [0.0] * len(bots)
     decisions = [0] * len(bots)
     actions = 0
+    moves: list[str] = []
     start = time.perf_counter()
     while not state.is_over:
         seat = state.to_move
@@ -134,11 +139,12 @@ def play_game(task: GameTask) -> TableRecord:
                 f"(game {task.index}, seed {task.seed}): {exc}"
             ) from None
         actions += 1
+        moves.append(action)
         if actions >= MAX_ACTIONS:
             break
     result = sorted(state.result(), key=lambda row: row["seat"])
     rewards = rank_rewards(result)
-    return {
+    record: TableRecord = {
         "index": task.index,
         "game": task.game,
         "seed": task.seed,
@@ -151,7 +157,11 @@ def play_game(task: GameTask) -> TableRecord:
         "seconds": round(time.perf_counter() - start, 3),
         "thinking": [round(t, 3) for t in thinking],
         "decisions": decisions,
+        "moves": moves,
     }
+    if task.options:
+        record["options"] = task.options
+    return record
 
 
 # -- running ------------------------------------------------------------------------------
