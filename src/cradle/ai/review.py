@@ -28,6 +28,7 @@ from typing import Annotated, Any
 import typer
 
 from cradle.ai.starts import read
+from cradle.core.contract import GameState
 
 # The judge's visits to the move played, as a share of its own choice's, below which its
 # mean reward for that move is too uncertain to be called a regret.
@@ -87,17 +88,18 @@ def wanted(record: dict[str, Any], bot: str, lost: bool, followed: bool) -> int 
     seat = seats[0]
     if lost and record["places"][seat] == 1 and list(record["places"]).count(1) == 1:
         return None
-    if followed and first_seat(record) == seat:
+    if followed and deal(record).to_move == seat:
         return None
     return seat
 
 
-def first_seat(record: dict[str, Any]) -> int:
+def deal(record: dict[str, Any]) -> GameState:
+    """The recorded game's opening position, dealt again from its seed and options."""
     from cradle.games import get_game
 
     module = get_game(record["game"])
     options = module.options_from_dict(record.get("options", {}))
-    return module.new_game(len(record["seating"]), record["seed"], options).to_move
+    return module.new_game(len(record["seating"]), record["seed"], options)
 
 
 def review_game(task: Task) -> list[Decision]:
@@ -106,7 +108,6 @@ def review_game(task: Task) -> list[Decision]:
     from cradle.ai.bots import tell
     from cradle.ai.ismcts import IsmctsBot
     from cradle.ai.levels import make_bot_spec
-    from cradle.games import get_game
 
     record = task.record
     seat = wanted(record, task.bot, False, False)
@@ -115,9 +116,7 @@ def review_game(task: Task) -> list[Decision]:
     judge = make_bot_spec(task.judge, record["seed"])
     if not isinstance(judge, IsmctsBot):
         raise ValueError(f"the judge must be an ISMCTS spec, not {task.judge!r}")
-    module = get_game(record["game"])
-    options = module.options_from_dict(record.get("options", {}))
-    state = module.new_game(len(record["seating"]), record["seed"], options)
+    state = deal(record)
     out: list[Decision] = []
     for move in record["moves"]:
         if len(out) >= task.decisions:
