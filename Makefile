@@ -101,9 +101,9 @@ ladder: $(STAMP) native
 		--workers $(JOBS) --out results/ladder --docs docs/ai.md
 
 # The learned evaluations (docs/ai.md, "The learned evaluation"): native self-play games of
-# each game, a pairwise logistic fit, the model files src/cradle/ai/models/<game>-v1.json.
+# each game, a pairwise logistic fit, the model files src/cradle/ai/models/<game>-v<N>.json.
 MODEL_GAMES_TIGRIS ?= 700
-MODEL_GAMES_GHEOS ?= 1200
+MODEL_GAMES_GHEOS ?= 2400
 models: $(STAMP) native
 	$(BIN)/python -m cradle.ai.training --game tigris --games $(MODEL_GAMES_TIGRIS) --workers $(JOBS)
 	$(BIN)/python -m cradle.ai.training --game gheos --games $(MODEL_GAMES_GHEOS) --workers $(JOBS)

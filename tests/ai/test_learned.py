@@ -66,6 +66,27 @@ def test_python_and_native_values_agree_on_random_positions() -> None:
         assert _native.gheos_ai_rewards(state, True) == pytest.approx(python, abs=1e-9)
 
 
+def test_gheos_features_name_what_they_read() -> None:
+    names = [n.removesuffix("_early") for n in FEATURES["gheos"][: len(FEATURES["gheos"]) // 2]]
+    for state in random_states("gheos", 8, 70):
+        reading = read_gheos(state)
+        for seat in range(reading.n):
+            row = reading.features(seat)
+            half = len(row) // 2
+            sums = [a + b for a, b in zip(row[:half], row[half:], strict=True)]
+            whole = dict(zip(names, sums, strict=True))
+            # each feature once scaled by the share of the game left, once by the share played
+            late = 1.0 - reading.remaining
+            assert row[:half] == pytest.approx([x * reading.remaining for x in whole.values()])
+            assert row[half:] == pytest.approx([x * late for x in whole.values()])
+            assert whole["to_move"] == (1.0 if seat == reading.active else 0.0)
+            assert whole["controls_the_end"] == float(reading.controls_the_end(seat))
+            assert whole["usable_tokens"] == pytest.approx(reading.usable_tokens(seat))
+            assert whole["value_1"] == pytest.approx(reading.seat_value(seat, 1))
+            assert whole["hand_set_value"] == pytest.approx(reading.seat_value(seat, 4))
+            assert whole["points"] == reading.points[seat]
+
+
 def test_a_learned_search_plays_both_games() -> None:
     from cradle.ai.levels import make_bot_spec
 
@@ -85,10 +106,10 @@ def test_bad_models_are_refused_and_change_nothing(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="unknown game"):
         parse({**good, "game": "chess"})
     before = _native.ai_model("gheos")
-    with pytest.raises(ValueError, match="22 finite weights"):
+    with pytest.raises(ValueError, match="30 finite weights"):
         _native.ai_set_model("gheos", [1.0])
     with pytest.raises(ValueError, match="finite"):
-        _native.ai_set_model("gheos", [float("nan")] * 22)
+        _native.ai_set_model("gheos", [float("nan")] * 30)
     with pytest.raises(ValueError, match="no learned model"):
         _native.ai_set_model("chess", [])
     assert _native.ai_model("gheos") == before

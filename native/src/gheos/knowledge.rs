@@ -299,7 +299,11 @@ impl Reading {
             f64::from(to_score),
             f64::from(at_risk),
             f64::from(civilizations),
-            self.value_of(seat, 1), // the model was fitted to value 1
+            self.value_of(seat, 1),
+            if seat == self.active { 1.0 } else { 0.0 },
+            if self.controls_the_end(seat) { 1.0 } else { 0.0 },
+            self.usable_tokens(seat),
+            self.value_of(seat, 4), // the default evaluation
         ];
         let late = 1.0 - self.remaining;
         let mut out = [0.0; GHEOS_FEATURES];

@@ -6,7 +6,7 @@ use std::sync::RwLock;
 
 /// Learned features per seat: Tigris (`Board::learned_features`), Gheos (`Reading::features`).
 pub const TIGRIS_FEATURES: usize = 26;
-pub const GHEOS_FEATURES: usize = 22;
+pub const GHEOS_FEATURES: usize = 30;
 
 static TIGRIS: RwLock<Vec<f64>> = RwLock::new(Vec::new());
 static GHEOS: RwLock<Vec<f64>> = RwLock::new(Vec::new());

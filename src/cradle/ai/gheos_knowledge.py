@@ -203,7 +203,11 @@ class Reading:
             float(to_score),
             float(at_risk),
             float(civilizations),
-            self.seat_value(seat, 1),  # the model was fitted to value 1
+            self.seat_value(seat, 1),
+            1.0 if seat == self.active else 0.0,
+            1.0 if self.controls_the_end(seat) else 0.0,
+            self.usable_tokens(seat),
+            self.seat_value(seat, 4),  # the default evaluation
         ]
         late = 1.0 - self.remaining
         return [x * self.remaining for x in base] + [x * late for x in base]

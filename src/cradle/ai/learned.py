@@ -1,5 +1,5 @@
 """The learned evaluations: a model of each seat's result per game, read from a file in the
-repository (``cradle/ai/models/<game>-v1.json``), used by the Python knowledge and, through
+repository (``cradle/ai/models/<game>-v<N>.json``), used by the Python knowledge and, through
 ``cradle._native.ai_set_model``, by the native search (``ismcts@.../learned=1``).
 
 A model is linear in the knowledge's learned features (``Board.learned_features`` in Tigris,
@@ -48,6 +48,10 @@ GHEOS_BASE = (
     "pyramids_to_score",
     "followers_at_risk",
     "civilizations",
+    "value_1",
+    "to_move",
+    "controls_the_end",
+    "usable_tokens",
     "hand_set_value",
 )
 
@@ -105,8 +109,13 @@ def parse(data: dict[str, Any]) -> Model:
     return Model(game, names, weights, meta)
 
 
+# Each game's model file: Gheos' second model added the seat to move, the control of the
+# end, the tokens a seat can expect to play and value 4 (the default evaluation) as features.
+VERSIONS = {"tigris": 1, "gheos": 2}
+
+
 def path_of(game: str) -> Path:
-    return MODELS / f"{game}-v1.json"
+    return MODELS / f"{game}-v{VERSIONS[game]}.json"
 
 
 @cache
