@@ -301,7 +301,11 @@ impl Reading {
             f64::from(civilizations),
             self.value_of(seat, 1),
             if seat == self.active { 1.0 } else { 0.0 },
-            if self.controls_the_end(seat) { 1.0 } else { 0.0 },
+            if self.controls_the_end(seat) {
+                1.0
+            } else {
+                0.0
+            },
             self.usable_tokens(seat),
             self.value_of(seat, 4), // the default evaluation
         ];
