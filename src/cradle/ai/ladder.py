@@ -29,6 +29,7 @@ from typing import Annotated, Any
 
 import typer
 
+from cradle.ai.command import run_command
 from cradle.ai.tournament import MAX_ACTIONS, TableRecord
 
 OPENSPIEL = "openspiel-ismcts"  # OpenSpiel's ISMCTSBot: ``openspiel-ismcts@<simulations>``
@@ -419,10 +420,7 @@ def command_for(settings: LadderSettings) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
-    if argv is None:
-        app(prog_name="python -m cradle.ai.ladder")
-    else:
-        app(args=argv, standalone_mode=False)
+    run_command(app, "cradle.ai.ladder", argv)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from typing import Annotated, Any
 
 import typer
 
+from cradle.ai.command import run_command
 from cradle.core.contract import GameState
 
 OPENSPIEL_NAMES = {"tigris": "python_tigris_euphrates", "gheos": "python_gheos"}
@@ -171,10 +172,7 @@ def match(
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
-    if argv is None:
-        app(prog_name="python -m cradle.ai.openspiel_arena")
-    else:
-        app(args=argv, standalone_mode=False)
+    run_command(app, "cradle.ai.openspiel_arena", argv)
 
 
 if __name__ == "__main__":

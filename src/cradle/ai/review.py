@@ -27,6 +27,7 @@ from typing import Annotated, Any
 
 import typer
 
+from cradle.ai.command import run_command
 from cradle.ai.starts import read
 from cradle.core.contract import GameState
 
@@ -240,10 +241,7 @@ def main_command(
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
-    if argv is None:
-        app(prog_name="python -m cradle.ai.review")
-    else:
-        app(args=argv, standalone_mode=False)
+    run_command(app, "cradle.ai.review", argv)
 
 
 if __name__ == "__main__":

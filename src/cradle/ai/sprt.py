@@ -36,6 +36,7 @@ from typing import Annotated, Any
 
 import typer
 
+from cradle.ai.command import run_command
 from cradle.core.results import Z95
 
 MIN_PAIRS = 4  # below this a variance says little; no decision is taken
@@ -286,10 +287,7 @@ def sprt(
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
-    if argv is None:
-        app(prog_name="python -m cradle.ai.sprt")
-    else:
-        app(args=argv, standalone_mode=False)
+    run_command(app, "cradle.ai.sprt", argv)
 
 
 if __name__ == "__main__":

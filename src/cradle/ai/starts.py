@@ -27,6 +27,7 @@ from typing import Annotated, Any
 
 import typer
 
+from cradle.ai.command import run_command
 from cradle.core.results import wilson_interval
 
 
@@ -197,10 +198,7 @@ def starts(
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
-    if argv is None:
-        app(prog_name="python -m cradle.ai.starts")
-    else:
-        app(args=argv, standalone_mode=False)
+    run_command(app, "cradle.ai.starts", argv)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ from typing import Annotated, Any
 
 import typer
 
+from cradle.ai.command import run_command
 from cradle.ai.learned import FEATURES, Model, path_of
 
 
@@ -400,10 +401,7 @@ def train(
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
-    if argv is None:
-        app(prog_name="python -m cradle.ai.training")
-    else:
-        app(args=argv, standalone_mode=False)
+    run_command(app, "cradle.ai.training", argv)
 
 
 if __name__ == "__main__":
