@@ -186,9 +186,10 @@ def pairs(data: list[GameData], game: str) -> tuple[Any, Any, Any]:
         if not len(x):
             continue
         players = x.shape[1]
-        # The hand-set value and its temperature, as the knowledge turns them into rewards.
+        # The hand-set value (the last base feature: Tigris value 2, Gheos value 4) and its
+        # temperature, as the knowledge turns them into rewards.
         values = x[:, :, half - 1] + x[:, :, -1]
-        base, slope = (1.0, 4.0) if game == "tigris" else GHEOS_TEMPERATURES[1]
+        base, slope = (1.0, 4.0) if game == "tigris" else GHEOS_TEMPERATURES[4]
         temperature = base + slope * one.remaining
         for i in range(players):
             for j in range(i + 1, players):
