@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 import typer
 
-from cradle.ai.starts import first_player, main, paired, split
+from cradle.ai.starts import first_player, leftover, main, paired, split
 from cradle.games import get_game
 
 
@@ -105,3 +105,49 @@ def test_two_runs_compare_game_by_game(tmp_path: Path, capsys: pytest.CaptureFix
                 str(tmp_path / "base.jsonl"),
             ]
         )
+
+
+def played_out(seed: int) -> tuple[list[str], list[int]]:
+    """A two-player Gheos deal played to its end: seat 0 plays a scoring token whenever it
+    may, seat 1 never does; the other moves are the first legal ones. The moves and places."""
+    module = get_game("gheos")
+    state = module.new_game(2, seed, module.options_from_dict({}))
+    moves: list[str] = []
+    while not state.is_over:
+        legal = state.legal_actions()
+        if "token" in legal:
+            move = "token" if state.to_move == 0 else "pass"
+        else:
+            move = legal[0]
+        state.apply(move)
+        moves.append(move)
+    return moves, [row["place"] for row in state.result()]
+
+
+def test_the_tokens_left_at_the_end_are_counted_by_replaying_the_moves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seed = 5
+    moves, places = played_out(seed)
+    assert moves.count("token") == 3  # seat 0 played all three; seat 1 kept its three
+    line = {**ladder_line(seed, ["pimc", "hard"], places), "moves": moves}
+    records = [
+        line,
+        ladder_line(seed, ["hard", "pimc"], [1, 2]),  # no moves: not replayed
+        {**line, "game": "tigris"},  # another game
+        {**line, "seating": ["greedy", "random"]},  # hard is not there
+    ]
+    left = leftover(records, "hard")
+    lost = int(places[1] != 1)
+    assert (left.games, left.mine, left.theirs) == (1, 3, 0)
+    assert (left.not_won, left.mine_not_won, left.theirs_not_won) == (lost, 3 * lost, 0)
+    path = tmp_path / "ladder.jsonl"
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    main([str(path), "--bot", "hard"])
+    assert "in the 1 Gheos games that keep their moves: `hard` 3, the other 0" in (
+        capsys.readouterr().out
+    )
+    cut = {**line, "moves": moves[:10]}  # a record whose moves stop before the end
+    path.write_text(json.dumps(cut) + "\n", encoding="utf-8")
+    with pytest.raises(typer.BadParameter, match="do not end the game"):
+        main([str(path), "--bot", "hard"])

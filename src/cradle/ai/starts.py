@@ -13,6 +13,9 @@ by game (``paired``): the bot's mean score difference with its 95% interval, far
 than two separate intervals, since both runs share each deal's luck::
 
     python -m cradle.ai.starts results/screen/ladder.jsonl --bot ismcts --against results/base/ladder.jsonl
+
+For Gheos records that keep their moves it also counts the scoring tokens each seat still held
+when the game ended (``leftover``): a token unplayed at the end scores nothing.
 """
 
 from __future__ import annotations
@@ -146,6 +149,52 @@ def paired(
     )
 
 
+@dataclass
+class Leftover:
+    """Scoring tokens unplayed at the end of the Gheos games that keep their moves: ``bot``'s
+    and the other seat's, over every such game and over those ``bot`` did not win."""
+
+    games: int = 0
+    mine: int = 0
+    theirs: int = 0
+    not_won: int = 0
+    mine_not_won: int = 0
+    theirs_not_won: int = 0
+
+
+def leftover(records: Iterable[dict[str, Any]], bot: str) -> Leftover:
+    """Replays each two-player Gheos game of a ladder line that keeps its moves (``moves``)
+    from its seed, as the ladder deals it, and counts the tokens left at the end."""
+    from cradle.games import get_game
+    from cradle.gheos import as_gheos
+
+    module = get_game("gheos")
+    result = Leftover()
+    for record in records:
+        moves = record.get("moves")
+        if record.get("game") != "gheos" or not isinstance(moves, list):
+            continue
+        for _, seed, seating, score0 in games_of(record, "gheos"):
+            played = bot_score(seating, score0, bot)
+            if played is None:
+                continue
+            seat, score = played
+            state = as_gheos(module.new_game(2, seed, module.options_from_dict({})))
+            for move in moves:
+                state.apply(move)
+            if not state.is_over:
+                raise ValueError(f"the moves of seed {seed} do not end the game")
+            mine, theirs = state.player(seat).tokens, state.player(1 - seat).tokens
+            result.games += 1
+            result.mine += mine
+            result.theirs += theirs
+            if score < 1.0:
+                result.not_won += 1
+                result.mine_not_won += mine
+                result.theirs_not_won += theirs
+    return result
+
+
 def read(paths: Iterable[Path]) -> Iterator[dict[str, Any]]:
     for path in paths:
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -193,6 +242,16 @@ def starts(
             f"\nAgainst {', '.join(str(p) for p in against)}, game by game: "
             f"{compared.new:g} of {compared.games} against {compared.base:g}, "
             f"{compared.difference:+.3f} ± {compared.margin:.3f} (95%)."
+        )
+    try:
+        left = leftover(read(paths), bot)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    if left.games:
+        print(
+            f"\nScoring tokens unplayed at the end, in the {left.games} Gheos games that keep "
+            f"their moves: `{bot}` {left.mine}, the other {left.theirs}; in the {left.not_won} "
+            f"`{bot}` did not win: {left.mine_not_won} and {left.theirs_not_won}."
         )
 
 
