@@ -60,6 +60,7 @@ fn main() {
             game: state,
             judge: Judge::Hand(4),
             settle: true,
+            handing: false,
         };
         let (count, _) = search(&world, seat, budget, params, &[number as u64 + 1], None);
         spent += start.elapsed().as_secs_f64();

@@ -278,10 +278,69 @@ def test_gheos_plays_the_last_token_when_it_wins_and_keeps_it_when_it_loses(engi
         assert ahead.is_over
         data = behind.to_position()
         mover, other = data["players"][behind.to_move], data["players"][1 - behind.to_move]
-        for tokens in ({mover: 2, other: 0}, {mover: 1, other: 1}):
+        for tokens in ({mover: 2, other: 0}, {mover: 2, other: 1}):
             earlier = gheos.from_position({**data, "tokens": tokens}, engine=engine)
             assert knowledge.ending_token(earlier) is None
+            assert knowledge.handing_token(earlier) is None
             assert knowledge.playout_rule(earlier) is None
+
+
+def handing_position(engine: str, lead: int) -> gheos.GheosState:
+    """A two-player token decision in the last epoch (the next epoch tile ends the game) where
+    each seat holds one token and the mover's scores 9 now: playing it hands the other seat
+    the control of the end. The mover leads by ``lead`` points."""
+    data = last_token_position("python", mover_ahead=True).to_position()
+    mover = data["players"][gheos.from_position(data, engine="python").to_move]
+    other = next(p for p in data["players"] if p != mover)
+    stack = list(data["stack"])
+    while stack.count("epoch") > 3:  # 5 of the 8 drawn: the sixth ends a two-player game
+        stack.remove("epoch")
+    late = {
+        **data,
+        "epochs": 5,
+        "stack": stack,
+        "tokens": {mover: 1, other: 1},
+        "points": {mover: 50 + lead, other: 50},
+    }
+    return gheos.from_position(late, engine=engine)
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_gheos_keeps_the_token_that_would_hand_over_the_end_unless_it_pays(engine: str) -> None:
+    from cradle import _native
+
+    for value in (1, 3, 4):
+        knowledge = GheosKnowledge(value=value, handing=True)
+        close, far = handing_position(engine, 0), handing_position(engine, 400)
+        reading = knowledge.read(close)
+        assert reading.epochs_left == 1 and reading.cup_score(close.to_move) == 9
+        assert knowledge.ending_token(close) is None
+        # Time runs out (a token for each epoch left): the policy's own rule plays it.
+        assert knowledge._token_choice(reading, close.to_move) == "token"
+        if value == 1:  # counts no control of the end: the decision is left as it was
+            assert knowledge.handing_token(close) is None
+            assert knowledge.playout_rule(close) is None
+            assert knowledge.token_choice(close) == "token"
+            continue
+        # Values 3 and 4 count the other seat's control of the end (16 points in the last
+        # epoch) above the token's 9: kept while the game is close, played far ahead.
+        assert knowledge.handing_token(close) is False
+        assert knowledge.handing_token(far) is True
+        for state, choice in ((close, "pass"), (far, "token")):
+            assert knowledge.playout_rule(state) == choice  # not left to a random move
+            assert knowledge.token_choice(state) == choice
+            assert knowledge.policy(state, random.Random(1)) == choice
+            if engine == "native":
+                assert _native.gheos_ai_playout_rule(state, value, True) is (choice == "token")
+                chosen = _native.gheos_ai_policy(state, 1, value, handing=True)
+                assert state.action_string(chosen) == choice
+        learned = GheosKnowledge(learned=True, value=value, handing=True)  # value 1's rules
+        assert learned.handing_token(close) is None
+        # Without the option (the default) the token is left to chance and the policy's rule.
+        assert GheosKnowledge(value=value).playout_rule(close) is None
+        assert GheosKnowledge(value=value).token_choice(close) == "token"
+        if engine == "native":
+            assert _native.gheos_ai_playout_rule(close, value) is None
 
 
 @pytest.mark.parametrize("engine", ["python", "native"])

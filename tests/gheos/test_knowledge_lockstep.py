@@ -7,7 +7,8 @@ every step the native hooks must give what the Python knowledge gives on the Pyt
 1e-9: the learned features of every seat and the learned model's rewards, whether the turn is
 unsettled, and for every hand-set evaluation (values 1 to 5) the values and temperature of
 the reading, the rewards, one-ply priors (a sample of the legal actions, and a refused one),
-the policy's scores of every action and its choice where no tie-break can change it; the same
+the policy's scores of every action and its choice where no tie-break can change it, the
+token decisions a playout does not leave to chance (and with ``handing``); the same
 with settled priors (values 1, 3 and 4, the search's default), every action that starts a
 conflict among them. A divergence fails with the first differing step: the seed, the
 players, the actions so far and the position before the step.
@@ -43,6 +44,8 @@ KNOWLEDGE = KNOWLEDGES[1]
 # Priors after the conflict a move starts is played out (settle_conflict).
 SETTLED = {v: GheosKnowledge(value=v, settle=True) for v in (1, 3, 4)}
 LEARNED = GheosKnowledge(learned=True)
+# The default evaluation with a token that hands over the control of the end judged.
+HANDING = GheosKnowledge(value=4, settle=True, handing=True)
 
 
 def close(a: float, b: float) -> bool:
@@ -121,6 +124,20 @@ class Twins:
         for value, knowledge in SETTLED.items():
             self.judge(value, knowledge, picked + more, rng, settle=True)
         self.seen["settled: conflict priors"] += len(conflicts)
+        if p.phase == "token":
+            ruled = HANDING.playout_rule(p)
+            python_rule = None if ruled is None else ruled == "token"
+            native_rule = _native.gheos_ai_playout_rule(n, 4, handing=True)
+            if python_rule != native_rule:
+                self.fail(
+                    "handing: the playout rule", f"python {python_rule}, native {native_rule}"
+                )
+            plays = HANDING.token_choice(p) == "token"
+            chosen = n.action_string(_native.gheos_ai_policy(n, 1, 4, True, handing=True))
+            if plays != (chosen == "token"):
+                self.fail("handing: the policy's token", f"python {plays}, native {chosen}")
+            if HANDING.handing_token(p) is not None:
+                self.seen[f"handing: a token that hands over the end played: {plays}"] += 1
 
     def judge(
         self,
@@ -168,6 +185,11 @@ class Twins:
             plays = knowledge.token_choice(p) == "token"
             if knowledge.ending_token(p) is not None:
                 self.seen[f"value {value} ending token played: {plays}"] += 1
+            ruled = knowledge.playout_rule(p)
+            python_rule = None if ruled is None else ruled == "token"
+            native_rule = _native.gheos_ai_playout_rule(n, value)
+            if python_rule != native_rule:
+                self.fail(v + "the playout rule", f"python {python_rule}, native {native_rule}")
             python_scores = [1.0 if (a == "token") == plays else 0.0 for a in actions]
             noise = 0.0
             self.seen[f"value {value} plays a token: {plays}"] += 1
@@ -254,6 +276,8 @@ def test_the_rust_knowledge_reads_random_games_as_the_python_one_does() -> None:
         "settled: conflict priors",
         "value 1 ending token played: True",
         "value 1 ending token played: False",
+        "handing: a token that hands over the end played: True",
+        "handing: a token that hands over the end played: False",
         "over",
         "choices",
         "reread",

@@ -479,10 +479,45 @@ pub fn ending_token(game: &Game, value: u8) -> Option<bool> {
     Some(rank_rewards(&after)[seat] >= rewards(game, value)[seat])
 }
 
-/// The policy's token decision (`GheosKnowledge.token_choice`): a token that ends the game
-/// by the rule of [`ending_token`], any other by [`Reading::plays_token`].
-pub fn token_choice(game: &Game, value: u8) -> bool {
-    ending_token(game, value)
+/// A token that would hand the control of the end to another seat (the mover's last, one
+/// other seat still holding some): whether to play it (`GheosKnowledge.handing_token`).
+/// Played when the evaluation rates the mover at least as well with the token's points and
+/// no token as with the token kept, both read as the turn ends (the next seat to move).
+pub fn handing_token(game: &Game, value: u8) -> Option<bool> {
+    if game.phase != Phase::Token || value < 3 {
+        return None; // values 1 and 2 give the control of the end no worth
+    }
+    let seat = usize::from(game.active);
+    let n = usize::from(game.players);
+    let holders = (0..n).filter(|&s| s != seat && game.tokens[s] > 0).count();
+    if game.tokens[seat] != 1 || holders != 1 {
+        return None;
+    }
+    let mut reading = Reading::valued(game, value);
+    reading.active = (seat + 1) % n;
+    let chance = |r: &Reading| pairwise_chances(&r.values()[..r.players], r.temperature())[seat];
+    let kept = chance(&reading);
+    reading.points[seat] += reading.cup_score(seat) as f64;
+    reading.tokens[seat] -= 1;
+    Some(chance(&reading) >= kept)
+}
+
+/// The token decisions not left to chance in a playout (`GheosKnowledge.playout_rule`):
+/// [`ending_token`], then with `handing` [`handing_token`].
+pub fn ruled_token(game: &Game, value: u8, handing: bool) -> Option<bool> {
+    ending_token(game, value).or_else(|| {
+        if handing {
+            handing_token(game, value)
+        } else {
+            None
+        }
+    })
+}
+
+/// The policy's token decision (`GheosKnowledge.token_choice`): a token ruled by
+/// [`ruled_token`], any other by [`Reading::plays_token`].
+pub fn token_choice(game: &Game, value: u8, handing: bool) -> bool {
+    ruled_token(game, value, handing)
         .unwrap_or_else(|| Reading::valued(game, value).plays_token(usize::from(game.active)))
 }
 
@@ -528,7 +563,7 @@ pub fn settle_conflict(game: &mut Game, value: u8, log: &mut Log) {
             return;
         }
         scores.clear();
-        policy_scores(game, value, false, &legal, &mut scores);
+        policy_scores(game, value, false, false, &legal, &mut scores);
         let mut best = 0;
         for (i, &score) in scores.iter().enumerate() {
             if score > scores[best] {
@@ -623,6 +658,7 @@ pub fn policy_scores(
     game: &Game,
     value: u8,
     settle: bool,
+    handing: bool,
     legal: &[u32],
     out: &mut Vec<f64>,
 ) -> Choice {
@@ -639,7 +675,7 @@ pub fn policy_scores(
             );
         }
         Choice::Token => {
-            let play = token_choice(game, value);
+            let play = token_choice(game, value, handing);
             out.extend(legal.iter().map(|&id| {
                 let token = matches!(decode(id), Decoded::Token);
                 if token == play {
@@ -677,19 +713,20 @@ fn noisy_best(scores: &[f64], noise: f64, rng: &mut impl Draw) -> usize {
 }
 
 /// The quick policy's action (a legal one; the game is not over and has an action), with the
-/// evaluation `value` (and `settle`d priors).
-pub fn policy(game: &Game, value: u8, settle: bool, rng: &mut impl Draw) -> u32 {
+/// evaluation `value` (`settle`d priors; with `handing`, [`handing_token`] decides a token
+/// that would hand over the control of the end).
+pub fn policy(game: &Game, value: u8, settle: bool, handing: bool, rng: &mut impl Draw) -> u32 {
     let mut legal = Vec::with_capacity(128);
     game.legal_ids(&mut legal);
     let mut scores = Vec::with_capacity(TILE_SAMPLE.max(8));
     match Choice::of(&legal) {
         Choice::Forced => legal[0],
         Choice::Followers => {
-            policy_scores(game, value, settle, &legal, &mut scores);
+            policy_scores(game, value, settle, handing, &legal, &mut scores);
             legal[noisy_best(&scores, FOLLOWER_NOISE, rng)]
         }
         Choice::Token => {
-            if token_choice(game, value) {
+            if token_choice(game, value, handing) {
                 super::notation::TOKEN
             } else {
                 super::notation::PASS
@@ -785,7 +822,8 @@ mod tests {
                 let r = rewards(&g, 1 + (steps % 2) as u8);
                 let total: f64 = r[..players].iter().sum();
                 assert!((total - players as f64 / 2.0).abs() < 1e-9);
-                let id = policy(&g, 1 + (steps % 2) as u8, steps % 3 == 0, &mut rng);
+                let value = 1 + 2 * (steps % 2) as u8; // values 1 and 3: with and without handing
+                let id = policy(&g, value, steps % 3 == 0, steps % 4 < 2, &mut rng);
                 g.legal_ids(&mut legal);
                 assert!(legal.contains(&id), "the policy chose an illegal id {id}");
                 g.apply_legal(id, &mut log);

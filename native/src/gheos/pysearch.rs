@@ -81,6 +81,19 @@ fn gheos_ai_unsettled(state: PyRef<'_, GheosState>) -> bool {
     knowledge::unsettled(&state.game)
 }
 
+/// The token decision a playout does not leave to chance (`GheosKnowledge.playout_rule`):
+/// true to play the token, false to keep it, None where the playout moves at random.
+#[pyfunction]
+#[pyo3(signature = (state, value=1, handing=false))]
+fn gheos_ai_playout_rule(
+    state: PyRef<'_, GheosState>,
+    value: u8,
+    handing: bool,
+) -> PyResult<Option<bool>> {
+    let value = checked_value(value, GHEOS_VALUES)?;
+    Ok(knowledge::ruled_token(&state.game, value, handing))
+}
+
 fn legal_or_refuse(state: &GheosState) -> PyResult<Vec<u32>> {
     let mut legal = Vec::with_capacity(128);
     state.game.legal_ids(&mut legal);
@@ -93,27 +106,29 @@ fn legal_or_refuse(state: &GheosState) -> PyResult<Vec<u32>> {
 /// How the policy chooses here ("forced", "followers", "token", "tiles", "ply") and its
 /// scores of every legal action, in legal order, before its random tie-breaks.
 #[pyfunction]
-#[pyo3(signature = (state, value=1, settle=false))]
+#[pyo3(signature = (state, value=1, settle=false, handing=false))]
 fn gheos_ai_policy_scores(
     state: PyRef<'_, GheosState>,
     value: u8,
     settle: bool,
+    handing: bool,
 ) -> PyResult<(&'static str, Vec<f64>)> {
     let value = checked_value(value, GHEOS_VALUES)?;
     let legal = legal_or_refuse(&state)?;
     let mut scores = Vec::with_capacity(legal.len());
-    let choice = knowledge::policy_scores(&state.game, value, settle, &legal, &mut scores);
+    let choice = knowledge::policy_scores(&state.game, value, settle, handing, &legal, &mut scores);
     Ok((choice.name(), scores))
 }
 
 /// The policy's action id, its random draws from a generator seeded by `seed`.
 #[pyfunction]
-#[pyo3(signature = (state, seed, value=1, settle=false))]
+#[pyo3(signature = (state, seed, value=1, settle=false, handing=false))]
 fn gheos_ai_policy(
     state: PyRef<'_, GheosState>,
     seed: u64,
     value: u8,
     settle: bool,
+    handing: bool,
 ) -> PyResult<u32> {
     let value = checked_value(value, GHEOS_VALUES)?;
     legal_or_refuse(&state)?;
@@ -121,17 +136,20 @@ fn gheos_ai_policy(
         &state.game,
         value,
         settle,
+        handing,
         &mut Fast::new(seed),
     ))
 }
 
 /// `state`'s game for the search, its leaves judged by `judge`; `settle`: priors after the
-/// conflicts the moves start.
-fn judged(state: &GheosState, judge: Judge, settle: bool) -> Judged {
+/// conflicts the moves start; `handing`: a token that would hand over the control of the end
+/// judged, not left to chance.
+fn judged(state: &GheosState, judge: Judge, settle: bool, handing: bool) -> Judged {
     Judged {
         game: state.game.clone(),
         judge,
         settle,
+        handing,
     }
 }
 
@@ -146,7 +164,7 @@ fn gheos_ai_worlds(
     count: usize,
 ) -> PyResult<Vec<GheosState>> {
     // The judge plays no part in dealing.
-    let root = judged(&state, Judge::Hand(1), false);
+    let root = judged(&state, Judge::Hand(1), false, false);
     Ok(tree_worlds(&root, observer, seed, count)?
         .into_iter()
         .map(|world| state.with_game(py, world.game))
@@ -166,10 +184,11 @@ fn judge_of(learned: bool, value: u8) -> PyResult<Judge> {
 /// ISMCTS for `seat` (the seat to move): one tree per seed, on threads when there are several.
 /// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
 /// balance, urgent, keys, steps; `learned`: judge the leaves by the learned model, else by
-/// the hand-set evaluation `value`; `settle`: priors after the conflicts the moves start.
+/// the hand-set evaluation `value`; `settle`: priors after the conflicts the moves start;
+/// `handing`: a token that would hand over the control of the end judged in the playouts.
 /// Returns the iterations run and (action id, visits, summed reward) per visited root action.
 #[pyfunction]
-#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, floor=None, learned=false, value=1, settle=false))]
+#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, floor=None, learned=false, value=1, settle=false, handing=false))]
 #[allow(clippy::too_many_arguments)]
 fn gheos_search(
     py: Python<'_>,
@@ -184,10 +203,11 @@ fn gheos_search(
     learned: bool,
     value: u8,
     settle: bool,
+    handing: bool,
 ) -> PyResult<PySearchResult> {
     let judge = judge_of(learned, value)?;
     // The search reads its own copy: other threads may use the state meanwhile.
-    let root = judged(&state, judge, settle);
+    let root = judged(&state, judge, settle, handing);
     drop(state);
     search_detached(
         py,
@@ -210,6 +230,7 @@ pub struct GheosTrees {
     forest: Forest<Judged>,
     judge: Judge,
     settle: bool,
+    handing: bool,
 }
 
 #[pymethods]
@@ -231,7 +252,7 @@ impl GheosTrees {
     /// root, learnt nothing new in between (the caller's to know): False, and nothing
     /// changed, where the trees cannot follow (`search::Tree::advance`).
     fn advance(&mut self, state: PyRef<'_, GheosState>, id: u32) -> bool {
-        let next = judged(&state, self.judge, self.settle);
+        let next = judged(&state, self.judge, self.settle, self.handing);
         self.forest.advance(id, &next)
     }
 
@@ -244,7 +265,7 @@ impl GheosTrees {
 /// Plant the trees of a search for `seat` (one per seed; the arguments of `gheos_search`
 /// without its budget): `GheosTrees.run` grows them.
 #[pyfunction]
-#[pyo3(signature = (state, seat, params, seeds, only=None, learned=false, value=1, settle=false))]
+#[pyo3(signature = (state, seat, params, seeds, only=None, learned=false, value=1, settle=false, handing=false))]
 #[allow(clippy::too_many_arguments)]
 fn gheos_trees(
     state: PyRef<'_, GheosState>,
@@ -255,13 +276,15 @@ fn gheos_trees(
     learned: bool,
     value: u8,
     settle: bool,
+    handing: bool,
 ) -> PyResult<GheosTrees> {
     let judge = judge_of(learned, value)?;
-    let root = judged(&state, judge, settle);
+    let root = judged(&state, judge, settle, handing);
     Ok(GheosTrees {
         forest: checked_forest(&root, seat, params, &seeds, only.as_deref())?,
         judge,
         settle,
+        handing,
     })
 }
 
@@ -274,6 +297,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gheos_ai_unsettled, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_ai_policy_scores, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_ai_policy, m)?)?;
+    m.add_function(wrap_pyfunction!(gheos_ai_playout_rule, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_ai_worlds, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_search, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_trees, m)?)?;

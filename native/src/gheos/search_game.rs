@@ -83,13 +83,16 @@ impl Judge {
     }
 }
 
-/// Gheos for the search: the game as it is, how its leaves are judged, and whether its
-/// priors play out the conflicts the moves start (`knowledge::settle_conflict`).
+/// Gheos for the search: the game as it is, how its leaves are judged, whether its priors
+/// play out the conflicts the moves start (`knowledge::settle_conflict`), and whether a
+/// token that would hand over the control of the end is judged (`knowledge::handing_token`)
+/// rather than left to chance in a playout and to the policy's own rule.
 #[derive(Clone)]
 pub struct Judged {
     pub game: Game,
     pub judge: Judge,
     pub settle: bool,
+    pub handing: bool,
 }
 
 impl SearchGame for Judged {
@@ -122,6 +125,7 @@ impl SearchGame for Judged {
             game: self.game.deal_world(observer, dealer),
             judge: self.judge,
             settle: self.settle,
+            handing: self.handing,
         }
     }
 
@@ -135,7 +139,13 @@ impl SearchGame for Judged {
     }
 
     fn policy(&mut self, rng: &mut SearchRng) -> u32 {
-        knowledge::policy(&self.game, self.judge.value(), self.settle, rng)
+        knowledge::policy(
+            &self.game,
+            self.judge.value(),
+            self.settle,
+            self.handing,
+            rng,
+        )
     }
 
     fn heuristic_rewards(&mut self) -> [f64; 4] {
@@ -166,8 +176,9 @@ impl SearchGame for Judged {
     }
 
     fn ruled_move(&mut self) -> Option<u32> {
-        // A token that ends the game is not left to chance (`knowledge::ending_token`).
-        let play = knowledge::ending_token(&self.game, self.judge.value())?;
+        // A token that ends the game (or, with `handing`, hands another seat the control of
+        // the end) is not left to chance (`knowledge::ruled_token`).
+        let play = knowledge::ruled_token(&self.game, self.judge.value(), self.handing)?;
         Some(if play {
             super::notation::TOKEN
         } else {
@@ -258,6 +269,7 @@ mod tests {
                 game: last,
                 judge: Judge::Hand(1),
                 settle: false,
+                handing: true,
             };
             assert_eq!(judged.ruled_move(), Some(expected), "ahead: {ahead}");
             judged.game.tokens[other] = 1; // not the last token: left to chance
@@ -351,6 +363,7 @@ mod tests {
                 game: game(players, 21),
                 judge: Judge::Hand(2),
                 settle: false,
+                handing: true,
             };
             let params = Params {
                 playout: knowledge::PLAYOUT,

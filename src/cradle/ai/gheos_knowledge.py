@@ -256,13 +256,18 @@ class GheosKnowledge:
     # heuristic alone won 3 of 6 (the same seeds; docs/ai.md).
     playout = 8
 
-    def __init__(self, learned: bool = False, value: int = 1, settle: bool = False) -> None:
+    def __init__(
+        self, learned: bool = False, value: int = 1, settle: bool = False, handing: bool = False
+    ) -> None:
         if value not in VALUES:
             raise ValueError(f"value is 1, 2, 3, 4 or 5, not {value}")
         self.learned = learned  # the learned model (cradle.ai.learned) instead of the hand-set
         self.value = value  # the hand-set evaluation's version (module docstring)
         # The priors judge a move that starts a conflict after it (settle_conflict).
         self.settle = settle
+        # A token that would hand over the control of the end is judged (handing_token), not
+        # left to chance in a playout and to the policy's own rule (an option: docs/ai.md).
+        self.handing = handing
 
     def read(self, world: GameState) -> Reading:
         # The learned model reads its features from value 1's reading, whatever the priors use.
@@ -332,11 +337,14 @@ class GheosKnowledge:
         return bool(actions) and actions[0].split(" ", 1)[0] not in TILE_VERBS
 
     def playout_rule(self, world: GameState) -> str | None:
-        # A token that ends the game is not left to chance (ending_token).
-        ending = self.ending_token(world)
-        if ending is None:
+        # A token that ends the game is not left to chance (ending_token), nor one that hands
+        # another seat the control of the end (handing_token).
+        ruled = self.ending_token(world)
+        if ruled is None:
+            ruled = self.handing_token(world)
+        if ruled is None:
             return None
-        return "token" if ending else "pass"
+        return "token" if ruled else "pass"
 
     def policy(self, world: GameState, rng: random.Random) -> str:
         actions = world.legal_actions()
@@ -388,8 +396,9 @@ class GheosKnowledge:
         return -value if words[0] == "pay" else value
 
     def token_choice(self, world: GameState) -> str:
-        """The policy's token decision: a token that ends the game by the rule of
-        ``ending_token``, any other by ``_token_choice``."""
+        """The policy's token decision: a token that ends the game or hands another seat the
+        control of the end by the rules of ``ending_token`` and ``handing_token``, any other
+        by ``_token_choice``."""
         return self.playout_rule(world) or self._token_choice(self.read(world), world.to_move)
 
     def ending_token(self, world: GameState) -> bool | None:
@@ -412,6 +421,29 @@ class GheosKnowledge:
         reading = self.read(world)
         expected = pairwise_chances(reading.values(), reading.temperature())[seat]
         return rank_rewards(after.result())[seat] >= expected
+
+    def handing_token(self, world: GameState) -> bool | None:
+        """Whether to play a token that hands the control of the end to another seat (the
+        mover's last, one other seat still holding some: that seat alone will then choose
+        when the game ends); None for any other decision. Yes when the evaluation rates the
+        mover at least as well with the token's points and no token as with the token kept,
+        both read as the turn ends (the next seat to move). Left to chance, playouts gave
+        that control away half the time, and the policy whenever time ran short, so a
+        search saw a seat with one token left as likely to lose the end, and kept tokens it
+        should have played."""
+        game = as_gheos(world)
+        if game.phase != "token" or not self.handing or self.value < 3 or self.learned:
+            return None  # values 1 and 2 give the control of the end no worth
+        seat = world.to_move
+        tokens = [game.player(s).tokens for s in range(len(game.players))]
+        if tokens[seat] != 1 or sum(1 for s, t in enumerate(tokens) if s != seat and t) != 1:
+            return None
+        reading = self.read(world)
+        reading.active = (seat + 1) % reading.n
+        kept = pairwise_chances(reading.values(), reading.temperature())[seat]
+        reading.points[seat] += reading.cup_score(seat)
+        reading.tokens[seat] -= 1
+        return pairwise_chances(reading.values(), reading.temperature())[seat] >= kept
 
     def _token_choice(self, reading: Reading, seat: int) -> str:
         # Play when a token now beats keeping it (see token_worth), or when time runs out.

@@ -139,6 +139,12 @@ class IsmctsParams:
     # civilization and the token), so the next decision starts from what was searched below
     # that move. 0: every decision searches from scratch.
     reuse: int = 0
+    # 1: in Gheos (values 3 to 5, which count the control of the end) a token that would hand
+    # another seat the control of the end (the mover's last, one other seat holding some) is
+    # played in a playout, and by the policy, only when the evaluation says it pays
+    # (GheosKnowledge.handing_token); 0: left to chance in a playout and to the policy's own
+    # rule (the default: its SPRT said H0, docs/ai.md). Tigris has no such token.
+    handing: int = 0
 
     def __post_init__(self) -> None:
         if self.value not in (None, 1, 2, 3, 4, 5):
@@ -161,6 +167,8 @@ class IsmctsParams:
             raise ValueError(f"stop is 0 or 1, not {self.stop}")
         if self.reuse not in (0, 1):
             raise ValueError(f"reuse is 0 or 1, not {self.reuse}")
+        if self.handing not in (0, 1):
+            raise ValueError(f"handing is 0 or 1, not {self.handing}")
         if self.batch is not None and self.batch < 1:
             raise ValueError(f"batch is at least 1, not {self.batch}")
         if self.halving < 0 or self.halving == 1:
@@ -574,9 +582,12 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
     if params.settle and game != "gheos":
         raise ValueError(f"settle is a setting of the Gheos priors, not of {game}'s")
     settle = DEFAULT_SETTLE.get(game, 0) if params.settle is None else params.settle
+    if params.handing and game != "gheos":
+        raise ValueError(f"handing is a setting of the Gheos tokens, not of {game}'s")
     if game != "tigris":
         settled = ":settled" if settle else ""
-        return knowledge_for(f"{game}{value}{learned}{settled}")
+        handing = ":handing" if params.handing else ""
+        return knowledge_for(f"{game}{value}{learned}{settled}{handing}")
     if tilts is not None and params.belief:
         from cradle.ai.tigris_knowledge import TigrisKnowledge
 
@@ -652,6 +663,7 @@ def _native_twin(
             "learned": knowledge.learned,
             "value": knowledge.value,
             "settle": knowledge.settle,
+            "handing": knowledge.handing,
         }
     return None
 

@@ -265,9 +265,11 @@ def game_of(state: GameState) -> str:
 def knowledge_for(game: str) -> Knowledge:
     """The heuristics of ``game`` (tigris or gheos; ``tigris:fitted`` evaluates with the
     weights fitted to game results instead of the hand-set ones, ``tigris:value2`` with the
-    final lowest colour, ``gheos:value2`` to ``gheos:value5`` with Gheos' other evaluations, for comparisons, ``gheos:...:settled`` with priors after the conflicts
-    the moves start;
-    ``tigris:learned`` and ``gheos:learned`` with the learned model, cradle.ai.learned)."""
+    final lowest colour, ``gheos:value2`` to ``gheos:value5`` with Gheos' other evaluations,
+    for comparisons, ``gheos:...:settled`` with priors after the conflicts the moves start,
+    ``gheos:...:handing`` with a token that would hand over the control of the end judged
+    rather than left to chance in the playouts; ``tigris:learned`` and
+    ``gheos:learned`` with the learned model, cradle.ai.learned)."""
     if game not in _KNOWLEDGE:
         name, *settings = game.split(":")
         if name == "tigris" and set(settings) <= {"fitted", "value2", "learned"}:
@@ -285,13 +287,17 @@ def knowledge_for(game: str) -> Knowledge:
             "value5",
             "learned",
             "settled",
+            "handing",
         }:
             from cradle.ai.gheos_knowledge import GheosKnowledge
 
             versions = [int(s[5:]) for s in settings if s.startswith("value")]
             version = max(versions, default=1)
             _KNOWLEDGE[game] = GheosKnowledge(
-                learned="learned" in settings, value=version, settle="settled" in settings
+                learned="learned" in settings,
+                value=version,
+                settle="settled" in settings,
+                handing="handing" in settings,
             )
         else:
             raise ValueError(f"no AI knowledge for the game {game!r}")
