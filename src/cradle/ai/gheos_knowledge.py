@@ -429,8 +429,8 @@ class GheosKnowledge:
         mover at least as well with the token's points and no token as with the token kept,
         both read as the turn ends (the next seat to move). Left to chance, playouts gave
         that control away half the time, and the policy whenever time ran short, so a
-        search saw a seat with one token left as likely to lose the end, and kept tokens it
-        should have played."""
+        search saw a seat with one token left as likely to lose the end and kept tokens;
+        judged, the search is no stronger (its SPRT, docs/ai.md): an option, ``handing``."""
         game = as_gheos(world)
         if game.phase != "token" or not self.handing or self.value < 3 or self.learned:
             return None  # values 1 and 2 give the control of the end no worth
