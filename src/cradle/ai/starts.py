@@ -225,7 +225,8 @@ def starts(
     missing = [str(p) for p in [*paths, *(against or [])] if not p.is_file()]
     if missing:
         raise typer.BadParameter(f"no such file: {', '.join(missing)}")
-    result = split(read(paths), bot, game)
+    records = list(read(paths))  # read once: the split, the comparison and the tokens
+    result = split(records, bot, game)
     print(f"| `{bot}` | it starts | the other starts |")
     print("|---|---|---|")
     print(
@@ -235,7 +236,7 @@ def starts(
     print(f"\nThe player who started, in every game read: {cell(result.starter, result.games)}.")
     if against:
         try:
-            compared = paired(read(against), read(paths), bot, game)
+            compared = paired(read(against), records, bot, game)
         except ValueError as exc:
             raise typer.BadParameter(str(exc)) from None
         print(
@@ -244,7 +245,7 @@ def starts(
             f"{compared.difference:+.3f} ± {compared.margin:.3f} (95%)."
         )
     try:
-        left = leftover(read(paths), bot)
+        left = leftover(records, bot)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     if left.games:
