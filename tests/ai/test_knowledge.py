@@ -160,8 +160,8 @@ def test_gheos_value_2_weighs_the_growth_to_come_and_doubts_early_leads() -> Non
     # The learned features read value 1 whatever the reading's version.
     world = gheos.as_gheos(state)
     assert Reading(world, 2).features(0) == Reading(world).features(0)
-    with pytest.raises(ValueError, match="value is 1, 2, 3, 4 or 5"):
-        GheosKnowledge(value=6)
+    with pytest.raises(ValueError, match="value is 1 to 6"):
+        GheosKnowledge(value=7)
 
 
 def test_gheos_value_2_keeps_a_token_while_the_cups_are_still_to_grow() -> None:
@@ -229,9 +229,10 @@ def test_the_gheos_search_judges_by_value_4_with_settled_priors_unless_told() ->
     assert knowledge_of(state, IsmctsParams(value=3)).value == 3  # type: ignore[attr-defined]
     assert knowledge_of(state, IsmctsParams(value=4)).value == 4  # type: ignore[attr-defined]
     assert knowledge_of(state, IsmctsParams(value=5)).value == 5  # type: ignore[attr-defined]
-    with pytest.raises(ValueError, match="value is 1 to 5"):
-        IsmctsParams(value=6)
-    for version in (3, 4, 5):
+    assert knowledge_of(state, IsmctsParams(value=6)).value == 6  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="value is 1 to 6"):
+        IsmctsParams(value=7)
+    for version in (3, 4, 5, 6):
         with pytest.raises(ValueError, match=f"value {version} is a Gheos evaluation"):
             knowledge_of(tigris.new_game(2, 5), IsmctsParams(value=version))
 
@@ -341,6 +342,50 @@ def test_gheos_keeps_the_token_that_would_hand_over_the_end_unless_it_pays(engin
         assert GheosKnowledge(value=value).token_choice(close) == "token"
         if engine == "native":
             assert _native.gheos_ai_playout_rule(close, value) is None
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_gheos_value_6_counts_the_control_of_the_end_as_a_second_chance(engine: str) -> None:
+    from cradle import _native
+    from cradle.ai.gheos_knowledge import CONTROL, beats
+
+    start = last_token_position(engine, mover_ahead=False)
+    mover, other = start.to_move, 1 - start.to_move
+    data = start.to_position()
+    names = data["players"]
+
+    def with_points(behind: int) -> gheos.GheosState:
+        return gheos.from_position(
+            {**data, "points": {names[mover]: 100, names[other]: 100 + behind}}, engine=engine
+        )
+
+    level = Reading(gheos.as_gheos(with_points(0)), 6).values()
+    for margin in (10, 0, -10, -40):  # the mover's, by value 6's numbers (to a point)
+        state = with_points(round(level[mover] - level[other]) - margin)
+        four, six = Reading(gheos.as_gheos(state), 4), Reading(gheos.as_gheos(state), 6)
+        assert six.controls_the_end(mover) and six.epochs_left > 0
+        # The same numbers as value 4 without CONTROL's points, at value 4's temperature.
+        control = CONTROL * four.epochs_left**0.5
+        assert six.seat_value(mover) == pytest.approx(four.seat_value(mover) - control)
+        assert six.seat_value(other) == pytest.approx(four.seat_value(other))
+        assert six.temperature() == four.temperature()
+        # The holder may stop whenever it leads: two chances to be ahead, not one.
+        p = beats(six.seat_value(mover), six.seat_value(other), six.temperature())
+        chances = six.chances()
+        assert chances[mover] == pytest.approx(1.0 - (1.0 - p) ** 2)
+        assert chances[mover] + chances[other] == pytest.approx(1.0)
+        assert GheosKnowledge(value=6).rewards(state) == pytest.approx(chances)
+        if engine == "native":
+            assert _native.gheos_ai_values(state, 6) == pytest.approx(six.values())
+            assert _native.gheos_ai_rewards(state, value=6) == pytest.approx(chances)
+        if margin == 0:
+            assert chances[mover] == pytest.approx(0.75, abs=0.05)
+        if margin == -40:
+            # Far behind, control is worth little; value 4's points (16 × √5) made it close.
+            assert chances[mover] < 0.1 and four.chances()[mover] > 0.3
+    # Tokens on both sides: nobody controls the end, and value 6 is value 4 without CONTROL.
+    both = gheos.from_position({**data, "tokens": {name: 1 for name in names}}, engine=engine)
+    assert Reading(gheos.as_gheos(both), 6).chances() == Reading(gheos.as_gheos(both), 4).chances()
 
 
 @pytest.mark.parametrize("engine", ["python", "native"])

@@ -133,8 +133,8 @@ def test_the_native_gheos_search_refuses_bad_input() -> None:
         _native.gheos_search(state, seat, 0, None, settings, [1], None)
     with pytest.raises(ValueError, match="budget"):
         _native.gheos_search(state, seat, None, -1.0, settings, [1], None)
-    with pytest.raises(ValueError, match="value is 1, 2, 3, 4 or 5, not 6"):
-        _native.gheos_ai_values(state, 6)
+    with pytest.raises(ValueError, match="value is 1, 2, 3, 4, 5 or 6, not 7"):
+        _native.gheos_ai_values(state, 7)
     state.random_playout(3)
     with pytest.raises(ValueError, match="over"):
         _native.gheos_search(state, 0, 5, None, settings, [1], None)

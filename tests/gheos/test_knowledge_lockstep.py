@@ -5,7 +5,7 @@ Random games (2, 3 and 4 players, the packaged tiles and a renumbered, turned se
 on both engines side by side, sometimes read back from their position in a conflict; after
 every step the native hooks must give what the Python knowledge gives on the Python state, to
 1e-9: the learned features of every seat and the learned model's rewards, whether the turn is
-unsettled, and for every hand-set evaluation (values 1 to 5) the values and temperature of
+unsettled, and for every hand-set evaluation (values 1 to 6) the values and temperature of
 the reading, the rewards, one-ply priors (a sample of the legal actions, and a refused one),
 the policy's scores of every action and its choice where no tie-break can change it, the
 token decisions a playout does not leave to chance (and with ``handing``); the same
@@ -39,7 +39,7 @@ LONG_GAMES = 400
 PRIOR_SAMPLE = 6  # tile placements whose priors are compared per step (each costs Python an apply)
 TOKEN, PASS = 191010, 191011  # cradle.gheos.actions: the last two ids
 FOLLOWER_NOISE, MOVE_NOISE = 0.01, 0.05  # the policy's tie-breaks (both knowledges)
-KNOWLEDGES = {v: GheosKnowledge(value=v) for v in (1, 2, 3, 4, 5)}
+KNOWLEDGES = {v: GheosKnowledge(value=v) for v in (1, 2, 3, 4, 5, 6)}
 KNOWLEDGE = KNOWLEDGES[1]
 # Priors after the conflict a move starts is played out (settle_conflict).
 SETTLED = {v: GheosKnowledge(value=v, settle=True) for v in (1, 3, 4)}

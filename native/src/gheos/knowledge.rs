@@ -34,8 +34,9 @@ pub const TEMPERATURES: [(f64, f64); 3] = [(3.0, 10.0), (3.0, 57.0), (4.0, 35.0)
 /// Value 3: what holding every token left is worth, × √(epochs left), in points.
 pub const CONTROL: f64 = 16.0;
 /// The hand-set evaluations, 1 to this (4: value 3 with the tokens a seat can expect to
-/// play, [`Reading::usable_tokens`]; 5: value 4 at the temperature fitted to its results).
-pub const VALUES: u8 = 5;
+/// play, [`Reading::usable_tokens`]; 5: value 4 at the temperature fitted to its results;
+/// 6: value 4 with the control of the end as a second chance, [`Reading::chances`]).
+pub const VALUES: u8 = 6;
 /// Epoch tiles in the stack at the start, whatever the players.
 const EPOCH_TILES: u32 = 8;
 /// Below the root, priors are scored this many actions at a time (a clone and an apply each).
@@ -97,7 +98,7 @@ impl Reading {
         Reading::valued(game, 1)
     }
 
-    /// A reading for the evaluation `value` (1 or 2).
+    /// A reading for the evaluation `value` (1 to [`VALUES`]).
     pub fn valued(game: &Game, value: u8) -> Reading {
         let players = usize::from(game.players);
         let mut reading = Reading {
@@ -240,8 +241,11 @@ impl Reading {
         if version >= 3 && self.controls_the_end(seat) {
             // It plays its tokens when they score most, and ends the game when it leads.
             let full = (1.0 - self.token_worth_of(version)).max(0.0);
-            value += CONTROL * f64::from(self.epochs_left).sqrt()
-                + held * full * self.cup_score(seat) as f64;
+            value += held * full * self.cup_score(seat) as f64;
+            if version != 6 {
+                // value 6 counts it in `chances`
+                value += CONTROL * f64::from(self.epochs_left).sqrt();
+            }
         }
         if version == 2 {
             value += self.remaining
@@ -256,6 +260,34 @@ impl Reading {
         let mut out = [0.0; MAX_PLAYERS];
         for (seat, value) in out.iter_mut().enumerate().take(self.players) {
             *value = self.seat_value(seat);
+        }
+        out
+    }
+
+    /// Each seat's expected share of the others it beats (`pairwise_chances` of the values);
+    /// value 6: a seat that controls the end may stop the game whenever it leads, so its
+    /// chance p of each pair is 1 - (1 - p)² (the reference's `Reading.chances`).
+    pub fn chances(&self) -> [f64; MAX_PLAYERS] {
+        let values = self.values();
+        let n = self.players;
+        let temperature = self.temperature();
+        let holder = (0..n).find(|&s| self.controls_the_end(s));
+        let Some(holder) = holder.filter(|_| self.value == 6 && n >= 2) else {
+            return pairwise_chances(&values[..n], temperature);
+        };
+        let mut out = [0.0; MAX_PLAYERS];
+        for (i, chance) in out.iter_mut().enumerate().take(n) {
+            let mut total = 0.0;
+            for j in (0..n).filter(|&j| j != i) {
+                total += if i == holder {
+                    1.0 - (1.0 - beats(values[i], values[j], temperature)).powi(2)
+                } else if j == holder {
+                    (1.0 - beats(values[j], values[i], temperature)).powi(2)
+                } else {
+                    beats(values[i], values[j], temperature)
+                };
+            }
+            *chance = total / (n - 1) as f64;
         }
         out
     }
@@ -328,7 +360,7 @@ impl Reading {
         let (base, slope) = TEMPERATURES[match self.value {
             2 => 1,
             5 => 2,
-            _ => 0,
+            _ => 0, // values 1, 3, 4 and 6
         }];
         base + slope * self.remaining
     }
@@ -376,6 +408,12 @@ impl Reading {
             self.token_worth() < 1.0
         }
     }
+}
+
+/// The chance of one value beating another: a term of `pairwise_chances`.
+fn beats(mine: f64, theirs: f64, temperature: f64) -> f64 {
+    let x = (mine - theirs) / temperature;
+    1.0 / (1.0 + (-x.clamp(-30.0, 30.0)).exp())
 }
 
 /// Per seat, the share of the others it finished ahead of, a tie counting half
@@ -454,9 +492,7 @@ pub fn rewards(game: &Game, value: u8) -> [f64; MAX_PLAYERS] {
     if game.is_over() {
         return rank_rewards(game);
     }
-    let reading = Reading::valued(game, value);
-    let values = reading.values();
-    pairwise_chances(&values[..reading.players], reading.temperature())
+    Reading::valued(game, value).chances()
 }
 
 /// A token that would end the game (the mover's last, every other seat's used up): whether
@@ -495,7 +531,7 @@ pub fn handing_token(game: &Game, value: u8) -> Option<bool> {
     }
     let mut reading = Reading::valued(game, value);
     reading.active = (seat + 1) % n;
-    let chance = |r: &Reading| pairwise_chances(&r.values()[..r.players], r.temperature())[seat];
+    let chance = |r: &Reading| r.chances()[seat];
     let kept = chance(&reading);
     reading.points[seat] += reading.cup_score(seat) as f64;
     reading.tokens[seat] -= 1;

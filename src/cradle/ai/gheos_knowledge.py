@@ -1,12 +1,13 @@
 """Gheos knowledge for search: an evaluation (followers × symbols, war risk, epochs to come),
 one-ply move priors, a rollout policy and reasons in words.
 
-Five evaluations (``value``): 1, the first hand-set one; 3, value 1 and the control of the
+Six evaluations (``value``): 1, the first hand-set one; 3, value 1 and the control of the
 game's end (a seat that holds every token left chooses when the game ends: docs/ai.md); 4,
 value 3 with the tokens a seat can still expect to play (one a turn, before the epoch tile
 that ends the game is drawn) in place of the tokens it holds; 5, value 4 at a temperature
 fitted to value 4's own self-play results (value 1's, which 3 and 4 kept, is far too sure
-of an early lead); 2, the same
+of an early lead); 6, value 4 with the control of the end as a second chance to win
+rather than points; 2, the same
 shape with what the self-play record says it misses: a token kept early is worth the cup score
 it will find later, a follower early its continent's growth, and a lead counts for little
 while many epochs are to come (the temperature). On the 53,534 two-player positions of that
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from math import comb
+from math import comb, exp
 
 from cradle.ai.search import pairwise_chances
 from cradle.core.contract import GameState
@@ -43,7 +44,14 @@ TOKEN_GROWTH = 40.0
 FOLLOWER_GROWTH = 2.0
 # How sure a lead is, per evaluation: base + slope × remaining (a point counts less while
 # many epochs are to come).
-TEMPERATURES = {1: (3.0, 10.0), 2: (3.0, 57.0), 3: (3.0, 10.0), 4: (3.0, 10.0), 5: (4.0, 35.0)}
+TEMPERATURES = {
+    1: (3.0, 10.0),
+    2: (3.0, 57.0),
+    3: (3.0, 10.0),
+    4: (3.0, 10.0),
+    5: (4.0, 35.0),
+    6: (3.0, 10.0),
+}
 # value=3: value 1, and a seat that holds every token left (it alone chooses when the game
 # ends) counts CONTROL × √(epochs left) points more, and its tokens at their full cup score.
 CONTROL = 16.0
@@ -51,7 +59,11 @@ CONTROL = 16.0
 # before the game ends (one a turn; the end comes with an epoch tile drawn: usable_tokens).
 # value=5: value 4 at the temperature fitted to value 4's own self-play results (docs/ai.md,
 # "A temperature for value 4"): value 4's (value 1's) is far too sure of early leads.
-VALUES = (1, 2, 3, 4, 5)
+# value=6: value 4 with the control of the end as a second chance rather than points: a
+# holder who may stop the game whenever it leads wins about twice as often when behind (a
+# walk that must only once reach the lead), so its pairwise chance p becomes 1 - (1 - p)².
+# CONTROL's points made a seat 30 points behind in mid-game a favourite.
+VALUES = (1, 2, 3, 4, 5, 6)
 EPOCH_TILES = 8  # all of them in the stack at the start, whatever the players
 
 
@@ -78,7 +90,7 @@ class Reading:
 
     def __init__(self, world: GheosGame, value: int = 1) -> None:
         if value not in VALUES:
-            raise ValueError(f"value is 1, 2, 3, 4 or 5, not {value}")
+            raise ValueError(f"value is 1 to 6, not {value}")
         self.value = value
         self.n = len(world.players)
         self.active = world.active
@@ -162,7 +174,9 @@ class Reading:
         if version >= 3 and self.controls_the_end(seat):
             # It plays its tokens when they score most, and ends the game when it leads.
             full = max(0.0, 1.0 - self.token_worth(version))
-            total += CONTROL * self.epochs_left**0.5 + held * full * self.cup_score(seat)
+            total += held * full * self.cup_score(seat)
+            if version != 6:  # value 6 counts it in chances()
+                total += CONTROL * self.epochs_left**0.5
         if version == 2:
             total += self.remaining * (
                 TOKEN_GROWTH * self.tokens[seat] + FOLLOWER_GROWTH * self.followers[seat]
@@ -175,6 +189,32 @@ class Reading:
 
     def values(self) -> list[float]:
         return [self.seat_value(s) for s in range(self.n)]
+
+    def chances(self) -> list[float]:
+        """Each seat's expected share of the others it beats (``pairwise_chances`` of the
+        values); value 6: against a seat that controls the end, that seat's chance p of
+        each pair is 1 - (1 - p)²."""
+        values = self.values()
+        temperature = self.temperature()
+        if self.value != 6 or self.n < 2:
+            return pairwise_chances(values, temperature)
+        holder = next((s for s in range(self.n) if self.controls_the_end(s)), None)
+        if holder is None:
+            return pairwise_chances(values, temperature)
+        out = []
+        for i, mine in enumerate(values):
+            total = 0.0
+            for j, theirs in enumerate(values):
+                if i == j:
+                    continue
+                if i == holder:
+                    total += 1.0 - (1.0 - beats(mine, theirs, temperature)) ** 2
+                elif j == holder:
+                    total += (1.0 - beats(theirs, mine, temperature)) ** 2
+                else:
+                    total += beats(mine, theirs, temperature)
+            out.append(total / (self.n - 1))
+        return out
 
     def features(self, seat: int) -> list[float]:
         """What the learned evaluation weighs (cradle.ai.learned.FEATURES["gheos"]), each
@@ -223,6 +263,12 @@ class Reading:
         return base + slope * self.remaining
 
 
+def beats(mine: float, theirs: float, temperature: float) -> float:
+    """The chance of one value beating another (a term of ``pairwise_chances``)."""
+    x = (mine - theirs) / temperature
+    return 1.0 / (1.0 + exp(-max(-30.0, min(30.0, x))))
+
+
 def survival(draws: int, landscape: int, epochs: int, ending: int) -> float:
     """The chance that ``draws`` more turns end with a landscape tile drawn before the
     ``ending``-th of the ``epochs`` epoch tiles, from a stack of ``landscape`` landscape
@@ -260,7 +306,7 @@ class GheosKnowledge:
         self, learned: bool = False, value: int = 1, settle: bool = False, handing: bool = False
     ) -> None:
         if value not in VALUES:
-            raise ValueError(f"value is 1, 2, 3, 4 or 5, not {value}")
+            raise ValueError(f"value is 1 to 6, not {value}")
         self.learned = learned  # the learned model (cradle.ai.learned) instead of the hand-set
         self.value = value  # the hand-set evaluation's version (module docstring)
         # The priors judge a move that starts a conflict after it (settle_conflict).
@@ -279,7 +325,7 @@ class GheosKnowledge:
         reading = self.read(world)
         if self.learned:
             return pairwise_chances(reading.learned_values(), 1.0)
-        return pairwise_chances(reading.values(), reading.temperature())
+        return reading.chances()
 
     def _after(self, world: GameState, action: str) -> GameState | None:
         after = world.clone()
@@ -418,8 +464,7 @@ class GheosKnowledge:
         after.apply("token")
         if not after.is_over:
             return None
-        reading = self.read(world)
-        expected = pairwise_chances(reading.values(), reading.temperature())[seat]
+        expected = self.read(world).chances()[seat]
         return rank_rewards(after.result())[seat] >= expected
 
     def handing_token(self, world: GameState) -> bool | None:
@@ -440,10 +485,10 @@ class GheosKnowledge:
             return None
         reading = self.read(world)
         reading.active = (seat + 1) % reading.n
-        kept = pairwise_chances(reading.values(), reading.temperature())[seat]
+        kept = reading.chances()[seat]
         reading.points[seat] += reading.cup_score(seat)
         reading.tokens[seat] -= 1
-        return pairwise_chances(reading.values(), reading.temperature())[seat] >= kept
+        return reading.chances()[seat] >= kept
 
     def _token_choice(self, reading: Reading, seat: int) -> str:
         # Play when a token now beats keeping it (see token_worth), or when time runs out.

@@ -78,7 +78,8 @@ class IsmctsParams:
     # (cradle.ai.gheos_knowledge), 1 the first one, 3 value 1 and the control of the game's
     # end (a seat holding every token left chooses when the game ends), 4 value 3 with the
     # tokens each seat can expect to play before the end (Gheos' default since the SPRT of
-    # value 4 with ``settle``, docs/ai.md).
+    # value 4 with ``settle``, docs/ai.md), 5 value 4 at a fitted temperature, 6 value 4 with
+    # the control of the end as a second chance to win rather than points.
     value: int | None = None
     native: int = 1  # 0: the Python search even where the native one could run (comparisons)
     # 1: Tigris reads the opponents' hands from the public history (cradle.ai.belief): the
@@ -139,7 +140,7 @@ class IsmctsParams:
     # civilization and the token), so the next decision starts from what was searched below
     # that move. 0: every decision searches from scratch.
     reuse: int = 0
-    # 1: in Gheos (values 3 to 5, which count the control of the end) a token that would hand
+    # 1: in Gheos (values 3 to 6, which count the control of the end) a token that would hand
     # another seat the control of the end (the mover's last, one other seat holding some) is
     # played in a playout, and by the policy, only when the evaluation says it pays
     # (GheosKnowledge.handing_token); 0: left to chance in a playout and to the policy's own
@@ -147,8 +148,8 @@ class IsmctsParams:
     handing: int = 0
 
     def __post_init__(self) -> None:
-        if self.value not in (None, 1, 2, 3, 4, 5):
-            raise ValueError(f"value is 1 to 5 (3 to 5 Gheos only), not {self.value}")
+        if self.value not in (None, 1, 2, 3, 4, 5, 6):
+            raise ValueError(f"value is 1 to 6 (3 to 6 Gheos only), not {self.value}")
         if self.balance not in (0, 1, 2):
             raise ValueError(f"balance is 0, 1 or 2, not {self.balance}")
         if self.urgent not in (0, 1, 2):
@@ -575,7 +576,7 @@ def knowledge_of(state: GameState, params: IsmctsParams, tilts: Shares | None = 
     (with ``params.belief``; None or another game: the shared knowledge, uniform)."""
     game = game_of(state)
     version = params.value or DEFAULT_VALUE.get(game, 1)
-    if version in (3, 4, 5) and game != "gheos":
+    if version in (3, 4, 5, 6) and game != "gheos":
         raise ValueError(f"value {version} is a Gheos evaluation; {game} has values 1 and 2")
     value = f":value{version}" if version != 1 else ""
     learned = ":learned" if params.learned else ""

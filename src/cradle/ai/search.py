@@ -285,6 +285,7 @@ def knowledge_for(game: str) -> Knowledge:
             "value3",
             "value4",
             "value5",
+            "value6",
             "learned",
             "settled",
             "handing",
