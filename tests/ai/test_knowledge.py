@@ -347,7 +347,8 @@ def test_gheos_keeps_the_token_that_would_hand_over_the_end_unless_it_pays(engin
 @pytest.mark.parametrize("engine", ["python", "native"])
 def test_gheos_value_6_counts_the_control_of_the_end_as_a_second_chance(engine: str) -> None:
     from cradle import _native
-    from cradle.ai.gheos_knowledge import CONTROL, beats
+    from cradle.ai.gheos_knowledge import CONTROL
+    from cradle.ai.search import beats
 
     start = last_token_position(engine, mover_ahead=False)
     mover, other = start.to_move, 1 - start.to_move

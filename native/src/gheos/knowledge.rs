@@ -12,7 +12,7 @@ use super::events::Log;
 use super::game::{Game, Phase, MAX_PLAYERS};
 use super::notation::{decode, Decoded};
 use crate::search::model::{self, GHEOS_FEATURES};
-use crate::search::pairwise_chances;
+use crate::search::{beats, pairwise_chances};
 
 /// Share of a civilization's future lost when a stronger neighbour may attack.
 pub const WAR_RISK: f64 = 0.35;
@@ -271,8 +271,12 @@ impl Reading {
         let values = self.values();
         let n = self.players;
         let temperature = self.temperature();
-        let holder = (0..n).find(|&s| self.controls_the_end(s));
-        let Some(holder) = holder.filter(|_| self.value == 6 && n >= 2) else {
+        let holder = if self.value == 6 && n >= 2 {
+            (0..n).find(|&s| self.controls_the_end(s))
+        } else {
+            None
+        };
+        let Some(holder) = holder else {
             return pairwise_chances(&values[..n], temperature);
         };
         let mut out = [0.0; MAX_PLAYERS];
@@ -408,12 +412,6 @@ impl Reading {
             self.token_worth() < 1.0
         }
     }
-}
-
-/// The chance of one value beating another: a term of `pairwise_chances`.
-fn beats(mine: f64, theirs: f64, temperature: f64) -> f64 {
-    let x = (mine - theirs) / temperature;
-    1.0 / (1.0 + (-x.clamp(-30.0, 30.0)).exp())
 }
 
 /// Per seat, the share of the others it finished ahead of, a tie counting half

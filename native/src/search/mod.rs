@@ -63,6 +63,13 @@ pub trait SearchGame: Clone + Send {
     }
 }
 
+/// The chance that one estimated final score beats another: a logistic of the gap (the
+/// reference's `cradle.ai.search.beats`).
+pub fn beats(mine: f64, theirs: f64, temperature: f64) -> f64 {
+    let x = (mine - theirs) / temperature;
+    1.0 / (1.0 + (-x.clamp(-30.0, 30.0)).exp())
+}
+
 /// Each seat's expected share of opponents beaten, from estimated final scores (the
 /// reference's `cradle.ai.search.pairwise_chances`), for every game's knowledge.
 pub fn pairwise_chances(values: &[f64], temperature: f64) -> [f64; 4] {
@@ -76,8 +83,7 @@ pub fn pairwise_chances(values: &[f64], temperature: f64) -> [f64; 4] {
         let mut total = 0.0;
         for j in 0..n {
             if i != j {
-                let x = (values[i] - values[j]) / temperature;
-                total += 1.0 / (1.0 + (-x.clamp(-30.0, 30.0)).exp());
+                total += beats(values[i], values[j], temperature);
             }
         }
         out[i] = total / (n - 1) as f64;

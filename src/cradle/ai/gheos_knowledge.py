@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from math import comb, exp
+from math import comb
 
-from cradle.ai.search import pairwise_chances
+from cradle.ai.search import beats, pairwise_chances
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
 from cradle.gheos import COLOURS, Area, GheosGame, as_gheos
@@ -261,12 +261,6 @@ class Reading:
     def temperature(self) -> float:
         base, slope = TEMPERATURES[self.value]
         return base + slope * self.remaining
-
-
-def beats(mine: float, theirs: float, temperature: float) -> float:
-    """The chance of one value beating another (a term of ``pairwise_chances``)."""
-    x = (mine - theirs) / temperature
-    return 1.0 / (1.0 + exp(-max(-30.0, min(30.0, x))))
 
 
 def survival(draws: int, landscape: int, epochs: int, ending: int) -> float:

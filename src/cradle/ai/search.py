@@ -206,20 +206,22 @@ def guarded_choice(
     return best
 
 
-def pairwise_chances(values: Sequence[float], temperature: float) -> list[float]:
-    """Turn estimated final scores into the expected share of opponents each seat beats."""
+def beats(mine: float, theirs: float, temperature: float) -> float:
+    """The chance that one estimated final score beats another: a logistic of the gap."""
     import math
 
+    x = (mine - theirs) / temperature
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
+
+
+def pairwise_chances(values: Sequence[float], temperature: float) -> list[float]:
+    """Turn estimated final scores into the expected share of opponents each seat beats."""
     n = len(values)
     if n < 2:
         return [1.0] * n
     out = []
     for i, mine in enumerate(values):
-        total = 0.0
-        for j, theirs in enumerate(values):
-            if i != j:
-                x = (mine - theirs) / temperature
-                total += 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
+        total = sum(beats(mine, theirs, temperature) for j, theirs in enumerate(values) if i != j)
         out.append(total / (n - 1))
     return out
 
