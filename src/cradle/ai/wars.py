@@ -23,8 +23,7 @@ now)::
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -32,6 +31,7 @@ from typing import Annotated, Any
 import typer
 
 from cradle.ai.command import run_command
+from cradle.ai.starts import read  # the records, one JSON line each
 from cradle.gheos import COLOURS, GheosGame, as_gheos, load_tiles, neighbour
 
 CLASSES = ("touches a stronger", "touches another", "far")
@@ -165,13 +165,6 @@ def tally(records: Iterable[dict[str, Any]]) -> Table:
             continue
         read_game(record, table)
     return table
-
-
-def read(paths: Iterable[Path]) -> Iterator[dict[str, Any]]:
-    for path in paths:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                yield json.loads(line)
 
 
 def markdown(table: Table) -> str:
