@@ -27,20 +27,23 @@ def test_a_civilization_alone_is_far_from_any_war() -> None:
     assert threat(game, 0, joined) == "far"
 
 
-def played_out(seed: int) -> tuple[list[str], int]:
+def played_out(seed: int) -> tuple[list[str], int, int]:
     """A two-player deal played to its end by the first legal move, except that a tile
-    starting a war is preferred; the moves and the number of civilizations wars removed."""
+    starting a war is preferred: the moves, the number of civilizations wars removed, and
+    the civilizations on the table at the start of each turn before the last epoch, summed."""
     module = get_game("gheos")
     state = as_gheos(module.new_game(2, seed, module.options_from_dict({})))
     moves: list[str] = []
-    removed = 0
+    removed = seen = 0
     while not state.is_over:
+        if state.phase == "tile" and state.epochs < state.end_epoch:
+            seen += len(state.civilizations())
         wars = state.conflict_actions()
         move = wars[0] if wars else state.legal_actions()[0]
         events = state.apply(move)
         removed += sum(len(e["civs"]) - 1 for e in events if e["type"] == "war")
         moves.append(move)
-    return moves, removed
+    return moves, removed, seen
 
 
 def ladder_line(seed: int, moves: list[str]) -> dict[str, object]:
@@ -57,7 +60,7 @@ def test_the_table_counts_the_civilizations_wars_removed_later(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     seed = 3
-    moves, removed = played_out(seed)
+    moves, removed, seen = played_out(seed)
     assert removed > 0
     records = [
         ladder_line(seed, moves),
@@ -67,6 +70,7 @@ def test_the_table_counts_the_civilizations_wars_removed_later(
     table = tally(records)
     assert table.games == 1
     cells = table.cells.values()
+    assert sum(c.seen for c in cells) == seen  # every turn read, a war possible or not
     assert sum(c.died for c in cells) > 0
     assert all(0 <= c.soon <= c.died <= c.seen and 0 <= c.lost <= c.died for c in cells)
     assert {kind for kind, _ in table.cells} <= set(CLASSES)
