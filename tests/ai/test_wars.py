@@ -4,9 +4,10 @@ from pathlib import Path
 import pytest
 import typer
 
-from cradle.ai.wars import CLASSES, joinable, main, tally, threat
+from cradle.ai.wars import CLASSES, joinable, main, tally, threats
 from cradle.games import get_game
 from cradle.gheos import as_gheos
+from tests.ai.test_starts import ladder_line as starts_line
 from tests.gheos.test_gheos_war import war_state
 
 
@@ -14,17 +15,14 @@ def test_a_free_cell_between_two_continents_joins_them_and_the_weaker_is_threate
     # red (one sword) and blue (two) meet at the free cell -1,0; t0, which lies on both,
     # carries the pyramid and cannot be replaced.
     game = as_gheos(war_state())
-    joined = joinable(game)
-    assert joined == {0: {3}, 3: {0}}
-    assert threat(game, 0, joined) == "touches a stronger"
-    assert threat(game, 3, joined) == "touches another"
+    assert joinable(game) == {0: {3}, 3: {0}}
+    assert threats(game) == {0: "touches a stronger", 3: "touches another"}
 
 
 def test_a_civilization_alone_is_far_from_any_war() -> None:
     game = as_gheos(war_state(civs={"red": "0,0:s"}, followers={"north": {"red": 1}}))
-    joined = joinable(game)
-    assert joined == {0: set()}
-    assert threat(game, 0, joined) == "far"
+    assert joinable(game) == {0: set()}
+    assert threats(game) == {0: "far"}
 
 
 def played_out(seed: int) -> tuple[list[str], int, int]:
@@ -47,13 +45,7 @@ def played_out(seed: int) -> tuple[list[str], int, int]:
 
 
 def ladder_line(seed: int, moves: list[str]) -> dict[str, object]:
-    return {
-        "game": "gheos",
-        "seed": seed,
-        "seating": ["pimc", "hard"],
-        "places": [1, 2],
-        "moves": moves,
-    }
+    return {**starts_line(seed, ["pimc", "hard"], [1, 2]), "moves": moves}
 
 
 def test_the_table_counts_the_civilizations_wars_removed_later(

@@ -31,6 +31,7 @@ from typing import Annotated, Any
 import typer
 
 from cradle.ai.command import run_command
+from cradle.ai.review import deal  # the recorded game's opening, dealt again
 from cradle.ai.starts import read  # the records, one JSON line each
 from cradle.gheos import COLOURS, GheosGame, as_gheos, load_tiles, neighbour
 
@@ -91,13 +92,17 @@ class Table:
         return self.cells.setdefault((kind, sixth), Cell())
 
 
-def threat(game: GheosGame, colour: int, joined: dict[int, set[int]]) -> str:
-    """The class of ``colour``'s civilization (the module docstring)."""
+def threats(game: GheosGame) -> dict[int, str]:
+    """Colour -> the class of its civilization (the module docstring)."""
+    joined = joinable(game)
     swords = {civ.colour: game.area(civ.area).sword for civ in game.civilizations()}
-    near = joined.get(colour, set())
-    if any(swords[other] > swords[colour] for other in near):
-        return CLASSES[0]
-    return CLASSES[1] if near else CLASSES[2]
+    out = {}
+    for colour, near in joined.items():
+        if any(swords[other] > swords[colour] for other in near):
+            out[colour] = CLASSES[0]
+        else:
+            out[colour] = CLASSES[1] if near else CLASSES[2]
+    return out
 
 
 def remaining(game: GheosGame) -> float:
@@ -106,10 +111,7 @@ def remaining(game: GheosGame) -> float:
 
 def read_game(record: dict[str, Any], table: Table) -> None:
     """Adds one recorded game to ``table``."""
-    from cradle.games import get_game
-
-    module = get_game("gheos")
-    game = as_gheos(module.new_game(2, int(record["seed"]), module.options_from_dict({})))
+    game = as_gheos(deal(record))
     # civilizations still waiting to learn their fate: (colour, class, sixth, remaining
     # then, the turn then)
     open_: list[tuple[int, str, int, float, int]] = []
@@ -119,12 +121,10 @@ def read_game(record: dict[str, Any], table: Table) -> None:
             turn += 1
             now = remaining(game)
             if now > 0:
-                joined = joinable(game)
                 sixth = round(now * SIXTHS)
-                for civ in game.civilizations():
-                    kind = threat(game, civ.colour, joined)
+                for colour, kind in threats(game).items():
                     table.cell(kind, sixth).seen += 1
-                    open_.append((civ.colour, kind, sixth, now, turn))
+                    open_.append((colour, kind, sixth, now, turn))
         events = game.apply(move)
         losers = {
             COLOURS.index(name)
