@@ -7,6 +7,7 @@ and it searches, rolls out and evaluates on those worlds only.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -208,8 +209,6 @@ def guarded_choice(
 
 def beats(mine: float, theirs: float, temperature: float) -> float:
     """The chance that one estimated final score beats another: a logistic of the gap."""
-    import math
-
     x = (mine - theirs) / temperature
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
