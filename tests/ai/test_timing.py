@@ -4,7 +4,8 @@ from pathlib import Path
 import pytest
 import typer
 
-from cradle.ai.timing import Task, cup_score, judge, main, spots, timing
+from cradle.ai.gheos_knowledge import Reading
+from cradle.ai.timing import Task, judge, main, spots, timing
 from cradle.games import get_game
 from cradle.gheos import as_gheos
 from tests.ai.test_starts import ladder_line
@@ -46,7 +47,7 @@ def test_a_bots_token_decisions_are_found_with_what_the_token_would_score() -> N
         for move in moves[: spot.move]:
             game.apply(move)
         assert game.to_move == 1 and game.phase == "token"
-        assert cup_score(game, 1) == spot.cup_score
+        assert Reading(game).cup_score(1) == spot.cup_score
         scored = [e for e in game.apply("token") if e["type"] == "token"]
         assert [e["points"] for e in scored] == [spot.cup_score]  # what the engine scores
     fewer = spots(record(SEED, moves), "hard", epochs_left=2)

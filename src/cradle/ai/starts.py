@@ -162,6 +162,18 @@ class Leftover:
     theirs_not_won: int = 0
 
 
+def kept_gheos_pair(record: dict[str, Any]) -> bool:
+    """Whether a ladder line is a two-player Gheos game that keeps its moves (``moves``), so
+    that it replays from its seed."""
+    seating = record.get("seating")
+    return (
+        record.get("game") == "gheos"
+        and isinstance(record.get("moves"), list)
+        and isinstance(seating, list)
+        and len(seating) == 2
+    )
+
+
 def leftover(records: Iterable[dict[str, Any]], bot: str) -> Leftover:
     """Replays each two-player Gheos game of a ladder line that keeps its moves (``moves``)
     from its seed, as the ladder deals it, and counts the tokens left at the end."""
@@ -171,9 +183,9 @@ def leftover(records: Iterable[dict[str, Any]], bot: str) -> Leftover:
     module = get_game("gheos")
     result = Leftover()
     for record in records:
-        moves = record.get("moves")
-        if record.get("game") != "gheos" or not isinstance(moves, list):
+        if not kept_gheos_pair(record):
             continue
+        moves = record["moves"]
         for _, seed, seating, score0 in games_of(record, "gheos"):
             played = bot_score(seating, score0, bot)
             if played is None:

@@ -37,11 +37,12 @@ from typing import Annotated, Any
 import typer
 
 from cradle.ai.command import run_command
-from cradle.ai.review import deal  # the recorded game's opening, dealt again
-from cradle.ai.starts import read  # the records, one JSON line each
+from cradle.ai.gheos_knowledge import Reading  # what a token would score (cup_score)
+from cradle.ai.review import deal, wanted  # the opening dealt again; the bot's seat
+from cradle.ai.starts import kept_gheos_pair, read  # the records, one JSON line each
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
-from cradle.gheos import GheosGame, as_gheos
+from cradle.gheos import as_gheos
 
 TOKEN = "token"
 KEEP = "pass"
@@ -78,35 +79,18 @@ class Judged:
         return (self.spot.epochs_left, self.spot.tokens, self.spot.opponent_tokens)
 
 
-def cup_score(game: GheosGame, seat: int) -> int:
-    """What a token would score ``seat`` now: per civilization, its followers × the cups of
-    its continent."""
-    held = game.player(seat).followers
-    return sum(held[civ.colour] * game.area(civ.area).cup for civ in game.civilizations())
-
-
 def spots(record: dict[str, Any], bot: str, epochs_left: int) -> list[Spot]:
     """The bot's token decisions in one record that pass the filters (see the module)."""
-    seating = record.get("seating")
-    moves = record.get("moves")
-    if (
-        record.get("game") != "gheos"
-        or not isinstance(moves, list)
-        or not isinstance(seating, list)
-        or len(seating) != 2
-    ):
+    seat = wanted(record, bot, lost=False, followed=False)
+    if seat is None or not kept_gheos_pair(record):
         return []
-    seats = [s for s, spec in enumerate(seating) if str(spec).startswith(bot)]
-    if len(seats) != 1:
-        return []
-    seat = seats[0]
     game = as_gheos(deal(record))
     started = game.to_move == seat
     out: list[Spot] = []
-    for number, move in enumerate(moves):
+    for number, move in enumerate(record["moves"]):
         if game.to_move == seat and game.phase == "token" and TOKEN in game.legal_actions():
             left = game.end_epoch - game.epochs
-            score = cup_score(game, seat)
+            score = Reading(game).cup_score(seat)
             tokens = game.player(seat).tokens
             other = game.player(1 - seat).tokens
             if score > 0 and other > 0 and left <= epochs_left:

@@ -32,7 +32,7 @@ import typer
 
 from cradle.ai.command import run_command
 from cradle.ai.review import deal  # the recorded game's opening, dealt again
-from cradle.ai.starts import read  # the records, one JSON line each
+from cradle.ai.starts import kept_gheos_pair, read  # the records, one JSON line each
 from cradle.gheos import COLOURS, GheosGame, as_gheos, load_tiles, neighbour
 
 CLASSES = ("touches a stronger", "touches another", "far")
@@ -155,15 +155,8 @@ def tally(records: Iterable[dict[str, Any]]) -> Table:
     """The table of every two-player Gheos game among ``records`` that keeps its moves."""
     table = Table()
     for record in records:
-        seating = record.get("seating")
-        if (
-            record.get("game") != "gheos"
-            or not isinstance(record.get("moves"), list)
-            or not isinstance(seating, list)
-            or len(seating) != 2
-        ):
-            continue
-        read_game(record, table)
+        if kept_gheos_pair(record):
+            read_game(record, table)
     return table
 
 
