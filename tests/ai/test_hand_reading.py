@@ -1,4 +1,3 @@
-import json
 import math
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from cradle.ai.hand_reading import (
 from cradle.ai.ismcts import IsmctsParams, knowledge_of
 from cradle.ai.review import deal
 from cradle.gheos import GheosGame, as_gheos
-from tests.ai.test_timing import SEED, played_out, record
+from tests.ai.test_timing import SEED, played_out, record, record_file
 
 
 def test_the_filter_weighs_each_tile_by_both_ways_into_the_hand() -> None:
@@ -53,6 +52,14 @@ def kept_tiles(seat: int, moves: list[str]) -> dict[int, str]:
             out[number] = next(t for t in hand if t != words[1])
         game.apply(move)
     return out
+
+
+def replayed(moves: list[str], count: int) -> GheosGame:
+    """The game of ``SEED`` after the first ``count`` of ``moves``."""
+    game = as_gheos(deal(record(SEED, moves)))
+    for move in moves[:count]:
+        game.apply(move)
+    return game
 
 
 def test_an_uninformed_reading_gains_nothing_and_a_knowing_one_gains_every_turn() -> None:
@@ -88,9 +95,7 @@ def test_an_uninformed_reading_gains_nothing_and_a_knowing_one_gains_every_turn(
 
 def test_a_hand_is_swapped_with_the_stack_and_nothing_else_moves() -> None:
     moves = played_out(SEED)
-    game = as_gheos(deal(record(SEED, moves)))
-    for move in moves[:9]:
-        game.apply(move)
+    game = replayed(moves, 9)
     seat = game.to_move
     position = game.to_position()
     played, kept = game.hand(seat)
@@ -108,7 +113,6 @@ def test_a_hand_is_swapped_with_the_stack_and_nothing_else_moves() -> None:
 
 def test_the_prior_model_is_a_softmax_over_the_hands_tile_actions_on_both_engines() -> None:
     moves = played_out(SEED)
-    rec = record(SEED, moves)
     states = [gheos.new_game(2, SEED, {}, engine=e) for e in ("python", "native")]
     for move in moves[:12]:
         for s in states:
@@ -131,14 +135,11 @@ def test_the_prior_model_is_a_softmax_over_the_hands_tile_actions_on_both_engine
     assert total == pytest.approx({"prior τ=0.2": 1.0, "prior τ=1": 1.0})
     with pytest.raises(ValueError, match="not legal"):
         model(native, seat, "pass", played, other, 0)
-    assert rec["seed"] == SEED
 
 
 def test_the_search_model_gives_the_played_tiles_share_of_visits() -> None:
     moves = played_out(SEED)
-    game = as_gheos(deal(record(SEED, moves)))
-    for move in moves[:12]:
-        game.apply(move)
+    game = replayed(moves, 12)
     seat = game.to_move
     played, other = game.hand(seat)
     model = search_model(20, [0.0, 0.5])
@@ -158,8 +159,7 @@ def test_the_command_prints_the_table_and_refuses_bad_input(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     moves = played_out(SEED)
-    path = tmp_path / "ladder.jsonl"
-    path.write_text(json.dumps(record(SEED, moves)) + "\n", encoding="utf-8")
+    path = record_file(tmp_path, moves)
     main([str(path), "--temperatures", "0.5", "--trusts", "1,0.5"])
     out = capsys.readouterr().out
     assert out.startswith("| model | turns | nats gained |")

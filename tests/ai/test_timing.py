@@ -35,6 +35,13 @@ def record(seed: int, moves: list[str]) -> dict[str, object]:
 SEED = 5
 
 
+def record_file(tmp_path: Path, moves: list[str]) -> Path:
+    """A ladder file holding the one record of ``SEED`` played as ``moves``."""
+    path = tmp_path / "ladder.jsonl"
+    path.write_text(json.dumps(record(SEED, moves)) + "\n", encoding="utf-8")
+    return path
+
+
 def test_a_bots_token_decisions_are_found_with_what_the_token_would_score() -> None:
     moves = played_out(SEED)
     found = spots(record(SEED, moves), "hard", epochs_left=6)
@@ -70,8 +77,7 @@ def test_the_command_prints_the_table_and_refuses_bad_input(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     moves = played_out(SEED)
-    path = tmp_path / "ladder.jsonl"
-    path.write_text(json.dumps(record(SEED, moves)) + "\n", encoding="utf-8")
+    path = record_file(tmp_path, moves)
     main([str(path), "--decisions", "2", "--worlds", "1", "--iterations", "10"])
     out = capsys.readouterr().out
     assert out.startswith("| decisions | epochs to come |")

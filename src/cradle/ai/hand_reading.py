@@ -43,7 +43,8 @@ import typer
 
 from cradle.ai.command import run_command
 from cradle.ai.review import deal, wanted  # the opening dealt again; the player's seat
-from cradle.ai.starts import kept_gheos_pair, read  # the records, one JSON line each
+from cradle.ai.starts import kept_gheos_pair, read, require_files  # the records
+from cradle.ai.timing import mean_and_error  # a column's mean and its standard error
 from cradle.gheos import GheosGame, as_gheos
 
 EPOCH = "epoch"  # an epoch tile in a position's stack
@@ -167,7 +168,9 @@ def read_record(
     game = as_gheos(deal(record))
     names = list(game.players)
     me = names[seat]
-    weights: dict[str, dict[str, float]] = {}  # per setting; absent: even
+    # Per setting, after the player's last turn (absent: even); tiles the reader has drawn
+    # since leave them at the next turn.
+    weights: dict[str, dict[str, float]] = {}
     turns: list[Turn] = []
     for number, move in enumerate(record["moves"]):
         words = move.split()
@@ -176,7 +179,8 @@ def read_record(
             played = words[1]
             (kept,) = [t for t in hand if t != played]
             position = game.to_position()
-            candidates = sorted(unseen_by_reader(position, me) - {played})
+            unseen = unseen_by_reader(position, me)
+            candidates = sorted(unseen - {played})
             logs = {
                 x: model(
                     with_hand(game, position, seat, played, x, kept),
@@ -192,8 +196,9 @@ def read_record(
             for model_setting in logs[candidates[0]]:
                 for trust in trusts:
                     setting = f"{model_setting}, trust {trust:g}"
+                    old = weights.get(setting)
                     post = posterior(
-                        weights.get(setting),
+                        None if old is None else restricted(old, unseen),
                         played,
                         {x: logs[x][model_setting] for x in candidates},
                         trust,
@@ -202,9 +207,6 @@ def read_record(
                     weights[setting] = post
             turns.append(Turn(len(candidates), gains))
         game.apply(move)  # a record that does not replay raises here
-        if not game.is_over:
-            unseen = unseen_by_reader(game.to_position(), me)
-            weights = {s: restricted(w, unseen) for s, w in weights.items()}
     return turns
 
 
@@ -297,11 +299,10 @@ def markdown(turns: Sequence[Turn]) -> str:
     most = statistics.fmean(math.log(t.candidates) for t in turns)
     for setting in turns[0].gains:
         gains = [t.gains[setting] for t in turns]
-        mean = statistics.fmean(gains)
-        error = statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
+        mean, error = mean_and_error(gains)
         ratio = statistics.fmean(math.exp(g) for g in gains)
         lines.append(
-            f"| {setting} | {len(gains)} | {mean:+.3f} ± {error:.3f} | {most:.2f} | {ratio:.2f} |"
+            f"| {setting} | {len(gains)} | {mean:+.3f} ± {error or 0.0:.3f} | {most:.2f} | {ratio:.2f} |"
         )
     return "\n".join(lines)
 
@@ -338,9 +339,7 @@ def main_command(
     ] = "1,0.5",
     workers: Annotated[int, typer.Option(help="Records read in parallel.")] = 1,
 ) -> None:
-    missing = [str(p) for p in paths if not p.is_file()]
-    if missing:
-        raise typer.BadParameter(f"no such file: {', '.join(missing)}")
+    require_files(paths)
     if games < 1:
         raise typer.BadParameter("--games: at least 1")
     if iterations < 0:

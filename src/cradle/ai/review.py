@@ -28,7 +28,7 @@ from typing import Annotated, Any
 import typer
 
 from cradle.ai.command import run_command
-from cradle.ai.starts import read
+from cradle.ai.starts import read, require_files
 from cradle.core.contract import GameState
 
 # The judge's visits to the move played, as a share of its own choice's, below which its
@@ -207,9 +207,7 @@ def main_command(
         None
     ),
 ) -> None:
-    missing = [str(p) for p in paths if not p.is_file()]
-    if missing:
-        raise typer.BadParameter(f"no such file: {', '.join(missing)}")
+    require_files(paths)
     if decisions < 1:
         raise typer.BadParameter("--decisions: at least 1")
     from cradle.ai.bots import UnknownBot

@@ -207,6 +207,13 @@ def leftover(records: Iterable[dict[str, Any]], bot: str) -> Leftover:
     return result
 
 
+def require_files(paths: Iterable[Path]) -> None:
+    """A command's refusal of record files that are not there, all named at once."""
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        raise typer.BadParameter(f"no such file: {', '.join(missing)}")
+
+
 def read(paths: Iterable[Path]) -> Iterator[dict[str, Any]]:
     for path in paths:
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -234,9 +241,7 @@ def starts(
         typer.Option(help="A run of the same seeds to compare with, game by game (repeatable)."),
     ] = None,
 ) -> None:
-    missing = [str(p) for p in [*paths, *(against or [])] if not p.is_file()]
-    if missing:
-        raise typer.BadParameter(f"no such file: {', '.join(missing)}")
+    require_files([*paths, *(against or [])])
     records = list(read(paths))  # read once: the split, the comparison and the tokens
     result = split(records, bot, game)
     print(f"| `{bot}` | it starts | the other starts |")

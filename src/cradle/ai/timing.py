@@ -39,7 +39,7 @@ import typer
 from cradle.ai.command import run_command
 from cradle.ai.gheos_knowledge import Reading  # what a token would score (cup_score)
 from cradle.ai.review import deal, wanted  # the opening dealt again; the bot's seat
-from cradle.ai.starts import kept_gheos_pair, read  # the records, one JSON line each
+from cradle.ai.starts import kept_gheos_pair, read, require_files  # the records, one JSON line each
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
 from cradle.gheos import as_gheos
@@ -230,9 +230,7 @@ def main_command(
     seed: Annotated[int, typer.Option(help="Draws the decisions and deals the worlds.")] = 1,
     workers: Annotated[int, typer.Option(help="Decisions played on in parallel.")] = 1,
 ) -> None:
-    missing = [str(p) for p in paths if not p.is_file()]
-    if missing:
-        raise typer.BadParameter(f"no such file: {', '.join(missing)}")
+    require_files(paths)
     for name, value in (("decisions", decisions), ("worlds", worlds), ("iterations", iterations)):
         if value < 1:
             raise typer.BadParameter(f"--{name}: at least 1")

@@ -32,7 +32,7 @@ import typer
 
 from cradle.ai.command import run_command
 from cradle.ai.review import deal  # the recorded game's opening, dealt again
-from cradle.ai.starts import kept_gheos_pair, read  # the records, one JSON line each
+from cradle.ai.starts import kept_gheos_pair, read, require_files  # the records, one JSON line each
 from cradle.gheos import COLOURS, GheosGame, as_gheos, load_tiles, neighbour
 
 CLASSES = ("touches a stronger", "touches another", "far")
@@ -188,9 +188,7 @@ app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 def wars(
     paths: Annotated[list[Path], typer.Argument(help="ladder.jsonl files.")],
 ) -> None:
-    missing = [str(p) for p in paths if not p.is_file()]
-    if missing:
-        raise typer.BadParameter(f"no such file: {', '.join(missing)}")
+    require_files(paths)
     try:
         table = tally(read(paths))
     except ValueError as exc:
