@@ -1,0 +1,122 @@
+import json
+import random
+from pathlib import Path
+
+import pytest
+import typer
+
+from cradle.ai.course import Course, courses, length_class, main, replay, report
+from cradle.ai.starts import first_player
+from cradle.games import get_game
+from cradle.gheos import as_gheos
+
+
+def warlike(seed: int, chooser: int) -> tuple[list[str], list[int]]:
+    """A two-player deal played to its end by a seeded random player that starts every war or
+    migration it can (so civilizations are removed), and plays a token whenever it may; the
+    moves and each seat's place."""
+    rng = random.Random(chooser)
+    module = get_game("gheos")
+    state = as_gheos(module.new_game(2, seed, module.options_from_dict({})))
+    moves: list[str] = []
+    while not state.is_over:
+        legal = state.legal_actions()
+        urgent = state.conflict_actions()
+        if urgent:
+            move = rng.choice(urgent)
+        elif "token" in legal:
+            move = "token"
+        else:
+            move = rng.choice(legal)
+        state.apply(move)
+        moves.append(move)
+    return moves, [row["place"] for row in state.result()]
+
+
+def expected(seed: int, moves: list[str], seat: int) -> Course:
+    """What the course should say, counted another way: tokens from the moves, followers
+    lost from the followers gained, paid and held at the end, margins from the state."""
+    module = get_game("gheos")
+    state = as_gheos(module.new_game(2, seed, module.options_from_dict({})))
+    course = Course(started=state.to_move == seat, score=0.0)
+    gained, paid = [0, 0], [0, 0]
+    for move in moves:
+        mover = 0 if state.to_move == seat else 1
+        course.tiles += move.startswith(("place ", "replace "))
+        course.tokens[mover] += move == "token"
+        events = state.apply(move)
+        kinds = [e["type"] for e in events]
+        paid[mover] += kinds.count("pay")
+        for event in events:
+            if event["type"] == "start":
+                gained[mover] += int(event["followers"])
+        gained[mover] += "take" in kinds
+        if "epoch_scoring" in kinds and "final_scoring" not in kinds:
+            points = [state.player(s).points for s in (seat, 1 - seat)]
+            course.margins.append(points[0] - points[1])
+    for s, who in ((0, seat), (1, 1 - seat)):
+        course.lost[s] = gained[s] - paid[s] - sum(state.player(who).followers)
+    return course
+
+
+def test_a_replay_counts_the_points_tokens_losses_and_margins_another_count_finds() -> None:
+    removed = 0
+    for seed, chooser in ((3, 1), (8, 2), (21, 3)):
+        moves, places = warlike(seed, chooser)
+        for seat in (0, 1):
+            score = 1.0 if places[seat] < places[1 - seat] else 0.0
+            got = replay(seed, moves, seat, score)
+            want = expected(seed, moves, seat)
+            assert got.started == (first_player("gheos", seed) == seat)
+            assert (got.tiles, got.tokens, got.lost) == (want.tiles, want.tokens, want.lost)
+            # The last epoch scoring comes with the final one: compared up to it.
+            assert got.margins[: len(want.margins)] == want.margins
+            assert len(got.margins) == len(got.followers) >= len(want.margins)
+            assert got.points[0]["token"] >= got.tokens[0]  # a token scores its cups
+            removed += got.lost[0] + got.lost[1]
+    assert removed > 0  # the warlike games did remove civilizations
+
+
+def test_the_command_prints_the_tables_and_refuses_bad_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seed = 3
+    moves, places = warlike(seed, 1)
+    line = {
+        "game": "gheos",
+        "seed": seed,
+        "seating": ["pimc", "hard"],
+        "places": places,
+        "players": 2,
+        "moves": moves,
+    }
+    records = [line, {**line, "moves": None}, {**line, "seating": ["greedy", "pimc"]}]
+    found = courses(records, "hard")
+    assert len(found) == 1  # the record without moves and the game without hard are skipped
+    path = tmp_path / "ladder.jsonl"
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    main([str(path), "--bot", "hard"])
+    out = capsys.readouterr().out
+    assert out.strip() == report(found, "hard").strip()
+    outcome = "won" if places[1] == 1 else "lost"
+    assert f"| {'it' if found[0].started else 'the other'} started, {outcome} | 1 |" in out
+    path.write_text(json.dumps({**line, "moves": moves[:12]}) + "\n", encoding="utf-8")
+    with pytest.raises(typer.BadParameter, match="do not end the game"):
+        main([str(path), "--bot", "hard"])
+    with pytest.raises(typer.BadParameter, match="keeps its moves"):
+        main([str(path), "--bot", "expert-rules"])
+    with pytest.raises(typer.BadParameter, match="no such file"):
+        main([str(tmp_path / "none.jsonl")])
+
+
+def test_lengths_fall_into_classes() -> None:
+    assert [length_class(t) for t in (5, 19, 20, 23, 24, 31, 32, 60)] == [
+        "under 20",
+        "under 20",
+        "20-23",
+        "20-23",
+        "24-27",
+        "28-31",
+        "32 or more",
+        "32 or more",
+    ]
