@@ -120,3 +120,24 @@ def test_lengths_fall_into_classes() -> None:
         "32 or more",
         "32 or more",
     ]
+
+
+def test_the_score_by_the_lead_in_followers_after_an_epoch() -> None:
+    def game(started: bool, score: float, held: list[tuple[int, int]]) -> Course:
+        return Course(started=started, score=score, tiles=25, followers=held)
+
+    found = [
+        game(False, 1.0, [(1, 1), (3, 2), (4, 3)]),  # one ahead after the third epoch: won
+        game(False, 0.5, [(1, 1), (2, 2), (5, 4)]),  # one ahead: tied
+        game(False, 0.0, [(0, 1), (1, 4), (1, 6)]),  # five behind (shown as three or less)
+        game(True, 1.0, [(1, 0), (2, 1)]),  # the third epoch never came: not counted
+    ]
+    third = report(found, "hard")
+    assert "| +1 | - | 1.5 of 2 (0.75, Wilson " in third
+    assert "| -3 or less | - | 0 of 1 (0.00, Wilson 0.00-0.79) |" in third
+    assert "| 0 | - | - |" in third
+    second = report(found, "hard", epoch=2)
+    assert "| +1 | 1 of 1 (1.00, Wilson 0.21-1.00) | 1 of 1 (1.00, Wilson 0.21-1.00) |" in second
+    assert "| 0 | - | 1 of 1 (0.50, Wilson " not in second  # the tie: half a win of one game
+    assert "| 0 | - | 0.5 of 1 (0.50, Wilson " in second
+    assert "| -3 or less | - | 0 of 1 (0.00, Wilson 0.00-0.79) |" in second

@@ -10,8 +10,9 @@ same way). This replays every two-player Gheos game of a bot and, from its seat,
 - after each epoch scoring, the points margin (bot minus the other, the final scoring not
   yet counted) and the followers each held.
 
-The tables group the games by who started and how the bot did; the last one gives the bot's
-score by the game's length::
+The tables group the games by who started and how the bot did; the last two give the bot's
+score by the game's length and by its lead in followers after one epoch scoring
+(``--epoch``, the third by default)::
 
     python -m cradle.ai.course results/gheos-hard-stop-20*/ladder.jsonl --bot hard
 """
@@ -161,8 +162,8 @@ def length_class(tiles: int) -> str:
     return f"{low} or more"
 
 
-def report(found: Sequence[Course], bot: str) -> str:
-    """The tables of the command, as Markdown."""
+def report(found: Sequence[Course], bot: str, epoch: int = 3) -> str:
+    """The tables of the command, as Markdown; the last one after the ``epoch``-th scoring."""
     out = [
         f"Points by source, `{bot}` / the other, and the means of each game "
         f"({len(found)} games):\n",
@@ -212,6 +213,22 @@ def report(found: Sequence[Course], bot: str) -> str:
             cell(sum(by_length[(label, s)]), len(by_length[(label, s)])) for s in (True, False)
         ]
         out.append(f"| {label} | {cells[0]} | {cells[1]} |")
+    out += [
+        f"\n`{bot}`'s score by its followers minus the other's after epoch scoring {epoch} "
+        "(games that reached it):\n",
+        "| followers ahead | it started | the other started |",
+        "|---|---|---|",
+    ]
+    by_lead: dict[tuple[int, bool], list[float]] = defaultdict(list)
+    for c in found:
+        if len(c.followers) >= epoch:
+            mine, theirs = c.followers[epoch - 1]
+            by_lead[(max(-3, min(3, mine - theirs)), c.started)].append(c.score)
+    for lead in range(-3, 4):
+        label = f"{lead:+d}" if abs(lead) < 3 else f"{lead:+d} or {'more' if lead > 0 else 'less'}"
+        label = label if lead else "0"
+        cells = [cell(sum(by_lead[(lead, s)]), len(by_lead[(lead, s)])) for s in (True, False)]
+        out.append(f"| {label} | {cells[0]} | {cells[1]} |")
     return "\n".join(out)
 
 
@@ -222,6 +239,9 @@ app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 def course(
     paths: Annotated[list[Path], typer.Argument(help="ladder.jsonl files that keep moves.")],
     bot: Annotated[str, typer.Option(help="The bot: the start of its spec.")] = "hard",
+    epoch: Annotated[
+        int, typer.Option(min=1, max=6, help="The epoch scoring the followers are read after.")
+    ] = 3,
 ) -> None:
     require_files(paths)
     try:
@@ -230,7 +250,7 @@ def course(
         raise typer.BadParameter(str(exc)) from None
     if not found:
         raise typer.BadParameter(f"no two-player Gheos game of {bot!r} keeps its moves")
-    print(report(found, bot))
+    print(report(found, bot, epoch))
 
 
 def main(argv: list[str] | None = None) -> None:
