@@ -65,7 +65,8 @@ def test_a_replay_counts_the_points_tokens_losses_and_margins_another_count_find
         moves, places = warlike(seed, chooser)
         for seat in (0, 1):
             score = 1.0 if places[seat] < places[1 - seat] else 0.0
-            got = replay(seed, moves, seat, score)
+            record = {"game": "gheos", "seed": seed, "seating": ["a", "b"], "moves": moves}
+            got = replay(record, seat, score)
             want = expected(seed, moves, seat)
             assert got.started == (first_player("gheos", seed) == seat)
             assert (got.tiles, got.tokens, got.lost) == (want.tiles, want.tokens, want.lost)

@@ -22,13 +22,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from cradle.ai.command import run_command
+from cradle.ai.review import deal  # a record's game, dealt again from its seed and options
 from cradle.ai.starts import (
     bot_score,
     cell,
@@ -68,28 +68,27 @@ class Course:
         return "won" if self.score == 1.0 else "lost" if self.score == 0.0 else "tied"
 
 
-def replay(seed: int, moves: Sequence[str], seat: int, score: float) -> Course:
-    """The course of the two-player game dealt by ``seed`` and played by ``moves``, from
-    ``seat``; ValueError where the moves do not end the game or the points by source do not
-    add up to its result."""
-    from cradle.games import get_game
-    from cradle.gheos import as_gheos
+def replay(record: dict[str, Any], seat: int, score: float) -> Course:
+    """The course of a ladder line's two-player game (dealt again from its seed and options,
+    played by its ``moves``), from ``seat``; ValueError where the moves do not end the game
+    or the points by source do not add up to its result."""
+    from cradle.gheos import COLOURS, as_gheos
 
-    module = get_game("gheos")
-    state = as_gheos(module.new_game(2, seed, module.options_from_dict({})))
+    seed = record["seed"]
+    state = as_gheos(deal(record))
     names = state.players
     mine = {names[seat]: 0, names[1 - seat]: 1}
     course = Course(started=state.to_move == seat, score=score)
-    for move in moves:
+    for move in record["moves"]:
         mover = 0 if state.to_move == seat else 1
-        before = (state.player(seat).followers, state.player(1 - seat).followers)
         if move.startswith(("place ", "replace ")):
             course.tiles += 1
-        held = [list(before[0]), list(before[1])]  # followers as the events go
+        # followers per colour, bot and other, as the events go
+        held = [list(state.player(who).followers) for who in (seat, 1 - seat)]
         for event in state.apply(move):
             kind = event["type"]
             if kind == "pay":  # the mover's follower, paid (chosen, or the only one) first
-                held[mover][colour_index()[str(event["colour"])]] -= 1
+                held[mover][COLOURS.index(str(event["colour"]))] -= 1
             gained = event.get("points")
             if kind in ("temple", "token") and isinstance(gained, int):
                 course.points[mover][kind] += gained
@@ -104,7 +103,7 @@ def replay(seed: int, moves: Sequence[str], seat: int, score: float) -> Course:
                 now = [sum(state.player(s).followers) for s in (seat, 1 - seat)]
                 course.followers.append((now[0], now[1]))
             elif kind == "civ_removed":
-                colour = colour_index()[str(event["civ"])]
+                colour = COLOURS.index(str(event["civ"]))
                 for s in (0, 1):
                     course.lost[s] += held[s][colour]
                     held[s][colour] = 0
@@ -116,13 +115,6 @@ def replay(seed: int, moves: Sequence[str], seat: int, score: float) -> Course:
     return course
 
 
-@cache
-def colour_index() -> dict[str, int]:
-    from cradle.gheos import COLOURS
-
-    return {name: i for i, name in enumerate(COLOURS)}
-
-
 def courses(records: Iterable[dict[str, Any]], bot: str) -> list[Course]:
     """The course of every two-player Gheos game of ``bot`` (a seat whose spec starts with
     it) in ladder lines that keep their moves."""
@@ -130,11 +122,11 @@ def courses(records: Iterable[dict[str, Any]], bot: str) -> list[Course]:
     for record in records:
         if not kept_gheos_pair(record):
             continue
-        for _, seed, seating, score0 in games_of(record, "gheos"):
+        for _, _, seating, score0 in games_of(record, "gheos"):
             played = bot_score(seating, score0, bot)
             if played is not None:
                 seat, score = played
-                found.append(replay(seed, record["moves"], seat, score))
+                found.append(replay(record, seat, score))
     return found
 
 
