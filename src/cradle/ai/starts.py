@@ -176,11 +176,10 @@ def kept_gheos_pair(record: dict[str, Any]) -> bool:
 
 def leftover(records: Iterable[dict[str, Any]], bot: str) -> Leftover:
     """Replays each two-player Gheos game of a ladder line that keeps its moves (``moves``)
-    from its seed, as the ladder deals it, and counts the tokens left at the end."""
-    from cradle.games import get_game
+    from its seed and options, as the ladder deals it, and counts the tokens left at the end."""
+    from cradle.ai.review import deal  # review imports this module: a late import
     from cradle.gheos import as_gheos
 
-    module = get_game("gheos")
     result = Leftover()
     for record in records:
         if not kept_gheos_pair(record):
@@ -191,7 +190,7 @@ def leftover(records: Iterable[dict[str, Any]], bot: str) -> Leftover:
             if played is None:
                 continue
             seat, score = played
-            state = as_gheos(module.new_game(2, seed, module.options_from_dict({})))
+            state = as_gheos(deal(record))
             for move in moves:
                 state.apply(move)
             if not state.is_over:
