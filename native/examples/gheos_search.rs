@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use _native::gheos::events::Log;
 use _native::gheos::game::Game;
-use _native::gheos::knowledge::{BATCH, PLAYOUT};
+use _native::gheos::knowledge::{BATCH, PLAYOUT, ROLLOUT};
 use _native::gheos::random::Fast;
 use _native::gheos::search_game::{Judge, Judged};
 use _native::gheos::tiles::TileSet;
@@ -34,8 +34,10 @@ fn main() {
         let mut probe = fresh();
         probe.random_playout(1) as usize
     };
-    // The defaults of `hard` (Python's `IsmctsParams`): value 4, settled priors, urgent replies.
+    // The defaults of `hard` (Python's `IsmctsParams`): value 4, settled priors, urgent replies,
+    // four policy moves before the random ones.
     let params = Params {
+        rollout: ROLLOUT,
         playout: PLAYOUT,
         batch: BATCH,
         urgent: 1,

@@ -327,6 +327,25 @@ def test_odds_weigh_a_mean_by_its_log_odds_in_both_searches() -> None:
         ]
 
 
+def test_the_leaf_rollout_is_the_games_own_unless_the_settings_name_one() -> None:
+    from cradle.ai.ismcts import native_settings, rollout_of
+
+    gheos_knowledge = knowledge_for("gheos")
+    assert rollout_of(IsmctsParams(), gheos_knowledge) == 4  # hard's Gheos setting
+    assert rollout_of(IsmctsParams(), knowledge_for("tigris")) == 0
+    assert rollout_of(IsmctsParams(rollout=0), gheos_knowledge) == 0
+    assert rollout_of(IsmctsParams(rollout=7), knowledge_for("tigris")) == 7
+    # The native search gets the resolved number, as the reference tree uses it.
+    assert native_settings(IsmctsParams(), gheos_knowledge, trees=1)[1][0] == 4
+    state = random_position("gheos", 2, seed=4, steps=12)
+    tree = Ismcts(state, state.to_move, gheos_knowledge, IsmctsParams(), random.Random(1))
+    assert tree.rollout == 4
+    with pytest.raises(ValueError, match="rollout is a number of moves"):
+        IsmctsParams(rollout=-1)
+    with pytest.raises(ValueError, match="playout is a number of moves"):
+        IsmctsParams(playout=-1)
+
+
 def test_a_batch_in_the_settings_overrides_the_knowledges() -> None:
     from cradle.ai.ismcts import batch_of
 

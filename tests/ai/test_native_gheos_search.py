@@ -46,14 +46,14 @@ def test_native_root_statistics_add_up_and_repeat(players: int) -> None:
 
 
 def test_the_native_world_is_the_reference_sample_and_one_iteration_its_evaluation() -> None:
-    # One iteration restricted to one action, without random playout moves: the search's
-    # reward is the reference knowledge's reward of the world drawn from the search's seed
-    # (sample_hidden_seeded), after the action. Determinization, apply and the evaluation
+    # One iteration restricted to one action, with no policy or random moves after it: the
+    # search's reward is the reference knowledge's reward of the world drawn from the search's
+    # seed (sample_hidden_seeded), after the action. Determinization, apply and the evaluation
     # agree exactly.
     checked = 0
     for players, value in ((2, 1), (3, 2), (4, 1), (2, 2)):
         knowledge = GheosKnowledge(value=value)
-        params = IsmctsParams(playout=0, value=value)
+        params = IsmctsParams(rollout=0, playout=0, value=value)
         for state in decision_positions("gheos", players, seed=8 + players + value, count=9):
             for action in state.legal_actions()[:4]:
                 checked += one_iteration_is_the_reference(

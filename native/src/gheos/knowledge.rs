@@ -43,6 +43,8 @@ const EPOCH_TILES: u32 = 8;
 pub const BATCH: usize = 16;
 /// Uniformly random moves before the heuristic judges a new node (cheap in Gheos).
 pub const PLAYOUT: usize = 8;
+/// Quick-policy moves before them (`GheosKnowledge.rollout`; the caller passes it in `Params`).
+pub const ROLLOUT: usize = 4;
 /// The policy weighs this many random tile placements by one ply.
 pub const TILE_SAMPLE: usize = 6;
 /// The policy's random tie-breaks: follower choices, and moves scored by one ply.

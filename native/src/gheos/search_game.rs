@@ -366,6 +366,7 @@ mod tests {
                 handing: true,
             };
             let params = Params {
+                rollout: knowledge::ROLLOUT,
                 playout: knowledge::PLAYOUT,
                 batch: knowledge::BATCH,
                 ..Params::default()

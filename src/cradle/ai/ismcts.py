@@ -59,7 +59,9 @@ class IsmctsParams:
     widening: float = 1.5  # children allowed ~ widening * visits ** alpha
     alpha: float = 0.5
     prior_weight: float = 0.3  # progressive bias, fading as 1 / (visits + 1)
-    rollout: int = 0  # policy moves after settling, before the heuristic
+    # Quick-policy moves after settling, before the playout; None: the game's own default
+    # (the knowledge's ``rollout``: 4 in Gheos, 0 in Tigris).
+    rollout: int | None = None
     # Then uniformly random moves (a large number: to the end of the game); None: the game's
     # own default (the knowledge's ``playout``: 8 in Gheos, 0 in Tigris).
     playout: int | None = None
@@ -170,6 +172,10 @@ class IsmctsParams:
             raise ValueError(f"reuse is 0 or 1, not {self.reuse}")
         if self.handing not in (0, 1):
             raise ValueError(f"handing is 0 or 1, not {self.handing}")
+        for name in ("rollout", "playout"):
+            moves = getattr(self, name)
+            if moves is not None and moves < 0:
+                raise ValueError(f"{name} is a number of moves, at least 0, not {moves}")
         if self.batch is not None and self.batch < 1:
             raise ValueError(f"batch is at least 1, not {self.batch}")
         if self.halving < 0 or self.halving == 1:
@@ -198,6 +204,13 @@ def batch_of(params: IsmctsParams, knowledge: Knowledge) -> int:
     if params.batch is not None:
         return params.batch
     return int(getattr(knowledge, "batch", 48))
+
+
+def rollout_of(params: IsmctsParams, knowledge: Knowledge) -> int:
+    """The quick-policy moves before a leaf's playout: the settings', else the knowledge's."""
+    if params.rollout is not None:
+        return int(params.rollout)
+    return int(getattr(knowledge, "rollout", 0))
 
 
 # The evaluation each game's search uses when the settings name none (IsmctsParams.value).
@@ -296,6 +309,7 @@ class Ismcts:
         self.pass_seed = 0
         # The root's actions, when restricted.
         self.only: frozenset[str] | None = frozenset(only) if only is not None else None
+        self.rollout: int = rollout_of(params, knowledge)
         self.playout: int = (
             params.playout if params.playout is not None else getattr(knowledge, "playout", 0)
         )
@@ -431,7 +445,7 @@ class Ismcts:
                     world,
                     self.knowledge,
                     self.rng,
-                    self.params.rollout,
+                    self.rollout,
                     self.playout,
                     self.params.balance,
                     self.seat,
@@ -800,7 +814,7 @@ class PythonTrees:
 
 
 def native_settings(params: IsmctsParams, knowledge: Knowledge, trees: int) -> NativeSettings:
-    """``params`` as the native search takes them (the game's playout and batch resolved;
+    """``params`` as the native search takes them (the game's rollout, playout and batch resolved;
     ``stop`` only for a single tree: several trees' added visits are not one tree's)."""
     playout = params.playout if params.playout is not None else getattr(knowledge, "playout", 0)
     return (
@@ -812,7 +826,7 @@ def native_settings(params: IsmctsParams, knowledge: Knowledge, trees: int) -> N
             float(params.mix),
         ),
         (
-            int(params.rollout),
+            rollout_of(params, knowledge),
             int(playout),
             batch_of(params, knowledge),
             int(params.halving),
