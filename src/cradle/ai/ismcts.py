@@ -213,6 +213,13 @@ def rollout_of(params: IsmctsParams, knowledge: Knowledge) -> int:
     return int(getattr(knowledge, "rollout", 0))
 
 
+def playout_of(params: IsmctsParams, knowledge: Knowledge) -> int:
+    """The random moves of a leaf's playout: the settings', else the knowledge's."""
+    if params.playout is not None:
+        return int(params.playout)
+    return int(getattr(knowledge, "playout", 0))
+
+
 # The evaluation each game's search uses when the settings name none (IsmctsParams.value).
 DEFAULT_VALUE = {"tigris": 2, "gheos": 4}
 # Whether the priors settle conflicts when the settings do not say (IsmctsParams.settle).
@@ -310,9 +317,7 @@ class Ismcts:
         # The root's actions, when restricted.
         self.only: frozenset[str] | None = frozenset(only) if only is not None else None
         self.rollout: int = rollout_of(params, knowledge)
-        self.playout: int = (
-            params.playout if params.playout is not None else getattr(knowledge, "playout", 0)
-        )
+        self.playout: int = playout_of(params, knowledge)
         # The knowledge's own worlds where it deals them (a belief over the hands).
         self.sample: Callable[[GameState, int, random.Random], GameState] = getattr(
             knowledge, "sample_world", sample_world
@@ -816,7 +821,6 @@ class PythonTrees:
 def native_settings(params: IsmctsParams, knowledge: Knowledge, trees: int) -> NativeSettings:
     """``params`` as the native search takes them (the game's rollout, playout and batch resolved;
     ``stop`` only for a single tree: several trees' added visits are not one tree's)."""
-    playout = params.playout if params.playout is not None else getattr(knowledge, "playout", 0)
     return (
         (
             float(params.exploration),
@@ -827,7 +831,7 @@ def native_settings(params: IsmctsParams, knowledge: Knowledge, trees: int) -> N
         ),
         (
             rollout_of(params, knowledge),
-            int(playout),
+            playout_of(params, knowledge),
             batch_of(params, knowledge),
             int(params.halving),
             int(params.balance),
