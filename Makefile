@@ -33,6 +33,7 @@ system-packages:
 
 # Everything `make test` needs (a superset of what playing needs).
 $(STAMP): pyproject.toml
+	@echo "installing the test tools into $(VENV) (several minutes the first time)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[$(TEST_EXTRAS)]'
@@ -42,15 +43,16 @@ $(STAMP): pyproject.toml
 $(PLAY_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ]; then :; else \
-		echo "$(BIN)/python -m pip install --quiet -e '.[$(PLAY_EXTRAS)]'"; \
+		echo "installing what playing needs into $(VENV) (a minute or two the first time)"; \
 		$(BIN)/python -m pip install --quiet --upgrade pip && \
 		$(BIN)/python -m pip install --quiet -e '.[$(PLAY_EXTRAS)]'; \
 	fi
 	touch $(PLAY_STAMP)
 
 $(NATIVE): $(NATIVE_SOURCES) | $(PLAY_STAMP)
+	@echo "building the native engines (Rust, optimised): 3-6 minutes on 2 cores the first time, seconds after a small change"
 	rm -rf native/target/wheels native/target/wheel
-	$(BIN)/maturin build --release --locked --quiet -m native/Cargo.toml -i $(BIN)/python -o native/target/wheels
+	$(BIN)/maturin build --release --locked -m native/Cargo.toml -i $(BIN)/python -o native/target/wheels
 	$(BIN)/python -m zipfile -e native/target/wheels/*.whl native/target/wheel
 	# Replaced by a rename: a process that has the old module loaded keeps its file intact.
 	cp native/target/wheel/_native/_native*$(EXT_SUFFIX) $@.tmp

@@ -59,6 +59,7 @@ def test_serve_refuses_a_busy_port_and_bad_databases(tmp_path: Path) -> None:
         busy.listen()
         answer = run("serve", "--port", str(busy.getsockname()[1]), "--db", str(tmp_path / "x"))
     assert answer.returncode == 2 and "cannot listen" in answer.stderr
+    assert "--port" in answer.stderr and "CRADLE_PORT" in answer.stderr  # the way out
     assert "Traceback" not in answer.stderr
     port = str(free_port())
     answer = run("serve", "--port", port, "--database", "postgresql://nobody@127.0.0.1:1/none")

@@ -6,6 +6,7 @@ CLI works without the ``server`` extra.
 
 from __future__ import annotations
 
+import errno
 import json
 import socket
 from dataclasses import replace
@@ -42,7 +43,13 @@ def _check_port(host: str, port: int) -> None:
         try:
             probe.bind(address)
         except OSError as exc:
-            raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+            way_out = ""
+            if exc.errno == errno.EADDRINUSE:
+                way_out = (
+                    f" (another program holds port {port}: choose another with --port N, "
+                    "or CRADLE_PORT=N, which `make play` passes on too)"
+                )
+            raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}{way_out}") from None
 
 
 def _need_server_extra() -> None:
