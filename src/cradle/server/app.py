@@ -29,7 +29,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from cradle.ai import LEVELS, bot_names
 from cradle.games import game_names, get_game
 from cradle.server.bots import server_bot
-from cradle.server.hub import ApiError, Connection, Hub, NewTable, Table, bad_request
+from cradle.server.hub import (
+    ApiError,
+    Connection,
+    Hub,
+    NewTable,
+    Table,
+    bad_request,
+    unavailable,
+)
 from cradle.server.limits import Limits, RateLimiter
 from cradle.server.models import (
     ActionBody,
@@ -42,7 +50,7 @@ from cradle.server.models import (
     parse,
     read_json,
 )
-from cradle.server.storage import Storage
+from cradle.server.storage import DATABASE_ERRORS, CorruptGame, Storage
 
 log = logging.getLogger("cradle.server")
 
@@ -275,6 +283,16 @@ def create_app(
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"][1:]) or str(first["loc"][0])
         return error(400, f"{where}: {first['msg']}", field=where)
+
+    async def storage_failed(_request: Request, exc: Exception) -> JSONResponse:
+        # Every failure of the database ends here, or in a WebSocket frame, through unavailable().
+        if not isinstance(exc, CorruptGame):
+            log.error("the database failed: %s", exc)
+        answer = unavailable(exc)
+        return error(answer.status, answer.reason, retry_after=answer.retry_after)
+
+    for kind in DATABASE_ERRORS:
+        app.add_exception_handler(kind, storage_failed)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -548,16 +566,20 @@ def create_app(
             return
         await websocket.accept()
         try:
-            if "token" in websocket.query_params:
-                raise ApiError(400, TOKEN_IN_URL)
-            table = await hub.table(game_id)
-            token = await hello(websocket)
-            await hub.fresh(table)
-            seat, hotseat = await hub.identify(table, token)
-        except ApiError as exc:
-            await send_error(websocket, exc.status, exc.reason)
-            code = {400: 4400, 403: 4403, 404: 4404, 503: 4503}.get(exc.status, 4500)
-            await websocket.close(code=code, reason=exc.reason[:120])
+            try:
+                if "token" in websocket.query_params:
+                    raise ApiError(400, TOKEN_IN_URL)
+                table = await hub.table(game_id)
+                token = await hello(websocket)
+                await hub.fresh(table)
+                seat, hotseat = await hub.identify(table, token)
+            except DATABASE_ERRORS as exc:
+                log.error("the database failed: %s", exc)
+                raise unavailable(exc) from None
+        except ApiError as refused:
+            await send_error(websocket, refused.status, refused.reason)
+            code = {400: 4400, 403: 4403, 404: 4404, 503: 4503}.get(refused.status, 4500)
+            await websocket.close(code=code, reason=refused.reason[:120])
             return
         except TimeoutError:
             await websocket.close(code=4408, reason="no first message within 10 s")
@@ -619,6 +641,10 @@ def create_app(
             return {"type": "error", "error": exc.reason, "status": 400}
         except ApiError as exc:
             return {"type": "error", "error": exc.reason, "status": exc.status}
+        except DATABASE_ERRORS as exc:
+            log.error("the database failed: %s", exc)
+            refused = unavailable(exc)
+            return {"type": "error", "error": refused.reason, "status": refused.status}
         return None
 
     # -- the web client -----------------------------------------------------------------------
