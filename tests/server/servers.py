@@ -45,12 +45,16 @@ class PlayServer:
     """``python -m cradle.server`` on a free port, killed (SIGKILL) or stopped at the end."""
 
     def __init__(
-        self, database_url: str, bot_delay: float = 0.0, settings: tuple[str, ...] = ()
+        self,
+        database_url: str,
+        bot_delay: float = 0.0,
+        settings: tuple[str, ...] = (),
+        port: int | None = None,
     ) -> None:
         self.database_url = database_url
         self.bot_delay = bot_delay
         self.settings = settings  # NAME=VALUE: limits, origins, workers (cradle.server.__main__)
-        self.port = free_port()
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 

@@ -13,6 +13,8 @@ import contextlib
 import json
 import logging
 import os
+import signal
+import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from pathlib import Path
@@ -28,7 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cradle.ai import LEVELS, bot_names
 from cradle.games import game_names, get_game
-from cradle.server.bots import server_bot
+from cradle.server.bots import server_bot, watch_parent
 from cradle.server.hub import (
     ApiError,
     Connection,
@@ -65,6 +67,7 @@ TOKEN_IN_URL = (
     "'Authorization: Bearer TOKEN', or {\"token\": TOKEN} as a WebSocket's first message"
 )
 CONFIG_ENV = "CRADLE_SERVER_CONFIG"  # create_app's arguments for `uvicorn --factory` workers
+WORKER_GRACE = 10.0  # seconds an orphaned worker has to stop in order before it just exits
 
 SECURITY_HEADERS = [
     (
@@ -675,13 +678,37 @@ def server_config(
     )
 
 
+def follow_supervisor() -> None:
+    """In a worker process of ``--workers N``: stop when the supervisor is gone.
+
+    uvicorn's supervisor stops its workers when it is stopped, but a supervisor killed with
+    SIGKILL stops nothing: its workers would answer on the port, bots and all, beside any
+    server started after it. So each worker watches it (as the bot workers watch their server)
+    and stops itself, in order (its lifespan ends, and with it its bot and assist processes),
+    or, past ``WORKER_GRACE``, at once (those processes then see their server gone too).
+    """
+    import multiprocessing
+
+    supervisor = multiprocessing.parent_process()
+    if supervisor is None or supervisor.pid is None:
+        return  # one process, started by a person or a service manager: nothing to follow
+
+    def stop() -> None:
+        log.warning("the supervisor (pid %s) is gone: this worker stops", supervisor.pid)
+        os.kill(os.getpid(), signal.SIGTERM)  # uvicorn's own way to stop
+        time.sleep(WORKER_GRACE)
+
+    watch_parent(supervisor.pid, stop)
+
+
 def app_from_env() -> FastAPI:
     """The app from ``$CRADLE_SERVER_CONFIG``: what each ``uvicorn --workers N`` process runs
-    (``uvicorn --factory cradle.server.app:app_from_env``)."""
+    (``uvicorn --factory cradle.server.app:app_from_env``); each follows its supervisor."""
     raw = os.environ.get(CONFIG_ENV)
     if not raw:
         raise RuntimeError(f"set {CONFIG_ENV} (cradle serve --workers does it)")
     config = json.loads(raw)
+    follow_supervisor()
     return create_app(
         config["database_url"],
         bot_delay=float(config.get("bot_delay", 0.5)),
