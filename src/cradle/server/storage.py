@@ -110,9 +110,9 @@ def trouble(exc: BaseException) -> str:
     """What went wrong with the database, in words a client may read (no statement, no URL)."""
     if isinstance(exc, StorageError):
         return exc.reason
-    if isinstance(exc, PoolTimeout):
-        return "the database is busy"
     said = str(getattr(exc, "orig", None) or exc).lower()
+    if isinstance(exc, PoolTimeout) or "database is locked" in said:
+        return "the database is busy"
     if "disk is full" in said or "no space left" in said or "disk full" in said:
         return "the database's disk is full"
     if "readonly database" in said or "read-only" in said or "read only" in said:
@@ -374,8 +374,8 @@ class Storage:
                 )
             if set(TABLES) - present or any(name not in columns for name, *_ in MIGRATIONS):
                 raise StorageError(
-                    f"{self.path} cannot be written, and an older server made it: this server "
-                    "can only serve it after writing the tables it lacks"
+                    f"{self.path} cannot be written, and it lacks tables or columns this server "
+                    "keeps (an older server made it, or none did)"
                 )
             return
         with self.engine.begin() as connection:
@@ -400,7 +400,7 @@ class Storage:
         if not self.is_sqlite or self.path is None or self._lock_file is not None:
             return
         if self.read_only:
-            return  # nothing is written, so servers reading the file cannot disagree
+            return  # the lock file cannot be made beside it; and this server changes nothing
         import fcntl
 
         # The file's real name, whatever links lead to it: a second server given a symbolic
@@ -812,7 +812,7 @@ class Storage:
         """The game's stored version (None: no such game); CorruptGame if it is unreadable."""
         with self.engine.connect() as connection:
             found = connection.execute(
-                select(_raw(GameRow.version), _raw(GameRow.id)).where(GameRow.id == game_id)
+                select(_raw(GameRow.version)).where(GameRow.id == game_id)
             ).first()
         return None if found is None else Reader(game_id).integer(found[0], "version")
 
