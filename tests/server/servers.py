@@ -45,12 +45,16 @@ class PlayServer:
     """``python -m cradle.server`` on a free port, killed (SIGKILL) or stopped at the end."""
 
     def __init__(
-        self, database_url: str, bot_delay: float = 0.0, settings: tuple[str, ...] = ()
+        self,
+        database_url: str,
+        bot_delay: float = 0.0,
+        settings: tuple[str, ...] = (),
+        port: int | None = None,
     ) -> None:
         self.database_url = database_url
         self.bot_delay = bot_delay
         self.settings = settings  # NAME=VALUE: limits, origins, workers (cradle.server.__main__)
-        self.port = free_port()
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -105,35 +109,60 @@ def postgres_bin() -> Path | None:
     return Path(found[-1]).parent if found else None
 
 
+class PostgresCluster:
+    """A fresh PostgreSQL cluster of its own (``url``: its database ``cradle``), which a test
+    may stop and start again (a database server going down under the play server)."""
+
+    def __init__(self) -> None:
+        bin_dir = postgres_bin()
+        if bin_dir is None:
+            raise RuntimeError("PostgreSQL is not installed (make test installs Debian's package)")
+        self.bin_dir = bin_dir
+        self.root = Path(tempfile.mkdtemp(prefix="cradle-pg-"))
+        self.data = self.root / "data"
+        self.port = free_port()
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            shutil.chown(self.root, "postgres", "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+        self.root.chmod(0o700)
+        self.url = f"postgresql+psycopg://cradle@127.0.0.1:{self.port}/cradle"
+
+    def _run(self, *args: str) -> None:
+        subprocess.run([*self.as_user, *args], check=True, capture_output=True, timeout=120)
+
+    def create(self) -> PostgresCluster:
+        self._run(str(self.bin_dir / "initdb"), "-D", str(self.data), "-A", "trust", "-U",
+                  "cradle", "-E", "UTF8")  # fmt: skip
+        self.start()
+        self._run(str(self.bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U",
+                  "cradle", "cradle")  # fmt: skip
+        return self
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=on"
+        self._run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-o", options, "-l",
+                  str(self.root / "log"), "-w", "-t", "60", "start")  # fmt: skip
+
+    def stop(self) -> None:
+        """Stop at once, as a crash would (every connection is cut)."""
+        subprocess.run(
+            [*self.as_user, str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m",
+             "immediate", "stop"],
+            capture_output=True,
+            timeout=60,
+        )  # fmt: skip
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
 @contextmanager
 def postgres_server() -> Iterator[str]:
     """A fresh PostgreSQL cluster; yields a URL for a database ``cradle`` in it."""
-    bin_dir = postgres_bin()
-    if bin_dir is None:
-        raise RuntimeError("PostgreSQL is not installed (make test installs Debian's package)")
-    root = Path(tempfile.mkdtemp(prefix="cradle-pg-"))
-    data = root / "data"
-    port = free_port()
-    as_user: list[str] = []
-    if os.geteuid() == 0:
-        shutil.chown(root, "postgres", "postgres")
-        as_user = ["runuser", "-u", "postgres", "--"]
-    root.chmod(0o700)
-
-    def run(*args: str) -> None:
-        subprocess.run([*as_user, *args], check=True, capture_output=True, timeout=120)
-
+    cluster = PostgresCluster()
     try:
-        run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "cradle", "-E", "UTF8")
-        options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=on"
-        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(root / "log"),
-            "-w", "-t", "60", "start")  # fmt: skip
-        run(str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "cradle", "cradle")
-        yield f"postgresql+psycopg://cradle@127.0.0.1:{port}/cradle"
+        yield cluster.create().url
     finally:
-        subprocess.run(
-            [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-            capture_output=True,
-            timeout=60,
-        )
-        shutil.rmtree(root, ignore_errors=True)
+        cluster.remove()

@@ -13,6 +13,8 @@ import contextlib
 import json
 import logging
 import os
+import signal
+import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from pathlib import Path
@@ -28,8 +30,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cradle.ai import LEVELS, bot_names
 from cradle.games import game_names, get_game
-from cradle.server.bots import server_bot
-from cradle.server.hub import ApiError, Connection, Hub, NewTable, Table, bad_request
+from cradle.server.bots import server_bot, watch_parent
+from cradle.server.hub import (
+    ApiError,
+    Connection,
+    Hub,
+    NewTable,
+    Table,
+    bad_request,
+    unavailable,
+)
 from cradle.server.limits import Limits, RateLimiter
 from cradle.server.models import (
     ActionBody,
@@ -42,7 +52,7 @@ from cradle.server.models import (
     parse,
     read_json,
 )
-from cradle.server.storage import Storage
+from cradle.server.storage import DATABASE_ERRORS, CorruptGame, Storage
 
 log = logging.getLogger("cradle.server")
 
@@ -57,6 +67,7 @@ TOKEN_IN_URL = (
     "'Authorization: Bearer TOKEN', or {\"token\": TOKEN} as a WebSocket's first message"
 )
 CONFIG_ENV = "CRADLE_SERVER_CONFIG"  # create_app's arguments for `uvicorn --factory` workers
+WORKER_GRACE = 10.0  # seconds an orphaned worker has to stop in order before it just exits
 
 SECURITY_HEADERS = [
     (
@@ -275,6 +286,16 @@ def create_app(
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"][1:]) or str(first["loc"][0])
         return error(400, f"{where}: {first['msg']}", field=where)
+
+    async def storage_failed(_request: Request, exc: Exception) -> JSONResponse:
+        # Every failure of the database ends here, or in a WebSocket frame, through unavailable().
+        if not isinstance(exc, CorruptGame):
+            log.error("the database failed: %s", exc)
+        answer = unavailable(exc)
+        return error(answer.status, answer.reason, retry_after=answer.retry_after)
+
+    for kind in DATABASE_ERRORS:
+        app.add_exception_handler(kind, storage_failed)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -548,16 +569,20 @@ def create_app(
             return
         await websocket.accept()
         try:
-            if "token" in websocket.query_params:
-                raise ApiError(400, TOKEN_IN_URL)
-            table = await hub.table(game_id)
-            token = await hello(websocket)
-            await hub.fresh(table)
-            seat, hotseat = await hub.identify(table, token)
-        except ApiError as exc:
-            await send_error(websocket, exc.status, exc.reason)
-            code = {400: 4400, 403: 4403, 404: 4404, 503: 4503}.get(exc.status, 4500)
-            await websocket.close(code=code, reason=exc.reason[:120])
+            try:
+                if "token" in websocket.query_params:
+                    raise ApiError(400, TOKEN_IN_URL)
+                table = await hub.table(game_id)
+                token = await hello(websocket)
+                await hub.fresh(table)
+                seat, hotseat = await hub.identify(table, token)
+            except DATABASE_ERRORS as exc:
+                log.error("the database failed: %s", exc)
+                raise unavailable(exc) from None
+        except ApiError as refused:
+            await send_error(websocket, refused.status, refused.reason)
+            code = {400: 4400, 403: 4403, 404: 4404, 503: 4503}.get(refused.status, 4500)
+            await websocket.close(code=code, reason=refused.reason[:120])
             return
         except TimeoutError:
             await websocket.close(code=4408, reason="no first message within 10 s")
@@ -619,6 +644,10 @@ def create_app(
             return {"type": "error", "error": exc.reason, "status": 400}
         except ApiError as exc:
             return {"type": "error", "error": exc.reason, "status": exc.status}
+        except DATABASE_ERRORS as exc:
+            log.error("the database failed: %s", exc)
+            refused = unavailable(exc)
+            return {"type": "error", "error": refused.reason, "status": refused.status}
         return None
 
     # -- the web client -----------------------------------------------------------------------
@@ -649,13 +678,37 @@ def server_config(
     )
 
 
+def follow_supervisor() -> None:
+    """In a worker process of ``--workers N``: stop when the supervisor is gone.
+
+    uvicorn's supervisor stops its workers when it is stopped, but a supervisor killed with
+    SIGKILL stops nothing: its workers would answer on the port, bots and all, beside any
+    server started after it. So each worker watches it (as the bot workers watch their server)
+    and stops itself, in order (its lifespan ends, and with it its bot and assist processes),
+    or, past ``WORKER_GRACE``, at once (those processes then see their server gone too).
+    """
+    import multiprocessing
+
+    supervisor = multiprocessing.parent_process()
+    if supervisor is None or supervisor.pid is None:
+        return  # one process, started by a person or a service manager: nothing to follow
+
+    def stop() -> None:
+        log.warning("the supervisor (pid %s) is gone: this worker stops", supervisor.pid)
+        os.kill(os.getpid(), signal.SIGTERM)  # uvicorn's own way to stop
+        time.sleep(WORKER_GRACE)
+
+    watch_parent(supervisor.pid, stop)
+
+
 def app_from_env() -> FastAPI:
     """The app from ``$CRADLE_SERVER_CONFIG``: what each ``uvicorn --workers N`` process runs
-    (``uvicorn --factory cradle.server.app:app_from_env``)."""
+    (``uvicorn --factory cradle.server.app:app_from_env``); each follows its supervisor."""
     raw = os.environ.get(CONFIG_ENV)
     if not raw:
         raise RuntimeError(f"set {CONFIG_ENV} (cradle serve --workers does it)")
     config = json.loads(raw)
+    follow_supervisor()
     return create_app(
         config["database_url"],
         bot_delay=float(config.get("bot_delay", 0.5)),

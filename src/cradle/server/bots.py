@@ -66,13 +66,16 @@ def decide(
     return bot.choose(state, seat)
 
 
-def watch_parent(parent: int) -> None:
-    """In a worker: exit as soon as the server process ``parent`` is gone."""
+def watch_parent(parent: int, gone: Callable[[], None] | None = None) -> None:
+    """In a worker: as soon as the process ``parent`` is gone (however it ended, SIGKILL
+    included, when it can stop nothing itself), call ``gone``; by default, exit at once."""
 
     def watch() -> None:
         while True:
             time.sleep(PARENT_POLL)
             if os.getppid() != parent:
+                if gone is not None:
+                    gone()
                 os._exit(0)
 
     threading.Thread(target=watch, name="cradle-parent-watch", daemon=True).start()

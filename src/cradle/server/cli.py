@@ -161,11 +161,18 @@ def serve(
             storage.claim()
         except Exception as exc:
             raise CliError(str(exc)) from None
+        read_only = storage.read_only
     finally:
         storage.close()
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     where = shown_url(url) if database else str(db if db is not None else default_db())
     print(f"cradle play server: http://{shown}:{port}/  (games stored in {where})", flush=True)
+    if read_only:
+        print(
+            f"serving read-only: {where} cannot be written, so games can be watched, replayed "
+            "and read, and nothing changes (no new games, seats, moves or analyses)",
+            flush=True,
+        )
     run_server(url, host, port, bot_delay, limits, tuple(allow_origin or ()), workers)
 
 

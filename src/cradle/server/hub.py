@@ -45,13 +45,15 @@ from cradle.server.history import Step, board_at, history_for, replay_steps
 from cradle.server.limits import Limits
 from cradle.server.redact import UndoEvent, public_action, public_events
 from cradle.server.storage import (
+    DATABASE_ERRORS,
     NOTIFY_CHANNEL,
     Conflict,
     CorruptGame,
     Notice,
+    ReadOnly,
     Storage,
-    StorageError,
     StoredGame,
+    trouble,
 )
 
 log = logging.getLogger("cradle.server")
@@ -66,6 +68,7 @@ SWEEP_SECONDS = 2.0  # shared database: how often a process looks for bots' turn
 LIVE_WINDOW = 86400.0  # a game not over counts against the caps while it changed this recently
 BOT_RETRY = 5.0  # seconds before a bot that failed tries again
 ANALYSIS_SWEEPS = 10  # a shared database: bot sweeps between two looks for analyses waiting
+DB_RETRY_AFTER = 5.0  # seconds a client waits before trying again when the database fails
 # Public counters of the hidden stock in the games' views: when one moves, a tile was drawn.
 DRAW_COUNTERS = ("bag_size", "stack_size", "stack_epochs", "epochs_drawn")
 
@@ -86,6 +89,20 @@ def forbidden(reason: str) -> ApiError:
 
 def bad_request(reason: str) -> ApiError:
     return ApiError(400, reason)
+
+
+def unavailable(exc: BaseException, doing: str | None = None) -> ApiError:
+    """The answer to a storage failure (:data:`DATABASE_ERRORS`), the one place they become
+    answers: a 503 with the reason, and ``Retry-After`` when trying again may help (not for a
+    game set aside, nor a write to a read-only server)."""
+    if isinstance(exc, CorruptGame):
+        return ApiError(503, f"game {exc.game_id} cannot be restored: {exc.reason}")
+    reason = trouble(exc)
+    if doing is not None:
+        reason = f"{doing}: {reason}"
+    if isinstance(exc, ReadOnly):
+        return ApiError(503, reason)
+    return ApiError(503, f"{reason}; try again soon", retry_after=DB_RETRY_AFTER)
 
 
 def hash_token(token: str) -> str:
@@ -275,11 +292,14 @@ class Rebuilt:
     events: list[Event]
 
 
-def replay_record(record: GameRecord) -> Rebuilt:
-    """The state after every action of ``record``, the one before the last and its events.
+def replay_record(record: GameRecord, seats: list[int] | None = None) -> Rebuilt:
+    """The state after every action of ``record``, the one before the last and its events;
+    ``seats``: the stored seat of each action, which must be the seat deciding there (what a
+    seat is shown of an action depends on who made it).
 
-    CorruptGame when the record does not replay; its reason names the move, never what the
-    engine said about it (that could describe a hand).
+    CorruptGame when the record does not replay: stored data is not trusted, so whatever the
+    engine raises on it counts. The reason names the move, never what the engine said about
+    it (that could describe a hand); the log has that.
     """
     try:
         module = get_game(record.game)
@@ -288,18 +308,24 @@ def replay_record(record: GameRecord) -> Rebuilt:
     try:
         options = module.options_from_dict(record.options)
         state = module.new_game(len(record.players), record.seed, options, dynasties=record.players)
-    except (ValueError, TypeError) as exc:
+    except Exception as exc:
         log.error("game set-up failed: %s: %s", type(exc).__name__, exc)
         raise CorruptGame("?", "its game cannot be set up from the stored options") from None
     previous = None
     events: list[Event] = []
     last = len(record.actions) - 1
     for number, action in enumerate(record.actions):
+        if seats is not None and (state.is_over or seats[number] != int(state.to_move)):
+            raise CorruptGame(
+                "?", f"its move {number + 1} is stored for a seat that did not decide"
+            )
         if number == last:
             previous = state.clone()
         try:
             events = list(state.apply(action) or [])
-        except (ValueError, TypeError):
+        except Exception as exc:
+            if not isinstance(exc, ValueError):  # an illegal action is a ValueError: expected
+                log.error("move %d failed to replay: %s: %s", number + 1, type(exc).__name__, exc)
             raise CorruptGame("?", f"its move {number + 1} does not replay") from None
     return Rebuilt(state, previous, events)
 
@@ -337,10 +363,13 @@ class Hub:
         """Set aside the games whose rows are unreadable, load those where a bot decides and
         wake their bots; the others load when first asked for."""
         await self._db(self.storage.claim)
-        if self.limits.prestart_bots:
-            self.bots.start()
         for game_id, reason in (await self._db(self.storage.check_unfinished)).items():
             self._set_aside(game_id, reason)
+        if self.storage.read_only:  # nothing changes: no bots, no analyses, no other writers
+            log.warning("serving read-only: the database cannot be written")
+            return
+        if self.limits.prestart_bots:
+            self.bots.start()
         for game_id in await self._db(self.storage.unfinished, True):
             with contextlib.suppress(ApiError):
                 self._schedule_bot(await self.table(game_id))
@@ -383,11 +412,14 @@ class Hub:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.engine_pool, function, *args)
 
-    def _set_aside(self, game_id: str, reason: str) -> None:
+    def _set_aside(self, game_id: str, reason: str) -> ApiError:
+        """Serve the game no more (its stored rows cannot be read back); the answer its URLs
+        give from now on."""
         if game_id not in self.broken:
             log.error("game %s is set aside, it cannot be restored: %s", game_id, reason)
         self.broken[game_id] = reason
         self.tables.pop(game_id, None)
+        return ApiError(503, f"game {game_id} cannot be restored: {reason}")
 
     # -- loading tables -----------------------------------------------------------------------
 
@@ -426,9 +458,8 @@ class Hub:
                 raise ApiError(404, f"no game {game_id!r}")
             table = await self._engine(self._build, stored)
         except CorruptGame as exc:
-            self._set_aside(game_id, exc.reason)
-            raise ApiError(503, f"game {game_id} cannot be restored: {exc.reason}") from None
-        if table.is_over and stored.status != "over":
+            raise self._set_aside(game_id, exc.reason) from None
+        if table.is_over and stored.status != "over" and not self.storage.read_only:
             # Stored before its last status update could be written.
             await self._db(self.storage.set_status, game_id, "over")
         self.tables[game_id] = table
@@ -448,7 +479,7 @@ class Hub:
             actions=list(stored.actions),
         )
         try:
-            rebuilt = replay_record(record)
+            rebuilt = replay_record(record, stored.action_seats)
         except CorruptGame as exc:
             raise CorruptGame(stored.id, exc.reason) from None
         return Table(
@@ -484,34 +515,45 @@ class Hub:
         """``table`` brought up to the stored version (a shared database: another process may
         have changed it a moment ago and its notice may still be on the way)."""
         if self.storage.shared:
-            stored = await self._db(self.storage.version_of, table.id)
-            if stored is not None and stored > table.version:
-                async with table.lock:
-                    await self._reload(table)
+            try:
+                stored = await self._db(self.storage.version_of, table.id)
+                if stored is not None and stored > table.version:
+                    async with table.lock:
+                        await self._reload(table)
+            except CorruptGame as exc:
+                raise self._set_aside(table.id, exc.reason) from None
+            except DATABASE_ERRORS as exc:
+                # The database cannot be asked: this copy is the latest this process can know,
+                # and a view of it is better than none (writes answer 503 meanwhile).
+                log.warning("game %s served from memory: %s", table.id, exc)
         return table
 
     async def _reload(self, table: Table) -> None:
-        """Read the table back from the database (under its lock) and publish what changed."""
+        """Read the table back from the database (under its lock) and publish what changed;
+        ApiError (503) when the stored game has become unreadable: it is set aside."""
         try:
             stored = await self._db(self.storage.load, table.id)
         except CorruptGame as exc:
-            self._set_aside(table.id, exc.reason)
-            return
+            raise self._set_aside(table.id, exc.reason) from None
         if stored is None or stored.version <= table.version:
             return
         known = table.record.actions
         if stored.actions[: len(known)] == known and len(stored.actions) > len(known):
             state = table.state.clone()  # only moves were added: apply them
             previous, events = table.state, table.events
+            added = zip(
+                stored.actions[len(known) :], stored.action_seats[len(known) :], strict=True
+            )
             try:
-                for action in stored.actions[len(known) :]:
+                for action, seat in added:
+                    if state.is_over or int(state.to_move) != seat:
+                        raise ValueError("stored for a seat that did not decide")
                     previous = state.clone()
                     events = list(state.apply(action) or [])
-            except ValueError:
-                self._set_aside(
+            except Exception:
+                raise self._set_aside(
                     table.id, f"its move {len(known) + 1} or a later one does not replay"
-                )
-                return
+                ) from None
             rebuilt = Rebuilt(state, previous, events)
         elif stored.actions == known:
             rebuilt = Rebuilt(table.state, table.previous, table.events)
@@ -524,10 +566,9 @@ class Hub:
                 actions=list(stored.actions),
             )
             try:
-                rebuilt = await self._engine(replay_record, record)
+                rebuilt = await self._engine(replay_record, record, list(stored.action_seats))
             except CorruptGame as exc:
-                self._set_aside(table.id, exc.reason)
-                return
+                raise self._set_aside(table.id, exc.reason) from None
             if len(stored.actions) < len(known):
                 undone = known[len(stored.actions)]
                 seat = table.action_seats[len(stored.actions)]
@@ -558,6 +599,10 @@ class Hub:
                     async with table.lock:
                         if found is None or not self._take_move(table, found):
                             await self._reload(table)
+            except ApiError:
+                pass  # set aside (and logged) as it was read
+            except DATABASE_ERRORS as exc:
+                log.warning("game %s: reloading failed: %s", table.id, exc)
             except Exception:
                 log.exception("game %s: reloading failed", table.id)
 
@@ -572,6 +617,8 @@ class Hub:
         if move is None or notice.version != table.version + 1 or move[0] != table.ply:
             return False
         _ply, seat, action = move
+        if seat != table.state.to_move:
+            return False
         after = table.state.clone()
         try:
             events = list(after.apply(action) or [])
@@ -730,9 +777,9 @@ class Hub:
         )
         try:
             await self._db(self.storage.create_game, stored)
-        except StorageError as exc:
+        except DATABASE_ERRORS as exc:
             log.error("cannot store a new game: %s", exc)
-            raise ApiError(503, "the game could not be stored; try again") from None
+            raise unavailable(exc, "the game could not be stored") from None
         self.tables[game_id] = table
         self._evict()
         self.lobby_cache.clear()
@@ -818,9 +865,9 @@ class Hub:
                 except Conflict:
                     await self._reload(table)
                     continue
-                except StorageError as exc:
+                except DATABASE_ERRORS as exc:
                     log.error("game %s: %s", table.id, exc)
-                    raise ApiError(503, "the seat could not be stored; try again") from None
+                    raise unavailable(exc, "the seat could not be stored") from None
                 table.tokens[seat] = hash_token(token)
                 table.claimed[seat] = True
                 table.invites.pop(seat, None)
@@ -989,9 +1036,9 @@ class Hub:
                     checked = True
                     await self._reload(table)  # another process moved: decide again
                     continue
-                except StorageError as exc:
+                except DATABASE_ERRORS as exc:
                     log.error("game %s: %s", table.id, exc)
-                    raise ApiError(503, "the move could not be stored; try again") from None
+                    raise unavailable(exc, "the move could not be stored") from None
                 table.follow(before, action)
                 table.previous = before
                 table.state = after
@@ -1088,9 +1135,9 @@ class Hub:
                     checked = True
                     await self._reload(table)
                     continue
-                except StorageError as exc:
+                except DATABASE_ERRORS as exc:
                     log.error("game %s: %s", table.id, exc)
-                    raise ApiError(503, "the undo could not be stored; try again") from None
+                    raise unavailable(exc, "the undo could not be stored") from None
                 undone = table.record.actions.pop()
                 table.action_seats.pop()
                 table.belief = None  # it read the action taken back
@@ -1116,7 +1163,7 @@ class Hub:
     # -- bots ---------------------------------------------------------------------------------
 
     def _schedule_bot(self, table: Table) -> None:
-        if self.closing or table.is_over or table.id in self.broken:
+        if self.closing or self.storage.read_only or table.is_over or table.id in self.broken:
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
@@ -1437,7 +1484,13 @@ class Hub:
         """A finished game's analysis as stored: its status, progress and what it found."""
         if not table.is_over:
             raise forbidden("the analysis opens once the game is over")
-        stored = await self._db(self.storage.load_analysis, table.id)
+        try:
+            stored = await self._db(self.storage.load_analysis, table.id)
+        except CorruptGame as exc:  # the game itself serves on: only its analysis is damaged
+            log.error("game %s: its analysis cannot be read: %s", table.id, exc.reason)
+            raise ApiError(
+                503, f"the analysis of game {table.id} cannot be read: {exc.reason}"
+            ) from None
         answer: dict[str, Any] = {
             "id": table.id,
             "game": table.game,

@@ -7,7 +7,14 @@ another process got there first (:class:`Conflict`); the caller reloads and trie
 action row is written, in the same transaction as the game's counters, before the move is
 acknowledged to anyone, so a server killed at any moment restarts with every acknowledged move.
 
-SQLite is the default (one server process per file: :meth:`Storage.claim`); PostgreSQL (through
+Every value read back goes through :class:`Reader`, which turns anything that is not what it
+must be (a text where a number belongs, a NULL, bad JSON, a seat the game does not have) into
+:class:`CorruptGame`: one damaged game is set aside, never the server stopped. Every failure of
+the database itself is a :class:`StorageError` (or SQLAlchemy's own error) whose ``reason`` the
+server answers with, as a 503.
+
+SQLite is the default (one server process per file: :meth:`Storage.claim`); a file that cannot
+be written is served read-only (:attr:`Storage.read_only`). PostgreSQL (through
 psycopg 3, ``postgresql+psycopg://...``) serves one database to many processes: each write
 notifies the others (``NOTIFY cradle_games``) and a bot's turn is taken by the process holding
 the game's advisory lock.
@@ -20,13 +27,15 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import secrets
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 from sqlalchemy import (
     JSON,
@@ -46,30 +55,77 @@ from sqlalchemy import (
     inspect,
     select,
     text,
+    type_coerce,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.types import NullType
 
 NOTIFY_CHANNEL = "cradle_games"
 SCHEMA_KEY = 0x63726164  # the advisory lock held while the tables are created ("crad")
 MAX_PLAYERS_STORED = 8  # a stored game with more seats than this is corrupt, whatever the game
+MAX_ACTION_STORED = 200  # the actions column's width
+GAME_STATUSES = ("open", "running", "over")
+ANALYSIS_STATUSES = ("queued", "running", "done", "failed")
+TABLES = ("games", "seats", "invites", "actions", "analyses")
 
 
 class StorageError(RuntimeError):
-    """The database refused a write, or cannot be used."""
+    """The database refused a write, or cannot be used. ``reason``: what a client may be told
+    (never the driver's text, which can quote the statement and its parameters)."""
+
+    def __init__(self, message: str, reason: str = "the database failed") -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class Conflict(StorageError):
     """Another process changed the game first: reload it and decide again."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "the game keeps changing")
+
+
+class ReadOnly(StorageError):
+    """A write to a database this server may only read (:attr:`Storage.read_only`)."""
 
 
 class CorruptGame(StorageError):
     """A stored game that cannot be read back; ``reason`` says why (it names no secret)."""
 
     def __init__(self, game_id: str, reason: str) -> None:
-        super().__init__(f"game {game_id}: {reason}")
-        self.reason = reason
+        super().__init__(f"game {game_id}: {reason}", reason)
+        self.game_id = game_id
+
+
+# What a failing database raises, wrapped or not: the server answers all of them with a 503.
+DATABASE_ERRORS: tuple[type[Exception], ...] = (StorageError, DBAPIError, PoolTimeout)
+
+
+def trouble(exc: BaseException) -> str:
+    """What went wrong with the database, in words a client may read (no statement, no URL)."""
+    if isinstance(exc, StorageError):
+        return exc.reason
+    said = str(getattr(exc, "orig", None) or exc).lower()
+    if isinstance(exc, PoolTimeout) or "database is locked" in said:
+        return "the database is busy"
+    if "disk is full" in said or "no space left" in said or "disk full" in said:
+        return "the database's disk is full"
+    if "readonly database" in said or "read-only" in said or "read only" in said:
+        return "the database cannot be written"
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return "the connection to the database was lost"
+    if "unable to open database file" in said or "disk i/o error" in said:
+        return "the database file cannot be used"
+    if isinstance(exc, DBAPIError) and isinstance(exc.orig, Exception):
+        kind = type(exc.orig).__name__
+        if kind in ("OperationalError", "InterfaceError"):
+            return "the database cannot be reached"
+    return "the database failed"
 
 
 class Base(DeclarativeBase):
@@ -220,6 +276,7 @@ class StoredGame:
     invites: dict[int, str] = field(default_factory=dict)
     actions: list[str] = field(default_factory=list)
     action_seats: list[int] = field(default_factory=list)
+    moves: int = 0  # the stored move count (read back: it must match the actions stored)
 
     @property
     def bot_seats(self) -> int:
@@ -260,17 +317,25 @@ class Storage:
         self.is_sqlite = url.startswith("sqlite")
         kwargs: dict[str, Any] = {}
         self.path: Path | None = None
+        # A SQLite file this process cannot write (a read-only file system, an immutable file)
+        # is served as it is: reads work, every write raises ReadOnly.
+        self.read_only = False
+        engine_url = url
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
             path = url.removeprefix("sqlite:///")
-            if path and path != ":memory:":
+            if path and path != ":memory:" and not path.startswith("file:"):
                 self.path = Path(path)
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.read_only = _cannot_write(self.path)
+                if self.read_only:
+                    engine_url = _read_only_url(self.path)
         else:
             kwargs["pool_pre_ping"] = True
-        self.engine: Engine = create_engine(url, **kwargs)
+        self.engine: Engine = create_engine(engine_url, **kwargs)
         if self.is_sqlite:
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            pragmas = _sqlite_read_only_pragmas if self.read_only else _sqlite_pragmas
+            event.listen(self.engine, "connect", pragmas)
             event.listen(self.engine, "begin", _sqlite_begin)
         self.origin = secrets.token_hex(8)  # names this process's writes in notices
         self._lock_file: IO[str] | None = None
@@ -300,6 +365,19 @@ class Storage:
 
     def _set_up(self) -> None:
         """Create the tables, or add the columns an older server did not have."""
+        if self.read_only:
+            with self.engine.connect() as connection:
+                found = inspect(connection)
+                present = set(found.get_table_names())
+                columns = (
+                    {c["name"] for c in found.get_columns("games")} if "games" in present else set()
+                )
+            if set(TABLES) - present or any(name not in columns for name, *_ in MIGRATIONS):
+                raise StorageError(
+                    f"{self.path} cannot be written, and it lacks tables or columns this server "
+                    "keeps (an older server made it, or none did)"
+                )
+            return
         with self.engine.begin() as connection:
             if self.shared:  # processes starting together take turns
                 connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_KEY})
@@ -321,9 +399,14 @@ class Storage:
         """
         if not self.is_sqlite or self.path is None or self._lock_file is not None:
             return
+        if self.read_only:
+            return  # the lock file cannot be made beside it; and this server changes nothing
         import fcntl
 
-        lock_path = self.path.with_name(self.path.name + ".lock")
+        # The file's real name, whatever links lead to it: a second server given a symbolic
+        # link (to the file or a folder above it) meets the same lock.
+        real = self.path.resolve()
+        lock_path = real.with_name(real.name + ".lock")
         handle = open(lock_path, "a+", encoding="utf-8")  # noqa: SIM115 (held until close)
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -331,8 +414,9 @@ class Storage:
             handle.seek(0)
             holder = handle.read().strip() or "another process"
             handle.close()
+            shown = str(self.path) if real == self.path.absolute() else f"{self.path} ({real})"
             raise StorageError(
-                f"another cradle server ({holder}) is using {self.path}: SQLite serves one "
+                f"another cradle server ({holder}) is using {shown}: SQLite serves one "
                 "server process; stop it, or use PostgreSQL (--database) for several"
             ) from None
         handle.seek(0)
@@ -342,6 +426,24 @@ class Storage:
         self._lock_file = handle
 
     # -- writes -------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """Every write's transaction: ReadOnly on a database this server may not write, and
+        StorageError (with a reason a client may read) when the database fails."""
+        if self.read_only:
+            raise ReadOnly(
+                f"{self.path} cannot be written",
+                "this server is read-only (its database cannot be written): games can be "
+                "watched and replayed, not changed",
+            )
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        except StorageError:
+            raise
+        except (DBAPIError, PoolTimeout) as exc:
+            raise StorageError(f"cannot store the change: {exc}", trouble(exc)) from exc
 
     def _notify(
         self, connection: Connection, game_id: str, version: int, now: float, move: str
@@ -355,7 +457,7 @@ class Storage:
             )
 
     def create_game(self, game: StoredGame) -> None:
-        with self.engine.begin() as connection:
+        with self._transaction() as connection:
             connection.execute(
                 insert(GameRow),
                 {
@@ -417,14 +519,9 @@ class Storage:
         as the game's ``updated`` (the caller shows the same one). ``move``: the notice's
         description of an added move, so that other processes need not read the game."""
         now = time.time()
-        try:
-            with self.engine.begin() as connection:
-                work(connection, now)
-                self._notify(connection, game_id, version + 1, now, move)
-        except StorageError:
-            raise
-        except Exception as exc:  # the drivers' own error types differ per database
-            raise StorageError(f"cannot store the change: {exc}") from exc
+        with self._transaction() as connection:
+            work(connection, now)
+            self._notify(connection, game_id, version + 1, now, move)
         return now
 
     def append_action(
@@ -529,7 +626,7 @@ class Storage:
         return self._write(game_id, version, work)
 
     def set_status(self, game_id: str, status: str) -> None:
-        with self.engine.begin() as connection:
+        with self._transaction() as connection:
             connection.execute(
                 update(GameRow).where(GameRow.id == game_id).values(status=status, bot_turn=False)
             )
@@ -560,14 +657,14 @@ class Storage:
         """Queue the analysis of a game that has none (or whose analysis failed); False when it
         has one already."""
         try:
-            with self.engine.begin() as connection:
+            with self._transaction() as connection:
                 return self._queue_analysis(connection, game_id, time.time())
-        except StorageError:
+        except ReadOnly:
             raise
-        except Exception as exc:  # two requests at once: the second finds the first's row
+        except StorageError:  # two requests at once: the second finds the first's row
             if self.load_analysis(game_id) is not None:
                 return False
-            raise StorageError(f"cannot queue the analysis: {exc}") from exc
+            raise
 
     def pending_analyses(self, limit: int, stale_before: float) -> list[str]:
         """Analyses to work on, oldest first: queued ones, and running ones nobody touched since
@@ -580,7 +677,7 @@ class Storage:
             )
         query = query.order_by(AnalysisRow.updated, AnalysisRow.game_id).limit(limit)
         with self.engine.connect() as connection:
-            return [str(found) for found in connection.execute(query).scalars()]
+            return _ids(connection.execute(query).scalars())
 
     def claim_analysis(
         self, game_id: str, origin: str, stale_before: float
@@ -594,7 +691,7 @@ class Storage:
                 | (AnalysisRow.owner == origin)
                 | (AnalysisRow.updated < stale_before)
             )
-        with self.engine.begin() as connection:
+        with self._transaction() as connection:
             changed = connection.execute(
                 update(AnalysisRow).where(*condition).values(owner=origin, updated=time.time())
             ).rowcount
@@ -612,7 +709,7 @@ class Storage:
         data: dict[str, Any] | None,
     ) -> bool:
         """Store the analysis's progress; False when another process has taken it over."""
-        with self.engine.begin() as connection:
+        with self._transaction() as connection:
             changed = connection.execute(
                 update(AnalysisRow)
                 .where(AnalysisRow.game_id == game_id, AnalysisRow.owner == origin)
@@ -621,27 +718,31 @@ class Storage:
         return changed == 1
 
     def load_analysis(self, game_id: str) -> dict[str, Any] | None:
+        """The game's analysis as stored (None: it has none); CorruptGame if it cannot be read."""
         with self.engine.connect() as connection:
             row = connection.execute(
                 select(
-                    AnalysisRow.status,
-                    AnalysisRow.done,
-                    AnalysisRow.total,
-                    AnalysisRow.data,
-                    AnalysisRow.updated,
+                    _raw(AnalysisRow.status),
+                    _raw(AnalysisRow.done),
+                    _raw(AnalysisRow.total),
+                    cast(AnalysisRow.data, Text).label("data"),
+                    _raw(AnalysisRow.updated),
                 ).where(AnalysisRow.game_id == game_id)
             ).first()
         if row is None:
             return None
-        data = row.data
-        if isinstance(data, str):  # some drivers hand JSON back as text
-            data = json.loads(data)
+        read = Reader(game_id)
+        total = read.integer(row.total, "analysis's move count")
+        done = read.integer(row.done, "analysis's progress", 0, total)
+        data = None if row.data is None else read.json(row.data, "analysis data")
+        if data is not None and not isinstance(data, dict):
+            read.fail("its analysis data is not an object")
         return {
-            "status": str(row.status),
-            "done": int(row.done),
-            "total": int(row.total),
-            "data": data if isinstance(data, dict) else None,
-            "updated": float(row.updated),
+            "status": read.text(row.status, "analysis's status", 10, ANALYSIS_STATUSES),
+            "done": done,
+            "total": total,
+            "data": data,
+            "updated": read.number(row.updated, "analysis's time"),
         }
 
     # -- bots' turns across processes ---------------------------------------------------------
@@ -708,11 +809,12 @@ class Storage:
             return self._stored(connection, row._mapping)
 
     def version_of(self, game_id: str) -> int | None:
+        """The game's stored version (None: no such game); CorruptGame if it is unreadable."""
         with self.engine.connect() as connection:
             found = connection.execute(
-                select(GameRow.version).where(GameRow.id == game_id)
-            ).scalar()
-            return None if found is None else int(found)
+                select(_raw(GameRow.version)).where(GameRow.id == game_id)
+            ).first()
+        return None if found is None else Reader(game_id).integer(found[0], "version")
 
     def unfinished(self, bot_turn_only: bool = False, idle: float = 0.0) -> list[str]:
         """The ids of games not over (only where a bot decides; only unchanged for ``idle`` s)."""
@@ -722,18 +824,20 @@ class Storage:
         if idle > 0:
             query = query.where(GameRow.updated < time.time() - idle)
         with self.engine.connect() as connection:
-            return [str(found) for found in connection.execute(query).scalars()]
+            return _ids(connection.execute(query).scalars())
 
     def check_unfinished(self) -> dict[str, str]:
         """The unfinished games whose rows are unreadable, with the reason (no replay: cheap)."""
         bad: dict[str, str] = {}
         with self.engine.connect() as connection:
-            rows = connection.execute(select(*_GAME_COLUMNS).where(GameRow.status != "over")).all()
-            for row in rows:
-                try:
-                    _decode_game(row._mapping)
-                except CorruptGame as exc:
-                    bad[str(row._mapping["id"])] = exc.reason
+            unfinished = (GameRow.status != "over") | GameRow.status.is_(None)
+            rows = connection.execute(select(*_GAME_COLUMNS).where(unfinished)).all()
+        for row in rows:
+            try:
+                _decode_game(row._mapping)
+            except CorruptGame as exc:
+                if exc.game_id != "?":
+                    bad[exc.game_id] = exc.reason
         return bad
 
     def live_counts(self, since: float) -> tuple[int, int]:
@@ -752,15 +856,15 @@ class Storage:
         """Public facts about listed games, most recently active first (never seeds or
         tokens); ``before`` (updated, id) pages on from the last row of a previous page."""
         query = select(
-            GameRow.id,
-            GameRow.game,
+            _raw(GameRow.id),
+            _raw(GameRow.game),
             cast(GameRow.players, Text).label("players"),
             cast(GameRow.seats, Text).label("seats"),
-            GameRow.hotseat,
-            GameRow.status,
-            GameRow.moves,
-            GameRow.created,
-            GameRow.updated,
+            _raw(GameRow.hotseat),
+            _raw(GameRow.status),
+            _raw(GameRow.moves),
+            _raw(GameRow.created),
+            _raw(GameRow.updated),
         ).where(GameRow.listed.is_(True))
         if status is not None:
             query = query.where(GameRow.status == status)
@@ -773,14 +877,12 @@ class Storage:
         query = query.order_by(GameRow.updated.desc(), GameRow.id.desc()).limit(limit)
         games = []
         with self.engine.connect() as connection:
-            for row in connection.execute(query):
-                data = dict(row._mapping)
-                try:  # a corrupt row is left out of the lobby, not the lobby out of service
-                    data["players"] = _json_list(data["players"], "players")
-                    data["seats"] = _json_list(data["seats"], "seats")
-                except CorruptGame:
-                    continue
-                games.append(data)
+            rows = connection.execute(query).all()
+        for row in rows:
+            try:  # a corrupt row is left out of the lobby, not the lobby out of service
+                games.append(_decode_lobby_row(row._mapping))
+            except CorruptGame:
+                continue
         return games
 
     def count_games(self) -> int:
@@ -790,104 +892,261 @@ class Storage:
     def _stored(self, connection: Connection, row: Any) -> StoredGame:
         game = _decode_game(row)
         seats = connection.execute(
-            select(SeatRow.seat, SeatRow.token, SeatRow.claimed).where(SeatRow.game_id == game.id)
+            select(_raw(SeatRow.seat), _raw(SeatRow.token), _raw(SeatRow.claimed)).where(
+                SeatRow.game_id == game.id
+            )
         ).all()
         invites = connection.execute(
-            select(InviteRow.seat, InviteRow.code).where(InviteRow.game_id == game.id)
+            select(_raw(InviteRow.seat), _raw(InviteRow.code)).where(InviteRow.game_id == game.id)
         ).all()
         actions = connection.execute(
-            select(ActionRow.ply, ActionRow.seat, ActionRow.action)
-            .where(ActionRow.game_id == game.id)
-            .order_by(ActionRow.ply)
+            select(_raw(ActionRow.ply), _raw(ActionRow.seat), _raw(ActionRow.action)).where(
+                ActionRow.game_id == game.id
+            )
         ).all()
-        count = len(game.seats)
-        for seat, token, claimed in seats:
-            if not 0 <= seat < count or game.seats[seat] != "human":
-                raise CorruptGame(game.id, f"a token for seat {seat}, which is no human seat")
-            game.tokens[int(seat)] = str(token)
-            game.claimed[int(seat)] = bool(claimed)
-        game.invites = {int(seat): str(code) for seat, code in invites if seat in game.tokens}
-        if [a.ply for a in actions] != list(range(len(actions))):
-            raise CorruptGame(game.id, "its moves are not numbered 0, 1, 2, ...")
-        if any(not 0 <= a.seat < count for a in actions):
-            raise CorruptGame(game.id, "a move by a seat the game does not have")
-        game.actions = [str(a.action) for a in actions]
-        game.action_seats = [int(a.seat) for a in actions]
+        read = Reader(game.id)
+        last_seat = len(game.seats) - 1
+        humans = {seat for seat, kind in enumerate(game.seats) if kind == "human"}
+        for raw_seat, token, claimed in seats:
+            seat = read.integer(raw_seat, "token's seat", 0, last_seat)
+            if seat not in humans:
+                read.fail(f"a token for seat {seat}, which is no human seat")
+            game.tokens[seat] = read.digest(token, "seat token")
+            game.claimed[seat] = read.flag(claimed, "seat's taken flag")
+        if humans - set(game.tokens):  # every human seat gets its token when the game is made
+            read.fail(f"human seat {min(humans - set(game.tokens))} has no token")
+        for raw_seat, code in invites:
+            seat = read.integer(raw_seat, "invite's seat", 0, last_seat)
+            if seat not in game.tokens:
+                read.fail(f"an invite for seat {seat}, which has no token")
+            game.invites[seat] = read.digest(code, "invite code")
+        moves = sorted(
+            (
+                read.integer(ply, "move's number"),
+                read.integer(seat, "move's seat", 0, last_seat),
+                read.text(action, "move", MAX_ACTION_STORED),
+            )
+            for ply, seat, action in actions
+        )
+        if [ply for ply, _seat, _action in moves] != list(range(len(moves))):
+            read.fail("its moves are not numbered 0, 1, 2, ...")
+        if len(moves) != game.moves:
+            read.fail(f"it counts {game.moves} moves but stores {len(moves)}")
+        game.actions = [action for _ply, _seat, action in moves]
+        game.action_seats = [seat for _ply, seat, _action in moves]
         return game
 
 
+def _raw(column: Any) -> ColumnElement[Any]:
+    """A column read as the database holds it, for :class:`Reader` to check: SQLAlchemy's own
+    conversions would pass some bad values on (SQLite's text 'x' in a boolean reads as True)."""
+    return type_coerce(column, NullType()).label(column.key)
+
+
 _GAME_COLUMNS = (
-    GameRow.id,
-    GameRow.game,
-    # Read as text and decoded here, so that one corrupt row fails alone and says why.
+    _raw(GameRow.id),
+    _raw(GameRow.game),
+    # JSON read as text and decoded here, so that one corrupt row fails alone and says why.
     cast(GameRow.players, Text).label("players"),
-    GameRow.seed,
+    _raw(GameRow.seed),
     cast(GameRow.options, Text).label("options"),
     cast(GameRow.seats, Text).label("seats"),
-    GameRow.hotseat,
-    GameRow.listed,
-    GameRow.table_token,
-    GameRow.status,
-    GameRow.created,
-    GameRow.updated,
-    GameRow.version,
-    GameRow.bot_seconds,
+    _raw(GameRow.hotseat),
+    _raw(GameRow.listed),
+    _raw(GameRow.table_token),
+    _raw(GameRow.status),
+    _raw(GameRow.moves),
+    cast(GameRow.result, Text).label("result"),
+    _raw(GameRow.created),
+    _raw(GameRow.updated),
+    _raw(GameRow.version),
+    _raw(GameRow.bot_turn),
+    _raw(GameRow.bot_seats),
+    _raw(GameRow.bot_seconds),
 )
 
 
-def _json(raw: Any, what: str, game_id: str) -> Any:
-    if raw is None:
-        raise CorruptGame(game_id, f"its {what} are missing")
-    if not isinstance(raw, str):
+class Reader:
+    """How every stored value of one game is read back: checked, or CorruptGame saying what
+    is wrong.
+
+    SQLite keeps any value in any column (a text where a number belongs), and even
+    PostgreSQL's typed columns hold values no server wrote (a seat out of range, a JSON of the
+    wrong shape): nothing read is trusted. A reason names the column, never its value (which
+    could be a secret's hash).
+    """
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+
+    def fail(self, reason: str) -> NoReturn:
+        raise CorruptGame(self.game_id, reason)
+
+    def _present(self, raw: Any, what: str) -> Any:
+        if raw is None:
+            self.fail(f"its {what} {_is(what)} missing")
         return raw
-    try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):
-        raise CorruptGame(game_id, f"its stored {what} are not valid JSON") from None
+
+    def integer(self, raw: Any, what: str, low: int = 0, high: int = 2**63 - 1) -> int:
+        value = self._present(raw, what)
+        if type(value) is not int:  # not a bool, a float or a text
+            self.fail(f"its {what} {_is(what)} not a whole number")
+        if not low <= value <= high:
+            self.fail(f"its {what} {_is(what)} out of range")
+        return value
+
+    def number(self, raw: Any, what: str) -> float:
+        value = self._present(raw, what)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.fail(f"its {what} {_is(what)} not a number")
+        if not math.isfinite(value) or value < 0:
+            self.fail(f"its {what} {_is(what)} out of range")
+        return float(value)
+
+    def flag(self, raw: Any, what: str) -> bool:
+        value = self._present(raw, what)
+        if isinstance(value, bool):
+            return value
+        if type(value) is int and value in (0, 1):  # SQLite keeps booleans as 0 and 1
+            return bool(value)
+        self.fail(f"its {what} {_is(what)} neither true nor false")
+
+    def text(self, raw: Any, what: str, longest: int, choices: tuple[str, ...] = ()) -> str:
+        value = self._present(raw, what)
+        if not isinstance(value, str) or not value or len(value) > longest:
+            self.fail(f"its {what} {_is(what)} not a text of 1 to {longest} characters")
+        if choices and value not in choices:
+            self.fail(f"its {what} {_is(what)} none of {', '.join(choices)}")
+        return value
+
+    def digest(self, raw: Any, what: str) -> str:
+        value = self._present(raw, what)
+        if not isinstance(value, str) or len(value) != 64 or value.strip(_HEX):
+            self.fail(f"its {what} {_is(what)} not a SHA-256 hash")
+        return value
+
+    def json(self, raw: Any, what: str) -> Any:
+        value = self._present(raw, what)
+        if not isinstance(value, str):
+            return value  # a driver that decodes JSON itself
+        try:
+            return json.loads(value)
+        except (ValueError, RecursionError):
+            self.fail(f"its stored {what} {_is(what)} not valid JSON")
+
+    def names(self, raw: Any, what: str) -> list[str]:
+        value = self.json(raw, what)
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            self.fail(f"its stored {what} {_is(what)} not a list of names")
+        return value
 
 
-def _json_list(raw: Any, what: str, game_id: str = "?") -> list[str]:
-    value = _json(raw, what, game_id)
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise CorruptGame(game_id, f"its stored {what} are not a list of names")
-    return value
+_HEX = "0123456789abcdef"
+
+
+def _is(what: str) -> str:
+    return "are" if what in ("players", "seats", "options") else "is"
+
+
+def _game_id(raw: Any) -> str:
+    if not isinstance(raw, str) or not 0 < len(raw) <= 40:
+        raise CorruptGame("?", "its id is not a text of 1 to 40 characters")
+    return raw
+
+
+def _ids(found: Any) -> list[str]:
+    """Game ids from a query; an unreadable one names no game anybody can ask for: left out."""
+    return [value for value in found if isinstance(value, str) and 0 < len(value) <= 40]
 
 
 def _decode_game(row: Any) -> StoredGame:
     """A game row checked field by field; CorruptGame with the first thing wrong."""
-    game_id = str(row["id"])
-    players = _json_list(row["players"], "players", game_id)
-    seats = _json_list(row["seats"], "seats", game_id)
-    options = _json(row["options"], "options", game_id)
+    read = Reader(_game_id(row["id"]))
+    players = read.names(row["players"], "players")
+    seats = read.names(row["seats"], "seats")
+    options = read.json(row["options"], "options")
     if not isinstance(options, dict):
-        raise CorruptGame(game_id, "its stored options are not an object")
+        read.fail("its stored options are not an object")
     if not 1 <= len(players) <= MAX_PLAYERS_STORED:
-        raise CorruptGame(game_id, f"it has {len(players)} players")
+        read.fail(f"it has {len(players)} players")
     if len(seats) != len(players):
-        raise CorruptGame(game_id, f"it lists {len(seats)} seats for {len(players)} players")
+        read.fail(f"it lists {len(seats)} seats for {len(players)} players")
     if any(kind != "human" and not kind.startswith("bot:") for kind in seats):
-        raise CorruptGame(game_id, "a seat is neither human nor a bot")
-    try:
-        seed = int(row["seed"])
-        version = int(row["version"] or 0)
-    except (TypeError, ValueError):
-        raise CorruptGame(game_id, "its seed or version is not a number") from None
+        read.fail("a seat is neither human nor a bot")
+    hotseat = read.flag(row["hotseat"], "hot-seat flag")
+    table_token = row["table_token"]
+    if table_token is not None:
+        table_token = read.digest(table_token, "table token")
+    if hotseat != (table_token is not None):  # a hot-seat table, and only one, has the token
+        read.fail("its hot-seat flag and its table token disagree")
+    result = None if row["result"] is None else read.json(row["result"], "result")
+    if result is not None and not (
+        isinstance(result, list) and all(isinstance(place, dict) for place in result)
+    ):  # (JSON's null, as SQLAlchemy stores None, is no result either)
+        read.fail("its stored result is not a list of places")
+    read.integer(row["bot_seats"], "bot seat count", 0, MAX_PLAYERS_STORED)
+    bot_seconds = row["bot_seconds"]
     return StoredGame(
-        id=game_id,
-        game=str(row["game"]),
+        id=read.game_id,
+        game=read.text(row["game"], "game", 20),
         players=players,
-        seed=seed,
+        seed=read.integer(row["seed"], "seed"),
         options=options,
         seats=seats,
-        hotseat=bool(row["hotseat"]),
-        listed=bool(row["listed"]),
-        table_token=row["table_token"],
-        status=str(row["status"]),
-        created=float(row["created"]),
-        updated=float(row["updated"]),
-        version=version,
-        bot_seconds=row["bot_seconds"],
+        hotseat=hotseat,
+        listed=read.flag(row["listed"], "listed flag"),
+        table_token=table_token,
+        status=read.text(row["status"], "status", 10, GAME_STATUSES),
+        created=read.number(row["created"], "creation time"),
+        updated=read.number(row["updated"], "time of change"),
+        version=read.integer(row["version"], "version"),
+        bot_seconds=None if bot_seconds is None else read.number(bot_seconds, "bot budget"),
+        bot_turn=read.flag(row["bot_turn"], "bot-turn flag"),
+        moves=read.integer(row["moves"], "move count"),
     )
+
+
+def _decode_lobby_row(row: Any) -> dict[str, Any]:
+    """A lobby row's public facts, checked like every stored value (:class:`Reader`)."""
+    read = Reader(_game_id(row["id"]))
+    return {
+        "id": read.game_id,
+        "game": read.text(row["game"], "game", 20),
+        "players": read.names(row["players"], "players"),
+        "seats": read.names(row["seats"], "seats"),
+        "hotseat": read.flag(row["hotseat"], "hot-seat flag"),
+        "status": read.text(row["status"], "status", 10, GAME_STATUSES),
+        "moves": read.integer(row["moves"], "move count"),
+        "created": read.number(row["created"], "creation time"),
+        "updated": read.number(row["updated"], "time of change"),
+    }
+
+
+def _cannot_write(path: Path) -> bool:
+    """Whether this process may not write the SQLite file at ``path`` (nor, when it does not
+    exist yet, create it): the file or its folder, where SQLite keeps its write-ahead log.
+    ``os.access`` asks the kernel, which also counts read-only mounts and immutable files."""
+    real = path.resolve()
+    if not real.exists():
+        if not os.access(real.parent, os.W_OK):
+            raise StorageError(f"cannot create {path}: its folder cannot be written")
+        return False
+    return not (os.access(real, os.W_OK) and os.access(real.parent, os.W_OK))
+
+
+def _read_only_url(path: Path) -> str:
+    """The URL that opens a SQLite file this process cannot write, for reading only.
+
+    With a write-ahead log beside it (the last server was killed), SQLite reads the log too.
+    Without one, the file holds everything, and ``immutable`` lets SQLite open it although it
+    cannot create the log's index in a read-only folder.
+    """
+    from urllib.parse import quote
+
+    real = path.resolve()
+    wal = real.with_name(real.name + "-wal")
+    immutable = "" if wal.exists() else "&immutable=1"
+    return f"sqlite:///file:{quote(str(real))}?mode=ro{immutable}&uri=true"
 
 
 def _sqlite_begin(connection: Any) -> None:
@@ -905,4 +1164,12 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _sqlite_read_only_pragmas(connection: Any, _record: Any) -> None:
+    # A file that cannot be written: no journal mode to set; query_only makes sure of it.
+    connection.isolation_level = None
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA query_only=ON")
     cursor.close()
