@@ -61,6 +61,10 @@ T = TypeVar("T")
 MAX_ACTION_LENGTH = 200
 MAX_LOADED = 2000  # tables kept in memory (idle ones are dropped first; the database keeps all)
 SEND_QUEUE_LIMIT = 64  # frames waiting for one slow client before it is closed
+# A client's replies to its own frames take at most half the queue (the rest stays for the
+# game's news) and wait this long for room before the client counts as not reading.
+REPLY_ROOM = SEND_QUEUE_LIMIT // 2
+REPLY_PATIENCE = 10.0
 WRITE_ATTEMPTS = 4  # a write that keeps meeting other processes' changes gives up (503)
 SWEEP_SECONDS = 2.0  # shared database: how often a process looks for bots' turns left undone
 LIVE_WINDOW = 86400.0  # a game not over counts against the caps while it changed this recently
@@ -129,16 +133,38 @@ class Connection:
     task: asyncio.Task[None] | None = None
     close_reason: str | None = None  # set when the server closes it (the client reconnects)
 
+    sent: asyncio.Event = field(default_factory=asyncio.Event)  # set by every frame sent
+
     def push(self, text: str) -> bool:
         """Queue a frame; False (and the connection marked to close) if the client lags."""
         if self.close_reason is not None:
             return False
         if self.queue.qsize() >= SEND_QUEUE_LIMIT:
-            self.close_reason = f"too slow: {SEND_QUEUE_LIMIT} frames were waiting"
-            self.queue.put_nowait(None)
+            self._close(f"too slow: {SEND_QUEUE_LIMIT} frames were waiting")
             return False
         self.queue.put_nowait(text)
         return True
+
+    async def reply(self, text: str, patience: float | None = None) -> bool:
+        """Queue the answer to the client's own frame, waiting while its replies fill their
+        share of the queue: the receiving loop runs without pausing while frames arrive, so
+        a burst would otherwise fill the queue before the pump could send anything. False
+        (and the connection marked to close) when nothing was sent for ``patience`` s."""
+        patience = REPLY_PATIENCE if patience is None else patience
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + patience
+        while self.close_reason is None and self.queue.qsize() >= REPLY_ROOM:
+            self.sent.clear()
+            try:
+                await asyncio.wait_for(self.sent.wait(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                self._close(f"too slow: no frame was read in {patience:g} s")
+                return False
+        return self.push(text)
+
+    def _close(self, reason: str) -> None:
+        self.close_reason = reason
+        self.queue.put_nowait(None)
 
     async def pump(self) -> None:
         while True:
@@ -146,6 +172,7 @@ class Connection:
             if text is None:
                 return
             await self.send(text)
+            self.sent.set()
 
 
 @dataclass(eq=False)
