@@ -25,7 +25,7 @@ MAX_OPTIONS = 16  # a table's options (every game has fewer)
 OPTION_NAME_CHARS = 40
 OPTION_CHARS = 8192  # a text option: Gheos's custom tile set is the longest
 OPTION_NUMBER = 10**6  # a numeric option's magnitude
-NUMBER_DIGITS = 20  # digits of a JSON number (2^63 has 19): longer ones are refused unread
+NUMBER_DIGITS = 40  # digits of a JSON number (2^128 has 39): longer ones are refused unread
 
 
 class BadInput(ValueError):
@@ -70,11 +70,13 @@ class CreateBody(BaseModel):
 
 
 class ActionBody(BaseModel):
-    """``POST /api/games/{id}/actions`` (a ``token`` field is ignored: it goes in a header)."""
+    """``POST /api/games/{id}/actions`` and ``/explain``."""
 
-    model_config = ConfigDict(extra="ignore", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     action: Annotated[str, Field(max_length=ACTION_CHARS)]
+    # Ignored (the token goes in the Authorization header): older clients sent it here too.
+    token: Annotated[str, Field(max_length=TOKEN_CHARS)] | None = None
 
 
 class JoinBody(BaseModel):
