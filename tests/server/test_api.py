@@ -404,3 +404,59 @@ def test_gheos_undo_of_a_placed_tile_but_not_of_the_draw(client: TestClient) -> 
         act(client, game_id, token, seen["legal_actions"][-1])
     refused = undo(client, game_id, token)
     assert refused.status_code == 403
+
+
+def test_an_undo_reads_its_body_and_refuses_anything_but_nothing(client: TestClient) -> None:
+    created = create(client)
+    game_id = created["id"]
+    seat = view(client, game_id)["to_move"]
+    token = token_of(created, seat)
+    act(
+        client,
+        game_id,
+        token,
+        first_move_that_draws_nothing(view(client, game_id, token)["legal_actions"]),
+    )
+    before = view(client, game_id, token)
+    assert before["table"]["can_undo"] is True
+    headers = {"content-type": "application/json", **auth(token)}
+    for body, reason in [
+        (b"{not json", "not valid JSON"),
+        (b"[1, 2]", "must be a JSON object"),
+        (b'{"undo": true}', "Extra inputs are not permitted"),
+    ]:
+        answer = client.post(f"/api/games/{game_id}/undo", content=body, headers=headers)
+        assert answer.status_code == 400 and reason in answer.json()["error"], answer.text
+        assert view(client, game_id, token) == before
+    for body in (b"{}", b""):
+        assert (
+            client.post(f"/api/games/{game_id}/undo", content=body, headers=headers).status_code
+            == 200
+        )
+        act(
+            client,
+            game_id,
+            token,
+            first_move_that_draws_nothing(view(client, game_id, token)["legal_actions"]),
+        )
+
+
+def test_every_post_route_reads_and_validates_its_body(client: TestClient) -> None:
+    created = create(client)
+    game_id = created["id"]
+    token = token_of(created, view(client, game_id)["to_move"])
+    posts = sorted(
+        route.path  # type: ignore[attr-defined]
+        for route in client.app.routes  # type: ignore[attr-defined]
+        if "POST" in getattr(route, "methods", ())
+    )
+    assert len(posts) == 7, posts
+    before = view(client, game_id, token)
+    headers = {"content-type": "application/json", **auth(token)}
+    for path in posts:
+        url = path.replace("{game_id}", game_id)
+        for body in (b"{not json", b"[1, 2]", b'{"action": "pass", "surprise": 1}'):
+            answer = client.post(url, content=body, headers=headers)
+            assert answer.status_code == 400, (path, body, answer.text)
+            assert answer.json()["error"]
+    assert view(client, game_id, token) == before
