@@ -62,9 +62,9 @@ MAX_ACTION_LENGTH = 200
 MAX_LOADED = 2000  # tables kept in memory (idle ones are dropped first; the database keeps all)
 SEND_QUEUE_LIMIT = 64  # frames waiting for one slow client before it is closed
 # A client's replies to its own frames take at most half the queue (the rest stays for the
-# game's news) and wait this long for room before the client counts as not reading.
+# game's news); a frame not taken by the client within SEND_PATIENCE closes it as not reading.
 REPLY_ROOM = SEND_QUEUE_LIMIT // 2
-REPLY_PATIENCE = 10.0
+SEND_PATIENCE = 10.0
 WRITE_ATTEMPTS = 4  # a write that keeps meeting other processes' changes gives up (503)
 SWEEP_SECONDS = 2.0  # shared database: how often a process looks for bots' turns left undone
 LIVE_WINDOW = 86400.0  # a game not over counts against the caps while it changed this recently
@@ -132,7 +132,6 @@ class Connection:
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
     close_reason: str | None = None  # set when the server closes it (the client reconnects)
-
     sent: asyncio.Event = field(default_factory=asyncio.Event)  # set by every frame sent
 
     def push(self, text: str) -> bool:
@@ -140,38 +139,39 @@ class Connection:
         if self.close_reason is not None:
             return False
         if self.queue.qsize() >= SEND_QUEUE_LIMIT:
-            self._close(f"too slow: {SEND_QUEUE_LIMIT} frames were waiting")
+            self.close(f"too slow: {SEND_QUEUE_LIMIT} frames were waiting")
             return False
         self.queue.put_nowait(text)
         return True
 
-    async def reply(self, text: str, patience: float | None = None) -> bool:
+    async def reply(self, text: str) -> bool:
         """Queue the answer to the client's own frame, waiting while its replies fill their
-        share of the queue: the receiving loop runs without pausing while frames arrive, so
-        a burst would otherwise fill the queue before the pump could send anything. False
-        (and the connection marked to close) when nothing was sent for ``patience`` s."""
-        patience = REPLY_PATIENCE if patience is None else patience
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + patience
+        share of the queue: the receiving loop runs without pausing while frames arrive, so a
+        burst would otherwise fill the queue before the pump sent anything. False when the
+        connection is closing (the pump closes a client that does not read)."""
         while self.close_reason is None and self.queue.qsize() >= REPLY_ROOM:
             self.sent.clear()
-            try:
-                await asyncio.wait_for(self.sent.wait(), max(0.0, deadline - loop.time()))
-            except TimeoutError:
-                self._close(f"too slow: no frame was read in {patience:g} s")
-                return False
+            await self.sent.wait()
         return self.push(text)
 
-    def _close(self, reason: str) -> None:
+    def close(self, reason: str) -> None:
+        """Close with ``reason`` once the frames queued so far are sent."""
         self.close_reason = reason
         self.queue.put_nowait(None)
+        self.sent.set()  # a reply waiting for room learns it will not be sent
 
     async def pump(self) -> None:
+        """Send the queued frames in order until the end of the queue (None) or a frame the
+        client does not take within SEND_PATIENCE seconds (its connection is then closing)."""
         while True:
             text = await self.queue.get()
             if text is None:
                 return
-            await self.send(text)
+            try:
+                await asyncio.wait_for(self.send(text), SEND_PATIENCE)
+            except TimeoutError:
+                self.close(f"too slow: a frame waited {SEND_PATIENCE:g} s to be read")
+                return
             self.sent.set()
 
 
@@ -389,8 +389,7 @@ class Hub:
         await self.analyst.stop()
         for table in list(self.tables.values()):
             for connection in list(table.connections):
-                connection.close_reason = "the server is stopping"
-                connection.queue.put_nowait(None)
+                connection.close("the server is stopping")
         self.bots.close()
         self.assist.close()
         self.engine_pool.shutdown(wait=False, cancel_futures=True)
