@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from cradle.ai import LEVELS, bot_names
 from cradle.games import game_names, get_game
 from cradle.server.bots import server_bot
+from cradle.server.clients import client_key
 from cradle.server.hub import ApiError, Connection, Hub, NewTable, Table, bad_request
 from cradle.server.limits import Limits, RateLimiter
 from cradle.server.models import (
@@ -304,7 +305,7 @@ def create_app(
         return error(500, "internal error (the server's log has the details)")
 
     def client_of(connection: Request | WebSocket) -> str:
-        return connection.client.host if connection.client else "unknown"
+        return client_key(connection.client.host if connection.client else None)
 
     def throttle(bucket: RateLimiter, key: str, what: str) -> None:
         wait = bucket.allow(key)
@@ -543,16 +544,27 @@ def create_app(
         return read_json(text)
 
     sockets: Counter[str] = Counter()  # live WebSocket connections per client
+    socket_cap = limits.sockets
+
+    async def refuse_socket(websocket: WebSocket, status: int, reason: str) -> None:
+        # Accepted only to say why: the refusal frame, then the close code 4000 + status.
+        await websocket.accept()
+        await send_error(websocket, status, reason)
+        await websocket.close(code=4000 + status, reason=reason[:120])
 
     @app.websocket("/ws/games/{game_id}")
     async def live(websocket: WebSocket, game_id: GameId) -> None:
         client = client_of(websocket)
         if sockets[client] >= limits.sockets_per_client:
-            # Accepted only to say why: a client cannot hold the server's sockets and memory.
-            await websocket.accept()
+            # A client cannot hold the server's sockets and memory.
             reason = f"at most {limits.sockets_per_client} live connections per client"
-            await send_error(websocket, 429, reason)
-            await websocket.close(code=4429, reason=reason[:120])
+            await refuse_socket(websocket, 429, reason)
+            return
+        if sockets.total() >= socket_cap:
+            reason = (
+                f"this server has its maximum of {socket_cap} live connections; try again later"
+            )
+            await refuse_socket(websocket, 503, reason)
             return
         sockets[client] += 1
         try:
@@ -696,9 +708,12 @@ def run_server(
     limits: Limits | None = None,
     origins: tuple[str, ...] | list[str] = (),
     workers: int = 1,
+    trusted_proxies: tuple[str, ...] | list[str] = (),
 ) -> None:
     """Serve until interrupted (uvicorn, with our WebSocket frame limit); ``workers`` > 1 runs
-    that many processes on the one (PostgreSQL) database."""
+    that many processes on the one (PostgreSQL) database. ``trusted_proxies``: the addresses
+    (or networks) whose ``X-Forwarded-For`` names the client; none by default, since any
+    process on the machine could otherwise pick its own address."""
     import uvicorn
 
     common: dict[str, Any] = {
@@ -706,6 +721,8 @@ def run_server(
         "port": port,
         "ws_max_size": WS_MAX_SIZE,
         "log_level": "warning",
+        "proxy_headers": bool(trusted_proxies),
+        "forwarded_allow_ips": list(trusted_proxies),
     }
     if workers > 1:
         os.environ[CONFIG_ENV] = server_config(database_url, bot_delay, limits, origins)

@@ -6,6 +6,7 @@ CLI works without the ``server`` extra.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import socket
 from dataclasses import replace
@@ -83,9 +84,25 @@ def serve(
             "own pages always may)."
         ),
     ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A reverse proxy's address or network whose X-Forwarded-For header names the "
+            "client (repeatable; default none: every client is its own peer address)."
+        ),
+    ] = None,
     max_live_games: Annotated[
         int, typer.Option(help="Games in progress the server takes at most.")
     ] = SERVE_LIMITS.max_live_games,
+    max_sockets: Annotated[
+        int,
+        typer.Option(
+            help="Live WebSocket connections per server process (0: sized for the machine)."
+        ),
+    ] = SERVE_LIMITS.max_sockets,
+    sockets_per_client: Annotated[
+        int, typer.Option(help="Live WebSocket connections per client.")
+    ] = SERVE_LIMITS.sockets_per_client,
     max_bot_seats: Annotated[
         int, typer.Option(help="Bot seats at those games at most.")
     ] = SERVE_LIMITS.max_bot_seats,
@@ -129,6 +146,8 @@ def serve(
         limits = replace(
             SERVE_LIMITS,
             max_live_games=max_live_games,
+            max_sockets=max_sockets,
+            sockets_per_client=sockets_per_client,
             max_bot_seats=max_bot_seats,
             bot_seconds=bot_seconds,
             bot_processes=bot_processes,
@@ -141,6 +160,14 @@ def serve(
         )
     except ValueError as exc:
         raise CliError(f"bad limit: {exc}") from None
+    proxies = tuple(trusted_proxy or ())
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise CliError(
+                f"--trusted-proxy takes an address or a network (10.0.0.0/8), not {proxy!r}"
+            ) from None
     _check_port(host, port)
     url = database_url(db if db is not None else default_db(), database)
     try:  # fail here, with one line, rather than inside the server's start-up
@@ -159,7 +186,7 @@ def serve(
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     where = shown_url(url) if database else str(db if db is not None else default_db())
     print(f"cradle play server: http://{shown}:{port}/  (games stored in {where})", flush=True)
-    run_server(url, host, port, bot_delay, limits, tuple(allow_origin or ()), workers)
+    run_server(url, host, port, bot_delay, limits, tuple(allow_origin or ()), workers, proxies)
 
 
 def loadtest(
