@@ -46,6 +46,7 @@ from cradle.server.models import (
     parse,
     read_json,
 )
+from cradle.server.protocol import SECURITY_HEADERS, JsonHttpProtocol, JsonWebSocketProtocol
 from cradle.server.storage import Storage
 
 log = logging.getLogger("cradle.server")
@@ -64,20 +65,6 @@ TOKEN_IN_URL = (
 )
 CONFIG_ENV = "CRADLE_SERVER_CONFIG"  # create_app's arguments for `uvicorn --factory` workers
 
-SECURITY_HEADERS = [
-    (
-        b"content-security-policy",
-        b"default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
-        b"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
-        b"form-action 'self'; frame-ancestors 'none'",
-    ),
-    (b"x-content-type-options", b"nosniff"),
-    (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"cross-origin-opener-policy", b"same-origin"),
-    (b"cross-origin-resource-policy", b"same-origin"),
-    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
-]
 
 GameId = Annotated[str, Path(max_length=GAME_ID_CHARS)]
 Scope = MutableMapping[str, Any]
@@ -721,6 +708,8 @@ def run_server(
         "port": port,
         "ws_max_size": WS_MAX_SIZE,
         "log_level": "warning",
+        "http": JsonHttpProtocol,  # the protocol layer's own refusals in JSON too
+        "ws": JsonWebSocketProtocol,
         "proxy_headers": bool(trusted_proxies),
         "forwarded_allow_ips": list(trusted_proxies),
     }
