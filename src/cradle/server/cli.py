@@ -106,6 +106,9 @@ def serve(
     max_bot_seats: Annotated[
         int, typer.Option(help="Bot seats at those games at most.")
     ] = SERVE_LIMITS.max_bot_seats,
+    invite_days: Annotated[
+        float, typer.Option(help="Days an unused invite code works after its game was made.")
+    ] = SERVE_LIMITS.invite_days,
     bot_seconds: Annotated[
         float, typer.Option(help="The most a bot may think per decision (a table may ask less).")
     ] = SERVE_LIMITS.bot_seconds,
@@ -149,6 +152,7 @@ def serve(
             max_sockets=max_sockets,
             sockets_per_client=sockets_per_client,
             max_bot_seats=max_bot_seats,
+            invite_days=invite_days,
             bot_seconds=bot_seconds,
             bot_processes=bot_processes,
             create_per_minute=create_per_minute,

@@ -195,6 +195,7 @@ class Table:
     updated: float
     version: int  # counts every change a client sees; the stored one, never decreasing
     bot_seconds: float | None = None  # the table's thinking budget per bot decision
+    invite_expires: dict[int, float] = field(default_factory=dict)  # seat -> when it expires
     events: list[Event] = field(default_factory=list)
     previous: GameState | None = None  # the state before the last action, when known
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -274,6 +275,15 @@ class Table:
             return None
         return seat
 
+    def invite_expired(self, seat: int, now: float | None = None) -> bool:
+        expires = self.invite_expires.get(seat)
+        return expires is not None and expires <= (time.time() if now is None else now)
+
+    def unused_invites(self) -> list[int]:
+        """The seats whose invite can still be used."""
+        now = time.time()
+        return [seat for seat in sorted(self.invites) if not self.invite_expired(seat, now)]
+
     def summary(self) -> dict[str, Any]:
         """Public facts about the table, for the lobby and every frame."""
         return {
@@ -283,7 +293,7 @@ class Table:
             "seats": list(self.seats),
             "claimed": [self.claimed.get(s, True) for s in range(len(self.seats))],
             "open": self.open_seats(),
-            "invites": sorted(self.invites),
+            "invites": self.unused_invites(),
             "hotseat": self.hotseat,
             "status": self.status,
             "moves": self.ply,
@@ -486,6 +496,7 @@ class Hub:
             tokens=dict(stored.tokens),
             claimed=dict(stored.claimed),
             invites=dict(stored.invites),
+            invite_expires=dict(stored.invite_expires),
             action_seats=list(stored.action_seats),
             hotseat=stored.hotseat,
             listed=stored.listed,
@@ -564,6 +575,7 @@ class Hub:
         table.state, table.previous = rebuilt.state, rebuilt.previous
         table.tokens, table.claimed = dict(stored.tokens), dict(stored.claimed)
         table.invites = dict(stored.invites)
+        table.invite_expires = dict(stored.invite_expires)
         table.version, table.updated = stored.version, stored.updated
         table.events = rebuilt.events
         self._broadcast(table)
@@ -711,10 +723,13 @@ class Hub:
         tokens = {seat: new_token() for seat in humans if seats[seat] == "human"}
         # An open seat's token is made when someone joins; until then nobody can hold it.
         hashes = {seat: hash_token(tokens.get(seat) or new_token()) for seat in humans}
-        invites = {seat: new_token() for seat in tokens} if not request.hotseat else {}
+        # An invite for each human seat but the creator's own (the first: its token is theirs).
+        invited = list(tokens)[1:] if not request.hotseat else []
+        invites = {seat: new_token() for seat in invited}
         table_token = new_token() if request.hotseat else None
         stored_seats = ["human" if kind == "open" else kind for kind in seats]
         now = time.time()
+        expires = now + self.limits.invite_days * 86400.0
         game_id = secrets.token_urlsafe(9)
         table = Table(
             id=game_id,
@@ -725,6 +740,7 @@ class Hub:
             tokens=hashes,
             claimed={seat: seats[seat] == "human" for seat in humans},
             invites={seat: hash_token(code) for seat, code in invites.items()},
+            invite_expires=dict.fromkeys(invites, expires),
             action_seats=[],
             hotseat=request.hotseat,
             listed=request.listed,
@@ -753,6 +769,7 @@ class Hub:
             tokens=dict(table.tokens),
             claimed=dict(table.claimed),
             invites=dict(table.invites),
+            invite_expires=dict(table.invite_expires),
         )
         try:
             await self._db(self.storage.create_game, stored)
@@ -773,6 +790,7 @@ class Hub:
             ],
             "open": table.open_seats(),
             "bot_seconds": bot_seconds,
+            "invites_expire": expires if invites else None,
         }
         if table_token:
             answer["table_token"] = table_token
@@ -823,6 +841,8 @@ class Hub:
                     if not matches:
                         raise forbidden("this invite is not valid (each invite works once)")
                     seat = matches[0]
+                    if table.invite_expired(seat):
+                        raise forbidden("this invite expired")
                 else:
                     free = table.open_seats()
                     if not table.listed or not free:
@@ -850,6 +870,7 @@ class Hub:
                 table.tokens[seat] = hash_token(token)
                 table.claimed[seat] = True
                 table.invites.pop(seat, None)
+                table.invite_expires.pop(seat, None)
                 self.lobby_cache.clear()
                 self._changed(table, None, updated)
                 return {"id": table.id, "seat": seat, "token": token}

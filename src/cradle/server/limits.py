@@ -47,6 +47,8 @@ class Limits:
     # The whole server (counted in the database: all processes on it together).
     max_live_games: int = 1000  # games not over that changed in the last day
     max_bot_seats: int = 400  # bot seats at those games
+    # Tables.
+    invite_days: float = 7.0  # an unused invite code works this long after the game was made
     # Bots.
     bot_seconds: float = 2.0  # the most a bot may think per decision; a table may ask for less
     bot_processes: int = 0  # worker processes for bots' decisions; 0: one per core but one
@@ -69,6 +71,7 @@ class Limits:
     def __post_init__(self) -> None:
         positive = (
             "create_per_minute",
+            "invite_days",
             "moves_per_second",
             "bot_seconds",
             "reads_per_second",

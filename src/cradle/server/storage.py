@@ -44,6 +44,7 @@ from sqlalchemy import (
     func,
     insert,
     inspect,
+    or_,
     select,
     text,
     update,
@@ -122,6 +123,7 @@ class InviteRow(Base):
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     code: Mapped[str] = mapped_column(String(64))  # sha-256 of the code
+    expires: Mapped[float | None] = mapped_column(Float, nullable=True)  # added (MIGRATIONS)
 
 
 class ActionRow(Base):
@@ -152,13 +154,20 @@ class AnalysisRow(Base):
     updated: Mapped[float] = mapped_column(Float)
 
 
-# Columns added since the first schema: (name, SQL type, value for the rows already there).
+# Columns added since the first schema: (table, name, SQL type, value for the rows already there).
 MIGRATIONS = (
     # Old servers showed at most the moves plus one change per seat taken: start above that.
-    ("version", "INTEGER NOT NULL DEFAULT 0", "moves + 8"),
-    ("bot_turn", "BOOLEAN NOT NULL DEFAULT FALSE", "status <> 'over'"),  # found out on load
-    ("bot_seats", "INTEGER NOT NULL DEFAULT 0", None),
-    ("bot_seconds", "FLOAT", None),
+    ("games", "version", "INTEGER NOT NULL DEFAULT 0", "moves + 8"),
+    ("games", "bot_turn", "BOOLEAN NOT NULL DEFAULT FALSE", "status <> 'over'"),  # found on load
+    ("games", "bot_seats", "INTEGER NOT NULL DEFAULT 0", None),
+    ("games", "bot_seconds", "FLOAT", None),
+    # Invites made before expiries existed expire a week after their game was created.
+    (
+        "invites",
+        "expires",
+        "FLOAT",
+        "(SELECT games.created FROM games WHERE games.id = invites.game_id) + 604800",
+    ),
 )
 
 
@@ -218,6 +227,7 @@ class StoredGame:
     tokens: dict[int, str] = field(default_factory=dict)
     claimed: dict[int, bool] = field(default_factory=dict)
     invites: dict[int, str] = field(default_factory=dict)
+    invite_expires: dict[int, float] = field(default_factory=dict)  # seats whose invite expires
     actions: list[str] = field(default_factory=list)
     action_seats: list[int] = field(default_factory=list)
 
@@ -304,13 +314,16 @@ class Storage:
             if self.shared:  # processes starting together take turns
                 connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_KEY})
             Base.metadata.create_all(connection)
-            present = {column["name"] for column in inspect(connection).get_columns("games")}
-            for name, kind, value in MIGRATIONS:
-                if name in present:
+            columns: dict[str, set[str]] = {}
+            for table, name, kind, value in MIGRATIONS:
+                if table not in columns:
+                    found = inspect(connection).get_columns(table)
+                    columns[table] = {column["name"] for column in found}
+                if name in columns[table]:
                     continue
-                connection.execute(text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
+                connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
                 if value is not None:
-                    connection.execute(text(f"UPDATE games SET {name} = {value}"))
+                    connection.execute(text(f"UPDATE {table} SET {name} = {value}"))
 
     def claim(self) -> None:
         """Make this process the only server on a SQLite file; StorageError if one runs.
@@ -391,7 +404,13 @@ class Storage:
                 )
             for seat, code in sorted(game.invites.items()):
                 connection.execute(
-                    insert(InviteRow), {"game_id": game.id, "seat": seat, "code": code}
+                    insert(InviteRow),
+                    {
+                        "game_id": game.id,
+                        "seat": seat,
+                        "code": code,
+                        "expires": game.invite_expires.get(seat),
+                    },
                 )
 
     def _bump(
@@ -495,7 +514,7 @@ class Storage:
     ) -> float:
         """Give ``seat`` a new token: a free seat joined from the lobby (``invite`` None), or
         the seat of a one-time invite code (its hash), which is used up. Conflict when the seat
-        was taken, the code used, or the game changed meanwhile."""
+        was taken, the code used or expired, or the game changed meanwhile."""
 
         def work(connection: Connection, now: float) -> None:
             if invite is None:
@@ -514,6 +533,7 @@ class Storage:
                         InviteRow.game_id == game_id,
                         InviteRow.seat == seat,
                         InviteRow.code == invite,
+                        or_(InviteRow.expires.is_(None), InviteRow.expires > now),
                     )
                 ).rowcount
                 if found == 1:
@@ -793,7 +813,9 @@ class Storage:
             select(SeatRow.seat, SeatRow.token, SeatRow.claimed).where(SeatRow.game_id == game.id)
         ).all()
         invites = connection.execute(
-            select(InviteRow.seat, InviteRow.code).where(InviteRow.game_id == game.id)
+            select(InviteRow.seat, InviteRow.code, InviteRow.expires).where(
+                InviteRow.game_id == game.id
+            )
         ).all()
         actions = connection.execute(
             select(ActionRow.ply, ActionRow.seat, ActionRow.action)
@@ -806,7 +828,12 @@ class Storage:
                 raise CorruptGame(game.id, f"a token for seat {seat}, which is no human seat")
             game.tokens[int(seat)] = str(token)
             game.claimed[int(seat)] = bool(claimed)
-        game.invites = {int(seat): str(code) for seat, code in invites if seat in game.tokens}
+        game.invites = {int(seat): str(code) for seat, code, _ in invites if seat in game.tokens}
+        game.invite_expires = {
+            int(seat): float(expires)
+            for seat, _, expires in invites
+            if seat in game.tokens and expires is not None
+        }
         if [a.ply for a in actions] != list(range(len(actions))):
             raise CorruptGame(game.id, "its moves are not numbered 0, 1, 2, ...")
         if any(not 0 <= a.seat < count for a in actions):
