@@ -22,6 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 from fastapi import FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
@@ -162,6 +163,17 @@ class Guard:
         await send({"type": "http.response.body", "body": content})
 
 
+ERROR_CONTENT = {
+    "application/json": {
+        "schema": {
+            "type": "object",
+            "properties": {"error": {"type": "string"}, "field": {"type": "string"}},
+            "required": ["error"],
+        }
+    }
+}
+
+
 def body_schema(model: type[BaseModel], required: bool = True) -> dict[str, Any]:
     """An ``openapi_extra`` that publishes ``model`` as the route's JSON body: the routes read
     bodies themselves (through read_json's limits), so FastAPI would not know them."""
@@ -253,6 +265,27 @@ def create_app(
             await hub.stop()
 
     app = FastAPI(title="cradle play server", lifespan=lifespan, docs_url=None, redoc_url=None)
+
+    def published_schema() -> dict[str, Any]:
+        """The OpenAPI schema as the server answers: refusals are ``{"error", "field"?}`` with
+        a 4xx (400 where FastAPI would say 422), or 503 when the database fails."""
+        if app.openapi_schema is None:
+            schema = get_openapi(title=app.title, version=app.version, routes=app.routes)
+            for operations in schema.get("paths", {}).values():
+                for operation in operations.values():
+                    responses = operation.setdefault("responses", {})
+                    responses.pop("422", None)
+                    responses["4XX"] = {"description": "refused", "content": ERROR_CONTENT}
+                    responses["503"] = {"description": "try again later", "content": ERROR_CONTENT}
+            found = schema.get("components", {}).get("schemas", {})
+            for name in ("HTTPValidationError", "ValidationError"):
+                found.pop(name, None)
+            if "components" in schema and not found:
+                del schema["components"]
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = published_schema  # type: ignore[method-assign]
     app.add_middleware(GZipMiddleware, minimum_size=4096)
     app.add_middleware(Guard)
 
