@@ -71,7 +71,7 @@ class PlayServer:
                 *self.settings,
             ],
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.process.returncode}")
@@ -80,7 +80,7 @@ class PlayServer:
                 return self
             except (urllib.error.URLError, OSError):
                 time.sleep(0.05)
-        raise RuntimeError("the server did not come up within 30 s")
+        raise RuntimeError("the server did not come up within 120 s")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, exactly like a crash."""

@@ -7,6 +7,7 @@ CLI works without the ``server`` extra.
 from __future__ import annotations
 
 import errno
+import ipaddress
 import json
 import socket
 from dataclasses import replace
@@ -90,12 +91,31 @@ def serve(
             "own pages always may)."
         ),
     ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A reverse proxy's address or network whose X-Forwarded-For header names the "
+            "client (repeatable; default none: every client is its own peer address)."
+        ),
+    ] = None,
     max_live_games: Annotated[
         int, typer.Option(help="Games in progress the server takes at most.")
     ] = SERVE_LIMITS.max_live_games,
+    max_sockets: Annotated[
+        int,
+        typer.Option(
+            help="Live WebSocket connections per server process (0: sized for the machine)."
+        ),
+    ] = SERVE_LIMITS.max_sockets,
+    sockets_per_client: Annotated[
+        int, typer.Option(help="Live WebSocket connections per client.")
+    ] = SERVE_LIMITS.sockets_per_client,
     max_bot_seats: Annotated[
         int, typer.Option(help="Bot seats at those games at most.")
     ] = SERVE_LIMITS.max_bot_seats,
+    invite_days: Annotated[
+        float, typer.Option(help="Days an unused invite code works after its game was made.")
+    ] = SERVE_LIMITS.invite_days,
     bot_seconds: Annotated[
         float, typer.Option(help="The most a bot may think per decision (a table may ask less).")
     ] = SERVE_LIMITS.bot_seconds,
@@ -136,7 +156,10 @@ def serve(
         limits = replace(
             SERVE_LIMITS,
             max_live_games=max_live_games,
+            max_sockets=max_sockets,
+            sockets_per_client=sockets_per_client,
             max_bot_seats=max_bot_seats,
+            invite_days=invite_days,
             bot_seconds=bot_seconds,
             bot_processes=bot_processes,
             create_per_minute=create_per_minute,
@@ -148,6 +171,14 @@ def serve(
         )
     except ValueError as exc:
         raise CliError(f"bad limit: {exc}") from None
+    proxies = tuple(trusted_proxy or ())
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise CliError(
+                f"--trusted-proxy takes an address or a network (10.0.0.0/8), not {proxy!r}"
+            ) from None
     _check_port(host, port)
     url = database_url(db if db is not None else default_db(), database)
     try:  # fail here, with one line, rather than inside the server's start-up
@@ -173,7 +204,7 @@ def serve(
             "and read, and nothing changes (no new games, seats, moves or analyses)",
             flush=True,
         )
-    run_server(url, host, port, bot_delay, limits, tuple(allow_origin or ()), workers)
+    run_server(url, host, port, bot_delay, limits, tuple(allow_origin or ()), workers, proxies)
 
 
 def loadtest(

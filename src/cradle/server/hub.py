@@ -63,6 +63,10 @@ T = TypeVar("T")
 MAX_ACTION_LENGTH = 200
 MAX_LOADED = 2000  # tables kept in memory (idle ones are dropped first; the database keeps all)
 SEND_QUEUE_LIMIT = 64  # frames waiting for one slow client before it is closed
+# A client's replies to its own frames take at most half the queue (the rest stays for the
+# game's news); a frame not taken by the client within SEND_PATIENCE closes it as not reading.
+REPLY_ROOM = SEND_QUEUE_LIMIT // 2
+SEND_PATIENCE = 10.0
 WRITE_ATTEMPTS = 4  # a write that keeps meeting other processes' changes gives up (503)
 SWEEP_SECONDS = 2.0  # shared database: how often a process looks for bots' turns left undone
 LIVE_WINDOW = 86400.0  # a game not over counts against the caps while it changed this recently
@@ -145,24 +149,47 @@ class Connection:
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
     close_reason: str | None = None  # set when the server closes it (the client reconnects)
+    sent: asyncio.Event = field(default_factory=asyncio.Event)  # set by every frame sent
 
     def push(self, text: str) -> bool:
         """Queue a frame; False (and the connection marked to close) if the client lags."""
         if self.close_reason is not None:
             return False
         if self.queue.qsize() >= SEND_QUEUE_LIMIT:
-            self.close_reason = f"too slow: {SEND_QUEUE_LIMIT} frames were waiting"
-            self.queue.put_nowait(None)
+            self.close(f"too slow: {SEND_QUEUE_LIMIT} frames were waiting")
             return False
         self.queue.put_nowait(text)
         return True
 
+    async def reply(self, text: str) -> bool:
+        """Queue the answer to the client's own frame, waiting while its replies fill their
+        share of the queue: the receiving loop runs without pausing while frames arrive, so a
+        burst would otherwise fill the queue before the pump sent anything. False when the
+        connection is closing (the pump closes a client that does not read)."""
+        while self.close_reason is None and self.queue.qsize() >= REPLY_ROOM:
+            self.sent.clear()
+            await self.sent.wait()
+        return self.push(text)
+
+    def close(self, reason: str) -> None:
+        """Close with ``reason`` once the frames queued so far are sent."""
+        self.close_reason = reason
+        self.queue.put_nowait(None)
+        self.sent.set()  # a reply waiting for room learns it will not be sent
+
     async def pump(self) -> None:
+        """Send the queued frames in order until the end of the queue (None) or a frame the
+        client does not take within SEND_PATIENCE seconds (its connection is then closing)."""
         while True:
             text = await self.queue.get()
             if text is None:
                 return
-            await self.send(text)
+            try:
+                await asyncio.wait_for(self.send(text), SEND_PATIENCE)
+            except TimeoutError:
+                self.close(f"too slow: a frame waited {SEND_PATIENCE:g} s to be read")
+                return
+            self.sent.set()
 
 
 @dataclass(eq=False)
@@ -185,6 +212,7 @@ class Table:
     updated: float
     version: int  # counts every change a client sees; the stored one, never decreasing
     bot_seconds: float | None = None  # the table's thinking budget per bot decision
+    invite_expires: dict[int, float] = field(default_factory=dict)  # seat -> when it expires
     events: list[Event] = field(default_factory=list)
     previous: GameState | None = None  # the state before the last action, when known
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -264,6 +292,15 @@ class Table:
             return None
         return seat
 
+    def invite_expired(self, seat: int, now: float | None = None) -> bool:
+        expires = self.invite_expires.get(seat)
+        return expires is not None and expires <= (time.time() if now is None else now)
+
+    def unused_invites(self) -> list[int]:
+        """The seats whose invite can still be used."""
+        now = time.time()
+        return [seat for seat in sorted(self.invites) if not self.invite_expired(seat, now)]
+
     def summary(self) -> dict[str, Any]:
         """Public facts about the table, for the lobby and every frame."""
         return {
@@ -273,7 +310,7 @@ class Table:
             "seats": list(self.seats),
             "claimed": [self.claimed.get(s, True) for s in range(len(self.seats))],
             "open": self.open_seats(),
-            "invites": sorted(self.invites),
+            "invites": self.unused_invites(),
             "hotseat": self.hotseat,
             "status": self.status,
             "moves": self.ply,
@@ -391,8 +428,7 @@ class Hub:
         await self.analyst.stop()
         for table in list(self.tables.values()):
             for connection in list(table.connections):
-                connection.close_reason = "the server is stopping"
-                connection.queue.put_nowait(None)
+                connection.close("the server is stopping")
         self.bots.close()
         self.assist.close()
         self.engine_pool.shutdown(wait=False, cancel_futures=True)
@@ -491,6 +527,7 @@ class Hub:
             tokens=dict(stored.tokens),
             claimed=dict(stored.claimed),
             invites=dict(stored.invites),
+            invite_expires=dict(stored.invite_expires),
             action_seats=list(stored.action_seats),
             hotseat=stored.hotseat,
             listed=stored.listed,
@@ -579,6 +616,7 @@ class Hub:
         table.state, table.previous = rebuilt.state, rebuilt.previous
         table.tokens, table.claimed = dict(stored.tokens), dict(stored.claimed)
         table.invites = dict(stored.invites)
+        table.invite_expires = dict(stored.invite_expires)
         table.version, table.updated = stored.version, stored.updated
         table.events = rebuilt.events
         self._broadcast(table)
@@ -732,10 +770,13 @@ class Hub:
         tokens = {seat: new_token() for seat in humans if seats[seat] == "human"}
         # An open seat's token is made when someone joins; until then nobody can hold it.
         hashes = {seat: hash_token(tokens.get(seat) or new_token()) for seat in humans}
-        invites = {seat: new_token() for seat in tokens} if not request.hotseat else {}
+        # An invite for each human seat but the creator's own (the first: its token is theirs).
+        invited = list(tokens)[1:] if not request.hotseat else []
+        invites = {seat: new_token() for seat in invited}
         table_token = new_token() if request.hotseat else None
         stored_seats = ["human" if kind == "open" else kind for kind in seats]
         now = time.time()
+        expires = now + self.limits.invite_days * 86400.0
         game_id = secrets.token_urlsafe(9)
         table = Table(
             id=game_id,
@@ -746,6 +787,7 @@ class Hub:
             tokens=hashes,
             claimed={seat: seats[seat] == "human" for seat in humans},
             invites={seat: hash_token(code) for seat, code in invites.items()},
+            invite_expires=dict.fromkeys(invites, expires),
             action_seats=[],
             hotseat=request.hotseat,
             listed=request.listed,
@@ -774,6 +816,7 @@ class Hub:
             tokens=dict(table.tokens),
             claimed=dict(table.claimed),
             invites=dict(table.invites),
+            invite_expires=dict(table.invite_expires),
         )
         try:
             await self._db(self.storage.create_game, stored)
@@ -794,6 +837,7 @@ class Hub:
             ],
             "open": table.open_seats(),
             "bot_seconds": bot_seconds,
+            "invites_expire": expires if invites else None,
         }
         if table_token:
             answer["table_token"] = table_token
@@ -844,6 +888,8 @@ class Hub:
                     if not matches:
                         raise forbidden("this invite is not valid (each invite works once)")
                     seat = matches[0]
+                    if table.invite_expired(seat):
+                        raise forbidden("this invite expired")
                 else:
                     free = table.open_seats()
                     if not table.listed or not free:
@@ -871,6 +917,7 @@ class Hub:
                 table.tokens[seat] = hash_token(token)
                 table.claimed[seat] = True
                 table.invites.pop(seat, None)
+                table.invite_expires.pop(seat, None)
                 self.lobby_cache.clear()
                 self._changed(table, None, updated)
                 return {"id": table.id, "seat": seat, "token": token}

@@ -11,6 +11,21 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 
+def default_max_sockets() -> int:
+    """Live WebSocket connections one server process takes: half its file descriptors (the
+    rest serve HTTP, the database and the workers), one per 2 MiB of memory, 10,000 at most."""
+    import resource
+
+    files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if files == resource.RLIM_INFINITY:
+        files = 1 << 20
+    try:
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        memory = 1 << 32
+    return max(64, min(10_000, files // 2, memory // (2 << 20)))
+
+
 def default_bot_processes() -> int:
     """One bot process per core but one (the server keeps a core), at least one."""
     return max(1, (os.cpu_count() or 2) - 1)
@@ -20,15 +35,20 @@ def default_bot_processes() -> int:
 class Limits:
     """Every limit of the server; ``create_app(limits=...)`` and ``cradle serve`` flags."""
 
-    # Per client (its address, as uvicorn reports it: behind a trusted proxy, the forwarded one).
+    # Per client (cradle.server.clients.client_key: its address, an IPv6 address's /64; behind
+    # a trusted proxy, the address it forwarded).
     create_per_minute: float = 20.0  # new games (and seats joined)
     create_burst: int = 20
     moves_per_second: float = 20.0  # moves and undos, over HTTP and WebSocket together
     moves_burst: int = 300
     sockets_per_client: int = 64  # live WebSocket connections at once (every game together)
+    # Per server process.
+    max_sockets: int = 0  # live WebSocket connections of all clients; 0: sized for the machine
     # The whole server (counted in the database: all processes on it together).
     max_live_games: int = 1000  # games not over that changed in the last day
     max_bot_seats: int = 400  # bot seats at those games
+    # Tables.
+    invite_days: float = 7.0  # an unused invite code works this long after the game was made
     # Bots.
     bot_seconds: float = 2.0  # the most a bot may think per decision; a table may ask for less
     bot_processes: int = 0  # worker processes for bots' decisions; 0: one per core but one
@@ -51,6 +71,7 @@ class Limits:
     def __post_init__(self) -> None:
         positive = (
             "create_per_minute",
+            "invite_days",
             "moves_per_second",
             "bot_seconds",
             "reads_per_second",
@@ -75,13 +96,17 @@ class Limits:
         for name in at_least_one:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
-        for name in ("max_bot_seats", "bot_processes", "replay_cache"):
+        for name in ("max_bot_seats", "bot_processes", "replay_cache", "max_sockets"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} cannot be negative")
 
     @property
     def processes(self) -> int:
         return self.bot_processes or default_bot_processes()
+
+    @property
+    def sockets(self) -> int:
+        return self.max_sockets or default_max_sockets()
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -53,6 +53,7 @@ from sqlalchemy import (
     func,
     insert,
     inspect,
+    or_,
     select,
     text,
     type_coerce,
@@ -178,6 +179,7 @@ class InviteRow(Base):
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     code: Mapped[str] = mapped_column(String(64))  # sha-256 of the code
+    expires: Mapped[float | None] = mapped_column(Float, nullable=True)  # added (MIGRATIONS)
 
 
 class ActionRow(Base):
@@ -208,13 +210,20 @@ class AnalysisRow(Base):
     updated: Mapped[float] = mapped_column(Float)
 
 
-# Columns added since the first schema: (name, SQL type, value for the rows already there).
+# Columns added since the first schema: (table, name, SQL type, value for the rows already there).
 MIGRATIONS = (
     # Old servers showed at most the moves plus one change per seat taken: start above that.
-    ("version", "INTEGER NOT NULL DEFAULT 0", "moves + 8"),
-    ("bot_turn", "BOOLEAN NOT NULL DEFAULT FALSE", "status <> 'over'"),  # found out on load
-    ("bot_seats", "INTEGER NOT NULL DEFAULT 0", None),
-    ("bot_seconds", "FLOAT", None),
+    ("games", "version", "INTEGER NOT NULL DEFAULT 0", "moves + 8"),
+    ("games", "bot_turn", "BOOLEAN NOT NULL DEFAULT FALSE", "status <> 'over'"),  # found on load
+    ("games", "bot_seats", "INTEGER NOT NULL DEFAULT 0", None),
+    ("games", "bot_seconds", "FLOAT", None),
+    # Invites made before expiries existed expire a week after their game was created.
+    (
+        "invites",
+        "expires",
+        "FLOAT",
+        "(SELECT games.created FROM games WHERE games.id = invites.game_id) + 604800",
+    ),
 )
 
 
@@ -274,6 +283,7 @@ class StoredGame:
     tokens: dict[int, str] = field(default_factory=dict)
     claimed: dict[int, bool] = field(default_factory=dict)
     invites: dict[int, str] = field(default_factory=dict)
+    invite_expires: dict[int, float] = field(default_factory=dict)  # seats whose invite expires
     actions: list[str] = field(default_factory=list)
     action_seats: list[int] = field(default_factory=list)
     moves: int = 0  # the stored move count (read back: it must match the actions stored)
@@ -367,12 +377,15 @@ class Storage:
         """Create the tables, or add the columns an older server did not have."""
         if self.read_only:
             with self.engine.connect() as connection:
-                found = inspect(connection)
-                present = set(found.get_table_names())
-                columns = (
-                    {c["name"] for c in found.get_columns("games")} if "games" in present else set()
-                )
-            if set(TABLES) - present or any(name not in columns for name, *_ in MIGRATIONS):
+                inspector = inspect(connection)
+                present = set(inspector.get_table_names())
+                kept = {
+                    (table, column["name"])
+                    for table in present
+                    for column in inspector.get_columns(table)
+                }
+            missing = [(table, name) for table, name, *_ in MIGRATIONS if (table, name) not in kept]
+            if set(TABLES) - present or missing:
                 raise StorageError(
                     f"{self.path} cannot be written, and it lacks tables or columns this server "
                     "keeps (an older server made it, or none did)"
@@ -382,13 +395,16 @@ class Storage:
             if self.shared:  # processes starting together take turns
                 connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_KEY})
             Base.metadata.create_all(connection)
-            present = {column["name"] for column in inspect(connection).get_columns("games")}
-            for name, kind, value in MIGRATIONS:
-                if name in present:
+            columns: dict[str, set[str]] = {}
+            for table, name, kind, value in MIGRATIONS:
+                if table not in columns:
+                    found = inspect(connection).get_columns(table)
+                    columns[table] = {column["name"] for column in found}
+                if name in columns[table]:
                     continue
-                connection.execute(text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
+                connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
                 if value is not None:
-                    connection.execute(text(f"UPDATE games SET {name} = {value}"))
+                    connection.execute(text(f"UPDATE {table} SET {name} = {value}"))
 
     def claim(self) -> None:
         """Make this process the only server on a SQLite file; StorageError if one runs.
@@ -493,7 +509,13 @@ class Storage:
                 )
             for seat, code in sorted(game.invites.items()):
                 connection.execute(
-                    insert(InviteRow), {"game_id": game.id, "seat": seat, "code": code}
+                    insert(InviteRow),
+                    {
+                        "game_id": game.id,
+                        "seat": seat,
+                        "code": code,
+                        "expires": game.invite_expires.get(seat),
+                    },
                 )
 
     def _bump(
@@ -592,7 +614,7 @@ class Storage:
     ) -> float:
         """Give ``seat`` a new token: a free seat joined from the lobby (``invite`` None), or
         the seat of a one-time invite code (its hash), which is used up. Conflict when the seat
-        was taken, the code used, or the game changed meanwhile."""
+        was taken, the code used or expired, or the game changed meanwhile."""
 
         def work(connection: Connection, now: float) -> None:
             if invite is None:
@@ -611,6 +633,7 @@ class Storage:
                         InviteRow.game_id == game_id,
                         InviteRow.seat == seat,
                         InviteRow.code == invite,
+                        or_(InviteRow.expires.is_(None), InviteRow.expires > now),
                     )
                 ).rowcount
                 if found == 1:
@@ -897,7 +920,9 @@ class Storage:
             )
         ).all()
         invites = connection.execute(
-            select(_raw(InviteRow.seat), _raw(InviteRow.code)).where(InviteRow.game_id == game.id)
+            select(_raw(InviteRow.seat), _raw(InviteRow.code), _raw(InviteRow.expires)).where(
+                InviteRow.game_id == game.id
+            )
         ).all()
         actions = connection.execute(
             select(_raw(ActionRow.ply), _raw(ActionRow.seat), _raw(ActionRow.action)).where(
@@ -915,11 +940,13 @@ class Storage:
             game.claimed[seat] = read.flag(claimed, "seat's taken flag")
         if humans - set(game.tokens):  # every human seat gets its token when the game is made
             read.fail(f"human seat {min(humans - set(game.tokens))} has no token")
-        for raw_seat, code in invites:
+        for raw_seat, code, expires in invites:
             seat = read.integer(raw_seat, "invite's seat", 0, last_seat)
             if seat not in game.tokens:
                 read.fail(f"an invite for seat {seat}, which has no token")
             game.invites[seat] = read.digest(code, "invite code")
+            if expires is not None:
+                game.invite_expires[seat] = read.number(expires, "invite's expiry")
         moves = sorted(
             (
                 read.integer(ply, "move's number"),
