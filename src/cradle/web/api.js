@@ -1,6 +1,5 @@
-// The server's HTTP and WebSocket API (docs/contract.md), and the tokens this browser holds.
-// A token never goes in a URL: HTTP sends it in the Authorization header, a WebSocket in its
-// first message.
+// The server's HTTP and WebSocket API (docs/contract.md). A token never goes in a URL: HTTP
+// sends it in the Authorization header, a WebSocket in its first message.
 
 export class ApiError extends Error {
   constructor(status, message) {
@@ -113,29 +112,4 @@ export class Live {
     this.closed = true;
     this.ws?.close();
   }
-}
-
-// Tokens live in this browser only (localStorage), keyed by game id.
-const KEY = "cradle.tables";
-
-function tables() {
-  try {
-    return JSON.parse(localStorage.getItem(KEY) || "{}");
-  } catch {
-    return {};
-  }
-}
-
-export function remember(id, entry) {
-  const all = tables();
-  all[id] = { ...(all[id] || {}), ...entry, saved: Date.now() };
-  localStorage.setItem(KEY, JSON.stringify(all));
-}
-
-export function remembered(id) {
-  return tables()[id] || null;
-}
-
-export function rememberedAll() {
-  return tables();
 }

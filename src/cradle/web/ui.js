@@ -118,6 +118,16 @@ export function titleCase(word) {
   return word ? word[0].toUpperCase() + word.slice(1) : word;
 }
 
+/** A sentence with its first letter a capital. */
+export function capitalised(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/** A link that looks like a button. */
+export function link(href, label, attrs = {}) {
+  return el("a", { class: "btn", href, ...attrs }, label);
+}
+
 // -- icons -------------------------------------------------------------------------------------
 // Drawn, not typed: a glyph like ⏮ is missing from many fonts and shows as an empty box.
 
