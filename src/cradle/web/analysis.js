@@ -1,11 +1,26 @@
+// @ts-check
 // The analysis of a finished game: each seat's win chance along the game (polled while the
 // bots review it) and the moves that cost most, each shown on the board as it stood.
 
 import { api } from "./api.js";
 import { GAMES, GAME_TITLES, notePieces } from "./games.js";
-import { capitalised, el, icon, link, percent, put, setTitle, svg, titleCase, toast } from "./ui.js";
+import { capitalised, el, icon, link, messageOf, percent, put, setTitle, svg, titleCase, toast } from "./ui.js";
 
-/** A finished game's analysis: win chances along the game and the moves that cost most. */
+/** @typedef {import("./types").AnalysisFound} AnalysisFound */
+/** @typedef {import("./types").BoardFrame} BoardFrame */
+/** @typedef {import("./types").GameModule} GameModule */
+/** @typedef {import("./types").Pieces} Pieces */
+/** @typedef {import("./types").Renderer} Renderer */
+/** @typedef {import("./types").Replay} Replay */
+/** @typedef {import("./types").Review} Review */
+/** @typedef {import("./types").Screen} Screen */
+
+/**
+ * A finished game's analysis: win chances along the game and the moves that cost most.
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @returns {Screen}
+ */
 export function analysisScreen(root, id) {
   const head = el("div", { class: "banner" }, el("strong", {}, "Analysis"));
   const status = el("div", { class: "card", id: "analysis-status" }, el("p", { class: "muted" }, "Loading…"));
@@ -24,11 +39,16 @@ export function analysisScreen(root, id) {
     el("div", { class: "game-screen" },
       el("section", { class: "board-col" }, parts.banner, parts.board),
       el("aside", { class: "side" }, moves, parts.scores))));
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   let alive = true;
+  /** @type {Replay | null} the game's steps, for the boards before costly moves */
   let replay = null;
+  /** @type {Renderer | null} */
   let renderer = null;
+  /** @type {Pieces} */
   let pieces = {};
+  /** @type {number | null} the ply of the costly move on the board */
   let shown = null;
 
   async function refresh() {
@@ -36,7 +56,7 @@ export function analysisScreen(root, id) {
     try {
       found = await api.analysis(id);
     } catch (error) {
-      put(status, el("h1", {}, "No analysis"), el("p", {}, error.message), link("#/", "Back to the lobby"));
+      put(status, el("h1", {}, "No analysis"), el("p", {}, messageOf(error)), link("#/", "Back to the lobby"));
       return;
     }
     if (!alive) return;
@@ -57,11 +77,12 @@ export function analysisScreen(root, id) {
     if (found.status === "queued" || found.status === "running") timer = setTimeout(refresh, 1500);
   }
 
+  /** @param {import("./types").Analysis} found */
   function drawStatus(found) {
     if (found.status === "none") {
       put(status, el("p", {}, "This game has not been analysed."),
         el("button", { class: "btn primary", id: "analyse", onclick: async () => {
-          try { await api.analyse(id); refresh(); } catch (error) { toast(error.message); }
+          try { await api.analyse(id); refresh(); } catch (error) { toast(messageOf(error)); }
         } }, icon("chart", 16), " Analyse it"));
     } else if (found.status === "failed") {
       put(status, el("p", { class: "error" }, "The analysis failed."),
@@ -76,13 +97,16 @@ export function analysisScreen(root, id) {
     }
   }
 
+  /** @param {AnalysisFound} found @param {GameModule} module */
   function drawChart(found, module) {
     const chances = found.analysis.chances;
     const n = chances.length - 1;
     const W = 800;
     const Hh = 220;
     const pad = 30;
+    /** @param {number} ply */
     const x = (ply) => pad + ((W - 2 * pad) * ply) / Math.max(1, n);
+    /** @param {number} p */
     const y = (p) => Hh - pad - (Hh - 2 * pad) * p;
     const root = svg("svg", { viewBox: `0 0 ${W} ${Hh}`, class: "chart", role: "img", "aria-label": "win chance of each seat along the game" });
     for (const p of [0, 0.25, 0.5, 0.75, 1]) {
@@ -109,9 +133,10 @@ export function analysisScreen(root, id) {
       el("p", { class: "muted small" }, found.players.length === 2 ? "Each player's chance to win after every move, as the search bots judge the position (all tiles known, now that the game is over)." : "Each player's expected share of opponents beaten after every move, as the search bots judge the position."));
   }
 
+  /** @param {AnalysisFound} found @param {GameModule} module */
   function drawMoves(found, module) {
     const reviews = new Map(found.analysis.reviews.map((r) => [r.ply, r]));
-    const costly = (found.analysis.costly || []).map((p) => reviews.get(p)).filter(Boolean);
+    const costly = (found.analysis.costly || []).flatMap((p) => reviews.get(p) || []);
     const finalView = replay?.steps.at(-1)?.view || null;
     const items = costly.map((r) => {
       const words = module.wordsFor(found.players, finalView, { ...pieces, ...(r.pieces || {}) });
@@ -128,10 +153,18 @@ export function analysisScreen(root, id) {
       el("ol", { class: "costly-list", id: "costly-list" }, items));
   }
 
+  /**
+   * The board before a costly move: the move played outlined, the better one marked.
+   * @param {Review} review
+   * @param {AnalysisFound} found
+   * @param {GameModule} module
+   */
   async function pick(review, found, module) {
     shown = review.ply;
     if (!replay) return;
     const before = replay.steps[review.ply - 1];
+    const finalView = replay.steps[replay.steps.length - 1].view;
+    /** @type {BoardFrame} */
     const frame = {
       ...before.view,
       to_move: null,
@@ -143,11 +176,11 @@ export function analysisScreen(root, id) {
     renderer.update(frame, {
       interactive: false,
       pieces,
-      origin: module.originOf(replay.steps.at(-1).view),
+      origin: module.originOf(finalView),
       highlights: [{ seat: review.seat, cells: module.cellsOf(review.played), colour, fresh: true }],
     });
     renderer.preview?.(review.best);
-    const words = module.wordsFor(found.players, replay.steps.at(-1).view, { ...pieces, ...(review.pieces || {}) });
+    const words = module.wordsFor(found.players, finalView, { ...pieces, ...(review.pieces || {}) });
     put(parts.banner, el("strong", {}, `Before move ${review.ply}`),
       el("span", { class: "muted detail whole-line" }, `${titleCase(found.players[review.seat])} played ${module.describeAction(review.played, words)} (outlined); better: ${module.describeAction(review.best, words)} (marked)`));
     drawMoves(found, module);

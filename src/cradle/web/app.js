@@ -1,3 +1,4 @@
+// @ts-check
 // The web client's entry: the router. Each screen is a module of its own; the address's hash
 // names the screen and its arguments (tokens live in this browser's localStorage, never in a URL):
 //   #/                      lobby and new table                    lobby.js
@@ -16,9 +17,15 @@ import { lobbyScreen } from "./lobby.js";
 import { replayScreen } from "./replay.js";
 import { remember } from "./state.js";
 import { inviteScreen, seatScreen, tableScreen } from "./table.js";
-import { clear, closeDialog, setStatus, setTitle } from "./ui.js";
+import { byId, clear, closeDialog, setStatus, setTitle } from "./ui.js";
 
-/** The screens by the hash's first word: how many words they need after it, and how to open. */
+/** @typedef {import("./types").Route} Route */
+/** @typedef {import("./types").Screen} Screen */
+
+/**
+ * The screens by the hash's first word: how many words they need after it, and how to open.
+ * @type {Record<string, Route>}
+ */
 const ROUTES = {
   invite: { needs: 2, open: (root, [id, code]) => inviteScreen(root, id, code) },
   play: { needs: 1, open: (root, [id]) => seatScreen(root, id, "seat") },
@@ -28,7 +35,8 @@ const ROUTES = {
   analysis: { needs: 1, open: (root, [id]) => analysisScreen(root, id) },
 };
 
-const app = document.getElementById("app");
+const app = byId("app");
+/** @type {Screen | null} */
 let current = null; // the screen being shown
 
 function route() {

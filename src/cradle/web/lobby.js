@@ -1,11 +1,27 @@
+// @ts-check
 // The lobby: open, running and finished games (polled), and the form for a new table.
 
 import { api } from "./api.js";
 import { GAME_TITLES } from "./games.js";
 import { remember, rememberedAll } from "./state.js";
-import { el, link, put, titleCase, toast } from "./ui.js";
+import { el, fieldChecked, fieldValue, link, messageOf, put, titleCase, toast } from "./ui.js";
 
+/** @typedef {import("./types").BotInfo} BotInfo */
+/** @typedef {import("./types").GameInfo} GameInfo */
+/** @typedef {import("./types").Meta} Meta */
+/** @typedef {import("./types").Options} Options */
+/** @typedef {import("./types").Screen} Screen */
+/** @typedef {import("./types").TableSummary} TableSummary */
+/** @typedef {import("./types").TableStatus} TableStatus */
+
+/**
+ * The new-table form as the person fills it in.
+ * @typedef {{game: string, players: number, mode: "online" | "hotseat", seats: string[], options: Options}} NewTableForm
+ */
+
+/** @type {Record<string, string[]>} */
 const OPTION_CHOICES = { board: ["standard", "advanced"] };
+/** @type {Record<string, string>} */
 const OPTION_LABELS = {
   board: "Board side",
   buildings: "Civilization buildings",
@@ -14,14 +30,19 @@ const OPTION_LABELS = {
   open_scoring: "Open scoring",
 };
 
-/** The lobby: the games (polled) and the form for a new table. */
+/**
+ * The lobby: the games (polled) and the form for a new table.
+ * @param {HTMLElement} root
+ * @returns {Screen}
+ */
 export function lobbyScreen(root) {
   const list = el("div", { class: "lobby-list" }, el("p", { class: "muted" }, "Loading…"));
   const form = el("div", { class: "card new-table" }, el("p", { class: "muted" }, "Loading…"));
   root.append(el("div", { class: "lobby" },
     el("section", { class: "card" }, el("h1", {}, "Games"), list),
     form));
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   let alive = true;
 
   async function refresh() {
@@ -30,7 +51,7 @@ export function lobbyScreen(root) {
       if (!alive) return;
       put(list, lobbyTable(games));
     } catch (error) {
-      put(list, el("p", { class: "error" }, `Cannot reach the server: ${error.message}`));
+      put(list, el("p", { class: "error" }, `Cannot reach the server: ${messageOf(error)}`));
     }
     if (alive) timer = setTimeout(refresh, 4000);
   }
@@ -41,9 +62,11 @@ export function lobbyScreen(root) {
   return { destroy() { alive = false; clearTimeout(timer); } };
 }
 
+/** @param {TableSummary[]} games */
 function lobbyTable(games) {
   if (!games.length) return el("p", { class: "muted" }, "No games yet: start one.");
   const mine = rememberedAll();
+  /** @type {[TableStatus, string][]} */
   const groups = [["open", "Open: seats waiting for players"], ["running", "Running"], ["over", "Finished"]];
   return groups.map(([status, heading]) => {
     const rows = games.filter((g) => g.status === status);
@@ -71,37 +94,46 @@ function lobbyTable(games) {
   });
 }
 
+/** @param {string} id */
 async function joinGame(id) {
   try {
     const joined = await api.join(id);
     remember(id, { token: joined.token, seat: joined.seat });
     location.hash = `#/play/${id}`;
   } catch (error) {
-    toast(error.message);
+    toast(messageOf(error));
   }
 }
 
-/** The bots as the server describes them: the levels by strength, then the others. */
+/**
+ * The bots as the server describes them: the levels by strength, then the others.
+ * @param {Meta} meta
+ */
 function botMenu(meta) {
-  const menu = meta.bot_menu || (meta.bots || []).map((name) => ({ name, level: false, seconds: null, about: "" }));
-  const levels = menu.filter((b) => b.level).sort((a, b) => a.strength - b.strength);
+  /** @type {BotInfo[]} */
+  const menu = meta.bot_menu || (meta.bots || []).map((name) => ({ name, level: false, strength: null, seconds: null, about: "" }));
+  const levels = menu.filter((b) => b.level).sort((a, b) => (a.strength ?? 0) - (b.strength ?? 0));
   const others = menu.filter((b) => !b.level);
   return { levels, others, byName: Object.fromEntries(menu.map((b) => [b.name, b])) };
 }
 
+/** @param {BotInfo} bot */
 function thinkingTime(bot) {
   if (bot.seconds === null || bot.seconds === undefined) return "";
   return bot.seconds > 0 ? `thinks up to ${bot.seconds} s` : "moves at once";
 }
 
+/** @param {Meta} meta */
 function newTableForm(meta) {
   const games = meta.games;
   if (!games.length) return el("p", { class: "error" }, "This server offers no game.");
   const bots = botMenu(meta);
   const defaultBot = `bot:${(bots.levels[0] || bots.others[0] || { name: "random" }).name}`;
+  /** @type {NewTableForm} */
   const state = { game: games[0].name, players: 2, mode: "online", seats: [], options: {} };
   const body = el("div");
 
+  /** @param {string} kind */
   function seatLabel(kind) {
     if (kind === "human") return "a person (invite link)";
     if (kind === "open") return "anyone (lobby)";
@@ -110,9 +142,11 @@ function newTableForm(meta) {
     return `bot: ${kind.slice(4)}${time ? ` (${time})` : ""}`;
   }
 
+  /** @param {number} i */
   function seatSelect(i) {
+    /** @param {string} k */
     const option = (k) => el("option", { value: k, selected: k === state.seats[i] }, seatLabel(k));
-    return el("select", { "data-seat": i, onchange: (e) => { state.seats[i] = e.target.value; render(); } },
+    return el("select", { "data-seat": i, onchange: (e) => { state.seats[i] = fieldValue(e); render(); } },
       option("human"), option("open"),
       bots.levels.length ? el("optgroup", { label: "Bots, weakest first" }, bots.levels.map((b) => option(`bot:${b.name}`))) : null,
       bots.others.length ? el("optgroup", { label: "Other bots" }, bots.others.map((b) => option(`bot:${b.name}`))) : null);
@@ -120,6 +154,7 @@ function newTableForm(meta) {
 
   function render() {
     const info = games.find((g) => g.name === state.game);
+    if (!info) return;
     state.players = Math.min(Math.max(state.players, info.min_players), info.max_players);
     while (state.seats.length < info.max_players) state.seats.push(state.seats.length ? defaultBot : "human");
     for (const [key, value] of Object.entries(info.options)) {
@@ -127,10 +162,10 @@ function newTableForm(meta) {
     }
     put(body,
       el("label", { class: "field" }, "Game",
-        el("select", { id: "new-game", onchange: (e) => { state.game = e.target.value; state.options = {}; render(); } },
+        el("select", { id: "new-game", onchange: (e) => { state.game = fieldValue(e); state.options = {}; render(); } },
           games.map((g) => el("option", { value: g.name, selected: g.name === state.game }, GAME_TITLES[g.name] || g.name)))),
       el("label", { class: "field" }, "Players",
-        el("select", { id: "new-players", onchange: (e) => { state.players = Number(e.target.value); render(); } },
+        el("select", { id: "new-players", onchange: (e) => { state.players = Number(fieldValue(e)); render(); } },
           range(info.min_players, info.max_players).map((n) =>
             el("option", { value: n, selected: n === state.players }, String(n))))),
       el("fieldset", { class: "field" }, el("legend", {}, "Seats"),
@@ -157,6 +192,7 @@ function newTableForm(meta) {
   return [el("h1", {}, "New table"), body];
 }
 
+/** @param {GameInfo} info @param {NewTableForm} state */
 function optionFields(info, state) {
   const fields = Object.entries(info.options).filter(([, v]) => v !== null);
   if (!fields.length) return null;
@@ -166,20 +202,21 @@ function optionFields(info, state) {
       if (typeof value === "boolean") {
         return el("label", { class: "check" },
           el("input", { type: "checkbox", "data-option": key, checked: state.options[key],
-            onchange: (e) => { state.options[key] = e.target.checked; } }), ` ${label}`);
+            onchange: (e) => { state.options[key] = fieldChecked(e); } }), ` ${label}`);
       }
       const choices = OPTION_CHOICES[key];
       if (choices) {
         return el("label", { class: "seat-choice" }, label,
-          el("select", { "data-option": key, onchange: (e) => { state.options[key] = e.target.value; } },
+          el("select", { "data-option": key, onchange: (e) => { state.options[key] = fieldValue(e); } },
             choices.map((c) => el("option", { value: c, selected: c === state.options[key] }, c))));
       }
       return el("label", { class: "seat-choice" }, label,
         el("input", { "data-option": key, value: String(state.options[key]),
-          onchange: (e) => { state.options[key] = e.target.value; } }));
+          onchange: (e) => { state.options[key] = fieldValue(e); } }));
     }));
 }
 
+/** @param {NewTableForm} state */
 async function createGame(state) {
   const hotseat = state.mode === "hotseat";
   // At one screen there is nobody to wait for: open seats are people at the table.
@@ -202,10 +239,15 @@ async function createGame(state) {
     remember(created.id, { token: mine.token, seat: mine.seat, game: state.game, invites });
     location.hash = `#/play/${created.id}`;
   } catch (error) {
-    toast(error.message);
+    toast(messageOf(error));
   }
 }
 
+/**
+ * The whole numbers from a to b, both included.
+ * @param {number} a
+ * @param {number} b
+ */
 function range(a, b) {
   const out = [];
   for (let i = a; i <= b; i += 1) out.push(i);

@@ -1,9 +1,19 @@
+// @ts-check
 // The game's log: its history as this screen may know it, and its entries in words.
 
 import { api } from "./api.js";
 import { notePieces } from "./games.js";
 import { el, put, svg } from "./ui.js";
 
+/** @typedef {import("./types").Frame} Frame */
+/** @typedef {import("./types").GameModule} GameModule */
+/** @typedef {import("./types").Highlight} Highlight */
+/** @typedef {import("./types").Pieces} Pieces */
+/** @typedef {import("./types").Said} Said */
+/** @typedef {import("./types").Seat} Seat */
+/** @typedef {import("./types").Step} Step */
+
+/** @type {Record<string, string>} */
 const KIND_ICONS = {
   tile: "M5,5 h14 v14 h-14 z",
   leader: "M12,4 a8,8 0 1,1 0,16 a8,8 0 1,1 0,-16 z",
@@ -19,6 +29,11 @@ const KIND_ICONS = {
   other: "M12,8 a4,4 0 1,1 0,8 a4,4 0 1,1 0,-8 z",
 };
 
+/**
+ * The small picture of a log entry's kind (Said.kind), in the mover's colour.
+ * @param {string} kind
+ * @param {string} colour
+ */
 function kindIcon(kind, colour) {
   return svg("svg", { viewBox: "0 0 24 24", width: 16, height: 16, class: "log-icon", "aria-hidden": "true" },
     svg("path", { d: KIND_ICONS[kind] || KIND_ICONS.other, fill: colour }));
@@ -30,28 +45,40 @@ function kindIcon(kind, colour) {
  * move's frame adds its entry.
  */
 export class GameLog {
+  /**
+   * @param {string} id
+   * @param {string | null} token
+   * @param {string} mode the screen's: "seat", "hotseat" or "spectator"
+   */
   constructor(id, token, mode) {
     this.id = id;
     this.token = token;
     this.mode = mode;
-    this.steps = []; // {ply, seat, action, events}
-    this.pieces = {}; // what is drawn on the tiles the steps name (Gheos)
+    /** @type {Step[]} */
+    this.steps = [];
+    /** @type {Pieces} what is drawn on the tiles the steps name (Gheos) */
+    this.pieces = {};
     this.moves = -1; // the moves the log holds
+    /** @type {Promise<void> | null} */
     this.loading = null;
     this.fresh = 0; // entries newer than this ply are new on screen
   }
 
-  /** Bring the log up to the frame; a promise when the server must be asked. */
+  /**
+   * Bring the log up to the frame; a promise when the server must be asked.
+   * @param {Frame} frame
+   */
   sync(frame) {
     const t = frame.table;
     notePieces(this.pieces, frame);
     if (this.moves === t.moves) return null;
     // The hot-seat screen shows each person's view in turn: its log is always the spectators'.
-    const append = this.mode !== "hotseat" && this.moves >= 0 && t.moves === this.moves + 1 && t.last
+    const last = t.last;
+    const append = this.mode !== "hotseat" && this.moves >= 0 && t.moves === this.moves + 1 && last
       && !(t.events || []).some((e) => e.type === "undo");
     if (append) {
       this.fresh = this.moves;
-      this.steps.push({ ply: t.moves, seat: t.last.seat, action: t.last.action, events: t.events || [] });
+      this.steps.push({ ply: t.moves, seat: last.seat, action: last.action, events: t.events || [] });
       this.moves = t.moves;
       return null;
     }
@@ -71,9 +98,15 @@ export class GameLog {
     return this.loading;
   }
 
-  /** The cells of each other seat's last moves: its latest run of moves in a row (its turn), so
-   * they stay outlined while this seat takes the actions of its own turn. */
+  /**
+   * The cells of each other seat's last moves: its latest run of moves in a row (its turn), so
+   * they stay outlined while this seat takes the actions of its own turn.
+   * @param {GameModule} module
+   * @param {string[]} players
+   * @param {Seat | null} me
+   */
   highlights(module, players, me) {
+    /** @type {Highlight[]} */
     const out = [];
     for (let seat = 0; seat < players.length; seat += 1) {
       if (seat === me) continue;
@@ -91,7 +124,14 @@ export class GameLog {
   }
 }
 
-/** The log in the side column: one entry per step, the newest marked; a click shows that board. */
+/**
+ * The log in the side column: one entry per step, the newest marked; a click shows that board.
+ * @param {HTMLElement} node
+ * @param {GameLog} log
+ * @param {GameModule} module
+ * @param {Frame} frame
+ * @param {(step: Step, said: Said) => void} onPick
+ */
 export function renderLog(node, log, module, frame, onPick) {
   const words = module.wordsFor(frame.players, frame, log.pieces);
   const entries = log.steps.map((step) => {

@@ -1,11 +1,24 @@
+// @ts-check
 // The replay viewer: a finished game step by step (first, back, play, forward, last, a slider),
 // seen by spectators or by one seat.
 
 import { api } from "./api.js";
 import { GAMES, GAME_TITLES, notePieces } from "./games.js";
-import { el, iconButton, link, put, setTitle, titleCase } from "./ui.js";
+import { el, fieldValue, iconButton, link, messageOf, put, setTitle, titleCase } from "./ui.js";
 
-/** A finished game step by step, as spectators or one seat knew it. */
+/** @typedef {import("./types").BoardFrame} BoardFrame */
+/** @typedef {import("./types").Pieces} Pieces */
+/** @typedef {import("./types").Renderer} Renderer */
+/** @typedef {import("./types").Replay} Replay */
+/** @typedef {import("./types").Screen} Screen */
+/** @typedef {import("./types").Seat} Seat */
+
+/**
+ * A finished game step by step, as spectators or one seat knew it.
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @returns {Screen}
+ */
 export function replayScreen(root, id) {
   const parts = {
     banner: el("div", { class: "banner" }),
@@ -23,18 +36,23 @@ export function replayScreen(root, id) {
     el("section", { class: "board-col" }, parts.banner, parts.board),
     el("aside", { class: "side" }, deck, parts.hand, parts.scores,
       el("div", { class: "card" }, el("h3", {}, "This step"), parts.log))));
+  /** @type {Replay | null} */
   let data = null;
   let step = 0;
-  let seat = null;
+  /** @type {Seat | null} */
+  let seat = null; // whose view: null for spectators
+  /** @type {Renderer | null} */
   let renderer = null;
-  let timer = null;
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let timer;
+  /** @type {Pieces} */
   let pieces = {};
 
   async function load() {
     try {
       data = await api.replay(id, seat);
     } catch (error) {
-      put(root, el("div", { class: "card" }, el("h1", {}, "No replay"), el("p", {}, error.message), link("#/", "Back")));
+      put(root, el("div", { class: "card" }, el("h1", {}, "No replay"), el("p", {}, messageOf(error)), link("#/", "Back")));
       return;
     }
     for (const s of data.steps) notePieces(pieces, s.view);
@@ -44,9 +62,11 @@ export function replayScreen(root, id) {
   }
 
   function render() {
+    if (!data) return;
     const module = GAMES[data.game];
     const s = data.steps[step];
     const lastStep = data.steps.length - 1;
+    /** @type {BoardFrame} */
     const frame = {
       ...s.view,
       to_move: null,
@@ -73,9 +93,9 @@ export function replayScreen(root, id) {
         iconButton("next", "Step forward", { id: "replay-next", onclick: () => go(step + 1) }),
         iconButton("last", "Last step", { id: "replay-last", onclick: () => go(lastStep) })),
       el("input", { type: "range", min: 0, max: lastStep, value: step, id: "replay-slider", "aria-label": "step",
-        oninput: (e) => go(Number(e.target.value)) }),
+        oninput: (e) => go(Number(fieldValue(e))) }),
       el("label", { class: "seat-choice" }, "Seen by",
-        el("select", { onchange: (e) => { seat = e.target.value === "" ? null : Number(e.target.value); load(); } },
+        el("select", { onchange: (e) => { seat = fieldValue(e) === "" ? null : Number(fieldValue(e)); load(); } },
           el("option", { value: "", selected: seat === null }, "spectators"),
           data.players.map((p, i) => el("option", { value: i, selected: seat === i }, titleCase(p))))),
       link(`#/analysis/${id}`, "Analysis of this game", { id: "replay-analysis" }),
@@ -83,7 +103,9 @@ export function replayScreen(root, id) {
     ));
   }
 
+  /** @param {number} n */
   function go(n) {
+    if (!data) return;
     step = Math.max(0, Math.min(data.steps.length - 1, n));
     if (step === data.steps.length - 1 && timer) toggle();
     render();
@@ -92,7 +114,7 @@ export function replayScreen(root, id) {
   function toggle() {
     if (timer) {
       clearInterval(timer);
-      timer = null;
+      timer = undefined;
     } else {
       timer = setInterval(() => go(step + 1), 600);
     }

@@ -1,3 +1,4 @@
+// @ts-check
 // The game screen: a seat's own table, the hot-seat screen (one screen for every person, hands
 // covered between turns) and spectators'; the board, hand and controls come from the game's
 // module, the log from log.js. Also the seat pages: an invite exchanged for its seat.
@@ -8,10 +9,27 @@ import { GameLog, renderLog } from "./log.js";
 import { remember, remembered } from "./state.js";
 import {
   capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, percent, put, setSound,
-  setStatus, setTitle, soundOn, titleCase, toast,
+  setStatus, setTitle, soundOn, titleCase, toast, messageOf,
 } from "./ui.js";
 
-/** This browser's seat at the game (`mode` "seat") or its hot-seat screen ("hotseat"). */
+/** @typedef {import("./types").BoardFrame} BoardFrame */
+/** @typedef {import("./types").Frame} Frame */
+/** @typedef {import("./types").GameModule} GameModule */
+/** @typedef {import("./types").Hint} Hint */
+/** @typedef {import("./types").Renderer} Renderer */
+/** @typedef {import("./types").Said} Said */
+/** @typedef {import("./types").Screen} Screen */
+/** @typedef {import("./types").Seat} Seat */
+/** @typedef {import("./types").Step} Step */
+/** @typedef {import("./types").TableContext} TableContext */
+
+/**
+ * This browser's seat at the game (`mode` "seat") or its hot-seat screen ("hotseat").
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @param {"seat" | "hotseat"} mode
+ * @returns {Screen | null}
+ */
 export function seatScreen(root, id, mode) {
   const token = remembered(id)?.[mode === "seat" ? "token" : "table_token"];
   if (token) return tableScreen(root, id, token, mode);
@@ -21,7 +39,13 @@ export function seatScreen(root, id, mode) {
   return null;
 }
 
-/** An invite link: its one-time code is exchanged for the seat, then the seat's page opens. */
+/**
+ * An invite link: its one-time code is exchanged for the seat, then the seat's page opens.
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @param {string} code
+ * @returns {null}
+ */
 export function inviteScreen(root, id, code) {
   root.append(el("div", { class: "card" }, el("p", { class: "muted" }, "Taking your seat…")));
   api.join(id, code).then((joined) => {
@@ -37,7 +61,14 @@ export function inviteScreen(root, id, code) {
   return null;
 }
 
-/** The game as one seat, the hot-seat screen or a spectator sees it, live over a WebSocket. */
+/**
+ * The game as one seat, the hot-seat screen or a spectator sees it, live over a WebSocket.
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @param {string | null} token the seat's, the hot seat's, or none (spectators)
+ * @param {"seat" | "hotseat" | "spectator"} mode
+ * @returns {Screen}
+ */
 export function tableScreen(root, id, token, mode) {
   const parts = {
     banner: el("div", { class: "banner", id: "banner" }),
@@ -60,21 +91,31 @@ export function tableScreen(root, id, token, mode) {
       parts.extra));
   root.append(screen);
 
+  /** @type {Renderer | null} */
   let renderer = null;
+  /** @type {GameModule | null} */
   let module = null;
+  /** @type {Frame | null} the latest frame */
   let last = null;
+  /** @type {Seat | null} */
   let shownSeat = null; // hot seat: the person whose hand is on screen
+  /** @type {Seat | null} */
   let coverFor = null;
   let endShown = false;
+  /** @type {string | null} the version whose decision panel is open */
   let decisionShown = null;
   let wasMine = false;
-  let past = null; // the past board on screen: {ply, frame}
-  let hints = null; // {version, list} | "loading"
+  /** @type {{ply: number, frame: BoardFrame} | null} the past board on screen */
+  let past = null;
+  /** @type {{version: number, list: Hint[]} | "loading" | null} */
+  let hints = null;
   let outcomeShown = 0;
   let heard = false; // no sound for the page's first frame: only for a turn that comes
   const log = new GameLog(id, token, mode);
+  /** @type {Map<string, Promise<string | null>>} why each action is not legal, by version */
   const explained = new Map();
 
+  /** @type {TableContext} */
   const ctx = {
     mode,
     act(action) {
@@ -85,11 +126,13 @@ export function tableScreen(root, id, token, mode) {
     undo() { live.undo(); },
     explain(action) {
       const key = `${last?.table.version}|${action}`;
-      if (!explained.has(key)) {
-        explained.set(key, api.explain(id, action, token).then((answer) => (answer.legal ? null : answer.reason))
-          .catch((error) => error.message));
+      let reason = explained.get(key);
+      if (!reason) {
+        reason = api.explain(id, action, token).then((answer) => (answer.legal ? null : answer.reason))
+          .catch((error) => messageOf(error));
+        explained.set(key, reason);
       }
-      return explained.get(key);
+      return reason;
     },
   };
 
@@ -106,14 +149,23 @@ export function tableScreen(root, id, token, mode) {
     },
   });
 
-  if (mode === "seat") remember(id, { token });
+  if (mode === "seat" && token) remember(id, { token });
 
+  /**
+   * The bot seat deciding now, if a bot decides.
+   * @param {Frame} frame
+   */
   function thinkingSeat(frame) {
     const seat = frame.to_move;
     if (seat === null || seat === undefined || frame.table.status === "over") return null;
     return (frame.table.seats[seat] || "").startsWith("bot:") ? seat : null;
   }
 
+  /**
+   * Draw a frame: the board, the decision, the log, the banner, the title.
+   * @param {Frame} frame
+   * @param {boolean} [again] the frame on screen drawn again (no new change)
+   */
   function show(frame, again = false) {
     last = frame;
     const game = frame.table.game;
@@ -152,7 +204,7 @@ export function tableScreen(root, id, token, mode) {
           title: `Pass the screen to ${titleCase(frame.players[seat])}`,
           body: [el("p", {}, "Hands stay hidden until the next player is ready.")],
           buttons: [{ label: `I am ${titleCase(frame.players[seat])}: show my tiles`, kind: "primary",
-            action: "reveal", onclick: () => { shownSeat = seat; coverFor = null; show(last, true); } }],
+            action: "reveal", onclick: () => { shownSeat = seat; coverFor = null; if (last) show(last, true); } }],
         });
       }
       return;
@@ -197,8 +249,12 @@ export function tableScreen(root, id, token, mode) {
   }
 
 
-  /** The result of a conflict decided by the last change, in a panel that stays until closed. */
+  /**
+   * The result of a conflict decided by the last change, in a panel that stays until closed.
+   * @param {Frame} frame
+   */
   function outcome(frame) {
+    if (!module) return;
     const found = module.conflictOutcome(frame.table.events, frame);
     if (!found || frame.table.version === outcomeShown) return;
     outcomeShown = frame.table.version;
@@ -208,20 +264,34 @@ export function tableScreen(root, id, token, mode) {
       found.lines.map((line) => el("p", { class: "small" }, line))));
   }
 
+  /**
+   * The tab's title says whose turn it is; a chime when it becomes this seat's.
+   * @param {Frame} frame
+   * @param {boolean} mine
+   * @param {boolean} over
+   */
   function notify(frame, mine, over) {
     const who = frame.to_move !== null && frame.to_move !== undefined ? titleCase(frame.players[frame.to_move]) : "";
+    const seat = frame.table.seat;
     if (over) setTitle("Game over");
-    else if (mine) setTitle(mode === "hotseat" ? `${titleCase(frame.players[frame.table.seat])}: your turn` : "Your turn");
-    else if (mode === "hotseat" && frame.table.seats[frame.to_move] === "human") setTitle(`${who}: your turn`);
+    else if (mine && seat !== null) setTitle(mode === "hotseat" ? `${titleCase(frame.players[seat])}: your turn` : "Your turn");
+    else if (mode === "hotseat" && frame.to_move !== null && frame.table.seats[frame.to_move] === "human") setTitle(`${who}: your turn`);
     else setTitle(`Waiting for ${who}`);
     if (mine && !wasMine && heard) chime();
     heard = true;
   }
 
+  /**
+   * The board after a move of the log, as this seat saw it then, until "Back to the game".
+   * @param {Step} step
+   * @param {Said} said
+   */
   async function showPast(step, said) {
     try {
       const answer = await api.pastBoard(id, step.ply, token);
       Object.assign(log.pieces, answer.pieces || {});
+      if (!last || !module || !renderer) return; // the log shows once a frame has come
+      /** @type {BoardFrame} */
       const frame = {
         ...answer.view,
         to_move: answer.to_move,
@@ -241,11 +311,11 @@ export function tableScreen(root, id, token, mode) {
       parts.past.hidden = false;
       put(parts.past, el("span", {}, el("strong", {}, `Move ${step.ply} of ${log.moves}`), ` · ${said.text}`),
         el("button", { class: "btn primary", id: "back-to-game", onclick: leavePast }, icon("back"), " Back to the game"));
-      for (const li of parts.log.querySelectorAll(".log-entry")) li.classList.toggle("shown", Number(li.dataset.ply) === step.ply);
+      for (const li of /** @type {NodeListOf<HTMLElement>} */ (parts.log.querySelectorAll(".log-entry"))) li.classList.toggle("shown", Number(li.dataset.ply) === step.ply);
       clear(parts.decision);
       drawAssist(last, false);
     } catch (error) {
-      toast(error.message);
+      toast(messageOf(error));
     }
   }
 
@@ -258,12 +328,19 @@ export function tableScreen(root, id, token, mode) {
     if (last) show(last, true);
   }
 
+  /**
+   * The hint button and its answers, and the sound switch.
+   * @param {Frame} frame
+   * @param {boolean} mine
+   */
   function drawAssist(frame, mine) {
     clear(parts.assist);
+    const game = module;
+    if (!game) return;
     const sound = el("button", {
       class: `btn small icon-btn${soundOn() ? " on" : ""}`, id: "sound", "aria-pressed": soundOn() ? "true" : "false",
       title: "A sound when it becomes your turn",
-      onclick: () => { setSound(!soundOn()); if (soundOn()) chime(); drawAssist(last, mine); },
+      onclick: () => { setSound(!soundOn()); if (soundOn()) chime(); if (last) drawAssist(last, mine); },
     }, icon("bell", 16), soundOn() ? " Sound on" : " Sound off");
     const row = [sound];
     if (frame.table.hints && mine && !past) {
@@ -272,17 +349,18 @@ export function tableScreen(root, id, token, mode) {
     const list = [];
     if (hints === "loading") list.push(el("p", { class: "muted", id: "hints-loading" }, el("span", { class: "spinner" }), " The bots are thinking about your move…"));
     else if (hints && hints.version === frame.table.version && mine) {
-      const words = module.wordsFor(frame.players, frame, log.pieces);
+      const words = game.wordsFor(frame.players, frame, log.pieces);
       list.push(el("ol", { class: "hints", id: "hints" }, hints.list.map((h) => el("li", { class: "hint-row", "data-action": h.action },
-        el("div", {}, el("strong", {}, capitalised(module.describeAction(h.action, words))), el("span", { class: "chance" }, ` win chance ${percent(h.win_chance)}`)),
-        el("p", { class: "small muted" }, capitalised(module.reasonWords(h.reason, words))),
+        el("div", {}, el("strong", {}, capitalised(game.describeAction(h.action, words))), el("span", { class: "chance" }, ` win chance ${percent(h.win_chance)}`)),
+        el("p", { class: "small muted" }, capitalised(game.reasonWords(h.reason, words))),
         el("div", { class: "hint-buttons" },
-          el("button", { class: "btn small", onclick: () => renderer.preview?.(h.action) }, "Show"),
+          el("button", { class: "btn small", onclick: () => renderer?.preview(h.action) }, "Show"),
           el("button", { class: "btn small primary", "data-play": h.action, onclick: () => ctx.act(h.action) }, "Play it"))))));
     }
     parts.assist.append(el("div", { class: "card assist-card" }, el("div", { class: "assist-row" }, row), list));
   }
 
+  /** @param {Frame} frame */
   async function askHint(frame) {
     hints = "loading";
     drawAssist(frame, true);
@@ -291,7 +369,7 @@ export function tableScreen(root, id, token, mode) {
       hints = { version: answer.version, list: answer.hints };
     } catch (error) {
       hints = null;
-      toast(error.message);
+      toast(messageOf(error));
     }
     if (last) drawAssist(last, last.table.seat !== null && last.to_move === last.table.seat && last.table.status !== "over");
   }
@@ -301,8 +379,11 @@ export function tableScreen(root, id, token, mode) {
   };
 }
 
-/** On a phone the decision is a sheet over the bottom of the screen: scroll the page so that
- * the conflict on the board (its leaders) sits above it. */
+/**
+ * On a phone the decision is a sheet over the bottom of the screen: scroll the page so that
+ * the conflict on the board (its leaders) sits above it.
+ * @param {HTMLElement} sheet
+ */
 function keepInView(sheet) {
   const leaders = [...document.querySelectorAll(".board .conflict-leader")];
   if (!leaders.length || getComputedStyle(sheet).position !== "fixed") return;
@@ -312,6 +393,13 @@ function keepInView(sheet) {
   if (lowest > top - 8) window.scrollBy(0, Math.min(lowest - top + 24, highest - 60));
 }
 
+/**
+ * The line above the board: the game, whose decision it is (or a bot thinking), who this is.
+ * @param {HTMLElement} node
+ * @param {Frame} frame
+ * @param {string} mode
+ * @param {Seat | null} thinking
+ */
 function banner(node, frame, mode, thinking) {
   const t = frame.table;
   const players = frame.players;
@@ -334,6 +422,13 @@ function banner(node, frame, mode, thinking) {
     el("span", { class: "muted detail" }, el("span", { class: "sep" }, "· "), `${who} · move ${t.moves}`));
 }
 
+/**
+ * The invite links this browser made whose seats are still free.
+ * @param {HTMLElement} node
+ * @param {string} id
+ * @param {Frame} frame
+ * @param {string} mode
+ */
 function invites(node, id, frame, mode) {
   if (mode !== "seat") { clear(node); return; }
   const saved = remembered(id);
@@ -347,11 +442,13 @@ function invites(node, id, frame, mode) {
       const url = `${location.origin}/#/invite/${id}/${s.invite}`;
       return el("div", { class: "invite" },
         el("span", {}, titleCase(frame.players[s.seat])),
-        el("input", { readonly: true, value: url, "data-invite-seat": s.seat, onclick: (e) => e.target.select() }),
+        el("input", { readonly: true, value: url, "data-invite-seat": s.seat,
+          onclick: (e) => /** @type {HTMLInputElement} */ (e.target).select() }),
         el("button", { class: "btn", onclick: () => copy(url) }, "Copy"));
     })));
 }
 
+/** @param {string} text */
 async function copy(text) {
   try {
     await navigator.clipboard.writeText(text);
@@ -361,6 +458,12 @@ async function copy(text) {
   }
 }
 
+/**
+ * The end screen: the ranking, the analysis and the replay.
+ * @param {GameModule} module
+ * @param {Frame} frame
+ * @param {string} id
+ */
 function showEnd(module, frame, id) {
   const result = [...(frame.table.result || [])].sort((a, b) => a.place - b.place);
   dialog({
