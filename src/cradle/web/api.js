@@ -33,7 +33,8 @@ export class ApiError extends Error {
  * @param {string} path
  * @param {object} [body]
  * @param {string | null} [token]
- * @returns {Promise<any>} the answer as JSON: each call of `api` below says what it is
+ * @template T
+ * @returns {Promise<T>} the answer as JSON: each call of `api` below says what it is
  */
 async function call(method, path, body, token) {
   /** @type {Record<string, string>} */

@@ -97,10 +97,12 @@ export interface ErrorBody {
 
 // -- views and frames ----------------------------------------------------------------------------
 
-/** What a move did, in the engine's words (`text`) with its details, all public. */
+/** What a move did (the contract's Event): its type, a sentence, the seat that did it, and
+ * each type's own details (`GheosEvent`, `TigrisConflictResult`). */
 export interface GameEvent {
   type: string;
-  text?: string;
+  text: string;
+  seat?: Seat;
   [detail: string]: unknown;
 }
 
@@ -393,7 +395,6 @@ export interface TigrisResult extends SeatResult {
 /** A revolt or war decided: who won, and each side's strength. */
 export interface TigrisConflictResult extends GameEvent {
   type: "revolt_result" | "war_result";
-  text: string;
   winner: Seat;
   loser: Seat;
   attack: number;
@@ -507,7 +508,7 @@ export interface GheosResult extends SeatResult {
   followers: number;
 }
 
-/** What a Gheos event may carry besides its type and text. */
+/** What a Gheos event may carry besides its type and text (each type has some of these). */
 export interface GheosEvent extends GameEvent {
   player?: string;
   tile?: string;
@@ -549,7 +550,7 @@ export interface SavedTable {
 /** Attributes of el() and svg(): strings, numbers, true (present), and false, null or
  * undefined (left out); `on...` an event listener; `dataset` the element's data. */
 export type AttrValue = string | number | boolean | null | undefined | ((event: never) => void) | Record<string, string>;
-type EventAttrs = { [K in keyof GlobalEventHandlersEventMap as `on${K}`]?: (event: GlobalEventHandlersEventMap[K]) => void };
+type EventAttrs = { [K in keyof GlobalEventHandlersEventMap as `on${K}`]?: ((event: GlobalEventHandlersEventMap[K]) => void) | null };
 export interface Attrs extends EventAttrs {
   [attribute: string]: AttrValue;
 }
@@ -627,7 +628,8 @@ export interface Words {
 
 export interface GheosWords extends Words {
   origin: Origin;
-  tile(name: string | undefined): string;
+  label(ref: string | undefined): string;
+  tile(name: string | null | undefined): string;
   area(ref: string): GheosArea | null;
 }
 
@@ -662,9 +664,9 @@ export interface GameModule {
   reasonWords(text: string, words: Words): string;
   conflictOutcome(events: GameEvent[], frame: BoardFrame): Outcome | null;
   createRenderer(parts: BoardParts, ctx: TableContext): Renderer;
-  needsDecision(frame: Frame): boolean;
-  openDecision(container: HTMLElement, frame: Frame, ctx: TableContext): void;
+  needsDecision(frame: BoardFrame): boolean;
+  openDecision(container: HTMLElement, frame: BoardFrame, ctx: TableContext): void;
   /** What another seat is deciding now, in words (a conflict in progress). */
-  waitingFor(frame: Frame): string | null;
+  waitingFor(frame: BoardFrame): string | null;
   resultTable(result: SeatResult[], players: string[]): HTMLElement;
 }
