@@ -1,6 +1,7 @@
 # Quick start: `make play` and `make test` create .venv and install what each needs themselves:
 # `make play` only what playing needs (the server, maturin for the native engines); `make test`
-# every test tool too, and Debian's Chromium and PostgreSQL for the browser and server tests.
+# every test tool too, Debian's Chromium and PostgreSQL for the browser and server tests, and
+# Debian's TypeScript compiler for the web client's type check.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
@@ -18,9 +19,10 @@ NATIVE := src/cradle/_native$(EXT_SUFFIX)
 NATIVE_SOURCES := native/Cargo.toml native/Cargo.lock native/pyproject.toml $(shell find native/src -name '*.rs' 2>/dev/null)
 CARGO := $(shell command -v cargo 2>/dev/null)
 
-# Debian packages the play server's tests need (a real PostgreSQL, a browser for Playwright);
-# apt-get runs only when one is missing, as root or through sudo. `make play` needs neither.
-SYSTEM_PACKAGES := chromium postgresql
+# Debian packages the play server's tests need (a real PostgreSQL, a browser for Playwright) and
+# the web client's type check (tsc, run by node); apt-get runs only when one is missing, as root
+# or through sudo. `make play` needs none of them.
+SYSTEM_PACKAGES := chromium postgresql nodejs node-typescript
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 system-packages:
@@ -74,10 +76,13 @@ rust-test:
 play: $(PLAY_STAMP) native-optional
 	$(BIN)/cradle serve
 
-lint: $(STAMP)
+# The web client (src/cradle/web, plain ES modules with JSDoc types) is type-checked by tsc
+# against tsconfig.json: checkJs, strict, nothing emitted.
+lint: $(STAMP) system-packages
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/lint-imports --no-cache
+	tsc --project tsconfig.json
 	cargo fmt --manifest-path native/Cargo.toml --check
 	cargo clippy --quiet --locked --manifest-path native/Cargo.toml --all-targets -- -D warnings
 
