@@ -348,7 +348,8 @@ def create_app(
                 hotseat=body.hotseat,
                 listed=body.listed,
                 bot_seconds=body.bot_seconds,
-            )
+            ),
+            client_of(request),
         )
 
     @app.get("/api/games/{game_id}")
@@ -556,7 +557,7 @@ def create_app(
             seat, hotseat = await hub.identify(table, token)
         except ApiError as exc:
             await send_error(websocket, exc.status, exc.reason)
-            code = {400: 4400, 403: 4403, 404: 4404, 503: 4503}.get(exc.status, 4500)
+            code = {400: 4400, 403: 4403, 404: 4404, 410: 4410, 503: 4503}.get(exc.status, 4500)
             await websocket.close(code=code, reason=exc.reason[:120])
             return
         except TimeoutError:
