@@ -34,7 +34,7 @@ import random
 import secrets
 import socket
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -343,11 +343,13 @@ class Hub:
         self.background: set[asyncio.Task[None]] = set()
         self.closing = False
         # This process's bot workers: their name on the turns they claim, what wakes them,
-        # the turns in hand, and the games whose bots' moves they stored, in order (tests).
+        # the turns in hand; the bots' moves they stored (numbered, with the game: the latest
+        # thousand), for the fairness tests.
         self.worker = f"{socket.gethostname()[:40]}:{os.getpid()}:{storage.origin[:6]}"
         self.bot_wakeup = asyncio.Event()
         self.bot_jobs: set[asyncio.Task[None]] = set()
-        self.bot_moves: list[str] = []
+        self.bots_made = 0
+        self.bot_moves: deque[tuple[int, str]] = deque(maxlen=1000)
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -1304,8 +1306,8 @@ class Hub:
             table.bot_busy = False
         if not made:
             return "release"
-        self.bot_moves.append(table.id)
-        del self.bot_moves[:-1000]
+        self.bots_made += 1
+        self.bot_moves.append((self.bots_made, table.id))
         return "done"
 
     async def belief(self, table: Table) -> HandBelief | None:
