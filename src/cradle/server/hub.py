@@ -468,7 +468,7 @@ class Hub:
         async with table.lock:
             if table.ended is None:
                 table.ended = status
-                self._changed(table, None, time.time())
+                self._changed(table, None, table.updated)
                 self._close_all(table)
 
     def _close_all(self, table: Table) -> None:
