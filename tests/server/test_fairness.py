@@ -314,3 +314,89 @@ def test_a_claim_skips_a_turn_another_transaction_holds(postgres_url: str) -> No
             assert found is not None and found.game_id == "y"
     finally:
         storage.close()
+
+
+ADDRESSES = 200  # the flood's clients: 127.0.x.y, each a client of its own
+
+
+def flood_address(number: int) -> str:
+    return f"127.0.{1 + number // 250}.{1 + number % 250}"
+
+
+@pytest.mark.long
+def test_a_flood_from_many_addresses_leaves_a_person_a_game_and_a_bot_move(
+    tmp_path: Any,
+) -> None:
+    """Issue 53: 1,000 games from 237 addresses locked everybody out for a day, and 100 tables
+    of `hard` bots from 5 addresses took every bot seat and made a person wait 40 s a move.
+    Here 200 addresses create games and tables of three `hard` bots as fast as they can, with
+    the server's default limits; a person from another address still gets a game and a bot's
+    move within 3 s, again and again."""
+    import threading
+    from collections import Counter
+
+    from tests.server.servers import PlayServer, http_from
+
+    server = PlayServer(
+        f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        bot_delay=0.6,
+        settings=("analyse_finished=false",),
+    ).start()
+    stop = threading.Event()
+    answers: Counter[int] = Counter()
+    kinds = [["human", "human"], ["human", "bot:hard", "bot:hard", "bot:hard"]]
+
+    def flood(first: int) -> None:
+        number = first
+        while not stop.is_set():
+            address = flood_address(number)
+            for seats in kinds:
+                body = {"game": "tigris", "players": len(seats), "seats": seats}
+                try:
+                    status, _ = http_from(address, "POST", server.base + "/api/games", body)
+                except OSError:
+                    status = 0
+                answers[status] += 1
+            number = (number + 4) % ADDRESSES
+
+    threads = [threading.Thread(target=flood, args=(n,), daemon=True) for n in range(4)]
+    waits: list[float] = []
+    try:
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 600
+        while answers[200] < 1500:  # the server is full of the flood's games and bots
+            assert time.monotonic() < deadline, answers
+            time.sleep(0.5)
+        person = "127.200.0.1"
+        for _attempt in range(5):
+            began = time.monotonic()
+            body = {"game": "tigris", "seats": ["human", "bot:easy"]}
+            status, created = http_from(person, "POST", server.base + "/api/games", body)
+            assert status == 200, created
+            url = f"{server.base}/api/games/{created['id']}"
+            token = created["seats"][0]["token"]
+            while True:
+                status, view = http_from(person, "GET", url, token=token)
+                assert status == 200, view
+                if view["table"]["moves"] and view["table"]["last"]["seat"] == 1:
+                    break  # the bot moved
+                if view["legal_actions"]:  # the person begins: they move, the bot answers
+                    action = view["legal_actions"][0]
+                    status, _ = http_from(
+                        person, "POST", url + "/actions", {"action": action}, token
+                    )
+                    assert status == 200
+                    continue
+                assert time.monotonic() - began < 10, "no bot move"
+                time.sleep(0.05)
+            waits.append(time.monotonic() - began)
+            time.sleep(1.0)
+        print(f"\nflood answers {dict(answers)}; the person's game and bot move took {waits}")
+        assert max(waits) <= 3.0, waits
+        assert answers[429] > 0  # the flood did meet the caps
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=60)
+        server.stop()

@@ -1248,17 +1248,25 @@ class Hub:
             outcome, retry = "release", time.time() + RETRY_SECONDS
         finally:
             renew.cancel()
-        if outcome == "drop":
-            await self._db(self.storage.drop_bot_job, job.game_id, job.version)
-        elif outcome == "release":
-            await self._db(self.storage.release_bot_job, job.game_id, self.worker, retry)
+        try:
+            if outcome == "drop":
+                await self._db(self.storage.drop_bot_job, job.game_id, job.version)
+            elif outcome == "release":
+                await self._db(self.storage.release_bot_job, job.game_id, self.worker, retry)
+        except Exception as exc:  # the lease lapses: the turn is taken again then
+            log.warning("giving game %s's bot turn back failed: %s", job.game_id, exc)
 
     async def _renew(self, job: BotJob) -> None:
         while True:
             await asyncio.sleep(RENEW_SECONDS)
             until = time.time() + LEASE_SECONDS
-            if not await self._db(self.storage.renew_bot_job, job.game_id, self.worker, until):
-                return  # taken over (this process stalled): the version check keeps one move
+            try:
+                if not await self._db(self.storage.renew_bot_job, job.game_id, self.worker, until):
+                    return  # taken over (this process stalled): the version keeps one move
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("renewing game %s's bot turn failed: %s", job.game_id, exc)
 
     async def _bot_move(self, job: BotJob) -> str:
         """The move of the bot's turn ``job``: "done" (stored, or made elsewhere), "release"

@@ -812,7 +812,12 @@ class Storage:
         **values: Any,
     ) -> None:
         """Move the game from ``version`` to ``version + 1`` (with ``values``), or Conflict."""
-        condition = [GameRow.id == game_id, GameRow.version == version]
+        # An ended game changes no more (its version moved on when it ended, too).
+        condition = [
+            GameRow.id == game_id,
+            GameRow.version == version,
+            GameRow.status.not_in(ENDED),
+        ]
         if at_moves is not None:
             condition.append(GameRow.moves == at_moves)
         changed = connection.execute(
