@@ -35,6 +35,7 @@ from cradle.server.bots import (
     RETRY_SECONDS,
     bot_decision,
     decide,
+    decision_cost,
     watch_parent,
 )
 from cradle.server.hub import MAX_ACTION_LENGTH, replay_record
@@ -157,6 +158,7 @@ def make_move(storage: Storage, job: BotJob, owner: str, settings: WorkerSetting
             over and settings.analyse and "human" in stored.seats,
             False,
             (seat, decision.clock.spent),
+            decision_cost(stored.seats, after, stored.bot_seconds, settings.bot_seconds),
         )
     except Conflict:
         return "release"  # another worker made it, or the game changed: the version decides

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import functools
 import hashlib
 import logging
 import os
@@ -102,6 +103,24 @@ def server_bot(name: str, seed: int, seconds: float) -> Bot:
     if name in SEARCH_DEFAULTS:
         return search_bot(name, seed, SEARCH_DEFAULTS[name].within(seconds))
     return make_bot(name, seed)
+
+
+@functools.lru_cache(maxsize=256)
+def _budget_seconds(name: str, seconds: float) -> float:
+    budget = getattr(server_bot(name, 0, seconds), "budget", None)
+    return float(getattr(budget, "seconds", None) or 0.0)
+
+
+def decision_cost(seats: list[str], state: Any, table_seconds: float | None, cap: float) -> float:
+    """What the next decision in ``state`` costs the bots' time, for the queue's fair order:
+    the deciding bot's budget per decision on this server (0 for a bot that answers at once,
+    and when no bot decides)."""
+    if state.is_over:
+        return 0.0
+    kind = seats[int(state.to_move)]
+    if not kind.startswith("bot:"):
+        return 0.0
+    return _budget_seconds(kind[4:], min(table_seconds or cap, cap))
 
 
 def turn_clock(name: str) -> TurnClock:

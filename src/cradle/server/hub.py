@@ -53,6 +53,7 @@ from cradle.server.bots import (
     RETRY_SECONDS,
     BotPool,
     bot_decision,
+    decision_cost,
 )
 from cradle.server.history import Step, board_at, history_for, replay_steps
 from cradle.server.limits import Limits
@@ -797,6 +798,7 @@ class Hub:
             version=0,
             bot_seconds=bot_seconds,
             bot_turn=table.bot_turn(),
+            bot_cost=self._bot_cost(table, table.state),
             tokens=dict(table.tokens),
             claimed=dict(table.claimed),
             invites=dict(table.invites),
@@ -1070,6 +1072,7 @@ class Hub:
                         after.is_over and self.analysed(table),
                         person,
                         clock,
+                        self._bot_cost(table, after),
                     )
                 except Conflict:
                     checked = True
@@ -1170,6 +1173,7 @@ class Hub:
                         table.version,
                         "running" if not table.open_seats() else "open",
                         table.bot_turn(before),
+                        self._bot_cost(table, before),
                     )
                 except Conflict:
                     checked = True
@@ -1200,6 +1204,10 @@ class Hub:
                     table.previous = (await self._engine(replay_record, record)).previous
 
     # -- bots ---------------------------------------------------------------------------------
+
+    def _bot_cost(self, table: Table, state: GameState) -> float:
+        """The seconds the next bot decision in ``state`` may take (the queue's fair order)."""
+        return decision_cost(table.seats, state, table.bot_seconds, self.limits.bot_seconds)
 
     async def _bot_loop(self) -> None:
         """This process's bot workers: claim the bots' turns that are due from the database's

@@ -17,7 +17,8 @@ Two kinds of fairness live here, so that every process sees the same:
   counted in :meth:`Storage.create_game`'s own transaction (:class:`Caps`);
 - a bot's turn is a row of ``bot_jobs``, written by the write that makes it the bot's turn and
   removed by the one that makes its move; workers on any machine claim the next one, fairly
-  across clients (:meth:`Storage.claim_bot_job`), under a lease that lapses if they die.
+  across clients by their recent use of the bots (:meth:`Storage.claim_bot_job`), under a
+  lease that lapses if they die.
 
 Everything here is synchronous; the server calls it from worker threads, never the event loop.
 """
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import secrets
 import time
@@ -69,6 +71,11 @@ LIVE = ("open", "running")  # a game in progress
 ENDED = ("expired", "reclaimed")  # ended without a result; nothing changes them any more
 LIVE_WINDOW = 86400.0  # a game people played in counts while it changed this recently
 RECLAIMS = 8  # games one new game may take the place of at most
+# A client's use of the bots: the seconds its turns were given, decaying with this time
+# constant (so a client idle for a few minutes is new again); each turn counts its bot's
+# budget per decision, at least LEAST_COST (the work around any move).
+USAGE_SECONDS = 120.0
+LEAST_COST = 0.02
 MAX_PLAYERS_STORED = 8  # a stored game with more seats than this is corrupt, whatever the game
 
 
@@ -191,19 +198,21 @@ class BotJobRow(Base):
     )
     version: Mapped[int] = mapped_column(Integer)  # the game's version the turn is at
     client: Mapped[str] = mapped_column(String(32), default="")  # the game's, for the order
+    cost: Mapped[float] = mapped_column(Float, default=0.0)  # the bot's budget per decision
     ready: Mapped[float] = mapped_column(Float, index=True)  # not taken before (bot delay)
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the worker on it
     lease: Mapped[float] = mapped_column(Float, default=0.0)  # its claim lapses then
 
 
 class BotClientRow(Base):
-    """When a worker last took a bot's turn of a client's games: the least recently served
-    client goes first (``served`` counts claims, so clocks need not agree)."""
+    """A client's recent use of the bots, kept as ``ln(seconds) + time / USAGE_SECONDS``: the
+    decaying sum of the costs of the turns it was given, at any later time ``t`` equal to
+    ``exp(load - t / USAGE_SECONDS)``, with no update while it waits."""
 
     __tablename__ = "bot_clients"
 
     client: Mapped[str] = mapped_column(String(32), primary_key=True)
-    served: Mapped[int] = mapped_column(BigInteger, index=True)
+    load: Mapped[float] = mapped_column(Float)
 
 
 class BotClockRow(Base):
@@ -308,6 +317,7 @@ class StoredGame:
     version: int = 0
     bot_seconds: float | None = None
     bot_turn: bool = False  # a bot decides now (a bot job is written with the game)
+    bot_cost: float = 0.0  # then: that bot's budget per decision (the queue's fair order)
     client: str | None = None  # the creator's client key, hashed
     tokens: dict[int, str] = field(default_factory=dict)
     claimed: dict[int, bool] = field(default_factory=dict)
@@ -523,7 +533,7 @@ class Storage:
                 connection.execute(
                     insert(InviteRow), {"game_id": game.id, "seat": seat, "code": code}
                 )
-            self._set_job(connection, game.id, game.version, game.bot_turn, now)
+            self._set_job(connection, game.id, game.version, game.bot_turn, now, game.bot_cost)
         return reclaimed
 
     @staticmethod
@@ -641,8 +651,13 @@ class Storage:
         with self.engine.begin() as connection:
             if self.shared:
                 connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": CLAIM_KEY})
+            # Forget the clients with no turn waiting whose use has all but decayed.
+            faded = math.log(LEAST_COST / 100) + now / USAGE_SECONDS
             connection.execute(
-                delete(BotClientRow).where(~exists().where(BotJobRow.client == BotClientRow.client))
+                delete(BotClientRow).where(
+                    BotClientRow.load < faded,
+                    ~exists().where(BotJobRow.client == BotClientRow.client),
+                )
             )
         return expired
 
@@ -658,20 +673,27 @@ class Storage:
     # -- bots' turns: a queue in the database ---------------------------------------------------
 
     def _set_job(
-        self, connection: Connection, game_id: str, version: int, bot_turn: bool, now: float
+        self,
+        connection: Connection,
+        game_id: str,
+        version: int,
+        bot_turn: bool,
+        now: float,
+        cost: float,
     ) -> None:
-        """The game is now at ``version``: its bot's turn waits from ``now`` plus the bot delay
-        if a bot decides, and any earlier one is gone."""
+        """The game is now at ``version``: its bot's turn (costing ``cost`` seconds a decision)
+        waits from ``now`` plus the bot delay if a bot decides, and any earlier one is gone."""
         connection.execute(delete(BotJobRow).where(BotJobRow.game_id == game_id))
         if not bot_turn:
             return
         connection.execute(
             insert(BotJobRow).from_select(
-                ["game_id", "version", "client", "ready", "lease"],
+                ["game_id", "version", "client", "cost", "ready", "lease"],
                 select(
                     GameRow.id,
                     literal(version, Integer),
                     func.coalesce(GameRow.client, ""),
+                    literal(max(0.0, cost), Float),
                     literal(now + self.bot_delay, Float),
                     literal(0.0, Float),
                 ).where(GameRow.id == game_id),
@@ -680,22 +702,40 @@ class Storage:
 
     def claim_bot_job(self, owner: str, now: float, lease: float) -> BotJob | None:
         """Take the next bot's turn that is due and that no live worker holds, for ``lease``
-        seconds (renew it while thinking): of the client served least recently, then the
-        oldest. None when no turn is due.
+        seconds (renew it while thinking), and count its cost against its client.
+
+        The fair order: the turn whose client would have used the bots least, counting this
+        turn (recent use decays: :data:`USAGE_SECONDS`), then the oldest. So a client whose
+        forty tables keep the bots busy waits while a client with one table gets its move, new
+        clients and cheap bots go first, and clients that all want more than there is share
+        the bots' time equally. None when no turn is due.
 
         PostgreSQL: claims take turns under an advisory lock (so the order is the same for
         every worker on every machine), and a row another transaction holds is skipped
         (``FOR UPDATE SKIP LOCKED``). SQLite has one process, whose writes are serialised.
         """
         due = (BotJobRow.ready <= now) & (BotJobRow.owner.is_(None) | (BotJobRow.lease < now))
+        scaled = now / USAGE_SECONDS
+        exponent = BotClientRow.load - scaled
+        use = case(
+            (BotClientRow.load.is_(None) | (exponent < -700.0), 0.0),
+            else_=func.exp(exponent),
+        )
+        cost = case((BotJobRow.cost < LEAST_COST, LEAST_COST), else_=BotJobRow.cost)
         with self.engine.begin() as connection:
             if self.shared:
                 connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": CLAIM_KEY})
             row = connection.execute(
-                select(BotJobRow.game_id, BotJobRow.version, BotJobRow.client)
+                select(
+                    BotJobRow.game_id,
+                    BotJobRow.version,
+                    BotJobRow.client,
+                    BotJobRow.cost,
+                    BotClientRow.load,
+                )
                 .outerjoin(BotClientRow, BotClientRow.client == BotJobRow.client)
                 .where(due)
-                .order_by(func.coalesce(BotClientRow.served, 0), BotJobRow.ready, BotJobRow.game_id)
+                .order_by(use + cost, BotJobRow.ready, BotJobRow.game_id)
                 .limit(1)
                 .with_for_update(skip_locked=True, of=BotJobRow)
             ).first()
@@ -707,15 +747,14 @@ class Storage:
                 .where(BotJobRow.game_id == game_id)
                 .values(owner=owner, lease=now + lease)
             )
-            served = (
-                connection.execute(select(func.coalesce(func.max(BotClientRow.served), 0))).scalar()
-                or 0
-            ) + 1
-            changed = connection.execute(
-                update(BotClientRow).where(BotClientRow.client == client).values(served=served)
-            ).rowcount
-            if changed != 1:
-                connection.execute(insert(BotClientRow), {"client": client, "served": served})
+            used = 0.0 if row.load is None else math.exp(max(-700.0, row.load - scaled))
+            load = math.log(used + max(LEAST_COST, float(row.cost))) + scaled
+            if row.load is None:
+                connection.execute(insert(BotClientRow), {"client": client, "load": load})
+            else:
+                connection.execute(
+                    update(BotClientRow).where(BotClientRow.client == client).values(load=load)
+                )
             clocks = {
                 int(seat): float(spent)
                 for seat, spent in connection.execute(
@@ -725,6 +764,14 @@ class Storage:
                 )
             }
         return BotJob(game_id, int(row.version), client, clocks)
+
+    def bot_use(self, client: str, now: float) -> float:
+        """The recent use of the bots of the client with key ``client`` (hashed), in seconds."""
+        with self.engine.connect() as connection:
+            load = connection.execute(
+                select(BotClientRow.load).where(BotClientRow.client == client)
+            ).scalar()
+        return 0.0 if load is None else math.exp(max(-700.0, load - now / USAGE_SECONDS))
 
     def renew_bot_job(self, game_id: str, owner: str, until: float) -> bool:
         """Keep the claim on a bot's turn until ``until``; False when it is no longer ours."""
@@ -854,6 +901,7 @@ class Storage:
         analyse: bool = False,
         person: bool = False,
         clock: tuple[int, float] | None = None,
+        bot_cost: float = 0.0,
     ) -> float:
         """Store action number ``ply``; Conflict unless the game stands at ``ply``/``version``.
 
@@ -863,7 +911,7 @@ class Storage:
         ``person``: a person moved at a table with no open seat (the game is played: it no
         longer expires in minutes). ``clock``: (seat, seconds) a bot seat has now spent in its
         turn. The bot's turn this move ends is removed, and the next one written if a bot
-        decides next (``bot_turn``).
+        decides next (``bot_turn``, its bot's budget per decision ``bot_cost``).
         """
 
         def work(connection: Connection, now: float) -> None:
@@ -884,7 +932,7 @@ class Storage:
                 insert(ActionRow),
                 {"game_id": game_id, "ply": ply, "seat": seat, "action": action},
             )
-            self._set_job(connection, game_id, version + 1, bot_turn, now)
+            self._set_job(connection, game_id, version + 1, bot_turn, now, bot_cost)
             if clock is not None:
                 connection.execute(
                     delete(BotClockRow).where(
@@ -901,7 +949,13 @@ class Storage:
         return self._write(game_id, version, work, f"{ply} {seat} {action}")
 
     def undo_action(
-        self, game_id: str, ply: int, version: int, status: str, bot_turn: bool
+        self,
+        game_id: str,
+        ply: int,
+        version: int,
+        status: str,
+        bot_turn: bool,
+        bot_cost: float = 0.0,
     ) -> float:
         """Forget the last action (number ``ply - 1``) of a game at ``ply``/``version``."""
 
@@ -920,7 +974,7 @@ class Storage:
             connection.execute(
                 delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.ply >= ply - 1)
             )
-            self._set_job(connection, game_id, version + 1, bot_turn, now)
+            self._set_job(connection, game_id, version + 1, bot_turn, now, bot_cost)
 
         return self._write(game_id, version, work)
 
@@ -1288,6 +1342,8 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     # WAL keeps readers off the writer's back; NORMAL sync is durable against a killed
     # process (the OS holds the written pages), which is the crash the server must survive.
     connection.isolation_level = None  # transactions are begun by _sqlite_begin instead
+    # The bots' queue orders by exp(); a SQLite built without its math functions gets ours.
+    connection.create_function("exp", 1, math.exp, deterministic=True)
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
