@@ -1,10 +1,11 @@
 """`cradle bots`: bot workers on any machine, making the bots' moves of one PostgreSQL database.
 
 Each worker process claims the next bot's turn that is due from the database's queue
-(:meth:`cradle.server.storage.Storage.claim_bot_job`: the client served least recently first,
-then the oldest turn), loads the game, replays its record, decides with the server's own bot
-code (:func:`cradle.server.bots.decide`: the table's belief over the hands for Tigris, the
-seat's turn clock as stored) and stores the move with the compare-and-set on the game's version.
+(:meth:`cradle.server.storage.Storage.claim_bot_job`: the client that used the bots least
+lately first, then the oldest turn), loads the game, replays its record, decides with the
+server's own bot code (:func:`cradle.server.bots.decide`: the table's belief over the hands for
+Tigris, the seat's turn clock as stored) and stores the move with the compare-and-set on the
+game's version.
 The write notifies the serving processes, which push the move to their clients. While it
 thinks, the worker renews its claim; a worker killed mid-thought loses the claim when the lease
 lapses, and another worker takes the turn over. A turn done twice still makes one move.

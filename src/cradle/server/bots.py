@@ -1,8 +1,8 @@
 """The bots' decisions for the server: what a bot's turn asks for, and a few worker processes.
 
 - Which bots' turn comes next is decided in the database (:meth:`Storage.claim_bot_job`: the
-  client served least recently first, then the oldest turn), by the serving process's own
-  workers (``Hub``) or by ``cradle bots`` processes (:mod:`cradle.server.botqueue`).
+  client that used the bots least lately first, then the oldest turn), for the serving
+  process's own workers (``Hub``) and ``cradle bots`` processes (:mod:`cradle.server.botqueue`).
 - Each decision runs on one worker, single-threaded, within the table's thinking budget, itself
   capped by the operator (``Limits.bot_seconds``): a level that would search on every core
   (``expert``) searches on one worker here, for at most that long.
