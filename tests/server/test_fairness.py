@@ -445,3 +445,31 @@ def test_a_flood_from_many_addresses_leaves_a_person_a_game_and_a_bot_move(
         for thread in threads:
             thread.join(timeout=60)
         server.stop()
+
+
+def test_a_database_from_before_the_queue_gets_its_bots_turns(tmp_path: Any) -> None:
+    """An older server kept no bots' turns, clients or `played`: at start-up each game where a
+    bot decides gets its turn, and a game with moves counts as played (it never expires)."""
+    import sqlite3
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    storage = Storage(url)
+    storage.create_game(stored_game("bots", ["bot:greedy", "human"], "a"))
+    storage.create_game(stored_game("moved", ["human", "human"], "a"))
+    storage.append_action("moved", 0, 0, 0, "pass", "running", None, False)
+    storage.close()
+    with sqlite3.connect(tmp_path / "old.sqlite3") as db:
+        for table in ("bot_jobs", "bot_clients", "bot_clocks"):
+            db.execute(f"DROP TABLE {table}")
+        db.execute("DROP INDEX ix_games_client")
+        for column in ("client", "played"):
+            db.execute(f"ALTER TABLE games DROP COLUMN {column}")
+    storage = Storage(url)
+    try:
+        assert [job["game_id"] for job in storage.bot_jobs()] == ["bots"]
+        later = time.time() + 3600
+        assert storage.expire_unplayed(later, 600.0) == ["bots"]  # nobody played there
+        assert storage.bot_jobs() == []
+        assert storage.load("moved").status == "running"  # type: ignore[union-attr]
+    finally:
+        storage.close()
