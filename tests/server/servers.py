@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,6 +40,29 @@ def http(method: str, url: str, body: Any = None, token: str | None = None) -> A
     request = urllib.request.Request(url, data=data, method=method, headers=headers)
     with urllib.request.urlopen(request, timeout=30) as answer:
         return json.loads(answer.read())
+
+
+def http_from(
+    source: str, method: str, url: str, body: Any = None, token: str | None = None
+) -> tuple[int, Any]:
+    """(status, JSON answer) of a request sent from the loopback address ``source`` (any
+    127.x.y.z: the server sees a different client for each)."""
+    import http.client
+
+    parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(
+        parts.hostname or "127.0.0.1", parts.port, timeout=30, source_address=(source, 0)
+    )
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    try:
+        data = None if body is None else json.dumps(body)
+        connection.request(method, parts.path or "/", body=data, headers=headers)
+        answer = connection.getresponse()
+        return answer.status, json.loads(answer.read() or b"null")
+    finally:
+        connection.close()
 
 
 class PlayServer:

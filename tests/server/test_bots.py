@@ -66,14 +66,16 @@ def test_a_table_has_one_decision_in_the_pool_at_a_time() -> None:
 
 
 def test_a_hard_seat_thinks_within_its_turn_allowance(client: object) -> None:
-    """The hub keeps a turn clock per bot seat: ``hard`` gets its turn allowance however
-    many decisions the turn holds (issue 15: what players wait for)."""
+    """Each bot seat keeps a turn clock, stored with its moves (so that a turn whose decisions
+    different workers make keeps it): ``hard`` gets its turn allowance however many decisions
+    the turn holds (issue 15: what players wait for)."""
     import random
     import time
 
     from fastapi.testclient import TestClient
 
     from cradle.ai import LEVELS
+    from cradle.server.bots import turn_clock
     from cradle.server.hub import Hub
     from tests.server.conftest import auth, create, token_of
 
@@ -82,14 +84,12 @@ def test_a_hard_seat_thinks_within_its_turn_allowance(client: object) -> None:
     game_id = created["id"]
     token = token_of(created, 0)
     hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    table = hub.tables[game_id]
     rng = random.Random(3)
     deadline = time.monotonic() + 120
     moves = 0
 
     def thought_in_its_turn() -> bool:
-        clock = table.turn_clocks.get((1, "hard"))
-        return clock is not None and clock.spent > 0.0
+        return hub.storage.bot_clocks(game_id).get(1, 0.0) > 0.0
 
     while moves < 6 or not thought_in_its_turn():
         assert time.monotonic() < deadline, "the game stopped moving"
@@ -103,8 +103,7 @@ def test_a_hard_seat_thinks_within_its_turn_allowance(client: object) -> None:
         )
         assert answer.status_code == 200, answer.text
         moves += 1
-    clock = table.turn_clocks[1, "hard"]
-    assert clock.turn_seconds == LEVELS["hard"].turn_seconds
+    assert turn_clock("hard").turn_seconds == LEVELS["hard"].turn_seconds
 
 
 def _imported_knowledge() -> bool:

@@ -87,6 +87,23 @@ def test_serve_without_port_takes_cradle_port(tmp_path: Path, default_port_is_bu
     assert f"cannot listen on 127.0.0.1:{default_port_is_busy}" in answer.stderr
 
 
+def test_bots_run_beside_postgresql_servers_only(tmp_path: Path) -> None:
+    """`cradle bots` serves a PostgreSQL database; a SQLite file's bots are its server's own,
+    so `cradle serve --no-bots` needs PostgreSQL too."""
+    db = tmp_path / "games.sqlite3"
+    answer = run("bots", "--database", f"sqlite:///{db}")
+    assert answer.returncode == 2 and "needs PostgreSQL" in answer.stderr
+    answer = run("bots", "--database", "postgresql://nobody@127.0.0.1:1/none")
+    assert answer.returncode == 2 and "cannot open the database" in answer.stderr
+    answer = run("bots", "--database", "postgresql://x@127.0.0.1:1/y", "--workers", "0")
+    assert answer.returncode == 2 and "--workers" in answer.stderr
+    answer = run("serve", "--port", str(free_port()), "--db", str(db), "--no-bots")
+    assert answer.returncode == 2 and "--no-bots needs PostgreSQL" in answer.stderr
+    answer = run("serve", "--port", str(free_port()), "--db", str(db), "--unplayed-minutes", "0")
+    assert answer.returncode == 2 and "unplayed_minutes" in answer.stderr
+    assert "Traceback" not in answer.stderr
+
+
 def test_loadtest_refuses_other_hosts_and_bad_counts() -> None:
     answer = run("loadtest", "--url", "http://192.168.1.10:8000")
     assert answer.returncode == 2 and "loopback" in answer.stderr

@@ -10,7 +10,7 @@ import pytest
 
 from cradle.ai import make_bot
 from cradle.core.record import GameRecord
-from cradle.server.hub import bot_seed
+from cradle.server.bots import bot_seed
 from tests.server.conftest import GAMES
 from tests.server.servers import PlayServer
 

@@ -123,7 +123,8 @@ def test_lobby_rows_hold_no_secrets_and_skip_unlisted(any_db_url: str) -> None:
         assert not {"seed", "table_token", "tokens", "options"} & set(rows[0])
         assert sorted(storage.unfinished()) == ["private", "shown"]
         assert storage.count_games() == 2
-        assert storage.live_counts(0.0) == (2, 2)  # each has one bot seat
+        # Both count; their random bots cost nothing.
+        assert storage.live_use(time.time(), 600.0) == (2, 0)
     finally:
         storage.close()
 

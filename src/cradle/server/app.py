@@ -408,7 +408,8 @@ def create_app(
                 hotseat=body.hotseat,
                 listed=body.listed,
                 bot_seconds=body.bot_seconds,
-            )
+            ),
+            client_of(request),
         )
 
     @app.get("/api/games/{game_id}")
@@ -637,7 +638,7 @@ def create_app(
                 raise unavailable(exc) from None
         except ApiError as refused:
             await send_error(websocket, refused.status, refused.reason)
-            code = {400: 4400, 403: 4403, 404: 4404, 503: 4503}.get(refused.status, 4500)
+            code = {400: 4400, 403: 4403, 404: 4404, 410: 4410, 503: 4503}.get(refused.status, 4500)
             await websocket.close(code=code, reason=refused.reason[:120])
             return
         except TimeoutError:

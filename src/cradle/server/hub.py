@@ -8,8 +8,13 @@ A table's lock orders its changes; different tables never wait for each other.
 The database is the truth and the tables are copies of it. Every write names the version it
 expects (:mod:`cradle.server.storage`); when another process changed the game first, the table
 is reloaded and the request decided again on the fresh state. With PostgreSQL, each process
-hears the others' writes (``LISTEN``) and pushes them to its own WebSocket clients, and takes a
-bot's turn only while it holds the game's advisory lock.
+hears the others' writes (``LISTEN``) and pushes them to its own WebSocket clients.
+
+Bots' turns wait in the database (``bot_jobs``, written with the change that makes a bot
+decide); this process's bot workers claim them in the queue's fair order, as do ``cradle bots``
+processes on any machine (:mod:`cradle.server.botqueue`). New games are counted against the
+caps per client and for the server in the database too, and a game nobody played in expires
+after ``Limits.unplayed_minutes`` (answering 410 from then on).
 
 What a seat sees of an action always goes through :func:`cradle.server.redact.public_action`.
 The hub talks to the games only through the contract (:mod:`cradle.games`) and to bots through
@@ -24,10 +29,12 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import random
 import secrets
+import socket
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -35,24 +42,36 @@ from typing import Any, TypeVar
 
 from cradle.ai import bot_names
 from cradle.ai.belief import HandBelief, replayed
-from cradle.ai.waiting import TurnClock
 from cradle.core.contract import Event, GameModule, GameState
 from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
 from cradle.server.assist import HINT, Analyst, AssistPool, hint_work, work_seed
-from cradle.server.bots import BotPool, turn_clock
+from cradle.server.bots import (
+    LEASE_SECONDS,
+    POLL_SECONDS,
+    RENEW_SECONDS,
+    RETRY_SECONDS,
+    BotPool,
+    bot_decision,
+    decision_cost,
+)
 from cradle.server.history import Step, board_at, history_for, replay_steps
 from cradle.server.limits import Limits
 from cradle.server.redact import UndoEvent, public_action, public_events
 from cradle.server.storage import (
     DATABASE_ERRORS,
+    ENDED,
     NOTIFY_CHANNEL,
+    BotJob,
+    CapReached,
+    Caps,
     Conflict,
     CorruptGame,
     Notice,
     ReadOnly,
     Storage,
     StoredGame,
+    client_hash,
     trouble,
 )
 
@@ -68,10 +87,10 @@ SEND_QUEUE_LIMIT = 64  # frames waiting for one slow client before it is closed
 REPLY_ROOM = SEND_QUEUE_LIMIT // 2
 SEND_PATIENCE = 10.0
 WRITE_ATTEMPTS = 4  # a write that keeps meeting other processes' changes gives up (503)
-SWEEP_SECONDS = 2.0  # shared database: how often a process looks for bots' turns left undone
-LIVE_WINDOW = 86400.0  # a game not over counts against the caps while it changed this recently
-BOT_RETRY = 5.0  # seconds before a bot that failed tries again
-ANALYSIS_SWEEPS = 10  # a shared database: bot sweeps between two looks for analyses waiting
+SWEEP_SECONDS = 2.0  # how often a process looks after the games' housekeeping
+ANALYSIS_SWEEPS = 10  # a shared database: sweeps between two looks for analyses waiting
+EXPIRY_SWEEPS = 5  # sweeps between two looks for games nobody played in for too long
+BOT_IDLE = 5.0  # SQLite: the longest an idle bot worker waits (every change wakes it anyway)
 DB_RETRY_AFTER = 5.0  # seconds a client waits before trying again when the database fails
 # Public counters of the hidden stock in the games' views: when one moves, a tile was drawn.
 DRAW_COUNTERS = ("bag_size", "stack_size", "stack_epochs", "epochs_drawn")
@@ -115,15 +134,6 @@ def hash_token(token: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
-
-
-def bot_seed(game_seed: int, ply: int, seat: int) -> int:
-    """The seed of the bot deciding at ``ply``: a restarted server makes the very same choice.
-
-    Hashed so that the bots' choices, which everybody sees, say nothing about the game's seed.
-    """
-    digest = hashlib.sha256(f"bot:{game_seed}:{ply}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 @dataclass(frozen=True)
@@ -217,8 +227,8 @@ class Table:
     previous: GameState | None = None  # the state before the last action, when known
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
-    bot_task: asyncio.Task[None] | None = None
-    turn_clocks: dict[tuple[int, str], TurnClock] = field(default_factory=dict)  # bot seats
+    ended: str | None = None  # "expired" or "reclaimed": ended without a result (410)
+    bot_busy: bool = False  # a bot of this process decides here now
     # The public belief over the hands (cradle.ai.belief) after the first ``belief_ply``
     # actions: followed move by move, worked out again from the record when behind.
     belief: HandBelief | None = None
@@ -241,6 +251,8 @@ class Table:
 
     @property
     def status(self) -> str:
+        if self.ended is not None:
+            return self.ended
         if self.is_over:
             return "over"
         if self.open_seats():
@@ -373,6 +385,7 @@ class Hub:
     def __init__(self, storage: Storage, bot_delay: float = 0.5, limits: Limits | None = None):
         self.storage = storage
         self.bot_delay = bot_delay
+        storage.bot_delay = bot_delay  # a bot's turn is due that long after it comes
         self.limits = limits or Limits()
         # SQLite wants one writer; a server database takes a few connections in parallel.
         self.db_pool = ThreadPoolExecutor(
@@ -393,38 +406,48 @@ class Hub:
         self.lobby_cache: dict[tuple[Any, ...], tuple[float, dict[str, Any]]] = {}
         self.background: set[asyncio.Task[None]] = set()
         self.closing = False
+        # This process's bot workers: their name on the turns they claim, what wakes them,
+        # the turns in hand; the bots' moves they stored (numbered, with the game: the latest
+        # thousand), for the fairness tests.
+        self.worker = f"{socket.gethostname()[:40]}:{os.getpid()}:{storage.origin[:6]}"
+        self.bot_wakeup = asyncio.Event()
+        self.bot_jobs: set[asyncio.Task[None]] = set()
+        self.bots_made = 0
+        self.bot_moves: deque[tuple[int, str]] = deque(maxlen=1000)
 
     # -- life cycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Set aside the games whose rows are unreadable, load those where a bot decides and
-        wake their bots; the others load when first asked for."""
+        """Set aside the games whose rows are unreadable and start the bot workers (they take
+        the bots' turns from the database); games load when first asked for."""
         await self._db(self.storage.claim)
         for game_id, reason in (await self._db(self.storage.check_unfinished)).items():
             self._set_aside(game_id, reason)
         if self.storage.read_only:  # nothing changes: no bots, no analyses, no other writers
             log.warning("serving read-only: the database cannot be written")
             return
-        if self.limits.prestart_bots:
+        if not self.storage.shared:  # the only process: turns claimed before a crash are free
+            await self._db(self.storage.release_bot_jobs, None)
+        if self.limits.prestart_bots and self.limits.run_bots:
             self.bots.start()
-        for game_id in await self._db(self.storage.unfinished, True):
-            with contextlib.suppress(ApiError):
-                self._schedule_bot(await self.table(game_id))
         if self.storage.shared:
             self._spawn(self._listen())
-            self._spawn(self._sweep())
+        self._spawn(self._sweep())
+        if self.limits.run_bots:
+            self._spawn(self._bot_loop())
         self.analyst.start()
         log.info("serving; %d games set aside", len(self.broken))
 
     async def stop(self) -> None:
         self.closing = True
-        tasks = [t for t in self.background]
-        tasks += [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        tasks = [*self.background, *self.bot_jobs]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        with contextlib.suppress(Exception):  # other processes' workers take them at once
+            await self._db(self.storage.release_bot_jobs, self.worker)
         await self.analyst.stop()
         for table in list(self.tables.values()):
             for connection in list(table.connections):
@@ -464,6 +487,8 @@ class Hub:
         found = self.tables.get(game_id)
         if found is not None:
             self.tables.move_to_end(game_id)
+            if found.ended is not None:
+                raise self.gone(found)
             return found
         if game_id in self.broken:
             raise ApiError(503, f"game {game_id} cannot be restored: {self.broken[game_id]}")
@@ -485,7 +510,44 @@ class Hub:
                 pending.set_result(loaded)
             finally:
                 del self.loading[game_id]
-        return await asyncio.shield(pending)
+        table = await asyncio.shield(pending)
+        if table.ended is not None:
+            raise self.gone(table)
+        return table
+
+    def gone(self, table: Table) -> ApiError:
+        """The answer for a game that ended without a result: 410 with the reason."""
+        if table.ended == "reclaimed":
+            return ApiError(
+                410,
+                f"game {table.id} has ended: this server was full, and its creator held the most "
+                "games in progress there",
+            )
+        minutes = self.limits.unplayed_minutes
+        return ApiError(
+            410, f"game {table.id} has expired: nobody played in it for {minutes:g} minutes"
+        )
+
+    async def _end(self, game_id: str, status: str) -> None:
+        """This process ended the game ``game_id`` in the database (its version moved on by
+        one): a copy in memory says so to its clients and closes their connections."""
+        table = self.tables.get(game_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.ended is None:
+                table.ended = status
+                self._changed(table, None, table.updated)
+                self._close_all(table)
+
+    def _close_all(self, table: Table) -> None:
+        """Close every connection to an ended table, after the view that says so (a client
+        that comes back is told why: 410)."""
+        reason = self.gone(table).reason
+        for connection in list(table.connections):
+            connection.close_reason = reason
+            connection.queue.put_nowait(None)
+        table.connections.clear()
 
     async def _load(self, game_id: str) -> Table:
         try:
@@ -495,7 +557,7 @@ class Hub:
             table = await self._engine(self._build, stored)
         except CorruptGame as exc:
             raise self._set_aside(game_id, exc.reason) from None
-        if table.is_over and stored.status != "over" and not self.storage.read_only:
+        if table.is_over and stored.status not in ("over", *ENDED) and not self.storage.read_only:
             # Stored before its last status update could be written.
             await self._db(self.storage.set_status, game_id, "over")
         self.tables[game_id] = table
@@ -538,14 +600,14 @@ class Hub:
             bot_seconds=stored.bot_seconds,
             events=rebuilt.events,
             previous=rebuilt.previous,
+            ended=stored.status if stored.status in ENDED else None,
         )
 
     def _evict(self) -> None:
         """Forget the least recently used idle tables beyond MAX_LOADED (they reload on use)."""
         for game_id in list(self.tables)[: max(0, len(self.tables) - MAX_LOADED)]:
             table = self.tables[game_id]
-            busy = table.bot_task is not None and not table.bot_task.done()
-            if not table.connections and not busy and not table.lock.locked():
+            if not table.connections and not table.bot_busy and not table.lock.locked():
                 del self.tables[game_id]
 
     async def fresh(self, table: Table) -> Table:
@@ -563,6 +625,8 @@ class Hub:
                 # The database cannot be asked: this copy is the latest this process can know,
                 # and a view of it is better than none (writes answer 503 meanwhile).
                 log.warning("game %s served from memory: %s", table.id, exc)
+        if table.ended is not None:
+            raise self.gone(table)
         return table
 
     async def _reload(self, table: Table) -> None:
@@ -619,8 +683,12 @@ class Hub:
         table.invite_expires = dict(stored.invite_expires)
         table.version, table.updated = stored.version, stored.updated
         table.events = rebuilt.events
+        if stored.status in ENDED:
+            table.ended = stored.status
         self._broadcast(table)
-        self._schedule_bot(table)
+        if table.ended is not None:
+            self._close_all(table)
+        self.bot_wakeup.set()
 
     def _refresh_soon(self, table: Table, notice: Notice | None = None) -> None:
         """Bring ``table`` up to date in the background, notices in the order they came: a
@@ -667,7 +735,6 @@ class Hub:
         table.record.actions.append(action)
         table.action_seats.append(seat)
         self._changed(table, events, notice.updated)
-        self._schedule_bot(table)
         return True
 
     # -- other processes (PostgreSQL) ---------------------------------------------------------
@@ -698,31 +765,40 @@ class Hub:
                 await asyncio.sleep(1.0)
 
     async def _sweep(self) -> None:
-        """Find bots' turns no process is taking (its server was killed) and take them; now
-        and then, analyses waiting (queued elsewhere, or left by a process that stopped)."""
+        """Now and then: end the games nobody played in for too long, and (a shared database)
+        look for analyses waiting (queued elsewhere, or left by a process that stopped)."""
         sweeps = 0
         while not self.closing:
             await asyncio.sleep(SWEEP_SECONDS)
             sweeps += 1
-            if sweeps % ANALYSIS_SWEEPS == 0:
+            if self.storage.shared and sweeps % ANALYSIS_SWEEPS == 0:
                 self.analyst.refill()
-            try:
-                ids = await self._db(self.storage.unfinished, True, SWEEP_SECONDS)
-                for game_id in ids:
-                    if game_id in self.broken:
-                        continue
-                    with contextlib.suppress(ApiError):
-                        table = await self.fresh(await self.table(game_id))
-                        self._schedule_bot(table)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("looking for bots' turns failed")
+            if sweeps % EXPIRY_SWEEPS == 0:
+                try:
+                    await self.expire_unplayed()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("ending the games nobody played in failed")
+
+    async def expire_unplayed(self, now: float | None = None) -> list[str]:
+        """End (``expired``) the games nobody played in that nobody changed for
+        ``Limits.unplayed_minutes`` before ``now``; their ids."""
+        now = time.time() if now is None else now
+        seconds = self.limits.unplayed_minutes * 60.0
+        ended = await self._db(self.storage.expire_unplayed, now, seconds)
+        for game_id in ended:
+            await self._end(game_id, "expired")
+        if ended:
+            self.lobby_cache.clear()
+            log.info("%d games nobody played in expired", len(ended))
+        return ended
 
     # -- creating and joining -----------------------------------------------------------------
 
-    async def create(self, request: NewTable) -> dict[str, Any]:
-        """``POST /api/games``: set up a table; returns its id and the creator's tokens."""
+    async def create(self, request: NewTable, client: str) -> dict[str, Any]:
+        """``POST /api/games`` from ``client`` (its key: an address, or a group of them): set up
+        a table, if it fits the caps; returns its id and the creator's tokens."""
         try:
             module = get_game(request.game)
         except UnknownGame as exc:
@@ -740,11 +816,9 @@ class Hub:
             raise bad_request("a hot-seat table has no open seats: every person is at the screen")
         if not request.listed and "open" in seats:
             raise bad_request("an unlisted table has no open seats (send invites instead)")
-        bot_count = sum(1 for kind in seats if kind.startswith("bot:"))
         bot_seconds = None
         if request.bot_seconds is not None:
             bot_seconds = min(request.bot_seconds, self.limits.bot_seconds)
-        await self._check_caps(bot_count)
         try:
             options = module.options_from_dict(request.options)
             options_dict = dict(module.options_to_dict(options))
@@ -813,20 +887,36 @@ class Hub:
             version=0,
             bot_seconds=bot_seconds,
             bot_turn=table.bot_turn(),
+            bot_cost=self._bot_cost(table, table.state),
             tokens=dict(table.tokens),
             claimed=dict(table.claimed),
             invites=dict(table.invites),
             invite_expires=dict(table.invite_expires),
+            client=client_hash(client),
+        )
+        limits = self.limits
+        caps = Caps(
+            games=limits.max_live_games,
+            games_per_client=limits.live_games_per_client,
+            bot_seats=limits.max_bot_seats,
+            bot_seats_per_client=limits.bot_seats_per_client,
+            unplayed_seconds=limits.unplayed_minutes * 60.0,
         )
         try:
-            await self._db(self.storage.create_game, stored)
+            reclaimed = await self._db(self.storage.create_game, stored, caps)
+        except CapReached as exc:
+            raise ApiError(429, exc.reason, retry_after=60) from None
         except DATABASE_ERRORS as exc:
             log.error("cannot store a new game: %s", exc)
             raise unavailable(exc, "the game could not be stored") from None
+        for ended in reclaimed:
+            log.info("game %s reclaimed for a new one", ended)
+            await self._end(ended, "reclaimed")
         self.tables[game_id] = table
         self._evict()
         self.lobby_cache.clear()
-        self._schedule_bot(table)
+        if table.bot_turn():
+            self.bot_wakeup.set()
         answer: dict[str, Any] = {
             "id": game_id,
             "game": request.game,
@@ -842,24 +932,6 @@ class Hub:
         if table_token:
             answer["table_token"] = table_token
         return answer
-
-    async def _check_caps(self, bot_seats: int) -> None:
-        games, bots = await self._db(self.storage.live_counts, time.time() - LIVE_WINDOW)
-        limits = self.limits
-        if games >= limits.max_live_games:
-            raise ApiError(
-                429,
-                f"this server has its maximum of {limits.max_live_games} games in progress; "
-                "try again later",
-                retry_after=60,
-            )
-        if bot_seats and bots + bot_seats > limits.max_bot_seats:
-            raise ApiError(
-                429,
-                f"too many bots are playing on this server ({bots} of {limits.max_bot_seats} "
-                "bot seats taken); try again later, or with fewer bots",
-                retry_after=60,
-            )
 
     @staticmethod
     def _seat_kind(given: str) -> str:
@@ -878,6 +950,8 @@ class Hub:
         listed table. The seat gets a fresh token (the code, or any old token, stops working)."""
         async with table.lock:
             for _attempt in range(WRITE_ATTEMPTS):
+                if table.ended is not None:
+                    raise self.gone(table)
                 if table.is_over:
                     raise forbidden("the game is over")
                 if invite is not None:
@@ -991,6 +1065,8 @@ class Hub:
         if events is not None:
             table.events = events
         self._broadcast(table)
+        if table.bot_turn() and table.ended is None:
+            self.bot_wakeup.set()
 
     # -- moves --------------------------------------------------------------------------------
 
@@ -1035,9 +1111,15 @@ class Hub:
         return seat
 
     async def play(
-        self, table: Table, seat: int, action: str, bot_version: int | None = None
+        self,
+        table: Table,
+        seat: int,
+        action: str,
+        bot_version: int | None = None,
+        clock: tuple[int, float] | None = None,
     ) -> bool:
-        """Apply, store, then publish ``action`` for ``seat``; False if a bot's turn went by."""
+        """Apply, store, then publish ``action`` for ``seat``; False if a bot's turn went by.
+        ``clock``: (seat, seconds) a bot seat has spent in its turn with this move."""
         action = " ".join(action.split())
         if len(action) > MAX_ACTION_LENGTH:
             raise bad_request(f"an action has at most {MAX_ACTION_LENGTH} characters")
@@ -1050,6 +1132,8 @@ class Hub:
                 before = table.state
                 after = before.clone()
                 try:
+                    if table.ended is not None:
+                        raise self.gone(table)
                     if table.is_over:
                         raise forbidden("the game is over")
                     if table.to_move() != seat:
@@ -1066,6 +1150,8 @@ class Hub:
                     continue
                 status = "over" if after.is_over else table.status
                 result = after.result() if after.is_over else None
+                # A person's move at a table nobody can still join: the game is being played.
+                person = table.seats[seat] == "human" and status != "open"
                 try:
                     updated = await self._db(
                         self.storage.append_action,
@@ -1078,6 +1164,9 @@ class Hub:
                         result,
                         table.bot_turn(after),
                         after.is_over and self.analysed(table),
+                        person,
+                        clock,
+                        self._bot_cost(table, after),
                     )
                 except Conflict:
                     checked = True
@@ -1099,7 +1188,6 @@ class Hub:
                 break
             else:
                 raise ApiError(503, "the game keeps changing; try again")
-        self._schedule_bot(table)
         return True
 
     # -- undo ---------------------------------------------------------------------------------
@@ -1160,6 +1248,8 @@ class Hub:
         async with table.lock:
             checked = not self.storage.shared
             for _attempt in range(WRITE_ATTEMPTS):
+                if table.ended is not None:
+                    raise self.gone(table)
                 reason = self._undo_reason(table, seat)
                 if reason is not None:
                     if checked:
@@ -1177,6 +1267,7 @@ class Hub:
                         table.version,
                         "running" if not table.open_seats() else "open",
                         table.bot_turn(before),
+                        self._bot_cost(table, before),
                     )
                 except Conflict:
                     checked = True
@@ -1205,68 +1296,114 @@ class Hub:
                 )
                 with contextlib.suppress(CorruptGame):
                     table.previous = (await self._engine(replay_record, record)).previous
-        self._schedule_bot(table)
 
     # -- bots ---------------------------------------------------------------------------------
 
-    def _schedule_bot(self, table: Table) -> None:
-        if self.closing or self.storage.read_only or table.is_over or table.id in self.broken:
-            return
-        if table.bot_task is not None and not table.bot_task.done():
-            return
-        if not table.bot_turn():
-            return
-        table.bot_task = asyncio.get_running_loop().create_task(
-            self._bot_turn(table, table.version)
-        )
+    def _bot_cost(self, table: Table, state: GameState) -> float:
+        """The seconds the next bot decision in ``state`` may take (the queue's fair order)."""
+        return decision_cost(table.seats, state, table.bot_seconds, self.limits.bot_seconds)
 
-    async def _bot_turn(self, table: Table, version: int) -> None:
+    async def _bot_loop(self) -> None:
+        """This process's bot workers: claim the bots' turns that are due from the database's
+        queue (:meth:`Storage.claim_bot_job`: fair across clients, then tables), as many at a
+        time as there are bot processes, and make their moves."""
+        slots = self.bots.processes
+        while not self.closing:
+            self.bot_wakeup.clear()  # before looking: a change meanwhile wakes the wait below
+            wait = POLL_SECONDS if self.storage.shared else BOT_IDLE
+            try:
+                if len(self.bot_jobs) < slots:
+                    job = await self._db(
+                        self.storage.claim_bot_job, self.worker, time.time(), LEASE_SECONDS
+                    )
+                    if job is not None:
+                        task = asyncio.ensure_future(self._bot_job(job))
+                        self.bot_jobs.add(task)
+                        task.add_done_callback(self._bot_job_done)
+                        continue
+                    due = await self._db(self.storage.next_bot_due)
+                    if due is not None:
+                        wait = min(wait, max(0.005, due - time.time()))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("taking a bot's turn from the queue failed")
+                wait = RETRY_SECONDS
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.bot_wakeup.wait(), wait)
+
+    def _bot_job_done(self, task: asyncio.Task[None]) -> None:
+        self.bot_jobs.discard(task)
+        self.bot_wakeup.set()  # a worker is free
+
+    async def _bot_job(self, job: BotJob) -> None:
+        """Make the bot's move of a claimed turn, keeping the claim alive meanwhile; give the
+        turn back when it cannot be made now."""
+        renew = asyncio.ensure_future(self._renew(job))
+        retry: float | None = None
         try:
-            again = await self._bot_move(table, version)
+            outcome = await self._bot_move(job)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("a bot's turn failed in game %s", table.id)
-            if asyncio.current_task() is table.bot_task:
-                table.bot_task = None
-            # Try again later rather than spin on a bot that keeps failing.
-            asyncio.get_running_loop().call_later(BOT_RETRY, self._schedule_bot, table)
-            return
-        if asyncio.current_task() is table.bot_task:
-            table.bot_task = None
-        if again:
-            self._schedule_bot(table)
-
-    async def _bot_move(self, table: Table, version: int) -> bool:
-        """Make the bot's move of ``version``; False when another process holds the turn
-        (its move reaches this one as a notice; the sweep takes over if that process dies)."""
-        if self.bot_delay > 0:
-            await asyncio.sleep(self.bot_delay)
-        if table.version != version or not table.bot_turn():
-            return True
-        if not await self._db(self.storage.try_bot_lock, table.id):
-            return False
+            log.exception("a bot's turn failed in game %s", job.game_id)
+            outcome, retry = "release", time.time() + RETRY_SECONDS
+        finally:
+            renew.cancel()
         try:
-            await self.fresh(table)
-            if table.version != version or not table.bot_turn():
-                return True
+            if outcome == "drop":
+                await self._db(self.storage.drop_bot_job, job.game_id, job.version)
+            elif outcome == "release":
+                await self._db(self.storage.release_bot_job, job.game_id, self.worker, retry)
+        except Exception as exc:  # the lease lapses: the turn is taken again then
+            log.warning("giving game %s's bot turn back failed: %s", job.game_id, exc)
+
+    async def _renew(self, job: BotJob) -> None:
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            until = time.time() + LEASE_SECONDS
+            try:
+                if not await self._db(self.storage.renew_bot_job, job.game_id, self.worker, until):
+                    return  # taken over (this process stalled): the version keeps one move
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("renewing game %s's bot turn failed: %s", job.game_id, exc)
+
+    async def _bot_move(self, job: BotJob) -> str:
+        """The move of the bot's turn ``job``: "done" (stored, or made elsewhere), "release"
+        (the game moved on meanwhile: the turn is claimed again) or "drop" (no bot decides
+        there after all: an ended game, or a turn left by an older server)."""
+        try:
+            table = await self.fresh(await self.table(job.game_id))
+        except ApiError:
+            return "drop"  # no such game, ended, or set aside (a restart writes it again)
+        if table.version != job.version:
+            return "release"
+        if not table.bot_turn():
+            return "drop"
+        table.bot_busy = True
+        try:
             state = table.state
-            seat = int(state.to_move)
-            name = table.seats[seat].removeprefix("bot:")
-            seed = bot_seed(table.record.seed, table.ply, seat)
-            seconds = min(table.bot_seconds or self.limits.bot_seconds, self.limits.bot_seconds)
-            clock = table.turn_clocks.get((seat, name))
-            if clock is None:
-                clock = table.turn_clocks[seat, name] = turn_clock(name)
-            seconds = clock.seconds(state.view(seat), seconds)
+            decision = bot_decision(
+                state,
+                table.seats,
+                table.record.seed,
+                table.ply,
+                table.bot_seconds,
+                self.limits.bot_seconds,
+                job.clocks,
+            )
+            seat, name, seed = decision.seat, decision.name, decision.seed
             belief = await self.belief(table)
             began = time.perf_counter()
             action = await self.bots.decide(
-                table.id, state.clone(), seat, name, seed, seconds, belief
+                table.id, state.clone(), seat, name, seed, decision.seconds, belief
             )
-            clock.spend(time.perf_counter() - began)
+            decision.clock.spend(time.perf_counter() - began)
+            clock = (seat, decision.clock.spent)
             try:
-                await self.play(table, seat, action, bot_version=version)
+                made = await self.play(table, seat, action, bot_version=job.version, clock=clock)
             except ApiError as exc:
                 if exc.status != 400:
                     raise
@@ -1274,10 +1411,14 @@ class Hub:
                 shown = public_action(table.game, action, seat, None)
                 log.error("bot %s in game %s chose %r: refused", name, table.id, shown)
                 action = await self.bots.decide(table.id, state.clone(), seat, "random", seed, 1.0)
-                await self.play(table, seat, action, bot_version=version)
-            return True
+                made = await self.play(table, seat, action, bot_version=job.version, clock=clock)
         finally:
-            await self._db(self.storage.bot_unlock, table.id)
+            table.bot_busy = False
+        if not made:
+            return "release"
+        self.bots_made += 1
+        self.bot_moves.append((self.bots_made, table.id))
+        return "done"
 
     async def belief(self, table: Table) -> HandBelief | None:
         """A copy of the table's public belief over the hands for a bot's decision (None for

@@ -16,8 +16,16 @@ server answers with, as a 503.
 SQLite is the default (one server process per file: :meth:`Storage.claim`); a file that cannot
 be written is served read-only (:attr:`Storage.read_only`). PostgreSQL (through
 psycopg 3, ``postgresql+psycopg://...``) serves one database to many processes: each write
-notifies the others (``NOTIFY cradle_games``) and a bot's turn is taken by the process holding
-the game's advisory lock.
+notifies the others (``NOTIFY cradle_games``).
+
+Two kinds of fairness live here, so that every process sees the same:
+
+- a new game must fit the caps on live games and bot seats, per client and for the server,
+  counted in :meth:`Storage.create_game`'s own transaction (:class:`Caps`);
+- a bot's turn is a row of ``bot_jobs``, written by the write that makes it the bot's turn and
+  removed by the one that makes its move; workers on any machine claim the next one, fairly
+  across clients by their recent use of the bots (:meth:`Storage.claim_bot_job`), under a
+  lease that lapses if they die.
 
 Everything here is synchronous; the server calls it from worker threads, never the event loop.
 """
@@ -30,7 +38,6 @@ import json
 import math
 import os
 import secrets
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -46,13 +53,16 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    case,
     cast,
     create_engine,
     delete,
     event,
+    exists,
     func,
     insert,
     inspect,
+    literal,
     or_,
     select,
     text,
@@ -66,11 +76,24 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import NullType
 
+from cradle.server.limits import FREE_BOTS
+
 NOTIFY_CHANNEL = "cradle_games"
 SCHEMA_KEY = 0x63726164  # the advisory lock held while the tables are created ("crad")
+CAPS_KEY = 0x63617073  # held while a new game is counted against the caps ("caps")
+CLAIM_KEY = 0x626F7473  # held while a bot's turn is claimed ("bots"): one fair order for all
+LIVE = ("open", "running")  # a game in progress
+ENDED = ("expired", "reclaimed")  # ended without a result; nothing changes them any more
+LIVE_WINDOW = 86400.0  # a game people played in counts while it changed this recently
+RECLAIMS = 8  # games one new game may take the place of at most
+# A client's use of the bots: the seconds its turns were given, decaying with this time
+# constant (so a client idle for a few minutes is new again); each turn counts its bot's
+# budget per decision, at least LEAST_COST (the work around any move).
+USAGE_SECONDS = 120.0
+LEAST_COST = 0.02
 MAX_PLAYERS_STORED = 8  # a stored game with more seats than this is corrupt, whatever the game
 MAX_ACTION_STORED = 200  # the actions column's width
-GAME_STATUSES = ("open", "running", "over")
+GAME_STATUSES = ("open", "running", "over", "expired", "reclaimed")
 ANALYSIS_STATUSES = ("queued", "running", "done", "failed")
 TABLES = ("games", "seats", "invites", "actions", "analyses")
 
@@ -93,6 +116,14 @@ class Conflict(StorageError):
 
 class ReadOnly(StorageError):
     """A write to a database this server may only read (:attr:`Storage.read_only`)."""
+
+
+class CapReached(StorageError):
+    """A new game does not fit the caps; ``reason`` says which, for the client."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 class CorruptGame(StorageError):
@@ -154,8 +185,12 @@ class GameRow(Base):
     # decides now; how many bot seats; the table's thinking budget per bot decision.
     version: Mapped[int] = mapped_column(Integer, default=0)
     bot_turn: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
-    bot_seats: Mapped[int] = mapped_column(Integer, default=0)
+    bot_seats: Mapped[int] = mapped_column(Integer, default=0)  # bots that cost (not random)
     bot_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # The creator's client key, hashed (no address is stored); whether a person has moved at
+    # a table with no open seat (until then the game expires when left alone for minutes).
+    client: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    played: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class SeatRow(Base):
@@ -210,6 +245,47 @@ class AnalysisRow(Base):
     updated: Mapped[float] = mapped_column(Float)
 
 
+class BotJobRow(Base):
+    """A bot's turn waiting for a worker (at most one per game): written in the transaction
+    that made it the bot's turn, removed by the one that stores the bot's move."""
+
+    __tablename__ = "bot_jobs"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer)  # the game's version the turn is at
+    client: Mapped[str] = mapped_column(String(32), default="")  # the game's, for the order
+    cost: Mapped[float] = mapped_column(Float, default=0.0)  # the bot's budget per decision
+    ready: Mapped[float] = mapped_column(Float, index=True)  # not taken before (bot delay)
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the worker on it
+    lease: Mapped[float] = mapped_column(Float, default=0.0)  # its claim lapses then
+
+
+class BotClientRow(Base):
+    """A client's recent use of the bots, kept as ``ln(seconds) + time / USAGE_SECONDS``: the
+    decaying sum of the costs of the turns it was given, at any later time ``t`` equal to
+    ``exp(load - t / USAGE_SECONDS)``, with no update while it waits."""
+
+    __tablename__ = "bot_clients"
+
+    client: Mapped[str] = mapped_column(String(32), primary_key=True)
+    load: Mapped[float] = mapped_column(Float)
+
+
+class BotClockRow(Base):
+    """The seconds a bot seat has thought in its current turn (cradle.ai.waiting.TurnClock),
+    so that a turn whose decisions different workers make keeps its allowance."""
+
+    __tablename__ = "bot_clocks"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    spent: Mapped[float] = mapped_column(Float)
+
+
 # Columns added since the first schema: (table, name, SQL type, value for the rows already there).
 MIGRATIONS = (
     # Old servers showed at most the moves plus one change per seat taken: start above that.
@@ -224,7 +300,33 @@ MIGRATIONS = (
         "FLOAT",
         "(SELECT games.created FROM games WHERE games.id = invites.game_id) + 604800",
     ),
+    ("games", "client", "VARCHAR(32)", None),
+    ("games", "played", "BOOLEAN NOT NULL DEFAULT FALSE", "moves > 0"),  # never expire those
 )
+
+
+@dataclass(frozen=True)
+class Caps:
+    """What a new game must fit (see :meth:`Storage.create_game`): live games and the bot
+    seats at them that cost something, per client and for the whole server."""
+
+    games: int
+    games_per_client: int
+    bot_seats: int
+    bot_seats_per_client: int
+    unplayed_seconds: float  # a game nobody played in counts (and lives) this long unchanged
+    live_seconds: float = LIVE_WINDOW
+
+
+@dataclass(frozen=True)
+class BotJob:
+    """A bot's turn a worker claimed: the game, the version it is at, the creator's client key
+    and the seconds each bot seat has spent in its current turn."""
+
+    game_id: str
+    version: int
+    client: str
+    clocks: dict[int, float]
 
 
 @dataclass(frozen=True)
@@ -279,7 +381,9 @@ class StoredGame:
     updated: float
     version: int = 0
     bot_seconds: float | None = None
-    bot_turn: bool = False  # a bot decides now (the processes' sweeps look for these)
+    bot_turn: bool = False  # a bot decides now (a bot job is written with the game)
+    bot_cost: float = 0.0  # then: that bot's budget per decision (the queue's fair order)
+    client: str | None = None  # the creator's client key, hashed
     tokens: dict[int, str] = field(default_factory=dict)
     claimed: dict[int, bool] = field(default_factory=dict)
     invites: dict[int, str] = field(default_factory=dict)
@@ -290,7 +394,13 @@ class StoredGame:
 
     @property
     def bot_seats(self) -> int:
-        return sum(1 for kind in self.seats if kind.startswith("bot:"))
+        """The bot seats that count against the caps (free bots do not)."""
+        return bot_cost(self.seats)
+
+
+def bot_cost(seats: list[str]) -> int:
+    """How many of ``seats`` are bots that cost something (FREE_BOTS cost nothing)."""
+    return sum(1 for kind in seats if kind.startswith("bot:") and kind[4:] not in FREE_BOTS)
 
 
 def database_url(db_file: str | Path | None, database: str | None) -> str:
@@ -313,10 +423,9 @@ def shown_url(url: str) -> str:
         return url.split("://", 1)[0] + "://…"
 
 
-def advisory_key(game_id: str) -> int:
-    """The PostgreSQL advisory-lock key of a game's bot turn (a signed 64-bit integer)."""
-    digest = hashlib.sha256(f"cradle-bot:{game_id}".encode()).digest()
-    return int.from_bytes(digest[:8], "big", signed=True)
+def client_hash(client: str) -> str:
+    """What is stored of a client key: a hash, so the database holds no addresses."""
+    return hashlib.sha256(f"cradle-client:{client}".encode()).hexdigest()[:32]
 
 
 class Storage:
@@ -348,9 +457,8 @@ class Storage:
             event.listen(self.engine, "connect", pragmas)
             event.listen(self.engine, "begin", _sqlite_begin)
         self.origin = secrets.token_hex(8)  # names this process's writes in notices
+        self.bot_delay = 0.0  # seconds between a bot's turn coming and a worker taking it
         self._lock_file: IO[str] | None = None
-        self._bot_locks: Connection | None = None
-        self._bot_locks_mutex = threading.Lock()
         try:
             self._set_up()
         except Exception:
@@ -363,11 +471,6 @@ class Storage:
         return not self.is_sqlite
 
     def close(self) -> None:
-        with self._bot_locks_mutex:
-            if self._bot_locks is not None:
-                with contextlib.suppress(Exception):
-                    self._bot_locks.close()
-                self._bot_locks = None
         self.engine.dispose()
         if self._lock_file is not None:
             self._lock_file.close()  # closing the file releases the lock
@@ -405,6 +508,24 @@ class Storage:
                 connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
                 if value is not None:
                     connection.execute(text(f"UPDATE {table} SET {name} = {value}"))
+            connection.execute(text("CREATE INDEX IF NOT EXISTS ix_games_client ON games (client)"))
+            # Bots' turns of games stored before there was a queue (or whose job went missing).
+            connection.execute(
+                insert(BotJobRow).from_select(
+                    ["game_id", "version", "client", "ready", "lease"],
+                    select(
+                        GameRow.id,
+                        GameRow.version,
+                        func.coalesce(GameRow.client, ""),
+                        literal(0.0, Float),
+                        literal(0.0, Float),
+                    ).where(
+                        GameRow.bot_turn.is_(True),
+                        GameRow.status.in_(LIVE),
+                        ~exists().where(BotJobRow.game_id == GameRow.id),
+                    ),
+                )
+            )
 
     def claim(self) -> None:
         """Make this process the only server on a SQLite file; StorageError if one runs.
@@ -472,8 +593,25 @@ class Storage:
                 {"channel": NOTIFY_CHANNEL, "payload": notice.payload()},
             )
 
-    def create_game(self, game: StoredGame) -> None:
+    def create_game(self, game: StoredGame, caps: Caps | None = None) -> list[str]:
+        """Store a new game (and its bot's turn, if a bot begins), if it fits ``caps``.
+
+        The caps are counted in the same transaction (PostgreSQL: under an advisory lock, so
+        every process counts the same). When the server is full, the client holding the most
+        (games, or bot seats) gives up its least recently played game, but only while it holds
+        more than the new game's client would: a flood of clients cannot lock a newcomer out
+        unless every live game belongs to a different client. Returns the ids of the games so
+        ended (``reclaimed``); CapReached when the game does not fit.
+        """
+        now = game.created
         with self._transaction() as connection:
+            reclaimed: list[str] = []
+            if caps is not None:
+                if self.shared:
+                    connection.execute(
+                        text("SELECT pg_advisory_xact_lock(:key)"), {"key": CAPS_KEY}
+                    )
+                reclaimed = self._fit(connection, game, caps, now)
             connection.execute(
                 insert(GameRow),
                 {
@@ -495,6 +633,8 @@ class Storage:
                     "bot_turn": game.bot_turn,
                     "bot_seats": game.bot_seats,
                     "bot_seconds": game.bot_seconds,
+                    "client": game.client,
+                    "played": False,
                 },
             )
             for seat, token in sorted(game.tokens.items()):
@@ -517,6 +657,322 @@ class Storage:
                         "expires": game.invite_expires.get(seat),
                     },
                 )
+            self._set_job(connection, game.id, game.version, game.bot_turn, now, game.bot_cost)
+        return reclaimed
+
+    @staticmethod
+    def _live(now: float, caps: Caps) -> Any:
+        """The condition of a game that counts against the caps at ``now``."""
+        return GameRow.status.in_(LIVE) & (
+            (GameRow.played.is_(True) & (GameRow.updated >= now - caps.live_seconds))
+            | (GameRow.played.is_(False) & (GameRow.updated >= now - caps.unplayed_seconds))
+        )
+
+    def _use(self, connection: Connection, live: Any, client: str | None) -> tuple[int, int]:
+        """(live games, bot seats at them) of ``client``, or of everybody."""
+        query = select(func.count(), func.coalesce(func.sum(GameRow.bot_seats), 0)).where(live)
+        if client is not None:
+            query = query.where(GameRow.client == client)
+        games, bots = connection.execute(query).one()
+        return int(games), int(bots)
+
+    def _fit(self, connection: Connection, game: StoredGame, caps: Caps, now: float) -> list[str]:
+        live = self._live(now, caps)
+        cost = game.bot_seats
+        games, bots = self._use(connection, live, game.client) if game.client else (0, 0)
+        if game.client is not None:
+            if games + 1 > caps.games_per_client:
+                raise CapReached(
+                    f"you have {games} games in progress on this server, the most one client "
+                    f"may have: finish one first (a game nobody plays in ends after "
+                    f"{caps.unplayed_seconds / 60:g} minutes)"
+                )
+            if cost and bots + cost > caps.bot_seats_per_client:
+                raise CapReached(
+                    f"your games have {bots} bot seats and this table asks for {cost} more; one "
+                    f"client may have {caps.bot_seats_per_client} (the random bot is free)"
+                )
+        reclaimed: list[str] = []
+        for _round in range(RECLAIMS + 1):
+            all_games, all_bots = self._use(connection, live, None)
+            by_bots = all_games + 1 <= caps.games
+            if by_bots and (not cost or all_bots + cost <= caps.bot_seats):
+                return reclaimed
+            if by_bots:
+                refusal = (
+                    f"too many bots are playing on this server ({all_bots} of {caps.bot_seats} "
+                    "bot seats taken); try again later, or with fewer bots (the random bot is "
+                    "free)"
+                )
+            else:
+                refusal = (
+                    f"this server has its maximum of {caps.games} games in progress; "
+                    "try again later"
+                )
+            if _round == RECLAIMS or game.client is None:
+                raise CapReached(refusal)
+            held = func.sum(GameRow.bot_seats) if by_bots else func.count()
+            heaviest = connection.execute(
+                select(GameRow.client, held.label("held"))
+                .where(live, GameRow.client.is_not(None), GameRow.client != game.client)
+                .group_by(GameRow.client)
+                .order_by(held.desc(), GameRow.client)
+                .limit(1)
+            ).first()
+            mine = bots + cost if by_bots else games + 1
+            # Only from a client that holds more than this one would: no swapping places.
+            if heaviest is None or int(heaviest.held) <= mine:
+                raise CapReached(refusal)
+            query = select(GameRow.id, GameRow.version).where(
+                live, GameRow.client == heaviest.client
+            )
+            if by_bots:
+                query = query.where(GameRow.bot_seats > 0)
+            victim = connection.execute(
+                query.order_by(GameRow.played, GameRow.updated, GameRow.id).limit(1)
+            ).first()
+            if victim is None:
+                raise CapReached(refusal)
+            if self._end(connection, str(victim.id), int(victim.version), "reclaimed", now):
+                reclaimed.append(str(victim.id))
+        raise CapReached("the server is full")  # not reached: the last round refuses
+
+    def _end(
+        self, connection: Connection, game_id: str, version: int, status: str, now: float
+    ) -> bool:
+        """End a live game without a result (``expired``, ``reclaimed``); False when it changed
+        meanwhile."""
+        changed = connection.execute(
+            update(GameRow)
+            .where(GameRow.id == game_id, GameRow.version == version, GameRow.status.in_(LIVE))
+            .values(status=status, version=version + 1, bot_turn=False)
+        ).rowcount
+        if changed != 1:
+            return False
+        connection.execute(delete(BotJobRow).where(BotJobRow.game_id == game_id))
+        self._notify(connection, game_id, version + 1, now, "")
+        return True
+
+    def expire_unplayed(self, now: float, unplayed_seconds: float, limit: int = 500) -> list[str]:
+        """End (``expired``) the live games nobody played in that nobody changed for
+        ``unplayed_seconds``; their ids. Also forgets the clients with no bot's turn waiting."""
+        with self._transaction() as connection:
+            found = connection.execute(
+                select(GameRow.id, GameRow.version)
+                .where(
+                    GameRow.status.in_(LIVE),
+                    GameRow.played.is_(False),
+                    GameRow.updated < now - unplayed_seconds,
+                )
+                .order_by(GameRow.updated)
+                .limit(limit)
+            ).all()
+            expired = [
+                str(row.id)
+                for row in found
+                if self._end(connection, str(row.id), int(row.version), "expired", now)
+            ]
+        with self._transaction() as connection:
+            if self.shared:
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": CLAIM_KEY})
+            # Forget the clients with no turn waiting whose use has all but decayed.
+            faded = math.log(LEAST_COST / 100) + now / USAGE_SECONDS
+            connection.execute(
+                delete(BotClientRow).where(
+                    BotClientRow.load < faded,
+                    ~exists().where(BotJobRow.client == BotClientRow.client),
+                )
+            )
+        return expired
+
+    def live_use(
+        self, now: float, unplayed_seconds: float, client: str | None = None
+    ) -> tuple[int, int]:
+        """(live games, bot seats at them) that count against the caps at ``now``, of the
+        client with key ``client`` (hashed) or of everybody."""
+        caps = Caps(0, 0, 0, 0, unplayed_seconds)
+        with self.engine.connect() as connection:
+            return self._use(connection, self._live(now, caps), client)
+
+    # -- bots' turns: a queue in the database ---------------------------------------------------
+
+    def _set_job(
+        self,
+        connection: Connection,
+        game_id: str,
+        version: int,
+        bot_turn: bool,
+        now: float,
+        cost: float,
+    ) -> None:
+        """The game is now at ``version``: its bot's turn (costing ``cost`` seconds a decision)
+        waits from ``now`` plus the bot delay if a bot decides, and any earlier one is gone."""
+        connection.execute(delete(BotJobRow).where(BotJobRow.game_id == game_id))
+        if not bot_turn:
+            return
+        connection.execute(
+            insert(BotJobRow).from_select(
+                ["game_id", "version", "client", "cost", "ready", "lease"],
+                select(
+                    GameRow.id,
+                    literal(version, Integer),
+                    func.coalesce(GameRow.client, ""),
+                    literal(max(0.0, cost), Float),
+                    literal(now + self.bot_delay, Float),
+                    literal(0.0, Float),
+                ).where(GameRow.id == game_id),
+            )
+        )
+
+    def claim_bot_job(self, owner: str, now: float, lease: float) -> BotJob | None:
+        """Take the next bot's turn that is due and that no live worker holds, for ``lease``
+        seconds (renew it while thinking), and count its cost against its client.
+
+        The fair order: the turn whose client would have used the bots least, counting this
+        turn (recent use decays: :data:`USAGE_SECONDS`), then the oldest. So a client whose
+        forty tables keep the bots busy waits while a client with one table gets its move, new
+        clients and cheap bots go first, and clients that all want more than there is share
+        the bots' time equally. None when no turn is due.
+
+        PostgreSQL: claims take turns under an advisory lock (so the order is the same for
+        every worker on every machine), and a row another transaction holds is skipped
+        (``FOR UPDATE SKIP LOCKED``). SQLite has one process, whose writes are serialised.
+        """
+        due = (BotJobRow.ready <= now) & (BotJobRow.owner.is_(None) | (BotJobRow.lease < now))
+        scaled = now / USAGE_SECONDS
+        exponent = BotClientRow.load - scaled
+        use = case(
+            (BotClientRow.load.is_(None) | (exponent < -700.0), 0.0),
+            else_=func.exp(exponent),
+        )
+        cost = case((BotJobRow.cost < LEAST_COST, LEAST_COST), else_=BotJobRow.cost)
+        with self._transaction() as connection:
+            if self.shared:
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": CLAIM_KEY})
+            row = connection.execute(
+                select(
+                    BotJobRow.game_id,
+                    BotJobRow.version,
+                    BotJobRow.client,
+                    BotJobRow.cost,
+                    BotClientRow.load,
+                )
+                .outerjoin(BotClientRow, BotClientRow.client == BotJobRow.client)
+                .where(due)
+                .order_by(use + cost, BotJobRow.ready, BotJobRow.game_id)
+                .limit(1)
+                .with_for_update(skip_locked=True, of=BotJobRow)
+            ).first()
+            if row is None:
+                return None
+            game_id, client = str(row.game_id), str(row.client)
+            connection.execute(
+                update(BotJobRow)
+                .where(BotJobRow.game_id == game_id)
+                .values(owner=owner, lease=now + lease)
+            )
+            used = 0.0 if row.load is None else math.exp(max(-700.0, row.load - scaled))
+            load = math.log(used + max(LEAST_COST, float(row.cost))) + scaled
+            if row.load is None:
+                connection.execute(insert(BotClientRow), {"client": client, "load": load})
+            else:
+                connection.execute(
+                    update(BotClientRow).where(BotClientRow.client == client).values(load=load)
+                )
+            clocks = {
+                int(seat): float(spent)
+                for seat, spent in connection.execute(
+                    select(BotClockRow.seat, BotClockRow.spent).where(
+                        BotClockRow.game_id == game_id
+                    )
+                )
+            }
+        return BotJob(game_id, int(row.version), client, clocks)
+
+    def bot_use(self, client: str, now: float) -> float:
+        """The recent use of the bots of the client with key ``client`` (hashed), in seconds."""
+        with self.engine.connect() as connection:
+            load = connection.execute(
+                select(BotClientRow.load).where(BotClientRow.client == client)
+            ).scalar()
+        return 0.0 if load is None else math.exp(max(-700.0, load - now / USAGE_SECONDS))
+
+    def renew_bot_job(self, game_id: str, owner: str, until: float) -> bool:
+        """Keep the claim on a bot's turn until ``until``; False when it is no longer ours."""
+        with self._transaction() as connection:
+            return bool(
+                connection.execute(
+                    update(BotJobRow)
+                    .where(BotJobRow.game_id == game_id, BotJobRow.owner == owner)
+                    .values(lease=until)
+                ).rowcount
+            )
+
+    def release_bot_job(self, game_id: str, owner: str, ready: float | None = None) -> None:
+        """Give a claimed turn back (due again at ``ready``, or as it was)."""
+        values: dict[str, Any] = {"owner": None, "lease": 0.0}
+        if ready is not None:
+            values["ready"] = ready
+        with self._transaction() as connection:
+            connection.execute(
+                update(BotJobRow)
+                .where(BotJobRow.game_id == game_id, BotJobRow.owner == owner)
+                .values(**values)
+            )
+
+    def release_bot_jobs(self, owner: str | None = None) -> None:
+        """Give back every turn ``owner`` holds (None: every worker's; SQLite's start-up, when
+        no other process can hold one)."""
+        query = update(BotJobRow).values(owner=None, lease=0.0)
+        if owner is not None:
+            query = query.where(BotJobRow.owner == owner)
+        with self._transaction() as connection:
+            connection.execute(query)
+
+    def drop_bot_job(self, game_id: str, version: int) -> None:
+        """Forget the turn of a game at ``version`` where no bot decides after all."""
+        with self._transaction() as connection:
+            connection.execute(
+                delete(BotJobRow).where(BotJobRow.game_id == game_id, BotJobRow.version == version)
+            )
+
+    def next_bot_due(self) -> float | None:
+        """When the next bot's turn can be claimed (a claimed one: when its lease lapses);
+        None when there is none."""
+        due = case(
+            (BotJobRow.owner.is_(None), BotJobRow.ready),
+            (BotJobRow.lease > BotJobRow.ready, BotJobRow.lease),
+            else_=BotJobRow.ready,
+        )
+        with self.engine.connect() as connection:
+            found = connection.execute(select(func.min(due))).scalar()
+        return None if found is None else float(found)
+
+    def bot_jobs(self) -> list[dict[str, Any]]:
+        """Every bot's turn waiting or claimed (for tests and operators)."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(
+                    BotJobRow.game_id,
+                    BotJobRow.version,
+                    BotJobRow.client,
+                    BotJobRow.ready,
+                    BotJobRow.owner,
+                    BotJobRow.lease,
+                ).order_by(BotJobRow.ready, BotJobRow.game_id)
+            ).all()
+        return [dict(row._mapping) for row in rows]
+
+    def bot_clocks(self, game_id: str) -> dict[int, float]:
+        with self.engine.connect() as connection:
+            return {
+                int(seat): float(spent)
+                for seat, spent in connection.execute(
+                    select(BotClockRow.seat, BotClockRow.spent).where(
+                        BotClockRow.game_id == game_id
+                    )
+                )
+            }
 
     def _bump(
         self,
@@ -527,7 +983,12 @@ class Storage:
         **values: Any,
     ) -> None:
         """Move the game from ``version`` to ``version + 1`` (with ``values``), or Conflict."""
-        condition = [GameRow.id == game_id, GameRow.version == version]
+        # An ended game changes no more (its version moved on when it ended, too).
+        condition = [
+            GameRow.id == game_id,
+            GameRow.version == version,
+            GameRow.status.not_in(ENDED),
+        ]
         if at_moves is not None:
             condition.append(GameRow.moves == at_moves)
         changed = connection.execute(
@@ -557,15 +1018,23 @@ class Storage:
         result: list[dict[str, Any]] | None,
         bot_turn: bool,
         analyse: bool = False,
+        person: bool = False,
+        clock: tuple[int, float] | None = None,
+        bot_cost: float = 0.0,
     ) -> float:
         """Store action number ``ply``; Conflict unless the game stands at ``ply``/``version``.
 
         A move can thus never be stored twice, out of order, or on a game that another process
         changed meanwhile (an undo and a move there give the same move count, not the same
         version). ``analyse``: the move ends the game, whose analysis is queued with it.
+        ``person``: a person moved at a table with no open seat (the game is played: it no
+        longer expires in minutes). ``clock``: (seat, seconds) a bot seat has now spent in its
+        turn. The bot's turn this move ends is removed, and the next one written if a bot
+        decides next (``bot_turn``, its bot's budget per decision ``bot_cost``).
         """
 
         def work(connection: Connection, now: float) -> None:
+            played = {"played": True} if person else {}
             self._bump(
                 connection,
                 game_id,
@@ -576,18 +1045,36 @@ class Storage:
                 result=result,
                 bot_turn=bot_turn,
                 updated=now,
+                **played,
             )
             connection.execute(
                 insert(ActionRow),
                 {"game_id": game_id, "ply": ply, "seat": seat, "action": action},
             )
+            self._set_job(connection, game_id, version + 1, bot_turn, now, bot_cost)
+            if clock is not None:
+                connection.execute(
+                    delete(BotClockRow).where(
+                        BotClockRow.game_id == game_id, BotClockRow.seat == clock[0]
+                    )
+                )
+                connection.execute(
+                    insert(BotClockRow),
+                    {"game_id": game_id, "seat": clock[0], "spent": clock[1]},
+                )
             if analyse:
                 self._queue_analysis(connection, game_id, now)
 
         return self._write(game_id, version, work, f"{ply} {seat} {action}")
 
     def undo_action(
-        self, game_id: str, ply: int, version: int, status: str, bot_turn: bool
+        self,
+        game_id: str,
+        ply: int,
+        version: int,
+        status: str,
+        bot_turn: bool,
+        bot_cost: float = 0.0,
     ) -> float:
         """Forget the last action (number ``ply - 1``) of a game at ``ply``/``version``."""
 
@@ -606,6 +1093,7 @@ class Storage:
             connection.execute(
                 delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.ply >= ply - 1)
             )
+            self._set_job(connection, game_id, version + 1, bot_turn, now, bot_cost)
 
         return self._write(game_id, version, work)
 
@@ -645,6 +1133,10 @@ class Storage:
             if found != 1:
                 raise Conflict(f"seat {seat} of game {game_id} was taken meanwhile")
             self._bump(connection, game_id, version, status=status, updated=now)
+            # Whose turn it is does not change: a bot's turn stays as it is, at the new version.
+            connection.execute(
+                update(BotJobRow).where(BotJobRow.game_id == game_id).values(version=version + 1)
+            )
 
         return self._write(game_id, version, work)
 
@@ -653,6 +1145,7 @@ class Storage:
             connection.execute(
                 update(GameRow).where(GameRow.id == game_id).values(status=status, bot_turn=False)
             )
+            connection.execute(delete(BotJobRow).where(BotJobRow.game_id == game_id))
 
     # -- analyses of finished games -----------------------------------------------------------
 
@@ -768,49 +1261,6 @@ class Storage:
             "updated": read.number(row.updated, "analysis's time"),
         }
 
-    # -- bots' turns across processes ---------------------------------------------------------
-
-    def try_bot_lock(self, game_id: str) -> bool:
-        """Take the game's bot-turn lock; False when another process holds it.
-
-        PostgreSQL: a session-level advisory lock on one connection of this process, so the
-        locks of a killed process vanish with its session. SQLite has one process: always True.
-        """
-        if not self.shared:
-            return True
-        with self._bot_locks_mutex:
-            try:
-                if self._bot_locks is None or self._bot_locks.closed:
-                    self._bot_locks = self.engine.connect().execution_options(
-                        isolation_level="AUTOCOMMIT"
-                    )
-                taken = self._bot_locks.execute(
-                    text("SELECT pg_try_advisory_lock(:key)"), {"key": advisory_key(game_id)}
-                ).scalar()
-            except Exception as exc:
-                self._drop_bot_locks()
-                raise StorageError(f"cannot take the bot lock: {exc}") from exc
-            return bool(taken)
-
-    def bot_unlock(self, game_id: str) -> None:
-        if not self.shared:
-            return
-        with self._bot_locks_mutex:
-            if self._bot_locks is None:
-                return
-            try:
-                self._bot_locks.execute(
-                    text("SELECT pg_advisory_unlock(:key)"), {"key": advisory_key(game_id)}
-                )
-            except Exception:
-                self._drop_bot_locks()  # the session is gone, and its locks with it
-
-    def _drop_bot_locks(self) -> None:
-        if self._bot_locks is not None:
-            with contextlib.suppress(Exception):
-                self._bot_locks.invalidate()
-            self._bot_locks = None
-
     def listen_conninfo(self) -> str:
         """The libpq connection string for LISTEN (psycopg's own, without SQLAlchemy's dialect)."""
         return make_url(self.url).set(drivername="postgresql").render_as_string(hide_password=False)
@@ -840,8 +1290,9 @@ class Storage:
         return None if found is None else Reader(game_id).integer(found[0], "version")
 
     def unfinished(self, bot_turn_only: bool = False, idle: float = 0.0) -> list[str]:
-        """The ids of games not over (only where a bot decides; only unchanged for ``idle`` s)."""
-        query = select(GameRow.id).where(GameRow.status != "over")
+        """The ids of games in progress (only where a bot decides; only unchanged for ``idle``
+        s)."""
+        query = select(GameRow.id).where(GameRow.status.in_(LIVE))
         if bot_turn_only:
             query = query.where(GameRow.bot_turn.is_(True))
         if idle > 0:
@@ -853,7 +1304,8 @@ class Storage:
         """The unfinished games whose rows are unreadable, with the reason (no replay: cheap)."""
         bad: dict[str, str] = {}
         with self.engine.connect() as connection:
-            unfinished = (GameRow.status != "over") | GameRow.status.is_(None)
+            # Status included: a game whose status is unreadable is checked (and set aside).
+            unfinished = GameRow.status.not_in(("over", *ENDED)) | GameRow.status.is_(None)
             rows = connection.execute(select(*_GAME_COLUMNS).where(unfinished)).all()
         for row in rows:
             try:
@@ -862,16 +1314,6 @@ class Storage:
                 if exc.game_id != "?":
                     bad[exc.game_id] = exc.reason
         return bad
-
-    def live_counts(self, since: float) -> tuple[int, int]:
-        """(games, bot seats) not over and changed after ``since``: what the caps count."""
-        with self.engine.connect() as connection:
-            games, bots = connection.execute(
-                select(func.count(), func.coalesce(func.sum(GameRow.bot_seats), 0)).where(
-                    GameRow.status != "over", GameRow.updated >= since
-                )
-            ).one()
-            return int(games), int(bots)
 
     def list_games(
         self, limit: int = 50, before: tuple[float, str] | None = None, status: str | None = None
@@ -888,7 +1330,7 @@ class Storage:
             _raw(GameRow.moves),
             _raw(GameRow.created),
             _raw(GameRow.updated),
-        ).where(GameRow.listed.is_(True))
+        ).where(GameRow.listed.is_(True), GameRow.status.not_in(ENDED))
         if status is not None:
             query = query.where(GameRow.status == status)
         if before is not None:
@@ -1187,6 +1629,8 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     # WAL keeps readers off the writer's back; NORMAL sync is durable against a killed
     # process (the OS holds the written pages), which is the crash the server must survive.
     connection.isolation_level = None  # transactions are begun by _sqlite_begin instead
+    # The bots' queue orders by exp(); a SQLite built without its math functions gets ours.
+    connection.create_function("exp", 1, math.exp, deterministic=True)
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")

@@ -156,7 +156,7 @@ export class Live {
     };
     ws.onclose = (event) => {
       if (this.closed) return;
-      if (event.code === 4400 || event.code === 4403 || event.code === 4404) {
+      if ([4400, 4403, 4404, 4410].includes(event.code)) {
         this.closed = true;
         this.onState("refused");
         return;
