@@ -57,6 +57,8 @@ CORRUPTIONS: dict[tuple[str, str], list[Any]] = {
     ("games", "bot_turn"): [X, N, None, BAD],
     ("games", "bot_seats"): [X, None, BAD, 99],
     ("games", "bot_seconds"): [X, BAD, -1.0],  # NULL: the server's budget
+    ("games", "client"): [N, None, BAD],  # read in SQL only (the caps): the game plays on
+    ("games", "played"): [X, N, None, BAD],  # likewise (whether it may expire)
     ("seats", "seat"): [X, None, BAD, 99],
     ("seats", "token"): [X, N, None, BAD],
     ("seats", "claimed"): [X, N, None, BAD],
@@ -84,11 +86,13 @@ ANSWERS = {
     ("invites", "game_id"): 200,  # an invite lost: that code no longer works, nothing else
     ("analyses", "game_id"): 200,  # an analysis lost: "none", to be asked for again
     ("analyses", "owner"): 200,
+    ("games", "client"): 200,
+    ("games", "played"): 200,
 }
 FIRST_ROW = {"seats": "seat", "invites": "seat", "actions": "ply", "analyses": "game_id"}
 CLONED = {
     "games": "game, players, seed, options, seats, hotseat, listed, table_token, status, moves, "
-    "result, created, updated, version, bot_turn, bot_seats, bot_seconds",
+    "result, created, updated, version, bot_turn, bot_seats, bot_seconds, client, played",
     "seats": "seat, token, claimed",
     "invites": "seat, code",
     "actions": "ply, seat, action",

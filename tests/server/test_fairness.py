@@ -475,3 +475,29 @@ def test_a_database_from_before_the_queue_gets_its_bots_turns(tmp_path: Any) -> 
         assert storage.load("moved").status == "running"  # type: ignore[union-attr]
     finally:
         storage.close()
+
+
+def test_damaged_rows_of_the_bots_queue_stop_no_other_turn(db_url: str) -> None:
+    """The queue is derived from the games: a turn whose version is not a number is forgotten
+    (the game's row says at the next start whether a bot decides), a damaged cost, use or clock
+    counts as none, and every other turn is claimed as before."""
+    import sqlite3
+
+    storage = Storage(db_url)
+    try:
+        for game_id, client in (("x", "a"), ("y", "b"), ("z", "c")):
+            storage.create_game(stored_game(game_id, ["bot:greedy", "human"], client))
+        with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
+            db.execute("UPDATE bot_jobs SET version = 'v' WHERE game_id = 'x'")
+            db.execute("UPDATE bot_jobs SET cost = 'c' WHERE game_id = 'y'")
+            db.execute("INSERT INTO bot_clocks VALUES ('z', 0, 'spent')")
+            db.execute("INSERT INTO bot_clients VALUES (?, 'load')", (client_hash("c"),))
+        now = time.time()
+        claimed = []
+        while (job := storage.claim_bot_job("w", now, LEASE_SECONDS)) is not None:
+            claimed.append((job.game_id, job.clocks))
+        assert sorted(claimed) == [("y", {}), ("z", {})]
+        assert [job["game_id"] for job in storage.bot_jobs()] == ["y", "z"]
+        assert storage.next_bot_due() == pytest.approx(now + LEASE_SECONDS)
+    finally:
+        storage.close()

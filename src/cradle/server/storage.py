@@ -59,6 +59,7 @@ from sqlalchemy import (
     delete,
     event,
     exists,
+    false,
     func,
     insert,
     inspect,
@@ -190,7 +191,7 @@ class GameRow(Base):
     # The creator's client key, hashed (no address is stored); whether a person has moved at
     # a table with no open seat (until then the game expires when left alone for minutes).
     client: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
-    played: Mapped[bool] = mapped_column(Boolean, default=False)
+    played: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -522,6 +523,7 @@ class Storage:
                     ).where(
                         GameRow.bot_turn.is_(True),
                         GameRow.status.in_(LIVE),
+                        GameRow.version.is_not(None),  # damaged: set aside, not played on
                         ~exists().where(BotJobRow.game_id == GameRow.id),
                     ),
                 )
@@ -847,55 +849,66 @@ class Storage:
             else_=func.exp(exponent),
         )
         cost = case((BotJobRow.cost < LEAST_COST, LEAST_COST), else_=BotJobRow.cost)
+        query = (
+            select(
+                BotJobRow.game_id,
+                BotJobRow.version,
+                BotJobRow.client,
+                BotJobRow.cost,
+                BotClientRow.load,
+            )
+            .outerjoin(BotClientRow, BotClientRow.client == BotJobRow.client)
+            .where(due)
+            .order_by(use + cost, BotJobRow.ready, BotJobRow.game_id)
+            .limit(1)
+            .with_for_update(skip_locked=True, of=BotJobRow)
+        )
         with self._transaction() as connection:
             if self.shared:
                 connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": CLAIM_KEY})
-            row = connection.execute(
-                select(
-                    BotJobRow.game_id,
-                    BotJobRow.version,
-                    BotJobRow.client,
-                    BotJobRow.cost,
-                    BotClientRow.load,
-                )
-                .outerjoin(BotClientRow, BotClientRow.client == BotJobRow.client)
-                .where(due)
-                .order_by(use + cost, BotJobRow.ready, BotJobRow.game_id)
-                .limit(1)
-                .with_for_update(skip_locked=True, of=BotJobRow)
-            ).first()
-            if row is None:
+            for _damaged in range(RECLAIMS):
+                row = connection.execute(query).first()
+                if row is None:
+                    return None
+                game_id, client = str(row.game_id), str(row.client)
+                version = _number(row.version)
+                if version is not None and version == int(version):
+                    break
+                # A damaged turn (the queue is derived data): forgotten, so that it stops no
+                # other; the game's own row still says whether a bot decides (start-up).
+                connection.execute(delete(BotJobRow).where(BotJobRow.game_id == game_id))
+            else:
                 return None
-            game_id, client = str(row.game_id), str(row.client)
             connection.execute(
                 update(BotJobRow)
                 .where(BotJobRow.game_id == game_id)
                 .values(owner=owner, lease=now + lease)
             )
-            used = 0.0 if row.load is None else math.exp(min(700.0, max(-700.0, row.load - scaled)))
-            load = math.log(used + max(LEAST_COST, float(row.cost))) + scaled
-            if row.load is None:
+            known = _number(row.load)
+            used = 0.0 if known is None else math.exp(min(700.0, max(-700.0, known - scaled)))
+            load = math.log(used + max(LEAST_COST, _number(row.cost) or 0.0)) + scaled
+            changed = connection.execute(
+                update(BotClientRow).where(BotClientRow.client == client).values(load=load)
+            ).rowcount
+            if not changed:
                 connection.execute(insert(BotClientRow), {"client": client, "load": load})
-            else:
-                connection.execute(
-                    update(BotClientRow).where(BotClientRow.client == client).values(load=load)
-                )
-            clocks = {
-                int(seat): float(spent)
-                for seat, spent in connection.execute(
-                    select(BotClockRow.seat, BotClockRow.spent).where(
-                        BotClockRow.game_id == game_id
-                    )
-                )
-            }
-        return BotJob(game_id, int(row.version), client, clocks)
+            clocks: dict[int, float] = {}
+            for seat, spent in connection.execute(
+                select(BotClockRow.seat, BotClockRow.spent).where(BotClockRow.game_id == game_id)
+            ):
+                number, seconds = _number(seat), _number(spent)
+                if number is not None and seconds is not None and seconds >= 0:
+                    clocks[int(number)] = seconds  # a damaged clock: the turn's full allowance
+        return BotJob(game_id, int(version), client, clocks)
 
     def bot_use(self, client: str, now: float) -> float:
         """The recent use of the bots of the client with key ``client`` (hashed), in seconds."""
         with self.engine.connect() as connection:
-            load = connection.execute(
-                select(BotClientRow.load).where(BotClientRow.client == client)
-            ).scalar()
+            load = _number(
+                connection.execute(
+                    select(BotClientRow.load).where(BotClientRow.client == client)
+                ).scalar()
+            )
         return (
             0.0 if load is None else math.exp(min(700.0, max(-700.0, load - now / USAGE_SECONDS)))
         )
@@ -949,7 +962,7 @@ class Storage:
         )
         with self.engine.connect() as connection:
             found = connection.execute(select(func.min(due))).scalar()
-        return None if found is None else float(found)
+        return _number(found)
 
     def bot_jobs(self) -> list[dict[str, Any]]:
         """Every bot's turn waiting or claimed (for tests and operators)."""
@@ -1619,6 +1632,17 @@ def _read_only_url(path: Path) -> str:
     wal = real.with_name(real.name + "-wal")
     immutable = "" if wal.exists() else "&immutable=1"
     return f"sqlite:///file:{quote(str(real))}?mode=ro{immutable}&uri=true"
+
+
+def _number(value: Any) -> float | None:
+    """A stored number of the bots' queue, or None when it is not one (a damaged row)."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _sqlite_begin(connection: Any) -> None:
