@@ -289,7 +289,8 @@ def test_a_client_that_does_not_read_is_closed_1013(
 
         async with app.router.lifespan_context(app):
             created = await app.state.hub.create(
-                NewTable(game="tigris", players=2, options={}, seats=["human", "human"])
+                NewTable(game="tigris", players=2, options={}, seats=["human", "human"]),
+                "testclient",
             )
             scope = {
                 "type": "websocket",

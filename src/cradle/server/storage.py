@@ -522,6 +522,7 @@ class Storage:
                     ).where(
                         GameRow.bot_turn.is_(True),
                         GameRow.status.in_(LIVE),
+                        GameRow.version.is_not(None),  # a damaged row: its game is set aside
                         ~exists().where(BotJobRow.game_id == GameRow.id),
                     ),
                 )
