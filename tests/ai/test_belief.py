@@ -247,13 +247,3 @@ def test_tell_reaches_each_listening_bot_once() -> None:
     tell([bot, bot, plain, object()], state, action)
     assert bot.belief.observed == 1
     assert plain.belief.observed == 0  # belief=0: the uniform belief, nothing to read
-
-
-def test_the_calibration_measures_both_beliefs_on_every_hand() -> None:
-    from cradle.ai.belief import calibration
-
-    found = calibration(["random", "random"], games=1, seed=3)
-    assert found["hands"] > 50
-    assert all(x > 0 for x in found["belief"] + found["uniform"])
-    with pytest.raises(ValueError, match="two bot specs"):
-        calibration(["random"], games=1, seed=3)

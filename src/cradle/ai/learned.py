@@ -7,7 +7,7 @@ read with value=2, ``Reading.features`` in Gheos; their native twins return the 
 numbers): a seat's value is
 ``sum(weight × feature)``, and ``sigmoid(value_i - value_j)`` is the chance that seat i
 finishes ahead of seat j, which is how the search turns values into rewards (temperature 1).
-``python -m cradle.ai.training`` writes the files; loading needs no network.
+``python -m lab training`` writes the files; loading needs no network.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def parse(data: dict[str, Any]) -> Model:
     if names != FEATURES[game]:
         raise ValueError(
             f"the {game} model's features {list(names)} are not the knowledge's "
-            f"{list(FEATURES[game])}: train it again (python -m cradle.ai.training)"
+            f"{list(FEATURES[game])}: train it again (python -m lab training)"
         )
     weights = tuple(float(w) for w in data.get("weights", ()))
     if len(weights) != len(names):

@@ -51,7 +51,7 @@ SWAP_GAIN = 1.0  # prior per tile swapped, times the reach it gains on average
 WAR_WEIGHT = 0.8  # prior per point won (or lost) in a war the tile starts
 TURN_VERBS = ("tile", "leader", "catastrophe", "swap", "pass", "withdraw")
 _CELL = {name: cell for cell, name in enumerate(geometry().cells)}  # "K1" -> its cell
-# An evaluation fitted to game results by ``python -m cradle.ai.training`` (weights of
+# An evaluation fitted to game results by ``python -m lab training`` (weights of
 # Board.features). It predicts results of quick policy games better than the hand-set
 # Board.seat_value (log-loss 0.608 against 0.623) but searched worse (6 wins in 14 games at
 # 200 iterations), so the hand-set value is the default; ``ismcts@.../fitted=1`` uses this.
@@ -357,7 +357,7 @@ class Board:
         return value + self.remaining * 0.15 * self.catastrophes[seat]
 
     def features(self, seat: int) -> list[float]:
-        """What the fitted evaluation weighs (see cradle.ai.training), each feature once for
+        """What the fitted evaluation weighs (see lab.training), each feature once for
         the early game (× remaining) and once for the late game (× 1 - remaining)."""
         future = self.remaining
         raw = [float(p) for p in self.points[seat]]

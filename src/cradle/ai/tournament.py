@@ -44,7 +44,7 @@ class TableRecord(TypedDict):
     seconds: float
     thinking: list[float]  # seconds per seat
     decisions: list[int]
-    # The actions played, in order: the game replays from its seed (cradle.ai.review). Not
+    # The actions played, in order: the game replays from its seed (lab.review). Not
     # kept for games played through OpenSpiel, whose chance draws are not the seed's.
     moves: NotRequired[list[str]]
     options: NotRequired[JSON]  # the game's options, where the task set any

@@ -5,10 +5,10 @@ import pytest
 import typer
 
 from cradle.ai.gheos_knowledge import Reading
-from cradle.ai.timing import Task, judge, main, spots, timing
 from cradle.games import get_game
 from cradle.gheos import as_gheos
-from tests.ai.test_starts import ladder_line
+from lab.timing import Task, judge, main, spots, timing
+from tests.lab.test_starts import ladder_line
 
 
 def played_out(seed: int) -> list[str]:

@@ -25,7 +25,7 @@ tile the player really kept (read from the replayed record, never by a bot) and 
 tiles it might have kept: the nats the reading gains over an even guess (0: nothing; log N:
 certainty). The command prints, per model and setting, the mean over the turns::
 
-    python -m cradle.ai.hand_reading results/gheos-hard-stop-20*/ladder.jsonl --player pimc \\
+    python -m lab hand_reading results/gheos-hard-stop-20*/ladder.jsonl --player pimc \\
         --games 300 --temperatures 0.1,0.2,0.4,1
 """
 
@@ -41,11 +41,13 @@ from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.command import run_command
-from cradle.ai.review import deal, wanted  # the opening dealt again; the player's seat
-from cradle.ai.starts import kept_gheos_pair, read, require_files  # the records
-from cradle.ai.timing import mean_and_error  # a column's mean and its standard error
+from cradle.ai.gheos_knowledge import GheosKnowledge
+from cradle.ai.ismcts import IsmctsParams, knowledge_of, search
+from cradle.ai.search import Budget
 from cradle.gheos import GheosGame, as_gheos
+from lab.command import run_command
+from lab.records import deal, kept_gheos_pair, read, require_files, wanted
+from lab.timing import mean_and_error
 
 EPOCH = "epoch"  # an epoch tile in a position's stack
 TILE_VERBS = ("place", "replace")
@@ -68,8 +70,6 @@ def log_or_never(chance: float) -> float:
 def tile_priors(world: GheosGame, actions: Sequence[str]) -> list[float]:
     """The search's one-ply priors of ``actions`` for the seat to move (hard's knowledge: the
     native one where the state is native, the same numbers as the reference's)."""
-    from cradle.ai.gheos_knowledge import GheosKnowledge
-    from cradle.ai.ismcts import IsmctsParams, knowledge_of
 
     knowledge = knowledge_of(world, IsmctsParams())
     assert isinstance(knowledge, GheosKnowledge)
@@ -113,8 +113,6 @@ def search_model(iterations: int, chances: Sequence[float]) -> Model:
     def likelihood(
         world: GheosGame, seat: int, move: str, played: str, other: str, seed: int
     ) -> dict[str, float]:
-        from cradle.ai.ismcts import IsmctsParams, search
-        from cradle.ai.search import Budget
 
         result = search(world, seat, Budget(iterations=iterations), IsmctsParams(), seed=seed)
         total = sum(row.visits for row in result.actions)
@@ -355,7 +353,7 @@ def main_command(
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
-    run_command(app, "cradle.ai.hand_reading", argv)
+    run_command(app, "lab.hand_reading", argv)
 
 
 if __name__ == "__main__":

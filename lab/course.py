@@ -1,6 +1,6 @@
 """How a bot's two-player Gheos games went: where the points came from, and when they were lost.
 
-A ladder record that keeps its moves replays from its seed (``cradle.ai.starts`` deals it the
+A ladder record that keeps its moves replays from its seed (``lab.starts`` deals it the
 same way). This replays every two-player Gheos game of a bot and, from its seat, follows:
 
 - the points of each seat by source: temples, scoring tokens, epoch scorings (pyramids) and
@@ -14,7 +14,7 @@ The tables group the games by who started and how the bot did; the last two give
 score by the game's length and by its lead in followers after one epoch scoring
 (``--epoch``, the third by default)::
 
-    python -m cradle.ai.course results/gheos-hard-stop-20*/ladder.jsonl --bot hard
+    python -m lab course results/gheos-hard-stop-20*/ladder.jsonl --bot hard
 """
 
 from __future__ import annotations
@@ -27,16 +27,10 @@ from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.command import run_command
-from cradle.ai.review import deal  # a record's game, dealt again from its seed and options
-from cradle.ai.starts import (
-    bot_score,
-    cell,
-    games_of,
-    kept_gheos_pair,
-    read,
-    require_files,
-)
+from cradle.gheos import COLOURS, as_gheos
+from lab.command import run_command
+from lab.records import deal, kept_gheos_pair, read, require_files
+from lab.starts import bot_score, cell, games_of
 
 SOURCES = ("temple", "token", "epoch", "final")
 EVENT_SOURCE = {
@@ -72,7 +66,6 @@ def replay(record: dict[str, Any], seat: int, score: float) -> Course:
     """The course of a ladder line's two-player game (dealt again from its seed and options,
     played by its ``moves``), from ``seat``; ValueError where the moves do not end the game
     or the points by source do not add up to its result."""
-    from cradle.gheos import COLOURS, as_gheos
 
     seed = record["seed"]
     state = as_gheos(deal(record))
@@ -247,7 +240,7 @@ def course(
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
-    run_command(app, "cradle.ai.course", argv)
+    run_command(app, "lab.course", argv)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The match against OpenSpiel's own ISMCTSBot (cradle.ai.openspiel_arena), in miniature."""
+"""The match against OpenSpiel's own ISMCTSBot (python -m lab openspiel_arena), in miniature."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="needs the openspiel extra")
 
-from cradle.ai.openspiel_arena import main, run
+from lab.openspiel_arena import main, run
 
 
 # A Tigris match takes minutes of OpenSpiel's search: make test-long.

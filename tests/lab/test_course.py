@@ -5,10 +5,10 @@ from pathlib import Path
 import pytest
 import typer
 
-from cradle.ai.course import Course, courses, length_class, main, replay, report
-from cradle.ai.starts import first_player
 from cradle.games import get_game
 from cradle.gheos import as_gheos
+from lab.course import Course, courses, length_class, main, replay, report
+from lab.starts import first_player
 
 
 def warlike(seed: int, chooser: int) -> tuple[list[str], list[int]]:

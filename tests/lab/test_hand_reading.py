@@ -6,7 +6,9 @@ import typer
 
 from cradle import gheos
 from cradle.ai.gheos_knowledge import GheosKnowledge
-from cradle.ai.hand_reading import (
+from cradle.ai.ismcts import IsmctsParams, knowledge_of
+from cradle.gheos import GheosGame, as_gheos
+from lab.hand_reading import (
     main,
     posterior,
     prior_model,
@@ -16,10 +18,8 @@ from cradle.ai.hand_reading import (
     tile_priors,
     with_hand,
 )
-from cradle.ai.ismcts import IsmctsParams, knowledge_of
-from cradle.ai.review import deal
-from cradle.gheos import GheosGame, as_gheos
-from tests.ai.test_timing import SEED, played_out, record, record_file
+from lab.review import deal
+from tests.lab.test_timing import SEED, played_out, record, record_file
 
 
 def test_the_filter_weighs_each_tile_by_both_ways_into_the_hand() -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import typer
 
-from cradle.ai import sprt
-from cradle.ai.sprt import SprtSettings
+import lab.sprt as sprt
+from lab.sprt import SprtSettings
 
 
 def settings(**changes: object) -> SprtSettings:

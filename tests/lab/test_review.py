@@ -4,8 +4,9 @@ from pathlib import Path
 import pytest
 import typer
 
-from cradle.ai.review import Decision, Task, main, review, review_game, summarise, wanted
 from cradle.ai.tournament import GameTask, play_game
+from lab.records import wanted
+from lab.review import Decision, Task, main, review, review_game, summarise
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +75,7 @@ def test_the_filters(record: dict[str, object]) -> None:
     assert wanted(record, "random", False, False) == 1
     assert wanted(record, "pimc", False, False) is None
     assert (wanted(record, "ismcts", True, False) is None) == won
-    from cradle.ai.starts import first_player
+    from lab.starts import first_player
 
     started = first_player("gheos", 5) == 0
     assert (wanted(record, "ismcts", False, True) is None) == started

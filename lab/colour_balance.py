@@ -2,10 +2,10 @@
 from the best colour to the worst, of two bots playing pairs of games.
 
 Both games of a pair share a seed (bag and first player) with the seats swapped, as in
-``cradle.ai.sprt``. A colour's final points include the treasures, placed as the rules place
+``lab.sprt``. A colour's final points include the treasures, placed as the rules place
 them (``result()["final"]``)::
 
-    python -m cradle.ai.colour_balance --new "ismcts@300/value=2" --old "ismcts@300" \\
+    python -m lab colour_balance --new "ismcts@300/value=2" --old "ismcts@300" \\
         --pairs 20 --seed 1
 
 prints one JSON line per game and a summary per bot: mean lowest colour, mean best-to-worst
@@ -21,6 +21,10 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 import typer
+
+from cradle import tigris
+from cradle.ai.levels import make_bot_spec
+from lab.command import run_command
 
 MAX_ACTIONS = 3000  # as tournaments: a game that runs past this is judged as it stands
 
@@ -49,9 +53,6 @@ class Tally:
 
 def play(seating: tuple[str, str], seed: int, bot_seed: int) -> dict[str, Any]:
     """One two-player Tigris game to its end: per seat its bot, final colours and place."""
-    from cradle import tigris
-    from cradle.ai.levels import make_bot_spec
-
     state = tigris.new_game(2, seed)
     bots = [make_bot_spec(spec, bot_seed + seat) for seat, spec in enumerate(seating)]
     actions = 0
@@ -102,7 +103,11 @@ def measure(new: str, old: str, pairs: int, seed: int) -> tuple[list[dict[str, A
     return games, tallies[new], tallies[old]
 
 
-def main(
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+
+
+@app.command()
+def colour_balance(
     new: Annotated[str, typer.Option(help="A bot spec (e.g. ismcts@300/value=2).")],
     old: Annotated[str, typer.Option(help="The bot spec to compare it with.")],
     pairs: Annotated[int, typer.Option(help="Pairs of games, seats swapped.")] = 10,
@@ -119,5 +124,10 @@ def main(
     print(json.dumps(summary))
 
 
+def main(argv: list[str] | None = None) -> None:
+    """``python -m lab colour_balance``."""
+    run_command(app, "lab.colour_balance", argv)
+
+
 if __name__ == "__main__":
-    typer.run(main)
+    main()

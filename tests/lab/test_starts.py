@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 import typer
 
-from cradle.ai.starts import first_player, leftover, main, paired, split
 from cradle.games import get_game
+from lab.starts import first_player, leftover, main, paired, split
 
 
 def seeds_started_by(seat: int, count: int) -> list[int]:

@@ -6,13 +6,13 @@ bot starts in half of its games; this splits its score between those halves. It 
 records the ladder (``ladder.jsonl``: one game a line) and the SPRT (one pair of games a
 line) write, and deals each seed again to see who started::
 
-    python -m cradle.ai.starts results/gheos-hard-*/ladder.jsonl --bot hard
+    python -m lab starts results/gheos-hard-*/ladder.jsonl --bot hard
 
 With ``--against BASE.jsonl`` it also compares two runs of the same seeds and seatings game
 by game (``paired``): the bot's mean score difference with its 95% interval, far narrower
 than two separate intervals, since both runs share each deal's luck::
 
-    python -m cradle.ai.starts results/screen/ladder.jsonl --bot ismcts --against results/base/ladder.jsonl
+    python -m lab starts results/screen/ladder.jsonl --bot ismcts --against results/base/ladder.jsonl
 
 For Gheos records that keep their moves it also counts the scoring tokens each seat still held
 when the game ended (``leftover``): a token unplayed at the end scores nothing.
@@ -20,7 +20,6 @@ when the game ended (``leftover``): a token unplayed at the end scores nothing.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -30,8 +29,11 @@ from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.command import run_command
 from cradle.core.results import wilson_interval
+from cradle.games import get_game
+from cradle.gheos import as_gheos
+from lab.command import run_command
+from lab.records import deal, kept_gheos_pair, read, require_files
 
 
 @dataclass
@@ -50,8 +52,6 @@ class Split:
 @cache
 def first_player(game: str, seed: int) -> int:
     """The seat that starts the two-player deal of ``seed``, as the ladder deals it."""
-    from cradle.games import get_game
-
     module = get_game(game)
     return module.new_game(2, seed, module.options_from_dict({})).to_move
 
@@ -162,23 +162,9 @@ class Leftover:
     theirs_not_won: int = 0
 
 
-def kept_gheos_pair(record: dict[str, Any]) -> bool:
-    """Whether a ladder line is a two-player Gheos game that keeps its moves (``moves``), so
-    that it replays from its seed."""
-    seating = record.get("seating")
-    return (
-        record.get("game") == "gheos"
-        and isinstance(record.get("moves"), list)
-        and isinstance(seating, list)
-        and len(seating) == 2
-    )
-
-
 def leftover(records: Iterable[dict[str, Any]], bot: str) -> Leftover:
     """Replays each two-player Gheos game of a ladder line that keeps its moves (``moves``)
     from its seed and options, as the ladder deals it, and counts the tokens left at the end."""
-    from cradle.ai.review import deal  # review imports this module: a late import
-    from cradle.gheos import as_gheos
 
     result = Leftover()
     for record in records:
@@ -204,20 +190,6 @@ def leftover(records: Iterable[dict[str, Any]], bot: str) -> Leftover:
                 result.mine_not_won += mine
                 result.theirs_not_won += theirs
     return result
-
-
-def require_files(paths: Iterable[Path]) -> None:
-    """A command's refusal of record files that are not there, all named at once."""
-    missing = [str(p) for p in paths if not p.is_file()]
-    if missing:
-        raise typer.BadParameter(f"no such file: {', '.join(missing)}")
-
-
-def read(paths: Iterable[Path]) -> Iterator[dict[str, Any]]:
-    for path in paths:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                yield json.loads(line)
 
 
 def cell(score: float, games: int) -> str:
@@ -274,7 +246,7 @@ def starts(
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
-    run_command(app, "cradle.ai.starts", argv)
+    run_command(app, "lab.starts", argv)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ prints (the first line of ``str(state)`` is the full position as JSON). Equal ti
 OpenSpiel bot counts simulations, not seconds, so before each of its decisions its budget is
 set from the simulations per second it reached so far.
 
-    python -m cradle.ai.openspiel_arena --game tigris --bot ismcts --seconds 1 --games 10
+    python -m lab openspiel_arena --game tigris --bot ismcts --seconds 1 --games 10
 
 Needs the ``openspiel`` extra.
 """
@@ -22,16 +22,19 @@ from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.command import run_command
+from cradle.ai.levels import make_bot_spec
+from cradle.ai.parallel import map_local
+from cradle.ai.search import Budget
 from cradle.core.contract import GameState
+from cradle.core.results import wilson_interval
+from cradle.games import get_game
+from lab.command import run_command
 
 OPENSPIEL_NAMES = {"tigris": "python_tigris_euphrates", "gheos": "python_gheos"}
 
 
 def engine_state(game: str, state: Any) -> GameState:
     """The cradle state behind a pyspiel state of the adapter."""
-    from cradle.games import get_game
-
     position = json.loads(str(state).split("\n", 1)[0])
     module = get_game(game)
     engine: GameState = module.from_position(position)
@@ -48,8 +51,6 @@ def play_match(
     from open_spiel.python.algorithms import ismcts, mcts
 
     import cradle.envs.openspiel  # noqa: F401  (registers the games)
-    from cradle.ai.levels import make_bot_spec
-    from cradle.ai.search import Budget
 
     spiel_game = pyspiel.load_game(OPENSPIEL_NAMES[game], {"players": players})
     state = spiel_game.new_initial_state()
@@ -126,8 +127,6 @@ def run(
         for number in range(games)
         for seat in range(players)
     ]
-    from cradle.ai.parallel import map_local
-    from cradle.core.results import wilson_interval
 
     records = map_local(_play, jobs, workers)
 
@@ -172,7 +171,7 @@ def match(
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
-    run_command(app, "cradle.ai.openspiel_arena", argv)
+    run_command(app, "lab.openspiel_arena", argv)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ replays from its seed. This walks a bot's first decisions of each game again and
 judge (an ISMCTS spec, usually with many times the bot's time) what it would have played
 there and how it rates the move that was played::
 
-    python -m cradle.ai.review results/screen/ladder.jsonl --bot ismcts --judge ismcts@3s \\
+    python -m lab review results/screen/ladder.jsonl --bot ismcts --judge ismcts@3s \\
         --decisions 20 --lost --followed --workers 2
 
 ``--lost`` keeps the games the bot lost, ``--followed`` those another seat started. A move
@@ -27,9 +27,11 @@ from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.command import run_command
-from cradle.ai.starts import read, require_files
-from cradle.core.contract import GameState
+from cradle.ai.bots import UnknownBot, tell
+from cradle.ai.ismcts import IsmctsBot
+from cradle.ai.levels import make_bot_spec
+from lab.command import run_command
+from lab.records import deal, read, require_files, wanted
 
 # The judge's visits to the move played, as a share of its own choice's, below which its
 # mean reward for that move is too uncertain to be called a regret.
@@ -76,39 +78,9 @@ class Task:
     decisions: int
 
 
-def wanted(record: dict[str, Any], bot: str, lost: bool, followed: bool) -> int | None:
-    """The bot's seat in a recorded game that passes the filters, else None: the bot in
-    exactly one seat, the moves kept, with ``lost`` a game it did not win outright, with
-    ``followed`` one another seat started."""
-    seating = record.get("seating")
-    if not isinstance(seating, list) or "moves" not in record:
-        return None
-    seats = [s for s, spec in enumerate(seating) if str(spec).startswith(bot)]
-    if len(seats) != 1:
-        return None
-    seat = seats[0]
-    if lost and record["places"][seat] == 1 and list(record["places"]).count(1) == 1:
-        return None
-    if followed and deal(record).to_move == seat:
-        return None
-    return seat
-
-
-def deal(record: dict[str, Any]) -> GameState:
-    """The recorded game's opening position, dealt again from its seed and options."""
-    from cradle.games import get_game
-
-    module = get_game(record["game"])
-    options = module.options_from_dict(record.get("options", {}))
-    return module.new_game(len(record["seating"]), record["seed"], options)
-
-
 def review_game(task: Task) -> list[Decision]:
     """The bot's first ``task.decisions`` decisions with a choice in one recorded game, each
     with the judge's opinion (the judge sees every move, as a driver shows it)."""
-    from cradle.ai.bots import tell
-    from cradle.ai.ismcts import IsmctsBot
-    from cradle.ai.levels import make_bot_spec
 
     record = task.record
     seat = wanted(record, task.bot, False, False)
@@ -210,9 +182,6 @@ def main_command(
     require_files(paths)
     if decisions < 1:
         raise typer.BadParameter("--decisions: at least 1")
-    from cradle.ai.bots import UnknownBot
-    from cradle.ai.ismcts import IsmctsBot
-    from cradle.ai.levels import make_bot_spec
 
     try:
         if not isinstance(make_bot_spec(judge, 0), IsmctsBot):
@@ -239,7 +208,7 @@ def main_command(
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
-    run_command(app, "cradle.ai.review", argv)
+    run_command(app, "lab.review", argv)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ for both seats (the same seeds both ways, so the two differ only by the choice).
 table gives, per class (epochs to come, the bot's tokens, the opponent's), how often the bot
 played the token and the mean gain, with its standard error::
 
-    python -m cradle.ai.timing results/gheos-hard-stop-*/ladder.jsonl --bot hard \\
+    python -m lab timing results/gheos-hard-stop-*/ladder.jsonl --bot hard \\
         --decisions 240 --worlds 6 --iterations 400 --workers 2
 
 Where the bot kept its token and the gain is clearly above zero, it waited too long; where
@@ -36,13 +36,14 @@ from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.command import run_command
 from cradle.ai.gheos_knowledge import Reading  # what a token would score (cup_score)
-from cradle.ai.review import deal, wanted  # the opening dealt again; the bot's seat
-from cradle.ai.starts import kept_gheos_pair, read, require_files  # the records, one JSON line each
+from cradle.ai.ismcts import IsmctsParams, search
+from cradle.ai.search import Budget
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
 from cradle.gheos import as_gheos
+from lab.command import run_command
+from lab.records import deal, kept_gheos_pair, read, require_files, wanted
 
 TOKEN = "token"
 KEEP = "pass"
@@ -104,8 +105,6 @@ def spots(record: dict[str, Any], bot: str, epochs_left: int) -> list[Spot]:
 def play_on(state: GameState, iterations: int, seed: int) -> list[float]:
     """Both seats' results after ``state`` is played to its end by the search, each decision
     with ``iterations`` iterations and its own seed."""
-    from cradle.ai.ismcts import IsmctsParams, search
-    from cradle.ai.search import Budget
 
     budget = Budget(iterations=iterations)
     params = IsmctsParams()
@@ -245,7 +244,7 @@ def main_command(
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
-    run_command(app, "cradle.ai.timing", argv)
+    run_command(app, "lab.timing", argv)
 
 
 if __name__ == "__main__":

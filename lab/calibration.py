@@ -9,7 +9,7 @@ openings), reads every hand-set evaluation at every position through the native 
 those chances against the games' winners (by fifth of the epochs to come) and the
 temperature ``(base, slope)`` that fits the results best (a grid)::
 
-    python -m cradle.ai.calibration --games 300 --iterations 1500 --workers 2
+    python -m lab calibration --games 300 --iterations 1500 --workers 2
 
 A lower log-loss is a better-calibrated reward; a coin scores ln 2 = 0.693. Needs numpy.
 """
@@ -22,6 +22,13 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 import typer
+
+from cradle.ai.gheos_knowledge import read
+from cradle.ai.levels import make_bot_spec
+from cradle.ai.parallel import map_local
+from cradle.games import get_game
+from lab.command import run_command
+from lab.training import log_loss
 
 VERSIONS = (1, 2, 3, 4, 5)
 BASES = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0)
@@ -42,9 +49,6 @@ class Positions:
 def play(job: tuple[int, int]) -> Positions:
     """One self-play game of seed ``job[0]``, ``job[1]`` iterations a decision."""
     from cradle import _native
-    from cradle.ai.gheos_knowledge import read
-    from cradle.ai.levels import make_bot_spec
-    from cradle.games import get_game
 
     seed, iterations = job
     state = get_game("gheos").new_game(2, seed, engine="native")
@@ -77,8 +81,6 @@ def report(games: list[Positions]) -> dict[str, Any]:
     the epochs to come) and the best temperature of the grid with its log-loss."""
     import numpy as np
 
-    from cradle.ai.training import log_loss
-
     def chance(gap: Any, temperature: Any) -> Any:
         return 1 / (1 + np.exp(-np.clip(gap / temperature, -30, 30)))
 
@@ -109,18 +111,25 @@ def report(games: list[Positions]) -> dict[str, Any]:
     return out
 
 
-def main(
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+
+
+@app.command()
+def calibration(
     games: Annotated[int, typer.Option(help="Self-play games.")] = 300,
     iterations: Annotated[int, typer.Option(help="Search iterations a decision.")] = 1500,
     seed: Annotated[int, typer.Option(help="The first game's seed.")] = 100_000,
     workers: Annotated[int, typer.Option(help="Local processes.")] = 1,
 ) -> None:
     """Self-play, then the calibration report as JSON."""
-    from cradle.ai.parallel import map_local
-
     jobs = [(seed + i, iterations) for i in range(games)]
     print(json.dumps(report(map_local(play, jobs, workers)), indent=1))
 
 
+def main(argv: list[str] | None = None) -> None:
+    """``python -m lab calibration``."""
+    run_command(app, "lab.calibration", argv)
+
+
 if __name__ == "__main__":
-    typer.run(main)
+    main()

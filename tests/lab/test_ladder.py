@@ -1,4 +1,4 @@
-"""The ladder: its schedule, the resumable results file, and the generated docs section
+"""The ladder: its schedule, the resumable results file, and the report it writes beside them
 (a quick run of a few tiny games)."""
 
 from __future__ import annotations
@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cradle.ai.ladder import (
-    BEGIN,
-    END,
+from lab.ladder import (
     QUICK,
     RESULTS,
     LadderGame,
@@ -20,7 +18,6 @@ from cradle.ai.ladder import (
     play,
     run,
     schedule,
-    write_section,
 )
 
 
@@ -39,10 +36,9 @@ def test_the_schedule_meets_every_opponent_in_every_seat_on_shared_seeds() -> No
     assert len({t.key for t in tasks}) == len(tasks)
 
 
-def test_a_quick_ladder_writes_resumes_and_documents(tmp_path: Path) -> None:
-    out, docs = tmp_path / "ladder", tmp_path / "ai.md"
-    docs.write_text("# AI\n\nkept text\n", encoding="utf-8")
-    arguments = ["--quick", "--out", str(out), "--workers", "1", "--docs", str(docs)]
+def test_a_quick_ladder_writes_resumes_and_reports(tmp_path: Path) -> None:
+    out = tmp_path / "ladder"
+    arguments = ["--quick", "--out", str(out), "--workers", "1"]
     main(arguments)
     lines = (out / RESULTS).read_text(encoding="utf-8").splitlines()
     assert len(lines) == len(schedule(QUICK)) == 8
@@ -53,28 +49,21 @@ def test_a_quick_ladder_writes_resumes_and_documents(tmp_path: Path) -> None:
     assert set(table["versus"]) == set(QUICK.opponents)
     for h2h in table["versus"].values():
         assert h2h["meetings"] == 2 and 0 <= h2h["low"] <= h2h["score"] <= h2h["high"] <= 1
-    text = docs.read_text(encoding="utf-8")
-    assert "kept text" in text and BEGIN in text and END in text
-    assert "python -m cradle.ai.ladder --quick" in text
+    text = (out / "ladder.md").read_text(encoding="utf-8")
+    assert "python -m lab ladder --quick" in text
     assert all(f"`{bot}`" in text for bot in QUICK.opponents)
 
-    main(arguments)  # everything is played already: nothing is added, the section replaced
+    main(arguments)  # everything is played already: nothing is added, the report written again
     assert (out / RESULTS).read_text(encoding="utf-8").splitlines() == lines
-    assert docs.read_text(encoding="utf-8").count(BEGIN) == 1
+    assert (out / "ladder.md").read_text(encoding="utf-8") == text
+    with pytest.raises(Exception, match="No such option: --docs"):
+        main([*arguments, "--docs", str(tmp_path / "ai.md")])  # no command writes into docs/
 
 
 def test_load_skips_a_torn_last_line(tmp_path: Path) -> None:
     path = tmp_path / RESULTS
     path.write_text('{"key": "a", "places": [1, 2]}\n{"key": "b", "pla', encoding="utf-8")
     assert list(load(path)) == ["a"]
-
-
-def test_write_section_appends_once_then_replaces(tmp_path: Path) -> None:
-    docs = tmp_path / "ai.md"
-    write_section(docs, f"{BEGIN}\none\n{END}")
-    write_section(docs, f"{BEGIN}\ntwo\n{END}")
-    text = docs.read_text(encoding="utf-8")
-    assert "two" in text and "one" not in text
 
 
 def test_a_bad_spec_is_a_clear_error_before_anything_is_played(tmp_path: Path) -> None:

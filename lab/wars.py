@@ -18,7 +18,7 @@ occupied continent counts as a war lost), the share it took within three turns, 
 share of the epochs to come they lost that way (a war in the last epoch costs less than one
 now)::
 
-    python -m cradle.ai.wars results/gheos-hard-stop-*/ladder.jsonl
+    python -m lab wars results/gheos-hard-stop-*/ladder.jsonl
 """
 
 from __future__ import annotations
@@ -30,10 +30,9 @@ from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.command import run_command
-from cradle.ai.review import deal  # the recorded game's opening, dealt again
-from cradle.ai.starts import kept_gheos_pair, read, require_files  # the records, one JSON line each
 from cradle.gheos import COLOURS, GheosGame, as_gheos, load_tiles, neighbour
+from lab.command import run_command
+from lab.records import deal, kept_gheos_pair, read, require_files
 
 CLASSES = ("touches a stronger", "touches another", "far")
 SIXTHS = 6
@@ -198,7 +197,7 @@ def wars(
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
-    run_command(app, "cradle.ai.wars", argv)
+    run_command(app, "lab.wars", argv)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The calibration report of Gheos' hand-set evaluations (cradle.ai.calibration)."""
+"""The calibration report of Gheos' hand-set evaluations (python -m lab calibration)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from cradle.ai.calibration import VERSIONS, Positions, play, report
-from cradle.ai.training import log_loss
+from lab.calibration import VERSIONS, Positions, play, report
+from lab.training import log_loss
 
 pytest.importorskip("cradle._native")
 np = pytest.importorskip("numpy")

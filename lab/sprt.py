@@ -15,7 +15,7 @@ with ``s0``, ``s1`` the expected scores at ``elo0`` and ``elo1``, ``m`` and ``v`
 variance of the ``N`` pair scores. The test stops at ``log(beta / (1 - alpha))`` (accept H0)
 or ``log((1 - beta) / alpha)`` (accept H1), or undecided after ``max_pairs``.
 
-    python -m cradle.ai.sprt --game tigris --players 2 --new "ismcts@0.25s/value=2" \\
+    python -m lab sprt --game tigris --players 2 --new "ismcts@0.25s/value=2" \\
         --old "ismcts@0.25s/value=1" --elo0 0 --elo1 40 --max-pairs 200 --workers 1 \\
         --out results/sprt-value.jsonl
 
@@ -36,8 +36,13 @@ from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.command import run_command
+from cradle.ai.bots import UnknownBot
+from cradle.ai.levels import make_bot_spec
+from cradle.ai.parallel import map_local
+from cradle.ai.tournament import GameTask, play_game
+from cradle.core.registry import UnknownGame, get_game
 from cradle.core.results import Z95
+from lab.command import run_command
 
 MIN_PAIRS = 4  # below this a variance says little; no decision is taken
 MIN_VARIANCE = 0.01  # of a pair score: keeps an all-wins start from dividing by zero
@@ -133,8 +138,6 @@ class PairTask:
 
 def play_pair(task: PairTask) -> dict[str, Any]:
     """Both games of one pair; a JSON-able record with ``new``'s pair score."""
-    from cradle.ai.tournament import GameTask, play_game
-
     games: list[dict[str, Any]] = []
     scores: list[float] = []
     for half, seating in enumerate(seatings(task.players, task.new, task.old)):
@@ -210,9 +213,6 @@ def summary(settings: SprtSettings, pairs: Sequence[dict[str, Any]]) -> dict[str
 
 def run(settings: SprtSettings, out: Path, workers: int) -> dict[str, Any]:
     """Play pairs until the test decides or ``max_pairs`` are played; the summary."""
-    from cradle.ai.levels import make_bot_spec
-    from cradle.ai.parallel import map_local
-
     for spec in (settings.new, settings.old):
         make_bot_spec(spec, 0)  # a bad spec fails before anything is played
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -264,8 +264,6 @@ def sprt(
         "results/sprt.jsonl"
     ),
 ) -> None:
-    from cradle.ai.bots import UnknownBot
-    from cradle.core.registry import UnknownGame, get_game
 
     if players < 2 or players > 4:
         raise typer.BadParameter(f"players: 2 to 4, not {players}")
@@ -287,7 +285,7 @@ def sprt(
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
-    run_command(app, "cradle.ai.sprt", argv)
+    run_command(app, "lab.sprt", argv)
 
 
 if __name__ == "__main__":

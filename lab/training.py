@@ -20,7 +20,7 @@ same number at every leaf, a dot product is cheap there (the search evaluates ~3
 a second), and its weights say what it learned. A fifth of the games are held out: their
 log-loss and accuracy, against the hand-set value's on the same pairs, go into the model file.
 
-    python -m cradle.ai.training --game tigris --games 2000 --workers 2
+    python -m lab training --game tigris --games 2000 --workers 2
 
 writes ``src/cradle/ai/models/tigris-v1.json`` (``--out`` elsewhere; ``--data`` keeps the
 positions as a NumPy ``.npz`` for another fit with ``--reuse``). Needs numpy (the
@@ -39,15 +39,29 @@ from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.command import run_command
+from cradle import tigris
+from cradle.ai.gheos_knowledge import (
+    FOLLOWER_GROWTH,
+    TEMPERATURES,
+    TOKEN_EARLY,
+    TOKEN_GROWTH,
+    TOKEN_LATE,
+    TOKEN_NOW,
+    TOKEN_NOW_SLOPE,
+    read,
+)
+from cradle.ai.gheos_knowledge import TEMPERATURES as GHEOS_TEMPERATURES
 from cradle.ai.learned import FEATURES, Model, path_of
+from cradle.ai.levels import make_bot_spec
+from cradle.ai.parallel import map_local
+from cradle.ai.tigris_knowledge import Board, TigrisKnowledge
+from cradle.core.results import rank_rewards
+from cradle.games import get_game
+from lab.command import run_command
 
 
 def game_examples(seed: int, players: int, noise: float = 0.15) -> list[tuple[list[float], int]]:
     """(feature difference, 1 if the first seat finished ahead) for one policy game."""
-    from cradle import tigris
-    from cradle.ai.tigris_knowledge import Board, TigrisKnowledge
-
     knowledge = TigrisKnowledge()
     rng = random.Random(seed)
     state = tigris.new_game(players, seed)
@@ -129,10 +143,6 @@ def self_play(job: SelfPlay) -> GameData:
     """Play one game with the native search in every seat; record its settled positions."""
     import numpy as np
 
-    from cradle.ai.levels import make_bot_spec
-    from cradle.core.results import rank_rewards
-    from cradle.games import get_game
-
     features_of, unsettled = _native_hooks(job.game)
     state = get_game(job.game).new_game(job.players, job.seed, engine="native")
     rng = random.Random(job.seed)
@@ -164,10 +174,7 @@ def self_play(job: SelfPlay) -> GameData:
 
 def _remaining(game: str, state: Any) -> float:
     if game == "tigris":
-        from cradle.ai.tigris_knowledge import Board
-
         return Board(state).remaining
-    from cradle.ai.gheos_knowledge import read
 
     return read(state).remaining
 
@@ -176,8 +183,6 @@ def pairs(data: list[GameData], game: str) -> tuple[Any, Any, Any]:
     """(feature differences, labels, the hand-set value's chances) of every pair of seats
     that finished apart, at every recorded position of ``data``."""
     import numpy as np
-
-    from cradle.ai.gheos_knowledge import TEMPERATURES as GHEOS_TEMPERATURES
 
     half = len(FEATURES[game]) // 2
     diffs, labels, hand_set = [], [], []
@@ -227,16 +232,6 @@ def gheos_values(data: list[GameData]) -> dict[str, Any]:
     temperature), value 2 rebuilt from the recorded features (its token, follower and
     temperature terms exact; the token share of the cup score moved without the war risk)."""
     import numpy as np
-
-    from cradle.ai.gheos_knowledge import (
-        FOLLOWER_GROWTH,
-        TEMPERATURES,
-        TOKEN_EARLY,
-        TOKEN_GROWTH,
-        TOKEN_LATE,
-        TOKEN_NOW,
-        TOKEN_NOW_SLOPE,
-    )
 
     half = len(FEATURES["gheos"]) // 2
     rows: dict[int, list[Any]] = {1: [], 2: []}
@@ -360,8 +355,6 @@ def train(
             raise typer.BadParameter("--reuse needs --data")
         recorded = load_data(data)
     else:
-        from cradle.ai.parallel import map_local
-
         done = [0]
 
         def progress(_: GameData) -> None:
@@ -380,7 +373,7 @@ def train(
         return
     model, report = learn(game, recorded, penalty)
     command = (
-        f"python -m cradle.ai.training --game {game} --games {games} --iterations {iterations}"
+        f"python -m lab training --game {game} --games {games} --iterations {iterations}"
         f" --random-moves {random_moves} --seed {seed} --penalty {penalty}"
     )
     meta = {
@@ -402,7 +395,7 @@ def train(
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command; with ``argv`` (a list of arguments) it returns instead of exiting."""
-    run_command(app, "cradle.ai.training", argv)
+    run_command(app, "lab.training", argv)
 
 
 if __name__ == "__main__":
