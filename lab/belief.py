@@ -1,4 +1,4 @@
-"""How well the public belief over the Tigris hands (``cradle.ai.belief.HandBelief``) reads
+"""How well the public belief over the Tigris hands (``cradle.ai.knowledge.belief.HandBelief``) reads
 them: before every decision of some games, the error of the expected tiles per colour in each
 hand against the true hands, for the belief and for today's uniform share::
 
@@ -13,10 +13,10 @@ from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.belief import COLOURS, HandBelief
 from cradle.ai.bots import tell
+from cradle.ai.knowledge.belief import COLOURS, HandBelief
+from cradle.ai.knowledge.tigris import UNSEEN_SHARE
 from cradle.ai.levels import make_bot_spec
-from cradle.ai.tigris_knowledge import UNSEEN_SHARE
 from cradle.tigris import new_game
 from lab.command import run_command
 

@@ -23,9 +23,9 @@ from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.gheos_knowledge import read
+from cradle.ai.knowledge.gheos import read
 from cradle.ai.levels import make_bot_spec
-from cradle.ai.parallel import map_local
+from cradle.ai.search.parallel import map_local
 from cradle.games import get_game
 from lab.command import run_command
 from lab.training import log_loss

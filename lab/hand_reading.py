@@ -1,6 +1,6 @@
 """How much a Gheos player's tile choices tell about the tile it keeps in hand.
 
-Tigris' hands are read from the public history (``cradle.ai.belief``). A Gheos hand is two
+Tigris' hands are read from the public history (``cradle.ai.knowledge.belief``). A Gheos hand is two
 tiles: the one a player kept from its last turn and the one it drew after it. Which of the
 two it plays, and how, may tell which one it keeps: a player holding a tile it could have
 played well would have played it. This measures how much, from the other seat's view, before
@@ -41,9 +41,10 @@ from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.gheos_knowledge import GheosKnowledge
-from cradle.ai.ismcts import IsmctsParams, knowledge_of, search
-from cradle.ai.search import Budget
+from cradle.ai.knowledge.gheos import GheosKnowledge
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.ismcts import search
+from cradle.ai.search.params import IsmctsParams, knowledge_of
 from cradle.gheos import GheosGame, as_gheos
 from lab.command import run_command
 from lab.records import deal, kept_gheos_pair, read, require_files, wanted

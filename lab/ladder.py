@@ -8,7 +8,7 @@ every rotation. A round's games share one seed.
 
 Each game's record is appended as a line of JSON to ``<out>/ladder.jsonl`` as soon as it is
 played, and a run first reads that file back and plays only the games it lacks: a stopped run
-goes on where it stopped. The games run in ``cradle.ai.parallel.map_local`` workers. The
+goes on where it stopped. The games run in ``cradle.ai.search.parallel.map_local`` workers. The
 report goes to ``<out>/ladder.json`` and, as Markdown tables, ``<out>/ladder.md``.
 
     python -m lab ladder --iterations 500 --rounds 4 --workers 2
@@ -30,7 +30,7 @@ import typer
 
 from cradle.ai.bots import tell
 from cradle.ai.levels import make_bot_spec
-from cradle.ai.parallel import map_local
+from cradle.ai.search.parallel import map_local
 from cradle.ai.tournament import (
     MAX_ACTIONS,
     GameTask,

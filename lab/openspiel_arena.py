@@ -23,8 +23,8 @@ from typing import Annotated, Any
 import typer
 
 from cradle.ai.levels import make_bot_spec
-from cradle.ai.parallel import map_local
-from cradle.ai.search import Budget
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.parallel import map_local
 from cradle.core.contract import GameState
 from cradle.core.results import wilson_interval
 from cradle.games import get_game

@@ -28,8 +28,8 @@ from typing import Annotated, Any
 import typer
 
 from cradle.ai.bots import UnknownBot, tell
-from cradle.ai.ismcts import IsmctsBot
 from cradle.ai.levels import make_bot_spec
+from cradle.ai.search.ismcts import IsmctsBot
 from lab.command import run_command
 from lab.records import deal, read, require_files, wanted
 

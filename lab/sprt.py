@@ -38,7 +38,7 @@ import typer
 
 from cradle.ai.bots import UnknownBot
 from cradle.ai.levels import make_bot_spec
-from cradle.ai.parallel import map_local
+from cradle.ai.search.parallel import map_local
 from cradle.ai.tournament import GameTask, play_game
 from cradle.core.registry import UnknownGame, get_game
 from cradle.core.results import Z95

@@ -36,9 +36,10 @@ from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.gheos_knowledge import Reading  # what a token would score (cup_score)
-from cradle.ai.ismcts import IsmctsParams, search
-from cradle.ai.search import Budget
+from cradle.ai.knowledge.gheos import Reading  # what a token would score (cup_score)
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.ismcts import search
+from cradle.ai.search.params import IsmctsParams
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
 from cradle.gheos import as_gheos

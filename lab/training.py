@@ -1,4 +1,4 @@
-"""Learn the evaluation from self-play (``cradle.ai.learned``'s model files), and the older
+"""Learn the evaluation from self-play (``cradle.ai.knowledge.learned``'s model files), and the older
 fit of Tigris quick-policy games (``FITTED_WEIGHTS``).
 
 **Self-play on the native core** (``self_play``): the native search (``ismcts@<iterations>``)
@@ -40,7 +40,7 @@ from typing import Annotated, Any
 import typer
 
 from cradle import tigris
-from cradle.ai.gheos_knowledge import (
+from cradle.ai.knowledge.gheos import (
     FOLLOWER_GROWTH,
     TEMPERATURES,
     TOKEN_EARLY,
@@ -50,11 +50,11 @@ from cradle.ai.gheos_knowledge import (
     TOKEN_NOW_SLOPE,
     read,
 )
-from cradle.ai.gheos_knowledge import TEMPERATURES as GHEOS_TEMPERATURES
-from cradle.ai.learned import FEATURES, Model, path_of
+from cradle.ai.knowledge.gheos import TEMPERATURES as GHEOS_TEMPERATURES
+from cradle.ai.knowledge.learned import FEATURES, Model, path_of
+from cradle.ai.knowledge.tigris import Board, TigrisKnowledge
 from cradle.ai.levels import make_bot_spec
-from cradle.ai.parallel import map_local
-from cradle.ai.tigris_knowledge import Board, TigrisKnowledge
+from cradle.ai.search.parallel import map_local
 from cradle.core.results import rank_rewards
 from cradle.games import get_game
 from lab.command import run_command

@@ -16,7 +16,7 @@ import typer
 
 from cradle.ai.bots import make_bot, tell
 from cradle.ai.levels import make_bot_spec
-from cradle.ai.waiting import turn_begins
+from cradle.ai.search.budget import turn_begins
 from cradle.games import get_game
 from lab.command import run_command
 

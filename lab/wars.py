@@ -1,7 +1,7 @@
 """Which Gheos civilizations die in wars: logged games read again, position by position.
 
 The evaluation cuts a civilization's future by a war risk (``WAR_RISK`` in
-``cradle.ai.gheos_knowledge``: a share of it while any stronger civilization is on the
+``cradle.ai.knowledge.gheos``: a share of it while any stronger civilization is on the
 table). This measures what the logged games say instead. It deals every two-player game of
 the ladder records that keep their moves (``ladder.jsonl``) again from its seed, and at the
 start of every turn classes each civilization on the table by what threatens it:

@@ -97,7 +97,7 @@ def tigris_random_game(
 
 # -- the native search and its Tigris knowledge (native/src/tigris/pysearch.rs) --------------
 
-# The search's settings (cradle.ai.ismcts.NativeSettings): (exploration, widening, alpha,
+# The search's settings (cradle.ai.search.native.NativeSettings): (exploration, widening, alpha,
 # prior_weight, mix), (rollout, playout, batch, halving, balance, urgent, keys, steps, odds,
 # stop).
 _Settings = tuple[

@@ -9,10 +9,12 @@ import zlib
 import pytest
 
 from cradle import tigris
-from cradle.ai.gheos_knowledge import GheosKnowledge
-from cradle.ai.ismcts import Ismcts, IsmctsBot, IsmctsParams, search
-from cradle.ai.pimc import PimcBot
-from cradle.ai.search import Budget, knowledge_for
+from cradle.ai.knowledge.gheos import GheosKnowledge
+from cradle.ai.knowledge.params import knowledge_for
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.ismcts import Ismcts, IsmctsBot, search
+from cradle.ai.search.params import IsmctsParams
+from cradle.ai.search.pimc import PimcBot
 from cradle.core import native
 from cradle.core.contract import GameState
 
@@ -161,7 +163,7 @@ def test_ismcts_beats_random() -> None:
 
 
 def test_sequential_halving_tries_the_actions_left_on_the_same_worlds() -> None:
-    from cradle.ai.gheos_knowledge import GheosKnowledge
+    from cradle.ai.knowledge.gheos import GheosKnowledge
 
     class StackReader(GheosKnowledge):
         """Rewards from the bottom of the hidden stack alone (no tile of it is drawn in a
@@ -254,11 +256,9 @@ def test_urgent_actions_are_in_every_batch_below_the_root(engine: str) -> None:
 
 
 def test_the_tree_names_actions_by_id_or_by_text() -> None:
-    from cradle.ai.search import game_of
-
     def tree(state: GameState, keys: int) -> Ismcts:
         params = IsmctsParams(keys=keys, native=0)
-        knowledge = knowledge_for(game_of(state))
+        knowledge = knowledge_for(state.game)
         searched = Ismcts(state, state.to_move, knowledge, params, random.Random(5))
         searched.run(Budget(iterations=120))
         return searched
@@ -282,7 +282,7 @@ def test_the_tree_names_actions_by_id_or_by_text() -> None:
 @pytest.mark.parametrize("engine", ["python", "native"])
 def test_keys_2_name_an_urgent_action_apart_from_the_same_id_elsewhere(engine: str) -> None:
     from cradle import gheos
-    from cradle.ai.ismcts import action_of
+    from cradle.ai.search.ismcts import action_of
 
     if engine == "native" and not native.available():
         pytest.skip("the native engine is not built")
@@ -304,7 +304,7 @@ def test_keys_2_name_an_urgent_action_apart_from_the_same_id_elsewhere(engine: s
 
 
 def test_odds_weigh_a_mean_by_its_log_odds_in_both_searches() -> None:
-    from cradle.ai.ismcts import ODDS_EDGE, log_odds
+    from cradle.ai.search.ismcts import ODDS_EDGE, log_odds
 
     assert log_odds(0.5) == 0.0
     assert log_odds(0.51) == pytest.approx(0.01, abs=1e-4)  # the mean's own slope at 1/2
@@ -328,7 +328,8 @@ def test_odds_weigh_a_mean_by_its_log_odds_in_both_searches() -> None:
 
 
 def test_the_leaf_rollout_is_the_games_own_unless_the_settings_name_one() -> None:
-    from cradle.ai.ismcts import native_settings, rollout_of
+    from cradle.ai.search.native import native_settings
+    from cradle.ai.search.params import rollout_of
 
     gheos_knowledge = knowledge_for("gheos")
     assert rollout_of(IsmctsParams(), gheos_knowledge) == 4  # hard's Gheos setting
@@ -347,7 +348,7 @@ def test_the_leaf_rollout_is_the_games_own_unless_the_settings_name_one() -> Non
 
 
 def test_a_batch_in_the_settings_overrides_the_knowledges() -> None:
-    from cradle.ai.ismcts import batch_of
+    from cradle.ai.search.params import batch_of
 
     gheos_knowledge = knowledge_for("gheos")
     assert batch_of(IsmctsParams(), gheos_knowledge) == 16  # the knowledge's own

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from cradle import gheos, tigris
-from cradle.ai.gheos_knowledge import FOLLOWER_GROWTH, TOKEN_GROWTH, GheosKnowledge, Reading
-from cradle.ai.tigris_knowledge import Board, TigrisKnowledge, binomial_cdf
+from cradle.ai.knowledge.gheos import FOLLOWER_GROWTH, TOKEN_GROWTH, GheosKnowledge, Reading
+from cradle.ai.knowledge.tigris import Board, TigrisKnowledge, binomial_cdf
 
 from .helpers import random_position
 
@@ -206,8 +206,8 @@ def test_tigris_policy_plays_legal_actions_through_a_whole_game() -> None:
 
 
 def test_the_gheos_search_judges_by_value_4_with_settled_priors_unless_told() -> None:
-    from cradle.ai.gheos_knowledge import GheosKnowledge
-    from cradle.ai.ismcts import IsmctsParams, knowledge_of
+    from cradle.ai.knowledge.gheos import GheosKnowledge
+    from cradle.ai.search.params import IsmctsParams, knowledge_of
 
     state = gheos.new_game(2, 5)
     default = knowledge_of(state, IsmctsParams())
@@ -347,8 +347,8 @@ def test_gheos_keeps_the_token_that_would_hand_over_the_end_unless_it_pays(engin
 @pytest.mark.parametrize("engine", ["python", "native"])
 def test_gheos_value_6_counts_the_control_of_the_end_as_a_second_chance(engine: str) -> None:
     from cradle import _native
-    from cradle.ai.gheos_knowledge import CONTROL
-    from cradle.ai.search import beats
+    from cradle.ai.knowledge.base import beats
+    from cradle.ai.knowledge.gheos import CONTROL
 
     start = last_token_position(engine, mover_ahead=False)
     mover, other = start.to_move, 1 - start.to_move
@@ -392,7 +392,7 @@ def test_gheos_value_6_counts_the_control_of_the_end_as_a_second_chance(engine: 
 @pytest.mark.parametrize("engine", ["python", "native"])
 def test_gheos_value_3_counts_the_control_of_the_end(engine: str) -> None:
     from cradle import _native
-    from cradle.ai.gheos_knowledge import CONTROL
+    from cradle.ai.knowledge.gheos import CONTROL
 
     state = last_token_position(engine, mover_ahead=False)
     mover, other = state.to_move, 1 - state.to_move
@@ -418,7 +418,7 @@ def test_survival_is_the_chance_that_a_landscape_tile_comes_first() -> None:
     # epoch tile.
     from itertools import combinations
 
-    from cradle.ai.gheos_knowledge import survival
+    from cradle.ai.knowledge.gheos import survival
 
     for landscape, epochs in ((1, 1), (3, 2), (4, 3), (6, 2)):
         total = landscape + epochs
@@ -450,7 +450,7 @@ def test_survival_is_the_chance_that_a_landscape_tile_comes_first() -> None:
 @pytest.mark.parametrize("engine", ["python", "native"])
 def test_gheos_value_4_counts_the_tokens_a_seat_can_still_play(engine: str) -> None:
     from cradle import _native
-    from cradle.ai.gheos_knowledge import survival
+    from cradle.ai.knowledge.gheos import survival
 
     state = gheos.from_position(
         random_position("gheos", 2, seed=4, steps=30).to_position(), engine="python"

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from cradle.ai.gheos_knowledge import GheosKnowledge
-from cradle.ai.gheos_knowledge import read as read_gheos
-from cradle.ai.learned import FEATURES, model, parse, path_of
-from cradle.ai.tigris_knowledge import TigrisKnowledge
-from cradle.ai.tigris_knowledge import read as read_tigris
+from cradle.ai.knowledge.gheos import GheosKnowledge
+from cradle.ai.knowledge.gheos import read as read_gheos
+from cradle.ai.knowledge.learned import FEATURES, model, parse, path_of
+from cradle.ai.knowledge.tigris import TigrisKnowledge
+from cradle.ai.knowledge.tigris import read as read_tigris
 from cradle.games import get_game
 
 np = pytest.importorskip("numpy")

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from cradle import tigris
-from cradle.ai.ismcts import IsmctsParams, knowledge_of
+from cradle.ai.knowledge.tigris import Board, TigrisKnowledge
 from cradle.ai.levels import make_bot_spec
-from cradle.ai.tigris_knowledge import Board, TigrisKnowledge
+from cradle.ai.search.params import IsmctsParams, knowledge_of
 
 from .test_knowledge import START, revolt_position
 

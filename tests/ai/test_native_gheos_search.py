@@ -9,9 +9,14 @@ import json
 import pytest
 
 from cradle import gheos
-from cradle.ai.gheos_knowledge import GheosKnowledge
-from cradle.ai.ismcts import IsmctsBot, IsmctsParams, native_search_for, parallel_search, search
-from cradle.ai.search import Budget, CanonicalRandom, knowledge_for, next_world
+from cradle.ai.knowledge.gheos import GheosKnowledge
+from cradle.ai.knowledge.params import knowledge_for
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.ismcts import IsmctsBot, parallel_search, search
+from cradle.ai.search.native import native_search_for
+from cradle.ai.search.params import IsmctsParams
+from cradle.ai.search.worlds import next_world
+from cradle.core.hidden import CanonicalRandom
 
 from .helpers import decision_positions, one_iteration_is_the_reference
 
@@ -67,7 +72,7 @@ def test_the_native_world_is_the_reference_sample_and_one_iteration_its_evaluati
 
 
 def test_a_tree_deals_its_worlds_from_one_generator_natively_as_in_the_reference() -> None:
-    # A search deals every world from one CanonicalRandom (search.next_world): the first is
+    # A search deals every world from one CanonicalRandom (search.worlds.next_world): the first is
     # sample_hidden_seeded's, each next one goes on where the last stopped. The native tree's
     # worlds are the reference's, on the native state and on its Python engine twin.
     for players in (2, 3):

@@ -1,12 +1,12 @@
 """Lockstep: the native Tigris knowledge (native/src/tigris/knowledge.rs) against the Python
-reference (cradle.ai.tigris_knowledge) after every step of random games.
+reference (cradle.ai.knowledge.tigris) after every step of random games.
 
 Rewards (hand-set, fitted, the final-lowest-colour evaluation ``value=2`` and learned), the
 learned features of every seat, priors and commitments (of both evaluations), the settling
 test must agree to
 1e-9; the first divergence fails with the position, so it can be replayed. The games mix
 player counts and options and pass through revolts and wars (the commitments are checked there).
-With a belief over the hands (cradle.ai.belief, read from the game's own actions) the same
+With a belief over the hands (cradle.ai.knowledge.belief, read from the game's own actions) the same
 numbers and the worlds dealt by it must agree too.
 """
 
@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 
 from cradle import tigris
-from cradle.ai.belief import HandBelief, believed_world
-from cradle.ai.tigris_knowledge import Shares, TigrisKnowledge, commit_options
+from cradle.ai.knowledge.belief import HandBelief
+from cradle.ai.knowledge.tigris import Shares, TigrisKnowledge, commit_options
+from cradle.ai.search.worlds import believed_world
 
 _native = pytest.importorskip("cradle._native")
 
@@ -115,13 +116,13 @@ def check_step(
 
 def read_board(state: Any) -> Any:
     """The reading the learned features come from (always value=2)."""
-    from cradle.ai.tigris_knowledge import read
+    from cradle.ai.knowledge.tigris import read
 
     return read(state, None, 2)
 
 
 def read_best(state: Any, commits: list[int], shares: Shares | None = None, value: int = 1) -> int:
-    from cradle.ai.tigris_knowledge import read
+    from cradle.ai.knowledge.tigris import read
 
     return read(state, shares, value).best_commit(state.to_move, commits)
 

@@ -1,4 +1,4 @@
-"""The native ISMCTS (native/src/search) against its Python reference (cradle.ai.ismcts):
+"""The native ISMCTS (native/src/search) against its Python reference (cradle.ai.search.ismcts):
 where it runs, what it returns, that it computes what the reference computes, and threads."""
 
 from __future__ import annotations
@@ -9,16 +9,14 @@ from typing import Any
 import pytest
 
 from cradle import tigris
-from cradle.ai.belief import believed_world
-from cradle.ai.ismcts import (
-    IsmctsBot,
-    IsmctsParams,
-    native_search_for,
-    parallel_search,
-    search,
-)
-from cradle.ai.search import Budget, CanonicalRandom, knowledge_for
-from cradle.ai.tigris_knowledge import Shares, TigrisKnowledge
+from cradle.ai.knowledge.params import knowledge_for
+from cradle.ai.knowledge.tigris import Shares, TigrisKnowledge
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.ismcts import IsmctsBot, parallel_search, search
+from cradle.ai.search.native import native_search_for
+from cradle.ai.search.params import IsmctsParams
+from cradle.ai.search.worlds import believed_world, next_world
+from cradle.core.hidden import CanonicalRandom
 
 from .helpers import decision_positions, one_iteration_is_the_reference
 from .test_knowledge import revolt_position
@@ -109,7 +107,7 @@ def test_native_and_python_search_value_a_revolt_defence_alike() -> None:
 def test_a_tree_deals_its_worlds_from_one_generator_natively_as_in_the_reference(
     shares: Shares | None,
 ) -> None:
-    # Every world of a search comes from one CanonicalRandom (search.next_world; with a
+    # Every world of a search comes from one CanonicalRandom (search.worlds.next_world; with a
     # belief, believed_world from its next 64 bits each time): the native tree's worlds are
     # the reference's, on the native state and on its Python engine twin.
     state = decision_positions("tigris", 2, seed=3, count=3)[-1]
@@ -117,10 +115,9 @@ def test_a_tree_deals_its_worlds_from_one_generator_natively_as_in_the_reference
     seat = state.to_move
     belief = None if shares is None else [list(row) for row in shares]
     native = [w.to_position() for w in _native.tigris_ai_worlds(state, seat, 91, 4, belief)]
-    knowledge = TigrisKnowledge(tilts=shares)
     for source in (state, twin):
         dealer = CanonicalRandom(91)
-        assert [knowledge.next_world(source, seat, dealer).to_position() for _ in range(4)] == (
+        assert [next_world(source, seat, dealer, shares).to_position() for _ in range(4)] == (
             native
         )
     first = (
@@ -221,7 +218,7 @@ def test_the_ai_bench_measures_both_engines_in_one_run() -> None:
 def test_the_stall_guard_narrows_the_native_search_too() -> None:
     # A bot whose guard has seen the bag stand still chooses only among tiles and swaps: the
     # restriction reaches the native root through ``only``.
-    from cradle.ai.search import STALL_LIMIT
+    from cradle.ai.bots import STALL_LIMIT
 
     state = tigris.new_game(2, 4, engine="native")
     seat = state.to_move

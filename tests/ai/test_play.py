@@ -63,8 +63,8 @@ def test_levels_are_bots_by_name(level: str) -> None:
 
 
 def test_level_budgets_follow_the_ladder() -> None:
-    from cradle.ai.ismcts import IsmctsBot
-    from cradle.ai.pimc import PimcBot
+    from cradle.ai.search.ismcts import IsmctsBot
+    from cradle.ai.search.pimc import PimcBot
 
     medium, hard, expert = (make_bot(name, 0) for name in ("medium", "hard", "expert"))
     assert isinstance(medium, PimcBot)
@@ -93,7 +93,7 @@ def test_bad_bot_specs_are_refused_with_a_reason() -> None:
 
 def test_an_ismcts_spec_takes_a_turn_allowance() -> None:
     from cradle.ai.bots import UnknownBot
-    from cradle.ai.ismcts import IsmctsBot
+    from cradle.ai.search.ismcts import IsmctsBot
 
     bot = make_bot_spec("ismcts@0.1s/turn=0.3/reuse=1", seed=1)
     assert isinstance(bot, IsmctsBot)
@@ -107,8 +107,8 @@ def test_an_ismcts_spec_takes_a_turn_allowance() -> None:
 
 
 def test_an_ismcts_level_with_settings_keeps_its_budget_and_turn() -> None:
-    from cradle.ai.ismcts import IsmctsBot
     from cradle.ai.levels import level_bot
+    from cradle.ai.search.ismcts import IsmctsBot
 
     plain = level_bot("hard", seed=1)
     tuned = make_bot_spec("hard/value=4/urgent=2", seed=1)

@@ -9,8 +9,10 @@ import random
 import pytest
 
 from cradle import gheos, tigris
-from cradle.ai.ismcts import IsmctsBot, IsmctsParams, NativeTrees, PythonTrees, search
-from cradle.ai.search import Budget, Clock, settled
+from cradle.ai.search.budget import Budget, Clock, settled
+from cradle.ai.search.ismcts import IsmctsBot, PythonTrees, search
+from cradle.ai.search.native import NativeTrees
+from cradle.ai.search.params import IsmctsParams
 from cradle.core.contract import GameState
 
 _native = pytest.importorskip("cradle._native")

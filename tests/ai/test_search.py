@@ -8,13 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cradle.ai.search import (
-    Budget,
-    CanonicalRandom,
-    knowledge_for,
-    pairwise_chances,
-    sample_world,
-)
+from cradle.ai.knowledge.base import pairwise_chances
+from cradle.ai.knowledge.params import knowledge_for
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.worlds import sample_world
+from cradle.core.hidden import CanonicalRandom
 from cradle.core.results import rank_rewards
 
 from .helpers import random_position
@@ -76,7 +74,7 @@ def test_unknown_game_has_no_knowledge() -> None:
 
 def test_the_stall_guard_keeps_tigris_moving() -> None:
     from cradle import tigris
-    from cradle.ai.search import STALL_LIMIT, StallGuard
+    from cradle.ai.bots import STALL_LIMIT, StallGuard
 
     state = tigris.new_game(2, 4)
     seat = state.to_move
@@ -94,7 +92,7 @@ def test_the_stall_guard_keeps_tigris_moving() -> None:
 
 def test_a_playout_plays_random_moves_before_judging() -> None:
     from cradle import gheos
-    from cradle.ai.search import evaluate
+    from cradle.ai.search.leaves import evaluate
 
     knowledge = knowledge_for("gheos")
     start = gheos.new_game(2, 5)
@@ -113,7 +111,7 @@ def test_a_playout_plays_random_moves_before_judging() -> None:
 
 def test_mix_judges_that_share_of_a_leaf_before_its_playout() -> None:
     from cradle import gheos
-    from cradle.ai.search import evaluate, settle
+    from cradle.ai.search.leaves import evaluate, settle
 
     knowledge = knowledge_for("gheos")
     start = gheos.new_game(2, 5)
@@ -136,7 +134,7 @@ def test_a_balanced_playout_ends_where_every_seat_played_as_many_random_turns(
     players: int,
 ) -> None:
     from cradle import gheos
-    from cradle.ai.search import evaluate, settle
+    from cradle.ai.search.leaves import evaluate, settle
 
     knowledge = knowledge_for("gheos")
     unbalanced = 0
@@ -160,8 +158,8 @@ def test_a_balanced_playout_ends_where_every_seat_played_as_many_random_turns(
 
 def test_a_playout_with_steps_leaves_only_a_turns_first_move_to_chance() -> None:
     from cradle import gheos
-    from cradle.ai.gheos_knowledge import GheosKnowledge
-    from cradle.ai.search import evaluate
+    from cradle.ai.knowledge.gheos import GheosKnowledge
+    from cradle.ai.search.leaves import evaluate
     from cradle.core.contract import GameState
 
     class Keeper(GheosKnowledge):
@@ -190,7 +188,8 @@ def test_a_playout_with_steps_leaves_only_a_turns_first_move_to_chance() -> None
 
 @pytest.mark.parametrize("game", ["gheos", "tigris"])
 def test_the_native_search_honours_a_balanced_playout(game: str) -> None:
-    from cradle.ai.ismcts import IsmctsParams, search
+    from cradle.ai.search.ismcts import search
+    from cradle.ai.search.params import IsmctsParams
 
     from .helpers import decision_positions
 
@@ -213,7 +212,8 @@ def test_the_native_search_honours_a_balanced_playout(game: str) -> None:
 
 def test_ismcts_takes_the_games_own_playout_unless_told() -> None:
     from cradle import gheos, tigris
-    from cradle.ai.ismcts import Ismcts, IsmctsParams
+    from cradle.ai.search.ismcts import Ismcts
+    from cradle.ai.search.params import IsmctsParams
 
     for state, default in ((gheos.new_game(2, 1), 8), (tigris.new_game(2, 1), 0)):
         game = "gheos" if default else "tigris"

@@ -8,9 +8,8 @@ import pytest
 
 from cradle import gheos, tigris
 from cradle.ai import LEVELS
-from cradle.ai.ismcts import IsmctsBot, search
-from cradle.ai.search import Budget
-from cradle.ai.waiting import LEAST_SECONDS, TurnClock, turn_begins
+from cradle.ai.search.budget import LEAST_SECONDS, Budget, TurnClock, turn_begins
+from cradle.ai.search.ismcts import IsmctsBot, search
 from cradle.server.bots import server_bot, turn_clock
 
 

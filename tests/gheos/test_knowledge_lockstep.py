@@ -1,5 +1,5 @@
 """Lockstep: the Rust twin of the Gheos search knowledge (native/src/gheos/knowledge.rs) and
-the Python reference (``cradle.ai.gheos_knowledge``) read the same worlds alike.
+the Python reference (``cradle.ai.knowledge.gheos``) read the same worlds alike.
 
 Random games (2, 3 and 4 players, the packaged tiles and a renumbered, turned set) are played
 on both engines side by side, sometimes read back from their position in a conflict; after
@@ -28,7 +28,7 @@ from collections import Counter
 import pytest
 
 from cradle import gheos
-from cradle.ai.gheos_knowledge import GheosKnowledge, read
+from cradle.ai.knowledge.gheos import GheosKnowledge, read
 
 from .test_native_lockstep import other_tile_set
 

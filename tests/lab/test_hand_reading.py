@@ -5,8 +5,8 @@ import pytest
 import typer
 
 from cradle import gheos
-from cradle.ai.gheos_knowledge import GheosKnowledge
-from cradle.ai.ismcts import IsmctsParams, knowledge_of
+from cradle.ai.knowledge.gheos import GheosKnowledge
+from cradle.ai.search.params import IsmctsParams, knowledge_of
 from cradle.gheos import GheosGame, as_gheos
 from lab.hand_reading import (
     main,

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 import typer
 
-from cradle.ai.gheos_knowledge import Reading
+from cradle.ai.knowledge.gheos import Reading
 from cradle.games import get_game
 from cradle.gheos import as_gheos
 from lab.timing import Task, judge, main, spots, timing

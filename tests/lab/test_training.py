@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from cradle import gheos
-from cradle.ai.gheos_knowledge import Reading
-from cradle.ai.learned import FEATURES, Model, parse
-from cradle.ai.tigris_knowledge import FITTED_WEIGHTS, Board
+from cradle.ai.knowledge.gheos import Reading
+from cradle.ai.knowledge.learned import FEATURES, Model, parse
+from cradle.ai.knowledge.tigris import FITTED_WEIGHTS, Board
 from lab.training import (
     GameData,
     SelfPlay,

@@ -1,5 +1,5 @@
 //! The Gheos knowledge of the search, on the native state: the twin of
-//! `cradle.ai.gheos_knowledge` (the reference), number for number.
+//! `cradle.ai.knowledge.gheos` (the reference), number for number.
 //!
 //! An evaluation (followers × what their continents will score, war risk, epochs to come)
 //! turned into rewards by pairwise chances, one-ply move priors, whether a turn is still in
@@ -298,7 +298,7 @@ impl Reading {
         out
     }
 
-    /// What the learned evaluation weighs (`cradle.ai.learned.FEATURES["gheos"]`), each once
+    /// What the learned evaluation weighs (`cradle.ai.knowledge.learned.FEATURES["gheos"]`), each once
     /// × remaining and once × (1 - remaining): the reference's `Reading.features`.
     pub fn features(&self, seat: usize) -> [f64; GHEOS_FEATURES] {
         let (mut cups, mut pyramids, mut swords, mut wheat) = (0u32, 0u32, 0u32, 0u32);

@@ -1,4 +1,4 @@
-//! The native search and knowledge of Gheos for Python (`cradle.ai.ismcts` calls them on
+//! The native search and knowledge of Gheos for Python (`cradle.ai.search.ismcts` calls them on
 //! native states): `gheos_search` runs ISMCTS with the GIL released, and the `gheos_ai_*`
 //! hooks expose the knowledge so the lockstep test can hold it against the Python reference.
 
@@ -45,7 +45,7 @@ fn gheos_ai_rewards(state: PyRef<'_, GheosState>, learned: bool, value: u8) -> P
 }
 
 /// The learned features of every seat of this state (`Reading.features`), one row per seat
-/// in `cradle.ai.learned.FEATURES["gheos"]` order: what the training data records.
+/// in `cradle.ai.knowledge.learned.FEATURES["gheos"]` order: what the training data records.
 #[pyfunction]
 fn gheos_ai_features(state: PyRef<'_, GheosState>) -> Vec<Vec<f64>> {
     let reading = Reading::new(&state.game);
@@ -223,7 +223,7 @@ fn gheos_search(
 }
 
 /// The trees of a Gheos search kept from one decision of a seat to its next
-/// (`cradle.ai.ismcts.IsmctsBot`): `gheos_trees` plants them, `run` grows them, `advance`
+/// (`cradle.ai.search.ismcts.IsmctsBot`): `gheos_trees` plants them, `run` grows them, `advance`
 /// carries them past the seat's own action.
 #[pyclass(module = "cradle._native")]
 pub struct GheosTrees {

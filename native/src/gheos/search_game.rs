@@ -66,7 +66,7 @@ fn sort_tiles(items: &mut Vec<i64>) {
 }
 
 /// How a searched world is judged: the hand-set evaluation of that version (1 or 2), or the
-/// learned model (`cradle.ai.learned`; its priors and policy are value 1's).
+/// learned model (`cradle.ai.knowledge.learned`; its priors and policy are value 1's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Judge {
     Hand(u8),

@@ -1,4 +1,4 @@
-//! The native single-observer ISMCTS (the Python reference is `cradle.ai.ismcts`), generic over
+//! The native single-observer ISMCTS (the Python reference is `cradle.ai.search.ismcts`), generic over
 //! a game's [`SearchGame`]: determinization, selection, expansion, settling and evaluation
 //! all run on native states and fixed action ids.
 //!
@@ -64,14 +64,14 @@ pub trait SearchGame: Clone + Send {
 }
 
 /// The chance that one estimated final score beats another: a logistic of the gap (the
-/// reference's `cradle.ai.search.beats`).
+/// reference's `cradle.ai.knowledge.base.beats`).
 pub fn beats(mine: f64, theirs: f64, temperature: f64) -> f64 {
     let x = (mine - theirs) / temperature;
     1.0 / (1.0 + (-x.clamp(-30.0, 30.0)).exp())
 }
 
 /// Each seat's expected share of opponents beaten, from estimated final scores (the
-/// reference's `cradle.ai.search.pairwise_chances`), for every game's knowledge.
+/// reference's `cradle.ai.knowledge.base.pairwise_chances`), for every game's knowledge.
 pub fn pairwise_chances(values: &[f64], temperature: f64) -> [f64; 4] {
     let n = values.len();
     let mut out = [0.0; 4];

@@ -44,7 +44,7 @@ pub fn model_is_set(game: &str) -> PyResult<()> {
         .is_empty()
     {
         return Err(PyValueError::new_err(format!(
-            "no learned {game} model: cradle.ai.learned.model({game:?}) sets it"
+            "no learned {game} model: cradle.ai.knowledge.learned.model({game:?}) sets it"
         )));
     }
     Ok(())
@@ -100,7 +100,7 @@ pub fn checked_forest<G: SearchGame>(
 
 /// Grow `forest` within a budget with the GIL released (other Python threads go on
 /// meanwhile): the iterations run and (action id, visits, summed reward) per visited root
-/// action, as `cradle.ai.ismcts` reads them.
+/// action, as `cradle.ai.search.ismcts` reads them.
 pub fn run_detached<G: SearchGame>(
     py: Python<'_>,
     forest: &mut Forest<G>,

@@ -1,10 +1,10 @@
-//! One ISMCTS tree (`cradle.ai.ismcts.Ismcts` step for step) and root parallelism on threads.
+//! One ISMCTS tree (`cradle.ai.search.ismcts.Ismcts` step for step) and root parallelism on threads.
 
 use std::time::Instant;
 
 use super::{PyRandom, SearchGame, SearchRng};
 
-/// The search's settings (`cradle.ai.ismcts.IsmctsParams`), with the game's defaults for
+/// The search's settings (`cradle.ai.search.params.IsmctsParams`), with the game's defaults for
 /// `playout` and `batch` already resolved by the caller.
 #[derive(Clone, Copy, Debug)]
 pub struct Params {
@@ -74,7 +74,7 @@ impl Default for Params {
 }
 
 /// How long a search may think: iterations, seconds, or both (first reached); at least one
-/// iteration always runs, as `cradle.ai.search.Clock` does. `floor`: the fewest iterations
+/// iteration always runs, as `cradle.ai.search.budget.Clock` does. `floor`: the fewest iterations
 /// run even when the seconds are up (a loaded machine answers later rather than blind).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Budget {
@@ -109,8 +109,8 @@ impl Budget {
         }
     }
 
-    /// A budget and search settings as Python hands them over (`cradle.ai.ismcts`), checked
-    /// as `cradle.ai.search.Budget` checks them.
+    /// A budget and search settings as Python hands them over (`cradle.ai.search.ismcts`), checked
+    /// as `cradle.ai.search.budget.Budget` checks them.
     pub fn checked(
         iterations: Option<u64>,
         seconds: Option<f64>,
@@ -159,7 +159,7 @@ pub type Settings = (
 );
 
 impl Params {
-    /// The settings in the order `cradle.ai.ismcts` sends them ([`Settings`]).
+    /// The settings in the order `cradle.ai.search.ismcts` sends them ([`Settings`]).
     pub fn from_tuple(params: Settings) -> Params {
         let (
             (exploration, widening, alpha, prior_weight, mix),
@@ -221,7 +221,7 @@ const PAIRED: u64 = 0x9e37_79b9_7f4a_7c15;
 /// Where [`log_odds`] stops: a mean of 0 or 1 counts as this close to it.
 const ODDS_EDGE: f64 = 1e-4;
 
-/// A quarter of the log-odds of `mean` (`cradle.ai.ismcts.log_odds`): about `mean - 1/2`
+/// A quarter of the log-odds of `mean` (`cradle.ai.search.ismcts.log_odds`): about `mean - 1/2`
 /// near one half, spread apart near 0 and 1.
 fn log_odds(mean: f64) -> f64 {
     let p = mean.clamp(ODDS_EDGE, 1.0 - ODDS_EDGE);
@@ -238,7 +238,7 @@ fn logarithms() -> &'static [f64] {
     TABLE.get_or_init(|| (0..LOGARITHMS).map(|n| (n as f64).ln()).collect())
 }
 
-/// The settling limit of `cradle.ai.search.settle`.
+/// The settling limit of `cradle.ai.search.leaves.settle`.
 const SETTLE_LIMIT: usize = 8;
 
 /// A node's children and what it scored. Its visits are its edge's (the root's, the tree's).
@@ -963,7 +963,7 @@ impl<G: SearchGame> Tree<G> {
         self.missing.truncate(front + take);
     }
 
-    /// `cradle.ai.search.evaluate`: settle, roll out, play out at random, settle, judge.
+    /// `cradle.ai.search.leaves.evaluate`: settle, roll out, play out at random, settle, judge.
     fn evaluate(&mut self, world: &mut G) -> [f64; 4] {
         self.settle(world);
         let mix = self.params.mix;

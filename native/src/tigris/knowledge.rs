@@ -1,5 +1,5 @@
 //! The Tigris & Euphrates knowledge for the native search: a faithful port of
-//! `cradle.ai.tigris_knowledge` (the reference), read off the native state directly.
+//! `cradle.ai.knowledge.tigris` (the reference), read off the native state directly.
 //!
 //! Every number is computed with the reference's operations in the reference's order, so that
 //! the lockstep test (tests/ai/test_native_knowledge.py) can ask for equality to 1e-9: a change
@@ -22,7 +22,7 @@ const ROLE_ORDER: [usize; 4] = [BLACK, RED, BLUE, GREEN];
 /// Share of each colour among the tiles nobody has seen at the start.
 pub const UNSEEN_SHARE: [f64; 4] = [47.0 / 143.0, 36.0 / 143.0, 30.0 / 143.0, 30.0 / 143.0];
 /// Per seat, four numbers per colour: believed shares of a hand, or a belief's odds of each
-/// colour against a uniform draw (`cradle.ai.belief`'s tilts).
+/// colour against a uniform draw (`cradle.ai.knowledge.belief`'s tilts).
 pub type Shares = [[f64; 4]; 4];
 /// The uniform belief: every hand in the unseen shares.
 pub const UNIFORM: Shares = [UNSEEN_SHARE; 4];
@@ -523,7 +523,7 @@ impl<'s> Board<'s> {
         out
     }
 
-    /// What the learned evaluation weighs (`cradle.ai.learned.FEATURES["tigris"]`): the
+    /// What the learned evaluation weighs (`cradle.ai.knowledge.learned.FEATURES["tigris"]`): the
     /// fitted features and the hand-set value, each × remaining and × (1 - remaining).
     pub fn learned_features(&self, seat: usize) -> [f64; TIGRIS_FEATURES] {
         let fitted = self.features(seat);
@@ -953,7 +953,7 @@ fn tilted(tilt: &[f64; 4]) -> [f64; 4] {
     raw.map(|x| x / total)
 }
 
-/// `cradle.ai.belief.weighted_pool`: the unseen tiles in the order `deal_hidden` deals them
+/// `cradle.ai.search.worlds.weighted_pool`: the unseen tiles in the order `deal_hidden` deals them
 /// (each other seat's hand, then its discards, then the bag), each hand drawn without
 /// replacement with chances ∝ the pool's count × the seat's odds of the colour (`weights`;
 /// SplitMix64 of `seed`), the rest sorted and shuffled as CPython's `random.Random(seed)`.
@@ -1016,7 +1016,7 @@ pub struct TigrisWorld {
     pub s: State,
     /// The fitted evaluation instead of the hand-set one.
     pub fitted: bool,
-    /// The learned model instead of both (`cradle.ai.learned`).
+    /// The learned model instead of both (`cradle.ai.knowledge.learned`).
     pub learned: bool,
     /// A belief over the hands (odds against a uniform draw): the worlds are dealt and the
     /// knowledge reads by it.
@@ -1100,7 +1100,7 @@ impl TigrisWorld {
         }
     }
 
-    /// The other hands dealt weighted by the belief (`cradle.ai.belief.believed_world`).
+    /// The other hands dealt weighted by the belief (`cradle.ai.search.worlds.believed_world`).
     fn believed(&self, observer: usize, seed: u64) -> TigrisWorld {
         let mut pool = self.s.hidden_pool(observer as i64);
         pool.sort_unstable();
@@ -1159,7 +1159,7 @@ impl SearchGame for TigrisWorld {
 
     fn deal(&self, observer: usize, dealer: &mut PyRandom) -> TigrisWorld {
         // As sample_hidden(observer, dealer) with a CanonicalRandom: the pool sorted, then
-        // shuffled; with a belief, as cradle.ai.belief.believed_world from the next 64 bits.
+        // shuffled; with a belief, as cradle.ai.search.worlds.believed_world from the next 64 bits.
         if self.tilts.is_some() {
             return self.believed(observer, dealer.getrandbits64());
         }

@@ -1,4 +1,4 @@
-//! The native search and knowledge for Python (`cradle.ai.ismcts` calls them on native
+//! The native search and knowledge for Python (`cradle.ai.search.ismcts` calls them on native
 //! states): `tigris_search` runs ISMCTS with the GIL released, and the `tigris_ai_*` hooks
 //! expose the knowledge so the lockstep test can hold it against the Python reference.
 
@@ -66,7 +66,7 @@ fn tigris_ai_rewards(
 
 /// The learned features of every seat of this state (`Board.learned_features`, read with
 /// value=2 as the learned model always is), one row per seat in
-/// `cradle.ai.learned.FEATURES["tigris"]` order: what the training data records.
+/// `cradle.ai.knowledge.learned.FEATURES["tigris"]` order: what the training data records.
 #[pyfunction]
 fn tigris_ai_features(state: PyRef<'_, PyTigrisState>) -> Vec<Vec<f64>> {
     let board = Board::read_valued(&state.s, 2);
@@ -75,7 +75,7 @@ fn tigris_ai_features(state: PyRef<'_, PyTigrisState>) -> Vec<Vec<f64>> {
         .collect()
 }
 
-/// Give the native search a learned model's weights (`cradle.ai.learned` does, once).
+/// Give the native search a learned model's weights (`cradle.ai.knowledge.learned` does, once).
 #[pyfunction]
 fn ai_set_model(game: &str, weights: Vec<f64>) -> PyResult<()> {
     model::set(game, &weights).map_err(PyValueError::new_err)
@@ -234,7 +234,7 @@ fn tigris_search(
 }
 
 /// The trees of a Tigris search kept from one decision of a seat to its next
-/// (`cradle.ai.ismcts.IsmctsBot`): `tigris_trees` plants them, `run` grows them, `advance`
+/// (`cradle.ai.search.ismcts.IsmctsBot`): `tigris_trees` plants them, `run` grows them, `advance`
 /// carries them past the seat's own action.
 #[pyclass(module = "cradle._native")]
 pub struct TigrisTrees {

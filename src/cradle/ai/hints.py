@@ -12,8 +12,10 @@ import random
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from cradle.ai.ismcts import IsmctsParams, knowledge_of, search
-from cradle.ai.search import Budget, sample_world
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.ismcts import search
+from cradle.ai.search.params import IsmctsParams, knowledge_of
+from cradle.ai.search.worlds import sample_world
 from cradle.core.contract import GameState
 
 

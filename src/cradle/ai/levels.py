@@ -16,14 +16,15 @@ A budget can be given with the name: ``ismcts@2s`` (seconds) or ``ismcts@500`` (
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, fields
 
 from cradle.ai.bots import Bot, BotFactory, UnknownBot, make_bot, register_bot
-from cradle.ai.search import Budget
-
-if TYPE_CHECKING:
-    from cradle.ai.ismcts import IsmctsParams
+from cradle.ai.expert_rules import ExpertRulesBot
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.ismcts import IsmctsBot
+from cradle.ai.search.parallel import default_workers
+from cradle.ai.search.params import IsmctsParams
+from cradle.ai.search.pimc import PimcBot
 
 
 @dataclass(frozen=True)
@@ -86,12 +87,8 @@ def search_bot(
     """A ``pimc`` or ``ismcts`` bot with that budget (``workers`` 0: every core), an
     ``ismcts`` one within ``turn_seconds`` a turn and with ``params``."""
     if kind == "pimc":
-        from cradle.ai.pimc import PimcBot
-
         return PimcBot(seed, budget, name=name or kind)
     if kind == "ismcts":
-        from cradle.ai.ismcts import IsmctsBot, default_workers
-
         count = default_workers() if workers == 0 else workers
         return IsmctsBot(
             seed, budget, params, workers=count, name=name or kind, turn_seconds=turn_seconds
@@ -112,8 +109,6 @@ def level_bot(
         raise UnknownBot(f"{level!r} takes no search settings: only the ISMCTS levels do")
     if spec.bot == "expert-rules":
         # The level and the bot share the name: the registry would hand back this factory.
-        from cradle.ai.expert_rules import ExpertRulesBot
-
         return ExpertRulesBot(seed)
     if spec.budget is None:
         try:
@@ -170,8 +165,6 @@ def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = N
         return make_bot(name, seed)
     budget = parse_budget(budget_text) if budget_text else default or SEARCH_DEFAULTS[name]
     if name == "pimc":
-        from cradle.ai.pimc import PimcBot
-
         unknown = set(values) - {"candidates", "rollout"}
         if unknown:
             raise UnknownBot(f"unknown pimc setting(s): {', '.join(sorted(unknown))}")
@@ -182,8 +175,6 @@ def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = N
             rollout=int(values.get("rollout", 4)),
             name=label,
         )
-    from cradle.ai.ismcts import IsmctsBot
-
     # turn=S: the most a whole turn of its own may take, as the levels have (hard 3 s at
     # 1 s a decision), so a scaled-down experiment keeps a level's shape.
     turn = values.pop("turn", None)
@@ -193,10 +184,6 @@ def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = N
 
 
 def _ismcts_params(values: dict[str, float]) -> IsmctsParams:
-    from dataclasses import fields
-
-    from cradle.ai.ismcts import IsmctsParams
-
     kinds = {f.name: f.type for f in fields(IsmctsParams)}
     unknown = set(values) - set(kinds)
     if unknown:

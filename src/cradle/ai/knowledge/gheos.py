@@ -26,7 +26,8 @@ import random
 from collections.abc import Sequence
 from math import comb
 
-from cradle.ai.search import beats, pairwise_chances
+from cradle.ai.knowledge.base import beats, pairwise_chances
+from cradle.ai.knowledge.learned import model
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
 from cradle.gheos import COLOURS, Area, GheosGame, as_gheos
@@ -217,7 +218,7 @@ class Reading:
         return out
 
     def features(self, seat: int) -> list[float]:
-        """What the learned evaluation weighs (cradle.ai.learned.FEATURES["gheos"]), each
+        """What the learned evaluation weighs (cradle.ai.knowledge.learned.FEATURES["gheos"]), each
         once × remaining and once × (1 - remaining)."""
         cups = pyramids = swords = wheat = to_score = at_risk = civilizations = 0
         for colour, count in self.held[seat].items():
@@ -253,8 +254,6 @@ class Reading:
         return [x * self.remaining for x in base] + [x * late for x in base]
 
     def learned_values(self) -> list[float]:
-        from cradle.ai.learned import model
-
         found = model("gheos")
         return [found.value(self.features(s)) for s in range(self.n)]
 
@@ -305,7 +304,9 @@ class GheosKnowledge:
     ) -> None:
         if value not in VALUES:
             raise ValueError(f"value is 1 to 6, not {value}")
-        self.learned = learned  # the learned model (cradle.ai.learned) instead of the hand-set
+        self.learned = (
+            learned  # the learned model (cradle.ai.knowledge.learned) instead of the hand-set
+        )
         self.value = value  # the hand-set evaluation's version (module docstring)
         # The priors judge a move that starts a conflict after it (settle_conflict).
         self.settle = settle

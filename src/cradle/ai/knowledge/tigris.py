@@ -13,7 +13,8 @@ import math
 import random
 from collections.abc import Sequence
 
-from cradle.ai.search import next_world, pairwise_chances, sample_world
+from cradle.ai.knowledge.base import pairwise_chances
+from cradle.ai.knowledge.learned import model
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
 from cradle.tigris import COLORS as COLOURS
@@ -28,7 +29,9 @@ ROLES = ("king", "priest", "farmer", "trader")  # the order the evaluation visit
 # Share of each colour among the tiles nobody has seen at the start (153 tiles less the 10
 # starting temples): what an unknown hand holds on average.
 UNSEEN_SHARE = (47 / 143, 36 / 143, 30 / 143, 30 / 143)
-Shares = tuple[tuple[float, float, float, float], ...]  # per seat, as cradle.ai.belief has them
+Shares = tuple[
+    tuple[float, float, float, float], ...
+]  # per seat, as cradle.ai.knowledge.belief has them
 
 # Weights of the evaluation, in victory points.
 LEADER_WORTH = 4.0  # future points of a well-placed leader over a whole game
@@ -129,7 +132,7 @@ class Board:
         self.value = value  # the evaluation: 1 the sorted weights, 2 the final lowest colour
         self.n = n = len(world.players)
         # Each seat's believed colour shares of its hand: the unseen shares tilted by the
-        # belief over it (cradle.ai.belief: odds against a uniform draw); uniform without.
+        # belief over it (cradle.ai.knowledge.belief: odds against a uniform draw); uniform without.
         self.shares: Shares = (
             (UNSEEN_SHARE,) * n if tilts is None else tuple(tilted(tilt) for tilt in tilts)
         )
@@ -382,7 +385,7 @@ class Board:
         return [x * future for x in base] + [x * late for x in base]
 
     def learned_features(self, seat: int) -> list[float]:
-        """What the learned evaluation weighs (cradle.ai.learned.FEATURES["tigris"]): the
+        """What the learned evaluation weighs (cradle.ai.knowledge.learned.FEATURES["tigris"]): the
         fitted features and the hand-set value, each × remaining and × (1 - remaining)."""
         fitted = self.features(seat)
         value = self.seat_value(seat)
@@ -390,8 +393,6 @@ class Board:
         return [*fitted[:12], value * self.remaining, *fitted[12:], value * late]
 
     def learned_values(self) -> list[float]:
-        from cradle.ai.learned import model
-
         found = model("tigris")
         return [found.value(self.learned_features(s)) for s in range(self.n)]
 
@@ -716,26 +717,11 @@ class TigrisKnowledge:
             raise ValueError(f"the Tigris evaluation is value=1 or value=2, not {value}")
         self.fitted = fitted  # the fitted evaluation instead of the hand-set one
         self.value = value  # 2: the final lowest colour (IsmctsParams.value)
-        self.learned = learned  # the learned model (cradle.ai.learned) instead of both
+        self.learned = learned  # the learned model (cradle.ai.knowledge.learned) instead of both
         # The belief over each hand as odds of each colour against a uniform draw
-        # (cradle.ai.belief; None: uniform): the commitments and the hands expected read
-        # them, the worlds are dealt by them.
+        # (cradle.ai.knowledge.belief; None: uniform): the commitments and the hands expected
+        # read them, and the search deals its worlds by them (cradle.ai.search.worlds).
         self.tilts = tilts
-
-    def sample_world(self, state: GameState, seat: int, rng: random.Random) -> GameState:
-        """A world for ``seat``: uniform as ``search.sample_world``, or dealt by the belief."""
-        if self.tilts is None:
-            return sample_world(state, seat, rng)
-        from cradle.ai.belief import believed_world
-
-        return believed_world(state, seat, self.tilts, rng.getrandbits(64))
-
-    def next_world(self, state: GameState, seat: int, dealer: random.Random) -> GameState:
-        """The next world of a search's stream (``search.next_world``); with a belief, the
-        world ``sample_world`` deals from the dealer's next 64 bits."""
-        if self.tilts is None:
-            return next_world(state, seat, dealer)
-        return self.sample_world(state, seat, dealer)
 
     def rewards(self, world: GameState) -> list[float]:
         if world.is_over:

@@ -33,7 +33,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from cradle.ai.tigris_knowledge import UNSEEN_SHARE, Shares
+from cradle.ai.knowledge.tigris import UNSEEN_SHARE, Shares
 from cradle.core.contract import GameState
 
 COLOURS = ("red", "blue", "green", "black")

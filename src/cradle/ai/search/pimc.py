@@ -11,17 +11,13 @@ from __future__ import annotations
 
 import random
 
-from cradle.ai.ismcts import SearchResult, make_result
-from cradle.ai.search import (
-    Budget,
-    Knowledge,
-    StallGuard,
-    evaluate,
-    game_of,
-    guarded_choice,
-    knowledge_for,
-    sample_world,
-)
+from cradle.ai.bots import StallGuard, guarded_choice
+from cradle.ai.knowledge.base import Knowledge
+from cradle.ai.knowledge.params import knowledge_for
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.leaves import evaluate
+from cradle.ai.search.result import SearchResult, make_result
+from cradle.ai.search.worlds import sample_world
 from cradle.core.contract import GameState
 
 
@@ -48,7 +44,7 @@ class PimcBot:
     def analyse(self, state: GameState, seat: int, only: list[str] | None = None) -> SearchResult:
         if state.to_move != seat:
             raise ValueError(f"it is seat {state.to_move}'s decision, not seat {seat}'s")
-        knowledge: Knowledge = knowledge_for(game_of(state))
+        knowledge: Knowledge = knowledge_for(state.game)
         rng = self.rng
         clock = self.budget.clock()
         actions = only or state.legal_actions()

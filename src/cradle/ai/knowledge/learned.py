@@ -18,6 +18,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+try:
+    from cradle import _native
+
+    BUILT = True
+except ImportError:  # not built: the Python knowledge alone reads the model
+    BUILT = False
+
 MODELS = Path(__file__).parent / "models"
 
 # The features each game's knowledge computes, in order; every one is computed once scaled
@@ -128,8 +135,5 @@ def model(game: str) -> Model:
 
 def push_native(found: Model) -> None:
     """Give the native search the model's weights (where the extension is built)."""
-    try:
-        from cradle import _native
-    except ImportError:
-        return
-    _native.ai_set_model(found.game, list(found.weights))
+    if BUILT:
+        _native.ai_set_model(found.game, list(found.weights))
