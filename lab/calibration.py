@@ -30,7 +30,7 @@ from cradle.games import get_game
 from lab.command import run_command
 from lab.training import log_loss
 
-VERSIONS = (1, 2, 3, 4, 5)
+VERSIONS = (1, 4)
 BASES = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0)
 SLOPES = (0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0, 50.0, 60.0, 80.0)
 

@@ -1,5 +1,4 @@
-"""Learn the evaluation from self-play (``cradle.ai.knowledge.learned``'s model files), and the older
-fit of Tigris quick-policy games (``FITTED_WEIGHTS``).
+"""Learn the evaluation from self-play (``cradle.ai.knowledge.learned``'s model files).
 
 **Self-play on the native core** (``self_play``): the native search (``ismcts@<iterations>``)
 plays every seat, after a few uniformly random moves for varied openings; at every settled
@@ -22,7 +21,7 @@ log-loss and accuracy, against the hand-set value's on the same pairs, go into t
 
     python -m lab training --game tigris --games 2000 --workers 2
 
-writes ``src/cradle/ai/models/tigris-v1.json`` (``--out`` elsewhere; ``--data`` keeps the
+writes ``src/cradle/ai/knowledge/models/tigris-v1.json`` (``--out`` elsewhere; ``--data`` keeps the
 positions as a NumPy ``.npz`` for another fit with ``--reuse``). Needs numpy (the
 ``openspiel`` extra has it).
 """
@@ -39,60 +38,15 @@ from typing import Annotated, Any
 
 import typer
 
-from cradle import tigris
-from cradle.ai.knowledge.gheos import (
-    FOLLOWER_GROWTH,
-    TEMPERATURES,
-    TOKEN_EARLY,
-    TOKEN_GROWTH,
-    TOKEN_LATE,
-    TOKEN_NOW,
-    TOKEN_NOW_SLOPE,
-    read,
-)
-from cradle.ai.knowledge.gheos import TEMPERATURES as GHEOS_TEMPERATURES
+from cradle.ai.knowledge.gheos import TEMPERATURE as GHEOS_TEMPERATURE
+from cradle.ai.knowledge.gheos import read
 from cradle.ai.knowledge.learned import FEATURES, Model, path_of
-from cradle.ai.knowledge.tigris import Board, TigrisKnowledge
+from cradle.ai.knowledge.tigris import Board
 from cradle.ai.levels import make_bot_spec
 from cradle.ai.search.parallel import map_local
 from cradle.core.results import rank_rewards
 from cradle.games import get_game
 from lab.command import run_command
-
-
-def game_examples(seed: int, players: int, noise: float = 0.15) -> list[tuple[list[float], int]]:
-    """(feature difference, 1 if the first seat finished ahead) for one policy game."""
-    knowledge = TigrisKnowledge()
-    rng = random.Random(seed)
-    state = tigris.new_game(players, seed)
-    snapshots: list[list[list[float]]] = []
-    step = 0
-    while not state.is_over:
-        actions = state.legal_actions()
-        settled = actions[0].split(" ", 1)[0] in ("tile", "leader", "catastrophe", "swap")
-        if settled and step % 6 == 0:
-            board = Board(state)
-            snapshots.append([board.features(s) for s in range(players)])
-        if rng.random() < noise:
-            action = rng.choice(actions)
-        else:
-            action = knowledge.policy(state, rng)
-        state.apply(action)
-        step += 1
-    places = {int(r["seat"]): int(r["place"]) for r in state.result()}
-    examples = []
-    for features in snapshots:
-        for i in range(players):
-            for j in range(players):
-                if i < j and places[i] != places[j]:
-                    diff = [a - b for a, b in zip(features[i], features[j], strict=True)]
-                    examples.append((diff, 1 if places[i] < places[j] else 0))
-    return examples
-
-
-def _job(args: tuple[int, int]) -> tuple[int, list[tuple[list[float], int]]]:
-    seed, players = args
-    return seed, game_examples(seed, players)
 
 
 def fit(x: Any, y: Any, penalty: float = 1e-3, steps: int = 60) -> Any:
@@ -194,7 +148,7 @@ def pairs(data: list[GameData], game: str) -> tuple[Any, Any, Any]:
         # The hand-set value (the last base feature: Tigris value 2, Gheos value 4) and its
         # temperature, as the knowledge turns them into rewards.
         values = x[:, :, half - 1] + x[:, :, -1]
-        base, slope = (1.0, 4.0) if game == "tigris" else GHEOS_TEMPERATURES[4]
+        base, slope = (1.0, 4.0) if game == "tigris" else GHEOS_TEMPERATURE
         temperature = base + slope * one.remaining
         for i in range(players):
             for j in range(i + 1, players):
@@ -224,51 +178,6 @@ def scores(chances: Any, labels: Any) -> dict[str, float]:
 
     right = np.mean((np.asarray(chances) > 0.5) == (labels > 0.5))
     return {"log_loss": round(log_loss(chances, labels), 4), "accuracy": round(float(right), 4)}
-
-
-def gheos_values(data: list[GameData]) -> dict[str, Any]:
-    """How well Gheos' hand-set evaluations call the two-player winner, by the share of epochs
-    still to come (fifths): value 1 as the search reads it (its recorded value and
-    temperature), value 2 rebuilt from the recorded features (its token, follower and
-    temperature terms exact; the token share of the cup score moved without the war risk)."""
-    import numpy as np
-
-    half = len(FEATURES["gheos"]) // 2
-    rows: dict[int, list[Any]] = {1: [], 2: []}
-    labels, phases = [], []
-    for one in data:
-        x = one.features.astype(np.float64)
-        if not len(x) or x.shape[1] != 2 or one.rewards[0] == one.rewards[1]:
-            continue
-        base = x[:, :, :half] + x[:, :, half:]  # each feature once: early + late shares
-        r = one.remaining[:, None]
-        tokens, followers, cups, value1 = (base[:, :, k] for k in (1, 2, 3, 10))
-        moved = TOKEN_NOW - TOKEN_NOW_SLOPE * r - (TOKEN_EARLY * r + TOKEN_LATE)
-        value2 = (
-            value1
-            + tokens * cups * moved
-            + r * (TOKEN_GROWTH * tokens + FOLLOWER_GROWTH * followers)
-        )
-        for version, value in ((1, value1), (2, value2)):
-            base, slope = TEMPERATURES[version]
-            temperature = base + slope * one.remaining
-            rows[version].append(1 / (1 + np.exp(-(value[:, 0] - value[:, 1]) / temperature)))
-        labels.append(np.full(len(x), 1.0 if one.rewards[0] > one.rewards[1] else 0.0))
-        phases.append(np.minimum(4, (one.remaining * 5).astype(int)))
-    if not labels:
-        return {"positions": 0}
-    y, phase = np.concatenate(labels), np.concatenate(phases)
-    report: dict[str, Any] = {"positions": len(y)}
-    for version in (1, 2):
-        chances = np.concatenate(rows[version])
-        report[f"value {version}"] = {
-            "all": scores(chances, y),
-            "by fifth of the epochs to come": [
-                scores(chances[phase == k], y[phase == k]) if (phase == k).any() else None
-                for k in range(5)
-            ],
-        }
-    return report
 
 
 def jobs_for(
@@ -341,14 +250,9 @@ def train(
     ] = None,
     data: Annotated[Path | None, typer.Option(help="Keep the positions here (.npz).")] = None,
     reuse: Annotated[bool, typer.Option(help="Fit the positions kept in --data again.")] = False,
-    values: Annotated[
-        bool, typer.Option(help="Gheos: report how value 1 and 2 call the winner; no fit.")
-    ] = False,
 ) -> None:
     if game not in FEATURES:
         raise typer.BadParameter(f"no learned evaluation for {game!r}: tigris or gheos")
-    if values and game != "gheos":
-        raise typer.BadParameter("--values reports Gheos' two evaluations only")
     start = time.perf_counter()
     if reuse:
         if data is None:
@@ -368,9 +272,6 @@ def train(
         if data is not None:
             save_data(data, recorded)
     played = time.perf_counter() - start
-    if values:
-        print(json.dumps(gheos_values(recorded)))
-        return
     model, report = learn(game, recorded, penalty)
     command = (
         f"python -m lab training --game {game} --games {games} --iterations {iterations}"

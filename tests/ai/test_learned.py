@@ -53,9 +53,7 @@ def test_python_and_native_values_agree_on_random_positions() -> None:
         values = [model("tigris").value(row) for row in rows]
         assert values == pytest.approx(board.learned_values(), abs=1e-9)
         python = tigris.rewards(state)
-        assert _native.tigris_ai_rewards(state, False, learned=True) == pytest.approx(
-            python, abs=1e-9
-        )
+        assert _native.tigris_ai_rewards(state, learned=True) == pytest.approx(python, abs=1e-9)
     for state in random_states("gheos", 6, 50):
         reading = read_gheos(state)
         rows = _native.gheos_ai_features(state)

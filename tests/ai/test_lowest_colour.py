@@ -114,9 +114,9 @@ def test_value_is_a_search_setting_with_a_clear_error() -> None:
     state = tigris.new_game(2, 1)
     assert knowledge_of(state, IsmctsParams(value=1)).value == 1  # type: ignore[attr-defined]
     assert knowledge_of(state, IsmctsParams()).value == 2  # type: ignore[attr-defined]
-    with pytest.raises(ValueError, match="value is 1 to 6"):
+    with pytest.raises(ValueError, match="not 7"):
         make_bot_spec("ismcts@10/value=7")
-    with pytest.raises(ValueError, match="value 3 is a Gheos evaluation"):
-        knowledge_of(state, IsmctsParams(value=3))
+    with pytest.raises(ValueError, match="the Tigris evaluation is value=1 or value=2, not 4"):
+        knowledge_of(state, IsmctsParams(value=4))
     with pytest.raises(ValueError, match="value=1 or value=2"):
         TigrisKnowledge(value=0)

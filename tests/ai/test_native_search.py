@@ -4,16 +4,18 @@ where it runs, what it returns, that it computes what the reference computes, an
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from cradle import tigris
+from cradle.ai.knowledge.gheos import GheosSettings
 from cradle.ai.knowledge.params import knowledge_for
-from cradle.ai.knowledge.tigris import Shares, TigrisKnowledge
+from cradle.ai.knowledge.tigris import Shares, TigrisKnowledge, TigrisSettings
 from cradle.ai.search.budget import Budget
 from cradle.ai.search.ismcts import IsmctsBot, parallel_search, search
-from cradle.ai.search.native import native_search_for
+from cradle.ai.search.native import NativeSettings, native_search_for
 from cradle.ai.search.params import IsmctsParams
 from cradle.ai.search.worlds import believed_world, next_world
 from cradle.core.hidden import CanonicalRandom
@@ -29,7 +31,7 @@ def test_the_native_search_runs_only_where_its_twin_knowledge_exists() -> None:
     native = tigris.new_game(2, 1, engine="native")
     python = tigris.new_game(2, 1, engine="python")
     assert native_search_for(native, knowledge_for("tigris"), params) is not None
-    assert native_search_for(native, knowledge_for("tigris:fitted"), params) is not None
+    assert native_search_for(native, TigrisKnowledge(value=2, learned=True), params) is not None
     assert native_search_for(python, knowledge_for("tigris"), params) is None
     assert native_search_for(native, knowledge_for("tigris"), IsmctsParams(native=0)) is None
 
@@ -155,26 +157,30 @@ def test_the_native_search_refuses_bad_input() -> None:
     other = 1 - state.to_move
     with pytest.raises(ValueError, match="decision"):
         search(state, other, Budget(iterations=5))
-    settings = ((0.4, 1.5, 0.5, 0.3, 0.0), (0, 0, 48, 0, 0, 0, 0, 0, 0, 0))
+    settings = NativeSettings(0.4, 1.5, 0.5, 0.3, 0, 0, 48, True, False)
+    knowledge = TigrisSettings()
+    seat = state.to_move
     with pytest.raises(ValueError, match="seed"):
-        _native.tigris_search(state, state.to_move, 5, None, settings, [], None, False)
+        _native.search(state, seat, 5, None, settings, knowledge, [], None)
     with pytest.raises(ValueError, match="budget"):
-        _native.tigris_search(state, state.to_move, None, None, settings, [1], None, False)
+        _native.search(state, seat, None, None, settings, knowledge, [1], None)
     with pytest.raises(ValueError, match="budget"):
-        _native.tigris_search(state, state.to_move, 0, None, settings, [1], None, False)
-    real, counts = (0.4, 1.5, 0.5, 0.3, 0.0), (0, 0, 48, 0, 0, 0, 0, 0, 0, 0)
-    for bad in (
-        (real, (0, 0, 48, 1, 0, 0, 0, 0, 0, 0)),  # halving 1
-        (real, (0, 0, 48, 0, 3, 0, 0, 0, 0, 0)),  # balance 3
-        (real, (0, 0, 48, 0, 0, 3, 0, 0, 0, 0)),  # urgent 3
-        (real, (0, 0, 48, 0, 0, 0, 3, 0, 0, 0)),  # keys 3
-        (real, (0, 0, 48, 0, 0, 0, 0, 2, 0, 0)),  # steps 2
-        (real, (0, 0, 48, 0, 0, 0, 0, 0, 2, 0)),  # odds 2
-        (real, (0, 0, 48, 0, 0, 0, 0, 0, 0, 2)),  # stop 2
-        ((0.4, 1.5, 0.5, 0.3, 1.5), counts),  # mix past 1
+        _native.search(state, seat, 0, None, settings, knowledge, [1], None)
+    # The settings are read by name and type: a bad one is refused, and so is a knowledge
+    # of the other game (Gheos' lacks nothing Tigris reads, but its value 4 is not Tigris').
+    for bad, why in (
+        (replace(settings, batch=0), "batch is at least 1"),
+        (replace(settings, exploration=float("nan")), "finite"),
+        (replace(settings, urgent=2), "Settings.urgent"),  # a switch is a bool
     ):
-        with pytest.raises(ValueError, match="halving"):
-            _native.tigris_search(state, state.to_move, 5, None, bad, [1], None, False)
+        with pytest.raises((ValueError, TypeError), match=why):
+            _native.search(state, seat, 5, None, bad, knowledge, [1], None)
+    with pytest.raises(ValueError, match="value is 1 or 2, not 4"):
+        _native.search(state, seat, 5, None, settings, GheosSettings(value=4), [1], None)
+    with pytest.raises(TypeError, match="TigrisState or a GheosState"):
+        _native.search(
+            tigris.new_game(2, 1, engine="python"), seat, 5, None, settings, knowledge, [1]
+        )  # type: ignore[arg-type]
 
 
 @pytest.mark.long

@@ -1,5 +1,5 @@
 """The learned evaluation's training (``python -m lab training``): self-play data, the fit, the
-command; and the older fitted Tigris evaluation's examples."""
+command."""
 
 from __future__ import annotations
 
@@ -9,39 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from cradle import gheos
-from cradle.ai.knowledge.gheos import Reading
 from cradle.ai.knowledge.learned import FEATURES, Model, parse
-from cradle.ai.knowledge.tigris import FITTED_WEIGHTS, Board
 from lab.training import (
     GameData,
     SelfPlay,
     fit,
-    game_examples,
-    gheos_values,
     learn,
     main,
     pairs,
-    scores,
     self_play,
 )
-from tests.ai.helpers import random_position
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("cradle._native")
-
-
-def test_features_match_the_fitted_weights() -> None:
-    board = Board(random_position("tigris", 3, seed=2, steps=40))
-    assert len(board.features(0)) == len(FITTED_WEIGHTS)
-    assert board.values(fitted=True) != board.values(fitted=False)
-
-
-def test_one_game_gives_labelled_feature_differences() -> None:
-    examples = game_examples(seed=3, players=2)
-    assert examples
-    assert {label for _, label in examples} <= {0, 1}
-    assert all(len(diff) == len(FITTED_WEIGHTS) for diff, _ in examples)
 
 
 def test_the_fit_recovers_known_weights() -> None:
@@ -100,28 +80,3 @@ def test_the_command_writes_a_model_file(tmp_path: Path) -> None:
     assert written.meta["positions"] > 0 and data.exists()
     main(["--game", "tigris", "--reuse", "--data", str(data), "--out", str(out)])
     assert parse(json.loads(out.read_text())).weights == written.weights
-
-
-def test_the_gheos_value_report_rebuilds_value_2_from_the_recorded_features() -> None:
-    # Value 2 rebuilt from the features is the knowledge's own value 2 wherever no civilization
-    # a seat follows is at war risk.
-    checked = 0
-    for seed in range(40):
-        world = gheos.as_gheos(random_position("gheos", 2, seed=seed, steps=24))
-        old, new = Reading(world), Reading(world, 2)
-        held = [c for seat in range(2) for c in new.held[seat] if c in new.civ]
-        if not held or any(new.survival(c) < 1 for c in held) or 0 in new.tokens[:2]:
-            continue
-        features = np.array([[old.features(s) for s in range(2)]], dtype=np.float32)
-        report = gheos_values([GameData(features, np.array([old.remaining]), [1.0, 0.0])])
-        assert report["positions"] == 1
-        margin = new.seat_value(0) - new.seat_value(1)
-        sure = 1 / (1 + np.exp(-margin / new.temperature()))
-        expected = scores(np.array([sure]), np.array([1.0]))
-        assert report["value 2"]["all"]["log_loss"] == pytest.approx(expected["log_loss"], abs=1e-3)
-        assert len(report["value 1"]["by fifth of the epochs to come"]) == 5
-        checked += 1
-    assert checked >= 3
-    assert gheos_values([]) == {"positions": 0}  # no two-player game recorded
-    with pytest.raises(Exception, match="Gheos"):
-        main(["--game", "tigris", "--values", "--reuse", "--data", "unused.npz"])

@@ -44,12 +44,6 @@ pub trait SearchGame: Clone + Send {
     fn urgent(&mut self, out: &mut Vec<u32>) {
         out.clear();
     }
-    /// What names action `id` across the worlds of a search (with `Params::keys`): an index
-    /// below the game's id count, and a tag for what the same index stands for in this world.
-    /// One key is one action in every world where it is legal. By default the id itself.
-    fn key(&self, id: u32) -> (u32, u32) {
-        (id, 0)
-    }
     /// A uniformly random legal action: `legal[rng.below(legal.len())]` of what `legal_ids`
     /// lists (so the same draw gives the same action); a game may find it without listing
     /// them all. `scratch` is the caller's buffer.

@@ -53,7 +53,7 @@ def measure(
     share = seconds / max(1, len(states))
     iterations = 0
     spent = 0.0
-    params = IsmctsParams(stop=0)  # iterations a second over the whole budget
+    params = IsmctsParams(stop=False)  # iterations a second over the whole budget
     native = bool(states) and native_search_for(states[0], knowledge_of(states[0], params), params)
     for number, state in enumerate(states):
         result = search(state, state.to_move, Budget(seconds=share), params, seed + number)

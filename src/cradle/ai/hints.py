@@ -48,7 +48,7 @@ def hints(
         raise ValueError("ask for at least one hint")
     actions = state.legal_actions()
     # The whole budget, not only until the best move is settled: every hint's chance counts.
-    params = IsmctsParams(stop=0)
+    params = IsmctsParams(stop=False)
     knowledge = knowledge_of(state, params)  # the bots' own evaluation, not the first one
     rng = random.Random(seed)
     world = sample_world(state, seat, rng)

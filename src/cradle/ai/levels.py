@@ -16,14 +16,15 @@ A budget can be given with the name: ``ismcts@2s`` (seconds) or ``ismcts@500`` (
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from cradle.ai.bots import Bot, BotFactory, UnknownBot, make_bot, register_bot
 from cradle.ai.expert_rules import ExpertRulesBot
 from cradle.ai.search.budget import Budget
 from cradle.ai.search.ismcts import IsmctsBot
 from cradle.ai.search.parallel import default_workers
-from cradle.ai.search.params import IsmctsParams
+from cradle.ai.search.params import REMOVED, IsmctsParams
 from cradle.ai.search.pimc import PimcBot
 
 
@@ -138,10 +139,10 @@ def parse_budget(text: str) -> Budget:
 def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = None) -> Bot:
     """A bot from ``name``, ``name@budget`` or, for experiments with the search settings,
     ``name@budget/key=value/...`` (ismcts: the fields of ``IsmctsParams``, e.g. exploration,
-    playout, halving, and ``turn``, the seconds a whole turn may take; pimc: candidates,
-    rollout). An ISMCTS level takes settings too and
-    keeps its budget, turn and workers (``hard/value=4``). ``default`` overrides the usual
-    budget of a plain search-bot name."""
+    rollout, playout, value, learned, and ``turn``, the seconds a whole turn may take; pimc:
+    candidates, rollout). An ISMCTS level takes settings too and keeps its budget, turn and
+    workers (``hard/rollout=0``). A removed setting is a clear error naming it and why.
+    ``default`` overrides the usual budget of a plain search-bot name."""
     label = spec.strip().lower()
     head, *settings = label.split("/")
     name, _, budget_text = head.partition("@")
@@ -153,7 +154,7 @@ def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = N
         except ValueError:
             raise UnknownBot(f"bad setting {item!r} in {spec!r}: write key=number") from None
     if settings and not budget_text and LEVELS.get(name, LEVELS["easy"]).bot == "ismcts":
-        return level_bot(name, seed, _ismcts_params(values), name=label)
+        return level_bot(name, seed, _ismcts_params(values, spec), name=label)
     if (budget_text or settings) and name not in SEARCH_DEFAULTS:
         raise UnknownBot(
             f"{name!r} takes no budget or settings: only pimc and ismcts do (and the ISMCTS "
@@ -180,17 +181,40 @@ def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = N
     turn = values.pop("turn", None)
     if turn is not None and not turn > 0:
         raise UnknownBot(f"bad setting turn={turn:g} in {spec!r}: a turn takes more than 0 s")
-    return IsmctsBot(seed, budget, _ismcts_params(values), name=label, turn_seconds=turn)
+    return IsmctsBot(seed, budget, _ismcts_params(values, spec), name=label, turn_seconds=turn)
 
 
-def _ismcts_params(values: dict[str, float]) -> IsmctsParams:
-    kinds = {f.name: f.type for f in fields(IsmctsParams)}
+def _ismcts_params(values: dict[str, float], spec: str) -> IsmctsParams:
+    """The ISMCTS settings a spec names, each as its field's type (a switch 0 or 1, a whole
+    number, a real); a removed one is named with the reason it went."""
+    removed = sorted(set(values) & set(REMOVED))
+    if removed:
+        reasons = "; ".join(f"{key}: {REMOVED[key]}" for key in removed)
+        raise UnknownBot(
+            f"{', '.join(removed)} in {spec!r}: removed from the search ({reasons}; "
+            "docs/ai-decisions.md)"
+        )
+    kinds = {f.name: str(f.type) for f in fields(IsmctsParams)}
     unknown = set(values) - set(kinds)
     if unknown:
         raise UnknownBot(f"unknown ismcts setting(s): {', '.join(sorted(unknown))}")
-    return IsmctsParams(
-        **{k: int(v) if kinds[k] in ("int", int, "int | None") else v for k, v in values.items()}  # type: ignore[arg-type]
-    )
+    typed: dict[str, Any] = {}  # each value as its field's type, checked on the way
+    for key, value in values.items():
+        kind = kinds[key]
+        if kind.startswith("bool"):
+            if value not in (0, 1):
+                raise UnknownBot(f"bad setting {key}={value:g} in {spec!r}: {key} is 0 or 1")
+            typed[key] = bool(value)
+        elif kind.startswith("int"):
+            if value != int(value):
+                raise UnknownBot(f"bad setting {key}={value:g} in {spec!r}: a whole number")
+            typed[key] = int(value)
+        else:
+            typed[key] = value
+    try:
+        return replace(IsmctsParams(), **typed)
+    except ValueError as exc:
+        raise UnknownBot(f"bad ismcts setting in {spec!r}: {exc}") from None
 
 
 def _search_factory(kind: str) -> BotFactory:

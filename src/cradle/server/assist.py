@@ -133,7 +133,7 @@ def review_work(record: GameRecord, ply: int, seconds: float, seed: int) -> dict
     legal = {a.lower(): a for a in state.legal_actions()}
     played = legal.get(record.actions[ply - 1].lower(), record.actions[ply - 1])
     knowledge = knowledge_for(state.game)
-    full = IsmctsParams(stop=0)  # the played move's chance counts too: the whole budget
+    full = IsmctsParams(stop=False)  # the played move's chance counts too: the whole budget
     result = search(state, seat, Budget(seconds=seconds), full, seed=seed, knowledge=knowledge)
     rows = {row.action: row for row in result.actions}
     best = result.actions[0]

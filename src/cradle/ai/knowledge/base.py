@@ -57,4 +57,3 @@ class Knowledge(Protocol):
         """The move a random playout makes here by rule rather than at random (None: at
         random)."""
         ...
-

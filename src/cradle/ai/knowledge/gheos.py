@@ -1,19 +1,11 @@
 """Gheos knowledge for search: an evaluation (followers × symbols, war risk, epochs to come),
 one-ply move priors, a rollout policy and reasons in words.
 
-Six evaluations (``value``): 1, the first hand-set one; 3, value 1 and the control of the
-game's end (a seat that holds every token left chooses when the game ends: docs/ai.md); 4,
-value 3 with the tokens a seat can still expect to play (one a turn, before the epoch tile
-that ends the game is drawn) in place of the tokens it holds; 5, value 4 at a temperature
-fitted to value 4's own self-play results (value 1's, which 3 and 4 kept, is far too sure
-of an early lead); 6, value 4 with the control of the end as a second chance to win
-rather than points; 2, the same
-shape with what the self-play record says it misses: a token kept early is worth the cup score
-it will find later, a follower early its continent's growth, and a lead counts for little
-while many epochs are to come (the temperature). On the 53,534 two-player positions of that
-record value 2 calls the winner in 59-69% of positions with two fifths or more of the epochs
-to come where value 1 calls 52-54% (log-loss 0.61 against 0.88; a coin: 0.69), yet it did not
-play better at 0.25 s a decision (docs/ai.md, "Gheos value 2").
+Two evaluations (``GheosValue``): 1, followers × what their continents will score (PIMC's and
+the analysis'); 4, value 1 with the control of the game's end (a seat that holds every token
+left chooses when the game ends) and each seat's tokens counted as the number it can still
+expect to play (one a turn, before the epoch tile that ends the game is drawn): the search's
+default since its SPRT (docs/ai-decisions.md).
 
 It reads worlds through the engine's analysis API (``gheos.GheosGame``): the areas with
 their symbols, the civilizations, the followers each player holds, tokens, points and how
@@ -24,9 +16,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
 from math import comb
 
-from cradle.ai.knowledge.base import beats, pairwise_chances
+from cradle.ai.knowledge.base import pairwise_chances
 from cradle.ai.knowledge.learned import model
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
@@ -36,36 +30,46 @@ TILE_VERBS = ("place", "replace")
 WAR_RISK = 0.35  # share of a civilization's future lost when a stronger neighbour may attack
 TOKEN_EARLY, TOKEN_LATE = 1.2, 0.4  # a kept token: this share of today's cup score
 PYRAMID_USE = 0.8  # share of the pyramids' epoch scorings a follower will still see
-# value=2 (fitted to self-play results, then rounded): a kept token is worth TOKEN_NOW -
-# TOKEN_NOW_SLOPE × remaining of today's cup score, plus TOKEN_GROWTH × remaining points for
-# the cups still to come; a follower FOLLOWER_GROWTH × remaining points for its continent's
-# growth; its temperature is TEMPERATURES[2].
-TOKEN_NOW, TOKEN_NOW_SLOPE = 0.85, 0.55
-TOKEN_GROWTH = 40.0
-FOLLOWER_GROWTH = 2.0
-# How sure a lead is, per evaluation: base + slope × remaining (a point counts less while
-# many epochs are to come).
-TEMPERATURES = {
-    1: (3.0, 10.0),
-    2: (3.0, 57.0),
-    3: (3.0, 10.0),
-    4: (3.0, 10.0),
-    5: (4.0, 35.0),
-    6: (3.0, 10.0),
-}
-# value=3: value 1, and a seat that holds every token left (it alone chooses when the game
-# ends) counts CONTROL × √(epochs left) points more, and its tokens at their full cup score.
+# How sure a lead is: base + slope × remaining (a point counts less while many epochs are to
+# come).
+TEMPERATURE = (3.0, 10.0)
+# Value 4: a seat that holds every token left (it alone chooses when the game ends) counts
+# CONTROL × √(epochs left) points more, and its tokens at their full cup score; each seat's
+# tokens count as the number it can expect to play before the game ends (one a turn; the end
+# comes with an epoch tile drawn: usable_tokens).
 CONTROL = 16.0
-# value=4: value 3, with each seat's tokens counted as the number it can expect to play
-# before the game ends (one a turn; the end comes with an epoch tile drawn: usable_tokens).
-# value=5: value 4 at the temperature fitted to value 4's own self-play results (docs/ai.md,
-# "A temperature for value 4"): value 4's (value 1's) is far too sure of early leads.
-# value=6: value 4 with the control of the end as a second chance rather than points: a
-# holder who may stop the game whenever it leads wins about twice as often when behind (a
-# walk that must only once reach the lead), so its pairwise chance p becomes 1 - (1 - p)².
-# CONTROL's points rated a holder 30 points behind with five epochs to come at 0.62.
-VALUES = (1, 2, 3, 4, 5, 6)
 EPOCH_TILES = 8  # all of them in the stack at the start, whatever the players
+
+
+class GheosValue(IntEnum):
+    """The hand-set evaluation (``IsmctsParams.value``; the module's docstring)."""
+
+    FOLLOWERS = 1
+    USABLE_TOKENS = 4
+
+
+def gheos_value(value: int) -> GheosValue:
+    """The evaluation ``value`` names, or a clear error."""
+    if value not in (1, 4):
+        raise ValueError(f"the Gheos evaluation is value=1 or value=4, not {value}")
+    return GheosValue(value)
+
+
+@dataclass(frozen=True)
+class GheosSettings:
+    """What a Gheos knowledge is set to: its evaluation, or the learned model instead
+    (cradle.ai.knowledge.learned; its priors and policy are value 1's), and whether its priors
+    judge a move that starts a conflict after that conflict (``settle_conflict``). The native
+    search reads these by name (native/src/gheos/pysearch.rs)."""
+
+    value: GheosValue = GheosValue.FOLLOWERS
+    learned: bool = False
+    settle: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value", gheos_value(self.value))
+        object.__setattr__(self, "learned", bool(self.learned))
+        object.__setattr__(self, "settle", bool(self.settle))
 
 
 class Reading:
@@ -89,10 +93,8 @@ class Reading:
         "value",
     )
 
-    def __init__(self, world: GheosGame, value: int = 1) -> None:
-        if value not in VALUES:
-            raise ValueError(f"value is 1 to 6, not {value}")
-        self.value = value
+    def __init__(self, world: GheosGame, value: int = GheosValue.FOLLOWERS) -> None:
+        self.value = gheos_value(value)
         self.n = len(world.players)
         self.active = world.active
         self.stack = world.stack_size()  # tiles left to draw, epoch tiles among them
@@ -132,18 +134,10 @@ class Reading:
     def cup_score(self, seat: int) -> int:
         return sum(n * self.civ[c][0] for c, n in self.held[seat].items() if c in self.civ)
 
-    def token_worth(self, value: int | None = None) -> float:
-        """A token kept, as a multiple of the cup score it would bring now. Value 1: more
-        early (cups and followers grow), less late (a token unused at the end is lost); value
-        2 counts the growth apart (``TOKEN_GROWTH``) and this share rises towards the end."""
-        if (value or self.value) == 2:
-            return TOKEN_NOW - TOKEN_NOW_SLOPE * self.remaining
+    def token_worth(self) -> float:
+        """A token kept, as a multiple of the cup score it would bring now: more early (cups
+        and followers grow), less late (a token unused at the end is lost)."""
         return TOKEN_EARLY * self.remaining + TOKEN_LATE
-
-    def kept_token(self, cup_score: int) -> float:
-        """Value 2: what one token kept is worth, in points, to a seat whose token would
-        score ``cup_score`` now (``cup_score(seat)``, read once by the caller)."""
-        return self.token_worth() * cup_score + TOKEN_GROWTH * self.remaining
 
     def usable_tokens(self, seat: int) -> float:
         """The number of its tokens ``seat`` can expect to play: one a turn, its turns being
@@ -162,26 +156,21 @@ class Reading:
         )
 
     def seat_value(self, seat: int, value: int | None = None) -> float:
-        version = value or self.value
+        usable = (value or self.value) == GheosValue.USABLE_TOKENS
         total = self.points[seat]
-        held = self.usable_tokens(seat) if version >= 4 else float(self.tokens[seat])
-        tokens = held * self.token_worth(version)
+        held = self.usable_tokens(seat) if usable else float(self.tokens[seat])
+        tokens = held * self.token_worth()
         for colour, count in self.held[seat].items():
             if colour not in self.civ or count <= 0:
                 continue
             cups, pyramids, _, _ = self.civ[colour]
             future = pyramids * self.epochs_left * PYRAMID_USE + cups * (tokens + 1.0)
             total += count * future * self.survival(colour)
-        if version >= 3 and self.controls_the_end(seat):
+        if usable and self.controls_the_end(seat):
             # It plays its tokens when they score most, and ends the game when it leads.
-            full = max(0.0, 1.0 - self.token_worth(version))
+            full = max(0.0, 1.0 - self.token_worth())
             total += held * full * self.cup_score(seat)
-            if version != 6:  # value 6 counts it in chances()
-                total += CONTROL * self.epochs_left**0.5
-        if version == 2:
-            total += self.remaining * (
-                TOKEN_GROWTH * self.tokens[seat] + FOLLOWER_GROWTH * self.followers[seat]
-            )
+            total += CONTROL * self.epochs_left**0.5
         return total + 0.01 * self.followers[seat]
 
     def controls_the_end(self, seat: int) -> bool:
@@ -193,29 +182,8 @@ class Reading:
 
     def chances(self) -> list[float]:
         """Each seat's expected share of the others it beats (``pairwise_chances`` of the
-        values); value 6: against a seat that controls the end, that seat's chance p of
-        each pair is 1 - (1 - p)²."""
-        values = self.values()
-        temperature = self.temperature()
-        if self.value != 6 or self.n < 2:
-            return pairwise_chances(values, temperature)
-        holder = next((s for s in range(self.n) if self.controls_the_end(s)), None)
-        if holder is None:
-            return pairwise_chances(values, temperature)
-        out = []
-        for i, mine in enumerate(values):
-            total = 0.0
-            for j, theirs in enumerate(values):
-                if i == j:
-                    continue
-                if i == holder:
-                    total += 1.0 - (1.0 - beats(mine, theirs, temperature)) ** 2
-                elif j == holder:
-                    total += (1.0 - beats(theirs, mine, temperature)) ** 2
-                else:
-                    total += beats(mine, theirs, temperature)
-            out.append(total / (self.n - 1))
-        return out
+        values)."""
+        return pairwise_chances(self.values(), self.temperature())
 
     def features(self, seat: int) -> list[float]:
         """What the learned evaluation weighs (cradle.ai.knowledge.learned.FEATURES["gheos"]), each
@@ -244,11 +212,11 @@ class Reading:
             float(to_score),
             float(at_risk),
             float(civilizations),
-            self.seat_value(seat, 1),
+            self.seat_value(seat, GheosValue.FOLLOWERS),
             1.0 if seat == self.active else 0.0,
             1.0 if self.controls_the_end(seat) else 0.0,
             self.usable_tokens(seat),
-            self.seat_value(seat, 4),  # the default evaluation
+            self.seat_value(seat, GheosValue.USABLE_TOKENS),  # the search's evaluation
         ]
         late = 1.0 - self.remaining
         return [x * self.remaining for x in base] + [x * late for x in base]
@@ -258,7 +226,7 @@ class Reading:
         return [found.value(self.features(s)) for s in range(self.n)]
 
     def temperature(self) -> float:
-        base, slope = TEMPERATURES[self.value]
+        base, slope = TEMPERATURE
         return base + slope * self.remaining
 
 
@@ -279,7 +247,7 @@ def survival(draws: int, landscape: int, epochs: int, ending: int) -> float:
     return ways / comb(total, seen)
 
 
-def read(world: GameState, value: int = 1) -> Reading:
+def read(world: GameState, value: int = GheosValue.FOLLOWERS) -> Reading:
     return Reading(as_gheos(world), value)
 
 
@@ -292,27 +260,21 @@ class GheosKnowledge:
     batch = 16  # one-ply priors cost a clone and an apply each: score few at a time
     # ISMCTS plays this many random moves before judging a new node: cheap in Gheos, and
     # against OpenSpiel's ISMCTS (random rollouts to the end) it won 5 of 6 games where the
-    # heuristic alone won 3 of 6 (the same seeds; docs/ai.md).
+    # heuristic alone won 3 of 6 (the same seeds; docs/ai-decisions.md).
     playout = 8
     # Before them, this many quick-policy moves: up to 45% fewer iterations, but at `hard`'s
     # full time they won 213 of 224 games against `pimc` where the random moves alone won 200,
-    # paired on the same seeds (docs/ai.md); level at a tenth of that time.
+    # paired on the same seeds (docs/ai-decisions.md); level at a tenth of that time.
     rollout = 4
 
     def __init__(
-        self, learned: bool = False, value: int = 1, settle: bool = False, handing: bool = False
+        self, learned: bool = False, value: int = GheosValue.FOLLOWERS, settle: bool = False
     ) -> None:
-        if value not in VALUES:
-            raise ValueError(f"value is 1 to 6, not {value}")
-        self.learned = (
-            learned  # the learned model (cradle.ai.knowledge.learned) instead of the hand-set
-        )
-        self.value = value  # the hand-set evaluation's version (module docstring)
+        self.settings = GheosSettings(gheos_value(value), learned, settle)
+        self.learned = self.settings.learned  # the learned model (cradle.ai.knowledge.learned)
+        self.value = self.settings.value  # the hand-set evaluation (module docstring)
         # The priors judge a move that starts a conflict after it (settle_conflict).
-        self.settle = settle
-        # A token that would hand over the control of the end is judged (handing_token), not
-        # left to chance in a playout and to the policy's own rule (an option: docs/ai.md).
-        self.handing = handing
+        self.settle = self.settings.settle
 
     def read(self, world: GameState) -> Reading:
         # The learned model reads its features from value 1's reading, whatever the priors use.
@@ -382,11 +344,8 @@ class GheosKnowledge:
         return bool(actions) and actions[0].split(" ", 1)[0] not in TILE_VERBS
 
     def playout_rule(self, world: GameState) -> str | None:
-        # A token that ends the game is not left to chance (ending_token), nor one that hands
-        # another seat the control of the end (handing_token).
+        # A token that ends the game is not left to chance (ending_token).
         ruled = self.ending_token(world)
-        if ruled is None:
-            ruled = self.handing_token(world)
         if ruled is None:
             return None
         return "token" if ruled else "pass"
@@ -422,11 +381,9 @@ class GheosKnowledge:
         words = action.split()
         tokens = reading.tokens[seat]
 
-        growth = FOLLOWER_GROWTH * reading.remaining if reading.value == 2 else 0.0
-
         def worth(cups: int, pyramids: int) -> float:
             kept = tokens * reading.token_worth()
-            return pyramids * reading.epochs_left * PYRAMID_USE + cups * (kept + 1.0) + growth
+            return pyramids * reading.epochs_left * PYRAMID_USE + cups * (kept + 1.0)
 
         if words[0] == "start":
             for area in reading.areas:
@@ -441,9 +398,8 @@ class GheosKnowledge:
         return -value if words[0] == "pay" else value
 
     def token_choice(self, world: GameState) -> str:
-        """The policy's token decision: a token that ends the game or hands another seat the
-        control of the end by the rules of ``ending_token`` and ``handing_token``, any other
-        by ``_token_choice``."""
+        """The policy's token decision: a token that ends the game by the rule of
+        ``ending_token``, any other by ``_token_choice``."""
         return self.playout_rule(world) or self._token_choice(self.read(world), world.to_move)
 
     def ending_token(self, world: GameState) -> bool | None:
@@ -466,29 +422,6 @@ class GheosKnowledge:
         expected = self.read(world).chances()[seat]
         return rank_rewards(after.result())[seat] >= expected
 
-    def handing_token(self, world: GameState) -> bool | None:
-        """Whether to play a token that hands the control of the end to another seat (the
-        mover's last, one other seat still holding some: that seat alone will then choose
-        when the game ends); None for any other decision. Yes when the evaluation rates the
-        mover at least as well with the token's points and no token as with the token kept,
-        both read as the turn ends (the next seat to move). Left to chance, playouts gave
-        that control away half the time, and the policy whenever time ran short, so a
-        search saw a seat with one token left as likely to lose the end and kept tokens;
-        judged, the search is no stronger (its SPRT, docs/ai.md): an option, ``handing``."""
-        game = as_gheos(world)
-        if game.phase != "token" or not self.handing or self.value < 3 or self.learned:
-            return None  # values 1 and 2 give the control of the end no worth
-        seat = world.to_move
-        tokens = [game.player(s).tokens for s in range(len(game.players))]
-        if tokens[seat] != 1 or sum(1 for s, t in enumerate(tokens) if s != seat and t) != 1:
-            return None
-        reading = self.read(world)
-        reading.active = (seat + 1) % reading.n
-        kept = reading.chances()[seat]
-        reading.points[seat] += reading.cup_score(seat)
-        reading.tokens[seat] -= 1
-        return reading.chances()[seat] >= kept
-
     def _token_choice(self, reading: Reading, seat: int) -> str:
         # Play when a token now beats keeping it (see token_worth), or when time runs out.
         score = reading.cup_score(seat)
@@ -497,8 +430,6 @@ class GheosKnowledge:
             return "pass"
         if tokens >= reading.epochs_left:
             return "token"
-        if reading.value == 2:
-            return "token" if score > reading.kept_token(score) else "pass"
         return "token" if reading.token_worth() < 1.0 else "pass"
 
     def reason(self, world: GameState, seat: int, action: str) -> str:

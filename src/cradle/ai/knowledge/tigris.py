@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
 
 from cradle.ai.knowledge.base import pairwise_chances
 from cradle.ai.knowledge.learned import model
@@ -39,7 +41,7 @@ MONUMENT_WORTH = 3.0  # future end-of-turn points from a monument of the leader'
 KING_SHARE = 0.15  # the king also collects colours whose leader is missing
 SORTED_WEIGHTS = (0.55, 0.25, 0.12, 0.08)  # lowest colour first: the score is the lowest
 TILE_COST = 0.3  # what a tile committed to a conflict (and lost) is worth
-# The evaluation of ``value=2`` (IsmctsParams.value): each colour's final points estimated from
+# The evaluation of the lowest colour (TigrisValue): each colour's final points estimated from
 # the rate its leaders still score at, the hand and the leaders' safety, the lowest colour first.
 KING_REACH = 0.5  # a king scores a colour whose leader is missing from its kingdom, less surely
 KING_LED_REACH = 0.1  # ... and barely one whose leader is there (another seat's, probably)
@@ -54,36 +56,36 @@ SWAP_GAIN = 1.0  # prior per tile swapped, times the reach it gains on average
 WAR_WEIGHT = 0.8  # prior per point won (or lost) in a war the tile starts
 TURN_VERBS = ("tile", "leader", "catastrophe", "swap", "pass", "withdraw")
 _CELL = {name: cell for cell, name in enumerate(geometry().cells)}  # "K1" -> its cell
-# An evaluation fitted to game results by ``python -m lab training`` (weights of
-# Board.features). It predicts results of quick policy games better than the hand-set
-# Board.seat_value (log-loss 0.608 against 0.623) but searched worse (6 wins in 14 games at
-# 200 iterations), so the hand-set value is the default; ``ismcts@.../fitted=1`` uses this.
-FITTED_WEIGHTS: tuple[float, ...] = (
-    -0.3646,
-    0.0178,
-    -0.0674,
-    -0.1333,
-    -0.1060,
-    0.0447,
-    0.1687,
-    -0.4039,
-    0.0897,
-    -0.2736,
-    0.0041,
-    -0.1534,
-    0.2541,
-    -0.0784,
-    0.0996,
-    0.0236,
-    0.9353,
-    0.2733,
-    -0.0390,
-    -0.4290,
-    0.8094,
-    -0.0274,
-    0.0982,
-    -0.0716,
-)
+
+
+class TigrisValue(IntEnum):
+    """The hand-set evaluation (``IsmctsParams.value``): the colours' points weighted lowest
+    first (PIMC's and the analysis'), or the final lowest colour (the search's default since
+    its SPRT, docs/ai-decisions.md)."""
+
+    SORTED_COLOURS = 1
+    LOWEST_COLOUR = 2
+
+
+@dataclass(frozen=True)
+class TigrisSettings:
+    """What a Tigris knowledge is set to: its evaluation, or the learned model instead
+    (cradle.ai.knowledge.learned; it reads the lowest colour's board, whatever the priors
+    use). The native search reads these by name (native/src/tigris/pysearch.rs)."""
+
+    value: TigrisValue = TigrisValue.SORTED_COLOURS
+    learned: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value", tigris_value(self.value))
+        object.__setattr__(self, "learned", bool(self.learned))
+
+
+def tigris_value(value: int) -> TigrisValue:
+    """The evaluation ``value`` names, or a clear error."""
+    if value not in (1, 2):
+        raise ValueError(f"the Tigris evaluation is value=1 or value=2, not {value}")
+    return TigrisValue(value)
 
 
 def binomial_cdf(k: int, n: int, p: float) -> float:
@@ -128,8 +130,13 @@ class Board:
         "width",
     )
 
-    def __init__(self, world: TigrisGame, tilts: Shares | None = None, value: int = 1) -> None:
-        self.value = value  # the evaluation: 1 the sorted weights, 2 the final lowest colour
+    def __init__(
+        self,
+        world: TigrisGame,
+        tilts: Shares | None = None,
+        value: int = TigrisValue.SORTED_COLOURS,
+    ) -> None:
+        self.value = tigris_value(value)  # the sorted colours, or the final lowest colour
         self.n = n = len(world.players)
         # Each seat's believed colour shares of its hand: the unseen shares tilted by the
         # belief over it (cradle.ai.knowledge.belief: odds against a uniform draw); uniform without.
@@ -178,7 +185,7 @@ class Board:
         self.own_actions = self.remaining * start_bag / n
         # The strengths on the board in a revolt or war (attacker, defender); value 2 only.
         self.strengths = (0, 0)
-        if value >= 2 and isinstance(self.decision, Revolt | War):
+        if self.value == TigrisValue.LOWEST_COLOUR and isinstance(self.decision, Revolt | War):
             self.strengths = world.conflict_strengths() or (0, 0)
         self._around: dict[int, set[int]] = {}
         self._squares: list[set[int]] | None = None
@@ -252,7 +259,7 @@ class Board:
 
     def seat_value(self, seat: int) -> float:
         """An estimate of the seat's final score (its lowest colour, treasures placed)."""
-        if self.value >= 2:
+        if self.value == TigrisValue.LOWEST_COLOUR:
             return self.final_value(seat)
         future = self.remaining
         expected, _, _, _ = self.outlook(seat)
@@ -270,7 +277,7 @@ class Board:
         value += future * (0.12 * self.hands[seat][RED] + 0.15 * self.catastrophes[seat])
         return float(value)
 
-    # -- the evaluation of value=2: the final lowest colour -----------------------------
+    # -- the evaluation of the final lowest colour ----------------------------------------
 
     def safety(self, seat: int, temples: int) -> float:
         """The chance that a leader of ``seat`` next to ``temples`` temples still stands when
@@ -360,8 +367,10 @@ class Board:
         return value + self.remaining * 0.15 * self.catastrophes[seat]
 
     def features(self, seat: int) -> list[float]:
-        """What the fitted evaluation weighs (see lab.training), each feature once for
-        the early game (× remaining) and once for the late game (× 1 - remaining)."""
+        """The board's features (the colours' points and expectations, leaders, monuments,
+        reds and catastrophes), each once for the early game (× remaining) and once for the
+        late game (× 1 - remaining): what the learned evaluation weighs beside the hand-set
+        value."""
         future = self.remaining
         raw = [float(p) for p in self.points[seat]]
         expected, leaders, quality_sum, fed = self.outlook(seat)
@@ -386,29 +395,21 @@ class Board:
 
     def learned_features(self, seat: int) -> list[float]:
         """What the learned evaluation weighs (cradle.ai.knowledge.learned.FEATURES["tigris"]): the
-        fitted features and the hand-set value, each × remaining and × (1 - remaining)."""
-        fitted = self.features(seat)
+        board's features and the hand-set value, each × remaining and × (1 - remaining)."""
+        features = self.features(seat)
         value = self.seat_value(seat)
         late = 1.0 - self.remaining
-        return [*fitted[:12], value * self.remaining, *fitted[12:], value * late]
+        return [*features[:12], value * self.remaining, *features[12:], value * late]
 
     def learned_values(self) -> list[float]:
         found = model("tigris")
         return [found.value(self.learned_features(s)) for s in range(self.n)]
 
-    def fitted_value(self, seat: int) -> float:
-        return sum(w * x for w, x in zip(FITTED_WEIGHTS, self.features(seat), strict=True))
-
-    def values(self, fitted: bool = False) -> list[float]:
-        if fitted and FITTED_WEIGHTS:
-            return [self.fitted_value(s) for s in range(self.n)]
+    def values(self) -> list[float]:
         return [self.seat_value(s) for s in range(self.n)]
 
-    def temperature(self, fitted: bool = False) -> float:
-        """How uncertain a lead in estimated points still is (more so early on); the fitted
-        values are already on the logistic scale."""
-        if fitted and FITTED_WEIGHTS:
-            return 1.0
+    def temperature(self) -> float:
+        """How uncertain a lead in estimated points still is (more so early on)."""
         return 1.0 + 4.0 * self.remaining
 
     # -- conflicts ------------------------------------------------------------------------
@@ -424,7 +425,7 @@ class Board:
             raise ValueError("no revolt or war is being fought")
         colour = RED if isinstance(p, Revolt) else p.color
         # The strengths on the board count 0 with value=1, as they always have (the positions
-        # this was first written against did not carry them); value=2 weighs them.
+        # this was first written against did not carry them); the lowest colour weighs them.
         attack, defence = self.strengths
         committed = p.attacker_commit
         if seat == p.defender and committed is not None:
@@ -480,7 +481,7 @@ class Board:
             return 0.5 if mine[COLOURS.index(words[1])] == min(mine) else 0.0
         if verb == "swap":
             value = -0.6 - 0.03 * (len(words) - 1)
-            if self.value >= 2:
+            if self.value == TigrisValue.LOWEST_COLOUR:
                 # Tiles that cannot score are traded for the average draw.
                 reach = self.reach(seat)
                 mean = 0.0
@@ -601,7 +602,7 @@ class Board:
             their_side = self.counts[theirs][war_colour]
             in_hand = self.hands[seat][war_colour] - (1 if colour == war_colour else 0)
             my_total = my_side + max(0, in_hand)
-            if self.value >= 2:
+            if self.value == TigrisValue.LOWEST_COLOUR:
                 # The stake times the chance to win (the seat attacks; they tie, and so win,
                 # holding ``need``) less the leader and supporters lost otherwise.
                 need = my_total - their_side
@@ -634,7 +635,7 @@ class Board:
         if rival is not None:
             owner, where = rival
             attack = temples + self.hands[seat][RED]
-            if self.value >= 2:
+            if self.value == TigrisValue.LOWEST_COLOUR:
                 # They tie, and so win, holding ``need`` reds.
                 need = attack - self.temples_around(where)
                 p_win = 1.0 - self.odds_of_holding(owner, RED, need) if need > 0 else 0.0
@@ -646,7 +647,7 @@ class Board:
             supporters = sum(self.counts[k][colour] for k in around)
             quality = 0.35 + 0.35 * min(supporters, 8) / 8 + 0.3 * temples / (temples + 1)
             value = 0.9 * quality * future
-            if self.value >= 2:
+            if self.value == TigrisValue.LOWEST_COLOUR:
                 value *= self.safety(seat, temples)
             if kingdom < 0:
                 value *= 0.7
@@ -695,7 +696,9 @@ def tilted(tilt: Sequence[float]) -> tuple[float, float, float, float]:
     return (raw[0] / total, raw[1] / total, raw[2] / total, raw[3] / total)
 
 
-def read(world: GameState, tilts: Shares | None = None, value: int = 1) -> Board:
+def read(
+    world: GameState, tilts: Shares | None = None, value: int = TigrisValue.SORTED_COLOURS
+) -> Board:
     return Board(as_tigris(world), tilts, value)
 
 
@@ -708,16 +711,13 @@ class TigrisKnowledge:
 
     def __init__(
         self,
-        fitted: bool = False,
-        tilts: Shares | None = None,
-        value: int = 1,
+        value: int = TigrisValue.SORTED_COLOURS,
         learned: bool = False,
+        tilts: Shares | None = None,
     ) -> None:
-        if value not in (1, 2):
-            raise ValueError(f"the Tigris evaluation is value=1 or value=2, not {value}")
-        self.fitted = fitted  # the fitted evaluation instead of the hand-set one
-        self.value = value  # 2: the final lowest colour (IsmctsParams.value)
-        self.learned = learned  # the learned model (cradle.ai.knowledge.learned) instead of both
+        self.settings = TigrisSettings(tigris_value(value), learned)
+        self.value = self.settings.value
+        self.learned = self.settings.learned  # the learned model (cradle.ai.knowledge.learned)
         # The belief over each hand as odds of each colour against a uniform draw
         # (cradle.ai.knowledge.belief; None: uniform): the commitments and the hands expected
         # read them, and the search deals its worlds by them (cradle.ai.search.worlds).
@@ -727,10 +727,11 @@ class TigrisKnowledge:
         if world.is_over:
             return rank_rewards(world.result())
         if self.learned:
-            # The model was fitted on value=2 readings, whatever the priors use.
-            return pairwise_chances(read(world, self.tilts, 2).learned_values(), 1.0)
+            # The model was fitted on the lowest colour's readings, whatever the priors use.
+            board = read(world, self.tilts, TigrisValue.LOWEST_COLOUR)
+            return pairwise_chances(board.learned_values(), 1.0)
         board = read(world, self.tilts, self.value)
-        return pairwise_chances(board.values(self.fitted), board.temperature(self.fitted))
+        return pairwise_chances(board.values(), board.temperature())
 
     def priors(self, world: GameState, actions: Sequence[str]) -> list[float]:
         board = read(world, self.tilts, self.value)

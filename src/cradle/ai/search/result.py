@@ -36,16 +36,15 @@ def make_result(
     iterations: int,
     seconds: float,
     stats: dict[str, tuple[int, float]],
-    robust: float = 1.0,
 ) -> SearchResult:
-    """Rows best first: the children visited at least ``robust`` × the most visits, by mean
-    reward, then the others by visits."""
+    """Rows best first: the most visited children (by mean reward among equally visited),
+    then the others by visits."""
     rows = [ActionStats(a, n, w / n if n else 0.0) for a, (n, w) in stats.items() if n > 0]
     most = max((r.visits for r in rows), default=0)
     rows.sort(
         key=lambda r: (
-            r.visits < robust * most,
-            -r.reward if r.visits >= robust * most else -r.visits,
+            r.visits < most,
+            -r.reward if r.visits >= most else -r.visits,
             -r.visits,
             r.action,
         )
