@@ -4,7 +4,7 @@ Tigris' hands are read from the public history (``cradle.ai.knowledge.belief``).
 tiles: the one a player kept from its last turn and the one it drew after it. Which of the
 two it plays, and how, may tell which one it keeps: a player holding a tile it could have
 played well would have played it. This measures how much, from the other seat's view, before
-a belief is built into the search (docs/ai.md, "Reading a Gheos hand").
+a belief is built into the search (lab/notebook/analyses.md, "Reading a Gheos hand").
 
 The reader is a filter over the kept tile. Before a turn of the player read, it holds
 weights ``w`` over the tiles the reader cannot see (equal at the start). The hand is the kept

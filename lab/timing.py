@@ -2,7 +2,7 @@
 
 A token scores a player's cups now. Kept, it may score more later (cups and followers grow),
 or nothing: a token still held when the last epoch comes is lost. A searching bot that knew
-where the epoch tiles lie in the stack would play its tokens earlier (docs/ai.md, the epochs
+where the epoch tiles lie in the stack would play its tokens earlier (lab/notebook/ladder.md, the epochs
 oracle); this asks whether a bot that cannot know plays them at the right time.
 
 It takes a bot's token decisions from the two-player Gheos records of the ladder that keep

@@ -39,7 +39,7 @@ class Level:
 
 
 # The fewest iterations a level searches even when its seconds are up: ismcts@200 already beat
-# expert-rules 27-3 in Tigris (docs/ai.md), and the Python engines run ~600 a second.
+# expert-rules 27-3 in Tigris (lab/notebook/ladder.md), and the Python engines run ~600 a second.
 HARD_FLOOR = 200
 EXPERT_FLOOR = 400
 

@@ -44,7 +44,7 @@ SHARE_FLOOR = 0.02
 # The shares the search reads are this much the belief and the rest the unseen tiles' shares
 # now: the expected hands alone are too sure of themselves. Over 6 games each of expert-rules
 # against ismcts@100 and ismcts@100 against itself, the error of the expected tiles per hand
-# (summed over the colours) was least at 0.5 for every seat (/tmp/k3_calib3.py, docs/ai.md).
+# (summed over the colours) was least at 0.5 for every seat (lab/notebook/tigris-knowledge.md).
 TRUST = 0.5
 
 
