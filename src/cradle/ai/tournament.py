@@ -21,8 +21,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
+from cradle.ai.bots import tell
+from cradle.ai.levels import make_bot_spec
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.parallel import map_local
 from cradle.core.contract import JSON
 from cradle.core.results import rank_rewards, wilson_interval
+from cradle.games import get_game
 
 # Tigris has no rule that ends a game whose players stop using tiles (bots that move leaders
 # back and forth, or pass); such a game is cut here and ranked as it stands ("truncated").
@@ -44,7 +49,7 @@ class TableRecord(TypedDict):
     seconds: float
     thinking: list[float]  # seconds per seat
     decisions: list[int]
-    # The actions played, in order: the game replays from its seed (cradle.ai.review). Not
+    # The actions played, in order: the game replays from its seed (lab.review). Not
     # kept for games played through OpenSpiel, whose chance draws are not the seed's.
     moves: NotRequired[list[str]]
     options: NotRequired[JSON]  # the game's options, where the task set any
@@ -106,11 +111,6 @@ def schedule(
 
 def play_game(task: GameTask) -> TableRecord:
     """Play one game to its end; a JSON-able record of it."""
-    from cradle.ai.bots import tell
-    from cradle.ai.levels import make_bot_spec
-    from cradle.ai.search import Budget
-    from cradle.games import get_game
-
     module = get_game(task.game)
     options = module.options_from_dict(task.options)
     state = module.new_game(len(task.seating), task.seed, options)
@@ -174,7 +174,6 @@ def run_local(
     tasks: Sequence[GameTask], workers: int, progress: Progress | None = None
 ) -> list[TableRecord]:
     """Play the games in ``workers`` local processes (in this one when ``workers`` is 1)."""
-    from cradle.ai.parallel import map_local
 
     return map_local(play_game, tasks, workers, progress)
 

@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from cradle.ai.belief import replayed
+from cradle.ai.knowledge.belief import replayed
 from cradle.core.record import GameRecord
 from cradle.games import get_game
 from cradle.server.bots import (
@@ -170,7 +170,7 @@ def make_move(storage: Storage, job: BotJob, owner: str, settings: WorkerSetting
 
 def work(settings: WorkerSettings, stop: Any = None) -> None:
     """One worker: claim, decide, store, until ``stop`` (an Event) is set."""
-    from cradle.ai.waiting import warm_up
+    from cradle.ai.search.ismcts import warm_up
 
     warm_up()
     storage = Storage(settings.url)

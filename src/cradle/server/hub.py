@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from cradle.ai import bot_names
-from cradle.ai.belief import HandBelief, replayed
+from cradle.ai.knowledge.belief import HandBelief, replayed
 from cradle.core.contract import Event, GameModule, GameState
 from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
