@@ -252,6 +252,8 @@ def stored_game(game_id: str, seats: list[str], client: str, cost: float = 0.0) 
         bot_turn=seats[int(state.to_move)].startswith("bot:"),
         bot_cost=cost,
         client=client_hash(client),
+        tokens={seat: "a" * 64 for seat, kind in enumerate(seats) if kind == "human"},
+        claimed={seat: True for seat, kind in enumerate(seats) if kind == "human"},
     )
 
 

@@ -141,6 +141,12 @@ def test_limits_refuse_nonsense() -> None:
         Limits(bot_seconds=0)
     with pytest.raises(ValueError, match="unknown limit"):
         Limits.from_dict({"speed": 1})
+    with pytest.raises(ValueError, match="unplayed_minutes"):
+        Limits(unplayed_minutes=0)
+    with pytest.raises(ValueError, match="live_games_per_client"):
+        Limits(live_games_per_client=0)
+    with pytest.raises(ValueError, match="bot_seats_per_client"):
+        Limits(bot_seats_per_client=-1)
 
 
 def test_replays_are_cached(client: TestClient) -> None:

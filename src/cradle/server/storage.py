@@ -842,8 +842,9 @@ class Storage:
         due = (BotJobRow.ready <= now) & (BotJobRow.owner.is_(None) | (BotJobRow.lease < now))
         scaled = now / USAGE_SECONDS
         exponent = BotClientRow.load - scaled
-        use = case(
+        use = case(  # bounded: machines whose clocks disagree must not overflow exp()
             (BotClientRow.load.is_(None) | (exponent < -700.0), 0.0),
+            (exponent > 700.0, 1e300),
             else_=func.exp(exponent),
         )
         cost = case((BotJobRow.cost < LEAST_COST, LEAST_COST), else_=BotJobRow.cost)
@@ -872,7 +873,7 @@ class Storage:
                 .where(BotJobRow.game_id == game_id)
                 .values(owner=owner, lease=now + lease)
             )
-            used = 0.0 if row.load is None else math.exp(max(-700.0, row.load - scaled))
+            used = 0.0 if row.load is None else math.exp(min(700.0, max(-700.0, row.load - scaled)))
             load = math.log(used + max(LEAST_COST, float(row.cost))) + scaled
             if row.load is None:
                 connection.execute(insert(BotClientRow), {"client": client, "load": load})
@@ -896,7 +897,9 @@ class Storage:
             load = connection.execute(
                 select(BotClientRow.load).where(BotClientRow.client == client)
             ).scalar()
-        return 0.0 if load is None else math.exp(max(-700.0, load - now / USAGE_SECONDS))
+        return (
+            0.0 if load is None else math.exp(min(700.0, max(-700.0, load - now / USAGE_SECONDS)))
+        )
 
     def renew_bot_job(self, game_id: str, owner: str, until: float) -> bool:
         """Keep the claim on a bot's turn until ``until``; False when it is no longer ours."""
