@@ -44,7 +44,7 @@ from cradle.core.contract import GameState
 from cradle.core.record import GameRecord
 from cradle.core.results import rank_rewards
 from cradle.server.bots import pool_pids, spawn_pool, stop_pool, watch_parent
-from cradle.server.history import HAND_PIECES, new_state
+from cradle.server.history import HAND_PIECES
 
 if TYPE_CHECKING:
     from cradle.server.hub import Hub
@@ -106,7 +106,7 @@ def plan_work(record: GameRecord, reviewed: Sequence[int]) -> dict[str, Any]:
     """The chances along the game, and the moves to review (a reviewed seat had a choice)."""
     from cradle.ai.knowledge.params import knowledge_for
 
-    state = new_state(record)
+    state = record.start()
     knowledge = knowledge_for(state.game)
     chances = [_chances(state, knowledge)]
     plies = []
@@ -126,7 +126,7 @@ def review_work(record: GameRecord, ply: int, seconds: float, seed: int) -> dict
     from cradle.ai.search.ismcts import search
     from cradle.ai.search.params import IsmctsParams
 
-    state = new_state(record)
+    state = record.start()
     for action in record.actions[: ply - 1]:
         state.apply(action)
     seat = int(state.to_move)
@@ -340,13 +340,7 @@ class Analyst:
         if stored is None or stored.status != "over":
             await hub._db(storage.save_analysis, game_id, storage.origin, "failed", 0, 0, None)
             return
-        record = GameRecord(
-            game=stored.game,
-            players=list(stored.players),
-            seed=stored.seed,
-            options=dict(stored.options),
-            actions=list(stored.actions),
-        )
+        record = stored.record()
         humans = [s for s, kind in enumerate(stored.seats) if kind == "human"]
         reviewed = humans or list(range(len(stored.seats)))
         data: dict[str, Any] = claimed.get("data") or {}

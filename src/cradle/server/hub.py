@@ -351,12 +351,11 @@ def replay_record(record: GameRecord, seats: list[int] | None = None) -> Rebuilt
     it (that could describe a hand); the log has that.
     """
     try:
-        module = get_game(record.game)
+        get_game(record.game)
     except UnknownGame:
         raise CorruptGame("?", f"unknown game {record.game[:20]!r}") from None
     try:
-        options = module.options_from_dict(record.options)
-        state = module.new_game(len(record.players), record.seed, options, dynasties=record.players)
+        state = record.start()
     except Exception as exc:
         log.error("game set-up failed: %s: %s", type(exc).__name__, exc)
         raise CorruptGame("?", "its game cannot be set up from the stored options") from None
@@ -569,13 +568,7 @@ class Hub:
             module = get_game(stored.game)
         except UnknownGame:
             raise CorruptGame(stored.id, f"unknown game {stored.game[:20]!r}") from None
-        record = GameRecord(
-            game=stored.game,
-            players=list(stored.players),
-            seed=stored.seed,
-            options=dict(stored.options),
-            actions=list(stored.actions),
-        )
+        record = stored.record()
         try:
             rebuilt = replay_record(record, stored.action_seats)
         except CorruptGame as exc:
@@ -659,13 +652,7 @@ class Hub:
         elif stored.actions == known:
             rebuilt = Rebuilt(table.state, table.previous, table.events)
         else:  # an undo elsewhere: replay from the start
-            record = GameRecord(
-                game=table.game,
-                players=list(table.record.players),
-                seed=table.record.seed,
-                options=dict(table.record.options),
-                actions=list(stored.actions),
-            )
+            record = stored.record()
             try:
                 rebuilt = await self._engine(replay_record, record, list(stored.action_seats))
             except CorruptGame as exc:
@@ -1287,13 +1274,7 @@ class Hub:
             else:
                 raise ApiError(503, "the game keeps changing; try again")
             if table.previous is None and table.record.actions:
-                record = GameRecord(
-                    game=table.game,
-                    players=list(table.record.players),
-                    seed=table.record.seed,
-                    options=dict(table.record.options),
-                    actions=list(table.record.actions),
-                )
+                record, _ = self._snapshot(table)
                 with contextlib.suppress(CorruptGame):
                     table.previous = (await self._engine(replay_record, record)).previous
 
@@ -1529,21 +1510,17 @@ class Hub:
     @staticmethod
     def _replay(table: Table, seat: int | None) -> dict[str, Any]:
         record = table.record
-        module = table.module
-        options = module.options_from_dict(record.options)
-        state = module.new_game(len(record.players), record.seed, options, dynasties=record.players)
+        state = record.start()
         steps: list[dict[str, Any]] = [
             {"ply": 0, "seat": None, "action": None, "events": [], "view": state.view(seat)}
         ]
-        for ply, action in enumerate(record.actions, start=1):
-            mover = int(state.to_move)
-            events = state.apply(action)
+        for step in record.steps_from(state):
             steps.append(
                 {
-                    "ply": ply,
-                    "seat": mover,
-                    "action": public_action(record.game, action, mover, seat),
-                    "events": list(events or []),
+                    "ply": step.ply,
+                    "seat": step.seat,
+                    "action": public_action(record.game, step.action, step.seat, seat),
+                    "events": step.events,
                     "view": state.view(seat),
                 }
             )

@@ -76,6 +76,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import NullType
 
+from cradle.core.record import GameRecord
 from cradle.server.limits import FREE_BOTS
 
 NOTIFY_CHANNEL = "cradle_games"
@@ -396,6 +397,16 @@ class StoredGame:
     def bot_seats(self) -> int:
         """The bot seats that count against the caps (free bots do not)."""
         return bot_cost(self.seats)
+
+    def record(self) -> GameRecord:
+        """The game's record (copies: changing it leaves this game as read)."""
+        return GameRecord(
+            game=self.game,
+            players=list(self.players),
+            seed=self.seed,
+            options=dict(self.options),
+            actions=list(self.actions),
+        )
 
 
 def bot_cost(seats: list[str]) -> int:
