@@ -7,16 +7,18 @@ hand against the true hands, for the belief and for today's uniform share::
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.bots import tell
 from cradle.ai.knowledge.belief import COLOURS, HandBelief
 from cradle.ai.knowledge.tigris import UNSEEN_SHARE
 from cradle.ai.levels import make_bot_spec
+from cradle.ai.match import play
+from cradle.core.contract import GameState
 from cradle.tigris import new_game
 from lab.command import run_command
 
@@ -30,26 +32,31 @@ def calibration(bots: Sequence[str], games: int, seed: int) -> dict[str, Any]:
         raise ValueError("two bot specs are needed, one per seat")
     errors = {"belief": [0.0, 0.0], "uniform": [0.0, 0.0]}
     hands = 0
+
+    def measure_before(state: GameState, _seat: int, belief: HandBelief) -> None:
+        nonlocal hands
+        shares = belief.shares(state)
+        if shares is None:
+            return
+        position = state.to_position()
+        for seat, name in enumerate(position["players"]):
+            hand = position["hands"][name]
+            for c, colour in enumerate(COLOURS):
+                held = hand.count(colour)
+                errors["belief"][seat] += abs(len(hand) * shares[seat][c] - held)
+                errors["uniform"][seat] += abs(len(hand) * UNSEEN_SHARE[c] - held)
+        hands += 1
+
     for game in range(games):
         state = new_game(2, seed + game)
         players = [make_bot_spec(spec, 2 * (seed + game) + i) for i, spec in enumerate(bots)]
         belief = HandBelief()
-        while not state.is_over:
-            shares = belief.shares(state)
-            if shares is not None:
-                position = state.to_position()
-                for seat, name in enumerate(position["players"]):
-                    hand = position["hands"][name]
-                    for c, colour in enumerate(COLOURS):
-                        held = hand.count(colour)
-                        errors["belief"][seat] += abs(len(hand) * shares[seat][c] - held)
-                        errors["uniform"][seat] += abs(len(hand) * UNSEEN_SHARE[c] - held)
-                hands += 1
-            seat = state.to_move
-            action = players[seat].choose(state, seat)
-            belief.observe(state, action)
-            tell(players, state, action)
-            state.apply(action)
+        play(
+            state,
+            players,
+            observers=[belief],
+            before=functools.partial(measure_before, belief=belief),
+        )
     per_hand = {k: [round(x / max(1, hands), 3) for x in v] for k, v in errors.items()}
     return {"bots": list(bots), "games": games, "seed": seed, "hands": hands, **per_hand}
 

@@ -25,7 +25,10 @@ import typer
 
 from cradle.ai.knowledge.gheos import read
 from cradle.ai.levels import make_bot_spec
+from cradle.ai.match import play as play_match
+from cradle.ai.match import random_start
 from cradle.ai.search.parallel import map_local
+from cradle.core.contract import GameState
 from cradle.games import get_game
 from lab.command import run_command
 from lab.training import log_loss
@@ -57,20 +60,16 @@ def play(job: tuple[int, int]) -> Positions:
     values: dict[int, list[tuple[float, float]]] = {v: [] for v in VERSIONS}
     temperatures: dict[int, list[float]] = {v: [] for v in VERSIONS}
     remaining: list[float] = []
-    moves = 0
-    while not state.is_over:
+
+    def measure(state: GameState, _seat: int) -> None:
         assert isinstance(state, _native.GheosState)
         for v in VERSIONS:
             pair = _native.gheos_ai_values(state, v)
             values[v].append((pair[0], pair[1]))
             temperatures[v].append(_native.gheos_ai_temperature(state, v))
         remaining.append(read(state).remaining)
-        if moves < 2:
-            action = rng.choice(state.legal_actions())
-        else:
-            action = bots[state.to_move].choose(state, state.to_move)
-        state.apply(action)
-        moves += 1
+
+    play_match(state, random_start(bots, 2, rng), observers=bots, before=measure)
     points = {int(r["seat"]): int(r["place"]) for r in state.result()}
     first_won = None if points[0] == points[1] else points[0] < points[1]
     return Positions(values, temperatures, remaining, first_won)

@@ -24,9 +24,8 @@ import typer
 
 from cradle import tigris
 from cradle.ai.levels import make_bot_spec
+from cradle.ai.match import play as play_match
 from lab.command import run_command
-
-MAX_ACTIONS = 3000  # as tournaments: a game that runs past this is judged as it stands
 
 
 @dataclass
@@ -55,11 +54,7 @@ def play(seating: tuple[str, str], seed: int, bot_seed: int) -> dict[str, Any]:
     """One two-player Tigris game to its end: per seat its bot, final colours and place."""
     state = tigris.new_game(2, seed)
     bots = [make_bot_spec(spec, bot_seed + seat) for seat, spec in enumerate(seating)]
-    actions = 0
-    while not state.is_over and actions < MAX_ACTIONS:
-        seat = state.to_move
-        state.apply(bots[seat].choose(state, seat))
-        actions += 1
+    actions = len(play_match(state, bots).actions)
     rows = sorted(state.result(), key=lambda row: row["seat"])
     seats = []
     for row, spec in zip(rows, seating, strict=True):

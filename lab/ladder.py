@@ -30,9 +30,9 @@ import typer
 
 from cradle.ai.bots import tell
 from cradle.ai.levels import make_bot_spec
+from cradle.ai.match import MAX_ACTIONS
 from cradle.ai.search.parallel import map_local
 from cradle.ai.tournament import (
-    MAX_ACTIONS,
     GameTask,
     TableRecord,
     fit_ratings,

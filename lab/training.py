@@ -43,7 +43,9 @@ from cradle.ai.knowledge.gheos import read
 from cradle.ai.knowledge.learned import FEATURES, Model, path_of
 from cradle.ai.knowledge.tigris import Board
 from cradle.ai.levels import make_bot_spec
+from cradle.ai.match import play, random_start
 from cradle.ai.search.parallel import map_local
+from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
 from cradle.games import get_game
 from lab.command import run_command
@@ -105,18 +107,15 @@ def self_play(job: SelfPlay) -> GameData:
     ]
     rows: list[list[list[float]]] = []
     left: list[float] = []
-    actions = 0
-    while not state.is_over and actions < 3000:
+
+    def settled(state: GameState, _seat: int) -> None:
         # Tigris leaves are judged settled; Gheos ones after random playout moves, anywhere.
         if job.game == "gheos" or not unsettled(state):
             rows.append(features_of(state))
             left.append(_remaining(job.game, state))
-        if actions < job.random_moves:
-            action = rng.choice(state.legal_actions())
-        else:
-            action = bots[state.to_move].choose(state, state.to_move)
-        state.apply(action)
-        actions += 1
+
+    players = random_start(bots, job.random_moves, rng)
+    play(state, players, max_actions=3000, observers=bots, before=settled)
     result = sorted(state.result(), key=lambda row: row["seat"])
     width = len(FEATURES[job.game])
     return GameData(

@@ -9,16 +9,49 @@ from __future__ import annotations
 import json
 import random
 import statistics
-import time
 from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.bots import make_bot, tell
+from cradle.ai.bots import make_bot
 from cradle.ai.levels import make_bot_spec
+from cradle.ai.match import Move, play
 from cradle.ai.search.budget import turn_begins
+from cradle.core.contract import GameState
 from cradle.games import get_game
 from lab.command import run_command
+
+
+class TurnClock:
+    """Times the decisions of seat ``ours`` and its turns (from the first decision of a turn
+    to the last)."""
+
+    def __init__(self, ours: int, decisions: list[float], turns: list[float]) -> None:
+        self.ours = ours
+        self.decisions = decisions
+        self.turns = turns
+        self.turn = 0.0
+        self.active = False  # whether the deciding seat ``ours`` is the active player
+
+    def before(self, state: GameState, seat: int) -> None:
+        if seat != self.ours:
+            return
+        view = state.view(seat)
+        self.active = view.get("active") == self.ours
+        if self.active and turn_begins(view):
+            self.close()
+
+    def after(self, move: Move) -> None:
+        if move.seat == self.ours:
+            self.decisions.append(move.seconds)
+            if self.active:
+                self.turn += move.seconds
+
+    def close(self) -> None:
+        """The turn under way is over."""
+        if self.turn:
+            self.turns.append(self.turn)
+        self.turn = 0.0
 
 
 def measure(level: str, game: str, players: int, games: int, seed: int) -> dict[str, Any]:
@@ -37,25 +70,9 @@ def measure(level: str, game: str, players: int, games: int, seed: int) -> dict[
             for s in range(players)
         ]
         state = get_game(game).new_game(players, seed + number)
-        turn = 0.0
-        while not state.is_over:
-            seat = state.to_move
-            view = state.view(seat)
-            if seat == ours and view.get("active") == ours and turn_begins(view):
-                if turn:
-                    turns.append(turn)
-                turn = 0.0
-            began = time.perf_counter()
-            action = bots[seat].choose(state, seat)
-            spent = time.perf_counter() - began
-            if seat == ours:
-                decisions.append(spent)
-                if view.get("active") == ours:
-                    turn += spent
-            tell(bots, state, action)
-            state.apply(action)
-        if turn:
-            turns.append(turn)
+        clock = TurnClock(ours, decisions, turns)
+        play(state, bots, before=clock.before, after=clock.after)
+        clock.close()
 
     def summary(times: list[float]) -> dict[str, float]:
         ordered = sorted(times)
