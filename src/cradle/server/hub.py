@@ -56,7 +56,7 @@ from cradle.server.bots import (
     decision_cost,
 )
 from cradle.server.history import Step, board_at, history_for, replay_steps
-from cradle.server.limits import Limits
+from cradle.server.limits import Limits, RateLimiter
 from cradle.server.redact import UndoEvent, public_action, public_events
 from cradle.server.storage import (
     DATABASE_ERRORS,
@@ -91,6 +91,7 @@ SWEEP_SECONDS = 2.0  # how often a process looks after the games' housekeeping
 ANALYSIS_SWEEPS = 10  # a shared database: sweeps between two looks for analyses waiting
 EXPIRY_SWEEPS = 5  # sweeps between two looks for games nobody played in for too long
 BOT_IDLE = 5.0  # SQLite: the longest an idle bot worker waits (every change wakes it anyway)
+RATES_KEPT = 3600.0  # seconds a client's shared rate bucket is kept after its last request
 DB_RETRY_AFTER = 5.0  # seconds a client waits before trying again when the database fails
 # Public counters of the hidden stock in the games' views: when one moves, a tile was drawn.
 DRAW_COUNTERS = ("bag_size", "stack_size", "stack_epochs", "epochs_drawn")
@@ -763,10 +764,24 @@ class Hub:
             if sweeps % EXPIRY_SWEEPS == 0:
                 try:
                     await self.expire_unplayed()
+                    if self.storage.shared:  # buckets idle an hour are full: drop them
+                        await self._db(self.storage.forget_rates, time.time() - RATES_KEPT)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
                     log.exception("ending the games nobody played in failed")
+
+    async def take_token(self, bucket: RateLimiter, client: str) -> float:
+        """``bucket``'s rate for ``client`` counted in the shared database (every process
+        together); when the database cannot count, this process's own count stands."""
+        try:
+            return await self._db(
+                self.storage.take_token, bucket.name, client, bucket.rate, int(bucket.burst),
+                time.time(),
+            )  # fmt: skip
+        except DATABASE_ERRORS as exc:
+            log.warning("rates counted in this process only: %s", exc)
+            return 0.0
 
     async def expire_unplayed(self, now: float | None = None) -> list[str]:
         """End (``expired``) the games nobody played in that nobody changed for

@@ -274,6 +274,18 @@ class BotClientRow(Base):
     load: Mapped[float] = mapped_column(Float)
 
 
+class RateRow(Base):
+    """A client's token bucket of one kind of request, shared by every process on the
+    database (PostgreSQL; a SQLite server counts in memory): ``tokens`` left at ``stamp``."""
+
+    __tablename__ = "rates"
+
+    bucket: Mapped[str] = mapped_column(String(16), primary_key=True)
+    client: Mapped[str] = mapped_column(String(32), primary_key=True)  # client_hash
+    tokens: Mapped[float] = mapped_column(Float)
+    stamp: Mapped[float] = mapped_column(Float, index=True)
+
+
 class BotClockRow(Base):
     """The seconds a bot seat has thought in its current turn (cradle.ai.waiting.TurnClock),
     so that a turn whose decisions different workers make keeps its allowance."""
@@ -1275,6 +1287,44 @@ class Storage:
             "data": data,
             "updated": read.number(row.updated, "analysis's time"),
         }
+
+    # -- rates shared by the processes (PostgreSQL) --------------------------------------------
+
+    def take_token(self, bucket: str, client: str, rate: float, burst: int, now: float) -> float:
+        """Take one request of kind ``bucket`` from ``client``'s bucket, counted for every
+        process on the database: 0.0 when it may go on (and it is counted), else the seconds
+        until it may. ``burst`` at once, then ``rate`` per second, as the in-memory limiter."""
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        key = {"bucket": bucket, "client": client_hash(client)}
+        with self._transaction() as connection:
+            connection.execute(
+                pg_insert(RateRow)
+                .values(**key, tokens=float(burst), stamp=now)
+                .on_conflict_do_nothing()
+            )
+            tokens, stamp = connection.execute(
+                select(RateRow.tokens, RateRow.stamp)
+                .where(RateRow.bucket == bucket, RateRow.client == key["client"])
+                .with_for_update()
+            ).one()
+            tokens = min(float(burst), float(tokens) + max(0.0, now - float(stamp)) * rate)
+            wait = 0.0
+            if tokens >= 1.0:
+                tokens -= 1.0
+            else:
+                wait = (1.0 - tokens) / rate
+            connection.execute(
+                update(RateRow)
+                .where(RateRow.bucket == bucket, RateRow.client == key["client"])
+                .values(tokens=tokens, stamp=max(now, float(stamp)))
+            )
+        return wait
+
+    def forget_rates(self, before: float) -> int:
+        """Drop the buckets untouched since ``before`` (full again by then); how many."""
+        with self._transaction() as connection:
+            return int(connection.execute(delete(RateRow).where(RateRow.stamp < before)).rowcount)
 
     def listen_conninfo(self) -> str:
         """The libpq connection string for LISTEN (psycopg's own, without SQLAlchemy's dialect)."""
