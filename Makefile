@@ -79,8 +79,8 @@ play: $(PLAY_STAMP) native-optional
 # The web client (src/cradle/web, plain ES modules with JSDoc types) is type-checked by tsc
 # against tsconfig.json: checkJs, strict, nothing emitted.
 lint: $(STAMP) system-packages
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests lab
+	$(BIN)/ruff format --check src tests lab
 	$(BIN)/lint-imports --no-cache
 	tsc --project tsconfig.json
 	cargo fmt --manifest-path native/Cargo.toml --check
@@ -99,21 +99,23 @@ test-long: $(STAMP) native system-packages
 	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) -m long
 
 # Beside test-long (hours, not in CI): hard against expert-rules, greedy, pimc and OpenSpiel's
-# ISMCTSBot (4x the iterations) in 2- and 4-player Tigris and Gheos; ratings and head-to-head
-# intervals go into docs/ai.md. Resumable: results/ladder/ladder.jsonl is re-read.
+# ISMCTSBot (4x the iterations) in 2- and 4-player Tigris and Gheos (lab/ladder.py); ratings
+# and head-to-head intervals go to results/ladder/ladder.json and ladder.md. Resumable:
+# results/ladder/ladder.jsonl is re-read.
 LADDER_ITERATIONS ?= 500
 LADDER_ROUNDS ?= 2
 ladder: $(STAMP) native
-	$(BIN)/python -m cradle.ai.ladder --iterations $(LADDER_ITERATIONS) --rounds $(LADDER_ROUNDS) \
-		--workers $(JOBS) --out results/ladder --docs docs/ai.md
+	$(BIN)/python -m lab ladder --iterations $(LADDER_ITERATIONS) --rounds $(LADDER_ROUNDS) \
+		--workers $(JOBS) --out results/ladder
 
-# The learned evaluations (docs/ai.md, "The learned evaluation"): native self-play games of
-# each game, a pairwise logistic fit, the model files src/cradle/ai/models/<game>-v<N>.json.
+# The learned evaluations (docs/ai.md, "The learned evaluation"; lab/training.py): native
+# self-play games of each game, a pairwise logistic fit, the model files
+# src/cradle/ai/models/<game>-v<N>.json.
 MODEL_GAMES_TIGRIS ?= 700
 MODEL_GAMES_GHEOS ?= 2400
 models: $(STAMP) native
-	$(BIN)/python -m cradle.ai.training --game tigris --games $(MODEL_GAMES_TIGRIS) --workers $(JOBS)
-	$(BIN)/python -m cradle.ai.training --game gheos --games $(MODEL_GAMES_GHEOS) --workers $(JOBS)
+	$(BIN)/python -m lab training --game tigris --games $(MODEL_GAMES_TIGRIS) --workers $(JOBS)
+	$(BIN)/python -m lab training --game gheos --games $(MODEL_GAMES_GHEOS) --workers $(JOBS)
 
 # Mutation testing of the rules (docs/testing.md), not in CI: mutmut mutates the two Python
 # reference engines' state.py ([tool.mutmut] in pyproject.toml) and runs the fast rules tests

@@ -104,6 +104,9 @@ class PlayServer:
                 return self
             except (urllib.error.URLError, OSError):
                 time.sleep(0.05)
+        # Stopped, not left behind: a server (with --workers, a supervisor and its workers)
+        # that outlives its test holds its port and its database for good.
+        self.stop()
         raise RuntimeError("the server did not come up within 120 s")
 
     def kill(self) -> None:

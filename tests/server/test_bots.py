@@ -110,7 +110,7 @@ def _imported_knowledge() -> bool:
     import sys
 
     return (
-        "cradle.ai.tigris_knowledge" in sys.modules and "cradle.ai.gheos_knowledge" in sys.modules
+        "cradle.ai.knowledge.tigris" in sys.modules and "cradle.ai.knowledge.gheos" in sys.modules
     )
 
 
@@ -121,7 +121,7 @@ def test_a_started_pool_has_its_workers_ready_with_the_bots_imported() -> None:
         ready = [future.result(timeout=120) for future in pool.start()]
         assert set(ready) <= set(pool.worker_pids())
         assert len(pool.worker_pids()) == 2
-        # The first decision of a worker waits for no import (cradle.ai.waiting.warm_up).
+        # The first decision of a worker waits for no import (cradle.ai.search.budget.warm_up).
         assert pool.pool is not None
         assert pool.pool.submit(_imported_knowledge).result(timeout=60)
     finally:
@@ -153,7 +153,7 @@ def test_cradle_serve_starts_its_bot_workers_with_the_server(db_url: str) -> Non
 
 
 def test_the_hub_keeps_the_tables_belief_over_the_hands(client: object) -> None:
-    """A bot seat reads the opponents from the public history (cradle.ai.belief): the hub
+    """A bot seat reads the opponents from the public history (cradle.ai.knowledge.belief): the hub
     works the belief out for the bot's first decision and follows every move after it, so
     it is always the belief of the table's record."""
     import random
@@ -161,8 +161,8 @@ def test_the_hub_keeps_the_tables_belief_over_the_hands(client: object) -> None:
 
     from fastapi.testclient import TestClient
 
-    from cradle.ai.belief import replayed
-    from cradle.ai.tigris_knowledge import UNSEEN_SHARE
+    from cradle.ai.knowledge.belief import replayed
+    from cradle.ai.knowledge.tigris import UNSEEN_SHARE
     from cradle.server.hub import Hub
     from tests.server.conftest import auth, create, token_of
 

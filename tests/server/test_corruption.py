@@ -30,7 +30,7 @@ from cradle.games import get_game
 from cradle.server.app import create_app
 from cradle.server.hub import hash_token, new_token
 from cradle.server.limits import Limits
-from cradle.server.storage import Storage, StoredGame
+from cradle.server.storage import Base, Storage, StoredGame
 from tests.server.conftest import GAMES
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -57,8 +57,6 @@ CORRUPTIONS: dict[tuple[str, str], list[Any]] = {
     ("games", "bot_turn"): [X, N, None, BAD],
     ("games", "bot_seats"): [X, None, BAD, 99],
     ("games", "bot_seconds"): [X, BAD, -1.0],  # NULL: the server's budget
-    ("games", "client"): [N, None, BAD],  # read in SQL only (the caps): the game plays on
-    ("games", "played"): [X, N, None, BAD],  # likewise (whether it may expire)
     ("seats", "seat"): [X, None, BAD, 99],
     ("seats", "token"): [X, N, None, BAD],
     ("seats", "claimed"): [X, N, None, BAD],
@@ -79,6 +77,9 @@ CORRUPTIONS: dict[tuple[str, str], list[Any]] = {
     ("actions", "game_id"): [X, N, None],
     ("analyses", "game_id"): [X, N, None],
     ("analyses", "owner"): [X, N, BAD],  # compared in SQL only, never read back
+    ("games", "client"): [N, None, BAD],  # compared in SQL only (the caps, the bots' order)
+    ("games", "played"): [X, N, None, BAD],  # counted in SQL only (the caps, expiry)
+    ("invites", "expires"): [X, BAD],  # NULL: an invite that does not expire
 }
 # What the damaged game's URLs answer when it is not 503 (it cannot be, or need not be, told).
 ANSWERS = {
@@ -90,14 +91,26 @@ ANSWERS = {
     ("games", "played"): 200,
 }
 FIRST_ROW = {"seats": "seat", "invites": "seat", "actions": "ply", "analyses": "game_id"}
+GAME_TABLES = ("games", "seats", "invites", "actions", "analyses")
+# A copy of a game takes every column of its rows (found in the schema: new ones too).
 CLONED = {
-    "games": "game, players, seed, options, seats, hotseat, listed, table_token, status, moves, "
-    "result, created, updated, version, bot_turn, bot_seats, bot_seconds, client, played",
-    "seats": "seat, token, claimed",
-    "invites": "seat, code",
-    "actions": "ply, seat, action",
-    "analyses": "status, done, total, data, owner, updated",
+    table: ", ".join(
+        column.name
+        for column in Base.metadata.tables[table].columns
+        if column.name not in ("id", "game_id")
+    )
+    for table in GAME_TABLES
 }
+
+
+def test_every_column_of_a_games_rows_is_corrupted_somewhere() -> None:
+    """A column added to a game's tables must join CORRUPTIONS (or the test fails)."""
+    columns = {
+        (table, column.name)
+        for table in GAME_TABLES
+        for column in Base.metadata.tables[table].columns
+    }
+    assert columns == set(CORRUPTIONS)
 
 
 def stored_game(

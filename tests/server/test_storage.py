@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from cradle.core.record import GameRecord
 from cradle.server.storage import Conflict, Storage, StoredGame, database_url
 
 
@@ -263,4 +264,33 @@ def test_analyses_are_queued_with_the_last_move_claimed_once_and_stored(any_db_u
         assert storage.load_analysis("g1")["status"] == "queued"  # type: ignore[index]
     finally:
         other.close()
+        storage.close()
+
+
+def test_a_stored_game_gives_its_record_which_replays_to_its_state(any_db_url: str) -> None:
+    storage = Storage(any_db_url)
+    try:
+        game = stored("g1")
+        storage.create_game(game)
+        state = GameRecord("tigris", game.players, game.seed, game.options).start()
+        for ply in range(4):
+            seat = int(state.to_move)
+            action = state.legal_actions()[-1]
+            storage.append_action("g1", ply, ply, seat, action, "running", None, False)
+            state.apply(action)
+        loaded = storage.load("g1")
+        assert loaded is not None
+        record = loaded.record()
+        assert (record.game, record.players, record.seed, record.options) == (
+            "tigris",
+            ["archer", "bull"],
+            2**62 + 12345,
+            {"board": "standard"},
+        )
+        assert record.actions == loaded.actions and len(record.actions) == 4
+        assert record.replay().view(None) == state.view(None)
+        record.actions.append("pass")  # a copy: the game as read stays as it was
+        record.options["board"] = "changed"
+        assert len(loaded.actions) == 4 and loaded.options == {"board": "standard"}
+    finally:
         storage.close()

@@ -253,10 +253,10 @@ def create_app(
     limits = limits or Limits()
     allowed = tuple(o.rstrip("/") for o in origins)
     hub_box: dict[str, Hub] = {}
-    creations = RateLimiter(limits.create_per_minute / 60.0, limits.create_burst)
-    moves = RateLimiter(limits.moves_per_second, limits.moves_burst)
-    reads = RateLimiter(limits.reads_per_second, limits.reads_burst)
-    hinted = RateLimiter(limits.hints_per_minute / 60.0, limits.hints_burst)
+    creations = RateLimiter(limits.create_per_minute / 60.0, limits.create_burst, name="create")
+    moves = RateLimiter(limits.moves_per_second, limits.moves_burst, name="moves")
+    reads = RateLimiter(limits.reads_per_second, limits.reads_burst, name="reads")
+    hinted = RateLimiter(limits.hints_per_minute / 60.0, limits.hints_burst, name="hints")
     menu: list[dict[str, Any]] = []
 
     @contextlib.asynccontextmanager
@@ -348,8 +348,14 @@ def create_app(
     def client_of(connection: Request | WebSocket) -> str:
         return client_key(connection.client.host if connection.client else None)
 
-    def throttle(bucket: RateLimiter, key: str, what: str) -> None:
+    async def throttle(bucket: RateLimiter, key: str, what: str) -> None:
+        """Count a request against ``key``'s bucket: in this process first (a flood costs no
+        database work), then, on a shared database, for all processes together (N processes
+        must not allow N times the rate)."""
         wait = bucket.allow(key)
+        hub = hub_box.get("hub")
+        if wait <= 0 and hub is not None and hub.storage.shared:
+            wait = await hub.take_token(bucket, key)
         if wait > 0:
             raise ApiError(429, f"too many {what}: wait {wait:.1f} s", retry_after=wait)
 
@@ -397,7 +403,7 @@ def create_app(
     @app.post("/api/games", openapi_extra=body_schema(CreateBody))
     async def create(request: Request) -> dict[str, Any]:
         body = parse(CreateBody, await body_of(request))
-        throttle(creations, client_of(request), "new games")
+        await throttle(creations, client_of(request), "new games")
         players = body.players
         return await hub_of().create(
             NewTable(
@@ -427,7 +433,7 @@ def create_app(
         body = parse(ActionBody, await body_of(request))
         table = await hub.table(game_id)
         await hub.mover_of(table, token, "a move")  # 403 before anything is counted
-        throttle(moves, client_of(request), "moves")
+        await throttle(moves, client_of(request), "moves")
         await hub.act(table, token, body.action)
         seat, hotseat = hub.authorize(table, token)
         return hub.frame(table, seat, hotseat)
@@ -439,7 +445,7 @@ def create_app(
         parse(EmptyBody, await body_of(request))
         table = await hub.table(game_id)
         await hub.mover_of(table, token, "an undo")
-        throttle(moves, client_of(request), "moves")
+        await throttle(moves, client_of(request), "moves")
         await hub.undo(table, token)
         seat, hotseat = hub.authorize(table, token)
         return hub.frame(table, seat, hotseat)
@@ -449,7 +455,7 @@ def create_app(
         body = parse(JoinBody, await body_of(request))
         hub = hub_of()
         table = await hub.fresh(await hub.table(game_id))
-        throttle(creations, client_of(request), "seats joined")
+        await throttle(creations, client_of(request), "seats joined")
         return await hub.join(table, body.invite)
 
     @app.get("/api/games/{game_id}/record")
@@ -473,7 +479,7 @@ def create_app(
         token = bearer(request.headers)
         table = await hub.fresh(await hub.table(game_id))
         seat, _hotseat = await hub.identify(table, token)
-        throttle(reads, client_of(request), "reads")
+        await throttle(reads, client_of(request), "reads")
         return await hub.history(table, seat)
 
     @app.get("/api/games/{game_id}/board")
@@ -495,7 +501,7 @@ def create_app(
             if seat >= len(table.seats):
                 raise bad_request(f"no seat {seat}")
             viewer = seat
-        throttle(reads, client_of(request), "reads")
+        await throttle(reads, client_of(request), "reads")
         return await hub.board(table, ply, viewer)
 
     @app.post("/api/games/{game_id}/explain", openapi_extra=body_schema(ActionBody))
@@ -506,7 +512,7 @@ def create_app(
         body = parse(ActionBody, await body_of(request))
         table = await hub.table(game_id)
         await hub.mover_of(table, token, "an explanation")
-        throttle(reads, client_of(request), "reads")
+        await throttle(reads, client_of(request), "reads")
         return await hub.explain(table, token, body.action)
 
     @app.post("/api/games/{game_id}/hint", openapi_extra=body_schema(EmptyBody, required=False))
@@ -519,7 +525,7 @@ def create_app(
         await hub.mover_of(table, token, "a hint")
         if not hub.hints_allowed(table):
             raise ApiError(403, "hints are off in games between people at their own screens")
-        throttle(hinted, client_of(request), "hints")
+        await throttle(hinted, client_of(request), "hints")
         return await hub.hint(table, token)
 
     @app.get("/api/games/{game_id}/analysis")
@@ -534,7 +540,7 @@ def create_app(
         table = await hub.fresh(await hub.table(game_id))
         if not table.is_over:
             raise ApiError(403, "the analysis opens once the game is over")
-        throttle(creations, client_of(request), "analyses asked for")
+        await throttle(creations, client_of(request), "analyses asked for")
         return await hub.request_analysis(table)
 
     @app.get("/api/boards/{game}")
@@ -683,11 +689,11 @@ def create_app(
             frame = parse(Frame, read_frame(message))
             if frame.action is not None:
                 await hub.mover_of(table, token, "a move")
-                throttle(moves, client, "moves")
+                await throttle(moves, client, "moves")
                 await hub.act(table, token, frame.action)
             elif frame.undo:
                 await hub.mover_of(table, token, "an undo")
-                throttle(moves, client, "moves")
+                await throttle(moves, client, "moves")
                 await hub.undo(table, token)
             elif frame.type == "ping":
                 return {"type": "pong"}

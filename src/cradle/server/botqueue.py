@@ -26,9 +26,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from cradle.ai.belief import replayed
-from cradle.core.record import GameRecord
-from cradle.games import get_game
+from cradle.ai.knowledge.belief import replayed
 from cradle.server.bots import (
     LEASE_SECONDS,
     POLL_SECONDS,
@@ -98,13 +96,7 @@ def make_move(storage: Storage, job: BotJob, owner: str, settings: WorkerSetting
         return "drop"
     if stored.version != job.version:
         return "release"
-    record = GameRecord(
-        game=stored.game,
-        players=list(stored.players),
-        seed=stored.seed,
-        options=dict(stored.options),
-        actions=list(stored.actions),
-    )
+    record = stored.record()
     try:
         state = replay_record(record).state
     except CorruptGame as exc:
@@ -124,10 +116,7 @@ def make_move(storage: Storage, job: BotJob, owner: str, settings: WorkerSetting
     )
     belief = None
     if stored.game == "tigris":
-        module = get_game(stored.game)
-        options = module.options_from_dict(record.options)
-        start = module.new_game(len(record.players), record.seed, options, dynasties=record.players)
-        belief = replayed(start, record.actions)
+        belief = replayed(record.start(), record.actions)
     seat = decision.seat
     began = time.perf_counter()
     action = decide(state.clone(), seat, decision.name, decision.seed, decision.seconds, belief)
@@ -170,7 +159,7 @@ def make_move(storage: Storage, job: BotJob, owner: str, settings: WorkerSetting
 
 def work(settings: WorkerSettings, stop: Any = None) -> None:
     """One worker: claim, decide, store, until ``stop`` (an Event) is set."""
-    from cradle.ai.waiting import warm_up
+    from cradle.ai.search.ismcts import warm_up
 
     warm_up()
     storage = Storage(settings.url)

@@ -32,10 +32,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from cradle.ai import LEVELS, make_bot
-from cradle.ai.belief import HandBelief
 from cradle.ai.bots import Bot
+from cradle.ai.knowledge.belief import HandBelief
 from cradle.ai.levels import SEARCH_DEFAULTS, search_bot
-from cradle.ai.waiting import TurnClock, warm_up
+from cradle.ai.search.budget import TurnClock
+from cradle.ai.search.ismcts import warm_up
 from cradle.server.limits import FREE_BOTS
 
 log = logging.getLogger("cradle.server")

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from cradle.ai import bot_names
-from cradle.ai.belief import HandBelief, replayed
+from cradle.ai.knowledge.belief import HandBelief, replayed
 from cradle.core.contract import Event, GameModule, GameState
 from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
@@ -56,7 +56,7 @@ from cradle.server.bots import (
     decision_cost,
 )
 from cradle.server.history import Step, board_at, history_for, replay_steps
-from cradle.server.limits import Limits
+from cradle.server.limits import Limits, RateLimiter
 from cradle.server.redact import UndoEvent, public_action, public_events
 from cradle.server.storage import (
     DATABASE_ERRORS,
@@ -91,6 +91,7 @@ SWEEP_SECONDS = 2.0  # how often a process looks after the games' housekeeping
 ANALYSIS_SWEEPS = 10  # a shared database: sweeps between two looks for analyses waiting
 EXPIRY_SWEEPS = 5  # sweeps between two looks for games nobody played in for too long
 BOT_IDLE = 5.0  # SQLite: the longest an idle bot worker waits (every change wakes it anyway)
+RATES_KEPT = 3600.0  # seconds a client's shared rate bucket is kept after its last request
 DB_RETRY_AFTER = 5.0  # seconds a client waits before trying again when the database fails
 # Public counters of the hidden stock in the games' views: when one moves, a tile was drawn.
 DRAW_COUNTERS = ("bag_size", "stack_size", "stack_epochs", "epochs_drawn")
@@ -351,12 +352,11 @@ def replay_record(record: GameRecord, seats: list[int] | None = None) -> Rebuilt
     it (that could describe a hand); the log has that.
     """
     try:
-        module = get_game(record.game)
+        get_game(record.game)
     except UnknownGame:
         raise CorruptGame("?", f"unknown game {record.game[:20]!r}") from None
     try:
-        options = module.options_from_dict(record.options)
-        state = module.new_game(len(record.players), record.seed, options, dynasties=record.players)
+        state = record.start()
     except Exception as exc:
         log.error("game set-up failed: %s: %s", type(exc).__name__, exc)
         raise CorruptGame("?", "its game cannot be set up from the stored options") from None
@@ -569,13 +569,7 @@ class Hub:
             module = get_game(stored.game)
         except UnknownGame:
             raise CorruptGame(stored.id, f"unknown game {stored.game[:20]!r}") from None
-        record = GameRecord(
-            game=stored.game,
-            players=list(stored.players),
-            seed=stored.seed,
-            options=dict(stored.options),
-            actions=list(stored.actions),
-        )
+        record = stored.record()
         try:
             rebuilt = replay_record(record, stored.action_seats)
         except CorruptGame as exc:
@@ -659,13 +653,7 @@ class Hub:
         elif stored.actions == known:
             rebuilt = Rebuilt(table.state, table.previous, table.events)
         else:  # an undo elsewhere: replay from the start
-            record = GameRecord(
-                game=table.game,
-                players=list(table.record.players),
-                seed=table.record.seed,
-                options=dict(table.record.options),
-                actions=list(stored.actions),
-            )
+            record = stored.record()
             try:
                 rebuilt = await self._engine(replay_record, record, list(stored.action_seats))
             except CorruptGame as exc:
@@ -776,10 +764,24 @@ class Hub:
             if sweeps % EXPIRY_SWEEPS == 0:
                 try:
                     await self.expire_unplayed()
+                    if self.storage.shared:  # buckets idle an hour are full: drop them
+                        await self._db(self.storage.forget_rates, time.time() - RATES_KEPT)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
                     log.exception("ending the games nobody played in failed")
+
+    async def take_token(self, bucket: RateLimiter, client: str) -> float:
+        """``bucket``'s rate for ``client`` counted in the shared database (every process
+        together); when the database cannot count, this process's own count stands."""
+        try:
+            return await self._db(
+                self.storage.take_token, bucket.name, client, bucket.rate, int(bucket.burst),
+                time.time(),
+            )  # fmt: skip
+        except DATABASE_ERRORS as exc:
+            log.warning("rates counted in this process only: %s", exc)
+            return 0.0
 
     async def expire_unplayed(self, now: float | None = None) -> list[str]:
         """End (``expired``) the games nobody played in that nobody changed for
@@ -1287,13 +1289,7 @@ class Hub:
             else:
                 raise ApiError(503, "the game keeps changing; try again")
             if table.previous is None and table.record.actions:
-                record = GameRecord(
-                    game=table.game,
-                    players=list(table.record.players),
-                    seed=table.record.seed,
-                    options=dict(table.record.options),
-                    actions=list(table.record.actions),
-                )
+                record, _ = self._snapshot(table)
                 with contextlib.suppress(CorruptGame):
                     table.previous = (await self._engine(replay_record, record)).previous
 
@@ -1529,21 +1525,17 @@ class Hub:
     @staticmethod
     def _replay(table: Table, seat: int | None) -> dict[str, Any]:
         record = table.record
-        module = table.module
-        options = module.options_from_dict(record.options)
-        state = module.new_game(len(record.players), record.seed, options, dynasties=record.players)
+        state = record.start()
         steps: list[dict[str, Any]] = [
             {"ply": 0, "seat": None, "action": None, "events": [], "view": state.view(seat)}
         ]
-        for ply, action in enumerate(record.actions, start=1):
-            mover = int(state.to_move)
-            events = state.apply(action)
+        for step in record.steps_from(state):
             steps.append(
                 {
-                    "ply": ply,
-                    "seat": mover,
-                    "action": public_action(record.game, action, mover, seat),
-                    "events": list(events or []),
+                    "ply": step.ply,
+                    "seat": step.seat,
+                    "action": public_action(record.game, step.action, step.seat, seat),
+                    "events": step.events,
                     "view": state.view(seat),
                 }
             )

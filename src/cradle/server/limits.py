@@ -162,7 +162,8 @@ class RateLimiter:
     bucket, which only errs on the side of letting people play.
     """
 
-    def __init__(self, rate: float, burst: int, clients: int = 10_000) -> None:
+    def __init__(self, rate: float, burst: int, clients: int = 10_000, name: str = "") -> None:
+        self.name = name  # the bucket's name where the processes count together (PostgreSQL)
         self.rate = rate
         self.burst = float(burst)
         self.clients = clients

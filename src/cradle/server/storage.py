@@ -77,6 +77,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import NullType
 
+from cradle.core.record import GameRecord
 from cradle.server.limits import FREE_BOTS
 
 NOTIFY_CHANNEL = "cradle_games"
@@ -274,6 +275,18 @@ class BotClientRow(Base):
     load: Mapped[float] = mapped_column(Float)
 
 
+class RateRow(Base):
+    """A client's token bucket of one kind of request, shared by every process on the
+    database (PostgreSQL; a SQLite server counts in memory): ``tokens`` left at ``stamp``."""
+
+    __tablename__ = "rates"
+
+    bucket: Mapped[str] = mapped_column(String(16), primary_key=True)
+    client: Mapped[str] = mapped_column(String(32), primary_key=True)  # client_hash
+    tokens: Mapped[float] = mapped_column(Float)
+    stamp: Mapped[float] = mapped_column(Float, index=True)
+
+
 class BotClockRow(Base):
     """The seconds a bot seat has thought in its current turn (cradle.ai.waiting.TurnClock),
     so that a turn whose decisions different workers make keeps its allowance."""
@@ -397,6 +410,16 @@ class StoredGame:
     def bot_seats(self) -> int:
         """The bot seats that count against the caps (free bots do not)."""
         return bot_cost(self.seats)
+
+    def record(self) -> GameRecord:
+        """The game's record (copies: changing it leaves this game as read)."""
+        return GameRecord(
+            game=self.game,
+            players=list(self.players),
+            seed=self.seed,
+            options=dict(self.options),
+            actions=list(self.actions),
+        )
 
 
 def bot_cost(seats: list[str]) -> int:
@@ -523,7 +546,7 @@ class Storage:
                     ).where(
                         GameRow.bot_turn.is_(True),
                         GameRow.status.in_(LIVE),
-                        GameRow.version.is_not(None),  # damaged: set aside, not played on
+                        GameRow.version.is_not(None),  # a damaged row: its game is set aside
                         ~exists().where(BotJobRow.game_id == GameRow.id),
                     ),
                 )
@@ -1276,6 +1299,44 @@ class Storage:
             "data": data,
             "updated": read.number(row.updated, "analysis's time"),
         }
+
+    # -- rates shared by the processes (PostgreSQL) --------------------------------------------
+
+    def take_token(self, bucket: str, client: str, rate: float, burst: int, now: float) -> float:
+        """Take one request of kind ``bucket`` from ``client``'s bucket, counted for every
+        process on the database: 0.0 when it may go on (and it is counted), else the seconds
+        until it may. ``burst`` at once, then ``rate`` per second, as the in-memory limiter."""
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        key = {"bucket": bucket, "client": client_hash(client)}
+        with self._transaction() as connection:
+            connection.execute(
+                pg_insert(RateRow)
+                .values(**key, tokens=float(burst), stamp=now)
+                .on_conflict_do_nothing()
+            )
+            tokens, stamp = connection.execute(
+                select(RateRow.tokens, RateRow.stamp)
+                .where(RateRow.bucket == bucket, RateRow.client == key["client"])
+                .with_for_update()
+            ).one()
+            tokens = min(float(burst), float(tokens) + max(0.0, now - float(stamp)) * rate)
+            wait = 0.0
+            if tokens >= 1.0:
+                tokens -= 1.0
+            else:
+                wait = (1.0 - tokens) / rate
+            connection.execute(
+                update(RateRow)
+                .where(RateRow.bucket == bucket, RateRow.client == key["client"])
+                .values(tokens=tokens, stamp=max(now, float(stamp)))
+            )
+        return wait
+
+    def forget_rates(self, before: float) -> int:
+        """Drop the buckets untouched since ``before`` (full again by then); how many."""
+        with self._transaction() as connection:
+            return int(connection.execute(delete(RateRow).where(RateRow.stamp < before)).rowcount)
 
     def listen_conninfo(self) -> str:
         """The libpq connection string for LISTEN (psycopg's own, without SQLAlchemy's dialect)."""
