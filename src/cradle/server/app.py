@@ -34,15 +34,8 @@ from cradle.ai import LEVELS, bot_names
 from cradle.games import game_names, get_game
 from cradle.server.bots import server_bot, watch_parent
 from cradle.server.clients import client_key
-from cradle.server.hub import (
-    ApiError,
-    Connection,
-    Hub,
-    NewTable,
-    Table,
-    bad_request,
-    unavailable,
-)
+from cradle.server.errors import ApiError, bad_request, unavailable
+from cradle.server.hub import Hub
 from cradle.server.limits import Limits, RateLimiter
 from cradle.server.models import (
     GAME_CHARS,
@@ -58,7 +51,9 @@ from cradle.server.models import (
     read_json,
 )
 from cradle.server.protocol import SECURITY_HEADERS, JsonHttpProtocol, JsonWebSocketProtocol
+from cradle.server.seats import NewTable
 from cradle.server.storage import DATABASE_ERRORS, CorruptGame, Storage
+from cradle.server.tables import Connection, Table
 
 log = logging.getLogger("cradle.server")
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
 import json
 import logging
@@ -37,12 +36,11 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from cradle.ai import bot_names
 from cradle.ai.knowledge.belief import HandBelief, replayed
-from cradle.core.contract import Event, GameModule, GameState
+from cradle.core.contract import Event, GameState
 from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
 from cradle.server.assist import HINT, Analyst, AssistPool, hint_work, work_seed
@@ -55,9 +53,11 @@ from cradle.server.bots import (
     bot_decision,
     decision_cost,
 )
+from cradle.server.errors import ApiError, bad_request, forbidden, unavailable
 from cradle.server.history import Step, board_at, history_for, replay_steps
 from cradle.server.limits import Limits, RateLimiter
 from cradle.server.redact import UndoEvent, public_action, public_events
+from cradle.server.seats import NewTable
 from cradle.server.storage import (
     DATABASE_ERRORS,
     ENDED,
@@ -68,315 +68,45 @@ from cradle.server.storage import (
     Conflict,
     CorruptGame,
     Notice,
-    ReadOnly,
     Storage,
     StoredGame,
     client_hash,
-    trouble,
 )
+from cradle.server.tables import (
+    MAX_ACTION_LENGTH,
+    SEND_QUEUE_LIMIT,
+    Connection,
+    Rebuilt,
+    Table,
+    replay_record,
+)
+from cradle.server.tokens import hash_token, new_token
+
+# The names callers knew here before the split (tests and tools import them from the hub).
+__all__ = [
+    "SEND_QUEUE_LIMIT",
+    "ApiError",
+    "Connection",
+    "Hub",
+    "NewTable",
+    "Table",
+    "hash_token",
+    "new_token",
+]
 
 log = logging.getLogger("cradle.server")
 
 T = TypeVar("T")
 
-MAX_ACTION_LENGTH = 200
 MAX_LOADED = 2000  # tables kept in memory (idle ones are dropped first; the database keeps all)
-SEND_QUEUE_LIMIT = 64  # frames waiting for one slow client before it is closed
-# A client's replies to its own frames take at most half the queue (the rest stays for the
-# game's news); a frame not taken by the client within SEND_PATIENCE closes it as not reading.
-REPLY_ROOM = SEND_QUEUE_LIMIT // 2
-SEND_PATIENCE = 10.0
 WRITE_ATTEMPTS = 4  # a write that keeps meeting other processes' changes gives up (503)
 SWEEP_SECONDS = 2.0  # how often a process looks after the games' housekeeping
 ANALYSIS_SWEEPS = 10  # a shared database: sweeps between two looks for analyses waiting
 EXPIRY_SWEEPS = 5  # sweeps between two looks for games nobody played in for too long
 BOT_IDLE = 5.0  # SQLite: the longest an idle bot worker waits (every change wakes it anyway)
 RATES_KEPT = 3600.0  # seconds a client's shared rate bucket is kept after its last request
-DB_RETRY_AFTER = 5.0  # seconds a client waits before trying again when the database fails
 # Public counters of the hidden stock in the games' views: when one moves, a tile was drawn.
 DRAW_COUNTERS = ("bag_size", "stack_size", "stack_epochs", "epochs_drawn")
-
-
-class ApiError(Exception):
-    """A request the hub refuses: ``status`` is the HTTP status, ``reason`` the message."""
-
-    def __init__(self, status: int, reason: str, retry_after: float | None = None) -> None:
-        super().__init__(reason)
-        self.status = status
-        self.reason = reason
-        self.retry_after = retry_after
-
-
-def forbidden(reason: str) -> ApiError:
-    return ApiError(403, reason)
-
-
-def bad_request(reason: str) -> ApiError:
-    return ApiError(400, reason)
-
-
-def unavailable(exc: BaseException, doing: str | None = None) -> ApiError:
-    """The answer to a storage failure (:data:`DATABASE_ERRORS`), the one place they become
-    answers: a 503 with the reason, and ``Retry-After`` when trying again may help (not for a
-    game set aside, nor a write to a read-only server)."""
-    if isinstance(exc, CorruptGame):
-        return ApiError(503, f"game {exc.game_id} cannot be restored: {exc.reason}")
-    reason = trouble(exc)
-    if doing is not None:
-        reason = f"{doing}: {reason}"
-    if isinstance(exc, ReadOnly):
-        return ApiError(503, reason)
-    return ApiError(503, f"{reason}; try again soon", retry_after=DB_RETRY_AFTER)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-@dataclass(frozen=True)
-class NewTable:
-    """A validated ``POST /api/games`` body (see :mod:`cradle.server.models`)."""
-
-    game: str
-    players: int
-    options: dict[str, Any]
-    seats: list[str]  # "human" (the creator's), "open" (for the lobby) or "bot:NAME"
-    hotseat: bool = False
-    listed: bool = True
-    bot_seconds: float | None = None
-
-
-@dataclass(eq=False)
-class Connection:
-    """One WebSocket client: a seat, a spectator (``seat is None``) or a hot-seat screen."""
-
-    seat: int | None
-    hotseat: bool
-    send: Callable[[str], Awaitable[None]]
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-    task: asyncio.Task[None] | None = None
-    close_reason: str | None = None  # set when the server closes it (the client reconnects)
-    sent: asyncio.Event = field(default_factory=asyncio.Event)  # set by every frame sent
-
-    def push(self, text: str) -> bool:
-        """Queue a frame; False (and the connection marked to close) if the client lags."""
-        if self.close_reason is not None:
-            return False
-        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
-            self.close(f"too slow: {SEND_QUEUE_LIMIT} frames were waiting")
-            return False
-        self.queue.put_nowait(text)
-        return True
-
-    async def reply(self, text: str) -> bool:
-        """Queue the answer to the client's own frame, waiting while its replies fill their
-        share of the queue: the receiving loop runs without pausing while frames arrive, so a
-        burst would otherwise fill the queue before the pump sent anything. False when the
-        connection is closing (the pump closes a client that does not read)."""
-        while self.close_reason is None and self.queue.qsize() >= REPLY_ROOM:
-            self.sent.clear()
-            await self.sent.wait()
-        return self.push(text)
-
-    def close(self, reason: str) -> None:
-        """Close with ``reason`` once the frames queued so far are sent."""
-        self.close_reason = reason
-        self.queue.put_nowait(None)
-        self.sent.set()  # a reply waiting for room learns it will not be sent
-
-    async def pump(self) -> None:
-        """Send the queued frames in order until the end of the queue (None) or a frame the
-        client does not take within SEND_PATIENCE seconds (its connection is then closing)."""
-        while True:
-            text = await self.queue.get()
-            if text is None:
-                return
-            try:
-                await asyncio.wait_for(self.send(text), SEND_PATIENCE)
-            except TimeoutError:
-                self.close(f"too slow: a frame waited {SEND_PATIENCE:g} s to be read")
-                return
-            self.sent.set()
-
-
-@dataclass(eq=False)
-class Table:
-    """A game being played (or a finished one loaded for reading)."""
-
-    id: str
-    module: GameModule
-    record: GameRecord
-    state: GameState
-    seats: list[str]
-    tokens: dict[int, str]  # seat -> sha-256 of its token (every human seat)
-    claimed: dict[int, bool]  # False only for a seat opened to the lobby and not yet joined
-    invites: dict[int, str]  # seat -> sha-256 of its unused one-time invite code
-    action_seats: list[int]
-    hotseat: bool
-    listed: bool
-    table_token: str | None
-    created: float
-    updated: float
-    version: int  # counts every change a client sees; the stored one, never decreasing
-    bot_seconds: float | None = None  # the table's thinking budget per bot decision
-    invite_expires: dict[int, float] = field(default_factory=dict)  # seat -> when it expires
-    events: list[Event] = field(default_factory=list)
-    previous: GameState | None = None  # the state before the last action, when known
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connections: set[Connection] = field(default_factory=set)
-    ended: str | None = None  # "expired" or "reclaimed": ended without a result (410)
-    bot_busy: bool = False  # a bot of this process decides here now
-    # The public belief over the hands (cradle.ai.belief) after the first ``belief_ply``
-    # actions: followed move by move, worked out again from the record when behind.
-    belief: HandBelief | None = None
-    belief_ply: int = -1
-    refresh_task: asyncio.Task[None] | None = None
-    notices: list[Notice | None] = field(default_factory=list)  # None: read the game again
-    undo_cache: tuple[int, dict[int, bool]] = (-1, {})
-
-    @property
-    def game(self) -> str:
-        return self.record.game
-
-    @property
-    def ply(self) -> int:
-        return len(self.record.actions)
-
-    @property
-    def is_over(self) -> bool:
-        return bool(self.state.is_over)
-
-    @property
-    def status(self) -> str:
-        if self.ended is not None:
-            return self.ended
-        if self.is_over:
-            return "over"
-        if self.open_seats():
-            return "open"
-        return "running"
-
-    def open_seats(self) -> list[int]:
-        """Human seats the creator opened to the lobby and nobody has joined yet."""
-        if self.hotseat:
-            return []
-        return [seat for seat in sorted(self.tokens) if not self.claimed.get(seat, True)]
-
-    def follow(self, before: GameState, action: str) -> None:
-        """Keep the belief over the hands up with ``action``, about to be played in ``before``
-        (it reads only what everybody at the table sees)."""
-        if self.belief is not None and self.belief_ply == self.ply:
-            self.belief.observe(before, action)
-            self.belief_ply += 1
-
-    def bot_turn(self, state: Any = None) -> bool:
-        state = self.state if state is None else state
-        return not state.is_over and self.seats[int(state.to_move)].startswith("bot:")
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat whose token is ``token``; None if it matches none."""
-        if not token:
-            return None
-        digest = hash_token(token)
-        found = None
-        for seat, stored in self.tokens.items():
-            if hmac.compare_digest(stored, digest) and self.claimed.get(seat, True):
-                found = seat
-        return found
-
-    def is_table_token(self, token: str | None) -> bool:
-        return bool(
-            token
-            and self.table_token is not None
-            and hmac.compare_digest(self.table_token, hash_token(token))
-        )
-
-    def to_move(self) -> int | None:
-        return None if self.is_over else int(self.state.to_move)
-
-    def hotseat_seat(self) -> int | None:
-        """The seat a hot-seat screen shows: the human who decides now, else nobody."""
-        seat = self.to_move()
-        if seat is None or self.seats[seat] != "human":
-            return None
-        return seat
-
-    def invite_expired(self, seat: int, now: float | None = None) -> bool:
-        expires = self.invite_expires.get(seat)
-        return expires is not None and expires <= (time.time() if now is None else now)
-
-    def unused_invites(self) -> list[int]:
-        """The seats whose invite can still be used."""
-        now = time.time()
-        return [seat for seat in sorted(self.invites) if not self.invite_expired(seat, now)]
-
-    def summary(self) -> dict[str, Any]:
-        """Public facts about the table, for the lobby and every frame."""
-        return {
-            "id": self.id,
-            "game": self.game,
-            "players": list(self.record.players),
-            "seats": list(self.seats),
-            "claimed": [self.claimed.get(s, True) for s in range(len(self.seats))],
-            "open": self.open_seats(),
-            "invites": self.unused_invites(),
-            "hotseat": self.hotseat,
-            "status": self.status,
-            "moves": self.ply,
-            "to_move": self.to_move(),
-            "created": self.created,
-            "updated": self.updated,
-        }
-
-
-@dataclass
-class Rebuilt:
-    """A table's state worked out from its record, off the event loop."""
-
-    state: GameState
-    previous: GameState | None
-    events: list[Event]
-
-
-def replay_record(record: GameRecord, seats: list[int] | None = None) -> Rebuilt:
-    """The state after every action of ``record``, the one before the last and its events;
-    ``seats``: the stored seat of each action, which must be the seat deciding there (what a
-    seat is shown of an action depends on who made it).
-
-    CorruptGame when the record does not replay: stored data is not trusted, so whatever the
-    engine raises on it counts. The reason names the move, never what the engine said about
-    it (that could describe a hand); the log has that.
-    """
-    try:
-        get_game(record.game)
-    except UnknownGame:
-        raise CorruptGame("?", f"unknown game {record.game[:20]!r}") from None
-    try:
-        state = record.start()
-    except Exception as exc:
-        log.error("game set-up failed: %s: %s", type(exc).__name__, exc)
-        raise CorruptGame("?", "its game cannot be set up from the stored options") from None
-    previous = None
-    events: list[Event] = []
-    last = len(record.actions) - 1
-    for number, action in enumerate(record.actions):
-        if seats is not None and (state.is_over or seats[number] != int(state.to_move)):
-            raise CorruptGame(
-                "?", f"its move {number + 1} is stored for a seat that did not decide"
-            )
-        if number == last:
-            previous = state.clone()
-        try:
-            events = list(state.apply(action) or [])
-        except Exception as exc:
-            if not isinstance(exc, ValueError):  # an illegal action is a ValueError: expected
-                log.error("move %d failed to replay: %s: %s", number + 1, type(exc).__name__, exc)
-            raise CorruptGame("?", f"its move {number + 1} does not replay") from None
-    return Rebuilt(state, previous, events)
 
 
 class Hub:
@@ -420,21 +150,21 @@ class Hub:
     async def start(self) -> None:
         """Set aside the games whose rows are unreadable and start the bot workers (they take
         the bots' turns from the database); games load when first asked for."""
-        await self._db(self.storage.claim)
-        for game_id, reason in (await self._db(self.storage.check_unfinished)).items():
+        await self.db(self.storage.claim)
+        for game_id, reason in (await self.db(self.storage.check_unfinished)).items():
             self._set_aside(game_id, reason)
         if self.storage.read_only:  # nothing changes: no bots, no analyses, no other writers
             log.warning("serving read-only: the database cannot be written")
             return
         if not self.storage.shared:  # the only process: turns claimed before a crash are free
-            await self._db(self.storage.release_bot_jobs, None)
+            await self.db(self.storage.release_bot_jobs, None)
         if self.limits.prestart_bots and self.limits.run_bots:
             self.bots.start()
         if self.storage.shared:
-            self._spawn(self._listen())
-        self._spawn(self._sweep())
+            self.spawn(self._listen())
+        self.spawn(self._sweep())
         if self.limits.run_bots:
-            self._spawn(self._bot_loop())
+            self.spawn(self._bot_loop())
         self.analyst.start()
         log.info("serving; %d games set aside", len(self.broken))
 
@@ -447,7 +177,7 @@ class Hub:
             with contextlib.suppress(BaseException):
                 await task
         with contextlib.suppress(Exception):  # other processes' workers take them at once
-            await self._db(self.storage.release_bot_jobs, self.worker)
+            await self.db(self.storage.release_bot_jobs, self.worker)
         await self.analyst.stop()
         for table in list(self.tables.values()):
             for connection in list(table.connections):
@@ -458,12 +188,12 @@ class Hub:
         self.db_pool.shutdown(wait=True)
         self.storage.close()
 
-    def _spawn(self, work: Awaitable[None]) -> None:
+    def spawn(self, work: Awaitable[None]) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(work)
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 
-    async def _db(self, function: Callable[..., T], *args: Any) -> T:
+    async def db(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_pool, function, *args)
 
@@ -551,7 +281,7 @@ class Hub:
 
     async def _load(self, game_id: str) -> Table:
         try:
-            stored = await self._db(self.storage.load, game_id)
+            stored = await self.db(self.storage.load, game_id)
             if stored is None:
                 raise ApiError(404, f"no game {game_id!r}")
             table = await self._engine(self._build, stored)
@@ -559,7 +289,7 @@ class Hub:
             raise self._set_aside(game_id, exc.reason) from None
         if table.is_over and stored.status not in ("over", *ENDED) and not self.storage.read_only:
             # Stored before its last status update could be written.
-            await self._db(self.storage.set_status, game_id, "over")
+            await self.db(self.storage.set_status, game_id, "over")
         self.tables[game_id] = table
         self._evict()
         return table
@@ -609,7 +339,7 @@ class Hub:
         have changed it a moment ago and its notice may still be on the way)."""
         if self.storage.shared:
             try:
-                stored = await self._db(self.storage.version_of, table.id)
+                stored = await self.db(self.storage.version_of, table.id)
                 if stored is not None and stored > table.version:
                     async with table.lock:
                         await self._reload(table)
@@ -627,7 +357,7 @@ class Hub:
         """Read the table back from the database (under its lock) and publish what changed;
         ApiError (503) when the stored game has become unreadable: it is set aside."""
         try:
-            stored = await self._db(self.storage.load, table.id)
+            stored = await self.db(self.storage.load, table.id)
         except CorruptGame as exc:
             raise self._set_aside(table.id, exc.reason) from None
         if stored is None or stored.version <= table.version:
@@ -765,7 +495,7 @@ class Hub:
                 try:
                     await self.expire_unplayed()
                     if self.storage.shared:  # buckets idle an hour are full: drop them
-                        await self._db(self.storage.forget_rates, time.time() - RATES_KEPT)
+                        await self.db(self.storage.forget_rates, time.time() - RATES_KEPT)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
@@ -775,7 +505,7 @@ class Hub:
         """``bucket``'s rate for ``client`` counted in the shared database (every process
         together); when the database cannot count, this process's own count stands."""
         try:
-            return await self._db(
+            return await self.db(
                 self.storage.take_token, bucket.name, client, bucket.rate, int(bucket.burst),
                 time.time(),
             )  # fmt: skip
@@ -788,7 +518,7 @@ class Hub:
         ``Limits.unplayed_minutes`` before ``now``; their ids."""
         now = time.time() if now is None else now
         seconds = self.limits.unplayed_minutes * 60.0
-        ended = await self._db(self.storage.expire_unplayed, now, seconds)
+        ended = await self.db(self.storage.expire_unplayed, now, seconds)
         for game_id in ended:
             await self._end(game_id, "expired")
         if ended:
@@ -905,7 +635,7 @@ class Hub:
             unplayed_seconds=limits.unplayed_minutes * 60.0,
         )
         try:
-            reclaimed = await self._db(self.storage.create_game, stored, caps)
+            reclaimed = await self.db(self.storage.create_game, stored, caps)
         except CapReached as exc:
             raise ApiError(429, exc.reason, retry_after=60) from None
         except DATABASE_ERRORS as exc:
@@ -975,7 +705,7 @@ class Hub:
                 claimed = {**table.claimed, seat: True}
                 status = "open" if any(not c for c in claimed.values()) else "running"
                 try:
-                    updated = await self._db(
+                    updated = await self.db(
                         self.storage.claim_seat,
                         table.id,
                         seat,
@@ -1155,7 +885,7 @@ class Hub:
                 # A person's move at a table nobody can still join: the game is being played.
                 person = table.seats[seat] == "human" and status != "open"
                 try:
-                    updated = await self._db(
+                    updated = await self.db(
                         self.storage.append_action,
                         table.id,
                         table.ply,
@@ -1262,7 +992,7 @@ class Hub:
                 before = table.previous
                 assert before is not None  # _undo_reason refuses an undo without it
                 try:
-                    updated = await self._db(
+                    updated = await self.db(
                         self.storage.undo_action,
                         table.id,
                         table.ply,
@@ -1309,7 +1039,7 @@ class Hub:
             wait = POLL_SECONDS if self.storage.shared else BOT_IDLE
             try:
                 if len(self.bot_jobs) < slots:
-                    job = await self._db(
+                    job = await self.db(
                         self.storage.claim_bot_job, self.worker, time.time(), LEASE_SECONDS
                     )
                     if job is not None:
@@ -1317,7 +1047,7 @@ class Hub:
                         self.bot_jobs.add(task)
                         task.add_done_callback(self._bot_job_done)
                         continue
-                    due = await self._db(self.storage.next_bot_due)
+                    due = await self.db(self.storage.next_bot_due)
                     if due is not None:
                         wait = min(wait, max(0.005, due - time.time()))
             except asyncio.CancelledError:
@@ -1348,9 +1078,9 @@ class Hub:
             renew.cancel()
         try:
             if outcome == "drop":
-                await self._db(self.storage.drop_bot_job, job.game_id, job.version)
+                await self.db(self.storage.drop_bot_job, job.game_id, job.version)
             elif outcome == "release":
-                await self._db(self.storage.release_bot_job, job.game_id, self.worker, retry)
+                await self.db(self.storage.release_bot_job, job.game_id, self.worker, retry)
         except Exception as exc:  # the lease lapses: the turn is taken again then
             log.warning("giving game %s's bot turn back failed: %s", job.game_id, exc)
 
@@ -1359,7 +1089,7 @@ class Hub:
             await asyncio.sleep(RENEW_SECONDS)
             until = time.time() + LEASE_SECONDS
             try:
-                if not await self._db(self.storage.renew_bot_job, job.game_id, self.worker, until):
+                if not await self.db(self.storage.renew_bot_job, job.game_id, self.worker, until):
                     return  # taken over (this process stalled): the version keeps one move
             except asyncio.CancelledError:
                 raise
@@ -1465,7 +1195,7 @@ class Hub:
         now = time.monotonic()
         if cached is not None and now - cached[0] < 1.0:  # many clients poll the same page
             return cached[1]
-        rows = await self._db(self.storage.list_games, limit, before, status)
+        rows = await self.db(self.storage.list_games, limit, before, status)
         games = []
         for row in rows:
             table = self.tables.get(row["id"])
@@ -1665,7 +1395,7 @@ class Hub:
         if not table.is_over:
             raise forbidden("the analysis opens once the game is over")
         try:
-            stored = await self._db(self.storage.load_analysis, table.id)
+            stored = await self.db(self.storage.load_analysis, table.id)
         except CorruptGame as exc:  # the game itself serves on: only its analysis is damaged
             log.error("game %s: its analysis cannot be read: %s", table.id, exc.reason)
             raise ApiError(
@@ -1694,6 +1424,6 @@ class Hub:
         were analyses, or among bots only)."""
         if not table.is_over:
             raise forbidden("the analysis opens once the game is over")
-        await self._db(self.storage.queue_analysis, table.id)
+        await self.db(self.storage.queue_analysis, table.id)
         self.analyst.refill()
         return await self.analysis(table)
