@@ -56,18 +56,15 @@ from cradle.server.bots import (
 from cradle.server.errors import ApiError, bad_request, forbidden, unavailable
 from cradle.server.history import Step, board_at, history_for, replay_steps
 from cradle.server.limits import Limits, RateLimiter
-from cradle.server.redact import UndoEvent, public_action, public_events
+from cradle.server.redact import public_action, public_events
 from cradle.server.seats import NewTable
 from cradle.server.storage import (
     DATABASE_ERRORS,
-    ENDED,
-    NOTIFY_CHANNEL,
     BotJob,
     CapReached,
     Caps,
     Conflict,
     CorruptGame,
-    Notice,
     Storage,
     StoredGame,
     client_hash,
@@ -78,7 +75,9 @@ from cradle.server.tables import (
     Connection,
     Rebuilt,
     Table,
+    Tables,
     replay_record,
+    undo_event,
 )
 from cradle.server.tokens import hash_token, new_token
 
@@ -98,7 +97,6 @@ log = logging.getLogger("cradle.server")
 
 T = TypeVar("T")
 
-MAX_LOADED = 2000  # tables kept in memory (idle ones are dropped first; the database keeps all)
 WRITE_ATTEMPTS = 4  # a write that keeps meeting other processes' changes gives up (503)
 SWEEP_SECONDS = 2.0  # how often a process looks after the games' housekeeping
 ANALYSIS_SWEEPS = 10  # a shared database: sweeps between two looks for analyses waiting
@@ -124,9 +122,9 @@ class Hub:
         # Setting games up and replaying records: engine work, kept off the event loop.
         self.engine_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cradle-engine")
         self.bots = BotPool(self.limits.processes)
-        self.tables: OrderedDict[str, Table] = OrderedDict()
-        self.loading: dict[str, asyncio.Future[Table]] = {}
-        self.broken: dict[str, str] = {}  # game id -> why it cannot be restored (public)
+        self.served = Tables(self)
+        self.tables = self.served.loaded  # the same tables, by the name callers know
+        self.broken = self.served.broken
         self.replays: OrderedDict[tuple[str, int | None], dict[str, Any]] = OrderedDict()
         self.histories: OrderedDict[tuple[str, int], list[Step]] = OrderedDict()
         self.boards: OrderedDict[tuple[str, int, int, int | None], dict[str, Any]] = OrderedDict()
@@ -152,7 +150,7 @@ class Hub:
         the bots' turns from the database); games load when first asked for."""
         await self.db(self.storage.claim)
         for game_id, reason in (await self.db(self.storage.check_unfinished)).items():
-            self._set_aside(game_id, reason)
+            self.served.set_aside(game_id, reason)
         if self.storage.read_only:  # nothing changes: no bots, no analyses, no other writers
             log.warning("serving read-only: the database cannot be written")
             return
@@ -161,7 +159,7 @@ class Hub:
         if self.limits.prestart_bots and self.limits.run_bots:
             self.bots.start()
         if self.storage.shared:
-            self.spawn(self._listen())
+            self.spawn(self.served.listen())
         self.spawn(self._sweep())
         if self.limits.run_bots:
             self.spawn(self._bot_loop())
@@ -197,290 +195,23 @@ class Hub:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_pool, function, *args)
 
-    async def _engine(self, function: Callable[..., T], *args: Any) -> T:
+    async def engine(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.engine_pool, function, *args)
 
-    def _set_aside(self, game_id: str, reason: str) -> ApiError:
-        """Serve the game no more (its stored rows cannot be read back); the answer its URLs
-        give from now on."""
-        if game_id not in self.broken:
-            log.error("game %s is set aside, it cannot be restored: %s", game_id, reason)
-        self.broken[game_id] = reason
-        self.tables.pop(game_id, None)
-        return ApiError(503, f"game {game_id} cannot be restored: {reason}")
-
-    # -- loading tables -----------------------------------------------------------------------
+    # -- the tables (cradle.server.tables) ----------------------------------------------------
 
     async def table(self, game_id: str) -> Table:
         """The table ``game_id``, loaded from the database if it is not in memory."""
-        found = self.tables.get(game_id)
-        if found is not None:
-            self.tables.move_to_end(game_id)
-            if found.ended is not None:
-                raise self.gone(found)
-            return found
-        if game_id in self.broken:
-            raise ApiError(503, f"game {game_id} cannot be restored: {self.broken[game_id]}")
-        if len(game_id) > 40:
-            raise ApiError(404, "no such game")
-        pending = self.loading.get(game_id)
-        if pending is None:
-            pending = asyncio.get_running_loop().create_future()
-            self.loading[game_id] = pending
-            try:
-                loaded = await self._load(game_id)
-            except asyncio.CancelledError:
-                pending.cancel()
-                raise
-            except Exception as exc:
-                pending.set_exception(exc)
-                pending.exception()  # retrieved: nobody else may be waiting
-            else:
-                pending.set_result(loaded)
-            finally:
-                del self.loading[game_id]
-        table = await asyncio.shield(pending)
-        if table.ended is not None:
-            raise self.gone(table)
-        return table
+        return await self.served.table(game_id)
 
     def gone(self, table: Table) -> ApiError:
         """The answer for a game that ended without a result: 410 with the reason."""
-        if table.ended == "reclaimed":
-            return ApiError(
-                410,
-                f"game {table.id} has ended: this server was full, and its creator held the most "
-                "games in progress there",
-            )
-        minutes = self.limits.unplayed_minutes
-        return ApiError(
-            410, f"game {table.id} has expired: nobody played in it for {minutes:g} minutes"
-        )
-
-    async def _end(self, game_id: str, status: str) -> None:
-        """This process ended the game ``game_id`` in the database (its version moved on by
-        one): a copy in memory says so to its clients and closes their connections."""
-        table = self.tables.get(game_id)
-        if table is None:
-            return
-        async with table.lock:
-            if table.ended is None:
-                table.ended = status
-                self._changed(table, None, table.updated)
-                self._close_all(table)
-
-    def _close_all(self, table: Table) -> None:
-        """Close every connection to an ended table, after the view that says so (a client
-        that comes back is told why: 410)."""
-        reason = self.gone(table).reason
-        for connection in list(table.connections):
-            connection.close_reason = reason
-            connection.queue.put_nowait(None)
-        table.connections.clear()
-
-    async def _load(self, game_id: str) -> Table:
-        try:
-            stored = await self.db(self.storage.load, game_id)
-            if stored is None:
-                raise ApiError(404, f"no game {game_id!r}")
-            table = await self._engine(self._build, stored)
-        except CorruptGame as exc:
-            raise self._set_aside(game_id, exc.reason) from None
-        if table.is_over and stored.status not in ("over", *ENDED) and not self.storage.read_only:
-            # Stored before its last status update could be written.
-            await self.db(self.storage.set_status, game_id, "over")
-        self.tables[game_id] = table
-        self._evict()
-        return table
-
-    def _build(self, stored: StoredGame) -> Table:
-        try:
-            module = get_game(stored.game)
-        except UnknownGame:
-            raise CorruptGame(stored.id, f"unknown game {stored.game[:20]!r}") from None
-        record = stored.record()
-        try:
-            rebuilt = replay_record(record, stored.action_seats)
-        except CorruptGame as exc:
-            raise CorruptGame(stored.id, exc.reason) from None
-        return Table(
-            id=stored.id,
-            module=module,
-            record=record,
-            state=rebuilt.state,
-            seats=list(stored.seats),
-            tokens=dict(stored.tokens),
-            claimed=dict(stored.claimed),
-            invites=dict(stored.invites),
-            invite_expires=dict(stored.invite_expires),
-            action_seats=list(stored.action_seats),
-            hotseat=stored.hotseat,
-            listed=stored.listed,
-            table_token=stored.table_token,
-            created=stored.created,
-            updated=stored.updated,
-            version=stored.version,
-            bot_seconds=stored.bot_seconds,
-            events=rebuilt.events,
-            previous=rebuilt.previous,
-            ended=stored.status if stored.status in ENDED else None,
-        )
-
-    def _evict(self) -> None:
-        """Forget the least recently used idle tables beyond MAX_LOADED (they reload on use)."""
-        for game_id in list(self.tables)[: max(0, len(self.tables) - MAX_LOADED)]:
-            table = self.tables[game_id]
-            if not table.connections and not table.bot_busy and not table.lock.locked():
-                del self.tables[game_id]
+        return self.served.gone(table)
 
     async def fresh(self, table: Table) -> Table:
-        """``table`` brought up to the stored version (a shared database: another process may
-        have changed it a moment ago and its notice may still be on the way)."""
-        if self.storage.shared:
-            try:
-                stored = await self.db(self.storage.version_of, table.id)
-                if stored is not None and stored > table.version:
-                    async with table.lock:
-                        await self._reload(table)
-            except CorruptGame as exc:
-                raise self._set_aside(table.id, exc.reason) from None
-            except DATABASE_ERRORS as exc:
-                # The database cannot be asked: this copy is the latest this process can know,
-                # and a view of it is better than none (writes answer 503 meanwhile).
-                log.warning("game %s served from memory: %s", table.id, exc)
-        if table.ended is not None:
-            raise self.gone(table)
-        return table
-
-    async def _reload(self, table: Table) -> None:
-        """Read the table back from the database (under its lock) and publish what changed;
-        ApiError (503) when the stored game has become unreadable: it is set aside."""
-        try:
-            stored = await self.db(self.storage.load, table.id)
-        except CorruptGame as exc:
-            raise self._set_aside(table.id, exc.reason) from None
-        if stored is None or stored.version <= table.version:
-            return
-        known = table.record.actions
-        if stored.actions[: len(known)] == known and len(stored.actions) > len(known):
-            state = table.state.clone()  # only moves were added: apply them
-            previous, events = table.state, table.events
-            added = zip(
-                stored.actions[len(known) :], stored.action_seats[len(known) :], strict=True
-            )
-            try:
-                for action, seat in added:
-                    if state.is_over or int(state.to_move) != seat:
-                        raise ValueError("stored for a seat that did not decide")
-                    previous = state.clone()
-                    events = list(state.apply(action) or [])
-            except Exception:
-                raise self._set_aside(
-                    table.id, f"its move {len(known) + 1} or a later one does not replay"
-                ) from None
-            rebuilt = Rebuilt(state, previous, events)
-        elif stored.actions == known:
-            rebuilt = Rebuilt(table.state, table.previous, table.events)
-        else:  # an undo elsewhere: replay from the start
-            record = stored.record()
-            try:
-                rebuilt = await self._engine(replay_record, record, list(stored.action_seats))
-            except CorruptGame as exc:
-                raise self._set_aside(table.id, exc.reason) from None
-            if len(stored.actions) < len(known):
-                undone = known[len(stored.actions)]
-                seat = table.action_seats[len(stored.actions)]
-                rebuilt.events = [self._undo_event(table, seat, undone)]
-        table.record.actions = list(stored.actions)
-        table.action_seats = list(stored.action_seats)
-        table.belief = None  # worked out again when a bot needs it
-        table.state, table.previous = rebuilt.state, rebuilt.previous
-        table.tokens, table.claimed = dict(stored.tokens), dict(stored.claimed)
-        table.invites = dict(stored.invites)
-        table.invite_expires = dict(stored.invite_expires)
-        table.version, table.updated = stored.version, stored.updated
-        table.events = rebuilt.events
-        if stored.status in ENDED:
-            table.ended = stored.status
-        self._broadcast(table)
-        if table.ended is not None:
-            self._close_all(table)
-        self.bot_wakeup.set()
-
-    def _refresh_soon(self, table: Table, notice: Notice | None = None) -> None:
-        """Bring ``table`` up to date in the background, notices in the order they came: a
-        move the table can take as it is is applied from the notice itself, anything else
-        (an undo, a seat taken, a notice missed) reads the game again."""
-        table.notices.append(notice)
-        if table.refresh_task is not None and not table.refresh_task.done():
-            return
-
-        async def refresh() -> None:
-            try:
-                while table.notices:
-                    found = table.notices.pop(0)
-                    async with table.lock:
-                        if found is None or not self._take_move(table, found):
-                            await self._reload(table)
-            except ApiError:
-                pass  # set aside (and logged) as it was read
-            except DATABASE_ERRORS as exc:
-                log.warning("game %s: reloading failed: %s", table.id, exc)
-            except Exception:
-                log.exception("game %s: reloading failed", table.id)
-
-        table.refresh_task = asyncio.ensure_future(refresh())
-
-    def _take_move(self, table: Table, notice: Notice) -> bool:
-        """Apply the move another process stored, as its notice describes it; False when the
-        notice is not the very next change of this copy (then the game is read again)."""
-        if notice.version <= table.version:
-            return True  # this copy has it already
-        move = notice.added_move()
-        if move is None or notice.version != table.version + 1 or move[0] != table.ply:
-            return False
-        _ply, seat, action = move
-        if seat != table.state.to_move:
-            return False
-        after = table.state.clone()
-        try:
-            events = list(after.apply(action) or [])
-        except ValueError:
-            return False
-        table.follow(table.state, action)
-        table.previous, table.state = table.state, after
-        table.record.actions.append(action)
-        table.action_seats.append(seat)
-        self._changed(table, events, notice.updated)
-        return True
-
-    # -- other processes (PostgreSQL) ---------------------------------------------------------
-
-    async def _listen(self) -> None:
-        """Hear every process's writes and bring the tables this process serves up to date."""
-        import psycopg
-
-        conninfo = self.storage.listen_conninfo()
-        while not self.closing:
-            try:
-                connection = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
-                async with connection:
-                    await connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                    for loaded in list(self.tables.values()):  # what was missed meanwhile
-                        self._refresh_soon(loaded)
-                    async for note in connection.notifies():
-                        notice = Notice.parse(note.payload)
-                        if notice is None or notice.origin == self.storage.origin:
-                            continue  # this process's own write: its table has it already
-                        table = self.tables.get(notice.game_id)
-                        if table is not None and notice.version > table.version:
-                            self._refresh_soon(table, notice)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("listening for other servers' changes failed (%s); again in 1 s", exc)
-                await asyncio.sleep(1.0)
+        """``table`` brought up to the stored version (see :meth:`Tables.fresh`)."""
+        return await self.served.fresh(table)
 
     async def _sweep(self) -> None:
         """Now and then: end the games nobody played in for too long, and (a shared database)
@@ -520,7 +251,7 @@ class Hub:
         seconds = self.limits.unplayed_minutes * 60.0
         ended = await self.db(self.storage.expire_unplayed, now, seconds)
         for game_id in ended:
-            await self._end(game_id, "expired")
+            await self.served.end(game_id, "expired")
         if ended:
             self.lobby_cache.clear()
             log.info("%d games nobody played in expired", len(ended))
@@ -567,7 +298,7 @@ class Hub:
             return record, replay_record(record)
 
         try:
-            record, rebuilt = await self._engine(set_up)
+            record, rebuilt = await self.engine(set_up)
         except (ValueError, CorruptGame) as exc:
             reason = exc.reason if isinstance(exc, CorruptGame) else str(exc)
             raise bad_request(f"cannot set up the game: {reason}") from None
@@ -643,9 +374,9 @@ class Hub:
             raise unavailable(exc, "the game could not be stored") from None
         for ended in reclaimed:
             log.info("game %s reclaimed for a new one", ended)
-            await self._end(ended, "reclaimed")
+            await self.served.end(ended, "reclaimed")
         self.tables[game_id] = table
-        self._evict()
+        self.served.evict()
         self.lobby_cache.clear()
         if table.bot_turn():
             self.bot_wakeup.set()
@@ -683,7 +414,7 @@ class Hub:
         async with table.lock:
             for _attempt in range(WRITE_ATTEMPTS):
                 if table.ended is not None:
-                    raise self.gone(table)
+                    raise self.served.gone(table)
                 if table.is_over:
                     raise forbidden("the game is over")
                 if invite is not None:
@@ -715,7 +446,7 @@ class Hub:
                         None if invite is None else hash_token(invite),
                     )
                 except Conflict:
-                    await self._reload(table)
+                    await self.served.reload(table)
                     continue
                 except DATABASE_ERRORS as exc:
                     log.error("game %s: %s", table.id, exc)
@@ -725,7 +456,7 @@ class Hub:
                 table.invites.pop(seat, None)
                 table.invite_expires.pop(seat, None)
                 self.lobby_cache.clear()
-                self._changed(table, None, updated)
+                self.changed(table, None, updated)
                 return {"id": table.id, "seat": seat, "token": token}
         raise ApiError(503, "the game keeps changing; try again")
 
@@ -778,7 +509,7 @@ class Hub:
         )
         return view
 
-    def _broadcast(self, table: Table) -> None:
+    def broadcast(self, table: Table) -> None:
         texts: dict[tuple[int | None, bool], str] = {}
         for connection in list(table.connections):
             key = (connection.seat, connection.hotseat)
@@ -790,13 +521,13 @@ class Hub:
                 log.warning("closing a slow client of game %s", table.id)
                 table.connections.discard(connection)
 
-    def _changed(self, table: Table, events: list[Event] | None, updated: float) -> None:
+    def changed(self, table: Table, events: list[Event] | None, updated: float) -> None:
         """This process stored a change (the database is at ``version + 1`` now): publish it."""
         table.version += 1
         table.updated = updated
         if events is not None:
             table.events = events
-        self._broadcast(table)
+        self.broadcast(table)
         if table.bot_turn() and table.ended is None:
             self.bot_wakeup.set()
 
@@ -865,7 +596,7 @@ class Hub:
                 after = before.clone()
                 try:
                     if table.ended is not None:
-                        raise self.gone(table)
+                        raise self.served.gone(table)
                     if table.is_over:
                         raise forbidden("the game is over")
                     if table.to_move() != seat:
@@ -878,7 +609,7 @@ class Hub:
                     if checked:
                         raise
                     checked = True
-                    await self._reload(table)
+                    await self.served.reload(table)
                     continue
                 status = "over" if after.is_over else table.status
                 result = after.result() if after.is_over else None
@@ -902,7 +633,7 @@ class Hub:
                     )
                 except Conflict:
                     checked = True
-                    await self._reload(table)  # another process moved: decide again
+                    await self.served.reload(table)  # another process moved: decide again
                     continue
                 except DATABASE_ERRORS as exc:
                     log.error("game %s: %s", table.id, exc)
@@ -912,7 +643,7 @@ class Hub:
                 table.state = after
                 table.record.actions.append(action)
                 table.action_seats.append(seat)
-                self._changed(table, list(events or []), updated)
+                self.changed(table, list(events or []), updated)
                 if after.is_over:
                     self.lobby_cache.clear()
                     if self.analysed(table):
@@ -969,25 +700,19 @@ class Hub:
                 return "that move cannot be taken back"
         return None
 
-    @staticmethod
-    def _undo_event(table: Table, seat: int, action: str) -> UndoEvent:
-        # The action is shown per seat by public_events, like every description of an action.
-        who = table.record.players[seat]
-        return UndoEvent(type="undo", seat=seat, who=who, action=action, text="")
-
     async def undo(self, table: Table, token: str | None) -> None:
         seat = await self.mover_of(table, token, "an undo")
         async with table.lock:
             checked = not self.storage.shared
             for _attempt in range(WRITE_ATTEMPTS):
                 if table.ended is not None:
-                    raise self.gone(table)
+                    raise self.served.gone(table)
                 reason = self._undo_reason(table, seat)
                 if reason is not None:
                     if checked:
                         raise forbidden(f"cannot undo: {reason}")
                     checked = True
-                    await self._reload(table)  # this copy may be behind another process
+                    await self.served.reload(table)  # this copy may be behind another process
                     continue
                 before = table.previous
                 assert before is not None  # _undo_reason refuses an undo without it
@@ -1003,7 +728,7 @@ class Hub:
                     )
                 except Conflict:
                     checked = True
-                    await self._reload(table)
+                    await self.served.reload(table)
                     continue
                 except DATABASE_ERRORS as exc:
                     log.error("game %s: %s", table.id, exc)
@@ -1014,14 +739,14 @@ class Hub:
                 table.state = before
                 # The state before that is not kept: a second undo in a row replays the record.
                 table.previous = None
-                self._changed(table, [self._undo_event(table, seat, undone)], updated)
+                self.changed(table, [undo_event(table, seat, undone)], updated)
                 break
             else:
                 raise ApiError(503, "the game keeps changing; try again")
             if table.previous is None and table.record.actions:
                 record, _ = self._snapshot(table)
                 with contextlib.suppress(CorruptGame):
-                    table.previous = (await self._engine(replay_record, record)).previous
+                    table.previous = (await self.engine(replay_record, record)).previous
 
     # -- bots ---------------------------------------------------------------------------------
 
@@ -1164,7 +889,7 @@ class Hub:
                 )
                 return replayed(start, actions)
 
-            table.belief = await self._engine(rebuild)
+            table.belief = await self.engine(rebuild)
             table.belief_ply = ply
         return table.belief.copy()
 
@@ -1245,7 +970,7 @@ class Hub:
         key = (table.id, seat)
         found = self.replays.get(key)
         if found is None:
-            found = await self._engine(self._replay, table, seat)
+            found = await self.engine(self._replay, table, seat)
             self.replays[key] = found
             while len(self.replays) > self.limits.replay_cache:
                 self.replays.popitem(last=False)
@@ -1299,7 +1024,7 @@ class Hub:
         steps = self.histories.get(key)
         if steps is None:
             record, seats = self._snapshot(table)
-            steps = await self._engine(replay_steps, record, seats)
+            steps = await self.engine(replay_steps, record, seats)
             self.histories[key] = steps
             while len(self.histories) > self.limits.replay_cache:
                 self.histories.popitem(last=False)
@@ -1324,7 +1049,7 @@ class Hub:
         found = self.boards.get(key)
         if found is None:
             record, seats = self._snapshot(table)
-            found = await self._engine(board_at, record, seats, ply, viewer)
+            found = await self.engine(board_at, record, seats, ply, viewer)
             self.boards[key] = found
             while len(self.boards) > self.limits.replay_cache:
                 self.boards.popitem(last=False)
