@@ -277,6 +277,18 @@ def replay_record(record: GameRecord, seats: list[int] | None = None) -> Rebuilt
     return Rebuilt(state, previous, events)
 
 
+def snapshot(table: Table) -> tuple[GameRecord, list[int]]:
+    """The record and movers as they are now (engine threads read these copies)."""
+    record = GameRecord(
+        game=table.game,
+        players=list(table.record.players),
+        seed=table.record.seed,
+        options=dict(table.record.options),
+        actions=list(table.record.actions),
+    )
+    return record, list(table.action_seats)
+
+
 def undo_event(table: Table, seat: int, action: str) -> UndoEvent:
     """The event that says ``seat`` took back ``action``."""
     # The action is shown per seat by public_events, like every description of an action.
