@@ -26,26 +26,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import socket
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from cradle.ai.knowledge.belief import HandBelief, replayed
-from cradle.core.contract import Event, GameState
+from cradle.ai.knowledge.belief import HandBelief
+from cradle.core.contract import Event
 from cradle.server.assist import HINT, Analyst, AssistPool, hint_work, work_seed
 from cradle.server.bots import (
-    LEASE_SECONDS,
-    POLL_SECONDS,
-    RENEW_SECONDS,
-    RETRY_SECONDS,
     BotPool,
-    bot_decision,
-    decision_cost,
 )
+from cradle.server.botseats import BotSeats
 from cradle.server.errors import ApiError, bad_request, forbidden
 from cradle.server.history import Step, board_at, history_for, replay_steps
 from cradle.server.limits import Limits, RateLimiter
@@ -54,7 +47,6 @@ from cradle.server.seats import NewTable, Seats
 from cradle.server.session import Session, hints_allowed
 from cradle.server.storage import (
     DATABASE_ERRORS,
-    BotJob,
     CorruptGame,
     Storage,
 )
@@ -86,7 +78,6 @@ T = TypeVar("T")
 SWEEP_SECONDS = 2.0  # how often a process looks after the games' housekeeping
 ANALYSIS_SWEEPS = 10  # a shared database: sweeps between two looks for analyses waiting
 EXPIRY_SWEEPS = 5  # sweeps between two looks for games nobody played in for too long
-BOT_IDLE = 5.0  # SQLite: the longest an idle bot worker waits (every change wakes it anyway)
 RATES_KEPT = 3600.0  # seconds a client's shared rate bucket is kept after its last request
 
 
@@ -119,14 +110,10 @@ class Hub:
         self.lobby_cache: dict[tuple[Any, ...], tuple[float, dict[str, Any]]] = {}
         self.background: set[asyncio.Task[None]] = set()
         self.closing = False
-        # This process's bot workers: their name on the turns they claim, what wakes them,
-        # the turns in hand; the bots' moves they stored (numbered, with the game: the latest
-        # thousand), for the fairness tests.
-        self.worker = f"{socket.gethostname()[:40]}:{os.getpid()}:{storage.origin[:6]}"
+        # What wakes the bot workers: every change that may make a bot's turn due.
         self.bot_wakeup = asyncio.Event()
-        self.bot_jobs: set[asyncio.Task[None]] = set()
-        self.bots_made = 0
-        self.bot_moves: deque[tuple[int, str]] = deque(maxlen=1000)
+        self.bot_seats = BotSeats(self)
+        self.bot_moves = self.bot_seats.moves  # the same deque, by the name callers know
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -147,20 +134,20 @@ class Hub:
             self.spawn(self.served.listen())
         self.spawn(self._sweep())
         if self.limits.run_bots:
-            self.spawn(self._bot_loop())
+            self.spawn(self.bot_seats.loop())
         self.analyst.start()
         log.info("serving; %d games set aside", len(self.broken))
 
     async def stop(self) -> None:
         self.closing = True
-        tasks = [*self.background, *self.bot_jobs]
+        tasks = [*self.background, *self.bot_seats.jobs]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
         with contextlib.suppress(Exception):  # other processes' workers take them at once
-            await self.db(self.storage.release_bot_jobs, self.worker)
+            await self.db(self.storage.release_bot_jobs, self.bot_seats.worker)
         await self.analyst.stop()
         for table in list(self.tables.values()):
             for connection in list(table.connections):
@@ -309,150 +296,15 @@ class Hub:
     def analysed(self, table: Table) -> bool:
         return self.session.analysed(table)
 
-    # -- bots ---------------------------------------------------------------------------------
+    # -- bots (cradle.server.botseats) ----------------------------------------------------------
 
-    def _bot_cost(self, table: Table, state: GameState) -> float:
-        """The seconds the next bot decision in ``state`` may take (the queue's fair order)."""
-        return decision_cost(table.seats, state, table.bot_seconds, self.limits.bot_seconds)
-
-    async def _bot_loop(self) -> None:
-        """This process's bot workers: claim the bots' turns that are due from the database's
-        queue (:meth:`Storage.claim_bot_job`: fair across clients, then tables), as many at a
-        time as there are bot processes, and make their moves."""
-        slots = self.bots.processes
-        while not self.closing:
-            self.bot_wakeup.clear()  # before looking: a change meanwhile wakes the wait below
-            wait = POLL_SECONDS if self.storage.shared else BOT_IDLE
-            try:
-                if len(self.bot_jobs) < slots:
-                    job = await self.db(
-                        self.storage.claim_bot_job, self.worker, time.time(), LEASE_SECONDS
-                    )
-                    if job is not None:
-                        task = asyncio.ensure_future(self._bot_job(job))
-                        self.bot_jobs.add(task)
-                        task.add_done_callback(self._bot_job_done)
-                        continue
-                    due = await self.db(self.storage.next_bot_due)
-                    if due is not None:
-                        wait = min(wait, max(0.005, due - time.time()))
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("taking a bot's turn from the queue failed")
-                wait = RETRY_SECONDS
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.bot_wakeup.wait(), wait)
-
-    def _bot_job_done(self, task: asyncio.Task[None]) -> None:
-        self.bot_jobs.discard(task)
-        self.bot_wakeup.set()  # a worker is free
-
-    async def _bot_job(self, job: BotJob) -> None:
-        """Make the bot's move of a claimed turn, keeping the claim alive meanwhile; give the
-        turn back when it cannot be made now."""
-        renew = asyncio.ensure_future(self._renew(job))
-        retry: float | None = None
-        try:
-            outcome = await self._bot_move(job)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("a bot's turn failed in game %s", job.game_id)
-            outcome, retry = "release", time.time() + RETRY_SECONDS
-        finally:
-            renew.cancel()
-        try:
-            if outcome == "drop":
-                await self.db(self.storage.drop_bot_job, job.game_id, job.version)
-            elif outcome == "release":
-                await self.db(self.storage.release_bot_job, job.game_id, self.worker, retry)
-        except Exception as exc:  # the lease lapses: the turn is taken again then
-            log.warning("giving game %s's bot turn back failed: %s", job.game_id, exc)
-
-    async def _renew(self, job: BotJob) -> None:
-        while True:
-            await asyncio.sleep(RENEW_SECONDS)
-            until = time.time() + LEASE_SECONDS
-            try:
-                if not await self.db(self.storage.renew_bot_job, job.game_id, self.worker, until):
-                    return  # taken over (this process stalled): the version keeps one move
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("renewing game %s's bot turn failed: %s", job.game_id, exc)
-
-    async def _bot_move(self, job: BotJob) -> str:
-        """The move of the bot's turn ``job``: "done" (stored, or made elsewhere), "release"
-        (the game moved on meanwhile: the turn is claimed again) or "drop" (no bot decides
-        there after all: an ended game, or a turn left by an older server)."""
-        try:
-            table = await self.fresh(await self.table(job.game_id))
-        except ApiError:
-            return "drop"  # no such game, ended, or set aside (a restart writes it again)
-        if table.version != job.version:
-            return "release"
-        if not table.bot_turn():
-            return "drop"
-        table.bot_busy = True
-        try:
-            state = table.state
-            decision = bot_decision(
-                state,
-                table.seats,
-                table.record.seed,
-                table.ply,
-                table.bot_seconds,
-                self.limits.bot_seconds,
-                job.clocks,
-            )
-            seat, name, seed = decision.seat, decision.name, decision.seed
-            belief = await self.belief(table)
-            began = time.perf_counter()
-            action = await self.bots.decide(
-                table.id, state.clone(), seat, name, seed, decision.seconds, belief
-            )
-            decision.clock.spend(time.perf_counter() - began)
-            clock = (seat, decision.clock.spent)
-            try:
-                made = await self.play(table, seat, action, bot_version=job.version, clock=clock)
-            except ApiError as exc:
-                if exc.status != 400:
-                    raise
-                # A bot's bug must not stall the table: this turn, the random bot decides.
-                shown = public_action(table.game, action, seat, None)
-                log.error("bot %s in game %s chose %r: refused", name, table.id, shown)
-                action = await self.bots.decide(table.id, state.clone(), seat, "random", seed, 1.0)
-                made = await self.play(table, seat, action, bot_version=job.version, clock=clock)
-        finally:
-            table.bot_busy = False
-        if not made:
-            return "release"
-        self.bots_made += 1
-        self.bot_moves.append((self.bots_made, table.id))
-        return "done"
+    @property
+    def bots_made(self) -> int:
+        """How many bot moves this process stored."""
+        return self.bot_seats.made
 
     async def belief(self, table: Table) -> HandBelief | None:
-        """A copy of the table's public belief over the hands for a bot's decision (None for
-        games without one); worked out from the record when moves came another way (a
-        reload, an undo)."""
-        if table.game != "tigris":
-            return None
-        if table.belief is None or table.belief_ply != table.ply:
-            ply = table.ply
-            record = table.record
-            actions = list(record.actions)
-
-            def rebuild() -> HandBelief:
-                options = table.module.options_from_dict(record.options)
-                start = table.module.new_game(
-                    len(record.players), record.seed, options, dynasties=record.players
-                )
-                return replayed(start, actions)
-
-            table.belief = await self.engine(rebuild)
-            table.belief_ply = ply
-        return table.belief.copy()
+        return await self.bot_seats.belief(table)
 
     # -- WebSockets ---------------------------------------------------------------------------
 
