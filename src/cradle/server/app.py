@@ -32,6 +32,20 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cradle.ai import LEVELS, bot_names
 from cradle.games import game_names, get_game
+from cradle.server.answers import (
+    Analysis,
+    Board,
+    Created,
+    Explanation,
+    Hints,
+    History,
+    Joined,
+    LobbyPage,
+    Meta,
+)
+from cradle.server.answers import (
+    Frame as FrameAnswer,
+)
 from cradle.server.bots import server_bot, watch_parent
 from cradle.server.clients import client_key
 from cradle.server.errors import ApiError, bad_request, unavailable
@@ -360,7 +374,7 @@ def create_app(
 
     # -- the API ------------------------------------------------------------------------------
 
-    @app.get("/api/meta")
+    @app.get("/api/meta", response_model=Meta, response_model_exclude_unset=True)
     async def meta() -> dict[str, Any]:
         games = []
         for name in game_names():
@@ -386,7 +400,7 @@ def create_app(
             "max_bot_seconds": limits.bot_seconds,
         }
 
-    @app.get("/api/games")
+    @app.get("/api/games", response_model=LobbyPage, response_model_exclude_unset=True)
     async def lobby(
         status: Literal["open", "running", "over"] | None = None,
         before: str | None = Query(None, max_length=80),
@@ -395,7 +409,12 @@ def create_app(
         size = min(limit or limits.lobby_page, limits.lobby_page)
         return await hub_of().lobby(status, before, size)
 
-    @app.post("/api/games", openapi_extra=body_schema(CreateBody))
+    @app.post(
+        "/api/games",
+        openapi_extra=body_schema(CreateBody),
+        response_model=Created,
+        response_model_exclude_unset=True,
+    )
     async def create(request: Request) -> dict[str, Any]:
         body = parse(CreateBody, await body_of(request))
         await throttle(creations, client_of(request), "new games")
@@ -413,7 +432,7 @@ def create_app(
             client_of(request),
         )
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", response_model=FrameAnswer, response_model_exclude_unset=True)
     async def view(game_id: GameId, request: Request) -> dict[str, Any]:
         hub = hub_of()
         token = bearer(request.headers)
@@ -421,7 +440,12 @@ def create_app(
         seat, hotseat = await hub.identify(table, token)
         return hub.frame(table, seat, hotseat)
 
-    @app.post("/api/games/{game_id}/actions", openapi_extra=body_schema(ActionBody))
+    @app.post(
+        "/api/games/{game_id}/actions",
+        openapi_extra=body_schema(ActionBody),
+        response_model=FrameAnswer,
+        response_model_exclude_unset=True,
+    )
     async def act(game_id: GameId, request: Request) -> dict[str, Any]:
         hub = hub_of()
         token = bearer(request.headers)
@@ -433,7 +457,12 @@ def create_app(
         seat, hotseat = hub.authorize(table, token)
         return hub.frame(table, seat, hotseat)
 
-    @app.post("/api/games/{game_id}/undo", openapi_extra=body_schema(EmptyBody, required=False))
+    @app.post(
+        "/api/games/{game_id}/undo",
+        openapi_extra=body_schema(EmptyBody, required=False),
+        response_model=FrameAnswer,
+        response_model_exclude_unset=True,
+    )
     async def undo(game_id: GameId, request: Request) -> dict[str, Any]:
         hub = hub_of()
         token = bearer(request.headers)
@@ -445,7 +474,12 @@ def create_app(
         seat, hotseat = hub.authorize(table, token)
         return hub.frame(table, seat, hotseat)
 
-    @app.post("/api/games/{game_id}/join", openapi_extra=body_schema(JoinBody, required=False))
+    @app.post(
+        "/api/games/{game_id}/join",
+        openapi_extra=body_schema(JoinBody, required=False),
+        response_model=Joined,
+        response_model_exclude_unset=True,
+    )
     async def join(game_id: GameId, request: Request) -> dict[str, Any]:
         body = parse(JoinBody, await body_of(request))
         hub = hub_of()
@@ -466,7 +500,9 @@ def create_app(
         hub = hub_of()
         return await hub.replay(await hub.fresh(await hub.table(game_id)), seat)
 
-    @app.get("/api/games/{game_id}/history")
+    @app.get(
+        "/api/games/{game_id}/history", response_model=History, response_model_exclude_unset=True
+    )
     async def history(game_id: GameId, request: Request) -> dict[str, Any]:
         """Every action so far with its events, as the token's seat may know them (the
         hot-seat screen and spectators: as spectators)."""
@@ -477,7 +513,7 @@ def create_app(
         await throttle(reads, client_of(request), "reads")
         return await hub.history(table, seat)
 
-    @app.get("/api/games/{game_id}/board")
+    @app.get("/api/games/{game_id}/board", response_model=Board, response_model_exclude_unset=True)
     async def past_board(
         game_id: GameId,
         request: Request,
@@ -499,7 +535,12 @@ def create_app(
         await throttle(reads, client_of(request), "reads")
         return await hub.board(table, ply, viewer)
 
-    @app.post("/api/games/{game_id}/explain", openapi_extra=body_schema(ActionBody))
+    @app.post(
+        "/api/games/{game_id}/explain",
+        openapi_extra=body_schema(ActionBody),
+        response_model=Explanation,
+        response_model_exclude_unset=True,
+    )
     async def explain(game_id: GameId, request: Request) -> dict[str, Any]:
         """Whether an action is legal now for the deciding seat, and if not, why."""
         hub = hub_of()
@@ -510,7 +551,12 @@ def create_app(
         await throttle(reads, client_of(request), "reads")
         return await hub.explain(table, token, body.action)
 
-    @app.post("/api/games/{game_id}/hint", openapi_extra=body_schema(EmptyBody, required=False))
+    @app.post(
+        "/api/games/{game_id}/hint",
+        openapi_extra=body_schema(EmptyBody, required=False),
+        response_model=Hints,
+        response_model_exclude_unset=True,
+    )
     async def hint(game_id: GameId, request: Request) -> dict[str, Any]:
         """The best few moves for the deciding seat (games against bots and hot seats)."""
         hub = hub_of()
@@ -523,12 +569,19 @@ def create_app(
         await throttle(hinted, client_of(request), "hints")
         return await hub.hint(table, token)
 
-    @app.get("/api/games/{game_id}/analysis")
+    @app.get(
+        "/api/games/{game_id}/analysis", response_model=Analysis, response_model_exclude_unset=True
+    )
     async def analysis(game_id: GameId) -> dict[str, Any]:
         hub = hub_of()
         return await hub.analysis(await hub.fresh(await hub.table(game_id)))
 
-    @app.post("/api/games/{game_id}/analysis", openapi_extra=body_schema(EmptyBody, required=False))
+    @app.post(
+        "/api/games/{game_id}/analysis",
+        openapi_extra=body_schema(EmptyBody, required=False),
+        response_model=Analysis,
+        response_model_exclude_unset=True,
+    )
     async def request_analysis(game_id: GameId, request: Request) -> dict[str, Any]:
         parse(EmptyBody, await body_of(request))
         hub = hub_of()
