@@ -51,6 +51,7 @@ from cradle.server.storage import (
     Storage,
 )
 from cradle.server.tables import (
+    SEND_PATIENCE,
     SEND_QUEUE_LIMIT,
     Connection,
     Table,
@@ -61,6 +62,7 @@ from cradle.server.tokens import hash_token, new_token
 
 # The names callers knew here before the split (tests and tools import them from the hub).
 __all__ = [
+    "SEND_PATIENCE",
     "SEND_QUEUE_LIMIT",
     "ApiError",
     "Connection",
@@ -284,6 +286,8 @@ class Hub:
         await self.session.undo(table, token)
 
     def attach(self, table: Table, connection: Connection) -> None:
+        # This server's patience with a client that does not read (read here, when it joins).
+        connection.patience = SEND_PATIENCE
         self.session.attach(table, connection)
 
     def detach(self, table: Table, connection: Connection) -> None:

@@ -58,6 +58,7 @@ class Connection:
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
     close_reason: str | None = None  # set when the server closes it (the client reconnects)
+    patience: float = SEND_PATIENCE  # seconds a frame may wait to be read (the hub sets it)
     sent: asyncio.Event = field(default_factory=asyncio.Event)  # set by every frame sent
 
     def push(self, text: str) -> bool:
@@ -88,15 +89,15 @@ class Connection:
 
     async def pump(self) -> None:
         """Send the queued frames in order until the end of the queue (None) or a frame the
-        client does not take within SEND_PATIENCE seconds (its connection is then closing)."""
+        client does not take within ``patience`` seconds (its connection is then closing)."""
         while True:
             text = await self.queue.get()
             if text is None:
                 return
             try:
-                await asyncio.wait_for(self.send(text), SEND_PATIENCE)
+                await asyncio.wait_for(self.send(text), self.patience)
             except TimeoutError:
-                self.close(f"too slow: a frame waited {SEND_PATIENCE:g} s to be read")
+                self.close(f"too slow: a frame waited {self.patience:g} s to be read")
                 return
             self.sent.set()
 
