@@ -1,24 +1,19 @@
-"""The live tables: games in memory, their seats and tokens, moves, undo, bots and WebSockets.
+"""The server process: the :class:`Hub` composes the parts of :mod:`cradle.server` and runs
+their life cycle, and answers what reads a game (lobby, record, replays, history, boards,
+explanations, hints and analyses).
 
-Every game being served lives here as a :class:`Table` whose ``state`` is never mutated: a move
-is applied to a clone, stored, and only then published by swapping the clone in. So readers
-(views, bots thinking in a worker) need no lock, and a move that fails to store changes nothing.
-A table's lock orders its changes; different tables never wait for each other.
+The parts: :mod:`cradle.server.tables` keeps the tables (loaded from the database, cached,
+brought up to date with other processes' writes), :mod:`cradle.server.seats` creates tables and
+seats people, :mod:`cradle.server.session` plays (frames, moves, undo, publishing each change)
+and :mod:`cradle.server.botseats` makes the bots' moves; each sees the hub only through a small
+protocol of what it needs. The hub's own methods of those parts delegate to them, so callers
+keep one object.
 
 The database is the truth and the tables are copies of it. Every write names the version it
 expects (:mod:`cradle.server.storage`); when another process changed the game first, the table
-is reloaded and the request decided again on the fresh state. With PostgreSQL, each process
-hears the others' writes (``LISTEN``) and pushes them to its own WebSocket clients.
-
-Bots' turns wait in the database (``bot_jobs``, written with the change that makes a bot
-decide); this process's bot workers claim them in the queue's fair order, as do ``cradle bots``
-processes on any machine (:mod:`cradle.server.botqueue`). New games are counted against the
-caps per client and for the server in the database too, and a game nobody played in expires
-after ``Limits.unplayed_minutes`` (answering 410 from then on).
-
-What a seat sees of an action always goes through :func:`cradle.server.redact.public_action`.
-The hub talks to the games only through the contract (:mod:`cradle.games`) and to bots through
-:mod:`cradle.server.bots`.
+is reloaded and the request decided again on the fresh state. Bots' turns wait in the database
+(``bot_jobs``); new games are counted against the caps in the database too, and a game nobody
+played in expires after ``Limits.unplayed_minutes`` (answering 410 from then on).
 """
 
 from __future__ import annotations
