@@ -1,8 +1,10 @@
 """A game being served (:class:`Table`), its WebSocket clients (:class:`Connection`) and the
-replay of a stored record into a table's state (:func:`replay_record`).
+replay of a stored record into a table's state (:func:`replay_record`); and :class:`Tables`,
+the tables one process serves: loaded on first use, cached, brought up to the stored version.
 
 A table's ``state`` is never mutated: a move is applied to a clone, stored, and only then
-published by swapping the clone in, so readers need no lock.
+published by swapping the clone in, so readers need no lock. A table's lock orders its
+changes; different tables never wait for each other.
 """
 
 from __future__ import annotations
