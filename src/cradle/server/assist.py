@@ -35,19 +35,18 @@ import logging
 import os
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from cradle.core.contract import GameState
 from cradle.core.record import GameRecord
 from cradle.core.results import rank_rewards
 from cradle.server.bots import pool_pids, spawn_pool, stop_pool, watch_parent
 from cradle.server.history import HAND_PIECES
-
-if TYPE_CHECKING:
-    from cradle.server.hub import Hub
+from cradle.server.limits import Limits
+from cradle.server.storage import Storage
 
 log = logging.getLogger("cradle.server")
 
@@ -252,11 +251,32 @@ class AssistPool:
 # -- analyses -----------------------------------------------------------------------------------
 
 
+class AnalystHost(Protocol):
+    """What the analyses need of the server (the hub is one): its storage, limits and assist
+    pool, whether it is stopping, and ways to run work in the background and in storage."""
+
+    @property
+    def limits(self) -> Limits: ...
+
+    @property
+    def storage(self) -> Storage: ...
+
+    @property
+    def assist(self) -> AssistPool: ...
+
+    @property
+    def closing(self) -> bool: ...
+
+    def spawn(self, work: Awaitable[None]) -> None: ...
+
+    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
+
+
 class Analyst:
     """Analyses of finished games: queued in the database when a game ends, worked through
     in the assist pool, stored as they go."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: AnalystHost) -> None:
         self.hub = hub
         self.queue: list[str] = []  # game ids, first come first served
         self.active: set[str] = set()
@@ -264,7 +284,7 @@ class Analyst:
         self.wake = asyncio.Event()
 
     @property
-    def limits(self) -> Any:
+    def limits(self) -> Limits:
         return self.hub.limits
 
     def start(self) -> None:
@@ -284,7 +304,7 @@ class Analyst:
 
     def refill(self) -> None:
         """Take queued analyses from the database (soon, in the background)."""
-        self.hub._spawn(self._refill())
+        self.hub.spawn(self._refill())
 
     async def _refill(self) -> None:
         room = self.limits.analysis_queue - len(self.queue)
@@ -292,7 +312,7 @@ class Analyst:
             return
         stale = time.time() - STALE_SECONDS
         storage = self.hub.storage
-        for game_id in await self.hub._db(storage.pending_analyses, room, stale):
+        for game_id in await self.hub.db(storage.pending_analyses, room, stale):
             if game_id not in self.queue and game_id not in self.active:
                 self.queue.append(game_id)
         if self.queue:
@@ -314,7 +334,7 @@ class Analyst:
                 raise
             except Exception:
                 log.exception("the analysis of game %s failed", game_id)
-                await self.hub._db(
+                await self.hub.db(
                     self.hub.storage.save_analysis,
                     game_id,
                     self.hub.storage.origin,
@@ -331,14 +351,14 @@ class Analyst:
     async def _analyse(self, game_id: str) -> None:
         hub = self.hub
         storage = hub.storage
-        claimed = await hub._db(
+        claimed = await hub.db(
             storage.claim_analysis, game_id, storage.origin, time.time() - STALE_SECONDS
         )
         if claimed is None:
             return  # done, or another process works on it
-        stored = await hub._db(storage.load, game_id)
+        stored = await hub.db(storage.load, game_id)
         if stored is None or stored.status != "over":
-            await hub._db(storage.save_analysis, game_id, storage.origin, "failed", 0, 0, None)
+            await hub.db(storage.save_analysis, game_id, storage.origin, "failed", 0, 0, None)
             return
         record = stored.record()
         humans = [s for s, kind in enumerate(stored.seats) if kind == "human"]
@@ -357,7 +377,7 @@ class Analyst:
         total = len(data["plies"])
         done = {r["ply"] for r in data["reviews"]}
         saved = time.monotonic()
-        await hub._db(
+        await hub.db(
             storage.save_analysis, game_id, storage.origin, "running", len(done), total, data
         )
         for ply in data["plies"]:
@@ -371,7 +391,7 @@ class Analyst:
             done.add(ply)
             if time.monotonic() - saved >= SAVE_SECONDS:
                 saved = time.monotonic()
-                kept = await hub._db(
+                kept = await hub.db(
                     storage.save_analysis,
                     game_id,
                     storage.origin,
@@ -383,4 +403,4 @@ class Analyst:
                 if not kept:
                     return  # another process took it over
         data["costly"] = costly(data["reviews"])
-        await hub._db(storage.save_analysis, game_id, storage.origin, "done", total, total, data)
+        await hub.db(storage.save_analysis, game_id, storage.origin, "done", total, total, data)

@@ -37,8 +37,8 @@ from cradle.server.bots import (
     decision_cost,
     watch_parent,
 )
-from cradle.server.hub import MAX_ACTION_LENGTH, replay_record
 from cradle.server.storage import LIVE, BotJob, Conflict, CorruptGame, Storage, StorageError
+from cradle.server.tables import MAX_ACTION_LENGTH, replay_record
 
 log = logging.getLogger("cradle.server.bots")
 

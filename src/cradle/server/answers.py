@@ -1,0 +1,183 @@
+"""What the server answers: the JSON bodies of the HTTP routes as pydantic models, declared as
+each route's ``response_model`` so that the published OpenAPI schema shows them.
+
+The routes answer with ``response_model_exclude_unset``: an answer holds exactly the keys the
+server put in it (a field left out is left out, never sent as null). The games' own views are
+open (``extra="allow"``): what a seat sees of a board belongs to the game (its ``view``), so
+only the keys the server adds are named here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+# A number as the server computed it: an int stays an int, a float a float.
+Number = int | float
+
+
+class Answer(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class GameInfo(Answer):
+    """A game this server offers, with its default options."""
+
+    name: str
+    min_players: int
+    max_players: int
+    options: dict[str, Any]
+
+
+class BotChoice(Answer):
+    """A bot a seat may take (the new-table form's menu)."""
+
+    name: str
+    level: bool
+    strength: int | None
+    seconds: Number
+    about: str
+
+
+class Meta(Answer):
+    """``GET /api/meta``: the games, the bots and the most a bot may think per decision."""
+
+    games: list[GameInfo]
+    bots: list[str]
+    bot_menu: list[BotChoice]
+    max_bot_seconds: Number
+
+
+class TableSummary(Answer):
+    """Public facts about a table. A table this process has loaded tells its seats' state
+    (``claimed``, ``open``, ``invites``) too; a row read for the lobby does not."""
+
+    id: str
+    game: str
+    players: list[str]
+    seats: list[str]
+    claimed: list[bool] | None = None
+    open: list[int] | None = None
+    invites: list[int] | None = None
+    hotseat: bool
+    status: str
+    moves: int
+    to_move: int | None
+    created: Number
+    updated: Number
+
+
+class LobbyPage(Answer):
+    """``GET /api/games``: one page of listed games; ``next`` is the ``before`` of the next."""
+
+    games: list[TableSummary]
+    next: str | None
+
+
+class SeatTicket(Answer):
+    """A human seat of a new table: its token, and the one-time invite for another person."""
+
+    seat: int
+    token: str
+    invite: str | None
+
+
+class Created(Answer):
+    """``POST /api/games``: the new table and its creator's tokens (shown only this once)."""
+
+    id: str
+    game: str
+    players: list[str]
+    seats: list[SeatTicket]
+    open: list[int]
+    bot_seconds: Number | None
+    invites_expire: Number | None
+    table_token: str | None = None  # a hot-seat table's screen
+
+
+class Joined(Answer):
+    """``POST /api/games/{id}/join``: the seat taken and its new token."""
+
+    id: str
+    seat: int
+    token: str
+
+
+class LastAction(Answer):
+    seat: int
+    action: str
+
+
+class FrameTable(TableSummary):
+    """The table part of a frame: the summary, and what this seat or screen may do."""
+
+    version: int
+    seat: int | None
+    screen: str
+    events: list[dict[str, Any]]
+    last: LastAction | None
+    can_undo: bool
+    hints: bool
+    result: list[dict[str, Any]] | None
+
+
+class Frame(Answer):
+    """What a seat (or a spectator, or a hot-seat screen) sees: the game's view of the board,
+    whose decision it is, the legal actions of the seat deciding, and the table."""
+
+    to_move: int | None
+    legal_actions: list[str]
+    table: FrameTable
+
+
+class History(Answer):
+    """``GET /api/games/{id}/history``: every action that counts so far, as ``seat`` knows it."""
+
+    id: str
+    game: str
+    players: list[str]
+    seats: list[str]
+    seat: int | None
+    version: int
+    moves: int
+
+
+class Board(Answer):
+    """``GET /api/games/{id}/board``: a seat's view of the board after some moves."""
+
+    id: str
+    game: str
+    players: list[str]
+    seats: list[str]
+
+
+class Explanation(Answer):
+    """``POST /api/games/{id}/explain``: whether an action is legal now, and if not, why."""
+
+    action: str
+    legal: bool
+    reason: str | None
+
+
+class Hints(Answer):
+    """``POST /api/games/{id}/hint``: the best few moves for the seat deciding now."""
+
+    ply: int
+    seat: int
+    version: int
+    hints: list[dict[str, Any]]
+
+
+class Analysis(Answer):
+    """``GET``/``POST /api/games/{id}/analysis``: a finished game's analysis as it stands."""
+
+    id: str
+    game: str
+    players: list[str]
+    seats: list[str]
+    moves: int
+    status: str
+    done: int
+    total: int
+    analysis: dict[str, Any] | None

@@ -1,0 +1,128 @@
+"""What the route modules share: the :class:`Context` of one application (its limits, rate
+buckets and hub), reading a request's body and bearer token, and the checks on origins."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+from fastapi import Path, Request, WebSocket
+from pydantic import BaseModel
+
+from cradle.ai import LEVELS, bot_names
+from cradle.server.bots import server_bot
+from cradle.server.clients import client_key
+from cradle.server.errors import ApiError, bad_request
+from cradle.server.hub import Hub
+from cradle.server.limits import Limits, RateLimiter
+from cradle.server.models import read_json
+
+MAX_FRAME = 4 * 1024  # characters of one WebSocket frame from a client
+MAX_PAGE = 1000  # a lobby page a client asks for (the server's own page size caps it again)
+GAME_ID_CHARS = 40  # a game's id in a URL (the server makes 12-character ones)
+HELLO_SECONDS = 10.0  # a WebSocket client sends its first message within this
+TOKEN_IN_URL = (
+    "tokens never travel in URLs (they end up in logs and browser history): send "
+    "'Authorization: Bearer TOKEN', or {\"token\": TOKEN} as a WebSocket's first message"
+)
+
+GameId = Annotated[str, Path(max_length=GAME_ID_CHARS)]
+Message = MutableMapping[str, Any]
+
+
+@dataclass
+class Context:
+    """One application's state the routes share: its limits, the rate buckets, the allowed
+    origins of WebSockets, and its hub (there once the application has started)."""
+
+    limits: Limits
+    origins: tuple[str, ...]
+    creations: RateLimiter
+    moves: RateLimiter
+    reads: RateLimiter
+    hinted: RateLimiter
+    hub_box: dict[str, Hub] = field(default_factory=dict)
+    menu: list[dict[str, Any]] = field(default_factory=list)  # the bots' menu, made once
+
+    def hub(self) -> Hub:
+        return self.hub_box["hub"]
+
+    async def throttle(self, bucket: RateLimiter, key: str, what: str) -> None:
+        """Count a request against ``key``'s bucket: in this process first (a flood costs no
+        database work), then, on a shared database, for all processes together (N processes
+        must not allow N times the rate)."""
+        wait = bucket.allow(key)
+        hub = self.hub_box.get("hub")
+        if wait <= 0 and hub is not None and hub.storage.shared:
+            wait = await hub.take_token(bucket, key)
+        if wait > 0:
+            raise ApiError(429, f"too many {what}: wait {wait:.1f} s", retry_after=wait)
+
+
+def client_of(connection: Request | WebSocket) -> str:
+    return client_key(connection.client.host if connection.client else None)
+
+
+async def body_of(request: Request) -> Any:
+    raw = await request.body()
+    return read_json(raw) if raw else {}
+
+
+def body_schema(model: type[BaseModel], required: bool = True) -> dict[str, Any]:
+    """An ``openapi_extra`` that publishes ``model`` as the route's JSON body: the routes read
+    bodies themselves (through read_json's limits), so FastAPI would not know them."""
+    schema = model.model_json_schema()
+    return {
+        "requestBody": {
+            "required": required,
+            "content": {"application/json": {"schema": schema}},
+        }
+    }
+
+
+def bearer(request_headers: Mapping[str, str]) -> str | None:
+    """The token of an ``Authorization: Bearer T`` header (None without one)."""
+    value = request_headers.get("authorization")
+    if value is None:
+        return None
+    scheme, _, token = value.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise bad_request("the Authorization header must be 'Bearer TOKEN'")
+    return token.strip()
+
+
+def origin_allowed(origin: str, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """A browser's WebSocket may come from this server's own pages, or the listed origins."""
+    if origin.rstrip("/") in allowed or "*" in allowed:
+        return True
+    return bool(host) and urlsplit(origin).netloc.lower() == (host or "").lower()
+
+
+def bot_menu(limits: Limits) -> list[dict[str, Any]]:
+    """Every bot a seat may take, for the new-table form: the playing levels first, weakest
+    first (the AI's own order and words), then the other bots; each with the most it thinks per
+    decision on this server (0: at once)."""
+    levels = [name for name in LEVELS if name in bot_names()]
+    others = [name for name in bot_names() if name not in LEVELS]
+    menu = []
+    for strength, name in enumerate([*levels, *others]):
+        bot = server_bot(name, 0, limits.bot_seconds)
+        budget = getattr(bot, "budget", None)
+        seconds = getattr(budget, "seconds", None) or 0.0
+        if name in LEVELS:
+            about = LEVELS[name].about
+        else:
+            doc = (type(bot).__doc__ or "").strip().splitlines()
+            about = doc[0].split(" (see ")[0].rstrip(".") if doc else ""
+        menu.append(
+            {
+                "name": name,
+                "level": name in LEVELS,
+                "strength": strength if name in LEVELS else None,
+                "seconds": round(float(seconds), 2),
+                "about": about,
+            }
+        )
+    return menu

@@ -1,0 +1,185 @@
+"""The live connection of a table (``/ws/games/{id}``): the first message names the seat, then
+the client is sent every change of the table and may move, undo and ping."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import Counter
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+
+from cradle.server.errors import ApiError, unavailable
+from cradle.server.hub import Hub
+from cradle.server.models import BadInput, Frame, Hello, parse, read_json
+from cradle.server.routes.common import (
+    HELLO_SECONDS,
+    MAX_FRAME,
+    TOKEN_IN_URL,
+    Context,
+    GameId,
+    Message,
+    client_of,
+    origin_allowed,
+)
+from cradle.server.storage import DATABASE_ERRORS
+from cradle.server.tables import Connection, Table
+
+log = logging.getLogger("cradle.server")
+
+
+def live_routes(router: APIRouter, ctx: Context) -> None:
+    """Add this area\'s routes to ``router`` (the application\'s own)."""
+
+    async def send_error(websocket: WebSocket, status: int, reason: str) -> None:
+        await websocket.send_text(json.dumps({"type": "error", "error": reason, "status": status}))
+
+    async def hello(websocket: WebSocket) -> str | None:
+        """The first message's token (None: a spectator); bad messages get error frames."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + HELLO_SECONDS
+        while True:
+            message = await asyncio.wait_for(websocket.receive(), max(0.0, deadline - loop.time()))
+            if message["type"] == "websocket.disconnect":
+                raise ConnectionError("gone before saying hello")
+            try:
+                found = parse(Hello, read_frame(message))
+            except BadInput as exc:
+                await send_error(
+                    websocket, 400, f'the first message is {{"token": ...}} or {{}}: {exc.reason}'
+                )
+                continue
+            return found.token
+
+    def read_frame(message: Message) -> Any:
+        text = message.get("text")
+        if text is None:
+            raise BadInput("binary frames are not understood: send JSON text")
+        if len(text) > MAX_FRAME:
+            raise BadInput(f"a frame has at most {MAX_FRAME} characters")
+        return read_json(text)
+
+    sockets: Counter[str] = Counter()  # live WebSocket connections per client
+    socket_cap = ctx.limits.sockets
+
+    async def refuse_socket(websocket: WebSocket, status: int, reason: str) -> None:
+        # Accepted only to say why: the refusal frame, then the close code 4000 + status.
+        await websocket.accept()
+        await send_error(websocket, status, reason)
+        await websocket.close(code=4000 + status, reason=reason[:120])
+
+    @router.websocket("/ws/games/{game_id}")
+    async def live(websocket: WebSocket, game_id: GameId) -> None:
+        client = client_of(websocket)
+        if sockets[client] >= ctx.limits.sockets_per_client:
+            # A client cannot hold the server's sockets and memory.
+            reason = f"at most {ctx.limits.sockets_per_client} live connections per client"
+            await refuse_socket(websocket, 429, reason)
+            return
+        if sockets.total() >= socket_cap:
+            reason = (
+                f"this server has its maximum of {socket_cap} live connections; try again later"
+            )
+            await refuse_socket(websocket, 503, reason)
+            return
+        sockets[client] += 1
+        try:
+            await serve_socket(websocket, game_id)
+        finally:
+            sockets[client] -= 1
+            if not sockets[client]:
+                del sockets[client]
+
+    async def serve_socket(websocket: WebSocket, game_id: str) -> None:
+        hub = ctx.hub()
+        origin = websocket.headers.get("origin")
+        if origin is not None and not origin_allowed(
+            origin, websocket.headers.get("host"), ctx.origins
+        ):
+            await websocket.close(code=4403)  # before accepting: the handshake gets a 403
+            return
+        await websocket.accept()
+        try:
+            try:
+                if "token" in websocket.query_params:
+                    raise ApiError(400, TOKEN_IN_URL)
+                table = await hub.table(game_id)
+                token = await hello(websocket)
+                await hub.fresh(table)
+                seat, hotseat = await hub.identify(table, token)
+            except DATABASE_ERRORS as exc:
+                log.error("the database failed: %s", exc)
+                raise unavailable(exc) from None
+        except ApiError as refused:
+            await send_error(websocket, refused.status, refused.reason)
+            code = {400: 4400, 403: 4403, 404: 4404, 410: 4410, 503: 4503}.get(refused.status, 4500)
+            await websocket.close(code=code, reason=refused.reason[:120])
+            return
+        except TimeoutError:
+            await websocket.close(code=4408, reason="no first message within 10 s")
+            return
+        except ConnectionError:
+            return
+        connection = Connection(seat=seat, hotseat=hotseat, send=websocket.send_text)
+
+        async def pump() -> None:
+            await connection.pump()
+            if connection.close_reason is not None:
+                # 1013 "try again later": the client reconnects and resumes where the game is.
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=1013, reason=connection.close_reason[:120])
+
+        connection.task = asyncio.get_running_loop().create_task(pump())
+        hub.attach(table, connection)
+        client = client_of(websocket)
+        try:
+            while connection.close_reason is None:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                reply = await handle_frame(hub, table, token, message, client)
+                if reply is not None and not await connection.reply(json.dumps(reply)):
+                    break  # the client does not read: it is closed with the reason
+        except Exception as exc:  # a broken connection ends here, never the server
+            if not isinstance(exc, RuntimeError | ConnectionError):
+                log.exception("game %s: WebSocket failed", game_id)
+        finally:
+            hub.detach(table, connection)
+            connection.queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await connection.task
+
+    async def handle_frame(
+        hub: Hub, table: Table, token: str | None, message: Message, client: str
+    ) -> Any:
+        """Carry out one client frame; an error frame for a bad one, None when all went well."""
+        try:
+            frame = parse(Frame, read_frame(message))
+            if frame.action is not None:
+                await hub.mover_of(table, token, "a move")
+                await ctx.throttle(ctx.moves, client, "moves")
+                await hub.act(table, token, frame.action)
+            elif frame.undo:
+                await hub.mover_of(table, token, "an undo")
+                await ctx.throttle(ctx.moves, client, "moves")
+                await hub.undo(table, token)
+            elif frame.type == "ping":
+                return {"type": "pong"}
+            else:
+                return {
+                    "type": "error",
+                    "error": 'send {"action": "..."}, {"undo": true} or {"type": "ping"}',
+                    "status": 400,
+                }
+        except BadInput as exc:
+            return {"type": "error", "error": exc.reason, "status": 400}
+        except ApiError as exc:
+            return {"type": "error", "error": exc.reason, "status": exc.status}
+        except DATABASE_ERRORS as exc:
+            log.error("the database failed: %s", exc)
+            refused = unavailable(exc)
+            return {"type": "error", "error": refused.reason, "status": refused.status}
+        return None

@@ -1,0 +1,108 @@
+"""The routes of play at a table: its frame for the token's seat or screen, a move, an undo,
+whether an action is legal, and hints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from cradle.server.answers import (
+    Explanation,
+    Frame,
+    Hints,
+)
+from cradle.server.errors import ApiError
+from cradle.server.models import (
+    ActionBody,
+    EmptyBody,
+    parse,
+)
+from cradle.server.routes.common import (
+    Context,
+    GameId,
+    bearer,
+    body_of,
+    body_schema,
+    client_of,
+)
+
+
+def play_routes(router: APIRouter, ctx: Context) -> None:
+    """Add this area\'s routes to ``router`` (the application\'s own)."""
+
+    @router.get("/api/games/{game_id}", response_model=Frame, response_model_exclude_unset=True)
+    async def view(game_id: GameId, request: Request) -> dict[str, Any]:
+        hub = ctx.hub()
+        token = bearer(request.headers)
+        table = await hub.fresh(await hub.table(game_id))
+        seat, hotseat = await hub.identify(table, token)
+        return hub.frame(table, seat, hotseat)
+
+    @router.post(
+        "/api/games/{game_id}/actions",
+        openapi_extra=body_schema(ActionBody),
+        response_model=Frame,
+        response_model_exclude_unset=True,
+    )
+    async def act(game_id: GameId, request: Request) -> dict[str, Any]:
+        hub = ctx.hub()
+        token = bearer(request.headers)
+        body = parse(ActionBody, await body_of(request))
+        table = await hub.table(game_id)
+        await hub.mover_of(table, token, "a move")  # 403 before anything is counted
+        await ctx.throttle(ctx.moves, client_of(request), "moves")
+        await hub.act(table, token, body.action)
+        seat, hotseat = hub.authorize(table, token)
+        return hub.frame(table, seat, hotseat)
+
+    @router.post(
+        "/api/games/{game_id}/undo",
+        openapi_extra=body_schema(EmptyBody, required=False),
+        response_model=Frame,
+        response_model_exclude_unset=True,
+    )
+    async def undo(game_id: GameId, request: Request) -> dict[str, Any]:
+        hub = ctx.hub()
+        token = bearer(request.headers)
+        parse(EmptyBody, await body_of(request))
+        table = await hub.table(game_id)
+        await hub.mover_of(table, token, "an undo")
+        await ctx.throttle(ctx.moves, client_of(request), "moves")
+        await hub.undo(table, token)
+        seat, hotseat = hub.authorize(table, token)
+        return hub.frame(table, seat, hotseat)
+
+    @router.post(
+        "/api/games/{game_id}/explain",
+        openapi_extra=body_schema(ActionBody),
+        response_model=Explanation,
+        response_model_exclude_unset=True,
+    )
+    async def explain(game_id: GameId, request: Request) -> dict[str, Any]:
+        """Whether an action is legal now for the deciding seat, and if not, why."""
+        hub = ctx.hub()
+        token = bearer(request.headers)
+        body = parse(ActionBody, await body_of(request))
+        table = await hub.table(game_id)
+        await hub.mover_of(table, token, "an explanation")
+        await ctx.throttle(ctx.reads, client_of(request), "reads")
+        return await hub.explain(table, token, body.action)
+
+    @router.post(
+        "/api/games/{game_id}/hint",
+        openapi_extra=body_schema(EmptyBody, required=False),
+        response_model=Hints,
+        response_model_exclude_unset=True,
+    )
+    async def hint(game_id: GameId, request: Request) -> dict[str, Any]:
+        """The best few moves for the deciding seat (games against bots and hot seats)."""
+        hub = ctx.hub()
+        token = bearer(request.headers)
+        parse(EmptyBody, await body_of(request))
+        table = await hub.table(game_id)
+        await hub.mover_of(table, token, "a hint")
+        if not hub.hints_allowed(table):
+            raise ApiError(403, "hints are off in games between people at their own screens")
+        await ctx.throttle(ctx.hinted, client_of(request), "hints")
+        return await hub.hint(table, token)

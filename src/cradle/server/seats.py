@@ -1,0 +1,299 @@
+"""Seats: creating a table (within the caps, with its tokens and invites), joining one, and
+telling which seat a token holds. Tokens are handed out once and stored only as their sha-256."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from cradle.ai import bot_names
+from cradle.core.contract import Event
+from cradle.core.record import GameRecord
+from cradle.games import UnknownGame, get_game
+from cradle.server.bots import decision_cost
+from cradle.server.errors import ApiError, bad_request, forbidden, unavailable
+from cradle.server.limits import Limits
+from cradle.server.storage import (
+    DATABASE_ERRORS,
+    CapReached,
+    Caps,
+    Conflict,
+    CorruptGame,
+    Storage,
+    StoredGame,
+    client_hash,
+)
+from cradle.server.tables import Rebuilt, Table, Tables, replay_record
+from cradle.server.tokens import hash_token, new_token
+
+log = logging.getLogger("cradle.server")
+
+T = TypeVar("T")
+
+WRITE_ATTEMPTS = 4  # a write that keeps meeting other processes' changes gives up (503)
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """A validated ``POST /api/games`` body (see :mod:`cradle.server.models`)."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    seats: list[str]  # "human" (the creator's), "open" (for the lobby) or "bot:NAME"
+    hotseat: bool = False
+    listed: bool = True
+    bot_seconds: float | None = None
+
+
+class SeatsHost(Protocol):
+    """What creating and joining need of the server (the hub is one)."""
+
+    @property
+    def storage(self) -> Storage: ...
+
+    @property
+    def limits(self) -> Limits: ...
+
+    @property
+    def served(self) -> Tables: ...
+
+    @property
+    def bot_wakeup(self) -> asyncio.Event: ...
+
+    @property
+    def lobby_cache(self) -> dict[tuple[Any, ...], tuple[float, dict[str, Any]]]: ...
+
+    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
+
+    async def engine(self, function: Callable[..., T], *args: Any) -> T: ...
+
+    def changed(self, table: Table, events: list[Event] | None, updated: float) -> None: ...
+
+
+class Seats:
+    """Creating tables and taking their seats; which seat (or hot-seat screen) a token is."""
+
+    def __init__(self, host: SeatsHost) -> None:
+        self.host = host
+
+    async def create(self, request: NewTable, client: str) -> dict[str, Any]:
+        """``POST /api/games`` from ``client`` (its key: an address, or a group of them): set up
+        a table, if it fits the caps; returns its id and the creator's tokens."""
+        try:
+            module = get_game(request.game)
+        except UnknownGame as exc:
+            raise bad_request(str(exc)) from None
+        players = request.players
+        if not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
+            raise bad_request(
+                f"{request.game} takes {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players, "
+                f"not {players}"
+            )
+        if len(request.seats) != players:
+            raise bad_request(f'\'seats\' must list {players} seats, e.g. ["human", "bot:random"]')
+        seats = [self._seat_kind(kind) for kind in request.seats]
+        if request.hotseat and "open" in seats:
+            raise bad_request("a hot-seat table has no open seats: every person is at the screen")
+        if not request.listed and "open" in seats:
+            raise bad_request("an unlisted table has no open seats (send invites instead)")
+        bot_seconds = None
+        if request.bot_seconds is not None:
+            bot_seconds = min(request.bot_seconds, self.host.limits.bot_seconds)
+        try:
+            options = module.options_from_dict(request.options)
+            options_dict = dict(module.options_to_dict(options))
+        except (ValueError, TypeError) as exc:
+            raise bad_request(f"bad options: {exc}") from None
+        seed = secrets.randbits(63)
+
+        def set_up() -> tuple[GameRecord, Rebuilt]:
+            first = module.new_game(players, seed, options)
+            record = GameRecord(
+                game=request.game, players=list(first.players), seed=seed, options=options_dict
+            )
+            # The same path a restart takes, so the stored record is known to replay.
+            return record, replay_record(record)
+
+        try:
+            record, rebuilt = await self.host.engine(set_up)
+        except (ValueError, CorruptGame) as exc:
+            reason = exc.reason if isinstance(exc, CorruptGame) else str(exc)
+            raise bad_request(f"cannot set up the game: {reason}") from None
+
+        humans = [seat for seat, kind in enumerate(seats) if kind in ("human", "open")]
+        tokens = {seat: new_token() for seat in humans if seats[seat] == "human"}
+        # An open seat's token is made when someone joins; until then nobody can hold it.
+        hashes = {seat: hash_token(tokens.get(seat) or new_token()) for seat in humans}
+        # An invite for each human seat but the creator's own (the first: its token is theirs).
+        invited = list(tokens)[1:] if not request.hotseat else []
+        invites = {seat: new_token() for seat in invited}
+        table_token = new_token() if request.hotseat else None
+        stored_seats = ["human" if kind == "open" else kind for kind in seats]
+        now = time.time()
+        expires = now + self.host.limits.invite_days * 86400.0
+        game_id = secrets.token_urlsafe(9)
+        table = Table(
+            id=game_id,
+            module=module,
+            record=record,
+            state=rebuilt.state,
+            seats=stored_seats,
+            tokens=hashes,
+            claimed={seat: seats[seat] == "human" for seat in humans},
+            invites={seat: hash_token(code) for seat, code in invites.items()},
+            invite_expires=dict.fromkeys(invites, expires),
+            action_seats=[],
+            hotseat=request.hotseat,
+            listed=request.listed,
+            table_token=hash_token(table_token) if table_token else None,
+            created=now,
+            updated=now,
+            version=0,
+            bot_seconds=bot_seconds,
+        )
+        stored = StoredGame(
+            id=game_id,
+            game=request.game,
+            players=list(record.players),
+            seed=seed,
+            options=options_dict,
+            seats=stored_seats,
+            hotseat=request.hotseat,
+            listed=request.listed,
+            table_token=table.table_token,
+            status=table.status,
+            created=now,
+            updated=now,
+            version=0,
+            bot_seconds=bot_seconds,
+            bot_turn=table.bot_turn(),
+            bot_cost=decision_cost(
+                table.seats, table.state, table.bot_seconds, self.host.limits.bot_seconds
+            ),
+            tokens=dict(table.tokens),
+            claimed=dict(table.claimed),
+            invites=dict(table.invites),
+            invite_expires=dict(table.invite_expires),
+            client=client_hash(client),
+        )
+        limits = self.host.limits
+        caps = Caps(
+            games=limits.max_live_games,
+            games_per_client=limits.live_games_per_client,
+            bot_seats=limits.max_bot_seats,
+            bot_seats_per_client=limits.bot_seats_per_client,
+            unplayed_seconds=limits.unplayed_minutes * 60.0,
+        )
+        try:
+            reclaimed = await self.host.db(self.host.storage.create_game, stored, caps)
+        except CapReached as exc:
+            raise ApiError(429, exc.reason, retry_after=60) from None
+        except DATABASE_ERRORS as exc:
+            log.error("cannot store a new game: %s", exc)
+            raise unavailable(exc, "the game could not be stored") from None
+        for ended in reclaimed:
+            log.info("game %s reclaimed for a new one", ended)
+            await self.host.served.end(ended, "reclaimed")
+        self.host.served.loaded[game_id] = table
+        self.host.served.evict()
+        self.host.lobby_cache.clear()
+        if table.bot_turn():
+            self.host.bot_wakeup.set()
+        answer: dict[str, Any] = {
+            "id": game_id,
+            "game": request.game,
+            "players": list(record.players),
+            "seats": [
+                {"seat": seat, "token": token, "invite": invites.get(seat)}
+                for seat, token in tokens.items()
+            ],
+            "open": table.open_seats(),
+            "bot_seconds": bot_seconds,
+            "invites_expire": expires if invites else None,
+        }
+        if table_token:
+            answer["table_token"] = table_token
+        return answer
+
+    @staticmethod
+    def _seat_kind(given: str) -> str:
+        kind = given.strip().lower()
+        if kind in ("human", "open"):
+            return kind
+        if kind.startswith("bot:"):
+            name = kind[4:]
+            if name in bot_names():
+                return kind
+            raise bad_request(f"unknown bot {name[:30]!r} (known: {', '.join(bot_names())})")
+        raise bad_request(f'unknown seat {kind[:30]!r}: use "human", "open" or "bot:NAME"')
+
+    async def join(self, table: Table, invite: str | None) -> dict[str, Any]:
+        """Take a seat: the one an invite code was made for, or else the first open seat of a
+        listed table. The seat gets a fresh token (the code, or any old token, stops working)."""
+        async with table.lock:
+            for _attempt in range(WRITE_ATTEMPTS):
+                if table.ended is not None:
+                    raise self.host.served.gone(table)
+                if table.is_over:
+                    raise forbidden("the game is over")
+                if invite is not None:
+                    digest = hash_token(invite)
+                    matches = [
+                        s for s, c in table.invites.items() if hmac.compare_digest(c, digest)
+                    ]
+                    if not matches:
+                        raise forbidden("this invite is not valid (each invite works once)")
+                    seat = matches[0]
+                    if table.invite_expired(seat):
+                        raise forbidden("this invite expired")
+                else:
+                    free = table.open_seats()
+                    if not table.listed or not free:
+                        raise forbidden("this game has no open seat")
+                    seat = free[0]
+                token = new_token()
+                claimed = {**table.claimed, seat: True}
+                status = "open" if any(not c for c in claimed.values()) else "running"
+                try:
+                    updated = await self.host.db(
+                        self.host.storage.claim_seat,
+                        table.id,
+                        seat,
+                        hash_token(token),
+                        table.version,
+                        status,
+                        None if invite is None else hash_token(invite),
+                    )
+                except Conflict:
+                    await self.host.served.reload(table)
+                    continue
+                except DATABASE_ERRORS as exc:
+                    log.error("game %s: %s", table.id, exc)
+                    raise unavailable(exc, "the seat could not be stored") from None
+                table.tokens[seat] = hash_token(token)
+                table.claimed[seat] = True
+                table.invites.pop(seat, None)
+                table.invite_expires.pop(seat, None)
+                self.host.lobby_cache.clear()
+                self.host.changed(table, None, updated)
+                return {"id": table.id, "seat": seat, "token": token}
+        raise ApiError(503, "the game keeps changing; try again")
+
+    def authorize(self, table: Table, token: str | None) -> tuple[int | None, bool]:
+        """(seat, hot-seat screen?) for ``token``: no token is a spectator, a wrong one is 403.
+        Nothing changes: seats are claimed when the game is created or joined, not here."""
+        if not token:
+            return None, False
+        if table.is_table_token(token):
+            return None, True
+        seat = table.seat_of(token)
+        if seat is None:
+            raise forbidden("that token belongs to no seat of this game")
+        return seat, False
