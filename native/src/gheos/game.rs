@@ -10,8 +10,9 @@ use super::geometry::{self, cell_name, NO_CELL, START_CELL};
 use super::notation::{
     self as ids, decode, illegal, parse_cell, parse_edge, Decoded, Host, Refusal,
 };
-use super::random::{Fast, PyRandom};
 use super::tiles::{TileSet, NO_TEMPLE, START_TILE, TILE_COUNT};
+use crate::pyrandom::PyRandom;
+use crate::splitmix::SplitMix64;
 
 pub const MIN_PLAYERS: usize = 2;
 pub const MAX_PLAYERS: usize = 4;
@@ -1916,7 +1917,7 @@ impl Game {
 
     /// Plays uniformly random legal actions to the end; returns how many.
     pub fn random_playout(&mut self, seed: u64) -> u64 {
-        let mut rng = Fast::new(seed);
+        let mut rng = SplitMix64::new(seed);
         let mut legal = Vec::with_capacity(256);
         let mut log = Log::new(false);
         let mut actions = 0;

@@ -1164,7 +1164,7 @@ impl GheosState {
     /// `sample_hidden(seat, rng)` for an `rng` whose shuffles sort first (the AI's
     /// `CanonicalRandom(seed)`), without Python: CPython's generator seeded by `seed`.
     fn sample_hidden_seeded(&self, py: Python<'_>, seat: i64, seed: u64) -> PyResult<GheosState> {
-        let mut rng = super::random::PyRandom::from_u64(seed);
+        let mut rng = crate::pyrandom::PyRandom::from_u64(seed);
         self.sample_with(py, Some(seat), &mut |items| {
             items.sort_unstable();
             rng.shuffle(items);

@@ -7,13 +7,13 @@ use pyo3::prelude::*;
 
 use super::knowledge::{self, Reading, VALUES as GHEOS_VALUES};
 use super::py::GheosState;
-use super::random::Fast;
 use super::search_game::{Judge, Judged};
 use crate::search::py::{
     checked_forest, checked_value, model_is_set, run_detached, search_detached, tree_worlds,
     PyParams, PySearchResult,
 };
 use crate::search::Forest;
+use crate::splitmix::SplitMix64;
 
 /// The evaluation's estimated final score per seat (`Reading.values()`).
 #[pyfunction]
@@ -137,7 +137,7 @@ fn gheos_ai_policy(
         value,
         settle,
         handing,
-        &mut Fast::new(seed),
+        &mut SplitMix64::new(seed),
     ))
 }
 

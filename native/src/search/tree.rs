@@ -2,7 +2,8 @@
 
 use std::time::Instant;
 
-use super::{PyRandom, SearchGame, SearchRng};
+use super::{PyRandom, SearchGame};
+use crate::splitmix::SplitMix64;
 
 /// The search's settings (`cradle.ai.ismcts.IsmctsParams`), with the game's defaults for
 /// `playout` and `batch` already resolved by the caller.
@@ -371,7 +372,7 @@ pub struct Tree<G: SearchGame> {
     root: G,
     seat: usize,
     params: Params,
-    rng: SearchRng,
+    rng: SplitMix64,
     nodes: Vec<Node>,
     /// The root's visits (every other node's are on the edge that leads to it).
     root_visits: u64,
@@ -419,7 +420,7 @@ impl<G: SearchGame> Tree<G> {
             root: root.clone(),
             seat,
             params,
-            rng: SearchRng::new(seed),
+            rng: SplitMix64::new(seed),
             nodes: vec![Node::new()],
             root_visits: 0,
             only: only.map(<[u32]>::to_vec),
@@ -628,7 +629,7 @@ impl<G: SearchGame> Tree<G> {
         let world = self
             .root
             .deal(self.seat, &mut PyRandom::from_u64(self.pass_seed));
-        let paired = SearchRng::new(self.pass_seed ^ PAIRED);
+        let paired = SplitMix64::new(self.pass_seed ^ PAIRED);
         let main = std::mem::replace(&mut self.rng, paired);
         self.walk(world);
         self.rng = main;
@@ -1139,7 +1140,7 @@ mod tests {
             fn unsettled(&mut self) -> bool {
                 false
             }
-            fn policy(&mut self, _rng: &mut SearchRng) -> u32 {
+            fn policy(&mut self, _rng: &mut SplitMix64) -> u32 {
                 $policy
             }
             fn heuristic_rewards(&mut self) -> [f64; 4] {
@@ -1248,7 +1249,7 @@ mod tests {
         fn unsettled(&mut self) -> bool {
             !self.moves.is_multiple_of(2)
         }
-        fn policy(&mut self, _rng: &mut SearchRng) -> u32 {
+        fn policy(&mut self, _rng: &mut SplitMix64) -> u32 {
             1
         }
         fn heuristic_rewards(&mut self) -> [f64; 4] {
@@ -1670,7 +1671,7 @@ mod tests {
         fn unsettled(&mut self) -> bool {
             false
         }
-        fn policy(&mut self, _rng: &mut SearchRng) -> u32 {
+        fn policy(&mut self, _rng: &mut SplitMix64) -> u32 {
             1
         }
         fn heuristic_rewards(&mut self) -> [f64; 4] {

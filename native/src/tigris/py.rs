@@ -18,11 +18,12 @@ use super::actions::{
 use super::analysis::BoardKey;
 use super::board::{cell_name, parse_cell, Side, CELLS};
 use super::events::{Event, NoEvents};
-use super::playout::{fresh_game, Rng};
+use super::playout::fresh_game;
 use super::position::Position;
 use super::pyanalysis;
 use super::state::{Key, List, Moves, Options, Pending, PendingKind, State};
 use crate::pyrandom::PyRandom;
+use crate::splitmix::SplitMix64;
 
 static ILLEGAL: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static POSITION_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -1102,7 +1103,7 @@ impl PyTigrisState {
     fn random_playout(&mut self, py: Python<'_>, seed: u64) -> u64 {
         self.changed();
         let state = &mut self.s;
-        py.detach(|| state.random_playout(&mut Rng::new(seed)))
+        py.detach(|| state.random_playout(&mut SplitMix64::new(seed)))
     }
 
     /// An independent copy.
@@ -1536,7 +1537,7 @@ fn tigris_random_game(
         None => Options::default(),
     };
     Ok(py.detach(|| {
-        let mut rng = Rng::new(seed);
+        let mut rng = SplitMix64::new(seed);
         fresh_game(players, options, &mut rng).random_playout(&mut rng)
     }))
 }
