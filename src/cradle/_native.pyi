@@ -10,13 +10,13 @@ import numpy.typing as npt
 
 from cradle.core.contract import JSON
 from cradle.gheos.analysis import Area, Civilization, PlacedTile, Player
-from cradle.gheos.state import GheosEvent, GheosResult
-from cradle.gheos.state import Options as _GheosOptions
+from cradle.gheos.types import GheosEvent, GheosResult
+from cradle.gheos.types import Options as _GheosOptions
+from cradle.tigris.actions import Action as _TigrisAction
 from cradle.tigris.analysis import Content, Dynasty, Geometry, Region
 from cradle.tigris.decisions import Decision
-from cradle.tigris.rules import Action as _TigrisAction
-from cradle.tigris.rules import Options as _TigrisOptions
-from cradle.tigris.rules import TigrisEvent, TigrisResult
+from cradle.tigris.types import Options as _TigrisOptions
+from cradle.tigris.types import TigrisEvent, TigrisResult
 
 __version__: str
 
@@ -27,10 +27,6 @@ class TigrisState:
     cradle.tigris.TigrisState (docs/contract.md) plus the fast paths of docs/engines.md."""
 
     __hash__: None  # type: ignore[assignment]
-    @staticmethod
-    def _new_game(
-        players: list[str], options: _TigrisOptions | dict[str, Any], bag: list[int], active: int
-    ) -> TigrisState: ...
     @staticmethod
     def _new_seeded(
         players: list[str], options: _TigrisOptions | dict[str, Any], seed: int
@@ -174,12 +170,12 @@ def tigris_ai_worlds(
     belief: list[list[float]] | None = None,
 ) -> list[TigrisState]: ...
 
-# -- Gheos (native/src/gheos/py.rs; wired in by cradle.gheos.native) -------------------------
+# -- Gheos (native/src/gheos/py.rs; wired in by cradle.gheos.engine) -------------------------
 
 GHEOS_ACTION_COUNT: int
 
 class GheosTiles:
-    """A checked tile set handed to the native engine (cradle.gheos.native.native_tiles)."""
+    """A checked tile set handed to the native engine (cradle.gheos.engine.native_tiles)."""
 
     def __init__(
         self,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from cradle import gheos
-from cradle.gheos.state import COLOURS, EPOCH_TILES
 from cradle.gheos.tiles import TILE_COUNT
+from cradle.gheos.types import COLOURS, EPOCH_TILES
 
 # A state of either engine (the tests go through the contract only).
 GheosState = Any

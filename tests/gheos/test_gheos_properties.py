@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cradle import gheos
-from cradle.gheos.state import COLOURS, FOLLOWERS_PER_COLOUR
 from cradle.gheos.tiles import TILE_COUNT
+from cradle.gheos.types import COLOURS, FOLLOWERS_PER_COLOUR
 from tests.gheos.conftest import engines
 from tests.gheos.gheos_helpers import GheosState
 

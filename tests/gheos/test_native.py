@@ -150,7 +150,7 @@ def test_pythons_own_text_rules(engine: str) -> None:
 
 
 def test_bad_pickles_are_refused() -> None:
-    from cradle.gheos.native import restore
+    from cradle.gheos.engine import restore
 
     state = gheos.new_game(2, 1, engine="native")
     _, (tileset, options, names, data) = state.__reduce__()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from cradle.tigris.board import BOARDS, NEIGHBOURS, components, parse_cell
-from cradle.tigris.rules import COLORS, HAND_SIZE, ROLES, TILE_TOTALS
+from cradle.tigris.types import COLORS, HAND_SIZE, ROLES, TILE_TOTALS
 
 
 def _cells(board: dict[str, str], keep: Any) -> int:

@@ -198,6 +198,6 @@ def test_actions_are_a_named_type_that_apply_takes() -> None:
 
 
 def action_id(action: tigris.Action) -> int:
-    from cradle.tigris.rules import ACTION_IDS
+    from cradle.tigris.actions import ACTION_IDS
 
     return ACTION_IDS[action]

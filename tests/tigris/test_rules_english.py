@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cradle import tigris
 from cradle.tigris import Action, TigrisState
-from cradle.tigris.rules import COMMIT
+from cradle.tigris.actions import COMMIT
 
 from .helpers import leader, make_state
 

@@ -257,7 +257,7 @@ impl Game {
         }
     }
 
-    /// A new game dealt as `cradle.gheos.position.new_game` deals it with `random.Random`
+    /// A new game dealt as `cradle.gheos.engine.new_game` deals it with `random.Random`
     /// seeded by an int whose absolute value is `key` (32-bit words, least significant first).
     pub fn deal(tiles: Arc<TileSet>, names: Vec<String>, key: &[u32]) -> Game {
         let mut game = Game::empty(tiles, names);

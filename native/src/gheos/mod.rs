@@ -11,10 +11,12 @@
 //! - [`observation`]: a seat's observation tensor (the research environments');
 //! - [`parts`]: a state as plain parts (positions read by the reference, pickling);
 //! - [`search_game`]: the engine and its knowledge as the native search's `SearchGame`;
+//! - [`convert`]: Gheos values as Python objects and back (the PyO3 conversions);
 //! - [`py`]: the Python bindings (`cradle._native.GheosState`, `GheosTiles`);
 //! - [`pysearch`]: the native ISMCTS on Gheos and the knowledge's test hooks for Python.
 
 pub mod board;
+pub mod convert;
 pub mod events;
 pub mod game;
 pub mod geometry;
