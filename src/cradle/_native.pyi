@@ -28,11 +28,11 @@ class TigrisState:
 
     __hash__: None  # type: ignore[assignment]
     @staticmethod
-    def _new_seeded(
+    def deal(
         players: list[str], options: _TigrisOptions | dict[str, Any], seed: int
     ) -> TigrisState: ...
     @classmethod
-    def _from_position(cls, position: dict[str, Any]) -> TigrisState: ...
+    def from_checked_position(cls, position: dict[str, Any]) -> TigrisState: ...
     @property
     def players(self) -> tuple[str, ...]: ...
     @property
@@ -198,31 +198,8 @@ class GheosState:
         tiles: GheosTiles, tileset: Any, options: Any, names: list[str], key: list[int]
     ) -> GheosState: ...
     @staticmethod
-    def from_parts(
-        tiles: GheosTiles,
-        tileset: Any,
-        options: Any,
-        names: list[str],
-        active: int,
-        phase: str,
-        board: list[tuple[int, int, int]],
-        hands: list[list[int]],
-        stack: list[int],
-        removed: list[int],
-        civs: list[tuple[int, int]],
-        held: list[list[int]],
-        supply: list[int],
-        points: list[int],
-        tokens: list[int],
-        epochs: int,
-        conflict: tuple[
-            int,
-            list[tuple[int, int]],
-            list[int],
-            list[tuple[int, list[int], bool]],
-            list[tuple[list[int], list[int]]] | None,
-        ]
-        | None,
+    def from_checked_position(
+        tiles: GheosTiles, tileset: Any, options: Any, position: dict[str, Any]
     ) -> GheosState: ...
     @staticmethod
     def from_bytes(

@@ -11,9 +11,10 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyType};
 
 use super::board::{node, NONE};
 use super::events::{Event, Standing, COLOURS};
-use super::game::{Game, EPOCH, EPOCH_TILES};
+use super::game::{Game, Phase, EPOCH, EPOCH_TILES, FOLLOWERS};
 use super::geometry::{self, cell_name};
 use super::notation::{self, ascii_words, Host, Int, Plain, Refusal};
+use super::parts::{ConflictParts, Parts};
 use super::tiles::{Region, Tile, TileSet, NO_TEMPLE, SYMBOLS};
 use crate::text::py_repr;
 
@@ -23,6 +24,7 @@ pub(super) static ILLEGAL_ACTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 pub(super) static OPTIONS_TO_DICT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 pub(super) static HIDDEN_NAMES: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 pub(super) static RESTORE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static POSITION_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 pub(super) fn illegal_action(py: Python<'_>, text: &str) -> PyErr {
     match ILLEGAL_ACTION.import(py, "cradle.gheos.types", "IllegalAction") {
@@ -734,4 +736,188 @@ pub(super) fn summary_dict<'py>(py: Python<'py>, game: &Game) -> PyResult<Bound<
     d.set_item(intern!(py, "end_epoch"), game.end_epoch())?;
     d.set_item(intern!(py, "is_over"), game.is_over())?;
     Ok(d)
+}
+
+/// A `PositionError` (`cradle.core.positions`) with `reason`.
+pub(super) fn position_error(py: Python<'_>, reason: String) -> PyErr {
+    match POSITION_ERROR.import(py, "cradle.core.positions", "PositionError") {
+        Ok(class) => PyErr::from_type(class.clone(), reason),
+        Err(err) => err,
+    }
+}
+
+/// A position dict as `to_position()` writes it (the reference reader has checked it:
+/// `cradle.gheos.engine.from_position`) as the players' names and the engine's parts; errors
+/// say which part the native reader could not take.
+pub(super) fn read_position(
+    py: Python<'_>,
+    tiles: &TileSet,
+    d: &Bound<'_, PyDict>,
+) -> PyResult<(Vec<String>, Parts)> {
+    let bad = |what: String| position_error(py, format!("native position reader: {what}"));
+    let item = |key: &str| -> PyResult<Bound<'_, PyAny>> {
+        d.get_item(key)?
+            .ok_or_else(|| bad(format!("{key:?} is missing")))
+    };
+    let text = |value: &Bound<'_, PyAny>| -> PyResult<String> { value.extract() };
+    let cell = |name: &str| -> PyResult<u16> {
+        notation::parse_cell(name, &Plain).map_err(|r| bad(r.text().to_string()))
+    };
+    let tile = |name: &str| -> PyResult<u8> {
+        name.strip_prefix('t')
+            .and_then(|n| n.parse::<u8>().ok())
+            .filter(|&n| usize::from(n) < tiles.tiles.len())
+            .ok_or_else(|| bad(format!("{name:?} is not a tile")))
+    };
+    let colour = |value: &Bound<'_, PyAny>| -> PyResult<u8> {
+        let name = text(value)?;
+        COLOURS
+            .iter()
+            .position(|c| *c == name)
+            .map(|c| c as u8)
+            .ok_or_else(|| bad(format!("{name:?} is not a colour")))
+    };
+    let colours = |value: &Bound<'_, PyAny>| -> PyResult<Vec<u8>> {
+        value.try_iter()?.map(|c| colour(&c?)).collect()
+    };
+    let names: Vec<String> = item("players")?.extract()?;
+    let per_player = |key: &str| -> PyResult<Vec<Bound<'_, PyAny>>> {
+        let table = item(key)?;
+        names.iter().map(|name| table.get_item(name)).collect()
+    };
+    let mut board = Vec::new();
+    for (name, value) in item("board")?.cast::<PyDict>()?.iter() {
+        let at = cell(&text(&name)?)?;
+        let value = text(&value)?;
+        let (number, rotation) = value
+            .split_once(' ')
+            .ok_or_else(|| bad(format!("{value:?} is not a tile and its rotation")))?;
+        let rotation = rotation
+            .strip_prefix('r')
+            .and_then(|r| r.parse::<u8>().ok())
+            .filter(|&r| r < 3)
+            .ok_or_else(|| bad(format!("{value:?} is not a tile and its rotation")))?;
+        board.push((at, tile(number)?, rotation));
+    }
+    // A region or an area is named by the cell and an edge of its first region: the
+    // reference numbers that region `cell * 3 + k`.
+    let region = |name: &str| -> PyResult<u16> {
+        let (at, edge) = name
+            .split_once(':')
+            .ok_or_else(|| bad(format!("{name:?} is not a region")))?;
+        let at = cell(at)?;
+        let edge = notation::parse_edge(at, edge, &Plain).map_err(|r| bad(r.text().to_string()))?;
+        let &(_, number, rotation) = board
+            .iter()
+            .find(|(c, _, _)| *c == at)
+            .ok_or_else(|| bad(format!("no tile holds {name:?}")))?;
+        let k =
+            tiles.tiles[usize::from(number)].edge_region[usize::from(rotation)][usize::from(edge)];
+        Ok(at * 3 + u16::from(k))
+    };
+    let hands = per_player("hands")?
+        .iter()
+        .map(|hand| {
+            hand.try_iter()?
+                .map(|name| tile(&text(&name?)?))
+                .collect::<PyResult<Vec<u8>>>()
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let mut stack = Vec::new();
+    for name in item("stack")?.try_iter()? {
+        let name = text(&name?)?;
+        stack.push(if name == "epoch" { EPOCH } else { tile(&name)? });
+    }
+    stack.reverse(); // the engine draws from the end
+    let removed = item("removed")?
+        .try_iter()?
+        .map(|name| tile(&text(&name?)?))
+        .collect::<PyResult<Vec<u8>>>()?;
+    let mut civs = Vec::new();
+    for (name, at) in item("civilizations")?.cast::<PyDict>()?.iter() {
+        civs.push((colour(&name)?, region(&text(&at)?)?));
+    }
+    let mut held = Vec::new();
+    for row in per_player("followers")? {
+        let mut counts = [0u8; 6];
+        for (name, n) in row.cast::<PyDict>()?.iter() {
+            counts[usize::from(colour(&name)?)] = n.extract()?;
+        }
+        held.push(counts);
+    }
+    let mut supply = [FOLLOWERS; 6];
+    for counts in &held {
+        for (left, n) in supply.iter_mut().zip(counts) {
+            *left = left.saturating_sub(*n);
+        }
+    }
+    let pending = item("pending")?;
+    let conflict = if pending.is_none() {
+        None
+    } else {
+        let mut swords = Vec::new();
+        for (name, n) in pending.get_item("swords")?.cast::<PyDict>()?.iter() {
+            swords.push((colour(&name)?, n.extract()?));
+        }
+        let mut migrations = Vec::new();
+        for entry in pending.get_item("migrations")?.try_iter()? {
+            let entry = entry?;
+            let options = entry
+                .get_item("options")?
+                .try_iter()?
+                .map(|name| region(&text(&name?)?))
+                .collect::<PyResult<Vec<u16>>>()?;
+            migrations.push((
+                colour(&entry.get_item("civ")?)?,
+                options,
+                entry.get_item("split")?.extract()?,
+            ));
+        }
+        let wars = pending.get_item("wars")?;
+        let wars = if wars.is_none() {
+            None
+        } else {
+            Some(
+                wars.try_iter()?
+                    .map(|war| {
+                        let war = war?;
+                        Ok((
+                            colours(&war.get_item("civs")?)?,
+                            colours(&war.get_item("options")?)?,
+                        ))
+                    })
+                    .collect::<PyResult<Vec<_>>>()?,
+            )
+        };
+        Some(ConflictParts {
+            cell: cell(&text(&pending.get_item("cell")?)?)?,
+            swords,
+            moved: colours(&pending.get_item("moved")?)?,
+            migrations,
+            wars,
+        })
+    };
+    let phase = text(&item("phase")?)?;
+    let parts = Parts {
+        active: item("active")?.extract()?,
+        phase: Phase::from_name(&phase).ok_or_else(|| bad(format!("no phase {phase:?}")))?,
+        board,
+        hands,
+        stack,
+        removed,
+        civs,
+        held,
+        supply,
+        points: per_player("points")?
+            .iter()
+            .map(|p| p.extract())
+            .collect::<PyResult<Vec<i64>>>()?,
+        tokens: per_player("tokens")?
+            .iter()
+            .map(|t| t.extract())
+            .collect::<PyResult<Vec<u8>>>()?,
+        epochs: item("epochs")?.extract()?,
+        conflict,
+    };
+    Ok((names, parts))
 }

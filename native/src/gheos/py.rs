@@ -11,13 +11,13 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 
 use super::convert::{
     action_id_of, cached, check_names, events, from_hidden, hidden_number, illegal_action, name,
-    position_dict, refusal, standings, summary_dict, t, tile_set, view_dict, words, PyHost,
-    TileRow, HIDDEN_NAMES, RESTORE,
+    position_dict, position_error, read_position, refusal, standings, summary_dict, t, tile_set,
+    view_dict, words, PyHost, TileRow, HIDDEN_NAMES, RESTORE,
 };
 use super::events::Log;
-use super::game::{Game, Phase};
+use super::game::Game;
 use super::notation;
-use super::parts::{ConflictParts, Parts};
+use super::parts::Parts;
 use super::pyanalysis;
 use super::tiles::TileSet;
 
@@ -128,14 +128,6 @@ impl GheosState {
     }
 }
 
-type ConflictTuple = (
-    u16,
-    Vec<(u8, u16)>,
-    Vec<u8>,
-    Vec<(u8, Vec<u16>, bool)>,
-    Option<Vec<(Vec<u8>, Vec<u8>)>>,
-);
-
 #[pymethods]
 impl GheosState {
     /// A new game dealt as the reference deals it with `random.Random(seed)` for an int
@@ -154,58 +146,20 @@ impl GheosState {
         GheosState::make(py, game, tiles, tileset, options)
     }
 
-    /// A state from the parts of a state the reference made (`cradle.gheos.engine`): board
-    /// (cell, tile, rotation), hands as lists, the stack (next drawn last, -1 for an epoch
-    /// tile), removed tiles, civilizations (colour, region as `cell * 3 + k`) in dict order,
-    /// followers, supply, points, tokens, epochs drawn, and the pending conflict.
+    /// The state of a position as `to_position()` writes it, read here (the reference reader,
+    /// `cradle.gheos.engine.from_position`, has checked it: no rule checks here).
     #[staticmethod]
-    #[allow(clippy::too_many_arguments)]
-    fn from_parts(
+    fn from_checked_position(
         py: Python<'_>,
         tiles: Py<GheosTiles>,
         tileset: Py<PyAny>,
         options: Py<PyAny>,
-        names: Vec<String>,
-        active: u8,
-        phase: &str,
-        board: Vec<(u16, u8, u8)>,
-        hands: Vec<Vec<u8>>,
-        stack: Vec<i64>,
-        removed: Vec<u8>,
-        civs: Vec<(u8, u16)>,
-        held: Vec<[u8; 6]>,
-        supply: [u8; 6],
-        points: Vec<i64>,
-        tokens: Vec<u8>,
-        epochs: u8,
-        conflict: Option<ConflictTuple>,
+        position: &Bound<'_, PyDict>,
     ) -> PyResult<Self> {
+        let (names, parts) = read_position(py, &tiles.get().set, position)?;
         check_names(&names)?;
-        let phase = Phase::from_name(phase)
-            .ok_or_else(|| PyValueError::new_err(format!("no phase {phase:?}")))?;
-        let parts = Parts {
-            active,
-            phase,
-            board,
-            hands,
-            stack: stack.into_iter().map(from_hidden).collect(),
-            removed,
-            civs,
-            held,
-            supply,
-            points,
-            tokens,
-            epochs,
-            conflict: conflict.map(|(cell, swords, moved, migrations, wars)| ConflictParts {
-                cell,
-                swords,
-                moved,
-                migrations,
-                wars,
-            }),
-        };
         let game = Game::from_parts(tiles.get().set.clone(), names, &parts)
-            .map_err(PyValueError::new_err)?;
+            .map_err(|reason| position_error(py, format!("native position reader: {reason}")))?;
         GheosState::make(py, game, tiles, tileset, options)
     }
 

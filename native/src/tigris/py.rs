@@ -160,7 +160,7 @@ impl PyTigrisState {
     /// A new game dealt as `random.Random(seed)` deals it (`seed` an absolute integer seed),
     /// for dynasties in seat order and options.
     #[staticmethod]
-    fn _new_seeded(
+    fn deal(
         players: Vec<String>,
         options: &Bound<'_, PyAny>,
         seed: u128,
@@ -176,10 +176,10 @@ impl PyTigrisState {
         Ok(PyTigrisState::wrap(State::deal(&seats, options, seed)))
     }
 
-    /// The state of a position dict written by `to_position()` (or accepted by the reference
-    /// reader, which `cradle.tigris.from_position` runs first): no rule checks here.
+    /// The state of a position as `to_position()` writes it, read here (the reference reader,
+    /// `cradle.tigris.engine.from_position`, has checked it: no rule checks here).
     #[classmethod]
-    fn _from_position(
+    fn from_checked_position(
         _cls: &Bound<'_, PyType>,
         py: Python<'_>,
         position: &Bound<'_, PyDict>,
@@ -461,7 +461,9 @@ impl PyTigrisState {
         slf: &Bound<'py, Self>,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>,))> {
-        let restore = slf.get_type().getattr(intern!(py, "_from_position"))?;
+        let restore = slf
+            .get_type()
+            .getattr(intern!(py, "from_checked_position"))?;
         Ok((restore, (slf.borrow().to_position(py)?,)))
     }
 

@@ -7,7 +7,7 @@ the same rules with the same notation, ids, events, positions, views and refusal
 (docs/engines.md). The reference stays the one reader of what comes from outside: tile-set
 files are read and checked by :mod:`cradle.gheos.tiles` and handed over as ``GheosTiles``;
 positions are read and checked here (same ``PositionError`` reasons, same seeded shuffles), and
-the state made is copied over. A new
+the native engine reads the checked position (as ``to_position()`` writes it) itself. A new
 game with an int seed is dealt natively (CPython's Mersenne Twister, reproduced, and checked
 against :mod:`random` once per process); any other seed is dealt by the reference.
 """
@@ -25,6 +25,7 @@ from cradle.core.positions import bounded_int as _int
 from cradle.core.positions import expect as _expect
 from cradle.gheos.areas import compute_areas
 from cradle.gheos.geometry import CELL_NAME, NEIGHBOURS, START_CELL, parse_cell, parse_edge
+from cradle.gheos.position import to_position
 from cradle.gheos.state import GheosState
 from cradle.gheos.tiles import START_TILE, SYMBOLS, TILE_COUNT, TileSet, load_tiles
 from cradle.gheos.types import (
@@ -164,40 +165,9 @@ def from_position(
 
 
 def native_copy(state: GheosState) -> NativeState:
-    """The native copy of a reference state (hands and stack in the same order)."""
-    conflict = state.conflict
-    pending = None
-    if conflict is not None:
-        pending = (
-            conflict.cell,
-            sorted(conflict.swords.items()),
-            list(conflict.moved),
-            [
-                (colour, [state.area_list[a].regions[0] for a in options], split)
-                for colour, options, split in conflict.migrations
-            ],
-            None
-            if conflict.wars is None
-            else [(list(fighters), list(leaders)) for fighters, leaders in conflict.wars],
-        )
-    copy: NativeState = engines.extension().GheosState.from_parts(
-        native_tiles(state.tileset),
-        state.tileset,
-        state.options,
-        list(state.names),
-        state.active,
-        state.phase,
-        [(cell, number, rotation) for cell, (number, rotation) in state.board.items()],
-        [list(hand) for hand in state.hands],
-        list(state.stack),
-        list(state.removed),
-        list(state.civs.items()),
-        [list(row) for row in state.held],
-        list(state.supply),
-        list(state.points),
-        list(state.tokens),
-        state.epochs,
-        pending,
+    """The native state of a reference state: its position, read by the native engine."""
+    copy: NativeState = engines.extension().GheosState.from_checked_position(
+        native_tiles(state.tileset), state.tileset, state.options, to_position(state)
     )
     return copy
 

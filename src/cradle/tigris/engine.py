@@ -71,9 +71,7 @@ def new_game(
         return _deal(names, opts, seed)
     if isinstance(seed, int) and abs(seed) < 2**128:
         # the native engine draws as random.Random(seed) does for integer seeds
-        state: NativeTigrisState = native.extension().TigrisState._new_seeded(
-            list(names), opts, abs(seed)
-        )
+        state: NativeTigrisState = native.extension().TigrisState.deal(list(names), opts, abs(seed))
         return state
     return native_copy(_deal(names, opts, seed))
 
@@ -132,7 +130,7 @@ def from_position(
 
 def native_copy(s: TigrisState) -> NativeTigrisState:
     """The native state of a reference state: its position, read by the native engine."""
-    state: NativeTigrisState = native.extension().TigrisState._from_position(to_position(s))
+    state: NativeTigrisState = native.extension().TigrisState.from_checked_position(to_position(s))
     return state
 
 
