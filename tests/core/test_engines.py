@@ -94,3 +94,11 @@ def test_the_native_readers_refuse_what_they_cannot_take_with_a_position_error()
         native.extension().GheosState.from_checked_position(
             tiles, state.tileset, state.options, broken
         )
+
+
+@needs_native
+def test_the_native_states_name_each_thing_once() -> None:
+    """No aliases: the contract's names (and the documented num_players), not ``n`` too."""
+    state = tigris.new_game(2, 1, engine="native")
+    assert state.num_players == len(state.players) == 2
+    assert not hasattr(state, "n")

@@ -217,11 +217,6 @@ impl PyTigrisState {
         self.s.n
     }
 
-    #[getter]
-    fn n(&self) -> usize {
-        self.s.n
-    }
-
     /// The seat whose turn it is (`to_move` differs while another seat decides).
     #[getter]
     fn active(&self) -> usize {
