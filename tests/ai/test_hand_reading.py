@@ -19,7 +19,7 @@ from cradle.ai.hand_reading import (
 from cradle.ai.ismcts import IsmctsParams, knowledge_of
 from cradle.ai.review import deal
 from cradle.gheos import GheosGame, as_gheos
-from tests.ai.test_timing import SEED, played_out, record, record_file
+from tests.helpers.ladder import SEED, played_out, record, record_file
 
 
 def test_the_filter_weighs_each_tile_by_both_ways_into_the_hand() -> None:

@@ -169,8 +169,7 @@ def test_the_gheos_value_report_rebuilds_value_2_from_the_recorded_features() ->
     from cradle import gheos
     from cradle.ai.gheos_knowledge import Reading
     from cradle.ai.training import gheos_values, scores
-
-    from .helpers import random_position
+    from tests.helpers.ai import random_position
 
     checked = 0
     for seed in range(40):

@@ -16,8 +16,7 @@ from cradle.ai.colour_balance import measure
 from cradle.ai.ismcts import IsmctsParams, knowledge_of
 from cradle.ai.levels import make_bot_spec
 from cradle.ai.tigris_knowledge import Board, TigrisKnowledge
-
-from .test_knowledge import START, revolt_position
+from tests.helpers.ai import START, revolt_position
 
 OLD, NEW = TigrisKnowledge(), TigrisKnowledge(value=2)
 

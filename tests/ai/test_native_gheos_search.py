@@ -12,8 +12,7 @@ from cradle import gheos
 from cradle.ai.gheos_knowledge import GheosKnowledge
 from cradle.ai.ismcts import IsmctsBot, IsmctsParams, native_search_for, parallel_search, search
 from cradle.ai.search import Budget, CanonicalRandom, knowledge_for, next_world
-
-from .helpers import decision_positions, one_iteration_is_the_reference
+from tests.helpers.ai import decision_positions, one_iteration_is_the_reference
 
 _native = pytest.importorskip("cradle._native")
 

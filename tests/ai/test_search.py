@@ -16,8 +16,7 @@ from cradle.ai.search import (
     sample_world,
 )
 from cradle.core.results import rank_rewards
-
-from .helpers import random_position
+from tests.helpers.ai import random_position
 
 
 def test_budget_needs_a_limit_and_sane_values() -> None:
@@ -191,8 +190,7 @@ def test_a_playout_with_steps_leaves_only_a_turns_first_move_to_chance() -> None
 @pytest.mark.parametrize("game", ["gheos", "tigris"])
 def test_the_native_search_honours_a_balanced_playout(game: str) -> None:
     from cradle.ai.ismcts import IsmctsParams, search
-
-    from .helpers import decision_positions
+    from tests.helpers.ai import decision_positions
 
     state = decision_positions(game, 2, seed=4, count=3)[-1]
     budget = Budget(iterations=150)

@@ -8,8 +8,7 @@ import pytest
 
 from cradle.ai.tigris_knowledge import FITTED_WEIGHTS, Board
 from cradle.ai.training import fit, game_examples
-
-from .helpers import random_position
+from tests.helpers.ai import random_position
 
 np = pytest.importorskip("numpy")
 

@@ -17,7 +17,7 @@ from cradle import gheos, tigris
 from cradle.core import native
 from cradle.core.positions import PositionError
 from cradle.gheos.engine import native_tiles
-from tests.gheos.gheos_helpers import position
+from tests.helpers.gheos import position
 
 NATIVE_SOURCES = Path(__file__).resolve().parents[2] / "native" / "src"
 needs_native = pytest.mark.skipif(not native.available(), reason="the native engine is not built")

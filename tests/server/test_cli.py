@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.conftest import GAMES
-from tests.server.servers import free_port
+from tests.helpers.server import GAMES, free_port
 
 CRADLE = [sys.executable, "-c", "from cradle.cli.main import main; main()"]
 

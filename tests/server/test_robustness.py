@@ -21,9 +21,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from cradle.server.app import create_app
-from tests.server.conftest import GAMES, auth, create
-from tests.server.servers import PlayServer
-from tests.server.test_recovery import wait_for
+from tests.helpers.server import GAMES, PlayServer, auth, create, wait_for
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 

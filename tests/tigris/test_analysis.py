@@ -11,8 +11,7 @@ import pytest
 from cradle import gheos, tigris
 from cradle.tigris import Revolt, TigrisState
 from cradle.tigris.analysis import CATASTROPHE, DOWN, LEADER, TILE, WONDER
-
-from .helpers import leader, make_position, make_state
+from tests.helpers.tigris import leader, make_position, make_state
 
 
 def states(seed: int, players: int, options: tigris.Options, every: int) -> Iterator[TigrisState]:

@@ -6,8 +6,7 @@ from __future__ import annotations
 from cradle import tigris
 from cradle.tigris import Action, TigrisState
 from cradle.tigris.actions import COMMIT
-
-from .helpers import leader, make_state
+from tests.helpers.tigris import leader, make_state
 
 
 def revolt(board: dict[str, str]) -> TigrisState:

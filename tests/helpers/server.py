@@ -7,7 +7,14 @@ free loopback port; it is stopped and removed at the end.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
+
+import asyncio
 import glob
+import importlib
 import json
 import os
 import shutil
@@ -16,13 +23,19 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from cradle.ai import make_bot
+from cradle.core.record import GameRecord
+from cradle.games import game_names
+from cradle.server.hub import bot_seed
 
 
 def free_port() -> int:
@@ -137,3 +150,100 @@ def postgres_server() -> Iterator[str]:
             timeout=60,
         )
         shutil.rmtree(root, ignore_errors=True)
+
+
+def playable_games() -> list[str]:
+    """The games whose engine is importable (both, once both packages are complete)."""
+    names = []
+    for name in game_names():
+        try:
+            module = importlib.import_module(f"cradle.{name}")
+        except ImportError:
+            continue
+        if hasattr(module, "new_game"):
+            names.append(name)
+    return names
+
+
+GAMES = playable_games()
+
+
+T = TypeVar("T")
+
+
+def create(client: TestClient, game: str = "tigris", **body: Any) -> dict[str, Any]:
+    body.setdefault("players", 2)
+    body.setdefault("seats", ["human"] * body["players"])
+    answer = client.post("/api/games", json={"game": game, **body})
+    assert answer.status_code == 200, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def run_async(factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """``asyncio.run`` in a thread of its own: the test process's main thread may already run
+    a loop (Playwright's sync API keeps one going for the browser tests)."""
+    found: list[T] = []
+    failed: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            found.append(asyncio.run(factory()))
+        except BaseException as exc:
+            failed.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+    return found[0]
+
+
+def auth(token: str | None) -> dict[str, str]:
+    """The header that carries a seat's token (tokens never go in URLs)."""
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+@contextmanager
+def watch(client: TestClient, game_id: str, token: str | None = None) -> Iterator[Any]:
+    """A WebSocket to the game that has sent its first message (the token, or none)."""
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        ws.send_json({"token": token} if token else {})
+        yield ws
+
+
+def token_of(created: dict[str, Any], seat: int) -> str:
+    for entry in created["seats"]:
+        if entry["seat"] == seat:
+            token: str = entry["token"]
+            return token
+    raise KeyError(seat)
+
+
+def wait_for(predicate: Any, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        time.sleep(0.05)
+
+
+def check_bots_played_as_if_never_stopped(record: GameRecord, seats: list[str]) -> None:
+    """Every bot move is the one that bot makes at that point: nothing was lost or redone."""
+    from cradle.games import get_game
+
+    module = get_game(record.game)
+    state = module.new_game(
+        len(record.players),
+        record.seed,
+        module.options_from_dict(record.options),
+        dynasties=record.players,
+    )
+    for ply, action in enumerate(record.actions):
+        seat = state.to_move
+        kind = seats[seat]
+        if kind.startswith("bot:"):
+            bot = make_bot(kind[4:], bot_seed(record.seed, ply, seat))
+            assert bot.choose(state.clone(), seat) == action, f"ply {ply}"
+        state.apply(action)
