@@ -1,6 +1,7 @@
 # Quick start: `make play` and `make test` create .venv and install what each needs themselves:
 # `make play` only what playing needs (the server, maturin for the native engines); `make test`
-# every test tool too, and Debian's Chromium and PostgreSQL for the browser and server tests.
+# every test tool too, Debian's Chromium and PostgreSQL for the browser and server tests, and
+# Debian's TypeScript compiler for the web client's type check.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
@@ -18,9 +19,10 @@ NATIVE := src/cradle/_native$(EXT_SUFFIX)
 NATIVE_SOURCES := native/Cargo.toml native/Cargo.lock native/pyproject.toml $(shell find native/src -name '*.rs' 2>/dev/null)
 CARGO := $(shell command -v cargo 2>/dev/null)
 
-# Debian packages the play server's tests need (a real PostgreSQL, a browser for Playwright);
-# apt-get runs only when one is missing, as root or through sudo. `make play` needs neither.
-SYSTEM_PACKAGES := chromium postgresql
+# Debian packages the play server's tests need (a real PostgreSQL, a browser for Playwright) and
+# the web client's type check (tsc, run by node); apt-get runs only when one is missing, as root
+# or through sudo. `make play` needs none of them.
+SYSTEM_PACKAGES := chromium postgresql nodejs node-typescript
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 system-packages:
@@ -33,6 +35,7 @@ system-packages:
 
 # Everything `make test` needs (a superset of what playing needs).
 $(STAMP): pyproject.toml
+	@echo "installing the test tools into $(VENV) (several minutes the first time)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[$(TEST_EXTRAS)]'
@@ -42,15 +45,16 @@ $(STAMP): pyproject.toml
 $(PLAY_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ]; then :; else \
-		echo "$(BIN)/python -m pip install --quiet -e '.[$(PLAY_EXTRAS)]'"; \
+		echo "installing what playing needs into $(VENV) (a minute or two the first time)"; \
 		$(BIN)/python -m pip install --quiet --upgrade pip && \
 		$(BIN)/python -m pip install --quiet -e '.[$(PLAY_EXTRAS)]'; \
 	fi
 	touch $(PLAY_STAMP)
 
 $(NATIVE): $(NATIVE_SOURCES) | $(PLAY_STAMP)
+	@echo "building the native engines (Rust, optimised): 3-6 minutes on 2 cores the first time, seconds after a small change"
 	rm -rf native/target/wheels native/target/wheel
-	$(BIN)/maturin build --release --locked --quiet -m native/Cargo.toml -i $(BIN)/python -o native/target/wheels
+	$(BIN)/maturin build --release --locked -m native/Cargo.toml -i $(BIN)/python -o native/target/wheels
 	$(BIN)/python -m zipfile -e native/target/wheels/*.whl native/target/wheel
 	# Replaced by a rename: a process that has the old module loaded keeps its file intact.
 	cp native/target/wheel/_native/_native*$(EXT_SUFFIX) $@.tmp
@@ -72,10 +76,13 @@ rust-test:
 play: $(PLAY_STAMP) native-optional
 	$(BIN)/cradle serve
 
-lint: $(STAMP)
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+# The web client (src/cradle/web, plain ES modules with JSDoc types) is type-checked by tsc
+# against tsconfig.json: checkJs, strict, nothing emitted.
+lint: $(STAMP) system-packages
+	$(BIN)/ruff check src tests lab
+	$(BIN)/ruff format --check src tests lab
 	$(BIN)/lint-imports --no-cache
+	tsc --project tsconfig.json
 	cargo fmt --manifest-path native/Cargo.toml --check
 	cargo clippy --quiet --locked --manifest-path native/Cargo.toml --all-targets -- -D warnings
 
@@ -101,21 +108,23 @@ test-long: $(STAMP) native system-packages
 	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) -m long
 
 # Beside test-long (hours, not in CI): hard against expert-rules, greedy, pimc and OpenSpiel's
-# ISMCTSBot (4x the iterations) in 2- and 4-player Tigris and Gheos; ratings and head-to-head
-# intervals go into docs/ai.md. Resumable: results/ladder/ladder.jsonl is re-read.
+# ISMCTSBot (4x the iterations) in 2- and 4-player Tigris and Gheos (lab/ladder.py); ratings
+# and head-to-head intervals go to results/ladder/ladder.json and ladder.md. Resumable:
+# results/ladder/ladder.jsonl is re-read.
 LADDER_ITERATIONS ?= 500
 LADDER_ROUNDS ?= 2
 ladder: $(STAMP) native
-	$(BIN)/python -m cradle.ai.ladder --iterations $(LADDER_ITERATIONS) --rounds $(LADDER_ROUNDS) \
-		--workers $(JOBS) --out results/ladder --docs docs/ai.md
+	$(BIN)/python -m lab ladder --iterations $(LADDER_ITERATIONS) --rounds $(LADDER_ROUNDS) \
+		--workers $(JOBS) --out results/ladder
 
-# The learned evaluations (docs/ai.md, "The learned evaluation"): native self-play games of
-# each game, a pairwise logistic fit, the model files src/cradle/ai/models/<game>-v<N>.json.
+# The learned evaluations (docs/ai.md, "The learned evaluation"; lab/training.py): native
+# self-play games of each game, a pairwise logistic fit, the model files
+# src/cradle/ai/models/<game>-v<N>.json.
 MODEL_GAMES_TIGRIS ?= 700
 MODEL_GAMES_GHEOS ?= 2400
 models: $(STAMP) native
-	$(BIN)/python -m cradle.ai.training --game tigris --games $(MODEL_GAMES_TIGRIS) --workers $(JOBS)
-	$(BIN)/python -m cradle.ai.training --game gheos --games $(MODEL_GAMES_GHEOS) --workers $(JOBS)
+	$(BIN)/python -m lab training --game tigris --games $(MODEL_GAMES_TIGRIS) --workers $(JOBS)
+	$(BIN)/python -m lab training --game gheos --games $(MODEL_GAMES_GHEOS) --workers $(JOBS)
 
 # Mutation testing of the rules (docs/testing.md), not in CI: mutmut mutates the two Python
 # reference engines' state.py ([tool.mutmut] in pyproject.toml) and runs the fast rules tests

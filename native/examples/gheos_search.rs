@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use _native::gheos::events::Log;
 use _native::gheos::game::Game;
-use _native::gheos::knowledge::{BATCH, PLAYOUT, ROLLOUT};
+use _native::gheos::knowledge::{Value, BATCH, PLAYOUT, ROLLOUT};
 use _native::gheos::search_game::{Judge, Judged};
 use _native::gheos::tiles::TileSet;
 use _native::search::{search, Budget, Params};
@@ -40,7 +40,7 @@ fn main() {
         rollout: ROLLOUT,
         playout: PLAYOUT,
         batch: BATCH,
-        urgent: 1,
+        urgent: true,
         ..Params::default()
     };
     let (mut iterations, mut spent) = (0u64, 0.0);
@@ -60,9 +60,8 @@ fn main() {
         let seat = usize::from(state.active);
         let world = Judged {
             game: state,
-            judge: Judge::Hand(4),
+            judge: Judge::Hand(Value::UsableTokens),
             settle: true,
-            handing: false,
         };
         let (count, _) = search(&world, seat, budget, params, &[number as u64 + 1], None);
         spent += start.elapsed().as_secs_f64();

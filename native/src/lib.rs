@@ -6,6 +6,7 @@
 
 pub mod gheos;
 pub mod pyrandom;
+pub mod pysearch;
 pub mod search;
 pub mod splitmix;
 pub mod text;
@@ -21,6 +22,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     tigris::pysearch::register(m)?;
     gheos::py::register(m)?;
     gheos::pysearch::register(m)?;
+    pysearch::register(m)?;
     vector::register(m)?;
     Ok(())
 }

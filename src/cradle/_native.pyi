@@ -3,7 +3,7 @@
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -89,56 +89,55 @@ def tigris_random_game(
     players: int, seed: int, options: _TigrisOptions | dict[str, Any] | None = None
 ) -> int: ...
 
-# -- the native search and its Tigris knowledge (native/src/tigris/pysearch.rs) --------------
+# -- the native search (native/src/pysearch.rs) and its Tigris knowledge -----------------------
 
-# The search's settings (cradle.ai.ismcts.NativeSettings): (exploration, widening, alpha,
-# prior_weight, mix), (rollout, playout, batch, halving, balance, urgent, keys, steps, odds,
-# stop).
-_Settings = tuple[
-    tuple[float, float, float, float, float],
-    tuple[int, int, int, int, int, int, int, int, int, int],
-]
+class _SearchSettings(Protocol):
+    """The search's settings, read by name (cradle.ai.search.native.NativeSettings)."""
+
+    @property
+    def exploration(self) -> float: ...
+    @property
+    def widening(self) -> float: ...
+    @property
+    def alpha(self) -> float: ...
+    @property
+    def prior_weight(self) -> float: ...
+    @property
+    def rollout(self) -> int: ...
+    @property
+    def playout(self) -> int: ...
+    @property
+    def batch(self) -> int: ...
+    @property
+    def urgent(self) -> bool: ...
+    @property
+    def stop(self) -> bool: ...
+
+class _Judging(Protocol):
+    """A game knowledge's settings, read by name (cradle.ai.knowledge.tigris.TigrisSettings,
+    and Gheos' with ``settle``)."""
+
+    @property
+    def value(self) -> int: ...
+    @property
+    def learned(self) -> bool: ...
+
 _SearchResult = tuple[int, list[tuple[int, int, float]]]
 
-class TigrisTrees:
-    """A Tigris search's trees, kept from a decision to the seat's next one."""
-
-    def run(
-        self, iterations: int | None, seconds: float | None, floor: int | None = None
-    ) -> _SearchResult: ...
-    def advance(
-        self, state: TigrisState, id: int, belief: list[list[float]] | None = None
-    ) -> bool: ...
-    def visits(self) -> int: ...
-
-def tigris_trees(
-    state: TigrisState,
-    seat: int,
-    params: _Settings,
-    seeds: list[int],
-    only: list[int] | None = None,
-    fitted: bool = False,
-    belief: list[list[float]] | None = None,
-    value: int = 1,
-    learned: bool = False,
-) -> TigrisTrees: ...
-def tigris_search(
-    state: TigrisState,
+def search(
+    state: TigrisState | GheosState,
     seat: int,
     iterations: int | None,
     seconds: float | None,
-    params: _Settings,
+    settings: _SearchSettings,
+    knowledge: _Judging,
     seeds: list[int],
-    only: list[int] | None,
-    fitted: bool,
+    only: list[int] | None = None,
     floor: int | None = None,
     belief: list[list[float]] | None = None,
-    value: int = 1,
-    learned: bool = False,
-) -> tuple[int, list[tuple[int, int, float]]]: ...
+) -> _SearchResult: ...
 def tigris_ai_rewards(
     state: TigrisState,
-    fitted: bool,
     belief: list[list[float]] | None = None,
     value: int = 1,
     learned: bool = False,
@@ -254,42 +253,8 @@ class GheosState:
     def with_hidden(self, hands: Sequence[Iterable[str]], pile: Sequence[str]) -> GheosState: ...
     def order_pile(self, front: Sequence[str]) -> None: ...
 
-# -- the native search and its Gheos knowledge (native/src/gheos/pysearch.rs) ----------------
+# -- the Gheos knowledge of the native search (native/src/gheos/pysearch.rs) ------------------
 
-class GheosTrees:
-    """A Gheos search's trees, kept from a decision to the seat's next one."""
-
-    def run(
-        self, iterations: int | None, seconds: float | None, floor: int | None = None
-    ) -> _SearchResult: ...
-    def advance(self, state: GheosState, id: int) -> bool: ...
-    def visits(self) -> int: ...
-
-def gheos_trees(
-    state: GheosState,
-    seat: int,
-    params: _Settings,
-    seeds: list[int],
-    only: list[int] | None = None,
-    learned: bool = False,
-    value: int = 1,
-    settle: bool = False,
-    handing: bool = False,
-) -> GheosTrees: ...
-def gheos_search(
-    state: GheosState,
-    seat: int,
-    iterations: int | None,
-    seconds: float | None,
-    params: _Settings,
-    seeds: list[int],
-    only: list[int] | None,
-    floor: int | None = None,
-    learned: bool = False,
-    value: int = 1,
-    settle: bool = False,
-    handing: bool = False,
-) -> tuple[int, list[tuple[int, int, float]]]: ...
 def gheos_ai_values(state: GheosState, value: int = 1) -> list[float]: ...
 def gheos_ai_temperature(state: GheosState, value: int = 1) -> float: ...
 def gheos_ai_rewards(state: GheosState, learned: bool = False, value: int = 1) -> list[float]: ...
@@ -299,14 +264,10 @@ def gheos_ai_priors(
 ) -> list[float]: ...
 def gheos_ai_unsettled(state: GheosState) -> bool: ...
 def gheos_ai_policy_scores(
-    state: GheosState, value: int = 1, settle: bool = False, handing: bool = False
+    state: GheosState, value: int = 1, settle: bool = False
 ) -> tuple[str, list[float]]: ...
-def gheos_ai_policy(
-    state: GheosState, seed: int, value: int = 1, settle: bool = False, handing: bool = False
-) -> int: ...
-def gheos_ai_playout_rule(
-    state: GheosState, value: int = 1, handing: bool = False
-) -> bool | None: ...
+def gheos_ai_policy(state: GheosState, seed: int, value: int = 1, settle: bool = False) -> int: ...
+def gheos_ai_playout_rule(state: GheosState, value: int = 1) -> bool | None: ...
 def gheos_ai_worlds(
     state: GheosState, observer: int, seed: int, count: int
 ) -> list[GheosState]: ...

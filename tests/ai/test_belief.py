@@ -1,4 +1,4 @@
-"""The belief over the Tigris hands (cradle.ai.belief): what public actions say about a hand,
+"""The belief over the Tigris hands (cradle.ai.knowledge.belief): what public actions say about a hand,
 the worlds dealt by it (exact tile counts, a function of the seat's information, the history
 and the seed), the knowledge reading it, and the drivers that feed it to the bots."""
 
@@ -10,11 +10,13 @@ from typing import Any
 import pytest
 
 from cradle import tigris
-from cradle.ai.belief import HandBelief, believed_world, replayed, unseen_shares
 from cradle.ai.bots import register_bot, tell
-from cradle.ai.ismcts import IsmctsBot, IsmctsParams
-from cradle.ai.search import Budget
-from cradle.ai.tigris_knowledge import RED, UNSEEN_SHARE, Board, Shares
+from cradle.ai.knowledge.belief import HandBelief, replayed, unseen_shares
+from cradle.ai.knowledge.tigris import RED, UNSEEN_SHARE, Board, Shares
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.ismcts import IsmctsBot
+from cradle.ai.search.params import IsmctsParams
+from cradle.ai.search.worlds import believed_world
 from cradle.core.contract import GameState
 from tests.helpers.ai import decision_positions, decisions_differ, revolt_position
 
@@ -244,13 +246,3 @@ def test_tell_reaches_each_listening_bot_once() -> None:
     tell([bot, bot, plain, object()], state, action)
     assert bot.belief.observed == 1
     assert plain.belief.observed == 0  # belief=0: the uniform belief, nothing to read
-
-
-def test_the_calibration_measures_both_beliefs_on_every_hand() -> None:
-    from cradle.ai.belief import calibration
-
-    found = calibration(["random", "random"], games=1, seed=3)
-    assert found["hands"] > 50
-    assert all(x > 0 for x in found["belief"] + found["uniform"])
-    with pytest.raises(ValueError, match="two bot specs"):
-        calibration(["random"], games=1, seed=3)

@@ -7,9 +7,10 @@ import pytest
 
 from cradle.ai.bots import Bot
 from cradle.ai.expert_rules import ExpertRulesBot
-from cradle.ai.ismcts import IsmctsBot, IsmctsParams
-from cradle.ai.pimc import PimcBot
-from cradle.ai.search import Budget
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.ismcts import IsmctsBot
+from cradle.ai.search.params import IsmctsParams
+from cradle.ai.search.pimc import PimcBot
 from cradle.core.contract import GameState
 from tests.helpers.ai import BotMaker, decision_positions, decisions_differ
 

@@ -6,7 +6,7 @@ import pytest
 
 from cradle import tigris
 from cradle.ai.hints import hints
-from cradle.ai.search import Budget
+from cradle.ai.search.budget import Budget
 from tests.helpers.ai import decision_positions, revolt_position
 
 
@@ -55,8 +55,10 @@ def test_hints_search_with_the_bots_own_evaluation(game: str, players: int) -> N
     Gheos value 4 with settled priors), not the knowledge's first evaluation."""
     import random
 
-    from cradle.ai.ismcts import IsmctsParams, knowledge_of, search
-    from cradle.ai.search import knowledge_for, sample_world
+    from cradle.ai.knowledge.params import knowledge_for
+    from cradle.ai.search.ismcts import search
+    from cradle.ai.search.params import IsmctsParams, knowledge_of
+    from cradle.ai.search.worlds import sample_world
 
     state = decision_positions(game, players, seed=4, count=4)[-1]
     budget = Budget(iterations=120)

@@ -4,15 +4,17 @@ PIMC bot's bookkeeping."""
 from __future__ import annotations
 
 import random
-import zlib
 
 import pytest
 
 from cradle import tigris
-from cradle.ai.gheos_knowledge import GheosKnowledge
-from cradle.ai.ismcts import Ismcts, IsmctsBot, IsmctsParams, search
-from cradle.ai.pimc import PimcBot
-from cradle.ai.search import Budget, knowledge_for
+from cradle.ai.knowledge.gheos import GheosKnowledge, GheosSettings
+from cradle.ai.knowledge.params import knowledge_for
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.ismcts import Ismcts, IsmctsBot, search
+from cradle.ai.search.native import NativeSettings
+from cradle.ai.search.params import IsmctsParams
+from cradle.ai.search.pimc import PimcBot
 from cradle.core import native
 from cradle.core.contract import GameState
 from tests.helpers.ai import decision_positions, random_position, revolt_position
@@ -34,42 +36,6 @@ def test_root_visits_add_up_to_the_iterations(game: str, players: int) -> None:
     assert [r.reward for r in robust] == sorted((r.reward for r in robust), reverse=True)
     rest = [row.visits for row in result.actions[len(robust) :]]
     assert rest == sorted(rest, reverse=True)
-
-
-@pytest.mark.parametrize("game", ["tigris", "gheos"])
-@pytest.mark.parametrize("native", [1, 0])
-def test_sequential_halving_shares_the_root_in_rounds(game: str, native: int) -> None:
-    # 8 actions, 64 iterations, 3 rounds of a third each, a round ending after a whole pass:
-    # 8 × 3 visits (24 >= 64/3), then 4 × 5 (44 >= 128/3), then the last 2 share the 20 left.
-    state = next(
-        s for s in decision_positions(game, 2, seed=5, count=40) if len(s.legal_actions()) > 20
-    )
-    params = IsmctsParams(halving=8, native=native)
-    result = search(state, state.to_move, Budget(iterations=64), params, seed=3)
-    assert sorted((row.visits for row in result.actions), reverse=True) == [
-        18,
-        18,
-        8,
-        8,
-        3,
-        3,
-        3,
-        3,
-    ]
-    last = [row for row in result.actions if row.visits == 18]
-    assert result.best == max(last, key=lambda row: row.reward).action  # the better mean
-    # The 8 are the best by prior (their order among equals is random).
-    priors = knowledge_for(game).priors(state, state.legal_actions())
-    eighth = sorted(priors, reverse=True)[7]
-    by_action = dict(zip(state.legal_actions(), priors, strict=True))
-    assert all(by_action[row.action] >= eighth - 1e-5 for row in result.actions)
-
-
-def test_halving_needs_two_actions_or_none() -> None:
-    with pytest.raises(ValueError, match="halving"):
-        IsmctsParams(halving=1)
-    assert IsmctsParams(halving=16, robust=1.0).choice_robust == 0.75
-    assert IsmctsParams(robust=1.0).choice_robust == 1.0
 
 
 def test_progressive_widening_keeps_the_root_narrow() -> None:
@@ -158,37 +124,6 @@ def test_ismcts_beats_random() -> None:
         assert winner == "ismcts@30"
 
 
-def test_sequential_halving_tries_the_actions_left_on_the_same_worlds() -> None:
-    from cradle.ai.gheos_knowledge import GheosKnowledge
-
-    class StackReader(GheosKnowledge):
-        """Rewards from the bottom of the hidden stack alone (no tile of it is drawn in a
-        few turns): the same after every move in one world."""
-
-        def rewards(self, world: GameState) -> list[float]:
-            bottom = world.to_position()["stack"][-3:]
-            x = zlib.crc32(" ".join(bottom).encode()) % 1000 / 1000
-            return [1 - x, x] if seat == 0 else [x, 1 - x]
-
-    state = next(
-        s for s in decision_positions("gheos", 2, seed=5, count=40) if len(s.legal_actions()) > 20
-    )
-    seat = state.to_move
-    params = IsmctsParams(halving=8, playout=0, native=0)
-    tree = Ismcts(state, seat, StackReader(), params, random.Random(3))
-    tree.run(Budget(iterations=64))
-    children = list(tree.root.children.values())
-    assert sorted(c.n for c in children) == [3, 3, 3, 3, 8, 8, 18, 18]
-    for a in children:
-        for b in children:
-            if a.n == b.n:
-                assert a.w == b.w, (a.action, b.action)
-    # Without halving every iteration draws its own world.
-    tree = Ismcts(state, seat, StackReader(), IsmctsParams(playout=0, native=0), random.Random(3))
-    tree.run(Budget(iterations=64))
-    assert len({c.w / c.n for c in tree.root.children.values() if c.n}) > 1
-
-
 def conflict_position(engine: str) -> GameState:
     """A two-player Gheos tile decision with at least three actions that start a conflict."""
     from cradle import gheos
@@ -220,24 +155,21 @@ def test_urgent_actions_are_in_every_batch_below_the_root(engine: str) -> None:
     plain = Ismcts(state, 0, knowledge_for("gheos"), IsmctsParams(urgent=0), random.Random(2))
     drawn = plain.draw_batch(state, legal, 4)
     assert len(drawn) == 4 and not set(urgent) <= set(drawn)  # at random, by this seed
-    besides = Ismcts(state, 0, knowledge_for("gheos"), IsmctsParams(urgent=2), random.Random(2))
-    drawn = besides.draw_batch(state, legal, 4)
-    assert drawn[: len(urgent)] == urgent and len(drawn) == len(urgent) + 4  # a batch besides
-    with pytest.raises(ValueError, match="urgent is 0, 1 or 2"):
-        IsmctsParams(urgent=3)
+    with pytest.raises(ValueError, match="urgent is 0 or 1"):
+        IsmctsParams(urgent=2)
     with pytest.raises(ValueError, match="settle is 0 or 1"):
         IsmctsParams(settle=2)
-    with pytest.raises(ValueError, match="keys is 0, 1 or 2"):
-        IsmctsParams(keys=3)
     with pytest.raises(ValueError, match="settle is a setting of the Gheos priors"):
         search(tigris.new_game(2, 1), 0, Budget(iterations=5), IsmctsParams(settle=1))
     if engine == "native":
         # The setting reaches the native search: the root's conflict moves get other priors.
         from cradle import _native
 
-        settings = ((0.4, 1.5, 0.5, 0.3, 0.0), (0, 8, 16, 0, 0, 1, 0, 0, 0, 0))
+        settings = NativeSettings(0.4, 1.5, 0.5, 0.3, 0, 8, 16, True, False)
         runs = [
-            _native.gheos_search(state, state.to_move, 300, None, settings, [1], None, settle=s)
+            _native.search(
+                state, state.to_move, 300, None, settings, GheosSettings(settle=s), [1], None
+            )
             for s in (False, True, True)
         ]
         assert runs[1] == runs[2] != runs[0]
@@ -251,82 +183,9 @@ def test_urgent_actions_are_in_every_batch_below_the_root(engine: str) -> None:
         assert bot.choose(state, state.to_move) in legal
 
 
-def test_the_tree_names_actions_by_id_or_by_text() -> None:
-    from cradle.ai.search import game_of
-
-    def tree(state: GameState, keys: int) -> Ismcts:
-        params = IsmctsParams(keys=keys, native=0)
-        knowledge = knowledge_for(game_of(state))
-        searched = Ismcts(state, state.to_move, knowledge, params, random.Random(5))
-        searched.run(Budget(iterations=120))
-        return searched
-
-    def below(searched: Ismcts) -> list[object]:
-        return [k for child in searched.root.children.values() for k in child.children]
-
-    # Gheos: an id names a hand slot, so by id an opponent's tiles share the slot's node.
-    state = decision_positions("gheos", 2, seed=3, count=2)[-1]
-    by_id, by_text = tree(state, 0), tree(state, 1)
-    assert below(by_id) and all(isinstance(k, int) for k in below(by_id))
-    assert below(by_text) and all(isinstance(k, str) for k in below(by_text))
-    for searched in (by_id, by_text):  # the result names the actions in text either way
-        assert {r.action for r in searched.result(0.0).actions} <= set(state.legal_actions())
-    assert by_id.stats() != by_text.stats()
-    # Tigris' ids and texts name the same actions: the same tree, draw for draw.
-    state = decision_positions("tigris", 2, seed=3, count=2)[-1]
-    assert tree(state, 0).stats() == tree(state, 1).stats()
-
-
-@pytest.mark.parametrize("engine", ["python", "native"])
-def test_keys_2_name_an_urgent_action_apart_from_the_same_id_elsewhere(engine: str) -> None:
-    from cradle import gheos
-    from cradle.ai.ismcts import action_of
-
-    if engine == "native" and not native.available():
-        pytest.skip("the native engine is not built")
-    state = conflict_position(engine)
-    ids, actions = state.legal_action_ids(), state.legal_actions()
-    urgent = set(gheos.as_gheos(state).conflict_actions())
-    params = IsmctsParams(keys=2, native=0)
-    tree = Ismcts(state, state.to_move, knowledge_for("gheos"), params, random.Random(5))
-    keys = tree.keys_of(state, actions)
-    # The urgent actions are ~id, the others their ids: one action, two names.
-    assert keys == [~i if a in urgent else i for i, a in zip(ids, actions, strict=True)]
-    assert [action_of(k) for k in keys] == ids
-    tree.run(Budget(iterations=150))
-    assert {r.action for r in tree.result(0.0).actions} <= set(actions)
-    # The native search takes the setting too.
-    result = search(state, state.to_move, Budget(iterations=150), IsmctsParams(keys=2), 5)
-    assert result.iterations == 150
-    assert {r.action for r in result.actions} <= set(actions)
-
-
-def test_odds_weigh_a_mean_by_its_log_odds_in_both_searches() -> None:
-    from cradle.ai.ismcts import ODDS_EDGE, log_odds
-
-    assert log_odds(0.5) == 0.0
-    assert log_odds(0.51) == pytest.approx(0.01, abs=1e-4)  # the mean's own slope at 1/2
-    assert log_odds(0.02) - log_odds(0.01) > 0.17  # apart where a game looks lost
-    assert log_odds(0.0) == log_odds(ODDS_EDGE)
-    assert log_odds(1.0) == pytest.approx(-log_odds(0.0))
-    with pytest.raises(ValueError, match="odds is 0 or 1"):
-        IsmctsParams(odds=2)
-    state = decision_positions("gheos", 2, seed=3, count=2)[-1]
-    legal = set(state.legal_actions())
-    for engine in (0, 1):
-        iterations = 150 if engine == 0 else 600
-        runs = [
-            search(state, state.to_move, Budget(iterations=iterations), params, 5)
-            for params in (IsmctsParams(native=engine), IsmctsParams(odds=1, native=engine))
-        ]
-        assert all({r.action for r in run.actions} <= legal for run in runs)
-        assert [(r.action, r.visits) for r in runs[0].actions] != [
-            (r.action, r.visits) for r in runs[1].actions
-        ]
-
-
 def test_the_leaf_rollout_is_the_games_own_unless_the_settings_name_one() -> None:
-    from cradle.ai.ismcts import native_settings, rollout_of
+    from cradle.ai.search.native import native_settings
+    from cradle.ai.search.params import rollout_of
 
     gheos_knowledge = knowledge_for("gheos")
     assert rollout_of(IsmctsParams(), gheos_knowledge) == 4  # hard's Gheos setting
@@ -334,7 +193,7 @@ def test_the_leaf_rollout_is_the_games_own_unless_the_settings_name_one() -> Non
     assert rollout_of(IsmctsParams(rollout=0), gheos_knowledge) == 0
     assert rollout_of(IsmctsParams(rollout=7), knowledge_for("tigris")) == 7
     # The native search gets the resolved number, as the reference tree uses it.
-    assert native_settings(IsmctsParams(), gheos_knowledge, trees=1)[1][0] == 4
+    assert native_settings(IsmctsParams(), gheos_knowledge, trees=1).rollout == 4
     state = random_position("gheos", 2, seed=4, steps=12)
     tree = Ismcts(state, state.to_move, gheos_knowledge, IsmctsParams(), random.Random(1))
     assert tree.rollout == 4
@@ -345,7 +204,7 @@ def test_the_leaf_rollout_is_the_games_own_unless_the_settings_name_one() -> Non
 
 
 def test_a_batch_in_the_settings_overrides_the_knowledges() -> None:
-    from cradle.ai.ismcts import batch_of
+    from cradle.ai.search.params import batch_of
 
     gheos_knowledge = knowledge_for("gheos")
     assert batch_of(IsmctsParams(), gheos_knowledge) == 16  # the knowledge's own

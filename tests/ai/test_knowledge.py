@@ -7,8 +7,8 @@ import random
 import pytest
 
 from cradle import gheos, tigris
-from cradle.ai.gheos_knowledge import FOLLOWER_GROWTH, TOKEN_GROWTH, GheosKnowledge, Reading
-from cradle.ai.tigris_knowledge import Board, TigrisKnowledge, binomial_cdf
+from cradle.ai.knowledge.gheos import GheosKnowledge, Reading
+from cradle.ai.knowledge.tigris import Board, TigrisKnowledge, binomial_cdf
 from tests.helpers.ai import random_position, revolt_position
 
 
@@ -120,48 +120,6 @@ def test_gheos_keeps_tokens_early_and_plays_them_late() -> None:
     assert reading.token_worth() < 1.0
 
 
-def test_gheos_value_2_weighs_the_growth_to_come_and_doubts_early_leads() -> None:
-    state = random_position("gheos", 2, seed=4, steps=30)
-    old, new = Reading(gheos.as_gheos(state)), Reading(gheos.as_gheos(state), 2)
-    for reading in (old, new):
-        reading.remaining = 0.5
-    for seat in range(2):
-        # Value 2 adds, per token kept, TOKEN_GROWTH × remaining points (less its smaller
-        # share of today's cup score) and, per follower, FOLLOWER_GROWTH × remaining.
-        cups = sum(n * new.civ[c][0] * new.survival(c) for c, n in new.held[seat].items())
-        expected = (
-            old.seat_value(seat)
-            + new.tokens[seat] * cups * (new.token_worth() - old.token_worth())
-            + 0.5 * (TOKEN_GROWTH * new.tokens[seat] + FOLLOWER_GROWTH * new.followers[seat])
-        )
-        assert new.seat_value(seat) == pytest.approx(expected)
-    # Early a lead is worth little (a wide temperature); late value 2 is as sure as value 1.
-    assert new.temperature() > 3 * old.temperature()
-    new.remaining = 0.0
-    assert new.temperature() == 3.0
-    # The learned features read value 1 whatever the reading's version.
-    world = gheos.as_gheos(state)
-    assert Reading(world, 2).features(0) == Reading(world).features(0)
-    with pytest.raises(ValueError, match="value is 1 to 6"):
-        GheosKnowledge(value=7)
-
-
-def test_gheos_value_2_keeps_a_token_while_the_cups_are_still_to_grow() -> None:
-    state = random_position("gheos", 2, seed=4, steps=30)
-    reading = Reading(gheos.as_gheos(state), 2)
-    seat = next(s for s in range(2) if reading.cup_score(s) > 0)
-    reading.tokens[seat], reading.epochs_left = 3, 5
-    knowledge = GheosKnowledge(value=2)
-    reading.remaining = 5 / 6
-    assert knowledge._token_choice(reading, seat) == "pass"  # 33 points of growth a token
-    reading.remaining = 0.0
-    assert knowledge._token_choice(reading, seat) == "token"  # nothing left to grow
-    # Value 1 plays it as soon as its multiple of today's cups falls below one.
-    old = Reading(gheos.as_gheos(state))
-    old.tokens[seat], old.epochs_left, old.remaining = 3, 5, 0.3
-    assert GheosKnowledge()._token_choice(old, seat) == "token"
-
-
 def test_gheos_policy_and_priors_give_legal_actions() -> None:
     knowledge = GheosKnowledge()
     rng = random.Random(2)
@@ -188,8 +146,8 @@ def test_tigris_policy_plays_legal_actions_through_a_whole_game() -> None:
 
 
 def test_the_gheos_search_judges_by_value_4_with_settled_priors_unless_told() -> None:
-    from cradle.ai.gheos_knowledge import GheosKnowledge
-    from cradle.ai.ismcts import IsmctsParams, knowledge_of
+    from cradle.ai.knowledge.gheos import GheosKnowledge
+    from cradle.ai.search.params import IsmctsParams, knowledge_of
 
     state = gheos.new_game(2, 5)
     default = knowledge_of(state, IsmctsParams())
@@ -197,8 +155,8 @@ def test_the_gheos_search_judges_by_value_4_with_settled_priors_unless_told() ->
     unsettled = knowledge_of(state, IsmctsParams(settle=0))
     assert isinstance(unsettled, GheosKnowledge) and unsettled.value == 4
     assert not unsettled.settle
-    plain = knowledge_of(state, IsmctsParams(value=3, settle=0))
-    assert isinstance(plain, GheosKnowledge) and plain.value == 3 and not plain.settle
+    plain = knowledge_of(state, IsmctsParams(value=1, settle=0))
+    assert isinstance(plain, GheosKnowledge) and plain.value == 1 and not plain.settle
     # Tigris' priors have no such setting: its default leaves it off, naming it is an error.
     opening = tigris.new_game(2, 5)
     assert not hasattr(knowledge_of(opening, IsmctsParams()), "settle")
@@ -206,17 +164,20 @@ def test_the_gheos_search_judges_by_value_4_with_settled_priors_unless_told() ->
     with pytest.raises(ValueError, match="settle is a setting of the Gheos priors"):
         knowledge_of(opening, IsmctsParams(settle=1))
     assert knowledge_of(state, IsmctsParams(value=1)).value == 1  # type: ignore[attr-defined]
-    assert knowledge_of(state, IsmctsParams(value=2)).value == 2  # type: ignore[attr-defined]
     assert knowledge_of(opening, IsmctsParams()).value == 2  # type: ignore[attr-defined]
-    assert knowledge_of(state, IsmctsParams(value=3)).value == 3  # type: ignore[attr-defined]
     assert knowledge_of(state, IsmctsParams(value=4)).value == 4  # type: ignore[attr-defined]
-    assert knowledge_of(state, IsmctsParams(value=5)).value == 5  # type: ignore[attr-defined]
-    assert knowledge_of(state, IsmctsParams(value=6)).value == 6  # type: ignore[attr-defined]
-    with pytest.raises(ValueError, match="value is 1 to 6"):
+    with pytest.raises(ValueError, match=r"value is 1 or 2 \(Tigris\), 1 or 4 \(Gheos\), not 7"):
         IsmctsParams(value=7)
-    for version in (3, 4, 5, 6):
-        with pytest.raises(ValueError, match=f"value {version} is a Gheos evaluation"):
-            knowledge_of(tigris.new_game(2, 5), IsmctsParams(value=version))
+    # The evaluations their sequential tests rejected are gone, each with its reason.
+    for version, why in ((3, "value 4 with settle"), (5, "played no better"), (6, "H0")):
+        with pytest.raises(ValueError, match=why):
+            IsmctsParams(value=version)
+    with pytest.raises(ValueError, match="Gheos value 2 was removed"):
+        knowledge_of(state, IsmctsParams(value=2))
+    with pytest.raises(ValueError, match="value=1 or value=2, not 4"):
+        knowledge_of(opening, IsmctsParams(value=4))
+    with pytest.raises(ValueError, match="value=1 or value=4, not 2"):
+        GheosKnowledge(value=2)
 
 
 def last_token_position(engine: str, mover_ahead: bool) -> gheos.GheosState:
@@ -241,7 +202,7 @@ def last_token_position(engine: str, mover_ahead: bool) -> gheos.GheosState:
 def test_gheos_plays_the_last_token_when_it_wins_and_keeps_it_when_it_loses(engine: str) -> None:
     from cradle import _native
 
-    for value in (1, 2):
+    for value in (1, 4):
         knowledge = GheosKnowledge(value=value)
         ahead = last_token_position(engine, mover_ahead=True)
         behind = last_token_position(engine, mover_ahead=False)
@@ -264,135 +225,30 @@ def test_gheos_plays_the_last_token_when_it_wins_and_keeps_it_when_it_loses(engi
         for tokens in ({mover: 2, other: 0}, {mover: 2, other: 1}):
             earlier = gheos.from_position({**data, "tokens": tokens}, engine=engine)
             assert knowledge.ending_token(earlier) is None
-            assert knowledge.handing_token(earlier) is None
             assert knowledge.playout_rule(earlier) is None
 
 
-def handing_position(engine: str, lead: int) -> gheos.GheosState:
-    """A two-player token decision in the last epoch (the next epoch tile ends the game) where
-    each seat holds one token and the mover's scores 9 now: playing it hands the other seat
-    the control of the end. The mover leads by ``lead`` points."""
-    data = last_token_position("python", mover_ahead=True).to_position()
-    mover = data["players"][gheos.from_position(data, engine="python").to_move]
-    other = next(p for p in data["players"] if p != mover)
-    stack = list(data["stack"])
-    while stack.count("epoch") > 3:  # 5 of the 8 drawn: the sixth ends a two-player game
-        stack.remove("epoch")
-    late = {
-        **data,
-        "epochs": 5,
-        "stack": stack,
-        "tokens": {mover: 1, other: 1},
-        "points": {mover: 50 + lead, other: 50},
-    }
-    return gheos.from_position(late, engine=engine)
-
-
 @pytest.mark.parametrize("engine", ["python", "native"])
-def test_gheos_keeps_the_token_that_would_hand_over_the_end_unless_it_pays(engine: str) -> None:
+def test_gheos_value_4_counts_the_control_of_the_end(engine: str) -> None:
     from cradle import _native
-
-    for value in (1, 3, 4):
-        knowledge = GheosKnowledge(value=value, handing=True)
-        close, far = handing_position(engine, 0), handing_position(engine, 400)
-        reading = knowledge.read(close)
-        assert reading.epochs_left == 1 and reading.cup_score(close.to_move) == 9
-        assert knowledge.ending_token(close) is None
-        # Time runs out (a token for each epoch left): the policy's own rule plays it.
-        assert knowledge._token_choice(reading, close.to_move) == "token"
-        if value == 1:  # counts no control of the end: the decision is left as it was
-            assert knowledge.handing_token(close) is None
-            assert knowledge.playout_rule(close) is None
-            assert knowledge.token_choice(close) == "token"
-            continue
-        # Values 3 and 4 count the other seat's control of the end (16 points in the last
-        # epoch) above the token's 9: kept while the game is close, played far ahead.
-        assert knowledge.handing_token(close) is False
-        assert knowledge.handing_token(far) is True
-        for state, choice in ((close, "pass"), (far, "token")):
-            assert knowledge.playout_rule(state) == choice  # not left to a random move
-            assert knowledge.token_choice(state) == choice
-            assert knowledge.policy(state, random.Random(1)) == choice
-            if engine == "native":
-                assert _native.gheos_ai_playout_rule(state, value, True) is (choice == "token")
-                chosen = _native.gheos_ai_policy(state, 1, value, handing=True)
-                assert state.action_string(chosen) == choice
-        learned = GheosKnowledge(learned=True, value=value, handing=True)  # value 1's rules
-        assert learned.handing_token(close) is None
-        # Without the option (the default) the token is left to chance and the policy's rule.
-        assert GheosKnowledge(value=value).playout_rule(close) is None
-        assert GheosKnowledge(value=value).token_choice(close) == "token"
-        if engine == "native":
-            assert _native.gheos_ai_playout_rule(close, value) is None
-
-
-@pytest.mark.parametrize("engine", ["python", "native"])
-def test_gheos_value_6_counts_the_control_of_the_end_as_a_second_chance(engine: str) -> None:
-    from cradle import _native
-    from cradle.ai.gheos_knowledge import CONTROL
-    from cradle.ai.search import beats
-
-    start = last_token_position(engine, mover_ahead=False)
-    mover, other = start.to_move, 1 - start.to_move
-    data = start.to_position()
-    names = data["players"]
-
-    def with_points(behind: int) -> gheos.GheosState:
-        return gheos.from_position(
-            {**data, "points": {names[mover]: 100, names[other]: 100 + behind}}, engine=engine
-        )
-
-    level = Reading(gheos.as_gheos(with_points(0)), 6).values()
-    for margin in (10, 0, -10, -40):  # the mover's, by value 6's numbers (to a point)
-        state = with_points(round(level[mover] - level[other]) - margin)
-        four, six = Reading(gheos.as_gheos(state), 4), Reading(gheos.as_gheos(state), 6)
-        assert six.controls_the_end(mover) and six.epochs_left > 0
-        # The same numbers as value 4 without CONTROL's points, at value 4's temperature.
-        control = CONTROL * four.epochs_left**0.5
-        assert six.seat_value(mover) == pytest.approx(four.seat_value(mover) - control)
-        assert six.seat_value(other) == pytest.approx(four.seat_value(other))
-        assert six.temperature() == four.temperature()
-        # The holder may stop whenever it leads: two chances to be ahead, not one.
-        p = beats(six.seat_value(mover), six.seat_value(other), six.temperature())
-        chances = six.chances()
-        assert chances[mover] == pytest.approx(1.0 - (1.0 - p) ** 2)
-        assert chances[mover] + chances[other] == pytest.approx(1.0)
-        assert GheosKnowledge(value=6).rewards(state) == pytest.approx(chances)
-        if engine == "native":
-            assert _native.gheos_ai_values(state, 6) == pytest.approx(six.values())
-            assert _native.gheos_ai_rewards(state, value=6) == pytest.approx(chances)
-        if margin == 0:
-            assert chances[mover] == pytest.approx(0.75, abs=0.05)
-        if margin == -40:
-            # Far behind, control is worth little; value 4's points (16 × √5) made it close.
-            assert chances[mover] < 0.1 and four.chances()[mover] > 0.3
-    # Tokens on both sides: nobody controls the end, and value 6 is value 4 without CONTROL.
-    both = gheos.from_position({**data, "tokens": {name: 1 for name in names}}, engine=engine)
-    assert Reading(gheos.as_gheos(both), 6).chances() == Reading(gheos.as_gheos(both), 4).chances()
-
-
-@pytest.mark.parametrize("engine", ["python", "native"])
-def test_gheos_value_3_counts_the_control_of_the_end(engine: str) -> None:
-    from cradle import _native
-    from cradle.ai.gheos_knowledge import CONTROL
+    from cradle.ai.knowledge.gheos import CONTROL
 
     state = last_token_position(engine, mover_ahead=False)
     mover, other = state.to_move, 1 - state.to_move
-    old, new = Reading(gheos.as_gheos(state)), Reading(gheos.as_gheos(state), 3)
+    old, new = Reading(gheos.as_gheos(state)), Reading(gheos.as_gheos(state), 4)
     assert new.controls_the_end(mover) and not new.controls_the_end(other)
-    full = max(0.0, 1.0 - old.token_worth()) * old.cup_score(mover)
-    control = CONTROL * old.epochs_left**0.5 + full
-    assert new.seat_value(mover) == pytest.approx(old.seat_value(mover) + control)
-    assert new.seat_value(other) == pytest.approx(old.seat_value(other))
+    held = new.usable_tokens(mover)
+    controlled = new.seat_value(mover)
+    full = max(0.0, 1.0 - new.token_worth()) * new.cup_score(mover)
+    # A token on the other side: nobody controls the end, the mover's tokens count the same.
+    new.tokens[other] = 1
+    assert not new.controls_the_end(mover) and new.usable_tokens(mover) == held
+    control = CONTROL * new.epochs_left**0.5 + held * full
+    assert controlled == pytest.approx(new.seat_value(mover) + control)
     assert new.temperature() == old.temperature()
     if engine == "native":
-        assert _native.gheos_ai_values(state, 3) == pytest.approx(new.values())
-    # Tokens on both sides: nobody controls the end, and value 3 is value 1.
-    data = state.to_position()
-    both = gheos.from_position(
-        {**data, "tokens": {name: 1 for name in data["players"]}}, engine=engine
-    )
-    assert Reading(gheos.as_gheos(both), 3).values() == Reading(gheos.as_gheos(both)).values()
+        four = Reading(gheos.as_gheos(state), 4)
+        assert _native.gheos_ai_values(state, 4) == pytest.approx(four.values())
 
 
 def test_survival_is_the_chance_that_a_landscape_tile_comes_first() -> None:
@@ -400,7 +256,7 @@ def test_survival_is_the_chance_that_a_landscape_tile_comes_first() -> None:
     # epoch tile.
     from itertools import combinations
 
-    from cradle.ai.gheos_knowledge import survival
+    from cradle.ai.knowledge.gheos import survival
 
     for landscape, epochs in ((1, 1), (3, 2), (4, 3), (6, 2)):
         total = landscape + epochs
@@ -432,7 +288,7 @@ def test_survival_is_the_chance_that_a_landscape_tile_comes_first() -> None:
 @pytest.mark.parametrize("engine", ["python", "native"])
 def test_gheos_value_4_counts_the_tokens_a_seat_can_still_play(engine: str) -> None:
     from cradle import _native
-    from cradle.ai.gheos_knowledge import survival
+    from cradle.ai.knowledge.gheos import survival
 
     state = gheos.from_position(
         random_position("gheos", 2, seed=4, steps=30).to_position(), engine="python"
@@ -444,7 +300,9 @@ def test_gheos_value_4_counts_the_tokens_a_seat_can_still_play(engine: str) -> N
     data = state.to_position()
     data["tokens"] = {name: 3 for name in data["players"]}
     late = gheos.from_position(data, engine=engine)
-    three, four = Reading(gheos.as_gheos(late), 3), Reading(gheos.as_gheos(late), 4)
+    # Three tokens on each side: nobody controls the end, so value 4 is value 1 with the
+    # tokens that can still be played in place of those held.
+    one, four = Reading(gheos.as_gheos(late)), Reading(gheos.as_gheos(late), 4)
     mover = late.to_move
     landscape, epochs = four.stack - four.epoch_tiles, four.epoch_tiles
     for seat, wait in ((mover, 0), (1 - mover, 1)):
@@ -453,14 +311,12 @@ def test_gheos_value_4_counts_the_tokens_a_seat_can_still_play(engine: str) -> N
         expected = sum(survival(wait + 2 * j, landscape, epochs, ending) for j in range(3))
         assert four.usable_tokens(seat) == pytest.approx(expected)
         assert four.usable_tokens(seat) < 3
-        # Value 3's token term, for the tokens that can still be played.
-        tokens = three.token_worth() * (3 - four.usable_tokens(seat))
+        # Value 1's token term, for the tokens that can still be played.
+        tokens = one.token_worth() * (3 - four.usable_tokens(seat))
         cups = sum(
-            n * three.civ[c][0] * three.survival(c)
-            for c, n in three.held[seat].items()
-            if c in three.civ
+            n * one.civ[c][0] * one.survival(c) for c, n in one.held[seat].items() if c in one.civ
         )
-        assert four.seat_value(seat) == pytest.approx(three.seat_value(seat) - tokens * cups)
+        assert four.seat_value(seat) == pytest.approx(one.seat_value(seat) - tokens * cups)
     assert four.usable_tokens(mover) > four.usable_tokens(1 - mover)  # it plays first
     if engine == "native":
         assert _native.gheos_ai_values(late, 4) == pytest.approx(four.values())

@@ -12,10 +12,9 @@ from typing import Any
 import pytest
 
 from cradle import tigris
-from cradle.ai.colour_balance import measure
-from cradle.ai.ismcts import IsmctsParams, knowledge_of
+from cradle.ai.knowledge.tigris import Board, TigrisKnowledge
 from cradle.ai.levels import make_bot_spec
-from cradle.ai.tigris_knowledge import Board, TigrisKnowledge
+from cradle.ai.search.params import IsmctsParams, knowledge_of
 from tests.helpers.ai import START, revolt_position
 
 OLD, NEW = TigrisKnowledge(), TigrisKnowledge(value=2)
@@ -114,22 +113,9 @@ def test_value_is_a_search_setting_with_a_clear_error() -> None:
     state = tigris.new_game(2, 1)
     assert knowledge_of(state, IsmctsParams(value=1)).value == 1  # type: ignore[attr-defined]
     assert knowledge_of(state, IsmctsParams()).value == 2  # type: ignore[attr-defined]
-    with pytest.raises(ValueError, match="value is 1 to 6"):
+    with pytest.raises(ValueError, match="not 7"):
         make_bot_spec("ismcts@10/value=7")
-    with pytest.raises(ValueError, match="value 3 is a Gheos evaluation"):
-        knowledge_of(state, IsmctsParams(value=3))
+    with pytest.raises(ValueError, match="the Tigris evaluation is value=1 or value=2, not 4"):
+        knowledge_of(state, IsmctsParams(value=4))
     with pytest.raises(ValueError, match="value=1 or value=2"):
         TigrisKnowledge(value=0)
-
-
-def test_colour_balance_tallies_both_bots_on_shared_seeds() -> None:
-    games, new, old = measure("ismcts@4/value=2", "ismcts@4", pairs=1, seed=3)
-    assert [g["seed"] for g in games] == [games[0]["seed"]] * 2
-    assert [s["bot"] for s in games[0]["seats"]] == ["ismcts@4/value=2", "ismcts@4"]
-    assert [s["bot"] for s in games[1]["seats"]] == ["ismcts@4", "ismcts@4/value=2"]
-    for tally in (new, old):
-        assert len(tally.lowest) == 2
-        assert all(gap >= 0 for gap in tally.gap)
-    assert [a + b for a, b in zip(new.score, old.score, strict=True)] == [1.0, 1.0]
-    with pytest.raises(ValueError, match="same bot"):
-        measure("ismcts@4", "ismcts@4", pairs=1, seed=3)

@@ -1,12 +1,12 @@
 """Lockstep: the native Tigris knowledge (native/src/tigris/knowledge.rs) against the Python
-reference (cradle.ai.tigris_knowledge) after every step of random games.
+reference (cradle.ai.knowledge.tigris) after every step of random games.
 
-Rewards (hand-set, fitted, the final-lowest-colour evaluation ``value=2`` and learned), the
+Rewards (hand-set, the final-lowest-colour evaluation ``value=2`` and learned), the
 learned features of every seat, priors and commitments (of both evaluations), the settling
 test must agree to
 1e-9; the first divergence fails with the position, so it can be replayed. The games mix
 player counts and options and pass through revolts and wars (the commitments are checked there).
-With a belief over the hands (cradle.ai.belief, read from the game's own actions) the same
+With a belief over the hands (cradle.ai.knowledge.belief, read from the game's own actions) the same
 numbers and the worlds dealt by it must agree too.
 """
 
@@ -19,13 +19,15 @@ from typing import Any
 import pytest
 
 from cradle import tigris
-from cradle.ai.belief import HandBelief, believed_world
-from cradle.ai.tigris_knowledge import Shares, TigrisKnowledge, commit_options
+from cradle.ai.knowledge.belief import HandBelief
+from cradle.ai.knowledge.tigris import Shares, TigrisKnowledge, TigrisSettings, commit_options
+from cradle.ai.search.native import NativeSettings
+from cradle.ai.search.worlds import believed_world
 
 _native = pytest.importorskip("cradle._native")
 
 TOLERANCE = 1e-9
-HAND_SET, FITTED = TigrisKnowledge(), TigrisKnowledge(fitted=True)
+HAND_SET = TigrisKnowledge()
 LOWEST = TigrisKnowledge(value=2)  # the final lowest colour (IsmctsParams.value)
 LEARNED = TigrisKnowledge(learned=True)
 
@@ -50,20 +52,16 @@ def check_step(
     """Compare everything on ``state`` for both evaluations (with the belief ``shares`` if
     given, and then the worlds dealt by it too); True when a revolt or war is being decided."""
     belief = None if shares is None else [list(row) for row in shares]
-    hand_set, fitted, lowest = (
-        (HAND_SET, FITTED, LOWEST)
+    hand_set, lowest = (
+        (HAND_SET, LOWEST)
         if shares is None
-        else (
-            TigrisKnowledge(tilts=shares),
-            TigrisKnowledge(fitted=True, tilts=shares),
-            TigrisKnowledge(tilts=shares, value=2),
-        )
+        else (TigrisKnowledge(tilts=shares), TigrisKnowledge(tilts=shares, value=2))
     )
-    for knowledge in (hand_set, fitted, lowest):
-        ours = _native.tigris_ai_rewards(state, knowledge.fitted, belief, knowledge.value)
+    for knowledge in (hand_set, lowest):
+        ours = _native.tigris_ai_rewards(state, belief, knowledge.value)
         theirs = knowledge.rewards(state)
         assert differs(ours, theirs) < 0, divergence(
-            "rewards", state, step, f"{knowledge.fitted=} {knowledge.value=}: {ours} != {theirs}"
+            "rewards", state, step, f"{knowledge.value=}: {ours} != {theirs}"
         )
     # The learned evaluation: every seat's features, and the model's rewards.
     board = read_board(state)
@@ -73,7 +71,7 @@ def check_step(
         at = differs(row, theirs)
         assert at < 0, divergence("features", state, step, f"seat {seat} [{at}]: {row} != {theirs}")
     theirs = LEARNED.rewards(state)  # reads the model file, and hands it to the native side
-    ours = _native.tigris_ai_rewards(state, False, learned=True)
+    ours = _native.tigris_ai_rewards(state, learned=True)
     assert differs(ours, theirs) < 0, divergence(
         "rewards", state, step, f"learned: {ours} != {theirs}"
     )
@@ -115,13 +113,13 @@ def check_step(
 
 def read_board(state: Any) -> Any:
     """The reading the learned features come from (always value=2)."""
-    from cradle.ai.tigris_knowledge import read
+    from cradle.ai.knowledge.tigris import read
 
     return read(state, None, 2)
 
 
 def read_best(state: Any, commits: list[int], shares: Shares | None = None, value: int = 1) -> int:
-    from cradle.ai.tigris_knowledge import read
+    from cradle.ai.knowledge.tigris import read
 
     return read(state, shares, value).best_commit(state.to_move, commits)
 
@@ -194,14 +192,15 @@ def test_the_hooks_refuse_bad_input() -> None:
     with pytest.raises(ValueError, match="seat"):
         _native.tigris_ai_best_commit(state, 5, [0, 1])
     with pytest.raises(ValueError, match="value is 1 or 2"):
-        _native.tigris_ai_rewards(state, False, value=3)
+        _native.tigris_ai_rewards(state, value=3)
     assert _native.tigris_ai_best_commit(state, 0, [0, 1]) is None  # no conflict now
     with pytest.raises(ValueError, match="belief of 1 seats"):
         _native.tigris_ai_world(state, 0, 1, [[0.25] * 4])
     with pytest.raises(ValueError, match="positive colour odds"):
-        settings = ((0.4, 1.5, 0.5, 0.3, 0.0), (0, 0, 48, 0, 0, 0, 0, 0, 0, 0))
+        settings = NativeSettings(0.4, 1.5, 0.5, 0.3, 0, 0, 48, True, False)
         bad = [[0.25] * 4, [0.5, 0.5, 0.0, 0.0]]
-        _native.tigris_search(state, state.to_move, 10, None, settings, [1], None, False, None, bad)
+        seat = state.to_move
+        _native.search(state, seat, 10, None, settings, TigrisSettings(), [1], belief=bad)
     with pytest.raises(ValueError, match="no seat"):
         _native.tigris_ai_world(state, 2, 1, None)
 

@@ -1,24 +1,24 @@
-"""The native ISMCTS (native/src/search) against its Python reference (cradle.ai.ismcts):
+"""The native ISMCTS (native/src/search) against its Python reference (cradle.ai.search.ismcts):
 where it runs, what it returns, that it computes what the reference computes, and threads."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from cradle import tigris
-from cradle.ai.belief import believed_world
-from cradle.ai.ismcts import (
-    IsmctsBot,
-    IsmctsParams,
-    native_search_for,
-    parallel_search,
-    search,
-)
-from cradle.ai.search import Budget, CanonicalRandom, knowledge_for
-from cradle.ai.tigris_knowledge import Shares, TigrisKnowledge
+from cradle.ai.knowledge.gheos import GheosSettings
+from cradle.ai.knowledge.params import knowledge_for
+from cradle.ai.knowledge.tigris import Shares, TigrisKnowledge, TigrisSettings
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.ismcts import IsmctsBot, parallel_search, search
+from cradle.ai.search.native import NativeSettings, native_search_for
+from cradle.ai.search.params import IsmctsParams
+from cradle.ai.search.worlds import believed_world, next_world
+from cradle.core.hidden import CanonicalRandom
 from tests.helpers.ai import decision_positions, one_iteration_is_the_reference, revolt_position
 
 _native = pytest.importorskip("cradle._native")
@@ -29,7 +29,7 @@ def test_the_native_search_runs_only_where_its_twin_knowledge_exists() -> None:
     native = tigris.new_game(2, 1, engine="native")
     python = tigris.new_game(2, 1, engine="python")
     assert native_search_for(native, knowledge_for("tigris"), params) is not None
-    assert native_search_for(native, knowledge_for("tigris:fitted"), params) is not None
+    assert native_search_for(native, TigrisKnowledge(value=2, learned=True), params) is not None
     assert native_search_for(python, knowledge_for("tigris"), params) is None
     assert native_search_for(native, knowledge_for("tigris"), IsmctsParams(native=0)) is None
 
@@ -107,7 +107,7 @@ def test_native_and_python_search_value_a_revolt_defence_alike() -> None:
 def test_a_tree_deals_its_worlds_from_one_generator_natively_as_in_the_reference(
     shares: Shares | None,
 ) -> None:
-    # Every world of a search comes from one CanonicalRandom (search.next_world; with a
+    # Every world of a search comes from one CanonicalRandom (search.worlds.next_world; with a
     # belief, believed_world from its next 64 bits each time): the native tree's worlds are
     # the reference's, on the native state and on its Python engine twin.
     state = decision_positions("tigris", 2, seed=3, count=3)[-1]
@@ -115,10 +115,9 @@ def test_a_tree_deals_its_worlds_from_one_generator_natively_as_in_the_reference
     seat = state.to_move
     belief = None if shares is None else [list(row) for row in shares]
     native = [w.to_position() for w in _native.tigris_ai_worlds(state, seat, 91, 4, belief)]
-    knowledge = TigrisKnowledge(tilts=shares)
     for source in (state, twin):
         dealer = CanonicalRandom(91)
-        assert [knowledge.next_world(source, seat, dealer).to_position() for _ in range(4)] == (
+        assert [next_world(source, seat, dealer, shares).to_position() for _ in range(4)] == (
             native
         )
     first = (
@@ -156,26 +155,30 @@ def test_the_native_search_refuses_bad_input() -> None:
     other = 1 - state.to_move
     with pytest.raises(ValueError, match="decision"):
         search(state, other, Budget(iterations=5))
-    settings = ((0.4, 1.5, 0.5, 0.3, 0.0), (0, 0, 48, 0, 0, 0, 0, 0, 0, 0))
+    settings = NativeSettings(0.4, 1.5, 0.5, 0.3, 0, 0, 48, True, False)
+    knowledge = TigrisSettings()
+    seat = state.to_move
     with pytest.raises(ValueError, match="seed"):
-        _native.tigris_search(state, state.to_move, 5, None, settings, [], None, False)
+        _native.search(state, seat, 5, None, settings, knowledge, [], None)
     with pytest.raises(ValueError, match="budget"):
-        _native.tigris_search(state, state.to_move, None, None, settings, [1], None, False)
+        _native.search(state, seat, None, None, settings, knowledge, [1], None)
     with pytest.raises(ValueError, match="budget"):
-        _native.tigris_search(state, state.to_move, 0, None, settings, [1], None, False)
-    real, counts = (0.4, 1.5, 0.5, 0.3, 0.0), (0, 0, 48, 0, 0, 0, 0, 0, 0, 0)
-    for bad in (
-        (real, (0, 0, 48, 1, 0, 0, 0, 0, 0, 0)),  # halving 1
-        (real, (0, 0, 48, 0, 3, 0, 0, 0, 0, 0)),  # balance 3
-        (real, (0, 0, 48, 0, 0, 3, 0, 0, 0, 0)),  # urgent 3
-        (real, (0, 0, 48, 0, 0, 0, 3, 0, 0, 0)),  # keys 3
-        (real, (0, 0, 48, 0, 0, 0, 0, 2, 0, 0)),  # steps 2
-        (real, (0, 0, 48, 0, 0, 0, 0, 0, 2, 0)),  # odds 2
-        (real, (0, 0, 48, 0, 0, 0, 0, 0, 0, 2)),  # stop 2
-        ((0.4, 1.5, 0.5, 0.3, 1.5), counts),  # mix past 1
+        _native.search(state, seat, 0, None, settings, knowledge, [1], None)
+    # The settings are read by name and type: a bad one is refused, and so is a knowledge
+    # of the other game (Gheos' lacks nothing Tigris reads, but its value 4 is not Tigris').
+    for bad, why in (
+        (replace(settings, batch=0), "batch is at least 1"),
+        (replace(settings, exploration=float("nan")), "finite"),
+        (replace(settings, urgent=2), "Settings.urgent"),  # a switch is a bool
     ):
-        with pytest.raises(ValueError, match="halving"):
-            _native.tigris_search(state, state.to_move, 5, None, bad, [1], None, False)
+        with pytest.raises((ValueError, TypeError), match=why):
+            _native.search(state, seat, 5, None, bad, knowledge, [1], None)
+    with pytest.raises(ValueError, match="value is 1 or 2, not 4"):
+        _native.search(state, seat, 5, None, settings, GheosSettings(value=4), [1], None)
+    with pytest.raises(TypeError, match="TigrisState or a GheosState"):
+        _native.search(
+            tigris.new_game(2, 1, engine="python"), seat, 5, None, settings, knowledge, [1]
+        )  # type: ignore[arg-type]
 
 
 @pytest.mark.long
@@ -219,7 +222,7 @@ def test_the_ai_bench_measures_both_engines_in_one_run() -> None:
 def test_the_stall_guard_narrows_the_native_search_too() -> None:
     # A bot whose guard has seen the bag stand still chooses only among tiles and swaps: the
     # restriction reaches the native root through ``only``.
-    from cradle.ai.search import STALL_LIMIT
+    from cradle.ai.bots import STALL_LIMIT
 
     state = tigris.new_game(2, 4, engine="native")
     seat = state.to_move

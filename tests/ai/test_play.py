@@ -48,8 +48,8 @@ def test_levels_are_bots_by_name(level: str) -> None:
 
 
 def test_level_budgets_follow_the_ladder() -> None:
-    from cradle.ai.ismcts import IsmctsBot
-    from cradle.ai.pimc import PimcBot
+    from cradle.ai.search.ismcts import IsmctsBot
+    from cradle.ai.search.pimc import PimcBot
 
     medium, hard, expert = (make_bot(name, 0) for name in ("medium", "hard", "expert"))
     assert isinstance(medium, PimcBot)
@@ -74,15 +74,26 @@ def test_bad_bot_specs_are_refused_with_a_reason() -> None:
         make_bot_spec("medium/candidates=3")  # a PIMC level: its settings are not ISMCTS'
     with pytest.raises(UnknownBot, match="unknown ismcts setting"):
         make_bot_spec("hard/speed=3")
+    # A setting a sequential test rejected is gone, and the error says so and why.
+    with pytest.raises(UnknownBot, match=r"halving in .*: removed from the search \(halving: "):
+        make_bot_spec("ismcts@10/halving=8")
+    with pytest.raises(UnknownBot, match=r"keys, reuse in .*: removed"):
+        make_bot_spec("hard/reuse=1/keys=1")
+    with pytest.raises(UnknownBot, match="Gheos value 6 lost its SPRT"):
+        make_bot_spec("hard/value=6")
+    with pytest.raises(UnknownBot, match="learned is 0 or 1"):
+        make_bot_spec("ismcts@10/learned=2")
+    with pytest.raises(UnknownBot, match="a whole number"):
+        make_bot_spec("ismcts@10/rollout=1.5")
 
 
 def test_an_ismcts_spec_takes_a_turn_allowance() -> None:
     from cradle.ai.bots import UnknownBot
-    from cradle.ai.ismcts import IsmctsBot
+    from cradle.ai.search.ismcts import IsmctsBot
 
-    bot = make_bot_spec("ismcts@0.1s/turn=0.3/reuse=1", seed=1)
+    bot = make_bot_spec("ismcts@0.1s/turn=0.3/rollout=0", seed=1)
     assert isinstance(bot, IsmctsBot)
-    assert bot.turn.turn_seconds == 0.3 and bot.params.reuse == 1
+    assert bot.turn.turn_seconds == 0.3 and bot.params.rollout == 0
     plain = make_bot_spec("ismcts@0.1s", seed=1)
     assert isinstance(plain, IsmctsBot) and plain.turn.turn_seconds is None
     with pytest.raises(UnknownBot, match="more than 0 s"):
@@ -92,13 +103,13 @@ def test_an_ismcts_spec_takes_a_turn_allowance() -> None:
 
 
 def test_an_ismcts_level_with_settings_keeps_its_budget_and_turn() -> None:
-    from cradle.ai.ismcts import IsmctsBot
     from cradle.ai.levels import level_bot
+    from cradle.ai.search.ismcts import IsmctsBot
 
     plain = level_bot("hard", seed=1)
-    tuned = make_bot_spec("hard/value=4/urgent=2", seed=1)
+    tuned = make_bot_spec("hard/value=4/urgent=0/learned=1", seed=1)
     assert isinstance(plain, IsmctsBot) and isinstance(tuned, IsmctsBot)
-    assert tuned.name == "hard/value=4/urgent=2"
-    assert (tuned.params.value, tuned.params.urgent) == (4, 2)
+    assert tuned.name == "hard/value=4/urgent=0/learned=1"
+    assert (tuned.params.value, tuned.params.urgent, tuned.params.learned) == (4, False, True)
     assert tuned.budget == plain.budget and tuned.workers == plain.workers
     assert tuned.turn.turn_seconds == plain.turn.turn_seconds == 2.7

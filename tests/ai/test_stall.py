@@ -20,8 +20,8 @@ def test_easy_against_easy_ends_the_game_that_used_to_stall() -> None:
 
 def test_greedy_stall_guard_forces_tiles_after_passing() -> None:
     from cradle import tigris
+    from cradle.ai.bots import STALL_LIMIT
     from cradle.ai.greedy import GreedyBot
-    from cradle.ai.search import STALL_LIMIT
 
     bot = GreedyBot(seed=3)
     state = tigris.new_game(2, 4)

@@ -8,9 +8,8 @@ import pytest
 
 from cradle import gheos, tigris
 from cradle.ai import LEVELS
-from cradle.ai.ismcts import IsmctsBot, search
-from cradle.ai.search import Budget
-from cradle.ai.waiting import LEAST_SECONDS, TurnClock, measure, turn_begins
+from cradle.ai.search.budget import LEAST_SECONDS, Budget, TurnClock, turn_begins
+from cradle.ai.search.ismcts import IsmctsBot, search
 from cradle.server.bots import server_bot, turn_clock
 
 
@@ -117,10 +116,3 @@ def test_a_search_bot_counts_only_its_own_turns() -> None:
     state.apply(bot.choose(state, seat))
     assert bot.turn.own and bot.turn.spent > 0.0
     assert bot.decision_budget == bot.budget
-
-
-def test_measure_times_decisions_and_turns() -> None:
-    report = measure("ismcts@3", "gheos", 2, 1, seed=4)
-    decisions, turns = report["decision_s"], report["turn_s"]
-    assert decisions["count"] >= turns["count"] > 5
-    assert 0.0 <= decisions["median"] <= decisions["p95"] <= decisions["max"]

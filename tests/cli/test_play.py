@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from cradle.ai.bots import RandomBot
 from cradle.cli.common import CliError
 from cradle.cli.play import group_actions, plan_seats, setup_session, show_actions
+from cradle.core.contract import GameState
 from cradle.core.record import GameRecord
 from tests.helpers.cli import GAMES, assert_clean_error, cradle, finished_record
 
@@ -239,3 +241,28 @@ def test_conflicts_are_prompted_to_the_deciding_player() -> None:
         assert decider == expected, chunk[:400]
         roles.add("defends" if decider == defender else "attacks")
     assert roles == {"attacks", "defends"}
+
+
+class Listener(RandomBot):
+    """A random bot that writes down every action it is told."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.told: list[tuple[int, str]] = []
+
+    def observe(self, state: GameState, action: str) -> None:
+        self.told.append((int(state.to_move), action))
+
+
+def test_bots_are_told_the_moves_played_never_a_refused_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    quiet = Console(file=io.StringIO())
+    session = setup_session(quiet, "tigris", 2, 1, "random", 1, {}, None)
+    listener = Listener(7)
+    session.bots[1] = listener
+    monkeypatch.setattr("sys.stdin", io.StringIO("tile red Z99\npass\nquit\ny\n"))
+    assert session.run() == 0
+    assert (0, "pass") in listener.told  # the human's move, after the refused one
+    assert all(action != "tile red Z99" for _, action in listener.told)
+    assert [action for _, action in listener.told] == session.record.actions

@@ -59,7 +59,7 @@ def test_two_people_each_see_only_their_own_hand(
         own = server.get(f"/api/games/{game_id}", tokens[seat])
         assert own["table"]["seat"] == seat and hand_on_screen(page) == own["hand"]
     assert tokens[0] == first["token"] and tokens[1] != created["seats"][1].get("token")
-    assert server.get(f"/api/games/{game_id}")["table"]["invites"] == [0]
+    assert server.get(f"/api/games/{game_id}")["table"]["invites"] == []  # the creator had none
     mover = server.get(f"/api/games/{game_id}")["to_move"]
     waiting = 1 - mover
     assert turn(pages[mover]) == "mine" and turn(pages[waiting]) == "wait"

@@ -56,9 +56,9 @@ def test_none_outside_the_tile_phase_nor_for_a_player_without_followers() -> Non
 
 @pytest.mark.parametrize("engine", ["python", "native"])
 def test_settled_priors_judge_a_conflict_by_its_end(engine: str) -> None:
-    from cradle.ai.gheos_knowledge import CONFLICT_PHASES, GheosKnowledge
+    from cradle.ai.knowledge.gheos import CONFLICT_PHASES, GheosKnowledge
 
-    settled, plain = GheosKnowledge(value=3, settle=True), GheosKnowledge(value=3)
+    settled, plain = GheosKnowledge(value=4, settle=True), GheosKnowledge(value=4)
     rng = random.Random(8)
     state = gheos.as_gheos(gheos.new_game(2, 8, engine=engine))
     differs = 0

@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 
 from cradle.ai.bots import Bot
-from cradle.ai.ismcts import IsmctsParams, search
+from cradle.ai.knowledge.base import Knowledge
 from cradle.ai.levels import make_bot_spec
-from cradle.ai.search import Budget, Knowledge
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.ismcts import search
+from cradle.ai.search.params import IsmctsParams
 from cradle.core.contract import GameState
 from cradle.games import get_game
 

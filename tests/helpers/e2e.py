@@ -105,6 +105,8 @@ def hand_on_screen(page: Any) -> list[str]:
 
 
 LAPTOP = {"width": 1366, "height": 820}
+
+
 PHONE = {"width": 390, "height": 844}
 
 

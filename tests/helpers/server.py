@@ -14,9 +14,11 @@ if TYPE_CHECKING:
 
 import asyncio
 import glob
+import http.client
 import importlib
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -26,6 +28,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
@@ -34,8 +37,10 @@ from typing import Any, TypeVar
 
 from cradle.ai import make_bot
 from cradle.core.record import GameRecord
-from cradle.games import game_names
-from cradle.server.hub import bot_seed
+from cradle.games import game_names, get_game
+from cradle.server.bots import bot_seed
+from cradle.server.hub import hash_token, new_token
+from cradle.server.storage import Storage, StoredGame
 
 
 def free_port() -> int:
@@ -54,16 +59,43 @@ def http(method: str, url: str, body: Any = None, token: str | None = None) -> A
         return json.loads(answer.read())
 
 
+def http_from(
+    source: str, method: str, url: str, body: Any = None, token: str | None = None
+) -> tuple[int, Any]:
+    """(status, JSON answer) of a request sent from the loopback address ``source`` (any
+    127.x.y.z: the server sees a different client for each)."""
+    import http.client
+
+    parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(
+        parts.hostname or "127.0.0.1", parts.port, timeout=30, source_address=(source, 0)
+    )
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    try:
+        data = None if body is None else json.dumps(body)
+        connection.request(method, parts.path or "/", body=data, headers=headers)
+        answer = connection.getresponse()
+        return answer.status, json.loads(answer.read() or b"null")
+    finally:
+        connection.close()
+
+
 class PlayServer:
     """``python -m cradle.server`` on a free port, killed (SIGKILL) or stopped at the end."""
 
     def __init__(
-        self, database_url: str, bot_delay: float = 0.0, settings: tuple[str, ...] = ()
+        self,
+        database_url: str,
+        bot_delay: float = 0.0,
+        settings: tuple[str, ...] = (),
+        port: int | None = None,
     ) -> None:
         self.database_url = database_url
         self.bot_delay = bot_delay
         self.settings = settings  # NAME=VALUE: limits, origins, workers (cradle.server.__main__)
-        self.port = free_port()
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -80,7 +112,7 @@ class PlayServer:
                 *self.settings,
             ],
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.process.returncode}")
@@ -89,7 +121,10 @@ class PlayServer:
                 return self
             except (urllib.error.URLError, OSError):
                 time.sleep(0.05)
-        raise RuntimeError("the server did not come up within 30 s")
+        # Stopped, not left behind: a server (with --workers, a supervisor and its workers)
+        # that outlives its test holds its port and its database for good.
+        self.stop()
+        raise RuntimeError("the server did not come up within 120 s")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, exactly like a crash."""
@@ -118,38 +153,63 @@ def postgres_bin() -> Path | None:
     return Path(found[-1]).parent if found else None
 
 
+class PostgresCluster:
+    """A fresh PostgreSQL cluster of its own (``url``: its database ``cradle``), which a test
+    may stop and start again (a database server going down under the play server)."""
+
+    def __init__(self) -> None:
+        bin_dir = postgres_bin()
+        if bin_dir is None:
+            raise RuntimeError("PostgreSQL is not installed (make test installs Debian's package)")
+        self.bin_dir = bin_dir
+        self.root = Path(tempfile.mkdtemp(prefix="cradle-pg-"))
+        self.data = self.root / "data"
+        self.port = free_port()
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            shutil.chown(self.root, "postgres", "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+        self.root.chmod(0o700)
+        self.url = f"postgresql+psycopg://cradle@127.0.0.1:{self.port}/cradle"
+
+    def _run(self, *args: str) -> None:
+        subprocess.run([*self.as_user, *args], check=True, capture_output=True, timeout=120)
+
+    def create(self) -> PostgresCluster:
+        self._run(str(self.bin_dir / "initdb"), "-D", str(self.data), "-A", "trust", "-U",
+                  "cradle", "-E", "UTF8")  # fmt: skip
+        self.start()
+        self._run(str(self.bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U",
+                  "cradle", "cradle")  # fmt: skip
+        return self
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=on"
+        self._run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-o", options, "-l",
+                  str(self.root / "log"), "-w", "-t", "60", "start")  # fmt: skip
+
+    def stop(self) -> None:
+        """Stop at once, as a crash would (every connection is cut)."""
+        subprocess.run(
+            [*self.as_user, str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m",
+             "immediate", "stop"],
+            capture_output=True,
+            timeout=60,
+        )  # fmt: skip
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
 @contextmanager
 def postgres_server() -> Iterator[str]:
     """A fresh PostgreSQL cluster; yields a URL for a database ``cradle`` in it."""
-    bin_dir = postgres_bin()
-    if bin_dir is None:
-        raise RuntimeError("PostgreSQL is not installed (make test installs Debian's package)")
-    root = Path(tempfile.mkdtemp(prefix="cradle-pg-"))
-    data = root / "data"
-    port = free_port()
-    as_user: list[str] = []
-    if os.geteuid() == 0:
-        shutil.chown(root, "postgres", "postgres")
-        as_user = ["runuser", "-u", "postgres", "--"]
-    root.chmod(0o700)
-
-    def run(*args: str) -> None:
-        subprocess.run([*as_user, *args], check=True, capture_output=True, timeout=120)
-
+    cluster = PostgresCluster()
     try:
-        run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "cradle", "-E", "UTF8")
-        options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=on"
-        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(root / "log"),
-            "-w", "-t", "60", "start")  # fmt: skip
-        run(str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "cradle", "cradle")
-        yield f"postgresql+psycopg://cradle@127.0.0.1:{port}/cradle"
+        yield cluster.create().url
     finally:
-        subprocess.run(
-            [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-            capture_output=True,
-            timeout=60,
-        )
-        shutil.rmtree(root, ignore_errors=True)
+        cluster.remove()
 
 
 def playable_games() -> list[str]:
@@ -247,3 +307,83 @@ def check_bots_played_as_if_never_stopped(record: GameRecord, seats: list[str]) 
             bot = make_bot(kind[4:], bot_seed(record.seed, ply, seat))
             assert bot.choose(state.clone(), seat) == action, f"ply {ply}"
         state.apply(action)
+
+
+CRADLE = [sys.executable, "-c", "from cradle.cli.main import main; main()"]
+
+
+def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CRADLE, *args], capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def children_of(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    try:
+        return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def stored_game(
+    storage: Storage, game_id: str, seed: int, moves: int | None, hotseat: bool
+) -> None:
+    """A real game of two people, written as the server writes one: ``moves`` random moves, or
+    to the end (then with its analysis done)."""
+    module = get_game("tigris")
+    options = dict(module.options_to_dict(module.options_from_dict({})))
+    state = module.new_game(2, seed, module.options_from_dict(options))
+    now = time.time()
+    storage.create_game(
+        StoredGame(
+            id=game_id,
+            game="tigris",
+            players=list(state.players),
+            seed=seed,
+            options=options,
+            seats=["human", "human"],
+            hotseat=hotseat,
+            listed=True,
+            table_token=hash_token(new_token()) if hotseat else None,
+            status="running",
+            created=now,
+            updated=now,
+            tokens={0: hash_token(new_token()), 1: hash_token(new_token())},
+            claimed={0: True, 1: True},
+            invites={} if hotseat else {0: hash_token(new_token()), 1: hash_token(new_token())},
+        )
+    )
+    rng = random.Random(seed)
+    ply = 0
+    while not state.is_over and (moves is None or ply < moves):
+        seat = int(state.to_move)
+        action = rng.choice(list(state.legal_actions()))
+        state.apply(action)
+        over = bool(state.is_over)
+        status, result = ("over", state.result()) if over else ("running", None)
+        storage.append_action(game_id, ply, ply, seat, action, status, result, False, over)
+        ply += 1
+    if state.is_over:  # its last move queued the analysis: it is done now
+        assert storage.claim_analysis(game_id, storage.origin, time.time()) is not None
+        data = {"format": 1, "chances": [[0.5, 0.5]], "plies": [0], "reviews": []}
+        assert storage.save_analysis(game_id, storage.origin, "done", 1, 1, data)

@@ -143,7 +143,7 @@ def assert_illegal(state: TigrisState, action: str, *words: str) -> str:
     return reason
 
 
-def _cells_where(board: dict[str, str], keep: Any) -> int:
+def _cells(board: dict[str, str], keep: Any) -> int:
     mask = 0
     for name, value in board.items():
         if keep(value):
@@ -168,10 +168,10 @@ def check_invariants(position: dict[str, Any]) -> None:
     assert tile_counts(position) == list(TILE_TOTALS), tile_counts(position)
     board: dict[str, str] = position["board"]
     side = BOARDS[position["options"]["board"]]
-    farms = _cells_where(board, lambda v: v.rstrip("*") == "blue")
-    leaders = _cells_where(board, lambda v: v.startswith("leader:"))
-    others = _cells_where(board, lambda v: v.rstrip("*") in ("red", "green", "black"))
-    temples = _cells_where(board, lambda v: v.rstrip("*") == "red")
+    farms = _cells(board, lambda v: v.rstrip("*") == "blue")
+    leaders = _cells(board, lambda v: v.startswith("leader:"))
+    others = _cells(board, lambda v: v.rstrip("*") in ("red", "green", "black"))
+    temples = _cells(board, lambda v: v.rstrip("*") == "red")
     assert not farms & side.land, "farms only on the river"
     assert not (others | leaders) & side.river, "only farms on the river"
     for name, value in board.items():
@@ -189,7 +189,7 @@ def check_invariants(position: dict[str, Any]) -> None:
     down = sum(1 for v in board.values() if v.startswith("down:"))
     assert down == 4 * len(position["monuments"])
     if position["pending"] is None:
-        connectors = _cells_where(board, lambda v: v != "catastrophe")
+        connectors = _cells(board, lambda v: v != "catastrophe")
         for kingdom in components(connectors):
             if kingdom & leaders:
                 held = [v for n, v in board.items() if kingdom >> parse_cell(n) & 1]

@@ -9,6 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cradle.core.record import GameRecord
+from cradle.server.app import create_app
+from cradle.server.limits import Limits
 from cradle.server.storage import Storage
 from tests.helpers.server import GAMES, auth, create, token_of
 
@@ -35,8 +37,10 @@ def undo(client: TestClient, game_id: str, token: str | None) -> Any:
 def test_create_gives_tokens_to_human_seats_only(client: TestClient) -> None:
     created = create(client, players=3, seats=["human", "bot:random", "human"])
     assert sorted(s["seat"] for s in created["seats"]) == [0, 2]
-    tokens = [s["token"] for s in created["seats"]] + [s["invite"] for s in created["seats"]]
-    assert len(set(tokens)) == 4 and all(len(t) >= 24 for t in tokens)
+    # An invite for the other human seat; none for the creator's own (they hold its token).
+    assert [s["invite"] is None for s in created["seats"]] == [True, False]
+    tokens = [s["token"] for s in created["seats"]] + [created["seats"][1]["invite"]]
+    assert len(set(tokens)) == 3 and all(len(t) >= 24 for t in tokens)
     assert "seed" not in created
     assert len(created["players"]) == 3
     # The creator's seats are taken from the start: the table is running, not open.
@@ -258,14 +262,14 @@ def test_an_invite_code_is_exchanged_once_for_the_seat(client: TestClient) -> No
     game_id = created["id"]
     invite = created["seats"][1]["invite"]
     before = view(client, game_id)["table"]
-    assert before["invites"] == [0, 1]
+    assert before["invites"] == [1]
     wrong = client.post(f"/api/games/{game_id}/join", json={"invite": "forged"})
     assert wrong.status_code == 403 and view(client, game_id)["table"] == before
     joined = client.post(f"/api/games/{game_id}/join", json={"invite": invite}).json()
     assert joined["seat"] == 1 and joined["token"] != token_of(created, 1)
     assert view(client, game_id, joined["token"])["table"]["seat"] == 1
     after = view(client, game_id)["table"]
-    assert after["invites"] == [0] and after["version"] == before["version"] + 1
+    assert after["invites"] == [] and after["version"] == before["version"] + 1
     # Used up, and the seat's old token went with it.
     again = client.post(f"/api/games/{game_id}/join", json={"invite": invite})
     assert again.status_code == 403 and "works once" in again.json()["error"]
@@ -404,3 +408,91 @@ def test_gheos_undo_of_a_placed_tile_but_not_of_the_draw(client: TestClient) -> 
         act(client, game_id, token, seen["legal_actions"][-1])
     refused = undo(client, game_id, token)
     assert refused.status_code == 403
+
+
+def test_an_undo_reads_its_body_and_refuses_anything_but_nothing(client: TestClient) -> None:
+    created = create(client)
+    game_id = created["id"]
+    seat = view(client, game_id)["to_move"]
+    token = token_of(created, seat)
+    act(
+        client,
+        game_id,
+        token,
+        first_move_that_draws_nothing(view(client, game_id, token)["legal_actions"]),
+    )
+    before = view(client, game_id, token)
+    assert before["table"]["can_undo"] is True
+    headers = {"content-type": "application/json", **auth(token)}
+    for body, reason in [
+        (b"{not json", "not valid JSON"),
+        (b"[1, 2]", "must be a JSON object"),
+        (b'{"undo": true}', "Extra inputs are not permitted"),
+    ]:
+        answer = client.post(f"/api/games/{game_id}/undo", content=body, headers=headers)
+        assert answer.status_code == 400 and reason in answer.json()["error"], answer.text
+        assert view(client, game_id, token) == before
+    for body in (b"{}", b""):
+        assert (
+            client.post(f"/api/games/{game_id}/undo", content=body, headers=headers).status_code
+            == 200
+        )
+        act(
+            client,
+            game_id,
+            token,
+            first_move_that_draws_nothing(view(client, game_id, token)["legal_actions"]),
+        )
+
+
+def test_every_post_route_reads_and_validates_its_body(client: TestClient) -> None:
+    created = create(client)
+    game_id = created["id"]
+    token = token_of(created, view(client, game_id)["to_move"])
+    posts = sorted(
+        route.path  # type: ignore[attr-defined]
+        for route in client.app.routes  # type: ignore[attr-defined]
+        if "POST" in getattr(route, "methods", ())
+    )
+    assert len(posts) == 7, posts
+    before = view(client, game_id, token)
+    headers = {"content-type": "application/json", **auth(token)}
+    for path in posts:
+        url = path.replace("{game_id}", game_id)
+        for body in (b"{not json", b"[1, 2]", b'{"action": "pass", "surprise": 1}'):
+            answer = client.post(url, content=body, headers=headers)
+            assert answer.status_code == 400, (path, body, answer.text)
+            assert answer.json()["error"]
+    assert view(client, game_id, token) == before
+
+
+def test_unused_invites_expire(db_url: str) -> None:
+    limits = Limits(analyse_finished=False, invite_days=3 / 86400)  # three seconds
+    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+        began = time.time()
+        created = create(client, players=3, seats=["human", "human", "human"], listed=False)
+        game_id = created["id"]
+        invites = [s["invite"] for s in created["seats"]]
+        assert invites[0] is None and all(invites[1:])
+        assert began + 3 <= created["invites_expire"] <= time.time() + 3
+        joined = client.post(f"/api/games/{game_id}/join", json={"invite": invites[1]})
+        assert joined.status_code == 200
+        deadline = time.monotonic() + 30
+        while view(client, game_id)["table"]["invites"] == [2]:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        before = view(client, game_id)
+        assert before["table"]["invites"] == []  # no longer offered
+        late = client.post(f"/api/games/{game_id}/join", json={"invite": invites[2]})
+        assert late.status_code == 403 and late.json()["error"] == "this invite expired"
+        assert view(client, game_id) == before  # nothing changed
+        assert (
+            client.get(f"/api/games/{game_id}", headers=auth(token_of(created, 2))).status_code
+            == 200
+        )
+    # The expiry is stored with the invite: a restarted server (with longer invites) keeps it.
+    with TestClient(
+        create_app(db_url, bot_delay=0, limits=Limits(analyse_finished=False))
+    ) as client:
+        late = client.post(f"/api/games/{game_id}/join", json={"invite": invites[2]})
+        assert late.status_code == 403 and late.json()["error"] == "this invite expired"

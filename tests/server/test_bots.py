@@ -66,14 +66,16 @@ def test_a_table_has_one_decision_in_the_pool_at_a_time() -> None:
 
 
 def test_a_hard_seat_thinks_within_its_turn_allowance(client: object) -> None:
-    """The hub keeps a turn clock per bot seat: ``hard`` gets its turn allowance however
-    many decisions the turn holds (issue 15: what players wait for)."""
+    """Each bot seat keeps a turn clock, stored with its moves (so that a turn whose decisions
+    different workers make keeps it): ``hard`` gets its turn allowance however many decisions
+    the turn holds (issue 15: what players wait for)."""
     import random
     import time
 
     from fastapi.testclient import TestClient
 
     from cradle.ai import LEVELS
+    from cradle.server.bots import turn_clock
     from cradle.server.hub import Hub
     from tests.helpers.server import auth, create, token_of
 
@@ -82,14 +84,12 @@ def test_a_hard_seat_thinks_within_its_turn_allowance(client: object) -> None:
     game_id = created["id"]
     token = token_of(created, 0)
     hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    table = hub.tables[game_id]
     rng = random.Random(3)
     deadline = time.monotonic() + 120
     moves = 0
 
     def thought_in_its_turn() -> bool:
-        clock = table.turn_clocks.get((1, "hard"))
-        return clock is not None and clock.spent > 0.0
+        return hub.storage.bot_clocks(game_id).get(1, 0.0) > 0.0
 
     while moves < 6 or not thought_in_its_turn():
         assert time.monotonic() < deadline, "the game stopped moving"
@@ -103,15 +103,14 @@ def test_a_hard_seat_thinks_within_its_turn_allowance(client: object) -> None:
         )
         assert answer.status_code == 200, answer.text
         moves += 1
-    clock = table.turn_clocks[1, "hard"]
-    assert clock.turn_seconds == LEVELS["hard"].turn_seconds
+    assert turn_clock("hard").turn_seconds == LEVELS["hard"].turn_seconds
 
 
 def _imported_knowledge() -> bool:
     import sys
 
     return (
-        "cradle.ai.tigris_knowledge" in sys.modules and "cradle.ai.gheos_knowledge" in sys.modules
+        "cradle.ai.knowledge.tigris" in sys.modules and "cradle.ai.knowledge.gheos" in sys.modules
     )
 
 
@@ -122,7 +121,7 @@ def test_a_started_pool_has_its_workers_ready_with_the_bots_imported() -> None:
         ready = [future.result(timeout=120) for future in pool.start()]
         assert set(ready) <= set(pool.worker_pids())
         assert len(pool.worker_pids()) == 2
-        # The first decision of a worker waits for no import (cradle.ai.waiting.warm_up).
+        # The first decision of a worker waits for no import (cradle.ai.search.budget.warm_up).
         assert pool.pool is not None
         assert pool.pool.submit(_imported_knowledge).result(timeout=60)
     finally:
@@ -154,7 +153,7 @@ def test_cradle_serve_starts_its_bot_workers_with_the_server(db_url: str) -> Non
 
 
 def test_the_hub_keeps_the_tables_belief_over_the_hands(client: object) -> None:
-    """A bot seat reads the opponents from the public history (cradle.ai.belief): the hub
+    """A bot seat reads the opponents from the public history (cradle.ai.knowledge.belief): the hub
     works the belief out for the bot's first decision and follows every move after it, so
     it is always the belief of the table's record."""
     import random
@@ -162,8 +161,8 @@ def test_the_hub_keeps_the_tables_belief_over_the_hands(client: object) -> None:
 
     from fastapi.testclient import TestClient
 
-    from cradle.ai.belief import replayed
-    from cradle.ai.tigris_knowledge import UNSEEN_SHARE
+    from cradle.ai.knowledge.belief import replayed
+    from cradle.ai.knowledge.tigris import UNSEEN_SHARE
     from cradle.server.hub import Hub
     from tests.helpers.server import auth, create, token_of
 

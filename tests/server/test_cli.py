@@ -6,22 +6,13 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.server import GAMES, free_port
-
-CRADLE = [sys.executable, "-c", "from cradle.cli.main import main; main()"]
-
-
-def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*CRADLE, *args], capture_output=True, text=True, timeout=timeout, check=False
-    )
+from tests.helpers.server import CRADLE, GAMES, free_port, run
 
 
 def test_serve_prints_its_url_and_serves_the_client(tmp_path: Path) -> None:
@@ -58,6 +49,7 @@ def test_serve_refuses_a_busy_port_and_bad_databases(tmp_path: Path) -> None:
         busy.listen()
         answer = run("serve", "--port", str(busy.getsockname()[1]), "--db", str(tmp_path / "x"))
     assert answer.returncode == 2 and "cannot listen" in answer.stderr
+    assert "--port" in answer.stderr and "CRADLE_PORT" in answer.stderr  # the way out
     assert "Traceback" not in answer.stderr
     port = str(free_port())
     answer = run("serve", "--port", port, "--database", "postgresql://nobody@127.0.0.1:1/none")
@@ -83,6 +75,19 @@ def test_serve_without_port_takes_cradle_port(tmp_path: Path, default_port_is_bu
     answer = run("serve", "--db", str(tmp_path / "games.sqlite3"))
     assert answer.returncode == 2
     assert f"cannot listen on 127.0.0.1:{default_port_is_busy}" in answer.stderr
+
+
+def test_bots_run_beside_postgresql_servers_only(tmp_path: Path) -> None:
+    """`cradle bots` serves a PostgreSQL database; a SQLite file's bots are its server's own,
+    so `cradle serve --no-bots` needs PostgreSQL too."""
+    db = tmp_path / "games.sqlite3"
+    answer = run("bots", "--database", f"sqlite:///{db}")
+    assert answer.returncode == 2 and "needs PostgreSQL" in answer.stderr
+    answer = run("bots", "--database", "postgresql://x@127.0.0.1:1/y", "--workers", "0")
+    assert answer.returncode == 2 and "--workers" in answer.stderr
+    answer = run("serve", "--port", str(free_port()), "--db", str(db), "--no-bots")
+    assert answer.returncode == 2 and "--no-bots needs PostgreSQL" in answer.stderr
+    assert "Traceback" not in answer.stderr
 
 
 def test_loadtest_refuses_other_hosts_and_bad_counts() -> None:

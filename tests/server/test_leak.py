@@ -169,7 +169,7 @@ def play_and_scan(
     game_id = created["id"]
     hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
     tokens = [token_of(created, s) for s in range(players)]
-    secrets = tokens + [s["invite"] for s in created["seats"]]
+    secrets = tokens + [s["invite"] for s in created["seats"] if s["invite"]]
     receivers: list[int | None] = [*range(players), None]
     sockets = [client.websocket_connect(f"/ws/games/{game_id}").__enter__() for _ in receivers]
     scanned = compared = 0

@@ -90,10 +90,11 @@ def test_live_games_are_capped(tight: TestClient) -> None:
 
 @pytest.mark.parametrize("tight", [{"max_bot_seats": 3}], indirect=True)
 def test_bot_seats_are_capped(tight: TestClient) -> None:
-    create(tight, seats=["human", "bot:random"])
-    body = {"game": "tigris", "players": 4, "seats": ["bot:random"] * 3 + ["human"]}
+    create(tight, seats=["human", "bot:greedy"])
+    body = {"game": "tigris", "players": 4, "seats": ["bot:greedy"] * 3 + ["human"]}
     assert "too many bots" in refused(tight.post("/api/games", json=body))
-    create(tight, players=3, seats=["human", "bot:random", "bot:random"])  # exactly the cap
+    create(tight, players=3, seats=["human", "bot:greedy", "bot:greedy"])  # exactly the cap
+    create(tight, players=4, seats=["human"] + ["bot:random"] * 3)  # the random bot is free
 
 
 @pytest.mark.parametrize("tight", [{"bot_seconds": 0.25, "lobby_page": 2}], indirect=True)
@@ -140,6 +141,12 @@ def test_limits_refuse_nonsense() -> None:
         Limits(bot_seconds=0)
     with pytest.raises(ValueError, match="unknown limit"):
         Limits.from_dict({"speed": 1})
+    with pytest.raises(ValueError, match="unplayed_minutes"):
+        Limits(unplayed_minutes=0)
+    with pytest.raises(ValueError, match="live_games_per_client"):
+        Limits(live_games_per_client=0)
+    with pytest.raises(ValueError, match="bot_seats_per_client"):
+        Limits(bot_seats_per_client=-1)
 
 
 def test_replays_are_cached(client: TestClient) -> None:

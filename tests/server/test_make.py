@@ -56,8 +56,15 @@ def test_make_test_installs_the_test_tools(tmp_path: Path) -> None:
     text = dry_run("test", tmp_path)
     assert {"build", "dev", "server"} <= extras(text)
     assert "chromium postgresql" in text  # the Debian packages the tests need
+    assert "node-typescript" in text  # tsc, for the web client's type check
     optional = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"
     ]
     dev = " ".join(optional["dev"]).lower()
     assert all(tool in dev for tool in TEST_TOOLS)
+
+
+def test_make_lint_type_checks_the_web_client(tmp_path: Path) -> None:
+    text = dry_run("lint", tmp_path)
+    assert "tsc --project tsconfig.json" in text
+    assert "node-typescript" in text  # installed first when missing

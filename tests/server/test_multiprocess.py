@@ -229,3 +229,35 @@ def test_repeated_kills_under_load(postgres_url: str) -> None:
         storage.close()
         for server in servers:
             server.stop()
+
+
+def test_processes_count_a_clients_rates_together(postgres_url: str) -> None:
+    """Two processes on one database allow a client the rate once, not once each: the
+    buckets are counted in the database (and a second client still has its own)."""
+    from tests.helpers.server import http_from
+
+    settings = ("create_burst=3", "create_per_minute=1", "analyse_finished=0")
+    first = PlayServer(postgres_url, settings=settings).start()
+    second = PlayServer(postgres_url, settings=settings).start()
+    try:
+        answers = []
+        for server in (first, second, first, second, first, second):
+            status, body = http_from(
+                "127.0.0.7", "POST", server.base + "/api/games", {"game": "tigris"}
+            )
+            answers.append(status)
+            if status == 429:
+                assert "too many new games" in body["error"], body
+        assert answers == [200, 200, 200, 429, 429, 429], answers  # 3 in all, not 3 each
+        status, _body = http_from(
+            "127.0.0.8", "POST", second.base + "/api/games", {"game": "tigris"}
+        )
+        assert status == 200  # another client's bucket is its own
+        storage = Storage(postgres_url)
+        try:
+            assert storage.forget_rates(time.time() + 1) == 2  # both clients' buckets
+        finally:
+            storage.close()
+    finally:
+        first.stop()
+        second.stop()

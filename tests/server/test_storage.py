@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from cradle.core.record import GameRecord
 from cradle.server.storage import Conflict, Storage, StoredGame, database_url
 
 
@@ -87,6 +88,32 @@ def test_seats_are_claimed_once(any_db_url: str) -> None:
         storage.close()
 
 
+def test_an_invite_is_stored_with_its_expiry_and_refused_once_expired(any_db_url: str) -> None:
+    storage = Storage(any_db_url)
+    try:
+        game = stored("g3")
+        game.seats = ["human", "human"]
+        game.tokens = {0: "a" * 64, 1: "b" * 64}
+        game.claimed = {0: True, 1: True}
+        game.invites = {1: "c" * 64}
+        game.invite_expires = {1: time.time() - 1}  # another process may not know it yet
+        storage.create_game(game)
+        loaded = storage.load("g3")
+        assert loaded is not None and loaded.invite_expires == game.invite_expires
+        with pytest.raises(Conflict):
+            storage.claim_seat("g3", 1, "d" * 64, 0, "running", "c" * 64)
+        game = stored("g4")
+        game.seats, game.claimed = ["human", "human"], {0: True, 1: True}
+        game.tokens = {0: "a" * 64, 1: "b" * 64}  # every human seat has its token
+        game.invites, game.invite_expires = {1: "c" * 64}, {1: time.time() + 60}
+        storage.create_game(game)
+        storage.claim_seat("g4", 1, "d" * 64, 0, "running", "c" * 64)
+        loaded = storage.load("g4")
+        assert loaded is not None and loaded.invites == {} and loaded.invite_expires == {}
+    finally:
+        storage.close()
+
+
 def test_lobby_rows_hold_no_secrets_and_skip_unlisted(any_db_url: str) -> None:
     storage = Storage(any_db_url)
     try:
@@ -97,7 +124,8 @@ def test_lobby_rows_hold_no_secrets_and_skip_unlisted(any_db_url: str) -> None:
         assert not {"seed", "table_token", "tokens", "options"} & set(rows[0])
         assert sorted(storage.unfinished()) == ["private", "shown"]
         assert storage.count_games() == 2
-        assert storage.live_counts(0.0) == (2, 2)  # each has one bot seat
+        # Both count; their random bots cost nothing.
+        assert storage.live_use(time.time(), 600.0) == (2, 0)
     finally:
         storage.close()
 
@@ -130,19 +158,31 @@ def test_database_urls() -> None:
 def test_an_older_database_gets_the_new_columns(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     storage = Storage(url)
-    storage.create_game(stored("old"))
+    old = stored("old")
+    old.invites = {0: "c" * 64}
+    storage.create_game(old)
     storage.append_action("old", 0, 0, 0, "pass", "running", None, True)
     storage.close()
-    # What the first server's schema lacked: the version, the bot columns, the invites.
+    # What the first server's schema lacked: the version, the bot columns, the invites (and
+    # the next one, the invites' expiry).
     with sqlite3.connect(tmp_path / "old.sqlite3") as db:
         db.execute("DROP INDEX ix_games_bot_turn")
         for column in ("version", "bot_turn", "bot_seats", "bot_seconds"):
             db.execute(f"ALTER TABLE games DROP COLUMN {column}")
         db.execute("DROP TABLE invites")
+        db.execute(
+            "CREATE TABLE invites (game_id VARCHAR(40) NOT NULL REFERENCES games (id) "
+            "ON DELETE CASCADE, seat INTEGER NOT NULL, code VARCHAR(64) NOT NULL, "
+            "PRIMARY KEY (game_id, seat))"
+        )
+        db.execute("INSERT INTO invites VALUES ('old', 0, ?)", ("c" * 64,))
     storage = Storage(url)
     try:
         game = storage.load("old")
         assert game is not None and game.actions == ["pass"]
+        # An invite from before expiries expires a week after its game was made.
+        assert game.invites == {0: "c" * 64}
+        assert game.invite_expires == {0: pytest.approx(old.created + 7 * 86400)}
         # Above any version the old server can have shown (it counted moves and seats taken).
         assert game.version == 1 + 8
         assert storage.unfinished(bot_turn_only=True) == ["old"]  # looked at once, on start-up
@@ -224,4 +264,33 @@ def test_analyses_are_queued_with_the_last_move_claimed_once_and_stored(any_db_u
         assert storage.load_analysis("g1")["status"] == "queued"  # type: ignore[index]
     finally:
         other.close()
+        storage.close()
+
+
+def test_a_stored_game_gives_its_record_which_replays_to_its_state(any_db_url: str) -> None:
+    storage = Storage(any_db_url)
+    try:
+        game = stored("g1")
+        storage.create_game(game)
+        state = GameRecord("tigris", game.players, game.seed, game.options).start()
+        for ply in range(4):
+            seat = int(state.to_move)
+            action = state.legal_actions()[-1]
+            storage.append_action("g1", ply, ply, seat, action, "running", None, False)
+            state.apply(action)
+        loaded = storage.load("g1")
+        assert loaded is not None
+        record = loaded.record()
+        assert (record.game, record.players, record.seed, record.options) == (
+            "tigris",
+            ["archer", "bull"],
+            2**62 + 12345,
+            {"board": "standard"},
+        )
+        assert record.actions == loaded.actions and len(record.actions) == 4
+        assert record.replay().view(None) == state.view(None)
+        record.actions.append("pass")  # a copy: the game as read stays as it was
+        record.options["board"] = "changed"
+        assert len(loaded.actions) == 4 and loaded.options == {"board": "standard"}
+    finally:
         storage.close()

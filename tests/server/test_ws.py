@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
-from tests.helpers.server import GAMES, auth, create, run_async, token_of, watch
+from tests.helpers.server import GAMES, PlayServer, auth, create, run_async, token_of, watch
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -225,3 +227,89 @@ def test_a_client_holds_at_most_its_share_of_live_connections(db_url: str) -> No
             assert all(f["type"] == "view" or f["status"] == 429 for f in frames), frames
             assert time.monotonic() < deadline, "closed connections never freed their places"
             time.sleep(0.05)
+
+
+def test_a_burst_of_pings_gets_every_pong_on_a_real_server(tmp_path: Path) -> None:
+    from websockets.sync.client import connect
+
+    server = PlayServer(f"sqlite:///{tmp_path / 'games.sqlite3'}").start()
+    try:
+        created = server.post("/api/games", {"game": "tigris", "seats": ["human", "human"]})
+        with connect(f"ws://127.0.0.1:{server.port}/ws/games/{created['id']}") as ws:
+            ws.send("{}")
+            assert json.loads(ws.recv(timeout=30))["type"] == "view"
+            for _ in range(100):  # all at once, before reading any answer
+                ws.send('{"type": "ping"}')
+            answers = [json.loads(ws.recv(timeout=30)) for _ in range(100)]
+            assert answers == [{"type": "pong"}] * 100
+            ws.send('{"type": "ping"}')
+            assert json.loads(ws.recv(timeout=30)) == {"type": "pong"}  # still open
+    finally:
+        server.stop()
+
+
+def test_a_client_that_does_not_read_is_closed_1013(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the ASGI boundary, where a client that stopped reading is a send that never
+    returns (over TCP it takes megabytes of unread frames to fill the kernel's buffers)."""
+    from cradle.server import hub as hub_module
+    from cradle.server.hub import NewTable
+
+    monkeypatch.setattr(hub_module, "SEND_PATIENCE", 0.5)
+
+    async def run() -> list[Any]:
+        app = create_app(db_url, bot_delay=0, limits=Limits(analyse_finished=False))
+        sent: list[Any] = []
+        closed = asyncio.Event()
+        incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        incoming.put_nowait({"type": "websocket.connect"})
+        for text in ["{}"] + ['{"type": "ping"}'] * 100:
+            incoming.put_nowait({"type": "websocket.receive", "text": text})
+
+        async def receive() -> dict[str, Any]:
+            if closed.is_set() and incoming.empty():
+                return {"type": "websocket.disconnect", "code": 1013}
+            getting = asyncio.ensure_future(incoming.get())
+            ending = asyncio.ensure_future(closed.wait())
+            await asyncio.wait({getting, ending}, return_when=asyncio.FIRST_COMPLETED)
+            ending.cancel()
+            if getting.done():
+                return getting.result()
+            getting.cancel()
+            return {"type": "websocket.disconnect", "code": 1013}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+            if message["type"] == "websocket.close":
+                closed.set()
+            elif message["type"] == "websocket.send" and len(sent) > 2:
+                await asyncio.Event().wait()  # the view was read, then nothing more
+
+        async with app.router.lifespan_context(app):
+            created = await app.state.hub.create(
+                NewTable(game="tigris", players=2, options={}, seats=["human", "human"]),
+                "testclient",
+            )
+            scope = {
+                "type": "websocket",
+                "path": f"/ws/games/{created['id']}",
+                "raw_path": f"/ws/games/{created['id']}".encode(),
+                "query_string": b"",
+                "headers": [(b"host", b"testserver")],
+                "client": ("127.0.0.1", 50000),
+                "server": ("testserver", 80),
+                "scheme": "ws",
+                "root_path": "",
+                "subprotocols": [],
+            }
+            await asyncio.wait_for(app(scope, receive, send), 60)
+        return sent
+
+    sent = run_async(run)
+    kinds = [message["type"] for message in sent]
+    assert kinds[:2] == ["websocket.accept", "websocket.send"], kinds
+    assert json.loads(sent[1]["text"])["type"] == "view"
+    close = sent[-1]
+    assert close["type"] == "websocket.close" and close["code"] == 1013, close
+    assert "too slow" in close["reason"]

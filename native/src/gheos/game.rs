@@ -556,29 +556,6 @@ impl Game {
         );
     }
 
-    /// What a tile action does whatever the world: the id of hand slot 0 and the tile (+1)
-    /// the slot holds here (a tile's id names its hand slot, and another world's hand may
-    /// hold another tile there), as the reference's action text names the tile. Other ids
-    /// are their own key.
-    pub fn tile_key(&self, id: u32) -> (u32, u32) {
-        if id >= ids::START {
-            return (id, 0);
-        }
-        let span = geometry::CELLS * 3;
-        let base = if id >= ids::REPLACE {
-            ids::REPLACE
-        } else {
-            ids::PLACE
-        };
-        let slot = (id - base) / span;
-        let hand = self.sorted_hand(usize::from(self.active));
-        let tile = hand
-            .as_slice()
-            .get(slot as usize)
-            .map_or(0, |&t| u32::from(t) + 1);
-        (id - slot * span, tile)
-    }
-
     /// The legal tile actions that start a war or a migration (the reference's
     /// `GheosState.conflict_actions`), in the legal order: the moves that can take a
     /// civilization off the table. None outside the tile phase, and none for a player who

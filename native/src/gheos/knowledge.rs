@@ -1,5 +1,5 @@
 //! The Gheos knowledge of the search, on the native state: the twin of
-//! `cradle.ai.gheos_knowledge` (the reference), number for number.
+//! `cradle.ai.knowledge.gheos` (the reference), number for number.
 //!
 //! An evaluation (followers × what their continents will score, war risk, epochs to come)
 //! turned into rewards by pairwise chances, one-ply move priors, whether a turn is still in
@@ -12,7 +12,7 @@ use super::events::Log;
 use super::game::{Game, Phase, MAX_PLAYERS};
 use super::notation::{decode, Decoded};
 use crate::search::model::{self, GHEOS_FEATURES};
-use crate::search::{beats, pairwise_chances};
+use crate::search::pairwise_chances;
 
 /// Share of a civilization's future lost when a stronger neighbour may attack.
 pub const WAR_RISK: f64 = 0.35;
@@ -21,22 +21,33 @@ pub const TOKEN_EARLY: f64 = 1.2;
 pub const TOKEN_LATE: f64 = 0.4;
 /// Share of the pyramids' epoch scorings a follower will still see.
 pub const PYRAMID_USE: f64 = 0.8;
-/// Value 2: a kept token is worth `TOKEN_NOW - TOKEN_NOW_SLOPE × remaining` of today's cup
-/// score, plus `TOKEN_GROWTH × remaining` points for the cups still to come.
-pub const TOKEN_NOW: f64 = 0.85;
-pub const TOKEN_NOW_SLOPE: f64 = 0.55;
-pub const TOKEN_GROWTH: f64 = 40.0;
-/// Value 2: a follower is worth this × remaining points for its continent's growth.
-pub const FOLLOWER_GROWTH: f64 = 2.0;
-/// How sure a lead is, per evaluation (value 1, value 2; values 3 and 4 are value 1's;
-/// value 5 the one fitted to value 4's self-play results): base + slope × remaining.
-pub const TEMPERATURES: [(f64, f64); 3] = [(3.0, 10.0), (3.0, 57.0), (4.0, 35.0)];
-/// Value 3: what holding every token left is worth, × √(epochs left), in points.
+/// How sure a lead is: base + slope × remaining (a point counts less while many epochs are to
+/// come).
+pub const TEMPERATURE: (f64, f64) = (3.0, 10.0);
+/// Value 4: what holding every token left is worth, × √(epochs left), in points.
 pub const CONTROL: f64 = 16.0;
-/// The hand-set evaluations, 1 to this (4: value 3 with the tokens a seat can expect to
-/// play, [`Reading::usable_tokens`]; 5: value 4 at the temperature fitted to its results;
-/// 6: value 4 with the control of the end as a second chance, [`Reading::chances`]).
-pub const VALUES: u8 = 6;
+
+/// The hand-set evaluation (the reference's `GheosValue`): 1, followers × what their
+/// continents will score (PIMC's and the analysis'); 4, value 1 with the control of the
+/// game's end and each seat's tokens counted as those it can expect to play
+/// ([`Reading::usable_tokens`], the search's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    Followers = 1,
+    UsableTokens = 4,
+}
+
+impl TryFrom<u8> for Value {
+    type Error = String;
+
+    fn try_from(value: u8) -> Result<Value, String> {
+        match value {
+            1 => Ok(Value::Followers),
+            4 => Ok(Value::UsableTokens),
+            _ => Err(format!("value is 1 or 4, not {value}")),
+        }
+    }
+}
 /// Epoch tiles in the stack at the start, whatever the players.
 const EPOCH_TILES: u32 = 8;
 /// Below the root, priors are scored this many actions at a time (a clone and an apply each).
@@ -76,8 +87,8 @@ impl From<&Area> for Continent {
 /// The numbers of one world the evaluation needs (the reference's `Reading`).
 #[derive(Clone, Debug)]
 pub struct Reading {
-    /// The evaluation's version: 1, or 2 (the reference's module docstring).
-    pub value: u8,
+    /// The evaluation.
+    pub value: Value,
     pub players: usize,
     pub points: [f64; MAX_PLAYERS],
     pub tokens: [u8; MAX_PLAYERS],
@@ -97,11 +108,11 @@ pub struct Reading {
 impl Reading {
     /// A reading for value 1.
     pub fn new(game: &Game) -> Reading {
-        Reading::valued(game, 1)
+        Reading::valued(game, Value::Followers)
     }
 
-    /// A reading for the evaluation `value` (1 to [`VALUES`]).
-    pub fn valued(game: &Game, value: u8) -> Reading {
+    /// A reading for the evaluation `value`.
+    pub fn valued(game: &Game, value: Value) -> Reading {
         let players = usize::from(game.players);
         let mut reading = Reading {
             value,
@@ -161,38 +172,17 @@ impl Reading {
             .sum()
     }
 
-    /// A token kept, as a multiple of the cup score it would bring now. Value 1: more early
-    /// (cups and followers grow), less late (a token unused at the end is lost); value 2
-    /// counts the growth apart (`TOKEN_GROWTH`) and this share rises towards the end.
+    /// A token kept, as a multiple of the cup score it would bring now: more early (cups and
+    /// followers grow), less late (a token unused at the end is lost).
     pub fn token_worth(&self) -> f64 {
-        self.token_worth_of(self.value)
-    }
-
-    fn token_worth_of(&self, value: u8) -> f64 {
-        if value == 2 {
-            TOKEN_NOW - TOKEN_NOW_SLOPE * self.remaining
-        } else {
-            TOKEN_EARLY * self.remaining + TOKEN_LATE
-        }
-    }
-
-    /// Value 2: what one token kept is worth, in points, to a seat whose token would score
-    /// `cup_score` now (read once by the caller).
-    pub fn kept_token(&self, cup_score: i64) -> f64 {
-        self.token_worth() * cup_score as f64 + TOKEN_GROWTH * self.remaining
+        TOKEN_EARLY * self.remaining + TOKEN_LATE
     }
 
     /// What one follower on a continent of `cups` and `pyramids` will still bring `seat`.
     fn worth(&self, seat: usize, cups: u8, pyramids: u8) -> f64 {
         let kept = f64::from(self.tokens[seat]) * self.token_worth();
-        let growth = if self.value == 2 {
-            FOLLOWER_GROWTH * self.remaining
-        } else {
-            0.0
-        };
         f64::from(u32::from(pyramids) * self.epochs_left) * PYRAMID_USE
             + f64::from(cups) * (kept + 1.0)
-            + growth
     }
 
     /// Whether `seat` holds every token left: it alone chooses when the game ends.
@@ -220,14 +210,15 @@ impl Reading {
             .sum()
     }
 
-    fn value_of(&self, seat: usize, version: u8) -> f64 {
+    fn value_of(&self, seat: usize, version: Value) -> f64 {
         let mut value = self.points[seat];
-        let held = if version >= 4 {
+        let usable = version == Value::UsableTokens;
+        let held = if usable {
             self.usable_tokens(seat)
         } else {
             f64::from(self.tokens[seat])
         };
-        let tokens = held * self.token_worth_of(version);
+        let tokens = held * self.token_worth();
         for colour in 0..6 {
             let count = self.held[seat][colour];
             let Some(civ) = self.civ[colour] else {
@@ -240,19 +231,11 @@ impl Reading {
                 + f64::from(civ.cups) * (tokens + 1.0);
             value += f64::from(count) * future * self.survival(colour);
         }
-        if version >= 3 && self.controls_the_end(seat) {
+        if usable && self.controls_the_end(seat) {
             // It plays its tokens when they score most, and ends the game when it leads.
-            let full = (1.0 - self.token_worth_of(version)).max(0.0);
+            let full = (1.0 - self.token_worth()).max(0.0);
             value += held * full * self.cup_score(seat) as f64;
-            if version != 6 {
-                // value 6 counts it in `chances`
-                value += CONTROL * f64::from(self.epochs_left).sqrt();
-            }
-        }
-        if version == 2 {
-            value += self.remaining
-                * (TOKEN_GROWTH * f64::from(self.tokens[seat])
-                    + FOLLOWER_GROWTH * f64::from(self.followers[seat]));
+            value += CONTROL * f64::from(self.epochs_left).sqrt();
         }
         value + 0.01 * f64::from(self.followers[seat])
     }
@@ -266,39 +249,13 @@ impl Reading {
         out
     }
 
-    /// Each seat's expected share of the others it beats (`pairwise_chances` of the values);
-    /// value 6: a seat that controls the end may stop the game whenever it leads, so its
-    /// chance p of each pair is 1 - (1 - p)² (the reference's `Reading.chances`).
+    /// Each seat's expected share of the others it beats (`pairwise_chances` of the values).
     pub fn chances(&self) -> [f64; MAX_PLAYERS] {
         let values = self.values();
-        let n = self.players;
-        let temperature = self.temperature();
-        let holder = if self.value == 6 && n >= 2 {
-            (0..n).find(|&s| self.controls_the_end(s))
-        } else {
-            None
-        };
-        let Some(holder) = holder else {
-            return pairwise_chances(&values[..n], temperature);
-        };
-        let mut out = [0.0; MAX_PLAYERS];
-        for (i, chance) in out.iter_mut().enumerate().take(n) {
-            let mut total = 0.0;
-            for j in (0..n).filter(|&j| j != i) {
-                total += if i == holder {
-                    1.0 - (1.0 - beats(values[i], values[j], temperature)).powi(2)
-                } else if j == holder {
-                    (1.0 - beats(values[j], values[i], temperature)).powi(2)
-                } else {
-                    beats(values[i], values[j], temperature)
-                };
-            }
-            *chance = total / (n - 1) as f64;
-        }
-        out
+        pairwise_chances(&values[..self.players], self.temperature())
     }
 
-    /// What the learned evaluation weighs (`cradle.ai.learned.FEATURES["gheos"]`), each once
+    /// What the learned evaluation weighs (`cradle.ai.knowledge.learned.FEATURES["gheos"]`), each once
     /// × remaining and once × (1 - remaining): the reference's `Reading.features`.
     pub fn features(&self, seat: usize) -> [f64; GHEOS_FEATURES] {
         let (mut cups, mut pyramids, mut swords, mut wheat) = (0u32, 0u32, 0u32, 0u32);
@@ -337,7 +294,7 @@ impl Reading {
             f64::from(to_score),
             f64::from(at_risk),
             f64::from(civilizations),
-            self.value_of(seat, 1),
+            self.value_of(seat, Value::Followers),
             if seat == self.active { 1.0 } else { 0.0 },
             if self.controls_the_end(seat) {
                 1.0
@@ -345,7 +302,7 @@ impl Reading {
                 0.0
             },
             self.usable_tokens(seat),
-            self.value_of(seat, 4), // the default evaluation
+            self.value_of(seat, Value::UsableTokens), // the search's evaluation
         ];
         let late = 1.0 - self.remaining;
         let mut out = [0.0; GHEOS_FEATURES];
@@ -363,12 +320,7 @@ impl Reading {
 
     /// How sure a lead is: a point counts less while many epochs are to come.
     pub fn temperature(&self) -> f64 {
-        let (base, slope) = TEMPERATURES[match self.value {
-            2 => 1,
-            5 => 2,
-            _ => 0, // values 1, 3, 4 and 6
-        }];
-        base + slope * self.remaining
+        TEMPERATURE.0 + TEMPERATURE.1 * self.remaining
     }
 
     /// The reference's `_follower_choice`: the worth of a start or a take (followers × what
@@ -408,11 +360,7 @@ impl Reading {
         if u32::from(self.tokens[seat]) >= self.epochs_left {
             return true;
         }
-        if self.value == 2 {
-            score as f64 > self.kept_token(score)
-        } else {
-            self.token_worth() < 1.0
-        }
+        self.token_worth() < 1.0
     }
 }
 
@@ -488,7 +436,7 @@ fn pascal() -> &'static [[u128; PASCAL]; PASCAL] {
 
 /// The reward vector of a world: exact once it is over, else the heuristic's chances (the
 /// evaluation `value`).
-pub fn rewards(game: &Game, value: u8) -> [f64; MAX_PLAYERS] {
+pub fn rewards(game: &Game, value: Value) -> [f64; MAX_PLAYERS] {
     if game.is_over() {
         return rank_rewards(game);
     }
@@ -498,7 +446,7 @@ pub fn rewards(game: &Game, value: u8) -> [f64; MAX_PLAYERS] {
 /// A token that would end the game (the mover's last, every other seat's used up): whether
 /// to play it. Played when the finished game gives the mover at least what the evaluation
 /// expects of going on.
-pub fn ending_token(game: &Game, value: u8) -> Option<bool> {
+pub fn ending_token(game: &Game, value: Value) -> Option<bool> {
     if game.phase != Phase::Token {
         return None;
     }
@@ -515,45 +463,16 @@ pub fn ending_token(game: &Game, value: u8) -> Option<bool> {
     Some(rank_rewards(&after)[seat] >= rewards(game, value)[seat])
 }
 
-/// A token that would hand the control of the end to another seat (the mover's last, one
-/// other seat still holding some): whether to play it (`GheosKnowledge.handing_token`).
-/// Played when the evaluation rates the mover at least as well with the token's points and
-/// no token as with the token kept, both read as the turn ends (the next seat to move).
-pub fn handing_token(game: &Game, value: u8) -> Option<bool> {
-    if game.phase != Phase::Token || value < 3 {
-        return None; // values 1 and 2 give the control of the end no worth
-    }
-    let seat = usize::from(game.active);
-    let n = usize::from(game.players);
-    let holders = (0..n).filter(|&s| s != seat && game.tokens[s] > 0).count();
-    if game.tokens[seat] != 1 || holders != 1 {
-        return None;
-    }
-    let mut reading = Reading::valued(game, value);
-    reading.active = (seat + 1) % n;
-    let chance = |r: &Reading| r.chances()[seat];
-    let kept = chance(&reading);
-    reading.points[seat] += reading.cup_score(seat) as f64;
-    reading.tokens[seat] -= 1;
-    Some(chance(&reading) >= kept)
-}
-
-/// The token decisions not left to chance in a playout (`GheosKnowledge.playout_rule`):
-/// [`ending_token`], then with `handing` [`handing_token`].
-pub fn ruled_token(game: &Game, value: u8, handing: bool) -> Option<bool> {
-    ending_token(game, value).or_else(|| {
-        if handing {
-            handing_token(game, value)
-        } else {
-            None
-        }
-    })
+/// The token decisions not left to chance in a playout (`GheosKnowledge.playout_rule`): a
+/// token that would end the game ([`ending_token`]).
+pub fn ruled_token(game: &Game, value: Value) -> Option<bool> {
+    ending_token(game, value)
 }
 
 /// The policy's token decision (`GheosKnowledge.token_choice`): a token ruled by
 /// [`ruled_token`], any other by [`Reading::plays_token`].
-pub fn token_choice(game: &Game, value: u8, handing: bool) -> bool {
-    ruled_token(game, value, handing)
+pub fn token_choice(game: &Game, value: Value) -> bool {
+    ruled_token(game, value)
         .unwrap_or_else(|| Reading::valued(game, value).plays_token(usize::from(game.active)))
 }
 
@@ -567,7 +486,7 @@ pub fn learned_rewards(game: &Game) -> [f64; MAX_PLAYERS] {
 
 /// The one-ply prior of a legal id: the mover's margin over the best other seat after it
 /// (with `settle`, after the conflict it starts is played out: [`settle_conflict`]).
-fn prior_after(game: &Game, value: u8, settle: bool, id: u32, log: &mut Log) -> f64 {
+fn prior_after(game: &Game, value: Value, settle: bool, id: u32, log: &mut Log) -> f64 {
     let seat = usize::from(game.active);
     let mut after = game.clone();
     after.apply_legal(id, log);
@@ -590,7 +509,7 @@ fn prior_after(game: &Game, value: u8, settle: bool, id: u32, log: &mut Log) -> 
 /// tied war) by the policy's choices without their random tie-breaks, the first best on a
 /// tie: a move that starts a war is judged by the war's end, not by the moment before it
 /// (the reference's `GheosKnowledge.settle_conflict`).
-pub fn settle_conflict(game: &mut Game, value: u8, log: &mut Log) {
+pub fn settle_conflict(game: &mut Game, value: Value, log: &mut Log) {
     let mut legal = Vec::with_capacity(8);
     let mut scores = Vec::with_capacity(8);
     while game.phase.in_conflict() {
@@ -599,7 +518,7 @@ pub fn settle_conflict(game: &mut Game, value: u8, log: &mut Log) {
             return;
         }
         scores.clear();
-        policy_scores(game, value, false, false, &legal, &mut scores);
+        policy_scores(game, value, false, &legal, &mut scores);
         let mut best = 0;
         for (i, &score) in scores.iter().enumerate() {
             if score > scores[best] {
@@ -611,7 +530,7 @@ pub fn settle_conflict(game: &mut Game, value: u8, log: &mut Log) {
 }
 
 /// One-ply priors of `ids`, all legal now (the search's case): appended to `out`.
-pub fn priors_legal(game: &Game, value: u8, settle: bool, ids: &[u32], out: &mut Vec<f64>) {
+pub fn priors_legal(game: &Game, value: Value, settle: bool, ids: &[u32], out: &mut Vec<f64>) {
     let mut log = Log::new(false);
     out.extend(
         ids.iter()
@@ -620,7 +539,7 @@ pub fn priors_legal(game: &Game, value: u8, settle: bool, ids: &[u32], out: &mut
 }
 
 /// One-ply priors of any `ids`: a refused one scores [`REFUSED`], as in the reference.
-pub fn priors(game: &Game, value: u8, settle: bool, ids: &[u32], out: &mut Vec<f64>) {
+pub fn priors(game: &Game, value: Value, settle: bool, ids: &[u32], out: &mut Vec<f64>) {
     let mut legal = Vec::with_capacity(128);
     game.legal_ids(&mut legal);
     let mut log = Log::new(false);
@@ -692,9 +611,8 @@ impl Choice {
 /// decision as 1 for the chosen action and 0 for the other, the rest by one ply.
 pub fn policy_scores(
     game: &Game,
-    value: u8,
+    value: Value,
     settle: bool,
-    handing: bool,
     legal: &[u32],
     out: &mut Vec<f64>,
 ) -> Choice {
@@ -711,7 +629,7 @@ pub fn policy_scores(
             );
         }
         Choice::Token => {
-            let play = token_choice(game, value, handing);
+            let play = token_choice(game, value);
             out.extend(legal.iter().map(|&id| {
                 let token = matches!(decode(id), Decoded::Token);
                 if token == play {
@@ -749,20 +667,19 @@ fn noisy_best(scores: &[f64], noise: f64, rng: &mut impl Draw) -> usize {
 }
 
 /// The quick policy's action (a legal one; the game is not over and has an action), with the
-/// evaluation `value` (`settle`d priors; with `handing`, [`handing_token`] decides a token
-/// that would hand over the control of the end).
-pub fn policy(game: &Game, value: u8, settle: bool, handing: bool, rng: &mut impl Draw) -> u32 {
+/// evaluation `value` (and `settle`d priors).
+pub fn policy(game: &Game, value: Value, settle: bool, rng: &mut impl Draw) -> u32 {
     let mut legal = Vec::with_capacity(128);
     game.legal_ids(&mut legal);
     let mut scores = Vec::with_capacity(TILE_SAMPLE.max(8));
     match Choice::of(&legal) {
         Choice::Forced => legal[0],
         Choice::Followers => {
-            policy_scores(game, value, settle, handing, &legal, &mut scores);
+            policy_scores(game, value, settle, &legal, &mut scores);
             legal[noisy_best(&scores, FOLLOWER_NOISE, rng)]
         }
         Choice::Token => {
-            if token_choice(game, value, handing) {
+            if token_choice(game, value) {
                 super::notation::TOKEN
             } else {
                 super::notation::PASS
@@ -824,7 +741,7 @@ mod tests {
         assert!((survival(1, 3, 2, 2) - 0.9).abs() < 1e-15);
         assert_eq!(comb(60, 30), 118_264_581_564_861_424);
         // At the start every token finds a turn; late, the second seat's fewer than the first's.
-        let start = Reading::valued(&game(2, 3), 4);
+        let start = Reading::valued(&game(2, 3), Value::UsableTokens);
         assert!((start.usable_tokens(0) - 3.0).abs() < 1e-3);
         let mut late = start.clone();
         late.stack = 6;
@@ -855,18 +772,18 @@ mod tests {
             let mut legal = Vec::new();
             let mut steps = 0;
             while !g.is_over() && steps < 400 {
-                let r = rewards(&g, 1 + (steps % 2) as u8);
+                let value = [Value::Followers, Value::UsableTokens][steps % 2];
+                let r = rewards(&g, value);
                 let total: f64 = r[..players].iter().sum();
                 assert!((total - players as f64 / 2.0).abs() < 1e-9);
-                let value = 1 + 2 * (steps % 2) as u8; // values 1 and 3: with and without handing
-                let id = policy(&g, value, steps % 3 == 0, steps % 4 < 2, &mut rng);
+                let id = policy(&g, value, steps % 3 == 0, &mut rng);
                 g.legal_ids(&mut legal);
                 assert!(legal.contains(&id), "the policy chose an illegal id {id}");
                 g.apply_legal(id, &mut log);
                 steps += 1;
             }
             assert!(g.is_over(), "{players} players: the policy did not finish");
-            let r = rewards(&g, 2);
+            let r = rewards(&g, Value::UsableTokens);
             assert_eq!(r, rank_rewards(&g));
         }
     }
@@ -875,7 +792,13 @@ mod tests {
     fn a_refused_id_scores_refused() {
         let g = game(2, 3);
         let mut out = Vec::new();
-        priors(&g, 1, false, &[super::super::notation::TOKEN], &mut out);
+        priors(
+            &g,
+            Value::Followers,
+            false,
+            &[super::super::notation::TOKEN],
+            &mut out,
+        );
         assert_eq!(out, vec![REFUSED]);
     }
 }

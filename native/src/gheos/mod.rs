@@ -7,7 +7,7 @@
 //! - [`game`]: the state, its legal ids and what each action does;
 //! - [`notation`]: ids, action strings and reading what a player wrote;
 //! - [`events`]: what an action did, with the reference's texts;
-//! - [`knowledge`]: the search's knowledge (twin of `cradle.ai.gheos_knowledge`);
+//! - [`knowledge`]: the search's knowledge (twin of `cradle.ai.knowledge.gheos`);
 //! - [`observation`]: a seat's observation tensor (the research environments');
 //! - [`parts`]: a state as plain parts (positions read by the reference, pickling);
 //! - [`search_game`]: the engine and its knowledge as the native search's `SearchGame`;

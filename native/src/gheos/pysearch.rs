@@ -1,25 +1,26 @@
-//! The native search and knowledge of Gheos for Python (`cradle.ai.ismcts` calls them on
-//! native states): `gheos_search` runs ISMCTS with the GIL released, and the `gheos_ai_*`
-//! hooks expose the knowledge so the lockstep test can hold it against the Python reference.
+//! The Gheos knowledge for Python: the root of a native search (`crate::pysearch`), and the
+//! `gheos_ai_*` hooks that expose the knowledge so the lockstep test can hold it against the
+//! Python reference.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::knowledge::{self, Reading, VALUES as GHEOS_VALUES};
+use super::knowledge::{self, Reading, Value};
 use super::py::GheosState;
 use super::search_game::{Judge, Judged};
-use crate::search::py::{
-    checked_forest, checked_value, model_is_set, run_detached, search_detached, tree_worlds,
-    PyParams, PySearchResult,
-};
-use crate::search::Forest;
+use crate::search::py::{model_is_set, tree_worlds};
 use crate::splitmix::SplitMix64;
+
+/// The evaluation `value` (1 or 4) Python asks for, or a clear error.
+fn value_of(value: u8) -> PyResult<Value> {
+    Value::try_from(value).map_err(PyValueError::new_err)
+}
 
 /// The evaluation's estimated final score per seat (`Reading.values()`).
 #[pyfunction]
 #[pyo3(signature = (state, value=1))]
 fn gheos_ai_values(state: PyRef<'_, GheosState>, value: u8) -> PyResult<Vec<f64>> {
-    let reading = Reading::valued(&state.game, checked_value(value, GHEOS_VALUES)?);
+    let reading = Reading::valued(&state.game, value_of(value)?);
     Ok(reading.values()[..reading.players].to_vec())
 }
 
@@ -27,7 +28,7 @@ fn gheos_ai_values(state: PyRef<'_, GheosState>, value: u8) -> PyResult<Vec<f64>
 #[pyfunction]
 #[pyo3(signature = (state, value=1))]
 fn gheos_ai_temperature(state: PyRef<'_, GheosState>, value: u8) -> PyResult<f64> {
-    Ok(Reading::valued(&state.game, checked_value(value, GHEOS_VALUES)?).temperature())
+    Ok(Reading::valued(&state.game, value_of(value)?).temperature())
 }
 
 /// The knowledge's reward vector of this state, one entry per seat (`GheosKnowledge.rewards`).
@@ -36,7 +37,7 @@ fn gheos_ai_temperature(state: PyRef<'_, GheosState>, value: u8) -> PyResult<f64
 #[pyo3(signature = (state, learned=false, value=1))]
 fn gheos_ai_rewards(state: PyRef<'_, GheosState>, learned: bool, value: u8) -> PyResult<Vec<f64>> {
     let players = usize::from(state.game.players);
-    let value = checked_value(value, GHEOS_VALUES)?;
+    let value = value_of(value)?;
     if learned {
         model_is_set("gheos")?;
         return Ok(knowledge::learned_rewards(&state.game)[..players].to_vec());
@@ -45,7 +46,7 @@ fn gheos_ai_rewards(state: PyRef<'_, GheosState>, learned: bool, value: u8) -> P
 }
 
 /// The learned features of every seat of this state (`Reading.features`), one row per seat
-/// in `cradle.ai.learned.FEATURES["gheos"]` order: what the training data records.
+/// in `cradle.ai.knowledge.learned.FEATURES["gheos"]` order: what the training data records.
 #[pyfunction]
 fn gheos_ai_features(state: PyRef<'_, GheosState>) -> Vec<Vec<f64>> {
     let reading = Reading::new(&state.game);
@@ -65,7 +66,7 @@ fn gheos_ai_priors(
     value: u8,
     settle: bool,
 ) -> PyResult<Vec<f64>> {
-    let value = checked_value(value, GHEOS_VALUES)?;
+    let value = value_of(value)?;
     let wanted: Vec<u32> = ids
         .iter()
         .map(|&id| u32::try_from(id).unwrap_or(u32::MAX))
@@ -84,14 +85,10 @@ fn gheos_ai_unsettled(state: PyRef<'_, GheosState>) -> bool {
 /// The token decision a playout does not leave to chance (`GheosKnowledge.playout_rule`):
 /// true to play the token, false to keep it, None where the playout moves at random.
 #[pyfunction]
-#[pyo3(signature = (state, value=1, handing=false))]
-fn gheos_ai_playout_rule(
-    state: PyRef<'_, GheosState>,
-    value: u8,
-    handing: bool,
-) -> PyResult<Option<bool>> {
-    let value = checked_value(value, GHEOS_VALUES)?;
-    Ok(knowledge::ruled_token(&state.game, value, handing))
+#[pyo3(signature = (state, value=1))]
+fn gheos_ai_playout_rule(state: PyRef<'_, GheosState>, value: u8) -> PyResult<Option<bool>> {
+    let value = value_of(value)?;
+    Ok(knowledge::ruled_token(&state.game, value))
 }
 
 fn legal_or_refuse(state: &GheosState) -> PyResult<Vec<u32>> {
@@ -106,51 +103,36 @@ fn legal_or_refuse(state: &GheosState) -> PyResult<Vec<u32>> {
 /// How the policy chooses here ("forced", "followers", "token", "tiles", "ply") and its
 /// scores of every legal action, in legal order, before its random tie-breaks.
 #[pyfunction]
-#[pyo3(signature = (state, value=1, settle=false, handing=false))]
+#[pyo3(signature = (state, value=1, settle=false))]
 fn gheos_ai_policy_scores(
     state: PyRef<'_, GheosState>,
     value: u8,
     settle: bool,
-    handing: bool,
 ) -> PyResult<(&'static str, Vec<f64>)> {
-    let value = checked_value(value, GHEOS_VALUES)?;
+    let value = value_of(value)?;
     let legal = legal_or_refuse(&state)?;
     let mut scores = Vec::with_capacity(legal.len());
-    let choice = knowledge::policy_scores(&state.game, value, settle, handing, &legal, &mut scores);
+    let choice = knowledge::policy_scores(&state.game, value, settle, &legal, &mut scores);
     Ok((choice.name(), scores))
 }
 
 /// The policy's action id, its random draws from a generator seeded by `seed`.
 #[pyfunction]
-#[pyo3(signature = (state, seed, value=1, settle=false, handing=false))]
+#[pyo3(signature = (state, seed, value=1, settle=false))]
 fn gheos_ai_policy(
     state: PyRef<'_, GheosState>,
     seed: u64,
     value: u8,
     settle: bool,
-    handing: bool,
 ) -> PyResult<u32> {
-    let value = checked_value(value, GHEOS_VALUES)?;
+    let value = value_of(value)?;
     legal_or_refuse(&state)?;
     Ok(knowledge::policy(
         &state.game,
         value,
         settle,
-        handing,
         &mut SplitMix64::new(seed),
     ))
-}
-
-/// `state`'s game for the search, its leaves judged by `judge`; `settle`: priors after the
-/// conflicts the moves start; `handing`: a token that would hand over the control of the end
-/// judged, not left to chance.
-fn judged(state: &GheosState, judge: Judge, settle: bool, handing: bool) -> Judged {
-    Judged {
-        game: state.game.clone(),
-        judge,
-        settle,
-        handing,
-    }
 }
 
 /// The first `count` worlds a search tree deals for `observer` from `CanonicalRandom(seed)`
@@ -164,127 +146,43 @@ fn gheos_ai_worlds(
     count: usize,
 ) -> PyResult<Vec<GheosState>> {
     // The judge plays no part in dealing.
-    let root = judged(&state, Judge::Hand(1), false, false);
+    let root = Judged {
+        game: state.game.clone(),
+        judge: Judge::Hand(Value::Followers),
+        settle: false,
+    };
     Ok(tree_worlds(&root, observer, seed, count)?
         .into_iter()
         .map(|world| state.with_game(py, world.game))
         .collect())
 }
 
-/// How a search judges Gheos worlds: the learned model or the hand-set evaluation `value`.
-fn judge_of(learned: bool, value: u8) -> PyResult<Judge> {
-    let value = checked_value(value, GHEOS_VALUES)?;
-    if learned {
+/// A Gheos knowledge's settings, read off the Python object by name
+/// (`cradle.ai.knowledge.gheos.GheosSettings`).
+#[derive(FromPyObject)]
+pub struct Judging {
+    #[pyo3(attribute)]
+    value: u8,
+    #[pyo3(attribute)]
+    learned: bool,
+    #[pyo3(attribute)]
+    settle: bool,
+}
+
+/// The root of a Gheos search: `state`'s game, its leaves judged by the learned model or
+/// the hand-set evaluation, its priors settling the conflicts the moves start or not.
+pub fn search_root(state: &GheosState, judging: &Judging) -> PyResult<Judged> {
+    let value = value_of(judging.value)?;
+    let judge = if judging.learned {
         model_is_set("gheos")?;
-        return Ok(Judge::Learned);
-    }
-    Ok(Judge::Hand(value))
-}
-
-/// ISMCTS for `seat` (the seat to move): one tree per seed, on threads when there are several.
-/// `params`: exploration, widening, alpha, prior_weight, rollout, playout, batch, halving,
-/// balance, urgent, keys, steps; `learned`: judge the leaves by the learned model, else by
-/// the hand-set evaluation `value`; `settle`: priors after the conflicts the moves start;
-/// `handing`: a token that would hand over the control of the end judged in the playouts.
-/// Returns the iterations run and (action id, visits, summed reward) per visited root action.
-#[pyfunction]
-#[pyo3(signature = (state, seat, iterations, seconds, params, seeds, only, floor=None, learned=false, value=1, settle=false, handing=false))]
-#[allow(clippy::too_many_arguments)]
-fn gheos_search(
-    py: Python<'_>,
-    state: PyRef<'_, GheosState>,
-    seat: usize,
-    iterations: Option<u64>,
-    seconds: Option<f64>,
-    params: PyParams,
-    seeds: Vec<u64>,
-    only: Option<Vec<u32>>,
-    floor: Option<u64>,
-    learned: bool,
-    value: u8,
-    settle: bool,
-    handing: bool,
-) -> PyResult<PySearchResult> {
-    let judge = judge_of(learned, value)?;
-    // The search reads its own copy: other threads may use the state meanwhile.
-    let root = judged(&state, judge, settle, handing);
-    drop(state);
-    search_detached(
-        py,
-        &root,
-        seat,
-        iterations,
-        seconds,
-        floor,
-        params,
-        &seeds,
-        only.as_deref(),
-    )
-}
-
-/// The trees of a Gheos search kept from one decision of a seat to its next
-/// (`cradle.ai.ismcts.IsmctsBot`): `gheos_trees` plants them, `run` grows them, `advance`
-/// carries them past the seat's own action.
-#[pyclass(module = "cradle._native")]
-pub struct GheosTrees {
-    forest: Forest<Judged>,
-    judge: Judge,
-    settle: bool,
-    handing: bool,
-}
-
-#[pymethods]
-impl GheosTrees {
-    /// Grow the trees within a budget: the iterations run and (action id, visits, summed
-    /// reward) per visited root action, with what the trees learnt before.
-    #[pyo3(signature = (iterations, seconds, floor=None))]
-    fn run(
-        &mut self,
-        py: Python<'_>,
-        iterations: Option<u64>,
-        seconds: Option<f64>,
-        floor: Option<u64>,
-    ) -> PyResult<PySearchResult> {
-        run_detached(py, &mut self.forest, iterations, seconds, floor)
-    }
-
-    /// Go on to `state`, the position after the searching seat's own action `id` at the
-    /// root, learnt nothing new in between (the caller's to know): False, and nothing
-    /// changed, where the trees cannot follow (`search::Tree::advance`).
-    fn advance(&mut self, state: PyRef<'_, GheosState>, id: u32) -> bool {
-        let next = judged(&state, self.judge, self.settle, self.handing);
-        self.forest.advance(id, &next)
-    }
-
-    /// The root's visits, the trees' added up.
-    fn visits(&self) -> u64 {
-        self.forest.visits()
-    }
-}
-
-/// Plant the trees of a search for `seat` (one per seed; the arguments of `gheos_search`
-/// without its budget): `GheosTrees.run` grows them.
-#[pyfunction]
-#[pyo3(signature = (state, seat, params, seeds, only=None, learned=false, value=1, settle=false, handing=false))]
-#[allow(clippy::too_many_arguments)]
-fn gheos_trees(
-    state: PyRef<'_, GheosState>,
-    seat: usize,
-    params: PyParams,
-    seeds: Vec<u64>,
-    only: Option<Vec<u32>>,
-    learned: bool,
-    value: u8,
-    settle: bool,
-    handing: bool,
-) -> PyResult<GheosTrees> {
-    let judge = judge_of(learned, value)?;
-    let root = judged(&state, judge, settle, handing);
-    Ok(GheosTrees {
-        forest: checked_forest(&root, seat, params, &seeds, only.as_deref())?,
+        Judge::Learned
+    } else {
+        Judge::Hand(value)
+    };
+    Ok(Judged {
+        game: state.game.clone(),
         judge,
-        settle,
-        handing,
+        settle: judging.settle,
     })
 }
 
@@ -299,8 +197,5 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gheos_ai_policy, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_ai_playout_rule, m)?)?;
     m.add_function(wrap_pyfunction!(gheos_ai_worlds, m)?)?;
-    m.add_function(wrap_pyfunction!(gheos_search, m)?)?;
-    m.add_function(wrap_pyfunction!(gheos_trees, m)?)?;
-    m.add_class::<GheosTrees>()?;
     Ok(())
 }

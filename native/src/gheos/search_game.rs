@@ -5,7 +5,7 @@ use super::events::Log;
 use std::convert::Infallible;
 
 use super::game::Game;
-use super::knowledge::{self, Draw};
+use super::knowledge::{self, Draw, Value};
 use crate::pyrandom::PyRandom;
 use crate::search::SearchGame;
 use crate::splitmix::SplitMix64;
@@ -66,34 +66,31 @@ fn sort_tiles(items: &mut Vec<i64>) {
     }
 }
 
-/// How a searched world is judged: the hand-set evaluation of that version (1 or 2), or the
-/// learned model (`cradle.ai.learned`; its priors and policy are value 1's).
+/// How a searched world is judged: the hand-set evaluation, or the learned model
+/// (`cradle.ai.knowledge.learned`; its priors and policy are value 1's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Judge {
-    Hand(u8),
+    Hand(Value),
     Learned,
 }
 
 impl Judge {
-    /// The version of the hand-set evaluation behind the priors and the policy.
-    fn value(self) -> u8 {
+    /// The hand-set evaluation behind the priors and the policy.
+    fn value(self) -> Value {
         match self {
             Judge::Hand(value) => value,
-            Judge::Learned => 1,
+            Judge::Learned => Value::Followers,
         }
     }
 }
 
-/// Gheos for the search: the game as it is, how its leaves are judged, whether its priors
-/// play out the conflicts the moves start (`knowledge::settle_conflict`), and whether a
-/// token that would hand over the control of the end is judged (`knowledge::handing_token`)
-/// rather than left to chance in a playout and to the policy's own rule.
+/// Gheos for the search: the game as it is, how its leaves are judged, and whether its
+/// priors play out the conflicts the moves start (`knowledge::settle_conflict`).
 #[derive(Clone)]
 pub struct Judged {
     pub game: Game,
     pub judge: Judge,
     pub settle: bool,
-    pub handing: bool,
 }
 
 impl SearchGame for Judged {
@@ -126,7 +123,6 @@ impl SearchGame for Judged {
             game: self.game.deal_world(observer, dealer),
             judge: self.judge,
             settle: self.settle,
-            handing: self.handing,
         }
     }
 
@@ -140,13 +136,7 @@ impl SearchGame for Judged {
     }
 
     fn policy(&mut self, rng: &mut SplitMix64) -> u32 {
-        knowledge::policy(
-            &self.game,
-            self.judge.value(),
-            self.settle,
-            self.handing,
-            rng,
-        )
+        knowledge::policy(&self.game, self.judge.value(), self.settle, rng)
     }
 
     fn heuristic_rewards(&mut self) -> [f64; 4] {
@@ -168,18 +158,13 @@ impl SearchGame for Judged {
         self.game.conflict_ids(out);
     }
 
-    fn key(&self, id: u32) -> (u32, u32) {
-        self.game.tile_key(id)
-    }
-
     fn random_id(&mut self, rng: &mut SplitMix64, scratch: &mut Vec<u32>) -> u32 {
         self.game.pick_legal(|n| rng.below(n), scratch)
     }
 
     fn ruled_move(&mut self) -> Option<u32> {
-        // A token that ends the game (or, with `handing`, hands another seat the control of
-        // the end) is not left to chance (`knowledge::ruled_token`).
-        let play = knowledge::ruled_token(&self.game, self.judge.value(), self.handing)?;
+        // A token that ends the game is not left to chance (`knowledge::ruled_token`).
+        let play = knowledge::ruled_token(&self.game, self.judge.value())?;
         Some(if play {
             super::notation::TOKEN
         } else {
@@ -249,7 +234,7 @@ mod tests {
         let mut log = Log::new(false);
         let mut legal = Vec::new();
         while g.phase != Phase::Token
-            || knowledge::Reading::valued(&g, 1).cup_score(usize::from(g.active)) <= 0
+            || knowledge::Reading::new(&g).cup_score(usize::from(g.active)) <= 0
         {
             g.legal_ids(&mut legal);
             let id = legal[knowledge::Draw::below(&mut rng, legal.len())];
@@ -268,9 +253,8 @@ mod tests {
             last.points[other] = if ahead { 0 } else { 500 };
             let mut judged = Judged {
                 game: last,
-                judge: Judge::Hand(1),
+                judge: Judge::Hand(Value::Followers),
                 settle: false,
-                handing: true,
             };
             assert_eq!(judged.ruled_move(), Some(expected), "ahead: {ahead}");
             judged.game.tokens[other] = 1; // not the last token: left to chance
@@ -320,51 +304,12 @@ mod tests {
     }
 
     #[test]
-    fn a_tile_actions_key_names_the_tile_not_the_hand_slot() {
-        use crate::gheos::notation::{decode, Decoded};
-        let g = game(2, 21);
-        let seat = usize::from(g.active);
-        let hand = g.sorted_hand(seat).as_slice().to_vec();
-        let mut legal = Vec::new();
-        g.legal_ids(&mut legal);
-        let span = crate::gheos::geometry::CELLS * 3;
-        for &id in &legal {
-            let (index, tag) = g.tile_key(id);
-            let Decoded::Tile(replacing, slot, cell, rot) = decode(id) else {
-                assert_eq!((index, tag), (id, 0));
-                continue;
-            };
-            assert_eq!(tag, u32::from(hand[slot]) + 1);
-            assert_eq!(decode(index), Decoded::Tile(replacing, 0, cell, rot));
-        }
-        // Another world: a higher tile beside the second one moves it to slot 0.
-        let mut world = g.clone();
-        let higher = (hand[1] + 1..52).next().expect("a higher tile");
-        let lower = world.hands[seat]
-            .as_slice()
-            .iter()
-            .position(|&t| t == hand[0]);
-        world.hands[seat].as_mut_slice()[lower.expect("the lower tile")] = higher;
-        let moved: Vec<u32> = legal
-            .iter()
-            .copied()
-            .filter(|&id| id >= span && id < 2 * span)
-            .collect();
-        assert!(!moved.is_empty());
-        for id in moved {
-            assert_eq!(world.tile_key(id - span), g.tile_key(id)); // the same tile, one key
-            assert_ne!(world.tile_key(id - span), g.tile_key(id - span)); // one slot, two tiles
-        }
-    }
-
-    #[test]
     fn the_search_plays_gheos_games_to_the_end() {
         for players in [2, 4] {
             let mut g = Judged {
                 game: game(players, 21),
-                judge: Judge::Hand(2),
-                settle: false,
-                handing: true,
+                judge: Judge::Hand(Value::UsableTokens),
+                settle: true,
             };
             let params = Params {
                 rollout: knowledge::ROLLOUT,

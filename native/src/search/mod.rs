@@ -1,4 +1,4 @@
-//! The native single-observer ISMCTS (the Python reference is `cradle.ai.ismcts`), generic over
+//! The native single-observer ISMCTS (the Python reference is `cradle.ai.search.ismcts`), generic over
 //! a game's [`SearchGame`]: determinization, selection, expansion, settling and evaluation
 //! all run on native states and fixed action ids.
 //!
@@ -45,12 +45,6 @@ pub trait SearchGame: Clone + Send {
     fn urgent(&mut self, out: &mut Vec<u32>) {
         out.clear();
     }
-    /// What names action `id` across the worlds of a search (with `Params::keys`): an index
-    /// below the game's id count, and a tag for what the same index stands for in this world.
-    /// One key is one action in every world where it is legal. By default the id itself.
-    fn key(&self, id: u32) -> (u32, u32) {
-        (id, 0)
-    }
     /// A uniformly random legal action: `legal[rng.below(legal.len())]` of what `legal_ids`
     /// lists (so the same draw gives the same action); a game may find it without listing
     /// them all. `scratch` is the caller's buffer.
@@ -65,14 +59,14 @@ pub trait SearchGame: Clone + Send {
 }
 
 /// The chance that one estimated final score beats another: a logistic of the gap (the
-/// reference's `cradle.ai.search.beats`).
+/// reference's `cradle.ai.knowledge.base.beats`).
 pub fn beats(mine: f64, theirs: f64, temperature: f64) -> f64 {
     let x = (mine - theirs) / temperature;
     1.0 / (1.0 + (-x.clamp(-30.0, 30.0)).exp())
 }
 
 /// Each seat's expected share of opponents beaten, from estimated final scores (the
-/// reference's `cradle.ai.search.pairwise_chances`), for every game's knowledge.
+/// reference's `cradle.ai.knowledge.base.pairwise_chances`), for every game's knowledge.
 pub fn pairwise_chances(values: &[f64], temperature: f64) -> [f64; 4] {
     let n = values.len();
     let mut out = [0.0; 4];

@@ -1,4 +1,4 @@
-//! The learned evaluations' weights (`cradle.ai.learned`): Python reads each game's model file
+//! The learned evaluations' weights (`cradle.ai.knowledge.learned`): Python reads each game's model file
 //! once and hands its weights over with `ai_set_model`; the knowledges' learned values read
 //! them here. A model is linear: a seat's value is weights · features.
 

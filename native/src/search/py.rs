@@ -1,21 +1,64 @@
-//! The search as the Python bindings of each game run it.
+//! What the search's Python binding (`crate::pysearch`) and the games' knowledge hooks share:
+//! the settings as Python hands them over, the budget, the worlds a tree deals.
 
 use pyo3::exceptions::PyValueError;
-use pyo3::{PyResult, Python};
+use pyo3::{FromPyObject, PyResult, Python};
 
 use super::{model, Budget, Forest, Params, PyRandom, SearchGame};
 
-/// An evaluation version `value` of the search bindings (1 to `top`), or a clear error.
-pub fn checked_value(value: u8, top: u8) -> PyResult<u8> {
-    if (1..=top).contains(&value) {
-        Ok(value)
-    } else {
-        let all = (1..=top).map(|v| v.to_string()).collect::<Vec<_>>();
-        Err(PyValueError::new_err(format!(
-            "value is {} or {}, not {value}",
-            all[..all.len() - 1].join(", "),
-            all[all.len() - 1]
-        )))
+/// The search's settings, read off the Python object by name
+/// (`cradle.ai.search.native.NativeSettings`: the game's rollout, playout and batch already
+/// resolved).
+#[derive(FromPyObject)]
+pub struct Settings {
+    #[pyo3(attribute)]
+    exploration: f64,
+    #[pyo3(attribute)]
+    widening: f64,
+    #[pyo3(attribute)]
+    alpha: f64,
+    #[pyo3(attribute)]
+    prior_weight: f64,
+    #[pyo3(attribute)]
+    rollout: usize,
+    #[pyo3(attribute)]
+    playout: usize,
+    #[pyo3(attribute)]
+    batch: usize,
+    #[pyo3(attribute)]
+    urgent: bool,
+    #[pyo3(attribute)]
+    stop: bool,
+}
+
+impl Settings {
+    /// The tree's settings, after refusing what Python may get wrong.
+    pub fn params(&self) -> PyResult<Params> {
+        let reals = [
+            self.exploration,
+            self.widening,
+            self.alpha,
+            self.prior_weight,
+        ];
+        if reals.iter().any(|x| !x.is_finite() || *x < 0.0) {
+            return Err(PyValueError::new_err(
+                "exploration, widening, alpha and prior_weight are finite and at least 0",
+            ));
+        }
+        if self.batch == 0 {
+            return Err(PyValueError::new_err("batch is at least 1"));
+        }
+        Ok(Params {
+            exploration: self.exploration,
+            widening: self.widening,
+            alpha: self.alpha,
+            prior_weight: self.prior_weight,
+            rollout: self.rollout,
+            playout: self.playout,
+            batch: self.batch,
+            urgent: self.urgent,
+            stop: self.stop,
+        })
     }
 }
 
@@ -44,30 +87,31 @@ pub fn model_is_set(game: &str) -> PyResult<()> {
         .is_empty()
     {
         return Err(PyValueError::new_err(format!(
-            "no learned {game} model: cradle.ai.learned.model({game:?}) sets it"
+            "no learned {game} model: cradle.ai.knowledge.learned.model({game:?}) sets it"
         )));
     }
     Ok(())
 }
 
-/// The search's settings as Python hands them over: (exploration, widening, alpha,
-/// prior_weight, mix), (rollout, playout, batch, halving, balance, urgent, keys, steps,
-/// odds, stop).
-pub type PyParams = super::tree::Settings;
-
 /// The iterations run and, per visited root action, (action id, visits, summed reward).
 pub type PySearchResult = (u64, Vec<(u32, u64, f64)>);
 
-/// The trees of a search for `seat` over worlds of `root` (one per seed), after refusing
-/// what Python may get wrong: a finished game, a seat not to move, no seeds, settings out of
-/// range.
-pub fn checked_forest<G: SearchGame>(
+/// Search `root` for `seat` (one tree per seed, on threads when there are several) with the
+/// GIL released, after refusing what Python may get wrong: a finished game, a seat not to
+/// move, no seeds, a bad budget. The iterations run and (action id, visits, summed reward)
+/// per visited root action, as `cradle.ai.search.native` reads them.
+#[allow(clippy::too_many_arguments)]
+pub fn search_detached<G: SearchGame>(
+    py: Python<'_>,
     root: &G,
     seat: usize,
-    params: PyParams,
+    iterations: Option<u64>,
+    seconds: Option<f64>,
+    floor: Option<u64>,
+    params: Params,
     seeds: &[u64],
     only: Option<&[u32]>,
-) -> PyResult<Forest<G>> {
+) -> PyResult<PySearchResult> {
     if root.is_over() {
         return Err(PyValueError::new_err("the game is over: nothing to search"));
     }
@@ -77,60 +121,13 @@ pub fn checked_forest<G: SearchGame>(
             root.to_move()
         )));
     }
-    if seeds.is_empty() {
-        return Err(PyValueError::new_err("a search needs at least one seed"));
-    }
-    let params = Params::from_tuple(params);
-    if params.halving == 1
-        || params.balance > 2
-        || params.urgent > 2
-        || params.keys > 2
-        || params.steps > 1
-        || params.odds > 1
-        || params.stop > 1
-        || !(0.0..=1.0).contains(&params.mix)
-    {
-        return Err(PyValueError::new_err(
-            "halving is 0 or at least 2, balance 0, 1 or 2, urgent 0, 1 or 2, keys 0, 1 or 2, \
-             steps 0 or 1, odds 0 or 1, stop 0 or 1, mix from 0 to 1",
-        ));
-    }
-    Ok(Forest::new(root, seat, params, seeds, only))
-}
-
-/// Grow `forest` within a budget with the GIL released (other Python threads go on
-/// meanwhile): the iterations run and (action id, visits, summed reward) per visited root
-/// action, as `cradle.ai.ismcts` reads them.
-pub fn run_detached<G: SearchGame>(
-    py: Python<'_>,
-    forest: &mut Forest<G>,
-    iterations: Option<u64>,
-    seconds: Option<f64>,
-    floor: Option<u64>,
-) -> PyResult<PySearchResult> {
     let budget =
-        Budget::checked(iterations, seconds, floor, &[0]).map_err(PyValueError::new_err)?;
+        Budget::checked(iterations, seconds, floor, seeds).map_err(PyValueError::new_err)?;
+    let mut forest = Forest::new(root, seat, params, seeds, only);
     let (count, stats) = py.detach(|| forest.run(budget));
     let rows = stats
         .iter()
         .map(|r| (r.action, r.visits, r.total))
         .collect();
     Ok((count, rows))
-}
-
-/// Search `root` for `seat` once ([`checked_forest`], [`run_detached`]).
-#[allow(clippy::too_many_arguments)]
-pub fn search_detached<G: SearchGame>(
-    py: Python<'_>,
-    root: &G,
-    seat: usize,
-    iterations: Option<u64>,
-    seconds: Option<f64>,
-    floor: Option<u64>,
-    params: PyParams,
-    seeds: &[u64],
-    only: Option<&[u32]>,
-) -> PyResult<PySearchResult> {
-    let mut forest = checked_forest(root, seat, params, seeds, only)?;
-    run_detached(py, &mut forest, iterations, seconds, floor)
 }

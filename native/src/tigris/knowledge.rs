@@ -1,5 +1,5 @@
 //! The Tigris & Euphrates knowledge for the native search: a faithful port of
-//! `cradle.ai.tigris_knowledge` (the reference), read off the native state directly.
+//! `cradle.ai.knowledge.tigris` (the reference), read off the native state directly.
 //!
 //! Every number is computed with the reference's operations in the reference's order, so that
 //! the lockstep test (tests/ai/test_native_knowledge.py) can ask for equality to 1e-9: a change
@@ -22,7 +22,7 @@ const ROLE_ORDER: [usize; 4] = [BLACK, RED, BLUE, GREEN];
 /// Share of each colour among the tiles nobody has seen at the start.
 pub const UNSEEN_SHARE: [f64; 4] = [47.0 / 143.0, 36.0 / 143.0, 30.0 / 143.0, 30.0 / 143.0];
 /// Per seat, four numbers per colour: believed shares of a hand, or a belief's odds of each
-/// colour against a uniform draw (`cradle.ai.belief`'s tilts).
+/// colour against a uniform draw (`cradle.ai.knowledge.belief`'s tilts).
 pub type Shares = [[f64; 4]; 4];
 /// The uniform belief: every hand in the unseen shares.
 pub const UNIFORM: Shares = [UNSEEN_SHARE; 4];
@@ -43,16 +43,30 @@ const SOFTMIN_SPREAD: (f64, f64) = (1.0, 2.0);
 const TIE_WEIGHTS: [f64; 3] = [0.04, 0.02, 0.01];
 const SWAP_GAIN: f64 = 1.0;
 const WAR_WEIGHT: f64 = 0.8;
-/// The reference's FITTED_WEIGHTS (weights of [`Board::features`]).
-pub const FITTED_WEIGHTS: [f64; 24] = [
-    -0.3646, 0.0178, -0.0674, -0.1333, -0.1060, 0.0447, 0.1687, -0.4039, 0.0897, -0.2736, 0.0041,
-    -0.1534, 0.2541, -0.0784, 0.0996, 0.0236, 0.9353, 0.2733, -0.0390, -0.4290, 0.8094, -0.0274,
-    0.0982, -0.0716,
-];
 /// Actions the policy scores at most (a random sample of the legal ones).
 const POLICY_SAMPLE: usize = 24;
 /// The Python knowledge's default prior batch below the root.
 const PRIOR_BATCH: usize = 48;
+
+/// The hand-set evaluation (the reference's `TigrisValue`): the colours' points weighted
+/// lowest first (PIMC's and the analysis'), or the final lowest colour (the search's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    SortedColours = 1,
+    LowestColour = 2,
+}
+
+impl TryFrom<u8> for Value {
+    type Error = String;
+
+    fn try_from(value: u8) -> Result<Value, String> {
+        match value {
+            1 => Ok(Value::SortedColours),
+            2 => Ok(Value::LowestColour),
+            _ => Err(format!("value is 1 or 2, not {value}")),
+        }
+    }
+}
 
 /// P(X <= k) for X ~ Binomial(n, p), summed as the reference sums it.
 fn binomial_cdf(k: i64, n: i64, p: f64) -> f64 {
@@ -112,11 +126,12 @@ fn python_set_order(values: &[i16], out: &mut [i16; 4]) {
 pub struct Board<'s> {
     s: &'s State,
     pub remaining: f64,
-    /// The evaluation: 1 the sorted weights, 2 the final lowest colour.
-    value: u8,
+    /// The evaluation: the sorted colours or the final lowest colour.
+    value: Value,
     /// Actions each seat still takes, about one tile drawn each.
     own_actions: f64,
-    /// The strengths on the board in a revolt or war (attacker, defender); value 2 only.
+    /// The strengths on the board in a revolt or war (attacker, defender); the lowest colour
+    /// only.
     strengths: (u32, u32),
     /// Each seat's reach, once computed (priors of swaps).
     reach_of: [Option<[f64; 4]>; 4],
@@ -143,22 +158,22 @@ pub struct Board<'s> {
 
 impl<'s> Board<'s> {
     pub fn read(s: &'s State) -> Board<'s> {
-        Board::read_full(s, None, 1)
+        Board::read_full(s, None, Value::SortedColours)
     }
 
     /// The reading with a belief over the hands, as odds against a uniform draw (None:
     /// uniform).
     pub fn read_with(s: &'s State, tilts: Option<Shares>) -> Board<'s> {
-        Board::read_full(s, tilts, 1)
+        Board::read_full(s, tilts, Value::SortedColours)
     }
 
-    /// A reading for the evaluation `value` (1 or 2).
-    pub fn read_valued(s: &'s State, value: u8) -> Board<'s> {
+    /// A reading for the evaluation `value`.
+    pub fn read_valued(s: &'s State, value: Value) -> Board<'s> {
         Board::read_full(s, None, value)
     }
 
-    /// A reading with a belief (None: uniform) for the evaluation `value` (1 or 2).
-    pub fn read_full(s: &'s State, tilts: Option<Shares>, value: u8) -> Board<'s> {
+    /// A reading with a belief (None: uniform) for the evaluation `value`.
+    pub fn read_full(s: &'s State, tilts: Option<Shares>, value: Value) -> Board<'s> {
         let connectors = s.connectors();
         let covered = s.tiles_down() | s.wonder_mask() | s.cata | s.leaders;
         let showing = [0, 1, 2, 3].map(|c| s.up[c].minus(covered));
@@ -210,7 +225,7 @@ impl<'s> Board<'s> {
         let left = 1.0f64.min(by_bag).min(by_treasures).max(0.0);
         let remaining = if s.ending { 0.0 } else { left };
         let mut strengths = (0, 0);
-        if value >= 2 {
+        if value == Value::LowestColour {
             if let Some(p) = s.pending.as_ref() {
                 if matches!(p.kind, PendingKind::Revolt | PendingKind::War) {
                     let attack = s.base_strength(p, p.attacker.unwrap_or(0) as usize);
@@ -348,7 +363,7 @@ impl<'s> Board<'s> {
 
     /// An estimate of the seat's final score (its lowest colour, treasures placed).
     pub fn seat_value(&self, seat: usize) -> f64 {
-        if self.value >= 2 {
+        if self.value == Value::LowestColour {
             return self.final_value(seat);
         }
         let future = self.remaining;
@@ -483,7 +498,9 @@ impl<'s> Board<'s> {
         value + self.remaining * 0.15 * self.s.catastrophes[seat] as f64
     }
 
-    /// What the fitted evaluation weighs, once × remaining and once × (1 - remaining).
+    /// The board's features (the colours' points and expectations, leaders, monuments, reds
+    /// and catastrophes), once × remaining and once × (1 - remaining): what the learned
+    /// evaluation weighs beside the hand-set value.
     pub fn features(&self, seat: usize) -> [f64; 24] {
         let future = self.remaining;
         let mut raw = self.s.points[seat].map(|p| p as f64);
@@ -523,16 +540,16 @@ impl<'s> Board<'s> {
         out
     }
 
-    /// What the learned evaluation weighs (`cradle.ai.learned.FEATURES["tigris"]`): the
-    /// fitted features and the hand-set value, each × remaining and × (1 - remaining).
+    /// What the learned evaluation weighs (`cradle.ai.knowledge.learned.FEATURES["tigris"]`): the
+    /// board's features and the hand-set value, each × remaining and × (1 - remaining).
     pub fn learned_features(&self, seat: usize) -> [f64; TIGRIS_FEATURES] {
-        let fitted = self.features(seat);
+        let features = self.features(seat);
         let value = self.seat_value(seat);
         let late = 1.0 - self.remaining;
         let mut out = [0.0; TIGRIS_FEATURES];
-        out[..12].copy_from_slice(&fitted[..12]);
+        out[..12].copy_from_slice(&features[..12]);
         out[12] = value * self.remaining;
-        out[13..25].copy_from_slice(&fitted[12..]);
+        out[13..25].copy_from_slice(&features[12..]);
         out[25] = value * late;
         out
     }
@@ -542,32 +559,12 @@ impl<'s> Board<'s> {
         model::values("tigris", self.s.n, |seat| self.learned_features(seat))
     }
 
-    pub fn fitted_value(&self, seat: usize) -> f64 {
-        let mut total = 0.0;
-        for (w, x) in FITTED_WEIGHTS.iter().zip(self.features(seat)) {
-            total += w * x;
-        }
-        total
+    pub fn values(&self) -> Vec<f64> {
+        (0..self.s.n).map(|seat| self.seat_value(seat)).collect()
     }
 
-    pub fn values(&self, fitted: bool) -> Vec<f64> {
-        (0..self.s.n)
-            .map(|seat| {
-                if fitted {
-                    self.fitted_value(seat)
-                } else {
-                    self.seat_value(seat)
-                }
-            })
-            .collect()
-    }
-
-    pub fn temperature(&self, fitted: bool) -> f64 {
-        if fitted {
-            1.0
-        } else {
-            1.0 + 4.0 * self.remaining
-        }
+    pub fn temperature(&self) -> f64 {
+        1.0 + 4.0 * self.remaining
     }
 
     // -- conflicts ---------------------------------------------------------------------
@@ -677,7 +674,7 @@ impl<'s> Board<'s> {
             Action::Swap { counts } => {
                 let tiles: u32 = counts.iter().map(|&c| c as u32).sum();
                 let mut value = -0.6 - 0.03 * tiles as f64;
-                if self.value >= 2 {
+                if self.value == Value::LowestColour {
                     // Tiles that cannot score are traded for the average draw.
                     let reach = self.reach_cached(seat);
                     let mut mean = 0.0;
@@ -840,7 +837,7 @@ impl<'s> Board<'s> {
             let their_side = self.counts[theirs as usize][war_colour];
             let in_hand = self.s.hands[seat][war_colour] as i64 - i64::from(colour == war_colour);
             let my_total = my_side as i64 + in_hand.max(0);
-            if self.value >= 2 {
+            if self.value == Value::LowestColour {
                 // The stake times the chance to win less the leader and supporters lost.
                 let need = my_total - their_side as i64;
                 let p_win = if need > 0 {
@@ -886,7 +883,7 @@ impl<'s> Board<'s> {
         let mut value;
         if let Some((owner, at)) = rival {
             let attack = temples + self.s.hands[seat][RED] as u32;
-            if self.value >= 2 {
+            if self.value == Value::LowestColour {
                 // They tie, and so win, holding `need` reds.
                 let need = attack as i64 - self.temples_around(at, -1) as i64;
                 let p_win = if need > 0 {
@@ -912,7 +909,7 @@ impl<'s> Board<'s> {
             let t = temples as f64;
             let quality = 0.35 + 0.35 * supporters.min(8) as f64 / 8.0 + 0.3 * t / (t + 1.0);
             value = 0.9 * quality * future;
-            if self.value >= 2 {
+            if self.value == Value::LowestColour {
                 value *= self.safety(seat, temples);
             }
             if kingdom < 0 {
@@ -953,7 +950,7 @@ fn tilted(tilt: &[f64; 4]) -> [f64; 4] {
     raw.map(|x| x / total)
 }
 
-/// `cradle.ai.belief.weighted_pool`: the unseen tiles in the order `deal_hidden` deals them
+/// `cradle.ai.search.worlds.weighted_pool`: the unseen tiles in the order `deal_hidden` deals them
 /// (each other seat's hand, then its discards, then the bag), each hand drawn without
 /// replacement with chances ∝ the pool's count × the seat's odds of the colour (`weights`;
 /// SplitMix64 of `seed`), the rest sorted and shuffled as CPython's `random.Random(seed)`.
@@ -1014,27 +1011,24 @@ pub fn weighted_pool(
 #[derive(Clone)]
 pub struct TigrisWorld {
     pub s: State,
-    /// The fitted evaluation instead of the hand-set one.
-    pub fitted: bool,
-    /// The learned model instead of both (`cradle.ai.learned`).
+    /// The learned model instead of the hand-set evaluation (`cradle.ai.knowledge.learned`).
     pub learned: bool,
     /// A belief over the hands (odds against a uniform draw): the worlds are dealt and the
     /// knowledge reads by it.
     pub tilts: Option<Shares>,
-    /// The hand-set evaluation and priors: 1 the sorted weights, 2 the final lowest colour.
-    pub value: u8,
+    /// The hand-set evaluation and priors.
+    pub value: Value,
     ids: Vec<u16>,
 }
 
 impl TigrisWorld {
-    pub fn new(s: State, fitted: bool) -> TigrisWorld {
-        TigrisWorld::valued(s, fitted, 1)
+    pub fn new(s: State) -> TigrisWorld {
+        TigrisWorld::valued(s, Value::SortedColours)
     }
 
-    pub fn valued(s: State, fitted: bool, value: u8) -> TigrisWorld {
+    pub fn valued(s: State, value: Value) -> TigrisWorld {
         TigrisWorld {
             s,
-            fitted,
             learned: false,
             tilts: None,
             value,
@@ -1064,12 +1058,12 @@ impl TigrisWorld {
             return rank_rewards(&self.s);
         }
         if self.learned {
-            // The model was fitted on value=2 readings, whatever the priors use.
-            let board = Board::read_full(&self.s, self.tilts, 2);
+            // The model was fitted on the lowest colour's readings, whatever the priors use.
+            let board = Board::read_full(&self.s, self.tilts, Value::LowestColour);
             return pairwise_chances(&board.learned_values(), 1.0);
         }
         let board = self.board();
-        pairwise_chances(&board.values(self.fitted), board.temperature(self.fitted))
+        pairwise_chances(&board.values(), board.temperature())
     }
 }
 
@@ -1100,7 +1094,7 @@ impl TigrisWorld {
         }
     }
 
-    /// The other hands dealt weighted by the belief (`cradle.ai.belief.believed_world`).
+    /// The other hands dealt weighted by the belief (`cradle.ai.search.worlds.believed_world`).
     fn believed(&self, observer: usize, seed: u64) -> TigrisWorld {
         let mut pool = self.s.hidden_pool(observer as i64);
         pool.sort_unstable();
@@ -1119,13 +1113,9 @@ impl TigrisWorld {
     }
 
     fn dealt(&self, observer: usize, pool: &[u8]) -> TigrisWorld {
-        TigrisWorld::valued(
-            self.s.deal_hidden(observer as i64, pool),
-            self.fitted,
-            self.value,
-        )
-        .believing(self.tilts)
-        .with_learned(self.learned)
+        TigrisWorld::valued(self.s.deal_hidden(observer as i64, pool), self.value)
+            .believing(self.tilts)
+            .with_learned(self.learned)
     }
 }
 
@@ -1159,7 +1149,7 @@ impl SearchGame for TigrisWorld {
 
     fn deal(&self, observer: usize, dealer: &mut PyRandom) -> TigrisWorld {
         // As sample_hidden(observer, dealer) with a CanonicalRandom: the pool sorted, then
-        // shuffled; with a belief, as cradle.ai.belief.believed_world from the next 64 bits.
+        // shuffled; with a belief, as cradle.ai.search.worlds.believed_world from the next 64 bits.
         if self.tilts.is_some() {
             return self.believed(observer, dealer.getrandbits64());
         }
@@ -1235,7 +1225,7 @@ mod tests {
 
     fn game(seed: u128, players: usize) -> TigrisWorld {
         let seats: Vec<u8> = (0..players as u8).collect();
-        TigrisWorld::new(State::deal(&seats, Default::default(), seed), false)
+        TigrisWorld::new(State::deal(&seats, Default::default(), seed))
     }
 
     #[test]

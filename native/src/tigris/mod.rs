@@ -7,7 +7,7 @@
 //! - [`position`]: the state as a position;
 //! - [`observation`]: a seat's observation tensor (the research environments');
 //! - [`playout`]: random playouts with a native RNG;
-//! - [`knowledge`]: the search's knowledge (a port of `cradle.ai.tigris_knowledge`);
+//! - [`knowledge`]: the search's knowledge (a port of `cradle.ai.knowledge.tigris`);
 //! - [`convert`]: Tigris values as Python objects and back (the PyO3 conversions);
 //! - [`py`]: the Python class `cradle._native.TigrisState` (the bindings);
 //! - [`pysearch`]: the native ISMCTS and the knowledge's test hooks for Python.

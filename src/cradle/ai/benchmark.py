@@ -3,7 +3,7 @@
 It searches a few positions of each player count (reached by random play from a seed: an
 opening, a middle game and a late position), one tree, and reports iterations per second per
 player count. On the native engine the native search runs where the game's knowledge has a
-native twin (cradle.ai.ismcts.native_search_for); ``engine`` picks the engine, so one run can
+native twin (cradle.ai.search.native.native_search_for); ``engine`` picks the engine, so one run can
 hold both (``cradle bench --ai --engine native,python``).
 """
 
@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import random
 
-from cradle.ai.ismcts import IsmctsParams, knowledge_of, native_search_for, search
-from cradle.ai.search import Budget
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.ismcts import search
+from cradle.ai.search.native import native_search_for
+from cradle.ai.search.params import IsmctsParams, knowledge_of
 from cradle.core.contract import JSON, GameModule, GameState
 
 STAGES = (0.0, 0.3, 0.6)  # share of a random game played before the measured position
@@ -51,7 +53,7 @@ def measure(
     share = seconds / max(1, len(states))
     iterations = 0
     spent = 0.0
-    params = IsmctsParams(stop=0)  # iterations a second over the whole budget
+    params = IsmctsParams(stop=False)  # iterations a second over the whole budget
     native = bool(states) and native_search_for(states[0], knowledge_of(states[0], params), params)
     for number, state in enumerate(states):
         result = search(state, state.to_move, Budget(seconds=share), params, seed + number)

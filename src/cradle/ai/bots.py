@@ -7,6 +7,9 @@ server and in research runs.
 
 Bots register by name. A new bot either calls :func:`register_bot` at import time, or (so that it
 needs no import to be found) gets one line in ``_LAZY_BOTS`` pointing to its factory.
+
+Every bot that could stall a game keeps a :class:`StallGuard` (Tigris has no rule that ends a
+game whose players stop using tiles).
 """
 
 from __future__ import annotations
@@ -54,6 +57,70 @@ def tell(bots: Sequence[object], state: GameState, action: str) -> None:
         if hook is not None and id(bot) not in seen:
             seen.add(id(bot))
             hook(state, action)
+
+
+STALL_LIMIT = 10  # own decisions in a row while the bag does not move: the game stalls
+PROGRESS_VERBS = ("tile", "swap")  # Tigris actions that use up tiles, so the bag empties
+
+
+class StallGuard:
+    """Keeps a bot from stalling a game forever.
+
+    Tigris ends only when the bag or the treasures run out; a side that is ahead may find
+    that moving leaders back and forth is as good as anything, and a game against a bot that
+    passes would never end. The guard watches the public bag size at the bot's decisions;
+    after ``limit`` of them without a change it allows only actions that use up tiles
+    (when there are any), so the game moves on. Once it has fired, ``relapse`` decisions
+    without a change are enough (a bot that stalled once, like greedy collecting monument
+    points by passing, would otherwise spend ``limit`` decisions on every tile of the bag).
+    It reads the view only: it is fair."""
+
+    def __init__(self, limit: int = STALL_LIMIT, relapse: int | None = None) -> None:
+        self.limit = limit
+        self.relapse = limit if relapse is None else relapse
+        self.bag: int | None = None
+        self.still = 0
+        self.fired = False
+
+    def allowed(self, state: GameState, seat: int, actions: list[str]) -> list[str]:
+        bag = state.view(seat).get("bag_size")
+        if not isinstance(bag, int):
+            return actions
+        if self.bag is not None and bag > self.bag:
+            self.fired = False  # the bag grew: a new game
+        self.still = self.still + 1 if bag == self.bag else 0
+        self.bag = bag
+        if self.still < (self.relapse if self.fired else self.limit):
+            return actions
+        moving = [a for a in actions if a.split(" ", 1)[0] in PROGRESS_VERBS]
+        if moving:
+            self.fired = True
+        return moving or actions
+
+
+class Analysis(Protocol):
+    """What a search returns: at least its best action."""
+
+    @property
+    def best(self) -> str: ...
+
+
+def guarded_choice(
+    state: GameState,
+    seat: int,
+    guard: StallGuard,
+    analyse: Callable[[GameState, int, list[str] | None], Analysis],
+) -> str:
+    """A search bot's choice: forced moves at once, else the search's best among the actions
+    the stall guard allows (``None``: all of them)."""
+    actions = decision_actions(state, seat)
+    if len(actions) == 1:
+        return actions[0]
+    allowed = guard.allowed(state, seat, actions)
+    if len(allowed) == 1:
+        return allowed[0]
+    best: str = analyse(state, seat, allowed if len(allowed) < len(actions) else None).best
+    return best
 
 
 class RandomBot:

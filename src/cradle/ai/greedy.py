@@ -26,8 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from cradle.ai.bots import decision_actions
-from cradle.ai.search import StallGuard
+from cradle.ai.bots import StallGuard, decision_actions
 from cradle.core.contract import Event, GameState
 from cradle.gheos import as_gheos
 from cradle.tigris import as_tigris

@@ -12,8 +12,10 @@ import random
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from cradle.ai.ismcts import IsmctsParams, knowledge_of, search
-from cradle.ai.search import Budget, sample_world
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.ismcts import search
+from cradle.ai.search.params import IsmctsParams, knowledge_of
+from cradle.ai.search.worlds import sample_world
 from cradle.core.contract import GameState
 
 
@@ -46,7 +48,7 @@ def hints(
         raise ValueError("ask for at least one hint")
     actions = state.legal_actions()
     # The whole budget, not only until the best move is settled: every hint's chance counts.
-    params = IsmctsParams(stop=0)
+    params = IsmctsParams(stop=False)
     knowledge = knowledge_of(state, params)  # the bots' own evaluation, not the first one
     rng = random.Random(seed)
     world = sample_world(state, seat, rng)

@@ -16,14 +16,16 @@ A budget can be given with the name: ``ismcts@2s`` (seconds) or ``ismcts@500`` (
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from cradle.ai.bots import Bot, BotFactory, UnknownBot, make_bot, register_bot
-from cradle.ai.search import Budget
-
-if TYPE_CHECKING:
-    from cradle.ai.ismcts import IsmctsParams
+from cradle.ai.expert_rules import ExpertRulesBot
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.ismcts import IsmctsBot
+from cradle.ai.search.parallel import default_workers
+from cradle.ai.search.params import REMOVED, IsmctsParams
+from cradle.ai.search.pimc import PimcBot
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,7 @@ class Level:
 
 
 # The fewest iterations a level searches even when its seconds are up: ismcts@200 already beat
-# expert-rules 27-3 in Tigris (docs/ai.md), and the Python engines run ~600 a second.
+# expert-rules 27-3 in Tigris (lab/notebook/ladder.md), and the Python engines run ~600 a second.
 HARD_FLOOR = 200
 EXPERT_FLOOR = 400
 
@@ -86,12 +88,8 @@ def search_bot(
     """A ``pimc`` or ``ismcts`` bot with that budget (``workers`` 0: every core), an
     ``ismcts`` one within ``turn_seconds`` a turn and with ``params``."""
     if kind == "pimc":
-        from cradle.ai.pimc import PimcBot
-
         return PimcBot(seed, budget, name=name or kind)
     if kind == "ismcts":
-        from cradle.ai.ismcts import IsmctsBot, default_workers
-
         count = default_workers() if workers == 0 else workers
         return IsmctsBot(
             seed, budget, params, workers=count, name=name or kind, turn_seconds=turn_seconds
@@ -112,8 +110,6 @@ def level_bot(
         raise UnknownBot(f"{level!r} takes no search settings: only the ISMCTS levels do")
     if spec.bot == "expert-rules":
         # The level and the bot share the name: the registry would hand back this factory.
-        from cradle.ai.expert_rules import ExpertRulesBot
-
         return ExpertRulesBot(seed)
     if spec.budget is None:
         try:
@@ -143,10 +139,10 @@ def parse_budget(text: str) -> Budget:
 def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = None) -> Bot:
     """A bot from ``name``, ``name@budget`` or, for experiments with the search settings,
     ``name@budget/key=value/...`` (ismcts: the fields of ``IsmctsParams``, e.g. exploration,
-    playout, halving, and ``turn``, the seconds a whole turn may take; pimc: candidates,
-    rollout). An ISMCTS level takes settings too and
-    keeps its budget, turn and workers (``hard/value=4``). ``default`` overrides the usual
-    budget of a plain search-bot name."""
+    rollout, playout, value, learned, and ``turn``, the seconds a whole turn may take; pimc:
+    candidates, rollout). An ISMCTS level takes settings too and keeps its budget, turn and
+    workers (``hard/rollout=0``). A removed setting is a clear error naming it and why.
+    ``default`` overrides the usual budget of a plain search-bot name."""
     label = spec.strip().lower()
     head, *settings = label.split("/")
     name, _, budget_text = head.partition("@")
@@ -158,7 +154,7 @@ def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = N
         except ValueError:
             raise UnknownBot(f"bad setting {item!r} in {spec!r}: write key=number") from None
     if settings and not budget_text and LEVELS.get(name, LEVELS["easy"]).bot == "ismcts":
-        return level_bot(name, seed, _ismcts_params(values), name=label)
+        return level_bot(name, seed, _ismcts_params(values, spec), name=label)
     if (budget_text or settings) and name not in SEARCH_DEFAULTS:
         raise UnknownBot(
             f"{name!r} takes no budget or settings: only pimc and ismcts do (and the ISMCTS "
@@ -170,8 +166,6 @@ def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = N
         return make_bot(name, seed)
     budget = parse_budget(budget_text) if budget_text else default or SEARCH_DEFAULTS[name]
     if name == "pimc":
-        from cradle.ai.pimc import PimcBot
-
         unknown = set(values) - {"candidates", "rollout"}
         if unknown:
             raise UnknownBot(f"unknown pimc setting(s): {', '.join(sorted(unknown))}")
@@ -182,28 +176,45 @@ def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = N
             rollout=int(values.get("rollout", 4)),
             name=label,
         )
-    from cradle.ai.ismcts import IsmctsBot
-
     # turn=S: the most a whole turn of its own may take, as the levels have (hard 3 s at
     # 1 s a decision), so a scaled-down experiment keeps a level's shape.
     turn = values.pop("turn", None)
     if turn is not None and not turn > 0:
         raise UnknownBot(f"bad setting turn={turn:g} in {spec!r}: a turn takes more than 0 s")
-    return IsmctsBot(seed, budget, _ismcts_params(values), name=label, turn_seconds=turn)
+    return IsmctsBot(seed, budget, _ismcts_params(values, spec), name=label, turn_seconds=turn)
 
 
-def _ismcts_params(values: dict[str, float]) -> IsmctsParams:
-    from dataclasses import fields
-
-    from cradle.ai.ismcts import IsmctsParams
-
-    kinds = {f.name: f.type for f in fields(IsmctsParams)}
+def _ismcts_params(values: dict[str, float], spec: str) -> IsmctsParams:
+    """The ISMCTS settings a spec names, each as its field's type (a switch 0 or 1, a whole
+    number, a real); a removed one is named with the reason it went."""
+    removed = sorted(set(values) & set(REMOVED))
+    if removed:
+        reasons = "; ".join(f"{key}: {REMOVED[key]}" for key in removed)
+        raise UnknownBot(
+            f"{', '.join(removed)} in {spec!r}: removed from the search ({reasons}; "
+            "docs/ai-decisions.md)"
+        )
+    kinds = {f.name: str(f.type) for f in fields(IsmctsParams)}
     unknown = set(values) - set(kinds)
     if unknown:
         raise UnknownBot(f"unknown ismcts setting(s): {', '.join(sorted(unknown))}")
-    return IsmctsParams(
-        **{k: int(v) if kinds[k] in ("int", int, "int | None") else v for k, v in values.items()}  # type: ignore[arg-type]
-    )
+    typed: dict[str, Any] = {}  # each value as its field's type, checked on the way
+    for key, value in values.items():
+        kind = kinds[key]
+        if kind.startswith("bool"):
+            if value not in (0, 1):
+                raise UnknownBot(f"bad setting {key}={value:g} in {spec!r}: {key} is 0 or 1")
+            typed[key] = bool(value)
+        elif kind.startswith("int"):
+            if value != int(value):
+                raise UnknownBot(f"bad setting {key}={value:g} in {spec!r}: a whole number")
+            typed[key] = int(value)
+        else:
+            typed[key] = value
+    try:
+        return replace(IsmctsParams(), **typed)
+    except ValueError as exc:
+        raise UnknownBot(f"bad ismcts setting in {spec!r}: {exc}") from None
 
 
 def _search_factory(kind: str) -> BotFactory:

@@ -15,18 +15,18 @@ import csv
 import itertools
 import json
 import random
-import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
+from cradle.ai.levels import make_bot_spec
+from cradle.ai.match import MAX_ACTIONS, IllegalChoice, play
+from cradle.ai.search.budget import Budget
+from cradle.ai.search.parallel import map_local
 from cradle.core.contract import JSON
 from cradle.core.results import rank_rewards, wilson_interval
-
-# Tigris has no rule that ends a game whose players stop using tiles (bots that move leaders
-# back and forth, or pass); such a game is cut here and ranked as it stands ("truncated").
-MAX_ACTIONS = 3000
+from cradle.games import get_game
 
 
 class TableRecord(TypedDict):
@@ -44,7 +44,7 @@ class TableRecord(TypedDict):
     seconds: float
     thinking: list[float]  # seconds per seat
     decisions: list[int]
-    # The actions played, in order: the game replays from its seed (cradle.ai.review). Not
+    # The actions played, in order: the game replays from its seed (lab.review). Not
     # kept for games played through OpenSpiel, whose chance draws are not the seed's.
     moves: NotRequired[list[str]]
     options: NotRequired[JSON]  # the game's options, where the task set any
@@ -106,11 +106,6 @@ def schedule(
 
 def play_game(task: GameTask) -> TableRecord:
     """Play one game to its end; a JSON-able record of it."""
-    from cradle.ai.bots import tell
-    from cradle.ai.levels import make_bot_spec
-    from cradle.ai.search import Budget
-    from cradle.games import get_game
-
     module = get_game(task.game)
     options = module.options_from_dict(task.options)
     state = module.new_game(len(task.seating), task.seed, options)
@@ -119,29 +114,13 @@ def play_game(task: GameTask) -> TableRecord:
         default = Budget(task.iterations, task.seconds)
     seat_rng = random.Random(task.seed * 7919 + task.index)
     bots = [make_bot_spec(spec, seat_rng.randrange(2**31), default) for spec in task.seating]
-    thinking = [0.0] * len(bots)
-    decisions = [0] * len(bots)
-    actions = 0
-    moves: list[str] = []
-    start = time.perf_counter()
-    while not state.is_over:
-        seat = state.to_move
-        began = time.perf_counter()
-        action = bots[seat].choose(state, seat)
-        thinking[seat] += time.perf_counter() - began
-        decisions[seat] += 1
-        tell(bots, state, action)  # the bots that read the opponents see every action
-        try:
-            state.apply(action)
-        except ValueError as exc:
-            raise RuntimeError(
-                f"bot {task.seating[seat]} chose the illegal action {action!r} "
-                f"(game {task.index}, seed {task.seed}): {exc}"
-            ) from None
-        actions += 1
-        moves.append(action)
-        if actions >= MAX_ACTIONS:
-            break
+    try:
+        played = play(state, bots, max_actions=MAX_ACTIONS)
+    except IllegalChoice as exc:
+        raise RuntimeError(
+            f"bot {task.seating[exc.seat]} chose the illegal action {exc.action!r} "
+            f"(game {task.index}, seed {task.seed}): {exc.reason}"
+        ) from None
     result = sorted(state.result(), key=lambda row: row["seat"])
     rewards = rank_rewards(result)
     record: TableRecord = {
@@ -152,12 +131,12 @@ def play_game(task: GameTask) -> TableRecord:
         "places": [row["place"] for row in result],
         "scores": [row["score"] for row in result],
         "rewards": rewards,
-        "actions": actions,
-        "truncated": not state.is_over,
-        "seconds": round(time.perf_counter() - start, 3),
-        "thinking": [round(t, 3) for t in thinking],
-        "decisions": decisions,
-        "moves": moves,
+        "actions": len(played.actions),
+        "truncated": played.truncated,
+        "seconds": round(played.seconds, 3),
+        "thinking": [round(t, 3) for t in played.thinking],
+        "decisions": played.decisions,
+        "moves": played.actions,
     }
     if task.options:
         record["options"] = task.options
@@ -174,7 +153,6 @@ def run_local(
     tasks: Sequence[GameTask], workers: int, progress: Progress | None = None
 ) -> list[TableRecord]:
     """Play the games in ``workers`` local processes (in this one when ``workers`` is 1)."""
-    from cradle.ai.parallel import map_local
 
     return map_local(play_game, tasks, workers, progress)
 

@@ -14,7 +14,8 @@ from typing import Any
 
 from rich.console import Console
 
-from cradle.ai.bots import Bot, UnknownBot, make_bot, tell
+from cradle.ai.bots import Bot, UnknownBot, make_bot
+from cradle.ai.match import IllegalChoice, play
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options
 from cradle.core.contract import JSON, GameModule, GameState
 from cradle.core.results import wilson_interval
@@ -62,18 +63,14 @@ def play_one(
 ) -> GameState:
     """One game to the end; returns the final state."""
     state = module.new_game(players, seed, options)
-    while not state.is_over:
-        seat = state.to_move
-        action = bots[seat].choose(state, seat)
-        tell(bots, state, action)  # the bots that read the opponents see every action
-        try:
-            state.apply(action)
-        except ValueError as exc:
-            raise CliError(
-                f"bot {bots[seat].name} chose an illegal action {action!r} (game seed {seed}): "
-                f"{exc}",
-                code=1,
-            ) from None
+    try:
+        play(state, bots)
+    except IllegalChoice as exc:
+        raise CliError(
+            f"bot {bots[exc.seat].name} chose an illegal action {exc.action!r} "
+            f"(game seed {seed}): {exc.reason}",
+            code=1,
+        ) from None
     return state
 
 

@@ -47,7 +47,7 @@ def run_hint(
     as_json: bool,
 ) -> list[dict[str, Any]]:
     from cradle.ai.hints import hints
-    from cradle.ai.search import Budget
+    from cradle.ai.search.budget import Budget
 
     if state.is_over:
         raise CliError("the game is over: there is nothing to suggest")

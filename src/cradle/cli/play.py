@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cradle.ai import Bot, UnknownBot, make_bot
-from cradle.ai.bots import tell
+from cradle.ai.match import IllegalChoice, Move, Player, play
 from cradle.cli.common import (
     CliError,
     fresh_seed,
@@ -131,13 +131,15 @@ class Session:
     def run(self) -> int:
         try:
             self.intro()
-            while not self.state.is_over:
-                seat = self.state.to_move
-                bot = self.bots.get(seat)
-                if bot is None:
-                    self.human_decision(seat)
-                else:
-                    self.bot_decision(seat, bot)
+            players: list[Player] = [
+                self.bots.get(seat) or self.human_decision
+                for seat in range(len(self.state.players))
+            ]
+            play(self.state, players, max_actions=None, after=self.played)
+        except IllegalChoice as exc:
+            return self.leave(
+                LeaveGame(f"{exc.player} chose an illegal action {exc.action!r}: {exc.reason}", 1)
+            )
         except KeyboardInterrupt:
             return self.leave(LeaveGame("Interrupted: leaving the game.", 130))
         except LeaveGame as leave:
@@ -190,22 +192,14 @@ class Session:
 
     # -- decisions ----------------------------------------------------------------------
 
-    def apply(self, seat: int, action: str) -> None:
-        tell(list(self.bots.values()), self.state, action)  # bots that read the opponents
-        events = self.state.apply(action)
-        self.record.actions.append(action)
-        entry = LogEntry(len(self.log) + 1, self.state.players[seat], action, event_texts(events))
+    def played(self, move: Move) -> None:
+        self.record.actions.append(move.action)
+        player = self.state.players[move.seat]
+        entry = LogEntry(len(self.log) + 1, player, move.action, event_texts(move.events))
         self.log.append(entry)
         print_entry(self.console, entry)
-
-    def bot_decision(self, seat: int, bot: Bot) -> None:
-        action = bot.choose(self.state, seat)
-        try:
-            self.apply(seat, action)
-        except ValueError as exc:
-            raise LeaveGame(
-                f"bot {bot.name} chose an illegal action {action!r}: {exc}", 1
-            ) from None
+        if move.seat not in self.bots:
+            self.seen[move.seat] = len(self.log)
 
     def read(self, prompt: str) -> str:
         try:
@@ -220,7 +214,7 @@ class Session:
             self.console.file.write("\x1b[3J")
             self.console.file.flush()
 
-    def human_decision(self, seat: int) -> None:
+    def human_decision(self, state: GameState, seat: int) -> str:
         name = self.state.players[seat]
         if len(self.humans) > 1 and self.last_human not in (None, seat):
             # Hot seat: hide the previous player's hand before the next one looks.
@@ -251,12 +245,11 @@ class Session:
             if action is None:
                 continue
             try:
-                self.apply(seat, action)
+                state.clone().apply(action)  # the engine says what is wrong with it
             except ValueError as exc:
                 self.console.print(Text(f"Illegal: {exc}", style="bold red"))
                 continue
-            self.seen[seat] = len(self.log)
-            return
+            return action
 
     def command(self, word: str, seat: int, numbered: list[str]) -> None:
         if word == "help":

@@ -32,20 +32,15 @@ def load_record(path: Path) -> GameRecord:
 
 def replay_record(console: Console | None, record: GameRecord) -> GameState:
     """The state after the record's actions; with a console, print each action's events."""
-    start = GameRecord(record.game, record.players, record.seed, record.options, [])
     try:
-        state = start.replay()
+        state = record.start()
+        for step in record.steps_from(state):
+            if console is not None:
+                player = state.players[step.seat]
+                entry = LogEntry(step.ply, player, step.action, event_texts(step.events))
+                print_entry(console, entry)
     except RecordError as exc:
         raise CliError(f"bad game record: {exc}") from None
-    for number, action in enumerate(record.actions, start=1):
-        player = state.players[state.to_move]
-        try:
-            events = state.apply(action)
-        except ValueError as exc:
-            message = f"bad game record: action {number} ({action!r}) is illegal: {exc}"
-            raise CliError(message) from None
-        if console is not None:
-            print_entry(console, LogEntry(number, player, action, event_texts(events)))
     return state
 
 

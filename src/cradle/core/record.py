@@ -7,16 +7,29 @@ its seed (which fixes the bag / stacks and the first player) and the actions tak
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cradle.core.contract import JSON, GameState
+from cradle.core.contract import JSON, Event, GameState
 
 RECORD_FORMAT = 1
 
 
 class RecordError(ValueError):
     """A record that cannot be read or replayed."""
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One action of a replayed record: ``state`` is the game after it (the same object at
+    every step, advanced in place: clone it to keep it)."""
+
+    ply: int  # 1 for the first action
+    seat: int  # the seat that took the action
+    action: str
+    events: list[Event]
+    state: GameState
 
 
 @dataclass
@@ -81,21 +94,42 @@ class GameRecord:
             raise RecordError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
         return cls.from_dict(data)
 
-    def replay(self) -> GameState:
-        """Replay every action from the start; raises RecordError at the first bad one."""
+    def start(self) -> GameState:
+        """The game as it was set up, before the first action; RecordError if it cannot be."""
         from cradle.core.registry import get_game
 
-        module = get_game(self.game)
+        try:
+            module = get_game(self.game)
+        except ValueError as exc:
+            raise RecordError(str(exc)) from None
         try:
             options = module.options_from_dict(self.options)
             state: GameState = module.new_game(
                 len(self.players), self.seed, options, dynasties=self.players
             )
-        except ValueError as exc:
+        except (ValueError, TypeError) as exc:
             raise RecordError(f"cannot set up the game: {exc}") from None
-        for number, action in enumerate(self.actions, start=1):
+        return state
+
+    def states(self) -> Iterator[ReplayStep]:
+        """Every action replayed from :meth:`start`, in order; RecordError at the first one
+        that is not legal (the steps before it have been yielded)."""
+        return self.steps_from(self.start())
+
+    def steps_from(self, state: GameState) -> Iterator[ReplayStep]:
+        """:meth:`states` from ``state``, the game as :meth:`start` set it up (advanced in
+        place)."""
+        for ply, action in enumerate(self.actions, start=1):
+            seat = int(state.to_move)
             try:
-                state.apply(action)
+                events = list(state.apply(action) or [])
             except ValueError as exc:
-                raise RecordError(f"action {number} ({action!r}) is illegal: {exc}") from None
+                raise RecordError(f"action {ply} ({action!r}) is illegal: {exc}") from None
+            yield ReplayStep(ply, seat, action, events, state)
+
+    def replay(self) -> GameState:
+        """Replay every action from the start; raises RecordError at the first bad one."""
+        state = self.start()
+        for _step in self.steps_from(state):
+            pass
         return state

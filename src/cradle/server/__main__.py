@@ -1,6 +1,7 @@
 """`python -m cradle.server DATABASE_URL HOST PORT BOT_DELAY [NAME=VALUE ...]`: the bare server,
 for tests and the load test (people use `cradle serve`). NAME is a field of
-:class:`cradle.server.limits.Limits`, ``origins`` (comma-separated) or ``workers``."""
+:class:`cradle.server.limits.Limits`, ``origins`` or ``trusted_proxies`` (comma-separated) or
+``workers``."""
 
 from __future__ import annotations
 
@@ -21,11 +22,14 @@ def main(argv: list[str]) -> None:
     kinds = {f.name: f.type for f in fields(Limits)}
     limits: dict[str, Any] = {}
     origins: list[str] = []
+    trusted_proxies: list[str] = []
     workers = 1
     for setting in settings:
         name, _, value = setting.partition("=")
         if name == "origins":
             origins = [o for o in value.split(",") if o]
+        elif name == "trusted_proxies":
+            trusted_proxies = [a for a in value.split(",") if a]
         elif name == "workers":
             workers = int(value)
         elif name in kinds and kinds[name] in ("bool", bool):
@@ -42,6 +46,7 @@ def main(argv: list[str]) -> None:
         limits=Limits.from_dict(limits),
         origins=origins,
         workers=workers,
+        trusted_proxies=trusted_proxies,
     )
 
 

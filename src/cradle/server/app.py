@@ -13,25 +13,40 @@ import contextlib
 import json
 import logging
 import os
+import signal
+import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
-from pathlib import Path
-from typing import Any, Literal
+from pathlib import Path as FilePath
+from typing import Annotated, Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
-from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi import FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cradle.ai import LEVELS, bot_names
 from cradle.games import game_names, get_game
-from cradle.server.bots import server_bot
-from cradle.server.hub import ApiError, Connection, Hub, NewTable, Table, bad_request
+from cradle.server.bots import server_bot, watch_parent
+from cradle.server.clients import client_key
+from cradle.server.hub import (
+    ApiError,
+    Connection,
+    Hub,
+    NewTable,
+    Table,
+    bad_request,
+    unavailable,
+)
 from cradle.server.limits import Limits, RateLimiter
 from cradle.server.models import (
+    GAME_CHARS,
+    MAX_SEATS,
     ActionBody,
     BadInput,
     CreateBody,
@@ -42,37 +57,28 @@ from cradle.server.models import (
     parse,
     read_json,
 )
-from cradle.server.storage import Storage
+from cradle.server.protocol import SECURITY_HEADERS, JsonHttpProtocol, JsonWebSocketProtocol
+from cradle.server.storage import DATABASE_ERRORS, CorruptGame, Storage
 
 log = logging.getLogger("cradle.server")
 
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+WEB_DIR = FilePath(__file__).resolve().parent.parent / "web"
 MAX_BODY = 16 * 1024  # bytes of one request body
 DRAIN_LIMIT = 1024 * 1024  # an oversized body is read this far so the 413 arrives, then cut
 MAX_FRAME = 4 * 1024  # characters of one WebSocket frame from a client
 WS_MAX_SIZE = 64 * 1024  # beyond this the WebSocket layer itself closes the connection (1009)
+MAX_PAGE = 1000  # a lobby page a client asks for (the server's own page size caps it again)
+GAME_ID_CHARS = 40  # a game's id in a URL (the server makes 12-character ones)
 HELLO_SECONDS = 10.0  # a WebSocket client sends its first message within this
 TOKEN_IN_URL = (
     "tokens never travel in URLs (they end up in logs and browser history): send "
     "'Authorization: Bearer TOKEN', or {\"token\": TOKEN} as a WebSocket's first message"
 )
 CONFIG_ENV = "CRADLE_SERVER_CONFIG"  # create_app's arguments for `uvicorn --factory` workers
+WORKER_GRACE = 10.0  # seconds an orphaned worker has to stop in order before it just exits
 
-SECURITY_HEADERS = [
-    (
-        b"content-security-policy",
-        b"default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
-        b"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
-        b"form-action 'self'; frame-ancestors 'none'",
-    ),
-    (b"x-content-type-options", b"nosniff"),
-    (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"cross-origin-opener-policy", b"same-origin"),
-    (b"cross-origin-resource-policy", b"same-origin"),
-    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
-]
 
+GameId = Annotated[str, Path(max_length=GAME_ID_CHARS)]
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -168,6 +174,29 @@ class Guard:
         await send({"type": "http.response.body", "body": content})
 
 
+ERROR_CONTENT = {
+    "application/json": {
+        "schema": {
+            "type": "object",
+            "properties": {"error": {"type": "string"}, "field": {"type": "string"}},
+            "required": ["error"],
+        }
+    }
+}
+
+
+def body_schema(model: type[BaseModel], required: bool = True) -> dict[str, Any]:
+    """An ``openapi_extra`` that publishes ``model`` as the route's JSON body: the routes read
+    bodies themselves (through read_json's limits), so FastAPI would not know them."""
+    schema = model.model_json_schema()
+    return {
+        "requestBody": {
+            "required": required,
+            "content": {"application/json": {"schema": schema}},
+        }
+    }
+
+
 def bearer(request_headers: Mapping[str, str]) -> str | None:
     """The token of an ``Authorization: Bearer T`` header (None without one)."""
     value = request_headers.get("authorization")
@@ -224,10 +253,10 @@ def create_app(
     limits = limits or Limits()
     allowed = tuple(o.rstrip("/") for o in origins)
     hub_box: dict[str, Hub] = {}
-    creations = RateLimiter(limits.create_per_minute / 60.0, limits.create_burst)
-    moves = RateLimiter(limits.moves_per_second, limits.moves_burst)
-    reads = RateLimiter(limits.reads_per_second, limits.reads_burst)
-    hinted = RateLimiter(limits.hints_per_minute / 60.0, limits.hints_burst)
+    creations = RateLimiter(limits.create_per_minute / 60.0, limits.create_burst, name="create")
+    moves = RateLimiter(limits.moves_per_second, limits.moves_burst, name="moves")
+    reads = RateLimiter(limits.reads_per_second, limits.reads_burst, name="reads")
+    hinted = RateLimiter(limits.hints_per_minute / 60.0, limits.hints_burst, name="hints")
     menu: list[dict[str, Any]] = []
 
     @contextlib.asynccontextmanager
@@ -247,6 +276,27 @@ def create_app(
             await hub.stop()
 
     app = FastAPI(title="cradle play server", lifespan=lifespan, docs_url=None, redoc_url=None)
+
+    def published_schema() -> dict[str, Any]:
+        """The OpenAPI schema as the server answers: refusals are ``{"error", "field"?}`` with
+        a 4xx (400 where FastAPI would say 422), or 503 when the database fails."""
+        if app.openapi_schema is None:
+            schema = get_openapi(title=app.title, version=app.version, routes=app.routes)
+            for operations in schema.get("paths", {}).values():
+                for operation in operations.values():
+                    responses = operation.setdefault("responses", {})
+                    responses.pop("422", None)
+                    responses["4XX"] = {"description": "refused", "content": ERROR_CONTENT}
+                    responses["503"] = {"description": "try again later", "content": ERROR_CONTENT}
+            found = schema.get("components", {}).get("schemas", {})
+            for name in ("HTTPValidationError", "ValidationError"):
+                found.pop(name, None)
+            if "components" in schema and not found:
+                del schema["components"]
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = published_schema  # type: ignore[method-assign]
     app.add_middleware(GZipMiddleware, minimum_size=4096)
     app.add_middleware(Guard)
 
@@ -276,6 +326,16 @@ def create_app(
         where = ".".join(str(part) for part in first["loc"][1:]) or str(first["loc"][0])
         return error(400, f"{where}: {first['msg']}", field=where)
 
+    async def storage_failed(_request: Request, exc: Exception) -> JSONResponse:
+        # Every failure of the database ends here, or in a WebSocket frame, through unavailable().
+        if not isinstance(exc, CorruptGame):
+            log.error("the database failed: %s", exc)
+        answer = unavailable(exc)
+        return error(answer.status, answer.reason, retry_after=answer.retry_after)
+
+    for kind in DATABASE_ERRORS:
+        app.add_exception_handler(kind, storage_failed)
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         return error(exc.status_code, str(exc.detail))
@@ -286,10 +346,16 @@ def create_app(
         return error(500, "internal error (the server's log has the details)")
 
     def client_of(connection: Request | WebSocket) -> str:
-        return connection.client.host if connection.client else "unknown"
+        return client_key(connection.client.host if connection.client else None)
 
-    def throttle(bucket: RateLimiter, key: str, what: str) -> None:
+    async def throttle(bucket: RateLimiter, key: str, what: str) -> None:
+        """Count a request against ``key``'s bucket: in this process first (a flood costs no
+        database work), then, on a shared database, for all processes together (N processes
+        must not allow N times the rate)."""
         wait = bucket.allow(key)
+        hub = hub_box.get("hub")
+        if wait <= 0 and hub is not None and hub.storage.shared:
+            wait = await hub.take_token(bucket, key)
         if wait > 0:
             raise ApiError(429, f"too many {what}: wait {wait:.1f} s", retry_after=wait)
 
@@ -329,15 +395,15 @@ def create_app(
     async def lobby(
         status: Literal["open", "running", "over"] | None = None,
         before: str | None = Query(None, max_length=80),
-        limit: int | None = Query(None, ge=1),
+        limit: int | None = Query(None, ge=1, le=MAX_PAGE),
     ) -> dict[str, Any]:
         size = min(limit or limits.lobby_page, limits.lobby_page)
         return await hub_of().lobby(status, before, size)
 
-    @app.post("/api/games")
+    @app.post("/api/games", openapi_extra=body_schema(CreateBody))
     async def create(request: Request) -> dict[str, Any]:
         body = parse(CreateBody, await body_of(request))
-        throttle(creations, client_of(request), "new games")
+        await throttle(creations, client_of(request), "new games")
         players = body.players
         return await hub_of().create(
             NewTable(
@@ -348,76 +414,80 @@ def create_app(
                 hotseat=body.hotseat,
                 listed=body.listed,
                 bot_seconds=body.bot_seconds,
-            )
+            ),
+            client_of(request),
         )
 
     @app.get("/api/games/{game_id}")
-    async def view(game_id: str, request: Request) -> dict[str, Any]:
+    async def view(game_id: GameId, request: Request) -> dict[str, Any]:
         hub = hub_of()
         token = bearer(request.headers)
         table = await hub.fresh(await hub.table(game_id))
         seat, hotseat = await hub.identify(table, token)
         return hub.frame(table, seat, hotseat)
 
-    @app.post("/api/games/{game_id}/actions")
-    async def act(game_id: str, request: Request) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/actions", openapi_extra=body_schema(ActionBody))
+    async def act(game_id: GameId, request: Request) -> dict[str, Any]:
         hub = hub_of()
         token = bearer(request.headers)
         body = parse(ActionBody, await body_of(request))
         table = await hub.table(game_id)
         await hub.mover_of(table, token, "a move")  # 403 before anything is counted
-        throttle(moves, client_of(request), "moves")
+        await throttle(moves, client_of(request), "moves")
         await hub.act(table, token, body.action)
         seat, hotseat = hub.authorize(table, token)
         return hub.frame(table, seat, hotseat)
 
-    @app.post("/api/games/{game_id}/undo")
-    async def undo(game_id: str, request: Request) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/undo", openapi_extra=body_schema(EmptyBody, required=False))
+    async def undo(game_id: GameId, request: Request) -> dict[str, Any]:
         hub = hub_of()
         token = bearer(request.headers)
+        parse(EmptyBody, await body_of(request))
         table = await hub.table(game_id)
         await hub.mover_of(table, token, "an undo")
-        throttle(moves, client_of(request), "moves")
+        await throttle(moves, client_of(request), "moves")
         await hub.undo(table, token)
         seat, hotseat = hub.authorize(table, token)
         return hub.frame(table, seat, hotseat)
 
-    @app.post("/api/games/{game_id}/join")
-    async def join(game_id: str, request: Request) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/join", openapi_extra=body_schema(JoinBody, required=False))
+    async def join(game_id: GameId, request: Request) -> dict[str, Any]:
         body = parse(JoinBody, await body_of(request))
         hub = hub_of()
         table = await hub.fresh(await hub.table(game_id))
-        throttle(creations, client_of(request), "seats joined")
+        await throttle(creations, client_of(request), "seats joined")
         return await hub.join(table, body.invite)
 
     @app.get("/api/games/{game_id}/record")
-    async def record(game_id: str, request: Request) -> dict[str, Any]:
+    async def record(game_id: GameId, request: Request) -> dict[str, Any]:
         hub = hub_of()
         token = bearer(request.headers)
         return hub.record(await hub.fresh(await hub.table(game_id)), token)
 
     @app.get("/api/games/{game_id}/replay")
-    async def replay(game_id: str, seat: int | None = None) -> dict[str, Any]:
+    async def replay(
+        game_id: GameId, seat: int | None = Query(None, ge=0, le=MAX_SEATS)
+    ) -> dict[str, Any]:
         hub = hub_of()
         return await hub.replay(await hub.fresh(await hub.table(game_id)), seat)
 
     @app.get("/api/games/{game_id}/history")
-    async def history(game_id: str, request: Request) -> dict[str, Any]:
+    async def history(game_id: GameId, request: Request) -> dict[str, Any]:
         """Every action so far with its events, as the token's seat may know them (the
         hot-seat screen and spectators: as spectators)."""
         hub = hub_of()
         token = bearer(request.headers)
         table = await hub.fresh(await hub.table(game_id))
         seat, _hotseat = await hub.identify(table, token)
-        throttle(reads, client_of(request), "reads")
+        await throttle(reads, client_of(request), "reads")
         return await hub.history(table, seat)
 
     @app.get("/api/games/{game_id}/board")
     async def past_board(
-        game_id: str,
+        game_id: GameId,
         request: Request,
         ply: int = Query(..., ge=0, le=100_000),
-        seat: int | None = Query(None, ge=0, le=16),
+        seat: int | None = Query(None, ge=0, le=MAX_SEATS),
     ) -> dict[str, Any]:
         """The board after ``ply`` actions as the token's seat saw it (any seat's view once
         the game is over, with ``seat``, as in replays)."""
@@ -431,22 +501,22 @@ def create_app(
             if seat >= len(table.seats):
                 raise bad_request(f"no seat {seat}")
             viewer = seat
-        throttle(reads, client_of(request), "reads")
+        await throttle(reads, client_of(request), "reads")
         return await hub.board(table, ply, viewer)
 
-    @app.post("/api/games/{game_id}/explain")
-    async def explain(game_id: str, request: Request) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/explain", openapi_extra=body_schema(ActionBody))
+    async def explain(game_id: GameId, request: Request) -> dict[str, Any]:
         """Whether an action is legal now for the deciding seat, and if not, why."""
         hub = hub_of()
         token = bearer(request.headers)
         body = parse(ActionBody, await body_of(request))
         table = await hub.table(game_id)
         await hub.mover_of(table, token, "an explanation")
-        throttle(reads, client_of(request), "reads")
+        await throttle(reads, client_of(request), "reads")
         return await hub.explain(table, token, body.action)
 
-    @app.post("/api/games/{game_id}/hint")
-    async def hint(game_id: str, request: Request) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/hint", openapi_extra=body_schema(EmptyBody, required=False))
+    async def hint(game_id: GameId, request: Request) -> dict[str, Any]:
         """The best few moves for the deciding seat (games against bots and hot seats)."""
         hub = hub_of()
         token = bearer(request.headers)
@@ -455,26 +525,29 @@ def create_app(
         await hub.mover_of(table, token, "a hint")
         if not hub.hints_allowed(table):
             raise ApiError(403, "hints are off in games between people at their own screens")
-        throttle(hinted, client_of(request), "hints")
+        await throttle(hinted, client_of(request), "hints")
         return await hub.hint(table, token)
 
     @app.get("/api/games/{game_id}/analysis")
-    async def analysis(game_id: str) -> dict[str, Any]:
+    async def analysis(game_id: GameId) -> dict[str, Any]:
         hub = hub_of()
         return await hub.analysis(await hub.fresh(await hub.table(game_id)))
 
-    @app.post("/api/games/{game_id}/analysis")
-    async def request_analysis(game_id: str, request: Request) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/analysis", openapi_extra=body_schema(EmptyBody, required=False))
+    async def request_analysis(game_id: GameId, request: Request) -> dict[str, Any]:
         parse(EmptyBody, await body_of(request))
         hub = hub_of()
         table = await hub.fresh(await hub.table(game_id))
         if not table.is_over:
             raise ApiError(403, "the analysis opens once the game is over")
-        throttle(creations, client_of(request), "analyses asked for")
+        await throttle(creations, client_of(request), "analyses asked for")
         return await hub.request_analysis(table)
 
     @app.get("/api/boards/{game}")
-    async def board(game: str, board: str = Query("standard", max_length=20)) -> Any:
+    async def board(
+        game: Annotated[str, Path(max_length=GAME_CHARS)],
+        board: str = Query("standard", max_length=20),
+    ) -> Any:
         """The fixed map of a game's board (rivers, special squares), if the game exports one."""
         try:
             module = get_game(game)
@@ -519,16 +592,27 @@ def create_app(
         return read_json(text)
 
     sockets: Counter[str] = Counter()  # live WebSocket connections per client
+    socket_cap = limits.sockets
+
+    async def refuse_socket(websocket: WebSocket, status: int, reason: str) -> None:
+        # Accepted only to say why: the refusal frame, then the close code 4000 + status.
+        await websocket.accept()
+        await send_error(websocket, status, reason)
+        await websocket.close(code=4000 + status, reason=reason[:120])
 
     @app.websocket("/ws/games/{game_id}")
-    async def live(websocket: WebSocket, game_id: str) -> None:
+    async def live(websocket: WebSocket, game_id: GameId) -> None:
         client = client_of(websocket)
         if sockets[client] >= limits.sockets_per_client:
-            # Accepted only to say why: a client cannot hold the server's sockets and memory.
-            await websocket.accept()
+            # A client cannot hold the server's sockets and memory.
             reason = f"at most {limits.sockets_per_client} live connections per client"
-            await send_error(websocket, 429, reason)
-            await websocket.close(code=4429, reason=reason[:120])
+            await refuse_socket(websocket, 429, reason)
+            return
+        if sockets.total() >= socket_cap:
+            reason = (
+                f"this server has its maximum of {socket_cap} live connections; try again later"
+            )
+            await refuse_socket(websocket, 503, reason)
             return
         sockets[client] += 1
         try:
@@ -548,16 +632,20 @@ def create_app(
             return
         await websocket.accept()
         try:
-            if "token" in websocket.query_params:
-                raise ApiError(400, TOKEN_IN_URL)
-            table = await hub.table(game_id)
-            token = await hello(websocket)
-            await hub.fresh(table)
-            seat, hotseat = await hub.identify(table, token)
-        except ApiError as exc:
-            await send_error(websocket, exc.status, exc.reason)
-            code = {400: 4400, 403: 4403, 404: 4404, 503: 4503}.get(exc.status, 4500)
-            await websocket.close(code=code, reason=exc.reason[:120])
+            try:
+                if "token" in websocket.query_params:
+                    raise ApiError(400, TOKEN_IN_URL)
+                table = await hub.table(game_id)
+                token = await hello(websocket)
+                await hub.fresh(table)
+                seat, hotseat = await hub.identify(table, token)
+            except DATABASE_ERRORS as exc:
+                log.error("the database failed: %s", exc)
+                raise unavailable(exc) from None
+        except ApiError as refused:
+            await send_error(websocket, refused.status, refused.reason)
+            code = {400: 4400, 403: 4403, 404: 4404, 410: 4410, 503: 4503}.get(refused.status, 4500)
+            await websocket.close(code=code, reason=refused.reason[:120])
             return
         except TimeoutError:
             await websocket.close(code=4408, reason="no first message within 10 s")
@@ -582,8 +670,8 @@ def create_app(
                 if message["type"] == "websocket.disconnect":
                     break
                 reply = await handle_frame(hub, table, token, message, client)
-                if reply is not None and not connection.push(json.dumps(reply)):
-                    break  # the reply cannot be queued: the client is closed with the reason
+                if reply is not None and not await connection.reply(json.dumps(reply)):
+                    break  # the client does not read: it is closed with the reason
         except Exception as exc:  # a broken connection ends here, never the server
             if not isinstance(exc, RuntimeError | ConnectionError):
                 log.exception("game %s: WebSocket failed", game_id)
@@ -601,11 +689,11 @@ def create_app(
             frame = parse(Frame, read_frame(message))
             if frame.action is not None:
                 await hub.mover_of(table, token, "a move")
-                throttle(moves, client, "moves")
+                await throttle(moves, client, "moves")
                 await hub.act(table, token, frame.action)
             elif frame.undo:
                 await hub.mover_of(table, token, "an undo")
-                throttle(moves, client, "moves")
+                await throttle(moves, client, "moves")
                 await hub.undo(table, token)
             elif frame.type == "ping":
                 return {"type": "pong"}
@@ -619,6 +707,10 @@ def create_app(
             return {"type": "error", "error": exc.reason, "status": 400}
         except ApiError as exc:
             return {"type": "error", "error": exc.reason, "status": exc.status}
+        except DATABASE_ERRORS as exc:
+            log.error("the database failed: %s", exc)
+            refused = unavailable(exc)
+            return {"type": "error", "error": refused.reason, "status": refused.status}
         return None
 
     # -- the web client -----------------------------------------------------------------------
@@ -649,13 +741,37 @@ def server_config(
     )
 
 
+def follow_supervisor() -> None:
+    """In a worker process of ``--workers N``: stop when the supervisor is gone.
+
+    uvicorn's supervisor stops its workers when it is stopped, but a supervisor killed with
+    SIGKILL stops nothing: its workers would answer on the port, bots and all, beside any
+    server started after it. So each worker watches it (as the bot workers watch their server)
+    and stops itself, in order (its lifespan ends, and with it its bot and assist processes),
+    or, past ``WORKER_GRACE``, at once (those processes then see their server gone too).
+    """
+    import multiprocessing
+
+    supervisor = multiprocessing.parent_process()
+    if supervisor is None or supervisor.pid is None:
+        return  # one process, started by a person or a service manager: nothing to follow
+
+    def stop() -> None:
+        log.warning("the supervisor (pid %s) is gone: this worker stops", supervisor.pid)
+        os.kill(os.getpid(), signal.SIGTERM)  # uvicorn's own way to stop
+        time.sleep(WORKER_GRACE)
+
+    watch_parent(supervisor.pid, stop)
+
+
 def app_from_env() -> FastAPI:
     """The app from ``$CRADLE_SERVER_CONFIG``: what each ``uvicorn --workers N`` process runs
-    (``uvicorn --factory cradle.server.app:app_from_env``)."""
+    (``uvicorn --factory cradle.server.app:app_from_env``); each follows its supervisor."""
     raw = os.environ.get(CONFIG_ENV)
     if not raw:
         raise RuntimeError(f"set {CONFIG_ENV} (cradle serve --workers does it)")
     config = json.loads(raw)
+    follow_supervisor()
     return create_app(
         config["database_url"],
         bot_delay=float(config.get("bot_delay", 0.5)),
@@ -672,9 +788,12 @@ def run_server(
     limits: Limits | None = None,
     origins: tuple[str, ...] | list[str] = (),
     workers: int = 1,
+    trusted_proxies: tuple[str, ...] | list[str] = (),
 ) -> None:
     """Serve until interrupted (uvicorn, with our WebSocket frame limit); ``workers`` > 1 runs
-    that many processes on the one (PostgreSQL) database."""
+    that many processes on the one (PostgreSQL) database. ``trusted_proxies``: the addresses
+    (or networks) whose ``X-Forwarded-For`` names the client; none by default, since any
+    process on the machine could otherwise pick its own address."""
     import uvicorn
 
     common: dict[str, Any] = {
@@ -682,6 +801,10 @@ def run_server(
         "port": port,
         "ws_max_size": WS_MAX_SIZE,
         "log_level": "warning",
+        "http": JsonHttpProtocol,  # the protocol layer's own refusals in JSON too
+        "ws": JsonWebSocketProtocol,
+        "proxy_headers": bool(trusted_proxies),
+        "forwarded_allow_ips": list(trusted_proxies),
     }
     if workers > 1:
         os.environ[CONFIG_ENV] = server_config(database_url, bot_delay, limits, origins)

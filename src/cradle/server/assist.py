@@ -44,7 +44,7 @@ from cradle.core.contract import GameState
 from cradle.core.record import GameRecord
 from cradle.core.results import rank_rewards
 from cradle.server.bots import pool_pids, spawn_pool, stop_pool, watch_parent
-from cradle.server.history import HAND_PIECES, new_state
+from cradle.server.history import HAND_PIECES
 
 if TYPE_CHECKING:
     from cradle.server.hub import Hub
@@ -81,7 +81,7 @@ def assist_worker(parent: int) -> None:
 
 def hint_work(state: GameState, seat: int, seconds: float, seed: int) -> list[dict[str, Any]]:
     from cradle.ai.hints import hints
-    from cradle.ai.search import Budget
+    from cradle.ai.search.budget import Budget
 
     found = hints(state, seat, count=HINT_COUNT, budget=Budget(seconds=seconds), seed=seed)
     return [
@@ -91,7 +91,7 @@ def hint_work(state: GameState, seat: int, seconds: float, seed: int) -> list[di
 
 
 def _chances(state: GameState, knowledge: Any) -> list[float]:
-    from cradle.ai.search import evaluate
+    from cradle.ai.search.leaves import evaluate
 
     if state.is_over:
         return [round(x, 3) for x in rank_rewards(state.result())]
@@ -104,9 +104,9 @@ def _chances(state: GameState, knowledge: Any) -> list[float]:
 
 def plan_work(record: GameRecord, reviewed: Sequence[int]) -> dict[str, Any]:
     """The chances along the game, and the moves to review (a reviewed seat had a choice)."""
-    from cradle.ai.search import knowledge_for
+    from cradle.ai.knowledge.params import knowledge_for
 
-    state = new_state(record)
+    state = record.start()
     knowledge = knowledge_for(state.game)
     chances = [_chances(state, knowledge)]
     plies = []
@@ -121,17 +121,19 @@ def plan_work(record: GameRecord, reviewed: Sequence[int]) -> dict[str, Any]:
 def review_work(record: GameRecord, ply: int, seconds: float, seed: int) -> dict[str, Any]:
     """The decision of move ``ply``: searched from the mover's information, the best move and
     the one played, with their chances, and why (read on the real position: the game is over)."""
-    from cradle.ai.ismcts import IsmctsParams, search
-    from cradle.ai.search import Budget, knowledge_for
+    from cradle.ai.knowledge.params import knowledge_for
+    from cradle.ai.search.budget import Budget
+    from cradle.ai.search.ismcts import search
+    from cradle.ai.search.params import IsmctsParams
 
-    state = new_state(record)
+    state = record.start()
     for action in record.actions[: ply - 1]:
         state.apply(action)
     seat = int(state.to_move)
     legal = {a.lower(): a for a in state.legal_actions()}
     played = legal.get(record.actions[ply - 1].lower(), record.actions[ply - 1])
     knowledge = knowledge_for(state.game)
-    full = IsmctsParams(stop=0)  # the played move's chance counts too: the whole budget
+    full = IsmctsParams(stop=False)  # the played move's chance counts too: the whole budget
     result = search(state, seat, Budget(seconds=seconds), full, seed=seed, knowledge=knowledge)
     rows = {row.action: row for row in result.actions}
     best = result.actions[0]
@@ -338,13 +340,7 @@ class Analyst:
         if stored is None or stored.status != "over":
             await hub._db(storage.save_analysis, game_id, storage.origin, "failed", 0, 0, None)
             return
-        record = GameRecord(
-            game=stored.game,
-            players=list(stored.players),
-            seed=stored.seed,
-            options=dict(stored.options),
-            actions=list(stored.actions),
-        )
+        record = stored.record()
         humans = [s for s, kind in enumerate(stored.seats) if kind == "human"]
         reviewed = humans or list(range(len(stored.seats)))
         data: dict[str, Any] = claimed.get("data") or {}

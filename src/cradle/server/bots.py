@@ -1,11 +1,14 @@
-"""The bots' decisions for the server: a fair queue in front of a few worker processes.
+"""The bots' decisions for the server: what a bot's turn asks for, and a few worker processes.
 
+- Which bots' turn comes next is decided in the database (:meth:`Storage.claim_bot_job`: the
+  client that used the bots least lately first, then the oldest turn), for the serving
+  process's own workers (``Hub``) and ``cradle bots`` processes (:mod:`cradle.server.botqueue`).
 - Each decision runs on one worker, single-threaded, within the table's thinking budget, itself
   capped by the operator (``Limits.bot_seconds``): a level that would search on every core
   (``expert``) searches on one worker here, for at most that long.
-- The workers are taken in turn: a table has at most one decision waiting or running, and the
-  waiting ones are served first come, first served, so a table of slow bots holds one worker
-  at a time and every other table's bot gets the next free one.
+- In a serving process the pool's workers are taken in turn: a table has at most one decision
+  waiting or running, and the waiting ones are served first come, first served (in the order
+  the queue handed their turns out).
 - Workers are separate processes (the search is pure Python: in threads it would hold the
   server's interpreter). They watch the server's process id and exit when it is gone, also
   after a SIGKILL, when no shutdown code runs.
@@ -16,25 +19,80 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import functools
+import hashlib
 import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any
 
 from cradle.ai import LEVELS, make_bot
-from cradle.ai.belief import HandBelief
 from cradle.ai.bots import Bot
+from cradle.ai.knowledge.belief import HandBelief
 from cradle.ai.levels import SEARCH_DEFAULTS, search_bot
-from cradle.ai.waiting import TurnClock, warm_up
+from cradle.ai.search.budget import TurnClock
+from cradle.ai.search.ismcts import warm_up
+from cradle.server.limits import FREE_BOTS
 
 log = logging.getLogger("cradle.server")
 
-CHEAP_BOTS = frozenset({"random"})
+CHEAP_BOTS = FREE_BOTS
 PARENT_POLL = 0.5  # seconds between a worker's checks that the server still runs
+# A worker's claim on a bot's turn (cradle.server.storage.BotJob) lapses after LEASE_SECONDS
+# unless renewed (every RENEW_SECONDS while it thinks): a killed worker's turn is then taken
+# over. Idle workers look for turns every POLL_SECONDS on a shared database.
+LEASE_SECONDS = 5.0
+RENEW_SECONDS = 1.5
+POLL_SECONDS = 0.2
+RETRY_SECONDS = 5.0  # before a turn whose decision failed is tried again
+
+
+def bot_seed(game_seed: int, ply: int, seat: int) -> int:
+    """The seed of the bot deciding at ``ply``: whichever worker decides, and however often,
+    it makes the very same choice.
+
+    Hashed so that the bots' choices, which everybody sees, say nothing about the game's seed.
+    """
+    digest = hashlib.sha256(f"bot:{game_seed}:{ply}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass
+class BotDecision:
+    """What a bot's turn asks of its bot: the seat, the bot, its seed and its seconds, and the
+    seat's turn clock (to be told the time spent)."""
+
+    seat: int
+    name: str
+    seed: int
+    seconds: float
+    clock: TurnClock
+
+
+def bot_decision(
+    state: Any,
+    seats: list[str],
+    game_seed: int,
+    ply: int,
+    table_seconds: float | None,
+    cap: float,
+    clocks: Mapping[int, float],
+) -> BotDecision:
+    """The decision of the bot to move in ``state`` (``ply`` actions into the game): the
+    table's budget capped by the operator's (``cap``), cut to what is left of the seat's turn
+    (``clocks``: the seconds each bot seat has spent in its current turn)."""
+    seat = int(state.to_move)
+    name = seats[seat].removeprefix("bot:")
+    seconds = min(table_seconds or cap, cap)
+    clock = turn_clock(name)
+    clock.spent = clocks.get(seat, 0.0)
+    seconds = clock.seconds(state.view(seat), seconds)
+    return BotDecision(seat, name, bot_seed(game_seed, ply, seat), seconds, clock)
 
 
 def server_bot(name: str, seed: int, seconds: float) -> Bot:
@@ -46,6 +104,24 @@ def server_bot(name: str, seed: int, seconds: float) -> Bot:
     if name in SEARCH_DEFAULTS:
         return search_bot(name, seed, SEARCH_DEFAULTS[name].within(seconds))
     return make_bot(name, seed)
+
+
+@functools.lru_cache(maxsize=256)
+def _budget_seconds(name: str, seconds: float) -> float:
+    budget = getattr(server_bot(name, 0, seconds), "budget", None)
+    return float(getattr(budget, "seconds", None) or 0.0)
+
+
+def decision_cost(seats: list[str], state: Any, table_seconds: float | None, cap: float) -> float:
+    """What the next decision in ``state`` costs the bots' time, for the queue's fair order:
+    the deciding bot's budget per decision on this server (0 for a bot that answers at once,
+    and when no bot decides)."""
+    if state.is_over:
+        return 0.0
+    kind = seats[int(state.to_move)]
+    if not kind.startswith("bot:"):
+        return 0.0
+    return _budget_seconds(kind[4:], min(table_seconds or cap, cap))
 
 
 def turn_clock(name: str) -> TurnClock:
@@ -66,13 +142,16 @@ def decide(
     return bot.choose(state, seat)
 
 
-def watch_parent(parent: int) -> None:
-    """In a worker: exit as soon as the server process ``parent`` is gone."""
+def watch_parent(parent: int, gone: Callable[[], None] | None = None) -> None:
+    """In a worker: as soon as the process ``parent`` is gone (however it ended, SIGKILL
+    included, when it can stop nothing itself), call ``gone``; by default, exit at once."""
 
     def watch() -> None:
         while True:
             time.sleep(PARENT_POLL)
             if os.getppid() != parent:
+                if gone is not None:
+                    gone()
                 os._exit(0)
 
     threading.Thread(target=watch, name="cradle-parent-watch", daemon=True).start()

@@ -1,4 +1,5 @@
-"""The `cradle serve` and `cradle loadtest` commands, registered on the main CLI by `register`.
+"""The `cradle serve`, `cradle bots` and `cradle loadtest` commands, registered on the main CLI
+by `register`.
 
 The server's dependencies are imported only when one of these commands runs, so the rest of the
 CLI works without the ``server`` extra.
@@ -6,6 +7,8 @@ CLI works without the ``server`` extra.
 
 from __future__ import annotations
 
+import errno
+import ipaddress
 import json
 import socket
 from dataclasses import replace
@@ -42,7 +45,13 @@ def _check_port(host: str, port: int) -> None:
         try:
             probe.bind(address)
         except OSError as exc:
-            raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+            way_out = ""
+            if exc.errno == errno.EADDRINUSE:
+                way_out = (
+                    f" (another program holds port {port}: choose another with --port N, "
+                    "or CRADLE_PORT=N, which `make play` passes on too)"
+                )
+            raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}{way_out}") from None
 
 
 def _need_server_extra() -> None:
@@ -83,12 +92,48 @@ def serve(
             "own pages always may)."
         ),
     ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A reverse proxy's address or network whose X-Forwarded-For header names the "
+            "client (repeatable; default none: every client is its own peer address)."
+        ),
+    ] = None,
     max_live_games: Annotated[
         int, typer.Option(help="Games in progress the server takes at most.")
     ] = SERVE_LIMITS.max_live_games,
+    max_sockets: Annotated[
+        int,
+        typer.Option(
+            help="Live WebSocket connections per server process (0: sized for the machine)."
+        ),
+    ] = SERVE_LIMITS.max_sockets,
+    sockets_per_client: Annotated[
+        int, typer.Option(help="Live WebSocket connections per client.")
+    ] = SERVE_LIMITS.sockets_per_client,
+    live_games_per_client: Annotated[
+        int, typer.Option(help="Games in progress one client (address) may have at most.")
+    ] = SERVE_LIMITS.live_games_per_client,
     max_bot_seats: Annotated[
-        int, typer.Option(help="Bot seats at those games at most.")
+        int, typer.Option(help="Bot seats at those games at most (the random bot is free).")
     ] = SERVE_LIMITS.max_bot_seats,
+    invite_days: Annotated[
+        float, typer.Option(help="Days an unused invite code works after its game was made.")
+    ] = SERVE_LIMITS.invite_days,
+    bot_seats_per_client: Annotated[
+        int, typer.Option(help="Bot seats one client's games may have at most.")
+    ] = SERVE_LIMITS.bot_seats_per_client,
+    unplayed_minutes: Annotated[
+        float,
+        typer.Option(help="Minutes unchanged after which a game nobody played in expires."),
+    ] = SERVE_LIMITS.unplayed_minutes,
+    bots: Annotated[
+        bool,
+        typer.Option(
+            help="Make the bots' moves in this server (--no-bots: `cradle bots` processes make "
+            "them; PostgreSQL only)."
+        ),
+    ] = SERVE_LIMITS.run_bots,
     bot_seconds: Annotated[
         float, typer.Option(help="The most a bot may think per decision (a table may ask less).")
     ] = SERVE_LIMITS.bot_seconds,
@@ -129,7 +174,14 @@ def serve(
         limits = replace(
             SERVE_LIMITS,
             max_live_games=max_live_games,
+            max_sockets=max_sockets,
+            sockets_per_client=sockets_per_client,
             max_bot_seats=max_bot_seats,
+            invite_days=invite_days,
+            live_games_per_client=live_games_per_client,
+            bot_seats_per_client=bot_seats_per_client,
+            unplayed_minutes=unplayed_minutes,
+            run_bots=bots,
             bot_seconds=bot_seconds,
             bot_processes=bot_processes,
             create_per_minute=create_per_minute,
@@ -141,6 +193,14 @@ def serve(
         )
     except ValueError as exc:
         raise CliError(f"bad limit: {exc}") from None
+    proxies = tuple(trusted_proxy or ())
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise CliError(
+                f"--trusted-proxy takes an address or a network (10.0.0.0/8), not {proxy!r}"
+            ) from None
     _check_port(host, port)
     url = database_url(db if db is not None else default_db(), database)
     try:  # fail here, with one line, rather than inside the server's start-up
@@ -150,16 +210,79 @@ def serve(
     try:
         if storage.is_sqlite and workers > 1:
             raise CliError("--workers needs PostgreSQL (--database): SQLite serves one process")
+        if storage.is_sqlite and not bots:
+            raise CliError(
+                "--no-bots needs PostgreSQL (--database): with SQLite, this server's own bot "
+                "workers are the only ones"
+            )
         try:
             storage.claim()
         except Exception as exc:
             raise CliError(str(exc)) from None
+        read_only = storage.read_only
     finally:
         storage.close()
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     where = shown_url(url) if database else str(db if db is not None else default_db())
     print(f"cradle play server: http://{shown}:{port}/  (games stored in {where})", flush=True)
-    run_server(url, host, port, bot_delay, limits, tuple(allow_origin or ()), workers)
+    if read_only:
+        print(
+            f"serving read-only: {where} cannot be written, so games can be watched, replayed "
+            "and read, and nothing changes (no new games, seats, moves or analyses)",
+            flush=True,
+        )
+    run_server(url, host, port, bot_delay, limits, tuple(allow_origin or ()), workers, proxies)
+
+
+def bots(
+    database: Annotated[
+        str,
+        typer.Option(
+            help="The servers' PostgreSQL database, e.g. postgresql://user@host/cradle.",
+            show_default=False,
+        ),
+    ],
+    workers: Annotated[
+        int, typer.Option(help="Worker processes, each making one bot decision at a time.")
+    ] = 1,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before it moves (as `cradle serve`).")
+    ] = 0.6,
+    bot_seconds: Annotated[
+        float, typer.Option(help="The most a bot may think per decision (a table may ask less).")
+    ] = SERVE_LIMITS.bot_seconds,
+    analyse: Annotated[
+        bool, typer.Option(help="Queue the analysis of a game a person played when a bot ends it.")
+    ] = SERVE_LIMITS.analyse_finished,
+    verbose: Annotated[bool, typer.Option(help="Print a line for every move made.")] = False,
+) -> None:
+    """Bot workers for servers on a PostgreSQL database: they take the bots' turns from the
+    database's queue, fairly across clients, and make their moves (on any machine)."""
+    _need_server_extra()
+    from cradle.server.botqueue import WorkerSettings, run_workers
+    from cradle.server.storage import Storage, database_url, shown_url
+
+    if not 1 <= workers <= 256:
+        raise CliError("--workers must be between 1 and 256")
+    if bot_delay < 0:
+        raise CliError("--bot-delay cannot be negative")
+    if not bot_seconds > 0:
+        raise CliError("--bot-seconds must be more than 0")
+    url = database_url(None, database)
+    try:
+        storage = Storage(url)
+    except Exception as exc:
+        raise CliError(f"cannot open the database: {str(exc).splitlines()[0]}") from None
+    try:
+        if storage.is_sqlite:
+            raise CliError(
+                "cradle bots needs PostgreSQL: a SQLite file's bots are made by its one server"
+            )
+    finally:
+        storage.close()
+    print(f"cradle bots: {workers} workers on {shown_url(url)}", flush=True)
+    settings = WorkerSettings(url, bot_delay, bot_seconds, analyse, verbose)
+    run_workers(settings, workers)
 
 
 def loadtest(
@@ -201,6 +324,7 @@ def loadtest(
 
 
 def register(app: typer.Typer) -> None:
-    """Add `serve` and `loadtest` to the `cradle` command."""
+    """Add `serve`, `bots` and `loadtest` to the `cradle` command."""
     app.command()(serve)
+    app.command()(bots)
     app.command()(loadtest)

@@ -18,7 +18,6 @@ from typing import Any
 
 from cradle.core.contract import Event, GameState
 from cradle.core.record import GameRecord
-from cradle.games import get_game
 from cradle.server.redact import public_action, public_events
 
 # What a client needs to describe a tile in words (which land, what is drawn on it).
@@ -88,15 +87,9 @@ def step_of(
     return Step(seat, action, list(events), pieces)
 
 
-def new_state(record: GameRecord) -> GameState:
-    module = get_game(record.game)
-    options = module.options_from_dict(record.options)
-    return module.new_game(len(record.players), record.seed, options, dynasties=record.players)
-
-
 def replay_steps(record: GameRecord, seats: Sequence[int]) -> list[Step]:
     """Every step of ``record`` (``seats``: the mover of each action)."""
-    state = new_state(record)
+    state = record.start()
     steps = []
     for action, seat in zip(record.actions, seats, strict=True):
         before = state.clone() if record.game in STEP_PIECES else state
@@ -127,7 +120,7 @@ def board_at(
     record: GameRecord, seats: Sequence[int], ply: int, viewer: int | None
 ) -> dict[str, Any]:
     """The board (``viewer``'s view) after ``ply`` actions of ``record``, with that step."""
-    state = new_state(record)
+    state = record.start()
     step: Step | None = None
     for number, (action, seat) in enumerate(zip(record.actions[:ply], seats, strict=False)):
         before = state.clone() if number == ply - 1 and record.game in STEP_PIECES else state

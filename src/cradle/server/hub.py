@@ -8,8 +8,13 @@ A table's lock orders its changes; different tables never wait for each other.
 The database is the truth and the tables are copies of it. Every write names the version it
 expects (:mod:`cradle.server.storage`); when another process changed the game first, the table
 is reloaded and the request decided again on the fresh state. With PostgreSQL, each process
-hears the others' writes (``LISTEN``) and pushes them to its own WebSocket clients, and takes a
-bot's turn only while it holds the game's advisory lock.
+hears the others' writes (``LISTEN``) and pushes them to its own WebSocket clients.
+
+Bots' turns wait in the database (``bot_jobs``, written with the change that makes a bot
+decide); this process's bot workers claim them in the queue's fair order, as do ``cradle bots``
+processes on any machine (:mod:`cradle.server.botqueue`). New games are counted against the
+caps per client and for the server in the database too, and a game nobody played in expires
+after ``Limits.unplayed_minutes`` (answering 410 from then on).
 
 What a seat sees of an action always goes through :func:`cradle.server.redact.public_action`.
 The hub talks to the games only through the contract (:mod:`cradle.games`) and to bots through
@@ -24,34 +29,50 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import random
 import secrets
+import socket
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from cradle.ai import bot_names
-from cradle.ai.belief import HandBelief, replayed
-from cradle.ai.waiting import TurnClock
+from cradle.ai.knowledge.belief import HandBelief, replayed
 from cradle.core.contract import Event, GameModule, GameState
 from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
 from cradle.server.assist import HINT, Analyst, AssistPool, hint_work, work_seed
-from cradle.server.bots import BotPool, turn_clock
+from cradle.server.bots import (
+    LEASE_SECONDS,
+    POLL_SECONDS,
+    RENEW_SECONDS,
+    RETRY_SECONDS,
+    BotPool,
+    bot_decision,
+    decision_cost,
+)
 from cradle.server.history import Step, board_at, history_for, replay_steps
-from cradle.server.limits import Limits
+from cradle.server.limits import Limits, RateLimiter
 from cradle.server.redact import UndoEvent, public_action, public_events
 from cradle.server.storage import (
+    DATABASE_ERRORS,
+    ENDED,
     NOTIFY_CHANNEL,
+    BotJob,
+    CapReached,
+    Caps,
     Conflict,
     CorruptGame,
     Notice,
+    ReadOnly,
     Storage,
-    StorageError,
     StoredGame,
+    client_hash,
+    trouble,
 )
 
 log = logging.getLogger("cradle.server")
@@ -61,11 +82,17 @@ T = TypeVar("T")
 MAX_ACTION_LENGTH = 200
 MAX_LOADED = 2000  # tables kept in memory (idle ones are dropped first; the database keeps all)
 SEND_QUEUE_LIMIT = 64  # frames waiting for one slow client before it is closed
+# A client's replies to its own frames take at most half the queue (the rest stays for the
+# game's news); a frame not taken by the client within SEND_PATIENCE closes it as not reading.
+REPLY_ROOM = SEND_QUEUE_LIMIT // 2
+SEND_PATIENCE = 10.0
 WRITE_ATTEMPTS = 4  # a write that keeps meeting other processes' changes gives up (503)
-SWEEP_SECONDS = 2.0  # shared database: how often a process looks for bots' turns left undone
-LIVE_WINDOW = 86400.0  # a game not over counts against the caps while it changed this recently
-BOT_RETRY = 5.0  # seconds before a bot that failed tries again
-ANALYSIS_SWEEPS = 10  # a shared database: bot sweeps between two looks for analyses waiting
+SWEEP_SECONDS = 2.0  # how often a process looks after the games' housekeeping
+ANALYSIS_SWEEPS = 10  # a shared database: sweeps between two looks for analyses waiting
+EXPIRY_SWEEPS = 5  # sweeps between two looks for games nobody played in for too long
+BOT_IDLE = 5.0  # SQLite: the longest an idle bot worker waits (every change wakes it anyway)
+RATES_KEPT = 3600.0  # seconds a client's shared rate bucket is kept after its last request
+DB_RETRY_AFTER = 5.0  # seconds a client waits before trying again when the database fails
 # Public counters of the hidden stock in the games' views: when one moves, a tile was drawn.
 DRAW_COUNTERS = ("bag_size", "stack_size", "stack_epochs", "epochs_drawn")
 
@@ -88,21 +115,26 @@ def bad_request(reason: str) -> ApiError:
     return ApiError(400, reason)
 
 
+def unavailable(exc: BaseException, doing: str | None = None) -> ApiError:
+    """The answer to a storage failure (:data:`DATABASE_ERRORS`), the one place they become
+    answers: a 503 with the reason, and ``Retry-After`` when trying again may help (not for a
+    game set aside, nor a write to a read-only server)."""
+    if isinstance(exc, CorruptGame):
+        return ApiError(503, f"game {exc.game_id} cannot be restored: {exc.reason}")
+    reason = trouble(exc)
+    if doing is not None:
+        reason = f"{doing}: {reason}"
+    if isinstance(exc, ReadOnly):
+        return ApiError(503, reason)
+    return ApiError(503, f"{reason}; try again soon", retry_after=DB_RETRY_AFTER)
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
-
-
-def bot_seed(game_seed: int, ply: int, seat: int) -> int:
-    """The seed of the bot deciding at ``ply``: a restarted server makes the very same choice.
-
-    Hashed so that the bots' choices, which everybody sees, say nothing about the game's seed.
-    """
-    digest = hashlib.sha256(f"bot:{game_seed}:{ply}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 @dataclass(frozen=True)
@@ -128,24 +160,47 @@ class Connection:
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
     close_reason: str | None = None  # set when the server closes it (the client reconnects)
+    sent: asyncio.Event = field(default_factory=asyncio.Event)  # set by every frame sent
 
     def push(self, text: str) -> bool:
         """Queue a frame; False (and the connection marked to close) if the client lags."""
         if self.close_reason is not None:
             return False
         if self.queue.qsize() >= SEND_QUEUE_LIMIT:
-            self.close_reason = f"too slow: {SEND_QUEUE_LIMIT} frames were waiting"
-            self.queue.put_nowait(None)
+            self.close(f"too slow: {SEND_QUEUE_LIMIT} frames were waiting")
             return False
         self.queue.put_nowait(text)
         return True
 
+    async def reply(self, text: str) -> bool:
+        """Queue the answer to the client's own frame, waiting while its replies fill their
+        share of the queue: the receiving loop runs without pausing while frames arrive, so a
+        burst would otherwise fill the queue before the pump sent anything. False when the
+        connection is closing (the pump closes a client that does not read)."""
+        while self.close_reason is None and self.queue.qsize() >= REPLY_ROOM:
+            self.sent.clear()
+            await self.sent.wait()
+        return self.push(text)
+
+    def close(self, reason: str) -> None:
+        """Close with ``reason`` once the frames queued so far are sent."""
+        self.close_reason = reason
+        self.queue.put_nowait(None)
+        self.sent.set()  # a reply waiting for room learns it will not be sent
+
     async def pump(self) -> None:
+        """Send the queued frames in order until the end of the queue (None) or a frame the
+        client does not take within SEND_PATIENCE seconds (its connection is then closing)."""
         while True:
             text = await self.queue.get()
             if text is None:
                 return
-            await self.send(text)
+            try:
+                await asyncio.wait_for(self.send(text), SEND_PATIENCE)
+            except TimeoutError:
+                self.close(f"too slow: a frame waited {SEND_PATIENCE:g} s to be read")
+                return
+            self.sent.set()
 
 
 @dataclass(eq=False)
@@ -168,12 +223,13 @@ class Table:
     updated: float
     version: int  # counts every change a client sees; the stored one, never decreasing
     bot_seconds: float | None = None  # the table's thinking budget per bot decision
+    invite_expires: dict[int, float] = field(default_factory=dict)  # seat -> when it expires
     events: list[Event] = field(default_factory=list)
     previous: GameState | None = None  # the state before the last action, when known
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
-    bot_task: asyncio.Task[None] | None = None
-    turn_clocks: dict[tuple[int, str], TurnClock] = field(default_factory=dict)  # bot seats
+    ended: str | None = None  # "expired" or "reclaimed": ended without a result (410)
+    bot_busy: bool = False  # a bot of this process decides here now
     # The public belief over the hands (cradle.ai.belief) after the first ``belief_ply``
     # actions: followed move by move, worked out again from the record when behind.
     belief: HandBelief | None = None
@@ -196,6 +252,8 @@ class Table:
 
     @property
     def status(self) -> str:
+        if self.ended is not None:
+            return self.ended
         if self.is_over:
             return "over"
         if self.open_seats():
@@ -247,6 +305,15 @@ class Table:
             return None
         return seat
 
+    def invite_expired(self, seat: int, now: float | None = None) -> bool:
+        expires = self.invite_expires.get(seat)
+        return expires is not None and expires <= (time.time() if now is None else now)
+
+    def unused_invites(self) -> list[int]:
+        """The seats whose invite can still be used."""
+        now = time.time()
+        return [seat for seat in sorted(self.invites) if not self.invite_expired(seat, now)]
+
     def summary(self) -> dict[str, Any]:
         """Public facts about the table, for the lobby and every frame."""
         return {
@@ -256,7 +323,7 @@ class Table:
             "seats": list(self.seats),
             "claimed": [self.claimed.get(s, True) for s in range(len(self.seats))],
             "open": self.open_seats(),
-            "invites": sorted(self.invites),
+            "invites": self.unused_invites(),
             "hotseat": self.hotseat,
             "status": self.status,
             "moves": self.ply,
@@ -275,31 +342,39 @@ class Rebuilt:
     events: list[Event]
 
 
-def replay_record(record: GameRecord) -> Rebuilt:
-    """The state after every action of ``record``, the one before the last and its events.
+def replay_record(record: GameRecord, seats: list[int] | None = None) -> Rebuilt:
+    """The state after every action of ``record``, the one before the last and its events;
+    ``seats``: the stored seat of each action, which must be the seat deciding there (what a
+    seat is shown of an action depends on who made it).
 
-    CorruptGame when the record does not replay; its reason names the move, never what the
-    engine said about it (that could describe a hand).
+    CorruptGame when the record does not replay: stored data is not trusted, so whatever the
+    engine raises on it counts. The reason names the move, never what the engine said about
+    it (that could describe a hand); the log has that.
     """
     try:
-        module = get_game(record.game)
+        get_game(record.game)
     except UnknownGame:
         raise CorruptGame("?", f"unknown game {record.game[:20]!r}") from None
     try:
-        options = module.options_from_dict(record.options)
-        state = module.new_game(len(record.players), record.seed, options, dynasties=record.players)
-    except (ValueError, TypeError) as exc:
+        state = record.start()
+    except Exception as exc:
         log.error("game set-up failed: %s: %s", type(exc).__name__, exc)
         raise CorruptGame("?", "its game cannot be set up from the stored options") from None
     previous = None
     events: list[Event] = []
     last = len(record.actions) - 1
     for number, action in enumerate(record.actions):
+        if seats is not None and (state.is_over or seats[number] != int(state.to_move)):
+            raise CorruptGame(
+                "?", f"its move {number + 1} is stored for a seat that did not decide"
+            )
         if number == last:
             previous = state.clone()
         try:
             events = list(state.apply(action) or [])
-        except (ValueError, TypeError):
+        except Exception as exc:
+            if not isinstance(exc, ValueError):  # an illegal action is a ValueError: expected
+                log.error("move %d failed to replay: %s: %s", number + 1, type(exc).__name__, exc)
             raise CorruptGame("?", f"its move {number + 1} does not replay") from None
     return Rebuilt(state, previous, events)
 
@@ -310,6 +385,7 @@ class Hub:
     def __init__(self, storage: Storage, bot_delay: float = 0.5, limits: Limits | None = None):
         self.storage = storage
         self.bot_delay = bot_delay
+        storage.bot_delay = bot_delay  # a bot's turn is due that long after it comes
         self.limits = limits or Limits()
         # SQLite wants one writer; a server database takes a few connections in parallel.
         self.db_pool = ThreadPoolExecutor(
@@ -330,40 +406,52 @@ class Hub:
         self.lobby_cache: dict[tuple[Any, ...], tuple[float, dict[str, Any]]] = {}
         self.background: set[asyncio.Task[None]] = set()
         self.closing = False
+        # This process's bot workers: their name on the turns they claim, what wakes them,
+        # the turns in hand; the bots' moves they stored (numbered, with the game: the latest
+        # thousand), for the fairness tests.
+        self.worker = f"{socket.gethostname()[:40]}:{os.getpid()}:{storage.origin[:6]}"
+        self.bot_wakeup = asyncio.Event()
+        self.bot_jobs: set[asyncio.Task[None]] = set()
+        self.bots_made = 0
+        self.bot_moves: deque[tuple[int, str]] = deque(maxlen=1000)
 
     # -- life cycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Set aside the games whose rows are unreadable, load those where a bot decides and
-        wake their bots; the others load when first asked for."""
+        """Set aside the games whose rows are unreadable and start the bot workers (they take
+        the bots' turns from the database); games load when first asked for."""
         await self._db(self.storage.claim)
-        if self.limits.prestart_bots:
-            self.bots.start()
         for game_id, reason in (await self._db(self.storage.check_unfinished)).items():
             self._set_aside(game_id, reason)
-        for game_id in await self._db(self.storage.unfinished, True):
-            with contextlib.suppress(ApiError):
-                self._schedule_bot(await self.table(game_id))
+        if self.storage.read_only:  # nothing changes: no bots, no analyses, no other writers
+            log.warning("serving read-only: the database cannot be written")
+            return
+        if not self.storage.shared:  # the only process: turns claimed before a crash are free
+            await self._db(self.storage.release_bot_jobs, None)
+        if self.limits.prestart_bots and self.limits.run_bots:
+            self.bots.start()
         if self.storage.shared:
             self._spawn(self._listen())
-            self._spawn(self._sweep())
+        self._spawn(self._sweep())
+        if self.limits.run_bots:
+            self._spawn(self._bot_loop())
         self.analyst.start()
         log.info("serving; %d games set aside", len(self.broken))
 
     async def stop(self) -> None:
         self.closing = True
-        tasks = [t for t in self.background]
-        tasks += [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        tasks = [*self.background, *self.bot_jobs]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        with contextlib.suppress(Exception):  # other processes' workers take them at once
+            await self._db(self.storage.release_bot_jobs, self.worker)
         await self.analyst.stop()
         for table in list(self.tables.values()):
             for connection in list(table.connections):
-                connection.close_reason = "the server is stopping"
-                connection.queue.put_nowait(None)
+                connection.close("the server is stopping")
         self.bots.close()
         self.assist.close()
         self.engine_pool.shutdown(wait=False, cancel_futures=True)
@@ -383,11 +471,14 @@ class Hub:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.engine_pool, function, *args)
 
-    def _set_aside(self, game_id: str, reason: str) -> None:
+    def _set_aside(self, game_id: str, reason: str) -> ApiError:
+        """Serve the game no more (its stored rows cannot be read back); the answer its URLs
+        give from now on."""
         if game_id not in self.broken:
             log.error("game %s is set aside, it cannot be restored: %s", game_id, reason)
         self.broken[game_id] = reason
         self.tables.pop(game_id, None)
+        return ApiError(503, f"game {game_id} cannot be restored: {reason}")
 
     # -- loading tables -----------------------------------------------------------------------
 
@@ -396,6 +487,8 @@ class Hub:
         found = self.tables.get(game_id)
         if found is not None:
             self.tables.move_to_end(game_id)
+            if found.ended is not None:
+                raise self.gone(found)
             return found
         if game_id in self.broken:
             raise ApiError(503, f"game {game_id} cannot be restored: {self.broken[game_id]}")
@@ -417,7 +510,44 @@ class Hub:
                 pending.set_result(loaded)
             finally:
                 del self.loading[game_id]
-        return await asyncio.shield(pending)
+        table = await asyncio.shield(pending)
+        if table.ended is not None:
+            raise self.gone(table)
+        return table
+
+    def gone(self, table: Table) -> ApiError:
+        """The answer for a game that ended without a result: 410 with the reason."""
+        if table.ended == "reclaimed":
+            return ApiError(
+                410,
+                f"game {table.id} has ended: this server was full, and its creator held the most "
+                "games in progress there",
+            )
+        minutes = self.limits.unplayed_minutes
+        return ApiError(
+            410, f"game {table.id} has expired: nobody played in it for {minutes:g} minutes"
+        )
+
+    async def _end(self, game_id: str, status: str) -> None:
+        """This process ended the game ``game_id`` in the database (its version moved on by
+        one): a copy in memory says so to its clients and closes their connections."""
+        table = self.tables.get(game_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.ended is None:
+                table.ended = status
+                self._changed(table, None, table.updated)
+                self._close_all(table)
+
+    def _close_all(self, table: Table) -> None:
+        """Close every connection to an ended table, after the view that says so (a client
+        that comes back is told why: 410)."""
+        reason = self.gone(table).reason
+        for connection in list(table.connections):
+            connection.close_reason = reason
+            connection.queue.put_nowait(None)
+        table.connections.clear()
 
     async def _load(self, game_id: str) -> Table:
         try:
@@ -426,9 +556,8 @@ class Hub:
                 raise ApiError(404, f"no game {game_id!r}")
             table = await self._engine(self._build, stored)
         except CorruptGame as exc:
-            self._set_aside(game_id, exc.reason)
-            raise ApiError(503, f"game {game_id} cannot be restored: {exc.reason}") from None
-        if table.is_over and stored.status != "over":
+            raise self._set_aside(game_id, exc.reason) from None
+        if table.is_over and stored.status not in ("over", *ENDED) and not self.storage.read_only:
             # Stored before its last status update could be written.
             await self._db(self.storage.set_status, game_id, "over")
         self.tables[game_id] = table
@@ -440,15 +569,9 @@ class Hub:
             module = get_game(stored.game)
         except UnknownGame:
             raise CorruptGame(stored.id, f"unknown game {stored.game[:20]!r}") from None
-        record = GameRecord(
-            game=stored.game,
-            players=list(stored.players),
-            seed=stored.seed,
-            options=dict(stored.options),
-            actions=list(stored.actions),
-        )
+        record = stored.record()
         try:
-            rebuilt = replay_record(record)
+            rebuilt = replay_record(record, stored.action_seats)
         except CorruptGame as exc:
             raise CorruptGame(stored.id, exc.reason) from None
         return Table(
@@ -460,6 +583,7 @@ class Hub:
             tokens=dict(stored.tokens),
             claimed=dict(stored.claimed),
             invites=dict(stored.invites),
+            invite_expires=dict(stored.invite_expires),
             action_seats=list(stored.action_seats),
             hotseat=stored.hotseat,
             listed=stored.listed,
@@ -470,64 +594,70 @@ class Hub:
             bot_seconds=stored.bot_seconds,
             events=rebuilt.events,
             previous=rebuilt.previous,
+            ended=stored.status if stored.status in ENDED else None,
         )
 
     def _evict(self) -> None:
         """Forget the least recently used idle tables beyond MAX_LOADED (they reload on use)."""
         for game_id in list(self.tables)[: max(0, len(self.tables) - MAX_LOADED)]:
             table = self.tables[game_id]
-            busy = table.bot_task is not None and not table.bot_task.done()
-            if not table.connections and not busy and not table.lock.locked():
+            if not table.connections and not table.bot_busy and not table.lock.locked():
                 del self.tables[game_id]
 
     async def fresh(self, table: Table) -> Table:
         """``table`` brought up to the stored version (a shared database: another process may
         have changed it a moment ago and its notice may still be on the way)."""
         if self.storage.shared:
-            stored = await self._db(self.storage.version_of, table.id)
-            if stored is not None and stored > table.version:
-                async with table.lock:
-                    await self._reload(table)
+            try:
+                stored = await self._db(self.storage.version_of, table.id)
+                if stored is not None and stored > table.version:
+                    async with table.lock:
+                        await self._reload(table)
+            except CorruptGame as exc:
+                raise self._set_aside(table.id, exc.reason) from None
+            except DATABASE_ERRORS as exc:
+                # The database cannot be asked: this copy is the latest this process can know,
+                # and a view of it is better than none (writes answer 503 meanwhile).
+                log.warning("game %s served from memory: %s", table.id, exc)
+        if table.ended is not None:
+            raise self.gone(table)
         return table
 
     async def _reload(self, table: Table) -> None:
-        """Read the table back from the database (under its lock) and publish what changed."""
+        """Read the table back from the database (under its lock) and publish what changed;
+        ApiError (503) when the stored game has become unreadable: it is set aside."""
         try:
             stored = await self._db(self.storage.load, table.id)
         except CorruptGame as exc:
-            self._set_aside(table.id, exc.reason)
-            return
+            raise self._set_aside(table.id, exc.reason) from None
         if stored is None or stored.version <= table.version:
             return
         known = table.record.actions
         if stored.actions[: len(known)] == known and len(stored.actions) > len(known):
             state = table.state.clone()  # only moves were added: apply them
             previous, events = table.state, table.events
+            added = zip(
+                stored.actions[len(known) :], stored.action_seats[len(known) :], strict=True
+            )
             try:
-                for action in stored.actions[len(known) :]:
+                for action, seat in added:
+                    if state.is_over or int(state.to_move) != seat:
+                        raise ValueError("stored for a seat that did not decide")
                     previous = state.clone()
                     events = list(state.apply(action) or [])
-            except ValueError:
-                self._set_aside(
+            except Exception:
+                raise self._set_aside(
                     table.id, f"its move {len(known) + 1} or a later one does not replay"
-                )
-                return
+                ) from None
             rebuilt = Rebuilt(state, previous, events)
         elif stored.actions == known:
             rebuilt = Rebuilt(table.state, table.previous, table.events)
         else:  # an undo elsewhere: replay from the start
-            record = GameRecord(
-                game=table.game,
-                players=list(table.record.players),
-                seed=table.record.seed,
-                options=dict(table.record.options),
-                actions=list(stored.actions),
-            )
+            record = stored.record()
             try:
-                rebuilt = await self._engine(replay_record, record)
+                rebuilt = await self._engine(replay_record, record, list(stored.action_seats))
             except CorruptGame as exc:
-                self._set_aside(table.id, exc.reason)
-                return
+                raise self._set_aside(table.id, exc.reason) from None
             if len(stored.actions) < len(known):
                 undone = known[len(stored.actions)]
                 seat = table.action_seats[len(stored.actions)]
@@ -538,10 +668,15 @@ class Hub:
         table.state, table.previous = rebuilt.state, rebuilt.previous
         table.tokens, table.claimed = dict(stored.tokens), dict(stored.claimed)
         table.invites = dict(stored.invites)
+        table.invite_expires = dict(stored.invite_expires)
         table.version, table.updated = stored.version, stored.updated
         table.events = rebuilt.events
+        if stored.status in ENDED:
+            table.ended = stored.status
         self._broadcast(table)
-        self._schedule_bot(table)
+        if table.ended is not None:
+            self._close_all(table)
+        self.bot_wakeup.set()
 
     def _refresh_soon(self, table: Table, notice: Notice | None = None) -> None:
         """Bring ``table`` up to date in the background, notices in the order they came: a
@@ -558,6 +693,10 @@ class Hub:
                     async with table.lock:
                         if found is None or not self._take_move(table, found):
                             await self._reload(table)
+            except ApiError:
+                pass  # set aside (and logged) as it was read
+            except DATABASE_ERRORS as exc:
+                log.warning("game %s: reloading failed: %s", table.id, exc)
             except Exception:
                 log.exception("game %s: reloading failed", table.id)
 
@@ -572,6 +711,8 @@ class Hub:
         if move is None or notice.version != table.version + 1 or move[0] != table.ply:
             return False
         _ply, seat, action = move
+        if seat != table.state.to_move:
+            return False
         after = table.state.clone()
         try:
             events = list(after.apply(action) or [])
@@ -582,7 +723,6 @@ class Hub:
         table.record.actions.append(action)
         table.action_seats.append(seat)
         self._changed(table, events, notice.updated)
-        self._schedule_bot(table)
         return True
 
     # -- other processes (PostgreSQL) ---------------------------------------------------------
@@ -613,31 +753,54 @@ class Hub:
                 await asyncio.sleep(1.0)
 
     async def _sweep(self) -> None:
-        """Find bots' turns no process is taking (its server was killed) and take them; now
-        and then, analyses waiting (queued elsewhere, or left by a process that stopped)."""
+        """Now and then: end the games nobody played in for too long, and (a shared database)
+        look for analyses waiting (queued elsewhere, or left by a process that stopped)."""
         sweeps = 0
         while not self.closing:
             await asyncio.sleep(SWEEP_SECONDS)
             sweeps += 1
-            if sweeps % ANALYSIS_SWEEPS == 0:
+            if self.storage.shared and sweeps % ANALYSIS_SWEEPS == 0:
                 self.analyst.refill()
-            try:
-                ids = await self._db(self.storage.unfinished, True, SWEEP_SECONDS)
-                for game_id in ids:
-                    if game_id in self.broken:
-                        continue
-                    with contextlib.suppress(ApiError):
-                        table = await self.fresh(await self.table(game_id))
-                        self._schedule_bot(table)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("looking for bots' turns failed")
+            if sweeps % EXPIRY_SWEEPS == 0:
+                try:
+                    await self.expire_unplayed()
+                    if self.storage.shared:  # buckets idle an hour are full: drop them
+                        await self._db(self.storage.forget_rates, time.time() - RATES_KEPT)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("ending the games nobody played in failed")
+
+    async def take_token(self, bucket: RateLimiter, client: str) -> float:
+        """``bucket``'s rate for ``client`` counted in the shared database (every process
+        together); when the database cannot count, this process's own count stands."""
+        try:
+            return await self._db(
+                self.storage.take_token, bucket.name, client, bucket.rate, int(bucket.burst),
+                time.time(),
+            )  # fmt: skip
+        except DATABASE_ERRORS as exc:
+            log.warning("rates counted in this process only: %s", exc)
+            return 0.0
+
+    async def expire_unplayed(self, now: float | None = None) -> list[str]:
+        """End (``expired``) the games nobody played in that nobody changed for
+        ``Limits.unplayed_minutes`` before ``now``; their ids."""
+        now = time.time() if now is None else now
+        seconds = self.limits.unplayed_minutes * 60.0
+        ended = await self._db(self.storage.expire_unplayed, now, seconds)
+        for game_id in ended:
+            await self._end(game_id, "expired")
+        if ended:
+            self.lobby_cache.clear()
+            log.info("%d games nobody played in expired", len(ended))
+        return ended
 
     # -- creating and joining -----------------------------------------------------------------
 
-    async def create(self, request: NewTable) -> dict[str, Any]:
-        """``POST /api/games``: set up a table; returns its id and the creator's tokens."""
+    async def create(self, request: NewTable, client: str) -> dict[str, Any]:
+        """``POST /api/games`` from ``client`` (its key: an address, or a group of them): set up
+        a table, if it fits the caps; returns its id and the creator's tokens."""
         try:
             module = get_game(request.game)
         except UnknownGame as exc:
@@ -655,11 +818,9 @@ class Hub:
             raise bad_request("a hot-seat table has no open seats: every person is at the screen")
         if not request.listed and "open" in seats:
             raise bad_request("an unlisted table has no open seats (send invites instead)")
-        bot_count = sum(1 for kind in seats if kind.startswith("bot:"))
         bot_seconds = None
         if request.bot_seconds is not None:
             bot_seconds = min(request.bot_seconds, self.limits.bot_seconds)
-        await self._check_caps(bot_count)
         try:
             options = module.options_from_dict(request.options)
             options_dict = dict(module.options_to_dict(options))
@@ -685,10 +846,13 @@ class Hub:
         tokens = {seat: new_token() for seat in humans if seats[seat] == "human"}
         # An open seat's token is made when someone joins; until then nobody can hold it.
         hashes = {seat: hash_token(tokens.get(seat) or new_token()) for seat in humans}
-        invites = {seat: new_token() for seat in tokens} if not request.hotseat else {}
+        # An invite for each human seat but the creator's own (the first: its token is theirs).
+        invited = list(tokens)[1:] if not request.hotseat else []
+        invites = {seat: new_token() for seat in invited}
         table_token = new_token() if request.hotseat else None
         stored_seats = ["human" if kind == "open" else kind for kind in seats]
         now = time.time()
+        expires = now + self.limits.invite_days * 86400.0
         game_id = secrets.token_urlsafe(9)
         table = Table(
             id=game_id,
@@ -699,6 +863,7 @@ class Hub:
             tokens=hashes,
             claimed={seat: seats[seat] == "human" for seat in humans},
             invites={seat: hash_token(code) for seat, code in invites.items()},
+            invite_expires=dict.fromkeys(invites, expires),
             action_seats=[],
             hotseat=request.hotseat,
             listed=request.listed,
@@ -724,19 +889,36 @@ class Hub:
             version=0,
             bot_seconds=bot_seconds,
             bot_turn=table.bot_turn(),
+            bot_cost=self._bot_cost(table, table.state),
             tokens=dict(table.tokens),
             claimed=dict(table.claimed),
             invites=dict(table.invites),
+            invite_expires=dict(table.invite_expires),
+            client=client_hash(client),
+        )
+        limits = self.limits
+        caps = Caps(
+            games=limits.max_live_games,
+            games_per_client=limits.live_games_per_client,
+            bot_seats=limits.max_bot_seats,
+            bot_seats_per_client=limits.bot_seats_per_client,
+            unplayed_seconds=limits.unplayed_minutes * 60.0,
         )
         try:
-            await self._db(self.storage.create_game, stored)
-        except StorageError as exc:
+            reclaimed = await self._db(self.storage.create_game, stored, caps)
+        except CapReached as exc:
+            raise ApiError(429, exc.reason, retry_after=60) from None
+        except DATABASE_ERRORS as exc:
             log.error("cannot store a new game: %s", exc)
-            raise ApiError(503, "the game could not be stored; try again") from None
+            raise unavailable(exc, "the game could not be stored") from None
+        for ended in reclaimed:
+            log.info("game %s reclaimed for a new one", ended)
+            await self._end(ended, "reclaimed")
         self.tables[game_id] = table
         self._evict()
         self.lobby_cache.clear()
-        self._schedule_bot(table)
+        if table.bot_turn():
+            self.bot_wakeup.set()
         answer: dict[str, Any] = {
             "id": game_id,
             "game": request.game,
@@ -747,28 +929,11 @@ class Hub:
             ],
             "open": table.open_seats(),
             "bot_seconds": bot_seconds,
+            "invites_expire": expires if invites else None,
         }
         if table_token:
             answer["table_token"] = table_token
         return answer
-
-    async def _check_caps(self, bot_seats: int) -> None:
-        games, bots = await self._db(self.storage.live_counts, time.time() - LIVE_WINDOW)
-        limits = self.limits
-        if games >= limits.max_live_games:
-            raise ApiError(
-                429,
-                f"this server has its maximum of {limits.max_live_games} games in progress; "
-                "try again later",
-                retry_after=60,
-            )
-        if bot_seats and bots + bot_seats > limits.max_bot_seats:
-            raise ApiError(
-                429,
-                f"too many bots are playing on this server ({bots} of {limits.max_bot_seats} "
-                "bot seats taken); try again later, or with fewer bots",
-                retry_after=60,
-            )
 
     @staticmethod
     def _seat_kind(given: str) -> str:
@@ -787,6 +952,8 @@ class Hub:
         listed table. The seat gets a fresh token (the code, or any old token, stops working)."""
         async with table.lock:
             for _attempt in range(WRITE_ATTEMPTS):
+                if table.ended is not None:
+                    raise self.gone(table)
                 if table.is_over:
                     raise forbidden("the game is over")
                 if invite is not None:
@@ -797,6 +964,8 @@ class Hub:
                     if not matches:
                         raise forbidden("this invite is not valid (each invite works once)")
                     seat = matches[0]
+                    if table.invite_expired(seat):
+                        raise forbidden("this invite expired")
                 else:
                     free = table.open_seats()
                     if not table.listed or not free:
@@ -818,12 +987,13 @@ class Hub:
                 except Conflict:
                     await self._reload(table)
                     continue
-                except StorageError as exc:
+                except DATABASE_ERRORS as exc:
                     log.error("game %s: %s", table.id, exc)
-                    raise ApiError(503, "the seat could not be stored; try again") from None
+                    raise unavailable(exc, "the seat could not be stored") from None
                 table.tokens[seat] = hash_token(token)
                 table.claimed[seat] = True
                 table.invites.pop(seat, None)
+                table.invite_expires.pop(seat, None)
                 self.lobby_cache.clear()
                 self._changed(table, None, updated)
                 return {"id": table.id, "seat": seat, "token": token}
@@ -897,6 +1067,8 @@ class Hub:
         if events is not None:
             table.events = events
         self._broadcast(table)
+        if table.bot_turn() and table.ended is None:
+            self.bot_wakeup.set()
 
     # -- moves --------------------------------------------------------------------------------
 
@@ -941,9 +1113,15 @@ class Hub:
         return seat
 
     async def play(
-        self, table: Table, seat: int, action: str, bot_version: int | None = None
+        self,
+        table: Table,
+        seat: int,
+        action: str,
+        bot_version: int | None = None,
+        clock: tuple[int, float] | None = None,
     ) -> bool:
-        """Apply, store, then publish ``action`` for ``seat``; False if a bot's turn went by."""
+        """Apply, store, then publish ``action`` for ``seat``; False if a bot's turn went by.
+        ``clock``: (seat, seconds) a bot seat has spent in its turn with this move."""
         action = " ".join(action.split())
         if len(action) > MAX_ACTION_LENGTH:
             raise bad_request(f"an action has at most {MAX_ACTION_LENGTH} characters")
@@ -956,6 +1134,8 @@ class Hub:
                 before = table.state
                 after = before.clone()
                 try:
+                    if table.ended is not None:
+                        raise self.gone(table)
                     if table.is_over:
                         raise forbidden("the game is over")
                     if table.to_move() != seat:
@@ -972,6 +1152,8 @@ class Hub:
                     continue
                 status = "over" if after.is_over else table.status
                 result = after.result() if after.is_over else None
+                # A person's move at a table nobody can still join: the game is being played.
+                person = table.seats[seat] == "human" and status != "open"
                 try:
                     updated = await self._db(
                         self.storage.append_action,
@@ -984,14 +1166,17 @@ class Hub:
                         result,
                         table.bot_turn(after),
                         after.is_over and self.analysed(table),
+                        person,
+                        clock,
+                        self._bot_cost(table, after),
                     )
                 except Conflict:
                     checked = True
                     await self._reload(table)  # another process moved: decide again
                     continue
-                except StorageError as exc:
+                except DATABASE_ERRORS as exc:
                     log.error("game %s: %s", table.id, exc)
-                    raise ApiError(503, "the move could not be stored; try again") from None
+                    raise unavailable(exc, "the move could not be stored") from None
                 table.follow(before, action)
                 table.previous = before
                 table.state = after
@@ -1005,7 +1190,6 @@ class Hub:
                 break
             else:
                 raise ApiError(503, "the game keeps changing; try again")
-        self._schedule_bot(table)
         return True
 
     # -- undo ---------------------------------------------------------------------------------
@@ -1066,6 +1250,8 @@ class Hub:
         async with table.lock:
             checked = not self.storage.shared
             for _attempt in range(WRITE_ATTEMPTS):
+                if table.ended is not None:
+                    raise self.gone(table)
                 reason = self._undo_reason(table, seat)
                 if reason is not None:
                     if checked:
@@ -1083,14 +1269,15 @@ class Hub:
                         table.version,
                         "running" if not table.open_seats() else "open",
                         table.bot_turn(before),
+                        self._bot_cost(table, before),
                     )
                 except Conflict:
                     checked = True
                     await self._reload(table)
                     continue
-                except StorageError as exc:
+                except DATABASE_ERRORS as exc:
                     log.error("game %s: %s", table.id, exc)
-                    raise ApiError(503, "the undo could not be stored; try again") from None
+                    raise unavailable(exc, "the undo could not be stored") from None
                 undone = table.record.actions.pop()
                 table.action_seats.pop()
                 table.belief = None  # it read the action taken back
@@ -1102,77 +1289,117 @@ class Hub:
             else:
                 raise ApiError(503, "the game keeps changing; try again")
             if table.previous is None and table.record.actions:
-                record = GameRecord(
-                    game=table.game,
-                    players=list(table.record.players),
-                    seed=table.record.seed,
-                    options=dict(table.record.options),
-                    actions=list(table.record.actions),
-                )
+                record, _ = self._snapshot(table)
                 with contextlib.suppress(CorruptGame):
                     table.previous = (await self._engine(replay_record, record)).previous
-        self._schedule_bot(table)
 
     # -- bots ---------------------------------------------------------------------------------
 
-    def _schedule_bot(self, table: Table) -> None:
-        if self.closing or table.is_over or table.id in self.broken:
-            return
-        if table.bot_task is not None and not table.bot_task.done():
-            return
-        if not table.bot_turn():
-            return
-        table.bot_task = asyncio.get_running_loop().create_task(
-            self._bot_turn(table, table.version)
-        )
+    def _bot_cost(self, table: Table, state: GameState) -> float:
+        """The seconds the next bot decision in ``state`` may take (the queue's fair order)."""
+        return decision_cost(table.seats, state, table.bot_seconds, self.limits.bot_seconds)
 
-    async def _bot_turn(self, table: Table, version: int) -> None:
+    async def _bot_loop(self) -> None:
+        """This process's bot workers: claim the bots' turns that are due from the database's
+        queue (:meth:`Storage.claim_bot_job`: fair across clients, then tables), as many at a
+        time as there are bot processes, and make their moves."""
+        slots = self.bots.processes
+        while not self.closing:
+            self.bot_wakeup.clear()  # before looking: a change meanwhile wakes the wait below
+            wait = POLL_SECONDS if self.storage.shared else BOT_IDLE
+            try:
+                if len(self.bot_jobs) < slots:
+                    job = await self._db(
+                        self.storage.claim_bot_job, self.worker, time.time(), LEASE_SECONDS
+                    )
+                    if job is not None:
+                        task = asyncio.ensure_future(self._bot_job(job))
+                        self.bot_jobs.add(task)
+                        task.add_done_callback(self._bot_job_done)
+                        continue
+                    due = await self._db(self.storage.next_bot_due)
+                    if due is not None:
+                        wait = min(wait, max(0.005, due - time.time()))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("taking a bot's turn from the queue failed")
+                wait = RETRY_SECONDS
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.bot_wakeup.wait(), wait)
+
+    def _bot_job_done(self, task: asyncio.Task[None]) -> None:
+        self.bot_jobs.discard(task)
+        self.bot_wakeup.set()  # a worker is free
+
+    async def _bot_job(self, job: BotJob) -> None:
+        """Make the bot's move of a claimed turn, keeping the claim alive meanwhile; give the
+        turn back when it cannot be made now."""
+        renew = asyncio.ensure_future(self._renew(job))
+        retry: float | None = None
         try:
-            again = await self._bot_move(table, version)
+            outcome = await self._bot_move(job)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("a bot's turn failed in game %s", table.id)
-            if asyncio.current_task() is table.bot_task:
-                table.bot_task = None
-            # Try again later rather than spin on a bot that keeps failing.
-            asyncio.get_running_loop().call_later(BOT_RETRY, self._schedule_bot, table)
-            return
-        if asyncio.current_task() is table.bot_task:
-            table.bot_task = None
-        if again:
-            self._schedule_bot(table)
-
-    async def _bot_move(self, table: Table, version: int) -> bool:
-        """Make the bot's move of ``version``; False when another process holds the turn
-        (its move reaches this one as a notice; the sweep takes over if that process dies)."""
-        if self.bot_delay > 0:
-            await asyncio.sleep(self.bot_delay)
-        if table.version != version or not table.bot_turn():
-            return True
-        if not await self._db(self.storage.try_bot_lock, table.id):
-            return False
+            log.exception("a bot's turn failed in game %s", job.game_id)
+            outcome, retry = "release", time.time() + RETRY_SECONDS
+        finally:
+            renew.cancel()
         try:
-            await self.fresh(table)
-            if table.version != version or not table.bot_turn():
-                return True
+            if outcome == "drop":
+                await self._db(self.storage.drop_bot_job, job.game_id, job.version)
+            elif outcome == "release":
+                await self._db(self.storage.release_bot_job, job.game_id, self.worker, retry)
+        except Exception as exc:  # the lease lapses: the turn is taken again then
+            log.warning("giving game %s's bot turn back failed: %s", job.game_id, exc)
+
+    async def _renew(self, job: BotJob) -> None:
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            until = time.time() + LEASE_SECONDS
+            try:
+                if not await self._db(self.storage.renew_bot_job, job.game_id, self.worker, until):
+                    return  # taken over (this process stalled): the version keeps one move
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("renewing game %s's bot turn failed: %s", job.game_id, exc)
+
+    async def _bot_move(self, job: BotJob) -> str:
+        """The move of the bot's turn ``job``: "done" (stored, or made elsewhere), "release"
+        (the game moved on meanwhile: the turn is claimed again) or "drop" (no bot decides
+        there after all: an ended game, or a turn left by an older server)."""
+        try:
+            table = await self.fresh(await self.table(job.game_id))
+        except ApiError:
+            return "drop"  # no such game, ended, or set aside (a restart writes it again)
+        if table.version != job.version:
+            return "release"
+        if not table.bot_turn():
+            return "drop"
+        table.bot_busy = True
+        try:
             state = table.state
-            seat = int(state.to_move)
-            name = table.seats[seat].removeprefix("bot:")
-            seed = bot_seed(table.record.seed, table.ply, seat)
-            seconds = min(table.bot_seconds or self.limits.bot_seconds, self.limits.bot_seconds)
-            clock = table.turn_clocks.get((seat, name))
-            if clock is None:
-                clock = table.turn_clocks[seat, name] = turn_clock(name)
-            seconds = clock.seconds(state.view(seat), seconds)
+            decision = bot_decision(
+                state,
+                table.seats,
+                table.record.seed,
+                table.ply,
+                table.bot_seconds,
+                self.limits.bot_seconds,
+                job.clocks,
+            )
+            seat, name, seed = decision.seat, decision.name, decision.seed
             belief = await self.belief(table)
             began = time.perf_counter()
             action = await self.bots.decide(
-                table.id, state.clone(), seat, name, seed, seconds, belief
+                table.id, state.clone(), seat, name, seed, decision.seconds, belief
             )
-            clock.spend(time.perf_counter() - began)
+            decision.clock.spend(time.perf_counter() - began)
+            clock = (seat, decision.clock.spent)
             try:
-                await self.play(table, seat, action, bot_version=version)
+                made = await self.play(table, seat, action, bot_version=job.version, clock=clock)
             except ApiError as exc:
                 if exc.status != 400:
                     raise
@@ -1180,10 +1407,14 @@ class Hub:
                 shown = public_action(table.game, action, seat, None)
                 log.error("bot %s in game %s chose %r: refused", name, table.id, shown)
                 action = await self.bots.decide(table.id, state.clone(), seat, "random", seed, 1.0)
-                await self.play(table, seat, action, bot_version=version)
-            return True
+                made = await self.play(table, seat, action, bot_version=job.version, clock=clock)
         finally:
-            await self._db(self.storage.bot_unlock, table.id)
+            table.bot_busy = False
+        if not made:
+            return "release"
+        self.bots_made += 1
+        self.bot_moves.append((self.bots_made, table.id))
+        return "done"
 
     async def belief(self, table: Table) -> HandBelief | None:
         """A copy of the table's public belief over the hands for a bot's decision (None for
@@ -1294,21 +1525,17 @@ class Hub:
     @staticmethod
     def _replay(table: Table, seat: int | None) -> dict[str, Any]:
         record = table.record
-        module = table.module
-        options = module.options_from_dict(record.options)
-        state = module.new_game(len(record.players), record.seed, options, dynasties=record.players)
+        state = record.start()
         steps: list[dict[str, Any]] = [
             {"ply": 0, "seat": None, "action": None, "events": [], "view": state.view(seat)}
         ]
-        for ply, action in enumerate(record.actions, start=1):
-            mover = int(state.to_move)
-            events = state.apply(action)
+        for step in record.steps_from(state):
             steps.append(
                 {
-                    "ply": ply,
-                    "seat": mover,
-                    "action": public_action(record.game, action, mover, seat),
-                    "events": list(events or []),
+                    "ply": step.ply,
+                    "seat": step.seat,
+                    "action": public_action(record.game, step.action, step.seat, seat),
+                    "events": step.events,
                     "view": state.view(seat),
                 }
             )
@@ -1437,7 +1664,13 @@ class Hub:
         """A finished game's analysis as stored: its status, progress and what it found."""
         if not table.is_over:
             raise forbidden("the analysis opens once the game is over")
-        stored = await self._db(self.storage.load_analysis, table.id)
+        try:
+            stored = await self._db(self.storage.load_analysis, table.id)
+        except CorruptGame as exc:  # the game itself serves on: only its analysis is damaged
+            log.error("game %s: its analysis cannot be read: %s", table.id, exc.reason)
+            raise ApiError(
+                503, f"the analysis of game {table.id} cannot be read: {exc.reason}"
+            ) from None
         answer: dict[str, Any] = {
             "id": table.id,
             "game": table.game,

@@ -10,6 +10,24 @@ from collections import OrderedDict
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+# Bots that cost nothing: they decide at once, in a thread, and count against no bot-seat cap.
+FREE_BOTS = frozenset({"random"})
+
+
+def default_max_sockets() -> int:
+    """Live WebSocket connections one server process takes: half its file descriptors (the
+    rest serve HTTP, the database and the workers), one per 2 MiB of memory, 10,000 at most."""
+    import resource
+
+    files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if files == resource.RLIM_INFINITY:
+        files = 1 << 20
+    try:
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        memory = 1 << 32
+    return max(64, min(10_000, files // 2, memory // (2 << 20)))
+
 
 def default_bot_processes() -> int:
     """One bot process per core but one (the server keeps a core), at least one."""
@@ -20,19 +38,31 @@ def default_bot_processes() -> int:
 class Limits:
     """Every limit of the server; ``create_app(limits=...)`` and ``cradle serve`` flags."""
 
-    # Per client (its address, as uvicorn reports it: behind a trusted proxy, the forwarded one).
+    # Per client (cradle.server.clients.client_key: its address, an IPv6 address's /64; behind
+    # a trusted proxy, the address it forwarded).
     create_per_minute: float = 20.0  # new games (and seats joined)
     create_burst: int = 20
     moves_per_second: float = 20.0  # moves and undos, over HTTP and WebSocket together
     moves_burst: int = 300
     sockets_per_client: int = 64  # live WebSocket connections at once (every game together)
-    # The whole server (counted in the database: all processes on it together).
-    max_live_games: int = 1000  # games not over that changed in the last day
-    max_bot_seats: int = 400  # bot seats at those games
+    # Per server process.
+    max_sockets: int = 0  # live WebSocket connections of all clients; 0: sized for the machine
+    # Tables.
+    invite_days: float = 7.0  # an unused invite code works this long after the game was made
+    # Live games and bot seats, counted in the database (all processes on it together): per
+    # client, and for the whole server. A game counts while it is not over and changed within a
+    # day, or, while no person has played in it, within ``unplayed_minutes``; after that it
+    # expires. Bot seats count only bots that cost something (not FREE_BOTS).
+    live_games_per_client: int = 20
+    bot_seats_per_client: int = 8
+    max_live_games: int = 1000  # when full, the client holding most games gives one up
+    max_bot_seats: int = 400  # when full, the client holding most bot seats gives a game up
+    unplayed_minutes: float = 10.0
     # Bots.
     bot_seconds: float = 2.0  # the most a bot may think per decision; a table may ask for less
     bot_processes: int = 0  # worker processes for bots' decisions; 0: one per core but one
     prestart_bots: bool = False  # start them with the server (`cradle serve` does), not at need
+    run_bots: bool = True  # make bots' moves here (off: `cradle bots` processes make them)
     # Reading.
     lobby_page: int = 50  # games per lobby page (a client may ask for fewer)
     replay_cache: int = 64  # finished games' replays kept built (and as many histories)
@@ -51,12 +81,14 @@ class Limits:
     def __post_init__(self) -> None:
         positive = (
             "create_per_minute",
+            "invite_days",
             "moves_per_second",
             "bot_seconds",
             "reads_per_second",
             "hint_seconds",
             "hints_per_minute",
             "analysis_seconds",
+            "unplayed_minutes",
         )
         for name in positive:
             if not getattr(self, name) > 0:
@@ -66,6 +98,7 @@ class Limits:
             "moves_burst",
             "sockets_per_client",
             "max_live_games",
+            "live_games_per_client",
             "lobby_page",
             "reads_burst",
             "hints_burst",
@@ -75,13 +108,23 @@ class Limits:
         for name in at_least_one:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
-        for name in ("max_bot_seats", "bot_processes", "replay_cache"):
+        for name in (
+            "max_bot_seats",
+            "bot_seats_per_client",
+            "bot_processes",
+            "replay_cache",
+            "max_sockets",
+        ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} cannot be negative")
 
     @property
     def processes(self) -> int:
         return self.bot_processes or default_bot_processes()
+
+    @property
+    def sockets(self) -> int:
+        return self.max_sockets or default_max_sockets()
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -105,6 +148,7 @@ UNLIMITED_CLIENTS = {
     "moves_burst": 10**9,
     "sockets_per_client": 10**9,
     "max_live_games": 10**6,
+    "live_games_per_client": 10**6,
     "reads_per_second": 1e9,
     "reads_burst": 10**9,
 }
@@ -118,7 +162,8 @@ class RateLimiter:
     bucket, which only errs on the side of letting people play.
     """
 
-    def __init__(self, rate: float, burst: int, clients: int = 10_000) -> None:
+    def __init__(self, rate: float, burst: int, clients: int = 10_000, name: str = "") -> None:
+        self.name = name  # the bucket's name where the processes count together (PostgreSQL)
         self.rate = rate
         self.burst = float(burst)
         self.clients = clients

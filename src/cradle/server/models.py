@@ -1,12 +1,17 @@
 """What clients send: request bodies and WebSocket frames as pydantic models, and the JSON
-reader every one of them goes through (size, depth and number checks before anything else)."""
+reader every one of them goes through (size, depth and number checks before anything else).
+
+Every field is bounded here, before anything is built from it: each number has a range, each
+string, list and object a length (tests/server/test_bounds.py enforces it for every model).
+"""
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -14,6 +19,13 @@ MAX_DEPTH = 16  # nesting of arrays and objects in anything a client sends
 MAX_SEATS = 8
 ACTION_CHARS = 200
 TOKEN_CHARS = 128
+GAME_CHARS = 20
+SEAT_CHARS = 40  # "human", "open" or "bot:NAME"
+MAX_OPTIONS = 16  # a table's options (every game has fewer)
+OPTION_NAME_CHARS = 40
+OPTION_CHARS = 8192  # a text option: Gheos's custom tile set is the longest
+OPTION_NUMBER = 10**6  # a numeric option's magnitude
+NUMBER_DIGITS = 40  # digits of a JSON number (2^128 has 39): longer ones are refused unread
 
 
 class BadInput(ValueError):
@@ -25,29 +37,46 @@ class BadInput(ValueError):
         self.field = field
 
 
+# A table option's value: the games' options are words, switches and (some day) numbers.
+OptionValue = (
+    Annotated[str, Field(max_length=OPTION_CHARS)]
+    | bool
+    | Annotated[int, Field(ge=-OPTION_NUMBER, le=OPTION_NUMBER)]
+    | Annotated[float, Field(ge=-OPTION_NUMBER, le=OPTION_NUMBER, allow_inf_nan=False)]
+    | None
+)
+
+
 class CreateBody(BaseModel):
     """``POST /api/games``."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    game: Annotated[str, Field(max_length=20)]
-    players: int = 2
-    options: dict[str, JsonValue] = Field(default_factory=dict)
+    game: Annotated[str, Field(max_length=GAME_CHARS)]
+    # The game's own range is checked by the hub; this one keeps absurd counts out first.
+    players: Annotated[int, Field(ge=1, le=MAX_SEATS)] = 2
+    options: Annotated[
+        dict[Annotated[str, Field(max_length=OPTION_NAME_CHARS)], OptionValue],
+        Field(max_length=MAX_OPTIONS),
+    ] = Field(default_factory=dict)
     # "human" (the creator's seat), "open" (offered in the lobby) or "bot:NAME".
     seats: (
-        Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=MAX_SEATS)] | None
+        Annotated[list[Annotated[str, Field(max_length=SEAT_CHARS)]], Field(max_length=MAX_SEATS)]
+        | None
     ) = None
     hotseat: bool = False
     listed: bool = True
-    bot_seconds: Annotated[float, Field(gt=0, le=3600)] | None = None
+    bot_seconds: Annotated[float, Field(gt=0, le=3600, allow_inf_nan=False)] | None = None
 
 
 class ActionBody(BaseModel):
-    """``POST /api/games/{id}/actions`` (a ``token`` field is ignored: it goes in a header)."""
+    """``POST /api/games/{id}/actions`` and ``/explain``."""
 
-    model_config = ConfigDict(extra="ignore", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     action: Annotated[str, Field(max_length=ACTION_CHARS)]
+    # Ignored (the token goes in the Authorization header): older clients sent it here too.
+    token: Annotated[str, Field(max_length=TOKEN_CHARS)] | None = None
 
 
 class JoinBody(BaseModel):
@@ -79,11 +108,24 @@ class Frame(BaseModel):
 
     action: Annotated[str, Field(max_length=ACTION_CHARS)] | None = None
     undo: bool | None = None
-    type: Annotated[str, Field(max_length=20)] | None = None
+    type: Annotated[str, Field(max_length=20)] | None = None  # "ping"
 
 
 def _refuse_constant(name: str) -> Any:
     raise BadInput(f"{name} is not a JSON number")
+
+
+def _read_int(text: str) -> int:
+    if len(text.lstrip("-")) > NUMBER_DIGITS:
+        raise BadInput(f"a number has at most {NUMBER_DIGITS} digits")
+    return int(text)
+
+
+def _read_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):  # 1e999: JSON has no infinity
+        raise BadInput(f"{text[:30]} is out of range")
+    return value
 
 
 def depth_of(value: Any) -> int:
@@ -108,7 +150,9 @@ def depth_of(value: Any) -> int:
 def read_json(raw: bytes | str) -> Any:
     """Parse a client's JSON; BadInput for anything malformed, too deep or absurd."""
     try:
-        value = json.loads(raw, parse_constant=_refuse_constant)
+        value = json.loads(
+            raw, parse_constant=_refuse_constant, parse_int=_read_int, parse_float=_read_float
+        )
     except RecursionError:
         raise BadInput(f"the JSON nests deeper than {MAX_DEPTH} levels") from None
     except BadInput:

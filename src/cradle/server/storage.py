@@ -7,10 +7,25 @@ another process got there first (:class:`Conflict`); the caller reloads and trie
 action row is written, in the same transaction as the game's counters, before the move is
 acknowledged to anyone, so a server killed at any moment restarts with every acknowledged move.
 
-SQLite is the default (one server process per file: :meth:`Storage.claim`); PostgreSQL (through
+Every value read back goes through :class:`Reader`, which turns anything that is not what it
+must be (a text where a number belongs, a NULL, bad JSON, a seat the game does not have) into
+:class:`CorruptGame`: one damaged game is set aside, never the server stopped. Every failure of
+the database itself is a :class:`StorageError` (or SQLAlchemy's own error) whose ``reason`` the
+server answers with, as a 503.
+
+SQLite is the default (one server process per file: :meth:`Storage.claim`); a file that cannot
+be written is served read-only (:attr:`Storage.read_only`). PostgreSQL (through
 psycopg 3, ``postgresql+psycopg://...``) serves one database to many processes: each write
-notifies the others (``NOTIFY cradle_games``) and a bot's turn is taken by the process holding
-the game's advisory lock.
+notifies the others (``NOTIFY cradle_games``).
+
+Two kinds of fairness live here, so that every process sees the same:
+
+- a new game must fit the caps on live games and bot seats, per client and for the server,
+  counted in :meth:`Storage.create_game`'s own transaction (:class:`Caps`);
+- a bot's turn is a row of ``bot_jobs``, written by the write that makes it the bot's turn and
+  removed by the one that makes its move; workers on any machine claim the next one, fairly
+  across clients by their recent use of the bots (:meth:`Storage.claim_bot_job`), under a
+  lease that lapses if they die.
 
 Everything here is synchronous; the server calls it from worker threads, never the event loop.
 """
@@ -20,13 +35,14 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import secrets
-import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 from sqlalchemy import (
     JSON,
@@ -37,39 +53,113 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    case,
     cast,
     create_engine,
     delete,
     event,
+    exists,
+    false,
     func,
     insert,
     inspect,
+    literal,
+    or_,
     select,
     text,
+    type_coerce,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.types import NullType
+
+from cradle.core.record import GameRecord
+from cradle.server.limits import FREE_BOTS
 
 NOTIFY_CHANNEL = "cradle_games"
 SCHEMA_KEY = 0x63726164  # the advisory lock held while the tables are created ("crad")
+CAPS_KEY = 0x63617073  # held while a new game is counted against the caps ("caps")
+CLAIM_KEY = 0x626F7473  # held while a bot's turn is claimed ("bots"): one fair order for all
+LIVE = ("open", "running")  # a game in progress
+ENDED = ("expired", "reclaimed")  # ended without a result; nothing changes them any more
+LIVE_WINDOW = 86400.0  # a game people played in counts while it changed this recently
+RECLAIMS = 8  # games one new game may take the place of at most
+# A client's use of the bots: the seconds its turns were given, decaying with this time
+# constant (so a client idle for a few minutes is new again); each turn counts its bot's
+# budget per decision, at least LEAST_COST (the work around any move).
+USAGE_SECONDS = 120.0
+LEAST_COST = 0.02
 MAX_PLAYERS_STORED = 8  # a stored game with more seats than this is corrupt, whatever the game
+MAX_ACTION_STORED = 200  # the actions column's width
+GAME_STATUSES = ("open", "running", "over", "expired", "reclaimed")
+ANALYSIS_STATUSES = ("queued", "running", "done", "failed")
+TABLES = ("games", "seats", "invites", "actions", "analyses")
 
 
 class StorageError(RuntimeError):
-    """The database refused a write, or cannot be used."""
+    """The database refused a write, or cannot be used. ``reason``: what a client may be told
+    (never the driver's text, which can quote the statement and its parameters)."""
+
+    def __init__(self, message: str, reason: str = "the database failed") -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class Conflict(StorageError):
     """Another process changed the game first: reload it and decide again."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "the game keeps changing")
+
+
+class ReadOnly(StorageError):
+    """A write to a database this server may only read (:attr:`Storage.read_only`)."""
+
+
+class CapReached(StorageError):
+    """A new game does not fit the caps; ``reason`` says which, for the client."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 class CorruptGame(StorageError):
     """A stored game that cannot be read back; ``reason`` says why (it names no secret)."""
 
     def __init__(self, game_id: str, reason: str) -> None:
-        super().__init__(f"game {game_id}: {reason}")
-        self.reason = reason
+        super().__init__(f"game {game_id}: {reason}", reason)
+        self.game_id = game_id
+
+
+# What a failing database raises, wrapped or not: the server answers all of them with a 503.
+DATABASE_ERRORS: tuple[type[Exception], ...] = (StorageError, DBAPIError, PoolTimeout)
+
+
+def trouble(exc: BaseException) -> str:
+    """What went wrong with the database, in words a client may read (no statement, no URL)."""
+    if isinstance(exc, StorageError):
+        return exc.reason
+    said = str(getattr(exc, "orig", None) or exc).lower()
+    if isinstance(exc, PoolTimeout) or "database is locked" in said:
+        return "the database is busy"
+    if "disk is full" in said or "no space left" in said or "disk full" in said:
+        return "the database's disk is full"
+    if "readonly database" in said or "read-only" in said or "read only" in said:
+        return "the database cannot be written"
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return "the connection to the database was lost"
+    if "unable to open database file" in said or "disk i/o error" in said:
+        return "the database file cannot be used"
+    if isinstance(exc, DBAPIError) and isinstance(exc.orig, Exception):
+        kind = type(exc.orig).__name__
+        if kind in ("OperationalError", "InterfaceError"):
+            return "the database cannot be reached"
+    return "the database failed"
 
 
 class Base(DeclarativeBase):
@@ -97,8 +187,12 @@ class GameRow(Base):
     # decides now; how many bot seats; the table's thinking budget per bot decision.
     version: Mapped[int] = mapped_column(Integer, default=0)
     bot_turn: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
-    bot_seats: Mapped[int] = mapped_column(Integer, default=0)
+    bot_seats: Mapped[int] = mapped_column(Integer, default=0)  # bots that cost (not random)
     bot_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # The creator's client key, hashed (no address is stored); whether a person has moved at
+    # a table with no open seat (until then the game expires when left alone for minutes).
+    client: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    played: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -122,6 +216,7 @@ class InviteRow(Base):
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     code: Mapped[str] = mapped_column(String(64))  # sha-256 of the code
+    expires: Mapped[float | None] = mapped_column(Float, nullable=True)  # added (MIGRATIONS)
 
 
 class ActionRow(Base):
@@ -152,14 +247,100 @@ class AnalysisRow(Base):
     updated: Mapped[float] = mapped_column(Float)
 
 
-# Columns added since the first schema: (name, SQL type, value for the rows already there).
+class BotJobRow(Base):
+    """A bot's turn waiting for a worker (at most one per game): written in the transaction
+    that made it the bot's turn, removed by the one that stores the bot's move."""
+
+    __tablename__ = "bot_jobs"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer)  # the game's version the turn is at
+    client: Mapped[str] = mapped_column(String(32), default="")  # the game's, for the order
+    cost: Mapped[float] = mapped_column(Float, default=0.0)  # the bot's budget per decision
+    ready: Mapped[float] = mapped_column(Float, index=True)  # not taken before (bot delay)
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the worker on it
+    lease: Mapped[float] = mapped_column(Float, default=0.0)  # its claim lapses then
+
+
+class BotClientRow(Base):
+    """A client's recent use of the bots, kept as ``ln(seconds) + time / USAGE_SECONDS``: the
+    decaying sum of the costs of the turns it was given, at any later time ``t`` equal to
+    ``exp(load - t / USAGE_SECONDS)``, with no update while it waits."""
+
+    __tablename__ = "bot_clients"
+
+    client: Mapped[str] = mapped_column(String(32), primary_key=True)
+    load: Mapped[float] = mapped_column(Float)
+
+
+class RateRow(Base):
+    """A client's token bucket of one kind of request, shared by every process on the
+    database (PostgreSQL; a SQLite server counts in memory): ``tokens`` left at ``stamp``."""
+
+    __tablename__ = "rates"
+
+    bucket: Mapped[str] = mapped_column(String(16), primary_key=True)
+    client: Mapped[str] = mapped_column(String(32), primary_key=True)  # client_hash
+    tokens: Mapped[float] = mapped_column(Float)
+    stamp: Mapped[float] = mapped_column(Float, index=True)
+
+
+class BotClockRow(Base):
+    """The seconds a bot seat has thought in its current turn (cradle.ai.waiting.TurnClock),
+    so that a turn whose decisions different workers make keeps its allowance."""
+
+    __tablename__ = "bot_clocks"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    spent: Mapped[float] = mapped_column(Float)
+
+
+# Columns added since the first schema: (table, name, SQL type, value for the rows already there).
 MIGRATIONS = (
     # Old servers showed at most the moves plus one change per seat taken: start above that.
-    ("version", "INTEGER NOT NULL DEFAULT 0", "moves + 8"),
-    ("bot_turn", "BOOLEAN NOT NULL DEFAULT FALSE", "status <> 'over'"),  # found out on load
-    ("bot_seats", "INTEGER NOT NULL DEFAULT 0", None),
-    ("bot_seconds", "FLOAT", None),
+    ("games", "version", "INTEGER NOT NULL DEFAULT 0", "moves + 8"),
+    ("games", "bot_turn", "BOOLEAN NOT NULL DEFAULT FALSE", "status <> 'over'"),  # found on load
+    ("games", "bot_seats", "INTEGER NOT NULL DEFAULT 0", None),
+    ("games", "bot_seconds", "FLOAT", None),
+    # Invites made before expiries existed expire a week after their game was created.
+    (
+        "invites",
+        "expires",
+        "FLOAT",
+        "(SELECT games.created FROM games WHERE games.id = invites.game_id) + 604800",
+    ),
+    ("games", "client", "VARCHAR(32)", None),
+    ("games", "played", "BOOLEAN NOT NULL DEFAULT FALSE", "moves > 0"),  # never expire those
 )
+
+
+@dataclass(frozen=True)
+class Caps:
+    """What a new game must fit (see :meth:`Storage.create_game`): live games and the bot
+    seats at them that cost something, per client and for the whole server."""
+
+    games: int
+    games_per_client: int
+    bot_seats: int
+    bot_seats_per_client: int
+    unplayed_seconds: float  # a game nobody played in counts (and lives) this long unchanged
+    live_seconds: float = LIVE_WINDOW
+
+
+@dataclass(frozen=True)
+class BotJob:
+    """A bot's turn a worker claimed: the game, the version it is at, the creator's client key
+    and the seconds each bot seat has spent in its current turn."""
+
+    game_id: str
+    version: int
+    client: str
+    clocks: dict[int, float]
 
 
 @dataclass(frozen=True)
@@ -214,16 +395,36 @@ class StoredGame:
     updated: float
     version: int = 0
     bot_seconds: float | None = None
-    bot_turn: bool = False  # a bot decides now (the processes' sweeps look for these)
+    bot_turn: bool = False  # a bot decides now (a bot job is written with the game)
+    bot_cost: float = 0.0  # then: that bot's budget per decision (the queue's fair order)
+    client: str | None = None  # the creator's client key, hashed
     tokens: dict[int, str] = field(default_factory=dict)
     claimed: dict[int, bool] = field(default_factory=dict)
     invites: dict[int, str] = field(default_factory=dict)
+    invite_expires: dict[int, float] = field(default_factory=dict)  # seats whose invite expires
     actions: list[str] = field(default_factory=list)
     action_seats: list[int] = field(default_factory=list)
+    moves: int = 0  # the stored move count (read back: it must match the actions stored)
 
     @property
     def bot_seats(self) -> int:
-        return sum(1 for kind in self.seats if kind.startswith("bot:"))
+        """The bot seats that count against the caps (free bots do not)."""
+        return bot_cost(self.seats)
+
+    def record(self) -> GameRecord:
+        """The game's record (copies: changing it leaves this game as read)."""
+        return GameRecord(
+            game=self.game,
+            players=list(self.players),
+            seed=self.seed,
+            options=dict(self.options),
+            actions=list(self.actions),
+        )
+
+
+def bot_cost(seats: list[str]) -> int:
+    """How many of ``seats`` are bots that cost something (FREE_BOTS cost nothing)."""
+    return sum(1 for kind in seats if kind.startswith("bot:") and kind[4:] not in FREE_BOTS)
 
 
 def database_url(db_file: str | Path | None, database: str | None) -> str:
@@ -246,10 +447,9 @@ def shown_url(url: str) -> str:
         return url.split("://", 1)[0] + "://…"
 
 
-def advisory_key(game_id: str) -> int:
-    """The PostgreSQL advisory-lock key of a game's bot turn (a signed 64-bit integer)."""
-    digest = hashlib.sha256(f"cradle-bot:{game_id}".encode()).digest()
-    return int.from_bytes(digest[:8], "big", signed=True)
+def client_hash(client: str) -> str:
+    """What is stored of a client key: a hash, so the database holds no addresses."""
+    return hashlib.sha256(f"cradle-client:{client}".encode()).hexdigest()[:32]
 
 
 class Storage:
@@ -260,22 +460,29 @@ class Storage:
         self.is_sqlite = url.startswith("sqlite")
         kwargs: dict[str, Any] = {}
         self.path: Path | None = None
+        # A SQLite file this process cannot write (a read-only file system, an immutable file)
+        # is served as it is: reads work, every write raises ReadOnly.
+        self.read_only = False
+        engine_url = url
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
             path = url.removeprefix("sqlite:///")
-            if path and path != ":memory:":
+            if path and path != ":memory:" and not path.startswith("file:"):
                 self.path = Path(path)
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.read_only = _cannot_write(self.path)
+                if self.read_only:
+                    engine_url = _read_only_url(self.path)
         else:
             kwargs["pool_pre_ping"] = True
-        self.engine: Engine = create_engine(url, **kwargs)
+        self.engine: Engine = create_engine(engine_url, **kwargs)
         if self.is_sqlite:
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            pragmas = _sqlite_read_only_pragmas if self.read_only else _sqlite_pragmas
+            event.listen(self.engine, "connect", pragmas)
             event.listen(self.engine, "begin", _sqlite_begin)
         self.origin = secrets.token_hex(8)  # names this process's writes in notices
+        self.bot_delay = 0.0  # seconds between a bot's turn coming and a worker taking it
         self._lock_file: IO[str] | None = None
-        self._bot_locks: Connection | None = None
-        self._bot_locks_mutex = threading.Lock()
         try:
             self._set_up()
         except Exception:
@@ -288,11 +495,6 @@ class Storage:
         return not self.is_sqlite
 
     def close(self) -> None:
-        with self._bot_locks_mutex:
-            if self._bot_locks is not None:
-                with contextlib.suppress(Exception):
-                    self._bot_locks.close()
-                self._bot_locks = None
         self.engine.dispose()
         if self._lock_file is not None:
             self._lock_file.close()  # closing the file releases the lock
@@ -300,17 +502,55 @@ class Storage:
 
     def _set_up(self) -> None:
         """Create the tables, or add the columns an older server did not have."""
+        if self.read_only:
+            with self.engine.connect() as connection:
+                inspector = inspect(connection)
+                present = set(inspector.get_table_names())
+                kept = {
+                    (table, column["name"])
+                    for table in present
+                    for column in inspector.get_columns(table)
+                }
+            missing = [(table, name) for table, name, *_ in MIGRATIONS if (table, name) not in kept]
+            if set(TABLES) - present or missing:
+                raise StorageError(
+                    f"{self.path} cannot be written, and it lacks tables or columns this server "
+                    "keeps (an older server made it, or none did)"
+                )
+            return
         with self.engine.begin() as connection:
             if self.shared:  # processes starting together take turns
                 connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_KEY})
             Base.metadata.create_all(connection)
-            present = {column["name"] for column in inspect(connection).get_columns("games")}
-            for name, kind, value in MIGRATIONS:
-                if name in present:
+            columns: dict[str, set[str]] = {}
+            for table, name, kind, value in MIGRATIONS:
+                if table not in columns:
+                    found = inspect(connection).get_columns(table)
+                    columns[table] = {column["name"] for column in found}
+                if name in columns[table]:
                     continue
-                connection.execute(text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
+                connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
                 if value is not None:
-                    connection.execute(text(f"UPDATE games SET {name} = {value}"))
+                    connection.execute(text(f"UPDATE {table} SET {name} = {value}"))
+            connection.execute(text("CREATE INDEX IF NOT EXISTS ix_games_client ON games (client)"))
+            # Bots' turns of games stored before there was a queue (or whose job went missing).
+            connection.execute(
+                insert(BotJobRow).from_select(
+                    ["game_id", "version", "client", "ready", "lease"],
+                    select(
+                        GameRow.id,
+                        GameRow.version,
+                        func.coalesce(GameRow.client, ""),
+                        literal(0.0, Float),
+                        literal(0.0, Float),
+                    ).where(
+                        GameRow.bot_turn.is_(True),
+                        GameRow.status.in_(LIVE),
+                        GameRow.version.is_not(None),  # a damaged row: its game is set aside
+                        ~exists().where(BotJobRow.game_id == GameRow.id),
+                    ),
+                )
+            )
 
     def claim(self) -> None:
         """Make this process the only server on a SQLite file; StorageError if one runs.
@@ -321,9 +561,14 @@ class Storage:
         """
         if not self.is_sqlite or self.path is None or self._lock_file is not None:
             return
+        if self.read_only:
+            return  # the lock file cannot be made beside it; and this server changes nothing
         import fcntl
 
-        lock_path = self.path.with_name(self.path.name + ".lock")
+        # The file's real name, whatever links lead to it: a second server given a symbolic
+        # link (to the file or a folder above it) meets the same lock.
+        real = self.path.resolve()
+        lock_path = real.with_name(real.name + ".lock")
         handle = open(lock_path, "a+", encoding="utf-8")  # noqa: SIM115 (held until close)
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -331,8 +576,9 @@ class Storage:
             handle.seek(0)
             holder = handle.read().strip() or "another process"
             handle.close()
+            shown = str(self.path) if real == self.path.absolute() else f"{self.path} ({real})"
             raise StorageError(
-                f"another cradle server ({holder}) is using {self.path}: SQLite serves one "
+                f"another cradle server ({holder}) is using {shown}: SQLite serves one "
                 "server process; stop it, or use PostgreSQL (--database) for several"
             ) from None
         handle.seek(0)
@@ -342,6 +588,24 @@ class Storage:
         self._lock_file = handle
 
     # -- writes -------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """Every write's transaction: ReadOnly on a database this server may not write, and
+        StorageError (with a reason a client may read) when the database fails."""
+        if self.read_only:
+            raise ReadOnly(
+                f"{self.path} cannot be written",
+                "this server is read-only (its database cannot be written): games can be "
+                "watched and replayed, not changed",
+            )
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        except StorageError:
+            raise
+        except (DBAPIError, PoolTimeout) as exc:
+            raise StorageError(f"cannot store the change: {exc}", trouble(exc)) from exc
 
     def _notify(
         self, connection: Connection, game_id: str, version: int, now: float, move: str
@@ -354,8 +618,25 @@ class Storage:
                 {"channel": NOTIFY_CHANNEL, "payload": notice.payload()},
             )
 
-    def create_game(self, game: StoredGame) -> None:
-        with self.engine.begin() as connection:
+    def create_game(self, game: StoredGame, caps: Caps | None = None) -> list[str]:
+        """Store a new game (and its bot's turn, if a bot begins), if it fits ``caps``.
+
+        The caps are counted in the same transaction (PostgreSQL: under an advisory lock, so
+        every process counts the same). When the server is full, the client holding the most
+        (games, or bot seats) gives up its least recently played game, but only while it holds
+        more than the new game's client would: a flood of clients cannot lock a newcomer out
+        unless every live game belongs to a different client. Returns the ids of the games so
+        ended (``reclaimed``); CapReached when the game does not fit.
+        """
+        now = game.created
+        with self._transaction() as connection:
+            reclaimed: list[str] = []
+            if caps is not None:
+                if self.shared:
+                    connection.execute(
+                        text("SELECT pg_advisory_xact_lock(:key)"), {"key": CAPS_KEY}
+                    )
+                reclaimed = self._fit(connection, game, caps, now)
             connection.execute(
                 insert(GameRow),
                 {
@@ -377,6 +658,8 @@ class Storage:
                     "bot_turn": game.bot_turn,
                     "bot_seats": game.bot_seats,
                     "bot_seconds": game.bot_seconds,
+                    "client": game.client,
+                    "played": False,
                 },
             )
             for seat, token in sorted(game.tokens.items()):
@@ -391,8 +674,344 @@ class Storage:
                 )
             for seat, code in sorted(game.invites.items()):
                 connection.execute(
-                    insert(InviteRow), {"game_id": game.id, "seat": seat, "code": code}
+                    insert(InviteRow),
+                    {
+                        "game_id": game.id,
+                        "seat": seat,
+                        "code": code,
+                        "expires": game.invite_expires.get(seat),
+                    },
                 )
+            self._set_job(connection, game.id, game.version, game.bot_turn, now, game.bot_cost)
+        return reclaimed
+
+    @staticmethod
+    def _live(now: float, caps: Caps) -> Any:
+        """The condition of a game that counts against the caps at ``now``."""
+        return GameRow.status.in_(LIVE) & (
+            (GameRow.played.is_(True) & (GameRow.updated >= now - caps.live_seconds))
+            | (GameRow.played.is_(False) & (GameRow.updated >= now - caps.unplayed_seconds))
+        )
+
+    def _use(self, connection: Connection, live: Any, client: str | None) -> tuple[int, int]:
+        """(live games, bot seats at them) of ``client``, or of everybody."""
+        query = select(func.count(), func.coalesce(func.sum(GameRow.bot_seats), 0)).where(live)
+        if client is not None:
+            query = query.where(GameRow.client == client)
+        games, bots = connection.execute(query).one()
+        return int(games), int(bots)
+
+    def _fit(self, connection: Connection, game: StoredGame, caps: Caps, now: float) -> list[str]:
+        live = self._live(now, caps)
+        cost = game.bot_seats
+        games, bots = self._use(connection, live, game.client) if game.client else (0, 0)
+        if game.client is not None:
+            if games + 1 > caps.games_per_client:
+                raise CapReached(
+                    f"you have {games} games in progress on this server, the most one client "
+                    f"may have: finish one first (a game nobody plays in ends after "
+                    f"{caps.unplayed_seconds / 60:g} minutes)"
+                )
+            if cost and bots + cost > caps.bot_seats_per_client:
+                raise CapReached(
+                    f"your games have {bots} bot seats and this table asks for {cost} more; one "
+                    f"client may have {caps.bot_seats_per_client} (the random bot is free)"
+                )
+        reclaimed: list[str] = []
+        for _round in range(RECLAIMS + 1):
+            all_games, all_bots = self._use(connection, live, None)
+            by_bots = all_games + 1 <= caps.games
+            if by_bots and (not cost or all_bots + cost <= caps.bot_seats):
+                return reclaimed
+            if by_bots:
+                refusal = (
+                    f"too many bots are playing on this server ({all_bots} of {caps.bot_seats} "
+                    "bot seats taken); try again later, or with fewer bots (the random bot is "
+                    "free)"
+                )
+            else:
+                refusal = (
+                    f"this server has its maximum of {caps.games} games in progress; "
+                    "try again later"
+                )
+            if _round == RECLAIMS or game.client is None:
+                raise CapReached(refusal)
+            held = func.sum(GameRow.bot_seats) if by_bots else func.count()
+            heaviest = connection.execute(
+                select(GameRow.client, held.label("held"))
+                .where(live, GameRow.client.is_not(None), GameRow.client != game.client)
+                .group_by(GameRow.client)
+                .order_by(held.desc(), GameRow.client)
+                .limit(1)
+            ).first()
+            mine = bots + cost if by_bots else games + 1
+            # Only from a client that holds more than this one would: no swapping places.
+            if heaviest is None or int(heaviest.held) <= mine:
+                raise CapReached(refusal)
+            query = select(GameRow.id, GameRow.version).where(
+                live, GameRow.client == heaviest.client
+            )
+            if by_bots:
+                query = query.where(GameRow.bot_seats > 0)
+            victim = connection.execute(
+                query.order_by(GameRow.played, GameRow.updated, GameRow.id).limit(1)
+            ).first()
+            if victim is None:
+                raise CapReached(refusal)
+            if self._end(connection, str(victim.id), int(victim.version), "reclaimed", now):
+                reclaimed.append(str(victim.id))
+        raise CapReached("the server is full")  # not reached: the last round refuses
+
+    def _end(
+        self, connection: Connection, game_id: str, version: int, status: str, now: float
+    ) -> bool:
+        """End a live game without a result (``expired``, ``reclaimed``); False when it changed
+        meanwhile."""
+        changed = connection.execute(
+            update(GameRow)
+            .where(GameRow.id == game_id, GameRow.version == version, GameRow.status.in_(LIVE))
+            .values(status=status, version=version + 1, bot_turn=False)
+        ).rowcount
+        if changed != 1:
+            return False
+        connection.execute(delete(BotJobRow).where(BotJobRow.game_id == game_id))
+        self._notify(connection, game_id, version + 1, now, "")
+        return True
+
+    def expire_unplayed(self, now: float, unplayed_seconds: float, limit: int = 500) -> list[str]:
+        """End (``expired``) the live games nobody played in that nobody changed for
+        ``unplayed_seconds``; their ids. Also forgets the clients with no bot's turn waiting."""
+        with self._transaction() as connection:
+            found = connection.execute(
+                select(GameRow.id, GameRow.version)
+                .where(
+                    GameRow.status.in_(LIVE),
+                    GameRow.played.is_(False),
+                    GameRow.updated < now - unplayed_seconds,
+                )
+                .order_by(GameRow.updated)
+                .limit(limit)
+            ).all()
+            expired = [
+                str(row.id)
+                for row in found
+                if self._end(connection, str(row.id), int(row.version), "expired", now)
+            ]
+        with self._transaction() as connection:
+            if self.shared:
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": CLAIM_KEY})
+            # Forget the clients with no turn waiting whose use has all but decayed.
+            faded = math.log(LEAST_COST / 100) + now / USAGE_SECONDS
+            connection.execute(
+                delete(BotClientRow).where(
+                    BotClientRow.load < faded,
+                    ~exists().where(BotJobRow.client == BotClientRow.client),
+                )
+            )
+        return expired
+
+    def live_use(
+        self, now: float, unplayed_seconds: float, client: str | None = None
+    ) -> tuple[int, int]:
+        """(live games, bot seats at them) that count against the caps at ``now``, of the
+        client with key ``client`` (hashed) or of everybody."""
+        caps = Caps(0, 0, 0, 0, unplayed_seconds)
+        with self.engine.connect() as connection:
+            return self._use(connection, self._live(now, caps), client)
+
+    # -- bots' turns: a queue in the database ---------------------------------------------------
+
+    def _set_job(
+        self,
+        connection: Connection,
+        game_id: str,
+        version: int,
+        bot_turn: bool,
+        now: float,
+        cost: float,
+    ) -> None:
+        """The game is now at ``version``: its bot's turn (costing ``cost`` seconds a decision)
+        waits from ``now`` plus the bot delay if a bot decides, and any earlier one is gone."""
+        connection.execute(delete(BotJobRow).where(BotJobRow.game_id == game_id))
+        if not bot_turn:
+            return
+        connection.execute(
+            insert(BotJobRow).from_select(
+                ["game_id", "version", "client", "cost", "ready", "lease"],
+                select(
+                    GameRow.id,
+                    literal(version, Integer),
+                    func.coalesce(GameRow.client, ""),
+                    literal(max(0.0, cost), Float),
+                    literal(now + self.bot_delay, Float),
+                    literal(0.0, Float),
+                ).where(GameRow.id == game_id),
+            )
+        )
+
+    def claim_bot_job(self, owner: str, now: float, lease: float) -> BotJob | None:
+        """Take the next bot's turn that is due and that no live worker holds, for ``lease``
+        seconds (renew it while thinking), and count its cost against its client.
+
+        The fair order: the turn whose client would have used the bots least, counting this
+        turn (recent use decays: :data:`USAGE_SECONDS`), then the oldest. So a client whose
+        forty tables keep the bots busy waits while a client with one table gets its move, new
+        clients and cheap bots go first, and clients that all want more than there is share
+        the bots' time equally. None when no turn is due.
+
+        PostgreSQL: claims take turns under an advisory lock (so the order is the same for
+        every worker on every machine), and a row another transaction holds is skipped
+        (``FOR UPDATE SKIP LOCKED``). SQLite has one process, whose writes are serialised.
+        """
+        due = (BotJobRow.ready <= now) & (BotJobRow.owner.is_(None) | (BotJobRow.lease < now))
+        scaled = now / USAGE_SECONDS
+        exponent = BotClientRow.load - scaled
+        use = case(  # bounded: machines whose clocks disagree must not overflow exp()
+            (BotClientRow.load.is_(None) | (exponent < -700.0), 0.0),
+            (exponent > 700.0, 1e300),
+            else_=func.exp(exponent),
+        )
+        cost = case((BotJobRow.cost < LEAST_COST, LEAST_COST), else_=BotJobRow.cost)
+        query = (
+            select(
+                BotJobRow.game_id,
+                BotJobRow.version,
+                BotJobRow.client,
+                BotJobRow.cost,
+                BotClientRow.load,
+            )
+            .outerjoin(BotClientRow, BotClientRow.client == BotJobRow.client)
+            .where(due)
+            .order_by(use + cost, BotJobRow.ready, BotJobRow.game_id)
+            .limit(1)
+            .with_for_update(skip_locked=True, of=BotJobRow)
+        )
+        with self._transaction() as connection:
+            if self.shared:
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": CLAIM_KEY})
+            for _damaged in range(RECLAIMS):
+                row = connection.execute(query).first()
+                if row is None:
+                    return None
+                game_id, client = str(row.game_id), str(row.client)
+                version = _number(row.version)
+                if version is not None and version == int(version):
+                    break
+                # A damaged turn (the queue is derived data): forgotten, so that it stops no
+                # other; the game's own row still says whether a bot decides (start-up).
+                connection.execute(delete(BotJobRow).where(BotJobRow.game_id == game_id))
+            else:
+                return None
+            connection.execute(
+                update(BotJobRow)
+                .where(BotJobRow.game_id == game_id)
+                .values(owner=owner, lease=now + lease)
+            )
+            known = _number(row.load)
+            used = 0.0 if known is None else math.exp(min(700.0, max(-700.0, known - scaled)))
+            load = math.log(used + max(LEAST_COST, _number(row.cost) or 0.0)) + scaled
+            changed = connection.execute(
+                update(BotClientRow).where(BotClientRow.client == client).values(load=load)
+            ).rowcount
+            if not changed:
+                connection.execute(insert(BotClientRow), {"client": client, "load": load})
+            clocks: dict[int, float] = {}
+            for seat, spent in connection.execute(
+                select(BotClockRow.seat, BotClockRow.spent).where(BotClockRow.game_id == game_id)
+            ):
+                number, seconds = _number(seat), _number(spent)
+                if number is not None and seconds is not None and seconds >= 0:
+                    clocks[int(number)] = seconds  # a damaged clock: the turn's full allowance
+        return BotJob(game_id, int(version), client, clocks)
+
+    def bot_use(self, client: str, now: float) -> float:
+        """The recent use of the bots of the client with key ``client`` (hashed), in seconds."""
+        with self.engine.connect() as connection:
+            load = _number(
+                connection.execute(
+                    select(BotClientRow.load).where(BotClientRow.client == client)
+                ).scalar()
+            )
+        return (
+            0.0 if load is None else math.exp(min(700.0, max(-700.0, load - now / USAGE_SECONDS)))
+        )
+
+    def renew_bot_job(self, game_id: str, owner: str, until: float) -> bool:
+        """Keep the claim on a bot's turn until ``until``; False when it is no longer ours."""
+        with self._transaction() as connection:
+            return bool(
+                connection.execute(
+                    update(BotJobRow)
+                    .where(BotJobRow.game_id == game_id, BotJobRow.owner == owner)
+                    .values(lease=until)
+                ).rowcount
+            )
+
+    def release_bot_job(self, game_id: str, owner: str, ready: float | None = None) -> None:
+        """Give a claimed turn back (due again at ``ready``, or as it was)."""
+        values: dict[str, Any] = {"owner": None, "lease": 0.0}
+        if ready is not None:
+            values["ready"] = ready
+        with self._transaction() as connection:
+            connection.execute(
+                update(BotJobRow)
+                .where(BotJobRow.game_id == game_id, BotJobRow.owner == owner)
+                .values(**values)
+            )
+
+    def release_bot_jobs(self, owner: str | None = None) -> None:
+        """Give back every turn ``owner`` holds (None: every worker's; SQLite's start-up, when
+        no other process can hold one)."""
+        query = update(BotJobRow).values(owner=None, lease=0.0)
+        if owner is not None:
+            query = query.where(BotJobRow.owner == owner)
+        with self._transaction() as connection:
+            connection.execute(query)
+
+    def drop_bot_job(self, game_id: str, version: int) -> None:
+        """Forget the turn of a game at ``version`` where no bot decides after all."""
+        with self._transaction() as connection:
+            connection.execute(
+                delete(BotJobRow).where(BotJobRow.game_id == game_id, BotJobRow.version == version)
+            )
+
+    def next_bot_due(self) -> float | None:
+        """When the next bot's turn can be claimed (a claimed one: when its lease lapses);
+        None when there is none."""
+        due = case(
+            (BotJobRow.owner.is_(None), BotJobRow.ready),
+            (BotJobRow.lease > BotJobRow.ready, BotJobRow.lease),
+            else_=BotJobRow.ready,
+        )
+        with self.engine.connect() as connection:
+            found = connection.execute(select(func.min(due))).scalar()
+        return _number(found)
+
+    def bot_jobs(self) -> list[dict[str, Any]]:
+        """Every bot's turn waiting or claimed (for tests and operators)."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(
+                    BotJobRow.game_id,
+                    BotJobRow.version,
+                    BotJobRow.client,
+                    BotJobRow.ready,
+                    BotJobRow.owner,
+                    BotJobRow.lease,
+                ).order_by(BotJobRow.ready, BotJobRow.game_id)
+            ).all()
+        return [dict(row._mapping) for row in rows]
+
+    def bot_clocks(self, game_id: str) -> dict[int, float]:
+        with self.engine.connect() as connection:
+            return {
+                int(seat): float(spent)
+                for seat, spent in connection.execute(
+                    select(BotClockRow.seat, BotClockRow.spent).where(
+                        BotClockRow.game_id == game_id
+                    )
+                )
+            }
 
     def _bump(
         self,
@@ -403,7 +1022,12 @@ class Storage:
         **values: Any,
     ) -> None:
         """Move the game from ``version`` to ``version + 1`` (with ``values``), or Conflict."""
-        condition = [GameRow.id == game_id, GameRow.version == version]
+        # An ended game changes no more (its version moved on when it ended, too).
+        condition = [
+            GameRow.id == game_id,
+            GameRow.version == version,
+            GameRow.status.not_in(ENDED),
+        ]
         if at_moves is not None:
             condition.append(GameRow.moves == at_moves)
         changed = connection.execute(
@@ -417,14 +1041,9 @@ class Storage:
         as the game's ``updated`` (the caller shows the same one). ``move``: the notice's
         description of an added move, so that other processes need not read the game."""
         now = time.time()
-        try:
-            with self.engine.begin() as connection:
-                work(connection, now)
-                self._notify(connection, game_id, version + 1, now, move)
-        except StorageError:
-            raise
-        except Exception as exc:  # the drivers' own error types differ per database
-            raise StorageError(f"cannot store the change: {exc}") from exc
+        with self._transaction() as connection:
+            work(connection, now)
+            self._notify(connection, game_id, version + 1, now, move)
         return now
 
     def append_action(
@@ -438,15 +1057,23 @@ class Storage:
         result: list[dict[str, Any]] | None,
         bot_turn: bool,
         analyse: bool = False,
+        person: bool = False,
+        clock: tuple[int, float] | None = None,
+        bot_cost: float = 0.0,
     ) -> float:
         """Store action number ``ply``; Conflict unless the game stands at ``ply``/``version``.
 
         A move can thus never be stored twice, out of order, or on a game that another process
         changed meanwhile (an undo and a move there give the same move count, not the same
         version). ``analyse``: the move ends the game, whose analysis is queued with it.
+        ``person``: a person moved at a table with no open seat (the game is played: it no
+        longer expires in minutes). ``clock``: (seat, seconds) a bot seat has now spent in its
+        turn. The bot's turn this move ends is removed, and the next one written if a bot
+        decides next (``bot_turn``, its bot's budget per decision ``bot_cost``).
         """
 
         def work(connection: Connection, now: float) -> None:
+            played = {"played": True} if person else {}
             self._bump(
                 connection,
                 game_id,
@@ -457,18 +1084,36 @@ class Storage:
                 result=result,
                 bot_turn=bot_turn,
                 updated=now,
+                **played,
             )
             connection.execute(
                 insert(ActionRow),
                 {"game_id": game_id, "ply": ply, "seat": seat, "action": action},
             )
+            self._set_job(connection, game_id, version + 1, bot_turn, now, bot_cost)
+            if clock is not None:
+                connection.execute(
+                    delete(BotClockRow).where(
+                        BotClockRow.game_id == game_id, BotClockRow.seat == clock[0]
+                    )
+                )
+                connection.execute(
+                    insert(BotClockRow),
+                    {"game_id": game_id, "seat": clock[0], "spent": clock[1]},
+                )
             if analyse:
                 self._queue_analysis(connection, game_id, now)
 
         return self._write(game_id, version, work, f"{ply} {seat} {action}")
 
     def undo_action(
-        self, game_id: str, ply: int, version: int, status: str, bot_turn: bool
+        self,
+        game_id: str,
+        ply: int,
+        version: int,
+        status: str,
+        bot_turn: bool,
+        bot_cost: float = 0.0,
     ) -> float:
         """Forget the last action (number ``ply - 1``) of a game at ``ply``/``version``."""
 
@@ -487,6 +1132,7 @@ class Storage:
             connection.execute(
                 delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.ply >= ply - 1)
             )
+            self._set_job(connection, game_id, version + 1, bot_turn, now, bot_cost)
 
         return self._write(game_id, version, work)
 
@@ -495,7 +1141,7 @@ class Storage:
     ) -> float:
         """Give ``seat`` a new token: a free seat joined from the lobby (``invite`` None), or
         the seat of a one-time invite code (its hash), which is used up. Conflict when the seat
-        was taken, the code used, or the game changed meanwhile."""
+        was taken, the code used or expired, or the game changed meanwhile."""
 
         def work(connection: Connection, now: float) -> None:
             if invite is None:
@@ -514,6 +1160,7 @@ class Storage:
                         InviteRow.game_id == game_id,
                         InviteRow.seat == seat,
                         InviteRow.code == invite,
+                        or_(InviteRow.expires.is_(None), InviteRow.expires > now),
                     )
                 ).rowcount
                 if found == 1:
@@ -525,14 +1172,19 @@ class Storage:
             if found != 1:
                 raise Conflict(f"seat {seat} of game {game_id} was taken meanwhile")
             self._bump(connection, game_id, version, status=status, updated=now)
+            # Whose turn it is does not change: a bot's turn stays as it is, at the new version.
+            connection.execute(
+                update(BotJobRow).where(BotJobRow.game_id == game_id).values(version=version + 1)
+            )
 
         return self._write(game_id, version, work)
 
     def set_status(self, game_id: str, status: str) -> None:
-        with self.engine.begin() as connection:
+        with self._transaction() as connection:
             connection.execute(
                 update(GameRow).where(GameRow.id == game_id).values(status=status, bot_turn=False)
             )
+            connection.execute(delete(BotJobRow).where(BotJobRow.game_id == game_id))
 
     # -- analyses of finished games -----------------------------------------------------------
 
@@ -560,14 +1212,14 @@ class Storage:
         """Queue the analysis of a game that has none (or whose analysis failed); False when it
         has one already."""
         try:
-            with self.engine.begin() as connection:
+            with self._transaction() as connection:
                 return self._queue_analysis(connection, game_id, time.time())
-        except StorageError:
+        except ReadOnly:
             raise
-        except Exception as exc:  # two requests at once: the second finds the first's row
+        except StorageError:  # two requests at once: the second finds the first's row
             if self.load_analysis(game_id) is not None:
                 return False
-            raise StorageError(f"cannot queue the analysis: {exc}") from exc
+            raise
 
     def pending_analyses(self, limit: int, stale_before: float) -> list[str]:
         """Analyses to work on, oldest first: queued ones, and running ones nobody touched since
@@ -580,7 +1232,7 @@ class Storage:
             )
         query = query.order_by(AnalysisRow.updated, AnalysisRow.game_id).limit(limit)
         with self.engine.connect() as connection:
-            return [str(found) for found in connection.execute(query).scalars()]
+            return _ids(connection.execute(query).scalars())
 
     def claim_analysis(
         self, game_id: str, origin: str, stale_before: float
@@ -594,7 +1246,7 @@ class Storage:
                 | (AnalysisRow.owner == origin)
                 | (AnalysisRow.updated < stale_before)
             )
-        with self.engine.begin() as connection:
+        with self._transaction() as connection:
             changed = connection.execute(
                 update(AnalysisRow).where(*condition).values(owner=origin, updated=time.time())
             ).rowcount
@@ -612,7 +1264,7 @@ class Storage:
         data: dict[str, Any] | None,
     ) -> bool:
         """Store the analysis's progress; False when another process has taken it over."""
-        with self.engine.begin() as connection:
+        with self._transaction() as connection:
             changed = connection.execute(
                 update(AnalysisRow)
                 .where(AnalysisRow.game_id == game_id, AnalysisRow.owner == origin)
@@ -621,71 +1273,70 @@ class Storage:
         return changed == 1
 
     def load_analysis(self, game_id: str) -> dict[str, Any] | None:
+        """The game's analysis as stored (None: it has none); CorruptGame if it cannot be read."""
         with self.engine.connect() as connection:
             row = connection.execute(
                 select(
-                    AnalysisRow.status,
-                    AnalysisRow.done,
-                    AnalysisRow.total,
-                    AnalysisRow.data,
-                    AnalysisRow.updated,
+                    _raw(AnalysisRow.status),
+                    _raw(AnalysisRow.done),
+                    _raw(AnalysisRow.total),
+                    cast(AnalysisRow.data, Text).label("data"),
+                    _raw(AnalysisRow.updated),
                 ).where(AnalysisRow.game_id == game_id)
             ).first()
         if row is None:
             return None
-        data = row.data
-        if isinstance(data, str):  # some drivers hand JSON back as text
-            data = json.loads(data)
+        read = Reader(game_id)
+        total = read.integer(row.total, "analysis's move count")
+        done = read.integer(row.done, "analysis's progress", 0, total)
+        data = None if row.data is None else read.json(row.data, "analysis data")
+        if data is not None and not isinstance(data, dict):
+            read.fail("its analysis data is not an object")
         return {
-            "status": str(row.status),
-            "done": int(row.done),
-            "total": int(row.total),
-            "data": data if isinstance(data, dict) else None,
-            "updated": float(row.updated),
+            "status": read.text(row.status, "analysis's status", 10, ANALYSIS_STATUSES),
+            "done": done,
+            "total": total,
+            "data": data,
+            "updated": read.number(row.updated, "analysis's time"),
         }
 
-    # -- bots' turns across processes ---------------------------------------------------------
+    # -- rates shared by the processes (PostgreSQL) --------------------------------------------
 
-    def try_bot_lock(self, game_id: str) -> bool:
-        """Take the game's bot-turn lock; False when another process holds it.
+    def take_token(self, bucket: str, client: str, rate: float, burst: int, now: float) -> float:
+        """Take one request of kind ``bucket`` from ``client``'s bucket, counted for every
+        process on the database: 0.0 when it may go on (and it is counted), else the seconds
+        until it may. ``burst`` at once, then ``rate`` per second, as the in-memory limiter."""
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-        PostgreSQL: a session-level advisory lock on one connection of this process, so the
-        locks of a killed process vanish with its session. SQLite has one process: always True.
-        """
-        if not self.shared:
-            return True
-        with self._bot_locks_mutex:
-            try:
-                if self._bot_locks is None or self._bot_locks.closed:
-                    self._bot_locks = self.engine.connect().execution_options(
-                        isolation_level="AUTOCOMMIT"
-                    )
-                taken = self._bot_locks.execute(
-                    text("SELECT pg_try_advisory_lock(:key)"), {"key": advisory_key(game_id)}
-                ).scalar()
-            except Exception as exc:
-                self._drop_bot_locks()
-                raise StorageError(f"cannot take the bot lock: {exc}") from exc
-            return bool(taken)
+        key = {"bucket": bucket, "client": client_hash(client)}
+        with self._transaction() as connection:
+            connection.execute(
+                pg_insert(RateRow)
+                .values(**key, tokens=float(burst), stamp=now)
+                .on_conflict_do_nothing()
+            )
+            tokens, stamp = connection.execute(
+                select(RateRow.tokens, RateRow.stamp)
+                .where(RateRow.bucket == bucket, RateRow.client == key["client"])
+                .with_for_update()
+            ).one()
+            tokens = min(float(burst), float(tokens) + max(0.0, now - float(stamp)) * rate)
+            wait = 0.0
+            if tokens >= 1.0:
+                tokens -= 1.0
+            else:
+                wait = (1.0 - tokens) / rate
+            connection.execute(
+                update(RateRow)
+                .where(RateRow.bucket == bucket, RateRow.client == key["client"])
+                .values(tokens=tokens, stamp=max(now, float(stamp)))
+            )
+        return wait
 
-    def bot_unlock(self, game_id: str) -> None:
-        if not self.shared:
-            return
-        with self._bot_locks_mutex:
-            if self._bot_locks is None:
-                return
-            try:
-                self._bot_locks.execute(
-                    text("SELECT pg_advisory_unlock(:key)"), {"key": advisory_key(game_id)}
-                )
-            except Exception:
-                self._drop_bot_locks()  # the session is gone, and its locks with it
-
-    def _drop_bot_locks(self) -> None:
-        if self._bot_locks is not None:
-            with contextlib.suppress(Exception):
-                self._bot_locks.invalidate()
-            self._bot_locks = None
+    def forget_rates(self, before: float) -> int:
+        """Drop the buckets untouched since ``before`` (full again by then); how many."""
+        with self._transaction() as connection:
+            return int(connection.execute(delete(RateRow).where(RateRow.stamp < before)).rowcount)
 
     def listen_conninfo(self) -> str:
         """The libpq connection string for LISTEN (psycopg's own, without SQLAlchemy's dialect)."""
@@ -708,43 +1359,38 @@ class Storage:
             return self._stored(connection, row._mapping)
 
     def version_of(self, game_id: str) -> int | None:
+        """The game's stored version (None: no such game); CorruptGame if it is unreadable."""
         with self.engine.connect() as connection:
             found = connection.execute(
-                select(GameRow.version).where(GameRow.id == game_id)
-            ).scalar()
-            return None if found is None else int(found)
+                select(_raw(GameRow.version)).where(GameRow.id == game_id)
+            ).first()
+        return None if found is None else Reader(game_id).integer(found[0], "version")
 
     def unfinished(self, bot_turn_only: bool = False, idle: float = 0.0) -> list[str]:
-        """The ids of games not over (only where a bot decides; only unchanged for ``idle`` s)."""
-        query = select(GameRow.id).where(GameRow.status != "over")
+        """The ids of games in progress (only where a bot decides; only unchanged for ``idle``
+        s)."""
+        query = select(GameRow.id).where(GameRow.status.in_(LIVE))
         if bot_turn_only:
             query = query.where(GameRow.bot_turn.is_(True))
         if idle > 0:
             query = query.where(GameRow.updated < time.time() - idle)
         with self.engine.connect() as connection:
-            return [str(found) for found in connection.execute(query).scalars()]
+            return _ids(connection.execute(query).scalars())
 
     def check_unfinished(self) -> dict[str, str]:
         """The unfinished games whose rows are unreadable, with the reason (no replay: cheap)."""
         bad: dict[str, str] = {}
         with self.engine.connect() as connection:
-            rows = connection.execute(select(*_GAME_COLUMNS).where(GameRow.status != "over")).all()
-            for row in rows:
-                try:
-                    _decode_game(row._mapping)
-                except CorruptGame as exc:
-                    bad[str(row._mapping["id"])] = exc.reason
+            # Status included: a game whose status is unreadable is checked (and set aside).
+            unfinished = GameRow.status.not_in(("over", *ENDED)) | GameRow.status.is_(None)
+            rows = connection.execute(select(*_GAME_COLUMNS).where(unfinished)).all()
+        for row in rows:
+            try:
+                _decode_game(row._mapping)
+            except CorruptGame as exc:
+                if exc.game_id != "?":
+                    bad[exc.game_id] = exc.reason
         return bad
-
-    def live_counts(self, since: float) -> tuple[int, int]:
-        """(games, bot seats) not over and changed after ``since``: what the caps count."""
-        with self.engine.connect() as connection:
-            games, bots = connection.execute(
-                select(func.count(), func.coalesce(func.sum(GameRow.bot_seats), 0)).where(
-                    GameRow.status != "over", GameRow.updated >= since
-                )
-            ).one()
-            return int(games), int(bots)
 
     def list_games(
         self, limit: int = 50, before: tuple[float, str] | None = None, status: str | None = None
@@ -752,16 +1398,16 @@ class Storage:
         """Public facts about listed games, most recently active first (never seeds or
         tokens); ``before`` (updated, id) pages on from the last row of a previous page."""
         query = select(
-            GameRow.id,
-            GameRow.game,
+            _raw(GameRow.id),
+            _raw(GameRow.game),
             cast(GameRow.players, Text).label("players"),
             cast(GameRow.seats, Text).label("seats"),
-            GameRow.hotseat,
-            GameRow.status,
-            GameRow.moves,
-            GameRow.created,
-            GameRow.updated,
-        ).where(GameRow.listed.is_(True))
+            _raw(GameRow.hotseat),
+            _raw(GameRow.status),
+            _raw(GameRow.moves),
+            _raw(GameRow.created),
+            _raw(GameRow.updated),
+        ).where(GameRow.listed.is_(True), GameRow.status.not_in(ENDED))
         if status is not None:
             query = query.where(GameRow.status == status)
         if before is not None:
@@ -773,14 +1419,12 @@ class Storage:
         query = query.order_by(GameRow.updated.desc(), GameRow.id.desc()).limit(limit)
         games = []
         with self.engine.connect() as connection:
-            for row in connection.execute(query):
-                data = dict(row._mapping)
-                try:  # a corrupt row is left out of the lobby, not the lobby out of service
-                    data["players"] = _json_list(data["players"], "players")
-                    data["seats"] = _json_list(data["seats"], "seats")
-                except CorruptGame:
-                    continue
-                games.append(data)
+            rows = connection.execute(query).all()
+        for row in rows:
+            try:  # a corrupt row is left out of the lobby, not the lobby out of service
+                games.append(_decode_lobby_row(row._mapping))
+            except CorruptGame:
+                continue
         return games
 
     def count_games(self) -> int:
@@ -790,104 +1434,276 @@ class Storage:
     def _stored(self, connection: Connection, row: Any) -> StoredGame:
         game = _decode_game(row)
         seats = connection.execute(
-            select(SeatRow.seat, SeatRow.token, SeatRow.claimed).where(SeatRow.game_id == game.id)
+            select(_raw(SeatRow.seat), _raw(SeatRow.token), _raw(SeatRow.claimed)).where(
+                SeatRow.game_id == game.id
+            )
         ).all()
         invites = connection.execute(
-            select(InviteRow.seat, InviteRow.code).where(InviteRow.game_id == game.id)
+            select(_raw(InviteRow.seat), _raw(InviteRow.code), _raw(InviteRow.expires)).where(
+                InviteRow.game_id == game.id
+            )
         ).all()
         actions = connection.execute(
-            select(ActionRow.ply, ActionRow.seat, ActionRow.action)
-            .where(ActionRow.game_id == game.id)
-            .order_by(ActionRow.ply)
+            select(_raw(ActionRow.ply), _raw(ActionRow.seat), _raw(ActionRow.action)).where(
+                ActionRow.game_id == game.id
+            )
         ).all()
-        count = len(game.seats)
-        for seat, token, claimed in seats:
-            if not 0 <= seat < count or game.seats[seat] != "human":
-                raise CorruptGame(game.id, f"a token for seat {seat}, which is no human seat")
-            game.tokens[int(seat)] = str(token)
-            game.claimed[int(seat)] = bool(claimed)
-        game.invites = {int(seat): str(code) for seat, code in invites if seat in game.tokens}
-        if [a.ply for a in actions] != list(range(len(actions))):
-            raise CorruptGame(game.id, "its moves are not numbered 0, 1, 2, ...")
-        if any(not 0 <= a.seat < count for a in actions):
-            raise CorruptGame(game.id, "a move by a seat the game does not have")
-        game.actions = [str(a.action) for a in actions]
-        game.action_seats = [int(a.seat) for a in actions]
+        read = Reader(game.id)
+        last_seat = len(game.seats) - 1
+        humans = {seat for seat, kind in enumerate(game.seats) if kind == "human"}
+        for raw_seat, token, claimed in seats:
+            seat = read.integer(raw_seat, "token's seat", 0, last_seat)
+            if seat not in humans:
+                read.fail(f"a token for seat {seat}, which is no human seat")
+            game.tokens[seat] = read.digest(token, "seat token")
+            game.claimed[seat] = read.flag(claimed, "seat's taken flag")
+        if humans - set(game.tokens):  # every human seat gets its token when the game is made
+            read.fail(f"human seat {min(humans - set(game.tokens))} has no token")
+        for raw_seat, code, expires in invites:
+            seat = read.integer(raw_seat, "invite's seat", 0, last_seat)
+            if seat not in game.tokens:
+                read.fail(f"an invite for seat {seat}, which has no token")
+            game.invites[seat] = read.digest(code, "invite code")
+            if expires is not None:
+                game.invite_expires[seat] = read.number(expires, "invite's expiry")
+        moves = sorted(
+            (
+                read.integer(ply, "move's number"),
+                read.integer(seat, "move's seat", 0, last_seat),
+                read.text(action, "move", MAX_ACTION_STORED),
+            )
+            for ply, seat, action in actions
+        )
+        if [ply for ply, _seat, _action in moves] != list(range(len(moves))):
+            read.fail("its moves are not numbered 0, 1, 2, ...")
+        if len(moves) != game.moves:
+            read.fail(f"it counts {game.moves} moves but stores {len(moves)}")
+        game.actions = [action for _ply, _seat, action in moves]
+        game.action_seats = [seat for _ply, seat, _action in moves]
         return game
 
 
+def _raw(column: Any) -> ColumnElement[Any]:
+    """A column read as the database holds it, for :class:`Reader` to check: SQLAlchemy's own
+    conversions would pass some bad values on (SQLite's text 'x' in a boolean reads as True)."""
+    return type_coerce(column, NullType()).label(column.key)
+
+
 _GAME_COLUMNS = (
-    GameRow.id,
-    GameRow.game,
-    # Read as text and decoded here, so that one corrupt row fails alone and says why.
+    _raw(GameRow.id),
+    _raw(GameRow.game),
+    # JSON read as text and decoded here, so that one corrupt row fails alone and says why.
     cast(GameRow.players, Text).label("players"),
-    GameRow.seed,
+    _raw(GameRow.seed),
     cast(GameRow.options, Text).label("options"),
     cast(GameRow.seats, Text).label("seats"),
-    GameRow.hotseat,
-    GameRow.listed,
-    GameRow.table_token,
-    GameRow.status,
-    GameRow.created,
-    GameRow.updated,
-    GameRow.version,
-    GameRow.bot_seconds,
+    _raw(GameRow.hotseat),
+    _raw(GameRow.listed),
+    _raw(GameRow.table_token),
+    _raw(GameRow.status),
+    _raw(GameRow.moves),
+    cast(GameRow.result, Text).label("result"),
+    _raw(GameRow.created),
+    _raw(GameRow.updated),
+    _raw(GameRow.version),
+    _raw(GameRow.bot_turn),
+    _raw(GameRow.bot_seats),
+    _raw(GameRow.bot_seconds),
 )
 
 
-def _json(raw: Any, what: str, game_id: str) -> Any:
-    if raw is None:
-        raise CorruptGame(game_id, f"its {what} are missing")
-    if not isinstance(raw, str):
+class Reader:
+    """How every stored value of one game is read back: checked, or CorruptGame saying what
+    is wrong.
+
+    SQLite keeps any value in any column (a text where a number belongs), and even
+    PostgreSQL's typed columns hold values no server wrote (a seat out of range, a JSON of the
+    wrong shape): nothing read is trusted. A reason names the column, never its value (which
+    could be a secret's hash).
+    """
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+
+    def fail(self, reason: str) -> NoReturn:
+        raise CorruptGame(self.game_id, reason)
+
+    def _present(self, raw: Any, what: str) -> Any:
+        if raw is None:
+            self.fail(f"its {what} {_is(what)} missing")
         return raw
-    try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):
-        raise CorruptGame(game_id, f"its stored {what} are not valid JSON") from None
+
+    def integer(self, raw: Any, what: str, low: int = 0, high: int = 2**63 - 1) -> int:
+        value = self._present(raw, what)
+        if type(value) is not int:  # not a bool, a float or a text
+            self.fail(f"its {what} {_is(what)} not a whole number")
+        if not low <= value <= high:
+            self.fail(f"its {what} {_is(what)} out of range")
+        return value
+
+    def number(self, raw: Any, what: str) -> float:
+        value = self._present(raw, what)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.fail(f"its {what} {_is(what)} not a number")
+        if not math.isfinite(value) or value < 0:
+            self.fail(f"its {what} {_is(what)} out of range")
+        return float(value)
+
+    def flag(self, raw: Any, what: str) -> bool:
+        value = self._present(raw, what)
+        if isinstance(value, bool):
+            return value
+        if type(value) is int and value in (0, 1):  # SQLite keeps booleans as 0 and 1
+            return bool(value)
+        self.fail(f"its {what} {_is(what)} neither true nor false")
+
+    def text(self, raw: Any, what: str, longest: int, choices: tuple[str, ...] = ()) -> str:
+        value = self._present(raw, what)
+        if not isinstance(value, str) or not value or len(value) > longest:
+            self.fail(f"its {what} {_is(what)} not a text of 1 to {longest} characters")
+        if choices and value not in choices:
+            self.fail(f"its {what} {_is(what)} none of {', '.join(choices)}")
+        return value
+
+    def digest(self, raw: Any, what: str) -> str:
+        value = self._present(raw, what)
+        if not isinstance(value, str) or len(value) != 64 or value.strip(_HEX):
+            self.fail(f"its {what} {_is(what)} not a SHA-256 hash")
+        return value
+
+    def json(self, raw: Any, what: str) -> Any:
+        value = self._present(raw, what)
+        if not isinstance(value, str):
+            return value  # a driver that decodes JSON itself
+        try:
+            return json.loads(value)
+        except (ValueError, RecursionError):
+            self.fail(f"its stored {what} {_is(what)} not valid JSON")
+
+    def names(self, raw: Any, what: str) -> list[str]:
+        value = self.json(raw, what)
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            self.fail(f"its stored {what} {_is(what)} not a list of names")
+        return value
 
 
-def _json_list(raw: Any, what: str, game_id: str = "?") -> list[str]:
-    value = _json(raw, what, game_id)
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise CorruptGame(game_id, f"its stored {what} are not a list of names")
-    return value
+_HEX = "0123456789abcdef"
+
+
+def _is(what: str) -> str:
+    return "are" if what in ("players", "seats", "options") else "is"
+
+
+def _game_id(raw: Any) -> str:
+    if not isinstance(raw, str) or not 0 < len(raw) <= 40:
+        raise CorruptGame("?", "its id is not a text of 1 to 40 characters")
+    return raw
+
+
+def _ids(found: Any) -> list[str]:
+    """Game ids from a query; an unreadable one names no game anybody can ask for: left out."""
+    return [value for value in found if isinstance(value, str) and 0 < len(value) <= 40]
 
 
 def _decode_game(row: Any) -> StoredGame:
     """A game row checked field by field; CorruptGame with the first thing wrong."""
-    game_id = str(row["id"])
-    players = _json_list(row["players"], "players", game_id)
-    seats = _json_list(row["seats"], "seats", game_id)
-    options = _json(row["options"], "options", game_id)
+    read = Reader(_game_id(row["id"]))
+    players = read.names(row["players"], "players")
+    seats = read.names(row["seats"], "seats")
+    options = read.json(row["options"], "options")
     if not isinstance(options, dict):
-        raise CorruptGame(game_id, "its stored options are not an object")
+        read.fail("its stored options are not an object")
     if not 1 <= len(players) <= MAX_PLAYERS_STORED:
-        raise CorruptGame(game_id, f"it has {len(players)} players")
+        read.fail(f"it has {len(players)} players")
     if len(seats) != len(players):
-        raise CorruptGame(game_id, f"it lists {len(seats)} seats for {len(players)} players")
+        read.fail(f"it lists {len(seats)} seats for {len(players)} players")
     if any(kind != "human" and not kind.startswith("bot:") for kind in seats):
-        raise CorruptGame(game_id, "a seat is neither human nor a bot")
-    try:
-        seed = int(row["seed"])
-        version = int(row["version"] or 0)
-    except (TypeError, ValueError):
-        raise CorruptGame(game_id, "its seed or version is not a number") from None
+        read.fail("a seat is neither human nor a bot")
+    hotseat = read.flag(row["hotseat"], "hot-seat flag")
+    table_token = row["table_token"]
+    if table_token is not None:
+        table_token = read.digest(table_token, "table token")
+    if hotseat != (table_token is not None):  # a hot-seat table, and only one, has the token
+        read.fail("its hot-seat flag and its table token disagree")
+    result = None if row["result"] is None else read.json(row["result"], "result")
+    if result is not None and not (
+        isinstance(result, list) and all(isinstance(place, dict) for place in result)
+    ):  # (JSON's null, as SQLAlchemy stores None, is no result either)
+        read.fail("its stored result is not a list of places")
+    read.integer(row["bot_seats"], "bot seat count", 0, MAX_PLAYERS_STORED)
+    bot_seconds = row["bot_seconds"]
     return StoredGame(
-        id=game_id,
-        game=str(row["game"]),
+        id=read.game_id,
+        game=read.text(row["game"], "game", 20),
         players=players,
-        seed=seed,
+        seed=read.integer(row["seed"], "seed"),
         options=options,
         seats=seats,
-        hotseat=bool(row["hotseat"]),
-        listed=bool(row["listed"]),
-        table_token=row["table_token"],
-        status=str(row["status"]),
-        created=float(row["created"]),
-        updated=float(row["updated"]),
-        version=version,
-        bot_seconds=row["bot_seconds"],
+        hotseat=hotseat,
+        listed=read.flag(row["listed"], "listed flag"),
+        table_token=table_token,
+        status=read.text(row["status"], "status", 10, GAME_STATUSES),
+        created=read.number(row["created"], "creation time"),
+        updated=read.number(row["updated"], "time of change"),
+        version=read.integer(row["version"], "version"),
+        bot_seconds=None if bot_seconds is None else read.number(bot_seconds, "bot budget"),
+        bot_turn=read.flag(row["bot_turn"], "bot-turn flag"),
+        moves=read.integer(row["moves"], "move count"),
     )
+
+
+def _decode_lobby_row(row: Any) -> dict[str, Any]:
+    """A lobby row's public facts, checked like every stored value (:class:`Reader`)."""
+    read = Reader(_game_id(row["id"]))
+    return {
+        "id": read.game_id,
+        "game": read.text(row["game"], "game", 20),
+        "players": read.names(row["players"], "players"),
+        "seats": read.names(row["seats"], "seats"),
+        "hotseat": read.flag(row["hotseat"], "hot-seat flag"),
+        "status": read.text(row["status"], "status", 10, GAME_STATUSES),
+        "moves": read.integer(row["moves"], "move count"),
+        "created": read.number(row["created"], "creation time"),
+        "updated": read.number(row["updated"], "time of change"),
+    }
+
+
+def _cannot_write(path: Path) -> bool:
+    """Whether this process may not write the SQLite file at ``path`` (nor, when it does not
+    exist yet, create it): the file or its folder, where SQLite keeps its write-ahead log.
+    ``os.access`` asks the kernel, which also counts read-only mounts and immutable files."""
+    real = path.resolve()
+    if not real.exists():
+        if not os.access(real.parent, os.W_OK):
+            raise StorageError(f"cannot create {path}: its folder cannot be written")
+        return False
+    return not (os.access(real, os.W_OK) and os.access(real.parent, os.W_OK))
+
+
+def _read_only_url(path: Path) -> str:
+    """The URL that opens a SQLite file this process cannot write, for reading only.
+
+    With a write-ahead log beside it (the last server was killed), SQLite reads the log too.
+    Without one, the file holds everything, and ``immutable`` lets SQLite open it although it
+    cannot create the log's index in a read-only folder.
+    """
+    from urllib.parse import quote
+
+    real = path.resolve()
+    wal = real.with_name(real.name + "-wal")
+    immutable = "" if wal.exists() else "&immutable=1"
+    return f"sqlite:///file:{quote(str(real))}?mode=ro{immutable}&uri=true"
+
+
+def _number(value: Any) -> float | None:
+    """A stored number of the bots' queue, or None when it is not one (a damaged row)."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _sqlite_begin(connection: Any) -> None:
@@ -901,8 +1717,18 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     # WAL keeps readers off the writer's back; NORMAL sync is durable against a killed
     # process (the OS holds the written pages), which is the crash the server must survive.
     connection.isolation_level = None  # transactions are begun by _sqlite_begin instead
+    # The bots' queue orders by exp(); a SQLite built without its math functions gets ours.
+    connection.create_function("exp", 1, math.exp, deterministic=True)
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _sqlite_read_only_pragmas(connection: Any, _record: Any) -> None:
+    # A file that cannot be written: no journal mode to set; query_only makes sure of it.
+    connection.isolation_level = None
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA query_only=ON")
     cursor.close()

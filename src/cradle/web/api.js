@@ -1,15 +1,43 @@
-// The server's HTTP and WebSocket API (docs/contract.md), and the tokens this browser holds.
-// A token never goes in a URL: HTTP sends it in the Authorization header, a WebSocket in its
-// first message.
+// @ts-check
+// The server's HTTP and WebSocket API (docs/contract.md). A token never goes in a URL: HTTP
+// sends it in the Authorization header, a WebSocket in its first message.
 
+/** @typedef {import("./types").Analysis} Analysis */
+/** @typedef {import("./types").Created} Created */
+/** @typedef {import("./types").Explanation} Explanation */
+/** @typedef {import("./types").Frame} Frame */
+/** @typedef {import("./types").HintAnswer} HintAnswer */
+/** @typedef {import("./types").History} History */
+/** @typedef {import("./types").Joined} Joined */
+/** @typedef {import("./types").LobbyPage} LobbyPage */
+/** @typedef {import("./types").Meta} Meta */
+/** @typedef {import("./types").NewTable} NewTable */
+/** @typedef {import("./types").PastBoard} PastBoard */
+/** @typedef {import("./types").Replay} Replay */
+/** @typedef {import("./types").Seat} Seat */
+/** @typedef {import("./types").ServerFrame} ServerFrame */
+/** @typedef {import("./types").TigrisMap} TigrisMap */
+
+/** An answer other than 2xx: its status and the server's reason. */
 export class ApiError extends Error {
+  /** @param {number} status @param {string} message */
   constructor(status, message) {
     super(message);
     this.status = status;
   }
 }
 
+/**
+ * One call of the HTTP API: its JSON answer, or an ApiError with the server's reason.
+ * @param {"GET" | "POST"} method
+ * @param {string} path
+ * @param {object} [body]
+ * @param {string | null} [token]
+ * @template T
+ * @returns {Promise<T>} the answer as JSON: each call of `api` below says what it is
+ */
 async function call(method, path, body, token) {
+  /** @type {Record<string, string>} */
   const headers = body === undefined ? {} : { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(path, {
@@ -29,23 +57,53 @@ async function call(method, path, body, token) {
   return data;
 }
 
+/** Each call of the API (docs/server.md), typed by what the server answers. */
 export const api = {
+  /** @returns {Promise<Meta>} */
   meta: () => call("GET", "/api/meta"),
+  /** @returns {Promise<LobbyPage>} */
   lobby: () => call("GET", "/api/games"),
+  /** @param {NewTable} body @returns {Promise<Created>} */
   create: (body) => call("POST", "/api/games", body),
-  // An invite code (from an invite link) is exchanged once for its seat's own token.
+  /**
+   * An invite code (from an invite link) is exchanged once for its seat's own token; without
+   * one, the first open seat.
+   * @param {string} id
+   * @param {string} [invite]
+   * @returns {Promise<Joined>}
+   */
   join: (id, invite) => call("POST", `/api/games/${encodeURIComponent(id)}/join`, invite ? { invite } : {}),
+  /** @param {string} id @param {string | null} token @returns {Promise<Frame>} */
   view: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}`, undefined, token),
+  /** @param {string} id @param {Seat | null} [seat] @returns {Promise<Replay>} */
   replay: (id, seat) =>
     call("GET", `/api/games/${encodeURIComponent(id)}/replay${seat === null || seat === undefined ? "" : `?seat=${seat}`}`),
+  /** @param {string} game @param {string} name @returns {Promise<TigrisMap>} */
   board: (game, name) => call("GET", `/api/boards/${game}?board=${encodeURIComponent(name)}`),
-  // The game's log as this seat (or spectators) may know it, and the board after any move.
+  /**
+   * The game's log as this seat (or spectators) may know it.
+   * @param {string} id
+   * @param {string | null} token
+   * @returns {Promise<History>}
+   */
   history: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/history`, undefined, token),
+  /**
+   * The board after any move, as this seat saw it (another seat's, once the game is over).
+   * @param {string} id
+   * @param {number} ply
+   * @param {string | null} token
+   * @param {Seat | null} [seat]
+   * @returns {Promise<PastBoard>}
+   */
   pastBoard: (id, ply, token, seat) =>
     call("GET", `/api/games/${encodeURIComponent(id)}/board?ply=${ply}${seat === null || seat === undefined ? "" : `&seat=${seat}`}`, undefined, token),
+  /** @param {string} id @param {string} action @param {string | null} token @returns {Promise<Explanation>} */
   explain: (id, action, token) => call("POST", `/api/games/${encodeURIComponent(id)}/explain`, { action }, token),
+  /** @param {string} id @param {string | null} token @returns {Promise<HintAnswer>} */
   hint: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/hint`, {}, token),
+  /** @param {string} id @returns {Promise<Analysis>} */
   analysis: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
+  /** @param {string} id @returns {Promise<Analysis>} */
   analyse: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`, {}),
 };
 
@@ -54,6 +112,15 @@ export const api = {
  * every connection, so a reconnection resumes exactly where the game is).
  */
 export class Live {
+  /**
+   * @param {string} id
+   * @param {string | null} token
+   * @param {{
+   *   onView: (frame: Frame) => void,
+   *   onError: (message: string, status: number) => void,
+   *   onState?: (state: "connected" | "reconnecting" | "refused") => void,
+   * }} listeners
+   */
   constructor(id, token, { onView, onError, onState }) {
     this.id = id;
     this.token = token;
@@ -62,6 +129,8 @@ export class Live {
     this.onState = onState || (() => {});
     this.closed = false;
     this.retry = 0;
+    /** @type {WebSocket | null} */
+    this.ws = null;
     this.open();
   }
 
@@ -75,6 +144,7 @@ export class Live {
       this.onState("connected");
     };
     ws.onmessage = (message) => {
+      /** @type {ServerFrame} */
       let frame;
       try {
         frame = JSON.parse(message.data);
@@ -86,7 +156,7 @@ export class Live {
     };
     ws.onclose = (event) => {
       if (this.closed) return;
-      if (event.code === 4400 || event.code === 4403 || event.code === 4404) {
+      if ([4400, 4403, 4404, 4410].includes(event.code)) {
         this.closed = true;
         this.onState("refused");
         return;
@@ -97,6 +167,10 @@ export class Live {
     };
   }
 
+  /**
+   * Send a request; false when not connected (it is not kept for later).
+   * @param {object} frame
+   */
   send(frame) {
     if (this.ws?.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(frame));
@@ -105,6 +179,7 @@ export class Live {
     return false;
   }
 
+  /** @param {string} action */
   act(action) { return this.send({ action }); }
 
   undo() { return this.send({ undo: true }); }
@@ -113,29 +188,4 @@ export class Live {
     this.closed = true;
     this.ws?.close();
   }
-}
-
-// Tokens live in this browser only (localStorage), keyed by game id.
-const KEY = "cradle.tables";
-
-function tables() {
-  try {
-    return JSON.parse(localStorage.getItem(KEY) || "{}");
-  } catch {
-    return {};
-  }
-}
-
-export function remember(id, entry) {
-  const all = tables();
-  all[id] = { ...(all[id] || {}), ...entry, saved: Date.now() };
-  localStorage.setItem(KEY, JSON.stringify(all));
-}
-
-export function remembered(id) {
-  return tables()[id] || null;
-}
-
-export function rememberedAll() {
-  return tables();
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Gheos in the browser: the triangular map as SVG (our own drawing), tiles turned before placing,
 // civilizations, followers and scoring, and the game in players' words: tiles by what is drawn on
 // them, places by the grid labels on the map's edges (column letters, row numbers), continents by
@@ -10,12 +11,61 @@
 
 import { clear, put, el, svg, titleCase, panel, icon } from "./ui.js";
 
+/** @typedef {import("./types").BoardFrame<import("./types").GheosView>} GheosFrame */
+/** @typedef {import("./types").BoardParts} BoardParts */
+/** @typedef {import("./types").DialogButton} DialogButton */
+/** @typedef {import("./types").GameEvent} GameEvent */
+/** @typedef {import("./types").GheosArea} GheosArea */
+/** @typedef {import("./types").GheosCell} GheosCell */
+/** @typedef {import("./types").GheosEvent} GheosEvent */
+/** @typedef {import("./types").GheosHandTile} GheosHandTile */
+/** @typedef {import("./types").GheosRegion} GheosRegion */
+/** @typedef {import("./types").GheosResult} GheosResult */
+/** @typedef {import("./types").GheosView} GheosView */
+/** @typedef {import("./types").GheosWords} GheosWords */
+/** @typedef {import("./types").Origin} Origin */
+/** @typedef {import("./types").Outcome} Outcome */
+/** @typedef {import("./types").Piece} Piece */
+/** @typedef {import("./types").PieceRegion} PieceRegion */
+/** @typedef {import("./types").Pieces} Pieces */
+/** @typedef {import("./types").RenderOptions} RenderOptions */
+/** @typedef {import("./types").Renderer} Renderer */
+/** @typedef {import("./types").Said} Said */
+/** @typedef {import("./types").Seat} Seat */
+/** @typedef {import("./types").Step} Step */
+/** @typedef {import("./types").TableContext} TableContext */
+
+/** @typedef {[number, number]} Point */
+/**
+ * A triangle's corners, its edges by name (each a pair of corners) and its centre.
+ * @typedef {{up: boolean, points: Point[], edges: Record<string, [Point, Point]>, center: Point}} Geo
+ */
+/**
+ * A region as drawn on a cell: its edges by the cell's names; a region of the map also has its
+ * ref ("row,col:edge"), area and civilization.
+ * @typedef {PieceRegion & {edges: string[], ref?: string, area?: number, civ?: string | null}} DrawnRegion
+ */
+/**
+ * The legal actions sorted by what they act on: each tile's cells per rotation ("t12 r1"), each
+ * colour's continents to start on, and the rest.
+ * @typedef {{
+ *   tiles: Record<string, Map<string, string>>, start: Record<string, Map<string, string>>,
+ *   take: string[], pay: string[], migrate: string[], winner: string[], token: boolean,
+ *   pass: boolean, other: string[],
+ * }} Legal
+ */
+/**
+ * A war decided: its civilizations and the winner.
+ * @typedef {GheosEvent & {type: "war", civs: string[], winner: string}} WarEvent
+ */
+
 export const name = "gheos";
 
 const S = 64; // side of a triangle
 const H = (S * Math.sqrt(3)) / 2;
 const EDGES_UP = ["s", "nw", "ne"];
 const EDGES_DOWN = ["n", "se", "sw"];
+/** @type {Record<string, string>} */
 const CIV_FILL = { red: "#c0392b", green: "#229954", yellow: "#f1c40f", blue: "#2471a3", black: "#212f3c", white: "#fdfefe" };
 const PLAYER_ACCENT = ["#e67e22", "#8e44ad", "#17a589", "#c0392b"];
 const LAND = "#a9c97a";
@@ -24,36 +74,57 @@ const WATER = "#86bfe0";
 const REF_RE = /(-?\d+),(-?\d+)(?::(?:n|s|ne|nw|se|sw))?/g;
 const TURNS = ["", " (turned once)", " (turned twice)"];
 
+/** @param {string | undefined} cell @returns {{row: number, col: number, up: boolean}} */
 function parseCell(cell) {
   const [row, col] = String(cell).split(":")[0].split(",").map(Number);
   return { row, col, up: (((row + col) % 2) + 2) % 2 === 0 };
 }
 
+/** @param {string[]} _players @param {Seat} seat */
 export function seatColour(_players, seat) {
   return PLAYER_ACCENT[seat] || "#7a7468";
 }
 
-/** The three corners of a cell, and for each edge name the pair of corners it joins. */
+/**
+ * The three corners of a cell, and for each edge name the pair of corners it joins.
+ * @param {number} row
+ * @param {number} col
+ * @returns {Geo}
+ */
 function corners(row, col) {
   const up = (((row + col) % 2) + 2) % 2 === 0;
   const cx = (col * S) / 2;
   const top = row * H;
   if (up) {
+    /** @type {Point} */
     const T = [cx, top];
+    /** @type {Point} */
     const BL = [cx - S / 2, top + H];
+    /** @type {Point} */
     const BR = [cx + S / 2, top + H];
     return { up, points: [T, BL, BR], edges: { s: [BL, BR], nw: [T, BL], ne: [T, BR] }, center: [cx, top + (2 * H) / 3] };
   }
+  /** @type {Point} */
   const TL = [cx - S / 2, top];
+  /** @type {Point} */
   const TR = [cx + S / 2, top];
+  /** @type {Point} */
   const B = [cx, top + H];
   return { up, points: [TL, TR, B], edges: { n: [TL, TR], se: [TR, B], sw: [B, TL] }, center: [cx, top + H / 3] };
 }
 
+/** @param {Point} a @param {Point} b @param {number} t @returns {Point} */
 const lerp = (a, b, t) => [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+/** @param {Point[]} list */
 const pts = (list) => list.map((p) => `${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" ");
 
-/** Polygons and an anchor point for a region touching `edges` (names) of the cell. */
+/**
+ * Polygons and an anchor point for a region touching `edges` (names) of the cell.
+ * @param {Geo} geo
+ * @param {string[]} edges
+ * @param {boolean} landmass
+ * @returns {{polys: Point[][], anchor: Point}}
+ */
 function regionShape(geo, edges, landmass) {
   const c = geo.center;
   if (landmass) {
@@ -67,11 +138,17 @@ function regionShape(geo, edges, landmass) {
   return { polys: [strip], anchor: lerp(mid([a, b]), c, 0.22) };
 }
 
+/** @param {[Point, Point]} edge @returns {Point} */
 const mid = ([a, b]) => [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+/** @param {Point[]} list @returns {Point} */
 const midpointOf = (list) => [list.reduce((s, p) => s + p[0], 0) / list.length, list.reduce((s, p) => s + p[1], 0) / list.length];
 
 // -- words --------------------------------------------------------------------------------------
 
+/**
+ * A grid column's letters: 0 is A, 25 Z, 26 AA.
+ * @param {number} n
+ */
 function letters(n) {
   let out = "";
   let k = n;
@@ -82,31 +159,41 @@ function letters(n) {
   return out;
 }
 
+/** @param {number} n @param {string} one */
 function counted(n, one, many = `${one}s`) {
   return n === 1 ? `a ${one}` : `${n} ${many}`;
 }
 
+/**
+ * "a, b and c".
+ * @param {string[]} list
+ */
 function joinWords(list) {
   if (list.length <= 1) return list.join("");
   return `${list.slice(0, -1).join(", ")} and ${list.at(-1)}`;
 }
 
-/** What is drawn on a tile ({regions: [...]}), in words: "a wheat temple, 2 cups and a sword". */
+/**
+ * What is drawn on a tile ({regions: [...]}), in words: "a wheat temple, 2 cups and a sword".
+ * @param {Piece | undefined} piece
+ */
 export function tileContents(piece) {
   if (!piece) return null;
   const total = { wheat: 0, cup: 0, sword: 0, pyramid: 0 };
+  /** @type {("wheat" | "cup" | "sword" | "pyramid")[]} */
+  const kinds = ["wheat", "cup", "sword", "pyramid"];
   const temples = [];
   for (const r of piece.regions || []) {
-    for (const k of Object.keys(total)) total[k] += r[k] || 0;
+    for (const k of kinds) total[k] += r[k] || 0;
     if (r.temple) temples.push(`${r.temple} temple`);
   }
-  const things = [
+  const things = /** @type {string[]} */ ([
     ...temples.map((t) => `a ${t}`),
     total.wheat ? (total.wheat === 1 ? "a wheat" : `${total.wheat} wheat`) : null,
     total.cup ? counted(total.cup, "cup") : null,
     total.sword ? counted(total.sword, "sword") : null,
     total.pyramid ? counted(total.pyramid, "pyramid") : null,
-  ].filter(Boolean);
+  ].filter(Boolean));
   const coasts = (piece.regions || []).filter((r) => !r.landmass).length;
   const shape = coasts === (piece.regions || []).length ? "coasts" : coasts ? "land and coast" : "land";
   return things.length ? joinWords(things) : `bare ${shape}`;
@@ -115,8 +202,14 @@ export function tileContents(piece) {
 /**
  * What the log, hints, dialogs and the analysis need to put the game in words: the players,
  * the grid labels of the map as it is on screen (`frame`), and the tiles by what is on them.
+ * @param {string[]} players
+ * @param {GheosView | null} [frame]
+ * @param {Pieces} [pieces]
+ * @param {Origin | null} [origin]
+ * @returns {GheosWords}
  */
 export function wordsFor(players, frame, pieces = {}, origin = null) {
+  /** @type {Pieces} */
   const known = { ...pieces };
   const cells = [];
   for (const cell of frame?.map || []) {
@@ -140,7 +233,7 @@ export function wordsFor(players, frame, pieces = {}, origin = null) {
       return `${letters(col - minCol)}${row - minRow + 1}`;
     },
     tile(name) {
-      const contents = tileContents(known[name]);
+      const contents = name === null || name === undefined ? null : tileContents(known[name]);
       return contents ? `the tile with ${contents}` : "a tile";
     },
     area(ref) {
@@ -149,19 +242,32 @@ export function wordsFor(players, frame, pieces = {}, origin = null) {
   };
 }
 
+/**
+ * An engine sentence with the players' names capitalised, and its first letter.
+ * @param {string} text
+ * @param {string[]} players
+ */
 function names(text, players) {
   let out = text;
   for (const p of players) out = out.replace(new RegExp(`\\b${p}\\b`, "g"), titleCase(p));
   return out ? out[0].toUpperCase() + out.slice(1) : out;
 }
 
-/** Where the grid labels of `frame`'s map start (row, col): other boards of the game on the
- * same screen are labelled from it. */
+/**
+ * Where the grid labels of `frame`'s map start (row, col): other boards of the game on the
+ * same screen are labelled from it.
+ * @param {GheosView} frame
+ */
 export function originOf(frame) {
   return wordsFor(frame.players || [], frame).origin;
 }
 
-/** An action in the player's words. */
+/**
+ * An action in the player's words.
+ * @param {string} action
+ * @param {GheosWords} words
+ * @param {{turns?: boolean}} how whether to say how far to turn a tile (yes by default)
+ */
 export function describeAction(action, words, { turns = true } = {}) {
   const p = action.split(" ");
   // How far to turn a tile matters to the one who will place it (a hint), not in a log.
@@ -180,6 +286,7 @@ export function describeAction(action, words, { turns = true } = {}) {
   }
 }
 
+/** @param {GheosEvent} event @param {GheosWords} words */
 function eventWords(event, words) {
   const who = event.player ? titleCase(event.player) : null;
   switch (event.type) {
@@ -191,7 +298,17 @@ function eventWords(event, words) {
   }
 }
 
-/** A log entry: the action in words, then what followed it. */
+/** @type {Record<string, string>} */
+const STEP_KINDS = {
+  place: "tile", replace: "tile", start: "civ", take: "civ", migrate: "civ", pay: "conflict", winner: "conflict", token: "score", pass: "pass",
+};
+
+/**
+ * A log entry: the action in words, then what followed it.
+ * @param {Step} step
+ * @param {GheosWords} words
+ * @returns {Said}
+ */
 export function describeStep(step, words) {
   const kind = step.action.split(" ")[0];
   const details = [];
@@ -202,13 +319,16 @@ export function describeStep(step, words) {
   }
   const verb = describeAction(step.action, words, { turns: false });
   return {
-    kind: { place: "tile", replace: "tile", start: "civ", take: "civ", migrate: "civ", pay: "conflict", winner: "conflict", token: "score", pass: "pass" }[kind] || "other",
+    kind: STEP_KINDS[kind] || "other",
     text: `${words.who(step.seat)}: ${verb}`,
     details,
   };
 }
 
-/** The cells an action names (for the last-move highlight). */
+/**
+ * The cells an action names (for the last-move highlight).
+ * @param {string} action
+ */
 export function cellsOf(action) {
   const p = action.split(" ");
   if (p[0] === "place" || p[0] === "replace") return [p[2]];
@@ -216,16 +336,34 @@ export function cellsOf(action) {
   return [];
 }
 
-/** A reason from the AI in the player's words: places by their grid label, tiles by contents. */
+/**
+ * A reason from the AI in the player's words: places by their grid label, tiles by contents.
+ * @param {string} text
+ * @param {GheosWords} words
+ */
 export function reasonWords(text, words) {
   return text
     .replace(/\bt(\d+)\b/g, (_m, n) => words.tile(`t${n}`))
     .replace(REF_RE, (m) => words.label(m));
 }
 
-/** A war decided by the last change (a tied one needed a choice). */
+/**
+ * A war decided: its event.
+ * @param {GameEvent} event
+ * @returns {event is WarEvent}
+ */
+function isWar(event) {
+  return event.type === "war";
+}
+
+/**
+ * A war decided by the last change (a tied one needed a choice).
+ * @param {GameEvent[]} events
+ * @param {GheosFrame} frame
+ * @returns {Outcome | null}
+ */
 export function conflictOutcome(events, frame) {
-  const wars = (events || []).filter((e) => e.type === "war");
+  const wars = (events || []).filter(isWar);
   if (!wars.length) return null;
   return {
     title: wars.map((w) => `War: ${w.winner} wins against ${w.civs.filter((c) => c !== w.winner).join(" and ")}`).join(" · "),
@@ -236,6 +374,12 @@ export function conflictOutcome(events, frame) {
 
 // -- symbols -----------------------------------------------------------------------------------
 
+/**
+ * A symbol drawn on a region (wheat, cup, sword, pyramid) centred on (x, y).
+ * @param {string} kind
+ * @param {number} x
+ * @param {number} y
+ */
 function symbolIcon(kind, x, y, size = 9) {
   const k = size / 9;
   const g = svg("g", { transform: `translate(${x.toFixed(1)},${y.toFixed(1)}) scale(${k})`, class: `sym ${kind}` });
@@ -255,6 +399,12 @@ function symbolIcon(kind, x, y, size = 9) {
   return g;
 }
 
+/**
+ * A temple, with the symbol it is of.
+ * @param {string} kindOf
+ * @param {number} x
+ * @param {number} y
+ */
 function templeIcon(kindOf, x, y) {
   return svg("g", { transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`, class: "temple" },
     svg("path", { d: "M-10,-3 L0,-10 L10,-3 Z M-9,8 h18 v2 h-18 z", fill: "#f8f9f9", stroke: "#515a5a", "stroke-width": 1 }),
@@ -262,14 +412,21 @@ function templeIcon(kindOf, x, y) {
     symbolIcon(kindOf, 0, 2.5, 5));
 }
 
+/** @param {PieceRegion} region */
 function regionSymbols(region) {
   const list = [];
-  for (const kind of ["wheat", "cup", "sword"]) for (let i = 0; i < (region[kind] || 0); i += 1) list.push(kind);
+  /** @type {("wheat" | "cup" | "sword")[]} */
+  const kinds = ["wheat", "cup", "sword"];
+  for (const kind of kinds) for (let i = 0; i < (region[kind] || 0); i += 1) list.push(kind);
   for (let i = 0; i < (region.pyramid || 0); i += 1) list.push("pyramid");
   return list;
 }
 
-/** Where a civilization's marker sits in a region: in a corner, clear of the symbols. */
+/**
+ * Where a civilization's marker sits in a region: in a corner, clear of the symbols.
+ * @param {Geo} geo
+ * @param {DrawnRegion} region
+ */
 function markerPoint(geo, region) {
   if (!region.landmass) return lerp(mid(geo.edges[region.edges[0]]), geo.center, 0.5);
   if (region.edges.length === 3) return lerp(geo.points[0], geo.center, 0.42);
@@ -278,11 +435,19 @@ function markerPoint(geo, region) {
   return lerp(shared, geo.center, 0.42);
 }
 
-/** One tile's drawing on a cell: regions given with edge names of that cell. */
+/**
+ * One tile's drawing on a cell: regions given with edge names of that cell.
+ * @template {DrawnRegion} R
+ * @param {number} row
+ * @param {number} col
+ * @param {R[]} regions
+ * @param {{ghost?: boolean, pyramidTile?: boolean, titles?: ((region: R) => string) | null}} how
+ */
 function drawTile(row, col, regions, { ghost = false, pyramidTile = false, titles = null } = {}) {
   const geo = corners(row, col);
   const g = svg("g", { class: `tile-art${ghost ? " ghost" : ""}` });
   g.append(svg("polygon", { points: pts(geo.points), fill: WATER }));
+  /** @type {[R, Point, Point][]} each region, where its symbols and its marker go */
   const anchors = [];
   for (const region of regions) {
     const shape = regionShape(geo, region.edges, region.landmass);
@@ -304,19 +469,32 @@ function drawTile(row, col, regions, { ghost = false, pyramidTile = false, title
   return { g, anchors, geo };
 }
 
-/** A hand tile's regions (edges as tile numbers) turned onto a cell of the given direction. */
+/**
+ * A hand tile's regions (edges as tile numbers) turned onto a cell of the given direction.
+ * @param {GheosHandTile} tile
+ * @param {number} rotation
+ * @param {boolean} up
+ * @returns {DrawnRegion[]}
+ */
 function turned(tile, rotation, up) {
   const edgeNames = up ? EDGES_UP : EDGES_DOWN;
   return tile.regions.map((r) => ({ ...r, edges: r.edges.map((i) => edgeNames[(i + rotation) % 3]) }));
 }
 
-/** Whether `region` of `cellName` is the region named by `ref` ("row,col:edge"). */
+/**
+ * Whether `region` of `cellName` is the region named by `ref` ("row,col:edge").
+ * @param {string} ref
+ * @param {string} cellName
+ * @param {DrawnRegion} region
+ */
 function markerRefs(ref, cellName, region) {
   const [cell, edge] = String(ref).split(":");
   return cell === cellName && region.edges.includes(edge);
 }
 
+/** @param {string[]} actions @returns {Legal} */
 function parseActions(actions) {
+  /** @type {Legal} */
   const out = { tiles: {}, start: {}, take: [], pay: [], migrate: [], winner: [], token: false, pass: false, other: [] };
   for (const a of actions) {
     const p = a.split(" ");
@@ -335,41 +513,58 @@ function parseActions(actions) {
   return out;
 }
 
-/** An area in words: "the red continent: 3 wheat, a cup, 2 swords". */
+/**
+ * An area in words: "the red continent: 3 wheat, a cup, 2 swords".
+ * @param {GheosArea | null | undefined} area
+ */
 function areaWords(area) {
   if (!area) return "";
-  const things = [
+  const things = /** @type {string[]} */ ([
     area.wheat ? (area.wheat === 1 ? "a wheat" : `${area.wheat} wheat`) : null,
     area.cup ? counted(area.cup, "cup") : null,
     area.sword ? counted(area.sword, "sword") : null,
     area.pyramid ? counted(area.pyramid, "pyramid") : null,
-  ].filter(Boolean);
+  ].filter(Boolean));
   const what = area.civ ? `the ${area.civ} continent` : area.kind === "continent" ? "a free continent" : area.kind === "island" ? "an island" : "a lone piece of land";
   return `${what}${things.length ? `: ${joinWords(things)}` : ""}`;
 }
 
 // -- the renderer --------------------------------------------------------------------------------
 
+/**
+ * The map, the hand, the controls and the points of a Gheos table, drawn into `parts`.
+ * @param {BoardParts} parts
+ * @param {TableContext} ctx
+ * @returns {Renderer}
+ */
 export function createRenderer(parts, ctx) {
+  /** @type {GheosFrame | null} */
   let frame = null;
+  /** @type {RenderOptions} */
   let options = {};
+  /** @type {string | null} */
   let selectedTile = null; // tile id in hand
+  /** @type {Record<string, number>} */
   const rotation = {}; // tile id -> 0..2
+  /** @type {string | null} */
   let selectedCiv = null; // colour chosen to start
+  /** @type {string | null} */
   let hinted = null;
   let why = "";
 
+  /** @param {GheosFrame} next @param {RenderOptions} [opts] */
   function update(next, opts = {}) {
     if (frame && next.table?.version !== frame.table?.version) { why = ""; hinted = null; }
     frame = next;
     options = opts;
-    const hand = (frame.hand || []).map((t) => t.tile);
-    if (!options.interactive || !hand.includes(selectedTile)) selectedTile = null;
+    const hand = (next.hand || []).map((t) => t.tile);
+    if (!options.interactive || selectedTile === null || !hand.includes(selectedTile)) selectedTile = null;
     if (!options.interactive) selectedCiv = null;
     draw();
   }
 
-  function words() {
+  /** @param {GheosFrame} frame */
+  function words(frame) {
     return wordsFor(frame.players, frame, options.pieces || {}, options.origin || null);
   }
 
@@ -380,13 +575,18 @@ export function createRenderer(parts, ctx) {
     if (options.interactive && frame.phase === "tile" && !selectedTile && frame.hand?.length) {
       selectedTile = frame.hand[0].tile;
     }
-    drawMap(legal);
-    drawHand(legal);
-    drawControls(legal);
-    drawScores();
+    drawMap(frame, legal);
+    drawHand(frame, legal);
+    drawControls(frame, legal);
+    drawScores(frame);
   }
 
-  function regionIndex() {
+  /**
+   * Each region of the map by its refs ("row,col:edge", one per edge it touches).
+   * @param {GheosFrame} frame
+   */
+  function regionIndex(frame) {
+    /** @type {Map<string, GheosRegion>} */
     const byRef = new Map();
     for (const cell of frame.map || []) {
       for (const region of cell.regions) {
@@ -396,15 +596,21 @@ export function createRenderer(parts, ctx) {
     return byRef;
   }
 
+  /** @param {string} text */
   function setWhy(text) {
     why = text;
     const line = parts.controls.querySelector("#why");
     if (line) line.textContent = text;
   }
 
-  /** A click on a triangle no action of the chosen tile reaches: say why (the engine's words). */
+  /**
+   * A click on a triangle no action of the chosen tile reaches: say why (the engine's words).
+   * @param {string} cellName
+   * @param {string | null} occupied the tile on it
+   */
   function explainCell(cellName, occupied) {
-    const w = words();
+    if (!frame) return;
+    const w = words(frame);
     const label = w.label(cellName);
     if (!options.interactive || frame.phase !== "tile" || selectedTile === null) {
       setWhy(occupied ? `${label}: ${w.tile(occupied)}` : `${label}: an empty place`);
@@ -417,15 +623,17 @@ export function createRenderer(parts, ctx) {
     });
   }
 
-  function drawMap(legal) {
+  /** @param {GheosFrame} frame @param {Legal} legal */
+  function drawMap(frame, legal) {
     const cells = frame.map || [];
-    const w = words();
+    const w = words(frame);
     const key = selectedTile !== null ? `${selectedTile} r${rotation[selectedTile] || 0}` : null;
     const targets = key && legal.tiles[key] ? legal.tiles[key] : new Map();
     const handTile = (frame.hand || []).find((t) => t.tile === selectedTile);
-    const byRef = regionIndex();
+    const byRef = regionIndex(frame);
     const areaOf = new Map((frame.areas || []).map((a) => [a.area, a]));
     // Region targets: start a civilization (after a colour is picked), or migrate.
+    /** @type {Map<number, string>} */
     const regionTargets = new Map(); // area id -> action
     if (selectedCiv && legal.start[selectedCiv]) {
       for (const [ref, action] of legal.start[selectedCiv]) {
@@ -437,6 +645,7 @@ export function createRenderer(parts, ctx) {
       const region = byRef.get(action.split(" ")[2]);
       if (region) regionTargets.set(region.area, action);
     }
+    /** @type {Map<string, import("./types").Highlight>} */
     const highlight = new Map();
     for (const h of options.highlights || []) for (const cell of h.cells) highlight.set(cell, h);
     const all = [...cells.map((c) => c.cell), ...(options.interactive ? targets.keys() : []), ...(frame.frontier || [])].map(parseCell);
@@ -466,7 +675,9 @@ export function createRenderer(parts, ctx) {
     for (let row = Math.min(...rows); row <= Math.max(...rows); row += 1) {
       root.append(svg("text", { x: minX + margin / 2 + 1, y: row * H + H / 2 + font * 0.35, class: "grid-label", "font-size": font.toFixed(1) }, String(row - minRow + 1)));
     }
+    /** @type {[string, Point][]} each civilization's marker */
     const civAnchors = [];
+    /** @param {GheosRegion} region */
     const titles = (region) => `${w.label(region.ref)}: ${areaWords(areaOf.get(region.area)) || "land"}`;
     for (const cell of cells) {
       const { g, anchors, geo } = drawTile(cell.row, cell.col, cell.regions, { pyramidTile: cell.pyramid, titles });
@@ -474,13 +685,15 @@ export function createRenderer(parts, ctx) {
       group.append(svg("title", {}, `${w.label(cell.cell)}: ${w.tile(cell.tile)}`));
       let regionTarget = false;
       for (const [region, , marker] of anchors) {
-        const civ = region.civ && (frame.civilizations || {})[region.civ];
-        if (civ && markerRefs(civ.ref, cell.cell, region)) civAnchors.push([region.civ, marker]);
+        if (region.civ) {
+          const civ = (frame.civilizations || {})[region.civ];
+          if (civ && markerRefs(civ.ref, cell.cell, region)) civAnchors.push([region.civ, marker]);
+        }
         const action = regionTargets.get(region.area);
         if (action !== undefined) {
           regionTarget = true;
           group.classList.add("region-target");
-          for (const poly of g.querySelectorAll(`[data-region="${region.ref}"]`)) {
+          for (const poly of /** @type {NodeListOf<SVGElement>} */ (g.querySelectorAll(`[data-region="${region.ref}"]`))) {
             poly.classList.add("target-region");
             poly.dataset.action = action;
           }
@@ -489,7 +702,9 @@ export function createRenderer(parts, ctx) {
       if (regionTarget) {
         // One listener for the whole tile: a click on a symbol lands on its region below it.
         group.addEventListener("click", (e) => {
-          const action = e.target.closest?.("[data-action]")?.dataset.action;
+          const target = /** @type {Element} */ (e.target);
+          const hit = /** @type {SVGElement | null | undefined} */ (target.closest?.("[data-action]"));
+          const action = hit?.dataset.action;
           if (action) ctx.act(action);
         });
       }
@@ -541,6 +756,13 @@ export function createRenderer(parts, ctx) {
     put(parts.board, root);
   }
 
+  /**
+   * The tile picked, drawn faintly on a target while the mouse is over it.
+   * @param {SVGElement} group
+   * @param {number} row
+   * @param {number} col
+   * @param {GheosHandTile | undefined} tile
+   */
   function hoverGhost(group, row, col, tile) {
     if (!tile) return;
     group.addEventListener("mouseenter", () => {
@@ -552,7 +774,8 @@ export function createRenderer(parts, ctx) {
     group.addEventListener("mouseleave", () => group.querySelector(".ghost-preview")?.remove());
   }
 
-  function drawHand(legal) {
+  /** @param {GheosFrame} frame @param {Legal} legal */
+  function drawHand(frame, legal) {
     const seat = frame.table?.seat;
     clear(parts.hand);
     if (seat === null || seat === undefined) return;
@@ -574,9 +797,10 @@ export function createRenderer(parts, ctx) {
       hidden ? el("p", { class: "muted" }, "hidden") : el("div", { class: "tiles gheos-hand", id: "hand-tiles" }, tiles)));
   }
 
-  function drawControls(legal) {
+  /** @param {GheosFrame} frame @param {Legal} legal */
+  function drawControls(frame, legal) {
     clear(parts.controls);
-    const w = words();
+    const w = words(frame);
     if (!options.interactive) {
       const rows = [];
       if (frame.table?.can_undo && !options.past) rows.push(el("button", { class: "btn", id: "undo", onclick: () => ctx.undo() }, "Undo"));
@@ -612,7 +836,7 @@ export function createRenderer(parts, ctx) {
       }
     }
     if (phase === "token") {
-      const gain = tokenGain();
+      const gain = tokenGain(frame);
       rows.push(el("p", { class: "hint" }, `Play a scoring token now (+${gain} for you), or keep it.`));
       if (legal.token) rows.push(el("button", { class: "btn primary", id: "token", "data-action": "token", onclick: () => ctx.act("token") }, `Score a token (+${gain})`));
     }
@@ -623,8 +847,14 @@ export function createRenderer(parts, ctx) {
     parts.controls.append(allActions(frame.legal_actions, ctx, w));
   }
 
-  function tokenGain() {
-    const me = frame.players[frame.table.seat];
+  /**
+   * The points a scoring token would give this seat now: its followers times their cups.
+   * @param {GheosFrame} frame
+   */
+  function tokenGain(frame) {
+    const seat = frame.table.seat;
+    if (seat === null) return 0;
+    const me = frame.players[seat];
     const mine = (frame.followers || {})[me] || {};
     let total = 0;
     for (const [civ, n] of Object.entries(mine)) {
@@ -635,7 +865,8 @@ export function createRenderer(parts, ctx) {
     return total;
   }
 
-  function drawScores() {
+  /** @param {GheosFrame} frame */
+  function drawScores(frame) {
     const seat = frame.table?.seat;
     const over = frame.table?.status === "over";
     const civs = Object.keys(CIV_FILL);
@@ -662,7 +893,10 @@ export function createRenderer(parts, ctx) {
       el("p", { class: "muted small" }, `Stack: ${frame.stack_size ?? "?"} tiles · epochs ${frame.epochs_drawn ?? 0} drawn, the game ends with the ${ordinal(frame.end_epoch)}`)));
   }
 
-  /** Show a hinted action: its tile picked and turned, its triangle marked. */
+  /**
+   * Show a hinted action: its tile picked and turned, its triangle marked.
+   * @param {string} action
+   */
   function preview(action) {
     const p = action.split(" ");
     hinted = action;
@@ -681,14 +915,25 @@ export function createRenderer(parts, ctx) {
   };
 }
 
+/**
+ * "1st", "2nd"... ("last" for none).
+ * @param {number | null | undefined} n
+ */
 function ordinal(n) {
   if (!n) return "last";
   return `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
 }
 
+/**
+ * Every legal action in words, with a filter.
+ * @param {string[]} actions
+ * @param {TableContext} ctx
+ * @param {GheosWords} words
+ */
 function allActions(actions, ctx, words) {
   const list = el("div", { class: "action-list" });
   const filter = el("input", { type: "search", placeholder: "filter, e.g. cup", oninput: () => fill() });
+  /** @type {[string, string][]} each action and its words */
   const labelled = actions.map((a) => [a, describeAction(a, words)]);
   function fill() {
     const wanted = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -701,20 +946,31 @@ function allActions(actions, ctx, words) {
 
 // -- decisions in the side panel -----------------------------------------------------------------
 
+/**
+ * Whether this seat decides in the side panel now (a war, a migration).
+ * @param {GheosFrame} frame
+ */
 export function needsDecision(frame) {
   return ["pay", "migrate", "war"].includes(frame.phase) && (frame.legal_actions || []).length > 0;
 }
 
+/**
+ * The decision awaited from this seat: pay a follower, where a civilization goes, a tied war.
+ * @param {HTMLElement} container
+ * @param {GheosFrame} frame
+ * @param {TableContext} ctx
+ */
 export function openDecision(container, frame, ctx) {
-  const p = frame.pending || {};
+  const p = frame.pending;
   const actions = frame.legal_actions;
   const w = wordsFor(frame.players, frame);
+  /** @param {string} a @param {string} label @returns {DialogButton} */
   const button = (a, label) => ({ label, action: a, onclick: () => ctx.act(a) });
-  const swords = Object.entries(p.swords || {}).map(([c, n]) => `${c} ${counted(n, "sword")}`).join(", ");
+  const swords = Object.entries(p?.swords || {}).map(([c, n]) => `${c} ${counted(n, "sword")}`).join(", ");
   if (frame.phase === "pay") {
     panel(container, {
       title: "Pay a follower",
-      body: [el("p", {}, `Your tile at ${w.label(p.cell || "")} starts a war or a migration: it costs you one of your followers.`)],
+      body: [el("p", {}, `Your tile at ${w.label(p?.cell || "")} starts a war or a migration: it costs you one of your followers.`)],
       buttons: actions.map((a) => button(a, `Pay a ${a.split(" ")[1]} follower`)),
     });
   } else if (frame.phase === "migrate") {
@@ -736,10 +992,16 @@ export function openDecision(container, frame, ctx) {
   }
 }
 
+/** Gheos has no decision of another seat to describe. */
 export function waitingFor() {
   return null;
 }
 
+/**
+ * The final ranking: points and followers.
+ * @param {GheosResult[]} result
+ * @param {string[]} players
+ */
 export function resultTable(result, players) {
   return el("table", { class: "result-table", id: "result" },
     el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), el("th", {}, "Points"), el("th", {}, "Followers"))),

@@ -1,3 +1,4 @@
+// @ts-check
 // Tigris & Euphrates in the browser: the board as SVG (our own drawing), the hand, the decisions,
 // and the game's words for the log, hints and the analysis. Everything the player may do comes
 // from the frame's legal_actions (the engine's notation, docs/contract.md); the client only finds
@@ -6,39 +7,95 @@
 import { api } from "./api.js";
 import { clear, put, dialog, el, svg, titleCase, panel } from "./ui.js";
 
+/** @typedef {import("./types").Attrs} Attrs */
+/** @typedef {import("./types").BoardParts} BoardParts */
+/** @typedef {import("./types").Child} Child */
+/** @typedef {import("./types").DialogButton} DialogButton */
+/** @typedef {import("./types").BoardFrame<import("./types").TigrisView>} TigrisFrame */
+/** @typedef {import("./types").GameEvent} GameEvent */
+/** @typedef {import("./types").Outcome} Outcome */
+/** @typedef {import("./types").Pieces} Pieces */
+/** @typedef {import("./types").RenderOptions} RenderOptions */
+/** @typedef {import("./types").Renderer} Renderer */
+/** @typedef {import("./types").Said} Said */
+/** @typedef {import("./types").Seat} Seat */
+/** @typedef {import("./types").Step} Step */
+/** @typedef {import("./types").TableContext} TableContext */
+/** @typedef {import("./types").TigrisColor} TigrisColor */
+/** @typedef {import("./types").TigrisConflict} TigrisConflict */
+/** @typedef {import("./types").TigrisConflictResult} TigrisConflictResult */
+/** @typedef {import("./types").TigrisMap} TigrisMap */
+/** @typedef {import("./types").TigrisResult} TigrisResult */
+/** @typedef {import("./types").TigrisRole} TigrisRole */
+/** @typedef {import("./types").View} View */
+/** @typedef {import("./types").Words} Words */
+
+/**
+ * The legal actions sorted by what they act on: the squares of each leader and tile colour,
+ * the leaders that may withdraw, the catastrophe's squares, the swaps, and the rest.
+ * @typedef {{
+ *   leader: Record<string, Set<string>>, withdraw: Set<string>, tile: Record<string, Set<string>>,
+ *   catastrophe: Set<string>, swap: string[], pass: boolean, other: string[],
+ * }} Legal
+ */
+
+/**
+ * The piece picked to place.
+ * @typedef {{kind: "tile", color: string} | {kind: "leader", role: string} | {kind: "catastrophe"}} Selection
+ */
+
+/** @typedef {{leader: string | undefined, supporters: Set<string>}} ConflictSide */
+
 export const name = "tigris";
 
 const S = 40; // a cell's size in SVG units
 const COLS = "ABCDEFGHIJKLMNOP";
+/** @type {TigrisColor[]} */
 const COLORS = ["red", "blue", "green", "black"];
+/** @type {TigrisRole[]} */
 const ROLES = ["king", "priest", "farmer", "trader"];
+/** @type {Record<string, string>} */
 const FILL = { red: "#c0392b", blue: "#2874a6", green: "#239b56", black: "#3b3f46" };
+/** @type {Record<string, string>} */
 const ROLE_COLOR = { king: "black", priest: "red", farmer: "blue", trader: "green" };
+/** @type {Record<string, string>} */
 const ROLE_OF_COLOR = { black: "king", red: "priest", blue: "farmer", green: "trader" };
+/** @type {Record<string, string>} */
 const DYNASTY_ACCENT = { archer: "#e67e22", bull: "#8e44ad", pot: "#17a589", lion: "#d4ac0d" };
+/** @type {Record<string, string>} */
 const TILE_NAME = { red: "temple", blue: "farm", green: "market", black: "settlement" };
+/** @type {Record<string, string>} */
 const BUILDING_NAME = { black: "palace", red: "library", green: "market hall", blue: "granary" };
 const ATTACK = "#e67e22";
 const DEFEND = "#2c5d8a";
 const CELL_RE = /^[A-P](?:[1-9]|1[01])$/i;
 
+/** @type {Record<string, Promise<TigrisMap>>} */
 const boards = {};
 
+/** @param {string} board */
 function boardMap(board) {
   if (!boards[board]) boards[board] = api.board("tigris", board);
   return boards[board];
 }
 
+/**
+ * A square's top-left corner in SVG units.
+ * @param {string} cell
+ * @returns {[number, number]}
+ */
 function cellXY(cell) {
   const col = COLS.indexOf(cell[0].toUpperCase());
   const row = Number(cell.slice(1)) - 1;
   return [col * S, row * S];
 }
 
+/** @param {number} col @param {number} row */
 function cellName(col, row) {
   return `${COLS[col]}${row + 1}`;
 }
 
+/** @param {string} cell */
 function neighbours(cell) {
   const col = COLS.indexOf(cell[0]);
   const row = Number(cell.slice(1)) - 1;
@@ -51,14 +108,19 @@ function neighbours(cell) {
   return out;
 }
 
+/** @param {string[]} players @param {Seat} seat */
 export function seatColour(players, seat) {
   return DYNASTY_ACCENT[players[seat]] || "#7a7468";
 }
 
 // -- pictures ----------------------------------------------------------------------------------
 
-/** The dynasty's own symbol, drawn in a 20x20 box around (0, 0). */
+/**
+ * The dynasty's own symbol, drawn in a 20x20 box around (0, 0).
+ * @param {string} dynasty
+ */
 function dynastySymbol(dynasty, color = "#fff") {
+  /** @type {Attrs} */
   const stroke = { stroke: color, "stroke-width": 2, fill: "none", "stroke-linecap": "round", "stroke-linejoin": "round" };
   switch (dynasty) {
     case "archer": // a bow with its arrow
@@ -78,11 +140,18 @@ function dynastySymbol(dynasty, color = "#fff") {
   }
 }
 
+/** @param {number} x @param {number} y */
 function templeMark(x, y, color = "rgba(255,255,255,0.85)") {
   // A small stepped temple, so that red tiles read as temples and not only as red.
   return svg("path", { d: `M${x - 8},${y + 7} h16 v-3 h-3 v-3 h-3 v-4 h-4 v4 h-3 v3 h-3 z`, fill: color });
 }
 
+/**
+ * The picture on a tile of a colour, centred on (x, y).
+ * @param {string} color
+ * @param {number} x
+ * @param {number} y
+ */
 function tileMark(color, x, y) {
   const c = "rgba(255,255,255,0.8)";
   if (color === "red") return templeMark(x, y);
@@ -91,10 +160,12 @@ function tileMark(color, x, y) {
   return svg("path", { d: `M${x - 7},${y + 7} v-8 l7,-6 l7,6 v8 z`, fill: c });
 }
 
+/** @param {number} x @param {number} y */
 function treasureMark(x, y) {
   return svg("path", { d: `M${x},${y - 7} l7,7 l-7,7 l-7,-7 z`, fill: "#f4d03f", stroke: "#7d6608", "stroke-width": 1.5, class: "treasure" });
 }
 
+/** @param {string} dynasty @param {string} role @param {number} x @param {number} y */
 function leaderToken(dynasty, role, x, y, size = 30) {
   const color = FILL[ROLE_COLOR[role]];
   const r = size / 2;
@@ -103,11 +174,19 @@ function leaderToken(dynasty, role, x, y, size = 30) {
     svg("g", { transform: `scale(${size / 30})` }, dynastySymbol(dynasty)));
 }
 
+/** @param {number} x @param {number} y */
 function catastropheArt(x, y) {
   return svg("g", { class: "catastrophe" }, svg("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, rx: 4, fill: "#5d4037" }),
     svg("path", { d: `M${x + 10},${y + 10} L${x + 30},${y + 30} M${x + 30},${y + 10} L${x + 10},${y + 30}`, stroke: "#ffab91", "stroke-width": 4, "stroke-linecap": "round" }));
 }
 
+/**
+ * A tile of the hand as a button.
+ * @param {string} color
+ * @param {boolean} selected
+ * @param {(() => void) | null} onclick
+ * @param {Attrs} [attrs]
+ */
 function handTile(color, selected, onclick, attrs = {}) {
   return el("button", {
     class: `tile-btn ${color}${selected ? " selected" : ""}`,
@@ -119,11 +198,15 @@ function handTile(color, selected, onclick, attrs = {}) {
   }, svgIcon(tileMark(color, 0, 0)));
 }
 
+/** @param {Child} content */
 function svgIcon(content, view = "-12 -12 24 24", size = 24) {
   return svg("svg", { viewBox: view, width: size, height: size, "aria-hidden": "true" }, content);
 }
 
-/** A small square of a colour (points columns), drawn: no font needed. */
+/**
+ * A small square of a colour (points columns), drawn: no font needed.
+ * @param {string} color
+ */
 function swatch(color) {
   return svg("svg", { viewBox: "0 0 10 10", width: 11, height: 11, "aria-hidden": "true", class: "swatch" },
     svg("rect", { x: 0.5, y: 0.5, width: 9, height: 9, rx: 1.5, fill: FILL[color] }));
@@ -135,11 +218,18 @@ function treasureIcon() {
 
 // -- words --------------------------------------------------------------------------------------
 
-/** What the log, hints and analysis need to put the game in words. */
+/**
+ * What the log, hints and analysis need to put the game in words.
+ * @param {string[]} players
+ * @param {View | null} [_frame]
+ * @param {Pieces} [_pieces]
+ * @returns {Words}
+ */
 export function wordsFor(players, _frame = null, _pieces = {}) {
   return { players, who: (seat) => titleCase(players[seat] ?? `seat ${seat + 1}`), label: (cell) => cell };
 }
 
+/** @param {string} color */
 function tileWords(color) {
   return `${TILE_NAME[color] || color} (${color})`;
 }
@@ -149,9 +239,14 @@ export function originOf() {
   return null;
 }
 
-/** An action in the player's words ("a temple (red) on K2"). */
+/**
+ * An action in the player's words ("a temple (red) on K2").
+ * @param {string} action
+ * @param {Words | null} [words]
+ */
 export function describeAction(action, words = null) {
   const p = action.split(" ");
+  /** @param {string | undefined} x */
   const cell = (x) => (x || "").toUpperCase();
   switch (p[0]) {
     case "tile": return `place a ${tileWords(p[1])} on ${cell(p[2])}`;
@@ -172,13 +267,19 @@ export function describeAction(action, words = null) {
   }
 }
 
+/** @type {Record<string, string>} */
 const STEP_KINDS = {
   tile: "tile", leader: "leader", withdraw: "leader", catastrophe: "catastrophe", swap: "swap",
   pass: "pass", commit: "conflict", war: "conflict", monument: "monument", treasure: "treasure",
   building: "building", wonder: "monument", wonderpoint: "monument", decline: "pass",
 };
 
-/** A log entry: the action (in words) and what followed it (the engine's events). */
+/**
+ * A log entry: the action (in words) and what followed it (the engine's events).
+ * @param {Step} step
+ * @param {Words} words
+ * @returns {Said}
+ */
 export function describeStep(step, words) {
   const kind = step.action.split(" ")[0];
   const details = [];
@@ -190,31 +291,53 @@ export function describeStep(step, words) {
   }
   const turn = (step.events || []).find((e) => e.type === "turn");
   if (kind === "swap") text = `${words.who(step.seat)}: ${describeAction(step.action, words)}`;
-  return { kind: STEP_KINDS[kind] || "other", text, details, turn: turn ? words.who(turn.seat) : null };
+  return { kind: STEP_KINDS[kind] || "other", text, details, turn: turn?.seat !== undefined ? words.who(turn.seat) : null };
 }
 
+/** @param {string} text */
 function capitalise(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
-/** The squares an action names (for the last-move highlight). */
+/**
+ * The squares an action names (for the last-move highlight).
+ * @param {string} action
+ */
 export function cellsOf(action) {
   return action.split(" ").filter((w) => CELL_RE.test(w)).map((w) => w.toUpperCase());
 }
 
-/** A hint's or analysis's reason in the player's words (Tigris's are already). */
+/**
+ * A hint's or analysis's reason in the player's words (Tigris's are already).
+ * @param {string} text
+ */
 export function reasonWords(text) {
   return text;
 }
 
-/** A conflict decided by the last change: who won, by how much, and the tie rule. */
+/**
+ * A revolt or war decided: its event.
+ * @param {GameEvent} event
+ * @returns {event is TigrisConflictResult}
+ */
+function isConflictResult(event) {
+  return event.type === "revolt_result" || event.type === "war_result";
+}
+
+/**
+ * A conflict decided by the last change: who won, by how much, and the tie rule.
+ * @param {GameEvent[]} events
+ * @param {TigrisFrame} frame
+ * @returns {Outcome | null}
+ */
 export function conflictOutcome(events, frame) {
-  const found = (events || []).find((e) => e.type === "revolt_result" || e.type === "war_result");
+  const found = (events || []).find(isConflictResult);
   if (!found) return null;
   const me = frame.table?.seat;
   const players = frame.players;
   const attacker = found.attack > found.defence ? found.winner : found.loser;
   const defender = attacker === found.winner ? found.loser : found.winner;
+  /** @param {Seat} seat */
   const strength = (seat) => (seat === attacker ? found.attack : found.defence);
   const tie = found.attack === found.defence;
   const what = found.type === "revolt_result" ? "the revolt" : `the ${found.text.match(/the (\w+) war/)?.[1] || ""} war`;
@@ -237,7 +360,9 @@ export function conflictOutcome(events, frame) {
 
 // -- the legal actions, sorted by what they act on ----------------------------------------------
 
+/** @param {string[]} actions @returns {Legal} */
 function parseActions(actions) {
+  /** @type {Legal} */
   const out = { leader: {}, withdraw: new Set(), tile: {}, catastrophe: new Set(), swap: [], pass: false, other: [] };
   for (const a of actions) {
     const p = a.split(" ");
@@ -252,22 +377,31 @@ function parseActions(actions) {
   return out;
 }
 
-/** The cell a pending decision's action points at, if any ("treasure K1" -> K1). */
+/**
+ * The cell a pending decision's action points at, if any ("treasure K1" -> K1).
+ * @param {string} action
+ */
 function actionCell(action) {
-  const last = action.split(" ").at(-1);
+  const words = action.split(" ");
+  const last = words[words.length - 1];
   return CELL_RE.test(last) ? last.toUpperCase() : null;
 }
 
-/** The leaders and supporting tiles of the conflict being decided, per side. */
+/**
+ * The leaders and supporting tiles of the conflict being decided, per side.
+ * @param {TigrisFrame} frame
+ * @returns {{attacker: ConflictSide, defender: ConflictSide} | null}
+ */
 function conflictCells(frame) {
   const p = frame.pending;
   if (!p || (p.kind !== "revolt" && p.kind !== "war")) return null;
   const board = frame.board || {};
   const role = ROLE_OF_COLOR[p.color];
-  const sides = {};
-  for (const side of ["attacker", "defender"]) {
+  /** @param {"attacker" | "defender"} side @returns {ConflictSide} */
+  const sideOf = (side) => {
     const dynasty = frame.players[p[side]];
     const leader = Object.keys(board).find((c) => board[c] === `leader:${dynasty}:${role}`);
+    /** @type {Set<string>} */
     const supporters = new Set();
     if (leader && p.kind === "revolt") {
       for (const n of neighbours(leader)) if (board[n] === "red" || board[n] === "red*") supporters.add(n);
@@ -275,8 +409,8 @@ function conflictCells(frame) {
       // The leader's side of the joined kingdom: what connects to it without the unification tile.
       const seen = new Set([leader]);
       const todo = [leader];
-      while (todo.length) {
-        const cell = todo.pop();
+      let cell;
+      while ((cell = todo.pop()) !== undefined) {
         for (const n of neighbours(cell)) {
           const v = board[n];
           if (seen.has(n) || !v || v === "catastrophe" || n === p.unification) continue;
@@ -286,12 +420,17 @@ function conflictCells(frame) {
         }
       }
     }
-    sides[side] = { leader, supporters };
-  }
-  return sides;
+    return { leader, supporters };
+  };
+  return { attacker: sideOf("attacker"), defender: sideOf("defender") };
 }
 
-/** What lies on a square, in words (its tooltip, and what a tap on it says). */
+/**
+ * What lies on a square, in words (its tooltip, and what a tap on it says).
+ * @param {TigrisFrame} frame
+ * @param {TigrisMap | null} map
+ * @param {string} cell
+ */
 function describeCell(frame, map, cell) {
   const board = frame.board || {};
   const value = board[cell];
@@ -329,24 +468,46 @@ function describeCell(frame, map, cell) {
   return `${cell}: ${parts.join("; ")}`;
 }
 
+/**
+ * The start of the actions that place a selection ("tile red", "leader king", "catastrophe").
+ * @param {Selection} selection
+ */
+function selectionPrefix(selection) {
+  return selection.kind === "tile" ? `tile ${selection.color}` : selection.kind === "leader" ? `leader ${selection.role}` : "catastrophe";
+}
+
 // -- the renderer --------------------------------------------------------------------------------
 
+/**
+ * The board, the hand, the controls and the points of a Tigris table, drawn into `parts`.
+ * @param {BoardParts} parts
+ * @param {TableContext} ctx
+ * @returns {Renderer}
+ */
 export function createRenderer(parts, ctx) {
-  let selection = null; // {kind: "tile", color} | {kind: "leader", role} | {kind: "catastrophe"}
+  /** @type {Selection | null} */
+  let selection = null;
+  /** @type {TigrisFrame | null} */
   let frame = null;
+  /** @type {RenderOptions} */
   let options = {};
+  /** @type {TigrisMap | null} */
   let map = null;
+  /** @type {string | null} */
   let mapName = null;
+  /** @type {string | null} */
   let hinted = null; // a hint shown on the board: its action
   let why = ""; // why the square last pointed at is not legal
-  let hover = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let hover;
   let fit = localStorage.getItem("cradle.fit") === "1";
 
+  /** @param {TigrisFrame} next @param {RenderOptions} [opts] */
   function update(next, opts = {}) {
     if (frame && next.table?.version !== frame.table?.version) { why = ""; hinted = null; }
     frame = next;
     options = opts;
-    const board = frame.options?.board || "standard";
+    const board = next.options?.board || "standard";
     if (mapName !== board) {
       mapName = board;
       map = null;
@@ -356,8 +517,12 @@ export function createRenderer(parts, ctx) {
     draw();
   }
 
+  /**
+   * Pick a piece to place (the same one again: put it back).
+   * @param {Selection | null} next
+   */
   function choose(next) {
-    selection = selection && next && selection.kind === next.kind && selection.color === next.color && selection.role === next.role ? null : next;
+    selection = selection && next && selectionPrefix(selection) === selectionPrefix(next) ? null : next;
     why = "";
     draw();
   }
@@ -365,12 +530,17 @@ export function createRenderer(parts, ctx) {
   function draw() {
     if (!frame) return;
     const legal = options.interactive ? parseActions(frame.legal_actions || []) : parseActions([]);
-    drawBoard(legal);
-    drawHand(legal);
-    drawControls(legal);
-    drawScores();
+    drawBoard(frame, legal);
+    drawHand(frame, legal);
+    drawControls(frame, legal);
+    drawScores(frame);
   }
 
+  /**
+   * The squares the selection may go to (or the pending choice's), with their actions.
+   * @param {Legal} legal
+   * @returns {Map<string, string>}
+   */
   function targetsFor(legal) {
     if (!selection) {
       // A pending choice on the board (treasure, building, wonder): its cells are the targets.
@@ -391,11 +561,15 @@ export function createRenderer(parts, ctx) {
 
   function prefix() {
     if (!selection) return null;
-    return selection.kind === "tile" ? `tile ${selection.color}` : selection.kind === "leader" ? `leader ${selection.role}` : "catastrophe";
+    return selectionPrefix(selection);
   }
 
-  /** A click (or tap) on a square no action of the selection reaches: say why. */
+  /**
+   * A click (or tap) on a square no action of the selection reaches: say why.
+   * @param {string} cell
+   */
   function explainCell(cell) {
+    if (!frame) return;
     const about = describeCell(frame, map, cell);
     if (!options.interactive) { setWhy(about); return; }
     if (!selection) {
@@ -409,13 +583,15 @@ export function createRenderer(parts, ctx) {
     });
   }
 
+  /** @param {string} text */
   function setWhy(text) {
     why = text;
     const line = parts.controls.querySelector("#why");
     if (line) line.textContent = text;
   }
 
-  function drawBoard(legal) {
+  /** @param {TigrisFrame} frame @param {Legal} legal */
+  function drawBoard(frame, legal) {
     const board = frame.board || {};
     const river = new Set(map?.river || []);
     const special = new Set(map?.special || []);
@@ -478,7 +654,9 @@ export function createRenderer(parts, ctx) {
       }
     }
     if (conflict) {
-      for (const [side, colour] of [["attacker", ATTACK], ["defender", DEFEND]]) {
+      /** @type {["attacker" | "defender", string][]} */
+      const sides = [["attacker", ATTACK], ["defender", DEFEND]];
+      for (const [side, colour] of sides) {
         const found = conflict[side];
         for (const cell of found.supporters) {
           const [x, y] = cellXY(cell);
@@ -535,6 +713,12 @@ export function createRenderer(parts, ctx) {
     }
   }
 
+  /**
+   * What lies on a square (a board value: "red*", "leader:bull:king", ...), drawn at (x, y).
+   * @param {string} content
+   * @param {number} x
+   * @param {number} y
+   */
   function drawContent(content, x, y) {
     const cx = x + S / 2;
     const cy = y + S / 2;
@@ -556,7 +740,8 @@ export function createRenderer(parts, ctx) {
       treasure ? treasureMark(cx, y + 11) : null);
   }
 
-  function drawHand(legal) {
+  /** @param {TigrisFrame} frame @param {Legal} legal */
+  function drawHand(frame, legal) {
     const seat = frame.table?.seat;
     clear(parts.hand);
     if (seat === null || seat === undefined) return;
@@ -591,15 +776,17 @@ export function createRenderer(parts, ctx) {
         el("span", {}, `${(frame.catastrophes || {})[me] ?? 0} left`)))));
   }
 
-  function drawControls(legal) {
+  /** @param {TigrisFrame} frame @param {Legal} legal */
+  function drawControls(frame, legal) {
     clear(parts.controls);
-    const t = frame.table || {};
+    const t = frame.table;
     const buttons = [];
     if (selection) {
       const what = selection.kind === "tile" ? `a ${TILE_NAME[selection.color]}` : selection.kind === "leader" ? `your ${selection.role}` : "a catastrophe";
       buttons.push(el("p", { class: "hint" }, `Place ${what}: pick a highlighted square (tap another to see why it is not allowed).`));
       if (selection.kind === "leader" && legal.withdraw.has(selection.role)) {
-        buttons.push(el("button", { class: "btn", "data-action": `withdraw ${selection.role}`, onclick: () => ctx.act(`withdraw ${selection.role}`) }, `Withdraw the ${selection.role}`));
+        const withdraw = `withdraw ${selection.role}`;
+        buttons.push(el("button", { class: "btn", "data-action": withdraw, onclick: () => ctx.act(withdraw) }, `Withdraw the ${selection.role}`));
       }
       buttons.push(el("button", { class: "btn quiet", onclick: () => choose(null) }, "Cancel"));
     } else if (options.interactive && !frame.pending) {
@@ -611,7 +798,7 @@ export function createRenderer(parts, ctx) {
     if (options.interactive && legal.pass) {
       buttons.push(el("button", { class: "btn", id: "pass", "data-action": "pass", onclick: () => ctx.act("pass") }, frame.actions_left === 2 ? "Pass the turn" : "End the turn"));
     }
-    if (t.can_undo && !options.past) buttons.push(el("button", { class: "btn", id: "undo", onclick: () => ctx.undo() }, "Undo"));
+    if (t?.can_undo && !options.past) buttons.push(el("button", { class: "btn", id: "undo", onclick: () => ctx.undo() }, "Undo"));
     // The line that says why a square is not legal (or what lies there): always present, so a
     // tap fills it in place; the card shows only when it has something to say.
     buttons.push(el("p", { class: "why", id: "why", "aria-live": "polite" }, why));
@@ -619,7 +806,8 @@ export function createRenderer(parts, ctx) {
     if (options.interactive && frame.legal_actions?.length) parts.controls.append(allActions(frame.legal_actions, ctx));
   }
 
-  function drawScores() {
+  /** @param {TigrisFrame} frame */
+  function drawScores(frame) {
     const seat = frame.table?.seat;
     const over = frame.table?.status === "over";
     // Under the hot-seat cover, the next player's points are as hidden as the tiles.
@@ -652,7 +840,10 @@ export function createRenderer(parts, ctx) {
         over ? "" : frame.options?.open_scoring ? " · open scoring" : " · others' points stay hidden until the end")));
   }
 
-  /** Show a hinted action on the board: its piece picked, its square marked. */
+  /**
+   * Show a hinted action on the board: its piece picked, its square marked.
+   * @param {string} action
+   */
   function preview(action) {
     const p = action.split(" ");
     hinted = action;
@@ -670,6 +861,11 @@ export function createRenderer(parts, ctx) {
   };
 }
 
+/**
+ * Every legal action as a button, with a filter (for the rare action the board does not offer).
+ * @param {string[]} actions
+ * @param {TableContext} ctx
+ */
 function allActions(actions, ctx) {
   const list = el("div", { class: "action-list" });
   const filter = el("input", { type: "search", placeholder: "filter, e.g. tile red", oninput: () => fill() });
@@ -682,16 +878,24 @@ function allActions(actions, ctx) {
   return el("details", { class: "card all-actions" }, el("summary", {}, `Every legal action (${actions.length})`), filter, list);
 }
 
+/**
+ * The swap: pick the tiles to discard, then confirm.
+ * @param {TigrisFrame} frame
+ * @param {Legal} legal
+ * @param {TableContext} ctx
+ */
 function swapDialog(frame, legal, ctx) {
-  const picked = new Array((frame.hand || []).length).fill(false);
+  const hand = frame.hand || [];
+  const picked = new Array(hand.length).fill(false);
   const swaps = new Map(legal.swap.map((a) => [a.split(" ").slice(1).sort().join(" "), a]));
   const tiles = el("div", { class: "tiles" });
   const confirm = el("button", { class: "btn primary", disabled: true }, "Swap");
   function render() {
-    put(tiles, frame.hand.map((color, i) => handTile(color, picked[i], () => { picked[i] = !picked[i]; render(); })));
-    const key = frame.hand.filter((_, i) => picked[i]).sort().join(" ");
-    confirm.disabled = !swaps.has(key);
-    confirm.onclick = () => { ctx.act(swaps.get(key)); document.getElementById("backdrop")?.remove(); };
+    put(tiles, hand.map((color, i) => handTile(color, picked[i], () => { picked[i] = !picked[i]; render(); })));
+    const key = hand.filter((_, i) => picked[i]).sort().join(" ");
+    const swap = swaps.get(key);
+    confirm.disabled = !swap;
+    confirm.onclick = () => { if (swap) ctx.act(swap); document.getElementById("backdrop")?.remove(); };
   }
   render();
   dialog({
@@ -704,13 +908,23 @@ function swapDialog(frame, legal, ctx) {
 
 // -- decisions in the side panel -----------------------------------------------------------------
 
+/**
+ * Whether this seat decides in the side panel now (a conflict, a choice).
+ * @param {TigrisFrame} frame
+ */
 export function needsDecision(frame) {
   return Boolean(frame.pending) && (frame.legal_actions || []).length > 0;
 }
 
+/**
+ * One side of a conflict: its strength on the board and what it committed.
+ * @param {TigrisFrame} frame
+ * @param {TigrisConflict} p
+ * @param {"attacker" | "defender"} who
+ */
 function strengthLine(frame, p, who) {
   const seat = p[who];
-  const base = p[`${who}_strength`];
+  const base = who === "attacker" ? p.attacker_strength : p.defender_strength;
   const committed = who === "attacker" ? p.attacker_commit : null;
   const total = committed === null || committed === undefined ? base : base + committed;
   const extra = committed === null || committed === undefined ? "" : ` + ${committed} committed`;
@@ -719,10 +933,17 @@ function strengthLine(frame, p, who) {
     ` ${who}: ${base} on the board${extra}`, el("strong", {}, ` = ${total}`));
 }
 
-/** The decision awaited from this seat, in a panel beside the board (never over it). */
+/**
+ * The decision awaited from this seat, in a panel beside the board (never over it).
+ * @param {HTMLElement} container
+ * @param {TigrisFrame} frame
+ * @param {TableContext} ctx
+ */
 export function openDecision(container, frame, ctx) {
   const p = frame.pending;
+  if (!p) return;
   const actions = frame.legal_actions;
+  /** @param {string} a @param {string} label @returns {DialogButton} */
   const button = (a, label) => ({ label, action: a, onclick: () => ctx.act(a) });
   const me = frame.table.seat;
   const hand = frame.hand || [];
@@ -791,7 +1012,10 @@ export function openDecision(container, frame, ctx) {
   }
 }
 
-/** What another seat is deciding now, when it is not ours (a conflict in progress). */
+/**
+ * What another seat is deciding now, when it is not ours (a conflict in progress).
+ * @param {TigrisFrame} frame
+ */
 export function waitingFor(frame) {
   const p = frame.pending;
   if (!p || (p.kind !== "revolt" && p.kind !== "war") || frame.to_move === null) return null;
@@ -800,6 +1024,11 @@ export function waitingFor(frame) {
   return `${who} (${side}) decides how many ${p.kind === "revolt" ? "red" : p.color} tiles to commit. Ties go to the defender.`;
 }
 
+/**
+ * The final ranking: each colour's points, the treasures and the score.
+ * @param {TigrisResult[]} result
+ * @param {string[]} players
+ */
 export function resultTable(result, players) {
   return el("table", { class: "result-table", id: "result" },
     el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Dynasty"), COLORS.map((c) => el("th", { class: `pts ${c}`, title: c }, swatch(c))), el("th", { title: "treasures" }, treasureIcon()), el("th", {}, "Score"))),

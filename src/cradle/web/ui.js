@@ -1,8 +1,20 @@
+// @ts-check
 // Small DOM helpers shared by every screen.
+
+/** @typedef {import("./types").Attrs} Attrs */
+/** @typedef {import("./types").Child} Child */
+/** @typedef {import("./types").DialogButton} DialogButton */
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-/** An HTML element: el("div", {class: "x", onclick: f}, child, "text", ...). */
+/**
+ * An HTML element: el("div", {class: "x", onclick: f}, child, "text", ...).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs} [attrs]
+ * @param {Child[]} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   setAttrs(node, attrs);
@@ -10,7 +22,14 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** An SVG element, same calling convention as el(). */
+/**
+ * An SVG element, same calling convention as el().
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs} [attrs]
+ * @param {Child[]} children
+ * @returns {SVGElementTagNameMap[K]}
+ */
 export function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG_NS, tag);
   setAttrs(node, attrs);
@@ -18,11 +37,12 @@ export function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** @param {HTMLElement | SVGElement} node @param {Attrs} attrs */
 function setAttrs(node, attrs) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on") && typeof value === "function") {
-      node.addEventListener(key.slice(2), value);
+      node.addEventListener(key.slice(2), /** @type {EventListener} */ (value));
     } else if (key === "dataset") {
       Object.assign(node.dataset, value);
     } else {
@@ -31,30 +51,55 @@ function setAttrs(node, attrs) {
   }
 }
 
+/** @param {Node & ParentNode} node @param {readonly Child[]} children */
 function append(node, children) {
-  for (const child of children.flat(Infinity)) {
+  for (const child of children) {
     if (child === undefined || child === null || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    if (child instanceof Node) node.append(child);
+    else if (typeof child === "object") append(node, child);
+    else node.append(document.createTextNode(String(child)));
   }
 }
 
-/** Replace the children of `node` with `children` (nested lists allowed). */
+/**
+ * Replace the children of `node` with `children` (nested lists allowed).
+ * @template {Node & ParentNode} N
+ * @param {N} node
+ * @param {Child[]} children
+ * @returns {N}
+ */
 export function put(node, ...children) {
   clear(node);
   append(node, children);
   return node;
 }
 
+/** @template {Node} N @param {N} node @returns {N} */
 export function clear(node) {
   while (node.firstChild) node.firstChild.remove();
   return node;
 }
 
-let toastTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let toastTimer;
 
-/** A short message at the bottom of the screen (errors from the server, copied links...). */
+/**
+ * The page's element of that id (index.html's fixed parts).
+ * @param {string} id
+ */
+export function byId(id) {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`the page has no #${id}`);
+  return node;
+}
+
+/**
+ * A short message at the bottom of the screen (errors from the server, copied links...).
+ * @param {string} message
+ * @param {"error" | "info"} [kind]
+ */
 export function toast(message, kind = "error") {
-  const box = document.getElementById("toast");
+  const box = byId("toast");
   box.textContent = message;
   box.className = `toast ${kind}`;
   box.hidden = false;
@@ -62,13 +107,19 @@ export function toast(message, kind = "error") {
   toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
 }
 
+/**
+ * The connection's state in the top bar ("" when all is well).
+ * @param {string} text
+ */
 export function setStatus(text) {
-  document.getElementById("status").textContent = text || "";
+  byId("status").textContent = text || "";
 }
 
 /**
  * A decision panel: the same buttons as a dialog, but in the page (the side column on a laptop,
  * a sheet at the bottom of a phone), so that the board stays in view while deciding.
+ * @param {HTMLElement} container
+ * @param {{title: string, body?: Child[], buttons?: DialogButton[], id?: string, kind?: string}} panel
  */
 export function panel(container, { title, body = [], buttons = [], id = "decision", kind = "" }) {
   const node = el("div", { class: `card decision-panel ${kind}`, id, role: "region", "aria-label": title },
@@ -85,8 +136,10 @@ export function panel(container, { title, body = [], buttons = [], id = "decisio
 }
 
 /**
- * A modal dialog. `buttons` is a list of {label, action?, onclick?, kind?}; it resolves with
- * the chosen button. Only one dialog is open at a time: opening another closes the first.
+ * A modal dialog. `buttons` is a list of {label, action?, onclick?, kind?}; a click closes the
+ * dialog (unless `keepOpen`) and calls `onclick`. Only one dialog is open at a time: opening
+ * another closes the first.
+ * @param {{title: string, body?: Child[], buttons?: DialogButton[], dismissable?: boolean, id?: string}} dialog
  */
 export function dialog({ title, body = [], buttons = [], dismissable = false, id = "dialog" }) {
   closeDialog();
@@ -114,13 +167,60 @@ export function dialogOpen() {
   return Boolean(document.getElementById("backdrop"));
 }
 
+/**
+ * A word with its first letter a capital ("archer": "Archer").
+ * @param {string} word
+ */
 export function titleCase(word) {
   return word ? word[0].toUpperCase() + word.slice(1) : word;
+}
+
+/**
+ * The message of something thrown (an ApiError says the server's reason).
+ * @param {unknown} error
+ */
+export function messageOf(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The value of the form field (input, select) an event comes from.
+ * @param {Event} event
+ */
+export function fieldValue(event) {
+  return /** @type {HTMLInputElement | HTMLSelectElement} */ (event.target).value;
+}
+
+/**
+ * Whether the checkbox an event comes from is ticked.
+ * @param {Event} event
+ */
+export function fieldChecked(event) {
+  return /** @type {HTMLInputElement} */ (event.target).checked;
+}
+
+/**
+ * A sentence with its first letter a capital.
+ * @param {string} text
+ */
+export function capitalised(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/**
+ * A link that looks like a button.
+ * @param {string} href
+ * @param {string} label
+ * @param {Attrs} [attrs]
+ */
+export function link(href, label, attrs = {}) {
+  return el("a", { class: "btn", href, ...attrs }, label);
 }
 
 // -- icons -------------------------------------------------------------------------------------
 // Drawn, not typed: a glyph like ⏮ is missing from many fonts and shows as an empty box.
 
+/** @type {Record<string, string>} */
 const ICONS = {
   first: "M5,4 h2.5 v16 h-2.5 z M20,4 v16 l-11,-8 z",
   prev: "M17,4 v16 l-11,-8 z",
@@ -137,13 +237,22 @@ const ICONS = {
   close: "M5,6.5 l1.5,-1.5 l5.5,5.5 l5.5,-5.5 l1.5,1.5 l-5.5,5.5 l5.5,5.5 l-1.5,1.5 l-5.5,-5.5 l-5.5,5.5 l-1.5,-1.5 l5.5,-5.5 z",
 };
 
-/** A small inline icon (24x24 box), coloured like the text around it. */
+/**
+ * A small inline icon (24x24 box), coloured like the text around it.
+ * @param {string} name
+ */
 export function icon(name, size = 18) {
   return svg("svg", { viewBox: "0 0 24 24", width: size, height: size, class: `icon icon-${name}`, "aria-hidden": "true" },
     svg("path", { d: ICONS[name], fill: "currentColor" }));
 }
 
-/** A button with an icon and an accessible name (and the name as text when `label` is set). */
+/**
+ * A button with an icon and an accessible name (and the name as text when `label` is set).
+ * @param {string} name
+ * @param {string} title
+ * @param {Attrs} [attrs]
+ * @param {string | null} [label]
+ */
 export function iconButton(name, title, attrs = {}, label = null) {
   return el("button", { class: "btn icon-btn", title, "aria-label": title, ...attrs }, icon(name), label);
 }
@@ -152,6 +261,10 @@ export function iconButton(name, title, attrs = {}, label = null) {
 
 const BASE_TITLE = "cradle: Tigris & Euphrates and Gheos";
 
+/**
+ * The tab's title ("" for the plain one).
+ * @param {string} text
+ */
 export function setTitle(text) {
   document.title = text ? `${text} · cradle` : BASE_TITLE;
 }
@@ -162,10 +275,12 @@ export function soundOn() {
   return localStorage.getItem(SOUND_KEY) === "on";
 }
 
+/** @param {boolean} on */
 export function setSound(on) {
   localStorage.setItem(SOUND_KEY, on ? "on" : "off");
 }
 
+/** @type {AudioContext | null} */
 let audio = null;
 
 /** Two soft notes (WebAudio: no sound file to fetch). Browsers allow it after a first click. */
@@ -190,6 +305,10 @@ export function chime() {
   }
 }
 
+/**
+ * A share as a whole percentage ("42%").
+ * @param {number} x
+ */
 export function percent(x) {
   return `${Math.round(100 * x)}%`;
 }

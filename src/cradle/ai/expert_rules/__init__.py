@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import random
 
-from cradle.ai.bots import decision_actions
-from cradle.ai.search import StallGuard
+from cradle.ai.bots import StallGuard, decision_actions
+from cradle.ai.expert_rules.gheos import GheosRules
+from cradle.ai.expert_rules.tigris import TigrisRules
 from cradle.core.contract import GameState
 
 
@@ -30,12 +31,8 @@ class ExpertRulesBot:
         if len(actions) == 1:
             return actions[0]
         if state.game == "tigris":
-            from cradle.ai.expert_rules.tigris import TigrisRules
-
             return TigrisRules(self.rng).choose(state, seat, actions)
         if state.game == "gheos":
-            from cradle.ai.expert_rules.gheos import GheosRules
-
             return GheosRules(self.rng).choose(state, seat, actions)
         return self.rng.choice(actions)
 

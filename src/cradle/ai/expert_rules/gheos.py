@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from cradle.ai.search import sample_world
+from cradle.ai.search.worlds import sample_world
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
 from cradle.gheos import COLOURS, GheosGame, as_gheos

@@ -30,8 +30,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from cradle.ai.search import sample_world
-from cradle.ai.tigris_knowledge import RED, ROLE_COLOUR, ROLES, Board, binomial_cdf
+from cradle.ai.knowledge.tigris import RED, ROLE_COLOUR, ROLES, Board, binomial_cdf
+from cradle.ai.search.worlds import sample_world
 from cradle.core.contract import GameState
 from cradle.tigris import COLORS as COLOURS
 from cradle.tigris import Revolt, TigrisGame, War, as_tigris, geometry

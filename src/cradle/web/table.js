@@ -1,0 +1,481 @@
+// @ts-check
+// The game screen: a seat's own table, the hot-seat screen (one screen for every person, hands
+// covered between turns) and spectators'; the board, hand and controls come from the game's
+// module, the log from log.js. Also the seat pages: an invite exchanged for its seat.
+
+import { api, Live } from "./api.js";
+import { GAMES, GAME_TITLES } from "./games.js";
+import { GameLog, renderLog } from "./log.js";
+import { remember, remembered } from "./state.js";
+import {
+  capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, percent, put, setSound,
+  setStatus, setTitle, soundOn, titleCase, toast, messageOf,
+} from "./ui.js";
+
+/** @typedef {import("./types").BoardFrame} BoardFrame */
+/** @typedef {import("./types").Frame} Frame */
+/** @typedef {import("./types").GameModule} GameModule */
+/** @typedef {import("./types").Hint} Hint */
+/** @typedef {import("./types").Renderer} Renderer */
+/** @typedef {import("./types").Said} Said */
+/** @typedef {import("./types").Screen} Screen */
+/** @typedef {import("./types").Seat} Seat */
+/** @typedef {import("./types").Step} Step */
+/** @typedef {import("./types").TableContext} TableContext */
+
+/**
+ * This browser's seat at the game (`mode` "seat") or its hot-seat screen ("hotseat").
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @param {"seat" | "hotseat"} mode
+ * @returns {Screen | null}
+ */
+export function seatScreen(root, id, mode) {
+  const token = remembered(id)?.[mode === "seat" ? "token" : "table_token"];
+  if (token) return tableScreen(root, id, token, mode);
+  root.append(el("div", { class: "card" }, el("h1", {}, "No seat here"),
+    el("p", {}, "This browser holds no seat of this game (seats are kept in the browser that took them)."),
+    link(`#/watch/${id}`, "Watch"), " ", link("#/", "Back to the lobby")));
+  return null;
+}
+
+/**
+ * An invite link: its one-time code is exchanged for the seat, then the seat's page opens.
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @param {string} code
+ * @returns {null}
+ */
+export function inviteScreen(root, id, code) {
+  root.append(el("div", { class: "card" }, el("p", { class: "muted" }, "Taking your seat…")));
+  api.join(id, code).then((joined) => {
+    remember(id, { token: joined.token, seat: joined.seat });
+    location.replace(`#/play/${encodeURIComponent(id)}`);
+  }).catch((error) => {
+    const saved = remembered(id);
+    put(root, el("div", { class: "card" }, el("h1", {}, "This invite does not open a seat"),
+      el("p", {}, error.message),
+      saved?.token ? link(`#/play/${id}`, "Go to your seat") : link(`#/watch/${id}`, "Watch"),
+      " ", link("#/", "Back to the lobby")));
+  });
+  return null;
+}
+
+/**
+ * The game as one seat, the hot-seat screen or a spectator sees it, live over a WebSocket.
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @param {string | null} token the seat's, the hot seat's, or none (spectators)
+ * @param {"seat" | "hotseat" | "spectator"} mode
+ * @returns {Screen}
+ */
+export function tableScreen(root, id, token, mode) {
+  const parts = {
+    banner: el("div", { class: "banner", id: "banner" }),
+    past: el("div", { class: "past-bar", id: "past-bar", hidden: true }),
+    board: el("div", { class: "board-wrap", id: "board" }),
+    decision: el("div", { class: "decision-area", id: "decision-area" }),
+    outcome: el("div", { id: "outcome-area" }),
+    hand: el("div", { class: "hand-panel", id: "hand" }),
+    controls: el("div", { class: "controls", id: "controls" }),
+    assist: el("div", { class: "assist", id: "assist" }),
+    scores: el("div", { class: "scores", id: "scores" }),
+    log: el("ol", { class: "log", id: "log" }),
+    extra: el("div", { class: "extra" }),
+  };
+  const screen = el("div", { class: "game-screen" },
+    el("section", { class: "board-col" }, parts.banner, parts.past, parts.board),
+    el("aside", { class: "side" },
+      parts.decision, parts.outcome, parts.hand, parts.controls, parts.assist, parts.scores,
+      el("details", { class: "card log-card", open: true }, el("summary", {}, "Game log"), parts.log),
+      parts.extra));
+  root.append(screen);
+
+  /** @type {Renderer | null} */
+  let renderer = null;
+  /** @type {GameModule | null} */
+  let module = null;
+  /** @type {Frame | null} the latest frame */
+  let last = null;
+  /** @type {Seat | null} */
+  let shownSeat = null; // hot seat: the person whose hand is on screen
+  /** @type {Seat | null} */
+  let coverFor = null;
+  let endShown = false;
+  /** @type {string | null} the version whose decision panel is open */
+  let decisionShown = null;
+  let wasMine = false;
+  /** @type {{ply: number, frame: BoardFrame} | null} the past board on screen */
+  let past = null;
+  /** @type {{version: number, list: Hint[]} | "loading" | null} */
+  let hints = null;
+  let outcomeShown = 0;
+  let heard = false; // no sound for the page's first frame: only for a turn that comes
+  const log = new GameLog(id, token, mode);
+  /** @type {Map<string, Promise<string | null>>} why each action is not legal, by version */
+  const explained = new Map();
+
+  /** @type {TableContext} */
+  const ctx = {
+    mode,
+    act(action) {
+      if (!live.act(action)) toast("Not connected: trying again…");
+      renderer?.clearSelection?.();
+      clear(parts.outcome);
+    },
+    undo() { live.undo(); },
+    explain(action) {
+      const key = `${last?.table.version}|${action}`;
+      let reason = explained.get(key);
+      if (!reason) {
+        reason = api.explain(id, action, token).then((answer) => (answer.legal ? null : answer.reason))
+          .catch((error) => messageOf(error));
+        explained.set(key, reason);
+      }
+      return reason;
+    },
+  };
+
+  const live = new Live(id, token, {
+    onView: (frame) => show(frame),
+    onError: (message) => { toast(message); if (last) show(last, true); },
+    onState: (state) => {
+      if (state === "refused") {
+        put(root, el("div", { class: "card" }, el("h1", {}, "This link does not open a seat"),
+          el("p", {}, "The game does not exist, or the seat's token is wrong or was replaced."),
+          link("#/", "Back to the lobby")));
+      }
+      setStatus(state === "connected" ? "" : state);
+    },
+  });
+
+  if (mode === "seat" && token) remember(id, { token });
+
+  /**
+   * The bot seat deciding now, if a bot decides.
+   * @param {Frame} frame
+   */
+  function thinkingSeat(frame) {
+    const seat = frame.to_move;
+    if (seat === null || seat === undefined || frame.table.status === "over") return null;
+    return (frame.table.seats[seat] || "").startsWith("bot:") ? seat : null;
+  }
+
+  /**
+   * Draw a frame: the board, the decision, the log, the banner, the title.
+   * @param {Frame} frame
+   * @param {boolean} [again] the frame on screen drawn again (no new change)
+   */
+  function show(frame, again = false) {
+    last = frame;
+    const game = frame.table.game;
+    module = GAMES[game];
+    if (!renderer) renderer = module.createRenderer(parts, ctx);
+    const seat = frame.table.seat;
+    const over = frame.table.status === "over";
+    const mine = seat !== null && frame.to_move === seat && !over;
+
+    // For scripts and tests driving the page: which change is on screen, whose decision it is.
+    document.body.dataset.version = String(frame.table.version);
+    document.body.dataset.turn = over ? "over" : mine ? "mine" : "wait";
+
+    notify(frame, mine, over);
+    if (!again) {
+      const loading = log.sync(frame);
+      if (loading) loading.then(() => { if (last) show(last, true); }).catch((error) => toast(error.message));
+      outcome(frame);
+    }
+    drawLog();
+    banner(parts.banner, frame, mode, thinkingSeat(frame));
+    invites(parts.extra, id, frame, mode);
+    if (past && mine && !wasMine) leavePast();
+    wasMine = mine;
+
+    // Hot seat: when another person is to decide, cover the hands until they are ready.
+    if (mode === "hotseat" && seat !== null && seat !== shownSeat && !over) {
+      if (coverFor !== seat) {
+        coverFor = seat;
+        renderer.update(frame, { interactive: false, hideHand: true, pieces: log.pieces });
+        clear(parts.decision);
+        clear(parts.assist);
+        decisionShown = null;
+        dialog({
+          id: "cover",
+          title: `Pass the screen to ${titleCase(frame.players[seat])}`,
+          body: [el("p", {}, "Hands stay hidden until the next player is ready.")],
+          buttons: [{ label: `I am ${titleCase(frame.players[seat])}: show my tiles`, kind: "primary",
+            action: "reveal", onclick: () => { shownSeat = seat; coverFor = null; if (last) show(last, true); } }],
+        });
+      }
+      return;
+    }
+
+    if (!past) {
+      renderer.update(frame, {
+        interactive: mine,
+        highlights: log.highlights(module, frame.players, seat),
+        thinking: thinkingSeat(frame),
+        pieces: log.pieces,
+      });
+    }
+    drawAssist(frame, mine);
+    if (over) {
+      decisionShown = null;
+      clear(parts.decision);
+      if (!endShown) {
+        endShown = true;
+        closeDialog();
+        showEnd(module, frame, id);
+      }
+      return;
+    }
+    const key = mine ? `${frame.table.version}` : null;
+    if (mine && module.needsDecision(frame)) {
+      if (decisionShown !== key || !parts.decision.firstChild) {
+        decisionShown = key;
+        module.openDecision(parts.decision, frame, ctx);
+        keepInView(parts.decision);
+      }
+    } else {
+      decisionShown = null;
+      const waiting = module.waitingFor(frame);
+      if (waiting) put(parts.decision, el("div", { class: "card decision-panel waiting", id: "waiting" }, el("p", {}, waiting)));
+      else clear(parts.decision);
+    }
+  }
+
+  function drawLog() {
+    if (last && module) renderLog(parts.log, log, module, last, showPast);
+  }
+
+
+  /**
+   * The result of a conflict decided by the last change, in a panel that stays until closed.
+   * @param {Frame} frame
+   */
+  function outcome(frame) {
+    if (!module) return;
+    const found = module.conflictOutcome(frame.table.events, frame);
+    if (!found || frame.table.version === outcomeShown) return;
+    outcomeShown = frame.table.version;
+    put(parts.outcome, el("div", { class: `card outcome ${found.win === true ? "won" : found.win === false ? "lost" : ""}`, id: "conflict-result", role: "status" },
+      el("div", { class: "outcome-head" }, el("strong", {}, found.title),
+        iconButton("close", "Close", { class: "btn icon-btn quiet small", onclick: () => clear(parts.outcome) })),
+      found.lines.map((line) => el("p", { class: "small" }, line))));
+  }
+
+  /**
+   * The tab's title says whose turn it is; a chime when it becomes this seat's.
+   * @param {Frame} frame
+   * @param {boolean} mine
+   * @param {boolean} over
+   */
+  function notify(frame, mine, over) {
+    const who = frame.to_move !== null && frame.to_move !== undefined ? titleCase(frame.players[frame.to_move]) : "";
+    const seat = frame.table.seat;
+    if (over) setTitle("Game over");
+    else if (mine && seat !== null) setTitle(mode === "hotseat" ? `${titleCase(frame.players[seat])}: your turn` : "Your turn");
+    else if (mode === "hotseat" && frame.to_move !== null && frame.table.seats[frame.to_move] === "human") setTitle(`${who}: your turn`);
+    else setTitle(`Waiting for ${who}`);
+    if (mine && !wasMine && heard) chime();
+    heard = true;
+  }
+
+  /**
+   * The board after a move of the log, as this seat saw it then, until "Back to the game".
+   * @param {Step} step
+   * @param {Said} said
+   */
+  async function showPast(step, said) {
+    try {
+      const answer = await api.pastBoard(id, step.ply, token);
+      Object.assign(log.pieces, answer.pieces || {});
+      if (!last || !module || !renderer) return; // the log shows once a frame has come
+      /** @type {BoardFrame} */
+      const frame = {
+        ...answer.view,
+        to_move: answer.to_move,
+        legal_actions: [],
+        table: { ...last.table, seat: answer.seat, version: `past-${step.ply}`, can_undo: false, events: answer.step?.events || [] },
+      };
+      past = { ply: step.ply, frame };
+      const colour = module.seatColour(last.players, step.seat);
+      renderer.update(frame, {
+        interactive: false,
+        past: true,
+        origin: module.originOf(last),
+        hideHand: mode === "hotseat",
+        highlights: [{ seat: step.seat, cells: module.cellsOf(step.action), colour, fresh: true }],
+        pieces: log.pieces,
+      });
+      parts.past.hidden = false;
+      put(parts.past, el("span", {}, el("strong", {}, `Move ${step.ply} of ${log.moves}`), ` · ${said.text}`),
+        el("button", { class: "btn primary", id: "back-to-game", onclick: leavePast }, icon("back"), " Back to the game"));
+      for (const li of /** @type {NodeListOf<HTMLElement>} */ (parts.log.querySelectorAll(".log-entry"))) li.classList.toggle("shown", Number(li.dataset.ply) === step.ply);
+      clear(parts.decision);
+      drawAssist(last, false);
+    } catch (error) {
+      toast(messageOf(error));
+    }
+  }
+
+  function leavePast() {
+    past = null;
+    parts.past.hidden = true;
+    clear(parts.past);
+    decisionShown = null;
+    for (const li of parts.log.querySelectorAll(".log-entry.shown")) li.classList.remove("shown");
+    if (last) show(last, true);
+  }
+
+  /**
+   * The hint button and its answers, and the sound switch.
+   * @param {Frame} frame
+   * @param {boolean} mine
+   */
+  function drawAssist(frame, mine) {
+    clear(parts.assist);
+    const game = module;
+    if (!game) return;
+    const sound = el("button", {
+      class: `btn small icon-btn${soundOn() ? " on" : ""}`, id: "sound", "aria-pressed": soundOn() ? "true" : "false",
+      title: "A sound when it becomes your turn",
+      onclick: () => { setSound(!soundOn()); if (soundOn()) chime(); if (last) drawAssist(last, mine); },
+    }, icon("bell", 16), soundOn() ? " Sound on" : " Sound off");
+    const row = [sound];
+    if (frame.table.hints && mine && !past) {
+      row.unshift(el("button", { class: "btn", id: "hint", onclick: () => askHint(frame) }, icon("bulb", 16), " Hint"));
+    }
+    const list = [];
+    if (hints === "loading") list.push(el("p", { class: "muted", id: "hints-loading" }, el("span", { class: "spinner" }), " The bots are thinking about your move…"));
+    else if (hints && hints.version === frame.table.version && mine) {
+      const words = game.wordsFor(frame.players, frame, log.pieces);
+      list.push(el("ol", { class: "hints", id: "hints" }, hints.list.map((h) => el("li", { class: "hint-row", "data-action": h.action },
+        el("div", {}, el("strong", {}, capitalised(game.describeAction(h.action, words))), el("span", { class: "chance" }, ` win chance ${percent(h.win_chance)}`)),
+        el("p", { class: "small muted" }, capitalised(game.reasonWords(h.reason, words))),
+        el("div", { class: "hint-buttons" },
+          el("button", { class: "btn small", onclick: () => renderer?.preview(h.action) }, "Show"),
+          el("button", { class: "btn small primary", "data-play": h.action, onclick: () => ctx.act(h.action) }, "Play it"))))));
+    }
+    parts.assist.append(el("div", { class: "card assist-card" }, el("div", { class: "assist-row" }, row), list));
+  }
+
+  /** @param {Frame} frame */
+  async function askHint(frame) {
+    hints = "loading";
+    drawAssist(frame, true);
+    try {
+      const answer = await api.hint(id, token);
+      hints = { version: answer.version, list: answer.hints };
+    } catch (error) {
+      hints = null;
+      toast(messageOf(error));
+    }
+    if (last) drawAssist(last, last.table.seat !== null && last.to_move === last.table.seat && last.table.status !== "over");
+  }
+
+  return {
+    destroy() { live.close(); renderer?.destroy?.(); },
+  };
+}
+
+/**
+ * On a phone the decision is a sheet over the bottom of the screen: scroll the page so that
+ * the conflict on the board (its leaders) sits above it.
+ * @param {HTMLElement} sheet
+ */
+function keepInView(sheet) {
+  const leaders = [...document.querySelectorAll(".board .conflict-leader")];
+  if (!leaders.length || getComputedStyle(sheet).position !== "fixed") return;
+  const top = sheet.getBoundingClientRect().top;
+  const lowest = Math.max(...leaders.map((l) => l.getBoundingClientRect().bottom));
+  const highest = Math.min(...leaders.map((l) => l.getBoundingClientRect().top));
+  if (lowest > top - 8) window.scrollBy(0, Math.min(lowest - top + 24, highest - 60));
+}
+
+/**
+ * The line above the board: the game, whose decision it is (or a bot thinking), who this is.
+ * @param {HTMLElement} node
+ * @param {Frame} frame
+ * @param {string} mode
+ * @param {Seat | null} thinking
+ */
+function banner(node, frame, mode, thinking) {
+  const t = frame.table;
+  const players = frame.players;
+  let text;
+  if (t.status === "over") text = "The game is over.";
+  else if (frame.to_move === null || frame.to_move === undefined) text = "";
+  else if (t.seat !== null && frame.to_move === t.seat) {
+    text = `${mode === "hotseat" ? `${titleCase(players[t.seat])}, your` : "Your"} decision`;
+  } else if (thinking !== null) {
+    text = null;
+  } else {
+    text = `Waiting for ${titleCase(players[frame.to_move])}`;
+  }
+  const who = t.seat === null ? "watching" : `you are ${titleCase(players[t.seat])}`;
+  put(node,
+    el("span", { class: `badge ${t.game}` }, GAME_TITLES[t.game] || t.game),
+    text !== null ? el("strong", { class: frame.to_move === t.seat && t.status !== "over" ? "your-turn" : "" }, text) : null,
+    thinking !== null ? el("strong", { class: "thinking-note", id: "thinking" }, el("span", { class: "spinner" }),
+      ` ${titleCase(players[thinking])} (bot: ${t.seats[thinking].slice(4)}) is thinking…`) : null,
+    el("span", { class: "muted detail" }, el("span", { class: "sep" }, "· "), `${who} · move ${t.moves}`));
+}
+
+/**
+ * The invite links this browser made whose seats are still free.
+ * @param {HTMLElement} node
+ * @param {string} id
+ * @param {Frame} frame
+ * @param {string} mode
+ */
+function invites(node, id, frame, mode) {
+  if (mode !== "seat") { clear(node); return; }
+  const saved = remembered(id);
+  const unused = frame.table.invites || [];
+  const pending = (saved?.invites || []).filter((s) => s.invite && unused.includes(s.seat));
+  if (!pending.length) { clear(node); return; }
+  put(node, el("div", { class: "card invites" },
+    el("h3", {}, "Invite players"),
+    el("p", { class: "muted" }, "Send each person their own link: it holds their seat's secret."),
+    pending.map((s) => {
+      const url = `${location.origin}/#/invite/${id}/${s.invite}`;
+      return el("div", { class: "invite" },
+        el("span", {}, titleCase(frame.players[s.seat])),
+        el("input", { readonly: true, value: url, "data-invite-seat": s.seat,
+          onclick: (e) => /** @type {HTMLInputElement} */ (e.target).select() }),
+        el("button", { class: "btn", onclick: () => copy(url) }, "Copy"));
+    })));
+}
+
+/** @param {string} text */
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast("Link copied", "info");
+  } catch {
+    toast("Select the link and copy it by hand", "info");
+  }
+}
+
+/**
+ * The end screen: the ranking, the analysis and the replay.
+ * @param {GameModule} module
+ * @param {Frame} frame
+ * @param {string} id
+ */
+function showEnd(module, frame, id) {
+  const result = [...(frame.table.result || [])].sort((a, b) => a.place - b.place);
+  dialog({
+    id: "end-screen",
+    title: result.length && result[0].place === 1 ? `${titleCase(frame.players[result[0].seat])} wins` : "The game is over",
+    body: [module.resultTable(result, frame.players),
+      el("p", { class: "muted small" }, "The bots are analysing the game: its win chances and the moves that cost most.")],
+    buttons: [
+      { label: "Analysis", action: "analysis", onclick: () => { location.hash = `#/analysis/${id}`; } },
+      { label: "Replay this game", onclick: () => { location.hash = `#/replay/${id}`; } },
+      { label: "Back to the lobby", kind: "primary", onclick: () => { location.hash = "#/"; } },
+    ],
+    dismissable: true,
+  });
+}

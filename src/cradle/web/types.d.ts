@@ -1,0 +1,672 @@
+// The shapes of what the play server sends (docs/server.md, docs/tigris-view.md, docs/gheos.md)
+// and of what the client's modules hand each other. Types only: the browser never loads this
+// file; `make lint` checks every module against it (tsc, see tsconfig.json).
+
+// -- the API: tables, the lobby, the new-table form --------------------------------------------
+
+/** A seat's number at its table, from 0. */
+export type Seat = number;
+
+/** A table option: the board side, a variant switched on or off. */
+export type OptionValue = string | number | boolean | null;
+export type Options = Record<string, OptionValue>;
+
+/** `GET /api/meta`: the games this server offers and the bots a seat may take. */
+export interface Meta {
+  games: GameInfo[];
+  bots: string[];
+  /** The bots for the new-table form: the levels weakest first, then the others. */
+  bot_menu?: BotInfo[];
+  max_bot_seconds: number;
+}
+
+export interface GameInfo {
+  name: string;
+  min_players: number;
+  max_players: number;
+  /** Every option with its default value. */
+  options: Options;
+}
+
+export interface BotInfo {
+  name: string;
+  /** One of the AI's playing levels (`strength` orders them), or another bot. */
+  level: boolean;
+  strength: number | null;
+  /** The most it thinks per decision on this server (0: at once). */
+  seconds: number | null;
+  about: string;
+}
+
+export type TableStatus = "open" | "running" | "over";
+
+/** Public facts about a table: a row of the lobby. */
+export interface TableSummary {
+  id: string;
+  game: string;
+  players: string[];
+  /** Each seat's kind: "human", "open" (offered in the lobby) or "bot:NAME". */
+  seats: string[];
+  hotseat: boolean;
+  status: TableStatus;
+  moves: number;
+  to_move: Seat | null;
+  created: number;
+  updated: number;
+}
+
+/** `GET /api/games`: one page of the lobby, newest activity first. */
+export interface LobbyPage {
+  games: TableSummary[];
+  /** The `before` of the next page; null on the last. */
+  next: string | null;
+}
+
+/** `POST /api/games`. */
+export interface NewTable {
+  game: string;
+  players: number;
+  seats: string[];
+  options: Options;
+  hotseat: boolean;
+}
+
+/** `POST /api/games`'s answer: the creator's seats (a hot seat: none, and a table token). */
+export interface Created {
+  id: string;
+  game: string;
+  players: string[];
+  seats: { seat: Seat; token: string; invite: string | null }[];
+  open: Seat[];
+  bot_seconds: number | null;
+  table_token?: string;
+}
+
+/** `POST /api/games/{id}/join`: the seat taken and its fresh token. */
+export interface Joined {
+  id: string;
+  seat: Seat;
+  token: string;
+}
+
+/** Every error answer's body (HTTP). */
+export interface ErrorBody {
+  error: string;
+  field?: string;
+}
+
+// -- views and frames ----------------------------------------------------------------------------
+
+/** What a move did (the contract's Event): its type, a sentence, the seat that did it, and
+ * each type's own details (`GheosEvent`, `TigrisConflictResult`). */
+export interface GameEvent {
+  type: string;
+  text: string;
+  seat?: Seat;
+  [detail: string]: unknown;
+}
+
+/** A seat's line of the result (each game adds its own details). */
+export interface SeatResult {
+  seat: Seat;
+  score: number;
+  /** 1 wins; ties share a place. */
+  place: number;
+}
+
+/** The facts about the table the game screens draw with. The replay and the analysis make
+ * their own for boards of the past. */
+export interface BoardTable {
+  game: string;
+  players: string[];
+  seats: string[];
+  /** Whose view this is; null for spectators. */
+  seat: Seat | null;
+  status: TableStatus;
+  moves: number;
+  events: GameEvent[];
+  can_undo: boolean;
+  /** Counts every change of the table; a past board's is `past-N`, so leaving it redraws. */
+  version: number | string;
+  result?: SeatResult[] | null;
+  last?: { seat: Seat; action: string } | null;
+}
+
+/** A view's `table`: public facts about the table, as this viewer gets them. */
+export interface TableMeta extends TableSummary, BoardTable {
+  version: number;
+  claimed: boolean[];
+  /** Seats still offered in the lobby. */
+  open: Seat[];
+  /** Seats whose invite is unused. */
+  invites: Seat[];
+  screen: "seat" | "hotseat" | "spectator";
+  /** Whether `/hint` answers at this table. */
+  hints: boolean;
+  result: SeatResult[] | null;
+  last: { seat: Seat; action: string } | null;
+}
+
+/** A board as the game modules draw it: a view with whose turn it is, the viewer's legal
+ * actions, and facts about the table. */
+export type BoardFrame<V extends View = View> = V & {
+  to_move: Seat | null;
+  /** The viewer's actions when it decides, else none. */
+  legal_actions: string[];
+  table: BoardTable;
+};
+
+/** `GET /api/games/{id}` and every `view` frame of the WebSocket: `view(seat)` and the table. */
+export type Frame<V extends View = View> = BoardFrame<V> & { table: TableMeta };
+
+/** A frame the WebSocket pushes. */
+export type ServerFrame =
+  | (Frame & { type: "view" })
+  | { type: "error"; error: string; status: number }
+  | { type: "pong" };
+
+/** A game's view of one seat (or a spectator's: `seat` null). */
+export type View = TigrisView | GheosView;
+
+// -- history, past boards, replays ---------------------------------------------------------------
+
+/** One move of the game's history, as this viewer may know it (another seat's swap: `swap N`). */
+export interface Step {
+  /** The move it was, from 1. */
+  ply: number;
+  seat: Seat;
+  action: string;
+  events: GameEvent[];
+}
+
+/** What is drawn on a tile (Gheos), by tile name: the log and the analysis name tiles by it. */
+export type Pieces = Record<string, Piece>;
+
+export interface Piece {
+  pyramid?: boolean;
+  regions: PieceRegion[];
+}
+
+export interface PieceRegion {
+  landmass: boolean;
+  wheat: number;
+  cup: number;
+  sword: number;
+  pyramid: number;
+  temple: string | null;
+}
+
+/** `GET /api/games/{id}/history`. */
+export interface History {
+  id: string;
+  game: string;
+  players: string[];
+  seats: string[];
+  seat: Seat | null;
+  version: number;
+  moves: number;
+  steps: Step[];
+  pieces: Pieces;
+}
+
+/** `GET /api/games/{id}/board?ply=N`: the board after N moves, as the viewer saw it. */
+export interface PastBoard {
+  id: string;
+  game: string;
+  players: string[];
+  seats: string[];
+  ply: number;
+  seat: Seat | null;
+  step: Step | null;
+  pieces: Pieces;
+  view: View;
+  to_move: Seat | null;
+}
+
+/** `GET /api/games/{id}/replay`: every step of a finished game and the view after it. */
+export interface Replay {
+  id: string;
+  game: string;
+  players: string[];
+  seats: string[];
+  options: Options;
+  result: SeatResult[];
+  steps: ReplayStep[];
+}
+
+/** A step of a replay: the start (ply 0, no action) or a move, with the view after it. */
+export type ReplayStep = (Step | { ply: 0; seat: null; action: null; events: GameEvent[] }) & { view: View };
+
+// -- help: explanations, hints, analyses ---------------------------------------------------------
+
+/** `POST /api/games/{id}/explain`: why an action is not legal now. */
+export interface Explanation {
+  action: string;
+  legal: boolean;
+  reason: string | null;
+}
+
+/** `POST /api/games/{id}/hint`. */
+export interface HintAnswer {
+  ply: number;
+  seat: Seat;
+  version: number;
+  hints: Hint[];
+}
+
+export interface Hint {
+  action: string;
+  win_chance: number;
+  visits: number;
+  reason: string;
+}
+
+/** `GET /api/games/{id}/analysis`: what the review found so far, once it runs. */
+export type Analysis = AnalysisPending | AnalysisFound;
+
+interface AnalysisBase {
+  id: string;
+  game: string;
+  players: string[];
+  seats: string[];
+  moves: number;
+  /** Decisions reviewed, of `total`. */
+  done: number;
+  total: number;
+}
+
+export interface AnalysisPending extends AnalysisBase {
+  status: "none" | "queued" | "failed";
+  analysis: null;
+}
+
+export interface AnalysisFound extends AnalysisBase {
+  status: "running" | "done";
+  analysis: AnalysisData;
+}
+
+export interface AnalysisData {
+  /** Seconds of search per decision reviewed. */
+  seconds: number;
+  /** After the start and after every move, each seat's chance. */
+  chances: number[][];
+  reviews: Review[];
+  /** The plies of the moves that cost most (once the review is done). */
+  costly?: number[];
+}
+
+/** A decision reviewed: the move played and the best one, with their chances. */
+export interface Review {
+  ply: number;
+  seat: Seat;
+  played: string;
+  played_chance: number;
+  best: string;
+  best_chance: number;
+  loss: number;
+  why: string;
+  played_why: string;
+  alternatives: { action: string; chance: number; visits: number }[];
+  /** The tiles in the mover's hand (Gheos), by what is drawn on them. */
+  pieces?: Pieces;
+}
+
+// -- Tigris & Euphrates (docs/tigris-view.md) ----------------------------------------------------
+
+export type TigrisColor = "red" | "blue" | "green" | "black";
+export type TigrisRole = "king" | "priest" | "farmer" | "trader";
+
+export interface TigrisView {
+  game: "tigris";
+  seat: Seat | null;
+  options: { board: string; buildings: boolean; english: boolean; wonder: boolean; open_scoring: boolean };
+  players: string[];
+  active: Seat;
+  actions_left: number;
+  /** What lies on each square: "red", "red*" (a treasure on it), "leader:bull:king",
+   * "catastrophe", "down:red" (under a monument), "wonder". */
+  board: Record<string, string>;
+  unification: string | null;
+  monuments: { colors: TigrisColor[]; cell: string }[];
+  unused_monuments: TigrisColor[][];
+  /** The viewer's own hand; null for spectators. */
+  hand: TigrisColor[] | null;
+  hand_sizes: Record<string, number>;
+  bag_size: number;
+  /** By dynasty: the viewer's own points only, unless open scoring or the game is over. */
+  points: Record<string, Record<TigrisColor, number>>;
+  treasures: Record<string, number>;
+  catastrophes: Record<string, number>;
+  /** The leaders beside the board, by dynasty. */
+  supply: Record<string, TigrisRole[]>;
+  buildings: Partial<Record<TigrisColor, string>>;
+  wonder: string | null;
+  pending: TigrisPending | null;
+  /** The bag ran short: this is the last turn. */
+  ending: boolean;
+  is_over: boolean;
+  result: TigrisResult[] | null;
+}
+
+/** The public part of a conflict or choice in progress. */
+export type TigrisPending = TigrisConflict | TigrisWarOrder | TigrisTreasureChoice | TigrisChoice;
+
+interface TigrisPendingBase {
+  placed: string | null;
+  unification: string | null;
+}
+
+export interface TigrisConflict extends TigrisPendingBase {
+  kind: "revolt" | "war";
+  color: TigrisColor;
+  attacker: Seat;
+  defender: Seat;
+  /** What the attacker committed, once it has. */
+  attacker_commit: number | null;
+  attacker_strength: number;
+  defender_strength: number;
+  /** Wars still to fight. */
+  queue?: TigrisColor[];
+}
+
+export interface TigrisWarOrder extends TigrisPendingBase {
+  kind: "war_order";
+  colors: TigrisColor[];
+}
+
+export interface TigrisTreasureChoice extends TigrisPendingBase {
+  kind: "treasure";
+  seat: Seat;
+  cells: string[];
+}
+
+export interface TigrisChoice extends TigrisPendingBase {
+  kind: "monument" | "building" | "wonder" | "wonderpoint";
+}
+
+export interface TigrisResult extends SeatResult {
+  dynasty: string;
+  points: Record<TigrisColor, number>;
+  treasures: number;
+  /** The points once the treasures lift the lowest colours. */
+  final: Record<TigrisColor, number>;
+}
+
+/** A revolt or war decided: who won, and each side's strength. */
+export interface TigrisConflictResult extends GameEvent {
+  type: "revolt_result" | "war_result";
+  winner: Seat;
+  loser: Seat;
+  attack: number;
+  defence: number;
+}
+
+/** `GET /api/boards/tigris?board=NAME`: the squares that never change. */
+export interface TigrisMap {
+  river: string[];
+  temples: string[];
+  special: string[];
+}
+
+// -- Gheos (docs/gheos.md) -----------------------------------------------------------------------
+
+export interface GheosView {
+  game: "gheos";
+  seat: Seat | null;
+  options: Options;
+  players: string[];
+  active: Seat;
+  /** The step of the turn: "tile", "civ", "token", "pay", "migrate", "war", "over". */
+  phase: string;
+  map: GheosCell[];
+  /** The empty places next to the map. */
+  frontier: string[];
+  areas: GheosArea[];
+  civilizations: Record<string, GheosCivilization>;
+  /** Followers left to take, by civilization. */
+  supply: Record<string, number>;
+  /** Followers held, by player and civilization. */
+  followers: Record<string, Record<string, number>>;
+  points: Record<string, number>;
+  tokens: Record<string, number>;
+  /** The viewer's own tiles; null for spectators. */
+  hand: GheosHandTile[] | null;
+  hand_sizes: Record<string, number>;
+  stack_size: number;
+  stack_epochs: number;
+  epochs_drawn: number;
+  epoch_tiles: number;
+  end_epoch: number;
+  removed: string[];
+  pending: GheosPending | null;
+  is_over: boolean;
+  result: GheosResult[] | null;
+}
+
+/** A tile on the map; cells are "row,col" and point up when row + col is even. */
+export interface GheosCell {
+  cell: string;
+  row: number;
+  col: number;
+  up: boolean;
+  tile: string;
+  rotation: number;
+  pyramid: boolean;
+  regions: GheosRegion[];
+}
+
+/** A region of a tile on the map: `ref` "row,col:edge", its edges by name ("s", "nw", ...). */
+export interface GheosRegion extends PieceRegion {
+  ref: string;
+  edges: string[];
+  area: number;
+  civ: string | null;
+}
+
+/** A tile in the hand: its regions on the tile's own edges 0, 1, 2. */
+export interface GheosHandTile {
+  tile: string;
+  shape: string;
+  rotations: number[];
+  text: string;
+  regions: (PieceRegion & { edges: number[] })[];
+}
+
+/** A continent, an island or a lone piece of land, with what is drawn on it. */
+export interface GheosArea {
+  area: number;
+  ref: string;
+  kind: string;
+  tiles: number;
+  wheat: number;
+  cup: number;
+  sword: number;
+  pyramid: number;
+  civ: string | null;
+}
+
+export interface GheosCivilization {
+  area: number;
+  ref: string;
+  /** Followers left to take. */
+  supply: number;
+}
+
+/** The war or migration being resolved. */
+export interface GheosPending {
+  kind: string;
+  cell: string;
+  swords: Record<string, number>;
+  moved: string[];
+  migrations: { civ: string; options: string[]; split: boolean }[];
+  wars: { civs: string[]; options: string[] }[] | null;
+}
+
+export interface GheosResult extends SeatResult {
+  player: string;
+  points: number;
+  followers: number;
+}
+
+/** What a Gheos event may carry besides its type and text (each type has some of these). */
+export interface GheosEvent extends GameEvent {
+  player?: string;
+  tile?: string;
+  removed?: string;
+  cell?: string;
+  civ?: string;
+  civs?: string[];
+  winner?: string;
+  to?: string;
+  at?: string;
+  followers?: number;
+}
+
+// -- the client's own parts ----------------------------------------------------------------------
+
+/** What a screen returns: how to stop it (timers, sockets) when another screen opens. */
+export interface Screen {
+  destroy(): void;
+}
+
+/** A screen by the words of the address after its name (`#/replay/ID`: ["ID"]). */
+export interface Route {
+  /** How many words it needs. */
+  needs: number;
+  open(root: HTMLElement, args: string[]): Screen | null;
+}
+
+/** What this browser keeps of a game (state.js). */
+export interface SavedTable {
+  token?: string;
+  table_token?: string;
+  seat?: Seat;
+  game?: string;
+  /** The invites this browser made, to show until they are used. */
+  invites?: { seat: Seat; invite: string | null }[];
+  saved?: number;
+}
+
+/** Attributes of el() and svg(): strings, numbers, true (present), and false, null or
+ * undefined (left out); `on...` an event listener; `dataset` the element's data. */
+export type AttrValue = string | number | boolean | null | undefined | ((event: never) => void) | Record<string, string>;
+type EventAttrs = { [K in keyof GlobalEventHandlersEventMap as `on${K}`]?: ((event: GlobalEventHandlersEventMap[K]) => void) | null };
+export interface Attrs extends EventAttrs {
+  [attribute: string]: AttrValue;
+}
+
+/** What el() and svg() take as children: nodes, text, and lists of them (null and false are
+ * left out). */
+export type Child = Node | string | number | boolean | null | undefined | readonly Child[];
+
+/** A button of a dialog or a decision panel. */
+export interface DialogButton {
+  label: string;
+  action?: string;
+  kind?: string;
+  onclick?: () => void;
+  keepOpen?: boolean;
+}
+
+/** The parts of a game screen a board renderer draws into. */
+export interface BoardParts {
+  board: HTMLElement;
+  hand: HTMLElement;
+  controls: HTMLElement;
+  scores: HTMLElement;
+}
+
+/** What a renderer may do at its table: move, undo, ask why an action is not legal. */
+export interface TableContext {
+  /** "seat", "hotseat", "spectator", "replay" or "analysis". */
+  mode: string;
+  act(action: string): void;
+  undo(): void;
+  /** Why the action is not legal now; null when it is. */
+  explain?(action: string): Promise<string | null>;
+}
+
+/** Squares outlined in a seat's colour (its last moves; `fresh`: new on screen). */
+export interface Highlight {
+  seat: Seat;
+  cells: string[];
+  colour: string;
+  fresh: boolean;
+}
+
+/** Where a Gheos map's grid labels start (row, col). */
+export type Origin = [number, number];
+
+export interface RenderOptions {
+  /** The viewer decides: its legal actions are offered. */
+  interactive?: boolean;
+  highlights?: Highlight[];
+  /** The bot seat thinking now. */
+  thinking?: Seat | null;
+  pieces?: Pieces;
+  origin?: Origin | null;
+  /** Hands covered (the hot seat, between people). */
+  hideHand?: boolean;
+  /** A board of the past (from the log). */
+  past?: boolean;
+}
+
+export interface Renderer {
+  update(frame: BoardFrame, options?: RenderOptions): void;
+  /** Show a hinted action on the board. */
+  preview(action: string): void;
+  clearSelection(): void;
+  destroy(): void;
+}
+
+/** How a game puts itself in words: players, places, tiles. */
+export interface Words {
+  players: string[];
+  who(seat: Seat): string;
+  label(ref: string): string;
+}
+
+export interface GheosWords extends Words {
+  origin: Origin;
+  label(ref: string | undefined): string;
+  tile(name: string | null | undefined): string;
+  area(ref: string): GheosArea | null;
+}
+
+/** A step of the log in words: its icon's kind, the sentence and what followed. */
+export interface Said {
+  kind: string;
+  text: string;
+  details: string[];
+  turn?: string | null;
+}
+
+/** A conflict decided by the last change, for the panel that shows its result. */
+export interface Outcome {
+  title: string;
+  lines: string[];
+  /** Whether the viewer won; null when it did not fight. */
+  win: boolean | null;
+}
+
+/** What every game's module (tigris.js, gheos.js) offers the screens. Each gets frames of its
+ * own game only: games.js picks the module by the frame's `game`. */
+export interface GameModule {
+  name: string;
+  seatColour(players: string[], seat: Seat): string;
+  wordsFor(players: string[], frame?: View | null, pieces?: Pieces, origin?: Origin | null): Words;
+  /** Where the grid labels of a view's map start, for other boards of the same game. */
+  originOf(view: View): Origin | null;
+  describeAction(action: string, words: Words): string;
+  describeStep(step: Step, words: Words): Said;
+  /** The squares an action names. */
+  cellsOf(action: string): string[];
+  reasonWords(text: string, words: Words): string;
+  conflictOutcome(events: GameEvent[], frame: BoardFrame): Outcome | null;
+  createRenderer(parts: BoardParts, ctx: TableContext): Renderer;
+  needsDecision(frame: BoardFrame): boolean;
+  openDecision(container: HTMLElement, frame: BoardFrame, ctx: TableContext): void;
+  /** What another seat is deciding now, in words (a conflict in progress). */
+  waitingFor(frame: BoardFrame): string | null;
+  resultTable(result: SeatResult[], players: string[]): HTMLElement;
+}

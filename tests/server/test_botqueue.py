@@ -1,0 +1,155 @@
+"""`cradle bots` on one PostgreSQL database: two worker processes make every bot move exactly
+once, serving the clients in turn, and a worker killed mid-thought has its turn taken over."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from cradle.core.record import GameRecord
+from cradle.server.storage import Storage
+from tests.helpers.server import (
+    GAMES,
+    PlayServer,
+    check_bots_played_as_if_never_stopped,
+    http_from,
+    wait_for,
+)
+
+pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+
+CRADLE = [sys.executable, "-c", "from cradle.cli.main import main; main()"]
+
+
+@dataclass(frozen=True)
+class Move:
+    game: str
+    ply: int
+    client: str
+    at: float
+    owner: str
+
+
+class Workers:
+    """A `cradle bots --verbose` process; its workers' lines, one per move made."""
+
+    def __init__(self, url: str, *flags: str) -> None:
+        self.process = subprocess.Popen(
+            [*CRADLE, "bots", "--database", url, "--bot-delay", "0", "--verbose", *flags],
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self.moves: list[Move] = []
+        self.lines: list[str] = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.append(line)
+            parts = line.split()
+            if len(parts) == 6 and parts[0] == "moved":
+                self.moves.append(
+                    Move(parts[1], int(parts[2]), parts[3], float(parts[4]), parts[5])
+                )
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.reader.join(timeout=10)
+
+
+def create(server: PlayServer, source: str, seats: list[str], **body: Any) -> str:
+    status, answer = http_from(
+        source, "POST", server.base + "/api/games", {"game": "tigris", "seats": seats, **body}
+    )
+    assert status == 200, answer
+    game_id: str = answer["id"]
+    return game_id
+
+
+def test_two_bot_worker_processes_share_the_turns_fairly_once_and_survive_a_kill(
+    postgres_url: str,
+) -> None:
+    settings = ("run_bots=false", "bot_seats_per_client=100", "analyse_finished=false")
+    server = PlayServer(postgres_url, bot_delay=0.0, settings=settings).start()
+    groups: list[Workers] = []
+    storage = Storage(postgres_url)
+    try:
+        bots = ["bot:greedy", "bot:greedy"]
+        theirs = [create(server, "127.0.0.2", bots) for _ in range(6)]  # client A: six tables
+        b = create(server, "127.0.0.3", bots)  # clients B and C: one each
+        c = create(server, "127.0.0.4", bots)
+        time.sleep(1.0)
+        # The server makes no bot move itself (--no-bots): every turn waits in the queue.
+        assert server.get(f"/api/games/{b}")["table"]["moves"] == 0
+        assert len(storage.bot_jobs()) == 8
+        groups = [Workers(postgres_url, "--bot-seconds", "3") for _ in range(2)]
+
+        def made() -> list[Move]:
+            return sorted((m for group in groups for m in group.moves), key=lambda m: m.at)
+
+        wait_for(lambda: len(made()) >= 120, 120)
+        # Fair across clients: B's and C's one table each get a third of the moves, like A's
+        # six together (first come, first served by table would give them an eighth).
+        first = made()[:120]
+        share = Counter("a" if m.game in theirs else m.game for m in first)
+        assert share[b] >= 30 and share[c] >= 30, share
+        assert {m.owner for m in first} and len({g.process.pid for g in groups}) == 2
+        assert all(len({m.owner for m in group.moves}) == 1 for group in groups)
+
+        # A slow table of another client: its turn is claimed at once (served least recently),
+        # and the worker thinking on it is killed; the other takes it over once the lease lapses.
+        slow = create(server, "127.0.0.5", ["bot:expert", "bot:expert"], bot_seconds=3)
+        owner = ""
+        deadline = time.monotonic() + 60
+        while not owner:
+            assert time.monotonic() < deadline, "nobody claimed the slow table's turn"
+            jobs = {job["game_id"]: job for job in storage.bot_jobs()}
+            owner = (jobs.get(slow) or {}).get("owner") or ""
+            time.sleep(0.02)
+        killed = int(owner.rsplit(":", 1)[1])
+        os.kill(killed, signal.SIGKILL)
+        wait_for(lambda: any(m.game == slow for m in made()), 60)
+        taken = [m for m in made() if m.game == slow and m.ply == 0]
+        assert len(taken) == 1 and taken[0].owner != owner
+        for group in groups:
+            group.stop()
+        # Every bot move stored was made once, by one worker, and is the one its seeded bot
+        # makes there: no turn lost or made twice by two workers or a version conflict.
+        lines = Counter((m.game, m.ply) for m in made())
+        assert max(lines.values()) == 1
+        for game_id in [*theirs, b, c]:
+            stored = storage.load(game_id)
+            assert stored is not None
+            assert {ply for game, ply in lines if game == game_id} == set(
+                range(len(stored.actions))
+            )
+            record = GameRecord(
+                game="tigris", players=stored.players, seed=stored.seed, actions=stored.actions
+            )
+            check_bots_played_as_if_never_stopped(record, bots)
+            # The server heard every move (NOTIFY) and serves the game as stored.
+            assert server.get(f"/api/games/{game_id}")["table"]["moves"] == len(stored.actions)
+        assert storage.load(slow).actions  # type: ignore[union-attr]
+    finally:
+        for group in groups:
+            group.stop()
+        storage.close()
+        server.stop()

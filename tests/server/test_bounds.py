@@ -1,0 +1,367 @@
+"""Every size and count a client sends is bounded before anything is built from it.
+
+The models of cradle.server.models are enumerated, not listed: a field added without a bound
+fails ``test_every_field_of_every_model_is_bounded``, and a model no route below sends fails
+``test_every_model_is_sent_here``. Then Hypothesis sends each field hostile values (huge,
+negative, 2^70, floats, numbers JSON cannot hold, long strings, lists and objects) through the
+real app: each answer is a 4xx with a reason or an acceptance within bounds, never a 5xx, never
+a large allocation or a long wait, and a refusal changes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import json
+import resource
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from fastapi.testclient import TestClient
+
+from cradle.server import models
+from cradle.server.app import create_app
+from cradle.server.limits import UNLIMITED_CLIENTS, Limits
+from tests.helpers.server import GAMES, auth, token_of
+
+pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+
+SHORT, LONG = 50, 500  # examples per field in make test / make test-long
+MEMORY_MARGIN = 256 * 1024 * 1024  # bytes the process may grow by over all of one field's inputs
+SLOW = 20.0  # seconds one answer may take on a loaded machine (a frozen loop takes far longer)
+
+MODELS: list[type[BaseModel]] = [
+    model
+    for _name, model in inspect.getmembers(models, inspect.isclass)
+    if issubclass(model, BaseModel) and model.__module__ == models.__name__
+]
+
+
+# -- the bounds, read from the JSON schemas -------------------------------------------------
+
+
+def unbounded(schema: Any, where: str) -> list[str]:
+    """The places in a JSON schema where a value has no bound (a number without a range, a
+    string, list or object without a length, a value of any kind)."""
+    if schema is True or schema == {}:
+        return [f"{where}: any value"]
+    if not isinstance(schema, dict):
+        return [f"{where}: not a schema"]
+    if "enum" in schema or "const" in schema:
+        return []
+    for key in ("anyOf", "oneOf", "allOf"):
+        if key in schema:
+            found = []
+            for number, branch in enumerate(schema[key]):
+                found += unbounded(branch, f"{where}|{number}")
+            return found
+    kind = schema.get("type")
+    if kind in ("integer", "number"):
+        low = "minimum" in schema or "exclusiveMinimum" in schema
+        high = "maximum" in schema or "exclusiveMaximum" in schema
+        return [] if low and high else [f"{where}: a number without a range"]
+    if kind == "string":
+        return [] if "maxLength" in schema else [f"{where}: a string without a length"]
+    if kind == "array":
+        found = [] if "maxItems" in schema else [f"{where}: a list without a length"]
+        return found + unbounded(schema.get("items", True), f"{where}[]")
+    if kind == "object":
+        found = []
+        extra = schema.get("additionalProperties", True)
+        if extra is not False:
+            if "maxProperties" not in schema:
+                found.append(f"{where}: an object without a size")
+            names = schema.get("propertyNames", {})
+            if "maxLength" not in names:
+                found.append(f"{where}: an object whose names have no length")
+            found += unbounded(extra, f"{where}{{}}")
+        for name, inner in schema.get("properties", {}).items():
+            found += unbounded(inner, f"{where}.{name}")
+        return found
+    if kind in ("boolean", "null"):
+        return []
+    return [f"{where}: a value of any kind"]
+
+
+def test_the_models_are_found() -> None:
+    names = {model.__name__ for model in MODELS}
+    assert {"CreateBody", "ActionBody", "JoinBody", "EmptyBody", "Hello", "Frame"} <= names
+
+
+@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
+def test_every_field_of_every_model_is_bounded(model: type[BaseModel]) -> None:
+    assert unbounded(model.model_json_schema(), model.__name__) == []
+
+
+def test_the_bound_finder_finds_what_is_unbounded() -> None:
+    class Loose(BaseModel):
+        count: int
+        name: str
+        names: list[str]
+        table: dict[str, int]
+
+    assert set(unbounded(Loose.model_json_schema(), "Loose")) == {
+        "Loose: an object whose names have no length",  # any extra field, of any size
+        "Loose: an object without a size",
+        "Loose.count: a number without a range",
+        "Loose.name: a string without a length",
+        "Loose.names: a list without a length",
+        "Loose.names[]: a string without a length",
+        "Loose.table: an object whose names have no length",
+        "Loose.table: an object without a size",
+        "Loose.table{}: a number without a range",
+        "Loose{}: any value",
+    }
+
+
+def test_every_parameter_and_body_of_the_published_schema_is_bounded(tmp_path: Any) -> None:
+    schema = create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}").openapi()
+    posts = 0
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            for parameter in operation.get("parameters", []):
+                where = f"{method} {path} {parameter['name']}"
+                assert unbounded(parameter["schema"], where) == []
+            if method == "post":
+                posts += 1
+                body = operation["requestBody"]["content"]["application/json"]["schema"]
+                assert unbounded(body, f"{method} {path}") == []
+    assert posts == 7
+
+
+# -- hostile values through the real app ----------------------------------------------------
+
+
+class Raw(str):
+    """JSON text put into a body as it is (a number JSON parsers cannot hold, say)."""
+
+
+MARK = "\x00raw\x00"
+hostile = st.one_of(
+    st.integers(min_value=-(2**80), max_value=2**80),
+    st.sampled_from([2**70, -(2**70), 400_000_000, 2**63, 2**31, -1, 0, 10**19]),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from([1e308, -1e308, 5e-324, 0.5, 3600.0001]),
+    st.booleans(),
+    st.none(),
+    st.integers(min_value=0, max_value=20_000).map(lambda n: "x" * n),
+    st.text(max_size=30),
+    st.integers(min_value=0, max_value=5_000).map(lambda n: ["human"] * n),
+    st.lists(st.integers(-(2**70), 2**70) | st.text(max_size=3) | st.none(), max_size=50),
+    st.integers(min_value=0, max_value=2_000).map(lambda n: {f"k{i}": i for i in range(n)}),
+    st.dictionaries(st.text(max_size=50), st.integers() | st.text(max_size=20), max_size=20),
+    st.sampled_from(
+        ["1e999", "-1e999", "9" * 30, "1" * 5000, "NaN", "Infinity", "-0", "1e-400"]
+    ).map(Raw),
+)
+
+
+def encode(body: dict[str, Any]) -> str:
+    """``body`` as JSON, with any Raw value put in as it is."""
+    raws = {name: value for name, value in body.items() if isinstance(value, Raw)}
+    text = json.dumps({name: MARK if name in raws else value for name, value in body.items()})
+    for value in raws.values():
+        text = text.replace(json.dumps(MARK), value, 1)
+    return text
+
+
+def peak_memory() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: kilobytes
+
+
+@contextmanager
+def memory_ceiling(extra: int = 2 * 1024**3) -> Iterator[None]:
+    """While inside, the process's address space may grow by ``extra`` bytes at most: an
+    allocation sized by a client then fails here as a MemoryError (a 5xx the test sees)
+    instead of taking the machine's memory from everything else running on it."""
+    mapped = 0
+    with contextlib.suppress(OSError):
+        mapped = int(Path("/proc/self/statm").read_text().split()[0]) * resource.getpagesize()
+    if not mapped:
+        yield
+        return
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (mapped + extra, before[1]))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, before)
+
+
+@pytest.fixture(scope="module")
+def hostile_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    db = tmp_path_factory.mktemp("bounds") / "games.sqlite3"
+    limits = Limits(**UNLIMITED_CLIENTS)  # type: ignore[arg-type]
+    with TestClient(create_app(f"sqlite:///{db}", bot_delay=600, limits=limits)) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def table(hostile_client: TestClient) -> dict[str, Any]:
+    answer = hostile_client.post(
+        "/api/games", json={"game": "tigris", "players": 2, "seats": ["human", "human"]}
+    )
+    assert answer.status_code == 200, answer.text
+    created: dict[str, Any] = answer.json()
+    return created
+
+
+def games_stored(client: TestClient) -> int:
+    count: int = client.app.state.hub.storage.count_games()  # type: ignore[attr-defined]
+    return count
+
+
+def refused_with_reason(answer: Any) -> bool:
+    assert answer.status_code < 500, (answer.status_code, answer.text[:300])
+    data = answer.json()
+    if answer.status_code >= 400:
+        assert answer.status_code in (400, 403, 404, 413, 415, 429), answer.status_code
+        assert isinstance(data.get("error"), str) and data["error"], data
+        return True
+    return False
+
+
+def send_create(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
+    before = games_stored(client)
+    answer = client.post(
+        "/api/games", content=encode(body), headers={"content-type": "application/json"}
+    )
+    if refused_with_reason(answer):
+        assert games_stored(client) == before
+    else:
+        assert 1 <= len(answer.json()["players"]) <= models.MAX_SEATS
+
+
+def post_on_table(route: str) -> Callable[[TestClient, dict[str, Any], dict[str, Any]], None]:
+    def send(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
+        game_id = table["id"]
+        before = client.get(f"/api/games/{game_id}").json()
+        mover = before["to_move"]
+        headers = {"content-type": "application/json", **auth(token_of(table, mover))}
+        answer = client.post(f"/api/games/{game_id}/{route}", content=encode(body), headers=headers)
+        # No hostile value is a legal move, nor an invite, so every one is refused.
+        assert refused_with_reason(answer) or route == "explain"
+        assert client.get(f"/api/games/{game_id}").json() == before
+
+    return send
+
+
+def send_hello(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
+    with client.websocket_connect(f"/ws/games/{table['id']}") as ws:
+        ws.send_text(encode(body))
+        reply = ws.receive_json()
+        if reply["type"] == "error":
+            assert reply["status"] in (400, 403) and reply["error"]
+        else:
+            assert reply["type"] == "view" and not body.get("token")  # a spectator
+
+
+def send_frame(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
+    before = client.get(f"/api/games/{table['id']}").json()
+    with client.websocket_connect(f"/ws/games/{table['id']}") as ws:
+        ws.send_text("{}")  # a spectator: nothing it sends can change the game
+        assert ws.receive_json()["type"] == "view"
+        ws.send_text(encode(body))
+        reply = ws.receive_json()
+        assert reply["type"] in ("error", "pong"), reply
+        if reply["type"] == "error":
+            assert reply["status"] in (400, 403) and reply["error"]
+        ws.send_text('{"type": "ping"}')
+        assert ws.receive_json() == {"type": "pong"}  # still open
+    assert client.get(f"/api/games/{table['id']}").json() == before
+
+
+Sender = Callable[[TestClient, dict[str, Any], dict[str, Any]], None]
+# Each model, the body it is sent in (besides the field under test), and the routes that read it.
+ROUTES: dict[str, tuple[dict[str, Any], list[Sender]]] = {
+    "CreateBody": ({"game": "tigris"}, [send_create]),  # seats by default: one per player
+    "ActionBody": (
+        {"action": "no such move"},
+        [post_on_table("actions"), post_on_table("explain")],
+    ),
+    "JoinBody": ({}, [post_on_table("join")]),
+    "EmptyBody": (
+        {},
+        [post_on_table("undo"), post_on_table("hint"), post_on_table("analysis")],
+    ),
+    "Hello": ({}, [send_hello]),
+    "Frame": ({}, [send_frame]),
+}
+FIELDS = [
+    pytest.param(model, name, id=f"{model.__name__}.{name}")
+    for model in MODELS
+    for name in model.model_fields
+]
+
+
+def test_every_model_is_sent_here() -> None:
+    assert {model.__name__ for model in MODELS} == set(ROUTES)
+
+
+@pytest.mark.parametrize("examples", [SHORT, pytest.param(LONG, marks=pytest.mark.long)])
+@pytest.mark.parametrize(("model", "name"), FIELDS)
+def test_hostile_values_of_every_field_are_refused_or_bounded(
+    hostile_client: TestClient,
+    table: dict[str, Any],
+    model: type[BaseModel],
+    name: str,
+    examples: int,
+) -> None:
+    base, senders = ROUTES[model.__name__]
+    start = peak_memory()
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+        derandomize=examples == SHORT,
+        database=None,
+    )
+    @given(value=hostile)
+    def inner(value: Any) -> None:
+        for send in senders:
+            began = time.monotonic()
+            send(hostile_client, table, {**base, name: value})
+            assert time.monotonic() - began < SLOW
+        assert peak_memory() - start < MEMORY_MARGIN
+
+    with memory_ceiling():
+        inner()
+
+
+@pytest.mark.parametrize("players", [400_000_000, 2**70, -(2**70), 2**63])
+def test_an_absurd_count_of_players_is_refused_at_once(
+    hostile_client: TestClient, players: int
+) -> None:
+    before, start = games_stored(hostile_client), peak_memory()
+    began = time.monotonic()
+    with memory_ceiling():
+        answer = hostile_client.post("/api/games", json={"game": "tigris", "players": players})
+    assert time.monotonic() - began < SLOW
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["field"] == "players" and "players" in answer.json()["error"]
+    assert peak_memory() - start < MEMORY_MARGIN
+    assert games_stored(hostile_client) == before
+
+
+def test_numbers_json_cannot_hold_are_refused(hostile_client: TestClient) -> None:
+    for text, reason in [
+        ('{"game": "tigris", "bot_seconds": 1e999}', "out of range"),
+        ('{"game": "tigris", "players": ' + "9" * 4000 + "}", "at most 40 digits"),
+        ('{"game": "tigris", "players": NaN}', "not a JSON number"),
+    ]:
+        answer = hostile_client.post(
+            "/api/games", content=text, headers={"content-type": "application/json"}
+        )
+        assert answer.status_code == 400 and reason in answer.json()["error"], answer.text
