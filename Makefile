@@ -11,7 +11,7 @@ PLAY_EXTRAS := build,server
 TEST_EXTRAS := build,dev,server,openspiel,pettingzoo,ai,ray
 JOBS ?= 2
 
-.PHONY: play test test-long ladder models mutation lint typecheck unit bench clean system-packages native native-optional rust-test
+.PHONY: play test quick test-long ladder models mutation lint typecheck unit bench clean system-packages native native-optional rust-test
 
 # The native rules cores (native/, Rust + PyO3) built by maturin into src/cradle/_native*.so.
 EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
@@ -93,6 +93,15 @@ unit: $(STAMP) native system-packages
 	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) --durations=20
 
 test: lint typecheck rust-test unit
+
+# The quick loop (under a minute; docs/testing.md): the rules tests, the conformance suite and
+# core on the Python engine only, without the native engine's runs and the lockstep tests, and
+# with fewer random games and state-machine games than make test plays. Needs neither cargo
+# nor the native module.
+QUICK_SIZES := CRADLE_PROPERTY_GAMES=10 CRADLE_PROPERTY_GAMES_PER_OPTIONS=1 CRADLE_STATEFUL_EXAMPLES=10
+quick: $(STAMP)
+	CRADLE_ENGINE=python $(QUICK_SIZES) $(BIN)/pytest -q -n $(JOBS) -k "not native and not lockstep" \
+		tests/tigris tests/gheos tests/conformance tests/core
 
 # What CI does not run: statistical and long tests (pytest -m long); see also `make ladder`.
 test-long: $(STAMP) native system-packages

@@ -9,10 +9,10 @@ use std::time::Instant;
 use _native::gheos::events::Log;
 use _native::gheos::game::Game;
 use _native::gheos::knowledge::{Value, BATCH, PLAYOUT, ROLLOUT};
-use _native::gheos::random::Fast;
 use _native::gheos::search_game::{Judge, Judged};
 use _native::gheos::tiles::TileSet;
 use _native::search::{search, Budget, Params};
+use _native::splitmix::SplitMix64;
 
 fn main() {
     let players: usize = std::env::args()
@@ -46,7 +46,7 @@ fn main() {
     let (mut iterations, mut spent) = (0u64, 0.0);
     for (number, stage) in [0.0, 0.3, 0.6].into_iter().enumerate() {
         let mut state = fresh();
-        let mut rng = Fast::new(1);
+        let mut rng = SplitMix64::new(1);
         for _ in 0..(length as f64 * stage) as usize {
             state.legal_ids(&mut legal);
             state.apply_legal(legal[rng.below(legal.len())], &mut log);

@@ -7,7 +7,8 @@
 
 use std::time::Instant;
 
-use _native::tigris::playout::{fresh_game, Rng};
+use _native::splitmix::SplitMix64;
+use _native::tigris::playout::fresh_game;
 use _native::tigris::state::Options;
 
 fn main() {
@@ -19,7 +20,7 @@ fn main() {
         .nth(2)
         .and_then(|s| s.parse().ok())
         .unwrap_or(u64::MAX);
-    let mut rng = Rng::new(1);
+    let mut rng = SplitMix64::new(1);
     let (mut games, mut actions) = (0u64, 0u64);
     let start = Instant::now();
     while games < most && start.elapsed().as_secs_f64() < seconds {

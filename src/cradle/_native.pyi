@@ -10,13 +10,13 @@ import numpy.typing as npt
 
 from cradle.core.contract import JSON
 from cradle.gheos.analysis import Area, Civilization, PlacedTile, Player
-from cradle.gheos.state import GheosEvent, GheosResult
-from cradle.gheos.state import Options as _GheosOptions
+from cradle.gheos.types import GheosEvent, GheosResult
+from cradle.gheos.types import Options as _GheosOptions
+from cradle.tigris.actions import Action as _TigrisAction
 from cradle.tigris.analysis import Content, Dynasty, Geometry, Region
 from cradle.tigris.decisions import Decision
-from cradle.tigris.rules import Action as _TigrisAction
-from cradle.tigris.rules import Options as _TigrisOptions
-from cradle.tigris.rules import TigrisEvent, TigrisResult
+from cradle.tigris.types import Options as _TigrisOptions
+from cradle.tigris.types import TigrisEvent, TigrisResult
 
 __version__: str
 
@@ -28,15 +28,11 @@ class TigrisState:
 
     __hash__: None  # type: ignore[assignment]
     @staticmethod
-    def _new_game(
-        players: list[str], options: _TigrisOptions | dict[str, Any], bag: list[int], active: int
-    ) -> TigrisState: ...
-    @staticmethod
-    def _new_seeded(
+    def deal(
         players: list[str], options: _TigrisOptions | dict[str, Any], seed: int
     ) -> TigrisState: ...
     @classmethod
-    def _from_position(cls, position: dict[str, Any]) -> TigrisState: ...
+    def from_checked_position(cls, position: dict[str, Any]) -> TigrisState: ...
     @property
     def players(self) -> tuple[str, ...]: ...
     @property
@@ -45,8 +41,6 @@ class TigrisState:
     def is_over(self) -> bool: ...
     @property
     def num_players(self) -> int: ...
-    @property
-    def n(self) -> int: ...
     @property
     def active(self) -> int: ...
     @property
@@ -173,12 +167,12 @@ def tigris_ai_worlds(
     belief: list[list[float]] | None = None,
 ) -> list[TigrisState]: ...
 
-# -- Gheos (native/src/gheos/py.rs; wired in by cradle.gheos.native) -------------------------
+# -- Gheos (native/src/gheos/py.rs; wired in by cradle.gheos.engine) -------------------------
 
 GHEOS_ACTION_COUNT: int
 
 class GheosTiles:
-    """A checked tile set handed to the native engine (cradle.gheos.native.native_tiles)."""
+    """A checked tile set handed to the native engine (cradle.gheos.engine.native_tiles)."""
 
     def __init__(
         self,
@@ -201,31 +195,8 @@ class GheosState:
         tiles: GheosTiles, tileset: Any, options: Any, names: list[str], key: list[int]
     ) -> GheosState: ...
     @staticmethod
-    def from_parts(
-        tiles: GheosTiles,
-        tileset: Any,
-        options: Any,
-        names: list[str],
-        active: int,
-        phase: str,
-        board: list[tuple[int, int, int]],
-        hands: list[list[int]],
-        stack: list[int],
-        removed: list[int],
-        civs: list[tuple[int, int]],
-        held: list[list[int]],
-        supply: list[int],
-        points: list[int],
-        tokens: list[int],
-        epochs: int,
-        conflict: tuple[
-            int,
-            list[tuple[int, int]],
-            list[int],
-            list[tuple[int, list[int], bool]],
-            list[tuple[list[int], list[int]]] | None,
-        ]
-        | None,
+    def from_checked_position(
+        tiles: GheosTiles, tileset: Any, options: Any, position: dict[str, Any]
     ) -> GheosState: ...
     @staticmethod
     def from_bytes(

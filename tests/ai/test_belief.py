@@ -18,10 +18,7 @@ from cradle.ai.search.ismcts import IsmctsBot
 from cradle.ai.search.params import IsmctsParams
 from cradle.ai.search.worlds import believed_world
 from cradle.core.contract import GameState
-
-from .helpers import decision_positions
-from .test_fairness import decisions_differ
-from .test_knowledge import revolt_position
+from tests.helpers.ai import decision_positions, decisions_differ, revolt_position
 
 # Seat 0 hoards red, seat 1 holds almost none, seat 2 is a uniform draw (odds of each colour
 # against a uniform draw, as the search reads a belief).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.cli.conftest import assert_clean_error, cradle, finished_record
+from tests.helpers.cli import assert_clean_error, cradle, finished_record
 
 
 def test_hint_on_a_new_game_as_json() -> None:

@@ -11,8 +11,7 @@ from cradle.ai import LEVELS, make_bot
 from cradle.ai.expert_rules import ExpertRulesBot
 from cradle.ai.tournament import GameTask, play_game
 from cradle.tigris import Revolt, War, as_tigris
-
-from .helpers import decision_positions
+from tests.helpers.ai import decision_positions
 
 
 def test_it_is_a_bot_and_a_level() -> None:

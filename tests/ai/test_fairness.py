@@ -3,9 +3,6 @@ bag or stacks) leaves the decision unchanged, given the same random seed."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-
 import pytest
 
 from cradle.ai.bots import Bot
@@ -15,10 +12,7 @@ from cradle.ai.search.ismcts import IsmctsBot
 from cradle.ai.search.params import IsmctsParams
 from cradle.ai.search.pimc import PimcBot
 from cradle.core.contract import GameState
-
-from .helpers import decision_positions
-
-BotMaker = Callable[[int], Bot]
+from tests.helpers.ai import BotMaker, decision_positions, decisions_differ
 
 BOTS: dict[str, BotMaker] = {
     "pimc": lambda seed: PimcBot(seed, Budget(iterations=12), candidates=4, rollout=2),
@@ -27,18 +21,6 @@ BOTS: dict[str, BotMaker] = {
     "ismcts-learned": lambda seed: IsmctsBot(seed, Budget(iterations=40), IsmctsParams(learned=1)),
     "expert-rules": ExpertRulesBot,
 }
-
-
-def decisions_differ(make: BotMaker, state: GameState, resamples: int = 2) -> list[str]:
-    """The bot's choice on the true state and on states whose hidden parts were re-drawn;
-    a fair bot gives one answer."""
-    seat = state.to_move
-    answers = [make(7).choose(state, seat)]
-    for k in range(resamples):
-        other = state.sample_hidden(seat, random.Random(1000 + k))
-        assert other.view(seat) == state.view(seat)  # the seat cannot tell them apart
-        answers.append(make(7).choose(other, seat))
-    return answers
 
 
 @pytest.mark.parametrize("bot", sorted(BOTS))

@@ -7,9 +7,7 @@ import pytest
 from cradle import tigris
 from cradle.ai.hints import hints
 from cradle.ai.search.budget import Budget
-
-from .helpers import decision_positions
-from .test_knowledge import revolt_position
+from tests.helpers.ai import decision_positions, revolt_position
 
 
 @pytest.mark.parametrize(("game", "players"), [("tigris", 2), ("gheos", 3)])

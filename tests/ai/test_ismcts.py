@@ -17,9 +17,7 @@ from cradle.ai.search.params import IsmctsParams
 from cradle.ai.search.pimc import PimcBot
 from cradle.core import native
 from cradle.core.contract import GameState
-
-from .helpers import decision_positions, random_position
-from .test_knowledge import revolt_position
+from tests.helpers.ai import decision_positions, random_position, revolt_position
 
 
 @pytest.mark.parametrize(("game", "players"), [("tigris", 2), ("gheos", 3)])
@@ -118,7 +116,7 @@ def test_pimc_tries_its_candidates_in_every_world() -> None:
 
 @pytest.mark.long  # two whole searched games: make test-long (the revolt test above is quick)
 def test_ismcts_beats_random() -> None:
-    from .test_play import play_out
+    from tests.helpers.ai import play_out
 
     for seed, seating in ((1, ["ismcts@30", "random"]), (2, ["random", "ismcts@30"])):
         state = play_out("tigris", seating, seed, {})

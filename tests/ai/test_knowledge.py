@@ -3,31 +3,13 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
 from cradle import gheos, tigris
 from cradle.ai.knowledge.gheos import GheosKnowledge, Reading
 from cradle.ai.knowledge.tigris import Board, TigrisKnowledge, binomial_cdf
-
-from .helpers import random_position
-
-START = {c: "red*" for c in ("K1", "B2", "P2", "F3", "N5", "B8", "O9", "F10", "K11")}
-
-
-def revolt_position(attacker_reds: int = 2) -> dict[str, Any]:
-    """Bull's priest on I6 has 2 temples (I7, J6); archer can place his priest on K5, next
-    to 2 temples (K6, L5) of the same kingdom."""
-    board = dict(START)
-    board.update({"I7": "red*", "I6": "leader:bull:priest", "J6": "red", "K6": "red", "L5": "red"})
-    hand = ["red"] * attacker_reds + ["blue"] * (6 - attacker_reds)
-    return {
-        "players": ["archer", "bull"],
-        "active": 0,
-        "board": board,
-        "hands": {"archer": hand, "bull": ["red", "blue", "blue", "green", "black", "black"]},
-    }
+from tests.helpers.ai import random_position, revolt_position
 
 
 def test_board_reads_kingdoms_leaders_and_temples() -> None:

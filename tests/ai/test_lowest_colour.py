@@ -15,8 +15,7 @@ from cradle import tigris
 from cradle.ai.knowledge.tigris import Board, TigrisKnowledge
 from cradle.ai.levels import make_bot_spec
 from cradle.ai.search.params import IsmctsParams, knowledge_of
-
-from .test_knowledge import START, revolt_position
+from tests.helpers.ai import START, revolt_position
 
 OLD, NEW = TigrisKnowledge(), TigrisKnowledge(value=2)
 

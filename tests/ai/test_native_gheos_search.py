@@ -18,8 +18,7 @@ from cradle.ai.search.native import NativeSettings, native_search_for
 from cradle.ai.search.params import IsmctsParams
 from cradle.ai.search.worlds import next_world
 from cradle.core.hidden import CanonicalRandom
-
-from .helpers import decision_positions, one_iteration_is_the_reference
+from tests.helpers.ai import decision_positions, one_iteration_is_the_reference
 
 _native = pytest.importorskip("cradle._native")
 

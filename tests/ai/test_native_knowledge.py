@@ -207,7 +207,7 @@ def test_the_hooks_refuse_bad_input() -> None:
 
 def test_native_knowledge_follows_the_reference_inside_a_revolt() -> None:
     # Positions read back mid-conflict: the attacker's and then the defender's commitment.
-    from .test_knowledge import revolt_position
+    from tests.helpers.ai import revolt_position
 
     for reds in (0, 1, 2):
         state = tigris.from_position(revolt_position(reds), seed=1, engine="native")

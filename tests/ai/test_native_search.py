@@ -19,9 +19,7 @@ from cradle.ai.search.native import NativeSettings, native_search_for
 from cradle.ai.search.params import IsmctsParams
 from cradle.ai.search.worlds import believed_world, next_world
 from cradle.core.hidden import CanonicalRandom
-
-from .helpers import decision_positions, one_iteration_is_the_reference
-from .test_knowledge import revolt_position
+from tests.helpers.ai import decision_positions, one_iteration_is_the_reference, revolt_position
 
 _native = pytest.importorskip("cradle._native")
 
@@ -190,7 +188,7 @@ def test_native_search_is_not_weaker_than_the_python_search(
 ) -> None:
     # Shared seeds, seats swapped: native ismcts@200 against the Python ismcts@200 (the same
     # algorithm and knowledge), on the native engine. Level play scores half the games.
-    from .test_play import play_out
+    from tests.helpers.ai import play_out
 
     score = 0.0
     games = 0

@@ -10,6 +10,7 @@ import pytest
 from cradle.ai import make_bot
 from cradle.ai.levels import make_bot_spec
 from cradle.games import get_game
+from tests.helpers.ai import play_out
 
 # Tiny budgets: these games check completeness and legality, not strength.
 BOTS = ("pimc@6/candidates=3/rollout=1", "ismcts@8", "greedy", "random")
@@ -23,22 +24,6 @@ TABLES: list[tuple[str, int, dict[str, Any]]] = [
     ("gheos", 3, {}),
     ("gheos", 4, {}),
 ]
-
-
-def play_out(game: str, seating: list[str], seed: int, options: dict[str, Any]) -> Any:
-    module = get_game(game)
-    state = module.new_game(len(seating), seed, module.options_from_dict(options))
-    bots = [make_bot_spec(spec, seed + seat) for seat, spec in enumerate(seating)]
-    moves = 0
-    while not state.is_over:
-        seat = state.to_move
-        legal = state.legal_actions()
-        action = bots[seat].choose(state, seat)
-        assert action in legal, (seating[seat], action)
-        state.apply(action)
-        moves += 1
-        assert moves < 5000
-    return state
 
 
 @pytest.mark.parametrize(("game", "players", "options"), TABLES)

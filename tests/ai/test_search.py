@@ -14,8 +14,7 @@ from cradle.ai.search.budget import Budget
 from cradle.ai.search.worlds import sample_world
 from cradle.core.hidden import CanonicalRandom
 from cradle.core.results import rank_rewards
-
-from .helpers import random_position
+from tests.helpers.ai import random_position
 
 
 def test_budget_needs_a_limit_and_sane_values() -> None:

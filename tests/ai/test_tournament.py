@@ -19,7 +19,7 @@ from cradle.ai.tournament import (
     summary,
     write_results,
 )
-from tests.cli.conftest import assert_clean_error, cradle
+from tests.helpers.cli import assert_clean_error, cradle
 
 
 def test_schedule_rotates_seats_and_shares_seeds() -> None:

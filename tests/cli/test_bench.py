@@ -7,8 +7,7 @@ import pytest
 
 from cradle import tigris
 from cradle.cli.bench import measure_random
-
-from .conftest import GAMES, assert_clean_error, cradle
+from tests.helpers.cli import GAMES, assert_clean_error, cradle
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -13,8 +13,7 @@ from cradle.cli.common import CliError
 from cradle.cli.play import group_actions, plan_seats, setup_session, show_actions
 from cradle.core.contract import GameState
 from cradle.core.record import GameRecord
-
-from .conftest import GAMES, assert_clean_error, cradle, finished_record
+from tests.helpers.cli import GAMES, assert_clean_error, cradle, finished_record
 
 
 @pytest.mark.parametrize(

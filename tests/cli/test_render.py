@@ -13,8 +13,7 @@ from rich.console import Console
 from cradle import tigris
 from cradle.render.tigris_svg import to_svg
 from cradle.render.tigris_text import board_layout, monument_cells, render_view
-
-from .conftest import GAMES, assert_clean_error, cradle, finished_record
+from tests.helpers.cli import GAMES, assert_clean_error, cradle, finished_record
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import assert_clean_error, cradle, finished_record
+from tests.helpers.cli import assert_clean_error, cradle, finished_record
 
 
 def test_replay_prints_the_final_ranking(tmp_path: Path) -> None:

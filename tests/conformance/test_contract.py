@@ -1,6 +1,7 @@
 """The contract conformance suite: every game registered in ``cradle.games`` is checked here.
 
-A new game only has to register to be covered. Everything goes through the contract of
+A new game only has to register to be covered, and every test runs on each engine (the
+``engine`` fixture of tests/conftest.py). Everything goes through the contract of
 docs/contract.md: legal actions apply, illegal ones raise and change nothing, views never leak
 hidden information (a view stays the same when what its seat cannot see is re-sampled), clones
 are independent, positions and records round-trip.
@@ -21,6 +22,7 @@ from cradle.core.record import GameRecord
 from cradle.games import game_names, get_game
 
 GAMES = game_names()
+pytestmark = pytest.mark.usefixtures("engine")
 # Checks that cost a view or a re-sample run on every CHECK_EVERY-th state of a game.
 CHECK_EVERY = 5
 
@@ -36,10 +38,13 @@ def _tables() -> list[tuple[str, int]]:
 TABLES = _tables()
 
 
-def _play(name: str, players: int, seed: int) -> Iterator[tuple[Any, list[str]]]:
-    """Each state of a random game (advanced in place) with the actions taken so far."""
+def _play(
+    name: str, players: int, seed: int, engine: str | None = None
+) -> Iterator[tuple[Any, list[str]]]:
+    """Each state of a random game (advanced in place) with the actions taken so far, on
+    ``engine`` (None: the test's, ``CRADLE_ENGINE``)."""
     module = get_game(name)
-    state = module.new_game(players, seed, module.options_from_dict({}))
+    state = module.new_game(players, seed, module.options_from_dict({}), engine=engine)
     rng = random.Random(seed)
     actions: list[str] = []
     while True:
@@ -170,27 +175,48 @@ def test_bad_positions_are_refused_with_a_reason(name: str, bad: Any) -> None:
     assert str(caught.value)
 
 
-def _some_states(name: str) -> list[Any]:
+def _some_states(name: str, engine: str | None = None) -> list[Any]:
     states = []
-    for index, (state, _) in enumerate(_play(name, get_game(name).MIN_PLAYERS, seed=9)):
+    for index, (state, _) in enumerate(_play(name, get_game(name).MIN_PLAYERS, 9, engine)):
         if index % 7 == 0 and not state.is_over:
             states.append(state.clone())
     return states
 
 
-_STATES = {name: _some_states(name) for name in GAMES}
+_STATES: dict[tuple[str, str], list[Any]] = {}
+
+
+def _states(name: str, engine: str) -> list[Any]:
+    """Some states of a game on ``engine`` (made once, and never changed: tests clone them)."""
+    if (name, engine) not in _STATES:
+        _STATES[name, engine] = _some_states(name, engine)
+    return _STATES[name, engine]
+
+
+# The notation's own words: the same on every engine (the Python one makes them here).
 _WORDS = sorted(
-    {word for name in GAMES for s in _STATES[name] for a in s.legal_actions() for word in a.split()}
+    {
+        word
+        for name in GAMES
+        for s in _some_states(name, "python")
+        for a in s.legal_actions()
+        for word in a.split()
+    }
     | {"", "0", "-1", "99", "Z9", "pass", "decline", "token"}
 )
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The engine fixture only sets CRADLE_ENGINE, the same for every example.
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
-def test_illegal_actions_raise_and_change_nothing(name: str, data: Any) -> None:
+def test_illegal_actions_raise_and_change_nothing(name: str, engine: str, data: Any) -> None:
     module = get_game(name)
-    states = _STATES[name]
+    states = _states(name, engine)
     state = states[data.draw(st.integers(0, len(states) - 1))]
     # Strings made of the notation's own words, or another moment's legal actions.
     other = states[data.draw(st.integers(0, len(states) - 1))]

@@ -11,18 +11,21 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import LAPTOP, PHONE, PageErrors, missing_glyphs, wait_until
-from tests.e2e.helpers import (
+from tests.helpers.e2e import (
+    LAPTOP,
+    PHONE,
+    PageErrors,
     click_and_wait,
     decide,
     hand_on_screen,
+    missing_glyphs,
     play_until_end,
     record_frames,
     turn,
     version,
+    wait_until,
 )
-from tests.server.conftest import GAMES
-from tests.server.servers import PlayServer
+from tests.helpers.server import GAMES, PlayServer
 
 
 @pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")

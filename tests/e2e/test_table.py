@@ -23,10 +23,18 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import LAPTOP, PHONE, PageErrors, missing_glyphs, wait_until
-from tests.e2e.helpers import click_and_wait, decide, turn, version
-from tests.server.conftest import GAMES
-from tests.server.servers import PlayServer
+from tests.helpers.e2e import (
+    LAPTOP,
+    PHONE,
+    PageErrors,
+    click_and_wait,
+    decide,
+    missing_glyphs,
+    turn,
+    version,
+    wait_until,
+)
+from tests.helpers.server import GAMES, PlayServer
 
 CELL = re.compile(r"^[A-P](?:[1-9]|1[01])$")
 

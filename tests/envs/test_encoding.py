@@ -8,7 +8,7 @@ from cradle import tigris
 from cradle.envs.encoding import UnknownAction, tigris_encoding
 from cradle.envs.gheos_spec import GheosSpec
 from cradle.envs.spec import env_game_names, get_spec
-from tests.envs.helpers import SETUPS, random_states
+from tests.helpers.envs import SETUPS, random_states
 
 
 def test_every_registered_game_has_a_spec() -> None:

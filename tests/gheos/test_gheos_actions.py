@@ -10,7 +10,7 @@ import pytest
 from cradle import gheos
 from cradle.gheos import actions as ids
 from cradle.gheos.geometry import START_CELL, parse_cell
-from tests.gheos.gheos_helpers import GheosState, build
+from tests.helpers.gheos import GheosState, build
 
 # Each test runs on both engines (tests/gheos/conftest.py).
 pytestmark = pytest.mark.usefixtures("engine")

@@ -13,7 +13,7 @@ from cradle import gheos
 from cradle.core.contract import GameState
 from cradle.core.record import GameRecord
 from cradle.games import get_game
-from tests.gheos.gheos_helpers import GheosState, build, position, unchanged_after
+from tests.helpers.gheos import GheosState, build, position, unchanged_after
 
 # Each test runs on both engines (tests/gheos/conftest.py).
 pytestmark = pytest.mark.usefixtures("engine")
@@ -279,7 +279,7 @@ def test_a_short_position_gets_defaults_and_a_seeded_stack() -> None:
 
 
 def test_a_pending_conflict_round_trips() -> None:
-    from tests.gheos.test_gheos_war import war_state
+    from tests.helpers.gheos import war_state
 
     state = war_state(extra={"-1,1": "t9 r0"}, followers={"north": {"red": 1, "blue": 1}})
     state.apply("place t19 -1,0 r0")

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from cradle.gheos import geometry as g
 from cradle.gheos.tiles import Region, make_tile, packaged_tiles
-from tests.gheos.gheos_helpers import area_at, areas, build
+from tests.helpers.gheos import area_at, areas, build
 
 rows = st.integers(-20, 20)
 cols = st.integers(-40, 40)

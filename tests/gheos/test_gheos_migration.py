@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.gheos.gheos_helpers import GheosState, area_at, build, supply, unchanged_after
+from tests.helpers.gheos import GheosState, area_at, build, supply, unchanged_after
 
 # Each test runs on both engines (tests/gheos/conftest.py).
 pytestmark = pytest.mark.usefixtures("engine")

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import os
 import random
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cradle import gheos
-from cradle.gheos.state import COLOURS, FOLLOWERS_PER_COLOUR
-from cradle.gheos.tiles import TILE_COUNT
-from tests.gheos.conftest import engines
-from tests.gheos.gheos_helpers import GheosState
+from tests.helpers.engines import engines
+from tests.helpers.gheos import GheosState, check_invariants, points_of
 
 seeds = st.integers(0, 2**32 - 1)
 player_counts = st.integers(2, 4)
@@ -28,42 +25,6 @@ LONG_GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES_LONG", "3000"))
 # Positions and summaries cost more than the steps: the invariants are checked every few.
 CHECK_EVERY = 4
 ENGINES = engines()
-
-
-def points_of(position: dict[str, Any]) -> list[int]:
-    return [position["points"][name] for name in position["players"]]
-
-
-def check_invariants(state: GheosState, points_before: list[int]) -> dict[str, Any]:
-    """The position after a step, once its invariants are checked."""
-    position = state.to_position()
-    summary = state.summary()
-    held = position["followers"]
-    # Followers are conserved: supply + held = 5 of each colour, 30 in all.
-    for colour in COLOURS:
-        taken = sum(row.get(colour, 0) for row in held.values())
-        civ = summary["civilizations"].get(colour)
-        left = FOLLOWERS_PER_COLOUR if civ is None else civ["supply"]
-        assert taken + left == FOLLOWERS_PER_COLOUR
-        assert taken == 0 or colour in position["civilizations"]  # none held off the table
-    # Points never decrease.
-    now = points_of(position)
-    assert all(a >= b for a, b in zip(now, points_before, strict=True))
-    if position["pending"] is None:
-        # Every civilization sits on a continent, at most one per continent.
-        kinds = {area["area"]: area["kind"] for area in summary["areas"]}
-        homes = [civ["area"] for civ in summary["civilizations"].values()]
-        assert all(kinds[home] == "continent" for home in homes)
-        assert len(set(homes)) == len(homes)
-    # Every tile is somewhere, once.
-    places = list(position["board"].values()) + position["removed"] + position["stack"]
-    places += [t for hand in position["hands"].values() for t in hand]
-    tiles = [p.split()[0] for p in places if p != "epoch"]
-    assert sorted(tiles) == sorted(f"t{n}" for n in range(TILE_COUNT))
-    if not state.is_over:
-        assert state.legal_actions()
-        assert 1 <= len(state.hand(state.to_move)) <= 2
-    return position
 
 
 def check_frontier(state: GheosState) -> None:

@@ -10,7 +10,7 @@ import pytest
 from cradle import gheos
 from cradle.gheos.actions import ACTION_COUNT
 from cradle.gheos.state import GheosState
-from tests.gheos.test_gheos_war import war_state
+from tests.helpers.gheos import war_state
 
 VERBS = {
     "place": "place t1 0,1 r0",

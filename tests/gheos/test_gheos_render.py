@@ -14,7 +14,7 @@ from cradle import gheos
 from cradle.cli.main import app
 from cradle.render.gheos_svg import to_svg
 from cradle.render.gheos_text import render_map, render_view
-from tests.gheos.gheos_helpers import GheosState, build
+from tests.helpers.gheos import GheosState, build
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -62,7 +62,7 @@ def test_render_shows_the_seats_hand_and_not_the_others() -> None:
 
 
 def test_render_shows_a_pending_war_and_the_end() -> None:
-    from tests.gheos.test_gheos_war import war_state
+    from tests.helpers.gheos import war_state
 
     state = war_state(extra={"-1,1": "t9 r0"}, followers={"north": {"red": 1}})
     state.apply("place t19 -1,0 r0")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from cradle.gheos.state import COLOURS
-from tests.gheos.gheos_helpers import area_at, build, points, supply, unchanged_after
+from cradle.gheos.types import COLOURS
+from tests.helpers.gheos import area_at, build, points, supply, unchanged_after
 
 # Each test runs on both engines (tests/gheos/conftest.py).
 pytestmark = pytest.mark.usefixtures("engine")

@@ -15,25 +15,10 @@ from typing import Any
 import pytest
 
 from cradle import gheos
-from tests.gheos.gheos_helpers import GheosState, area_at, build, supply, unchanged_after
+from tests.helpers.gheos import area_at, build, supply, unchanged_after, war_state
 
 # Each test runs on both engines (tests/gheos/conftest.py).
 pytestmark = pytest.mark.usefixtures("engine")
-
-WAR_MAP = {"0,-1": "t3 r0", "-1,-1": "t1 r0", "0,1": "t2 r0", "-1,1": "t6 r0"}
-CIVS = {"red": "0,0:s", "blue": "0,0:ne"}
-
-
-def war_state(**kwargs: object) -> GheosState:
-    settings: dict[str, object] = {
-        "civs": CIVS,
-        "followers": {"north": {"red": 2, "blue": 1}, "east": {"red": 1, "blue": 2}},
-        "hands": {"north": ["t19", "t30"], "east": ["t33", "t34"]},
-    }
-    settings.update(kwargs)
-    board = dict(WAR_MAP)
-    board.update(settings.pop("extra", {}))  # type: ignore[call-overload]
-    return build(board, **settings)
 
 
 def test_the_war_map_has_two_occupied_continents() -> None:

@@ -28,8 +28,7 @@ import pytest
 
 from cradle import gheos
 from cradle.ai.knowledge.gheos import GheosKnowledge, read
-
-from .test_native_lockstep import other_tile_set
+from tests.helpers.gheos import other_tile_set
 
 _native = pytest.importorskip("cradle._native")
 

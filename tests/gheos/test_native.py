@@ -13,7 +13,7 @@ import pytest
 from cradle import gheos
 from cradle.core import native
 from cradle.gheos.state import GheosState
-from tests.gheos.gheos_helpers import build
+from tests.helpers.gheos import build
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the native engine is not built")
 
@@ -61,7 +61,7 @@ def test_pickles_keep_everything_hidden_in_its_order() -> None:
 
 
 def test_a_pending_war_pickles_and_copies() -> None:
-    from tests.gheos.test_gheos_war import war_state
+    from tests.helpers.gheos import war_state
 
     state = war_state(extra={"-1,1": "t9 r0"}, followers={"north": {"red": 1, "blue": 1}})
     state = gheos.from_position(state.to_position(), engine="native")
@@ -150,7 +150,7 @@ def test_pythons_own_text_rules(engine: str) -> None:
 
 
 def test_bad_pickles_are_refused() -> None:
-    from cradle.gheos.native import restore
+    from cradle.gheos.engine import restore
 
     state = gheos.new_game(2, 1, engine="native")
     _, (tileset, options, names, data) = state.__reduce__()

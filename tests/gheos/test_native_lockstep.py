@@ -24,7 +24,7 @@ import pytest
 
 from cradle import gheos
 from cradle.core import native
-from cradle.gheos.tiles import packaged_tiles
+from tests.helpers.gheos import other_tile_set
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the native engine is not built")
 
@@ -283,23 +283,6 @@ def play(seed: int, tiles: str | None = None) -> int:
         game.apply(action)
     game.try_illegal(rng.choice(["pass", 191011, "token"]))
     return len(game.actions)
-
-
-def other_tile_set(seed: int) -> str:
-    """A valid tile set unlike the packaged one (its text): its tiles renumbered and turned."""
-    rng = random.Random(seed)
-    tiles = packaged_tiles().tiles
-    numbers = [0, *rng.sample(range(1, 52), 51)]
-    lines = []
-    for new, tile in zip(numbers, tiles, strict=True):
-        turn = rng.randrange(3)
-        regions = []
-        for region in tile.regions:
-            edges = "".join(str((e + turn) % 3) for e in sorted(region.edges))
-            items = region.items()
-            regions.append(edges + (":" + ",".join(items) if items else ""))
-        lines.append(f"{new} " + "  ".join(regions))
-    return "\n".join(lines) + "\n"
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))

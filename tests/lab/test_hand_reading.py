@@ -19,7 +19,7 @@ from lab.hand_reading import (
     with_hand,
 )
 from lab.review import deal
-from tests.lab.test_timing import SEED, played_out, record, record_file
+from tests.helpers.ladder import SEED, played_out, record, record_file
 
 
 def test_the_filter_weighs_each_tile_by_both_ways_into_the_hand() -> None:

@@ -6,6 +6,7 @@ import typer
 
 from cradle.games import get_game
 from lab.starts import first_player, leftover, main, paired, split
+from tests.helpers.ladder import ladder_line
 
 
 def seeds_started_by(seat: int, count: int) -> list[int]:
@@ -20,10 +21,6 @@ def test_the_first_player_is_the_deals() -> None:
         dealt = module.new_game(2, seed, module.options_from_dict({}))
         assert first_player("gheos", seed) == dealt.to_move
     assert {first_player("gheos", s) for s in range(1, 40)} == {0, 1}  # both seats start
-
-
-def ladder_line(seed: int, seating: list[str], places: list[int]) -> dict[str, object]:
-    return {"game": "gheos", "seed": seed, "seating": seating, "places": places, "players": 2}
 
 
 def test_a_bots_score_splits_by_who_started() -> None:

@@ -1,4 +1,3 @@
-import json
 from pathlib import Path
 
 import pytest
@@ -8,38 +7,7 @@ from cradle.ai.knowledge.gheos import Reading
 from cradle.games import get_game
 from cradle.gheos import as_gheos
 from lab.timing import Task, judge, main, spots, timing
-from tests.lab.test_starts import ladder_line
-
-
-def played_out(seed: int) -> list[str]:
-    """A two-player deal played to its end by the first legal move, except that a seat plays
-    a scoring token only when it holds more tokens than epochs are to come."""
-    module = get_game("gheos")
-    state = as_gheos(module.new_game(2, seed, module.options_from_dict({})))
-    moves: list[str] = []
-    while not state.is_over:
-        legal = state.legal_actions()
-        move = legal[0]
-        if "token" in legal:
-            tokens = state.player(state.to_move).tokens
-            move = "token" if tokens > state.end_epoch - state.epochs else "pass"
-        state.apply(move)
-        moves.append(move)
-    return moves
-
-
-def record(seed: int, moves: list[str]) -> dict[str, object]:
-    return {**ladder_line(seed, ["pimc", "hard"], [1, 2]), "moves": moves}
-
-
-SEED = 5
-
-
-def record_file(tmp_path: Path, moves: list[str]) -> Path:
-    """A ladder file holding the one record of ``SEED`` played as ``moves``."""
-    path = tmp_path / "ladder.jsonl"
-    path.write_text(json.dumps(record(SEED, moves)) + "\n", encoding="utf-8")
-    return path
+from tests.helpers.ladder import SEED, played_out, record, record_file
 
 
 def test_a_bots_token_decisions_are_found_with_what_the_token_would_score() -> None:

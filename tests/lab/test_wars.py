@@ -7,8 +7,8 @@ import typer
 from cradle.games import get_game
 from cradle.gheos import as_gheos
 from lab.wars import CLASSES, joinable, main, tally, threats
-from tests.gheos.test_gheos_war import war_state
-from tests.lab.test_starts import ladder_line as starts_line
+from tests.helpers.gheos import war_state
+from tests.helpers.ladder import ladder_line as starts_line
 
 
 def test_a_free_cell_between_two_continents_joins_them_and_the_weaker_is_threatened() -> None:

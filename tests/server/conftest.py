@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
-import importlib
-import threading
 import warnings
-from collections.abc import Callable, Coroutine, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
 
 import pytest
 
@@ -19,26 +14,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from cradle.games import game_names
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
-
-
-def playable_games() -> list[str]:
-    """The games whose engine is importable (both, once both packages are complete)."""
-    names = []
-    for name in game_names():
-        try:
-            module = importlib.import_module(f"cradle.{name}")
-        except ImportError:
-            continue
-        if hasattr(module, "new_game"):
-            names.append(name)
-    return names
-
-
-GAMES = playable_games()
-T = TypeVar("T")
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -76,60 +53,10 @@ def client(db_url: str) -> Iterator[TestClient]:
         yield test_client
 
 
-def create(client: TestClient, game: str = "tigris", **body: Any) -> dict[str, Any]:
-    body.setdefault("players", 2)
-    body.setdefault("seats", ["human"] * body["players"])
-    answer = client.post("/api/games", json={"game": game, **body})
-    assert answer.status_code == 200, answer.text
-    data: dict[str, Any] = answer.json()
-    return data
-
-
-def run_async(factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """``asyncio.run`` in a thread of its own: the test process's main thread may already run
-    a loop (Playwright's sync API keeps one going for the browser tests)."""
-    found: list[T] = []
-    failed: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            found.append(asyncio.run(factory()))
-        except BaseException as exc:
-            failed.append(exc)
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if failed:
-        raise failed[0]
-    return found[0]
-
-
-def auth(token: str | None) -> dict[str, str]:
-    """The header that carries a seat's token (tokens never go in URLs)."""
-    return {"Authorization": f"Bearer {token}"} if token else {}
-
-
-@contextmanager
-def watch(client: TestClient, game_id: str, token: str | None = None) -> Iterator[Any]:
-    """A WebSocket to the game that has sent its first message (the token, or none)."""
-    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
-        ws.send_json({"token": token} if token else {})
-        yield ws
-
-
-def token_of(created: dict[str, Any], seat: int) -> str:
-    for entry in created["seats"]:
-        if entry["seat"] == seat:
-            token: str = entry["token"]
-            return token
-    raise KeyError(seat)
-
-
 @pytest.fixture(scope="session")
 def postgres_cluster() -> Iterator[str]:
     """One throwaway PostgreSQL server per test process."""
-    from tests.server.servers import postgres_bin, postgres_server
+    from tests.helpers.server import postgres_bin, postgres_server
 
     if postgres_bin() is None:
         pytest.skip("PostgreSQL is not installed (make test installs Debian's package)")

@@ -12,7 +12,7 @@ from cradle.core.record import GameRecord
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
 from cradle.server.storage import Storage
-from tests.server.conftest import GAMES, auth, create, token_of
+from tests.helpers.server import GAMES, auth, create, token_of
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 

@@ -18,7 +18,7 @@ from cradle.server.app import create_app
 from cradle.server.assist import ANALYSIS, HINT, AssistPool
 from cradle.server.hub import Hub
 from cradle.server.limits import Limits
-from tests.server.conftest import GAMES, auth, create, run_async, token_of
+from tests.helpers.server import GAMES, auth, create, run_async, token_of
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)

@@ -17,9 +17,13 @@ import pytest
 
 from cradle.core.record import GameRecord
 from cradle.server.storage import Storage
-from tests.server.conftest import GAMES
-from tests.server.servers import PlayServer, http_from
-from tests.server.test_recovery import check_bots_played_as_if_never_stopped, wait_for
+from tests.helpers.server import (
+    GAMES,
+    PlayServer,
+    check_bots_played_as_if_never_stopped,
+    http_from,
+    wait_for,
+)
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 

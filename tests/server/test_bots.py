@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from cradle.server.bots import BotPool
-from tests.server.conftest import GAMES, run_async
+from tests.helpers.server import GAMES, run_async
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -77,7 +77,7 @@ def test_a_hard_seat_thinks_within_its_turn_allowance(client: object) -> None:
     from cradle.ai import LEVELS
     from cradle.server.bots import turn_clock
     from cradle.server.hub import Hub
-    from tests.server.conftest import auth, create, token_of
+    from tests.helpers.server import auth, create, token_of
 
     assert isinstance(client, TestClient)
     created = create(client, seats=["human", "bot:hard"], bot_seconds=0.05)
@@ -164,7 +164,7 @@ def test_the_hub_keeps_the_tables_belief_over_the_hands(client: object) -> None:
     from cradle.ai.knowledge.belief import replayed
     from cradle.ai.knowledge.tigris import UNSEEN_SHARE
     from cradle.server.hub import Hub
-    from tests.server.conftest import auth, create, token_of
+    from tests.helpers.server import auth, create, token_of
 
     assert isinstance(client, TestClient)
     created = create(client, seats=["human", "bot:greedy"])

@@ -33,7 +33,7 @@ with warnings.catch_warnings():
 from cradle.server import models
 from cradle.server.app import create_app
 from cradle.server.limits import UNLIMITED_CLIENTS, Limits
-from tests.server.conftest import GAMES, auth, token_of
+from tests.helpers.server import GAMES, auth, token_of
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 

@@ -6,23 +6,13 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.server.conftest import GAMES
-from tests.server.servers import free_port
-
-CRADLE = [sys.executable, "-c", "from cradle.cli.main import main; main()"]
-
-
-def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*CRADLE, *args], capture_output=True, text=True, timeout=timeout, check=False
-    )
+from tests.helpers.server import CRADLE, GAMES, free_port, run
 
 
 def test_serve_prints_its_url_and_serves_the_client(tmp_path: Path) -> None:

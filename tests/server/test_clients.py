@@ -19,8 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 from cradle.server.app import create_app
 from cradle.server.clients import client_key
 from cradle.server.limits import Limits
-from tests.server.conftest import GAMES, create, watch
-from tests.server.servers import PlayServer, free_port, http
+from tests.helpers.server import GAMES, PlayServer, create, free_port, http, watch
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 

@@ -11,8 +11,6 @@ which the test finds out by trying.
 
 from __future__ import annotations
 
-import random
-import time
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -26,12 +24,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from cradle.games import get_game
 from cradle.server.app import create_app
-from cradle.server.hub import hash_token, new_token
 from cradle.server.limits import Limits
-from cradle.server.storage import Base, Storage, StoredGame
-from tests.server.conftest import GAMES
+from cradle.server.storage import Base, Storage
+from tests.helpers.server import GAMES, stored_game
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -111,50 +107,6 @@ def test_every_column_of_a_games_rows_is_corrupted_somewhere() -> None:
         for column in Base.metadata.tables[table].columns
     }
     assert columns == set(CORRUPTIONS)
-
-
-def stored_game(
-    storage: Storage, game_id: str, seed: int, moves: int | None, hotseat: bool
-) -> None:
-    """A real game of two people, written as the server writes one: ``moves`` random moves, or
-    to the end (then with its analysis done)."""
-    module = get_game("tigris")
-    options = dict(module.options_to_dict(module.options_from_dict({})))
-    state = module.new_game(2, seed, module.options_from_dict(options))
-    now = time.time()
-    storage.create_game(
-        StoredGame(
-            id=game_id,
-            game="tigris",
-            players=list(state.players),
-            seed=seed,
-            options=options,
-            seats=["human", "human"],
-            hotseat=hotseat,
-            listed=True,
-            table_token=hash_token(new_token()) if hotseat else None,
-            status="running",
-            created=now,
-            updated=now,
-            tokens={0: hash_token(new_token()), 1: hash_token(new_token())},
-            claimed={0: True, 1: True},
-            invites={} if hotseat else {0: hash_token(new_token()), 1: hash_token(new_token())},
-        )
-    )
-    rng = random.Random(seed)
-    ply = 0
-    while not state.is_over and (moves is None or ply < moves):
-        seat = int(state.to_move)
-        action = rng.choice(list(state.legal_actions()))
-        state.apply(action)
-        over = bool(state.is_over)
-        status, result = ("over", state.result()) if over else ("running", None)
-        storage.append_action(game_id, ply, ply, seat, action, status, result, False, over)
-        ply += 1
-    if state.is_over:  # its last move queued the analysis: it is done now
-        assert storage.claim_analysis(game_id, storage.origin, time.time()) is not None
-        data = {"format": 1, "chances": [[0.5, 0.5]], "plies": [0], "reviews": []}
-        assert storage.save_analysis(game_id, storage.origin, "done", 1, 1, data)
 
 
 def template_of(table: str, column: str) -> str:

@@ -22,7 +22,7 @@ from cradle.server.bots import LEASE_SECONDS
 from cradle.server.hub import Hub, NewTable
 from cradle.server.limits import Limits
 from cradle.server.storage import Conflict, Storage, StoredGame, client_hash
-from tests.server.conftest import GAMES, auth, create, token_of, watch
+from tests.helpers.server import GAMES, auth, create, token_of, watch
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -364,7 +364,7 @@ def test_a_flood_from_many_addresses_leaves_a_person_a_game_and_a_bot_move(
     import threading
     from collections import Counter
 
-    from tests.server.servers import PlayServer, http_from
+    from tests.helpers.server import PlayServer, http_from
 
     server = PlayServer(
         f"sqlite:///{tmp_path / 'games.sqlite3'}",

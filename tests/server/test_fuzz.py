@@ -24,7 +24,7 @@ with warnings.catch_warnings():
 
 from cradle.server.app import create_app
 from cradle.server.limits import UNLIMITED_CLIENTS, Limits
-from tests.server.conftest import GAMES, auth, create, token_of
+from tests.helpers.server import GAMES, auth, create, token_of
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 

@@ -32,7 +32,7 @@ from cradle.server.app import create_app
 from cradle.server.history import Step, history_for, replay_steps, step_of
 from cradle.server.hub import Hub, Table
 from cradle.server.limits import UNLIMITED_CLIENTS, Limits
-from tests.server.conftest import GAMES, auth, create, token_of
+from tests.helpers.server import GAMES, auth, create, token_of
 
 # (Gheos calls its scoring tokens "tokens": that key is public; seat tokens are checked by value.)
 FORBIDDEN_KEYS = {"bag", "seed", "hands", "table_token", "stacks", "stack", "discards"}

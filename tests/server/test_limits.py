@@ -18,7 +18,7 @@ with warnings.catch_warnings():
 from cradle.server.app import create_app
 from cradle.server.bots import server_bot
 from cradle.server.limits import Limits, RateLimiter
-from tests.server.conftest import GAMES, auth, create, token_of, watch
+from tests.helpers.server import GAMES, auth, create, token_of, watch
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 

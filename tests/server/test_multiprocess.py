@@ -20,9 +20,7 @@ import pytest
 
 from cradle.core.record import GameRecord
 from cradle.server.storage import Storage
-from tests.server.conftest import GAMES
-from tests.server.servers import PlayServer
-from tests.server.test_recovery import check_bots_played_as_if_never_stopped, wait_for
+from tests.helpers.server import GAMES, PlayServer, check_bots_played_as_if_never_stopped, wait_for
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -236,7 +234,7 @@ def test_repeated_kills_under_load(postgres_url: str) -> None:
 def test_processes_count_a_clients_rates_together(postgres_url: str) -> None:
     """Two processes on one database allow a client the rate once, not once each: the
     buckets are counted in the database (and a second client still has its own)."""
-    from tests.server.servers import http_from
+    from tests.helpers.server import http_from
 
     settings = ("create_burst=3", "create_per_minute=1", "analyse_finished=0")
     first = PlayServer(postgres_url, settings=settings).start()

@@ -22,8 +22,7 @@ with warnings.catch_warnings():
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
 from cradle.server.storage import Storage
-from tests.server.conftest import GAMES, auth, create, watch
-from tests.server.servers import PostgresCluster, postgres_bin
+from tests.helpers.server import GAMES, PostgresCluster, auth, create, postgres_bin, watch
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 

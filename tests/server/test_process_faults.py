@@ -13,11 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.conftest import GAMES
-from tests.server.servers import PlayServer, free_port
-from tests.server.test_cli import run
-from tests.server.test_recovery import wait_for
-from tests.server.test_robustness import alive, children_of
+from tests.helpers.server import GAMES, PlayServer, alive, children_of, free_port, run, wait_for
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 

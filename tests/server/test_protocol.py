@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.server.servers import PlayServer
+from tests.helpers.server import PlayServer
 
 UPGRADE = (
     b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"

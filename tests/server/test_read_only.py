@@ -27,10 +27,7 @@ with warnings.catch_warnings():
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
 from cradle.server.storage import Storage
-from tests.server.conftest import GAMES, auth, create
-from tests.server.servers import free_port
-from tests.server.test_cli import CRADLE
-from tests.server.test_corruption import stored_game
+from tests.helpers.server import CRADLE, GAMES, auth, create, free_port, stored_game
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 

@@ -4,45 +4,13 @@ from __future__ import annotations
 
 import time
 import urllib.error
-from typing import Any
 
 import pytest
 
-from cradle.ai import make_bot
 from cradle.core.record import GameRecord
-from cradle.server.bots import bot_seed
-from tests.server.conftest import GAMES
-from tests.server.servers import PlayServer
+from tests.helpers.server import GAMES, PlayServer, check_bots_played_as_if_never_stopped, wait_for
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
-
-
-def wait_for(predicate: Any, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out")
-        time.sleep(0.05)
-
-
-def check_bots_played_as_if_never_stopped(record: GameRecord, seats: list[str]) -> None:
-    """Every bot move is the one that bot makes at that point: nothing was lost or redone."""
-    from cradle.games import get_game
-
-    module = get_game(record.game)
-    state = module.new_game(
-        len(record.players),
-        record.seed,
-        module.options_from_dict(record.options),
-        dynasties=record.players,
-    )
-    for ply, action in enumerate(record.actions):
-        seat = state.to_move
-        kind = seats[seat]
-        if kind.startswith("bot:"):
-            bot = make_bot(kind[4:], bot_seed(record.seed, ply, seat))
-            assert bot.choose(state.clone(), seat) == action, f"ply {ply}"
-        state.apply(action)
 
 
 def test_sigkill_and_restart(any_db_url: str) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import http.client
 import json
 import logging
-import os
 import signal
 import sqlite3
 import time
@@ -21,9 +20,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from cradle.server.app import create_app
-from tests.server.conftest import GAMES, auth, create
-from tests.server.servers import PlayServer
-from tests.server.test_recovery import wait_for
+from tests.helpers.server import GAMES, PlayServer, alive, auth, children_of, create, wait_for
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -104,33 +101,6 @@ def test_a_real_server_answers_hostile_bodies_with_json(tmp_path: Path) -> None:
         assert status == 404 and json.loads(content)["error"]
     finally:
         server.stop()
-
-
-def children_of(pid: int) -> set[int]:
-    """The processes whose parent is ``pid`` (Linux /proc)."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.add(int(entry.name))
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    stat = Path(f"/proc/{pid}/stat")
-    try:
-        return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")

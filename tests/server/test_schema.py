@@ -21,8 +21,7 @@ from schemathesis.config import SchemathesisConfig
 
 from cradle.server.app import create_app
 from cradle.server.limits import UNLIMITED_CLIENTS
-from tests.server.conftest import GAMES
-from tests.server.servers import PlayServer, http
+from tests.helpers.server import GAMES, PlayServer, http
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 

@@ -14,8 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
-from tests.server.conftest import GAMES, auth, create, run_async, token_of, watch
-from tests.server.servers import PlayServer
+from tests.helpers.server import GAMES, PlayServer, auth, create, run_async, token_of, watch
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 

@@ -7,18 +7,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from cradle.core import native
-
-# The engines the tests can run on here: the native one only where it is built (make test
-# requires it).
-ENGINES = ("python", "native") if native.available() else ("python",)
+from tests.helpers.engines import engines
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "tigris_engine" in metafunc.fixturenames and not getattr(
         metafunc.module, "ENGINES_INSIDE", False
     ):
-        metafunc.parametrize("tigris_engine", ENGINES, indirect=True, scope="module")
+        metafunc.parametrize("tigris_engine", engines(), indirect=True, scope="module")
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -11,8 +11,7 @@ import pytest
 from cradle import gheos, tigris
 from cradle.tigris import Revolt, TigrisState
 from cradle.tigris.analysis import CATASTROPHE, DOWN, LEADER, TILE, WONDER
-
-from .helpers import leader, make_position, make_state
+from tests.helpers.tigris import leader, make_position, make_state
 
 
 def states(seed: int, players: int, options: tigris.Options, every: int) -> Iterator[TigrisState]:
@@ -198,6 +197,6 @@ def test_actions_are_a_named_type_that_apply_takes() -> None:
 
 
 def action_id(action: tigris.Action) -> int:
-    from cradle.tigris.rules import ACTION_IDS
+    from cradle.tigris.actions import ACTION_IDS
 
     return ACTION_IDS[action]

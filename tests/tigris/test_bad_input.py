@@ -13,8 +13,7 @@ import pytest
 
 from cradle import tigris
 from cradle.tigris import TigrisState
-
-from .helpers import assert_illegal, leader, make_position, make_state, pending
+from tests.helpers.tigris import assert_illegal, leader, make_position, make_state, pending
 
 
 def test_illegal_action_is_a_value_error() -> None:

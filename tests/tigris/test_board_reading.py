@@ -12,8 +12,7 @@ from cradle.tigris import (
     from_position,
     parse_cell,
 )
-
-from .helpers import leader, make_state
+from tests.helpers.tigris import leader, make_state
 
 RED, BLUE, GREEN, BLACK = range(4)
 

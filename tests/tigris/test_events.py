@@ -8,19 +8,21 @@ from typing import Any
 import pytest
 
 from cradle import tigris
-
-from .helpers import leader, make_state
-from .test_rules_leaders import _two_kingdoms
-from .test_rules_monuments import _red_square
-from .test_rules_revolt import _kings_revolt
-from .test_rules_war import _kings_at_war
-from .test_variants import WONDER_BOARD
+from tests.helpers.tigris import (
+    WONDER_BOARD,
+    kings_at_war,
+    kings_revolt,
+    leader,
+    make_state,
+    red_square,
+    two_kingdoms,
+)
 
 BAG = ["black"] * 20  # enough for every hand to be refilled at the end of a turn
 
 
 def test_a_revolt_logs_both_commitments_its_result_and_the_winners_point() -> None:
-    s = _kings_revolt(["red", "red", "black"], ["red", "green"])
+    s = kings_revolt(["red", "red", "black"], ["red", "green"])
     assert s.apply("commit 2") == [
         {"type": "commit", "text": "archer commits 2 red tile(s)", "seat": 0, "count": 2}
         | {"color": "red"}
@@ -47,7 +49,7 @@ def test_a_revolt_logs_both_commitments_its_result_and_the_winners_point() -> No
 
 
 def test_a_defended_revolt_names_the_defender_as_winner() -> None:
-    s = _kings_revolt(["red"], ["red", "red"])
+    s = kings_revolt(["red"], ["red", "red"])
     s.apply("commit 0")
     events = s.apply("commit 1")
     assert events[1:] == [
@@ -70,7 +72,7 @@ def test_a_defended_revolt_names_the_defender_as_winner() -> None:
 
 
 def test_a_war_logs_the_unification_the_war_its_result_and_the_points() -> None:
-    s = _kings_at_war(["red", "black"], ["black"])
+    s = kings_at_war(["red", "black"], ["black"])
     assert s.apply("tile red H5") == [
         {
             "type": "tile",
@@ -166,7 +168,7 @@ def test_the_wonder_and_the_leader_it_strands() -> None:
 
 
 def test_a_monument_or_declining_it() -> None:
-    s = make_state(_red_square(), hands={"archer": ["red", "red"]})
+    s = make_state(red_square(), hands={"archer": ["red", "red"]})
     s.apply("tile red H5")
     assert s.clone().apply("monument red-black G4") == [
         {
@@ -285,7 +287,7 @@ def test_the_game_over_event_says_why() -> None:
 
 
 def test_a_leader_moved_names_where_it_came_from() -> None:
-    s = make_state(_two_kingdoms())
+    s = make_state(two_kingdoms())
     assert s.apply("leader king H5") == [
         {
             "type": "leader",

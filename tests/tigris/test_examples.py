@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from cradle import tigris
-
-from .helpers import cells, hand, leader, make_state, pending, points, pts, supply
+from tests.helpers.tigris import cells, hand, leader, make_state, pending, points, pts, supply
 
 
 def test_example_1_a_revolt_tie_goes_to_the_defender() -> None:

@@ -1,4 +1,4 @@
-"""The native engine against the Python reference, in lockstep (see tests/tigris/lockstep.py).
+"""The native engine against the Python reference, in lockstep (see tests/helpers/tigris_lockstep.py).
 
 ``CRADLE_LOCKSTEP_GAMES`` random games in ``make test`` (96 by default: every option
 combination with 2, 3 and 4 players, about 45 s of one core), thousands with ``make
@@ -18,8 +18,8 @@ import pytest
 from cradle import tigris
 from cradle.core import native
 from cradle.core.positions import PositionError
-from tests.tigris.helpers import leader, make_position
-from tests.tigris.lockstep import Divergence, Lockstep, Table, diff, play, tables
+from tests.helpers.tigris import leader, make_position
+from tests.helpers.tigris_lockstep import Divergence, Lockstep, Table, diff, play, tables
 
 # Both engines in every test here: conftest does not parametrise this module.
 ENGINES_INSIDE = True

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from cradle import tigris
 from cradle.core.record import GameRecord
-from tests.tigris.conftest import ENGINES
-from tests.tigris.invariants import check_invariants
+from tests.helpers.engines import engines
+from tests.helpers.tigris import check_invariants
 
 # The engines are parametrised here, not by conftest.
 ENGINES_INSIDE = True
@@ -57,7 +57,7 @@ def play_checked(
     assert sorted(r["place"] for r in result)[0] == 1
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", engines())
 @settings(max_examples=GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**31),
@@ -81,7 +81,7 @@ ALL_OPTIONS = [
 PER_COMBINATION = int(os.environ.get("CRADLE_PROPERTY_GAMES_PER_OPTIONS", "2"))
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", engines())
 @pytest.mark.parametrize(
     "options",
     ALL_OPTIONS,
@@ -98,7 +98,7 @@ def test_random_games_with_every_combination_of_options(
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", engines())
 def test_many_random_games_with_any_options_keep_every_invariant(engine: str) -> None:
     @settings(max_examples=LONG_GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .helpers import assert_illegal, cells, leader, make_state, points, pts, supply
+from tests.helpers.tigris import assert_illegal, cells, leader, make_state, points, pts, supply
 
 
 def test_each_player_has_two_catastrophes() -> None:

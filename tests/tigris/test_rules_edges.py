@@ -3,8 +3,7 @@ wonder point of a later seat."""
 
 from __future__ import annotations
 
-from .helpers import leader, make_state, points, pts
-from .test_variants import WONDER_BOARD
+from tests.helpers.tigris import WONDER_BOARD, leader, make_state, points, pts
 
 BAG = ["black"] * 20
 THREE = ("archer", "bull", "pot")

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from cradle import tigris
 from cradle.tigris import Action, TigrisState
-from cradle.tigris.rules import COMMIT
-
-from .helpers import leader, make_state
+from cradle.tigris.actions import COMMIT
+from tests.helpers.tigris import leader, make_state
 
 
 def revolt(board: dict[str, str]) -> TigrisState:

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from .helpers import assert_illegal, cells, leader, make_state, pending, points, pts, supply
+from tests.helpers.tigris import (
+    assert_illegal,
+    cells,
+    leader,
+    make_state,
+    pending,
+    points,
+    pts,
+    supply,
+    two_kingdoms,
+)
 
 
 def test_a_leader_goes_only_next_to_a_face_up_temple() -> None:
@@ -67,18 +77,8 @@ def test_a_leader_needs_an_empty_cell() -> None:
     assert_illegal(s, "leader king I5", "I5", "leader")
 
 
-def _two_kingdoms() -> dict[str, str]:
-    # kingdom of archer's king {G4, G5} and kingdom of bull's priest {I4, I5}; H5 touches both
-    return {
-        "G5": "red",
-        "G4": leader("archer", "king"),
-        "I5": "red",
-        "I4": leader("bull", "priest"),
-    }
-
-
 def test_a_leader_may_not_join_two_kingdoms() -> None:
-    s = make_state(_two_kingdoms())
+    s = make_state(two_kingdoms())
     legal = s.legal_actions()
     assert "leader farmer H5" not in legal and "leader priest H5" not in legal
     assert_illegal(s, "leader farmer H5", "H5", "two kingdoms")
@@ -112,7 +112,7 @@ def test_a_leader_may_join_regions_to_each_other() -> None:
 def test_moving_a_leader_lifts_it_first() -> None:
     # Placing a new leader on H5 would join two kingdoms, but the king on G4 may move there:
     # once lifted, its old kingdom {G5} is a mere region.
-    s = make_state(_two_kingdoms())
+    s = make_state(two_kingdoms())
     legal = s.legal_actions()
     assert "leader king H5" in legal
     assert "leader priest H5" not in legal
@@ -127,7 +127,7 @@ def test_moving_a_leader_lifts_it_first() -> None:
 
 
 def test_a_moved_leader_obeys_the_placement_rules() -> None:
-    s = make_state(_two_kingdoms() | {"K5": "red", "K4": leader("archer", "trader")})
+    s = make_state(two_kingdoms() | {"K5": "red", "K4": leader("archer", "trader")})
     legal = s.legal_actions()
     # the trader on K4 may not move to H5: lifting it changes nothing about G and I kingdoms
     assert "leader trader H5" not in legal

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from cradle.tigris import TigrisState
-
-from .helpers import assert_illegal, cells, leader, make_state, pending, points, pts, supply
+from tests.helpers.tigris import (
+    assert_illegal,
+    cells,
+    leader,
+    make_state,
+    pending,
+    points,
+    pts,
+    red_square,
+    supply,
+)
 
 SQUARE = ("G4", "H4", "G5", "H5")
-
-
-def _red_square(**extra: Any) -> dict[str, str]:
-    """Three temples of the square G4-H5; a red tile on H5 completes it."""
-    board = {"G4": "red", "H4": "red", "G5": "red"}
-    board.update(extra)
-    return board
 
 
 def _down(cells_: tuple[str, ...], colour: str = "red") -> dict[str, str]:
@@ -23,7 +23,7 @@ def _down(cells_: tuple[str, ...], colour: str = "red") -> dict[str, str]:
 
 
 def test_completing_a_square_offers_the_monuments_of_its_colour() -> None:
-    s = make_state(_red_square(), hands={"archer": ["red", "red"]})
+    s = make_state(red_square(), hands={"archer": ["red", "red"]})
     s.apply("tile red H5")
     p = pending(s)
     assert p is not None and p["kind"] == "monument"
@@ -61,7 +61,7 @@ def test_no_offer_unless_the_placed_tile_completes_a_square_of_its_colour() -> N
 
 
 def test_a_tile_completing_two_squares_offers_both() -> None:
-    board = _red_square(G6="red", H6="red") | _down(("K4", "L4", "K5", "L5"))
+    board = red_square(G6="red", H6="red") | _down(("K4", "L4", "K5", "L5"))
     s = make_state(
         board,
         hands={"archer": ["red"]},
@@ -84,7 +84,7 @@ def test_a_tile_completing_two_squares_offers_both() -> None:
 
 def test_no_monument_left_for_the_colour_means_no_offer() -> None:
     board = (
-        _red_square()
+        red_square()
         | _down(("K4", "L4", "K5", "L5"))
         | _down(("J7", "K7", "J8", "K8"))
         | _down(("E10", "F10", "E11", "F11"), "black")
@@ -105,7 +105,7 @@ def test_no_monument_left_for_the_colour_means_no_offer() -> None:
 
 
 def test_declining_loses_the_chance() -> None:
-    s = make_state(_red_square(), hands={"archer": ["red", "red"]})
+    s = make_state(red_square(), hands={"archer": ["red", "red"]})
     s.apply("tile red H5")
     events = s.apply("decline")
     assert [e["type"] for e in events] == ["decline"]
@@ -118,7 +118,7 @@ def test_declining_loses_the_chance() -> None:
 
 def test_flipped_temples_strand_leaders_but_keep_treasures_and_connections() -> None:
     s = make_state(
-        _red_square(
+        red_square(
             G4="red*",
             I4=leader("bull", "farmer"),  # only temple: H4
             F4=leader("archer", "king"),  # temples G4 and F5

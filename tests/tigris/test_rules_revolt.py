@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from cradle.tigris import TigrisState
-
-from .helpers import (
+from tests.helpers.tigris import (
     assert_illegal,
     cells,
     hand,
+    kings_revolt,
     leader,
     make_state,
     pending,
@@ -19,22 +18,8 @@ from .helpers import (
 )
 
 
-def _kings_revolt(archer_hand: list[str], bull_hand: list[str]) -> TigrisState:
-    """Bull's king on H4 rules {H4, H5, I5}; archer places his king on J5 (next to I5).
-
-    Each king has one adjacent temple (H5 for bull's, I5 for archer's).
-    """
-    s = make_state(
-        {"H5": "red", "I5": "red", "H4": leader("bull", "king")},
-        hands={"archer": archer_hand, "bull": bull_hand},
-    )
-    events = s.apply("leader king J5")
-    assert [e["type"] for e in events] == ["leader", "revolt"]
-    return s
-
-
 def test_a_leader_joining_a_kingdom_with_its_colour_starts_a_revolt() -> None:
-    s = _kings_revolt(["red", "red"], ["red"])
+    s = kings_revolt(["red", "red"], ["red"])
     p = pending(s)
     assert p is not None
     assert (p["kind"], p["color"], p["attacker"], p["defender"]) == ("revolt", "black", 0, 1)
@@ -49,7 +34,7 @@ def test_a_leader_joining_a_kingdom_with_its_colour_starts_a_revolt() -> None:
 
 
 def test_a_tie_goes_to_the_defender() -> None:
-    s = _kings_revolt(["red", "red", "black"], ["red", "red", "green"])
+    s = kings_revolt(["red", "red", "black"], ["red", "red", "green"])
     s.apply("commit 2")
     s.apply("commit 2")  # 1 + 2 against 1 + 2
     board = cells(s)
@@ -70,7 +55,7 @@ def test_a_tie_goes_to_the_defender() -> None:
 
 
 def test_the_higher_total_wins() -> None:
-    s = _kings_revolt(["red", "red", "red"], ["red"])
+    s = kings_revolt(["red", "red", "red"], ["red"])
     s.apply("commit 3")
     s.apply("commit 1")  # 4 against 2
     board = cells(s)
@@ -138,7 +123,7 @@ def test_leaders_of_other_colours_do_not_revolt() -> None:
 
 
 def test_only_the_seat_to_move_may_commit_and_only_what_it_holds() -> None:
-    s = _kings_revolt(["red"], ["red", "red"])
+    s = kings_revolt(["red"], ["red", "red"])
     assert_illegal(s, "commit 2", "1")
     assert_illegal(s, "tile red K5", "commit")
     assert_illegal(s, "pass", "commit")

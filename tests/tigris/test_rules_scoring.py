@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cradle.tigris import TigrisState
-
-from .helpers import make_state
+from tests.helpers.tigris import make_state
 
 PLAYERS = ("archer", "bull", "pot", "lion")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .helpers import assert_illegal, cells, leader, make_state, pending, points, pts
+from tests.helpers.tigris import assert_illegal, cells, leader, make_state, pending, points, pts
 
 
 def test_blue_tiles_go_on_the_river_and_only_blue_tiles_do() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .helpers import assert_illegal, cells, leader, make_state, pending
+from tests.helpers.tigris import assert_illegal, cells, leader, make_state, pending
 
 
 def _treasures(s_board: dict[str, str]) -> set[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from .helpers import COLOURS, assert_illegal, cells, hand, leader, make_state, pending
+from tests.helpers.tigris import COLOURS, assert_illegal, cells, hand, leader, make_state, pending
 
 BAG = ["green", "green", "black", "blue", "blue", "blue", "red", "red", "black", "green"]
 

@@ -5,31 +5,22 @@ from __future__ import annotations
 from collections import Counter
 
 from cradle.tigris import TigrisState
-
-from .helpers import assert_illegal, cells, hand, leader, make_state, pending, points, pts, supply
-
-
-def _kings_at_war(archer_hand: list[str], bull_hand: list[str]) -> TigrisState:
-    """Archer's king (F4) rules E5 G5 (black) and F5; bull's king (J4) rules I5 (black) and J5.
-
-    H5 touches G5 and I5, so a tile there joins the two kingdoms.
-    """
-    return make_state(
-        {
-            "F5": "red",
-            "F4": leader("archer", "king"),
-            "E5": "black",
-            "G5": "black",
-            "I5": "black",
-            "J5": "red",
-            "J4": leader("bull", "king"),
-        },
-        hands={"archer": archer_hand, "bull": bull_hand},
-    )
+from tests.helpers.tigris import (
+    assert_illegal,
+    cells,
+    hand,
+    kings_at_war,
+    leader,
+    make_state,
+    pending,
+    points,
+    pts,
+    supply,
+)
 
 
 def test_a_unification_starts_a_war_between_leaders_of_one_colour() -> None:
-    s = _kings_at_war(["red", "black"], ["black", "black"])
+    s = kings_at_war(["red", "black"], ["black", "black"])
     events = s.apply("tile red H5")
     assert [e["type"] for e in events] == ["tile", "unification", "war"]
     p = pending(s)
@@ -47,7 +38,7 @@ def test_a_unification_starts_a_war_between_leaders_of_one_colour() -> None:
 
 
 def test_a_tie_goes_to_the_defender_who_removes_the_losers_supporters() -> None:
-    s = _kings_at_war(["red", "black"], ["black", "black"])
+    s = kings_at_war(["red", "black"], ["black", "black"])
     s.apply("tile red H5")
     s.apply("commit 1")
     events = s.apply("commit 2")  # 2 + 1 against 1 + 2
@@ -70,7 +61,7 @@ def test_a_tie_goes_to_the_defender_who_removes_the_losers_supporters() -> None:
 
 
 def test_the_attacker_wins_with_more() -> None:
-    s = _kings_at_war(["red", "black"], ["black", "black"])
+    s = kings_at_war(["red", "black"], ["black", "black"])
     s.apply("tile red H5")
     s.apply("commit 1")
     s.apply("commit 1")  # 3 against 2
@@ -84,7 +75,7 @@ def test_the_attacker_wins_with_more() -> None:
 
 
 def test_the_joining_tile_supports_nobody_and_stays() -> None:
-    s = _kings_at_war(["black", "black"], [])
+    s = kings_at_war(["black", "black"], [])
     s.apply("tile black H5")
     p = pending(s)
     assert p is not None and (p["attacker_strength"], p["defender_strength"]) == (2, 1)

@@ -7,7 +7,15 @@ from typing import Any
 import pytest
 
 from cradle import tigris
-from tests.tigris.helpers import assert_illegal, cells, leader, make_state, points, pts
+from tests.helpers.tigris import (
+    WONDER_BOARD,
+    assert_illegal,
+    cells,
+    leader,
+    make_state,
+    points,
+    pts,
+)
 
 BUILDINGS = {"options": {"buildings": True}}
 WONDER = {"options": {"wonder": True}}
@@ -204,12 +212,6 @@ def test_english_war_commitments() -> None:
 # --------------------------------------------------------------------------- wonder
 
 
-WONDER_BOARD = {
-    "F5": "red*", "E6": "red", "G6": "red", "F7": "red",
-    "F4": leader("bull", "priest"), "H5": "red", "H6": leader("archer", "king"),
-}  # fmt: skip
-
-
 def test_plus_cross_offers_the_wonder_built_on_a_temple_with_treasure() -> None:
     state = state_with(WONDER, WONDER_BOARD, hands={"archer": ["red"]}, actions_left=2)
     state.apply("tile red F6")
@@ -268,7 +270,7 @@ def test_open_scoring_points_in_every_view_and_spectators() -> None:
 
 
 def test_positions_with_impossible_pending_choices_are_refused() -> None:
-    from tests.tigris.helpers import make_position
+    from tests.helpers.tigris import make_position
 
     square = {"E5": "red", "F5": "red", "E6": "red"}
     with pytest.raises(ValueError, match="pending monument"):

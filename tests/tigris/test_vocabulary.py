@@ -12,13 +12,12 @@ from typing import Any
 
 import pytest
 
-from cradle.tigris.rules import (
+from cradle.tigris.actions import (
     ACTION_IDS,
     BUILDING,
     CATASTROPHE,
     COMMIT,
     DECLINE,
-    HAND_SIZE,
     LEADER,
     PASS,
     SWAP,
@@ -33,6 +32,7 @@ from cradle.tigris.rules import (
     format_action,
 )
 from cradle.tigris.state import _Vocabulary
+from cradle.tigris.types import HAND_SIZE
 
 CELLS = range(176)
 

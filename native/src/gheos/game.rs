@@ -10,8 +10,9 @@ use super::geometry::{self, cell_name, NO_CELL, START_CELL};
 use super::notation::{
     self as ids, decode, illegal, parse_cell, parse_edge, Decoded, Host, Refusal,
 };
-use super::random::{Fast, PyRandom};
 use super::tiles::{TileSet, NO_TEMPLE, START_TILE, TILE_COUNT};
+use crate::pyrandom::PyRandom;
+use crate::splitmix::SplitMix64;
 
 pub const MIN_PLAYERS: usize = 2;
 pub const MAX_PLAYERS: usize = 4;
@@ -256,7 +257,7 @@ impl Game {
         }
     }
 
-    /// A new game dealt as `cradle.gheos.position.new_game` deals it with `random.Random`
+    /// A new game dealt as `cradle.gheos.engine.new_game` deals it with `random.Random`
     /// seeded by an int whose absolute value is `key` (32-bit words, least significant first).
     pub fn deal(tiles: Arc<TileSet>, names: Vec<String>, key: &[u32]) -> Game {
         let mut game = Game::empty(tiles, names);
@@ -1893,7 +1894,7 @@ impl Game {
 
     /// Plays uniformly random legal actions to the end; returns how many.
     pub fn random_playout(&mut self, seed: u64) -> u64 {
-        let mut rng = Fast::new(seed);
+        let mut rng = SplitMix64::new(seed);
         let mut legal = Vec::with_capacity(256);
         let mut log = Log::new(false);
         let mut actions = 0;

@@ -705,8 +705,8 @@ pub fn policy(game: &Game, value: Value, settle: bool, rng: &mut impl Draw) -> u
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gheos::random::Fast;
     use crate::gheos::tiles::packaged;
+    use crate::splitmix::SplitMix64;
 
     fn game(players: usize, seed: u32) -> Game {
         let names = (0..players).map(|s| format!("p{s}")).collect();
@@ -767,7 +767,7 @@ mod tests {
     fn rewards_sum_to_half_the_seats_and_policy_plays_legal_games_to_the_end() {
         for players in 2..=4 {
             let mut g = game(players, 7 + players as u32);
-            let mut rng = Fast::new(players as u64);
+            let mut rng = SplitMix64::new(players as u64);
             let mut log = Log::new(false);
             let mut legal = Vec::new();
             let mut steps = 0;

@@ -11,11 +11,12 @@
 //! - [`observation`]: a seat's observation tensor (the research environments');
 //! - [`parts`]: a state as plain parts (positions read by the reference, pickling);
 //! - [`search_game`]: the engine and its knowledge as the native search's `SearchGame`;
-//! - [`random`]: CPython's Mersenne Twister (same deals as the reference) and a fast one;
+//! - [`convert`]: Gheos values as Python objects and back (the PyO3 conversions);
 //! - [`py`]: the Python bindings (`cradle._native.GheosState`, `GheosTiles`);
 //! - [`pysearch`]: the native ISMCTS on Gheos and the knowledge's test hooks for Python.
 
 pub mod board;
+pub mod convert;
 pub mod events;
 pub mod game;
 pub mod geometry;
@@ -26,6 +27,5 @@ pub mod parts;
 pub mod py;
 pub mod pyanalysis;
 pub mod pysearch;
-pub mod random;
 pub mod search_game;
 pub mod tiles;

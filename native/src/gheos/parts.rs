@@ -1,6 +1,6 @@
 //! A state as plain parts, with regions named as the reference numbers them (`cell * 3 + k`):
-//! how a state read by the reference's position reader is handed to the native core, and
-//! (as bytes) how a native state is pickled.
+//! what a position becomes when the bindings read it (`convert::read_position`), and (as bytes)
+//! how a native state is pickled.
 
 use std::sync::Arc;
 

@@ -1,5 +1,5 @@
 //! Python bindings of the Gheos engine: `GheosTiles` (a tile set handed over by
-//! `cradle.gheos.native`) and `GheosState`, the contract of docs/contract.md with the
+//! `cradle.gheos.engine`) and `GheosState`, the contract of docs/contract.md with the
 //! reference's positions, views, events and refusals (raised as `cradle.gheos.IllegalAction`).
 
 use std::sync::Arc;
@@ -7,18 +7,19 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 
-use super::board::{node, NONE};
-use super::events::{Event, Log, Standing, COLOURS};
-use super::game::{Game, Phase, EPOCH, EPOCH_TILES};
-use super::geometry::{self, cell_name};
-use super::notation::{self, ascii_words, Host, Int, Plain, Refusal};
-use super::parts::{ConflictParts, Parts};
+use super::convert::{
+    action_id_of, cached, check_names, events, from_hidden, hidden_number, illegal_action, name,
+    position_dict, position_error, read_position, refusal, standings, summary_dict, t, tile_set,
+    view_dict, words, PyHost, TileRow, HIDDEN_NAMES, RESTORE,
+};
+use super::events::Log;
+use super::game::Game;
+use super::notation;
+use super::parts::Parts;
 use super::pyanalysis;
-use super::tiles::{Region, Tile, TileSet, NO_TEMPLE, SYMBOLS};
-use crate::text::py_repr;
+use super::tiles::TileSet;
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GheosTiles>()?;
@@ -27,94 +28,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-// -- Python objects the engine borrows from the reference -------------------------------------
-
-static ILLEGAL_ACTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static OPTIONS_TO_DICT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-static HIDDEN_NAMES: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-static RESTORE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-
-fn illegal_action(py: Python<'_>, text: &str) -> PyErr {
-    match ILLEGAL_ACTION.import(py, "cradle.gheos.state", "IllegalAction") {
-        Ok(class) => PyErr::from_type(class.clone(), text.to_string()),
-        Err(err) => err,
-    }
-}
-
-fn refusal(py: Python<'_>, refusal: Refusal) -> PyErr {
-    match refusal {
-        Refusal::Illegal(text) => illegal_action(py, &text),
-        Refusal::Value(text) => PyValueError::new_err(text),
-    }
-}
-
-fn cached<'py>(
-    py: Python<'py>,
-    cell: &'static PyOnceLock<Py<PyAny>>,
-    module: &str,
-    name: &str,
-) -> PyResult<Bound<'py, PyAny>> {
-    let found = cell.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
-        Ok(py.import(module)?.getattr(name)?.unbind())
-    })?;
-    Ok(found.bind(py).clone())
-}
-
-/// Python's text rules, asked of Python itself for text beyond ASCII.
-struct PyHost<'py>(Python<'py>);
-
-impl Host for PyHost<'_> {
-    fn repr(&self, text: &str) -> String {
-        if text.is_ascii() {
-            return py_repr(text);
-        }
-        PyString::new(self.0, text)
-            .repr()
-            .map(|r| r.to_string())
-            .unwrap_or_else(|_| py_repr(text))
-    }
-
-    fn isdigit(&self, text: &str) -> bool {
-        if text.is_ascii() {
-            return Plain.isdigit(text);
-        }
-        PyString::new(self.0, text)
-            .call_method0(intern!(self.0, "isdigit"))
-            .and_then(|r| r.extract::<bool>())
-            .unwrap_or(false)
-    }
-
-    fn int(&self, text: &str) -> Result<Int, String> {
-        if text.is_ascii() && text.len() <= 30 {
-            return Plain.int(text);
-        }
-        let py = self.0;
-        let builtins = py.import("builtins").map_err(|e| e.to_string())?;
-        match builtins.getattr("int").and_then(|int| int.call1((text,))) {
-            Ok(value) => Ok(Int {
-                value: value.extract::<i64>().ok(),
-                text: value.str().map(|s| s.to_string()).unwrap_or_default(),
-            }),
-            Err(err) => Err(err
-                .value(py)
-                .str()
-                .map(|s| s.to_string())
-                .unwrap_or_default()),
-        }
-    }
-}
-
 // -- the tile set -------------------------------------------------------------------------------
 
 /// A tile set as the native engine holds it, made from a checked `cradle.gheos.tiles.TileSet`
-/// (see `cradle.gheos.native.native_tiles`).
+/// (see `cradle.gheos.engine.native_tiles`).
 #[pyclass(module = "cradle._native", frozen)]
 pub struct GheosTiles {
     set: Arc<TileSet>,
 }
-
-type RegionRow = (Vec<u8>, u8, u8, u8, u8, i64);
-type TileRow = (Vec<RegionRow>, Vec<Vec<u8>>, Vec<u8>, String, String);
 
 #[pymethods]
 impl GheosTiles {
@@ -122,40 +43,8 @@ impl GheosTiles {
     /// its region per cell edge at each rotation, its distinct rotations, text and shape.
     #[new]
     fn new(tiles: Vec<TileRow>) -> PyResult<Self> {
-        if tiles.len() != super::tiles::TILE_COUNT {
-            return Err(PyValueError::new_err("a Gheos tile set has 52 tiles"));
-        }
-        let mut out = Vec::with_capacity(tiles.len());
-        for (regions, edge_region, rotations, text, shape) in tiles {
-            let bad = || PyValueError::new_err("a malformed tile");
-            if regions.is_empty() || regions.len() > 3 || edge_region.len() != 3 {
-                return Err(bad());
-            }
-            let mut table = [[0u8; 3]; 3];
-            for (r, row) in edge_region.iter().enumerate() {
-                if row.len() != 3 || row.iter().any(|&k| usize::from(k) >= regions.len()) {
-                    return Err(bad());
-                }
-                table[r].copy_from_slice(row);
-            }
-            if rotations.is_empty() || rotations.iter().any(|&r| r > 2) {
-                return Err(bad());
-            }
-            let regions = regions
-                .into_iter()
-                .map(|(edges, wheat, cup, sword, pyramid, temple)| Region {
-                    edges,
-                    wheat,
-                    cup,
-                    sword,
-                    pyramid,
-                    temple: u8::try_from(temple).unwrap_or(NO_TEMPLE),
-                })
-                .collect();
-            out.push(Tile::new(regions, table, rotations, text, shape));
-        }
         Ok(GheosTiles {
-            set: Arc::new(TileSet { tiles: out }),
+            set: Arc::new(tile_set(tiles)?),
         })
     }
 }
@@ -176,30 +65,6 @@ pub struct GheosState {
     players: Py<PyTuple>,
     /// `areas()` as made for Python, until the state changes.
     areas: Option<Py<PyTuple>>,
-}
-
-fn t(number: u8) -> String {
-    format!("t{number}")
-}
-
-fn colour_name(c: u8) -> &'static str {
-    COLOURS[usize::from(c)]
-}
-
-fn hidden_number(number: u8) -> i64 {
-    if number == EPOCH {
-        -1
-    } else {
-        i64::from(number)
-    }
-}
-
-fn from_hidden(number: i64) -> u8 {
-    if number < 0 {
-        EPOCH
-    } else {
-        number as u8
-    }
 }
 
 impl GheosState {
@@ -261,318 +126,7 @@ impl GheosState {
         }
         self.legal.as_ref().expect("just made")
     }
-
-    fn name(&self, seat: usize) -> &str {
-        &self.game.names[seat]
-    }
-
-    fn events<'py>(&self, py: Python<'py>, events: &[Event]) -> PyResult<Bound<'py, PyList>> {
-        let out = PyList::empty(py);
-        for event in events {
-            out.append(self.event(py, event)?)?;
-        }
-        Ok(out)
-    }
-
-    fn event<'py>(&self, py: Python<'py>, event: &Event) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item(intern!(py, "type"), event.kind())?;
-        d.set_item(intern!(py, "text"), event.text(&self.game.names))?;
-        match event {
-            Event::Place {
-                cell,
-                tile,
-                rotation,
-                ..
-            } => {
-                d.set_item(intern!(py, "cell"), cell_name(*cell))?;
-                d.set_item(intern!(py, "tile"), t(*tile))?;
-                d.set_item(intern!(py, "rotation"), rotation)?;
-            }
-            Event::Replace {
-                cell,
-                tile,
-                rotation,
-                removed,
-                ..
-            } => {
-                d.set_item(intern!(py, "cell"), cell_name(*cell))?;
-                d.set_item(intern!(py, "tile"), t(*tile))?;
-                d.set_item(intern!(py, "rotation"), rotation)?;
-                d.set_item(intern!(py, "removed"), t(*removed))?;
-            }
-            Event::Pay { colour, .. } => d.set_item(intern!(py, "colour"), colour_name(*colour))?,
-            Event::Migration { colour, to } => {
-                d.set_item(intern!(py, "civ"), colour_name(*colour))?;
-                d.set_item(intern!(py, "to"), to.name())?;
-            }
-            Event::CivRemoved { colour, .. } | Event::Take { colour, .. } => {
-                d.set_item(intern!(py, "civ"), colour_name(*colour))?
-            }
-            Event::War { fighters, winner } => {
-                let civs: Vec<&str> = fighters.iter().map(|&c| colour_name(c)).collect();
-                d.set_item(intern!(py, "civs"), civs)?;
-                d.set_item(intern!(py, "winner"), colour_name(*winner))?;
-            }
-            Event::Temple { seat, points, .. } | Event::Token { seat, points, .. } => {
-                d.set_item(intern!(py, "player"), self.name(usize::from(*seat)))?;
-                d.set_item(intern!(py, "points"), points)?;
-            }
-            Event::Start {
-                colour,
-                at,
-                followers,
-                ..
-            } => {
-                d.set_item(intern!(py, "civ"), colour_name(*colour))?;
-                d.set_item(intern!(py, "at"), at.name())?;
-                d.set_item(intern!(py, "followers"), followers)?;
-            }
-            Event::Epoch { epoch, .. } => d.set_item(intern!(py, "epoch"), epoch)?,
-            Event::EpochScoring { gains } | Event::FinalScoring { gains } => {
-                let points = PyDict::new(py);
-                for (seat, gain) in gains.iter().enumerate() {
-                    points.set_item(self.name(seat), gain)?;
-                }
-                d.set_item(intern!(py, "points"), points)?;
-            }
-            Event::Result { ranking } => {
-                d.set_item(intern!(py, "ranking"), self.standings(py, ranking)?)?;
-            }
-            Event::Conflict { .. }
-            | Event::Skip { .. }
-            | Event::EndTokens
-            | Event::EndEpoch { .. }
-            | Event::Draw { .. } => {}
-        }
-        Ok(d)
-    }
-
-    fn standings<'py>(&self, py: Python<'py>, rows: &[Standing]) -> PyResult<Bound<'py, PyList>> {
-        let out = PyList::empty(py);
-        for row in rows {
-            let d = PyDict::new(py);
-            d.set_item(intern!(py, "seat"), row.seat)?;
-            d.set_item(intern!(py, "player"), self.name(usize::from(row.seat)))?;
-            d.set_item(intern!(py, "points"), row.points)?;
-            d.set_item(intern!(py, "followers"), row.followers)?;
-            d.set_item(intern!(py, "score"), row.points)?;
-            d.set_item(intern!(py, "place"), row.place)?;
-            out.append(d)?;
-        }
-        Ok(out)
-    }
-
-    fn area_ref(&self, root: usize) -> String {
-        self.game.region_ref(root).name()
-    }
-
-    /// Followers held, points and tokens per player (positions, views and summaries).
-    fn scores(&self, py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<()> {
-        let game = &self.game;
-        let (followers, points, tokens) = (PyDict::new(py), PyDict::new(py), PyDict::new(py));
-        for seat in 0..usize::from(game.players) {
-            let held = PyDict::new(py);
-            for c in 0..6u8 {
-                let n = game.held[seat][usize::from(c)];
-                if n > 0 {
-                    held.set_item(colour_name(c), n)?;
-                }
-            }
-            followers.set_item(self.name(seat), held)?;
-            points.set_item(self.name(seat), game.points[seat])?;
-            tokens.set_item(self.name(seat), game.tokens[seat])?;
-        }
-        d.set_item(intern!(py, "followers"), followers)?;
-        d.set_item(intern!(py, "points"), points)?;
-        d.set_item(intern!(py, "tokens"), tokens)?;
-        Ok(())
-    }
-
-    fn options_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        cached(
-            py,
-            &OPTIONS_TO_DICT,
-            "cradle.gheos.position",
-            "options_to_dict",
-        )?
-        .call1((self.options.bind(py),))
-    }
-
-    /// The war / migration being resolved, as public JSON (positions and views).
-    fn pending<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let game = &self.game;
-        let Some(conflict) = game.conflict.as_ref().filter(|_| game.phase.in_conflict()) else {
-            return Ok(py.None().into_bound(py));
-        };
-        let d = PyDict::new(py);
-        d.set_item(intern!(py, "kind"), game.phase.name())?;
-        d.set_item(
-            intern!(py, "cell"),
-            cell_name(game.board.cell[usize::from(conflict.slot)]),
-        )?;
-        let swords = PyDict::new(py);
-        for c in 0..6u8 {
-            if conflict.sword_mask & (1 << c) != 0 {
-                swords.set_item(colour_name(c), conflict.swords[usize::from(c)])?;
-            }
-        }
-        d.set_item(intern!(py, "swords"), swords)?;
-        let moved: Vec<&str> = conflict.moved.iter().map(|&c| colour_name(c)).collect();
-        d.set_item(intern!(py, "moved"), moved)?;
-        let migrations = PyList::empty(py);
-        for m in &conflict.migrations {
-            let entry = PyDict::new(py);
-            entry.set_item(intern!(py, "civ"), colour_name(m.colour))?;
-            let options: Vec<String> = m
-                .options
-                .iter()
-                .map(|&r| self.area_ref(usize::from(r)))
-                .collect();
-            entry.set_item(intern!(py, "options"), options)?;
-            entry.set_item(intern!(py, "split"), m.split)?;
-            migrations.append(entry)?;
-        }
-        d.set_item(intern!(py, "migrations"), migrations)?;
-        match &conflict.wars {
-            None => d.set_item(intern!(py, "wars"), py.None())?,
-            Some(wars) => {
-                let out = PyList::empty(py);
-                for war in wars {
-                    let entry = PyDict::new(py);
-                    let civs: Vec<&str> = war.fighters.iter().map(|&c| colour_name(c)).collect();
-                    let options: Vec<&str> = war.leaders.iter().map(|&c| colour_name(c)).collect();
-                    entry.set_item(intern!(py, "civs"), civs)?;
-                    entry.set_item(intern!(py, "options"), options)?;
-                    out.append(entry)?;
-                }
-                d.set_item(intern!(py, "wars"), out)?;
-            }
-        }
-        Ok(d.into_any())
-    }
-
-    /// One area as views show it.
-    fn area_dict<'py>(
-        &self,
-        py: Python<'py>,
-        root: usize,
-        index: u8,
-        tiles: usize,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        let area = self.game.stats(root);
-        let d = PyDict::new(py);
-        d.set_item(intern!(py, "area"), index)?;
-        d.set_item(intern!(py, "ref"), self.area_ref(root))?;
-        let kind = if area.continent() {
-            "continent"
-        } else if area.island() {
-            "island"
-        } else {
-            "land"
-        };
-        d.set_item(intern!(py, "kind"), kind)?;
-        d.set_item(intern!(py, "tiles"), tiles)?;
-        d.set_item(intern!(py, "wheat"), area.wheat)?;
-        d.set_item(intern!(py, "cup"), area.cup)?;
-        d.set_item(intern!(py, "sword"), area.sword)?;
-        d.set_item(intern!(py, "pyramid"), area.pyramid)?;
-        d.set_item(
-            intern!(py, "civ"),
-            self.game.occupant(root).map(colour_name),
-        )?;
-        Ok(d)
-    }
-
-    /// Root -> how many tiles its area spans.
-    fn tile_counts(&self) -> Vec<usize> {
-        let game = &self.game;
-        let mut counts = vec![0usize; super::board::MAX_NODES];
-        for slot in 0..game.board.slots() {
-            let mut seen = [NONE; 3];
-            for k in 0..game.regions_at(slot) {
-                let root = game.areas.of(node(slot, k));
-                if !seen.contains(&(root as u8)) {
-                    seen[usize::from(k)] = root as u8;
-                    counts[root] += 1;
-                }
-            }
-        }
-        counts
-    }
-
-    fn tile_dict<'py>(&self, py: Python<'py>, number: u8) -> PyResult<Bound<'py, PyDict>> {
-        let tile = &self.game.tiles.tiles[usize::from(number)];
-        let d = PyDict::new(py);
-        d.set_item(intern!(py, "tile"), t(number))?;
-        d.set_item(intern!(py, "shape"), &tile.shape)?;
-        d.set_item(intern!(py, "rotations"), ints(&tile.rotations))?;
-        d.set_item(intern!(py, "text"), &tile.text)?;
-        let regions = PyList::empty(py);
-        for region in &tile.regions {
-            let r = PyDict::new(py);
-            r.set_item(intern!(py, "edges"), ints(&region.edges))?;
-            r.set_item(intern!(py, "landmass"), region.landmass())?;
-            r.set_item(intern!(py, "wheat"), region.wheat)?;
-            r.set_item(intern!(py, "cup"), region.cup)?;
-            r.set_item(intern!(py, "sword"), region.sword)?;
-            r.set_item(intern!(py, "pyramid"), region.pyramid)?;
-            r.set_item(intern!(py, "temple"), temple_name(region.temple))?;
-            regions.append(r)?;
-        }
-        d.set_item(intern!(py, "regions"), regions)?;
-        Ok(d)
-    }
-
-    fn seat_index(&self, seat: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
-        if seat.is_none() {
-            return Ok(None);
-        }
-        let players = usize::from(self.game.players);
-        if !seat.is_instance_of::<PyBool>() && seat.is_instance_of::<PyInt>() {
-            if let Ok(n) = seat.extract::<i64>() {
-                if (0..players as i64).contains(&n) {
-                    return Ok(Some(n as usize));
-                }
-            }
-        }
-        Err(PyValueError::new_err(format!(
-            "no seat {} in a {players}-player game",
-            seat.repr()?
-        )))
-    }
-
-    /// The action's words as `action.strip().lower().split()` makes them.
-    fn words(action: &Bound<'_, PyString>) -> PyResult<Vec<String>> {
-        let text = action.to_cow()?;
-        if text.is_ascii() {
-            return Ok(ascii_words(&text));
-        }
-        let py = action.py();
-        action
-            .call_method0(intern!(py, "strip"))?
-            .call_method0(intern!(py, "lower"))?
-            .call_method0(intern!(py, "split"))?
-            .extract()
-    }
 }
-
-/// Small numbers as a list of ints (PyO3 would make bytes of a `&[u8]`).
-fn ints(items: &[u8]) -> Vec<u32> {
-    items.iter().map(|&n| u32::from(n)).collect()
-}
-
-fn temple_name(kind: u8) -> Option<&'static str> {
-    (kind != NO_TEMPLE).then(|| SYMBOLS[usize::from(kind)])
-}
-
-type ConflictTuple = (
-    u16,
-    Vec<(u8, u16)>,
-    Vec<u8>,
-    Vec<(u8, Vec<u16>, bool)>,
-    Option<Vec<(Vec<u8>, Vec<u8>)>>,
-);
 
 #[pymethods]
 impl GheosState {
@@ -592,58 +146,20 @@ impl GheosState {
         GheosState::make(py, game, tiles, tileset, options)
     }
 
-    /// A state from the parts of a state the reference made (`cradle.gheos.native`): board
-    /// (cell, tile, rotation), hands as lists, the stack (next drawn last, -1 for an epoch
-    /// tile), removed tiles, civilizations (colour, region as `cell * 3 + k`) in dict order,
-    /// followers, supply, points, tokens, epochs drawn, and the pending conflict.
+    /// The state of a position as `to_position()` writes it, read here (the reference reader,
+    /// `cradle.gheos.engine.from_position`, has checked it: no rule checks here).
     #[staticmethod]
-    #[allow(clippy::too_many_arguments)]
-    fn from_parts(
+    fn from_checked_position(
         py: Python<'_>,
         tiles: Py<GheosTiles>,
         tileset: Py<PyAny>,
         options: Py<PyAny>,
-        names: Vec<String>,
-        active: u8,
-        phase: &str,
-        board: Vec<(u16, u8, u8)>,
-        hands: Vec<Vec<u8>>,
-        stack: Vec<i64>,
-        removed: Vec<u8>,
-        civs: Vec<(u8, u16)>,
-        held: Vec<[u8; 6]>,
-        supply: [u8; 6],
-        points: Vec<i64>,
-        tokens: Vec<u8>,
-        epochs: u8,
-        conflict: Option<ConflictTuple>,
+        position: &Bound<'_, PyDict>,
     ) -> PyResult<Self> {
+        let (names, parts) = read_position(py, &tiles.get().set, position)?;
         check_names(&names)?;
-        let phase = Phase::from_name(phase)
-            .ok_or_else(|| PyValueError::new_err(format!("no phase {phase:?}")))?;
-        let parts = Parts {
-            active,
-            phase,
-            board,
-            hands,
-            stack: stack.into_iter().map(from_hidden).collect(),
-            removed,
-            civs,
-            held,
-            supply,
-            points,
-            tokens,
-            epochs,
-            conflict: conflict.map(|(cell, swords, moved, migrations, wars)| ConflictParts {
-                cell,
-                swords,
-                moved,
-                migrations,
-                wars,
-            }),
-        };
         let game = Game::from_parts(tiles.get().set.clone(), names, &parts)
-            .map_err(PyValueError::new_err)?;
+            .map_err(|reason| position_error(py, format!("native position reader: {reason}")))?;
         GheosState::make(py, game, tiles, tileset, options)
     }
 
@@ -665,7 +181,7 @@ impl GheosState {
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let restore = cached(py, &RESTORE, "cradle.gheos.native", "restore")?;
+        let restore = cached(py, &RESTORE, "cradle.gheos.engine", "restore")?;
         let data = PyBytes::new(py, &self.game.to_parts().encode());
         let names: Vec<&str> = self.game.names.iter().map(String::as_str).collect();
         let args = PyTuple::new(
@@ -685,7 +201,7 @@ impl GheosState {
         format!(
             "<native GheosState: {} players, {} to move, phase {}, {} tiles on the map, epoch {}/{}>",
             game.players,
-            self.name(usize::from(game.active)),
+            name(game, usize::from(game.active)),
             game.phase.name(),
             game.board.slots(),
             game.epochs,
@@ -884,7 +400,7 @@ impl GheosState {
     ) -> PyResult<Bound<'py, PyList>> {
         let mut log = Log::new(true);
         self.apply_any(py, action, &mut log)?;
-        self.events(py, &log.events)
+        events(py, &self.game, &log.events)
     }
 
     /// Applies a legal id without making events (fast path); IllegalAction otherwise.
@@ -927,222 +443,22 @@ impl GheosState {
     }
 
     fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.standings(py, &self.game.result())
+        standings(py, &self.game, &self.game.result())
     }
 
     fn to_position<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let game = &self.game;
-        let d = PyDict::new(py);
-        d.set_item(intern!(py, "options"), self.options_dict(py)?)?;
-        d.set_item(intern!(py, "players"), PyList::new(py, game.names.iter())?)?;
-        d.set_item(intern!(py, "active"), game.active)?;
-        d.set_item(intern!(py, "phase"), game.phase.name())?;
-        let board = PyDict::new(py);
-        for &slot in game.board.ordered() {
-            let slot = usize::from(slot);
-            board.set_item(
-                cell_name(game.board.cell[slot]),
-                format!("t{} r{}", game.board.tile[slot], game.board.rot[slot]),
-            )?;
-        }
-        d.set_item(intern!(py, "board"), board)?;
-        let hands = PyDict::new(py);
-        for seat in 0..usize::from(game.players) {
-            hands.set_item(self.name(seat), self.hand(seat as i64)?)?;
-        }
-        d.set_item(intern!(py, "hands"), hands)?;
-        let stack: Vec<String> = game
-            .stack
-            .as_slice()
-            .iter()
-            .rev()
-            .map(|&n| {
-                if n == EPOCH {
-                    "epoch".to_string()
-                } else {
-                    t(n)
-                }
-            })
-            .collect();
-        d.set_item(intern!(py, "stack"), stack)?;
-        let removed: Vec<String> = game.removed.as_slice().iter().map(|&n| t(n)).collect();
-        d.set_item(intern!(py, "removed"), removed)?;
-        let civs = PyDict::new(py);
-        for c in 0..6u8 {
-            if game.on_table(c) {
-                let anchor = usize::from(game.civs[usize::from(c)]);
-                civs.set_item(colour_name(c), game.region_ref(anchor).name())?;
-            }
-        }
-        d.set_item(intern!(py, "civilizations"), civs)?;
-        self.scores(py, &d)?;
-        d.set_item(intern!(py, "epochs"), game.epochs)?;
-        d.set_item(intern!(py, "pending"), self.pending(py)?)?;
-        Ok(d)
+        position_dict(py, &self.game, self.options.bind(py))
     }
 
     /// All `seat` may know (None: a spectator, public information only).
     fn view<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-        let seat = self.seat_index(seat)?;
-        let game = &self.game;
-        let index = game.area_index();
-        let counts = self.tile_counts();
-        let d = PyDict::new(py);
-        d.set_item(intern!(py, "game"), "gheos")?;
-        d.set_item(intern!(py, "seat"), seat)?;
-        d.set_item(intern!(py, "options"), self.options_dict(py)?)?;
-        d.set_item(intern!(py, "players"), PyList::new(py, game.names.iter())?)?;
-        d.set_item(intern!(py, "active"), game.active)?;
-        d.set_item(intern!(py, "to_move"), game.active)?;
-        d.set_item(intern!(py, "phase"), game.phase.name())?;
-        let map = PyList::empty(py);
-        for &slot in game.board.ordered() {
-            let slot = usize::from(slot);
-            let cell = game.board.cell[slot];
-            let rot = usize::from(game.board.rot[slot]);
-            let tile = game.tile_at(slot);
-            let regions = PyList::empty(py);
-            for (k, region) in tile.regions.iter().enumerate() {
-                let edges: Vec<&str> = (0..3)
-                    .filter(|&e| usize::from(tile.edge_region[rot][e]) == k)
-                    .map(|e| geometry::edge_name(cell, e))
-                    .collect();
-                let root = game.areas.of(node(slot, k as u8));
-                let r = PyDict::new(py);
-                r.set_item(
-                    intern!(py, "ref"),
-                    game.region_ref(node(slot, k as u8)).name(),
-                )?;
-                r.set_item(intern!(py, "edges"), edges)?;
-                r.set_item(intern!(py, "landmass"), region.landmass())?;
-                r.set_item(intern!(py, "wheat"), region.wheat)?;
-                r.set_item(intern!(py, "cup"), region.cup)?;
-                r.set_item(intern!(py, "sword"), region.sword)?;
-                r.set_item(intern!(py, "pyramid"), region.pyramid)?;
-                r.set_item(intern!(py, "temple"), temple_name(region.temple))?;
-                r.set_item(intern!(py, "area"), index[root])?;
-                r.set_item(intern!(py, "civ"), game.occupant(root).map(colour_name))?;
-                regions.append(r)?;
-            }
-            let entry = PyDict::new(py);
-            entry.set_item(intern!(py, "cell"), cell_name(cell))?;
-            entry.set_item(intern!(py, "row"), geometry::row(cell))?;
-            entry.set_item(intern!(py, "col"), geometry::col(cell))?;
-            entry.set_item(intern!(py, "up"), geometry::is_up(cell))?;
-            entry.set_item(intern!(py, "tile"), t(game.board.tile[slot]))?;
-            entry.set_item(intern!(py, "rotation"), rot)?;
-            entry.set_item(intern!(py, "pyramid"), tile.pyramid)?;
-            entry.set_item(intern!(py, "regions"), regions)?;
-            map.append(entry)?;
-        }
-        d.set_item(intern!(py, "map"), map)?;
-        let frontier: Vec<&str> = game
-            .frontier
-            .as_slice()
-            .iter()
-            .map(|&c| cell_name(c))
-            .collect();
-        d.set_item(intern!(py, "frontier"), frontier)?;
-        let areas = PyList::empty(py);
-        for (i, root) in game.roots().enumerate() {
-            areas.append(self.area_dict(py, root, i as u8, counts[root])?)?;
-        }
-        d.set_item(intern!(py, "areas"), areas)?;
-        let civs = PyDict::new(py);
-        for c in 0..6u8 {
-            if game.on_table(c) {
-                let root = game.civ_root(c);
-                let entry = PyDict::new(py);
-                entry.set_item(intern!(py, "area"), index[root])?;
-                entry.set_item(intern!(py, "ref"), self.area_ref(root))?;
-                entry.set_item(intern!(py, "supply"), game.supply[usize::from(c)])?;
-                civs.set_item(colour_name(c), entry)?;
-            }
-        }
-        d.set_item(intern!(py, "civilizations"), civs)?;
-        let supply = PyDict::new(py);
-        for c in 0..6u8 {
-            supply.set_item(colour_name(c), game.supply[usize::from(c)])?;
-        }
-        d.set_item(intern!(py, "supply"), supply)?;
-        self.scores(py, &d)?;
-        match seat {
-            None => d.set_item(intern!(py, "hand"), py.None())?,
-            Some(seat) => {
-                let hand = PyList::empty(py);
-                for &n in game.sorted_hand(seat).as_slice() {
-                    hand.append(self.tile_dict(py, n)?)?;
-                }
-                d.set_item(intern!(py, "hand"), hand)?;
-            }
-        }
-        let sizes = PyDict::new(py);
-        for s in 0..usize::from(game.players) {
-            sizes.set_item(self.name(s), game.hands[s].len())?;
-        }
-        d.set_item(intern!(py, "hand_sizes"), sizes)?;
-        d.set_item(intern!(py, "stack_size"), game.stack.len())?;
-        let epochs_left = game
-            .stack
-            .as_slice()
-            .iter()
-            .filter(|&&n| n == EPOCH)
-            .count();
-        d.set_item(intern!(py, "stack_epochs"), epochs_left)?;
-        d.set_item(intern!(py, "epochs_drawn"), game.epochs)?;
-        d.set_item(intern!(py, "epoch_tiles"), EPOCH_TILES)?;
-        d.set_item(intern!(py, "end_epoch"), game.end_epoch())?;
-        let removed: Vec<String> = game.removed.as_slice().iter().map(|&n| t(n)).collect();
-        d.set_item(intern!(py, "removed"), removed)?;
-        d.set_item(intern!(py, "pending"), self.pending(py)?)?;
-        d.set_item(intern!(py, "is_over"), game.is_over())?;
-        if game.is_over() {
-            d.set_item(intern!(py, "result"), self.result(py)?)?;
-        } else {
-            d.set_item(intern!(py, "result"), py.None())?;
-        }
-        Ok(d)
+        view_dict(py, &self.game, self.options.bind(py), seat)
     }
 
     /// The view's public numbers without the map: scores, tokens, followers, epochs, and the
     /// areas that matter (with a civilization, or free continents).
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let game = &self.game;
-        let roots: Vec<usize> = game.roots().collect();
-        let mut index = [NONE; super::board::MAX_NODES];
-        for (i, &root) in roots.iter().enumerate() {
-            index[root] = i as u8;
-        }
-        let mut counts: Option<Vec<usize>> = None;
-        let d = PyDict::new(py);
-        d.set_item(intern!(py, "game"), "gheos")?;
-        d.set_item(intern!(py, "players"), PyList::new(py, game.names.iter())?)?;
-        d.set_item(intern!(py, "active"), game.active)?;
-        d.set_item(intern!(py, "to_move"), game.active)?;
-        d.set_item(intern!(py, "phase"), game.phase.name())?;
-        let areas = PyList::empty(py);
-        for (i, &root) in roots.iter().enumerate() {
-            if game.occupant(root).is_some() || game.stats(root).continent() {
-                let counts = counts.get_or_insert_with(|| self.tile_counts());
-                areas.append(self.area_dict(py, root, i as u8, counts[root])?)?;
-            }
-        }
-        d.set_item(intern!(py, "areas"), areas)?;
-        let civs = PyDict::new(py);
-        for c in 0..6u8 {
-            if game.on_table(c) {
-                let entry = PyDict::new(py);
-                entry.set_item(intern!(py, "area"), index[game.civ_root(c)])?;
-                entry.set_item(intern!(py, "supply"), game.supply[usize::from(c)])?;
-                civs.set_item(colour_name(c), entry)?;
-            }
-        }
-        d.set_item(intern!(py, "civilizations"), civs)?;
-        self.scores(py, &d)?;
-        d.set_item(intern!(py, "epochs_drawn"), game.epochs)?;
-        d.set_item(intern!(py, "end_epoch"), game.end_epoch())?;
-        d.set_item(intern!(py, "is_over"), game.is_over())?;
-        Ok(d)
+        summary_dict(py, &self.game)
     }
 
     /// A copy in which what `seat` cannot see (other hands, the stack order) is redrawn,
@@ -1164,7 +480,7 @@ impl GheosState {
     /// `sample_hidden(seat, rng)` for an `rng` whose shuffles sort first (the AI's
     /// `CanonicalRandom(seed)`), without Python: CPython's generator seeded by `seed`.
     fn sample_hidden_seeded(&self, py: Python<'_>, seat: i64, seed: u64) -> PyResult<GheosState> {
-        let mut rng = super::random::PyRandom::from_u64(seed);
+        let mut rng = crate::pyrandom::PyRandom::from_u64(seed);
         self.sample_with(py, Some(seat), &mut |items| {
             items.sort_unstable();
             rng.shuffle(items);
@@ -1189,7 +505,7 @@ impl GheosState {
                 "expected {players} hands, got {given}"
             )));
         }
-        let names = cached(py, &HIDDEN_NAMES, "cradle.gheos.state", "_HIDDEN_NAMES")?;
+        let names = cached(py, &HIDDEN_NAMES, "cradle.gheos.types", "HIDDEN_NAMES")?;
         let read = || -> PyResult<(Vec<Vec<i64>>, Vec<i64>)> {
             let mut new_hands = Vec::new();
             for hand in hands.try_iter()? {
@@ -1265,7 +581,7 @@ impl GheosState {
     /// tiles keep their order. ValueError, and nothing changes, when the stack does not hold
     /// those tiles.
     fn order_pile(&mut self, py: Python<'_>, front: &Bound<'_, PyAny>) -> PyResult<()> {
-        let names = cached(py, &HIDDEN_NAMES, "cradle.gheos.state", "_HIDDEN_NAMES")?;
+        let names = cached(py, &HIDDEN_NAMES, "cradle.gheos.types", "HIDDEN_NAMES")?;
         let read = || -> PyResult<Vec<u8>> {
             let mut wanted = Vec::new();
             for name in front.try_iter()? {
@@ -1338,7 +654,7 @@ impl GheosState {
             }
             done
         } else if let Ok(text) = action.cast::<PyString>() {
-            let words = GheosState::words(text)?;
+            let words = words(text)?;
             self.game.apply_words(&words, &PyHost(py), log)
         } else {
             return Err(illegal_action(
@@ -1357,37 +673,6 @@ impl GheosState {
             Err(why) => Err(refusal(py, why)),
         }
     }
-}
-
-/// An int action id as i64; ids beyond i64 are refused as the reference refuses them.
-fn action_id_of(py: Python<'_>, action_id: &Bound<'_, PyAny>) -> PyResult<i64> {
-    if action_id.is_instance_of::<PyBool>() || !action_id.is_instance_of::<PyInt>() {
-        return Err(illegal_action(
-            py,
-            &format!(
-                "an action id is an integer, not {}",
-                action_id.get_type().name()?
-            ),
-        ));
-    }
-    match action_id.extract::<i64>() {
-        Ok(id) => Ok(id),
-        Err(_) => Err(illegal_action(
-            py,
-            &format!(
-                "action id {} is outside 0..{}",
-                action_id.str()?,
-                notation::ACTION_COUNT - 1
-            ),
-        )),
-    }
-}
-
-fn check_names(names: &[String]) -> PyResult<()> {
-    if !(2..=4).contains(&names.len()) {
-        return Err(PyValueError::new_err("Gheos is for 2 to 4 players"));
-    }
-    Ok(())
 }
 
 impl crate::vector::Steppable for GheosState {

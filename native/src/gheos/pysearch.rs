@@ -7,9 +7,9 @@ use pyo3::prelude::*;
 
 use super::knowledge::{self, Reading, Value};
 use super::py::GheosState;
-use super::random::Fast;
 use super::search_game::{Judge, Judged};
 use crate::search::py::{model_is_set, tree_worlds};
+use crate::splitmix::SplitMix64;
 
 /// The evaluation `value` (1 or 4) Python asks for, or a clear error.
 fn value_of(value: u8) -> PyResult<Value> {
@@ -131,7 +131,7 @@ fn gheos_ai_policy(
         &state.game,
         value,
         settle,
-        &mut Fast::new(seed),
+        &mut SplitMix64::new(seed),
     ))
 }
 

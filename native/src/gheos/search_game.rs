@@ -6,16 +6,17 @@ use std::convert::Infallible;
 
 use super::game::Game;
 use super::knowledge::{self, Draw, Value};
-use super::random::PyRandom;
-use crate::search::{SearchGame, SearchRng};
+use crate::pyrandom::PyRandom;
+use crate::search::SearchGame;
+use crate::splitmix::SplitMix64;
 
-impl Draw for SearchRng {
+impl Draw for SplitMix64 {
     fn uniform(&mut self) -> f64 {
         self.unit()
     }
 
     fn below(&mut self, n: usize) -> usize {
-        SearchRng::below(self, n)
+        SplitMix64::below(self, n)
     }
 }
 
@@ -134,7 +135,7 @@ impl SearchGame for Judged {
         knowledge::unsettled(&self.game)
     }
 
-    fn policy(&mut self, rng: &mut SearchRng) -> u32 {
+    fn policy(&mut self, rng: &mut SplitMix64) -> u32 {
         knowledge::policy(&self.game, self.judge.value(), self.settle, rng)
     }
 
@@ -157,7 +158,7 @@ impl SearchGame for Judged {
         self.game.conflict_ids(out);
     }
 
-    fn random_id(&mut self, rng: &mut SearchRng, scratch: &mut Vec<u32>) -> u32 {
+    fn random_id(&mut self, rng: &mut SplitMix64, scratch: &mut Vec<u32>) -> u32 {
         self.game.pick_legal(|n| rng.below(n), scratch)
     }
 
@@ -229,7 +230,7 @@ mod tests {
     #[test]
     fn a_playout_plays_the_last_token_by_rule_and_any_other_at_random() {
         let mut g = game(2, 4);
-        let mut rng = crate::gheos::random::Fast::new(9);
+        let mut rng = SplitMix64::new(9);
         let mut log = Log::new(false);
         let mut legal = Vec::new();
         while g.phase != Phase::Token
@@ -266,7 +267,7 @@ mod tests {
         let mut legal = Vec::new();
         let mut scratch = Vec::new();
         let mut log = Log::new(false);
-        let mut rng = crate::gheos::random::Fast::new(3);
+        let mut rng = SplitMix64::new(3);
         let mut picked = 0;
         for (players, seed) in [(2, 5), (3, 6), (4, 7), (2, 8)] {
             let mut g = game(players, seed);

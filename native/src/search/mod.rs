@@ -3,7 +3,6 @@
 //! all run on native states and fixed action ids.
 //!
 //! - [`SearchGame`]: what a game and its knowledge give the search;
-//! - [`SearchRng`]: the search's seeded generator;
 //! - [`tree`]: one tree and root parallelism on threads;
 //! - [`py`]: the search as the games' Python bindings run it;
 //! - [`model`]: the learned evaluations' weights.
@@ -13,6 +12,8 @@ pub mod py;
 pub mod tree;
 
 pub use tree::{search, Budget, Forest, Params, RootStats, Tree};
+
+use crate::splitmix::SplitMix64;
 
 /// What the native ISMCTS needs from a game. Ids are the game's fixed action ids.
 pub trait SearchGame: Clone + Send {
@@ -32,7 +33,7 @@ pub trait SearchGame: Clone + Send {
     /// A decision in progress that the quick policy settles before judging (Knowledge.unsettled).
     fn unsettled(&mut self) -> bool;
     /// The quick policy's action (Knowledge.policy).
-    fn policy(&mut self, rng: &mut SearchRng) -> u32;
+    fn policy(&mut self, rng: &mut SplitMix64) -> u32;
     /// The heuristic reward vector of an unfinished world (Knowledge.rewards).
     fn heuristic_rewards(&mut self) -> [f64; 4];
     /// Uniformly random moves before the heuristic (Tigris 0, Gheos 8) and the prior batch below the root (48, 16).
@@ -47,7 +48,7 @@ pub trait SearchGame: Clone + Send {
     /// A uniformly random legal action: `legal[rng.below(legal.len())]` of what `legal_ids`
     /// lists (so the same draw gives the same action); a game may find it without listing
     /// them all. `scratch` is the caller's buffer.
-    fn random_id(&mut self, rng: &mut SearchRng, scratch: &mut Vec<u32>) -> u32 {
+    fn random_id(&mut self, rng: &mut SplitMix64, scratch: &mut Vec<u32>) -> u32 {
         self.legal_ids(scratch);
         scratch[rng.below(scratch.len())]
     }
@@ -86,15 +87,14 @@ pub fn pairwise_chances(values: &[f64], temperature: f64) -> [f64; 4] {
 }
 
 pub use crate::pyrandom::PyRandom;
-pub use crate::splitmix::SplitMix64 as SearchRng;
 
 #[cfg(test)]
 mod tests {
-    use super::SearchRng;
+    use super::SplitMix64;
 
     #[test]
     fn below_and_unit_stay_in_range() {
-        let mut rng = SearchRng::new(3);
+        let mut rng = SplitMix64::new(3);
         let mut seen = [0u32; 6];
         for _ in 0..6000 {
             seen[rng.below(6)] += 1;
@@ -106,7 +106,7 @@ mod tests {
 
     #[test]
     fn sample_keeps_distinct_items() {
-        let mut rng = SearchRng::new(9);
+        let mut rng = SplitMix64::new(9);
         let mut items: Vec<u32> = (0..50).collect();
         rng.sample_in_place(&mut items, 10);
         assert_eq!(items.len(), 10);

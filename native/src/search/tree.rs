@@ -3,7 +3,8 @@
 
 use std::time::Instant;
 
-use super::{PyRandom, SearchGame, SearchRng};
+use super::{PyRandom, SearchGame};
+use crate::splitmix::SplitMix64;
 
 /// The search's settings (`cradle.ai.search.params.IsmctsParams`), with the game's defaults
 /// for `rollout`, `playout` and `batch` already resolved by the caller.
@@ -223,7 +224,7 @@ pub struct Tree<G: SearchGame> {
     root: G,
     seat: usize,
     params: Params,
-    rng: SearchRng,
+    rng: SplitMix64,
     nodes: Vec<Node>,
     /// The root's visits (every other node's are on the edge that leads to it).
     root_visits: u64,
@@ -254,7 +255,7 @@ impl<G: SearchGame> Tree<G> {
             root: root.clone(),
             seat,
             params,
-            rng: SearchRng::new(seed),
+            rng: SplitMix64::new(seed),
             nodes: vec![Node::new()],
             root_visits: 0,
             only: only.map(<[u32]>::to_vec),
@@ -640,7 +641,7 @@ mod tests {
             fn unsettled(&mut self) -> bool {
                 false
             }
-            fn policy(&mut self, _rng: &mut SearchRng) -> u32 {
+            fn policy(&mut self, _rng: &mut SplitMix64) -> u32 {
                 $policy
             }
             fn heuristic_rewards(&mut self) -> [f64; 4] {

@@ -1,4 +1,4 @@
-//! The action notation and the fixed action ids (`cradle.tigris.rules`): the same layout, the
+//! The action notation and the fixed action ids (`cradle.tigris.actions`): the same layout, the
 //! same strings, and a parser that refuses bad text with the reference's reasons.
 
 use std::sync::OnceLock;
@@ -301,7 +301,7 @@ fn arity(words: &[&str], n: usize, usage: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Parse an ASCII action text as `cradle.tigris.rules.parse_action` does (case-insensitive,
+/// Parse an ASCII action text as `cradle.tigris.actions.parse_action` does (case-insensitive,
 /// any whitespace), with the same reasons. Texts with other characters are the caller's to
 /// hand to the reference parser (its lower-casing and repr are Unicode-wide).
 pub fn parse_ascii(text: &str) -> Result<Parsed, String> {

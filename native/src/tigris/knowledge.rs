@@ -13,7 +13,7 @@ use super::events::NoEvents;
 use super::state::{Moves, PendingKind, State};
 use crate::pyrandom::PyRandom;
 use crate::search::model::{self, TIGRIS_FEATURES};
-use crate::search::{pairwise_chances, SearchGame, SearchRng};
+use crate::search::{pairwise_chances, SearchGame};
 use crate::splitmix::SplitMix64;
 
 /// The colours of the leaders in the order the evaluation visits them: king, priest, farmer,
@@ -1172,7 +1172,7 @@ impl SearchGame for TigrisWorld {
         }
     }
 
-    fn policy(&mut self, rng: &mut SearchRng) -> u32 {
+    fn policy(&mut self, rng: &mut SplitMix64) -> u32 {
         let mut ids = Vec::new();
         self.legal_ids(&mut ids);
         if ids.len() == 1 {

@@ -8,7 +8,8 @@
 //! - [`observation`]: a seat's observation tensor (the research environments');
 //! - [`playout`]: random playouts with a native RNG;
 //! - [`knowledge`]: the search's knowledge (a port of `cradle.ai.knowledge.tigris`);
-//! - [`py`]: the Python class `cradle._native.TigrisState`;
+//! - [`convert`]: Tigris values as Python objects and back (the PyO3 conversions);
+//! - [`py`]: the Python class `cradle._native.TigrisState` (the bindings);
 //! - [`pysearch`]: the native ISMCTS and the knowledge's test hooks for Python.
 //!
 //! The Python engine `cradle.tigris` is the reference: same ids and order, same events and
@@ -20,6 +21,7 @@
 pub mod actions;
 pub mod analysis;
 pub mod board;
+pub mod convert;
 pub mod events;
 pub mod knowledge;
 pub mod observation;

@@ -234,8 +234,9 @@ pub fn observe(s: &State, seat: usize, out: &mut [f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::splitmix::SplitMix64;
     use crate::tigris::events::NoEvents;
-    use crate::tigris::playout::{fresh_game, Rng};
+    use crate::tigris::playout::fresh_game;
     use crate::tigris::state::Options;
 
     fn observed(s: &State, seat: usize) -> Vec<f32> {
@@ -246,7 +247,7 @@ mod tests {
 
     #[test]
     fn a_new_game_shows_the_seat_its_own_hand_and_the_board() {
-        let s = fresh_game(3, Options::default(), &mut Rng::new(5));
+        let s = fresh_game(3, Options::default(), &mut SplitMix64::new(5));
         let out = observed(&s, 1);
         assert_eq!(SIZE, 7503);
         assert!(out.iter().all(|x| x.is_finite()));
@@ -268,7 +269,7 @@ mod tests {
 
     #[test]
     fn another_seats_hand_does_not_show() {
-        let mut rng = Rng::new(9);
+        let mut rng = SplitMix64::new(9);
         let mut s = fresh_game(2, Options::default(), &mut rng);
         for _ in 0..40 {
             let moves = s.moves();

@@ -5,12 +5,11 @@ use super::actions::TILE_TOTALS;
 use super::events::NoEvents;
 use super::state::{Options, State};
 
-/// The playouts' generator.
-pub use crate::splitmix::SplitMix64 as Rng;
+use crate::splitmix::SplitMix64;
 
 impl State {
     /// Play uniform random legal actions until the game is over; the number of actions.
-    pub fn random_playout(&mut self, rng: &mut Rng) -> u64 {
+    pub fn random_playout(&mut self, rng: &mut SplitMix64) -> u64 {
         let mut actions = 0;
         while !self.over {
             let moves = self.moves();
@@ -24,7 +23,7 @@ impl State {
 }
 
 /// A new game shuffled by the native RNG (the benchmark's set-up).
-pub fn fresh_game(players: usize, options: Options, rng: &mut Rng) -> State {
+pub fn fresh_game(players: usize, options: Options, rng: &mut SplitMix64) -> State {
     let start = options.side.map().temples.count();
     let mut bag = Vec::new();
     for (color, total) in TILE_TOTALS.iter().enumerate() {
@@ -46,7 +45,7 @@ mod tests {
 
     #[test]
     fn below_stays_in_range_and_covers_it() {
-        let mut rng = Rng::new(7);
+        let mut rng = SplitMix64::new(7);
         let mut seen = [0u32; 5];
         for _ in 0..5000 {
             seen[rng.below(5)] += 1;

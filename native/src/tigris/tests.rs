@@ -4,9 +4,10 @@
 use super::actions::{action_strings, parse_ascii, Action, Parsed, ACTION_COUNT, DYNASTIES};
 use super::board::{cell_name, parse_cell, Bb, Side};
 use super::events::{Event, NoEvents};
-use super::playout::{fresh_game, Rng};
+use super::playout::fresh_game;
 use super::position::Position;
 use super::state::{Options, PendingKind, State};
+use crate::splitmix::SplitMix64;
 
 const COLOURS: [&str; 4] = ["red", "blue", "green", "black"];
 
@@ -339,7 +340,7 @@ fn legal_counts_follow_the_reference_trace_with_every_variant() {
 
 #[test]
 fn random_games_keep_counts_ids_and_positions_consistent() {
-    let mut rng = Rng::new(11);
+    let mut rng = SplitMix64::new(11);
     for game in 0..12 {
         let options = Options {
             side: if game % 2 == 0 {
@@ -388,7 +389,7 @@ fn random_games_keep_counts_ids_and_positions_consistent() {
 
 #[test]
 fn hidden_tiles_are_redealt_keeping_every_size() {
-    let mut rng = Rng::new(5);
+    let mut rng = SplitMix64::new(5);
     let mut s = fresh_game(3, Options::default(), &mut rng);
     for _ in 0..30 {
         let moves = s.moves();

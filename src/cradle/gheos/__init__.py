@@ -21,9 +21,10 @@ from cradle.gheos.analysis import (
     is_up,
     neighbour,
 )
-from cradle.gheos.native import from_position, new_game
-from cradle.gheos.position import options_from_dict, options_to_dict
-from cradle.gheos.state import (
+from cradle.gheos.engine import from_position, new_game
+from cradle.gheos.state import GheosState
+from cradle.gheos.tiles import TileSetError, load_tiles
+from cradle.gheos.types import (
     COLOURS,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -31,11 +32,11 @@ from cradle.gheos.state import (
     PHASES,
     GheosEvent,
     GheosResult,
-    GheosState,
     IllegalAction,
     Options,
+    options_from_dict,
+    options_to_dict,
 )
-from cradle.gheos.tiles import TileSetError, load_tiles
 
 __all__ = [
     "COLOURS",

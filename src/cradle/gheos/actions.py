@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from cradle.gheos.geometry import CELL_COUNT, CELL_NAME, COL, NEIGHBOURS, ROW, START_CELL, UP
 from cradle.gheos.tiles import TILE_COUNT
+from cradle.gheos.types import COLOURS
 
-COLOUR_COUNT = 6  # cradle.gheos.state.COLOURS (imported lazily: the state imports this module)
+COLOUR_COUNT = len(COLOURS)
 # A tile lies at most this many edge-crossings from the start tile: a chain of all the others.
 REACH = TILE_COUNT - 1
 HAND_SLOTS = 2
@@ -63,8 +64,6 @@ _EDGES = (("n", "se", "sw"), ("s", "nw", "ne"))
 
 def all_action_templates() -> list[str]:
     """The meaning of every id, in id order: the notation with ``#0`` / ``#1`` for hand slots."""
-    from cradle.gheos.state import COLOURS
-
     names = [CELL_NAME[cell] for cell in ACTION_CELLS]
     out: list[str] = []
     for verb in ("place", "replace"):

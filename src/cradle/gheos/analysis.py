@@ -12,13 +12,11 @@ analysis is full information (hands included): use it on your own seat's determi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, cast
+from typing import Final, NamedTuple, Protocol, cast
 
 from cradle.core.contract import JSON, GameState
 from cradle.gheos.geometry import EDGE_NAMES_DOWN, EDGE_NAMES_UP, corners, is_up, neighbour
-
-if TYPE_CHECKING:  # the state module builds these dataclasses: import it for types only
-    from cradle.gheos.state import GheosEvent, GheosResult, Options
+from cradle.gheos.types import GheosEvent, GheosResult, Options
 
 SYMBOLS: Final = ("wheat", "cup", "sword")  # the kinds of temple, in Area.temples order
 

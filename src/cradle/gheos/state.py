@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cradle.core import contract
 from cradle.core.contract import JSON
 from cradle.core.fast import ReferenceFastPaths
 from cradle.core.hidden import read_hidden
@@ -33,90 +32,23 @@ from cradle.gheos.geometry import (
     parse_cell,
     parse_edge,
 )
-from cradle.gheos.tiles import TILE_COUNT, Tile, TileSet
-
-NAME = "gheos"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
-COLOURS = ("red", "green", "yellow", "blue", "black", "white")
-FOLLOWERS_PER_COLOUR = 5
-TOKENS = 3
-EPOCH = -1  # an epoch tile in the stack
-EPOCH_TILES = 8
-# A hidden tile's name (hands, stack) -> the number the state keeps.
-_HIDDEN_NAMES = {"epoch": EPOCH, **{f"t{n}": n for n in range(TILE_COUNT)}}
-END_EPOCH = {2: 6, 3: 7, 4: 8}  # the epoch tile whose drawing ends the game
-HAND_SIZE = 2
-DEFAULT_NAMES = ("north", "east", "south", "west")
-PHASES = ("tile", "pay", "migrate", "war", "civ", "token", "over")
-CONFLICT_PHASES = ("pay", "migrate", "war")
-
-
-class IllegalAction(contract.IllegalAction):
-    """An action that is malformed or not allowed now; the state is left unchanged."""
-
-
-class GheosResult(contract.SeatResult):
-    """A seat's line of ``result()``: points, then followers held break ties."""
-
-    player: str
-    points: int
-    followers: int
-
-
-class GheosEvent(contract.Event, total=False):
-    """An event of ``apply`` (docs/gheos.md lists the types): ``type`` and ``text``, then
-    the fields of its type. Colours, cells, tiles and players are their names."""
-
-    cell: str
-    tile: str
-    rotation: int
-    removed: str
-    colour: str
-    civ: str
-    civs: list[str]
-    to: str
-    at: str
-    winner: str
-    player: str
-    points: int | dict[str, int]  # a player's points, or every player's (epoch, final)
-    followers: int
-    epoch: int
-    ranking: list[GheosResult]
-
-
-@dataclass(frozen=True)
-class Options:
-    tiles: str | None = None  # a packaged set's name or a set's text; None: "standard"
-
-
-class Conflict:
-    """A war and/or migration being resolved (the ``pending`` of positions and views).
-
-    Areas are indices into the state's current areas, which stay put until the next tile.
-    """
-
-    __slots__ = ("cell", "migrations", "moved", "swords", "wars")
-
-    def __init__(self, cell: int, swords: dict[int, int]) -> None:
-        self.cell = cell  # where the tile went: its temple scores once all is resolved
-        self.swords = (
-            swords  # colour -> swords on its former continent (new/replaced tile not counted)
-        )
-        self.moved: list[int] = []  # colours that migrated: they lose any war automatically
-        # (colour, areas it may go to, whether its continent split); first one is next
-        self.migrations: list[tuple[int, list[int], bool]] = []
-        # (colours still fighting, the tied leaders the active player chooses from); None
-        # until the migrations are settled, since where migrants go decides who meets whom
-        self.wars: list[tuple[list[int], list[int]]] | None = None
-
-    def copy(self) -> Conflict:
-        other = Conflict(self.cell, dict(self.swords))
-        other.moved = list(self.moved)
-        other.migrations = [(c, list(o), s) for c, o, s in self.migrations]
-        if self.wars is not None:
-            other.wars = [(list(c), list(o)) for c, o in self.wars]
-        return other
+from cradle.gheos.position import to_position
+from cradle.gheos.tiles import Tile, TileSet
+from cradle.gheos.types import (
+    COLOURS,
+    END_EPOCH,
+    EPOCH,
+    FOLLOWERS_PER_COLOUR,
+    HAND_SIZE,
+    HIDDEN_NAMES,
+    TOKENS,
+    Conflict,
+    GheosEvent,
+    GheosResult,
+    IllegalAction,
+    Options,
+)
+from cradle.gheos.view import summary, view
 
 
 @dataclass
@@ -387,20 +319,14 @@ class GheosState(ReferenceFastPaths):
         ]
 
     def to_position(self) -> JSON:
-        from cradle.gheos.position import to_position
-
         return to_position(self)
 
     def view(self, seat: int | None) -> JSON:
         """All ``seat`` may know (``None``: a spectator, public information only)."""
-        from cradle.gheos.view import view
-
         return view(self, seat)
 
     def summary(self) -> JSON:
         """Public numbers only, in the view's keys (see cradle.gheos.view.summary): cheap."""
-        from cradle.gheos.view import summary
-
         return summary(self)
 
     def sample_hidden(self, seat: int, rng: random.Random) -> GheosState:
@@ -442,7 +368,7 @@ class GheosState(ReferenceFastPaths):
             pile,
             [len(hand) for hand in self.hands],
             [t for hand in self.hands for t in hand] + self.stack,
-            _HIDDEN_NAMES,
+            HIDDEN_NAMES,
             unknown="not a tile of the hands or the stack",
             pile_word="pile",
             check_hand=no_epoch,
@@ -458,7 +384,7 @@ class GheosState(ReferenceFastPaths):
         tiles keep their order. For chance-driven play, which fixes the draws just before they
         happen. ValueError, and nothing changes, when the stack does not hold those tiles."""
         try:
-            wanted = [_HIDDEN_NAMES[name] for name in front]
+            wanted = [HIDDEN_NAMES[name] for name in front]
         except (KeyError, TypeError):
             raise ValueError(f"not a tile of the stack in {list(front)!r}") from None
         stack = self.stack

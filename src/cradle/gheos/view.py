@@ -6,9 +6,9 @@ from typing import Any
 
 from cradle.gheos.areas import AreaTally
 from cradle.gheos.geometry import CELL_NAME, COL, ROW, UP, edge_name
-from cradle.gheos.position import options_to_dict, pending_dict, scores
-from cradle.gheos.state import COLOURS, EPOCH, EPOCH_TILES, GheosState
+from cradle.gheos.position import Written, pending_dict, scores
 from cradle.gheos.tiles import Tile
+from cradle.gheos.types import COLOURS, EPOCH, EPOCH_TILES, options_to_dict
 
 
 def tile_dict(tile: Tile) -> dict[str, Any]:
@@ -22,7 +22,7 @@ def tile_dict(tile: Tile) -> dict[str, Any]:
     }
 
 
-def _area_dict(state: GheosState, area: AreaTally, civ: int | None) -> dict[str, Any]:
+def _area_dict(state: Written, area: AreaTally, civ: int | None) -> dict[str, Any]:
     """One area as views show it (``civ``: the colour of the civilization on it, if any)."""
     return {
         "area": area.index,
@@ -37,7 +37,7 @@ def _area_dict(state: GheosState, area: AreaTally, civ: int | None) -> dict[str,
     }
 
 
-def view(state: GheosState, seat: int | None) -> dict[str, Any]:
+def view(state: Written, seat: int | None) -> dict[str, Any]:
     if seat is not None and (
         isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.names)
     ):
@@ -118,7 +118,7 @@ def view(state: GheosState, seat: int | None) -> dict[str, Any]:
     }
 
 
-def summary(state: GheosState) -> dict[str, Any]:
+def summary(state: Written) -> dict[str, Any]:
     """The public numbers of the game in the view's own keys, without the map: scores,
     tokens, followers, epochs, and the areas that matter (those with a civilization and the
     free continents). What evaluations read, at a fraction of a view's cost."""

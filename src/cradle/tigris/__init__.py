@@ -5,6 +5,7 @@ docs/tigris.md for the notation and positions.
 """
 
 from cradle.core.positions import PositionError
+from cradle.tigris.actions import Action, all_action_strings, parse_action
 from cradle.tigris.analysis import (
     Content,
     Dynasty,
@@ -27,8 +28,9 @@ from cradle.tigris.decisions import (
     WarOrder,
     WonderPoint,
 )
-from cradle.tigris.position import from_position, load_position_json
-from cradle.tigris.rules import (
+from cradle.tigris.engine import from_position, load_position_json, new_game
+from cradle.tigris.state import TigrisState
+from cradle.tigris.types import (
     COLORS,
     DYNASTIES,
     HAND_SIZE,
@@ -36,17 +38,13 @@ from cradle.tigris.rules import (
     MIN_PLAYERS,
     MONUMENTS,
     ROLES,
-    Action,
     IllegalAction,
     Options,
     TigrisEvent,
     TigrisResult,
-    all_action_strings,
     options_from_dict,
     options_to_dict,
-    parse_action,
 )
-from cradle.tigris.state import TigrisState, new_game
 
 NAME = "tigris"
 

@@ -28,6 +28,14 @@ CELL_NAMES: Final = tuple(f"{COLUMN_LETTERS[c % COLUMNS]}{c // COLUMNS + 1}" for
 CELL_BY_NAME: Final = {name: cell for cell, name in enumerate(CELL_NAMES)}
 
 
+# Per cell, the 2x2 square whose top-left cell it is (0 where the square would leave the board):
+# where a monument stands.
+SQUARE_MASK: Final = tuple(
+    (0b11 | 0b11 << COLUMNS) << c if c % COLUMNS < COLUMNS - 1 and c // COLUMNS < ROWS - 1 else 0
+    for c in range(CELLS)
+)
+
+
 def cell_name(cell: int) -> str:
     return CELL_NAMES[cell]
 

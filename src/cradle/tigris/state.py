@@ -15,14 +15,37 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import Generic, TypeVar
 
-from cradle.core import native
 from cradle.core.contract import JSON
 from cradle.core.fast import ReferenceFastPaths
 from cradle.core.hidden import read_hidden
 from cradle.core.results import places
 from cradle.tigris import analysis
+from cradle.tigris.actions import (
+    ACTION_IDS,
+    ACTION_STRINGS,
+    ACTIONS,
+    BUILDING,
+    CATASTROPHE,
+    COMMIT,
+    DECLINE,
+    LEADER,
+    MONUMENT,
+    PASS,
+    SWAP,
+    SWAP_COUNTS,
+    TILE,
+    TREASURE,
+    WAR,
+    WITHDRAW,
+    WONDER,
+    WONDERPOINT,
+    Action,
+    format_action,
+    known_action,
+    parse_action,
+)
 from cradle.tigris.analysis import GEOMETRIES, Content, Dynasty, Geometry, Leader, Monument, Region
 from cradle.tigris.board import (
     BOARDS,
@@ -31,6 +54,7 @@ from cradle.tigris.board import (
     COLUMNS,
     FULL,
     NEIGHBOURS,
+    SQUARE_MASK,
     BoardMap,
     CellTable,
     cells_of,
@@ -49,54 +73,26 @@ from cradle.tigris.decisions import (
     WarOrder,
     WonderPoint,
 )
-from cradle.tigris.rules import (
-    ACTION_IDS,
-    ACTION_STRINGS,
-    ACTIONS,
+from cradle.tigris.position import to_position
+from cradle.tigris.types import (
     BLACK,
-    BUILDING,
-    CATASTROPHE,
     CATASTROPHES_PER_PLAYER,
     COLOR_BY_NAME,
     COLORS,
-    COMMIT,
-    DECLINE,
-    DYNASTIES,
     GREEN,
     HAND_SIZE,
-    LEADER,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    MONUMENT,
     MONUMENT_NAMES,
     MONUMENTS,
-    PASS,
     RED,
     ROLES,
-    SWAP,
-    SWAP_COUNTS,
-    TILE,
-    TILE_TOTALS,
-    TREASURE,
-    WAR,
-    WITHDRAW,
-    WONDER,
-    WONDERPOINT,
-    Action,
     IllegalAction,
     Options,
     TigrisEvent,
     TigrisResult,
-    format_action,
-    options_from_dict,
-    options_to_dict,
-    parse_action,
 )
+from cradle.tigris.view import view
 
 T = TypeVar("T")
-
-if TYPE_CHECKING:
-    from cradle._native import TigrisState as NativeTigrisState
 
 
 class _Vocabulary(Generic[T]):
@@ -150,10 +146,6 @@ _SQUARES = tuple(
 )
 # The plus-shaped cross of 5 cells centred on a cell (0 where it would leave the board).
 _PLUS = tuple((1 << c) | NEIGHBOURS[c] if NEIGHBOURS[c].bit_count() == 4 else 0 for c in range(176))
-_SQUARE_MASK = tuple(
-    (0b11 | 0b11 << COLUMNS) << c if c % COLUMNS < COLUMNS - 1 and c // COLUMNS < 10 else 0
-    for c in range(176)
-)
 
 
 def _popcount(mask: int) -> int:
@@ -179,22 +171,6 @@ _WAITING_FOR = {
     "building": "place the building or 'decline'",
     "wonderpoint": "choose the colour of the wonder's point",
 }
-
-
-def _known_action(action: object) -> Action:
-    """``action`` as an :class:`Action`: one itself, or a tuple equal to an action of the
-    notation; IllegalAction for anything else."""
-    if isinstance(action, Action):
-        return action
-    if isinstance(action, tuple) and len(action) == 3:
-        try:
-            index = ACTION_IDS.get(Action(*action))
-        except TypeError:  # unhashable parts
-            index = None
-        if index is None:
-            raise IllegalAction(f"{action!r} is not an action of the notation")
-        return ACTIONS[index]
-    raise IllegalAction(f"an action must be a string, not {type(action).__name__}")
 
 
 # Decisions without fields are alike: one instance each.
@@ -662,7 +638,7 @@ class TigrisState(ReferenceFastPaths):
                 raise IllegalAction(f"action id {action} is outside 0..{len(ACTIONS) - 1}")
             parsed = ACTIONS[action]
         else:
-            parsed = _known_action(action)
+            parsed = known_action(action)
         events: list[TigrisEvent] = []
         p = self.pending
         if p is None:
@@ -1290,7 +1266,7 @@ class TigrisState(ReferenceFastPaths):
                 continue
             used = {m for m, _ in self.monuments}
             for top_left in sorted(_SQUARES[cell]):
-                square = _SQUARE_MASK[top_left]
+                square = SQUARE_MASK[top_left]
                 if tiles & square == square:
                     out += [
                         Action(MONUMENT, m, top_left)
@@ -1311,7 +1287,7 @@ class TigrisState(ReferenceFastPaths):
         self._treasure_step(events)
 
     def _build_monument(self, monument: int, top_left: int, events: list[TigrisEvent]) -> None:
-        square = _SQUARE_MASK[top_left]
+        square = SQUARE_MASK[top_left]
         color = next(c for c in MONUMENTS[monument] if self.up[c] & square == square)
         self.up[color] &= ~square
         self.down[color] |= square
@@ -1511,13 +1487,9 @@ class TigrisState(ReferenceFastPaths):
         self.bag = bag
 
     def view(self, seat: int | None) -> JSON:
-        from cradle.tigris.position import make_view
-
-        return make_view(self, seat)
+        return view(self, seat)
 
     def to_position(self) -> JSON:
-        from cradle.tigris.position import to_position
-
         return to_position(self)
 
     # ----------------------------------------------------------------- analysis (docs/contract.md)
@@ -1631,71 +1603,4 @@ class TigrisState(ReferenceFastPaths):
         return f"<TigrisState {len(self.players)}p active={self.active} to_move={self.to_move}>"
 
 
-def new_game(
-    players: int = 2,
-    seed: int | None = None,
-    options: object = None,
-    dynasties: Sequence[str] | None = None,
-    engine: str | None = None,
-) -> TigrisState | NativeTigrisState:
-    """A new game: starting temples with treasures, a shuffled bag, six tiles per hand.
-
-    ``engine`` is "native" or "python" (None: see :func:`cradle.core.native.choose`); both
-    give the identical game for the same arguments.
-    """
-    names, opts = _table(players, options, dynasties)
-    if native.choose(engine) == "native":
-        native_state = native.extension().TigrisState
-        state: NativeTigrisState
-        if isinstance(seed, int) and abs(seed) < 2**128:
-            # the native engine draws as random.Random(seed) does for integer seeds
-            state = native_state._new_seeded(list(names), opts, abs(seed))
-        else:
-            state = native_state._new_game(list(names), opts, *_deal(seed, players, opts))
-        return state
-    bag, active = _deal(seed, players, opts)
-    s = TigrisState.blank(names, opts)
-    board = s.board
-    s.up[RED] = board.temples
-    s.treasure = board.temples
-    s.bag = bag
-    s.active = active
-    for offset in range(players):
-        s._draw((s.active + offset) % players, HAND_SIZE)
-    return s
-
-
-def _table(
-    players: int, options: object, dynasties: Sequence[str] | None
-) -> tuple[tuple[str, ...], Options]:
-    """The checked dynasties (seat order) and options of a new game.
-
-    ``options``: Options, a JSON object of them, or None (the defaults)."""
-    opts = options_from_dict(options)
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise ValueError("players must be a number from 2 to 4")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"Tigris & Euphrates is for 2 to 4 players, not {players}")
-    names = tuple(dynasties) if dynasties is not None else DYNASTIES[:players]
-    if len(names) != players or len(set(names)) != players or not set(names) <= set(DYNASTIES):
-        raise ValueError(
-            f"dynasties must be {players} different names among {', '.join(DYNASTIES)}"
-        )
-    return names, opts
-
-
-def _deal(seed: int | None, players: int, opts: Options) -> tuple[list[int], int]:
-    """What ``random.Random(seed)`` deals: the shuffled bag (drawn from its end) and the seat
-    that starts. The native engine reproduces these draws for integer seeds."""
-    rng = random.Random(seed)
-    start = _popcount(BOARDS[opts.board].temples)
-    bag = [
-        color
-        for color in range(4)
-        for _ in range(TILE_TOTALS[color] - (start if color == RED else 0))
-    ]
-    rng.shuffle(bag)
-    return bag, rng.randrange(players)
-
-
-__all__ = ["IllegalAction", "Options", "TigrisState", "new_game", "options_to_dict"]
+__all__ = ["TigrisState"]

@@ -206,7 +206,7 @@ fn the_quick_checks_agree_with_the_plan() {
             .map(|n| n.to_string())
             .collect();
         let mut game = Game::deal(tiles.clone(), names, &[seed]);
-        let mut rng = Fast::new(u64::from(seed));
+        let mut rng = SplitMix64::new(u64::from(seed));
         let mut ids = Vec::new();
         while !game.is_over() {
             game.legal_ids(&mut ids);
@@ -257,7 +257,7 @@ fn ids_and_their_notation_name_the_same_actions() {
         let names = vec!["a".to_string(), "b".to_string(), "c".to_string()];
         let mut by_id = Game::deal(tiles.clone(), names, &[seed]);
         let mut by_text = by_id.clone();
-        let mut rng = Fast::new(u64::from(seed));
+        let mut rng = SplitMix64::new(u64::from(seed));
         let mut ids = Vec::new();
         while !by_id.is_over() {
             by_id.legal_ids(&mut ids);
@@ -282,7 +282,7 @@ fn positions_round_trip_through_parts_and_bytes() {
     let tiles = packaged();
     let names = vec!["a".to_string(), "b".to_string()];
     let mut game = Game::deal(tiles.clone(), names.clone(), &[12]);
-    let mut rng = Fast::new(3);
+    let mut rng = SplitMix64::new(3);
     let mut ids = Vec::new();
     let mut seen_conflict = false;
     for seed in 0..3000u32 {

@@ -35,7 +35,7 @@ from cradle.ai.search.worlds import sample_world
 from cradle.core.contract import GameState
 from cradle.tigris import COLORS as COLOURS
 from cradle.tigris import Revolt, TigrisGame, War, as_tigris, geometry
-from cradle.tigris.rules import TILE_TOTALS
+from cradle.tigris.types import TILE_TOTALS
 
 # Lowest colour first: the final score is the lowest colour, the others break ties.
 COLOUR_WEIGHTS = (0.5, 0.25, 0.15, 0.1)

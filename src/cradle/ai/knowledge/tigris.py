@@ -23,7 +23,7 @@ from cradle.tigris import COLORS as COLOURS
 from cradle.tigris import ROLES as ROLE_OF_COLOUR
 from cradle.tigris import Content, Revolt, TigrisGame, War, as_tigris, geometry
 from cradle.tigris.analysis import LEADER, TILE
-from cradle.tigris.rules import HAND_SIZE, TOTAL_TILES
+from cradle.tigris.types import HAND_SIZE, TOTAL_TILES
 
 RED, BLUE, GREEN, BLACK = range(4)
 ROLE_COLOUR = {role: colour for colour, role in enumerate(ROLE_OF_COLOUR)}

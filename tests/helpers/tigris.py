@@ -26,6 +26,8 @@ from typing import Any
 
 from cradle import tigris
 from cradle.tigris import TigrisState
+from cradle.tigris.board import BOARDS, NEIGHBOURS, components, parse_cell
+from cradle.tigris.types import COLORS, HAND_SIZE, ROLES, TILE_TOTALS
 
 COLOURS = ("red", "blue", "green", "black")
 
@@ -139,3 +141,114 @@ def assert_illegal(state: TigrisState, action: str, *words: str) -> str:
     assert state.to_position() == before
     assert state.legal_actions() == legal_before
     return reason
+
+
+def _cells(board: dict[str, str], keep: Any) -> int:
+    mask = 0
+    for name, value in board.items():
+        if keep(value):
+            mask |= 1 << parse_cell(name)
+    return mask
+
+
+def tile_counts(position: dict[str, Any]) -> list[int]:
+    """Tiles of each colour accounted for: board, hands, bag, discards and removed."""
+    counts = [0, 0, 0, 0]
+    for value in position["board"].values():
+        bare = value.rstrip("*").removeprefix("down:")
+        if bare in COLORS:
+            counts[COLORS.index(bare)] += 1
+    for tiles in [*position["hands"].values(), position["bag"], *position["discards"].values()]:
+        for colour in tiles:
+            counts[COLORS.index(colour)] += 1
+    return [counts[c] + position["removed"][COLORS[c]] for c in range(4)]
+
+
+def check_invariants(position: dict[str, Any]) -> None:
+    assert tile_counts(position) == list(TILE_TOTALS), tile_counts(position)
+    board: dict[str, str] = position["board"]
+    side = BOARDS[position["options"]["board"]]
+    farms = _cells(board, lambda v: v.rstrip("*") == "blue")
+    leaders = _cells(board, lambda v: v.startswith("leader:"))
+    others = _cells(board, lambda v: v.rstrip("*") in ("red", "green", "black"))
+    temples = _cells(board, lambda v: v.rstrip("*") == "red")
+    assert not farms & side.land, "farms only on the river"
+    assert not (others | leaders) & side.river, "only farms on the river"
+    for name, value in board.items():
+        if value.endswith("*"):
+            assert value in ("red*", "down:red*", "wonder*"), f"a treasure on {name}: {value}"
+    for cell in range(176):
+        if leaders >> cell & 1:
+            assert NEIGHBOURS[cell] & temples, "a leader must touch a face-up temple"
+    for hand in position["hands"].values():
+        assert len(hand) <= HAND_SIZE
+    players = position["players"]
+    used = sum(2 - position["catastrophes"][p] for p in players)
+    assert all(0 <= position["catastrophes"][p] <= 2 for p in players)
+    assert sum(1 for v in board.values() if v == "catastrophe") == used
+    down = sum(1 for v in board.values() if v.startswith("down:"))
+    assert down == 4 * len(position["monuments"])
+    if position["pending"] is None:
+        connectors = _cells(board, lambda v: v != "catastrophe")
+        for kingdom in components(connectors):
+            if kingdom & leaders:
+                held = [v for n, v in board.items() if kingdom >> parse_cell(n) & 1]
+                for role in ROLES:
+                    with_role = [v for v in held if v.startswith("leader:") and v.endswith(role)]
+                    assert len(with_role) <= 1, f"two {role}s in a kingdom with no conflict"
+
+
+WONDER_BOARD = {
+    "F5": "red*", "E6": "red", "G6": "red", "F7": "red",
+    "F4": leader("bull", "priest"), "H5": "red", "H6": leader("archer", "king"),
+}  # fmt: skip
+
+
+def two_kingdoms() -> dict[str, str]:
+    # kingdom of archer's king {G4, G5} and kingdom of bull's priest {I4, I5}; H5 touches both
+    return {
+        "G5": "red",
+        "G4": leader("archer", "king"),
+        "I5": "red",
+        "I4": leader("bull", "priest"),
+    }
+
+
+def red_square(**extra: Any) -> dict[str, str]:
+    """Three temples of the square G4-H5; a red tile on H5 completes it."""
+    board = {"G4": "red", "H4": "red", "G5": "red"}
+    board.update(extra)
+    return board
+
+
+def kings_revolt(archer_hand: list[str], bull_hand: list[str]) -> TigrisState:
+    """Bull's king on H4 rules {H4, H5, I5}; archer places his king on J5 (next to I5).
+
+    Each king has one adjacent temple (H5 for bull's, I5 for archer's).
+    """
+    s = make_state(
+        {"H5": "red", "I5": "red", "H4": leader("bull", "king")},
+        hands={"archer": archer_hand, "bull": bull_hand},
+    )
+    events = s.apply("leader king J5")
+    assert [e["type"] for e in events] == ["leader", "revolt"]
+    return s
+
+
+def kings_at_war(archer_hand: list[str], bull_hand: list[str]) -> TigrisState:
+    """Archer's king (F4) rules E5 G5 (black) and F5; bull's king (J4) rules I5 (black) and J5.
+
+    H5 touches G5 and I5, so a tile there joins the two kingdoms.
+    """
+    return make_state(
+        {
+            "F5": "red",
+            "F4": leader("archer", "king"),
+            "E5": "black",
+            "G5": "black",
+            "I5": "black",
+            "J5": "red",
+            "J4": leader("bull", "king"),
+        },
+        hands={"archer": archer_hand, "bull": bull_hand},
+    )

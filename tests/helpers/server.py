@@ -7,23 +7,40 @@ free loopback port; it is stopped and removed at the end.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
+
+import asyncio
 import glob
+import http.client
+import importlib
 import json
 import os
+import random
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from cradle.ai import make_bot
+from cradle.core.record import GameRecord
+from cradle.games import game_names, get_game
+from cradle.server.bots import bot_seed
+from cradle.server.hub import hash_token, new_token
+from cradle.server.storage import Storage, StoredGame
 
 
 def free_port() -> int:
@@ -193,3 +210,180 @@ def postgres_server() -> Iterator[str]:
         yield cluster.create().url
     finally:
         cluster.remove()
+
+
+def playable_games() -> list[str]:
+    """The games whose engine is importable (both, once both packages are complete)."""
+    names = []
+    for name in game_names():
+        try:
+            module = importlib.import_module(f"cradle.{name}")
+        except ImportError:
+            continue
+        if hasattr(module, "new_game"):
+            names.append(name)
+    return names
+
+
+GAMES = playable_games()
+
+
+T = TypeVar("T")
+
+
+def create(client: TestClient, game: str = "tigris", **body: Any) -> dict[str, Any]:
+    body.setdefault("players", 2)
+    body.setdefault("seats", ["human"] * body["players"])
+    answer = client.post("/api/games", json={"game": game, **body})
+    assert answer.status_code == 200, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def run_async(factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """``asyncio.run`` in a thread of its own: the test process's main thread may already run
+    a loop (Playwright's sync API keeps one going for the browser tests)."""
+    found: list[T] = []
+    failed: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            found.append(asyncio.run(factory()))
+        except BaseException as exc:
+            failed.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+    return found[0]
+
+
+def auth(token: str | None) -> dict[str, str]:
+    """The header that carries a seat's token (tokens never go in URLs)."""
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+@contextmanager
+def watch(client: TestClient, game_id: str, token: str | None = None) -> Iterator[Any]:
+    """A WebSocket to the game that has sent its first message (the token, or none)."""
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        ws.send_json({"token": token} if token else {})
+        yield ws
+
+
+def token_of(created: dict[str, Any], seat: int) -> str:
+    for entry in created["seats"]:
+        if entry["seat"] == seat:
+            token: str = entry["token"]
+            return token
+    raise KeyError(seat)
+
+
+def wait_for(predicate: Any, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        time.sleep(0.05)
+
+
+def check_bots_played_as_if_never_stopped(record: GameRecord, seats: list[str]) -> None:
+    """Every bot move is the one that bot makes at that point: nothing was lost or redone."""
+    from cradle.games import get_game
+
+    module = get_game(record.game)
+    state = module.new_game(
+        len(record.players),
+        record.seed,
+        module.options_from_dict(record.options),
+        dynasties=record.players,
+    )
+    for ply, action in enumerate(record.actions):
+        seat = state.to_move
+        kind = seats[seat]
+        if kind.startswith("bot:"):
+            bot = make_bot(kind[4:], bot_seed(record.seed, ply, seat))
+            assert bot.choose(state.clone(), seat) == action, f"ply {ply}"
+        state.apply(action)
+
+
+CRADLE = [sys.executable, "-c", "from cradle.cli.main import main; main()"]
+
+
+def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CRADLE, *args], capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def children_of(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    try:
+        return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def stored_game(
+    storage: Storage, game_id: str, seed: int, moves: int | None, hotseat: bool
+) -> None:
+    """A real game of two people, written as the server writes one: ``moves`` random moves, or
+    to the end (then with its analysis done)."""
+    module = get_game("tigris")
+    options = dict(module.options_to_dict(module.options_from_dict({})))
+    state = module.new_game(2, seed, module.options_from_dict(options))
+    now = time.time()
+    storage.create_game(
+        StoredGame(
+            id=game_id,
+            game="tigris",
+            players=list(state.players),
+            seed=seed,
+            options=options,
+            seats=["human", "human"],
+            hotseat=hotseat,
+            listed=True,
+            table_token=hash_token(new_token()) if hotseat else None,
+            status="running",
+            created=now,
+            updated=now,
+            tokens={0: hash_token(new_token()), 1: hash_token(new_token())},
+            claimed={0: True, 1: True},
+            invites={} if hotseat else {0: hash_token(new_token()), 1: hash_token(new_token())},
+        )
+    )
+    rng = random.Random(seed)
+    ply = 0
+    while not state.is_over and (moves is None or ply < moves):
+        seat = int(state.to_move)
+        action = rng.choice(list(state.legal_actions()))
+        state.apply(action)
+        over = bool(state.is_over)
+        status, result = ("over", state.result()) if over else ("running", None)
+        storage.append_action(game_id, ply, ply, seat, action, status, result, False, over)
+        ply += 1
+    if state.is_over:  # its last move queued the analysis: it is done now
+        assert storage.claim_analysis(game_id, storage.origin, time.time()) is not None
+        data = {"format": 1, "chances": [[0.5, 0.5]], "plies": [0], "reviews": []}
+        assert storage.save_analysis(game_id, storage.origin, "done", 1, 1, data)

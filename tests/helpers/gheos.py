@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from cradle import gheos
-from cradle.gheos.state import COLOURS, EPOCH_TILES
-from cradle.gheos.tiles import TILE_COUNT
+from cradle.gheos.tiles import TILE_COUNT, packaged_tiles
+from cradle.gheos.types import COLOURS, EPOCH_TILES, FOLLOWERS_PER_COLOUR
 
 # A state of either engine (the tests go through the contract only).
 GheosState = Any
@@ -116,3 +117,74 @@ def unchanged_after(state: GheosState, action: str) -> str:
         assert state.legal_actions() == legal
         return str(exc)
     raise AssertionError(f"{action!r} was accepted")
+
+
+WAR_MAP = {"0,-1": "t3 r0", "-1,-1": "t1 r0", "0,1": "t2 r0", "-1,1": "t6 r0"}
+
+
+CIVS = {"red": "0,0:s", "blue": "0,0:ne"}
+
+
+def war_state(**kwargs: object) -> GheosState:
+    settings: dict[str, object] = {
+        "civs": CIVS,
+        "followers": {"north": {"red": 2, "blue": 1}, "east": {"red": 1, "blue": 2}},
+        "hands": {"north": ["t19", "t30"], "east": ["t33", "t34"]},
+    }
+    settings.update(kwargs)
+    board = dict(WAR_MAP)
+    board.update(settings.pop("extra", {}))  # type: ignore[call-overload]
+    return build(board, **settings)
+
+
+def points_of(position: dict[str, Any]) -> list[int]:
+    return [position["points"][name] for name in position["players"]]
+
+
+def check_invariants(state: GheosState, points_before: list[int]) -> dict[str, Any]:
+    """The position after a step, once its invariants are checked."""
+    position = state.to_position()
+    summary = state.summary()
+    held = position["followers"]
+    # Followers are conserved: supply + held = 5 of each colour, 30 in all.
+    for colour in COLOURS:
+        taken = sum(row.get(colour, 0) for row in held.values())
+        civ = summary["civilizations"].get(colour)
+        left = FOLLOWERS_PER_COLOUR if civ is None else civ["supply"]
+        assert taken + left == FOLLOWERS_PER_COLOUR
+        assert taken == 0 or colour in position["civilizations"]  # none held off the table
+    # Points never decrease.
+    now = points_of(position)
+    assert all(a >= b for a, b in zip(now, points_before, strict=True))
+    if position["pending"] is None:
+        # Every civilization sits on a continent, at most one per continent.
+        kinds = {area["area"]: area["kind"] for area in summary["areas"]}
+        homes = [civ["area"] for civ in summary["civilizations"].values()]
+        assert all(kinds[home] == "continent" for home in homes)
+        assert len(set(homes)) == len(homes)
+    # Every tile is somewhere, once.
+    places = list(position["board"].values()) + position["removed"] + position["stack"]
+    places += [t for hand in position["hands"].values() for t in hand]
+    tiles = [p.split()[0] for p in places if p != "epoch"]
+    assert sorted(tiles) == sorted(f"t{n}" for n in range(TILE_COUNT))
+    if not state.is_over:
+        assert state.legal_actions()
+        assert 1 <= len(state.hand(state.to_move)) <= 2
+    return position
+
+
+def other_tile_set(seed: int) -> str:
+    """A valid tile set unlike the packaged one (its text): its tiles renumbered and turned."""
+    rng = random.Random(seed)
+    tiles = packaged_tiles().tiles
+    numbers = [0, *rng.sample(range(1, 52), 51)]
+    lines = []
+    for new, tile in zip(numbers, tiles, strict=True):
+        turn = rng.randrange(3)
+        regions = []
+        for region in tile.regions:
+            edges = "".join(str((e + turn) % 3) for e in sorted(region.edges))
+            items = region.items()
+            regions.append(edges + (":" + ",".join(items) if items else ""))
+        lines.append(f"{new} " + "  ".join(regions))
+    return "\n".join(lines) + "\n"

@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from cradle.ai.bots import Bot
 from cradle.ai.knowledge.base import Knowledge
+from cradle.ai.levels import make_bot_spec
 from cradle.ai.search.budget import Budget
 from cradle.ai.search.ismcts import search
 from cradle.ai.search.params import IsmctsParams
@@ -80,3 +82,51 @@ def decision_positions(game: str, players: int, seed: int, count: int) -> list[G
         state.apply(rng.choice(actions))
         step += 1
     return out
+
+
+START = {c: "red*" for c in ("K1", "B2", "P2", "F3", "N5", "B8", "O9", "F10", "K11")}
+
+
+def revolt_position(attacker_reds: int = 2) -> dict[str, Any]:
+    """Bull's priest on I6 has 2 temples (I7, J6); archer can place his priest on K5, next
+    to 2 temples (K6, L5) of the same kingdom."""
+    board = dict(START)
+    board.update({"I7": "red*", "I6": "leader:bull:priest", "J6": "red", "K6": "red", "L5": "red"})
+    hand = ["red"] * attacker_reds + ["blue"] * (6 - attacker_reds)
+    return {
+        "players": ["archer", "bull"],
+        "active": 0,
+        "board": board,
+        "hands": {"archer": hand, "bull": ["red", "blue", "blue", "green", "black", "black"]},
+    }
+
+
+BotMaker = Callable[[int], Bot]
+
+
+def decisions_differ(make: BotMaker, state: GameState, resamples: int = 2) -> list[str]:
+    """The bot's choice on the true state and on states whose hidden parts were re-drawn;
+    a fair bot gives one answer."""
+    seat = state.to_move
+    answers = [make(7).choose(state, seat)]
+    for k in range(resamples):
+        other = state.sample_hidden(seat, random.Random(1000 + k))
+        assert other.view(seat) == state.view(seat)  # the seat cannot tell them apart
+        answers.append(make(7).choose(other, seat))
+    return answers
+
+
+def play_out(game: str, seating: list[str], seed: int, options: dict[str, Any]) -> Any:
+    module = get_game(game)
+    state = module.new_game(len(seating), seed, module.options_from_dict(options))
+    bots = [make_bot_spec(spec, seed + seat) for seat, spec in enumerate(seating)]
+    moves = 0
+    while not state.is_over:
+        seat = state.to_move
+        legal = state.legal_actions()
+        action = bots[seat].choose(state, seat)
+        assert action in legal, (seating[seat], action)
+        state.apply(action)
+        moves += 1
+        assert moves < 5000
+    return state

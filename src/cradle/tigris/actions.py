@@ -1,118 +1,23 @@
-"""Constants of the game, the action notation (text <-> :class:`Action`) and the typed shapes
-of what the engine returns (events, results)."""
+"""The action notation (text <-> :class:`Action`) and the fixed action ids: action ``i`` of
+``ACTIONS`` is id ``i`` (docs/tigris.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from itertools import product
 from typing import Final, NamedTuple
 
-from cradle.core import contract
-from cradle.core.contract import JSON
-from cradle.tigris.board import BOARDS, CELL_NAMES, CELLS, parse_cell
-
-RED, BLUE, GREEN, BLACK = 0, 1, 2, 3
-COLORS: Final = ("red", "blue", "green", "black")
-COLOR_BY_NAME: Final = {name: i for i, name in enumerate(COLORS)}
-# A leader's role is the colour it rules: priest red, farmer blue, trader green, king black.
-ROLES: Final = ("priest", "farmer", "trader", "king")
-ROLE_BY_NAME: Final = {name: i for i, name in enumerate(ROLES)}
-DYNASTIES: Final = ("archer", "bull", "pot", "lion")
-TILE_TOTALS: Final = (57, 36, 30, 30)
-TOTAL_TILES: Final = sum(TILE_TOTALS)
-HAND_SIZE: Final = 6
-CATASTROPHES_PER_PLAYER: Final = 2
-MONUMENTS: Final = (
-    (RED, BLUE),
-    (RED, GREEN),
-    (RED, BLACK),
-    (BLUE, GREEN),
-    (BLUE, BLACK),
-    (GREEN, BLACK),
+from cradle.tigris.board import CELL_NAMES, CELLS, parse_cell
+from cradle.tigris.types import (
+    COLOR_BY_NAME,
+    COLORS,
+    HAND_SIZE,
+    MONUMENT_BY_COLORS,
+    MONUMENT_NAMES,
+    MONUMENTS,
+    ROLE_BY_NAME,
+    ROLES,
+    IllegalAction,
 )
-MONUMENT_NAMES: Final = tuple(f"{COLORS[a]}-{COLORS[b]}" for a, b in MONUMENTS)
-MONUMENT_BY_COLORS: Final = {frozenset(pair): i for i, pair in enumerate(MONUMENTS)}
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 4
-
-
-class IllegalAction(contract.IllegalAction):
-    """An action that is malformed or not legal now; the state is left unchanged."""
-
-
-class TigrisEvent(contract.Event, total=False):
-    """An event of ``apply`` (docs/tigris.md lists the types): ``type`` and ``text``, then
-    the fields of its type. Seats are ints, colours, roles and cells their names."""
-
-    role: str
-    cell: str
-    color: str
-    amount: int
-    count: int
-    moved_from: str | None
-    attacker: int
-    defender: int
-    wars: list[str]
-    winner: int
-    loser: int
-    attack: int
-    defence: int
-    removed: list[str]
-    monument: str
-
-
-class TigrisResult(contract.SeatResult):
-    """A seat's line of ``result()``: victory points per colour, treasures, the points once
-    the treasures lift the lowest colours (``final``); ``score`` is the lowest of those."""
-
-    dynasty: str
-    points: dict[str, int]
-    treasures: int
-    final: dict[str, int]
-
-
-@dataclass(frozen=True)
-class Options:
-    """Table options: the board side and the variants of the rulebooks (all combinable)."""
-
-    board: str = "standard"
-    buildings: bool = False
-    english: bool = False
-    wonder: bool = False
-    open_scoring: bool = False
-
-    def __post_init__(self) -> None:
-        if self.board not in BOARDS:
-            raise ValueError(f"unknown board {self.board!r}: use 'standard' or 'advanced'")
-        for f in fields(self):
-            if f.name != "board" and not isinstance(getattr(self, f.name), bool):
-                raise ValueError(f"option {f.name!r} must be true or false")
-
-
-def options_to_dict(options: object) -> JSON:
-    """The options as a JSON object (``options``: Options, such an object, or None)."""
-    chosen = options_from_dict(options)
-    return {f.name: getattr(chosen, f.name) for f in fields(chosen)}
-
-
-def options_from_dict(data: object) -> Options:
-    """Options from a JSON object (or Options, or None for the defaults); missing fields take
-    their defaults, unknown ones are refused."""
-    if data is None:
-        return Options()
-    if isinstance(data, Options):
-        return data
-    if not isinstance(data, Mapping):
-        raise ValueError("options must be an object")
-    known = {f.name for f in fields(Options)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ValueError(
-            f"unknown option(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})"
-        )
-    return Options(**data)
-
 
 # Action kinds.
 LEADER, WITHDRAW, TILE, CATASTROPHE, SWAP, PASS, COMMIT, WAR = range(8)
@@ -324,3 +229,19 @@ ACTIONS: Final = tuple(_canonical_actions())
 ACTION_STRINGS: Final = tuple(format_action(a) for a in ACTIONS)
 ACTION_IDS: Final = {action: i for i, action in enumerate(ACTIONS)}
 _PARSED.update(zip(ACTION_STRINGS, ACTIONS, strict=True))
+
+
+def known_action(action: object) -> Action:
+    """``action`` as an :class:`Action`: one itself, or a tuple equal to an action of the
+    notation; IllegalAction for anything else (both engines' ``apply`` refuse with this)."""
+    if isinstance(action, Action):
+        return action
+    if isinstance(action, tuple) and len(action) == 3:
+        try:
+            index = ACTION_IDS.get(Action(*action))
+        except TypeError:  # unhashable parts
+            index = None
+        if index is None:
+            raise IllegalAction(f"{action!r} is not an action of the notation")
+        return ACTIONS[index]
+    raise IllegalAction(f"an action must be a string, not {type(action).__name__}")

@@ -6,8 +6,6 @@ import random
 import time
 from typing import Any
 
-from tests.e2e.conftest import wait_until
-
 
 def version(page: Any) -> int:
     return int(page.evaluate("Number(document.body.dataset.version ?? -1)"))
@@ -104,3 +102,57 @@ def hand_on_screen(page: Any) -> list[str]:
         str(b.get_attribute("data-color"))
         for b in page.locator("#hand-tiles .tile-btn").element_handles()
     ]
+
+
+LAPTOP = {"width": 1366, "height": 820}
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+class PageErrors:
+    """Collects the page's uncaught errors and console errors: a test fails on any."""
+
+    def __init__(self, page: Any) -> None:
+        self.errors: list[str] = []
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on(
+            "console",
+            lambda message: self.errors.append(message.text) if message.type == "error" else None,
+        )
+
+
+# Characters a font may lack show as empty boxes: drawn on a canvas, they look exactly like a
+# character no font has (a private-use or unassigned code point).
+MISSING_GLYPHS = r"""
+() => {
+  const text = document.body.innerText;
+  const chars = [...new Set([...text].filter((ch) => ch.codePointAt(0) > 0x7e && ch.trim()))];
+  const canvas = document.createElement("canvas");
+  canvas.width = 48; canvas.height = 48;
+  const g = canvas.getContext("2d", { willReadFrequently: true });
+  const font = getComputedStyle(document.body).fontFamily;
+  const draw = (ch) => {
+    g.clearRect(0, 0, 48, 48);
+    g.font = `32px ${font}`;
+    g.fillText(ch, 4, 36);
+    return Array.from(g.getImageData(0, 0, 48, 48).data).join(",");
+  };
+  const boxes = new Set([draw("\u{10FFFD}"), draw("\uE000"), draw("\uFFFF")]);
+  return chars.filter((ch) => boxes.has(draw(ch)));
+}
+"""
+
+
+def missing_glyphs(page: Any) -> list[str]:
+    """The characters on the page that no font draws (they would show as empty boxes)."""
+    found: list[str] = page.evaluate(MISSING_GLYPHS)
+    return found
+
+
+def wait_until(predicate: Any, seconds: float = 20.0, step: float = 0.05) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting")
+        time.sleep(step)

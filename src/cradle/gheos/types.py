@@ -1,0 +1,125 @@
+"""The vocabulary of Gheos: its constants, its options, the conflict being resolved and the
+typed shapes of what an engine returns (events, results, refusals). Every other module of the
+package builds on these."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from cradle.core import contract
+from cradle.core.contract import JSON
+from cradle.gheos.tiles import TILE_COUNT, is_tileset_text, load_tiles
+
+NAME = "gheos"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+COLOURS = ("red", "green", "yellow", "blue", "black", "white")
+FOLLOWERS_PER_COLOUR = 5
+TOKENS = 3
+EPOCH = -1  # an epoch tile in the stack
+EPOCH_TILES = 8
+# A hidden tile's name (hands, stack) -> the number the state keeps.
+HIDDEN_NAMES = {"epoch": EPOCH, **{f"t{n}": n for n in range(TILE_COUNT)}}
+END_EPOCH = {2: 6, 3: 7, 4: 8}  # the epoch tile whose drawing ends the game
+HAND_SIZE = 2
+DEFAULT_NAMES = ("north", "east", "south", "west")
+PHASES = ("tile", "pay", "migrate", "war", "civ", "token", "over")
+CONFLICT_PHASES = ("pay", "migrate", "war")
+
+
+class IllegalAction(contract.IllegalAction):
+    """An action that is malformed or not allowed now; the state is left unchanged."""
+
+
+class GheosResult(contract.SeatResult):
+    """A seat's line of ``result()``: points, then followers held break ties."""
+
+    player: str
+    points: int
+    followers: int
+
+
+class GheosEvent(contract.Event, total=False):
+    """An event of ``apply`` (docs/gheos.md lists the types): ``type`` and ``text``, then
+    the fields of its type. Colours, cells, tiles and players are their names."""
+
+    cell: str
+    tile: str
+    rotation: int
+    removed: str
+    colour: str
+    civ: str
+    civs: list[str]
+    to: str
+    at: str
+    winner: str
+    player: str
+    points: int | dict[str, int]  # a player's points, or every player's (epoch, final)
+    followers: int
+    epoch: int
+    ranking: list[GheosResult]
+
+
+@dataclass(frozen=True)
+class Options:
+    tiles: str | None = None  # a packaged set's name or a set's text; None: "standard"
+
+
+class Conflict:
+    """A war and/or migration being resolved (the ``pending`` of positions and views).
+
+    Areas are indices into the state's current areas, which stay put until the next tile.
+    """
+
+    __slots__ = ("cell", "migrations", "moved", "swords", "wars")
+
+    def __init__(self, cell: int, swords: dict[int, int]) -> None:
+        self.cell = cell  # where the tile went: its temple scores once all is resolved
+        self.swords = (
+            swords  # colour -> swords on its former continent (new/replaced tile not counted)
+        )
+        self.moved: list[int] = []  # colours that migrated: they lose any war automatically
+        # (colour, areas it may go to, whether its continent split); first one is next
+        self.migrations: list[tuple[int, list[int], bool]] = []
+        # (colours still fighting, the tied leaders the active player chooses from); None
+        # until the migrations are settled, since where migrants go decides who meets whom
+        self.wars: list[tuple[list[int], list[int]]] | None = None
+
+    def copy(self) -> Conflict:
+        other = Conflict(self.cell, dict(self.swords))
+        other.moved = list(self.moved)
+        other.migrations = [(c, list(o), s) for c, o, s in self.migrations]
+        if self.wars is not None:
+            other.wars = [(list(c), list(o)) for c, o in self.wars]
+        return other
+
+
+def options_from_dict(data: object) -> Options:
+    """Options from JSON (or Options, or None for the defaults); unknown keys and wrong
+    types are refused with a reason."""
+    if data is None:
+        return Options()
+    if isinstance(data, Options):
+        return data
+    if not isinstance(data, Mapping):
+        raise ValueError('Gheos options must be an object such as {"tiles": null}')
+    unknown = sorted(set(data) - {"tiles"})
+    if unknown:
+        raise ValueError(f"unknown Gheos option(s): {', '.join(unknown)} (known: tiles)")
+    tiles = data.get("tiles")
+    if tiles is not None and (not isinstance(tiles, str) or not tiles.strip()):
+        raise ValueError(
+            "the 'tiles' option is a packaged tile set's name (standard), "
+            "a tile set's text, or null"
+        )
+    if tiles is not None:
+        load_tiles(tiles)  # an unknown name or a broken set is refused here, with its reason
+        if not is_tileset_text(tiles) and tiles.strip().lower() == "standard":
+            tiles = None  # the packaged set: records keep saying null, as they always have
+    return Options(tiles=tiles)
+
+
+def options_to_dict(options: object) -> JSON:
+    """The options as a JSON object (``options``: Options, such an object, or None)."""
+    return {"tiles": options_from_dict(options).tiles}

@@ -1,0 +1,65 @@
+"""Views: what one seat (or a spectator) may know of a game, as JSON (docs/tigris.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cradle.tigris.board import CELL_NAMES
+from cradle.tigris.position import Written, board_cells, colors_of, pending_json
+from cradle.tigris.types import COLORS, MONUMENTS, ROLES, options_to_dict
+
+
+def _public_pending(s: Written) -> dict[str, Any] | None:
+    out = pending_json(s)
+    if out is None:
+        return None
+    strengths = s.conflict_strengths()
+    if strengths is not None:
+        out["attacker_strength"], out["defender_strength"] = strengths
+    return out
+
+
+def view(s: Written, seat: int | None) -> dict[str, Any]:
+    """All that ``seat`` may know (``None``: a spectator, public information only)."""
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < s.n):
+        raise ValueError(f"seat must be 0..{s.n - 1} or None")
+    names = s.players
+    everyone = s.options.open_scoring or s.over
+    visible = range(s.n) if everyone else ([seat] if seat is not None else [])
+    used = {m for m, _ in s.monuments}
+    return {
+        "game": "tigris",
+        "seat": seat,
+        "options": options_to_dict(s.options),
+        "players": list(names),
+        "active": s.active,
+        "to_move": s.to_move,
+        "actions_left": s.actions_left,
+        "board": board_cells(s),
+        "unification": CELL_NAMES[s.unification] if s.unification >= 0 else None,
+        "monuments": [
+            {"colors": [COLORS[c] for c in MONUMENTS[m]], "cell": CELL_NAMES[cell]}
+            for m, cell in s.monuments
+        ],
+        "unused_monuments": [
+            [COLORS[c] for c in pair] for m, pair in enumerate(MONUMENTS) if m not in used
+        ],
+        "hand": colors_of(s.hands[seat]) if seat is not None else None,
+        "hand_sizes": {names[i]: sum(s.hands[i]) for i in range(s.n)},
+        "bag_size": len(s.bag),
+        "points": {names[i]: dict(zip(COLORS, s.points[i], strict=True)) for i in visible},
+        "treasures": {names[i]: s.treasures[i] for i in range(s.n)},
+        "catastrophes": {names[i]: s.catastrophes[i] for i in range(s.n)},
+        "supply": {
+            names[i]: [ROLES[c] for c in (3, 0, 1, 2) if s.leader_cell[4 * i + c] < 0]
+            for i in range(s.n)
+        },
+        "buildings": {
+            COLORS[c]: CELL_NAMES[cell] for c, cell in enumerate(s.buildings) if cell >= 0
+        },
+        "wonder": CELL_NAMES[s.wonder] if s.wonder >= 0 else None,
+        "pending": _public_pending(s),
+        "ending": s.ending,
+        "is_over": s.over,
+        "result": s.result() if s.over else None,
+    }
