@@ -154,6 +154,15 @@ UNLIMITED_CLIENTS = {
 }
 
 
+def take(tokens: float, elapsed: float, rate: float, burst: float) -> tuple[float, float]:
+    """One request from a token bucket that held ``tokens`` ``elapsed`` seconds ago: (the
+    tokens left, 0.0) when it may go on, else (the tokens, the seconds until it may)."""
+    tokens = min(burst, tokens + max(0.0, elapsed) * rate)
+    if tokens >= 1.0:
+        return tokens - 1.0, 0.0
+    return tokens, (1.0 - tokens) / rate
+
+
 class RateLimiter:
     """Token buckets per client key: ``burst`` at once, then ``rate`` per second.
 
@@ -173,12 +182,7 @@ class RateLimiter:
         """0.0 if the client may go on now (and count it), else the seconds until it may."""
         now = time.monotonic() if now is None else now
         tokens, last = self.buckets.pop(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - last) * self.rate)
-        wait = 0.0
-        if tokens >= 1.0:
-            tokens -= 1.0
-        else:
-            wait = (1.0 - tokens) / self.rate
+        tokens, wait = take(tokens, now - last, self.rate, self.burst)
         self.buckets[key] = (tokens, now)
         while len(self.buckets) > self.clients:
             self.buckets.popitem(last=False)

@@ -78,7 +78,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import NullType
 
 from cradle.core.record import GameRecord
-from cradle.server.limits import FREE_BOTS
+from cradle.server.limits import FREE_BOTS, take
 
 NOTIFY_CHANNEL = "cradle_games"
 SCHEMA_KEY = 0x63726164  # the advisory lock held while the tables are created ("crad")
@@ -1320,12 +1320,7 @@ class Storage:
                 .where(RateRow.bucket == bucket, RateRow.client == key["client"])
                 .with_for_update()
             ).one()
-            tokens = min(float(burst), float(tokens) + max(0.0, now - float(stamp)) * rate)
-            wait = 0.0
-            if tokens >= 1.0:
-                tokens -= 1.0
-            else:
-                wait = (1.0 - tokens) / rate
+            tokens, wait = take(float(tokens), now - float(stamp), rate, float(burst))
             connection.execute(
                 update(RateRow)
                 .where(RateRow.bucket == bucket, RateRow.client == key["client"])
