@@ -448,7 +448,7 @@ class AnalysisAnswer(TypedDict):
     status: str
     done: int
     total: int
-    analysis: dict[str, Any] | None
+    analysis: dict[str, object] | None
 
 
 class AdviserHost(Protocol):
