@@ -144,11 +144,11 @@ class Hub:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 
-    async def db(self, function: Callable[..., T], *args: Any) -> T:
+    async def db(self, function: Callable[..., T], *args: object) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_pool, function, *args)
 
-    async def engine(self, function: Callable[..., T], *args: Any) -> T:
+    async def engine(self, function: Callable[..., T], *args: object) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.engine_pool, function, *args)
 
@@ -245,7 +245,7 @@ class Hub:
     async def mover_of(self, table: Table, token: str | None, what: str) -> int:
         return await self.session.mover_of(table, token, what)
 
-    async def act(self, table: Table, token: str | None, action: Any) -> int:
+    async def act(self, table: Table, token: str | None, action: object) -> int:
         return await self.session.act(table, token, action)
 
     async def play(
