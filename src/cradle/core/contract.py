@@ -82,6 +82,13 @@ class GameState(Protocol):
         """All that ``seat`` may know (``None``: a spectator, public information only)."""
         ...
 
+    def public_action(self, action: str, viewer: int | None = None) -> str:
+        """What seat ``viewer`` (``None``: a spectator) may know of ``action``, made by the seat
+        to move in this state: all of it for that seat, and for the kinds of action the game
+        declares public; of any other kind only its first word and how many words followed
+        (default deny). The module's ``public_action`` with ``mover = to_move``."""
+        ...
+
     def clone(self) -> Self: ...
 
     def to_position(self) -> JSON: ...
@@ -175,6 +182,17 @@ class GameModule(Protocol):
 
     @property
     def IllegalAction(self) -> type[IllegalAction]: ...
+
+    @property
+    def DRAW_COUNTERS(self) -> tuple[str, ...]:
+        """The view's public counts of the hidden tiles (the game's own keys): when one of
+        them changes, an action drew a hidden tile."""
+        ...
+
+    def public_action(self, action: str, mover: int | None, viewer: int | None) -> str:
+        """What seat ``viewer`` (``None``: a spectator) may know of ``action``, made by seat
+        ``mover``: the game's secrets, for code that has the record but not the state."""
+        ...
 
     def new_game(
         self,

@@ -566,12 +566,12 @@ class ChanceGame:
         out: list[str] = []
         if self.log is None:
             return out
-        public = self.spec.public_action
+        public = self.spec.module.public_action
         cuts = self._cuts
         for node in self.log.nodes():
             actor = node.seat
             if actor != seat:
-                out.append(f"{actor}:{public(node.action)}")
+                out.append(f"{actor}:{public(node.action, actor, seat)}")
             elif any(depth >= node.depth and cut != seat for depth, cut in cuts):
                 # Re-sampled for another seat: this seat's past hands are not known here.
                 out.append(f"{actor}:{node.action} [?]")

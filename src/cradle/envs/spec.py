@@ -2,7 +2,8 @@
 
 Each game gets one :class:`EnvSpec`: its fixed action encoding, the observation tensor built from
 ``state.view(seat)``, where the draw pile and the hands sit in a position (so draws can become
-explicit chance outcomes), and what other seats see of an action. Everything here reads only
+explicit chance outcomes). What a seat may know of another's action is the game's own
+``public_action`` (docs/contract.md), never decided here. Everything here reads only
 the contract's documented surfaces (actions, views, positions, results), never game internals.
 """
 
@@ -77,10 +78,6 @@ class EnvSpec:
         if isinstance(action_id, bool):
             raise UnknownAction(f"action id {action_id!r} is not a number")
         return list(state.apply(int(action_id)))
-
-    def public_action(self, action: str) -> str:
-        """What seats other than the actor learn from ``action`` (most actions are public)."""
-        return action
 
     # --- setting up a game
     def options(self, params: JSON) -> object:

@@ -111,12 +111,6 @@ class TigrisSpec(EnvSpec):
     def make_encoding(self) -> ActionEncoding:
         return tigris_encoding()
 
-    def public_action(self, action: str) -> str:
-        # Others learn how many tiles a swap discards, never which.
-        if action.startswith("swap"):
-            return f"swap {len(action.split()) - 1}"
-        return action
-
     def option_defaults(self) -> JSON:
         return {
             "board": "standard",

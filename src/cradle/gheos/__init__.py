@@ -37,9 +37,11 @@ from cradle.gheos.types import (
     options_from_dict,
     options_to_dict,
 )
+from cradle.gheos.view import DRAW_COUNTERS, public_action
 
 __all__ = [
     "COLOURS",
+    "DRAW_COUNTERS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NAME",
@@ -68,4 +70,5 @@ __all__ = [
     "new_game",
     "options_from_dict",
     "options_to_dict",
+    "public_action",
 ]

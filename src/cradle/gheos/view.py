@@ -1,14 +1,30 @@
-"""What one seat (or a spectator) may see of a Gheos game, as JSON (see docs/gheos.md)."""
+"""What one seat (or a spectator) may know of a Gheos game: its view, as JSON (docs/gheos.md),
+and what it learns of another seat's action (``public_action``). The game decides its secrets
+here; the server, the environments and the bots ask it."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from cradle.core.hidden import redacted
 from cradle.gheos.areas import AreaTally
 from cradle.gheos.geometry import CELL_NAME, COL, ROW, UP, edge_name
 from cradle.gheos.position import Written, pending_dict, scores
 from cradle.gheos.tiles import Tile
 from cradle.gheos.types import COLOURS, EPOCH, EPOCH_TILES, options_to_dict
+
+# The kinds of action (first word) every seat sees whole: Gheos hides only the hands and the
+# stack, never a decision. A kind not listed here stays hidden (default deny).
+PUBLIC_KINDS = frozenset(
+    {"place", "replace", "pay", "migrate", "winner", "start", "take", "token", "pass"}
+)
+# The view's public counts of the hidden stack: when one changes, a tile was drawn.
+DRAW_COUNTERS = ("stack_size", "stack_epochs", "epochs_drawn")
+
+
+def public_action(action: str, mover: int | None, viewer: int | None) -> str:
+    """What ``viewer`` (None: a spectator) may know of ``action``, made by seat ``mover``."""
+    return redacted(action, mover, viewer, PUBLIC_KINDS)
 
 
 def tile_dict(tile: Tile) -> dict[str, Any]:

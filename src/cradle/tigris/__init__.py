@@ -45,12 +45,14 @@ from cradle.tigris.types import (
     options_from_dict,
     options_to_dict,
 )
+from cradle.tigris.view import DRAW_COUNTERS, public_action
 
 NAME = "tigris"
 
 __all__ = [
     "BOARDS",
     "COLORS",
+    "DRAW_COUNTERS",
     "DYNASTIES",
     "HAND_SIZE",
     "MAX_PLAYERS",
@@ -92,4 +94,5 @@ __all__ = [
     "options_to_dict",
     "parse_action",
     "parse_cell",
+    "public_action",
 ]

@@ -45,6 +45,14 @@ SHARE_FLOOR = 0.02
 # against ismcts@100 and ismcts@100 against itself, the error of the expected tiles per hand
 # (summed over the colours) was least at 0.5 for every seat (lab/notebook/tigris-knowledge.md).
 TRUST = 0.5
+# The games whose hands this belief reads (what a placed, committed or swapped tile tells).
+GAMES = frozenset({"tigris"})
+
+
+def reads(game: str) -> bool:
+    """Whether a :class:`HandBelief` reads the hands of ``game`` (a driver with no belief for
+    a game gives its bots none)."""
+    return game in GAMES
 
 
 class HandBelief:
@@ -69,7 +77,7 @@ class HandBelief:
 
     def observe(self, state: GameState, action: str) -> None:
         """Take in ``action``, about to be played in ``state`` (read as a spectator sees it)."""
-        if state.game != "tigris":
+        if not reads(state.game):
             return
         view = state.view(None)
         self._sync(view, unseen_shares(state))
@@ -87,7 +95,7 @@ class HandBelief:
     def shares(self, state: GameState) -> Shares | None:
         """Each seat's believed colour shares of its hand now, half the belief and half the
         unseen tiles' shares (None: no history, uniform)."""
-        if self.expected is None or state.game != "tigris":
+        if self.expected is None or not reads(state.game):
             return None
         unseen = unseen_shares(state)
         self._sync(state.view(None), unseen)
