@@ -34,6 +34,19 @@ class Event(TypedDict):
     seat: NotRequired[int]
 
 
+class View(TypedDict):
+    """What every game's view holds (``state.view(seat)``): each game's view adds its own
+    fields (``tigris.TigrisView``, ``gheos.GheosView``), the same JSON on the wire."""
+
+    game: str
+    seat: int | None  # whose view (None: the spectators')
+    players: list[str]
+    active: int  # whose turn it is
+    to_move: int  # who decides now (a defender, say)
+    hand_sizes: dict[str, int]  # per player's name
+    is_over: bool
+
+
 class SeatResult(TypedDict):
     """One seat's line of ``state.result()``: place 1 wins, tied seats share a place.
 
@@ -78,7 +91,7 @@ class GameState(Protocol):
 
     def result(self) -> Sequence[SeatResult]: ...
 
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None) -> View:
         """All that ``seat`` may know (``None``: a spectator, public information only)."""
         ...
 

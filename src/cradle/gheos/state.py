@@ -45,6 +45,8 @@ from cradle.gheos.types import (
     Conflict,
     GheosEvent,
     GheosResult,
+    GheosSummary,
+    GheosView,
     IllegalAction,
     Options,
 )
@@ -321,7 +323,7 @@ class GheosState(ReferenceFastPaths):
     def to_position(self) -> JSON:
         return to_position(self)
 
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None) -> GheosView:
         """All ``seat`` may know (``None``: a spectator, public information only)."""
         return view(self, seat)
 
@@ -330,7 +332,7 @@ class GheosState(ReferenceFastPaths):
         here (docs/contract.md)."""
         return public_action(action, self.to_move, viewer_seat(viewer, len(self.names)))
 
-    def summary(self) -> JSON:
+    def summary(self) -> GheosSummary:
         """Public numbers only, in the view's keys (see cradle.gheos.view.summary): cheap."""
         return summary(self)
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from cradle.core.contract import Event, GameState
 from cradle.core.record import GameRecord
+from cradle.gheos import GheosView, as_gheos
 from cradle.server.redact import public_action, public_events
 
 # What a client needs to describe a tile in words (which land, what is drawn on it).
@@ -34,7 +35,7 @@ class Step:
     pieces: dict[str, Any] = field(default_factory=dict)
 
 
-def _gheos_map_pieces(view: dict[str, Any], cells: set[str]) -> dict[str, Any]:
+def _gheos_map_pieces(view: GheosView, cells: set[str]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for placed in view.get("map") or []:
         if placed.get("cell") in cells:
@@ -55,9 +56,9 @@ def gheos_step_pieces(
     placed = {str(e.get("cell")) for e in events if e.get("type") in ("place", "replace")}
     if not placed:
         return {}
-    pieces = _gheos_map_pieces(after.view(None), placed)
+    pieces = _gheos_map_pieces(as_gheos(after).view(None), placed)
     if any(e.get("type") == "replace" for e in events):
-        pieces.update(_gheos_map_pieces(before.view(None), placed))
+        pieces.update(_gheos_map_pieces(as_gheos(before).view(None), placed))
     return pieces
 
 
@@ -65,7 +66,7 @@ def gheos_hand_pieces(state: GameState, seat: int) -> dict[str, Any]:
     """The tiles in ``seat``'s hand, by what is drawn on them: for that seat (or once the game
     is over, for everyone: the analysis of a finished game names them)."""
     pieces: dict[str, Any] = {}
-    for tile in state.view(seat).get("hand") or []:
+    for tile in as_gheos(state).view(seat)["hand"] or []:
         pieces[str(tile["tile"])] = {
             "pyramid": bool(tile.get("pyramid", False)),
             "regions": [{k: region.get(k) for k in REGION_KEYS} for region in tile["regions"]],

@@ -39,13 +39,16 @@ from cradle.tigris.types import (
     MONUMENTS,
     ROLES,
     IllegalAction,
+    MonumentSpot,
     Options,
     TigrisEvent,
+    TigrisPending,
     TigrisResult,
+    TigrisView,
     options_from_dict,
     options_to_dict,
 )
-from cradle.tigris.view import DRAW_COUNTERS, public_action
+from cradle.tigris.view import DRAW_COUNTERS, as_tigris_view, public_action
 
 NAME = "tigris"
 
@@ -70,20 +73,24 @@ __all__ = [
     "Leader",
     "Monument",
     "MonumentChoice",
+    "MonumentSpot",
     "Options",
     "PositionError",
     "Region",
     "Revolt",
     "TigrisEvent",
     "TigrisGame",
+    "TigrisPending",
     "TigrisResult",
     "TigrisState",
+    "TigrisView",
     "TreasureChoice",
     "War",
     "WarOrder",
     "WonderPoint",
     "all_action_strings",
     "as_tigris",
+    "as_tigris_view",
     "board_map",
     "cell_name",
     "from_position",

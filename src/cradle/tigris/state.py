@@ -89,6 +89,7 @@ from cradle.tigris.types import (
     Options,
     TigrisEvent,
     TigrisResult,
+    TigrisView,
 )
 from cradle.tigris.view import public_action, view
 
@@ -1486,7 +1487,7 @@ class TigrisState(ReferenceFastPaths):
         bag.extend(reversed(colors))
         self.bag = bag
 
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None) -> TigrisView:
         return view(self, seat)
 
     def public_action(self, action: str, viewer: int | None = None) -> str:

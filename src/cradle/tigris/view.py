@@ -4,12 +4,13 @@ the server, the environments and the bots ask it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
+from cradle.core.contract import View
 from cradle.core.hidden import redacted
 from cradle.tigris.board import CELL_NAMES
 from cradle.tigris.position import Written, board_cells, colors_of, pending_json
-from cradle.tigris.types import COLORS, MONUMENTS, ROLES, options_to_dict
+from cradle.tigris.types import COLORS, MONUMENTS, ROLES, TigrisPending, TigrisView, options_to_dict
 
 # The kinds of action (first word) every seat sees whole: all but a swap, whose tiles are
 # secret (others learn only how many). A kind not listed here stays hidden (default deny).
@@ -34,13 +35,21 @@ PUBLIC_KINDS = frozenset(
 DRAW_COUNTERS = ("bag_size",)
 
 
+def as_tigris_view(view: View) -> TigrisView:
+    """``view`` (a state's ``view(seat)``) typed as a Tigris view, for code that handles
+    any game; TypeError for another game's view."""
+    if view["game"] != "tigris":
+        raise TypeError(f"a Tigris view is needed, not a {view['game']} view")
+    return cast(TigrisView, view)
+
+
 def public_action(action: str, mover: int | None, viewer: int | None) -> str:
     """What ``viewer`` (None: a spectator) may know of ``action``, made by seat ``mover``:
     others learn how many tiles a swap discards, never which (``swap 2``)."""
     return redacted(action, mover, viewer, PUBLIC_KINDS)
 
 
-def _public_pending(s: Written) -> dict[str, Any] | None:
+def _public_pending(s: Written) -> TigrisPending | None:
     out = pending_json(s)
     if out is None:
         return None
@@ -50,7 +59,7 @@ def _public_pending(s: Written) -> dict[str, Any] | None:
     return out
 
 
-def view(s: Written, seat: int | None) -> dict[str, Any]:
+def view(s: Written, seat: int | None) -> TigrisView:
     """All that ``seat`` may know (``None``: a spectator, public information only)."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < s.n):
         raise ValueError(f"seat must be 0..{s.n - 1} or None")

@@ -30,10 +30,10 @@ the same worlds).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from cradle.ai.knowledge.tigris import UNSEEN_SHARE, Shares
 from cradle.core.contract import GameState
+from cradle.tigris import TigrisPending, TigrisView, as_tigris
 
 COLOURS = ("red", "blue", "green", "black")
 RED = 0
@@ -79,7 +79,7 @@ class HandBelief:
         """Take in ``action``, about to be played in ``state`` (read as a spectator sees it)."""
         if not reads(state.game):
             return
-        view = state.view(None)
+        view = as_tigris(state).view(None)
         self._sync(view, unseen_shares(state))
         words = action.split()
         verb = words[0] if words else ""
@@ -98,7 +98,7 @@ class HandBelief:
         if self.expected is None or not reads(state.game):
             return None
         unseen = unseen_shares(state)
-        self._sync(state.view(None), unseen)
+        self._sync(as_tigris(state).view(None), unseen)
         assert self.expected is not None
         return tuple(_shares(row, unseen) for row in self.expected)
 
@@ -115,7 +115,7 @@ class HandBelief:
 
     # -- updates --------------------------------------------------------------------------
 
-    def _sync(self, view: dict[str, Any], unseen: Sequence[float]) -> None:
+    def _sync(self, view: TigrisView, unseen: Sequence[float]) -> None:
         """Match the public hand sizes: tiles drawn since come in the shares of the tiles
         nobody has seen (``unseen``)."""
         players = tuple(view["players"])
@@ -183,10 +183,11 @@ class HandBelief:
         for c in range(4):
             row[c] *= scale  # the draws come at the next sync (the hand size is back up)
 
-    def _commit(self, seat: int, count: int, pending: Any) -> None:
-        if not isinstance(pending, dict) or pending.get("kind") not in ("revolt", "war"):
+    def _commit(self, seat: int, count: int, pending: TigrisPending | None) -> None:
+        if pending is None or pending["kind"] not in ("revolt", "war"):
             return
-        colour = COLOURS.index(pending["color"]) if pending.get("color") in COLOURS else RED
+        fought = pending.get("color")
+        colour = COLOURS.index(fought) if fought is not None and fought in COLOURS else RED
         self._spend(seat, colour, count)
         committed = pending.get("attacker_commit")
         if seat == pending.get("defender") and isinstance(committed, int):
