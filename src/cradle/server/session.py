@@ -173,7 +173,7 @@ class Session:
         await self.host.served.fresh(table)
         return self.mover(table, token, what)
 
-    async def act(self, table: Table, token: str | None, action: Any) -> int:
+    async def act(self, table: Table, token: str | None, action: object) -> int:
         """A move for the seat holding ``token``; returns that seat."""
         seat = await self.mover_of(table, token, "a move")
         if not isinstance(action, str) or not action.strip():
