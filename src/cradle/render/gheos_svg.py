@@ -10,7 +10,6 @@ a civilization's colour, sand for a free continent, green for an island, grey-be
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Any
 
 from cradle import gheos
 from cradle.core.contract import View
@@ -49,7 +48,7 @@ EDGE_INDEX = {"s": 0, "nw": 1, "ne": 2, "n": 0, "se": 1, "sw": 2}
 Point = tuple[float, float]
 
 
-def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: Any) -> ET.Element:
+def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: object) -> ET.Element:
     element = ET.SubElement(
         parent, tag, {key.rstrip("_").replace("_", "-"): str(v) for key, v in attributes.items()}
     )

@@ -7,7 +7,6 @@ always well-formed XML.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Any
 
 from cradle.core.contract import View
 from cradle.render.tigris_text import (
@@ -36,7 +35,7 @@ WONDER = "#d4a017"
 TREASURE = "#ffd43b"
 
 
-def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: Any) -> ET.Element:
+def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: object) -> ET.Element:
     element = ET.SubElement(
         parent, tag, {key.rstrip("_").replace("_", "-"): str(v) for key, v in attributes.items()}
     )

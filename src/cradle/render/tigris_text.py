@@ -7,7 +7,6 @@ may know: its own hand and points, everyone's public information.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -241,7 +240,7 @@ def scores_table(view: TigrisView) -> Table:
     return table
 
 
-def describe(value: Any) -> str:
+def describe(value: object) -> str:
     """A compact one-line rendering of a JSON value, for panels the engine shapes."""
     if isinstance(value, dict):
         return ", ".join(f"{key} {describe(item)}" for key, item in value.items())
@@ -258,7 +257,7 @@ def pending_text(view: TigrisView) -> Text:
     pending: Mapping[str, object] = view["pending"] or {}
     players: list[str] = list(view.get("players") or [])
 
-    def name(seat: Any) -> str:
+    def name(seat: object) -> str:
         return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else str(seat)
 
     kind = str(pending.get("kind", "decision"))
