@@ -69,7 +69,7 @@ def test_the_check_sees_relative_and_absolute_imports() -> None:
 # routes are typed by another branch (task "reading"): until it is merged the ceiling stands at
 # today's count, and it only comes down (lower it to ANY_GOAL with that merge).
 ANY_GOAL = 150
-ANY_CEILING = 218
+ANY_CEILING = 215
 SOURCE = TESTS.parent / "src" / "cradle"
 ANY_WORD = re.compile(r"\bAny\b")
 
