@@ -19,7 +19,7 @@ changes where the actions say something:
   believed to hold more and more reds (nothing lowers them while every refill adds some).
 
 The belief is public: it is the same for every observer and it is a function of the public
-history only, so a world dealt from it is a function of the seat's information, the history
+history only (it reads each action in the form the game shows a spectator, ``public_action``), so a world dealt from it is a function of the seat's information, the history
 and the seed (docs/ai.md, "Fair play"). The search reads it as each seat's odds of each colour
 against a uniform draw (:meth:`HandBelief.tilts`): ``Board.expected_in_hand``,
 ``odds_of_holding`` and ``best_commit`` tilt the uniform share by them, and
@@ -81,13 +81,14 @@ class HandBelief:
             return
         view = as_tigris(state).view(None)
         self._sync(view, unseen_shares(state))
-        words = action.split()
+        # Only what everybody sees of the action, as the game tells it (a swap: its size).
+        words = state.public_action(action).split()
         verb = words[0] if words else ""
         seat = int(state.to_move)
         if verb == "tile" and len(words) >= 2 and words[1] in COLOURS:
             self._spend(seat, COLOURS.index(words[1]), 1)
         elif verb == "swap":
-            self._swap(seat, len(words) - 1)  # the colours swapped are not public: the count is
+            self._swap(seat, int(words[1]) if len(words) == 2 and words[1].isdigit() else 0)
         elif verb == "commit" and len(words) == 2:
             self._commit(seat, int(words[1]), view.get("pending"))
         self.observed += 1
