@@ -21,8 +21,8 @@ changes where the actions say something:
 The belief is public: it is the same for every observer and it is a function of the public
 history only (it reads each action in the form the game shows a spectator,
 ``public_action``), so a world dealt from it is a function of the seat's information, the
-history and the seed (docs/ai.md, "Fair play"). The search reads it as each seat's odds of each colour
-against a uniform draw (:meth:`HandBelief.tilts`): ``Board.expected_in_hand``,
+history and the seed (docs/ai.md, "Fair play"). The search reads it as each seat's odds of
+each colour against a uniform draw (:meth:`HandBelief.tilts`): ``Board.expected_in_hand``,
 ``odds_of_holding`` and ``best_commit`` tilt the uniform share by them, and
 :func:`cradle.ai.search.worlds.believed_world` deals the opponents' hands weighted by them (the native search deals
 the same worlds).
