@@ -22,6 +22,7 @@ from cradle.gheos.analysis import (
     neighbour,
 )
 from cradle.gheos.engine import from_position, new_game
+from cradle.gheos.lessons import LESSONS, lesson_start
 from cradle.gheos.state import GheosState
 from cradle.gheos.tiles import TileSetError, load_tiles
 from cradle.gheos.types import (
@@ -40,6 +41,7 @@ from cradle.gheos.types import (
 
 __all__ = [
     "COLOURS",
+    "LESSONS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NAME",
@@ -63,6 +65,7 @@ __all__ = [
     "edge_names",
     "from_position",
     "is_up",
+    "lesson_start",
     "load_tiles",
     "neighbour",
     "new_game",

@@ -21,6 +21,7 @@ ACTION_CHARS = 200
 TOKEN_CHARS = 128
 GAME_CHARS = 20
 SEAT_CHARS = 40  # "human", "open" or "bot:NAME"
+LESSON_CHARS = 40  # a lesson's name (checked against the game's own list)
 MAX_OPTIONS = 16  # a table's options (every game has fewer)
 OPTION_NAME_CHARS = 40
 OPTION_CHARS = 8192  # a text option: Gheos's custom tile set is the longest
@@ -67,6 +68,15 @@ class CreateBody(BaseModel):
     hotseat: bool = False
     listed: bool = True
     bot_seconds: Annotated[float, Field(gt=0, le=3600, allow_inf_nan=False)] | None = None
+
+
+class LessonBody(BaseModel):
+    """``POST /api/lessons``: a table for one step of a guided first game."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    game: Annotated[str, Field(max_length=GAME_CHARS)]
+    lesson: Annotated[str, Field(max_length=LESSON_CHARS)]
 
 
 class ActionBody(BaseModel):
