@@ -94,3 +94,30 @@ def test_a_lesson_table_starts_at_its_position_plays_and_survives_a_restart(
         after = client.get(f"/api/games/{game_id}", headers=auth(token)).json()
         assert after["board"] == before["board"]
         assert after["table"]["version"] == before["table"]["version"]
+
+
+def test_a_picture_is_the_public_view_after_a_lessons_first_moves(client: TestClient) -> None:
+    before = client.get("/api/lessons/tigris/revolt/picture").json()["view"]
+    assert "G6" not in before["board"] and before["hand"] is None  # nobody's hand
+    during = client.get("/api/lessons/tigris/revolt/picture?after=1").json()["view"]
+    assert during["board"]["G6"] == "leader:archer:priest"
+    assert during["pending"]["kind"] == "revolt"
+    assert (during["pending"]["attacker_strength"], during["pending"]["defender_strength"]) == (2, 1)
+    war = client.get("/api/lessons/gheos/war/picture?after=2").json()["view"]
+    assert [civ for civ in war["civilizations"]] == ["blue"]
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "reason"),
+    [
+        ("/api/lessons/tigris/nothing/picture", 404, "no lesson"),
+        ("/api/lessons/chess/tiles/picture", 404, "unknown game"),
+        ("/api/lessons/tigris/revolt/picture?after=3", 400, "has 2 moves"),
+        ("/api/lessons/tigris/revolt/picture?after=-1", 400, "after"),
+        ("/api/lessons/tigris/revolt/picture?after=99", 400, "after"),
+    ],
+)
+def test_a_bad_picture_is_refused(client: TestClient, path: str, status: int, reason: str) -> None:
+    answer = client.get(path)
+    assert answer.status_code == status, answer.text
+    assert reason in answer.json()["error"]

@@ -62,6 +62,21 @@ def matches(pattern: str, action: str) -> bool:
     return got == want
 
 
+def play(lesson: Lesson, state: Any, tries: int | None = None) -> list[Any]:
+    """Play the first ``tries`` of ``lesson`` (all by default) on ``state``, its start, in
+    place: for each, the first legal move it matches, then any forced reply of another seat (a
+    decision with one legal move, such as a commitment from an empty hand). The events."""
+    events: list[Any] = []
+    for pattern in lesson.tries[: len(lesson.tries) if tries is None else tries]:
+        found = [a for a in state.legal_actions() if matches(pattern, a)]
+        if state.is_over or state.to_move != 0 or not found:
+            raise ValueError(f"lesson {lesson.name!r}: {pattern!r} cannot be played here")
+        events += state.apply(found[0]) or []
+        while not state.is_over and state.to_move != 0 and len(state.legal_actions()) == 1:
+            events += state.apply(state.legal_actions()[0]) or []
+    return events
+
+
 def find(lessons: tuple[Lesson, ...], name: str) -> Lesson:
     """The lesson called ``name``; ValueError naming the known ones otherwise."""
     for lesson in lessons:

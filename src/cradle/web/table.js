@@ -15,6 +15,7 @@ import {
 /** @typedef {import("./types").BoardFrame} BoardFrame */
 /** @typedef {import("./types").Frame} Frame */
 /** @typedef {import("./types").GameModule} GameModule */
+/** @typedef {import("./types").Guide} Guide */
 /** @typedef {import("./types").Hint} Hint */
 /** @typedef {import("./types").Renderer} Renderer */
 /** @typedef {import("./types").Said} Said */
@@ -67,9 +68,10 @@ export function inviteScreen(root, id, code) {
  * @param {string} id
  * @param {string | null} token the seat's, the hot seat's, or none (spectators)
  * @param {"seat" | "hotseat" | "spectator"} mode
+ * @param {Guide | null} [guide] a guided game's hold on the moves (tutorial.js)
  * @returns {Screen}
  */
-export function tableScreen(root, id, token, mode) {
+export function tableScreen(root, id, token, mode, guide = null) {
   const parts = {
     banner: el("div", { class: "banner", id: "banner" }),
     past: el("div", { class: "past-bar", id: "past-bar", hidden: true }),
@@ -119,6 +121,8 @@ export function tableScreen(root, id, token, mode) {
   const ctx = {
     mode,
     act(action) {
+      const held = guide?.act(action);
+      if (held) { renderer?.clearSelection?.(); return; }
       if (!live.act(action)) toast("Not connected: trying again…");
       renderer?.clearSelection?.();
       clear(parts.outcome);
@@ -132,6 +136,7 @@ export function tableScreen(root, id, token, mode) {
           .catch((error) => messageOf(error));
         explained.set(key, reason);
       }
+      if (guide) reason.then((why) => { if (why) guide.refused(action, why); });
       return reason;
     },
   };
@@ -213,16 +218,17 @@ export function tableScreen(root, id, token, mode) {
     if (!past) {
       renderer.update(frame, {
         interactive: mine,
-        highlights: log.highlights(module, frame.players, seat),
+        highlights: [...log.highlights(module, frame.players, seat), ...(guide?.highlights(module) || [])],
         thinking: thinkingSeat(frame),
         pieces: log.pieces,
       });
     }
+    guide?.shown(frame, module);
     drawAssist(frame, mine);
     if (over) {
       decisionShown = null;
       clear(parts.decision);
-      if (!endShown) {
+      if (!endShown && !guide) { // a guided game says itself what the end means
         endShown = true;
         closeDialog();
         showEnd(module, frame, id);

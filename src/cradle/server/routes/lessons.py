@@ -5,17 +5,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 
+from cradle.core.lessons import find, play
 from cradle.games import UnknownGame, get_game
 from cradle.server.answers import Created
-from cradle.server.errors import ApiError
-from cradle.server.models import GAME_CHARS, LessonBody, parse
+from cradle.server.errors import ApiError, bad_request
+from cradle.server.models import GAME_CHARS, LESSON_CHARS, LessonBody, parse
 from cradle.server.routes.common import Context, body_of, body_schema, client_of
 from cradle.server.seats import NewTable
 
 # The learner plays seat 0; the opponent is the weakest level, which answers at once.
 LESSON_SEATS = ["human", "bot:easy"]
+MAX_TRIES = 10  # more moves than any step has
 
 
 def lesson_routes(router: APIRouter, ctx: Context) -> None:
@@ -28,6 +30,31 @@ def lesson_routes(router: APIRouter, ctx: Context) -> None:
         except UnknownGame as exc:
             raise ApiError(404, str(exc)) from None
         return {"game": game, "lessons": [step.public() for step in module.LESSONS]}
+
+    @router.get("/api/lessons/{game}/{name}/picture")
+    async def picture(
+        game: Annotated[str, Path(max_length=GAME_CHARS)],
+        name: Annotated[str, Path(max_length=LESSON_CHARS)],
+        after: int = Query(0, ge=0, le=MAX_TRIES),
+    ) -> dict[str, Any]:
+        """What everybody sees of a lesson's position after its first ``after`` moves: the
+        rules page draws its pictures from these, with the game's own board drawing."""
+        try:
+            module = get_game(game)
+            lesson = find(module.LESSONS, name)
+        except (UnknownGame, ValueError) as exc:
+            raise ApiError(404, str(exc)) from None
+        if after > len(lesson.tries):
+            raise bad_request(f"lesson {name!r} has {len(lesson.tries)} moves, not {after}")
+
+        def draw() -> dict[str, Any]:
+            state = module.lesson_start(name)
+            play(lesson, state, after)  # (its events could name a hand's tiles: not sent)
+            view = dict(state.view(None))
+            view.update({"to_move": state.to_move, "players": list(state.players)})
+            return {"view": view, "over": state.is_over}
+
+        return await ctx.hub().engine(draw)
 
     @router.post(
         "/api/lessons",
