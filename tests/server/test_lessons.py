@@ -102,7 +102,10 @@ def test_a_picture_is_the_public_view_after_a_lessons_first_moves(client: TestCl
     during = client.get("/api/lessons/tigris/revolt/picture?after=1").json()["view"]
     assert during["board"]["G6"] == "leader:archer:priest"
     assert during["pending"]["kind"] == "revolt"
-    assert (during["pending"]["attacker_strength"], during["pending"]["defender_strength"]) == (2, 1)
+    assert (during["pending"]["attacker_strength"], during["pending"]["defender_strength"]) == (
+        2,
+        1,
+    )
     war = client.get("/api/lessons/gheos/war/picture?after=2").json()["view"]
     assert [civ for civ in war["civilizations"]] == ["blue"]
 

@@ -5,6 +5,7 @@
 
 import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
+import { toggleAid } from "./aid.js";
 import { GameLog, renderLog } from "./log.js";
 import { remember, remembered } from "./state.js";
 import {
@@ -348,7 +349,9 @@ export function tableScreen(root, id, token, mode, guide = null) {
       title: "A sound when it becomes your turn",
       onclick: () => { setSound(!soundOn()); if (soundOn()) chime(); if (last) drawAssist(last, mine); },
     }, icon("bell", 16), soundOn() ? " Sound on" : " Sound off");
-    const row = [sound];
+    const aid = el("button", { class: "btn small", id: "aid-open", title: "The rules on one screen", "aria-label": "Player aid",
+      onclick: () => toggleAid(screen, frame.table.game) }, "?");
+    const row = [sound, aid];
     if (frame.table.hints && mine && !past) {
       row.unshift(el("button", { class: "btn", id: "hint", onclick: () => askHint(frame) }, icon("bulb", 16), " Hint"));
     }

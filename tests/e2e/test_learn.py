@@ -1,0 +1,197 @@
+"""Learning the games in a real browser (issue 56): the guided first games walked to their end
+on a laptop and a phone, the rules page and its pictures, the player aid opened mid-game, and
+every kind of feedback brought into view.
+
+Screenshots of every tutorial step and rules picture go to test-artifacts/learn-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cradle.core.lessons import matches
+from tests.helpers.e2e import LAPTOP, PHONE, PageErrors, click_and_wait, turn, version, wait_until
+from tests.helpers.server import GAMES, PlayServer
+
+pytestmark = pytest.mark.skipif(not {"tigris", "gheos"} <= set(GAMES), reason="needs both engines")
+
+VIEWPORTS = {"laptop": {"width": 1366, "height": 768}, "phone": PHONE}
+assert LAPTOP["width"] == 1366
+
+IN_VIEW = """(node) => {
+  const r = node.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0
+    && r.bottom <= window.innerHeight + 1 && r.right <= window.innerWidth + 1;
+}"""
+
+
+def in_view(page: Any, selector: str) -> bool:
+    found = page.locator(selector)
+    return bool(found.count()) and bool(found.first.evaluate(IN_VIEW))
+
+
+def step_name(page: Any) -> str:
+    return str(page.locator("#guide-step").get_attribute("data-step"))
+
+
+def make(page: Any, pattern: str) -> None:
+    """Make the move a step asks for, as a person would: a decision's button, else the tile
+    and the outlined square (Tigris tiles), else the list of every legal action."""
+    wait_until(lambda: turn(page) == "mine", 30)
+    tile = re.fullmatch(r"tile (\w+) ([A-P]\d+)", pattern)
+    if tile and page.locator(f"#hand-tiles .tile-btn[data-color={tile[1]}]").count():
+        page.locator(f"#hand-tiles .tile-btn[data-color={tile[1]}]").first.click()
+        target = page.locator(f".board [data-cell={tile[2]}] .target-mark")
+        wait_until(lambda: target.count() > 0)
+        click_and_wait(page, target)
+        return
+    for selector in ("#decision [data-action]", ".all-actions [data-action]"):
+        if selector.startswith(".all") and page.locator(".all-actions").count():
+            page.locator(".all-actions summary").click()
+        buttons = page.locator(selector)
+        for i in range(buttons.count()):
+            action = str(buttons.nth(i).get_attribute("data-action"))
+            if matches(pattern, action):
+                click_and_wait(page, buttons.nth(i), force_event=True)
+                return
+    raise AssertionError(f"no way to make {pattern!r} on the page")
+
+
+def walk(page: Any, server: PlayServer, game: str, screens: Path, label: str) -> None:
+    """The whole guided game, step by step, to the normal game against easy."""
+    lessons = server.get(f"/api/lessons/{game}")["lessons"]
+    page.goto(f"{server.base}/#/learn/{game}")
+    for number, lesson in enumerate(lessons):
+        wait_until(lambda: page.locator("#guide-step").count() > 0, 30)
+        wait_until(lambda name=lesson["name"]: step_name(page) == name, 30)
+        wait_until(lambda: turn(page) == "mine", 30)
+        page.screenshot(
+            path=str(screens / f"learn-{game}-{label}-{number + 1}-{lesson['name']}.png")
+        )
+        for pattern in lesson["tries"]:
+            make(page, pattern)
+        done = page.locator("#guide-feedback.done")
+        wait_until(lambda done=done: done.count() > 0, 30)
+        assert done.inner_text() == lesson["done"]
+        assert in_view(page, "#guide-feedback"), lesson["name"]
+        page.screenshot(
+            path=str(screens / f"learn-{game}-{label}-{number + 1}-{lesson['name']}-done.png")
+        )
+        if number < len(lessons) - 1:
+            page.locator("#guide-next").click()
+    page.locator("#guide-play").click()
+    wait_until(lambda: "#/play/" in page.url, 30)
+    wait_until(lambda: page.locator("#banner .badge").count() > 0, 30)
+    table = server.get(f"/api/games/{page.url.rsplit('/', 1)[1]}")["table"]
+    assert table["seats"] == ["human", "bot:easy"] and table["game"] == game
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+@pytest.mark.parametrize("game", ["tigris", "gheos"])
+def test_a_guided_game_walked_to_its_end(
+    browser: Any, server: PlayServer, artifacts: Path, game: str, size: str
+) -> None:
+    context = browser.new_context(viewport=VIEWPORTS[size])
+    page = context.new_page()
+    errors = PageErrors(page)
+    walk(page, server, game, artifacts, size)
+    assert not errors.errors
+    context.close()
+
+
+def test_learning_from_the_front_page_resumes_and_answers_every_move(
+    browser: Any, server: PlayServer, artifacts: Path
+) -> None:
+    """The first steps of Tigris at a laptop: reached from the lobby, a wrong square gets the
+    engine's reason, an off-script move is held back, the rules and the aid open and close
+    without losing the position, and a reload resumes the same table."""
+    context = browser.new_context(viewport=VIEWPORTS["laptop"])
+    page = context.new_page()
+    errors = PageErrors(page)
+    page.goto(f"{server.base}/#/")
+    page.locator("#learn-to-play").click()
+    page.locator("#learn-tigris").click()
+    wait_until(lambda: page.locator("#guide-step").count() > 0, 30)
+    assert step_name(page) == "tiles"
+    wait_until(lambda: turn(page) == "mine", 30)
+    # The square the step asks for is outlined.
+    assert page.locator(".board [data-cell=H5]").count()
+    assert page.locator(".marks .last-move[stroke='#f5b700']").count() == 1
+    # A wrong square: the engine's reason, in the guide and under the board, both in view.
+    page.locator("#hand-tiles .tile-btn[data-color=green]").first.click()
+    page.locator(".board [data-cell=D4] rect").first.click()
+    wait_until(
+        lambda: "river" in (page.locator("#guide-feedback.wrong").all_inner_texts() or [""])[0]
+    )
+    assert in_view(page, "#guide-feedback")
+    # A legal move that is not the step's: held back, nothing sent.
+    before = version(page)
+    page.locator("#hand-tiles .tile-btn[data-color=green]").first.click()  # (unselects)
+    page.locator("#hand-tiles .tile-btn[data-color=black]").first.click()
+    page.locator(".board [data-cell=H5] .target-mark").click()
+    wait_until(lambda: page.locator("#guide-feedback.held").count() > 0)
+    assert version(page) == before
+    make(page, "tile green H5")
+    wait_until(lambda: page.locator("#guide-feedback.done").count() > 0, 30)
+    page.locator("#guide-next").click()
+    wait_until(lambda: step_name(page) == "leaders", 30)
+    wait_until(lambda: turn(page) == "mine", 30)
+    make(page, "leader priest F6")
+    board = page.locator("#board").inner_html()
+    table = page.evaluate("JSON.parse(localStorage.getItem('cradle.learn')).tigris.id")
+    # The player aid opens beside the board and closes; the game is still there.
+    page.locator("#aid-open").click()
+    assert in_view(page, "#aid")
+    page.screenshot(path=str(artifacts / "learn-aid-laptop.png"))
+    board_box = page.locator("#board .board").first.bounding_box()
+    aid_box = page.locator("#aid").bounding_box()
+    assert aid_box["x"] >= board_box["x"] + board_box["width"] - 1  # beside the board, not on it
+    page.screenshot(path=str(artifacts / "learn-aid-laptop.png"))
+    page.locator("#aid-close").click()
+    assert not page.locator("#aid").count()
+    # The rules, then back: the same step, table and board.
+    page.locator("#guide-rules").click()
+    wait_until(lambda: page.locator("#rules").count() > 0)
+    page.go_back()
+    wait_until(lambda: page.locator("#guide-step").count() > 0, 30)
+    wait_until(lambda: page.locator("#board .board").count() > 0, 30)
+    assert step_name(page) == "leaders"
+    assert page.evaluate("JSON.parse(localStorage.getItem('cradle.learn')).tigris.id") == table
+    wait_until(lambda: page.locator("#board").inner_html() == board, 30)
+    # A reload resumes: the rest of the step still works.
+    page.reload()
+    wait_until(lambda: page.locator("#guide-step").count() > 0, 30)
+    assert step_name(page) == "leaders"
+    make(page, "tile red G6")
+    wait_until(lambda: page.locator("#guide-feedback.done").count() > 0, 30)
+    assert not errors.errors
+    context.close()
+
+
+@pytest.mark.parametrize("game", ["tigris", "gheos"])
+def test_the_rules_page_draws_its_pictures(
+    browser: Any, server: PlayServer, artifacts: Path, game: str
+) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["laptop"])
+    page = context.new_page()
+    errors = PageErrors(page)
+    page.goto(f"{server.base}/#/rules/{game}")
+    figures = page.locator(".rules-picture")
+    wait_until(lambda: figures.count() > 0)
+    wait_until(
+        lambda: page.locator(".rules-picture[data-drawn='1'] .board").count() == figures.count(), 30
+    )
+    for i in range(figures.count()):
+        figure = figures.nth(i)
+        figure.scroll_into_view_if_needed()
+        figure.screenshot(
+            path=str(artifacts / f"learn-rules-{game}-{figure.get_attribute('data-picture')}.png")
+        )
+    page.screenshot(path=str(artifacts / f"learn-rules-{game}.png"), full_page=True)
+    assert not errors.errors
+    context.close()
