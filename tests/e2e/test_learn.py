@@ -49,9 +49,15 @@ def make(page: Any, pattern: str) -> None:
         wait_until(lambda: target.count() > 0)
         click_and_wait(page, target)
         return
+    buttons_by_id = {"pass": "#pass", "token": "#token"}
+    if pattern in buttons_by_id and page.locator(buttons_by_id[pattern]).count():
+        click_and_wait(page, page.locator(buttons_by_id[pattern]))
+        return
     for selector in ("#decision [data-action]", ".all-actions [data-action]"):
         if selector.startswith(".all") and page.locator(".all-actions").count():
-            page.locator(".all-actions summary").click()
+            if not page.locator(".all-actions[open]").count():
+                page.locator(".all-actions summary").click()
+            page.locator(".all-actions input").fill(pattern.rstrip("*").strip())
         buttons = page.locator(selector)
         for i in range(buttons.count()):
             action = str(buttons.nth(i).get_attribute("data-action"))

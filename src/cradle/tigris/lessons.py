@@ -81,7 +81,7 @@ LESSONS: tuple[Lesson, ...] = (
             "the temple, then a temple next to him."
         ),
         tries=("leader priest F6", "tile red G6"),
-        hints=("Pick your priest (beside the board), then F6.", "Now the red tile onto G6."),
+        hints=("Pick your priest (beside the board), then F6.", "The red tile onto G6."),
         done=(
             "Your priest made a kingdom, and the temple you added scored 1 red point for him. "
             "A leader never scores by itself: the tiles around him do."

@@ -168,7 +168,10 @@ export const RULES = {
       text: [
         "A tile that merges continents held by civilizations starts a war, and you pay one follower of your own for it. The civilization with the most swords on its former continent wins (the new tile's swords do not count); ties are yours to decide. The losers leave with all their followers.",
       ],
-      pictures: [{ id: "war", lesson: "war", after: 1, caption: "Red's continent and blue's, merged by the tile between them: war." }],
+      pictures: [
+        { id: "war-before", lesson: "war", after: 0, caption: "Red's continent (left) and blue's (right), with an empty cell between them." },
+        { id: "war", lesson: "war", after: 2, caption: "A tile laid there merged them: blue (two swords) beat red (one), and red left the board." },
+      ],
     },
     {
       id: "migration",
