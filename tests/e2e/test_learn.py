@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,12 +20,26 @@ from tests.helpers.server import GAMES, PlayServer
 
 pytestmark = pytest.mark.skipif(not {"tigris", "gheos"} <= set(GAMES), reason="needs both engines")
 
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
+    """The module's own server: a walk makes a table per step, more than the creation rate a
+    client gets in a minute (which a person, reading each step, never reaches)."""
+    db = tmp_path_factory.mktemp("learn") / "games.sqlite3"
+    settings = ("hint_seconds=0.1", "analysis_seconds=0.02", "create_per_minute=1000")
+    play = PlayServer(f"sqlite:///{db}", bot_delay=0.02, settings=settings).start()
+    try:
+        yield play
+    finally:
+        play.stop()
+
+
 VIEWPORTS = {"laptop": {"width": 1366, "height": 768}, "phone": PHONE}
 assert LAPTOP["width"] == 1366
 
 IN_VIEW = """(node) => {
   const r = node.getBoundingClientRect();
-  return r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0
+  return r.width > 0 && r.height > 0 && r.top >= -1 && r.left >= -1
     && r.bottom <= window.innerHeight + 1 && r.right <= window.innerWidth + 1;
 }"""
 
@@ -49,11 +64,30 @@ def make(page: Any, pattern: str) -> None:
         wait_until(lambda: target.count() > 0)
         click_and_wait(page, target)
         return
+    laid = re.fullmatch(r"(?:place|replace) (t\d+) (-?\d+,-?\d+) (r\d|\*)", pattern)
+    if laid:
+        tile, cell, rotation = laid.groups()
+        for _ in range(0 if rotation == "*" else int(rotation[1])):
+            page.locator(f"#hand-tiles [data-rotate={tile}]").click()  # turns it and picks it
+        if rotation == "*" or rotation == "r0":
+            page.locator(f"#hand-tiles [data-tile={tile}] .tile-pick").click()
+        target = page.locator(f".board [data-cell='{cell}'] .target-mark")
+        wait_until(lambda: target.count() > 0)
+        click_and_wait(page, target.first, force_event=True)
+        return
+    if pattern == "start *":
+        page.locator("[data-start]:not(.selected)").first.click()  # the continents light up
+        click_and_wait(page, page.locator(".board .target-region").first, force_event=True)
+        return
     buttons_by_id = {"pass": "#pass", "token": "#token"}
     if pattern in buttons_by_id and page.locator(buttons_by_id[pattern]).count():
         click_and_wait(page, page.locator(buttons_by_id[pattern]))
         return
-    for selector in ("#decision [data-action]", ".all-actions [data-action]"):
+    for selector in (
+        "#decision [data-action]",
+        "#hand [data-action]",
+        ".all-actions [data-action]",
+    ):
         if selector.startswith(".all") and page.locator(".all-actions").count():
             if not page.locator(".all-actions[open]").count():
                 page.locator(".all-actions summary").click()
@@ -90,7 +124,7 @@ def walk(page: Any, server: PlayServer, game: str, screens: Path, label: str) ->
         if number < len(lessons) - 1:
             page.locator("#guide-next").click()
     page.locator("#guide-play").click()
-    wait_until(lambda: "#/play/" in page.url, 30)
+    page.wait_for_url("**/#/play/**", timeout=30_000)
     wait_until(lambda: page.locator("#banner .badge").count() > 0, 30)
     table = server.get(f"/api/games/{page.url.rsplit('/', 1)[1]}")["table"]
     assert table["seats"] == ["human", "bot:easy"] and table["game"] == game
@@ -105,7 +139,10 @@ def test_a_guided_game_walked_to_its_end(
     context = browser.new_context(viewport=VIEWPORTS[size])
     page = context.new_page()
     errors = PageErrors(page)
-    walk(page, server, game, artifacts, size)
+    try:
+        walk(page, server, game, artifacts, size)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; page errors: {errors.errors}") from None
     assert not errors.errors
     context.close()
 
@@ -200,4 +237,74 @@ def test_the_rules_page_draws_its_pictures(
         )
     page.screenshot(path=str(artifacts / f"learn-rules-{game}.png"), full_page=True)
     assert not errors.errors
+    context.close()
+
+
+def open_seat(page: Any, server: PlayServer, created: dict[str, Any]) -> None:
+    """Open a table at the seat this test created, as the browser that created it would."""
+    page.goto(f"{server.base}/#/")
+    saved = {created["id"]: {"token": created["seats"][0]["token"], "seat": 0}}
+    page.evaluate("(s) => localStorage.setItem('cradle.tables', JSON.stringify(s))", saved)
+    page.goto(f"{server.base}/#/play/{created['id']}")
+    wait_until(lambda: turn(page) == "mine", 30)
+
+
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_every_kind_of_feedback_is_brought_into_view(
+    browser: Any, server: PlayServer, artifacts: Path, size: str
+) -> None:
+    """Issue 56: on a phone a refused square's reason, a hint's "Show", a log entry's board and
+    a conflict's result all landed off-screen. Each is now inside the viewport."""
+    context = browser.new_context(viewport=VIEWPORTS[size])
+    page = context.new_page()
+    errors = PageErrors(page)
+    created = server.post("/api/lessons", {"game": "tigris", "lesson": "revolt"})
+    open_seat(page, server, created)
+    # A refused square: the reason.
+    page.locator("#hand-tiles .tile-btn[data-color=red]").first.click()
+    page.evaluate("window.scrollTo(0, 0)")
+    page.locator(".board [data-cell=D4] rect").first.dispatch_event("click")
+    wait_until(lambda: "river" in page.locator("#why").inner_text())
+    wait_until(lambda: in_view(page, "#why"))
+    page.screenshot(path=str(artifacts / f"learn-feedback-why-{size}.png"))
+    page.locator("#hand-tiles .tile-btn[data-color=red]").first.click()  # (puts it back)
+    # A hint's "Show": the square marked on the board.
+    page.locator("#hint").click()
+    show = page.locator("#hints [data-show]").first
+    wait_until(lambda: show.count() > 0, 60)
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    show.click()
+    wait_until(lambda: in_view(page, ".board .hinted"))
+    page.screenshot(path=str(artifacts / f"learn-feedback-hint-{size}.png"))
+    # A conflict's result: the revolt, the bull (a bot) committing after the learner.
+    make(page, "leader priest G6")
+    make(page, "commit 0")
+    wait_until(lambda: page.locator("#conflict-result").count() > 0, 30)
+    wait_until(lambda: in_view(page, "#conflict-result"))
+    page.screenshot(path=str(artifacts / f"learn-feedback-conflict-{size}.png"))
+    # A log entry: the board as it was, in view, and the old result gone.
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.locator("#log .log-entry").first.click()
+    wait_until(lambda: page.locator("#past-bar:not([hidden])").count() > 0, 30)
+    try:
+        wait_until(lambda: in_view(page, "#past-bar"))
+    except AssertionError:
+        box = page.locator("#past-bar").bounding_box()
+        scroll = page.evaluate("[window.scrollY, document.body.scrollHeight]")
+        page.screenshot(path=str(artifacts / f"learn-feedback-log-{size}-fail.png"))
+        raise AssertionError(f"past bar at {box}, page scrolled {scroll}") from None
+    assert not page.locator("#conflict-result").count()
+    page.screenshot(path=str(artifacts / f"learn-feedback-log-{size}.png"))
+    assert not errors.errors
+    context.close()
+
+
+def test_the_phone_lobby_fits_the_screen(browser: Any, server: PlayServer, artifacts: Path) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{server.base}/#/")
+    page.wait_for_selector("#create-game")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    page.screenshot(path=str(artifacts / "learn-lobby-phone.png"), full_page=True)
+    assert width <= PHONE["width"], width
     context.close()

@@ -71,7 +71,7 @@ def test_a_lesson_table_starts_at_its_position_plays_and_survives_a_restart(
         game_id, token = created["id"], created["seats"][0]["token"]
         assert client.get("/api/games").json()["games"] == []  # unlisted
         frame = client.get(f"/api/games/{game_id}", headers=auth(token)).json()
-        assert frame["to_move"] == 0 and frame["table"]["seats"] == ["human", "bot:easy"]
+        assert frame["to_move"] == 0 and frame["table"]["seats"] == ["human", "bot:random"]
         lesson = get_game("tigris").LESSONS[2]
         assert lesson.name == "revolt"
         for pattern in lesson.tries:
@@ -82,7 +82,7 @@ def test_a_lesson_table_starts_at_its_position_plays_and_survives_a_restart(
             )
             assert answer.status_code == 200, answer.text
 
-        # The bull (bot) commits its 0 tiles; the revolt is the learner's.
+        # The bull (the random bot) commits its 0 tiles; the revolt is the learner's.
         def seen() -> dict[str, Any]:
             frame: dict[str, Any] = client.get(f"/api/games/{game_id}", headers=auth(token)).json()
             return frame
@@ -124,3 +124,11 @@ def test_a_bad_picture_is_refused(client: TestClient, path: str, status: int, re
     answer = client.get(path)
     assert answer.status_code == status, answer.text
     assert reason in answer.json()["error"]
+
+
+def test_a_whole_guided_game_leaves_room_for_the_game_against_easy(client: TestClient) -> None:
+    for lesson in get_game("tigris").LESSONS:
+        lesson_table(client, "tigris", lesson.name)
+    body = {"game": "tigris", "players": 2, "seats": ["human", "bot:easy"]}
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 200, answer.text

@@ -61,12 +61,12 @@ LESSONS: tuple[Lesson, ...] = (
         title="Tiles, continents and a civilization",
         intro=(
             "A turn starts with a tile from your hand, laid edge to edge with the table. Lay "
-            "the all-land tile (t1, a wheat) on the lit cell left of the start tile: the two "
+            "the all-land tile with one wheat on the lit cell left of the start tile: the two "
             "landmasses join into a continent. Then start a civilization there and pass."
         ),
         tries=("place t1 0,-1 *", "start *", "pass"),
         hints=(
-            "Pick t1 in your hand, then the lit cell left of the start tile.",
+            "Pick the tile with one wheat in your hand, then the lit cell.",
             "Start a civilization (any colour) on the new continent.",
             "Pass: no scoring token this time.",
         ),
@@ -89,7 +89,7 @@ LESSONS: tuple[Lesson, ...] = (
         ),
         tries=("place t42 0,1 *", "take red", "token"),
         hints=(
-            "First lay t42 (three coasts) on the lit cell right of the start tile.",
+            "First lay the tile of three small coasts on the lit cell right of the start tile.",
             "Take a red follower.",
             "Play a scoring token.",
         ),
@@ -111,12 +111,13 @@ LESSONS: tuple[Lesson, ...] = (
         title="Replacing a tile",
         intro=(
             "Instead of adding a tile you may lay it over one on the table: the old one leaves "
-            "the game. Replace the tile left of the start tile (t2, one cup) with t5 (two cups)."
+            "the game. Lay the all-land tile with two cups over the lit one left of the start tile "
+            "(one cup)."
         ),
         tries=("replace t5 0,-1 *",),
-        hints=("Pick t5, then the tile on 0,-1.",),
+        hints=("Pick the tile with two cups, then the lit tile.",),
         done=(
-            "t2 left the game and t5 lies in its place. A tile with a pyramid can never be "
+            "The old tile left the game and yours lies in its place. A tile with a pyramid can never be "
             "replaced: the start tile has one."
         ),
         wrong="The start tile holds a pyramid: replacing it is refused.",
@@ -128,12 +129,13 @@ LESSONS: tuple[Lesson, ...] = (
         name="war",
         title="A war",
         intro=(
-            "Red holds the continent on the left, blue the one on the right. Lay t19 on the "
+            "Red holds the continent on the left, blue the one on the right. Lay the all-land tile "
+            "with two swords and a temple on the "
             "lit cell between them: the continents merge and their civilizations fight. "
             "Starting a war costs you one of your followers."
         ),
         tries=("place t19 -1,0 *", "pay *"),
-        hints=("t19 onto the lit cell between the continents.", "Pay one follower."),
+        hints=("The tile with the temple onto the lit cell between them.", "Pay one follower."),
         done=(
             "Blue had two swords on its former continent, red one: blue won, and red left the "
             "board with every red follower. The new tile's swords did not count. Its cup "
@@ -151,11 +153,14 @@ LESSONS: tuple[Lesson, ...] = (
         name="migration",
         title="A migration",
         intro=(
-            "Red's continent runs through the tile on 0,-1. Replace it with t44 (three coasts): "
+            "Red's continent runs through the lit tile. Lay the tile of three coasts over it: "
             "the continent splits and red must move."
         ),
         tries=("replace t44 0,-1 r2",),
-        hints=("t44 over the tile on 0,-1.",),
+        hints=(
+            "Turn the tile of three coasts twice (its wheat coast then faces left), then lay it "
+            "on the lit tile.",
+        ),
         done=(
             "The continent split in two; red moved to the part with more wheat (the new tile's "
             "wheat counts), and you paid a red follower for the migration."

@@ -180,7 +180,7 @@ function newTableForm(meta) {
           return el("div", { class: "seat-line" },
             el("label", { class: "seat-choice" }, `Seat ${i + 1}`, seatSelect(i)),
             bot?.about ? el("p", { class: "muted small seat-about", "data-about": i },
-              `${titleCase(bot.name)}: ${bot.about}${thinkingTime(bot) ? ` · here it ${thinkingTime(bot)}` : ""}.`) : null);
+              `${titleCase(bot.name)}: ${bot.about}.`) : null);
         })),
       optionFields(info, state),
       el("fieldset", { class: "field" }, el("legend", {}, "How people play"),

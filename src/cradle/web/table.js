@@ -7,9 +7,10 @@ import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
 import { toggleAid } from "./aid.js";
 import { GameLog, renderLog } from "./log.js";
+import { measured, measureName } from "./measure.js";
 import { remember, remembered } from "./state.js";
 import {
-  capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, percent, put, setSound,
+  bringIntoView, capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, put, setSound,
   setStatus, setTitle, soundOn, titleCase, toast, messageOf,
 } from "./ui.js";
 
@@ -269,6 +270,9 @@ export function tableScreen(root, id, token, mode, guide = null) {
       el("div", { class: "outcome-head" }, el("strong", {}, found.title),
         iconButton("close", "Close", { class: "btn icon-btn quiet small", onclick: () => clear(parts.outcome) })),
       found.lines.map((line) => el("p", { class: "small" }, line))));
+    const shown = parts.outcome.firstElementChild;
+    // Once the page is laid out; a guided game says what happened in its own panel.
+    if (shown && !guide) requestAnimationFrame(() => bringIntoView(shown));
   }
 
   /**
@@ -320,6 +324,8 @@ export function tableScreen(root, id, token, mode, guide = null) {
         el("button", { class: "btn primary", id: "back-to-game", onclick: leavePast }, icon("back"), " Back to the game"));
       for (const li of /** @type {NodeListOf<HTMLElement>} */ (parts.log.querySelectorAll(".log-entry"))) li.classList.toggle("shown", Number(li.dataset.ply) === step.ply);
       clear(parts.decision);
+      clear(parts.outcome); // a conflict's result belongs to the present, not this board
+      bringIntoView(parts.past);
       drawAssist(last, false);
     } catch (error) {
       toast(messageOf(error));
@@ -360,10 +366,14 @@ export function tableScreen(root, id, token, mode, guide = null) {
     else if (hints && hints.version === frame.table.version && mine) {
       const words = game.wordsFor(frame.players, frame, log.pieces);
       list.push(el("ol", { class: "hints", id: "hints" }, hints.list.map((h) => el("li", { class: "hint-row", "data-action": h.action },
-        el("div", {}, el("strong", {}, capitalised(game.describeAction(h.action, words))), el("span", { class: "chance" }, ` win chance ${percent(h.win_chance)}`)),
+        el("div", {}, el("strong", {}, capitalised(game.describeAction(h.action, words))), el("span", { class: "chance" }, ` ${measured(frame.players.length, h.win_chance)}`)),
         el("p", { class: "small muted" }, capitalised(game.reasonWords(h.reason, words))),
         el("div", { class: "hint-buttons" },
-          el("button", { class: "btn small", onclick: () => renderer?.preview(h.action) }, "Show"),
+          el("button", { class: "btn small", "data-show": h.action, onclick: () => {
+            renderer?.preview(h.action);
+            const mark = document.querySelector(".board .hinted"); // the board may be scrolled away
+            if (mark) bringIntoView(mark);
+          } }, "Show"),
           el("button", { class: "btn small primary", "data-play": h.action, onclick: () => ctx.act(h.action) }, "Play it"))))));
     }
     parts.assist.append(el("div", { class: "card assist-card" }, el("div", { class: "assist-row" }, row), list));
@@ -479,7 +489,7 @@ function showEnd(module, frame, id) {
     id: "end-screen",
     title: result.length && result[0].place === 1 ? `${titleCase(frame.players[result[0].seat])} wins` : "The game is over",
     body: [module.resultTable(result, frame.players),
-      el("p", { class: "muted small" }, "The bots are analysing the game: its win chances and the moves that cost most.")],
+      el("p", { class: "muted small" }, `The bots are analysing the game: each player's ${measureName(frame.players.length)} along it and the moves that cost most.`)],
     buttons: [
       { label: "Analysis", action: "analysis", onclick: () => { location.hash = `#/analysis/${id}`; } },
       { label: "Replay this game", onclick: () => { location.hash = `#/replay/${id}`; } },

@@ -5,7 +5,7 @@
 // which cells and buttons each action belongs to, and asks the server why the others are not legal.
 
 import { api } from "./api.js";
-import { clear, put, dialog, el, svg, titleCase, panel } from "./ui.js";
+import { bringIntoView, clear, put, dialog, el, svg, titleCase, panel } from "./ui.js";
 
 /** @typedef {import("./types").Attrs} Attrs */
 /** @typedef {import("./types").BoardParts} BoardParts */
@@ -568,7 +568,7 @@ export function createRenderer(parts, ctx) {
    * A click (or tap) on a square no action of the selection reaches: say why.
    * @param {string} cell
    */
-  function explainCell(cell) {
+  function explainCell(cell, reveal = true) {
     if (!frame) return;
     const about = describeCell(frame, map, cell);
     if (!options.interactive) { setWhy(about); return; }
@@ -579,15 +579,19 @@ export function createRenderer(parts, ctx) {
     const action = `${prefix()} ${cell}`;
     setWhy(`${cell}: checking…`);
     ctx.explain?.(action).then((reason) => {
-      if (frame && selection && `${prefix()} ${cell}` === action) setWhy(reason ? `Not on ${cell}: ${reason}` : about);
+      if (frame && selection && `${prefix()} ${cell}` === action) setWhy(reason ? `Not on ${cell}: ${reason}` : about, reveal);
     });
   }
 
-  /** @param {string} text */
-  function setWhy(text) {
+  /**
+   * @param {string} text
+   * @param {boolean} [reveal] scroll it into view (a tap's answer; not a passing mouse's)
+   */
+  function setWhy(text, reveal = false) {
     why = text;
     const line = parts.controls.querySelector("#why");
     if (line) line.textContent = text;
+    if (line && reveal) bringIntoView(line);
   }
 
   /** @param {TigrisFrame} frame @param {Legal} legal */
@@ -642,7 +646,7 @@ export function createRenderer(parts, ctx) {
           g.addEventListener("click", () => explainCell(cell));
           if (selection) {
             // A mouse resting on a square for a moment asks why, like a tap does.
-            g.addEventListener("mouseenter", () => { clearTimeout(hover); hover = setTimeout(() => explainCell(cell), 350); });
+            g.addEventListener("mouseenter", () => { clearTimeout(hover); hover = setTimeout(() => explainCell(cell, false), 350); });
             g.addEventListener("mouseleave", () => clearTimeout(hover));
           }
         }

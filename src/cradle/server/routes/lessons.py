@@ -15,8 +15,10 @@ from cradle.server.models import GAME_CHARS, LESSON_CHARS, LessonBody, parse
 from cradle.server.routes.common import Context, body_of, body_schema, client_of
 from cradle.server.seats import NewTable
 
-# The learner plays seat 0; the opponent is the weakest level, which answers at once.
-LESSON_SEATS = ["human", "bot:easy"]
+# The learner plays seat 0. The opponent only answers what it is forced to (a commitment from
+# an empty hand) before the step is over: the random bot, which costs no bot seat of the
+# learner's (the bot-seat cap would otherwise stop the game against `easy` at the end).
+LESSON_SEATS = ["human", "bot:random"]
 MAX_TRIES = 10  # more moves than any step has
 
 
