@@ -8,8 +8,8 @@ Screenshots of every tutorial step and rules picture go to test-artifacts/learn-
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
