@@ -164,7 +164,7 @@ def test_learning_from_the_front_page_resumes_and_answers_every_move(
     wait_until(lambda: turn(page) == "mine", 30)
     # The square the step asks for is outlined.
     assert page.locator(".board [data-cell=H5]").count()
-    assert page.locator(".marks .last-move[stroke='#f5b700']").count() == 1
+    assert page.locator(".marks .last-move[stroke='#00d5ff']").count() == 1
     # A wrong square: the engine's reason, in the guide and under the board, both in view.
     page.locator("#hand-tiles .tile-btn[data-color=green]").first.click()
     page.locator(".board [data-cell=D4] rect").first.click()
@@ -240,6 +240,17 @@ def test_the_rules_page_draws_its_pictures(
     context.close()
 
 
+# The dynasties' colours on the page (their chips), as CSS writes them.
+DYNASTY_COLOURS = """() => [...document.querySelectorAll('.scores .dynasty-chip')].map((chip) => {
+  const probe = document.createElement('span');
+  probe.style.color = getComputedStyle(chip).getPropertyValue('--accent').trim();
+  document.body.append(probe);
+  const rgb = getComputedStyle(probe).color.match(/\\d+/g).map(Number);
+  probe.remove();
+  return '#' + rgb.slice(0, 3).map((n) => n.toString(16).padStart(2, '0')).join('');
+})"""
+
+
 def open_seat(page: Any, server: PlayServer, created: dict[str, Any]) -> None:
     """Open a table at the seat this test created, as the browser that created it would."""
     page.goto(f"{server.base}/#/")
@@ -278,6 +289,12 @@ def test_every_kind_of_feedback_is_brought_into_view(
     page.screenshot(path=str(artifacts / f"learn-feedback-hint-{size}.png"))
     # A conflict's result: the revolt, the bull (a bot) committing after the learner.
     make(page, "leader priest G6")
+    rings = page.locator(".board .conflict-leader")
+    wait_until(lambda: rings.count() == 2)
+    dynasties = set(page.evaluate(DYNASTY_COLOURS))
+    assert len(dynasties) == 2
+    for ring in rings.element_handles():
+        assert str(ring.get_attribute("stroke")).lower() not in dynasties  # no player's colour
     make(page, "commit 0")
     wait_until(lambda: page.locator("#conflict-result").count() > 0, 30)
     wait_until(lambda: in_view(page, "#conflict-result"))
@@ -307,4 +324,45 @@ def test_the_phone_lobby_fits_the_screen(browser: Any, server: PlayServer, artif
     width = page.evaluate("document.documentElement.scrollWidth")
     page.screenshot(path=str(artifacts / "learn-lobby-phone.png"), full_page=True)
     assert width <= PHONE["width"], width
+    context.close()
+
+
+def test_four_players_fit_the_points_table_and_monuments_left_are_shown(
+    browser: Any, server: PlayServer, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["laptop"])
+    page = context.new_page()
+    seats = ["human", "bot:random", "bot:random", "bot:random"]
+    created = server.post("/api/games", {"game": "tigris", "players": 4, "seats": seats})
+    open_seat(page, server, created)
+    assert page.locator(".score-table .to-move:not(.idle)").count() == 1  # our row's dot
+    fits = page.evaluate(
+        "[...document.querySelectorAll('.scores .table-fit')].every((t) => t.scrollWidth <= t.clientWidth)"
+    )
+    assert fits
+    assert page.locator(".score-table tr[data-player]").count() == 4
+    assert page.locator("#monuments-left").get_attribute("data-left") == "6"
+    assert page.locator("#monuments-left .monument-chip").count() == 6
+    page.locator(".scores").screenshot(path=str(artifacts / "learn-points-four-players.png"))
+    context.close()
+
+
+def test_the_end_screen_counts_treasures_once(
+    browser: Any, server: PlayServer, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["laptop"])
+    page = context.new_page()
+    created = server.post("/api/lessons", {"game": "tigris", "lesson": "scoring"})
+    open_seat(page, server, created)
+    for pattern in ("tile red C11", "treasure *", "pass"):
+        make(page, pattern)
+    page.wait_for_selector("#end-screen #result")
+    archer = page.locator("#result tr[data-place='1']")
+    cells = [
+        archer.locator(f"td[data-colour={c}]").inner_text()
+        for c in ("red", "blue", "green", "black")
+    ]
+    assert cells == ["5", "3", "4", "2 +1"]  # earned points; the treasure apart, once
+    assert archer.locator("td[data-treasures]").inner_text() == "1"
+    page.locator("#end-screen").screenshot(path=str(artifacts / "learn-end-screen.png"))
     context.close()

@@ -25,7 +25,7 @@ import { bringIntoView, clear, el, link, messageOf, put, toast } from "./ui.js";
  */
 
 const KEY = "cradle.learn";
-const GUIDE_COLOUR = "#f5b700"; // an outline no player's colour uses
+const GUIDE_COLOUR = "#00d5ff"; // an outline no dynasty, tile or conflict ring uses
 
 /** @param {string} game @returns {Progress | null} */
 export function progressOf(game) {
