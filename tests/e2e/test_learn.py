@@ -26,7 +26,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     """The module's own server: a walk makes a table per step, more than the creation rate a
     client gets in a minute (which a person, reading each step, never reaches)."""
     db = tmp_path_factory.mktemp("learn") / "games.sqlite3"
-    settings = ("hint_seconds=0.1", "analysis_seconds=0.02", "create_per_minute=1000")
+    settings = (
+        "hint_seconds=0.1",
+        "analysis_seconds=0.02",
+        "create_per_minute=1000",
+        "live_games_per_client=1000",
+        "hints_per_minute=1000",
+    )
     play = PlayServer(f"sqlite:///{db}", bot_delay=0.02, settings=settings).start()
     try:
         yield play
