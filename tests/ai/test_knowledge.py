@@ -329,3 +329,19 @@ def test_counts_in_reasons_are_plural_unless_one() -> None:
     from cradle.ai.knowledge.base import counted
 
     assert [counted(n, "temple") for n in (0, 1, 2)] == ["0 temples", "1 temple", "2 temples"]
+
+
+def test_gheos_reasons_never_say_a_gain_of_nothing_or_count_in_brackets() -> None:
+    """Issue 56: a move costing 21% was explained as "Estimated +0.0 points for you"."""
+    knowledge = GheosKnowledge()
+    said = set()
+    for seed in range(4):
+        state = gheos.new_game(2, seed)
+        rng = random.Random(seed)
+        for _ in range(12):
+            state.apply(rng.choice(state.legal_actions()))
+        for action in state.legal_actions()[:80]:
+            said.add(knowledge.reason(state, state.to_move, action))
+    assert any("the search finds it better" in text for text in said)  # the case occurs
+    for text in said:
+        assert "+0.0" not in text and "-0.0" not in text and "(s)" not in text, text
