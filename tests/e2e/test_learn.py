@@ -222,7 +222,7 @@ def test_learning_from_the_front_page_resumes_and_answers_every_move(
     context.close()
 
 
-@pytest.mark.parametrize("game", ["tigris", "gheos"])
+@pytest.mark.parametrize("game", ["tigris", pytest.param("gheos", marks=pytest.mark.long)])
 def test_the_rules_page_draws_its_pictures(
     browser: Any, server: PlayServer, artifacts: Path, game: str
 ) -> None:
