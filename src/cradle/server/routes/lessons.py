@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path, Query, Request
 
 from cradle.core.lessons import find, play
 from cradle.games import UnknownGame, get_game
-from cradle.server.answers import Created
+from cradle.server.answers import Created, LessonPicture, Lessons
 from cradle.server.errors import ApiError, bad_request
 from cradle.server.models import GAME_CHARS, LESSON_CHARS, LessonBody, parse
 from cradle.server.routes.common import Context, body_of, body_schema, client_of
@@ -25,7 +25,7 @@ MAX_TRIES = 10  # more moves than any step has
 def lesson_routes(router: APIRouter, ctx: Context) -> None:
     """Add this area's routes to ``router`` (the application's own)."""
 
-    @router.get("/api/lessons/{game}")
+    @router.get("/api/lessons/{game}", response_model=Lessons, response_model_exclude_unset=True)
     async def lessons(game: Annotated[str, Path(max_length=GAME_CHARS)]) -> dict[str, Any]:
         try:
             module = get_game(game)
@@ -33,7 +33,11 @@ def lesson_routes(router: APIRouter, ctx: Context) -> None:
             raise ApiError(404, str(exc)) from None
         return {"game": game, "lessons": [step.public() for step in module.LESSONS]}
 
-    @router.get("/api/lessons/{game}/{name}/picture")
+    @router.get(
+        "/api/lessons/{game}/{name}/picture",
+        response_model=LessonPicture,
+        response_model_exclude_unset=True,
+    )
     async def picture(
         game: Annotated[str, Path(max_length=GAME_CHARS)],
         name: Annotated[str, Path(max_length=LESSON_CHARS)],
