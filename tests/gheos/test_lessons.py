@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from cradle import gheos
 from cradle.core.lessons import matches
 from cradle.gheos.lessons import LESSONS, lesson_start
 from tests.helpers.gheos import area_at
@@ -54,6 +55,11 @@ def test_continent_two_landmasses_make_one_and_a_civilization_takes_its_wheat() 
     position = state.to_position()
     (colour,) = position["civilizations"]
     assert position["followers"]["north"] == {colour: 2}
+    # One civilization a turn, on a continent nobody holds.
+    again = lesson_start("continent")
+    again.apply("place t1 0,-1 r0")
+    again.apply(next(a for a in again.legal_actions() if a.startswith("start ")))
+    assert not any(a.startswith("start ") for a in again.legal_actions())
 
 
 def test_followers_a_token_pays_cups_per_follower_to_the_player_alone() -> None:
@@ -63,6 +69,17 @@ def test_followers_a_token_pays_cups_per_follower_to_the_player_alone() -> None:
     assert area_at(state, "0,0:s")[2]["cup"] == 2
     assert position["points"] == {"north": 4, "east": 0}
     assert position["tokens"]["north"] == 2
+    # Three tokens each; the game ends once every player has played all of theirs.
+    assert lesson_start("followers").to_position()["tokens"] == {"north": 3, "east": 3}
+    spent = dict(lesson_start("followers").to_position(), tokens={"north": 1, "east": 0})
+    last = gheos.from_position(spent)
+    for pattern in ("place t42 0,1 *", "take red", "token"):
+        last.apply(next(a for a in last.legal_actions() if matches(pattern, a)))
+    assert last.is_over
+    one_left = gheos.from_position(dict(spent, tokens={"north": 1, "east": 1}))
+    for pattern in ("place t42 0,1 *", "take red", "token"):
+        one_left.apply(next(a for a in one_left.legal_actions() if matches(pattern, a)))
+    assert not one_left.is_over  # east still holds one
 
 
 def test_replace_the_old_tile_leaves_the_game() -> None:
@@ -96,3 +113,4 @@ def test_epoch_pays_every_player_the_pyramids_for_each_follower() -> None:
     position = state.to_position()
     assert position["epochs"] == 1
     assert position["points"] == {"north": 2, "east": 1}
+    assert state.view(None)["end_epoch"] == 6  # two players: the sixth epoch ends the game

@@ -123,3 +123,31 @@ def test_scoring_the_game_ends_and_the_weakest_colour_decides() -> None:
     result = {r["dynasty"]: r for r in state.result()}
     assert result["archer"]["place"] == 1 and result["bull"]["place"] == 2
     assert result["archer"]["score"] == 3 and result["bull"]["score"] == 2
+
+
+def test_tiles_points_are_kept_behind_the_screen() -> None:
+    state, _ = played("tiles")
+    assert state.view(None)["points"] == {}  # spectators see nobody's points
+    assert "archer" not in state.view(1)["points"]  # nor does the bull see the archer's
+
+
+def test_revolt_committed_tiles_leave_the_game_and_a_tie_goes_to_the_defender() -> None:
+    from cradle import tigris
+
+    lesson = next(lesson for lesson in LESSONS if lesson.name == "revolt")
+    state = lesson_start("revolt")
+    removed = state.to_position()["removed"]["red"]
+    state.apply("leader priest G6")
+    state.apply("commit 1")
+    state.apply("commit 0")
+    position = state.to_position()
+    assert position["removed"]["red"] == removed + 1  # the committed temple is out of the game
+    assert position["hands"]["archer"].count("red") == 1
+    # Without F6's temple the archer's priest touches one temple, as the bull's does: a tie.
+    board = {k: v for k, v in lesson.position["board"].items() if k != "F6"}
+    tie = tigris.from_position(dict(lesson.position, board=board), seed=1)
+    tie.apply("leader priest G6")
+    tie.apply("commit 0")
+    tie.apply("commit 0")
+    after = tie.to_position()["board"]
+    assert after["H6"] == "leader:bull:priest" and "G6" not in after

@@ -96,7 +96,7 @@ LESSONS: tuple[Lesson, ...] = (
         done=(
             "A token pays you, and only you, the cups on each civilization's continent for "
             "every follower you hold of it: 2 red followers × 2 cups = 4 points. You have three "
-            "tokens a game; playing the last one ends the game."
+            "tokens a game; once every player has played all of theirs, the game ends."
         ),
         cells=("0,1",),
         position=_position(
