@@ -18,9 +18,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-GAME_ROUTES = {
-    f"cradle.server.routes.{name}" for name in ("lobby", "play", "reading", "lessons")
-}
+GAME_ROUTES = {f"cradle.server.routes.{name}" for name in ("lobby", "play", "reading", "lessons")}
 # What the server builds (TypedDicts), and the published model of each.
 BUILT_AS: list[tuple[Any, type[BaseModel]]] = [
     (archive.KnownRecord, answers.Record),

@@ -3,6 +3,7 @@ table made for one step, from the lesson's named position (cradle.core.lessons).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
@@ -68,7 +69,7 @@ def lesson_routes(router: APIRouter, ctx: Context) -> None:
         response_model=Created,
         response_model_exclude_unset=True,
     )
-    async def create(request: Request) -> dict[str, Any]:
+    async def create(request: Request) -> Mapping[str, object]:
         body = parse(LessonBody, await body_of(request))
         await ctx.throttle(ctx.creations, client_of(request), "new games")
         return await ctx.hub().create(
