@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from cradle.core.lessons import matches
-from tests.helpers.e2e import LAPTOP, PHONE, PageErrors, click_and_wait, turn, version, wait_until
+from tests.helpers.e2e import PHONE, PageErrors, click_and_wait, turn, version, wait_until
 from tests.helpers.server import GAMES, PlayServer
 
 pytestmark = pytest.mark.skipif(not {"tigris", "gheos"} <= set(GAMES), reason="needs both engines")
@@ -41,7 +41,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
 
 
 VIEWPORTS = {"laptop": {"width": 1366, "height": 768}, "phone": PHONE}
-assert LAPTOP["width"] == 1366
 
 IN_VIEW = """(node) => {
   const r = node.getBoundingClientRect();
