@@ -12,6 +12,8 @@ import random
 from collections.abc import Sequence
 from typing import Any, NotRequired, Protocol, Self, TypedDict, runtime_checkable
 
+from cradle.core.lessons import Lesson
+
 # A JSON document whose schema a game documents (positions, views): read by key.
 JSON = dict[str, Any]
 
@@ -223,6 +225,15 @@ class GameModule(Protocol):
         self, position: object, seed: int | None = None, engine: str | None = None
     ) -> GameState:
         """The state of a position (``to_position()``); ValueError with a reason if bad."""
+        ...
+
+    @property
+    def LESSONS(self) -> tuple[Lesson, ...]:
+        """The guided first game's steps, in teaching order (cradle.core.lessons)."""
+        ...
+
+    def lesson_start(self, name: str, seed: int = 56, engine: str | None = None) -> GameState:
+        """The state a lesson starts from; ValueError for a name not in ``LESSONS``."""
         ...
 
     def options_from_dict(self, data: object) -> object:

@@ -22,6 +22,7 @@ from cradle.gheos.analysis import (
     neighbour,
 )
 from cradle.gheos.engine import from_position, new_game
+from cradle.gheos.lessons import LESSONS, lesson_start
 from cradle.gheos.state import GheosState
 from cradle.gheos.tiles import TileSetError, load_tiles
 from cradle.gheos.types import (
@@ -49,6 +50,7 @@ from cradle.gheos.view import DRAW_COUNTERS, as_gheos_view, public_action
 __all__ = [
     "COLOURS",
     "DRAW_COUNTERS",
+    "LESSONS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NAME",
@@ -80,6 +82,7 @@ __all__ = [
     "edge_names",
     "from_position",
     "is_up",
+    "lesson_start",
     "load_tiles",
     "neighbour",
     "new_game",

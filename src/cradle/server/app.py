@@ -39,6 +39,7 @@ from cradle.server.models import (
 from cradle.server.protocol import SECURITY_HEADERS, JsonHttpProtocol, JsonWebSocketProtocol
 from cradle.server.routes.accounts import account_routes
 from cradle.server.routes.common import TOKEN_IN_URL, Context
+from cradle.server.routes.lessons import lesson_routes
 from cradle.server.routes.live import live_routes
 from cradle.server.routes.lobby import lobby_routes
 from cradle.server.routes.play import play_routes
@@ -260,6 +261,7 @@ def create_app(
     # -- the API and the live connection (cradle.server.routes) ---------------------------------
 
     lobby_routes(app.router, ctx)
+    lesson_routes(app.router, ctx)
     account_routes(app.router, ctx)
     play_routes(app.router, ctx)
     reading_routes(app.router, ctx)

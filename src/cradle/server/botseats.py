@@ -218,11 +218,7 @@ class BotSeats:
             actions = list(record.actions)
 
             def rebuild() -> HandBelief:
-                options = table.module.options_from_dict(record.options)
-                start = table.module.new_game(
-                    len(record.players), record.seed, options, dynasties=record.players
-                )
-                return replayed(start, actions)
+                return replayed(record.start(), actions)
 
             table.belief = await self.host.engine(rebuild)
             table.belief_ply = ply

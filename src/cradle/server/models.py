@@ -22,6 +22,7 @@ ACTION_CHARS = 200
 TOKEN_CHARS = 128
 GAME_CHARS = 20
 SEAT_CHARS = 40  # "human", "open" or "bot:NAME"
+LESSON_CHARS = 40  # a lesson's name (checked against the game's own list)
 NAME_CHARS = 100  # a person's name as sent (3-24 characters once trimmed and normalised)
 PASSWORD_CHARS = 256
 EMAIL_CHARS = 254
@@ -73,6 +74,15 @@ class CreateBody(BaseModel):
     bot_seconds: Annotated[float, Field(gt=0, le=3600, allow_inf_nan=False)] | None = None
     # A guest's name for their seat (a signed-in creator's seat shows the account's name).
     name: Annotated[str, Field(max_length=NAME_CHARS)] | None = None
+
+
+class LessonBody(BaseModel):
+    """``POST /api/lessons``: a table for one step of a guided first game."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    game: Annotated[str, Field(max_length=GAME_CHARS)]
+    lesson: Annotated[str, Field(max_length=LESSON_CHARS)]
 
 
 class ActionBody(BaseModel):

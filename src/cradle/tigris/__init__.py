@@ -29,6 +29,7 @@ from cradle.tigris.decisions import (
     WonderPoint,
 )
 from cradle.tigris.engine import from_position, load_position_json, new_game
+from cradle.tigris.lessons import LESSONS, lesson_start
 from cradle.tigris.state import TigrisState
 from cradle.tigris.types import (
     COLORS,
@@ -58,6 +59,7 @@ __all__ = [
     "DRAW_COUNTERS",
     "DYNASTIES",
     "HAND_SIZE",
+    "LESSONS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "MONUMENTS",
@@ -95,6 +97,7 @@ __all__ = [
     "cell_name",
     "from_position",
     "geometry",
+    "lesson_start",
     "load_position_json",
     "new_game",
     "options_from_dict",

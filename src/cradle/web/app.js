@@ -8,6 +8,8 @@
 //   #/watch/ID              spectators (public view only)
 //   #/replay/ID             step through a finished game           replay.js
 //   #/analysis/ID           a finished game's analysis             analysis.js
+//   #/learn, #/learn/GAME   the guided first games                 tutorial.js
+//   #/rules/GAME            a game's rules, with pictures          rules.js
 // (#/play/ID/TOKEN and #/hotseat/ID/TOKEN still open: the token is stored, the URL replaced.)
 // A new screen is a module with a function that draws it into the page and returns
 // {destroy()} (or null when it holds nothing to stop), and a line in ROUTES.
@@ -15,8 +17,10 @@
 import { analysisScreen } from "./analysis.js";
 import { lobbyScreen } from "./lobby.js";
 import { replayScreen } from "./replay.js";
+import { rulesScreen } from "./rules.js";
 import { remember } from "./state.js";
 import { inviteScreen, seatScreen, tableScreen } from "./table.js";
+import { learnScreen } from "./tutorial.js";
 import { byId, clear, closeDialog, setStatus, setTitle } from "./ui.js";
 
 /** @typedef {import("./types").Route} Route */
@@ -33,6 +37,8 @@ const ROUTES = {
   watch: { needs: 1, open: (root, [id]) => tableScreen(root, id, null, "spectator") },
   replay: { needs: 1, open: (root, [id]) => replayScreen(root, id) },
   analysis: { needs: 1, open: (root, [id]) => analysisScreen(root, id) },
+  learn: { needs: 0, open: (root, [game]) => learnScreen(root, game) },
+  rules: { needs: 0, open: (root, [game]) => rulesScreen(root, game) },
 };
 
 const app = byId("app");

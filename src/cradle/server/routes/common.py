@@ -12,6 +12,7 @@ from fastapi import Path, Request, WebSocket
 from pydantic import BaseModel
 
 from cradle.ai import LEVELS, bot_names
+from cradle.ai.levels import describe
 from cradle.server.bots import server_bot
 from cradle.server.clients import client_key
 from cradle.server.errors import ApiError, bad_request
@@ -131,7 +132,8 @@ def bot_menu(limits: Limits) -> list[BotChoice]:
         budget = getattr(bot, "budget", None)
         seconds = getattr(budget, "seconds", None) or 0.0
         if name in LEVELS:
-            about = LEVELS[name].about
+            # Its words from its own numbers as this server runs it (one core, capped time).
+            about = describe(LEVELS[name], float(seconds), workers=1)
         else:
             doc = (type(bot).__doc__ or "").strip().splitlines()
             about = doc[0].split(" (see ")[0].rstrip(".") if doc else ""
