@@ -132,3 +132,22 @@ def test_a_whole_guided_game_leaves_room_for_the_game_against_easy(client: TestC
     body = {"game": "tigris", "players": 2, "seats": ["human", "bot:easy"]}
     answer = client.post("/api/games", json=body)
     assert answer.status_code == 200, answer.text
+
+
+def test_restarting_lessons_again_and_again_keeps_room_for_real_games(db_url: str) -> None:
+    """A client keeps its newest lesson tables live (storage.LESSON_TABLES); an older one
+    ends as reclaimed, so lessons never use up the per-client cap of live games."""
+    from cradle.server.storage import LESSON_TABLES
+
+    app = create_app(db_url, bot_delay=0, limits=Limits(live_games_per_client=4))
+    with TestClient(app) as client:
+        first = get_game("tigris").LESSONS[0].name
+        made = [lesson_table(client, "tigris", first)["id"] for _ in range(3 * 4)]
+        for game_id in made[:-LESSON_TABLES]:
+            gone = client.get(f"/api/games/{game_id}")
+            assert gone.status_code == 410, gone.text
+        for game_id in made[-LESSON_TABLES:]:
+            assert client.get(f"/api/games/{game_id}").status_code == 200
+        body = {"game": "tigris", "players": 2, "seats": ["human", "bot:easy"]}
+        answer = client.post("/api/games", json=body)
+        assert answer.status_code == 200, answer.text
