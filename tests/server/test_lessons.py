@@ -146,6 +146,7 @@ def test_restarting_lessons_again_and_again_keeps_room_for_real_games(db_url: st
         for game_id in made[:-LESSON_TABLES]:
             gone = client.get(f"/api/games/{game_id}")
             assert gone.status_code == 410, gone.text
+            assert "newer lessons" in gone.json()["error"]
         for game_id in made[-LESSON_TABLES:]:
             assert client.get(f"/api/games/{game_id}").status_code == 200
         body = {"game": "tigris", "players": 2, "seats": ["human", "bot:easy"]}
