@@ -129,3 +129,14 @@ def test_random_actions_follow_the_masks() -> None:
         playing = obs["action_mask"].any(axis=1)
         assert obs["action_mask"][playing, actions[playing]].all()
         obs, *_ = env.step(actions)
+
+
+@pytest.mark.parametrize(
+    ("game", "width", "actions"), [("tigris", 7503, 3398), ("gheos", 4314, 191012)]
+)
+def test_the_shapes_docs_vector_md_gives(game: str, width: int, actions: int) -> None:
+    for players in (2, 4):
+        env = CradleVectorEnv(game, 3, players)
+        obs, _ = env.reset(seed=players)
+        assert obs["observation"].shape == (3, width)
+        assert obs["action_mask"].shape == (3, actions)

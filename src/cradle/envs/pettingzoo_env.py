@@ -27,7 +27,10 @@ from cradle.envs.spec import EnvSpec, FloatArray, get_spec
 class CradleAECEnv(AECEnv):  # type: ignore[misc]
     """One of cradle's games as an AEC environment (use ``tigris_v0`` / ``gheos_v0``)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -46,7 +49,7 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
                 f"not {players!r}"
             )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+            raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
         self.spec = spec
         self.players = players
         self.render_mode = render_mode
@@ -163,12 +166,15 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
         )
 
     def render(self) -> str | None:
+        """``ansi``: the position as text; ``human``: the same text printed, None returned."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode (use 'ansi')")
             return None
-        if self.state_ is None:
-            return ""
-        return self.spec.render(self.state_)
+        text = "" if self.state_ is None else self.spec.render(self.state_)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass
