@@ -208,11 +208,11 @@ class CradleSingleVecEnv(VectorEnv):
             if not waiting.any():
                 return
             ids = np.zeros(self.num_envs, np.int64)
-            rows = np.flatnonzero(waiting)
-            by_policy = rows[self._policy_seats[rows, self._movers[rows]]]
+            asked: IntArray = np.flatnonzero(waiting)
+            by_policy = asked[self._policy_seats[asked, self._movers[asked]]]
             if by_policy.size:
                 ids[by_policy] = self._policy_ids(by_policy)
-            for i in rows:
+            for i in asked:
                 seat = int(self._movers[i])
                 bot = self._py_bots[i][seat]
                 if bot is None:
