@@ -118,3 +118,24 @@ def test_bad_arguments_are_refused() -> None:
         CradleSingleVecEnv("tigris", 1, seat=2)
     with pytest.raises(ValueError, match="opponents"):
         CradleSingleVecEnv("tigris", 1, opponents=[])
+
+
+@pytest.mark.parametrize(("game", "board"), [("tigris", (42, 11, 16)), ("gheos", (52, 81))])
+def test_normalized_board_observations(game: str, board: tuple[int, ...]) -> None:
+    flat = CradleSingleVecEnv(game, 3, opponents="random")
+    shaped = CradleSingleVecEnv(game, 3, opponents="random", normalize=True, observation="board")
+    raw, _ = flat.reset(seed=9)
+    obs, _ = shaped.reset(seed=9)
+    assert obs["board"].shape == (3, *board)
+    assert shaped.observation_space.contains(obs)
+    scales = np.concatenate([shaped._scales])
+    both = np.concatenate([obs["board"].reshape(3, -1), obs["features"]], axis=1)
+    np.testing.assert_allclose(both * scales, raw, rtol=1e-6)
+    for _ in range(30):
+        obs, *_ = shaped.step(shaped.random_actions(np.arange(3, dtype=np.uint64) * 7919))
+        assert np.abs(obs["board"]).max() <= 1 and np.abs(obs["features"]).max() <= 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        check_env(
+            CradleSingleEnv(game, normalize=True, observation="board"), skip_render_check=True
+        )

@@ -21,3 +21,17 @@ def test_license_and_citation_agree_with_pyproject() -> None:
     assert fields["version"] == project["version"]
     assert fields["type"] == "software"
     assert "authors:" in citation and fields["title"].strip('"')
+
+
+def test_the_wheels_metadata_is_the_projects() -> None:
+    root = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wheel = tomllib.loads((ROOT / "packaging" / "pyproject.toml").read_text())
+    project = wheel["project"]
+    for key in ("name", "version", "description", "requires-python", "license", "dependencies"):
+        assert project[key] == root[key], key
+    assert project["scripts"] == root["scripts"]
+    # every extra a user installs (not the developers' build and dev tools)
+    users = {k: v for k, v in root["optional-dependencies"].items() if k not in ("build", "dev")}
+    assert project["optional-dependencies"] == users
+    assert wheel["tool"]["maturin"]["module-name"] == "cradle._native"
+    assert "abi3" in wheel["tool"]["maturin"]["features"]

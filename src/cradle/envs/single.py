@@ -9,8 +9,13 @@ opponent, played inside ``step`` until the learner must decide again. ``opponent
 - a bot spec (``"random"``, ``"greedy"``, ``"expert-rules"``, ``"ismcts@50"``, any spec of
   ``cradle.ai.levels.make_bot_spec``);
 - a list of specs: a pool, one drawn per opponent seat at the start of each game;
-- a callable ``policy(observations, masks) -> ids``: a batch of observation rows and masks of
-  the seats it plays (a policy snapshot, for self-play), returning one legal id per row.
+- a callable ``policy(observations, masks) -> ids``: a batch of observations (in this env's
+  form: flat or board, normalized or not) and masks of the seats it plays (a policy snapshot,
+  for self-play), returning one legal id per row.
+
+``normalize=True`` divides every element by its scale (``cradle.envs.tensors``): values in
+[-1, 1]. ``observation="board"`` gives ``{"board": ..., "features": ...}``: the board part
+folded (Tigris channels x rows x columns, Gheos one row per tile) beside the feature vector.
 
 ``random`` and ``greedy`` opponents are native (``cradle._native.Opponents``, the Rust twins
 of the Python bots, same decisions for the same seeds): they step across the whole batch
@@ -42,6 +47,7 @@ from gymnasium.vector.utils import batch_space
 from cradle.core import native
 from cradle.core.results import ranking_utilities
 from cradle.envs.spec import FloatArray, get_spec
+from cradle.envs.tensors import board_shape, observation_scales, split
 
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], Any]
 Opponents = str | Sequence[str] | Policy
@@ -88,11 +94,17 @@ class CradleSingleVecEnv(VectorEnv):
         seat: int | None = None,
         max_moves: int | None = None,
         illegal: str = "lose",
+        normalize: bool = False,
+        observation: str = "flat",
         **options: Any,
     ) -> None:
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
+        if observation not in ("flat", "board"):
+            raise ValueError(f"observation must be 'flat' or 'board', not {observation!r}")
         self.illegal = illegal
+        self.normalize = bool(normalize)
+        self.observation = observation
         if not native.available():
             raise native.NativeMissing("the single-agent environments need the native engines")
         spec = get_spec(game)
@@ -122,8 +134,25 @@ class CradleSingleVecEnv(VectorEnv):
         self.specs = _pool(opponents)
         self.policy: Policy | None = None if self.specs is not None else opponents  # type: ignore[assignment]
         low, high = spec.observation_bounds(players)
+        self._scales = observation_scales(spec, players)
+        if normalize:
+            low, high = low / self._scales, high / self._scales
         self.actions = len(spec.encoding)
-        self.single_observation_space = spaces.Box(low=low, high=high, dtype=np.float32)
+        self.single_observation_space: spaces.Space[Any] = spaces.Box(
+            low=low, high=high, dtype=np.float32
+        )
+        if observation == "board":
+            (board_low, features_low), (board_high, features_high) = (
+                split(game, low),
+                split(game, high),
+            )
+            self.single_observation_space = spaces.Dict(
+                {
+                    "board": spaces.Box(board_low, board_high, dtype=np.float32),
+                    "features": spaces.Box(features_low, features_high, dtype=np.float32),
+                }
+            )
+        self.board_shape = board_shape(game)
         self.single_action_space = spaces.Discrete(self.actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -230,12 +259,13 @@ class CradleSingleVecEnv(VectorEnv):
         self._batch.observe(self._movers, observations)
         masks = np.zeros((self.num_envs, self.actions), np.int8)
         self._batch.masks(masks)
-        chosen = np.asarray(self.policy(observations[rows], masks[rows]), np.int64).reshape(-1)
+        shaped = self._shaped(observations[rows])
+        chosen = np.asarray(self.policy(shaped, masks[rows]), np.int64).reshape(-1)
         if chosen.shape != rows.shape or not masks[rows, chosen].all():
             raise ValueError("the opponents' policy must return one legal id per row it is given")
         return chosen
 
-    def _observe(self) -> FloatArray:
+    def _observe(self) -> Any:
         observations: FloatArray = np.empty((self.num_envs, self._width), np.float32)
         self._batch.observe(self.learners, observations)
         self._masks[:] = 0
@@ -243,6 +273,15 @@ class CradleSingleVecEnv(VectorEnv):
         # a game the learner does not move in (over, or truncated at an opponent's turn)
         # shows no legal id
         self._masks[self._movers != self.learners] = 0
+        return self._shaped(observations)
+
+    def _shaped(self, observations: FloatArray) -> Any:
+        """Flat rows as this env gives them: normalized, folded into board and features."""
+        if self.normalize:
+            observations /= self._scales
+        if self.observation == "board":
+            board, features = split(self.game, observations)
+            return {"board": board, "features": features}
         return observations
 
     def _infos(self, utilities: npt.NDArray[np.float64]) -> dict[str, Any]:
@@ -345,6 +384,8 @@ class CradleSingleEnv(gymnasium.Env[FloatArray, np.int64]):
         seat: int | None = None,
         max_moves: int | None = None,
         illegal: str = "lose",
+        normalize: bool = False,
+        observation: str = "flat",
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
@@ -352,7 +393,7 @@ class CradleSingleEnv(gymnasium.Env[FloatArray, np.int64]):
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         self.render_mode = render_mode
         self.core = CradleSingleVecEnv(
-            game, 1, players, opponents, seat, max_moves, illegal, **options
+            game, 1, players, opponents, seat, max_moves, illegal, normalize, observation, **options
         )
         self.observation_space = self.core.single_observation_space
         self.action_space = self.core.single_action_space
@@ -366,7 +407,7 @@ class CradleSingleEnv(gymnasium.Env[FloatArray, np.int64]):
             seed = int(self.np_random.integers(0, 2**63))
         observations, infos = self.core.reset(seed=seed)
         self._done = False
-        return observations[0], self._row(infos)
+        return _first(observations), self._row(infos)
 
     def step(self, action: Any) -> tuple[FloatArray, float, bool, bool, dict[str, Any]]:
         if self._done:
@@ -376,7 +417,7 @@ class CradleSingleEnv(gymnasium.Env[FloatArray, np.int64]):
         )
         self._done = bool(terminated[0] or truncated[0])
         return (
-            observations[0],
+            _first(observations),
             float(rewards[0]),
             bool(terminated[0]),
             bool(truncated[0]),
@@ -404,6 +445,12 @@ class CradleSingleEnv(gymnasium.Env[FloatArray, np.int64]):
 
     def game_state(self) -> Any:
         return self.core.game_state(0)
+
+
+def _first(observations: Any) -> Any:
+    if isinstance(observations, dict):
+        return {key: value[0] for key, value in observations.items()}
+    return observations[0]
 
 
 def make_env(game: str, **kwargs: Any) -> CradleSingleEnv:
