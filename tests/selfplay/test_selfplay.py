@@ -20,10 +20,8 @@ from cradle.selfplay import main  # noqa: E402
 def test_shards_hold_legal_visit_distributions_and_the_games_results(
     tmp_path: Path, game: str, players: int
 ) -> None:
-    main(
-        ["--game", game, "--players", str(players), "--bot", "ismcts@4", "--games", "2"]
-        + ["--games-per-shard", "1", "--out", str(tmp_path), "--seed", "5"]
-    )
+    sizes = ["--bot", "ismcts@4", "--games", "2", "--games-per-shard", "1", "--seed", "5"]
+    main(["--game", game, "--players", str(players), *sizes, "--out", str(tmp_path)])
     shards = sorted(tmp_path.glob("shard-*.npz"))
     assert len(shards) == 2
     for path in shards:
