@@ -139,3 +139,33 @@ def test_normalized_board_observations(game: str, board: tuple[int, ...]) -> Non
         check_env(
             CradleSingleEnv(game, normalize=True, observation="board"), skip_render_check=True
         )
+
+
+def test_the_compact_gheos_actions() -> None:
+    from cradle.envs.gheos_compact import COMPACT_COUNT, CompactActions
+
+    def by_policy(observations: np.ndarray[Any, Any], masks: np.ndarray[Any, Any]) -> Any:
+        assert masks.shape[1] == COMPACT_COUNT
+        return masks.argmax(axis=1)
+
+    env = CradleSingleVecEnv("gheos", 3, players=3, opponents=by_policy, actions="compact")
+    assert env.single_action_space.n == COMPACT_COUNT
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        masks = env.action_masks()
+        for i in np.flatnonzero(masks.any(axis=1)):
+            state = env.game_state(int(i))
+            table = CompactActions(state)
+            assert sorted(table.engine(int(c)) for c in np.flatnonzero(masks[i])) == sorted(
+                state.legal_action_ids()
+            )
+        actions = env.random_actions(rng.integers(0, 2**63, 3, dtype=np.uint64))
+        assert all(masks[i, a] for i, a in enumerate(actions) if masks[i].any())
+        *_, infos = env.step(actions)
+        assert not infos["illegal"].any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        check_env(CradleSingleEnv("gheos", actions="compact"), skip_render_check=True)
+    with pytest.raises(ValueError, match="compact"):
+        CradleSingleVecEnv("tigris", 1, actions="compact")

@@ -16,6 +16,8 @@ opponent, played inside ``step`` until the learner must decide again. ``opponent
 ``normalize=True`` divides every element by its scale (``cradle.envs.tensors``): values in
 [-1, 1]. ``observation="board"`` gives ``{"board": ..., "features": ...}``: the board part
 folded (Tigris channels x rows x columns, Gheos one row per tile) beside the feature vector.
+``actions="compact"`` (Gheos): the factored action space of ``cradle.envs.gheos_compact``
+(2,588 ids instead of the engine's 191,012), for the learner's ids, masks and a policy's.
 
 ``random`` and ``greedy`` opponents are native (``cradle._native.Opponents``, the Rust twins
 of the Python bots, same decisions for the same seeds): they step across the whole batch
@@ -46,6 +48,7 @@ from gymnasium.vector.utils import batch_space
 
 from cradle.core import native
 from cradle.core.results import ranking_utilities
+from cradle.envs.gheos_compact import COMPACT_COUNT, CompactActions
 from cradle.envs.spec import FloatArray, get_spec
 from cradle.envs.tensors import board_shape, observation_scales, split
 
@@ -96,8 +99,14 @@ class CradleSingleVecEnv(VectorEnv):
         illegal: str = "lose",
         normalize: bool = False,
         observation: str = "flat",
+        actions: str = "engine",
         **options: Any,
     ) -> None:
+        if actions not in ("engine", "compact") or (actions == "compact" and game != "gheos"):
+            raise ValueError(
+                f"actions must be 'engine' (or 'compact' in Gheos), not {actions!r} in {game}"
+            )
+        self.compact = actions == "compact"
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
         if observation not in ("flat", "board"):
@@ -137,7 +146,7 @@ class CradleSingleVecEnv(VectorEnv):
         self._scales = observation_scales(spec, players)
         if normalize:
             low, high = low / self._scales, high / self._scales
-        self.actions = len(spec.encoding)
+        self.actions = COMPACT_COUNT if self.compact else len(spec.encoding)
         self.single_observation_space: spaces.Space[Any] = spaces.Box(
             low=low, high=high, dtype=np.float32
         )
@@ -165,6 +174,8 @@ class CradleSingleVecEnv(VectorEnv):
         self.learners = np.zeros(n, np.int64)
         self._autoreset = np.zeros(n, bool)
         self._masks = np.zeros((n, self.actions), np.int8)
+        # compact Gheos ids: each row's table when its learner last observed
+        self._tables: list[CompactActions | None] = [None] * n
         self._rng = random.Random()
         self._batch: Any = None
         self._opponents: Any = None
@@ -258,21 +269,44 @@ class CradleSingleVecEnv(VectorEnv):
         observations: FloatArray = np.empty((self.num_envs, self._width), np.float32)
         self._batch.observe(self._movers, observations)
         masks = np.zeros((self.num_envs, self.actions), np.int8)
-        self._batch.masks(masks)
+        tables = self._fill_masks(masks, rows)
         shaped = self._shaped(observations[rows])
         chosen = np.asarray(self.policy(shaped, masks[rows]), np.int64).reshape(-1)
-        if chosen.shape != rows.shape or not masks[rows, chosen].all():
+        if (
+            chosen.shape != rows.shape
+            or not ((chosen >= 0) & (chosen < self.actions)).all()
+            or not masks[rows, chosen].all()
+        ):
             raise ValueError("the opponents' policy must return one legal id per row it is given")
+        if self.compact:
+            chosen = np.array([tables[i].engine(int(c)) for i, c in zip(rows, chosen, strict=True)])
         return chosen
+
+    def _fill_masks(self, masks: npt.NDArray[np.int8], rows: IntArray) -> dict[int, Any]:
+        """The masks of the seats to move (``rows`` of them in compact mode, where each needs
+        its table: returned by row)."""
+        if not self.compact:
+            self._batch.masks(masks)
+            return {}
+        tables: dict[int, Any] = {}
+        for i in rows:
+            state = self._batch.get(int(i))
+            if state.is_over:
+                continue
+            table = tables[int(i)] = CompactActions(state)
+            masks[i] = table.mask(state.legal_action_ids())
+        return tables
 
     def _observe(self) -> Any:
         observations: FloatArray = np.empty((self.num_envs, self._width), np.float32)
         self._batch.observe(self.learners, observations)
         self._masks[:] = 0
-        self._batch.masks(self._masks)
+        moving = ~self._over & (self._movers == self.learners)
+        tables = self._fill_masks(self._masks, np.flatnonzero(moving))
+        self._tables = [tables.get(i) for i in range(self.num_envs)]
         # a game the learner does not move in (over, or truncated at an opponent's turn)
         # shows no legal id
-        self._masks[self._movers != self.learners] = 0
+        self._masks[~moving] = 0
         return self._shaped(observations)
 
     def _shaped(self, observations: FloatArray) -> Any:
@@ -324,6 +358,12 @@ class CradleSingleVecEnv(VectorEnv):
                     "(use action_masks()); nothing changed"
                 )
             forfeit[rows[~legal]] = True
+        if self.compact:
+            ids = ids.copy()
+            for i in np.flatnonzero(live & ~forfeit):
+                table = self._tables[i]
+                assert table is not None
+                ids[i] = table.engine(int(ids[i]))
         self._batch.step(ids, resetting | forfeit, self._over, self._movers)
         self._moves[live & ~forfeit] += 1
         for i in np.flatnonzero(resetting):
@@ -358,6 +398,10 @@ class CradleSingleVecEnv(VectorEnv):
         out = np.zeros(self.num_envs, np.int64)
         self._batch.random_actions(np.asarray(draws, np.uint64), out)
         out[~self._masks.any(axis=1)] = 0
+        if self.compact:
+            for i, table in enumerate(self._tables):
+                if table is not None:
+                    out[i] = table.compact(int(out[i]))
         return out
 
     def game_state(self, index: int) -> Any:
@@ -386,6 +430,7 @@ class CradleSingleEnv(gymnasium.Env[FloatArray, np.int64]):
         illegal: str = "lose",
         normalize: bool = False,
         observation: str = "flat",
+        actions: str = "engine",
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
@@ -393,7 +438,17 @@ class CradleSingleEnv(gymnasium.Env[FloatArray, np.int64]):
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         self.render_mode = render_mode
         self.core = CradleSingleVecEnv(
-            game, 1, players, opponents, seat, max_moves, illegal, normalize, observation, **options
+            game,
+            1,
+            players,
+            opponents,
+            seat,
+            max_moves,
+            illegal,
+            normalize,
+            observation,
+            actions,
+            **options,
         )
         self.observation_space = self.core.single_observation_space
         self.action_space = self.core.single_action_space
