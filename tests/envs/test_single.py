@@ -44,8 +44,7 @@ def play(env: CradleSingleVecEnv, steps: int, seed: int) -> list[tuple[Any, ...]
     return seen
 
 
-@pytest.mark.parametrize("game", ["tigris", "gheos"])
-@pytest.mark.parametrize("opponents", ["random", "greedy"])
+@pytest.mark.parametrize(("game", "opponents"), [("tigris", "greedy"), ("gheos", "random")])
 def test_gymnasium_check_env(game: str, opponents: str) -> None:
     env_id = {"tigris": "cradle/Tigris-v1", "gheos": "cradle/Gheos-v1"}[game]
     env = gymnasium.make(env_id, players=2, opponents=opponents)
