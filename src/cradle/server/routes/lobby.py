@@ -20,6 +20,7 @@ from cradle.server.models import (
     JoinBody,
     parse,
 )
+from cradle.server.routes.accounts import signed_in, valid_name
 from cradle.server.routes.common import (
     MAX_PAGE,
     Context,
@@ -78,6 +79,10 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
     )
     async def create(request: Request) -> dict[str, Any]:
         body = parse(CreateBody, await body_of(request))
+        signed = await signed_in(ctx, request, write=True)
+        name = signed.account.name if signed else None
+        if name is None and body.name is not None:
+            name = valid_name(body.name)
         await ctx.throttle(ctx.creations, client_of(request), "new games")
         players = body.players
         return await ctx.hub().create(
@@ -89,6 +94,8 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
                 hotseat=body.hotseat,
                 listed=body.listed,
                 bot_seconds=body.bot_seconds,
+                account=signed.account.id if signed else None,
+                name=name,
             ),
             client_of(request),
         )
@@ -101,10 +108,15 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
     )
     async def join(game_id: GameId, request: Request) -> dict[str, Any]:
         body = parse(JoinBody, await body_of(request))
+        signed = await signed_in(ctx, request, write=True)
+        name = signed.account.name if signed else None
+        if name is None and body.name is not None:
+            name = valid_name(body.name)
         hub = ctx.hub()
         table = await hub.fresh(await hub.table(game_id))
         await ctx.throttle(ctx.creations, client_of(request), "seats joined")
-        return await hub.join(table, body.invite)
+        account = signed.account.id if signed else None
+        return await hub.join(table, body.invite, account, name)
 
     @router.get("/api/boards/{game}", response_model=BoardMap, response_model_exclude_unset=True)
     async def board(
