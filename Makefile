@@ -62,7 +62,8 @@ $(NATIVE): $(NATIVE_SOURCES) | $(PLAY_STAMP)
 
 # One wheel with the Python package and the native engines (CPython's stable ABI, 3.11 on):
 # `pip install dist/cradle-*.whl` needs no Rust. Built by maturin from a copy of src/ (without
-# the development module) beside native/, with packaging/pyproject.toml (docs/research.md).
+# the development module) beside native/, with the pyproject.toml packaging/wheel_pyproject.py
+# writes from the root's metadata (docs/research.md).
 WHEEL_DIR := build/wheel
 wheel: $(PLAY_STAMP)
 	rm -rf $(WHEEL_DIR) dist
@@ -70,7 +71,8 @@ wheel: $(PLAY_STAMP)
 	cp -r src $(WHEEL_DIR)/src
 	rm -f $(WHEEL_DIR)/src/cradle/_native*.so
 	find $(WHEEL_DIR)/src -name __pycache__ -prune -exec rm -rf {} +
-	cp packaging/pyproject.toml README.md LICENSE $(WHEEL_DIR)/
+	$(BIN)/python packaging/wheel_pyproject.py pyproject.toml $(WHEEL_DIR)/pyproject.toml
+	cp README.md LICENSE $(WHEEL_DIR)/
 	ln -s ../../native $(WHEEL_DIR)/native
 	cd $(WHEEL_DIR) && ../../$(BIN)/maturin build --release --locked -o ../../dist
 	ls dist/*.whl

@@ -140,3 +140,18 @@ def test_the_shapes_docs_vector_md_gives(game: str, width: int, actions: int) ->
         obs, _ = env.reset(seed=players)
         assert obs["observation"].shape == (3, width)
         assert obs["action_mask"].shape == (3, actions)
+
+
+def test_normalized_observations_lie_in_minus_one_to_one() -> None:
+    raw = CradleVectorEnv("gheos", 2, 3)
+    env = CradleVectorEnv("gheos", 2, 3, normalize=True)
+    a, _ = raw.reset(seed=2)
+    b, _ = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        assert env.observation_space.contains(b)
+        assert np.abs(b["observation"]).max() <= 1
+        np.testing.assert_allclose(b["observation"] * env._scales, a["observation"], rtol=1e-6)
+        actions = random_actions(a["action_mask"], rng)
+        a, *_ = raw.step(actions)
+        b, *_ = env.step(actions)

@@ -4,6 +4,7 @@ agree with the package's metadata."""
 from __future__ import annotations
 
 import re
+import sys
 import tomllib
 from pathlib import Path
 
@@ -23,15 +24,23 @@ def test_license_and_citation_agree_with_pyproject() -> None:
     assert "authors:" in citation and fields["title"].strip('"')
 
 
-def test_the_wheels_metadata_is_the_projects() -> None:
-    root = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    wheel = tomllib.loads((ROOT / "packaging" / "pyproject.toml").read_text())
+def test_the_wheels_pyproject_is_the_projects() -> None:
+    sys.path.insert(0, str(ROOT / "packaging"))
+    try:
+        import wheel_pyproject
+    finally:
+        sys.path.remove(str(ROOT / "packaging"))
+    root = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    wheel = tomllib.loads(wheel_pyproject.render(root))  # valid TOML
     project = wheel["project"]
     for key in ("name", "version", "description", "requires-python", "license", "dependencies"):
-        assert project[key] == root[key], key
-    assert project["scripts"] == root["scripts"]
-    # every extra a user installs (not the developers' build and dev tools)
-    users = {k: v for k, v in root["optional-dependencies"].items() if k not in ("build", "dev")}
-    assert project["optional-dependencies"] == users
+        assert project[key] == root["project"][key], key
+    assert project["scripts"] == root["project"]["scripts"]
+    # every extra a user installs, not the developers' build and dev tools
+    extras = root["project"]["optional-dependencies"]
+    assert project["optional-dependencies"] == {
+        k: v for k, v in extras.items() if k not in ("build", "dev")
+    }
+    assert wheel["build-system"]["build-backend"] == "maturin"
     assert wheel["tool"]["maturin"]["module-name"] == "cradle._native"
     assert "abi3" in wheel["tool"]["maturin"]["features"]

@@ -31,6 +31,7 @@ from gymnasium.vector.utils import batch_space
 from cradle.core import native
 from cradle.core.results import ranking_utilities
 from cradle.envs.spec import FloatArray, get_spec
+from cradle.envs.tensors import observation_scales
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -46,6 +47,7 @@ class CradleVectorEnv(VectorEnv):
         num_envs: int,
         players: int = 2,
         max_moves: int | None = None,
+        normalize: bool = False,
         **options: Any,
     ) -> None:
         if not native.available():
@@ -70,6 +72,10 @@ class CradleVectorEnv(VectorEnv):
         self.game_options = spec.options(options)
         self.max_moves = max_moves if max_moves is not None else spec.max_game_length(players)
         low, high = spec.observation_bounds(players)
+        # normalize=True: each element over its scale, in [-1, 1] (cradle.envs.tensors)
+        self._scales = observation_scales(spec, players) if normalize else None
+        if self._scales is not None:
+            low, high = low / self._scales, high / self._scales
         self.actions = len(spec.encoding)
         self.single_observation_space = spaces.Dict(
             {
@@ -158,6 +164,8 @@ class CradleVectorEnv(VectorEnv):
         obs: FloatArray = np.empty((self.num_envs, self._width), np.float32)
         masks = np.zeros((self.num_envs, self.actions), np.int8)
         self._batch.observe(seats, obs)
+        if self._scales is not None:
+            obs /= self._scales
         self._batch.masks(masks)
         return {"observation": obs, "action_mask": masks}
 
