@@ -155,3 +155,26 @@ def test_normalized_observations_lie_in_minus_one_to_one() -> None:
         actions = random_actions(a["action_mask"], rng)
         a, *_ = raw.step(actions)
         b, *_ = env.step(actions)
+
+
+@pytest.mark.parametrize(("game", "memory"), [("tigris", 12), ("gheos", 52)])
+def test_the_information_state_tensor(game: str, memory: int) -> None:
+    plain = CradleVectorEnv(game, 2, 2)
+    env = CradleVectorEnv(game, 2, 2, information_state=True)
+    a, _ = plain.reset(seed=6)
+    b, infos = env.reset(seed=6)
+    rng = np.random.default_rng(6)
+    for _ in range(25):
+        width = a["observation"].shape[1]
+        assert b["observation"].shape[1] == width + memory
+        np.testing.assert_array_equal(b["observation"][:, :width], a["observation"])
+        assert env.observation_space.contains(b)
+        for i in range(2):
+            expected = np.zeros(memory, np.float32)
+            spec = env.game_spec
+            spec.fill_memory(env.game_state(i).to_position(), int(infos["seat"][i]), expected)
+            np.testing.assert_array_equal(b["observation"][i, width:], expected)
+        assert b["observation"][:, width:].any()  # some tile is unseen
+        actions = random_actions(a["action_mask"], rng)
+        a, *_ = plain.step(actions)
+        b, _, _, _, infos = env.step(actions)
