@@ -21,6 +21,7 @@ from pettingzoo.utils import wrappers
 
 from cradle.core.contract import GameState, fast
 from cradle.core.results import ranking_utilities
+from cradle.envs.first import check_first_player, new_game
 from cradle.envs.spec import EnvSpec, FloatArray, get_spec
 
 
@@ -38,6 +39,7 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
         players: int = 2,
         render_mode: str | None = None,
         max_moves: int | None = None,
+        first_player: int | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -52,6 +54,7 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
         self.spec = spec
         self.players = players
+        self.first_player = check_first_player(first_player, players)
         self.render_mode = render_mode
         self.game_options = spec.options(options) if options else spec.options({})
         unknown = set(options) - set(spec.option_defaults())
@@ -90,7 +93,9 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        self.state_ = self.spec.module.new_game(self.players, seed, self.game_options)
+        self.state_ = new_game(
+            self.spec.module, self.players, seed, self.game_options, self.first_player
+        )
         self.moves = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -48,6 +48,7 @@ from gymnasium.vector.utils import batch_space
 
 from cradle.core import native
 from cradle.core.results import ranking_utilities
+from cradle.envs.first import check_first_player, new_game
 from cradle.envs.gheos_compact import COMPACT_COUNT, CompactActions
 from cradle.envs.spec import FloatArray, get_spec
 from cradle.envs.tensors import board_shape, observation_scales, split
@@ -100,8 +101,10 @@ class CradleSingleVecEnv(VectorEnv):
         normalize: bool = False,
         observation: str = "flat",
         actions: str = "engine",
+        first_player: int | None = None,
         **options: Any,
     ) -> None:
+        self.first_player = check_first_player(first_player, players)
         if actions not in ("engine", "compact") or (actions == "compact" and game != "gheos"):
             raise ValueError(
                 f"actions must be 'engine' (or 'compact' in Gheos), not {actions!r} in {game}"
@@ -189,8 +192,13 @@ class CradleSingleVecEnv(VectorEnv):
         """A new game for row ``i``: its state, learner seat and opponents, all drawn from
         the reset seed's generator."""
         rng = self._rng
-        state = self.game_spec.module.new_game(
-            self.players, rng.randrange(2**63), self.game_options, engine="native"
+        state = new_game(
+            self.game_spec.module,
+            self.players,
+            rng.randrange(2**63),
+            self.game_options,
+            self.first_player,
+            engine="native",
         )
         learner = self.fixed_seat if self.fixed_seat is not None else rng.randrange(self.players)
         self.learners[i] = learner
@@ -431,6 +439,7 @@ class CradleSingleEnv(gymnasium.Env[FloatArray, np.int64]):
         normalize: bool = False,
         observation: str = "flat",
         actions: str = "engine",
+        first_player: int | None = None,
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
@@ -448,6 +457,7 @@ class CradleSingleEnv(gymnasium.Env[FloatArray, np.int64]):
             normalize,
             observation,
             actions,
+            first_player,
             **options,
         )
         self.observation_space = self.core.single_observation_space

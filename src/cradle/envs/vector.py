@@ -30,6 +30,7 @@ from gymnasium.vector.utils import batch_space
 
 from cradle.core import native
 from cradle.core.results import ranking_utilities
+from cradle.envs.first import check_first_player, new_game
 from cradle.envs.spec import FloatArray, get_spec
 from cradle.envs.tensors import observation_scales
 
@@ -51,6 +52,7 @@ class CradleVectorEnv(VectorEnv):
         max_moves: int | None = None,
         normalize: bool = False,
         information_state: bool = False,
+        first_player: int | None = None,
         **options: Any,
     ) -> None:
         if not native.available():
@@ -69,6 +71,7 @@ class CradleVectorEnv(VectorEnv):
             known = ", ".join(sorted(spec.option_defaults())) or "none"
             raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} (known: {known})")
         self.game_spec = spec
+        self.first_player = check_first_player(first_player, players)
         self.game = game
         self.num_envs = num_envs
         self.players = players
@@ -105,8 +108,13 @@ class CradleVectorEnv(VectorEnv):
         self._batch: Any = None
 
     def _new_game(self) -> Any:
-        return self.game_spec.module.new_game(
-            self.players, self._seeds.randrange(2**63), self.game_options, engine="native"
+        return new_game(
+            self.game_spec.module,
+            self.players,
+            self._seeds.randrange(2**63),
+            self.game_options,
+            self.first_player,
+            engine="native",
         )
 
     def reset(
