@@ -168,3 +168,14 @@ def test_the_compact_gheos_actions() -> None:
         check_env(CradleSingleEnv("gheos", actions="compact"), skip_render_check=True)
     with pytest.raises(ValueError, match="compact"):
         CradleSingleVecEnv("tigris", 1, actions="compact")
+
+
+def test_the_single_agent_bench(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cradle.envs import bench
+
+    monkeypatch.setattr(bench, "SINGLE_OPPONENTS", ("random", "greedy"))
+    monkeypatch.setattr(bench, "SINGLE_SIZE", 4)
+    summary = bench.measure("tigris", "single", 2, {}, 0.4, 1)
+    assert set(summary["learner_steps_per_s"]) == {"random", "greedy"}
+    assert all(r > 0 for r in summary["learner_steps_per_cpu_s"].values())
+    assert "learner steps/s against random" in bench.describe(summary)
