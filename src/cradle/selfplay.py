@@ -147,15 +147,22 @@ def tasks_for(
 
 
 def run(tasks: Sequence[ShardTask], workers: int, ray_address: str | None) -> list[dict[str, Any]]:
+    """Play the shards in this process (``workers`` 1), in local processes, or as Ray tasks on
+    the cluster at ``ray_address`` (``local``: a Ray instance started here for the run)."""
     if ray_address:
         import ray
 
-        ray.init(address=None if ray_address == "local" else ray_address, log_to_driver=False)
+        started = not ray.is_initialized()
+        if started and ray_address == "local":
+            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
+        elif started:
+            ray.init(address=ray_address, log_to_driver=False)
         try:
             remote = ray.remote(play_shard)
             return list(ray.get([remote.remote(t) for t in tasks]))
         finally:
-            ray.shutdown()
+            if started:
+                ray.shutdown()
     if workers <= 1:
         return [play_shard(t) for t in tasks]
     from concurrent.futures import ProcessPoolExecutor

@@ -53,3 +53,16 @@ def test_shards_hold_legal_visit_distributions_and_the_games_results(
 def test_a_bot_that_does_not_search_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         main(["--bot", "greedy", "--games", "1", "--out", str(tmp_path)])
+
+
+@pytest.mark.long
+def test_ray_and_local_processes_write_the_same_shards(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    sizes = ["--bot", "ismcts@4", "--games", "2", "--games-per-shard", "1", "--seed", "3"]
+    main([*sizes, "--out", str(tmp_path / "local"), "--workers", "2"])
+    main([*sizes, "--out", str(tmp_path / "ray"), "--ray", "local", "--workers", "2"])
+    for name in ("shard-00000.npz", "shard-00001.npz"):
+        local, ray = np.load(tmp_path / "local" / name), np.load(tmp_path / "ray" / name)
+        assert sorted(local.files) == sorted(ray.files)
+        for key in local.files:
+            np.testing.assert_array_equal(local[key], ray[key])
