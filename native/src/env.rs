@@ -1,6 +1,7 @@
 //! The opponents of the single-agent environments (`cradle.envs.single`), stepped natively
 //! across a `Batch`: every game whose seat to move is an opponent with a native bot (random,
-//! greedy; the twins of `crate::bots`) is played forward, without Python, until its learner
+//! greedy: the twins of `crate::bots`; `ismcts@N`: the native search) is played forward,
+//! without Python, until its learner
 //! must decide, it ends, it reaches its move cap, or a seat whose bot lives in Python is to
 //! move (the caller plays that one and calls again).
 
@@ -11,28 +12,83 @@ use pyo3::pyclass::boolean_struct::False;
 use pyo3::PyClass;
 
 use crate::bots::greedy::Greedy;
-use crate::bots::random_choice;
+use crate::bots::{random_choice, StallGuard};
+use crate::gheos::knowledge as gheos_knowledge;
 use crate::gheos::py::GheosState;
+use crate::gheos::search_game::{Judge, Judged};
 use crate::pyrandom::PyRandom;
+use crate::search::{search, Budget, Params, RootStats};
+use crate::splitmix::SplitMix64;
+use crate::tigris::actions::Action;
+use crate::tigris::knowledge::{TigrisWorld, Value};
 use crate::tigris::py::PyTigrisState;
 use crate::vector::{Batch, Steppable};
+
+/// The most iterations a native `ismcts@N` opponent may take.
+const MOST_ITERATIONS: u64 = 1_000_000;
 
 /// One seat's native bot.
 #[derive(Clone)]
 enum Bot {
     Random(Box<PyRandom>),
     Greedy(Box<Greedy>),
+    /// The native ISMCTS with `iterations` a decision, one tree, its seeds drawn from `rng`,
+    /// kept from stalling a Tigris game by the search bots' guard.
+    Ismcts {
+        iterations: u64,
+        rng: SplitMix64,
+        guard: Box<StallGuard>,
+    },
 }
 
 impl Bot {
     fn new(kind: &str, seed: i128) -> PyResult<Bot> {
+        if let Some(count) = kind.strip_prefix("ismcts@") {
+            let iterations = count
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (1..=MOST_ITERATIONS).contains(n))
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "ismcts@N takes 1 to {MOST_ITERATIONS} iterations, not {count:?}"
+                    ))
+                })?;
+            return Ok(Bot::Ismcts {
+                iterations,
+                rng: SplitMix64::new(seed as u64),
+                guard: Box::new(StallGuard::new(10, 10)),
+            });
+        }
         match kind {
             "random" => Ok(Bot::Random(Box::new(crate::bots::seeded(seed)))),
             "greedy" => Ok(Bot::Greedy(Box::new(Greedy::new(seed)))),
             _ => Err(PyValueError::new_err(format!(
-                "no native bot {kind:?} (native: random, greedy)"
+                "no native bot {kind:?} (native: random, greedy, ismcts@N)"
             ))),
         }
+    }
+}
+
+/// The most visited root action (the higher mean reward among equals, then the lower id).
+fn most_visited(stats: &[RootStats]) -> u32 {
+    stats
+        .iter()
+        .max_by(|a, b| {
+            let mean = |r: &RootStats| r.total / r.visits.max(1) as f64;
+            a.visits
+                .cmp(&b.visits)
+                .then(mean(a).total_cmp(&mean(b)))
+                .then(b.action.cmp(&a.action))
+        })
+        .map(|r| r.action)
+        .expect("a search visits at least one root action")
+}
+
+fn budget(iterations: u64) -> Budget {
+    Budget {
+        iterations: Some(iterations),
+        seconds: None,
+        floor: None,
     }
 }
 
@@ -46,6 +102,45 @@ impl Decides for PyTigrisState {
         match bot {
             Bot::Random(rng) => u32::from(random_choice(rng, self.legal_ids_now())),
             Bot::Greedy(g) => u32::from(g.choose_tigris(&self.s, seat)),
+            Bot::Ismcts {
+                iterations,
+                rng,
+                guard,
+            } => {
+                let legal: Vec<u32> = self
+                    .legal_ids_now()
+                    .iter()
+                    .map(|&id| u32::from(id))
+                    .collect();
+                if legal.len() == 1 {
+                    return legal[0];
+                }
+                let uses_tiles = |id: u32| {
+                    matches!(
+                        u16::try_from(id).ok().and_then(Action::from_id),
+                        Some(Action::Tile { .. } | Action::Swap { .. })
+                    )
+                };
+                let allowed: Vec<u32> = guard
+                    .allowed(Some(self.s.bag.len()), legal.len(), |i| {
+                        uses_tiles(legal[i])
+                    })
+                    .into_iter()
+                    .map(|i| legal[i])
+                    .collect();
+                if allowed.len() == 1 {
+                    return allowed[0];
+                }
+                let only = (allowed.len() < legal.len()).then_some(allowed.as_slice());
+                let world = TigrisWorld::valued(self.s.clone(), Value::SortedColours);
+                let params = Params {
+                    urgent: true,
+                    ..Params::default()
+                };
+                let seed = rng.next_u64();
+                let (_, stats) = search(&world, seat, budget(*iterations), params, &[seed], only);
+                most_visited(&stats)
+            }
         }
     }
 }
@@ -55,6 +150,30 @@ impl Decides for GheosState {
         match bot {
             Bot::Random(rng) => random_choice(rng, self.legal_ids_now()),
             Bot::Greedy(g) => g.choose_gheos(&self.game, seat),
+            Bot::Ismcts {
+                iterations, rng, ..
+            } => {
+                let legal = self.legal_ids_now();
+                if legal.len() == 1 {
+                    return legal[0];
+                }
+                let root = Judged {
+                    game: self.game.clone(),
+                    judge: Judge::Hand(gheos_knowledge::Value::Followers),
+                    settle: false,
+                };
+                // the Gheos knowledge's own leaf settings, as the Python bot's default
+                let params = Params {
+                    rollout: gheos_knowledge::ROLLOUT,
+                    playout: gheos_knowledge::PLAYOUT,
+                    batch: gheos_knowledge::BATCH,
+                    urgent: true,
+                    ..Params::default()
+                };
+                let seed = rng.next_u64();
+                let (_, stats) = search(&root, seat, budget(*iterations), params, &[seed], None);
+                most_visited(&stats)
+            }
         }
     }
 }

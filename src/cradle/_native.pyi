@@ -308,7 +308,8 @@ class Opponents:
     ) -> int: ...
 
 class NativeBot:
-    """A native twin of a Python bot (random, greedy): same decisions for the same seed."""
+    """A native bot: random and greedy (the twins of the Python bots, same decisions for the
+    same seed) or ismcts@N (the native search, N iterations a decision)."""
 
     def __init__(self, kind: str, seed: int) -> None: ...
     @property

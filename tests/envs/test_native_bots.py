@@ -61,3 +61,18 @@ def test_a_native_bot_refuses_a_decision_that_is_not_its_seats() -> None:
         bot.choose_id(state, 1 - state.to_move)
     with pytest.raises(ValueError, match="no native bot"):
         native.extension().NativeBot("ismcts", 1)
+
+
+@pytest.mark.parametrize("game", ["tigris", "gheos"])
+def test_the_native_search_opponent_plays_legal_ids(game: str) -> None:
+    state: Any = get_game(game).new_game(2, 3, engine="native")
+    bots = [native.extension().NativeBot("ismcts@6", seat) for seat in range(2)]
+    for _ in range(40):
+        if state.is_over:
+            break
+        chosen = bots[state.to_move].choose_id(state, state.to_move)
+        assert chosen in state.legal_action_ids()
+        state.apply(int(chosen))
+    for bad in ("ismcts@0", "ismcts@x", "ismcts@2000000"):
+        with pytest.raises(ValueError, match="iterations"):
+            native.extension().NativeBot(bad, 1)

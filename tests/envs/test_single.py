@@ -179,3 +179,14 @@ def test_the_single_agent_bench(monkeypatch: pytest.MonkeyPatch) -> None:
     assert set(summary["learner_steps_per_s"]) == {"random", "greedy"}
     assert all(r > 0 for r in summary["learner_steps_per_cpu_s"].values())
     assert "learner steps/s against random" in bench.describe(summary)
+
+
+def test_ismcts_opponents_are_native() -> None:
+    env = CradleSingleVecEnv("tigris", 3, opponents="ismcts@4")
+    play(env, 12, seed=2)
+    assert all(b is None for row in env._py_bots for b in row)
+    assert {s[0] for row in env._native_seats for s in row if s} == {"ismcts@4"}
+    # with settings it is the Python bot
+    env = CradleSingleVecEnv("tigris", 2, opponents="ismcts@4/exploration=0.5")
+    env.reset(seed=1)
+    assert any(b is not None for row in env._py_bots for b in row)

@@ -20,8 +20,11 @@ folded (Tigris channels x rows x columns, Gheos one row per tile) beside the fea
 (2,588 ids instead of the engine's 191,012), for the learner's ids, masks and a policy's.
 
 ``random`` and ``greedy`` opponents are native (``cradle._native.Opponents``, the Rust twins
-of the Python bots, same decisions for the same seeds): they step across the whole batch
-without Python. Other specs are Python bots, asked one decision at a time.
+of the Python bots, same decisions for the same seeds), and so is ``ismcts@N``: the native
+search with N iterations a decision and its plain settings (one tree, the knowledge's default
+evaluation, the stall guard in Tigris), not the Python bot's every setting; they step across
+the whole batch without Python. Other specs (``expert-rules``, ``ismcts@N/setting=...``,
+``pimc``) are Python bots, asked one decision at a time.
 
 An action outside the learner's mask loses its game at once (reward -1, ``terminated``,
 ``infos["illegal"]``; PettingZoo classic's rule), nothing applied; ``illegal="raise"`` makes it
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -57,6 +61,14 @@ Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], Any]
 Opponents = str | Sequence[str] | Policy
 
 NATIVE_BOTS = ("random", "greedy")
+# ismcts@N (iterations, no settings): the native search, played across the batch in Rust
+NATIVE_SEARCH = re.compile(r"ismcts@[1-9][0-9]{0,5}")
+
+
+def is_native(spec: str) -> bool:
+    return spec in NATIVE_BOTS or NATIVE_SEARCH.fullmatch(spec) is not None
+
+
 IntArray = npt.NDArray[np.int64]
 
 
@@ -73,7 +85,7 @@ def _pool(opponents: Opponents) -> list[str] | None:
         )
     specs = [s.strip().lower() for s in specs]
     for spec in specs:
-        if spec not in NATIVE_BOTS:
+        if not is_native(spec):
             _make_bot(spec, 0)  # UnknownBot (a ValueError) with the known names
     return specs
 
@@ -213,7 +225,7 @@ class CradleSingleVecEnv(VectorEnv):
                 self._policy_seats[i, seat] = True
                 continue
             spec = self.specs[0] if len(self.specs) == 1 else rng.choice(self.specs)
-            if spec in NATIVE_BOTS:
+            if is_native(spec):
                 natives[seat] = (spec, bot_seed)
             else:
                 self._py_bots[i][seat] = _make_bot(spec, bot_seed)
