@@ -30,10 +30,10 @@ from cradle.cli.common import (
     new_state,
     seat_view,
 )
-from cradle.core.contract import JSON, Event, GameState
+from cradle.core.contract import JSON, Event, GameState, View
 from cradle.core.record import GameRecord
 
-Renderer = Callable[[JSON], RenderableType]
+Renderer = Callable[[View], RenderableType]
 
 HELP = """\
 Enter an action by its number or by its text (case does not matter), e.g. 3 or "tile red K2".
@@ -230,7 +230,8 @@ class Session:
         self.console.print(self.render(view))
         actions = self.state.legal_actions()
         numbered = show_actions(self.console, actions)
-        pending = view.get("pending")
+        shown: Mapping[str, object] = view  # any game's: its own keys, read as JSON
+        pending = shown.get("pending")
         kind = pending.get("kind") if isinstance(pending, dict) else None
         decision = f"{name} (seat {seat}) to decide" + (f": {kind}" if kind else "")
         self.console.print(Text(decision, style="bold reverse"))

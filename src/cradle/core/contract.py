@@ -34,6 +34,19 @@ class Event(TypedDict):
     seat: NotRequired[int]
 
 
+class View(TypedDict):
+    """What every game's view holds (``state.view(seat)``): each game's view adds its own
+    fields (``tigris.TigrisView``, ``gheos.GheosView``), the same JSON on the wire."""
+
+    game: str
+    seat: int | None  # whose view (None: the spectators')
+    players: list[str]
+    active: int  # whose turn it is
+    to_move: int  # who decides now (a defender, say)
+    hand_sizes: dict[str, int]  # per player's name
+    is_over: bool
+
+
 class SeatResult(TypedDict):
     """One seat's line of ``state.result()``: place 1 wins, tied seats share a place.
 
@@ -78,8 +91,15 @@ class GameState(Protocol):
 
     def result(self) -> Sequence[SeatResult]: ...
 
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None) -> View:
         """All that ``seat`` may know (``None``: a spectator, public information only)."""
+        ...
+
+    def public_action(self, action: str, viewer: int | None = None) -> str:
+        """What seat ``viewer`` (``None``: a spectator) may know of ``action``, made by the seat
+        to move in this state: all of it for that seat, and for the kinds of action the game
+        declares public; of any other kind only its first word and how many words followed
+        (default deny). The module's ``public_action`` with ``mover = to_move``."""
         ...
 
     def clone(self) -> Self: ...
@@ -175,6 +195,17 @@ class GameModule(Protocol):
 
     @property
     def IllegalAction(self) -> type[IllegalAction]: ...
+
+    @property
+    def DRAW_COUNTERS(self) -> tuple[str, ...]:
+        """The view's public counts of the hidden tiles (the game's own keys): when one of
+        them changes, an action drew a hidden tile."""
+        ...
+
+    def public_action(self, action: str, mover: int | None, viewer: int | None) -> str:
+        """What seat ``viewer`` (``None``: a spectator) may know of ``action``, made by seat
+        ``mover``: the game's secrets, for code that has the record but not the state."""
+        ...
 
     def new_game(
         self,

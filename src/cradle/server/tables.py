@@ -176,7 +176,7 @@ class Table:
             self.belief.observe(before, action)
             self.belief_ply += 1
 
-    def bot_turn(self, state: Any = None) -> bool:
+    def bot_turn(self, state: GameState | None = None) -> bool:
         state = self.state if state is None else state
         return not state.is_over and self.seats[int(state.to_move)].startswith("bot:")
 
