@@ -36,8 +36,9 @@ import numpy as np
 
 from cradle.ai.bots import StallGuard, guarded_choice
 from cradle.ai.levels import make_bot_spec
+from cradle.ai.search.result import SearchResult
 from cradle.core.results import ranking_utilities
-from cradle.envs.spec import get_spec
+from cradle.envs.spec import FloatArray, get_spec
 
 
 @dataclass(frozen=True)
@@ -51,19 +52,19 @@ class ShardTask:
     out: str
 
 
-def play_shard(task: ShardTask) -> dict[str, Any]:
+def play_shard(task: ShardTask) -> dict[str, float]:
     """Play ``task.games`` games and write their shard; returns counts and seconds."""
     spec = get_spec(task.game)
     width = spec.observation_bounds(task.players)[0].shape[0]
     cap = spec.max_game_length(task.players)
     began = time.perf_counter()
-    observations: list[np.ndarray[Any, Any]] = []
+    observations: list[FloatArray] = []
     legal: list[list[int]] = []
     visits: list[list[float]] = []
     seats: list[int] = []
     plies: list[int] = []
     game_of: list[int] = []
-    results: list[np.ndarray[Any, Any]] = []
+    results: list[FloatArray] = []
     game_seeds: list[int] = []
     game_actions: list[list[int]] = []
     for k in range(task.games):
@@ -78,7 +79,7 @@ def play_shard(task: ShardTask) -> dict[str, Any]:
         while not state.is_over and len(actions) < cap:
             seat = state.to_move
             ids = state.legal_action_ids()
-            found: list[Any] = []
+            found: list[SearchResult] = []
 
             def analyse(
                 s: Any, who: int, only: list[str] | None, bot: Any = bots[seat], out: Any = found
@@ -105,7 +106,8 @@ def play_shard(task: ShardTask) -> dict[str, Any]:
             state.apply(action)
             actions.append(chosen)
         utilities = ranking_utilities(state.result()) if state.is_over else [0.0] * task.players
-        results += [np.asarray(utilities, np.float32)] * (len(seats) - first_row)
+        final: FloatArray = np.asarray(utilities, np.float32)
+        results += [final] * (len(seats) - first_row)
         game_seeds.append(game_seed)
         game_actions.append(actions)
     lengths = [len(row) for row in legal]
@@ -126,7 +128,8 @@ def play_shard(task: ShardTask) -> dict[str, Any]:
         game_offsets=np.concatenate([[0], np.cumsum(game_lengths)]).astype(np.int64),
         players=np.int64(task.players),
     )
-    return {"positions": len(seats), "games": task.games, "seconds": time.perf_counter() - began}
+    seconds = time.perf_counter() - began
+    return {"positions": float(len(seats)), "games": float(task.games), "seconds": seconds}
 
 
 def tasks_for(
@@ -146,7 +149,9 @@ def tasks_for(
     ]
 
 
-def run(tasks: Sequence[ShardTask], workers: int, ray_address: str | None) -> list[dict[str, Any]]:
+def run(
+    tasks: Sequence[ShardTask], workers: int, ray_address: str | None
+) -> list[dict[str, float]]:
     """Play the shards in this process (``workers`` 1), in local processes, or as Ray tasks on
     the cluster at ``ray_address`` (``local``: a Ray instance started here for the run)."""
     if ray_address:
@@ -159,7 +164,8 @@ def run(tasks: Sequence[ShardTask], workers: int, ray_address: str | None) -> li
             ray.init(address=ray_address, log_to_driver=False)
         try:
             remote = ray.remote(play_shard)
-            return list(ray.get([remote.remote(t) for t in tasks]))
+            done: list[dict[str, float]] = ray.get([remote.remote(t) for t in tasks])
+            return done
         finally:
             if started:
                 ray.shutdown()
@@ -198,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     began = time.perf_counter()
     done = run(tasks, args.workers, args.ray)
     seconds = time.perf_counter() - began
-    positions = sum(d["positions"] for d in done)
+    positions = int(sum(d["positions"] for d in done))
     print(
         f"{args.games} games, {positions} positions in {len(tasks)} shards under {args.out} "
         f"({positions / seconds:.1f} positions/s)"

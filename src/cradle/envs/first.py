@@ -30,7 +30,7 @@ def new_game(
     module: GameModule,
     players: int,
     seed: int,
-    options: Any,
+    options: object,
     first_player: int | None,
     engine: str | None = None,
 ) -> Any:

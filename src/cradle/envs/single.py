@@ -41,6 +41,7 @@ import importlib
 import random
 import re
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import gymnasium
@@ -57,7 +58,7 @@ from cradle.envs.gheos_compact import COMPACT_COUNT, CompactActions
 from cradle.envs.spec import FloatArray, get_spec
 from cradle.envs.tensors import board_shape, observation_scales, split
 
-Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], Any]
+Policy = Callable[["Observations", npt.NDArray[np.int8]], Any]
 Opponents = str | Sequence[str] | Policy
 
 NATIVE_BOTS = ("random", "greedy")
@@ -70,6 +71,8 @@ def is_native(spec: str) -> bool:
 
 
 IntArray = npt.NDArray[np.int64]
+# A batch of observations: flat rows, or the board and features (observation="board")
+Observations = FloatArray | dict[str, FloatArray]
 
 
 def _pool(opponents: Opponents) -> list[str] | None:
@@ -114,7 +117,7 @@ class CradleSingleVecEnv(VectorEnv):
         observation: str = "flat",
         actions: str = "engine",
         first_player: int | None = None,
-        **options: Any,
+        **options: object,
     ) -> None:
         self.first_player = check_first_player(first_player, players)
         if actions not in ("engine", "compact") or (actions == "compact" and game != "gheos"):
@@ -235,7 +238,7 @@ class CradleSingleVecEnv(VectorEnv):
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[FloatArray, dict[str, Any]]:
+    ) -> tuple[Observations, dict[str, Any]]:
         """New games everywhere; ``seed`` makes them, the learners' seats, the opponents and
         every later autoreset repeatable."""
         self._rng = random.Random(seed)
@@ -302,13 +305,13 @@ class CradleSingleVecEnv(VectorEnv):
             chosen = np.array([tables[i].engine(int(c)) for i, c in zip(rows, chosen, strict=True)])
         return chosen
 
-    def _fill_masks(self, masks: npt.NDArray[np.int8], rows: IntArray) -> dict[int, Any]:
+    def _fill_masks(self, masks: npt.NDArray[np.int8], rows: IntArray) -> dict[int, CompactActions]:
         """The masks of the seats to move (``rows`` of them in compact mode, where each needs
         its table: returned by row)."""
         if not self.compact:
             self._batch.masks(masks)
             return {}
-        tables: dict[int, Any] = {}
+        tables: dict[int, CompactActions] = {}
         for i in rows:
             state = self._batch.get(int(i))
             if state.is_over:
@@ -317,7 +320,7 @@ class CradleSingleVecEnv(VectorEnv):
             masks[i] = table.mask(state.legal_action_ids())
         return tables
 
-    def _observe(self) -> Any:
+    def _observe(self) -> Observations:
         observations: FloatArray = np.empty((self.num_envs, self._width), np.float32)
         self._batch.observe(self.learners, observations)
         self._masks[:] = 0
@@ -329,7 +332,7 @@ class CradleSingleVecEnv(VectorEnv):
         self._masks[~moving] = 0
         return self._shaped(observations)
 
-    def _shaped(self, observations: FloatArray) -> Any:
+    def _shaped(self, observations: FloatArray) -> Observations:
         """Flat rows as this env gives them: normalized, folded into board and features."""
         if self.normalize:
             observations /= self._scales
@@ -352,7 +355,7 @@ class CradleSingleVecEnv(VectorEnv):
     def step(
         self, actions: Any
     ) -> tuple[
-        FloatArray,
+        Observations,
         npt.NDArray[np.float64],
         npt.NDArray[np.bool_],
         npt.NDArray[np.bool_],
@@ -434,7 +437,7 @@ class CradleSingleVecEnv(VectorEnv):
         self._batch = None
 
 
-class CradleSingleEnv(gymnasium.Env[FloatArray, np.int64]):
+class CradleSingleEnv(gymnasium.Env[Observations, np.int64]):
     """One game against bots (``CradleSingleVecEnv`` with one row; call ``reset`` after a
     game ends)."""
 
@@ -453,7 +456,7 @@ class CradleSingleEnv(gymnasium.Env[FloatArray, np.int64]):
         actions: str = "engine",
         first_player: int | None = None,
         render_mode: str | None = None,
-        **options: Any,
+        **options: object,
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
@@ -478,7 +481,7 @@ class CradleSingleEnv(gymnasium.Env[FloatArray, np.int64]):
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[FloatArray, dict[str, Any]]:
+    ) -> tuple[Observations, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(0, 2**63))
@@ -486,7 +489,7 @@ class CradleSingleEnv(gymnasium.Env[FloatArray, np.int64]):
         self._done = False
         return _first(observations), self._row(infos)
 
-    def step(self, action: Any) -> tuple[FloatArray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Observations, float, bool, bool, dict[str, Any]]:
         if self._done:
             raise RuntimeError("the game is over: call reset()")
         observations, rewards, terminated, truncated, infos = self.core.step(
@@ -524,31 +527,15 @@ class CradleSingleEnv(gymnasium.Env[FloatArray, np.int64]):
         return self.core.game_state(0)
 
 
-def _first(observations: Any) -> Any:
+def _first(observations: Observations) -> Observations:
     if isinstance(observations, dict):
         return {key: value[0] for key, value in observations.items()}
-    return observations[0]
+    row: FloatArray = observations[0]
+    return row
 
 
-def make_env(game: str, **kwargs: Any) -> CradleSingleEnv:
-    return CradleSingleEnv(game, **kwargs)
-
-
-def make_vec_env(game: str, num_envs: int = 1, **kwargs: Any) -> CradleSingleVecEnv:
-    return CradleSingleVecEnv(game, num_envs, **kwargs)
-
-
-def tigris_env(**kwargs: Any) -> CradleSingleEnv:
-    return CradleSingleEnv("tigris", **kwargs)
-
-
-def tigris_vec_env(num_envs: int = 1, **kwargs: Any) -> CradleSingleVecEnv:
-    return CradleSingleVecEnv("tigris", num_envs, **kwargs)
-
-
-def gheos_env(**kwargs: Any) -> CradleSingleEnv:
-    return CradleSingleEnv("gheos", **kwargs)
-
-
-def gheos_vec_env(num_envs: int = 1, **kwargs: Any) -> CradleSingleVecEnv:
-    return CradleSingleVecEnv("gheos", num_envs, **kwargs)
+# The Gymnasium entry points of cradle.envs.ENV_IDS.
+tigris_env = partial(CradleSingleEnv, "tigris")
+tigris_vec_env = partial(CradleSingleVecEnv, "tigris")
+gheos_env = partial(CradleSingleEnv, "gheos")
+gheos_vec_env = partial(CradleSingleVecEnv, "gheos")

@@ -16,10 +16,7 @@ part followed by a feature vector; :func:`board_shape` says how the board part f
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
-import numpy.typing as npt
 
 from cradle.envs.spec import EnvSpec, FloatArray
 
@@ -42,7 +39,7 @@ def observation_scales(spec: EnvSpec, players: int) -> FloatArray:
     return scale
 
 
-def split(game: str, flat: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+def split(game: str, flat: FloatArray) -> tuple[FloatArray, FloatArray]:
     """``(board, features)`` of flat observations (``(..., width)``), as views (no copy)."""
     size = board_size(game)
     lead = flat.shape[:-1]
