@@ -62,7 +62,7 @@ impl GheosTiles {
 /// docs/engines.md), and fast paths for search and research.
 #[pyclass(module = "cradle._native")]
 pub struct GheosState {
-    pub(super) game: Game,
+    pub(crate) game: Game,
     /// The legal ids, once asked for, until the state changes.
     legal: Option<Vec<u32>>,
     tiles: Py<GheosTiles>,

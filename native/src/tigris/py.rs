@@ -274,11 +274,18 @@ impl PyTigrisState {
                 py,
                 pyo3::ffi::PyList_New(legal.len() as pyo3::ffi::Py_ssize_t),
             )?;
+            // the list's slots written directly; the stable ABI (`make wheel`) hides them
+            #[cfg(not(feature = "abi3"))]
             let slots = (*list.as_ptr().cast::<pyo3::ffi::PyListObject>()).ob_item;
             for (i, &id) in legal.iter().enumerate() {
                 let int = ids[usize::from(id)].as_ptr();
                 pyo3::ffi::Py_INCREF(int);
-                *slots.add(i) = int;
+                #[cfg(not(feature = "abi3"))]
+                {
+                    *slots.add(i) = int;
+                }
+                #[cfg(feature = "abi3")]
+                pyo3::ffi::PyList_SetItem(list.as_ptr(), i as pyo3::ffi::Py_ssize_t, int);
             }
             Ok(list.cast_into_unchecked())
         }
