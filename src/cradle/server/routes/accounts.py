@@ -260,8 +260,9 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
 
     @router.post("/api/games/{game_id}/seat", openapi_extra=body_schema(SeatBody, required=False))
     async def my_seat(game_id: GameId, request: Request) -> dict[str, Any]:
-        """A fresh token for the signed-in player's seat here, on this device (the seat's
-        earlier token stops working: the seat follows the player to the device that asks)."""
+        """The signed-in player's seat here, on this device: the token it sent (Authorization)
+        while that is still the seat's, else a fresh one (the seat's earlier token stops
+        working: the seat follows the player to the device that asks)."""
         body = parse(SeatBody, await body_of(request))
         found = await need_account(ctx, request, write=True)
         hub = ctx.hub()
@@ -270,6 +271,9 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         if not held or (body.seat is not None and body.seat not in held):
             raise forbidden("your account holds no such seat at this game")
         seat = body.seat if body.seat is not None else held[0]
+        current = bearer(request.headers)
+        if current is not None and table.seat_of(current) == seat:
+            return {"id": table.id, "seat": seat, "token": current}  # this device holds it
         await ctx.throttle(ctx.creations, client_of(request), "seats taken")
         token = await hub.seats.rekey(table, seat)
         return {"id": table.id, "seat": seat, "token": token}
