@@ -10,7 +10,7 @@ import re
 import time
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from cradle.server import accounts
@@ -230,12 +230,15 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         return signed_out_answer(request)
 
     @router.get("/api/me/games")
-    async def my_games(request: Request) -> dict[str, Any]:
-        """The signed-in player's games: those where it is their turn first, then the other
-        games in progress, then the ended ones; the latest changed first within each."""
+    async def my_games(
+        request: Request, limit: int | None = Query(None, ge=1, le=MY_GAMES)
+    ) -> dict[str, Any]:
+        """The signed-in player's games (the ``limit`` changed last): those where it is their
+        turn first, then the other games in progress, then the ended ones; the latest changed
+        first within each."""
         found = await need_account(ctx, request, write=False)
         hub = ctx.hub()
-        rows = await hub.db(accounts.games_of, hub.storage, found.account.id, MY_GAMES)
+        rows = await hub.db(accounts.games_of, hub.storage, found.account.id, limit or MY_GAMES)
         games = []
         for row in rows:
             entry = dict(row)
