@@ -64,6 +64,9 @@ def test_sign_up_then_play_the_same_seat_on_another_device(
     laptop, laptop_errors = new_page(browser, first)
     sign_up(laptop, server, name)
     laptop.screenshot(path=str(artifacts / f"accounts-{tag}-signed-up.png"))
+    laptop.click("#account-link")
+    laptop.wait_for_selector("#mail-email")
+    laptop.screenshot(path=str(artifacts / f"accounts-{tag}-account-page.png"), full_page=True)
     created = laptop.evaluate(CREATE, {"game": "tigris", "seats": ["human", "bot:random"]})
     game_id = created["id"]
     laptop.goto(f"{server.base}/#/play/{game_id}")

@@ -259,7 +259,7 @@ export function inboxScreen(root) {
       me.waiting = mine.your_turn;
       renderHeader();
       put(list, mine.games.length ? mine.games.map(inboxRow)
-        : el("li", { class: "muted" }, "No games yet: start one in the ", link("#/", "lobby"), "."));
+        : el("li", { class: "muted" }, "No games yet: start one in the ", el("a", { href: "#/" }, "lobby"), "."));
     } catch (error) {
       put(list, el("li", { class: "error" }, messageOf(error)));
     }

@@ -171,6 +171,8 @@ export interface BoardTable {
   game: string;
   players: string[];
   seats: string[];
+  /** The people's names at the seats, where known (a past board has none). */
+  names?: (string | null)[];
   /** Whose view this is; null for spectators. */
   seat: Seat | null;
   status: TableStatus;
