@@ -387,3 +387,14 @@ def stored_game(
         assert storage.claim_analysis(game_id, storage.origin, time.time()) is not None
         data = {"format": 1, "chances": [[0.5, 0.5]], "plies": [0], "reviews": []}
         assert storage.save_analysis(game_id, storage.origin, "done", 1, 1, data)
+
+
+def before_alembic(db: Any) -> None:
+    """Make the SQLite file a current server made (``db``: a sqlite3 connection) look like one
+    made before Alembic and accounts: no revision, no accounts' tables or seat columns."""
+    db.execute("DROP TABLE alembic_version")
+    for table in ("sessions", "accounts", "transfers"):
+        db.execute(f"DROP TABLE {table}")
+    db.execute("DROP INDEX ix_seats_account_id")
+    for column in ("account_id", "name"):
+        db.execute(f"ALTER TABLE seats DROP COLUMN {column}")
