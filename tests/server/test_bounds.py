@@ -202,7 +202,7 @@ def memory_ceiling(extra: int = 2 * 1024**3) -> Iterator[None]:
 @pytest.fixture(scope="module")
 def hostile_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("bounds") / "games.sqlite3"
-    limits = Limits(**UNLIMITED_CLIENTS)  # type: ignore[arg-type]
+    limits = Limits(**UNLIMITED_CLIENTS, password_kib=64)  # type: ignore[arg-type]
     with TestClient(create_app(f"sqlite:///{db}", bot_delay=600, limits=limits)) as client:
         yield client
 

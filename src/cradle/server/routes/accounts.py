@@ -123,11 +123,13 @@ def signed_out_answer(request: Request) -> JSONResponse:
 def account_routes(router: APIRouter, ctx: Context) -> None:
     """Add this area's routes to ``router`` (the application's own)."""
 
+    memory = ctx.limits.password_kib
+
     async def hashed(password: str) -> str:
-        return await asyncio.to_thread(accounts.hash_password, password)
+        return await asyncio.to_thread(accounts.hash_password, password, memory)
 
     async def matches(stored: str | None, password: str) -> bool:
-        return await asyncio.to_thread(accounts.password_matches, stored, password)
+        return await asyncio.to_thread(accounts.password_matches, stored, password, memory)
 
     @router.post("/api/accounts", openapi_extra=body_schema(Credentials), response_model=SignedIn)
     async def sign_up(request: Request) -> JSONResponse:
