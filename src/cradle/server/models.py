@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Annotated, Any, TypeVar
+from collections.abc import Iterable
+from typing import Annotated, NoReturn, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -168,7 +169,7 @@ class Frame(BaseModel):
     type: Annotated[str, Field(max_length=20)] | None = None  # "ping"
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> NoReturn:
     raise BadInput(f"{name} is not a JSON number")
 
 
@@ -185,14 +186,15 @@ def _read_float(text: str) -> float:
     return value
 
 
-def depth_of(value: Any) -> int:
+def depth_of(value: object) -> int:
     """How deeply arrays and objects nest in ``value`` (no recursion: it is the input's)."""
     deepest = 0
-    stack = [(value, 1)]
+    stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[object]
         if isinstance(item, dict):
-            children: Any = item.values()
+            children = item.values()
         elif isinstance(item, list):
             children = item
         else:
@@ -204,10 +206,10 @@ def depth_of(value: Any) -> int:
     return deepest
 
 
-def read_json(raw: bytes | str) -> Any:
+def read_json(raw: bytes | str) -> object:
     """Parse a client's JSON; BadInput for anything malformed, too deep or absurd."""
     try:
-        value = json.loads(
+        value: object = json.loads(
             raw, parse_constant=_refuse_constant, parse_int=_read_int, parse_float=_read_float
         )
     except RecursionError:
@@ -226,7 +228,7 @@ def read_json(raw: bytes | str) -> Any:
     return value
 
 
-def parse(model: type[M], data: Any) -> M:
+def parse(model: type[M], data: object) -> M:
     """``data`` as ``model``; BadInput names the first field that is wrong and why."""
     if not isinstance(data, dict):
         raise BadInput("the body must be a JSON object")
