@@ -180,13 +180,13 @@ export function accountScreen(root) {
   root.append(el("div", { class: "card narrow" }, el("h1", {}, account.name),
     el("p", { class: "muted" }, `Signed in since you made the account on ${new Date(account.created * 1000).toLocaleDateString()}.`),
     el("h2", {}, "Turn notices by e-mail"),
+    el("label", { class: "check" }, mail, " Mail me when it is my turn (at most one mail per turn)"),
     form("mail", [{ name: "email", label: "E-mail address", type: "email", autocomplete: "email", value: account.email || "" }],
       "Save", async ({ email }) => {
         const answer = await api.settings({ email: email.trim() || null, turn_mail: mail.checked });
         me.account = answer.account;
         toast("Saved", "info");
       }),
-    el("label", { class: "check" }, mail, " Mail me when it is my turn (at most one mail per turn)"),
     el("h2", {}, "Change password"),
     form("password", [
       { name: "old", label: "Present password", type: "password", autocomplete: "current-password" },
