@@ -37,7 +37,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     db = tmp_path_factory.mktemp("e2e") / "games.sqlite3"
     # Hints and analyses think briefly: the tests check what they show, not how well they play.
-    settings = ("hint_seconds=0.1", "analysis_seconds=0.02")
+    settings = ("hint_seconds=0.1", "analysis_seconds=0.02", "password_kib=64")
     play = PlayServer(f"sqlite:///{db}", bot_delay=0.02, settings=settings).start()
     try:
         yield play

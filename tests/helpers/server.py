@@ -35,6 +35,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
+
 from cradle.ai import make_bot
 from cradle.core.record import GameRecord
 from cradle.games import game_names, get_game
@@ -387,3 +389,38 @@ def stored_game(
         assert storage.claim_analysis(game_id, storage.origin, time.time()) is not None
         data = {"format": 1, "chances": [[0.5, 0.5]], "plies": [0], "reviews": []}
         assert storage.save_analysis(game_id, storage.origin, "done", 1, 1, data)
+
+
+def before_alembic(db: Any) -> None:
+    """Make the SQLite file a current server made (``db``: a sqlite3 connection) look like one
+    made before Alembic and accounts: no revision, no accounts' tables or seat columns."""
+    db.execute("DROP TABLE alembic_version")
+    for table in ("sessions", "accounts", "transfers"):
+        db.execute(f"DROP TABLE {table}")
+    db.execute("DROP INDEX ix_seats_account_id")
+    for column in ("account_id", "name"):
+        db.execute(f"ALTER TABLE seats DROP COLUMN {column}")
+
+
+@contextmanager
+def read_only(folder: Path) -> Iterator[None]:
+    """``folder`` read-only for everybody, root included, while in the block."""
+    if os.geteuid() != 0:
+        pytest.skip("a read-only mount needs root (permissions do not stop root)")
+    steps = (["mount", "--bind", str(folder), str(folder)],
+             ["mount", "-o", "remount,bind,ro", str(folder)])  # fmt: skip
+    for number, step in enumerate(steps):
+        done = subprocess.run(step, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            if number:
+                subprocess.run(["umount", str(folder)], capture_output=True, check=False)
+            pytest.skip(f"cannot make a read-only mount here: {done.stderr.strip()}")
+    try:
+        yield
+    finally:
+        for _ in range(50):  # the server's files may close a moment after it ends
+            if subprocess.run(["umount", str(folder)], capture_output=True).returncode == 0:
+                break
+            time.sleep(0.1)
+        else:
+            subprocess.run(["umount", "-l", str(folder)], capture_output=True, check=False)

@@ -138,7 +138,7 @@ def test_every_parameter_and_body_of_the_published_schema_is_bounded(tmp_path: A
                 posts += 1
                 body = operation["requestBody"]["content"]["application/json"]["schema"]
                 assert unbounded(body, f"{method} {path}") == []
-    assert posts == 8
+    assert posts == 14
 
 
 # -- hostile values through the real app ----------------------------------------------------
@@ -203,7 +203,7 @@ def memory_ceiling(extra: int = 2 * 1024**3) -> Iterator[None]:
 @pytest.fixture(scope="module")
 def hostile_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("bounds") / "games.sqlite3"
-    limits = Limits(**UNLIMITED_CLIENTS)  # type: ignore[arg-type]
+    limits = Limits(**UNLIMITED_CLIENTS, password_kib=64)  # type: ignore[arg-type]
     with TestClient(create_app(f"sqlite:///{db}", bot_delay=600, limits=limits)) as client:
         yield client
 
@@ -294,6 +294,68 @@ def send_frame(client: TestClient, table: dict[str, Any], body: dict[str, Any]) 
     assert client.get(f"/api/games/{table['id']}").json() == before
 
 
+PASSWORD = "the bounds test's password"
+SIGNED: dict[int, TestClient] = {}
+
+
+def signed_in(client: TestClient) -> tuple[TestClient, dict[str, str]]:
+    """A second browser on the same app, signed in (its own cookies), and its CSRF header."""
+    found = SIGNED.get(id(client.app))
+    if found is None:
+        found = TestClient(client.app)
+        made = found.post("/api/accounts", json={"name": "Bounds tester", "password": PASSWORD})
+        assert made.status_code == 200, made.text
+        SIGNED[id(client.app)] = found
+    csrf = found.get("/api/me").json()["csrf"]
+    return found, {"content-type": "application/json", "X-CSRF-Token": csrf}
+
+
+def refused_or_denied(answer: Any) -> bool:
+    """As refused_with_reason, with a wrong password's 401 and a taken name's 409 among the
+    refusals."""
+    if answer.status_code in (401, 409):
+        assert answer.json()["error"]
+        return True
+    return refused_with_reason(answer)
+
+
+def send_credentials(route: str) -> Sender:
+    def send(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
+        guest = TestClient(client.app)
+        answer = guest.post(
+            route, content=encode(body), headers={"content-type": "application/json"}
+        )
+        if not refused_or_denied(answer):
+            assert 3 <= len(answer.json()["account"]["name"]) <= 24
+
+    return send
+
+
+def send_signed_in(method: str, route: str) -> Sender:
+    def send(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
+        browser, headers = signed_in(client)
+        url = route.replace("{id}", table["id"])
+        answer = browser.request(method, url, content=encode(body), headers=headers)
+        if not refused_or_denied(answer) and route == "/api/me/password":
+            # A hostile new password was taken: set the known one again.
+            back = {"password": body["new_password"], "new_password": PASSWORD}
+            assert browser.post(route, json=back, headers=headers).status_code == 200
+        assert browser.get("/api/me").json()["account"]["name"] == "Bounds tester"
+
+    return send
+
+
+def send_continue(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
+    before = client.get(f"/api/games/{table['id']}").json()
+    answer = TestClient(client.app).post(
+        f"/api/games/{table['id']}/continue",
+        content=encode(body),
+        headers={"content-type": "application/json"},
+    )
+    assert refused_with_reason(answer)  # no hostile value is a live code
+    assert client.get(f"/api/games/{table['id']}").json() == before
+
+
 Sender = Callable[[TestClient, dict[str, Any], dict[str, Any]], None]
 # Each model, the body it is sent in (besides the field under test), and the routes that read it.
 ROUTES: dict[str, tuple[dict[str, Any], list[Sender]]] = {
@@ -310,6 +372,18 @@ ROUTES: dict[str, tuple[dict[str, Any], list[Sender]]] = {
     ),
     "Hello": ({}, [send_hello]),
     "Frame": ({}, [send_frame]),
+    "Credentials": (
+        {"name": "Hostile tester", "password": "long enough secret"},
+        [send_credentials("/api/accounts"), send_credentials("/api/session")],
+    ),
+    "PasswordChange": (
+        {"password": PASSWORD, "new_password": "another long secret"},
+        [send_signed_in("POST", "/api/me/password")],
+    ),
+    "AccountDeletion": ({"password": "not the password"}, [send_signed_in("DELETE", "/api/me")]),
+    "AccountSettings": ({}, [send_signed_in("PATCH", "/api/me")]),
+    "SeatBody": ({}, [send_signed_in("POST", "/api/games/{id}/seat")]),
+    "ContinueBody": ({"code": "no such code"}, [send_continue]),
 }
 FIELDS = [
     pytest.param(model, name, id=f"{model.__name__}.{name}")

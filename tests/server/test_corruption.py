@@ -56,6 +56,9 @@ CORRUPTIONS: dict[tuple[str, str], list[Any]] = {
     ("seats", "seat"): [X, None, BAD, 99],
     ("seats", "token"): [X, N, None, BAD],
     ("seats", "claimed"): [X, N, None, BAD],
+    # NULL: a guest's seat (or nobody's), with no name; a text too long is none a server writes.
+    ("seats", "account_id"): ["x" * 17],
+    ("seats", "name"): ["x" * 65],
     ("invites", "seat"): [X, None, BAD, 99],
     ("invites", "code"): [X, N, None, BAD],
     ("actions", "ply"): [X, None, BAD, 99],

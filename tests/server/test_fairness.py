@@ -22,7 +22,7 @@ from cradle.server.bots import LEASE_SECONDS
 from cradle.server.hub import Hub, NewTable
 from cradle.server.limits import Limits
 from cradle.server.storage import Conflict, Storage, StoredGame, client_hash
-from tests.helpers.server import GAMES, auth, create, token_of, watch
+from tests.helpers.server import GAMES, auth, before_alembic, create, token_of, watch
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -461,6 +461,7 @@ def test_a_database_from_before_the_queue_gets_its_bots_turns(tmp_path: Any) -> 
     storage.append_action("moved", 0, 0, 0, "pass", "running", None, False)
     storage.close()
     with sqlite3.connect(tmp_path / "old.sqlite3") as db:
+        before_alembic(db)
         for table in ("bot_jobs", "bot_clients", "bot_clocks"):
             db.execute(f"DROP TABLE {table}")
         db.execute("DROP INDEX ix_games_client")

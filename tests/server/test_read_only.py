@@ -6,7 +6,6 @@ nothing), so the kernel itself refuses every write, as on a read-only disk."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import subprocess
@@ -14,7 +13,6 @@ import time
 import urllib.error
 import urllib.request
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,33 +25,9 @@ with warnings.catch_warnings():
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
 from cradle.server.storage import Storage
-from tests.helpers.server import CRADLE, GAMES, auth, create, free_port, stored_game
+from tests.helpers.server import CRADLE, GAMES, auth, create, free_port, read_only, stored_game
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
-
-
-@contextlib.contextmanager
-def read_only(folder: Path) -> Iterator[None]:
-    """``folder`` read-only for everybody, root included, while in the block."""
-    if os.geteuid() != 0:
-        pytest.skip("a read-only mount needs root (permissions do not stop root)")
-    steps = (["mount", "--bind", str(folder), str(folder)],
-             ["mount", "-o", "remount,bind,ro", str(folder)])  # fmt: skip
-    for number, step in enumerate(steps):
-        done = subprocess.run(step, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            if number:
-                subprocess.run(["umount", str(folder)], capture_output=True, check=False)
-            pytest.skip(f"cannot make a read-only mount here: {done.stderr.strip()}")
-    try:
-        yield
-    finally:
-        for _ in range(50):  # the server's files may close a moment after it ends
-            if subprocess.run(["umount", str(folder)], capture_output=True).returncode == 0:
-                break
-            time.sleep(0.1)
-        else:
-            subprocess.run(["umount", "-l", str(folder)], capture_output=True, check=False)
 
 
 def call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:

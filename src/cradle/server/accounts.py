@@ -14,6 +14,7 @@ Everything here that touches the database is synchronous; the routes call it in 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -48,8 +49,13 @@ SESSION_SECONDS = 30 * 86400.0
 TRANSFER_SECONDS = 3600.0  # a "continue on another device" link works this long, once
 HASHING = threading.BoundedSemaphore(2)  # argon2id takes 64 MiB each: a few at a time
 
-_hasher = PasswordHasher()  # argon2id, RFC 9106's low-memory profile
-_DUMMY = _hasher.hash(secrets.token_hex(16))  # verified against when no such account exists
+
+@functools.cache
+def _hasher(memory_kib: int) -> tuple[PasswordHasher, str]:
+    """The argon2id hasher with ``memory_kib`` per hash (3 passes, 4 lanes), and a hash of a
+    random password to verify against when no such account exists (the same work)."""
+    hasher = PasswordHasher(time_cost=3, memory_cost=memory_kib, parallelism=4)
+    return hasher, hasher.hash(secrets.token_hex(16))
 
 
 class Taken(StorageError):
@@ -93,15 +99,17 @@ def check_password(password: str) -> None:
         raise ValueError(f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters")
 
 
-def hash_password(password: str) -> str:
+def hash_password(password: str, memory_kib: int) -> str:
+    hasher, _dummy = _hasher(memory_kib)
     with HASHING:
-        return _hasher.hash(password)
+        return hasher.hash(password)
 
 
-def password_matches(stored: str | None, password: str) -> bool:
+def password_matches(stored: str | None, password: str, memory_kib: int) -> bool:
+    hasher, dummy = _hasher(memory_kib)
     with HASHING:
         try:
-            return _hasher.verify(stored or _DUMMY, password) and stored is not None
+            return hasher.verify(stored or dummy, password) and stored is not None
         except (VerificationError, InvalidHashError):
             return False
 

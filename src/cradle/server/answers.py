@@ -313,3 +313,68 @@ class LessonPicture(Answer):
 
     view: GameJson
     over: bool
+
+
+class AccountInfo(Answer):
+    """An account as its owner sees it (``GET /api/me``)."""
+
+    id: str
+    name: str
+    email: str | None
+    turn_mail: bool
+    created: Number
+
+
+class SignedIn(Answer):
+    """Sign-up, sign-in, sign-out, ``GET /api/me`` and deletion: the signed-in account and the
+    session's CSRF token (both null for a guest)."""
+
+    account: AccountInfo | None
+    csrf: str | None
+
+
+class AccountAnswer(Answer):
+    """``PATCH /api/me``: the account as it now is."""
+
+    account: AccountInfo | None
+
+
+class PasswordChanged(Answer):
+    """``POST /api/me/password``."""
+
+    changed: bool
+
+
+class MyGame(Answer):
+    """A game of ``GET /api/me/games``."""
+
+    id: str
+    game: str
+    players: list[str]
+    names: list[str | None]
+    seats_held: list[int]
+    status: str
+    moves: int
+    result: list[Placing] | None
+    created: Number
+    updated: Number
+    to_move: int | None
+    your_turn: bool
+
+
+class MyGames(Answer):
+    """``GET /api/me/games``: "your turn" first, and how many wait for the player."""
+
+    games: list[MyGame]
+    your_turn: int
+
+
+class Transfer(Answer):
+    """``POST /api/games/{id}/transfer``: a one-time link that moves a guest's seat."""
+
+    id: str
+    seat: int
+    code: str
+    link: str
+    qr_svg: str
+    expires_in: Number

@@ -77,6 +77,9 @@ class Limits:
     analysis_seconds: float = 0.25  # thinking per move reviewed in a finished game's analysis
     analysis_queue: int = 50  # analyses waiting in memory (more wait in the database)
     analyse_finished: bool = True  # analyse every game a person played once it ends
+    # Accounts: the memory (KiB) each argon2id password hash takes (RFC 9106's low-memory
+    # profile: 64 MiB, 3 passes); tests lower it, so that they hash as fast as they run.
+    password_kib: int = 65536
 
     def __post_init__(self) -> None:
         positive = (
@@ -108,6 +111,8 @@ class Limits:
         for name in at_least_one:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
+        if not 32 <= self.password_kib <= 4 * 1024 * 1024:
+            raise ValueError("password_kib must be between 32 and 4194304")
         for name in (
             "max_bot_seats",
             "bot_seats_per_client",

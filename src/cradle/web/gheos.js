@@ -875,7 +875,7 @@ export function createRenderer(parts, ctx) {
     const civs = Object.keys(CIV_FILL);
     const thinking = options.thinking;
     const rows = frame.players.map((p, i) => el("tr", { class: i === seat ? "me" : "", "data-player": p },
-      el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${PLAYER_ACCENT[i]}` }, titleCase(p)),
+      el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${PLAYER_ACCENT[i]}`, title: titleCase(p) }, frame.table.names?.[i] || titleCase(p)),
         frame.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? "thinking" : "decides now" }) : null),
       el("td", {}, el("strong", {}, String((frame.points || {})[p] ?? 0))),
       el("td", { class: "followers" }, civs.filter((c) => ((frame.followers || {})[p] || {})[c]).map((c) =>

@@ -1,6 +1,7 @@
 // @ts-check
 // The lobby: open, running and finished games (polled), and the form for a new table.
 
+import { nameAt, seatName } from "./account.js";
 import { api } from "./api.js";
 import { GAME_TITLES } from "./games.js";
 import { OPTION_HELP } from "./rules.js";
@@ -80,7 +81,7 @@ function lobbyTable(games) {
       el("h3", {}, heading),
       el("ul", { class: "games" }, rows.slice(0, 30).map((g) => {
         const seats = g.seats.map((kind, i) =>
-          `${titleCase(g.players[i])}${kind === "human" ? "" : ` (${kind.replace("bot:", "bot ")})`}`);
+          `${nameAt(g, i)}${kind === "human" ? "" : ` (${kind.replace("bot:", "bot ")})`}`);
         const saved = mine[g.id];
         const buttons = [];
         if (saved?.token && status !== "over") buttons.push(link(`#/play/${g.id}`, "Resume"));
@@ -102,7 +103,7 @@ function lobbyTable(games) {
 /** @param {string} id */
 async function joinGame(id) {
   try {
-    const joined = await api.join(id);
+    const joined = await api.join(id, undefined, seatName());
     remember(id, { token: joined.token, seat: joined.seat });
     location.hash = `#/play/${id}`;
   } catch (error) {
@@ -230,6 +231,7 @@ async function createGame(state) {
   try {
     const created = await api.create({
       game: state.game, players: state.players, seats, options: state.options, hotseat,
+      ...(hotseat || !seatName() ? {} : { name: seatName() || undefined }),
     });
     if (hotseat) {
       remember(created.id, { table_token: created.table_token, game: state.game });

@@ -823,7 +823,7 @@ export function createRenderer(parts, ctx) {
       const supply = (frame.supply || {})[p] || [];
       return el("tr", { class: i === seat ? "me" : "", "data-player": p },
         // The dot's place is kept on every row: one appearing never widens the table.
-        el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[p]}` }, titleCase(p)),
+        el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[p]}`, title: titleCase(p) }, frame.table.names?.[i] || titleCase(p)),
           frame.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? "thinking" : "decides now" })
             : el("span", { class: "to-move idle", "aria-hidden": "true" })),
         COLORS.map((c) => el("td", { class: `pts ${c}` }, own ? String(own[c]) : "?")),

@@ -10,7 +10,7 @@ import re
 import time
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from cradle.server import accounts
@@ -21,6 +21,14 @@ from cradle.server.accounts import (
     TRANSFER_SECONDS,
     Account,
     Taken,
+)
+from cradle.server.answers import (
+    AccountAnswer,
+    Joined,
+    MyGames,
+    PasswordChanged,
+    SignedIn,
+    Transfer,
 )
 from cradle.server.errors import ApiError, bad_request, forbidden
 from cradle.server.models import (
@@ -115,13 +123,15 @@ def signed_out_answer(request: Request) -> JSONResponse:
 def account_routes(router: APIRouter, ctx: Context) -> None:
     """Add this area's routes to ``router`` (the application's own)."""
 
+    memory = ctx.limits.password_kib
+
     async def hashed(password: str) -> str:
-        return await asyncio.to_thread(accounts.hash_password, password)
+        return await asyncio.to_thread(accounts.hash_password, password, memory)
 
     async def matches(stored: str | None, password: str) -> bool:
-        return await asyncio.to_thread(accounts.password_matches, stored, password)
+        return await asyncio.to_thread(accounts.password_matches, stored, password, memory)
 
-    @router.post("/api/accounts", openapi_extra=body_schema(Credentials))
+    @router.post("/api/accounts", openapi_extra=body_schema(Credentials), response_model=SignedIn)
     async def sign_up(request: Request) -> JSONResponse:
         body = parse(Credentials, await body_of(request))
         name = valid_name(body.name)
@@ -141,7 +151,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         secret = await hub.db(accounts.start_session, hub.storage, account.id, time.time())
         return signed_in_answer(request, account, secret)
 
-    @router.post("/api/session", openapi_extra=body_schema(Credentials))
+    @router.post("/api/session", openapi_extra=body_schema(Credentials), response_model=SignedIn)
     async def sign_in(request: Request) -> JSONResponse:
         body = parse(Credentials, await body_of(request))
         await ctx.throttle(ctx.signins, client_of(request), "sign-in attempts")
@@ -158,7 +168,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             raise ApiError(401, WRONG)
         return signed_in_answer(request, account, secret)
 
-    @router.delete("/api/session")
+    @router.delete("/api/session", response_model=SignedIn)
     async def sign_out(request: Request) -> JSONResponse:
         found = await signed_in(ctx, request, write=True)
         if found is not None:
@@ -166,7 +176,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             await hub.db(accounts.end_session, hub.storage, found.secret)
         return signed_out_answer(request)
 
-    @router.get("/api/me")
+    @router.get("/api/me", response_model=SignedIn)
     async def me(request: Request) -> dict[str, Any]:
         """The signed-in account and its CSRF token; ``account`` null for a guest."""
         found = await signed_in(ctx, request, write=False)
@@ -174,7 +184,9 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             return {"account": None, "csrf": None}
         return {"account": found.account.public(), "csrf": accounts.csrf_of(found.secret)}
 
-    @router.patch("/api/me", openapi_extra=body_schema(AccountSettings))
+    @router.patch(
+        "/api/me", openapi_extra=body_schema(AccountSettings), response_model=AccountAnswer
+    )
     async def settings(request: Request) -> dict[str, Any]:
         body = parse(AccountSettings, await body_of(request))
         found = await need_account(ctx, request, write=True)
@@ -194,7 +206,11 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         account = await hub.db(accounts.account_of_session, hub.storage, found.secret, time.time())
         return {"account": account.public() if account else None}
 
-    @router.post("/api/me/password", openapi_extra=body_schema(PasswordChange))
+    @router.post(
+        "/api/me/password",
+        openapi_extra=body_schema(PasswordChange),
+        response_model=PasswordChanged,
+    )
     async def change_password(request: Request) -> dict[str, Any]:
         body = parse(PasswordChange, await body_of(request))
         found = await need_account(ctx, request, write=True)
@@ -211,7 +227,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         await hub.db(accounts.set_password, hub.storage, found.account.id, password, found.secret)
         return {"changed": True}
 
-    @router.delete("/api/me", openapi_extra=body_schema(AccountDeletion))
+    @router.delete("/api/me", openapi_extra=body_schema(AccountDeletion), response_model=SignedIn)
     async def delete_account(request: Request) -> JSONResponse:
         body = parse(AccountDeletion, await body_of(request))
         found = await need_account(ctx, request, write=True)
@@ -229,13 +245,16 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
                     table.names[seat] = accounts.FORMER
         return signed_out_answer(request)
 
-    @router.get("/api/me/games")
-    async def my_games(request: Request) -> dict[str, Any]:
-        """The signed-in player's games: those where it is their turn first, then the other
-        games in progress, then the ended ones; the latest changed first within each."""
+    @router.get("/api/me/games", response_model=MyGames)
+    async def my_games(
+        request: Request, limit: int | None = Query(None, ge=1, le=MY_GAMES)
+    ) -> dict[str, Any]:
+        """The signed-in player's games (the ``limit`` changed last): those where it is their
+        turn first, then the other games in progress, then the ended ones; the latest changed
+        first within each."""
         found = await need_account(ctx, request, write=False)
         hub = ctx.hub()
-        rows = await hub.db(accounts.games_of, hub.storage, found.account.id, MY_GAMES)
+        rows = await hub.db(accounts.games_of, hub.storage, found.account.id, limit or MY_GAMES)
         games = []
         for row in rows:
             entry = dict(row)
@@ -258,10 +277,15 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         waiting = sum(1 for g in games if g["your_turn"])
         return {"games": games, "your_turn": waiting}
 
-    @router.post("/api/games/{game_id}/seat", openapi_extra=body_schema(SeatBody, required=False))
+    @router.post(
+        "/api/games/{game_id}/seat",
+        openapi_extra=body_schema(SeatBody, required=False),
+        response_model=Joined,
+    )
     async def my_seat(game_id: GameId, request: Request) -> dict[str, Any]:
-        """A fresh token for the signed-in player's seat here, on this device (the seat's
-        earlier token stops working: the seat follows the player to the device that asks)."""
+        """The signed-in player's seat here, on this device: the token it sent (Authorization)
+        while that is still the seat's, else a fresh one (the seat's earlier token stops
+        working: the seat follows the player to the device that asks)."""
         body = parse(SeatBody, await body_of(request))
         found = await need_account(ctx, request, write=True)
         hub = ctx.hub()
@@ -270,12 +294,17 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         if not held or (body.seat is not None and body.seat not in held):
             raise forbidden("your account holds no such seat at this game")
         seat = body.seat if body.seat is not None else held[0]
+        current = bearer(request.headers)
+        if current is not None and table.seat_of(current) == seat:
+            return {"id": table.id, "seat": seat, "token": current}  # this device holds it
         await ctx.throttle(ctx.creations, client_of(request), "seats taken")
         token = await hub.seats.rekey(table, seat)
         return {"id": table.id, "seat": seat, "token": token}
 
     @router.post(
-        "/api/games/{game_id}/transfer", openapi_extra=body_schema(EmptyBody, required=False)
+        "/api/games/{game_id}/transfer",
+        openapi_extra=body_schema(EmptyBody, required=False),
+        response_model=Transfer,
     )
     async def transfer(game_id: GameId, request: Request) -> dict[str, Any]:
         """A one-time link (and its QR code, SVG) that moves the bearer's seat to another
@@ -302,7 +331,11 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             "expires_in": TRANSFER_SECONDS,
         }
 
-    @router.post("/api/games/{game_id}/continue", openapi_extra=body_schema(ContinueBody))
+    @router.post(
+        "/api/games/{game_id}/continue",
+        openapi_extra=body_schema(ContinueBody),
+        response_model=Joined,
+    )
     async def continue_here(game_id: GameId, request: Request) -> dict[str, Any]:
         """Exchange a "continue on another device" code for its seat's token (once)."""
         body = parse(ContinueBody, await body_of(request))
