@@ -41,6 +41,7 @@ from cradle.server.routes.live import live_routes
 from cradle.server.routes.lobby import lobby_routes
 from cradle.server.routes.play import play_routes
 from cradle.server.routes.reading import reading_routes
+from cradle.server.routes.turns import turns_routes
 from cradle.server.storage import DATABASE_ERRORS, CorruptGame, Storage
 
 log = logging.getLogger("cradle.server")
@@ -265,6 +266,7 @@ def create_app(
     play_routes(app.router, ctx)
     reading_routes(app.router, ctx)
     live_routes(app.router, ctx)
+    turns_routes(app.router, ctx)
 
     # -- the web client -----------------------------------------------------------------------
 

@@ -43,6 +43,7 @@ from cradle.server.session import Session, hints_allowed
 from cradle.server.storage import (
     DATABASE_ERRORS,
     CorruptGame,
+    LobbyFilter,
     Storage,
 )
 from cradle.server.tables import (
@@ -54,6 +55,7 @@ from cradle.server.tables import (
     snapshot,
 )
 from cradle.server.tokens import hash_token, new_token
+from cradle.server.turns import Turns
 
 # The names callers knew here before the split (tests and tools import them from the hub).
 __all__ = [
@@ -111,6 +113,11 @@ class Hub:
         self.bot_wakeup = asyncio.Event()
         self.bot_seats = BotSeats(self)
         self.bot_moves = self.bot_seats.moves  # the same deque, by the name callers know
+        self.turns = Turns(self)
+
+    def clock(self) -> float:
+        """The time deadlines are judged by (tests set another)."""
+        return time.time()
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -194,6 +201,7 @@ class Hub:
             if sweeps % EXPIRY_SWEEPS == 0:
                 try:
                     await self.expire_unplayed()
+                    await self.turns.end_idle()
                     if self.storage.shared:  # buckets idle an hour are full: drop them
                         await self.db(self.storage.forget_rates, time.time() - RATES_KEPT)
                 except asyncio.CancelledError:
@@ -232,9 +240,11 @@ class Hub:
         """``POST /api/games`` (see :meth:`Seats.create`)."""
         return await self.seats.create(request, client)
 
-    async def join(self, table: Table, invite: str | None) -> dict[str, Any]:
+    async def join(
+        self, table: Table, invite: str | None, standin: str | None = None
+    ) -> dict[str, Any]:
         """Take a seat (see :meth:`Seats.join`)."""
-        return await self.seats.join(table, invite)
+        return await self.seats.join(table, invite, standin)
 
     def authorize(self, table: Table, token: str | None) -> tuple[int | None, bool]:
         """(seat, hot-seat screen?) for ``token`` (see :meth:`Seats.authorize`)."""
@@ -309,7 +319,13 @@ class Hub:
 
     # -- lobby, records and replays -----------------------------------------------------------
 
-    async def lobby(self, status: str | None, cursor: str | None, limit: int) -> dict[str, Any]:
+    async def lobby(
+        self,
+        status: str | None,
+        cursor: str | None,
+        limit: int,
+        where: LobbyFilter | None = None,
+    ) -> dict[str, Any]:
         """One page of listed games, most recently active first; ``next`` pages on."""
         before: tuple[float, str] | None = None
         if cursor:
@@ -318,12 +334,12 @@ class Hub:
                 before = (float(updated), last_id)
             except ValueError:
                 raise bad_request("'before' must be the 'next' of a lobby page") from None
-        key = (status, cursor, limit)
+        key = (status, cursor, limit, where)
         cached = self.lobby_cache.get(key)
         now = time.monotonic()
         if cached is not None and now - cached[0] < 1.0:  # many clients poll the same page
             return cached[1]
-        rows = await self.db(self.storage.list_games, limit, before, status)
+        rows = await self.db(self.storage.list_games, limit, before, status, where)
         games = []
         for row in rows:
             table = self.tables.get(row["id"])
@@ -403,7 +419,7 @@ class Hub:
             "players": list(record.players),
             "seats": list(table.seats),
             "options": dict(record.options),
-            "result": state.result(),
+            "result": table.result(),
             "steps": steps,
         }
 

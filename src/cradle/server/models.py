@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -26,6 +26,10 @@ OPTION_NAME_CHARS = 40
 OPTION_CHARS = 8192  # a text option: Gheos's custom tile set is the longest
 OPTION_NUMBER = 10**6  # a numeric option's magnitude
 NUMBER_DIGITS = 40  # digits of a JSON number (2^128 has 39): longer ones are refused unread
+BOT_NAME_CHARS = 40  # a bot's name (a stand-in's level)
+DEADLINE_MIN = 3600  # a turn-based table's time per move: one hour ...
+DEADLINE_MAX = 7 * 86400  # ... to seven days
+DEADLINE_DEFAULT = 86400  # when the creator names none
 
 
 class BadInput(ValueError):
@@ -67,6 +71,13 @@ class CreateBody(BaseModel):
     hotseat: bool = False
     listed: bool = True
     bot_seconds: Annotated[float, Field(gt=0, le=3600, allow_inf_nan=False)] | None = None
+    # "live" (as ever) or "turn": turn-based, each person has ``deadline_s`` per decision.
+    mode: Literal["live", "turn"] = "live"
+    deadline_s: Annotated[int, Field(ge=DEADLINE_MIN, le=DEADLINE_MAX)] | None = None
+    # Invite only: not listed in the lobby (the same as "listed": false).
+    private: bool = False
+    # The bot level that may play for the creator's seat when its deadline passes.
+    standin: Annotated[str, Field(max_length=BOT_NAME_CHARS)] | None = None
 
 
 class ActionBody(BaseModel):
@@ -85,6 +96,17 @@ class JoinBody(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     invite: Annotated[str, Field(max_length=TOKEN_CHARS)] | None = None
+    # The bot level that may play for this seat when its deadline passes (default "easy").
+    standin: Annotated[str, Field(max_length=BOT_NAME_CHARS)] | None = None
+
+
+class TimeoutBody(BaseModel):
+    """``POST /api/games/{id}/timeout``: what the others do about a seat whose deadline
+    passed: let its stand-in bot play its turn, or end the game without it."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    choice: Literal["bot", "end"]
 
 
 class EmptyBody(BaseModel):

@@ -108,7 +108,7 @@ class Session:
                 "last": last,
                 "can_undo": seat is not None and self.can_undo(table, seat),
                 "hints": hints_allowed(table),
-                "result": state.result() if table.is_over else None,
+                "result": table.result() if table.is_over else None,
             }
         )
         view.update(
@@ -224,6 +224,7 @@ class Session:
                     continue
                 status = "over" if after.is_over else table.status
                 result = after.result() if after.is_over else None
+                standin = table.standin_after(seat, after)
                 # A person's move at a table nobody can still join: the game is being played.
                 person = table.seats[seat] == "human" and status != "open"
                 try:
@@ -236,13 +237,17 @@ class Session:
                         action,
                         status,
                         result,
-                        table.bot_turn(after),
+                        table.bot_turn(after, standin),
                         after.is_over and self.analysed(table),
                         person,
                         clock,
                         decision_cost(
-                            table.seats, after, table.bot_seconds, self.host.limits.bot_seconds
+                            table.playing(standin),
+                            after,
+                            table.bot_seconds,
+                            self.host.limits.bot_seconds,
                         ),
+                        standin,
                     )
                 except Conflict:
                     checked = True
@@ -254,8 +259,10 @@ class Session:
                 table.follow(before, action)
                 table.previous = before
                 table.state = after
+                table.standin = standin
                 table.record.actions.append(action)
                 table.action_seats.append(seat)
+                table.clock_moved(updated)
                 self.changed(table, list(events or []), updated)
                 if after.is_over:
                     self.host.lobby_cache.clear()
@@ -336,7 +343,7 @@ class Session:
                         table.ply,
                         table.version,
                         "running" if not table.open_seats() else "open",
-                        table.bot_turn(before),
+                        table.bot_turn(before, None),
                         decision_cost(
                             table.seats, before, table.bot_seconds, self.host.limits.bot_seconds
                         ),
@@ -352,6 +359,8 @@ class Session:
                 table.action_seats.pop()
                 table.belief = None  # it read the action taken back
                 table.state = before
+                table.standin = None
+                table.clock_moved(updated)
                 # The state before that is not kept: a second undo in a row replays the record.
                 table.previous = None
                 self.changed(table, [undo_event(table, seat, undone)], updated)
