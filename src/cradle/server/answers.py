@@ -115,6 +115,12 @@ class Done(Answer):
     status: str
 
 
+class MailStopped(Answer):
+    """``POST /api/mail/stop``: the account gets no more turn notices."""
+
+    stopped: bool
+
+
 class Joined(Answer):
     """``POST /api/games/{id}/join``: the seat taken and its new token."""
 

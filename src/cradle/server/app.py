@@ -32,6 +32,7 @@ from cradle.server.bots import watch_parent
 from cradle.server.errors import ApiError, unavailable
 from cradle.server.hub import Hub
 from cradle.server.limits import Limits, RateLimiter
+from cradle.server.mail import MailSettings
 from cradle.server.models import (
     BadInput,
 )
@@ -165,8 +166,10 @@ def create_app(
     bot_delay: float = 0.5,
     limits: Limits | None = None,
     origins: tuple[str, ...] | list[str] = (),
+    mail: MailSettings | None = None,
 ) -> FastAPI:
-    """The server's application on the database at ``database_url`` (SQLAlchemy URL)."""
+    """The server's application on the database at ``database_url`` (SQLAlchemy URL);
+    ``mail``: where turn notices go out (none without it)."""
     limits = limits or Limits()
     ctx = Context(
         limits=limits,
@@ -180,7 +183,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         storage = await asyncio.to_thread(Storage, database_url)
-        hub = Hub(storage, bot_delay=bot_delay, limits=limits)
+        hub = Hub(storage, bot_delay=bot_delay, limits=limits, mail=mail)
         try:
             await hub.start()
         except Exception:
@@ -285,6 +288,7 @@ def server_config(
     bot_delay: float = 0.5,
     limits: Limits | None = None,
     origins: tuple[str, ...] | list[str] = (),
+    mail: MailSettings | None = None,
 ) -> str:
     return json.dumps(
         {
@@ -292,6 +296,7 @@ def server_config(
             "bot_delay": bot_delay,
             "limits": (limits or Limits()).to_dict(),
             "origins": list(origins),
+            "mail": mail.to_dict() if mail is not None else None,
         }
     )
 
@@ -332,6 +337,7 @@ def app_from_env() -> FastAPI:
         bot_delay=float(config.get("bot_delay", 0.5)),
         limits=Limits.from_dict(config.get("limits") or {}),
         origins=tuple(config.get("origins") or ()),
+        mail=MailSettings.from_dict(config["mail"]) if config.get("mail") else None,
     )
 
 
@@ -344,6 +350,7 @@ def run_server(
     origins: tuple[str, ...] | list[str] = (),
     workers: int = 1,
     trusted_proxies: tuple[str, ...] | list[str] = (),
+    mail: MailSettings | None = None,
 ) -> None:
     """Serve until interrupted (uvicorn, with our WebSocket frame limit); ``workers`` > 1 runs
     that many processes on the one (PostgreSQL) database. ``trusted_proxies``: the addresses
@@ -362,7 +369,7 @@ def run_server(
         "forwarded_allow_ips": list(trusted_proxies),
     }
     if workers > 1:
-        os.environ[CONFIG_ENV] = server_config(database_url, bot_delay, limits, origins)
+        os.environ[CONFIG_ENV] = server_config(database_url, bot_delay, limits, origins, mail)
         uvicorn.run("cradle.server.app:app_from_env", factory=True, workers=workers, **common)
         return
-    uvicorn.run(create_app(database_url, bot_delay, limits, origins), **common)
+    uvicorn.run(create_app(database_url, bot_delay, limits, origins, mail), **common)

@@ -37,6 +37,7 @@ from cradle.server.botseats import BotSeats
 from cradle.server.errors import ApiError, bad_request, forbidden
 from cradle.server.history import Step, board_at, history_for, replay_steps
 from cradle.server.limits import Limits, RateLimiter
+from cradle.server.mail import MailSettings, Notices
 from cradle.server.redact import public_action
 from cradle.server.seats import NewTable, Seats
 from cradle.server.session import Session, hints_allowed
@@ -83,7 +84,13 @@ RATES_KEPT = 3600.0  # seconds a client's shared rate bucket is kept after its l
 class Hub:
     """All tables of one server process, their storage and their bots."""
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.5, limits: Limits | None = None):
+    def __init__(
+        self,
+        storage: Storage,
+        bot_delay: float = 0.5,
+        limits: Limits | None = None,
+        mail: MailSettings | None = None,
+    ):
         self.storage = storage
         self.bot_delay = bot_delay
         storage.bot_delay = bot_delay  # a bot's turn is due that long after it comes
@@ -114,6 +121,7 @@ class Hub:
         self.bot_seats = BotSeats(self)
         self.bot_moves = self.bot_seats.moves  # the same deque, by the name callers know
         self.turns = Turns(self)
+        self.notices = Notices(self, mail)
 
     def clock(self) -> float:
         """The time deadlines are judged by (tests set another)."""

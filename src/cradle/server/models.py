@@ -100,6 +100,14 @@ class JoinBody(BaseModel):
     standin: Annotated[str, Field(max_length=BOT_NAME_CHARS)] | None = None
 
 
+class StopMailBody(BaseModel):
+    """``POST /api/mail/stop``: the one-time code of a turn notice's "no more mails" link."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    code: Annotated[str, Field(max_length=TOKEN_CHARS)]
+
+
 class TimeoutBody(BaseModel):
     """``POST /api/games/{id}/timeout``: what the others do about a seat whose deadline
     passed: let its stand-in bot play its turn, or end the game without it."""

@@ -22,6 +22,7 @@ from cradle.server.assist import Analyst
 from cradle.server.bots import decision_cost
 from cradle.server.errors import ApiError, bad_request, forbidden, unavailable
 from cradle.server.limits import Limits
+from cradle.server.mail import Notices
 from cradle.server.redact import public_action, public_events
 from cradle.server.seats import WRITE_ATTEMPTS, Seats
 from cradle.server.storage import DATABASE_ERRORS, Conflict, CorruptGame, Storage
@@ -67,6 +68,9 @@ class SessionHost(Protocol):
 
     @property
     def analyst(self) -> Analyst: ...
+
+    @property
+    def notices(self) -> Notices: ...
 
     @property
     def bot_wakeup(self) -> asyncio.Event: ...
@@ -131,6 +135,7 @@ class Session:
             if not connection.push(texts[key]):
                 log.warning("closing a slow client of game %s", table.id)
                 table.connections.discard(connection)
+        self.host.notices.consider(table)  # a person's turn at a turn-based table: a mail
 
     def changed(self, table: Table, events: list[Event] | None, updated: float) -> None:
         """This process stored a change (the database is at ``version + 1`` now): publish it."""

@@ -104,7 +104,7 @@ MODES = ("live", "turn")  # a live table, or a turn-based one with a deadline pe
 ENDINGS = ("conceded", "timeout", "abandoned")
 STANDIN_DEFAULT = "easy"  # the bot level that plays for an overdue seat unless it chose another
 ANALYSIS_STATUSES = ("queued", "running", "done", "failed")
-TABLES = ("games", "seats", "invites", "actions", "analyses")
+TABLES = ("games", "seats", "invites", "actions", "analyses", "turn_notices", "mail_stops")
 
 
 class StorageError(RuntimeError):
@@ -318,6 +318,31 @@ class BotClockRow(Base):
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     spent: Mapped[float] = mapped_column(Float)
+
+
+class TurnNoticeRow(Base):
+    """A turn whose e-mail notice a process claimed (and sent): one row per game, seat and
+    turn (the move number the turn began at), so no turn is mailed twice, by any process."""
+
+    __tablename__ = "turn_notices"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    turn: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sent: Mapped[float] = mapped_column(Float)
+
+
+class MailStopRow(Base):
+    """The one-time code of a notice's "no more mails" link (its SHA-256), and the account
+    it stops the mails of."""
+
+    __tablename__ = "mail_stops"
+
+    code: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(String(16), index=True)
+    created: Mapped[float] = mapped_column(Float, index=True)
 
 
 # Columns added since the first schema: (table, name, SQL type, value for the rows already there).
@@ -1377,6 +1402,75 @@ class Storage:
                 .limit(limit)
             ).scalars()
             return _ids(found)
+
+    # -- turn notices by e-mail -----------------------------------------------------------------
+
+    def claim_turn_notice(
+        self, game_id: str, seat: int, turn: int, code: str, now: float
+    ) -> str | None:
+        """Claim the e-mail notice of ``seat``'s turn that began at move ``turn``: the address
+        to send it to, with ``code`` (a hash) stored as its one-time "no more mails" code; None
+        when no account that wants these mails holds the seat, or when the notice was claimed
+        already (by this process or another: the row's key decides, never two mails)."""
+        with self._transaction() as connection:
+            found = self._mail_address(connection, game_id, seat)
+            if found is None:
+                return None
+            account, address = found
+            if self.is_sqlite:
+                from sqlalchemy.dialects.sqlite import insert as upsert
+            else:
+                from sqlalchemy.dialects.postgresql import insert as upsert  # type: ignore[assignment]
+            claimed = connection.execute(
+                upsert(TurnNoticeRow)
+                .values(game_id=game_id, seat=seat, turn=turn, sent=now)
+                .on_conflict_do_nothing()
+            ).rowcount
+            if claimed != 1:
+                return None
+            connection.execute(
+                insert(MailStopRow), {"code": code, "account_id": account, "created": now}
+            )
+            return address
+
+    def _mail_address(
+        self, connection: Connection, game_id: str, seat: int
+    ) -> tuple[str, str] | None:
+        """(account id, e-mail address) of the account holding ``seat`` if it wants turn
+        notices by e-mail."""
+        if "accounts" not in inspect(connection).get_table_names():
+            return None  # guests only: a guest has no mail
+        row = connection.execute(
+            text(
+                "SELECT accounts.id, accounts.email FROM seats JOIN accounts "
+                "ON accounts.id = seats.account_id WHERE seats.game_id = :game "
+                "AND seats.seat = :seat AND accounts.turn_mail = :yes "
+                "AND accounts.email IS NOT NULL"
+            ),
+            {"game": game_id, "seat": seat, "yes": True},
+        ).first()
+        if row is None or not isinstance(row[1], str) or "@" not in row[1]:
+            return None
+        return str(row[0]), row[1]
+
+    def stop_mail(self, code: str) -> bool:
+        """Use the one-time code ``code`` (a hash) of a mail's "no more mails" link: its
+        account gets no more turn notices. False for a code unknown or used."""
+        with self._transaction() as connection:
+            account = connection.execute(
+                select(MailStopRow.account_id).where(MailStopRow.code == code)
+            ).scalar()
+            if account is None:
+                return False
+            used = connection.execute(delete(MailStopRow).where(MailStopRow.code == code))
+            if used.rowcount != 1:  # another request used it first
+                return False
+            if "accounts" in inspect(connection).get_table_names():
+                connection.execute(
+                    text("UPDATE accounts SET turn_mail = :no WHERE id = :account"),
+                    {"no": False, "account": account},
+                )
+            return True
 
     def set_status(self, game_id: str, status: str) -> None:
         with self._transaction() as connection:

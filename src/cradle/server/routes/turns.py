@@ -7,8 +7,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from cradle.server.answers import Done, Frame
-from cradle.server.models import EmptyBody, TimeoutBody, parse
+from cradle.server.answers import Done, Frame, MailStopped
+from cradle.server.errors import ApiError
+from cradle.server.models import EmptyBody, StopMailBody, TimeoutBody, parse
 from cradle.server.routes.common import (
     Context,
     GameId,
@@ -17,6 +18,7 @@ from cradle.server.routes.common import (
     body_schema,
     client_of,
 )
+from cradle.server.tokens import hash_token
 
 
 def turns_routes(router: APIRouter, ctx: Context) -> None:
@@ -69,3 +71,19 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
         await ctx.throttle(ctx.creations, client_of(request), "changes")
         await hub.turns.remove(table, token)
         return {"id": table.id, "status": "removed"}
+
+    @router.post(
+        "/api/mail/stop",
+        openapi_extra=body_schema(StopMailBody),
+        response_model=MailStopped,
+        response_model_exclude_unset=True,
+    )
+    async def stop_mail(request: Request) -> dict[str, Any]:
+        """The link of a turn notice: its account gets no more mails (no sign-in needed;
+        each link works once)."""
+        hub = ctx.hub()
+        body = parse(StopMailBody, await body_of(request))
+        await ctx.throttle(ctx.creations, client_of(request), "changes")
+        if not await hub.db(hub.storage.stop_mail, hash_token(body.code)):
+            raise ApiError(404, "this link is unknown or was used already")
+        return {"stopped": True}
