@@ -161,17 +161,22 @@ def test_when_a_deadline_passes_the_others_let_the_stand_in_play_its_turn(
     answer = post(client, f"/api/games/{game_id}/timeout", other, {"choice": "bot"})
     assert answer.status_code == 200, answer.text
     assert answer.json()["table"]["standin"] == seat
-    # The stand-in plays the late seat's whole turn (two actions in Tigris), then the other's.
+    # The stand-in plays the late seat's turn while it decides, then the other seat decides.
     wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 60)
     after = view(client, game_id, other)["table"]
-    assert after["moves"] == 2 and after["standin"] is None and after["status"] == "running"
+    assert after["moves"] >= 1 and after["standin"] is None and after["status"] == "running"
     assert after["deadline"] is not None
     record = client.get(f"/api/games/{game_id}/record", headers=auth(other)).json()
-    assert record["seats"] == [seat, seat]
-    # The stand-in is gone: the late seat plays its next turn itself.
-    move(client, game_id, other)
-    move(client, game_id, other)
+    assert set(record["seats"]) == {seat}
+    # The stand-in is gone: once the late seat decides again, it plays itself.
+    for _ in range(10):
+        mover = view(client, game_id)["to_move"]
+        if mover == seat:
+            break
+        move(client, game_id, token_of(created, mover))
+    assert view(client, game_id)["to_move"] == seat
     assert view(client, game_id, late)["legal_actions"]
+    assert view(client, game_id)["table"]["standin"] is None
 
 
 def test_the_others_may_end_the_game_without_a_seat_whose_deadline_passed(

@@ -16,10 +16,10 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from cradle.ai.knowledge.belief import HandBelief
-from cradle.core.contract import Event, GameModule, GameState
+from cradle.core.contract import Event, GameModule, GameState, SeatResult
 from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
 from cradle.server.errors import ApiError
@@ -127,6 +127,8 @@ class Table:
     version: int  # counts every change a client sees; the stored one, never decreasing
     bot_seconds: float | None = None  # the table's thinking budget per bot decision
     invite_expires: dict[int, float] = field(default_factory=dict)  # seat -> when it expires
+    names: dict[int, str] = field(default_factory=dict)  # seat -> the name shown at it
+    accounts: dict[int, str] = field(default_factory=dict)  # seat -> the account holding it
     events: list[Event] = field(default_factory=list)
     previous: GameState | None = None  # the state before the last action, when known
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -165,11 +167,11 @@ class Table:
     def is_over(self) -> bool:
         return bool(self.state.is_over) or self.ended_by is not None
 
-    def result(self) -> list[dict[str, Any]]:
+    def result(self) -> list[SeatResult]:
         """The final standings: the rules', or the ones of a game ended early."""
         if self.early_result is not None:
-            return [dict(place) for place in self.early_result]
-        return [dict(place) for place in self.state.result()]
+            return [cast(SeatResult, dict(place)) for place in self.early_result]
+        return list(self.state.result())
 
     def playing(self, standin: int | bool | None = True) -> list[str]:
         """The seats as they play now (``standin``: the stand-in's seat to count instead of
@@ -269,6 +271,8 @@ class Table:
             "game": self.game,
             "players": list(self.record.players),
             "seats": list(self.seats),
+            # The people's names (an account's or a guest's; None: none given, or a bot).
+            "names": [self.names.get(s) for s in range(len(self.seats))],
             "claimed": [self.claimed.get(s, True) for s in range(len(self.seats))],
             "open": self.open_seats(),
             "invites": self.unused_invites(),
@@ -507,6 +511,8 @@ class Tables:
             claimed=dict(stored.claimed),
             invites=dict(stored.invites),
             invite_expires=dict(stored.invite_expires),
+            names=dict(stored.names),
+            accounts=dict(stored.accounts),
             action_seats=list(stored.action_seats),
             hotseat=stored.hotseat,
             listed=stored.listed,
@@ -598,6 +604,7 @@ class Tables:
         table.belief = None  # worked out again when a bot needs it
         table.state, table.previous = rebuilt.state, rebuilt.previous
         table.tokens, table.claimed = dict(stored.tokens), dict(stored.claimed)
+        table.names, table.accounts = dict(stored.names), dict(stored.accounts)
         table.invites = dict(stored.invites)
         table.invite_expires = dict(stored.invite_expires)
         table.version, table.updated = stored.version, stored.updated

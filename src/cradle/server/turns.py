@@ -44,6 +44,10 @@ def early_result(standings: list[dict[str, Any]], out: int, ended_by: str) -> li
     return result
 
 
+class Clearable(Protocol):
+    def clear(self) -> None: ...
+
+
 class TurnsHost(Protocol):
     """What the turn-based rules need of the server (the hub is one)."""
 
@@ -60,7 +64,7 @@ class TurnsHost(Protocol):
     def bot_wakeup(self) -> asyncio.Event: ...
 
     @property
-    def lobby_cache(self) -> dict[tuple[Any, ...], tuple[float, dict[str, Any]]]: ...
+    def lobby_cache(self) -> Clearable: ...
 
     def clock(self) -> float: ...
 
@@ -118,7 +122,8 @@ class Turns:
                 check()
 
             async def store() -> float:
-                result[:] = early_result(table.result(), out(), ended_by)
+                standings = [dict(line) for line in table.result()]
+                result[:] = early_result(standings, out(), ended_by)
                 return await self.host.db(
                     self.host.storage.end_early, table.id, table.version, result, ended_by
                 )

@@ -4,6 +4,7 @@ taking a seat, and the games' fixed board maps."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
@@ -11,12 +12,9 @@ from pydantic import Field
 
 from cradle.ai import bot_names
 from cradle.games import game_names, get_game
-from cradle.server.answers import (
-    Created,
-    Joined,
-    LobbyPage,
-    Meta,
-)
+from cradle.server.answers import BoardMap, Created, Joined, Meta
+from cradle.server.answers import LobbyPage as LobbyPageAnswer
+from cradle.server.archive import LobbyPage
 from cradle.server.errors import ApiError, bad_request
 from cradle.server.models import (
     GAME_CHARS,
@@ -27,6 +25,7 @@ from cradle.server.models import (
     JoinBody,
     parse,
 )
+from cradle.server.routes.accounts import signed_in, valid_name
 from cradle.server.routes.common import (
     GAME_ID_CHARS,
     MAX_PAGE,
@@ -101,7 +100,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
             "max_bot_seconds": ctx.limits.bot_seconds,
         }
 
-    @router.get("/api/games", response_model=LobbyPage, response_model_exclude_unset=True)
+    @router.get("/api/games", response_model=LobbyPageAnswer, response_model_exclude_unset=True)
     async def lobby(
         status: Literal["open", "running", "over"] | None = None,
         before: str | None = Query(None, max_length=80),
@@ -111,13 +110,13 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
         mode: Literal["live", "turn"] | None = None,
         variant: Annotated[list[VariantText] | None, Query(max_length=MAX_OPTIONS)] = None,
         ids: str | None = Query(None, max_length=MAX_IDS * (GAME_ID_CHARS + 1)),
-    ) -> dict[str, Any]:
+    ) -> LobbyPage:
         """One page of the lobby; ``game``, ``players``, ``mode``, ``variant`` (each
         ``NAME=VALUE``, an option the table sets so) and ``ids`` (a comma-separated list:
         "my games") keep only the tables that match."""
         size = min(limit or ctx.limits.lobby_page, ctx.limits.lobby_page)
         where = lobby_filter(game, players, mode, variant or [], ids)
-        return await ctx.hub().lobby(status, before, size, where)
+        return await ctx.hub().archive.lobby(status, before, size, where)
 
     @router.post(
         "/api/games",
@@ -127,6 +126,10 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
     )
     async def create(request: Request) -> dict[str, Any]:
         body = parse(CreateBody, await body_of(request))
+        signed = await signed_in(ctx, request, write=True)
+        name = signed.account.name if signed else None
+        if name is None and body.name is not None:
+            name = valid_name(body.name)
         await ctx.throttle(ctx.creations, client_of(request), "new games")
         players = body.players
         return await ctx.hub().create(
@@ -141,6 +144,8 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
                 mode=body.mode,
                 deadline_s=body.deadline_s,
                 standin=body.standin,
+                account=signed.account.id if signed else None,
+                name=name,
             ),
             client_of(request),
         )
@@ -153,22 +158,27 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
     )
     async def join(game_id: GameId, request: Request) -> dict[str, Any]:
         body = parse(JoinBody, await body_of(request))
+        signed = await signed_in(ctx, request, write=True)
+        name = signed.account.name if signed else None
+        if name is None and body.name is not None:
+            name = valid_name(body.name)
         hub = ctx.hub()
         table = await hub.fresh(await hub.table(game_id))
         await ctx.throttle(ctx.creations, client_of(request), "seats joined")
-        return await hub.join(table, body.invite, body.standin)
+        account = signed.account.id if signed else None
+        return await hub.join(table, body.invite, account, name, body.standin)
 
-    @router.get("/api/boards/{game}")
+    @router.get("/api/boards/{game}", response_model=BoardMap, response_model_exclude_unset=True)
     async def board(
         game: Annotated[str, Path(max_length=GAME_CHARS)],
         board: str = Query("standard", max_length=20),
-    ) -> Any:
+    ) -> Mapping[str, object]:
         """The fixed map of a game's board (rivers, special squares), if the game exports one."""
         try:
             module = get_game(game)
         except ValueError as exc:
             raise ApiError(404, str(exc)) from None
-        board_map = getattr(module, "board_map", None)
+        board_map: Callable[[str], Mapping[str, object]] | None = getattr(module, "board_map", None)
         if board_map is None:
             raise ApiError(404, f"{game} has no board map")
         try:
