@@ -128,6 +128,8 @@ class Hub:
         if self.storage.shared:
             self.spawn(self.served.listen())
         self.spawn(self._sweep())
+        if self.notices.settings is not None:
+            self.spawn(self.notices.run())
         if self.limits.run_bots:
             self.spawn(self.bot_seats.loop())
         self.analyst.start()

@@ -145,8 +145,6 @@ class NoticesHost(Protocol):
 
     async def db(self, function: Callable[..., T], *args: Any) -> T: ...
 
-    def spawn(self, work: Any) -> None: ...
-
 
 def turn_start(table: Table) -> int:
     """The move number at which the seat deciding now began its turn (a turn of several
@@ -166,6 +164,20 @@ class Notices:
         self.settings = settings
         self.sent = 0  # mails handed to the SMTP server by this process
         self.seen: set[tuple[str, int, int]] = set()  # turns this process looked at
+        # The turns to mail, sent in order by one task of the server's own (a request's task
+        # may be cancelled once it has answered).
+        self.waiting: asyncio.Queue[tuple[Table, int, int]] = asyncio.Queue()
+
+    async def run(self) -> None:
+        """Send the notices of the turns :meth:`consider` found, one after the other."""
+        while not self.host.closing:
+            table, seat, turn = await self.waiting.get()
+            try:
+                await self._send(table, seat, turn)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("game %s: the turn notice failed", table.id)
 
     def consider(self, table: Table) -> None:
         """``table`` changed: if a person's turn began at a turn-based table, mail them (once)."""
@@ -182,7 +194,7 @@ class Notices:
         if len(self.seen) > 10000:
             self.seen.clear()
         self.seen.add(turn)
-        self.host.spawn(self._send(table, seat, turn[2]))
+        self.waiting.put_nowait((table, seat, turn[2]))
 
     async def _send(self, table: Table, seat: int, turn: int) -> None:
         settings = self.settings
@@ -198,10 +210,10 @@ class Notices:
             return
         if address is None:
             return  # no opted-in account holds the seat, or another process sent it
-        message = turn_mail(settings, address, table, seat, code)
         try:
+            message = turn_mail(settings, address, table, seat, code)
             await asyncio.to_thread(send_mail, settings, message)
-        except (OSError, smtplib.SMTPException) as exc:
+        except (OSError, smtplib.SMTPException, ValueError) as exc:
             log.error("game %s: the turn notice could not be sent: %s", table.id, exc)
             return
         self.sent += 1

@@ -1527,12 +1527,14 @@ class Storage:
                 from sqlalchemy.dialects.sqlite import insert as upsert
             else:
                 from sqlalchemy.dialects.postgresql import insert as upsert  # type: ignore[assignment]
+            # The row comes back only when this insert made it (psycopg counts no rows here).
             claimed = connection.execute(
                 upsert(TurnNoticeRow)
                 .values(game_id=game_id, seat=seat, turn=turn, sent=now)
                 .on_conflict_do_nothing()
-            ).rowcount
-            if claimed != 1:
+                .returning(TurnNoticeRow.turn)
+            ).first()
+            if claimed is None:
                 return None
             connection.execute(
                 insert(MailStopRow), {"code": code, "account_id": account, "created": now}
