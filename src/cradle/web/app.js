@@ -8,6 +8,7 @@
 //   #/watch/ID              spectators (public view only)
 //   #/replay/ID             step through a finished game           replay.js
 //   #/analysis/ID           a finished game's analysis             analysis.js
+//   #/unsubscribe/CODE      a turn mail's "no more mails" link     table.js
 // (#/play/ID/TOKEN and #/hotseat/ID/TOKEN still open: the token is stored, the URL replaced.)
 // A new screen is a module with a function that draws it into the page and returns
 // {destroy()} (or null when it holds nothing to stop), and a line in ROUTES.
@@ -16,7 +17,7 @@ import { analysisScreen } from "./analysis.js";
 import { lobbyScreen } from "./lobby.js";
 import { replayScreen } from "./replay.js";
 import { remember } from "./state.js";
-import { inviteScreen, seatScreen, tableScreen } from "./table.js";
+import { inviteScreen, seatScreen, tableScreen, unsubscribeScreen } from "./table.js";
 import { byId, clear, closeDialog, setStatus, setTitle } from "./ui.js";
 
 /** @typedef {import("./types").Route} Route */
@@ -33,6 +34,7 @@ const ROUTES = {
   watch: { needs: 1, open: (root, [id]) => tableScreen(root, id, null, "spectator") },
   replay: { needs: 1, open: (root, [id]) => replayScreen(root, id) },
   analysis: { needs: 1, open: (root, [id]) => analysisScreen(root, id) },
+  unsubscribe: { needs: 1, open: (root, [code]) => unsubscribeScreen(root, code) },
 };
 
 const app = byId("app");
