@@ -111,6 +111,11 @@ def test_names_are_unique_in_any_case_and_bad_ones_refused(server: Any) -> None:
     ]:
         refused = other.post("/api/accounts", json=body)
         assert refused.status_code == 400 and field in refused.text, refused.text
+    lone = b'{"name": "ok name", "password": "lone \\ud800 surrogate"}'  # escaped in JSON
+    refused = other.post(
+        "/api/accounts", content=lone, headers={"content-type": "application/json"}
+    )
+    assert refused.status_code == 400 and "surrogate" in refused.text, refused.text
     assert other.get("/api/me").json()["account"] is None
 
 

@@ -249,6 +249,10 @@ def read_json(raw: bytes | str) -> Any:
         raise BadInput(f"not valid JSON: {shown}") from None
     if depth_of(value) > MAX_DEPTH:
         raise BadInput(f"the JSON nests deeper than {MAX_DEPTH} levels")
+    try:  # an escaped lone surrogate ("\ud800") is no text: hashing or storing it would fail
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadInput("not valid JSON: a lone surrogate is no character") from None
     return value
 
 

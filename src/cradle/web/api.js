@@ -2,7 +2,11 @@
 // The server's HTTP and WebSocket API (docs/contract.md). A token never goes in a URL: HTTP
 // sends it in the Authorization header, a WebSocket in its first message.
 
+/** @typedef {import("./types").Account} Account */
 /** @typedef {import("./types").Analysis} Analysis */
+/** @typedef {import("./types").Me} Me */
+/** @typedef {import("./types").MyGames} MyGames */
+/** @typedef {import("./types").Transfer} Transfer */
 /** @typedef {import("./types").Created} Created */
 /** @typedef {import("./types").Explanation} Explanation */
 /** @typedef {import("./types").Frame} Frame */
@@ -28,9 +32,17 @@ export class ApiError extends Error {
   }
 }
 
+/** The signed-in session's CSRF token (GET /api/me), sent with every change; null: a guest. */
+let csrf = /** @type {string | null} */ (null);
+
+/** @param {string | null} token */
+export function setCsrf(token) {
+  csrf = token;
+}
+
 /**
  * One call of the HTTP API: its JSON answer, or an ApiError with the server's reason.
- * @param {"GET" | "POST" | "DELETE"} method
+ * @param {"GET" | "POST" | "PATCH" | "DELETE"} method
  * @param {string} path
  * @param {object} [body]
  * @param {string | null} [token]
@@ -41,6 +53,7 @@ async function call(method, path, body, token) {
   /** @type {Record<string, string>} */
   const headers = body === undefined ? {} : { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf;
   const response = await fetch(path, {
     method,
     headers,
@@ -109,9 +122,11 @@ export const api = {
    * one, the first open seat.
    * @param {string} id
    * @param {string} [invite]
+   * @param {string | null} [name] a guest's name for the seat
    * @returns {Promise<Joined>}
    */
-  join: (id, invite) => call("POST", `/api/games/${encodeURIComponent(id)}/join`, invite ? { invite } : {}),
+  join: (id, invite, name) =>
+    call("POST", `/api/games/${encodeURIComponent(id)}/join`, { ...(invite ? { invite } : {}), ...(name ? { name } : {}) }),
   /** @param {string} id @param {string | null} token @returns {Promise<Frame>} */
   view: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}`, undefined, token),
   /** @param {string} id @param {Seat | null} [seat] @returns {Promise<Replay>} */
@@ -144,6 +159,32 @@ export const api = {
   analysis: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
   /** @param {string} id @returns {Promise<Analysis>} */
   analyse: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`, {}),
+  /** @returns {Promise<Me>} the signed-in account (null for a guest) and its CSRF token */
+  me: () => call("GET", "/api/me"),
+  /** @param {string} name @param {string} password @returns {Promise<Me>} */
+  signUp: (name, password) => call("POST", "/api/accounts", { name, password }),
+  /** @param {string} name @param {string} password @returns {Promise<Me>} */
+  signIn: (name, password) => call("POST", "/api/session", { name, password }),
+  /** @returns {Promise<Me>} */
+  signOut: () => call("DELETE", "/api/session"),
+  /** @param {{email?: string | null, turn_mail?: boolean}} settings @returns {Promise<{account: Account}>} */
+  settings: (settings) => call("PATCH", "/api/me", settings),
+  /** @param {string} password @param {string} newPassword @returns {Promise<{changed: boolean}>} */
+  changePassword: (password, newPassword) => call("POST", "/api/me/password", { password, new_password: newPassword }),
+  /** @param {string} password @returns {Promise<Me>} */
+  deleteAccount: (password) => call("DELETE", "/api/me", { password }),
+  /** @returns {Promise<MyGames>} */
+  myGames: () => call("GET", "/api/me/games"),
+  /**
+   * The signed-in player's seat here, on this device: the token this browser holds while it is
+   * still the seat's, else a new one (the seat then leaves the device that held it).
+   * @param {string} id @param {string | null} [token] @returns {Promise<Joined>}
+   */
+  mySeat: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/seat`, {}, token),
+  /** @param {string} id @param {string} token @returns {Promise<Transfer>} */
+  transfer: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/transfer`, {}, token),
+  /** @param {string} id @param {string} code @returns {Promise<Joined>} */
+  continueHere: (id, code) => call("POST", `/api/games/${encodeURIComponent(id)}/continue`, { code }),
 };
 
 /**

@@ -9,10 +9,15 @@
 //   #/replay/ID             step through a finished game           replay.js
 //   #/analysis/ID           a finished game's analysis             analysis.js
 //   #/unsubscribe/CODE      a turn mail's "no more mails" link     table.js
+//   #/signup, #/signin      an account; a guest's name                account.js
+//   #/account               the account: e-mail notices, password, sign out, delete
+//   #/inbox                 the signed-in player's games, "your turn" first
+//   #/continue/ID/CODE      a guest's seat moved here by a one-time link
 // (#/play/ID/TOKEN and #/hotseat/ID/TOKEN still open: the token is stored, the URL replaced.)
 // A new screen is a module with a function that draws it into the page and returns
 // {destroy()} (or null when it holds nothing to stop), and a line in ROUTES.
 
+import { accountScreen, continueScreen, inboxScreen, loadMe, refreshWaiting, signInScreen, signUpScreen } from "./account.js";
 import { analysisScreen } from "./analysis.js";
 import { lobbyScreen } from "./lobby.js";
 import { replayScreen } from "./replay.js";
@@ -28,6 +33,11 @@ import { byId, clear, closeDialog, setStatus, setTitle } from "./ui.js";
  * @type {Record<string, Route>}
  */
 const ROUTES = {
+  signup: { needs: 0, open: (root) => signUpScreen(root) },
+  signin: { needs: 0, open: (root) => signInScreen(root) },
+  account: { needs: 0, open: (root) => accountScreen(root) },
+  inbox: { needs: 0, open: (root) => inboxScreen(root) },
+  continue: { needs: 2, open: (root, [id, code]) => continueScreen(root, id, code) },
   invite: { needs: 2, open: (root, [id, code]) => inviteScreen(root, id, code) },
   play: { needs: 1, open: (root, [id]) => seatScreen(root, id, "seat") },
   hotseat: { needs: 1, open: (root, [id]) => seatScreen(root, id, "hotseat") },
@@ -61,5 +71,6 @@ function route() {
   current = found && complete ? found.open(app, args) : lobbyScreen(app);
 }
 
-window.addEventListener("hashchange", route);
-route();
+window.addEventListener("hashchange", () => { route(); refreshWaiting(); });
+// Who this browser is comes first: the pages show names and send the CSRF token from it.
+loadMe().finally(route);

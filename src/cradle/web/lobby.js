@@ -1,6 +1,7 @@
 // @ts-check
 // The lobby: open, running and finished games (polled), and the form for a new table.
 
+import { nameAt, seatName } from "./account.js";
 import { api } from "./api.js";
 import { GAME_TITLES } from "./games.js";
 import { remember, rememberedAll } from "./state.js";
@@ -184,7 +185,7 @@ function lobbyTable(games, refresh) {
       el("h3", {}, heading),
       el("ul", { class: "games" }, rows.slice(0, 30).map((g) => {
         const seats = g.seats.map((kind, i) =>
-          `${titleCase(g.players[i])}${kind === "human" ? "" : ` (${kind.replace("bot:", "bot ")})`}`);
+          `${nameAt(g, i)}${kind === "human" ? "" : ` (${kind.replace("bot:", "bot ")})`}`);
         const saved = mine[g.id];
         const buttons = [];
         if (saved?.token && status !== "over") buttons.push(link(`#/play/${g.id}`, "Resume"));
@@ -238,7 +239,7 @@ function removeGame(id, token, refresh) {
 /** @param {string} id */
 async function joinGame(id) {
   try {
-    const joined = await api.join(id);
+    const joined = await api.join(id, undefined, seatName());
     remember(id, { token: joined.token, seat: joined.seat });
     location.hash = `#/play/${id}`;
   } catch (error) {
@@ -393,7 +394,8 @@ async function createGame(state) {
   const seats = state.seats.slice(0, state.players).map((k) => (hotseat && k === "open" ? "human" : k));
   try {
     /** @type {import("./types").NewTable} */
-    const body = { game: state.game, players: state.players, seats, options: state.options, hotseat };
+    const body = { game: state.game, players: state.players, seats, options: state.options, hotseat,
+      ...(hotseat || !seatName() ? {} : { name: seatName() || undefined }) };
     if (!hotseat && state.pace === "turn") Object.assign(body, { mode: "turn", deadline_s: state.deadline });
     if (!hotseat && state.secret) body.private = true;
     const created = await api.create(body);

@@ -3,6 +3,7 @@
 // covered between turns) and spectators'; the board, hand and controls come from the game's
 // module, the log from log.js. Also the seat pages: an invite exchanged for its seat.
 
+import { me, nameAt, seatName, transferPanel } from "./account.js";
 import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
 import { ENDINGS } from "./lobby.js";
@@ -33,11 +34,35 @@ import {
  */
 export function seatScreen(root, id, mode) {
   const token = remembered(id)?.[mode === "seat" ? "token" : "table_token"];
+  if (mode === "seat" && me.account) {
+    // A signed-in player's seat follows them: a token this device lacks (or one another
+    // device took over since) is asked for again.
+    /** @type {Screen | null} */
+    let opened = null;
+    let gone = false;
+    api.mySeat(id, token).then((seat) => {
+      remember(id, { token: seat.token, seat: seat.seat });
+      return seat.token;
+    }, () => {
+      if (!token) throw new Error("no seat");
+      return token; // not the account's seat (an invite taken as a guest): this browser's own
+    }).then((found) => {
+      if (!gone) opened = tableScreen(root, id, found, mode);
+    }).catch(() => {
+      if (!gone) noSeat(root, id);
+    });
+    return { destroy() { gone = true; opened?.destroy(); } };
+  }
   if (token) return tableScreen(root, id, token, mode);
-  root.append(el("div", { class: "card" }, el("h1", {}, "No seat here"),
-    el("p", {}, "This browser holds no seat of this game (seats are kept in the browser that took them)."),
-    link(`#/watch/${id}`, "Watch"), " ", link("#/", "Back to the lobby")));
+  noSeat(root, id);
   return null;
+}
+
+/** @param {HTMLElement} root @param {string} id */
+function noSeat(root, id) {
+  root.append(el("div", { class: "card" }, el("h1", {}, "No seat here"),
+    el("p", {}, "This browser holds no seat of this game. Sign in with the account that took it, or open a “continue on another device” link from the device that holds it."),
+    link(`#/watch/${id}`, "Watch"), " ", link("#/signin", "Sign in"), " ", link("#/", "Back to the lobby")));
 }
 
 /**
@@ -49,7 +74,7 @@ export function seatScreen(root, id, mode) {
  */
 export function inviteScreen(root, id, code) {
   root.append(el("div", { class: "card" }, el("p", { class: "muted" }, "Taking your seat…")));
-  api.join(id, code).then((joined) => {
+  api.join(id, code, seatName()).then((joined) => {
     remember(id, { token: joined.token, seat: joined.seat });
     location.replace(`#/play/${encodeURIComponent(id)}`);
   }).catch((error) => {
@@ -84,13 +109,23 @@ export function tableScreen(root, id, token, mode) {
     scores: el("div", { class: "scores", id: "scores" }),
     log: el("ol", { class: "log", id: "log" }),
     extra: el("div", { class: "extra" }),
+    transfer: el("div", { id: "transfer" }),
   };
   const screen = el("div", { class: "game-screen" },
     el("section", { class: "board-col" }, parts.banner, parts.past, parts.board),
     el("aside", { class: "side" },
       parts.clock, parts.decision, parts.outcome, parts.hand, parts.controls, parts.assist, parts.scores,
       el("details", { class: "card log-card", open: true }, el("summary", {}, "Game log"), parts.log),
-      parts.extra));
+      parts.extra, parts.transfer));
+  if (mode === "seat" && token && !me.account) {
+    // A guest's seat moves to another device by a one-time link (an account's follows a sign-in).
+    const open = el("button", { id: "transfer-open", class: "btn", onclick: async () => {
+      try {
+        put(parts.transfer, el("div", { class: "card" }, el("h3", {}, "Continue on another device"), await transferPanel(id, token)));
+      } catch (error) { toast(messageOf(error)); }
+    } }, "Continue on another device");
+    put(parts.transfer, open);
+  }
   root.append(screen);
 
   /** @type {Renderer | null} */
@@ -206,9 +241,9 @@ export function tableScreen(root, id, token, mode) {
         decisionShown = null;
         dialog({
           id: "cover",
-          title: `Pass the screen to ${titleCase(frame.players[seat])}`,
+          title: `Pass the screen to ${nameAt(frame.table, seat)}`,
           body: [el("p", {}, "Hands stay hidden until the next player is ready.")],
-          buttons: [{ label: `I am ${titleCase(frame.players[seat])}: show my tiles`, kind: "primary",
+          buttons: [{ label: `I am ${nameAt(frame.table, seat)}: show my tiles`, kind: "primary",
             action: "reveal", onclick: () => { shownSeat = seat; coverFor = null; if (last) show(last, true); } }],
         });
       }
@@ -363,10 +398,10 @@ export function tableScreen(root, id, token, mode) {
    * @param {boolean} over
    */
   function notify(frame, mine, over) {
-    const who = frame.to_move !== null && frame.to_move !== undefined ? titleCase(frame.players[frame.to_move]) : "";
+    const who = frame.to_move !== null && frame.to_move !== undefined ? nameAt(frame.table, frame.to_move) : "";
     const seat = frame.table.seat;
     if (over) setTitle("Game over");
-    else if (mine && seat !== null) setTitle(mode === "hotseat" ? `${titleCase(frame.players[seat])}: your turn` : "Your turn");
+    else if (mine && seat !== null) setTitle(mode === "hotseat" ? `${nameAt(frame.table, seat)}: your turn` : "Your turn");
     else if (mode === "hotseat" && frame.to_move !== null && frame.table.seats[frame.to_move] === "human") setTitle(`${who}: your turn`);
     else setTitle(`Waiting for ${who}`);
     if (mine && !wasMine && heard) chime();
@@ -527,23 +562,22 @@ function keepInView(sheet) {
  */
 function banner(node, frame, mode, thinking) {
   const t = frame.table;
-  const players = frame.players;
   let text;
   if (t.status === "over") text = "The game is over.";
   else if (frame.to_move === null || frame.to_move === undefined) text = "";
   else if (t.seat !== null && frame.to_move === t.seat) {
-    text = `${mode === "hotseat" ? `${titleCase(players[t.seat])}, your` : "Your"} decision`;
+    text = `${mode === "hotseat" ? `${nameAt(t, t.seat)}, your` : "Your"} decision`;
   } else if (thinking !== null) {
     text = null;
   } else {
-    text = `Waiting for ${titleCase(players[frame.to_move])}`;
+    text = `Waiting for ${nameAt(t, frame.to_move)}`;
   }
-  const who = t.seat === null ? "watching" : `you are ${titleCase(players[t.seat])}`;
+  const who = t.seat === null ? "watching" : `you are ${nameAt(t, t.seat)}`;
   put(node,
     el("span", { class: `badge ${t.game}` }, GAME_TITLES[t.game] || t.game),
     text !== null ? el("strong", { class: frame.to_move === t.seat && t.status !== "over" ? "your-turn" : "" }, text) : null,
     thinking !== null ? el("strong", { class: "thinking-note", id: "thinking" }, el("span", { class: "spinner" }),
-      ` ${titleCase(players[thinking])} (bot: ${t.seats[thinking].slice(4)}) is thinking…`) : null,
+      ` ${nameAt(t, thinking)} (bot: ${t.seats[thinking].slice(4)}) is thinking…`) : null,
     el("span", { class: "muted detail" }, el("span", { class: "sep" }, "· "), `${who} · move ${t.moves}`));
 }
 
@@ -566,7 +600,7 @@ function invites(node, id, frame, mode) {
     pending.map((s) => {
       const url = `${location.origin}/#/invite/${id}/${s.invite}`;
       return el("div", { class: "invite" },
-        el("span", {}, titleCase(frame.players[s.seat])),
+        el("span", {}, nameAt(frame.table, s.seat)),
         el("input", { readonly: true, value: url, "data-invite-seat": s.seat,
           onclick: (e) => /** @type {HTMLInputElement} */ (e.target).select() }),
         el("button", { class: "btn", onclick: () => copy(url) }, "Copy"));

@@ -47,6 +47,8 @@ export interface TableSummary {
   players: string[];
   /** Each seat's kind: "human", "open" (offered in the lobby) or "bot:NAME". */
   seats: string[];
+  /** The people's names at the seats (an account's or a guest's), where known. */
+  names?: (string | null)[];
   hotseat: boolean;
   status: TableStatus;
   moves: number;
@@ -81,6 +83,53 @@ export interface LobbyFilter {
   ids?: string;
 }
 
+/** An account, as `GET /api/me` shows it to its owner. */
+export interface Account {
+  id: string;
+  name: string;
+  email: string | null;
+  turn_mail: boolean;
+  created: number;
+}
+
+/** `GET /api/me` (and sign-up, sign-in, sign-out): the account, null for a guest. */
+export interface Me {
+  account: Account | null;
+  csrf: string | null;
+}
+
+/** One game of `GET /api/me/games`. */
+export interface MyGame {
+  id: string;
+  game: string;
+  players: string[];
+  names: (string | null)[];
+  seats_held: Seat[];
+  status: string;
+  moves: number;
+  result: { seat: Seat; place: number; score?: number }[] | null;
+  created: number;
+  updated: number;
+  to_move: Seat | null;
+  your_turn: boolean;
+}
+
+/** `GET /api/me/games`: the games, "your turn" first, and how many wait for you. */
+export interface MyGames {
+  games: MyGame[];
+  your_turn: number;
+}
+
+/** `POST /api/games/{id}/transfer`: a one-time link moving a guest's seat to another device. */
+export interface Transfer {
+  id: string;
+  seat: Seat;
+  code: string;
+  link: string;
+  qr_svg: string;
+  expires_in: number;
+}
+
 /** `GET /api/games`: one page of the lobby, newest activity first. */
 export interface LobbyPage {
   games: TableSummary[];
@@ -98,6 +147,8 @@ export interface NewTable {
   mode?: "live" | "turn";
   deadline_s?: number;
   private?: boolean;
+  /** A guest's name for their seat (a signed-in creator's seat shows the account's). */
+  name?: string;
 }
 
 /** `POST /api/games`'s answer: the creator's seats (a hot seat: none, and a table token). */

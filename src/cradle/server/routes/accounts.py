@@ -10,7 +10,7 @@ import re
 import time
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from cradle.server import accounts
@@ -230,12 +230,15 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         return signed_out_answer(request)
 
     @router.get("/api/me/games")
-    async def my_games(request: Request) -> dict[str, Any]:
-        """The signed-in player's games: those where it is their turn first, then the other
-        games in progress, then the ended ones; the latest changed first within each."""
+    async def my_games(
+        request: Request, limit: int | None = Query(None, ge=1, le=MY_GAMES)
+    ) -> dict[str, Any]:
+        """The signed-in player's games (the ``limit`` changed last): those where it is their
+        turn first, then the other games in progress, then the ended ones; the latest changed
+        first within each."""
         found = await need_account(ctx, request, write=False)
         hub = ctx.hub()
-        rows = await hub.db(accounts.games_of, hub.storage, found.account.id, MY_GAMES)
+        rows = await hub.db(accounts.games_of, hub.storage, found.account.id, limit or MY_GAMES)
         games = []
         for row in rows:
             entry = dict(row)
@@ -260,8 +263,9 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
 
     @router.post("/api/games/{game_id}/seat", openapi_extra=body_schema(SeatBody, required=False))
     async def my_seat(game_id: GameId, request: Request) -> dict[str, Any]:
-        """A fresh token for the signed-in player's seat here, on this device (the seat's
-        earlier token stops working: the seat follows the player to the device that asks)."""
+        """The signed-in player's seat here, on this device: the token it sent (Authorization)
+        while that is still the seat's, else a fresh one (the seat's earlier token stops
+        working: the seat follows the player to the device that asks)."""
         body = parse(SeatBody, await body_of(request))
         found = await need_account(ctx, request, write=True)
         hub = ctx.hub()
@@ -270,6 +274,9 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         if not held or (body.seat is not None and body.seat not in held):
             raise forbidden("your account holds no such seat at this game")
         seat = body.seat if body.seat is not None else held[0]
+        current = bearer(request.headers)
+        if current is not None and table.seat_of(current) == seat:
+            return {"id": table.id, "seat": seat, "token": current}  # this device holds it
         await ctx.throttle(ctx.creations, client_of(request), "seats taken")
         token = await hub.seats.rekey(table, seat)
         return {"id": table.id, "seat": seat, "token": token}

@@ -1,0 +1,144 @@
+"""Accounts in a real browser, on a laptop (1366×768) and a phone (390×844): sign up, the same
+seat played from a second device after signing in there, the inbox and its count in the header,
+names instead of the game's seat names, and a guest moving a seat to another device by link."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers.e2e import LAPTOP, PHONE, PageErrors, decide, turn, version, wait_until
+from tests.helpers.server import GAMES, PlayServer, http_from
+
+pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+
+PASSWORD = "a long enough secret"
+
+# A game made by this page's browser (its cookie and CSRF token, as the web client sends them).
+CREATE = """async (body) => {
+  const me = await (await fetch("/api/me")).json();
+  const headers = {"Content-Type": "application/json"};
+  if (me.csrf) headers["X-CSRF-Token"] = me.csrf;
+  const answer = await fetch("/api/games", {method: "POST", headers, body: JSON.stringify(body)});
+  return await answer.json();
+}"""
+
+
+def new_page(browser: Any, size: dict[str, int]) -> tuple[Any, PageErrors]:
+    page = browser.new_context(viewport=size).new_page()
+    return page, PageErrors(page)
+
+
+def sign_up(page: Any, server: PlayServer, name: str) -> None:
+    page.goto(f"{server.base}/#/signup")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup-submit")
+    page.wait_for_selector(f"#account-link:text-is('{name}')")
+
+
+def play_one_move(page: Any) -> None:
+    rng = random.Random(5)
+    wait_until(lambda: turn(page) == "mine", 30)
+    before = version(page)
+    while version(page) == before:
+        decide(page, rng)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "tag"), [(LAPTOP, PHONE, "laptop"), (PHONE, LAPTOP, "phone")]
+)
+def test_sign_up_then_play_the_same_seat_on_another_device(
+    server: PlayServer,
+    browser: Any,
+    artifacts: Path,
+    first: dict[str, int],
+    second: dict[str, int],
+    tag: str,
+) -> None:
+    name = f"Ada {secrets.token_hex(3)}"
+    laptop, laptop_errors = new_page(browser, first)
+    sign_up(laptop, server, name)
+    laptop.screenshot(path=str(artifacts / f"accounts-{tag}-signed-up.png"))
+    created = laptop.evaluate(CREATE, {"game": "tigris", "seats": ["human", "bot:random"]})
+    game_id = created["id"]
+    laptop.goto(f"{server.base}/#/play/{game_id}")
+    laptop.wait_for_selector("#hand-tiles .tile-btn")
+    assert name in laptop.locator("#banner").inner_text()  # the name, not the dynasty's
+
+    # The second device signs in: the inbox lists the game, "your turn" in the header.
+    phone, phone_errors = new_page(browser, second)
+    phone.goto(f"{server.base}/#/signin")
+    phone.fill("#signin-name", name.upper())  # names are one in any case
+    phone.fill("#signin-password", PASSWORD)
+    phone.click("#signin-submit")
+    phone.wait_for_selector(f"#inbox .inbox-game[data-id='{game_id}']")
+    wait_until(lambda: server.get(f"/api/games/{game_id}")["to_move"] == 0, 30)
+    phone.goto(f"{server.base}/#/inbox")
+    phone.wait_for_selector("#inbox .inbox-game.your-turn")
+    phone.wait_for_selector("#inbox-link:text-is('Your turn: 1')")
+    phone.screenshot(path=str(artifacts / f"accounts-{tag}-inbox.png"))
+    phone.locator(f"#inbox .inbox-game[data-id='{game_id}'] a").click()
+    phone.wait_for_selector("#hand-tiles .tile-btn")
+    moves = server.get(f"/api/games/{game_id}")["table"]["moves"]
+    play_one_move(phone)
+    wait_until(lambda: server.get(f"/api/games/{game_id}")["table"]["moves"] > moves)
+    phone.screenshot(path=str(artifacts / f"accounts-{tag}-second-device.png"))
+
+    # Back on the first device: the seat is asked for again and plays there.
+    laptop.reload()
+    laptop.wait_for_selector("#hand-tiles .tile-btn")
+    wait_until(lambda: turn(laptop) in ("mine", "wait"), 30)
+    assert "watching" not in laptop.locator("#banner").inner_text()
+    assert laptop_errors.errors == [] and phone_errors.errors == [], (
+        laptop_errors.errors,
+        phone_errors.errors,
+    )
+    laptop.context.close()
+    phone.context.close()
+
+
+def test_a_guest_moves_a_seat_to_another_device_with_the_link(
+    server: PlayServer, browser: Any, artifacts: Path
+) -> None:
+    guest, guest_errors = new_page(browser, LAPTOP)
+    guest.goto(f"{server.base}/#/signin")
+    guest.fill("#guest-guest", "Guest Bea")
+    guest.click("#guest-submit")
+    guest.wait_for_selector(".guest-name:text-is('Guest Bea')")
+    guest.goto(f"{server.base}/#/")
+    guest.wait_for_selector("#create-game")
+    guest.select_option("#new-game", "tigris")
+    guest.select_option("select[data-seat='1']", "bot:random")
+    guest.click("#create-game")  # the lobby's form sends the guest's name with the new table
+    guest.wait_for_selector("#hand-tiles .tile-btn")
+    game_id = guest.evaluate("location.hash").rsplit("/", 1)[1]
+    old_token = guest.evaluate(f"JSON.parse(localStorage['cradle.tables'])['{game_id}'].token")
+    assert server.get(f"/api/games/{game_id}")["table"]["names"][0] == "Guest Bea"
+    assert "Guest Bea" in guest.locator("#banner").inner_text()
+    guest.click("#transfer-open")
+    guest.wait_for_selector("#transfer-qr")
+    link = guest.input_value("#transfer-link")
+    assert f"/#/continue/{game_id}/" in link
+    guest.screenshot(path=str(artifacts / "accounts-guest-transfer-link.png"))
+
+    phone, phone_errors = new_page(browser, PHONE)
+    phone.goto(link)
+    phone.wait_for_selector("#hand-tiles .tile-btn")
+    assert phone.evaluate("location.hash") == f"#/play/{game_id}"  # no code left in the address
+    phone.screenshot(path=str(artifacts / "accounts-guest-continued-on-phone.png"))
+    # The first device's token no longer holds the seat; the link works once.
+    status, _answer = http_from(
+        "127.0.0.1", "GET", f"{server.base}/api/games/{game_id}", token=old_token
+    )
+    assert status == 403
+    again, _errors = new_page(browser, PHONE)
+    again.goto(link)
+    again.wait_for_selector("text=This link does not open a seat")
+    assert guest_errors.errors == [] and phone_errors.errors == []
+    for page in (guest, phone, again):
+        page.context.close()
