@@ -129,6 +129,9 @@ def test_a_private_table_is_not_listed_and_is_reached_by_its_invite(client: Test
     game_id = created["id"]
     assert client.get("/api/games").json()["games"] == []
     assert view(client, game_id)["table"]["private"] is True
+    # Those who hold its link find it among "my games" (by its id).
+    mine = client.get("/api/games", params={"ids": game_id}).json()["games"]
+    assert [row["id"] for row in mine] == [game_id]
     refused(post(client, f"/api/games/{game_id}/join", None), 403, "no open seat")
     invite = created["seats"][1]["invite"]
     joined = post(client, f"/api/games/{game_id}/join", None, {"invite": invite})

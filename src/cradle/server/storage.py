@@ -1849,7 +1849,11 @@ class Storage:
             _raw(GameRow.deadline_s),
             _raw(GameRow.deadline),
             _raw(GameRow.ended_by),
-        ).where(GameRow.listed.is_(True), GameRow.status.not_in(ENDED))
+        ).where(GameRow.status.not_in(ENDED))
+        # A private table is listed to no one, except by its id ("my games": those who hold
+        # its link know it anyway).
+        if where is None or where.ids is None:
+            query = query.where(GameRow.listed.is_(True))
         if status is not None:
             query = query.where(GameRow.status == status)
         if where is not None:

@@ -140,11 +140,11 @@ function counted(count, word) {
  */
 function finishedWords(g) {
   const result = [...(g.result || [])].sort((a, b) => a.place - b.place);
-  const winners = result.filter((line) => line.place === 1).map((line) => titleCase(g.players[line.seat]));
+  const winners = result.filter((line) => line.place === 1).map((line) => nameAt(g, line.seat));
   const won = winners.length ? `${winners.join(" and ")} ${winners.length > 1 ? "tie" : "won"}` : "";
   const scores = result.map((line) => String(line.score)).join("–");
   const out = result.find((line) => line.out);
-  const how = out && g.ended_by ? ENDINGS[g.ended_by](titleCase(g.players[out.seat])) : "";
+  const how = out && g.ended_by ? ENDINGS[g.ended_by](nameAt(g, out.seat)) : "";
   const when = new Date(g.updated * 1000).toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" });
   return [won, scores && `scores ${scores}`, how, when].filter(Boolean).join(" · ");
 }

@@ -11,7 +11,7 @@ import { GameLog, renderLog } from "./log.js";
 import { remember, remembered } from "./state.js";
 import {
   capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, percent, put, setSound,
-  setStatus, setTitle, soundOn, titleCase, toast, messageOf,
+  setStatus, setTitle, soundOn, toast, messageOf,
 } from "./ui.js";
 
 /** @typedef {import("./types").BoardFrame} BoardFrame */
@@ -301,7 +301,7 @@ export function tableScreen(root, id, token, mode) {
     const rows = [];
     const deciding = frame.to_move;
     if (t.mode === "turn" && !over && deciding !== null && deciding !== undefined) {
-      const who = titleCase(frame.players[deciding]);
+      const who = nameAt(t, deciding);
       const yours = seat === deciding && mode === "seat";
       if (t.standin === deciding) {
         rows.push(el("p", { id: "standin-note" }, `A bot plays ${who}'s turn (their time ran out).`));
@@ -629,9 +629,9 @@ function showEnd(module, frame, id) {
   const ending = frame.table.ended_by && out ? ENDINGS[frame.table.ended_by] : null;
   dialog({
     id: "end-screen",
-    title: result.length && result[0].place === 1 ? `${titleCase(frame.players[result[0].seat])} wins` : "The game is over",
+    title: result.length && result[0].place === 1 ? `${nameAt(frame.table, result[0].seat)} wins` : "The game is over",
     body: [
-      ending && out ? el("p", { id: "ended-by" }, `${capitalised(ending(titleCase(frame.players[out.seat])))}.`) : null,
+      ending && out ? el("p", { id: "ended-by" }, `${capitalised(ending(nameAt(frame.table, out.seat)))}.`) : null,
       module.resultTable(result, frame.players),
       el("p", { class: "muted small" }, "The bots are analysing the game: its win chances and the moves that cost most.")],
     buttons: [
