@@ -20,6 +20,12 @@ from tests.helpers.server import GAMES, PlayServer
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
 PASSWORD = "a long enough secret"
+# Counts the notes the page plays (the chime when a turn comes is two).
+COUNT_CHIMES = """(() => {
+  window.__notes = 0;
+  const make = AudioContext.prototype.createOscillator;
+  AudioContext.prototype.createOscillator = function () { window.__notes += 1; return make.call(this); };
+})()"""
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +48,7 @@ def mailing_server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> It
 def person(browser: Any, server: PlayServer, size: dict[str, int], name: str, address: str) -> tuple[Any, PageErrors]:  # fmt: skip
     """A browser that signed up as ``name`` and asked for turn mails at ``address``."""
     page = browser.new_context(viewport=size).new_page()
+    page.add_init_script(COUNT_CHIMES)
     errors = PageErrors(page)
     page.goto(f"{server.base}/#/signup")
     page.fill("#signup-name", name)
@@ -102,7 +109,10 @@ def test_a_turn_based_game_between_a_laptop_and_a_phone(
     assert "You have" in pages[first].locator("#deadline").inner_text()
     phone.screenshot(path=str(artifacts / "turns-phone-clock.png"))
 
-    # The first person plays their turn on their own screen; the other's turn is mailed.
+    # The first person plays their turn on their own screen; the other's turn is mailed, and
+    # their page says so in its title and with its sound.
+    pages[1 - first].evaluate("localStorage.setItem('cradle.sound', 'on')")
+    assert pages[1 - first].title().startswith("Waiting for")
     rng = random.Random(3)
     while server.get(f"/api/games/{game_id}")["to_move"] == first:
         if not decide(pages[first], rng):
@@ -110,6 +120,8 @@ def test_a_turn_based_game_between_a_laptop_and_a_phone(
     mail_to(inbox, address[1 - first], 2)
     wait_until(lambda: turn(pages[1 - first]) == "mine")
     assert "You have" in pages[1 - first].locator("#deadline").inner_text()
+    assert pages[1 - first].title() == "Your turn · cradle"
+    assert pages[1 - first].evaluate("window.__notes") >= 2
 
     # The phone concedes, after confirming: the game ends on both screens, Bob last.
     phone.click("#concede")

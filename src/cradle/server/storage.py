@@ -1450,7 +1450,6 @@ class Storage:
                 connection,
                 game_id,
                 version,
-                status="running",
                 standin=seat,
                 bot_turn=True,
                 deadline=None,
