@@ -1,7 +1,7 @@
 // @ts-check
 // The lobby: open, running and finished games (polled), and the form for a new table.
 
-import { nameAt, seatName } from "./account.js";
+import { me, nameAt, seatName } from "./account.js";
 import { api } from "./api.js";
 import { GAME_TITLES } from "./games.js";
 import { remember, rememberedAll } from "./state.js";
@@ -62,7 +62,12 @@ export function lobbyScreen(root) {
     clearTimeout(timer);
     try {
       const { mine, ...asked } = filter;
-      if (mine) asked.ids = Object.keys(rememberedAll()).slice(-100).join(",");
+      if (mine) {
+        // The games this browser holds a seat of, and a signed-in player's from any device.
+        const ids = new Set(Object.keys(rememberedAll()).slice(-60));
+        if (me.account) for (const game of (await api.myGames()).games) ids.add(game.id);
+        asked.ids = [...ids].slice(0, 100).join(",");
+      }
       const { games } = mine && !asked.ids ? { games: [] } : await api.lobby(asked);
       if (!alive) return;
       put(list, lobbyTable(games, refresh));
