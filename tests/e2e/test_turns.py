@@ -132,6 +132,8 @@ def test_a_turn_based_game_between_a_laptop_and_a_phone(
         page.wait_for_selector("#end-screen")
         assert "conceded" in page.locator("#ended-by").inner_text()
     assert f"Ann {tag} wins" in laptop.locator("#end-screen h2").inner_text()
+    # Nobody's turn any more: the header's count says so.
+    wait_until(lambda: phone.locator("#inbox-link").inner_text() == "My games")
     phone.screenshot(path=str(artifacts / "turns-phone-end.png"))
     table = server.get(f"/api/games/{game_id}")["table"]
     assert table["ended_by"] == "conceded"

@@ -78,6 +78,7 @@ from sqlalchemy.orm import DeclarativeBase, InstrumentedAttribute, Mapped, mappe
 from sqlalchemy.sql.elements import ColumnElement, Label
 from sqlalchemy.types import NullType
 
+from cradle.ai import LEVELS
 from cradle.core.record import GameRecord
 from cradle.server import migrations
 from cradle.server.limits import FREE_BOTS, take
@@ -1932,8 +1933,8 @@ class Storage:
                 read.fail(f"a token for seat {seat}, which is no human seat")
             game.tokens[seat] = read.digest(token, "seat token")
             game.claimed[seat] = read.flag(claimed, "seat's taken flag")
-            if standin is not None:
-                game.standins[seat] = read.text(standin, "stand-in bot", 40)
+            if standin is not None:  # a bot level (cradle.ai.LEVELS): no other bot stands in
+                game.standins[seat] = read.text(standin, "stand-in bot", 40, tuple(LEVELS))
         if humans - set(game.tokens):  # every human seat gets its token when the game is made
             read.fail(f"human seat {min(humans - set(game.tokens))} has no token")
         for raw_seat, code, expires in invites:

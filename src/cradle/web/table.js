@@ -3,7 +3,7 @@
 // covered between turns) and spectators'; the board, hand and controls come from the game's
 // module, the log from log.js. Also the seat pages: an invite exchanged for its seat.
 
-import { me, nameAt, seatName, transferPanel } from "./account.js";
+import { me, nameAt, refreshWaiting, seatName, transferPanel } from "./account.js";
 import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
 import { ENDINGS } from "./lobby.js";
@@ -229,6 +229,8 @@ export function tableScreen(root, id, token, mode) {
     banner(parts.banner, frame, mode, thinkingSeat(frame));
     invites(parts.extra, id, frame, mode);
     if (past && mine && !wasMine) leavePast();
+    // The header's count of games waiting for this player follows the turn and the end.
+    if (mode === "seat" && me.account && (mine !== wasMine || (over && !endShown))) refreshWaiting();
     wasMine = mine;
 
     // Hot seat: when another person is to decide, cover the hands until they are ready.
