@@ -13,6 +13,8 @@
 //   #/account               the account: e-mail notices, password, sign out, delete
 //   #/inbox                 the signed-in player's games, "your turn" first
 //   #/continue/ID/CODE      a guest's seat moved here by a one-time link
+//   #/learn, #/learn/GAME   the guided first games                 tutorial.js
+//   #/rules/GAME            a game's rules, with pictures          rules.js
 // (#/play/ID/TOKEN and #/hotseat/ID/TOKEN still open: the token is stored, the URL replaced.)
 // A new screen is a module with a function that draws it into the page and returns
 // {destroy()} (or null when it holds nothing to stop), and a line in ROUTES.
@@ -21,8 +23,10 @@ import { accountScreen, continueScreen, inboxScreen, loadMe, refreshWaiting, sig
 import { analysisScreen } from "./analysis.js";
 import { lobbyScreen } from "./lobby.js";
 import { replayScreen } from "./replay.js";
+import { rulesScreen } from "./rules.js";
 import { remember } from "./state.js";
 import { inviteScreen, seatScreen, tableScreen, unsubscribeScreen } from "./table.js";
+import { learnScreen } from "./tutorial.js";
 import { byId, clear, closeDialog, setStatus, setTitle } from "./ui.js";
 
 /** @typedef {import("./types").Route} Route */
@@ -45,6 +49,8 @@ const ROUTES = {
   replay: { needs: 1, open: (root, [id]) => replayScreen(root, id) },
   analysis: { needs: 1, open: (root, [id]) => analysisScreen(root, id) },
   unsubscribe: { needs: 1, open: (root, [code]) => unsubscribeScreen(root, code) },
+  learn: { needs: 0, open: (root, [game]) => learnScreen(root, game) },
+  rules: { needs: 0, open: (root, [game]) => rulesScreen(root, game) },
 };
 
 const app = byId("app");

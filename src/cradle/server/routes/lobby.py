@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 
 from fastapi import APIRouter, Path, Query, Request
 from pydantic import Field
@@ -29,6 +29,7 @@ from cradle.server.routes.accounts import signed_in, valid_name
 from cradle.server.routes.common import (
     GAME_ID_CHARS,
     MAX_PAGE,
+    BotChoice,
     Context,
     GameId,
     body_of,
@@ -71,12 +72,30 @@ def lobby_filter(
     return LobbyFilter(game, players, mode, tuple(options), wanted)
 
 
+class GameOffer(TypedDict):
+    """A game this server offers, with its default options."""
+
+    name: str
+    min_players: int
+    max_players: int
+    options: dict[str, object]
+
+
+class Offer(TypedDict):
+    """What this server offers: its games, its bots, the most a bot may think per decision."""
+
+    games: list[GameOffer]
+    bots: list[str]
+    bot_menu: list[BotChoice]
+    max_bot_seconds: float
+
+
 def lobby_routes(router: APIRouter, ctx: Context) -> None:
     """Add this area\'s routes to ``router`` (the application\'s own)."""
 
     @router.get("/api/meta", response_model=Meta, response_model_exclude_unset=True)
-    async def meta() -> dict[str, Any]:
-        games = []
+    async def meta() -> Offer:
+        games: list[GameOffer] = []
         for name in game_names():
             try:
                 module = get_game(name)
@@ -84,21 +103,21 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
             except Exception:  # a game whose package is missing is simply not offered
                 continue
             games.append(
-                {
-                    "name": name,
-                    "min_players": module.MIN_PLAYERS,
-                    "max_players": module.MAX_PLAYERS,
-                    "options": defaults,
-                }
+                GameOffer(
+                    name=name,
+                    min_players=module.MIN_PLAYERS,
+                    max_players=module.MAX_PLAYERS,
+                    options=defaults,
+                )
             )
         if not ctx.menu:
             ctx.menu.extend(bot_menu(ctx.limits))
-        return {
-            "games": games,
-            "bots": bot_names(),
-            "bot_menu": ctx.menu,
-            "max_bot_seconds": ctx.limits.bot_seconds,
-        }
+        return Offer(
+            games=games,
+            bots=bot_names(),
+            bot_menu=ctx.menu,
+            max_bot_seconds=ctx.limits.bot_seconds,
+        )
 
     @router.get("/api/games", response_model=LobbyPageAnswer, response_model_exclude_unset=True)
     async def lobby(
@@ -124,7 +143,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
         response_model=Created,
         response_model_exclude_unset=True,
     )
-    async def create(request: Request) -> dict[str, Any]:
+    async def create(request: Request) -> Mapping[str, object]:
         body = parse(CreateBody, await body_of(request))
         signed = await signed_in(ctx, request, write=True)
         name = signed.account.name if signed else None
@@ -156,7 +175,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
         response_model=Joined,
         response_model_exclude_unset=True,
     )
-    async def join(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def join(game_id: GameId, request: Request) -> Mapping[str, object]:
         body = parse(JoinBody, await body_of(request))
         signed = await signed_in(ctx, request, write=True)
         name = signed.account.name if signed else None

@@ -3,6 +3,7 @@ acting on a deadline that passed, and removing a table before it begins."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -30,7 +31,7 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
         response_model=Frame,
         response_model_exclude_unset=True,
     )
-    async def concede(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def concede(game_id: GameId, request: Request) -> Mapping[str, object]:
         """The token's seat gives up: the game ends with it last."""
         hub = ctx.hub()
         token = bearer(request.headers)
@@ -48,7 +49,7 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
         response_model=Frame,
         response_model_exclude_unset=True,
     )
-    async def timeout(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def timeout(game_id: GameId, request: Request) -> Mapping[str, object]:
         """Another seat of a turn-based table whose deciding seat's deadline passed: its
         stand-in bot plays its turn ("bot"), or the game ends without it ("end")."""
         hub = ctx.hub()
