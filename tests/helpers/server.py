@@ -393,13 +393,16 @@ def stored_game(
 
 def before_alembic(db: Any) -> None:
     """Make the SQLite file a current server made (``db``: a sqlite3 connection) look like one
-    made before Alembic and accounts: no revision, no accounts' tables or seat columns."""
+    made before Alembic: no revision, none of the tables and columns the revisions since added
+    (accounts, turn-based tables and their mail)."""
     db.execute("DROP TABLE alembic_version")
-    for table in ("sessions", "accounts", "transfers"):
+    for table in ("sessions", "accounts", "transfers", "turn_notices", "mail_stops"):
         db.execute(f"DROP TABLE {table}")
     db.execute("DROP INDEX ix_seats_account_id")
-    for column in ("account_id", "name"):
+    for column in ("account_id", "name", "standin"):
         db.execute(f"ALTER TABLE seats DROP COLUMN {column}")
+    for column in ("mode", "deadline_s", "deadline", "standin", "ended_by", "creator"):
+        db.execute(f"ALTER TABLE games DROP COLUMN {column}")
 
 
 @contextmanager

@@ -138,7 +138,7 @@ def test_every_parameter_and_body_of_the_published_schema_is_bounded(tmp_path: A
                 posts += 1
                 body = operation["requestBody"]["content"]["application/json"]["schema"]
                 assert unbounded(body, f"{method} {path}") == []
-    assert posts == 14
+    assert posts == 17
 
 
 # -- hostile values through the real app ----------------------------------------------------
@@ -356,6 +356,13 @@ def send_continue(client: TestClient, table: dict[str, Any], body: dict[str, Any
     assert client.get(f"/api/games/{table['id']}").json() == before
 
 
+def send_stop_mail(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
+    answer = client.post(
+        "/api/mail/stop", content=encode(body), headers={"content-type": "application/json"}
+    )
+    assert refused_with_reason(answer)  # no hostile value is a code ever given out
+
+
 Sender = Callable[[TestClient, dict[str, Any], dict[str, Any]], None]
 # Each model, the body it is sent in (besides the field under test), and the routes that read it.
 ROUTES: dict[str, tuple[dict[str, Any], list[Sender]]] = {
@@ -370,6 +377,9 @@ ROUTES: dict[str, tuple[dict[str, Any], list[Sender]]] = {
         {},
         [post_on_table("undo"), post_on_table("hint"), post_on_table("analysis")],
     ),
+    # The mover's own deadline, at a live table: every value is refused.
+    "TimeoutBody": ({"choice": "bot"}, [post_on_table("timeout")]),
+    "StopMailBody": ({"code": "x"}, [send_stop_mail]),
     "Hello": ({}, [send_hello]),
     "Frame": ({}, [send_frame]),
     "Credentials": (

@@ -79,6 +79,15 @@ CORRUPTIONS: dict[tuple[str, str], list[Any]] = {
     ("games", "client"): [N, None, BAD],  # compared in SQL only (the caps, the bots' order)
     ("games", "played"): [X, N, None, BAD],  # counted in SQL only (the caps, expiry)
     ("invites", "expires"): [X, BAD],  # NULL: an invite that does not expire
+    # Turn-based tables (NULL: a live table, no deadline running, no stand-in, not ended
+    # early, no creator's seat).
+    ("games", "mode"): [X, N, None, BAD],
+    ("games", "deadline_s"): [X, BAD, -1.0],
+    ("games", "deadline"): [X, BAD, -1.0],
+    ("games", "standin"): [X, BAD, 99],
+    ("games", "ended_by"): [X, N, BAD],
+    ("games", "creator"): [X, BAD, 99],
+    ("seats", "standin"): [X, N, BAD],  # NULL: the default level
 }
 # What the damaged game's URLs answer when it is not 503 (it cannot be, or need not be, told).
 ANSWERS = {

@@ -1,7 +1,7 @@
 """`python -m cradle.server DATABASE_URL HOST PORT BOT_DELAY [NAME=VALUE ...]`: the bare server,
 for tests and the load test (people use `cradle serve`). NAME is a field of
-:class:`cradle.server.limits.Limits`, ``origins`` or ``trusted_proxies`` (comma-separated) or
-``workers``."""
+:class:`cradle.server.limits.Limits`, ``origins`` or ``trusted_proxies`` (comma-separated),
+``workers``, or the turn notices' ``smtp_url``, ``mail_from`` and ``public_url``."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 
 from cradle.server.app import run_server
 from cradle.server.limits import Limits
+from cradle.server.mail import MailSettings
 
 USAGE = "usage: python -m cradle.server DATABASE_URL HOST PORT BOT_DELAY [NAME=VALUE ...]"
 
@@ -24,9 +25,12 @@ def main(argv: list[str]) -> None:
     origins: list[str] = []
     trusted_proxies: list[str] = []
     workers = 1
+    mail: dict[str, str] = {}
     for setting in settings:
         name, _, value = setting.partition("=")
-        if name == "origins":
+        if name in ("smtp_url", "mail_from", "public_url"):
+            mail[name] = value
+        elif name == "origins":
             origins = [o for o in value.split(",") if o]
         elif name == "trusted_proxies":
             trusted_proxies = [a for a in value.split(",") if a]
@@ -38,6 +42,13 @@ def main(argv: list[str]) -> None:
             limits[name] = float(value) if kinds[name] in ("float", float) else int(value)
         else:
             sys.exit(f"unknown setting {name!r}\n{USAGE}")
+    notices = None
+    if "smtp_url" in mail:
+        notices = MailSettings(
+            url=mail["smtp_url"],
+            sender=mail.get("mail_from", "cradle@localhost"),
+            public_url=mail.get("public_url", f"http://{host}:{port}/"),
+        )
     run_server(
         url,
         host,
@@ -47,6 +58,7 @@ def main(argv: list[str]) -> None:
         origins=origins,
         workers=workers,
         trusted_proxies=trusted_proxies,
+        mail=notices,
     )
 
 

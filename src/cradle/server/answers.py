@@ -83,6 +83,18 @@ class TableSummary(Answer):
     to_move: int | None
     created: Number
     updated: Number
+    options: GameJson | None = None
+    private: bool | None = None  # invite only (a row read for the lobby is never private)
+    # "live" or "turn"; a turn-based table's seconds per decision and when the person
+    # deciding now runs out (Unix time); the seat a stand-in bot plays for now.
+    mode: str | None = None
+    deadline_s: Number | None = None
+    deadline: Number | None = None
+    standin: int | None = None
+    # A finished game: its result (winner: place 1), and how it ended if before its rules
+    # did ("conceded", "timeout", "abandoned"; null when played to the end).
+    ended_by: str | None = None
+    result: list[Placing] | None = None
 
 
 class LobbyPage(Answer):
@@ -111,6 +123,19 @@ class Created(Answer):
     bot_seconds: Number | None
     invites_expire: Number | None
     table_token: str | None = None  # a hot-seat table's screen
+
+
+class Done(Answer):
+    """A change with nothing else to say (a table removed): ``{"id", "status"}``."""
+
+    id: str
+    status: str
+
+
+class MailStopped(Answer):
+    """``POST /api/mail/stop``: the account gets no more turn notices."""
+
+    stopped: bool
 
 
 class Joined(Answer):

@@ -33,6 +33,7 @@ from cradle.server.bots import watch_parent
 from cradle.server.errors import ApiError, unavailable
 from cradle.server.hub import Hub
 from cradle.server.limits import Limits, RateLimiter
+from cradle.server.mail import MailSettings
 from cradle.server.models import (
     BadInput,
 )
@@ -44,6 +45,7 @@ from cradle.server.routes.live import live_routes
 from cradle.server.routes.lobby import lobby_routes
 from cradle.server.routes.play import play_routes
 from cradle.server.routes.reading import reading_routes
+from cradle.server.routes.turns import turns_routes
 from cradle.server.storage import DATABASE_ERRORS, CorruptGame, Storage
 
 log = logging.getLogger("cradle.server")
@@ -162,9 +164,11 @@ def create_app(
     limits: Limits | None = None,
     origins: tuple[str, ...] | list[str] = (),
     upgrade: bool = True,
+    mail: MailSettings | None = None,
 ) -> FastAPI:
     """The server's application on the database at ``database_url`` (SQLAlchemy URL), whose
-    schema it upgrades at start unless ``upgrade`` is False (then it refuses an older one)."""
+    schema it upgrades at start unless ``upgrade`` is False (then it refuses an older one);
+    ``mail``: where turn notices go out (none without it)."""
     limits = limits or Limits()
     ctx = Context(
         limits=limits,
@@ -178,7 +182,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         storage = await asyncio.to_thread(Storage, database_url, upgrade)
-        hub = Hub(storage, bot_delay=bot_delay, limits=limits)
+        hub = Hub(storage, bot_delay=bot_delay, limits=limits, mail=mail)
         try:
             await hub.start()
         except Exception:
@@ -266,6 +270,7 @@ def create_app(
     play_routes(app.router, ctx)
     reading_routes(app.router, ctx)
     live_routes(app.router, ctx)
+    turns_routes(app.router, ctx)
 
     # -- the web client -----------------------------------------------------------------------
 
@@ -285,6 +290,7 @@ def server_config(
     limits: Limits | None = None,
     origins: tuple[str, ...] | list[str] = (),
     upgrade: bool = True,
+    mail: MailSettings | None = None,
 ) -> str:
     return json.dumps(
         {
@@ -293,6 +299,7 @@ def server_config(
             "limits": (limits or Limits()).to_dict(),
             "origins": list(origins),
             "upgrade": upgrade,
+            "mail": mail.to_dict() if mail is not None else None,
         }
     )
 
@@ -334,6 +341,7 @@ def app_from_env() -> FastAPI:
         limits=Limits.from_dict(config.get("limits") or {}),
         origins=tuple(config.get("origins") or ()),
         upgrade=bool(config.get("upgrade", True)),
+        mail=MailSettings.from_dict(config["mail"]) if config.get("mail") else None,
     )
 
 
@@ -347,6 +355,7 @@ def run_server(
     workers: int = 1,
     trusted_proxies: tuple[str, ...] | list[str] = (),
     upgrade: bool = True,
+    mail: MailSettings | None = None,
 ) -> None:
     """Serve until interrupted (uvicorn, with our WebSocket frame limit); ``workers`` > 1 runs
     that many processes on the one (PostgreSQL) database. ``trusted_proxies``: the addresses
@@ -365,7 +374,9 @@ def run_server(
         "forwarded_allow_ips": list(trusted_proxies),
     }
     if workers > 1:
-        os.environ[CONFIG_ENV] = server_config(database_url, bot_delay, limits, origins, upgrade)
+        os.environ[CONFIG_ENV] = server_config(
+            database_url, bot_delay, limits, origins, upgrade, mail
+        )
         uvicorn.run("cradle.server.app:app_from_env", factory=True, workers=workers, **common)
         return
-    uvicorn.run(create_app(database_url, bot_delay, limits, origins, upgrade), **common)
+    uvicorn.run(create_app(database_url, bot_delay, limits, origins, upgrade, mail), **common)

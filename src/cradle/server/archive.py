@@ -29,7 +29,7 @@ from cradle.server.history import (
 from cradle.server.limits import Limits
 from cradle.server.redact import public_action
 from cradle.server.seats import Seats
-from cradle.server.storage import Storage
+from cradle.server.storage import LobbyFilter, Storage
 from cradle.server.tables import Table, Tables, snapshot
 
 T = TypeVar("T")
@@ -48,8 +48,8 @@ class LobbyPage(TypedDict):
     next: str | None
 
 
-# The lobby pages built in the last LOBBY_SECONDS, by (status, before, limit).
-LobbyCache = dict[tuple[str | None, str | None, int], tuple[float, LobbyPage]]
+# The lobby pages built in the last LOBBY_SECONDS, by (status, before, limit, filter).
+LobbyCache = dict[tuple[str | None, str | None, int, LobbyFilter | None], tuple[float, LobbyPage]]
 
 
 class KnownRecord(TypedDict):
@@ -181,7 +181,7 @@ def replay_of(table: Table, seat: int | None) -> Replay:
         players=list(record.players),
         seats=list(table.seats),
         options=dict(record.options),
-        result=list(state.result()),
+        result=table.result(),  # a game ended early: its own result
         steps=steps,
     )
 
@@ -206,8 +206,15 @@ class Archive:
         self.histories: OrderedDict[tuple[str, int], list[Step]] = OrderedDict()
         self.boards: OrderedDict[tuple[str, int, int, int | None], PastBoard] = OrderedDict()
 
-    async def lobby(self, status: str | None, cursor: str | None, limit: int) -> LobbyPage:
-        """One page of listed games, most recently active first; ``next`` pages on."""
+    async def lobby(
+        self,
+        status: str | None,
+        cursor: str | None,
+        limit: int,
+        where: LobbyFilter | None = None,
+    ) -> LobbyPage:
+        """One page of listed games, most recently active first, those ``where`` keeps;
+        ``next`` pages on."""
         before: tuple[float, str] | None = None
         if cursor:
             updated, _, last_id = cursor.partition("~")
@@ -215,12 +222,12 @@ class Archive:
                 before = (float(updated), last_id)
             except ValueError:
                 raise bad_request("'before' must be the 'next' of a lobby page") from None
-        key = (status, cursor, limit)
+        key = (status, cursor, limit, where)
         cached = self.lobby_cache.get(key)
         now = time.monotonic()
         if cached is not None and now - cached[0] < LOBBY_SECONDS:
             return cached[1]
-        rows = await self.host.db(self.host.storage.list_games, limit, before, status)
+        rows = await self.host.db(self.host.storage.list_games, limit, before, status, where)
         games: list[Mapping[str, object]] = []
         for row in rows:
             table = self.host.served.loaded.get(row["id"])

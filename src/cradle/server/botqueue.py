@@ -37,7 +37,15 @@ from cradle.server.bots import (
     decision_cost,
     watch_parent,
 )
-from cradle.server.storage import LIVE, BotJob, Conflict, CorruptGame, Storage, StorageError
+from cradle.server.storage import (
+    LIVE,
+    BotJob,
+    Conflict,
+    CorruptGame,
+    Storage,
+    StorageError,
+    playing_seats,
+)
 from cradle.server.tables import MAX_ACTION_LENGTH, replay_record
 
 log = logging.getLogger("cradle.server.bots")
@@ -102,12 +110,13 @@ def make_move(storage: Storage, job: BotJob, owner: str, settings: WorkerSetting
     except CorruptGame as exc:
         log.error("game %s cannot be replayed: %s", job.game_id, exc.reason)
         return "drop"
-    if state.is_over or not stored.seats[int(state.to_move)].startswith("bot:"):
+    playing = stored.playing()  # a stand-in plays its seat's turn as a bot
+    if state.is_over or not playing[int(state.to_move)].startswith("bot:"):
         return "drop"
     ply = len(record.actions)
     decision = bot_decision(
         state,
-        stored.seats,
+        playing,
         stored.seed,
         ply,
         stored.bot_seconds,
@@ -135,6 +144,9 @@ def make_move(storage: Storage, job: BotJob, owner: str, settings: WorkerSetting
         after.apply(action)
     over = bool(after.is_over)
     result: Any = after.result() if over else None
+    # A stand-in plays its seat's whole turn, and no more.
+    standin = seat if stored.standin == seat and not over and int(after.to_move) == seat else None
+    playing_after = playing_seats(stored.seats, standin, stored.standins)
     try:
         storage.append_action(
             stored.id,
@@ -144,11 +156,12 @@ def make_move(storage: Storage, job: BotJob, owner: str, settings: WorkerSetting
             action,
             "over" if over else stored.status,
             result,
-            not over and stored.seats[int(after.to_move)].startswith("bot:"),
+            not over and playing_after[int(after.to_move)].startswith("bot:"),
             over and settings.analyse and "human" in stored.seats,
             False,
             (seat, decision.clock.spent),
-            decision_cost(stored.seats, after, stored.bot_seconds, settings.bot_seconds),
+            decision_cost(playing_after, after, stored.bot_seconds, settings.bot_seconds),
+            standin,
         )
     except Conflict:
         return "release"  # another worker made it, or the game changed: the version decides

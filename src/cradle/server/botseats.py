@@ -167,7 +167,7 @@ class BotSeats:
             state = table.state
             decision = bot_decision(
                 state,
-                table.seats,
+                table.playing(),
                 table.record.seed,
                 table.ply,
                 table.bot_seconds,

@@ -158,6 +158,31 @@ def serve(
     analyse: Annotated[
         bool, typer.Option(help="Analyse every game a person played once it ends.")
     ] = SERVE_LIMITS.analyse_finished,
+    smtp_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The SMTP server that sends turn notices, smtp://HOST:PORT (or smtps:// for "
+            "TLS from the start); none: no mail."
+        ),
+    ] = None,
+    smtp_user: Annotated[str | None, typer.Option(help="The SMTP server's user name.")] = None,
+    smtp_password: Annotated[
+        str | None,
+        typer.Option(help="The SMTP user's password.", envvar="CRADLE_SMTP_PASSWORD"),
+    ] = None,
+    smtp_starttls: Annotated[
+        bool, typer.Option(help="Upgrade the smtp:// connection with STARTTLS.")
+    ] = False,
+    mail_from: Annotated[
+        str | None, typer.Option(help="The sender address of turn notices (with --smtp-url).")
+    ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The address people reach this server at, for the links in mails "
+            "(default: http://HOST:PORT/)."
+        ),
+    ] = None,
     upgrade: Annotated[
         bool,
         typer.Option(
@@ -169,6 +194,7 @@ def serve(
     """Start the play server: lobby, live games, bots and the web client."""
     _need_server_extra()
     from cradle.server.app import run_server
+    from cradle.server.mail import MailSettings
     from cradle.server.storage import Storage, database_url, shown_url
 
     if db is not None and database is not None:
@@ -208,6 +234,24 @@ def serve(
             raise CliError(
                 f"--trusted-proxy takes an address or a network (10.0.0.0/8), not {proxy!r}"
             ) from None
+    mail = None
+    if smtp_url is not None:
+        if mail_from is None:
+            raise CliError("--smtp-url needs --mail-from, the notices' sender address")
+        shown_host = "localhost" if host in ("0.0.0.0", "::") else host
+        try:
+            mail = MailSettings(
+                url=smtp_url,
+                sender=mail_from,
+                public_url=public_url or f"http://{shown_host}:{port}/",
+                user=smtp_user,
+                password=smtp_password,
+                starttls=smtp_starttls,
+            )
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+    elif mail_from is not None or smtp_user is not None or smtp_starttls:
+        raise CliError("--mail-from, --smtp-user and --smtp-starttls need --smtp-url")
     _check_port(host, port)
     url = database_url(db if db is not None else default_db(), database)
     try:  # fail here, with one line, rather than inside the server's start-up
@@ -238,8 +282,19 @@ def serve(
             "and read, and nothing changes (no new games, seats, moves or analyses)",
             flush=True,
         )
+    if mail is not None:
+        print(f"turn notices by e-mail through {mail.host}:{mail.port}", flush=True)
     run_server(
-        url, host, port, bot_delay, limits, tuple(allow_origin or ()), workers, proxies, upgrade
+        url,
+        host,
+        port,
+        bot_delay,
+        limits,
+        tuple(allow_origin or ()),
+        workers,
+        proxies,
+        upgrade,
+        mail,
     )
 
 

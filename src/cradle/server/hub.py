@@ -34,11 +34,13 @@ from cradle.server.bots import BotPool
 from cradle.server.botseats import BotSeats
 from cradle.server.errors import ApiError
 from cradle.server.limits import Limits, RateLimiter
+from cradle.server.mail import MailSettings, Notices
 from cradle.server.seats import NewTable, Seats
 from cradle.server.session import Session, hints_allowed
 from cradle.server.storage import DATABASE_ERRORS, Storage
 from cradle.server.tables import SEND_PATIENCE, SEND_QUEUE_LIMIT, Connection, Table, Tables
 from cradle.server.tokens import hash_token, new_token
+from cradle.server.turns import Turns
 
 # The names callers knew here before the split (tests and tools import them from the hub).
 __all__ = [
@@ -66,7 +68,13 @@ RATES_KEPT = 3600.0  # seconds a client's shared rate bucket is kept after its l
 class Hub:
     """All tables of one server process, their storage and their bots."""
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.5, limits: Limits | None = None):
+    def __init__(
+        self,
+        storage: Storage,
+        bot_delay: float = 0.5,
+        limits: Limits | None = None,
+        mail: MailSettings | None = None,
+    ):
         self.storage = storage
         self.bot_delay = bot_delay
         storage.bot_delay = bot_delay  # a bot's turn is due that long after it comes
@@ -95,6 +103,12 @@ class Hub:
         self.bot_wakeup = asyncio.Event()
         self.bot_seats = BotSeats(self)
         self.bot_moves = self.bot_seats.moves  # the same deque, by the name callers know
+        self.turns = Turns(self)
+        self.notices = Notices(self, mail)
+
+    def clock(self) -> float:
+        """The time deadlines are judged by (tests set another)."""
+        return time.time()
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -114,6 +128,8 @@ class Hub:
         if self.storage.shared:
             self.spawn(self.served.listen())
         self.spawn(self._sweep())
+        if self.notices.settings is not None:
+            self.spawn(self.notices.run())
         if self.limits.run_bots:
             self.spawn(self.bot_seats.loop())
         self.analyst.start()
@@ -178,6 +194,7 @@ class Hub:
             if sweeps % EXPIRY_SWEEPS == 0:
                 try:
                     await self.expire_unplayed()
+                    await self.turns.end_idle()
                     if self.storage.shared:  # buckets idle an hour are full: drop them
                         await self.db(self.storage.forget_rates, time.time() - RATES_KEPT)
                 except asyncio.CancelledError:
@@ -217,10 +234,15 @@ class Hub:
         return await self.seats.create(request, client)
 
     async def join(
-        self, table: Table, invite: str | None, account: str | None = None, name: str | None = None
+        self,
+        table: Table,
+        invite: str | None,
+        account: str | None = None,
+        name: str | None = None,
+        standin: str | None = None,
     ) -> Mapping[str, object]:
         """Take a seat (see :meth:`Seats.join`)."""
-        return await self.seats.join(table, invite, account, name)
+        return await self.seats.join(table, invite, account, name, standin)
 
     def authorize(self, table: Table, token: str | None) -> tuple[int | None, bool]:
         """(seat, hot-seat screen?) for ``token`` (see :meth:`Seats.authorize`)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable
-from typing import Annotated, NoReturn, TypeVar
+from typing import Annotated, Literal, NoReturn, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -31,6 +31,10 @@ OPTION_NAME_CHARS = 40
 OPTION_CHARS = 8192  # a text option: Gheos's custom tile set is the longest
 OPTION_NUMBER = 10**6  # a numeric option's magnitude
 NUMBER_DIGITS = 40  # digits of a JSON number (2^128 has 39): longer ones are refused unread
+BOT_NAME_CHARS = 40  # a bot's name (a stand-in's level)
+DEADLINE_MIN = 3600  # a turn-based table's time per move: one hour ...
+DEADLINE_MAX = 7 * 86400  # ... to seven days
+DEADLINE_DEFAULT = 86400  # when the creator names none
 
 
 class BadInput(ValueError):
@@ -72,6 +76,13 @@ class CreateBody(BaseModel):
     hotseat: bool = False
     listed: bool = True
     bot_seconds: Annotated[float, Field(gt=0, le=3600, allow_inf_nan=False)] | None = None
+    # "live" (as ever) or "turn": turn-based, each person has ``deadline_s`` per decision.
+    mode: Literal["live", "turn"] = "live"
+    deadline_s: Annotated[int, Field(ge=DEADLINE_MIN, le=DEADLINE_MAX)] | None = None
+    # Invite only: not listed in the lobby (the same as "listed": false).
+    private: bool = False
+    # The bot level that may play for the creator's seat when its deadline passes.
+    standin: Annotated[str, Field(max_length=BOT_NAME_CHARS)] | None = None
     # A guest's name for their seat (a signed-in creator's seat shows the account's name).
     name: Annotated[str, Field(max_length=NAME_CHARS)] | None = None
 
@@ -102,6 +113,16 @@ class JoinBody(BaseModel):
 
     invite: Annotated[str, Field(max_length=TOKEN_CHARS)] | None = None
     name: Annotated[str, Field(max_length=NAME_CHARS)] | None = None  # a guest's name
+    # The bot level that may play for this seat when its deadline passes (default "easy").
+    standin: Annotated[str, Field(max_length=BOT_NAME_CHARS)] | None = None
+
+
+class StopMailBody(BaseModel):
+    """``POST /api/mail/stop``: the one-time code of a turn notice's "no more mails" link."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    code: Annotated[str, Field(max_length=TOKEN_CHARS)]
 
 
 class Credentials(BaseModel):
@@ -153,6 +174,15 @@ class ContinueBody(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     code: Annotated[str, Field(max_length=TOKEN_CHARS)]
+
+
+class TimeoutBody(BaseModel):
+    """``POST /api/games/{id}/timeout``: what the others do about a seat whose deadline
+    passed: let its stand-in bot play its turn, or end the game without it."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    choice: Literal["bot", "end"]
 
 
 class EmptyBody(BaseModel):

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from cradle.ai import bot_names
+from cradle.ai import LEVELS, bot_names
 from cradle.core.contract import Event
 from cradle.core.lessons import LESSON_OPTION, LESSON_SEED
 from cradle.core.record import GameRecord
@@ -20,6 +20,7 @@ from cradle.games import UnknownGame, get_game
 from cradle.server.bots import decision_cost
 from cradle.server.errors import ApiError, bad_request, forbidden, unavailable
 from cradle.server.limits import Limits
+from cradle.server.models import DEADLINE_DEFAULT
 from cradle.server.storage import (
     DATABASE_ERRORS,
     CapReached,
@@ -55,6 +56,19 @@ class NewTable:
     lesson: str | None = None  # a step of the guided first game: its position, not a deal
     account: str | None = None  # the signed-in creator's account, which holds their seat
     name: str | None = None  # the name shown at the creator's seat (an account's, a guest's)
+    mode: str = "live"  # or "turn": turn-based, ``deadline_s`` per decision
+    deadline_s: float | None = None
+    standin: str | None = None  # the creator's stand-in bot level
+
+
+def standin_level(given: str | None) -> str | None:
+    """A stand-in bot level as asked for (None: the default); 400 for one that is no level."""
+    if given is None:
+        return None
+    name = given.strip().lower()
+    if name not in LEVELS:
+        raise bad_request(f"unknown stand-in {name[:30]!r}: a bot level ({', '.join(LEVELS)})")
+    return name
 
 
 class SeatsHost(Protocol):
@@ -108,6 +122,16 @@ class Seats:
             raise bad_request("a hot-seat table has no open seats: every person is at the screen")
         if not request.listed and "open" in seats:
             raise bad_request("an unlisted table has no open seats (send invites instead)")
+        if request.mode == "turn" and request.hotseat:
+            raise bad_request("a hot-seat table is played live: everyone is at the screen")
+        if request.mode != "turn" and request.deadline_s is not None:
+            raise bad_request(
+                '\'deadline_s\' is for turn-based tables ("mode": "turn")',
+            )
+        deadline_s = None
+        if request.mode == "turn":
+            deadline_s = float(request.deadline_s or DEADLINE_DEFAULT)
+        standin = standin_level(request.standin)
         bot_seconds = None
         if request.bot_seconds is not None:
             bot_seconds = min(request.bot_seconds, self.host.limits.bot_seconds)
@@ -182,7 +206,13 @@ class Seats:
             updated=now,
             version=0,
             bot_seconds=bot_seconds,
+            mode=request.mode,
+            deadline_s=deadline_s,
+            standins={seat: standin for seat in tokens} if standin else {},
+            creator=min(tokens) if tokens and not request.hotseat else None,
         )
+        if deadline_s is not None and not table.open_seats() and not table.bot_turn():
+            table.deadline = now + deadline_s  # the first person's clock runs from now
         stored = StoredGame(
             id=game_id,
             game=request.game,
@@ -209,6 +239,11 @@ class Seats:
             names=dict(names),
             accounts=dict(accounts),
             client=client_hash(client),
+            mode=table.mode,
+            deadline_s=table.deadline_s,
+            deadline=table.deadline,
+            standins=dict(table.standins),
+            creator=table.creator,
         )
         limits = self.host.limits
         caps = Caps(
@@ -262,11 +297,18 @@ class Seats:
         raise bad_request(f'unknown seat {kind[:30]!r}: use "human", "open" or "bot:NAME"')
 
     async def join(
-        self, table: Table, invite: str | None, account: str | None = None, name: str | None = None
+        self,
+        table: Table,
+        invite: str | None,
+        account: str | None = None,
+        name: str | None = None,
+        standin: str | None = None,
     ) -> dict[str, Any]:
         """Take a seat: the one an invite code was made for, or else the first open seat of a
         listed table. The seat gets a fresh token (the code, or any old token, stops working);
-        it is ``account``'s (None: a guest's) and shows ``name``."""
+        it is ``account``'s (None: a guest's) and shows ``name``. ``standin``: the bot level
+        that may play for it when its deadline passes."""
+        standin = standin_level(standin)
         async with table.lock:
             for _attempt in range(WRITE_ATTEMPTS):
                 if table.ended is not None:
@@ -302,6 +344,7 @@ class Seats:
                         None if invite is None else hash_token(invite),
                         account,
                         name,
+                        standin,
                     )
                 except Conflict:
                     await self.host.served.reload(table)
@@ -317,6 +360,12 @@ class Seats:
                     table.names[seat] = name
                 table.invites.pop(seat, None)
                 table.invite_expires.pop(seat, None)
+                if standin is not None:
+                    table.standins[seat] = standin
+                else:
+                    table.standins.pop(seat, None)
+                if status == "running" and table.deadline is None:
+                    table.clock_moved(updated)  # everyone is seated: the clock starts
                 self.host.lobby_cache.clear()
                 self.host.changed(table, None, updated)
                 return {"id": table.id, "seat": seat, "token": token}

@@ -22,6 +22,7 @@ from cradle.server.assist import Analyst
 from cradle.server.bots import decision_cost
 from cradle.server.errors import ApiError, bad_request, forbidden, unavailable
 from cradle.server.limits import Limits
+from cradle.server.mail import Notices
 from cradle.server.redact import public_action, public_events
 from cradle.server.seats import WRITE_ATTEMPTS, Seats
 from cradle.server.storage import DATABASE_ERRORS, Conflict, CorruptGame, Storage
@@ -66,6 +67,9 @@ class SessionHost(Protocol):
     def analyst(self) -> Analyst: ...
 
     @property
+    def notices(self) -> Notices: ...
+
+    @property
     def bot_wakeup(self) -> asyncio.Event: ...
 
     @property
@@ -105,7 +109,7 @@ class Session:
                 "last": last,
                 "can_undo": seat is not None and self.can_undo(table, seat),
                 "hints": hints_allowed(table),
-                "result": state.result() if table.is_over else None,
+                "result": table.result() if table.is_over else None,
             }
         )
         view.update(
@@ -128,6 +132,7 @@ class Session:
             if not connection.push(texts[key]):
                 log.warning("closing a slow client of game %s", table.id)
                 table.connections.discard(connection)
+        self.host.notices.consider(table)  # a person's turn at a turn-based table: a mail
 
     def changed(self, table: Table, events: list[Event] | None, updated: float) -> None:
         """This process stored a change (the database is at ``version + 1`` now): publish it."""
@@ -221,6 +226,7 @@ class Session:
                     continue
                 status = "over" if after.is_over else table.status
                 result = after.result() if after.is_over else None
+                standin = table.standin_after(seat, after)
                 # A person's move at a table nobody can still join: the game is being played.
                 person = table.seats[seat] == "human" and status != "open"
                 try:
@@ -233,13 +239,17 @@ class Session:
                         action,
                         status,
                         result,
-                        table.bot_turn(after),
+                        table.bot_turn(after, standin),
                         after.is_over and self.analysed(table),
                         person,
                         clock,
                         decision_cost(
-                            table.seats, after, table.bot_seconds, self.host.limits.bot_seconds
+                            table.playing(standin),
+                            after,
+                            table.bot_seconds,
+                            self.host.limits.bot_seconds,
                         ),
+                        standin,
                     )
                 except Conflict:
                     checked = True
@@ -251,8 +261,10 @@ class Session:
                 table.follow(before, action)
                 table.previous = before
                 table.state = after
+                table.standin = standin
                 table.record.actions.append(action)
                 table.action_seats.append(seat)
+                table.clock_moved(updated)
                 self.changed(table, list(events or []), updated)
                 if after.is_over:
                     self.host.lobby_cache.clear()
@@ -333,7 +345,7 @@ class Session:
                         table.ply,
                         table.version,
                         "running" if not table.open_seats() else "open",
-                        table.bot_turn(before),
+                        table.bot_turn(before, None),
                         decision_cost(
                             table.seats, before, table.bot_seconds, self.host.limits.bot_seconds
                         ),
@@ -349,6 +361,8 @@ class Session:
                 table.action_seats.pop()
                 table.belief = None  # it read the action taken back
                 table.state = before
+                table.standin = None
+                table.clock_moved(updated)
                 # The state before that is not kept: a second undo in a row replays the record.
                 table.previous = None
                 self.changed(table, [undo_event(table, seat, undone)], updated)

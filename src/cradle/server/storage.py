@@ -44,7 +44,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, NoReturn, SupportsFloat, TypedDict, TypeVar
+from typing import IO, Any, NoReturn, NotRequired, SupportsFloat, TypedDict, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -78,6 +78,7 @@ from sqlalchemy.orm import DeclarativeBase, InstrumentedAttribute, Mapped, mappe
 from sqlalchemy.sql.elements import ColumnElement, Label
 from sqlalchemy.types import NullType
 
+from cradle.ai import LEVELS
 from cradle.core.lessons import LESSON_OPTION
 from cradle.core.record import GameRecord
 from cradle.server import migrations
@@ -88,7 +89,9 @@ SCHEMA_KEY = 0x63726164  # the advisory lock held while the tables are created (
 CAPS_KEY = 0x63617073  # held while a new game is counted against the caps ("caps")
 CLAIM_KEY = 0x626F7473  # held while a bot's turn is claimed ("bots"): one fair order for all
 LIVE = ("open", "running")  # a game in progress
-ENDED = ("expired", "reclaimed")  # ended without a result; nothing changes them any more
+# Ended without a result (nothing changes them any more): nobody played in time, the server
+# reclaimed the room, or the creator removed the table before it began.
+ENDED = ("expired", "reclaimed", "removed")
 LIVE_WINDOW = 86400.0  # a game people played in counts while it changed this recently
 # Lesson tables a client keeps live at once (the newest): an older one ends when it starts one more.
 LESSON_TABLES = 3
@@ -100,7 +103,12 @@ USAGE_SECONDS = 120.0
 LEAST_COST = 0.02
 MAX_PLAYERS_STORED = 8  # a stored game with more seats than this is corrupt, whatever the game
 MAX_ACTION_STORED = 200  # the actions column's width
-GAME_STATUSES = ("open", "running", "over", "expired", "reclaimed")
+GAME_STATUSES = ("open", "running", "over", "expired", "reclaimed", "removed")
+MODES = ("live", "turn")  # a live table, or a turn-based one with a deadline per move
+# How a game ended before its rules ended it: a seat conceded, the others ended it without a
+# seat whose deadline passed, or nobody moved for three deadlines.
+ENDINGS = ("conceded", "timeout", "abandoned")
+STANDIN_DEFAULT = "easy"  # the bot level that plays for an overdue seat unless it chose another
 ANALYSIS_STATUSES = ("queued", "running", "done", "failed")
 
 
@@ -205,6 +213,17 @@ class GameRow(Base):
     # a table with no open seat (until then the game expires when left alone for minutes).
     client: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     played: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Turn-based tables: the seconds each person has for a decision, and when the one deciding
+    # now runs out (None: live, or no person decides); the seat whose stand-in bot plays for
+    # it now (the others chose so after its deadline); how the game ended early, if it did.
+    mode: Mapped[str] = mapped_column(String(5), default="live", server_default="live")
+    deadline_s: Mapped[float | None] = mapped_column(Float, nullable=True)
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
+    standin: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    ended_by: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    # The creator's own seat (the first "human" one), who may remove the table before it
+    # begins; None at a hot seat (its table token is the creator's) or without one.
+    creator: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class SeatRow(Base):
@@ -216,6 +235,8 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     token: Mapped[str] = mapped_column(String(64))  # sha-256 of the secret token
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The bot level that may play for this seat when its deadline passes (turn-based tables).
+    standin: Mapped[str | None] = mapped_column(String(40), nullable=True)
     # The account that holds the seat (None: a guest, or nobody yet) and the name shown at it
     # (the account's, a guest's own, or "former player" once the account is deleted).
     account_id: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
@@ -318,6 +339,31 @@ class BotClockRow(Base):
     spent: Mapped[float] = mapped_column(Float)
 
 
+class TurnNoticeRow(Base):
+    """A turn whose e-mail notice a process claimed (and sent): one row per game, seat and
+    turn (the move number the turn began at), so no turn is mailed twice, by any process."""
+
+    __tablename__ = "turn_notices"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    turn: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sent: Mapped[float] = mapped_column(Float)
+
+
+class MailStopRow(Base):
+    """The one-time code of a notice's "no more mails" link (its SHA-256), and the account
+    it stops the mails of."""
+
+    __tablename__ = "mail_stops"
+
+    code: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(String(16), index=True)
+    created: Mapped[float] = mapped_column(Float, index=True)
+
+
 class AccountRow(Base):
     """A person's account: a name (``name_key``: its case-folded form, unique), the argon2id
     hash of the password, and the e-mail address turn notices go to if they opted in."""
@@ -355,6 +401,27 @@ class TransferRow(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seat: Mapped[int] = mapped_column(Integer)
     expires: Mapped[float] = mapped_column(Float)
+
+
+LOBBY_SCANS = 10  # pages of rows a filtered lobby page reads at most
+
+
+@dataclass(frozen=True)
+class LobbyFilter:
+    """What a lobby page shows (None: any): the game, its number of players, live or
+    turn-based, options a variant sets (name -> value), and only these game ids."""
+
+    game: str | None = None
+    players: int | None = None
+    mode: str | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+    ids: tuple[str, ...] | None = None
+
+    def wanted(self, row: ListedGame) -> bool:
+        if self.players is not None and len(row["players"]) != self.players:
+            return False
+        options = row.get("all_options", row["options"])
+        return all(options.get(name) == value for name, value in self.options)
 
 
 @dataclass(frozen=True)
@@ -427,6 +494,13 @@ class ListedGame(TypedDict):
     moves: int
     created: float
     updated: float
+    options: dict[str, Any]  # as shown: a long text option only named (shown_options)
+    all_options: NotRequired[dict[str, Any]]  # the lobby's filters read these; never shown
+    mode: str
+    deadline_s: float | None
+    deadline: float | None
+    ended_by: str | None
+    result: list[dict[str, Any]] | None
 
 
 class QueuedTurn(TypedDict):
@@ -481,6 +555,18 @@ class StoredGame:
     actions: list[str] = field(default_factory=list)
     action_seats: list[int] = field(default_factory=list)
     moves: int = 0  # the stored move count (read back: it must match the actions stored)
+    mode: str = "live"
+    deadline_s: float | None = None
+    deadline: float | None = None
+    standin: int | None = None  # the seat a stand-in bot plays for now
+    standins: dict[int, str] = field(default_factory=dict)  # seat -> its stand-in bot level
+    ended_by: str | None = None
+    result: list[dict[str, Any]] | None = None
+    creator: int | None = None  # the creator's own seat
+
+    def playing(self) -> list[str]:
+        """The seats as they play now: a seat its stand-in plays for is that bot."""
+        return playing_seats(self.seats, self.standin, self.standins)
 
     @property
     def bot_seats(self) -> int:
@@ -496,6 +582,32 @@ class StoredGame:
             options=dict(self.options),
             actions=list(self.actions),
         )
+
+
+def playing_seats(seats: list[str], standin: int | None, standins: dict[int, str]) -> list[str]:
+    """``seats`` with the seat ``standin`` (if any) played by its stand-in bot level."""
+    if standin is None or not 0 <= standin < len(seats):
+        return list(seats)
+    playing = list(seats)
+    playing[standin] = "bot:" + standins.get(standin, STANDIN_DEFAULT)
+    return playing
+
+
+SHOWN_OPTION_CHARS = 40  # a longer text option is shown as "custom" (a custom tile set)
+
+
+def shown_options(options: dict[str, Any]) -> dict[str, Any]:
+    """A table's options as the lobby and frames show them: a long text is only named."""
+    return {
+        name: "custom" if isinstance(value, str) and len(value) > SHOWN_OPTION_CHARS else value
+        for name, value in options.items()
+    }
+
+
+def _next_deadline(nobody: bool, now: float) -> Any:
+    """The deadline column after a change at ``now``: a turn-based table's next person gets
+    its ``deadline_s`` from now; none when no person decides (a bot, or the game is over)."""
+    return None if nobody else GameRow.deadline_s + literal(now, Float)
 
 
 def bot_cost(seats: list[str]) -> int:
@@ -744,6 +856,12 @@ class Storage:
                     "bot_seconds": game.bot_seconds,
                     "client": game.client,
                     "played": False,
+                    "mode": game.mode,
+                    "deadline_s": game.deadline_s,
+                    "deadline": game.deadline,
+                    "standin": None,
+                    "ended_by": None,
+                    "creator": game.creator,
                 },
             )
             for seat, token in sorted(game.tokens.items()):
@@ -754,6 +872,7 @@ class Storage:
                         "seat": seat,
                         "token": token,
                         "claimed": game.claimed.get(seat, False),
+                        "standin": game.standins.get(seat),
                         "account_id": game.accounts.get(seat),
                         "name": game.names.get(seat),
                     },
@@ -871,14 +990,23 @@ class Storage:
         return ended
 
     def _end(
-        self, connection: Connection, game_id: str, version: int, status: str, now: float
+        self,
+        connection: Connection,
+        game_id: str,
+        version: int,
+        status: str,
+        now: float,
+        unplayed: bool = False,
     ) -> bool:
-        """End a live game without a result (``expired``, ``reclaimed``); False when it changed
-        meanwhile."""
+        """End a live game without a result (``expired``, ``reclaimed``, ``removed``); False
+        when it changed meanwhile (``unplayed``: or when a move was made in it)."""
+        condition = [GameRow.id == game_id, GameRow.version == version, GameRow.status.in_(LIVE)]
+        if unplayed:
+            condition.append(GameRow.moves == 0)
         changed = connection.execute(
             update(GameRow)
-            .where(GameRow.id == game_id, GameRow.version == version, GameRow.status.in_(LIVE))
-            .values(status=status, version=version + 1, bot_turn=False)
+            .where(*condition)
+            .values(status=status, version=version + 1, bot_turn=False, deadline=None)
         ).rowcount
         if changed != 1:
             return False
@@ -896,6 +1024,11 @@ class Storage:
                     GameRow.status.in_(LIVE),
                     GameRow.played.is_(False),
                     GameRow.updated < now - unplayed_seconds,
+                    # A turn-based table's people come back later: it waits three deadlines.
+                    or_(
+                        GameRow.deadline_s.is_(None),
+                        GameRow.updated + GameRow.deadline_s * 3 < now,
+                    ),
                 )
                 .order_by(GameRow.updated)
                 .limit(limit)
@@ -1184,6 +1317,7 @@ class Storage:
         person: bool = False,
         clock: tuple[int, float] | None = None,
         bot_cost: float = 0.0,
+        standin: int | None = None,
     ) -> float:
         """Store action number ``ply``; Conflict unless the game stands at ``ply``/``version``.
 
@@ -1193,7 +1327,9 @@ class Storage:
         ``person``: a person moved at a table with no open seat (the game is played: it no
         longer expires in minutes). ``clock``: (seat, seconds) a bot seat has now spent in its
         turn. The bot's turn this move ends is removed, and the next one written if a bot
-        decides next (``bot_turn``, its bot's budget per decision ``bot_cost``).
+        decides next (``bot_turn``, its bot's budget per decision ``bot_cost``). ``standin``:
+        the seat whose stand-in bot still decides after this move (None: no stand-in plays);
+        a turn-based table's next person gets a fresh deadline.
         """
 
         def work(connection: Connection, now: float) -> None:
@@ -1208,6 +1344,8 @@ class Storage:
                 result=result,
                 bot_turn=bot_turn,
                 updated=now,
+                deadline=_next_deadline(bot_turn or status == "over", now),
+                standin=standin,
                 **played,
             )
             connection.execute(
@@ -1252,6 +1390,8 @@ class Storage:
                 result=None,
                 bot_turn=bot_turn,
                 updated=now,
+                deadline=_next_deadline(bot_turn, now),
+                standin=None,
             )
             connection.execute(
                 delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.ply >= ply - 1)
@@ -1270,12 +1410,15 @@ class Storage:
         invite: str | None,
         account: str | None = None,
         name: str | None = None,
+        standin: str | None = None,
     ) -> float:
         """Give ``seat`` a new token: a free seat joined from the lobby (``invite`` None), or
         the seat of a one-time invite code (its hash), which is used up; it is then
         ``account``'s (None: a guest's) and shows ``name``. Conflict when the seat was taken,
-        the code used or expired, or the game changed meanwhile."""
-        holder = {"account_id": account, "name": name}
+        the code used or expired, or the game changed meanwhile. ``standin``: the bot level
+        the seat chose to play for it when its deadline passes. A turn-based table whose last
+        seat is taken starts its first person's deadline."""
+        holder = {"account_id": account, "name": name, "standin": standin}
 
         def work(connection: Connection, now: float) -> None:
             if invite is None:
@@ -1305,13 +1448,157 @@ class Storage:
                     )
             if found != 1:
                 raise Conflict(f"seat {seat} of game {game_id} was taken meanwhile")
-            self._bump(connection, game_id, version, status=status, updated=now)
+            started: dict[str, Any] = {}
+            if status == "running":  # everyone is seated: a person's clock starts now
+                started["deadline"] = case(
+                    (GameRow.deadline.is_not(None), GameRow.deadline),
+                    (GameRow.bot_turn.is_(True), None),
+                    else_=GameRow.deadline_s + literal(now, Float),
+                )
+            self._bump(connection, game_id, version, status=status, updated=now, **started)
             # Whose turn it is does not change: a bot's turn stays as it is, at the new version.
             connection.execute(
                 update(BotJobRow).where(BotJobRow.game_id == game_id).values(version=version + 1)
             )
 
         return self._write(game_id, version, work)
+
+    # -- turn-based tables: stand-ins, games ended early, tables removed ----------------------
+
+    def set_standin(self, game_id: str, version: int, seat: int, cost: float) -> float:
+        """Let ``seat``'s stand-in bot play its turn (the others chose so once its deadline
+        passed): the bot's turn is queued like any bot's, costing ``cost`` per decision."""
+
+        def work(connection: Connection, now: float) -> None:
+            self._bump(
+                connection,
+                game_id,
+                version,
+                standin=seat,
+                bot_turn=True,
+                deadline=None,
+                updated=now,
+            )
+            self._set_job(connection, game_id, version + 1, True, now, cost)
+
+        return self._write(game_id, version, work)
+
+    def end_early(
+        self, game_id: str, version: int, result: list[dict[str, Any]], ended_by: str
+    ) -> float:
+        """End a game before its rules do (``ended_by``: one of ENDINGS) with ``result``, in
+        one compare-and-set: of two processes ending it, or a move and an ending, one wins and
+        the other meets Conflict."""
+
+        def work(connection: Connection, now: float) -> None:
+            self._bump(
+                connection,
+                game_id,
+                version,
+                status="over",
+                result=result,
+                ended_by=ended_by,
+                bot_turn=False,
+                deadline=None,
+                standin=None,
+                updated=now,
+            )
+            connection.execute(delete(BotJobRow).where(BotJobRow.game_id == game_id))
+
+        return self._write(game_id, version, work)
+
+    def remove_game(self, game_id: str, version: int) -> float:
+        """End an unstarted table its creator removed (``removed``); Conflict when it changed
+        meanwhile (a move, a seat taken)."""
+        now = time.time()
+        with self._transaction() as connection:
+            if not self._end(connection, game_id, version, "removed", now, unplayed=True):
+                raise Conflict(f"game {game_id} is no longer at version {version}")
+        return now
+
+    def idle_turn_games(self, now: float, limit: int = 100) -> list[str]:
+        """Turn-based games in progress that nobody changed for three of their deadlines."""
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(GameRow.id)
+                .where(
+                    GameRow.status == "running",
+                    GameRow.mode == "turn",
+                    GameRow.deadline_s.is_not(None),
+                    GameRow.updated + GameRow.deadline_s * 3 < now,
+                )
+                .order_by(GameRow.updated)
+                .limit(limit)
+            ).scalars()
+            return _ids(found)
+
+    # -- turn notices by e-mail -----------------------------------------------------------------
+
+    def claim_turn_notice(
+        self, game_id: str, seat: int, turn: int, code: str, now: float
+    ) -> str | None:
+        """Claim the e-mail notice of ``seat``'s turn that began at move ``turn``: the address
+        to send it to, with ``code`` (a hash) stored as its one-time "no more mails" code; None
+        when no account that wants these mails holds the seat, or when the notice was claimed
+        already (by this process or another: the row's key decides, never two mails)."""
+        with self._transaction() as connection:
+            found = self._mail_address(connection, game_id, seat)
+            if found is None:
+                return None
+            account, address = found
+            if self.is_sqlite:
+                from sqlalchemy.dialects.sqlite import insert as upsert
+            else:
+                from sqlalchemy.dialects.postgresql import insert as upsert  # type: ignore[assignment]
+            # The row comes back only when this insert made it (psycopg counts no rows here).
+            claimed = connection.execute(
+                upsert(TurnNoticeRow)
+                .values(game_id=game_id, seat=seat, turn=turn, sent=now)
+                .on_conflict_do_nothing()
+                .returning(TurnNoticeRow.turn)
+            ).first()
+            if claimed is None:
+                return None
+            connection.execute(
+                insert(MailStopRow), {"code": code, "account_id": account, "created": now}
+            )
+            return address
+
+    def _mail_address(
+        self, connection: Connection, game_id: str, seat: int
+    ) -> tuple[str, str] | None:
+        """(account id, e-mail address) of the account holding ``seat`` if it wants turn
+        notices by e-mail."""
+        row = connection.execute(
+            select(AccountRow.id, AccountRow.email)
+            .join(SeatRow, SeatRow.account_id == AccountRow.id)
+            .where(
+                SeatRow.game_id == game_id,
+                SeatRow.seat == seat,
+                AccountRow.turn_mail.is_(True),
+                AccountRow.email.is_not(None),
+            )
+        ).first()  # a guest's seat has no account, and a guest no mail
+        if row is None or not isinstance(row[1], str) or "@" not in row[1]:
+            return None
+        return str(row[0]), row[1]
+
+    def stop_mail(self, code: str) -> bool:
+        """Use the one-time code ``code`` (a hash) of a mail's "no more mails" link: its
+        account gets no more turn notices. False for a code unknown or used."""
+        with self._transaction() as connection:
+            account = connection.execute(
+                select(MailStopRow.account_id).where(MailStopRow.code == code)
+            ).scalar()
+            if account is None:
+                return False
+            used = connection.execute(delete(MailStopRow).where(MailStopRow.code == code))
+            if used.rowcount != 1:  # another request used it first
+                return False
+            connection.execute(
+                update(AccountRow).where(AccountRow.id == account).values(turn_mail=False)
+            )
+            return True
 
     def rekey_seat(
         self, game_id: str, seat: int, token: str, version: int, transfer: str | None = None
@@ -1560,39 +1847,75 @@ class Storage:
         return bad
 
     def list_games(
-        self, limit: int = 50, before: tuple[float, str] | None = None, status: str | None = None
+        self,
+        limit: int = 50,
+        before: tuple[float, str] | None = None,
+        status: str | None = None,
+        where: LobbyFilter | None = None,
     ) -> list[ListedGame]:
         """Public facts about listed games, most recently active first (never seeds or
-        tokens); ``before`` (updated, id) pages on from the last row of a previous page."""
+        tokens); ``before`` (updated, id) pages on from the last row of a previous page;
+        ``where``: only the games that match it."""
         query = select(
             _raw(GameRow.id),
             _raw(GameRow.game),
             cast(GameRow.players, Text).label("players"),
             cast(GameRow.seats, Text).label("seats"),
+            cast(GameRow.options, Text).label("options"),
+            cast(GameRow.result, Text).label("result"),
             _raw(GameRow.hotseat),
             _raw(GameRow.status),
             _raw(GameRow.moves),
             _raw(GameRow.created),
             _raw(GameRow.updated),
-        ).where(GameRow.listed.is_(True), GameRow.status.not_in(ENDED))
+            _raw(GameRow.mode),
+            _raw(GameRow.deadline_s),
+            _raw(GameRow.deadline),
+            _raw(GameRow.ended_by),
+        ).where(GameRow.status.not_in(ENDED))
+        # A private table is listed to no one, except by its id ("my games": those who hold
+        # its link know it anyway).
+        if where is None or where.ids is None:
+            query = query.where(GameRow.listed.is_(True))
         if status is not None:
             query = query.where(GameRow.status == status)
-        if before is not None:
-            updated, last_id = before
-            query = query.where(
-                (GameRow.updated < updated)
-                | ((GameRow.updated == updated) & (GameRow.id < last_id))
-            )
-        query = query.order_by(GameRow.updated.desc(), GameRow.id.desc()).limit(limit)
-        games = []
-        with self.engine.connect() as connection:
-            rows = connection.execute(query).all()
-        for row in rows:
-            try:  # a corrupt row is left out of the lobby, not the lobby out of service
-                games.append(_decode_lobby_row(row._mapping))
-            except CorruptGame:
-                continue
-        return games
+        if where is not None:
+            if where.game is not None:
+                query = query.where(GameRow.game == where.game)
+            if where.mode is not None:
+                query = query.where(GameRow.mode == where.mode)
+            if where.ids is not None:
+                query = query.where(GameRow.id.in_(where.ids))
+        games: list[ListedGame] = []
+        # Filters on what only the decoded row knows (players, variants) read on until the
+        # page is full, a bounded number of rows at most.
+        for _scan in range(LOBBY_SCANS):
+            page = query
+            if before is not None:
+                updated, last_id = before
+                page = page.where(
+                    (GameRow.updated < updated)
+                    | ((GameRow.updated == updated) & (GameRow.id < last_id))
+                )
+            page = page.order_by(GameRow.updated.desc(), GameRow.id.desc()).limit(limit)
+            with self.engine.connect() as connection:
+                rows = connection.execute(page).all()
+            for row in rows:
+                try:  # a corrupt row is left out of the lobby, not the lobby out of service
+                    found = _decode_lobby_row(row._mapping)
+                except CorruptGame:
+                    continue
+                keep = where is None or where.wanted(found)
+                found.pop("all_options", None)
+                if keep:
+                    games.append(found)
+            if len(rows) < limit or len(games) >= limit or where is None:
+                break
+            last = rows[-1]._mapping
+            if not isinstance(last["updated"], int | float) or not isinstance(last["id"], str):
+                break
+            before = (float(last["updated"]), last["id"])
+        return games[:limit]
 
     def count_games(self) -> int:
         with self.engine.connect() as connection:
@@ -1605,6 +1928,7 @@ class Storage:
                 _raw(SeatRow.seat),
                 _raw(SeatRow.token),
                 _raw(SeatRow.claimed),
+                _raw(SeatRow.standin),
                 _raw(SeatRow.account_id),
                 _raw(SeatRow.name),
             ).where(SeatRow.game_id == game.id)
@@ -1622,7 +1946,7 @@ class Storage:
         read = Reader(game.id)
         last_seat = len(game.seats) - 1
         humans = {seat for seat, kind in enumerate(game.seats) if kind == "human"}
-        for raw_seat, token, claimed, account, name in seats:
+        for raw_seat, token, claimed, standin, account, name in seats:
             seat = read.integer(raw_seat, "token's seat", 0, last_seat)
             if account is not None:
                 game.accounts[seat] = read.text(account, "seat's account", 16)
@@ -1632,6 +1956,8 @@ class Storage:
                 read.fail(f"a token for seat {seat}, which is no human seat")
             game.tokens[seat] = read.digest(token, "seat token")
             game.claimed[seat] = read.flag(claimed, "seat's taken flag")
+            if standin is not None:  # a bot level (cradle.ai.LEVELS): no other bot stands in
+                game.standins[seat] = read.text(standin, "stand-in bot", 40, tuple(LEVELS))
         if humans - set(game.tokens):  # every human seat gets its token when the game is made
             read.fail(f"human seat {min(humans - set(game.tokens))} has no token")
         for raw_seat, code, expires in invites:
@@ -1684,6 +2010,12 @@ _GAME_COLUMNS = (
     _raw(GameRow.bot_turn),
     _raw(GameRow.bot_seats),
     _raw(GameRow.bot_seconds),
+    _raw(GameRow.mode),
+    _raw(GameRow.deadline_s),
+    _raw(GameRow.deadline),
+    _raw(GameRow.standin),
+    _raw(GameRow.ended_by),
+    _raw(GameRow.creator),
 )
 
 
@@ -1807,6 +2139,8 @@ def _decode_game(row: RowMapping) -> StoredGame:
         read.fail("its stored result is not a list of places")
     read.integer(row["bot_seats"], "bot seat count", 0, MAX_PLAYERS_STORED)
     bot_seconds = row["bot_seconds"]
+    deadline_s, deadline, standin = row["deadline_s"], row["deadline"], row["standin"]
+    ended_by, creator = row["ended_by"], row["creator"]
     return StoredGame(
         id=read.game_id,
         game=read.text(row["game"], "game", 20),
@@ -1824,22 +2158,47 @@ def _decode_game(row: RowMapping) -> StoredGame:
         bot_seconds=None if bot_seconds is None else read.number(bot_seconds, "bot budget"),
         bot_turn=read.flag(row["bot_turn"], "bot-turn flag"),
         moves=read.integer(row["moves"], "move count"),
+        mode=read.text(row["mode"], "mode", 5, MODES),
+        deadline_s=None if deadline_s is None else read.number(deadline_s, "time per move"),
+        deadline=None if deadline is None else read.number(deadline, "deadline"),
+        standin=None
+        if standin is None
+        else read.integer(standin, "stand-in's seat", 0, len(seats) - 1),
+        ended_by=None if ended_by is None else read.text(ended_by, "ending", 10, ENDINGS),
+        result=result,
+        creator=None if creator is None else read.integer(creator, "creator's seat", 0, 7),
     )
 
 
 def _decode_lobby_row(row: RowMapping) -> ListedGame:
     """A lobby row's public facts, checked like every stored value (:class:`Reader`)."""
     read = Reader(_game_id(row["id"]))
+    options = read.json(row["options"], "options")
+    if not isinstance(options, dict):
+        read.fail("its stored options are not an object")
+    result = None if row["result"] is None else read.json(row["result"], "result")
+    if result is not None and not (
+        isinstance(result, list) and all(isinstance(place, dict) for place in result)
+    ):
+        read.fail("its stored result is not a list of places")
+    deadline_s, deadline, ended_by = row["deadline_s"], row["deadline"], row["ended_by"]
     return ListedGame(
         id=read.game_id,
         game=read.text(row["game"], "game", 20),
         players=read.names(row["players"], "players"),
         seats=read.names(row["seats"], "seats"),
+        options=shown_options(options),
+        all_options=options,  # for the lobby's filters; not shown
         hotseat=read.flag(row["hotseat"], "hot-seat flag"),
         status=read.text(row["status"], "status", 10, GAME_STATUSES),
         moves=read.integer(row["moves"], "move count"),
         created=read.number(row["created"], "creation time"),
         updated=read.number(row["updated"], "time of change"),
+        mode=read.text(row["mode"], "mode", 5, MODES),
+        deadline_s=None if deadline_s is None else read.number(deadline_s, "time per move"),
+        deadline=None if deadline is None else read.number(deadline, "deadline"),
+        ended_by=None if ended_by is None else read.text(ended_by, "ending", 10, ENDINGS),
+        result=result,
     )
 
 

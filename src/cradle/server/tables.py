@@ -16,10 +16,10 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from cradle.ai.knowledge.belief import HandBelief
-from cradle.core.contract import Event, GameModule, GameState
+from cradle.core.contract import Event, GameModule, GameState, SeatResult
 from cradle.core.lessons import LESSON_OPTION
 from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
@@ -34,6 +34,8 @@ from cradle.server.storage import (
     Notice,
     Storage,
     StoredGame,
+    playing_seats,
+    shown_options,
 )
 from cradle.server.tokens import hash_token
 
@@ -141,6 +143,18 @@ class Table:
     refresh_task: asyncio.Task[None] | None = None
     notices: list[Notice | None] = field(default_factory=list)  # None: read the game again
     undo_cache: tuple[int, dict[int, bool]] = (-1, {})
+    # Turn-based tables (``mode`` "turn"): the seconds a person has per decision, when the one
+    # deciding now runs out, the seat a stand-in bot plays for now, each seat's stand-in level.
+    mode: str = "live"
+    deadline_s: float | None = None
+    deadline: float | None = None
+    standin: int | None = None
+    standins: dict[int, str] = field(default_factory=dict)
+    # A game ended before its rules ended it (a concession, a deadline, nobody moving): how,
+    # and the result then (the one who left last).
+    ended_by: str | None = None
+    early_result: list[dict[str, Any]] | None = None
+    creator: int | None = None  # the creator's own seat (who may remove an unstarted table)
 
     @property
     def game(self) -> str:
@@ -152,7 +166,19 @@ class Table:
 
     @property
     def is_over(self) -> bool:
-        return bool(self.state.is_over)
+        return bool(self.state.is_over) or self.ended_by is not None
+
+    def result(self) -> list[SeatResult]:
+        """The final standings: the rules', or the ones of a game ended early."""
+        if self.early_result is not None:
+            return [cast(SeatResult, dict(place)) for place in self.early_result]
+        return list(self.state.result())
+
+    def playing(self, standin: int | bool | None = True) -> list[str]:
+        """The seats as they play now (``standin``: the stand-in's seat to count instead of
+        the table's own): a seat its stand-in plays for is that bot."""
+        seat = self.standin if standin is True else standin
+        return playing_seats(self.seats, seat if isinstance(seat, int) else None, self.standins)
 
     @property
     def status(self) -> str:
@@ -177,9 +203,30 @@ class Table:
             self.belief.observe(before, action)
             self.belief_ply += 1
 
-    def bot_turn(self, state: GameState | None = None) -> bool:
-        state = self.state if state is None else state
-        return not state.is_over and self.seats[int(state.to_move)].startswith("bot:")
+    def bot_turn(self, state: Any = None, standin: int | bool | None = True) -> bool:
+        """Whether a bot decides in ``state`` (the table's own by default), a stand-in too."""
+        if state is None:
+            state = self.state
+            if self.ended_by is not None:
+                return False
+        if state.is_over:
+            return False
+        return self.playing(standin)[int(state.to_move)].startswith("bot:")
+
+    def standin_after(self, seat: int, after: GameState) -> int | None:
+        """The stand-in's seat once ``seat`` made a move leading to ``after``: a stand-in
+        plays its seat's whole turn, and no more."""
+        if self.standin != seat or after.is_over or int(after.to_move) != seat:
+            return None
+        return seat
+
+    def clock_moved(self, updated: float) -> None:
+        """After a change stored at ``updated``: a turn-based table's deciding person has
+        ``deadline_s`` from then (the storage's rule, mirrored: see ``_next_deadline``)."""
+        if self.deadline_s is None or self.bot_turn() or self.is_over:
+            self.deadline = None
+        else:
+            self.deadline = updated + self.deadline_s
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat whose token is ``token``; None if it matches none."""
@@ -236,6 +283,14 @@ class Table:
             "to_move": self.to_move(),
             "created": self.created,
             "updated": self.updated,
+            "options": shown_options(self.record.options),
+            "private": not self.listed and not self.hotseat,
+            "mode": self.mode,
+            "deadline_s": self.deadline_s,
+            "deadline": self.deadline,
+            "standin": self.standin,
+            "ended_by": self.ended_by,
+            "result": self.result() if self.is_over else None,
         }
 
 
@@ -398,6 +453,8 @@ class Tables:
                 f"game {table.id} has ended: this server was full, and its creator held the most "
                 "games in progress there",
             )
+        if table.ended == "removed":
+            return ApiError(410, f"game {table.id} was removed by its creator before it began")
         minutes = self.host.limits.unplayed_minutes
         return ApiError(
             410, f"game {table.id} has expired: nobody played in it for {minutes:g} minutes"
@@ -472,6 +529,14 @@ class Tables:
             events=rebuilt.events,
             previous=rebuilt.previous,
             ended=stored.status if stored.status in ENDED else None,
+            mode=stored.mode,
+            deadline_s=stored.deadline_s,
+            deadline=stored.deadline,
+            standin=stored.standin,
+            standins=dict(stored.standins),
+            ended_by=stored.ended_by,
+            early_result=stored.result if stored.ended_by is not None else None,
+            creator=stored.creator,
         )
 
     def evict(self) -> None:
@@ -548,6 +613,10 @@ class Tables:
         table.invites = dict(stored.invites)
         table.invite_expires = dict(stored.invite_expires)
         table.version, table.updated = stored.version, stored.updated
+        table.deadline, table.standin = stored.deadline, stored.standin
+        table.standins = dict(stored.standins)
+        table.ended_by = stored.ended_by
+        table.early_result = stored.result if stored.ended_by is not None else None
         table.events = rebuilt.events
         if stored.status in ENDED:
             table.ended = stored.status
@@ -589,7 +658,7 @@ class Tables:
         if move is None or notice.version != table.version + 1 or move[0] != table.ply:
             return False
         _ply, seat, action = move
-        if seat != table.state.to_move:
+        if seat != table.state.to_move or table.ended_by is not None:
             return False
         after = table.state.clone()
         try:
@@ -597,9 +666,11 @@ class Tables:
         except ValueError:
             return False
         table.follow(table.state, action)
+        table.standin = table.standin_after(seat, after)
         table.previous, table.state = table.state, after
         table.record.actions.append(action)
         table.action_seats.append(seat)
+        table.clock_moved(notice.updated)
         self.host.changed(table, events, notice.updated)
         return True
 

@@ -15,6 +15,7 @@
 /** @typedef {import("./types").Joined} Joined */
 /** @typedef {import("./types").LessonList} LessonList */
 /** @typedef {import("./types").LobbyPage} LobbyPage */
+/** @typedef {import("./types").LobbyFilter} LobbyFilter */
 /** @typedef {import("./types").Meta} Meta */
 /** @typedef {import("./types").NewTable} NewTable */
 /** @typedef {import("./types").PastBoard} PastBoard */
@@ -76,8 +77,46 @@ async function call(method, path, body, token) {
 export const api = {
   /** @returns {Promise<Meta>} */
   meta: () => call("GET", "/api/meta"),
-  /** @returns {Promise<LobbyPage>} */
-  lobby: () => call("GET", "/api/games"),
+  /**
+   * One page of the lobby, filtered.
+   * @param {LobbyFilter} [filter]
+   * @returns {Promise<LobbyPage>}
+   */
+  lobby: (filter = {}) => {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(filter)) {
+      if (value !== undefined && value !== "") query.set(key, String(value));
+    }
+    const text = query.toString();
+    return call("GET", `/api/games${text ? `?${text}` : ""}`);
+  },
+  /**
+   * The seat of `token` gives up: the game ends with it last.
+   * @param {string} id
+   * @param {string} token
+   * @returns {Promise<Frame>}
+   */
+  concede: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/concede`, {}, token),
+  /**
+   * A seat whose deadline passed: its stand-in bot plays its turn ("bot"), or the game ends
+   * without it ("end").
+   * @param {string} id @param {string} token @param {"bot" | "end"} choice
+   * @returns {Promise<Frame>}
+   */
+  timeout: (id, token, choice) => call("POST", `/api/games/${encodeURIComponent(id)}/timeout`, { choice }, token),
+  /**
+   * The creator removes a table nobody has moved at.
+   * @param {string} id
+   * @param {string} token
+   * @returns {Promise<{id: string, status: string}>}
+   */
+  remove: (id, token) => call("DELETE", `/api/games/${encodeURIComponent(id)}`, undefined, token),
+  /**
+   * A turn notice's "no more mails" link.
+   * @param {string} code
+   * @returns {Promise<{stopped: boolean}>}
+   */
+  stopMail: (code) => call("POST", "/api/mail/stop", { code }),
   /** @param {NewTable} body @returns {Promise<Created>} */
   create: (body) => call("POST", "/api/games", body),
   /** @param {string} game @returns {Promise<LessonList>} a guided game's steps */

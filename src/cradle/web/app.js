@@ -10,6 +10,7 @@
 //   #/analysis/ID           a finished game's analysis             analysis.js
 //   #/learn, #/learn/GAME   the guided first games                 tutorial.js
 //   #/rules/GAME            a game's rules, with pictures          rules.js
+//   #/unsubscribe/CODE      a turn mail's "no more mails" link     table.js
 //   #/signup, #/signin      an account; a guest's name                account.js
 //   #/account               the account: e-mail notices, password, sign out, delete
 //   #/inbox                 the signed-in player's games, "your turn" first
@@ -24,7 +25,7 @@ import { lobbyScreen } from "./lobby.js";
 import { replayScreen } from "./replay.js";
 import { rulesScreen } from "./rules.js";
 import { remember } from "./state.js";
-import { inviteScreen, seatScreen, tableScreen } from "./table.js";
+import { inviteScreen, seatScreen, tableScreen, unsubscribeScreen } from "./table.js";
 import { learnScreen } from "./tutorial.js";
 import { byId, clear, closeDialog, setStatus, setTitle } from "./ui.js";
 
@@ -47,6 +48,7 @@ const ROUTES = {
   watch: { needs: 1, open: (root, [id]) => tableScreen(root, id, null, "spectator") },
   replay: { needs: 1, open: (root, [id]) => replayScreen(root, id) },
   analysis: { needs: 1, open: (root, [id]) => analysisScreen(root, id) },
+  unsubscribe: { needs: 1, open: (root, [code]) => unsubscribeScreen(root, code) },
   learn: { needs: 0, open: (root, [game]) => learnScreen(root, game) },
   rules: { needs: 0, open: (root, [game]) => rulesScreen(root, game) },
 };

@@ -1,12 +1,12 @@
 // @ts-check
 // The lobby: open, running and finished games (polled), and the form for a new table.
 
-import { nameAt, seatName } from "./account.js";
+import { me, nameAt, seatName } from "./account.js";
 import { api } from "./api.js";
 import { GAME_TITLES } from "./games.js";
 import { OPTION_HELP } from "./rules.js";
 import { remember, rememberedAll } from "./state.js";
-import { el, fieldChecked, fieldValue, link, messageOf, put, titleCase, toast } from "./ui.js";
+import { dialog, el, fieldChecked, fieldValue, link, messageOf, put, titleCase, toast } from "./ui.js";
 
 /** @typedef {import("./types").BotInfo} BotInfo */
 /** @typedef {import("./types").GameInfo} GameInfo */
@@ -16,10 +16,19 @@ import { el, fieldChecked, fieldValue, link, messageOf, put, titleCase, toast } 
 /** @typedef {import("./types").TableSummary} TableSummary */
 /** @typedef {import("./types").TableStatus} TableStatus */
 
+/** @typedef {import("./types").LobbyFilter} LobbyFilter */
+
 /**
- * The new-table form as the person fills it in.
- * @typedef {{game: string, players: number, mode: "online" | "hotseat", seats: string[], options: Options}} NewTableForm
+ * The new-table form as the person fills it in: `pace` live or turn-based (with `deadline`
+ * seconds per move), `secret` invite only.
+ * @typedef {{game: string, players: number, mode: "online" | "hotseat", seats: string[], options: Options, pace: "live" | "turn", deadline: number, secret: boolean}} NewTableForm
  */
+
+/** The time per move a turn-based table may give, in seconds, with its words. */
+const DEADLINES = [
+  [3600, "1 hour"], [6 * 3600, "6 hours"], [12 * 3600, "12 hours"], [86400, "1 day"],
+  [2 * 86400, "2 days"], [3 * 86400, "3 days"], [7 * 86400, "7 days"],
+];
 
 /** @type {Record<string, string[]>} */
 const OPTION_CHOICES = { board: ["standard", "advanced"] };
@@ -39,38 +48,143 @@ const OPTION_LABELS = {
  */
 export function lobbyScreen(root) {
   const list = el("div", { class: "lobby-list" }, el("p", { class: "muted" }, "Loading…"));
+  const filters = el("div", { class: "lobby-filters", id: "lobby-filters" });
   const form = el("div", { class: "card new-table" }, el("p", { class: "muted" }, "Loading…"));
   root.append(el("div", { class: "lobby" },
     el("section", { class: "card learn-banner", id: "learn-banner" },
       el("strong", {}, "New to these games?"), " ",
       link("#/learn", "Learn to play", { class: "btn primary", id: "learn-to-play" }), " ",
       link("#/rules", "Rules", { class: "btn" })),
-    el("section", { class: "card" }, el("h1", {}, "Games"), list),
+    el("section", { class: "card" }, el("h1", {}, "Games"), filters, list),
     form));
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   let alive = true;
+  /** @type {LobbyFilter & {mine?: boolean}} */
+  const filter = {};
 
   async function refresh() {
+    clearTimeout(timer);
     try {
-      const { games } = await api.lobby();
+      const { mine, ...asked } = filter;
+      if (mine) {
+        // The games this browser holds a seat of, and a signed-in player's from any device.
+        const ids = new Set(Object.keys(rememberedAll()).slice(-60));
+        if (me.account) for (const game of (await api.myGames()).games) ids.add(game.id);
+        asked.ids = [...ids].slice(0, 100).join(",");
+      }
+      const { games } = mine && !asked.ids ? { games: [] } : await api.lobby(asked);
       if (!alive) return;
-      put(list, lobbyTable(games));
+      put(list, lobbyTable(games, refresh));
     } catch (error) {
       put(list, el("p", { class: "error" }, `Cannot reach the server: ${messageOf(error)}`));
     }
     if (alive) timer = setTimeout(refresh, 4000);
   }
 
-  api.meta().then((meta) => { if (alive) put(form, newTableForm(meta)); })
-    .catch((error) => put(form, el("p", { class: "error" }, error.message)));
+  api.meta().then((meta) => {
+    if (!alive) return;
+    put(form, newTableForm(meta));
+    put(filters, lobbyFilters(meta, filter, refresh));
+  }).catch((error) => put(form, el("p", { class: "error" }, error.message)));
   refresh();
   return { destroy() { alive = false; clearTimeout(timer); } };
 }
 
-/** @param {TableSummary[]} games */
-function lobbyTable(games) {
-  if (!games.length) return el("p", { class: "muted" }, "No games yet: start one.");
+/**
+ * The lobby's filters: the game, the players, the variant, live or turn-based, my games.
+ * @param {Meta} meta
+ * @param {LobbyFilter & {mine?: boolean}} filter changed in place
+ * @param {() => void} refresh
+ */
+function lobbyFilters(meta, filter, refresh) {
+  /** @param {keyof LobbyFilter} key @param {string} value */
+  const set = (key, value) => {
+    if (value === "") delete filter[key];
+    else if (key === "players") filter.players = Number(value);
+    else /** @type {Record<string, string>} */ (filter)[key] = value;
+    refresh();
+  };
+  const most = Math.max(...meta.games.map((g) => g.max_players));
+  const least = Math.min(...meta.games.map((g) => g.min_players));
+  /** @type {[string, string][]} */
+  const variants = [];
+  for (const info of meta.games) {
+    for (const [key, value] of Object.entries(info.options)) {
+      const label = OPTION_LABELS[key] || key.replace(/_/g, " ");
+      const title = GAME_TITLES[info.name] || info.name;
+      if (typeof value === "boolean") {
+        variants.push([`${key}=true`, `${title}: ${label}`], [`${key}=false`, `${title}: no ${label.toLowerCase()}`]);
+      } else if (OPTION_CHOICES[key]) {
+        for (const choice of OPTION_CHOICES[key]) variants.push([`${key}=${choice}`, `${title}: ${label.toLowerCase()} ${choice}`]);
+      }
+    }
+  }
+  /** @param {string} id @param {string} label @param {keyof LobbyFilter} key @param {[string, string][]} choices */
+  const select = (id, label, key, choices) => el("label", { class: "filter" }, label,
+    el("select", { id, onchange: (/** @type {Event} */ e) => set(key, fieldValue(e)) },
+      el("option", { value: "" }, "any"),
+      choices.map(([value, words]) => el("option", { value }, words))));
+  return [
+    select("filter-game", "Game", "game", meta.games.map((g) => [g.name, GAME_TITLES[g.name] || g.name])),
+    select("filter-players", "Players", "players", range(least, most).map((n) => [String(n), String(n)])),
+    select("filter-mode", "Pace", "mode", [["live", "live"], ["turn", "turn-based"]]),
+    variants.length ? select("filter-variant", "Variant", "variant", variants) : null,
+    el("label", { class: "check filter" },
+      el("input", { type: "checkbox", id: "filter-mine",
+        onchange: (/** @type {Event} */ e) => { filter.mine = fieldChecked(e); refresh(); } }), " My games"),
+  ];
+}
+
+/**
+ * "1 move", "2 moves".
+ * @param {number} count @param {string} word
+ */
+function counted(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/**
+ * What the lobby says of a finished game: the winner, the scores, how it ended, the date.
+ * @param {TableSummary} g
+ */
+function finishedWords(g) {
+  const result = [...(g.result || [])].sort((a, b) => a.place - b.place);
+  const winners = result.filter((line) => line.place === 1).map((line) => nameAt(g, line.seat));
+  const won = winners.length ? `${winners.join(" and ")} ${winners.length > 1 ? "tie" : "won"}` : "";
+  const scores = result.map((line) => String(line.score)).join("–");
+  const out = result.find((line) => line.out);
+  const how = out && g.ended_by ? ENDINGS[g.ended_by](nameAt(g, out.seat)) : "";
+  const when = new Date(g.updated * 1000).toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" });
+  return [won, scores && `scores ${scores}`, how, when].filter(Boolean).join(" · ");
+}
+
+/**
+ * How a game ended early, said of the seat that left it.
+ * @type {Record<string, (who: string) => string>}
+ */
+export const ENDINGS = {
+  conceded: (/** @type {string} */ who) => `${who} conceded`,
+  timeout: (/** @type {string} */ who) => `ended without ${who} (time ran out)`,
+  abandoned: (/** @type {string} */ who) => `nobody moved for three deadlines (${who} was to play)`,
+};
+
+/**
+ * A turn-based table's time per move in words: "1 day", "6 hours".
+ * @param {number} seconds
+ */
+export function paceWords(seconds) {
+  const found = DEADLINES.find(([s]) => s === seconds);
+  if (found) return String(found[1]);
+  return seconds >= 86400 ? counted(Math.round(seconds / 86400), "day") : counted(Math.round(seconds / 3600), "hour");
+}
+
+/**
+ * @param {TableSummary[]} games
+ * @param {() => void} refresh
+ */
+function lobbyTable(games, refresh) {
+  if (!games.length) return el("p", { class: "muted" }, "No games here: start one.");
   const mine = rememberedAll();
   /** @type {[TableStatus, string][]} */
   const groups = [["open", "Open: seats waiting for players"], ["running", "Running"], ["over", "Finished"]];
@@ -91,12 +205,44 @@ function lobbyTable(games) {
         }
         if (status !== "over") buttons.push(link(`#/watch/${g.id}`, "Watch"));
         else buttons.push(link(`#/replay/${g.id}`, "Replay"), link(`#/analysis/${g.id}`, "Analysis"));
+        const token = saved?.token || saved?.table_token;
+        if (saved?.creator && token && status !== "over" && g.moves === 0) {
+          buttons.push(el("button", { class: "btn danger", "data-remove": g.id,
+            onclick: () => removeGame(g.id, token, refresh) }, "Remove"));
+        }
+        const pace = g.mode === "turn" && g.deadline_s ? `turn-based, ${paceWords(g.deadline_s)} a move` : "";
         return el("li", { class: "game-row", "data-game-id": g.id },
           el("span", { class: `badge ${g.game}` }, GAME_TITLES[g.game] || g.game),
           el("span", { class: "who" }, seats.join(" · ")),
-          el("span", { class: "muted" }, `${g.moves} moves${g.hotseat ? " · hot seat" : ""}`),
+          el("span", { class: "muted" }, [counted(g.moves, "move"), g.hotseat ? "hot seat" : "", pace].filter(Boolean).join(" · ")),
+          status === "over" ? el("span", { class: "small finished", "data-finished": g.id }, finishedWords(g)) : null,
           el("span", { class: "row-buttons" }, buttons));
       })));
+  });
+}
+
+/**
+ * The creator removes a table nobody has moved at, once they confirm.
+ * @param {string} id @param {string} token @param {() => void} refresh
+ */
+function removeGame(id, token, refresh) {
+  dialog({
+    id: "remove-table",
+    title: "Remove this table?",
+    body: [el("p", {}, "Nobody has moved yet. The table closes for everyone, and its invites stop working.")],
+    buttons: [
+      { label: "Keep it", onclick: () => {} },
+      { label: "Remove the table", kind: "danger", action: "remove", onclick: async () => {
+        try {
+          await api.remove(id, token);
+          toast("The table was removed", "info");
+          refresh();
+        } catch (error) {
+          toast(messageOf(error));
+        }
+      } },
+    ],
+    dismissable: true,
   });
 }
 
@@ -136,7 +282,8 @@ function newTableForm(meta) {
   const bots = botMenu(meta);
   const defaultBot = `bot:${(bots.levels[0] || bots.others[0] || { name: "random" }).name}`;
   /** @type {NewTableForm} */
-  const state = { game: games[0].name, players: 2, mode: "online", seats: [], options: {} };
+  const state = { game: games[0].name, players: 2, mode: "online", seats: [], options: {},
+    pace: "live", deadline: 86400, secret: false };
   const body = el("div");
 
   /** @param {string} kind */
@@ -189,13 +336,41 @@ function newTableForm(meta) {
           el("input", { type: "radio", name: "mode", value: "online", checked: state.mode === "online", onchange: () => { state.mode = "online"; } }),
           " Online: each person on their own screen (invite links)"),
         el("label", { class: "radio" },
-          el("input", { type: "radio", name: "mode", value: "hotseat", checked: state.mode === "hotseat", onchange: () => { state.mode = "hotseat"; } }),
+          el("input", { type: "radio", name: "mode", value: "hotseat", checked: state.mode === "hotseat", onchange: () => { state.mode = "hotseat"; state.pace = "live"; render(); } }),
           " Hot seat: everybody at this screen, hands hidden between turns")),
+      state.mode === "online" ? paceFields(state, render) : null,
       el("button", { class: "btn primary", id: "create-game", onclick: () => createGame(state) }, "Start the game"),
     );
   }
   render();
   return [el("h1", {}, "New table"), body];
+}
+
+/**
+ * Live or turn-based, the time per move, invite only: each explained.
+ * @param {NewTableForm} state @param {() => void} render
+ */
+function paceFields(state, render) {
+  const turn = state.pace === "turn";
+  return el("fieldset", { class: "field", id: "pace" }, el("legend", {}, "Pace and privacy"),
+    el("label", { class: "radio" },
+      el("input", { type: "radio", name: "pace", value: "live", checked: !turn, onchange: () => { state.pace = "live"; render(); } }),
+      " Live: everyone plays now, with no clock"),
+    el("label", { class: "radio" },
+      el("input", { type: "radio", name: "pace", value: "turn", checked: turn, onchange: () => { state.pace = "turn"; render(); } }),
+      " Turn-based: play when you can; each person has a time per move"),
+    turn ? el("label", { class: "seat-choice" }, "Time per move",
+      el("select", { id: "new-deadline", onchange: (/** @type {Event} */ e) => { state.deadline = Number(fieldValue(e)); } },
+        DEADLINES.map(([seconds, words]) => el("option", { value: seconds, selected: seconds === state.deadline }, String(words))))) : null,
+    turn ? el("p", { class: "muted small", id: "pace-about" },
+      "When someone's time runs out, the others may let a bot play that turn for them, or end the game without them. ",
+      "A game nobody moves in for three times the time per move ends by itself. Signed-in players who asked for them get an e-mail when their turn comes.") : null,
+    el("label", { class: "check" },
+      el("input", { type: "checkbox", id: "new-private", checked: state.secret,
+        onchange: (/** @type {Event} */ e) => { state.secret = fieldChecked(e); render(); } }),
+      " Private: invite only"),
+    state.secret ? el("p", { class: "muted small", id: "private-about" },
+      "The table is not listed in the lobby: only the people you send an invite link join (so no seat is offered to \"anyone\"), and watching needs its address.") : null);
 }
 
 /** @param {GameInfo} info @param {NewTableForm} state */
@@ -229,12 +404,14 @@ async function createGame(state) {
   // At one screen there is nobody to wait for: open seats are people at the table.
   const seats = state.seats.slice(0, state.players).map((k) => (hotseat && k === "open" ? "human" : k));
   try {
-    const created = await api.create({
-      game: state.game, players: state.players, seats, options: state.options, hotseat,
-      ...(hotseat || !seatName() ? {} : { name: seatName() || undefined }),
-    });
+    /** @type {import("./types").NewTable} */
+    const body = { game: state.game, players: state.players, seats, options: state.options, hotseat,
+      ...(hotseat || !seatName() ? {} : { name: seatName() || undefined }) };
+    if (!hotseat && state.pace === "turn") Object.assign(body, { mode: "turn", deadline_s: state.deadline });
+    if (!hotseat && state.secret) body.private = true;
+    const created = await api.create(body);
     if (hotseat) {
-      remember(created.id, { table_token: created.table_token, game: state.game });
+      remember(created.id, { table_token: created.table_token, game: state.game, creator: true });
       location.hash = `#/hotseat/${created.id}`;
       return;
     }
@@ -244,7 +421,7 @@ async function createGame(state) {
     }
     const [mine, ...others] = created.seats;
     const invites = others.map((s) => ({ seat: s.seat, invite: s.invite }));
-    remember(created.id, { token: mine.token, seat: mine.seat, game: state.game, invites });
+    remember(created.id, { token: mine.token, seat: mine.seat, game: state.game, invites, creator: true });
     location.hash = `#/play/${created.id}`;
   } catch (error) {
     toast(messageOf(error));

@@ -3,16 +3,17 @@
 // covered between turns) and spectators'; the board, hand and controls come from the game's
 // module, the log from log.js. Also the seat pages: an invite exchanged for its seat.
 
-import { me, nameAt, seatName, transferPanel } from "./account.js";
+import { me, nameAt, refreshWaiting, seatName, transferPanel } from "./account.js";
 import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
+import { ENDINGS } from "./lobby.js";
 import { toggleAid } from "./aid.js";
 import { GameLog, renderLog } from "./log.js";
 import { measured, measureName } from "./measure.js";
 import { remember, remembered } from "./state.js";
 import {
   bringIntoView, capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, put, setSound,
-  setStatus, setTitle, soundOn, titleCase, toast, messageOf,
+  setStatus, setTitle, soundOn, toast, messageOf,
 } from "./ui.js";
 
 /** @typedef {import("./types").BoardFrame} BoardFrame */
@@ -104,6 +105,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
     past: el("div", { class: "past-bar", id: "past-bar", hidden: true }),
     board: el("div", { class: "board-wrap", id: "board" }),
     decision: el("div", { class: "decision-area", id: "decision-area" }),
+    clock: el("div", { id: "turn-clock" }),
     outcome: el("div", { id: "outcome-area" }),
     hand: el("div", { class: "hand-panel", id: "hand" }),
     controls: el("div", { class: "controls", id: "controls" }),
@@ -116,7 +118,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
   const screen = el("div", { class: "game-screen" },
     el("section", { class: "board-col" }, parts.banner, parts.past, parts.board),
     el("aside", { class: "side" },
-      parts.decision, parts.outcome, parts.hand, parts.controls, parts.assist, parts.scores,
+      parts.clock, parts.decision, parts.outcome, parts.hand, parts.controls, parts.assist, parts.scores,
       el("details", { class: "card log-card", open: true }, el("summary", {}, "Game log"), parts.log),
       parts.extra, parts.transfer));
   if (mode === "seat" && token && !me.account) {
@@ -151,6 +153,8 @@ export function tableScreen(root, id, token, mode, guide = null) {
   let outcomeShown = 0;
   let heard = false; // no sound for the page's first frame: only for a turn that comes
   const log = new GameLog(id, token, mode);
+  // A turn-based table's clock is drawn again every half minute (its words count down).
+  const ticking = setInterval(() => { if (last) drawClock(last); }, 30000);
   /** @type {Map<string, Promise<string | null>>} why each action is not legal, by version */
   const explained = new Map();
 
@@ -228,9 +232,12 @@ export function tableScreen(root, id, token, mode, guide = null) {
       outcome(frame);
     }
     drawLog();
+    drawClock(frame);
     banner(parts.banner, frame, mode, thinkingSeat(frame));
     invites(parts.extra, id, frame, mode);
     if (past && mine && !wasMine) leavePast();
+    // The header's count of games waiting for this player follows the turn and the end.
+    if (mode === "seat" && me.account && (mine !== wasMine || (over && !endShown))) refreshWaiting();
     wasMine = mine;
 
     // Hot seat: when another person is to decide, cover the hands until they are ready.
@@ -289,6 +296,93 @@ export function tableScreen(root, id, token, mode, guide = null) {
 
   function drawLog() {
     if (last && module) renderLog(parts.log, log, module, last, showPast);
+  }
+
+  /**
+   * A turn-based table: whose time runs and how much is left; once it ran out, the others'
+   * choice (the stand-in bot plays the turn, or the game ends without that seat); and, for a
+   * seat, the concede button.
+   * @param {Frame} frame
+   */
+  function drawClock(frame) {
+    const t = frame.table;
+    const over = t.status === "over";
+    const seat = t.seat;
+    const rows = [];
+    const deciding = frame.to_move;
+    if (t.mode === "turn" && !over && deciding !== null && deciding !== undefined) {
+      const who = nameAt(t, deciding);
+      const yours = seat === deciding && mode === "seat";
+      if (t.standin === deciding) {
+        rows.push(el("p", { id: "standin-note" }, `A bot plays ${who}'s turn (their time ran out).`));
+      } else if (t.deadline) {
+        const left = t.deadline - Date.now() / 1000;
+        if (left > 0) {
+          rows.push(el("p", { id: "deadline", class: left < 3600 ? "urgent" : "" },
+            yours ? `You have ${durationWords(left)} for this move` : `${who} has ${durationWords(left)}`));
+        } else if (yours) {
+          rows.push(el("p", { id: "deadline", class: "urgent" },
+            "Your time for this move ran out: play now, before the others choose for you."));
+        } else {
+          rows.push(el("p", { id: "deadline", class: "urgent" }, `${who}'s time ran out.`));
+          if (mode === "seat" && seat !== null && token) {
+            rows.push(el("div", { class: "timeout-choice", id: "timeout-choice" },
+              el("button", { class: "btn primary", id: "timeout-bot", onclick: () => timeout("bot") }, `Let a bot play ${who}'s turn`),
+              el("button", { class: "btn", id: "timeout-end", onclick: () => confirmEnd(who) }, `End the game without ${who}`)));
+          }
+        }
+      }
+    }
+    if (mode === "seat" && seat !== null && token && !over) {
+      rows.push(el("button", { class: "btn quiet small", id: "concede", onclick: confirmConcede }, icon("flag", 16), " Concede"));
+    }
+    if (!rows.length) { clear(parts.clock); return; }
+    put(parts.clock, el("div", { class: "card clock-card" }, rows));
+  }
+
+  /** @param {"bot" | "end"} choice */
+  async function timeout(choice) {
+    if (!token) return;
+    try {
+      const frame = await api.timeout(id, token, choice);
+      show(frame, true);
+    } catch (error) {
+      toast(messageOf(error));
+    }
+  }
+
+  /** @param {string} who */
+  function confirmEnd(who) {
+    dialog({
+      id: "confirm-end",
+      title: `End the game without ${who}?`,
+      body: [el("p", {}, `The game ends now: ${who} is placed last, the others by the points they have.`)],
+      buttons: [
+        { label: "Not now", onclick: () => {} },
+        { label: `End without ${who}`, kind: "danger", action: "end", onclick: () => timeout("end") },
+      ],
+      dismissable: true,
+    });
+  }
+
+  function confirmConcede() {
+    dialog({
+      id: "confirm-concede",
+      title: "Concede the game?",
+      body: [el("p", {}, "The game ends now and you are placed last. This cannot be undone.")],
+      buttons: [
+        { label: "Keep playing", onclick: () => {} },
+        { label: "Concede", kind: "danger", action: "concede", onclick: async () => {
+          if (!token) return;
+          try {
+            show(await api.concede(id, token), true);
+          } catch (error) {
+            toast(messageOf(error));
+          }
+        } },
+      ],
+      dismissable: true,
+    });
   }
 
 
@@ -429,8 +523,41 @@ export function tableScreen(root, id, token, mode, guide = null) {
   }
 
   return {
-    destroy() { live.close(); renderer?.destroy?.(); },
+    destroy() { live.close(); clearInterval(ticking); renderer?.destroy?.(); },
   };
+}
+
+/**
+ * Time left in words: "5 h 12 min", "3 days 4 h", "12 min".
+ * @param {number} seconds
+ */
+export function durationWords(seconds) {
+  const minutes = Math.max(1, Math.floor(seconds / 60));
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const rest = minutes % 60;
+  if (days) return `${days} day${days === 1 ? "" : "s"}${hours ? ` ${hours} h` : ""}`;
+  if (hours) return `${hours} h${rest ? ` ${rest} min` : ""}`;
+  return `${rest} min`;
+}
+
+/**
+ * A turn notice's "no more mails" link: its one-time code is used, no sign-in needed.
+ * @param {HTMLElement} root
+ * @param {string} code
+ * @returns {null}
+ */
+export function unsubscribeScreen(root, code) {
+  const card = el("div", { class: "card", id: "unsubscribe" }, el("p", { class: "muted" }, "Stopping the mails…"));
+  root.append(card);
+  api.stopMail(code).then(() => {
+    put(card, el("h1", {}, "No more turn mails"),
+      el("p", {}, "You will get no more e-mails when it is your turn. Your account page can switch them on again."),
+      link("#/", "To the lobby"));
+  }).catch((error) => {
+    put(card, el("h1", {}, "This link does not work"), el("p", {}, messageOf(error)), link("#/", "To the lobby"));
+  });
+  return null;
 }
 
 /**
@@ -519,10 +646,14 @@ async function copy(text) {
  */
 function showEnd(module, frame, id) {
   const result = [...(frame.table.result || [])].sort((a, b) => a.place - b.place);
+  const out = result.find((line) => line.out);
+  const ending = frame.table.ended_by && out ? ENDINGS[frame.table.ended_by] : null;
   dialog({
     id: "end-screen",
-    title: result.length && result[0].place === 1 ? `${titleCase(frame.players[result[0].seat])} wins` : "The game is over",
-    body: [module.resultTable(result, frame.players),
+    title: result.length && result[0].place === 1 ? `${nameAt(frame.table, result[0].seat)} wins` : "The game is over",
+    body: [
+      ending && out ? el("p", { id: "ended-by" }, `${capitalised(ending(nameAt(frame.table, out.seat)))}.`) : null,
+      module.resultTable(result, frame.players),
       el("p", { class: "muted small" }, `The bots are analysing the game: each player's ${measureName(frame.players.length)} along it and the moves that cost most.`)],
     buttons: [
       { label: "Analysis", action: "analysis", onclick: () => { location.hash = `#/analysis/${id}`; } },

@@ -55,6 +55,32 @@ export interface TableSummary {
   to_move: Seat | null;
   created: number;
   updated: number;
+  /** The table's options as shown (a long text option, a custom tile set: "custom"). */
+  options?: Options;
+  /** Invite only: not listed in the lobby. */
+  private?: boolean;
+  /** "live", or "turn": turn-based, `deadline_s` per decision. */
+  mode?: "live" | "turn";
+  deadline_s?: number | null;
+  /** When the person deciding now runs out of time (Unix seconds); null: none runs. */
+  deadline?: number | null;
+  /** The seat a stand-in bot plays for now (its deadline passed and the others chose so). */
+  standin?: Seat | null;
+  /** How a game ended before its rules ended it. */
+  ended_by?: "conceded" | "timeout" | "abandoned" | null;
+  result?: SeatResult[] | null;
+}
+
+/** The lobby's filters (`GET /api/games`'s parameters). */
+export interface LobbyFilter {
+  status?: TableStatus;
+  game?: string;
+  players?: number;
+  mode?: "live" | "turn";
+  /** NAME=VALUE: an option the table sets so. */
+  variant?: string;
+  /** Comma-separated game ids ("my games"). */
+  ids?: string;
 }
 
 /** An account, as `GET /api/me` shows it to its owner. */
@@ -118,6 +144,9 @@ export interface NewTable {
   seats: string[];
   options: Options;
   hotseat: boolean;
+  mode?: "live" | "turn";
+  deadline_s?: number;
+  private?: boolean;
   /** A guest's name for their seat (a signed-in creator's seat shows the account's). */
   name?: string;
 }
@@ -163,6 +192,8 @@ export interface SeatResult {
   score: number;
   /** 1 wins; ties share a place. */
   place: number;
+  /** The seat that left a game ended early: "conceded", "timeout" or "abandoned". */
+  out?: string;
 }
 
 /** The facts about the table the game screens draw with. The replay and the analysis make
@@ -597,6 +628,8 @@ export interface SavedTable {
   game?: string;
   /** The invites this browser made, to show until they are used. */
   invites?: { seat: Seat; invite: string | null }[];
+  /** This browser made the table (its creator may remove it before it begins). */
+  creator?: boolean;
   saved?: number;
 }
 

@@ -3,10 +3,12 @@ taking a seat, and the games' fixed board maps."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Any, Literal, TypedDict
 
 from fastapi import APIRouter, Path, Query, Request
+from pydantic import Field
 
 from cradle.ai import bot_names
 from cradle.games import game_names, get_game
@@ -16,12 +18,16 @@ from cradle.server.archive import LobbyPage
 from cradle.server.errors import ApiError, bad_request
 from cradle.server.models import (
     GAME_CHARS,
+    MAX_OPTIONS,
+    MAX_SEATS,
+    OPTION_NAME_CHARS,
     CreateBody,
     JoinBody,
     parse,
 )
 from cradle.server.routes.accounts import signed_in, valid_name
 from cradle.server.routes.common import (
+    GAME_ID_CHARS,
     MAX_PAGE,
     BotChoice,
     Context,
@@ -32,6 +38,38 @@ from cradle.server.routes.common import (
     client_of,
 )
 from cradle.server.seats import NewTable
+from cradle.server.storage import LobbyFilter
+
+MAX_IDS = 100  # game ids in one lobby filter ("my games")
+VARIANT_CHARS = 200  # one NAME=VALUE of the lobby's variant filter
+VariantText = Annotated[str, Field(max_length=VARIANT_CHARS)]
+
+
+def lobby_filter(
+    game: str | None, players: int | None, mode: str | None, variant: list[str], ids: str | None
+) -> LobbyFilter | None:
+    """The lobby's filters as storage reads them; 400 for a variant that is not NAME=VALUE.
+    A variant's value is read as JSON when it can be (``true``, ``3``), else as a word."""
+    options = []
+    for given in variant:
+        name, equals, value = given.partition("=")
+        if not equals or not name or len(name) > OPTION_NAME_CHARS:
+            raise bad_request("each 'variant' must be NAME=VALUE, an option of the table")
+        try:
+            parsed: Any = json.loads(value)
+        except ValueError:
+            parsed = value
+        if isinstance(parsed, dict | list):
+            parsed = value
+        options.append((name, parsed))
+    wanted = None
+    if ids is not None:
+        wanted = tuple(part for part in ids.split(",") if part)
+        if len(wanted) > MAX_IDS or any(len(part) > GAME_ID_CHARS for part in wanted):
+            raise bad_request(f"'ids' lists at most {MAX_IDS} game ids")
+    if game is None and players is None and mode is None and not options and wanted is None:
+        return None
+    return LobbyFilter(game, players, mode, tuple(options), wanted)
 
 
 class GameOffer(TypedDict):
@@ -86,9 +124,18 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
         status: Literal["open", "running", "over"] | None = None,
         before: str | None = Query(None, max_length=80),
         limit: int | None = Query(None, ge=1, le=MAX_PAGE),
+        game: str | None = Query(None, max_length=GAME_CHARS),
+        players: int | None = Query(None, ge=1, le=MAX_SEATS),
+        mode: Literal["live", "turn"] | None = None,
+        variant: Annotated[list[VariantText] | None, Query(max_length=MAX_OPTIONS)] = None,
+        ids: str | None = Query(None, max_length=MAX_IDS * (GAME_ID_CHARS + 1)),
     ) -> LobbyPage:
+        """One page of the lobby; ``game``, ``players``, ``mode``, ``variant`` (each
+        ``NAME=VALUE``, an option the table sets so) and ``ids`` (a comma-separated list:
+        "my games") keep only the tables that match."""
         size = min(limit or ctx.limits.lobby_page, ctx.limits.lobby_page)
-        return await ctx.hub().archive.lobby(status, before, size)
+        where = lobby_filter(game, players, mode, variant or [], ids)
+        return await ctx.hub().archive.lobby(status, before, size, where)
 
     @router.post(
         "/api/games",
@@ -111,8 +158,11 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
                 options=dict(body.options),
                 seats=list(body.seats) if body.seats is not None else ["human"] * players,
                 hotseat=body.hotseat,
-                listed=body.listed,
+                listed=body.listed and not body.private,
                 bot_seconds=body.bot_seconds,
+                mode=body.mode,
+                deadline_s=body.deadline_s,
+                standin=body.standin,
                 account=signed.account.id if signed else None,
                 name=name,
             ),
@@ -135,7 +185,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
         table = await hub.fresh(await hub.table(game_id))
         await ctx.throttle(ctx.creations, client_of(request), "seats joined")
         account = signed.account.id if signed else None
-        return await hub.join(table, body.invite, account, name)
+        return await hub.join(table, body.invite, account, name, body.standin)
 
     @router.get("/api/boards/{game}", response_model=BoardMap, response_model_exclude_unset=True)
     async def board(

@@ -1,0 +1,90 @@
+"""The routes of turn-based play and of games ended before their rules end them: conceding,
+acting on a deadline that passed, and removing a table before it begins."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from cradle.server.answers import Done, Frame, MailStopped
+from cradle.server.errors import ApiError
+from cradle.server.models import EmptyBody, StopMailBody, TimeoutBody, parse
+from cradle.server.routes.common import (
+    Context,
+    GameId,
+    bearer,
+    body_of,
+    body_schema,
+    client_of,
+)
+from cradle.server.tokens import hash_token
+
+
+def turns_routes(router: APIRouter, ctx: Context) -> None:
+    """Add this area's routes to ``router`` (the application's own)."""
+
+    @router.post(
+        "/api/games/{game_id}/concede",
+        openapi_extra=body_schema(EmptyBody, required=False),
+        response_model=Frame,
+        response_model_exclude_unset=True,
+    )
+    async def concede(game_id: GameId, request: Request) -> Mapping[str, object]:
+        """The token's seat gives up: the game ends with it last."""
+        hub = ctx.hub()
+        token = bearer(request.headers)
+        parse(EmptyBody, await body_of(request))
+        table = await hub.table(game_id)
+        await hub.turns.seat_of(table, token, "conceding")
+        await ctx.throttle(ctx.moves, client_of(request), "moves")
+        await hub.turns.concede(table, token)
+        seat, hotseat = hub.authorize(table, token)
+        return hub.frame(table, seat, hotseat)
+
+    @router.post(
+        "/api/games/{game_id}/timeout",
+        openapi_extra=body_schema(TimeoutBody),
+        response_model=Frame,
+        response_model_exclude_unset=True,
+    )
+    async def timeout(game_id: GameId, request: Request) -> Mapping[str, object]:
+        """Another seat of a turn-based table whose deciding seat's deadline passed: its
+        stand-in bot plays its turn ("bot"), or the game ends without it ("end")."""
+        hub = ctx.hub()
+        token = bearer(request.headers)
+        body = parse(TimeoutBody, await body_of(request))
+        table = await hub.table(game_id)
+        await hub.turns.seat_of(table, token, "acting on a deadline")
+        await ctx.throttle(ctx.moves, client_of(request), "moves")
+        await hub.turns.timeout(table, token, body.choice)
+        seat, hotseat = hub.authorize(table, token)
+        return hub.frame(table, seat, hotseat)
+
+    @router.delete("/api/games/{game_id}", response_model=Done, response_model_exclude_unset=True)
+    async def remove(game_id: GameId, request: Request) -> dict[str, Any]:
+        """The creator (its own seat's token, or the hot-seat table token) removes a table
+        nobody has moved at; it answers 410 from then on."""
+        hub = ctx.hub()
+        token = bearer(request.headers)
+        table = await hub.table(game_id)
+        await ctx.throttle(ctx.creations, client_of(request), "changes")
+        await hub.turns.remove(table, token)
+        return {"id": table.id, "status": "removed"}
+
+    @router.post(
+        "/api/mail/stop",
+        openapi_extra=body_schema(StopMailBody),
+        response_model=MailStopped,
+        response_model_exclude_unset=True,
+    )
+    async def stop_mail(request: Request) -> dict[str, Any]:
+        """The link of a turn notice: its account gets no more mails (no sign-in needed;
+        each link works once)."""
+        hub = ctx.hub()
+        body = parse(StopMailBody, await body_of(request))
+        await ctx.throttle(ctx.creations, client_of(request), "changes")
+        if not await hub.db(hub.storage.stop_mail, hash_token(body.code)):
+            raise ApiError(404, "this link is unknown or was used already")
+        return {"stopped": True}

@@ -1,0 +1,233 @@
+"""Turn-based tables and games that end before their rules end them: a seat concedes, the
+others end a game without a seat whose deadline passed (or let its stand-in bot play its
+turn), a table nobody moved on for three deadlines ends by itself, and a creator removes a
+table before it begins.
+
+Every ending is one compare-and-set on the game's version (:meth:`Storage.end_early`): of two
+processes ending a game, or a move and an ending, exactly one is stored; the other reads the
+game again and decides anew on what it finds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
+
+from cradle.core.contract import Event
+from cradle.server.bots import decision_cost
+from cradle.server.errors import ApiError, forbidden, unavailable
+from cradle.server.limits import Limits
+from cradle.server.seats import WRITE_ATTEMPTS
+from cradle.server.storage import DATABASE_ERRORS, Conflict, Storage
+from cradle.server.tables import Table, Tables
+
+log = logging.getLogger("cradle.server")
+
+T = TypeVar("T")
+
+
+def early_result(standings: list[dict[str, Any]], out: int, ended_by: str) -> list[dict[str, Any]]:
+    """The result of a game ended with seat ``out`` leaving (``ended_by``): the others keep
+    their order of the standings at that moment (ties share a place), ``out`` is last."""
+    others = [line for line in standings if line["seat"] != out]
+    result = []
+    for line in standings:
+        line = dict(line)
+        if line["seat"] == out:
+            line["place"] = len(others) + 1
+            line["out"] = ended_by
+        else:
+            line["place"] = 1 + sum(1 for other in others if other["place"] < line["place"])
+        result.append(line)
+    return result
+
+
+class Clearable(Protocol):
+    def clear(self) -> None: ...
+
+
+class TurnsHost(Protocol):
+    """What the turn-based rules need of the server (the hub is one)."""
+
+    @property
+    def storage(self) -> Storage: ...
+
+    @property
+    def limits(self) -> Limits: ...
+
+    @property
+    def served(self) -> Tables: ...
+
+    @property
+    def bot_wakeup(self) -> asyncio.Event: ...
+
+    @property
+    def lobby_cache(self) -> Clearable: ...
+
+    def clock(self) -> float: ...
+
+    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
+
+    async def identify(self, table: Table, token: str | None) -> tuple[int | None, bool]: ...
+
+    def changed(self, table: Table, events: list[Event] | None, updated: float) -> None: ...
+
+
+class Turns:
+    """Concessions, deadlines passed, idle tables and removed ones."""
+
+    def __init__(self, host: TurnsHost) -> None:
+        self.host = host
+
+    async def seat_of(self, table: Table, token: str | None, what: str) -> int:
+        """The seat of ``token`` (a player's own seat: not a spectator, not the hot seat)."""
+        seat, hotseat = await self.host.identify(table, token)
+        if hotseat:
+            raise forbidden(f"{what} needs a seat's own token, not the hot-seat screen's")
+        if seat is None:
+            raise forbidden(f"{what} needs the token of a seat of this game")
+        return seat
+
+    async def _write(
+        self, table: Table, check: Callable[[], None], store: Callable[[], Awaitable[float]]
+    ) -> float:
+        """Under the table's lock: ``check`` the rules on the table as it is, then ``store``;
+        when another process changed the game first, read it again and check again."""
+        for _attempt in range(WRITE_ATTEMPTS):
+            if table.ended is not None:
+                raise self.host.served.gone(table)
+            check()
+            try:
+                return await store()
+            except Conflict:
+                await self.host.served.reload(table)
+            except DATABASE_ERRORS as exc:
+                log.error("game %s: %s", table.id, exc)
+                raise unavailable(exc, "the change could not be stored") from None
+        raise ApiError(503, "the game keeps changing; try again")
+
+    async def end_early(
+        self, table: Table, out: Callable[[], int], ended_by: str, check: Callable[[], None]
+    ) -> None:
+        """End ``table`` with the seat ``out()`` last (``ended_by``: how), once ``check``
+        passes on the table as stored."""
+        async with table.lock:
+            result: list[dict[str, Any]] = []
+
+            def checked() -> None:
+                if table.is_over:
+                    raise forbidden("the game is over")
+                check()
+
+            async def store() -> float:
+                standings = [dict(line) for line in table.result()]
+                result[:] = early_result(standings, out(), ended_by)
+                return await self.host.db(
+                    self.host.storage.end_early, table.id, table.version, result, ended_by
+                )
+
+            updated = await self._write(table, checked, store)
+            table.ended_by, table.early_result = ended_by, result
+            table.standin, table.deadline = None, None
+            self.host.changed(table, [], updated)
+            self.host.lobby_cache.clear()
+
+    async def concede(self, table: Table, token: str | None) -> None:
+        """``POST /concede``: the seat of ``token`` gives up; the game ends with it last."""
+        seat = await self.seat_of(table, token, "conceding")
+        await self.end_early(table, lambda: seat, "conceded", lambda: None)
+
+    def overdue(self, table: Table, seat: int) -> int:
+        """The seat whose deadline passed, which ``seat`` may act about; 403 saying why not."""
+        if table.mode != "turn":
+            raise forbidden("only turn-based tables have deadlines")
+        if table.is_over:
+            raise forbidden("the game is over")
+        late = table.to_move()
+        if late is None or table.bot_turn():
+            raise forbidden("a bot decides now")
+        if late == seat:
+            raise forbidden("it is your own turn: play it")
+        if not table.claimed.get(late, True):
+            raise forbidden("the seat deciding now has not been taken yet")
+        if table.deadline is None or self.host.clock() < table.deadline:
+            raise forbidden(f"{table.record.players[late]}'s deadline has not passed yet")
+        return late
+
+    async def timeout(self, table: Table, token: str | None, choice: str) -> None:
+        """``POST /timeout``: another player of a seat whose deadline passed lets its stand-in
+        bot play its turn (``bot``), or ends the game without it (``end``)."""
+        seat = await self.seat_of(table, token, "acting on a deadline")
+        if choice == "end":
+            await self.end_early(table, lambda: self.overdue(table, seat), "timeout", lambda: None)
+            return
+        async with table.lock:
+            late: list[int] = []
+
+            def check() -> None:
+                late[:] = [self.overdue(table, seat)]
+
+            async def store() -> float:
+                cost = decision_cost(
+                    table.playing(late[0]),
+                    table.state,
+                    table.bot_seconds,
+                    self.host.limits.bot_seconds,
+                )
+                return await self.host.db(
+                    self.host.storage.set_standin, table.id, table.version, late[0], cost
+                )
+
+            updated = await self._write(table, check, store)
+            table.standin, table.deadline = late[0], None
+            self.host.changed(table, [], updated)
+            self.host.bot_wakeup.set()
+
+    async def remove(self, table: Table, token: str | None) -> None:
+        """``DELETE /api/games/{id}``: the creator removes a table nobody has moved at yet."""
+        seat, hotseat = await self.host.identify(table, token)
+        creator = hotseat or (seat is not None and seat == table.creator)
+        if not creator:
+            raise forbidden("only the table's creator may remove it")
+        async with table.lock:
+
+            def check() -> None:
+                if table.ply > 0 or table.is_over:
+                    raise forbidden("the game has begun: concede instead")
+
+            async def store() -> float:
+                return await self.host.db(self.host.storage.remove_game, table.id, table.version)
+
+            await self._write(table, check, store)
+        await self.host.served.end(table.id, "removed")
+        self.host.lobby_cache.clear()
+
+    async def end_idle(self, now: float | None = None) -> list[str]:
+        """End the turn-based games nobody moved in for three of their deadlines before
+        ``now``, the seat deciding then last (``abandoned``); their ids. Safe with several
+        processes: each ending is a compare-and-set, the loser meets the game already over."""
+        now = self.host.clock() if now is None else now
+        ended = []
+        for game_id in await self.host.db(self.host.storage.idle_turn_games, now):
+            try:
+                table = await self.host.served.fresh(await self.host.served.table(game_id))
+
+                def idle(table: Table = table) -> None:
+                    if table.mode != "turn" or table.deadline_s is None:
+                        raise forbidden("not a turn-based table")
+                    if table.updated + 3 * table.deadline_s >= now:
+                        raise forbidden("moved on meanwhile")
+
+                def out(table: Table = table) -> int:
+                    seat = table.to_move()
+                    return 0 if seat is None else seat
+
+                await self.end_early(table, out, "abandoned", idle)
+            except ApiError:
+                continue  # ended, moved or set aside meanwhile
+            ended.append(game_id)
+        if ended:
+            log.info("%d turn-based games nobody moved in ended", len(ended))
+        return ended

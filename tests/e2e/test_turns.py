@@ -1,0 +1,150 @@
+"""A turn-based game in a real browser between a laptop (1366×820) and a phone (390×844):
+the new-table form (turn-based, private), the invite on the phone, the time left at the table,
+the turn notices arriving at a real SMTP server (aiosmtpd), and a concession ending the game,
+shown on both screens and in the lobby's "my games" with its winner and date."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers.e2e import LAPTOP, PHONE, PageErrors, decide, turn, wait_until
+from tests.helpers.mail import Inbox, smtp_server
+from tests.helpers.server import GAMES, PlayServer
+
+pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+
+PASSWORD = "a long enough secret"
+# Counts the notes the page plays (the chime when a turn comes is two).
+COUNT_CHIMES = """(() => {
+  window.__notes = 0;
+  const make = AudioContext.prototype.createOscillator;
+  AudioContext.prototype.createOscillator = function () { window.__notes += 1; return make.call(this); };
+})()"""
+
+
+@pytest.fixture(scope="module")
+def inbox() -> Iterator[Inbox]:
+    with smtp_server() as found:
+        yield found
+
+
+@pytest.fixture(scope="module")
+def mailing_server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[PlayServer]:
+    db = tmp_path_factory.mktemp("e2e-turns") / "games.sqlite3"
+    settings = (f"smtp_url={inbox.url}", "mail_from=cradle@example.org")
+    play = PlayServer(f"sqlite:///{db}", bot_delay=0.02, settings=settings).start()
+    try:
+        yield play
+    finally:
+        play.stop()
+
+
+def person(browser: Any, server: PlayServer, size: dict[str, int], name: str, address: str) -> tuple[Any, PageErrors]:  # fmt: skip
+    """A browser that signed up as ``name`` and asked for turn mails at ``address``."""
+    page = browser.new_context(viewport=size).new_page()
+    page.add_init_script(COUNT_CHIMES)
+    errors = PageErrors(page)
+    page.goto(f"{server.base}/#/signup")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup-submit")
+    page.wait_for_selector(f"#account-link:text-is('{name}')")
+    page.goto(f"{server.base}/#/account")
+    page.fill("#mail-email", address)
+    page.check("#turn-mail")
+    page.click("#mail-submit")
+    wait_until(
+        lambda: page.evaluate("fetch('/api/me').then((r) => r.json())")["account"]["turn_mail"]
+    )
+    return page, errors
+
+
+def mail_to(inbox: Inbox, address: str, count: int) -> Any:
+    """The ``count``-th mail (from 1), once it came; it must be to ``address``."""
+    mail = inbox.wait(count)[count - 1]
+    assert mail["To"] == address, (mail["To"], address)
+    return mail
+
+
+def test_a_turn_based_game_between_a_laptop_and_a_phone(
+    mailing_server: PlayServer, inbox: Inbox, browser: Any, artifacts: Path
+) -> None:
+    server = mailing_server
+    tag = secrets.token_hex(2)
+    address = {0: f"ann{tag}@example.org", 1: f"bob{tag}@example.org"}
+    laptop, laptop_errors = person(browser, server, LAPTOP, f"Ann {tag}", address[0])
+    phone, phone_errors = person(browser, server, PHONE, f"Bob {tag}", address[1])
+
+    # The form: a person at the second seat, turn-based with an hour a move, invite only.
+    laptop.goto(f"{server.base}/#/")
+    laptop.select_option("[data-seat='1']", "human")
+    laptop.check("input[name=pace][value=turn]")
+    laptop.select_option("#new-deadline", "3600")
+    laptop.check("#new-private")
+    assert "let a bot play" in laptop.locator("#pace-about").inner_text()
+    assert "not listed in the lobby" in laptop.locator("#private-about").inner_text()
+    laptop.locator("#pace").screenshot(path=str(artifacts / "turns-form-laptop.png"))
+    laptop.click("#create-game")
+    invite = laptop.locator("[data-invite-seat='1']")
+    invite.wait_for()
+    game_id = laptop.evaluate("location.hash").split("/")[2]
+    assert server.get("/api/games")["games"] == []  # private: not listed
+
+    # The phone takes the seat by its invite; the first person's turn is mailed.
+    phone.goto(invite.input_value())
+    phone.wait_for_selector("#turn-clock .clock-card")
+    first = server.get(f"/api/games/{game_id}")["to_move"]
+    mail = mail_to(inbox, address[first], 1)
+    assert f"#/play/{game_id}" in mail.get_content()
+    pages = {0: laptop, 1: phone}
+    waiting = pages[1 - first]
+    wait_until(lambda: "has 59 min" in waiting.locator("#deadline").inner_text()
+               or "has 1 h" in waiting.locator("#deadline").inner_text())  # fmt: skip
+    assert "You have" in pages[first].locator("#deadline").inner_text()
+    phone.screenshot(path=str(artifacts / "turns-phone-clock.png"))
+
+    # The first person plays their turn on their own screen; the other's turn is mailed, and
+    # their page says so in its title and with its sound.
+    pages[1 - first].evaluate("localStorage.setItem('cradle.sound', 'on')")
+    assert pages[1 - first].title().startswith("Waiting for")
+    rng = random.Random(3)
+    while server.get(f"/api/games/{game_id}")["to_move"] == first:
+        if not decide(pages[first], rng):
+            pages[first].wait_for_timeout(20)
+    mail_to(inbox, address[1 - first], 2)
+    wait_until(lambda: turn(pages[1 - first]) == "mine")
+    assert "You have" in pages[1 - first].locator("#deadline").inner_text()
+    assert pages[1 - first].title() == "Your turn · cradle"
+    assert pages[1 - first].evaluate("window.__notes") >= 2
+
+    # The phone concedes, after confirming: the game ends on both screens, Bob last.
+    phone.click("#concede")
+    phone.wait_for_selector("#confirm-concede")
+    phone.screenshot(path=str(artifacts / "turns-phone-concede.png"))
+    phone.click("#confirm-concede [data-action=concede]")
+    for page in (phone, laptop):
+        page.wait_for_selector("#end-screen")
+        assert "conceded" in page.locator("#ended-by").inner_text()
+    assert f"Ann {tag} wins" in laptop.locator("#end-screen h2").inner_text()
+    # Nobody's turn any more: the header's count says so.
+    wait_until(lambda: phone.locator("#inbox-link").inner_text() == "My games")
+    phone.screenshot(path=str(artifacts / "turns-phone-end.png"))
+    table = server.get(f"/api/games/{game_id}")["table"]
+    assert table["ended_by"] == "conceded"
+    assert [line["seat"] for line in table["result"] if line.get("out")] == [1]
+
+    # The lobby's "my games": the finished game with its winner and how it ended.
+    laptop.goto(f"{server.base}/#/")
+    laptop.check("#filter-mine")
+    row = laptop.locator(f"[data-finished='{game_id}']")
+    row.wait_for()
+    assert f"Ann {tag} won" in row.inner_text() and "conceded" in row.inner_text()
+    laptop.screenshot(path=str(artifacts / "turns-lobby-finished.png"))
+    assert len(inbox.mails) == 2  # one mail per turn, and none once the game is over
+    assert laptop_errors.errors == [] and phone_errors.errors == []

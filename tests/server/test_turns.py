@@ -1,0 +1,403 @@
+"""Turn-based tables (deadlines, the stand-in bot, ending without a seat), conceding, idle
+games ending by themselves, private tables, a creator removing a table, and the lobby's
+filters and finished games: on SQLite and PostgreSQL, with a settable clock, never sleeps."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from fastapi.testclient import TestClient
+
+from cradle.server.app import create_app
+from cradle.server.hub import Hub
+from cradle.server.limits import Limits
+from tests.helpers.server import GAMES, auth, create, token_of, wait_for
+
+pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+
+HOUR = 3600
+TURN = {"players": 2, "seats": ["human", "human"], "mode": "turn", "deadline_s": HOUR}
+
+
+@pytest.fixture
+def serve(any_db_url: str) -> Iterator[Callable[..., TestClient]]:
+    """Start apps on one database (SQLite: one; PostgreSQL: as many as asked, like processes)."""
+    with ExitStack() as stack:
+
+        def start(**limits: Any) -> TestClient:
+            settings = Limits(analyse_finished=False, **limits)
+            app = create_app(any_db_url, bot_delay=0, limits=settings)
+            return stack.enter_context(TestClient(app))
+
+        yield start
+
+
+def hub_of(client: TestClient) -> Hub:
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    return hub
+
+
+def set_clock(client: TestClient, now: float) -> None:
+    hub_of(client).clock = lambda: now  # type: ignore[method-assign]
+
+
+def view(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
+    answer = client.get(f"/api/games/{game_id}", headers=auth(token))
+    assert answer.status_code == 200, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def deciding(client: TestClient, created: dict[str, Any]) -> tuple[int, str]:
+    """The seat deciding now and its token."""
+    seat: int = view(client, created["id"])["to_move"]
+    return seat, token_of(created, seat)
+
+
+def move(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
+    legal = view(client, game_id, token)["legal_actions"]
+    assert legal, "not this seat's decision"
+    answer = client.post(f"/api/games/{game_id}/actions", json={"action": legal[0]},
+                         headers=auth(token))  # fmt: skip
+    assert answer.status_code == 200, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def post(client: TestClient, path: str, token: str | None, body: Any = None) -> Any:
+    return client.post(path, json={} if body is None else body, headers=auth(token))
+
+
+def refused(answer: Any, status: int, words: str) -> None:
+    assert answer.status_code == status, answer.text
+    assert words in answer.json()["error"], answer.json()
+
+
+# -- creation ---------------------------------------------------------------------------------
+
+
+def test_a_turn_based_table_has_a_deadline_per_move(serve: Callable[..., TestClient]) -> None:
+    client = serve()
+    began = time.time()
+    created = create(client, **TURN)
+    game_id = created["id"]
+    table = view(client, game_id)["table"]
+    assert table["mode"] == "turn" and table["deadline_s"] == HOUR
+    assert began + HOUR <= table["deadline"] <= time.time() + HOUR
+    _seat, first = deciding(client, created)
+    after = move(client, game_id, first)["table"]
+    assert after["deadline"] >= table["deadline"]  # a fresh deadline for the next decision
+    # The default is a day; a live table has none.
+    default = create(client, players=2, seats=["human", "human"], mode="turn")
+    assert view(client, default["id"])["table"]["deadline_s"] == 86400
+    live = view(client, create(client)["id"])["table"]
+    assert live["mode"] == "live" and live["deadline"] is None and live["deadline_s"] is None
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({**TURN, "deadline_s": HOUR - 1}, "deadline_s"),
+        ({**TURN, "deadline_s": 7 * 86400 + 1}, "deadline_s"),
+        ({**TURN, "deadline_s": 5000.5}, "deadline_s"),
+        ({**TURN, "mode": "slow"}, "mode"),
+        ({"players": 2, "seats": ["human", "human"], "deadline_s": HOUR}, "turn-based"),
+        ({**TURN, "hotseat": True}, "played live"),
+        ({**TURN, "standin": "grandmaster"}, "unknown stand-in"),
+        ({**TURN, "private": "yes"}, "private"),
+        ({"players": 2, "seats": ["human", "open"], "private": True}, "no open seats"),
+    ],
+)
+def test_bad_turn_settings_are_refused_and_store_nothing(
+    client: TestClient, body: dict[str, Any], words: str
+) -> None:
+    answer = client.post("/api/games", json={"game": "tigris", **body})
+    refused(answer, 400, words)
+    assert client.get("/api/games").json()["games"] == []
+
+
+def test_a_private_table_is_not_listed_and_is_reached_by_its_invite(client: TestClient) -> None:
+    created = create(client, **TURN, private=True)
+    game_id = created["id"]
+    assert client.get("/api/games").json()["games"] == []
+    assert view(client, game_id)["table"]["private"] is True
+    # Those who hold its link find it among "my games" (by its id).
+    mine = client.get("/api/games", params={"ids": game_id}).json()["games"]
+    assert [row["id"] for row in mine] == [game_id]
+    refused(post(client, f"/api/games/{game_id}/join", None), 403, "no open seat")
+    invite = created["seats"][1]["invite"]
+    joined = post(client, f"/api/games/{game_id}/join", None, {"invite": invite})
+    assert joined.status_code == 200 and joined.json()["seat"] == 1
+
+
+# -- deadlines --------------------------------------------------------------------------------
+
+
+def test_when_a_deadline_passes_the_others_let_the_stand_in_play_its_turn(
+    serve: Callable[..., TestClient],
+) -> None:
+    client = serve()
+    created = create(client, **TURN, standin="medium")
+    game_id = created["id"]
+    seat, late = deciding(client, created)
+    other = token_of(created, 1 - seat)
+    before = view(client, game_id)
+    # Not yet: the deadline has not passed; nor for the late seat itself, nor a spectator.
+    refused(post(client, f"/api/games/{game_id}/timeout", other, {"choice": "bot"}), 403,
+            "deadline has not passed")  # fmt: skip
+    set_clock(client, before["table"]["deadline"] + 1)
+    refused(post(client, f"/api/games/{game_id}/timeout", late, {"choice": "bot"}), 403,
+            "your own turn")  # fmt: skip
+    refused(post(client, f"/api/games/{game_id}/timeout", None, {"choice": "bot"}), 403,
+            "token of a seat")  # fmt: skip
+    refused(post(client, f"/api/games/{game_id}/timeout", other, {"choice": "wait"}), 400,
+            "choice")  # fmt: skip
+    assert view(client, game_id) == before  # refusals change nothing
+    answer = post(client, f"/api/games/{game_id}/timeout", other, {"choice": "bot"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["table"]["standin"] == seat
+    # The stand-in plays the late seat's turn while it decides, then the other seat decides.
+    wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 60)
+    after = view(client, game_id, other)["table"]
+    assert after["moves"] >= 1 and after["standin"] is None and after["status"] == "running"
+    assert after["deadline"] is not None
+    record = client.get(f"/api/games/{game_id}/record", headers=auth(other)).json()
+    assert set(record["seats"]) == {seat}
+    # The stand-in is gone: once the late seat decides again, it plays itself.
+    for _ in range(10):
+        mover = view(client, game_id)["to_move"]
+        if mover == seat:
+            break
+        move(client, game_id, token_of(created, mover))
+    assert view(client, game_id)["to_move"] == seat
+    assert view(client, game_id, late)["legal_actions"]
+    assert view(client, game_id)["table"]["standin"] is None
+
+
+def test_the_others_may_end_the_game_without_a_seat_whose_deadline_passed(
+    serve: Callable[..., TestClient],
+) -> None:
+    client = serve()
+    created = create(client, players=3, seats=["human"] * 3, mode="turn", deadline_s=HOUR)
+    game_id = created["id"]
+    set_clock(client, view(client, game_id)["table"]["deadline"] + 1)
+    late, late_token = deciding(client, created)
+    others = [seat for seat in range(3) if seat != late]
+    answer = post(client, f"/api/games/{game_id}/timeout", token_of(created, others[1]),
+                  {"choice": "end"})  # fmt: skip
+    assert answer.status_code == 200, answer.text
+    table = view(client, game_id)["table"]  # what a spectator reads
+    assert table["status"] == "over" and table["ended_by"] == "timeout"
+    places = {line["seat"]: line for line in table["result"]}
+    assert places[late]["place"] == 3 and places[late]["out"] == "timeout"
+    assert sorted(places[seat]["place"] for seat in others) in ([1, 1], [1, 2])
+    refused(post(client, f"/api/games/{game_id}/timeout", token_of(created, others[0]),
+                 {"choice": "end"}), 403, "over")  # fmt: skip
+    refused(client.post(f"/api/games/{game_id}/actions", json={"action": "pass"},
+                        headers=auth(late_token)), 403, "over")  # fmt: skip
+    assert client.get(f"/api/games/{game_id}/record").status_code == 200  # public once over
+
+
+def test_live_tables_have_no_deadline_to_act_on(client: TestClient) -> None:
+    created = create(client)
+    game_id = created["id"]
+    set_clock(client, time.time() + 10 * 86400)
+    refused(post(client, f"/api/games/{game_id}/timeout", token_of(created, 1), {"choice": "end"}),
+            403, "only turn-based")  # fmt: skip
+
+
+def test_an_unjoined_seat_cannot_be_timed_out(client: TestClient) -> None:
+    created = create(client, players=2, seats=["open", "human"], mode="turn", deadline_s=HOUR)
+    game_id = created["id"]
+    assert view(client, game_id)["table"]["deadline"] is None  # no clock until all are seated
+    set_clock(client, time.time() + 10 * 86400)
+    answer = post(client, f"/api/games/{game_id}/timeout", token_of(created, 1), {"choice": "end"})
+    if view(client, game_id)["to_move"] == 0:
+        refused(answer, 403, "not been taken")
+    else:
+        refused(answer, 403, "your own turn")
+    joined = post(client, f"/api/games/{game_id}/join", None, {"standin": "hard"})
+    assert joined.status_code == 200, joined.text
+    assert view(client, game_id)["table"]["deadline"] is not None  # the clock starts
+
+
+# -- conceding ------------------------------------------------------------------------------
+
+
+def test_any_player_may_concede_and_ends_last(serve: Callable[..., TestClient]) -> None:
+    client = serve()
+    created = create(client, players=3, seats=["human", "human", "bot:random"])
+    game_id = created["id"]
+    refused(post(client, f"/api/games/{game_id}/concede", None), 403, "token of a seat")
+    refused(client.post(f"/api/games/{game_id}/concede", json={"x": 1},
+                        headers=auth(token_of(created, 1))), 400, "x")  # fmt: skip
+    answer = post(client, f"/api/games/{game_id}/concede", token_of(created, 1))  # not its turn
+    assert answer.status_code == 200, answer.text
+    table = view(client, game_id)["table"]
+    assert table["status"] == "over" and table["ended_by"] == "conceded"
+    last = [line for line in table["result"] if line["place"] == 3]
+    assert [line["seat"] for line in last] == [1] and last[0]["out"] == "conceded"
+    refused(post(client, f"/api/games/{game_id}/concede", token_of(created, 0)), 403, "over")
+    lobby = client.get("/api/games", params={"status": "over"}).json()["games"]
+    assert [row["ended_by"] for row in lobby] == ["conceded"]
+
+
+def test_a_conceded_game_is_over_after_a_restart(db_url: str) -> None:
+    limits = Limits(analyse_finished=False)
+    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+        created = create(client)
+        game_id = created["id"]
+        assert (
+            post(client, f"/api/games/{game_id}/concede", token_of(created, 0)).status_code == 200
+        )
+        before = view(client, game_id)
+    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+        after = view(client, game_id)
+        assert after["table"]["result"] == before["table"]["result"]
+        assert after["table"]["ended_by"] == "conceded" and after["to_move"] is None
+        replay = client.get(f"/api/games/{game_id}/replay").json()
+        assert replay["result"] == before["table"]["result"]
+
+
+# -- idle games end by themselves -------------------------------------------------------------
+
+
+def test_a_table_nobody_moved_on_for_three_deadlines_ends(serve: Callable[..., TestClient]) -> None:
+    client = serve()
+    created = create(client, **TURN)
+    game_id = created["id"]
+    seat, token = deciding(client, created)
+    move(client, game_id, token)
+    updated = view(client, game_id)["table"]["updated"]
+    hub = hub_of(client)
+    assert client.portal is not None
+    assert client.portal.call(hub.turns.end_idle, updated + 3 * HOUR - 1) == []
+    live = create(client)  # a live table is not concerned
+    assert client.portal.call(hub.turns.end_idle, updated + 3 * HOUR + 1) == [game_id]
+    table = view(client, game_id)["table"]
+    assert table["status"] == "over" and table["ended_by"] == "abandoned"
+    assert [line["seat"] for line in table["result"] if line.get("out")] == [seat]  # 2nd action
+    assert client.portal.call(hub.turns.end_idle, updated + 3 * HOUR + 1) == []
+    assert view(client, live["id"])["table"]["status"] == "running"
+
+
+def test_two_processes_end_an_idle_game_once(postgres_url: str) -> None:
+    limits = Limits(analyse_finished=False)
+    with (
+        TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as one,
+        TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as two,
+    ):
+        created = create(one, **TURN)
+        game_id = created["id"]
+        view(two, game_id)  # both processes hold the table
+        later = view(one, game_id)["table"]["updated"] + 3 * HOUR + 1
+        assert one.portal is not None and two.portal is not None
+        first = one.portal.call(hub_of(one).turns.end_idle, later)
+        second = two.portal.call(hub_of(two).turns.end_idle, later)
+        assert first + second == [game_id]
+        versions = {view(client, game_id)["table"]["version"] for client in (one, two)}
+        assert len(versions) == 1  # one ending, seen by both
+        assert hub_of(two).storage.load(game_id).ended_by == "abandoned"  # type: ignore[union-attr]
+
+
+def test_a_move_and_an_ending_on_two_processes_store_one(postgres_url: str) -> None:
+    limits = Limits(analyse_finished=False)
+    with (
+        TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as one,
+        TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as two,
+    ):
+        created = create(one, **TURN)
+        game_id = created["id"]
+        view(two, game_id)
+        seat, token = deciding(one, created)
+        move(one, game_id, token)  # two's copy is behind now
+        answer = post(two, f"/api/games/{game_id}/concede", token_of(created, 1 - seat))
+        assert answer.status_code == 200, answer.text
+        stored = hub_of(one).storage.load(game_id)
+        assert stored is not None and stored.moves == 1 and stored.ended_by == "conceded"
+        wait_for(lambda: view(one, game_id)["table"]["status"] == "over", 30)
+
+
+# -- removing a table ---------------------------------------------------------------------------
+
+
+def test_the_creator_removes_an_unstarted_table(client: TestClient) -> None:
+    created = create(client, players=3, seats=["human", "open", "human"], mode="turn")
+    game_id = created["id"]
+    other = token_of(created, 2)
+    for token in (None, other):
+        refused(client.delete(f"/api/games/{game_id}", headers=auth(token)), 403, "creator")
+    assert [row["id"] for row in client.get("/api/games").json()["games"]] == [game_id]
+    answer = client.delete(f"/api/games/{game_id}", headers=auth(token_of(created, 0)))
+    assert answer.status_code == 200 and answer.json() == {"id": game_id, "status": "removed"}
+    refused(client.get(f"/api/games/{game_id}"), 410, "removed by its creator")
+    assert client.get("/api/games").json()["games"] == []
+
+
+def test_a_begun_table_is_not_removed(client: TestClient) -> None:
+    created = create(client)
+    game_id = created["id"]
+    move(client, game_id, deciding(client, created)[1])
+    refused(client.delete(f"/api/games/{game_id}", headers=auth(token_of(created, 0))), 403,
+            "concede instead")  # fmt: skip
+    hotseat = client.post(
+        "/api/games",
+        json={"game": "tigris", "players": 2, "seats": ["human", "human"], "hotseat": True},
+    )
+    table_token = hotseat.json()["table_token"]
+    removed = client.delete(f"/api/games/{hotseat.json()['id']}", headers=auth(table_token))
+    assert removed.status_code == 200
+
+
+def test_open_tables_nobody_joins_expire(serve: Callable[..., TestClient]) -> None:
+    client = serve(unplayed_minutes=10)
+    live = create(client, players=2, seats=["human", "open"])["id"]
+    turn = create(client, players=2, seats=["human", "open"], mode="turn", deadline_s=HOUR)["id"]
+    hub = hub_of(client)
+    assert client.portal is not None
+    assert client.portal.call(hub.expire_unplayed, time.time() + 11 * 60) == [live]
+    # A turn-based table waits for its players three deadlines.
+    assert client.portal.call(hub.expire_unplayed, time.time() + 3 * HOUR + 60) == [turn]
+
+
+# -- the lobby --------------------------------------------------------------------------------
+
+
+def test_the_lobby_filters_and_shows_finished_games(serve: Callable[..., TestClient]) -> None:
+    if "gheos" not in GAMES:
+        pytest.skip("needs Gheos too")
+    client = serve()
+    two = create(client, players=2, seats=["human", "open"])["id"]
+    three = create(client, players=3, seats=["human", "open", "open"], mode="turn")["id"]
+    gheos = create(client, "gheos", players=2, seats=["human", "open"])["id"]
+    mine = create(client)
+    post(client, f"/api/games/{mine['id']}/concede", token_of(mine, 1))
+
+    def ids(**params: Any) -> list[str]:
+        answer = client.get("/api/games", params=params)
+        assert answer.status_code == 200, answer.text
+        return sorted(row["id"] for row in answer.json()["games"])
+
+    assert ids(game="gheos") == [gheos]
+    assert ids(players=3) == [three]
+    assert ids(mode="turn") == [three]
+    assert ids(game="tigris", mode="live", status="open") == [two]
+    assert ids(ids=f"{two},{gheos}") == sorted([two, gheos])
+    default = client.get("/api/meta").json()["games"]
+    board = next(g for g in default if g["name"] == "tigris")["options"]
+    name, value = next(iter(board.items()))
+    assert set(ids(variant=f"{name}={value}", game="tigris")) == {two, three, mine["id"]}
+    assert ids(variant=f"{name}=no-such-value") == []
+    refused(client.get("/api/games", params={"variant": "nonsense"}), 400, "NAME=VALUE")
+    refused(client.get("/api/games", params={"mode": "slow"}), 400, "mode")
+    finished = client.get("/api/games", params={"status": "over"}).json()["games"]
+    assert [row["id"] for row in finished] == [mine["id"]]
+    assert finished[0]["result"] and finished[0]["updated"] and finished[0]["moves"] == 0
