@@ -30,7 +30,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from rich import box
 from rich.console import Console
@@ -39,6 +39,24 @@ from rich.table import Table
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options
 from cradle.core import native
 from cradle.core.contract import JSON, GameModule, GameState, fast
+
+
+class Figures(TypedDict):
+    """One measurement as the JSON summary gives it (rates per second of wall time and per
+    CPU-second of this process; None: no game ended)."""
+
+    games_per_s: float
+    actions_per_s: float
+    legal_actions_per_s: float
+    games_per_cpu_s: float
+    actions_per_cpu_s: float
+    games: int
+    actions: int
+    legal_actions_calls: int
+    seconds: float
+    cpu_seconds: float
+    median_game_s: float | None
+    mean_actions_per_game: float | None
 
 
 @dataclass
@@ -70,7 +88,7 @@ class Measurement:
     def cpu_rate(self, count: int) -> float:
         return round(count / self.cpu_seconds, 2) if self.cpu_seconds > 0 else 0.0
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> Figures:
         return {
             "games_per_s": self.rate(self.games),
             "actions_per_s": self.rate(self.actions),
@@ -230,7 +248,7 @@ def run_engines_bench(
     options: JSON,
     seed: int | None,
     engines: list[str],
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Each engine, each player count, each loop of :data:`LOOPS` in one run; the table and
     the JSON summary with the native engine's speed-up over the reference. The engines take
     turns in rounds of about :data:`ROUND_SECONDS` (each round's last game played out), so on a
@@ -261,7 +279,7 @@ def run_engines_bench(
                     )
                     total = measured.setdefault((engine, players, loop), Measurement(players))
                     total.add(part)
-    figures: dict[str, dict[str, dict[str, Any]]] = {}
+    figures: dict[str, dict[str, dict[str, Figures]]] = {}
     for engine in engines:
         per_count = figures.setdefault(engine, {})
         for players in counts:
@@ -279,27 +297,28 @@ def run_engines_bench(
                     f"{m.rate(m.actions):.0f}",
                 )
     console.print(table)
-    summary: dict[str, Any] = {
+    summary: dict[str, object] = {
         "game": module.NAME,
         "engines": figures,
         "options": module.options_to_dict(game_options),
         "load": load_figures(load_start),
     }
     if {"native", "python"} <= set(engines):
-        for key, rate in (
-            ("native_speedup", "games_per_s"),
-            ("native_speedup_cpu", "games_per_cpu_s"),
-        ):
-            summary[key] = {
+
+        def speedups(rate: Callable[[Figures], float]) -> dict[str, dict[str, float | None]]:
+            return {
                 players: {
                     loop: _ratio(
-                        figures["native"][players][loop][rate],
-                        figures["python"][players][loop][rate],
+                        rate(figures["native"][players][loop]),
+                        rate(figures["python"][players][loop]),
                     )
                     for loop in LOOPS
                 }
                 for players in figures["native"]
             }
+
+        summary["native_speedup"] = speedups(lambda f: f["games_per_s"])
+        summary["native_speedup_cpu"] = speedups(lambda f: f["games_per_cpu_s"])
     return summary
 
 
@@ -359,7 +378,7 @@ def run_bench(
     counts: list[int],
     options: JSON,
     seed: int | None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Measure each player count, print the table, and return the JSON summary."""
     module, game_options, seed = _checked_setup(game, seconds, counts, options, seed)
     load_start = os.getloadavg()
@@ -382,7 +401,7 @@ def run_bench(
     }
 
 
-def json_line(summary: dict[str, Any]) -> str:
+def json_line(summary: dict[str, object]) -> str:
     return json.dumps(summary, separators=(", ", ": "))
 
 
@@ -394,7 +413,7 @@ def run_ai_bench(
     options: JSON,
     seed: int | None,
     engines: list[str] | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """`cradle bench --ai`: ISMCTS iterations per second (see cradle.ai.benchmark); with
     ``engines`` each engine in turn (the time split between them) and the native speed-up."""
     from cradle.ai.benchmark import measure
@@ -419,7 +438,7 @@ def run_ai_bench(
             table.add_row(*([engine, str(m["search"]), *row] if engine else row))
         by_engine[engine or "default"] = results
     console.print(table)
-    summary: dict[str, Any] = {
+    summary: dict[str, object] = {
         "game": module.NAME,
         "options": module.options_to_dict(game_options),
         "load": load_figures(load_start),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from rich import box
 from rich.console import Console
@@ -45,7 +44,7 @@ def run_hint(
     iterations: int | None,
     seed: int | None,
     as_json: bool,
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     from cradle.ai.hints import hints
     from cradle.ai.search.budget import Budget
 

@@ -40,7 +40,7 @@ def run_tournament(
     out: Path,
     seed: int | None,
     options: JSON,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     from cradle.ai import tournament as t
     from cradle.ai.tournament import TableRecord
 

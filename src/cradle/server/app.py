@@ -15,7 +15,7 @@ import logging
 import os
 import signal
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator
 from pathlib import Path as FilePath
 from typing import Any
 from urllib.parse import parse_qs
@@ -27,6 +27,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cradle.server.bots import watch_parent
 from cradle.server.errors import ApiError, unavailable
@@ -36,6 +37,7 @@ from cradle.server.models import (
     BadInput,
 )
 from cradle.server.protocol import SECURITY_HEADERS, JsonHttpProtocol, JsonWebSocketProtocol
+from cradle.server.routes.accounts import account_routes
 from cradle.server.routes.common import TOKEN_IN_URL, Context
 from cradle.server.routes.live import live_routes
 from cradle.server.routes.lobby import lobby_routes
@@ -53,12 +55,6 @@ CONFIG_ENV = "CRADLE_SERVER_CONFIG"  # create_app's arguments for `uvicorn --fac
 WORKER_GRACE = 10.0  # seconds an orphaned worker has to stop in order before it just exits
 
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-
-
 def _json_bytes(reason: str) -> bytes:
     return json.dumps({"error": reason}).encode()
 
@@ -66,7 +62,7 @@ def _json_bytes(reason: str) -> bytes:
 class Guard:
     """The ASGI layer in front of every route (see the module's doc)."""
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -164,8 +160,10 @@ def create_app(
     bot_delay: float = 0.5,
     limits: Limits | None = None,
     origins: tuple[str, ...] | list[str] = (),
+    upgrade: bool = True,
 ) -> FastAPI:
-    """The server's application on the database at ``database_url`` (SQLAlchemy URL)."""
+    """The server's application on the database at ``database_url`` (SQLAlchemy URL), whose
+    schema it upgrades at start unless ``upgrade`` is False (then it refuses an older one)."""
     limits = limits or Limits()
     ctx = Context(
         limits=limits,
@@ -178,7 +176,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        storage = await asyncio.to_thread(Storage, database_url)
+        storage = await asyncio.to_thread(Storage, database_url, upgrade)
         hub = Hub(storage, bot_delay=bot_delay, limits=limits)
         try:
             await hub.start()
@@ -220,7 +218,7 @@ def create_app(
     def error(
         status: int, reason: str, field: str | None = None, retry_after: float | None = None
     ) -> JSONResponse:
-        content: dict[str, Any] = {"error": reason}
+        content = {"error": reason}
         if field is not None:
             content["field"] = field
         headers = {"Retry-After": str(max(1, round(retry_after)))} if retry_after else None
@@ -262,6 +260,7 @@ def create_app(
     # -- the API and the live connection (cradle.server.routes) ---------------------------------
 
     lobby_routes(app.router, ctx)
+    account_routes(app.router, ctx)
     play_routes(app.router, ctx)
     reading_routes(app.router, ctx)
     live_routes(app.router, ctx)
@@ -283,6 +282,7 @@ def server_config(
     bot_delay: float = 0.5,
     limits: Limits | None = None,
     origins: tuple[str, ...] | list[str] = (),
+    upgrade: bool = True,
 ) -> str:
     return json.dumps(
         {
@@ -290,6 +290,7 @@ def server_config(
             "bot_delay": bot_delay,
             "limits": (limits or Limits()).to_dict(),
             "origins": list(origins),
+            "upgrade": upgrade,
         }
     )
 
@@ -330,6 +331,7 @@ def app_from_env() -> FastAPI:
         bot_delay=float(config.get("bot_delay", 0.5)),
         limits=Limits.from_dict(config.get("limits") or {}),
         origins=tuple(config.get("origins") or ()),
+        upgrade=bool(config.get("upgrade", True)),
     )
 
 
@@ -342,6 +344,7 @@ def run_server(
     origins: tuple[str, ...] | list[str] = (),
     workers: int = 1,
     trusted_proxies: tuple[str, ...] | list[str] = (),
+    upgrade: bool = True,
 ) -> None:
     """Serve until interrupted (uvicorn, with our WebSocket frame limit); ``workers`` > 1 runs
     that many processes on the one (PostgreSQL) database. ``trusted_proxies``: the addresses
@@ -360,7 +363,7 @@ def run_server(
         "forwarded_allow_ips": list(trusted_proxies),
     }
     if workers > 1:
-        os.environ[CONFIG_ENV] = server_config(database_url, bot_delay, limits, origins)
+        os.environ[CONFIG_ENV] = server_config(database_url, bot_delay, limits, origins, upgrade)
         uvicorn.run("cradle.server.app:app_from_env", factory=True, workers=workers, **common)
         return
-    uvicorn.run(create_app(database_url, bot_delay, limits, origins), **common)
+    uvicorn.run(create_app(database_url, bot_delay, limits, origins, upgrade), **common)

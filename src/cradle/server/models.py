@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Annotated, Any, TypeVar
+from collections.abc import Iterable
+from typing import Annotated, NoReturn, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -21,6 +22,9 @@ ACTION_CHARS = 200
 TOKEN_CHARS = 128
 GAME_CHARS = 20
 SEAT_CHARS = 40  # "human", "open" or "bot:NAME"
+NAME_CHARS = 100  # a person's name as sent (3-24 characters once trimmed and normalised)
+PASSWORD_CHARS = 256
+EMAIL_CHARS = 254
 MAX_OPTIONS = 16  # a table's options (every game has fewer)
 OPTION_NAME_CHARS = 40
 OPTION_CHARS = 8192  # a text option: Gheos's custom tile set is the longest
@@ -67,6 +71,8 @@ class CreateBody(BaseModel):
     hotseat: bool = False
     listed: bool = True
     bot_seconds: Annotated[float, Field(gt=0, le=3600, allow_inf_nan=False)] | None = None
+    # A guest's name for their seat (a signed-in creator's seat shows the account's name).
+    name: Annotated[str, Field(max_length=NAME_CHARS)] | None = None
 
 
 class ActionBody(BaseModel):
@@ -85,6 +91,58 @@ class JoinBody(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     invite: Annotated[str, Field(max_length=TOKEN_CHARS)] | None = None
+    name: Annotated[str, Field(max_length=NAME_CHARS)] | None = None  # a guest's name
+
+
+class Credentials(BaseModel):
+    """``POST /api/accounts`` and ``POST /api/session``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Annotated[str, Field(max_length=NAME_CHARS)]
+    password: Annotated[str, Field(max_length=PASSWORD_CHARS)]
+
+
+class PasswordChange(BaseModel):
+    """``POST /api/me/password``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    password: Annotated[str, Field(max_length=PASSWORD_CHARS)]  # the present one
+    new_password: Annotated[str, Field(max_length=PASSWORD_CHARS)]
+
+
+class AccountDeletion(BaseModel):
+    """``DELETE /api/me``: the password, once more."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    password: Annotated[str, Field(max_length=PASSWORD_CHARS)]
+
+
+class AccountSettings(BaseModel):
+    """``PATCH /api/me``: the address for turn notices and whether to send them."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    email: Annotated[str, Field(max_length=EMAIL_CHARS)] | None = None
+    turn_mail: bool | None = None
+
+
+class SeatBody(BaseModel):
+    """``POST /api/games/{id}/seat``: which of the account's seats (default: its first)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    seat: Annotated[int, Field(ge=0, le=MAX_SEATS)] | None = None
+
+
+class ContinueBody(BaseModel):
+    """``POST /api/games/{id}/continue``: the code of a "continue on another device" link."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    code: Annotated[str, Field(max_length=TOKEN_CHARS)]
 
 
 class EmptyBody(BaseModel):
@@ -111,7 +169,7 @@ class Frame(BaseModel):
     type: Annotated[str, Field(max_length=20)] | None = None  # "ping"
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> NoReturn:
     raise BadInput(f"{name} is not a JSON number")
 
 
@@ -128,14 +186,15 @@ def _read_float(text: str) -> float:
     return value
 
 
-def depth_of(value: Any) -> int:
+def depth_of(value: object) -> int:
     """How deeply arrays and objects nest in ``value`` (no recursion: it is the input's)."""
     deepest = 0
-    stack = [(value, 1)]
+    stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[object]
         if isinstance(item, dict):
-            children: Any = item.values()
+            children = item.values()
         elif isinstance(item, list):
             children = item
         else:
@@ -147,10 +206,10 @@ def depth_of(value: Any) -> int:
     return deepest
 
 
-def read_json(raw: bytes | str) -> Any:
+def read_json(raw: bytes | str) -> object:
     """Parse a client's JSON; BadInput for anything malformed, too deep or absurd."""
     try:
-        value = json.loads(
+        value: object = json.loads(
             raw, parse_constant=_refuse_constant, parse_int=_read_int, parse_float=_read_float
         )
     except RecursionError:
@@ -165,7 +224,7 @@ def read_json(raw: bytes | str) -> Any:
     return value
 
 
-def parse(model: type[M], data: Any) -> M:
+def parse(model: type[M], data: object) -> M:
     """``data`` as ``model``; BadInput names the first field that is wrong and why."""
     if not isinstance(data, dict):
         raise BadInput("the body must be a JSON object")

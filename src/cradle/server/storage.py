@@ -38,11 +38,13 @@ import json
 import math
 import os
 import secrets
+import shlex
+import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import IO, NoReturn, SupportsFloat, TypedDict, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -62,7 +64,6 @@ from sqlalchemy import (
     false,
     func,
     insert,
-    inspect,
     literal,
     or_,
     select,
@@ -70,14 +71,15 @@ from sqlalchemy import (
     type_coerce,
     update,
 )
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import Connection, Engine, RowMapping, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.orm import DeclarativeBase, InstrumentedAttribute, Mapped, mapped_column
+from sqlalchemy.sql.elements import ColumnElement, Label
 from sqlalchemy.types import NullType
 
 from cradle.core.record import GameRecord
+from cradle.server import migrations
 from cradle.server.limits import FREE_BOTS, take
 
 NOTIFY_CHANNEL = "cradle_games"
@@ -97,7 +99,6 @@ MAX_PLAYERS_STORED = 8  # a stored game with more seats than this is corrupt, wh
 MAX_ACTION_STORED = 200  # the actions column's width
 GAME_STATUSES = ("open", "running", "over", "expired", "reclaimed")
 ANALYSIS_STATUSES = ("queued", "running", "done", "failed")
-TABLES = ("games", "seats", "invites", "actions", "analyses")
 
 
 class StorageError(RuntimeError):
@@ -114,6 +115,11 @@ class Conflict(StorageError):
 
     def __init__(self, message: str) -> None:
         super().__init__(message, "the game keeps changing")
+
+
+class Refused(StorageError):
+    """A write whose condition a client got wrong (a used or lapsed code): ``reason`` says
+    which; nothing changed."""
 
 
 class ReadOnly(StorageError):
@@ -162,6 +168,9 @@ def trouble(exc: BaseException) -> str:
     return "the database failed"
 
 
+Column = TypeVar("Column")
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -173,17 +182,17 @@ class GameRow(Base):
     game: Mapped[str] = mapped_column(String(20))
     players: Mapped[list[str]] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
-    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    options: Mapped[dict[str, object]] = mapped_column(JSON)
     seats: Mapped[list[str]] = mapped_column(JSON)
     hotseat: Mapped[bool] = mapped_column(Boolean, default=False)
     listed: Mapped[bool] = mapped_column(Boolean, default=True)
     table_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
     status: Mapped[str] = mapped_column(String(10), index=True)
     moves: Mapped[int] = mapped_column(Integer, default=0)
-    result: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    result: Mapped[list[dict[str, object]] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[float] = mapped_column(Float)
     updated: Mapped[float] = mapped_column(Float, index=True)
-    # Added after the first release (see _migrate): every change a client sees; whether a bot
+    # Added after the first release (migrations' baseline): every change a client sees; whether a bot
     # decides now; how many bot seats; the table's thinking budget per bot decision.
     version: Mapped[int] = mapped_column(Integer, default=0)
     bot_turn: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
@@ -204,6 +213,10 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     token: Mapped[str] = mapped_column(String(64))  # sha-256 of the secret token
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The account that holds the seat (None: a guest, or nobody yet) and the name shown at it
+    # (the account's, a guest's own, or "former player" once the account is deleted).
+    account_id: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class InviteRow(Base):
@@ -216,7 +229,9 @@ class InviteRow(Base):
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     code: Mapped[str] = mapped_column(String(64))  # sha-256 of the code
-    expires: Mapped[float | None] = mapped_column(Float, nullable=True)  # added (MIGRATIONS)
+    expires: Mapped[float | None] = mapped_column(
+        Float, nullable=True
+    )  # added later (migrations' baseline)
 
 
 class ActionRow(Base):
@@ -242,7 +257,7 @@ class AnalysisRow(Base):
     status: Mapped[str] = mapped_column(String(10), index=True)  # queued running done failed
     done: Mapped[int] = mapped_column(Integer, default=0)
     total: Mapped[int] = mapped_column(Integer, default=0)
-    data: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    data: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
     owner: Mapped[str | None] = mapped_column(String(16), nullable=True)
     updated: Mapped[float] = mapped_column(Float)
 
@@ -300,23 +315,43 @@ class BotClockRow(Base):
     spent: Mapped[float] = mapped_column(Float)
 
 
-# Columns added since the first schema: (table, name, SQL type, value for the rows already there).
-MIGRATIONS = (
-    # Old servers showed at most the moves plus one change per seat taken: start above that.
-    ("games", "version", "INTEGER NOT NULL DEFAULT 0", "moves + 8"),
-    ("games", "bot_turn", "BOOLEAN NOT NULL DEFAULT FALSE", "status <> 'over'"),  # found on load
-    ("games", "bot_seats", "INTEGER NOT NULL DEFAULT 0", None),
-    ("games", "bot_seconds", "FLOAT", None),
-    # Invites made before expiries existed expire a week after their game was created.
-    (
-        "invites",
-        "expires",
-        "FLOAT",
-        "(SELECT games.created FROM games WHERE games.id = invites.game_id) + 604800",
-    ),
-    ("games", "client", "VARCHAR(32)", None),
-    ("games", "played", "BOOLEAN NOT NULL DEFAULT FALSE", "moves > 0"),  # never expire those
-)
+class AccountRow(Base):
+    """A person's account: a name (``name_key``: its case-folded form, unique), the argon2id
+    hash of the password, and the e-mail address turn notices go to if they opted in."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(128), unique=True, index=True)
+    password: Mapped[str] = mapped_column(String(256))
+    created: Mapped[float] = mapped_column(Float)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    turn_mail: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class SessionRow(Base):
+    """A signed-in browser: the sha-256 of its session cookie, its account, until when."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float, index=True)
+
+
+class TransferRow(Base):
+    """A one-time code that moves a guest's seat to another device (its sha-256)."""
+
+    __tablename__ = "transfers"
+
+    code: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    expires: Mapped[float] = mapped_column(Float)
 
 
 @dataclass(frozen=True)
@@ -377,6 +412,42 @@ class Notice:
         return int(ply), int(seat), action
 
 
+class ListedGame(TypedDict):
+    """A listed game's public facts as the lobby reads them (never seeds or tokens)."""
+
+    id: str
+    game: str
+    players: list[str]
+    seats: list[str]
+    hotseat: bool
+    status: str
+    moves: int
+    created: float
+    updated: float
+
+
+class QueuedTurn(TypedDict):
+    """A bot's turn in the queue (``bot_jobs``): due at ``ready``, claimed by ``owner`` until
+    ``lease``."""
+
+    game_id: str
+    version: int
+    client: str | None
+    ready: float
+    owner: str | None
+    lease: float
+
+
+class StoredAnalysis(TypedDict):
+    """A game's analysis as stored: its status, progress and the work so far (``data``)."""
+
+    status: str
+    done: int
+    total: int
+    data: dict[str, object] | None
+    updated: float
+
+
 @dataclass
 class StoredGame:
     """A game as read back from the database."""
@@ -385,7 +456,7 @@ class StoredGame:
     game: str
     players: list[str]
     seed: int
-    options: dict[str, Any]
+    options: dict[str, object]
     seats: list[str]
     hotseat: bool
     listed: bool
@@ -400,6 +471,8 @@ class StoredGame:
     client: str | None = None  # the creator's client key, hashed
     tokens: dict[int, str] = field(default_factory=dict)
     claimed: dict[int, bool] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)  # seat -> the name shown there
+    accounts: dict[int, str] = field(default_factory=dict)  # seat -> the account holding it
     invites: dict[int, str] = field(default_factory=dict)
     invite_expires: dict[int, float] = field(default_factory=dict)  # seats whose invite expires
     actions: list[str] = field(default_factory=list)
@@ -455,10 +528,10 @@ def client_hash(client: str) -> str:
 class Storage:
     """The games' tables and their writes; one instance per server process."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, upgrade: bool = True) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
-        kwargs: dict[str, Any] = {}
+        kwargs: dict[str, object] = {}
         self.path: Path | None = None
         # A SQLite file this process cannot write (a read-only file system, an immutable file)
         # is served as it is: reads work, every write raises ReadOnly.
@@ -484,7 +557,7 @@ class Storage:
         self.bot_delay = 0.0  # seconds between a bot's turn coming and a worker taking it
         self._lock_file: IO[str] | None = None
         try:
-            self._set_up()
+            self._set_up(upgrade)
         except Exception:
             self.engine.dispose()
             raise
@@ -500,57 +573,65 @@ class Storage:
             self._lock_file.close()  # closing the file releases the lock
             self._lock_file = None
 
-    def _set_up(self) -> None:
-        """Create the tables, or add the columns an older server did not have."""
-        if self.read_only:
-            with self.engine.connect() as connection:
-                inspector = inspect(connection)
-                present = set(inspector.get_table_names())
-                kept = {
-                    (table, column["name"])
-                    for table in present
-                    for column in inspector.get_columns(table)
-                }
-            missing = [(table, name) for table, name, *_ in MIGRATIONS if (table, name) not in kept]
-            if set(TABLES) - present or missing:
-                raise StorageError(
-                    f"{self.path} cannot be written, and it lacks tables or columns this server "
-                    "keeps (an older server made it, or none did)"
-                )
+    def _set_up(self, upgrade: bool) -> None:
+        """Bring the schema to this server's revision (cradle.server.migrations), or refuse
+        with the command that does it when this server may not (``upgrade`` False, or a file
+        it cannot write)."""
+        need = migrations.head()
+        with self.engine.connect() as connection:
+            found = migrations.current(connection)
+        if found == need:
+            if not self.read_only:
+                with self.engine.begin() as connection:
+                    self._queue_lost_bot_turns(connection)
             return
-        with self.engine.begin() as connection:
-            if self.shared:  # processes starting together take turns
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_KEY})
-            Base.metadata.create_all(connection)
-            columns: dict[str, set[str]] = {}
-            for table, name, kind, value in MIGRATIONS:
-                if table not in columns:
-                    found = inspect(connection).get_columns(table)
-                    columns[table] = {column["name"] for column in found}
-                if name in columns[table]:
-                    continue
-                connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
-                if value is not None:
-                    connection.execute(text(f"UPDATE {table} SET {name} = {value}"))
-            connection.execute(text("CREATE INDEX IF NOT EXISTS ix_games_client ON games (client)"))
-            # Bots' turns of games stored before there was a queue (or whose job went missing).
-            connection.execute(
-                insert(BotJobRow).from_select(
-                    ["game_id", "version", "client", "ready", "lease"],
-                    select(
-                        GameRow.id,
-                        GameRow.version,
-                        func.coalesce(GameRow.client, ""),
-                        literal(0.0, Float),
-                        literal(0.0, Float),
-                    ).where(
-                        GameRow.bot_turn.is_(True),
-                        GameRow.status.in_(LIVE),
-                        GameRow.version.is_not(None),  # a damaged row: its game is set aside
-                        ~exists().where(BotJobRow.game_id == GameRow.id),
-                    ),
-                )
+        if found is not None and not migrations.known(found):
+            raise StorageError(
+                f"{self.shown()} is at revision {found}, which this server does not know: a "
+                "newer cradle made it (run that version, or a newer one, on it)"
             )
+        if self.read_only or not upgrade:
+            why = "cannot be written" if self.read_only else "is not upgraded by this server"
+            raise StorageError(
+                f"{self.shown()} is at revision {found or 'none'} and this server needs {need}, "
+                f"and it {why} here: run `{self.upgrade_command()}`, then start the server"
+            )
+        with self.engine.begin() as connection:
+            if self.shared:  # processes starting together take turns; the first upgrades
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_KEY})
+            migrations.upgrade(connection)
+            self._queue_lost_bot_turns(connection)
+
+    def shown(self) -> str:
+        """The database as messages name it (a file's path; a URL without its password)."""
+        return str(self.path) if self.path is not None else shown_url(self.url)
+
+    def upgrade_command(self) -> str:
+        """The command that upgrades this database (a URL's password left out)."""
+        if self.path is not None:
+            return f"cradle db upgrade --db {shlex.quote(str(self.path))}"
+        return f"cradle db upgrade --database {shlex.quote(shown_url(self.url))}"
+
+    @staticmethod
+    def _queue_lost_bot_turns(connection: Connection) -> None:
+        # Bots' turns of games stored before there was a queue (or whose job went missing).
+        connection.execute(
+            insert(BotJobRow).from_select(
+                ["game_id", "version", "client", "ready", "lease"],
+                select(
+                    GameRow.id,
+                    GameRow.version,
+                    func.coalesce(GameRow.client, ""),
+                    literal(0.0, Float),
+                    literal(0.0, Float),
+                ).where(
+                    GameRow.bot_turn.is_(True),
+                    GameRow.status.in_(LIVE),
+                    GameRow.version.is_not(None),  # a damaged row: its game is set aside
+                    ~exists().where(BotJobRow.game_id == GameRow.id),
+                ),
+            )
+        )
 
     def claim(self) -> None:
         """Make this process the only server on a SQLite file; StorageError if one runs.
@@ -670,6 +751,8 @@ class Storage:
                         "seat": seat,
                         "token": token,
                         "claimed": game.claimed.get(seat, False),
+                        "account_id": game.accounts.get(seat),
+                        "name": game.names.get(seat),
                     },
                 )
             for seat, code in sorted(game.invites.items()):
@@ -686,14 +769,16 @@ class Storage:
         return reclaimed
 
     @staticmethod
-    def _live(now: float, caps: Caps) -> Any:
+    def _live(now: float, caps: Caps) -> ColumnElement[bool]:
         """The condition of a game that counts against the caps at ``now``."""
         return GameRow.status.in_(LIVE) & (
             (GameRow.played.is_(True) & (GameRow.updated >= now - caps.live_seconds))
             | (GameRow.played.is_(False) & (GameRow.updated >= now - caps.unplayed_seconds))
         )
 
-    def _use(self, connection: Connection, live: Any, client: str | None) -> tuple[int, int]:
+    def _use(
+        self, connection: Connection, live: ColumnElement[bool], client: str | None
+    ) -> tuple[int, int]:
         """(live games, bot seats at them) of ``client``, or of everybody."""
         query = select(func.count(), func.coalesce(func.sum(GameRow.bot_seats), 0)).where(live)
         if client is not None:
@@ -949,7 +1034,7 @@ class Storage:
 
     def release_bot_job(self, game_id: str, owner: str, ready: float | None = None) -> None:
         """Give a claimed turn back (due again at ``ready``, or as it was)."""
-        values: dict[str, Any] = {"owner": None, "lease": 0.0}
+        values: dict[str, object] = {"owner": None, "lease": 0.0}
         if ready is not None:
             values["ready"] = ready
         with self._transaction() as connection:
@@ -987,7 +1072,7 @@ class Storage:
             found = connection.execute(select(func.min(due))).scalar()
         return _number(found)
 
-    def bot_jobs(self) -> list[dict[str, Any]]:
+    def bot_jobs(self) -> list[QueuedTurn]:
         """Every bot's turn waiting or claimed (for tests and operators)."""
         with self.engine.connect() as connection:
             rows = connection.execute(
@@ -1000,7 +1085,17 @@ class Storage:
                     BotJobRow.lease,
                 ).order_by(BotJobRow.ready, BotJobRow.game_id)
             ).all()
-        return [dict(row._mapping) for row in rows]
+        return [
+            QueuedTurn(
+                game_id=row.game_id,
+                version=row.version,
+                client=row.client,
+                ready=row.ready,
+                owner=row.owner,
+                lease=row.lease,
+            )
+            for row in rows
+        ]
 
     def bot_clocks(self, game_id: str) -> dict[int, float]:
         with self.engine.connect() as connection:
@@ -1019,7 +1114,7 @@ class Storage:
         game_id: str,
         version: int,
         at_moves: int | None = None,
-        **values: Any,
+        **values: object,
     ) -> None:
         """Move the game from ``version`` to ``version + 1`` (with ``values``), or Conflict."""
         # An ended game changes no more (its version moved on when it ended, too).
@@ -1036,7 +1131,13 @@ class Storage:
         if changed != 1:
             raise Conflict(f"game {game_id} is no longer at version {version}")
 
-    def _write(self, game_id: str, version: int, work: Any, move: str = "") -> float:
+    def _write(
+        self,
+        game_id: str,
+        version: int,
+        work: Callable[[Connection, float], None],
+        move: str = "",
+    ) -> float:
         """Run ``work(connection, now)`` in one transaction; returns ``now``, the time stored
         as the game's ``updated`` (the caller shows the same one). ``move``: the notice's
         description of an added move, so that other processes need not read the game."""
@@ -1054,7 +1155,7 @@ class Storage:
         seat: int,
         action: str,
         status: str,
-        result: list[dict[str, Any]] | None,
+        result: Sequence[Mapping[str, object]] | None,
         bot_turn: bool,
         analyse: bool = False,
         person: bool = False,
@@ -1137,11 +1238,21 @@ class Storage:
         return self._write(game_id, version, work)
 
     def claim_seat(
-        self, game_id: str, seat: int, token: str, version: int, status: str, invite: str | None
+        self,
+        game_id: str,
+        seat: int,
+        token: str,
+        version: int,
+        status: str,
+        invite: str | None,
+        account: str | None = None,
+        name: str | None = None,
     ) -> float:
         """Give ``seat`` a new token: a free seat joined from the lobby (``invite`` None), or
-        the seat of a one-time invite code (its hash), which is used up. Conflict when the seat
-        was taken, the code used or expired, or the game changed meanwhile."""
+        the seat of a one-time invite code (its hash), which is used up; it is then
+        ``account``'s (None: a guest's) and shows ``name``. Conflict when the seat was taken,
+        the code used or expired, or the game changed meanwhile."""
+        holder = {"account_id": account, "name": name}
 
         def work(connection: Connection, now: float) -> None:
             if invite is None:
@@ -1152,7 +1263,7 @@ class Storage:
                         SeatRow.seat == seat,
                         SeatRow.claimed.is_(False),
                     )
-                    .values(claimed=True, token=token)
+                    .values(claimed=True, token=token, **holder)
                 ).rowcount
             else:
                 found = connection.execute(
@@ -1167,7 +1278,7 @@ class Storage:
                     connection.execute(
                         update(SeatRow)
                         .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
-                        .values(claimed=True, token=token)
+                        .values(claimed=True, token=token, **holder)
                     )
             if found != 1:
                 raise Conflict(f"seat {seat} of game {game_id} was taken meanwhile")
@@ -1178,6 +1289,44 @@ class Storage:
             )
 
         return self._write(game_id, version, work)
+
+    def rekey_seat(
+        self, game_id: str, seat: int, token: str, version: int, transfer: str | None = None
+    ) -> float:
+        """Give a taken ``seat`` a new token (the hash ``token``): the old one stops working.
+        With ``transfer`` (a code's hash) the code is used up in the same write. Conflict when
+        the game changed meanwhile or the code was used or lapsed."""
+
+        def work(connection: Connection, now: float) -> None:
+            if transfer is not None:
+                used = connection.execute(
+                    delete(TransferRow).where(
+                        TransferRow.code == transfer,
+                        TransferRow.game_id == game_id,
+                        TransferRow.seat == seat,
+                        TransferRow.expires > now,
+                    )
+                ).rowcount
+                if used != 1:
+                    raise Refused(
+                        f"the transfer of seat {seat} of {game_id} was used",
+                        "this link is not valid (each link works once, within the hour)",
+                    )
+            connection.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(token=token)
+            )
+            self._bump(connection, game_id, version, updated=now)
+            connection.execute(
+                update(BotJobRow).where(BotJobRow.game_id == game_id).values(version=version + 1)
+            )
+
+        return self._write(game_id, version, work)
+
+    def transaction(self) -> contextlib.AbstractContextManager[Connection]:
+        """A write's transaction (ReadOnly, or StorageError when the database fails)."""
+        return self._transaction()
 
     def set_status(self, game_id: str, status: str) -> None:
         with self._transaction() as connection:
@@ -1236,7 +1385,7 @@ class Storage:
 
     def claim_analysis(
         self, game_id: str, origin: str, stale_before: float
-    ) -> dict[str, Any] | None:
+    ) -> StoredAnalysis | None:
         """Make ``origin`` the analysis's worker; its row (with the work stored so far), or None
         when it is done or another process works on it."""
         condition = [AnalysisRow.game_id == game_id, AnalysisRow.status.in_(("queued", "running"))]
@@ -1261,7 +1410,7 @@ class Storage:
         status: str,
         done: int,
         total: int,
-        data: dict[str, Any] | None,
+        data: Mapping[str, object] | None,
     ) -> bool:
         """Store the analysis's progress; False when another process has taken it over."""
         with self._transaction() as connection:
@@ -1272,7 +1421,7 @@ class Storage:
             ).rowcount
         return changed == 1
 
-    def load_analysis(self, game_id: str) -> dict[str, Any] | None:
+    def load_analysis(self, game_id: str) -> StoredAnalysis | None:
         """The game's analysis as stored (None: it has none); CorruptGame if it cannot be read."""
         with self.engine.connect() as connection:
             row = connection.execute(
@@ -1389,7 +1538,7 @@ class Storage:
 
     def list_games(
         self, limit: int = 50, before: tuple[float, str] | None = None, status: str | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[ListedGame]:
         """Public facts about listed games, most recently active first (never seeds or
         tokens); ``before`` (updated, id) pages on from the last row of a previous page."""
         query = select(
@@ -1426,12 +1575,16 @@ class Storage:
         with self.engine.connect() as connection:
             return int(connection.scalar(select(func.count()).select_from(GameRow)) or 0)
 
-    def _stored(self, connection: Connection, row: Any) -> StoredGame:
+    def _stored(self, connection: Connection, row: RowMapping) -> StoredGame:
         game = _decode_game(row)
         seats = connection.execute(
-            select(_raw(SeatRow.seat), _raw(SeatRow.token), _raw(SeatRow.claimed)).where(
-                SeatRow.game_id == game.id
-            )
+            select(
+                _raw(SeatRow.seat),
+                _raw(SeatRow.token),
+                _raw(SeatRow.claimed),
+                _raw(SeatRow.account_id),
+                _raw(SeatRow.name),
+            ).where(SeatRow.game_id == game.id)
         ).all()
         invites = connection.execute(
             select(_raw(InviteRow.seat), _raw(InviteRow.code), _raw(InviteRow.expires)).where(
@@ -1446,8 +1599,12 @@ class Storage:
         read = Reader(game.id)
         last_seat = len(game.seats) - 1
         humans = {seat for seat, kind in enumerate(game.seats) if kind == "human"}
-        for raw_seat, token, claimed in seats:
+        for raw_seat, token, claimed, account, name in seats:
             seat = read.integer(raw_seat, "token's seat", 0, last_seat)
+            if account is not None:
+                game.accounts[seat] = read.text(account, "seat's account", 16)
+            if name is not None:
+                game.names[seat] = read.text(name, "seat's name", 64)
             if seat not in humans:
                 read.fail(f"a token for seat {seat}, which is no human seat")
             game.tokens[seat] = read.digest(token, "seat token")
@@ -1478,7 +1635,7 @@ class Storage:
         return game
 
 
-def _raw(column: Any) -> ColumnElement[Any]:
+def _raw(column: InstrumentedAttribute[Column]) -> Label[None]:
     """A column read as the database holds it, for :class:`Reader` to check: SQLAlchemy's own
     conversions would pass some bad values on (SQLite's text 'x' in a boolean reads as True)."""
     return type_coerce(column, NullType()).label(column.key)
@@ -1523,12 +1680,12 @@ class Reader:
     def fail(self, reason: str) -> NoReturn:
         raise CorruptGame(self.game_id, reason)
 
-    def _present(self, raw: Any, what: str) -> Any:
+    def _present(self, raw: object, what: str) -> object:
         if raw is None:
             self.fail(f"its {what} {_is(what)} missing")
         return raw
 
-    def integer(self, raw: Any, what: str, low: int = 0, high: int = 2**63 - 1) -> int:
+    def integer(self, raw: object, what: str, low: int = 0, high: int = 2**63 - 1) -> int:
         value = self._present(raw, what)
         if type(value) is not int:  # not a bool, a float or a text
             self.fail(f"its {what} {_is(what)} not a whole number")
@@ -1536,7 +1693,7 @@ class Reader:
             self.fail(f"its {what} {_is(what)} out of range")
         return value
 
-    def number(self, raw: Any, what: str) -> float:
+    def number(self, raw: object, what: str) -> float:
         value = self._present(raw, what)
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.fail(f"its {what} {_is(what)} not a number")
@@ -1544,7 +1701,7 @@ class Reader:
             self.fail(f"its {what} {_is(what)} out of range")
         return float(value)
 
-    def flag(self, raw: Any, what: str) -> bool:
+    def flag(self, raw: object, what: str) -> bool:
         value = self._present(raw, what)
         if isinstance(value, bool):
             return value
@@ -1552,7 +1709,7 @@ class Reader:
             return bool(value)
         self.fail(f"its {what} {_is(what)} neither true nor false")
 
-    def text(self, raw: Any, what: str, longest: int, choices: tuple[str, ...] = ()) -> str:
+    def text(self, raw: object, what: str, longest: int, choices: tuple[str, ...] = ()) -> str:
         value = self._present(raw, what)
         if not isinstance(value, str) or not value or len(value) > longest:
             self.fail(f"its {what} {_is(what)} not a text of 1 to {longest} characters")
@@ -1560,13 +1717,13 @@ class Reader:
             self.fail(f"its {what} {_is(what)} none of {', '.join(choices)}")
         return value
 
-    def digest(self, raw: Any, what: str) -> str:
+    def digest(self, raw: object, what: str) -> str:
         value = self._present(raw, what)
         if not isinstance(value, str) or len(value) != 64 or value.strip(_HEX):
             self.fail(f"its {what} {_is(what)} not a SHA-256 hash")
         return value
 
-    def json(self, raw: Any, what: str) -> Any:
+    def json(self, raw: object, what: str) -> object:
         value = self._present(raw, what)
         if not isinstance(value, str):
             return value  # a driver that decodes JSON itself
@@ -1575,7 +1732,7 @@ class Reader:
         except (ValueError, RecursionError):
             self.fail(f"its stored {what} {_is(what)} not valid JSON")
 
-    def names(self, raw: Any, what: str) -> list[str]:
+    def names(self, raw: object, what: str) -> list[str]:
         value = self.json(raw, what)
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             self.fail(f"its stored {what} {_is(what)} not a list of names")
@@ -1589,18 +1746,18 @@ def _is(what: str) -> str:
     return "are" if what in ("players", "seats", "options") else "is"
 
 
-def _game_id(raw: Any) -> str:
+def _game_id(raw: object) -> str:
     if not isinstance(raw, str) or not 0 < len(raw) <= 40:
         raise CorruptGame("?", "its id is not a text of 1 to 40 characters")
     return raw
 
 
-def _ids(found: Any) -> list[str]:
+def _ids(found: Iterable[object]) -> list[str]:
     """Game ids from a query; an unreadable one names no game anybody can ask for: left out."""
     return [value for value in found if isinstance(value, str) and 0 < len(value) <= 40]
 
 
-def _decode_game(row: Any) -> StoredGame:
+def _decode_game(row: RowMapping) -> StoredGame:
     """A game row checked field by field; CorruptGame with the first thing wrong."""
     read = Reader(_game_id(row["id"]))
     players = read.names(row["players"], "players")
@@ -1647,20 +1804,20 @@ def _decode_game(row: Any) -> StoredGame:
     )
 
 
-def _decode_lobby_row(row: Any) -> dict[str, Any]:
+def _decode_lobby_row(row: RowMapping) -> ListedGame:
     """A lobby row's public facts, checked like every stored value (:class:`Reader`)."""
     read = Reader(_game_id(row["id"]))
-    return {
-        "id": read.game_id,
-        "game": read.text(row["game"], "game", 20),
-        "players": read.names(row["players"], "players"),
-        "seats": read.names(row["seats"], "seats"),
-        "hotseat": read.flag(row["hotseat"], "hot-seat flag"),
-        "status": read.text(row["status"], "status", 10, GAME_STATUSES),
-        "moves": read.integer(row["moves"], "move count"),
-        "created": read.number(row["created"], "creation time"),
-        "updated": read.number(row["updated"], "time of change"),
-    }
+    return ListedGame(
+        id=read.game_id,
+        game=read.text(row["game"], "game", 20),
+        players=read.names(row["players"], "players"),
+        seats=read.names(row["seats"], "seats"),
+        hotseat=read.flag(row["hotseat"], "hot-seat flag"),
+        status=read.text(row["status"], "status", 10, GAME_STATUSES),
+        moves=read.integer(row["moves"], "move count"),
+        created=read.number(row["created"], "creation time"),
+        updated=read.number(row["updated"], "time of change"),
+    )
 
 
 def _cannot_write(path: Path) -> bool:
@@ -1690,9 +1847,9 @@ def _read_only_url(path: Path) -> str:
     return f"sqlite:///file:{quote(str(real))}?mode=ro{immutable}&uri=true"
 
 
-def _number(value: Any) -> float | None:
+def _number(value: object) -> float | None:
     """A stored number of the bots' queue, or None when it is not one (a damaged row)."""
-    if value is None or isinstance(value, bool):
+    if value is None or isinstance(value, bool) or not isinstance(value, str | SupportsFloat):
         return None
     try:
         number = float(value)
@@ -1701,14 +1858,14 @@ def _number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _sqlite_begin(connection: Any) -> None:
+def _sqlite_begin(connection: Connection) -> None:
     # Python's sqlite3 opens a transaction only before a write, so the statements of a read
     # would each see the latest commit; BEGIN here makes every transaction, reads included,
     # one snapshot (what SQLAlchemy's documentation prescribes for pysqlite).
     connection.exec_driver_sql("BEGIN")
 
 
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(connection: sqlite3.Connection, _record: object) -> None:
     # WAL keeps readers off the writer's back; NORMAL sync is durable against a killed
     # process (the OS holds the written pages), which is the crash the server must survive.
     connection.isolation_level = None  # transactions are begun by _sqlite_begin instead
@@ -1721,7 +1878,7 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _sqlite_read_only_pragmas(connection: Any, _record: Any) -> None:
+def _sqlite_read_only_pragmas(connection: sqlite3.Connection, _record: object) -> None:
     # A file that cannot be written: no journal mode to set; query_only makes sure of it.
     connection.isolation_level = None
     cursor = connection.cursor()

@@ -3,9 +3,9 @@ buckets and hub), reading a request's body and bearer token, and the checks on o
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, TypedDict
 from urllib.parse import urlsplit
 
 from fastapi import Path, Request, WebSocket
@@ -22,6 +22,7 @@ from cradle.server.models import read_json
 MAX_FRAME = 4 * 1024  # characters of one WebSocket frame from a client
 MAX_PAGE = 1000  # a lobby page a client asks for (the server's own page size caps it again)
 GAME_ID_CHARS = 40  # a game's id in a URL (the server makes 12-character ones)
+SIGNINS_PER_MINUTE, SIGNINS_BURST = 6.0, 10
 HELLO_SECONDS = 10.0  # a WebSocket client sends its first message within this
 TOKEN_IN_URL = (
     "tokens never travel in URLs (they end up in logs and browser history): send "
@@ -29,7 +30,16 @@ TOKEN_IN_URL = (
 )
 
 GameId = Annotated[str, Path(max_length=GAME_ID_CHARS)]
-Message = MutableMapping[str, Any]
+
+
+class BotChoice(TypedDict):
+    """A bot a seat may take, for the new-table form (see :func:`bot_menu`)."""
+
+    name: str
+    level: bool
+    strength: int | None
+    seconds: float
+    about: str
 
 
 @dataclass
@@ -43,8 +53,17 @@ class Context:
     moves: RateLimiter
     reads: RateLimiter
     hinted: RateLimiter
+    # Sign-in attempts (and password checks), per client and per account, 6 a minute after 10.
+    signins: RateLimiter = field(
+        default_factory=lambda: RateLimiter(SIGNINS_PER_MINUTE / 60.0, SIGNINS_BURST, name="signin")
+    )
+    signins_of: RateLimiter = field(
+        default_factory=lambda: RateLimiter(
+            SIGNINS_PER_MINUTE / 60.0, SIGNINS_BURST, name="signin-of"
+        )
+    )
     hub_box: dict[str, Hub] = field(default_factory=dict)
-    menu: list[dict[str, Any]] = field(default_factory=list)  # the bots' menu, made once
+    menu: list[BotChoice] = field(default_factory=list)  # the bots' menu, made once
 
     def hub(self) -> Hub:
         return self.hub_box["hub"]
@@ -65,12 +84,12 @@ def client_of(connection: Request | WebSocket) -> str:
     return client_key(connection.client.host if connection.client else None)
 
 
-async def body_of(request: Request) -> Any:
+async def body_of(request: Request) -> object:
     raw = await request.body()
     return read_json(raw) if raw else {}
 
 
-def body_schema(model: type[BaseModel], required: bool = True) -> dict[str, Any]:
+def body_schema(model: type[BaseModel], required: bool = True) -> dict[str, object]:
     """An ``openapi_extra`` that publishes ``model`` as the route's JSON body: the routes read
     bodies themselves (through read_json's limits), so FastAPI would not know them."""
     schema = model.model_json_schema()
@@ -100,7 +119,7 @@ def origin_allowed(origin: str, host: str | None, allowed: tuple[str, ...]) -> b
     return bool(host) and urlsplit(origin).netloc.lower() == (host or "").lower()
 
 
-def bot_menu(limits: Limits) -> list[dict[str, Any]]:
+def bot_menu(limits: Limits) -> list[BotChoice]:
     """Every bot a seat may take, for the new-table form: the playing levels first, weakest
     first (the AI's own order and words), then the other bots; each with the most it thinks per
     decision on this server (0: at once)."""
@@ -117,12 +136,12 @@ def bot_menu(limits: Limits) -> list[dict[str, Any]]:
             doc = (type(bot).__doc__ or "").strip().splitlines()
             about = doc[0].split(" (see ")[0].rstrip(".") if doc else ""
         menu.append(
-            {
-                "name": name,
-                "level": name in LEVELS,
-                "strength": strength if name in LEVELS else None,
-                "seconds": round(float(seconds), 2),
-                "about": about,
-            }
+            BotChoice(
+                name=name,
+                level=name in LEVELS,
+                strength=strength if name in LEVELS else None,
+                seconds=round(float(seconds), 2),
+                about=about,
+            )
         )
     return menu

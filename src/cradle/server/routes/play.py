@@ -3,15 +3,13 @@ whether an action is legal, and hints."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from fastapi import APIRouter, Request
 
-from cradle.server.answers import (
-    Explanation,
-    Frame,
-    Hints,
-)
+from cradle.server import answers
+from cradle.server.answers import Frame
+from cradle.server.assist import Explanation, Hints
 from cradle.server.errors import ApiError
 from cradle.server.models import (
     ActionBody,
@@ -32,7 +30,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
     """Add this area\'s routes to ``router`` (the application\'s own)."""
 
     @router.get("/api/games/{game_id}", response_model=Frame, response_model_exclude_unset=True)
-    async def view(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def view(game_id: GameId, request: Request) -> Mapping[str, object]:
         hub = ctx.hub()
         token = bearer(request.headers)
         table = await hub.fresh(await hub.table(game_id))
@@ -45,7 +43,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         response_model=Frame,
         response_model_exclude_unset=True,
     )
-    async def act(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def act(game_id: GameId, request: Request) -> Mapping[str, object]:
         hub = ctx.hub()
         token = bearer(request.headers)
         body = parse(ActionBody, await body_of(request))
@@ -62,7 +60,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         response_model=Frame,
         response_model_exclude_unset=True,
     )
-    async def undo(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def undo(game_id: GameId, request: Request) -> Mapping[str, object]:
         hub = ctx.hub()
         token = bearer(request.headers)
         parse(EmptyBody, await body_of(request))
@@ -76,10 +74,10 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
     @router.post(
         "/api/games/{game_id}/explain",
         openapi_extra=body_schema(ActionBody),
-        response_model=Explanation,
+        response_model=answers.Explanation,
         response_model_exclude_unset=True,
     )
-    async def explain(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def explain(game_id: GameId, request: Request) -> Explanation:
         """Whether an action is legal now for the deciding seat, and if not, why."""
         hub = ctx.hub()
         token = bearer(request.headers)
@@ -87,15 +85,15 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         table = await hub.table(game_id)
         await hub.mover_of(table, token, "an explanation")
         await ctx.throttle(ctx.reads, client_of(request), "reads")
-        return await hub.explain(table, token, body.action)
+        return await hub.adviser.explain(table, token, body.action)
 
     @router.post(
         "/api/games/{game_id}/hint",
         openapi_extra=body_schema(EmptyBody, required=False),
-        response_model=Hints,
+        response_model=answers.Hints,
         response_model_exclude_unset=True,
     )
-    async def hint(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def hint(game_id: GameId, request: Request) -> Hints:
         """The best few moves for the deciding seat (games against bots and hot seats)."""
         hub = ctx.hub()
         token = bearer(request.headers)
@@ -105,4 +103,4 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         if not hub.hints_allowed(table):
             raise ApiError(403, "hints are off in games between people at their own screens")
         await ctx.throttle(ctx.hinted, client_of(request), "hints")
-        return await hub.hint(table, token)
+        return await hub.adviser.hint(table, token)
