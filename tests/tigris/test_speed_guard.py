@@ -19,6 +19,7 @@ pytestmark = [
     pytest.mark.skipif(not native.available(), reason="the native engine is not built"),
 ]
 
+ENGINES_INSIDE = True  # both engines in one test (tests/tigris/conftest.py)
 ROUNDS = 3
 ROUND_SECONDS = 1.0
 LEAST_RATIO = 80.0
