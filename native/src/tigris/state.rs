@@ -1186,7 +1186,13 @@ impl State {
                 temples_near & land_empty & !two
             } else {
                 moves.withdraw[color] = true;
-                self.move_targets(cell as usize, temples_near, land_empty, kingdoms)
+                self.move_targets(
+                    cell as usize,
+                    temples_near,
+                    land_empty,
+                    kingdoms,
+                    (one, two, three),
+                )
             };
         }
         let hand = self.hands[seat];
@@ -1212,20 +1218,28 @@ impl State {
     }
 
     /// Cells where the leader on `cell` may move: as placed anew once lifted off (next to at
-    /// most one kingdom of those left, its own split as lifting splits it).
-    fn move_targets(&self, cell: usize, temples_near: Bb, land_empty: Bb, kingdoms: &[Bb]) -> Bb {
+    /// most one kingdom of those left, its own split as lifting splits it). `near` are the
+    /// cells next to at least one, two and three of `kingdoms`: the others' counts follow
+    /// from them and the own kingdom's neighbours, with no other kingdom dilated again.
+    fn move_targets(
+        &self,
+        cell: usize,
+        temples_near: Bb,
+        land_empty: Bb,
+        kingdoms: &[Bb],
+        near: (Bb, Bb, Bb),
+    ) -> Bb {
         let bit = Bb::cell(cell);
-        let (mut one, mut two) = (Bb::EMPTY, Bb::EMPTY);
-        let mut own = Bb::EMPTY;
-        for k in kingdoms {
-            if k.has(cell) {
-                own = *k;
-            } else {
-                let d = k.dilate();
-                two |= one & d;
-                one |= d;
-            }
-        }
+        let own = kingdoms
+            .iter()
+            .find(|k| k.has(cell))
+            .copied()
+            .unwrap_or(Bb::EMPTY);
+        let d = own.dilate();
+        let (all_one, all_two, all_three) = near;
+        // next to the own kingdom, a cell counts one kingdom fewer among the others
+        let mut one = all_one.minus(d) | (all_two & d);
+        let mut two = all_two.minus(d) | (all_three & d);
         split_kingdom(own, bit, self.leaders.minus(bit), |part| {
             let d = part.dilate();
             two |= one & d;
@@ -2248,7 +2262,14 @@ impl State {
             // traders, taken in the reference's order (by their lowest cell)
             if self.treasure.count() >= 2 {
                 self.refresh_realm();
-                let kingdoms = self.realm(); // flooded when more than the realm keeps
+                let flooded;
+                let kingdoms = if self.realm.valid {
+                    self.realm.kingdoms()
+                } else {
+                    // more kingdoms than the realm keeps
+                    flooded = self.kingdoms();
+                    flooded.as_slice()
+                };
                 let mut traders = Bb::EMPTY;
                 for seat in 0..self.n {
                     if let Some(cell) = opt(self.leader_cell[4 * seat + GREEN]) {
@@ -2256,7 +2277,7 @@ impl State {
                     }
                 }
                 let mut found = Regions::new();
-                for k in kingdoms.as_slice() {
+                for k in kingdoms {
                     if k.meets(traders) {
                         found.push(*k);
                     }
