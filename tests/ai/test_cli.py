@@ -49,4 +49,7 @@ def test_bench_ai_reports_iterations_per_second() -> None:
     summary = json.loads(run.out.strip().splitlines()[-1])
     figures = summary["ai"]["2"]
     assert figures["ismcts_iterations_per_s"] > 0
+    assert figures["ismcts_iterations_per_cpu_s"] > 0
+    assert 0 < figures["cpu_seconds"] <= figures["seconds"] * 1.1 + 0.05  # one thread
+    assert len(summary["load"]["start"]) == len(summary["load"]["end"]) == 3
     assert figures["positions"] >= 1

@@ -18,11 +18,24 @@ def test_bench_ends_with_the_json_line_of_the_issue(game: str) -> None:
     assert summary["game"] == game
     assert set(summary["players"]) == {"2", "4"}
     for figures in summary["players"].values():
-        for key in ("games_per_s", "actions_per_s", "legal_actions_per_s"):
+        for key in ("games_per_s", "actions_per_s", "legal_actions_per_s", "games_per_cpu_s"):
             assert isinstance(figures[key], float | int)
             assert figures[key] > 0, key
         assert figures["actions"] >= figures["games"]
+        # one thread: the CPU time given is at most the wall time, so per CPU-second is faster
+        assert 0 < figures["cpu_seconds"] <= figures["seconds"] + 0.05
+        assert figures["games_per_cpu_s"] >= figures["games_per_s"] * 0.95
+    assert_load(summary["load"])
     assert "games/s" in run.out  # the human table comes first
+    assert "games/CPU-s" in run.out
+
+
+def assert_load(load: dict[str, list[float]]) -> None:
+    """The load averages (1, 5, 15 minutes) at a benchmark's start and end."""
+    assert set(load) == {"start", "end"}
+    for figures in load.values():
+        assert len(figures) == 3
+        assert all(isinstance(x, float | int) and x >= 0 for x in figures)
 
 
 def test_bench_measures_only_finished_games_and_counts_every_call() -> None:
@@ -91,6 +104,10 @@ def test_bench_compares_both_engines_in_one_run() -> None:
         assert loops["playout"]["games"] >= 1
         assert loops["playout"]["actions"] == loops["playout"]["legal_actions_calls"]
     assert set(summary["native_speedup"]["4"]) == {"playout", "ids", "strings"}
+    # the speed-up per CPU-second too: the figure that holds when the machine is shared
+    assert set(summary["native_speedup_cpu"]["4"]) == {"playout", "ids", "strings"}
+    assert summary["native_speedup_cpu"]["2"]["playout"] > 1
+    assert_load(summary["load"])
 
 
 def test_bench_refuses_an_unknown_engine() -> None:

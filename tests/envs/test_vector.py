@@ -178,3 +178,14 @@ def test_the_information_state_tensor(game: str, memory: int) -> None:
         actions = random_actions(a["action_mask"], rng)
         a, *_ = plain.step(actions)
         b, _, _, _, infos = env.step(actions)
+
+
+def test_vector_bench_reports_steps_per_cpu_second_and_the_load() -> None:
+    from cradle.envs.bench import VECTOR_SIZES, describe, measure_vector
+
+    summary = measure_vector("gheos", 2, {}, 0.5, seed=1)
+    sizes = {str(n) for n in VECTOR_SIZES}
+    assert set(summary["vector_steps_per_s"]) == set(summary["vector_steps_per_cpu_s"]) == sizes
+    assert all(rate > 0 for rate in summary["vector_steps_per_cpu_s"].values())
+    assert set(summary["load"]) == {"start", "end"}
+    assert "per CPU-s" in describe(summary)

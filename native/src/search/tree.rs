@@ -151,6 +151,9 @@ fn logarithms() -> &'static [f64] {
     TABLE.get_or_init(|| (0..LOGARITHMS).map(|n| (n as f64).ln()).collect())
 }
 
+/// How many widening thresholds a tree keeps ([`Tree::allowed`]).
+const WIDTHS: usize = 1 << 16;
+
 /// The settling limit of `cradle.ai.search.leaves.settle`.
 const SETTLE_LIMIT: usize = 8;
 
@@ -247,6 +250,8 @@ pub struct Tree<G: SearchGame> {
     missing_ids: Vec<u32>,
     urgent: Vec<u32>,
     scores: Vec<f64>,
+    /// `widening * (visits + 1) ^ alpha` by visits, filled as visits come ([`Tree::allowed`]).
+    widths: Vec<f64>,
 }
 
 impl<G: SearchGame> Tree<G> {
@@ -271,7 +276,26 @@ impl<G: SearchGame> Tree<G> {
             missing_ids: Vec::new(),
             urgent: Vec::new(),
             scores: Vec::new(),
+            widths: Vec::new(),
         }
+    }
+
+    /// How many children a node seen `visits` times may have: `widening * (visits + 1) ^
+    /// alpha`, each worked out once (the same numbers, without a `powf` per selection).
+    #[inline]
+    fn allowed(&mut self, visits: u64) -> f64 {
+        let width = |v: u64| self.params.widening * ((v + 1) as f64).powf(self.params.alpha);
+        let i = visits as usize;
+        if let Some(&w) = self.widths.get(i) {
+            return w;
+        }
+        if i >= WIDTHS {
+            return width(visits);
+        }
+        let from = self.widths.len() as u64;
+        let filled: Vec<f64> = (from..=visits).map(width).collect();
+        self.widths.extend(filled);
+        self.widths[i]
     }
 
     /// Grow the tree within `budget` (with `Params::stop`, until the move is settled).
@@ -400,7 +424,7 @@ impl<G: SearchGame> Tree<G> {
             edges[k as usize].avail += 1;
         }
         let p = self.params;
-        let allowed = p.widening * ((visits + 1) as f64).powf(p.alpha);
+        let allowed = self.allowed(visits);
         let count = self.available.len();
         if count < actions.len() && ((count as f64) < allowed || count == 0) {
             return self.expand(node, world, actions);

@@ -10,7 +10,7 @@ use super::actions::{
     PASS_ID, RED, ROLES, TILE_BASE, TILE_TOTALS, TREASURE_BASE, WAR_BASE, WITHDRAW_BASE,
     WONDERPOINT_BASE, WONDER_BASE,
 };
-use super::board::{cell_name, neighbours, Bb, BoardMap, Side, CELLS, COLUMNS, NONE};
+use super::board::{cell_name, neighbours, Bb, BoardMap, Side, CELLS, COLUMNS, NONE, ROWS};
 use super::events::{Event, Sink, Why};
 use crate::pyrandom::PyRandom;
 
@@ -360,18 +360,81 @@ impl Regions {
     fn touching(&self, cells: Bb) -> usize {
         self.as_slice().iter().filter(|k| k.meets(cells)).count()
     }
+}
 
-    /// Cells next to at least one, two and three of the regions.
-    #[inline]
-    fn overlaps(&self) -> (Bb, Bb, Bb) {
-        let (mut one, mut two, mut three) = (Bb::EMPTY, Bb::EMPTY, Bb::EMPTY);
-        for k in self.as_slice() {
-            let d = k.dilate();
-            three |= two & d;
-            two |= one & d;
-            one |= d;
+/// Cells next to at least one, two and three of the regions.
+#[inline]
+fn overlaps(regions: &[Bb]) -> (Bb, Bb, Bb) {
+    let (mut one, mut two, mut three) = (Bb::EMPTY, Bb::EMPTY, Bb::EMPTY);
+    for k in regions {
+        let d = k.dilate();
+        three |= two & d;
+        two |= one & d;
+        one |= d;
+    }
+    (one, two, three)
+}
+
+/// The kingdoms of one board (its connectors and leaders), kept in the state: a change that
+/// only adds pieces merges them into the kingdoms they touch instead of flooding every kingdom
+/// again (`State::refresh_realm`). A function of the board, so it takes no part in equality.
+/// It keeps up to [`Realm::KEPT`] kingdoms (every 2-player board; more are flooded when asked
+/// for), so that a state stays under a kilobyte to clone.
+#[derive(Clone, Copy)]
+pub struct Realm {
+    connectors: Bb,
+    leaders: Bb,
+    items: [Bb; Realm::KEPT],
+    len: u8,
+    valid: bool,
+}
+
+impl Realm {
+    const KEPT: usize = 8;
+    const UNKNOWN: Realm = Realm {
+        connectors: Bb::EMPTY,
+        leaders: Bb::EMPTY,
+        items: [Bb::EMPTY; Realm::KEPT],
+        len: 0,
+        valid: false,
+    };
+
+    /// The kingdoms of the board with these connectors and leaders, kept when they fit.
+    fn of(connectors: Bb, leaders: Bb, kingdoms: &Regions) -> Realm {
+        let list = kingdoms.as_slice();
+        let mut realm = Realm {
+            connectors,
+            leaders,
+            valid: list.len() <= Realm::KEPT,
+            ..Realm::UNKNOWN
+        };
+        if realm.valid {
+            realm.items[..list.len()].copy_from_slice(list);
+            realm.len = list.len() as u8;
         }
-        (one, two, three)
+        realm
+    }
+
+    #[inline]
+    fn kingdoms(&self) -> &[Bb] {
+        &self.items[..self.len as usize]
+    }
+
+    #[inline]
+    fn describes(&self, connectors: Bb, leaders: Bb) -> bool {
+        self.valid && self.connectors == connectors && self.leaders == leaders
+    }
+}
+
+impl PartialEq for Realm {
+    fn eq(&self, _: &Realm) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Realm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Realm")
     }
 }
 
@@ -631,6 +694,98 @@ pub struct State {
     pub over: bool,
     pub buildings: [u8; 4],
     pub wonder: u8,
+    /// The kingdoms as last brought up to date (checked against the board before use).
+    realm: Realm,
+}
+
+/// The kingdoms a connected `region` falls into once the cells `gone` leave it: its parts
+/// that hold one of `leaders`, handed to `out` by their lowest leader.
+#[inline]
+fn split_kingdom(region: Bb, gone: Bb, leaders: Bb, mut out: impl FnMut(Bb)) {
+    let within = region.minus(gone);
+    let mut rest = leaders & within;
+    if !rest.any() {
+        return;
+    }
+    if let (1, Some(cell)) = (gone.count(), gone.first()) {
+        if joined_around(within, cell) {
+            // what was next to the cell stays connected around it: nothing splits
+            out(within);
+            return;
+        }
+    }
+    while let Some(c) = rest.first() {
+        let part = Bb::flood(Bb::cell(c), within);
+        out(part);
+        rest = rest.minus(part);
+    }
+}
+
+/// Whether the cells of `region` orthogonally next to `cell` are connected through the eight
+/// cells around it (then taking `cell` out of a connected region keeps it connected).
+#[inline]
+fn joined_around(region: Bb, cell: usize) -> bool {
+    let (row, col) = (cell / COLUMNS, cell % COLUMNS);
+    // three cells of row `r` (columns col-1, col, col+1 as bits 0, 1, 2; off the board: 0)
+    let three = |r: usize| -> usize {
+        let row_bits = (region.0[r / 4] >> ((r % 4) * 16)) & 0xFFFF;
+        ((row_bits << 1) >> col) as usize & 7
+    };
+    let above = if row > 0 { three(row - 1) } else { 0 };
+    let here = three(row);
+    let below = if row + 1 < ROWS { three(row + 1) } else { 0 };
+    // the ring clockwise from the top left: NW N NE E SE S SW W
+    let ring = above
+        | (here >> 2) << 3
+        | (below >> 2 & 1) << 4
+        | (below >> 1 & 1) << 5
+        | (below & 1) << 6
+        | (here & 1) << 7;
+    RING_JOINED[ring]
+}
+
+/// For each ring of eight cells (bit 0 the top-left, clockwise): whether its orthogonal
+/// cells (odd bits) that are present lie in one run of present cells around the ring.
+static RING_JOINED: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut code = 0;
+    while code < 256 {
+        table[code] = ring_joined(code);
+        code += 1;
+    }
+    table
+};
+
+const fn ring_joined(code: usize) -> bool {
+    if code == 0xFF {
+        return true;
+    }
+    let mut start = 0;
+    while (code >> start) & 1 == 1 {
+        start += 1;
+    }
+    // walk once around from an absent cell, counting the runs that hold an orthogonal cell
+    let (mut runs, mut in_run, mut orthogonal) = (0, false, false);
+    let mut i = 1;
+    while i <= 8 {
+        let p = (start + i) % 8;
+        if (code >> p) & 1 == 1 {
+            if !in_run {
+                in_run = true;
+                orthogonal = false;
+            }
+            if p % 2 == 1 {
+                orthogonal = true;
+            }
+        } else if in_run {
+            in_run = false;
+            if orthogonal {
+                runs += 1;
+            }
+        }
+        i += 1;
+    }
+    runs <= 1
 }
 
 #[inline]
@@ -677,6 +832,7 @@ impl State {
             over: false,
             buildings: [NONE; 4],
             wonder: NONE,
+            realm: Realm::UNKNOWN,
         }
     }
 
@@ -794,6 +950,84 @@ impl State {
             rest = rest.minus(k);
         }
         out
+    }
+
+    /// The kingdoms (in no set order), from the kept realm when it describes this board.
+    #[inline]
+    fn realm(&self) -> Regions {
+        if self.realm.describes(self.connectors(), self.leaders) {
+            let mut out = Regions::new();
+            for k in self.realm.kingdoms() {
+                out.push(*k);
+            }
+            out
+        } else {
+            self.kingdoms()
+        }
+    }
+
+    /// Bring the kept kingdoms up to this board. Only the kingdoms that lost cells are
+    /// flooded again (within what is left of them), and only those next to added cells are
+    /// grown (from themselves: a few steps); the rest are kept as they are.
+    fn refresh_realm(&mut self) {
+        let (connectors, leaders) = (self.connectors(), self.leaders);
+        let old = &self.realm;
+        if old.describes(connectors, leaders) {
+            return;
+        }
+        let kingdoms = if old.valid {
+            let gone = old.connectors.minus(connectors);
+            let changed = gone | old.leaders.minus(leaders);
+            let mut kept = Regions::new();
+            for k in old.kingdoms() {
+                if k.meets(changed) {
+                    split_kingdom(*k, gone, leaders, |part| kept.push(part));
+                } else {
+                    kept.push(*k);
+                }
+            }
+            let new_leaders = leaders.minus(old.leaders);
+            let near = connectors.minus(old.connectors).dilate();
+            if near.is_empty() && new_leaders.is_empty() {
+                kept
+            } else {
+                let mut out = Regions::new();
+                let mut seeds = Regions::new();
+                for k in kept.as_slice() {
+                    if k.meets(near) {
+                        seeds.push(*k);
+                    } else {
+                        out.push(*k);
+                    }
+                }
+                for c in new_leaders.iter() {
+                    seeds.push(Bb::cell(c));
+                }
+                let mut covered = Bb::EMPTY;
+                for seed in seeds.as_slice() {
+                    // a seed is connected: once it meets a flooded kingdom it lies inside it
+                    if !seed.meets(covered) {
+                        let k = Bb::flood(*seed, connectors);
+                        covered |= k;
+                        out.push(k);
+                    }
+                }
+                out
+            }
+        } else {
+            self.kingdoms()
+        };
+        self.realm = Realm::of(connectors, leaders, &kingdoms);
+    }
+
+    /// The region holding `cell` after the realm is brought up to date: its kingdom when it
+    /// has one (no flood), else flooded.
+    fn region_of(&mut self, cell: usize) -> Bb {
+        self.refresh_realm();
+        match self.realm.kingdoms().iter().find(|k| k.has(cell)) {
+            Some(k) => *k,
+            None => self.component_of(cell),
+        }
     }
 
     /// The leader index (seat * 4 + colour) on `cell`, if any.
@@ -928,8 +1162,14 @@ impl State {
         let empty = self.empty();
         let land = self.map().land;
         let land_empty = empty & land;
-        let kingdoms = self.kingdoms();
-        let (one, two, three) = kingdoms.overlaps();
+        let flooded;
+        let kingdoms = if self.realm.describes(self.connectors(), self.leaders) {
+            self.realm.kingdoms()
+        } else {
+            flooded = self.kingdoms();
+            flooded.as_slice()
+        };
+        let (one, two, three) = overlaps(kingdoms);
         let temples_near = self.up[RED].dilate();
         let mut moves = TurnMoves {
             one,
@@ -946,7 +1186,13 @@ impl State {
                 temples_near & land_empty & !two
             } else {
                 moves.withdraw[color] = true;
-                self.move_targets(cell as usize, temples_near, land_empty, &kingdoms)
+                self.move_targets(
+                    cell as usize,
+                    temples_near,
+                    land_empty,
+                    kingdoms,
+                    (one, two, three),
+                )
             };
         }
         let hand = self.hands[seat];
@@ -971,15 +1217,34 @@ impl State {
         moves
     }
 
-    /// Cells where the leader on `cell` may move: as placed anew once lifted off.
+    /// Cells where the leader on `cell` may move: as placed anew once lifted off (next to at
+    /// most one kingdom of those left, its own split as lifting splits it). `near` are the
+    /// cells next to at least one, two and three of `kingdoms`: the others' counts follow
+    /// from them and the own kingdom's neighbours, with no other kingdom dilated again.
     fn move_targets(
         &self,
         cell: usize,
         temples_near: Bb,
         land_empty: Bb,
-        kingdoms: &Regions,
+        kingdoms: &[Bb],
+        near: (Bb, Bb, Bb),
     ) -> Bb {
-        let (_, two, _) = self.kingdoms_lifting(cell, kingdoms).overlaps();
+        let bit = Bb::cell(cell);
+        let own = kingdoms
+            .iter()
+            .find(|k| k.has(cell))
+            .copied()
+            .unwrap_or(Bb::EMPTY);
+        let d = own.dilate();
+        let (all_one, all_two, all_three) = near;
+        // next to the own kingdom, a cell counts one kingdom fewer among the others
+        let mut one = all_one.minus(d) | (all_two & d);
+        let mut two = all_two.minus(d) | (all_three & d);
+        split_kingdom(own, bit, self.leaders.minus(bit), |part| {
+            let d = part.dilate();
+            two |= one & d;
+            one |= d;
+        });
         temples_near & land_empty & !two
     }
 
@@ -995,18 +1260,7 @@ impl State {
                 out.push(*k);
             }
         }
-        let within = own.minus(bit);
-        let mut rest = self.leaders.minus(bit) & within;
-        if rest.any() && (neighbours(cell) & within).count() <= 1 {
-            // lifting a leaf (or a lone cell) splits nothing
-            out.push(within);
-            return out;
-        }
-        while let Some(c) = rest.first() {
-            let part = Bb::flood(Bb::cell(c), within);
-            out.push(part);
-            rest = rest.minus(part);
-        }
+        split_kingdom(own, bit, self.leaders.minus(bit), |part| out.push(part));
         out
     }
 
@@ -1091,6 +1345,7 @@ impl State {
                 }
             }
         }
+        self.refresh_realm();
         Ok(())
     }
 
@@ -1127,6 +1382,7 @@ impl State {
             (None, _, _) => self.apply_turn_action(action, ev),
             (Some(p), _, _) => self.apply_pending_action(p, action, ev),
         }
+        self.refresh_realm();
     }
 
     // --- validation (errors before anything changes)
@@ -1183,7 +1439,7 @@ impl State {
         if !neighbours(cell).meets(self.up[RED]) {
             return Err(format!("{name} is not next to a face-up temple"));
         }
-        let mut kingdoms = self.kingdoms();
+        let mut kingdoms = self.realm();
         if current != NONE {
             kingdoms = self.kingdoms_lifting(current as usize, &kingdoms);
         }
@@ -1236,7 +1492,7 @@ impl State {
                 "{name} is a river cell: only blue tiles (farms) go there"
             ));
         }
-        let touching = self.kingdoms().touching(neighbours(cell));
+        let touching = self.realm().touching(neighbours(cell));
         if touching > 2 {
             return Err(format!(
                 "a tile on {name} would join {touching} kingdoms (at most two)"
@@ -1401,7 +1657,7 @@ impl State {
                 }
             }
             Action::Tile { color, cell } => {
-                let touching = self.kingdoms().touching(neighbours(cell));
+                let touching = self.realm().touching(neighbours(cell));
                 self.place_tile(seat, color, cell, touching, ev);
                 return;
             }
@@ -1441,7 +1697,7 @@ impl State {
                 moved_from,
             });
         }
-        let kingdom = self.component_of(cell);
+        let kingdom = self.region_of(cell);
         for other in 0..self.n {
             let other_cell = self.leader_cell[4 * other + color];
             if other != seat && other_cell != NONE && kingdom.has(other_cell as usize) {
@@ -1477,7 +1733,7 @@ impl State {
         }
         if touching == 2 {
             self.unification = cell as u8;
-            let kingdom = self.component_of(cell);
+            let kingdom = self.region_of(cell);
             let mut wars = [0u8; 4];
             let mut n = 0;
             for c in 0..4 {
@@ -1496,7 +1752,7 @@ impl State {
             return;
         }
         if touching == 1 {
-            let kingdom = self.component_of(cell);
+            let kingdom = self.region_of(cell);
             let mut owner = self.owner_in(kingdom, color);
             let mut by_king = false;
             if owner.is_none() {
@@ -1548,7 +1804,7 @@ impl State {
     fn next_war<S: Sink>(&mut self, colors: List, ev: &mut S) {
         let mut colors = colors;
         if self.unification != NONE {
-            let kingdom = self.component_of(self.unification as usize);
+            let kingdom = self.region_of(self.unification as usize);
             let kept: Vec<u8> = colors
                 .as_slice()
                 .iter()
@@ -1580,7 +1836,7 @@ impl State {
     }
 
     fn start_war<S: Sink>(&mut self, color: usize, queue: List, ev: &mut S) {
-        let kingdom = self.component_of(self.unification as usize);
+        let kingdom = self.region_of(self.unification as usize);
         // a position can ask for a war that is not there; the reference fails an assertion
         let (a, b) = self.war_pair(color, kingdom).unwrap_or((0, 1 % self.n));
         let active = self.active;
@@ -2005,13 +2261,25 @@ impl State {
             // only kingdoms with a trader and two treasures matter: the kingdoms of the
             // traders, taken in the reference's order (by their lowest cell)
             if self.treasure.count() >= 2 {
-                let connectors = self.connectors();
-                let mut found = Regions::new();
+                self.refresh_realm();
+                let flooded;
+                let kingdoms = if self.realm.valid {
+                    self.realm.kingdoms()
+                } else {
+                    // more kingdoms than the realm keeps
+                    flooded = self.kingdoms();
+                    flooded.as_slice()
+                };
+                let mut traders = Bb::EMPTY;
                 for seat in 0..self.n {
                     if let Some(cell) = opt(self.leader_cell[4 * seat + GREEN]) {
-                        if !found.as_slice().iter().any(|k| k.has(cell)) {
-                            found.push(Bb::flood(Bb::cell(cell), connectors));
-                        }
+                        traders.set(cell);
+                    }
+                }
+                let mut found = Regions::new();
+                for k in kingdoms {
+                    if k.meets(traders) {
+                        found.push(*k);
                     }
                 }
                 let list = &mut found.items[..found.len];
@@ -2081,7 +2349,7 @@ impl State {
             if self.nmonuments == 0 {
                 break;
             }
-            let kingdom = self.component_of(cell);
+            let kingdom = self.region_of(cell);
             let scores = self.monuments().iter().any(|(m, top_left)| {
                 let (a, b) = MONUMENTS[*m as usize];
                 (a == color || b == color) && kingdom.has(*top_left as usize)
@@ -2092,7 +2360,7 @@ impl State {
         }
         if self.wonder != NONE {
             if let Some(king) = opt(self.leader_cell[4 * seat + BLACK]) {
-                if self.component_of(king).has(self.wonder as usize) {
+                if self.region_of(king).has(self.wonder as usize) {
                     self.pending = Some(Pending::bare(PendingKind::WonderPoint));
                     return;
                 }
@@ -2334,5 +2602,88 @@ impl MonumentChoices {
 
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+}
+
+#[cfg(test)]
+mod realm_tests {
+    use super::*;
+    use crate::splitmix::SplitMix64;
+    use crate::tigris::events::NoEvents;
+    use crate::tigris::playout::fresh_game;
+
+    fn sorted(regions: &[Bb]) -> Vec<[u64; 3]> {
+        let mut out: Vec<[u64; 3]> = regions.iter().map(|k| k.0).collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// After every action of random games (2 to 4 players, with buildings and the wonder),
+    /// the kept kingdoms describe the board and equal the kingdoms flooded from scratch.
+    #[test]
+    fn the_kept_kingdoms_follow_every_action() {
+        let mut rng = SplitMix64::new(58);
+        let mut updates = 0;
+        for game in 0..120 {
+            let options = Options {
+                buildings: game % 2 == 1,
+                wonder: game % 3 == 2,
+                ..Options::default()
+            };
+            let mut s = fresh_game(2 + game % 3, options, &mut rng);
+            while !s.over {
+                let moves = s.moves();
+                let id = moves.nth(rng.below(moves.count()));
+                s.apply_move(&moves, id, &mut NoEvents);
+                if s.kingdoms().as_slice().len() > Realm::KEPT {
+                    assert!(!s.realm.valid, "game {game}");
+                    continue;
+                }
+                assert!(s.realm.describes(s.connectors(), s.leaders), "game {game}");
+                assert_eq!(
+                    sorted(s.realm.kingdoms()),
+                    sorted(s.kingdoms().as_slice()),
+                    "game {game}"
+                );
+                updates += 1;
+            }
+        }
+        assert!(updates > 10_000);
+    }
+
+    /// `joined_around` against a flood inside the 3×3 square: every ring of every cell of a
+    /// random board region (edges and corners included).
+    #[test]
+    fn joined_around_is_connectivity_around_the_cell() {
+        let mut rng = SplitMix64::new(9);
+        for _ in 0..400 {
+            let mut region = Bb::EMPTY;
+            for c in 0..CELLS {
+                if rng.below(2) == 1 {
+                    region.set(c);
+                }
+            }
+            for cell in 0..CELLS {
+                let near = region & neighbours(cell);
+                let square = (region & square3(cell)).minus(Bb::cell(cell));
+                let joined = match near.first() {
+                    None => true,
+                    Some(c) => Bb::flood(Bb::cell(c), square).contains(near),
+                };
+                assert_eq!(joined_around(region, cell), joined, "cell {cell}");
+            }
+        }
+    }
+
+    /// The 3×3 square centred on `cell` (cut at the board's edges).
+    fn square3(cell: usize) -> Bb {
+        let (row, col) = (cell / COLUMNS, cell % COLUMNS);
+        let mut out = Bb::EMPTY;
+        for r in row.saturating_sub(1)..=(row + 1).min(ROWS - 1) {
+            for c in col.saturating_sub(1)..=(col + 1).min(COLUMNS - 1) {
+                out.set(r * COLUMNS + c);
+            }
+        }
+        out
     }
 }

@@ -10,6 +10,7 @@ hold both (``cradle bench --ai --engine native,python``).
 from __future__ import annotations
 
 import random
+import time
 
 from cradle.ai.search.budget import Budget
 from cradle.ai.search.ismcts import search
@@ -53,16 +54,21 @@ def measure(
     share = seconds / max(1, len(states))
     iterations = 0
     spent = 0.0
+    cpu = 0.0
     params = IsmctsParams(stop=False)  # iterations a second over the whole budget
     native = bool(states) and native_search_for(states[0], knowledge_of(states[0], params), params)
     for number, state in enumerate(states):
+        cpu_start = time.process_time()
         result = search(state, state.to_move, Budget(seconds=share), params, seed + number)
+        cpu += time.process_time() - cpu_start
         iterations += result.iterations
         spent += result.seconds
     return {
         "ismcts_iterations_per_s": round(iterations / spent, 1) if spent else 0.0,
+        "ismcts_iterations_per_cpu_s": round(iterations / cpu, 1) if cpu else 0.0,
         "iterations": iterations,
         "positions": len(states),
         "seconds": round(spent, 3),
+        "cpu_seconds": round(cpu, 3),
         "search": "native" if native else "python",
     }

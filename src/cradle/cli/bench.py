@@ -14,12 +14,17 @@ the full legal list at every ply (docs/engines.md):
 The JSON line then gives each engine's figures and the native engine's speed-up. The engines
 take turns in rounds of about a second (every round's last game played to its end), so on a
 shared machine both are measured under the same load.
+
+Every rate comes twice: per second of wall time (``..._per_s``) and per second of this
+process's CPU time (``..._per_cpu_s``, what the benchmark itself was given on a shared
+machine), and every JSON line carries the load average at its start and end (``load``).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import statistics
 import time
@@ -37,15 +42,19 @@ from cradle.core.contract import JSON, GameModule, GameState, fast
 
 
 class Figures(TypedDict):
-    """One measurement as the JSON summary gives it (rates per second; None: no game ended)."""
+    """One measurement as the JSON summary gives it (rates per second of wall time and per
+    CPU-second of this process; None: no game ended)."""
 
     games_per_s: float
     actions_per_s: float
     legal_actions_per_s: float
+    games_per_cpu_s: float
+    actions_per_cpu_s: float
     games: int
     actions: int
     legal_actions_calls: int
     seconds: float
+    cpu_seconds: float
     median_game_s: float | None
     mean_actions_per_game: float | None
 
@@ -56,6 +65,7 @@ class Measurement:
 
     players: int
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     games: int = 0
     actions: int = 0
     legal_actions_calls: int = 0
@@ -65,6 +75,7 @@ class Measurement:
     def add(self, other: Measurement) -> None:
         """Count ``other`` (the same player count, another stretch of time) in."""
         self.seconds += other.seconds
+        self.cpu_seconds += other.cpu_seconds
         self.games += other.games
         self.actions += other.actions
         self.legal_actions_calls += other.legal_actions_calls
@@ -74,15 +85,21 @@ class Measurement:
     def rate(self, count: int) -> float:
         return round(count / self.seconds, 2) if self.seconds > 0 else 0.0
 
+    def cpu_rate(self, count: int) -> float:
+        return round(count / self.cpu_seconds, 2) if self.cpu_seconds > 0 else 0.0
+
     def summary(self) -> Figures:
         return {
             "games_per_s": self.rate(self.games),
             "actions_per_s": self.rate(self.actions),
             "legal_actions_per_s": self.rate(self.legal_actions_calls),
+            "games_per_cpu_s": self.cpu_rate(self.games),
+            "actions_per_cpu_s": self.cpu_rate(self.actions),
             "games": self.games,
             "actions": self.actions,
             "legal_actions_calls": self.legal_actions_calls,
             "seconds": round(self.seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3),
             "median_game_s": (
                 round(statistics.median(self.game_seconds), 4) if self.game_seconds else None
             ),
@@ -109,6 +126,7 @@ def _measure(
     rng = random.Random(seed)
     result = Measurement(players)
     start = time.perf_counter()
+    cpu_start = time.process_time()
     deadline = start + seconds
     while time.perf_counter() < deadline:
         game_seed = rng.randrange(2**31)
@@ -122,6 +140,7 @@ def _measure(
             result.game_seconds.append(time.perf_counter() - game_start)
             result.game_actions.append(steps)
     result.seconds = time.perf_counter() - start
+    result.cpu_seconds = time.process_time() - cpu_start
     return result
 
 
@@ -235,12 +254,13 @@ def run_engines_bench(
     turns in rounds of about :data:`ROUND_SECONDS` (each round's last game played out), so on a
     shared machine both meet the same load and the speed-up is measured at one time."""
     module, game_options, seed = _checked_setup(game, seconds, counts, options, seed)
+    load_start = os.getloadavg()
     share = seconds / (len(engines) * len(counts) * len(LOOPS))
     rounds = max(1, round(share / ROUND_SECONDS))
     table = Table(
         title=f"{module.NAME}: random self-play per engine (seed {seed})", box=box.SIMPLE_HEAD
     )
-    for heading in ("engine", "seats", "loop", "games", "games/s", "actions/s"):
+    for heading in ("engine", "seats", "loop", "games", "games/s", "games/CPU-s", "actions/s"):
         table.add_column(heading, justify="right")
     measured: dict[tuple[str, int, str], Measurement] = {}
     for players in counts:
@@ -273,6 +293,7 @@ def run_engines_bench(
                     loop,
                     str(m.games),
                     f"{m.rate(m.games):.1f}",
+                    f"{m.cpu_rate(m.games):.1f}",
                     f"{m.rate(m.actions):.0f}",
                 )
     console.print(table)
@@ -280,19 +301,31 @@ def run_engines_bench(
         "game": module.NAME,
         "engines": figures,
         "options": module.options_to_dict(game_options),
+        "load": load_figures(load_start),
     }
     if {"native", "python"} <= set(engines):
-        summary["native_speedup"] = {
-            players: {
-                loop: _ratio(
-                    figures["native"][players][loop]["games_per_s"],
-                    figures["python"][players][loop]["games_per_s"],
-                )
-                for loop in LOOPS
+
+        def speedups(rate: Callable[[Figures], float]) -> dict[str, dict[str, float | None]]:
+            return {
+                players: {
+                    loop: _ratio(
+                        rate(figures["native"][players][loop]),
+                        rate(figures["python"][players][loop]),
+                    )
+                    for loop in LOOPS
+                }
+                for players in figures["native"]
             }
-            for players in figures["native"]
-        }
+
+        summary["native_speedup"] = speedups(lambda f: f["games_per_s"])
+        summary["native_speedup_cpu"] = speedups(lambda f: f["games_per_cpu_s"])
     return summary
+
+
+def load_figures(start: tuple[float, float, float]) -> dict[str, list[float]]:
+    """The load averages (1, 5, 15 minutes) at a benchmark's start (``start``) and now: the
+    share of the machine the figures were measured with."""
+    return {"start": [round(x, 2) for x in start], "end": [round(x, 2) for x in os.getloadavg()]}
 
 
 def _ratio(fast_rate: float, slow_rate: float) -> float | None:
@@ -303,7 +336,8 @@ def bench_table(game: str, seed: int, measurements: list[Measurement]) -> Table:
     table = Table(
         title=f"{game}: random self-play (seed {seed})", box=box.SIMPLE_HEAD, show_edge=False
     )
-    headings = ("seats", "games", "games/s", "actions/s", "legal_actions/s", "ms/game")
+    # legal_actions/s (one call per action: the actions/s) stays in the JSON line
+    headings = ("seats", "games", "games/s", "games/CPU-s", "actions/s", "ms/game")
     for heading in (*headings, "actions/game"):
         table.add_column(heading, justify="right")
     for m in measurements:
@@ -313,8 +347,8 @@ def bench_table(game: str, seed: int, measurements: list[Measurement]) -> Table:
             str(m.players),
             str(m.games),
             f"{s['games_per_s']:.2f}",
+            f"{s['games_per_cpu_s']:.2f}",
             f"{s['actions_per_s']:.0f}",
-            f"{s['legal_actions_per_s']:.0f}",
             median,
             str(s["mean_actions_per_game"] or "-"),
         )
@@ -347,6 +381,7 @@ def run_bench(
 ) -> dict[str, object]:
     """Measure each player count, print the table, and return the JSON summary."""
     module, game_options, seed = _checked_setup(game, seconds, counts, options, seed)
+    load_start = os.getloadavg()
     share = seconds / len(counts)
     measurements = []
     for players in counts:
@@ -362,6 +397,7 @@ def run_bench(
         "game": module.NAME,
         "players": {str(m.players): m.summary() for m in measurements},
         "options": module.options_to_dict(game_options),
+        "load": load_figures(load_start),
     }
 
 
@@ -383,8 +419,9 @@ def run_ai_bench(
     from cradle.ai.benchmark import measure
 
     module, game_options, seed = _checked_setup(game, seconds, counts, options, seed)
+    load_start = os.getloadavg()
     table = Table(title=f"{module.NAME}: ISMCTS search speed (seed {seed})", box=box.SIMPLE_HEAD)
-    headings = ("seats", "positions", "iterations", "iterations/s")
+    headings = ("seats", "positions", "iterations", "iterations/s", "iterations/CPU-s")
     for heading in ("engine", "search", *headings) if engines else headings:
         table.add_column(heading, justify="right")
     runs: list[str | None] = list(engines) if engines else [None]
@@ -397,12 +434,14 @@ def run_ai_bench(
             results[str(players)] = m
             row = [str(players), str(m["positions"]), str(m["iterations"])]
             row.append(f"{m['ismcts_iterations_per_s']:.0f}")
+            row.append(f"{m['ismcts_iterations_per_cpu_s']:.0f}")
             table.add_row(*([engine, str(m["search"]), *row] if engine else row))
         by_engine[engine or "default"] = results
     console.print(table)
     summary: dict[str, object] = {
         "game": module.NAME,
         "options": module.options_to_dict(game_options),
+        "load": load_figures(load_start),
     }
     if not engines:
         summary["ai"] = by_engine["default"]

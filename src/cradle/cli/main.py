@@ -172,7 +172,8 @@ def bench(
         ),
     ] = None,
 ) -> None:
-    """Random self-play speed; ends with one JSON line of games/s, actions/s, legal_actions/s."""
+    """Random self-play speed; ends with one JSON line of games/s, actions/s, legal_actions/s
+    (per second and per CPU-second) and the load average."""
     from cradle.cli.bench import json_line, run_bench
 
     counts = list(dict.fromkeys(parse_counts(players, "--players")))

@@ -10,6 +10,7 @@ also timed with an observation built at every step, which most agents ask for.
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from dataclasses import dataclass, field
@@ -155,15 +156,17 @@ def measure_vector(
     from cradle.envs.pettingzoo_env import CradleAECEnv
     from cradle.envs.vector import CradleVectorEnv
 
+    load_start = os.getloadavg()
     share = seconds / (len(VECTOR_SIZES) + 1)
     rates: dict[str, float] = {}
+    cpu_rates: dict[str, float] = {}
     rng = np.random.default_rng(seed)
     for size in VECTOR_SIZES:
         vector = CradleVectorEnv(game, size, players, **options)
         vector.reset(seed=seed)
         steps = 0
         actions = np.zeros(size, np.int64)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         while time.perf_counter() - start < share or steps == 0:
             # a uniform legal id per game drawn by the batch (what the mask allows), so the
             # figure is the environment's, not an agent's sampling over the mask
@@ -171,6 +174,7 @@ def measure_vector(
             vector.step(actions)
             steps += size
         rates[str(size)] = round(steps / (time.perf_counter() - start), 1)
+        cpu_rates[str(size)] = round(steps / max(time.process_time() - cpu_start, 1e-9), 1)
     aec = CradleAECEnv(game, players=players, **options)
     took, decisions, game_seed = 0.0, 0, seed
     while took < share or decisions == 0:
@@ -183,7 +187,12 @@ def measure_vector(
         "env": "vector",
         "players": players,
         "vector_steps_per_s": rates,
+        "vector_steps_per_cpu_s": cpu_rates,
         "pettingzoo_steps_per_s": round(decisions / took, 1),
+        "load": {
+            "start": [round(x, 2) for x in load_start],
+            "end": [round(x, 2) for x in os.getloadavg()],
+        },
     }
 
 
@@ -240,7 +249,11 @@ def describe(summary: dict[str, Any]) -> str:
             f"N={summary['num_envs']}), learner steps/s against {rates}"
         )
     if summary["env"] == "vector":
-        rates = ", ".join(f"N={n}: {r:,.0f}" for n, r in summary["vector_steps_per_s"].items())
+        cpu = summary["vector_steps_per_cpu_s"]
+        rates = ", ".join(
+            f"N={n}: {r:,.0f} ({cpu[n]:,.0f} per CPU-s)"
+            for n, r in summary["vector_steps_per_s"].items()
+        )
         return (
             f"{summary['game']} vectorised ({summary['players']} players), steps/s {rates}; "
             f"the PettingZoo env in a loop, observing: {summary['pettingzoo_steps_per_s']:,.0f}"
