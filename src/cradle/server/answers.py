@@ -120,6 +120,29 @@ class FrameTable(TableSummary):
     can_undo: bool
     hints: bool
     result: list[dict[str, Any]] | None
+    spectator_chat: bool | None = None  # spectators read and write the chat
+
+
+class ChatLine(Answer):
+    """A line of a table's chat: ``speaker`` names who wrote it (``s:SEAT``, ``v:N`` the Nth
+    spectator to write, ``a:ACCOUNT``), for ``/mute``; ``at``: Unix time."""
+
+    id: int
+    seat: int | None
+    speaker: str
+    name: str
+    text: str
+    at: Number
+
+
+class ChatPage(Answer):
+    """``GET /api/games/{id}/chat``: the latest lines this viewer may see (oldest first), the
+    speakers it muted, whether it may write, and whether spectators take part."""
+
+    lines: list[ChatLine]
+    muted: list[str]
+    can_write: bool
+    spectators: bool
 
 
 class Frame(Answer):

@@ -36,6 +36,7 @@ from cradle.server.models import (
     BadInput,
 )
 from cradle.server.protocol import SECURITY_HEADERS, JsonHttpProtocol, JsonWebSocketProtocol
+from cradle.server.routes.chat import chat_routes
 from cradle.server.routes.common import TOKEN_IN_URL, Context
 from cradle.server.routes.live import live_routes
 from cradle.server.routes.lobby import lobby_routes
@@ -174,6 +175,10 @@ def create_app(
         moves=RateLimiter(limits.moves_per_second, limits.moves_burst, name="moves"),
         reads=RateLimiter(limits.reads_per_second, limits.reads_burst, name="reads"),
         hinted=RateLimiter(limits.hints_per_minute / 60.0, limits.hints_burst, name="hints"),
+        chatted=RateLimiter(limits.chat_per_minute / 60.0, limits.chat_burst, name="chat"),
+        chat_speakers=RateLimiter(
+            limits.chat_per_minute / 60.0, limits.chat_burst, name="chat-speaker"
+        ),
     )
 
     @contextlib.asynccontextmanager
@@ -265,6 +270,7 @@ def create_app(
     play_routes(app.router, ctx)
     reading_routes(app.router, ctx)
     live_routes(app.router, ctx)
+    chat_routes(app.router, ctx)
 
     # -- the web client -----------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ from cradle.server.bots import (
     BotPool,
 )
 from cradle.server.botseats import BotSeats
+from cradle.server.chat import Chat
 from cradle.server.errors import ApiError, bad_request, forbidden
 from cradle.server.history import Step, board_at, history_for, replay_steps
 from cradle.server.limits import Limits, RateLimiter
@@ -111,6 +112,7 @@ class Hub:
         self.bot_wakeup = asyncio.Event()
         self.bot_seats = BotSeats(self)
         self.bot_moves = self.bot_seats.moves  # the same deque, by the name callers know
+        self.chat = Chat(self)
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -173,6 +175,10 @@ class Hub:
     async def table(self, game_id: str) -> Table:
         """The table ``game_id``, loaded from the database if it is not in memory."""
         return await self.served.table(game_id)
+
+    def heard(self, payload: str) -> None:
+        """Another process's chat line or mute (see :meth:`Chat.heard`)."""
+        self.chat.heard(payload)
 
     def gone(self, table: Table) -> ApiError:
         """The answer for a game that ended without a result: 410 with the reason."""

@@ -25,6 +25,7 @@ MAX_OPTIONS = 16  # a table's options (every game has fewer)
 OPTION_NAME_CHARS = 40
 OPTION_CHARS = 8192  # a text option: Gheos's custom tile set is the longest
 OPTION_NUMBER = 10**6  # a numeric option's magnitude
+CHAT_CHARS = 2000  # a chat line's body (the chat's own limit is stricter, see server.chat)
 NUMBER_DIGITS = 40  # digits of a JSON number (2^128 has 39): longer ones are refused unread
 
 
@@ -67,6 +68,24 @@ class CreateBody(BaseModel):
     hotseat: bool = False
     listed: bool = True
     bot_seconds: Annotated[float, Field(gt=0, le=3600, allow_inf_nan=False)] | None = None
+    spectator_chat: bool = False  # spectators read and write the chat too
+
+
+class ChatBody(BaseModel):
+    """``POST /api/games/{id}/chat``: a line (its own limit, after trimming, is 500)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    text: Annotated[str, Field(max_length=CHAT_CHARS)]
+
+
+class MuteBody(BaseModel):
+    """``POST /api/games/{id}/mute``: mute (or, with ``muted: false``, hear again) a speaker."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    speaker: Annotated[str, Field(max_length=80)]
+    muted: bool = True
 
 
 class ActionBody(BaseModel):

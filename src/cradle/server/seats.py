@@ -50,6 +50,7 @@ class NewTable:
     hotseat: bool = False
     listed: bool = True
     bot_seconds: float | None = None
+    spectator_chat: bool = False
 
 
 class SeatsHost(Protocol):
@@ -157,6 +158,7 @@ class Seats:
             updated=now,
             version=0,
             bot_seconds=bot_seconds,
+            spectator_chat=request.spectator_chat,
         )
         stored = StoredGame(
             id=game_id,
@@ -182,6 +184,7 @@ class Seats:
             invites=dict(table.invites),
             invite_expires=dict(table.invite_expires),
             client=client_hash(client),
+            spectator_chat=request.spectator_chat,
         )
         limits = self.host.limits
         caps = Caps(

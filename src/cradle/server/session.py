@@ -108,6 +108,7 @@ class Session:
                 "last": last,
                 "can_undo": seat is not None and self.can_undo(table, seat),
                 "hints": hints_allowed(table),
+                "spectator_chat": table.spectator_chat,
                 "result": state.result() if table.is_over else None,
             }
         )

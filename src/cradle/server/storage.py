@@ -83,6 +83,7 @@ from cradle.server.limits import FREE_BOTS, take
 NOTIFY_CHANNEL = "cradle_games"
 SCHEMA_KEY = 0x63726164  # the advisory lock held while the tables are created ("crad")
 CAPS_KEY = 0x63617073  # held while a new game is counted against the caps ("caps")
+CHAT_KEY = 0x63686174  # with the game's hash: held while a spectator's number is given ("chat")
 CLAIM_KEY = 0x626F7473  # held while a bot's turn is claimed ("bots"): one fair order for all
 LIVE = ("open", "running")  # a game in progress
 ENDED = ("expired", "reclaimed")  # ended without a result; nothing changes them any more
@@ -193,6 +194,8 @@ class GameRow(Base):
     # a table with no open seat (until then the game expires when left alone for minutes).
     client: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     played: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Whether spectators read and write the table's chat (players always do).
+    spectator_chat: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -300,6 +303,34 @@ class BotClockRow(Base):
     spent: Mapped[float] = mapped_column(Float)
 
 
+class ChatLineRow(Base):
+    """A line of a table's chat, kept with the game. ``speaker``: who wrote it, as the mutes
+    name them (``s:SEAT`` a seat of this game, ``v:N`` its Nth spectator to write, ``a:ID``
+    an account); ``client``: a spectator's client key, hashed (``v:N`` is found by it)."""
+
+    __tablename__ = "chat_lines"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: a spectator
+    speaker: Mapped[str] = mapped_column(String(80))
+    name: Mapped[str] = mapped_column(String(80))
+    client: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class ChatMuteRow(Base):
+    """``viewer`` sees no more lines of ``muted`` (both as :class:`ChatLineRow` names speakers,
+    a seat's or spectator's qualified by its game: ``g:GAME:s:SEAT``)."""
+
+    __tablename__ = "chat_mutes"
+
+    viewer: Mapped[str] = mapped_column(String(100), primary_key=True)
+    muted: Mapped[str] = mapped_column(String(100), primary_key=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
 # Columns added since the first schema: (table, name, SQL type, value for the rows already there).
 MIGRATIONS = (
     # Old servers showed at most the moves plus one change per seat taken: start above that.
@@ -316,6 +347,7 @@ MIGRATIONS = (
     ),
     ("games", "client", "VARCHAR(32)", None),
     ("games", "played", "BOOLEAN NOT NULL DEFAULT FALSE", "moves > 0"),  # never expire those
+    ("games", "spectator_chat", "BOOLEAN NOT NULL DEFAULT FALSE", None),
 )
 
 
@@ -377,6 +409,19 @@ class Notice:
         return int(ply), int(seat), action
 
 
+@dataclass(frozen=True)
+class ChatLine:
+    """A line of a table's chat as stored (see :class:`ChatLineRow`)."""
+
+    id: int
+    game_id: str
+    seat: int | None
+    speaker: str
+    name: str
+    text: str
+    created: float
+
+
 @dataclass
 class StoredGame:
     """A game as read back from the database."""
@@ -398,6 +443,7 @@ class StoredGame:
     bot_turn: bool = False  # a bot decides now (a bot job is written with the game)
     bot_cost: float = 0.0  # then: that bot's budget per decision (the queue's fair order)
     client: str | None = None  # the creator's client key, hashed
+    spectator_chat: bool = False  # spectators read and write the chat
     tokens: dict[int, str] = field(default_factory=dict)
     claimed: dict[int, bool] = field(default_factory=dict)
     invites: dict[int, str] = field(default_factory=dict)
@@ -660,6 +706,7 @@ class Storage:
                     "bot_seconds": game.bot_seconds,
                     "client": game.client,
                     "played": False,
+                    "spectator_chat": game.spectator_chat,
                 },
             )
             for seat, token in sorted(game.tokens.items()):
@@ -1300,6 +1347,134 @@ class Storage:
             "updated": read.number(row.updated, "analysis's time"),
         }
 
+    # -- the tables' chat ---------------------------------------------------------------------
+
+    def add_chat_line(
+        self,
+        game_id: str,
+        seat: int | None,
+        speaker: str | None,
+        name: str | None,
+        client: str,
+        words: str,
+    ) -> ChatLine:
+        """Store a line of ``game_id``'s chat and tell the other processes (``chat`` notice).
+        A spectator (``speaker`` None) writes as the game's ``v:N``: the number it wrote under
+        before, else the next one; ``name`` None: "spectator N"."""
+        now = time.time()
+        hashed = client_hash(client)
+        with self._transaction() as connection:
+            if speaker is None:
+                if self.shared:  # two new spectators at once must not get one number
+                    connection.execute(
+                        text("SELECT pg_advisory_xact_lock(:key, hashtext(:game))"),
+                        {"key": CHAT_KEY, "game": game_id},
+                    )
+                known = connection.execute(
+                    select(ChatLineRow.speaker)
+                    .where(
+                        ChatLineRow.game_id == game_id,
+                        ChatLineRow.client == hashed,
+                        ChatLineRow.speaker.startswith("v:"),
+                    )
+                    .limit(1)
+                ).scalar()
+                if known is None:
+                    count = connection.scalar(
+                        select(func.count(func.distinct(ChatLineRow.speaker))).where(
+                            ChatLineRow.game_id == game_id, ChatLineRow.speaker.startswith("v:")
+                        )
+                    )
+                    known = f"v:{int(count or 0) + 1}"
+                speaker = str(known)
+            shown = name if name is not None else f"spectator {speaker[2:]}"
+            line_id = connection.scalar(
+                insert(ChatLineRow)
+                .values(
+                    game_id=game_id,
+                    seat=seat,
+                    speaker=speaker,
+                    name=shown,
+                    client=hashed if seat is None else None,
+                    text=words,
+                    created=now,
+                )
+                .returning(ChatLineRow.id)
+            )
+            if line_id is None:
+                raise StorageError("the chat line was not stored")
+            if self.shared:
+                connection.execute(
+                    text("SELECT pg_notify(:channel, :payload)"),
+                    {
+                        "channel": NOTIFY_CHANNEL,
+                        "payload": f"chat {game_id} {line_id} {self.origin}",
+                    },
+                )
+        return ChatLine(int(line_id), game_id, seat, speaker, shown, words, now)
+
+    def chat_lines(
+        self, game_id: str, limit: int, after: int = 0, line: int | None = None
+    ) -> list[ChatLine]:
+        """The last ``limit`` lines of the game's chat after line ``after`` (or line ``line``
+        alone), oldest first. A line that cannot be read back is left out, not the chat."""
+        query = select(
+            _raw(ChatLineRow.id),
+            _raw(ChatLineRow.seat),
+            _raw(ChatLineRow.speaker),
+            _raw(ChatLineRow.name),
+            _raw(ChatLineRow.text),
+            _raw(ChatLineRow.created),
+        ).where(ChatLineRow.game_id == game_id, ChatLineRow.id > after)
+        if line is not None:
+            query = query.where(ChatLineRow.id == line)
+        query = query.order_by(ChatLineRow.id.desc()).limit(limit)
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        lines = []
+        read = Reader(game_id)
+        for row in reversed(rows):
+            try:
+                seat = None if row.seat is None else read.integer(row.seat, "seat", 0, 7)
+                lines.append(
+                    ChatLine(
+                        id=read.integer(row.id, "line"),
+                        game_id=game_id,
+                        seat=seat,
+                        speaker=read.text(row.speaker, "speaker", 80),
+                        name=read.text(row.name, "name", 80),
+                        text=read.text(row.text, "chat line", 2000),
+                        created=read.number(row.created, "time"),
+                    )
+                )
+            except CorruptGame:
+                continue
+        return lines
+
+    def mutes_of(self, viewer: str) -> set[str]:
+        """The speakers ``viewer`` muted."""
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(ChatMuteRow.muted).where(ChatMuteRow.viewer == viewer)
+            ).scalars()
+            return {str(muted) for muted in found}
+
+    def set_mute(self, viewer: str, muted: str, on: bool) -> None:
+        """``viewer`` mutes (``on``) or hears again ``muted``; other processes are told."""
+        with self._transaction() as connection:
+            connection.execute(
+                delete(ChatMuteRow).where(ChatMuteRow.viewer == viewer, ChatMuteRow.muted == muted)
+            )
+            if on:
+                connection.execute(
+                    insert(ChatMuteRow).values(viewer=viewer, muted=muted, created=time.time())
+                )
+            if self.shared:
+                connection.execute(
+                    text("SELECT pg_notify(:channel, :payload)"),
+                    {"channel": NOTIFY_CHANNEL, "payload": f"mute {viewer} {self.origin}"},
+                )
+
     # -- rates shared by the processes (PostgreSQL) --------------------------------------------
 
     def take_token(self, bucket: str, client: str, rate: float, burst: int, now: float) -> float:
@@ -1504,6 +1679,7 @@ _GAME_COLUMNS = (
     _raw(GameRow.bot_turn),
     _raw(GameRow.bot_seats),
     _raw(GameRow.bot_seconds),
+    _raw(GameRow.spectator_chat),
 )
 
 
@@ -1644,6 +1820,7 @@ def _decode_game(row: Any) -> StoredGame:
         bot_seconds=None if bot_seconds is None else read.number(bot_seconds, "bot budget"),
         bot_turn=read.flag(row["bot_turn"], "bot-turn flag"),
         moves=read.integer(row["moves"], "move count"),
+        spectator_chat=read.flag(row["spectator_chat"], "spectators' chat flag"),
     )
 
 

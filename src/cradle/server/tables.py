@@ -62,6 +62,7 @@ class Connection:
     close_reason: str | None = None  # set when the server closes it (the client reconnects)
     patience: float = SEND_PATIENCE  # seconds a frame may wait to be read (the hub sets it)
     sent: asyncio.Event = field(default_factory=asyncio.Event)  # set by every frame sent
+    muted: set[str] | None = None  # the chat's speakers this viewer muted (None: not read yet)
 
     def push(self, text: str) -> bool:
         """Queue a frame; False (and the connection marked to close) if the client lags."""
@@ -125,6 +126,7 @@ class Table:
     version: int  # counts every change a client sees; the stored one, never decreasing
     bot_seconds: float | None = None  # the table's thinking budget per bot decision
     invite_expires: dict[int, float] = field(default_factory=dict)  # seat -> when it expires
+    spectator_chat: bool = False  # spectators read and write the chat (players always do)
     events: list[Event] = field(default_factory=list)
     previous: GameState | None = None  # the state before the last action, when known
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -323,6 +325,8 @@ class TablesHost(Protocol):
 
     def broadcast(self, table: Table) -> None: ...
 
+    def heard(self, payload: str) -> None: ...
+
 
 class Tables:
     """The tables this process serves: loaded from the database on first use and kept (the
@@ -458,6 +462,7 @@ class Tables:
             updated=stored.updated,
             version=stored.version,
             bot_seconds=stored.bot_seconds,
+            spectator_chat=stored.spectator_chat,
             events=rebuilt.events,
             previous=rebuilt.previous,
             ended=stored.status if stored.status in ENDED else None,
@@ -606,6 +611,9 @@ class Tables:
                     for loaded in list(self.loaded.values()):  # what was missed meanwhile
                         self._refresh_soon(loaded)
                     async for note in connection.notifies():
+                        if note.payload.startswith(("chat ", "mute ")):
+                            self.host.heard(note.payload)  # a chat line or mute elsewhere
+                            continue
                         notice = Notice.parse(note.payload)
                         if notice is None or notice.origin == self.storage.origin:
                             continue  # this process's own write: its table has it already

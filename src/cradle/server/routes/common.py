@@ -43,6 +43,8 @@ class Context:
     moves: RateLimiter
     reads: RateLimiter
     hinted: RateLimiter
+    chatted: RateLimiter  # chat lines per client
+    chat_speakers: RateLimiter  # chat lines per seat (or account) of a game
     hub_box: dict[str, Hub] = field(default_factory=dict)
     menu: list[dict[str, Any]] = field(default_factory=list)  # the bots' menu, made once
 

@@ -91,6 +91,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
                 hotseat=body.hotseat,
                 listed=body.listed,
                 bot_seconds=body.bot_seconds,
+                spectator_chat=body.spectator_chat,
             ),
             client_of(request),
         )

@@ -1,0 +1,76 @@
+"""The routes of a table's chat: its lines, a new line, and muting a speaker
+(:mod:`cradle.server.chat` decides who may read and write, and pushes each line)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+
+from cradle.server.answers import ChatLine, ChatPage
+from cradle.server.chat import Viewer
+from cradle.server.models import ChatBody, MuteBody, parse
+from cradle.server.routes.common import (
+    Context,
+    GameId,
+    bearer,
+    body_of,
+    body_schema,
+    client_of,
+)
+
+
+def chat_routes(router: APIRouter, ctx: Context) -> None:
+    """Add this area's routes to ``router`` (the application's own)."""
+
+    async def viewer_of(game_id: str, request: Request) -> tuple[Any, Viewer]:
+        hub = ctx.hub()
+        table = await hub.fresh(await hub.table(game_id))
+        seat, hotseat = await hub.identify(table, bearer(request.headers))
+        return table, Viewer(seat, hotseat)
+
+    @router.get(
+        "/api/games/{game_id}/chat", response_model=ChatPage, response_model_exclude_unset=True
+    )
+    async def chat(
+        game_id: GameId,
+        request: Request,
+        after: Annotated[int, Query(ge=0, le=2**53)] = 0,
+    ) -> dict[str, Any]:
+        """The latest lines of the table's chat this viewer may read (after line ``after``)."""
+        table, viewer = await viewer_of(game_id, request)
+        await ctx.throttle(ctx.reads, client_of(request), "reads")
+        return await ctx.hub().chat.lines(table, viewer, after)
+
+    @router.post(
+        "/api/games/{game_id}/chat",
+        openapi_extra=body_schema(ChatBody),
+        response_model=ChatLine,
+        response_model_exclude_unset=True,
+    )
+    async def say(game_id: GameId, request: Request) -> dict[str, Any]:
+        """A line in the table's chat (players; spectators where the table lets them)."""
+        body = parse(ChatBody, await body_of(request))
+        table, viewer = await viewer_of(game_id, request)
+        chat = ctx.hub().chat
+        refusal = chat.may_write(table, viewer)
+        client = client_of(request)
+        if refusal is None:  # a refused line counts against nothing
+            await ctx.throttle(ctx.chatted, client, "chat lines")
+            if viewer.seat is not None:
+                speaker = f"{table.id}:s:{viewer.seat}"
+                await ctx.throttle(ctx.chat_speakers, speaker, "chat lines from this seat")
+        return await chat.say(table, viewer, client, body.text)
+
+    @router.post(
+        "/api/games/{game_id}/mute",
+        openapi_extra=body_schema(MuteBody),
+        response_model=ChatPage,
+        response_model_exclude_unset=True,
+    )
+    async def mute(game_id: GameId, request: Request) -> dict[str, Any]:
+        """Mute a speaker of this table (``"muted": false``: hear them again)."""
+        body = parse(MuteBody, await body_of(request))
+        table, viewer = await viewer_of(game_id, request)
+        await ctx.throttle(ctx.reads, client_of(request), "reads")
+        return await ctx.hub().chat.mute(table, viewer, body.speaker, body.muted)
