@@ -137,7 +137,7 @@ def test_every_parameter_and_body_of_the_published_schema_is_bounded(tmp_path: A
                 posts += 1
                 body = operation["requestBody"]["content"]["application/json"]["schema"]
                 assert unbounded(body, f"{method} {path}") == []
-    assert posts == 7
+    assert posts == 9
 
 
 # -- hostile values through the real app ----------------------------------------------------
@@ -282,6 +282,21 @@ def send_frame(client: TestClient, table: dict[str, Any], body: dict[str, Any]) 
     assert client.get(f"/api/games/{table['id']}").json() == before
 
 
+def send_chat(route: str) -> Callable[[TestClient, dict[str, Any], dict[str, Any]], None]:
+    def send(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
+        game_id = table["id"]
+        headers = {"content-type": "application/json", **auth(token_of(table, 0))}
+        before = client.get(f"/api/games/{game_id}/chat", headers=headers).json()
+        answer = client.post(f"/api/games/{game_id}/{route}", content=encode(body), headers=headers)
+        after = client.get(f"/api/games/{game_id}/chat", headers=headers).json()
+        if refused_with_reason(answer):
+            assert after == before
+        elif route == "chat":
+            assert 0 < len(answer.json()["text"]) <= 500 and after["lines"][-1] == answer.json()
+
+    return send
+
+
 Sender = Callable[[TestClient, dict[str, Any], dict[str, Any]], None]
 # Each model, the body it is sent in (besides the field under test), and the routes that read it.
 ROUTES: dict[str, tuple[dict[str, Any], list[Sender]]] = {
@@ -297,6 +312,8 @@ ROUTES: dict[str, tuple[dict[str, Any], list[Sender]]] = {
     ),
     "Hello": ({}, [send_hello]),
     "Frame": ({}, [send_frame]),
+    "ChatBody": ({"text": "hello"}, [send_chat("chat")]),
+    "MuteBody": ({"speaker": "s:1"}, [send_chat("mute")]),
 }
 FIELDS = [
     pytest.param(model, name, id=f"{model.__name__}.{name}")
