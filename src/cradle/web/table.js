@@ -5,6 +5,7 @@
 
 import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
+import { ChatPanel } from "./chat.js";
 import { GameLog, renderLog } from "./log.js";
 import { remember, remembered } from "./state.js";
 import {
@@ -83,13 +84,14 @@ export function tableScreen(root, id, token, mode) {
     log: el("ol", { class: "log", id: "log" }),
     extra: el("div", { class: "extra" }),
   };
+  const chat = new ChatPanel(id, token, mode);
   const screen = el("div", { class: "game-screen" },
     el("section", { class: "board-col" }, parts.banner, parts.past, parts.board),
     el("aside", { class: "side" },
-      parts.decision, parts.outcome, parts.hand, parts.controls, parts.assist, parts.scores,
+      parts.decision, parts.outcome, parts.hand, parts.controls, parts.assist, parts.scores, chat.node,
       el("details", { class: "card log-card", open: true }, el("summary", {}, "Game log"), parts.log),
       parts.extra));
-  root.append(screen);
+  root.append(screen, chat.toggle);
 
   /** @type {Renderer | null} */
   let renderer = null;
@@ -139,12 +141,14 @@ export function tableScreen(root, id, token, mode) {
   const live = new Live(id, token, {
     onView: (frame) => show(frame),
     onError: (message) => { toast(message); if (last) show(last, true); },
+    onChat: (line) => chat.add(line),
     onState: (state) => {
       if (state === "refused") {
         put(root, el("div", { class: "card" }, el("h1", {}, "This link does not open a seat"),
           el("p", {}, "The game does not exist, or the seat's token is wrong or was replaced."),
           link("#/", "Back to the lobby")));
       }
+      if (state === "connected") chat.stale = true; // read the lines that came while away
       setStatus(state === "connected" ? "" : state);
     },
   });
@@ -174,6 +178,7 @@ export function tableScreen(root, id, token, mode) {
     const seat = frame.table.seat;
     const over = frame.table.status === "over";
     const mine = seat !== null && frame.to_move === seat && !over;
+    chat.sync(frame, mode === "seat" ? seat : null);
 
     // For scripts and tests driving the page: which change is on screen, whose decision it is.
     document.body.dataset.version = String(frame.table.version);
@@ -375,7 +380,7 @@ export function tableScreen(root, id, token, mode) {
   }
 
   return {
-    destroy() { live.close(); renderer?.destroy?.(); },
+    destroy() { live.close(); chat.destroy(); renderer?.destroy?.(); },
   };
 }
 

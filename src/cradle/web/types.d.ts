@@ -143,6 +143,8 @@ export interface TableMeta extends TableSummary, BoardTable {
   screen: "seat" | "hotseat" | "spectator";
   /** Whether `/hint` answers at this table. */
   hints: boolean;
+  /** Whether spectators read and write the chat. */
+  spectator_chat?: boolean;
   result: SeatResult[] | null;
   last: { seat: Seat; action: string } | null;
 }
@@ -163,7 +165,32 @@ export type Frame<V extends View = View> = BoardFrame<V> & { table: TableMeta };
 export type ServerFrame =
   | (Frame & { type: "view" })
   | { type: "error"; error: string; status: number }
+  | { type: "chat"; line: ChatLine }
   | { type: "pong" };
+
+/** A line of a table's chat (`POST /chat`'s answer, `GET /chat`'s lines, a `chat` frame). */
+export interface ChatLine {
+  id: number;
+  /** The writer's seat; null for a spectator. */
+  seat: Seat | null;
+  /** Who wrote it, for `/mute`: `s:SEAT`, `v:N` (the Nth spectator to write), `a:ACCOUNT`. */
+  speaker: string;
+  name: string;
+  /** Plain text: drawn as text, never as markup. */
+  text: string;
+  /** Unix time. */
+  at: number;
+}
+
+/** `GET /api/games/{id}/chat` and `POST /mute`. */
+export interface ChatPage {
+  lines: ChatLine[];
+  /** The speakers this viewer muted. */
+  muted: string[];
+  can_write: boolean;
+  /** Whether spectators read and write this chat. */
+  spectators: boolean;
+}
 
 /** A game's view of one seat (or a spectator's: `seat` null). */
 export type View = TigrisView | GheosView;

@@ -1,0 +1,123 @@
+"""The table's chat in the browser: hostile lines shown as text (no element, no dialog), the
+unread count, the phone's chat sheet over the board, mute, and a spectator at a table that
+lets spectators chat. Screenshots (laptop and phone) go to test-artifacts/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers.e2e import LAPTOP, PHONE, PageErrors, wait_until
+from tests.helpers.server import GAMES, PlayServer
+
+pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+
+HOSTILE = [
+    "<script>alert('chat')</script>",
+    '<img src=x onerror="alert(document.domain)">',
+    "\"'><svg onload=alert(1)>&amp;",
+]
+
+
+def open_page(browser: Any, server: PlayServer, address: str, phone: bool = False) -> Any:
+    if phone:
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    else:
+        context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    page.dialogs = []  # every alert/confirm the page tries: there must be none
+    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+    page.errors = PageErrors(page)
+    page.goto(f"{server.base}/{address}")
+    return page
+
+
+def chat_texts(page: Any) -> list[str]:
+    texts: list[str] = page.locator("#chat-lines .chat-text").all_text_contents()
+    return texts
+
+
+def test_chat_with_hostile_lines_on_a_laptop_a_phone_and_for_a_spectator(
+    server: PlayServer, browser: Any, artifacts: Path
+) -> None:
+    created = server.post(
+        "/api/games",
+        {"game": "tigris", "seats": ["human", "human"], "spectator_chat": True},
+    )
+    game_id = created["id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    laptop = open_page(browser, server, f"#/play/{game_id}/{tokens[0]}")
+    phone = open_page(browser, server, f"#/invite/{game_id}/{created['seats'][1]['invite']}", True)
+    watcher = open_page(browser, server, f"#/watch/{game_id}")
+    for page in (laptop, phone, watcher):
+        page.wait_for_selector("#chat-form", state="attached")
+    # The laptop writes each hostile line; every screen shows it as the very text typed.
+    for text in HOSTILE:
+        laptop.fill("#chat-input", text)
+        laptop.click("#chat-send")
+        wait_until(lambda text=text: text in chat_texts(laptop))
+    assert laptop.input_value("#chat-input") == ""
+    for page in (laptop, watcher):
+        wait_until(lambda page=page: chat_texts(page) == HOSTILE)
+    # The phone's chat is a sheet, closed: the corner button counts the lines not seen yet.
+    phone.wait_for_selector("#chat-unread:not([hidden])")
+    wait_until(lambda: phone.text_content("#chat-unread") == "3")
+    assert not phone.is_visible("#chat")
+    board_top = phone.locator("#board").bounding_box()["y"]
+    phone.screenshot(path=str(artifacts / "chat-phone-unread.png"))
+    phone.click("#chat-toggle")
+    phone.wait_for_selector("#chat.open")
+    assert phone.is_visible("#chat-input") and phone.is_hidden("#chat-unread")
+    sheet = phone.locator("#chat").bounding_box()
+    assert sheet["y"] >= PHONE["height"] * 0.35  # the board's top half stays in view above it
+    assert phone.locator("#board").bounding_box()["y"] == board_top  # the board did not move
+    assert chat_texts(phone) == HOSTILE
+    phone.screenshot(path=str(artifacts / "chat-phone-open.png"))
+    # Text, never markup: no element came from a line, no script ran, no dialog opened.
+    for page in (laptop, phone, watcher):
+        assert page.locator("#chat-lines script, #chat-lines img, #chat-lines svg").count() == 0
+        assert page.evaluate("document.querySelectorAll('img[src=x]').length") == 0
+        assert page.dialogs == []
+    # The phone answers; then mutes the laptop's seat, whose next line it no longer gets.
+    phone.fill("#chat-input", "hello from the phone")
+    phone.click("#chat-send")
+    wait_until(lambda: "hello from the phone" in chat_texts(laptop))
+    laptop.screenshot(path=str(artifacts / "chat-laptop.png"))
+    phone.locator("#chat-lines .chat-line[data-speaker='s:0'] .chat-mute").first.click()
+    phone.wait_for_selector("[data-unmute='s:0']")
+    assert chat_texts(phone) == ["hello from the phone"]
+    laptop.fill("#chat-input", "can you hear me?")
+    laptop.click("#chat-send")
+    wait_until(lambda: "can you hear me?" in chat_texts(watcher))
+    phone.wait_for_timeout(500)
+    assert "can you hear me?" not in chat_texts(phone)
+    phone.click("[data-unmute='s:0']")
+    wait_until(lambda: "can you hear me?" in chat_texts(phone))
+    # A line over the limit is refused with the reason in view (the sheet's own line).
+    phone.evaluate("document.getElementById('chat-input').removeAttribute('maxlength')")
+    phone.fill("#chat-input", "x" * 501)
+    phone.click("#chat-send")
+    phone.wait_for_selector("#chat-error:has-text('500')")
+    assert phone.is_visible("#chat-error")
+    watcher.screenshot(path=str(artifacts / "chat-spectator.png"))
+    for page in (laptop, phone, watcher):
+        assert page.errors.errors == []
+        page.context.close()
+
+
+def test_spectators_see_no_chat_where_the_table_keeps_it_to_its_players(
+    server: PlayServer, browser: Any
+) -> None:
+    created = server.post("/api/games", {"game": "tigris", "seats": ["human", "human"]})
+    game_id = created["id"]
+    server.post(
+        f"/api/games/{game_id}/chat", {"text": "players only"}, created["seats"][0]["token"]
+    )
+    watcher = open_page(browser, server, f"#/watch/{game_id}")
+    watcher.wait_for_selector("#board svg")
+    watcher.wait_for_timeout(300)
+    assert watcher.is_hidden("#chat") and watcher.is_hidden("#chat-toggle")
+    assert watcher.errors.errors == []
+    watcher.context.close()
