@@ -166,6 +166,13 @@ def test_an_older_database_gets_the_new_columns(tmp_path: Path) -> None:
     # What the first server's schema lacked: the version, the bot columns, the invites (and
     # the next one, the invites' expiry).
     with sqlite3.connect(tmp_path / "old.sqlite3") as db:
+        # A file from before Alembic: no revision, no accounts, nothing since.
+        db.execute("DROP TABLE alembic_version")
+        for table in ("sessions", "accounts", "transfers"):
+            db.execute(f"DROP TABLE {table}")
+        db.execute("DROP INDEX ix_seats_account_id")
+        for column in ("account_id", "name"):
+            db.execute(f"ALTER TABLE seats DROP COLUMN {column}")
         db.execute("DROP INDEX ix_games_bot_turn")
         for column in ("version", "bot_turn", "bot_seats", "bot_seconds"):
             db.execute(f"ALTER TABLE games DROP COLUMN {column}")

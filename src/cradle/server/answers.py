@@ -57,6 +57,7 @@ class TableSummary(Answer):
     game: str
     players: list[str]
     seats: list[str]
+    names: list[str | None] | None = None  # the people at the seats, where known
     claimed: list[bool] | None = None
     open: list[int] | None = None
     invites: list[int] | None = None

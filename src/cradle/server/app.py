@@ -36,6 +36,7 @@ from cradle.server.models import (
     BadInput,
 )
 from cradle.server.protocol import SECURITY_HEADERS, JsonHttpProtocol, JsonWebSocketProtocol
+from cradle.server.routes.accounts import account_routes
 from cradle.server.routes.chat import chat_routes
 from cradle.server.routes.common import TOKEN_IN_URL, Context
 from cradle.server.routes.live import live_routes
@@ -165,8 +166,10 @@ def create_app(
     bot_delay: float = 0.5,
     limits: Limits | None = None,
     origins: tuple[str, ...] | list[str] = (),
+    upgrade: bool = True,
 ) -> FastAPI:
-    """The server's application on the database at ``database_url`` (SQLAlchemy URL)."""
+    """The server's application on the database at ``database_url`` (SQLAlchemy URL), whose
+    schema it upgrades at start unless ``upgrade`` is False (then it refuses an older one)."""
     limits = limits or Limits()
     ctx = Context(
         limits=limits,
@@ -183,7 +186,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        storage = await asyncio.to_thread(Storage, database_url)
+        storage = await asyncio.to_thread(Storage, database_url, upgrade)
         hub = Hub(storage, bot_delay=bot_delay, limits=limits)
         try:
             await hub.start()
@@ -267,6 +270,7 @@ def create_app(
     # -- the API and the live connection (cradle.server.routes) ---------------------------------
 
     lobby_routes(app.router, ctx)
+    account_routes(app.router, ctx)
     play_routes(app.router, ctx)
     reading_routes(app.router, ctx)
     live_routes(app.router, ctx)
@@ -289,6 +293,7 @@ def server_config(
     bot_delay: float = 0.5,
     limits: Limits | None = None,
     origins: tuple[str, ...] | list[str] = (),
+    upgrade: bool = True,
 ) -> str:
     return json.dumps(
         {
@@ -296,6 +301,7 @@ def server_config(
             "bot_delay": bot_delay,
             "limits": (limits or Limits()).to_dict(),
             "origins": list(origins),
+            "upgrade": upgrade,
         }
     )
 
@@ -336,6 +342,7 @@ def app_from_env() -> FastAPI:
         bot_delay=float(config.get("bot_delay", 0.5)),
         limits=Limits.from_dict(config.get("limits") or {}),
         origins=tuple(config.get("origins") or ()),
+        upgrade=bool(config.get("upgrade", True)),
     )
 
 
@@ -348,6 +355,7 @@ def run_server(
     origins: tuple[str, ...] | list[str] = (),
     workers: int = 1,
     trusted_proxies: tuple[str, ...] | list[str] = (),
+    upgrade: bool = True,
 ) -> None:
     """Serve until interrupted (uvicorn, with our WebSocket frame limit); ``workers`` > 1 runs
     that many processes on the one (PostgreSQL) database. ``trusted_proxies``: the addresses
@@ -366,7 +374,7 @@ def run_server(
         "forwarded_allow_ips": list(trusted_proxies),
     }
     if workers > 1:
-        os.environ[CONFIG_ENV] = server_config(database_url, bot_delay, limits, origins)
+        os.environ[CONFIG_ENV] = server_config(database_url, bot_delay, limits, origins, upgrade)
         uvicorn.run("cradle.server.app:app_from_env", factory=True, workers=workers, **common)
         return
-    uvicorn.run(create_app(database_url, bot_delay, limits, origins), **common)
+    uvicorn.run(create_app(database_url, bot_delay, limits, origins, upgrade), **common)

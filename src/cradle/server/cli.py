@@ -158,6 +158,13 @@ def serve(
     analyse: Annotated[
         bool, typer.Option(help="Analyse every game a person played once it ends.")
     ] = SERVE_LIMITS.analyse_finished,
+    upgrade: Annotated[
+        bool,
+        typer.Option(
+            help="Upgrade an older database's schema at start (--no-upgrade: refuse to start "
+            "and name the `cradle db upgrade` command instead)."
+        ),
+    ] = True,
 ) -> None:
     """Start the play server: lobby, live games, bots and the web client."""
     _need_server_extra()
@@ -204,7 +211,7 @@ def serve(
     _check_port(host, port)
     url = database_url(db if db is not None else default_db(), database)
     try:  # fail here, with one line, rather than inside the server's start-up
-        storage = Storage(url)
+        storage = Storage(url, upgrade=upgrade)  # workers then find the schema up to date
     except Exception as exc:
         raise CliError(f"cannot open the database: {str(exc).splitlines()[0]}") from None
     try:
@@ -231,7 +238,49 @@ def serve(
             "and read, and nothing changes (no new games, seats, moves or analyses)",
             flush=True,
         )
-    run_server(url, host, port, bot_delay, limits, tuple(allow_origin or ()), workers, proxies)
+    run_server(
+        url, host, port, bot_delay, limits, tuple(allow_origin or ()), workers, proxies, upgrade
+    )
+
+
+def db_upgrade(
+    db: Annotated[
+        Path | None,
+        typer.Option(help="The SQLite file (default: the one `cradle serve` uses)."),
+    ] = None,
+    database: Annotated[
+        str | None,
+        typer.Option(help="A database URL instead of --db, e.g. postgresql://user@host/cradle."),
+    ] = None,
+) -> None:
+    """Upgrade a play server's database to this version's schema (servers do it at start
+    unless started with --no-upgrade); its games are kept."""
+    _need_server_extra()
+    from sqlalchemy import create_engine
+
+    from cradle.server import migrations
+    from cradle.server.storage import Storage, database_url, shown_url
+
+    if db is not None and database is not None:
+        raise CliError("give --db or --database, not both")
+    url = database_url(db if db is not None else default_db(), database)
+    shown = shown_url(url) if database else str(db if db is not None else default_db())
+    try:
+        probe = create_engine(url)
+        try:
+            with probe.connect() as connection:
+                before = migrations.current(connection)
+        finally:
+            probe.dispose()
+        storage = Storage(url, upgrade=True)
+        storage.close()
+    except Exception as exc:
+        raise CliError(f"cannot upgrade {shown}: {str(exc).splitlines()[0]}") from None
+    after = migrations.head()
+    if before == after:
+        print(f"{shown} is up to date (revision {after})")
+    else:
+        print(f"{shown} upgraded from revision {before or 'none'} to {after}")
 
 
 def bots(
@@ -324,7 +373,10 @@ def loadtest(
 
 
 def register(app: typer.Typer) -> None:
-    """Add `serve`, `bots` and `loadtest` to the `cradle` command."""
+    """Add `serve`, `bots`, `loadtest` and `db upgrade` to the `cradle` command."""
     app.command()(serve)
     app.command()(bots)
     app.command()(loadtest)
+    db = typer.Typer(help="The play server's database.", no_args_is_help=True)
+    db.command("upgrade")(db_upgrade)
+    app.add_typer(db, name="db")

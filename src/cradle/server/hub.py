@@ -238,9 +238,11 @@ class Hub:
         """``POST /api/games`` (see :meth:`Seats.create`)."""
         return await self.seats.create(request, client)
 
-    async def join(self, table: Table, invite: str | None) -> dict[str, Any]:
+    async def join(
+        self, table: Table, invite: str | None, account: str | None = None, name: str | None = None
+    ) -> dict[str, Any]:
         """Take a seat (see :meth:`Seats.join`)."""
-        return await self.seats.join(table, invite)
+        return await self.seats.join(table, invite, account, name)
 
     def authorize(self, table: Table, token: str | None) -> tuple[int | None, bool]:
         """(seat, hot-seat screen?) for ``token`` (see :meth:`Seats.authorize`)."""

@@ -21,6 +21,9 @@ ACTION_CHARS = 200
 TOKEN_CHARS = 128
 GAME_CHARS = 20
 SEAT_CHARS = 40  # "human", "open" or "bot:NAME"
+NAME_CHARS = 100  # a person's name as sent (3-24 characters once trimmed and normalised)
+PASSWORD_CHARS = 256
+EMAIL_CHARS = 254
 MAX_OPTIONS = 16  # a table's options (every game has fewer)
 OPTION_NAME_CHARS = 40
 OPTION_CHARS = 8192  # a text option: Gheos's custom tile set is the longest
@@ -69,6 +72,8 @@ class CreateBody(BaseModel):
     listed: bool = True
     bot_seconds: Annotated[float, Field(gt=0, le=3600, allow_inf_nan=False)] | None = None
     spectator_chat: bool = False  # spectators read and write the chat too
+    # A guest's name for their seat (a signed-in creator's seat shows the account's name).
+    name: Annotated[str, Field(max_length=NAME_CHARS)] | None = None
 
 
 class ChatBody(BaseModel):
@@ -104,6 +109,58 @@ class JoinBody(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     invite: Annotated[str, Field(max_length=TOKEN_CHARS)] | None = None
+    name: Annotated[str, Field(max_length=NAME_CHARS)] | None = None  # a guest's name
+
+
+class Credentials(BaseModel):
+    """``POST /api/accounts`` and ``POST /api/session``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Annotated[str, Field(max_length=NAME_CHARS)]
+    password: Annotated[str, Field(max_length=PASSWORD_CHARS)]
+
+
+class PasswordChange(BaseModel):
+    """``POST /api/me/password``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    password: Annotated[str, Field(max_length=PASSWORD_CHARS)]  # the present one
+    new_password: Annotated[str, Field(max_length=PASSWORD_CHARS)]
+
+
+class AccountDeletion(BaseModel):
+    """``DELETE /api/me``: the password, once more."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    password: Annotated[str, Field(max_length=PASSWORD_CHARS)]
+
+
+class AccountSettings(BaseModel):
+    """``PATCH /api/me``: the address for turn notices and whether to send them."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    email: Annotated[str, Field(max_length=EMAIL_CHARS)] | None = None
+    turn_mail: bool | None = None
+
+
+class SeatBody(BaseModel):
+    """``POST /api/games/{id}/seat``: which of the account's seats (default: its first)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    seat: Annotated[int, Field(ge=0, le=MAX_SEATS)] | None = None
+
+
+class ContinueBody(BaseModel):
+    """``POST /api/games/{id}/continue``: the code of a "continue on another device" link."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    code: Annotated[str, Field(max_length=TOKEN_CHARS)]
 
 
 class EmptyBody(BaseModel):

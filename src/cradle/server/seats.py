@@ -25,6 +25,7 @@ from cradle.server.storage import (
     Caps,
     Conflict,
     CorruptGame,
+    Refused,
     Storage,
     StoredGame,
     client_hash,
@@ -51,6 +52,8 @@ class NewTable:
     listed: bool = True
     bot_seconds: float | None = None
     spectator_chat: bool = False
+    account: str | None = None  # the signed-in creator's account, which holds their seat
+    name: str | None = None  # the name shown at the creator's seat (an account's, a guest's)
 
 
 class SeatsHost(Protocol):
@@ -136,6 +139,10 @@ class Seats:
         invited = list(tokens)[1:] if not request.hotseat else []
         invites = {seat: new_token() for seat in invited}
         table_token = new_token() if request.hotseat else None
+        # The creator's own seat (not at a hot-seat table, whose seats are the screen's).
+        own = list(tokens)[:1] if not request.hotseat else []
+        names = {seat: request.name for seat in own if request.name}
+        accounts = {seat: request.account for seat in own if request.account}
         stored_seats = ["human" if kind == "open" else kind for kind in seats]
         now = time.time()
         expires = now + self.host.limits.invite_days * 86400.0
@@ -150,6 +157,8 @@ class Seats:
             claimed={seat: seats[seat] == "human" for seat in humans},
             invites={seat: hash_token(code) for seat, code in invites.items()},
             invite_expires=dict.fromkeys(invites, expires),
+            names=names,
+            accounts=accounts,
             action_seats=[],
             hotseat=request.hotseat,
             listed=request.listed,
@@ -183,6 +192,8 @@ class Seats:
             claimed=dict(table.claimed),
             invites=dict(table.invites),
             invite_expires=dict(table.invite_expires),
+            names=dict(names),
+            accounts=dict(accounts),
             client=client_hash(client),
             spectator_chat=request.spectator_chat,
         )
@@ -237,9 +248,12 @@ class Seats:
             raise bad_request(f"unknown bot {name[:30]!r} (known: {', '.join(bot_names())})")
         raise bad_request(f'unknown seat {kind[:30]!r}: use "human", "open" or "bot:NAME"')
 
-    async def join(self, table: Table, invite: str | None) -> dict[str, Any]:
+    async def join(
+        self, table: Table, invite: str | None, account: str | None = None, name: str | None = None
+    ) -> dict[str, Any]:
         """Take a seat: the one an invite code was made for, or else the first open seat of a
-        listed table. The seat gets a fresh token (the code, or any old token, stops working)."""
+        listed table. The seat gets a fresh token (the code, or any old token, stops working);
+        it is ``account``'s (None: a guest's) and shows ``name``."""
         async with table.lock:
             for _attempt in range(WRITE_ATTEMPTS):
                 if table.ended is not None:
@@ -273,6 +287,8 @@ class Seats:
                         table.version,
                         status,
                         None if invite is None else hash_token(invite),
+                        account,
+                        name,
                     )
                 except Conflict:
                     await self.host.served.reload(table)
@@ -282,11 +298,46 @@ class Seats:
                     raise unavailable(exc, "the seat could not be stored") from None
                 table.tokens[seat] = hash_token(token)
                 table.claimed[seat] = True
+                if account is not None:
+                    table.accounts[seat] = account
+                if name is not None:
+                    table.names[seat] = name
                 table.invites.pop(seat, None)
                 table.invite_expires.pop(seat, None)
                 self.host.lobby_cache.clear()
                 self.host.changed(table, None, updated)
                 return {"id": table.id, "seat": seat, "token": token}
+        raise ApiError(503, "the game keeps changing; try again")
+
+    async def rekey(self, table: Table, seat: int, transfer: str | None = None) -> str:
+        """A fresh token for a taken ``seat`` (the old one stops working): for its account's
+        signed-in player on another device, or for whoever holds the one-time ``transfer``
+        code (its hash; used up in the same write, or 403)."""
+        async with table.lock:
+            for _attempt in range(WRITE_ATTEMPTS):
+                if table.ended is not None:
+                    raise self.host.served.gone(table)
+                token = new_token()
+                try:
+                    updated = await self.host.db(
+                        self.host.storage.rekey_seat,
+                        table.id,
+                        seat,
+                        hash_token(token),
+                        table.version,
+                        transfer,
+                    )
+                except Refused as exc:
+                    raise forbidden(exc.reason) from None
+                except Conflict:
+                    await self.host.served.reload(table)
+                    continue
+                except DATABASE_ERRORS as exc:
+                    log.error("game %s: %s", table.id, exc)
+                    raise unavailable(exc, "the seat could not be stored") from None
+                table.tokens[seat] = hash_token(token)
+                self.host.changed(table, None, updated)
+                return token
         raise ApiError(503, "the game keeps changing; try again")
 
     def authorize(self, table: Table, token: str | None) -> tuple[int | None, bool]:

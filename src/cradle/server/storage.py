@@ -38,6 +38,7 @@ import json
 import math
 import os
 import secrets
+import shlex
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -62,7 +63,6 @@ from sqlalchemy import (
     false,
     func,
     insert,
-    inspect,
     literal,
     or_,
     select,
@@ -78,6 +78,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import NullType
 
 from cradle.core.record import GameRecord
+from cradle.server import migrations
 from cradle.server.limits import FREE_BOTS, take
 
 NOTIFY_CHANNEL = "cradle_games"
@@ -98,7 +99,6 @@ MAX_PLAYERS_STORED = 8  # a stored game with more seats than this is corrupt, wh
 MAX_ACTION_STORED = 200  # the actions column's width
 GAME_STATUSES = ("open", "running", "over", "expired", "reclaimed")
 ANALYSIS_STATUSES = ("queued", "running", "done", "failed")
-TABLES = ("games", "seats", "invites", "actions", "analyses")
 
 
 class StorageError(RuntimeError):
@@ -115,6 +115,11 @@ class Conflict(StorageError):
 
     def __init__(self, message: str) -> None:
         super().__init__(message, "the game keeps changing")
+
+
+class Refused(StorageError):
+    """A write whose condition a client got wrong (a used or lapsed code): ``reason`` says
+    which; nothing changed."""
 
 
 class ReadOnly(StorageError):
@@ -184,7 +189,7 @@ class GameRow(Base):
     result: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[float] = mapped_column(Float)
     updated: Mapped[float] = mapped_column(Float, index=True)
-    # Added after the first release (see _migrate): every change a client sees; whether a bot
+    # Added after the first release (migrations' baseline): every change a client sees; whether a bot
     # decides now; how many bot seats; the table's thinking budget per bot decision.
     version: Mapped[int] = mapped_column(Integer, default=0)
     bot_turn: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
@@ -207,6 +212,10 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     token: Mapped[str] = mapped_column(String(64))  # sha-256 of the secret token
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The account that holds the seat (None: a guest, or nobody yet) and the name shown at it
+    # (the account's, a guest's own, or "former player" once the account is deleted).
+    account_id: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class InviteRow(Base):
@@ -219,7 +228,9 @@ class InviteRow(Base):
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     code: Mapped[str] = mapped_column(String(64))  # sha-256 of the code
-    expires: Mapped[float | None] = mapped_column(Float, nullable=True)  # added (MIGRATIONS)
+    expires: Mapped[float | None] = mapped_column(
+        Float, nullable=True
+    )  # added later (migrations' baseline)
 
 
 class ActionRow(Base):
@@ -331,24 +342,43 @@ class ChatMuteRow(Base):
     created: Mapped[float] = mapped_column(Float)
 
 
-# Columns added since the first schema: (table, name, SQL type, value for the rows already there).
-MIGRATIONS = (
-    # Old servers showed at most the moves plus one change per seat taken: start above that.
-    ("games", "version", "INTEGER NOT NULL DEFAULT 0", "moves + 8"),
-    ("games", "bot_turn", "BOOLEAN NOT NULL DEFAULT FALSE", "status <> 'over'"),  # found on load
-    ("games", "bot_seats", "INTEGER NOT NULL DEFAULT 0", None),
-    ("games", "bot_seconds", "FLOAT", None),
-    # Invites made before expiries existed expire a week after their game was created.
-    (
-        "invites",
-        "expires",
-        "FLOAT",
-        "(SELECT games.created FROM games WHERE games.id = invites.game_id) + 604800",
-    ),
-    ("games", "client", "VARCHAR(32)", None),
-    ("games", "played", "BOOLEAN NOT NULL DEFAULT FALSE", "moves > 0"),  # never expire those
-    ("games", "spectator_chat", "BOOLEAN NOT NULL DEFAULT FALSE", None),
-)
+class AccountRow(Base):
+    """A person's account: a name (``name_key``: its case-folded form, unique), the argon2id
+    hash of the password, and the e-mail address turn notices go to if they opted in."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(128), unique=True, index=True)
+    password: Mapped[str] = mapped_column(String(256))
+    created: Mapped[float] = mapped_column(Float)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    turn_mail: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class SessionRow(Base):
+    """A signed-in browser: the sha-256 of its session cookie, its account, until when."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float, index=True)
+
+
+class TransferRow(Base):
+    """A one-time code that moves a guest's seat to another device (its sha-256)."""
+
+    __tablename__ = "transfers"
+
+    code: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    expires: Mapped[float] = mapped_column(Float)
 
 
 @dataclass(frozen=True)
@@ -446,6 +476,8 @@ class StoredGame:
     spectator_chat: bool = False  # spectators read and write the chat
     tokens: dict[int, str] = field(default_factory=dict)
     claimed: dict[int, bool] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)  # seat -> the name shown there
+    accounts: dict[int, str] = field(default_factory=dict)  # seat -> the account holding it
     invites: dict[int, str] = field(default_factory=dict)
     invite_expires: dict[int, float] = field(default_factory=dict)  # seats whose invite expires
     actions: list[str] = field(default_factory=list)
@@ -501,7 +533,7 @@ def client_hash(client: str) -> str:
 class Storage:
     """The games' tables and their writes; one instance per server process."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, upgrade: bool = True) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         kwargs: dict[str, Any] = {}
@@ -530,7 +562,7 @@ class Storage:
         self.bot_delay = 0.0  # seconds between a bot's turn coming and a worker taking it
         self._lock_file: IO[str] | None = None
         try:
-            self._set_up()
+            self._set_up(upgrade)
         except Exception:
             self.engine.dispose()
             raise
@@ -546,57 +578,65 @@ class Storage:
             self._lock_file.close()  # closing the file releases the lock
             self._lock_file = None
 
-    def _set_up(self) -> None:
-        """Create the tables, or add the columns an older server did not have."""
-        if self.read_only:
-            with self.engine.connect() as connection:
-                inspector = inspect(connection)
-                present = set(inspector.get_table_names())
-                kept = {
-                    (table, column["name"])
-                    for table in present
-                    for column in inspector.get_columns(table)
-                }
-            missing = [(table, name) for table, name, *_ in MIGRATIONS if (table, name) not in kept]
-            if set(TABLES) - present or missing:
-                raise StorageError(
-                    f"{self.path} cannot be written, and it lacks tables or columns this server "
-                    "keeps (an older server made it, or none did)"
-                )
+    def _set_up(self, upgrade: bool) -> None:
+        """Bring the schema to this server's revision (cradle.server.migrations), or refuse
+        with the command that does it when this server may not (``upgrade`` False, or a file
+        it cannot write)."""
+        need = migrations.head()
+        with self.engine.connect() as connection:
+            found = migrations.current(connection)
+        if found == need:
+            if not self.read_only:
+                with self.engine.begin() as connection:
+                    self._queue_lost_bot_turns(connection)
             return
-        with self.engine.begin() as connection:
-            if self.shared:  # processes starting together take turns
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_KEY})
-            Base.metadata.create_all(connection)
-            columns: dict[str, set[str]] = {}
-            for table, name, kind, value in MIGRATIONS:
-                if table not in columns:
-                    found = inspect(connection).get_columns(table)
-                    columns[table] = {column["name"] for column in found}
-                if name in columns[table]:
-                    continue
-                connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
-                if value is not None:
-                    connection.execute(text(f"UPDATE {table} SET {name} = {value}"))
-            connection.execute(text("CREATE INDEX IF NOT EXISTS ix_games_client ON games (client)"))
-            # Bots' turns of games stored before there was a queue (or whose job went missing).
-            connection.execute(
-                insert(BotJobRow).from_select(
-                    ["game_id", "version", "client", "ready", "lease"],
-                    select(
-                        GameRow.id,
-                        GameRow.version,
-                        func.coalesce(GameRow.client, ""),
-                        literal(0.0, Float),
-                        literal(0.0, Float),
-                    ).where(
-                        GameRow.bot_turn.is_(True),
-                        GameRow.status.in_(LIVE),
-                        GameRow.version.is_not(None),  # a damaged row: its game is set aside
-                        ~exists().where(BotJobRow.game_id == GameRow.id),
-                    ),
-                )
+        if found is not None and not migrations.known(found):
+            raise StorageError(
+                f"{self.shown()} is at revision {found}, which this server does not know: a "
+                "newer cradle made it (run that version, or a newer one, on it)"
             )
+        if self.read_only or not upgrade:
+            why = "cannot be written" if self.read_only else "is not upgraded by this server"
+            raise StorageError(
+                f"{self.shown()} is at revision {found or 'none'} and this server needs {need}, "
+                f"and it {why} here: run `{self.upgrade_command()}`, then start the server"
+            )
+        with self.engine.begin() as connection:
+            if self.shared:  # processes starting together take turns; the first upgrades
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_KEY})
+            migrations.upgrade(connection)
+            self._queue_lost_bot_turns(connection)
+
+    def shown(self) -> str:
+        """The database as messages name it (a file's path; a URL without its password)."""
+        return str(self.path) if self.path is not None else shown_url(self.url)
+
+    def upgrade_command(self) -> str:
+        """The command that upgrades this database (a URL's password left out)."""
+        if self.path is not None:
+            return f"cradle db upgrade --db {shlex.quote(str(self.path))}"
+        return f"cradle db upgrade --database {shlex.quote(shown_url(self.url))}"
+
+    @staticmethod
+    def _queue_lost_bot_turns(connection: Connection) -> None:
+        # Bots' turns of games stored before there was a queue (or whose job went missing).
+        connection.execute(
+            insert(BotJobRow).from_select(
+                ["game_id", "version", "client", "ready", "lease"],
+                select(
+                    GameRow.id,
+                    GameRow.version,
+                    func.coalesce(GameRow.client, ""),
+                    literal(0.0, Float),
+                    literal(0.0, Float),
+                ).where(
+                    GameRow.bot_turn.is_(True),
+                    GameRow.status.in_(LIVE),
+                    GameRow.version.is_not(None),  # a damaged row: its game is set aside
+                    ~exists().where(BotJobRow.game_id == GameRow.id),
+                ),
+            )
+        )
 
     def claim(self) -> None:
         """Make this process the only server on a SQLite file; StorageError if one runs.
@@ -717,6 +757,8 @@ class Storage:
                         "seat": seat,
                         "token": token,
                         "claimed": game.claimed.get(seat, False),
+                        "account_id": game.accounts.get(seat),
+                        "name": game.names.get(seat),
                     },
                 )
             for seat, code in sorted(game.invites.items()):
@@ -1184,11 +1226,21 @@ class Storage:
         return self._write(game_id, version, work)
 
     def claim_seat(
-        self, game_id: str, seat: int, token: str, version: int, status: str, invite: str | None
+        self,
+        game_id: str,
+        seat: int,
+        token: str,
+        version: int,
+        status: str,
+        invite: str | None,
+        account: str | None = None,
+        name: str | None = None,
     ) -> float:
         """Give ``seat`` a new token: a free seat joined from the lobby (``invite`` None), or
-        the seat of a one-time invite code (its hash), which is used up. Conflict when the seat
-        was taken, the code used or expired, or the game changed meanwhile."""
+        the seat of a one-time invite code (its hash), which is used up; it is then
+        ``account``'s (None: a guest's) and shows ``name``. Conflict when the seat was taken,
+        the code used or expired, or the game changed meanwhile."""
+        holder = {"account_id": account, "name": name}
 
         def work(connection: Connection, now: float) -> None:
             if invite is None:
@@ -1199,7 +1251,7 @@ class Storage:
                         SeatRow.seat == seat,
                         SeatRow.claimed.is_(False),
                     )
-                    .values(claimed=True, token=token)
+                    .values(claimed=True, token=token, **holder)
                 ).rowcount
             else:
                 found = connection.execute(
@@ -1214,7 +1266,7 @@ class Storage:
                     connection.execute(
                         update(SeatRow)
                         .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
-                        .values(claimed=True, token=token)
+                        .values(claimed=True, token=token, **holder)
                     )
             if found != 1:
                 raise Conflict(f"seat {seat} of game {game_id} was taken meanwhile")
@@ -1225,6 +1277,44 @@ class Storage:
             )
 
         return self._write(game_id, version, work)
+
+    def rekey_seat(
+        self, game_id: str, seat: int, token: str, version: int, transfer: str | None = None
+    ) -> float:
+        """Give a taken ``seat`` a new token (the hash ``token``): the old one stops working.
+        With ``transfer`` (a code's hash) the code is used up in the same write. Conflict when
+        the game changed meanwhile or the code was used or lapsed."""
+
+        def work(connection: Connection, now: float) -> None:
+            if transfer is not None:
+                used = connection.execute(
+                    delete(TransferRow).where(
+                        TransferRow.code == transfer,
+                        TransferRow.game_id == game_id,
+                        TransferRow.seat == seat,
+                        TransferRow.expires > now,
+                    )
+                ).rowcount
+                if used != 1:
+                    raise Refused(
+                        f"the transfer of seat {seat} of {game_id} was used",
+                        "this link is not valid (each link works once, within the hour)",
+                    )
+            connection.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(token=token)
+            )
+            self._bump(connection, game_id, version, updated=now)
+            connection.execute(
+                update(BotJobRow).where(BotJobRow.game_id == game_id).values(version=version + 1)
+            )
+
+        return self._write(game_id, version, work)
+
+    def transaction(self) -> contextlib.AbstractContextManager[Connection]:
+        """A write's transaction (ReadOnly, or StorageError when the database fails)."""
+        return self._transaction()
 
     def set_status(self, game_id: str, status: str) -> None:
         with self._transaction() as connection:
@@ -1604,9 +1694,13 @@ class Storage:
     def _stored(self, connection: Connection, row: Any) -> StoredGame:
         game = _decode_game(row)
         seats = connection.execute(
-            select(_raw(SeatRow.seat), _raw(SeatRow.token), _raw(SeatRow.claimed)).where(
-                SeatRow.game_id == game.id
-            )
+            select(
+                _raw(SeatRow.seat),
+                _raw(SeatRow.token),
+                _raw(SeatRow.claimed),
+                _raw(SeatRow.account_id),
+                _raw(SeatRow.name),
+            ).where(SeatRow.game_id == game.id)
         ).all()
         invites = connection.execute(
             select(_raw(InviteRow.seat), _raw(InviteRow.code), _raw(InviteRow.expires)).where(
@@ -1621,8 +1715,12 @@ class Storage:
         read = Reader(game.id)
         last_seat = len(game.seats) - 1
         humans = {seat for seat, kind in enumerate(game.seats) if kind == "human"}
-        for raw_seat, token, claimed in seats:
+        for raw_seat, token, claimed, account, name in seats:
             seat = read.integer(raw_seat, "token's seat", 0, last_seat)
+            if account is not None:
+                game.accounts[seat] = read.text(account, "seat's account", 16)
+            if name is not None:
+                game.names[seat] = read.text(name, "seat's name", 64)
             if seat not in humans:
                 read.fail(f"a token for seat {seat}, which is no human seat")
             game.tokens[seat] = read.digest(token, "seat token")

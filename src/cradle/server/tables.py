@@ -127,6 +127,8 @@ class Table:
     bot_seconds: float | None = None  # the table's thinking budget per bot decision
     invite_expires: dict[int, float] = field(default_factory=dict)  # seat -> when it expires
     spectator_chat: bool = False  # spectators read and write the chat (players always do)
+    names: dict[int, str] = field(default_factory=dict)  # seat -> the name shown at it
+    accounts: dict[int, str] = field(default_factory=dict)  # seat -> the account holding it
     events: list[Event] = field(default_factory=list)
     previous: GameState | None = None  # the state before the last action, when known
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -224,6 +226,8 @@ class Table:
             "game": self.game,
             "players": list(self.record.players),
             "seats": list(self.seats),
+            # The people's names (an account's or a guest's; None: none given, or a bot).
+            "names": [self.names.get(s) for s in range(len(self.seats))],
             "claimed": [self.claimed.get(s, True) for s in range(len(self.seats))],
             "open": self.open_seats(),
             "invites": self.unused_invites(),
@@ -454,6 +458,8 @@ class Tables:
             claimed=dict(stored.claimed),
             invites=dict(stored.invites),
             invite_expires=dict(stored.invite_expires),
+            names=dict(stored.names),
+            accounts=dict(stored.accounts),
             action_seats=list(stored.action_seats),
             hotseat=stored.hotseat,
             listed=stored.listed,
@@ -538,6 +544,7 @@ class Tables:
         table.belief = None  # worked out again when a bot needs it
         table.state, table.previous = rebuilt.state, rebuilt.previous
         table.tokens, table.claimed = dict(stored.tokens), dict(stored.claimed)
+        table.names, table.accounts = dict(stored.names), dict(stored.accounts)
         table.invites = dict(stored.invites)
         table.invite_expires = dict(stored.invite_expires)
         table.version, table.updated = stored.version, stored.updated

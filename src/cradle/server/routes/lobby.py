@@ -22,6 +22,7 @@ from cradle.server.models import (
     JoinBody,
     parse,
 )
+from cradle.server.routes.accounts import signed_in, valid_name
 from cradle.server.routes.common import (
     MAX_PAGE,
     Context,
@@ -80,6 +81,10 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
     )
     async def create(request: Request) -> dict[str, Any]:
         body = parse(CreateBody, await body_of(request))
+        signed = await signed_in(ctx, request, write=True)
+        name = signed.account.name if signed else None
+        if name is None and body.name is not None:
+            name = valid_name(body.name)
         await ctx.throttle(ctx.creations, client_of(request), "new games")
         players = body.players
         return await ctx.hub().create(
@@ -92,6 +97,8 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
                 listed=body.listed,
                 bot_seconds=body.bot_seconds,
                 spectator_chat=body.spectator_chat,
+                account=signed.account.id if signed else None,
+                name=name,
             ),
             client_of(request),
         )
@@ -104,10 +111,15 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
     )
     async def join(game_id: GameId, request: Request) -> dict[str, Any]:
         body = parse(JoinBody, await body_of(request))
+        signed = await signed_in(ctx, request, write=True)
+        name = signed.account.name if signed else None
+        if name is None and body.name is not None:
+            name = valid_name(body.name)
         hub = ctx.hub()
         table = await hub.fresh(await hub.table(game_id))
         await ctx.throttle(ctx.creations, client_of(request), "seats joined")
-        return await hub.join(table, body.invite)
+        account = signed.account.id if signed else None
+        return await hub.join(table, body.invite, account, name)
 
     @router.get("/api/boards/{game}")
     async def board(

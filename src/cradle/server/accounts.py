@@ -1,0 +1,340 @@
+"""Accounts and sessions: names, passwords (argon2id), session cookies and their CSRF tokens,
+and the seats an account holds.
+
+A name is 3–24 characters of Unicode letters (with their marks), digits, spaces, ``-`` and
+``_``, NFC-normalised and trimmed; two names that differ only in case are one (``name_key``).
+A password is hashed with argon2id (argon2-cffi); a sign-in with an unknown name spends the
+same work, so the answer's time tells nothing either. A session is a random cookie stored only
+as its sha-256; its CSRF token is derived from it (a page of this site reads it from
+``GET /api/me``, a page of another site cannot), and every state-changing request that comes
+with the cookie must send it back in ``X-CSRF-Token``.
+
+Everything here that touches the database is synchronous; the routes call it in worker threads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from cradle.server.storage import (
+    AccountRow,
+    GameRow,
+    SeatRow,
+    SessionRow,
+    Storage,
+    StorageError,
+    TransferRow,
+)
+from cradle.server.tokens import hash_token, new_token
+
+NAME_MIN, NAME_MAX = 3, 24
+PASSWORD_MIN, PASSWORD_MAX = 8, 256
+EMAIL_MAX = 254
+FORMER = "former player"  # the name at the seats of a deleted account (no one may take it)
+SESSION_COOKIE = "cradle_session"
+CSRF_HEADER = "x-csrf-token"
+SESSION_SECONDS = 30 * 86400.0
+TRANSFER_SECONDS = 3600.0  # a "continue on another device" link works this long, once
+HASHING = threading.BoundedSemaphore(2)  # argon2id takes 64 MiB each: a few at a time
+
+_hasher = PasswordHasher()  # argon2id, RFC 9106's low-memory profile
+_DUMMY = _hasher.hash(secrets.token_hex(16))  # verified against when no such account exists
+
+
+class Taken(StorageError):
+    def __init__(self) -> None:
+        super().__init__("that name is taken", "that name is taken")
+
+
+def normal_name(raw: str) -> str:
+    """The name as stored and shown, or ValueError saying what is wrong with it."""
+    name = unicodedata.normalize("NFC", raw).strip()
+    if not NAME_MIN <= len(name) <= NAME_MAX:
+        raise ValueError(f"a name has {NAME_MIN} to {NAME_MAX} characters")
+    previous = ""
+    for char in name:
+        kind = unicodedata.category(char)
+        if kind[0] in "LN" and kind in ("Lu", "Ll", "Lt", "Lm", "Lo", "Nd"):
+            pass
+        elif kind[0] == "M" and unicodedata.category(previous or " ")[0] in "LM":
+            pass  # a mark on a letter (many scripts write vowels so)
+        elif char in " -_":
+            if char == " " and previous == " ":
+                raise ValueError("a name has no two spaces in a row")
+        else:
+            raise ValueError(
+                "a name has only letters, digits, spaces, '-' and '_' "
+                f"(not {unicodedata.name(char, repr(char)).lower()})"
+            )
+        previous = char
+    if name_key(name) == name_key(FORMER):
+        raise ValueError(f"{FORMER!r} is the name of deleted accounts")
+    return name
+
+
+def name_key(name: str) -> str:
+    """What makes two names one: case-folded, NFC again (folding can undo it)."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+def check_password(password: str) -> None:
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise ValueError(f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters")
+
+
+def hash_password(password: str) -> str:
+    with HASHING:
+        return _hasher.hash(password)
+
+
+def password_matches(stored: str | None, password: str) -> bool:
+    with HASHING:
+        try:
+            return _hasher.verify(stored or _DUMMY, password) and stored is not None
+        except (VerificationError, InvalidHashError):
+            return False
+
+
+def csrf_of(secret: str) -> str:
+    """The CSRF token of the session whose cookie is ``secret``."""
+    return hmac.new(secret.encode(), b"cradle-csrf", hashlib.sha256).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Account:
+    id: str
+    name: str
+    email: str | None
+    turn_mail: bool
+    created: float
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "email": self.email,
+            "turn_mail": self.turn_mail,
+            "created": self.created,
+        }
+
+
+def _account(row: Any) -> Account:
+    return Account(row.id, row.name, row.email, bool(row.turn_mail), float(row.created))
+
+
+def create_account(storage: Storage, name: str, password_hash: str, now: float) -> Account:
+    """A new account; :class:`Taken` when the name (in any case) is someone's."""
+    account_id = secrets.token_hex(8)
+    try:
+        with storage.transaction() as connection:
+            taken = connection.execute(
+                select(AccountRow.id).where(AccountRow.name_key == name_key(name))
+            ).first()
+            if taken is not None:
+                raise Taken()
+            connection.execute(
+                insert(AccountRow).values(
+                    id=account_id,
+                    name=name,
+                    name_key=name_key(name),
+                    password=password_hash,
+                    created=now,
+                    turn_mail=False,
+                )
+            )
+    except StorageError as exc:
+        if isinstance(exc.__cause__, IntegrityError):
+            raise Taken() from None  # another process took it meanwhile
+        raise
+    return Account(account_id, name, None, False, now)
+
+
+def password_of(storage: Storage, name: str) -> tuple[str, str] | None:
+    """(account id, password hash) of the account named ``name`` (any case), or None."""
+    with storage.engine.connect() as connection:
+        row = connection.execute(
+            select(AccountRow.id, AccountRow.password).where(AccountRow.name_key == name_key(name))
+        ).first()
+    return None if row is None else (str(row.id), str(row.password))
+
+
+def password_by_id(storage: Storage, account_id: str) -> str | None:
+    with storage.engine.connect() as connection:
+        found = connection.execute(
+            select(AccountRow.password).where(AccountRow.id == account_id)
+        ).scalar()
+    return None if found is None else str(found)
+
+
+def start_session(storage: Storage, account_id: str, now: float) -> str:
+    """A new session of the account; its cookie's value (stored only as its sha-256)."""
+    secret = new_token()
+    with storage.transaction() as connection:
+        connection.execute(delete(SessionRow).where(SessionRow.expires < now))
+        connection.execute(
+            insert(SessionRow).values(
+                id=hash_token(secret),
+                account_id=account_id,
+                created=now,
+                expires=now + SESSION_SECONDS,
+            )
+        )
+    return secret
+
+
+def account_of_session(storage: Storage, secret: str, now: float) -> Account | None:
+    """The account signed in with the cookie ``secret``; None when it is no live session."""
+    with storage.engine.connect() as connection:
+        row = connection.execute(
+            select(AccountRow)
+            .join(SessionRow, SessionRow.account_id == AccountRow.id)
+            .where(SessionRow.id == hash_token(secret), SessionRow.expires > now)
+        ).first()
+    return None if row is None else _account(row)
+
+
+def end_session(storage: Storage, secret: str) -> None:
+    with storage.transaction() as connection:
+        connection.execute(delete(SessionRow).where(SessionRow.id == hash_token(secret)))
+
+
+def set_password(storage: Storage, account_id: str, password_hash: str, keep: str) -> None:
+    """A new password; every other session of the account ends (``keep``: this one's secret)."""
+    with storage.transaction() as connection:
+        connection.execute(
+            update(AccountRow).where(AccountRow.id == account_id).values(password=password_hash)
+        )
+        connection.execute(
+            delete(SessionRow).where(
+                SessionRow.account_id == account_id, SessionRow.id != hash_token(keep)
+            )
+        )
+
+
+def set_mail(storage: Storage, account_id: str, email: str | None, turn_mail: bool) -> None:
+    with storage.transaction() as connection:
+        connection.execute(
+            update(AccountRow)
+            .where(AccountRow.id == account_id)
+            .values(email=email, turn_mail=turn_mail and email is not None)
+        )
+
+
+def delete_account(storage: Storage, account_id: str) -> None:
+    """The account and its sessions go; its games stay, its seats named ``former player``."""
+    with storage.transaction() as connection:
+        connection.execute(
+            update(SeatRow)
+            .where(SeatRow.account_id == account_id)
+            .values(account_id=None, name=FORMER)
+        )
+        connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+        connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
+
+
+def games_of(storage: Storage, account_id: str, limit: int) -> list[dict[str, Any]]:
+    """The account's games as stored (the latest changed first, at most ``limit``): id,
+    game, the players (the game's names) and the names at the seats, the seats it holds,
+    status, moves, result and times."""
+    with storage.engine.connect() as connection:
+        held = connection.execute(
+            select(SeatRow.game_id, SeatRow.seat).where(SeatRow.account_id == account_id)
+        ).all()
+        seats: dict[str, list[int]] = {}
+        for row in held:
+            seats.setdefault(str(row.game_id), []).append(int(row.seat))
+        if not seats:
+            return []
+        games = connection.execute(
+            select(
+                GameRow.id,
+                GameRow.game,
+                GameRow.players,
+                GameRow.status,
+                GameRow.moves,
+                GameRow.result,
+                GameRow.created,
+                GameRow.updated,
+            )
+            .where(GameRow.id.in_(list(seats)))
+            .order_by(GameRow.updated.desc())
+            .limit(limit)
+        ).all()
+        names: dict[str, dict[int, str]] = {}
+        for game_id, seat, name in connection.execute(
+            select(SeatRow.game_id, SeatRow.seat, SeatRow.name).where(
+                SeatRow.game_id.in_([g.id for g in games]), SeatRow.name.is_not(None)
+            )
+        ):
+            names.setdefault(str(game_id), {})[int(seat)] = str(name)
+    found = []
+    for game in games:
+        players = list(game.players) if isinstance(game.players, list) else []
+        shown = names.get(str(game.id), {})
+        found.append(
+            {
+                "id": str(game.id),
+                "game": str(game.game),
+                "players": [str(p) for p in players],
+                "names": [shown.get(seat) for seat in range(len(players))],
+                "seats_held": sorted(seats[str(game.id)]),
+                "status": str(game.status),
+                "moves": int(game.moves),
+                "result": game.result if isinstance(game.result, list) else None,
+                "created": float(game.created),
+                "updated": float(game.updated),
+            }
+        )
+    return found
+
+
+def count_accounts(storage: Storage) -> int:
+    with storage.engine.connect() as connection:
+        return int(connection.execute(select(func.count()).select_from(AccountRow)).scalar() or 0)
+
+
+def new_transfer(storage: Storage, game_id: str, seat: int, now: float) -> str:
+    """A one-time code that hands ``seat`` to whoever opens its link (within the hour)."""
+    code = new_token()
+    with storage.transaction() as connection:
+        connection.execute(delete(TransferRow).where(TransferRow.expires < now))
+        connection.execute(
+            delete(TransferRow).where(TransferRow.game_id == game_id, TransferRow.seat == seat)
+        )
+        connection.execute(
+            insert(TransferRow).values(
+                code=hash_token(code), game_id=game_id, seat=seat, expires=now + TRANSFER_SECONDS
+            )
+        )
+    return code
+
+
+def transfer_of(storage: Storage, game_id: str, code: str, now: float) -> int | None:
+    """The seat a live transfer code of ``game_id`` hands over (not used up here); or None."""
+    with storage.engine.connect() as connection:
+        found = connection.execute(
+            select(TransferRow.seat).where(
+                TransferRow.code == hash_token(code),
+                TransferRow.game_id == game_id,
+                TransferRow.expires > now,
+            )
+        ).scalar()
+    return None if found is None else int(found)
+
+
+def qr_svg(link: str) -> str:
+    """The QR code of ``link``, as an SVG document (segno)."""
+    import segno
+
+    return str(segno.make(link, error="m").svg_inline(scale=4, dark="#111", light="#fff"))

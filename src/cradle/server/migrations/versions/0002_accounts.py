@@ -1,0 +1,65 @@
+"""Accounts, their sessions, the account and name at each seat, and the one-time links that
+move a guest's seat to another device.
+
+Revision ID: 0002_accounts
+Revises: 0001_baseline
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0002_accounts"
+down_revision: str | None = "0001_baseline"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "accounts",
+        sa.Column("id", sa.String(16), primary_key=True),
+        sa.Column("name", sa.String(64), nullable=False),
+        sa.Column("name_key", sa.String(128), nullable=False),
+        sa.Column("password", sa.String(256), nullable=False),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("email", sa.String(254), nullable=True),
+        sa.Column("turn_mail", sa.Boolean, nullable=False, server_default=sa.false()),
+    )
+    op.create_index("ix_accounts_name_key", "accounts", ["name_key"], unique=True)
+    op.create_table(
+        "sessions",
+        sa.Column("id", sa.String(64), primary_key=True),
+        sa.Column(
+            "account_id",
+            sa.String(16),
+            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+            nullable=False,
+        ),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("expires", sa.Float, nullable=False),
+    )
+    op.create_index("ix_sessions_account_id", "sessions", ["account_id"])
+    op.create_index("ix_sessions_expires", "sessions", ["expires"])
+    op.create_table(
+        "transfers",
+        sa.Column("code", sa.String(64), primary_key=True),
+        sa.Column(
+            "game_id",
+            sa.String(40),
+            sa.ForeignKey("games.id", ondelete="CASCADE"),
+            nullable=False,
+        ),
+        sa.Column("seat", sa.Integer, nullable=False),
+        sa.Column("expires", sa.Float, nullable=False),
+    )
+    # A seat's account (none: a guest's, a bot's, a hot-seat's) and the name shown at it. No
+    # foreign key: deleting an account clears it by hand and keeps "former player" as the name.
+    op.add_column("seats", sa.Column("account_id", sa.String(16), nullable=True))
+    op.add_column("seats", sa.Column("name", sa.String(64), nullable=True))
+    op.create_index("ix_seats_account_id", "seats", ["account_id"])
+
+
+def downgrade() -> None:
+    raise NotImplementedError("cradle's databases only move forward (restore a backup instead)")

@@ -1,0 +1,318 @@
+"""Accounts' routes: sign up, sign in and out, the signed-in account (its settings, password,
+deletion, games), a signed-in player's seat on another device, and a guest's seat moved to
+another device by a one-time link (cradle.server.accounts has the rules)."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import re
+import time
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from cradle.server import accounts
+from cradle.server.accounts import (
+    CSRF_HEADER,
+    SESSION_COOKIE,
+    SESSION_SECONDS,
+    TRANSFER_SECONDS,
+    Account,
+    Taken,
+)
+from cradle.server.errors import ApiError, bad_request, forbidden
+from cradle.server.limits import RateLimiter
+from cradle.server.models import (
+    AccountDeletion,
+    AccountSettings,
+    BadInput,
+    ContinueBody,
+    Credentials,
+    EmptyBody,
+    PasswordChange,
+    SeatBody,
+    parse,
+)
+from cradle.server.routes.common import Context, GameId, bearer, body_of, body_schema, client_of
+from cradle.server.storage import LIVE
+from cradle.server.tokens import hash_token
+
+MY_GAMES = 60  # the games GET /api/me/games lists at most (the latest changed)
+EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s.]+")
+UNAUTHORIZED = "sign in first (POST /api/session)"
+WRONG = "wrong name or password"
+# Sign-in attempts: per client and per account name, across processes on PostgreSQL.
+SIGNINS = RateLimiter(6 / 60.0, 10, name="signin")
+SIGNINS_OF = RateLimiter(6 / 60.0, 10, name="signin-name")
+
+
+class Signed:
+    """A request's signed-in account and its session cookie's value."""
+
+    def __init__(self, account: Account, secret: str) -> None:
+        self.account = account
+        self.secret = secret
+
+
+async def signed_in(ctx: Context, request: Request, write: bool) -> Signed | None:
+    """The account of the request's session cookie (None: a guest, or a lapsed session). A
+    request that changes something with it must carry its CSRF token (403 otherwise)."""
+    secret = request.cookies.get(SESSION_COOKIE)
+    if not secret or len(secret) > 128:
+        return None
+    hub = ctx.hub()
+    account = await hub.db(accounts.account_of_session, hub.storage, secret, time.time())
+    if account is None:
+        return None
+    if write:
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not hmac.compare_digest(sent, accounts.csrf_of(secret)):
+            raise forbidden(
+                "a request made with the session cookie needs its X-CSRF-Token header "
+                "(GET /api/me gives it)"
+            )
+    return Signed(account, secret)
+
+
+async def need_account(ctx: Context, request: Request, write: bool) -> Signed:
+    found = await signed_in(ctx, request, write)
+    if found is None:
+        raise ApiError(401, UNAUTHORIZED)
+    return found
+
+
+def valid_name(raw: str, field: str = "name") -> str:
+    try:
+        return accounts.normal_name(raw)
+    except ValueError as exc:
+        raise bad_request(f"{field}: {exc}") from None
+
+
+def signed_in_answer(request: Request, account: Account, secret: str) -> JSONResponse:
+    answer = JSONResponse({"account": account.public(), "csrf": accounts.csrf_of(secret)})
+    answer.set_cookie(
+        SESSION_COOKIE,
+        secret,
+        max_age=int(SESSION_SECONDS),
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+    return answer
+
+
+def signed_out_answer(request: Request) -> JSONResponse:
+    answer = JSONResponse({"account": None, "csrf": None})
+    answer.delete_cookie(
+        SESSION_COOKIE,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+    return answer
+
+
+def account_routes(router: APIRouter, ctx: Context) -> None:
+    """Add this area's routes to ``router`` (the application's own)."""
+
+    async def hashed(password: str) -> str:
+        return await asyncio.to_thread(accounts.hash_password, password)
+
+    async def matches(stored: str | None, password: str) -> bool:
+        return await asyncio.to_thread(accounts.password_matches, stored, password)
+
+    @router.post("/api/accounts", openapi_extra=body_schema(Credentials))
+    async def sign_up(request: Request) -> JSONResponse:
+        body = parse(Credentials, await body_of(request))
+        name = valid_name(body.name)
+        try:
+            accounts.check_password(body.password)
+        except ValueError as exc:
+            raise BadInput(f"password: {exc}", "password") from None
+        await ctx.throttle(ctx.creations, client_of(request), "new accounts")
+        hub = ctx.hub()
+        password = await hashed(body.password)
+        try:
+            account = await hub.db(
+                accounts.create_account, hub.storage, name, password, time.time()
+            )
+        except Taken:
+            raise ApiError(409, "that name is taken") from None
+        secret = await hub.db(accounts.start_session, hub.storage, account.id, time.time())
+        return signed_in_answer(request, account, secret)
+
+    @router.post("/api/session", openapi_extra=body_schema(Credentials))
+    async def sign_in(request: Request) -> JSONResponse:
+        body = parse(Credentials, await body_of(request))
+        await ctx.throttle(SIGNINS, client_of(request), "sign-in attempts")
+        await ctx.throttle(SIGNINS_OF, "name:" + accounts.name_key(body.name.strip()), "sign-ins")
+        hub = ctx.hub()
+        found = await hub.db(accounts.password_of, hub.storage, body.name.strip())
+        if not await matches(found[1] if found else None, body.password) or found is None:
+            raise ApiError(401, WRONG)
+        secret = await hub.db(accounts.start_session, hub.storage, found[0], time.time())
+        account = await hub.db(accounts.account_of_session, hub.storage, secret, time.time())
+        if account is None:  # deleted in between
+            raise ApiError(401, WRONG)
+        return signed_in_answer(request, account, secret)
+
+    @router.delete("/api/session")
+    async def sign_out(request: Request) -> JSONResponse:
+        found = await signed_in(ctx, request, write=True)
+        if found is not None:
+            hub = ctx.hub()
+            await hub.db(accounts.end_session, hub.storage, found.secret)
+        return signed_out_answer(request)
+
+    @router.get("/api/me")
+    async def me(request: Request) -> dict[str, Any]:
+        """The signed-in account and its CSRF token; ``account`` null for a guest."""
+        found = await signed_in(ctx, request, write=False)
+        if found is None:
+            return {"account": None, "csrf": None}
+        return {"account": found.account.public(), "csrf": accounts.csrf_of(found.secret)}
+
+    @router.patch("/api/me", openapi_extra=body_schema(AccountSettings))
+    async def settings(request: Request) -> dict[str, Any]:
+        body = parse(AccountSettings, await body_of(request))
+        found = await need_account(ctx, request, write=True)
+        fields = body.model_fields_set
+        email = found.account.email
+        if "email" in fields:
+            email = (body.email or "").strip() or None
+            if email is not None and not EMAIL.fullmatch(email):
+                raise BadInput("email: not an e-mail address", "email")
+        turn_mail = found.account.turn_mail
+        if "turn_mail" in fields:
+            turn_mail = bool(body.turn_mail)
+        if turn_mail and email is None:
+            raise BadInput("turn_mail: turn notices need an e-mail address", "turn_mail")
+        hub = ctx.hub()
+        await hub.db(accounts.set_mail, hub.storage, found.account.id, email, turn_mail)
+        account = await hub.db(accounts.account_of_session, hub.storage, found.secret, time.time())
+        return {"account": account.public() if account else None}
+
+    @router.post("/api/me/password", openapi_extra=body_schema(PasswordChange))
+    async def change_password(request: Request) -> dict[str, Any]:
+        body = parse(PasswordChange, await body_of(request))
+        found = await need_account(ctx, request, write=True)
+        await ctx.throttle(SIGNINS_OF, "id:" + found.account.id, "password attempts")
+        hub = ctx.hub()
+        stored = await hub.db(accounts.password_by_id, hub.storage, found.account.id)
+        if not await matches(stored, body.password):
+            raise ApiError(401, "wrong password")
+        try:
+            accounts.check_password(body.new_password)
+        except ValueError as exc:
+            raise BadInput(f"new_password: {exc}", "new_password") from None
+        password = await hashed(body.new_password)
+        await hub.db(accounts.set_password, hub.storage, found.account.id, password, found.secret)
+        return {"changed": True}
+
+    @router.delete("/api/me", openapi_extra=body_schema(AccountDeletion))
+    async def delete_account(request: Request) -> JSONResponse:
+        body = parse(AccountDeletion, await body_of(request))
+        found = await need_account(ctx, request, write=True)
+        await ctx.throttle(SIGNINS_OF, "id:" + found.account.id, "password attempts")
+        hub = ctx.hub()
+        stored = await hub.db(accounts.password_by_id, hub.storage, found.account.id)
+        if not await matches(stored, body.password):
+            raise ApiError(401, "wrong password")
+        await hub.db(accounts.delete_account, hub.storage, found.account.id)
+        for game_id in list(hub.served.loaded):  # the names shown at loaded tables change too
+            table = hub.served.loaded[game_id]
+            for seat, holder in list(table.accounts.items()):
+                if holder == found.account.id:
+                    del table.accounts[seat]
+                    table.names[seat] = accounts.FORMER
+        return signed_out_answer(request)
+
+    @router.get("/api/me/games")
+    async def my_games(request: Request) -> dict[str, Any]:
+        """The signed-in player's games: those where it is their turn first, then the other
+        games in progress, then the ended ones; the latest changed first within each."""
+        found = await need_account(ctx, request, write=False)
+        hub = ctx.hub()
+        rows = await hub.db(accounts.games_of, hub.storage, found.account.id, MY_GAMES)
+        games = []
+        for row in rows:
+            entry = dict(row)
+            entry["to_move"] = None
+            if row["status"] in LIVE:
+                try:
+                    table = await hub.table(row["id"])
+                except ApiError:
+                    continue  # set aside, or ended meanwhile
+                entry["to_move"] = table.to_move()
+                entry["names"] = [table.names.get(s) for s in range(len(table.seats))]
+                entry["moves"] = table.ply
+                entry["status"] = table.status
+                entry["updated"] = table.updated
+            entry["your_turn"] = entry["to_move"] in entry["seats_held"]
+            games.append(entry)
+        games.sort(
+            key=lambda g: (not g["your_turn"], g["status"] not in LIVE, -float(g["updated"]))
+        )
+        waiting = sum(1 for g in games if g["your_turn"])
+        return {"games": games, "your_turn": waiting}
+
+    @router.post("/api/games/{game_id}/seat", openapi_extra=body_schema(SeatBody, required=False))
+    async def my_seat(game_id: GameId, request: Request) -> dict[str, Any]:
+        """A fresh token for the signed-in player's seat here, on this device (the seat's
+        earlier token stops working: the seat follows the player to the device that asks)."""
+        body = parse(SeatBody, await body_of(request))
+        found = await need_account(ctx, request, write=True)
+        hub = ctx.hub()
+        table = await hub.fresh(await hub.table(game_id))
+        held = sorted(s for s, a in table.accounts.items() if a == found.account.id)
+        if not held or (body.seat is not None and body.seat not in held):
+            raise forbidden("your account holds no such seat at this game")
+        seat = body.seat if body.seat is not None else held[0]
+        await ctx.throttle(ctx.creations, client_of(request), "seats taken")
+        token = await hub.seats.rekey(table, seat)
+        return {"id": table.id, "seat": seat, "token": token}
+
+    @router.post(
+        "/api/games/{game_id}/transfer", openapi_extra=body_schema(EmptyBody, required=False)
+    )
+    async def transfer(game_id: GameId, request: Request) -> dict[str, Any]:
+        """A one-time link (and its QR code, SVG) that moves the bearer's seat to another
+        device, within the hour; the seat's token here stops working when it is used."""
+        parse(EmptyBody, await body_of(request))
+        hub = ctx.hub()
+        table = await hub.fresh(await hub.table(game_id))
+        seat, _screen = hub.authorize(table, bearer(request.headers))
+        if seat is None:
+            raise forbidden("send the seat's token (Authorization: Bearer TOKEN)")
+        if seat in table.accounts:
+            raise bad_request("this seat is an account's: sign in on the other device instead")
+        if table.is_over:
+            raise forbidden("the game is over")
+        await ctx.throttle(ctx.creations, client_of(request), "links made")
+        code = await hub.db(accounts.new_transfer, hub.storage, table.id, seat, time.time())
+        link = f"{str(request.base_url).rstrip('/')}/#/continue/{table.id}/{code}"
+        return {
+            "id": table.id,
+            "seat": seat,
+            "code": code,
+            "link": link,
+            "qr_svg": accounts.qr_svg(link),
+            "expires_in": TRANSFER_SECONDS,
+        }
+
+    @router.post("/api/games/{game_id}/continue", openapi_extra=body_schema(ContinueBody))
+    async def continue_here(game_id: GameId, request: Request) -> dict[str, Any]:
+        """Exchange a "continue on another device" code for its seat's token (once)."""
+        body = parse(ContinueBody, await body_of(request))
+        await ctx.throttle(ctx.creations, client_of(request), "seats taken")
+        hub = ctx.hub()
+        table = await hub.fresh(await hub.table(game_id))
+        seat = await hub.db(accounts.transfer_of, hub.storage, table.id, body.code, time.time())
+        if seat is None:
+            raise forbidden("this link is not valid (each link works once, within the hour)")
+        token = await hub.seats.rekey(table, seat, hash_token(body.code))
+        return {"id": table.id, "seat": seat, "token": token}

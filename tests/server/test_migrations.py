@@ -1,0 +1,250 @@
+"""The schema on Alembic: databases made before it upgrade with their games, on SQLite and
+PostgreSQL; the models agree with the revisions; servers starting together upgrade once; a
+server that may not upgrade refuses with the command that does."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import MetaData, create_engine, insert, select, text
+from sqlalchemy.engine import Engine
+
+from cradle.server import migrations
+from cradle.server.app import create_app
+from cradle.server.limits import Limits
+from cradle.server.storage import Base, Storage, StorageError
+from tests.helpers.server import GAMES, auth, create, run, token_of
+from tests.server.test_read_only import read_only
+
+pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+
+DATA = Path(__file__).parent / "data"
+TODAY = "schema-2026-11-29"  # the schema of the last server before Alembic
+
+
+def run_ddl(engine: Engine, path: Path) -> None:
+    statements = [s.strip() for s in path.read_text().split(";")]
+    with engine.begin() as connection:
+        for statement in statements:
+            body = "\n".join(line for line in statement.splitlines() if not line.startswith("--"))
+            if body.strip():
+                connection.exec_driver_sql(body)
+
+
+def make_games(tmp_path: Path) -> tuple[str, dict[str, Any]]:
+    """Games made by today's server on a scratch file: a running human table with a move and
+    an invite, and a game bots played to the end. Returns the file's URL and what they show."""
+    url = f"sqlite:///{tmp_path / 'scratch.sqlite3'}"
+    with TestClient(create_app(url, bot_delay=0, limits=Limits(analyse_finished=False))) as client:
+        running = create(client, players=3)
+        token = token_of(running, 0)
+        invites = {s["seat"]: s["invite"] for s in running["seats"] if s["invite"]}
+        first = client.get(f"/api/games/{running['id']}").json()["to_move"]
+        mover = token
+        if first != 0:  # that seat's player joins first, with their invite
+            joined = client.post(
+                f"/api/games/{running['id']}/join", json={"invite": invites.pop(first)}
+            )
+            mover = joined.json()["token"]
+        seen = client.get(f"/api/games/{running['id']}", headers=auth(mover)).json()
+        action = seen["legal_actions"][0]
+        moved = client.post(
+            f"/api/games/{running['id']}/actions", json={"action": action}, headers=auth(mover)
+        )
+        assert moved.status_code == 200, moved.text
+        ended = create(client, seats=["bot:random", "bot:random"])
+        for _ in range(600):
+            table = client.get(f"/api/games/{ended['id']}").json()["table"]
+            if table["status"] == "over":
+                break
+            threading.Event().wait(0.05)
+        record = client.get(f"/api/games/{ended['id']}/record").json()
+        shown = {
+            "running": running["id"],
+            "token": token,
+            "invite": min(invites.values()),
+            "action": action,
+            "ended": ended["id"],
+            "record": record,
+        }
+    return url, shown
+
+
+def copy_rows(source_url: str, target: Engine) -> None:
+    """Every row of the source's tables into the target's, in the columns the target has."""
+    source = create_engine(source_url)
+    try:
+        have, want = MetaData(), MetaData()
+        have.reflect(source)
+        want.reflect(target)
+        with source.connect() as reading, target.begin() as writing:
+            for table in want.sorted_tables:
+                if table.name not in have.tables:
+                    continue
+                names = [c.name for c in table.columns if c.name in have.tables[table.name].c]
+                rows = reading.execute(
+                    select(*(have.tables[table.name].c[n] for n in names))
+                ).mappings()
+                for row in rows:
+                    writing.execute(insert(table).values(dict(row)))
+    finally:
+        source.dispose()
+
+
+def old_database(any_db_url: str, tmp_path: Path, schema: str) -> dict[str, Any]:
+    scratch, shown = make_games(tmp_path)
+    engine = create_engine(any_db_url)
+    try:
+        dialect = "sqlite" if any_db_url.startswith("sqlite") else "postgresql"
+        run_ddl(engine, DATA / f"{schema}.{dialect}.sql")
+        copy_rows(scratch, engine)
+    finally:
+        engine.dispose()
+    return shown
+
+
+def check_games_intact(client: TestClient, shown: dict[str, Any]) -> None:
+    running = client.get(f"/api/games/{shown['running']}", headers=auth(shown["token"])).json()
+    assert running["table"]["moves"] == 1 and running["table"]["status"] in ("open", "running")
+    assert running["seat"] == 0
+    record = client.get(f"/api/games/{shown['ended']}/record").json()
+    assert record == shown["record"]
+    # The invite still hands its seat over, once; then the game goes on.
+    joined = client.post(f"/api/games/{shown['running']}/join", json={"invite": shown["invite"]})
+    assert joined.status_code == 200, joined.text
+    lobby = {g["id"]: g["status"] for g in client.get("/api/games").json()["games"]}
+    assert lobby[shown["ended"]] == "over"
+
+
+def test_a_database_of_the_last_server_before_alembic_upgrades_with_its_games(
+    any_db_url: str, tmp_path: Path
+) -> None:
+    shown = old_database(any_db_url, tmp_path, TODAY)
+    with TestClient(create_app(any_db_url, bot_delay=0)) as client:
+        check_games_intact(client, shown)
+    engine = create_engine(any_db_url)
+    try:
+        with engine.connect() as connection:
+            assert migrations.current(connection) == migrations.head()
+    finally:
+        engine.dispose()
+
+
+def test_a_file_of_the_first_servers_gets_the_columns_added_since(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    engine = create_engine(url)
+    try:
+        run_ddl(engine, DATA / "schema-first.sqlite.sql")
+        scratch, shown = make_games(tmp_path)
+        copy_rows(scratch, engine)
+    finally:
+        engine.dispose()
+    storage = Storage(url)
+    try:
+        with storage.engine.connect() as connection:
+            row = connection.execute(
+                text("SELECT version, moves, played, bot_turn FROM games WHERE id = :id"),
+                {"id": shown["running"]},
+            ).one()
+            expires, created = connection.execute(
+                text(
+                    "SELECT invites.expires, games.created FROM invites JOIN games "
+                    "ON games.id = invites.game_id WHERE games.id = :id"
+                ),
+                {"id": shown["running"]},
+            ).one()
+    finally:
+        storage.close()
+    assert (row.version, row.moves, bool(row.played)) == (9, 1, True)
+    assert expires == pytest.approx(created + 604800)
+    with TestClient(create_app(url, bot_delay=0)) as client:
+        check_games_intact(client, shown)
+
+
+def test_the_models_agree_with_the_revisions(any_db_url: str) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    storage = Storage(any_db_url)
+    try:
+        with storage.engine.connect() as connection:
+            context = MigrationContext.configure(connection, opts={"compare_type": True})
+            differences = compare_metadata(context, Base.metadata)
+    finally:
+        storage.close()
+    assert differences == []
+
+
+def test_servers_starting_together_upgrade_once(postgres_url: str) -> None:
+    started: list[Storage] = []
+    failed: list[BaseException] = []
+    gate = threading.Barrier(4)
+
+    def start() -> None:
+        gate.wait()
+        try:
+            started.append(Storage(postgres_url))
+        except BaseException as exc:
+            failed.append(exc)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    try:
+        assert failed == [] and len(started) == 4
+        with started[0].engine.connect() as connection:
+            versions = connection.execute(text("SELECT version_num FROM alembic_version")).all()
+        assert [v[0] for v in versions] == [migrations.head()]
+    finally:
+        for storage in started:
+            storage.close()
+
+
+def test_no_upgrade_refuses_with_the_command_that_upgrades(tmp_path: Path) -> None:
+    db = tmp_path / "old games.sqlite3"
+    url = f"sqlite:///{db}"
+    shown = old_database(url, tmp_path, TODAY)
+    with pytest.raises(StorageError, match="cradle db upgrade --db"):
+        Storage(url, upgrade=False)
+    answer = run("serve", "--no-upgrade", "--port", "1", "--db", str(db))
+    assert answer.returncode == 2 and "Traceback" not in answer.stderr
+    command = f"cradle db upgrade --db '{db}'"
+    assert command in answer.stderr
+    done = run("db", "upgrade", "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    assert f"upgraded from revision none to {migrations.head()}" in done.stdout
+    Storage(url, upgrade=False).close()
+    with TestClient(create_app(url, bot_delay=0, upgrade=False)) as client:
+        check_games_intact(client, shown)
+
+
+def test_a_read_only_old_file_is_refused_with_the_command(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite3"
+    engine = create_engine(f"sqlite:///{db}")
+    try:
+        run_ddl(engine, DATA / f"{TODAY}.sqlite.sql")
+    finally:
+        engine.dispose()
+    with (
+        read_only(tmp_path),
+        pytest.raises(StorageError, match=r"cannot be written here: run `cradle db upgrade"),
+    ):
+        Storage(f"sqlite:///{db}")
+
+
+def test_a_database_of_a_newer_server_is_refused(any_db_url: str) -> None:
+    Storage(any_db_url).close()
+    engine = create_engine(any_db_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("UPDATE alembic_version SET version_num = '9999_future'"))
+    finally:
+        engine.dispose()
+    with pytest.raises(StorageError, match="newer cradle"):
+        Storage(any_db_url)
