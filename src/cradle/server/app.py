@@ -42,6 +42,7 @@ from cradle.server.routes.common import TOKEN_IN_URL, Context
 from cradle.server.routes.live import live_routes
 from cradle.server.routes.lobby import lobby_routes
 from cradle.server.routes.play import play_routes
+from cradle.server.routes.ratings import rating_routes
 from cradle.server.routes.reading import reading_routes
 from cradle.server.storage import DATABASE_ERRORS, CorruptGame, Storage
 
@@ -275,6 +276,7 @@ def create_app(
     reading_routes(app.router, ctx)
     live_routes(app.router, ctx)
     chat_routes(app.router, ctx)
+    rating_routes(app.router, ctx)
 
     # -- the web client -----------------------------------------------------------------------
 

@@ -72,6 +72,7 @@ class CreateBody(BaseModel):
     listed: bool = True
     bot_seconds: Annotated[float, Field(gt=0, le=3600, allow_inf_nan=False)] | None = None
     spectator_chat: bool = False  # spectators read and write the chat too
+    rated: bool = False  # every seat a signed-in player's, no undo, no hints: rated
     # A guest's name for their seat (a signed-in creator's seat shows the account's name).
     name: Annotated[str, Field(max_length=NAME_CHARS)] | None = None
 

@@ -52,6 +52,7 @@ class NewTable:
     listed: bool = True
     bot_seconds: float | None = None
     spectator_chat: bool = False
+    rated: bool = False
     account: str | None = None  # the signed-in creator's account, which holds their seat
     name: str | None = None  # the name shown at the creator's seat (an account's, a guest's)
 
@@ -107,6 +108,8 @@ class Seats:
             raise bad_request("a hot-seat table has no open seats: every person is at the screen")
         if not request.listed and "open" in seats:
             raise bad_request("an unlisted table has no open seats (send invites instead)")
+        if request.rated:
+            self._check_rated(request, seats)
         bot_seconds = None
         if request.bot_seconds is not None:
             bot_seconds = min(request.bot_seconds, self.host.limits.bot_seconds)
@@ -168,6 +171,7 @@ class Seats:
             version=0,
             bot_seconds=bot_seconds,
             spectator_chat=request.spectator_chat,
+            rated=request.rated,
         )
         stored = StoredGame(
             id=game_id,
@@ -196,6 +200,7 @@ class Seats:
             accounts=dict(accounts),
             client=client_hash(client),
             spectator_chat=request.spectator_chat,
+            rated=request.rated,
         )
         limits = self.host.limits
         caps = Caps(
@@ -237,6 +242,21 @@ class Seats:
         return answer
 
     @staticmethod
+    def _check_rated(request: NewTable, seats: list[str]) -> None:
+        """A rated table can hold only if every seat will be a different signed-in person's."""
+        if request.account is None:
+            raise bad_request("a rated game needs you signed in: ratings belong to accounts")
+        if request.hotseat:
+            raise bad_request("a hot-seat game is not rated: its players share one screen")
+        if any(kind.startswith("bot:") for kind in seats):
+            raise bad_request(
+                "a game with bots is not rated (people's ratings are between people; the bots "
+                "have their own ladder)"
+            )
+        if len(seats) < 2:
+            raise bad_request("a rated game needs at least two people")
+
+    @staticmethod
     def _seat_kind(given: str) -> str:
         kind = given.strip().lower()
         if kind in ("human", "open"):
@@ -260,6 +280,12 @@ class Seats:
                     raise self.host.served.gone(table)
                 if table.is_over:
                     raise forbidden("the game is over")
+                if table.rated and account is None:
+                    raise forbidden(
+                        "this game is rated: sign in to take a seat (ratings belong to accounts)"
+                    )
+                if table.rated and account in table.accounts.values():
+                    raise forbidden("you already hold a seat at this rated game")
                 if invite is not None:
                     digest = hash_token(invite)
                     matches = [

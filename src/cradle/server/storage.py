@@ -80,11 +80,13 @@ from sqlalchemy.types import NullType
 from cradle.core.record import GameRecord
 from cradle.server import migrations
 from cradle.server.limits import FREE_BOTS, take
+from cradle.server.ratings import Skill, rate
 
 NOTIFY_CHANNEL = "cradle_games"
 SCHEMA_KEY = 0x63726164  # the advisory lock held while the tables are created ("crad")
 CAPS_KEY = 0x63617073  # held while a new game is counted against the caps ("caps")
 CHAT_KEY = 0x63686174  # with the game's hash: held while a spectator's number is given ("chat")
+RATE_KEY = 0x72617465  # held while a game's end updates the ratings ("rate")
 CLAIM_KEY = 0x626F7473  # held while a bot's turn is claimed ("bots"): one fair order for all
 LIVE = ("open", "running")  # a game in progress
 ENDED = ("expired", "reclaimed")  # ended without a result; nothing changes them any more
@@ -201,6 +203,8 @@ class GameRow(Base):
     played: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # Whether spectators read and write the table's chat (players always do).
     spectator_chat: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # A rated game: every seat an account's, no undo, no hints; its end updates the ratings.
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -329,6 +333,45 @@ class ChatLineRow(Base):
     client: Mapped[str | None] = mapped_column(String(32), nullable=True)
     text: Mapped[str] = mapped_column(Text)
     created: Mapped[float] = mapped_column(Float)
+
+
+class RatingRow(Base):
+    """An account's rating in one game for one number of players (:mod:`cradle.server.ratings`)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class RatingChangeRow(Base):
+    """What one rated game did to one player's rating (the profile's chart): at most one row
+    per game and account, so a game's end can never be counted twice."""
+
+    __tablename__ = "rating_changes"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    game: Mapped[str] = mapped_column(String(20))
+    players: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float, index=True)
 
 
 class ChatMuteRow(Base):
@@ -474,6 +517,7 @@ class StoredGame:
     bot_cost: float = 0.0  # then: that bot's budget per decision (the queue's fair order)
     client: str | None = None  # the creator's client key, hashed
     spectator_chat: bool = False  # spectators read and write the chat
+    rated: bool = False  # every seat an account's, no undo, no hints; the end rates them
     tokens: dict[int, str] = field(default_factory=dict)
     claimed: dict[int, bool] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)  # seat -> the name shown there
@@ -747,6 +791,7 @@ class Storage:
                     "client": game.client,
                     "played": False,
                     "spectator_chat": game.spectator_chat,
+                    "rated": game.rated,
                 },
             )
             for seat, token in sorted(game.tokens.items()):
@@ -1192,8 +1237,103 @@ class Storage:
                 )
             if analyse:
                 self._queue_analysis(connection, game_id, now)
+            if status == "over" and result is not None:
+                self._rate(connection, game_id, result, now)
 
         return self._write(game_id, version, work, f"{ply} {seat} {action}")
+
+    def _rate(
+        self, connection: Connection, game_id: str, result: list[dict[str, Any]], now: float
+    ) -> None:
+        """A rated game's end: its players' ratings (for its game and number of players) move
+        by its places. It runs in the transaction storing the move that ends the game, which
+        is stored once; and a game with rating changes already stored is never counted again.
+        A game whose seats are not all different accounts' any more is not rated."""
+        found = connection.execute(
+            select(GameRow.rated, GameRow.game, GameRow.players).where(GameRow.id == game_id)
+        ).first()
+        if found is None or found.rated is not True or not isinstance(found.players, list):
+            return
+        count = len(found.players)
+        holders = {
+            int(seat): account
+            for seat, account in connection.execute(
+                select(SeatRow.seat, SeatRow.account_id).where(SeatRow.game_id == game_id)
+            ).all()
+        }
+        accounts = [holders.get(seat) for seat in range(count)]
+        places = {int(line["seat"]): int(line["place"]) for line in result}
+        if None in accounts or len(set(accounts)) != count or set(places) != set(range(count)):
+            return
+        if self.shared:  # one game's end at a time: two games of one player both count
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": RATE_KEY})
+        counted = connection.scalar(
+            select(func.count())
+            .select_from(RatingChangeRow)
+            .where(RatingChangeRow.game_id == game_id)
+        )
+        if counted:
+            return
+        game = str(found.game)
+        stored = {
+            row.account_id: row
+            for row in connection.execute(
+                select(RatingRow).where(
+                    RatingRow.account_id.in_(accounts),
+                    RatingRow.game == game,
+                    RatingRow.players == count,
+                )
+            ).all()
+        }
+        before = [
+            Skill(float(stored[a].mu), float(stored[a].sigma)) if a in stored else Skill()
+            for a in accounts
+        ]
+        after = rate(before, [places[seat] for seat in range(count)])
+        for seat, account in enumerate(accounts):
+            new = after[seat]
+            if account in stored:
+                connection.execute(
+                    update(RatingRow)
+                    .where(
+                        RatingRow.account_id == account,
+                        RatingRow.game == game,
+                        RatingRow.players == count,
+                    )
+                    .values(
+                        mu=new.mu,
+                        sigma=new.sigma,
+                        games=int(stored[account].games) + 1,
+                        updated=now,
+                    )
+                )
+            else:
+                connection.execute(
+                    insert(RatingRow).values(
+                        account_id=account,
+                        game=game,
+                        players=count,
+                        mu=new.mu,
+                        sigma=new.sigma,
+                        games=1,
+                        updated=now,
+                    )
+                )
+            connection.execute(
+                insert(RatingChangeRow).values(
+                    game_id=game_id,
+                    account_id=account,
+                    game=game,
+                    players=count,
+                    seat=seat,
+                    place=places[seat],
+                    mu_before=before[seat].mu,
+                    sigma_before=before[seat].sigma,
+                    mu=new.mu,
+                    sigma=new.sigma,
+                    at=now,
+                )
+            )
 
     def undo_action(
         self,
@@ -1778,6 +1918,7 @@ _GAME_COLUMNS = (
     _raw(GameRow.bot_seats),
     _raw(GameRow.bot_seconds),
     _raw(GameRow.spectator_chat),
+    _raw(GameRow.rated),
 )
 
 
@@ -1919,6 +2060,7 @@ def _decode_game(row: Any) -> StoredGame:
         bot_turn=read.flag(row["bot_turn"], "bot-turn flag"),
         moves=read.integer(row["moves"], "move count"),
         spectator_chat=read.flag(row["spectator_chat"], "spectators' chat flag"),
+        rated=read.flag(row["rated"], "rated flag"),
     )
 
 

@@ -127,6 +127,7 @@ class Table:
     bot_seconds: float | None = None  # the table's thinking budget per bot decision
     invite_expires: dict[int, float] = field(default_factory=dict)  # seat -> when it expires
     spectator_chat: bool = False  # spectators read and write the chat (players always do)
+    rated: bool = False  # every seat an account's, no undo, no hints; the end rates them
     names: dict[int, str] = field(default_factory=dict)  # seat -> the name shown at it
     accounts: dict[int, str] = field(default_factory=dict)  # seat -> the account holding it
     events: list[Event] = field(default_factory=list)
@@ -469,6 +470,7 @@ class Tables:
             version=stored.version,
             bot_seconds=stored.bot_seconds,
             spectator_chat=stored.spectator_chat,
+            rated=stored.rated,
             events=rebuilt.events,
             previous=rebuilt.previous,
             ended=stored.status if stored.status in ENDED else None,

@@ -97,6 +97,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
                 listed=body.listed,
                 bot_seconds=body.bot_seconds,
                 spectator_chat=body.spectator_chat,
+                rated=body.rated,
                 account=signed.account.id if signed else None,
                 name=name,
             ),
