@@ -4,6 +4,8 @@ lets spectators chat. Screenshots (laptop and phone) go to test-artifacts/."""
 
 from __future__ import annotations
 
+import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -121,3 +123,93 @@ def test_spectators_see_no_chat_where_the_table_keeps_it_to_its_players(
     assert watcher.is_hidden("#chat") and watcher.is_hidden("#chat-toggle")
     assert watcher.errors.errors == []
     watcher.context.close()
+
+
+def sign_up(context: Any, server: PlayServer, name: str) -> str:
+    """An account for this browser context (its cookie kept there); its CSRF token."""
+    answer = context.request.post(
+        f"{server.base}/api/accounts",
+        data=json.dumps({"name": name, "password": "correct horse battery"}),
+        headers={"Content-Type": "application/json"},
+    )
+    assert answer.ok, answer.text()
+    csrf: str = answer.json()["csrf"]
+    return csrf
+
+
+def post_as(context: Any, server: PlayServer, csrf: str, path: str, body: Any) -> Any:
+    answer = context.request.post(
+        f"{server.base}{path}",
+        data=json.dumps(body),
+        headers={"Content-Type": "application/json", "X-CSRF-Token": csrf},
+    )
+    assert answer.ok, answer.text()
+    return answer.json()
+
+
+def test_a_rated_game_moves_the_leaderboard_and_the_profile(
+    server: PlayServer, browser: Any, artifacts: Path
+) -> None:
+    laptop = browser.new_context(viewport=LAPTOP)
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    names = ("Ana María", "Jürgen_2")
+    csrf = [sign_up(laptop, server, names[0]), sign_up(phone, server, names[1])]
+    body = {"game": "gheos", "seats": ["human", "human"], "rated": True}
+    created = post_as(laptop, server, csrf[0], "/api/games", body)
+    game_id = created["id"]
+    invite = created["seats"][1]["invite"]
+    joined = post_as(phone, server, csrf[1], f"/api/games/{game_id}/join", {"invite": invite})
+    tokens = [created["seats"][0]["token"], joined["token"]]
+    pages = []
+    for context, token in ((laptop, tokens[0]), (phone, tokens[1])):
+        page = context.new_page()
+        page.errors = PageErrors(page)
+        page.goto(f"{server.base}/#/play/{game_id}/{token}")
+        page.wait_for_selector("#board svg")
+        pages.append(page)
+    # A quick game through the API: random legal moves of whoever decides.
+    rng = random.Random(5)
+    frame = server.get(f"/api/games/{game_id}")
+    while frame["table"]["status"] != "over":
+        token = tokens[frame["to_move"]]
+        legal = server.get(f"/api/games/{game_id}", token)["legal_actions"]
+        frame = server.post(f"/api/games/{game_id}/actions", {"action": rng.choice(legal)}, token)
+    places = {line["seat"]: line["place"] for line in frame["table"]["result"]}
+    for page in pages:
+        page.wait_for_selector("#end-screen")
+    board = server.get("/api/ratings?game=gheos&players=2")["ratings"]
+    assert {row["name"] for row in board} == set(names)
+    top = board[0]["name"]
+    if places[0] != places[1]:
+        assert top == names[0 if places[0] < places[1] else 1]
+    # The leaderboard on the laptop: both players, best first, each a link to the profile.
+    page = pages[0]
+    page.goto(f"{server.base}/#/ratings/gheos/2")
+    page.wait_for_selector(".leaderboard tbody tr")
+    rows = page.locator(".leaderboard tbody tr")
+    assert rows.count() == 2
+    assert page.locator(".leaderboard tbody tr").first.get_attribute("data-player") == top
+    shown = page.locator(".leaderboard .rating").all_text_contents()
+    assert shown == [f"{row['rating']:.2f}" for row in board]
+    page.screenshot(path=str(artifacts / "ratings-laptop.png"))
+    page.click(f"[data-player='{names[1]}'] .player-link")
+    page.wait_for_selector("#profile-name")
+    assert page.text_content("#profile-name") == names[1]
+    assert page.locator("#rating-chart .rating-dot").count() == 1
+    listed = page.locator(f"#profile-games li[data-game='{game_id}']")
+    assert "rated" in listed.text_content()
+    page.screenshot(path=str(artifacts / "profile-laptop.png"))
+    # The phone's own profile: its rating and the chart, in the phone's width.
+    other = pages[1]
+    other.goto(f"{server.base}/#/player/{names[1]}")
+    other.wait_for_selector("#rating-chart")
+    chart = other.locator("#rating-chart").bounding_box()
+    assert chart["x"] >= 0 and chart["x"] + chart["width"] <= PHONE["width"]
+    other.screenshot(path=str(artifacts / "profile-phone.png"))
+    other.goto(f"{server.base}/#/ratings/gheos")
+    other.wait_for_selector(".leaderboard tbody tr")
+    other.screenshot(path=str(artifacts / "ratings-phone.png"))
+    for page in pages:
+        assert page.errors.errors == []
+    laptop.close()
+    phone.close()

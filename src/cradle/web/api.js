@@ -5,6 +5,8 @@
 /** @typedef {import("./types").Analysis} Analysis */
 /** @typedef {import("./types").ChatLine} ChatLine */
 /** @typedef {import("./types").ChatPage} ChatPage */
+/** @typedef {import("./types").PlayerProfile} PlayerProfile */
+/** @typedef {import("./types").RatingsPage} RatingsPage */
 /** @typedef {import("./types").Created} Created */
 /** @typedef {import("./types").Explanation} Explanation */
 /** @typedef {import("./types").Frame} Frame */
@@ -124,6 +126,10 @@ export const api = {
    * @returns {Promise<ChatPage>}
    */
   mute: (id, speaker, muted, token) => call("POST", `/api/games/${encodeURIComponent(id)}/mute`, { speaker, muted }, token),
+  /** @param {string} game @param {number | null} players @returns {Promise<RatingsPage>} */
+  ratings: (game, players) => call("GET", `/api/ratings?game=${encodeURIComponent(game)}${players ? `&players=${players}` : ""}`),
+  /** @param {string} name @returns {Promise<PlayerProfile>} */
+  player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
   /** @param {string} id @returns {Promise<Analysis>} */
   analyse: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`, {}),
 };

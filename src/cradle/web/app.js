@@ -8,12 +8,15 @@
 //   #/watch/ID              spectators (public view only)
 //   #/replay/ID             step through a finished game           replay.js
 //   #/analysis/ID           a finished game's analysis             analysis.js
+//   #/ratings[/GAME[/N]]    the leaderboard of a game (N players)  ratings.js
+//   #/player/NAME           a player's profile and rating chart    ratings.js
 // (#/play/ID/TOKEN and #/hotseat/ID/TOKEN still open: the token is stored, the URL replaced.)
 // A new screen is a module with a function that draws it into the page and returns
 // {destroy()} (or null when it holds nothing to stop), and a line in ROUTES.
 
 import { analysisScreen } from "./analysis.js";
 import { lobbyScreen } from "./lobby.js";
+import { playerScreen, ratingsScreen } from "./ratings.js";
 import { replayScreen } from "./replay.js";
 import { remember } from "./state.js";
 import { inviteScreen, seatScreen, tableScreen } from "./table.js";
@@ -33,6 +36,8 @@ const ROUTES = {
   watch: { needs: 1, open: (root, [id]) => tableScreen(root, id, null, "spectator") },
   replay: { needs: 1, open: (root, [id]) => replayScreen(root, id) },
   analysis: { needs: 1, open: (root, [id]) => analysisScreen(root, id) },
+  ratings: { needs: 0, open: (root, [game, players]) => ratingsScreen(root, game, players) },
+  player: { needs: 1, open: (root, [name]) => playerScreen(root, name) },
 };
 
 const app = byId("app");

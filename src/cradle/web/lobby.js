@@ -16,7 +16,7 @@ import { el, fieldChecked, fieldValue, link, messageOf, put, titleCase, toast } 
 
 /**
  * The new-table form as the person fills it in.
- * @typedef {{game: string, players: number, mode: "online" | "hotseat", seats: string[], options: Options}} NewTableForm
+ * @typedef {{game: string, players: number, mode: "online" | "hotseat", seats: string[], options: Options, rated: boolean, spectatorChat: boolean}} NewTableForm
  */
 
 /** @type {Record<string, string[]>} */
@@ -130,7 +130,7 @@ function newTableForm(meta) {
   const bots = botMenu(meta);
   const defaultBot = `bot:${(bots.levels[0] || bots.others[0] || { name: "random" }).name}`;
   /** @type {NewTableForm} */
-  const state = { game: games[0].name, players: 2, mode: "online", seats: [], options: {} };
+  const state = { game: games[0].name, players: 2, mode: "online", seats: [], options: {}, rated: false, spectatorChat: false };
   const body = el("div");
 
   /** @param {string} kind */
@@ -185,6 +185,13 @@ function newTableForm(meta) {
         el("label", { class: "radio" },
           el("input", { type: "radio", name: "mode", value: "hotseat", checked: state.mode === "hotseat", onchange: () => { state.mode = "hotseat"; } }),
           " Hot seat: everybody at this screen, hands hidden between turns")),
+      el("fieldset", { class: "field" }, el("legend", {}, "Table"),
+        el("label", { class: "check" },
+          el("input", { type: "checkbox", id: "new-rated", checked: state.rated, onchange: (e) => { state.rated = fieldChecked(e); } }),
+          " Rated: every seat a signed-in person (no bots), online; no undo, no hints"),
+        el("label", { class: "check" },
+          el("input", { type: "checkbox", id: "new-spectator-chat", checked: state.spectatorChat, onchange: (e) => { state.spectatorChat = fieldChecked(e); } }),
+          " Spectators may chat too (players always can)")),
       el("button", { class: "btn primary", id: "create-game", onclick: () => createGame(state) }, "Start the game"),
     );
   }
@@ -224,6 +231,7 @@ async function createGame(state) {
   try {
     const created = await api.create({
       game: state.game, players: state.players, seats, options: state.options, hotseat,
+      rated: state.rated, spectator_chat: state.spectatorChat,
     });
     if (hotseat) {
       remember(created.id, { table_token: created.table_token, game: state.game });

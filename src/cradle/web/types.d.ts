@@ -69,6 +69,56 @@ export interface NewTable {
   seats: string[];
   options: Options;
   hotseat: boolean;
+  /** Every seat a different signed-in person's, no undo, no hints: the end moves ratings. */
+  rated?: boolean;
+  /** Spectators read and write the table's chat. */
+  spectator_chat?: boolean;
+}
+
+/** A rating: `rating` is openskill's cautious estimate, `mu - 3 sigma`. */
+export interface Rated {
+  rating: number;
+  mu: number;
+  sigma: number;
+}
+
+/** `GET /api/ratings?game=&players=`: the best rated players, best first. */
+export interface RatingsPage {
+  game: string;
+  players: number | null;
+  ratings: (Rated & { rank: number; name: string; players: number; games: number; updated: number })[];
+}
+
+/** What one rated game did to a player's rating. */
+export interface RatingChange extends Rated {
+  game_id: string;
+  game: string;
+  players: number;
+  place: number;
+  before: number;
+  at: number;
+}
+
+/** `GET /api/players/{name}`. */
+export interface PlayerProfile {
+  name: string;
+  since: number;
+  ratings: (Rated & { game: string; players: number; games: number; updated: number })[];
+  /** Oldest first. */
+  history: RatingChange[];
+  games: {
+    id: string;
+    game: string;
+    /** The names at the seats. */
+    players: string[];
+    seat: Seat;
+    place: number | null;
+    score: number | null;
+    places: (number | null)[];
+    rated: boolean;
+    change: number | null;
+    ended: number;
+  }[];
 }
 
 /** `POST /api/games`'s answer: the creator's seats (a hot seat: none, and a table token). */
