@@ -21,6 +21,7 @@ COMMANDS = {
     "openspiel_arena": "matches against OpenSpiel's ISMCTSBot at equal time",
     "belief": "how well the public belief reads the Tigris hands",
     "waiting": "a level's thinking per decision and per turn",
+    "revolts": "hard's conflicts against the styles that exploit (won, lost, lost on ties)",
 }
 
 

@@ -141,6 +141,9 @@ _BOTS: dict[str, BotFactory] = {"random": RandomBot}
 _LAZY_BOTS: dict[str, str] = {
     "greedy": "cradle.ai.greedy:make_greedy",
     "expert-rules": "cradle.ai.expert_rules:make_expert_rules",
+    "red-keeper": "cradle.ai.expert_rules.styles:make_red_keeper",
+    "turtle": "cradle.ai.expert_rules.styles:make_turtle",
+    "warmonger": "cradle.ai.expert_rules.styles:make_warmonger",
 }
 
 

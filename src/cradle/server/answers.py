@@ -9,12 +9,12 @@ only the keys the server adds are named here.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict
 
 # A number as the server computed it: an int stays an int, a float a float.
 Number = int | float
+# A JSON object whose keys a game documents (its options, a seat's view of the board).
+GameJson = dict[str, object]
 
 
 class Answer(BaseModel):
@@ -27,7 +27,23 @@ class GameInfo(Answer):
     name: str
     min_players: int
     max_players: int
-    options: dict[str, Any]
+    options: GameJson
+
+
+class GameEvent(Answer):
+    """What an action did, with a sentence that says it; each game adds fields per type."""
+
+    type: str
+    text: str
+
+
+class Placing(Answer):
+    """One seat's line of a finished game's result (place 1 wins; ties share a place); each
+    game adds its details."""
+
+    seat: int
+    score: Number
+    place: int
 
 
 class BotChoice(Answer):
@@ -116,11 +132,11 @@ class FrameTable(TableSummary):
     version: int
     seat: int | None
     screen: str
-    events: list[dict[str, Any]]
+    events: list[GameEvent]
     last: LastAction | None
     can_undo: bool
     hints: bool
-    result: list[dict[str, Any]] | None
+    result: list[Placing] | None
     spectator_chat: bool | None = None  # spectators read and write the chat
     rated: bool | None = None  # every seat an account's, no undo, no hints; the end rates them
 
@@ -224,8 +240,71 @@ class Frame(Answer):
     table: FrameTable
 
 
+class Record(Answer):
+    """``GET /api/games/{id}/record``: the game record; in a game in progress, as the token's
+    seat may know it (no ``seed``, actions in their public form, ``seats``: who made each)."""
+
+    format: int
+    game: str
+    players: list[str]
+    seed: int | None = None
+    options: GameJson
+    actions: list[str]
+    seats: list[int] | None = None
+
+
+class ReplayStep(Answer):
+    """One step of a replay: the action (None before the first), its events, the view after."""
+
+    ply: int
+    seat: int | None
+    action: str | None
+    events: list[GameEvent]
+    view: GameJson
+
+
+class Replay(Answer):
+    """``GET /api/games/{id}/replay``: every step of a finished game as a seat saw it."""
+
+    id: str
+    game: str
+    players: list[str]
+    seats: list[str]
+    options: GameJson
+    result: list[Placing]
+    steps: list[ReplayStep]
+
+
+class Region(Answer):
+    """One region of a tile, in words: which land, what is drawn on it."""
+
+    landmass: bool | None
+    wheat: int | None
+    cup: int | None
+    sword: int | None
+    pyramid: int | None
+    temple: str | None
+
+
+class Piece(Answer):
+    """A tile a step names (a Gheos tile), by what is drawn on it."""
+
+    pyramid: bool
+    regions: list[Region]
+
+
+class HistoryStep(Answer):
+    """One action as a seat may know it: the move it was (``ply``), who made it, its events."""
+
+    ply: int
+    seat: int
+    action: str
+    events: list[GameEvent]
+
+
 class History(Answer):
-    """``GET /api/games/{id}/history``: every action that counts so far, as ``seat`` knows it."""
+    """``GET /api/games/{id}/history``: every action that counts so far, as ``seat`` knows it,
+    and the pieces they name (by tile id)."""
 
     id: str
     game: str
@@ -234,15 +313,31 @@ class History(Answer):
     seat: int | None
     version: int
     moves: int
+    steps: list[HistoryStep]
+    pieces: dict[str, Piece]
 
 
 class Board(Answer):
-    """``GET /api/games/{id}/board``: a seat's view of the board after some moves."""
+    """``GET /api/games/{id}/board``: a seat's view of the board after ``ply`` moves, with the
+    step that led there."""
 
     id: str
     game: str
     players: list[str]
     seats: list[str]
+    ply: int
+    seat: int | None
+    step: HistoryStep | None
+    pieces: dict[str, Piece]
+    view: GameJson
+    to_move: int | None
+
+
+class BoardMap(Answer):
+    """``GET /api/boards/{game}``: a game's fixed board map (its size and special squares; the
+    game documents the rest)."""
+
+    name: str
 
 
 class Explanation(Answer):
@@ -253,13 +348,22 @@ class Explanation(Answer):
     reason: str | None
 
 
+class Hint(Answer):
+    """A move the search suggests: its chance to win, its visits, and why, in words."""
+
+    action: str
+    win_chance: Number
+    visits: int
+    reason: str
+
+
 class Hints(Answer):
     """``POST /api/games/{id}/hint``: the best few moves for the seat deciding now."""
 
     ply: int
     seat: int
     version: int
-    hints: list[dict[str, Any]]
+    hints: list[Hint]
 
 
 class Analysis(Answer):
@@ -273,4 +377,4 @@ class Analysis(Answer):
     status: str
     done: int
     total: int
-    analysis: dict[str, Any] | None
+    analysis: GameJson | None

@@ -38,15 +38,17 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypedDict, TypeVar
 
 from cradle.core.contract import GameState
 from cradle.core.record import GameRecord
 from cradle.core.results import rank_rewards
 from cradle.server.bots import pool_pids, spawn_pool, stop_pool, watch_parent
+from cradle.server.errors import ApiError, bad_request, forbidden
 from cradle.server.history import HAND_PIECES
 from cradle.server.limits import Limits
-from cradle.server.storage import Storage
+from cradle.server.storage import CorruptGame, Storage
+from cradle.server.tables import Table
 
 log = logging.getLogger("cradle.server")
 
@@ -78,13 +80,22 @@ def assist_worker(parent: int) -> None:
 # -- the work, in the workers -------------------------------------------------------------------
 
 
-def hint_work(state: GameState, seat: int, seconds: float, seed: int) -> list[dict[str, Any]]:
+class Hint(TypedDict):
+    """A move the search bots suggest, its chance to win, its visits and why."""
+
+    action: str
+    win_chance: float
+    visits: int
+    reason: str
+
+
+def hint_work(state: GameState, seat: int, seconds: float, seed: int) -> list[Hint]:
     from cradle.ai.hints import hints
     from cradle.ai.search.budget import Budget
 
     found = hints(state, seat, count=HINT_COUNT, budget=Budget(seconds=seconds), seed=seed)
     return [
-        {"action": h.action, "win_chance": h.win_chance, "visits": h.visits, "reason": h.reason}
+        Hint(action=h.action, win_chance=h.win_chance, visits=h.visits, reason=h.reason)
         for h in found
     ]
 
@@ -404,3 +415,156 @@ class Analyst:
                     return  # another process took it over
         data["costly"] = costly(data["reviews"])
         await hub.db(storage.save_analysis, game_id, storage.origin, "done", total, total, data)
+
+
+# -- what people ask: explanations, hints and analyses ------------------------------------------
+
+
+class Explanation(TypedDict):
+    """Whether an action is legal now, and if not, the engine's reason."""
+
+    action: str
+    legal: bool
+    reason: str | None
+
+
+class Hints(TypedDict):
+    """The best few moves for ``seat``, deciding after ``ply`` moves (at ``version``)."""
+
+    ply: int
+    seat: int
+    version: int
+    hints: list[Hint]
+
+
+class AnalysisAnswer(TypedDict):
+    """A finished game's analysis as it stands (``analysis``: None until it runs)."""
+
+    id: str
+    game: str
+    players: list[str]
+    seats: list[str]
+    moves: int
+    status: str
+    done: int
+    total: int
+    analysis: dict[str, object] | None
+
+
+class AdviserHost(Protocol):
+    """What explanations, hints and analyses need of the server (the hub is one): its limits,
+    storage, assist pool and analyst, and who may ask at a table."""
+
+    @property
+    def limits(self) -> Limits: ...
+
+    @property
+    def storage(self) -> Storage: ...
+
+    @property
+    def assist(self) -> AssistPool: ...
+
+    @property
+    def analyst(self) -> Analyst: ...
+
+    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
+
+    async def mover_of(self, table: Table, token: str | None, what: str) -> int:
+        """The seat of ``token``, allowed to ask ``what`` at ``table`` (else 403)."""
+        ...
+
+    def hints_allowed(self, table: Table) -> bool: ...
+
+
+class Adviser:
+    """Answers people's questions about a game: is this action legal, what are the best moves
+    now (hints, from the asking seat's own information), how did a finished game go (its
+    analysis, computed by the :class:`Analyst`)."""
+
+    def __init__(self, host: AdviserHost) -> None:
+        self.host = host
+        self.hints: dict[tuple[str, int, int], asyncio.Future[list[Hint]]] = {}
+
+    async def explain(self, table: Table, token: str | None, action: str) -> Explanation:
+        """Whether ``action`` is legal now for the seat of ``token``, and if not, why (the
+        engine's own reason). Nothing changes."""
+        seat = await self.host.mover_of(table, token, "an explanation")
+        action = " ".join(action.split())
+        if not action:
+            raise bad_request("'action' must be a non-empty string, e.g. \"tile red K2\"")
+        if table.to_move() != seat:
+            raise forbidden(f"it is not seat {seat}'s decision")
+        trial = table.state.clone()
+        try:
+            trial.apply(action)
+        except ValueError as exc:  # IllegalAction is one: its text says what is wrong
+            return Explanation(action=action, legal=False, reason=str(exc) or "illegal action")
+        return Explanation(action=action, legal=True, reason=None)
+
+    async def hint(self, table: Table, token: str | None) -> Hints:
+        """The best few moves for the seat deciding now, from its own information only; one
+        search per seat and version, however many ask."""
+        seat = await self.host.mover_of(table, token, "a hint")
+        if not self.host.hints_allowed(table):
+            raise forbidden("hints are off in games between people at their own screens")
+        if table.to_move() != seat:
+            raise forbidden(f"it is not seat {seat}'s decision")
+        key = (table.id, table.version, seat)
+        pending = self.hints.get(key)
+        if pending is None:
+            assist = self.host.assist
+            if assist.queued(HINT) >= 4 * assist.processes + 4:
+                raise ApiError(429, "the hint helpers are busy: try again soon", retry_after=5)
+            pending = asyncio.ensure_future(
+                assist.run(
+                    HINT,
+                    hint_work,
+                    table.state.clone(),
+                    seat,
+                    self.host.limits.hint_seconds,
+                    work_seed("hint", table.record.seed, table.ply, seat),
+                )
+            )
+            self.hints[key] = pending
+            pending.add_done_callback(lambda _done: self.hints.pop(key, None))
+        found = await asyncio.shield(pending)
+        return Hints(ply=table.ply, seat=seat, version=key[1], hints=found)
+
+    async def analysis(self, table: Table) -> AnalysisAnswer:
+        """A finished game's analysis as stored: its status, progress and what it found."""
+        if not table.is_over:
+            raise forbidden("the analysis opens once the game is over")
+        try:
+            stored = await self.host.db(self.host.storage.load_analysis, table.id)
+        except CorruptGame as exc:  # the game itself serves on: only its analysis is damaged
+            log.error("game %s: its analysis cannot be read: %s", table.id, exc.reason)
+            raise ApiError(
+                503, f"the analysis of game {table.id} cannot be read: {exc.reason}"
+            ) from None
+        answer = AnalysisAnswer(
+            id=table.id,
+            game=table.game,
+            players=list(table.record.players),
+            seats=list(table.seats),
+            moves=table.ply,
+            status="none",
+            done=0,
+            total=0,
+            analysis=None,
+        )
+        if stored is not None:
+            answer["status"] = stored["status"]
+            answer["done"] = stored["done"]
+            answer["total"] = stored["total"]
+            if stored["status"] in ("running", "done"):
+                answer["analysis"] = stored["data"]
+        return answer
+
+    async def request_analysis(self, table: Table) -> AnalysisAnswer:
+        """Queue the analysis of a finished game that has none (games finished before there
+        were analyses, or among bots only)."""
+        if not table.is_over:
+            raise forbidden("the analysis opens once the game is over")
+        await self.host.db(self.host.storage.queue_analysis, table.id)
+        self.host.analyst.refill()
+        return await self.analysis(table)

@@ -12,16 +12,62 @@ Everything here is synchronous engine work: the hub runs it in its engine thread
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
-from cradle.core.contract import Event, GameState
+from cradle.core.contract import JSON, Event, GameState
 from cradle.core.record import GameRecord
 from cradle.server.redact import public_action, public_events
 
-# What a client needs to describe a tile in words (which land, what is drawn on it).
-REGION_KEYS = ("landmass", "wheat", "cup", "sword", "pyramid", "temple")
+
+class Region(TypedDict):
+    """What a client needs to describe one region of a tile in words: which land, what is
+    drawn on it (the counts of wheat, cups, swords and pyramids; the temple's kind or None)."""
+
+    landmass: bool | None
+    wheat: int | None
+    cup: int | None
+    sword: int | None
+    pyramid: int | None
+    temple: str | None
+
+
+class Piece(TypedDict):
+    """A tile a step names, by what is drawn on it."""
+
+    pyramid: bool
+    regions: list[Region]
+
+
+Pieces = dict[str, Piece]  # by the tile's id
+
+
+class ShownStep(TypedDict):
+    """One step of the history as a viewer may know it."""
+
+    ply: int
+    seat: int
+    action: str
+    events: list[Event]
+
+
+class Shown(TypedDict):
+    """The history as a viewer may know it: its steps and the pieces they name."""
+
+    steps: list[ShownStep]
+    pieces: Pieces
+
+
+class PastBoard(TypedDict):
+    """The board after some moves as a viewer saw it, with the step that led there."""
+
+    ply: int
+    seat: int | None
+    step: ShownStep | None
+    pieces: Pieces
+    view: JSON
+    to_move: int | None
 
 
 @dataclass(frozen=True)
@@ -31,25 +77,43 @@ class Step:
     seat: int
     action: str
     events: list[Event]
-    pieces: dict[str, Any] = field(default_factory=dict)
+    pieces: Pieces = field(default_factory=dict)
 
 
-def _gheos_map_pieces(view: dict[str, Any], cells: set[str]) -> dict[str, Any]:
-    found: dict[str, Any] = {}
+def _region(drawn: Mapping[str, object]) -> Region:
+    def count(key: str) -> int | None:
+        value = drawn.get(key)
+        return value if isinstance(value, int) else None
+
+    landmass, temple = drawn.get("landmass"), drawn.get("temple")
+    return Region(
+        landmass=landmass if isinstance(landmass, bool) else None,
+        wheat=count("wheat"),
+        cup=count("cup"),
+        sword=count("sword"),
+        pyramid=count("pyramid"),
+        temple=temple if isinstance(temple, str) else None,
+    )
+
+
+def _piece(tile: Mapping[str, object]) -> Piece:
+    regions = tile.get("regions")
+    drawn = regions if isinstance(regions, list) else []
+    return Piece(
+        pyramid=bool(tile.get("pyramid", False)),
+        regions=[_region(region) for region in drawn if isinstance(region, dict)],
+    )
+
+
+def _gheos_map_pieces(view: JSON, cells: set[str]) -> Pieces:
+    found: Pieces = {}
     for placed in view.get("map") or []:
         if placed.get("cell") in cells:
-            found[str(placed["tile"])] = {
-                "pyramid": bool(placed.get("pyramid")),
-                "regions": [
-                    {k: region.get(k) for k in REGION_KEYS} for region in placed["regions"]
-                ],
-            }
+            found[str(placed["tile"])] = _piece(placed)
     return found
 
 
-def gheos_step_pieces(
-    before: GameState, after: GameState, events: Sequence[Event]
-) -> dict[str, Any]:
+def gheos_step_pieces(before: GameState, after: GameState, events: Sequence[Event]) -> Pieces:
     """The tiles a Gheos step put on the map or took off it, by what is drawn on them: all
     public (they lie on the table)."""
     placed = {str(e.get("cell")) for e in events if e.get("type") in ("place", "replace")}
@@ -61,20 +125,14 @@ def gheos_step_pieces(
     return pieces
 
 
-def gheos_hand_pieces(state: GameState, seat: int) -> dict[str, Any]:
+def gheos_hand_pieces(state: GameState, seat: int) -> Pieces:
     """The tiles in ``seat``'s hand, by what is drawn on them: for that seat (or once the game
     is over, for everyone: the analysis of a finished game names them)."""
-    pieces: dict[str, Any] = {}
-    for tile in state.view(seat).get("hand") or []:
-        pieces[str(tile["tile"])] = {
-            "pyramid": bool(tile.get("pyramid", False)),
-            "regions": [{k: region.get(k) for k in REGION_KEYS} for region in tile["regions"]],
-        }
-    return pieces
+    return {str(tile["tile"]): _piece(tile) for tile in state.view(seat).get("hand") or []}
 
 
-StepPieces = Callable[[GameState, GameState, Sequence[Event]], dict[str, Any]]
-HandPieces = Callable[[GameState, int], dict[str, Any]]
+StepPieces = Callable[[GameState, GameState, Sequence[Event]], Pieces]
+HandPieces = Callable[[GameState, int], Pieces]
 STEP_PIECES: dict[str, StepPieces] = {"gheos": gheos_step_pieces}
 HAND_PIECES: dict[str, HandPieces] = {"gheos": gheos_hand_pieces}
 
@@ -98,27 +156,25 @@ def replay_steps(record: GameRecord, seats: Sequence[int]) -> list[Step]:
     return steps
 
 
-def history_for(game: str, steps: Sequence[Step], viewer: int | None) -> dict[str, Any]:
+def history_for(game: str, steps: Sequence[Step], viewer: int | None) -> Shown:
     """The steps as ``viewer`` (None: spectators) may know them: ``steps`` numbered from 1
     (``ply``: the move it was), and the pieces they name."""
-    shown = []
-    pieces: dict[str, Any] = {}
+    shown: list[ShownStep] = []
+    pieces: Pieces = {}
     for ply, step in enumerate(steps, start=1):
         shown.append(
-            {
-                "ply": ply,
-                "seat": step.seat,
-                "action": public_action(game, step.action, step.seat, viewer),
-                "events": public_events(game, step.events, viewer),
-            }
+            ShownStep(
+                ply=ply,
+                seat=step.seat,
+                action=public_action(game, step.action, step.seat, viewer),
+                events=public_events(game, step.events, viewer),
+            )
         )
         pieces.update(step.pieces)
-    return {"steps": shown, "pieces": pieces}
+    return Shown(steps=shown, pieces=pieces)
 
 
-def board_at(
-    record: GameRecord, seats: Sequence[int], ply: int, viewer: int | None
-) -> dict[str, Any]:
+def board_at(record: GameRecord, seats: Sequence[int], ply: int, viewer: int | None) -> PastBoard:
     """The board (``viewer``'s view) after ``ply`` actions of ``record``, with that step."""
     state = record.start()
     step: Step | None = None
@@ -128,11 +184,11 @@ def board_at(
         if number == ply - 1:
             step = step_of(record.game, before, state, seat, action, events)
     shown = history_for(record.game, [step], viewer)["steps"][0] if step is not None else None
-    return {
-        "ply": ply,
-        "seat": viewer,
-        "step": None if shown is None else {**shown, "ply": ply},
-        "pieces": {} if step is None else step.pieces,
-        "view": state.view(viewer),
-        "to_move": None if state.is_over else int(state.to_move),
-    }
+    return PastBoard(
+        ply=ply,
+        seat=viewer,
+        step=None if shown is None else {**shown, "ply": ply},
+        pieces={} if step is None else step.pieces,
+        view=state.view(viewer),
+        to_move=None if state.is_over else int(state.to_move),
+    )

@@ -1,13 +1,13 @@
 """The server process: the :class:`Hub` composes the parts of :mod:`cradle.server` and runs
-their life cycle, and answers what reads a game (lobby, record, replays, history, boards,
-explanations, hints and analyses).
+their life cycle (start, housekeeping, stop); it answers nothing itself.
 
 The parts: :mod:`cradle.server.tables` keeps the tables (loaded from the database, cached,
 brought up to date with other processes' writes), :mod:`cradle.server.seats` creates tables and
-seats people, :mod:`cradle.server.session` plays (frames, moves, undo, publishing each change)
-and :mod:`cradle.server.botseats` makes the bots' moves; each sees the hub only through a small
-protocol of what it needs. The hub's own methods of those parts delegate to them, so callers
-keep one object.
+seats people, :mod:`cradle.server.session` plays (frames, moves, undo, publishing each change),
+:mod:`cradle.server.botseats` makes the bots' moves, :mod:`cradle.server.archive` reads games
+(lobby, records, replays, histories, past boards) and :mod:`cradle.server.assist` helps people
+(explanations, hints, analyses); each sees the hub only through a small protocol of what it
+needs. The hub's methods of play delegate to those parts, so callers keep one object.
 
 The database is the truth and the tables are copies of it. Every write names the version it
 expects (:mod:`cradle.server.storage`); when another process changed the game first, the table
@@ -22,38 +22,23 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from cradle.ai.knowledge.belief import HandBelief
 from cradle.core.contract import Event
-from cradle.server.assist import HINT, Analyst, AssistPool, hint_work, work_seed
-from cradle.server.bots import (
-    BotPool,
-)
+from cradle.server.archive import Archive, KnownRecord, record_for
+from cradle.server.assist import Adviser, Analyst, AssistPool
+from cradle.server.bots import BotPool
 from cradle.server.botseats import BotSeats
 from cradle.server.chat import Chat
-from cradle.server.errors import ApiError, bad_request, forbidden
-from cradle.server.history import Step, board_at, history_for, replay_steps
+from cradle.server.errors import ApiError
 from cradle.server.limits import Limits, RateLimiter
-from cradle.server.redact import public_action
 from cradle.server.seats import NewTable, Seats
 from cradle.server.session import Session, hints_allowed
-from cradle.server.storage import (
-    DATABASE_ERRORS,
-    CorruptGame,
-    Storage,
-)
-from cradle.server.tables import (
-    SEND_PATIENCE,
-    SEND_QUEUE_LIMIT,
-    Connection,
-    Table,
-    Tables,
-    snapshot,
-)
+from cradle.server.storage import DATABASE_ERRORS, Storage
+from cradle.server.tables import SEND_PATIENCE, SEND_QUEUE_LIMIT, Connection, Table, Tables
 from cradle.server.tokens import hash_token, new_token
 
 # The names callers knew here before the split (tests and tools import them from the hub).
@@ -99,13 +84,12 @@ class Hub:
         self.broken = self.served.broken
         self.seats = Seats(self)
         self.session = Session(self)
-        self.replays: OrderedDict[tuple[str, int | None], dict[str, Any]] = OrderedDict()
-        self.histories: OrderedDict[tuple[str, int], list[Step]] = OrderedDict()
-        self.boards: OrderedDict[tuple[str, int, int, int | None], dict[str, Any]] = OrderedDict()
+        self.archive = Archive(self)
+        self.lobby_cache = self.archive.lobby_cache  # the same pages, emptied on every change
+        self.replays = self.archive.replays  # the same replays, by the name callers know
         self.assist = AssistPool(self.limits.assist_processes)
         self.analyst = Analyst(self)
-        self.hints: dict[tuple[str, int, int], asyncio.Future[list[dict[str, Any]]]] = {}
-        self.lobby_cache: dict[tuple[Any, ...], tuple[float, dict[str, Any]]] = {}
+        self.adviser = Adviser(self)
         self.background: set[asyncio.Task[None]] = set()
         self.closing = False
         # What wakes the bot workers: every change that may make a bot's turn due.
@@ -313,230 +297,10 @@ class Hub:
     async def belief(self, table: Table) -> HandBelief | None:
         return await self.bot_seats.belief(table)
 
-    # -- WebSockets ---------------------------------------------------------------------------
-
-    # -- lobby, records and replays -----------------------------------------------------------
-
-    async def lobby(self, status: str | None, cursor: str | None, limit: int) -> dict[str, Any]:
-        """One page of listed games, most recently active first; ``next`` pages on."""
-        before: tuple[float, str] | None = None
-        if cursor:
-            updated, _, last_id = cursor.partition("~")
-            try:
-                before = (float(updated), last_id)
-            except ValueError:
-                raise bad_request("'before' must be the 'next' of a lobby page") from None
-        key = (status, cursor, limit)
-        cached = self.lobby_cache.get(key)
-        now = time.monotonic()
-        if cached is not None and now - cached[0] < 1.0:  # many clients poll the same page
-            return cached[1]
-        rows = await self.db(self.storage.list_games, limit, before, status)
-        games = []
-        for row in rows:
-            table = self.tables.get(row["id"])
-            if table is not None:
-                games.append(table.summary())
-            else:
-                games.append({**row, "to_move": None})
-        last = rows[-1] if len(rows) == limit else None
-        page = {
-            "games": games,
-            "next": f"{last['updated']!r}~{last['id']}" if last is not None else None,
-        }
-        if len(self.lobby_cache) > 256:
-            self.lobby_cache.clear()
-        self.lobby_cache[key] = (now, page)
-        return page
-
-    def record(self, table: Table, token: str | None) -> dict[str, Any]:
-        """The full record once the game is over; before that, the record a seat may know."""
-        if table.is_over:
-            return table.record.to_dict()
-        seat, hotseat = self.authorize(table, token)
-        if seat is None and not hotseat:
-            raise forbidden("the record is public once the game is over")
-        # The hot-seat screen (seat None here) is everyone's: it gets the spectators' record.
-        return self.record_for(table, seat)
+    # -- reading (cradle.server.archive) --------------------------------------------------------
 
     @staticmethod
-    def record_for(table: Table, seat: int | None) -> dict[str, Any]:
-        """The record of a game in progress as ``seat`` may know it: no seed, and every action
-        in its public form for that seat."""
-        data = table.record.to_dict()
-        del data["seed"]  # it fixes the bag: hidden until the end
-        data["actions"] = [
-            public_action(table.game, action, mover, seat)
-            for action, mover in zip(table.record.actions, table.action_seats, strict=True)
-        ]
-        data["seats"] = list(table.action_seats)
-        return data
-
-    async def replay(self, table: Table, seat: int | None) -> dict[str, Any]:
-        """Every step of a finished game: the action, its events and the view after it."""
-        if not table.is_over:
-            raise forbidden("the replay opens once the game is over")
-        if seat is not None and not 0 <= seat < len(table.seats):
-            raise bad_request(f"no seat {seat}")
-        key = (table.id, seat)
-        found = self.replays.get(key)
-        if found is None:
-            found = await self.engine(self._replay, table, seat)
-            self.replays[key] = found
-            while len(self.replays) > self.limits.replay_cache:
-                self.replays.popitem(last=False)
-        self.replays.move_to_end(key)
-        return found
-
-    @staticmethod
-    def _replay(table: Table, seat: int | None) -> dict[str, Any]:
-        record = table.record
-        state = record.start()
-        steps: list[dict[str, Any]] = [
-            {"ply": 0, "seat": None, "action": None, "events": [], "view": state.view(seat)}
-        ]
-        for step in record.steps_from(state):
-            steps.append(
-                {
-                    "ply": step.ply,
-                    "seat": step.seat,
-                    "action": public_action(record.game, step.action, step.seat, seat),
-                    "events": step.events,
-                    "view": state.view(seat),
-                }
-            )
-        return {
-            "id": table.id,
-            "game": record.game,
-            "players": list(record.players),
-            "seats": list(table.seats),
-            "options": dict(record.options),
-            "result": state.result(),
-            "steps": steps,
-        }
-
-    # -- history, past boards, explanations ---------------------------------------------------
-
-    async def history(self, table: Table, viewer: int | None) -> dict[str, Any]:
-        """Every action that counts so far, as ``viewer`` may know it (see
-        :mod:`cradle.server.history`); built once per version and kept like replays."""
-        key = (table.id, table.version)
-        steps = self.histories.get(key)
-        if steps is None:
-            record, seats = snapshot(table)
-            steps = await self.engine(replay_steps, record, seats)
-            self.histories[key] = steps
-            while len(self.histories) > self.limits.replay_cache:
-                self.histories.popitem(last=False)
-        self.histories.move_to_end(key)
-        shown = history_for(table.game, steps, viewer)
-        return {
-            "id": table.id,
-            "game": table.game,
-            "players": list(table.record.players),
-            "seats": list(table.seats),
-            "seat": viewer,
-            "version": table.version,
-            "moves": len(steps),
-            **shown,
-        }
-
-    async def board(self, table: Table, ply: int, viewer: int | None) -> dict[str, Any]:
-        """``viewer``'s view of the board after ``ply`` actions (0: the start)."""
-        if not 0 <= ply <= table.ply:
-            raise bad_request(f"'ply' must be between 0 and {table.ply}, the moves made")
-        key = (table.id, table.version, ply, viewer)
-        found = self.boards.get(key)
-        if found is None:
-            record, seats = snapshot(table)
-            found = await self.engine(board_at, record, seats, ply, viewer)
-            self.boards[key] = found
-            while len(self.boards) > self.limits.replay_cache:
-                self.boards.popitem(last=False)
-        self.boards.move_to_end(key)
-        return {"id": table.id, "game": table.game, "players": list(table.record.players),
-                "seats": list(table.seats), **found}  # fmt: skip
-
-    async def explain(self, table: Table, token: str | None, action: str) -> dict[str, Any]:
-        """Whether ``action`` is legal now for the seat of ``token``, and if not, why (the
-        engine's own reason). Nothing changes."""
-        seat = await self.mover_of(table, token, "an explanation")
-        action = " ".join(action.split())
-        if not action:
-            raise bad_request("'action' must be a non-empty string, e.g. \"tile red K2\"")
-        if table.to_move() != seat:
-            raise forbidden(f"it is not seat {seat}'s decision")
-        trial = table.state.clone()
-        try:
-            trial.apply(action)
-        except ValueError as exc:  # IllegalAction is one: its text says what is wrong
-            return {"action": action, "legal": False, "reason": str(exc) or "illegal action"}
-        return {"action": action, "legal": True, "reason": None}
-
-    # -- hints and analyses (cradle.server.assist) --------------------------------------------
-
-    async def hint(self, table: Table, token: str | None) -> dict[str, Any]:
-        """The best few moves for the seat deciding now, from its own information only."""
-        seat = await self.mover_of(table, token, "a hint")
-        if not self.hints_allowed(table):
-            raise forbidden("hints are off in games between people at their own screens")
-        if table.to_move() != seat:
-            raise forbidden(f"it is not seat {seat}'s decision")
-        key = (table.id, table.version, seat)
-        pending = self.hints.get(key)
-        if pending is None:
-            queued = self.assist.queued(HINT)
-            if queued >= 4 * self.assist.processes + 4:
-                raise ApiError(429, "the hint helpers are busy: try again soon", retry_after=5)
-            pending = asyncio.ensure_future(
-                self.assist.run(
-                    HINT,
-                    hint_work,
-                    table.state.clone(),
-                    seat,
-                    self.limits.hint_seconds,
-                    work_seed("hint", table.record.seed, table.ply, seat),
-                )
-            )
-            self.hints[key] = pending
-            pending.add_done_callback(lambda _done: self.hints.pop(key, None))
-        found = await asyncio.shield(pending)
-        return {"ply": table.ply, "seat": seat, "version": key[1], "hints": found}
-
-    async def analysis(self, table: Table) -> dict[str, Any]:
-        """A finished game's analysis as stored: its status, progress and what it found."""
-        if not table.is_over:
-            raise forbidden("the analysis opens once the game is over")
-        try:
-            stored = await self.db(self.storage.load_analysis, table.id)
-        except CorruptGame as exc:  # the game itself serves on: only its analysis is damaged
-            log.error("game %s: its analysis cannot be read: %s", table.id, exc.reason)
-            raise ApiError(
-                503, f"the analysis of game {table.id} cannot be read: {exc.reason}"
-            ) from None
-        answer: dict[str, Any] = {
-            "id": table.id,
-            "game": table.game,
-            "players": list(table.record.players),
-            "seats": list(table.seats),
-            "moves": table.ply,
-        }
-        if stored is None:
-            return {**answer, "status": "none", "done": 0, "total": 0, "analysis": None}
-        data = stored["data"] if stored["status"] in ("running", "done") else None
-        return {
-            **answer,
-            "status": stored["status"],
-            "done": stored["done"],
-            "total": stored["total"],
-            "analysis": data,
-        }
-
-    async def request_analysis(self, table: Table) -> dict[str, Any]:
-        """Queue the analysis of a finished game that has none (games finished before there
-        were analyses, or among bots only)."""
-        if not table.is_over:
-            raise forbidden("the analysis opens once the game is over")
-        await self.db(self.storage.queue_analysis, table.id)
-        self.analyst.refill()
-        return await self.analysis(table)
+    def record_for(table: Table, seat: int | None) -> KnownRecord:
+        """The record of a game in progress as ``seat`` may know it (see
+        :func:`cradle.server.archive.record_for`)."""
+        return record_for(table, seat)

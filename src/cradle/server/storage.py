@@ -39,11 +39,12 @@ import math
 import os
 import secrets
 import shlex
+import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import IO, NoReturn, SupportsFloat, TypedDict, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -70,11 +71,11 @@ from sqlalchemy import (
     type_coerce,
     update,
 )
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import Connection, Engine, RowMapping, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.orm import DeclarativeBase, InstrumentedAttribute, Mapped, mapped_column
+from sqlalchemy.sql.elements import ColumnElement, Label
 from sqlalchemy.types import NullType
 
 from cradle.core.record import GameRecord
@@ -170,6 +171,9 @@ def trouble(exc: BaseException) -> str:
     return "the database failed"
 
 
+Column = TypeVar("Column")
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -181,14 +185,14 @@ class GameRow(Base):
     game: Mapped[str] = mapped_column(String(20))
     players: Mapped[list[str]] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
-    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    options: Mapped[dict[str, object]] = mapped_column(JSON)
     seats: Mapped[list[str]] = mapped_column(JSON)
     hotseat: Mapped[bool] = mapped_column(Boolean, default=False)
     listed: Mapped[bool] = mapped_column(Boolean, default=True)
     table_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
     status: Mapped[str] = mapped_column(String(10), index=True)
     moves: Mapped[int] = mapped_column(Integer, default=0)
-    result: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    result: Mapped[list[dict[str, object]] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[float] = mapped_column(Float)
     updated: Mapped[float] = mapped_column(Float, index=True)
     # Added after the first release (migrations' baseline): every change a client sees; whether a bot
@@ -260,7 +264,7 @@ class AnalysisRow(Base):
     status: Mapped[str] = mapped_column(String(10), index=True)  # queued running done failed
     done: Mapped[int] = mapped_column(Integer, default=0)
     total: Mapped[int] = mapped_column(Integer, default=0)
-    data: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    data: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
     owner: Mapped[str | None] = mapped_column(String(16), nullable=True)
     updated: Mapped[float] = mapped_column(Float)
 
@@ -495,6 +499,42 @@ class ChatLine:
     created: float
 
 
+class ListedGame(TypedDict):
+    """A listed game's public facts as the lobby reads them (never seeds or tokens)."""
+
+    id: str
+    game: str
+    players: list[str]
+    seats: list[str]
+    hotseat: bool
+    status: str
+    moves: int
+    created: float
+    updated: float
+
+
+class QueuedTurn(TypedDict):
+    """A bot's turn in the queue (``bot_jobs``): due at ``ready``, claimed by ``owner`` until
+    ``lease``."""
+
+    game_id: str
+    version: int
+    client: str | None
+    ready: float
+    owner: str | None
+    lease: float
+
+
+class StoredAnalysis(TypedDict):
+    """A game's analysis as stored: its status, progress and the work so far (``data``)."""
+
+    status: str
+    done: int
+    total: int
+    data: dict[str, object] | None
+    updated: float
+
+
 @dataclass
 class StoredGame:
     """A game as read back from the database."""
@@ -503,7 +543,7 @@ class StoredGame:
     game: str
     players: list[str]
     seed: int
-    options: dict[str, Any]
+    options: dict[str, object]
     seats: list[str]
     hotseat: bool
     listed: bool
@@ -580,7 +620,7 @@ class Storage:
     def __init__(self, url: str, upgrade: bool = True) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
-        kwargs: dict[str, Any] = {}
+        kwargs: dict[str, object] = {}
         self.path: Path | None = None
         # A SQLite file this process cannot write (a read-only file system, an immutable file)
         # is served as it is: reads work, every write raises ReadOnly.
@@ -820,14 +860,16 @@ class Storage:
         return reclaimed
 
     @staticmethod
-    def _live(now: float, caps: Caps) -> Any:
+    def _live(now: float, caps: Caps) -> ColumnElement[bool]:
         """The condition of a game that counts against the caps at ``now``."""
         return GameRow.status.in_(LIVE) & (
             (GameRow.played.is_(True) & (GameRow.updated >= now - caps.live_seconds))
             | (GameRow.played.is_(False) & (GameRow.updated >= now - caps.unplayed_seconds))
         )
 
-    def _use(self, connection: Connection, live: Any, client: str | None) -> tuple[int, int]:
+    def _use(
+        self, connection: Connection, live: ColumnElement[bool], client: str | None
+    ) -> tuple[int, int]:
         """(live games, bot seats at them) of ``client``, or of everybody."""
         query = select(func.count(), func.coalesce(func.sum(GameRow.bot_seats), 0)).where(live)
         if client is not None:
@@ -1083,7 +1125,7 @@ class Storage:
 
     def release_bot_job(self, game_id: str, owner: str, ready: float | None = None) -> None:
         """Give a claimed turn back (due again at ``ready``, or as it was)."""
-        values: dict[str, Any] = {"owner": None, "lease": 0.0}
+        values: dict[str, object] = {"owner": None, "lease": 0.0}
         if ready is not None:
             values["ready"] = ready
         with self._transaction() as connection:
@@ -1121,7 +1163,7 @@ class Storage:
             found = connection.execute(select(func.min(due))).scalar()
         return _number(found)
 
-    def bot_jobs(self) -> list[dict[str, Any]]:
+    def bot_jobs(self) -> list[QueuedTurn]:
         """Every bot's turn waiting or claimed (for tests and operators)."""
         with self.engine.connect() as connection:
             rows = connection.execute(
@@ -1134,7 +1176,17 @@ class Storage:
                     BotJobRow.lease,
                 ).order_by(BotJobRow.ready, BotJobRow.game_id)
             ).all()
-        return [dict(row._mapping) for row in rows]
+        return [
+            QueuedTurn(
+                game_id=row.game_id,
+                version=row.version,
+                client=row.client,
+                ready=row.ready,
+                owner=row.owner,
+                lease=row.lease,
+            )
+            for row in rows
+        ]
 
     def bot_clocks(self, game_id: str) -> dict[int, float]:
         with self.engine.connect() as connection:
@@ -1153,7 +1205,7 @@ class Storage:
         game_id: str,
         version: int,
         at_moves: int | None = None,
-        **values: Any,
+        **values: object,
     ) -> None:
         """Move the game from ``version`` to ``version + 1`` (with ``values``), or Conflict."""
         # An ended game changes no more (its version moved on when it ended, too).
@@ -1170,7 +1222,13 @@ class Storage:
         if changed != 1:
             raise Conflict(f"game {game_id} is no longer at version {version}")
 
-    def _write(self, game_id: str, version: int, work: Any, move: str = "") -> float:
+    def _write(
+        self,
+        game_id: str,
+        version: int,
+        work: Callable[[Connection, float], None],
+        move: str = "",
+    ) -> float:
         """Run ``work(connection, now)`` in one transaction; returns ``now``, the time stored
         as the game's ``updated`` (the caller shows the same one). ``move``: the notice's
         description of an added move, so that other processes need not read the game."""
@@ -1188,7 +1246,7 @@ class Storage:
         seat: int,
         action: str,
         status: str,
-        result: list[dict[str, Any]] | None,
+        result: Sequence[Mapping[str, object]] | None,
         bot_turn: bool,
         analyse: bool = False,
         person: bool = False,
@@ -1243,7 +1301,11 @@ class Storage:
         return self._write(game_id, version, work, f"{ply} {seat} {action}")
 
     def _rate(
-        self, connection: Connection, game_id: str, result: list[dict[str, Any]], now: float
+        self,
+        connection: Connection,
+        game_id: str,
+        result: Sequence[Mapping[str, object]],
+        now: float,
     ) -> None:
         """A rated game's end: its players' ratings (for its game and number of players) move
         by its places. It runs in the transaction storing the move that ends the game, which
@@ -1262,7 +1324,11 @@ class Storage:
             ).all()
         }
         accounts = [holders.get(seat) for seat in range(count)]
-        places = {int(line["seat"]): int(line["place"]) for line in result}
+        places: dict[int, int] = {}
+        for line in result:
+            seat, place = line.get("seat"), line.get("place")
+            if isinstance(seat, int) and isinstance(place, int):
+                places[seat] = place
         if None in accounts or len(set(accounts)) != count or set(places) != set(range(count)):
             return
         if self.shared:  # one game's end at a time: two games of one player both count
@@ -1513,7 +1579,7 @@ class Storage:
 
     def claim_analysis(
         self, game_id: str, origin: str, stale_before: float
-    ) -> dict[str, Any] | None:
+    ) -> StoredAnalysis | None:
         """Make ``origin`` the analysis's worker; its row (with the work stored so far), or None
         when it is done or another process works on it."""
         condition = [AnalysisRow.game_id == game_id, AnalysisRow.status.in_(("queued", "running"))]
@@ -1538,7 +1604,7 @@ class Storage:
         status: str,
         done: int,
         total: int,
-        data: dict[str, Any] | None,
+        data: Mapping[str, object] | None,
     ) -> bool:
         """Store the analysis's progress; False when another process has taken it over."""
         with self._transaction() as connection:
@@ -1549,7 +1615,7 @@ class Storage:
             ).rowcount
         return changed == 1
 
-    def load_analysis(self, game_id: str) -> dict[str, Any] | None:
+    def load_analysis(self, game_id: str) -> StoredAnalysis | None:
         """The game's analysis as stored (None: it has none); CorruptGame if it cannot be read."""
         with self.engine.connect() as connection:
             row = connection.execute(
@@ -1794,7 +1860,7 @@ class Storage:
 
     def list_games(
         self, limit: int = 50, before: tuple[float, str] | None = None, status: str | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[ListedGame]:
         """Public facts about listed games, most recently active first (never seeds or
         tokens); ``before`` (updated, id) pages on from the last row of a previous page."""
         query = select(
@@ -1831,7 +1897,7 @@ class Storage:
         with self.engine.connect() as connection:
             return int(connection.scalar(select(func.count()).select_from(GameRow)) or 0)
 
-    def _stored(self, connection: Connection, row: Any) -> StoredGame:
+    def _stored(self, connection: Connection, row: RowMapping) -> StoredGame:
         game = _decode_game(row)
         seats = connection.execute(
             select(
@@ -1891,7 +1957,7 @@ class Storage:
         return game
 
 
-def _raw(column: Any) -> ColumnElement[Any]:
+def _raw(column: InstrumentedAttribute[Column]) -> Label[None]:
     """A column read as the database holds it, for :class:`Reader` to check: SQLAlchemy's own
     conversions would pass some bad values on (SQLite's text 'x' in a boolean reads as True)."""
     return type_coerce(column, NullType()).label(column.key)
@@ -1938,12 +2004,12 @@ class Reader:
     def fail(self, reason: str) -> NoReturn:
         raise CorruptGame(self.game_id, reason)
 
-    def _present(self, raw: Any, what: str) -> Any:
+    def _present(self, raw: object, what: str) -> object:
         if raw is None:
             self.fail(f"its {what} {_is(what)} missing")
         return raw
 
-    def integer(self, raw: Any, what: str, low: int = 0, high: int = 2**63 - 1) -> int:
+    def integer(self, raw: object, what: str, low: int = 0, high: int = 2**63 - 1) -> int:
         value = self._present(raw, what)
         if type(value) is not int:  # not a bool, a float or a text
             self.fail(f"its {what} {_is(what)} not a whole number")
@@ -1951,7 +2017,7 @@ class Reader:
             self.fail(f"its {what} {_is(what)} out of range")
         return value
 
-    def number(self, raw: Any, what: str) -> float:
+    def number(self, raw: object, what: str) -> float:
         value = self._present(raw, what)
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.fail(f"its {what} {_is(what)} not a number")
@@ -1959,7 +2025,7 @@ class Reader:
             self.fail(f"its {what} {_is(what)} out of range")
         return float(value)
 
-    def flag(self, raw: Any, what: str) -> bool:
+    def flag(self, raw: object, what: str) -> bool:
         value = self._present(raw, what)
         if isinstance(value, bool):
             return value
@@ -1967,7 +2033,7 @@ class Reader:
             return bool(value)
         self.fail(f"its {what} {_is(what)} neither true nor false")
 
-    def text(self, raw: Any, what: str, longest: int, choices: tuple[str, ...] = ()) -> str:
+    def text(self, raw: object, what: str, longest: int, choices: tuple[str, ...] = ()) -> str:
         value = self._present(raw, what)
         if not isinstance(value, str) or not value or len(value) > longest:
             self.fail(f"its {what} {_is(what)} not a text of 1 to {longest} characters")
@@ -1975,13 +2041,13 @@ class Reader:
             self.fail(f"its {what} {_is(what)} none of {', '.join(choices)}")
         return value
 
-    def digest(self, raw: Any, what: str) -> str:
+    def digest(self, raw: object, what: str) -> str:
         value = self._present(raw, what)
         if not isinstance(value, str) or len(value) != 64 or value.strip(_HEX):
             self.fail(f"its {what} {_is(what)} not a SHA-256 hash")
         return value
 
-    def json(self, raw: Any, what: str) -> Any:
+    def json(self, raw: object, what: str) -> object:
         value = self._present(raw, what)
         if not isinstance(value, str):
             return value  # a driver that decodes JSON itself
@@ -1990,7 +2056,7 @@ class Reader:
         except (ValueError, RecursionError):
             self.fail(f"its stored {what} {_is(what)} not valid JSON")
 
-    def names(self, raw: Any, what: str) -> list[str]:
+    def names(self, raw: object, what: str) -> list[str]:
         value = self.json(raw, what)
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             self.fail(f"its stored {what} {_is(what)} not a list of names")
@@ -2004,18 +2070,18 @@ def _is(what: str) -> str:
     return "are" if what in ("players", "seats", "options") else "is"
 
 
-def _game_id(raw: Any) -> str:
+def _game_id(raw: object) -> str:
     if not isinstance(raw, str) or not 0 < len(raw) <= 40:
         raise CorruptGame("?", "its id is not a text of 1 to 40 characters")
     return raw
 
 
-def _ids(found: Any) -> list[str]:
+def _ids(found: Iterable[object]) -> list[str]:
     """Game ids from a query; an unreadable one names no game anybody can ask for: left out."""
     return [value for value in found if isinstance(value, str) and 0 < len(value) <= 40]
 
 
-def _decode_game(row: Any) -> StoredGame:
+def _decode_game(row: RowMapping) -> StoredGame:
     """A game row checked field by field; CorruptGame with the first thing wrong."""
     read = Reader(_game_id(row["id"]))
     players = read.names(row["players"], "players")
@@ -2064,20 +2130,20 @@ def _decode_game(row: Any) -> StoredGame:
     )
 
 
-def _decode_lobby_row(row: Any) -> dict[str, Any]:
+def _decode_lobby_row(row: RowMapping) -> ListedGame:
     """A lobby row's public facts, checked like every stored value (:class:`Reader`)."""
     read = Reader(_game_id(row["id"]))
-    return {
-        "id": read.game_id,
-        "game": read.text(row["game"], "game", 20),
-        "players": read.names(row["players"], "players"),
-        "seats": read.names(row["seats"], "seats"),
-        "hotseat": read.flag(row["hotseat"], "hot-seat flag"),
-        "status": read.text(row["status"], "status", 10, GAME_STATUSES),
-        "moves": read.integer(row["moves"], "move count"),
-        "created": read.number(row["created"], "creation time"),
-        "updated": read.number(row["updated"], "time of change"),
-    }
+    return ListedGame(
+        id=read.game_id,
+        game=read.text(row["game"], "game", 20),
+        players=read.names(row["players"], "players"),
+        seats=read.names(row["seats"], "seats"),
+        hotseat=read.flag(row["hotseat"], "hot-seat flag"),
+        status=read.text(row["status"], "status", 10, GAME_STATUSES),
+        moves=read.integer(row["moves"], "move count"),
+        created=read.number(row["created"], "creation time"),
+        updated=read.number(row["updated"], "time of change"),
+    )
 
 
 def _cannot_write(path: Path) -> bool:
@@ -2107,9 +2173,9 @@ def _read_only_url(path: Path) -> str:
     return f"sqlite:///file:{quote(str(real))}?mode=ro{immutable}&uri=true"
 
 
-def _number(value: Any) -> float | None:
+def _number(value: object) -> float | None:
     """A stored number of the bots' queue, or None when it is not one (a damaged row)."""
-    if value is None or isinstance(value, bool):
+    if value is None or isinstance(value, bool) or not isinstance(value, str | SupportsFloat):
         return None
     try:
         number = float(value)
@@ -2118,14 +2184,14 @@ def _number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _sqlite_begin(connection: Any) -> None:
+def _sqlite_begin(connection: Connection) -> None:
     # Python's sqlite3 opens a transaction only before a write, so the statements of a read
     # would each see the latest commit; BEGIN here makes every transaction, reads included,
     # one snapshot (what SQLAlchemy's documentation prescribes for pysqlite).
     connection.exec_driver_sql("BEGIN")
 
 
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(connection: sqlite3.Connection, _record: object) -> None:
     # WAL keeps readers off the writer's back; NORMAL sync is durable against a killed
     # process (the OS holds the written pages), which is the crash the server must survive.
     connection.isolation_level = None  # transactions are begun by _sqlite_begin instead
@@ -2138,7 +2204,7 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _sqlite_read_only_pragmas(connection: Any, _record: Any) -> None:
+def _sqlite_read_only_pragmas(connection: sqlite3.Connection, _record: object) -> None:
     # A file that cannot be written: no journal mode to set; query_only makes sure of it.
     connection.isolation_level = None
     cursor = connection.cursor()

@@ -22,8 +22,9 @@ class ExpertRulesBot:
 
     name = "expert-rules"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, tigris: type[TigrisRules] = TigrisRules) -> None:
         self.rng = random.Random(seed)
+        self.tigris = tigris
         self.guard = StallGuard(relapse=2)
 
     def choose(self, state: GameState, seat: int) -> str:
@@ -31,7 +32,7 @@ class ExpertRulesBot:
         if len(actions) == 1:
             return actions[0]
         if state.game == "tigris":
-            return TigrisRules(self.rng).choose(state, seat, actions)
+            return self.tigris(self.rng).choose(state, seat, actions)
         if state.game == "gheos":
             return GheosRules(self.rng).choose(state, seat, actions)
         return self.rng.choice(actions)

@@ -54,6 +54,17 @@ _CELL = {name: cell for cell, name in enumerate(geometry().cells)}
 class TigrisRules:
     """The Tigris half of ``expert-rules`` (see the module docstring)."""
 
+    # The style's numbers (module constants above); the ladder's styles (styles.py) change them.
+    red_in_hand = RED_IN_HAND
+    red_kept = RED_KEPT
+    lone_temple = LONE_TEMPLE
+    extra_temple = EXTRA_TEMPLE
+    red_belief = RED_BELIEF
+    sure = SURE
+    stake = STAKE
+    conflict_bonus = 0.0  # added to an action that starts a conflict the seat attacks in
+    commit_everything = False  # commit every tile the conflict allows, attacking or defending
+
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
@@ -93,9 +104,9 @@ class TigrisRules:
                 continue
             temples = board.temples_around(cell)
             if temples <= 1:
-                value -= LONE_TEMPLE * (0.3 + 0.7 * board.remaining)
+                value -= self.lone_temple * (0.3 + 0.7 * board.remaining)
             else:
-                value += EXTRA_TEMPLE * min(temples - 1, 2)
+                value += self.extra_temple * min(temples - 1, 2)
         return value
 
     def _value(self, board: Board, seat: int) -> float:
@@ -103,7 +114,7 @@ class TigrisRules:
         hand = board.hands[seat]
         led = {ROLE_COLOUR[role] for (owner, role) in board.leader_at if owner == seat}
         keep = board.remaining + 0.2
-        mine += keep * RED_IN_HAND * min(hand[RED], RED_KEPT)
+        mine += keep * self.red_in_hand * min(hand[RED], self.red_kept)
         mine += keep * SUPPORTER_IN_HAND * sum(hand[c] for c in led if c != RED)
         others = [self._standing(board, s) for s in range(board.n) if s != seat]
         if not others:
@@ -122,13 +133,17 @@ class TigrisRules:
         decision = after.decision()
         if isinstance(decision, Revolt | War) and seat in (decision.attacker, decision.defender):
             chance = self._conflict_chance(after, board, seat, decision)
-            if decision.attacker == seat and chance < SURE:
+            if decision.attacker == seat and chance < self.sure:
                 return value - 10.0  # a conflict that cannot be counted on is not started
-            value += STAKE * (2 * chance - 1)
+            value += self.stake * (2 * chance - 1)
+            if decision.attacker == seat:
+                value += self.conflict_bonus
         if action.startswith("tile "):
             war = self._war_chances(board, seat, COLOURS.index(action.split()[1]), action)
-            if war is not None and war < SURE:
+            if war is not None and war < self.sure:
                 value -= 10.0
+            elif war is not None:
+                value += self.conflict_bonus
         return value
 
     # -- conflicts --------------------------------------------------------------------------
@@ -145,7 +160,7 @@ class TigrisRules:
         ]
         share = unseen[colour] / sum(unseen)
         if colour == RED:
-            share = min(0.9, share * RED_BELIEF)
+            share = min(0.9, share * self.red_belief)
         return share
 
     def _holds_fewer(self, board: Board, seat: int, other: int, colour: int, k: int) -> float:
@@ -205,6 +220,8 @@ class TigrisRules:
             return f"commit {options[0]}"
         attack, defence = strengths
         colour = RED if isinstance(decision, Revolt) else decision.color
+        if self.commit_everything:
+            return f"commit {options[-1]}"
         if seat == decision.defender and decision.attacker_commit is not None:
             need = attack + decision.attacker_commit - defence
             if need <= 0 or need not in options:
@@ -214,7 +231,7 @@ class TigrisRules:
         best = options[0]
         for k in options:
             chance = self._holds_fewer(board, seat, decision.defender, colour, attack + k - defence)
-            if chance >= SURE:
+            if chance >= self.sure:
                 return f"commit {k}"
             if chance >= 0.5:
                 best = k

@@ -35,6 +35,7 @@ from cradle.ai.knowledge.base import Knowledge
 from cradle.ai.knowledge.belief import HandBelief
 from cradle.ai.knowledge.tigris import Shares
 from cradle.ai.search.budget import Budget, TurnClock, settled
+from cradle.ai.search.conflicts import sure_commitment
 from cradle.ai.search.leaves import evaluate
 from cradle.ai.search.native import native_search_for
 from cradle.ai.search.parallel import worker_pool
@@ -341,6 +342,10 @@ class IsmctsBot:
         self.decision_budget = self.turn.budget(state.view(seat), self.budget)
         began = time.perf_counter()
         try:
+            if self.params.sure:
+                sure = sure_commitment(state, seat)
+                if sure is not None:
+                    return sure
             return guarded_choice(state, seat, self.guard, self.analyse)
         finally:
             self.turn.spend(time.perf_counter() - began)

@@ -45,6 +45,10 @@ class IsmctsParams:
     # Tigris: the worlds are dealt and the commitments chosen against the belief over the
     # hands read from the public history (cradle.ai.knowledge.belief); off: uniform.
     belief: bool = False
+    # Tigris: an attacker whose commitment can win against every hand the defender could
+    # hold commits the fewest tiles that do, without searching (cradle.ai.search.conflicts);
+    # off: the search chooses the commitment.
+    sure: bool = False
     # Below the root, every batch of priors also holds the knowledge's urgent actions (in
     # Gheos, the tile actions that start a war or a migration), the rest of it drawn at
     # random; off: the whole batch at random. Tigris' knowledge names none.
@@ -63,7 +67,7 @@ class IsmctsParams:
                 f"value is 1 or 2 (Tigris), 1 or 4 (Gheos), not {self.value}"
                 + (f": {REMOVED_VALUES[self.value]}" if self.value in REMOVED_VALUES else "")
             )
-        for name in ("learned", "belief", "urgent", "stop", "native"):
+        for name in ("learned", "belief", "sure", "urgent", "stop", "native"):
             if getattr(self, name) not in (False, True):
                 raise ValueError(f"{name} is 0 or 1, not {getattr(self, name)}")
             object.__setattr__(self, name, bool(getattr(self, name)))  # 0 and 1 as switches

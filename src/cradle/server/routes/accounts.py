@@ -23,7 +23,6 @@ from cradle.server.accounts import (
     Taken,
 )
 from cradle.server.errors import ApiError, bad_request, forbidden
-from cradle.server.limits import RateLimiter
 from cradle.server.models import (
     AccountDeletion,
     AccountSettings,
@@ -43,9 +42,6 @@ MY_GAMES = 60  # the games GET /api/me/games lists at most (the latest changed)
 EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s.]+")
 UNAUTHORIZED = "sign in first (POST /api/session)"
 WRONG = "wrong name or password"
-# Sign-in attempts: per client and per account name, across processes on PostgreSQL.
-SIGNINS = RateLimiter(6 / 60.0, 10, name="signin")
-SIGNINS_OF = RateLimiter(6 / 60.0, 10, name="signin-name")
 
 
 class Signed:
@@ -148,8 +144,10 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
     @router.post("/api/session", openapi_extra=body_schema(Credentials))
     async def sign_in(request: Request) -> JSONResponse:
         body = parse(Credentials, await body_of(request))
-        await ctx.throttle(SIGNINS, client_of(request), "sign-in attempts")
-        await ctx.throttle(SIGNINS_OF, "name:" + accounts.name_key(body.name.strip()), "sign-ins")
+        await ctx.throttle(ctx.signins, client_of(request), "sign-in attempts")
+        await ctx.throttle(
+            ctx.signins_of, "name:" + accounts.name_key(body.name.strip()), "sign-ins"
+        )
         hub = ctx.hub()
         found = await hub.db(accounts.password_of, hub.storage, body.name.strip())
         if not await matches(found[1] if found else None, body.password) or found is None:
@@ -200,7 +198,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
     async def change_password(request: Request) -> dict[str, Any]:
         body = parse(PasswordChange, await body_of(request))
         found = await need_account(ctx, request, write=True)
-        await ctx.throttle(SIGNINS_OF, "id:" + found.account.id, "password attempts")
+        await ctx.throttle(ctx.signins_of, "id:" + found.account.id, "password attempts")
         hub = ctx.hub()
         stored = await hub.db(accounts.password_by_id, hub.storage, found.account.id)
         if not await matches(stored, body.password):
@@ -217,7 +215,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
     async def delete_account(request: Request) -> JSONResponse:
         body = parse(AccountDeletion, await body_of(request))
         found = await need_account(ctx, request, write=True)
-        await ctx.throttle(SIGNINS_OF, "id:" + found.account.id, "password attempts")
+        await ctx.throttle(ctx.signins_of, "id:" + found.account.id, "password attempts")
         hub = ctx.hub()
         stored = await hub.db(accounts.password_by_id, hub.storage, found.account.id)
         if not await matches(stored, body.password):

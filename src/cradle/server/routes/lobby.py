@@ -3,18 +3,16 @@ taking a seat, and the games' fixed board maps."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 
 from cradle.ai import bot_names
 from cradle.games import game_names, get_game
-from cradle.server.answers import (
-    Created,
-    Joined,
-    LobbyPage,
-    Meta,
-)
+from cradle.server.answers import BoardMap, Created, Joined, Meta
+from cradle.server.answers import LobbyPage as LobbyPageAnswer
+from cradle.server.archive import LobbyPage
 from cradle.server.errors import ApiError, bad_request
 from cradle.server.models import (
     GAME_CHARS,
@@ -64,14 +62,14 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
             "max_bot_seconds": ctx.limits.bot_seconds,
         }
 
-    @router.get("/api/games", response_model=LobbyPage, response_model_exclude_unset=True)
+    @router.get("/api/games", response_model=LobbyPageAnswer, response_model_exclude_unset=True)
     async def lobby(
         status: Literal["open", "running", "over"] | None = None,
         before: str | None = Query(None, max_length=80),
         limit: int | None = Query(None, ge=1, le=MAX_PAGE),
-    ) -> dict[str, Any]:
+    ) -> LobbyPage:
         size = min(limit or ctx.limits.lobby_page, ctx.limits.lobby_page)
-        return await ctx.hub().lobby(status, before, size)
+        return await ctx.hub().archive.lobby(status, before, size)
 
     @router.post(
         "/api/games",
@@ -122,17 +120,17 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
         account = signed.account.id if signed else None
         return await hub.join(table, body.invite, account, name)
 
-    @router.get("/api/boards/{game}")
+    @router.get("/api/boards/{game}", response_model=BoardMap, response_model_exclude_unset=True)
     async def board(
         game: Annotated[str, Path(max_length=GAME_CHARS)],
         board: str = Query("standard", max_length=20),
-    ) -> Any:
+    ) -> Mapping[str, object]:
         """The fixed map of a game's board (rivers, special squares), if the game exports one."""
         try:
             module = get_game(game)
         except ValueError as exc:
             raise ApiError(404, str(exc)) from None
-        board_map = getattr(module, "board_map", None)
+        board_map: Callable[[str], Mapping[str, object]] | None = getattr(module, "board_map", None)
         if board_map is None:
             raise ApiError(404, f"{game} has no board map")
         try:

@@ -7,11 +7,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from cradle.server.answers import (
-    Explanation,
-    Frame,
-    Hints,
-)
+from cradle.server import answers
+from cradle.server.answers import Frame
+from cradle.server.assist import Explanation, Hints
 from cradle.server.errors import ApiError
 from cradle.server.models import (
     ActionBody,
@@ -76,10 +74,10 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
     @router.post(
         "/api/games/{game_id}/explain",
         openapi_extra=body_schema(ActionBody),
-        response_model=Explanation,
+        response_model=answers.Explanation,
         response_model_exclude_unset=True,
     )
-    async def explain(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def explain(game_id: GameId, request: Request) -> Explanation:
         """Whether an action is legal now for the deciding seat, and if not, why."""
         hub = ctx.hub()
         token = bearer(request.headers)
@@ -87,15 +85,15 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         table = await hub.table(game_id)
         await hub.mover_of(table, token, "an explanation")
         await ctx.throttle(ctx.reads, client_of(request), "reads")
-        return await hub.explain(table, token, body.action)
+        return await hub.adviser.explain(table, token, body.action)
 
     @router.post(
         "/api/games/{game_id}/hint",
         openapi_extra=body_schema(EmptyBody, required=False),
-        response_model=Hints,
+        response_model=answers.Hints,
         response_model_exclude_unset=True,
     )
-    async def hint(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def hint(game_id: GameId, request: Request) -> Hints:
         """The best few moves for the deciding seat (games against bots and hot seats)."""
         hub = ctx.hub()
         token = bearer(request.headers)
@@ -107,4 +105,4 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         if not hub.hints_allowed(table):
             raise ApiError(403, "hints are off in games between people at their own screens")
         await ctx.throttle(ctx.hinted, client_of(request), "hints")
-        return await hub.hint(table, token)
+        return await hub.adviser.hint(table, token)
