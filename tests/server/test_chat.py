@@ -315,3 +315,67 @@ def test_a_line_reaches_every_process_once(postgres_url: str) -> None:
 def test_a_game_that_does_not_exist_refuses_mute(client: TestClient) -> None:
     answer = client.post("/api/games/zzz/mute", json={"speaker": "s:1"})
     assert answer.status_code == 404
+
+
+def test_accounts_chat_under_their_names_and_mutes_follow_the_account(served: TestClient) -> None:
+    """A seat an account holds writes as the account (``a:ID``) under its name; its player's
+    mutes hold at every table; a signed-in spectator writes under their name too."""
+    app = served.app
+    browsers = [TestClient(app, client=(f"10.0.0.{n}", 1)) for n in (1, 2, 3)]
+    csrf = []
+    for browser, name in zip(browsers, ("Alice", "Bruno", "Carmen"), strict=True):
+        answer = browser.post("/api/accounts", json={"name": name, "password": "a long secret"})
+        assert answer.status_code == 200, answer.text
+        csrf.append(answer.json()["csrf"])
+    tables = []
+    for _ in range(2):
+        made = (
+            browsers[0]
+            .post(
+                "/api/games",
+                json={"game": "tigris", "seats": ["human", "human"], "spectator_chat": True},
+                headers={"X-CSRF-Token": csrf[0]},
+            )
+            .json()
+        )
+        joined = (
+            browsers[1]
+            .post(
+                f"/api/games/{made['id']}/join",
+                json={"invite": made["seats"][1]["invite"]},
+                headers={"X-CSRF-Token": csrf[1]},
+            )
+            .json()
+        )
+        tables.append((made["id"], token_of(made, 0), joined["token"]))
+    game_id, alice, bruno = tables[0]
+    line = say(browsers[1], game_id, bruno, "hola").json()
+    assert line["name"] == "Bruno" and line["seat"] == 1 and line["speaker"].startswith("a:")
+    # Carmen watches, signed in: her line carries her name (and needs her CSRF token).
+    refused = browsers[2].post(f"/api/games/{game_id}/chat", json={"text": "hi"})
+    assert refused.status_code == 403 and "CSRF" in refused.json()["error"]
+    watched = (
+        browsers[2]
+        .post(
+            f"/api/games/{game_id}/chat",
+            json={"text": "nice move"},
+            headers={"X-CSRF-Token": csrf[2]},
+        )
+        .json()
+    )
+    assert watched["name"] == "Carmen" and watched["seat"] is None
+    # Alice mutes Bruno at the first table: he is muted at the second one too.
+    muted = browsers[0].post(
+        f"/api/games/{game_id}/mute", json={"speaker": line["speaker"]}, headers=auth(alice)
+    )
+    assert muted.status_code == 200 and muted.json()["muted"] == [line["speaker"]]
+    other_id, alice_there, bruno_there = tables[1]
+    assert say(browsers[1], other_id, bruno_there, "me again").status_code == 200
+    assert lines(browsers[0], other_id, alice_there) == []
+    assert [x["text"] for x in lines(browsers[1], other_id, bruno_there)] == ["me again"]
+    own = browsers[0].post(
+        f"/api/games/{game_id}/mute",
+        json={"speaker": say(browsers[0], game_id, alice, "me").json()["speaker"]},
+        headers=auth(alice),
+    )
+    assert own.status_code == 400

@@ -58,14 +58,41 @@ def clean_text(raw: str) -> str:
 
 @dataclass(frozen=True)
 class Viewer:
-    """Who reads or writes a table's chat: a seat, the hot-seat screen, or a spectator."""
+    """Who reads or writes a table's chat: a seat, the hot-seat screen, or a spectator; and
+    the account behind it (a seat's holder, a signed-in spectator), whose mutes follow it
+    from table to table."""
 
     seat: int | None
     hotseat: bool = False
+    account: str | None = None
+    name: str | None = None  # a signed-in spectator's name
+
+    @classmethod
+    def at(
+        cls, table: Table, seat: int | None, hotseat: bool, signed: tuple[str, str] | None = None
+    ) -> Viewer:
+        """The viewer holding ``seat`` (its account's, if one holds it), or a spectator signed
+        in as ``signed`` (account id, name)."""
+        if hotseat:
+            return cls(None, True)
+        if seat is not None:
+            return cls(seat, False, table.accounts.get(seat))
+        if signed is not None:
+            return cls(None, False, signed[0], signed[1])
+        return cls(None)
+
+    def speaker(self) -> str | None:
+        """How this viewer's lines are signed (None: a guest spectator, numbered when it writes)."""
+        if self.account is not None:
+            return f"a:{self.account}"
+        return None if self.seat is None else f"s:{self.seat}"
 
     def key(self, table_id: str) -> str | None:
         """The name this viewer's mutes are stored under (None: it keeps none)."""
-        return None if self.seat is None or self.hotseat else qualified(table_id, f"s:{self.seat}")
+        if self.hotseat or self.seat is None:
+            return None  # spectators keep no mutes (a signed-in one could, some day)
+        speaker = self.speaker()
+        return None if speaker is None else qualified(table_id, speaker)
 
 
 def qualified(table_id: str, speaker: str) -> str:
@@ -159,10 +186,11 @@ class Chat:
         refusal = self.may_write(table, viewer)
         if refusal is not None:
             raise forbidden(refusal)
-        if viewer.seat is None:
-            speaker, name = None, None
+        speaker = viewer.speaker()
+        if viewer.seat is not None:
+            name: str | None = table.names.get(viewer.seat) or table.record.players[viewer.seat]
         else:
-            speaker, name = f"s:{viewer.seat}", table.record.players[viewer.seat]
+            name = viewer.name  # a signed-in spectator's; a guest is "spectator N"
         line = await self.host.db(
             self.host.storage.add_chat_line, table.id, viewer.seat, speaker, name, client, words
         )
@@ -178,7 +206,7 @@ class Chat:
             raise BadInput(
                 "'speaker' is a line's speaker: s:SEAT, v:NUMBER or a:ACCOUNT", "speaker"
             )
-        if speaker == f"s:{viewer.seat}":
+        if speaker in (f"s:{viewer.seat}", viewer.speaker()):
             raise BadInput("you cannot mute yourself", "speaker")
         await self.host.db(self.host.storage.set_mute, key, qualified(table.id, speaker), on)
         await self.refresh_mutes(key)
@@ -189,7 +217,7 @@ class Chat:
     async def push(self, table: Table, line: ChatLine) -> None:
         """Send ``line`` to each of the table's clients that may see it."""
         for connection in list(table.connections):
-            viewer = Viewer(connection.seat, connection.hotseat)
+            viewer = Viewer.at(table, connection.seat, connection.hotseat)
             muted = connection.muted
             if muted is None:
                 muted = connection.muted = await self.muted_by(table, viewer)
@@ -227,7 +255,8 @@ class Chat:
         """The connections of viewer ``key`` read their mutes again at the next line."""
         for table in list(self.host.served.loaded.values()):
             for connection in table.connections:
-                if Viewer(connection.seat, connection.hotseat).key(table.id) == key:
+                viewer = Viewer.at(table, connection.seat, connection.hotseat)
+                if viewer.key(table.id) == key:
                     connection.muted = None
 
 

@@ -93,7 +93,7 @@ export class ChatPanel {
     if (line.id <= this.lastId) return; // already shown (its answer and its push both come)
     this.lastId = line.id;
     this.names.set(line.speaker, line.name);
-    const mine = this.mineSpeaker() === line.speaker;
+    const mine = this.seat !== null && line.seat === this.seat;
     const time = new Date(line.at * 1000);
     const row = el("li", { class: `chat-line${mine ? " mine" : ""}`, "data-speaker": line.speaker, "data-line": line.id },
       el("span", { class: "chat-time muted" }, `${String(time.getHours()).padStart(2, "0")}:${String(time.getMinutes()).padStart(2, "0")}`),
@@ -111,11 +111,6 @@ export class ChatPanel {
       this.unread += 1;
       this.drawCount();
     }
-  }
-
-  /** @returns {string | null} the speaker this browser writes as */
-  mineSpeaker() {
-    return this.seat === null || this.seat === undefined ? null : `s:${this.seat}`;
   }
 
   /**
