@@ -175,8 +175,10 @@ def test_a_rated_game_moves_the_leaderboard_and_the_profile(
         legal = server.get(f"/api/games/{game_id}", token)["legal_actions"]
         frame = server.post(f"/api/games/{game_id}/actions", {"action": rng.choice(legal)}, token)
     places = {line["seat"]: line["place"] for line in frame["table"]["result"]}
-    for page in pages:
-        page.wait_for_selector("#end-screen")
+    for page in pages:  # the end screen says what the game did to both ratings
+        page.wait_for_selector("#end-screen #rating-note li")
+        assert page.locator("#rating-note li").count() == 2
+    pages[1].screenshot(path=str(artifacts / "rated-end-phone.png"))
     board = server.get("/api/ratings?game=gheos&players=2")["ratings"]
     assert {row["name"] for row in board} == set(names)
     top = board[0]["name"]

@@ -168,6 +168,10 @@ def test_an_older_database_gets_the_new_columns(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / "old.sqlite3") as db:
         # A file from before Alembic: no revision, no accounts, nothing since.
         db.execute("DROP TABLE alembic_version")
+        for table in ("chat_lines", "chat_mutes", "rating_changes", "ratings"):
+            db.execute(f"DROP TABLE {table}")  # 0003_chat, 0004_ratings
+        for column in ("spectator_chat", "rated"):
+            db.execute(f"ALTER TABLE games DROP COLUMN {column}")
         for table in ("sessions", "accounts", "transfers"):
             db.execute(f"DROP TABLE {table}")
         db.execute("DROP INDEX ix_seats_account_id")

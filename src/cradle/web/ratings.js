@@ -31,6 +31,27 @@ function signed(x) {
 }
 
 /**
+ * What a rated game that just ended did to its players' ratings (the end screen's part),
+ * filled in once the profiles are read.
+ * @param {string} id the game
+ * @param {string} game
+ * @param {(string | null)[]} names the names at the seats
+ */
+export function ratingNote(id, game, names) {
+  const node = el("div", { class: "rating-note", id: "rating-note" }, el("p", { class: "muted small" }, "A rated game: reading the new ratings…"));
+  Promise.all(names.map((name) => (name ? api.player(name).catch(() => null) : null))).then((found) => {
+    const rows = found.map((player) => {
+      const change = player?.history.find((c) => c.game_id === id);
+      return player && change ? el("li", { "data-player": player.name }, playerLink(player.name),
+        ` ${change.rating.toFixed(2)} `, el("span", { class: `rating-change${change.rating >= change.before ? " up" : " down"}` }, `(${signed(change.rating - change.before)})`)) : null;
+    });
+    put(node, el("h3", {}, "Ratings"), el("ul", { class: "rating-list" }, rows),
+      link(`#/ratings/${game}/${names.length}`, "The leaderboard", { class: "small" }));
+  });
+  return node;
+}
+
+/**
  * The leaderboard of a game, for one number of players or all.
  * @param {HTMLElement} root
  * @param {string} [game]

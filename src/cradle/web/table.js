@@ -7,6 +7,7 @@ import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
 import { ChatPanel } from "./chat.js";
 import { GameLog, renderLog } from "./log.js";
+import { ratingNote } from "./ratings.js";
 import { remember, remembered } from "./state.js";
 import {
   capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, percent, put, setSound,
@@ -475,6 +476,7 @@ function showEnd(module, frame, id) {
     id: "end-screen",
     title: result.length && result[0].place === 1 ? `${titleCase(frame.players[result[0].seat])} wins` : "The game is over",
     body: [module.resultTable(result, frame.players),
+      frame.table.rated ? ratingNote(id, frame.table.game, frame.table.names || []) : null,
       el("p", { class: "muted small" }, "The bots are analysing the game: its win chances and the moves that cost most.")],
     buttons: [
       { label: "Analysis", action: "analysis", onclick: () => { location.hash = `#/analysis/${id}`; } },

@@ -195,6 +195,10 @@ export interface TableMeta extends TableSummary, BoardTable {
   hints: boolean;
   /** Whether spectators read and write the chat. */
   spectator_chat?: boolean;
+  /** A rated game: its end moves the players' ratings. */
+  rated?: boolean;
+  /** The names shown at the seats (an account's, a guest's; null: none given). */
+  names?: (string | null)[];
   result: SeatResult[] | null;
   last: { seat: Seat; action: string } | null;
 }
