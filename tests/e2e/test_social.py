@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.e2e import LAPTOP, PHONE, PageErrors, wait_until
+from tests.helpers.e2e import PHONE, PageErrors, wait_until
 from tests.helpers.server import GAMES, PlayServer
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+LAPTOP = {"width": 1366, "height": 768}  # the laptop (PHONE: 390x844)
 
 HOSTILE = [
     "<script>alert('chat')</script>",
