@@ -23,8 +23,6 @@ from tests.helpers.server import (
     PlayServer,
     auth,
     create,
-    http,
-    http_from,
     token_of,
     watch,
 )
@@ -157,26 +155,19 @@ def test_chat_is_rate_limited_per_client(db_url: str) -> None:
         assert len(lines(client, game_id, first)) == 3
 
 
-def test_chat_is_rate_limited_per_seat_whatever_the_address(tmp_path: Any) -> None:
-    server = PlayServer(
-        f"sqlite:///{tmp_path / 'games.sqlite3'}",
-        settings=("chat_burst=2", "chat_per_minute=1"),
-    ).start()
-    try:
-        created = http(
-            "POST",
-            server.base + "/api/games",
-            {"game": "tigris", "players": 2, "seats": ["human", "human"]},
-        )
+def test_chat_is_rate_limited_per_seat_whatever_the_address(db_url: str) -> None:
+    limits = Limits(analyse_finished=False, chat_burst=2, chat_per_minute=1.0)
+    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+        created = create(client)
         game_id, first, second = created["id"], token_of(created, 0), token_of(created, 1)
-        url = f"{server.base}/api/games/{game_id}/chat"
-        assert http_from("127.0.0.2", "POST", url, {"text": "a"}, first)[0] == 200
-        assert http_from("127.0.0.3", "POST", url, {"text": "b"}, first)[0] == 200
-        status, answer = http_from("127.0.0.4", "POST", url, {"text": "c"}, first)
-        assert status == 429 and "seat" in answer["error"]
-        assert http_from("127.0.0.5", "POST", url, {"text": "d"}, second)[0] == 200
-    finally:
-        server.stop()
+        # The same app from other addresses: each its own client, one seat.
+        other = [TestClient(client.app, client=(f"10.0.0.{n}", 1)) for n in range(2, 6)]
+        assert say(other[0], game_id, first, "a").status_code == 200
+        assert say(other[1], game_id, first, "b").status_code == 200
+        refused = say(other[2], game_id, first, "c")
+        assert refused.status_code == 429 and "seat" in refused.json()["error"]
+        assert "Retry-After" in refused.headers
+        assert say(other[3], game_id, second, "d").status_code == 200
 
 
 def test_spectators_chat_where_the_table_lets_them(served: TestClient) -> None:
