@@ -12,6 +12,7 @@ reads that one line and pushes it to its own clients, so each client gets it onc
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import unicodedata
@@ -146,6 +147,9 @@ class Chat:
 
     def __init__(self, host: ChatHost) -> None:
         self.host = host
+        # Lines go out one after the other, in the order they came (a connection's mutes are
+        # read once, which waits on the database: a later line must not overtake meanwhile).
+        self.pushing = asyncio.Lock()
 
     async def muted_by(self, table: Table, viewer: Viewer) -> set[str]:
         key = viewer.key(table.id)
@@ -216,6 +220,10 @@ class Chat:
 
     async def push(self, table: Table, line: ChatLine) -> None:
         """Send ``line`` to each of the table's clients that may see it."""
+        async with self.pushing:
+            await self._push(table, line)
+
+    async def _push(self, table: Table, line: ChatLine) -> None:
         for connection in list(table.connections):
             viewer = Viewer.at(table, connection.seat, connection.hotseat)
             muted = connection.muted
@@ -241,15 +249,16 @@ class Chat:
             self.host.spawn(self.refresh_mutes(words[0]))
 
     async def _fetch(self, table: Table, line_id: int) -> None:
-        try:
-            found = await self.host.db(
-                self.host.storage.chat_lines, table.id, 1, line_id - 1, line_id
-            )
-        except Exception as exc:
-            log.warning("game %s: a chat line from another process was lost: %s", table.id, exc)
-            return
-        for line in found:
-            await self.push(table, line)
+        async with self.pushing:  # in the order the notices came
+            try:
+                found = await self.host.db(
+                    self.host.storage.chat_lines, table.id, 1, line_id - 1, line_id
+                )
+            except Exception as exc:
+                log.warning("game %s: a chat line from elsewhere was lost: %s", table.id, exc)
+                return
+            for line in found:
+                await self._push(table, line)
 
     async def refresh_mutes(self, key: str) -> None:
         """The connections of viewer ``key`` read their mutes again at the next line."""

@@ -23,6 +23,8 @@ export class ChatPanel {
     this.id = id;
     this.token = token;
     this.lastId = 0;
+    /** @type {Set<number>} the lines on screen */
+    this.seen = new Set();
     this.unread = 0;
     this.canMute = mode === "seat";
     /** @type {number | null} this browser's seat */
@@ -90,8 +92,9 @@ export class ChatPanel {
    * @param {boolean} [fresh] it came now: counts as unread unless the chat is in sight
    */
   add(line, fresh = true) {
-    if (line.id <= this.lastId) return; // already shown (its answer and its push both come)
-    this.lastId = line.id;
+    if (this.seen.has(line.id)) return; // already shown (its answer and its push both come)
+    this.seen.add(line.id);
+    this.lastId = Math.max(this.lastId, line.id);
     this.names.set(line.speaker, line.name);
     const mine = this.seat !== null && line.seat === this.seat;
     const time = new Date(line.at * 1000);
@@ -104,7 +107,10 @@ export class ChatPanel {
         onclick: () => this.mute(line.speaker, true),
       }, "Mute") : null);
     const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
-    this.list.append(row);
+    // In the order of the lines' ids, whatever order they arrived in.
+    const later = [...this.list.children].find((li) => Number(/** @type {HTMLElement} */ (li).dataset.line) > line.id);
+    if (later) later.before(row);
+    else this.list.append(row);
     while (this.list.children.length > KEPT) this.list.firstElementChild?.remove();
     if (atBottom || mine) this.list.scrollTop = this.list.scrollHeight;
     if (fresh && !mine && !this.inSight()) {
@@ -186,6 +192,7 @@ export class ChatPanel {
       this.muted = new Set(page.muted);
       clear(this.list);
       this.lastId = 0;
+      this.seen.clear();
       for (const line of page.lines) this.add(line, false);
       this.drawMuted();
       this.showError("");
