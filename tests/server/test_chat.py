@@ -370,3 +370,18 @@ def test_accounts_chat_under_their_names_and_mutes_follow_the_account(served: Te
         headers=auth(alice),
     )
     assert own.status_code == 400
+
+
+def test_a_deleted_accounts_lines_stay_as_former_player(served: TestClient) -> None:
+    browser = TestClient(served.app, client=("10.0.0.9", 1))
+    csrf = browser.post("/api/accounts", json={"name": "Dora", "password": "a long secret"})
+    headers = {"X-CSRF-Token": csrf.json()["csrf"]}
+    made = browser.post(
+        "/api/games", json={"game": "tigris", "seats": ["human", "human"]}, headers=headers
+    ).json()
+    game_id, dora = made["id"], token_of(made, 0)
+    assert say(browser, game_id, dora, "bye all").json()["name"] == "Dora"
+    gone = browser.request("DELETE", "/api/me", json={"password": "a long secret"}, headers=headers)
+    assert gone.status_code == 200, gone.text
+    kept = lines(served, game_id, token_of(made, 1))
+    assert [(x["name"], x["text"]) for x in kept] == [("former player", "bye all")]

@@ -122,6 +122,15 @@ def test_a_rated_game_moves_both_ratings_once(app_url: tuple[TestClient, TestCli
         changes = connection.execute(RatingChangeRow.__table__.select()).all()
     assert len(changes) == 2
     assert first.get("/api/players/nobody-here").status_code == 404
+    # A deleted account leaves the leaderboard (its ratings go with it); its games stay.
+    gone = second.request(
+        "DELETE", "/api/me", json={"password": "correct horse"}, headers={"X-CSRF-Token": bob.csrf}
+    )
+    assert gone.status_code == 200, gone.text
+    left = first.get("/api/ratings?game=gheos&players=2").json()["ratings"]
+    assert [row["name"] for row in left] == ["Alice"]
+    assert first.get("/api/players/Björk Ñ").status_code == 404
+    assert first.get("/api/players/Alice").json()["games"][0]["players"][1] == "former player"
 
 
 def test_undo_is_refused_in_a_rated_game(app_url: tuple[TestClient, TestClient]) -> None:
