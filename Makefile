@@ -11,7 +11,7 @@ PLAY_EXTRAS := build,server
 TEST_EXTRAS := build,dev,server,openspiel,pettingzoo,ai,ray
 JOBS ?= 2
 
-.PHONY: play test quick test-long ladder models mutation lint typecheck unit bench clean system-packages native native-optional rust-test
+.PHONY: wheel play test quick test-long ladder models mutation lint typecheck unit bench clean system-packages native native-optional rust-test
 
 # The native rules cores (native/, Rust + PyO3) built by maturin into src/cradle/_native*.so.
 EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
@@ -59,6 +59,23 @@ $(NATIVE): $(NATIVE_SOURCES) | $(PLAY_STAMP)
 	# Replaced by a rename: a process that has the old module loaded keeps its file intact.
 	cp native/target/wheel/_native/_native*$(EXT_SUFFIX) $@.tmp
 	mv -f $@.tmp $@
+
+# One wheel with the Python package and the native engines (CPython's stable ABI, 3.11 on):
+# `pip install dist/cradle-*.whl` needs no Rust. Built by maturin from a copy of src/ (without
+# the development module) beside native/, with the pyproject.toml packaging/wheel_pyproject.py
+# writes from the root's metadata (docs/research.md).
+WHEEL_DIR := build/wheel
+wheel: $(PLAY_STAMP)
+	rm -rf $(WHEEL_DIR) dist
+	mkdir -p $(WHEEL_DIR)
+	cp -r src $(WHEEL_DIR)/src
+	rm -f $(WHEEL_DIR)/src/cradle/_native*.so
+	find $(WHEEL_DIR)/src -name __pycache__ -prune -exec rm -rf {} +
+	$(BIN)/python packaging/wheel_pyproject.py pyproject.toml $(WHEEL_DIR)/pyproject.toml
+	cp README.md LICENSE $(WHEEL_DIR)/
+	ln -s ../../native $(WHEEL_DIR)/native
+	cd $(WHEEL_DIR) && ../../$(BIN)/maturin build --release --locked -o ../../dist
+	ls dist/*.whl
 
 # Required by `make test`; `make play` works without cargo on the Python engines.
 native: $(NATIVE)

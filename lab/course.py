@@ -23,14 +23,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from cradle.gheos import COLOURS, as_gheos
 from lab.command import run_command
-from lab.records import deal, kept_gheos_pair, read, require_files
-from lab.starts import bot_score, cell, games_of
+from lab.records import Line, PlayedGame, deal, kept_gheos_pair, played, read, require_files
+from lab.starts import bot_score, cell
 
 SOURCES = ("temple", "token", "epoch", "final")
 EVENT_SOURCE = {
@@ -62,17 +62,17 @@ class Course:
         return "won" if self.score == 1.0 else "lost" if self.score == 0.0 else "tied"
 
 
-def replay(record: dict[str, Any], seat: int, score: float) -> Course:
+def replay(record: PlayedGame, seat: int, score: float) -> Course:
     """The course of a ladder line's two-player game (dealt again from its seed and options,
     played by its ``moves``), from ``seat``; ValueError where the moves do not end the game
     or the points by source do not add up to its result."""
 
-    seed = record["seed"]
+    seed = record.seed
     state = as_gheos(deal(record))
     names = state.players
     mine = {names[seat]: 0, names[1 - seat]: 1}
     course = Course(started=state.to_move == seat, score=score)
-    for move in record["moves"]:
+    for move in record.moves:
         mover = 0 if state.to_move == seat else 1
         if move.startswith(("place ", "replace ")):
             course.tiles += 1
@@ -108,18 +108,17 @@ def replay(record: dict[str, Any], seat: int, score: float) -> Course:
     return course
 
 
-def courses(records: Iterable[dict[str, Any]], bot: str) -> list[Course]:
+def courses(records: Iterable[Line], bot: str) -> list[Course]:
     """The course of every two-player Gheos game of ``bot`` (a seat whose spec starts with
     it) in ladder lines that keep their moves."""
     found = []
-    for record in records:
-        if not kept_gheos_pair(record):
+    for game in played(records):
+        if not kept_gheos_pair(game):
             continue
-        for _, _, seating, score0 in games_of(record, "gheos"):
-            played = bot_score(seating, score0, bot)
-            if played is not None:
-                seat, score = played
-                found.append(replay(record, seat, score))
+        mine = bot_score(game.seating, game.first_score, bot)
+        if mine is not None:
+            seat, score = mine
+            found.append(replay(game, seat, score))
     return found
 
 

@@ -47,7 +47,7 @@ from cradle.ai.search.ismcts import search
 from cradle.ai.search.params import IsmctsParams, knowledge_of
 from cradle.gheos import GheosGame, as_gheos
 from lab.command import run_command
-from lab.records import deal, kept_gheos_pair, read, require_files, wanted
+from lab.records import Line, PlayedGame, deal, kept_gheos_pair, played, read, require_files, wanted
 from lab.timing import mean_and_error
 
 EPOCH = "epoch"  # an epoch tile in a position's stack
@@ -156,7 +156,7 @@ class Turn:
 
 
 def read_record(
-    record: dict[str, Any], player: str, model: Model, trusts: Sequence[float] = (1.0,)
+    record: PlayedGame, player: str, model: Model, trusts: Sequence[float] = (1.0,)
 ) -> list[Turn]:
     """The player's tile turns in one two-player record, each read by ``model`` at each
     ``trust`` (the share of the reading in the weights, the rest an even guess). The model's
@@ -171,7 +171,7 @@ def read_record(
     # since leave them at the next turn.
     weights: dict[str, dict[str, float]] = {}
     turns: list[Turn] = []
-    for number, move in enumerate(record["moves"]):
+    for number, move in enumerate(record.moves):
         words = move.split()
         hand = game.hand(seat)
         if game.to_move == seat and words[0] in TILE_VERBS and len(hand) == 2:
@@ -243,7 +243,7 @@ def restricted(weights: dict[str, float], unseen: set[str]) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class _Job:
-    record: dict[str, Any]
+    record: PlayedGame
     player: str
     temperatures: tuple[float, ...]
     iterations: int
@@ -261,7 +261,7 @@ def _read(job: _Job) -> list[Turn]:
 
 
 def reading(
-    records: Iterable[dict[str, Any]],
+    records: Iterable[Line],
     player: str,
     games: int,
     temperatures: Sequence[float] = (0.2, 0.4, 1.0),
@@ -273,7 +273,9 @@ def reading(
     """The player's turns in the first ``games`` records it plays in, read by the prior model
     at each temperature, or (``iterations`` > 0) by the search model at each ε."""
     chosen = [
-        r for r in records if kept_gheos_pair(r) and wanted(r, player, False, False) is not None
+        r
+        for r in played(records)
+        if kept_gheos_pair(r) and wanted(r, player, False, False) is not None
     ]
     jobs = [
         _Job(r, player, tuple(temperatures), iterations, tuple(chances), tuple(trusts))

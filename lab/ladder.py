@@ -20,17 +20,16 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.bots import tell
+from cradle.ai.bots import Bot
 from cradle.ai.levels import make_bot_spec
-from cradle.ai.match import MAX_ACTIONS
+from cradle.ai.match import MAX_ACTIONS, drive
 from cradle.ai.search.parallel import map_local
 from cradle.ai.tournament import (
     GameTask,
@@ -147,55 +146,40 @@ def _play_with_openspiel(task: LadderGame) -> dict[str, Any]:
     from open_spiel.python.algorithms import ismcts, mcts
 
     import cradle.envs.openspiel  # noqa: F401  (registers the games)
-    from lab.openspiel_arena import OPENSPIEL_NAMES, engine_state
+    from lab.openspiel_arena import (
+        OPENSPIEL_NAMES,
+        SpielTable,
+        cradle_player,
+        spiel_player,
+        told,
+    )
 
     spiel_game = pyspiel.load_game(OPENSPIEL_NAMES[task.game], {"players": task.players})
-    state = spiel_game.new_initial_state()
-    chance = random.Random(task.seed)
+    table = SpielTable(task.game, spiel_game.new_initial_state(), random.Random(task.seed))
     seat_rng = random.Random(task.seed * 7919 + task.players)
     numpy_rng = np.random.RandomState(task.seed % 2**32)
     evaluator = mcts.RandomRolloutEvaluator(1, numpy_rng)
-    bots: list[Any] = []
+    ours: list[Bot] = []
+    seating: list[Callable[[SpielTable, int], str]] = []
     for spec in task.seating:
         seed = seat_rng.randrange(2**31)
         if spec.startswith(OPENSPIEL):
-            bots.append(
-                ismcts.ISMCTSBot(
-                    spiel_game,
-                    evaluator,
-                    uct_c=2.0,
-                    max_simulations=_openspiel_budget(spec),
-                    random_state=numpy_rng,
-                    allow_inconsistent_action_sets=True,
-                )
+            theirs = ismcts.ISMCTSBot(
+                spiel_game,
+                evaluator,
+                uct_c=2.0,
+                max_simulations=_openspiel_budget(spec),
+                random_state=numpy_rng,
+                allow_inconsistent_action_sets=True,
             )
+            seating.append(spiel_player(theirs))
         else:
-            bots.append(make_bot_spec(spec, seed))
-    listening = [bot for bot in bots if hasattr(bot, "observe")]
-    thinking = [0.0] * task.players
-    decisions = [0] * task.players
-    actions = 0
-    start = time.perf_counter()
-    while not state.is_terminal() and actions < MAX_ACTIONS:
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(chance.choices(outcomes, probs)[0])
-            continue
-        seat = state.current_player()
-        began = time.perf_counter()
-        if task.seating[seat].startswith(OPENSPIEL):
-            action = bots[seat].step(state)
-        else:
-            choice = bots[seat].choose(engine_state(task.game, state), seat)
-            by_text = {state.action_to_string(seat, a): a for a in state.legal_actions()}
-            action = by_text[choice]
-        thinking[seat] += time.perf_counter() - began
-        decisions[seat] += 1
-        if listening:  # our bots that read the opponents see every action, theirs too
-            tell(listening, engine_state(task.game, state), state.action_to_string(seat, action))
-        state.apply_action(action)
-        actions += 1
-    final = engine_state(task.game, state)
+            bot = make_bot_spec(spec, seed)
+            ours.append(bot)
+            seating.append(cradle_player(bot))
+    # Our bots that read the opponents see every action, theirs too.
+    done = drive(table, seating, max_actions=MAX_ACTIONS, told=told(ours))
+    final = table.engine()
     result = sorted(final.result(), key=lambda row: row["seat"])
     return {
         "index": 0,
@@ -205,11 +189,11 @@ def _play_with_openspiel(task: LadderGame) -> dict[str, Any]:
         "places": [row["place"] for row in result],
         "scores": [row["score"] for row in result],
         "rewards": rank_rewards(result),
-        "actions": actions,
+        "actions": len(done.actions),
         "truncated": not final.is_over,
-        "seconds": round(time.perf_counter() - start, 3),
-        "thinking": [round(t, 3) for t in thinking],
-        "decisions": decisions,
+        "seconds": round(done.seconds, 3),
+        "thinking": [round(t, 3) for t in done.thinking],
+        "decisions": done.decisions,
     }
 
 

@@ -17,15 +17,18 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from cradle.ai.bots import Bot, tell
 from cradle.ai.levels import make_bot_spec
+from cradle.ai.match import drive
 from cradle.ai.search.budget import Budget
 from cradle.ai.search.parallel import map_local
-from cradle.core.contract import GameState
+from cradle.core.contract import Event, GameState
 from cradle.core.results import wilson_interval
 from cradle.games import get_game
 from lab.command import run_command
@@ -41,6 +44,70 @@ def engine_state(game: str, state: Any) -> GameState:
     return engine
 
 
+class SpielTable:
+    """A pyspiel state of the adapter as a table :func:`cradle.ai.match.drive` plays: its
+    chance nodes are drawn as soon as they come (from ``chance``), so every decision is a
+    seat's, and its actions are the game's notation."""
+
+    def __init__(self, game: str, spiel: Any, chance: random.Random) -> None:
+        self.game = game
+        self.spiel = spiel
+        self.chance = chance
+        self.draw()
+
+    def draw(self) -> None:
+        while self.spiel.is_chance_node():
+            outcomes, probs = zip(*self.spiel.chance_outcomes(), strict=True)
+            self.spiel.apply_action(self.chance.choices(outcomes, probs)[0])
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.spiel.is_terminal())
+
+    @property
+    def to_move(self) -> int:
+        return int(self.spiel.current_player())
+
+    def action_id(self, action: str) -> int:
+        """The pyspiel id of ``action`` (the seat to move's notation); ValueError if illegal."""
+        seat = self.to_move
+        for found in self.spiel.legal_actions():
+            if self.spiel.action_to_string(seat, found) == action:
+                return int(found)
+        raise ValueError(f"{action!r} is not legal here")
+
+    def apply(self, action: str) -> list[Event]:
+        self.spiel.apply_action(self.action_id(action))
+        self.draw()
+        return []
+
+    def engine(self) -> GameState:
+        """The cradle state the pyspiel state prints (what cradle's bots decide on)."""
+        return engine_state(self.game, self.spiel)
+
+
+def cradle_player(bot: Bot) -> Callable[[SpielTable, int], str]:
+    """A cradle bot's decisions at a :class:`SpielTable`: on the engine state it prints."""
+    return lambda table, seat: bot.choose(table.engine(), seat)
+
+
+def spiel_player(bot: Any) -> Callable[[SpielTable, int], str]:
+    """An OpenSpiel bot's decisions at a :class:`SpielTable`: ``bot.step`` on its pyspiel
+    state, in the game's notation."""
+    return lambda table, seat: str(table.spiel.action_to_string(seat, bot.step(table.spiel)))
+
+
+def told(bots: Sequence[Bot]) -> Callable[[SpielTable, str], None]:
+    """Every cradle bot that reads the opponents sees every action, OpenSpiel's too."""
+    listening = [bot for bot in bots if hasattr(bot, "observe")]
+
+    def tell_them(table: SpielTable, action: str) -> None:
+        if listening:  # only then is the engine state worth printing
+            tell(listening, table.engine(), action)
+
+    return tell_them
+
+
 def play_match(
     game: str, players: int, bot_spec: str, our_seat: int, seconds: float, seed: int
 ) -> dict[str, Any]:
@@ -53,8 +120,7 @@ def play_match(
     import cradle.envs.openspiel  # noqa: F401  (registers the games)
 
     spiel_game = pyspiel.load_game(OPENSPIEL_NAMES[game], {"players": players})
-    state = spiel_game.new_initial_state()
-    chance = random.Random(seed)
+    table = SpielTable(game, spiel_game.new_initial_state(), random.Random(seed))
     ours = make_bot_spec(bot_spec, seed, Budget(seconds=seconds))
     numpy_rng = np.random.RandomState(seed % 2**32)
     evaluator = mcts.RandomRolloutEvaluator(1, numpy_rng)
@@ -62,42 +128,35 @@ def play_match(
     their_time = 0.0
     their_decisions = 0
     their_simulations = 0
-    our_time = 0.0
-    our_decisions = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(chance.choices(outcomes, probs)[0])
-            continue
-        seat = state.current_player()
-        legal = state.legal_actions()
+
+    def theirs(table: SpielTable, seat: int) -> str:
+        nonlocal rate, their_time, their_decisions, their_simulations
+        state = table.spiel
+        simulations = max(2, int(rate * seconds))
+        bot = ismcts.ISMCTSBot(
+            spiel_game,
+            evaluator,
+            uct_c=2.0,
+            max_simulations=simulations,
+            random_state=numpy_rng,
+            allow_inconsistent_action_sets=True,
+        )
         began = time.perf_counter()
-        if seat == our_seat:
-            engine = engine_state(game, state)
-            choice = ours.choose(engine, seat)
-            by_text = {state.action_to_string(seat, a): a for a in legal}
-            action = by_text[choice]
-            our_time += time.perf_counter() - began
-            our_decisions += 1
-        else:
-            simulations = max(2, int(rate * seconds))
-            bot = ismcts.ISMCTSBot(
-                spiel_game,
-                evaluator,
-                uct_c=2.0,
-                max_simulations=simulations,
-                random_state=numpy_rng,
-                allow_inconsistent_action_sets=True,
-            )
-            action = bot.step(state)
-            spent = time.perf_counter() - began
-            if len(legal) > 1:
-                # Forced moves skip the search and say nothing of the speed.
-                rate = 0.7 * rate + 0.3 * simulations / max(spent, 1e-3)
-                their_time += spent
-                their_decisions += 1
-                their_simulations += simulations
-        state.apply_action(action)
+        action = bot.step(state)
+        spent = time.perf_counter() - began
+        if len(state.legal_actions()) > 1:
+            # Forced moves skip the search and say nothing of the speed.
+            rate = 0.7 * rate + 0.3 * simulations / max(spent, 1e-3)
+            their_time += spent
+            their_decisions += 1
+            their_simulations += simulations
+        return str(state.action_to_string(seat, action))
+
+    seating = [cradle_player(ours) if s == our_seat else theirs for s in range(players)]
+    done = drive(table, seating, max_actions=None, told=told([ours]))
+    our_time = done.thinking[our_seat]
+    our_decisions = done.decisions[our_seat]
+    state = table.spiel
     returns = list(state.returns())
     return {
         "game": game,

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -31,7 +31,7 @@ from cradle.ai.bots import UnknownBot, tell
 from cradle.ai.levels import make_bot_spec
 from cradle.ai.search.ismcts import IsmctsBot
 from lab.command import run_command
-from lab.records import deal, read, require_files, wanted
+from lab.records import Line, PlayedGame, deal, played, read, require_files, wanted
 
 # The judge's visits to the move played, as a share of its own choice's, below which its
 # mean reward for that move is too uncertain to be called a regret.
@@ -72,7 +72,7 @@ class Decision:
 
 @dataclass(frozen=True)
 class Task:
-    record: dict[str, Any]
+    record: PlayedGame
     bot: str
     judge: str
     decisions: int
@@ -86,12 +86,12 @@ def review_game(task: Task) -> list[Decision]:
     seat = wanted(record, task.bot, False, False)
     if seat is None:
         raise ValueError(f"the bot {task.bot!r} is not in exactly one seat of this record")
-    judge = make_bot_spec(task.judge, record["seed"])
+    judge = make_bot_spec(task.judge, record.seed)
     if not isinstance(judge, IsmctsBot):
         raise ValueError(f"the judge must be an ISMCTS spec, not {task.judge!r}")
     state = deal(record)
     out: list[Decision] = []
-    for move in record["moves"]:
+    for move in record.moves:
         if len(out) >= task.decisions:
             break
         if state.to_move == seat and len(state.legal_actions()) > 1:
@@ -101,7 +101,7 @@ def review_game(task: Task) -> list[Decision]:
             mine = stats.get(move)
             out.append(
                 Decision(
-                    record["seed"],
+                    record.seed,
                     seat,
                     len(out) + 1,
                     move,
@@ -118,7 +118,7 @@ def review_game(task: Task) -> list[Decision]:
 
 
 def review(
-    records: Iterable[dict[str, Any]],
+    records: Iterable[Line],
     bot: str,
     judge: str,
     decisions: int,
@@ -128,9 +128,9 @@ def review(
 ) -> list[list[Decision]]:
     """Every wanted game's decisions, looked at again (a game per worker process)."""
     tasks = [
-        Task(record, bot, judge, decisions)
-        for record in records
-        if wanted(record, bot, lost, followed) is not None
+        Task(game, bot, judge, decisions)
+        for game in played(records)
+        if wanted(game, bot, lost, followed) is not None
     ]
     if workers <= 1:
         return [review_game(task) for task in tasks]

@@ -33,7 +33,7 @@ from cradle.core.results import wilson_interval
 from cradle.games import get_game
 from cradle.gheos import as_gheos
 from lab.command import run_command
-from lab.records import deal, kept_gheos_pair, read, require_files
+from lab.records import deal, kept_gheos_pair, played, read, require_files
 
 
 @dataclass
@@ -60,11 +60,11 @@ def games_of(record: dict[str, Any], game: str) -> Iterator[tuple[str, int, list
     """(game, seed, seating, seat 0's score) of each two-player game in a ladder line or an
     SPRT pair; other lines (an SPRT's summary) give none."""
     name = str(record.get("game") or record.get("settings", {}).get("game") or game)
-    for played in record.get("games", [record]):
-        seating = played.get("seating")
+    for one in record.get("games", [record]):
+        seating = one.get("seating")
         if "seed" not in record or not isinstance(seating, list) or len(seating) != 2:
             continue
-        places = played["places"]
+        places = one["places"]
         first = 0.5 if places[0] == places[1] else float(places[0] < places[1])
         yield name, int(record["seed"]), seating, first
 
@@ -167,28 +167,26 @@ def leftover(records: Iterable[dict[str, Any]], bot: str) -> Leftover:
     from its seed and options, as the ladder deals it, and counts the tokens left at the end."""
 
     result = Leftover()
-    for record in records:
-        if not kept_gheos_pair(record):
+    for game in played(records):
+        if not kept_gheos_pair(game):
             continue
-        moves = record["moves"]
-        for _, seed, seating, score0 in games_of(record, "gheos"):
-            played = bot_score(seating, score0, bot)
-            if played is None:
-                continue
-            seat, score = played
-            state = as_gheos(deal(record))
-            for move in moves:
-                state.apply(move)
-            if not state.is_over:
-                raise ValueError(f"the moves of seed {seed} do not end the game")
-            mine, theirs = state.player(seat).tokens, state.player(1 - seat).tokens
-            result.games += 1
-            result.mine += mine
-            result.theirs += theirs
-            if score < 1.0:
-                result.not_won += 1
-                result.mine_not_won += mine
-                result.theirs_not_won += theirs
+        mine = bot_score(game.seating, game.first_score, bot)
+        if mine is None:
+            continue
+        seat, score = mine
+        state = as_gheos(deal(game))
+        for move in game.moves:
+            state.apply(move)
+        if not state.is_over:
+            raise ValueError(f"the moves of seed {game.seed} do not end the game")
+        held, theirs = state.player(seat).tokens, state.player(1 - seat).tokens
+        result.games += 1
+        result.mine += held
+        result.theirs += theirs
+        if score < 1.0:
+            result.not_won += 1
+            result.mine_not_won += held
+            result.theirs_not_won += theirs
     return result
 
 

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -44,7 +44,7 @@ from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
 from cradle.gheos import as_gheos
 from lab.command import run_command
-from lab.records import deal, kept_gheos_pair, read, require_files, wanted
+from lab.records import Line, PlayedGame, deal, kept_gheos_pair, played, read, require_files, wanted
 
 TOKEN = "token"
 KEEP = "pass"
@@ -54,7 +54,7 @@ KEEP = "pass"
 class Spot:
     """A token decision of the bot in a record: the moves before it, and its class."""
 
-    record: dict[str, Any]
+    record: PlayedGame
     move: int  # the number of moves played before it
     seat: int
     started: bool  # the bot's seat took the first turn
@@ -81,7 +81,7 @@ class Judged:
         return (self.spot.epochs_left, self.spot.tokens, self.spot.opponent_tokens)
 
 
-def spots(record: dict[str, Any], bot: str, epochs_left: int) -> list[Spot]:
+def spots(record: PlayedGame, bot: str, epochs_left: int) -> list[Spot]:
     """The bot's token decisions in one record that pass the filters (see the module)."""
     seat = wanted(record, bot, lost=False, followed=False)
     if seat is None or not kept_gheos_pair(record):
@@ -89,7 +89,7 @@ def spots(record: dict[str, Any], bot: str, epochs_left: int) -> list[Spot]:
     game = as_gheos(deal(record))
     started = game.to_move == seat
     out: list[Spot] = []
-    for number, move in enumerate(record["moves"]):
+    for number, move in enumerate(record.moves):
         if game.to_move == seat and game.phase == "token" and TOKEN in game.legal_actions():
             left = game.end_epoch - game.epochs
             score = Reading(game).cup_score(seat)
@@ -133,7 +133,7 @@ def judge(task: Task) -> Judged:
     """One decision, played on both ways in ``task.worlds`` worlds of the bot's view."""
     spot = task.spot
     state = deal(spot.record)
-    for move in spot.record["moves"][: spot.move]:
+    for move in spot.record.moves[: spot.move]:
         state.apply(move)
     dealer = random.Random(task.seed)
     gains: list[float] = []
@@ -150,7 +150,7 @@ def judge(task: Task) -> Judged:
 
 
 def timing(
-    records: Iterable[dict[str, Any]],
+    records: Iterable[Line],
     bot: str,
     decisions: int,
     worlds: int,
@@ -161,7 +161,7 @@ def timing(
 ) -> list[Judged]:
     """``decisions`` of the bot's token decisions, drawn at random (``seed``) from all those
     the records hold, each played on both ways (a decision per worker process)."""
-    found = [spot for record in records for spot in spots(record, bot, epochs_left)]
+    found = [spot for game in played(records) for spot in spots(game, bot, epochs_left)]
     chosen = random.Random(seed).sample(found, min(decisions, len(found)))
     tasks = [Task(spot, worlds, iterations, seed * 100_000 + i) for i, spot in enumerate(chosen)]
     if workers <= 1:

@@ -26,13 +26,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from cradle.gheos import COLOURS, GheosGame, as_gheos, load_tiles, neighbour
 from lab.command import run_command
-from lab.records import deal, kept_gheos_pair, read, require_files
+from lab.records import Line, PlayedGame, deal, kept_gheos_pair, played, read, require_files
 
 CLASSES = ("touches a stronger", "touches another", "far")
 SIXTHS = 6
@@ -108,14 +108,14 @@ def remaining(game: GheosGame) -> float:
     return max(0, game.end_epoch - game.epochs) / game.end_epoch
 
 
-def read_game(record: dict[str, Any], table: Table) -> None:
+def read_game(record: PlayedGame, table: Table) -> None:
     """Adds one recorded game to ``table``."""
     game = as_gheos(deal(record))
     # civilizations still waiting to learn their fate: (colour, class, sixth, remaining
     # then, the turn then)
     open_: list[tuple[int, str, int, float, int]] = []
     turn = 0
-    for move in record["moves"]:
+    for move in record.moves:
         if game.phase == "tile":
             turn += 1
             now = remaining(game)
@@ -146,16 +146,16 @@ def read_game(record: dict[str, Any], table: Table) -> None:
         on_table = {civ.colour for civ in game.civilizations()}
         open_ = [entry for entry in open_ if entry[0] in on_table]
     if not game.is_over:
-        raise ValueError(f"the moves of seed {record['seed']} do not end the game")
+        raise ValueError(f"the moves of seed {record.seed} do not end the game")
     table.games += 1
 
 
-def tally(records: Iterable[dict[str, Any]]) -> Table:
+def tally(records: Iterable[Line]) -> Table:
     """The table of every two-player Gheos game among ``records`` that keeps its moves."""
     table = Table()
-    for record in records:
-        if kept_gheos_pair(record):
-            read_game(record, table)
+    for game in played(records):
+        if kept_gheos_pair(game):
+            read_game(game, table)
     return table
 
 

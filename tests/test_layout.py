@@ -5,6 +5,7 @@ test module can be read, moved or deleted on its own."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
@@ -61,3 +62,30 @@ def test_the_check_sees_relative_and_absolute_imports() -> None:
         "tests.tigris",
         "tests.tigris.helpers",
     ]
+
+
+# Issue 54 item 9: views, positions, events and records are typed, not dict[str, Any].
+ANY_LIMIT = 150
+SOURCE = TESTS.parent / "src" / "cradle"
+ANY_WORD = re.compile(r"\bAny\b")
+
+
+def any_uses(text: str) -> int:
+    """Lines that name ``typing.Any`` outside an import, as the issue counts them
+    (``grep -rn "\\bAny\\b" src/cradle --include=*.py | grep -v import``)."""
+    return sum(1 for line in text.splitlines() if ANY_WORD.search(line) and "import" not in line)
+
+
+def test_src_cradle_names_any_at_most_150_times() -> None:
+    counts = {
+        path.relative_to(SOURCE).as_posix(): any_uses(path.read_text(encoding="utf-8"))
+        for path in sorted(SOURCE.rglob("*.py"))
+    }
+    total = sum(counts.values())
+    worst = sorted(counts.items(), key=lambda kv: -kv[1])[:8]
+    assert total <= ANY_LIMIT, f"{total} uses of Any in src/cradle (at most {ANY_LIMIT}): {worst}"
+
+
+def test_the_any_count_reads_lines_as_the_issue_does() -> None:
+    text = "from typing import Any\nx: dict[str, Any] = {}\nAnyway = 1\ny: Any = f(Any)\n"
+    assert any_uses(text) == 2

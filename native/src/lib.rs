@@ -4,6 +4,8 @@
 //! The module is flat: each game's `py::register` adds its classes and functions (names begin
 //! with the game's name, e.g. `TigrisState`), typed for Python in `src/cradle/_native.pyi`.
 
+pub mod bots;
+pub mod env;
 pub mod gheos;
 pub mod pyrandom;
 pub mod pysearch;
@@ -24,5 +26,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     gheos::pysearch::register(m)?;
     pysearch::register(m)?;
     vector::register(m)?;
+    env::register(m)?;
     Ok(())
 }

@@ -156,6 +156,22 @@ fn random_all<T: PyClass<Frozen = False> + Steppable>(
 }
 
 impl Batch {
+    /// The Tigris games (None for a Gheos batch): for the opponents of `crate::env`.
+    pub(crate) fn tigris_games(&self) -> Option<&[Py<PyTigrisState>]> {
+        match &self.games {
+            Games::Tigris(g) => Some(g),
+            Games::Gheos(_) => None,
+        }
+    }
+
+    /// The Gheos games (None for a Tigris batch).
+    pub(crate) fn gheos_games(&self) -> Option<&[Py<GheosState>]> {
+        match &self.games {
+            Games::Gheos(g) => Some(g),
+            Games::Tigris(_) => None,
+        }
+    }
+
     fn len(&self) -> usize {
         match &self.games {
             Games::Tigris(g) => g.len(),

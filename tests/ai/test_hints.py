@@ -29,7 +29,7 @@ def test_a_revolt_hint_gives_the_count_and_what_would_beat_it() -> None:
     by_action = {h.action: h.reason for h in found}
     # K5 touches 2 temples, and archer holds 4 more: bull would need 4 of its 6 tiles.
     assert by_action["leader priest K5"].startswith(
-        "wins the revolt 6–2 unless they hold 4 temple(s) (about 10% likely)"
+        "wins the revolt 6–2 unless they hold 4 temples (about 10% likely)"
     )
 
 

@@ -26,7 +26,7 @@ def test_board_reads_kingdoms_leaders_and_temples() -> None:
 def test_revolt_reason_names_the_odds() -> None:
     state = tigris.from_position(revolt_position(), seed=1)
     text = TigrisKnowledge().reason(state, 0, "leader priest K5")
-    assert text.startswith("wins the revolt 4–2 unless they hold 2 temple(s)")
+    assert text.startswith("wins the revolt 4–2 unless they hold 2 temples")
     p = 1 - binomial_cdf(1, 6, 47 / 143)
     assert f"{p:.0%}" in text
 
@@ -323,3 +323,25 @@ def test_gheos_value_4_counts_the_tokens_a_seat_can_still_play(engine: str) -> N
     # At the start every token will find a turn.
     start = Reading(gheos.as_gheos(gheos.new_game(2, 5, engine=engine)), 4)
     assert start.usable_tokens(0) == pytest.approx(3, abs=1e-3)
+
+
+def test_counts_in_reasons_are_plural_unless_one() -> None:
+    from cradle.ai.knowledge.base import counted
+
+    assert [counted(n, "temple") for n in (0, 1, 2)] == ["0 temples", "1 temple", "2 temples"]
+
+
+def test_gheos_reasons_never_say_a_gain_of_nothing_or_count_in_brackets() -> None:
+    """Issue 56: a move costing 21% was explained as "Estimated +0.0 points for you"."""
+    knowledge = GheosKnowledge()
+    said = set()
+    for seed in range(4):
+        state = gheos.new_game(2, seed)
+        rng = random.Random(seed)
+        for _ in range(12):
+            state.apply(rng.choice(state.legal_actions()))
+        for action in state.legal_actions()[:80]:
+            said.add(knowledge.reason(state, state.to_move, action))
+    assert any("the search finds it better" in text for text in said)  # the case occurs
+    for text in said:
+        assert "+0.0" not in text and "-0.0" not in text and "(s)" not in text, text

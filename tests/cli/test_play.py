@@ -266,3 +266,26 @@ def test_bots_are_told_the_moves_played_never_a_refused_one(
     assert (0, "pass") in listener.told  # the human's move, after the refused one
     assert all(action != "tile red Z99" for _, action in listener.told)
     assert [action for _, action in listener.told] == session.record.actions
+
+
+def test_a_conflict_is_answered_by_the_tile_count_typed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 56: the prompt listed "1 0  2 1  3 2" and typing 1 committed 0 tiles."""
+    from cradle.core.lessons import play
+    from cradle.tigris import LESSONS, lesson_start
+
+    out = io.StringIO()
+    session = setup_session(Console(file=out, width=100), "tigris", 2, 1, "random", 1, {}, None)
+    revolt = next(lesson for lesson in LESSONS if lesson.name == "revolt")
+    state = lesson_start("revolt")
+    play(revolt, state, 1)  # the archer's priest placed: the archer commits red tiles
+    assert state.legal_actions() == ["commit 0", "commit 1", "commit 2"]
+    session.state = state
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
+    assert session.human_decision(state, 0) == "commit 1"
+    shown = out.getvalue()
+    assert "Tiles to commit: 0  1  2" in shown
+    monkeypatch.setattr("sys.stdin", io.StringIO("5\n2\n"))
+    assert session.human_decision(state, 0) == "commit 2"
+    assert "You can commit 0 to 2 tiles, not 5." in out.getvalue()

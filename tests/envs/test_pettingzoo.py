@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from cradle.envs import gheos_v0, tigris_v0
 
@@ -83,13 +83,19 @@ def test_ansi_rendering_is_text(module: Any) -> None:
     assert isinstance(text, str) and len(text) > 20
 
 
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.NAME)
+def test_render_test(module: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(module.env)
+    assert len(capsys.readouterr().out) > 100  # human mode printed the positions
+
+
 def test_bad_options_are_refused() -> None:
     with pytest.raises(ValueError, match="players"):
         tigris_v0.env(players=5)
     with pytest.raises(ValueError, match="unknown option"):
         tigris_v0.env(colour="red")
     with pytest.raises(ValueError, match="render_mode"):
-        gheos_v0.env(render_mode="human")
+        gheos_v0.env(render_mode="rgb_array")
 
 
 def test_truncation_at_the_move_cap() -> None:

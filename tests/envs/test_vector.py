@@ -129,3 +129,52 @@ def test_random_actions_follow_the_masks() -> None:
         playing = obs["action_mask"].any(axis=1)
         assert obs["action_mask"][playing, actions[playing]].all()
         obs, *_ = env.step(actions)
+
+
+@pytest.mark.parametrize(
+    ("game", "width", "actions"), [("tigris", 7503, 3398), ("gheos", 4314, 191012)]
+)
+def test_the_shapes_docs_vector_md_gives(game: str, width: int, actions: int) -> None:
+    for players in (2, 4):
+        env = CradleVectorEnv(game, 3, players)
+        obs, _ = env.reset(seed=players)
+        assert obs["observation"].shape == (3, width)
+        assert obs["action_mask"].shape == (3, actions)
+
+
+def test_normalized_observations_lie_in_minus_one_to_one() -> None:
+    raw = CradleVectorEnv("gheos", 2, 3)
+    env = CradleVectorEnv("gheos", 2, 3, normalize=True)
+    a, _ = raw.reset(seed=2)
+    b, _ = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        assert env.observation_space.contains(b)
+        assert np.abs(b["observation"]).max() <= 1
+        np.testing.assert_allclose(b["observation"] * env._scales, a["observation"], rtol=1e-6)
+        actions = random_actions(a["action_mask"], rng)
+        a, *_ = raw.step(actions)
+        b, *_ = env.step(actions)
+
+
+@pytest.mark.parametrize(("game", "memory"), [("tigris", 12), ("gheos", 52)])
+def test_the_information_state_tensor(game: str, memory: int) -> None:
+    plain = CradleVectorEnv(game, 2, 2)
+    env = CradleVectorEnv(game, 2, 2, information_state=True)
+    a, _ = plain.reset(seed=6)
+    b, infos = env.reset(seed=6)
+    rng = np.random.default_rng(6)
+    for _ in range(25):
+        width = a["observation"].shape[1]
+        assert b["observation"].shape[1] == width + memory
+        np.testing.assert_array_equal(b["observation"][:, :width], a["observation"])
+        assert env.observation_space.contains(b)
+        for i in range(2):
+            expected = np.zeros(memory, np.float32)
+            spec = env.game_spec
+            spec.fill_memory(env.game_state(i).to_position(), int(infos["seat"][i]), expected)
+            np.testing.assert_array_equal(b["observation"][i, width:], expected)
+        assert b["observation"][:, width:].any()  # some tile is unseen
+        actions = random_actions(a["action_mask"], rng)
+        a, *_ = plain.step(actions)
+        b, _, _, _, infos = env.step(actions)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from cradle.games import get_game
 from cradle.gheos import as_gheos
+from lab.records import PlayedGame
 
 
 def ladder_line(seed: int, seating: list[str], places: list[int]) -> dict[str, object]:
@@ -32,6 +33,17 @@ def played_out(seed: int) -> list[str]:
 
 def record(seed: int, moves: list[str]) -> dict[str, object]:
     return {**ladder_line(seed, ["pimc", "hard"], [1, 2]), "moves": moves}
+
+
+def game_of(line: dict[str, object]) -> PlayedGame:
+    """The recorded game of a ladder line that keeps its moves."""
+    game = PlayedGame.from_line(line)
+    assert game is not None
+    return game
+
+
+def played_game(seed: int, moves: list[str]) -> PlayedGame:
+    return game_of(record(seed, moves))
 
 
 SEED = 5

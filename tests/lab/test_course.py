@@ -9,6 +9,7 @@ from cradle.games import get_game
 from cradle.gheos import as_gheos
 from lab.course import Course, courses, length_class, main, replay, report
 from lab.starts import first_player
+from tests.helpers.ladder import game_of
 
 
 def warlike(seed: int, chooser: int) -> tuple[list[str], list[int]]:
@@ -66,7 +67,7 @@ def test_a_replay_counts_the_points_tokens_losses_and_margins_another_count_find
         for seat in (0, 1):
             score = 1.0 if places[seat] < places[1 - seat] else 0.0
             record = {"game": "gheos", "seed": seed, "seating": ["a", "b"], "moves": moves}
-            got = replay(record, seat, score)
+            got = replay(game_of(record), seat, score)
             want = expected(seed, moves, seat)
             assert got.started == (first_player("gheos", seed) == seat)
             assert (got.tiles, got.tokens, got.lost) == (want.tiles, want.tokens, want.lost)

@@ -19,7 +19,7 @@ from lab.hand_reading import (
     with_hand,
 )
 from lab.review import deal
-from tests.helpers.ladder import SEED, played_out, record, record_file
+from tests.helpers.ladder import SEED, played_game, played_out, record, record_file
 
 
 def test_the_filter_weighs_each_tile_by_both_ways_into_the_hand() -> None:
@@ -43,7 +43,7 @@ def test_the_filter_weighs_each_tile_by_both_ways_into_the_hand() -> None:
 
 def kept_tiles(seat: int, moves: list[str]) -> dict[int, str]:
     """Per move number of the seat's tile turns with two tiles, the tile it kept."""
-    game = as_gheos(deal(record(SEED, moves)))
+    game = as_gheos(deal(played_game(SEED, moves)))
     out = {}
     for number, move in enumerate(moves):
         words = move.split()
@@ -56,7 +56,7 @@ def kept_tiles(seat: int, moves: list[str]) -> dict[int, str]:
 
 def replayed(moves: list[str], count: int) -> GheosGame:
     """The game of ``SEED`` after the first ``count`` of ``moves``."""
-    game = as_gheos(deal(record(SEED, moves)))
+    game = as_gheos(deal(played_game(SEED, moves)))
     for move in moves[:count]:
         game.apply(move)
     return game
@@ -64,7 +64,7 @@ def replayed(moves: list[str], count: int) -> GheosGame:
 
 def test_an_uninformed_reading_gains_nothing_and_a_knowing_one_gains_every_turn() -> None:
     moves = played_out(SEED)
-    rec = record(SEED, moves)  # pimc in seat 0
+    rec = played_game(SEED, moves)  # pimc in seat 0
     kept = kept_tiles(0, moves)
     assert len(kept) > 5
 

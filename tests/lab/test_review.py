@@ -5,8 +5,9 @@ import pytest
 import typer
 
 from cradle.ai.tournament import GameTask, play_game
-from lab.records import wanted
+from lab.records import PlayedGame, wanted
 from lab.review import Decision, Task, main, review, review_game, summarise
+from tests.helpers.ladder import game_of
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +33,7 @@ def test_a_record_keeps_its_moves_and_replays_to_its_result(record: dict[str, ob
 def test_the_judge_looks_at_the_bots_own_decisions(record: dict[str, object]) -> None:
     from cradle.games import get_game
 
-    decisions = review_game(Task(record, "ismcts", "ismcts@60", 4))
+    decisions = review_game(Task(game_of(record), "ismcts", "ismcts@60", 4))
     assert [d.number for d in decisions] == [1, 2, 3, 4]
     # Replayed by hand: the bot's decisions with a choice, in order.
     module = get_game("gheos")
@@ -71,15 +72,17 @@ def test_regret_counts_only_a_move_the_judge_visited_enough() -> None:
 
 def test_the_filters(record: dict[str, object]) -> None:
     won = record["places"][0] == 1  # type: ignore[index]
-    assert wanted(record, "ismcts", False, False) == 0
-    assert wanted(record, "random", False, False) == 1
-    assert wanted(record, "pimc", False, False) is None
-    assert (wanted(record, "ismcts", True, False) is None) == won
+    game = game_of(record)
+    assert game.record.actions == record["moves"] and game.seed == record["seed"]
+    assert wanted(game, "ismcts", False, False) == 0
+    assert wanted(game, "random", False, False) == 1
+    assert wanted(game, "pimc", False, False) is None
+    assert (wanted(game, "ismcts", True, False) is None) == won
     from lab.starts import first_player
 
     started = first_player("gheos", 5) == 0
-    assert (wanted(record, "ismcts", False, True) is None) == started
-    assert wanted({k: v for k, v in record.items() if k != "moves"}, "ismcts", False, False) is None
+    assert (wanted(game, "ismcts", False, True) is None) == started
+    assert PlayedGame.from_line({k: v for k, v in record.items() if k != "moves"}) is None
     assert len(review([record], "ismcts", "ismcts@20", 2)) == 1
 
 
@@ -87,7 +90,7 @@ def test_a_record_that_does_not_replay_is_refused(record: dict[str, object]) -> 
     moves = list(record["moves"])  # type: ignore[call-overload]
     moves[0] = "place t99 9,9 r0"
     with pytest.raises(ValueError):
-        review_game(Task({**record, "moves": moves}, "ismcts", "ismcts@20", 50))
+        review_game(Task(game_of({**record, "moves": moves}), "ismcts", "ismcts@20", 50))
 
 
 def test_the_command(

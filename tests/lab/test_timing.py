@@ -7,12 +7,12 @@ from cradle.ai.knowledge.gheos import Reading
 from cradle.games import get_game
 from cradle.gheos import as_gheos
 from lab.timing import Task, judge, main, spots, timing
-from tests.helpers.ladder import SEED, played_out, record, record_file
+from tests.helpers.ladder import SEED, game_of, played_game, played_out, record, record_file
 
 
 def test_a_bots_token_decisions_are_found_with_what_the_token_would_score() -> None:
     moves = played_out(SEED)
-    found = spots(record(SEED, moves), "hard", epochs_left=6)
+    found = spots(played_game(SEED, moves), "hard", epochs_left=6)
     assert found
     module = get_game("gheos")
     for spot in found:
@@ -25,15 +25,15 @@ def test_a_bots_token_decisions_are_found_with_what_the_token_would_score() -> N
         assert Reading(game).cup_score(1) == spot.cup_score
         scored = [e for e in game.apply("token") if e["type"] == "token"]
         assert [e["points"] for e in scored] == [spot.cup_score]  # what the engine scores
-    fewer = spots(record(SEED, moves), "hard", epochs_left=2)
+    fewer = spots(played_game(SEED, moves), "hard", epochs_left=2)
     assert [s.move for s in fewer] == [s.move for s in found if s.epochs_left <= 2]
-    assert spots(record(SEED, moves), "greedy", epochs_left=6) == []  # not in the seating
-    assert spots({**record(SEED, moves), "game": "tigris"}, "hard", epochs_left=6) == []
+    assert spots(played_game(SEED, moves), "greedy", epochs_left=6) == []  # not in the seating
+    assert spots(game_of({**record(SEED, moves), "game": "tigris"}), "hard", epochs_left=6) == []
 
 
 def test_a_decision_is_played_on_both_ways_the_same_way_twice() -> None:
     moves = played_out(SEED)
-    spot = spots(record(SEED, moves), "hard", epochs_left=6)[-1]
+    spot = spots(played_game(SEED, moves), "hard", epochs_left=6)[-1]
     task = Task(spot, worlds=2, iterations=10, seed=7)
     first = judge(task)
     assert len(first.gains) == 2

@@ -30,6 +30,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
+from cradle.games import get_game
 from cradle.server import models
 from cradle.server.app import create_app
 from cradle.server.limits import UNLIMITED_CLIENTS, Limits
@@ -137,7 +138,7 @@ def test_every_parameter_and_body_of_the_published_schema_is_bounded(tmp_path: A
                 posts += 1
                 body = operation["requestBody"]["content"]["application/json"]["schema"]
                 assert unbounded(body, f"{method} {path}") == []
-    assert posts == 15
+    assert posts == 16
 
 
 # -- hostile values through the real app ----------------------------------------------------
@@ -243,6 +244,17 @@ def send_create(client: TestClient, table: dict[str, Any], body: dict[str, Any])
         assert 1 <= len(answer.json()["players"]) <= models.MAX_SEATS
 
 
+def send_lesson(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
+    before = games_stored(client)
+    answer = client.post(
+        "/api/lessons", content=encode(body), headers={"content-type": "application/json"}
+    )
+    if refused_with_reason(answer):
+        assert games_stored(client) == before
+    else:  # only a name from the game's own list makes a table
+        assert body["lesson"] in {lesson.name for lesson in get_game(body["game"]).LESSONS}
+
+
 def post_on_table(route: str) -> Callable[[TestClient, dict[str, Any], dict[str, Any]], None]:
     def send(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
         game_id = table["id"]
@@ -301,6 +313,7 @@ Sender = Callable[[TestClient, dict[str, Any], dict[str, Any]], None]
 # Each model, the body it is sent in (besides the field under test), and the routes that read it.
 ROUTES: dict[str, tuple[dict[str, Any], list[Sender]]] = {
     "CreateBody": ({"game": "tigris"}, [send_create]),  # seats by default: one per player
+    "LessonBody": ({"game": "tigris", "lesson": "tiles"}, [send_lesson]),
     "ActionBody": (
         {"action": "no such move"},
         [post_on_table("actions"), post_on_table("explain")],

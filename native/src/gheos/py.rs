@@ -20,6 +20,13 @@ use super::notation;
 use super::parts::Parts;
 use super::pyanalysis;
 use super::tiles::TileSet;
+use crate::text::{public_action, viewer_seat};
+
+/// The kinds of action (first word) every seat sees whole: Gheos hides only hands and the
+/// stack, never a decision.
+const PUBLIC_KINDS: [&str; 9] = [
+    "place", "replace", "pay", "migrate", "winner", "start", "take", "token", "pass",
+];
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GheosTiles>()?;
@@ -55,7 +62,7 @@ impl GheosTiles {
 /// docs/engines.md), and fast paths for search and research.
 #[pyclass(module = "cradle._native")]
 pub struct GheosState {
-    pub(super) game: Game,
+    pub(crate) game: Game,
     /// The legal ids, once asked for, until the state changes.
     legal: Option<Vec<u32>>,
     tiles: Py<GheosTiles>,
@@ -448,6 +455,20 @@ impl GheosState {
 
     fn to_position<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         position_dict(py, &self.game, self.options.bind(py))
+    }
+
+    /// What `viewer` (None: a spectator) may know of `action`, made by the seat to move here
+    /// (docs/contract.md): every Gheos decision shows on the table.
+    #[pyo3(signature = (action, viewer=None))]
+    fn public_action(&self, action: &str, viewer: Option<i64>) -> PyResult<String> {
+        let players = usize::from(self.game.players);
+        let viewer = viewer_seat(viewer, players).map_err(PyValueError::new_err)?;
+        Ok(public_action(
+            action,
+            usize::from(self.game.active),
+            viewer,
+            &PUBLIC_KINDS,
+        ))
     }
 
     /// All `seat` may know (None: a spectator, public information only).

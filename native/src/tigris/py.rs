@@ -20,6 +20,24 @@ use super::pyanalysis;
 use super::state::{Moves, Options, State};
 use crate::pyrandom::PyRandom;
 use crate::splitmix::SplitMix64;
+use crate::text::{public_action, viewer_seat};
+
+/// The kinds of action (first word) every seat sees whole: all but a swap.
+const PUBLIC_KINDS: [&str; 13] = [
+    "leader",
+    "withdraw",
+    "tile",
+    "catastrophe",
+    "pass",
+    "commit",
+    "war",
+    "monument",
+    "treasure",
+    "building",
+    "wonder",
+    "wonderpoint",
+    "decline",
+];
 
 /// A Tigris & Euphrates game state on the native engine.
 #[pyclass(module = "cradle._native", name = "TigrisState")]
@@ -256,11 +274,18 @@ impl PyTigrisState {
                 py,
                 pyo3::ffi::PyList_New(legal.len() as pyo3::ffi::Py_ssize_t),
             )?;
+            // the list's slots written directly; the stable ABI (`make wheel`) hides them
+            #[cfg(not(feature = "abi3"))]
             let slots = (*list.as_ptr().cast::<pyo3::ffi::PyListObject>()).ob_item;
             for (i, &id) in legal.iter().enumerate() {
                 let int = ids[usize::from(id)].as_ptr();
                 pyo3::ffi::Py_INCREF(int);
-                *slots.add(i) = int;
+                #[cfg(not(feature = "abi3"))]
+                {
+                    *slots.add(i) = int;
+                }
+                #[cfg(feature = "abi3")]
+                pyo3::ffi::PyList_SetItem(list.as_ptr(), i as pyo3::ffi::Py_ssize_t, int);
             }
             Ok(list.cast_into_unchecked())
         }
@@ -501,6 +526,19 @@ impl PyTigrisState {
     /// The full position (schema in docs/contract.md), as the reference writes it.
     fn to_position<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         position_dict(py, &self.s)
+    }
+
+    /// What `viewer` (None: a spectator) may know of `action`, made by the seat to move here
+    /// (docs/contract.md): others learn how many tiles a swap discards, never which.
+    #[pyo3(signature = (action, viewer=None))]
+    fn public_action(&self, action: &str, viewer: Option<i64>) -> PyResult<String> {
+        let viewer = viewer_seat(viewer, self.s.n).map_err(PyValueError::new_err)?;
+        Ok(public_action(
+            action,
+            self.s.to_move(),
+            viewer,
+            &PUBLIC_KINDS,
+        ))
     }
 
     /// All that `seat` may know (None: a spectator, public information only).

@@ -15,6 +15,7 @@ game whose players stop using tiles).
 from __future__ import annotations
 
 import importlib
+import operator
 import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
@@ -36,6 +37,17 @@ BotFactory = Callable[[int | None], Bot]
 
 class UnknownBot(ValueError):
     pass
+
+
+def seat_index(seat: object) -> int:
+    """``seat`` as a plain int: any integer (``numpy.int64`` from an environment too) is a
+    seat; a float, bool or string is a TypeError with the reason."""
+    if isinstance(seat, bool):
+        raise TypeError(f"a seat is an integer, not {seat!r}")
+    try:
+        return operator.index(seat)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"a seat is an integer, not {seat!r}") from None
 
 
 def decision_actions(state: GameState, seat: int) -> list[str]:
@@ -132,7 +144,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: GameState, seat: int) -> str:
-        return self.rng.choice(decision_actions(state, seat))
+        return self.rng.choice(decision_actions(state, seat_index(seat)))
 
 
 _BOTS: dict[str, BotFactory] = {"random": RandomBot}
@@ -158,14 +170,27 @@ def bot_names() -> list[str]:
     return sorted(set(_BOTS) | set(_LAZY_BOTS))
 
 
+# Budgets and settings (``ismcts@50``, ``pimc@0.2s``, ``hard/rollout=0``) and the search bots
+# and levels (registered when this module is imported) live above the registry.
+_SPECS = "cradle.ai.levels:make_bot_spec"
+
+
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A fresh bot called ``name`` (case-insensitive); raises UnknownBot with the known names."""
+    """A fresh bot called ``name`` (case-insensitive), or from a spec with a budget or
+    settings (``ismcts@50``, ``pimc@0.5s``); raises UnknownBot with the known names."""
     key = name.strip().lower()
+    module_name, _, attribute = _SPECS.partition(":")
+    if "@" in key or "/" in key:
+        spec_bot: Bot = getattr(importlib.import_module(module_name), attribute)(key, seed)
+        return spec_bot
     factory = _BOTS.get(key)
     if factory is None and key in _LAZY_BOTS:
-        module_name, _, attribute = _LAZY_BOTS[key].partition(":")
-        factory = getattr(importlib.import_module(module_name), attribute)
+        lazy_module, _, lazy_attribute = _LAZY_BOTS[key].partition(":")
+        factory = getattr(importlib.import_module(lazy_module), lazy_attribute)
         _BOTS[key] = factory
+    if factory is None:
+        importlib.import_module(module_name)  # registers the search bots and the levels
+        factory = _BOTS.get(key)
     if factory is None:
         raise UnknownBot(f"unknown bot {name!r} (known: {', '.join(bot_names())})")
     return factory(seed)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from cradle.ai.bots import StallGuard, decision_actions
+from cradle.ai.bots import StallGuard, decision_actions, seat_index
 from cradle.core.contract import Event, GameState
 from cradle.gheos import as_gheos
 from cradle.tigris import as_tigris
@@ -118,6 +118,7 @@ class GreedyBot:
         self.guard = StallGuard(relapse=2)
 
     def choose(self, state: GameState, seat: int) -> str:
+        seat = seat_index(seat)
         legal = self.guard.allowed(state, seat, decision_actions(state, seat))
         if len(legal) == 1:
             return legal[0]

@@ -9,14 +9,23 @@ hold, points scored, monuments, followers, ...).
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import TypedDict
 
 from cradle.ai.search.budget import Budget
 from cradle.ai.search.ismcts import search
 from cradle.ai.search.params import IsmctsParams, knowledge_of
 from cradle.ai.search.worlds import sample_world
 from cradle.core.contract import GameState
+
+
+class HintDict(TypedDict):
+    """A hint as JSON (``Hint.to_dict``)."""
+
+    action: str
+    win_chance: float
+    visits: int
+    reason: str
 
 
 @dataclass
@@ -26,8 +35,10 @@ class Hint:
     visits: int
     reason: str
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> HintDict:
+        return HintDict(
+            action=self.action, win_chance=self.win_chance, visits=self.visits, reason=self.reason
+        )
 
 
 def hints(

@@ -50,9 +50,9 @@ LEVELS: dict[str, Level] = {
         "expert-rules",
         "expert-rules",
         None,
-        about="published strategy as rules, no search: milliseconds",
+        about="published strategy as rules, no search",
     ),
-    "medium": Level("medium", "pimc", Budget(seconds=0.3), about="sampled worlds, 0.3 s a move"),
+    "medium": Level("medium", "pimc", Budget(seconds=0.3), about="sampled worlds"),
     # Players wait at most 1 s a decision and 3 s a turn for `hard`, 3 s a decision for
     # `expert` (issue 15): the search gets 90% of that, the rest is kept for the work around
     # it. A loaded machine gets a later answer rather than a blind one (the floor).
@@ -60,7 +60,7 @@ LEVELS: dict[str, Level] = {
         "hard",
         "ismcts",
         Budget(seconds=0.9, floor=HARD_FLOOR),
-        about="information-set MCTS, 1 s a move, 3 s a turn",
+        about="information-set MCTS",
         turn_seconds=2.7,
     ),
     "expert": Level(
@@ -68,10 +68,29 @@ LEVELS: dict[str, Level] = {
         "ismcts",
         Budget(seconds=2.7, floor=EXPERT_FLOOR),
         workers=0,
-        about="ISMCTS, 3 s a move on every core",
+        about="information-set MCTS",
         turn_seconds=5.4,
     ),
 }
+
+
+def describe(level: Level, seconds: float | None = None, workers: int | None = None) -> str:
+    """The level in words with the numbers it plays by, never other numbers: its kind, the
+    most it thinks a decision (``seconds``: where it runs capped lower, as on a server), its
+    turn allowance and its cores (``workers``: where it runs on fewer)."""
+    words = [level.about]
+    if level.budget is None or not level.budget.seconds:
+        words.append("answers at once")
+        return ", ".join(words)
+    per = level.budget.seconds if seconds is None else min(seconds, level.budget.seconds)
+    words.append(f"up to {per:g} s a move")
+    if level.turn_seconds is not None and seconds is None:
+        words.append(f"{level.turn_seconds:g} s a turn")
+    cores = level.workers if workers is None else workers
+    if cores == 0:
+        words.append("on every core")
+    return ", ".join(words)
+
 
 SEARCH_DEFAULTS = {"pimc": Budget(seconds=0.5), "ismcts": Budget(seconds=1.0)}
 

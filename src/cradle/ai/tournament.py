@@ -195,7 +195,39 @@ def run_ray(
 # -- analysis -----------------------------------------------------------------------------
 
 
-def head_to_head(records: Iterable[TableRecord]) -> dict[str, dict[str, dict[str, Any]]]:
+class Meeting(TypedDict):
+    """How one bot fared against another: the share of their meetings it finished ahead
+    (ties half), with its Wilson interval."""
+
+    score: float
+    meetings: int
+    low: float
+    high: float
+
+
+class Rating(TypedDict):
+    """A bot's openskill rating (mu ± 1.96 sigma), its seats and mean reward."""
+
+    mu: float
+    sigma: float
+    low: float
+    high: float
+    ordinal: float
+    seats: int
+    mean_reward: float | None
+
+
+class Report(TypedDict):
+    """A tournament's results.json."""
+
+    settings: JSON
+    ratings: dict[str, Rating]
+    head_to_head: dict[str, dict[str, Meeting]]
+    seconds_per_decision: dict[str, float]
+    games: list[TableRecord]
+
+
+def head_to_head(records: Iterable[TableRecord]) -> dict[str, dict[str, Meeting]]:
     """For each pair of different bots at a table: the share of their meetings the first
     finished ahead of the second (ties half), with its interval."""
     tally: dict[tuple[str, str], list[float]] = {}
@@ -209,7 +241,7 @@ def head_to_head(records: Iterable[TableRecord]) -> dict[str, dict[str, dict[str
                 pair = tally.setdefault((a, b), [0.0, 0.0])
                 pair[0] += won
                 pair[1] += 1
-    out: dict[str, dict[str, dict[str, Any]]] = {}
+    out: dict[str, dict[str, Meeting]] = {}
     for (a, b), (won, n) in sorted(tally.items()):
         share = won / n
         low, high = wilson_interval(won, int(n))
@@ -222,7 +254,7 @@ def head_to_head(records: Iterable[TableRecord]) -> dict[str, dict[str, dict[str
     return out
 
 
-def fit_ratings(records: Sequence[TableRecord], passes: int = 3) -> dict[str, dict[str, Any]]:
+def fit_ratings(records: Sequence[TableRecord], passes: int = 3) -> dict[str, Rating]:
     """openskill Plackett-Luce ratings from the places of every game.
 
     Each seat is a team of one; a bot seated twice at one table gets the mean of its two
@@ -253,7 +285,7 @@ def fit_ratings(records: Sequence[TableRecord], passes: int = 3) -> dict[str, di
         for label, r in zip(record["seating"], record["rewards"], strict=True):
             games[label] += 1
             reward[label] += float(r)
-    out = {}
+    out: dict[str, Rating] = {}
     for label in labels:
         rating = ratings[label]
         out[label] = {
@@ -265,7 +297,7 @@ def fit_ratings(records: Sequence[TableRecord], passes: int = 3) -> dict[str, di
             "seats": games[label],
             "mean_reward": round(reward[label] / games[label], 4) if games[label] else None,
         }
-    return dict(sorted(out.items(), key=lambda kv: -float(kv[1]["mu"])))
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]["mu"]))
 
 
 def thinking_times(records: Iterable[TableRecord]) -> dict[str, float]:
@@ -281,7 +313,7 @@ def thinking_times(records: Iterable[TableRecord]) -> dict[str, float]:
     return {label: round(t / n, 4) if n else 0.0 for label, (t, n) in sorted(total.items())}
 
 
-def summary(records: Sequence[TableRecord], settings: JSON) -> JSON:
+def summary(records: Sequence[TableRecord], settings: JSON) -> Report:
     return {
         "settings": settings,
         "ratings": fit_ratings(records),
@@ -291,7 +323,7 @@ def summary(records: Sequence[TableRecord], settings: JSON) -> JSON:
     }
 
 
-def write_results(out: Path, report: dict[str, Any]) -> list[Path]:
+def write_results(out: Path, report: Report) -> list[Path]:
     """results.json (everything), results.csv (a row per seat of every game), ratings.png."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -326,7 +358,7 @@ def write_results(out: Path, report: dict[str, Any]) -> list[Path]:
     return written
 
 
-def plot_ratings(ratings: dict[str, dict[str, Any]], path: Path, title: str) -> None:
+def plot_ratings(ratings: dict[str, Rating], path: Path, title: str) -> None:
     """A row per bot: rating mu with its 95% interval."""
     import matplotlib
 

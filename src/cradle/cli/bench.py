@@ -25,7 +25,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from rich import box
 from rich.console import Console
@@ -34,6 +34,20 @@ from rich.table import Table
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options
 from cradle.core import native
 from cradle.core.contract import JSON, GameModule, GameState, fast
+
+
+class Figures(TypedDict):
+    """One measurement as the JSON summary gives it (rates per second; None: no game ended)."""
+
+    games_per_s: float
+    actions_per_s: float
+    legal_actions_per_s: float
+    games: int
+    actions: int
+    legal_actions_calls: int
+    seconds: float
+    median_game_s: float | None
+    mean_actions_per_game: float | None
 
 
 @dataclass
@@ -60,7 +74,7 @@ class Measurement:
     def rate(self, count: int) -> float:
         return round(count / self.seconds, 2) if self.seconds > 0 else 0.0
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> Figures:
         return {
             "games_per_s": self.rate(self.games),
             "actions_per_s": self.rate(self.actions),
@@ -215,7 +229,7 @@ def run_engines_bench(
     options: JSON,
     seed: int | None,
     engines: list[str],
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Each engine, each player count, each loop of :data:`LOOPS` in one run; the table and
     the JSON summary with the native engine's speed-up over the reference. The engines take
     turns in rounds of about :data:`ROUND_SECONDS` (each round's last game played out), so on a
@@ -245,7 +259,7 @@ def run_engines_bench(
                     )
                     total = measured.setdefault((engine, players, loop), Measurement(players))
                     total.add(part)
-    figures: dict[str, dict[str, dict[str, Any]]] = {}
+    figures: dict[str, dict[str, dict[str, Figures]]] = {}
     for engine in engines:
         per_count = figures.setdefault(engine, {})
         for players in counts:
@@ -262,7 +276,7 @@ def run_engines_bench(
                     f"{m.rate(m.actions):.0f}",
                 )
     console.print(table)
-    summary: dict[str, Any] = {
+    summary: dict[str, object] = {
         "game": module.NAME,
         "engines": figures,
         "options": module.options_to_dict(game_options),
@@ -330,7 +344,7 @@ def run_bench(
     counts: list[int],
     options: JSON,
     seed: int | None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Measure each player count, print the table, and return the JSON summary."""
     module, game_options, seed = _checked_setup(game, seconds, counts, options, seed)
     share = seconds / len(counts)
@@ -351,7 +365,7 @@ def run_bench(
     }
 
 
-def json_line(summary: dict[str, Any]) -> str:
+def json_line(summary: dict[str, object]) -> str:
     return json.dumps(summary, separators=(", ", ": "))
 
 
@@ -363,7 +377,7 @@ def run_ai_bench(
     options: JSON,
     seed: int | None,
     engines: list[str] | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """`cradle bench --ai`: ISMCTS iterations per second (see cradle.ai.benchmark); with
     ``engines`` each engine in turn (the time split between them) and the native speed-up."""
     from cradle.ai.benchmark import measure
@@ -386,7 +400,10 @@ def run_ai_bench(
             table.add_row(*([engine, str(m["search"]), *row] if engine else row))
         by_engine[engine or "default"] = results
     console.print(table)
-    summary: dict[str, Any] = {"game": module.NAME, "options": module.options_to_dict(game_options)}
+    summary: dict[str, object] = {
+        "game": module.NAME,
+        "options": module.options_to_dict(game_options),
+    }
     if not engines:
         summary["ai"] = by_engine["default"]
         return summary

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from cradle.core.contract import JSON, GameModule, GameState
+from cradle.core.contract import JSON, GameModule, GameState, View
 from cradle.core.errors import CliError as CliError
 from cradle.games import UnknownGame, game_names, get_game
 
@@ -116,6 +116,6 @@ def parse_counts(text: str, flag: str) -> list[int]:
     return counts
 
 
-def seat_view(state: GameState, seat: int | None) -> JSON:
+def seat_view(state: GameState, seat: int | None) -> View:
     """``state.view(seat)``; ``None`` gives the spectators' view."""
     return state.view(seat)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from rich.console import Console
 
@@ -41,7 +40,7 @@ class DuelResult:
     def interval(self) -> tuple[float, float]:
         return wilson_interval(self.score, self.games)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> dict[str, object]:
         low, high = self.interval()
         return {
             "game": self.game,

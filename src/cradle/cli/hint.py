@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Console
@@ -13,6 +13,9 @@ from rich.table import Table
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options, new_state
 from cradle.core.contract import JSON, GameState
 from cradle.core.record import GameRecord, RecordError
+
+if TYPE_CHECKING:
+    from cradle.ai.hints import HintDict
 
 
 def position_from(
@@ -45,7 +48,7 @@ def run_hint(
     iterations: int | None,
     seed: int | None,
     as_json: bool,
-) -> list[dict[str, Any]]:
+) -> list[HintDict]:
     from cradle.ai.hints import hints
     from cradle.ai.search.budget import Budget
 

@@ -156,7 +156,8 @@ def bench(
     env: Annotated[
         str | None,
         typer.Option(
-            "--env", help="Measure a research adapter against the engine: openspiel or pettingzoo."
+            "--env",
+            help="Measure a research adapter: openspiel or pettingzoo (overhead over the engine), vector (steps/s), single (learner steps/s against bots).",
         ),
     ] = None,
     ai: Annotated[

@@ -30,10 +30,10 @@ from cradle.cli.common import (
     new_state,
     seat_view,
 )
-from cradle.core.contract import JSON, Event, GameState
+from cradle.core.contract import JSON, Event, GameState, View
 from cradle.core.record import GameRecord
 
-Renderer = Callable[[JSON], RenderableType]
+Renderer = Callable[[View], RenderableType]
 
 HELP = """\
 Enter an action by its number or by its text (case does not matter), e.g. 3 or "tile red K2".
@@ -229,8 +229,12 @@ class Session:
         view = seat_view(self.state, seat)
         self.console.print(self.render(view))
         actions = self.state.legal_actions()
-        numbered = show_actions(self.console, actions)
-        pending = view.get("pending")
+        if is_commitment(actions):
+            numbered = show_commitments(self.console, actions)
+        else:
+            numbered = show_actions(self.console, actions)
+        shown: Mapping[str, object] = view  # any game's: its own keys, read as JSON
+        pending = shown.get("pending")
         kind = pending.get("kind") if isinstance(pending, dict) else None
         decision = f"{name} (seat {seat}) to decide" + (f": {kind}" if kind else "")
         self.console.print(Text(decision, style="bold reverse"))
@@ -267,6 +271,18 @@ class Session:
 
     def resolve(self, answer: str, numbered: list[str]) -> str | None:
         """The action meant by ``answer``, or None after telling the human why not."""
+        if answer.isdigit() and is_commitment(numbered):
+            # A conflict's choice is a count of tiles: the number typed is that count.
+            if f"commit {int(answer)}" in numbered:
+                return f"commit {int(answer)}"
+            counts = [int(action.split()[1]) for action in numbered]
+            self.console.print(
+                Text(
+                    f"You can commit {min(counts)} to {max(counts)} tiles, not {answer}.",
+                    style="red",
+                )
+            )
+            return None
         if answer.isdigit():
             number = int(answer)
             if 1 <= number <= len(numbered):
@@ -285,6 +301,22 @@ class Session:
             return None
         # Not in the list: the engine explains what is wrong with it (and changes nothing).
         return answer
+
+
+def is_commitment(actions: list[str]) -> bool:
+    """Whether the decision is how many tiles to commit to a conflict (``commit N``)."""
+    return bool(actions) and all(
+        action.startswith("commit ") and action.split()[-1].isdigit() for action in actions
+    )
+
+
+def show_commitments(console: Console, actions: list[str]) -> list[str]:
+    """A conflict's choice, by tile count: the count is what the player types."""
+    counts = sorted(int(action.split()[1]) for action in actions)
+    choices = "  ".join(str(count) for count in counts)
+    console.print(Text("Tiles to commit: ", style="bold") + Text(choices, style="bold"))
+    console.print(Text("Type the number of tiles to commit (0: none).", style="dim"))
+    return [f"commit {count}" for count in counts]
 
 
 def group_actions(actions: list[str]) -> list[tuple[str, list[str]]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Console
@@ -13,6 +13,9 @@ from rich.table import Table
 
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options
 from cradle.core.contract import JSON
+
+if TYPE_CHECKING:
+    from cradle.ai.tournament import Report
 
 
 def check_bots(specs: list[str]) -> None:
@@ -40,7 +43,7 @@ def run_tournament(
     out: Path,
     seed: int | None,
     options: JSON,
-) -> dict[str, Any]:
+) -> Report:
     from cradle.ai import tournament as t
     from cradle.ai.tournament import TableRecord
 
@@ -136,7 +139,7 @@ def run_tournament(
     return report
 
 
-def ratings_table(report: dict[str, Any]) -> Table:
+def ratings_table(report: Report) -> Table:
     table = Table(title="ratings (openskill, 95% interval)", box=box.SIMPLE_HEAD)
     for heading in ("bot", "mu", "interval", "seats", "mean reward", "s/decision"):
         table.add_column(heading, justify="left" if heading == "bot" else "right")
@@ -153,7 +156,7 @@ def ratings_table(report: dict[str, Any]) -> Table:
     return table
 
 
-def head_to_head_table(report: dict[str, Any]) -> Table:
+def head_to_head_table(report: Report) -> Table:
     table = Table(title="head to head: share of meetings won (ties half)", box=box.SIMPLE_HEAD)
     table.add_column("bot")
     table.add_column("against")

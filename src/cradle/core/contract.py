@@ -12,6 +12,8 @@ import random
 from collections.abc import Sequence
 from typing import Any, NotRequired, Protocol, Self, TypedDict, runtime_checkable
 
+from cradle.core.lessons import Lesson
+
 # A JSON document whose schema a game documents (positions, views): read by key.
 JSON = dict[str, Any]
 
@@ -32,6 +34,19 @@ class Event(TypedDict):
     type: str
     text: str
     seat: NotRequired[int]
+
+
+class View(TypedDict):
+    """What every game's view holds (``state.view(seat)``): each game's view adds its own
+    fields (``tigris.TigrisView``, ``gheos.GheosView``), the same JSON on the wire."""
+
+    game: str
+    seat: int | None  # whose view (None: the spectators')
+    players: list[str]
+    active: int  # whose turn it is
+    to_move: int  # who decides now (a defender, say)
+    hand_sizes: dict[str, int]  # per player's name
+    is_over: bool
 
 
 class SeatResult(TypedDict):
@@ -78,8 +93,15 @@ class GameState(Protocol):
 
     def result(self) -> Sequence[SeatResult]: ...
 
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None) -> View:
         """All that ``seat`` may know (``None``: a spectator, public information only)."""
+        ...
+
+    def public_action(self, action: str, viewer: int | None = None) -> str:
+        """What seat ``viewer`` (``None``: a spectator) may know of ``action``, made by the seat
+        to move in this state: all of it for that seat, and for the kinds of action the game
+        declares public; of any other kind only its first word and how many words followed
+        (default deny). The module's ``public_action`` with ``mover = to_move``."""
         ...
 
     def clone(self) -> Self: ...
@@ -176,6 +198,17 @@ class GameModule(Protocol):
     @property
     def IllegalAction(self) -> type[IllegalAction]: ...
 
+    @property
+    def DRAW_COUNTERS(self) -> tuple[str, ...]:
+        """The view's public counts of the hidden tiles (the game's own keys): when one of
+        them changes, an action drew a hidden tile."""
+        ...
+
+    def public_action(self, action: str, mover: int | None, viewer: int | None) -> str:
+        """What seat ``viewer`` (``None``: a spectator) may know of ``action``, made by seat
+        ``mover``: the game's secrets, for code that has the record but not the state."""
+        ...
+
     def new_game(
         self,
         players: int = 2,
@@ -192,6 +225,15 @@ class GameModule(Protocol):
         self, position: object, seed: int | None = None, engine: str | None = None
     ) -> GameState:
         """The state of a position (``to_position()``); ValueError with a reason if bad."""
+        ...
+
+    @property
+    def LESSONS(self) -> tuple[Lesson, ...]:
+        """The guided first game's steps, in teaching order (cradle.core.lessons)."""
+        ...
+
+    def lesson_start(self, name: str, seed: int = 56, engine: str | None = None) -> GameState:
+        """The state a lesson starts from; ValueError for a name not in ``LESSONS``."""
         ...
 
     def options_from_dict(self, data: object) -> object:

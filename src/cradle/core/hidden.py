@@ -1,5 +1,6 @@
-"""The checks of ``with_hidden``, shared by the games: a determinization may only move hidden
-tiles (hands and draw pile), never add, remove or resize anything."""
+"""Hidden information, shared by the games: the checks of ``with_hidden`` (a determinization may
+only move hidden tiles, hands and draw pile, never add, remove or resize anything) and the rule
+of ``public_action`` (what a seat may know of another's action: default deny)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,31 @@ def read_hidden(
     if sorted(given) != sorted(hidden_now):
         raise ValueError(f"the hands and the {pile_word} must hold exactly the hidden tiles")
     return new_hands, new_pile
+
+
+def redacted(action: str, mover: int | None, viewer: int | None, public: frozenset[str]) -> str:
+    """What ``viewer`` (None: a spectator) may know of ``action``, made by seat ``mover``: all
+    of it for the mover, and for a kind (its first word) in ``public``, the kinds the game
+    declares public; of any other kind only the kind and how many words followed it. A kind
+    a game does not declare stays hidden (a Tigris swap is ``swap 2`` to everyone else)."""
+    if viewer is not None and viewer == mover:
+        return action
+    words = action.split()
+    if not words:
+        return ""
+    kind = words[0]
+    if kind in public:
+        return action
+    return f"{kind} {len(words) - 1}" if len(words) > 1 else kind
+
+
+def viewer_seat(viewer: object, players: int) -> int | None:
+    """``viewer`` checked as a seat of a ``players``-seat table or None (a spectator)."""
+    if viewer is None:
+        return None
+    if not isinstance(viewer, int) or not 0 <= viewer < players:
+        raise ValueError(f"seat must be 0..{players - 1} or None")
+    return viewer
 
 
 class CanonicalRandom(random.Random):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 
 class PositionError(ValueError):
     """A position that is malformed or impossible: the message says which part is wrong."""
@@ -15,10 +13,15 @@ def expect(condition: bool, message: str) -> None:
         raise PositionError(message)
 
 
-def bounded_int(value: Any, what: str, low: int, high: int) -> int:
+def expect_object(value: object, message: str) -> dict[str, object]:
+    """``value`` when it is a JSON object (a dict); PositionError with ``message`` otherwise."""
+    if not isinstance(value, dict):
+        raise PositionError(message)
+    return value
+
+
+def bounded_int(value: object, what: str, low: int, high: int) -> int:
     """``value`` as an int in ``low..high`` (bools refused); PositionError otherwise."""
-    expect(
-        isinstance(value, int) and not isinstance(value, bool) and low <= value <= high,
-        f"{what} must be an integer from {low} to {high}, not {value!r}",
-    )
-    return int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise PositionError(f"{what} must be an integer from {low} to {high}, not {value!r}")
+    return value

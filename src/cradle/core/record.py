@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cradle.core.contract import JSON, Event, GameState
+from cradle.core.lessons import LESSON_OPTION
 
 RECORD_FORMAT = 1
 
@@ -103,10 +104,17 @@ class GameRecord:
         except ValueError as exc:
             raise RecordError(str(exc)) from None
         try:
+            lesson = self.options.get(LESSON_OPTION)
+            if lesson is not None:
+                # A guided game's step: its named position, dealt with the record's seed.
+                if not isinstance(lesson, str):
+                    raise ValueError(f"a lesson is named by a string, not {lesson!r}")
+                state: GameState = module.lesson_start(lesson, self.seed)
+                if list(state.players) != list(self.players):
+                    raise ValueError(f"lesson {lesson!r} is played by {list(state.players)}")
+                return state
             options = module.options_from_dict(self.options)
-            state: GameState = module.new_game(
-                len(self.players), self.seed, options, dynasties=self.players
-            )
+            state = module.new_game(len(self.players), self.seed, options, dynasties=self.players)
         except (ValueError, TypeError) as exc:
             raise RecordError(f"cannot set up the game: {exc}") from None
         return state

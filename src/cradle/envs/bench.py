@@ -18,7 +18,7 @@ from typing import Any
 from cradle.core.contract import GameModule
 from cradle.envs.spec import get_spec
 
-ENVS = ("openspiel", "pettingzoo", "vector")
+ENVS = ("openspiel", "pettingzoo", "vector", "single")
 # Games per call of the vectorised environment measured by ``--env vector``.
 VECTOR_SIZES = (1, 64, 256)
 
@@ -89,6 +89,8 @@ def measure(
         raise ValueError(f"--env must be one of {', '.join(ENVS)}, not {env!r}")
     if env == "vector":
         return measure_vector(game, players, options, seconds, seed)
+    if env == "single":
+        return measure_single(game, players, options, seconds, seed)
     spec = get_spec(game)
     module = spec.module
     game_options = spec.options(options)
@@ -185,7 +187,58 @@ def measure_vector(
     }
 
 
+# Opponents and batch sizes measured by ``--env single`` (the learner plays uniform random legal
+# ids drawn natively, so the figure is the environment's and its opponents').
+SINGLE_OPPONENTS = ("random", "greedy", "expert-rules", "ismcts@50")
+SINGLE_SIZE = 64
+
+
+def measure_single(
+    game: str, players: int, options: dict[str, Any], seconds: float, seed: int
+) -> dict[str, Any]:
+    """Learner steps per second of the single-agent vector env at N = 64 against each of
+    :data:`SINGLE_OPPONENTS` (a learner step includes every opponent move up to the
+    learner's next decision)."""
+    import numpy as np
+
+    from cradle.envs.single import CradleSingleVecEnv
+
+    share = seconds / len(SINGLE_OPPONENTS)
+    rates: dict[str, float] = {}
+    cpu_rates: dict[str, float] = {}
+    rng = np.random.default_rng(seed)
+    for opponents in SINGLE_OPPONENTS:
+        env = CradleSingleVecEnv(game, SINGLE_SIZE, players, opponents, **options)
+        env.reset(seed=seed)
+        steps = 0
+        start, cpu_start = time.perf_counter(), time.process_time()
+        while time.perf_counter() - start < share or steps == 0:
+            draws = rng.integers(0, 2**63, SINGLE_SIZE, dtype=np.uint64)
+            env.step(env.random_actions(draws))
+            steps += SINGLE_SIZE
+        rates[opponents] = round(steps / (time.perf_counter() - start), 1)
+        # per CPU-second of this process: what one idle core would do, on a shared machine
+        cpu_rates[opponents] = round(steps / max(time.process_time() - cpu_start, 1e-9), 1)
+    return {
+        "game": game,
+        "env": "single",
+        "players": players,
+        "num_envs": SINGLE_SIZE,
+        "learner_steps_per_s": rates,
+        "learner_steps_per_cpu_s": cpu_rates,
+    }
+
+
 def describe(summary: dict[str, Any]) -> str:
+    if summary["env"] == "single":
+        rates = ", ".join(
+            f"{o}: {r:,.0f} ({summary['learner_steps_per_cpu_s'][o]:,.0f} per CPU-s)"
+            for o, r in summary["learner_steps_per_s"].items()
+        )
+        return (
+            f"{summary['game']} single-agent ({summary['players']} players, "
+            f"N={summary['num_envs']}), learner steps/s against {rates}"
+        )
     if summary["env"] == "vector":
         rates = ", ".join(f"N={n}: {r:,.0f}" for n, r in summary["vector_steps_per_s"].items())
         return (

@@ -37,7 +37,6 @@ import random
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from cradle.core.contract import Event, GameState
 from cradle.core.results import ranking_utilities
@@ -98,7 +97,7 @@ class Log:
         """The actor's tiles then, sorted, space-separated (formatted only when asked)."""
         return " ".join(sorted(self.tiles))
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Log:
+    def __deepcopy__(self, memo: dict[int, object]) -> Log:
         return self
 
     def nodes(self) -> list[Log]:
@@ -110,7 +109,7 @@ class Log:
         out.reverse()
         return out
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         return (_log_from, ([(n.seat, n.action, list(n.tiles)) for n in self.nodes()],))
 
 
@@ -297,7 +296,7 @@ class ChanceGame:
             other._multi = self._multi[:]
         return other
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> ChanceGame:
+    def __deepcopy__(self, memo: dict[int, object]) -> ChanceGame:
         return self.copy()
 
     # --- pickling goes through positions (JSON), the contract's exact round trip
@@ -566,12 +565,12 @@ class ChanceGame:
         out: list[str] = []
         if self.log is None:
             return out
-        public = self.spec.public_action
+        public = self.spec.module.public_action
         cuts = self._cuts
         for node in self.log.nodes():
             actor = node.seat
             if actor != seat:
-                out.append(f"{actor}:{public(node.action)}")
+                out.append(f"{actor}:{public(node.action, actor, seat)}")
             elif any(depth >= node.depth and cut != seat for depth, cut in cuts):
                 # Re-sampled for another seat: this seat's past hands are not known here.
                 out.append(f"{actor}:{node.action} [?]")

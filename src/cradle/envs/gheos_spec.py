@@ -17,11 +17,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from cradle.core.contract import Event, GameState
+from cradle.core.contract import Event, GameState, View
 from cradle.envs.encoding import ActionEncoding, UnknownAction
 from cradle.envs.spec import JSON, EnvSpec, FloatArray
 from cradle.gheos import COLOURS as GHEOS_COLOURS
-from cradle.gheos import PHASES, all_action_templates, as_gheos, load_tiles
+from cradle.gheos import PHASES, all_action_templates, as_gheos, as_gheos_view, load_tiles
 from cradle.gheos.tiles import TileSet
 
 HAND = 2
@@ -142,7 +142,8 @@ class GheosSpec(EnvSpec):
     def dealable(self, token: str) -> bool:
         return token != "epoch"
 
-    def pile_end(self, view: JSON) -> tuple[str, int] | None:
+    def pile_end(self, shown: View) -> tuple[str, int] | None:
+        view = as_gheos_view(shown)
         # Drawing the epoch tile that ends the game (the 6th of 8 with two players) ends it.
         return ("epoch", int(view["end_epoch"]) - int(view.get("epochs_drawn") or 0))
 
@@ -210,7 +211,8 @@ class GheosSpec(EnvSpec):
         f[F_SWORDS : F_SWORDS + 6] = 1000.0
         return low, high
 
-    def fill_observation(self, view: JSON, seat: int, out: FloatArray) -> None:
+    def fill_observation(self, shown: View, seat: int, out: FloatArray) -> None:
+        view = as_gheos_view(shown)
         names: list[str] = view["players"]
         n = len(names)
         rel = {name: (i - seat) % n for i, name in enumerate(names)}
@@ -230,8 +232,9 @@ class GheosSpec(EnvSpec):
             row[T_ROTATION + int(entry["rotation"])] = 1.0
             for k, region in enumerate(entry["regions"][:3]):
                 base = T_REGIONS + k * REGION
-                if region.get("civ") in colour_index:
-                    row[base + R_CIV + colour_index[region["civ"]]] = 1.0
+                civ = region["civ"]
+                if civ is not None and civ in colour_index:
+                    row[base + R_CIV + colour_index[civ]] = 1.0
                 area = areas.get(region.get("area"))
                 if area is not None:
                     kind = area.get("kind")
@@ -270,20 +273,21 @@ class GheosSpec(EnvSpec):
         f[F_STACK_EPOCHS] = view.get("stack_epochs", 0)
         f[F_EPOCHS_DRAWN] = view.get("epochs_drawn", 0)
         f[F_END_EPOCH] = view.get("end_epoch", 0)
-        pending = view.get("pending") or {}
-        for colour, value in (pending.get("swords") or {}).items():
-            f[F_SWORDS + colour_index[colour]] = value
-        for colour in pending.get("moved") or []:
-            f[F_MOVED + colour_index[colour]] = 1.0
-        migrations = pending.get("migrations") or []
-        if migrations:
-            f[F_MIGRATING + colour_index[migrations[0]["civ"]]] = 1.0
-        wars = pending.get("wars") or []
-        if wars:
-            for colour in wars[0].get("civs") or []:
-                f[F_AT_WAR + colour_index[colour]] = 1.0
-            for colour in wars[0].get("options") or []:
-                f[F_TIED + colour_index[colour]] = 1.0
+        pending = view["pending"]
+        if pending is not None:
+            for colour, value in pending["swords"].items():
+                f[F_SWORDS + colour_index[colour]] = value
+            for colour in pending["moved"]:
+                f[F_MOVED + colour_index[colour]] = 1.0
+            migrations = pending["migrations"]
+            if migrations:
+                f[F_MIGRATING + colour_index[migrations[0]["civ"]]] = 1.0
+            wars = pending["wars"] or []
+            if wars:
+                for colour in wars[0]["civs"]:
+                    f[F_AT_WAR + colour_index[colour]] = 1.0
+                for colour in wars[0]["options"]:
+                    f[F_TIED + colour_index[colour]] = 1.0
         f[F_OVER] = 1.0 if view.get("is_over") else 0.0
 
     # --- information states
@@ -304,21 +308,23 @@ class GheosSpec(EnvSpec):
     def private_size(self) -> int:
         return self.tile_count
 
-    def fill_private(self, view: JSON, out: FloatArray) -> None:
+    def fill_private(self, shown: View, out: FloatArray) -> None:
+        view = as_gheos_view(shown)
         for tile in view.get("hand") or []:
             out[int(tile["tile"][1:])] = 1.0
 
-    def private_string(self, view: JSON) -> str:
+    def private_string(self, shown: View) -> str:
+        view = as_gheos_view(shown)
         return json.dumps({"hand": [tile["tile"] for tile in view.get("hand") or []]})
 
     def render(self, state: GameState) -> str:
-        view = state.view(None)
+        view = as_gheos(state).view(None)
         lines = [
             f"Gheos  phase {view['phase']}  stack {view['stack_size']}  "
             f"epochs {view['epochs_drawn']}/{view['end_epoch']}"
         ]
         for entry in view["map"]:
-            civs = sorted({r["civ"] for r in entry["regions"] if r.get("civ")})
+            civs = sorted({r["civ"] for r in entry["regions"] if r["civ"] is not None})
             lines.append(
                 f"  {entry['cell']:>7} {entry['tile']:>4} r{entry['rotation']}"
                 + (f"  {' '.join(civs)}" if civs else "")

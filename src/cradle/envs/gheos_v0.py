@@ -4,7 +4,7 @@
     env = gheos_v0.env(players=3, render_mode="ansi")
 
 Keyword options: ``players`` (2-4), ``max_moves`` (a cap on decisions), ``render_mode``
-("ansi" or None). See docs/pettingzoo.md.
+("ansi", "human" or None). See docs/pettingzoo.md.
 """
 
 from __future__ import annotations

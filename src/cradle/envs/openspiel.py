@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyspiel
 
+from cradle.core.contract import View
 from cradle.envs.chance import CHANCE, TERMINAL, ChanceGame, Setup, check_timing
 from cradle.envs.spec import JSON, EnvSpec, FloatArray, get_spec
 
@@ -212,16 +213,16 @@ class CradleObserver:
             self.dict[name] = self.tensor[at : at + length].reshape(shape)
             at += length
 
-    def _view(self, state: CradleState, player: int) -> JSON:
+    def _view(self, state: CradleState, player: int) -> View:
         core = state.core
         if core.dealing:
             # Before the hands are complete only the table is shown, plus the seat's tiles.
-            view: JSON = core.engine.view(None)
+            view = core.engine.view(None)
             if self.private:
-                view["dealt"] = core.dealt_so_far(player)
+                dealing: dict[str, object] = {**view, "dealt": core.dealt_so_far(player)}
+                return cast(View, dealing)  # the view's keys and one more
             return view
-        view = core.engine.view(player if self.private else None)
-        return view
+        return core.engine.view(player if self.private else None)
 
     def set_from(self, state: CradleState, player: int) -> None:
         if self.tensor is None:

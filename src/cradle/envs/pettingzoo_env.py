@@ -21,13 +21,17 @@ from pettingzoo.utils import wrappers
 
 from cradle.core.contract import GameState, fast
 from cradle.core.results import ranking_utilities
+from cradle.envs.first import check_first_player, new_game
 from cradle.envs.spec import EnvSpec, FloatArray, get_spec
 
 
 class CradleAECEnv(AECEnv):  # type: ignore[misc]
     """One of cradle's games as an AEC environment (use ``tigris_v0`` / ``gheos_v0``)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -35,6 +39,7 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
         players: int = 2,
         render_mode: str | None = None,
         max_moves: int | None = None,
+        first_player: int | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -46,9 +51,10 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
                 f"not {players!r}"
             )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+            raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
         self.spec = spec
         self.players = players
+        self.first_player = check_first_player(first_player, players)
         self.render_mode = render_mode
         self.game_options = spec.options(options) if options else spec.options({})
         unknown = set(options) - set(spec.option_defaults())
@@ -87,7 +93,9 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        self.state_ = self.spec.module.new_game(self.players, seed, self.game_options)
+        self.state_ = new_game(
+            self.spec.module, self.players, seed, self.game_options, self.first_player
+        )
         self.moves = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -163,12 +171,15 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
         )
 
     def render(self) -> str | None:
+        """``ansi``: the position as text; ``human``: the same text printed, None returned."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode (use 'ansi')")
             return None
-        if self.state_ is None:
-            return ""
-        return self.spec.render(self.state_)
+        text = "" if self.state_ is None else self.spec.render(self.state_)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass

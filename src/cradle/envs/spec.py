@@ -2,7 +2,8 @@
 
 Each game gets one :class:`EnvSpec`: its fixed action encoding, the observation tensor built from
 ``state.view(seat)``, where the draw pile and the hands sit in a position (so draws can become
-explicit chance outcomes), and what other seats see of an action. Everything here reads only
+explicit chance outcomes). What a seat may know of another's action is the game's own
+``public_action`` (docs/contract.md), never decided here. Everything here reads only
 the contract's documented surfaces (actions, views, positions, results), never game internals.
 """
 
@@ -10,12 +11,12 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from cradle.core.contract import JSON, Event, GameModule, GameState
+from cradle.core.contract import JSON, Event, GameModule, GameState, View
 from cradle.core.results import ranking_utilities
 from cradle.envs.encoding import ActionEncoding, UnknownAction
 from cradle.games import game_names, get_game
@@ -78,10 +79,6 @@ class EnvSpec:
             raise UnknownAction(f"action id {action_id!r} is not a number")
         return list(state.apply(int(action_id)))
 
-    def public_action(self, action: str) -> str:
-        """What seats other than the actor learn from ``action`` (most actions are public)."""
-        return action
-
     # --- setting up a game
     def options(self, params: JSON) -> object:
         """The game options from adapter parameters (the keys of :meth:`option_defaults`)."""
@@ -127,7 +124,7 @@ class EnvSpec:
         """Whether ``token`` may be dealt into a starting hand."""
         return True
 
-    def pile_end(self, view: JSON) -> tuple[str, int] | None:
+    def pile_end(self, view: View) -> tuple[str, int] | None:
         """``(token, n)`` when the game ends as the n-th ``token`` of the pile is drawn (so no
         draw reaches the tiles after it), for the set-up table in ``view``; None otherwise."""
         return None
@@ -162,7 +159,7 @@ class EnvSpec:
     def observation_size(self, players: int) -> int:
         return sum(int(np.prod(shape)) for _, shape in self.observation_pieces(players))
 
-    def fill_observation(self, view: JSON, seat: int, out: FloatArray) -> None:
+    def fill_observation(self, view: View, seat: int, out: FloatArray) -> None:
         """Write the flat tensor of ``view`` into ``out`` (zeroed by the caller), seats counted
         from ``seat`` (``view`` is that seat's view, or the spectators' view)."""
         raise NotImplementedError
@@ -183,14 +180,14 @@ class EnvSpec:
     def private_size(self) -> int:
         raise NotImplementedError
 
-    def fill_private(self, view: JSON, out: FloatArray) -> None:
+    def fill_private(self, view: View, out: FloatArray) -> None:
         """Only the seat's own secrets (its hand, hidden points) as a tensor."""
         raise NotImplementedError
 
-    def private_string(self, view: JSON) -> str:
+    def private_string(self, view: View) -> str:
         raise NotImplementedError
 
-    def observation_string(self, view: JSON) -> str:
+    def observation_string(self, view: Mapping[str, object]) -> str:
         """A seat's view as canonical compact JSON: exactly what that seat knows now."""
         return json.dumps(view, sort_keys=True, separators=(",", ":"))
 

@@ -12,7 +12,7 @@ import json
 import numpy as np
 
 from cradle import tigris
-from cradle.core.contract import Event, GameState
+from cradle.core.contract import Event, GameState, View
 from cradle.envs.encoding import (
     TIGRIS_COLOURS,
     TIGRIS_COLUMNS,
@@ -24,6 +24,7 @@ from cradle.envs.encoding import (
     tigris_encoding,
 )
 from cradle.envs.spec import JSON, EnvSpec, FloatArray
+from cradle.tigris import TigrisPending, TigrisView, as_tigris_view
 
 SEATS = 4  # observation slots per seat-relative quantity (the most players the game has)
 COLUMNS = len(TIGRIS_COLUMNS)
@@ -111,12 +112,6 @@ class TigrisSpec(EnvSpec):
     def make_encoding(self) -> ActionEncoding:
         return tigris_encoding()
 
-    def public_action(self, action: str) -> str:
-        # Others learn how many tiles a swap discards, never which.
-        if action.startswith("swap"):
-            return f"swap {len(action.split()) - 1}"
-        return action
-
     def option_defaults(self) -> JSON:
         return {
             "board": "standard",
@@ -190,7 +185,8 @@ class TigrisSpec(EnvSpec):
             self._terrain[board] = found
         return found
 
-    def fill_observation(self, view: JSON, seat: int, out: FloatArray) -> None:
+    def fill_observation(self, shown: View, seat: int, out: FloatArray) -> None:
+        view = as_tigris_view(shown)
         names: list[str] = view["players"]
         n = len(names)
         rel = {name: (i - seat) % n for i, name in enumerate(names)}
@@ -216,18 +212,19 @@ class TigrisSpec(EnvSpec):
                 planes[P_CATASTROPHE, row, column] = 1.0
             elif content == "wonder":
                 planes[P_WONDER, row, column] = 1.0
-        if view.get("unification"):
-            row, column = cell_index[view["unification"]]
+        unification = view["unification"]
+        if unification:
+            row, column = cell_index[unification]
             planes[P_UNIFICATION, row, column] = 1.0
         for monument in view.get("monuments") or []:
             m = _MONUMENT["-".join(sorted(monument["colors"], key=colour_index.__getitem__))]
             row, column = cell_index[monument["cell"]]
             planes[P_MONUMENT + m, row : row + 2, column : column + 2] = 1.0
-        for colour, cell in (view.get("buildings") or {}).items():
+        for built, cell in (view.get("buildings") or {}).items():
             row, column = cell_index[cell]
-            planes[P_BUILDING + colour_index[colour], row, column] = 1.0
+            planes[P_BUILDING + colour_index[built], row, column] = 1.0
         options = view.get("options") or {}
-        board_name = options.get("board", "standard")
+        board_name = str(options.get("board", "standard"))
         planes[P_RIVER : P_RIVER + 2] = self._terrain_planes(board_name)
 
         for tile in view.get("hand") or []:
@@ -238,8 +235,8 @@ class TigrisSpec(EnvSpec):
         for name, points in (view.get("points") or {}).items():
             r = rel[name]
             f[F_POINTS_SEEN + r] = 1.0
-            for colour, value in points.items():
-                f[F_POINTS + 4 * r + colour_index[colour]] = value
+            for scored, value in points.items():
+                f[F_POINTS + 4 * r + colour_index[scored]] = value
         for name, value in view["treasures"].items():
             f[F_TREASURES + rel[name]] = value
         for name, value in view["catastrophes"].items():
@@ -265,7 +262,9 @@ class TigrisSpec(EnvSpec):
         f[F_OVER] = 1.0 if view.get("is_over") else 0.0
 
     @staticmethod
-    def _fill_pending(pending: JSON, seat: int, n: int, planes: FloatArray, f: FloatArray) -> None:
+    def _fill_pending(
+        pending: TigrisPending, seat: int, n: int, planes: FloatArray, f: FloatArray
+    ) -> None:
         kind = pending.get("kind")
         if kind in PENDING_KINDS:
             f[F_PENDING + PENDING_KINDS.index(kind)] = 1.0
@@ -285,8 +284,9 @@ class TigrisSpec(EnvSpec):
             f[F_WARS_LEFT + _COLOUR[colour]] = 1.0
         if isinstance(pending.get("seat"), int):
             f[F_CHOOSER + (pending["seat"] - seat) % n] = 1.0
-        if pending.get("placed"):
-            row, column = _CELL_INDEX[pending["placed"]]
+        placed = pending.get("placed")
+        if placed:
+            row, column = _CELL_INDEX[placed]
             planes[P_PLACED, row, column] = 1.0
         for cell in pending.get("cells") or []:
             row, column = _CELL_INDEX[cell]
@@ -315,25 +315,33 @@ class TigrisSpec(EnvSpec):
     def private_size(self) -> int:
         return 8
 
-    def fill_private(self, view: JSON, out: FloatArray) -> None:
+    def fill_private(self, shown: View, out: FloatArray) -> None:
+        view = as_tigris_view(shown)
         for tile in view.get("hand") or []:
             out[_COLOUR[tile]] += 1.0
-        own = (view.get("points") or {}).get(view["players"][view["seat"]], {})
+        own = _own_points(view)
         for colour, value in own.items():
             out[4 + _COLOUR[colour]] = value
 
-    def private_string(self, view: JSON) -> str:
-        own = (view.get("points") or {}).get(view["players"][view["seat"]], {})
+    def private_string(self, shown: View) -> str:
+        view = as_tigris_view(shown)
+        own = _own_points(view)
         return json.dumps({"hand": view.get("hand") or [], "points": own}, sort_keys=True)
 
     def render(self, state: GameState) -> str:
         try:
-            return _render_rich(state.view(None))
+            return _render_rich(as_tigris_view(state.view(None)))
         except Exception:  # the terminal renderer is optional here; fall back to JSON
             return super().render(state)
 
 
-def _render_rich(view: JSON) -> str:
+def _own_points(view: TigrisView) -> dict[str, int]:
+    """The viewing seat's points per colour, when its view shows them."""
+    seat = view["seat"]
+    return {} if seat is None else (view.get("points") or {}).get(view["players"][seat], {})
+
+
+def _render_rich(view: TigrisView) -> str:
     import io
 
     from rich.console import Console

@@ -5,7 +5,7 @@
 
 Keyword options: ``players`` (2-4), ``board`` ("standard" or "advanced"), ``buildings``,
 ``english``, ``wonder``, ``open_scoring`` (booleans), ``max_moves`` (a cap on decisions),
-``render_mode`` ("ansi" or None). See docs/pettingzoo.md.
+``render_mode`` ("ansi", "human" or None). See docs/pettingzoo.md.
 """
 
 from __future__ import annotations

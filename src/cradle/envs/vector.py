@@ -30,9 +30,13 @@ from gymnasium.vector.utils import batch_space
 
 from cradle.core import native
 from cradle.core.results import ranking_utilities
+from cradle.envs.first import check_first_player, new_game
 from cradle.envs.spec import FloatArray, get_spec
+from cradle.envs.tensors import observation_scales
 
 Observation = dict[str, npt.NDArray[Any]]
+# The bound of a memory element: a count of tiles (Tigris has 153) or a flag (Gheos).
+MEMORY_HIGH = 153.0
 
 
 class CradleVectorEnv(VectorEnv):
@@ -46,6 +50,9 @@ class CradleVectorEnv(VectorEnv):
         num_envs: int,
         players: int = 2,
         max_moves: int | None = None,
+        normalize: bool = False,
+        information_state: bool = False,
+        first_player: int | None = None,
         **options: Any,
     ) -> None:
         if not native.available():
@@ -64,12 +71,24 @@ class CradleVectorEnv(VectorEnv):
             known = ", ".join(sorted(spec.option_defaults())) or "none"
             raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} (known: {known})")
         self.game_spec = spec
+        self.first_player = check_first_player(first_player, players)
         self.game = game
         self.num_envs = num_envs
         self.players = players
         self.game_options = spec.options(options)
         self.max_moves = max_moves if max_moves is not None else spec.max_game_length(players)
         low, high = spec.observation_bounds(players)
+        # normalize=True: each element over its scale, in [-1, 1] (cradle.envs.tensors)
+        self._scales = observation_scales(spec, players) if normalize else None
+        if self._scales is not None:
+            low, high = low / self._scales, high / self._scales
+        # information_state=True: OpenSpiel's information-state tensor (the observation, then
+        # what the seat can count from memory: spec.fill_memory of the position)
+        self._memory = spec.memory_size() if information_state else 0
+        if self._memory:
+            top = 1.0 if normalize else MEMORY_HIGH
+            low = np.concatenate([low, np.zeros(self._memory, np.float32)])
+            high = np.concatenate([high, np.full(self._memory, top, np.float32)])
         self.actions = len(spec.encoding)
         self.single_observation_space = spaces.Dict(
             {
@@ -89,8 +108,13 @@ class CradleVectorEnv(VectorEnv):
         self._batch: Any = None
 
     def _new_game(self) -> Any:
-        return self.game_spec.module.new_game(
-            self.players, self._seeds.randrange(2**63), self.game_options, engine="native"
+        return new_game(
+            self.game_spec.module,
+            self.players,
+            self._seeds.randrange(2**63),
+            self.game_options,
+            self.first_player,
+            engine="native",
         )
 
     def reset(
@@ -157,7 +181,21 @@ class CradleVectorEnv(VectorEnv):
         # calloc'd mask costs nothing for the columns never written
         obs: FloatArray = np.empty((self.num_envs, self._width), np.float32)
         masks = np.zeros((self.num_envs, self.actions), np.int8)
-        self._batch.observe(seats, obs)
+        size = self._width - self._memory
+        if not self._memory:
+            self._batch.observe(seats, obs)
+        else:
+            core: FloatArray = np.empty((self.num_envs, size), np.float32)
+            self._batch.observe(seats, core)
+            obs[:, :size] = core
+            obs[:, size:] = 0.0
+            for i in range(self.num_envs):
+                position = self._batch.get(i).to_position()
+                self.game_spec.fill_memory(position, int(seats[i]), obs[i, size:])
+            if self._scales is not None:
+                obs[:, size:] /= MEMORY_HIGH
+        if self._scales is not None:
+            obs[:, :size] /= self._scales
         self._batch.masks(masks)
         return {"observation": obs, "action_mask": masks}
 

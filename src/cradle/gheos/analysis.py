@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple, Protocol, cast
 
-from cradle.core.contract import JSON, GameState
+from cradle.core.contract import GameState
 from cradle.gheos.geometry import EDGE_NAMES_DOWN, EDGE_NAMES_UP, corners, is_up, neighbour
-from cradle.gheos.types import GheosEvent, GheosResult, Options
+from cradle.gheos.types import GheosEvent, GheosResult, GheosSummary, GheosView, Options
 
 SYMBOLS: Final = ("wheat", "cup", "sword")  # the kinds of temple, in Area.temples order
 
@@ -104,7 +104,9 @@ class GheosGame(GameState, Protocol):
         IllegalAction for an id out of range or an empty slot."""
         ...
 
-    def summary(self) -> JSON:
+    def view(self, seat: int | None) -> GheosView: ...
+
+    def summary(self) -> GheosSummary:
         """The public numbers of a view (scores, tokens, followers, epochs, the areas that
         matter), without the map: cheap."""
         ...

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from cradle.core import native as engines
 from cradle.core.positions import PositionError
 from cradle.core.positions import bounded_int as _int
 from cradle.core.positions import expect as _expect
+from cradle.core.positions import expect_object as _object
 from cradle.gheos.areas import compute_areas
 from cradle.gheos.geometry import CELL_NAME, NEIGHBOURS, START_CELL, parse_cell, parse_edge
 from cradle.gheos.position import to_position
@@ -155,7 +156,7 @@ def _deal_agrees() -> bool:
 
 
 def from_position(
-    data: Any, seed: int | None = None, engine: str | None = None
+    data: object, seed: int | None = None, engine: str | None = None
 ) -> GheosState | NativeState:
     """The state a position describes on ``engine``; PositionError (a ValueError) says what is
     wrong. The reference reads and checks it for both engines."""
@@ -194,7 +195,7 @@ def _names(players: int, dynasties: Sequence[str] | None) -> tuple[str, ...]:
     return names
 
 
-def _check_names(names: tuple[Any, ...]) -> None:
+def _check_names(names: tuple[object, ...]) -> None:
     for name in names:
         if not isinstance(name, str) or not name.strip():
             raise ValueError(f"a player's name must be a non-empty string, not {name!r}")
@@ -234,7 +235,7 @@ def _deal(tileset: TileSet, opts: Options, names: tuple[str, ...], seed: int | N
 _TILE_NUMBERS = {f"t{n}": n for n in range(TILE_COUNT)}
 
 
-def _tile_number(text: Any, what: str) -> int:
+def _tile_number(text: object, what: str) -> int:
     # The message is only built for a bad tile: positions are read often (search, adapters).
     if isinstance(text, str) and text.startswith("t") and text[1:].isdigit():
         number = int(text[1:])
@@ -243,20 +244,21 @@ def _tile_number(text: Any, what: str) -> int:
     raise PositionError(f"{what}: {text!r} is not a tile (t0 to t{TILE_COUNT - 1})")
 
 
-def _colour(text: Any, what: str) -> int:
+def _colour(text: object, what: str) -> int:
     _expect(text in COLOURS, f"{what}: {text!r} is not a colour ({', '.join(COLOURS)})")
     return COLOURS.index(text)
 
 
-def _per_player(data: dict[str, Any], key: str, names: tuple[str, ...]) -> dict[str, Any] | None:
+def _per_player(
+    data: dict[str, object], key: str, names: tuple[str, ...]
+) -> dict[str, object] | None:
     value = data.get(key)
     if value is None:
         return None
-    _expect(isinstance(value, dict), f"'{key}' must be an object keyed by player name")
-    unknown = sorted(set(value) - set(names))
+    found = _object(value, f"'{key}' must be an object keyed by player name")
+    unknown = sorted(set(found) - set(names))
     _expect(not unknown, f"'{key}' names unknown players: {', '.join(map(str, unknown))}")
-    result: dict[str, Any] = value
-    return result
+    return found
 
 
 def read_position(data: object, seed: int | None = None) -> GheosState:
@@ -303,10 +305,10 @@ def read_position(data: object, seed: int | None = None) -> GheosState:
     if hands is not None:
         for seat, name in enumerate(names):
             hand = hands.get(name, [])
-            _expect(
-                isinstance(hand, list) and len(hand) <= HAND_SIZE,
-                f"the hand of {name} must be a list of at most {HAND_SIZE} tiles",
-            )
+            if not isinstance(hand, list) or len(hand) > HAND_SIZE:
+                raise PositionError(
+                    f"the hand of {name} must be a list of at most {HAND_SIZE} tiles"
+                )
             for text in hand:
                 number = _tile_number(text, f"hand of {name}")
                 claim(number, f"in the hand of {name}")
@@ -377,10 +379,11 @@ def read_position(data: object, seed: int | None = None) -> GheosState:
     return state
 
 
-def _read_board(value: Any, claim: Any) -> dict[int, tuple[int, int]]:
+def _read_board(value: object, claim: Callable[[int, str], None]) -> dict[int, tuple[int, int]]:
     if value is None:
         value = {CELL_NAME[START_CELL]: f"t{START_TILE} r0"}
-    _expect(isinstance(value, dict), "'board' must be an object: cell -> 't<n> r<k>'")
+    if not isinstance(value, dict):
+        raise PositionError("'board' must be an object: cell -> 't<n> r<k>'")
     board: dict[int, tuple[int, int]] = {}
     for name, text in value.items():
         try:
@@ -414,7 +417,7 @@ def _read_board(value: Any, claim: Any) -> dict[int, tuple[int, int]]:
     return board
 
 
-def _region(state: GheosState, text: Any, what: str) -> int:
+def _region(state: GheosState, text: object, what: str) -> int:
     _expect(isinstance(text, str) and ":" in text, f"{what}: write a region as 'cell:edge'")
     cell_text, _, edge_text = str(text).partition(":")
     try:
@@ -430,9 +433,10 @@ def _region(state: GheosState, text: Any, what: str) -> int:
     return node
 
 
-def _read_civs(state: GheosState, data: dict[str, Any]) -> None:
-    civs = data.get("civilizations", {})
-    _expect(isinstance(civs, dict), "'civilizations' must be an object: colour -> region")
+def _read_civs(state: GheosState, data: dict[str, object]) -> None:
+    civs = _object(
+        data.get("civilizations", {}), "'civilizations' must be an object: colour -> region"
+    )
     taken: dict[int, str] = {}
     for name, text in civs.items():
         colour = _colour(name, "civilizations")
@@ -450,12 +454,13 @@ def _read_civs(state: GheosState, data: dict[str, Any]) -> None:
     state._occupied = None
 
 
-def _read_scores(state: GheosState, data: dict[str, Any]) -> None:
+def _read_scores(state: GheosState, data: dict[str, object]) -> None:
     names = state.names
     followers = _per_player(data, "followers", names) or {}
     for seat, name in enumerate(names):
-        row = followers.get(name, {})
-        _expect(isinstance(row, dict), f"the followers of {name} must be an object: colour -> n")
+        row = _object(
+            followers.get(name, {}), f"the followers of {name} must be an object: colour -> n"
+        )
         for colour_name, n in row.items():
             colour = _colour(colour_name, f"followers of {name}")
             state.held[seat][colour] = _int(
@@ -481,12 +486,13 @@ def _read_scores(state: GheosState, data: dict[str, Any]) -> None:
         _expect(any(state.tokens), "every scoring token is used: the phase must be 'over'")
 
 
-def _read_pending(state: GheosState, value: Any) -> None:
+def _read_pending(state: GheosState, value: object) -> None:
     phase = state.phase
     if phase not in CONFLICT_PHASES:
         _expect(value is None, f"'pending' must be null in the {phase} phase")
         return
-    _expect(isinstance(value, dict), f"the {phase} phase needs its 'pending' conflict")
+    if not isinstance(value, dict):
+        raise PositionError(f"the {phase} phase needs its 'pending' conflict")
     _expect(value.get("kind") == phase, f"the pending kind must be {phase!r} like the phase")
     try:
         cell = parse_cell(str(value.get("cell")))

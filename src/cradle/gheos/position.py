@@ -13,8 +13,10 @@ from cradle.gheos.types import (
     CONFLICT_PHASES,
     EPOCH,
     Conflict,
+    GheosPending,
     GheosResult,
     Options,
+    Scores,
     options_to_dict,
 )
 
@@ -84,7 +86,7 @@ def to_position(state: Written) -> dict[str, Any]:
     }
 
 
-def scores(state: Written) -> dict[str, Any]:
+def scores(state: Written) -> Scores:
     """Followers held, points and tokens per player (positions, views and summaries)."""
     names = state.names
     return {
@@ -101,7 +103,7 @@ def _stack_name(number: int) -> str:
     return "epoch" if number == EPOCH else f"t{number}"
 
 
-def pending_dict(state: Written) -> dict[str, Any] | None:
+def pending_dict(state: Written) -> GheosPending | None:
     """The war / migration being resolved, as public JSON (positions and views)."""
     conflict = state.conflict
     if conflict is None or state.phase not in CONFLICT_PHASES:

@@ -17,7 +17,7 @@ from typing import Any
 
 from cradle.core.contract import JSON
 from cradle.core.fast import ReferenceFastPaths
-from cradle.core.hidden import read_hidden
+from cradle.core.hidden import read_hidden, viewer_seat
 from cradle.core.results import places
 from cradle.gheos import actions as ids
 from cradle.gheos.analysis import Area, Civilization, PlacedTile, Player
@@ -45,10 +45,12 @@ from cradle.gheos.types import (
     Conflict,
     GheosEvent,
     GheosResult,
+    GheosSummary,
+    GheosView,
     IllegalAction,
     Options,
 )
-from cradle.gheos.view import summary, view
+from cradle.gheos.view import public_action, summary, view
 
 
 @dataclass
@@ -321,11 +323,16 @@ class GheosState(ReferenceFastPaths):
     def to_position(self) -> JSON:
         return to_position(self)
 
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None) -> GheosView:
         """All ``seat`` may know (``None``: a spectator, public information only)."""
         return view(self, seat)
 
-    def summary(self) -> JSON:
+    def public_action(self, action: str, viewer: int | None = None) -> str:
+        """What ``viewer`` (None: a spectator) may know of ``action``, made by the seat to move
+        here (docs/contract.md)."""
+        return public_action(action, self.to_move, viewer_seat(viewer, len(self.names)))
+
+    def summary(self) -> GheosSummary:
         """Public numbers only, in the view's keys (see cradle.gheos.view.summary): cheap."""
         return summary(self)
 

@@ -21,6 +21,7 @@ import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import TypedDict
 
 TILE_COUNT = 52
 START_TILE = 0
@@ -35,6 +36,18 @@ CUSTOM_CACHE = 32  # custom sets kept parsed (they come with every game that use
 
 class TileSetError(ValueError):
     """A tile set that is unknown, too long, or breaks the spec's constraints."""
+
+
+class TileRegion(TypedDict):
+    """A region of a tile on the tile's own edges 0, 1, 2 (``Region.to_dict``)."""
+
+    edges: list[int]
+    landmass: bool
+    wheat: int
+    cup: int
+    sword: int
+    pyramid: int
+    temple: str | None  # its temple's symbol kind, if it has one
 
 
 @dataclass(frozen=True)
@@ -59,7 +72,7 @@ class Region:
             out.append(f"temple-{self.temple}")
         return out
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> TileRegion:
         return {
             "edges": list(self.edges),
             "landmass": self.landmass,

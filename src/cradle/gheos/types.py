@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypedDict
 
 from cradle.core import contract
 from cradle.core.contract import JSON
-from cradle.gheos.tiles import TILE_COUNT, is_tileset_text, load_tiles
+from cradle.gheos.tiles import TILE_COUNT, TileRegion, is_tileset_text, load_tiles
 
 NAME = "gheos"
 MIN_PLAYERS = 2
@@ -59,6 +60,147 @@ class GheosEvent(contract.Event, total=False):
     followers: int
     epoch: int
     ranking: list[GheosResult]
+
+
+class HandTile(TypedDict):
+    """A tile as a hand shows it: regions on its own edges 0, 1, 2 (``Region.to_dict``)."""
+
+    tile: str
+    shape: str
+    rotations: list[int]
+    text: str
+    regions: list[TileRegion]
+
+
+class RegionView(TypedDict):
+    """A region of a tile on the map."""
+
+    ref: str  # "<cell>:<edge>"
+    edges: list[str]
+    landmass: bool
+    wheat: int
+    cup: int
+    sword: int
+    pyramid: int
+    temple: str | None  # its temple's symbol kind, if it has one
+    area: int
+    civ: str | None
+
+
+def symbol_counts(region: RegionView | TileRegion) -> dict[str, int]:
+    """How many of each symbol (wheat, cup, sword) a region shows."""
+    return {"wheat": region["wheat"], "cup": region["cup"], "sword": region["sword"]}
+
+
+class CellView(TypedDict):
+    """A tile on the map."""
+
+    cell: str
+    row: int
+    col: int
+    up: bool
+    tile: str
+    rotation: int
+    pyramid: bool
+    regions: list[RegionView]
+
+
+class AreaView(TypedDict):
+    """An area of land as views show it (``civ``: the colour of the civilization on it)."""
+
+    area: int
+    ref: str
+    kind: str
+    tiles: int
+    wheat: int
+    cup: int
+    sword: int
+    pyramid: int
+    civ: str | None
+
+
+class CivilizationView(TypedDict):
+    area: int
+    ref: str
+    supply: int
+
+
+class MigrationView(TypedDict):
+    civ: str
+    options: list[str]
+    split: bool
+
+
+class WarView(TypedDict):
+    civs: list[str]
+    options: list[str]
+
+
+class GheosPending(TypedDict):
+    """The war or migration being resolved (positions and views)."""
+
+    kind: str
+    cell: str
+    swords: dict[str, int]
+    moved: list[str]
+    migrations: list[MigrationView]
+    wars: list[WarView] | None
+
+
+class Scores(TypedDict):
+    """Followers held (per colour), points and tokens per player's name."""
+
+    followers: dict[str, dict[str, int]]
+    points: dict[str, int]
+    tokens: dict[str, int]
+
+
+class GheosView(contract.View):
+    """All one seat (or a spectator) may know of a Gheos game (docs/gheos.md)."""
+
+    options: dict[str, str | None]  # options_to_dict
+    phase: str
+    map: list[CellView]
+    frontier: list[str]
+    areas: list[AreaView]
+    civilizations: dict[str, CivilizationView]
+    supply: dict[str, int]  # followers left per colour
+    followers: dict[str, dict[str, int]]
+    points: dict[str, int]
+    tokens: dict[str, int]
+    hand: list[HandTile] | None  # the seat's own tiles (None: a spectator)
+    stack_size: int
+    stack_epochs: int
+    epochs_drawn: int
+    epoch_tiles: int
+    end_epoch: int
+    removed: list[str]
+    pending: GheosPending | None
+    result: list[GheosResult] | None
+
+
+class SummaryCivilization(TypedDict):
+    area: int
+    supply: int
+
+
+class GheosSummary(TypedDict):
+    """The public numbers of a view without the map (``state.summary()``): what evaluations
+    read, at a fraction of a view's cost."""
+
+    game: str
+    players: list[str]
+    active: int
+    to_move: int
+    phase: str
+    areas: list[AreaView]
+    civilizations: dict[str, SummaryCivilization]
+    followers: dict[str, dict[str, int]]
+    points: dict[str, int]
+    tokens: dict[str, int]
+    epochs_drawn: int
+    end_epoch: int
+    is_over: bool
 
 
 @dataclass(frozen=True)

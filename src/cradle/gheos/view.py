@@ -1,17 +1,54 @@
-"""What one seat (or a spectator) may see of a Gheos game, as JSON (see docs/gheos.md)."""
+"""What one seat (or a spectator) may know of a Gheos game: its view, as JSON (docs/gheos.md),
+and what it learns of another seat's action (``public_action``). The game decides its secrets
+here; the server, the environments and the bots ask it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
+from cradle.core.contract import View
+from cradle.core.hidden import redacted
 from cradle.gheos.areas import AreaTally
 from cradle.gheos.geometry import CELL_NAME, COL, ROW, UP, edge_name
 from cradle.gheos.position import Written, pending_dict, scores
 from cradle.gheos.tiles import Tile
-from cradle.gheos.types import COLOURS, EPOCH, EPOCH_TILES, options_to_dict
+from cradle.gheos.types import (
+    COLOURS,
+    EPOCH,
+    EPOCH_TILES,
+    AreaView,
+    CellView,
+    CivilizationView,
+    GheosSummary,
+    GheosView,
+    HandTile,
+    RegionView,
+    options_to_dict,
+)
+
+# The kinds of action (first word) every seat sees whole: Gheos hides only the hands and the
+# stack, never a decision. A kind not listed here stays hidden (default deny).
+PUBLIC_KINDS = frozenset(
+    {"place", "replace", "pay", "migrate", "winner", "start", "take", "token", "pass"}
+)
+# The view's public counts of the hidden stack: when one changes, a tile was drawn.
+DRAW_COUNTERS = ("stack_size", "stack_epochs", "epochs_drawn")
 
 
-def tile_dict(tile: Tile) -> dict[str, Any]:
+def as_gheos_view(view: View) -> GheosView:
+    """``view`` (a state's ``view(seat)``) typed as a Gheos view, for code that handles
+    any game; TypeError for another game's view."""
+    if view["game"] != "gheos":
+        raise TypeError(f"a Gheos view is needed, not a {view['game']} view")
+    return cast(GheosView, view)
+
+
+def public_action(action: str, mover: int | None, viewer: int | None) -> str:
+    """What ``viewer`` (None: a spectator) may know of ``action``, made by seat ``mover``."""
+    return redacted(action, mover, viewer, PUBLIC_KINDS)
+
+
+def tile_dict(tile: Tile) -> HandTile:
     """A tile as it is in the hand: regions on its own edges 0, 1, 2."""
     return {
         "tile": tile.name,
@@ -22,7 +59,7 @@ def tile_dict(tile: Tile) -> dict[str, Any]:
     }
 
 
-def _area_dict(state: Written, area: AreaTally, civ: int | None) -> dict[str, Any]:
+def _area_dict(state: Written, area: AreaTally, civ: int | None) -> AreaView:
     """One area as views show it (``civ``: the colour of the civilization on it, if any)."""
     return {
         "area": area.index,
@@ -37,18 +74,18 @@ def _area_dict(state: Written, area: AreaTally, civ: int | None) -> dict[str, An
     }
 
 
-def view(state: Written, seat: int | None) -> dict[str, Any]:
+def view(state: Written, seat: int | None) -> GheosView:
     if seat is not None and (
         isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.names)
     ):
         raise ValueError(f"no seat {seat!r} in a {len(state.names)}-player game")
     names = state.names
     occupied = state.occupied()
-    cells = []
+    cells: list[CellView] = []
     for cell, (number, rotation) in sorted(state.board.items()):
         tile = state.tiles[number]
         layout = tile.edge_region[rotation]
-        regions = []
+        regions: list[RegionView] = []
         for k, region in enumerate(tile.regions):
             edges = [e for e in (0, 1, 2) if layout[e] == k]
             area = state.area_of[cell * 3 + k]
@@ -79,7 +116,7 @@ def view(state: Written, seat: int | None) -> dict[str, Any]:
             }
         )
     areas = [_area_dict(state, area, occupied.get(area.index)) for area in state.area_list]
-    civilizations = {
+    civilizations: dict[str, CivilizationView] = {
         COLOURS[c]: {
             "area": state.area_of[anchor],
             "ref": state.area_ref(state.area_of[anchor]),
@@ -118,13 +155,13 @@ def view(state: Written, seat: int | None) -> dict[str, Any]:
     }
 
 
-def summary(state: Written) -> dict[str, Any]:
+def summary(state: Written) -> GheosSummary:
     """The public numbers of the game in the view's own keys, without the map: scores,
     tokens, followers, epochs, and the areas that matter (those with a civilization and the
     free continents). What evaluations read, at a fraction of a view's cost."""
     names = state.names
     occupied = state.occupied()
-    areas = []
+    areas: list[AreaView] = []
     for area in state.area_list:
         civ = occupied.get(area.index)
         if civ is not None or area.continent:

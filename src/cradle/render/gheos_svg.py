@@ -10,9 +10,11 @@ a civilization's colour, sand for a free continent, green for an island, grey-be
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Any
 
 from cradle import gheos
+from cradle.core.contract import View
+from cradle.gheos import GheosView, RegionView, as_gheos_view
+from cradle.gheos.types import symbol_counts
 
 SVG_NS = "http://www.w3.org/2000/svg"
 SIDE = 72.0
@@ -46,7 +48,7 @@ EDGE_INDEX = {"s": 0, "nw": 1, "ne": 2, "n": 0, "se": 1, "sw": 2}
 Point = tuple[float, float]
 
 
-def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: Any) -> ET.Element:
+def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: object) -> ET.Element:
     element = ET.SubElement(
         parent, tag, {key.rstrip("_").replace("_", "-"): str(v) for key, v in attributes.items()}
     )
@@ -95,7 +97,7 @@ def region_shape(tri: tuple[Point, Point, Point], edges: list[int]) -> tuple[lis
     return shape, centroid(shape)
 
 
-def area_fill(view: dict[str, Any]) -> dict[int, str]:
+def area_fill(view: GheosView) -> dict[int, str]:
     fills = {}
     for area in view["areas"]:
         if area["civ"]:
@@ -110,10 +112,11 @@ def area_fill(view: dict[str, Any]) -> dict[int, str]:
     return fills
 
 
-def draw_items(svg: ET.Element, region: dict[str, Any], at: Point, small: bool) -> None:
+def draw_items(svg: ET.Element, region: RegionView, at: Point, small: bool) -> None:
     items: list[tuple[str, str]] = []
+    counts = symbol_counts(region)
     for symbol, (colour, letter) in SYMBOL.items():
-        items += [(colour, letter)] * int(region[symbol])
+        items += [(colour, letter)] * counts[symbol]
     if region["pyramid"]:
         items.append(("pyramid", ""))
     if region["temple"]:
@@ -185,7 +188,7 @@ def draw_items(svg: ET.Element, region: dict[str, Any], at: Point, small: bool) 
         )
 
 
-def header_lines(view: dict[str, Any]) -> list[str]:
+def header_lines(view: GheosView) -> list[str]:
     lines = []
     state = (
         "game over"
@@ -205,8 +208,9 @@ def header_lines(view: dict[str, Any]) -> list[str]:
     return lines
 
 
-def to_svg(view: dict[str, Any]) -> str:
+def to_svg(shown: View) -> str:
     """The map (and a few lines of scores above it) as a standalone SVG document."""
+    view = as_gheos_view(shown)
     cells = view["map"]
     frontier = [tuple(int(v) for v in name.split(",")) for name in view.get("frontier", [])]
     shapes = [corners(c["row"], c["col"]) for c in cells] + [corners(r, c) for r, c in frontier]

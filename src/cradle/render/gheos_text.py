@@ -10,13 +10,15 @@ marker; ``·`` an empty cell where a tile may go.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from cradle import gheos
+from cradle.core.contract import View
+from cradle.gheos import CellView, GheosView, RegionView, as_gheos_view
+from cradle.gheos.tiles import TileRegion
+from cradle.gheos.types import symbol_counts
 
 # Palette names (not hex) so that 16-colour terminals still tell the civilizations apart.
 CIV_STYLE = {
@@ -50,7 +52,7 @@ def _cell(name: str) -> Cell:
     return int(row), int(col)
 
 
-def area_styles(view: dict[str, Any]) -> dict[int, str]:
+def area_styles(view: GheosView) -> dict[int, str]:
     styles = {}
     for area in view["areas"]:
         if area["civ"]:
@@ -111,7 +113,7 @@ def _inside(up: bool, top: int, x0: int) -> tuple[list[tuple[int, int]], list[tu
 EDGE_INDEX = {"s": 0, "nw": 1, "ne": 2, "n": 0, "se": 1, "sw": 2}
 
 
-def render_map(view: dict[str, Any]) -> list[Text]:
+def render_map(view: GheosView) -> list[Text]:
     """The map as lines of text, with column numbers above and row numbers on the left."""
     tiles = {(c["row"], c["col"]): c for c in view["map"]}
     frontier = [_cell(name) for name in view.get("frontier", [])]
@@ -152,8 +154,9 @@ def render_map(view: dict[str, Any]) -> list[Text]:
         marks: list[tuple[str, str]] = []
         for region in cell["regions"]:
             style = styles.get(region["area"], LAND_STYLE)
+            counts = symbol_counts(region)
             for symbol, letter in SYMBOL_LETTER.items():
-                items += [(letter, style)] * int(region[symbol])
+                items += [(letter, style)] * counts[symbol]
             if region["temple"]:
                 items.append((SYMBOL_LETTER[region["temple"]].upper(), style))
             if region["pyramid"]:
@@ -184,21 +187,21 @@ def render_map(view: dict[str, Any]) -> list[Text]:
     return header[0].lines() + header[1].lines() + canvas.lines()
 
 
-def _refs(cell: dict[str, Any], region: dict[str, Any]) -> set[str]:
+def _refs(cell: CellView, region: RegionView) -> set[str]:
     return {f"{cell['cell']}:{edge}" for edge in region["edges"]}
 
 
-def _edge_style(cell: dict[str, Any], edge: int, styles: dict[int, str]) -> str:
+def _edge_style(cell: CellView, edge: int, styles: dict[int, str]) -> str:
     for region in cell["regions"]:
         if any(EDGE_INDEX[name] == edge for name in region["edges"]):
             return styles.get(region["area"], LAND_STYLE)
     return LAND_STYLE
 
 
-def region_text(region: dict[str, Any]) -> str:
+def region_text(region: RegionView | TileRegion) -> str:
     items = []
-    for symbol in ("wheat", "cup", "sword"):
-        items += [symbol] * int(region[symbol])
+    for symbol, count in symbol_counts(region).items():
+        items += [symbol] * count
     if region["pyramid"]:
         items.append("pyramid")
     if region["temple"]:
@@ -206,7 +209,7 @@ def region_text(region: dict[str, Any]) -> str:
     return ", ".join(items) or "nothing"
 
 
-def hand_panel(view: dict[str, Any]) -> RenderableType:
+def hand_panel(view: GheosView) -> RenderableType:
     table = Table(title="Your hand", title_justify="left", header_style="bold", box=None)
     table.add_column("tile", style="bold")
     table.add_column("regions (the tile's own edges 0, 1, 2 at r0)")
@@ -225,7 +228,7 @@ def hand_panel(view: dict[str, Any]) -> RenderableType:
     return Group(table, note)
 
 
-def players_panel(view: dict[str, Any]) -> Table:
+def players_panel(view: GheosView) -> Table:
     table = Table(header_style="bold", box=None, padding=(0, 1))
     for heading in ("", "player", "points", "tokens", "followers", "tiles"):
         table.add_column(heading)
@@ -245,7 +248,7 @@ def players_panel(view: dict[str, Any]) -> Table:
     return table
 
 
-def areas_panel(view: dict[str, Any]) -> Table:
+def areas_panel(view: GheosView) -> Table:
     table = Table(header_style="bold", box=None, padding=(0, 1))
     for heading in ("continent", "at", "tiles", "wheat", "cup", "sword", "pyramid", "supply"):
         table.add_column(heading)
@@ -272,7 +275,7 @@ def areas_panel(view: dict[str, Any]) -> Table:
     return table
 
 
-def pending_text(view: dict[str, Any]) -> Text | None:
+def pending_text(view: GheosView) -> Text | None:
     pending = view.get("pending")
     if not pending:
         return None
@@ -296,8 +299,9 @@ def pending_text(view: dict[str, Any]) -> Text | None:
     return text
 
 
-def render_view(view: dict[str, Any]) -> RenderableType:
+def render_view(shown: View) -> RenderableType:
     """The whole screen for one seat (or a spectator): map, players, continents, hand."""
+    view = as_gheos_view(shown)
     active = view["players"][view["active"]]
     header = Text.assemble(
         ("Gheos", "bold"),

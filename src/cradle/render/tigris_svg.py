@@ -7,8 +7,8 @@ always well-formed XML.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Any
 
+from cradle.core.contract import View
 from cradle.render.tigris_text import (
     COLOURS,
     COLUMNS,
@@ -20,6 +20,7 @@ from cradle.render.tigris_text import (
     monument_cells,
     unification_cell,
 )
+from cradle.tigris import TigrisView, as_tigris_view
 
 SVG_NS = "http://www.w3.org/2000/svg"
 CELL = 40
@@ -34,7 +35,7 @@ WONDER = "#d4a017"
 TREASURE = "#ffd43b"
 
 
-def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: Any) -> ET.Element:
+def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: object) -> ET.Element:
     element = ET.SubElement(
         parent, tag, {key.rstrip("_").replace("_", "-"): str(v) for key, v in attributes.items()}
     )
@@ -168,8 +169,9 @@ def draw_cell(
         add(svg, "circle", cx=x + CELL - 11, cy=y + 11, r=6, fill=TREASURE, stroke="#7a5c00")
 
 
-def to_svg(view: dict[str, Any]) -> str:
+def to_svg(shown: View) -> str:
     """The board, its labels and a table of the players, as an SVG document."""
+    view = as_tigris_view(shown)
     options = view.get("options") or {}
     layout = board_layout(str(options.get("board", "standard")))
     board: dict[str, str] = view.get("board") or {}
@@ -245,7 +247,7 @@ def to_svg(view: dict[str, Any]) -> str:
     return ET.tostring(svg, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def info_lines(view: dict[str, Any]) -> list[str]:
+def info_lines(view: TigrisView) -> list[str]:
     """The public facts beside the board: scores, treasures, supply, monuments."""
     players: list[str] = list(view.get("players") or [])
     points: dict[str, dict[str, int]] = view.get("points") or {}

@@ -6,7 +6,7 @@ may know: its own hand and points, everyone's public information.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -14,6 +14,8 @@ from rich.table import Table
 from rich.text import Text
 
 from cradle import tigris
+from cradle.core.contract import View
+from cradle.tigris import MonumentSpot, TigrisView, as_tigris_view
 
 # The board's columns (letters) and rows, from the engine's geometry.
 _GEOMETRY = tigris.geometry()
@@ -57,7 +59,7 @@ def cells() -> list[str]:
     return list(_GEOMETRY.cells)
 
 
-def monument_cells(monuments: list[dict[str, Any]]) -> dict[str, str]:
+def monument_cells(monuments: list[MonumentSpot]) -> dict[str, str]:
     """Cell -> monument colour shown there: the first colour on one diagonal, the second on
     the other, so a monument reads as a two-coloured 2x2 block."""
     shown: dict[str, str] = {}
@@ -75,7 +77,7 @@ def monument_cells(monuments: list[dict[str, Any]]) -> dict[str, str]:
     return shown
 
 
-def unification_cell(view: dict[str, Any]) -> str | None:
+def unification_cell(view: TigrisView) -> str | None:
     unification = view.get("unification")
     if isinstance(unification, str):
         return unification
@@ -131,7 +133,7 @@ def cell_text(code: str | None, letter: str, monument_colour: str | None, marks:
     return Text(" ? ", style="bold red")
 
 
-def board_text(view: dict[str, Any]) -> Text:
+def board_text(view: TigrisView) -> Text:
     """The 16x11 board with column letters and row numbers."""
     options = view.get("options") or {}
     layout = board_layout(str(options.get("board", "standard")))
@@ -202,7 +204,7 @@ def points_text(points: dict[str, int] | None) -> str:
     return " ".join(f"{POINT_LETTER[c]}{points.get(c, 0)}" for c in COLOURS)
 
 
-def scores_table(view: dict[str, Any]) -> Table:
+def scores_table(view: TigrisView) -> Table:
     players: list[str] = list(view.get("players") or [])
     active, to_move = view.get("active"), view.get("to_move")
     points: dict[str, dict[str, int]] = view.get("points") or {}
@@ -238,7 +240,7 @@ def scores_table(view: dict[str, Any]) -> Table:
     return table
 
 
-def describe(value: Any) -> str:
+def describe(value: object) -> str:
     """A compact one-line rendering of a JSON value, for panels the engine shapes."""
     if isinstance(value, dict):
         return ", ".join(f"{key} {describe(item)}" for key, item in value.items())
@@ -250,12 +252,12 @@ def describe(value: Any) -> str:
 SEAT_KEYS = ("attacker", "defender", "seat", "owner", "active")
 
 
-def pending_text(view: dict[str, Any]) -> Text:
+def pending_text(view: TigrisView) -> Text:
     """The conflict or choice in progress, in words, with seats named by their dynasty."""
-    pending: dict[str, Any] = view.get("pending") or {}
+    pending: Mapping[str, object] = view["pending"] or {}
     players: list[str] = list(view.get("players") or [])
 
-    def name(seat: Any) -> str:
+    def name(seat: object) -> str:
         return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else str(seat)
 
     kind = str(pending.get("kind", "decision"))
@@ -291,7 +293,7 @@ def pending_text(view: dict[str, Any]) -> Text:
     return text
 
 
-def monuments_text(view: dict[str, Any]) -> Text:
+def monuments_text(view: TigrisView) -> Text:
     text = Text()
     text.append("Monuments: ", style="bold")
     built = view.get("monuments") or []
@@ -307,7 +309,7 @@ def monuments_text(view: dict[str, Any]) -> Text:
     return text
 
 
-def header_text(view: dict[str, Any]) -> Text:
+def header_text(view: TigrisView) -> Text:
     options = view.get("options") or {}
     players: list[str] = list(view.get("players") or [])
     variants = [
@@ -354,8 +356,9 @@ class SideBySide:
             yield self.right
 
 
-def render_view(view: dict[str, Any]) -> RenderableType:
+def render_view(shown: View) -> RenderableType:
     """Everything a seat may see, ready for ``Console.print``."""
+    view = as_tigris_view(shown)
     board = SideBySide(board_text(view), legend())
     parts: list[RenderableType] = [header_text(view), board, scores_table(view)]
     parts.append(monuments_text(view))
@@ -376,7 +379,7 @@ def render_view(view: dict[str, Any]) -> RenderableType:
         players = list(view.get("players") or [])
         name = players[seat] if 0 <= seat < len(players) else str(seat)
         mine = (view.get("points") or {}).get(name)
-        line = hand_text(list(view["hand"]))
+        line = hand_text(list(view["hand"] or []))
         line.append(f"   {name}'s points: ", style="bold")
         line.append(" · ".join(f"{c} {mine.get(c, 0)}" for c in COLOURS) if mine else "hidden")
         parts.append(line)

@@ -244,9 +244,7 @@ def delete_account(storage: Storage, account_id: str) -> None:
         # Its chat lines stay with their games, under the same name as its seats; its mutes go
         # (its ratings go with the account: their rows cascade).
         connection.execute(
-            update(ChatLineRow)
-            .where(ChatLineRow.speaker == f"a:{account_id}")
-            .values(name=FORMER)
+            update(ChatLineRow).where(ChatLineRow.speaker == f"a:{account_id}").values(name=FORMER)
         )
         connection.execute(delete(ChatMuteRow).where(ChatMuteRow.viewer == f"a:{account_id}"))
         connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))

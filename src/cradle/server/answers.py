@@ -378,3 +378,30 @@ class Analysis(Answer):
     done: int
     total: int
     analysis: GameJson | None
+
+
+class LessonStep(Answer):
+    """One step of a guided first game, as the client shows it (cradle.core.lessons)."""
+
+    name: str
+    title: str
+    intro: str
+    tries: list[str]
+    hints: list[str]
+    done: str
+    cells: list[str]
+    wrong: str
+
+
+class Lessons(Answer):
+    """``GET /api/lessons/{game}``: the guided first game's steps, in teaching order."""
+
+    game: str
+    lessons: list[LessonStep]
+
+
+class LessonPicture(Answer):
+    """``GET /api/lessons/{game}/{name}/picture``: a step's position as spectators see it."""
+
+    view: GameJson
+    over: bool

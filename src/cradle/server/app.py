@@ -15,7 +15,7 @@ import logging
 import os
 import signal
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator
 from pathlib import Path as FilePath
 from typing import Any
 from urllib.parse import parse_qs
@@ -27,6 +27,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cradle.server.bots import watch_parent
 from cradle.server.errors import ApiError, unavailable
@@ -39,6 +40,7 @@ from cradle.server.protocol import SECURITY_HEADERS, JsonHttpProtocol, JsonWebSo
 from cradle.server.routes.accounts import account_routes
 from cradle.server.routes.chat import chat_routes
 from cradle.server.routes.common import TOKEN_IN_URL, Context
+from cradle.server.routes.lessons import lesson_routes
 from cradle.server.routes.live import live_routes
 from cradle.server.routes.lobby import lobby_routes
 from cradle.server.routes.play import play_routes
@@ -56,12 +58,6 @@ CONFIG_ENV = "CRADLE_SERVER_CONFIG"  # create_app's arguments for `uvicorn --fac
 WORKER_GRACE = 10.0  # seconds an orphaned worker has to stop in order before it just exits
 
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-
-
 def _json_bytes(reason: str) -> bytes:
     return json.dumps({"error": reason}).encode()
 
@@ -69,7 +65,7 @@ def _json_bytes(reason: str) -> bytes:
 class Guard:
     """The ASGI layer in front of every route (see the module's doc)."""
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -229,7 +225,7 @@ def create_app(
     def error(
         status: int, reason: str, field: str | None = None, retry_after: float | None = None
     ) -> JSONResponse:
-        content: dict[str, Any] = {"error": reason}
+        content = {"error": reason}
         if field is not None:
             content["field"] = field
         headers = {"Retry-After": str(max(1, round(retry_after)))} if retry_after else None
@@ -271,6 +267,7 @@ def create_app(
     # -- the API and the live connection (cradle.server.routes) ---------------------------------
 
     lobby_routes(app.router, ctx)
+    lesson_routes(app.router, ctx)
     account_routes(app.router, ctx)
     play_routes(app.router, ctx)
     reading_routes(app.router, ctx)

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import NotRequired, Protocol, TypedDict, TypeVar
 
-from cradle.core.contract import JSON, Event, SeatResult
+from cradle.core.contract import JSON, Event, SeatResult, View
 from cradle.server.errors import bad_request, forbidden
 from cradle.server.history import (
     PastBoard,
@@ -72,7 +72,7 @@ class ReplayStep(TypedDict):
     seat: int | None
     action: str | None
     events: list[Event]
-    view: JSON
+    view: View
 
 
 class Replay(TypedDict):

@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from cradle.ai.knowledge.belief import replayed
+from cradle.ai.knowledge.belief import reads, replayed
 from cradle.server.bots import (
     LEASE_SECONDS,
     POLL_SECONDS,
@@ -115,7 +115,7 @@ def make_move(storage: Storage, job: BotJob, owner: str, settings: WorkerSetting
         job.clocks,
     )
     belief = None
-    if stored.game == "tigris":
+    if reads(stored.game):
         belief = replayed(record.start(), record.actions)
     seat = decision.seat
     began = time.perf_counter()

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-from cradle.ai.knowledge.belief import HandBelief, replayed
+from cradle.ai.knowledge.belief import HandBelief, reads, replayed
 from cradle.server.bots import (
     LEASE_SECONDS,
     POLL_SECONDS,
@@ -210,7 +210,7 @@ class BotSeats:
         """A copy of the table's public belief over the hands for a bot's decision (None for
         games without one); worked out from the record when moves came another way (a
         reload, an undo)."""
-        if table.game != "tigris":
+        if not reads(table.game):
             return None
         if table.belief is None or table.belief_ply != table.ply:
             ply = table.ply
@@ -218,11 +218,7 @@ class BotSeats:
             actions = list(record.actions)
 
             def rebuild() -> HandBelief:
-                options = table.module.options_from_dict(record.options)
-                start = table.module.new_game(
-                    len(record.players), record.seed, options, dynasties=record.players
-                )
-                return replayed(start, actions)
+                return replayed(record.start(), actions)
 
             table.belief = await self.host.engine(rebuild)
             table.belief_ply = ply

@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from cradle.core.contract import JSON, Event, GameState
+from cradle.core.contract import Event, GameState, View
 from cradle.core.record import GameRecord
+from cradle.gheos import GheosView, as_gheos
 from cradle.server.redact import public_action, public_events
 
 
@@ -66,7 +67,7 @@ class PastBoard(TypedDict):
     seat: int | None
     step: ShownStep | None
     pieces: Pieces
-    view: JSON
+    view: View
     to_move: int | None
 
 
@@ -105,11 +106,11 @@ def _piece(tile: Mapping[str, object]) -> Piece:
     )
 
 
-def _gheos_map_pieces(view: JSON, cells: set[str]) -> Pieces:
+def _gheos_map_pieces(view: GheosView, cells: set[str]) -> Pieces:
     found: Pieces = {}
-    for placed in view.get("map") or []:
-        if placed.get("cell") in cells:
-            found[str(placed["tile"])] = _piece(placed)
+    for placed in view["map"]:
+        if placed["cell"] in cells:
+            found[placed["tile"]] = _piece(placed)
     return found
 
 
@@ -119,16 +120,17 @@ def gheos_step_pieces(before: GameState, after: GameState, events: Sequence[Even
     placed = {str(e.get("cell")) for e in events if e.get("type") in ("place", "replace")}
     if not placed:
         return {}
-    pieces = _gheos_map_pieces(after.view(None), placed)
+    pieces = _gheos_map_pieces(as_gheos(after).view(None), placed)
     if any(e.get("type") == "replace" for e in events):
-        pieces.update(_gheos_map_pieces(before.view(None), placed))
+        pieces.update(_gheos_map_pieces(as_gheos(before).view(None), placed))
     return pieces
 
 
 def gheos_hand_pieces(state: GameState, seat: int) -> Pieces:
     """The tiles in ``seat``'s hand, by what is drawn on them: for that seat (or once the game
     is over, for everyone: the analysis of a finished game names them)."""
-    return {str(tile["tile"]): _piece(tile) for tile in state.view(seat).get("hand") or []}
+    hand = as_gheos(state).view(seat)["hand"] or []
+    return {tile["tile"]: _piece(tile) for tile in hand}
 
 
 StepPieces = Callable[[GameState, GameState, Sequence[Event]], Pieces]

@@ -22,9 +22,9 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from cradle.ai.knowledge.belief import HandBelief
 from cradle.core.contract import Event
@@ -146,11 +146,11 @@ class Hub:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 
-    async def db(self, function: Callable[..., T], *args: Any) -> T:
+    async def db(self, function: Callable[..., T], *args: object) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_pool, function, *args)
 
-    async def engine(self, function: Callable[..., T], *args: Any) -> T:
+    async def engine(self, function: Callable[..., T], *args: object) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.engine_pool, function, *args)
 
@@ -218,13 +218,13 @@ class Hub:
 
     # -- creating and joining (cradle.server.seats) ---------------------------------------------
 
-    async def create(self, request: NewTable, client: str) -> dict[str, Any]:
+    async def create(self, request: NewTable, client: str) -> Mapping[str, object]:
         """``POST /api/games`` (see :meth:`Seats.create`)."""
         return await self.seats.create(request, client)
 
     async def join(
         self, table: Table, invite: str | None, account: str | None = None, name: str | None = None
-    ) -> dict[str, Any]:
+    ) -> Mapping[str, object]:
         """Take a seat (see :meth:`Seats.join`)."""
         return await self.seats.join(table, invite, account, name)
 
@@ -234,7 +234,7 @@ class Hub:
 
     # -- play (cradle.server.session) -----------------------------------------------------------
 
-    def frame(self, table: Table, seat: int | None, hotseat: bool = False) -> dict[str, Any]:
+    def frame(self, table: Table, seat: int | None, hotseat: bool = False) -> Mapping[str, object]:
         """What ``seat`` may see (see :meth:`Session.frame`)."""
         return self.session.frame(table, seat, hotseat)
 
@@ -253,7 +253,7 @@ class Hub:
     async def mover_of(self, table: Table, token: str | None, what: str) -> int:
         return await self.session.mover_of(table, token, what)
 
-    async def act(self, table: Table, token: str | None, action: Any) -> int:
+    async def act(self, table: Table, token: str | None, action: object) -> int:
         return await self.session.act(table, token, action)
 
     async def play(

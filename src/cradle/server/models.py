@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Annotated, Any, TypeVar
+from collections.abc import Iterable
+from typing import Annotated, NoReturn, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -21,6 +22,7 @@ ACTION_CHARS = 200
 TOKEN_CHARS = 128
 GAME_CHARS = 20
 SEAT_CHARS = 40  # "human", "open" or "bot:NAME"
+LESSON_CHARS = 40  # a lesson's name (checked against the game's own list)
 NAME_CHARS = 100  # a person's name as sent (3-24 characters once trimmed and normalised)
 PASSWORD_CHARS = 256
 EMAIL_CHARS = 254
@@ -92,6 +94,15 @@ class MuteBody(BaseModel):
 
     speaker: Annotated[str, Field(max_length=80)]
     muted: bool = True
+
+
+class LessonBody(BaseModel):
+    """``POST /api/lessons``: a table for one step of a guided first game."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    game: Annotated[str, Field(max_length=GAME_CHARS)]
+    lesson: Annotated[str, Field(max_length=LESSON_CHARS)]
 
 
 class ActionBody(BaseModel):
@@ -188,7 +199,7 @@ class Frame(BaseModel):
     type: Annotated[str, Field(max_length=20)] | None = None  # "ping"
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> NoReturn:
     raise BadInput(f"{name} is not a JSON number")
 
 
@@ -205,14 +216,15 @@ def _read_float(text: str) -> float:
     return value
 
 
-def depth_of(value: Any) -> int:
+def depth_of(value: object) -> int:
     """How deeply arrays and objects nest in ``value`` (no recursion: it is the input's)."""
     deepest = 0
-    stack = [(value, 1)]
+    stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[object]
         if isinstance(item, dict):
-            children: Any = item.values()
+            children = item.values()
         elif isinstance(item, list):
             children = item
         else:
@@ -224,10 +236,10 @@ def depth_of(value: Any) -> int:
     return deepest
 
 
-def read_json(raw: bytes | str) -> Any:
+def read_json(raw: bytes | str) -> object:
     """Parse a client's JSON; BadInput for anything malformed, too deep or absurd."""
     try:
-        value = json.loads(
+        value: object = json.loads(
             raw, parse_constant=_refuse_constant, parse_int=_read_int, parse_float=_read_float
         )
     except RecursionError:
@@ -242,7 +254,7 @@ def read_json(raw: bytes | str) -> Any:
     return value
 
 
-def parse(model: type[M], data: Any) -> M:
+def parse(model: type[M], data: object) -> M:
     """``data`` as ``model``; BadInput names the first field that is wrong and why."""
     if not isinstance(data, dict):
         raise BadInput("the body must be a JSON object")

@@ -1,11 +1,11 @@
-"""The one place where an action becomes what a given seat may know of it.
+"""The one place where the server turns an action into what a given seat may know of it.
 
 Everything the server sends or logs that describes an action (a frame's ``table.last`` and
-events, a record before the end, a replay, a log line) goes through :func:`public_action`.
-The rule is default-deny: for each game, the kinds of action whose words are public are listed;
-any other kind shows only its first word and how many words followed (a Tigris swap is
-``swap 2`` to everyone but the player who swapped). A new kind of action added to a game stays
-hidden until someone lists it here.
+events, a record before the end, a replay, a log line) goes through :func:`public_action`, which
+asks the game (its ``public_action``, docs/contract.md): the game owns its secrets, and the
+rule is default-deny there (a kind of action the game does not declare public shows only its
+first word and how many words followed: a Tigris swap is ``swap 2`` to everyone but the player
+who swapped). The server keeps no list of its own.
 """
 
 from __future__ import annotations
@@ -14,41 +14,12 @@ from collections.abc import Sequence
 from typing import cast
 
 from cradle.core.contract import Event
-
-# Action kinds (first word) whose every word all players see, per game. Not listed: hidden.
-PUBLIC_KINDS: dict[str, frozenset[str]] = {
-    "tigris": frozenset(
-        {
-            "leader",
-            "withdraw",
-            "tile",
-            "catastrophe",
-            "pass",
-            "commit",
-            "war",
-            "monument",
-            "treasure",
-            "building",
-            "wonder",
-            "wonderpoint",
-            "decline",
-        }
-    ),
-    # Gheos hides only hands and the stack; every decision shows on the table.
-    "gheos": frozenset(
-        {"place", "replace", "pay", "migrate", "winner", "start", "take", "token", "pass"}
-    ),
-}
+from cradle.games import get_game
 
 
 def public_action(game: str, action: str, mover: int | None, viewer: int | None) -> str:
     """``action``, made by seat ``mover``, as seat ``viewer`` (None: a spectator) may know it."""
-    if viewer is not None and viewer == mover:
-        return action
-    kind, *rest = action.split()
-    if kind in PUBLIC_KINDS.get(game, frozenset()):
-        return action
-    return f"{kind} {len(rest)}" if rest else kind
+    return get_game(game).public_action(action, mover, viewer)
 
 
 class UndoEvent(Event):

@@ -14,6 +14,7 @@ from typing import Any, Protocol, TypeVar
 
 from cradle.ai import bot_names
 from cradle.core.contract import Event
+from cradle.core.lessons import LESSON_OPTION, LESSON_SEED
 from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
 from cradle.server.bots import decision_cost
@@ -53,6 +54,7 @@ class NewTable:
     bot_seconds: float | None = None
     spectator_chat: bool = False
     rated: bool = False
+    lesson: str | None = None  # a step of the guided first game: its position, not a deal
     account: str | None = None  # the signed-in creator's account, which holds their seat
     name: str | None = None  # the name shown at the creator's seat (an account's, a guest's)
 
@@ -113,15 +115,29 @@ class Seats:
         bot_seconds = None
         if request.bot_seconds is not None:
             bot_seconds = min(request.bot_seconds, self.host.limits.bot_seconds)
-        try:
-            options = module.options_from_dict(request.options)
-            options_dict = dict(module.options_to_dict(options))
-        except (ValueError, TypeError) as exc:
-            raise bad_request(f"bad options: {exc}") from None
-        seed = secrets.randbits(63)
+        lesson = request.lesson
+        if lesson is not None:
+            # Only a name from the game's own list reaches the engine (and the stored record).
+            known = [step.name for step in module.LESSONS]
+            if lesson not in known:
+                raise bad_request(
+                    f"{request.game} has no lesson {lesson[:40]!r} (known: {', '.join(known)})"
+                )
+            options_dict: dict[str, Any] = {LESSON_OPTION: lesson}
+            seed = LESSON_SEED
+        else:
+            try:
+                options = module.options_from_dict(request.options)
+                options_dict = dict(module.options_to_dict(options))
+            except (ValueError, TypeError) as exc:
+                raise bad_request(f"bad options: {exc}") from None
+            seed = secrets.randbits(63)
 
         def set_up() -> tuple[GameRecord, Rebuilt]:
-            first = module.new_game(players, seed, options)
+            if lesson is not None:
+                first = module.lesson_start(lesson, seed)
+            else:
+                first = module.new_game(players, seed, options)
             record = GameRecord(
                 game=request.game, players=list(first.players), seed=seed, options=options_dict
             )

@@ -39,9 +39,6 @@ log = logging.getLogger("cradle.server")
 
 T = TypeVar("T")
 
-# Public counters of the hidden stock in the games' views: when one moves, a tile was drawn.
-DRAW_COUNTERS = ("bag_size", "stack_size", "stack_epochs", "epochs_drawn")
-
 
 def hints_allowed(table: Table) -> bool:
     """Hints help at a hot seat and against bots, never between people at their screens."""
@@ -178,7 +175,7 @@ class Session:
         await self.host.served.fresh(table)
         return self.mover(table, token, what)
 
-    async def act(self, table: Table, token: str | None, action: Any) -> int:
+    async def act(self, table: Table, token: str | None, action: object) -> int:
         """A move for the seat holding ``token``; returns that seat."""
         seat = await self.mover_of(table, token, "a move")
         if not isinstance(action, str) or not action.strip():
@@ -285,7 +282,7 @@ class Session:
         The rule: only the seat that decides now, only its own last action, only while no other
         seat has decided since, and only if that action revealed nothing hidden (no tile drawn,
         no hidden stack turned). The last condition is tested in two ways: the public count of
-        hidden tiles (bag or stack size) must not have changed, and the action is replayed on a
+        hidden tiles (the game's ``DRAW_COUNTERS``) must not have changed, and the action is replayed on a
         few states that differ only in what ``seat`` cannot know: if the seat would see the same
         thing after it in every one, the action revealed nothing.
         """
@@ -305,7 +302,7 @@ class Session:
         action = table.record.actions[-1]
         seen = table.state.view(seat)
         earlier = before.view(seat)
-        if any(earlier.get(key) != seen.get(key) for key in DRAW_COUNTERS):
+        if any(earlier.get(key) != seen.get(key) for key in table.module.DRAW_COUNTERS):
             return "that move drew from the hidden tiles"
         for sample in range(2):
             try:

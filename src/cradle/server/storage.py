@@ -78,6 +78,7 @@ from sqlalchemy.orm import DeclarativeBase, InstrumentedAttribute, Mapped, mappe
 from sqlalchemy.sql.elements import ColumnElement, Label
 from sqlalchemy.types import NullType
 
+from cradle.core.lessons import LESSON_OPTION
 from cradle.core.record import GameRecord
 from cradle.server import migrations
 from cradle.server.limits import FREE_BOTS, take
@@ -92,6 +93,8 @@ CLAIM_KEY = 0x626F7473  # held while a bot's turn is claimed ("bots"): one fair 
 LIVE = ("open", "running")  # a game in progress
 ENDED = ("expired", "reclaimed")  # ended without a result; nothing changes them any more
 LIVE_WINDOW = 86400.0  # a game people played in counts while it changed this recently
+# Lesson tables a client keeps live at once (the newest): an older one ends when it starts one more.
+LESSON_TABLES = 3
 RECLAIMS = 8  # games one new game may take the place of at most
 # A client's use of the bots: the seconds its turns were given, decaying with this time
 # constant (so a client idle for a few minutes is new again); each turn counts its bot's
@@ -880,6 +883,9 @@ class Storage:
     def _fit(self, connection: Connection, game: StoredGame, caps: Caps, now: float) -> list[str]:
         live = self._live(now, caps)
         cost = game.bot_seats
+        reclaimed: list[str] = []
+        if game.client is not None and LESSON_OPTION in game.options:
+            reclaimed += self._retire_lessons(connection, live, game.client, now)
         games, bots = self._use(connection, live, game.client) if game.client else (0, 0)
         if game.client is not None:
             if games + 1 > caps.games_per_client:
@@ -893,7 +899,6 @@ class Storage:
                     f"your games have {bots} bot seats and this table asks for {cost} more; one "
                     f"client may have {caps.bot_seats_per_client} (the random bot is free)"
                 )
-        reclaimed: list[str] = []
         for _round in range(RECLAIMS + 1):
             all_games, all_bots = self._use(connection, live, None)
             by_bots = all_games + 1 <= caps.games
@@ -937,6 +942,24 @@ class Storage:
             if self._end(connection, str(victim.id), int(victim.version), "reclaimed", now):
                 reclaimed.append(str(victim.id))
         raise CapReached("the server is full")  # not reached: the last round refuses
+
+    def _retire_lessons(
+        self, connection: Connection, live: ColumnElement[bool], client: str, now: float
+    ) -> list[str]:
+        """End (``reclaimed``) the client's live lesson tables but the newest
+        ``LESSON_TABLES - 1``: a learner who restarts steps again and again keeps its place
+        under the per-client cap for real games."""
+        rows = connection.execute(
+            select(GameRow.id, GameRow.version, GameRow.options)
+            .where(live, GameRow.client == client)
+            .order_by(GameRow.updated.desc(), GameRow.id)
+        ).all()
+        lessons = [row for row in rows if LESSON_OPTION in (row.options or {})]
+        ended: list[str] = []
+        for row in lessons[LESSON_TABLES - 1 :]:
+            if self._end(connection, str(row.id), int(row.version), "reclaimed", now):
+                ended.append(str(row.id))
+        return ended
 
     def _end(
         self, connection: Connection, game_id: str, version: int, status: str, now: float

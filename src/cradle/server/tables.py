@@ -20,6 +20,7 @@ from typing import Any, Protocol, TypeVar
 
 from cradle.ai.knowledge.belief import HandBelief
 from cradle.core.contract import Event, GameModule, GameState
+from cradle.core.lessons import LESSON_OPTION
 from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
 from cradle.server.errors import ApiError
@@ -179,7 +180,7 @@ class Table:
             self.belief.observe(before, action)
             self.belief_ply += 1
 
-    def bot_turn(self, state: Any = None) -> bool:
+    def bot_turn(self, state: GameState | None = None) -> bool:
         state = self.state if state is None else state
         return not state.is_over and self.seats[int(state.to_move)].startswith("bot:")
 
@@ -392,6 +393,10 @@ class Tables:
 
     def gone(self, table: Table) -> ApiError:
         """The answer for a game that ended without a result: 410 with the reason."""
+        if table.ended == "reclaimed" and LESSON_OPTION in table.record.options:
+            return ApiError(
+                410, f"lesson table {table.id} has ended: the same browser started newer lessons"
+            )
         if table.ended == "reclaimed":
             return ApiError(
                 410,

@@ -29,6 +29,7 @@ from cradle.tigris.decisions import (
     WonderPoint,
 )
 from cradle.tigris.engine import from_position, load_position_json, new_game
+from cradle.tigris.lessons import LESSONS, lesson_start
 from cradle.tigris.state import TigrisState
 from cradle.tigris.types import (
     COLORS,
@@ -39,20 +40,26 @@ from cradle.tigris.types import (
     MONUMENTS,
     ROLES,
     IllegalAction,
+    MonumentSpot,
     Options,
     TigrisEvent,
+    TigrisPending,
     TigrisResult,
+    TigrisView,
     options_from_dict,
     options_to_dict,
 )
+from cradle.tigris.view import DRAW_COUNTERS, as_tigris_view, public_action
 
 NAME = "tigris"
 
 __all__ = [
     "BOARDS",
     "COLORS",
+    "DRAW_COUNTERS",
     "DYNASTIES",
     "HAND_SIZE",
+    "LESSONS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "MONUMENTS",
@@ -68,28 +75,34 @@ __all__ = [
     "Leader",
     "Monument",
     "MonumentChoice",
+    "MonumentSpot",
     "Options",
     "PositionError",
     "Region",
     "Revolt",
     "TigrisEvent",
     "TigrisGame",
+    "TigrisPending",
     "TigrisResult",
     "TigrisState",
+    "TigrisView",
     "TreasureChoice",
     "War",
     "WarOrder",
     "WonderPoint",
     "all_action_strings",
     "as_tigris",
+    "as_tigris_view",
     "board_map",
     "cell_name",
     "from_position",
     "geometry",
+    "lesson_start",
     "load_position_json",
     "new_game",
     "options_from_dict",
     "options_to_dict",
     "parse_action",
     "parse_cell",
+    "public_action",
 ]

@@ -18,7 +18,7 @@ from typing import Final, NamedTuple, Protocol, cast
 from cradle.core.contract import GameState
 from cradle.tigris.board import BOARDS, CELL_NAMES, COLUMNS, NEIGHBOURS, ROWS, cells_of, parse_cell
 from cradle.tigris.decisions import Decision
-from cradle.tigris.types import Options, TigrisEvent, TigrisResult
+from cradle.tigris.types import Options, TigrisEvent, TigrisResult, TigrisView
 
 # What a cell holds (Content.kind).
 TILE: Final = "tile"  # a face-up tile
@@ -141,6 +141,8 @@ class TigrisGame(GameState, Protocol):
     def apply(self, action: str | int) -> list[TigrisEvent]: ...
 
     def result(self) -> list[TigrisResult]: ...
+
+    def view(self, seat: int | None) -> TigrisView: ...
 
     def geometry(self) -> Geometry: ...
 

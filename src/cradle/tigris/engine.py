@@ -21,6 +21,7 @@ from cradle.core import native
 from cradle.core.positions import PositionError
 from cradle.core.positions import bounded_int as _int
 from cradle.core.positions import expect as _expect
+from cradle.core.positions import expect_object as _object
 from cradle.tigris.board import BOARDS, CELL_NAMES, NEIGHBOURS, SQUARE_MASK, cells_of, parse_cell
 from cradle.tigris.decisions import (
     KINDS,
@@ -148,8 +149,8 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _reject_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    out: dict[str, object] = {}
     for key, value in pairs:
         if key in out:
             raise PositionError(f"{key!r} appears twice (two things on one cell?)")
@@ -157,7 +158,7 @@ def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def load_position_json(text: str) -> dict[str, Any]:
+def load_position_json(text: str) -> dict[str, object]:
     """Parse a position's JSON text, refusing repeated keys such as a cell given twice."""
     try:
         data = json.loads(text, object_pairs_hook=_reject_duplicates)
@@ -168,31 +169,34 @@ def load_position_json(text: str) -> dict[str, Any]:
     return data
 
 
-def _color(name: Any, what: str) -> int:
-    _expect(isinstance(name, str) and name in COLOR_BY_NAME, f"{what}: {name!r} is not a colour")
+def _color(name: object, what: str) -> int:
+    if not isinstance(name, str) or name not in COLOR_BY_NAME:
+        raise PositionError(f"{what}: {name!r} is not a colour")
     return COLOR_BY_NAME[name]
 
 
-def _cell(name: Any, what: str) -> int:
-    _expect(isinstance(name, str), f"{what}: a cell name is expected, not {name!r}")
+def _cell(name: object, what: str) -> int:
+    if not isinstance(name, str):
+        raise PositionError(f"{what}: a cell name is expected, not {name!r}")
     try:
         return parse_cell(name)
     except ValueError as exc:
         raise PositionError(f"{what}: {exc}") from None
 
 
-def _per_player(d: dict[str, Any], key: str, names: tuple[str, ...]) -> dict[str, Any] | None:
+def _per_player(d: dict[str, object], key: str, names: tuple[str, ...]) -> dict[str, object] | None:
     value = d.get(key)
     if value is None:
         return None
-    _expect(isinstance(value, dict), f"{key!r} must be an object keyed by dynasty")
-    unknown = set(value) - set(names)
+    found = _object(value, f"{key!r} must be an object keyed by dynasty")
+    unknown = set(found) - set(names)
     _expect(not unknown, f"{key!r} names unknown dynasties: {', '.join(sorted(unknown))}")
-    return dict(value)
+    return dict(found)
 
 
-def _tile_list(value: Any, what: str) -> list[int]:
-    _expect(isinstance(value, list), f"{what} must be a list of colours")
+def _tile_list(value: object, what: str) -> list[int]:
+    if not isinstance(value, list):
+        raise PositionError(f"{what} must be a list of colours")
     counts = [0, 0, 0, 0]
     for name in value:
         counts[_color(name, what)] += 1
@@ -335,8 +339,7 @@ def read_position(d: object, seed: int | None = None) -> TigrisState:
     points = _per_player(d, "points", names) or {}
     for i, dyn in enumerate(names):
         if dyn in points:
-            entry = points[dyn]
-            _expect(isinstance(entry, dict), f"points of {dyn} must be an object")
+            entry = _object(points[dyn], f"points of {dyn} must be an object")
             for color_name, value in entry.items():
                 s.points[i][_color(color_name, f"points of {dyn}")] = _int(
                     value, f"points of {dyn}", 0, 10_000
@@ -426,10 +429,11 @@ def read_position(d: object, seed: int | None = None) -> TigrisState:
     return s
 
 
-def _read_pending(s: TigrisState, p: Any) -> None:
+def _read_pending(s: TigrisState, p: object) -> None:
     if p is None:
         return
-    _expect(isinstance(p, dict) and p.get("kind") in KINDS, f"'pending': unknown {p!r}")
+    if not isinstance(p, dict) or p.get("kind") not in KINDS:
+        raise PositionError(f"'pending': unknown {p!r}")
     out: dict[str, Any] = {}
     for key, value in p.items():
         if key in _CELL_KEYS:

@@ -3,12 +3,19 @@ the reference writes them. Reading them is :mod:`cradle.tigris.engine`'s."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-from cradle.core.contract import JSON
 from cradle.tigris.board import CELL_NAMES, cells_of
 from cradle.tigris.decisions import Decision, Revolt, TreasureChoice, War, WarOrder
-from cradle.tigris.types import COLORS, MONUMENTS, ROLES, Options, TigrisResult, options_to_dict
+from cradle.tigris.types import (
+    COLORS,
+    MONUMENTS,
+    ROLES,
+    Options,
+    TigrisPending,
+    TigrisResult,
+    options_to_dict,
+)
 
 
 class Written(Protocol):
@@ -83,11 +90,11 @@ def board_cells(s: Written) -> dict[str, str]:
     return out
 
 
-def pending_json(s: Written) -> JSON | None:
+def pending_json(s: Written) -> TigrisPending | None:
     p = s.pending
     if p is None:
         return None
-    out: JSON = {"kind": p.kind}
+    out: dict[str, object] = {"kind": p.kind}  # the kind's fields, then placed: wire order
     if isinstance(p, Revolt | War):
         out["color"] = COLORS[p.color]
         out["attacker"] = p.attacker
@@ -102,7 +109,7 @@ def pending_json(s: Written) -> JSON | None:
         out["cells"] = [CELL_NAMES[c] for c in p.cells]
     out["placed"] = CELL_NAMES[s.placed] if s.placed >= 0 else None
     out["unification"] = CELL_NAMES[s.unification] if s.unification >= 0 else None
-    return out
+    return cast(TigrisPending, out)
 
 
 def to_position(s: Written) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from typing import Generic, TypeVar
 
 from cradle.core.contract import JSON
 from cradle.core.fast import ReferenceFastPaths
-from cradle.core.hidden import read_hidden
+from cradle.core.hidden import read_hidden, viewer_seat
 from cradle.core.results import places
 from cradle.tigris import analysis
 from cradle.tigris.actions import (
@@ -89,8 +89,9 @@ from cradle.tigris.types import (
     Options,
     TigrisEvent,
     TigrisResult,
+    TigrisView,
 )
-from cradle.tigris.view import view
+from cradle.tigris.view import public_action, view
 
 T = TypeVar("T")
 
@@ -1486,8 +1487,13 @@ class TigrisState(ReferenceFastPaths):
         bag.extend(reversed(colors))
         self.bag = bag
 
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None) -> TigrisView:
         return view(self, seat)
+
+    def public_action(self, action: str, viewer: int | None = None) -> str:
+        """What ``viewer`` (None: a spectator) may know of ``action``, made by the seat to move
+        here (docs/contract.md)."""
+        return public_action(action, self.to_move, viewer_seat(viewer, self.n))
 
     def to_position(self) -> JSON:
         return to_position(self)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Final
+from typing import Final, NotRequired, TypedDict
 
 from cradle.core import contract
 from cradle.core.contract import JSON
@@ -71,6 +71,54 @@ class TigrisResult(contract.SeatResult):
     points: dict[str, int]
     treasures: int
     final: dict[str, int]
+
+
+class MonumentSpot(TypedDict):
+    """A monument on the board: its two colours and its cell."""
+
+    colors: list[str]
+    cell: str
+
+
+class TigrisPending(TypedDict):
+    """The decision in progress (docs/tigris-view.md): its ``kind`` and that kind's fields,
+    plus the tile just placed and a unification's cell; in a view, a conflict's strengths."""
+
+    kind: str
+    color: NotRequired[str]  # revolt, war: the colour fought over
+    attacker: NotRequired[int]
+    defender: NotRequired[int]
+    attacker_commit: NotRequired[int]
+    queue: NotRequired[list[str]]  # war: the wars still to fight, by colour
+    colors: NotRequired[list[str]]  # war order: the colours to choose from
+    seat: NotRequired[int]  # treasure: who takes
+    cells: NotRequired[list[str]]  # treasure: the cells to take from
+    placed: str | None
+    unification: str | None
+    attacker_strength: NotRequired[int]
+    defender_strength: NotRequired[int]
+
+
+class TigrisView(contract.View):
+    """All one seat (or a spectator) may know of a Tigris game (docs/tigris-view.md)."""
+
+    options: dict[str, str | bool]  # options_to_dict
+    actions_left: int
+    board: dict[str, str]  # cell name -> what is on it
+    unification: str | None
+    monuments: list[MonumentSpot]
+    unused_monuments: list[list[str]]
+    hand: list[str] | None  # the seat's own tiles (None: a spectator)
+    bag_size: int
+    points: dict[str, dict[str, int]]  # only the seats whose points this viewer may see
+    treasures: dict[str, int]
+    catastrophes: dict[str, int]
+    supply: dict[str, list[str]]  # the leaders each player has off the board
+    buildings: dict[str, str]
+    wonder: str | None
+    pending: TigrisPending | None
+    ending: bool
+    result: list[TigrisResult] | None
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,55 @@
-"""Views: what one seat (or a spectator) may know of a game, as JSON (docs/tigris.md)."""
+"""What one seat (or a spectator) may know of a game: its view, as JSON (docs/tigris.md), and
+what it learns of another seat's action (``public_action``). The game decides its secrets here;
+the server, the environments and the bots ask it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
+from cradle.core.contract import View
+from cradle.core.hidden import redacted
 from cradle.tigris.board import CELL_NAMES
 from cradle.tigris.position import Written, board_cells, colors_of, pending_json
-from cradle.tigris.types import COLORS, MONUMENTS, ROLES, options_to_dict
+from cradle.tigris.types import COLORS, MONUMENTS, ROLES, TigrisPending, TigrisView, options_to_dict
+
+# The kinds of action (first word) every seat sees whole: all but a swap, whose tiles are
+# secret (others learn only how many). A kind not listed here stays hidden (default deny).
+PUBLIC_KINDS = frozenset(
+    {
+        "leader",
+        "withdraw",
+        "tile",
+        "catastrophe",
+        "pass",
+        "commit",
+        "war",
+        "monument",
+        "treasure",
+        "building",
+        "wonder",
+        "wonderpoint",
+        "decline",
+    }
+)
+# The view's public counts of the hidden tiles: when one changes, a tile was drawn.
+DRAW_COUNTERS = ("bag_size",)
 
 
-def _public_pending(s: Written) -> dict[str, Any] | None:
+def as_tigris_view(view: View) -> TigrisView:
+    """``view`` (a state's ``view(seat)``) typed as a Tigris view, for code that handles
+    any game; TypeError for another game's view."""
+    if view["game"] != "tigris":
+        raise TypeError(f"a Tigris view is needed, not a {view['game']} view")
+    return cast(TigrisView, view)
+
+
+def public_action(action: str, mover: int | None, viewer: int | None) -> str:
+    """What ``viewer`` (None: a spectator) may know of ``action``, made by seat ``mover``:
+    others learn how many tiles a swap discards, never which (``swap 2``)."""
+    return redacted(action, mover, viewer, PUBLIC_KINDS)
+
+
+def _public_pending(s: Written) -> TigrisPending | None:
     out = pending_json(s)
     if out is None:
         return None
@@ -19,7 +59,7 @@ def _public_pending(s: Written) -> dict[str, Any] | None:
     return out
 
 
-def view(s: Written, seat: int | None) -> dict[str, Any]:
+def view(s: Written, seat: int | None) -> TigrisView:
     """All that ``seat`` may know (``None``: a spectator, public information only)."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < s.n):
         raise ValueError(f"seat must be 0..{s.n - 1} or None")

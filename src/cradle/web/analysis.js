@@ -3,6 +3,7 @@
 // bots review it) and the moves that cost most, each shown on the board as it stood.
 
 import { api } from "./api.js";
+import { chartNote, costWords, measureName, reviewNote } from "./measure.js";
 import { GAMES, GAME_TITLES, notePieces } from "./games.js";
 import { capitalised, el, icon, link, messageOf, percent, put, setTitle, svg, titleCase, toast } from "./ui.js";
 
@@ -88,7 +89,7 @@ export function analysisScreen(root, id) {
       put(status, el("p", { class: "error" }, "The analysis failed."),
         el("button", { class: "btn", onclick: async () => { await api.analyse(id).catch((e) => toast(e.message)); refresh(); } }, "Try again"));
     } else if (found.status === "done") {
-      put(status, el("p", { id: "analysis-done" }, `The search bots reviewed ${found.total} decisions, ${found.analysis.seconds} s each, from each player's own information.`));
+      put(status, el("p", { id: "analysis-done" }, `The search bots reviewed ${found.total} decisions, ${found.analysis.seconds} s each. ${reviewNote()}`));
     } else {
       const share = found.total ? found.done / found.total : 0;
       put(status, el("p", {}, found.status === "queued" ? "Waiting for a free helper…" : `The bots are reviewing the moves: ${found.done} of ${found.total}.`),
@@ -108,7 +109,7 @@ export function analysisScreen(root, id) {
     const x = (ply) => pad + ((W - 2 * pad) * ply) / Math.max(1, n);
     /** @param {number} p */
     const y = (p) => Hh - pad - (Hh - 2 * pad) * p;
-    const root = svg("svg", { viewBox: `0 0 ${W} ${Hh}`, class: "chart", role: "img", "aria-label": "win chance of each seat along the game" });
+    const root = svg("svg", { viewBox: `0 0 ${W} ${Hh}`, class: "chart", role: "img", "aria-label": `${measureName(found.players.length)} of each seat along the game` });
     for (const p of [0, 0.25, 0.5, 0.75, 1]) {
       root.append(svg("line", { x1: pad, x2: W - pad, y1: y(p), y2: y(p), class: p === 0.5 ? "grid mid" : "grid" }),
         svg("text", { x: pad - 4, y: y(p) + 4, class: "axis", "text-anchor": "end" }, `${p * 100}`));
@@ -123,14 +124,14 @@ export function analysisScreen(root, id) {
       const r = reviews.get(ply);
       if (!r) continue;
       const dot = svg("circle", { cx: x(ply), cy: y(chances[ply][r.seat]), r: 6, class: "costly-dot", fill: module.seatColour(found.players, r.seat), "data-ply": ply },
-        svg("title", {}, `Move ${ply}: cost ${percent(r.loss)}`));
+        svg("title", {}, `Move ${ply}: ${costWords(found.players.length, r.loss)}`));
       dot.addEventListener("click", () => pick(r, found, module));
       root.append(dot);
     }
-    put(chart, el("h3", {}, "Win chance along the game"),
+    put(chart, el("h3", {}, `${capitalised(measureName(found.players.length))} along the game`),
       el("div", { class: "legend" }, found.players.map((p, seat) => el("span", { class: "dynasty-chip", style: `--accent:${module.seatColour(found.players, seat)}` }, titleCase(p)))),
       root,
-      el("p", { class: "muted small" }, found.players.length === 2 ? "Each player's chance to win after every move, as the search bots judge the position (all tiles known, now that the game is over)." : "Each player's expected share of opponents beaten after every move, as the search bots judge the position."));
+      el("p", { class: "muted small", id: "chart-note" }, chartNote(found.players.length)));
   }
 
   /** @param {AnalysisFound} found @param {GameModule} module */
@@ -142,7 +143,7 @@ export function analysisScreen(root, id) {
       const words = module.wordsFor(found.players, finalView, { ...pieces, ...(r.pieces || {}) });
       return el("li", { class: `costly-move${shown === r.ply ? " shown" : ""}`, "data-ply": r.ply, tabindex: 0, style: `--seat:${module.seatColour(found.players, r.seat)}`,
         onclick: () => pick(r, found, module), onkeydown: (e) => { if (e.key === "Enter") pick(r, found, module); } },
-      el("div", {}, el("strong", {}, `Move ${r.ply} · ${titleCase(found.players[r.seat])}`), el("span", { class: "loss" }, ` costs ${percent(r.loss)}`)),
+      el("div", {}, el("strong", {}, `Move ${r.ply} · ${titleCase(found.players[r.seat])}`), el("span", { class: "loss" }, ` ${costWords(found.players.length, r.loss)}`)),
       el("p", {}, "Played: ", capitalised(module.describeAction(r.played, words)), el("span", { class: "muted" }, ` (${percent(r.played_chance)})`)),
       el("p", { class: "better" }, "Better: ", el("strong", {}, capitalised(module.describeAction(r.best, words))), el("span", { class: "muted" }, ` (${percent(r.best_chance)})`)),
       el("p", { class: "small muted" }, "Why: ", capitalised(module.reasonWords(r.why, words))));

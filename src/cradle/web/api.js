@@ -13,10 +13,12 @@
 /** @typedef {import("./types").HintAnswer} HintAnswer */
 /** @typedef {import("./types").History} History */
 /** @typedef {import("./types").Joined} Joined */
+/** @typedef {import("./types").LessonList} LessonList */
 /** @typedef {import("./types").LobbyPage} LobbyPage */
 /** @typedef {import("./types").Meta} Meta */
 /** @typedef {import("./types").NewTable} NewTable */
 /** @typedef {import("./types").PastBoard} PastBoard */
+/** @typedef {import("./types").Picture} Picture */
 /** @typedef {import("./types").Replay} Replay */
 /** @typedef {import("./types").Seat} Seat */
 /** @typedef {import("./types").ServerFrame} ServerFrame */
@@ -69,6 +71,16 @@ export const api = {
   lobby: () => call("GET", "/api/games"),
   /** @param {NewTable} body @returns {Promise<Created>} */
   create: (body) => call("POST", "/api/games", body),
+  /** @param {string} game @returns {Promise<LessonList>} a guided game's steps */
+  lessons: (game) => call("GET", `/api/lessons/${encodeURIComponent(game)}`),
+  /** @param {string} game @param {string} lesson @returns {Promise<Created>} a step's table */
+  lesson: (game, lesson) => call("POST", "/api/lessons", { game, lesson }),
+  /**
+   * @param {string} game @param {string} lesson @param {number} after
+   * @returns {Promise<Picture>} what all see of a lesson's position after its first moves
+   */
+  picture: (game, lesson, after) =>
+    call("GET", `/api/lessons/${encodeURIComponent(game)}/${encodeURIComponent(lesson)}/picture?after=${after}`),
   /**
    * An invite code (from an invite link) is exchanged once for its seat's own token; without
    * one, the first open seat.

@@ -10,6 +10,8 @@
 //   #/analysis/ID           a finished game's analysis             analysis.js
 //   #/ratings[/GAME[/N]]    the leaderboard of a game (N players)  ratings.js
 //   #/player/NAME           a player's profile and rating chart    ratings.js
+//   #/learn, #/learn/GAME   the guided first games                 tutorial.js
+//   #/rules/GAME            a game's rules, with pictures          rules.js
 // (#/play/ID/TOKEN and #/hotseat/ID/TOKEN still open: the token is stored, the URL replaced.)
 // A new screen is a module with a function that draws it into the page and returns
 // {destroy()} (or null when it holds nothing to stop), and a line in ROUTES.
@@ -18,8 +20,10 @@ import { analysisScreen } from "./analysis.js";
 import { lobbyScreen } from "./lobby.js";
 import { playerScreen, ratingsScreen } from "./ratings.js";
 import { replayScreen } from "./replay.js";
+import { rulesScreen } from "./rules.js";
 import { remember } from "./state.js";
 import { inviteScreen, seatScreen, tableScreen } from "./table.js";
+import { learnScreen } from "./tutorial.js";
 import { byId, clear, closeDialog, setStatus, setTitle } from "./ui.js";
 
 /** @typedef {import("./types").Route} Route */
@@ -38,6 +42,8 @@ const ROUTES = {
   analysis: { needs: 1, open: (root, [id]) => analysisScreen(root, id) },
   ratings: { needs: 0, open: (root, [game, players]) => ratingsScreen(root, game, players) },
   player: { needs: 1, open: (root, [name]) => playerScreen(root, name) },
+  learn: { needs: 0, open: (root, [game]) => learnScreen(root, game) },
+  rules: { needs: 0, open: (root, [game]) => rulesScreen(root, game) },
 };
 
 const app = byId("app");

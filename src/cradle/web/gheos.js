@@ -9,7 +9,7 @@
 // 0 being the horizontal one (up: s, nw, ne; down: n, se, sw); a tile turned r times puts its
 // edge i on the cell's edge (i + r) % 3.
 
-import { clear, put, el, svg, titleCase, panel, icon } from "./ui.js";
+import { bringIntoView, clear, put, el, svg, titleCase, panel, icon } from "./ui.js";
 
 /** @typedef {import("./types").BoardFrame<import("./types").GheosView>} GheosFrame */
 /** @typedef {import("./types").BoardParts} BoardParts */
@@ -619,7 +619,10 @@ export function createRenderer(parts, ctx) {
     const action = `${occupied ? "replace" : "place"} ${selectedTile} ${cellName} r${rotation[selectedTile] || 0}`;
     setWhy(`${label}: checking…`);
     ctx.explain?.(action).then((reason) => {
-      if (reason) setWhy(`Not at ${label}: ${reasonWords(reason, w)}`);
+      if (!reason) return;
+      setWhy(`Not at ${label}: ${reasonWords(reason, w)}`);
+      const line = parts.controls.querySelector("#why");
+      if (line) bringIntoView(line);
     });
   }
 

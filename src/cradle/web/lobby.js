@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { GAME_TITLES } from "./games.js";
+import { OPTION_HELP } from "./rules.js";
 import { remember, rememberedAll } from "./state.js";
 import { el, fieldChecked, fieldValue, link, messageOf, put, titleCase, toast } from "./ui.js";
 
@@ -39,6 +40,10 @@ export function lobbyScreen(root) {
   const list = el("div", { class: "lobby-list" }, el("p", { class: "muted" }, "Loading…"));
   const form = el("div", { class: "card new-table" }, el("p", { class: "muted" }, "Loading…"));
   root.append(el("div", { class: "lobby" },
+    el("section", { class: "card learn-banner", id: "learn-banner" },
+      el("strong", {}, "New to these games?"), " ",
+      link("#/learn", "Learn to play", { class: "btn primary", id: "learn-to-play" }), " ",
+      link("#/rules", "Rules", { class: "btn" })),
     el("section", { class: "card" }, el("h1", {}, "Games"), list),
     form));
   /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -175,7 +180,7 @@ function newTableForm(meta) {
           return el("div", { class: "seat-line" },
             el("label", { class: "seat-choice" }, `Seat ${i + 1}`, seatSelect(i)),
             bot?.about ? el("p", { class: "muted small seat-about", "data-about": i },
-              `${titleCase(bot.name)}: ${bot.about}${thinkingTime(bot) ? ` · here it ${thinkingTime(bot)}` : ""}.`) : null);
+              `${titleCase(bot.name)}: ${bot.about}.`) : null);
         })),
       optionFields(info, state),
       el("fieldset", { class: "field" }, el("legend", {}, "How people play"),
@@ -206,16 +211,17 @@ function optionFields(info, state) {
   return el("fieldset", { class: "field" }, el("legend", {}, "Variants"),
     fields.map(([key, value]) => {
       const label = OPTION_LABELS[key] || key.replace(/_/g, " ");
+      const help = OPTION_HELP[key] ? el("span", { class: "option-help small muted", "data-help": key }, OPTION_HELP[key]) : null;
       if (typeof value === "boolean") {
         return el("label", { class: "check" },
           el("input", { type: "checkbox", "data-option": key, checked: state.options[key],
-            onchange: (e) => { state.options[key] = fieldChecked(e); } }), ` ${label}`);
+            onchange: (e) => { state.options[key] = fieldChecked(e); } }), ` ${label}`, help);
       }
       const choices = OPTION_CHOICES[key];
       if (choices) {
         return el("label", { class: "seat-choice" }, label,
           el("select", { "data-option": key, onchange: (e) => { state.options[key] = fieldValue(e); } },
-            choices.map((c) => el("option", { value: c, selected: c === state.options[key] }, c))));
+            choices.map((c) => el("option", { value: c, selected: c === state.options[key] }, c))), help);
       }
       return el("label", { class: "seat-choice" }, label,
         el("input", { "data-option": key, value: String(state.options[key]),

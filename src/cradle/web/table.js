@@ -5,18 +5,21 @@
 
 import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
+import { toggleAid } from "./aid.js";
 import { ChatPanel } from "./chat.js";
 import { GameLog, renderLog } from "./log.js";
+import { measured, measureName } from "./measure.js";
 import { ratingNote } from "./ratings.js";
 import { remember, remembered } from "./state.js";
 import {
-  capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, percent, put, setSound,
+  bringIntoView, capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, put, setSound,
   setStatus, setTitle, soundOn, titleCase, toast, messageOf,
 } from "./ui.js";
 
 /** @typedef {import("./types").BoardFrame} BoardFrame */
 /** @typedef {import("./types").Frame} Frame */
 /** @typedef {import("./types").GameModule} GameModule */
+/** @typedef {import("./types").Guide} Guide */
 /** @typedef {import("./types").Hint} Hint */
 /** @typedef {import("./types").Renderer} Renderer */
 /** @typedef {import("./types").Said} Said */
@@ -69,9 +72,10 @@ export function inviteScreen(root, id, code) {
  * @param {string} id
  * @param {string | null} token the seat's, the hot seat's, or none (spectators)
  * @param {"seat" | "hotseat" | "spectator"} mode
+ * @param {Guide | null} [guide] a guided game's hold on the moves (tutorial.js)
  * @returns {Screen}
  */
-export function tableScreen(root, id, token, mode) {
+export function tableScreen(root, id, token, mode, guide = null) {
   const parts = {
     banner: el("div", { class: "banner", id: "banner" }),
     past: el("div", { class: "past-bar", id: "past-bar", hidden: true }),
@@ -122,6 +126,8 @@ export function tableScreen(root, id, token, mode) {
   const ctx = {
     mode,
     act(action) {
+      const held = guide?.act(action);
+      if (held) { renderer?.clearSelection?.(); return; }
       if (!live.act(action)) toast("Not connected: trying again…");
       renderer?.clearSelection?.();
       clear(parts.outcome);
@@ -135,6 +141,7 @@ export function tableScreen(root, id, token, mode) {
           .catch((error) => messageOf(error));
         explained.set(key, reason);
       }
+      if (guide) reason.then((why) => { if (why) guide.refused(action, why); });
       return reason;
     },
   };
@@ -219,16 +226,17 @@ export function tableScreen(root, id, token, mode) {
     if (!past) {
       renderer.update(frame, {
         interactive: mine,
-        highlights: log.highlights(module, frame.players, seat),
+        highlights: [...log.highlights(module, frame.players, seat), ...(guide?.highlights(module) || [])],
         thinking: thinkingSeat(frame),
         pieces: log.pieces,
       });
     }
+    guide?.shown(frame, module);
     drawAssist(frame, mine);
     if (over) {
       decisionShown = null;
       clear(parts.decision);
-      if (!endShown) {
+      if (!endShown && !guide) { // a guided game says itself what the end means
         endShown = true;
         closeDialog();
         showEnd(module, frame, id);
@@ -268,6 +276,9 @@ export function tableScreen(root, id, token, mode) {
       el("div", { class: "outcome-head" }, el("strong", {}, found.title),
         iconButton("close", "Close", { class: "btn icon-btn quiet small", onclick: () => clear(parts.outcome) })),
       found.lines.map((line) => el("p", { class: "small" }, line))));
+    const shown = parts.outcome.firstElementChild;
+    // Once the page is laid out; a guided game says what happened in its own panel.
+    if (shown && !guide) requestAnimationFrame(() => bringIntoView(shown));
   }
 
   /**
@@ -319,6 +330,8 @@ export function tableScreen(root, id, token, mode) {
         el("button", { class: "btn primary", id: "back-to-game", onclick: leavePast }, icon("back"), " Back to the game"));
       for (const li of /** @type {NodeListOf<HTMLElement>} */ (parts.log.querySelectorAll(".log-entry"))) li.classList.toggle("shown", Number(li.dataset.ply) === step.ply);
       clear(parts.decision);
+      clear(parts.outcome); // a conflict's result belongs to the present, not this board
+      bringIntoView(parts.past);
       drawAssist(last, false);
     } catch (error) {
       toast(messageOf(error));
@@ -348,7 +361,9 @@ export function tableScreen(root, id, token, mode) {
       title: "A sound when it becomes your turn",
       onclick: () => { setSound(!soundOn()); if (soundOn()) chime(); if (last) drawAssist(last, mine); },
     }, icon("bell", 16), soundOn() ? " Sound on" : " Sound off");
-    const row = [sound];
+    const aid = el("button", { class: "btn small", id: "aid-open", title: "The rules on one screen", "aria-label": "Player aid",
+      onclick: () => toggleAid(screen, frame.table.game) }, "?");
+    const row = [sound, aid];
     if (frame.table.hints && mine && !past) {
       row.unshift(el("button", { class: "btn", id: "hint", onclick: () => askHint(frame) }, icon("bulb", 16), " Hint"));
     }
@@ -357,10 +372,14 @@ export function tableScreen(root, id, token, mode) {
     else if (hints && hints.version === frame.table.version && mine) {
       const words = game.wordsFor(frame.players, frame, log.pieces);
       list.push(el("ol", { class: "hints", id: "hints" }, hints.list.map((h) => el("li", { class: "hint-row", "data-action": h.action },
-        el("div", {}, el("strong", {}, capitalised(game.describeAction(h.action, words))), el("span", { class: "chance" }, ` win chance ${percent(h.win_chance)}`)),
+        el("div", {}, el("strong", {}, capitalised(game.describeAction(h.action, words))), el("span", { class: "chance" }, ` ${measured(frame.players.length, h.win_chance)}`)),
         el("p", { class: "small muted" }, capitalised(game.reasonWords(h.reason, words))),
         el("div", { class: "hint-buttons" },
-          el("button", { class: "btn small", onclick: () => renderer?.preview(h.action) }, "Show"),
+          el("button", { class: "btn small", "data-show": h.action, onclick: () => {
+            renderer?.preview(h.action);
+            const mark = document.querySelector(".board .hinted"); // the board may be scrolled away
+            if (mark) bringIntoView(mark);
+          } }, "Show"),
           el("button", { class: "btn small primary", "data-play": h.action, onclick: () => ctx.act(h.action) }, "Play it"))))));
     }
     parts.assist.append(el("div", { class: "card assist-card" }, el("div", { class: "assist-row" }, row), list));
@@ -477,7 +496,7 @@ function showEnd(module, frame, id) {
     title: result.length && result[0].place === 1 ? `${titleCase(frame.players[result[0].seat])} wins` : "The game is over",
     body: [module.resultTable(result, frame.players),
       frame.table.rated ? ratingNote(id, frame.table.game, frame.table.names || []) : null,
-      el("p", { class: "muted small" }, "The bots are analysing the game: its win chances and the moves that cost most.")],
+      el("p", { class: "muted small" }, `The bots are analysing the game: each player's ${measureName(frame.players.length)} along it and the moves that cost most.`)],
     buttons: [
       { label: "Analysis", action: "analysis", onclick: () => { location.hash = `#/analysis/${id}`; } },
       { label: "Replay this game", onclick: () => { location.hash = `#/replay/${id}`; } },

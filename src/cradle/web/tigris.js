@@ -5,7 +5,7 @@
 // which cells and buttons each action belongs to, and asks the server why the others are not legal.
 
 import { api } from "./api.js";
-import { clear, put, dialog, el, svg, titleCase, panel } from "./ui.js";
+import { bringIntoView, clear, put, dialog, el, svg, titleCase, panel } from "./ui.js";
 
 /** @typedef {import("./types").Attrs} Attrs */
 /** @typedef {import("./types").BoardParts} BoardParts */
@@ -66,8 +66,9 @@ const DYNASTY_ACCENT = { archer: "#e67e22", bull: "#8e44ad", pot: "#17a589", lio
 const TILE_NAME = { red: "temple", blue: "farm", green: "market", black: "settlement" };
 /** @type {Record<string, string>} */
 const BUILDING_NAME = { black: "palace", red: "library", green: "market hall", blue: "granary" };
-const ATTACK = "#e67e22";
-const DEFEND = "#2c5d8a";
+// A conflict's rings: colours no dynasty and no tile has (the archer's orange read as "archer").
+const ATTACK = "#e8178a";
+const DEFEND = "#283593";
 const CELL_RE = /^[A-P](?:[1-9]|1[01])$/i;
 
 /** @type {Record<string, Promise<TigrisMap>>} */
@@ -568,7 +569,7 @@ export function createRenderer(parts, ctx) {
    * A click (or tap) on a square no action of the selection reaches: say why.
    * @param {string} cell
    */
-  function explainCell(cell) {
+  function explainCell(cell, reveal = true) {
     if (!frame) return;
     const about = describeCell(frame, map, cell);
     if (!options.interactive) { setWhy(about); return; }
@@ -579,15 +580,19 @@ export function createRenderer(parts, ctx) {
     const action = `${prefix()} ${cell}`;
     setWhy(`${cell}: checking…`);
     ctx.explain?.(action).then((reason) => {
-      if (frame && selection && `${prefix()} ${cell}` === action) setWhy(reason ? `Not on ${cell}: ${reason}` : about);
+      if (frame && selection && `${prefix()} ${cell}` === action) setWhy(reason ? `Not on ${cell}: ${reason}` : about, reveal);
     });
   }
 
-  /** @param {string} text */
-  function setWhy(text) {
+  /**
+   * @param {string} text
+   * @param {boolean} [reveal] scroll it into view (a tap's answer; not a passing mouse's)
+   */
+  function setWhy(text, reveal = false) {
     why = text;
     const line = parts.controls.querySelector("#why");
     if (line) line.textContent = text;
+    if (line && reveal) bringIntoView(line);
   }
 
   /** @param {TigrisFrame} frame @param {Legal} legal */
@@ -642,7 +647,7 @@ export function createRenderer(parts, ctx) {
           g.addEventListener("click", () => explainCell(cell));
           if (selection) {
             // A mouse resting on a square for a moment asks why, like a tap does.
-            g.addEventListener("mouseenter", () => { clearTimeout(hover); hover = setTimeout(() => explainCell(cell), 350); });
+            g.addEventListener("mouseenter", () => { clearTimeout(hover); hover = setTimeout(() => explainCell(cell, false), 350); });
             g.addEventListener("mouseleave", () => clearTimeout(hover));
           }
         }
@@ -817,8 +822,10 @@ export function createRenderer(parts, ctx) {
       const own = points[p];
       const supply = (frame.supply || {})[p] || [];
       return el("tr", { class: i === seat ? "me" : "", "data-player": p },
+        // The dot's place is kept on every row: one appearing never widens the table.
         el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[p]}` }, titleCase(p)),
-          frame.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? "thinking" : "decides now" }) : null),
+          frame.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? "thinking" : "decides now" })
+            : el("span", { class: "to-move idle", "aria-hidden": "true" })),
         COLORS.map((c) => el("td", { class: `pts ${c}` }, own ? String(own[c]) : "?")),
         el("td", {}, String((frame.treasures || {})[p] ?? 0)),
         el("td", {}, String((frame.hand_sizes || {})[p] ?? "")),
@@ -827,14 +834,23 @@ export function createRenderer(parts, ctx) {
           svg("svg", { viewBox: "0 0 46 12", width: 46, height: 12, "aria-hidden": "true" },
             ROLES.map((role, k) => svg("circle", { cx: 6 + k * 11.3, cy: 6, r: 4.6, fill: supply.includes(role) ? FILL[ROLE_COLOR[role]] : "none", stroke: FILL[ROLE_COLOR[role]], "stroke-width": 1.2, "data-supply": supply.includes(role) ? role : null })))));
     });
+    const left = frame.unused_monuments || [];
     put(parts.scores, el("div", { class: "card" },
       el("h3", {}, "Points"),
-      el("table", { class: "score-table" },
+      el("div", { class: "table-fit" }, el("table", { class: "score-table" },
         el("thead", {}, el("tr", {}, el("th", {}, ""), COLORS.map((c) => el("th", { class: `pts ${c}`, title: `${c} points` }, swatch(c))),
           el("th", { title: "treasures" }, treasureIcon()), el("th", { title: "tiles in hand" }, "hand"),
           el("th", { title: "catastrophes left" }, svg("svg", { viewBox: "0 0 40 40", width: 13, height: 13, "aria-hidden": "true" }, catastropheArt(0, 0))),
-          el("th", { title: "leaders in supply (filled: beside the board)" }, "leaders"))),
-        el("tbody", {}, rows)),
+          el("th", { title: "leaders in supply (filled: beside the board)", "aria-label": "leaders in supply" },
+            svg("svg", { viewBox: "0 0 46 12", width: 46, height: 12, "aria-hidden": "true" },
+              ROLES.map((role, k) => svg("circle", { cx: 6 + k * 11.3, cy: 6, r: 4.6, fill: "none", stroke: FILL[ROLE_COLOR[role]], "stroke-width": 1.2 })))))),
+        el("tbody", {}, rows))),
+      el("p", { class: "small monuments-left", id: "monuments-left", "data-left": left.length },
+        left.length ? "Monuments left: " : "No monument left to build.",
+        left.map((m) => el("span", { class: "monument-chip", "data-monument": m.join("-"), title: `${m[0]} and ${m[1]}` },
+          svg("svg", { viewBox: "0 0 20 20", width: 18, height: 18, "aria-hidden": "true" },
+            svg("path", { d: "M2,2 h16 v16 z", fill: FILL[m[0]] }), svg("path", { d: "M2,2 v16 h16 z", fill: FILL[m[1]] })),
+          ` ${m[0]}-${m[1]}`))),
       el("p", { class: "muted small" }, `Bag: ${frame.bag_size ?? "?"} tiles`,
         over ? " · final points" : frame.ending ? " · the bag ran short: this is the last turn" : "",
         over ? "" : frame.options?.open_scoring ? " · open scoring" : " · others' points stay hidden until the end")));
@@ -1030,16 +1046,23 @@ export function waitingFor(frame) {
  * @param {string[]} players
  */
 export function resultTable(result, players) {
-  return el("table", { class: "result-table", id: "result" },
-    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Dynasty"), COLORS.map((c) => el("th", { class: `pts ${c}`, title: c }, swatch(c))), el("th", { title: "treasures" }, treasureIcon()), el("th", {}, "Score"))),
+  // Each colour shows the points earned, and apart ("+1") the treasures placed on it: the
+  // treasures are counted once, never inside a colour and again beside it.
+  return el("div", { class: "table-fit" }, el("table", { class: "result-table", id: "result" },
+    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Dynasty"), COLORS.map((c) => el("th", { class: `pts ${c}`, title: c }, swatch(c))), el("th", { title: "treasures, placed on the colours where they help most" }, treasureIcon()), el("th", {}, "Score"))),
     el("tbody", {}, result.map((r) => {
-      const pts = r.final || r.points || {};
+      const earned = r.points || r.final || {};
+      const final = r.final || earned;
       return el("tr", { "data-place": r.place },
         el("td", {}, String(r.place)),
         el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[players[r.seat]]}` }, titleCase(players[r.seat]))),
-        COLORS.map((c) => el("td", { class: `pts ${c}` }, String(pts[c] ?? 0))),
-        el("td", {}, String(r.treasures ?? 0)),
+        COLORS.map((c) => {
+          const added = (final[c] ?? 0) - (earned[c] ?? 0);
+          return el("td", { class: `pts ${c}`, "data-colour": c }, String(earned[c] ?? 0),
+            added > 0 ? el("span", { class: "treasure-added", title: `${added} treasure${added === 1 ? "" : "s"} placed here` }, ` +${added}`) : null);
+        }),
+        el("td", { "data-treasures": r.treasures ?? 0 }, String(r.treasures ?? 0)),
         el("td", {}, el("strong", {}, String(r.score))));
     })),
-    el("caption", {}, "Score: the weakest colour, treasures added where they help most."));
+    el("caption", {}, "Points earned per colour; +1: a treasure placed there. Score: the weakest colour, treasures included.")));
 }

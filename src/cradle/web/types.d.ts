@@ -751,3 +751,39 @@ export interface GameModule {
   waitingFor(frame: BoardFrame): string | null;
   resultTable(result: SeatResult[], players: string[]): HTMLElement;
 }
+
+/** One step of a guided first game (`GET /api/lessons/{game}`, cradle/core/lessons.py). */
+export interface Lesson {
+  name: string;
+  title: string;
+  intro: string;
+  /** The learner's moves in order; one ending in "*" takes any legal move starting so. */
+  tries: string[];
+  hints: string[];
+  done: string;
+  cells: string[];
+  wrong: string;
+}
+
+export interface LessonList {
+  game: string;
+  lessons: Lesson[];
+}
+
+/** A guided game's hold on a table screen (tutorial.js): it sees moves before they go. */
+export interface Guide {
+  /** A move the learner made: a message keeps it back (off the step's script), null sends it. */
+  act(action: string): string | null;
+  /** A move the engine refuses, with its reason. */
+  refused(action: string, reason: string): void;
+  /** Each frame drawn (after the board). */
+  shown(frame: Frame, module: GameModule): void;
+  /** Squares to outline now (what the step asks for). */
+  highlights(module: GameModule): Highlight[];
+}
+
+/** `GET /api/lessons/{game}/{name}/picture`: a lesson's position as everybody sees it. */
+export interface Picture {
+  view: View & { to_move: Seat | null };
+  over: boolean;
+}

@@ -312,3 +312,15 @@ export function chime() {
 export function percent(x) {
   return `${Math.round(100 * x)}%`;
 }
+
+/**
+ * Scroll the page (and any scrolled box around it) the least that shows `node` whole, when it
+ * is not already in the viewport: feedback must never land off-screen (a phone's board pushes
+ * the panels far below).
+ * @param {Element} node
+ */
+export function bringIntoView(node) {
+  const box = node.getBoundingClientRect();
+  const inside = box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
+  if (!inside) node.scrollIntoView({ block: box.height > window.innerHeight ? "start" : "nearest", inline: "nearest" });
+}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from cradle.ai.bots import StallGuard, decision_actions
+from cradle.ai.bots import StallGuard, decision_actions, seat_index
 from cradle.ai.expert_rules.gheos import GheosRules
 from cradle.ai.expert_rules.tigris import TigrisRules
 from cradle.core.contract import GameState
@@ -28,6 +28,7 @@ class ExpertRulesBot:
         self.guard = StallGuard(relapse=2)
 
     def choose(self, state: GameState, seat: int) -> str:
+        seat = seat_index(seat)
         actions = self.guard.allowed(state, seat, decision_actions(state, seat))
         if len(actions) == 1:
             return actions[0]

@@ -11,6 +11,11 @@ from typing import Protocol
 from cradle.core.contract import GameState
 
 
+def counted(n: int, word: str) -> str:
+    """``n`` and the word, plural unless one: "1 temple", "2 temples", "0 cups"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def beats(mine: float, theirs: float, temperature: float) -> float:
     """The chance that one estimated final score beats another: a logistic of the gap."""
     x = (mine - theirs) / temperature

@@ -19,9 +19,10 @@ changes where the actions say something:
   believed to hold more and more reds (nothing lowers them while every refill adds some).
 
 The belief is public: it is the same for every observer and it is a function of the public
-history only, so a world dealt from it is a function of the seat's information, the history
-and the seed (docs/ai.md, "Fair play"). The search reads it as each seat's odds of each colour
-against a uniform draw (:meth:`HandBelief.tilts`): ``Board.expected_in_hand``,
+history only (it reads each action in the form the game shows a spectator,
+``public_action``), so a world dealt from it is a function of the seat's information, the
+history and the seed (docs/ai.md, "Fair play"). The search reads it as each seat's odds of
+each colour against a uniform draw (:meth:`HandBelief.tilts`): ``Board.expected_in_hand``,
 ``odds_of_holding`` and ``best_commit`` tilt the uniform share by them, and
 :func:`cradle.ai.search.worlds.believed_world` deals the opponents' hands weighted by them (the native search deals
 the same worlds).
@@ -30,10 +31,10 @@ the same worlds).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from cradle.ai.knowledge.tigris import UNSEEN_SHARE, Shares
 from cradle.core.contract import GameState
+from cradle.tigris import TigrisPending, TigrisView, as_tigris
 
 COLOURS = ("red", "blue", "green", "black")
 RED = 0
@@ -45,6 +46,14 @@ SHARE_FLOOR = 0.02
 # against ismcts@100 and ismcts@100 against itself, the error of the expected tiles per hand
 # (summed over the colours) was least at 0.5 for every seat (lab/notebook/tigris-knowledge.md).
 TRUST = 0.5
+# The games whose hands this belief reads (what a placed, committed or swapped tile tells).
+GAMES = frozenset({"tigris"})
+
+
+def reads(game: str) -> bool:
+    """Whether a :class:`HandBelief` reads the hands of ``game`` (a driver with no belief for
+    a game gives its bots none)."""
+    return game in GAMES
 
 
 class HandBelief:
@@ -69,17 +78,18 @@ class HandBelief:
 
     def observe(self, state: GameState, action: str) -> None:
         """Take in ``action``, about to be played in ``state`` (read as a spectator sees it)."""
-        if state.game != "tigris":
+        if not reads(state.game):
             return
-        view = state.view(None)
+        view = as_tigris(state).view(None)
         self._sync(view, unseen_shares(state))
-        words = action.split()
+        # Only what everybody sees of the action, as the game tells it (a swap: its size).
+        words = state.public_action(action).split()
         verb = words[0] if words else ""
         seat = int(state.to_move)
         if verb == "tile" and len(words) >= 2 and words[1] in COLOURS:
             self._spend(seat, COLOURS.index(words[1]), 1)
         elif verb == "swap":
-            self._swap(seat, len(words) - 1)  # the colours swapped are not public: the count is
+            self._swap(seat, int(words[1]) if len(words) == 2 and words[1].isdigit() else 0)
         elif verb == "commit" and len(words) == 2:
             self._commit(seat, int(words[1]), view.get("pending"))
         self.observed += 1
@@ -87,10 +97,10 @@ class HandBelief:
     def shares(self, state: GameState) -> Shares | None:
         """Each seat's believed colour shares of its hand now, half the belief and half the
         unseen tiles' shares (None: no history, uniform)."""
-        if self.expected is None or state.game != "tigris":
+        if self.expected is None or not reads(state.game):
             return None
         unseen = unseen_shares(state)
-        self._sync(state.view(None), unseen)
+        self._sync(as_tigris(state).view(None), unseen)
         assert self.expected is not None
         return tuple(_shares(row, unseen) for row in self.expected)
 
@@ -107,7 +117,7 @@ class HandBelief:
 
     # -- updates --------------------------------------------------------------------------
 
-    def _sync(self, view: dict[str, Any], unseen: Sequence[float]) -> None:
+    def _sync(self, view: TigrisView, unseen: Sequence[float]) -> None:
         """Match the public hand sizes: tiles drawn since come in the shares of the tiles
         nobody has seen (``unseen``)."""
         players = tuple(view["players"])
@@ -175,10 +185,11 @@ class HandBelief:
         for c in range(4):
             row[c] *= scale  # the draws come at the next sync (the hand size is back up)
 
-    def _commit(self, seat: int, count: int, pending: Any) -> None:
-        if not isinstance(pending, dict) or pending.get("kind") not in ("revolt", "war"):
+    def _commit(self, seat: int, count: int, pending: TigrisPending | None) -> None:
+        if pending is None or pending["kind"] not in ("revolt", "war"):
             return
-        colour = COLOURS.index(pending["color"]) if pending.get("color") in COLOURS else RED
+        fought = pending.get("color")
+        colour = COLOURS.index(fought) if fought is not None and fought in COLOURS else RED
         self._spend(seat, colour, count)
         committed = pending.get("attacker_commit")
         if seat == pending.get("defender") and isinstance(committed, int):

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from math import comb
 
-from cradle.ai.knowledge.base import pairwise_chances
+from cradle.ai.knowledge.base import counted, pairwise_chances
 from cradle.ai.knowledge.learned import model
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
@@ -449,15 +449,16 @@ class GheosKnowledge:
             cups, pyramids, swords, wheat = read(after).civ[words[1]]
             texts.insert(
                 0,
-                f"starts {words[1]} with {wheat} follower(s) on a continent of "
-                f"{cups} cup(s), {pyramids} pyramid(s), {swords} sword(s)",
+                f"starts {words[1]} with {counted(wheat, 'follower')} on a continent of "
+                f"{counted(cups, 'cup')}, {counted(pyramids, 'pyramid')}, "
+                f"{counted(swords, 'sword')}",
             )
         elif words[0] == "take" and len(words) > 1 and words[1] in reading.civ:
             cups, pyramids, swords, _ = reading.civ[words[1]]
             texts.insert(
                 0,
-                f"takes a {words[1]} follower: {cups} cup(s), {pyramids} pyramid(s), "
-                f"{swords} sword(s) on its continent",
+                f"takes a {words[1]} follower: {counted(cups, 'cup')}, "
+                f"{counted(pyramids, 'pyramid')}, {counted(swords, 'sword')} on its continent",
             )
         elif words[0] == "token":
             texts.insert(0, f"scores {reading.cup_score(seat)} now with a scoring token")
@@ -467,6 +468,9 @@ class GheosKnowledge:
             texts.extend(self._tile_effects(reading, self.read(after), seat))
         if not texts:
             gain = self.read(after).values()[seat] - reading.values()[seat]
+            if abs(gain) < 0.05:
+                # Nothing it changes shows now: the search's advantage lies turns ahead.
+                return "scores nothing now; the search finds it better over the coming turns"
             return f"estimated {gain:+.1f} points for you"
         return "; ".join(texts[:3])
 

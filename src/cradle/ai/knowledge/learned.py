@@ -16,7 +16,6 @@ import json
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 try:
     from cradle import _native
@@ -80,7 +79,7 @@ class Model:
     game: str
     features: tuple[str, ...]
     weights: tuple[float, ...]
-    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    meta: dict[str, object] = field(default_factory=dict, compare=False)
 
     def value(self, features: list[float]) -> float:
         total = 0.0
@@ -88,7 +87,7 @@ class Model:
             total += w * x
         return total
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "game": self.game,
             "kind": "pairwise-logistic",
@@ -98,10 +97,12 @@ class Model:
         }
 
 
-def parse(data: dict[str, Any]) -> Model:
+def parse(data: object) -> Model:
     """A model from its JSON object; a clear error when it does not fit its game's features."""
+    if not isinstance(data, dict):
+        raise ValueError("a model is a JSON object")
     game = data.get("game")
-    if game not in FEATURES:
+    if not isinstance(game, str) or game not in FEATURES:
         raise ValueError(f"a model of an unknown game: {game!r}")
     names = tuple(data.get("features", ()))
     if names != FEATURES[game]:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
-from cradle.ai.knowledge.base import pairwise_chances
+from cradle.ai.knowledge.base import counted, pairwise_chances
 from cradle.ai.knowledge.learned import model
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
@@ -790,9 +790,9 @@ class TigrisKnowledge:
         if verb == "leader":
             role, cell = words[1], _CELL[words[2]]
             temples = board.temples_around(cell, skip=board.leader_at.get((seat, role), -1))
-            return f"puts the {role} next to {temples} temple(s)"
+            return f"puts the {role} next to {counted(temples, 'temple')}"
         if verb == "swap":
-            return f"swaps {len(words) - 1} tile(s) for new ones"
+            return f"swaps {counted(len(words) - 1, 'tile')} for new ones"
         if verb == "catastrophe":
             return "a catastrophe that breaks up the board"
         return {"pass": "ends the turn", "decline": "declines the offer"}.get(verb, action)
@@ -809,8 +809,8 @@ class TigrisKnowledge:
                         return f"revolt you lose: at most {attack}–{defence} with all your temples"
                     odds = board.odds_of_holding(owner, RED, need)
                     return (
-                        f"wins the revolt {attack}–{defence} unless they hold {need} "
-                        f"temple(s) (about {odds:.0%} likely)"
+                        f"wins the revolt {attack}–{defence} unless they hold "
+                        f"{counted(need, 'temple')} (about {odds:.0%} likely)"
                     )
         return ""
 
@@ -839,8 +839,8 @@ class TigrisKnowledge:
                 else:
                     odds = board.odds_of_holding(other, war_colour, need)
                     parts.append(
-                        f"wins the {name} war {ours}–{them} unless they hold {need} {name} "
-                        f"tile(s) (about {odds:.0%} likely)"
+                        f"wins the {name} war {ours}–{them} unless they hold "
+                        f"{counted(need, name + ' tile')} (about {odds:.0%} likely)"
                     )
             else:
                 parts.append(f"starts a {COLOURS[war_colour]} war between others")

@@ -14,7 +14,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 
 @dataclass(frozen=True)
@@ -133,7 +132,7 @@ GHEOS_TURN_PHASE = "tile"  # Gheos: a turn begins with the tile
 LEAST_SECONDS = 0.05  # a decision late in a spent turn still thinks this long (and its floor)
 
 
-def turn_begins(view: Mapping[str, Any]) -> bool:
+def turn_begins(view: Mapping[str, object]) -> bool:
     """Whether the decision ``view`` (the view of the seat to move) is the first of its
     player's turn."""
     if view.get("active") != view.get("to_move") or view.get("pending") is not None:
@@ -155,7 +154,7 @@ class TurnClock:
         self.spent = 0.0
         self.own = False  # whether the decision in hand belongs to the seat's own turn
 
-    def seconds(self, view: Mapping[str, Any], seconds: float) -> float:
+    def seconds(self, view: Mapping[str, object], seconds: float) -> float:
         """The seconds the decision ``view`` (the deciding seat's view) may take: ``seconds``,
         cut to what is left of the turn when the decision is part of the seat's own turn."""
         self.own = view.get("active") == view.get("seat")
@@ -165,7 +164,7 @@ class TurnClock:
             self.spent = 0.0
         return min(seconds, max(LEAST_SECONDS, self.turn_seconds - self.spent))
 
-    def budget(self, view: Mapping[str, Any], budget: Budget) -> Budget:
+    def budget(self, view: Mapping[str, object], budget: Budget) -> Budget:
         """:meth:`seconds` for a search budget (one of iterations only is left as it is)."""
         if budget.seconds is None:
             self.own = view.get("active") == view.get("seat")

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 
-from cradle.ai.bots import StallGuard, guarded_choice
+from cradle.ai.bots import StallGuard, guarded_choice, seat_index
 from cradle.ai.knowledge.base import Knowledge
 from cradle.ai.knowledge.belief import HandBelief
 from cradle.ai.knowledge.tigris import Shares
@@ -339,6 +339,7 @@ class IsmctsBot:
         return parallel_search(state, seat, budget, self.params, seeds, only, tilts)
 
     def choose(self, state: GameState, seat: int) -> str:
+        seat = seat_index(seat)
         self.decision_budget = self.turn.budget(state.view(seat), self.budget)
         began = time.perf_counter()
         try:

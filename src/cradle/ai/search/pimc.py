@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from cradle.ai.bots import StallGuard, guarded_choice
+from cradle.ai.bots import StallGuard, guarded_choice, seat_index
 from cradle.ai.knowledge.base import Knowledge
 from cradle.ai.knowledge.params import knowledge_for
 from cradle.ai.search.budget import Budget
@@ -74,4 +74,4 @@ class PimcBot:
         return result
 
     def choose(self, state: GameState, seat: int) -> str:
-        return guarded_choice(state, seat, self.guard, self.analyse)
+        return guarded_choice(state, seat_index(seat), self.guard, self.analyse)

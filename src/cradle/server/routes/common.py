@@ -3,15 +3,16 @@ buckets and hub), reading a request's body and bearer token, and the checks on o
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, TypedDict
 from urllib.parse import urlsplit
 
 from fastapi import Path, Request, WebSocket
 from pydantic import BaseModel
 
 from cradle.ai import LEVELS, bot_names
+from cradle.ai.levels import describe
 from cradle.server.bots import server_bot
 from cradle.server.clients import client_key
 from cradle.server.errors import ApiError, bad_request
@@ -30,7 +31,16 @@ TOKEN_IN_URL = (
 )
 
 GameId = Annotated[str, Path(max_length=GAME_ID_CHARS)]
-Message = MutableMapping[str, Any]
+
+
+class BotChoice(TypedDict):
+    """A bot a seat may take, for the new-table form (see :func:`bot_menu`)."""
+
+    name: str
+    level: bool
+    strength: int | None
+    seconds: float
+    about: str
 
 
 @dataclass
@@ -56,7 +66,7 @@ class Context:
         )
     )
     hub_box: dict[str, Hub] = field(default_factory=dict)
-    menu: list[dict[str, Any]] = field(default_factory=list)  # the bots' menu, made once
+    menu: list[BotChoice] = field(default_factory=list)  # the bots' menu, made once
 
     def hub(self) -> Hub:
         return self.hub_box["hub"]
@@ -77,12 +87,12 @@ def client_of(connection: Request | WebSocket) -> str:
     return client_key(connection.client.host if connection.client else None)
 
 
-async def body_of(request: Request) -> Any:
+async def body_of(request: Request) -> object:
     raw = await request.body()
     return read_json(raw) if raw else {}
 
 
-def body_schema(model: type[BaseModel], required: bool = True) -> dict[str, Any]:
+def body_schema(model: type[BaseModel], required: bool = True) -> dict[str, object]:
     """An ``openapi_extra`` that publishes ``model`` as the route's JSON body: the routes read
     bodies themselves (through read_json's limits), so FastAPI would not know them."""
     schema = model.model_json_schema()
@@ -112,7 +122,7 @@ def origin_allowed(origin: str, host: str | None, allowed: tuple[str, ...]) -> b
     return bool(host) and urlsplit(origin).netloc.lower() == (host or "").lower()
 
 
-def bot_menu(limits: Limits) -> list[dict[str, Any]]:
+def bot_menu(limits: Limits) -> list[BotChoice]:
     """Every bot a seat may take, for the new-table form: the playing levels first, weakest
     first (the AI's own order and words), then the other bots; each with the most it thinks per
     decision on this server (0: at once)."""
@@ -124,17 +134,18 @@ def bot_menu(limits: Limits) -> list[dict[str, Any]]:
         budget = getattr(bot, "budget", None)
         seconds = getattr(budget, "seconds", None) or 0.0
         if name in LEVELS:
-            about = LEVELS[name].about
+            # Its words from its own numbers as this server runs it (one core, capped time).
+            about = describe(LEVELS[name], float(seconds), workers=1)
         else:
             doc = (type(bot).__doc__ or "").strip().splitlines()
             about = doc[0].split(" (see ")[0].rstrip(".") if doc else ""
         menu.append(
-            {
-                "name": name,
-                "level": name in LEVELS,
-                "strength": strength if name in LEVELS else None,
-                "seconds": round(float(seconds), 2),
-                "about": about,
-            }
+            BotChoice(
+                name=name,
+                level=name in LEVELS,
+                strength=strength if name in LEVELS else None,
+                seconds=round(float(seconds), 2),
+                about=about,
+            )
         )
     return menu

@@ -8,9 +8,9 @@ import contextlib
 import json
 import logging
 from collections import Counter
-from typing import Any
 
 from fastapi import APIRouter, WebSocket
+from starlette.types import Message
 
 from cradle.server.errors import ApiError, unavailable
 from cradle.server.hub import Hub
@@ -21,7 +21,6 @@ from cradle.server.routes.common import (
     TOKEN_IN_URL,
     Context,
     GameId,
-    Message,
     client_of,
     origin_allowed,
 )
@@ -54,7 +53,7 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
                 continue
             return found.token
 
-    def read_frame(message: Message) -> Any:
+    def read_frame(message: Message) -> object:
         text = message.get("text")
         if text is None:
             raise BadInput("binary frames are not understood: send JSON text")
@@ -154,7 +153,7 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
 
     async def handle_frame(
         hub: Hub, table: Table, token: str | None, message: Message, client: str
-    ) -> Any:
+    ) -> dict[str, object] | None:
         """Carry out one client frame; an error frame for a bad one, None when all went well."""
         try:
             frame = parse(Frame, read_frame(message))

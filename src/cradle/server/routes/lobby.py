@@ -4,7 +4,7 @@ taking a seat, and the games' fixed board maps."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal, TypedDict
 
 from fastapi import APIRouter, Path, Query, Request
 
@@ -23,6 +23,7 @@ from cradle.server.models import (
 from cradle.server.routes.accounts import signed_in, valid_name
 from cradle.server.routes.common import (
     MAX_PAGE,
+    BotChoice,
     Context,
     GameId,
     body_of,
@@ -33,12 +34,30 @@ from cradle.server.routes.common import (
 from cradle.server.seats import NewTable
 
 
+class GameOffer(TypedDict):
+    """A game this server offers, with its default options."""
+
+    name: str
+    min_players: int
+    max_players: int
+    options: dict[str, object]
+
+
+class Offer(TypedDict):
+    """What this server offers: its games, its bots, the most a bot may think per decision."""
+
+    games: list[GameOffer]
+    bots: list[str]
+    bot_menu: list[BotChoice]
+    max_bot_seconds: float
+
+
 def lobby_routes(router: APIRouter, ctx: Context) -> None:
     """Add this area\'s routes to ``router`` (the application\'s own)."""
 
     @router.get("/api/meta", response_model=Meta, response_model_exclude_unset=True)
-    async def meta() -> dict[str, Any]:
-        games = []
+    async def meta() -> Offer:
+        games: list[GameOffer] = []
         for name in game_names():
             try:
                 module = get_game(name)
@@ -46,21 +65,21 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
             except Exception:  # a game whose package is missing is simply not offered
                 continue
             games.append(
-                {
-                    "name": name,
-                    "min_players": module.MIN_PLAYERS,
-                    "max_players": module.MAX_PLAYERS,
-                    "options": defaults,
-                }
+                GameOffer(
+                    name=name,
+                    min_players=module.MIN_PLAYERS,
+                    max_players=module.MAX_PLAYERS,
+                    options=defaults,
+                )
             )
         if not ctx.menu:
             ctx.menu.extend(bot_menu(ctx.limits))
-        return {
-            "games": games,
-            "bots": bot_names(),
-            "bot_menu": ctx.menu,
-            "max_bot_seconds": ctx.limits.bot_seconds,
-        }
+        return Offer(
+            games=games,
+            bots=bot_names(),
+            bot_menu=ctx.menu,
+            max_bot_seconds=ctx.limits.bot_seconds,
+        )
 
     @router.get("/api/games", response_model=LobbyPageAnswer, response_model_exclude_unset=True)
     async def lobby(
@@ -77,7 +96,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
         response_model=Created,
         response_model_exclude_unset=True,
     )
-    async def create(request: Request) -> dict[str, Any]:
+    async def create(request: Request) -> Mapping[str, object]:
         body = parse(CreateBody, await body_of(request))
         signed = await signed_in(ctx, request, write=True)
         name = signed.account.name if signed else None
@@ -108,7 +127,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
         response_model=Joined,
         response_model_exclude_unset=True,
     )
-    async def join(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def join(game_id: GameId, request: Request) -> Mapping[str, object]:
         body = parse(JoinBody, await body_of(request))
         signed = await signed_in(ctx, request, write=True)
         name = signed.account.name if signed else None

@@ -3,7 +3,7 @@ whether an action is legal, and hints."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from fastapi import APIRouter, Request
 
@@ -30,7 +30,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
     """Add this area\'s routes to ``router`` (the application\'s own)."""
 
     @router.get("/api/games/{game_id}", response_model=Frame, response_model_exclude_unset=True)
-    async def view(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def view(game_id: GameId, request: Request) -> Mapping[str, object]:
         hub = ctx.hub()
         token = bearer(request.headers)
         table = await hub.fresh(await hub.table(game_id))
@@ -43,7 +43,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         response_model=Frame,
         response_model_exclude_unset=True,
     )
-    async def act(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def act(game_id: GameId, request: Request) -> Mapping[str, object]:
         hub = ctx.hub()
         token = bearer(request.headers)
         body = parse(ActionBody, await body_of(request))
@@ -60,7 +60,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         response_model=Frame,
         response_model_exclude_unset=True,
     )
-    async def undo(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def undo(game_id: GameId, request: Request) -> Mapping[str, object]:
         hub = ctx.hub()
         token = bearer(request.headers)
         parse(EmptyBody, await body_of(request))

@@ -1,0 +1,75 @@
+//! Native twins of cradle's rule bots (`cradle.ai.bots.RandomBot`, `cradle.ai.greedy`): the
+//! same decision as the Python reference for the same seed, drawing from CPython's generator
+//! ([`PyRandom`]) exactly where the reference draws, so that the research environments'
+//! opponents step without Python (`crate::env`). The reference stays the definition; the
+//! lockstep tests (tests/envs/test_native_bots.py) compare the two decision by decision.
+
+pub mod greedy;
+
+use crate::pyrandom::PyRandom;
+
+/// `random.Random(seed)` for any seed the Python bots take (`abs(seed)`, as CPython seeds).
+pub fn seeded(seed: i128) -> PyRandom {
+    PyRandom::new(seed.unsigned_abs())
+}
+
+/// `cradle.ai.bots.StallGuard` (limit 10; `relapse` after it fired once): after too many of
+/// the bot's decisions without a change of the bag, only actions that use up tiles.
+#[derive(Clone, Debug)]
+pub struct StallGuard {
+    limit: u32,
+    relapse: u32,
+    bag: Option<usize>,
+    still: u32,
+    fired: bool,
+}
+
+impl StallGuard {
+    pub fn new(limit: u32, relapse: u32) -> StallGuard {
+        StallGuard {
+            limit,
+            relapse,
+            bag: None,
+            still: 0,
+            fired: false,
+        }
+    }
+
+    /// The reference's `allowed`: `bag` is the public bag size (None for a game without one,
+    /// which the guard leaves alone); `moving(i)` says whether action `i` uses up tiles.
+    /// Returns the indices of the allowed actions among `count`.
+    pub fn allowed(
+        &mut self,
+        bag: Option<usize>,
+        count: usize,
+        moving: impl Fn(usize) -> bool,
+    ) -> Vec<usize> {
+        let all = || (0..count).collect::<Vec<_>>();
+        let Some(bag) = bag else {
+            return all();
+        };
+        if self.bag.is_some_and(|before| bag > before) {
+            self.fired = false; // the bag grew: a new game
+        }
+        self.still = if self.bag == Some(bag) {
+            self.still + 1
+        } else {
+            0
+        };
+        self.bag = Some(bag);
+        if self.still < (if self.fired { self.relapse } else { self.limit }) {
+            return all();
+        }
+        let moving: Vec<usize> = (0..count).filter(|&i| moving(i)).collect();
+        if moving.is_empty() {
+            return all();
+        }
+        self.fired = true;
+        moving
+    }
+}
+
+/// `cradle.ai.bots.RandomBot`: `rng.choice(legal)`.
+pub fn random_choice<T: Copy>(rng: &mut PyRandom, legal: &[T]) -> T {
+    legal[rng.below(legal.len() as u32) as usize]
+}

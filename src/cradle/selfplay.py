@@ -1,0 +1,215 @@
+"""Self-play data: games of a search bot against itself, written as ``.npz`` shards.
+
+    python -m cradle.selfplay --game tigris --players 2 --bot ismcts@800 --games 100 --out DIR
+    python -m cradle.selfplay ... --workers 4          # local processes
+    python -m cradle.selfplay ... --ray ADDRESS        # a Ray cluster (docs/research.md)
+
+Every seat is the bot ``--bot`` (a spec of ``cradle.ai.levels.make_bot_spec`` whose bot can
+``analyse``: ``ismcts@N``, ``pimc@N``). At each decision with more than one legal action the
+search's root visits become the policy target. One shard per ``--games-per-shard`` games,
+``DIR/shard-00000.npz`` on, with (P positions, ragged rows by ``offsets``):
+
+- ``observation`` (P, W) float32: the flat tensor of the seat to move (docs/openspiel.md);
+- ``legal_ids`` (sum of counts) int32 and ``offsets`` (P + 1) int64: position p's legal ids
+  are ``legal_ids[offsets[p]:offsets[p + 1]]``, in the engine's order;
+- ``visits`` (same length as ``legal_ids``) float32: the search's visit distribution over
+  those ids (sums to 1; 0 for an id the search did not visit);
+- ``seat``, ``ply``, ``game`` (P) int64: who moved, the game's decision number, the game id;
+- ``result`` (P, players) float32: each seat's final ranking utility of the position's game;
+- per game: ``game_ids``, ``game_seeds``, ``game_actions`` (ragged by ``game_offsets``): the
+  record that replays each game (``new_game(players, seed, engine="native")`` and the ids).
+
+A game that reaches the move cap (``spec.max_game_length``) is kept with utilities 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cradle.ai.bots import StallGuard, guarded_choice
+from cradle.ai.levels import make_bot_spec
+from cradle.ai.search.result import SearchResult
+from cradle.core.results import ranking_utilities
+from cradle.envs.spec import FloatArray, get_spec
+
+
+@dataclass(frozen=True)
+class ShardTask:
+    game: str
+    players: int
+    bot: str
+    first_game: int
+    games: int
+    seed: int
+    out: str
+
+
+def play_shard(task: ShardTask) -> dict[str, float]:
+    """Play ``task.games`` games and write their shard; returns counts and seconds."""
+    spec = get_spec(task.game)
+    width = spec.observation_bounds(task.players)[0].shape[0]
+    cap = spec.max_game_length(task.players)
+    began = time.perf_counter()
+    observations: list[FloatArray] = []
+    legal: list[list[int]] = []
+    visits: list[list[float]] = []
+    seats: list[int] = []
+    plies: list[int] = []
+    game_of: list[int] = []
+    results: list[FloatArray] = []
+    game_seeds: list[int] = []
+    game_actions: list[list[int]] = []
+    for k in range(task.games):
+        game_id = task.first_game + k
+        rng = random.Random(task.seed * 1_000_003 + game_id)
+        game_seed = rng.randrange(2**63)
+        state: Any = spec.module.new_game(task.players, game_seed, engine="native")
+        bots = [make_bot_spec(task.bot, rng.randrange(2**31)) for _ in range(task.players)]
+        guards = [StallGuard(relapse=2) for _ in range(task.players)]
+        first_row = len(seats)
+        actions: list[int] = []
+        while not state.is_over and len(actions) < cap:
+            seat = state.to_move
+            ids = state.legal_action_ids()
+            found: list[SearchResult] = []
+
+            def analyse(
+                s: Any, who: int, only: list[str] | None, bot: Any = bots[seat], out: Any = found
+            ) -> Any:
+                result = bot.analyse(s, who, only)
+                out.append(result)
+                return result
+
+            action = guarded_choice(state, seat, guards[seat], analyse)
+            if found:
+                counts = dict.fromkeys(ids, 0.0)
+                for row in found[0].actions:
+                    counts[spec.encode_legal(state, [row.action])[0]] = float(row.visits)
+                total = sum(counts.values())
+                vector = np.zeros(width, np.float32)
+                spec.fill_observation(state.view(seat), seat, vector)
+                observations.append(vector)
+                legal.append(ids)
+                visits.append([counts[i] / total for i in ids])
+                seats.append(seat)
+                plies.append(len(actions))
+                game_of.append(game_id)
+            chosen = spec.encode_legal(state, [action])[0]
+            state.apply(action)
+            actions.append(chosen)
+        utilities = ranking_utilities(state.result()) if state.is_over else [0.0] * task.players
+        final: FloatArray = np.asarray(utilities, np.float32)
+        results += [final] * (len(seats) - first_row)
+        game_seeds.append(game_seed)
+        game_actions.append(actions)
+    lengths = [len(row) for row in legal]
+    game_lengths = [len(a) for a in game_actions]
+    np.savez_compressed(
+        task.out,
+        observation=np.asarray(observations, np.float32).reshape(-1, width),
+        legal_ids=np.asarray([i for row in legal for i in row], np.int32),
+        visits=np.asarray([v for row in visits for v in row], np.float32),
+        offsets=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
+        seat=np.asarray(seats, np.int64),
+        ply=np.asarray(plies, np.int64),
+        game=np.asarray(game_of, np.int64),
+        result=np.asarray(results, np.float32).reshape(-1, task.players),
+        game_ids=np.arange(task.first_game, task.first_game + task.games, dtype=np.int64),
+        game_seeds=np.asarray(game_seeds, np.uint64),
+        game_actions=np.asarray([i for a in game_actions for i in a], np.int64),
+        game_offsets=np.concatenate([[0], np.cumsum(game_lengths)]).astype(np.int64),
+        players=np.int64(task.players),
+    )
+    seconds = time.perf_counter() - began
+    return {"positions": float(len(seats)), "games": float(task.games), "seconds": seconds}
+
+
+def tasks_for(
+    game: str, players: int, bot: str, games: int, per_shard: int, seed: int, out: Path
+) -> list[ShardTask]:
+    return [
+        ShardTask(
+            game,
+            players,
+            bot,
+            first,
+            min(per_shard, games - first),
+            seed,
+            str(out / f"shard-{first // per_shard:05d}.npz"),
+        )
+        for first in range(0, games, per_shard)
+    ]
+
+
+def run(
+    tasks: Sequence[ShardTask], workers: int, ray_address: str | None
+) -> list[dict[str, float]]:
+    """Play the shards in this process (``workers`` 1), in local processes, or as Ray tasks on
+    the cluster at ``ray_address`` (``local``: a Ray instance started here for the run)."""
+    if ray_address:
+        import ray
+
+        started = not ray.is_initialized()
+        if started and ray_address == "local":
+            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
+        elif started:
+            ray.init(address=ray_address, log_to_driver=False)
+        try:
+            remote = ray.remote(play_shard)
+            done: list[dict[str, float]] = ray.get([remote.remote(t) for t in tasks])
+            return done
+        finally:
+            if started:
+                ray.shutdown()
+    if workers <= 1:
+        return [play_shard(t) for t in tasks]
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers) as pool:
+        return list(pool.map(play_shard, tasks))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m cradle.selfplay", description=__doc__)
+    p.add_argument("--game", default="tigris", choices=["tigris", "gheos"])
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--bot", default="ismcts@800")
+    p.add_argument("--games", type=int, required=True)
+    p.add_argument("--games-per-shard", type=int, default=16)
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--ray", default=None, help="a Ray address, or 'local'")
+    args = p.parse_args(argv)
+    module = get_spec(args.game).module
+    if not module.MIN_PLAYERS <= args.players <= module.MAX_PLAYERS:
+        p.error(f"{args.game} is for {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players")
+    if args.games < 1 or args.games_per_shard < 1:
+        p.error("--games and --games-per-shard must be at least 1")
+    probe = make_bot_spec(args.bot, 0)  # a bad spec fails here, before any game
+    if not hasattr(probe, "analyse"):
+        p.error(f"{args.bot!r} does not search (use ismcts@N or pimc@N)")
+    args.out.mkdir(parents=True, exist_ok=True)
+    tasks = tasks_for(
+        args.game, args.players, args.bot, args.games, args.games_per_shard, args.seed, args.out
+    )
+    began = time.perf_counter()
+    done = run(tasks, args.workers, args.ray)
+    seconds = time.perf_counter() - began
+    positions = int(sum(d["positions"] for d in done))
+    print(
+        f"{args.games} games, {positions} positions in {len(tasks)} shards under {args.out} "
+        f"({positions / seconds:.1f} positions/s)"
+    )
+
+
+if __name__ == "__main__":
+    main()

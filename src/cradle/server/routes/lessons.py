@@ -1,0 +1,85 @@
+"""The guided first games' routes: a game's lessons (what each step asks and tells) and a
+table made for one step, from the lesson's named position (cradle.core.lessons)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+
+from cradle.core.lessons import find, play
+from cradle.games import UnknownGame, get_game
+from cradle.server.answers import Created, LessonPicture, Lessons
+from cradle.server.errors import ApiError, bad_request
+from cradle.server.models import GAME_CHARS, LESSON_CHARS, LessonBody, parse
+from cradle.server.routes.common import Context, body_of, body_schema, client_of
+from cradle.server.seats import NewTable
+
+# The learner plays seat 0. The opponent only answers what it is forced to (a commitment from
+# an empty hand) before the step is over: the random bot, which costs no bot seat of the
+# learner's (the bot-seat cap would otherwise stop the game against `easy` at the end).
+LESSON_SEATS = ["human", "bot:random"]
+MAX_TRIES = 10  # more moves than any step has
+
+
+def lesson_routes(router: APIRouter, ctx: Context) -> None:
+    """Add this area's routes to ``router`` (the application's own)."""
+
+    @router.get("/api/lessons/{game}", response_model=Lessons, response_model_exclude_unset=True)
+    async def lessons(game: Annotated[str, Path(max_length=GAME_CHARS)]) -> dict[str, Any]:
+        try:
+            module = get_game(game)
+        except UnknownGame as exc:
+            raise ApiError(404, str(exc)) from None
+        return {"game": game, "lessons": [step.public() for step in module.LESSONS]}
+
+    @router.get(
+        "/api/lessons/{game}/{name}/picture",
+        response_model=LessonPicture,
+        response_model_exclude_unset=True,
+    )
+    async def picture(
+        game: Annotated[str, Path(max_length=GAME_CHARS)],
+        name: Annotated[str, Path(max_length=LESSON_CHARS)],
+        after: int = Query(0, ge=0, le=MAX_TRIES),
+    ) -> dict[str, Any]:
+        """What everybody sees of a lesson's position after its first ``after`` moves: the
+        rules page draws its pictures from these, with the game's own board drawing."""
+        try:
+            module = get_game(game)
+            lesson = find(module.LESSONS, name)
+        except (UnknownGame, ValueError) as exc:
+            raise ApiError(404, str(exc)) from None
+        if after > len(lesson.tries):
+            raise bad_request(f"lesson {name!r} has {len(lesson.tries)} moves, not {after}")
+
+        def draw() -> dict[str, Any]:
+            state = module.lesson_start(name)
+            play(lesson, state, after)  # (its events could name a hand's tiles: not sent)
+            view = dict(state.view(None))
+            view.update({"to_move": state.to_move, "players": list(state.players)})
+            return {"view": view, "over": state.is_over}
+
+        return await ctx.hub().engine(draw)
+
+    @router.post(
+        "/api/lessons",
+        openapi_extra=body_schema(LessonBody),
+        response_model=Created,
+        response_model_exclude_unset=True,
+    )
+    async def create(request: Request) -> Mapping[str, object]:
+        body = parse(LessonBody, await body_of(request))
+        await ctx.throttle(ctx.creations, client_of(request), "new games")
+        return await ctx.hub().create(
+            NewTable(
+                game=body.game,
+                players=len(LESSON_SEATS),
+                options={},
+                seats=list(LESSON_SEATS),
+                listed=False,
+                lesson=body.lesson,
+            ),
+            client_of(request),
+        )

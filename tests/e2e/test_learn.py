@@ -1,0 +1,373 @@
+"""Learning the games in a real browser (issue 56): the guided first games walked to their end
+on a laptop and a phone, the rules page and its pictures, the player aid opened mid-game, and
+every kind of feedback brought into view.
+
+Screenshots of every tutorial step and rules picture go to test-artifacts/learn-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cradle.core.lessons import matches
+from tests.helpers.e2e import PHONE, PageErrors, click_and_wait, turn, version, wait_until
+from tests.helpers.server import GAMES, PlayServer
+
+pytestmark = pytest.mark.skipif(not {"tigris", "gheos"} <= set(GAMES), reason="needs both engines")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
+    """The module's own server: a walk makes a table per step, more than the creation rate a
+    client gets in a minute (which a person, reading each step, never reaches)."""
+    db = tmp_path_factory.mktemp("learn") / "games.sqlite3"
+    settings = (
+        "hint_seconds=0.1",
+        "analysis_seconds=0.02",
+        "create_per_minute=1000",
+        "live_games_per_client=1000",
+        "hints_per_minute=1000",
+    )
+    play = PlayServer(f"sqlite:///{db}", bot_delay=0.02, settings=settings).start()
+    try:
+        yield play
+    finally:
+        play.stop()
+
+
+VIEWPORTS = {"laptop": {"width": 1366, "height": 768}, "phone": PHONE}
+
+IN_VIEW = """(node) => {
+  const r = node.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && r.top >= -1 && r.left >= -1
+    && r.bottom <= window.innerHeight + 1 && r.right <= window.innerWidth + 1;
+}"""
+
+
+def in_view(page: Any, selector: str) -> bool:
+    found = page.locator(selector)
+    return bool(found.count()) and bool(found.first.evaluate(IN_VIEW))
+
+
+def step_name(page: Any) -> str:
+    return str(page.locator("#guide-step").get_attribute("data-step"))
+
+
+def make(page: Any, pattern: str) -> None:
+    """Make the move a step asks for, as a person would: a decision's button, else the tile
+    and the outlined square (Tigris tiles), else the list of every legal action."""
+    wait_until(lambda: turn(page) == "mine", 30)
+    tile = re.fullmatch(r"tile (\w+) ([A-P]\d+)", pattern)
+    if tile and page.locator(f"#hand-tiles .tile-btn[data-color={tile[1]}]").count():
+        page.locator(f"#hand-tiles .tile-btn[data-color={tile[1]}]").first.click()
+        target = page.locator(f".board [data-cell={tile[2]}] .target-mark")
+        wait_until(lambda: target.count() > 0)
+        click_and_wait(page, target)
+        return
+    laid = re.fullmatch(r"(?:place|replace) (t\d+) (-?\d+,-?\d+) (r\d|\*)", pattern)
+    if laid:
+        tile, cell, rotation = laid.groups()
+        for _ in range(0 if rotation == "*" else int(rotation[1])):
+            page.locator(f"#hand-tiles [data-rotate={tile}]").click()  # turns it and picks it
+        if rotation == "*" or rotation == "r0":
+            page.locator(f"#hand-tiles [data-tile={tile}] .tile-pick").click()
+        target = page.locator(f".board [data-cell='{cell}'] .target-mark")
+        wait_until(lambda: target.count() > 0)
+        click_and_wait(page, target.first, force_event=True)
+        return
+    if pattern == "start *":
+        page.locator("[data-start]:not(.selected)").first.click()  # the continents light up
+        click_and_wait(page, page.locator(".board .target-region").first, force_event=True)
+        return
+    buttons_by_id = {"pass": "#pass", "token": "#token"}
+    if pattern in buttons_by_id and page.locator(buttons_by_id[pattern]).count():
+        click_and_wait(page, page.locator(buttons_by_id[pattern]))
+        return
+    for selector in (
+        "#decision [data-action]",
+        "#hand [data-action]",
+        ".all-actions [data-action]",
+    ):
+        if selector.startswith(".all") and page.locator(".all-actions").count():
+            if not page.locator(".all-actions[open]").count():
+                page.locator(".all-actions summary").click()
+            page.locator(".all-actions input").fill(pattern.rstrip("*").strip())
+        buttons = page.locator(selector)
+        for i in range(buttons.count()):
+            action = str(buttons.nth(i).get_attribute("data-action"))
+            if matches(pattern, action):
+                click_and_wait(page, buttons.nth(i), force_event=True)
+                return
+    raise AssertionError(f"no way to make {pattern!r} on the page")
+
+
+def walk(page: Any, server: PlayServer, game: str, screens: Path, label: str) -> None:
+    """The whole guided game, step by step, to the normal game against easy."""
+    lessons = server.get(f"/api/lessons/{game}")["lessons"]
+    page.goto(f"{server.base}/#/learn/{game}")
+    for number, lesson in enumerate(lessons):
+        wait_until(lambda: page.locator("#guide-step").count() > 0, 30)
+        wait_until(lambda name=lesson["name"]: step_name(page) == name, 30)
+        wait_until(lambda: turn(page) == "mine", 30)
+        page.screenshot(
+            path=str(screens / f"learn-{game}-{label}-{number + 1}-{lesson['name']}.png")
+        )
+        for pattern in lesson["tries"]:
+            make(page, pattern)
+        done = page.locator("#guide-feedback.done")
+        wait_until(lambda done=done: done.count() > 0, 30)
+        assert done.inner_text() == lesson["done"]
+        assert in_view(page, "#guide-feedback"), lesson["name"]
+        page.screenshot(
+            path=str(screens / f"learn-{game}-{label}-{number + 1}-{lesson['name']}-done.png")
+        )
+        if number < len(lessons) - 1:
+            page.locator("#guide-next").click()
+    page.locator("#guide-play").click()
+    page.wait_for_url("**/#/play/**", timeout=30_000)
+    wait_until(lambda: page.locator("#banner .badge").count() > 0, 30)
+    table = server.get(f"/api/games/{page.url.rsplit('/', 1)[1]}")["table"]
+    assert table["seats"] == ["human", "bot:easy"] and table["game"] == game
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+@pytest.mark.parametrize("game", ["tigris", "gheos"])
+def test_a_guided_game_walked_to_its_end(
+    browser: Any, server: PlayServer, artifacts: Path, game: str, size: str
+) -> None:
+    context = browser.new_context(viewport=VIEWPORTS[size])
+    page = context.new_page()
+    errors = PageErrors(page)
+    try:
+        walk(page, server, game, artifacts, size)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; page errors: {errors.errors}") from None
+    assert not errors.errors
+    context.close()
+
+
+def test_learning_from_the_front_page_resumes_and_answers_every_move(
+    browser: Any, server: PlayServer, artifacts: Path
+) -> None:
+    """The first steps of Tigris at a laptop: reached from the lobby, a wrong square gets the
+    engine's reason, an off-script move is held back, the rules and the aid open and close
+    without losing the position, and a reload resumes the same table."""
+    context = browser.new_context(viewport=VIEWPORTS["laptop"])
+    page = context.new_page()
+    errors = PageErrors(page)
+    page.goto(f"{server.base}/#/")
+    page.locator("#learn-to-play").click()
+    page.locator("#learn-tigris").click()
+    wait_until(lambda: page.locator("#guide-step").count() > 0, 30)
+    assert step_name(page) == "tiles"
+    wait_until(lambda: turn(page) == "mine", 30)
+    # The square the step asks for is outlined.
+    assert page.locator(".board [data-cell=H5]").count()
+    assert page.locator(".marks .last-move[stroke='#00d5ff']").count() == 1
+    # A wrong square: the engine's reason, in the guide and under the board, both in view.
+    page.locator("#hand-tiles .tile-btn[data-color=green]").first.click()
+    page.locator(".board [data-cell=D4] rect").first.click()
+    wait_until(
+        lambda: "river" in (page.locator("#guide-feedback.wrong").all_inner_texts() or [""])[0]
+    )
+    assert in_view(page, "#guide-feedback")
+    # A legal move that is not the step's: held back, nothing sent.
+    before = version(page)
+    page.locator("#hand-tiles .tile-btn[data-color=green]").first.click()  # (unselects)
+    page.locator("#hand-tiles .tile-btn[data-color=black]").first.click()
+    page.locator(".board [data-cell=H5] .target-mark").click()
+    wait_until(lambda: page.locator("#guide-feedback.held").count() > 0)
+    assert version(page) == before
+    make(page, "tile green H5")
+    wait_until(lambda: page.locator("#guide-feedback.done").count() > 0, 30)
+    page.locator("#guide-next").click()
+    wait_until(lambda: step_name(page) == "leaders", 30)
+    wait_until(lambda: turn(page) == "mine", 30)
+    make(page, "leader priest F6")
+    board = page.locator("#board").inner_html()
+    table = page.evaluate("JSON.parse(localStorage.getItem('cradle.learn')).tigris.id")
+    # The player aid opens beside the board and closes; the game is still there.
+    page.locator("#aid-open").click()
+    assert in_view(page, "#aid")
+    page.screenshot(path=str(artifacts / "learn-aid-laptop.png"))
+    board_box = page.locator("#board .board").first.bounding_box()
+    aid_box = page.locator("#aid").bounding_box()
+    assert aid_box["x"] >= board_box["x"] + board_box["width"] - 1  # beside the board, not on it
+    page.screenshot(path=str(artifacts / "learn-aid-laptop.png"))
+    page.locator("#aid-close").click()
+    assert not page.locator("#aid").count()
+    # The rules, then back: the same step, table and board.
+    page.locator("#guide-rules").click()
+    wait_until(lambda: page.locator("#rules").count() > 0)
+    page.go_back()
+    wait_until(lambda: page.locator("#guide-step").count() > 0, 30)
+    wait_until(lambda: page.locator("#board .board").count() > 0, 30)
+    assert step_name(page) == "leaders"
+    assert page.evaluate("JSON.parse(localStorage.getItem('cradle.learn')).tigris.id") == table
+    wait_until(lambda: page.locator("#board").inner_html() == board, 30)
+    # A reload resumes: the rest of the step still works.
+    page.reload()
+    wait_until(lambda: page.locator("#guide-step").count() > 0, 30)
+    assert step_name(page) == "leaders"
+    make(page, "tile red G6")
+    wait_until(lambda: page.locator("#guide-feedback.done").count() > 0, 30)
+    assert not errors.errors
+    context.close()
+
+
+@pytest.mark.parametrize("game", ["tigris", pytest.param("gheos", marks=pytest.mark.long)])
+def test_the_rules_page_draws_its_pictures(
+    browser: Any, server: PlayServer, artifacts: Path, game: str
+) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["laptop"])
+    page = context.new_page()
+    errors = PageErrors(page)
+    page.goto(f"{server.base}/#/rules/{game}")
+    figures = page.locator(".rules-picture")
+    wait_until(lambda: figures.count() > 0)
+    wait_until(
+        lambda: page.locator(".rules-picture[data-drawn='1'] .board").count() == figures.count(), 30
+    )
+    for i in range(figures.count()):
+        figure = figures.nth(i)
+        figure.scroll_into_view_if_needed()
+        figure.screenshot(
+            path=str(artifacts / f"learn-rules-{game}-{figure.get_attribute('data-picture')}.png")
+        )
+    page.screenshot(path=str(artifacts / f"learn-rules-{game}.png"), full_page=True)
+    assert not errors.errors
+    context.close()
+
+
+# The dynasties' colours on the page (their chips), as CSS writes them.
+DYNASTY_COLOURS = """() => [...document.querySelectorAll('.scores .dynasty-chip')].map((chip) => {
+  const probe = document.createElement('span');
+  probe.style.color = getComputedStyle(chip).getPropertyValue('--accent').trim();
+  document.body.append(probe);
+  const rgb = getComputedStyle(probe).color.match(/\\d+/g).map(Number);
+  probe.remove();
+  return '#' + rgb.slice(0, 3).map((n) => n.toString(16).padStart(2, '0')).join('');
+})"""
+
+
+def open_seat(page: Any, server: PlayServer, created: dict[str, Any]) -> None:
+    """Open a table at the seat this test created, as the browser that created it would."""
+    page.goto(f"{server.base}/#/")
+    saved = {created["id"]: {"token": created["seats"][0]["token"], "seat": 0}}
+    page.evaluate("(s) => localStorage.setItem('cradle.tables', JSON.stringify(s))", saved)
+    page.goto(f"{server.base}/#/play/{created['id']}")
+    wait_until(lambda: turn(page) == "mine", 30)
+
+
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_every_kind_of_feedback_is_brought_into_view(
+    browser: Any, server: PlayServer, artifacts: Path, size: str
+) -> None:
+    """Issue 56: on a phone a refused square's reason, a hint's "Show", a log entry's board and
+    a conflict's result all landed off-screen. Each is now inside the viewport."""
+    context = browser.new_context(viewport=VIEWPORTS[size])
+    page = context.new_page()
+    errors = PageErrors(page)
+    created = server.post("/api/lessons", {"game": "tigris", "lesson": "revolt"})
+    open_seat(page, server, created)
+    # A refused square: the reason.
+    page.locator("#hand-tiles .tile-btn[data-color=red]").first.click()
+    page.evaluate("window.scrollTo(0, 0)")
+    page.locator(".board [data-cell=D4] rect").first.dispatch_event("click")
+    wait_until(lambda: "river" in page.locator("#why").inner_text())
+    wait_until(lambda: in_view(page, "#why"))
+    page.screenshot(path=str(artifacts / f"learn-feedback-why-{size}.png"))
+    page.locator("#hand-tiles .tile-btn[data-color=red]").first.click()  # (puts it back)
+    # A hint's "Show": the square marked on the board.
+    page.locator("#hint").click()
+    show = page.locator("#hints [data-show]").first
+    wait_until(lambda: show.count() > 0, 60)
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    show.click()
+    wait_until(lambda: in_view(page, ".board .hinted"))
+    page.screenshot(path=str(artifacts / f"learn-feedback-hint-{size}.png"))
+    # A conflict's result: the revolt, the bull (a bot) committing after the learner.
+    make(page, "leader priest G6")
+    rings = page.locator(".board .conflict-leader")
+    wait_until(lambda: rings.count() == 2)
+    dynasties = set(page.evaluate(DYNASTY_COLOURS))
+    assert len(dynasties) == 2
+    for ring in rings.element_handles():
+        assert str(ring.get_attribute("stroke")).lower() not in dynasties  # no player's colour
+    make(page, "commit 0")
+    wait_until(lambda: page.locator("#conflict-result").count() > 0, 30)
+    wait_until(lambda: in_view(page, "#conflict-result"))
+    page.screenshot(path=str(artifacts / f"learn-feedback-conflict-{size}.png"))
+    # A log entry: the board as it was, in view, and the old result gone.
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.locator("#log .log-entry").first.click()
+    wait_until(lambda: page.locator("#past-bar:not([hidden])").count() > 0, 30)
+    try:
+        wait_until(lambda: in_view(page, "#past-bar"))
+    except AssertionError:
+        box = page.locator("#past-bar").bounding_box()
+        scroll = page.evaluate("[window.scrollY, document.body.scrollHeight]")
+        page.screenshot(path=str(artifacts / f"learn-feedback-log-{size}-fail.png"))
+        raise AssertionError(f"past bar at {box}, page scrolled {scroll}") from None
+    assert not page.locator("#conflict-result").count()
+    page.screenshot(path=str(artifacts / f"learn-feedback-log-{size}.png"))
+    assert not errors.errors
+    context.close()
+
+
+def test_the_phone_lobby_fits_the_screen(browser: Any, server: PlayServer, artifacts: Path) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{server.base}/#/")
+    page.wait_for_selector("#create-game")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    page.screenshot(path=str(artifacts / "learn-lobby-phone.png"), full_page=True)
+    assert width <= PHONE["width"], width
+    context.close()
+
+
+def test_four_players_fit_the_points_table_and_monuments_left_are_shown(
+    browser: Any, server: PlayServer, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["laptop"])
+    page = context.new_page()
+    seats = ["human", "bot:random", "bot:random", "bot:random"]
+    created = server.post("/api/games", {"game": "tigris", "players": 4, "seats": seats})
+    open_seat(page, server, created)
+    assert page.locator(".score-table .to-move:not(.idle)").count() == 1  # our row's dot
+    fits = page.evaluate(
+        "[...document.querySelectorAll('.scores .table-fit')].every((t) => t.scrollWidth <= t.clientWidth)"
+    )
+    assert fits
+    assert page.locator(".score-table tr[data-player]").count() == 4
+    assert page.locator("#monuments-left").get_attribute("data-left") == "6"
+    assert page.locator("#monuments-left .monument-chip").count() == 6
+    page.locator(".scores").screenshot(path=str(artifacts / "learn-points-four-players.png"))
+    context.close()
+
+
+def test_the_end_screen_counts_treasures_once(
+    browser: Any, server: PlayServer, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["laptop"])
+    page = context.new_page()
+    created = server.post("/api/lessons", {"game": "tigris", "lesson": "scoring"})
+    open_seat(page, server, created)
+    for pattern in ("tile red C11", "treasure *", "pass"):
+        make(page, pattern)
+    page.wait_for_selector("#end-screen #result")
+    archer = page.locator("#result tr[data-place='1']")
+    cells = [
+        archer.locator(f"td[data-colour={c}]").inner_text()
+        for c in ("red", "blue", "green", "black")
+    ]
+    assert cells == ["5", "3", "4", "2 +1"]  # earned points; the treasure apart, once
+    assert archer.locator("td[data-treasures]").inner_text() == "1"
+    page.locator("#end-screen").screenshot(path=str(artifacts / "learn-end-screen.png"))
+    context.close()
