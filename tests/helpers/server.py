@@ -394,8 +394,12 @@ def stored_game(
 def before_alembic(db: Any) -> None:
     """Make the SQLite file a current server made (``db``: a sqlite3 connection) look like one
     made before Alembic: no revision, none of the tables and columns the revisions since added
-    (accounts, turn-based tables and their mail)."""
+    (accounts, turn-based tables and their mail, chat, ratings)."""
     db.execute("DROP TABLE alembic_version")
+    for table in ("chat_lines", "chat_mutes", "rating_changes", "ratings"):
+        db.execute(f"DROP TABLE {table}")
+    for column in ("spectator_chat", "rated"):
+        db.execute(f"ALTER TABLE games DROP COLUMN {column}")
     for table in ("sessions", "accounts", "transfers", "turn_notices", "mail_stops"):
         db.execute(f"DROP TABLE {table}")
     db.execute("DROP INDEX ix_seats_account_id")

@@ -138,7 +138,7 @@ def test_every_parameter_and_body_of_the_published_schema_is_bounded(tmp_path: A
                 posts += 1
                 body = operation["requestBody"]["content"]["application/json"]["schema"]
                 assert unbounded(body, f"{method} {path}") == []
-    assert posts == 17
+    assert posts == 19
 
 
 # -- hostile values through the real app ----------------------------------------------------
@@ -331,6 +331,21 @@ def send_credentials(route: str) -> Sender:
     return send
 
 
+def send_chat(route: str) -> Callable[[TestClient, dict[str, Any], dict[str, Any]], None]:
+    def send(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
+        game_id = table["id"]
+        headers = {"content-type": "application/json", **auth(token_of(table, 0))}
+        before = client.get(f"/api/games/{game_id}/chat", headers=headers).json()
+        answer = client.post(f"/api/games/{game_id}/{route}", content=encode(body), headers=headers)
+        after = client.get(f"/api/games/{game_id}/chat", headers=headers).json()
+        if refused_with_reason(answer):
+            assert after == before
+        elif route == "chat":
+            assert 0 < len(answer.json()["text"]) <= 500 and after["lines"][-1] == answer.json()
+
+    return send
+
+
 def send_signed_in(method: str, route: str) -> Sender:
     def send(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
         browser, headers = signed_in(client)
@@ -394,6 +409,8 @@ ROUTES: dict[str, tuple[dict[str, Any], list[Sender]]] = {
     "AccountSettings": ({}, [send_signed_in("PATCH", "/api/me")]),
     "SeatBody": ({}, [send_signed_in("POST", "/api/games/{id}/seat")]),
     "ContinueBody": ({"code": "no such code"}, [send_continue]),
+    "ChatBody": ({"text": "hello"}, [send_chat("chat")]),
+    "MuteBody": ({"speaker": "s:1"}, [send_chat("mute")]),
 }
 FIELDS = [
     pytest.param(model, name, id=f"{model.__name__}.{name}")

@@ -53,6 +53,8 @@ CORRUPTIONS: dict[tuple[str, str], list[Any]] = {
     ("games", "bot_turn"): [X, N, None, BAD],
     ("games", "bot_seats"): [X, None, BAD, 99],
     ("games", "bot_seconds"): [X, BAD, -1.0],  # NULL: the server's budget
+    ("games", "spectator_chat"): [X, N, None, BAD],
+    ("games", "rated"): [X, N, None, BAD],
     ("seats", "seat"): [X, None, BAD, 99],
     ("seats", "token"): [X, N, None, BAD],
     ("seats", "claimed"): [X, N, None, BAD],

@@ -30,6 +30,8 @@ from sqlalchemy.exc import IntegrityError
 
 from cradle.server.storage import (
     AccountRow,
+    ChatLineRow,
+    ChatMuteRow,
     GameRow,
     SeatRow,
     SessionRow,
@@ -247,6 +249,12 @@ def delete_account(storage: Storage, account_id: str) -> None:
             .where(SeatRow.account_id == account_id)
             .values(account_id=None, name=FORMER)
         )
+        # Its chat lines stay with their games, under the same name as its seats; its mutes go
+        # (its ratings go with the account: their rows cascade).
+        connection.execute(
+            update(ChatLineRow).where(ChatLineRow.speaker == f"a:{account_id}").values(name=FORMER)
+        )
+        connection.execute(delete(ChatMuteRow).where(ChatMuteRow.viewer == f"a:{account_id}"))
         connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
         connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
 

@@ -162,6 +162,98 @@ class FrameTable(TableSummary):
     can_undo: bool
     hints: bool
     result: list[Placing] | None
+    spectator_chat: bool | None = None  # spectators read and write the chat
+    rated: bool | None = None  # every seat an account's, no undo, no hints; the end rates them
+
+
+class ChatLine(Answer):
+    """A line of a table's chat: ``speaker`` names who wrote it (``s:SEAT``, ``v:N`` the Nth
+    spectator to write, ``a:ACCOUNT``), for ``/mute``; ``at``: Unix time."""
+
+    id: int
+    seat: int | None
+    speaker: str
+    name: str
+    text: str
+    at: Number
+
+
+class Rated(Answer):
+    """A rating: ``rating`` is ``mu - 3 sigma`` (openskill's conservative estimate)."""
+
+    rating: Number
+    mu: Number
+    sigma: Number
+
+
+class LeaderboardRow(Rated):
+    rank: int
+    name: str
+    players: int
+    games: int
+    updated: Number
+
+
+class RatingsPage(Answer):
+    """``GET /api/ratings?game=&players=``: the best rated players, best first."""
+
+    game: str
+    players: int | None
+    ratings: list[LeaderboardRow]
+
+
+class PlayerRating(Rated):
+    game: str
+    players: int
+    games: int
+    updated: Number
+
+
+class RatingChange(Rated):
+    """What one rated game did to the player's rating (``before`` → ``rating``)."""
+
+    game_id: str
+    game: str
+    players: int
+    place: int
+    before: Number
+    at: Number
+
+
+class FinishedGame(Answer):
+    """A finished game of the player: the names at its seats, the player's seat, place and
+    score, every seat's place, whether it was rated and what it did to the rating."""
+
+    id: str
+    game: str
+    players: list[str]
+    seat: int
+    place: int | None
+    score: Number | None
+    places: list[int | None]
+    rated: bool
+    change: Number | None
+    ended: Number
+
+
+class PlayerProfile(Answer):
+    """``GET /api/players/{name}``: ratings, rating changes (oldest first), finished games."""
+
+    name: str
+    since: Number
+    ratings: list[PlayerRating]
+    history: list[RatingChange]
+    games: list[FinishedGame]
+
+
+class ChatPage(Answer):
+    """``GET /api/games/{id}/chat``: the latest lines this viewer may see (oldest first), the
+    speakers it muted, whether it may write, and whether spectators take part."""
+
+    lines: list[ChatLine]
+    muted: list[str]
+    can_write: bool
+    spectators: bool
 
 
 class Frame(Answer):

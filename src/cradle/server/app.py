@@ -39,11 +39,13 @@ from cradle.server.models import (
 )
 from cradle.server.protocol import SECURITY_HEADERS, JsonHttpProtocol, JsonWebSocketProtocol
 from cradle.server.routes.accounts import account_routes
+from cradle.server.routes.chat import chat_routes
 from cradle.server.routes.common import TOKEN_IN_URL, Context
 from cradle.server.routes.lessons import lesson_routes
 from cradle.server.routes.live import live_routes
 from cradle.server.routes.lobby import lobby_routes
 from cradle.server.routes.play import play_routes
+from cradle.server.routes.ratings import rating_routes
 from cradle.server.routes.reading import reading_routes
 from cradle.server.routes.turns import turns_routes
 from cradle.server.storage import DATABASE_ERRORS, CorruptGame, Storage
@@ -177,6 +179,10 @@ def create_app(
         moves=RateLimiter(limits.moves_per_second, limits.moves_burst, name="moves"),
         reads=RateLimiter(limits.reads_per_second, limits.reads_burst, name="reads"),
         hinted=RateLimiter(limits.hints_per_minute / 60.0, limits.hints_burst, name="hints"),
+        chatted=RateLimiter(limits.chat_per_minute / 60.0, limits.chat_burst, name="chat"),
+        chat_speakers=RateLimiter(
+            limits.chat_per_minute / 60.0, limits.chat_burst, name="chat-speaker"
+        ),
     )
 
     @contextlib.asynccontextmanager
@@ -271,6 +277,8 @@ def create_app(
     reading_routes(app.router, ctx)
     live_routes(app.router, ctx)
     turns_routes(app.router, ctx)
+    chat_routes(app.router, ctx)
+    rating_routes(app.router, ctx)
 
     # -- the web client -----------------------------------------------------------------------
 

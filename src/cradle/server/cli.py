@@ -146,6 +146,9 @@ def serve(
     moves_per_second: Annotated[
         float, typer.Option(help="Moves and undos per client and second (after a burst).")
     ] = SERVE_LIMITS.moves_per_second,
+    chat_per_minute: Annotated[
+        float, typer.Option(help="Chat lines per client, and per seat, a minute (after a burst).")
+    ] = SERVE_LIMITS.chat_per_minute,
     assist_processes: Annotated[
         int, typer.Option(help="Worker processes for hints and analyses (niced below bots).")
     ] = SERVE_LIMITS.assist_processes,
@@ -219,6 +222,7 @@ def serve(
             bot_processes=bot_processes,
             create_per_minute=create_per_minute,
             moves_per_second=moves_per_second,
+            chat_per_minute=chat_per_minute,
             assist_processes=assist_processes,
             hint_seconds=hint_seconds,
             analysis_seconds=analysis_seconds,

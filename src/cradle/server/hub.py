@@ -32,6 +32,7 @@ from cradle.server.archive import Archive, KnownRecord, record_for
 from cradle.server.assist import Adviser, Analyst, AssistPool
 from cradle.server.bots import BotPool
 from cradle.server.botseats import BotSeats
+from cradle.server.chat import Chat
 from cradle.server.errors import ApiError
 from cradle.server.limits import Limits, RateLimiter
 from cradle.server.mail import MailSettings, Notices
@@ -105,6 +106,7 @@ class Hub:
         self.bot_moves = self.bot_seats.moves  # the same deque, by the name callers know
         self.turns = Turns(self)
         self.notices = Notices(self, mail)
+        self.chat = Chat(self)
 
     def clock(self) -> float:
         """The time deadlines are judged by (tests set another)."""
@@ -173,6 +175,10 @@ class Hub:
     async def table(self, game_id: str) -> Table:
         """The table ``game_id``, loaded from the database if it is not in memory."""
         return await self.served.table(game_id)
+
+    def heard(self, payload: str) -> None:
+        """Another process's chat line or mute (see :meth:`Chat.heard`)."""
+        self.chat.heard(payload)
 
     def gone(self, table: Table) -> ApiError:
         """The answer for a game that ended without a result: 410 with the reason."""

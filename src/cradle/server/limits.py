@@ -44,6 +44,8 @@ class Limits:
     create_burst: int = 20
     moves_per_second: float = 20.0  # moves and undos, over HTTP and WebSocket together
     moves_burst: int = 300
+    chat_per_minute: float = 20.0  # chat lines per client, and per seat, after a burst
+    chat_burst: int = 8
     sockets_per_client: int = 64  # live WebSocket connections at once (every game together)
     # Per server process.
     max_sockets: int = 0  # live WebSocket connections of all clients; 0: sized for the machine
@@ -90,6 +92,7 @@ class Limits:
             "reads_per_second",
             "hint_seconds",
             "hints_per_minute",
+            "chat_per_minute",
             "analysis_seconds",
             "unplayed_minutes",
         )
@@ -105,6 +108,7 @@ class Limits:
             "lobby_page",
             "reads_burst",
             "hints_burst",
+            "chat_burst",
             "assist_processes",
             "analysis_queue",
         )

@@ -30,6 +30,7 @@ MAX_OPTIONS = 16  # a table's options (every game has fewer)
 OPTION_NAME_CHARS = 40
 OPTION_CHARS = 8192  # a text option: Gheos's custom tile set is the longest
 OPTION_NUMBER = 10**6  # a numeric option's magnitude
+CHAT_CHARS = 2000  # a chat line's body (the chat's own limit is stricter, see server.chat)
 NUMBER_DIGITS = 40  # digits of a JSON number (2^128 has 39): longer ones are refused unread
 BOT_NAME_CHARS = 40  # a bot's name (a stand-in's level)
 DEADLINE_MIN = 3600  # a turn-based table's time per move: one hour ...
@@ -83,8 +84,27 @@ class CreateBody(BaseModel):
     private: bool = False
     # The bot level that may play for the creator's seat when its deadline passes.
     standin: Annotated[str, Field(max_length=BOT_NAME_CHARS)] | None = None
+    spectator_chat: bool = False  # spectators read and write the chat too
+    rated: bool = False  # every seat a signed-in player's, no undo, no hints: rated
     # A guest's name for their seat (a signed-in creator's seat shows the account's name).
     name: Annotated[str, Field(max_length=NAME_CHARS)] | None = None
+
+
+class ChatBody(BaseModel):
+    """``POST /api/games/{id}/chat``: a line (its own limit, after trimming, is 500)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    text: Annotated[str, Field(max_length=CHAT_CHARS)]
+
+
+class MuteBody(BaseModel):
+    """``POST /api/games/{id}/mute``: mute (or, with ``muted: false``, hear again) a speaker."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    speaker: Annotated[str, Field(max_length=80)]
+    muted: bool = True
 
 
 class LessonBody(BaseModel):

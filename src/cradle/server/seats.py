@@ -53,6 +53,8 @@ class NewTable:
     hotseat: bool = False
     listed: bool = True
     bot_seconds: float | None = None
+    spectator_chat: bool = False
+    rated: bool = False
     lesson: str | None = None  # a step of the guided first game: its position, not a deal
     account: str | None = None  # the signed-in creator's account, which holds their seat
     name: str | None = None  # the name shown at the creator's seat (an account's, a guest's)
@@ -132,6 +134,8 @@ class Seats:
         if request.mode == "turn":
             deadline_s = float(request.deadline_s or DEADLINE_DEFAULT)
         standin = standin_level(request.standin)
+        if request.rated:
+            self._check_rated(request, seats)
         bot_seconds = None
         if request.bot_seconds is not None:
             bot_seconds = min(request.bot_seconds, self.host.limits.bot_seconds)
@@ -210,6 +214,8 @@ class Seats:
             deadline_s=deadline_s,
             standins={seat: standin for seat in tokens} if standin else {},
             creator=min(tokens) if tokens and not request.hotseat else None,
+            spectator_chat=request.spectator_chat,
+            rated=request.rated,
         )
         if deadline_s is not None and not table.open_seats() and not table.bot_turn():
             table.deadline = now + deadline_s  # the first person's clock runs from now
@@ -244,6 +250,8 @@ class Seats:
             deadline=table.deadline,
             standins=dict(table.standins),
             creator=table.creator,
+            spectator_chat=request.spectator_chat,
+            rated=request.rated,
         )
         limits = self.host.limits
         caps = Caps(
@@ -285,6 +293,21 @@ class Seats:
         return answer
 
     @staticmethod
+    def _check_rated(request: NewTable, seats: list[str]) -> None:
+        """A rated table can hold only if every seat will be a different signed-in person's."""
+        if request.account is None:
+            raise bad_request("a rated game needs you signed in: ratings belong to accounts")
+        if request.hotseat:
+            raise bad_request("a hot-seat game is not rated: its players share one screen")
+        if any(kind.startswith("bot:") for kind in seats):
+            raise bad_request(
+                "a game with bots is not rated (people's ratings are between people; the bots "
+                "have their own ladder)"
+            )
+        if len(seats) < 2:
+            raise bad_request("a rated game needs at least two people")
+
+    @staticmethod
     def _seat_kind(given: str) -> str:
         kind = given.strip().lower()
         if kind in ("human", "open"):
@@ -315,6 +338,12 @@ class Seats:
                     raise self.host.served.gone(table)
                 if table.is_over:
                     raise forbidden("the game is over")
+                if table.rated and account is None:
+                    raise forbidden(
+                        "this game is rated: sign in to take a seat (ratings belong to accounts)"
+                    )
+                if table.rated and account in table.accounts.values():
+                    raise forbidden("you already hold a seat at this rated game")
                 if invite is not None:
                     digest = hash_token(invite)
                     matches = [

@@ -43,7 +43,7 @@ T = TypeVar("T")
 
 def hints_allowed(table: Table) -> bool:
     """Hints help at a hot seat and against bots, never between people at their screens."""
-    if table.is_over:
+    if table.is_over or table.rated:
         return False
     return table.hotseat or sum(1 for kind in table.seats if kind == "human") == 1
 
@@ -109,6 +109,8 @@ class Session:
                 "last": last,
                 "can_undo": seat is not None and self.can_undo(table, seat),
                 "hints": hints_allowed(table),
+                "spectator_chat": table.spectator_chat,
+                "rated": table.rated,
                 "result": table.result() if table.is_over else None,
             }
         )
@@ -298,6 +300,8 @@ class Session:
         """
         if table.is_over:
             return "the game is over"
+        if table.rated:
+            return "a rated game has no undo"
         if table.seats[seat] != "human":
             return "only people take moves back"
         if not table.record.actions or table.action_seats[-1] != seat:

@@ -83,10 +83,13 @@ from cradle.core.lessons import LESSON_OPTION
 from cradle.core.record import GameRecord
 from cradle.server import migrations
 from cradle.server.limits import FREE_BOTS, take
+from cradle.server.ratings import Skill, rate
 
 NOTIFY_CHANNEL = "cradle_games"
 SCHEMA_KEY = 0x63726164  # the advisory lock held while the tables are created ("crad")
 CAPS_KEY = 0x63617073  # held while a new game is counted against the caps ("caps")
+CHAT_KEY = 0x63686174  # with the game's hash: held while a spectator's number is given ("chat")
+RATE_KEY = 0x72617465  # held while a game's end updates the ratings ("rate")
 CLAIM_KEY = 0x626F7473  # held while a bot's turn is claimed ("bots"): one fair order for all
 LIVE = ("open", "running")  # a game in progress
 # Ended without a result (nothing changes them any more): nobody played in time, the server
@@ -224,6 +227,10 @@ class GameRow(Base):
     # The creator's own seat (the first "human" one), who may remove the table before it
     # begins; None at a hot seat (its table token is the creator's) or without one.
     creator: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Whether spectators read and write the table's chat (players always do).
+    spectator_chat: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # A rated game: every seat an account's, no undo, no hints; its end updates the ratings.
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -364,6 +371,73 @@ class MailStopRow(Base):
     created: Mapped[float] = mapped_column(Float, index=True)
 
 
+class ChatLineRow(Base):
+    """A line of a table's chat, kept with the game. ``speaker``: who wrote it, as the mutes
+    name them (``s:SEAT`` a seat of this game, ``v:N`` its Nth spectator to write, ``a:ID``
+    an account); ``client``: a spectator's client key, hashed (``v:N`` is found by it)."""
+
+    __tablename__ = "chat_lines"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: a spectator
+    speaker: Mapped[str] = mapped_column(String(80))
+    name: Mapped[str] = mapped_column(String(80))
+    client: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class RatingRow(Base):
+    """An account's rating in one game for one number of players (:mod:`cradle.server.ratings`)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class RatingChangeRow(Base):
+    """What one rated game did to one player's rating (the profile's chart): at most one row
+    per game and account, so a game's end can never be counted twice."""
+
+    __tablename__ = "rating_changes"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    game: Mapped[str] = mapped_column(String(20))
+    players: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class ChatMuteRow(Base):
+    """``viewer`` sees no more lines of ``muted`` (both as :class:`ChatLineRow` names speakers,
+    a seat's or spectator's qualified by its game: ``g:GAME:s:SEAT``)."""
+
+    __tablename__ = "chat_mutes"
+
+    viewer: Mapped[str] = mapped_column(String(100), primary_key=True)
+    muted: Mapped[str] = mapped_column(String(100), primary_key=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
 class AccountRow(Base):
     """A person's account: a name (``name_key``: its case-folded form, unique), the argon2id
     hash of the password, and the e-mail address turn notices go to if they opted in."""
@@ -482,6 +556,19 @@ class Notice:
         return int(ply), int(seat), action
 
 
+@dataclass(frozen=True)
+class ChatLine:
+    """A line of a table's chat as stored (see :class:`ChatLineRow`)."""
+
+    id: int
+    game_id: str
+    seat: int | None
+    speaker: str
+    name: str
+    text: str
+    created: float
+
+
 class ListedGame(TypedDict):
     """A listed game's public facts as the lobby reads them (never seeds or tokens)."""
 
@@ -546,6 +633,8 @@ class StoredGame:
     bot_turn: bool = False  # a bot decides now (a bot job is written with the game)
     bot_cost: float = 0.0  # then: that bot's budget per decision (the queue's fair order)
     client: str | None = None  # the creator's client key, hashed
+    spectator_chat: bool = False  # spectators read and write the chat
+    rated: bool = False  # every seat an account's, no undo, no hints; the end rates them
     tokens: dict[int, str] = field(default_factory=dict)
     claimed: dict[int, bool] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)  # seat -> the name shown there
@@ -862,6 +951,8 @@ class Storage:
                     "standin": None,
                     "ended_by": None,
                     "creator": game.creator,
+                    "spectator_chat": game.spectator_chat,
+                    "rated": game.rated,
                 },
             )
             for seat, token in sorted(game.tokens.items()):
@@ -1365,8 +1456,111 @@ class Storage:
                 )
             if analyse:
                 self._queue_analysis(connection, game_id, now)
+            if status == "over" and result is not None:
+                self._rate(connection, game_id, result, now)
 
         return self._write(game_id, version, work, f"{ply} {seat} {action}")
+
+    def _rate(
+        self,
+        connection: Connection,
+        game_id: str,
+        result: Sequence[Mapping[str, object]],
+        now: float,
+    ) -> None:
+        """A rated game's end: its players' ratings (for its game and number of players) move
+        by its places. It runs in the transaction storing the move that ends the game, which
+        is stored once; and a game with rating changes already stored is never counted again.
+        A game whose seats are not all different accounts' any more is not rated."""
+        found = connection.execute(
+            select(GameRow.rated, GameRow.game, GameRow.players).where(GameRow.id == game_id)
+        ).first()
+        if found is None or found.rated is not True or not isinstance(found.players, list):
+            return
+        count = len(found.players)
+        holders = {
+            int(seat): account
+            for seat, account in connection.execute(
+                select(SeatRow.seat, SeatRow.account_id).where(SeatRow.game_id == game_id)
+            ).all()
+        }
+        accounts = [holders.get(seat) for seat in range(count)]
+        places: dict[int, int] = {}
+        for line in result:
+            seat, place = line.get("seat"), line.get("place")
+            if isinstance(seat, int) and isinstance(place, int):
+                places[seat] = place
+        if None in accounts or len(set(accounts)) != count or set(places) != set(range(count)):
+            return
+        if self.shared:  # one game's end at a time: two games of one player both count
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": RATE_KEY})
+        counted = connection.scalar(
+            select(func.count())
+            .select_from(RatingChangeRow)
+            .where(RatingChangeRow.game_id == game_id)
+        )
+        if counted:
+            return
+        game = str(found.game)
+        stored = {
+            row.account_id: row
+            for row in connection.execute(
+                select(RatingRow).where(
+                    RatingRow.account_id.in_(accounts),
+                    RatingRow.game == game,
+                    RatingRow.players == count,
+                )
+            ).all()
+        }
+        before = [
+            Skill(float(stored[a].mu), float(stored[a].sigma)) if a in stored else Skill()
+            for a in accounts
+        ]
+        after = rate(before, [places[seat] for seat in range(count)])
+        for seat, account in enumerate(accounts):
+            new = after[seat]
+            if account in stored:
+                connection.execute(
+                    update(RatingRow)
+                    .where(
+                        RatingRow.account_id == account,
+                        RatingRow.game == game,
+                        RatingRow.players == count,
+                    )
+                    .values(
+                        mu=new.mu,
+                        sigma=new.sigma,
+                        games=int(stored[account].games) + 1,
+                        updated=now,
+                    )
+                )
+            else:
+                connection.execute(
+                    insert(RatingRow).values(
+                        account_id=account,
+                        game=game,
+                        players=count,
+                        mu=new.mu,
+                        sigma=new.sigma,
+                        games=1,
+                        updated=now,
+                    )
+                )
+            connection.execute(
+                insert(RatingChangeRow).values(
+                    game_id=game_id,
+                    account_id=account,
+                    game=game,
+                    players=count,
+                    seat=seat,
+                    place=places[seat],
+                    mu_before=before[seat].mu,
+                    sigma_before=before[seat].sigma,
+                    mu=new.mu,
+                    sigma=new.sigma,
+                    at=now,
+                )
+            )
 
     def undo_action(
         self,
@@ -1759,6 +1953,134 @@ class Storage:
             "updated": read.number(row.updated, "analysis's time"),
         }
 
+    # -- the tables' chat ---------------------------------------------------------------------
+
+    def add_chat_line(
+        self,
+        game_id: str,
+        seat: int | None,
+        speaker: str | None,
+        name: str | None,
+        client: str,
+        words: str,
+    ) -> ChatLine:
+        """Store a line of ``game_id``'s chat and tell the other processes (``chat`` notice).
+        A spectator (``speaker`` None) writes as the game's ``v:N``: the number it wrote under
+        before, else the next one; ``name`` None: "spectator N"."""
+        now = time.time()
+        hashed = client_hash(client)
+        with self._transaction() as connection:
+            if speaker is None:
+                if self.shared:  # two new spectators at once must not get one number
+                    connection.execute(
+                        text("SELECT pg_advisory_xact_lock(:key, hashtext(:game))"),
+                        {"key": CHAT_KEY, "game": game_id},
+                    )
+                known = connection.execute(
+                    select(ChatLineRow.speaker)
+                    .where(
+                        ChatLineRow.game_id == game_id,
+                        ChatLineRow.client == hashed,
+                        ChatLineRow.speaker.startswith("v:"),
+                    )
+                    .limit(1)
+                ).scalar()
+                if known is None:
+                    count = connection.scalar(
+                        select(func.count(func.distinct(ChatLineRow.speaker))).where(
+                            ChatLineRow.game_id == game_id, ChatLineRow.speaker.startswith("v:")
+                        )
+                    )
+                    known = f"v:{int(count or 0) + 1}"
+                speaker = str(known)
+            shown = name if name is not None else f"spectator {speaker[2:]}"
+            line_id = connection.scalar(
+                insert(ChatLineRow)
+                .values(
+                    game_id=game_id,
+                    seat=seat,
+                    speaker=speaker,
+                    name=shown,
+                    client=hashed if seat is None else None,
+                    text=words,
+                    created=now,
+                )
+                .returning(ChatLineRow.id)
+            )
+            if line_id is None:
+                raise StorageError("the chat line was not stored")
+            if self.shared:
+                connection.execute(
+                    text("SELECT pg_notify(:channel, :payload)"),
+                    {
+                        "channel": NOTIFY_CHANNEL,
+                        "payload": f"chat {game_id} {line_id} {self.origin}",
+                    },
+                )
+        return ChatLine(int(line_id), game_id, seat, speaker, shown, words, now)
+
+    def chat_lines(
+        self, game_id: str, limit: int, after: int = 0, line: int | None = None
+    ) -> list[ChatLine]:
+        """The last ``limit`` lines of the game's chat after line ``after`` (or line ``line``
+        alone), oldest first. A line that cannot be read back is left out, not the chat."""
+        query = select(
+            _raw(ChatLineRow.id),
+            _raw(ChatLineRow.seat),
+            _raw(ChatLineRow.speaker),
+            _raw(ChatLineRow.name),
+            _raw(ChatLineRow.text),
+            _raw(ChatLineRow.created),
+        ).where(ChatLineRow.game_id == game_id, ChatLineRow.id > after)
+        if line is not None:
+            query = query.where(ChatLineRow.id == line)
+        query = query.order_by(ChatLineRow.id.desc()).limit(limit)
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        lines = []
+        read = Reader(game_id)
+        for row in reversed(rows):
+            try:
+                seat = None if row.seat is None else read.integer(row.seat, "seat", 0, 7)
+                lines.append(
+                    ChatLine(
+                        id=read.integer(row.id, "line"),
+                        game_id=game_id,
+                        seat=seat,
+                        speaker=read.text(row.speaker, "speaker", 80),
+                        name=read.text(row.name, "name", 80),
+                        text=read.text(row.text, "chat line", 2000),
+                        created=read.number(row.created, "time"),
+                    )
+                )
+            except CorruptGame:
+                continue
+        return lines
+
+    def mutes_of(self, viewer: str) -> set[str]:
+        """The speakers ``viewer`` muted."""
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(ChatMuteRow.muted).where(ChatMuteRow.viewer == viewer)
+            ).scalars()
+            return {str(muted) for muted in found}
+
+    def set_mute(self, viewer: str, muted: str, on: bool) -> None:
+        """``viewer`` mutes (``on``) or hears again ``muted``; other processes are told."""
+        with self._transaction() as connection:
+            connection.execute(
+                delete(ChatMuteRow).where(ChatMuteRow.viewer == viewer, ChatMuteRow.muted == muted)
+            )
+            if on:
+                connection.execute(
+                    insert(ChatMuteRow).values(viewer=viewer, muted=muted, created=time.time())
+                )
+            if self.shared:
+                connection.execute(
+                    text("SELECT pg_notify(:channel, :payload)"),
+                    {"channel": NOTIFY_CHANNEL, "payload": f"mute {viewer} {self.origin}"},
+                )
+
     # -- rates shared by the processes (PostgreSQL) --------------------------------------------
 
     def take_token(self, bucket: str, client: str, rate: float, burst: int, now: float) -> float:
@@ -2016,6 +2338,8 @@ _GAME_COLUMNS = (
     _raw(GameRow.standin),
     _raw(GameRow.ended_by),
     _raw(GameRow.creator),
+    _raw(GameRow.spectator_chat),
+    _raw(GameRow.rated),
 )
 
 
@@ -2167,6 +2491,8 @@ def _decode_game(row: RowMapping) -> StoredGame:
         ended_by=None if ended_by is None else read.text(ended_by, "ending", 10, ENDINGS),
         result=result,
         creator=None if creator is None else read.integer(creator, "creator's seat", 0, 7),
+        spectator_chat=read.flag(row["spectator_chat"], "spectators' chat flag"),
+        rated=read.flag(row["rated"], "rated flag"),
     )
 
 

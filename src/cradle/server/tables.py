@@ -65,6 +65,7 @@ class Connection:
     close_reason: str | None = None  # set when the server closes it (the client reconnects)
     patience: float = SEND_PATIENCE  # seconds a frame may wait to be read (the hub sets it)
     sent: asyncio.Event = field(default_factory=asyncio.Event)  # set by every frame sent
+    muted: set[str] | None = None  # the chat's speakers this viewer muted (None: not read yet)
 
     def push(self, text: str) -> bool:
         """Queue a frame; False (and the connection marked to close) if the client lags."""
@@ -128,6 +129,8 @@ class Table:
     version: int  # counts every change a client sees; the stored one, never decreasing
     bot_seconds: float | None = None  # the table's thinking budget per bot decision
     invite_expires: dict[int, float] = field(default_factory=dict)  # seat -> when it expires
+    spectator_chat: bool = False  # spectators read and write the chat (players always do)
+    rated: bool = False  # every seat an account's, no undo, no hints; the end rates them
     names: dict[int, str] = field(default_factory=dict)  # seat -> the name shown at it
     accounts: dict[int, str] = field(default_factory=dict)  # seat -> the account holding it
     events: list[Event] = field(default_factory=list)
@@ -383,6 +386,8 @@ class TablesHost(Protocol):
 
     def broadcast(self, table: Table) -> None: ...
 
+    def heard(self, payload: str) -> None: ...
+
 
 class Tables:
     """The tables this process serves: loaded from the database on first use and kept (the
@@ -526,6 +531,8 @@ class Tables:
             updated=stored.updated,
             version=stored.version,
             bot_seconds=stored.bot_seconds,
+            spectator_chat=stored.spectator_chat,
+            rated=stored.rated,
             events=rebuilt.events,
             previous=rebuilt.previous,
             ended=stored.status if stored.status in ENDED else None,
@@ -689,6 +696,9 @@ class Tables:
                     for loaded in list(self.loaded.values()):  # what was missed meanwhile
                         self._refresh_soon(loaded)
                     async for note in connection.notifies():
+                        if note.payload.startswith(("chat ", "mute ")):
+                            self.host.heard(note.payload)  # a chat line or mute elsewhere
+                            continue
                         notice = Notice.parse(note.payload)
                         if notice is None or notice.origin == self.storage.origin:
                             continue  # this process's own write: its table has it already

@@ -7,6 +7,10 @@
 /** @typedef {import("./types").Me} Me */
 /** @typedef {import("./types").MyGames} MyGames */
 /** @typedef {import("./types").Transfer} Transfer */
+/** @typedef {import("./types").ChatLine} ChatLine */
+/** @typedef {import("./types").ChatPage} ChatPage */
+/** @typedef {import("./types").PlayerProfile} PlayerProfile */
+/** @typedef {import("./types").RatingsPage} RatingsPage */
 /** @typedef {import("./types").Created} Created */
 /** @typedef {import("./types").Explanation} Explanation */
 /** @typedef {import("./types").Frame} Frame */
@@ -169,6 +173,29 @@ export const api = {
   hint: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/hint`, {}, token),
   /** @param {string} id @returns {Promise<Analysis>} */
   analysis: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
+  /**
+   * The table's chat as this viewer may read it (after line `after`).
+   * @param {string} id
+   * @param {string | null} token
+   * @param {number} [after]
+   * @returns {Promise<ChatPage>}
+   */
+  chat: (id, token, after = 0) => call("GET", `/api/games/${encodeURIComponent(id)}/chat${after ? `?after=${after}` : ""}`, undefined, token),
+  /** @param {string} id @param {string} text @param {string | null} token @returns {Promise<ChatLine>} */
+  say: (id, text, token) => call("POST", `/api/games/${encodeURIComponent(id)}/chat`, { text }, token),
+  /**
+   * Mute a speaker of the table (muted false: hear them again).
+   * @param {string} id
+   * @param {string} speaker
+   * @param {boolean} muted
+   * @param {string | null} token
+   * @returns {Promise<ChatPage>}
+   */
+  mute: (id, speaker, muted, token) => call("POST", `/api/games/${encodeURIComponent(id)}/mute`, { speaker, muted }, token),
+  /** @param {string} game @param {number | null} players @returns {Promise<RatingsPage>} */
+  ratings: (game, players) => call("GET", `/api/ratings?game=${encodeURIComponent(game)}${players ? `&players=${players}` : ""}`),
+  /** @param {string} name @returns {Promise<PlayerProfile>} */
+  player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
   /** @param {string} id @returns {Promise<Analysis>} */
   analyse: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`, {}),
   /** @returns {Promise<Me>} the signed-in account (null for a guest) and its CSRF token */
@@ -211,14 +238,16 @@ export class Live {
    *   onView: (frame: Frame) => void,
    *   onError: (message: string, status: number) => void,
    *   onState?: (state: "connected" | "reconnecting" | "refused") => void,
+   *   onChat?: (line: ChatLine) => void,
    * }} listeners
    */
-  constructor(id, token, { onView, onError, onState }) {
+  constructor(id, token, { onView, onError, onState, onChat }) {
     this.id = id;
     this.token = token;
     this.onView = onView;
     this.onError = onError;
     this.onState = onState || (() => {});
+    this.onChat = onChat || (() => {});
     this.closed = false;
     this.retry = 0;
     /** @type {WebSocket | null} */
@@ -245,6 +274,7 @@ export class Live {
       }
       if (frame.type === "view") this.onView(frame);
       else if (frame.type === "error") this.onError(frame.error, frame.status);
+      else if (frame.type === "chat") this.onChat(frame.line);
     };
     ws.onclose = (event) => {
       if (this.closed) return;

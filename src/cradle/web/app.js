@@ -8,6 +8,8 @@
 //   #/watch/ID              spectators (public view only)
 //   #/replay/ID             step through a finished game           replay.js
 //   #/analysis/ID           a finished game's analysis             analysis.js
+//   #/ratings[/GAME[/N]]    the leaderboard of a game (N players)  ratings.js
+//   #/player/NAME           a player's profile and rating chart    ratings.js
 //   #/learn, #/learn/GAME   the guided first games                 tutorial.js
 //   #/rules/GAME            a game's rules, with pictures          rules.js
 //   #/unsubscribe/CODE      a turn mail's "no more mails" link     table.js
@@ -22,6 +24,7 @@
 import { accountScreen, continueScreen, inboxScreen, loadMe, refreshWaiting, signInScreen, signUpScreen } from "./account.js";
 import { analysisScreen } from "./analysis.js";
 import { lobbyScreen } from "./lobby.js";
+import { playerScreen, ratingsScreen } from "./ratings.js";
 import { replayScreen } from "./replay.js";
 import { rulesScreen } from "./rules.js";
 import { remember } from "./state.js";
@@ -49,6 +52,8 @@ const ROUTES = {
   replay: { needs: 1, open: (root, [id]) => replayScreen(root, id) },
   analysis: { needs: 1, open: (root, [id]) => analysisScreen(root, id) },
   unsubscribe: { needs: 1, open: (root, [code]) => unsubscribeScreen(root, code) },
+  ratings: { needs: 0, open: (root, [game, players]) => ratingsScreen(root, game, players) },
+  player: { needs: 1, open: (root, [name]) => playerScreen(root, name) },
   learn: { needs: 0, open: (root, [game]) => learnScreen(root, game) },
   rules: { needs: 0, open: (root, [game]) => rulesScreen(root, game) },
 };

@@ -21,7 +21,7 @@ import { dialog, el, fieldChecked, fieldValue, link, messageOf, put, titleCase, 
 /**
  * The new-table form as the person fills it in: `pace` live or turn-based (with `deadline`
  * seconds per move), `secret` invite only.
- * @typedef {{game: string, players: number, mode: "online" | "hotseat", seats: string[], options: Options, pace: "live" | "turn", deadline: number, secret: boolean}} NewTableForm
+ * @typedef {{game: string, players: number, mode: "online" | "hotseat", seats: string[], options: Options, pace: "live" | "turn", deadline: number, secret: boolean, rated: boolean, spectatorChat: boolean}} NewTableForm
  */
 
 /** The time per move a turn-based table may give, in seconds, with its words. */
@@ -283,7 +283,7 @@ function newTableForm(meta) {
   const defaultBot = `bot:${(bots.levels[0] || bots.others[0] || { name: "random" }).name}`;
   /** @type {NewTableForm} */
   const state = { game: games[0].name, players: 2, mode: "online", seats: [], options: {},
-    pace: "live", deadline: 86400, secret: false };
+    pace: "live", deadline: 86400, secret: false, rated: false, spectatorChat: false };
   const body = el("div");
 
   /** @param {string} kind */
@@ -339,6 +339,13 @@ function newTableForm(meta) {
           el("input", { type: "radio", name: "mode", value: "hotseat", checked: state.mode === "hotseat", onchange: () => { state.mode = "hotseat"; state.pace = "live"; render(); } }),
           " Hot seat: everybody at this screen, hands hidden between turns")),
       state.mode === "online" ? paceFields(state, render) : null,
+      el("fieldset", { class: "field" }, el("legend", {}, "Table"),
+        el("label", { class: "check" },
+          el("input", { type: "checkbox", id: "new-rated", checked: state.rated, onchange: (e) => { state.rated = fieldChecked(e); } }),
+          " Rated: every seat a signed-in person (no bots), online; no undo, no hints"),
+        el("label", { class: "check" },
+          el("input", { type: "checkbox", id: "new-spectator-chat", checked: state.spectatorChat, onchange: (e) => { state.spectatorChat = fieldChecked(e); } }),
+          " Spectators may chat too (players always can)")),
       el("button", { class: "btn primary", id: "create-game", onclick: () => createGame(state) }, "Start the game"),
     );
   }
@@ -406,6 +413,7 @@ async function createGame(state) {
   try {
     /** @type {import("./types").NewTable} */
     const body = { game: state.game, players: state.players, seats, options: state.options, hotseat,
+      rated: state.rated, spectator_chat: state.spectatorChat,
       ...(hotseat || !seatName() ? {} : { name: seatName() || undefined }) };
     if (!hotseat && state.pace === "turn") Object.assign(body, { mode: "turn", deadline_s: state.deadline });
     if (!hotseat && state.secret) body.private = true;

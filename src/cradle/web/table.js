@@ -8,8 +8,10 @@ import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
 import { ENDINGS } from "./lobby.js";
 import { toggleAid } from "./aid.js";
+import { ChatPanel } from "./chat.js";
 import { GameLog, renderLog } from "./log.js";
 import { measured, measureName } from "./measure.js";
+import { ratingNote } from "./ratings.js";
 import { remember, remembered } from "./state.js";
 import {
   bringIntoView, capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, put, setSound,
@@ -115,10 +117,11 @@ export function tableScreen(root, id, token, mode, guide = null) {
     extra: el("div", { class: "extra" }),
     transfer: el("div", { id: "transfer" }),
   };
+  const chat = new ChatPanel(id, token, mode);
   const screen = el("div", { class: "game-screen" },
     el("section", { class: "board-col" }, parts.banner, parts.past, parts.board),
     el("aside", { class: "side" },
-      parts.clock, parts.decision, parts.outcome, parts.hand, parts.controls, parts.assist, parts.scores,
+      parts.clock, parts.decision, parts.outcome, parts.hand, parts.controls, parts.assist, parts.scores, chat.node,
       el("details", { class: "card log-card", open: true }, el("summary", {}, "Game log"), parts.log),
       parts.extra, parts.transfer));
   if (mode === "seat" && token && !me.account) {
@@ -130,7 +133,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
     } }, "Continue on another device");
     put(parts.transfer, open);
   }
-  root.append(screen);
+  root.append(screen, chat.toggle);
 
   /** @type {Renderer | null} */
   let renderer = null;
@@ -185,12 +188,14 @@ export function tableScreen(root, id, token, mode, guide = null) {
   const live = new Live(id, token, {
     onView: (frame) => show(frame),
     onError: (message) => { toast(message); if (last) show(last, true); },
+    onChat: (line) => chat.add(line),
     onState: (state) => {
       if (state === "refused") {
         put(root, el("div", { class: "card" }, el("h1", {}, "This link does not open a seat"),
           el("p", {}, "The game does not exist, or the seat's token is wrong or was replaced."),
           link("#/", "Back to the lobby")));
       }
+      if (state === "connected") chat.stale = true; // read the lines that came while away
       setStatus(state === "connected" ? "" : state);
     },
   });
@@ -220,6 +225,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
     const seat = frame.table.seat;
     const over = frame.table.status === "over";
     const mine = seat !== null && frame.to_move === seat && !over;
+    chat.sync(frame, mode === "seat" ? seat : null);
 
     // For scripts and tests driving the page: which change is on screen, whose decision it is.
     document.body.dataset.version = String(frame.table.version);
@@ -523,7 +529,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
   }
 
   return {
-    destroy() { live.close(); clearInterval(ticking); renderer?.destroy?.(); },
+    destroy() { live.close(); clearInterval(ticking); chat.destroy(); renderer?.destroy?.(); },
   };
 }
 
@@ -654,6 +660,7 @@ function showEnd(module, frame, id) {
     body: [
       ending && out ? el("p", { id: "ended-by" }, `${capitalised(ending(nameAt(frame.table, out.seat)))}.`) : null,
       module.resultTable(result, frame.players),
+      frame.table.rated ? ratingNote(id, frame.table.game, frame.table.names || []) : null,
       el("p", { class: "muted small" }, `The bots are analysing the game: each player's ${measureName(frame.players.length)} along it and the moves that cost most.`)],
     buttons: [
       { label: "Analysis", action: "analysis", onclick: () => { location.hash = `#/analysis/${id}`; } },

@@ -149,6 +149,56 @@ export interface NewTable {
   private?: boolean;
   /** A guest's name for their seat (a signed-in creator's seat shows the account's). */
   name?: string;
+  /** Every seat a different signed-in person's, no undo, no hints: the end moves ratings. */
+  rated?: boolean;
+  /** Spectators read and write the table's chat. */
+  spectator_chat?: boolean;
+}
+
+/** A rating: `rating` is openskill's cautious estimate, `mu - 3 sigma`. */
+export interface Rated {
+  rating: number;
+  mu: number;
+  sigma: number;
+}
+
+/** `GET /api/ratings?game=&players=`: the best rated players, best first. */
+export interface RatingsPage {
+  game: string;
+  players: number | null;
+  ratings: (Rated & { rank: number; name: string; players: number; games: number; updated: number })[];
+}
+
+/** What one rated game did to a player's rating. */
+export interface RatingChange extends Rated {
+  game_id: string;
+  game: string;
+  players: number;
+  place: number;
+  before: number;
+  at: number;
+}
+
+/** `GET /api/players/{name}`. */
+export interface PlayerProfile {
+  name: string;
+  since: number;
+  ratings: (Rated & { game: string; players: number; games: number; updated: number })[];
+  /** Oldest first. */
+  history: RatingChange[];
+  games: {
+    id: string;
+    game: string;
+    /** The names at the seats. */
+    players: string[];
+    seat: Seat;
+    place: number | null;
+    score: number | null;
+    places: (number | null)[];
+    rated: boolean;
+    change: number | null;
+    ended: number;
+  }[];
 }
 
 /** `POST /api/games`'s answer: the creator's seats (a hot seat: none, and a table token). */
@@ -227,6 +277,12 @@ export interface TableMeta extends TableSummary, BoardTable {
   screen: "seat" | "hotseat" | "spectator";
   /** Whether `/hint` answers at this table. */
   hints: boolean;
+  /** Whether spectators read and write the chat. */
+  spectator_chat?: boolean;
+  /** A rated game: its end moves the players' ratings. */
+  rated?: boolean;
+  /** The names shown at the seats (an account's, a guest's; null: none given). */
+  names?: (string | null)[];
   result: SeatResult[] | null;
   last: { seat: Seat; action: string } | null;
 }
@@ -247,7 +303,32 @@ export type Frame<V extends View = View> = BoardFrame<V> & { table: TableMeta };
 export type ServerFrame =
   | (Frame & { type: "view" })
   | { type: "error"; error: string; status: number }
+  | { type: "chat"; line: ChatLine }
   | { type: "pong" };
+
+/** A line of a table's chat (`POST /chat`'s answer, `GET /chat`'s lines, a `chat` frame). */
+export interface ChatLine {
+  id: number;
+  /** The writer's seat; null for a spectator. */
+  seat: Seat | null;
+  /** Who wrote it, for `/mute`: `s:SEAT`, `v:N` (the Nth spectator to write), `a:ACCOUNT`. */
+  speaker: string;
+  name: string;
+  /** Plain text: drawn as text, never as markup. */
+  text: string;
+  /** Unix time. */
+  at: number;
+}
+
+/** `GET /api/games/{id}/chat` and `POST /mute`. */
+export interface ChatPage {
+  lines: ChatLine[];
+  /** The speakers this viewer muted. */
+  muted: string[];
+  can_write: boolean;
+  /** Whether spectators read and write this chat. */
+  spectators: boolean;
+}
 
 /** A game's view of one seat (or a spectator's: `seat` null). */
 export type View = TigrisView | GheosView;

@@ -54,6 +54,8 @@ class Context:
     moves: RateLimiter
     reads: RateLimiter
     hinted: RateLimiter
+    chatted: RateLimiter  # chat lines per client
+    chat_speakers: RateLimiter  # chat lines per seat (or account) of a game
     # Sign-in attempts (and password checks), per client and per account, 6 a minute after 10.
     signins: RateLimiter = field(
         default_factory=lambda: RateLimiter(SIGNINS_PER_MINUTE / 60.0, SIGNINS_BURST, name="signin")

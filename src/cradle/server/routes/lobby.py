@@ -163,6 +163,8 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
                 mode=body.mode,
                 deadline_s=body.deadline_s,
                 standin=body.standin,
+                spectator_chat=body.spectator_chat,
+                rated=body.rated,
                 account=signed.account.id if signed else None,
                 name=name,
             ),

@@ -100,6 +100,8 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         parse(EmptyBody, await body_of(request))
         table = await hub.table(game_id)
         await hub.mover_of(table, token, "a hint")
+        if table.rated:
+            raise ApiError(403, "a rated game has no hints")
         if not hub.hints_allowed(table):
             raise ApiError(403, "hints are off in games between people at their own screens")
         await ctx.throttle(ctx.hinted, client_of(request), "hints")

@@ -1,0 +1,276 @@
+"""The chat of each table: who may read and write it, what a line may hold, mutes, and pushing
+each new line to the table's WebSocket clients on every process.
+
+Players read and write their table's chat; spectators only where the table was created with
+``spectator_chat``. A line is plain text (at most :data:`MAX_CHAT_CHARS` characters, no control
+characters), stored with the game before anyone is sent it. What a viewer is shown of a line
+goes through one function, :func:`line_for` (the chat's counterpart of
+:func:`cradle.server.redact.public_action`): nothing for a viewer who may not read the chat or
+who muted the speaker. On PostgreSQL the write sends a ``chat`` notice; every other process
+reads that one line and pushes it to its own clients, so each client gets it once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from cradle.server.errors import forbidden
+from cradle.server.models import BadInput
+from cradle.server.storage import ChatLine, Storage
+from cradle.server.tables import Table, Tables
+
+log = logging.getLogger("cradle.server")
+
+T = TypeVar("T")
+
+MAX_CHAT_CHARS = 500  # characters of one line
+CHAT_PAGE = 200  # lines one GET answers (the latest)
+# Invisible characters that reorder or hide the text around them (a line could otherwise show
+# words it does not hold): refused like the control characters.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e") | frozenset(
+    "\u2066\u2067\u2068\u2069"
+)
+
+
+def clean_text(raw: str) -> str:
+    """A line as it is stored: trimmed; BadInput when it is empty, too long, or holds a control
+    character (a line break included), a lone surrogate or a direction override."""
+    words = raw.strip()
+    if not words:
+        raise BadInput("say something: the line is empty", "text")
+    if len(words) > MAX_CHAT_CHARS:
+        raise BadInput(f"a line has at most {MAX_CHAT_CHARS} characters", "text")
+    for character in words:
+        kind = unicodedata.category(character)
+        if kind in ("Cc", "Cs") or character in BIDI_CONTROLS:
+            raise BadInput(
+                f"the line holds a control character (U+{ord(character):04X}): send plain text "
+                "on one line",
+                "text",
+            )
+    return words
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who reads or writes a table's chat: a seat, the hot-seat screen, or a spectator; and
+    the account behind it (a seat's holder, a signed-in spectator), whose mutes follow it
+    from table to table."""
+
+    seat: int | None
+    hotseat: bool = False
+    account: str | None = None
+    name: str | None = None  # a signed-in spectator's name
+
+    @classmethod
+    def at(
+        cls, table: Table, seat: int | None, hotseat: bool, signed: tuple[str, str] | None = None
+    ) -> Viewer:
+        """The viewer holding ``seat`` (its account's, if one holds it), or a spectator signed
+        in as ``signed`` (account id, name)."""
+        if hotseat:
+            return cls(None, True)
+        if seat is not None:
+            return cls(seat, False, table.accounts.get(seat))
+        if signed is not None:
+            return cls(None, False, signed[0], signed[1])
+        return cls(None)
+
+    def speaker(self) -> str | None:
+        """How this viewer's lines are signed (None: a guest spectator, numbered when it writes)."""
+        if self.account is not None:
+            return f"a:{self.account}"
+        return None if self.seat is None else f"s:{self.seat}"
+
+    def key(self, table_id: str) -> str | None:
+        """The name this viewer's mutes are stored under (None: it keeps none)."""
+        if self.hotseat or self.seat is None:
+            return None  # spectators keep no mutes (a signed-in one could, some day)
+        speaker = self.speaker()
+        return None if speaker is None else qualified(table_id, speaker)
+
+
+def qualified(table_id: str, speaker: str) -> str:
+    """A speaker as mutes name it: a seat's or spectator's handle is only unique in its game."""
+    return speaker if speaker.startswith("a:") else f"g:{table_id}:{speaker}"
+
+
+def may_read(table: Table, viewer: Viewer) -> bool:
+    return viewer.seat is not None or viewer.hotseat or table.spectator_chat
+
+
+def public_line(line: ChatLine) -> dict[str, Any]:
+    return {
+        "id": line.id,
+        "seat": line.seat,
+        "speaker": line.speaker,
+        "name": line.name,
+        "text": line.text,
+        "at": line.created,
+    }
+
+
+def line_for(
+    table: Table, line: ChatLine, viewer: Viewer, muted: set[str] | frozenset[str]
+) -> dict[str, Any] | None:
+    """What ``viewer`` (who muted ``muted``) is shown of ``line``: the one place that decides
+    it. None: nothing (it may not read this chat, or it muted the speaker)."""
+    if not may_read(table, viewer):
+        return None
+    if qualified(table.id, line.speaker) in muted:
+        return None
+    return public_line(line)
+
+
+class ChatHost(Protocol):
+    """What the chat needs of the server (the hub is one)."""
+
+    @property
+    def storage(self) -> Storage: ...
+
+    @property
+    def served(self) -> Tables: ...
+
+    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
+
+    def spawn(self, work: Any) -> None: ...
+
+
+class Chat:
+    """The tables' chat on this process: reading, writing, muting and pushing lines."""
+
+    def __init__(self, host: ChatHost) -> None:
+        self.host = host
+        # Lines go out one after the other, in the order they came (a connection's mutes are
+        # read once, which waits on the database: a later line must not overtake meanwhile).
+        self.pushing = asyncio.Lock()
+
+    async def muted_by(self, table: Table, viewer: Viewer) -> set[str]:
+        key = viewer.key(table.id)
+        return set() if key is None else await self.host.db(self.host.storage.mutes_of, key)
+
+    async def lines(self, table: Table, viewer: Viewer, after: int = 0) -> dict[str, Any]:
+        """``GET /chat``: the latest lines the viewer may see, and whom it muted."""
+        if not may_read(table, viewer):
+            raise forbidden("this table's chat is for its players (spectators were not invited)")
+        muted = await self.muted_by(table, viewer)
+        found = await self.host.db(self.host.storage.chat_lines, table.id, CHAT_PAGE, after)
+        shown = [line_for(table, line, viewer, muted) for line in found]
+        prefix = f"g:{table.id}:"
+        return {
+            "lines": [line for line in shown if line is not None],
+            "muted": sorted(
+                key.removeprefix(prefix)
+                for key in muted
+                if key.startswith(prefix) or key.startswith("a:")
+            ),
+            "can_write": self.may_write(table, viewer) is None,
+            "spectators": table.spectator_chat,
+        }
+
+    @staticmethod
+    def may_write(table: Table, viewer: Viewer) -> str | None:
+        """Why ``viewer`` may not write in the table's chat (None: it may)."""
+        if viewer.hotseat:
+            return "the players of a hot-seat table share one screen: say it aloud"
+        if viewer.seat is None and not table.spectator_chat:
+            return "this table's chat is for its players (spectators were not invited)"
+        return None
+
+    async def say(self, table: Table, viewer: Viewer, client: str, raw: str) -> dict[str, Any]:
+        """``POST /chat``: store the line, then push it to the table's clients here (the other
+        processes hear of it from the database)."""
+        words = clean_text(raw)
+        refusal = self.may_write(table, viewer)
+        if refusal is not None:
+            raise forbidden(refusal)
+        speaker = viewer.speaker()
+        if viewer.seat is not None:
+            name: str | None = table.names.get(viewer.seat) or table.record.players[viewer.seat]
+        else:
+            name = viewer.name  # a signed-in spectator's; a guest is "spectator N"
+        line = await self.host.db(
+            self.host.storage.add_chat_line, table.id, viewer.seat, speaker, name, client, words
+        )
+        await self.push(table, line)
+        return public_line(line)
+
+    async def mute(self, table: Table, viewer: Viewer, speaker: str, on: bool) -> dict[str, Any]:
+        """``POST /mute``: the viewer mutes (or hears again) a speaker of this table."""
+        key = viewer.key(table.id)
+        if key is None:
+            raise forbidden("only a player at this table can mute (with the seat's token)")
+        if not _handle(speaker):
+            raise BadInput(
+                "'speaker' is a line's speaker: s:SEAT, v:NUMBER or a:ACCOUNT", "speaker"
+            )
+        if speaker in (f"s:{viewer.seat}", viewer.speaker()):
+            raise BadInput("you cannot mute yourself", "speaker")
+        await self.host.db(self.host.storage.set_mute, key, qualified(table.id, speaker), on)
+        await self.refresh_mutes(key)
+        return await self.lines(table, viewer)
+
+    # -- pushing lines ------------------------------------------------------------------------
+
+    async def push(self, table: Table, line: ChatLine) -> None:
+        """Send ``line`` to each of the table's clients that may see it."""
+        async with self.pushing:
+            await self._push(table, line)
+
+    async def _push(self, table: Table, line: ChatLine) -> None:
+        for connection in list(table.connections):
+            viewer = Viewer.at(table, connection.seat, connection.hotseat)
+            muted = connection.muted
+            if muted is None:
+                muted = connection.muted = await self.muted_by(table, viewer)
+            shown = line_for(table, line, viewer, muted)
+            if shown is None:
+                continue
+            text = json.dumps({"type": "chat", "line": shown}, separators=(",", ":"))
+            if not connection.push(text):
+                table.connections.discard(connection)
+
+    def heard(self, payload: str) -> None:
+        """Another process's ``chat`` or ``mute`` notice (``LISTEN``)."""
+        kind, *words = payload.split(" ")
+        if words and words[-1] == self.host.storage.origin:
+            return  # this process's own: pushed (or refreshed) as it was written
+        if kind == "chat" and len(words) == 3 and words[1].isdigit():
+            table = self.host.served.loaded.get(words[0])
+            if table is not None and table.connections:
+                self.host.spawn(self._fetch(table, int(words[1])))
+        elif kind == "mute" and len(words) == 2:
+            self.host.spawn(self.refresh_mutes(words[0]))
+
+    async def _fetch(self, table: Table, line_id: int) -> None:
+        async with self.pushing:  # in the order the notices came
+            try:
+                found = await self.host.db(
+                    self.host.storage.chat_lines, table.id, 1, line_id - 1, line_id
+                )
+            except Exception as exc:
+                log.warning("game %s: a chat line from elsewhere was lost: %s", table.id, exc)
+                return
+            for line in found:
+                await self._push(table, line)
+
+    async def refresh_mutes(self, key: str) -> None:
+        """The connections of viewer ``key`` read their mutes again at the next line."""
+        for table in list(self.host.served.loaded.values()):
+            for connection in table.connections:
+                viewer = Viewer.at(table, connection.seat, connection.hotseat)
+                if viewer.key(table.id) == key:
+                    connection.muted = None
+
+
+def _handle(speaker: str) -> bool:
+    kind, _, rest = speaker.partition(":")
+    if kind in ("s", "v"):
+        return rest.isdigit() and len(rest) <= 6
+    return kind == "a" and 0 < len(rest) <= 64 and all(c.isalnum() or c in "-_" for c in rest)

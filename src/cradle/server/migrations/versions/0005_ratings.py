@@ -1,0 +1,67 @@
+"""People's ratings: rated games, each account's rating per game and number of players, and
+what each rated game changed (the profile's chart).
+
+Revision ID: 0005_ratings
+Revises: 0004_chat
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0005_ratings"
+down_revision: str | None = "0004_chat"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column(
+        "games", sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false())
+    )
+    op.create_table(
+        "ratings",
+        sa.Column(
+            "account_id",
+            sa.String(16),
+            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        sa.Column("game", sa.String(20), primary_key=True),
+        sa.Column("players", sa.Integer, primary_key=True),
+        sa.Column("mu", sa.Float, nullable=False),
+        sa.Column("sigma", sa.Float, nullable=False),
+        sa.Column("games", sa.Integer, nullable=False),
+        sa.Column("updated", sa.Float, nullable=False),
+    )
+    op.create_table(
+        "rating_changes",
+        sa.Column(
+            "game_id",
+            sa.String(40),
+            sa.ForeignKey("games.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        sa.Column(
+            "account_id",
+            sa.String(16),
+            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        sa.Column("game", sa.String(20), nullable=False),
+        sa.Column("players", sa.Integer, nullable=False),
+        sa.Column("seat", sa.Integer, nullable=False),
+        sa.Column("place", sa.Integer, nullable=False),
+        sa.Column("mu_before", sa.Float, nullable=False),
+        sa.Column("sigma_before", sa.Float, nullable=False),
+        sa.Column("mu", sa.Float, nullable=False),
+        sa.Column("sigma", sa.Float, nullable=False),
+        sa.Column("at", sa.Float, nullable=False),
+    )
+    op.create_index("ix_rating_changes_account_id", "rating_changes", ["account_id"])
+    op.create_index("ix_rating_changes_at", "rating_changes", ["at"])
+
+
+def downgrade() -> None:
+    raise NotImplementedError("cradle's databases only move forward (restore a backup instead)")

@@ -1,0 +1,39 @@
+"""People's ratings: openskill's Plackett-Luce model, one rating per account, game and number
+of players (a 2-player Tigris rating says little about 4-player Tigris).
+
+A rated game's places update the ratings of its players once, in the transaction that stores
+the move ending it (:meth:`cradle.server.storage.Storage.append_action`). The rating shown is
+the conservative ``mu - 3 sigma`` (openskill's ordinal): it starts at 0 and rises as a player
+wins and as the model grows surer of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+START_MU = 25.0
+START_SIGMA = 25.0 / 3.0
+
+
+@dataclass(frozen=True)
+class Skill:
+    """A rating: the model's estimate ``mu`` and its uncertainty ``sigma``."""
+
+    mu: float = START_MU
+    sigma: float = START_SIGMA
+
+    @property
+    def shown(self) -> float:
+        """What a leaderboard ranks by: ``mu - 3 sigma``, rounded for people."""
+        return round(self.mu - 3.0 * self.sigma, 2)
+
+
+def rate(skills: list[Skill], places: list[int]) -> list[Skill]:
+    """Each player's rating after a game where player ``i`` came ``places[i]`` (1 wins; ties
+    share a place), in the order given."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    teams = [[model.rating(mu=skill.mu, sigma=skill.sigma)] for skill in skills]
+    updated = model.rate(teams, ranks=[float(place) for place in places])
+    return [Skill(team[0].mu, team[0].sigma) for team in updated]

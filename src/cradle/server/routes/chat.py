@@ -1,0 +1,85 @@
+"""The routes of a table's chat: its lines, a new line, and muting a speaker
+(:mod:`cradle.server.chat` decides who may read and write, and pushes each line)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+
+from cradle.server.answers import ChatLine, ChatPage
+from cradle.server.chat import Viewer
+from cradle.server.models import ChatBody, MuteBody, parse
+from cradle.server.routes.accounts import signed_in
+from cradle.server.routes.common import (
+    Context,
+    GameId,
+    bearer,
+    body_of,
+    body_schema,
+    client_of,
+)
+
+
+def chat_routes(router: APIRouter, ctx: Context) -> None:
+    """Add this area's routes to ``router`` (the application's own)."""
+
+    async def viewer_of(game_id: str, request: Request, write: bool) -> tuple[Any, Viewer]:
+        """The table and who asks: the bearer token's seat, else a spectator (signed in, with
+        the session cookie: then writing needs its CSRF token, as every write does)."""
+        hub = ctx.hub()
+        table = await hub.fresh(await hub.table(game_id))
+        seat, hotseat = await hub.identify(table, bearer(request.headers))
+        signed = None
+        if seat is None and not hotseat:
+            found = await signed_in(ctx, request, write)
+            if found is not None:
+                signed = (found.account.id, found.account.name)
+        return table, Viewer.at(table, seat, hotseat, signed)
+
+    @router.get(
+        "/api/games/{game_id}/chat", response_model=ChatPage, response_model_exclude_unset=True
+    )
+    async def chat(
+        game_id: GameId,
+        request: Request,
+        after: Annotated[int, Query(ge=0, le=2**53)] = 0,
+    ) -> dict[str, Any]:
+        """The latest lines of the table's chat this viewer may read (after line ``after``)."""
+        table, viewer = await viewer_of(game_id, request, write=False)
+        await ctx.throttle(ctx.reads, client_of(request), "reads")
+        return await ctx.hub().chat.lines(table, viewer, after)
+
+    @router.post(
+        "/api/games/{game_id}/chat",
+        openapi_extra=body_schema(ChatBody),
+        response_model=ChatLine,
+        response_model_exclude_unset=True,
+    )
+    async def say(game_id: GameId, request: Request) -> dict[str, Any]:
+        """A line in the table's chat (players; spectators where the table lets them)."""
+        body = parse(ChatBody, await body_of(request))
+        table, viewer = await viewer_of(game_id, request, write=True)
+        chat = ctx.hub().chat
+        refusal = chat.may_write(table, viewer)
+        client = client_of(request)
+        if refusal is None:  # a refused line counts against nothing
+            await ctx.throttle(ctx.chatted, client, "chat lines")
+            speaker = viewer.speaker()
+            if speaker is not None:  # a seat's, or an account's wherever it writes from
+                key = speaker if speaker.startswith("a:") else f"{table.id}:{speaker}"
+                await ctx.throttle(ctx.chat_speakers, key, "chat lines from this seat")
+        return await chat.say(table, viewer, client, body.text)
+
+    @router.post(
+        "/api/games/{game_id}/mute",
+        openapi_extra=body_schema(MuteBody),
+        response_model=ChatPage,
+        response_model_exclude_unset=True,
+    )
+    async def mute(game_id: GameId, request: Request) -> dict[str, Any]:
+        """Mute a speaker of this table (``"muted": false``: hear them again)."""
+        body = parse(MuteBody, await body_of(request))
+        table, viewer = await viewer_of(game_id, request, write=True)
+        await ctx.throttle(ctx.reads, client_of(request), "reads")
+        return await ctx.hub().chat.mute(table, viewer, body.speaker, body.muted)

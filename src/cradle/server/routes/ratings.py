@@ -1,0 +1,49 @@
+"""The routes of people's ratings: a game's leaderboard and a player's profile
+(:mod:`cradle.server.standings` reads them)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+
+from cradle.games import game_names
+from cradle.server.answers import PlayerProfile, RatingsPage
+from cradle.server.errors import ApiError, bad_request
+from cradle.server.models import GAME_CHARS
+from cradle.server.routes.common import Context, client_of
+from cradle.server.standings import leaderboard, profile
+
+NAME_IN_URL = 100  # characters of a player's name in a URL (names have 24; escapes take more)
+
+
+def rating_routes(router: APIRouter, ctx: Context) -> None:
+    """Add this area's routes to ``router`` (the application's own)."""
+
+    @router.get("/api/ratings", response_model=RatingsPage, response_model_exclude_unset=True)
+    async def ratings(
+        request: Request,
+        game: Annotated[str, Query(max_length=GAME_CHARS)],
+        players: Annotated[int | None, Query(ge=1, le=8)] = None,
+    ) -> dict[str, Any]:
+        """The leaderboard of ``game`` (with ``players`` players, or every number), best first."""
+        if game not in game_names():
+            raise bad_request(f"unknown game {game!r} (known: {', '.join(game_names())})")
+        await ctx.throttle(ctx.reads, client_of(request), "reads")
+        hub = ctx.hub()
+        rows = await hub.db(leaderboard, hub.storage, game, players)
+        return {"game": game, "players": players, "ratings": rows}
+
+    @router.get(
+        "/api/players/{name}", response_model=PlayerProfile, response_model_exclude_unset=True
+    )
+    async def player(
+        name: Annotated[str, Path(max_length=NAME_IN_URL)], request: Request
+    ) -> dict[str, Any]:
+        """A player's profile: ratings, finished games with results, rating over time."""
+        await ctx.throttle(ctx.reads, client_of(request), "reads")
+        hub = ctx.hub()
+        found = await hub.db(profile, hub.storage, name)
+        if found is None:
+            raise ApiError(404, "no player has that name")
+        return found

@@ -1,0 +1,220 @@
+// @ts-check
+// The chat of a table: its lines (each drawn as text, never as markup), a line to send, muting
+// a speaker, and a count of the lines that came while the chat was out of sight. On a laptop
+// it is a card beside the board; on a phone a sheet over the bottom of the screen, opened by a
+// button that stays in a corner with the count (the board stays where it is).
+
+import { api } from "./api.js";
+import { clear, el, messageOf, put, titleCase } from "./ui.js";
+
+/** @typedef {import("./types").ChatLine} ChatLine */
+/** @typedef {import("./types").ChatPage} ChatPage */
+
+const MAX_CHARS = 500;
+const KEPT = 300; // lines kept on screen (the oldest go first)
+
+export class ChatPanel {
+  /**
+   * @param {string} id the game
+   * @param {string | null} token the seat's, the hot seat's, or none (spectators)
+   * @param {"seat" | "hotseat" | "spectator"} mode only a seat mutes (its mutes are kept for it)
+   */
+  constructor(id, token, mode) {
+    this.id = id;
+    this.token = token;
+    this.lastId = 0;
+    /** @type {Set<number>} the lines on screen */
+    this.seen = new Set();
+    this.unread = 0;
+    this.canMute = mode === "seat";
+    /** @type {number | null} this browser's seat */
+    this.seat = null;
+    /** @type {string[]} the players' names, by seat */
+    this.players = [];
+    this.stale = true; // the lines are to be read (at the start, after a reconnection)
+    /** @type {Set<string>} */
+    this.muted = new Set();
+    /** @type {Map<string, string>} each speaker's name, for the muted list */
+    this.names = new Map();
+    this.visible = false;
+    this.list = el("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" });
+    this.input = el("input", {
+      id: "chat-input", type: "text", maxlength: MAX_CHARS, autocomplete: "off",
+      placeholder: "Say something to the table", "aria-label": "A line for the table's chat",
+    });
+    this.error = el("p", { class: "chat-error error small", id: "chat-error", role: "status" });
+    this.mutedNode = el("div", { class: "chat-muted small muted", id: "chat-muted" });
+    this.form = el("form", { class: "chat-form", id: "chat-form", onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); this.send(); } },
+      this.input, el("button", { class: "btn primary", type: "submit", id: "chat-send" }, "Send"));
+    this.count = el("span", { class: "chat-count", id: "chat-unread", hidden: true });
+    this.node = el("section", { class: "card chat-card", id: "chat", hidden: true, "aria-label": "Chat" },
+      el("div", { class: "chat-head" }, el("h3", {}, "Chat"),
+        el("button", { class: "btn small quiet chat-close", type: "button", id: "chat-close", onclick: () => this.open(false) }, "Close")),
+      this.list, this.error, this.form, this.mutedNode);
+    this.toggle = el("button", { class: "btn chat-toggle", type: "button", id: "chat-toggle", hidden: true,
+      "aria-controls": "chat", onclick: () => this.open(!this.node.classList.contains("open")) }, "Chat ", this.count);
+    // A line counts as seen while the chat is on screen.
+    this.watcher = new IntersectionObserver((entries) => {
+      this.visible = entries.some((entry) => entry.isIntersecting);
+      if (this.visible) this.markRead();
+    });
+    this.watcher.observe(this.list);
+    this.node.addEventListener("focusin", () => this.markRead());
+  }
+
+  /** Read the lines (again, after a reconnection: those that came meanwhile). */
+  async load() {
+    /** @type {ChatPage} */
+    let page;
+    try {
+      page = await api.chat(this.id, this.token, this.lastId);
+    } catch (error) {
+      if (/** @type {{status?: number}} */ (error).status === 403) { this.hide(); return; }
+      this.showError(messageOf(error));
+      return;
+    }
+    this.node.hidden = false;
+    this.toggle.hidden = false;
+    this.form.hidden = !page.can_write;
+    this.muted = new Set(page.muted);
+    for (const line of page.lines) this.add(line, false);
+    this.drawMuted();
+  }
+
+  hide() {
+    this.node.hidden = true;
+    this.toggle.hidden = true;
+  }
+
+  /**
+   * A line pushed by the server (the WebSocket) or answered to this browser's own.
+   * @param {ChatLine} line
+   * @param {boolean} [fresh] it came now: counts as unread unless the chat is in sight
+   */
+  add(line, fresh = true) {
+    if (this.seen.has(line.id)) return; // already shown (its answer and its push both come)
+    this.seen.add(line.id);
+    this.lastId = Math.max(this.lastId, line.id);
+    this.names.set(line.speaker, line.name);
+    const mine = this.seat !== null && line.seat === this.seat;
+    const time = new Date(line.at * 1000);
+    const row = el("li", { class: `chat-line${mine ? " mine" : ""}`, "data-speaker": line.speaker, "data-line": line.id },
+      el("span", { class: "chat-time muted" }, `${String(time.getHours()).padStart(2, "0")}:${String(time.getMinutes()).padStart(2, "0")}`),
+      el("strong", { class: "chat-name" }, titleCase(line.name)),
+      el("span", { class: "chat-text" }, line.text),
+      this.canMute && !mine ? el("button", {
+        class: "btn small quiet chat-mute", type: "button", title: `Mute ${titleCase(line.name)}`,
+        onclick: () => this.mute(line.speaker, true),
+      }, "Mute") : null);
+    const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
+    // In the order of the lines' ids, whatever order they arrived in.
+    const later = [...this.list.children].find((li) => Number(/** @type {HTMLElement} */ (li).dataset.line) > line.id);
+    if (later) later.before(row);
+    else this.list.append(row);
+    while (this.list.children.length > KEPT) this.list.firstElementChild?.remove();
+    if (atBottom || mine) this.list.scrollTop = this.list.scrollHeight;
+    if (fresh && !mine && !this.inSight()) {
+      this.unread += 1;
+      this.drawCount();
+    }
+  }
+
+  /**
+   * A frame of the table: who this browser is, the players' names, and whether it may read
+   * the chat at all (a spectator only where the table lets spectators chat).
+   * @param {import("./types").Frame} frame
+   * @param {number | null} seat
+   */
+  sync(frame, seat) {
+    this.seat = seat;
+    this.players = frame.players;
+    if (!this.stale) return;
+    this.stale = false;
+    if (frame.table.screen === "spectator" && !frame.table.spectator_chat) this.hide();
+    else this.load();
+  }
+
+  /** @param {string} speaker @returns {string} */
+  nameOf(speaker) {
+    const known = this.names.get(speaker);
+    if (known) return known;
+    const seat = speaker.startsWith("s:") ? Number(speaker.slice(2)) : NaN;
+    return this.players[seat] || (speaker.startsWith("v:") ? `spectator ${speaker.slice(2)}` : speaker);
+  }
+
+  inSight() {
+    if (this.node.hidden || document.hidden) return false;
+    if (getComputedStyle(this.node).position === "fixed") return this.node.classList.contains("open");
+    return this.visible;
+  }
+
+  markRead() {
+    if (!this.unread) return;
+    this.unread = 0;
+    this.drawCount();
+  }
+
+  drawCount() {
+    this.count.hidden = this.unread === 0;
+    this.count.textContent = String(this.unread);
+    this.toggle.setAttribute("aria-label", this.unread ? `Chat: ${this.unread} new` : "Chat");
+  }
+
+  /** @param {boolean} open */
+  open(open) {
+    this.node.classList.toggle("open", open);
+    this.toggle.setAttribute("aria-expanded", String(open));
+    if (!open) return;
+    this.markRead();
+    if (getComputedStyle(this.node).position !== "fixed") this.node.scrollIntoView({ block: "nearest" });
+    this.list.scrollTop = this.list.scrollHeight;
+    this.input.focus({ preventScroll: true });
+  }
+
+  async send() {
+    const text = this.input.value.trim();
+    if (!text) return;
+    if (text.length > MAX_CHARS) { this.showError(`A line has at most ${MAX_CHARS} characters.`); return; }
+    try {
+      const line = await api.say(this.id, text, this.token);
+      this.input.value = "";
+      this.showError("");
+      this.add(line, false);
+    } catch (error) {
+      this.showError(messageOf(error));
+    }
+  }
+
+  /** @param {string} speaker @param {boolean} muted */
+  async mute(speaker, muted) {
+    try {
+      const page = await api.mute(this.id, speaker, muted, this.token);
+      this.muted = new Set(page.muted);
+      clear(this.list);
+      this.lastId = 0;
+      this.seen.clear();
+      for (const line of page.lines) this.add(line, false);
+      this.drawMuted();
+      this.showError("");
+    } catch (error) {
+      this.showError(messageOf(error));
+    }
+  }
+
+  drawMuted() {
+    if (!this.muted.size) { clear(this.mutedNode); return; }
+    put(this.mutedNode, "Muted: ", [...this.muted].map((speaker) => el("span", { class: "chat-muted-one" },
+      titleCase(this.nameOf(speaker)), " ",
+      el("button", { class: "btn small quiet", type: "button", "data-unmute": speaker, onclick: () => this.mute(speaker, false) }, "Unmute"))));
+  }
+
+  /** @param {string} message */
+  showError(message) {
+    this.error.textContent = message;
+  }
+
+  destroy() {
+    this.watcher.disconnect();
+    this.toggle.remove();
+  }
+}

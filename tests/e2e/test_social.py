@@ -1,0 +1,218 @@
+"""The table's chat in the browser: hostile lines shown as text (no element, no dialog), the
+unread count, the phone's chat sheet over the board, mute, and a spectator at a table that
+lets spectators chat. Screenshots (laptop and phone) go to test-artifacts/."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers.e2e import PHONE, PageErrors, wait_until
+from tests.helpers.server import GAMES, PlayServer
+
+pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
+LAPTOP = {"width": 1366, "height": 768}  # the issue's laptop (PHONE: 390x844)
+
+HOSTILE = [
+    "<script>alert('chat')</script>",
+    '<img src=x onerror="alert(document.domain)">',
+    "\"'><svg onload=alert(1)>&amp;",
+]
+
+
+def open_page(browser: Any, server: PlayServer, address: str, phone: bool = False) -> Any:
+    if phone:
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    else:
+        context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    page.dialogs = []  # every alert/confirm the page tries: there must be none
+    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+    page.errors = PageErrors(page)
+    page.goto(f"{server.base}/{address}")
+    return page
+
+
+def chat_texts(page: Any) -> list[str]:
+    texts: list[str] = page.locator("#chat-lines .chat-text").all_text_contents()
+    return texts
+
+
+def test_chat_with_hostile_lines_on_a_laptop_a_phone_and_for_a_spectator(
+    server: PlayServer, browser: Any, artifacts: Path
+) -> None:
+    created = server.post(
+        "/api/games",
+        {"game": "tigris", "seats": ["human", "human"], "spectator_chat": True},
+    )
+    game_id = created["id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    laptop = open_page(browser, server, f"#/play/{game_id}/{tokens[0]}")
+    phone = open_page(browser, server, f"#/invite/{game_id}/{created['seats'][1]['invite']}", True)
+    watcher = open_page(browser, server, f"#/watch/{game_id}")
+    for page in (laptop, phone, watcher):
+        page.wait_for_selector("#chat-form", state="attached")
+    # The laptop writes each hostile line; every screen shows it as the very text typed.
+    for text in HOSTILE:
+        laptop.fill("#chat-input", text)
+        laptop.click("#chat-send")
+        wait_until(lambda text=text: text in chat_texts(laptop))
+    assert laptop.input_value("#chat-input") == ""
+    for page in (laptop, watcher):
+        wait_until(lambda page=page: chat_texts(page) == HOSTILE)
+    # The phone's chat is a sheet, closed: the corner button counts the lines not seen yet.
+    phone.wait_for_selector("#chat-unread:not([hidden])")
+    wait_until(lambda: phone.text_content("#chat-unread") == "3")
+    assert not phone.is_visible("#chat")
+    board_top = phone.locator("#board").bounding_box()["y"]
+    phone.screenshot(path=str(artifacts / "chat-phone-unread.png"))
+    phone.click("#chat-toggle")
+    phone.wait_for_selector("#chat.open")
+    assert phone.is_visible("#chat-input") and phone.is_hidden("#chat-unread")
+    sheet = phone.locator("#chat").bounding_box()
+    assert sheet["y"] >= PHONE["height"] * 0.35  # the board's top half stays in view above it
+    assert phone.locator("#board").bounding_box()["y"] == board_top  # the board did not move
+    assert chat_texts(phone) == HOSTILE
+    phone.screenshot(path=str(artifacts / "chat-phone-open.png"))
+    # Text, never markup: no element came from a line, no script ran, no dialog opened.
+    for page in (laptop, phone, watcher):
+        assert page.locator("#chat-lines script, #chat-lines img, #chat-lines svg").count() == 0
+        assert page.evaluate("document.querySelectorAll('img[src=x]').length") == 0
+        assert page.dialogs == []
+    # The phone answers; then mutes the laptop's seat, whose next line it no longer gets.
+    phone.fill("#chat-input", "hello from the phone")
+    phone.click("#chat-send")
+    wait_until(lambda: "hello from the phone" in chat_texts(laptop))
+    laptop.screenshot(path=str(artifacts / "chat-laptop.png"))
+    phone.locator("#chat-lines .chat-line[data-speaker='s:0'] .chat-mute").first.click()
+    phone.wait_for_selector("[data-unmute='s:0']")
+    assert chat_texts(phone) == ["hello from the phone"]
+    laptop.fill("#chat-input", "can you hear me?")
+    laptop.click("#chat-send")
+    wait_until(lambda: "can you hear me?" in chat_texts(watcher))
+    phone.wait_for_timeout(500)
+    assert "can you hear me?" not in chat_texts(phone)
+    phone.click("[data-unmute='s:0']")
+    wait_until(lambda: "can you hear me?" in chat_texts(phone))
+    # A line over the limit is refused with the reason in view (the sheet's own line).
+    phone.evaluate("document.getElementById('chat-input').removeAttribute('maxlength')")
+    phone.fill("#chat-input", "x" * 501)
+    phone.click("#chat-send")
+    phone.wait_for_selector("#chat-error:has-text('500')")
+    assert phone.is_visible("#chat-error")
+    watcher.screenshot(path=str(artifacts / "chat-spectator.png"))
+    for page in (laptop, phone, watcher):
+        assert page.errors.errors == []
+        page.context.close()
+
+
+def test_spectators_see_no_chat_where_the_table_keeps_it_to_its_players(
+    server: PlayServer, browser: Any
+) -> None:
+    created = server.post("/api/games", {"game": "tigris", "seats": ["human", "human"]})
+    game_id = created["id"]
+    server.post(
+        f"/api/games/{game_id}/chat", {"text": "players only"}, created["seats"][0]["token"]
+    )
+    watcher = open_page(browser, server, f"#/watch/{game_id}")
+    watcher.wait_for_selector("#board svg")
+    watcher.wait_for_timeout(300)
+    assert watcher.is_hidden("#chat") and watcher.is_hidden("#chat-toggle")
+    assert watcher.errors.errors == []
+    watcher.context.close()
+
+
+def sign_up(context: Any, server: PlayServer, name: str) -> str:
+    """An account for this browser context (its cookie kept there); its CSRF token."""
+    answer = context.request.post(
+        f"{server.base}/api/accounts",
+        data=json.dumps({"name": name, "password": "correct horse battery"}),
+        headers={"Content-Type": "application/json"},
+    )
+    assert answer.ok, answer.text()
+    csrf: str = answer.json()["csrf"]
+    return csrf
+
+
+def post_as(context: Any, server: PlayServer, csrf: str, path: str, body: Any) -> Any:
+    answer = context.request.post(
+        f"{server.base}{path}",
+        data=json.dumps(body),
+        headers={"Content-Type": "application/json", "X-CSRF-Token": csrf},
+    )
+    assert answer.ok, answer.text()
+    return answer.json()
+
+
+def test_a_rated_game_moves_the_leaderboard_and_the_profile(
+    server: PlayServer, browser: Any, artifacts: Path
+) -> None:
+    laptop = browser.new_context(viewport=LAPTOP)
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    names = ("Ana María", "Jürgen_2")
+    csrf = [sign_up(laptop, server, names[0]), sign_up(phone, server, names[1])]
+    body = {"game": "gheos", "seats": ["human", "human"], "rated": True}
+    created = post_as(laptop, server, csrf[0], "/api/games", body)
+    game_id = created["id"]
+    invite = created["seats"][1]["invite"]
+    joined = post_as(phone, server, csrf[1], f"/api/games/{game_id}/join", {"invite": invite})
+    tokens = [created["seats"][0]["token"], joined["token"]]
+    pages = []
+    for context, token in ((laptop, tokens[0]), (phone, tokens[1])):
+        page = context.new_page()
+        page.errors = PageErrors(page)
+        page.goto(f"{server.base}/#/play/{game_id}/{token}")
+        page.wait_for_selector("#board svg")
+        pages.append(page)
+    # A quick game through the API: random legal moves of whoever decides.
+    rng = random.Random(5)
+    frame = server.get(f"/api/games/{game_id}")
+    while frame["table"]["status"] != "over":
+        token = tokens[frame["to_move"]]
+        legal = server.get(f"/api/games/{game_id}", token)["legal_actions"]
+        frame = server.post(f"/api/games/{game_id}/actions", {"action": rng.choice(legal)}, token)
+    places = {line["seat"]: line["place"] for line in frame["table"]["result"]}
+    for page in pages:  # the end screen says what the game did to both ratings
+        page.wait_for_selector("#end-screen #rating-note li")
+        assert page.locator("#rating-note li").count() == 2
+    pages[1].screenshot(path=str(artifacts / "rated-end-phone.png"))
+    board = server.get("/api/ratings?game=gheos&players=2")["ratings"]
+    assert {row["name"] for row in board} == set(names)
+    top = board[0]["name"]
+    if places[0] != places[1]:
+        assert top == names[0 if places[0] < places[1] else 1]
+    # The leaderboard on the laptop: both players, best first, each a link to the profile.
+    page = pages[0]
+    page.goto(f"{server.base}/#/ratings/gheos/2")
+    page.wait_for_selector(".leaderboard tbody tr")
+    rows = page.locator(".leaderboard tbody tr")
+    assert rows.count() == 2
+    assert page.locator(".leaderboard tbody tr").first.get_attribute("data-player") == top
+    shown = page.locator(".leaderboard .rating").all_text_contents()
+    assert shown == [f"{row['rating']:.2f}" for row in board]
+    page.screenshot(path=str(artifacts / "ratings-laptop.png"))
+    page.click(f"[data-player='{names[1]}'] .player-link")
+    page.wait_for_selector("#profile-name")
+    assert page.text_content("#profile-name") == names[1]
+    assert page.locator("#rating-chart .rating-dot").count() == 1
+    listed = page.locator(f"#profile-games li[data-game='{game_id}']")
+    assert "rated" in listed.text_content()
+    page.screenshot(path=str(artifacts / "profile-laptop.png"))
+    # The phone's own profile: its rating and the chart, in the phone's width.
+    other = pages[1]
+    other.goto(f"{server.base}/#/player/{names[1]}")
+    other.wait_for_selector("#rating-chart")
+    chart = other.locator("#rating-chart").bounding_box()
+    assert chart["x"] >= 0 and chart["x"] + chart["width"] <= PHONE["width"]
+    other.screenshot(path=str(artifacts / "profile-phone.png"))
+    other.goto(f"{server.base}/#/ratings/gheos")
+    other.wait_for_selector(".leaderboard tbody tr")
+    other.screenshot(path=str(artifacts / "ratings-phone.png"))
+    for page in pages:
+        assert page.errors.errors == []
+    laptop.close()
+    phone.close()
