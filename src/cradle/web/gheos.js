@@ -1004,13 +1004,14 @@ export function waitingFor() {
  * The final ranking: points and followers.
  * @param {GheosResult[]} result
  * @param {string[]} players
+ * @param {(string | null)[]} [names] the people's names at the seats (a seat without one: its dynasty)
  */
-export function resultTable(result, players) {
+export function resultTable(result, players, names = []) {
   return el("table", { class: "result-table", id: "result" },
     el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), el("th", {}, "Points"), el("th", {}, "Followers"))),
     el("tbody", {}, result.map((r) => el("tr", { "data-place": r.place },
       el("td", {}, String(r.place)),
-      el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${PLAYER_ACCENT[r.seat]}` }, titleCase(players[r.seat]))),
+      el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${PLAYER_ACCENT[r.seat]}` }, names[r.seat] || titleCase(players[r.seat]))),
       el("td", {}, el("strong", {}, String(r.points ?? r.score))),
       el("td", {}, String(r.followers ?? 0))))),
     el("caption", {}, "Most points wins; ties go to the most followers."));

@@ -659,7 +659,7 @@ function showEnd(module, frame, id) {
     title: result.length && result[0].place === 1 ? `${nameAt(frame.table, result[0].seat)} wins` : "The game is over",
     body: [
       ending && out ? el("p", { id: "ended-by" }, `${capitalised(ending(nameAt(frame.table, out.seat)))}.`) : null,
-      module.resultTable(result, frame.players),
+      module.resultTable(result, frame.players, frame.table.names || []),
       frame.table.rated ? ratingNote(id, frame.table.game, frame.table.names || []) : null,
       el("p", { class: "muted small" }, `The bots are analysing the game: each player's ${measureName(frame.players.length)} along it and the moves that cost most.`)],
     buttons: [

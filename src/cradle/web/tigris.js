@@ -1044,18 +1044,19 @@ export function waitingFor(frame) {
  * The final ranking: each colour's points, the treasures and the score.
  * @param {TigrisResult[]} result
  * @param {string[]} players
+ * @param {(string | null)[]} [names] the people's names at the seats (a seat without one: its dynasty)
  */
-export function resultTable(result, players) {
+export function resultTable(result, players, names = []) {
   // Each colour shows the points earned, and apart ("+1") the treasures placed on it: the
   // treasures are counted once, never inside a colour and again beside it.
   return el("div", { class: "table-fit" }, el("table", { class: "result-table", id: "result" },
-    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Dynasty"), COLORS.map((c) => el("th", { class: `pts ${c}`, title: c }, swatch(c))), el("th", { title: "treasures, placed on the colours where they help most" }, treasureIcon()), el("th", {}, "Score"))),
+    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), COLORS.map((c) => el("th", { class: `pts ${c}`, title: c }, swatch(c))), el("th", { title: "treasures, placed on the colours where they help most" }, treasureIcon()), el("th", {}, "Score"))),
     el("tbody", {}, result.map((r) => {
       const earned = r.points || r.final || {};
       const final = r.final || earned;
       return el("tr", { "data-place": r.place },
         el("td", {}, String(r.place)),
-        el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[players[r.seat]]}` }, titleCase(players[r.seat]))),
+        el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[players[r.seat]]}` }, names[r.seat] || titleCase(players[r.seat]))),
         COLORS.map((c) => {
           const added = (final[c] ?? 0) - (earned[c] ?? 0);
           return el("td", { class: `pts ${c}`, "data-colour": c }, String(earned[c] ?? 0),

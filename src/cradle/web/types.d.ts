@@ -835,7 +835,7 @@ export interface GameModule {
   openDecision(container: HTMLElement, frame: BoardFrame, ctx: TableContext): void;
   /** What another seat is deciding now, in words (a conflict in progress). */
   waitingFor(frame: BoardFrame): string | null;
-  resultTable(result: SeatResult[], players: string[]): HTMLElement;
+  resultTable(result: SeatResult[], players: string[], names?: (string | null)[]): HTMLElement;
 }
 
 /** One step of a guided first game (`GET /api/lessons/{game}`, cradle/core/lessons.py). */
