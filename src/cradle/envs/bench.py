@@ -14,14 +14,76 @@ import os
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Literal, NotRequired, Protocol, TypedDict
 
-from cradle.core.contract import GameModule
+from cradle.core.contract import JSON, GameModule
 from cradle.envs.spec import get_spec
+
+if TYPE_CHECKING:
+    from cradle.envs.pettingzoo_env import CradleAECEnv
 
 ENVS = ("openspiel", "pettingzoo", "vector", "single")
 # Games per call of the vectorised environment measured by ``--env vector``.
 VECTOR_SIZES = (1, 64, 256)
+
+
+class _SpielState(Protocol):
+    """What a playout asks of a ``pyspiel.State`` (pyspiel ships no types)."""
+
+    def is_terminal(self) -> bool: ...
+    def is_chance_node(self) -> bool: ...
+    def chance_outcomes(self) -> list[tuple[int, float]]: ...
+    def legal_actions(self) -> list[int]: ...
+    def apply_action(self, action: int) -> None: ...
+
+
+class _SpielGame(Protocol):
+    def new_initial_state(self) -> _SpielState: ...
+
+
+class AdapterSummary(TypedDict):
+    """``--env openspiel`` / ``--env pettingzoo``: the adapter's cost per decision."""
+
+    game: str
+    env: Literal["openspiel", "pettingzoo"]
+    players: int
+    games: int
+    engine_us_per_decision: float
+    adapter_us_per_decision: float
+    overhead: float
+    observed_us_per_decision: NotRequired[float]
+    overhead_with_observations: NotRequired[float]
+
+
+class LoadAverages(TypedDict):
+    start: list[float]
+    end: list[float]
+
+
+class VectorSummary(TypedDict):
+    """``--env vector``: steps per second by games per call (keys are the sizes as text)."""
+
+    game: str
+    env: Literal["vector"]
+    players: int
+    vector_steps_per_s: dict[str, float]
+    vector_steps_per_cpu_s: dict[str, float]
+    pettingzoo_steps_per_s: float
+    load: LoadAverages
+
+
+class SingleSummary(TypedDict):
+    """``--env single``: learner steps per second by opponents."""
+
+    game: str
+    env: Literal["single"]
+    players: int
+    num_envs: int
+    learner_steps_per_s: dict[str, float]
+    learner_steps_per_cpu_s: dict[str, float]
+
+
+Summary = AdapterSummary | VectorSummary | SingleSummary
 
 
 @dataclass
@@ -47,7 +109,7 @@ def _engine_game(module: GameModule, players: int, options: object, seed: int) -
     return time.perf_counter() - start, decisions
 
 
-def _openspiel_game(game: Any, seed: int) -> tuple[float, int]:
+def _openspiel_game(game: _SpielGame, seed: int) -> tuple[float, int]:
     rng = random.Random(seed)
     start = time.perf_counter()
     state = game.new_initial_state()
@@ -69,7 +131,7 @@ def _openspiel_game(game: Any, seed: int) -> tuple[float, int]:
     return time.perf_counter() - start, decisions
 
 
-def _pettingzoo_game(env: Any, seed: int, observe: bool) -> tuple[float, int]:
+def _pettingzoo_game(env: CradleAECEnv, seed: int, observe: bool) -> tuple[float, int]:
     rng = random.Random(seed)
     start = time.perf_counter()
     env.reset(seed=seed)
@@ -82,9 +144,7 @@ def _pettingzoo_game(env: Any, seed: int, observe: bool) -> tuple[float, int]:
     return time.perf_counter() - start, decisions
 
 
-def measure(
-    game: str, env: str, players: int, options: dict[str, Any], seconds: float, seed: int
-) -> dict[str, Any]:
+def measure(game: str, env: str, players: int, options: JSON, seconds: float, seed: int) -> Summary:
     """Interleaved random playouts for about ``seconds``; a JSON-able summary."""
     if env not in ENVS:
         raise ValueError(f"--env must be one of {', '.join(ENVS)}, not {env!r}")
@@ -96,18 +156,19 @@ def measure(
     module = spec.module
     game_options = spec.options(options)
     engine, adapter, observed = Side(), Side(), Side()
-    adapter_game: Any = None
+    spiel_game: _SpielGame | None = None
+    aec: CradleAECEnv | None = None
     if env == "openspiel":
         import pyspiel
 
         import cradle.envs.openspiel as openspiel
 
         short = next(k for k, v in openspiel.GAMES.items() if v == game)
-        adapter_game = pyspiel.load_game(short, {"players": players, **options})
+        spiel_game = pyspiel.load_game(short, {"players": players, **options})
     else:
         from cradle.envs.pettingzoo_env import CradleAECEnv
 
-        adapter_game = CradleAECEnv(game, players=players, **options)
+        aec = CradleAECEnv(game, players=players, **options)
     rng = random.Random(seed)
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline or engine.games == 0:
@@ -116,11 +177,12 @@ def measure(
         engine.seconds += took
         engine.decisions += decisions
         engine.games += 1
-        if env == "openspiel":
-            took, decisions = _openspiel_game(adapter_game, game_seed)
+        if spiel_game is not None:
+            took, decisions = _openspiel_game(spiel_game, game_seed)
         else:
-            took, decisions = _pettingzoo_game(adapter_game, game_seed, observe=False)
-            o_took, o_decisions = _pettingzoo_game(adapter_game, game_seed, observe=True)
+            assert aec is not None
+            took, decisions = _pettingzoo_game(aec, game_seed, observe=False)
+            o_took, o_decisions = _pettingzoo_game(aec, game_seed, observe=True)
             observed.seconds += o_took
             observed.decisions += o_decisions
             observed.games += 1
@@ -128,9 +190,9 @@ def measure(
         adapter.decisions += decisions
         adapter.games += 1
     overhead = adapter.per_decision_us / engine.per_decision_us - 1
-    summary: dict[str, Any] = {
+    summary: AdapterSummary = {
         "game": game,
-        "env": env,
+        "env": "openspiel" if env == "openspiel" else "pettingzoo",
         "players": players,
         "games": engine.games,
         "engine_us_per_decision": round(engine.per_decision_us, 1),
@@ -146,8 +208,8 @@ def measure(
 
 
 def measure_vector(
-    game: str, players: int, options: dict[str, Any], seconds: float, seed: int
-) -> dict[str, Any]:
+    game: str, players: int, options: JSON, seconds: float, seed: int
+) -> VectorSummary:
     """Random actions through the vectorised environment for each of :data:`VECTOR_SIZES`
     games per call, and through a loop of the PettingZoo env observing every step (what the
     vector env returns): steps (single-game decisions) per second of each."""
@@ -203,8 +265,8 @@ SINGLE_SIZE = 64
 
 
 def measure_single(
-    game: str, players: int, options: dict[str, Any], seconds: float, seed: int
-) -> dict[str, Any]:
+    game: str, players: int, options: JSON, seconds: float, seed: int
+) -> SingleSummary:
     """Learner steps per second of the single-agent vector env at N = 64 against each of
     :data:`SINGLE_OPPONENTS` (a learner step includes every opponent move up to the
     learner's next decision)."""
@@ -238,7 +300,7 @@ def measure_single(
     }
 
 
-def describe(summary: dict[str, Any]) -> str:
+def describe(summary: Summary) -> str:
     if summary["env"] == "single":
         rates = ", ".join(
             f"{o}: {r:,.0f} ({summary['learner_steps_per_cpu_s'][o]:,.0f} per CPU-s)"
@@ -264,9 +326,10 @@ def describe(summary: dict[str, Any]) -> str:
         f"per decision, adapter {summary['adapter_us_per_decision']:.0f} us: "
         f"overhead {100 * summary['overhead']:+.1f}%"
     )
-    if "observed_us_per_decision" in summary:
+    observed = summary.get("observed_us_per_decision")
+    with_observations = summary.get("overhead_with_observations")
+    if observed is not None and with_observations is not None:
         text += (
-            f"; with an observation every step {summary['observed_us_per_decision']:.0f} us "
-            f"({100 * summary['overhead_with_observations']:+.1f}%)"
+            f"; with an observation every step {observed:.0f} us ({100 * with_observations:+.1f}%)"
         )
     return text

@@ -11,9 +11,8 @@ order everywhere.
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from cradle.core.contract import GameModule
+from cradle.core.contract import GameModule, GameState
 
 
 def check_first_player(first_player: int | None, players: int) -> int | None:
@@ -33,7 +32,7 @@ def new_game(
     options: object,
     first_player: int | None,
     engine: str | None = None,
-) -> Any:
+) -> GameState:
     """``module.new_game(players, seed, options)``, or with ``first_player`` the first game of
     ``random.Random(seed)``'s stream of seeds that this seat starts."""
     if first_player is None:

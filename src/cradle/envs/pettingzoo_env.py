@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -40,7 +41,7 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         max_moves: int | None = None,
         first_player: int | None = None,
-        **options: Any,
+        **options: object,
     ) -> None:
         super().__init__()
         spec: EnvSpec = get_spec(game)
@@ -83,10 +84,10 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
         self._legal_ids: list[int] | None = None
 
     # --- spaces (the same objects every call, as PettingZoo asks)
-    def observation_space(self, agent: str) -> gymnasium.Space[Any]:
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> gymnasium.Space[Any]:
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
     # --- the game
@@ -122,13 +123,13 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
         )
         return [] if done else self._legal()[:]
 
-    def action_mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
+    def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
         mask = np.zeros(len(self.spec.encoding), np.int8)
         if agent == self.agent_selection:
             mask[self.legal_action_ids()] = 1
         return mask
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> dict[str, FloatArray | npt.NDArray[np.int8]]:
         seat = self._seat[agent]
         vector: FloatArray = np.zeros(self._obs_size, np.float32)
         self.spec.fill_observation(self._game.view(seat), seat, vector)

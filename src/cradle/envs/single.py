@@ -42,7 +42,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, Protocol, SupportsInt
 
 import gymnasium
 import numpy as np
@@ -52,13 +52,15 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from cradle.core import native
+from cradle.core.contract import GameState
 from cradle.core.results import ranking_utilities
 from cradle.envs.first import check_first_player, new_game
 from cradle.envs.gheos_compact import COMPACT_COUNT, CompactActions
 from cradle.envs.spec import FloatArray, get_spec
 from cradle.envs.tensors import board_shape, observation_scales, split
 
-Policy = Callable[["Observations", npt.NDArray[np.int8]], Any]
+# the opponents' ids for the rows given (anything np.asarray reads as ints)
+Policy = Callable[["Observations", npt.NDArray[np.int8]], npt.ArrayLike]
 Opponents = str | Sequence[str] | Policy
 
 NATIVE_BOTS = ("random", "greedy")
@@ -73,6 +75,12 @@ def is_native(spec: str) -> bool:
 IntArray = npt.NDArray[np.int64]
 # A batch of observations: flat rows, or the board and features (observation="board")
 Observations = FloatArray | dict[str, FloatArray]
+
+
+class _Bot(Protocol):
+    """What the env asks of a ``cradle.ai.bots`` bot."""
+
+    def choose(self, state: GameState, seat: int) -> str: ...
 
 
 def _pool(opponents: Opponents) -> list[str] | None:
@@ -93,10 +101,11 @@ def _pool(opponents: Opponents) -> list[str] | None:
     return specs
 
 
-def _make_bot(spec: str, seed: int) -> Any:
+def _make_bot(spec: str, seed: int) -> _Bot:
     """``cradle.ai.bots.make_bot``: the bots sit in the layer above the environments, so the
     registry is looked up by name when an opponent is asked for, as a plug-in."""
-    return importlib.import_module("cradle.ai.bots").make_bot(spec, seed)
+    bot: _Bot = importlib.import_module("cradle.ai.bots").make_bot(spec, seed)
+    return bot
 
 
 class CradleSingleVecEnv(VectorEnv):
@@ -198,12 +207,12 @@ class CradleSingleVecEnv(VectorEnv):
         self._batch: Any = None
         self._opponents: Any = None
         # per game, per seat: the Python bot playing it (None: learner, native bot or policy)
-        self._py_bots: list[list[Any]] = [[None] * players for _ in range(n)]
+        self._py_bots: list[list[_Bot | None]] = [[None] * players for _ in range(n)]
         self._native_seats: list[list[tuple[str, int] | None]] = [[None] * players] * n
         self._policy_seats = np.zeros((n, players), bool)
 
     # --- games and their seats
-    def _deal(self, i: int) -> Any:
+    def _deal(self, i: int) -> GameState:
         """A new game for row ``i``: its state, learner seat and opponents, all drawn from
         the reset seed's generator."""
         rng = self._rng
@@ -250,8 +259,7 @@ class CradleSingleVecEnv(VectorEnv):
         self._refresh()
         self._advance()
         observations = self._observe()
-        infos = self._infos(np.zeros((self.num_envs, self.players)))
-        infos["illegal"] = np.zeros(self.num_envs, bool)
+        infos = self._infos(np.zeros((self.num_envs, self.players)), np.zeros(self.num_envs, bool))
         return observations, infos
 
     def _refresh(self) -> None:
@@ -341,11 +349,14 @@ class CradleSingleVecEnv(VectorEnv):
             return {"board": board, "features": features}
         return observations
 
-    def _infos(self, utilities: npt.NDArray[np.float64]) -> dict[str, Any]:
+    def _infos(
+        self, utilities: npt.NDArray[np.float64], illegal: npt.NDArray[np.bool_]
+    ) -> dict[str, Any]:
         return {
             "seat": self.learners.copy(),
             "utilities": utilities,
             "action_mask": self._masks.copy(),
+            "illegal": illegal,
         }
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
@@ -353,7 +364,7 @@ class CradleSingleVecEnv(VectorEnv):
         return self._masks.astype(bool)
 
     def step(
-        self, actions: Any
+        self, actions: npt.ArrayLike
     ) -> tuple[
         Observations,
         npt.NDArray[np.float64],
@@ -409,8 +420,7 @@ class CradleSingleVecEnv(VectorEnv):
             rewards[i] = utilities[i, self.learners[i]]
         self._autoreset = terminated | truncated
         observations = self._observe()
-        infos = self._infos(utilities)
-        infos["illegal"] = forfeit
+        infos = self._infos(utilities, forfeit)
         return observations, rewards, terminated, truncated, infos
 
     def random_actions(self, draws: npt.NDArray[np.uint64]) -> IntArray:
@@ -427,13 +437,14 @@ class CradleSingleVecEnv(VectorEnv):
                     out[i] = table.compact(int(out[i]))
         return out
 
-    def game_state(self, index: int) -> Any:
+    def game_state(self, index: int) -> GameState:
         """The native state of game ``index`` (changing it changes the environment)."""
         if self._batch is None:
             raise RuntimeError("call reset() before using the environment")
-        return self._batch.get(index)
+        state: GameState = self._batch.get(index)
+        return state
 
-    def close_extras(self, **kwargs: Any) -> None:
+    def close_extras(self, **kwargs: object) -> None:
         self._batch = None
 
 
@@ -489,7 +500,7 @@ class CradleSingleEnv(gymnasium.Env[Observations, np.int64]):
         self._done = False
         return _first(observations), self._row(infos)
 
-    def step(self, action: Any) -> tuple[Observations, float, bool, bool, dict[str, Any]]:
+    def step(self, action: SupportsInt) -> tuple[Observations, float, bool, bool, dict[str, Any]]:
         if self._done:
             raise RuntimeError("the game is over: call reset()")
         observations, rewards, terminated, truncated, infos = self.core.step(
@@ -523,7 +534,7 @@ class CradleSingleEnv(gymnasium.Env[Observations, np.int64]):
             return None
         return self.core.game_spec.render(self.game_state())
 
-    def game_state(self) -> Any:
+    def game_state(self) -> GameState:
         return self.core.game_state(0)
 
 

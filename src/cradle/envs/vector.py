@@ -29,12 +29,14 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from cradle.core import native
+from cradle.core.contract import GameState
 from cradle.core.results import ranking_utilities
 from cradle.envs.first import check_first_player, new_game
 from cradle.envs.spec import FloatArray, get_spec
 from cradle.envs.tensors import observation_scales
 
-Observation = dict[str, npt.NDArray[Any]]
+# the float32 observation rows and the int8 action masks
+Observation = dict[str, FloatArray | npt.NDArray[np.int8]]
 # The bound of a memory element: a count of tiles (Tigris has 153) or a flag (Gheos).
 MEMORY_HIGH = 153.0
 
@@ -53,7 +55,7 @@ class CradleVectorEnv(VectorEnv):
         normalize: bool = False,
         information_state: bool = False,
         first_player: int | None = None,
-        **options: Any,
+        **options: object,
     ) -> None:
         if not native.available():
             raise native.NativeMissing("the vectorised environment needs the native engines")
@@ -107,7 +109,7 @@ class CradleVectorEnv(VectorEnv):
         self._seeds = random.Random()
         self._batch: Any = None
 
-    def _new_game(self) -> Any:
+    def _new_game(self) -> GameState:
         return new_game(
             self.game_spec.module,
             self.players,
@@ -134,7 +136,7 @@ class CradleVectorEnv(VectorEnv):
         self._batch.step(none, np.ones(self.num_envs, bool), self._over, self._movers)
 
     def step(
-        self, actions: Any
+        self, actions: npt.ArrayLike
     ) -> tuple[
         Observation,
         npt.NDArray[np.float64],
@@ -213,13 +215,14 @@ class CradleVectorEnv(VectorEnv):
         self._batch.random_actions(np.asarray(draws, np.uint64), out)
         return out
 
-    def game_state(self, index: int) -> Any:
+    def game_state(self, index: int) -> GameState:
         """The native state of game ``index`` (changing it changes the environment)."""
         if self._batch is None:
             raise RuntimeError("call reset() before using the environment")
-        return self._batch.get(index)
+        state: GameState = self._batch.get(index)
+        return state
 
-    def close_extras(self, **kwargs: Any) -> None:
+    def close_extras(self, **kwargs: object) -> None:
         self._batch = None
 
 

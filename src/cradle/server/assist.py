@@ -38,17 +38,20 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Protocol, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeVar
 
 from cradle.core.contract import GameState
 from cradle.core.record import GameRecord
 from cradle.core.results import rank_rewards
 from cradle.server.bots import pool_pids, spawn_pool, stop_pool, watch_parent
 from cradle.server.errors import ApiError, bad_request, forbidden
-from cradle.server.history import HAND_PIECES
+from cradle.server.history import HAND_PIECES, Pieces
 from cradle.server.limits import Limits
 from cradle.server.storage import CorruptGame, Storage
 from cradle.server.tables import Table
+
+if TYPE_CHECKING:
+    from cradle.ai.knowledge.base import Knowledge
 
 log = logging.getLogger("cradle.server")
 
@@ -100,7 +103,36 @@ def hint_work(state: GameState, seat: int, seconds: float, seed: int) -> list[Hi
     ]
 
 
-def _chances(state: GameState, knowledge: Any) -> list[float]:
+class Plan(TypedDict):
+    """An analysis's plan: each seat's chances after every move, and the plies to review."""
+
+    chances: list[list[float]]
+    plies: list[int]
+
+
+class Alternative(TypedDict):
+    action: str
+    chance: float
+    visits: int
+
+
+class Review(TypedDict):
+    """One reviewed decision, as the analysis stores it."""
+
+    ply: int
+    seat: int
+    played: str
+    played_chance: float
+    best: str
+    best_chance: float
+    loss: float
+    why: str
+    played_why: str
+    alternatives: list[Alternative]
+    pieces: Pieces
+
+
+def _chances(state: GameState, knowledge: Knowledge) -> list[float]:
     from cradle.ai.search.leaves import evaluate
 
     if state.is_over:
@@ -112,7 +144,7 @@ def _chances(state: GameState, knowledge: Any) -> list[float]:
     return [round(x / EVALUATIONS, 3) for x in total]
 
 
-def plan_work(record: GameRecord, reviewed: Sequence[int]) -> dict[str, Any]:
+def plan_work(record: GameRecord, reviewed: Sequence[int]) -> Plan:
     """The chances along the game, and the moves to review (a reviewed seat had a choice)."""
     from cradle.ai.knowledge.params import knowledge_for
 
@@ -128,7 +160,7 @@ def plan_work(record: GameRecord, reviewed: Sequence[int]) -> dict[str, Any]:
     return {"chances": chances, "plies": plies}
 
 
-def review_work(record: GameRecord, ply: int, seconds: float, seed: int) -> dict[str, Any]:
+def review_work(record: GameRecord, ply: int, seconds: float, seed: int) -> Review:
     """The decision of move ``ply``: searched from the mover's information, the best move and
     the one played, with their chances, and why (read on the real position: the game is over)."""
     from cradle.ai.knowledge.params import knowledge_for
@@ -174,7 +206,7 @@ def review_work(record: GameRecord, ply: int, seconds: float, seed: int) -> dict
     }
 
 
-def costly(reviews: Sequence[dict[str, Any]]) -> list[int]:
+def costly(reviews: Sequence[Review]) -> list[int]:
     """The plies of the moves that cost most: per seat the worst few, each over COSTLY_LOSS."""
     chosen: list[int] = []
     for seat in sorted({r["seat"] for r in reviews}):

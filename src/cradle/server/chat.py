@@ -16,9 +16,9 @@ import asyncio
 import json
 import logging
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypedDict, TypeVar
 
 from cradle.server.errors import forbidden
 from cradle.server.models import BadInput
@@ -105,7 +105,27 @@ def may_read(table: Table, viewer: Viewer) -> bool:
     return viewer.seat is not None or viewer.hotseat or table.spectator_chat
 
 
-def public_line(line: ChatLine) -> dict[str, Any]:
+class ShownLine(TypedDict):
+    """A chat line as a client is shown it (``models.ChatLine``)."""
+
+    id: int
+    seat: int | None
+    speaker: str
+    name: str
+    text: str
+    at: float
+
+
+class ShownPage(TypedDict):
+    """``GET /chat``: the lines a viewer may read and whom it muted (``models.ChatPage``)."""
+
+    lines: list[ShownLine]
+    muted: list[str]
+    can_write: bool
+    spectators: bool
+
+
+def public_line(line: ChatLine) -> ShownLine:
     return {
         "id": line.id,
         "seat": line.seat,
@@ -118,7 +138,7 @@ def public_line(line: ChatLine) -> dict[str, Any]:
 
 def line_for(
     table: Table, line: ChatLine, viewer: Viewer, muted: set[str] | frozenset[str]
-) -> dict[str, Any] | None:
+) -> ShownLine | None:
     """What ``viewer`` (who muted ``muted``) is shown of ``line``: the one place that decides
     it. None: nothing (it may not read this chat, or it muted the speaker)."""
     if not may_read(table, viewer):
@@ -139,7 +159,7 @@ class ChatHost(Protocol):
 
     async def db(self, function: Callable[..., T], *args: Any) -> T: ...
 
-    def spawn(self, work: Any) -> None: ...
+    def spawn(self, work: Awaitable[None]) -> None: ...
 
 
 class Chat:
@@ -155,7 +175,7 @@ class Chat:
         key = viewer.key(table.id)
         return set() if key is None else await self.host.db(self.host.storage.mutes_of, key)
 
-    async def lines(self, table: Table, viewer: Viewer, after: int = 0) -> dict[str, Any]:
+    async def lines(self, table: Table, viewer: Viewer, after: int = 0) -> ShownPage:
         """``GET /chat``: the latest lines the viewer may see, and whom it muted."""
         if not may_read(table, viewer):
             raise forbidden("this table's chat is for its players (spectators were not invited)")
@@ -183,7 +203,7 @@ class Chat:
             return "this table's chat is for its players (spectators were not invited)"
         return None
 
-    async def say(self, table: Table, viewer: Viewer, client: str, raw: str) -> dict[str, Any]:
+    async def say(self, table: Table, viewer: Viewer, client: str, raw: str) -> ShownLine:
         """``POST /chat``: store the line, then push it to the table's clients here (the other
         processes hear of it from the database)."""
         words = clean_text(raw)
@@ -201,7 +221,7 @@ class Chat:
         await self.push(table, line)
         return public_line(line)
 
-    async def mute(self, table: Table, viewer: Viewer, speaker: str, on: bool) -> dict[str, Any]:
+    async def mute(self, table: Table, viewer: Viewer, speaker: str, on: bool) -> ShownPage:
         """``POST /mute``: the viewer mutes (or hears again) a speaker of this table."""
         key = viewer.key(table.id)
         if key is None:

@@ -693,7 +693,7 @@ def shown_options(options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _next_deadline(nobody: bool, now: float) -> Any:
+def _next_deadline(nobody: bool, now: float) -> ColumnElement[float | None] | None:
     """The deadline column after a change at ``now``: a turn-based table's next person gets
     its ``deadline_s`` from now; none when no person decides (a bot, or the game is over)."""
     return None if nobody else GameRow.deadline_s + literal(now, Float)

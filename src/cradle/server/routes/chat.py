@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 
 from cradle.server.answers import ChatLine, ChatPage
-from cradle.server.chat import Viewer
+from cradle.server.chat import ShownLine, ShownPage, Viewer
 from cradle.server.models import ChatBody, MuteBody, parse
 from cradle.server.routes.accounts import signed_in
 from cradle.server.routes.common import (
@@ -19,12 +19,13 @@ from cradle.server.routes.common import (
     body_schema,
     client_of,
 )
+from cradle.server.tables import Table
 
 
 def chat_routes(router: APIRouter, ctx: Context) -> None:
     """Add this area's routes to ``router`` (the application's own)."""
 
-    async def viewer_of(game_id: str, request: Request, write: bool) -> tuple[Any, Viewer]:
+    async def viewer_of(game_id: str, request: Request, write: bool) -> tuple[Table, Viewer]:
         """The table and who asks: the bearer token's seat, else a spectator (signed in, with
         the session cookie: then writing needs its CSRF token, as every write does)."""
         hub = ctx.hub()
@@ -44,7 +45,7 @@ def chat_routes(router: APIRouter, ctx: Context) -> None:
         game_id: GameId,
         request: Request,
         after: Annotated[int, Query(ge=0, le=2**53)] = 0,
-    ) -> dict[str, Any]:
+    ) -> ShownPage:
         """The latest lines of the table's chat this viewer may read (after line ``after``)."""
         table, viewer = await viewer_of(game_id, request, write=False)
         await ctx.throttle(ctx.reads, client_of(request), "reads")
@@ -56,7 +57,7 @@ def chat_routes(router: APIRouter, ctx: Context) -> None:
         response_model=ChatLine,
         response_model_exclude_unset=True,
     )
-    async def say(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def say(game_id: GameId, request: Request) -> ShownLine:
         """A line in the table's chat (players; spectators where the table lets them)."""
         body = parse(ChatBody, await body_of(request))
         table, viewer = await viewer_of(game_id, request, write=True)
@@ -77,7 +78,7 @@ def chat_routes(router: APIRouter, ctx: Context) -> None:
         response_model=ChatPage,
         response_model_exclude_unset=True,
     )
-    async def mute(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def mute(game_id: GameId, request: Request) -> ShownPage:
         """Mute a speaker of this table (``"muted": false``: hear them again)."""
         body = parse(MuteBody, await body_of(request))
         table, viewer = await viewer_of(game_id, request, write=True)
