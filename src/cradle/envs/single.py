@@ -56,7 +56,7 @@ from cradle.core.contract import GameState
 from cradle.core.results import ranking_utilities
 from cradle.envs.first import check_first_player, new_game
 from cradle.envs.gheos_compact import COMPACT_COUNT, CompactActions
-from cradle.envs.spec import FloatArray, get_spec
+from cradle.envs.spec import FloatArray, batch_ids, get_spec
 from cradle.envs.tensors import board_shape, observation_scales, split
 
 # the opponents' ids for the rows given (anything np.asarray reads as ints)
@@ -374,10 +374,7 @@ class CradleSingleVecEnv(VectorEnv):
     ]:
         if self._batch is None:
             raise RuntimeError("call reset() before step()")
-        ids = np.asarray(actions)
-        if ids.shape != (self.num_envs,) or not np.issubdtype(ids.dtype, np.integer):
-            raise ValueError(f"actions must be {self.num_envs} integer ids, got {ids!r}")
-        ids = ids.astype(np.int64, copy=False)
+        ids = batch_ids(actions, self.num_envs)
         resetting = self._autoreset.copy()
         live = ~resetting
         rows = np.flatnonzero(live)

@@ -23,6 +23,16 @@ from cradle.games import game_names, get_game
 
 FloatArray = npt.NDArray[np.float32]
 
+
+def batch_ids(actions: npt.ArrayLike, count: int) -> npt.NDArray[np.int64]:
+    """A vector env's step argument as ``count`` action ids (ValueError for any other shape or
+    a non-integer type), before any game is touched."""
+    ids = np.asarray(actions)
+    if ids.shape != (count,) or not np.issubdtype(ids.dtype, np.integer):
+        raise ValueError(f"actions must be {count} integer ids, got {ids!r}")
+    return ids.astype(np.int64, copy=False)
+
+
 __all__ = ["JSON", "EnvSpec", "FloatArray", "env_game_names", "get_spec", "ranking_utilities"]
 
 # game name -> "module:class" of its spec; a game without one is not (yet) an environment.

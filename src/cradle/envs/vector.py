@@ -32,7 +32,7 @@ from cradle.core import native
 from cradle.core.contract import GameState
 from cradle.core.results import ranking_utilities
 from cradle.envs.first import check_first_player, new_game
-from cradle.envs.spec import FloatArray, get_spec
+from cradle.envs.spec import FloatArray, batch_ids, get_spec
 from cradle.envs.tensors import observation_scales
 
 # the float32 observation rows and the int8 action masks
@@ -146,10 +146,7 @@ class CradleVectorEnv(VectorEnv):
     ]:
         if self._batch is None:
             raise RuntimeError("call reset() before step()")
-        ids = np.asarray(actions)
-        if ids.shape != (self.num_envs,) or not np.issubdtype(ids.dtype, np.integer):
-            raise ValueError(f"actions must be {self.num_envs} integer ids, got {ids!r}")
-        ids = ids.astype(np.int64, copy=False)
+        ids = batch_ids(actions, self.num_envs)
         resetting = self._autoreset.copy()
         acting = self._movers.copy()
         # every game that did not end is stepped natively (checked first: a bad id changes
