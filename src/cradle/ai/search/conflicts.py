@@ -14,13 +14,21 @@ import random
 from cradle.ai.knowledge.tigris import RED
 from cradle.ai.search.worlds import sample_world
 from cradle.core.contract import GameState
-from cradle.tigris import Revolt, War, as_tigris
+from cradle.tigris import Revolt, TigrisGame, War, as_tigris
 from cradle.tigris.types import TILE_TOTALS
 
 
 def unseen_tiles(state: GameState, seat: int, colour: int) -> int:
     """The tiles of ``colour`` that ``seat`` sees neither on the board nor in its hand."""
-    world = as_tigris(sample_world(state, seat, random.Random(0)))
+    return _unseen(_seen_by(state, seat), seat, colour)
+
+
+def _seen_by(state: GameState, seat: int) -> TigrisGame:
+    """A world ``seat`` cannot tell from ``state``: only what the seat sees is read from it."""
+    return as_tigris(sample_world(state, seat, random.Random(0)))
+
+
+def _unseen(world: TigrisGame, seat: int, colour: int) -> int:
     on_board = sum(
         1
         for content in world.contents()
@@ -35,7 +43,7 @@ def sure_commitment(state: GameState, seat: int) -> str | None:
     commitment, or no commitment is sure to win)."""
     if state.game != "tigris" or state.to_move != seat:
         return None
-    world = as_tigris(sample_world(state, seat, random.Random(0)))
+    world = _seen_by(state, seat)
     decision = world.decision()
     strengths = world.conflict_strengths()
     if not isinstance(decision, Revolt | War) or strengths is None:
@@ -44,7 +52,7 @@ def sure_commitment(state: GameState, seat: int) -> str | None:
         return None
     attack, defence = strengths
     colour = RED if isinstance(decision, Revolt) else decision.color
-    most = min(sum(world.dynasty(decision.defender).hand), unseen_tiles(state, seat, colour))
+    most = min(sum(world.dynasty(decision.defender).hand), _unseen(world, seat, colour))
     options = sorted(int(action.split()[1]) for action in state.legal_actions())
     for count in options:
         if attack + count > defence + most:  # ties go to the defender
