@@ -23,12 +23,12 @@ from typing import Annotated
 
 import typer
 
-from cradle import tigris
 from cradle.ai.search.parallel import map_local
 from cradle.ai.tournament import GameTask, TableRecord, play_game
 from cradle.core.results import wilson_interval
 from cradle.tigris import Revolt, War, as_tigris
 from lab.command import run_command
+from lab.records import PlayedGame
 
 OPPONENTS = ("red-keeper", "turtle", "warmonger", "pimc", "expert-rules")
 RESULTS = "revolts.jsonl"
@@ -73,19 +73,21 @@ def schedule(
 def conflicts(record: TableRecord) -> list[dict[str, object]]:
     """Every revolt and war of a recorded Tigris game replayed: kind, attacker, defender,
     the two strengths after the commitments, and the winner."""
-    state = tigris.new_game(len(record["seating"]), record["seed"])
+    played = PlayedGame.from_line(record)
+    if played is None:
+        return []
+    state = played.record.start()
+    game = as_tigris(state)
+    decision, strengths = game.decision(), game.conflict_strengths()  # before the next action
     out: list[dict[str, object]] = []
-    attack = defence = 0
-    for action in record.get("moves", []):
-        game = as_tigris(state)
-        decision = game.decision()
-        if isinstance(decision, Revolt | War) and action.startswith("commit "):
-            strengths = game.conflict_strengths()
-            assert strengths is not None
+    attack = 0
+    for step in played.record.steps_from(state):
+        if isinstance(decision, Revolt | War) and strengths and step.action.startswith("commit "):
+            committed = int(step.action.split()[1])
             if decision.attacker_commit is None:
-                attack = strengths[0] + int(action.split()[1])
+                attack = strengths[0] + committed
             else:
-                defence = strengths[1] + int(action.split()[1])
+                defence = strengths[1] + committed
                 out.append(
                     {
                         "kind": decision.kind,
@@ -96,7 +98,8 @@ def conflicts(record: TableRecord) -> list[dict[str, object]]:
                         "winner": decision.attacker if attack > defence else decision.defender,
                     }
                 )
-        state.apply(action)
+        game = as_tigris(step.state)
+        decision, strengths = game.decision(), game.conflict_strengths()
     return out
 
 
