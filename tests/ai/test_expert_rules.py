@@ -11,7 +11,7 @@ from cradle.ai import LEVELS, make_bot
 from cradle.ai.expert_rules import ExpertRulesBot
 from cradle.ai.tournament import GameTask, play_game
 from cradle.tigris import Revolt, War, as_tigris
-from tests.helpers.ai import decision_positions
+from tests.helpers.ai import conflict_positions, decision_positions
 
 
 def test_it_is_a_bot_and_a_level() -> None:
@@ -38,32 +38,11 @@ def test_it_decides_the_same_for_a_seed(game: str) -> None:
         assert first[0] in state.legal_actions()
 
 
-def _conflict_positions(want_defender: bool, count: int) -> list[object]:
-    """States in which a revolt or war waits for the attacker's or the defender's commitment."""
-    from cradle import tigris
-
-    found: list[object] = []
-    for seed in range(40):
-        state = tigris.new_game(2, seed)
-        rng = random.Random(seed)
-        while not state.is_over and len(found) < count:
-            decision = as_tigris(state).decision()
-            if isinstance(decision, Revolt | War):
-                defending = decision.attacker_commit is not None
-                if defending == want_defender:
-                    found.append(state.clone())
-                    break
-            state.apply(rng.choice(state.legal_actions()))
-        if len(found) >= count:
-            break
-    return found
-
-
 def test_a_defender_commits_exactly_what_ties_or_nothing() -> None:
-    positions = _conflict_positions(want_defender=True, count=4)
+    positions = conflict_positions(4, defending=True)
     assert positions
     for state in positions:
-        game = as_tigris(state)  # type: ignore[arg-type]
+        game = as_tigris(state)
         decision = game.decision()
         assert isinstance(decision, Revolt | War) and decision.attacker_commit is not None
         strengths = game.conflict_strengths()
@@ -77,10 +56,10 @@ def test_a_defender_commits_exactly_what_ties_or_nothing() -> None:
 def test_an_attacker_commits_nothing_to_a_conflict_it_cannot_win() -> None:
     from cradle.ai.expert_rules.tigris import TigrisRules
 
-    positions = _conflict_positions(want_defender=False, count=6)
+    positions = conflict_positions(6, defending=False)
     assert positions
     for state in positions:
-        game = as_tigris(state)  # type: ignore[arg-type]
+        game = as_tigris(state)
         decision = game.decision()
         assert isinstance(decision, Revolt | War)
         strengths = game.conflict_strengths()

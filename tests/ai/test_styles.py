@@ -3,8 +3,6 @@ commitment (``IsmctsParams.sure``)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from cradle import tigris
@@ -16,25 +14,11 @@ from cradle.ai.tournament import GameTask, play_game
 from cradle.core.contract import GameState
 from cradle.tigris import Revolt, War, as_tigris
 from cradle.tigris.types import TILE_TOTALS
-from tests.helpers.ai import decision_positions
+from tests.helpers.ai import conflict_positions, decision_positions
 
 
-def _attacker_commitments(count: int, sure: bool = False) -> list[GameState]:
-    """States of random games in which a revolt or war waits for the attacker's commitment
-    (``sure``: one that can win against every hand)."""
-    found: list[GameState] = []
-    for seed in range(200):
-        state = tigris.new_game(2, seed)
-        rng = random.Random(seed)
-        while not state.is_over and len(found) < count:
-            decision = as_tigris(state).decision()
-            if isinstance(decision, Revolt | War) and decision.attacker_commit is None:
-                if not sure or sure_commitment(state, state.to_move) is not None:
-                    found.append(state.clone())
-            state.apply(rng.choice(state.legal_actions()))
-        if len(found) >= count:
-            break
-    return found
+def _sure(state: GameState) -> bool:
+    return sure_commitment(state, state.to_move) is not None
 
 
 @pytest.mark.parametrize("style", sorted(STYLES))
@@ -48,7 +32,7 @@ def test_each_style_plays_legal_games_and_decides_the_same_for_a_seed(style: str
 
 
 def test_the_red_keeper_and_the_warmonger_commit_everything() -> None:
-    positions = _attacker_commitments(4)
+    positions = conflict_positions(4, defending=False)
     assert positions
     for state in positions:
         most = max(int(a.split()[1]) for a in state.legal_actions())
@@ -66,7 +50,9 @@ def test_unseen_tiles_count_what_the_seat_cannot_see() -> None:
 
 
 def test_a_sure_commitment_wins_against_every_answer_and_is_the_fewest() -> None:
-    positions = _attacker_commitments(30) + _attacker_commitments(4, sure=True)
+    positions = conflict_positions(30, defending=False) + conflict_positions(
+        4, defending=False, keep=_sure
+    )
     sure_found = 0
     for state in positions:
         game = as_tigris(state)
@@ -101,7 +87,7 @@ def test_a_sure_commitment_wins_against_every_answer_and_is_the_fewest() -> None
 
 
 def test_the_search_commits_what_is_sure_only_with_the_setting() -> None:
-    state = _attacker_commitments(1, sure=True)[0]
+    state = conflict_positions(1, defending=False, keep=_sure)[0]
     bot = make_bot_spec("ismcts@20/sure=1", seed=1)
     assert bot.choose(state, state.to_move) == sure_commitment(state, state.to_move)
     assert sure_commitment(tigris.new_game(2, 1), 0) is None

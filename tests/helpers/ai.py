@@ -130,3 +130,29 @@ def play_out(game: str, seating: list[str], seed: int, options: dict[str, Any]) 
         moves += 1
         assert moves < 5000
     return state
+
+
+def conflict_positions(
+    count: int, defending: bool, seeds: int = 200, keep: Callable[[GameState], bool] | None = None
+) -> list[GameState]:
+    """States of random 2-player Tigris games in which a revolt or war waits for the
+    attacker's (``defending`` False) or the defender's commitment, and ``keep`` accepts."""
+    from cradle import tigris
+    from cradle.tigris import Revolt, War, as_tigris
+
+    found: list[GameState] = []
+    for seed in range(seeds):
+        state = tigris.new_game(2, seed)
+        rng = random.Random(seed)
+        while not state.is_over and len(found) < count:
+            decision = as_tigris(state).decision()
+            if (
+                isinstance(decision, Revolt | War)
+                and (decision.attacker_commit is not None) == defending
+                and (keep is None or keep(state))
+            ):
+                found.append(state.clone())
+            state.apply(rng.choice(state.legal_actions()))
+        if len(found) >= count:
+            break
+    return found
