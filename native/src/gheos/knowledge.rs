@@ -387,8 +387,39 @@ pub fn rank_rewards(game: &Game) -> [f64; MAX_PLAYERS] {
 /// The chance that `draws` more turns end with a landscape tile drawn before the
 /// `ending`-th of the `epochs` epoch tiles, from a stack of `landscape` landscape tiles and
 /// those epoch tiles in random order: at least `draws` landscape tiles among its first
-/// `draws + ending - 1` (the reference's `survival`, in exact integers as there).
+/// `draws + ending - 1` (the reference's `survival`, in exact integers as there). Each
+/// answer is worked out once and kept: every leaf's reading asks for several, always among
+/// the same few stacks.
 pub fn survival(draws: u32, landscape: u32, epochs: u32, ending: u32) -> f64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    /// Kept answers by (draws, landscape, epochs, ending), each as the complement of its
+    /// bits: 0 (a NaN's complement, which no answer is) marks one not worked out yet.
+    static KEPT: std::sync::OnceLock<Box<[AtomicU64]>> = std::sync::OnceLock::new();
+    const DRAWS: u32 = 16;
+    const LANDSCAPE: u32 = 128;
+    const SMALL: u32 = 16;
+    if draws >= DRAWS || landscape >= LANDSCAPE || epochs >= SMALL || ending >= SMALL {
+        return survival_counted(draws, landscape, epochs, ending);
+    }
+    let kept = KEPT.get_or_init(|| {
+        (0..DRAWS * LANDSCAPE * SMALL * SMALL)
+            .map(|_| AtomicU64::new(0))
+            .collect()
+    });
+    let at = (((draws * LANDSCAPE + landscape) * SMALL + epochs) * SMALL + ending) as usize;
+    // Any thread may fill a slot: all of them write the same bits.
+    match kept[at].load(Ordering::Relaxed) {
+        0 => {
+            let answer = survival_counted(draws, landscape, epochs, ending);
+            kept[at].store(!answer.to_bits(), Ordering::Relaxed);
+            answer
+        }
+        bits => f64::from_bits(!bits),
+    }
+}
+
+/// [`survival`] counted out.
+fn survival_counted(draws: u32, landscape: u32, epochs: u32, ending: u32) -> f64 {
     if draws == 0 {
         return 1.0;
     }
@@ -739,6 +770,18 @@ mod tests {
         assert!((survival(2, 2, 1, 1) - 1.0 / 3.0).abs() < 1e-15);
         // Only two epoch tiles first end it: 1 - 2/5 × 1/4.
         assert!((survival(1, 3, 2, 2) - 0.9).abs() < 1e-15);
+        // Kept answers are the counted ones, bit for bit, asked once or twice.
+        for draws in 0..18 {
+            for landscape in [0, 1, 5, 30, 63, 127, 130] {
+                for (epochs, ending) in [(0, 0), (1, 1), (3, 2), (8, 8), (8, 17)] {
+                    let counted = survival_counted(draws, landscape, epochs, ending);
+                    for _ in 0..2 {
+                        let kept = survival(draws, landscape, epochs, ending);
+                        assert_eq!(kept.to_bits(), counted.to_bits());
+                    }
+                }
+            }
+        }
         assert_eq!(comb(60, 30), 118_264_581_564_861_424);
         // At the start every token finds a turn; late, the second seat's fewer than the first's.
         let start = Reading::valued(&game(2, 3), Value::UsableTokens);

@@ -1084,6 +1084,19 @@ pub fn rank_rewards(s: &State) -> [f64; 4] {
     out
 }
 
+/// Sorts a pool of hidden tiles (colours) by counting them: a world is dealt every iteration.
+fn sort_colours(pool: &mut [u8]) {
+    let mut counts = [0usize; 256];
+    for &c in pool.iter() {
+        counts[usize::from(c)] += 1;
+    }
+    let mut at = 0;
+    for (colour, &n) in counts.iter().enumerate() {
+        pool[at..at + n].fill(colour as u8);
+        at += n;
+    }
+}
+
 impl TigrisWorld {
     /// The world `observer` gets from `seed`: `sample_hidden_seeded(observer, seed)`, or with a
     /// belief `believed_world(.., seed)`.
@@ -1097,7 +1110,7 @@ impl TigrisWorld {
     /// The other hands dealt weighted by the belief (`cradle.ai.search.worlds.believed_world`).
     fn believed(&self, observer: usize, seed: u64) -> TigrisWorld {
         let mut pool = self.s.hidden_pool(observer as i64);
-        pool.sort_unstable();
+        sort_colours(&mut pool);
         if let Some(tilts) = &self.tilts {
             let mut sizes = Vec::new();
             let mut others = Vec::new();
@@ -1154,7 +1167,7 @@ impl SearchGame for TigrisWorld {
             return self.believed(observer, dealer.getrandbits64());
         }
         let mut pool = self.s.hidden_pool(observer as i64);
-        pool.sort_unstable();
+        sort_colours(&mut pool);
         dealer.shuffle(&mut pool);
         self.dealt(observer, &pool)
     }
@@ -1209,6 +1222,16 @@ impl SearchGame for TigrisWorld {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colours_sort_by_counting_as_by_comparing() {
+        let mut pool: Vec<u8> = (0..97u32).map(|i| ((i * 7 + i / 5) % 4) as u8).collect();
+        pool.extend([9, 0, 255, 3]);
+        let mut compared = pool.clone();
+        compared.sort_unstable();
+        sort_colours(&mut pool);
+        assert_eq!(pool, compared);
+    }
 
     #[test]
     fn set_order_follows_cpython() {
