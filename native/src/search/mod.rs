@@ -23,6 +23,22 @@ pub trait SearchGame: Clone + Send {
     /// Rewards of a finished game per seat (cradle.core.results.rank_rewards: 1 for a 2-player win, ties shared).
     fn final_rewards(&self) -> [f64; 4];
     fn legal_ids(&mut self, out: &mut Vec<u32>);
+    /// Whether `legal_count` and `legal_order` answer without listing the legal ids: the
+    /// search then lists a node's actions only to score some.
+    const COUNTS: bool = false;
+    /// How many actions `legal_ids` lists (asked where [`SearchGame::COUNTS`]).
+    fn legal_count(&mut self) -> usize {
+        let mut ids = Vec::new();
+        self.legal_ids(&mut ids);
+        ids.len()
+    }
+    /// Where `legal_ids` lists `id`: its place, or any number that orders the legal ids as
+    /// the list does; None where it is not legal (asked where [`SearchGame::COUNTS`]).
+    fn legal_order(&mut self, id: u32) -> Option<u32> {
+        let mut ids = Vec::new();
+        self.legal_ids(&mut ids);
+        ids.iter().position(|&a| a == id).map(|i| i as u32)
+    }
     fn apply_quiet(&mut self, id: u32);
     /// A world `observer` cannot tell from this state, dealt from `dealer` (as
     /// `sample_hidden(observer, dealer)` with a `CanonicalRandom`): a tree deals every world

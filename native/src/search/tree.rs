@@ -151,44 +151,84 @@ fn logarithms() -> &'static [f64] {
     TABLE.get_or_init(|| (0..LOGARITHMS).map(|n| (n as f64).ln()).collect())
 }
 
+/// The term added to the prior of action `id` by `terms` (sorted by id; 0 without one).
+fn term(terms: &[(u32, f64)], id: u32) -> f64 {
+    match terms.binary_search_by_key(&id, |&(a, _)| a) {
+        Ok(j) => terms[j].1,
+        Err(_) => 0.0,
+    }
+}
+
+impl Params {
+    /// A visited edge's score: its mean reward, the exploration term of its availability,
+    /// and its prior's bonus fading as 1/(visits + 1). `logs`: [`logarithms`].
+    #[inline(always)]
+    fn score(&self, edge: &Edge, logs: &[f64]) -> f64 {
+        let n = edge.n as f64;
+        let ln = match logs.get(edge.avail as usize) {
+            Some(&ln) => ln,
+            None => (edge.avail as f64).ln(),
+        };
+        edge.w / n + self.exploration * (ln / n).sqrt() + self.prior_weight * edge.bias / (n + 1.0)
+    }
+}
+
 /// How many widening thresholds a tree keeps ([`Tree::allowed`]).
 const WIDTHS: usize = 1 << 16;
 
 /// The settling limit of `cradle.ai.search.leaves.settle`.
 const SETTLE_LIMIT: usize = 8;
 
-/// A node's children and what it scored. Its visits are its edge's (the root's, the tree's).
+/// Where a node's edges (or scored actions) lie in the tree's arena of them: `len` from
+/// `first`, with room for `room` before they move to the arena's end (doubling their room,
+/// so a node's list costs no allocation of its own and moves rarely).
+#[derive(Clone, Copy, Default)]
+struct Span {
+    first: u32,
+    len: u32,
+    room: u32,
+}
+
+impl Span {
+    #[inline(always)]
+    fn range(self) -> std::ops::Range<usize> {
+        self.first as usize..(self.first + self.len) as usize
+    }
+}
+
+/// Appends `item` to the list `span` in `arena`.
+#[inline]
+fn push_to<T: Copy + Default>(arena: &mut Vec<T>, span: &mut Span, item: T) {
+    if span.len == span.room {
+        let room = (span.room * 2).max(4);
+        // The last list in the arena grows where it is; any other moves to the end.
+        let last = span.room > 0 && (span.first + span.room) as usize == arena.len();
+        if !last {
+            let first = arena.len();
+            arena.extend_from_within(span.range());
+            span.first = first as u32;
+        }
+        arena.resize((span.first + room) as usize, T::default());
+        span.room = room;
+    }
+    arena[(span.first + span.len) as usize] = item;
+    span.len += 1;
+}
+
+/// A node's children and what it scored, as lists in the tree's arenas. Its visits are its
+/// edge's (the root's, the tree's).
+#[derive(Clone, Copy, Default)]
 struct Node {
     /// The statistics of the children live in their parent, side by side: selection reads
     /// every child's, and one node apart from the next would cost a cache miss each.
-    edges: Vec<Edge>,
-    /// The actions scored so far, with their priors (plus a tiny random tie-break).
-    priors: Vec<(u32, f64)>,
-    /// Terms added to the game's priors ([`Tree::set_prior_terms`]), sorted by id; mostly
-    /// none.
-    terms: Vec<(u32, f64)>,
-}
-
-impl Node {
-    fn new() -> Node {
-        Node {
-            edges: Vec::new(),
-            priors: Vec::new(),
-            terms: Vec::new(),
-        }
-    }
-
-    /// The term added to the prior of action `id` (0 without one).
-    fn term(&self, id: u32) -> f64 {
-        match self.terms.binary_search_by_key(&id, |&(a, _)| a) {
-            Ok(j) => self.terms[j].1,
-            Err(_) => 0.0,
-        }
-    }
+    edges: Span,
+    /// The actions scored so far ([`Scored`]).
+    scored: Span,
 }
 
 /// The way from a node to one child: the action, who chose it, and the child's statistics
 /// (visits, that mover's summed reward, the times it was available, its prior's bias).
+#[derive(Clone, Copy, Default)]
 struct Edge {
     id: u32,
     child: u32,
@@ -197,6 +237,15 @@ struct Edge {
     w: f64,
     avail: u64,
     bias: f64,
+}
+
+/// An action a node scored: its prior (plus a tiny random tie-break), and whether it has
+/// its child yet.
+#[derive(Clone, Copy, Default)]
+struct Scored {
+    id: u32,
+    tried: bool,
+    prior: f64,
 }
 
 /// Dense per-action marks, reset in O(1) by moving to a new stamp.
@@ -241,6 +290,12 @@ pub struct Tree<G: SearchGame> {
     params: Params,
     rng: SplitMix64,
     nodes: Vec<Node>,
+    /// Every node's edges and scored actions ([`Span`]).
+    edges: Vec<Edge>,
+    scored_of: Vec<Scored>,
+    /// Terms added to the game's priors by node ([`Tree::set_prior_terms`]), each sorted by
+    /// id; mostly none.
+    terms: std::collections::HashMap<u32, Vec<(u32, f64)>>,
     /// The root's visits (every other node's are on the edge that leads to it).
     root_visits: u64,
     only: Option<Vec<u32>>,
@@ -254,7 +309,8 @@ pub struct Tree<G: SearchGame> {
     kids: Marks,
     scored: Marks,
     actions: Vec<u32>,
-    /// The edges available in this world: (the edge's index in its node, the action's place).
+    /// The edges available in this world: (the edge's index in its node, the action's place
+    /// in this world's list, or where the game orders it, [`SearchGame::legal_order`]).
     available: Vec<(u32, u32)>,
     /// The edges walked this iteration: (node, the edge's index in it).
     path: Vec<(u32, u32)>,
@@ -273,7 +329,10 @@ impl<G: SearchGame> Tree<G> {
             seat,
             params,
             rng: SplitMix64::new(seed),
-            nodes: vec![Node::new()],
+            nodes: vec![Node::default()],
+            edges: Vec::new(),
+            scored_of: Vec::new(),
+            terms: std::collections::HashMap::new(),
             root_visits: 0,
             only: only.map(<[u32]>::to_vec),
             iterations: 0,
@@ -333,7 +392,7 @@ impl<G: SearchGame> Tree<G> {
             }
             if stop {
                 if let Some(left) = budget.left(count, start.elapsed().as_secs_f64()) {
-                    if settled(self.nodes[0].edges.iter().map(|e| e.n), left) {
+                    if settled(self.children(0).iter().map(|e| e.n), left) {
                         break;
                     }
                 }
@@ -343,8 +402,7 @@ impl<G: SearchGame> Tree<G> {
 
     /// The root's children, one row per action.
     pub fn stats(&self) -> Vec<RootStats> {
-        self.nodes[0]
-            .edges
+        self.children(0)
             .iter()
             .map(|edge| RootStats {
                 action: edge.id,
@@ -377,6 +435,12 @@ impl<G: SearchGame> Tree<G> {
         self.back_up(rewards);
     }
 
+    /// `node`'s edges.
+    #[inline(always)]
+    fn children(&self, node: usize) -> &[Edge] {
+        &self.edges[self.nodes[node].edges.range()]
+    }
+
     /// Walk `world` (dealt by [`Tree::next_world`]) down the tree to its first new node,
     /// left in `world`: that node's index, or None where the walk reached the end of the
     /// game first. [`Tree::evaluate_leaf`] then [`Tree::back_up`] finish the iteration.
@@ -388,20 +452,27 @@ impl<G: SearchGame> Tree<G> {
             if world.is_over() {
                 return None;
             }
-            let mut actions = std::mem::take(&mut self.actions);
-            world.legal_ids(&mut actions);
-            if node == 0 {
-                if let Some(only) = &self.only {
-                    // The root's restriction, unless none of it is legal in this world.
-                    if actions.iter().any(|a| only.contains(a)) {
-                        actions.retain(|a| only.contains(a));
+            // A game that counts its actions is listed only to score some; the root's
+            // restriction is read from the list.
+            let (k, id) = if G::COUNTS && (node != 0 || self.only.is_none()) {
+                self.select_counted(node, visits, world)
+            } else {
+                let mut actions = std::mem::take(&mut self.actions);
+                world.legal_ids(&mut actions);
+                if node == 0 {
+                    if let Some(only) = &self.only {
+                        // The root's restriction, unless none of it is legal in this world.
+                        if actions.iter().any(|a| only.contains(a)) {
+                            actions.retain(|a| only.contains(a));
+                        }
                     }
                 }
-            }
-            let (k, id) = self.select(node, visits, world, &actions);
-            self.actions = actions;
+                let chosen = self.select(node, visits, world, &actions);
+                self.actions = actions;
+                chosen
+            };
             self.path.push((node as u32, k as u32));
-            let edge = &self.nodes[node].edges[k];
+            let edge = self.edges[self.nodes[node].edges.first as usize + k];
             world.apply_quiet(id);
             if edge.n == 0 {
                 return Some(edge.child);
@@ -420,7 +491,8 @@ impl<G: SearchGame> Tree<G> {
     pub fn back_up(&mut self, rewards: [f64; 4]) {
         self.root_visits += 1;
         for &(parent, k) in &self.path {
-            let edge = &mut self.nodes[parent as usize].edges[k as usize];
+            let at = self.nodes[parent as usize].edges.first + k;
+            let edge = &mut self.edges[at as usize];
             edge.n += 1;
             edge.w += rewards[edge.mover as usize];
         }
@@ -432,7 +504,7 @@ impl<G: SearchGame> Tree<G> {
     /// scores its actions ([`Tree::expand`]), so set it before the node is expanded.
     pub fn set_prior_terms(&mut self, node: u32, mut terms: Vec<(u32, f64)>) {
         terms.sort_unstable_by_key(|&(id, _)| id);
-        self.nodes[node as usize].terms = terms;
+        self.terms.insert(node, terms);
     }
 
     /// The edge (an index into the node's edges) to follow and its id in this world: a new
@@ -440,13 +512,14 @@ impl<G: SearchGame> Tree<G> {
     /// those legal here.
     fn select(&mut self, node: usize, visits: u64, world: &mut G, actions: &[u32]) -> (usize, u32) {
         self.available.clear();
-        let here = &self.nodes[node];
+        let span = self.nodes[node].edges;
+        let here = &self.edges[span.range()];
         // The same visiting order as the reference (it matters for ties): the edges' where
         // they are few beside the actions, else the actions' (marked by id, then read in
         // order).
-        if here.edges.len() * 4 >= actions.len() {
+        if here.len() * 4 >= actions.len() {
             self.kids.begin();
-            for (k, edge) in here.edges.iter().enumerate() {
+            for (k, edge) in here.iter().enumerate() {
                 self.kids.set(edge.id, k as u32);
             }
             for (i, &a) in actions.iter().enumerate() {
@@ -459,36 +532,27 @@ impl<G: SearchGame> Tree<G> {
             for (i, &a) in actions.iter().enumerate() {
                 self.legal.set(a, i as u32);
             }
-            for (k, edge) in here.edges.iter().enumerate() {
+            for (k, edge) in here.iter().enumerate() {
                 if let Some(i) = self.legal.get(edge.id) {
                     self.available.push((k as u32, i));
                 }
             }
         }
-        let edges = &mut self.nodes[node].edges;
+        let edges = &mut self.edges[span.range()];
         for &(k, _) in &self.available {
             edges[k as usize].avail += 1;
         }
-        let p = self.params;
         let allowed = self.allowed(visits);
         let count = self.available.len();
         if count < actions.len() && ((count as f64) < allowed || count == 0) {
-            return self.expand(node, world, actions);
+            return self.expand(node, world, Some(actions));
         }
-        let edges = &self.nodes[node].edges;
+        let edges = &self.edges[span.range()];
         let logs = logarithms();
         let mut best = self.available[0];
         let mut best_score = f64::NEG_INFINITY;
         for &(k, i) in &self.available {
-            let edge = &edges[k as usize];
-            let n = edge.n as f64;
-            let ln = match logs.get(edge.avail as usize) {
-                Some(&ln) => ln,
-                None => (edge.avail as f64).ln(),
-            };
-            let score = edge.w / n
-                + p.exploration * (ln / n).sqrt()
-                + p.prior_weight * edge.bias / (n + 1.0);
+            let score = self.params.score(&edges[k as usize], logs);
             if score > best_score {
                 best = (k, i);
                 best_score = score;
@@ -497,79 +561,200 @@ impl<G: SearchGame> Tree<G> {
         (best.0 as usize, actions[best.1 as usize])
     }
 
-    /// A new child of `node` by action `id`, chosen by `mover`: its edge's index.
-    fn add_child(&mut self, node: usize, id: u32, mover: usize, prior: f64) -> usize {
+    /// [`Tree::select`] for a game that counts its actions and tells where each legal one is
+    /// listed ([`SearchGame::COUNTS`]): the same choice, without listing them.
+    fn select_counted(&mut self, node: usize, visits: u64, world: &mut G) -> (usize, u32) {
+        let count = world.legal_count();
+        self.available.clear();
+        let span = self.nodes[node].edges;
+        for (k, edge) in self.edges[span.range()].iter_mut().enumerate() {
+            if let Some(place) = world.legal_order(edge.id) {
+                edge.avail += 1;
+                self.available.push((k as u32, place));
+            }
+        }
+        let allowed = self.allowed(visits);
+        let available = self.available.len();
+        if available < count && ((available as f64) < allowed || available == 0) {
+            return self.expand(node, world, None);
+        }
+        // The reference visits the edges in the actions' order where they are many beside
+        // the actions, else in their own: the first of the best scores wins.
+        let in_list = span.len as usize * 4 >= count;
+        let edges = &self.edges[span.range()];
+        let key = |(k, place): (u32, u32)| if in_list { place } else { k };
+        let logs = logarithms();
+        let mut first = self.available[0];
+        let mut best: Option<((u32, u32), f64)> = None;
+        for &at in &self.available {
+            if key(at) < key(first) {
+                first = at;
+            }
+            let score = self.params.score(&edges[at.0 as usize], logs);
+            if !score.is_nan()
+                && best.is_none_or(|(b, b_score)| {
+                    score > b_score || (score == b_score && key(at) < key(b))
+                })
+            {
+                best = Some((at, score));
+            }
+        }
+        // No score is a number only where no edge was visited yet: the first in order.
+        let k = best.map_or(first, |(at, _)| at).0 as usize;
+        (k, edges[k].id)
+    }
+
+    /// A new child of `node` by its scored action `j` (an index into its scored actions),
+    /// chosen by `mover`: its edge's index and the action.
+    fn add_child(&mut self, node: usize, j: usize, mover: usize) -> (usize, u32) {
         let child = self.nodes.len() as u32;
-        self.nodes.push(Node::new());
-        let edges = &mut self.nodes[node].edges;
-        edges.push(Edge {
-            id,
+        self.nodes.push(Node::default());
+        let at = self.nodes[node].scored.first as usize + j;
+        let scored = &mut self.scored_of[at];
+        scored.tried = true;
+        let edge = Edge {
+            id: scored.id,
             child,
             mover: mover as u8,
             n: 0,
             w: 0.0,
             avail: 1,
-            bias: prior.tanh(),
-        });
-        edges.len() - 1
+            bias: scored.prior.tanh(),
+        };
+        let span = &mut self.nodes[node].edges;
+        push_to(&mut self.edges, span, edge);
+        (span.len as usize - 1, edge.id)
     }
 
-    fn expand(&mut self, node: usize, world: &mut G, actions: &[u32]) -> (usize, u32) {
-        // Which of this world's actions have a child, and which a prior, marked by id.
-        self.kids.begin();
-        self.scored.begin();
-        let here = &self.nodes[node];
-        for edge in &here.edges {
-            self.kids.set(edge.id, 1);
-        }
-        for (j, &(id, _)) in here.priors.iter().enumerate() {
-            self.scored.set(id, j as u32);
-        }
+    /// A new child of `node`: its best scored action legal here without a child yet, else
+    /// the best of the next actions scored. `actions`: this world's (the root's restricted),
+    /// None where the game counts them and lists them only to score some.
+    fn expand(&mut self, node: usize, world: &mut G, actions: Option<&[u32]>) -> (usize, u32) {
+        let span = self.nodes[node].scored;
         let mut best: Option<(usize, f64)> = None;
-        for (i, &a) in actions.iter().enumerate() {
-            if self.kids.get(a).is_none() {
-                if let Some(j) = self.scored.get(a) {
-                    let prior = self.nodes[node].priors[j as usize].1;
-                    if best.is_none_or(|(_, b)| prior > b) {
-                        best = Some((i, prior));
+        match actions {
+            Some(actions) => {
+                // Which of this world's actions have a prior, marked by id, read in order.
+                self.scored.begin();
+                for (j, scored) in self.scored_of[span.range()].iter().enumerate() {
+                    if !scored.tried {
+                        self.scored.set(scored.id, j as u32);
+                    }
+                }
+                for &a in actions {
+                    if let Some(j) = self.scored.get(a) {
+                        let prior = self.scored_of[span.first as usize + j as usize].prior;
+                        if best.is_none_or(|(_, b)| prior > b) {
+                            best = Some((j as usize, prior));
+                        }
                     }
                 }
             }
+            None => best = self.best_untried(node, world),
         }
         if best.is_none() {
-            // Score the actions not scored yet: all of them at the root, a random batch
-            // deeper down (a node rarely lives long enough to need more than its best few).
-            self.missing.clear();
-            for (i, &a) in actions.iter().enumerate() {
-                if self.scored.get(a).is_none() {
-                    self.missing.push(i as u32);
+            let mut listed = std::mem::take(&mut self.actions);
+            let actions = match actions {
+                Some(actions) => actions,
+                None => {
+                    world.legal_ids(&mut listed);
+                    &listed[..]
                 }
+            };
+            best = self.score_more(node, world, actions);
+            self.actions = listed;
+        }
+        let (j, _) = best.expect("expand is called with an action left to try");
+        self.add_child(node, j, world.to_move())
+    }
+
+    /// The untried scored action of `node` legal in `world` with the highest prior, the
+    /// first in the actions' order among equals, as [`Tree::expand`] reads them from a list:
+    /// (its index among the node's scored actions, its prior).
+    fn best_untried(&mut self, node: usize, world: &mut G) -> Option<(usize, f64)> {
+        let span = self.nodes[node].scored;
+        let scored = &self.scored_of[span.range()];
+        // (index, place in the list, prior)
+        let mut best: Option<(usize, u32, f64)> = None;
+        let mut odd = false;
+        for (j, s) in scored.iter().enumerate() {
+            if s.tried {
+                continue;
             }
-            if node != 0 && self.missing.len() > self.params.batch {
-                self.draw_batch(world, actions);
+            let Some(place) = world.legal_order(s.id) else {
+                continue;
+            };
+            odd |= s.prior.is_nan();
+            if best.is_none_or(|(_, b_place, b_prior)| {
+                s.prior > b_prior || (s.prior == b_prior && place < b_place)
+            }) {
+                best = Some((j, place, s.prior));
             }
-            self.missing_ids.clear();
-            self.missing_ids
-                .extend(self.missing.iter().map(|&i| actions[i as usize]));
-            world.priors(&self.missing_ids, &mut self.scores);
-            let termed = !self.nodes[node].terms.is_empty();
-            for (&i, &score) in self.missing.iter().zip(self.scores.iter()) {
-                let id = actions[i as usize];
-                let score = if termed {
-                    score + self.nodes[node].term(id)
-                } else {
-                    score
-                };
-                let prior = score + 1e-6 * self.rng.unit(); // random order among equals
-                self.nodes[node].priors.push((actions[i as usize], prior));
-                if best.is_none_or(|(_, b)| prior > b) {
-                    best = Some((i as usize, prior));
+        }
+        if odd {
+            // A prior that is not a number: the list's order, exactly (the first one seen
+            // stays unless a later one is greater).
+            let mut order: Vec<(u32, usize)> = (0..scored.len())
+                .filter(|&j| !scored[j].tried)
+                .filter_map(|j| world.legal_order(scored[j].id).map(|place| (place, j)))
+                .collect();
+            order.sort_unstable();
+            best = None;
+            for (place, j) in order {
+                if best.is_none_or(|(_, _, b)| scored[j].prior > b) {
+                    best = Some((j, place, scored[j].prior));
                 }
             }
         }
-        let (i, prior) = best.expect("expand is called with an action left to try");
-        let k = self.add_child(node, actions[i], world.to_move(), prior);
-        (k, actions[i])
+        best.map(|(j, _, prior)| (j, prior))
+    }
+
+    /// Score the actions of `actions` `node` has not scored yet (all of them at the root, a
+    /// random batch deeper down: a node rarely lives long enough to need more than its best
+    /// few) and keep them: the best of them (its index among the node's scored actions, its
+    /// prior).
+    fn score_more(&mut self, node: usize, world: &mut G, actions: &[u32]) -> Option<(usize, f64)> {
+        let span = self.nodes[node].scored;
+        self.scored.begin();
+        for scored in &self.scored_of[span.range()] {
+            self.scored.set(scored.id, 0);
+        }
+        self.missing.clear();
+        for (i, &a) in actions.iter().enumerate() {
+            if self.scored.get(a).is_none() {
+                self.missing.push(i as u32);
+            }
+        }
+        if node != 0 && self.missing.len() > self.params.batch {
+            self.draw_batch(world, actions);
+        }
+        self.missing_ids.clear();
+        self.missing_ids
+            .extend(self.missing.iter().map(|&i| actions[i as usize]));
+        world.priors(&self.missing_ids, &mut self.scores);
+        let terms = self.terms.get(&(node as u32));
+        let mut best: Option<(usize, f64)> = None;
+        for (&id, &score) in self.missing_ids.iter().zip(self.scores.iter()) {
+            let score = match terms {
+                Some(terms) if !terms.is_empty() => score + term(terms, id),
+                _ => score,
+            };
+            let prior = score + 1e-6 * self.rng.unit(); // random order among equals
+            let span = &mut self.nodes[node].scored;
+            push_to(
+                &mut self.scored_of,
+                span,
+                Scored {
+                    id,
+                    tried: false,
+                    prior,
+                },
+            );
+            if best.is_none_or(|(_, b)| prior > b) {
+                best = Some((span.len as usize - 1, prior));
+            }
+        }
+        best
     }
 
     /// Cut `missing` (places in `actions`) to a batch: the urgent actions first (with
@@ -953,8 +1138,8 @@ mod tests {
         });
         tree.nodes[1..]
             .iter()
-            .filter(|n| !n.priors.is_empty())
-            .map(|n| n.priors.iter().map(|&(a, _)| a).collect())
+            .filter(|n| n.scored.len > 0)
+            .map(|n| tree.scored_of[n.scored.range()].iter().map(|s| s.id).collect())
             .collect()
     }
 

@@ -1019,6 +1019,47 @@ pub struct TigrisWorld {
     /// The hand-set evaluation and priors.
     pub value: Value,
     ids: Vec<u16>,
+    /// The legal actions of `s`, worked out once between moves: a search asks for their
+    /// count and for single ids several times a node.
+    legal: Kept,
+}
+
+/// The legal actions of a search's world as `State::moves` gives them, until its next move
+/// (a copy works them out again).
+#[derive(Default)]
+struct Kept(Option<Moves>);
+
+impl Clone for Kept {
+    fn clone(&self) -> Kept {
+        Kept(None)
+    }
+}
+
+/// Where the listing of `moves` (`Moves::ids`) holds `id`: the id itself on a turn (listed
+/// ascending), its place in a decision's list; None where it is not there.
+fn listed_at(moves: &Moves, id: u32) -> Option<u32> {
+    let Ok(id16) = u16::try_from(id) else {
+        return None;
+    };
+    match moves {
+        Moves::Decision(ids) => ids
+            .as_slice()
+            .iter()
+            .position(|&a| a == id16)
+            .map(|i| i as u32),
+        Moves::Turn(t) => {
+            let legal = match Action::from_id(id16)? {
+                Action::Leader { role, cell } => t.leader[role].has(cell),
+                Action::Withdraw { role } => t.withdraw[role],
+                Action::Tile { color, cell } => t.tile[color].has(cell),
+                Action::Catastrophe { cell } => t.catastrophe.has(cell),
+                Action::Swap { counts } => (0..4).all(|c| counts[c] <= t.hand[c]),
+                Action::Pass => true,
+                _ => false,
+            };
+            legal.then_some(id)
+        }
+    }
 }
 
 impl TigrisWorld {
@@ -1033,6 +1074,7 @@ impl TigrisWorld {
             tilts: None,
             value,
             ids: Vec::new(),
+            legal: Kept::default(),
         }
     }
 
@@ -1151,12 +1193,24 @@ impl SearchGame for TigrisWorld {
 
     fn legal_ids(&mut self, out: &mut Vec<u32>) {
         self.ids.clear();
-        self.s.moves().ids(&mut self.ids);
+        let moves = self.legal.0.get_or_insert_with(|| self.s.moves());
+        moves.ids(&mut self.ids);
         out.clear();
         out.extend(self.ids.iter().map(|&id| id as u32));
     }
 
+    const COUNTS: bool = true;
+
+    fn legal_count(&mut self) -> usize {
+        self.legal.0.get_or_insert_with(|| self.s.moves()).count()
+    }
+
+    fn legal_order(&mut self, id: u32) -> Option<u32> {
+        listed_at(self.legal.0.get_or_insert_with(|| self.s.moves()), id)
+    }
+
     fn apply_quiet(&mut self, id: u32) {
+        self.legal.0 = None;
         self.s.apply_legal(id as u16, &mut NoEvents);
     }
 
@@ -1179,7 +1233,7 @@ impl SearchGame for TigrisWorld {
 
     fn unsettled(&mut self) -> bool {
         // A decision in progress offers no turn action (commitments, wars, monuments, ...).
-        match self.s.moves() {
+        match self.legal.0.get_or_insert_with(|| self.s.moves()) {
             Moves::Decision(ids) => ids.as_slice().first().is_some_and(|&id| id >= COMMIT_BASE),
             Moves::Turn(_) => false,
         }
