@@ -141,15 +141,8 @@ pub fn settled(visits: impl Iterator<Item = u64>, left: f64) -> bool {
     (first - second) as f64 > left
 }
 
-/// How many natural logarithms of availability counts [`logarithms`] keeps.
-const LOGARITHMS: usize = 4096;
-
-/// `ln(n)` for the small n that most availability counts are, worked out once (the same
-/// numbers as `f64::ln`, so the same trees): a selection reads one per child.
-fn logarithms() -> &'static [f64] {
-    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| (0..LOGARITHMS).map(|n| (n as f64).ln()).collect())
-}
+/// The most natural logarithms of availability counts a tree keeps ([`Tree::cover_logs`]).
+const LOGARITHMS: usize = 1 << 22;
 
 /// The term added to the prior of action `id` by `terms` (sorted by id; 0 without one).
 fn term(terms: &[(u32, f64)], id: u32) -> f64 {
@@ -161,7 +154,8 @@ fn term(terms: &[(u32, f64)], id: u32) -> f64 {
 
 impl Params {
     /// A visited edge's score: its mean reward, the exploration term of its availability,
-    /// and its prior's bonus fading as 1/(visits + 1). `logs`: [`logarithms`].
+    /// and its prior's bonus fading as 1/(visits + 1). `logs`: `ln(n)` by n, for the n at
+    /// hand ([`Tree::cover_logs`]; past them, worked out here: the same numbers).
     #[inline(always)]
     fn score(&self, edge: &Edge, logs: &[f64]) -> f64 {
         let n = edge.n as f64;
@@ -320,6 +314,8 @@ pub struct Tree<G: SearchGame> {
     scores: Vec<f64>,
     /// `widening * (visits + 1) ^ alpha` by visits, filled as visits come ([`Tree::allowed`]).
     widths: Vec<f64>,
+    /// `ln(n)` by availability count n, filled as the counts grow ([`Tree::cover_logs`]).
+    logs: Vec<f64>,
 }
 
 impl<G: SearchGame> Tree<G> {
@@ -348,6 +344,7 @@ impl<G: SearchGame> Tree<G> {
             urgent: Vec::new(),
             scores: Vec::new(),
             widths: Vec::new(),
+            logs: Vec::new(),
         }
     }
 
@@ -367,6 +364,18 @@ impl<G: SearchGame> Tree<G> {
         let filled: Vec<f64> = (from..=visits).map(width).collect();
         self.widths.extend(filled);
         self.widths[i]
+    }
+
+    /// Keep `ln(n)` for every availability count up to `most` (a selection reads one per
+    /// child; the same numbers as `f64::ln` each time, so the same trees).
+    #[inline]
+    fn cover_logs(&mut self, most: u64) {
+        let most = most as usize;
+        if most >= self.logs.len() && most < LOGARITHMS {
+            let to = (most + 1).max(2 * self.logs.len()).clamp(4096, LOGARITHMS);
+            let from = self.logs.len();
+            self.logs.extend((from..to).map(|n| (n as f64).ln()));
+        }
     }
 
     /// Grow the tree within `budget` (with `Params::stop`, until the move is settled).
@@ -539,16 +548,20 @@ impl<G: SearchGame> Tree<G> {
             }
         }
         let edges = &mut self.edges[span.range()];
+        let mut most = 0;
         for &(k, _) in &self.available {
-            edges[k as usize].avail += 1;
+            let edge = &mut edges[k as usize];
+            edge.avail += 1;
+            most = most.max(edge.avail);
         }
+        self.cover_logs(most);
         let allowed = self.allowed(visits);
         let count = self.available.len();
         if count < actions.len() && ((count as f64) < allowed || count == 0) {
             return self.expand(node, world, Some(actions));
         }
         let edges = &self.edges[span.range()];
-        let logs = logarithms();
+        let logs = &self.logs;
         let mut best = self.available[0];
         let mut best_score = f64::NEG_INFINITY;
         for &(k, i) in &self.available {
@@ -567,12 +580,15 @@ impl<G: SearchGame> Tree<G> {
         let count = world.legal_count();
         self.available.clear();
         let span = self.nodes[node].edges;
+        let mut most = 0;
         for (k, edge) in self.edges[span.range()].iter_mut().enumerate() {
             if let Some(place) = world.legal_order(edge.id) {
                 edge.avail += 1;
+                most = most.max(edge.avail);
                 self.available.push((k as u32, place));
             }
         }
+        self.cover_logs(most);
         let allowed = self.allowed(visits);
         let available = self.available.len();
         if available < count && ((available as f64) < allowed || available == 0) {
@@ -583,7 +599,7 @@ impl<G: SearchGame> Tree<G> {
         let in_list = span.len as usize * 4 >= count;
         let edges = &self.edges[span.range()];
         let key = |(k, place): (u32, u32)| if in_list { place } else { k };
-        let logs = logarithms();
+        let logs = &self.logs;
         let mut first = self.available[0];
         let mut best: Option<((u32, u32), f64)> = None;
         for &at in &self.available {
@@ -973,6 +989,23 @@ mod tests {
             .max_by_key(|s| s.visits)
             .expect("visited")
             .action
+    }
+
+    #[test]
+    fn lists_in_an_arena_keep_their_items_as_they_grow_and_move() {
+        let mut arena: Vec<u32> = Vec::new();
+        let mut spans = [Span::default(); 3];
+        let mut expected: [Vec<u32>; 3] = Default::default();
+        for i in 0..300u32 {
+            let list = [0, 0, 1, 2, 1, 0, 2][i as usize % 7]; // interleaved, unevenly
+            push_to(&mut arena, &mut spans[list], i);
+            expected[list].push(i);
+            for (span, items) in spans.iter().zip(&expected) {
+                assert_eq!(&arena[span.range()], &items[..]);
+            }
+        }
+        // Each list's old places add up to less than its room, at most twice its length.
+        assert!(arena.len() <= 4 * 300 + 3 * 4, "{} kept for 300", arena.len());
     }
 
     #[test]

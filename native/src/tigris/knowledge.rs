@@ -6,7 +6,8 @@
 //! to the evaluation or the priors is made in both languages.
 
 use super::actions::{
-    Action, BLACK, BLUE, COMMIT_BASE, GREEN, HAND_SIZE, MONUMENTS, RED, TILE_TOTALS,
+    Action, BLACK, BLUE, CATASTROPHE_BASE, COMMIT_BASE, GREEN, HAND_SIZE, LEADER_BASE, MONUMENTS,
+    RED, TILE_BASE, TILE_TOTALS, WITHDRAW_BASE,
 };
 use super::board::{neighbours, Bb, CELLS, COLUMNS, NONE};
 use super::events::NoEvents;
@@ -68,7 +69,9 @@ impl TryFrom<u8> for Value {
     }
 }
 
-/// P(X <= k) for X ~ Binomial(n, p), summed as the reference sums it.
+/// P(X <= k) for X ~ Binomial(n, p), summed as the reference sums it. The last answers
+/// are kept by thread (a search asks the same few hands and shares over and over; the
+/// powers were a twelfth of a Tigris search): the same numbers.
 fn binomial_cdf(k: i64, n: i64, p: f64) -> f64 {
     if k < 0 {
         return 0.0;
@@ -76,6 +79,29 @@ fn binomial_cdf(k: i64, n: i64, p: f64) -> f64 {
     if k >= n {
         return 1.0;
     }
+    const SLOTS: usize = 512;
+    type Slot = (u64, i64, i64, f64);
+    thread_local! {
+        // (p's bits, k, n, the answer); k = -1 marks an empty slot.
+        static KEPT: std::cell::RefCell<[Slot; SLOTS]> =
+            const { std::cell::RefCell::new([(0, -1, 0, 0.0); SLOTS]) };
+    }
+    let bits = p.to_bits();
+    let mixed = (bits ^ (bits >> 31) ^ ((k as u64) << 8) ^ (n as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let at = (mixed >> 55) as usize % SLOTS;
+    KEPT.with_borrow_mut(|kept| {
+        let slot = &mut kept[at];
+        if slot.0 == bits && slot.1 == k && slot.2 == n {
+            return slot.3;
+        }
+        let answer = binomial_cdf_summed(k, n, p);
+        *slot = (bits, k, n, answer);
+        answer
+    })
+}
+
+/// [`binomial_cdf`] summed.
+fn binomial_cdf_summed(k: i64, n: i64, p: f64) -> f64 {
     let mut total = 0.0;
     let mut comb = 1.0f64; // comb(n, i), exact in f64 for hands of a few tiles
     for i in 0..=k {
@@ -1047,6 +1073,15 @@ fn listed_at(moves: &Moves, id: u32) -> Option<u32> {
             .iter()
             .position(|&a| a == id16)
             .map(|i| i as u32),
+        // The cells' ids read directly: most edges are placements.
+        Moves::Turn(t) if id16 < WITHDRAW_BASE => {
+            let at = usize::from(id16 - LEADER_BASE);
+            t.leader[at / CELLS].has(at % CELLS).then_some(id)
+        }
+        Moves::Turn(t) if (TILE_BASE..CATASTROPHE_BASE).contains(&id16) => {
+            let at = usize::from(id16 - TILE_BASE);
+            t.tile[at / CELLS].has(at % CELLS).then_some(id)
+        }
         Moves::Turn(t) => {
             let legal = match Action::from_id(id16)? {
                 Action::Leader { role, cell } => t.leader[role].has(cell),
@@ -1128,9 +1163,15 @@ pub fn rank_rewards(s: &State) -> [f64; 4] {
 
 /// Sorts a pool of hidden tiles (colours) by counting them: a world is dealt every iteration.
 fn sort_colours(pool: &mut [u8]) {
-    let mut counts = [0usize; 256];
+    let mut counts = [0usize; 8];
     for &c in pool.iter() {
-        counts[usize::from(c)] += 1;
+        match counts.get_mut(usize::from(c)) {
+            Some(n) => *n += 1,
+            None => {
+                pool.sort_unstable(); // not colours: sort them plainly
+                return;
+            }
+        }
     }
     let mut at = 0;
     for (colour, &n) in counts.iter().enumerate() {
@@ -1321,6 +1362,112 @@ mod tests {
     }
 
     #[test]
+    fn counted_moves_answer_as_the_listing() {
+        // Along random games of 2 to 4 players: the count, and each id's place (the id on a
+        // turn, ascending; its place in a decision), as the list says, the kept moves
+        // forgotten at every move.
+        let mut rng = SplitMix64::new(5);
+        let mut legal = Vec::new();
+        let mut checked = 0;
+        for (seed, players) in [(1, 2), (2, 3), (3, 4), (4, 2)] {
+            let mut world = game(seed, players);
+            while !world.is_over() {
+                world.legal_ids(&mut legal);
+                assert_eq!(world.legal_count(), legal.len());
+                let places: Vec<u32> = legal
+                    .iter()
+                    .map(|&id| world.legal_order(id).expect("listed, so legal"))
+                    .collect();
+                assert!(places.windows(2).all(|w| w[0] < w[1]), "in the list's order");
+                for id in 0..u32::from(crate::tigris::actions::COMMIT_BASE + 8) {
+                    assert_eq!(world.legal_order(id).is_some(), legal.contains(&id), "id {id}");
+                }
+                checked += 1;
+                world.apply_quiet(legal[rng.below(legal.len())]);
+            }
+        }
+        assert!(checked > 300, "{checked} states");
+    }
+
+    /// A Tigris world the search must list: its trees are the counting world's.
+    #[derive(Clone)]
+    struct Listed(TigrisWorld);
+
+    impl SearchGame for Listed {
+        fn players(&self) -> usize {
+            self.0.players()
+        }
+        fn to_move(&self) -> usize {
+            self.0.to_move()
+        }
+        fn is_over(&self) -> bool {
+            self.0.is_over()
+        }
+        fn final_rewards(&self) -> [f64; 4] {
+            self.0.final_rewards()
+        }
+        fn legal_ids(&mut self, out: &mut Vec<u32>) {
+            self.0.legal_ids(out);
+        }
+        fn apply_quiet(&mut self, id: u32) {
+            self.0.apply_quiet(id);
+        }
+        fn deal(&self, observer: usize, dealer: &mut PyRandom) -> Listed {
+            Listed(self.0.deal(observer, dealer))
+        }
+        fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
+            self.0.priors(ids, out);
+        }
+        fn unsettled(&mut self) -> bool {
+            self.0.unsettled()
+        }
+        fn policy(&mut self, rng: &mut SplitMix64) -> u32 {
+            self.0.policy(rng)
+        }
+        fn heuristic_rewards(&mut self) -> [f64; 4] {
+            self.0.heuristic_rewards()
+        }
+        fn playout_moves(&self) -> usize {
+            self.0.playout_moves()
+        }
+        fn prior_batch(&self) -> usize {
+            self.0.prior_batch()
+        }
+    }
+
+    #[test]
+    fn a_counted_search_grows_the_listed_searchs_tree() {
+        let budget = crate::search::Budget {
+            iterations: Some(1_500),
+            seconds: None,
+            floor: None,
+        };
+        // Few scored actions a batch and a wide tree: many expansions and ties of order.
+        let params = crate::search::Params {
+            batch: 4,
+            widening: 3.0,
+            ..crate::search::Params::default()
+        };
+        for (seed, players, plies) in [(7, 2, 0), (8, 4, 30), (9, 3, 60)] {
+            let mut world = game(seed, players);
+            let mut rng = SplitMix64::new(seed as u64);
+            let mut legal = Vec::new();
+            for _ in 0..plies {
+                world.legal_ids(&mut legal);
+                world.apply_quiet(legal[rng.below(legal.len())]);
+            }
+            if world.is_over() {
+                continue;
+            }
+            let seat = world.to_move();
+            let counted = crate::search::search(&world, seat, budget, params, &[3], None);
+            let listed =
+                crate::search::search(&Listed(world.clone()), seat, budget, params, &[3], None);
+            assert_eq!(counted, listed, "seed {seed}");
+        }
+    }
+
+    #[test]
     fn a_tigris_search_visits_legal_root_actions_only() {
         let mut world = game(5, 2);
         let seat = world.s.to_move();
@@ -1347,5 +1494,15 @@ mod tests {
         assert_eq!(binomial_cdf(6, 6, 0.3), 1.0);
         let p0 = 0.7f64.powf(6.0);
         assert!((binomial_cdf(0, 6, 0.3) - p0).abs() < 1e-15);
+        // Kept answers are the summed ones, bit for bit, however the slots are shared.
+        for round in 0..3 {
+            for i in 0..2_000u32 {
+                let p = f64::from(i % 700) / 701.0;
+                let (k, n) = (i64::from(i % 5), 1 + i64::from(i % 7));
+                let kept = binomial_cdf(k, n, p);
+                let summed = if k >= n { 1.0 } else { binomial_cdf_summed(k, n, p) };
+                assert_eq!(kept.to_bits(), summed.to_bits(), "round {round}: {k}, {n}, {p}");
+            }
+        }
     }
 }
