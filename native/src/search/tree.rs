@@ -1005,7 +1005,11 @@ mod tests {
             }
         }
         // Each list's old places add up to less than its room, at most twice its length.
-        assert!(arena.len() <= 4 * 300 + 3 * 4, "{} kept for 300", arena.len());
+        assert!(
+            arena.len() <= 4 * 300 + 3 * 4,
+            "{} kept for 300",
+            arena.len()
+        );
     }
 
     #[test]
@@ -1172,7 +1176,12 @@ mod tests {
         tree.nodes[1..]
             .iter()
             .filter(|n| n.scored.len > 0)
-            .map(|n| tree.scored_of[n.scored.range()].iter().map(|s| s.id).collect())
+            .map(|n| {
+                tree.scored_of[n.scored.range()]
+                    .iter()
+                    .map(|s| s.id)
+                    .collect()
+            })
             .collect()
     }
 

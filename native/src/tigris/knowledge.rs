@@ -87,7 +87,8 @@ fn binomial_cdf(k: i64, n: i64, p: f64) -> f64 {
             const { std::cell::RefCell::new([(0, -1, 0, 0.0); SLOTS]) };
     }
     let bits = p.to_bits();
-    let mixed = (bits ^ (bits >> 31) ^ ((k as u64) << 8) ^ (n as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mixed =
+        (bits ^ (bits >> 31) ^ ((k as u64) << 8) ^ (n as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let at = (mixed >> 55) as usize % SLOTS;
     KEPT.with_borrow_mut(|kept| {
         let slot = &mut kept[at];
@@ -1378,9 +1379,16 @@ mod tests {
                     .iter()
                     .map(|&id| world.legal_order(id).expect("listed, so legal"))
                     .collect();
-                assert!(places.windows(2).all(|w| w[0] < w[1]), "in the list's order");
+                assert!(
+                    places.windows(2).all(|w| w[0] < w[1]),
+                    "in the list's order"
+                );
                 for id in 0..u32::from(crate::tigris::actions::COMMIT_BASE + 8) {
-                    assert_eq!(world.legal_order(id).is_some(), legal.contains(&id), "id {id}");
+                    assert_eq!(
+                        world.legal_order(id).is_some(),
+                        legal.contains(&id),
+                        "id {id}"
+                    );
                 }
                 checked += 1;
                 world.apply_quiet(legal[rng.below(legal.len())]);
@@ -1500,8 +1508,16 @@ mod tests {
                 let p = f64::from(i % 700) / 701.0;
                 let (k, n) = (i64::from(i % 5), 1 + i64::from(i % 7));
                 let kept = binomial_cdf(k, n, p);
-                let summed = if k >= n { 1.0 } else { binomial_cdf_summed(k, n, p) };
-                assert_eq!(kept.to_bits(), summed.to_bits(), "round {round}: {k}, {n}, {p}");
+                let summed = if k >= n {
+                    1.0
+                } else {
+                    binomial_cdf_summed(k, n, p)
+                };
+                assert_eq!(
+                    kept.to_bits(),
+                    summed.to_bits(),
+                    "round {round}: {k}, {n}, {p}"
+                );
             }
         }
     }
