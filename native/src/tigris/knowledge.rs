@@ -1383,12 +1383,12 @@ mod tests {
                     places.windows(2).all(|w| w[0] < w[1]),
                     "in the list's order"
                 );
-                for id in 0..u32::from(crate::tigris::actions::COMMIT_BASE + 8) {
-                    assert_eq!(
-                        world.legal_order(id).is_some(),
-                        legal.contains(&id),
-                        "id {id}"
-                    );
+                if checked % 4 == 0 {
+                    // Every id of a turn and the decisions' first ones, legal or not.
+                    for id in 0..u32::from(crate::tigris::actions::COMMIT_BASE + 8) {
+                        let listed = legal.contains(&id);
+                        assert_eq!(world.legal_order(id).is_some(), listed, "id {id}");
+                    }
                 }
                 checked += 1;
                 world.apply_quiet(legal[rng.below(legal.len())]);
