@@ -2057,6 +2057,21 @@ class Storage:
                 continue
         return lines
 
+    def spectator_of(self, game_id: str, client: str) -> str | None:
+        """The handle (``v:N``) the guest spectator at ``client`` (hashed) writes under in
+        ``game_id``'s chat (None: it has not written)."""
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(ChatLineRow.speaker)
+                .where(
+                    ChatLineRow.game_id == game_id,
+                    ChatLineRow.client == client,
+                    ChatLineRow.speaker.startswith("v:"),
+                )
+                .limit(1)
+            ).scalar()
+        return None if found is None else str(found)
+
     def mutes_of(self, viewer: str) -> set[str]:
         """The speakers ``viewer`` muted."""
         with self.engine.connect() as connection:

@@ -66,6 +66,10 @@ class Connection:
     patience: float = SEND_PATIENCE  # seconds a frame may wait to be read (the hub sets it)
     sent: asyncio.Event = field(default_factory=asyncio.Event)  # set by every frame sent
     muted: set[str] | None = None  # the chat's speakers this viewer muted (None: not read yet)
+    # A spectator's identity, for its chat mutes: the signed-in account (its id), else the
+    # guest's client key, hashed.
+    account: str | None = None
+    client: str | None = None
 
     def push(self, text: str) -> bool:
         """Queue a frame; False (and the connection marked to close) if the client lags."""
