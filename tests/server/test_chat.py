@@ -82,6 +82,7 @@ def test_players_chat_and_the_lines_are_kept_with_the_game(any_db_url: str) -> N
         assert lines(client, game_id, second) == shown
         page = client.get(f"/api/games/{game_id}/chat", headers=auth(second)).json()
         assert page["can_write"] is True and page["spectators"] is False and page["muted"] == []
+        assert page["you"] == "s:1"
         after = shown[1]["id"]
         later = client.get(f"/api/games/{game_id}/chat?after={after}", headers=auth(first))
         assert [line["id"] for line in later.json()["lines"]] == [x["id"] for x in shown[2:]]
@@ -254,6 +255,9 @@ def test_a_guest_spectator_mutes_for_itself(served: TestClient) -> None:
     assert len(lines(other, game_id, None)) == 5  # a mute is the muter's alone
     assert len(lines(served, game_id, first)) == 5
     assert other.get(f"/api/games/{game_id}/chat").json()["muted"] == []
+    assert other.get(f"/api/games/{game_id}/chat").json()["you"] == "v:2"  # its own number
+    quiet = TestClient(served.app, client=("10.9.8.6", 1))
+    assert quiet.get(f"/api/games/{game_id}/chat").json()["you"] is None  # never wrote
     # Yourself (as the number you write under) is refused; hearing again works.
     assert served.post(mute_url, json={"speaker": "v:1"}).status_code == 400
     assert other.post(mute_url, json={"speaker": "v:2"}).status_code == 400
@@ -282,6 +286,7 @@ def test_a_signed_in_spectator_mutes_as_its_account(served: TestClient) -> None:
     answer = viewer.post(mute_url, json={"speaker": "s:1"}, headers=csrf)
     assert answer.status_code == 200, answer.text
     assert answer.json()["muted"] == ["s:1"] and answer.json()["lines"] == []
+    assert answer.json()["you"] == "a:" + made.json()["account"]["id"]
     with watch(viewer, game_id) as ws:
         ws.receive_json()
         assert say(served, game_id, token_of(tables[0], 1), "muted").status_code == 200

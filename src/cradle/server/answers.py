@@ -248,12 +248,14 @@ class PlayerProfile(Answer):
 
 class ChatPage(Answer):
     """``GET /api/games/{id}/chat``: the latest lines this viewer may see (oldest first), the
-    speakers it muted, whether it may write, and whether spectators take part."""
+    speakers it muted, whether it may write, whether spectators take part, and the speaker
+    its own lines are under (null: a hot seat, or a guest spectator that has not written)."""
 
     lines: list[ChatLine]
     muted: list[str]
     can_write: bool
     spectators: bool
+    you: str | None = None
 
 
 class Frame(Answer):

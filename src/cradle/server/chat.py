@@ -141,6 +141,7 @@ class ShownPage(TypedDict):
     muted: list[str]
     can_write: bool
     spectators: bool
+    you: str | None
 
 
 def public_line(line: ChatLine) -> ShownLine:
@@ -210,7 +211,17 @@ class Chat:
             ),
             "can_write": self.may_write(table, viewer) is None,
             "spectators": table.spectator_chat,
+            "you": await self.own(table, viewer),
         }
+
+    async def own(self, table: Table, viewer: Viewer) -> str | None:
+        """The speaker ``viewer``'s own lines are under (None: none yet, or a hot seat)."""
+        if viewer.hotseat:
+            return None
+        speaker = viewer.speaker()
+        if speaker is None and viewer.client is not None:  # a guest spectator's number
+            speaker = await self.host.db(self.host.storage.spectator_of, table.id, viewer.client)
+        return speaker
 
     @staticmethod
     def may_write(table: Table, viewer: Viewer) -> str | None:
@@ -251,10 +262,7 @@ class Chat:
             raise BadInput(
                 "'speaker' is a line's speaker: s:SEAT, v:NUMBER or a:ACCOUNT", "speaker"
             )
-        own = {f"s:{viewer.seat}", viewer.speaker()}
-        if viewer.client is not None:  # a guest spectator: the number it writes under
-            own.add(await self.host.db(self.host.storage.spectator_of, table.id, viewer.client))
-        if speaker in own:
+        if speaker in (f"s:{viewer.seat}", await self.own(table, viewer)):
             raise BadInput("you cannot mute yourself", "speaker")
         await self.host.db(self.host.storage.set_mute, key, qualified(table.id, speaker), on)
         await self.refresh_mutes(key)

@@ -328,6 +328,8 @@ export interface ChatPage {
   can_write: boolean;
   /** Whether spectators read and write this chat. */
   spectators: boolean;
+  /** The speaker this viewer's own lines are under (null: none yet, or a hot seat). */
+  you?: string | null;
 }
 
 /** A game's view of one seat (or a spectator's: `seat` null). */
