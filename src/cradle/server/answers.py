@@ -95,6 +95,9 @@ class TableSummary(Answer):
     # did ("conceded", "timeout", "abandoned"; null when played to the end).
     ended_by: str | None = None
     result: list[Placing] | None = None
+    # The game rates its players when it ends (every seat a different account's, no undo,
+    # no hints), or will once its open seats are taken.
+    rated: bool = False
 
 
 class LobbyPage(Answer):
@@ -163,7 +166,6 @@ class FrameTable(TableSummary):
     hints: bool
     result: list[Placing] | None
     spectator_chat: bool | None = None  # spectators read and write the chat
-    rated: bool | None = None  # every seat an account's, no undo, no hints; the end rates them
 
 
 class ChatLine(Answer):
@@ -479,6 +481,7 @@ class MyGame(Answer):
     updated: Number
     to_move: int | None
     your_turn: bool
+    rated: bool  # as the lobby's rows say it
 
 
 class MyGames(Answer):

@@ -25,6 +25,7 @@ from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
 from cradle.server.errors import ApiError
 from cradle.server.limits import Limits
+from cradle.server.ratings import rates
 from cradle.server.redact import UndoEvent
 from cradle.server.storage import (
     DATABASE_ERRORS,
@@ -298,7 +299,14 @@ class Table:
             "standin": self.standin,
             "ended_by": self.ended_by,
             "result": self.result() if self.is_over else None,
+            "rated": self.rates(),
         }
+
+    def rates(self) -> bool:
+        """Whether the game rates its players when it ends, or will once the seats that wait
+        for a person (open, or invited) are taken: a rated table seats no guest."""
+        holders = [self.accounts.get(seat) for seat in range(len(self.seats))]
+        return rates(self.rated, holders, {*self.open_seats(), *self.unused_invites()})
 
 
 @dataclass

@@ -270,6 +270,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
                 entry["moves"] = table.ply
                 entry["status"] = table.status
                 entry["updated"] = table.updated
+                entry["rated"] = table.rates()
             entry["your_turn"] = entry["to_move"] in entry["seats_held"]
             games.append(entry)
         games.sort(
