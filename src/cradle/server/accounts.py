@@ -261,7 +261,8 @@ def delete_account(storage: Storage, account_id: str) -> None:
 
 def games_of(storage: Storage, account_id: str, limit: int) -> list[dict[str, Any]]:
     """The account's games as stored (the latest changed first, at most ``limit``): id,
-    game, the players (the game's names) and the names at the seats, the seats it holds,
+    game, the players (the game's names), the seats' kinds and the names at them, the seats
+    it holds,
     status, moves, result, times, and whether it is rated (``Storage.rating``)."""
     with storage.engine.connect() as connection:
         held = connection.execute(
@@ -277,6 +278,7 @@ def games_of(storage: Storage, account_id: str, limit: int) -> list[dict[str, An
                 GameRow.id,
                 GameRow.game,
                 GameRow.players,
+                GameRow.seats,
                 GameRow.status,
                 GameRow.moves,
                 GameRow.result,
@@ -311,6 +313,9 @@ def games_of(storage: Storage, account_id: str, limit: int) -> list[dict[str, An
                 "id": str(game.id),
                 "game": str(game.game),
                 "players": [str(p) for p in players],
+                "seats": [str(kind) for kind in game.seats]
+                if isinstance(game.seats, list)
+                else ["human"] * len(players),
                 "names": [shown.get(seat) for seat in range(len(players))],
                 "seats_held": sorted(seats[str(game.id)]),
                 "status": str(game.status),

@@ -302,6 +302,7 @@ class Replay(Answer):
     options: GameJson
     result: list[Placing]
     steps: list[ReplayStep]
+    names: list[str | None] | None = None  # the people at the seats, where known
 
 
 class Region(Answer):
@@ -344,6 +345,7 @@ class History(Answer):
     moves: int
     steps: list[HistoryStep]
     pieces: dict[str, Piece]
+    names: list[str | None] | None = None  # the people at the seats, where known
 
 
 class Board(Answer):
@@ -402,6 +404,7 @@ class Analysis(Answer):
     game: str
     players: list[str]
     seats: list[str]
+    names: list[str | None] | None = None  # the people at the seats, where known
     moves: int
     status: str
     done: int
@@ -472,6 +475,7 @@ class MyGame(Answer):
     id: str
     game: str
     players: list[str]
+    seats: list[str]  # each seat's kind: "human", "bot:LEVEL"
     names: list[str | None]
     seats_held: list[int]
     status: str

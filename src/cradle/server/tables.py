@@ -280,8 +280,7 @@ class Table:
             "game": self.game,
             "players": list(self.record.players),
             "seats": list(self.seats),
-            # The people's names (an account's or a guest's; None: none given, or a bot).
-            "names": [self.names.get(s) for s in range(len(self.seats))],
+            "names": self.shown_names(),
             "claimed": [self.claimed.get(s, True) for s in range(len(self.seats))],
             "open": self.open_seats(),
             "invites": self.unused_invites(),
@@ -301,6 +300,11 @@ class Table:
             "result": self.result() if self.is_over else None,
             "rated": self.rates(),
         }
+
+    def shown_names(self) -> list[str | None]:
+        """The people's names at the seats (an account's or a guest's; None: none given, or
+        a bot), as every answer that names the seats shows them."""
+        return [self.names.get(seat) for seat in range(len(self.seats))]
 
     def rates(self) -> bool:
         """Whether the game rates its players when it ends, or will once the seats that wait

@@ -5,6 +5,7 @@
 // button that stays in a corner with the count (the board stays where it is).
 
 import { api } from "./api.js";
+import { nameAt } from "./names.js";
 import { clear, el, messageOf, put, titleCase } from "./ui.js";
 
 /** @typedef {import("./types").ChatLine} ChatLine */
@@ -32,8 +33,8 @@ export class ChatPanel {
     this.seat = null;
     /** @type {string | null} the speaker this browser's own lines are under (the server says) */
     this.you = null;
-    /** @type {string[]} the players' names, by seat */
-    this.players = [];
+    /** @type {import("./types").Seating} the table's seats, to name a muted one */
+    this.seating = { players: [] };
     this.stale = true; // the lines are to be read (at the start, after a reconnection)
     /** @type {Set<string>} */
     this.muted = new Set();
@@ -131,7 +132,7 @@ export class ChatPanel {
    */
   sync(frame, seat) {
     this.seat = seat;
-    this.players = frame.players;
+    this.seating = frame.table;
     if (!this.stale) return;
     this.stale = false;
     if (frame.table.screen === "spectator" && !frame.table.spectator_chat) this.hide();
@@ -142,8 +143,11 @@ export class ChatPanel {
   nameOf(speaker) {
     const known = this.names.get(speaker);
     if (known) return known;
-    const seat = speaker.startsWith("s:") ? Number(speaker.slice(2)) : NaN;
-    return this.players[seat] || (speaker.startsWith("v:") ? `spectator ${speaker.slice(2)}` : speaker);
+    if (speaker.startsWith("s:")) {
+      const seat = Number(speaker.slice(2));
+      if (seat >= 0 && seat < this.seating.players.length) return nameAt(this.seating, seat);
+    }
+    return speaker.startsWith("v:") ? `spectator ${speaker.slice(2)}` : speaker;
   }
 
   inSight() {
