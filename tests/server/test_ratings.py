@@ -251,6 +251,8 @@ def test_unrated_games_and_games_against_bots_change_no_rating(
     profile = first.get("/api/players/Alice").json()
     assert profile["ratings"] == [] and profile["history"] == []
     assert {g["id"] for g in profile["games"]} == {created["id"], against["id"]}
+    kinds = {g["id"]: g["seats"] for g in profile["games"]}  # a bot is named by its level
+    assert kinds == {created["id"]: ["human", "human"], against["id"]: ["human", "bot:random"]}
     assert all(g["rated"] is False and g["change"] is None for g in profile["games"])
 
 

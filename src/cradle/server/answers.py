@@ -223,12 +223,14 @@ class RatingChange(Rated):
 
 
 class FinishedGame(Answer):
-    """A finished game of the player: the names at its seats, the player's seat, place and
-    score, every seat's place, whether it was rated and what it did to the rating."""
+    """A finished game of the player: the names at its seats (a person's, else the game's
+    name for the seat) and their kinds, the player's seat, place and score, every seat's
+    place, whether it was rated and what it did to the rating."""
 
     id: str
     game: str
     players: list[str]
+    seats: list[str]  # each seat's kind: "human", "bot:LEVEL"
     seat: int
     place: int | None
     score: Number | None

@@ -196,8 +196,10 @@ export interface PlayerProfile {
   games: {
     id: string;
     game: string;
-    /** The names at the seats. */
+    /** The names at the seats (a person's, else the game's name for the seat). */
     players: string[];
+    /** Each seat's kind: "human", "bot:LEVEL" (a bot is named by its level). */
+    seats: string[];
     seat: Seat;
     place: number | null;
     score: number | null;
