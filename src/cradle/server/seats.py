@@ -363,10 +363,10 @@ class Seats:
                 token = new_token()
                 claimed = {**table.claimed, seat: True}
                 status = "open" if any(not c for c in claimed.values()) else "running"
-                # Everyone is seated: the first person's turn begins (its mail is owed).
-                starts = status == "running" and table.deadline is None
+                # Everyone is seated: the person deciding is owed a mail (they may have left
+                # since they made the table), unless it is the one who joins now.
                 begins = turn_begins(
-                    table.mode, table.playing(), claimed, None, table.to_move(), table.turn_start()
+                    table.mode, table.playing(), claimed, seat, table.to_move(), table.turn_start()
                 )
                 try:
                     updated = await self.host.db(
@@ -380,7 +380,7 @@ class Seats:
                         account,
                         name,
                         standin,
-                        begins if starts else None,
+                        begins if status == "running" else None,
                     )
                 except Conflict:
                     await self.host.served.reload(table)

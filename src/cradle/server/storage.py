@@ -743,8 +743,8 @@ def turn_begins(
 ) -> TurnBegins | None:
     """The person's turn a change begins, whose e-mail notice is owed: at a turn-based table
     (``mode``), the seat ``deciding`` after it is a taken human seat no bot plays for
-    (``playing``: the seats as they play then) and not the one that moved (``mover``; None:
-    nobody moved, the last seat was taken). ``turn``: the move number the turn begins at."""
+    (``playing``: the seats as they play then) and not the one that acted (``mover``: moved,
+    or took its seat). ``turn``: the move number the turn begins at."""
     if mode != "turn" or deciding is None or deciding == mover:
         return None
     if playing[deciding] != "human" or not claimed.get(deciding, True):
@@ -1693,8 +1693,8 @@ class Storage:
         ``account``'s (None: a guest's) and shows ``name``. Conflict when the seat was taken,
         the code used or expired, or the game changed meanwhile. ``standin``: the bot level
         the seat chose to play for it when its deadline passes. A turn-based table whose last
-        seat is taken starts its first person's deadline (``begins``: and owes them a turn
-        notice)."""
+        seat is taken starts its first person's deadline. ``begins``: the turn of the
+        person deciding, whose notice is owed now (not sent yet)."""
         holder = {"account_id": account, "name": name, "standin": standin}
 
         def work(connection: Connection, now: float) -> None:
