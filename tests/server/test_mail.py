@@ -3,6 +3,10 @@ and without a login, and the "no more mails" link's refusals."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import threading
+import time
 import warnings
 from typing import Any
 
@@ -12,8 +16,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from cradle.server.mail import MailSettings, send_mail, turn_mail
-from cradle.server.storage import DueMail
+from cradle.server.mail import NOTICE_SECONDS, MailSettings, send_mail, turn_mail
+from cradle.server.storage import DueMail, Storage, TurnBegins
+from cradle.server.tokens import new_token
 from tests.helpers.mail import smtp_server
 from tests.helpers.server import GAMES, create, token_of, wait_for
 
@@ -255,3 +260,167 @@ def test_two_processes_never_mail_one_turn_twice(postgres_url: str) -> None:
             assert sum(hub.notices.claimed for hub in hubs) == turns
             assert sum(hub.notices.sent for hub in hubs) == turns
             assert len(inbox.mails) == turns
+
+
+def test_owed_notices_are_claimed_once_by_racing_processes(any_db_url: str) -> None:
+    from cradle.server.app import create_app
+    from cradle.server.limits import Limits
+
+    app = create_app(any_db_url, bot_delay=0, limits=Limits(analyse_finished=False))
+    with TestClient(app) as client:
+        ann = person(app, "Ann", "ann@example.org")
+        bob = person(app, "Bob", "bob@example.org")
+        game_id, _tokens = table_of_two(app, ann, bob)
+        storage = client.app.state.hub.storage  # type: ignore[attr-defined]
+        owed = {(seat, turn) for _game, seat, turn in storage.due_notices()}  # none sends here
+        with storage.transaction() as connection:
+            for turn in range(100, 140):
+                storage._owe_notice(connection, game_id, time.time(), None, False,
+                                    TurnBegins(turn % 2, turn))  # fmt: skip
+                owed.add((turn % 2, turn))
+        claimed: list[tuple[int, int, str]] = []
+        failed: list[BaseException] = []
+        lock = threading.Lock()
+
+        def claim() -> None:  # a process of its own: its own connections
+            mine = Storage(any_db_url)
+            try:
+                while (mail := mine.claim_due_notice(new_token(), time.time())) is not None:
+                    with lock:
+                        claimed.append((mail.seat, mail.turn, mail.address))
+            except BaseException as exc:
+                failed.append(exc)
+            finally:
+                mine.close()
+
+        racers = [threading.Thread(target=claim) for _ in range(4)]
+        for racer in racers:
+            racer.start()
+        for racer in racers:
+            racer.join(60)
+        assert failed == []
+        assert sorted((seat, turn) for seat, turn, _ in claimed) == sorted(owed)
+        assert all(address == ["ann", "bob"][seat] + "@example.org"
+                   for seat, _turn, address in claimed)  # fmt: skip
+        assert storage.due_notices() == []
+        # A turn mailed is never owed again.
+        with storage.transaction() as connection:
+            storage._owe_notice(connection, game_id, time.time(), None, False, TurnBegins(0, 100))
+        assert storage.due_notices() == []
+
+
+class Browser:
+    """A client of a server process that keeps its cookies (a signed-in web page)."""
+
+    def __init__(self, base: str) -> None:
+        import http.cookiejar
+        import urllib.request
+
+        self.base = base
+        self.csrf = ""
+        cookies = urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        self.opener = urllib.request.build_opener(cookies)
+
+    def send(self, method: str, path: str, body: Any = None) -> Any:
+        import json
+        import urllib.request
+
+        headers = {"Content-Type": "application/json", "X-CSRF-Token": self.csrf}
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data, headers, method=method)
+        with self.opener.open(request, timeout=30) as answer:
+            return json.loads(answer.read())
+
+
+@pytest.mark.long  # three processes start: half a minute
+def test_a_bot_workers_move_begins_a_turn_two_servers_mail_once(postgres_url: str) -> None:
+    """A `cradle bots` worker (no table loaded) stores the bot's move that begins Ann's turn:
+    one of the two server processes sends its one mail."""
+    from tests.helpers.server import PlayServer, http
+
+    cradle = [sys.executable, "-c", "from cradle.cli.main import main; main()"]
+    with smtp_server() as inbox:
+        options = ("run_bots=false", "analyse_finished=false", f"smtp_url={inbox.url}",
+                   "mail_from=cradle@example.org", f"public_url={PUBLIC}")  # fmt: skip
+        servers: list[PlayServer] = []
+        worker = None
+        try:
+            servers = [PlayServer(postgres_url, settings=options).start() for _ in range(2)]
+            ann = Browser(servers[0].base)  # signed in by its cookie, as a web page is
+            ann.send("POST", "/api/accounts", {"name": "Ann", "password": PASSWORD})
+            ann.csrf = ann.send("GET", "/api/me")["csrf"]
+            ann.send("PATCH", "/api/me", {"email": "ann@example.org", "turn_mail": True})
+            made = ann.send(
+                "POST",
+                "/api/games",
+                {"game": "tigris", "seats": ["human", "bot:random"], "mode": "turn",
+                 "deadline_s": 3600},
+            )  # fmt: skip
+            game_id, token = made["id"], made["seats"][0]["token"]
+            worker = subprocess.Popen([*cradle, "bots", "--database", postgres_url,
+                                       "--bot-delay", "0", "--workers", "1"])  # fmt: skip
+            for turn in range(1, 4):
+                # Ann plays her turn (on either server) if it is hers; the worker moves.
+                server = servers[turn % 2]
+                frame = server.get(f"/api/games/{game_id}", token)
+                while frame["to_move"] == 0:
+                    action = frame["legal_actions"][0]
+                    http("POST", f"{server.base}/api/games/{game_id}/actions",
+                         {"action": action}, token)  # fmt: skip
+                    frame = server.get(f"/api/games/{game_id}", token)
+                mails = inbox.wait(turn, 60)
+                assert all(m["To"] == "ann@example.org" for m in mails)
+                assert f"#/play/{game_id}" in mails[-1].get_content()
+            time.sleep(3 * NOTICE_SECONDS)  # both servers looked again: nothing more is owed
+            assert len(inbox.mails) == 3
+            stops = {stop_code(m) for _from, _to, m in inbox.mails}
+            assert len(stops) == 3  # a code of its own in each mail
+        finally:
+            if worker is not None:
+                worker.terminate()
+                worker.wait(30)
+            for server in servers:
+                server.stop()
+
+
+def test_a_move_stored_elsewhere_owes_a_notice_a_server_sends_once(postgres_url: str) -> None:
+    """The bot's move is stored as a `cradle bots` worker stores it (no server's hands): the
+    turn it begins is mailed once, by one of two server processes."""
+    from cradle.server.app import create_app
+    from cradle.server.botqueue import WorkerSettings, make_move
+    from cradle.server.limits import Limits
+
+    with smtp_server() as inbox:
+
+        def app() -> Any:
+            return create_app(
+                postgres_url, bot_delay=0, mail=settings(inbox.url),
+                limits=Limits(analyse_finished=False, run_bots=False),
+            )  # fmt: skip
+
+        one_app, two_app = app(), app()
+        with TestClient(one_app) as one, TestClient(two_app):
+            ann = person(one_app, "Ann", "ann@example.org")
+            made = ann.post(
+                "/api/games",
+                json={"game": "tigris", "seats": ["human", "bot:random"], "mode": "turn",
+                      "deadline_s": 3600},
+                headers=csrf(ann),
+            )  # fmt: skip
+            assert made.status_code == 200, made.text
+            game_id, token = made.json()["id"], made.json()["seats"][0]["token"]
+            if one.get(f"/api/games/{game_id}").json()["to_move"] == 0:
+                play_until_turn_passes(one, game_id, [token, ""])
+            assert inbox.mails == []  # nobody owes Ann a mail for the turn she began at
+            worker = Storage(postgres_url)
+            try:
+                while (job := worker.claim_bot_job("w", time.time(), 60)) is not None:
+                    assert make_move(worker, job, "w", WorkerSettings(postgres_url, 0)) == "moved"
+            finally:
+                worker.close()
+            [mail] = inbox.wait(1)
+            assert mail["To"] == "ann@example.org" and game_id in mail.get_content()
+            storage = one.app.state.hub.storage  # type: ignore[attr-defined]
+            wait_for(lambda: storage.due_notices() == [], 30)
+            time.sleep(2 * NOTICE_SECONDS)  # both processes looked again: nothing more
+            assert len(inbox.mails) == 1

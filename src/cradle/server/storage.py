@@ -68,6 +68,7 @@ from sqlalchemy import (
     or_,
     select,
     text,
+    tuple_,
     type_coerce,
     update,
 )
@@ -1925,24 +1926,28 @@ class Storage:
         allows one per turn) in one transaction: of two processes, one claims each notice
         (PostgreSQL: the others skip the rows it holds), and no turn is ever mailed twice."""
         with self._transaction() as connection:
-            query = select(DueNoticeRow.game_id, DueNoticeRow.seat, DueNoticeRow.turn)
-            query = query.order_by(DueNoticeRow.due).limit(20)
-            if not self.is_sqlite:
-                query = query.with_for_update(skip_locked=True)
-            for game_id, seat, turn in connection.execute(query).all():
+            while True:
+                # The oldest owed row, taken in one statement (on SQLite, a write first: the
+                # transaction holds the write lock from its start, never upgrades a read).
+                oldest = select(DueNoticeRow.game_id, DueNoticeRow.seat, DueNoticeRow.turn)
+                oldest = oldest.order_by(DueNoticeRow.due).limit(1)
+                if not self.is_sqlite:
+                    oldest = oldest.with_for_update(skip_locked=True)
                 taken = connection.execute(
-                    delete(DueNoticeRow).where(
-                        DueNoticeRow.game_id == game_id,
-                        DueNoticeRow.seat == seat,
-                        DueNoticeRow.turn == turn,
+                    delete(DueNoticeRow)
+                    .where(
+                        tuple_(DueNoticeRow.game_id, DueNoticeRow.seat, DueNoticeRow.turn).in_(
+                            oldest
+                        )
                     )
-                ).rowcount
-                if taken != 1:
-                    continue  # another process claimed it meanwhile
-                mail = self._claim_notice(connection, str(game_id), int(seat), int(turn), code, now)
+                    .returning(DueNoticeRow.game_id, DueNoticeRow.seat, DueNoticeRow.turn)
+                ).first()
+                if taken is None:
+                    return None
+                game_id, seat, turn = str(taken[0]), int(taken[1]), int(taken[2])
+                mail = self._claim_notice(connection, game_id, seat, turn, code, now)
                 if mail is not None:
                     return mail
-            return None
 
     def _claim_notice(
         self, connection: Connection, game_id: str, seat: int, turn: int, code: str, now: float
