@@ -219,7 +219,9 @@ def test_guests_and_live_tables_get_no_mail(db_url: str) -> None:
             bob = person(app, "Bob", "bob@example.org")
             live, _tokens = table_of_two(app, ann, bob, mode="live", deadline_s=None)
             # A turn-based table's notice afterwards arrives alone: the live one sent none.
-            table_of_two(app, ann, bob)
+            turn, tokens = table_of_two(app, ann, bob)
+            if client.get(f"/api/games/{turn}").json()["to_move"] == 1:  # Bob, who just joined
+                play_until_turn_passes(client, turn, tokens)
             [mail] = inbox.wait(1)
             assert "#/play/" in mail.get_content() and live not in mail.get_content()
             wait_for(lambda: hub.notices.sent == 1, 30)
