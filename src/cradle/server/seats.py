@@ -364,9 +364,9 @@ class Seats:
                 claimed = {**table.claimed, seat: True}
                 status = "open" if any(not c for c in claimed.values()) else "running"
                 # Everyone is seated: the person deciding is owed a mail (they may have left
-                # since they made the table), unless it is the one who joins now.
+                # since they made the table).
                 begins = turn_begins(
-                    table.mode, table.playing(), claimed, seat, table.to_move(), table.turn_start()
+                    table.mode, table.playing(), claimed, None, table.to_move(), table.turn_start()
                 )
                 try:
                     updated = await self.host.db(

@@ -744,8 +744,8 @@ def turn_begins(
 ) -> TurnBegins | None:
     """The person's turn a change begins, whose e-mail notice is owed: at a turn-based table
     (``mode``), the seat ``deciding`` after it is a taken human seat no bot plays for
-    (``playing``: the seats as they play then) and not the one that acted (``mover``: moved,
-    or took its seat). ``turn``: the move number the turn begins at."""
+    (``playing``: the seats as they play then) and not the one that moved (``mover``; None:
+    nobody moved, the last seat was taken). ``turn``: the move number the turn begins at."""
     if mode != "turn" or deciding is None or deciding == mover:
         return None
     if playing[deciding] != "human" or not claimed.get(deciding, True):
