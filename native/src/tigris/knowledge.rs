@@ -1047,7 +1047,8 @@ pub struct TigrisWorld {
     pub value: Value,
     ids: Vec<u16>,
     /// The legal actions of `s`, worked out once between moves: a search asks for their
-    /// count and for single ids several times a node.
+    /// count and for single ids several times a node. `apply_quiet` forgets them: a world
+    /// the search asks changes by it only.
     legal: Kept,
 }
 
