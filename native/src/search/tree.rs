@@ -144,10 +144,11 @@ pub fn settled(visits: impl Iterator<Item = u64>, left: f64) -> bool {
 /// The most natural logarithms of availability counts a tree keeps ([`Tree::cover_logs`]).
 const LOGARITHMS: usize = 1 << 22;
 
-/// The term added to the prior of action `id` by `terms` (sorted by id; 0 without one).
-fn term(terms: &[(u32, f64)], id: u32) -> f64 {
-    match terms.binary_search_by_key(&id, |&(a, _)| a) {
-        Ok(j) => terms[j].1,
+/// The term added to the prior score of action `id` by `factors` (sorted by id): the log
+/// of its factor (0 without one), worked out only for the actions a node scores.
+fn term(factors: &[(u32, f64)], id: u32) -> f64 {
+    match factors.binary_search_by_key(&id, |&(a, _)| a) {
+        Ok(j) => factors[j].1.ln(),
         Err(_) => 0.0,
     }
 }
@@ -287,9 +288,9 @@ pub struct Tree<G: SearchGame> {
     /// Every node's edges and scored actions ([`Span`]).
     edges: Vec<Edge>,
     scored_of: Vec<Scored>,
-    /// Terms added to the game's priors by node ([`Tree::set_prior_terms`]), each sorted by
+    /// Factors of the game's priors by node ([`Tree::set_prior_factors`]), each sorted by
     /// id; mostly none.
-    terms: std::collections::HashMap<u32, Vec<(u32, f64)>>,
+    factors: std::collections::HashMap<u32, Vec<(u32, f64)>>,
     /// The root's visits (every other node's are on the edge that leads to it).
     root_visits: u64,
     only: Option<Vec<u32>>,
@@ -328,7 +329,7 @@ impl<G: SearchGame> Tree<G> {
             nodes: vec![Node::default()],
             edges: Vec::new(),
             scored_of: Vec::new(),
-            terms: std::collections::HashMap::new(),
+            factors: std::collections::HashMap::new(),
             root_visits: 0,
             only: only.map(<[u32]>::to_vec),
             iterations: 0,
@@ -508,12 +509,13 @@ impl<G: SearchGame> Tree<G> {
         self.iterations += 1;
     }
 
-    /// A prior from elsewhere (a model) for `node`'s actions: (id, a term added to the
-    /// game's prior score), sorted by id; ids not listed add nothing. Read when the node
-    /// scores its actions ([`Tree::expand`]), so set it before the node is expanded.
-    pub fn set_prior_terms(&mut self, node: u32, mut terms: Vec<(u32, f64)>) {
-        terms.sort_unstable_by_key(|&(id, _)| id);
-        self.terms.insert(node, terms);
+    /// A prior from elsewhere (a model) for `node`'s actions: (id, a positive factor of the
+    /// game's prior: its log is added to the prior score), sorted here by id; ids not
+    /// listed keep the game's prior. Read when the node scores its actions
+    /// ([`Tree::expand`]), so set it before the node is expanded.
+    pub fn set_prior_factors(&mut self, node: u32, mut factors: Vec<(u32, f64)>) {
+        factors.sort_unstable_by_key(|&(id, _)| id);
+        self.factors.insert(node, factors);
     }
 
     /// The edge (an index into the node's edges) to follow and its id in this world: a new
@@ -748,11 +750,11 @@ impl<G: SearchGame> Tree<G> {
         self.missing_ids
             .extend(self.missing.iter().map(|&i| actions[i as usize]));
         world.priors(&self.missing_ids, &mut self.scores);
-        let terms = self.terms.get(&(node as u32));
+        let factors = self.factors.get(&(node as u32));
         let mut best: Option<(usize, f64)> = None;
         for (&id, &score) in self.missing_ids.iter().zip(self.scores.iter()) {
-            let score = match terms {
-                Some(terms) if !terms.is_empty() => score + term(terms, id),
+            let score = match factors {
+                Some(factors) if !factors.is_empty() => score + term(factors, id),
                 _ => score,
             };
             let prior = score + 1e-6 * self.rng.unit(); // random order among equals
