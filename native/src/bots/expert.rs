@@ -164,7 +164,7 @@ impl Expert {
             seat,
             share: [0.0; 4],
         };
-        reading.share = [0, 1, 2, 3].map(|c| self.share(&world, seat, c));
+        reading.share = self.shares(&world, seat);
         if matches!(Action::from_id(actions[0]), Some(Action::Commit { .. })) {
             return self.commit(&reading, &actions);
         }
@@ -278,8 +278,9 @@ impl Expert {
         value
     }
 
-    /// `_share`: one tile of another hand is of `colour` as often as the unseen tiles are.
-    fn share(&self, world: &State, seat: usize, colour: usize) -> f64 {
+    /// `_share` of each colour: one tile of another hand is of a colour as often as the
+    /// unseen tiles are (reds weighted up: they are kept).
+    fn shares(&self, world: &State, seat: usize) -> [f64; 4] {
         let mut on_board = [0u32; 4];
         for content in contents(world).iter().flatten() {
             if let Content::Tile { colour, .. } | Content::Down { colour, .. } = content {
@@ -294,11 +295,9 @@ impl Expert {
         for u in unseen {
             total += u;
         }
-        let share = unseen[colour] / total;
-        if colour == RED {
-            return (share * self.style.red_belief).min(0.9);
-        }
-        share
+        let mut shares = unseen.map(|u| u / total);
+        shares[RED] = (shares[RED] * self.style.red_belief).min(0.9);
+        shares
     }
 
     /// `_holds_fewer`: the chance that `other` holds fewer than `k` tiles of `colour`.
@@ -351,8 +350,8 @@ impl Expert {
             if sides.len() < 2 {
                 continue;
             }
-            let hand = i64::from(r.world.hands[r.seat][war_colour])
-                - i64::from(colour == war_colour);
+            let hand =
+                i64::from(r.world.hands[r.seat][war_colour]) - i64::from(colour == war_colour);
             let ours = i64::from(board.counts[own as usize][war_colour]) + hand.max(0);
             for &(k, other) in &sides {
                 if other == r.seat {
