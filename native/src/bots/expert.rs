@@ -749,3 +749,51 @@ impl Worth {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `random.Random(seed).sample(range(n), k)` as CPython 3.11 answers it (both of its
+    /// ways: the pool below the set size, the set of picks above it).
+    #[test]
+    fn sample_draws_as_cpython() {
+        let range = |n: u32| (0..n).collect::<Vec<u32>>();
+        let cases: [(u128, u32, usize, Vec<u32>); 3] = [
+            (
+                5,
+                300,
+                48,
+                vec![
+                    130, 183, 271, 14, 238, 127, 26, 80, 57, 190, 240, 126, 194, 278, 52, 293, 6,
+                    110, 208, 143, 93, 199, 81, 36, 71, 227, 64, 67, 0, 2, 107, 84, 85, 148, 160,
+                    101, 276, 104, 100, 196, 152, 11, 184, 212, 74, 135, 33, 169,
+                ],
+            ),
+            (
+                6,
+                100,
+                48,
+                vec![
+                    73, 10, 62, 33, 4, 0, 18, 84, 75, 60, 47, 40, 2, 34, 97, 25, 52, 68, 69, 12,
+                    24, 72, 70, 96, 11, 54, 42, 91, 46, 83, 32, 56, 80, 92, 37, 67, 5, 65, 57, 64,
+                    77, 41, 23, 31, 53, 90, 81, 36,
+                ],
+            ),
+            (7, 30, 3, vec![10, 4, 12]),
+        ];
+        for (seed, n, k, expected) in cases {
+            let mut rng = PyRandom::new(seed);
+            assert_eq!(sample(&mut rng, &range(n), k), expected, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn the_styles_are_named() {
+        assert_eq!(style("expert-rules"), Some(EXPERT));
+        for name in ["red-keeper", "turtle", "warmonger"] {
+            assert!(style(name).is_some_and(|s| s != EXPERT), "{name}");
+        }
+        assert_eq!(style("greedy"), None);
+    }
+}
