@@ -44,7 +44,8 @@ class ExpertRulesBot:
         self.tigris = tigris
         self.guard = StallGuard(relapse=2)
         self.seed = seed
-        self.native = native and seed is not None and _native_ready()
+        # the twin seeds as random.Random does from any int below 2**127 in size
+        self.native = native and isinstance(seed, int) and abs(seed) < 2**127 and _native_ready()
         self.twin: Any = None  # the Rust twin, once it has played
         self.python_played = False
 
@@ -72,11 +73,11 @@ class ExpertRulesBot:
         kind = _STYLE_NAMES.get(self.tigris)
         if kind is None:
             return None
-        self.twin = native.extension().NativeBot(kind, self.seed)
+        self.twin = native.extension().NativeBot(kind, int(self.seed or 0))
         return self.twin
 
     def _native_choice(self, twin: Any, state: GameState, seat: int) -> str:
-        decision_actions(state, seat)  # the reference's errors: not the seat's turn
+        # the twin refuses another seat's decision with the reference's ValueError
         if type(state).__module__ != "cradle._native":
             state = get_game(state.game).from_position(state.to_position(), engine="native")
         chosen: str = state.action_string(twin.choose_id(state, seat))  # type: ignore[attr-defined]
