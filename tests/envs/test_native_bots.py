@@ -63,7 +63,14 @@ EXPERTS = ("expert-rules", "red-keeper", "turtle", "warmonger")
 
 @pytest.mark.parametrize(
     ("game", "players", "decisions"),
-    [("tigris", 2, 35), ("tigris", 3, 25), ("gheos", 2, 200), ("gheos", 4, 200)],
+    [
+        ("tigris", 2, 30),
+        ("tigris", 3, 22),
+        ("tigris", 4, 22),
+        ("gheos", 2, 200),
+        ("gheos", 3, 200),
+        ("gheos", 4, 200),
+    ],
 )
 def test_native_expert_rules_decides_as_its_reference(
     game: str, players: int, decisions: int
@@ -98,7 +105,7 @@ def test_a_seeded_expert_plays_through_its_twin_on_native_states() -> None:
         python_state: Any = get_game("tigris").new_game(2, 8, engine="python")
         bot = make_bot(kind, 4) if kind == "expert-rules" else make_style(kind, 4)
         reference = make_bot(kind, 4)
-        for _ in range(12):
+        for _ in range(8):
             seat = native_state.to_move
             mine = bot.choose(native_state, seat)
             theirs = reference.choose(python_state, seat)
