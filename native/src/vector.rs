@@ -11,6 +11,7 @@ use pyo3::pyclass::boolean_struct::False;
 use pyo3::PyClass;
 
 use crate::gheos::compact;
+use crate::gheos::observation::{grid, GRID_SIZE};
 use crate::gheos::py::GheosState;
 use crate::tigris::py::PyTigrisState;
 
@@ -383,7 +384,9 @@ impl Batch {
             Games::Gheos(g) if !compact => {
                 fill_masks(py, g, out, width, engine_ids, |s| s.over(), &mut written)
             }
-            Games::Gheos(g) => fill_masks(py, g, out, width, compact_ids, |s| s.over(), &mut written),
+            Games::Gheos(g) => {
+                fill_masks(py, g, out, width, compact_ids, |s| s.over(), &mut written)
+            }
             Games::Tigris(_) => Err(PyValueError::new_err(
                 "compact action ids are Gheos': Tigris has only the engine's",
             )),
@@ -420,6 +423,31 @@ impl Batch {
             Games::Tigris(g) => observe_all(py, g, seats, out, width),
             Games::Gheos(g) => observe_all(py, g, seats, out, width),
         }
+    }
+
+    /// Write into row `i` of `out` (N rows, C order, `GRID_SIZE` columns: channels x rows x
+    /// columns) the grid tensor of game `i`'s map (Gheos; `cradle.envs.gheos_grid`, the same
+    /// for every seat). Tigris' board is the first part of its observation already.
+    fn observe_grid(&self, py: Python<'_>, mut out: PyReadwriteArray2<'_, f32>) -> PyResult<()> {
+        let Games::Gheos(games) = &self.games else {
+            return Err(PyValueError::new_err(
+                "the grid tensor is Gheos': Tigris' board is its observation's first part",
+            ));
+        };
+        let (rows, width) = out.as_array().dim();
+        if rows != games.len() || width != GRID_SIZE {
+            return Err(PyValueError::new_err(format!(
+                "the grids need {} rows of {GRID_SIZE}",
+                games.len()
+            )));
+        }
+        let out = out
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("the grids must be a C-contiguous array"))?;
+        for (game, row) in games.iter().zip(out.chunks_exact_mut(GRID_SIZE)) {
+            grid(&game.borrow(py).game, row);
+        }
+        Ok(())
     }
 
     /// A uniform random legal id of each game into `out`: the legal id at `draws[i]` modulo

@@ -57,7 +57,14 @@ from cradle.core.results import ranking_utilities
 from cradle.envs.first import check_first_player, new_game
 from cradle.envs.gheos_compact import COMPACT_COUNT, CompactActions
 from cradle.envs.spec import FloatArray, batch_ids, get_spec
-from cradle.envs.tensors import board_shape, observation_scales, split
+from cradle.envs.tensors import (
+    board_apart,
+    board_bounds,
+    board_scales,
+    board_shape,
+    observation_scales,
+    split,
+)
 
 # the opponents' ids for the rows given (anything np.asarray reads as ints)
 Policy = Callable[["Observations", npt.NDArray[np.int8]], npt.ArrayLike]
@@ -178,16 +185,7 @@ class CradleSingleVecEnv(VectorEnv):
             low=low, high=high, dtype=np.float32
         )
         if observation == "board":
-            (board_low, features_low), (board_high, features_high) = (
-                split(game, low),
-                split(game, high),
-            )
-            self.single_observation_space = spaces.Dict(
-                {
-                    "board": spaces.Box(board_low, board_high, dtype=np.float32),
-                    "features": spaces.Box(features_low, features_high, dtype=np.float32),
-                }
-            )
+            self.single_observation_space = self._board_space(spec, low, high)
         self.board_shape = board_shape(game)
         self.single_action_space = spaces.Discrete(self.actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -210,6 +208,28 @@ class CradleSingleVecEnv(VectorEnv):
         self._py_bots: list[list[_Bot | None]] = [[None] * players for _ in range(n)]
         self._native_seats: list[list[tuple[str, int] | None]] = [[None] * players] * n
         self._policy_seats = np.zeros((n, players), bool)
+
+    def _board_space(self, spec: Any, low: FloatArray, high: FloatArray) -> spaces.Dict:
+        """``observation="board"``: the board tensor and the rest of the flat observation
+        (Gheos: its tile table and features, the grid written apart)."""
+        (table_low, features_low), (table_high, features_high) = (
+            split(self.game, low),
+            split(self.game, high),
+        )
+        board_low, board_high = board_bounds(spec, self.players)
+        self._board_scales = board_scales(spec, self.players)
+        if self.normalize:
+            board_low, board_high = (
+                board_low / self._board_scales,
+                board_high / self._board_scales,
+            )
+        pieces: dict[str, spaces.Space[Any]] = {
+            "board": spaces.Box(board_low, board_high, dtype=np.float32)
+        }
+        if board_apart(self.game):
+            pieces["tiles"] = spaces.Box(table_low, table_high, dtype=np.float32)
+        pieces["features"] = spaces.Box(features_low, features_high, dtype=np.float32)
+        return spaces.Dict(pieces)
 
     # --- games and their seats
     def _deal(self, i: int) -> GameState:
@@ -301,7 +321,7 @@ class CradleSingleVecEnv(VectorEnv):
         self._batch.observe(self._movers, observations)
         masks = np.zeros((self.num_envs, self.actions), np.int8)
         tables = self._fill_masks(masks, rows)
-        shaped = self._shaped(observations[rows])
+        shaped = self._shaped(observations[rows], rows)
         chosen = np.asarray(self.policy(shaped, masks[rows]), np.int64).reshape(-1)
         if (
             chosen.shape != rows.shape
@@ -340,14 +360,24 @@ class CradleSingleVecEnv(VectorEnv):
         self._masks[~moving] = 0
         return self._shaped(observations)
 
-    def _shaped(self, observations: FloatArray) -> Observations:
-        """Flat rows as this env gives them: normalized, folded into board and features."""
+    def _shaped(self, observations: FloatArray, rows: IntArray | None = None) -> Observations:
+        """Flat rows (of ``rows``, default all) as this env gives them: normalized, folded
+        into the board tensor and the rest."""
         if self.normalize:
             observations /= self._scales
-        if self.observation == "board":
-            board, features = split(self.game, observations)
-            return {"board": board, "features": features}
-        return observations
+        if self.observation != "board":
+            return observations
+        table, features = split(self.game, observations)
+        if not board_apart(self.game):
+            return {"board": table, "features": features}
+        grids: FloatArray = np.empty((self.num_envs, int(np.prod(self.board_shape))), np.float32)
+        self._batch.observe_grid(grids)
+        board = grids.reshape(self.num_envs, *self.board_shape)
+        if rows is not None:
+            board = board[rows]
+        if self.normalize:
+            board /= self._board_scales
+        return {"board": board, "tiles": table, "features": features}
 
     def _infos(
         self, utilities: npt.NDArray[np.float64], illegal: npt.NDArray[np.bool_]

@@ -35,7 +35,14 @@ from cradle.core.results import ranking_utilities
 from cradle.envs.first import check_first_player, new_game
 from cradle.envs.gheos_compact import COMPACT_COUNT
 from cradle.envs.spec import FloatArray, batch_ids, get_spec
-from cradle.envs.tensors import observation_scales
+from cradle.envs.tensors import (
+    board_apart,
+    board_bounds,
+    board_scales,
+    board_shape,
+    board_size,
+    observation_scales,
+)
 
 # the float32 observation rows and the int8 action masks
 Observation = dict[str, FloatArray | npt.NDArray[np.int8]]
@@ -62,8 +69,12 @@ class CradleVectorEnv(VectorEnv):
         information_state: bool = False,
         first_player: int | None = None,
         actions: str = "engine",
+        observation: str = "flat",
         **options: object,
     ) -> None:
+        if observation not in ("flat", "board"):
+            raise ValueError(f"observation must be 'flat' or 'board', not {observation!r}")
+        self.board = observation == "board"
         if actions not in ("engine", "compact") or (actions == "compact" and game != "gheos"):
             raise ValueError(
                 f"actions must be 'engine' (or 'compact' in Gheos), not {actions!r} in {game}"
@@ -104,12 +115,22 @@ class CradleVectorEnv(VectorEnv):
             low = np.concatenate([low, np.zeros(self._memory, np.float32)])
             high = np.concatenate([high, np.full(self._memory, top, np.float32)])
         self.actions = COMPACT_COUNT if self.compact else len(spec.encoding)
-        self.single_observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low=low, high=high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(self.actions,), dtype=np.int8),
-            }
-        )
+        pieces: dict[str, spaces.Space[Any]] = {
+            "observation": spaces.Box(low=low, high=high, dtype=np.float32)
+        }
+        # observation="board": the board tensor beside the flat rows (cradle.envs.tensors)
+        self.board_shape = board_shape(game)
+        self._board_scales = board_scales(spec, players) if normalize else None
+        if self.board:
+            board_low, board_high = board_bounds(spec, players)
+            if self._board_scales is not None:
+                board_low, board_high = (
+                    board_low / self._board_scales,
+                    board_high / self._board_scales,
+                )
+            pieces["board"] = spaces.Box(board_low, board_high, dtype=np.float32)
+        pieces["action_mask"] = spaces.Box(0, 1, shape=(self.actions,), dtype=np.int8)
+        self.single_observation_space = spaces.Dict(pieces)
         self.single_action_space = spaces.Discrete(self.actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -120,8 +141,8 @@ class CradleVectorEnv(VectorEnv):
         self._autoreset = np.zeros(num_envs, bool)
         self._seeds = random.Random()
         self._batch: Any = None
-        # (observations, masks) of earlier steps, recycled when nobody holds them any more
-        self._pool: list[tuple[FloatArray, npt.NDArray[np.int8]]] = []
+        # (observations, masks, grids) of earlier steps, recycled when nobody holds them
+        self._pool: list[tuple[FloatArray, npt.NDArray[np.int8], FloatArray | None]] = []
         self._pooled = 0
 
     def _new_game(self) -> GameState:
@@ -192,7 +213,7 @@ class CradleVectorEnv(VectorEnv):
         ended get their final view and an empty mask."""
         if seats is None:
             seats = self._movers
-        obs, masks, reuse = self._buffers()
+        obs, masks, grids, reuse = self._buffers()
         size = self._width - self._memory
         if not self._memory:
             self._batch.observe(seats, obs)
@@ -209,26 +230,43 @@ class CradleVectorEnv(VectorEnv):
         if self._scales is not None:
             obs[:, :size] /= self._scales
         self._batch.masks(masks, self.compact, reuse)
-        return {"observation": obs, "action_mask": masks}
+        if not self.board:
+            return {"observation": obs, "action_mask": masks}
+        if grids is None:  # Tigris: the first part of the rows, folded (a view)
+            board = obs[:, : board_size(self.game)].reshape(self.num_envs, *self.board_shape)
+        else:
+            self._batch.observe_grid(grids)
+            if self._board_scales is not None:
+                grids /= self._board_scales.reshape(-1)
+            board = grids.reshape(self.num_envs, *self.board_shape)
+        return {"observation": obs, "board": board, "action_mask": masks}
 
-    def _buffers(self) -> tuple[FloatArray, npt.NDArray[np.int8], bool]:
-        """The arrays of the next observations, and whether they are recycled: those of an
-        earlier step that nobody but the pool holds any more (a view or a reference kept by
-        the caller keeps them out), else new ones. A fresh mask of Gheos' 191,012 columns is
-        49 MB at N = 256, zeroed by the kernel page by page on every step; a recycled one has
-        only its last ones cleared (natively), and its memory stays in the caches."""
-        for pair in self._pool:
-            if sys.getrefcount(pair[0]) == _UNHELD and sys.getrefcount(pair[1]) == _UNHELD:
-                return pair[0], pair[1], True
+    def _buffers(self) -> tuple[FloatArray, npt.NDArray[np.int8], FloatArray | None, bool]:
+        """The arrays of the next observations (the grids: Gheos' board tensor, when asked
+        for), and whether they are recycled: those of an earlier step that nobody but the
+        pool holds any more (a view or a reference kept by the caller keeps them out), else
+        new ones. A fresh mask of Gheos' 191,012 columns is 49 MB at N = 256, zeroed by the
+        kernel page by page on every step; a recycled one has only its last ones cleared
+        (natively), and its memory stays in the caches."""
+        for kept in self._pool:
+            if (
+                sys.getrefcount(kept[0]) == _UNHELD
+                and sys.getrefcount(kept[1]) == _UNHELD
+                and (kept[2] is None or sys.getrefcount(kept[2]) == _UNHELD)
+            ):
+                return kept[0], kept[1], kept[2], True
         # the native encoders write every element of each row; a fresh mask's zeros come free
         obs: FloatArray = np.empty((self.num_envs, self._width), np.float32)
         masks = np.zeros((self.num_envs, self.actions), np.int8)
+        grids: FloatArray | None = None
+        if self.board and board_apart(self.game):
+            grids = np.empty((self.num_envs, int(np.prod(self.board_shape))), np.float32)
         if len(self._pool) < POOL:
-            self._pool.append((obs, masks))
-        else:  # every pooled pair is held: the oldest makes way
-            self._pool[self._pooled % POOL] = (obs, masks)
+            self._pool.append((obs, masks, grids))
+        else:  # every pooled set is held: the oldest makes way
+            self._pool[self._pooled % POOL] = (obs, masks, grids)
             self._pooled += 1
-        return obs, masks, False
+        return obs, masks, grids, False
 
     def random_actions(
         self, draws: npt.NDArray[np.uint64], out: npt.NDArray[np.int64] | None = None
