@@ -14,8 +14,9 @@ opponent, played inside ``step`` until the learner must decide again. ``opponent
   for self-play), returning one legal id per row.
 
 ``normalize=True`` divides every element by its scale (``cradle.envs.tensors``): values in
-[-1, 1]. ``observation="board"`` gives ``{"board": ..., "features": ...}``: the board part
-folded (Tigris channels x rows x columns, Gheos one row per tile) beside the feature vector.
+[-1, 1]. ``observation="board"`` gives ``{"board": ..., "features": ...}``: the board tensor
+(``cradle.envs.tensors``: Tigris' board part folded, channels x rows x columns; Gheos' map on
+a grid, with the flat tensor's tile table as ``"tiles"``) beside the feature vector.
 ``actions="compact"`` (Gheos): the factored action space of ``cradle.envs.gheos_compact``
 (2,588 ids instead of the engine's 191,012), for the learner's ids, masks and a policy's.
 

@@ -12,6 +12,11 @@ observation belongs to (the seat to move, who acts next); ``rewards[i]`` is the 
 utility of the seat that just acted in game ``i`` (0 until its game ends), and
 ``infos["utilities"]`` every seat's utility (rows of games that did not end are 0).
 
+``actions="compact"`` (Gheos): masks and actions in the compact ids of
+``cradle.envs.gheos_compact`` (2,588 wide), mapped natively. ``observation="board"`` adds
+``"board"``, the board tensor (``cradle.envs.tensors``; Gheos' grid written natively). The
+arrays of a step are recycled once the caller holds none of them (``_buffers``).
+
 Autoreset is Gymnasium's NEXT_STEP mode: the step after a game ends (terminated, or truncated
 at the move cap) resets it, ignores its action and returns its first observation with reward 0.
 """
