@@ -337,6 +337,32 @@ impl Batch {
         }
     }
 
+    /// The engine ids of the compact ids `actions` (Gheos, `cradle.envs.gheos_compact`) of
+    /// each game's table now into `out`; 0 for the games in `skip`. ValueError for an id
+    /// that names no action of its table (nothing is written then).
+    fn engine_ids(
+        &self,
+        py: Python<'_>,
+        actions: PyReadonlyArray1<'_, i64>,
+        skip: PyReadonlyArray1<'_, bool>,
+        mut out: PyReadwriteArray1<'_, i64>,
+    ) -> PyResult<()> {
+        let Games::Gheos(games) = &self.games else {
+            return Err(PyValueError::new_err(
+                "compact action ids are Gheos': Tigris has only the engine's",
+            ));
+        };
+        let n = games.len();
+        let (actions, skip, out) = (actions.as_slice()?, skip.as_slice()?, out.as_slice_mut()?);
+        if [actions.len(), skip.len(), out.len()] != [n; 3] {
+            return Err(PyValueError::new_err(format!(
+                "actions, skip and out need {n} entries each"
+            )));
+        }
+        out.copy_from_slice(&engine_actions(py, games, actions, skip)?);
+        Ok(())
+    }
+
     /// Write 1 at each game's legal ids in `masks` (N rows of zeros, C order, one column per
     /// id: a fresh `np.zeros` costs nothing for the columns never written); a finished game's
     /// row stays 0. `compact` (Gheos): the compact ids of `cradle.envs.gheos_compact` instead

@@ -56,7 +56,7 @@ from cradle.core import native
 from cradle.core.contract import GameState
 from cradle.core.results import ranking_utilities
 from cradle.envs.first import check_first_player, new_game
-from cradle.envs.gheos_compact import COMPACT_COUNT, CompactActions
+from cradle.envs.gheos_compact import COMPACT_COUNT
 from cradle.envs.spec import FloatArray, batch_ids, get_spec
 from cradle.envs.tensors import (
     board_apart,
@@ -200,8 +200,6 @@ class CradleSingleVecEnv(VectorEnv):
         self.learners = np.zeros(n, np.int64)
         self._autoreset = np.zeros(n, bool)
         self._masks = np.zeros((n, self.actions), np.int8)
-        # compact Gheos ids: each row's table when its learner last observed
-        self._tables: list[CompactActions | None] = [None] * n
         self._rng = random.Random()
         self._batch: Any = None
         self._opponents: Any = None
@@ -321,7 +319,7 @@ class CradleSingleVecEnv(VectorEnv):
         observations: FloatArray = np.empty((self.num_envs, self._width), np.float32)
         self._batch.observe(self._movers, observations)
         masks = np.zeros((self.num_envs, self.actions), np.int8)
-        tables = self._fill_masks(masks, rows)
+        self._batch.masks(masks, self.compact)
         shaped = self._shaped(observations[rows], rows)
         chosen = np.asarray(self.policy(shaped, masks[rows]), np.int64).reshape(-1)
         if (
@@ -330,32 +328,23 @@ class CradleSingleVecEnv(VectorEnv):
             or not masks[rows, chosen].all()
         ):
             raise ValueError("the opponents' policy must return one legal id per row it is given")
-        if self.compact:
-            chosen = np.array([tables[i].engine(int(c)) for i, c in zip(rows, chosen, strict=True)])
+        if self.compact:  # the engine's ids of each row's table, natively
+            ids = np.zeros(self.num_envs, np.int64)
+            ids[rows] = chosen
+            skip = np.ones(self.num_envs, bool)
+            skip[rows] = False
+            engine = np.zeros(self.num_envs, np.int64)
+            self._batch.engine_ids(ids, skip, engine)
+            chosen = engine[rows]
         return chosen
-
-    def _fill_masks(self, masks: npt.NDArray[np.int8], rows: IntArray) -> dict[int, CompactActions]:
-        """The masks of the seats to move (``rows`` of them in compact mode, where each needs
-        its table: returned by row)."""
-        if not self.compact:
-            self._batch.masks(masks)
-            return {}
-        tables: dict[int, CompactActions] = {}
-        for i in rows:
-            state = self._batch.get(int(i))
-            if state.is_over:
-                continue
-            table = tables[int(i)] = CompactActions(state)
-            masks[i] = table.mask(state.legal_action_ids())
-        return tables
 
     def _observe(self) -> Observations:
         observations: FloatArray = np.empty((self.num_envs, self._width), np.float32)
         self._batch.observe(self.learners, observations)
-        self._masks[:] = 0
         moving = ~self._over & (self._movers == self.learners)
-        tables = self._fill_masks(self._masks, np.flatnonzero(moving))
-        self._tables = [tables.get(i) for i in range(self.num_envs)]
+        # the seats to move's masks (compact ids mapped natively), the buffer recycled: only
+        # the ones written last step are cleared, not all its columns
+        self._batch.masks(self._masks, self.compact, True)
         # a game the learner does not move in (over, or truncated at an opponent's turn)
         # shows no legal id
         self._masks[~moving] = 0
@@ -420,13 +409,8 @@ class CradleSingleVecEnv(VectorEnv):
                     "(use action_masks()); nothing changed"
                 )
             forfeit[rows[~legal]] = True
-        if self.compact:
-            ids = ids.copy()
-            for i in np.flatnonzero(live & ~forfeit):
-                table = self._tables[i]
-                assert table is not None
-                ids[i] = table.engine(int(ids[i]))
-        self._batch.step(ids, resetting | forfeit, self._over, self._movers)
+        # compact ids are mapped to the engine's natively, by each game's table now
+        self._batch.step(ids, resetting | forfeit, self._over, self._movers, self.compact)
         self._moves[live & ~forfeit] += 1
         for i in np.flatnonzero(resetting):
             self._batch.set(int(i), self._deal(int(i)))
@@ -457,12 +441,8 @@ class CradleSingleVecEnv(VectorEnv):
         if self._batch is None:
             raise RuntimeError("call reset() before using the environment")
         out = np.zeros(self.num_envs, np.int64)
-        self._batch.random_actions(np.asarray(draws, np.uint64), out)
+        self._batch.random_actions(np.asarray(draws, np.uint64), out, self.compact)
         out[~self._masks.any(axis=1)] = 0
-        if self.compact:
-            for i, table in enumerate(self._tables):
-                if table is not None:
-                    out[i] = table.compact(int(out[i]))
         return out
 
     def game_state(self, index: int) -> GameState:
