@@ -55,8 +55,16 @@ Observation = dict[str, FloatArray | npt.NDArray[np.int8]]
 MEMORY_HIGH = 153.0
 # How many steps' arrays the env keeps to recycle once their caller has let them go.
 POOL = 3
-# sys.getrefcount of a pooled array nobody else holds: the pool's tuple and the call's argument
-_UNHELD = 2
+
+
+def _unheld() -> int:
+    """``sys.getrefcount`` of an array only a pooled tuple holds, measured the way
+    ``_buffers`` asks (the count differs between Python versions)."""
+    kept = (np.empty(0),)
+    return sys.getrefcount(kept[0])
+
+
+_UNHELD = _unheld()
 
 
 class CradleVectorEnv(VectorEnv):
