@@ -88,3 +88,36 @@ pub fn engine(game: &Game, compact: u32) -> Option<u32> {
 fn ids_cells() -> u32 {
     super::geometry::CELLS
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gheos::events::Log;
+    use crate::gheos::tiles::packaged;
+    use crate::splitmix::SplitMix64;
+
+    #[test]
+    fn every_legal_id_of_random_games_round_trips_one_to_one() {
+        for (seed, players) in [(3u32, 2usize), (8, 3), (21, 4)] {
+            let names = (0..players).map(|p| format!("p{p}")).collect();
+            let mut game = Game::deal(packaged(), names, &[seed]);
+            let mut rng = SplitMix64::new(u64::from(seed));
+            let mut legal = Vec::new();
+            while !game.is_over() {
+                legal.clear();
+                game.legal_ids(&mut legal);
+                let mut seen = std::collections::HashSet::new();
+                for &id in &legal {
+                    let c = compact(&game, id).expect("a legal id has a compact id");
+                    assert!(c < COUNT && seen.insert(c), "one to one");
+                    assert_eq!(engine(&game, c), Some(id));
+                }
+                let pick = legal[(rng.next_u64() % legal.len() as u64) as usize];
+                game.apply_legal(pick, &mut Log::new(false));
+            }
+            assert_eq!(engine(&game, COUNT), None);
+        }
+        let fresh = Game::deal(packaged(), vec!["a".into(), "b".into()], &[1]);
+        assert_eq!(engine(&fresh, 3 * 63), None); // frontier place 63: no such cell yet
+    }
+}

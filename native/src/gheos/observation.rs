@@ -349,4 +349,28 @@ mod tests {
         assert_eq!(f[F_STACK] as usize, game.stack.len());
         assert_eq!(f[F_STACK_EPOCHS], 8.0);
     }
+
+    #[test]
+    fn the_grid_of_a_new_map_shows_the_start_tile_centred_and_its_frontier() {
+        let names: Vec<String> = ["a", "b"].map(String::from).to_vec();
+        let game = Game::deal(packaged(), names, &[5]);
+        let mut out = vec![f32::NAN; GRID_SIZE];
+        grid(&game, &mut out);
+        let plane = GRID_ROWS * GRID_COLS;
+        let channel = |c: usize| &out[c * plane..][..plane];
+        let cells = |c: usize| (0..plane).filter(move |&k| channel(c)[k] == 1.0);
+        assert!(out.iter().all(|x| x.is_finite()));
+        // 0,0 and its frontier (0,-1 0,1 1,0): rows 0..1 and columns -1..1 centred, so
+        // top = -(29 - 2) / 2 = -13 and left = -1 - (55 - 3) / 2 = -27
+        let start: Vec<usize> = cells(G_START).collect();
+        assert_eq!(start, cells(G_TILE).collect::<Vec<_>>());
+        let (i, j) = (start[0] / GRID_COLS, start[0] % GRID_COLS);
+        assert_eq!((i, j), (13, 27));
+        assert_eq!(channel(G_UP)[start[0]], 1.0);
+        let frontier: Vec<usize> = cells(G_FRONTIER).collect();
+        let mut beside = vec![start[0] - 1, start[0] + 1, start[0] + GRID_COLS];
+        beside.sort_unstable();
+        assert_eq!(frontier, beside);
+        assert_eq!(channel(G_PYRAMID)[start[0]], 1.0);
+    }
 }
