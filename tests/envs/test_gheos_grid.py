@@ -5,6 +5,7 @@ reference writes, in every interface that offers the board tensor."""
 from __future__ import annotations
 
 import random
+import warnings
 from typing import Any
 
 import numpy as np
@@ -160,3 +161,15 @@ def test_pettingzoo_and_openspiel_offer_the_grid() -> None:
     assert len(observation.tensor) == game.observation_tensor_size()  # the tensor unchanged
     with pytest.raises(ValueError, match="board"):
         make_observation(game, params={"grid": 1})
+
+
+def test_pettingzoos_api_test_passes_with_the_board() -> None:
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+
+    from cradle.envs import gheos_v0
+
+    # PettingZoo warns that dict observations are "not a NumPy array"; they are meant to
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(gheos_v0.env(observation="board"), num_cycles=20)
