@@ -451,6 +451,56 @@ impl Batch {
         }
     }
 
+    /// Write into row `i` of `out` (N rows, C order) what seat `seats[i]` of game `i` can
+    /// count from memory: the information-state tensor's last part (docs/openspiel.md;
+    /// Tigris 12 counts, Gheos a flag per tile). ValueError, and nothing is written, for a
+    /// seat outside a game or a wrong shape.
+    fn observe_memory(
+        &self,
+        py: Python<'_>,
+        seats: PyReadonlyArray1<'_, i64>,
+        mut out: PyReadwriteArray2<'_, f32>,
+    ) -> PyResult<()> {
+        let n = self.len();
+        let seats = seats.as_slice()?;
+        let (rows, width) = out.as_array().dim();
+        let players = |i: usize| match &self.games {
+            Games::Tigris(g) => g[i].borrow(py).s.n,
+            Games::Gheos(g) => usize::from(g[i].borrow(py).game.players),
+        };
+        let wanted = match &self.games {
+            Games::Tigris(_) => crate::tigris::observation::MEMORY,
+            Games::Gheos(g) => g.first().map_or(0, |s| s.borrow(py).game.tiles.tiles.len()),
+        };
+        if seats.len() != n || rows != n || width != wanted {
+            return Err(PyValueError::new_err(format!(
+                "seats and the memories need {n} entries and rows of {wanted}"
+            )));
+        }
+        for (i, &seat) in seats.iter().enumerate() {
+            if !usize::try_from(seat).is_ok_and(|seat| seat < players(i)) {
+                return Err(PyValueError::new_err(format!(
+                    "seat {seat} is not a seat of game {i}"
+                )));
+            }
+        }
+        let out = out
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("the memories must be a C-contiguous array"))?;
+        for (i, row) in out.chunks_exact_mut(width.max(1)).enumerate() {
+            let seat = seats[i] as usize;
+            match &self.games {
+                Games::Tigris(g) => {
+                    crate::tigris::observation::memory(&g[i].borrow(py).s, seat, row)
+                }
+                Games::Gheos(g) => {
+                    crate::gheos::observation::memory(&g[i].borrow(py).game, seat, row)
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Write into row `i` of `out` (N rows, C order, `GRID_SIZE` columns: channels x rows x
     /// columns) the grid tensor of game `i`'s map (Gheos; `cradle.envs.gheos_grid`, the same
     /// for every seat). Tigris' board is the first part of its observation already.

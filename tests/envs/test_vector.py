@@ -158,14 +158,17 @@ def test_normalized_observations_lie_in_minus_one_to_one() -> None:
         b, *_ = env.step(actions)
 
 
-@pytest.mark.parametrize(("game", "memory"), [("tigris", 12), ("gheos", 52)])
-def test_the_information_state_tensor(game: str, memory: int) -> None:
-    plain = CradleVectorEnv(game, 2, 2)
-    env = CradleVectorEnv(game, 2, 2, information_state=True)
+@pytest.mark.parametrize(
+    ("game", "memory", "players"), [("tigris", 12, 2), ("tigris", 12, 4), ("gheos", 52, 3)]
+)
+def test_the_information_state_tensor(game: str, memory: int, players: int) -> None:
+    # written natively (Batch.observe_memory): compared with the reference spec.fill_memory
+    plain = CradleVectorEnv(game, 2, players)
+    env = CradleVectorEnv(game, 2, players, information_state=True)
     a, _ = plain.reset(seed=6)
     b, infos = env.reset(seed=6)
     rng = np.random.default_rng(6)
-    for _ in range(25):
+    for _ in range(80):
         width = a["observation"].shape[1]
         assert b["observation"].shape[1] == width + memory
         np.testing.assert_array_equal(b["observation"][:, :width], a["observation"])

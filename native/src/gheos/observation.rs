@@ -204,6 +204,26 @@ pub fn observe(game: &Game, seat: usize, out: &mut [f32]) {
     f[F_OVER] = flag(game.is_over());
 }
 
+/// Write what `seat` can count from memory into `out` (one flag per tile of the set; every
+/// element is written): the tiles it has not seen, in other hands and the stack
+/// (`cradle.envs.gheos_spec.GheosSpec.fill_memory` of the position, the reference).
+pub fn memory(game: &Game, seat: usize, out: &mut [f32]) {
+    assert_eq!(
+        out.len(),
+        game.tiles.tiles.len(),
+        "a Gheos memory has a flag per tile"
+    );
+    out.fill(0.0);
+    for other in (0..usize::from(game.players)).filter(|&other| other != seat) {
+        for &tile in game.hands[other].as_slice() {
+            out[usize::from(tile)] = 1.0;
+        }
+    }
+    for &tile in game.stack.as_slice().iter().filter(|&&t| t != EPOCH) {
+        out[usize::from(tile)] = 1.0;
+    }
+}
+
 // The grid tensor of the map (`cradle.envs.gheos_grid`, the reference: layout and mapping
 // there and in docs/research.md): channels x GRID_ROWS x GRID_COLS, each triangle one cell.
 pub const GRID_ROWS: usize = 29;

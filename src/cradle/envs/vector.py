@@ -231,13 +231,14 @@ class CradleVectorEnv(VectorEnv):
         if not self._memory:
             self._batch.observe(seats, obs)
         else:
+            # the observation, then what the seat counts from memory, both written natively
+            # (equal to spec.fill_observation and spec.fill_memory)
             core: FloatArray = np.empty((self.num_envs, size), np.float32)
             self._batch.observe(seats, core)
             obs[:, :size] = core
-            obs[:, size:] = 0.0
-            for i in range(self.num_envs):
-                position = self._batch.get(i).to_position()
-                self.game_spec.fill_memory(position, int(seats[i]), obs[i, size:])
+            memory: FloatArray = np.empty((self.num_envs, self._memory), np.float32)
+            self._batch.observe_memory(seats, memory)
+            obs[:, size:] = memory
             if self._scales is not None:
                 obs[:, size:] /= MEMORY_HIGH
         if self._scales is not None:
