@@ -86,11 +86,16 @@ class TableSummary(Answer):
     options: GameJson | None = None
     private: bool | None = None  # invite only (a row read for the lobby is never private)
     # "live" or "turn"; a turn-based table's seconds per decision and when the person
-    # deciding now runs out (Unix time); the seat a stand-in bot plays for now.
+    # deciding now runs out (Unix time); the seat a stand-in bot plays for now; the seats
+    # whose person is away (their stand-in plays each of their turns whose deadline passes,
+    # until they move or say they are back: ``POST /api/games/{id}/return``); the stand-in
+    # bot level of each human seat (null: a bot's seat).
     mode: str | None = None
     deadline_s: Number | None = None
     deadline: Number | None = None
     standin: int | None = None
+    away: list[int] | None = None
+    standins: list[str | None] | None = None
     # A finished game: its result (winner: place 1), and how it ended if before its rules
     # did ("conceded", "timeout", "abandoned"; null when played to the end).
     ended_by: str | None = None

@@ -307,8 +307,9 @@ export function tableScreen(root, id, token, mode, guide = null) {
 
   /**
    * A turn-based table: whose time runs and how much is left; once it ran out, the others'
-   * choice (the stand-in bot plays the turn, or the game ends without that seat); and, for a
-   * seat, the concede button.
+   * choice (the stand-in bot plays for that seat until its person is back, or the game ends
+   * without it); who a stand-in plays for, and for that seat the "I'm back" button; and, for
+   * a seat, the concede button.
    * @param {Frame} frame
    */
   function drawClock(frame) {
@@ -317,6 +318,20 @@ export function tableScreen(root, id, token, mode, guide = null) {
     const seat = t.seat;
     const rows = [];
     const deciding = frame.to_move;
+    const away = t.away || [];
+    if (t.mode === "turn" && !over) {
+      for (const gone of away) {
+        const level = (t.standins && t.standins[gone]) || "easy";
+        if (gone === seat && mode === "seat" && token) {
+          rows.push(el("div", { class: "standin-card", id: "away-note" },
+            el("p", {}, `While you were away, the others let a bot (${level}) play for you: it plays each of your turns whose time runs out.`),
+            el("button", { class: "btn primary", id: "come-back", onclick: comeBack }, "I'm back")));
+        } else {
+          rows.push(el("p", { class: "standin-note", "data-away": gone },
+            `A bot (${level}) plays for ${nameAt(t, gone)} until they return.`));
+        }
+      }
+    }
     if (t.mode === "turn" && !over && deciding !== null && deciding !== undefined) {
       const who = nameAt(t, deciding);
       const yours = seat === deciding && mode === "seat";
@@ -334,7 +349,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
           rows.push(el("p", { id: "deadline", class: "urgent" }, `${who}'s time ran out.`));
           if (mode === "seat" && seat !== null && token) {
             rows.push(el("div", { class: "timeout-choice", id: "timeout-choice" },
-              el("button", { class: "btn primary", id: "timeout-bot", onclick: () => timeout("bot") }, `Let a bot play ${who}'s turn`),
+              el("button", { class: "btn primary", id: "timeout-bot", onclick: () => timeout("bot") }, `Let a bot play for ${who} until they return`),
               el("button", { class: "btn", id: "timeout-end", onclick: () => confirmEnd(who) }, `End the game without ${who}`)));
           }
         }
@@ -353,6 +368,17 @@ export function tableScreen(root, id, token, mode, guide = null) {
     try {
       const frame = await api.timeout(id, token, choice);
       show(frame, true);
+    } catch (error) {
+      toast(messageOf(error));
+    }
+  }
+
+  /** "I'm back": the stand-in stops playing for this seat (a turn it holds is ours again). */
+  async function comeBack() {
+    if (!token) return;
+    try {
+      show(await api.comeBack(id, token), true);
+      toast("Welcome back: your turns are yours again.");
     } catch (error) {
       toast(messageOf(error));
     }

@@ -66,6 +66,11 @@ export interface TableSummary {
   deadline?: number | null;
   /** The seat a stand-in bot plays for now (its deadline passed and the others chose so). */
   standin?: Seat | null;
+  /** The seats whose person is away: their stand-in plays each of their turns whose time
+   * runs out, until they move or say they are back. */
+  away?: Seat[] | null;
+  /** Each human seat's stand-in bot level (null: a bot's seat). */
+  standins?: (string | null)[] | null;
   /** How a game ended before its rules ended it. */
   ended_by?: "conceded" | "timeout" | "abandoned" | null;
   result?: SeatResult[] | null;
