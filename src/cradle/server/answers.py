@@ -265,6 +265,7 @@ class ChatPage(Answer):
     can_write: bool
     spectators: bool
     you: str | None = None
+    names: dict[str, str] = {}  # the muted speakers' names (an account's; a line's)
 
 
 class Frame(Answer):

@@ -344,6 +344,8 @@ export interface ChatPage {
   spectators: boolean;
   /** The speaker this viewer's own lines are under (null: none yet, or a hot seat). */
   you?: string | null;
+  /** The muted speakers' names (their lines, which would say it, are not shown). */
+  names?: Record<string, string>;
 }
 
 /** A game's view of one seat (or a spectator's: `seat` null). */
