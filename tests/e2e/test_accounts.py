@@ -121,6 +121,10 @@ def test_a_guest_moves_a_seat_to_another_device_with_the_link(
     assert "Guest Bea" in guest.locator("#banner").inner_text()
     guest.click("#transfer-open")
     guest.wait_for_selector("#transfer-qr")
+    # The panel opens below its button, at the foot of the side column: scrolled into view.
+    for part in ("#transfer-qr", "#transfer-link"):
+        box = guest.locator(part).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"]
     link = guest.input_value("#transfer-link")
     assert f"/#/continue/{game_id}/" in link
     guest.screenshot(path=str(artifacts / "accounts-guest-transfer-link.png"))

@@ -128,7 +128,9 @@ export function tableScreen(root, id, token, mode, guide = null) {
     // A guest's seat moves to another device by a one-time link (an account's follows a sign-in).
     const open = el("button", { id: "transfer-open", class: "btn", onclick: async () => {
       try {
-        put(parts.transfer, el("div", { class: "card" }, el("h3", {}, "Continue on another device"), await transferPanel(id, token)));
+        const card = el("div", { class: "card" }, el("h3", {}, "Continue on another device"), await transferPanel(id, token));
+        put(parts.transfer, card);
+        card.scrollIntoView({ block: "nearest" }); // it opens below the button: the code must be in view
       } catch (error) { toast(messageOf(error)); }
     } }, "Continue on another device");
     put(parts.transfer, open);
