@@ -301,6 +301,9 @@ def test_friends_play_a_rated_turn_based_game_across_two_processes(
         person.page.wait_for_selector("#end-screen #rating-note li", timeout=30000)
         assert person.page.locator("#rating-note li").count() == 2
         person.in_view("#end-screen h2")
+        # These servers run with --no-analyse: the end screen does not promise an analysis.
+        note = person.page.locator("#analysis-note")
+        wait_until(lambda note=note: "does not analyse" in note.inner_text())
         header_says(person, "My games")
     bob.page.screenshot(path=str(artifacts / "flow-phone-end.png"))
     ann.page.screenshot(path=str(artifacts / "flow-laptop-end.png"))

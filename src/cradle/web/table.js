@@ -647,6 +647,22 @@ async function copy(text) {
 }
 
 /**
+ * What the end screen says of the analysis: the server's own, where it makes one (a game a
+ * person played, on a server that analyses them), or the page that asks the bots for one.
+ * @param {Frame} frame
+ */
+function analysisNote(frame) {
+  const node = el("p", { class: "muted small", id: "analysis-note" });
+  const people = frame.table.seats.some((kind) => kind === "human");
+  api.meta().then((meta) => {
+    put(node, people && meta.analyse_finished !== false
+      ? `The bots are analysing the game: each player's ${measureName(frame.players.length)} along it and the moves that cost most.`
+      : "This server does not analyse games by itself: the Analysis page asks the bots for one.");
+  }).catch(() => {});
+  return node;
+}
+
+/**
  * The end screen: the ranking, the analysis and the replay.
  * @param {GameModule} module
  * @param {Frame} frame
@@ -663,7 +679,7 @@ function showEnd(module, frame, id) {
       ending && out ? el("p", { id: "ended-by" }, `${capitalised(ending(nameAt(frame.table, out.seat)))}.`) : null,
       module.resultTable(result, frame.players, frame.table.names || []),
       frame.table.rated ? ratingNote(id, frame.table.game, frame.table.names || []) : null,
-      el("p", { class: "muted small" }, `The bots are analysing the game: each player's ${measureName(frame.players.length)} along it and the moves that cost most.`)],
+      analysisNote(frame)],
     buttons: [
       { label: "Analysis", action: "analysis", onclick: () => { location.hash = `#/analysis/${id}`; } },
       { label: "Replay this game", onclick: () => { location.hash = `#/replay/${id}`; } },
