@@ -125,6 +125,9 @@ def test_a_guest_moves_a_seat_to_another_device_with_the_link(
     for part in ("#transfer-qr", "#transfer-link"):
         box = guest.locator(part).bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"]
+    # The QR code is drawn (an image that failed shows only its alt text).
+    wait_until(lambda: guest.evaluate("document.getElementById('transfer-qr').complete"))
+    assert guest.evaluate("document.getElementById('transfer-qr').naturalWidth") > 100
     link = guest.input_value("#transfer-link")
     assert f"/#/continue/{game_id}/" in link
     guest.screenshot(path=str(artifacts / "accounts-guest-transfer-link.png"))

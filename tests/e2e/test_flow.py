@@ -399,10 +399,16 @@ def test_a_guest_moves_a_seat_then_the_other_player_concedes(
         person.in_view("#ended-by")
     assert f"Guest {tag} wins" in phone.page.locator("#end-screen h2").inner_text()
     phone.page.screenshot(path=str(artifacts / "flow-phone-conceded.png"))
+    guest.page.screenshot(path=str(artifacts / "flow-guest-old-device.png"))
     table = ann.request("GET", f"/api/games/{game_id}")["table"]
     assert table["ended_by"] == "conceded" and not table["rated"]
     profile = ann.request("GET", f"/api/players/Cy%20{tag}")
     assert profile["ratings"] == []
-    for person in (ann, guest, phone, again):
-        person.check_clean()
+    for label, person in (("ann", ann), ("guest", guest), ("phone", phone)):
+        assert person.errors.errors == [] and person.dialogs == [], (label, person.errors.errors)
         person.context.close()
+    # The used link's refusal (403) is the one error the browser logs there.
+    assert again.errors.errors == [
+        "Failed to load resource: the server responded with a status of 403 (Forbidden)"
+    ]
+    again.context.close()
