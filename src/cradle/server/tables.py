@@ -66,6 +66,14 @@ class Connection:
     patience: float = SEND_PATIENCE  # seconds a frame may wait to be read (the hub sets it)
     sent: asyncio.Event = field(default_factory=asyncio.Event)  # set by every frame sent
     muted: set[str] | None = None  # the chat's speakers this viewer muted (None: not read yet)
+    key: str | None = None  # the hash of the seat's token it came with (a seat's connection)
+
+    def lost_seat(self, table: Table) -> bool:
+        """The seat's token changed since it connected (moved to another device): its frames
+        are no longer this client's to see."""
+        if self.seat is None or self.hotseat or self.key is None:
+            return False
+        return not hmac.compare_digest(table.tokens.get(self.seat, ""), self.key)
 
     def push(self, text: str) -> bool:
         """Queue a frame; False (and the connection marked to close) if the client lags."""

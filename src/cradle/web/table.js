@@ -193,9 +193,16 @@ export function tableScreen(root, id, token, mode, guide = null) {
     onChat: (line) => chat.add(line),
     onState: (state) => {
       if (state === "refused") {
-        put(root, el("div", { class: "card" }, el("h1", {}, "This link does not open a seat"),
-          el("p", {}, "The game does not exist, or the seat's token is wrong or was replaced."),
-          link("#/", "Back to the lobby")));
+        // A seat that was open here: its token was replaced, by a "continue on another
+        // device" link or by the account's player opening it elsewhere.
+        const moved = mode === "seat" && last !== null;
+        put(root, el("div", { class: "card", id: "seat-refused" },
+          el("h1", {}, moved ? "This seat is played on another device now" : "This link does not open a seat"),
+          el("p", {}, moved ? "Its token here was replaced: the seat moved to the device that opened it."
+            : "The game does not exist, or the seat's token is wrong or was replaced."),
+          moved && me.account ? el("button", { class: "btn primary", id: "play-here",
+            onclick: () => location.reload() }, "Play it here") : null, // asks for the seat again
+          " ", link(`#/watch/${id}`, "Watch"), " ", link("#/", "Back to the lobby")));
       }
       if (state === "connected") chat.stale = true; // read the lines that came while away
       setStatus(state === "connected" ? "" : state);

@@ -26,6 +26,7 @@ from cradle.server.routes.common import (
 )
 from cradle.server.storage import DATABASE_ERRORS
 from cradle.server.tables import Connection, Table
+from cradle.server.tokens import hash_token
 
 log = logging.getLogger("cradle.server")
 
@@ -123,6 +124,8 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
         except ConnectionError:
             return
         connection = Connection(seat=seat, hotseat=hotseat, send=websocket.send_text)
+        if seat is not None and not hotseat and token:
+            connection.key = hash_token(token)
 
         async def pump() -> None:
             await connection.pump()
