@@ -380,6 +380,10 @@ def test_a_guest_moves_a_seat_then_the_other_player_concedes(
     assert phone.page.evaluate("location.hash") == f"#/play/{game_id}"
     status, _answer = http_from("127.0.0.1", "GET", f"{first.base}/api/games/{game_id}", token=old_token)  # fmt: skip
     assert status == 403  # the old device's token no longer holds the seat
+    # The old device, on the other process, is told at once where its seat went.
+    guest.page.wait_for_selector("#seat-refused:has-text('played on another device')")
+    guest.in_view("#seat-refused h1")
+    assert guest.page.locator("#hand-tiles").count() == 0
     again = Person(browser, second, PHONE, phone=True)
     again.page.goto(link)
     again.page.wait_for_selector("text=This link does not open a seat")
@@ -400,6 +404,7 @@ def test_a_guest_moves_a_seat_then_the_other_player_concedes(
     assert f"Guest {tag} wins" in phone.page.locator("#end-screen h2").inner_text()
     phone.page.screenshot(path=str(artifacts / "flow-phone-conceded.png"))
     guest.page.screenshot(path=str(artifacts / "flow-guest-old-device.png"))
+    assert guest.page.locator("#end-screen").count() == 0  # it no longer follows the seat
     table = ann.request("GET", f"/api/games/{game_id}")["table"]
     assert table["ended_by"] == "conceded" and not table["rated"]
     profile = ann.request("GET", f"/api/players/Cy%20{tag}")
