@@ -137,6 +137,7 @@ def test_a_guest_moves_a_seat_to_another_device_with_the_link(
     phone.goto(link)
     phone.wait_for_selector("#hand-tiles .tile-btn")
     assert phone.evaluate("location.hash") == f"#/play/{game_id}"  # no code left in the address
+    phone.wait_for_selector(".guest-name:text-is('Guest Bea')")  # the seat's guest name here too
     # The first device no longer shows the seat: it says where the seat went.
     guest.wait_for_selector("#seat-refused:has-text('played on another device')")
     assert guest.locator("#hand-tiles").count() == 0
