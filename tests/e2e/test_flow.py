@@ -327,6 +327,7 @@ def test_friends_play_a_rated_turn_based_game_across_two_processes(
     assert all(row["games"] == 1 for row in board)
     ann.goto("#/ratings/tigris/2")
     ann.page.wait_for_selector(".leaderboard tbody tr")
+    assert ann.page.locator(".tabs [data-tab='tigris'].primary").count() == 1
     shown = ann.page.locator(".leaderboard tbody tr")
     assert shown.count() == 2
     assert [shown.nth(i).get_attribute("data-player") for i in range(2)] == [
