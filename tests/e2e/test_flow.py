@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import secrets
 import time
 from collections.abc import Iterator
@@ -321,6 +322,15 @@ def test_friends_play_a_rated_turn_based_game_across_two_processes(
     assert got == expected and len(inbox.mails) == len(runs), (got, expected)
     assert all(f"#/play/{game_id}" in mail.get_content() for mail in mails)
 
+    # Bob's last mail's "no more mails" link, opened on his phone, stops them.
+    last = next(m for _f, _to, m in reversed(inbox.mails) if m["To"] == address[1])
+    stop = re.search(r"http://\S+/#/unsubscribe/\S+", last.get_content())
+    assert stop is not None and str(last["List-Unsubscribe"]).strip() == f"<{stop.group()}>"
+    bob.page.goto(stop.group())
+    bob.page.wait_for_selector("#unsubscribe h1:text-is('No more turn mails')")
+    bob.in_view("#unsubscribe h1")
+    assert bob.me()["account"]["turn_mail"] is False
+
     # The leaderboard (laptop, first process) and both profiles show the new ratings.
     board = ann.request("GET", "/api/ratings?game=tigris&players=2")["ratings"]
     assert {row["name"] for row in board} == set(names.values())
@@ -349,12 +359,13 @@ def test_friends_play_a_rated_turn_based_game_across_two_processes(
 
 
 def test_a_guest_moves_a_seat_then_the_other_player_concedes(
-    servers: tuple[CradleServe, CradleServe], browser: Any, artifacts: Path
+    servers: tuple[CradleServe, CradleServe], inbox: Inbox, browser: Any, artifacts: Path
 ) -> None:
     first, second = servers
     tag = secrets.token_hex(2)
     ann = Person(browser, first, LAPTOP, phone=False)
     ann.sign_up(f"Cy {tag}", f"cy{tag}@example.org")
+    mailed = len(inbox.mails)
     ann.goto("#/")
     ann.page.select_option("[data-seat='1']", "human")
     ann.page.check("input[name=pace][value=turn]")
@@ -414,6 +425,10 @@ def test_a_guest_moves_a_seat_then_the_other_player_concedes(
     assert table["ended_by"] == "conceded" and not table["rated"]
     profile = ann.request("GET", f"/api/players/Cy%20{tag}")
     assert profile["ratings"] == []
+    # Cy's turns were mailed to Cy; the guest's, to nobody (a guest has no address).
+    time.sleep(2)
+    sent = [m["To"] for _f, _to, m in inbox.mails[mailed:]]
+    assert sent and set(sent) == {f"cy{tag}@example.org"}, sent
     for label, person in (("ann", ann), ("guest", guest), ("phone", phone)):
         assert person.errors.errors == [] and person.dialogs == [], (label, person.errors.errors)
         person.context.close()
