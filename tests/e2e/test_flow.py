@@ -363,7 +363,9 @@ def test_a_guest_moves_a_seat_then_the_other_player_concedes(
 ) -> None:
     first, second = servers
     tag = secrets.token_hex(2)
-    ann = Person(browser, first, LAPTOP, phone=False)
+    # Cy and the guest on the second process, the guest's phone on the first: the seat's move
+    # and the concession each cross from one process to the other.
+    ann = Person(browser, second, LAPTOP, phone=False)
     ann.sign_up(f"Cy {tag}", f"cy{tag}@example.org")
     mailed = len(inbox.mails)
     ann.goto("#/")
@@ -374,13 +376,13 @@ def test_a_guest_moves_a_seat_then_the_other_player_concedes(
     invite.wait_for()
     game_id = ann.page.evaluate("location.hash").split("/")[2]
 
-    # A guest takes the seat on the second process, then moves it to a phone (the first).
+    # A guest takes the seat, then moves it to a phone.
     guest = Person(browser, second, LAPTOP, phone=False)
     guest.goto("#/signin")
     guest.page.fill("#guest-guest", f"Guest {tag}")
     guest.page.click("#guest-submit")
     guest.page.wait_for_selector(f".guest-name:text-is('Guest {tag}')")
-    guest.page.goto(invite.input_value().replace(first.base, second.base))
+    guest.page.goto(invite.input_value())
     guest.page.wait_for_selector("#board svg")
     old_token = guest.token(game_id)
     guest.page.click("#transfer-open")
@@ -404,11 +406,11 @@ def test_a_guest_moves_a_seat_then_the_other_player_concedes(
     again.page.goto(link)
     again.page.wait_for_selector("text=This link does not open a seat")
 
-    # A move each by clicks, the phone on the first process, Ann's laptop on it too.
+    # A move each by clicks, Cy's on the second process, the phone's on the first.
     people = {0: ann, 1: phone}
     play_by_clicks(people, game_id, 1, random.Random(3))
 
-    # Ann concedes: the phone's page ends, the guest wins; nobody's rating moves.
+    # Cy concedes: the phone's page ends, the guest wins; nobody's rating moves.
     ann.page.click("#concede")
     ann.page.wait_for_selector("#confirm-concede")
     ann.in_view("#confirm-concede")
