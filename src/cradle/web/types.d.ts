@@ -18,6 +18,8 @@ export interface Meta {
   /** The bots for the new-table form: the levels weakest first, then the others. */
   bot_menu?: BotInfo[];
   max_bot_seconds: number;
+  /** Whether the server analyses each finished game a person played by itself. */
+  analyse_finished?: boolean;
 }
 
 export interface GameInfo {
