@@ -1925,6 +1925,9 @@ class Storage:
         The claim removes the owed row and writes the sent one (``turn_notices``, whose key
         allows one per turn) in one transaction: of two processes, one claims each notice
         (PostgreSQL: the others skip the rows it holds), and no turn is ever mailed twice."""
+        with self.engine.connect() as connection:  # a look first: most of the time none is owed
+            if connection.execute(select(DueNoticeRow.game_id).limit(1)).first() is None:
+                return None
         with self._transaction() as connection:
             while True:
                 # The oldest owed row, taken in one statement (on SQLite, a write first: the
