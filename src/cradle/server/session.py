@@ -116,7 +116,6 @@ class Session:
                 "can_undo": seat is not None and self.can_undo(table, seat),
                 "hints": hints_allowed(table),
                 "spectator_chat": table.spectator_chat,
-                "rated": table.rated,
                 "result": table.result() if table.is_over else None,
             }
         )

@@ -84,7 +84,7 @@ from cradle.core.lessons import LESSON_OPTION
 from cradle.core.record import GameRecord
 from cradle.server import migrations
 from cradle.server.limits import FREE_BOTS, take
-from cradle.server.ratings import Skill, rate
+from cradle.server.ratings import Skill, rate, rates
 
 NOTIFY_CHANNEL = "cradle_games"
 SCHEMA_KEY = 0x63726164  # the advisory lock held while the tables are created ("crad")
@@ -639,6 +639,7 @@ class ListedGame(TypedDict):
     deadline: float | None
     ended_by: str | None
     result: list[dict[str, Any]] | None
+    rated: bool  # the game rates its players (ratings.rates), or will when its seats fill
 
 
 class QueuedTurn(TypedDict):
@@ -1572,7 +1573,7 @@ class Storage:
             seat, place = line.get("seat"), line.get("place")
             if isinstance(seat, int) and isinstance(place, int):
                 places[seat] = place
-        if None in accounts or len(set(accounts)) != count or set(places) != set(range(count)):
+        if not rates(True, accounts) or set(places) != set(range(count)):
             return
         if self.shared:  # one game's end at a time: two games of one player both count
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": RATE_KEY})
@@ -2291,6 +2292,21 @@ class Storage:
                 continue
         return lines
 
+    def spectator_of(self, game_id: str, client: str) -> str | None:
+        """The handle (``v:N``) the guest spectator at ``client`` (hashed) writes under in
+        ``game_id``'s chat (None: it has not written)."""
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(ChatLineRow.speaker)
+                .where(
+                    ChatLineRow.game_id == game_id,
+                    ChatLineRow.client == client,
+                    ChatLineRow.speaker.startswith("v:"),
+                )
+                .limit(1)
+            ).scalar()
+        return None if found is None else str(found)
+
     def mutes_of(self, viewer: str) -> set[str]:
         """The speakers ``viewer`` muted."""
         with self.engine.connect() as connection:
@@ -2428,6 +2444,7 @@ class Storage:
             _raw(GameRow.deadline_s),
             _raw(GameRow.deadline),
             _raw(GameRow.ended_by),
+            _raw(GameRow.rated),
         ).where(GameRow.status.not_in(ENDED))
         # A private table is listed to no one, except by its id ("my games": those who hold
         # its link know it anyway).
@@ -2471,7 +2488,48 @@ class Storage:
             if not isinstance(last["updated"], int | float) or not isinstance(last["id"], str):
                 break
             before = (float(last["updated"]), last["id"])
-        return games[:limit]
+        games = games[:limit]
+        rating = self.rating({g["id"]: len(g["seats"]) for g in games if g["rated"]})
+        for game in games:
+            game["rated"] = game["id"] in rating
+        return games
+
+    def rating(self, made_rated: Mapping[str, int]) -> set[str]:
+        """Of the games made rated (id: number of seats), those that rate their players, or
+        will once the seats that wait for a person (open, or invited) are taken
+        (``ratings.rates``)."""
+        if not made_rated:
+            return set()
+        holders: dict[str, dict[int, str]] = {}
+        waiting: dict[str, set[int]] = {}
+        now = time.time()
+        ids = list(made_rated)
+        with self.engine.connect() as connection:
+            seats = connection.execute(
+                select(SeatRow.game_id, SeatRow.seat, SeatRow.account_id, SeatRow.claimed).where(
+                    SeatRow.game_id.in_(ids)
+                )
+            ).all()
+            invited = connection.execute(
+                select(InviteRow.game_id, InviteRow.seat).where(
+                    InviteRow.game_id.in_(ids),
+                    or_(InviteRow.expires.is_(None), InviteRow.expires > now),
+                )
+            ).all()
+        for game_id, seat, account, claimed in seats:
+            if account is not None:
+                holders.setdefault(str(game_id), {})[int(seat)] = str(account)
+            if claimed is False:
+                waiting.setdefault(str(game_id), set()).add(int(seat))
+        for game_id, seat in invited:
+            waiting.setdefault(str(game_id), set()).add(int(seat))
+        found = set()
+        for game_id, count in made_rated.items():
+            held = holders.get(game_id, {})
+            seated = [held.get(seat) for seat in range(count)]
+            if rates(True, seated, waiting.get(game_id, set())):
+                found.add(game_id)
+        return found
 
     def count_games(self) -> int:
         with self.engine.connect() as connection:
@@ -2761,6 +2819,7 @@ def _decode_lobby_row(row: RowMapping) -> ListedGame:
         deadline=None if deadline is None else read.number(deadline, "deadline"),
         ended_by=None if ended_by is None else read.text(ended_by, "ending", 10, ENDINGS),
         result=result,
+        rated=read.flag(row["rated"], "rated flag"),  # made rated; list_games checks the seats
     )
 
 

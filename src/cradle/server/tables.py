@@ -25,6 +25,7 @@ from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
 from cradle.server.errors import ApiError
 from cradle.server.limits import Limits
+from cradle.server.ratings import rates
 from cradle.server.redact import UndoEvent
 from cradle.server.storage import (
     DATABASE_ERRORS,
@@ -67,6 +68,10 @@ class Connection:
     patience: float = SEND_PATIENCE  # seconds a frame may wait to be read (the hub sets it)
     sent: asyncio.Event = field(default_factory=asyncio.Event)  # set by every frame sent
     muted: set[str] | None = None  # the chat's speakers this viewer muted (None: not read yet)
+    # A spectator's identity, for its chat mutes: the signed-in account (its id), else the
+    # guest's client key, hashed.
+    account: str | None = None
+    client: str | None = None
 
     def push(self, text: str) -> bool:
         """Queue a frame; False (and the connection marked to close) if the client lags."""
@@ -288,8 +293,7 @@ class Table:
             "game": self.game,
             "players": list(self.record.players),
             "seats": list(self.seats),
-            # The people's names (an account's or a guest's; None: none given, or a bot).
-            "names": [self.names.get(s) for s in range(len(self.seats))],
+            "names": self.shown_names(),
             "claimed": [self.claimed.get(s, True) for s in range(len(self.seats))],
             "open": self.open_seats(),
             "invites": self.unused_invites(),
@@ -312,7 +316,19 @@ class Table:
             ],
             "ended_by": self.ended_by,
             "result": self.result() if self.is_over else None,
+            "rated": self.rates(),
         }
+
+    def shown_names(self) -> list[str | None]:
+        """The people's names at the seats (an account's or a guest's; None: none given, or
+        a bot), as every answer that names the seats shows them."""
+        return [self.names.get(seat) for seat in range(len(self.seats))]
+
+    def rates(self) -> bool:
+        """Whether the game rates its players when it ends, or will once the seats that wait
+        for a person (open, or invited) are taken: a rated table seats no guest."""
+        holders = [self.accounts.get(seat) for seat in range(len(self.seats))]
+        return rates(self.rated, holders, {*self.open_seats(), *self.unused_invites()})
 
 
 @dataclass

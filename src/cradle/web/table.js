@@ -3,7 +3,8 @@
 // covered between turns) and spectators'; the board, hand and controls come from the game's
 // module, the log from log.js. Also the seat pages: an invite exchanged for its seat.
 
-import { me, nameAt, refreshWaiting, seatName, transferPanel } from "./account.js";
+import { me, refreshWaiting, seatName, transferPanel } from "./account.js";
+import { nameAt } from "./names.js";
 import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
 import { ENDINGS } from "./lobby.js";
@@ -14,8 +15,8 @@ import { measured, measureName } from "./measure.js";
 import { ratingNote } from "./ratings.js";
 import { remember, remembered } from "./state.js";
 import {
-  bringIntoView, capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, put, setSound,
-  setStatus, setTitle, soundOn, toast, messageOf,
+  bringIntoView, capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, put, ratedBadge,
+  setSound, setStatus, setTitle, soundOn, toast, messageOf,
 } from "./ui.js";
 
 /** @typedef {import("./types").BoardFrame} BoardFrame */
@@ -628,9 +629,10 @@ function banner(node, frame, mode, thinking) {
   const who = t.seat === null ? "watching" : `you are ${nameAt(t, t.seat)}`;
   put(node,
     el("span", { class: `badge ${t.game}` }, GAME_TITLES[t.game] || t.game),
+    t.rated ? [" ", ratedBadge(t.id)] : null,
     text !== null ? el("strong", { class: frame.to_move === t.seat && t.status !== "over" ? "your-turn" : "" }, text) : null,
     thinking !== null ? el("strong", { class: "thinking-note", id: "thinking" }, el("span", { class: "spinner" }),
-      ` ${nameAt(t, thinking)} (bot: ${t.seats[thinking].slice(4)}) is thinking…`) : null,
+      ` ${nameAt(t, thinking)} is thinking…`) : null,
     el("span", { class: "muted detail" }, el("span", { class: "sep" }, "· "), `${who} · move ${t.moves}`));
 }
 
@@ -685,7 +687,7 @@ function showEnd(module, frame, id) {
     title: result.length && result[0].place === 1 ? `${nameAt(frame.table, result[0].seat)} wins` : "The game is over",
     body: [
       ending && out ? el("p", { id: "ended-by" }, `${capitalised(ending(nameAt(frame.table, out.seat)))}.`) : null,
-      module.resultTable(result, frame.players, frame.table.names || []),
+      module.resultTable(result, frame.table),
       frame.table.rated ? ratingNote(id, frame.table.game, frame.table.names || []) : null,
       el("p", { class: "muted small" }, `The bots are analysing the game: each player's ${measureName(frame.players.length)} along it and the moves that cost most.`)],
     buttons: [
