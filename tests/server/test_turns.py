@@ -352,6 +352,10 @@ def test_back_on_another_process_right_after_the_choice(postgres_url: str) -> No
         created = create(one, **TURN)
         game_id = created["id"]
         view(two, game_id)  # the second process holds the table: its copy is behind next
+        assert two.portal is not None
+        listening = [t for t in hub_of(two).background if "listen" in t.get_coro().__qualname__]  # type: ignore[union-attr]
+        assert len(listening) == 1
+        two.portal.call(listening[0].cancel)  # it hears nothing of the first one's writes
         _seat, late = stand_in(one, created)
         answer = post(two, f"/api/games/{game_id}/return", late)
         assert answer.status_code == 200, answer.text
