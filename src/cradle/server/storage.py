@@ -561,6 +561,7 @@ class DueMail:
     player: str  # the seat's name in the game (Archer, Bull, ...)
     deadline_s: float | None
     address: str
+    away: bool = False  # the seat's stand-in plays its turns whose deadline passes
 
 
 def away_bits(seats: Iterable[int]) -> int:
@@ -1957,7 +1958,7 @@ class Storage:
         self, connection: Connection, game_id: str, seat: int, turn: int, code: str, now: float
     ) -> DueMail | None:
         game = connection.execute(
-            select(GameRow.game, GameRow.players, GameRow.deadline_s).where(
+            select(GameRow.game, GameRow.players, GameRow.deadline_s, GameRow.away).where(
                 GameRow.id == game_id, GameRow.status == "running"
             )
         ).first()
@@ -1991,6 +1992,7 @@ class Storage:
             player=str(players[seat]),
             deadline_s=None if deadline_s is None else float(deadline_s),
             address=address,
+            away=isinstance(game[3], int) and seat in away_seats(game[3]),
         )
 
     def _mail_address(
