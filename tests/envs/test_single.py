@@ -44,7 +44,9 @@ def play(env: CradleSingleVecEnv, steps: int, seed: int) -> list[tuple[Any, ...]
     return seen
 
 
-@pytest.mark.parametrize(("game", "opponents"), [("tigris", "greedy"), ("gheos", "random")])
+@pytest.mark.parametrize(
+    ("game", "opponents"), [("tigris", "greedy"), ("gheos", "random"), ("tigris", "expert-rules")]
+)
 def test_gymnasium_check_env(game: str, opponents: str) -> None:
     env_id = {"tigris": "cradle/Tigris-v1", "gheos": "cradle/Gheos-v1"}[game]
     env = gymnasium.make(env_id, players=2, opponents=opponents)
@@ -66,7 +68,11 @@ def test_make_vec_against_greedy_gives_the_learner_its_rewards() -> None:
 @pytest.mark.parametrize("players", [3, 4])
 def test_a_pool_of_native_and_python_opponents(players: int) -> None:
     env = CradleSingleVecEnv(
-        "gheos", 3, players=players, opponents=["random", "greedy", "expert-rules"], seat=1
+        "gheos",
+        3,
+        players=players,
+        opponents=["random", "greedy", "expert-rules", "ismcts@2/exploration=0.5"],
+        seat=1,
     )
     play(env, 25, seed=players)
     assert (env.learners == 1).all()
@@ -179,6 +185,16 @@ def test_the_single_agent_bench(monkeypatch: pytest.MonkeyPatch) -> None:
     assert set(summary["learner_steps_per_s"]) == {"random", "greedy"}
     assert all(r > 0 for r in summary["learner_steps_per_cpu_s"].values())
     assert "learner steps/s against random" in bench.describe(summary)
+
+
+@pytest.mark.parametrize("game", ["tigris", "gheos"])
+def test_expert_rules_and_its_styles_are_native_opponents(game: str) -> None:
+    experts = {"expert-rules", "red-keeper", "turtle", "warmonger"}
+    env = CradleSingleVecEnv(game, 4, players=3, opponents=sorted(experts))
+    trajectory = play(env, 30, seed=5)
+    assert all(b is None for row in env._py_bots for b in row)
+    assert {s[0] for row in env._native_seats for s in row if s} <= experts
+    assert play(env, 30, seed=5) == trajectory  # the same seed plays the same games
 
 
 def test_ismcts_opponents_are_native() -> None:

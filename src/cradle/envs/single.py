@@ -19,12 +19,13 @@ folded (Tigris channels x rows x columns, Gheos one row per tile) beside the fea
 ``actions="compact"`` (Gheos): the factored action space of ``cradle.envs.gheos_compact``
 (2,588 ids instead of the engine's 191,012), for the learner's ids, masks and a policy's.
 
-``random`` and ``greedy`` opponents are native (``cradle._native.Opponents``, the Rust twins
-of the Python bots, same decisions for the same seeds), and so is ``ismcts@N``: the native
-search with N iterations a decision and its plain settings (one tree, the knowledge's default
-evaluation, the stall guard in Tigris), not the Python bot's every setting; they step across
-the whole batch without Python. Other specs (``expert-rules``, ``ismcts@N/setting=...``,
-``pimc``) are Python bots, asked one decision at a time.
+``random``, ``greedy``, ``expert-rules`` and its styles (``red-keeper``, ``turtle``,
+``warmonger``) are native opponents (``cradle._native.Opponents``, the Rust twins of the Python
+bots, same decisions for the same seeds), and so is ``ismcts@N``: the native search with N
+iterations a decision and its plain settings (one tree, the knowledge's default evaluation,
+the stall guard in Tigris), not the Python bot's every setting; they step across the whole
+batch without Python. Other specs (``ismcts@N/setting=...``, ``pimc``, the levels) are Python
+bots, asked one decision at a time.
 
 An action outside the learner's mask loses its game at once (reward -1, ``terminated``,
 ``infos["illegal"]``; PettingZoo classic's rule), nothing applied; ``illegal="raise"`` makes it
@@ -63,7 +64,7 @@ from cradle.envs.tensors import board_shape, observation_scales, split
 Policy = Callable[["Observations", npt.NDArray[np.int8]], npt.ArrayLike]
 Opponents = str | Sequence[str] | Policy
 
-NATIVE_BOTS = ("random", "greedy")
+NATIVE_BOTS = ("random", "greedy", "expert-rules", "red-keeper", "turtle", "warmonger")
 # ismcts@N (iterations, no settings): the native search, played across the batch in Rust
 NATIVE_SEARCH = re.compile(r"ismcts@[1-9][0-9]{0,5}")
 
