@@ -1,5 +1,7 @@
 """Turn notices by e-mail: the settings, a mail handed to a real SMTP server (aiosmtpd) with
-and without a login, and the "no more mails" link's refusals."""
+and without a login, the "no more mails" link's refusals, and the notices the database owes:
+written with the move that begins a turn (a server's, or a `cradle bots` worker's), claimed
+once by one of several processes."""
 
 from __future__ import annotations
 
@@ -8,16 +10,18 @@ import sys
 import threading
 import time
 import warnings
+from dataclasses import replace
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
 from cradle.server.mail import NOTICE_SECONDS, MailSettings, send_mail, turn_mail
-from cradle.server.storage import DueMail, Storage, TurnBegins
+from cradle.server.storage import DueMail, GameRow, Storage, TurnBegins
 from cradle.server.tokens import new_token
 from tests.helpers.mail import smtp_server
 from tests.helpers.server import GAMES, create, token_of, wait_for
@@ -71,6 +75,14 @@ def test_a_turn_notice_reaches_the_smtp_server_with_its_links() -> None:
     assert "https://cradle.example/#/unsubscribe/CODE123" in body
     assert "2 hours for each move" in body
     assert received["List-Unsubscribe"] == "<https://cradle.example/#/unsubscribe/CODE123>"
+
+
+def test_the_notice_of_a_seat_away_says_its_stand_in_plays() -> None:
+    mail = settings("smtp://mail:25")
+    away = turn_mail(mail, replace(notice("ann@example.org"), away=True), "C").get_content()
+    assert "A bot plays for you while you are away" in away and "2 hours run out" in away
+    here = turn_mail(mail, notice("ann@example.org"), "C").get_content()
+    assert "while you are away" not in here and "2 hours for each move" in here
 
 
 def test_the_smtp_login_is_used_when_configured() -> None:
@@ -268,11 +280,13 @@ def test_owed_notices_are_claimed_once_by_racing_processes(any_db_url: str) -> N
         storage = client.app.state.hub.storage  # type: ignore[attr-defined]
         owed = {(seat, turn) for _game, seat, turn in storage.due_notices()}  # none sends here
         with storage.transaction() as connection:
+            # Ann is away (her stand-in plays her lapsed turns): her mails say so.
+            connection.execute(update(GameRow).where(GameRow.id == game_id).values(away=1))
             for turn in range(100, 140):
                 storage._owe_notice(connection, game_id, time.time(), None, False,
                                     TurnBegins(turn % 2, turn))  # fmt: skip
                 owed.add((turn % 2, turn))
-        claimed: list[tuple[int, int, str]] = []
+        claimed: list[tuple[int, int, str, bool]] = []
         failed: list[BaseException] = []
         lock = threading.Lock()
 
@@ -281,7 +295,7 @@ def test_owed_notices_are_claimed_once_by_racing_processes(any_db_url: str) -> N
             try:
                 while (mail := mine.claim_due_notice(new_token(), time.time())) is not None:
                     with lock:
-                        claimed.append((mail.seat, mail.turn, mail.address))
+                        claimed.append((mail.seat, mail.turn, mail.address, mail.away))
             except BaseException as exc:
                 failed.append(exc)
             finally:
@@ -293,9 +307,9 @@ def test_owed_notices_are_claimed_once_by_racing_processes(any_db_url: str) -> N
         for racer in racers:
             racer.join(60)
         assert failed == []
-        assert sorted((seat, turn) for seat, turn, _ in claimed) == sorted(owed)
-        assert all(address == ["ann", "bob"][seat] + "@example.org"
-                   for seat, _turn, address in claimed)  # fmt: skip
+        assert sorted((seat, turn) for seat, turn, _, _ in claimed) == sorted(owed)
+        assert all(address == ["ann", "bob"][seat] + "@example.org" and away == (seat == 0)
+                   for seat, _turn, address, away in claimed)  # fmt: skip
         assert storage.due_notices() == []
         # A turn mailed is never owed again.
         with storage.transaction() as connection:

@@ -343,6 +343,25 @@ def test_two_processes_let_a_lapsed_stand_in_play_once(postgres_url: str) -> Non
             wait_for(lambda client=client: view(client, game_id)["to_move"] == 1 - seat, 30)
 
 
+def test_back_on_another_process_right_after_the_choice(postgres_url: str) -> None:
+    limits = Limits(analyse_finished=False, run_bots=False)
+    with (
+        TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as one,
+        TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as two,
+    ):
+        created = create(one, **TURN)
+        game_id = created["id"]
+        view(two, game_id)  # the second process holds the table: its copy is behind next
+        assert two.portal is not None
+        listening = [t for t in hub_of(two).background if "listen" in t.get_coro().__qualname__]  # type: ignore[union-attr]
+        assert len(listening) == 1
+        two.portal.call(listening[0].cancel)  # it hears nothing of the first one's writes
+        _seat, late = stand_in(one, created)
+        answer = post(two, f"/api/games/{game_id}/return", late)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["table"]["away"] == [] and answer.json()["table"]["standin"] is None
+
+
 def test_the_others_may_end_the_game_without_a_seat_whose_deadline_passed(
     serve: Callable[..., TestClient],
 ) -> None:

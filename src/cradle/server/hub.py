@@ -189,8 +189,9 @@ class Hub:
         return await self.served.fresh(table)
 
     async def _sweep(self) -> None:
-        """Now and then: end the games nobody played in for too long, and (a shared database)
-        look for analyses waiting (queued elsewhere, or left by a process that stopped)."""
+        """Now and then: end the games nobody played in for too long, let the stand-in of a
+        seat away play its lapsed turn, and (a shared database) look for analyses waiting
+        (queued elsewhere, or left by a process that stopped)."""
         sweeps = 0
         while not self.closing:
             await asyncio.sleep(SWEEP_SECONDS)

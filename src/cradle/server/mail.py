@@ -126,12 +126,20 @@ def turn_mail(settings: MailSettings, notice: DueMail, unsubscribe: str) -> Emai
     message["To"] = notice.address
     message["Message-ID"] = make_msgid(domain=settings.sender.rpartition("@")[2] or None)
     message["List-Unsubscribe"] = f"<{stop_link}>"
+    if notice.away:
+        rule = (
+            f"A bot plays for you while you are away: it plays this turn when your {hours:g} "
+            'hours run out, unless you play it first or press "I\'m back" at the table.'
+        )
+    else:
+        rule = (
+            f"You have {hours:g} hours for each move; when the time runs out, the other players "
+            "may let your stand-in bot play for you until you come back, or end the game "
+            "without you."
+        )
     message.set_content(
         f"It is your turn in the game of {title} you play as {notice.player}.\n\n"
-        f"Play it here: {game_link}\n\n"
-        f"You have {hours:g} hours for each move; when the time runs out, the other players "
-        "may let your stand-in bot play for you until you come back, or end the game "
-        "without you.\n\n"
+        f"Play it here: {game_link}\n\n{rule}\n\n"
         f"You get one mail per turn at most. To get no more of these mails: {stop_link}\n"
     )
     return message

@@ -561,6 +561,7 @@ class DueMail:
     player: str  # the seat's name in the game (Archer, Bull, ...)
     deadline_s: float | None
     address: str
+    away: bool = False  # the seat's stand-in plays its turns whose deadline passes
 
 
 def away_bits(seats: Iterable[int]) -> int:
@@ -1926,6 +1927,9 @@ class Storage:
         The claim removes the owed row and writes the sent one (``turn_notices``, whose key
         allows one per turn) in one transaction: of two processes, one claims each notice
         (PostgreSQL: the others skip the rows it holds), and no turn is ever mailed twice."""
+        with self.engine.connect() as connection:  # a look first: most of the time none is owed
+            if connection.execute(select(DueNoticeRow.game_id).limit(1)).first() is None:
+                return None
         with self._transaction() as connection:
             while True:
                 # The oldest owed row, taken in one statement (on SQLite, a write first: the
@@ -1954,7 +1958,7 @@ class Storage:
         self, connection: Connection, game_id: str, seat: int, turn: int, code: str, now: float
     ) -> DueMail | None:
         game = connection.execute(
-            select(GameRow.game, GameRow.players, GameRow.deadline_s).where(
+            select(GameRow.game, GameRow.players, GameRow.deadline_s, GameRow.away).where(
                 GameRow.id == game_id, GameRow.status == "running"
             )
         ).first()
@@ -1988,6 +1992,7 @@ class Storage:
             player=str(players[seat]),
             deadline_s=None if deadline_s is None else float(deadline_s),
             address=address,
+            away=isinstance(game[3], int) and seat in away_seats(game[3]),
         )
 
     def _mail_address(

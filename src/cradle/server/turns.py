@@ -133,7 +133,7 @@ class Turns:
 
             updated = await self._write(table, checked, store)
             table.ended_by, table.early_result = ended_by, result
-            table.standin, table.deadline = None, None
+            table.standin, table.deadline, table.away = None, None, set()
             self.host.changed(table, [], updated)
             self.host.lobby_cache.clear()
 

@@ -57,7 +57,7 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
         hub = ctx.hub()
         token = bearer(request.headers)
         body = parse(TimeoutBody, await body_of(request))
-        table = await hub.table(game_id)
+        table = await hub.fresh(await hub.table(game_id))  # a deadline read as stored
         await hub.turns.seat_of(table, token, "acting on a deadline")
         await ctx.throttle(ctx.moves, client_of(request), "moves")
         await hub.turns.timeout(table, token, body.choice)
@@ -76,7 +76,8 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
         hub = ctx.hub()
         token = bearer(request.headers)
         parse(EmptyBody, await body_of(request))
-        table = await hub.table(game_id)
+        # Up to date first: the stand-in may have been chosen on another process a moment ago.
+        table = await hub.fresh(await hub.table(game_id))
         await hub.turns.seat_of(table, token, "coming back")
         await ctx.throttle(ctx.moves, client_of(request), "moves")
         await hub.turns.come_back(table, token)
