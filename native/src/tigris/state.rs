@@ -13,6 +13,7 @@ use super::actions::{
 use super::board::{cell_name, neighbours, Bb, BoardMap, Side, CELLS, COLUMNS, NONE, ROWS};
 use super::events::{Event, Sink, Why};
 use crate::pyrandom::PyRandom;
+use crate::splitmix::SplitMix64;
 
 /// Table options: the board side and the variants (all combinable).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -452,6 +453,71 @@ pub struct TurnMoves {
     pub hand: [u8; 4],
 }
 
+impl TurnMoves {
+    /// How many ids each part of the legal order has: the leaders by role, the withdrawals,
+    /// the tiles by colour, the catastrophes, the swaps and the pass.
+    #[inline]
+    fn sizes(&self) -> [usize; 12] {
+        let mut sizes = [0usize; 12];
+        for role in 0..4 {
+            sizes[role] = self.leader[role].count() as usize;
+            sizes[5 + role] = self.tile[role].count() as usize;
+        }
+        sizes[4] = self.withdraw.iter().filter(|w| **w).count();
+        sizes[9] = self.catastrophe.count() as usize;
+        sizes[10] = swap_count(&self.hand);
+        sizes[11] = 1;
+        sizes
+    }
+
+    /// The `k`-th id of the legal order, with the `sizes` of its parts.
+    fn nth(&self, mut k: usize, sizes: &[usize; 12]) -> u16 {
+        for role in 0..4 {
+            let n = sizes[role];
+            if k < n {
+                return LEADER_BASE + (role * CELLS + self.leader[role].nth(k as u32)) as u16;
+            }
+            k -= n;
+        }
+        if k < sizes[4] {
+            for role in 0..4 {
+                if self.withdraw[role] {
+                    if k == 0 {
+                        return WITHDRAW_BASE + role as u16;
+                    }
+                    k -= 1;
+                }
+            }
+        }
+        k -= sizes[4];
+        for color in 0..4 {
+            let n = sizes[5 + color];
+            if k < n {
+                return TILE_BASE + (color * CELLS + self.tile[color].nth(k as u32)) as u16;
+            }
+            k -= n;
+        }
+        let n = sizes[9];
+        if k < n {
+            return CATASTROPHE_BASE + self.catastrophe.nth(k as u32) as u16;
+        }
+        k -= n;
+        if k < sizes[10] {
+            // sub-hands in product order are the numbers 1.. in the mixed radix of
+            // (count + 1) per colour, red the most significant digit
+            let mut rest = k + 1;
+            let mut counts = [0u8; 4];
+            for color in (0..4).rev() {
+                let radix = self.hand[color] as usize + 1;
+                counts[color] = (rest % radix) as u8;
+                rest /= radix;
+            }
+            return swap_id(&counts);
+        }
+        PASS_ID
+    }
+}
+
 /// A short list of action ids (a pending decision's actions).
 #[derive(Clone, Copy)]
 pub struct Ids {
@@ -496,65 +562,25 @@ impl Moves {
     pub fn count(&self) -> usize {
         match self {
             Moves::Decision(ids) => ids.len,
-            Moves::Turn(t) => {
-                let cells: u32 = t
-                    .leader
-                    .iter()
-                    .chain(t.tile.iter())
-                    .map(|b| b.count())
-                    .sum();
-                let withdraw = t.withdraw.iter().filter(|w| **w).count();
-                cells as usize + withdraw + t.catastrophe.count() as usize + swap_count(&t.hand) + 1
-            }
+            Moves::Turn(t) => t.sizes().iter().sum(),
         }
     }
 
     /// The `k`-th legal id (`k < count()`), without listing them all.
-    pub fn nth(&self, mut k: usize) -> u16 {
+    pub fn nth(&self, k: usize) -> u16 {
         match self {
             Moves::Decision(ids) => ids.as_slice()[k],
+            Moves::Turn(t) => t.nth(k, &t.sizes()),
+        }
+    }
+
+    /// `nth(rng.below(count()))`, the same id, with the sets counted once.
+    pub fn random(&self, rng: &mut SplitMix64) -> u16 {
+        match self {
+            Moves::Decision(ids) => ids.as_slice()[rng.below(ids.len)],
             Moves::Turn(t) => {
-                for role in 0..4 {
-                    let n = t.leader[role].count() as usize;
-                    if k < n {
-                        return LEADER_BASE + (role * CELLS + t.leader[role].nth(k as u32)) as u16;
-                    }
-                    k -= n;
-                }
-                for role in 0..4 {
-                    if t.withdraw[role] {
-                        if k == 0 {
-                            return WITHDRAW_BASE + role as u16;
-                        }
-                        k -= 1;
-                    }
-                }
-                for color in 0..4 {
-                    let n = t.tile[color].count() as usize;
-                    if k < n {
-                        return TILE_BASE + (color * CELLS + t.tile[color].nth(k as u32)) as u16;
-                    }
-                    k -= n;
-                }
-                let n = t.catastrophe.count() as usize;
-                if k < n {
-                    return CATASTROPHE_BASE + t.catastrophe.nth(k as u32) as u16;
-                }
-                k -= n;
-                let n = swap_count(&t.hand);
-                if k < n {
-                    // sub-hands in product order are the numbers 1.. in the mixed radix of
-                    // (count + 1) per colour, red the most significant digit
-                    let mut rest = k + 1;
-                    let mut counts = [0u8; 4];
-                    for color in (0..4).rev() {
-                        let radix = t.hand[color] as usize + 1;
-                        counts[color] = (rest % radix) as u8;
-                        rest /= radix;
-                    }
-                    return swap_id(&counts);
-                }
-                PASS_ID
+                let sizes = t.sizes();
+                t.nth(rng.below(sizes.iter().sum()), &sizes)
             }
         }
     }
@@ -2193,7 +2219,8 @@ impl State {
         };
         for color in 0..4 {
             let tiles = self.up[color];
-            if !tiles.has(cell) {
+            // a square through the cell holds two of its orthogonal neighbours
+            if !tiles.has(cell) || (neighbours(cell) & tiles).count() < 2 {
                 continue;
             }
             for top_left in squares_of(cell) {
