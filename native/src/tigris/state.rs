@@ -1185,11 +1185,12 @@ impl State {
 
     fn turn_moves(&self) -> TurnMoves {
         let seat = self.active;
-        let empty = self.empty();
+        let connectors = self.connectors();
+        let empty = !(connectors | self.cata);
         let land = self.map().land;
         let land_empty = empty & land;
         let flooded;
-        let kingdoms = if self.realm.describes(self.connectors(), self.leaders) {
+        let kingdoms = if self.realm.describes(connectors, self.leaders) {
             self.realm.kingdoms()
         } else {
             flooded = self.kingdoms();
