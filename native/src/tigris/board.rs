@@ -463,7 +463,11 @@ mod tests {
         let mut rng = crate::splitmix::SplitMix64::new(3);
         for _ in 0..2000 {
             let b = Bb([rng.next_u64(), rng.next_u64(), rng.next_u64()]) & Bb::FULL;
-            let b = if rng.below(2) == 0 { b } else { b & Bb([rng.next_u64(); 3]) };
+            let b = if rng.below(2) == 0 {
+                b
+            } else {
+                b & Bb([rng.next_u64(); 3])
+            };
             let bits: u32 = b.0.iter().map(|w| w.count_ones()).sum();
             assert_eq!(b.count(), bits);
         }
