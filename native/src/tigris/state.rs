@@ -400,18 +400,34 @@ impl Realm {
         valid: false,
     };
 
-    /// The kingdoms of the board with these connectors and leaders, kept when they fit.
-    fn of(connectors: Bb, leaders: Bb, kingdoms: &Regions) -> Realm {
-        let list = kingdoms.as_slice();
-        let mut realm = Realm {
+    /// An empty realm for the board with these connectors and leaders, to be filled.
+    #[inline]
+    fn begin(connectors: Bb, leaders: Bb) -> Realm {
+        Realm {
             connectors,
             leaders,
-            valid: list.len() <= Realm::KEPT,
+            valid: true,
             ..Realm::UNKNOWN
-        };
-        if realm.valid {
-            realm.items[..list.len()].copy_from_slice(list);
-            realm.len = list.len() as u8;
+        }
+    }
+
+    /// Adds a kingdom; past [`Realm::KEPT`] of them the realm keeps none.
+    #[inline]
+    fn push(&mut self, kingdom: Bb) {
+        let at = self.len as usize;
+        if at == Realm::KEPT {
+            self.valid = false;
+        } else {
+            self.items[at] = kingdom;
+            self.len += 1;
+        }
+    }
+
+    /// The kingdoms of the board with these connectors and leaders, kept when they fit.
+    fn of(connectors: Bb, leaders: Bb, kingdoms: &Regions) -> Realm {
+        let mut realm = Realm::begin(connectors, leaders);
+        for k in kingdoms.as_slice() {
+            realm.push(*k);
         }
         realm
     }
@@ -1001,49 +1017,45 @@ impl State {
         if old.describes(connectors, leaders) {
             return;
         }
-        let kingdoms = if old.valid {
-            let gone = old.connectors.minus(connectors);
-            let changed = gone | old.leaders.minus(leaders);
-            let mut kept = Regions::new();
-            for k in old.kingdoms() {
-                if k.meets(changed) {
-                    split_kingdom(*k, gone, leaders, |part| kept.push(part));
-                } else {
-                    kept.push(*k);
-                }
+        if !old.valid {
+            self.realm = Realm::of(connectors, leaders, &self.kingdoms());
+            return;
+        }
+        let gone = old.connectors.minus(connectors);
+        let changed = gone | old.leaders.minus(leaders);
+        let new_leaders = leaders.minus(old.leaders);
+        let near = connectors.minus(old.connectors).dilate();
+        // Each piece of the old kingdoms left (a kingdom, or a part of one that lost cells) is
+        // kept unless it lies next to an added cell: then the kingdom it is now part of is
+        // flooded from it, once (a piece met by a flood lies inside it: pieces are connected,
+        // and one joins another only through the added cells).
+        let mut realm = Realm::begin(connectors, leaders);
+        let mut covered = Bb::EMPTY;
+        let mut piece = |part: Bb| {
+            if !part.meets(near) {
+                realm.push(part);
+            } else if !part.meets(covered) {
+                let k = Bb::flood(part, connectors);
+                covered |= k;
+                realm.push(k);
             }
-            let new_leaders = leaders.minus(old.leaders);
-            let near = connectors.minus(old.connectors).dilate();
-            if near.is_empty() && new_leaders.is_empty() {
-                kept
-            } else {
-                let mut out = Regions::new();
-                let mut seeds = Regions::new();
-                for k in kept.as_slice() {
-                    if k.meets(near) {
-                        seeds.push(*k);
-                    } else {
-                        out.push(*k);
-                    }
-                }
-                for c in new_leaders.iter() {
-                    seeds.push(Bb::cell(c));
-                }
-                let mut covered = Bb::EMPTY;
-                for seed in seeds.as_slice() {
-                    // a seed is connected: once it meets a flooded kingdom it lies inside it
-                    if !seed.meets(covered) {
-                        let k = Bb::flood(*seed, connectors);
-                        covered |= k;
-                        out.push(k);
-                    }
-                }
-                out
-            }
-        } else {
-            self.kingdoms()
         };
-        self.realm = Realm::of(connectors, leaders, &kingdoms);
+        for k in old.kingdoms() {
+            if k.meets(changed) {
+                split_kingdom(*k, gone, leaders, &mut piece);
+            } else {
+                piece(*k);
+            }
+        }
+        for c in new_leaders.iter() {
+            let cell = Bb::cell(c);
+            if !cell.meets(covered) {
+                let k = Bb::flood(cell, connectors);
+                covered |= k;
+                realm.push(k);
+            }
+        }
+        self.realm = realm;
     }
 
     /// The region holding `cell` after the realm is brought up to date: its kingdom when it
