@@ -156,6 +156,45 @@ impl Areas {
     /// order and each new area is filled from its first region, which becomes its root.
     pub fn build(board: &Board, tiles: &TileSet, swap: Option<(usize, u8, u8)>) -> Areas {
         let mut areas = Areas::default();
+        areas.fill(board, tiles, swap);
+        areas
+    }
+
+    /// The areas once the tile on `slot` becomes `tile` at `rot` (a replacement), derived
+    /// again only where it changes: the areas that touched the old tile are dissolved and
+    /// filled again, the others kept as they are (every area next to the slot reaches it
+    /// across an edge, so it touched the old tile). The same as [`Areas::build`] with the swap.
+    pub fn replaced(
+        &self,
+        board: &Board,
+        tiles: &TileSet,
+        slot: usize,
+        tile: u8,
+        rot: u8,
+    ) -> Areas {
+        let mut areas = self.clone();
+        let mut hit = [false; MAX_NODES];
+        for k in 0..3 {
+            let root = self.root[node(slot, k)];
+            if root != NONE {
+                hit[usize::from(root)] = true;
+            }
+        }
+        for n in 0..board.slots() * 3 {
+            let root = self.root[n];
+            if root != NONE && hit[usize::from(root)] {
+                areas.root[n] = NONE;
+                areas.stats[n] = Area::default();
+            }
+        }
+        areas.fill(board, tiles, Some((slot, tile, rot)));
+        areas
+    }
+
+    /// Gives every region without an area one: regions are visited in key order and each new
+    /// area is filled from its first region, which becomes its root.
+    fn fill(&mut self, board: &Board, tiles: &TileSet, swap: Option<(usize, u8, u8)>) {
+        let areas = self;
         let placed = |slot: usize| match swap {
             Some((s, tile, rot)) if s == slot => (tile, rot),
             _ => (board.tile[slot], board.rot[slot]),
@@ -213,7 +252,6 @@ impl Areas {
                 areas.stats[start] = area;
             }
         }
-        areas
     }
 
     /// Each region of the tile on `slot` as an area of its own.

@@ -574,6 +574,29 @@ impl Game {
         let seat = usize::from(self.active);
         let hand = self.sorted_hand(seat);
         let slot_span = geometry::CELLS * 3;
+        if wanted == Starts::Any {
+            // every (hand slot, rotation) on every place: one offset list, extended per place
+            let mut offsets = [0u32; 12];
+            let mut len = 0;
+            for (hslot, &number) in hand.as_slice().iter().enumerate() {
+                for &rot in &self.tiles.tiles[usize::from(number)].rotations {
+                    offsets[len] = hslot as u32 * slot_span + u32::from(rot);
+                    len += 1;
+                }
+            }
+            let offsets = &offsets[..len];
+            let places = self.frontier.len() + self.board.slots();
+            out.reserve(places * len);
+            for &cell in self.frontier.as_slice() {
+                let base = ids::PLACE + ids::position(cell) * 3;
+                out.extend(offsets.iter().map(|o| base + o));
+            }
+            for slot in self.replaceable_slots() {
+                let base = ids::REPLACE + ids::position(self.board.cell[slot]) * 3;
+                out.extend(offsets.iter().map(|o| base + o));
+            }
+            return;
+        }
         let conflict = wanted == Starts::Conflict;
         for &cell in self.frontier.as_slice() {
             // Only a cell between two civilizations can start a war.
@@ -1437,7 +1460,9 @@ impl Game {
     /// What replacing the tile on `slot` with `number` at `rot` does to the areas and to
     /// each civilization, as `GheosState._plan` works it out.
     fn plan_replace(&self, slot: usize, number: u8, rot: u8) -> Plan {
-        let new = Areas::build(&self.board, &self.tiles, Some((slot, number, rot)));
+        let new = self
+            .areas
+            .replaced(&self.board, &self.tiles, slot, number, rot);
         let old = &self.areas;
         let old_tile = self.tile_at(slot);
         let mut swords = [0u16; 6];

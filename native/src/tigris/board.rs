@@ -49,8 +49,27 @@ impl Bb {
     }
 
     #[inline]
+    #[cfg(target_feature = "popcnt")]
     pub fn count(self) -> u32 {
         self.0[0].count_ones() + self.0[1].count_ones() + self.0[2].count_ones()
+    }
+
+    /// Without a popcount instruction (the portable build): the three words' bits counted
+    /// together, their partial sums added before the last steps (a nibble holds at most 12).
+    #[inline]
+    #[cfg(not(target_feature = "popcnt"))]
+    pub fn count(self) -> u32 {
+        const M1: u64 = 0x5555_5555_5555_5555;
+        const M2: u64 = 0x3333_3333_3333_3333;
+        const M4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+        const H01: u64 = 0x0101_0101_0101_0101;
+        let nibbles = |w: u64| {
+            let x = w - ((w >> 1) & M1);
+            (x & M2) + ((x >> 2) & M2)
+        };
+        let s = nibbles(self.0[0]) + nibbles(self.0[1]) + nibbles(self.0[2]);
+        let bytes = (s & M4) + ((s >> 4) & M4);
+        (bytes.wrapping_mul(H01) >> 56) as u32
     }
 
     #[inline]
@@ -437,6 +456,23 @@ mod tests {
         assert_eq!(Bb::flood(set(&["E6"]), within), Bb::EMPTY);
         // P1 and A2 are consecutive bits but not neighbours
         assert_eq!(Bb::flood(set(&["P1"]), within), set(&["P1"]));
+    }
+
+    #[test]
+    fn count_is_the_number_of_cells() {
+        let mut rng = crate::splitmix::SplitMix64::new(3);
+        for _ in 0..2000 {
+            let b = Bb([rng.next_u64(), rng.next_u64(), rng.next_u64()]) & Bb::FULL;
+            let b = if rng.below(2) == 0 {
+                b
+            } else {
+                b & Bb([rng.next_u64(); 3])
+            };
+            let bits: u32 = b.0.iter().map(|w| w.count_ones()).sum();
+            assert_eq!(b.count(), bits);
+        }
+        assert_eq!(Bb::FULL.count() as usize, CELLS);
+        assert_eq!(Bb::EMPTY.count(), 0);
     }
 
     #[test]

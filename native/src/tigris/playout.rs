@@ -13,8 +13,7 @@ impl State {
         let mut actions = 0;
         while !self.over {
             let moves = self.moves();
-            let pick = rng.below(moves.count());
-            let id = moves.nth(pick);
+            let id = moves.random(rng);
             self.apply_move(&moves, id, &mut NoEvents);
             actions += 1;
         }

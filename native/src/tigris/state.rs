@@ -13,6 +13,7 @@ use super::actions::{
 use super::board::{cell_name, neighbours, Bb, BoardMap, Side, CELLS, COLUMNS, NONE, ROWS};
 use super::events::{Event, Sink, Why};
 use crate::pyrandom::PyRandom;
+use crate::splitmix::SplitMix64;
 
 /// Table options: the board side and the variants (all combinable).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -399,18 +400,34 @@ impl Realm {
         valid: false,
     };
 
-    /// The kingdoms of the board with these connectors and leaders, kept when they fit.
-    fn of(connectors: Bb, leaders: Bb, kingdoms: &Regions) -> Realm {
-        let list = kingdoms.as_slice();
-        let mut realm = Realm {
+    /// An empty realm for the board with these connectors and leaders, to be filled.
+    #[inline]
+    fn begin(connectors: Bb, leaders: Bb) -> Realm {
+        Realm {
             connectors,
             leaders,
-            valid: list.len() <= Realm::KEPT,
+            valid: true,
             ..Realm::UNKNOWN
-        };
-        if realm.valid {
-            realm.items[..list.len()].copy_from_slice(list);
-            realm.len = list.len() as u8;
+        }
+    }
+
+    /// Adds a kingdom; past [`Realm::KEPT`] of them the realm keeps none.
+    #[inline]
+    fn push(&mut self, kingdom: Bb) {
+        let at = self.len as usize;
+        if at == Realm::KEPT {
+            self.valid = false;
+        } else {
+            self.items[at] = kingdom;
+            self.len += 1;
+        }
+    }
+
+    /// The kingdoms of the board with these connectors and leaders, kept when they fit.
+    fn of(connectors: Bb, leaders: Bb, kingdoms: &Regions) -> Realm {
+        let mut realm = Realm::begin(connectors, leaders);
+        for k in kingdoms.as_slice() {
+            realm.push(*k);
         }
         realm
     }
@@ -450,6 +467,71 @@ pub struct TurnMoves {
     pub catastrophe: Bb,
     /// The hand the swaps discard from (all zero: no swap).
     pub hand: [u8; 4],
+}
+
+impl TurnMoves {
+    /// How many ids each part of the legal order has: the leaders by role, the withdrawals,
+    /// the tiles by colour, the catastrophes, the swaps and the pass.
+    #[inline]
+    fn sizes(&self) -> [usize; 12] {
+        let mut sizes = [0usize; 12];
+        for role in 0..4 {
+            sizes[role] = self.leader[role].count() as usize;
+            sizes[5 + role] = self.tile[role].count() as usize;
+        }
+        sizes[4] = self.withdraw.iter().filter(|w| **w).count();
+        sizes[9] = self.catastrophe.count() as usize;
+        sizes[10] = swap_count(&self.hand);
+        sizes[11] = 1;
+        sizes
+    }
+
+    /// The `k`-th id of the legal order, with the `sizes` of its parts.
+    fn nth(&self, mut k: usize, sizes: &[usize; 12]) -> u16 {
+        for role in 0..4 {
+            let n = sizes[role];
+            if k < n {
+                return LEADER_BASE + (role * CELLS + self.leader[role].nth(k as u32)) as u16;
+            }
+            k -= n;
+        }
+        if k < sizes[4] {
+            for role in 0..4 {
+                if self.withdraw[role] {
+                    if k == 0 {
+                        return WITHDRAW_BASE + role as u16;
+                    }
+                    k -= 1;
+                }
+            }
+        }
+        k -= sizes[4];
+        for color in 0..4 {
+            let n = sizes[5 + color];
+            if k < n {
+                return TILE_BASE + (color * CELLS + self.tile[color].nth(k as u32)) as u16;
+            }
+            k -= n;
+        }
+        let n = sizes[9];
+        if k < n {
+            return CATASTROPHE_BASE + self.catastrophe.nth(k as u32) as u16;
+        }
+        k -= n;
+        if k < sizes[10] {
+            // sub-hands in product order are the numbers 1.. in the mixed radix of
+            // (count + 1) per colour, red the most significant digit
+            let mut rest = k + 1;
+            let mut counts = [0u8; 4];
+            for color in (0..4).rev() {
+                let radix = self.hand[color] as usize + 1;
+                counts[color] = (rest % radix) as u8;
+                rest /= radix;
+            }
+            return swap_id(&counts);
+        }
+        PASS_ID
+    }
 }
 
 /// A short list of action ids (a pending decision's actions).
@@ -496,65 +578,25 @@ impl Moves {
     pub fn count(&self) -> usize {
         match self {
             Moves::Decision(ids) => ids.len,
-            Moves::Turn(t) => {
-                let cells: u32 = t
-                    .leader
-                    .iter()
-                    .chain(t.tile.iter())
-                    .map(|b| b.count())
-                    .sum();
-                let withdraw = t.withdraw.iter().filter(|w| **w).count();
-                cells as usize + withdraw + t.catastrophe.count() as usize + swap_count(&t.hand) + 1
-            }
+            Moves::Turn(t) => t.sizes().iter().sum(),
         }
     }
 
     /// The `k`-th legal id (`k < count()`), without listing them all.
-    pub fn nth(&self, mut k: usize) -> u16 {
+    pub fn nth(&self, k: usize) -> u16 {
         match self {
             Moves::Decision(ids) => ids.as_slice()[k],
+            Moves::Turn(t) => t.nth(k, &t.sizes()),
+        }
+    }
+
+    /// `nth(rng.below(count()))`, the same id, with the sets counted once.
+    pub fn random(&self, rng: &mut SplitMix64) -> u16 {
+        match self {
+            Moves::Decision(ids) => ids.as_slice()[rng.below(ids.len)],
             Moves::Turn(t) => {
-                for role in 0..4 {
-                    let n = t.leader[role].count() as usize;
-                    if k < n {
-                        return LEADER_BASE + (role * CELLS + t.leader[role].nth(k as u32)) as u16;
-                    }
-                    k -= n;
-                }
-                for role in 0..4 {
-                    if t.withdraw[role] {
-                        if k == 0 {
-                            return WITHDRAW_BASE + role as u16;
-                        }
-                        k -= 1;
-                    }
-                }
-                for color in 0..4 {
-                    let n = t.tile[color].count() as usize;
-                    if k < n {
-                        return TILE_BASE + (color * CELLS + t.tile[color].nth(k as u32)) as u16;
-                    }
-                    k -= n;
-                }
-                let n = t.catastrophe.count() as usize;
-                if k < n {
-                    return CATASTROPHE_BASE + t.catastrophe.nth(k as u32) as u16;
-                }
-                k -= n;
-                let n = swap_count(&t.hand);
-                if k < n {
-                    // sub-hands in product order are the numbers 1.. in the mixed radix of
-                    // (count + 1) per colour, red the most significant digit
-                    let mut rest = k + 1;
-                    let mut counts = [0u8; 4];
-                    for color in (0..4).rev() {
-                        let radix = t.hand[color] as usize + 1;
-                        counts[color] = (rest % radix) as u8;
-                        rest /= radix;
-                    }
-                    return swap_id(&counts);
-                }
-                PASS_ID
+                let sizes = t.sizes();
+                t.nth(rng.below(sizes.iter().sum()), &sizes)
             }
         }
     }
@@ -975,49 +1017,45 @@ impl State {
         if old.describes(connectors, leaders) {
             return;
         }
-        let kingdoms = if old.valid {
-            let gone = old.connectors.minus(connectors);
-            let changed = gone | old.leaders.minus(leaders);
-            let mut kept = Regions::new();
-            for k in old.kingdoms() {
-                if k.meets(changed) {
-                    split_kingdom(*k, gone, leaders, |part| kept.push(part));
-                } else {
-                    kept.push(*k);
-                }
+        if !old.valid {
+            self.realm = Realm::of(connectors, leaders, &self.kingdoms());
+            return;
+        }
+        let gone = old.connectors.minus(connectors);
+        let changed = gone | old.leaders.minus(leaders);
+        let new_leaders = leaders.minus(old.leaders);
+        let near = connectors.minus(old.connectors).dilate();
+        // Each piece of the old kingdoms left (a kingdom, or a part of one that lost cells) is
+        // kept unless it lies next to an added cell: then the kingdom it is now part of is
+        // flooded from it, once (a piece met by a flood lies inside it: pieces are connected,
+        // and one joins another only through the added cells).
+        let mut realm = Realm::begin(connectors, leaders);
+        let mut covered = Bb::EMPTY;
+        let mut piece = |part: Bb| {
+            if !part.meets(near) {
+                realm.push(part);
+            } else if !part.meets(covered) {
+                let k = Bb::flood(part, connectors);
+                covered |= k;
+                realm.push(k);
             }
-            let new_leaders = leaders.minus(old.leaders);
-            let near = connectors.minus(old.connectors).dilate();
-            if near.is_empty() && new_leaders.is_empty() {
-                kept
-            } else {
-                let mut out = Regions::new();
-                let mut seeds = Regions::new();
-                for k in kept.as_slice() {
-                    if k.meets(near) {
-                        seeds.push(*k);
-                    } else {
-                        out.push(*k);
-                    }
-                }
-                for c in new_leaders.iter() {
-                    seeds.push(Bb::cell(c));
-                }
-                let mut covered = Bb::EMPTY;
-                for seed in seeds.as_slice() {
-                    // a seed is connected: once it meets a flooded kingdom it lies inside it
-                    if !seed.meets(covered) {
-                        let k = Bb::flood(*seed, connectors);
-                        covered |= k;
-                        out.push(k);
-                    }
-                }
-                out
-            }
-        } else {
-            self.kingdoms()
         };
-        self.realm = Realm::of(connectors, leaders, &kingdoms);
+        for k in old.kingdoms() {
+            if k.meets(changed) {
+                split_kingdom(*k, gone, leaders, &mut piece);
+            } else {
+                piece(*k);
+            }
+        }
+        for c in new_leaders.iter() {
+            let cell = Bb::cell(c);
+            if !cell.meets(covered) {
+                let k = Bb::flood(cell, connectors);
+                covered |= k;
+                realm.push(k);
+            }
+        }
+        self.realm = realm;
     }
 
     /// The region holding `cell` after the realm is brought up to date: its kingdom when it
@@ -1159,11 +1197,12 @@ impl State {
 
     fn turn_moves(&self) -> TurnMoves {
         let seat = self.active;
-        let empty = self.empty();
+        let connectors = self.connectors();
+        let empty = !(connectors | self.cata);
         let land = self.map().land;
         let land_empty = empty & land;
         let flooded;
-        let kingdoms = if self.realm.describes(self.connectors(), self.leaders) {
+        let kingdoms = if self.realm.describes(connectors, self.leaders) {
             self.realm.kingdoms()
         } else {
             flooded = self.kingdoms();
@@ -2193,7 +2232,8 @@ impl State {
         };
         for color in 0..4 {
             let tiles = self.up[color];
-            if !tiles.has(cell) {
+            // a square through the cell holds two of its orthogonal neighbours
+            if !tiles.has(cell) || (neighbours(cell) & tiles).count() < 2 {
                 continue;
             }
             for top_left in squares_of(cell) {

@@ -362,6 +362,9 @@ fn random_games_keep_counts_ids_and_positions_consistent() {
             for (k, id) in ids.iter().enumerate().step_by(7) {
                 assert_eq!(moves.nth(k), *id);
             }
+            // a random pick is the id a drawn index names
+            let mut twin = rng.clone();
+            assert_eq!(moves.random(&mut twin), moves.nth(rng.below(ids.len())));
             // the position holds the whole state
             let again = State::from_position(&s.to_position()).unwrap();
             assert_eq!(again, s);

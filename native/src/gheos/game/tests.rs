@@ -415,3 +415,55 @@ fn a_state_is_small_and_flat() {
     let size = std::mem::size_of::<Game>();
     assert!(size < 2600, "a Game takes {size} bytes");
 }
+
+/// Node by node, the same areas: the same root and the same totals at every root.
+fn same_areas(a: &Areas, b: &Areas, board: &Board, what: &str) {
+    for n in 0..board.slots() * 3 {
+        assert_eq!(a.root[n], b.root[n], "{what}: node {n}");
+        if a.root[n] != NONE && usize::from(a.root[n]) == n {
+            assert_eq!(a.stats[n], b.stats[n], "{what}: area {n}");
+        }
+    }
+}
+
+#[test]
+fn the_kept_and_replaced_areas_equal_areas_built_from_scratch() {
+    // Over random games (2 to 4 players): after every action the kept areas are those built
+    // from scratch, and every replacement the hand could make, derived again around its slot
+    // alone, is the full build with the tile swapped.
+    let tiles = packaged();
+    let mut replacements = 0;
+    for seed in 0..60u32 {
+        let names = ["a", "b", "c", "d"][..2 + seed as usize % 3]
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        let mut game = Game::deal(tiles.clone(), names, &[seed]);
+        let mut rng = SplitMix64::new(u64::from(seed));
+        let mut ids = Vec::new();
+        while !game.is_over() {
+            let built = Areas::build(&game.board, &game.tiles, None);
+            same_areas(&game.areas, &built, &game.board, &format!("seed {seed}"));
+            if game.phase == Phase::Tile {
+                let seat = usize::from(game.active);
+                for &number in game.sorted_hand(seat).as_slice() {
+                    for slot in game.replaceable_slots() {
+                        for &rot in &game.tiles.tiles[usize::from(number)].rotations {
+                            let swap = Some((slot, number, rot));
+                            let full = Areas::build(&game.board, &game.tiles, swap);
+                            let near =
+                                game.areas
+                                    .replaced(&game.board, &game.tiles, slot, number, rot);
+                            same_areas(&near, &full, &game.board, &format!("seed {seed}"));
+                            replacements += 1;
+                        }
+                    }
+                }
+            }
+            game.legal_ids(&mut ids);
+            let id = ids[rng.below(ids.len())];
+            game.apply_legal(id, &mut Log::new(false));
+        }
+    }
+    assert!(replacements > 10_000, "only {replacements} replacements");
+}
