@@ -6,10 +6,10 @@ Ann signs up on the laptop and Bob on the phone; both ask for turn mails. Ann ma
 turn-based Tigris table with a seat for anyone; Bob joins it from the lobby. They play a few
 moves each by clicks, chat (hostile markup shown as text on the other process' page), and the
 rest of the game through the API with each browser's own cookie and CSRF token. A turn left
-waiting is mailed, whichever process began it, and no turn twice; the header's count and the inbox
-follow the turns; the
-end moves both ratings on the leaderboard and the profiles. A second game: a guest moves their
-seat to another device with the one-time link, and Ann concedes it.
+waiting is mailed, whichever process began it, and no turn twice; the header's count and the
+inbox follow the turns; the end moves both ratings on the leaderboard and the profiles. A
+second game: a guest moves their seat to another device with the one-time link, and the other
+player concedes it.
 """
 
 from __future__ import annotations
