@@ -125,7 +125,7 @@ def test_bad_arguments_are_refused() -> None:
         CradleSingleVecEnv("tigris", 1, opponents=[])
 
 
-@pytest.mark.parametrize(("game", "board"), [("tigris", (42, 11, 16)), ("gheos", (52, 81))])
+@pytest.mark.parametrize(("game", "board"), [("tigris", (42, 11, 16)), ("gheos", (41, 29, 55))])
 def test_normalized_board_observations(game: str, board: tuple[int, ...]) -> None:
     flat = CradleSingleVecEnv(game, 3, opponents="random")
     shaped = CradleSingleVecEnv(game, 3, opponents="random", normalize=True, observation="board")
@@ -133,12 +133,19 @@ def test_normalized_board_observations(game: str, board: tuple[int, ...]) -> Non
     obs, _ = shaped.reset(seed=9)
     assert obs["board"].shape == (3, *board)
     assert shaped.observation_space.contains(obs)
-    scales = np.concatenate([shaped._scales])
-    both = np.concatenate([obs["board"].reshape(3, -1), obs["features"]], axis=1)
-    np.testing.assert_allclose(both * scales, raw, rtol=1e-6)
+    # the flat observation's parts (Gheos: its tile table, the grid written apart)
+    first = obs["tiles"] if game == "gheos" else obs["board"]
+    both = np.concatenate([first.reshape(3, -1), obs["features"]], axis=1)
+    np.testing.assert_allclose(both * shaped._scales, raw, rtol=1e-6)
+    if game == "gheos":
+        from cradle.envs.gheos_grid import fill_grid
+
+        grid = np.zeros(board, np.float32)
+        fill_grid(shaped.game_state(0).view(None), grid)
+        np.testing.assert_allclose(obs["board"][0] * shaped._board_scales, grid, rtol=1e-6)
     for _ in range(30):
         obs, *_ = shaped.step(shaped.random_actions(np.arange(3, dtype=np.uint64) * 7919))
-        assert np.abs(obs["board"]).max() <= 1 and np.abs(obs["features"]).max() <= 1
+        assert all(np.abs(part).max() <= 1 for part in obs.values())
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         check_env(
