@@ -164,6 +164,9 @@ struct Node {
     edges: Vec<Edge>,
     /// The actions scored so far, with their priors (plus a tiny random tie-break).
     priors: Vec<(u32, f64)>,
+    /// Terms added to the game's priors ([`Tree::set_prior_terms`]), sorted by id; mostly
+    /// none.
+    terms: Vec<(u32, f64)>,
 }
 
 impl Node {
@@ -171,6 +174,15 @@ impl Node {
         Node {
             edges: Vec::new(),
             priors: Vec::new(),
+            terms: Vec::new(),
+        }
+    }
+
+    /// The term added to the prior of action `id` (0 without one).
+    fn term(&self, id: u32) -> f64 {
+        match self.terms.binary_search_by_key(&id, |&(a, _)| a) {
+            Ok(j) => self.terms[j].1,
+            Err(_) => 0.0,
         }
     }
 }
@@ -344,21 +356,37 @@ impl<G: SearchGame> Tree<G> {
 
     /// One iteration: a world, a walk down, one new node, its evaluation, the backup.
     pub fn iterate(&mut self) {
+        let world = self.next_world();
+        self.walk(world);
+    }
+
+    /// The next world this tree deals from its root.
+    pub fn next_world(&mut self) -> G {
         let rng = &mut self.rng;
         let dealer = self
             .dealer
             .get_or_insert_with(|| PyRandom::from_u64(rng.next_u64()));
-        let world = self.root.deal(self.seat, dealer);
-        self.walk(world);
+        self.root.deal(self.seat, dealer)
     }
 
     fn walk(&mut self, mut world: G) {
+        let rewards = match self.descend(&mut world) {
+            Some(_) => self.evaluate(&mut world),
+            None => world.final_rewards(),
+        };
+        self.back_up(rewards);
+    }
+
+    /// Walk `world` (dealt by [`Tree::next_world`]) down the tree to its first new node,
+    /// left in `world`: that node's index, or None where the walk reached the end of the
+    /// game first. [`Tree::evaluate_leaf`] then [`Tree::back_up`] finish the iteration.
+    pub fn descend(&mut self, world: &mut G) -> Option<u32> {
         let mut node = 0usize;
         let mut visits = self.root_visits;
         self.path.clear();
-        let rewards = loop {
+        loop {
             if world.is_over() {
-                break world.final_rewards();
+                return None;
             }
             let mut actions = std::mem::take(&mut self.actions);
             world.legal_ids(&mut actions);
@@ -370,16 +398,26 @@ impl<G: SearchGame> Tree<G> {
                     }
                 }
             }
-            let (k, id) = self.select(node, visits, &mut world, &actions);
+            let (k, id) = self.select(node, visits, world, &actions);
             self.actions = actions;
             self.path.push((node as u32, k as u32));
             let edge = &self.nodes[node].edges[k];
             world.apply_quiet(id);
             if edge.n == 0 {
-                break self.evaluate(&mut world);
+                return Some(edge.child);
             }
             (node, visits) = (edge.child as usize, edge.n);
-        };
+        }
+    }
+
+    /// The leaf's evaluation (settle, roll out, play out, judge) of the world
+    /// [`Tree::descend`] left at a new node.
+    pub fn evaluate_leaf(&mut self, world: &mut G) -> [f64; 4] {
+        self.evaluate(world)
+    }
+
+    /// The backup of the walk [`Tree::descend`] made: `rewards` per seat.
+    pub fn back_up(&mut self, rewards: [f64; 4]) {
         self.root_visits += 1;
         for &(parent, k) in &self.path {
             let edge = &mut self.nodes[parent as usize].edges[k as usize];
@@ -387,6 +425,14 @@ impl<G: SearchGame> Tree<G> {
             edge.w += rewards[edge.mover as usize];
         }
         self.iterations += 1;
+    }
+
+    /// A prior from elsewhere (a model) for `node`'s actions: (id, a term added to the
+    /// game's prior score), sorted by id; ids not listed add nothing. Read when the node
+    /// scores its actions ([`Tree::expand`]), so set it before the node is expanded.
+    pub fn set_prior_terms(&mut self, node: u32, mut terms: Vec<(u32, f64)>) {
+        terms.sort_unstable_by_key(|&(id, _)| id);
+        self.nodes[node as usize].terms = terms;
     }
 
     /// The edge (an index into the node's edges) to follow and its id in this world: a new
@@ -506,7 +552,14 @@ impl<G: SearchGame> Tree<G> {
             self.missing_ids
                 .extend(self.missing.iter().map(|&i| actions[i as usize]));
             world.priors(&self.missing_ids, &mut self.scores);
+            let termed = !self.nodes[node].terms.is_empty();
             for (&i, &score) in self.missing.iter().zip(self.scores.iter()) {
+                let id = actions[i as usize];
+                let score = if termed {
+                    score + self.nodes[node].term(id)
+                } else {
+                    score
+                };
                 let prior = score + 1e-6 * self.rng.unit(); // random order among equals
                 self.nodes[node].priors.push((actions[i as usize], prior));
                 if best.is_none_or(|(_, b)| prior > b) {
