@@ -194,11 +194,7 @@ fn selfplay_games<'py>(
     };
     let d = PyDict::new(py);
     let rows = out.seat.len();
-    let width = if rows == 0 {
-        0
-    } else {
-        out.observation.len() / rows
-    };
+    let width = out.observation.len().checked_div(rows).unwrap_or(0);
     d.set_item(
         "observation",
         out.observation.into_pyarray(py).reshape([rows, width])?,

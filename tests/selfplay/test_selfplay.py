@@ -83,13 +83,20 @@ def test_a_bot_that_does_not_search_is_refused(tmp_path: Path) -> None:
 SMALL = ["--bot", "ismcts@6", "--games", "3", "--games-per-shard", "2", "--seed", "11"]
 
 
-def test_the_same_seeds_write_the_same_shards(tmp_path: Path) -> None:
-    main([*SMALL, "--out", str(tmp_path / "a")])
-    main([*SMALL, "--out", str(tmp_path / "b")])
+@pytest.mark.parametrize(("game", "players"), [("tigris", 4), ("gheos", 2)])
+def test_the_same_seeds_write_the_same_shards(tmp_path: Path, game: str, players: int) -> None:
+    sizes = ["--game", game, "--players", str(players), *SMALL]
+    main([*sizes, "--out", str(tmp_path / "a")])
+    main([*sizes, "--out", str(tmp_path / "b")])
     assert_same_shards(tmp_path / "a", tmp_path / "b")
     shards = shard_arrays(tmp_path / "a")
     assert len(shards) == 2
     assert shards["shard-00001.npz"]["game_ids"].tolist() == [2]
+    assert shards["shard-00000.npz"]["result"].shape[1] == players
+    # another seed, other games
+    main([*sizes, "--seed", "12", "--out", str(tmp_path / "c")])
+    other = shard_arrays(tmp_path / "c")["shard-00000.npz"]["game_actions"]
+    assert other.tolist() != shards["shard-00000.npz"]["game_actions"].tolist()
 
 
 @pytest.mark.parametrize(("game", "players"), [("tigris", 2), ("gheos", 3)])

@@ -47,8 +47,11 @@ pub trait SelfPlayGame: SearchGame {
 /// action ids (`rows × actions`) and values per seat (`rows × players`) out, checked by the
 /// caller.
 pub trait Evaluator {
-    fn evaluate(&mut self, observations: &[f32], rows: usize)
-        -> Result<(Vec<f32>, Vec<f32>), String>;
+    fn evaluate(
+        &mut self,
+        observations: &[f32],
+        rows: usize,
+    ) -> Result<(Vec<f32>, Vec<f32>), String>;
 }
 
 /// How the games are played.
@@ -181,7 +184,10 @@ impl<G: SelfPlayGame> Slot<G> {
             .legal
             .iter()
             .map(|&id| {
-                let n = stats.iter().find(|r| r.action == id).map_or(0, |r| r.visits);
+                let n = stats
+                    .iter()
+                    .find(|r| r.action == id)
+                    .map_or(0, |r| r.visits);
                 (n as f64 / total.max(1) as f64) as f32
             })
             .collect();
@@ -301,18 +307,20 @@ pub fn play<G: SelfPlayGame>(
         if !pending.is_empty() {
             let rows = pending.len();
             let (priors, values) = evaluator.evaluate(&batch, rows)?;
-            check(&priors, &values, rows, config.actions, slots[0].state.players())?;
+            check(
+                &priors,
+                &values,
+                rows,
+                config.actions,
+                slots[0].state.players(),
+            )?;
             out.calls += 1;
             out.rows += rows as u64;
             let players = slots[0].state.players();
             for (r, leaf) in pending.drain(..).enumerate() {
                 let prior = &priors[r * config.actions..(r + 1) * config.actions];
                 let terms = prior_terms(prior, &leaf.legal)?;
-                let tree = &mut slots[leaf.slot]
-                    .search
-                    .as_mut()
-                    .expect("a search")
-                    .tree;
+                let tree = &mut slots[leaf.slot].search.as_mut().expect("a search").tree;
                 match leaf.node {
                     None => tree.set_prior_terms(0, terms),
                     Some(node) => {
@@ -355,7 +363,8 @@ pub fn play<G: SelfPlayGame>(
     Ok(out)
 }
 
-/// The evaluator's answer has its shape and finite numbers, the priors at least 0.
+/// The evaluator's answer has its shape and finite values (the priors the search reads are
+/// checked by [`prior_terms`]).
 fn check(
     priors: &[f32],
     values: &[f32],
@@ -369,9 +378,6 @@ fn check(
              shape ({rows}, {players})"
         ));
     }
-    if priors.iter().any(|p| !p.is_finite() || *p < 0.0) {
-        return Err("the evaluator's priors must be finite and at least 0".into());
-    }
     if values.iter().any(|v| !v.is_finite()) {
         return Err("the evaluator's values must be finite".into());
     }
@@ -379,7 +385,8 @@ fn check(
 }
 
 /// A prior row's terms for `legal` (see the module's documentation): `ln` of each legal
-/// action's prior over the most likely legal action's, floored at [`PRIOR_FLOOR`].
+/// action's prior over the most likely legal action's, floored at [`PRIOR_FLOOR`]. The
+/// legal actions' priors must be finite and at least 0 (the others are not read).
 pub fn prior_terms(prior: &[f32], legal: &[u32]) -> Result<Vec<(u32, f64)>, String> {
     let at = |id: u32| f64::from(prior[id as usize]);
     if let Some(bad) = legal.iter().find(|&&id| id as usize >= prior.len()) {
@@ -387,6 +394,12 @@ pub fn prior_terms(prior: &[f32], legal: &[u32]) -> Result<Vec<(u32, f64)>, Stri
             "action id {bad} is outside the evaluator's {} priors",
             prior.len()
         ));
+    }
+    if legal
+        .iter()
+        .any(|&id| !(at(id).is_finite() && at(id) >= 0.0))
+    {
+        return Err("the evaluator's priors must be finite and at least 0".into());
     }
     let most = legal.iter().map(|&id| at(id)).fold(0.0, f64::max);
     if most <= 0.0 {
@@ -413,5 +426,8 @@ mod tests {
         assert!((terms[2].1 - 0.5f64.ln()).abs() < 1e-12);
         assert!(prior_terms(&[0.0, 1.0], &[0]).is_err());
         assert!(prior_terms(&[1.0], &[3]).is_err());
+        assert!(prior_terms(&[1.0, f32::NAN], &[0, 1]).is_err());
+        assert!(prior_terms(&[1.0, -0.5], &[0, 1]).is_err());
+        assert!(prior_terms(&[1.0, -0.5], &[0]).is_ok()); // an illegal action's is not read
     }
 }
