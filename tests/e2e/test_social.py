@@ -216,3 +216,77 @@ def test_a_rated_game_moves_the_leaderboard_and_the_profile(
         assert page.errors.errors == []
     laptop.close()
     phone.close()
+
+
+def test_the_rated_badge_in_the_lobby_and_the_inbox(
+    server: PlayServer, browser: Any, artifacts: Path
+) -> None:
+    """A rated table's row carries the badge (with its words for a screen reader and as a
+    tooltip); a table that is not rated carries none: in the lobby on a laptop and a phone,
+    and in the player's inbox."""
+    laptop = browser.new_context(viewport=LAPTOP)
+    csrf = sign_up(laptop, server, "Rita Badge")
+    body = {"game": "tigris", "seats": ["human", "open"], "rated": True}
+    rated = post_as(laptop, server, csrf, "/api/games", body)["id"]
+    plain = post_as(laptop, server, csrf, "/api/games", {**body, "rated": False})["id"]
+    page = laptop.new_page()
+    page.errors = PageErrors(page)
+    page.goto(f"{server.base}/#/")
+    badge = page.locator(f"[data-game-id='{rated}'] .badge.rated")
+    badge.wait_for()
+    assert "Rated" in badge.inner_text()
+    assert "ratings" in badge.get_attribute("aria-label")
+    assert badge.get_attribute("title") == badge.get_attribute("aria-label")
+    assert page.locator(f"[data-game-id='{plain}'] .badge.rated").count() == 0
+    page.locator(f"[data-game-id='{rated}']").screenshot(
+        path=str(artifacts / "rated-row-laptop.png")
+    )
+    page.goto(f"{server.base}/#/inbox")
+    page.locator(f".inbox-game[data-id='{rated}'] .badge.rated").wait_for()
+    assert page.locator(f".inbox-game[data-id='{plain}'] .badge.rated").count() == 0
+    page.screenshot(path=str(artifacts / "rated-inbox-laptop.png"))
+    assert page.errors.errors == []
+    laptop.close()
+    phone = open_page(browser, server, "#/", phone=True)
+    badge = phone.locator(f"[data-game-id='{rated}'] .badge.rated")
+    badge.wait_for()
+    box = badge.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    phone.locator(f"[data-game-id='{rated}']").screenshot(
+        path=str(artifacts / "rated-row-phone.png")
+    )
+    assert phone.errors.errors == []
+    phone.context.close()
+
+
+def test_a_spectator_mutes_a_player_and_hears_them_again(
+    server: PlayServer, browser: Any, artifacts: Path
+) -> None:
+    created = server.post(
+        "/api/games", {"game": "tigris", "seats": ["human", "human"], "spectator_chat": True}
+    )
+    game_id, token = created["id"], created["seats"][0]["token"]
+    chat = f"/api/games/{game_id}/chat"
+    server.post(chat, {"text": "first line"}, token)
+    watcher = open_page(browser, server, f"#/watch/{game_id}", phone=True)
+    wait_until(lambda: chat_texts(watcher) == ["first line"])
+    watcher.click("#chat-toggle")
+    watcher.fill("#chat-input", "a spectator says hi")
+    watcher.click("#chat-send")
+    wait_until(lambda: "a spectator says hi" in chat_texts(watcher))
+    # Its own line has no Mute button; the player's has.
+    own = watcher.locator("#chat-lines .chat-line", has_text="a spectator says hi")
+    assert own.locator(".chat-mute").count() == 0
+    watcher.locator("#chat-lines .chat-line[data-speaker='s:0'] .chat-mute").first.click()
+    watcher.wait_for_selector("[data-unmute='s:0']")
+    assert chat_texts(watcher) == ["a spectator says hi"]
+    server.post(chat, {"text": "muted line"}, token)
+    spectator_line = server.post(chat, {"text": "still heard"}, created["seats"][1]["token"])
+    assert spectator_line["seat"] == 1
+    wait_until(lambda: "still heard" in chat_texts(watcher))
+    assert "muted line" not in chat_texts(watcher)
+    watcher.screenshot(path=str(artifacts / "chat-spectator-muted-phone.png"))
+    watcher.click("[data-unmute='s:0']")
+    wait_until(lambda: "muted line" in chat_texts(watcher))
+    assert watcher.errors.errors == []
+    watcher.context.close()

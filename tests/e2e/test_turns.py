@@ -1,12 +1,14 @@
 """A turn-based game in a real browser between a laptop (1366×820) and a phone (390×844):
 the new-table form (turn-based, private), the invite on the phone, the time left at the table,
 the turn notices arriving at a real SMTP server (aiosmtpd), and a concession ending the game,
-shown on both screens and in the lobby's "my games" with its winner and date."""
+shown on both screens and in the lobby's "my games" with its winner and date; and a stand-in
+that plays for a late seat until its person says "I'm back"."""
 
 from __future__ import annotations
 
 import random
 import secrets
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -148,3 +150,67 @@ def test_a_turn_based_game_between_a_laptop_and_a_phone(
     laptop.screenshot(path=str(artifacts / "turns-lobby-finished.png"))
     assert len(inbox.mails) == 2  # one mail per turn, and none once the game is over
     assert laptop_errors.errors == [] and phone_errors.errors == []
+
+
+def test_the_stand_in_plays_until_its_person_is_back(
+    mailing_server: PlayServer, browser: Any, artifacts: Path
+) -> None:
+    """A seat's time ran out: on the laptop the other lets a bot play for it until it returns;
+    the table says so on both screens, and on the phone the late seat's "I'm back" ends it."""
+    from cradle.games import get_game
+    from cradle.server.storage import Storage, StoredGame
+    from cradle.server.tokens import hash_token, new_token
+
+    server = mailing_server
+    module = get_game("tigris")
+    options = dict(module.options_to_dict(module.options_from_dict({})))
+    state = module.new_game(2, 5, module.options_from_dict(options))
+    late = int(state.to_move)
+    tokens = {seat: new_token() for seat in (0, 1)}
+    game_id = "standin" + secrets.token_hex(3)
+    now = time.time()
+    storage = Storage(server.database_url)  # written as the server writes it, time ran out
+    try:
+        storage.create_game(
+            StoredGame(
+                id=game_id, game="tigris", players=list(state.players), seed=5, options=options,
+                seats=["human", "human"], hotseat=False, listed=False, table_token=None,
+                status="running", created=now - 7200, updated=now - 7200,
+                tokens={seat: hash_token(token) for seat, token in tokens.items()},
+                claimed={0: True, 1: True}, mode="turn", deadline_s=3600, deadline=now - 3600,
+            )
+        )  # fmt: skip
+    finally:
+        storage.close()
+    pages = {}
+    errors = []
+    for seat, size in ((1 - late, LAPTOP), (late, PHONE)):
+        page = browser.new_context(viewport=size).new_page()
+        errors.append(PageErrors(page))
+        page.goto(f"{server.base}/#/play/{game_id}/{tokens[seat]}")
+        page.wait_for_selector("#turn-clock .clock-card")
+        pages[seat] = page
+    other, phone = pages[1 - late], pages[late]
+    who = state.players[late].capitalize()
+    assert "Your time for this move ran out" in phone.locator("#deadline").inner_text()
+    choice = other.locator("#timeout-bot")
+    assert choice.inner_text() == f"Let a bot play for {who} until they return"
+    choice.click()
+    # The bot plays the late seat's turn, and stays: both screens say who stands in.
+    other.wait_for_selector(f".standin-note[data-away='{late}']")
+    note = other.locator(f".standin-note[data-away='{late}']").inner_text()
+    assert note == f"A bot (easy) plays for {who} until they return."
+    wait_until(lambda: server.get(f"/api/games/{game_id}")["to_move"] == 1 - late, 30)
+    other.screenshot(path=str(artifacts / "standin-laptop.png"))
+    back = phone.locator("#come-back")
+    back.wait_for()
+    assert "a bot (easy) play for you" in phone.locator("#away-note").inner_text()
+    back.scroll_into_view_if_needed()
+    box = back.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    phone.screenshot(path=str(artifacts / "standin-phone.png"))
+    back.click()
+    phone.wait_for_selector("#come-back", state="detached")
+    other.wait_for_selector(".standin-note", state="detached")
+    assert server.get(f"/api/games/{game_id}")["table"]["away"] == []
+    assert all(found.errors == [] for found in errors)

@@ -82,6 +82,7 @@ def test_players_chat_and_the_lines_are_kept_with_the_game(any_db_url: str) -> N
         assert lines(client, game_id, second) == shown
         page = client.get(f"/api/games/{game_id}/chat", headers=auth(second)).json()
         assert page["can_write"] is True and page["spectators"] is False and page["muted"] == []
+        assert page["you"] == "s:1"
         after = shown[1]["id"]
         later = client.get(f"/api/games/{game_id}/chat?after={after}", headers=auth(first))
         assert [line["id"] for line in later.json()["lines"]] == [x["id"] for x in shown[2:]]
@@ -211,16 +212,90 @@ def test_a_player_mutes_another_and_hears_them_again(served: TestClient) -> None
         assert next_chat(other)["text"] == "hello all"
     assert [line["text"] for line in lines(served, game_id, tokens[0])] == ["hello all"]
     assert len(lines(served, game_id, tokens[2])) == 4  # a mute is the muter's alone
-    # Refusals: yourself, a spectator (no seat to keep it for), a made-up speaker.
+    # Refusals: yourself, a made-up speaker.
     own = served.post(mute_url, json={"speaker": "s:0"}, headers=auth(tokens[0]))
     assert own.status_code == 400
-    assert served.post(mute_url, json={"speaker": "s:1"}).status_code == 403
     for bad in ("x", "s:", "s:1; drop", "a:", "v:-1"):
         answer = served.post(mute_url, json={"speaker": bad}, headers=auth(tokens[0]))
         assert answer.status_code == 400, bad
     heard = served.post(mute_url, json={"speaker": "s:1", "muted": False}, headers=auth(tokens[0]))
     assert heard.json()["muted"] == ["v:1"]
     assert [line["speaker"] for line in lines(served, game_id, tokens[0])] == ["s:1", "s:1", "s:2"]
+
+
+def test_a_guest_spectator_mutes_for_itself(served: TestClient) -> None:
+    """A guest spectator mutes a player or another spectator: its mutes are kept for its
+    client at this table, its GET and its WebSocket no longer carry their lines, and nobody
+    else's view changes."""
+    created = create(served, spectator_chat=True)
+    game_id, first, second = created["id"], token_of(created, 0), token_of(created, 1)
+    other = TestClient(served.app, client=("10.9.8.7", 4000))  # another guest spectator
+    mute_url = f"/api/games/{game_id}/mute"
+    assert say(served, game_id, None, "I watch").json()["speaker"] == "v:1"
+    assert say(other, game_id, None, "me too").json()["speaker"] == "v:2"
+    for speaker in ("s:1", "v:2"):
+        answer = served.post(mute_url, json={"speaker": speaker})
+        assert answer.status_code == 200, answer.text
+    assert answer.json()["muted"] == ["s:1", "v:2"]
+    assert [line["text"] for line in answer.json()["lines"]] == ["I watch"]
+    with (
+        watch(served, game_id) as muter,
+        watch(other, game_id) as unmuted,
+        watch(served, game_id, first) as player,
+    ):
+        for ws in (muter, unmuted, player):
+            ws.receive_json()  # the view
+        assert say(served, game_id, second, "spam").status_code == 200
+        assert say(other, game_id, None, "more").status_code == 200
+        assert say(served, game_id, first, "hello all").status_code == 200
+        assert next_chat(muter)["text"] == "hello all"  # the muted lines never came
+        assert [next_chat(unmuted)["text"] for _ in range(3)] == ["spam", "more", "hello all"]
+        assert [next_chat(player)["text"] for _ in range(3)] == ["spam", "more", "hello all"]
+    assert [x["text"] for x in lines(served, game_id, None)] == ["I watch", "hello all"]
+    assert len(lines(other, game_id, None)) == 5  # a mute is the muter's alone
+    assert len(lines(served, game_id, first)) == 5
+    assert other.get(f"/api/games/{game_id}/chat").json()["muted"] == []
+    assert other.get(f"/api/games/{game_id}/chat").json()["you"] == "v:2"  # its own number
+    quiet = TestClient(served.app, client=("10.9.8.6", 1))
+    assert quiet.get(f"/api/games/{game_id}/chat").json()["you"] is None  # never wrote
+    # Yourself (as the number you write under) is refused; hearing again works.
+    assert served.post(mute_url, json={"speaker": "v:1"}).status_code == 400
+    assert other.post(mute_url, json={"speaker": "v:2"}).status_code == 400
+    heard = served.post(mute_url, json={"speaker": "v:2", "muted": False})
+    assert heard.json()["muted"] == ["s:1"]
+    # A table whose chat is for its players: a spectator reads nothing, so mutes nothing.
+    closed = create(served)
+    refused = served.post(f"/api/games/{closed['id']}/mute", json={"speaker": "s:1"})
+    assert refused.status_code == 403 and "spectator" in refused.json()["error"]
+
+
+def test_a_signed_in_spectator_mutes_as_its_account(served: TestClient) -> None:
+    """A signed-in spectator's mutes are its account's (as a player's are): kept across
+    tables, applied to its WebSocket, and needing its CSRF token to change."""
+    viewer = TestClient(served.app, client=("10.0.0.5", 1))
+    made = viewer.post("/api/accounts", json={"name": "Esther", "password": "a long secret"})
+    assert made.status_code == 200, made.text
+    csrf = {"X-CSRF-Token": made.json()["csrf"]}
+    tables = [create(served, spectator_chat=True) for _ in range(2)]
+    speakers = [say(served, t["id"], token_of(t, 1), "hi").json()["speaker"] for t in tables]
+    assert speakers == ["s:1", "s:1"]  # guests' seats: muted per table
+    game_id = tables[0]["id"]
+    mute_url = f"/api/games/{game_id}/mute"
+    refused = viewer.post(mute_url, json={"speaker": "s:1"})
+    assert refused.status_code == 403 and "CSRF" in refused.json()["error"]
+    answer = viewer.post(mute_url, json={"speaker": "s:1"}, headers=csrf)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["muted"] == ["s:1"] and answer.json()["lines"] == []
+    assert answer.json()["you"] == "a:" + made.json()["account"]["id"]
+    with watch(viewer, game_id) as ws:
+        ws.receive_json()
+        assert say(served, game_id, token_of(tables[0], 1), "muted").status_code == 200
+        assert say(served, game_id, token_of(tables[0], 0), "heard").status_code == 200
+        assert next_chat(ws)["text"] == "heard"
+    # The other table's seat 1 is another person: heard there.
+    assert [x["text"] for x in lines(viewer, tables[1]["id"], None)] == ["hi"]
+    # The guest at the same address is not the account: it hears everyone.
+    assert len(lines(TestClient(served.app, client=("10.0.0.5", 2)), game_id, None)) == 3
 
 
 def test_a_hot_seat_screen_reads_the_chat_and_a_bot_table_chats(served: TestClient) -> None:

@@ -3,6 +3,10 @@ and without a login, and the "no more mails" link's refusals."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import threading
+import time
 import warnings
 from typing import Any
 
@@ -12,9 +16,11 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from cradle.server.mail import MailSettings, send_mail, turn_mail
+from cradle.server.mail import NOTICE_SECONDS, MailSettings, send_mail, turn_mail
+from cradle.server.storage import DueMail, Storage, TurnBegins
+from cradle.server.tokens import new_token
 from tests.helpers.mail import smtp_server
-from tests.helpers.server import GAMES, create, wait_for
+from tests.helpers.server import GAMES, create, token_of, wait_for
 
 pytestmark = [
     pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine"),
@@ -48,32 +54,32 @@ def test_bad_mail_settings_are_refused(given: dict[str, Any], words: str) -> Non
         MailSettings(**{**base, **given})
 
 
-def test_a_turn_notice_reaches_the_smtp_server_with_its_links(client: TestClient) -> None:
-    created = create(client, players=2, seats=["human", "human"], mode="turn", deadline_s=7200)
-    table = client.app.state.hub.tables[created["id"]]  # type: ignore[attr-defined]
+def notice(address: str, seat: int = 1, deadline_s: float = 7200) -> DueMail:
+    return DueMail("g123", "tigris", seat, 0, ["Archer", "Bull"][seat], deadline_s, address)
+
+
+def test_a_turn_notice_reaches_the_smtp_server_with_its_links() -> None:
     with smtp_server() as inbox:
         mail = settings(inbox.url)
-        send_mail(mail, turn_mail(mail, "ann@example.org", table, 1, "CODE123"))
+        send_mail(mail, turn_mail(mail, notice("ann@example.org"), "CODE123"))
         [received] = inbox.wait(1)
     assert inbox.mails[0][1] == ["ann@example.org"]
     assert received["From"] == "cradle@example.org"
-    assert received["Subject"].startswith("Your turn in Tigris & Euphrates")
+    assert received["Subject"] == "Your turn in Tigris & Euphrates (Bull)"
     body = received.get_content()
-    assert f"https://cradle.example/#/play/{created['id']}" in body
+    assert "https://cradle.example/#/play/g123" in body
     assert "https://cradle.example/#/unsubscribe/CODE123" in body
     assert "2 hours for each move" in body
     assert received["List-Unsubscribe"] == "<https://cradle.example/#/unsubscribe/CODE123>"
 
 
-def test_the_smtp_login_is_used_when_configured(client: TestClient) -> None:
-    created = create(client, players=2, seats=["human", "human"], mode="turn")
-    table = client.app.state.hub.tables[created["id"]]  # type: ignore[attr-defined]
+def test_the_smtp_login_is_used_when_configured() -> None:
     with smtp_server(user="cradle", password="s3cret") as inbox:
         wrong = settings(inbox.url, user="cradle", password="nope")
         with pytest.raises(Exception, match=r"535|uthentication"):
-            send_mail(wrong, turn_mail(wrong, "ann@example.org", table, 0, "C"))
+            send_mail(wrong, turn_mail(wrong, notice("ann@example.org", 0), "C"))
         right = settings(inbox.url, user="cradle", password="s3cret")
-        send_mail(right, turn_mail(right, "ann@example.org", table, 0, "C"))
+        send_mail(right, turn_mail(right, notice("ann@example.org", 0), "C"))
         inbox.wait(1)
     assert inbox.logins == ["cradle"]
 
@@ -181,11 +187,13 @@ def test_each_turn_is_mailed_once_and_the_link_stops_the_mails(any_db_url: str) 
             # The unsubscribed seat's next turn is not mailed; the other's is.
             back = play_until_turn_passes(client, game_id, tokens)
             assert back == first
+            assert inbox.wait(3)[2]["To"] == address[first]
             play_until_turn_passes(client, game_id, tokens)
             play_until_turn_passes(client, game_id, tokens)
-            third = inbox.wait(3)[2]
-            assert third["To"] == address[first]
-            assert len(inbox.mails) == 3 or inbox.mails[3][2]["To"] == address[first]
+            assert inbox.wait(4)[3]["To"] == address[first]
+            hub = client.app.state.hub  # type: ignore[attr-defined]
+            wait_for(lambda: hub.storage.due_notices() == [], 30)
+            assert hub.notices.sent == 4 and len(inbox.mails) == 4
             assert all(m[1] == [m[2]["To"]] for m in inbox.mails)
 
 
@@ -201,7 +209,8 @@ def test_guests_and_live_tables_get_no_mail(db_url: str) -> None:
             guest = create(client, players=2, seats=["human", "human"], mode="turn")
             hub = client.app.state.hub  # type: ignore[attr-defined]
             to_move = client.get(f"/api/games/{guest['id']}").json()["to_move"]
-            assert hub.storage.claim_turn_notice(guest["id"], to_move, 0, "c" * 64, 1.0) is None
+            play_until_turn_passes(client, guest["id"], [token_of(guest, seat) for seat in (0, 1)])
+            assert to_move is not None and hub.storage.due_notices() == []  # no mail is owed
             ann = person(app, "Ann", "ann@example.org")
             bob = person(app, "Bob", "bob@example.org")
             live, _tokens = table_of_two(app, ann, bob, mode="live", deadline_s=None)
@@ -233,15 +242,179 @@ def test_two_processes_never_mail_one_turn_twice(postgres_url: str) -> None:
             two.get(f"/api/games/{game_id}")  # the second process serves the table too
             inbox.wait(1)
             turns = 1
-            for _ in range(3):  # each process plays some turns: both hear every change
+            for _ in range(3):  # each process plays some turns; each turn's mail is awaited
                 play_until_turn_passes(one, game_id, tokens)
+                inbox.wait(turns + 1)
                 play_until_turn_passes(two, game_id, tokens)
                 turns += 2
-            inbox.wait(turns)
+                inbox.wait(turns)
             hubs = [c.app.state.hub for c in (one, two)]  # type: ignore[attr-defined]
-            # Both looked at the turns; the claims in the database made one mail of each.
-            wait_for(lambda: sum(hub.notices.sent for hub in hubs) >= turns, 30)
-            wait_for(lambda: all(len(hub.notices.seen) == turns for hub in hubs), 30)
+            # Both look for owed notices; the claims in the database made one mail of each.
+            wait_for(lambda: hubs[0].storage.due_notices() == [], 30)
+            assert sum(hub.notices.claimed for hub in hubs) == turns
             assert sum(hub.notices.sent for hub in hubs) == turns
-            assert hubs[0].notices.sent > 0 and hubs[1].notices.sent > 0
             assert len(inbox.mails) == turns
+
+
+def test_owed_notices_are_claimed_once_by_racing_processes(any_db_url: str) -> None:
+    from cradle.server.app import create_app
+    from cradle.server.limits import Limits
+
+    app = create_app(any_db_url, bot_delay=0, limits=Limits(analyse_finished=False))
+    with TestClient(app) as client:
+        ann = person(app, "Ann", "ann@example.org")
+        bob = person(app, "Bob", "bob@example.org")
+        game_id, _tokens = table_of_two(app, ann, bob)
+        storage = client.app.state.hub.storage  # type: ignore[attr-defined]
+        owed = {(seat, turn) for _game, seat, turn in storage.due_notices()}  # none sends here
+        with storage.transaction() as connection:
+            for turn in range(100, 140):
+                storage._owe_notice(connection, game_id, time.time(), None, False,
+                                    TurnBegins(turn % 2, turn))  # fmt: skip
+                owed.add((turn % 2, turn))
+        claimed: list[tuple[int, int, str]] = []
+        failed: list[BaseException] = []
+        lock = threading.Lock()
+
+        def claim() -> None:  # a process of its own: its own connections
+            mine = Storage(any_db_url)
+            try:
+                while (mail := mine.claim_due_notice(new_token(), time.time())) is not None:
+                    with lock:
+                        claimed.append((mail.seat, mail.turn, mail.address))
+            except BaseException as exc:
+                failed.append(exc)
+            finally:
+                mine.close()
+
+        racers = [threading.Thread(target=claim) for _ in range(4)]
+        for racer in racers:
+            racer.start()
+        for racer in racers:
+            racer.join(60)
+        assert failed == []
+        assert sorted((seat, turn) for seat, turn, _ in claimed) == sorted(owed)
+        assert all(address == ["ann", "bob"][seat] + "@example.org"
+                   for seat, _turn, address in claimed)  # fmt: skip
+        assert storage.due_notices() == []
+        # A turn mailed is never owed again.
+        with storage.transaction() as connection:
+            storage._owe_notice(connection, game_id, time.time(), None, False, TurnBegins(0, 100))
+        assert storage.due_notices() == []
+
+
+class Browser:
+    """A client of a server process that keeps its cookies (a signed-in web page)."""
+
+    def __init__(self, base: str) -> None:
+        import http.cookiejar
+        import urllib.request
+
+        self.base = base
+        self.csrf = ""
+        cookies = urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        self.opener = urllib.request.build_opener(cookies)
+
+    def send(self, method: str, path: str, body: Any = None) -> Any:
+        import json
+        import urllib.request
+
+        headers = {"Content-Type": "application/json", "X-CSRF-Token": self.csrf}
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data, headers, method=method)
+        with self.opener.open(request, timeout=30) as answer:
+            return json.loads(answer.read())
+
+
+@pytest.mark.long  # three processes start: half a minute
+def test_a_bot_workers_move_begins_a_turn_two_servers_mail_once(postgres_url: str) -> None:
+    """A `cradle bots` worker (no table loaded) stores the bot's move that begins Ann's turn:
+    one of the two server processes sends its one mail."""
+    from tests.helpers.server import PlayServer, http
+
+    cradle = [sys.executable, "-c", "from cradle.cli.main import main; main()"]
+    with smtp_server() as inbox:
+        options = ("run_bots=false", "analyse_finished=false", f"smtp_url={inbox.url}",
+                   "mail_from=cradle@example.org", f"public_url={PUBLIC}")  # fmt: skip
+        servers: list[PlayServer] = []
+        worker = None
+        try:
+            servers = [PlayServer(postgres_url, settings=options).start() for _ in range(2)]
+            ann = Browser(servers[0].base)  # signed in by its cookie, as a web page is
+            ann.send("POST", "/api/accounts", {"name": "Ann", "password": PASSWORD})
+            ann.csrf = ann.send("GET", "/api/me")["csrf"]
+            ann.send("PATCH", "/api/me", {"email": "ann@example.org", "turn_mail": True})
+            made = ann.send(
+                "POST",
+                "/api/games",
+                {"game": "tigris", "seats": ["human", "bot:random"], "mode": "turn",
+                 "deadline_s": 3600},
+            )  # fmt: skip
+            game_id, token = made["id"], made["seats"][0]["token"]
+            worker = subprocess.Popen([*cradle, "bots", "--database", postgres_url,
+                                       "--bot-delay", "0", "--workers", "1"])  # fmt: skip
+            for turn in range(1, 4):
+                # Ann plays her turn (on either server) if it is hers; the worker moves.
+                server = servers[turn % 2]
+                frame = server.get(f"/api/games/{game_id}", token)
+                while frame["to_move"] == 0:
+                    action = frame["legal_actions"][0]
+                    http("POST", f"{server.base}/api/games/{game_id}/actions",
+                         {"action": action}, token)  # fmt: skip
+                    frame = server.get(f"/api/games/{game_id}", token)
+                mails = inbox.wait(turn, 60)
+                assert all(m["To"] == "ann@example.org" for m in mails)
+                assert f"#/play/{game_id}" in mails[-1].get_content()
+            time.sleep(3 * NOTICE_SECONDS)  # both servers looked again: nothing more is owed
+            assert len(inbox.mails) == 3
+            stops = {stop_code(m) for _from, _to, m in inbox.mails}
+            assert len(stops) == 3  # a code of its own in each mail
+        finally:
+            if worker is not None:
+                worker.terminate()
+                worker.wait(30)
+            for server in servers:
+                server.stop()
+
+
+def test_a_move_stored_elsewhere_owes_a_notice_a_server_sends_once(postgres_url: str) -> None:
+    """The bot's move is stored as a `cradle bots` worker stores it (no server's hands): the
+    turn it begins is mailed once, by one of two server processes."""
+    from cradle.server.app import create_app
+    from cradle.server.botqueue import WorkerSettings, make_move
+    from cradle.server.limits import Limits
+
+    with smtp_server() as inbox:
+
+        def app() -> Any:
+            return create_app(
+                postgres_url, bot_delay=0, mail=settings(inbox.url),
+                limits=Limits(analyse_finished=False, run_bots=False),
+            )  # fmt: skip
+
+        one_app, two_app = app(), app()
+        with TestClient(one_app) as one, TestClient(two_app):
+            ann = person(one_app, "Ann", "ann@example.org")
+            made = ann.post(
+                "/api/games",
+                json={"game": "tigris", "seats": ["human", "bot:random"], "mode": "turn",
+                      "deadline_s": 3600},
+                headers=csrf(ann),
+            )  # fmt: skip
+            assert made.status_code == 200, made.text
+            game_id, token = made.json()["id"], made.json()["seats"][0]["token"]
+            if one.get(f"/api/games/{game_id}").json()["to_move"] == 0:
+                play_until_turn_passes(one, game_id, [token, ""])
+            assert inbox.mails == []  # nobody owes Ann a mail for the turn she began at
+            worker = Storage(postgres_url)
+            try:
+                while (job := worker.claim_bot_job("w", time.time(), 60)) is not None:
+                    assert make_move(worker, job, "w", WorkerSettings(postgres_url, 0)) == "moved"
+            finally:
+                worker.close()
+            [mail] = inbox.wait(1)
+            assert mail["To"] == "ann@example.org" and game_id in mail.get_content()
+            storage = one.app.state.hub.storage  # type: ignore[attr-defined]
+            wait_for(lambda: storage.due_notices() == [], 30)
+            time.sleep(2 * NOTICE_SECONDS)  # both processes looked again: nothing more
+            assert len(inbox.mails) == 1

@@ -18,7 +18,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from cradle.games import get_game
-from cradle.server.accounts import create_account
+from cradle.server.accounts import create_account, games_of
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
 from cradle.server.ratings import Skill, rate
@@ -173,6 +173,70 @@ def test_what_cannot_be_rated_is_refused(app_url: tuple[TestClient, TestClient])
     assert bob.post(f"/api/games/{created['id']}/join", {"invite": invite}).status_code == 200
 
 
+def test_lobby_rows_and_my_games_say_which_games_are_rated(
+    app_url: tuple[TestClient, TestClient],
+) -> None:
+    """``rated`` in the lobby's rows and ``/api/me/games``: a table made rated whose seats are
+    held by different accounts or wait for one (open, invited); never a table with a bot, a
+    guest, or a seat whose account is gone. Read from a loaded table and from the database."""
+    first, second = app_url
+    alice, bob = Person(first, "Alice"), Person(second, "Bob")
+    rated_id, tokens = rated_table(alice, bob)  # both seated
+    waiting = alice.post(
+        "/api/games", {"game": "gheos", "seats": ["human", "human"], "rated": True}
+    ).json()  # its invite not taken yet
+    lobby_open = alice.post(
+        "/api/games", {"game": "gheos", "seats": ["human", "open"], "rated": True}
+    ).json()
+    plain = alice.post("/api/games", {"game": "gheos", "seats": ["human", "human"]}).json()
+    against = alice.post("/api/games", {"game": "gheos", "seats": ["human", "bot:random"]}).json()
+    guest = TestClient(first.app, client=("10.7.7.7", 1))  # no account
+    guests = guest.post("/api/games", json={"game": "gheos", "seats": ["human", "human"]}).json()
+    expected = {
+        rated_id: True,
+        waiting["id"]: True,
+        lobby_open["id"]: True,
+        plain["id"]: False,
+        against["id"]: False,
+        guests["id"]: False,
+    }
+
+    def lobby(limit: int = 50) -> dict[str, bool]:  # another limit: not the cached page
+        rows = first.get(f"/api/games?limit={limit}").json()["games"]
+        return {row["id"]: row["rated"] for row in rows if row["id"] in expected}
+
+    def mine(person: Person) -> dict[str, bool]:
+        games = person.client.get("/api/me/games").json()["games"]
+        return {game["id"]: game["rated"] for game in games}
+
+    assert lobby() == expected  # the tables this process has loaded
+    alice_games = {k: v for k, v in expected.items() if k != guests["id"]}
+    assert mine(alice) == alice_games
+    assert mine(bob) == {rated_id: True}
+    seen = first.get(f"/api/games/{rated_id}", headers=auth(tokens[0])).json()
+    assert seen["table"]["rated"] is True
+    # A table no process has loaded is read from the database: the same answers.
+    storage: Storage = first.app.state.hub.storage  # type: ignore[attr-defined]
+    account = first.get("/api/me").json()["account"]["id"]
+
+    def stored() -> tuple[dict[str, bool], dict[str, bool]]:
+        rows = storage.list_games(50)
+        listed = {row["id"]: row["rated"] for row in rows if row["id"] in expected}
+        return listed, {row["id"]: row["rated"] for row in games_of(storage, account, 50)}
+
+    assert stored() == (expected, alice_games)
+    # Bob deletes his account: the game he sat at rates nobody any more.
+    gone = second.request(
+        "DELETE", "/api/me", json={"password": "correct horse"}, headers={"X-CSRF-Token": bob.csrf}
+    )
+    assert gone.status_code == 200, gone.text
+    assert lobby(49)[rated_id] is False
+    assert mine(alice)[rated_id] is False
+    listed, held = stored()
+    assert listed[rated_id] is False and held[rated_id] is False
+    assert listed[waiting["id"]] is True  # the others wait as before
+
+
 def test_unrated_games_and_games_against_bots_change_no_rating(
     app_url: tuple[TestClient, TestClient],
 ) -> None:
@@ -187,6 +251,8 @@ def test_unrated_games_and_games_against_bots_change_no_rating(
     profile = first.get("/api/players/Alice").json()
     assert profile["ratings"] == [] and profile["history"] == []
     assert {g["id"] for g in profile["games"]} == {created["id"], against["id"]}
+    kinds = {g["id"]: g["seats"] for g in profile["games"]}  # a bot is named by its level
+    assert kinds == {created["id"]: ["human", "human"], against["id"]: ["human", "bot:random"]}
     assert all(g["rated"] is False and g["change"] is None for g in profile["games"])
 
 

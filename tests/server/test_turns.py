@@ -17,8 +17,10 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from cradle.server.app import create_app
+from cradle.server.botqueue import WorkerSettings, make_move
 from cradle.server.hub import Hub
 from cradle.server.limits import Limits
+from cradle.server.storage import Storage
 from tests.helpers.server import GAMES, auth, create, token_of, wait_for
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -164,22 +166,181 @@ def test_when_a_deadline_passes_the_others_let_the_stand_in_play_its_turn(
     answer = post(client, f"/api/games/{game_id}/timeout", other, {"choice": "bot"})
     assert answer.status_code == 200, answer.text
     assert answer.json()["table"]["standin"] == seat
+    assert answer.json()["table"]["away"] == [seat]
+    assert answer.json()["table"]["standins"][seat] == "medium"
     # The stand-in plays the late seat's turn while it decides, then the other seat decides.
     wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 60)
     after = view(client, game_id, other)["table"]
     assert after["moves"] >= 1 and after["standin"] is None and after["status"] == "running"
-    assert after["deadline"] is not None
+    assert after["deadline"] is not None and after["away"] == [seat]
     record = client.get(f"/api/games/{game_id}/record", headers=auth(other)).json()
     assert set(record["seats"]) == {seat}
-    # The stand-in is gone: once the late seat decides again, it plays itself.
-    for _ in range(10):
-        mover = view(client, game_id)["to_move"]
-        if mover == seat:
-            break
-        move(client, game_id, token_of(created, mover))
-    assert view(client, game_id)["to_move"] == seat
+    # At the late seat's next turn its person has the deadline again: a move of theirs
+    # brings them back (the stand-in plays for them no more).
+    pass_turn_to(client, created, seat)
     assert view(client, game_id, late)["legal_actions"]
     assert view(client, game_id)["table"]["standin"] is None
+    move(client, game_id, late)
+    assert view(client, game_id)["table"]["away"] == []
+
+
+def pass_turn_to(client: TestClient, created: dict[str, Any], seat: int) -> None:
+    """The other seats move until ``seat`` decides."""
+    for _ in range(10):
+        mover = view(client, created["id"])["to_move"]
+        if mover == seat:
+            return
+        move(client, created["id"], token_of(created, mover))
+    raise AssertionError(f"seat {seat} did not come to decide")
+
+
+def stand_in(client: TestClient, created: dict[str, Any]) -> tuple[int, str]:
+    """Let the deciding seat's deadline pass and the other seat choose its stand-in; that
+    seat and its token."""
+    seat, late = deciding(client, created)
+    set_clock(client, view(client, created["id"])["table"]["deadline"] + 1)
+    answer = post(client, f"/api/games/{created['id']}/timeout", token_of(created, 1 - seat),
+                  {"choice": "bot"})  # fmt: skip
+    assert answer.status_code == 200, answer.text
+    return seat, late
+
+
+def test_the_stand_in_plays_each_lapsed_turn_until_its_person_is_back(
+    serve: Callable[..., TestClient],
+) -> None:
+    client = serve()
+    created = create(client, **TURN)
+    game_id = created["id"]
+    seat, late = stand_in(client, created)
+    wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 60)
+    # The late seat's next turn: its person has a deadline; the sweep leaves it until then.
+    pass_turn_to(client, created, seat)
+    table = view(client, game_id)["table"]
+    assert table["away"] == [seat] and table["standin"] is None and table["deadline"]
+    hub = hub_of(client)
+    assert client.portal is not None
+    assert client.portal.call(hub.turns.stand_in_lapsed, table["deadline"] - 1) == []
+    # Once it passes, the stand-in plays that turn too, nobody choosing again.
+    assert client.portal.call(hub.turns.stand_in_lapsed, table["deadline"] + 1) == [game_id]
+    assert view(client, game_id)["table"]["standin"] == seat
+    wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 60)
+    assert client.portal.call(hub.turns.stand_in_lapsed, table["deadline"] + 1) == []
+    # "I'm back": only the seat's own token, with an empty body.
+    other = token_of(created, 1 - seat)
+    path = f"/api/games/{game_id}/return"
+    refused(post(client, path, other), 403, "no stand-in plays for your seat")
+    refused(post(client, path, None), 403, "token of a seat")
+    refused(client.post(path, json={"seat": seat}, headers=auth(late)), 400, "seat")
+    assert view(client, game_id)["table"]["away"] == [seat]
+    answer = post(client, path, late)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["table"]["away"] == [] and answer.json()["seat"] == seat
+    refused(post(client, path, late), 403, "no stand-in plays for your seat")
+    # Back: a lapsed turn of theirs waits for the others' choice again.
+    pass_turn_to(client, created, seat)
+    deadline = view(client, game_id)["table"]["deadline"]
+    assert client.portal.call(hub.turns.stand_in_lapsed, deadline + 1) == []
+    assert view(client, game_id, late)["legal_actions"]
+
+
+def test_back_while_the_stand_in_holds_the_turn_takes_it_over(db_url: str) -> None:
+    # No bot plays in this process: the stand-in's turn waits in the queue.
+    limits = Limits(analyse_finished=False, run_bots=False)
+    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+        created = create(client, **TURN)
+        game_id = created["id"]
+        seat, late = stand_in(client, created)
+        storage = hub_of(client).storage
+        assert [job["game_id"] for job in storage.bot_jobs()] == [game_id]
+        refused(client.post(f"/api/games/{game_id}/actions", json={"action": "pass"},
+                            headers=auth(token_of(created, 1 - seat))), 403, "not seat")  # fmt: skip
+        began = time.time()
+        answer = post(client, f"/api/games/{game_id}/return", late)
+        assert answer.status_code == 200, answer.text
+        table = answer.json()["table"]
+        assert table["standin"] is None and table["away"] == []
+        assert table["deadline"] >= began + HOUR  # the turn is theirs again, with a fresh clock
+        assert answer.json()["legal_actions"] and storage.bot_jobs() == []
+        # The version moved on: a worker that had claimed the turn stores nothing.
+        assert storage.load(game_id).standin is None  # type: ignore[union-attr]
+
+
+def test_a_move_of_the_person_away_brings_them_back(db_url: str) -> None:
+    limits = Limits(analyse_finished=False, run_bots=False)
+    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+        created = create(client, **TURN)
+        game_id = created["id"]
+        _seat, late = stand_in(client, created)
+        move(client, game_id, late)  # before the stand-in played: the person is back
+        table = view(client, game_id)["table"]
+        assert table["away"] == [] and table["standin"] is None
+        stored = hub_of(client).storage.load(game_id)
+        assert stored is not None and stored.away == set() and stored.standin is None
+
+
+def test_a_lapsed_seat_away_is_played_by_a_process_that_never_loaded_it(db_url: str) -> None:
+    limits = Limits(analyse_finished=False)
+    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+        created = create(client, **TURN)
+        game_id = created["id"]
+        seat, _late = stand_in(client, created)
+        wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 60)
+        pass_turn_to(client, created, seat)
+        deadline = view(client, game_id)["table"]["deadline"]
+    # A new process: the sweep reads the database, the table is not loaded.
+    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+        hub = hub_of(client)
+        assert game_id not in hub.tables
+        assert client.portal is not None
+        assert client.portal.call(hub.turns.stand_in_lapsed, deadline + 1) == [game_id]
+        wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 60)
+        assert view(client, game_id)["table"]["away"] == [seat]
+        # The idle end reads the database too.
+        updated = view(client, game_id)["table"]["updated"]
+    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+        hub = hub_of(client)
+        assert client.portal is not None
+        assert client.portal.call(hub.turns.end_idle, updated + 3 * HOUR + 1) == [game_id]
+        assert view(client, game_id)["table"]["ended_by"] == "abandoned"
+
+
+def bot_moves(url: str) -> int:
+    """Make the queued bots' moves as a `cradle bots` worker does; how many."""
+    storage = Storage(url)
+    made = 0
+    try:
+        while (job := storage.claim_bot_job("test", time.time(), 60)) is not None:
+            assert make_move(storage, job, "test", WorkerSettings(url, bot_delay=0)) == "moved"
+            made += 1
+    finally:
+        storage.close()
+    return made
+
+
+def test_two_processes_let_a_lapsed_stand_in_play_once(postgres_url: str) -> None:
+    limits = Limits(analyse_finished=False, run_bots=False)  # a worker makes the bots' moves
+    with (
+        TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as one,
+        TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as two,
+    ):
+        created = create(one, **TURN)
+        game_id = created["id"]
+        seat, _late = stand_in(one, created)
+        assert bot_moves(postgres_url) >= 1
+        wait_for(lambda: view(one, game_id)["to_move"] == 1 - seat, 30)
+        pass_turn_to(one, created, seat)
+        view(two, game_id)  # both processes hold the table
+        lapsed = view(one, game_id)["table"]["deadline"] + 1
+        assert one.portal is not None and two.portal is not None
+        first = one.portal.call(hub_of(one).turns.stand_in_lapsed, lapsed)
+        second = two.portal.call(hub_of(two).turns.stand_in_lapsed, lapsed)
+        assert first + second == [game_id]
+        stored = hub_of(one).storage.load(game_id)
+        assert stored is not None and stored.standin == seat and stored.away == {seat}
+        assert [job["game_id"] for job in hub_of(one).storage.bot_jobs()] == [game_id]
+        assert bot_moves(postgres_url) >= 1
+        for client in (one, two):
+            wait_for(lambda client=client: view(client, game_id)["to_move"] == 1 - seat, 30)
 
 
 def test_the_others_may_end_the_game_without_a_seat_whose_deadline_passed(

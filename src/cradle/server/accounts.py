@@ -261,8 +261,9 @@ def delete_account(storage: Storage, account_id: str) -> None:
 
 def games_of(storage: Storage, account_id: str, limit: int) -> list[dict[str, Any]]:
     """The account's games as stored (the latest changed first, at most ``limit``): id,
-    game, the players (the game's names) and the names at the seats, the seats it holds,
-    status, moves, result and times."""
+    game, the players (the game's names), the seats' kinds and the names at them, the seats
+    it holds,
+    status, moves, result, times, and whether it is rated (``Storage.rating``)."""
     with storage.engine.connect() as connection:
         held = connection.execute(
             select(SeatRow.game_id, SeatRow.seat).where(SeatRow.account_id == account_id)
@@ -277,11 +278,13 @@ def games_of(storage: Storage, account_id: str, limit: int) -> list[dict[str, An
                 GameRow.id,
                 GameRow.game,
                 GameRow.players,
+                GameRow.seats,
                 GameRow.status,
                 GameRow.moves,
                 GameRow.result,
                 GameRow.created,
                 GameRow.updated,
+                GameRow.rated,
             )
             .where(GameRow.id.in_(list(seats)))
             .order_by(GameRow.updated.desc())
@@ -294,6 +297,13 @@ def games_of(storage: Storage, account_id: str, limit: int) -> list[dict[str, An
             )
         ):
             names.setdefault(str(game_id), {})[int(seat)] = str(name)
+    rating = storage.rating(
+        {
+            str(game.id): len(game.players)
+            for game in games
+            if game.rated and isinstance(game.players, list)
+        }
+    )
     found = []
     for game in games:
         players = list(game.players) if isinstance(game.players, list) else []
@@ -303,6 +313,9 @@ def games_of(storage: Storage, account_id: str, limit: int) -> list[dict[str, An
                 "id": str(game.id),
                 "game": str(game.game),
                 "players": [str(p) for p in players],
+                "seats": [str(kind) for kind in game.seats]
+                if isinstance(game.seats, list)
+                else ["human"] * len(players),
                 "names": [shown.get(seat) for seat in range(len(players))],
                 "seats_held": sorted(seats[str(game.id)]),
                 "status": str(game.status),
@@ -310,6 +323,7 @@ def games_of(storage: Storage, account_id: str, limit: int) -> list[dict[str, An
                 "result": game.result if isinstance(game.result, list) else None,
                 "created": float(game.created),
                 "updated": float(game.updated),
+                "rated": str(game.id) in rating,
             }
         )
     return found

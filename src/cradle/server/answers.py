@@ -86,15 +86,23 @@ class TableSummary(Answer):
     options: GameJson | None = None
     private: bool | None = None  # invite only (a row read for the lobby is never private)
     # "live" or "turn"; a turn-based table's seconds per decision and when the person
-    # deciding now runs out (Unix time); the seat a stand-in bot plays for now.
+    # deciding now runs out (Unix time); the seat a stand-in bot plays for now; the seats
+    # whose person is away (their stand-in plays each of their turns whose deadline passes,
+    # until they move or say they are back: ``POST /api/games/{id}/return``); the stand-in
+    # bot level of each human seat (null: a bot's seat).
     mode: str | None = None
     deadline_s: Number | None = None
     deadline: Number | None = None
     standin: int | None = None
+    away: list[int] | None = None
+    standins: list[str | None] | None = None
     # A finished game: its result (winner: place 1), and how it ended if before its rules
     # did ("conceded", "timeout", "abandoned"; null when played to the end).
     ended_by: str | None = None
     result: list[Placing] | None = None
+    # The game rates its players when it ends (every seat a different account's, no undo,
+    # no hints), or will once its open seats are taken.
+    rated: bool = False
 
 
 class LobbyPage(Answer):
@@ -163,7 +171,6 @@ class FrameTable(TableSummary):
     hints: bool
     result: list[Placing] | None
     spectator_chat: bool | None = None  # spectators read and write the chat
-    rated: bool | None = None  # every seat an account's, no undo, no hints; the end rates them
 
 
 class ChatLine(Answer):
@@ -221,12 +228,14 @@ class RatingChange(Rated):
 
 
 class FinishedGame(Answer):
-    """A finished game of the player: the names at its seats, the player's seat, place and
-    score, every seat's place, whether it was rated and what it did to the rating."""
+    """A finished game of the player: the names at its seats (a person's, else the game's
+    name for the seat) and their kinds, the player's seat, place and score, every seat's
+    place, whether it was rated and what it did to the rating."""
 
     id: str
     game: str
     players: list[str]
+    seats: list[str]  # each seat's kind: "human", "bot:LEVEL"
     seat: int
     place: int | None
     score: Number | None
@@ -248,12 +257,14 @@ class PlayerProfile(Answer):
 
 class ChatPage(Answer):
     """``GET /api/games/{id}/chat``: the latest lines this viewer may see (oldest first), the
-    speakers it muted, whether it may write, and whether spectators take part."""
+    speakers it muted, whether it may write, whether spectators take part, and the speaker
+    its own lines are under (null: a hot seat, or a guest spectator that has not written)."""
 
     lines: list[ChatLine]
     muted: list[str]
     can_write: bool
     spectators: bool
+    you: str | None = None
 
 
 class Frame(Answer):
@@ -298,6 +309,7 @@ class Replay(Answer):
     options: GameJson
     result: list[Placing]
     steps: list[ReplayStep]
+    names: list[str | None] | None = None  # the people at the seats, where known
 
 
 class Region(Answer):
@@ -340,6 +352,7 @@ class History(Answer):
     moves: int
     steps: list[HistoryStep]
     pieces: dict[str, Piece]
+    names: list[str | None] | None = None  # the people at the seats, where known
 
 
 class Board(Answer):
@@ -398,6 +411,7 @@ class Analysis(Answer):
     game: str
     players: list[str]
     seats: list[str]
+    names: list[str | None] | None = None  # the people at the seats, where known
     moves: int
     status: str
     done: int
@@ -468,6 +482,7 @@ class MyGame(Answer):
     id: str
     game: str
     players: list[str]
+    seats: list[str]  # each seat's kind: "human", "bot:LEVEL"
     names: list[str | None]
     seats_held: list[int]
     status: str
@@ -477,6 +492,7 @@ class MyGame(Answer):
     updated: Number
     to_move: int | None
     your_turn: bool
+    rated: bool  # as the lobby's rows say it
 
 
 class MyGames(Answer):

@@ -85,6 +85,7 @@ class Replay(TypedDict):
     options: JSON
     result: list[SeatResult]
     steps: list[ReplayStep]
+    names: NotRequired[list[str | None]]  # added as it is answered (a name can change)
 
 
 class History(TypedDict):
@@ -99,6 +100,7 @@ class History(TypedDict):
     moves: int
     steps: list[ShownStep]
     pieces: Pieces
+    names: list[str | None]
 
 
 class Board(PastBoard):
@@ -263,7 +265,8 @@ class Archive:
         if found is None:
             built: Replay = await self.host.engine(replay_of, table, seat)
             found = built
-        return keep(self.replays, key, found, self.host.limits.replay_cache)
+        kept = keep(self.replays, key, found, self.host.limits.replay_cache)
+        return {**kept, "names": table.shown_names()}
 
     async def history(self, table: Table, viewer: int | None) -> History:
         """Every action that counts so far, as ``viewer`` may know it (see
@@ -285,6 +288,7 @@ class Archive:
             moves=len(steps),
             steps=shown["steps"],
             pieces=shown["pieces"],
+            names=table.shown_names(),
         )
 
     async def board(self, table: Table, ply: int, viewer: int | None) -> Board:

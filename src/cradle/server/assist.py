@@ -476,6 +476,7 @@ class AnalysisAnswer(TypedDict):
     game: str
     players: list[str]
     seats: list[str]
+    names: list[str | None]  # the people's names at the seats (None: none given, or a bot)
     moves: int
     status: str
     done: int
@@ -578,6 +579,7 @@ class Adviser:
             game=table.game,
             players=list(table.record.players),
             seats=list(table.seats),
+            names=table.shown_names(),
             moves=table.ply,
             status="none",
             done=0,

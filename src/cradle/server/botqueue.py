@@ -45,6 +45,7 @@ from cradle.server.storage import (
     Storage,
     StorageError,
     playing_seats,
+    turn_begins,
 )
 from cradle.server.tables import MAX_ACTION_LENGTH, replay_record
 
@@ -147,6 +148,8 @@ def make_move(storage: Storage, job: BotJob, owner: str, settings: WorkerSetting
     # A stand-in plays its seat's whole turn, and no more.
     standin = seat if stored.standin == seat and not over and int(after.to_move) == seat else None
     playing_after = playing_seats(stored.seats, standin, stored.standins)
+    deciding = None if over else int(after.to_move)
+    begins = turn_begins(stored.mode, playing_after, stored.claimed, seat, deciding, ply + 1)
     try:
         storage.append_action(
             stored.id,
@@ -162,6 +165,8 @@ def make_move(storage: Storage, job: BotJob, owner: str, settings: WorkerSetting
             (seat, decision.clock.spent),
             decision_cost(playing_after, after, stored.bot_seconds, settings.bot_seconds),
             standin,
+            stored.mode == "turn",
+            begins,  # a person's turn begins: its mail is owed (any server process sends it)
         )
     except Conflict:
         return "release"  # another worker made it, or the game changed: the version decides

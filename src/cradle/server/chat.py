@@ -22,8 +22,8 @@ from typing import Any, Protocol, TypedDict, TypeVar
 
 from cradle.server.errors import forbidden
 from cradle.server.models import BadInput
-from cradle.server.storage import ChatLine, Storage
-from cradle.server.tables import Table, Tables
+from cradle.server.storage import ChatLine, Storage, client_hash
+from cradle.server.tables import Connection, Table, Tables
 
 log = logging.getLogger("cradle.server")
 
@@ -61,26 +61,42 @@ def clean_text(raw: str) -> str:
 class Viewer:
     """Who reads or writes a table's chat: a seat, the hot-seat screen, or a spectator; and
     the account behind it (a seat's holder, a signed-in spectator), whose mutes follow it
-    from table to table."""
+    from table to table. A guest spectator is known by its client (``client``: the key's hash,
+    as its spectator number ``v:N`` is found), so its mutes hold at this table for it."""
 
     seat: int | None
     hotseat: bool = False
     account: str | None = None
     name: str | None = None  # a signed-in spectator's name
+    client: str | None = None  # a guest spectator's client key, hashed
 
     @classmethod
     def at(
-        cls, table: Table, seat: int | None, hotseat: bool, signed: tuple[str, str] | None = None
+        cls,
+        table: Table,
+        seat: int | None,
+        hotseat: bool,
+        signed: tuple[str, str] | None = None,
+        client: str | None = None,
     ) -> Viewer:
         """The viewer holding ``seat`` (its account's, if one holds it), or a spectator signed
-        in as ``signed`` (account id, name)."""
+        in as ``signed`` (account id, name), or a guest spectator at ``client`` (its key)."""
         if hotseat:
             return cls(None, True)
         if seat is not None:
             return cls(seat, False, table.accounts.get(seat))
         if signed is not None:
             return cls(None, False, signed[0], signed[1])
-        return cls(None)
+        return cls(None, client=None if client is None else client_hash(client))
+
+    @classmethod
+    def of(cls, table: Table, connection: Connection) -> Viewer:
+        """The viewer behind a WebSocket connection (as it said who it is when it opened)."""
+        if connection.seat is None and not connection.hotseat:
+            if connection.account is not None:
+                return cls(None, account=connection.account)
+            return cls(None, client=connection.client)  # already hashed
+        return cls.at(table, connection.seat, connection.hotseat)
 
     def speaker(self) -> str | None:
         """How this viewer's lines are signed (None: a guest spectator, numbered when it writes)."""
@@ -90,10 +106,12 @@ class Viewer:
 
     def key(self, table_id: str) -> str | None:
         """The name this viewer's mutes are stored under (None: it keeps none)."""
-        if self.hotseat or self.seat is None:
-            return None  # spectators keep no mutes (a signed-in one could, some day)
+        if self.hotseat:
+            return None  # one screen for every player: nobody's mutes are its own
         speaker = self.speaker()
-        return None if speaker is None else qualified(table_id, speaker)
+        if speaker is not None:
+            return qualified(table_id, speaker)
+        return None if self.client is None else f"g:{table_id}:c:{self.client}"
 
 
 def qualified(table_id: str, speaker: str) -> str:
@@ -123,6 +141,7 @@ class ShownPage(TypedDict):
     muted: list[str]
     can_write: bool
     spectators: bool
+    you: str | None
 
 
 def public_line(line: ChatLine) -> ShownLine:
@@ -192,7 +211,17 @@ class Chat:
             ),
             "can_write": self.may_write(table, viewer) is None,
             "spectators": table.spectator_chat,
+            "you": await self.own(table, viewer),
         }
+
+    async def own(self, table: Table, viewer: Viewer) -> str | None:
+        """The speaker ``viewer``'s own lines are under (None: none yet, or a hot seat)."""
+        if viewer.hotseat:
+            return None
+        speaker = viewer.speaker()
+        if speaker is None and viewer.client is not None:  # a guest spectator's number
+            speaker = await self.host.db(self.host.storage.spectator_of, table.id, viewer.client)
+        return speaker
 
     @staticmethod
     def may_write(table: Table, viewer: Viewer) -> str | None:
@@ -224,13 +253,16 @@ class Chat:
     async def mute(self, table: Table, viewer: Viewer, speaker: str, on: bool) -> ShownPage:
         """``POST /mute``: the viewer mutes (or hears again) a speaker of this table."""
         key = viewer.key(table.id)
-        if key is None:
-            raise forbidden("only a player at this table can mute (with the seat's token)")
+        if key is None or not may_read(table, viewer):
+            raise forbidden(
+                "only a reader of this table's chat can mute: a player (with the seat's "
+                "token), or a spectator where the table invites spectators to chat"
+            )
         if not _handle(speaker):
             raise BadInput(
                 "'speaker' is a line's speaker: s:SEAT, v:NUMBER or a:ACCOUNT", "speaker"
             )
-        if speaker in (f"s:{viewer.seat}", viewer.speaker()):
+        if speaker in (f"s:{viewer.seat}", await self.own(table, viewer)):
             raise BadInput("you cannot mute yourself", "speaker")
         await self.host.db(self.host.storage.set_mute, key, qualified(table.id, speaker), on)
         await self.refresh_mutes(key)
@@ -245,7 +277,7 @@ class Chat:
 
     async def _push(self, table: Table, line: ChatLine) -> None:
         for connection in list(table.connections):
-            viewer = Viewer.at(table, connection.seat, connection.hotseat)
+            viewer = Viewer.of(table, connection)
             muted = connection.muted
             if muted is None:
                 muted = connection.muted = await self.muted_by(table, viewer)
@@ -284,8 +316,7 @@ class Chat:
         """The connections of viewer ``key`` read their mutes again at the next line."""
         for table in list(self.host.served.loaded.values()):
             for connection in table.connections:
-                viewer = Viewer.at(table, connection.seat, connection.hotseat)
-                if viewer.key(table.id) == key:
+                if Viewer.of(table, connection).key(table.id) == key:
                     connection.muted = None
 
 

@@ -200,6 +200,7 @@ class Hub:
             if sweeps % EXPIRY_SWEEPS == 0:
                 try:
                     await self.expire_unplayed()
+                    await self.turns.stand_in_lapsed()
                     await self.turns.end_idle()
                     if self.storage.shared:  # buckets idle an hour are full: drop them
                         await self.db(self.storage.forget_rates, time.time() - RATES_KEPT)

@@ -3,15 +3,19 @@ turn, through the SMTP server the operator configured (``cradle serve --smtp-url
 account opted in; each mail carries a one-time link that stops them, which works without
 signing in.
 
-A notice is claimed in the database before it is sent (:meth:`Storage.claim_turn_notice`: a
-row per game, seat and turn, inserted once), so two processes that both see the turn pass never
-send two mails for it; a mail the SMTP server refuses is logged and not tried again (at most
-one mail per turn, never two).
+The database owes the notices: whoever stores the change that begins a person's turn (a server
+process, or a ``cradle bots`` worker that has no table loaded) writes the notice with it, in the
+same transaction. Every server process with SMTP settings claims owed notices and sends them;
+a claim removes the owed row and writes the sent one (a row per game, seat and turn, inserted
+once), so no two processes send one turn's mail; a mail the SMTP server refuses is logged and
+not tried again (at most one mail per turn, never two). A notice whose seat acted before any
+process sent it (or whose stand-in took over, or whose game ended) is no longer owed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import smtplib
 import ssl
@@ -23,7 +27,7 @@ from email.utils import make_msgid
 from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit
 
-from cradle.server.storage import DATABASE_ERRORS, Storage
+from cradle.server.storage import DATABASE_ERRORS, DueMail, Storage
 from cradle.server.tables import Table
 from cradle.server.tokens import hash_token, new_token
 
@@ -32,6 +36,7 @@ log = logging.getLogger("cradle.server")
 T = TypeVar("T")
 
 SMTP_SECONDS = 30.0  # the SMTP server's answers are awaited this long
+NOTICE_SECONDS = 2.0  # how often a process looks for notices other processes' changes owe
 GAME_TITLES = {"tigris": "Tigris & Euphrates", "gheos": "Gheos"}
 
 
@@ -109,26 +114,24 @@ def send_mail(settings: MailSettings, message: EmailMessage) -> None:
         smtp.send_message(message)
 
 
-def turn_mail(
-    settings: MailSettings, to: str, table: Table, seat: int, unsubscribe: str
-) -> EmailMessage:
-    """The mail that tells ``seat`` it decides at ``table``; ``unsubscribe``: its one-time code."""
-    title = GAME_TITLES.get(table.game, table.game)
-    player = table.record.players[seat]
-    game_link = settings.link(f"play/{table.id}")
+def turn_mail(settings: MailSettings, notice: DueMail, unsubscribe: str) -> EmailMessage:
+    """The mail that tells ``notice``'s seat it decides; ``unsubscribe``: its one-time code."""
+    title = GAME_TITLES.get(notice.game, notice.game)
+    game_link = settings.link(f"play/{notice.game_id}")
     stop_link = settings.link(f"unsubscribe/{unsubscribe}")
-    hours = (table.deadline_s or 0) / 3600
+    hours = (notice.deadline_s or 0) / 3600
     message = EmailMessage()
-    message["Subject"] = f"Your turn in {title} ({player})"
+    message["Subject"] = f"Your turn in {title} ({notice.player})"
     message["From"] = settings.sender
-    message["To"] = to
+    message["To"] = notice.address
     message["Message-ID"] = make_msgid(domain=settings.sender.rpartition("@")[2] or None)
     message["List-Unsubscribe"] = f"<{stop_link}>"
     message.set_content(
-        f"It is your turn in the game of {title} you play as {player}.\n\n"
+        f"It is your turn in the game of {title} you play as {notice.player}.\n\n"
         f"Play it here: {game_link}\n\n"
         f"You have {hours:g} hours for each move; when the time runs out, the other players "
-        "may let your stand-in bot play your turn, or end the game without you.\n\n"
+        "may let your stand-in bot play for you until you come back, or end the game "
+        "without you.\n\n"
         f"You get one mail per turn at most. To get no more of these mails: {stop_link}\n"
     )
     return message
@@ -146,74 +149,62 @@ class NoticesHost(Protocol):
     async def db(self, function: Callable[..., T], *args: Any) -> T: ...
 
 
-def turn_start(table: Table) -> int:
-    """The move number at which the seat deciding now began its turn (a turn of several
-    actions, as in Tigris, is one turn): with the game and seat, it names the turn."""
-    seat = table.to_move()
-    start = table.ply
-    while start > 0 and table.action_seats[start - 1] == seat:
-        start -= 1
-    return start
-
-
 class Notices:
-    """Sends the turn notices of the turn-based tables this process sees change."""
+    """Sends the turn notices the database owes (:class:`cradle.server.storage.DueNoticeRow`:
+    written with the move that began the turn, by whichever process or ``cradle bots`` worker
+    stored it). Every server process with SMTP settings runs :meth:`run`; each notice is
+    claimed by one of them (:meth:`Storage.claim_due_notice`) and sent once."""
 
     def __init__(self, host: NoticesHost, settings: MailSettings | None) -> None:
         self.host = host
         self.settings = settings
         self.sent = 0  # mails handed to the SMTP server by this process
-        self.seen: set[tuple[str, int, int]] = set()  # turns this process looked at
-        # The turns to mail, sent in order by one task of the server's own (a request's task
-        # may be cancelled once it has answered).
-        self.waiting: asyncio.Queue[tuple[Table, int, int]] = asyncio.Queue()
+        self.claimed = 0  # notices this process claimed (sent, or refused by the SMTP server)
+        # Set when this process stored a change at a turn-based table (a notice may be owed):
+        # the loop looks at once; other writers' notices are found within NOTICE_SECONDS.
+        self.wakeup = asyncio.Event()
+
+    def poke(self, table: Table) -> None:
+        """``table`` changed here: if it is turn-based, look for owed notices now."""
+        if self.settings is not None and table.mode == "turn":
+            self.wakeup.set()
 
     async def run(self) -> None:
-        """Send the notices of the turns :meth:`consider` found, one after the other."""
+        """Claim and send the owed notices, then wait for a change or NOTICE_SECONDS."""
         while not self.host.closing:
-            table, seat, turn = await self.waiting.get()
+            self.wakeup.clear()  # before looking: a change meanwhile wakes the wait below
             try:
-                await self._send(table, seat, turn)
+                await self.send_due()
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("game %s: the turn notice failed", table.id)
+                log.exception("sending the turn notices failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wakeup.wait(), NOTICE_SECONDS)
 
-    def consider(self, table: Table) -> None:
-        """``table`` changed: if a person's turn began at a turn-based table, mail them (once)."""
-        if self.settings is None or table.mode != "turn" or table.ended is not None:
-            return
-        seat = table.to_move()
-        if seat is None or table.bot_turn() or table.seats[seat] != "human":
-            return
-        if not table.claimed.get(seat, True):
-            return
-        turn = (table.id, seat, turn_start(table))
-        if turn in self.seen:
-            return
-        if len(self.seen) > 10000:
-            self.seen.clear()
-        self.seen.add(turn)
-        self.waiting.put_nowait((table, seat, turn[2]))
-
-    async def _send(self, table: Table, seat: int, turn: int) -> None:
+    async def send_due(self) -> int:
+        """Claim and send every notice owed now; how many this process sent."""
         settings = self.settings
         assert settings is not None
-        code = new_token()
-        try:
-            address = await self.host.db(
-                self.host.storage.claim_turn_notice, table.id, seat, turn, hash_token(code),
-                time.time(),
-            )  # fmt: skip
-        except DATABASE_ERRORS as exc:
-            log.warning("game %s: the turn notice could not be claimed: %s", table.id, exc)
-            return
-        if address is None:
-            return  # no opted-in account holds the seat, or another process sent it
-        try:
-            message = turn_mail(settings, address, table, seat, code)
-            await asyncio.to_thread(send_mail, settings, message)
-        except (OSError, smtplib.SMTPException, ValueError) as exc:
-            log.error("game %s: the turn notice could not be sent: %s", table.id, exc)
-            return
-        self.sent += 1
+        sent = 0
+        while not self.host.closing:
+            code = new_token()
+            try:
+                notice = await self.host.db(
+                    self.host.storage.claim_due_notice, hash_token(code), time.time()
+                )
+            except DATABASE_ERRORS as exc:
+                log.warning("the turn notices could not be claimed: %s", exc)
+                return sent
+            if notice is None:
+                return sent
+            self.claimed += 1
+            try:
+                await asyncio.to_thread(send_mail, settings, turn_mail(settings, notice, code))
+            except (OSError, smtplib.SMTPException, ValueError) as exc:
+                # Claimed, so never tried again: at most one mail per turn, never two.
+                log.error("game %s: the turn notice could not be sent: %s", notice.game_id, exc)
+                continue
+            self.sent += 1
+            sent += 1
+        return sent

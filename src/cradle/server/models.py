@@ -198,7 +198,8 @@ class ContinueBody(BaseModel):
 
 class TimeoutBody(BaseModel):
     """``POST /api/games/{id}/timeout``: what the others do about a seat whose deadline
-    passed: let its stand-in bot play its turn, or end the game without it."""
+    passed: let its stand-in bot play for it until its person comes back, or end the game
+    without it."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 

@@ -9,6 +9,7 @@ wins and as the model grows surer of them.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 START_MU = 25.0
@@ -26,6 +27,15 @@ class Skill:
     def shown(self) -> float:
         """What a leaderboard ranks by: ``mu - 3 sigma``, rounded for people."""
         return round(self.mu - 3.0 * self.sigma, 2)
+
+
+def rates(made_rated: bool, holders: Sequence[str | None], waiting: Collection[int] = ()) -> bool:
+    """Whether a game rates its players when it ends: it was made rated (which refuses bots, a
+    hot seat, guests, undo and hints) and every seat is held by a different account. Seats in
+    ``waiting`` (open to a person who has not joined yet, who must sign in to) do not count
+    against it: the lobby shows such a table as one that will be rated."""
+    held = [account for seat, account in enumerate(holders) if seat not in waiting]
+    return made_rated and None not in held and len(set(held)) == len(held)
 
 
 def rate(skills: list[Skill], places: list[int]) -> list[Skill]:

@@ -31,6 +31,7 @@ from cradle.server.storage import (
     Storage,
     StoredGame,
     client_hash,
+    turn_begins,
 )
 from cradle.server.tables import Rebuilt, Table, Tables, replay_record
 from cradle.server.tokens import hash_token, new_token
@@ -362,6 +363,11 @@ class Seats:
                 token = new_token()
                 claimed = {**table.claimed, seat: True}
                 status = "open" if any(not c for c in claimed.values()) else "running"
+                # Everyone is seated: the person deciding is owed a mail (they may have left
+                # since they made the table).
+                begins = turn_begins(
+                    table.mode, table.playing(), claimed, None, table.to_move(), table.turn_start()
+                )
                 try:
                     updated = await self.host.db(
                         self.host.storage.claim_seat,
@@ -374,6 +380,7 @@ class Seats:
                         account,
                         name,
                         standin,
+                        begins if status == "running" else None,
                     )
                 except Conflict:
                     await self.host.served.reload(table)

@@ -25,7 +25,13 @@ from cradle.server.limits import Limits
 from cradle.server.mail import Notices
 from cradle.server.redact import public_action, public_events
 from cradle.server.seats import WRITE_ATTEMPTS, Seats
-from cradle.server.storage import DATABASE_ERRORS, Conflict, CorruptGame, Storage
+from cradle.server.storage import (
+    DATABASE_ERRORS,
+    Conflict,
+    CorruptGame,
+    Storage,
+    turn_begins,
+)
 from cradle.server.tables import (
     MAX_ACTION_LENGTH,
     Connection,
@@ -110,7 +116,6 @@ class Session:
                 "can_undo": seat is not None and self.can_undo(table, seat),
                 "hints": hints_allowed(table),
                 "spectator_chat": table.spectator_chat,
-                "rated": table.rated,
                 "result": table.result() if table.is_over else None,
             }
         )
@@ -134,7 +139,7 @@ class Session:
             if not connection.push(texts[key]):
                 log.warning("closing a slow client of game %s", table.id)
                 table.connections.discard(connection)
-        self.host.notices.consider(table)  # a person's turn at a turn-based table: a mail
+        self.host.notices.poke(table)  # a person's turn may have begun: its mail is owed
 
     def changed(self, table: Table, events: list[Event] | None, updated: float) -> None:
         """This process stored a change (the database is at ``version + 1`` now): publish it."""
@@ -228,7 +233,19 @@ class Session:
                     continue
                 status = "over" if after.is_over else table.status
                 result = after.result() if after.is_over else None
-                standin = table.standin_after(seat, after)
+                # A person's own move brings them back (their stand-in stops playing).
+                back = bot_version is None
+                standin = None if back else table.standin_after(seat, after)
+                away = table.away - {seat} if back and seat in table.away else None
+                playing = table.playing(standin)
+                begins = turn_begins(
+                    table.mode,
+                    playing,
+                    table.claimed,
+                    seat,
+                    None if after.is_over else int(after.to_move),
+                    table.ply + 1,
+                )
                 # A person's move at a table nobody can still join: the game is being played.
                 person = table.seats[seat] == "human" and status != "open"
                 try:
@@ -246,12 +263,12 @@ class Session:
                         person,
                         clock,
                         decision_cost(
-                            table.playing(standin),
-                            after,
-                            table.bot_seconds,
-                            self.host.limits.bot_seconds,
+                            playing, after, table.bot_seconds, self.host.limits.bot_seconds
                         ),
                         standin,
+                        table.mode == "turn",
+                        begins,
+                        away,
                     )
                 except Conflict:
                     checked = True
@@ -264,6 +281,8 @@ class Session:
                 table.previous = before
                 table.state = after
                 table.standin = standin
+                if away is not None:
+                    table.away = away
                 table.record.actions.append(action)
                 table.action_seats.append(seat)
                 table.clock_moved(updated)

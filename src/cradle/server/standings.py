@@ -96,6 +96,7 @@ def profile(storage: Storage, raw_name: str) -> dict[str, Any] | None:
                 GameRow.id,
                 GameRow.game,
                 GameRow.players,
+                GameRow.seats,
                 GameRow.result,
                 GameRow.rated,
                 GameRow.updated,
@@ -130,6 +131,9 @@ def profile(storage: Storage, raw_name: str) -> dict[str, Any] | None:
                 "id": str(row.id),
                 "game": str(row.game),
                 "players": [names.get(s) or players[s] for s in range(len(players))],
+                "seats": [str(kind) for kind in row.seats]
+                if isinstance(row.seats, list)
+                else ["human"] * len(players),
                 "seat": seat,
                 "place": mine.get("place"),
                 "score": mine.get("score"),

@@ -68,6 +68,7 @@ from sqlalchemy import (
     or_,
     select,
     text,
+    tuple_,
     type_coerce,
     update,
 )
@@ -83,7 +84,7 @@ from cradle.core.lessons import LESSON_OPTION
 from cradle.core.record import GameRecord
 from cradle.server import migrations
 from cradle.server.limits import FREE_BOTS, take
-from cradle.server.ratings import Skill, rate
+from cradle.server.ratings import Skill, rate, rates
 
 NOTIFY_CHANNEL = "cradle_games"
 SCHEMA_KEY = 0x63726164  # the advisory lock held while the tables are created ("crad")
@@ -231,6 +232,9 @@ class GameRow(Base):
     spectator_chat: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # A rated game: every seat an account's, no undo, no hints; its end updates the ratings.
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The seats whose person is away (a bit per seat): the others let their stand-in bot play
+    # each of their turns whose deadline passes, until they move or say they are back.
+    away: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class SeatRow(Base):
@@ -358,6 +362,21 @@ class TurnNoticeRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     turn: Mapped[int] = mapped_column(Integer, primary_key=True)
     sent: Mapped[float] = mapped_column(Float)
+
+
+class DueNoticeRow(Base):
+    """A turn whose e-mail notice is owed: written with the change that began the turn (same
+    transaction), removed by the process that claims it to send it, or once the seat acted
+    (or its stand-in plays, or the game ended) before any process sent it."""
+
+    __tablename__ = "due_notices"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    turn: Mapped[int] = mapped_column(Integer, primary_key=True)
+    due: Mapped[float] = mapped_column(Float, index=True)
 
 
 class MailStopRow(Base):
@@ -523,6 +542,38 @@ class BotJob:
 
 
 @dataclass(frozen=True)
+class TurnBegins:
+    """A person's turn at a turn-based table begins with a change: its e-mail notice is owed
+    (written with the change). ``turn``: the move number the turn begins at."""
+
+    seat: int
+    turn: int
+
+
+@dataclass(frozen=True)
+class DueMail:
+    """A turn notice a process claimed to send: where to, and what the mail says."""
+
+    game_id: str
+    game: str
+    seat: int
+    turn: int
+    player: str  # the seat's name in the game (Archer, Bull, ...)
+    deadline_s: float | None
+    address: str
+
+
+def away_bits(seats: Iterable[int]) -> int:
+    """The stored form of a set of seats (a bit per seat)."""
+    return sum(1 << seat for seat in set(seats))
+
+
+def away_seats(bits: int) -> set[int]:
+    """The seats of :func:`away_bits`'s number."""
+    return {seat for seat in range(bits.bit_length()) if bits >> seat & 1}
+
+
+@dataclass(frozen=True)
 class Notice:
     """What a write tells the other processes (PostgreSQL ``NOTIFY``): the game, its new
     version, the writing process, the stored time and, for a move, ``ply seat action``."""
@@ -588,6 +639,7 @@ class ListedGame(TypedDict):
     deadline: float | None
     ended_by: str | None
     result: list[dict[str, Any]] | None
+    rated: bool  # the game rates its players (ratings.rates), or will when its seats fill
 
 
 class QueuedTurn(TypedDict):
@@ -649,6 +701,7 @@ class StoredGame:
     deadline: float | None = None
     standin: int | None = None  # the seat a stand-in bot plays for now
     standins: dict[int, str] = field(default_factory=dict)  # seat -> its stand-in bot level
+    away: set[int] = field(default_factory=set)  # seats whose stand-in stays until they return
     ended_by: str | None = None
     result: list[dict[str, Any]] | None = None
     creator: int | None = None  # the creator's own seat
@@ -680,6 +733,25 @@ def playing_seats(seats: list[str], standin: int | None, standins: dict[int, str
     playing = list(seats)
     playing[standin] = "bot:" + standins.get(standin, STANDIN_DEFAULT)
     return playing
+
+
+def turn_begins(
+    mode: str,
+    playing: list[str],
+    claimed: dict[int, bool],
+    mover: int | None,
+    deciding: int | None,
+    turn: int,
+) -> TurnBegins | None:
+    """The person's turn a change begins, whose e-mail notice is owed: at a turn-based table
+    (``mode``), the seat ``deciding`` after it is a taken human seat no bot plays for
+    (``playing``: the seats as they play then) and not the one that moved (``mover``; None:
+    nobody moved, the last seat was taken). ``turn``: the move number the turn begins at."""
+    if mode != "turn" or deciding is None or deciding == mover:
+        return None
+    if playing[deciding] != "human" or not claimed.get(deciding, True):
+        return None
+    return TurnBegins(deciding, turn)
 
 
 SHOWN_OPTION_CHARS = 40  # a longer text option is shown as "custom" (a custom tile set)
@@ -1102,6 +1174,7 @@ class Storage:
         if changed != 1:
             return False
         connection.execute(delete(BotJobRow).where(BotJobRow.game_id == game_id))
+        connection.execute(delete(DueNoticeRow).where(DueNoticeRow.game_id == game_id))
         self._notify(connection, game_id, version + 1, now, "")
         return True
 
@@ -1409,6 +1482,9 @@ class Storage:
         clock: tuple[int, float] | None = None,
         bot_cost: float = 0.0,
         standin: int | None = None,
+        turn_based: bool = False,
+        begins: TurnBegins | None = None,
+        away: set[int] | None = None,
     ) -> float:
         """Store action number ``ply``; Conflict unless the game stands at ``ply``/``version``.
 
@@ -1420,11 +1496,16 @@ class Storage:
         turn. The bot's turn this move ends is removed, and the next one written if a bot
         decides next (``bot_turn``, its bot's budget per decision ``bot_cost``). ``standin``:
         the seat whose stand-in bot still decides after this move (None: no stand-in plays);
-        a turn-based table's next person gets a fresh deadline.
+        a turn-based table's next person gets a fresh deadline. ``turn_based``: the game is
+        one (its turn notices are kept: ``begins``, the turn of a person this move begins,
+        whose notice is owed now; the mover's own are moot). ``away``: the seats away after
+        the move (None: as before; a person's move brings them back).
         """
 
         def work(connection: Connection, now: float) -> None:
-            played = {"played": True} if person else {}
+            played: dict[str, object] = {"played": True} if person else {}
+            if away is not None:
+                played["away"] = away_bits(away)
             self._bump(
                 connection,
                 game_id,
@@ -1458,6 +1539,8 @@ class Storage:
                 self._queue_analysis(connection, game_id, now)
             if status == "over" and result is not None:
                 self._rate(connection, game_id, result, now)
+            if turn_based:
+                self._owe_notice(connection, game_id, now, seat, status == "over", begins)
 
         return self._write(game_id, version, work, f"{ply} {seat} {action}")
 
@@ -1490,7 +1573,7 @@ class Storage:
             seat, place = line.get("seat"), line.get("place")
             if isinstance(seat, int) and isinstance(place, int):
                 places[seat] = place
-        if None in accounts or len(set(accounts)) != count or set(places) != set(range(count)):
+        if not rates(True, accounts) or set(places) != set(range(count)):
             return
         if self.shared:  # one game's end at a time: two games of one player both count
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": RATE_KEY})
@@ -1605,13 +1688,15 @@ class Storage:
         account: str | None = None,
         name: str | None = None,
         standin: str | None = None,
+        begins: TurnBegins | None = None,
     ) -> float:
         """Give ``seat`` a new token: a free seat joined from the lobby (``invite`` None), or
         the seat of a one-time invite code (its hash), which is used up; it is then
         ``account``'s (None: a guest's) and shows ``name``. Conflict when the seat was taken,
         the code used or expired, or the game changed meanwhile. ``standin``: the bot level
         the seat chose to play for it when its deadline passes. A turn-based table whose last
-        seat is taken starts its first person's deadline."""
+        seat is taken starts its first person's deadline. ``begins``: the turn of the
+        person deciding, whose notice is owed now (not sent yet)."""
         holder = {"account_id": account, "name": name, "standin": standin}
 
         def work(connection: Connection, now: float) -> None:
@@ -1654,16 +1739,22 @@ class Storage:
             connection.execute(
                 update(BotJobRow).where(BotJobRow.game_id == game_id).values(version=version + 1)
             )
+            if begins is not None:
+                self._owe_notice(connection, game_id, now, None, False, begins)
 
         return self._write(game_id, version, work)
 
     # -- turn-based tables: stand-ins, games ended early, tables removed ----------------------
 
-    def set_standin(self, game_id: str, version: int, seat: int, cost: float) -> float:
-        """Let ``seat``'s stand-in bot play its turn (the others chose so once its deadline
-        passed): the bot's turn is queued like any bot's, costing ``cost`` per decision."""
+    def set_standin(
+        self, game_id: str, version: int, seat: int, cost: float, away: set[int] | None = None
+    ) -> float:
+        """Let ``seat``'s stand-in bot play its turn (its deadline passed): the bot's turn is
+        queued like any bot's, costing ``cost`` per decision. ``away``: the seats away from
+        then on (None: as before), whose stand-in plays each turn whose deadline passes."""
 
         def work(connection: Connection, now: float) -> None:
+            stays = {} if away is None else {"away": away_bits(away)}
             self._bump(
                 connection,
                 game_id,
@@ -1672,8 +1763,33 @@ class Storage:
                 bot_turn=True,
                 deadline=None,
                 updated=now,
+                **stays,
             )
             self._set_job(connection, game_id, version + 1, True, now, cost)
+            self._owe_notice(connection, game_id, now, seat, False, None)  # the bot plays it
+
+        return self._write(game_id, version, work)
+
+    def come_back(
+        self, game_id: str, version: int, seat: int, away: set[int], deciding: bool
+    ) -> float:
+        """``seat``'s person is back: the seats away are ``away`` from now on; ``deciding``:
+        its stand-in was playing its turn, which is the person's again, with a fresh deadline
+        (the bot's turn is dropped)."""
+
+        def work(connection: Connection, now: float) -> None:
+            values: dict[str, Any] = {"away": away_bits(away), "updated": now}
+            if deciding:
+                values.update(standin=None, bot_turn=False, deadline=_next_deadline(False, now))
+            self._bump(connection, game_id, version, **values)
+            if deciding:
+                self._set_job(connection, game_id, version + 1, False, now, 0.0)
+            else:  # a bot's turn (another seat's), if any, stays as it is at the new version
+                connection.execute(
+                    update(BotJobRow)
+                    .where(BotJobRow.game_id == game_id)
+                    .values(version=version + 1)
+                )
 
         return self._write(game_id, version, work)
 
@@ -1695,9 +1811,11 @@ class Storage:
                 bot_turn=False,
                 deadline=None,
                 standin=None,
+                away=0,
                 updated=now,
             )
             connection.execute(delete(BotJobRow).where(BotJobRow.game_id == game_id))
+            connection.execute(delete(DueNoticeRow).where(DueNoticeRow.game_id == game_id))
 
         return self._write(game_id, version, work)
 
@@ -1726,37 +1844,151 @@ class Storage:
             ).scalars()
             return _ids(found)
 
+    def lapsed_away(self, now: float, limit: int = 100) -> list[str]:
+        """Turn-based games in progress whose deciding person's deadline passed before ``now``
+        while some seat is away (its stand-in may then play: the caller checks it is that
+        seat that decides)."""
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(GameRow.id)
+                .where(
+                    GameRow.status == "running",
+                    GameRow.mode == "turn",
+                    GameRow.away != 0,
+                    GameRow.bot_turn.is_(False),
+                    GameRow.deadline.is_not(None),
+                    GameRow.deadline < now,
+                )
+                .order_by(GameRow.deadline)
+                .limit(limit)
+            ).scalars()
+            return _ids(found)
+
     # -- turn notices by e-mail -----------------------------------------------------------------
 
-    def claim_turn_notice(
-        self, game_id: str, seat: int, turn: int, code: str, now: float
-    ) -> str | None:
-        """Claim the e-mail notice of ``seat``'s turn that began at move ``turn``: the address
-        to send it to, with ``code`` (a hash) stored as its one-time "no more mails" code; None
-        when no account that wants these mails holds the seat, or when the notice was claimed
-        already (by this process or another: the row's key decides, never two mails)."""
-        with self._transaction() as connection:
-            found = self._mail_address(connection, game_id, seat)
-            if found is None:
-                return None
-            account, address = found
-            if self.is_sqlite:
-                from sqlalchemy.dialects.sqlite import insert as upsert
-            else:
-                from sqlalchemy.dialects.postgresql import insert as upsert  # type: ignore[assignment]
-            # The row comes back only when this insert made it (psycopg counts no rows here).
-            claimed = connection.execute(
-                upsert(TurnNoticeRow)
-                .values(game_id=game_id, seat=seat, turn=turn, sent=now)
-                .on_conflict_do_nothing()
-                .returning(TurnNoticeRow.turn)
-            ).first()
-            if claimed is None:
-                return None
+    def _upsert(self) -> Any:
+        if self.is_sqlite:
+            from sqlalchemy.dialects.sqlite import insert as upsert
+        else:
+            from sqlalchemy.dialects.postgresql import insert as upsert  # type: ignore[assignment]
+        return upsert
+
+    def _owe_notice(
+        self,
+        connection: Connection,
+        game_id: str,
+        now: float,
+        acted: int | None,
+        over: bool,
+        begins: TurnBegins | None,
+    ) -> None:
+        """Keep a turn-based game's owed notices with a change: the seat that ``acted`` (moved,
+        or its stand-in took over) is owed none, a game ``over`` none at all, and the person
+        whose turn ``begins`` one, if their account wants these mails and it was not sent."""
+        if over:
+            connection.execute(delete(DueNoticeRow).where(DueNoticeRow.game_id == game_id))
+            return
+        if acted is not None:
             connection.execute(
-                insert(MailStopRow), {"code": code, "account_id": account, "created": now}
+                delete(DueNoticeRow).where(
+                    DueNoticeRow.game_id == game_id, DueNoticeRow.seat == acted
+                )
             )
-            return address
+        if begins is None or self._mail_address(connection, game_id, begins.seat) is None:
+            return
+        sent = connection.execute(
+            select(TurnNoticeRow.turn).where(
+                TurnNoticeRow.game_id == game_id,
+                TurnNoticeRow.seat == begins.seat,
+                TurnNoticeRow.turn == begins.turn,
+            )
+        ).first()
+        if sent is None:
+            connection.execute(
+                self._upsert()(DueNoticeRow)
+                .values(game_id=game_id, seat=begins.seat, turn=begins.turn, due=now)
+                .on_conflict_do_nothing()
+            )
+
+    def due_notices(self) -> list[tuple[str, int, int]]:
+        """The turn notices owed now: (game, seat, turn), oldest first."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(DueNoticeRow.game_id, DueNoticeRow.seat, DueNoticeRow.turn).order_by(
+                    DueNoticeRow.due
+                )
+            ).all()
+            return [(str(game), int(seat), int(turn)) for game, seat, turn in rows]
+
+    def claim_due_notice(self, code: str, now: float) -> DueMail | None:
+        """Claim the oldest turn notice owed whose person still wants it: what to send, with
+        ``code`` (a hash) stored as its one-time "no more mails" code; None when none is owed.
+        The claim removes the owed row and writes the sent one (``turn_notices``, whose key
+        allows one per turn) in one transaction: of two processes, one claims each notice
+        (PostgreSQL: the others skip the rows it holds), and no turn is ever mailed twice."""
+        with self._transaction() as connection:
+            while True:
+                # The oldest owed row, taken in one statement (on SQLite, a write first: the
+                # transaction holds the write lock from its start, never upgrades a read).
+                oldest = select(DueNoticeRow.game_id, DueNoticeRow.seat, DueNoticeRow.turn)
+                oldest = oldest.order_by(DueNoticeRow.due).limit(1)
+                if not self.is_sqlite:
+                    oldest = oldest.with_for_update(skip_locked=True)
+                taken = connection.execute(
+                    delete(DueNoticeRow)
+                    .where(
+                        tuple_(DueNoticeRow.game_id, DueNoticeRow.seat, DueNoticeRow.turn).in_(
+                            oldest
+                        )
+                    )
+                    .returning(DueNoticeRow.game_id, DueNoticeRow.seat, DueNoticeRow.turn)
+                ).first()
+                if taken is None:
+                    return None
+                game_id, seat, turn = str(taken[0]), int(taken[1]), int(taken[2])
+                mail = self._claim_notice(connection, game_id, seat, turn, code, now)
+                if mail is not None:
+                    return mail
+
+    def _claim_notice(
+        self, connection: Connection, game_id: str, seat: int, turn: int, code: str, now: float
+    ) -> DueMail | None:
+        game = connection.execute(
+            select(GameRow.game, GameRow.players, GameRow.deadline_s).where(
+                GameRow.id == game_id, GameRow.status == "running"
+            )
+        ).first()
+        if game is None:
+            return None  # ended meanwhile
+        found = self._mail_address(connection, game_id, seat)
+        if found is None:
+            return None  # no account that wants these mails holds the seat (any more)
+        players = game[1]
+        if not isinstance(players, list) or not 0 <= seat < len(players):
+            return None
+        account, address = found
+        # The row comes back only when this insert made it (psycopg counts no rows here).
+        claimed = connection.execute(
+            self._upsert()(TurnNoticeRow)
+            .values(game_id=game_id, seat=seat, turn=turn, sent=now)
+            .on_conflict_do_nothing()
+            .returning(TurnNoticeRow.turn)
+        ).first()
+        if claimed is None:
+            return None
+        connection.execute(
+            insert(MailStopRow), {"code": code, "account_id": account, "created": now}
+        )
+        deadline_s = game[2]
+        return DueMail(
+            game_id=game_id,
+            game=str(game[0]),
+            seat=seat,
+            turn=turn,
+            player=str(players[seat]),
+            deadline_s=None if deadline_s is None else float(deadline_s),
+            address=address,
+        )
 
     def _mail_address(
         self, connection: Connection, game_id: str, seat: int
@@ -2057,6 +2289,21 @@ class Storage:
                 continue
         return lines
 
+    def spectator_of(self, game_id: str, client: str) -> str | None:
+        """The handle (``v:N``) the guest spectator at ``client`` (hashed) writes under in
+        ``game_id``'s chat (None: it has not written)."""
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(ChatLineRow.speaker)
+                .where(
+                    ChatLineRow.game_id == game_id,
+                    ChatLineRow.client == client,
+                    ChatLineRow.speaker.startswith("v:"),
+                )
+                .limit(1)
+            ).scalar()
+        return None if found is None else str(found)
+
     def mutes_of(self, viewer: str) -> set[str]:
         """The speakers ``viewer`` muted."""
         with self.engine.connect() as connection:
@@ -2194,6 +2441,7 @@ class Storage:
             _raw(GameRow.deadline_s),
             _raw(GameRow.deadline),
             _raw(GameRow.ended_by),
+            _raw(GameRow.rated),
         ).where(GameRow.status.not_in(ENDED))
         # A private table is listed to no one, except by its id ("my games": those who hold
         # its link know it anyway).
@@ -2237,7 +2485,48 @@ class Storage:
             if not isinstance(last["updated"], int | float) or not isinstance(last["id"], str):
                 break
             before = (float(last["updated"]), last["id"])
-        return games[:limit]
+        games = games[:limit]
+        rating = self.rating({g["id"]: len(g["seats"]) for g in games if g["rated"]})
+        for game in games:
+            game["rated"] = game["id"] in rating
+        return games
+
+    def rating(self, made_rated: Mapping[str, int]) -> set[str]:
+        """Of the games made rated (id: number of seats), those that rate their players, or
+        will once the seats that wait for a person (open, or invited) are taken
+        (``ratings.rates``)."""
+        if not made_rated:
+            return set()
+        holders: dict[str, dict[int, str]] = {}
+        waiting: dict[str, set[int]] = {}
+        now = time.time()
+        ids = list(made_rated)
+        with self.engine.connect() as connection:
+            seats = connection.execute(
+                select(SeatRow.game_id, SeatRow.seat, SeatRow.account_id, SeatRow.claimed).where(
+                    SeatRow.game_id.in_(ids)
+                )
+            ).all()
+            invited = connection.execute(
+                select(InviteRow.game_id, InviteRow.seat).where(
+                    InviteRow.game_id.in_(ids),
+                    or_(InviteRow.expires.is_(None), InviteRow.expires > now),
+                )
+            ).all()
+        for game_id, seat, account, claimed in seats:
+            if account is not None:
+                holders.setdefault(str(game_id), {})[int(seat)] = str(account)
+            if claimed is False:
+                waiting.setdefault(str(game_id), set()).add(int(seat))
+        for game_id, seat in invited:
+            waiting.setdefault(str(game_id), set()).add(int(seat))
+        found = set()
+        for game_id, count in made_rated.items():
+            held = holders.get(game_id, {})
+            seated = [held.get(seat) for seat in range(count)]
+            if rates(True, seated, waiting.get(game_id, set())):
+                found.add(game_id)
+        return found
 
     def count_games(self) -> int:
         with self.engine.connect() as connection:
@@ -2340,6 +2629,7 @@ _GAME_COLUMNS = (
     _raw(GameRow.creator),
     _raw(GameRow.spectator_chat),
     _raw(GameRow.rated),
+    _raw(GameRow.away),
 )
 
 
@@ -2493,6 +2783,7 @@ def _decode_game(row: RowMapping) -> StoredGame:
         creator=None if creator is None else read.integer(creator, "creator's seat", 0, 7),
         spectator_chat=read.flag(row["spectator_chat"], "spectators' chat flag"),
         rated=read.flag(row["rated"], "rated flag"),
+        away=away_seats(read.integer(row["away"], "seats away", 0, 2 ** len(seats) - 1)),
     )
 
 
@@ -2525,6 +2816,7 @@ def _decode_lobby_row(row: RowMapping) -> ListedGame:
         deadline=None if deadline is None else read.number(deadline, "deadline"),
         ended_by=None if ended_by is None else read.text(ended_by, "ending", 10, ENDINGS),
         result=result,
+        rated=read.flag(row["rated"], "rated flag"),  # made rated; list_games checks the seats
     )
 
 

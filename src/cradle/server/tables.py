@@ -25,11 +25,13 @@ from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
 from cradle.server.errors import ApiError
 from cradle.server.limits import Limits
+from cradle.server.ratings import rates
 from cradle.server.redact import UndoEvent
 from cradle.server.storage import (
     DATABASE_ERRORS,
     ENDED,
     NOTIFY_CHANNEL,
+    STANDIN_DEFAULT,
     CorruptGame,
     Notice,
     Storage,
@@ -66,6 +68,10 @@ class Connection:
     patience: float = SEND_PATIENCE  # seconds a frame may wait to be read (the hub sets it)
     sent: asyncio.Event = field(default_factory=asyncio.Event)  # set by every frame sent
     muted: set[str] | None = None  # the chat's speakers this viewer muted (None: not read yet)
+    # A spectator's identity, for its chat mutes: the signed-in account (its id), else the
+    # guest's client key, hashed.
+    account: str | None = None
+    client: str | None = None
 
     def push(self, text: str) -> bool:
         """Queue a frame; False (and the connection marked to close) if the client lags."""
@@ -153,6 +159,9 @@ class Table:
     deadline: float | None = None
     standin: int | None = None
     standins: dict[int, str] = field(default_factory=dict)
+    # The seats whose person is away: their stand-in plays each of their turns whose deadline
+    # passes, until they move or say they are back.
+    away: set[int] = field(default_factory=set)
     # A game ended before its rules ended it (a concession, a deadline, nobody moving): how,
     # and the result then (the one who left last).
     ended_by: str | None = None
@@ -231,6 +240,15 @@ class Table:
         else:
             self.deadline = updated + self.deadline_s
 
+    def turn_start(self) -> int:
+        """The move number at which the seat deciding now began its turn (a turn of several
+        actions, as in Tigris, is one turn): with the game and seat, it names the turn."""
+        seat = self.to_move()
+        start = self.ply
+        while start > 0 and self.action_seats[start - 1] == seat:
+            start -= 1
+        return start
+
     def seat_of(self, token: str | None) -> int | None:
         """The seat whose token is ``token``; None if it matches none."""
         if not token:
@@ -275,8 +293,7 @@ class Table:
             "game": self.game,
             "players": list(self.record.players),
             "seats": list(self.seats),
-            # The people's names (an account's or a guest's; None: none given, or a bot).
-            "names": [self.names.get(s) for s in range(len(self.seats))],
+            "names": self.shown_names(),
             "claimed": [self.claimed.get(s, True) for s in range(len(self.seats))],
             "open": self.open_seats(),
             "invites": self.unused_invites(),
@@ -292,9 +309,26 @@ class Table:
             "deadline_s": self.deadline_s,
             "deadline": self.deadline,
             "standin": self.standin,
+            "away": sorted(self.away),
+            "standins": [
+                self.standins.get(seat, STANDIN_DEFAULT) if kind == "human" else None
+                for seat, kind in enumerate(self.seats)
+            ],
             "ended_by": self.ended_by,
             "result": self.result() if self.is_over else None,
+            "rated": self.rates(),
         }
+
+    def shown_names(self) -> list[str | None]:
+        """The people's names at the seats (an account's or a guest's; None: none given, or
+        a bot), as every answer that names the seats shows them."""
+        return [self.names.get(seat) for seat in range(len(self.seats))]
+
+    def rates(self) -> bool:
+        """Whether the game rates its players when it ends, or will once the seats that wait
+        for a person (open, or invited) are taken: a rated table seats no guest."""
+        holders = [self.accounts.get(seat) for seat in range(len(self.seats))]
+        return rates(self.rated, holders, {*self.open_seats(), *self.unused_invites()})
 
 
 @dataclass
@@ -541,6 +575,7 @@ class Tables:
             deadline=stored.deadline,
             standin=stored.standin,
             standins=dict(stored.standins),
+            away=set(stored.away),
             ended_by=stored.ended_by,
             early_result=stored.result if stored.ended_by is not None else None,
             creator=stored.creator,
@@ -622,6 +657,7 @@ class Tables:
         table.version, table.updated = stored.version, stored.updated
         table.deadline, table.standin = stored.deadline, stored.standin
         table.standins = dict(stored.standins)
+        table.away = set(stored.away)
         table.ended_by = stored.ended_by
         table.early_result = stored.result if stored.ended_by is not None else None
         table.events = rebuilt.events
@@ -665,8 +701,8 @@ class Tables:
         if move is None or notice.version != table.version + 1 or move[0] != table.ply:
             return False
         _ply, seat, action = move
-        if seat != table.state.to_move or table.ended_by is not None:
-            return False
+        if seat != table.state.to_move or table.ended_by is not None or seat in table.away:
+            return False  # (a seat away: its person or its stand-in moved? read it again)
         after = table.state.clone()
         try:
             events = list(after.apply(action) or [])

@@ -1,7 +1,10 @@
 """Turn-based tables and games that end before their rules end them: a seat concedes, the
-others end a game without a seat whose deadline passed (or let its stand-in bot play its
-turn), a table nobody moved on for three deadlines ends by itself, and a creator removes a
-table before it begins.
+others end a game without a seat whose deadline passed (or let its stand-in bot play for it
+until its person comes back: the bot plays each of its turns whose deadline passes, until the
+person moves or says they are back), a table nobody moved on for three deadlines ends by
+itself, and a creator removes a table before it begins. The deadlines are watched from the
+database (:meth:`Turns.stand_in_lapsed`, :meth:`Turns.end_idle`): a process handles them
+whether or not it has the table loaded.
 
 Every ending is one compare-and-set on the game's version (:meth:`Storage.end_early`): of two
 processes ending a game, or a move and an ending, exactly one is stored; the other reads the
@@ -158,7 +161,8 @@ class Turns:
 
     async def timeout(self, table: Table, token: str | None, choice: str) -> None:
         """``POST /timeout``: another player of a seat whose deadline passed lets its stand-in
-        bot play its turn (``bot``), or ends the game without it (``end``)."""
+        bot play for it until its person comes back (``bot``), or ends the game without it
+        (``end``)."""
         seat = await self.seat_of(table, token, "acting on a deadline")
         if choice == "end":
             await self.end_early(table, lambda: self.overdue(table, seat), "timeout", lambda: None)
@@ -170,20 +174,92 @@ class Turns:
                 late[:] = [self.overdue(table, seat)]
 
             async def store() -> float:
-                cost = decision_cost(
-                    table.playing(late[0]),
-                    table.state,
-                    table.bot_seconds,
-                    self.host.limits.bot_seconds,
-                )
+                return await self._stand_in(table, late[0], table.away | {late[0]})
+
+            updated = await self._write(table, check, store)
+            self._stood_in(table, late[0], table.away | {late[0]}, updated)
+
+    async def _stand_in(self, table: Table, late: int, away: set[int]) -> float:
+        cost = decision_cost(
+            table.playing(late), table.state, table.bot_seconds, self.host.limits.bot_seconds
+        )
+        return await self.host.db(
+            self.host.storage.set_standin, table.id, table.version, late, cost, away
+        )
+
+    def _stood_in(self, table: Table, late: int, away: set[int], updated: float) -> None:
+        table.standin, table.deadline, table.away = late, None, away
+        self.host.changed(table, [], updated)
+        self.host.bot_wakeup.set()
+
+    async def come_back(self, table: Table, token: str | None) -> None:
+        """``POST /return``: the seat of ``token`` is back: its stand-in stops playing for it
+        (the turn it was playing, if any, is the person's again, with a fresh deadline)."""
+        seat = await self.seat_of(table, token, "coming back")
+        async with table.lock:
+            deciding: list[bool] = []
+
+            def check() -> None:
+                if table.is_over:
+                    raise forbidden("the game is over")
+                if seat not in table.away:
+                    raise forbidden("no stand-in plays for your seat")
+                deciding[:] = [table.standin == seat]
+
+            async def store() -> float:
                 return await self.host.db(
-                    self.host.storage.set_standin, table.id, table.version, late[0], cost
+                    self.host.storage.come_back,
+                    table.id,
+                    table.version,
+                    seat,
+                    table.away - {seat},
+                    deciding[0],
                 )
 
             updated = await self._write(table, check, store)
-            table.standin, table.deadline = late[0], None
+            table.away = table.away - {seat}
+            if deciding[0]:
+                table.standin = None
+                table.clock_moved(updated)
             self.host.changed(table, [], updated)
-            self.host.bot_wakeup.set()
+
+    async def stand_in_lapsed(self, now: float | None = None) -> list[str]:
+        """Let the stand-in play where the deadline of a seat away passed before ``now``
+        (read from the database: the table need not be loaded); the games' ids. Safe with
+        several processes: each is a compare-and-set, the loser meets the turn taken."""
+        now = self.host.clock() if now is None else now
+        played = []
+        for game_id in await self.host.db(self.host.storage.lapsed_away, now):
+            try:
+                table = await self.host.served.fresh(await self.host.served.table(game_id))
+                await self._lapsed(table, now)
+            except ApiError:
+                continue  # moved, back, ended or set aside meanwhile
+            played.append(game_id)
+        if played:
+            log.info("stand-ins play for %d seats away whose deadline passed", len(played))
+        return played
+
+    async def _lapsed(self, table: Table, now: float) -> None:
+        """The stand-in of the seat away that decides at ``table`` plays: its deadline passed."""
+        async with table.lock:
+            late: list[int] = []
+
+            def check() -> None:
+                seat = table.to_move()
+                if table.mode != "turn" or table.is_over or seat is None:
+                    raise forbidden("no turn to play")
+                if seat not in table.away or table.bot_turn():
+                    raise forbidden("the seat deciding is not away")
+                if table.deadline is None or table.deadline >= now:
+                    raise forbidden("moved on meanwhile")
+                late[:] = [seat]
+
+            async def store() -> float:
+                return await self._stand_in(table, late[0], table.away)
+
+            updated = await self._write(table, check, store)
+            self._stood_in(table, late[0], table.away, updated)
 
     async def remove(self, table: Table, token: str | None) -> None:
         """``DELETE /api/games/{id}``: the creator removes a table nobody has moved at yet."""

@@ -5,8 +5,9 @@
 
 import { api, setCsrf } from "./api.js";
 import { GAME_TITLES } from "./games.js";
+import { nameAt } from "./names.js";
 import { remember } from "./state.js";
-import { byId, el, link, messageOf, put, titleCase, toast } from "./ui.js";
+import { byId, el, link, messageOf, put, ratedBadge, toast } from "./ui.js";
 
 /** @typedef {import("./types").Account} Account */
 /** @typedef {import("./types").Me} Me */
@@ -213,14 +214,6 @@ export function accountScreen(root) {
   return null;
 }
 
-/**
- * The names at a game: a person's own where known, else the game's name for the seat.
- * @param {{players: string[], names?: (string | null)[]}} game
- * @param {number} seat
- */
-export function nameAt(game, seat) {
-  return game.names?.[seat] || titleCase(game.players[seat] || `seat ${seat + 1}`);
-}
 
 /** @param {MyGame} game */
 function inboxRow(game) {
@@ -235,7 +228,7 @@ function inboxRow(game) {
   }
   const live = game.status === "open" || game.status === "running";
   return el("li", { class: `inbox-game${game.your_turn ? " your-turn" : ""}`, dataset: { id: game.id } },
-    el("div", {}, el("strong", {}, title), " · ", players),
+    el("div", {}, el("strong", {}, title), game.rated ? [" ", ratedBadge(game.id)] : null, " · ", players),
     el("div", { class: "muted" }, `${state} · ${game.moves} ${game.moves === 1 ? "move" : "moves"} · ${new Date(game.updated * 1000).toLocaleString()}`),
     live ? link(`#/play/${game.id}`, game.your_turn ? "Play" : "Open", { class: "btn small" })
       : link(`#/replay/${game.id}`, "Replay", { class: "btn small" }));

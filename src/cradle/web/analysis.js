@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { chartNote, costWords, measureName, reviewNote } from "./measure.js";
 import { GAMES, GAME_TITLES, notePieces } from "./games.js";
+import { nameAt } from "./names.js";
 import { capitalised, el, icon, link, messageOf, percent, put, setTitle, svg, titleCase, toast } from "./ui.js";
 
 /** @typedef {import("./types").AnalysisFound} AnalysisFound */
@@ -53,6 +54,7 @@ export function analysisScreen(root, id) {
   let shown = null;
 
   async function refresh() {
+    /** @type {import("./types").Analysis} */
     let found;
     try {
       found = await api.analysis(id);
@@ -64,7 +66,7 @@ export function analysisScreen(root, id) {
     const module = GAMES[found.game];
     setTitle(`Analysis: ${GAME_TITLES[found.game]}`);
     put(head, el("span", { class: `badge ${found.game}` }, GAME_TITLES[found.game]),
-      el("strong", {}, " Analysis"), el("span", { class: "muted" }, ` · ${found.players.map(titleCase).join(", ")} · ${found.moves} moves`),
+      el("strong", {}, " Analysis"), el("span", { class: "muted" }, ` · ${found.players.map((_, seat) => nameAt(found, seat)).join(", ")} · ${found.moves} moves`),
       link(`#/replay/${id}`, "Replay"));
     drawStatus(found);
     if (found.analysis) {
@@ -129,7 +131,7 @@ export function analysisScreen(root, id) {
       root.append(dot);
     }
     put(chart, el("h3", {}, `${capitalised(measureName(found.players.length))} along the game`),
-      el("div", { class: "legend" }, found.players.map((p, seat) => el("span", { class: "dynasty-chip", style: `--accent:${module.seatColour(found.players, seat)}` }, titleCase(p)))),
+      el("div", { class: "legend" }, found.players.map((p, seat) => el("span", { class: "dynasty-chip", style: `--accent:${module.seatColour(found.players, seat)}`, title: titleCase(p) }, nameAt(found, seat)))),
       root,
       el("p", { class: "muted small", id: "chart-note" }, chartNote(found.players.length)));
   }
@@ -140,10 +142,10 @@ export function analysisScreen(root, id) {
     const costly = (found.analysis.costly || []).flatMap((p) => reviews.get(p) || []);
     const finalView = replay?.steps.at(-1)?.view || null;
     const items = costly.map((r) => {
-      const words = module.wordsFor(found.players, finalView, { ...pieces, ...(r.pieces || {}) });
+      const words = module.wordsFor(found.players, finalView && { ...finalView, table: found }, { ...pieces, ...(r.pieces || {}) });
       return el("li", { class: `costly-move${shown === r.ply ? " shown" : ""}`, "data-ply": r.ply, tabindex: 0, style: `--seat:${module.seatColour(found.players, r.seat)}`,
         onclick: () => pick(r, found, module), onkeydown: (e) => { if (e.key === "Enter") pick(r, found, module); } },
-      el("div", {}, el("strong", {}, `Move ${r.ply} · ${titleCase(found.players[r.seat])}`), el("span", { class: "loss" }, ` ${costWords(found.players.length, r.loss)}`)),
+      el("div", {}, el("strong", {}, `Move ${r.ply} · ${nameAt(found, r.seat)}`), el("span", { class: "loss" }, ` ${costWords(found.players.length, r.loss)}`)),
       el("p", {}, "Played: ", capitalised(module.describeAction(r.played, words)), el("span", { class: "muted" }, ` (${percent(r.played_chance)})`)),
       el("p", { class: "better" }, "Better: ", el("strong", {}, capitalised(module.describeAction(r.best, words))), el("span", { class: "muted" }, ` (${percent(r.best_chance)})`)),
       el("p", { class: "small muted" }, "Why: ", capitalised(module.reasonWords(r.why, words))));
@@ -170,7 +172,7 @@ export function analysisScreen(root, id) {
       ...before.view,
       to_move: null,
       legal_actions: [],
-      table: { game: found.game, seat: null, seats: found.seats, status: "running", players: found.players, moves: review.ply - 1, events: [], can_undo: false, version: review.ply },
+      table: { game: found.game, seat: null, seats: found.seats, names: found.names, status: "running", players: found.players, moves: review.ply - 1, events: [], can_undo: false, version: review.ply },
     };
     if (!renderer) renderer = module.createRenderer(parts, { mode: "analysis", act() {}, undo() {} });
     const colour = module.seatColour(found.players, review.seat);
@@ -181,9 +183,9 @@ export function analysisScreen(root, id) {
       highlights: [{ seat: review.seat, cells: module.cellsOf(review.played), colour, fresh: true }],
     });
     renderer.preview?.(review.best);
-    const words = module.wordsFor(found.players, finalView, { ...pieces, ...(review.pieces || {}) });
+    const words = module.wordsFor(found.players, { ...finalView, table: found }, { ...pieces, ...(review.pieces || {}) });
     put(parts.banner, el("strong", {}, `Before move ${review.ply}`),
-      el("span", { class: "muted detail whole-line" }, `${titleCase(found.players[review.seat])} played ${module.describeAction(review.played, words)} (outlined); better: ${module.describeAction(review.best, words)} (marked)`));
+      el("span", { class: "muted detail whole-line" }, `${nameAt(found, review.seat)} played ${module.describeAction(review.played, words)} (outlined); better: ${module.describeAction(review.best, words)} (marked)`));
     drawMoves(found, module);
   }
 

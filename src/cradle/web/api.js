@@ -102,12 +102,18 @@ export const api = {
    */
   concede: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/concede`, {}, token),
   /**
-   * A seat whose deadline passed: its stand-in bot plays its turn ("bot"), or the game ends
-   * without it ("end").
+   * A seat whose deadline passed: its stand-in bot plays for it until its person is back
+   * ("bot"), or the game ends without it ("end").
    * @param {string} id @param {string} token @param {"bot" | "end"} choice
    * @returns {Promise<Frame>}
    */
   timeout: (id, token, choice) => call("POST", `/api/games/${encodeURIComponent(id)}/timeout`, { choice }, token),
+  /**
+   * "I'm back": the seat of `token` plays its turns itself again.
+   * @param {string} id @param {string} token
+   * @returns {Promise<Frame>}
+   */
+  comeBack: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/return`, {}, token),
   /**
    * The creator removes a table nobody has moved at.
    * @param {string} id

@@ -5,6 +5,7 @@
 // button that stays in a corner with the count (the board stays where it is).
 
 import { api } from "./api.js";
+import { nameAt } from "./names.js";
 import { clear, el, messageOf, put, titleCase } from "./ui.js";
 
 /** @typedef {import("./types").ChatLine} ChatLine */
@@ -17,7 +18,8 @@ export class ChatPanel {
   /**
    * @param {string} id the game
    * @param {string | null} token the seat's, the hot seat's, or none (spectators)
-   * @param {"seat" | "hotseat" | "spectator"} mode only a seat mutes (its mutes are kept for it)
+   * @param {"seat" | "hotseat" | "spectator"} mode a seat or a spectator mutes for itself; a
+   *   hot-seat screen is everybody's, so it mutes nobody
    */
   constructor(id, token, mode) {
     this.id = id;
@@ -26,11 +28,13 @@ export class ChatPanel {
     /** @type {Set<number>} the lines on screen */
     this.seen = new Set();
     this.unread = 0;
-    this.canMute = mode === "seat";
+    this.canMute = mode !== "hotseat";
     /** @type {number | null} this browser's seat */
     this.seat = null;
-    /** @type {string[]} the players' names, by seat */
-    this.players = [];
+    /** @type {string | null} the speaker this browser's own lines are under (the server says) */
+    this.you = null;
+    /** @type {import("./types").Seating} the table's seats, to name a muted one */
+    this.seating = { players: [] };
     this.stale = true; // the lines are to be read (at the start, after a reconnection)
     /** @type {Set<string>} */
     this.muted = new Set();
@@ -77,6 +81,7 @@ export class ChatPanel {
     this.toggle.hidden = false;
     this.form.hidden = !page.can_write;
     this.muted = new Set(page.muted);
+    this.you = page.you ?? this.you;
     for (const line of page.lines) this.add(line, false);
     this.drawMuted();
   }
@@ -96,7 +101,7 @@ export class ChatPanel {
     this.seen.add(line.id);
     this.lastId = Math.max(this.lastId, line.id);
     this.names.set(line.speaker, line.name);
-    const mine = this.seat !== null && line.seat === this.seat;
+    const mine = (this.seat !== null && line.seat === this.seat) || line.speaker === this.you;
     const time = new Date(line.at * 1000);
     const row = el("li", { class: `chat-line${mine ? " mine" : ""}`, "data-speaker": line.speaker, "data-line": line.id },
       el("span", { class: "chat-time muted" }, `${String(time.getHours()).padStart(2, "0")}:${String(time.getMinutes()).padStart(2, "0")}`),
@@ -127,7 +132,7 @@ export class ChatPanel {
    */
   sync(frame, seat) {
     this.seat = seat;
-    this.players = frame.players;
+    this.seating = frame.table;
     if (!this.stale) return;
     this.stale = false;
     if (frame.table.screen === "spectator" && !frame.table.spectator_chat) this.hide();
@@ -138,8 +143,11 @@ export class ChatPanel {
   nameOf(speaker) {
     const known = this.names.get(speaker);
     if (known) return known;
-    const seat = speaker.startsWith("s:") ? Number(speaker.slice(2)) : NaN;
-    return this.players[seat] || (speaker.startsWith("v:") ? `spectator ${speaker.slice(2)}` : speaker);
+    if (speaker.startsWith("s:")) {
+      const seat = Number(speaker.slice(2));
+      if (seat >= 0 && seat < this.seating.players.length) return nameAt(this.seating, seat);
+    }
+    return speaker.startsWith("v:") ? `spectator ${speaker.slice(2)}` : speaker;
   }
 
   inSight() {
@@ -177,6 +185,13 @@ export class ChatPanel {
     if (text.length > MAX_CHARS) { this.showError(`A line has at most ${MAX_CHARS} characters.`); return; }
     try {
       const line = await api.say(this.id, text, this.token);
+      if (this.you !== line.speaker) { // a guest spectator is numbered when it first writes
+        this.you = line.speaker;
+        for (const row of this.list.querySelectorAll(`li[data-speaker="${CSS.escape(line.speaker)}"]`)) {
+          row.classList.add("mine");
+          row.querySelector(".chat-mute")?.remove();
+        }
+      }
       this.input.value = "";
       this.showError("");
       this.add(line, false);
@@ -190,6 +205,7 @@ export class ChatPanel {
     try {
       const page = await api.mute(this.id, speaker, muted, this.token);
       this.muted = new Set(page.muted);
+      this.you = page.you ?? this.you;
       clear(this.list);
       this.lastId = 0;
       this.seen.clear();

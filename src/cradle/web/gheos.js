@@ -9,6 +9,7 @@
 // 0 being the horizontal one (up: s, nw, ne; down: n, se, sw); a tile turned r times puts its
 // edge i on the cell's edge (i + r) % 3.
 
+import { nameAt, namedText, seatingOf, whoAt } from "./names.js";
 import { bringIntoView, clear, put, el, svg, titleCase, panel, icon } from "./ui.js";
 
 /** @typedef {import("./types").BoardFrame<import("./types").GheosView>} GheosFrame */
@@ -23,6 +24,8 @@ import { bringIntoView, clear, put, el, svg, titleCase, panel, icon } from "./ui
 /** @typedef {import("./types").GheosResult} GheosResult */
 /** @typedef {import("./types").GheosView} GheosView */
 /** @typedef {import("./types").GheosWords} GheosWords */
+/** @typedef {import("./types").Named} Named */
+/** @typedef {import("./types").Seating} Seating */
 /** @typedef {import("./types").Origin} Origin */
 /** @typedef {import("./types").Outcome} Outcome */
 /** @typedef {import("./types").Piece} Piece */
@@ -200,10 +203,11 @@ export function tileContents(piece) {
 }
 
 /**
- * What the log, hints, dialogs and the analysis need to put the game in words: the players,
- * the grid labels of the map as it is on screen (`frame`), and the tiles by what is on them.
+ * What the log, hints, dialogs and the analysis need to put the game in words: the players
+ * (named by their people where the frame's table knows them), the grid labels of the map as
+ * it is on screen (`frame`), and the tiles by what is on them.
  * @param {string[]} players
- * @param {GheosView | null} [frame]
+ * @param {(GheosView & Named) | null} [frame]
  * @param {Pieces} [pieces]
  * @param {Origin | null} [origin]
  * @returns {GheosWords}
@@ -223,10 +227,12 @@ export function wordsFor(players, frame, pieces = {}, origin = null) {
   const minRow = origin ? origin[0] : cells.length ? Math.min(...cells.map((c) => c.row)) : 0;
   const minCol = origin ? origin[1] : cells.length ? Math.min(...cells.map((c) => c.col)) : 0;
   const areas = new Map((frame?.areas || []).map((a) => [a.ref, a]));
+  const seating = seatingOf(players, frame);
   return {
     players,
     origin: [minRow, minCol],
-    who: (seat) => titleCase(players[seat] ?? `seat ${seat + 1}`),
+    who: whoAt(seating),
+    named: (text) => namedText(text, seating),
     label(ref) {
       const { row, col } = parseCell(ref);
       if (Number.isNaN(row) || Number.isNaN(col)) return String(ref);
@@ -240,17 +246,6 @@ export function wordsFor(players, frame, pieces = {}, origin = null) {
       return areas.get(ref) || null;
     },
   };
-}
-
-/**
- * An engine sentence with the players' names capitalised, and its first letter.
- * @param {string} text
- * @param {string[]} players
- */
-function names(text, players) {
-  let out = text;
-  for (const p of players) out = out.replace(new RegExp(`\\b${p}\\b`, "g"), titleCase(p));
-  return out ? out[0].toUpperCase() + out.slice(1) : out;
 }
 
 /**
@@ -288,13 +283,14 @@ export function describeAction(action, words, { turns = true } = {}) {
 
 /** @param {GheosEvent} event @param {GheosWords} words */
 function eventWords(event, words) {
-  const who = event.player ? titleCase(event.player) : null;
+  const seat = event.player ? words.players.indexOf(event.player) : -1;
+  const who = seat >= 0 ? words.who(seat) : event.player ? titleCase(event.player) : null;
   switch (event.type) {
     case "place": return `${words.tile(event.tile)} goes to ${words.label(event.cell)}`;
     case "replace": return `${words.tile(event.tile)} replaces ${words.tile(event.removed)} at ${words.label(event.cell)}, which leaves the game`;
     case "migration": return `The ${event.civ} civilization migrates to the continent at ${words.label(event.to)}`;
     case "start": return `Starts the ${event.civ} civilization on the continent at ${words.label(event.at)} and takes ${event.followers} ${event.civ} follower${event.followers === 1 ? "" : "s"}`;
-    default: return names(event.text || "", words.players) || (who ?? "");
+    default: return words.named(event.text || "") || (who ?? "");
   }
 }
 
@@ -367,7 +363,7 @@ export function conflictOutcome(events, frame) {
   if (!wars.length) return null;
   return {
     title: wars.map((w) => `War: ${w.winner} wins against ${w.civs.filter((c) => c !== w.winner).join(" and ")}`).join(" · "),
-    lines: (events || []).filter((e) => e.type === "civ_removed").map((e) => names(e.text, frame.players)),
+    lines: (events || []).filter((e) => e.type === "civ_removed").map((e) => namedText(e.text || "", seatingOf(frame.players, frame))),
     win: null,
   };
 }
@@ -875,7 +871,7 @@ export function createRenderer(parts, ctx) {
     const civs = Object.keys(CIV_FILL);
     const thinking = options.thinking;
     const rows = frame.players.map((p, i) => el("tr", { class: i === seat ? "me" : "", "data-player": p },
-      el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${PLAYER_ACCENT[i]}`, title: titleCase(p) }, frame.table.names?.[i] || titleCase(p)),
+      el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${PLAYER_ACCENT[i]}`, title: titleCase(p) }, nameAt(frame.table, i)),
         frame.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? "thinking" : "decides now" }) : null),
       el("td", {}, el("strong", {}, String((frame.points || {})[p] ?? 0))),
       el("td", { class: "followers" }, civs.filter((c) => ((frame.followers || {})[p] || {})[c]).map((c) =>
@@ -1003,15 +999,14 @@ export function waitingFor() {
 /**
  * The final ranking: points and followers.
  * @param {GheosResult[]} result
- * @param {string[]} players
- * @param {(string | null)[]} [names] the people's names at the seats (a seat without one: its dynasty)
+ * @param {Seating} seating the seats' game names, kinds and people's names
  */
-export function resultTable(result, players, names = []) {
+export function resultTable(result, seating) {
   return el("table", { class: "result-table", id: "result" },
     el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), el("th", {}, "Points"), el("th", {}, "Followers"))),
     el("tbody", {}, result.map((r) => el("tr", { "data-place": r.place },
       el("td", {}, String(r.place)),
-      el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${PLAYER_ACCENT[r.seat]}` }, names[r.seat] || titleCase(players[r.seat]))),
+      el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${PLAYER_ACCENT[r.seat]}`, title: titleCase(seating.players[r.seat]) }, nameAt(seating, r.seat))),
       el("td", {}, el("strong", {}, String(r.points ?? r.score))),
       el("td", {}, String(r.followers ?? 0))))),
     el("caption", {}, "Most points wins; ties go to the most followers."));

@@ -1,12 +1,13 @@
 // @ts-check
 // The lobby: open, running and finished games (polled), and the form for a new table.
 
-import { me, nameAt, seatName } from "./account.js";
+import { me, seatName } from "./account.js";
+import { nameAt } from "./names.js";
 import { api } from "./api.js";
 import { GAME_TITLES } from "./games.js";
 import { OPTION_HELP } from "./rules.js";
 import { remember, rememberedAll } from "./state.js";
-import { dialog, el, fieldChecked, fieldValue, link, messageOf, put, titleCase, toast } from "./ui.js";
+import { dialog, el, fieldChecked, fieldValue, link, messageOf, put, ratedBadge, titleCase, toast } from "./ui.js";
 
 /** @typedef {import("./types").BotInfo} BotInfo */
 /** @typedef {import("./types").GameInfo} GameInfo */
@@ -194,8 +195,7 @@ function lobbyTable(games, refresh) {
     return el("div", { class: "lobby-group" },
       el("h3", {}, heading),
       el("ul", { class: "games" }, rows.slice(0, 30).map((g) => {
-        const seats = g.seats.map((kind, i) =>
-          `${nameAt(g, i)}${kind === "human" ? "" : ` (${kind.replace("bot:", "bot ")})`}`);
+        const seats = g.seats.map((_, i) => nameAt(g, i)); // a bot's by its level
         const saved = mine[g.id];
         const buttons = [];
         if (saved?.token && status !== "over") buttons.push(link(`#/play/${g.id}`, "Resume"));
@@ -213,6 +213,7 @@ function lobbyTable(games, refresh) {
         const pace = g.mode === "turn" && g.deadline_s ? `turn-based, ${paceWords(g.deadline_s)} a move` : "";
         return el("li", { class: "game-row", "data-game-id": g.id },
           el("span", { class: `badge ${g.game}` }, GAME_TITLES[g.game] || g.game),
+          g.rated ? ratedBadge(g.id) : null,
           el("span", { class: "who" }, seats.join(" · ")),
           el("span", { class: "muted" }, [counted(g.moves, "move"), g.hotseat ? "hot seat" : "", pace].filter(Boolean).join(" · ")),
           status === "over" ? el("span", { class: "small finished", "data-finished": g.id }, finishedWords(g)) : null,

@@ -5,7 +5,8 @@
 
 import { api } from "./api.js";
 import { GAME_TITLES } from "./games.js";
-import { el, link, messageOf, put, svg, titleCase } from "./ui.js";
+import { nameAt } from "./names.js";
+import { el, link, messageOf, put, svg } from "./ui.js";
 
 /** @typedef {import("./types").PlayerProfile} PlayerProfile */
 /** @typedef {import("./types").RatingChange} RatingChange */
@@ -121,7 +122,7 @@ function drawProfile(card, found) {
         el("strong", {}, GAME_TITLES[g.game] || g.game), " · ",
         g.place === null ? "no result" : g.place === 1 ? "won" : `place ${g.place}`,
         g.score === null ? "" : ` (${g.score})`, " · ",
-        g.players.map((p, seat) => [seat ? ", " : "", seat === g.seat ? el("strong", {}, titleCase(p)) : titleCase(p), g.places[seat] ? ` ${g.places[seat]}.` : ""]),
+        g.players.map((_, seat) => [seat ? ", " : "", seat === g.seat ? el("strong", {}, nameAt(g, seat)) : nameAt(g, seat), g.places[seat] ? ` ${g.places[seat]}.` : ""]),
         g.rated ? el("span", { class: `rating-change${(g.change || 0) >= 0 ? " up" : " down"}` }, ` rated ${g.change === null ? "" : signed(g.change)}`) : null,
         " · ", el("span", { class: "muted" }, day(g.ended)), " ",
         link(`#/replay/${g.id}`, "Replay", { class: "small" }))))

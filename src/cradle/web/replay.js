@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { GAMES, GAME_TITLES, notePieces } from "./games.js";
+import { nameAt } from "./names.js";
 import { el, fieldValue, iconButton, link, messageOf, put, setTitle, titleCase } from "./ui.js";
 
 /** @typedef {import("./types").BoardFrame} BoardFrame */
@@ -71,14 +72,17 @@ export function replayScreen(root, id) {
       ...s.view,
       to_move: null,
       legal_actions: [],
-      table: { game: data.game, seat, seats: data.seats, status: step === lastStep ? "over" : "running",
+      table: { game: data.game, seat, seats: data.seats, names: data.names, status: step === lastStep ? "over" : "running",
         result: data.result, players: data.players, moves: step, events: s.events, last: null, can_undo: false, version: step },
     };
     if (!renderer) renderer = module.createRenderer(parts, { mode: "replay", act() {}, undo() {} });
     const highlights = s.action ? [{ seat: s.seat, cells: module.cellsOf(s.action), colour: module.seatColour(data.players, s.seat), fresh: true }] : [];
     const origin = module.originOf(data.steps[lastStep].view);
     renderer.update(frame, { interactive: false, highlights, pieces, origin });
-    const words = module.wordsFor(data.players, data.steps[lastStep].view, pieces, origin);
+    const words = module.wordsFor(data.players, { ...data.steps[lastStep].view, table: data }, pieces, origin);
+    const game = data;
+    /** @param {string} dynasty @param {number} i a seat, named with its dynasty (its colour) */
+    const seen = (dynasty, i) => (nameAt(game, i) === titleCase(dynasty) ? nameAt(game, i) : `${nameAt(game, i)} (${titleCase(dynasty)})`);
     const said = s.action ? module.describeStep({ ply: step, seat: s.seat, action: s.action, events: s.events }, words) : null;
     put(parts.banner,
       el("span", { class: `badge ${data.game}` }, GAME_TITLES[data.game]),
@@ -97,9 +101,9 @@ export function replayScreen(root, id) {
       el("label", { class: "seat-choice" }, "Seen by",
         el("select", { onchange: (e) => { seat = fieldValue(e) === "" ? null : Number(fieldValue(e)); load(); } },
           el("option", { value: "", selected: seat === null }, "spectators"),
-          data.players.map((p, i) => el("option", { value: i, selected: seat === i }, titleCase(p))))),
+          data.players.map((p, i) => el("option", { value: i, selected: seat === i }, seen(p, i))))),
       link(`#/analysis/${id}`, "Analysis of this game", { id: "replay-analysis" }),
-      step === lastStep ? module.resultTable([...data.result].sort((a, b) => a.place - b.place), data.players) : null,
+      step === lastStep ? module.resultTable([...data.result].sort((a, b) => a.place - b.place), game) : null,
     ));
   }
 

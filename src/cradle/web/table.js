@@ -3,7 +3,8 @@
 // covered between turns) and spectators'; the board, hand and controls come from the game's
 // module, the log from log.js. Also the seat pages: an invite exchanged for its seat.
 
-import { me, nameAt, refreshWaiting, seatName, transferPanel } from "./account.js";
+import { me, refreshWaiting, seatName, transferPanel } from "./account.js";
+import { nameAt } from "./names.js";
 import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
 import { ENDINGS } from "./lobby.js";
@@ -14,8 +15,8 @@ import { measured, measureName } from "./measure.js";
 import { ratingNote } from "./ratings.js";
 import { remember, remembered } from "./state.js";
 import {
-  bringIntoView, capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, put, setSound,
-  setStatus, setTitle, soundOn, toast, messageOf,
+  bringIntoView, capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, put, ratedBadge,
+  setSound, setStatus, setTitle, soundOn, toast, messageOf,
 } from "./ui.js";
 
 /** @typedef {import("./types").BoardFrame} BoardFrame */
@@ -306,8 +307,9 @@ export function tableScreen(root, id, token, mode, guide = null) {
 
   /**
    * A turn-based table: whose time runs and how much is left; once it ran out, the others'
-   * choice (the stand-in bot plays the turn, or the game ends without that seat); and, for a
-   * seat, the concede button.
+   * choice (the stand-in bot plays for that seat until its person is back, or the game ends
+   * without it); who a stand-in plays for, and for that seat the "I'm back" button; and, for
+   * a seat, the concede button.
    * @param {Frame} frame
    */
   function drawClock(frame) {
@@ -316,6 +318,20 @@ export function tableScreen(root, id, token, mode, guide = null) {
     const seat = t.seat;
     const rows = [];
     const deciding = frame.to_move;
+    const away = t.away || [];
+    if (t.mode === "turn" && !over) {
+      for (const gone of away) {
+        const level = (t.standins && t.standins[gone]) || "easy";
+        if (gone === seat && mode === "seat" && token) {
+          rows.push(el("div", { class: "standin-card", id: "away-note" },
+            el("p", {}, `While you were away, the others let a bot (${level}) play for you: it plays each of your turns whose time runs out.`),
+            el("button", { class: "btn primary", id: "come-back", onclick: comeBack }, "I'm back")));
+        } else {
+          rows.push(el("p", { class: "standin-note", "data-away": gone },
+            `A bot (${level}) plays for ${nameAt(t, gone)} until they return.`));
+        }
+      }
+    }
     if (t.mode === "turn" && !over && deciding !== null && deciding !== undefined) {
       const who = nameAt(t, deciding);
       const yours = seat === deciding && mode === "seat";
@@ -333,7 +349,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
           rows.push(el("p", { id: "deadline", class: "urgent" }, `${who}'s time ran out.`));
           if (mode === "seat" && seat !== null && token) {
             rows.push(el("div", { class: "timeout-choice", id: "timeout-choice" },
-              el("button", { class: "btn primary", id: "timeout-bot", onclick: () => timeout("bot") }, `Let a bot play ${who}'s turn`),
+              el("button", { class: "btn primary", id: "timeout-bot", onclick: () => timeout("bot") }, `Let a bot play for ${who} until they return`),
               el("button", { class: "btn", id: "timeout-end", onclick: () => confirmEnd(who) }, `End the game without ${who}`)));
           }
         }
@@ -352,6 +368,17 @@ export function tableScreen(root, id, token, mode, guide = null) {
     try {
       const frame = await api.timeout(id, token, choice);
       show(frame, true);
+    } catch (error) {
+      toast(messageOf(error));
+    }
+  }
+
+  /** "I'm back": the stand-in stops playing for this seat (a turn it holds is ours again). */
+  async function comeBack() {
+    if (!token) return;
+    try {
+      show(await api.comeBack(id, token), true);
+      toast("Welcome back: your turns are yours again.");
     } catch (error) {
       toast(messageOf(error));
     }
@@ -602,9 +629,10 @@ function banner(node, frame, mode, thinking) {
   const who = t.seat === null ? "watching" : `you are ${nameAt(t, t.seat)}`;
   put(node,
     el("span", { class: `badge ${t.game}` }, GAME_TITLES[t.game] || t.game),
+    t.rated ? [" ", ratedBadge(t.id)] : null,
     text !== null ? el("strong", { class: frame.to_move === t.seat && t.status !== "over" ? "your-turn" : "" }, text) : null,
     thinking !== null ? el("strong", { class: "thinking-note", id: "thinking" }, el("span", { class: "spinner" }),
-      ` ${nameAt(t, thinking)} (bot: ${t.seats[thinking].slice(4)}) is thinking…`) : null,
+      ` ${nameAt(t, thinking)} is thinking…`) : null,
     el("span", { class: "muted detail" }, el("span", { class: "sep" }, "· "), `${who} · move ${t.moves}`));
 }
 
@@ -659,7 +687,7 @@ function showEnd(module, frame, id) {
     title: result.length && result[0].place === 1 ? `${nameAt(frame.table, result[0].seat)} wins` : "The game is over",
     body: [
       ending && out ? el("p", { id: "ended-by" }, `${capitalised(ending(nameAt(frame.table, out.seat)))}.`) : null,
-      module.resultTable(result, frame.players, frame.table.names || []),
+      module.resultTable(result, frame.table),
       frame.table.rated ? ratingNote(id, frame.table.game, frame.table.names || []) : null,
       el("p", { class: "muted small" }, `The bots are analysing the game: each player's ${measureName(frame.players.length)} along it and the moves that cost most.`)],
     buttons: [

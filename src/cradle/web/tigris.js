@@ -5,6 +5,7 @@
 // which cells and buttons each action belongs to, and asks the server why the others are not legal.
 
 import { api } from "./api.js";
+import { nameAt, namedText, seatingOf, whoAt } from "./names.js";
 import { bringIntoView, clear, put, dialog, el, svg, titleCase, panel } from "./ui.js";
 
 /** @typedef {import("./types").Attrs} Attrs */
@@ -29,6 +30,8 @@ import { bringIntoView, clear, put, dialog, el, svg, titleCase, panel } from "./
 /** @typedef {import("./types").TigrisRole} TigrisRole */
 /** @typedef {import("./types").View} View */
 /** @typedef {import("./types").Words} Words */
+/** @typedef {import("./types").Named} Named */
+/** @typedef {import("./types").Seating} Seating */
 
 /**
  * The legal actions sorted by what they act on: the squares of each leader and tile colour,
@@ -220,14 +223,16 @@ function treasureIcon() {
 // -- words --------------------------------------------------------------------------------------
 
 /**
- * What the log, hints and analysis need to put the game in words.
+ * What the log, hints and analysis need to put the game in words (the seats named by their
+ * people, where the frame's table knows them).
  * @param {string[]} players
- * @param {View | null} [_frame]
+ * @param {Named | null} [frame]
  * @param {Pieces} [_pieces]
  * @returns {Words}
  */
-export function wordsFor(players, _frame = null, _pieces = {}) {
-  return { players, who: (seat) => titleCase(players[seat] ?? `seat ${seat + 1}`), label: (cell) => cell };
+export function wordsFor(players, frame = null, _pieces = {}) {
+  const seating = seatingOf(players, frame);
+  return { players, who: whoAt(seating), named: (text) => namedText(text, seating), label: (cell) => cell };
 }
 
 /** @param {string} color */
@@ -288,17 +293,13 @@ export function describeStep(step, words) {
   for (const event of step.events || []) {
     if (!event.text) continue;
     if (event.type === kind || (kind === "leader" && event.type === "leader") || event.type === "turn") continue;
-    details.push(capitalise(event.text.replace(/\b(archer|bull|pot|lion)\b/g, (m) => titleCase(m))));
+    details.push(words.named(event.text));
   }
   const turn = (step.events || []).find((e) => e.type === "turn");
   if (kind === "swap") text = `${words.who(step.seat)}: ${describeAction(step.action, words)}`;
   return { kind: STEP_KINDS[kind] || "other", text, details, turn: turn?.seat !== undefined ? words.who(turn.seat) : null };
 }
 
-/** @param {string} text */
-function capitalise(text) {
-  return text ? text[0].toUpperCase() + text.slice(1) : text;
-}
 
 /**
  * The squares an action names (for the last-move highlight).
@@ -335,7 +336,8 @@ export function conflictOutcome(events, frame) {
   const found = (events || []).find(isConflictResult);
   if (!found) return null;
   const me = frame.table?.seat;
-  const players = frame.players;
+  const seating = seatingOf(frame.players, frame);
+  const who = whoAt(seating);
   const attacker = found.attack > found.defence ? found.winner : found.loser;
   const defender = attacker === found.winner ? found.loser : found.winner;
   /** @param {Seat} seat */
@@ -350,11 +352,11 @@ export function conflictOutcome(events, frame) {
     const other = win ? found.loser : found.winner;
     title = `You ${win ? "win" : "lose"} ${what} ${strength(me)}–${strength(other)}${rule}`;
   } else {
-    title = `${titleCase(players[found.winner])} wins ${what} ${strength(found.winner)}–${strength(found.loser)} against ${titleCase(players[found.loser])}${rule}`;
+    title = `${who(found.winner)} wins ${what} ${strength(found.winner)}–${strength(found.loser)} against ${who(found.loser)}${rule}`;
   }
   const lines = [
-    `Attacker ${titleCase(players[attacker])}: ${found.attack} · defender ${titleCase(players[defender])}: ${found.defence}.`,
-    capitalise(found.text.replace(/\b(archer|bull|pot|lion)\b/g, (m) => titleCase(m))),
+    `Attacker ${who(attacker)}: ${found.attack} · defender ${who(defender)}: ${found.defence}.`,
+    namedText(found.text, seating),
   ];
   return { title, lines, win };
 }
@@ -445,7 +447,10 @@ function describeCell(frame, map, cell) {
     if (v === "catastrophe") parts.push("catastrophe: nothing may be placed here again");
     else if (v.startsWith("leader:")) {
       const [, dynasty, role] = v.split(":");
-      parts.push(`${titleCase(dynasty)}'s ${role} (${ROLE_COLOR[role]} leader)`);
+      const seat = frame.players.indexOf(dynasty);
+      const name = seat < 0 ? titleCase(dynasty) : nameAt(seatingOf(frame.players, frame), seat);
+      const whose = name === titleCase(dynasty) ? "" : `${titleCase(dynasty)}, `; // the symbol's
+      parts.push(`${name}'s ${role} (${whose}${ROLE_COLOR[role]} leader)`);
     } else if (v.startsWith("wonder")) parts.push("the wonder");
     else if (v.startsWith("down:")) parts.push(`${tileWords(v.slice(5))}, face down under a monument`);
     else parts.push(tileWords(v));
@@ -823,7 +828,7 @@ export function createRenderer(parts, ctx) {
       const supply = (frame.supply || {})[p] || [];
       return el("tr", { class: i === seat ? "me" : "", "data-player": p },
         // The dot's place is kept on every row: one appearing never widens the table.
-        el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[p]}`, title: titleCase(p) }, frame.table.names?.[i] || titleCase(p)),
+        el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[p]}`, title: titleCase(p) }, nameAt(frame.table, i)),
           frame.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? "thinking" : "decides now" })
             : el("span", { class: "to-move idle", "aria-hidden": "true" })),
         COLORS.map((c) => el("td", { class: `pts ${c}` }, own ? String(own[c]) : "?")),
@@ -945,7 +950,7 @@ function strengthLine(frame, p, who) {
   const total = committed === null || committed === undefined ? base : base + committed;
   const extra = committed === null || committed === undefined ? "" : ` + ${committed} committed`;
   return el("div", { class: `strength ${who}` },
-    el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[frame.players[seat]]}` }, titleCase(frame.players[seat])),
+    el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[frame.players[seat]]}`, title: titleCase(frame.players[seat]) }, nameAt(seatingOf(frame.players, frame), seat)),
     ` ${who}: ${base} on the board${extra}`, el("strong", {}, ` = ${total}`));
 }
 
@@ -968,7 +973,7 @@ export function openDecision(container, frame, ctx) {
     const mineCount = hand.filter((c) => c === color).length;
     const role = ROLE_OF_COLOR[p.color];
     const attack = p.attacker_strength + (p.attacker_commit ?? 0);
-    const defender = titleCase(frame.players[p.defender]);
+    const defender = nameAt(seatingOf(frame.players, frame), p.defender);
     const need = me === p.defender
       ? Math.max(0, attack - p.defender_strength)
       : null;
@@ -1035,7 +1040,7 @@ export function openDecision(container, frame, ctx) {
 export function waitingFor(frame) {
   const p = frame.pending;
   if (!p || (p.kind !== "revolt" && p.kind !== "war") || frame.to_move === null) return null;
-  const who = titleCase(frame.players[frame.to_move]);
+  const who = nameAt(seatingOf(frame.players, frame), frame.to_move);
   const side = frame.to_move === p.attacker ? "attacker" : "defender";
   return `${who} (${side}) decides how many ${p.kind === "revolt" ? "red" : p.color} tiles to commit. Ties go to the defender.`;
 }
@@ -1043,10 +1048,10 @@ export function waitingFor(frame) {
 /**
  * The final ranking: each colour's points, the treasures and the score.
  * @param {TigrisResult[]} result
- * @param {string[]} players
- * @param {(string | null)[]} [names] the people's names at the seats (a seat without one: its dynasty)
+ * @param {Seating} seating the seats' dynasties, kinds and people's names
  */
-export function resultTable(result, players, names = []) {
+export function resultTable(result, seating) {
+  const players = seating.players;
   // Each colour shows the points earned, and apart ("+1") the treasures placed on it: the
   // treasures are counted once, never inside a colour and again beside it.
   return el("div", { class: "table-fit" }, el("table", { class: "result-table", id: "result" },
@@ -1056,7 +1061,7 @@ export function resultTable(result, players, names = []) {
       const final = r.final || earned;
       return el("tr", { "data-place": r.place },
         el("td", {}, String(r.place)),
-        el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[players[r.seat]]}` }, names[r.seat] || titleCase(players[r.seat]))),
+        el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[players[r.seat]]}`, title: titleCase(players[r.seat]) }, nameAt(seating, r.seat))),
         COLORS.map((c) => {
           const added = (final[c] ?? 0) - (earned[c] ?? 0);
           return el("td", { class: `pts ${c}`, "data-colour": c }, String(earned[c] ?? 0),

@@ -66,9 +66,17 @@ export interface TableSummary {
   deadline?: number | null;
   /** The seat a stand-in bot plays for now (its deadline passed and the others chose so). */
   standin?: Seat | null;
+  /** The seats whose person is away: their stand-in plays each of their turns whose time
+   * runs out, until they move or say they are back. */
+  away?: Seat[] | null;
+  /** Each human seat's stand-in bot level (null: a bot's seat). */
+  standins?: (string | null)[] | null;
   /** How a game ended before its rules ended it. */
   ended_by?: "conceded" | "timeout" | "abandoned" | null;
   result?: SeatResult[] | null;
+  /** The game rates its players when it ends (every seat a different account's, no undo, no
+   * hints), or will once its open or invited seats are taken. */
+  rated?: boolean;
 }
 
 /** The lobby's filters (`GET /api/games`'s parameters). */
@@ -103,6 +111,8 @@ export interface MyGame {
   id: string;
   game: string;
   players: string[];
+  /** Each seat's kind: "human", "bot:LEVEL". */
+  seats: string[];
   names: (string | null)[];
   seats_held: Seat[];
   status: string;
@@ -112,6 +122,8 @@ export interface MyGame {
   updated: number;
   to_move: Seat | null;
   your_turn: boolean;
+  /** As the lobby's rows say it. */
+  rated: boolean;
 }
 
 /** `GET /api/me/games`: the games, "your turn" first, and how many wait for you. */
@@ -189,8 +201,10 @@ export interface PlayerProfile {
   games: {
     id: string;
     game: string;
-    /** The names at the seats. */
+    /** The names at the seats (a person's, else the game's name for the seat). */
     players: string[];
+    /** Each seat's kind: "human", "bot:LEVEL" (a bot is named by its level). */
+    seats: string[];
     seat: Seat;
     place: number | null;
     score: number | null;
@@ -328,6 +342,8 @@ export interface ChatPage {
   can_write: boolean;
   /** Whether spectators read and write this chat. */
   spectators: boolean;
+  /** The speaker this viewer's own lines are under (null: none yet, or a hot seat). */
+  you?: string | null;
 }
 
 /** A game's view of one seat (or a spectator's: `seat` null). */
@@ -372,6 +388,8 @@ export interface History {
   moves: number;
   steps: Step[];
   pieces: Pieces;
+  /** The people's names at the seats (null: none given, or a bot). */
+  names?: (string | null)[];
 }
 
 /** `GET /api/games/{id}/board?ply=N`: the board after N moves, as the viewer saw it. */
@@ -397,6 +415,8 @@ export interface Replay {
   options: Options;
   result: SeatResult[];
   steps: ReplayStep[];
+  /** The people's names at the seats (null: none given, or a bot). */
+  names?: (string | null)[];
 }
 
 /** A step of a replay: the start (ply 0, no action) or a move, with the view after it. */
@@ -434,6 +454,8 @@ interface AnalysisBase {
   game: string;
   players: string[];
   seats: string[];
+  /** The people's names at the seats (null: none given, or a bot). */
+  names?: (string | null)[];
   moves: number;
   /** Decisions reviewed, of `total`. */
   done: number;
@@ -789,9 +811,23 @@ export interface Renderer {
 /** How a game puts itself in words: players, places, tiles. */
 export interface Words {
   players: string[];
+  /** The name at a seat (names.js: the person's, a bot's level, else the dynasty). */
   who(seat: Seat): string;
+  /** An engine sentence with the seats' names put in (names.js namedText). */
+  named(text: string): string;
   label(ref: string): string;
 }
+
+/** What names a game's seats: the game's names for them (dynasties), their kinds ("human",
+ * "bot:LEVEL") and the people's names where known (names.js). */
+export interface Seating {
+  players: string[];
+  seats?: string[];
+  names?: (string | null)[] | null;
+}
+
+/** A board that may come with its table, whose seats' kinds and names name the seats. */
+export type Named = View & { table?: { seats?: string[]; names?: (string | null)[] | null } };
 
 export interface GheosWords extends Words {
   origin: Origin;
@@ -821,7 +857,7 @@ export interface Outcome {
 export interface GameModule {
   name: string;
   seatColour(players: string[], seat: Seat): string;
-  wordsFor(players: string[], frame?: View | null, pieces?: Pieces, origin?: Origin | null): Words;
+  wordsFor(players: string[], frame?: Named | null, pieces?: Pieces, origin?: Origin | null): Words;
   /** Where the grid labels of a view's map start, for other boards of the same game. */
   originOf(view: View): Origin | null;
   describeAction(action: string, words: Words): string;
@@ -835,7 +871,7 @@ export interface GameModule {
   openDecision(container: HTMLElement, frame: BoardFrame, ctx: TableContext): void;
   /** What another seat is deciding now, in words (a conflict in progress). */
   waitingFor(frame: BoardFrame): string | null;
-  resultTable(result: SeatResult[], players: string[], names?: (string | null)[]): HTMLElement;
+  resultTable(result: SeatResult[], seating: Seating): HTMLElement;
 }
 
 /** One step of a guided first game (`GET /api/lessons/{game}`, cradle/core/lessons.py). */

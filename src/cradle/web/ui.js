@@ -176,6 +176,15 @@ export function titleCase(word) {
 }
 
 /**
+ * The badge of a rated game (the lobby's rows, the inbox): its end moves the players' ratings.
+ * @param {string} id the game's
+ */
+export function ratedBadge(id) {
+  const about = "Rated: every seat a signed-in player's, no undo, no hints; the end moves the players' ratings";
+  return el("span", { class: "badge rated", "data-rated": id, title: about, "aria-label": about, role: "img" }, "★ Rated");
+}
+
+/**
  * The message of something thrown (an ApiError says the server's reason).
  * @param {unknown} error
  */

@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
+from starlette.requests import HTTPConnection
 
 from cradle.server import accounts
 from cradle.server.accounts import (
@@ -60,7 +61,7 @@ class Signed:
         self.secret = secret
 
 
-async def signed_in(ctx: Context, request: Request, write: bool) -> Signed | None:
+async def signed_in(ctx: Context, request: HTTPConnection, write: bool) -> Signed | None:
     """The account of the request's session cookie (None: a guest, or a lapsed session). A
     request that changes something with it must carry its CSRF token (403 otherwise)."""
     secret = request.cookies.get(SESSION_COOKIE)
@@ -269,6 +270,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
                 entry["moves"] = table.ply
                 entry["status"] = table.status
                 entry["updated"] = table.updated
+                entry["rated"] = table.rates()
             entry["your_turn"] = entry["to_move"] in entry["seats_held"]
             games.append(entry)
         games.sort(

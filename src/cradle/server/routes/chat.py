@@ -27,7 +27,8 @@ def chat_routes(router: APIRouter, ctx: Context) -> None:
 
     async def viewer_of(game_id: str, request: Request, write: bool) -> tuple[Table, Viewer]:
         """The table and who asks: the bearer token's seat, else a spectator (signed in, with
-        the session cookie: then writing needs its CSRF token, as every write does)."""
+        the session cookie: then writing needs its CSRF token, as every write does; or a
+        guest, known by its client)."""
         hub = ctx.hub()
         table = await hub.fresh(await hub.table(game_id))
         seat, hotseat = await hub.identify(table, bearer(request.headers))
@@ -36,7 +37,7 @@ def chat_routes(router: APIRouter, ctx: Context) -> None:
             found = await signed_in(ctx, request, write)
             if found is not None:
                 signed = (found.account.id, found.account.name)
-        return table, Viewer.at(table, seat, hotseat, signed)
+        return table, Viewer.at(table, seat, hotseat, signed, client_of(request))
 
     @router.get(
         "/api/games/{game_id}/chat", response_model=ChatPage, response_model_exclude_unset=True

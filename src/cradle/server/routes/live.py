@@ -15,6 +15,7 @@ from starlette.types import Message
 from cradle.server.errors import ApiError, unavailable
 from cradle.server.hub import Hub
 from cradle.server.models import BadInput, Frame, Hello, parse, read_json
+from cradle.server.routes.accounts import signed_in
 from cradle.server.routes.common import (
     HELLO_SECONDS,
     MAX_FRAME,
@@ -24,7 +25,7 @@ from cradle.server.routes.common import (
     client_of,
     origin_allowed,
 )
-from cradle.server.storage import DATABASE_ERRORS
+from cradle.server.storage import DATABASE_ERRORS, client_hash
 from cradle.server.tables import Connection, Table
 
 log = logging.getLogger("cradle.server")
@@ -109,6 +110,10 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
                 token = await hello(websocket)
                 await hub.fresh(table)
                 seat, hotseat = await hub.identify(table, token)
+                # A spectator's chat mutes are its account's (signed in) or its client's.
+                signed = (
+                    None if seat is not None or hotseat else await signed_in(ctx, websocket, False)
+                )
             except DATABASE_ERRORS as exc:
                 log.error("the database failed: %s", exc)
                 raise unavailable(exc) from None
@@ -123,6 +128,11 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
         except ConnectionError:
             return
         connection = Connection(seat=seat, hotseat=hotseat, send=websocket.send_text)
+        if seat is None and not hotseat:
+            if signed is not None:
+                connection.account = signed.account.id
+            else:
+                connection.client = client_hash(client_of(websocket))
 
         async def pump() -> None:
             await connection.pump()

@@ -1,5 +1,6 @@
 """The routes of turn-based play and of games ended before their rules end them: conceding,
-acting on a deadline that passed, and removing a table before it begins."""
+acting on a deadline that passed, coming back to a seat a stand-in played for, and removing a
+table before it begins."""
 
 from __future__ import annotations
 
@@ -51,7 +52,8 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
     )
     async def timeout(game_id: GameId, request: Request) -> Mapping[str, object]:
         """Another seat of a turn-based table whose deciding seat's deadline passed: its
-        stand-in bot plays its turn ("bot"), or the game ends without it ("end")."""
+        stand-in bot plays for it until its person comes back ("bot": this turn, and each
+        later turn of theirs whose deadline passes), or the game ends without it ("end")."""
         hub = ctx.hub()
         token = bearer(request.headers)
         body = parse(TimeoutBody, await body_of(request))
@@ -59,6 +61,25 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
         await hub.turns.seat_of(table, token, "acting on a deadline")
         await ctx.throttle(ctx.moves, client_of(request), "moves")
         await hub.turns.timeout(table, token, body.choice)
+        seat, hotseat = hub.authorize(table, token)
+        return hub.frame(table, seat, hotseat)
+
+    @router.post(
+        "/api/games/{game_id}/return",
+        openapi_extra=body_schema(EmptyBody, required=False),
+        response_model=Frame,
+        response_model_exclude_unset=True,
+    )
+    async def come_back(game_id: GameId, request: Request) -> Mapping[str, object]:
+        """The token's seat is back ("I'm back"): its stand-in stops playing for it; a turn
+        the stand-in was playing is the person's again, with a fresh deadline."""
+        hub = ctx.hub()
+        token = bearer(request.headers)
+        parse(EmptyBody, await body_of(request))
+        table = await hub.table(game_id)
+        await hub.turns.seat_of(table, token, "coming back")
+        await ctx.throttle(ctx.moves, client_of(request), "moves")
+        await hub.turns.come_back(table, token)
         seat, hotseat = hub.authorize(table, token)
         return hub.frame(table, seat, hotseat)
 

@@ -1,0 +1,79 @@
+// @ts-check
+// How a seat is named, on every screen: the person at it (an account's or a guest's name), a
+// bot by its level, and only else the game's own name for the seat (a dynasty: Archer, Bull…).
+// The dynasty stays the seat's colour and symbol, drawn beside the name where it matters.
+// Names are always put on the page as text (el() makes text nodes), never as markup.
+
+import { titleCase } from "./ui.js";
+
+/** @typedef {import("./types").Named} Named */
+/** @typedef {import("./types").Seating} Seating */
+
+/**
+ * The seating of a board: its game's names for the seats and, where the board comes with its
+ * table (a frame), the seats' kinds and the people's names.
+ * @param {string[]} players
+ * @param {Named | null | undefined} frame
+ * @returns {Seating}
+ */
+export function seatingOf(players, frame) {
+  return { players, seats: frame?.table?.seats, names: frame?.table?.names };
+}
+
+/**
+ * The name at `seat` before telling two alike apart.
+ * @param {Seating} game
+ * @param {number} seat
+ */
+function plainName(game, seat) {
+  const person = game.names?.[seat];
+  if (person) return person;
+  const kind = game.seats?.[seat] || "";
+  if (kind.startsWith("bot:")) return `${titleCase(kind.slice(4))} bot`;
+  return titleCase(game.players[seat] || `seat ${seat + 1}`);
+}
+
+/**
+ * The name of `seat`: the person's, a bot's by its level ("Expert bot"), else the dynasty. Two
+ * seats that would read alike (two bots of one level) get their dynasty after the name.
+ * @param {Seating} game
+ * @param {number} seat
+ */
+export function nameAt(game, seat) {
+  const name = plainName(game, seat);
+  const dynasty = game.players[seat];
+  if (!dynasty || name === titleCase(dynasty)) return name;
+  const twins = game.players.some((_, other) => other !== seat && plainName(game, other) === name);
+  return twins ? `${name} (${titleCase(dynasty)})` : name;
+}
+
+/**
+ * `nameAt` for one game, as a function of the seat.
+ * @param {Seating} game
+ * @returns {(seat: number) => string}
+ */
+export function whoAt(game) {
+  return (seat) => nameAt(game, seat);
+}
+
+/**
+ * An engine sentence ("archer scores 1 red") with each seat's game name replaced by the name
+ * at that seat, in one pass (a person named like another seat's dynasty is not replaced again),
+ * and its first letter capitalised.
+ * @param {string} text
+ * @param {Seating} game
+ */
+export function namedText(text, game) {
+  const seats = new Map(game.players.map((p, seat) => [p.toLowerCase(), seat]));
+  const words = [...seats.keys()].filter((p) => /^[\w-]+$/.test(p));
+  let out = text;
+  let named = false; // the sentence starts with a name: written as its person wrote it
+  if (words.length) {
+    const found = new RegExp(`\\b(${words.join("|")})\\b`, "gi");
+    out = text.replace(found, (m, _word, at) => {
+      if (at === 0) named = true;
+      return nameAt(game, /** @type {number} */ (seats.get(m.toLowerCase())));
+    });
+  }
+  return out && !named ? out[0].toUpperCase() + out.slice(1) : out;
+}
