@@ -71,8 +71,20 @@ def native_iterations(bot: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+# Evaluators made in this process, by (name, game, players): a model is loaded once, not per
+# shard.
+_EVALUATORS: dict[tuple[str, str, int], Evaluator] = {}
+
+
 def load_evaluator(name: str, game: str, players: int) -> Evaluator:
-    """The evaluator ``module:factory`` makes for ``game`` and ``players``."""
+    """The evaluator ``module:factory`` makes for ``game`` and ``players`` (once a process)."""
+    key = (name, game, players)
+    if key not in _EVALUATORS:
+        _EVALUATORS[key] = _make_evaluator(name, game, players)
+    return _EVALUATORS[key]
+
+
+def _make_evaluator(name: str, game: str, players: int) -> Evaluator:
     module_name, _, attribute = name.partition(":")
     if not module_name or not attribute:
         raise ValueError(f"an evaluator is named module:factory, not {name!r}")
