@@ -189,7 +189,11 @@ def test_ray_and_local_processes_write_the_same_shards(tmp_path: Path) -> None:
     pytest.importorskip("ray")
     sizes = ["--bot", "ismcts@4", "--games", "2", "--games-per-shard", "1", "--seed", "3"]
     main([*sizes, "--out", str(tmp_path / "local"), "--workers", "2"])
-    main([*sizes, "--out", str(tmp_path / "ray"), "--ray", "local", "--workers", "2"])
+    # the Ray tasks load the (neutral) evaluator in their own processes
+    uniform_model = ["--evaluator", "cradle.selfplay:uniform"]
+    main(
+        [*sizes, "--out", str(tmp_path / "ray"), "--ray", "local", "--workers", "2", *uniform_model]
+    )
     for name in ("shard-00000.npz", "shard-00001.npz"):
         local, ray = np.load(tmp_path / "local" / name), np.load(tmp_path / "ray" / name)
         assert sorted(local.files) == sorted(ray.files)
