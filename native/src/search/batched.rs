@@ -319,12 +319,12 @@ pub fn play<G: SelfPlayGame>(
             let players = slots[0].state.players();
             for (r, leaf) in pending.drain(..).enumerate() {
                 let prior = &priors[r * config.actions..(r + 1) * config.actions];
-                let terms = prior_terms(prior, &leaf.legal)?;
+                let factors = prior_factors(prior, &leaf.legal)?;
                 let tree = &mut slots[leaf.slot].search.as_mut().expect("a search").tree;
                 match leaf.node {
-                    None => tree.set_prior_terms(0, terms),
+                    None => tree.set_prior_factors(0, factors),
                     Some(node) => {
-                        tree.set_prior_terms(node, terms);
+                        tree.set_prior_factors(node, factors);
                         let mut rewards = leaf.rewards;
                         for (seat, reward) in rewards.iter_mut().take(players).enumerate() {
                             *reward += f64::from(values[r * players + seat]);
@@ -364,7 +364,7 @@ pub fn play<G: SelfPlayGame>(
 }
 
 /// The evaluator's answer has its shape and finite values (the priors the search reads are
-/// checked by [`prior_terms`]).
+/// checked by [`prior_factors`]).
 fn check(
     priors: &[f32],
     values: &[f32],
@@ -384,30 +384,30 @@ fn check(
     Ok(())
 }
 
-/// A prior row's terms for `legal` (see the module's documentation): `ln` of each legal
-/// action's prior over the most likely legal action's, floored at [`PRIOR_FLOOR`]. The
-/// legal actions' priors must be finite and at least 0 (the others are not read).
-pub fn prior_terms(prior: &[f32], legal: &[u32]) -> Result<Vec<(u32, f64)>, String> {
-    let at = |id: u32| f64::from(prior[id as usize]);
-    if let Some(bad) = legal.iter().find(|&&id| id as usize >= prior.len()) {
-        return Err(format!(
-            "action id {bad} is outside the evaluator's {} priors",
-            prior.len()
-        ));
+/// A prior row's factors for `legal` (see the module's documentation): each legal action's
+/// prior over the most likely legal action's, floored at [`PRIOR_FLOOR`] (the tree adds
+/// their logs). The legal actions' priors must be finite and at least 0 (the others are
+/// not read).
+pub fn prior_factors(prior: &[f32], legal: &[u32]) -> Result<Vec<(u32, f64)>, String> {
+    let mut most = 0.0f64;
+    for &id in legal {
+        let Some(&p) = prior.get(id as usize) else {
+            return Err(format!(
+                "action id {id} is outside the evaluator's {} priors",
+                prior.len()
+            ));
+        };
+        if !(p.is_finite() && p >= 0.0) {
+            return Err("the evaluator's priors must be finite and at least 0".into());
+        }
+        most = most.max(f64::from(p));
     }
-    if legal
-        .iter()
-        .any(|&id| !(at(id).is_finite() && at(id) >= 0.0))
-    {
-        return Err("the evaluator's priors must be finite and at least 0".into());
-    }
-    let most = legal.iter().map(|&id| at(id)).fold(0.0, f64::max);
     if most <= 0.0 {
         return Err("the evaluator gave every legal action a prior of 0".into());
     }
     Ok(legal
         .iter()
-        .map(|&id| (id, (at(id) / most).max(PRIOR_FLOOR).ln()))
+        .map(|&id| (id, (f64::from(prior[id as usize]) / most).max(PRIOR_FLOOR)))
         .collect())
 }
 
@@ -418,16 +418,14 @@ mod tests {
     #[test]
     fn equal_priors_add_exactly_nothing() {
         let prior = vec![0.25f32; 4];
-        let terms = prior_terms(&prior, &[0, 2, 3]).expect("terms");
-        assert!(terms.iter().all(|&(_, t)| t == 0.0));
-        let terms = prior_terms(&[0.5, 0.0, 0.25], &[0, 1, 2]).expect("terms");
-        assert_eq!(terms[0].1, 0.0);
-        assert_eq!(terms[1].1, PRIOR_FLOOR.ln());
-        assert!((terms[2].1 - 0.5f64.ln()).abs() < 1e-12);
-        assert!(prior_terms(&[0.0, 1.0], &[0]).is_err());
-        assert!(prior_terms(&[1.0], &[3]).is_err());
-        assert!(prior_terms(&[1.0, f32::NAN], &[0, 1]).is_err());
-        assert!(prior_terms(&[1.0, -0.5], &[0, 1]).is_err());
-        assert!(prior_terms(&[1.0, -0.5], &[0]).is_ok()); // an illegal action's is not read
+        let factors = prior_factors(&prior, &[0, 2, 3]).expect("factors");
+        assert!(factors.iter().all(|&(_, f)| f == 1.0 && f.ln() == 0.0));
+        let factors = prior_factors(&[0.5, 0.0, 0.25], &[0, 1, 2]).expect("factors");
+        assert_eq!(factors, vec![(0, 1.0), (1, PRIOR_FLOOR), (2, 0.5)]);
+        assert!(prior_factors(&[0.0, 1.0], &[0]).is_err());
+        assert!(prior_factors(&[1.0], &[3]).is_err());
+        assert!(prior_factors(&[1.0, f32::NAN], &[0, 1]).is_err());
+        assert!(prior_factors(&[1.0, -0.5], &[0, 1]).is_err());
+        assert!(prior_factors(&[1.0, -0.5], &[0]).is_ok()); // an illegal action's is not read
     }
 }

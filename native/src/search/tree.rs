@@ -164,9 +164,9 @@ struct Node {
     edges: Vec<Edge>,
     /// The actions scored so far, with their priors (plus a tiny random tie-break).
     priors: Vec<(u32, f64)>,
-    /// Terms added to the game's priors ([`Tree::set_prior_terms`]), sorted by id; mostly
+    /// Factors of the game's priors ([`Tree::set_prior_factors`]), sorted by id; mostly
     /// none.
-    terms: Vec<(u32, f64)>,
+    factors: Vec<(u32, f64)>,
 }
 
 impl Node {
@@ -174,14 +174,15 @@ impl Node {
         Node {
             edges: Vec::new(),
             priors: Vec::new(),
-            terms: Vec::new(),
+            factors: Vec::new(),
         }
     }
 
-    /// The term added to the prior of action `id` (0 without one).
+    /// The term added to the prior score of action `id`: the log of its factor (0 without
+    /// one), worked out only for the actions a node scores.
     fn term(&self, id: u32) -> f64 {
-        match self.terms.binary_search_by_key(&id, |&(a, _)| a) {
-            Ok(j) => self.terms[j].1,
+        match self.factors.binary_search_by_key(&id, |&(a, _)| a) {
+            Ok(j) => self.factors[j].1.ln(),
             Err(_) => 0.0,
         }
     }
@@ -427,12 +428,13 @@ impl<G: SearchGame> Tree<G> {
         self.iterations += 1;
     }
 
-    /// A prior from elsewhere (a model) for `node`'s actions: (id, a term added to the
-    /// game's prior score), sorted by id; ids not listed add nothing. Read when the node
-    /// scores its actions ([`Tree::expand`]), so set it before the node is expanded.
-    pub fn set_prior_terms(&mut self, node: u32, mut terms: Vec<(u32, f64)>) {
-        terms.sort_unstable_by_key(|&(id, _)| id);
-        self.nodes[node as usize].terms = terms;
+    /// A prior from elsewhere (a model) for `node`'s actions: (id, a positive factor of the
+    /// game's prior: its log is added to the prior score), sorted here by id; ids not
+    /// listed keep the game's prior. Read when the node scores its actions
+    /// ([`Tree::expand`]), so set it before the node is expanded.
+    pub fn set_prior_factors(&mut self, node: u32, mut factors: Vec<(u32, f64)>) {
+        factors.sort_unstable_by_key(|&(id, _)| id);
+        self.nodes[node as usize].factors = factors;
     }
 
     /// The edge (an index into the node's edges) to follow and its id in this world: a new
@@ -552,7 +554,7 @@ impl<G: SearchGame> Tree<G> {
             self.missing_ids
                 .extend(self.missing.iter().map(|&i| actions[i as usize]));
             world.priors(&self.missing_ids, &mut self.scores);
-            let termed = !self.nodes[node].terms.is_empty();
+            let termed = !self.nodes[node].factors.is_empty();
             for (&i, &score) in self.missing.iter().zip(self.scores.iter()) {
                 let id = actions[i as usize];
                 let score = if termed {
