@@ -22,6 +22,7 @@ COMMANDS = {
     "belief": "how well the public belief reads the Tigris hands",
     "waiting": "a level's thinking per decision and per turn",
     "revolts": "hard's conflicts against the styles that exploit (won, lost, lost on ties)",
+    "vector_arrays": "the vector env's steps per CPU-second with its arrays recycled or fresh",
 }
 
 

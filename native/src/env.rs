@@ -1,9 +1,9 @@
 //! The opponents of the single-agent environments (`cradle.envs.single`), stepped natively
 //! across a `Batch`: every game whose seat to move is an opponent with a native bot (random,
-//! greedy: the twins of `crate::bots`; `ismcts@N`: the native search) is played forward,
-//! without Python, until its learner
-//! must decide, it ends, it reaches its move cap, or a seat whose bot lives in Python is to
-//! move (the caller plays that one and calls again).
+//! greedy, expert-rules and its styles: the twins of `crate::bots`; `ismcts@N`: the native
+//! search) is played forward, without Python, until its learner must decide, it ends, it
+//! reaches its move cap, or a seat whose bot lives in Python is to move (the caller plays
+//! that one and calls again).
 
 use numpy::{PyReadonlyArray1, PyReadwriteArray1};
 use pyo3::exceptions::{PyIndexError, PyValueError};
@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::pyclass::boolean_struct::False;
 use pyo3::PyClass;
 
+use crate::bots::expert::{self, Expert};
 use crate::bots::greedy::Greedy;
 use crate::bots::{random_choice, StallGuard};
 use crate::gheos::game::Game;
@@ -34,6 +35,8 @@ const MOST_ITERATIONS: u64 = 1_000_000;
 enum Bot {
     Random(Box<PyRandom>),
     Greedy(Box<Greedy>),
+    /// `expert-rules` or one of its styles (red-keeper, turtle, warmonger).
+    Expert(Box<Expert>),
     /// The native ISMCTS with `iterations` a decision, one tree, its seeds drawn from `rng`,
     /// kept from stalling a Tigris game by the search bots' guard.
     Ismcts {
@@ -64,9 +67,13 @@ impl Bot {
         match kind {
             "random" => Ok(Bot::Random(Box::new(crate::bots::seeded(seed)))),
             "greedy" => Ok(Bot::Greedy(Box::new(Greedy::new(seed)))),
-            _ => Err(PyValueError::new_err(format!(
-                "no native bot {kind:?} (native: random, greedy, ismcts@N)"
-            ))),
+            _ => match expert::style(kind) {
+                Some(style) => Ok(Bot::Expert(Box::new(Expert::new(seed, style)))),
+                None => Err(PyValueError::new_err(format!(
+                    "no native bot {kind:?} (native: random, greedy, expert-rules, \
+                     red-keeper, turtle, warmonger, ismcts@N)"
+                ))),
+            },
         }
     }
 }
@@ -132,6 +139,7 @@ impl Decides for PyTigrisState {
         match bot {
             Bot::Random(rng) => u32::from(random_choice(rng, self.legal_ids_now())),
             Bot::Greedy(g) => u32::from(g.choose_tigris(&self.s, seat)),
+            Bot::Expert(e) => u32::from(e.choose_tigris(&self.s, seat)),
             Bot::Ismcts {
                 iterations,
                 rng,
@@ -176,6 +184,7 @@ impl Decides for GheosState {
         match bot {
             Bot::Random(rng) => random_choice(rng, self.legal_ids_now()),
             Bot::Greedy(g) => g.choose_gheos(&self.game, seat),
+            Bot::Expert(e) => e.choose_gheos(&self.game, seat),
             Bot::Ismcts {
                 iterations, rng, ..
             } => {

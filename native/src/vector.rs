@@ -10,6 +10,8 @@ use pyo3::prelude::*;
 use pyo3::pyclass::boolean_struct::False;
 use pyo3::PyClass;
 
+use crate::gheos::compact;
+use crate::gheos::observation::{grid, GRID_SIZE};
 use crate::gheos::py::GheosState;
 use crate::tigris::py::PyTigrisState;
 
@@ -38,7 +40,13 @@ enum Games {
 #[pyclass(module = "cradle._native")]
 pub struct Batch {
     games: Games,
+    /// Where `masks` last wrote its ones, per output buffer (its address; the last few): a
+    /// buffer passed again with `reuse` gets only those cleared, not all its columns.
+    written: Vec<(usize, Vec<usize>)>,
 }
+
+/// How many buffers' ones `Batch::masks` remembers.
+const REMEMBERED: usize = 4;
 
 fn legal_of<T: PyClass<Frozen = False> + Steppable>(py: Python<'_>, game: &Py<T>, id: i64) -> bool {
     let mut state = game.borrow_mut(py);
@@ -83,27 +91,49 @@ fn step_all<T: PyClass<Frozen = False> + Steppable>(
     Ok(())
 }
 
-fn fill_masks<T: PyClass<Frozen = False> + Steppable>(
+/// Write 1 at each live game's ids (`ids_of` lists them into its scratch vector) in the
+/// C-order `masks` of `width` columns, and push the flat positions written to `written`.
+fn fill_masks<T: PyClass<Frozen = False>>(
     py: Python<'_>,
     games: &[Py<T>],
-    masks: &mut numpy::ndarray::ArrayViewMut2<'_, i8>,
+    masks: &mut [i8],
+    width: usize,
+    ids_of: impl Fn(&mut T, &mut Vec<u32>) -> Result<(), String>,
+    over: impl Fn(&T) -> bool,
+    written: &mut Vec<usize>,
 ) -> PyResult<()> {
-    let width = masks.ncols();
+    let mut ids = Vec::new();
     for (i, game) in games.iter().enumerate() {
         let mut state = game.borrow_mut(py);
-        if state.over() {
+        if over(&state) {
             continue;
         }
-        let mut row = masks.row_mut(i);
-        for &id in state.legal_ids_now() {
-            let id = id.into() as usize;
+        ids.clear();
+        ids_of(&mut state, &mut ids).map_err(PyValueError::new_err)?;
+        for &id in &ids {
+            let id = id as usize;
             if id >= width {
                 return Err(PyValueError::new_err(format!(
                     "the mask has {width} columns, the game's ids go to {id}"
                 )));
             }
-            row[id] = 1;
+            masks[i * width + id] = 1;
+            written.push(i * width + id);
         }
+    }
+    Ok(())
+}
+
+fn engine_ids<T: Steppable>(state: &mut T, out: &mut Vec<u32>) -> Result<(), String> {
+    out.extend(state.legal_ids_now().iter().map(|&id| id.into()));
+    Ok(())
+}
+
+fn compact_ids(state: &mut GheosState, out: &mut Vec<u32>) -> Result<(), String> {
+    out.extend_from_slice(state.legal_ids_now());
+    for id in out.iter_mut() {
+        *id = compact::compact(&state.game, *id)
+            .ok_or_else(|| format!("legal id {id} has no compact id"))?;
     }
     Ok(())
 }
@@ -153,6 +183,33 @@ fn random_all<T: PyClass<Frozen = False> + Steppable>(
             i64::from(legal[(r % legal.len() as u64) as usize].into())
         };
     }
+}
+
+/// The engine ids of compact `actions` (games in `skip` get 0); ValueError for an id that
+/// names no action of its game's table (nothing has changed yet).
+fn engine_actions(
+    py: Python<'_>,
+    games: &[Py<GheosState>],
+    actions: &[i64],
+    skip: &[bool],
+) -> PyResult<Vec<i64>> {
+    let mut engine = vec![0; games.len()];
+    for (i, game) in games.iter().enumerate() {
+        if skip[i] {
+            continue;
+        }
+        let id = u32::try_from(actions[i])
+            .ok()
+            .and_then(|id| compact::engine(&game.borrow(py).game, id))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "action {} is not legal in game {i} now (use the action mask)",
+                    actions[i]
+                ))
+            })?;
+        engine[i] = i64::from(id);
+    }
+    Ok(engine)
 }
 
 impl Batch {
@@ -214,7 +271,10 @@ impl Batch {
                 "a batch holds native TigrisState or GheosState objects",
             ));
         };
-        Ok(Batch { games })
+        Ok(Batch {
+            games,
+            written: Vec::new(),
+        })
     }
 
     fn __len__(&self) -> usize {
@@ -242,7 +302,9 @@ impl Batch {
 
     /// Apply `actions[i]` to every game `i` not in `skip`; then `over[i]` tells whether game
     /// `i` has ended and `movers[i]` its seat to move. ValueError, and nothing changes, when
-    /// an action is not legal (or a game stepped is already over).
+    /// an action is not legal (or a game stepped is already over). `compact` (Gheos): the
+    /// actions are compact ids (`cradle.envs.gheos_compact`) of each game's table now.
+    #[pyo3(signature = (actions, skip, over, movers, compact = false))]
     fn step(
         &mut self,
         py: Python<'_>,
@@ -250,6 +312,7 @@ impl Batch {
         skip: PyReadonlyArray1<'_, bool>,
         mut over: PyReadwriteArray1<'_, bool>,
         mut movers: PyReadwriteArray1<'_, i64>,
+        compact: bool,
     ) -> PyResult<()> {
         let n = self.len();
         let actions = actions.as_slice()?;
@@ -262,26 +325,103 @@ impl Batch {
             )));
         }
         match &self.games {
-            Games::Tigris(g) => step_all(py, g, actions, skip, over, movers),
-            Games::Gheos(g) => step_all(py, g, actions, skip, over, movers),
+            Games::Tigris(g) if !compact => step_all(py, g, actions, skip, over, movers),
+            Games::Gheos(g) if !compact => step_all(py, g, actions, skip, over, movers),
+            Games::Gheos(g) => {
+                let engine = engine_actions(py, g, actions, skip)?;
+                step_all(py, g, &engine, skip, over, movers)
+            }
+            Games::Tigris(_) => Err(PyValueError::new_err(
+                "compact action ids are Gheos': Tigris has only the engine's",
+            )),
         }
     }
 
-    /// Write 1 at each game's legal ids in `masks` (N rows of zeros, one column per id: a
-    /// fresh `np.zeros` costs nothing for the columns never written); a finished game's row
-    /// stays 0.
-    fn masks(&self, py: Python<'_>, mut masks: PyReadwriteArray2<'_, i8>) -> PyResult<()> {
-        let mut view = masks.as_array_mut();
-        if view.nrows() != self.len() {
+    /// The engine ids of the compact ids `actions` (Gheos, `cradle.envs.gheos_compact`) of
+    /// each game's table now into `out`; 0 for the games in `skip`. ValueError for an id
+    /// that names no action of its table (nothing is written then).
+    fn engine_ids(
+        &self,
+        py: Python<'_>,
+        actions: PyReadonlyArray1<'_, i64>,
+        skip: PyReadonlyArray1<'_, bool>,
+        mut out: PyReadwriteArray1<'_, i64>,
+    ) -> PyResult<()> {
+        let Games::Gheos(games) = &self.games else {
+            return Err(PyValueError::new_err(
+                "compact action ids are Gheos': Tigris has only the engine's",
+            ));
+        };
+        let n = games.len();
+        let (actions, skip, out) = (actions.as_slice()?, skip.as_slice()?, out.as_slice_mut()?);
+        if [actions.len(), skip.len(), out.len()] != [n; 3] {
+            return Err(PyValueError::new_err(format!(
+                "actions, skip and out need {n} entries each"
+            )));
+        }
+        out.copy_from_slice(&engine_actions(py, games, actions, skip)?);
+        Ok(())
+    }
+
+    /// Write 1 at each game's legal ids in `masks` (N rows of zeros, C order, one column per
+    /// id: a fresh `np.zeros` costs nothing for the columns never written); a finished game's
+    /// row stays 0. `compact` (Gheos): the compact ids of `cradle.envs.gheos_compact` instead
+    /// of the engine's. `reuse`: `masks` is a buffer this batch wrote before (and nobody
+    /// changed since): only the ones it wrote then are cleared first, so a large buffer is
+    /// recycled without zeroing all its columns.
+    #[pyo3(signature = (masks, compact = false, reuse = false))]
+    fn masks(
+        &mut self,
+        py: Python<'_>,
+        mut masks: PyReadwriteArray2<'_, i8>,
+        compact: bool,
+        reuse: bool,
+    ) -> PyResult<()> {
+        let (rows, width) = masks.as_array().dim();
+        if rows != self.len() {
             return Err(PyValueError::new_err(format!(
                 "the masks need {} rows",
                 self.len()
             )));
         }
-        match &self.games {
-            Games::Tigris(g) => fill_masks(py, g, &mut view),
-            Games::Gheos(g) => fill_masks(py, g, &mut view),
+        let out = masks
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("the masks must be a C-contiguous array"))?;
+        let address = out.as_ptr() as usize;
+        let known = self.written.iter().position(|(a, _)| *a == address);
+        let mut written = match known {
+            Some(k) => self.written.remove(k).1,
+            None => Vec::new(),
+        };
+        if reuse && known.is_none() {
+            out.fill(0); // not one of the buffers remembered: cleared whole
+        } else if reuse {
+            for &at in &written {
+                if let Some(cell) = out.get_mut(at) {
+                    *cell = 0;
+                }
+            }
         }
+        written.clear();
+        let filled = match &self.games {
+            Games::Tigris(g) if !compact => {
+                fill_masks(py, g, out, width, engine_ids, |s| s.over(), &mut written)
+            }
+            Games::Gheos(g) if !compact => {
+                fill_masks(py, g, out, width, engine_ids, |s| s.over(), &mut written)
+            }
+            Games::Gheos(g) => {
+                fill_masks(py, g, out, width, compact_ids, |s| s.over(), &mut written)
+            }
+            Games::Tigris(_) => Err(PyValueError::new_err(
+                "compact action ids are Gheos': Tigris has only the engine's",
+            )),
+        };
+        if self.written.len() >= REMEMBERED {
+            self.written.remove(0);
+        }
+        self.written.push((address, written));
+        filled
     }
 
     /// Write into row `i` of `out` (N rows, C order, one column per element of the game's
@@ -311,13 +451,91 @@ impl Batch {
         }
     }
 
+    /// Write into row `i` of `out` (N rows, C order) what seat `seats[i]` of game `i` can
+    /// count from memory: the information-state tensor's last part (docs/openspiel.md;
+    /// Tigris 12 counts, Gheos a flag per tile). ValueError, and nothing is written, for a
+    /// seat outside a game or a wrong shape.
+    fn observe_memory(
+        &self,
+        py: Python<'_>,
+        seats: PyReadonlyArray1<'_, i64>,
+        mut out: PyReadwriteArray2<'_, f32>,
+    ) -> PyResult<()> {
+        let n = self.len();
+        let seats = seats.as_slice()?;
+        let (rows, width) = out.as_array().dim();
+        let players = |i: usize| match &self.games {
+            Games::Tigris(g) => g[i].borrow(py).s.n,
+            Games::Gheos(g) => usize::from(g[i].borrow(py).game.players),
+        };
+        let wanted = match &self.games {
+            Games::Tigris(_) => crate::tigris::observation::MEMORY,
+            Games::Gheos(g) => g.first().map_or(0, |s| s.borrow(py).game.tiles.tiles.len()),
+        };
+        if seats.len() != n || rows != n || width != wanted {
+            return Err(PyValueError::new_err(format!(
+                "seats and the memories need {n} entries and rows of {wanted}"
+            )));
+        }
+        for (i, &seat) in seats.iter().enumerate() {
+            if !usize::try_from(seat).is_ok_and(|seat| seat < players(i)) {
+                return Err(PyValueError::new_err(format!(
+                    "seat {seat} is not a seat of game {i}"
+                )));
+            }
+        }
+        let out = out
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("the memories must be a C-contiguous array"))?;
+        for (i, row) in out.chunks_exact_mut(width.max(1)).enumerate() {
+            let seat = seats[i] as usize;
+            match &self.games {
+                Games::Tigris(g) => {
+                    crate::tigris::observation::memory(&g[i].borrow(py).s, seat, row)
+                }
+                Games::Gheos(g) => {
+                    crate::gheos::observation::memory(&g[i].borrow(py).game, seat, row)
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Write into row `i` of `out` (N rows, C order, `GRID_SIZE` columns: channels x rows x
+    /// columns) the grid tensor of game `i`'s map (Gheos; `cradle.envs.gheos_grid`, the same
+    /// for every seat). Tigris' board is the first part of its observation already.
+    fn observe_grid(&self, py: Python<'_>, mut out: PyReadwriteArray2<'_, f32>) -> PyResult<()> {
+        let Games::Gheos(games) = &self.games else {
+            return Err(PyValueError::new_err(
+                "the grid tensor is Gheos': Tigris' board is its observation's first part",
+            ));
+        };
+        let (rows, width) = out.as_array().dim();
+        if rows != games.len() || width != GRID_SIZE {
+            return Err(PyValueError::new_err(format!(
+                "the grids need {} rows of {GRID_SIZE}",
+                games.len()
+            )));
+        }
+        let out = out
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("the grids must be a C-contiguous array"))?;
+        for (game, row) in games.iter().zip(out.chunks_exact_mut(GRID_SIZE)) {
+            grid(&game.borrow(py).game, row);
+        }
+        Ok(())
+    }
+
     /// A uniform random legal id of each game into `out`: the legal id at `draws[i]` modulo
-    /// game `i`'s count (`random_action_id`), 0 for a game that is over.
+    /// game `i`'s count (`random_action_id`), 0 for a game that is over; `compact` (Gheos):
+    /// its compact id.
+    #[pyo3(signature = (draws, out, compact = false))]
     fn random_actions(
         &self,
         py: Python<'_>,
         draws: PyReadonlyArray1<'_, u64>,
         mut out: PyReadwriteArray1<'_, i64>,
+        compact: bool,
     ) -> PyResult<()> {
         let n = self.len();
         let draws = draws.as_slice()?;
@@ -328,8 +546,25 @@ impl Batch {
             )));
         }
         match &self.games {
-            Games::Tigris(g) => random_all(py, g, draws, out),
-            Games::Gheos(g) => random_all(py, g, draws, out),
+            Games::Tigris(g) if !compact => random_all(py, g, draws, out),
+            Games::Gheos(g) => {
+                random_all(py, g, draws, out);
+                if compact {
+                    for (game, id) in g.iter().zip(out.iter_mut()) {
+                        let state = game.borrow(py);
+                        if !state.over() {
+                            *id = i64::from(
+                                compact::compact(&state.game, *id as u32).unwrap_or_default(),
+                            );
+                        }
+                    }
+                }
+            }
+            Games::Tigris(_) => {
+                return Err(PyValueError::new_err(
+                    "compact action ids are Gheos': Tigris has only the engine's",
+                ))
+            }
         }
         Ok(())
     }

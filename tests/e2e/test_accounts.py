@@ -87,8 +87,9 @@ def test_sign_up_then_play_the_same_seat_on_another_device(
     wait_until(lambda: server.get(f"/api/games/{game_id}")["table"]["moves"] > moves)
     phone.screenshot(path=str(artifacts / "accounts-phone-second-device.png"))
 
-    # Back on the first device: the seat is asked for again and plays there.
-    laptop.reload()
+    # Back on the first device: it says the seat moved; "Play it here" asks for it again.
+    laptop.wait_for_selector("#seat-refused:has-text('played on another device')")
+    laptop.click("#play-here")
     laptop.wait_for_selector("#hand-tiles .tile-btn")
     laptop.screenshot(path=str(artifacts / "accounts-laptop-back-on-first-device.png"))
     wait_until(lambda: turn(laptop) in ("mine", "wait"), 30)
@@ -121,6 +122,13 @@ def test_a_guest_moves_a_seat_to_another_device_with_the_link(
     assert "Guest Bea" in guest.locator("#banner").inner_text()
     guest.click("#transfer-open")
     guest.wait_for_selector("#transfer-qr")
+    # The panel opens below its button, at the foot of the side column: scrolled into view.
+    for part in ("#transfer-qr", "#transfer-link"):
+        box = guest.locator(part).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"]
+    # The QR code is drawn (an image that failed shows only its alt text).
+    wait_until(lambda: guest.evaluate("document.getElementById('transfer-qr').complete"))
+    assert guest.evaluate("document.getElementById('transfer-qr').naturalWidth") > 100
     link = guest.input_value("#transfer-link")
     assert f"/#/continue/{game_id}/" in link
     guest.screenshot(path=str(artifacts / "accounts-guest-transfer-link.png"))
@@ -129,6 +137,10 @@ def test_a_guest_moves_a_seat_to_another_device_with_the_link(
     phone.goto(link)
     phone.wait_for_selector("#hand-tiles .tile-btn")
     assert phone.evaluate("location.hash") == f"#/play/{game_id}"  # no code left in the address
+    phone.wait_for_selector(".guest-name:text-is('Guest Bea')")  # the seat's guest name here too
+    # The first device no longer shows the seat: it says where the seat went.
+    guest.wait_for_selector("#seat-refused:has-text('played on another device')")
+    assert guest.locator("#hand-tiles").count() == 0
     phone.screenshot(path=str(artifacts / "accounts-guest-continued-on-phone.png"))
     # The first device's token no longer holds the seat; the link works once.
     status, _answer = http_from(

@@ -104,6 +104,18 @@ def open_page(browser: Any, server: PlayServer, address: str, phone: bool = Fals
     return page
 
 
+# Tigris's conflict result for a seat named "Bull" (seat 0, the archer) against a markup name.
+CONFLICT = """async () => {
+  const tigris = await import("/static/tigris.js");
+  const frame = { players: ["archer", "bull"],
+    table: { seat: null, seats: ["human", "human"], names: ["Bull", "<b>x</b>"] } };
+  const events = [{ type: "war_result", winner: 0, loser: 1, attack: 5, defence: 3,
+    text: "archer wins the red war 5-3 against bull" }];
+  const found = tigris.conflictOutcome(events, frame);
+  return { title: found.title, lines: found.lines };
+}"""
+
+
 def no_markup_ran(page: Any) -> None:
     assert page.evaluate("document.querySelectorAll('img[src=x]').length") == 0
     assert page.dialogs == []
@@ -142,6 +154,14 @@ def test_the_log_scores_and_banner_name_the_people(
         page.locator("#scores").screenshot(path=str(artifacts / f"names-scores-{name}.png"))
         no_markup_ran(page)
     assert "you are Ana María" in laptop.locator("#banner").inner_text()
+    # A conflict's result panel names both sides; an engine sentence is named in one pass (a
+    # person called like another seat's dynasty is not renamed again).
+    outcome = laptop.evaluate(CONFLICT)
+    assert outcome["title"] == "Bull wins the red war 5–3 against <b>x</b>"
+    assert outcome["lines"] == [
+        "Attacker Bull: 5 · defender <b>x</b>: 3.",
+        "Bull wins the red war 5-3 against <b>x</b>",
+    ]
     # A past board's bar names the mover too.
     laptop.locator("#log .log-entry[data-ply='2']").click()
     laptop.wait_for_selector("#past-bar:not([hidden])")

@@ -189,6 +189,12 @@ def test_a_rated_game_moves_the_leaderboard_and_the_profile(
     page = pages[0]
     page.goto(f"{server.base}/#/ratings/gheos/2")
     page.wait_for_selector(".leaderboard tbody tr")
+    # The tabs mark the game and the number of players shown.
+    marked = page.locator(".tabs [aria-current=page]")
+    assert [marked.nth(i).get_attribute("data-tab") for i in range(marked.count())] == [
+        "gheos",
+        "gheos-2",
+    ]
     rows = page.locator(".leaderboard tbody tr")
     assert rows.count() == 2
     assert page.locator(".leaderboard tbody tr").first.get_attribute("data-player") == top

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cradle.core import native
 from cradle.envs.gheos_compact import COMPACT_COUNT, CompactActions
 from cradle.gheos import new_game
 
@@ -39,3 +41,36 @@ def test_a_compact_id_naming_no_cell_is_refused() -> None:
         compact.engine(3 * 60)  # frontier place 60 of a fresh map
     with pytest.raises(ValueError, match="outside"):
         compact.engine(COMPACT_COUNT)
+
+
+@pytest.mark.skipif(not native.available(), reason="the native engine is not built")
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.integers(2, 4))
+def test_the_vector_envs_compact_masks_map_one_to_one_onto_the_legal_actions(
+    seed: int, players: int
+) -> None:
+    # the native compact ids (Batch.masks/step/random_actions with compact) against the
+    # reference CompactActions, every step of random games, stepping by compact ids
+    from cradle.envs.vector import CradleVectorEnv
+
+    env = CradleVectorEnv("gheos", 2, players, actions="compact")
+    assert env.single_action_space.n == COMPACT_COUNT
+    obs, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(120):
+        masks = obs["action_mask"]
+        assert masks.shape == (2, COMPACT_COUNT)
+        drawn = env.random_actions(rng.integers(0, 2**63, 2, dtype=np.uint64))
+        for i in range(2):
+            state = env.game_state(i)
+            if state.is_over:
+                assert not masks[i].any()
+                continue
+            table = CompactActions(state)
+            legal = state.legal_action_ids()
+            assert np.array_equal(masks[i], table.mask(legal))
+            assert masks[i].sum() == len(legal)  # one to one
+            assert masks[i, drawn[i]] == 1
+        obs, *_ = env.step(drawn)
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(np.array([COMPACT_COUNT - 1, COMPACT_COUNT], np.int64))

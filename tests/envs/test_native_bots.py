@@ -1,6 +1,6 @@
-"""The native bots (native/src/bots) in lockstep with their Python references: for the same
-seed, the same decision at every turn of whole games, both games. A few seeds here; many in
-the long tier."""
+"""The native bots (native/src/bots: random, greedy, expert-rules and its styles) in lockstep
+with their Python references: for the same seed, the same decision at every turn of whole
+games, both games. A few seeds here; many in the long tier."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from cradle.core import native
 pytestmark = pytest.mark.skipif(not native.available(), reason="the native engine is not built")
 
 from cradle.ai.bots import make_bot  # noqa: E402
+from cradle.ai.expert_rules import ExpertRulesBot  # noqa: E402
 from cradle.games import get_game  # noqa: E402
 
 
@@ -23,6 +24,9 @@ def lockstep(game: str, players: int, kind: str, seed: int, max_decisions: int) 
     decisions were compared."""
     state: Any = get_game(game).new_game(players, seed, engine="native")
     python = [make_bot(kind, seed * 10 + seat) for seat in range(players)]
+    for bot in python:
+        if isinstance(bot, ExpertRulesBot):
+            bot.native = False  # the reference: the Python rules, not their twin
     twins = [native.extension().NativeBot(kind, seed * 10 + seat) for seat in range(players)]
     compared = 0
     while not state.is_over and compared < max_decisions:
@@ -52,6 +56,68 @@ def test_native_bots_decide_as_their_references_on_many_seeds(kind: str, game: s
     rng = random.Random(57)
     for _ in range(12):
         lockstep(game, rng.choice([2, 3, 4]), kind, rng.randrange(10**6), 10_000)
+
+
+EXPERTS = ("expert-rules", "red-keeper", "turtle", "warmonger")
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "decisions"),
+    [
+        ("tigris", 2, 30),
+        ("tigris", 3, 22),
+        ("tigris", 4, 22),
+        ("gheos", 2, 200),
+        ("gheos", 3, 200),
+        ("gheos", 4, 200),
+    ],
+)
+def test_native_expert_rules_decides_as_its_reference(
+    game: str, players: int, decisions: int
+) -> None:
+    # whole Gheos games (a few dozen decisions), the first dozens of Tigris ones
+    assert sum(lockstep(game, players, "expert-rules", seed, decisions) for seed in (2, 3)) > 40
+
+
+@pytest.mark.parametrize("kind", EXPERTS[1:])
+def test_the_native_styles_decide_as_their_references(kind: str) -> None:
+    # the styles differ from expert-rules in Tigris only (in Gheos they play it)
+    assert lockstep("tigris", 2, kind, 3, 40) == 40
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("kind", EXPERTS)
+@pytest.mark.parametrize("game", ["tigris", "gheos"])
+def test_native_experts_decide_as_their_references_on_many_seeds(kind: str, game: str) -> None:
+    rng = random.Random(571)
+    # the styles are expert-rules with other numbers: fewer games each
+    for _ in range(12 if kind == "expert-rules" else 6):
+        lockstep(game, rng.choice([2, 3, 4]), kind, rng.randrange(10**6), 10_000)
+
+
+def test_a_seeded_expert_plays_through_its_twin_on_native_states() -> None:
+    """make_bot's expert-rules (and styles) play through the Rust twin on a native state,
+    the reference's rules on a Python one, and decide the same."""
+    from cradle.ai.expert_rules.styles import make_style
+
+    for kind in EXPERTS:
+        native_state: Any = get_game("tigris").new_game(2, 8, engine="native")
+        python_state: Any = get_game("tigris").new_game(2, 8, engine="python")
+        bot = make_bot(kind, 4) if kind == "expert-rules" else make_style(kind, 4)
+        reference = make_bot(kind, 4)
+        for _ in range(8):
+            seat = native_state.to_move
+            mine = bot.choose(native_state, seat)
+            theirs = reference.choose(python_state, seat)
+            assert mine == theirs
+            native_state.apply(mine)
+            python_state.apply(theirs)
+        assert isinstance(bot, ExpertRulesBot) and bot.twin is not None
+        assert isinstance(reference, ExpertRulesBot) and reference.twin is None
+        # once the twin plays, a Python-engine state is read as a native one
+        assert bot.choose(python_state, python_state.to_move) in python_state.legal_actions()
+        with pytest.raises(ValueError, match="decision"):
+            bot.choose(native_state, 1 - native_state.to_move)
 
 
 def test_a_native_bot_refuses_a_decision_that_is_not_its_seats() -> None:

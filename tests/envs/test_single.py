@@ -44,7 +44,9 @@ def play(env: CradleSingleVecEnv, steps: int, seed: int) -> list[tuple[Any, ...]
     return seen
 
 
-@pytest.mark.parametrize(("game", "opponents"), [("tigris", "greedy"), ("gheos", "random")])
+@pytest.mark.parametrize(
+    ("game", "opponents"), [("tigris", "greedy"), ("gheos", "random"), ("tigris", "expert-rules")]
+)
 def test_gymnasium_check_env(game: str, opponents: str) -> None:
     env_id = {"tigris": "cradle/Tigris-v1", "gheos": "cradle/Gheos-v1"}[game]
     env = gymnasium.make(env_id, players=2, opponents=opponents)
@@ -66,7 +68,11 @@ def test_make_vec_against_greedy_gives_the_learner_its_rewards() -> None:
 @pytest.mark.parametrize("players", [3, 4])
 def test_a_pool_of_native_and_python_opponents(players: int) -> None:
     env = CradleSingleVecEnv(
-        "gheos", 3, players=players, opponents=["random", "greedy", "expert-rules"], seat=1
+        "gheos",
+        3,
+        players=players,
+        opponents=["random", "greedy", "expert-rules", "ismcts@2/exploration=0.5"],
+        seat=1,
     )
     play(env, 25, seed=players)
     assert (env.learners == 1).all()
@@ -119,7 +125,7 @@ def test_bad_arguments_are_refused() -> None:
         CradleSingleVecEnv("tigris", 1, opponents=[])
 
 
-@pytest.mark.parametrize(("game", "board"), [("tigris", (42, 11, 16)), ("gheos", (52, 81))])
+@pytest.mark.parametrize(("game", "board"), [("tigris", (42, 11, 16)), ("gheos", (41, 29, 55))])
 def test_normalized_board_observations(game: str, board: tuple[int, ...]) -> None:
     flat = CradleSingleVecEnv(game, 3, opponents="random")
     shaped = CradleSingleVecEnv(game, 3, opponents="random", normalize=True, observation="board")
@@ -127,12 +133,19 @@ def test_normalized_board_observations(game: str, board: tuple[int, ...]) -> Non
     obs, _ = shaped.reset(seed=9)
     assert obs["board"].shape == (3, *board)
     assert shaped.observation_space.contains(obs)
-    scales = np.concatenate([shaped._scales])
-    both = np.concatenate([obs["board"].reshape(3, -1), obs["features"]], axis=1)
-    np.testing.assert_allclose(both * scales, raw, rtol=1e-6)
+    # the flat observation's parts (Gheos: its tile table, the grid written apart)
+    first = obs["tiles"] if game == "gheos" else obs["board"]
+    both = np.concatenate([first.reshape(3, -1), obs["features"]], axis=1)
+    np.testing.assert_allclose(both * shaped._scales, raw, rtol=1e-6)
+    if game == "gheos":
+        from cradle.envs.gheos_grid import fill_grid
+
+        grid = np.zeros(board, np.float32)
+        fill_grid(shaped.game_state(0).view(None), grid)
+        np.testing.assert_allclose(obs["board"][0] * shaped._board_scales, grid, rtol=1e-6)
     for _ in range(30):
         obs, *_ = shaped.step(shaped.random_actions(np.arange(3, dtype=np.uint64) * 7919))
-        assert np.abs(obs["board"]).max() <= 1 and np.abs(obs["features"]).max() <= 1
+        assert all(np.abs(part).max() <= 1 for part in obs.values())
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         check_env(
@@ -179,6 +192,16 @@ def test_the_single_agent_bench(monkeypatch: pytest.MonkeyPatch) -> None:
     assert set(summary["learner_steps_per_s"]) == {"random", "greedy"}
     assert all(r > 0 for r in summary["learner_steps_per_cpu_s"].values())
     assert "learner steps/s against random" in bench.describe(summary)
+
+
+@pytest.mark.parametrize("game", ["tigris", "gheos"])
+def test_expert_rules_and_its_styles_are_native_opponents(game: str) -> None:
+    experts = {"expert-rules", "red-keeper", "turtle", "warmonger"}
+    env = CradleSingleVecEnv(game, 4, players=3, opponents=sorted(experts))
+    trajectory = play(env, 30, seed=5)
+    assert all(b is None for row in env._py_bots for b in row)
+    assert {s[0] for row in env._native_seats for s in row if s} <= experts
+    assert play(env, 30, seed=5) == trajectory  # the same seed plays the same games
 
 
 def test_ismcts_opponents_are_native() -> None:

@@ -4,6 +4,7 @@ observations equal to the PettingZoo env's, masks equal to the legal ids, NEXT_S
 from __future__ import annotations
 
 import random
+import weakref
 from typing import Any
 
 import numpy as np
@@ -157,14 +158,17 @@ def test_normalized_observations_lie_in_minus_one_to_one() -> None:
         b, *_ = env.step(actions)
 
 
-@pytest.mark.parametrize(("game", "memory"), [("tigris", 12), ("gheos", 52)])
-def test_the_information_state_tensor(game: str, memory: int) -> None:
-    plain = CradleVectorEnv(game, 2, 2)
-    env = CradleVectorEnv(game, 2, 2, information_state=True)
+@pytest.mark.parametrize(
+    ("game", "memory", "players"), [("tigris", 12, 2), ("tigris", 12, 4), ("gheos", 52, 3)]
+)
+def test_the_information_state_tensor(game: str, memory: int, players: int) -> None:
+    # written natively (Batch.observe_memory): compared with the reference spec.fill_memory
+    plain = CradleVectorEnv(game, 2, players)
+    env = CradleVectorEnv(game, 2, players, information_state=True)
     a, _ = plain.reset(seed=6)
     b, infos = env.reset(seed=6)
     rng = np.random.default_rng(6)
-    for _ in range(25):
+    for _ in range(80):
         width = a["observation"].shape[1]
         assert b["observation"].shape[1] == width + memory
         np.testing.assert_array_equal(b["observation"][:, :width], a["observation"])
@@ -189,3 +193,31 @@ def test_vector_bench_reports_steps_per_cpu_second_and_the_load() -> None:
     assert all(rate > 0 for rate in summary["vector_steps_per_cpu_s"].values())
     assert set(summary["load"]) == {"start", "end"}
     assert "per CPU-s" in describe(summary)
+
+
+def test_arrays_the_caller_keeps_never_change_and_dropped_ones_are_recycled() -> None:
+    env = CradleVectorEnv("gheos", 3, 2)
+    obs, _ = env.reset(seed=5)
+    rng = np.random.default_rng(3)
+    kept = []
+    for step in range(40):
+        if step % 7 == 0:  # a view of one, a reference to the other
+            kept.append((obs["observation"][1:], obs["action_mask"]))
+            kept.append((obs["observation"][1:].copy(), obs["action_mask"].copy()))
+        obs, *_ = env.step(random_actions(obs["action_mask"], rng))
+    for (view, mask), (view_then, mask_then) in zip(kept[::2], kept[1::2], strict=True):
+        assert np.array_equal(view, view_then) and np.array_equal(mask, mask_then)
+    # a loop that lets each step's arrays go gets the same arrays back, cleared of the last
+    # step's ones (checked against the legal ids)
+    del obs, kept, view, mask
+    last = None
+    for step in range(30):
+        obs, *_ = env.step(env.random_actions(rng.integers(0, 2**63, 3, dtype=np.uint64)))
+        if step > 0:
+            assert last is not None and obs["action_mask"] is last()
+        last = weakref.ref(obs["action_mask"])
+        for i in range(3):
+            state = env.game_state(i)
+            legal = [] if state.is_over else sorted(state.legal_action_ids())
+            assert np.flatnonzero(obs["action_mask"][i]).tolist() == legal
+        del obs

@@ -101,19 +101,20 @@ class PlayServer:
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
+    def command(self) -> list[str]:
+        return [
+            sys.executable,
+            "-m",
+            "cradle.server",
+            self.database_url,
+            "127.0.0.1",
+            str(self.port),
+            str(self.bot_delay),
+            *self.settings,
+        ]
+
     def start(self) -> PlayServer:
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "cradle.server",
-                self.database_url,
-                "127.0.0.1",
-                str(self.port),
-                str(self.bot_delay),
-                *self.settings,
-            ],
-        )
+        self.process = subprocess.Popen(self.command())
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -148,6 +149,19 @@ class PlayServer:
 
     def post(self, path: str, body: Any, token: str | None = None) -> Any:
         return http("POST", self.base + path, body, token)
+
+
+class CradleServe(PlayServer):
+    """`cradle serve --database URL --port N OPTION...` as a person starts it (the CLI, with its
+    own defaults), on a free port."""
+
+    def __init__(self, database_url: str, *options: str) -> None:
+        super().__init__(database_url)
+        self.options = options
+
+    def command(self) -> list[str]:
+        return [*CRADLE, "serve", "--database", self.database_url, "--port", str(self.port),
+                *self.options]  # fmt: skip
 
 
 def postgres_bin() -> Path | None:

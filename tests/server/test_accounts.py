@@ -321,7 +321,8 @@ def test_a_guest_names_a_seat_and_moves_it_with_a_one_time_link(server: Any) -> 
     assert link.status_code == 200
     moved = link.json()
     assert moved["link"].endswith(f"/#/continue/{game_id}/{moved['code']}")
-    assert moved["qr_svg"].startswith("<svg") and moved["seat"] == 0
+    assert moved["qr_svg"].startswith('<svg xmlns="http://www.w3.org/2000/svg"')  # for an <img>
+    assert moved["seat"] == 0
     phone = browser(app)
     forged = phone.post(f"/api/games/{game_id}/continue", json={"code": "forged"})
     assert forged.status_code == 403
@@ -332,6 +333,40 @@ def test_a_guest_names_a_seat_and_moves_it_with_a_one_time_link(server: Any) -> 
     assert client.get(f"/api/games/{game_id}", headers=auth(token)).status_code == 403
     again = browser(app).post(f"/api/games/{game_id}/continue", json={"code": moved["code"]})
     assert again.status_code == 403  # once only
+
+
+def test_a_moved_seats_open_connection_is_closed_and_its_token_refused(server: Any) -> None:
+    """The device a seat moved away from stops getting the seat's frames (its hand) at once:
+    its WebSocket closes, and reconnecting with the old token is refused."""
+    from starlette.websockets import WebSocketDisconnect
+
+    app, client = server
+    created = create(client, name="Pat the guest")
+    game_id, token = created["id"], token_of(created, 0)
+    with client.websocket_connect(f"/ws/games/{game_id}") as old:
+        old.send_json({"token": token})
+        assert old.receive_json()["table"]["seat"] == 0
+        code = client.post(f"/api/games/{game_id}/transfer", headers=auth(token)).json()["code"]
+        phone = browser(app)
+        taken = phone.post(f"/api/games/{game_id}/continue", json={"code": code}).json()
+        seen = phone.get(f"/api/games/{game_id}", headers=auth(taken["token"])).json()
+        if seen["to_move"] == 0:  # a frame the old connection would get if it were still open
+            moved = phone.post(
+                f"/api/games/{game_id}/actions",
+                json={"action": seen["legal_actions"][0]},
+                headers=auth(taken["token"]),
+            )
+            assert moved.status_code == 200
+        with pytest.raises(WebSocketDisconnect) as closed:
+            frame = old.receive_json()
+            raise AssertionError(f"the old device still got {frame.get('type')}")
+        assert closed.value.code == 1013 and "another device" in closed.value.reason
+    with client.websocket_connect(f"/ws/games/{game_id}") as again:
+        again.send_json({"token": token})
+        assert again.receive_json()["status"] == 403
+        with pytest.raises(WebSocketDisconnect) as refused:
+            again.receive_json()
+        assert refused.value.code == 4403
 
 
 def test_a_seat_of_an_account_is_not_moved_by_link(server: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -366,12 +367,18 @@ def test_hotseat_screen_follows_the_deciding_human(client: TestClient) -> None:
     assert client.get("/api/games").json()["games"][0]["status"] == "running"
 
 
-def test_meta_lists_games_and_bots(client: TestClient) -> None:
+def test_meta_lists_games_and_bots(client: TestClient, tmp_path: Path) -> None:
+    db_url = f"sqlite:///{tmp_path / 'other.sqlite3'}"
     meta = client.get("/api/meta").json()
     assert "random" in meta["bots"]
     tigris = next(g for g in meta["games"] if g["name"] == "tigris")
     assert tigris["min_players"] == 2 and tigris["max_players"] == 4
     assert set(tigris["options"]) >= {"board", "buildings", "english", "wonder", "open_scoring"}
+    # The end screen says the bots analyse the game only where they do (`cradle serve
+    # --no-analyse`: here the client fixture's Limits(analyse_finished=False)).
+    assert meta["analyse_finished"] is False
+    with TestClient(create_app(db_url, bot_delay=0)) as analysing:
+        assert analysing.get("/api/meta").json()["analyse_finished"] is True
     board = client.get("/api/boards/tigris?board=standard").json()
     assert len(board["temples"]) == 10 and board["river"]
 

@@ -237,6 +237,8 @@ def test_a_guest_spectator_mutes_for_itself(served: TestClient) -> None:
         answer = served.post(mute_url, json={"speaker": speaker})
         assert answer.status_code == 200, answer.text
     assert answer.json()["muted"] == ["s:1", "v:2"]
+    player = created["players"][1]  # a seat nobody named writes under its game name
+    assert answer.json()["names"] == {"s:1": player, "v:2": "spectator 2"}
     assert [line["text"] for line in answer.json()["lines"]] == ["I watch"]
     with (
         watch(served, game_id) as muter,
@@ -437,6 +439,7 @@ def test_accounts_chat_under_their_names_and_mutes_follow_the_account(served: Te
         f"/api/games/{game_id}/mute", json={"speaker": line["speaker"]}, headers=auth(alice)
     )
     assert muted.status_code == 200 and muted.json()["muted"] == [line["speaker"]]
+    assert muted.json()["names"] == {line["speaker"]: "Bruno"}  # though no line of his shows
     other_id, alice_there, bruno_there = tables[1]
     assert say(browsers[1], other_id, bruno_there, "me again").status_code == 200
     assert lines(browsers[0], other_id, alice_there) == []

@@ -93,6 +93,10 @@ def test_a_rated_game_moves_both_ratings_once(app_url: tuple[TestClient, TestCli
     assert hint.status_code == 403 and "rated" in hint.json()["error"]
     end = play_out(first, game_id, tokens)
     result = {line["seat"]: line["place"] for line in end["table"]["result"]}
+    # Every answer that names the seats carries the people's names (the web client shows them).
+    for path in ("history", "replay", "analysis"):
+        named = first.get(f"/api/games/{game_id}/{path}").json()
+        assert named["names"] == ["Alice", "Björk Ñ"], path
     board = first.get("/api/ratings?game=gheos&players=2").json()
     assert board["game"] == "gheos" and board["players"] == 2
     rows = {row["name"]: row for row in board["ratings"]}

@@ -1,9 +1,11 @@
-//! Native twins of cradle's rule bots (`cradle.ai.bots.RandomBot`, `cradle.ai.greedy`): the
+//! Native twins of cradle's rule bots (`cradle.ai.bots.RandomBot`, `cradle.ai.greedy`,
+//! `cradle.ai.expert_rules` and its styles): the
 //! same decision as the Python reference for the same seed, drawing from CPython's generator
 //! ([`PyRandom`]) exactly where the reference draws, so that the research environments'
 //! opponents step without Python (`crate::env`). The reference stays the definition; the
 //! lockstep tests (tests/envs/test_native_bots.py) compare the two decision by decision.
 
+pub mod expert;
 pub mod greedy;
 
 use crate::pyrandom::PyRandom;

@@ -16,6 +16,7 @@
 //! - [`pysearch`]: the native ISMCTS on Gheos and the knowledge's test hooks for Python.
 
 pub mod board;
+pub mod compact;
 pub mod convert;
 pub mod events;
 pub mod game;

@@ -204,6 +204,145 @@ pub fn observe(game: &Game, seat: usize, out: &mut [f32]) {
     f[F_OVER] = flag(game.is_over());
 }
 
+/// Write what `seat` can count from memory into `out` (one flag per tile of the set; every
+/// element is written): the tiles it has not seen, in other hands and the stack
+/// (`cradle.envs.gheos_spec.GheosSpec.fill_memory` of the position, the reference).
+pub fn memory(game: &Game, seat: usize, out: &mut [f32]) {
+    assert_eq!(
+        out.len(),
+        game.tiles.tiles.len(),
+        "a Gheos memory has a flag per tile"
+    );
+    out.fill(0.0);
+    for other in (0..usize::from(game.players)).filter(|&other| other != seat) {
+        for &tile in game.hands[other].as_slice() {
+            out[usize::from(tile)] = 1.0;
+        }
+    }
+    for &tile in game.stack.as_slice().iter().filter(|&&t| t != EPOCH) {
+        out[usize::from(tile)] = 1.0;
+    }
+}
+
+// The grid tensor of the map (`cradle.envs.gheos_grid`, the reference: layout and mapping
+// there and in docs/research.md): channels x GRID_ROWS x GRID_COLS, each triangle one cell.
+pub const GRID_ROWS: usize = 29;
+pub const GRID_COLS: usize = 55;
+const G_UP: usize = 0;
+const G_TILE: usize = 1;
+const G_FRONTIER: usize = 2;
+const G_START: usize = 3;
+const G_WHEAT: usize = 4;
+const G_CUP: usize = 5;
+const G_SWORD: usize = 6;
+const G_PYRAMID: usize = 7;
+const G_TEMPLE: usize = 8; // 3
+const G_EDGES: usize = 11; // 3 x G_EDGE
+const E_LAND: usize = 0;
+const E_CIV: usize = 1; // 6
+const E_CONTINENT: usize = 7;
+const E_ISLAND: usize = 8;
+const E_AREA_TILES: usize = 9;
+const G_EDGE: usize = 10;
+pub const GRID_CHANNELS: usize = G_EDGES + 3 * G_EDGE;
+pub const GRID_SIZE: usize = GRID_CHANNELS * GRID_ROWS * GRID_COLS;
+
+/// `(top, left)`: the board cell at grid cell (0, 0): the bounding box of the map's tiles
+/// and the frontier centred, `top + left` even (so grid cell (i, j) points up when i + j is).
+fn grid_window(game: &Game) -> (i32, i32) {
+    let map = game.board.cell[..game.board.slots()].iter();
+    let cells = map.chain(game.frontier.as_slice());
+    let (mut r0, mut r1, mut c0, mut c1) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
+    for &cell in cells {
+        let (r, c) = (geometry::row(cell), geometry::col(cell));
+        (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(c), c1.max(c));
+    }
+    let top = r0 - (GRID_ROWS as i32 - (r1 - r0 + 1)).div_euclid(2);
+    let left = c0 - (GRID_COLS as i32 - (c1 - c0 + 1)).div_euclid(2);
+    (top, left - (top + left).rem_euclid(2))
+}
+
+/// Write the grid tensor of the map into `out` (`GRID_SIZE` long; every element is written).
+/// The map is public: the same for every seat.
+pub fn grid(game: &Game, out: &mut [f32]) {
+    assert_eq!(
+        out.len(),
+        GRID_SIZE,
+        "a Gheos grid has {GRID_SIZE} elements"
+    );
+    out.fill(0.0);
+    if game.board.slots() == 0 {
+        return;
+    }
+    let (top, left) = grid_window(game);
+    let plane = GRID_ROWS * GRID_COLS;
+    let at = |cell: u16| {
+        let (i, j) = (geometry::row(cell) - top, geometry::col(cell) - left);
+        let inside = (0..GRID_ROWS as i32).contains(&i) && (0..GRID_COLS as i32).contains(&j);
+        inside.then(|| i as usize * GRID_COLS + j as usize)
+    };
+    for (k, up) in out[G_UP * plane..][..plane].iter_mut().enumerate() {
+        *up = flag((k / GRID_COLS + k % GRID_COLS).is_multiple_of(2));
+    }
+    for &cell in game.frontier.as_slice() {
+        if let Some(k) = at(cell) {
+            out[G_FRONTIER * plane + k] = 1.0;
+        }
+    }
+    let mut spans = [0u16; MAX_NODES];
+    for slot in 0..game.board.slots() {
+        let mut seen = [NONE; 3];
+        for k in 0..game.regions_at(slot) {
+            let root = game.areas.of(node(slot, k));
+            if !seen.contains(&(root as u8)) {
+                seen[usize::from(k)] = root as u8;
+                spans[root] += 1;
+            }
+        }
+    }
+    for slot in 0..game.board.slots() {
+        let cell = game.board.cell[slot];
+        let Some(k) = at(cell) else { continue };
+        let mut put = |channel: usize, value: f32| out[channel * plane + k] = value;
+        put(G_TILE, 1.0);
+        if cell == geometry::START_CELL {
+            put(G_START, 1.0);
+        }
+        let tile = game.tile_at(slot);
+        let rotation = game.board.rot[slot];
+        let (mut wheat, mut cup, mut sword, mut pyramid) = (0u8, 0u8, 0u8, 0u8);
+        for (r, region) in tile.regions.iter().enumerate().take(3) {
+            wheat += region.wheat;
+            cup += region.cup;
+            sword += region.sword;
+            pyramid += region.pyramid;
+            if region.temple != NO_TEMPLE {
+                put(G_TEMPLE + usize::from(region.temple), 1.0);
+            }
+            let root = game.areas.of(node(slot, r as u8));
+            let area = game.stats(root);
+            let civ = game.occupant(root);
+            for &edge in &region.edges {
+                let base = G_EDGES + usize::from((edge + rotation) % 3) * G_EDGE;
+                put(base + E_LAND, flag(region.landmass()));
+                if let Some(colour) = civ {
+                    put(base + E_CIV + usize::from(colour), 1.0);
+                }
+                if area.continent() {
+                    put(base + E_CONTINENT, 1.0);
+                } else if area.island() {
+                    put(base + E_ISLAND, 1.0);
+                }
+                put(base + E_AREA_TILES, f32::from(spans[root]));
+            }
+        }
+        put(G_WHEAT, f32::from(wheat));
+        put(G_CUP, f32::from(cup));
+        put(G_SWORD, f32::from(sword));
+        put(G_PYRAMID, f32::from(pyramid));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,5 +368,29 @@ mod tests {
         assert_eq!(&f[F_HAND_SIZES..F_HAND_SIZES + 4], &[2.0, 2.0, 2.0, 0.0]);
         assert_eq!(f[F_STACK] as usize, game.stack.len());
         assert_eq!(f[F_STACK_EPOCHS], 8.0);
+    }
+
+    #[test]
+    fn the_grid_of_a_new_map_shows_the_start_tile_centred_and_its_frontier() {
+        let names: Vec<String> = ["a", "b"].map(String::from).to_vec();
+        let game = Game::deal(packaged(), names, &[5]);
+        let mut out = vec![f32::NAN; GRID_SIZE];
+        grid(&game, &mut out);
+        let plane = GRID_ROWS * GRID_COLS;
+        let channel = |c: usize| &out[c * plane..][..plane];
+        let cells = |c: usize| (0..plane).filter(move |&k| channel(c)[k] == 1.0);
+        assert!(out.iter().all(|x| x.is_finite()));
+        // 0,0 and its frontier (0,-1 0,1 1,0): rows 0..1 and columns -1..1 centred, so
+        // top = -(29 - 2) / 2 = -13 and left = -1 - (55 - 3) / 2 = -27
+        let start: Vec<usize> = cells(G_START).collect();
+        assert_eq!(start, cells(G_TILE).collect::<Vec<_>>());
+        let (i, j) = (start[0] / GRID_COLS, start[0] % GRID_COLS);
+        assert_eq!((i, j), (13, 27));
+        assert_eq!(channel(G_UP)[start[0]], 1.0);
+        let frontier: Vec<usize> = cells(G_FRONTIER).collect();
+        let mut beside = vec![start[0] - 1, start[0] + 1, start[0] + GRID_COLS];
+        beside.sort_unstable();
+        assert_eq!(frontier, beside);
+        assert_eq!(channel(G_PYRAMID)[start[0]], 1.0);
     }
 }

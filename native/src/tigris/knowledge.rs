@@ -69,7 +69,7 @@ impl TryFrom<u8> for Value {
 }
 
 /// P(X <= k) for X ~ Binomial(n, p), summed as the reference sums it.
-fn binomial_cdf(k: i64, n: i64, p: f64) -> f64 {
+pub(crate) fn binomial_cdf(k: i64, n: i64, p: f64) -> f64 {
     if k < 0 {
         return 0.0;
     }
@@ -88,7 +88,7 @@ fn binomial_cdf(k: i64, n: i64, p: f64) -> f64 {
 }
 
 /// The first index of the smallest value (Python's `min(range(4), key=...)`).
-fn lowest(values: &[f64; 4]) -> usize {
+pub(crate) fn lowest(values: &[f64; 4]) -> usize {
     let mut low = 0;
     for c in 1..4 {
         if values[c] < values[low] {
@@ -136,13 +136,13 @@ pub struct Board<'s> {
     /// Each seat's reach, once computed (priors of swaps).
     reach_of: [Option<[f64; 4]>; 4],
     /// Face-up temples (cells showing a red tile).
-    temples: Bb,
+    pub(crate) temples: Bb,
     /// Cells showing a face-up tile of each colour, and cells showing nothing.
     showing: [Bb; 4],
     bare: Bb,
     /// Region index per cell (-1: none), regions by their lowest cell.
     comp: [i16; CELLS],
-    counts: Vec<[u32; 4]>,
+    pub(crate) counts: Vec<[u32; 4]>,
     /// (seat, colour, cell) of each region's leaders by cell: `leaders[first[k]..first[k+1]]`.
     leaders: Vec<(u8, u8, u8)>,
     first: Vec<u16>,
@@ -256,7 +256,7 @@ impl<'s> Board<'s> {
         }
     }
 
-    fn leaders_in(&self, k: i16) -> &[(u8, u8, u8)] {
+    pub(crate) fn leaders_in(&self, k: i16) -> &[(u8, u8, u8)] {
         let k = k as usize;
         &self.leaders[self.first[k] as usize..self.first[k + 1] as usize]
     }
@@ -270,7 +270,7 @@ impl<'s> Board<'s> {
         self.s.hands[seat].iter().map(|&c| c as u32).sum()
     }
 
-    fn temples_around(&self, cell: usize, skip: i32) -> u32 {
+    pub(crate) fn temples_around(&self, cell: usize, skip: i32) -> u32 {
         let mut around = neighbours(cell) & self.temples;
         if skip >= 0 {
             around.clear(skip as usize);
@@ -280,7 +280,7 @@ impl<'s> Board<'s> {
 
     /// The regions next to `cell` (not through `skip`), each once, in the order the
     /// reference's set of them iterates (which decides among several kingdoms).
-    fn comps_around(&self, cell: usize, skip: i32, out: &mut [i16; 4]) -> usize {
+    pub(crate) fn comps_around(&self, cell: usize, skip: i32, out: &mut [i16; 4]) -> usize {
         let mut found = [0i16; 4];
         let mut len = 0;
         for j in neighbours(cell).iter() {
@@ -323,7 +323,7 @@ impl<'s> Board<'s> {
 
     /// The seat's points plus what its leaders and monuments should still bring; with the
     /// number of leaders, their summed quality and the monument colours they feed.
-    fn outlook(&self, seat: usize) -> ([f64; 4], u32, f64, u32) {
+    pub(crate) fn outlook(&self, seat: usize) -> ([f64; 4], u32, f64, u32) {
         let future = self.remaining;
         let mut expected = self.s.points[seat].map(|p| p as f64);
         let mut leaders = 0;

@@ -231,6 +231,35 @@ pub fn observe(s: &State, seat: usize, out: &mut [f32]) {
     f[F_OVER] = if s.over { 1.0 } else { 0.0 };
 }
 
+/// Elements of the memory part of the information-state tensor (docs/openspiel.md).
+pub const MEMORY: usize = 12;
+const M_UNSEEN: usize = 0; // 4: tiles per colour the seat has not seen (others' hands, discards, bag)
+const M_OWN_DISCARDS: usize = 4; // 4: tiles the seat has swapped away
+const M_REMOVED: usize = 8; // 4: tiles out of the game
+
+/// Write what `seat` can count from memory into `out` (`MEMORY` long; every element is
+/// written): `cradle.envs.tigris_spec.TigrisSpec.fill_memory` of the position, the reference.
+pub fn memory(s: &State, seat: usize, out: &mut [f32]) {
+    assert_eq!(out.len(), MEMORY, "a Tigris memory has {MEMORY} elements");
+    out.fill(0.0);
+    for &colour in s.bag.as_slice() {
+        out[M_UNSEEN + usize::from(colour)] += 1.0;
+    }
+    for other in 0..s.n {
+        for colour in 0..4 {
+            let discarded = s.discards[other][colour] as f32;
+            if other == seat {
+                out[M_OWN_DISCARDS + colour] += discarded;
+            } else {
+                out[M_UNSEEN + colour] += f32::from(s.hands[other][colour]) + discarded;
+            }
+        }
+    }
+    for colour in 0..4 {
+        out[M_REMOVED + colour] = s.removed[colour] as f32;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

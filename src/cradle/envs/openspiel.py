@@ -18,6 +18,7 @@ import pyspiel
 from cradle.core.contract import View
 from cradle.envs.chance import CHANCE, TERMINAL, ChanceGame, Setup, check_timing
 from cradle.envs.spec import JSON, EnvSpec, FloatArray, get_spec
+from cradle.envs.tensors import board_apart, board_shape, fill_board
 
 # The core's player codes are pyspiel's, so they pass through unchanged.
 assert (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)) == (CHANCE, TERMINAL)
@@ -88,12 +89,19 @@ class CradleGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
     ) -> CradleObserver:
-        if params:
-            raise ValueError(f"observation parameters are not supported; passed {params}")
+        # {"board": True}: Gheos' grid tensor in the observation's dict (and tensor), after
+        # the rest; Tigris' board is always there (the tensor's first part)
+        params = dict(params or {})
+        board = params.pop("board", False)
+        if params or not isinstance(board, bool):
+            raise ValueError(
+                f"the only observation parameter is board (true or false); passed {params}"
+            )
         return CradleObserver(
             self.spec,
             self.players,
             iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+            board,
         )
 
 
@@ -189,7 +197,7 @@ class CradleObserver:
     - private information only: the seat's hand (and points, when hidden from others).
     """
 
-    def __init__(self, spec: EnvSpec, players: int, iig_obs_type: Any) -> None:
+    def __init__(self, spec: EnvSpec, players: int, iig_obs_type: Any, board: bool = False) -> None:
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError("observers of every player's private information are not supported")
         self.spec = spec
@@ -212,6 +220,11 @@ class CradleObserver:
             assert self.tensor is not None
             self.dict[name] = self.tensor[at : at + length].reshape(shape)
             at += length
+        # board=True: Gheos' board tensor (the map on a grid, cradle.envs.gheos_grid) after
+        # the rest (OpenSpiel copies every piece of the dict into observation tensors)
+        self.grid: FloatArray | None = None
+        if board and self.public and board_apart(spec.game):
+            self.grid = self.dict["board"] = np.zeros(board_shape(spec.game), np.float32)
 
     def _view(self, state: CradleState, player: int) -> View:
         core = state.core
@@ -232,7 +245,11 @@ class CradleObserver:
         core = state.core
         if self.public:
             obs_size = self.tensor.size - (spec.memory_size() if self.recall else 0)
-            spec.fill_observation(self._view(state, player), player, self.tensor[:obs_size])
+            view = self._view(state, player)
+            spec.fill_observation(view, player, self.tensor[:obs_size])
+            if self.grid is not None:
+                self.grid.fill(0.0)
+                fill_board(spec.game, view, self.tensor, self.grid)
             if self.recall and not core.dealing:
                 seat = player if self.private else None
                 spec.fill_memory(core.engine.to_position(), seat, self.tensor[obs_size:])

@@ -24,6 +24,7 @@ from cradle.core.contract import GameState, fast
 from cradle.core.results import ranking_utilities
 from cradle.envs.first import check_first_player, new_game
 from cradle.envs.spec import EnvSpec, FloatArray, get_spec
+from cradle.envs.tensors import board_bounds, board_shape, fill_board
 
 
 class CradleAECEnv(AECEnv):  # type: ignore[misc]
@@ -41,9 +42,14 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         max_moves: int | None = None,
         first_player: int | None = None,
+        observation: str = "flat",
         **options: object,
     ) -> None:
         super().__init__()
+        if observation not in ("flat", "board"):
+            raise ValueError(f"observation must be 'flat' or 'board', not {observation!r}")
+        # observation="board": the board tensor (cradle.envs.tensors) beside the flat vector
+        self.board = observation == "board"
         spec: EnvSpec = get_spec(game)
         module = spec.module
         if isinstance(players, bool) or not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
@@ -69,15 +75,14 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
         self._obs_size = low.shape[0]
         n_actions = len(spec.encoding)
         self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
-        self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(low=low, high=high, dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, shape=(n_actions,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
+        pieces: dict[str, spaces.Space[Any]] = {
+            "observation": spaces.Box(low=low, high=high, dtype=np.float32)
         }
+        if self.board:
+            board_low, board_high = board_bounds(spec, players)
+            pieces["board"] = spaces.Box(board_low, board_high, dtype=np.float32)
+        pieces["action_mask"] = spaces.Box(0, 1, shape=(n_actions,), dtype=np.int8)
+        self.observation_spaces = {a: spaces.Dict(dict(pieces)) for a in self.possible_agents}
         self.state_: GameState | None = None
         self.moves = 0
         # The legal ids of agent_selection, worked out when first asked for.
@@ -132,8 +137,13 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, FloatArray | npt.NDArray[np.int8]]:
         seat = self._seat[agent]
         vector: FloatArray = np.zeros(self._obs_size, np.float32)
-        self.spec.fill_observation(self._game.view(seat), seat, vector)
-        return {"observation": vector, "action_mask": self.action_mask(agent)}
+        view = self._game.view(seat)
+        self.spec.fill_observation(view, seat, vector)
+        if not self.board:
+            return {"observation": vector, "action_mask": self.action_mask(agent)}
+        board: FloatArray = np.zeros(board_shape(self.spec.game), np.float32)
+        fill_board(self.spec.game, view, vector, board)
+        return {"observation": vector, "board": board, "action_mask": self.action_mask(agent)}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

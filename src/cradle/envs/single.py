@@ -14,17 +14,19 @@ opponent, played inside ``step`` until the learner must decide again. ``opponent
   for self-play), returning one legal id per row.
 
 ``normalize=True`` divides every element by its scale (``cradle.envs.tensors``): values in
-[-1, 1]. ``observation="board"`` gives ``{"board": ..., "features": ...}``: the board part
-folded (Tigris channels x rows x columns, Gheos one row per tile) beside the feature vector.
+[-1, 1]. ``observation="board"`` gives ``{"board": ..., "features": ...}``: the board tensor
+(``cradle.envs.tensors``: Tigris' board part folded, channels x rows x columns; Gheos' map on
+a grid, with the flat tensor's tile table as ``"tiles"``) beside the feature vector.
 ``actions="compact"`` (Gheos): the factored action space of ``cradle.envs.gheos_compact``
 (2,588 ids instead of the engine's 191,012), for the learner's ids, masks and a policy's.
 
-``random`` and ``greedy`` opponents are native (``cradle._native.Opponents``, the Rust twins
-of the Python bots, same decisions for the same seeds), and so is ``ismcts@N``: the native
-search with N iterations a decision and its plain settings (one tree, the knowledge's default
-evaluation, the stall guard in Tigris), not the Python bot's every setting; they step across
-the whole batch without Python. Other specs (``expert-rules``, ``ismcts@N/setting=...``,
-``pimc``) are Python bots, asked one decision at a time.
+``random``, ``greedy``, ``expert-rules`` and its styles (``red-keeper``, ``turtle``,
+``warmonger``) are native opponents (``cradle._native.Opponents``, the Rust twins of the Python
+bots, same decisions for the same seeds), and so is ``ismcts@N``: the native search with N
+iterations a decision and its plain settings (one tree, the knowledge's default evaluation,
+the stall guard in Tigris), not the Python bot's every setting; they step across the whole
+batch without Python. Other specs (``ismcts@N/setting=...``, ``pimc``, the levels) are Python
+bots, asked one decision at a time.
 
 An action outside the learner's mask loses its game at once (reward -1, ``terminated``,
 ``infos["illegal"]``; PettingZoo classic's rule), nothing applied; ``illegal="raise"`` makes it
@@ -55,15 +57,22 @@ from cradle.core import native
 from cradle.core.contract import GameState
 from cradle.core.results import ranking_utilities
 from cradle.envs.first import check_first_player, new_game
-from cradle.envs.gheos_compact import COMPACT_COUNT, CompactActions
+from cradle.envs.gheos_compact import COMPACT_COUNT
 from cradle.envs.spec import FloatArray, batch_ids, get_spec
-from cradle.envs.tensors import board_shape, observation_scales, split
+from cradle.envs.tensors import (
+    board_apart,
+    board_bounds,
+    board_scales,
+    board_shape,
+    observation_scales,
+    split,
+)
 
 # the opponents' ids for the rows given (anything np.asarray reads as ints)
 Policy = Callable[["Observations", npt.NDArray[np.int8]], npt.ArrayLike]
 Opponents = str | Sequence[str] | Policy
 
-NATIVE_BOTS = ("random", "greedy")
+NATIVE_BOTS = ("random", "greedy", "expert-rules", "red-keeper", "turtle", "warmonger")
 # ismcts@N (iterations, no settings): the native search, played across the batch in Rust
 NATIVE_SEARCH = re.compile(r"ismcts@[1-9][0-9]{0,5}")
 
@@ -178,16 +187,7 @@ class CradleSingleVecEnv(VectorEnv):
             low=low, high=high, dtype=np.float32
         )
         if observation == "board":
-            (board_low, features_low), (board_high, features_high) = (
-                split(game, low),
-                split(game, high),
-            )
-            self.single_observation_space = spaces.Dict(
-                {
-                    "board": spaces.Box(board_low, board_high, dtype=np.float32),
-                    "features": spaces.Box(features_low, features_high, dtype=np.float32),
-                }
-            )
+            self.single_observation_space = self._board_space(spec, low, high)
         self.board_shape = board_shape(game)
         self.single_action_space = spaces.Discrete(self.actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -201,8 +201,6 @@ class CradleSingleVecEnv(VectorEnv):
         self.learners = np.zeros(n, np.int64)
         self._autoreset = np.zeros(n, bool)
         self._masks = np.zeros((n, self.actions), np.int8)
-        # compact Gheos ids: each row's table when its learner last observed
-        self._tables: list[CompactActions | None] = [None] * n
         self._rng = random.Random()
         self._batch: Any = None
         self._opponents: Any = None
@@ -210,6 +208,28 @@ class CradleSingleVecEnv(VectorEnv):
         self._py_bots: list[list[_Bot | None]] = [[None] * players for _ in range(n)]
         self._native_seats: list[list[tuple[str, int] | None]] = [[None] * players] * n
         self._policy_seats = np.zeros((n, players), bool)
+
+    def _board_space(self, spec: Any, low: FloatArray, high: FloatArray) -> spaces.Dict:
+        """``observation="board"``: the board tensor and the rest of the flat observation
+        (Gheos: its tile table and features, the grid written apart)."""
+        (table_low, features_low), (table_high, features_high) = (
+            split(self.game, low),
+            split(self.game, high),
+        )
+        board_low, board_high = board_bounds(spec, self.players)
+        self._board_scales = board_scales(spec, self.players)
+        if self.normalize:
+            board_low, board_high = (
+                board_low / self._board_scales,
+                board_high / self._board_scales,
+            )
+        pieces: dict[str, spaces.Space[Any]] = {
+            "board": spaces.Box(board_low, board_high, dtype=np.float32)
+        }
+        if board_apart(self.game):
+            pieces["tiles"] = spaces.Box(table_low, table_high, dtype=np.float32)
+        pieces["features"] = spaces.Box(features_low, features_high, dtype=np.float32)
+        return spaces.Dict(pieces)
 
     # --- games and their seats
     def _deal(self, i: int) -> GameState:
@@ -300,8 +320,8 @@ class CradleSingleVecEnv(VectorEnv):
         observations: FloatArray = np.empty((self.num_envs, self._width), np.float32)
         self._batch.observe(self._movers, observations)
         masks = np.zeros((self.num_envs, self.actions), np.int8)
-        tables = self._fill_masks(masks, rows)
-        shaped = self._shaped(observations[rows])
+        self._batch.masks(masks, self.compact)
+        shaped = self._shaped(observations[rows], rows)
         chosen = np.asarray(self.policy(shaped, masks[rows]), np.int64).reshape(-1)
         if (
             chosen.shape != rows.shape
@@ -309,45 +329,46 @@ class CradleSingleVecEnv(VectorEnv):
             or not masks[rows, chosen].all()
         ):
             raise ValueError("the opponents' policy must return one legal id per row it is given")
-        if self.compact:
-            chosen = np.array([tables[i].engine(int(c)) for i, c in zip(rows, chosen, strict=True)])
+        if self.compact:  # the engine's ids of each row's table, natively
+            ids = np.zeros(self.num_envs, np.int64)
+            ids[rows] = chosen
+            skip = np.ones(self.num_envs, bool)
+            skip[rows] = False
+            engine = np.zeros(self.num_envs, np.int64)
+            self._batch.engine_ids(ids, skip, engine)
+            chosen = engine[rows]
         return chosen
-
-    def _fill_masks(self, masks: npt.NDArray[np.int8], rows: IntArray) -> dict[int, CompactActions]:
-        """The masks of the seats to move (``rows`` of them in compact mode, where each needs
-        its table: returned by row)."""
-        if not self.compact:
-            self._batch.masks(masks)
-            return {}
-        tables: dict[int, CompactActions] = {}
-        for i in rows:
-            state = self._batch.get(int(i))
-            if state.is_over:
-                continue
-            table = tables[int(i)] = CompactActions(state)
-            masks[i] = table.mask(state.legal_action_ids())
-        return tables
 
     def _observe(self) -> Observations:
         observations: FloatArray = np.empty((self.num_envs, self._width), np.float32)
         self._batch.observe(self.learners, observations)
-        self._masks[:] = 0
         moving = ~self._over & (self._movers == self.learners)
-        tables = self._fill_masks(self._masks, np.flatnonzero(moving))
-        self._tables = [tables.get(i) for i in range(self.num_envs)]
+        # the seats to move's masks (compact ids mapped natively), the buffer recycled: only
+        # the ones written last step are cleared, not all its columns
+        self._batch.masks(self._masks, self.compact, True)
         # a game the learner does not move in (over, or truncated at an opponent's turn)
         # shows no legal id
         self._masks[~moving] = 0
         return self._shaped(observations)
 
-    def _shaped(self, observations: FloatArray) -> Observations:
-        """Flat rows as this env gives them: normalized, folded into board and features."""
+    def _shaped(self, observations: FloatArray, rows: IntArray | None = None) -> Observations:
+        """Flat rows (of ``rows``, default all) as this env gives them: normalized, folded
+        into the board tensor and the rest."""
         if self.normalize:
             observations /= self._scales
-        if self.observation == "board":
-            board, features = split(self.game, observations)
-            return {"board": board, "features": features}
-        return observations
+        if self.observation != "board":
+            return observations
+        table, features = split(self.game, observations)
+        if not board_apart(self.game):
+            return {"board": table, "features": features}
+        grids: FloatArray = np.empty((self.num_envs, int(np.prod(self.board_shape))), np.float32)
+        self._batch.observe_grid(grids)
+        board = grids.reshape(self.num_envs, *self.board_shape)
+        if rows is not None:
+            board = board[rows]
+        if self.normalize:
+            board /= self._board_scales
+        return {"board": board, "tiles": table, "features": features}
 
     def _infos(
         self, utilities: npt.NDArray[np.float64], illegal: npt.NDArray[np.bool_]
@@ -389,13 +410,8 @@ class CradleSingleVecEnv(VectorEnv):
                     "(use action_masks()); nothing changed"
                 )
             forfeit[rows[~legal]] = True
-        if self.compact:
-            ids = ids.copy()
-            for i in np.flatnonzero(live & ~forfeit):
-                table = self._tables[i]
-                assert table is not None
-                ids[i] = table.engine(int(ids[i]))
-        self._batch.step(ids, resetting | forfeit, self._over, self._movers)
+        # compact ids are mapped to the engine's natively, by each game's table now
+        self._batch.step(ids, resetting | forfeit, self._over, self._movers, self.compact)
         self._moves[live & ~forfeit] += 1
         for i in np.flatnonzero(resetting):
             self._batch.set(int(i), self._deal(int(i)))
@@ -426,12 +442,8 @@ class CradleSingleVecEnv(VectorEnv):
         if self._batch is None:
             raise RuntimeError("call reset() before using the environment")
         out = np.zeros(self.num_envs, np.int64)
-        self._batch.random_actions(np.asarray(draws, np.uint64), out)
+        self._batch.random_actions(np.asarray(draws, np.uint64), out, self.compact)
         out[~self._masks.any(axis=1)] = 0
-        if self.compact:
-            for i, table in enumerate(self._tables):
-                if table is not None:
-                    out[i] = table.compact(int(out[i]))
         return out
 
     def game_state(self, index: int) -> GameState:

@@ -12,6 +12,11 @@ observation belongs to (the seat to move, who acts next); ``rewards[i]`` is the 
 utility of the seat that just acted in game ``i`` (0 until its game ends), and
 ``infos["utilities"]`` every seat's utility (rows of games that did not end are 0).
 
+``actions="compact"`` (Gheos): masks and actions in the compact ids of
+``cradle.envs.gheos_compact`` (2,588 wide), mapped natively. ``observation="board"`` adds
+``"board"``, the board tensor (``cradle.envs.tensors``; Gheos' grid written natively). The
+arrays of a step are recycled once the caller holds none of them (``_buffers``).
+
 Autoreset is Gymnasium's NEXT_STEP mode: the step after a game ends (terminated, or truncated
 at the move cap) resets it, ignores its action and returns its first observation with reward 0.
 """
@@ -19,6 +24,7 @@ at the move cap) resets it, ignores its action and returns its first observation
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
 
 import gymnasium
@@ -32,13 +38,33 @@ from cradle.core import native
 from cradle.core.contract import GameState
 from cradle.core.results import ranking_utilities
 from cradle.envs.first import check_first_player, new_game
+from cradle.envs.gheos_compact import COMPACT_COUNT
 from cradle.envs.spec import FloatArray, batch_ids, get_spec
-from cradle.envs.tensors import observation_scales
+from cradle.envs.tensors import (
+    board_apart,
+    board_bounds,
+    board_scales,
+    board_shape,
+    board_size,
+    observation_scales,
+)
 
 # the float32 observation rows and the int8 action masks
 Observation = dict[str, FloatArray | npt.NDArray[np.int8]]
 # The bound of a memory element: a count of tiles (Tigris has 153) or a flag (Gheos).
 MEMORY_HIGH = 153.0
+# How many steps' arrays the env keeps to recycle once their caller has let them go.
+POOL = 3
+
+
+def _unheld() -> int:
+    """``sys.getrefcount`` of an array only a pooled tuple holds, measured the way
+    ``_buffers`` asks (the count differs between Python versions)."""
+    kept = (np.empty(0),)
+    return sys.getrefcount(kept[0])
+
+
+_UNHELD = _unheld()
 
 
 class CradleVectorEnv(VectorEnv):
@@ -55,8 +81,18 @@ class CradleVectorEnv(VectorEnv):
         normalize: bool = False,
         information_state: bool = False,
         first_player: int | None = None,
+        actions: str = "engine",
+        observation: str = "flat",
         **options: object,
     ) -> None:
+        if observation not in ("flat", "board"):
+            raise ValueError(f"observation must be 'flat' or 'board', not {observation!r}")
+        self.board = observation == "board"
+        if actions not in ("engine", "compact") or (actions == "compact" and game != "gheos"):
+            raise ValueError(
+                f"actions must be 'engine' (or 'compact' in Gheos), not {actions!r} in {game}"
+            )
+        self.compact = actions == "compact"
         if not native.available():
             raise native.NativeMissing("the vectorised environment needs the native engines")
         spec = get_spec(game)
@@ -91,13 +127,23 @@ class CradleVectorEnv(VectorEnv):
             top = 1.0 if normalize else MEMORY_HIGH
             low = np.concatenate([low, np.zeros(self._memory, np.float32)])
             high = np.concatenate([high, np.full(self._memory, top, np.float32)])
-        self.actions = len(spec.encoding)
-        self.single_observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low=low, high=high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(self.actions,), dtype=np.int8),
-            }
-        )
+        self.actions = COMPACT_COUNT if self.compact else len(spec.encoding)
+        pieces: dict[str, spaces.Space[Any]] = {
+            "observation": spaces.Box(low=low, high=high, dtype=np.float32)
+        }
+        # observation="board": the board tensor beside the flat rows (cradle.envs.tensors)
+        self.board_shape = board_shape(game)
+        self._board_scales = board_scales(spec, players) if normalize else None
+        if self.board:
+            board_low, board_high = board_bounds(spec, players)
+            if self._board_scales is not None:
+                board_low, board_high = (
+                    board_low / self._board_scales,
+                    board_high / self._board_scales,
+                )
+            pieces["board"] = spaces.Box(board_low, board_high, dtype=np.float32)
+        pieces["action_mask"] = spaces.Box(0, 1, shape=(self.actions,), dtype=np.int8)
+        self.single_observation_space = spaces.Dict(pieces)
         self.single_action_space = spaces.Discrete(self.actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -108,6 +154,9 @@ class CradleVectorEnv(VectorEnv):
         self._autoreset = np.zeros(num_envs, bool)
         self._seeds = random.Random()
         self._batch: Any = None
+        # (observations, masks, grids) of earlier steps, recycled when nobody holds them
+        self._pool: list[tuple[FloatArray, npt.NDArray[np.int8], FloatArray | None]] = []
+        self._pooled = 0
 
     def _new_game(self) -> GameState:
         return new_game(
@@ -125,6 +174,7 @@ class CradleVectorEnv(VectorEnv):
         """New games everywhere; ``seed`` makes them (and every later autoreset) repeatable."""
         self._seeds = random.Random(seed)
         self._batch = native.extension().Batch([self._new_game() for _ in range(self.num_envs)])
+        self._pool = []
         self._moves[:] = 0
         self._autoreset[:] = False
         self._refresh()
@@ -151,7 +201,7 @@ class CradleVectorEnv(VectorEnv):
         acting = self._movers.copy()
         # every game that did not end is stepped natively (checked first: a bad id changes
         # nothing); the ones that ended last step start again and ignore their action
-        self._batch.step(ids, resetting, self._over, self._movers)
+        self._batch.step(ids, resetting, self._over, self._movers, self.compact)
         for i in np.flatnonzero(resetting):
             self._batch.set(int(i), self._new_game())
             self._moves[i] = 0
@@ -176,27 +226,61 @@ class CradleVectorEnv(VectorEnv):
         ended get their final view and an empty mask."""
         if seats is None:
             seats = self._movers
-        # fresh arrays each step: the native encoders write every element of each row, and a
-        # calloc'd mask costs nothing for the columns never written
-        obs: FloatArray = np.empty((self.num_envs, self._width), np.float32)
-        masks = np.zeros((self.num_envs, self.actions), np.int8)
+        obs, masks, grids, reuse = self._buffers()
         size = self._width - self._memory
         if not self._memory:
             self._batch.observe(seats, obs)
         else:
+            # the observation, then what the seat counts from memory, both written natively
+            # (equal to spec.fill_observation and spec.fill_memory)
             core: FloatArray = np.empty((self.num_envs, size), np.float32)
             self._batch.observe(seats, core)
             obs[:, :size] = core
-            obs[:, size:] = 0.0
-            for i in range(self.num_envs):
-                position = self._batch.get(i).to_position()
-                self.game_spec.fill_memory(position, int(seats[i]), obs[i, size:])
+            memory: FloatArray = np.empty((self.num_envs, self._memory), np.float32)
+            self._batch.observe_memory(seats, memory)
+            obs[:, size:] = memory
             if self._scales is not None:
                 obs[:, size:] /= MEMORY_HIGH
         if self._scales is not None:
             obs[:, :size] /= self._scales
-        self._batch.masks(masks)
-        return {"observation": obs, "action_mask": masks}
+        self._batch.masks(masks, self.compact, reuse)
+        if not self.board:
+            return {"observation": obs, "action_mask": masks}
+        if grids is None:  # Tigris: the first part of the rows, folded (a view)
+            board = obs[:, : board_size(self.game)].reshape(self.num_envs, *self.board_shape)
+        else:
+            self._batch.observe_grid(grids)
+            if self._board_scales is not None:
+                grids /= self._board_scales.reshape(-1)
+            board = grids.reshape(self.num_envs, *self.board_shape)
+        return {"observation": obs, "board": board, "action_mask": masks}
+
+    def _buffers(self) -> tuple[FloatArray, npt.NDArray[np.int8], FloatArray | None, bool]:
+        """The arrays of the next observations (the grids: Gheos' board tensor, when asked
+        for), and whether they are recycled: those of an earlier step that nobody but the
+        pool holds any more (a view or a reference kept by the caller keeps them out), else
+        new ones. A fresh mask of Gheos' 191,012 columns is 49 MB at N = 256, zeroed by the
+        kernel page by page on every step; a recycled one has only its last ones cleared
+        (natively), and its memory stays in the caches."""
+        for kept in self._pool:
+            if (
+                sys.getrefcount(kept[0]) == _UNHELD
+                and sys.getrefcount(kept[1]) == _UNHELD
+                and (kept[2] is None or sys.getrefcount(kept[2]) == _UNHELD)
+            ):
+                return kept[0], kept[1], kept[2], True
+        # the native encoders write every element of each row; a fresh mask's zeros come free
+        obs: FloatArray = np.empty((self.num_envs, self._width), np.float32)
+        masks = np.zeros((self.num_envs, self.actions), np.int8)
+        grids: FloatArray | None = None
+        if self.board and board_apart(self.game):
+            grids = np.empty((self.num_envs, int(np.prod(self.board_shape))), np.float32)
+        if len(self._pool) < POOL:
+            self._pool.append((obs, masks, grids))
+        else:  # every pooled set is held: the oldest makes way
+            self._pool[self._pooled % POOL] = (obs, masks, grids)
+            self._pooled += 1
+        return obs, masks, grids, False
 
     def random_actions(
         self, draws: npt.NDArray[np.uint64], out: npt.NDArray[np.int64] | None = None
@@ -209,7 +293,7 @@ class CradleVectorEnv(VectorEnv):
             raise RuntimeError("call reset() before using the environment")
         if out is None:
             out = np.zeros(self.num_envs, np.int64)
-        self._batch.random_actions(np.asarray(draws, np.uint64), out)
+        self._batch.random_actions(np.asarray(draws, np.uint64), out, self.compact)
         return out
 
     def game_state(self, index: int) -> GameState:

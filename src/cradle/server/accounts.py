@@ -364,7 +364,12 @@ def transfer_of(storage: Storage, game_id: str, code: str, now: float) -> int | 
 
 
 def qr_svg(link: str) -> str:
-    """The QR code of ``link``, as an SVG document (segno)."""
+    """The QR code of ``link``, as an SVG document (segno): with its namespace, which an
+    ``<img>`` needs to draw it (an inline fragment's ``<svg>`` without one shows nothing)."""
+    import io
+
     import segno
 
-    return str(segno.make(link, error="m").svg_inline(scale=4, dark="#111", light="#fff"))
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", xmldecl=False, scale=4, dark="#111", light="#fff")  # fmt: skip
+    return out.getvalue().decode()

@@ -57,12 +57,14 @@ class BotChoice(Answer):
 
 
 class Meta(Answer):
-    """``GET /api/meta``: the games, the bots and the most a bot may think per decision."""
+    """``GET /api/meta``: the games, the bots, the most a bot may think per decision, and
+    whether the server analyses a finished game a person played by itself."""
 
     games: list[GameInfo]
     bots: list[str]
     bot_menu: list[BotChoice]
     max_bot_seconds: Number
+    analyse_finished: bool
 
 
 class TableSummary(Answer):
@@ -265,6 +267,7 @@ class ChatPage(Answer):
     can_write: bool
     spectators: bool
     you: str | None = None
+    names: dict[str, str] = {}  # the muted speakers' names (an account's; a line's)
 
 
 class Frame(Answer):

@@ -142,6 +142,7 @@ class ShownPage(TypedDict):
     can_write: bool
     spectators: bool
     you: str | None
+    names: dict[str, str]
 
 
 def public_line(line: ChatLine) -> ShownLine:
@@ -202,13 +203,26 @@ class Chat:
         found = await self.host.db(self.host.storage.chat_lines, table.id, CHAT_PAGE, after)
         shown = [line_for(table, line, viewer, muted) for line in found]
         prefix = f"g:{table.id}:"
+        handles = sorted(
+            key.removeprefix(prefix)
+            for key in muted
+            if key.startswith(prefix) or key.startswith("a:")
+        )
+        # Whom the viewer muted, by name: their lines, which would say it, are not shown.
+        names = (
+            await self.host.db(self.host.storage.speaker_names, table.id, handles)
+            if handles
+            else {}
+        )
+        for handle in handles:  # a seat that never wrote here: the name at the seat
+            kind, _, number = handle.partition(":")
+            if kind == "s" and handle not in names and int(number) < len(table.seats):
+                seat = int(number)
+                names[handle] = table.names.get(seat) or table.record.players[seat]
         return {
             "lines": [line for line in shown if line is not None],
-            "muted": sorted(
-                key.removeprefix(prefix)
-                for key in muted
-                if key.startswith(prefix) or key.startswith("a:")
-            ),
+            "muted": handles,
+            "names": names,
             "can_write": self.may_write(table, viewer) is None,
             "spectators": table.spectator_chat,
             "you": await self.own(table, viewer),

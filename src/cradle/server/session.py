@@ -45,6 +45,8 @@ from cradle.server.tables import (
 log = logging.getLogger("cradle.server")
 
 T = TypeVar("T")
+# Why a seat's connection closes when its token was replaced (the seat moved to another device).
+MOVED_AWAY = "this seat is played on another device now"
 
 
 def hints_allowed(table: Table) -> bool:
@@ -131,6 +133,11 @@ class Session:
     def broadcast(self, table: Table) -> None:
         texts: dict[tuple[int | None, bool], str] = {}
         for connection in list(table.connections):
+            if connection.lost_seat(table):
+                # Closed: it reconnects with its old token and is told it no longer holds it.
+                connection.close(MOVED_AWAY)
+                table.connections.discard(connection)
+                continue
             key = (connection.seat, connection.hotseat)
             if key not in texts:
                 frame = self.frame(table, connection.seat, connection.hotseat)
@@ -403,6 +410,9 @@ class Session:
         return self.host.limits.analyse_finished and any(kind == "human" for kind in table.seats)
 
     def attach(self, table: Table, connection: Connection) -> None:
+        if connection.lost_seat(table):  # moved away since the token was checked
+            connection.close(MOVED_AWAY)
+            return
         table.connections.add(connection)
         frame = self.frame(table, connection.seat, connection.hotseat)
         frame["type"] = "view"

@@ -41,7 +41,7 @@ import secrets
 import shlex
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, NoReturn, NotRequired, SupportsFloat, TypedDict, TypeVar
@@ -2303,6 +2303,27 @@ class Storage:
                 .limit(1)
             ).scalar()
         return None if found is None else str(found)
+
+    def speaker_names(self, game_id: str, speakers: Collection[str]) -> dict[str, str]:
+        """The names of ``speakers`` (as a game's chat names them): an account's own, another
+        speaker's as its latest line in ``game_id`` shows it (none: left out)."""
+        ids = [speaker[2:] for speaker in speakers if speaker.startswith("a:")]
+        others = [speaker for speaker in speakers if not speaker.startswith("a:")]
+        found: dict[str, str] = {}
+        with self.engine.connect() as connection:
+            if ids:
+                for account_id, name in connection.execute(
+                    select(AccountRow.id, AccountRow.name).where(AccountRow.id.in_(ids))
+                ):
+                    found[f"a:{account_id}"] = str(name)
+            if others:
+                for speaker, name in connection.execute(
+                    select(ChatLineRow.speaker, ChatLineRow.name)
+                    .where(ChatLineRow.game_id == game_id, ChatLineRow.speaker.in_(others))
+                    .order_by(ChatLineRow.id)
+                ):
+                    found[str(speaker)] = str(name)  # the latest line's name wins
+        return found
 
     def mutes_of(self, viewer: str) -> set[str]:
         """The speakers ``viewer`` muted."""

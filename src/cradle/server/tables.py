@@ -72,6 +72,14 @@ class Connection:
     # guest's client key, hashed.
     account: str | None = None
     client: str | None = None
+    key: str | None = None  # the hash of the seat's token it came with (a seat's connection)
+
+    def lost_seat(self, table: Table) -> bool:
+        """The seat's token changed since it connected (moved to another device): its frames
+        are no longer this client's to see."""
+        if self.seat is None or self.hotseat or self.key is None:
+            return False
+        return not hmac.compare_digest(table.tokens.get(self.seat, ""), self.key)
 
     def push(self, text: str) -> bool:
         """Queue a frame; False (and the connection marked to close) if the client lags."""

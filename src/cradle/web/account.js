@@ -271,8 +271,14 @@ export function inboxScreen(root) {
  */
 export function continueScreen(root, id, code) {
   root.append(el("div", { class: "card" }, el("p", { class: "muted" }, "Moving your seat to this device…")));
-  api.continueHere(id, code).then((joined) => {
+  api.continueHere(id, code).then(async (joined) => {
     remember(id, { token: joined.token, seat: joined.seat });
+    if (!me.account) {
+      // The same person on another device: this browser takes the seat's guest name.
+      const seen = await api.view(id, joined.token).catch(() => null);
+      const name = seen?.table.names?.[joined.seat];
+      if (name) setGuestName(name);
+    }
     location.replace(`#/play/${encodeURIComponent(id)}`);
   }).catch((error) => {
     put(root, el("div", { class: "card" }, el("h1", {}, "This link does not open a seat"),

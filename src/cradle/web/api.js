@@ -265,10 +265,9 @@ export class Live {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(this.id)}`);
     this.ws = ws;
+    let accepted = false;
     ws.onopen = () => {
       ws.send(JSON.stringify(this.token ? { token: this.token } : {}));
-      this.retry = 0;
-      this.onState("connected");
     };
     ws.onmessage = (message) => {
       /** @type {ServerFrame} */
@@ -277,6 +276,13 @@ export class Live {
         frame = JSON.parse(message.data);
       } catch {
         return;
+      }
+      if (frame.type === "view" && !accepted) {
+        // Connected once the server took the token (its first view): a refused token reads
+        // nothing more (no chat or history asked for with it).
+        accepted = true;
+        this.retry = 0;
+        this.onState("connected");
       }
       if (frame.type === "view") this.onView(frame);
       else if (frame.type === "error") this.onError(frame.error, frame.status);

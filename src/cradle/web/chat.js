@@ -82,6 +82,7 @@ export class ChatPanel {
     this.form.hidden = !page.can_write;
     this.muted = new Set(page.muted);
     this.you = page.you ?? this.you;
+    for (const [speaker, name] of Object.entries(page.names || {})) this.names.set(speaker, name);
     for (const line of page.lines) this.add(line, false);
     this.drawMuted();
   }
@@ -206,6 +207,7 @@ export class ChatPanel {
       const page = await api.mute(this.id, speaker, muted, this.token);
       this.muted = new Set(page.muted);
       this.you = page.you ?? this.you;
+    for (const [speaker, name] of Object.entries(page.names || {})) this.names.set(speaker, name);
       clear(this.list);
       this.lastId = 0;
       this.seen.clear();

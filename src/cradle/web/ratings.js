@@ -63,9 +63,13 @@ export function ratingsScreen(root, game = "tigris", players = "") {
   const chosen = GAMES.includes(game) ? game : "tigris";
   const group = GROUPS.includes(Number(players)) ? Number(players) : null;
   const body = el("div", { id: "leaderboard" }, el("p", { class: "muted" }, "Loading the ratings…"));
-  const tab = (/** @type {string} */ g, /** @type {number | null} */ n, all = false) =>
-    link(`#/ratings/${g}${n ? `/${n}` : ""}`, n ? `${n} players` : all ? "Any number of players" : GAME_TITLES[g] || g,
-      { class: `btn small${g === chosen && n === group ? " primary" : ""}`, "data-tab": `${g}${n ? `-${n}` : ""}` });
+  // A game's tab is marked whatever the number of players; a group's, when it is the one shown.
+  const tab = (/** @type {string} */ g, /** @type {number | null} */ n, all = false) => {
+    const shown = g === chosen && (all || n !== null ? n === group : true);
+    return link(`#/ratings/${g}${n ? `/${n}` : ""}`, n ? `${n} players` : all ? "Any number of players" : GAME_TITLES[g] || g,
+      { class: `btn small${shown ? " primary" : ""}`, "data-tab": `${g}${n ? `-${n}` : all ? "-all" : ""}`,
+        "aria-current": shown ? "page" : null });
+  };
   root.append(el("div", { class: "card ratings-screen" },
     el("h1", {}, "Ratings"),
     el("p", { class: "muted small" }, "Rated games are between signed-in people, with no undo and no hints. A rating is openskill's cautious estimate (μ − 3σ): it rises as a player wins and as the estimate grows surer."),

@@ -129,7 +129,9 @@ export function tableScreen(root, id, token, mode, guide = null) {
     // A guest's seat moves to another device by a one-time link (an account's follows a sign-in).
     const open = el("button", { id: "transfer-open", class: "btn", onclick: async () => {
       try {
-        put(parts.transfer, el("div", { class: "card" }, el("h3", {}, "Continue on another device"), await transferPanel(id, token)));
+        const card = el("div", { class: "card" }, el("h3", {}, "Continue on another device"), await transferPanel(id, token));
+        put(parts.transfer, card);
+        card.scrollIntoView({ block: "nearest" }); // it opens below the button: the code must be in view
       } catch (error) { toast(messageOf(error)); }
     } }, "Continue on another device");
     put(parts.transfer, open);
@@ -192,9 +194,16 @@ export function tableScreen(root, id, token, mode, guide = null) {
     onChat: (line) => chat.add(line),
     onState: (state) => {
       if (state === "refused") {
-        put(root, el("div", { class: "card" }, el("h1", {}, "This link does not open a seat"),
-          el("p", {}, "The game does not exist, or the seat's token is wrong or was replaced."),
-          link("#/", "Back to the lobby")));
+        // A seat that was open here: its token was replaced, by a "continue on another
+        // device" link or by the account's player opening it elsewhere.
+        const moved = mode === "seat" && last !== null;
+        put(root, el("div", { class: "card", id: "seat-refused" },
+          el("h1", {}, moved ? "This seat is played on another device now" : "This link does not open a seat"),
+          el("p", {}, moved ? "Its token here was replaced: the seat moved to the device that opened it."
+            : "The game does not exist, or the seat's token is wrong or was replaced."),
+          moved && me.account ? el("button", { class: "btn primary", id: "play-here",
+            onclick: () => location.reload() }, "Play it here") : null, // asks for the seat again
+          " ", link(`#/watch/${id}`, "Watch"), " ", link("#/", "Back to the lobby")));
       }
       if (state === "connected") chat.stale = true; // read the lines that came while away
       setStatus(state === "connected" ? "" : state);
@@ -673,6 +682,22 @@ async function copy(text) {
 }
 
 /**
+ * What the end screen says of the analysis: the server's own, where it makes one (a game a
+ * person played, on a server that analyses them), or the page that asks the bots for one.
+ * @param {Frame} frame
+ */
+function analysisNote(frame) {
+  const node = el("p", { class: "muted small", id: "analysis-note" });
+  const people = frame.table.seats.some((kind) => kind === "human");
+  api.meta().then((meta) => {
+    put(node, people && meta.analyse_finished !== false
+      ? `The bots are analysing the game: each player's ${measureName(frame.players.length)} along it and the moves that cost most.`
+      : "This server does not analyse games by itself: the Analysis page asks the bots for one.");
+  }).catch(() => {});
+  return node;
+}
+
+/**
  * The end screen: the ranking, the analysis and the replay.
  * @param {GameModule} module
  * @param {Frame} frame
@@ -689,7 +714,7 @@ function showEnd(module, frame, id) {
       ending && out ? el("p", { id: "ended-by" }, `${capitalised(ending(nameAt(frame.table, out.seat)))}.`) : null,
       module.resultTable(result, frame.table),
       frame.table.rated ? ratingNote(id, frame.table.game, frame.table.names || []) : null,
-      el("p", { class: "muted small" }, `The bots are analysing the game: each player's ${measureName(frame.players.length)} along it and the moves that cost most.`)],
+      analysisNote(frame)],
     buttons: [
       { label: "Analysis", action: "analysis", onclick: () => { location.hash = `#/analysis/${id}`; } },
       { label: "Replay this game", onclick: () => { location.hash = `#/replay/${id}`; } },

@@ -18,6 +18,8 @@ export interface Meta {
   /** The bots for the new-table form: the levels weakest first, then the others. */
   bot_menu?: BotInfo[];
   max_bot_seconds: number;
+  /** Whether the server analyses each finished game a person played by itself. */
+  analyse_finished?: boolean;
 }
 
 export interface GameInfo {
@@ -344,6 +346,8 @@ export interface ChatPage {
   spectators: boolean;
   /** The speaker this viewer's own lines are under (null: none yet, or a hot seat). */
   you?: string | null;
+  /** The muted speakers' names (their lines, which would say it, are not shown). */
+  names?: Record<string, string>;
 }
 
 /** A game's view of one seat (or a spectator's: `seat` null). */

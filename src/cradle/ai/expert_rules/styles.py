@@ -12,7 +12,7 @@ deterministic for a seed and answers in milliseconds. In Gheos they play ``exper
 
 from __future__ import annotations
 
-from cradle.ai.expert_rules import ExpertRulesBot
+from cradle.ai.expert_rules import _STYLE_NAMES, ExpertRulesBot
 from cradle.ai.expert_rules.tigris import TigrisRules
 
 
@@ -41,6 +41,9 @@ STYLES: dict[str, type[TigrisRules]] = {
     "turtle": TurtleRules,
     "warmonger": WarmongerRules,
 }
+
+
+_STYLE_NAMES.update({rules: name for name, rules in STYLES.items()})
 
 
 def make_style(name: str, seed: int | None = None) -> ExpertRulesBot:

@@ -27,6 +27,7 @@ from cradle.server.routes.common import (
 )
 from cradle.server.storage import DATABASE_ERRORS, client_hash
 from cradle.server.tables import Connection, Table
+from cradle.server.tokens import hash_token
 
 log = logging.getLogger("cradle.server")
 
@@ -128,6 +129,8 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
         except ConnectionError:
             return
         connection = Connection(seat=seat, hotseat=hotseat, send=websocket.send_text)
+        if seat is not None and not hotseat and token:
+            connection.key = hash_token(token)
         if seat is None and not hotseat:
             if signed is not None:
                 connection.account = signed.account.id

@@ -82,12 +82,14 @@ class GameOffer(TypedDict):
 
 
 class Offer(TypedDict):
-    """What this server offers: its games, its bots, the most a bot may think per decision."""
+    """What this server offers: its games, its bots, the most a bot may think per decision,
+    and whether it analyses the games people played once they end."""
 
     games: list[GameOffer]
     bots: list[str]
     bot_menu: list[BotChoice]
     max_bot_seconds: float
+    analyse_finished: bool
 
 
 def lobby_routes(router: APIRouter, ctx: Context) -> None:
@@ -117,6 +119,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
             bots=bot_names(),
             bot_menu=ctx.menu,
             max_bot_seconds=ctx.limits.bot_seconds,
+            analyse_finished=ctx.limits.analyse_finished,
         )
 
     @router.get("/api/games", response_model=LobbyPageAnswer, response_model_exclude_unset=True)
