@@ -14,6 +14,7 @@ use pyo3::PyClass;
 use crate::bots::expert::{self, Expert};
 use crate::bots::greedy::Greedy;
 use crate::bots::{random_choice, StallGuard};
+use crate::gheos::game::Game;
 use crate::gheos::knowledge as gheos_knowledge;
 use crate::gheos::py::GheosState;
 use crate::gheos::search_game::{Judge, Judged};
@@ -23,6 +24,7 @@ use crate::splitmix::SplitMix64;
 use crate::tigris::actions::Action;
 use crate::tigris::knowledge::{TigrisWorld, Value};
 use crate::tigris::py::PyTigrisState;
+use crate::tigris::state::State;
 use crate::vector::{Batch, Steppable};
 
 /// The most iterations a native `ismcts@N` opponent may take.
@@ -99,6 +101,34 @@ fn budget(iterations: u64) -> Budget {
     }
 }
 
+/// The root and settings of a native `ismcts@N` search in Tigris, as the Python bot's
+/// defaults (the sorted colours' value, urgent actions in every batch).
+pub(crate) fn tigris_root(s: &State) -> (TigrisWorld, Params) {
+    let params = Params {
+        urgent: true,
+        ..Params::default()
+    };
+    (TigrisWorld::valued(s.clone(), Value::SortedColours), params)
+}
+
+/// The root and settings of a native `ismcts@N` search in Gheos: the Gheos knowledge's own
+/// leaf settings, as the Python bot's defaults.
+pub(crate) fn gheos_root(game: &Game) -> (Judged, Params) {
+    let root = Judged {
+        game: game.clone(),
+        judge: Judge::Hand(gheos_knowledge::Value::Followers),
+        settle: false,
+    };
+    let params = Params {
+        rollout: gheos_knowledge::ROLLOUT,
+        playout: gheos_knowledge::PLAYOUT,
+        batch: gheos_knowledge::BATCH,
+        urgent: true,
+        ..Params::default()
+    };
+    (root, params)
+}
+
 /// How a bot reads a game's native state.
 trait Decides: Steppable {
     fn decide(&mut self, bot: &mut Bot, seat: usize) -> u32;
@@ -140,11 +170,7 @@ impl Decides for PyTigrisState {
                     return allowed[0];
                 }
                 let only = (allowed.len() < legal.len()).then_some(allowed.as_slice());
-                let world = TigrisWorld::valued(self.s.clone(), Value::SortedColours);
-                let params = Params {
-                    urgent: true,
-                    ..Params::default()
-                };
+                let (world, params) = tigris_root(&self.s);
                 let seed = rng.next_u64();
                 let (_, stats) = search(&world, seat, budget(*iterations), params, &[seed], only);
                 most_visited(&stats)
@@ -166,19 +192,7 @@ impl Decides for GheosState {
                 if legal.len() == 1 {
                     return legal[0];
                 }
-                let root = Judged {
-                    game: self.game.clone(),
-                    judge: Judge::Hand(gheos_knowledge::Value::Followers),
-                    settle: false,
-                };
-                // the Gheos knowledge's own leaf settings, as the Python bot's default
-                let params = Params {
-                    rollout: gheos_knowledge::ROLLOUT,
-                    playout: gheos_knowledge::PLAYOUT,
-                    batch: gheos_knowledge::BATCH,
-                    urgent: true,
-                    ..Params::default()
-                };
+                let (root, params) = gheos_root(&self.game);
                 let seed = rng.next_u64();
                 let (_, stats) = search(&root, seat, budget(*iterations), params, &[seed], None);
                 most_visited(&stats)

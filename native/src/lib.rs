@@ -10,6 +10,7 @@ pub mod gheos;
 pub mod pyrandom;
 pub mod pysearch;
 pub mod search;
+pub mod selfplay;
 pub mod splitmix;
 pub mod text;
 pub mod tigris;
@@ -27,5 +28,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     pysearch::register(m)?;
     vector::register(m)?;
     env::register(m)?;
+    selfplay::register(m)?;
     Ok(())
 }

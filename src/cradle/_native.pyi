@@ -317,3 +317,13 @@ class NativeBot:
     @property
     def name(self) -> str: ...
     def choose_id(self, state: TigrisState | GheosState, seat: int) -> int: ...
+
+# Self-play (native/src/selfplay.rs): a batch of games, every seat the native ismcts@N.
+def selfplay_games(
+    states: Sequence[TigrisState | GheosState],
+    seeds: Sequence[Sequence[int]],
+    iterations: int,
+    cap: int,
+    actions: int,
+    evaluator: Any = None,
+) -> dict[str, Any]: ...

@@ -6,8 +6,12 @@
 
 Every seat is the bot ``--bot`` (a spec of ``cradle.ai.levels.make_bot_spec`` whose bot can
 ``analyse``: ``ismcts@N``, ``pimc@N``). At each decision with more than one legal action the
-search's root visits become the policy target. One shard per ``--games-per-shard`` games,
-``DIR/shard-00000.npz`` on, with (P positions, ragged rows by ``offsets``):
+search's root visits become the policy target. ``ismcts@N`` (N iterations, no other settings)
+plays natively, a shard's games all at once (``native_games``: the native search of the
+``ismcts@N`` opponents, with an optional batched leaf evaluator, ``--evaluator
+module:factory``); any other spec plays game by game through the Python bot. One shard per
+``--games-per-shard`` games, ``DIR/shard-00000.npz`` on, with (P positions, ragged rows by
+``offsets``):
 
 - ``observation`` (P, W) float32: the flat tensor of the seat to move (docs/openspiel.md);
 - ``legal_ids`` (sum of counts) int32 and ``offsets`` (P + 1) int64: position p's legal ids
@@ -25,9 +29,11 @@ A game that reaches the move cap (``spec.max_game_length``) is kept with utiliti
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
+import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +46,11 @@ from cradle.ai.search.result import SearchResult
 from cradle.core.results import ranking_utilities
 from cradle.envs.spec import FloatArray, get_spec
 
+# A batched leaf evaluator: observations (B, W) float32 -> (priors (B, A), values (B, players)).
+Evaluator = Callable[[np.ndarray], tuple[Any, Any]]
+
+NATIVE_BOT = re.compile(r"ismcts@([1-9][0-9]*)")
+
 
 @dataclass(frozen=True)
 class ShardTask:
@@ -50,10 +61,147 @@ class ShardTask:
     games: int
     seed: int
     out: str
+    # "module:factory", factory(game, players) -> Evaluator; None: the plain search
+    evaluator: str | None = None
+
+
+def native_iterations(bot: str) -> int | None:
+    """The iterations of a bot spec the native self-play plays (``ismcts@N``), else None."""
+    found = NATIVE_BOT.fullmatch(bot)
+    return int(found.group(1)) if found else None
+
+
+# Evaluators made in this process, by (name, game, players): a model is loaded once, not per
+# shard.
+_EVALUATORS: dict[tuple[str, str, int], Evaluator] = {}
+
+
+def load_evaluator(name: str, game: str, players: int) -> Evaluator:
+    """The evaluator ``module:factory`` makes for ``game`` and ``players`` (once a process)."""
+    key = (name, game, players)
+    if key not in _EVALUATORS:
+        _EVALUATORS[key] = _make_evaluator(name, game, players)
+    return _EVALUATORS[key]
+
+
+def _make_evaluator(name: str, game: str, players: int) -> Evaluator:
+    module_name, _, attribute = name.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"an evaluator is named module:factory, not {name!r}")
+    factory = getattr(importlib.import_module(module_name), attribute)
+    evaluator: Evaluator = factory(game, players)
+    if not callable(evaluator):
+        raise TypeError(f"{name}({game!r}, {players}) did not return a callable")
+    return evaluator
+
+
+def uniform(game: str, players: int) -> Evaluator:
+    """An evaluator factory whose evaluator answers equal priors and zero values: neutral (the
+    search with it plays exactly as without it), the baseline a model is held against."""
+    actions = len(get_spec(game).encoding)
+
+    def evaluate(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        rows = observations.shape[0]
+        return np.ones((rows, actions), np.float32), np.zeros((rows, players), np.float32)
+
+    return evaluate
+
+
+def _float32(x: Any) -> np.ndarray:
+    """An answer of the evaluator as a C-contiguous float32 array (a PyTorch tensor too)."""
+    if hasattr(x, "detach"):
+        x = x.detach().cpu().numpy()
+    return np.ascontiguousarray(x, dtype=np.float32)
+
+
+def seeds_of(seed: int, game_id: int, players: int) -> tuple[int, list[int]]:
+    """Game ``game_id``'s deal seed and its seats' bot seeds, drawn from the run's seed."""
+    rng = random.Random(seed * 1_000_003 + game_id)
+    return rng.randrange(2**63), [rng.randrange(2**31) for _ in range(players)]
+
+
+def native_games(
+    game: str,
+    players: int,
+    iterations: int,
+    game_ids: Sequence[int],
+    seed: int,
+    evaluator: Evaluator | None = None,
+) -> dict[str, np.ndarray]:
+    """Play the games ``game_ids`` of the run ``seed`` at once natively, every seat the native
+    ``ismcts@iterations``, and return the shard's arrays (module docstring). With
+    ``evaluator`` (observations (B, W) float32 -> priors (B, A) over the action ids, values
+    (B, players); NumPy arrays or PyTorch tensors), every search step of the batch asks it
+    once, for one leaf of every game's tree; docs/research.md says how its answer enters the
+    search."""
+    from cradle import _native
+
+    spec = get_spec(game)
+    seeds = [seeds_of(seed, g, players) for g in game_ids]
+    states: list[Any] = [spec.module.new_game(players, s, engine="native") for s, _ in seeds]
+    wrapped = None
+    if evaluator is not None:
+        model = evaluator
+
+        def wrapped(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            priors, values = model(observations)
+            return _float32(priors), _float32(values)
+
+    data = _native.selfplay_games(
+        states,
+        [bots for _, bots in seeds],
+        iterations,
+        spec.max_game_length(players),
+        len(spec.encoding),
+        wrapped,
+    )
+    game_offsets = data["game_offsets"]
+    finals = []
+    for k, (deal, _) in enumerate(seeds):
+        state: Any = spec.module.new_game(players, deal, engine="native")
+        for action in data["game_actions"][game_offsets[k] : game_offsets[k + 1]]:
+            state.apply(int(action))
+        finals.append(ranking_utilities(state.result()) if state.is_over else [0.0] * players)
+    ids = np.asarray(game_ids, np.int64)
+    width = spec.observation_size(players)
+    return {
+        "observation": data["observation"].reshape(-1, width),
+        "legal_ids": data["legal_ids"],
+        "visits": data["visits"],
+        "offsets": data["offsets"],
+        "seat": data["seat"],
+        "ply": data["ply"],
+        "game": ids[data["game"]],
+        "result": np.asarray(finals, np.float32).reshape(-1, players)[data["game"]],
+        "game_ids": ids,
+        "game_seeds": np.asarray([s for s, _ in seeds], np.uint64),
+        "game_actions": data["game_actions"],
+        "game_offsets": game_offsets,
+        "players": np.int64(players),
+    }
 
 
 def play_shard(task: ShardTask) -> dict[str, float]:
     """Play ``task.games`` games and write their shard; returns counts and seconds."""
+    iterations = native_iterations(task.bot)
+    if iterations is not None:
+        began = time.perf_counter()
+        evaluator = (
+            load_evaluator(task.evaluator, task.game, task.players) if task.evaluator else None
+        )
+        ids = range(task.first_game, task.first_game + task.games)
+        arrays: dict[str, Any] = native_games(
+            task.game, task.players, iterations, ids, task.seed, evaluator
+        )
+        np.savez_compressed(task.out, **arrays)
+        seconds = time.perf_counter() - began
+        return {
+            "positions": float(len(arrays["seat"])),
+            "games": float(task.games),
+            "seconds": seconds,
+        }
+    if task.evaluator:
+        raise ValueError("an evaluator needs the native self-play (--bot ismcts@N)")
     spec = get_spec(task.game)
     width = spec.observation_bounds(task.players)[0].shape[0]
     cap = spec.max_game_length(task.players)
@@ -69,10 +217,9 @@ def play_shard(task: ShardTask) -> dict[str, float]:
     game_actions: list[list[int]] = []
     for k in range(task.games):
         game_id = task.first_game + k
-        rng = random.Random(task.seed * 1_000_003 + game_id)
-        game_seed = rng.randrange(2**63)
+        game_seed, bot_seeds = seeds_of(task.seed, game_id, task.players)
         state: Any = spec.module.new_game(task.players, game_seed, engine="native")
-        bots = [make_bot_spec(task.bot, rng.randrange(2**31)) for _ in range(task.players)]
+        bots = [make_bot_spec(task.bot, s) for s in bot_seeds]
         guards = [StallGuard(relapse=2) for _ in range(task.players)]
         first_row = len(seats)
         actions: list[int] = []
@@ -133,7 +280,14 @@ def play_shard(task: ShardTask) -> dict[str, float]:
 
 
 def tasks_for(
-    game: str, players: int, bot: str, games: int, per_shard: int, seed: int, out: Path
+    game: str,
+    players: int,
+    bot: str,
+    games: int,
+    per_shard: int,
+    seed: int,
+    out: Path,
+    evaluator: str | None = None,
 ) -> list[ShardTask]:
     return [
         ShardTask(
@@ -144,6 +298,7 @@ def tasks_for(
             min(per_shard, games - first),
             seed,
             str(out / f"shard-{first // per_shard:05d}.npz"),
+            evaluator,
         )
         for first in range(0, games, per_shard)
     ]
@@ -188,6 +343,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--ray", default=None, help="a Ray address, or 'local'")
+    p.add_argument(
+        "--evaluator",
+        default=None,
+        help="module:factory, factory(game, players) returning a batched leaf evaluator "
+        "(ismcts@N only; docs/research.md)",
+    )
     args = p.parse_args(argv)
     module = get_spec(args.game).module
     if not module.MIN_PLAYERS <= args.players <= module.MAX_PLAYERS:
@@ -197,17 +358,33 @@ def main(argv: Sequence[str] | None = None) -> None:
     probe = make_bot_spec(args.bot, 0)  # a bad spec fails here, before any game
     if not hasattr(probe, "analyse"):
         p.error(f"{args.bot!r} does not search (use ismcts@N or pimc@N)")
+    if args.evaluator:
+        if native_iterations(args.bot) is None:
+            p.error("--evaluator needs the native self-play: --bot ismcts@N")
+        try:  # a bad name fails here, before any game
+            load_evaluator(args.evaluator, args.game, args.players)
+        except (ImportError, AttributeError, ValueError, TypeError) as error:
+            p.error(f"--evaluator {args.evaluator}: {error}")
     args.out.mkdir(parents=True, exist_ok=True)
     tasks = tasks_for(
-        args.game, args.players, args.bot, args.games, args.games_per_shard, args.seed, args.out
+        args.game,
+        args.players,
+        args.bot,
+        args.games,
+        args.games_per_shard,
+        args.seed,
+        args.out,
+        args.evaluator,
     )
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     done = run(tasks, args.workers, args.ray)
-    seconds = time.perf_counter() - began
+    seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
     positions = int(sum(d["positions"] for d in done))
+    here = args.workers <= 1 and not args.ray
+    per_cpu = f", {positions / cpu:.1f} per CPU-second here" if here else ""
     print(
         f"{args.games} games, {positions} positions in {len(tasks)} shards under {args.out} "
-        f"({positions / seconds:.1f} positions/s)"
+        f"({positions / seconds:.1f} positions/s{per_cpu})"
     )
 
 

@@ -7,6 +7,7 @@
 //! - [`py`]: the search as the games' Python bindings run it;
 //! - [`model`]: the learned evaluations' weights.
 
+pub mod batched;
 pub mod model;
 pub mod py;
 pub mod tree;

@@ -1,0 +1,273 @@
+//! Batched self-play for Python (`cradle.selfplay`): `selfplay_games` plays a batch of native
+//! states to the end with the native `ismcts@N` in every seat (`crate::search::batched`),
+//! optionally with a learned leaf evaluator given from Python, and returns the shard's arrays.
+
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray2};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::env::{gheos_root, tigris_root};
+use crate::gheos::py::GheosState;
+use crate::gheos::search_game::Judged;
+use crate::search::batched::{self, Config, Evaluator, Output, SelfPlayGame};
+use crate::search::SearchGame;
+use crate::tigris::actions::Action;
+use crate::tigris::knowledge::TigrisWorld;
+use crate::tigris::py::PyTigrisState;
+
+/// The most iterations a self-play search may take.
+const MOST_ITERATIONS: u64 = 1_000_000;
+
+impl SelfPlayGame for TigrisWorld {
+    fn observation_size(&self) -> usize {
+        crate::tigris::observation::SIZE
+    }
+
+    fn observe(&self, seat: usize, out: &mut [f32]) {
+        crate::tigris::observation::observe(&self.s, seat, out);
+    }
+
+    fn bag(&self) -> Option<usize> {
+        Some(self.s.bag.len())
+    }
+
+    fn uses_tiles(&self, id: u32) -> bool {
+        matches!(
+            u16::try_from(id).ok().and_then(Action::from_id),
+            Some(Action::Tile { .. } | Action::Swap { .. })
+        )
+    }
+}
+
+impl SelfPlayGame for Judged {
+    fn observation_size(&self) -> usize {
+        crate::gheos::observation::size(self.game.tiles.tiles.len())
+    }
+
+    fn observe(&self, seat: usize, out: &mut [f32]) {
+        crate::gheos::observation::observe(&self.game, seat, out);
+    }
+}
+
+/// A Python callable as the evaluator: `evaluate(observations) -> (priors, values)`, float32
+/// C-contiguous NumPy arrays (`cradle.selfplay` wraps the user's callable so). The first
+/// Python error is kept to be raised as it is.
+struct PyEvaluator<'py> {
+    call: Bound<'py, PyAny>,
+    width: usize,
+    error: Option<PyErr>,
+}
+
+impl PyEvaluator<'_> {
+    fn answer(&self, observations: &[f32], rows: usize) -> PyResult<(Vec<f32>, Vec<f32>)> {
+        let py = self.call.py();
+        let batch = PyArray1::from_slice(py, observations).reshape([rows, self.width])?;
+        let answer = self.call.call1((batch,))?;
+        let (priors, values): (PyReadonlyArray2<'_, f32>, PyReadonlyArray2<'_, f32>) =
+            answer.extract().map_err(|_| {
+                PyTypeError::new_err(
+                    "the evaluator must return (priors, values), two 2-d float32 arrays",
+                )
+            })?;
+        Ok((priors.as_slice()?.to_vec(), values.as_slice()?.to_vec()))
+    }
+}
+
+impl Evaluator for PyEvaluator<'_> {
+    fn evaluate(
+        &mut self,
+        observations: &[f32],
+        rows: usize,
+    ) -> Result<(Vec<f32>, Vec<f32>), String> {
+        self.answer(observations, rows).map_err(|e| {
+            let text = e.to_string();
+            self.error.get_or_insert(e);
+            text
+        })
+    }
+}
+
+fn run<G: SelfPlayGame>(
+    py: Python<'_>,
+    games: Vec<G>,
+    seeds: &[Vec<u64>],
+    config: &Config,
+    evaluator: Option<Bound<'_, PyAny>>,
+) -> PyResult<Output> {
+    let Some(call) = evaluator else {
+        return py
+            .detach(|| batched::play(games, seeds, config, None))
+            .map_err(PyValueError::new_err);
+    };
+    let width = games.first().map_or(0, |g| g.observation_size());
+    let mut wrapped = PyEvaluator {
+        call,
+        width,
+        error: None,
+    };
+    match batched::play(games, seeds, config, Some(&mut wrapped)) {
+        Ok(out) => Ok(out),
+        Err(reason) => Err(wrapped
+            .error
+            .take()
+            .unwrap_or_else(|| PyValueError::new_err(reason))),
+    }
+}
+
+/// Play `states` (native TigrisState or GheosState objects of one game and player count,
+/// each copied) to the end or `cap` moves, every seat the native `ismcts@iterations` whose
+/// search seeds come from `seeds[i][seat]`; `actions`: the width of the action id space;
+/// `evaluator`: a callable taking a (B, W) float32 batch of observations and returning
+/// float32 priors (B, actions) and values (B, players) (see `crate::search::batched`).
+/// Returns the positions and records as a dict of NumPy arrays (`game`: index in `states`).
+#[pyfunction]
+#[pyo3(signature = (states, seeds, iterations, cap, actions, evaluator=None))]
+fn selfplay_games<'py>(
+    py: Python<'py>,
+    states: Vec<Bound<'py, PyAny>>,
+    seeds: Vec<Vec<u64>>,
+    iterations: u64,
+    cap: usize,
+    actions: usize,
+    evaluator: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if !(1..=MOST_ITERATIONS).contains(&iterations) {
+        return Err(PyValueError::new_err(format!(
+            "a search takes 1 to {MOST_ITERATIONS} iterations, not {iterations}"
+        )));
+    }
+    if states.is_empty() || seeds.len() != states.len() {
+        return Err(PyValueError::new_err(
+            "at least one state, and one row of seat seeds per state",
+        ));
+    }
+    if evaluator.as_ref().is_some_and(|e| !e.is_callable()) {
+        return Err(PyTypeError::new_err("the evaluator must be callable"));
+    }
+    let mut tigris = Vec::new();
+    let mut gheos = Vec::new();
+    let mut params = None;
+    for state in &states {
+        if let Ok(s) = state.cast::<PyTigrisState>() {
+            let (root, p) = tigris_root(&s.borrow().s);
+            tigris.push(root);
+            params = Some(p);
+        } else if let Ok(s) = state.cast::<GheosState>() {
+            let (root, p) = gheos_root(&s.borrow().game);
+            gheos.push(root);
+            params = Some(p);
+        } else {
+            return Err(PyTypeError::new_err(
+                "self-play runs on native TigrisState or GheosState objects",
+            ));
+        }
+    }
+    if !tigris.is_empty() && !gheos.is_empty() {
+        return Err(PyValueError::new_err("the states are of one game"));
+    }
+    let players: Vec<usize> = tigris
+        .iter()
+        .map(|w| w.players())
+        .chain(gheos.iter().map(|g| g.players()))
+        .collect();
+    if players.iter().any(|&n| n != players[0]) {
+        return Err(PyValueError::new_err("the states have one player count"));
+    }
+    if seeds.iter().any(|row| row.len() != players[0]) {
+        return Err(PyValueError::new_err(format!(
+            "one search seed per seat: {} each",
+            players[0]
+        )));
+    }
+    let config = Config {
+        iterations,
+        params: params.expect("a state"),
+        cap,
+        actions,
+        relapse: 2,
+    };
+    let out = if gheos.is_empty() {
+        run(py, tigris, &seeds, &config, evaluator)?
+    } else {
+        run(py, gheos, &seeds, &config, evaluator)?
+    };
+    let d = PyDict::new(py);
+    let rows = out.seat.len();
+    let width = out.observation.len().checked_div(rows).unwrap_or(0);
+    d.set_item(
+        "observation",
+        out.observation.into_pyarray(py).reshape([rows, width])?,
+    )?;
+    d.set_item("legal_ids", out.legal_ids.into_pyarray(py))?;
+    d.set_item("visits", out.visits.into_pyarray(py))?;
+    d.set_item("offsets", out.offsets.into_pyarray(py))?;
+    d.set_item("seat", out.seat.into_pyarray(py))?;
+    d.set_item("ply", out.ply.into_pyarray(py))?;
+    d.set_item("game", out.game.into_pyarray(py))?;
+    d.set_item("game_actions", out.game_actions.into_pyarray(py))?;
+    d.set_item("game_offsets", out.game_offsets.into_pyarray(py))?;
+    d.set_item("calls", out.calls)?;
+    d.set_item("rows", out.rows)?;
+    Ok(d)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(selfplay_games, m)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tigris::state::State;
+
+    /// The batch with an evaluator answering equal priors and zero values plays the plain
+    /// batch's games, visit for visit.
+    struct Neutral {
+        actions: usize,
+        players: usize,
+    }
+
+    impl Evaluator for Neutral {
+        fn evaluate(
+            &mut self,
+            _observations: &[f32],
+            rows: usize,
+        ) -> Result<(Vec<f32>, Vec<f32>), String> {
+            Ok((
+                vec![1.0; rows * self.actions],
+                vec![0.0; rows * self.players],
+            ))
+        }
+    }
+
+    fn tigris_games(count: u128) -> Vec<TigrisWorld> {
+        (0..count)
+            .map(|seed| tigris_root(&State::deal(&[0, 1], Default::default(), seed + 11)).0)
+            .collect()
+    }
+
+    #[test]
+    fn a_neutral_evaluator_changes_nothing() {
+        let config = Config {
+            iterations: 12,
+            params: tigris_root(&State::deal(&[0, 1], Default::default(), 1)).1,
+            cap: 40,
+            actions: 3398,
+            relapse: 2,
+        };
+        let seeds = vec![vec![3, 4], vec![5, 6]];
+        let plain = batched::play(tigris_games(2), &seeds, &config, None).expect("played");
+        let mut neutral = Neutral {
+            actions: 3398,
+            players: 2,
+        };
+        let modelled =
+            batched::play(tigris_games(2), &seeds, &config, Some(&mut neutral)).expect("played");
+        assert!(modelled.calls > 0);
+        assert!(plain.seat.len() > 5);
+        assert_eq!(plain.visits, modelled.visits);
+        assert_eq!(plain.game_actions, modelled.game_actions);
+        assert_eq!(plain.observation, modelled.observation);
+    }
+}
