@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from cradle.ai.bots import StallGuard, guarded_choice
+from cradle.ai.cluster import RayUnreachable, connect
 from cradle.ai.levels import make_bot_spec
 from cradle.ai.search.result import SearchResult
 from cradle.core.results import ranking_utilities
@@ -312,11 +313,7 @@ def run(
     if ray_address:
         import ray
 
-        started = not ray.is_initialized()
-        if started and ray_address == "local":
-            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
-        elif started:
-            ray.init(address=ray_address, log_to_driver=False)
+        started = connect(ray_address, workers)
         try:
             remote = ray.remote(play_shard)
             done: list[dict[str, float]] = ray.get([remote.remote(t) for t in tasks])
@@ -377,7 +374,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.evaluator,
     )
     began, cpu = time.perf_counter(), time.process_time()
-    done = run(tasks, args.workers, args.ray)
+    try:
+        done = run(tasks, args.workers, args.ray)
+    except RayUnreachable as error:
+        p.exit(2, f"{p.prog}: {error}\n")
     seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
     positions = int(sum(d["positions"] for d in done))
     here = args.workers <= 1 and not args.ray

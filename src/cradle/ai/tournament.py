@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
+from cradle.ai.cluster import connect
 from cradle.ai.levels import make_bot_spec
 from cradle.ai.match import MAX_ACTIONS, IllegalChoice, play
 from cradle.ai.search.budget import Budget
@@ -167,13 +168,7 @@ def run_ray(
     started here for the run when ``address`` is ``local``."""
     import ray
 
-    started = False
-    if not ray.is_initialized():
-        if address == "local":
-            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, log_to_driver=False)
-        started = True
+    started = connect(address, workers)
     try:
         remote = ray.remote(play_game)
         pending = [remote.remote(task) for task in tasks]
