@@ -10,7 +10,7 @@ in its module and in docs/ai.md.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from cradle.ai.bots import StallGuard, decision_actions, seat_index
 from cradle.ai.expert_rules.gheos import GheosRules
@@ -18,6 +18,9 @@ from cradle.ai.expert_rules.tigris import TigrisRules
 from cradle.core import native
 from cradle.core.contract import GameState
 from cradle.games import get_game
+
+if TYPE_CHECKING:
+    from cradle._native import GheosState, NativeBot, TigrisState
 
 # the rules classes the Rust twin knows, by bot name (styles.py adds its three)
 _STYLE_NAMES: dict[type[TigrisRules], str] = {TigrisRules: "expert-rules"}
@@ -46,7 +49,7 @@ class ExpertRulesBot:
         self.seed = seed
         # the twin seeds as random.Random does from any int below 2**127 in size
         self.native = native and isinstance(seed, int) and abs(seed) < 2**127 and _native_ready()
-        self.twin: Any = None  # the Rust twin, once it has played
+        self.twin: NativeBot | None = None  # the Rust twin, once it has played
         self.python_played = False
 
     def choose(self, state: GameState, seat: int) -> str:
@@ -64,7 +67,7 @@ class ExpertRulesBot:
             return GheosRules(self.rng).choose(state, seat, actions)
         return self.rng.choice(actions)
 
-    def _twin(self, state: GameState) -> Any:
+    def _twin(self, state: GameState) -> NativeBot | None:
         """The Rust twin when it plays this decision (made at the first native state)."""
         if self.twin is not None or not self.native or self.python_played:
             return self.twin
@@ -76,12 +79,12 @@ class ExpertRulesBot:
         self.twin = native.extension().NativeBot(kind, int(self.seed or 0))
         return self.twin
 
-    def _native_choice(self, twin: Any, state: GameState, seat: int) -> str:
+    def _native_choice(self, twin: NativeBot, state: GameState, seat: int) -> str:
         # the twin refuses another seat's decision with the reference's ValueError
         if type(state).__module__ != "cradle._native":
             state = get_game(state.game).from_position(state.to_position(), engine="native")
-        chosen: str = state.action_string(twin.choose_id(state, seat))  # type: ignore[attr-defined]
-        return chosen
+        played = cast("GheosState | TigrisState", state)  # a native state from here on
+        return played.action_string(twin.choose_id(played, seat))
 
 
 def _native_ready() -> bool:
