@@ -104,8 +104,20 @@ export function toast(message, kind = "error") {
   box.className = `toast ${kind}`;
   box.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
+  // a confirmation is short; an error stays longer
+  toastTimer = setTimeout(() => { box.hidden = true; }, kind === "info" ? 2000 : 4000);
 }
+
+/** A toast belongs to the screen it was shown on (a tap also dismisses it). */
+export function dismissToast() {
+  clearTimeout(toastTimer);
+  const box = document.getElementById("toast");
+  if (box) box.hidden = true;
+}
+window.addEventListener("hashchange", dismissToast);
+document.addEventListener("click", (event) => {
+  if (event.target instanceof Element && event.target.id === "toast") dismissToast();
+});
 
 /**
  * The connection's state in the top bar ("" when all is well).
