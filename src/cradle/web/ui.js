@@ -114,10 +114,12 @@ export function dismissToast() {
   const box = document.getElementById("toast");
   if (box) box.hidden = true;
 }
-window.addEventListener("hashchange", dismissToast);
-document.addEventListener("click", (event) => {
-  if (event.target instanceof Element && event.target.id === "toast") dismissToast();
-});
+if (typeof window !== "undefined") { // not in Node, where the pure helpers are tested
+  window.addEventListener("hashchange", dismissToast);
+  document.addEventListener("click", (event) => {
+    if (event.target instanceof Element && event.target.id === "toast") dismissToast();
+  });
+}
 
 /**
  * The connection's state in the top bar ("" when all is well).
