@@ -104,6 +104,13 @@ def test_a_tables_bot_budget_is_capped_and_the_lobby_pages(tight: TestClient) ->
     assert tight.get("/api/meta").json()["max_bot_seconds"] == 0.25
     less = create(tight, seats=["human", "bot:random"], bot_seconds=0.1)
     assert less["bot_seconds"] == 0.1
+    # A bot's move makes its table the most recently active: page once the bots have played
+    # (a table that moves between two pages may change pages, as in any live lobby).
+    for table in (asked, less):
+        deadline = time.monotonic() + 60
+        while tight.get(f"/api/games/{table['id']}").json()["to_move"] != 0:
+            assert time.monotonic() < deadline, "the bot did not play its first move"
+            time.sleep(0.05)
     create(tight)
     pages = []
     page = tight.get("/api/games").json()
