@@ -107,7 +107,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP) native system-packages
-	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) --durations=20
+	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) --dist worksteal --durations=20
 
 test: lint typecheck rust-test unit
 
