@@ -137,19 +137,7 @@ impl Expert {
 
     /// The reference's `choose` in Tigris: the id `seat` (to move in `s`) plays.
     pub fn choose_tigris(&mut self, s: &State, seat: usize) -> u16 {
-        let legal = s.legal_ids();
-        let uses_tiles = |id: u16| {
-            matches!(
-                Action::from_id(id),
-                Some(Action::Tile { .. } | Action::Swap { .. })
-            )
-        };
-        let actions: Vec<u16> = self
-            .guard
-            .allowed(Some(s.bag.len()), legal.len(), |i| uses_tiles(legal[i]))
-            .into_iter()
-            .map(|i| legal[i])
-            .collect();
+        let actions = self.guard.allowed_tigris(s);
         if actions.len() == 1 {
             return actions[0];
         }

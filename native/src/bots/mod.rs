@@ -71,6 +71,24 @@ impl StallGuard {
     }
 }
 
+impl StallGuard {
+    /// The Tigris ids `s`'s mover may play under the guard: tiles and swaps use up tiles.
+    pub fn allowed_tigris(&mut self, s: &crate::tigris::state::State) -> Vec<u16> {
+        use crate::tigris::actions::Action;
+        let legal = s.legal_ids();
+        let uses_tiles = |id: u16| {
+            matches!(
+                Action::from_id(id),
+                Some(Action::Tile { .. } | Action::Swap { .. })
+            )
+        };
+        self.allowed(Some(s.bag.len()), legal.len(), |i| uses_tiles(legal[i]))
+            .into_iter()
+            .map(|i| legal[i])
+            .collect()
+    }
+}
+
 /// `cradle.ai.bots.RandomBot`: `rng.choice(legal)`.
 pub fn random_choice<T: Copy>(rng: &mut PyRandom, legal: &[T]) -> T {
     legal[rng.below(legal.len() as u32) as usize]
