@@ -7,6 +7,8 @@
 pub mod bots;
 pub mod env;
 pub mod gheos;
+pub mod nn;
+pub mod pymodel;
 pub mod pyrandom;
 pub mod pysearch;
 pub mod search;
@@ -29,5 +31,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     vector::register(m)?;
     env::register(m)?;
     selfplay::register(m)?;
+    pymodel::register(m)?;
     Ok(())
 }

@@ -7,8 +7,9 @@ use pyo3::prelude::*;
 use crate::gheos::py::GheosState;
 use crate::gheos::search_game::Judged;
 use crate::gheos::{self};
+use crate::pymodel::PyModel;
 use crate::search::py::{search_detached, PySearchResult, Settings};
-use crate::search::Params;
+use crate::search::{Params, SearchGame};
 use crate::tigris::knowledge::TigrisWorld;
 use crate::tigris::py::PyTigrisState;
 use crate::tigris::{self};
@@ -60,14 +61,43 @@ impl Root {
         params: Params,
         seeds: &[u64],
         only: Option<&[u32]>,
+        model: Option<(&PyModel, bool, f64)>,
     ) -> PyResult<PySearchResult> {
         match self {
-            Root::Tigris(root) => search_detached(
-                py, &**root, seat, iterations, seconds, floor, params, seeds, only,
-            ),
-            Root::Gheos(root) => search_detached(
-                py, &**root, seat, iterations, seconds, floor, params, seeds, only,
-            ),
+            Root::Tigris(root) => {
+                let learned = model
+                    .map(|(m, pure, mix)| m.tigris(root.players(), pure, mix))
+                    .transpose()?;
+                search_detached(
+                    py,
+                    &**root,
+                    seat,
+                    iterations,
+                    seconds,
+                    floor,
+                    params,
+                    seeds,
+                    only,
+                    learned.as_ref(),
+                )
+            }
+            Root::Gheos(root) => {
+                let learned = model
+                    .map(|(m, pure, mix)| m.gheos(root, pure, mix))
+                    .transpose()?;
+                search_detached(
+                    py,
+                    &**root,
+                    seat,
+                    iterations,
+                    seconds,
+                    floor,
+                    params,
+                    seeds,
+                    only,
+                    learned.as_ref(),
+                )
+            }
         }
     }
 }
@@ -75,10 +105,12 @@ impl Root {
 /// ISMCTS for `seat` (the seat to move) in `state`, a Tigris or Gheos state: one tree per
 /// seed, on threads when there are several. `settings`: the search's
 /// (`cradle.ai.search.native.NativeSettings`); `knowledge`: the game knowledge's settings
-/// (`TigrisSettings` or `GheosSettings`); `belief`: a Tigris belief over the hands. Returns
-/// the iterations run and (action id, visits, summed reward) per visited root action.
+/// (`TigrisSettings` or `GheosSettings`); `belief`: a Tigris belief over the hands; `model`:
+/// a learned network at the leaves (`cradle._native.Model`), alone (`pure`) or mixed into
+/// the knowledge's evaluation by `mix` (`crate::search::Learned`). Returns the iterations
+/// run and (action id, visits, summed reward) per visited root action.
 #[pyfunction]
-#[pyo3(signature = (state, seat, iterations, seconds, settings, knowledge, seeds, only=None, floor=None, belief=None))]
+#[pyo3(signature = (state, seat, iterations, seconds, settings, knowledge, seeds, only=None, floor=None, belief=None, model=None, pure=false, mix=0.5))]
 #[allow(clippy::too_many_arguments)]
 fn search(
     py: Python<'_>,
@@ -92,8 +124,16 @@ fn search(
     only: Option<Vec<u32>>,
     floor: Option<u64>,
     belief: Option<Vec<Vec<f64>>>,
+    model: Option<PyRef<'_, PyModel>>,
+    pure: bool,
+    mix: f64,
 ) -> PyResult<PySearchResult> {
     let params = settings.params()?;
+    if pure && model.is_none() {
+        return Err(PyValueError::new_err(
+            "pure (the knowledge off) needs a model to judge the leaves",
+        ));
+    }
     let root = Root::of(state, knowledge, belief)?;
     root.search(
         py,
@@ -104,6 +144,7 @@ fn search(
         params,
         &seeds,
         only.as_deref(),
+        model.as_deref().map(|m| (m, pure, mix)),
     )
 }
 

@@ -47,8 +47,9 @@ from cradle.ai.search.result import SearchResult
 from cradle.core.results import ranking_utilities
 from cradle.envs.spec import FloatArray, get_spec
 
-# A batched leaf evaluator: observations (B, W) float32 -> (priors (B, A), values (B, players)).
-Evaluator = Callable[[np.ndarray], tuple[Any, Any]]
+# A batched leaf evaluator: observations (B, W) float32 and the seats to move (B,) int64 ->
+# (priors (B, A), values (B, players) relative to the seat to move; docs/research.md).
+Evaluator = Callable[[np.ndarray, np.ndarray], tuple[Any, Any]]
 
 NATIVE_BOT = re.compile(r"ismcts@([1-9][0-9]*)")
 
@@ -97,13 +98,15 @@ def _make_evaluator(name: str, game: str, players: int) -> Evaluator:
 
 
 def uniform(game: str, players: int) -> Evaluator:
-    """An evaluator factory whose evaluator answers equal priors and zero values: neutral (the
-    search with it plays exactly as without it), the baseline a model is held against."""
+    """An evaluator factory whose evaluator answers equal priors and even values: neutral with
+    ``mix=0`` (the search with it plays exactly as without it), the baseline a model is held
+    against."""
     actions = len(get_spec(game).encoding)
 
-    def evaluate(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def evaluate(observations: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows = observations.shape[0]
-        return np.ones((rows, actions), np.float32), np.zeros((rows, players), np.float32)
+        even = np.full((rows, players), 1.0 / players, np.float32)
+        return np.ones((rows, actions), np.float32), even
 
     return evaluate
 
@@ -144,8 +147,8 @@ def native_games(
     if evaluator is not None:
         model = evaluator
 
-        def wrapped(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            priors, values = model(observations)
+        def wrapped(observations: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            priors, values = model(observations, seats)
             return _float32(priors), _float32(values)
 
     data = _native.selfplay_games(

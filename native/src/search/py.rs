@@ -4,7 +4,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::{FromPyObject, PyResult, Python};
 
-use super::{model, Budget, Forest, Params, PyRandom, SearchGame};
+use super::{model, Budget, Forest, Learned, Params, PyRandom, SearchGame};
 
 /// The search's settings, read off the Python object by name
 /// (`cradle.ai.search.native.NativeSettings`: the game's rollout, playout and batch already
@@ -98,7 +98,7 @@ pub type PySearchResult = (u64, Vec<(u32, u64, f64)>);
 
 /// Search `root` for `seat` (one tree per seed, on threads when there are several) with the
 /// GIL released, after refusing what Python may get wrong: a finished game, a seat not to
-/// move, no seeds, a bad budget. The iterations run and (action id, visits, summed reward)
+/// move, no seeds, a bad budget; with `learned`, a model at the leaves. The iterations run and (action id, visits, summed reward)
 /// per visited root action, as `cradle.ai.search.native` reads them.
 #[allow(clippy::too_many_arguments)]
 pub fn search_detached<G: SearchGame>(
@@ -111,6 +111,7 @@ pub fn search_detached<G: SearchGame>(
     params: Params,
     seeds: &[u64],
     only: Option<&[u32]>,
+    learned: Option<&Learned<G>>,
 ) -> PyResult<PySearchResult> {
     if root.is_over() {
         return Err(PyValueError::new_err("the game is over: nothing to search"));
@@ -124,6 +125,9 @@ pub fn search_detached<G: SearchGame>(
     let budget =
         Budget::checked(iterations, seconds, floor, seeds).map_err(PyValueError::new_err)?;
     let mut forest = Forest::new(root, seat, params, seeds, only);
+    if let Some(learned) = learned {
+        forest.set_learned(learned);
+    }
     let (count, stats) = py.detach(|| forest.run(budget));
     let rows = stats
         .iter()
