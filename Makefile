@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 PLAY_EXTRAS := build,server
-TEST_EXTRAS := build,dev,server,openspiel,pettingzoo,ai,ray
+TEST_EXTRAS := build,dev,server,openspiel,pettingzoo,ai,ray,learn
 JOBS ?= 2
 
 .PHONY: wheel play test quick test-long ladder models mutation lint typecheck unit bench clean system-packages native native-optional rust-test

@@ -23,6 +23,7 @@ COMMANDS = {
     "waiting": "a level's thinking per decision and per turn",
     "revolts": "hard's conflicts against the styles that exploit (won, lost, lost on ties)",
     "vector_arrays": "the vector env's steps per CPU-second with its arrays recycled or fresh",
+    "model_speed": "the search's iterations per CPU-second with a learned network, and without",
 }
 
 

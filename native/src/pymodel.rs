@@ -3,15 +3,17 @@
 
 use std::sync::Arc;
 
-use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::gheos::py::GheosState;
 use crate::gheos::search_game::Judged;
 use crate::nn::{leaf, Net, MOST_BYTES};
 use crate::search::{LeafModel, Learned};
 use crate::tigris::knowledge::TigrisWorld;
+use crate::tigris::py::PyTigrisState;
 
 /// A network read from a checkpoint (docs/research.md, "The checkpoint format").
 #[pyclass(frozen, name = "Model", module = "cradle._native")]
@@ -21,19 +23,19 @@ pub struct PyModel {
 
 impl PyModel {
     /// The model as a Tigris search uses it, after checking it plays Tigris with `players`.
-    pub fn tigris(&self, players: usize, pure: bool, mix: f64) -> PyResult<Learned<TigrisWorld>> {
+    pub fn tigris(&self, players: usize, pure: bool, blend: f64) -> PyResult<Learned<TigrisWorld>> {
         let (inputs, actions) = leaf::TIGRIS;
         leaf::check(&self.net, "tigris", players, inputs, actions)
             .map_err(PyValueError::new_err)?;
         Ok(Learned {
             model: Arc::clone(&self.net) as Arc<dyn LeafModel<TigrisWorld>>,
             pure,
-            mix: checked_mix(mix)?,
+            blend: checked_blend(blend)?,
         })
     }
 
     /// The model as a Gheos search of `root` uses it, after checking it plays that game.
-    pub fn gheos(&self, root: &Judged, pure: bool, mix: f64) -> PyResult<Learned<Judged>> {
+    pub fn gheos(&self, root: &Judged, pure: bool, blend: f64) -> PyResult<Learned<Judged>> {
         let inputs = crate::gheos::observation::size(root.game.tiles.tiles.len());
         let actions = crate::gheos::notation::ACTION_COUNT as usize;
         let players = usize::from(root.game.players);
@@ -41,17 +43,46 @@ impl PyModel {
         Ok(Learned {
             model: Arc::clone(&self.net) as Arc<dyn LeafModel<Judged>>,
             pure,
-            mix: checked_mix(mix)?,
+            blend: checked_blend(blend)?,
         })
     }
 }
 
-/// A value mix is a share, 0 to 1.
-pub fn checked_mix(mix: f64) -> PyResult<f64> {
-    if (0.0..=1.0).contains(&mix) {
-        Ok(mix)
+/// The observation of the seat to move of a native state, checked against `net`: (the
+/// observation, that seat).
+fn observation_of(net: &Net, state: &Bound<'_, PyAny>) -> PyResult<Vec<f32>> {
+    let mut out = Vec::new();
+    if let Ok(s) = state.cast::<PyTigrisState>() {
+        let s = &s.borrow().s;
+        let (inputs, actions) = leaf::TIGRIS;
+        leaf::check(net, "tigris", s.n, inputs, actions).map_err(PyValueError::new_err)?;
+        out.resize(inputs, 0.0);
+        crate::tigris::observation::observe(s, s.to_move(), &mut out);
+        return Ok(out);
+    }
+    if let Ok(g) = state.cast::<GheosState>() {
+        let game = &g.borrow().game;
+        let inputs = crate::gheos::observation::size(game.tiles.tiles.len());
+        let actions = crate::gheos::notation::ACTION_COUNT as usize;
+        leaf::check(net, "gheos", usize::from(game.players), inputs, actions)
+            .map_err(PyValueError::new_err)?;
+        out.resize(inputs, 0.0);
+        crate::gheos::observation::observe(game, usize::from(game.active), &mut out);
+        return Ok(out);
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(
+        "a model reads a native TigrisState or GheosState",
+    ))
+}
+
+/// A value blend is a share, 0 to 1.
+pub fn checked_blend(blend: f64) -> PyResult<f64> {
+    if (0.0..=1.0).contains(&blend) {
+        Ok(blend)
     } else {
-        Err(PyValueError::new_err(format!("mix is 0 to 1, not {mix}")))
+        Err(PyValueError::new_err(format!(
+            "blend is 0 to 1, not {blend}"
+        )))
     }
 }
 
@@ -156,21 +187,12 @@ impl PyModel {
         Ok((logits.into_any(), values.into_any()))
     }
 
-    /// The logits of `ids` (action ids) for one observation: what a pure policy reads.
-    fn logits<'py>(
-        &self,
-        py: Python<'py>,
-        observation: Vec<f32>,
-        ids: Vec<u32>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    /// At `state` (a native TigrisState or GheosState), for its seat to move, from that
+    /// seat's observation: the logits of `ids` (action ids; what a pure policy reads) and
+    /// each seat's value relative to that seat.
+    fn judge(&self, state: &Bound<'_, PyAny>, ids: Vec<u32>) -> PyResult<(Vec<f32>, Vec<f64>)> {
         let net = &self.net;
-        if observation.len() != net.inputs {
-            return Err(PyValueError::new_err(format!(
-                "an observation of {} elements, the model reads {}",
-                observation.len(),
-                net.inputs
-            )));
-        }
+        let observation = observation_of(net, state)?;
         if let Some(id) = ids.iter().find(|&&id| id as usize >= net.actions) {
             return Err(PyValueError::new_err(format!(
                 "action id {id} is beyond the model's {} actions",
@@ -180,8 +202,10 @@ impl PyModel {
         let mut scratch: [Vec<f32>; 2] = Default::default();
         let mut features = vec![0.0; net.width];
         net.features(&observation, &mut scratch, &mut features);
-        let out: Vec<f32> = ids.iter().map(|&id| net.logit(&features, id)).collect();
-        Ok(out.into_pyarray(py).into_any())
+        let logits = ids.iter().map(|&id| net.logit(&features, id)).collect();
+        let mut values = vec![0.0; net.players];
+        net.values(&features, &mut values);
+        Ok((logits, values))
     }
 }
 

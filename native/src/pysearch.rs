@@ -66,7 +66,7 @@ impl Root {
         match self {
             Root::Tigris(root) => {
                 let learned = model
-                    .map(|(m, pure, mix)| m.tigris(root.players(), pure, mix))
+                    .map(|(m, pure, blend)| m.tigris(root.players(), pure, blend))
                     .transpose()?;
                 search_detached(
                     py,
@@ -83,7 +83,7 @@ impl Root {
             }
             Root::Gheos(root) => {
                 let learned = model
-                    .map(|(m, pure, mix)| m.gheos(root, pure, mix))
+                    .map(|(m, pure, blend)| m.gheos(root, pure, blend))
                     .transpose()?;
                 search_detached(
                     py,
@@ -107,10 +107,10 @@ impl Root {
 /// (`cradle.ai.search.native.NativeSettings`); `knowledge`: the game knowledge's settings
 /// (`TigrisSettings` or `GheosSettings`); `belief`: a Tigris belief over the hands; `model`:
 /// a learned network at the leaves (`cradle._native.Model`), alone (`pure`) or mixed into
-/// the knowledge's evaluation by `mix` (`crate::search::Learned`). Returns the iterations
+/// the knowledge's evaluation by `blend` (`crate::search::Learned`). Returns the iterations
 /// run and (action id, visits, summed reward) per visited root action.
 #[pyfunction]
-#[pyo3(signature = (state, seat, iterations, seconds, settings, knowledge, seeds, only=None, floor=None, belief=None, model=None, pure=false, mix=0.5))]
+#[pyo3(signature = (state, seat, iterations, seconds, settings, knowledge, seeds, only=None, floor=None, belief=None, model=None, pure=false, blend=0.5))]
 #[allow(clippy::too_many_arguments)]
 fn search(
     py: Python<'_>,
@@ -126,7 +126,7 @@ fn search(
     belief: Option<Vec<Vec<f64>>>,
     model: Option<PyRef<'_, PyModel>>,
     pure: bool,
-    mix: f64,
+    blend: f64,
 ) -> PyResult<PySearchResult> {
     let params = settings.params()?;
     if pure && model.is_none() {
@@ -144,7 +144,7 @@ fn search(
         params,
         &seeds,
         only.as_deref(),
-        model.as_deref().map(|m| (m, pure, mix)),
+        model.as_deref().map(|m| (m, pure, blend)),
     )
 }
 

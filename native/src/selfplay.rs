@@ -126,11 +126,11 @@ fn run<G: SelfPlayGame>(
 /// `models` (one per seat, None for the plain search) or `evaluator` (a callable taking a
 /// (B, W) float32 batch of observations and the (B,) int64 seats to move and returning
 /// float32 priors (B, actions) and values (B, players) relative to the seat to move; see
-/// `crate::search::batched`) with `pure` and `mix`; `temperature` for the first `sampled`
+/// `crate::search::batched`) with `pure` and `blend`; `temperature` for the first `sampled`
 /// moves of a game; Dirichlet noise (`noise`: (weight, alpha)) at every root. Returns the
 /// positions and records as a dict of NumPy arrays (`game`: index in `states`).
 #[pyfunction]
-#[pyo3(signature = (states, seeds, iterations, cap, actions, evaluator=None, *, models=None, pure=false, mix=0.0, temperature=0.0, sampled=0, noise=None))]
+#[pyo3(signature = (states, seeds, iterations, cap, actions, evaluator=None, *, models=None, pure=false, blend=0.0, temperature=0.0, sampled=0, noise=None))]
 #[allow(clippy::too_many_arguments)]
 fn selfplay_games<'py>(
     py: Python<'py>,
@@ -142,12 +142,12 @@ fn selfplay_games<'py>(
     evaluator: Option<Bound<'py, PyAny>>,
     models: Option<Vec<Option<PyRef<'py, PyModel>>>>,
     pure: bool,
-    mix: f64,
+    blend: f64,
     temperature: f64,
     sampled: usize,
     noise: Option<(f64, f64)>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    crate::pymodel::checked_mix(mix)?;
+    crate::pymodel::checked_blend(blend)?;
     if !(temperature.is_finite() && temperature >= 0.0) {
         return Err(PyValueError::new_err(format!(
             "a temperature is at least 0, not {temperature}"
@@ -226,7 +226,7 @@ fn selfplay_games<'py>(
     }
     let config = Config {
         pure,
-        mix,
+        blend,
         temperature,
         sampled,
         noise,
@@ -237,7 +237,7 @@ fn selfplay_games<'py>(
             .iter()
             .map(|m| {
                 m.as_ref()
-                    .map(|m| m.tigris(players[0], pure, mix))
+                    .map(|m| m.tigris(players[0], pure, blend))
                     .transpose()
             })
             .collect::<PyResult<Vec<_>>>()?;
@@ -247,7 +247,7 @@ fn selfplay_games<'py>(
             .iter()
             .map(|m| {
                 m.as_ref()
-                    .map(|m| m.gheos(&gheos[0], pure, mix))
+                    .map(|m| m.gheos(&gheos[0], pure, blend))
                     .transpose()
             })
             .collect::<PyResult<Vec<_>>>()?;

@@ -17,10 +17,10 @@
 //! - the **value** row: each seat's expected rank reward (1 a 2-player win), **relative to
 //!   the row's seat to move** (entry k is seat `(mover + k) % players`'s), as a native
 //!   [`crate::search::LeafModel`]'s; the search turns it to seat order. The leaf's reward is
-//!   its own evaluation (settled, rolled out, judged) moved towards it by `mix`, or (`pure`)
+//!   its own evaluation (settled, rolled out, judged) moved towards it by `blend`, or (`pure`)
 //!   the value alone. A finished game's exact rewards take nothing.
 //!
-//! With `mix` 0, a model answering equal priors changes nothing: the trees, the visits and
+//! With `blend` 0, a model answering equal priors changes nothing: the trees, the visits and
 //! the moves are those of the plain search with the same seeds.
 
 use super::{Budget, Learned, Params, RootNoise, RootStats, SearchGame, Tree};
@@ -74,9 +74,9 @@ pub struct Config {
     /// The stall guard's relapse (the search bots': 2).
     pub relapse: u32,
     /// With an [`Evaluator`]: its values alone at the leaves, the game's knowledge off
-    /// (`pure`), else mixed into the leaf's evaluation by `mix` (module documentation).
+    /// (`pure`), else mixed into the leaf's evaluation by `blend` (module documentation).
     pub pure: bool,
-    pub mix: f64,
+    pub blend: f64,
     /// The move played: drawn in proportion to `visits ^ (1 / temperature)` while the game
     /// has had fewer than `sampled` moves (0: always the most visited).
     pub temperature: f64,
@@ -96,7 +96,7 @@ impl Config {
             actions,
             relapse: 2,
             pure: false,
-            mix: 0.0,
+            blend: 0.0,
             temperature: 0.0,
             sampled: 0,
             noise: None,
@@ -405,7 +405,7 @@ pub fn play<G: SelfPlayGame>(
                             None => model,
                             Some(mut own) => {
                                 for (o, m) in own.iter_mut().zip(model) {
-                                    *o += config.mix * (m - *o);
+                                    *o += config.blend * (m - *o);
                                 }
                                 own
                             }
@@ -537,7 +537,7 @@ mod tests {
         for pure in [false, true] {
             let config = Config {
                 pure,
-                mix: 0.5,
+                blend: 0.5,
                 ..Config::plain(60, Params::default(), 40, 2)
             };
             let games = vec![Words { ones: 0, moves: 0 }; 4];

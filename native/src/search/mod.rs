@@ -104,7 +104,7 @@ pub struct ModelScratch {
 
 /// How a tree uses a [`LeafModel`]:
 /// - `pure` off: a leaf's reward is its own evaluation (settled, rolled out, judged by the
-///   game's knowledge) moved towards the model's values by `mix` (`own + mix × (model -
+///   game's knowledge) moved towards the model's values by `blend` (`own + blend × (model -
 ///   own)`), and the model's log-prior is added to the knowledge's prior score;
 /// - `pure` on: the model alone (no knowledge: no settling, no rollout, no judging, no
 ///   hand-written priors or urgent actions): the leaf's reward is the model's values, the
@@ -114,7 +114,7 @@ pub struct ModelScratch {
 pub struct Learned<G> {
     pub model: Arc<dyn LeafModel<G>>,
     pub pure: bool,
-    pub mix: f64,
+    pub blend: f64,
 }
 
 impl<G> Clone for Learned<G> {
@@ -122,7 +122,7 @@ impl<G> Clone for Learned<G> {
         Learned {
             model: Arc::clone(&self.model),
             pure: self.pure,
-            mix: self.mix,
+            blend: self.blend,
         }
     }
 }

@@ -605,10 +605,10 @@ impl<G: SearchGame> Tree<G> {
         if modelled.learned.pure {
             return model;
         }
-        let mix = modelled.learned.mix;
+        let blend = modelled.learned.blend;
         let mut own = self.evaluate(world);
         for (o, m) in own.iter_mut().zip(model) {
-            *o += mix * (m - *o);
+            *o += blend * (m - *o);
         }
         own
     }
@@ -1292,7 +1292,7 @@ pub(crate) mod tests {
             model: std::sync::Arc::new(PrefersSeatZero { absolute })
                 as std::sync::Arc<dyn LeafModel<Words>>,
             pure,
-            mix: 0.5,
+            blend: 0.5,
         };
         let budget = Budget {
             iterations: Some(400),
@@ -1357,7 +1357,7 @@ pub(crate) mod tests {
         let learned = Learned {
             model: std::sync::Arc::new(KnowsTheWord) as std::sync::Arc<dyn LeafModel<Words>>,
             pure: true,
-            mix: 1.0,
+            blend: 1.0,
         };
         let params = Params {
             widening: 1.0, // one child until the second visit
