@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -47,9 +47,13 @@ from cradle.ai.search.result import SearchResult
 from cradle.core.results import ranking_utilities
 from cradle.envs.spec import FloatArray, get_spec
 
+if TYPE_CHECKING:
+    from cradle._native import Model
+
 # A batched leaf evaluator: observations (B, W) float32 and the seats to move (B,) int64 ->
-# (priors (B, A), values (B, players) relative to the seat to move; docs/research.md).
-Evaluator = Callable[[np.ndarray, np.ndarray], tuple[Any, Any]]
+# (priors (B, A), values (B, players) relative to the seat to move; docs/research.md), as
+# NumPy arrays or PyTorch tensors.
+Evaluator = Callable[[np.ndarray, np.ndarray], tuple[object, object]]
 
 NATIVE_BOT = re.compile(r"ismcts@([1-9][0-9]*)")
 
@@ -140,7 +144,7 @@ def native_games(
     seed: int,
     evaluator: Evaluator | None = None,
     *,
-    models: Sequence[Any] | None = None,
+    models: Sequence[Model | None] | None = None,
     learned: bool = False,
     blend: float = 0.5,
     temperature: float = 0.0,
@@ -340,7 +344,7 @@ def tasks_for(
     seed: int,
     out: Path,
     evaluator: str | None = None,
-    **native: Any,
+    **native: object,
 ) -> list[ShardTask]:
     """The shards' tasks; ``native``: the native self-play's settings (ShardTask's fields
     from ``models`` on)."""
@@ -354,7 +358,7 @@ def tasks_for(
             seed,
             str(out / f"shard-{first // per_shard:05d}.npz"),
             evaluator,
-            **native,
+            **native,  # type: ignore[arg-type]
         )
         for first in range(0, games, per_shard)
     ]
@@ -431,7 +435,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             load_evaluator(args.evaluator, args.game, args.players)
         except (ImportError, AttributeError, ValueError, TypeError) as error:
             p.error(f"--evaluator {args.evaluator}: {error}")
-    native: dict[str, Any] = {
+    native: dict[str, object] = {
         "learned": args.learned,
         "blend": args.blend,
         "temperature": args.temperature,

@@ -191,3 +191,21 @@ def test_the_shipped_networks_load_by_name() -> None:
     model = load("tigris-2p")
     assert (model.game, model.players) == ("tigris", 2)
     assert Path(model.metadata["command"].split()[0]).name.startswith("python")
+
+
+def test_an_env_opponent_takes_a_model(network: Path) -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+    import cradle.envs  # noqa: F401  (registers the envs)
+
+    env = gymnasium.make("cradle/Tigris-v1", players=2, opponents=f"policy/model={network}")
+    env.reset(seed=3)
+    steps = 0
+    for _ in range(5):
+        action = int(np.flatnonzero(env.unwrapped.action_masks())[0])
+        _, _, terminated, truncated, info = env.step(action)
+        steps += 1
+        assert info["seat"] in (0, 1)
+        if terminated or truncated:
+            break
+    assert steps >= 1
+    env.close()

@@ -14,7 +14,10 @@ from __future__ import annotations
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cradle._native import Model
 
 NETWORKS = Path(__file__).parent / "networks"
 SUFFIX = ".safetensors"
@@ -39,7 +42,7 @@ def resolve(name: str) -> Path:
     return path
 
 
-def load(name: str) -> Any:
+def load(name: str) -> Model:
     """The network ``name`` names (:func:`resolve`), read once a process per file and
     version of it (a retrained file is read again)."""
     path = resolve(name).resolve()
@@ -48,7 +51,7 @@ def load(name: str) -> Any:
 
 
 @cache
-def _load(path: str, mtime: int, size: int) -> Any:
+def _load(path: str, mtime: int, size: int) -> Model:
     from cradle import _native
 
     return _native.Model.load(path)

@@ -6,8 +6,6 @@ more.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from cradle.ai.bots import StallGuard, decision_actions, seat_index
@@ -35,9 +33,10 @@ class PolicyBot:
                 f"the model plays {self.model.game} with {self.model.players} players, "
                 f"not {state.game} with {players}"
             )
-        native: Any = state
-        if hasattr(native, "legal_action_ids") and type(native).__module__ == "cradle._native":
-            logits, _ = self.model.judge(native, ids)
+        from cradle import _native
+
+        if isinstance(state, _native.TigrisState | _native.GheosState):
+            logits, _ = self.model.judge(state, ids)
             return [float(x) for x in logits]
         observation = np.zeros((1, spec.observation_size(players)), np.float32)
         spec.fill_observation(state.view(seat), seat, observation[0])

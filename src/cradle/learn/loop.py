@@ -34,13 +34,22 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 import numpy as np
 
 from cradle.envs.spec import get_spec
 from cradle.envs.tensors import observation_scales
 from cradle.selfplay import native_games
+
+
+class Progress(Protocol):
+    """A progress bar (tqdm's)."""
+
+    def update(self, n: float | None = 1) -> bool | None: ...
+
+
+Entry = dict[str, float | int | bool | str | None]
 
 
 @dataclass(frozen=True)
@@ -242,7 +251,7 @@ class Run:
         ids: range,
         seed: int,
         explore: bool,
-        bar: Any,
+        bar: Progress,
     ) -> dict[str, np.ndarray]:
         """Games ``ids`` of the run ``seed`` with a model (a path, None: the plain search)
         per seat, in chunks of ``--chunk`` games; ``explore``: self-play's temperature and
@@ -272,7 +281,7 @@ class Run:
             bar.update(len(chunk))
         return merge(parts)
 
-    def match(self, new: str, old: str | None, deals: int, seed: int, bar: Any) -> float:
+    def match(self, new: str, old: str | None, deals: int, seed: int, bar: Progress) -> float:
         """``new``'s share of the points against ``old`` (None: the plain search): in every
         seat in turn, the others ``old``, the same deals and seeds for every seating."""
         points = 0.0
@@ -290,7 +299,7 @@ class Run:
 
     # -- training ------------------------------------------------------------------------
 
-    def train(self, iteration: int, bar: Any) -> tuple[float, float, int]:
+    def train(self, iteration: int, bar: Progress) -> tuple[float, float, int]:
         from cradle.learn import replay
 
         plan = self.plan
@@ -320,7 +329,7 @@ class Run:
 
     # -- the loop --------------------------------------------------------------------------
 
-    def iterate(self, iteration: int) -> dict[str, Any]:
+    def iterate(self, iteration: int) -> Entry:
         from tqdm import tqdm
 
         plan = self.plan
@@ -380,12 +389,12 @@ class Run:
             )
 
 
-def plan_json(plan: Plan) -> dict[str, Any]:
-    out: dict[str, Any] = json.loads(json.dumps(plan.__dict__))
+def plan_json(plan: Plan) -> dict[str, object]:
+    out: dict[str, object] = json.loads(json.dumps(plan.__dict__))
     return out
 
 
-def without_iterations(plan: dict[str, Any]) -> dict[str, Any]:
+def without_iterations(plan: dict[str, object]) -> dict[str, object]:
     return {k: v for k, v in plan.items() if k != "iterations"}
 
 

@@ -8,22 +8,25 @@ reads the raw observation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
 
-Params = dict[str, dict[str, Any]]
+Array = jax.Array
+Params = dict[str, dict[str, Array]]
+# One training step: (params, optimiser state, x, mask, target, value target) -> (params,
+# state, policy loss, value loss).
+Step = Callable[..., tuple[Params, optax.OptState, Array, Array]]
 
 FORMAT = "cradle-mlp"
 VERSION = "1"
 
 
-def init(key: Any, inputs: int, hidden: Sequence[int], actions: int, players: int) -> Params:
+def init(key: Array, inputs: int, hidden: Sequence[int], actions: int, players: int) -> Params:
     """He-initialised hidden layers; zero heads (equal priors and even values at first)."""
     params: Params = {}
     width = inputs
@@ -50,7 +53,7 @@ def layers(params: Params) -> int:
     return sum(1 for name in params if name.startswith("layer"))
 
 
-def forward(params: Params, x: Any) -> tuple[Any, Any]:
+def forward(params: Params, x: Array) -> tuple[Array, Array]:
     """Logits of every action id and value logits per seat, for scaled observations ``x``."""
     h = x
     for k in range(layers(params)):
@@ -62,8 +65,8 @@ def forward(params: Params, x: Any) -> tuple[Any, Any]:
 
 
 def losses(
-    params: Params, x: Any, mask: Any, target: Any, value_target: Any
-) -> tuple[Any, tuple[Any, Any]]:
+    params: Params, x: Array, mask: Array, target: Array, value_target: Array
+) -> tuple[Array, tuple[Array, Array]]:
     """The policy's cross-entropy against the search's visits over the legal actions, and the
     values' binary cross-entropy against each seat's rank reward (relative seats)."""
     logits, value_logits = forward(params, x)
@@ -77,13 +80,18 @@ def optimiser(learning_rate: float, weight_decay: float) -> optax.GradientTransf
     return optax.adamw(learning_rate, weight_decay=weight_decay)
 
 
-def make_step(opt: optax.GradientTransformation) -> Any:
+def make_step(opt: optax.GradientTransformation) -> Step:
     """One jitted training step: (params, state, batch...) -> (params, state, losses)."""
 
     @jax.jit
     def step(
-        params: Params, state: Any, x: Any, mask: Any, target: Any, value_target: Any
-    ) -> tuple[Params, Any, Any, Any]:
+        params: Params,
+        state: optax.OptState,
+        x: Array,
+        mask: Array,
+        target: Array,
+        value_target: Array,
+    ) -> tuple[Params, optax.OptState, Array, Array]:
         grads, (policy_loss, value_loss) = jax.grad(losses, has_aux=True)(
             params, x, mask, target, value_target
         )
