@@ -209,3 +209,15 @@ def test_an_env_opponent_takes_a_model(network: Path) -> None:
             break
     assert steps >= 1
     env.close()
+
+
+def test_a_gheos_network_searches_a_gheos_game(tmp_path: Path) -> None:
+    path = tigris_checkpoint(tmp_path / "gheos.safetensors", game="gheos", hidden=(2,))
+    state = get_game("gheos").new_game(2, 4, engine="native")
+    for spec in (f"ismcts@20/model={path}", f"ismcts@20/learned=1/model={path}"):
+        bot = make_bot_spec(spec, 1)
+        assert bot.choose(state, state.to_move) in state.legal_actions()
+    # a Tigris network cannot search Gheos
+    tigris = tigris_checkpoint(tmp_path / "tigris.safetensors")
+    with pytest.raises(ValueError, match="plays tigris"):
+        make_bot_spec(f"ismcts@20/model={tigris}", 1).choose(state, state.to_move)

@@ -31,10 +31,14 @@ def write_checkpoint(path: Path, tensors: dict[str, np.ndarray], metadata: dict[
 
 
 def tigris_network(
-    players: int = 2, hidden: tuple[int, ...] = (8,), seed: int = 1, scale: float = 1.0
+    players: int = 2,
+    hidden: tuple[int, ...] = (8,),
+    seed: int = 1,
+    scale: float = 1.0,
+    game: str = "tigris",
 ) -> dict[str, np.ndarray]:
-    """Random weights of a Tigris network (``scale`` 0: all zeros, a neutral network)."""
-    spec = get_spec("tigris")
+    """Random weights of a network of ``game`` (``scale`` 0: all zeros, a neutral network)."""
+    spec = get_spec(game)
     rng = np.random.default_rng(seed)
     width = spec.observation_size(players)
     tensors: dict[str, np.ndarray] = {}
@@ -50,9 +54,12 @@ def tigris_network(
     return {name: t.astype(np.float32) for name, t in tensors.items()}
 
 
-def tigris_checkpoint(path: Path, players: int = 2, **kwargs: object) -> Path:
-    meta = {"format": "cradle-mlp", "version": "1", "game": "tigris", "players": str(players)}
-    return write_checkpoint(path, tigris_network(players, **kwargs), meta)  # type: ignore[arg-type]
+def tigris_checkpoint(
+    path: Path, players: int = 2, game: str = "tigris", **kwargs: object
+) -> Path:
+    meta = {"format": "cradle-mlp", "version": "1", "game": game, "players": str(players)}
+    tensors = tigris_network(players, game=game, **kwargs)  # type: ignore[arg-type]
+    return write_checkpoint(path, tensors, meta)
 
 
 def reference_forward(
