@@ -143,3 +143,17 @@ def test_the_wheels_pyproject_is_the_projects() -> None:
     assert wheel["build-system"]["build-backend"] == "maturin"
     assert wheel["tool"]["maturin"]["module-name"] == "cradle._native"
     assert "abi3" in wheel["tool"]["maturin"]["features"]
+
+
+def test_missing_extra_messages_name_real_extras() -> None:
+    extras = set(_project()["optional-dependencies"])
+    hint = cradle.extra_hint("ai")
+    assert "'ai' extra of cradle-games" in hint and "pip install -e '.[ai]'" in hint
+    # every extra an error message names (duel.py picks openspiel or pettingzoo)
+    named = set()
+    for path in (ROOT / "src").rglob("*.py"):
+        named |= set(re.findall(r"extra_hint\('(\w+)'\)", path.read_text()))
+    duel = (ROOT / "src" / "cradle" / "cli" / "duel.py").read_text()
+    named |= set(re.findall(r'extra = "(\w+)" if env == "\w+" else "(\w+)"', duel)[0])
+    assert named == {"server", "ray", "ai", "openspiel", "pettingzoo"}
+    assert named <= extras
