@@ -54,9 +54,7 @@ def tigris_network(
     return {name: t.astype(np.float32) for name, t in tensors.items()}
 
 
-def tigris_checkpoint(
-    path: Path, players: int = 2, game: str = "tigris", **kwargs: object
-) -> Path:
+def tigris_checkpoint(path: Path, players: int = 2, game: str = "tigris", **kwargs: object) -> Path:
     meta = {"format": "cradle-mlp", "version": "1", "game": game, "players": str(players)}
     tensors = tigris_network(players, game=game, **kwargs)  # type: ignore[arg-type]
     return write_checkpoint(path, tensors, meta)

@@ -81,3 +81,31 @@ def test_values_are_turned_to_the_seats_relative_to_the_mover() -> None:
     np.testing.assert_array_equal(
         replay.relative_rewards(result, seat), [[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]]
     )
+
+
+def test_the_replay_window_holds_whole_observations_as_bytes(tmp_path: Path) -> None:
+    from cradle.selfplay import native_games
+
+    paths = []
+    for i in range(2):
+        arrays = native_games("tigris", 2, 4, [i], seed=5)
+        paths.append(tmp_path / f"shard-{i}.npz")
+        np.savez_compressed(paths[-1], **arrays)  # type: ignore[arg-type]
+    positions = replay.load(paths)
+    raw = np.concatenate([np.load(p)["observation"] for p in paths])
+    assert positions.observation.dtype == np.uint8
+    np.testing.assert_array_equal(positions.observation, raw)
+    spec = get_spec("tigris")
+    scales = observation_scales(spec, 2).astype(np.float32)
+    rows = np.array([0, len(positions) - 1])
+    x, mask, target, values = replay.batch(positions, rows, len(spec.encoding), scales)
+    np.testing.assert_array_equal(x, raw[rows] / scales[None, :])
+    np.testing.assert_allclose(target.sum(axis=1), 1.0, rtol=1e-5)
+    assert (target <= mask).all() and values.shape == (2, 2)
+    # a shard whose values are not bytes keeps float32
+    odd = dict(np.load(paths[0]))
+    odd["observation"] = odd["observation"] + 0.5
+    np.savez_compressed(tmp_path / "odd.npz", **odd)  # type: ignore[arg-type]
+    mixed = replay.load([paths[1], tmp_path / "odd.npz"])
+    assert mixed.observation.dtype == np.float32
+    np.testing.assert_array_equal(mixed.observation[-1], odd["observation"][-1])
