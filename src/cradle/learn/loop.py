@@ -424,6 +424,7 @@ def plot(log: Path, out: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     entries = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
     if not entries:
@@ -438,6 +439,7 @@ def plot(log: Path, out: Path) -> None:
     bottom.plot(its, [e["policy_loss"] for e in entries], marker=".", label="policy loss")
     bottom.plot(its, [e["value_loss"] for e in entries], marker=".", label="value loss")
     bottom.set_xlabel("iteration")
+    bottom.xaxis.set_major_locator(MaxNLocator(integer=True))
     bottom.legend()
     fig.tight_layout()
     fig.savefig(out)
