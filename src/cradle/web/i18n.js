@@ -1,0 +1,274 @@
+// @ts-check
+// Every word the client shows comes from a message catalogue: i18n/<tag>.json, one per language
+// (docs/translating.md). A message is a whole sentence with named placeholders ("{name} joined
+// the table"), never pieces glued together; a message that depends on a count is an object of
+// the language's plural forms (Intl.PluralRules' categories: "one", "few", "many", "other"...)
+// chosen by its `count` parameter. Numbers, dates and lists are written by Intl for the language.
+//
+// A catalogue may name a "@fallback" catalogue and hold only the messages that differ from it
+// (pt-PT holds the words European Portuguese writes otherwise than pt-BR); every language falls
+// back to English last. The language is the one this browser chose with the switch (remembered),
+// else the first of the browser's languages that a catalogue speaks, else English.
+
+/** @typedef {import("./types").Child} Child */
+/** @typedef {string | Record<string, string>} Message */
+/** @typedef {Record<string, Message>} Catalogue */
+
+const CHOICE_KEY = "cradle.lang";
+const SOURCE = "en";
+const PLACEHOLDER = /\{(\w+)\}/g;
+
+/** @type {string[]} the catalogues' tags (i18n/languages.json) */
+let tags = [SOURCE];
+let current = SOURCE;
+/** @type {Catalogue[]} the current language's catalogue, then its fallbacks, English last */
+let chain = [];
+/** @type {Intl.PluralRules | null} */
+let plurals = null;
+
+/** @param {string} tag @returns {Promise<Catalogue>} */
+async function fetchCatalogue(tag) {
+  const response = await fetch(`/static/i18n/${encodeURIComponent(tag)}.json`, { cache: "no-cache" });
+  if (!response.ok) throw new Error(`no catalogue for ${tag}`);
+  return response.json();
+}
+
+/**
+ * The language's catalogue and those it falls back on, English last.
+ * @param {string} tag
+ * @returns {Promise<Catalogue[]>}
+ */
+async function catalogueChain(tag) {
+  /** @type {Catalogue[]} */
+  const out = [];
+  /** @type {string | undefined} */
+  let next = tag;
+  while (next && !out.some((c) => c["@tag"] === next)) {
+    /** @type {Catalogue} */
+    const catalogue = await fetchCatalogue(next);
+    catalogue["@tag"] = next;
+    out.push(catalogue);
+    /** @type {Message | undefined} */
+    const fallback = catalogue["@fallback"];
+    next = typeof fallback === "string" ? fallback : next === SOURCE ? undefined : SOURCE;
+  }
+  return out;
+}
+
+/**
+ * The catalogue that speaks one of `wanted` (the browser's languages, best first): the same tag,
+ * else the first catalogue of the same language ("es-MX" reads es, "pt" reads pt-BR).
+ * @param {readonly string[]} wanted
+ * @param {readonly string[]} available
+ */
+export function bestLanguage(wanted, available) {
+  const lower = available.map((t) => t.toLowerCase());
+  for (const tag of wanted) {
+    const exact = lower.indexOf(tag.toLowerCase());
+    if (exact >= 0) return available[exact];
+    const base = tag.split("-")[0].toLowerCase();
+    const same = lower.findIndex((t) => t.split("-")[0] === base);
+    if (same >= 0) return available[same];
+  }
+  return SOURCE;
+}
+
+/** The browser's remembered choice, if it is still a catalogue. */
+function remembered() {
+  try {
+    const choice = localStorage.getItem(CHOICE_KEY);
+    return choice && tags.includes(choice) ? choice : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Load the language to show: the switch's remembered choice, else `preferred` (an account's
+ * setting), else the browser's languages. Call once before drawing the first screen.
+ * @param {string | null} [preferred]
+ */
+export async function startLanguage(preferred = null) {
+  try {
+    const response = await fetch("/static/i18n/languages.json", { cache: "no-cache" });
+    tags = response.ok ? await response.json() : [SOURCE];
+  } catch {
+    tags = [SOURCE];
+  }
+  const wanted = [remembered(), preferred, ...(navigator.languages || [navigator.language])].filter(
+    /** @returns {t is string} */ (t) => Boolean(t));
+  await useLanguage(bestLanguage(wanted, tags));
+}
+
+/** @param {string} tag */
+async function useLanguage(tag) {
+  try {
+    chain = await catalogueChain(tag);
+    current = tag;
+  } catch {
+    chain = await catalogueChain(SOURCE);
+    current = SOURCE;
+  }
+  plurals = new Intl.PluralRules(current);
+  document.documentElement.lang = current;
+}
+
+/**
+ * Switch to `tag` at once and remember it in this browser; the page redraws itself on the
+ * "cradlelanguage" event of window (app.js).
+ * @param {string} tag
+ */
+export async function setLanguage(tag) {
+  try { localStorage.setItem(CHOICE_KEY, tag); } catch { /* private mode: this page only */ }
+  await useLanguage(tag);
+  window.dispatchEvent(new Event("cradlelanguage"));
+}
+
+/**
+ * Use catalogues already read (Node's tests read them from the files): the language's, then
+ * those it falls back on.
+ * @param {string} tag
+ * @param {Catalogue[]} catalogues
+ */
+export function useCatalogues(tag, catalogues) {
+  chain = catalogues;
+  current = tag;
+  plurals = new Intl.PluralRules(tag);
+}
+
+/** The language shown (a BCP 47 tag). */
+export function language() {
+  return current;
+}
+
+/** The tags of every catalogue. */
+export function languages() {
+  return [...tags];
+}
+
+/**
+ * A language's own name, written in that language ("español", "português (Portugal)").
+ * @param {string} tag
+ */
+export function languageName(tag) {
+  let name = tag;
+  try { name = new Intl.DisplayNames([tag], { type: "language" }).of(tag) || tag; } catch { /* an old browser */ }
+  return name[0].toLocaleUpperCase(tag) + name.slice(1);
+}
+
+/** @param {string} key @returns {Message | undefined} */
+function lookUp(key) {
+  for (const catalogue of chain) {
+    if (Object.hasOwn(catalogue, key)) return catalogue[key];
+  }
+  return undefined;
+}
+
+/**
+ * Whether a catalogue holds `key` (a message for a word the server may send, such as a bot's
+ * level, that an older client may not know).
+ * @param {string} key
+ */
+export function has(key) {
+  return lookUp(key) !== undefined;
+}
+
+/**
+ * The message `key` with its placeholders filled: numbers written for the language, a plural
+ * message's form chosen by `count`.
+ * @param {string} key
+ * @param {Record<string, string | number>} [params]
+ */
+export function t(key, params = {}) {
+  const message = lookUp(key);
+  if (message === undefined) return key;
+  const text = typeof message === "string" ? message : pluralForm(message, params.count);
+  return text.replace(PLACEHOLDER, (whole, name) => {
+    if (!Object.hasOwn(params, name)) return whole;
+    const value = params[name];
+    return typeof value === "number" ? number(value) : value;
+  });
+}
+
+/**
+ * The message `key` as page content: its placeholders may be nodes (a link, a strong word).
+ * @param {string} key
+ * @param {Record<string, Child>} parts
+ * @returns {Child[]}
+ */
+export function tNodes(key, parts) {
+  /** @type {Record<string, string | number>} */
+  const plain = {};
+  for (const [name, value] of Object.entries(parts)) {
+    if (typeof value === "string" || typeof value === "number") plain[name] = value;
+  }
+  const text = t(key, plain);
+  /** @type {Child[]} */
+  const out = [];
+  let last = 0;
+  for (const match of text.matchAll(PLACEHOLDER)) {
+    const at = match.index || 0;
+    out.push(text.slice(last, at));
+    out.push(Object.hasOwn(parts, match[1]) ? parts[match[1]] : match[0]);
+    last = at + match[0].length;
+  }
+  out.push(text.slice(last));
+  return out.filter((part) => part !== "");
+}
+
+/**
+ * @param {Record<string, string>} forms
+ * @param {string | number | undefined} count
+ */
+function pluralForm(forms, count) {
+  const n = typeof count === "number" ? count : Number(count);
+  const category = plurals && Number.isFinite(n) ? plurals.select(n) : "other";
+  return forms[category] ?? forms.other ?? Object.values(forms)[0] ?? "";
+}
+
+/**
+ * A number as the language writes it.
+ * @param {number} value
+ * @param {Intl.NumberFormatOptions} [options]
+ */
+export function number(value, options) {
+  return new Intl.NumberFormat(current, options).format(value);
+}
+
+/**
+ * A share as a whole percentage, as the language writes it.
+ * @param {number} share 0..1
+ */
+export function percentage(share) {
+  return number(share, { style: "percent", maximumFractionDigits: 0 });
+}
+
+/**
+ * A date (and time) as the language writes it.
+ * @param {Date | number | string} when
+ * @param {Intl.DateTimeFormatOptions} [options]
+ */
+export function date(when, options = { dateStyle: "medium" }) {
+  return new Intl.DateTimeFormat(current, options).format(when instanceof Date ? when : new Date(when));
+}
+
+/**
+ * Words joined as the language lists them ("a, b and c"; "a, b o c").
+ * @param {readonly string[]} items
+ * @param {"conjunction" | "disjunction" | "unit"} [type]
+ */
+export function list(items, type = "conjunction") {
+  return new Intl.ListFormat(current, { style: "long", type }).format(items);
+}
+
+/**
+ * A time since `when` ("3 minutes ago"), as the language writes it.
+ * @param {number} seconds how long ago, in seconds
+ */
+export function ago(seconds) {
+  const format = new Intl.RelativeTimeFormat(current, { numeric: "auto" });
+  if (seconds < 60) return format.format(-Math.round(seconds), "second");
+  if (seconds < 3600) return format.format(-Math.round(seconds / 60), "minute");
+  if (seconds < 86400) return format.format(-Math.round(seconds / 3600), "hour");
+  return format.format(-Math.round(seconds / 86400), "day");
+}
