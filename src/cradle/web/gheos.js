@@ -980,7 +980,8 @@ function allActions(actions, ctx, words) {
   const labelled = actions.map((a) => [a, describeAction(a, words)]);
   function fill() {
     const wanted = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
-    const shown = labelled.filter(([, text]) => wanted.every((x) => text.toLowerCase().includes(x))).slice(0, 120);
+    // The words of the language or of the notation ("take red"), whichever the person types.
+    const shown = labelled.filter(([a, text]) => wanted.every((x) => text.toLowerCase().includes(x) || a.toLowerCase().includes(x))).slice(0, 120);
     put(shownList, shown.map(([a, text]) => el("button", { class: "btn small", "data-action": a, onclick: () => ctx.act(a) }, text)));
   }
   fill();
