@@ -18,8 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_learn import make, step_name
-from tests.helpers.e2e import PHONE, PageErrors, turn, wait_until
+from tests.helpers.e2e import PHONE, PageErrors, make, step_name, turn, wait_until
 from tests.helpers.server import GAMES, PlayServer
 
 pytestmark = pytest.mark.skipif(not {"tigris", "gheos"} <= set(GAMES), reason="needs both engines")
