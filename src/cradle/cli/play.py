@@ -82,7 +82,7 @@ def plan_seats(players: int | None, humans: int, bots: str) -> list[str | None]:
     random bots (``3``), or one name per bot seat (``random,greedy``).
     """
     if humans < 0:
-        raise CliError("--humans must be 0 or more")
+        raise CliError(_("--humans must be 0 or more"))
     spec = bots.strip().lower()
     names: list[str] | None = None
     if spec.isdigit():
@@ -90,15 +90,21 @@ def plan_seats(players: int | None, humans: int, bots: str) -> list[str | None]:
     elif "," in spec:
         names = [name.strip() for name in spec.split(",")]
         if not all(names):
-            raise CliError(f"--bots: empty bot name in {bots!r}")
+            raise CliError(_("--bots: empty bot name in {bots}").format(bots=repr(bots)))
     if names is None:
         total = players if players is not None else max(2, humans)
         if humans > total:
-            raise CliError(f"--humans {humans} is more than --players {total}")
+            raise CliError(
+                _("--humans {humans} is more than --players {players}").format(
+                    humans=humans, players=total
+                )
+            )
         names = [spec] * (total - humans)
     elif players is not None and players != humans + len(names):
         raise CliError(
-            f"--players {players} does not match {humans} human(s) and {len(names)} bot(s)"
+            _("--players {players} does not match {humans} human(s) and {bots} bot(s)").format(
+                players=players, humans=humans, bots=len(names)
+            )
         )
     return [None] * humans + list(names)
 
@@ -571,7 +577,7 @@ def setup_session(
     module = load_game(game)
     plan = plan_seats(players, humans, bots)
     if save is not None and not save.parent.is_dir():
-        raise CliError(f"--save: the folder {save.parent} does not exist")
+        raise CliError(_("--save: the folder {folder} does not exist").format(folder=save.parent))
     seed = fresh_seed() if seed is None else seed
     game_options = make_options(module, options)
     seat_bots: dict[int, Bot] = {}
