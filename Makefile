@@ -125,11 +125,12 @@ lint: $(STAMP) system-packages
 # that a fresh clone plays and the wheel carries them; `make lint` fails when any is stale).
 LOCALES := src/cradle/locale
 catalogues: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k NP_:1c,2 --no-location --sort-output \
+	$(BIN)/pybabel -q extract -F babel.cfg -k NP_:1c,2 --no-location --sort-output \
 		--project cradle --copyright-holder "cradle's authors" -o $(LOCALES)/cradle.pot .
-	$(BIN)/pybabel update -q -i $(LOCALES)/cradle.pot -d $(LOCALES) -D cradle \
+	$(BIN)/pybabel -q update -i $(LOCALES)/cradle.pot -d $(LOCALES) -D cradle \
 		--no-fuzzy-matching --ignore-obsolete --no-wrap
-	$(BIN)/pybabel compile -q -d $(LOCALES) -D cradle
+	$(BIN)/pybabel -q compile -d $(LOCALES) -D cradle
+	$(BIN)/python packaging/web_reasons.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

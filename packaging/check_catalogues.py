@@ -2,8 +2,9 @@
 
 Fails, saying what to run, when the template (src/cradle/locale/cradle.pot) no longer holds
 exactly the messages the sources mark, when a language's catalogue holds other messages than
-the template or a fuzzy one, or when a compiled .mo is not what its .po compiles to. Headers
-(dates, versions) are not compared: only the messages.
+the template or a fuzzy one, when a compiled .mo is not what its .po compiles to, or when the
+web client's reasons (src/cradle/web/i18n/reasons, packaging/web_reasons.py) are not what the
+catalogues make. Headers (dates, versions) are not compared: only the messages.
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ def main() -> int:
             problems.append(f"{mo.relative_to(ROOT)} is not its .po compiled")
     for problem in problems:
         print(f"catalogues: {problem}; {FIX}", file=sys.stderr)
-    return 1 if problems else 0
+    web = subprocess.run([sys.executable, str(ROOT / "packaging/web_reasons.py"), "--check"])
+    return 1 if problems or web.returncode else 0
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ locale's LANG. (`make lint` checks that the catalogues are current: packaging/ch
 from __future__ import annotations
 
 import os
-import random
 import re
 import subprocess
 import sys
@@ -17,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from cradle import i18n
-from cradle.core.contract import IllegalAction
 from cradle.games import get_game, refusal
+from tests.helpers.engines import refusals
 
 babel = pytest.importorskip("babel", reason="the catalogue checks need Babel (dev extra)")
 from babel.messages.pofile import read_po  # noqa: E402
@@ -81,30 +80,6 @@ def test_languages_are_found_from_tags_and_the_locale() -> None:
     assert i18n.from_environment({}) == "en"
     with pytest.raises(ValueError, match="no catalogue"):
         i18n.use("xx")
-
-
-def refusals(game: str, seed: int) -> list[IllegalAction]:
-    """Refusals of the Python engine along a random game: at each step, actions that were legal
-    earlier but are not now, and a few malformed ones."""
-    module = get_game(game)
-    state = module.new_game(2, seed=seed, engine="python")
-    rng = random.Random(seed)
-    seen: list[str] = []
-    found: list[IllegalAction] = []
-    for _step in range(60):
-        if state.is_over:
-            break
-        legal = set(state.legal_actions())
-        seen += rng.sample(sorted(legal), min(5, len(legal)))
-        tries = [a for a in rng.sample(seen, min(12, len(seen))) if a not in legal][:6]
-        tries += ["", "fly", "tile pink A1", "leader king Z9", "place t99 0,1 r0"]
-        for action in tries:
-            try:
-                state.clone().apply(action)
-            except IllegalAction as refused:
-                found.append(refused)
-        state.apply(rng.choice(sorted(legal)))
-    return found
 
 
 @pytest.mark.parametrize("game", ["tigris", "gheos"])

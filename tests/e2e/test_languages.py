@@ -230,6 +230,15 @@ def walk(browser: Any, server: PlayServer, artifacts: Path, tag: str, game: str,
         title = page.locator("#guide-step").inner_text()
         assert title.endswith(words[f"{base}.title"]), title
         check_screen(page, tag, f"learn-{game}-{number + 1}", artifacts, size)
+        if lesson["name"] == "tiles":
+            # A wrong square: the engine's reason, in the language (the server sends English).
+            page.locator("#hand-tiles .tile-btn[data-color=green]").first.click()
+            page.locator(".board [data-cell=D4] rect").first.click()
+            wrong = page.locator("#guide-feedback.wrong")
+            wait_until(lambda wrong=wrong: wrong.count() > 0, 30)
+            assert "river" not in wrong.inner_text() and "D4" in wrong.inner_text()
+            check_screen(page, tag, f"learn-{game}-refused", artifacts, size)
+            page.locator("#hand-tiles .tile-btn[data-color=green]").first.click()  # unselects
         for pattern in lesson["tries"]:
             make(page, pattern)
         done = page.locator("#guide-feedback.done")

@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cradle import i18n
 from cradle.gheos.lessons import LESSONS as GHEOS_LESSONS
 from cradle.tigris.lessons import LESSONS as TIGRIS_LESSONS
+from tests.helpers.engines import refusals
 
 babel = pytest.importorskip("babel", reason="the catalogue checks need Babel (dev extra)")
 
@@ -198,3 +202,41 @@ def test_the_lessons_english_messages_are_the_lessons_text() -> None:
             for i, hint in enumerate(lesson.hints):
                 assert english[f"{base}.hint.{i}"] == hint
             assert f"{base}.hint.{len(lesson.hints)}" not in english
+
+
+REASONS = """
+const { readFileSync } = await import("node:fs");
+const i18n = await import(new URL("i18n.js", process.argv[1]).href);
+const read = (path) => JSON.parse(readFileSync(new URL(path, process.argv[1]), "utf8"));
+i18n.useReasons(read(`i18n/reasons/${process.argv[2]}.json`));
+const texts = JSON.parse(readFileSync(0, "utf8"));
+console.log(JSON.stringify(texts.map((text) => i18n.translateReason(text))));
+"""
+
+
+@pytest.mark.parametrize(
+    ("tag", "language"), [("es", "es"), ("pt-BR", "pt_BR"), ("pt-PT", "pt_PT")]
+)
+def test_the_engines_reasons_read_in_the_browsers_language(tag: str, language: str) -> None:
+    """The play server sends a refusal's English sentence; the client reads the message and
+    its params back from it and gives the same words as the Python catalogues do."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node (make test installs Debian's nodejs)")
+    found = [r for game in ("tigris", "gheos") for seed in (1, 2) for r in refusals(game, seed)]
+    answer = subprocess.run(
+        [node, "--input-type=module", "-e", REASONS, (WEB / "i18n.js").as_uri(), tag],
+        input=json.dumps([str(r) for r in found]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    translated = json.loads(answer.stdout)
+    i18n.use(language)
+    try:
+        wanted = [i18n.reason(r) for r in found]
+    finally:
+        i18n.use("en")
+    assert translated == wanted
+    assert sum(a != str(r) for a, r in zip(translated, found, strict=True)) > len(found) // 2

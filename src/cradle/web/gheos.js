@@ -9,7 +9,7 @@
 // 0 being the horizontal one (up: s, nw, ne; down: n, se, sw); a tile turned r times puts its
 // edge i on the cell's edge (i + r) % 3.
 
-import { has, list, t } from "./i18n.js";
+import { has, list, t, translateReason } from "./i18n.js";
 import { nameAt, namedText, seatWord, seatingOf, whoAt } from "./names.js";
 import { bringIntoView, capitalised, clear, put, el, svg, panel, icon } from "./ui.js";
 
@@ -667,7 +667,7 @@ export function createRenderer(parts, ctx) {
     setWhy(t("tigris.checking", { cell: label }));
     ctx.explain?.(action).then((reason) => {
       if (!reason) return;
-      setWhy(t("gheos.not_at", { place: label, reason: reasonWords(reason, w) }));
+      setWhy(t("gheos.not_at", { place: label, reason: reasonWords(translateReason(reason), w) }));
       const line = parts.controls.querySelector("#why");
       if (line) bringIntoView(line);
     });

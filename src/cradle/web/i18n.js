@@ -18,6 +18,17 @@ const CHOICE_KEY = "cradle.lang";
 const SOURCE = "en";
 const PLACEHOLDER = /\{(\w+)\}/g;
 
+/**
+ * The rules engines' reasons in the language (i18n/reasons/<tag>.json, written from the Python
+ * catalogues by packaging/web_reasons.py): each English message with its translation, and the
+ * game's words a reason may name, by their kind.
+ * @typedef {{messages: Record<string, string>, words: Record<string, Record<string, string>>}} Reasons
+ */
+/** @type {Reasons | null} */
+let reasons = null;
+/** @type {{template: string, pattern: RegExp, literal: number}[]} the English messages, most specific first */
+let reasonPatterns = [];
+
 /** @type {string[]} the catalogues' tags (i18n/languages.json) */
 let tags = [SOURCE];
 let current = SOURCE;
@@ -111,6 +122,89 @@ async function useLanguage(tag) {
   }
   plurals = new Intl.PluralRules(current);
   document.documentElement.lang = current;
+  await loadReasons(current);
+}
+
+/** @param {string} tag */
+async function loadReasons(tag) {
+  reasons = null;
+  reasonPatterns = [];
+  if (tag === SOURCE) return;
+  try {
+    const response = await fetch(`/static/i18n/reasons/${encodeURIComponent(tag)}.json`, { cache: "no-cache" });
+    if (response.ok) useReasons(await response.json());
+  } catch {
+    // no reasons file: the engines' reasons stay in English
+  }
+}
+
+/**
+ * Use the engines' reasons already read (Node's tests read them from the files).
+ * @param {Reasons | null} found
+ */
+export function useReasons(found) {
+  reasons = found;
+  reasonPatterns = found ? Object.keys(found.messages).map(templatePattern).sort((a, b) => b.literal - a.literal) : [];
+}
+
+/**
+ * An English message as a pattern that reads its placeholders back from a sentence.
+ * @param {string} template
+ */
+function templatePattern(template) {
+  /** @type {string[]} */
+  const names = [];
+  let source = "^";
+  let literal = 0;
+  let last = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    const text = template.slice(last, match.index);
+    source += escapeRegExp(text);
+    literal += text.length;
+    source += names.includes(match[1]) ? `\\k<${match[1]}>` : `(?<${match[1]}>.+?)`;
+    names.push(match[1]);
+    last = (match.index || 0) + match[0].length;
+  }
+  const tail = template.slice(last);
+  return { template, pattern: new RegExp(`${source}${escapeRegExp(tail)}$`, "s"), literal: literal + tail.length };
+}
+
+/** @param {string} text */
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * A rules engine's reason for refusing a move (the server gives its English sentence) in the
+ * language: the message it is, with its params read back and the game's words among them
+ * translated. A sentence no message matches stays as it is.
+ * @param {string} text
+ */
+export function translateReason(text) {
+  if (!reasons) return text;
+  const found = reasons;
+  for (const { template, pattern } of reasonPatterns) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    /** @type {Record<string, string>} */
+    const params = {};
+    for (const [name, value] of Object.entries(match.groups || {})) params[name] = reasonWord(found, name, value);
+    return found.messages[template].replace(PLACEHOLDER, (whole, name) => params[name] ?? whole);
+  }
+  return text;
+}
+
+/**
+ * A game's word among a reason's params, by the param's name (its kind).
+ * @param {Reasons} found
+ * @param {string} kind
+ * @param {string} value
+ */
+function reasonWord(found, kind, value) {
+  const colours = found.words.colour || {};
+  if (kind === "monument") return value.split("-").map((c) => colours[c] ?? c).join("-");
+  if (kind === "colours") return value.split(", ").map((c) => colours[c] ?? c).join(", ");
+  return found.words[kind]?.[value] ?? value;
 }
 
 /**

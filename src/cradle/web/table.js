@@ -7,7 +7,7 @@ import { me, refreshWaiting, seatName, transferPanel } from "./account.js";
 import { nameAt } from "./names.js";
 import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
-import { has, t } from "./i18n.js";
+import { has, t, translateReason } from "./i18n.js";
 import { botName, endedBy } from "./lobby.js";
 import { toggleAid } from "./aid.js";
 import { ChatPanel } from "./chat.js";
@@ -191,7 +191,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
 
   const live = new Live(id, token, {
     onView: (frame) => show(frame),
-    onError: (message) => { toast(message); if (last) show(last, true); },
+    onError: (message) => { toast(translateReason(message)); if (last) show(last, true); },
     onChat: (line) => chat.add(line),
     onState: (state) => {
       if (state === "refused") {

@@ -5,7 +5,7 @@
 // which cells and buttons each action belongs to, and asks the server why the others are not legal.
 
 import { api } from "./api.js";
-import { has, list, t } from "./i18n.js";
+import { has, list, t, translateReason } from "./i18n.js";
 import { nameAt, namedText, seatWord, seatingOf, whoAt } from "./names.js";
 import { bringIntoView, clear, put, dialog, el, svg, panel } from "./ui.js";
 
@@ -699,7 +699,7 @@ export function createRenderer(parts, ctx) {
     const action = `${prefix()} ${cell}`;
     setWhy(t("tigris.checking", { cell }));
     ctx.explain?.(action).then((reason) => {
-      if (frame && selection && `${prefix()} ${cell}` === action) setWhy(reason ? t("tigris.not_on", { cell, reason }) : about, reveal);
+      if (frame && selection && `${prefix()} ${cell}` === action) setWhy(reason ? t("tigris.not_on", { cell, reason: translateReason(reason) }) : about, reveal);
     });
   }
 

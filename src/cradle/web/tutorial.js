@@ -9,7 +9,7 @@ import { api } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
 import { remember } from "./state.js";
 import { tableScreen } from "./table.js";
-import { has, t } from "./i18n.js";
+import { has, t, translateReason } from "./i18n.js";
 import { bringIntoView, clear, el, link, messageOf, put, toast } from "./ui.js";
 
 /** @typedef {import("./types").Frame} Frame */
@@ -166,7 +166,7 @@ function tutorial(root, game) {
       return message;
     },
     refused(action, reason) {
-      say(t("learn.refused", { action, reason }), "wrong");
+      say(t("learn.refused", { action, reason: translateReason(reason) }), "wrong");
     },
     shown(frame, module) {
       last = frame;
