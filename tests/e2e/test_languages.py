@@ -160,7 +160,10 @@ def crawl(browser: Any, server: PlayServer, artifacts: Path, tag: str, size: str
         page.wait_for_selector("#result")
         check_screen(page, tag, f"{game}-replay", artifacts, size)
         page.goto(f"{base}/#/analysis/{done}")
-        page.wait_for_selector("#analysis-status p")
+        page.wait_for_selector("#analyse")
+        page.locator("#analyse").click()
+        page.wait_for_selector("#analysis-done", timeout=120_000)
+        page.wait_for_selector("#costly-list li, #costly p")
         check_screen(page, tag, f"{game}-analysis", artifacts, size)
     assert not errors.errors
     context.close()

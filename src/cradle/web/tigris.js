@@ -258,9 +258,14 @@ function roleWord(role) {
   return has(`tigris.role.${role}`) ? t(`tigris.role.${role}`) : role;
 }
 
-/** @param {string} color the war of a colour: "the red war (priests)" */
+/** @param {string} color the war of a colour, with its leaders: "the red war (priests)" */
 function warWords(color) {
   return has(`tigris.war.${color}`) ? t(`tigris.war.${color}`) : color;
+}
+
+/** @param {string} color the war of a colour: "the red war" */
+function warShort(color) {
+  return has(`tigris.war_short.${color}`) ? t(`tigris.war_short.${color}`) : color;
 }
 
 /** @param {string} color a war's title: "Red war (priests)" */
@@ -376,13 +381,13 @@ export function eventWords(event, words) {
         : t("tigris.event.catastrophe", { name: who(e.seat), cell: e.cell });
     }
     case "unification_removed": return t("tigris.event.unification_removed");
-    case "war": return t("tigris.event.war", { war: warWords(e.color), attacker: who(e.attacker), defender: who(e.defender) });
+    case "war": return t("tigris.event.war", { war: warShort(e.color), attacker: who(e.attacker), defender: who(e.defender) });
     case "commit": return t("tigris.event.commit", { name: who(e.seat), tiles: tilesOf(e.color, e.count) });
     case "decline": return t("tigris.event.decline");
     case "revolt_result": return t("tigris.event.revolt_result", { winner: who(e.winner), loser: who(e.loser), high: Math.max(e.attack, e.defence), low: Math.min(e.attack, e.defence) });
     case "war_result": {
       const color = text.match(/wins the (\w+) war/)?.[1] || "";
-      return t("tigris.event.war_result", { winner: who(e.winner), loser: who(e.loser), war: warWords(color),
+      return t("tigris.event.war_result", { winner: who(e.winner), loser: who(e.loser), war: warShort(color),
         high: Math.max(e.attack, e.defence), low: Math.min(e.attack, e.defence), tiles: tilesOf(color, (e.removed || []).length) });
     }
     case "building": return t("tigris.event.building", { building: buildingWords(e.color), cell: e.cell });
@@ -404,7 +409,7 @@ function scoreWhy(why) {
     return t(m[3] ? "tigris.why.tile_king" : "tigris.why.tile", { tile: tileWords(m[1]), cell: m[2] });
   }
   if (why === "revolt won") return t("tigris.why.revolt");
-  if ((m = why.match(/^(\w+) war won$/))) return t("tigris.why.war", { war: warWords(m[1]) });
+  if ((m = why.match(/^(\w+) war won$/))) return t("tigris.why.war", { war: warShort(m[1]) });
   if ((m = why.match(/^monument, (\w+)$/))) return t("tigris.why.monument", { role: roleWord(m[1]) });
   if (why === "the wonder") return t("tigris.why.wonder");
   return why;
@@ -457,7 +462,7 @@ export function conflictOutcome(events, frame) {
   /** @param {Seat} seat */
   const strength = (seat) => (seat === attacker ? found.attack : found.defence);
   const tie = found.attack === found.defence;
-  const what = found.type === "revolt_result" ? t("tigris.the_revolt") : warWords(found.text.match(/the (\w+) war/)?.[1] || "");
+  const what = found.type === "revolt_result" ? t("tigris.the_revolt") : warShort(found.text.match(/the (\w+) war/)?.[1] || "");
   let title;
   let win = null;
   if (me === found.winner || me === found.loser) {
