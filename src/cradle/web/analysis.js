@@ -150,7 +150,9 @@ export function analysisScreen(root, id) {
       el("div", {}, el("strong", {}, t("analysis.move_by", { number: r.ply, name: nameAt(found, r.seat) })), el("span", { class: "loss" }, " ", costWords(found.players.length, r.loss))),
       el("p", {}, tNodes("analysis.played", { action: capitalised(module.describeAction(r.played, words)), share: el("span", { class: "muted" }, percent(r.played_chance)) })),
       el("p", { class: "better" }, tNodes("analysis.better", { action: el("strong", {}, capitalised(module.describeAction(r.best, words))), share: el("span", { class: "muted" }, percent(r.best_chance)) })),
-      el("p", { class: "small muted" }, t("analysis.why", { reason: capitalised(module.reasonWords(r.why, words)) })));
+      // The bots' reasons are English sentences of the server's (cradle.ai.knowledge): marked,
+      // until the server gives them as messages (docs/translating.md).
+      el("p", { class: "small muted" }, tNodes("analysis.why", { reason: el("span", { "data-words": "ai" }, capitalised(module.reasonWords(r.why, words))) })));
     });
     put(moves, el("h3", {}, t("analysis.costly")),
       found.status === "done" && !items.length ? el("p", { class: "muted" }, t("analysis.well_played")) : null,
