@@ -24,8 +24,16 @@ from babel.messages.pofile import read_po
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ROOT / "src/cradle/locale"
 OUT = ROOT / "src/cradle/web/i18n/reasons"
-ENGINES = ["src/cradle/core", "src/cradle/tigris", "src/cradle/gheos", "src/cradle/i18n.py"]
-WORD_KINDS = ("leader", "colour", "player")
+# The engines' refusals, and the bots' reasons in hints and analyses (cradle.ai.knowledge).
+ENGINES = [
+    "src/cradle/core",
+    "src/cradle/tigris",
+    "src/cradle/gheos",
+    "src/cradle/i18n.py",
+    "src/cradle/ai/knowledge",
+    "src/cradle/ai/hints.py",
+]
+WORD_KINDS = ("leader", "colour", "player", "kind")
 # The gettext catalogue each web catalogue reads its reasons from, and what it falls back on.
 TAGS = {"es": ("es", None), "pt-BR": ("pt_BR", None), "pt-PT": ("pt_PT", "pt_BR")}
 

@@ -53,8 +53,11 @@ WORDS = (
     NP_("player", "east"),
     NP_("player", "south"),
     NP_("player", "west"),
+    NP_("kind", "wheat"),
+    NP_("kind", "cup"),
+    NP_("kind", "sword"),
 )
-WORD_CONTEXTS = frozenset({"leader", "colour", "player"})
+WORD_CONTEXTS = frozenset({"leader", "colour", "player", "kind"})
 
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = SOURCE

@@ -76,13 +76,8 @@ def english_left(tag: str) -> list[str]:
     return sorted(pieces)
 
 
-# The bots' reasons in hints and analyses (marked data-words="ai") are English sentences the
-# server makes (cradle.ai.knowledge); they are the one part not translated yet
-# (docs/translating.md), so the crawl reads the page without them.
 PAGE_WORDS = """() => {
-  let text = document.body.innerText;
-  for (const node of document.querySelectorAll("[data-words=ai]")) text = text.replace(node.innerText, "");
-  const out = [document.title, text];
+  const out = [document.title, document.body.innerText];
   for (const node of document.querySelectorAll("[title], [aria-label], [placeholder], [alt]")) {
     for (const name of ["title", "aria-label", "placeholder", "alt"]) {
       if (node.getAttribute(name)) out.push(node.getAttribute(name));

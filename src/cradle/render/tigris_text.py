@@ -500,11 +500,7 @@ def event_text(event: Mapping[str, object], players: list[str]) -> str:
     cell = str(event.get("cell", ""))
     if kind == "score":
         why = re.search(r"\(([^()]*)\)$", text)
-        return ngettext(
-            "{player} scores {count} {colour} ({why})",
-            "{player} scores {count} {colour} ({why})",
-            count("amount"),
-        ).format(
+        return _("{player} scores {count} {colour} ({why})").format(
             player=who("seat"),
             count=count("amount"),
             colour=word("colour", colour),

@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { chartNote, costWords, measureName, reviewNote } from "./measure.js";
 import { GAMES, GAME_TITLES, notePieces } from "./games.js";
-import { list, number, t, tNodes } from "./i18n.js";
+import { list, number, t, tNodes, translateReason } from "./i18n.js";
 import { nameAt, seatWord } from "./names.js";
 import { capitalised, el, icon, link, messageOf, percent, put, setTitle, svg, toast } from "./ui.js";
 
@@ -150,9 +150,8 @@ export function analysisScreen(root, id) {
       el("div", {}, el("strong", {}, t("analysis.move_by", { number: r.ply, name: nameAt(found, r.seat) })), el("span", { class: "loss" }, " ", costWords(found.players.length, r.loss))),
       el("p", {}, tNodes("analysis.played", { action: capitalised(module.describeAction(r.played, words)), share: el("span", { class: "muted" }, percent(r.played_chance)) })),
       el("p", { class: "better" }, tNodes("analysis.better", { action: el("strong", {}, capitalised(module.describeAction(r.best, words))), share: el("span", { class: "muted" }, percent(r.best_chance)) })),
-      // The bots' reasons are English sentences of the server's (cradle.ai.knowledge): marked,
-      // until the server gives them as messages (docs/translating.md).
-      el("p", { class: "small muted" }, tNodes("analysis.why", { reason: el("span", { "data-words": "ai" }, capitalised(module.reasonWords(r.why, words))) })));
+      // The bots' reasons come as the server's English sentences: read back into the language.
+      el("p", { class: "small muted" }, t("analysis.why", { reason: capitalised(module.reasonWords(translateReason(r.why), words)) })));
     });
     put(moves, el("h3", {}, t("analysis.costly")),
       found.status === "done" && !items.length ? el("p", { class: "muted" }, t("analysis.well_played")) : null,

@@ -161,13 +161,27 @@ function templatePattern(template) {
     const text = template.slice(last, match.index);
     source += escapeRegExp(text);
     literal += text.length;
-    source += names.includes(match[1]) ? `\\k<${match[1]}>` : `(?<${match[1]}>.+?)`;
+    source += names.includes(match[1]) ? `\\k<${match[1]}>` : `(?<${match[1]}>${SHAPES[match[1]] || ".+?"})`;
     names.push(match[1]);
     last = (match.index || 0) + match[0].length;
   }
   const tail = template.slice(last);
   return { template, pattern: new RegExp(`${source}${escapeRegExp(tail)}$`, "s"), literal: literal + tail.length };
 }
+
+/**
+ * What a placeholder of the engines' and bots' messages may hold, by its name (any text for the
+ * names not here): a word, a cell, a count. A message is then read back only where it fits.
+ * @type {Record<string, string>}
+ */
+const SHAPES = {
+  colour: "[\\w-]+", leader: "[\\w-]+", player: "[\\w-]+", kind: "[\\w-]+", monument: "\\w+-\\w+",
+  cell: "[\\w,:-]+", area: "[\\w,:-]+",
+  count: "-?\\d+", attack: "-?\\d+", defence: "-?\\d+", ours: "-?\\d+", them: "-?\\d+", theirs: "-?\\d+",
+  held: "-?\\d+", id: "-?\\d+", slot: "-?\\d+", last: "-?\\d+",
+  gain: "[-+]?[\\d.]+", delta: "[-+]?\\d+", odds: "\\d+%",
+  changes: "[^;()]+", returned: "[^;()]+", followers: "[^;,()]+", cups: "[^;,()]+", pyramids: "[^;,()]+", swords: "[^;,()]+",
+};
 
 /** @param {string} text */
 function escapeRegExp(text) {
@@ -183,6 +197,32 @@ function escapeRegExp(text) {
 export function translateReason(text) {
   if (!reasons) return text;
   const found = reasons;
+  // A bot's reason joins its parts with "; " (a part may hold "; " itself): from the start,
+  // the longest run of parts that is one message, then the rest.
+  const parts = text.split("; ");
+  const out = [];
+  for (let start = 0; start < parts.length;) {
+    let end = parts.length;
+    let said = null;
+    for (; end > start && said === null; end -= 1) said = translateMessage(found, parts.slice(start, end).join("; "));
+    if (said === null) {
+      out.push(parts[start]);
+      start += 1;
+    } else {
+      out.push(said);
+      start = end + 1;
+    }
+  }
+  return out.join("; ");
+}
+
+/**
+ * The message `text` is, translated; null when no message matches it.
+ * @param {Reasons} found
+ * @param {string} text
+ * @returns {string | null}
+ */
+function translateMessage(found, text) {
   for (const { template, pattern } of reasonPatterns) {
     const match = pattern.exec(text);
     if (!match) continue;
@@ -191,7 +231,7 @@ export function translateReason(text) {
     for (const [name, value] of Object.entries(match.groups || {})) params[name] = reasonWord(found, name, value);
     return found.messages[template].replace(PLACEHOLDER, (whole, name) => params[name] ?? whole);
   }
-  return text;
+  return null;
 }
 
 /**
@@ -202,8 +242,15 @@ export function translateReason(text) {
  */
 function reasonWord(found, kind, value) {
   const colours = found.words.colour || {};
+  const players = found.words.player || {};
   if (kind === "monument") return value.split("-").map((c) => colours[c] ?? c).join("-");
-  if (kind === "colours") return value.split(", ").map((c) => colours[c] ?? c).join(", ");
+  if (kind === "colours") return list(value.split(/, | and /).map((c) => colours[c] ?? c));
+  // A message within the message: an engine's reason, a score's, a count ("2 cups").
+  if (["reason", "why", "followers", "cups", "pyramids", "swords"].includes(kind)) return translateReason(value);
+  if (kind === "changes") return value.split(", ").map((part) => translateMessage(found, part) ?? part).join(", ");
+  if (kind === "returned") { // "north 2, east 1": each player with the followers returned
+    return value.split(", ").map((part) => part.replace(/^(\S+)/, (name) => players[name] ?? name)).join(", ");
+  }
   return found.words[kind]?.[value] ?? value;
 }
 

@@ -538,7 +538,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
       const words = game.wordsFor(frame.players, frame, log.pieces);
       list.push(el("ol", { class: "hints", id: "hints" }, hints.list.map((h) => el("li", { class: "hint-row", "data-action": h.action },
         el("div", {}, el("strong", {}, capitalised(game.describeAction(h.action, words))), el("span", { class: "chance" }, ` ${measured(frame.players.length, h.win_chance)}`)),
-        el("p", { class: "small muted", "data-words": "ai" }, capitalised(game.reasonWords(h.reason, words))),
+        el("p", { class: "small muted" }, capitalised(game.reasonWords(translateReason(h.reason), words))),
         el("div", { class: "hint-buttons" },
           el("button", { class: "btn small", "data-show": h.action, onclick: () => {
             renderer?.preview(h.action);
