@@ -23,6 +23,7 @@ import pytest
 from cradle import i18n
 from cradle.gheos.lessons import LESSONS as GHEOS_LESSONS
 from cradle.tigris.lessons import LESSONS as TIGRIS_LESSONS
+from tests.helpers.ai import bot_reasons
 from tests.helpers.engines import refusals
 
 babel = pytest.importorskip("babel", reason="the catalogue checks need Babel (dev extra)")
@@ -240,3 +241,38 @@ def test_the_engines_reasons_read_in_the_browsers_language(tag: str, language: s
         i18n.use("en")
     assert translated == wanted
     assert sum(a != str(r) for a, r in zip(translated, found, strict=True)) > len(found) // 2
+
+
+# An action's notation (a reason may be the action itself): the same in every language.
+NOTATION = re.compile(
+    r"^(tile|leader|withdraw|catastrophe|swap|pass|commit|war|monument|treasure|building|wonder"
+    r"|wonderpoint|decline|place|replace|start|take|pay|migrate|winner|token)( [\w,:-]+)*$"
+)
+ENGLISH = re.compile(r"\b(the|tiles?|wars?|temples?|scores|continent|followers?|you|hold)\b")
+
+
+@pytest.mark.parametrize("tag", ["es", "pt-BR"])
+def test_the_bots_reasons_read_in_the_browsers_language(tag: str) -> None:
+    """Hints and analyses carry the bots' English reasons (cradle.ai.knowledge); the client
+    reads every part of each back into its language."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node (make test installs Debian's nodejs)")
+    found = sorted(
+        {r for game in ("tigris", "gheos") for seed in (1, 2) for r in bot_reasons(game, seed)}
+    )
+    answer = subprocess.run(
+        [node, "--input-type=module", "-e", REASONS, (WEB / "i18n.js").as_uri(), tag],
+        input=json.dumps(found),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    translated = json.loads(answer.stdout)
+    left = [
+        (reason, said)
+        for reason, said in zip(found, translated, strict=True)
+        if not NOTATION.match(reason) and (said == reason or ENGLISH.search(said))
+    ]
+    assert len(found) > 100 and not left
