@@ -3,9 +3,9 @@
 //! `crate::gheos::observation`: what that seat's view shows, nothing more).
 
 use super::Net;
-use crate::gheos::search_game::Judged;
+use crate::gheos::World as GheosWorld;
 use crate::search::{LeafModel, ModelScratch, SearchGame};
-use crate::tigris::knowledge::TigrisWorld;
+use crate::tigris::World as TigrisWorld;
 
 /// Whether `net` plays `game` with `players` over `inputs`-wide observations and `actions`
 /// action ids: a clear reason where it does not.
@@ -79,18 +79,18 @@ impl LeafModel<TigrisWorld> for Net {
     }
 }
 
-impl LeafModel<Judged> for Net {
+impl LeafModel<GheosWorld> for Net {
     fn width(&self) -> usize {
         self.width
     }
 
-    fn features(&self, world: &Judged, scratch: &mut ModelScratch, out: &mut [f32]) {
+    fn features(&self, world: &GheosWorld, scratch: &mut ModelScratch, out: &mut [f32]) {
         let seat = world.to_move();
-        let size = crate::gheos::observation::size(world.game.tiles.tiles.len());
+        let size = crate::gheos::observation::size(world.s.tiles.tiles.len());
         features_of(
             self,
             size,
-            |o| crate::gheos::observation::observe(&world.game, seat, o),
+            |o| crate::gheos::observation::observe(&world.s, seat, o),
             scratch,
             out,
         );

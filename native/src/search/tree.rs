@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::{Learned, ModelScratch, PyRandom, RootNoise, SearchGame};
+use super::{CpythonRandom, Learned, ModelScratch, RootNoise, SearchGame};
 use crate::splitmix::SplitMix64;
 
 /// The search's settings (`cradle.ai.search.params.IsmctsParams`), with the game's defaults
@@ -416,7 +416,7 @@ pub struct Tree<G: SearchGame> {
     pub iterations: u64,
     /// Where the worlds come from: seeded by the tree's first draw, then going on from world
     /// to world (a generator seeded for every world would cost a fifth of an iteration).
-    dealer: Option<PyRandom>,
+    dealer: Option<CpythonRandom>,
     // Scratch space, kept between iterations.
     legal: Marks,
     kids: Marks,
@@ -582,7 +582,7 @@ impl<G: SearchGame> Tree<G> {
         let rng = &mut self.rng;
         let dealer = self
             .dealer
-            .get_or_insert_with(|| PyRandom::from_u64(rng.next_u64()));
+            .get_or_insert_with(|| CpythonRandom::from_u64(rng.next_u64()));
         self.root.deal(self.seat, dealer)
     }
 
@@ -1194,7 +1194,7 @@ pub(crate) mod tests {
             self.left -= id;
             self.mover = 1 - self.mover;
         }
-        fn deal(&self, _observer: usize, _dealer: &mut PyRandom) -> Nim {
+        fn deal(&self, _observer: usize, _dealer: &mut CpythonRandom) -> Nim {
             self.clone()
         }
         fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
@@ -1241,7 +1241,7 @@ pub(crate) mod tests {
             self.ones += id;
             self.moves += 1;
         }
-        fn deal(&self, _observer: usize, _dealer: &mut PyRandom) -> Words {
+        fn deal(&self, _observer: usize, _dealer: &mut CpythonRandom) -> Words {
             self.clone()
         }
         fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
@@ -1569,7 +1569,7 @@ pub(crate) mod tests {
         fn apply_quiet(&mut self, _id: u32) {
             self.moves += 1;
         }
-        fn deal(&self, _observer: usize, _dealer: &mut PyRandom) -> Wide {
+        fn deal(&self, _observer: usize, _dealer: &mut CpythonRandom) -> Wide {
             self.clone()
         }
         fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
