@@ -338,7 +338,7 @@ def selfplay_games(
     noise: tuple[float, float] | None = None,
 ) -> dict[str, Any]: ...
 
-# Learned networks (native/src/pymodel.rs, native/src/nn): a checkpoint read natively.
+# Learned networks (native/src/python/model.rs, native/src/nn): a checkpoint read natively.
 class Model:
     def __init__(self, data: bytes) -> None: ...
     @staticmethod
