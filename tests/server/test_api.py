@@ -162,7 +162,7 @@ def test_moves_need_the_deciding_seats_token(client: TestClient) -> None:
     answer = act(client, game_id, token_of(created, first), action)
     assert answer.status_code == 200
     assert answer.json()["table"]["moves"] == 1
-    assert answer.json()["table"]["last"] == {"seat": first, "action": action}
+    assert answer.json()["table"]["last"] == {"seat": first, "action": action, "standin": None}
 
 
 @pytest.mark.parametrize("action", ["tile purple Z99", "fly away", "", 42, None, "x" * 300])

@@ -175,6 +175,9 @@ def test_when_a_deadline_passes_the_others_let_the_stand_in_play_its_turn(
     assert after["deadline"] is not None and after["away"] == [seat]
     record = client.get(f"/api/games/{game_id}/record", headers=auth(other)).json()
     assert set(record["seats"]) == {seat}
+    # The log says who really moved: the stand-in, for the late seat's person.
+    steps = client.get(f"/api/games/{game_id}/history").json()["steps"]
+    assert steps and {step["standin"] for step in steps} == {"medium"}
     # At the late seat's next turn its person has the deadline again: a move of theirs
     # brings them back (the stand-in plays for them no more).
     pass_turn_to(client, created, seat)
@@ -182,6 +185,9 @@ def test_when_a_deadline_passes_the_others_let_the_stand_in_play_its_turn(
     assert view(client, game_id)["table"]["standin"] is None
     move(client, game_id, late)
     assert view(client, game_id)["table"]["away"] == []
+    steps = client.get(f"/api/games/{game_id}/history", headers=auth(late)).json()["steps"]
+    assert steps[-1]["seat"] == seat and steps[-1]["standin"] is None  # the person's own
+    assert view(client, game_id)["table"]["last"]["standin"] is None
 
 
 def pass_turn_to(client: TestClient, created: dict[str, Any], seat: int) -> None:

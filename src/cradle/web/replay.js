@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { GAMES, GAME_TITLES, notePieces } from "./games.js";
+import { moverWords } from "./log.js";
 import { nameAt } from "./names.js";
 import { el, fieldValue, iconButton, link, messageOf, put, setTitle, titleCase } from "./ui.js";
 
@@ -83,7 +84,8 @@ export function replayScreen(root, id) {
     const game = data;
     /** @param {string} dynasty @param {number} i a seat, named with its dynasty (its colour) */
     const seen = (dynasty, i) => (nameAt(game, i) === titleCase(dynasty) ? nameAt(game, i) : `${nameAt(game, i)} (${titleCase(dynasty)})`);
-    const said = s.action ? module.describeStep({ ply: step, seat: s.seat, action: s.action, events: s.events }, words) : null;
+    const shown = s.action ? { ply: step, seat: s.seat, action: s.action, events: s.events, standin: s.standin } : null;
+    const said = shown ? module.describeStep(shown, moverWords(words, shown)) : null;
     put(parts.banner,
       el("span", { class: `badge ${data.game}` }, GAME_TITLES[data.game]),
       el("strong", { id: "replay-step" }, ` Replay: step ${step} of ${lastStep}`),

@@ -27,6 +27,8 @@ import {
 /** @typedef {import("./types").Renderer} Renderer */
 /** @typedef {import("./types").Said} Said */
 /** @typedef {import("./types").Screen} Screen */
+/** @typedef {import("./types").SeatResult} SeatResult */
+/** @typedef {import("./types").TableMeta} TableMeta */
 /** @typedef {import("./types").Seat} Seat */
 /** @typedef {import("./types").Step} Step */
 /** @typedef {import("./types").TableContext} TableContext */
@@ -698,6 +700,18 @@ function analysisNote(frame) {
 }
 
 /**
+ * The end screen's title: the winner, or the players who share first place (a tie).
+ * @param {SeatResult[]} result the places, best first
+ * @param {TableMeta} table
+ * @returns {string}
+ */
+function outcome(result, table) {
+  const first = result.filter((line) => line.place === 1).map((line) => nameAt(table, line.seat));
+  if (first.length > 1) return `A tie: ${new Intl.ListFormat("en", { type: "conjunction" }).format(first)} share first place`;
+  return first.length ? `${first[0]} wins` : "The game is over";
+}
+
+/**
  * The end screen: the ranking, the analysis and the replay.
  * @param {GameModule} module
  * @param {Frame} frame
@@ -709,7 +723,7 @@ function showEnd(module, frame, id) {
   const ending = frame.table.ended_by && out ? ENDINGS[frame.table.ended_by] : null;
   dialog({
     id: "end-screen",
-    title: result.length && result[0].place === 1 ? `${nameAt(frame.table, result[0].seat)} wins` : "The game is over",
+    title: outcome(result, frame.table),
     body: [
       ending && out ? el("p", { id: "ended-by" }, `${capitalised(ending(nameAt(frame.table, out.seat)))}.`) : null,
       module.resultTable(result, frame.table),
