@@ -119,7 +119,7 @@ def test_rated_games_ended_early_move_the_ratings_on_a_laptop_and_a_phone(
         end_screens(pages, names, "timeout", artifacts)
         # Nobody moved for three deadlines: the server's sweep ends the game by itself.
         game_id, tokens = tables["abandoned"]
-        wait_until(lambda: server.get(f"/api/games/{game_id}")["table"]["status"] == "over", 60)
+        wait_until(lambda: server.get(f"/api/games/{game_id}")["table"]["status"] == "over", 120)
         pages = [open_table(c, server, game_id, t) for c, t in zip(contexts, tokens, strict=True)]
         end_screens(pages, names, "abandoned", artifacts)
         # Each ending counted once: three games each, the leaderboard as the API says.

@@ -150,7 +150,9 @@ def missing_glyphs(page: Any) -> list[str]:
     return found
 
 
-def wait_until(predicate: Any, seconds: float = 20.0, step: float = 0.05) -> None:
+def wait_until(predicate: Any, seconds: float = 60.0, step: float = 0.05) -> None:
+    """Wait until ``predicate()`` holds: generously (a loaded machine does what is waited for
+    slowly, and the wait ends as soon as it holds), else AssertionError."""
     deadline = time.monotonic() + seconds
     while not predicate():
         if time.monotonic() > deadline:

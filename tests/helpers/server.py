@@ -299,7 +299,9 @@ def token_of(created: dict[str, Any], seat: int) -> str:
     raise KeyError(seat)
 
 
-def wait_for(predicate: Any, seconds: float = 60) -> None:
+def wait_for(predicate: Any, seconds: float = 180) -> None:
+    """Wait until ``predicate()`` holds: generously (a loaded machine does what is waited for
+    slowly, and the wait ends as soon as it holds), else AssertionError."""
     deadline = time.monotonic() + seconds
     while not predicate():
         if time.monotonic() > deadline:
