@@ -3,7 +3,9 @@
 
 import { api } from "./api.js";
 import { notePieces } from "./games.js";
-import { el, put, svg, titleCase } from "./ui.js";
+import { t } from "./i18n.js";
+import { botName } from "./names.js";
+import { el, put, svg } from "./ui.js";
 
 /** @typedef {import("./types").Frame} Frame */
 /** @typedef {import("./types").GameModule} GameModule */
@@ -135,7 +137,7 @@ export class GameLog {
 export function moverWords(words, step) {
   const level = step.standin;
   if (!level) return words;
-  return { ...words, who: (seat) => (seat === step.seat ? `${titleCase(level)} bot for ${words.who(seat)}` : words.who(seat)) };
+  return { ...words, who: (seat) => (seat === step.seat ? t("log.standin_for", { bot: botName(level), name: words.who(seat) }) : words.who(seat)) };
 }
 
 /**
