@@ -2,9 +2,12 @@
 and the seats an account holds.
 
 A name is 3–24 characters of Unicode letters (with their marks), digits, spaces, ``-`` and
-``_``, NFC-normalised and trimmed; two names that differ only in case are one (``name_key``).
-A password is hashed with argon2id (argon2-cffi); a sign-in with an unknown name spends the
-same work, so the answer's time tells nothing either. A session is a random cookie stored only
+``_``, under Unicode's identifier rules (:mod:`cradle.server.text`); two names that differ only
+in case are one (``name_key``), and so are two that look alike (``name_skeletons``). A password
+is hashed with argon2id (argon2-cffi), in the bounded queue of :mod:`cradle.server.signins`; a
+sign-in with an unknown name spends the same work, so the answer's time tells nothing either.
+A browser the account signed in on keeps a device cookie (``devices``: its sha-256), which lets
+it sign in whatever strangers guessed at the name. A session is a random cookie stored only
 as its sha-256; its CSRF token is derived from it (a page of this site reads it from
 ``GET /api/me``, a page of another site cannot), and every state-changing request that comes
 with the cookie must send it back in ``X-CSRF-Token``.
@@ -18,8 +21,6 @@ import functools
 import hashlib
 import hmac
 import secrets
-import threading
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,11 +29,14 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from cradle.server import text
 from cradle.server.storage import (
     AccountRow,
     ChatLineRow,
     ChatMuteRow,
+    DeviceRow,
     GameRow,
+    NameSkeletonRow,
     SeatRow,
     SessionRow,
     Storage,
@@ -41,15 +45,17 @@ from cradle.server.storage import (
 )
 from cradle.server.tokens import hash_token, new_token
 
-NAME_MIN, NAME_MAX = 3, 24
+NAME_MIN, NAME_MAX = text.NAME_MIN, text.NAME_MAX
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
-EMAIL_MAX = 254
+EMAIL_MAX = text.EMAIL_MAX
 FORMER = "former player"  # the name at the seats of a deleted account (no one may take it)
 SESSION_COOKIE = "cradle_session"
+DEVICE_COOKIE = "cradle_device"  # a browser the account signed in on (signs.py: never locked out)
+DEVICE_SECONDS = 365 * 86400.0  # a device unused this long is forgotten
+DEVICES_PER_ACCOUNT = 20  # the most recently used are kept
 CSRF_HEADER = "x-csrf-token"
 SESSION_SECONDS = 30 * 86400.0
 TRANSFER_SECONDS = 3600.0  # a "continue on another device" link works this long, once
-HASHING = threading.BoundedSemaphore(2)  # argon2id takes 64 MiB each: a few at a time
 
 
 @functools.cache
@@ -61,39 +67,23 @@ def _hasher(memory_kib: int) -> tuple[PasswordHasher, str]:
 
 
 class Taken(StorageError):
-    def __init__(self) -> None:
-        super().__init__("that name is taken", "that name is taken")
+    def __init__(self, alike: bool = False) -> None:
+        reason = "that name looks like one taken" if alike else "that name is taken"
+        super().__init__(reason, reason)
 
 
 def normal_name(raw: str) -> str:
-    """The name as stored and shown, or ValueError saying what is wrong with it."""
-    name = unicodedata.normalize("NFC", raw).strip()
-    if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise ValueError(f"a name has {NAME_MIN} to {NAME_MAX} characters")
-    previous = ""
-    for char in name:
-        kind = unicodedata.category(char)
-        if kind[0] in "LN" and kind in ("Lu", "Ll", "Lt", "Lm", "Lo", "Nd"):
-            pass
-        elif kind[0] == "M" and unicodedata.category(previous or " ")[0] in "LM":
-            pass  # a mark on a letter (many scripts write vowels so)
-        elif char in " -_":
-            if char == " " and previous == " ":
-                raise ValueError("a name has no two spaces in a row")
-        else:
-            raise ValueError(
-                "a name has only letters, digits, spaces, '-' and '_' "
-                f"(not {unicodedata.name(char, repr(char)).lower()})"
-            )
-        previous = char
-    if name_key(name) == name_key(FORMER):
+    """The name as stored and shown, or ValueError saying what is wrong with it
+    (cradle.server.text.normal_name's rules; "former player" is nobody's)."""
+    name = text.normal_name(raw)
+    if text.name_skeletons(name) & text.name_skeletons(FORMER):
         raise ValueError(f"{FORMER!r} is the name of deleted accounts")
     return name
 
 
 def name_key(name: str) -> str:
-    """What makes two names one: case-folded, NFC again (folding can undo it)."""
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+    """What makes two names one for signing in (NFKC, case-folded)."""
+    return text.name_key(name)
 
 
 def check_password(password: str) -> None:
@@ -102,18 +92,17 @@ def check_password(password: str) -> None:
 
 
 def hash_password(password: str, memory_kib: int) -> str:
+    """The argon2id hash of ``password`` (a worker thread of the queue in signins.py runs it)."""
     hasher, _dummy = _hasher(memory_kib)
-    with HASHING:
-        return hasher.hash(password)
+    return hasher.hash(password)
 
 
 def password_matches(stored: str | None, password: str, memory_kib: int) -> bool:
     hasher, dummy = _hasher(memory_kib)
-    with HASHING:
-        try:
-            return hasher.verify(stored or dummy, password) and stored is not None
-        except (VerificationError, InvalidHashError):
-            return False
+    try:
+        return hasher.verify(stored or dummy, password) and stored is not None
+    except (VerificationError, InvalidHashError):
+        return False
 
 
 def csrf_of(secret: str) -> str:
@@ -144,15 +133,20 @@ def _account(row: Any) -> Account:
 
 
 def create_account(storage: Storage, name: str, password_hash: str, now: float) -> Account:
-    """A new account; :class:`Taken` when the name (in any case) is someone's."""
+    """A new account; :class:`Taken` when the name (in any case) is someone's, or looks like
+    someone's (:func:`cradle.server.text.name_skeletons`)."""
     account_id = secrets.token_hex(8)
+    skeletons = sorted(text.name_skeletons(name))
     try:
         with storage.transaction() as connection:
             taken = connection.execute(
                 select(AccountRow.id).where(AccountRow.name_key == name_key(name))
             ).first()
-            if taken is not None:
-                raise Taken()
+            alike = connection.execute(
+                select(NameSkeletonRow.account_id).where(NameSkeletonRow.skeleton.in_(skeletons))
+            ).first()
+            if taken is not None or alike is not None:
+                raise Taken(alike=taken is None)
             connection.execute(
                 insert(AccountRow).values(
                     id=account_id,
@@ -163,6 +157,10 @@ def create_account(storage: Storage, name: str, password_hash: str, now: float) 
                     turn_mail=False,
                 )
             )
+            for skeleton in skeletons:
+                connection.execute(
+                    insert(NameSkeletonRow).values(skeleton=skeleton, account_id=account_id)
+                )
     except StorageError as exc:
         if isinstance(exc.__cause__, IntegrityError):
             raise Taken() from None  # another process took it meanwhile
@@ -185,6 +183,56 @@ def password_by_id(storage: Storage, account_id: str) -> str | None:
             select(AccountRow.password).where(AccountRow.id == account_id)
         ).scalar()
     return None if found is None else str(found)
+
+
+def looks_like_an_account(storage: Storage, name: str) -> bool:
+    """Whether a guest's ``name`` looks like an account's name (which only its account shows)."""
+    skeletons = sorted(text.name_skeletons(name))
+    with storage.engine.connect() as connection:
+        found = connection.execute(
+            select(NameSkeletonRow.account_id).where(NameSkeletonRow.skeleton.in_(skeletons))
+        ).first()
+    return found is not None
+
+
+def device_of(storage: Storage, secret: str) -> str | None:
+    """The account whose browser holds the device cookie ``secret`` (None: not a known one)."""
+    with storage.engine.connect() as connection:
+        found = connection.execute(
+            select(DeviceRow.account_id).where(DeviceRow.id == hash_token(secret))
+        ).scalar()
+    return None if found is None else str(found)
+
+
+def remember_device(storage: Storage, account_id: str, secret: str | None, now: float) -> str:
+    """This browser is the account's (``secret``: its device cookie, when it holds one of this
+    account's); the cookie's value to send back. Old and surplus devices are forgotten."""
+    with storage.transaction() as connection:
+        if secret is not None:
+            kept = connection.execute(
+                update(DeviceRow)
+                .where(DeviceRow.id == hash_token(secret), DeviceRow.account_id == account_id)
+                .values(used=now)
+            ).rowcount
+            if kept:
+                return secret
+        secret = new_token()
+        connection.execute(delete(DeviceRow).where(DeviceRow.used < now - DEVICE_SECONDS))
+        connection.execute(
+            insert(DeviceRow).values(
+                id=hash_token(secret), account_id=account_id, created=now, used=now
+            )
+        )
+        surplus = (
+            select(DeviceRow.id)
+            .where(DeviceRow.account_id == account_id)
+            .order_by(DeviceRow.used.desc(), DeviceRow.id)
+            .offset(DEVICES_PER_ACCOUNT)
+        )
+        old = [row.id for row in connection.execute(surplus)]
+        if old:
+            connection.execute(delete(DeviceRow).where(DeviceRow.id.in_(old)))
+    return secret
 
 
 def start_session(storage: Storage, account_id: str, now: float) -> str:

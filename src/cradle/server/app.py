@@ -183,6 +183,11 @@ def create_app(
         chat_speakers=RateLimiter(
             limits.chat_per_minute / 60.0, limits.chat_burst, name="chat-speaker"
         ),
+        spectator_lines=RateLimiter(
+            limits.spectator_lines_per_minute / 60.0,
+            limits.spectator_lines_burst,
+            name="chat-spectators",
+        ),
     )
 
     @contextlib.asynccontextmanager
@@ -200,8 +205,10 @@ def create_app(
             yield
         finally:
             await hub.stop()
+            ctx.queue().close()
 
     app = FastAPI(title="cradle play server", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.context = ctx  # the routes' shared state (its password queue: tests, metrics)
 
     def published_schema() -> dict[str, Any]:
         """The OpenAPI schema as the server answers: refusals are ``{"error", "field"?}`` with

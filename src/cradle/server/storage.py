@@ -83,7 +83,7 @@ from cradle.ai import LEVELS
 from cradle.core.lessons import LESSON_OPTION
 from cradle.core.record import GameRecord
 from cradle.server import migrations
-from cradle.server.limits import FREE_BOTS, take
+from cradle.server.limits import FREE_BOTS, peek, take
 from cradle.server.ratings import Skill, rate, rates
 
 NOTIFY_CHANNEL = "cradle_games"
@@ -494,6 +494,32 @@ class TransferRow(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seat: Mapped[int] = mapped_column(Integer)
     expires: Mapped[float] = mapped_column(Float)
+
+
+class NameSkeletonRow(Base):
+    """A look of an account's name (cradle.server.text.name_skeletons: UTS #39 skeletons, as
+    SHA-256): unique, so no two accounts' names look alike."""
+
+    __tablename__ = "name_skeletons"
+
+    skeleton: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+
+
+class DeviceRow(Base):
+    """A browser an account signed in on (the sha-256 of its device cookie): it signs in first
+    and is never locked out by others' failed guesses at the name."""
+
+    __tablename__ = "devices"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created: Mapped[float] = mapped_column(Float)
+    used: Mapped[float] = mapped_column(Float, index=True)
 
 
 LOBBY_SCANS = 10  # pages of rows a filtered lobby page reads at most
@@ -2381,6 +2407,18 @@ class Storage:
                 .values(tokens=tokens, stamp=max(now, float(stamp)))
             )
         return wait
+
+    def peek_token(self, bucket: str, client: str, rate: float, burst: int, now: float) -> float:
+        """:meth:`take_token` without taking: 0.0, or the seconds until ``client`` could go on."""
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(RateRow.tokens, RateRow.stamp).where(
+                    RateRow.bucket == bucket, RateRow.client == client_hash(client)
+                )
+            ).first()
+        if found is None:
+            return 0.0
+        return peek(float(found.tokens), now - float(found.stamp), rate, float(burst))
 
     def forget_rates(self, before: float) -> int:
         """Drop the buckets untouched since ``before`` (full again by then); how many."""
