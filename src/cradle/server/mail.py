@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 from cradle.server.storage import DATABASE_ERRORS, DueMail, Storage
 from cradle.server.tables import Table
+from cradle.server.text import email_address
 from cradle.server.tokens import hash_token, new_token
 
 log = logging.getLogger("cradle.server")
@@ -111,7 +112,7 @@ def send_mail(settings: MailSettings, message: EmailMessage) -> None:
             smtp.starttls(context=context)
         if settings.user is not None and settings.password is not None:
             smtp.login(settings.user, settings.password)
-        smtp.send_message(message)
+        smtp.send_message(message, to_addrs=[str(message["To"])])
 
 
 def turn_mail(settings: MailSettings, notice: DueMail, unsubscribe: str) -> EmailMessage:
@@ -123,7 +124,8 @@ def turn_mail(settings: MailSettings, notice: DueMail, unsubscribe: str) -> Emai
     message = EmailMessage()
     message["Subject"] = f"Your turn in {title} ({notice.player})"
     message["From"] = settings.sender
-    message["To"] = notice.address
+    # One address, whatever an older server stored (a list would mail every name in it).
+    message["To"] = email_address(notice.address)
     message["Message-ID"] = make_msgid(domain=settings.sender.rpartition("@")[2] or None)
     message["List-Unsubscribe"] = f"<{stop_link}>"
     if notice.away:
