@@ -204,10 +204,37 @@ def device_of(storage: Storage, secret: str) -> str | None:
     return None if found is None else str(found)
 
 
-def remember_device(storage: Storage, account_id: str, secret: str | None, now: float) -> str:
+def home_key(client: str, account_id: str) -> str:
+    """How an address the account signed in from is kept: a hash, with its devices."""
+    return hash_token(f"home|{client}|{account_id}")
+
+
+def is_home(storage: Storage, client: str, account_id: str) -> bool:
+    """Whether the account signed in from ``client``'s address (its key) before."""
+    with storage.engine.connect() as connection:
+        found = connection.execute(
+            select(DeviceRow.id).where(
+                DeviceRow.id == home_key(client, account_id), DeviceRow.account_id == account_id
+            )
+        ).first()
+    return found is not None
+
+
+def remember_device(
+    storage: Storage, account_id: str, secret: str | None, now: float, client: str | None = None
+) -> str:
     """This browser is the account's (``secret``: its device cookie, when it holds one of this
-    account's); the cookie's value to send back. Old and surplus devices are forgotten."""
+    account's), and so is ``client``'s address (:func:`is_home`); the cookie's value to send
+    back. Old and surplus devices are forgotten."""
     with storage.transaction() as connection:
+        if client is not None:
+            home = home_key(client, account_id)
+            if not connection.execute(
+                update(DeviceRow).where(DeviceRow.id == home).values(used=now)
+            ).rowcount:
+                connection.execute(
+                    insert(DeviceRow).values(id=home, account_id=account_id, created=now, used=now)
+                )
         if secret is not None:
             kept = connection.execute(
                 update(DeviceRow)

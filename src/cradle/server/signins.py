@@ -7,12 +7,14 @@ waits (``429`` with ``Retry-After``, at once: nothing is hashed) — the delay i
 alone. A name with too many recent failures is *under attack*: then only its known devices and
 clients with no failure in the last :attr:`Limits.signin_memory_minutes` may try it, so the
 owner, from a browser they signed in on or from an address that guessed nothing, signs in at
-once whatever others guess, while each guessing address gets one try per memory span.
+once whatever others guess, while each guessing address gets one try per memory span. An
+address the account signed in from (kept as a hash with its devices, as long) is its *home*:
+it may try the name however many guesses came from elsewhere.
 
 **The hashing queue.** argon2id takes tens of milliseconds and 64 MiB per check, so each server
 process checks ``password_hashers`` passwords at a time, in order of priority: a known device of
-the account first, then clients with no recent failure, then the rest (the order of arrival
-within each). Each client has one check waiting or running at most (a second is refused at once,
+the account first, then its home addresses, then clients with no recent failure, then the rest
+(the order of arrival within each). Each client has one check waiting or running at most (a second is refused at once,
 ``429``), and a check whose wait, estimated from the queue ahead of it and the measured time of
 a check, would pass ``signin_wait_seconds`` is refused at once (``503`` with ``Retry-After``):
 no set of addresses makes a person's sign-in wait longer than that, and the refused ones cost
@@ -39,8 +41,10 @@ from cradle.server.limits import Limits, RateLimiter
 
 T = TypeVar("T")
 
-KNOWN, CLEAN, SUSPECT = 0, 1, 2  # priorities in the queue: a known device, a clean client, others
-PRIORITY_NAMES = ("known", "clean", "suspect")
+# Priorities in the queue: a known device of the account, an address that signed in to the
+# name before, a client with no recent failure, the rest.
+KNOWN, HOME, CLEAN, SUSPECT = 0, 1, 2, 3
+PRIORITY_NAMES = ("known", "home", "clean", "suspect")
 FIRST_GUESS = 0.25  # seconds one check is taken to cost until one has been measured
 SMOOTHING = 0.2  # weight of the latest check in the running mean of their times
 
@@ -73,9 +77,12 @@ class SignInRules:
         self.name_failures = RateLimiter(rate, burst, name="signin-fail-name")
         self.recent = RateLimiter(1.0 / (60.0 * self.limits.signin_memory_minutes), 1, name="signin-recent")  # fmt: skip
 
-    async def admit(self, counts: Counts, client: str, name: str, device: str | None) -> int:
+    async def admit(
+        self, counts: Counts, client: str, name: str, device: str | None, home: bool = False
+    ) -> int:
         """The priority of a sign-in by ``client`` (``device``: the key of a known device of
-        the account named ``name``), or ApiError 429 when it must wait."""
+        the account named ``name``; ``home``: whether the account signed in from this client's
+        address before), or ApiError 429 when it must wait."""
         who = device or client
         wait = await counts.peek_bucket(self.failures, who)
         if wait > 0:
@@ -87,6 +94,8 @@ class SignInRules:
             )
         if device is not None:
             return KNOWN
+        if home:
+            return HOME  # it signed in to this name from here before
         clean = await counts.peek_bucket(self.recent, client) <= 0
         if clean:
             return CLEAN

@@ -162,10 +162,12 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         return secret if secret and len(secret) <= 128 else None
 
     async def remember(request: Request, account_id: str) -> str:
+        """This browser (its device cookie's value) and its address are the account's now."""
         hub = ctx.hub()
         return await hub.db(
-            accounts.remember_device, hub.storage, account_id, device_secret(request), time.time()
-        )
+            accounts.remember_device, hub.storage, account_id, device_secret(request),
+            time.time(), client_of(request),
+        )  # fmt: skip
 
     @router.post("/api/accounts", openapi_extra=body_schema(Credentials), response_model=SignedIn)
     async def sign_up(request: Request) -> JSONResponse:
@@ -197,14 +199,14 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         name = accounts.name_key(body.name.strip())
         hub = ctx.hub()
         found = await hub.db(accounts.password_of, hub.storage, body.name.strip())
-        device = None
+        # The same reads whether or not the account exists (the answer's time tells nothing).
+        account_id = found[0] if found is not None else "-"
         held = device_secret(request)
-        if found is not None and held is not None:
-            owner = await hub.db(accounts.device_of, hub.storage, held)
-            if owner == found[0]:
-                device = "device:" + hash_token(held)
+        owner = await hub.db(accounts.device_of, hub.storage, held) if held else None
+        device = "device:" + hash_token(held) if held and owner == account_id else None
+        home = await hub.db(accounts.is_home, hub.storage, client, account_id)
         rules = ctx.rules()
-        priority = await rules.admit(ctx, client, name, device)
+        priority = await rules.admit(ctx, client, name, device, home)
         right = await matches(
             device or client, priority, found[1] if found else None, body.password
         )
