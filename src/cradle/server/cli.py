@@ -193,6 +193,23 @@ def serve(
             "and name the `cradle db upgrade` command instead)."
         ),
     ] = True,
+    metrics_token: Annotated[
+        str | None,
+        typer.Option(
+            help="Serve Prometheus metrics at /metrics to requests with this bearer token "
+            "(none: /metrics answers nobody).",
+            envvar="CRADLE_METRICS_TOKEN",
+        ),
+    ] = None,
+    log_format: Annotated[
+        str, typer.Option(help="The log's lines: text, or json (one object a line).")
+    ] = "text",
+    log_level: Annotated[
+        str,
+        typer.Option(
+            help="The least a line must matter to be logged: debug, info, warning, error."
+        ),
+    ] = "warning",
 ) -> None:
     """Start the play server: lobby, live games, bots and the web client."""
     _need_server_extra()
@@ -204,6 +221,16 @@ def serve(
         raise CliError("give --db or --database, not both")
     if bot_delay < 0:
         raise CliError("--bot-delay cannot be negative")
+    from cradle.server.logs import FORMATS, LEVELS
+
+    if log_format not in FORMATS:
+        raise CliError(f"--log-format is one of {', '.join(FORMATS)}, not {log_format!r}")
+    if log_level not in LEVELS:
+        raise CliError(f"--log-level is one of {', '.join(LEVELS)}, not {log_level!r}")
+    if metrics_token is not None and len(metrics_token) < 16:
+        raise CliError(
+            "--metrics-token needs 16 characters or more (a random one: openssl rand -hex 16)"
+        )
     if not 1 <= workers <= 64:
         raise CliError("--workers must be between 1 and 64")
     try:
@@ -299,6 +326,9 @@ def serve(
         proxies,
         upgrade,
         mail,
+        metrics_token,
+        log_format,
+        log_level,
     )
 
 

@@ -27,6 +27,7 @@ from email.utils import make_msgid
 from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit
 
+from cradle.server.metrics import MAILS
 from cradle.server.storage import DATABASE_ERRORS, DueMail, Storage
 from cradle.server.tables import Table
 from cradle.server.text import email_address
@@ -214,7 +215,9 @@ class Notices:
             except (OSError, smtplib.SMTPException, ValueError) as exc:
                 # Claimed, so never tried again: at most one mail per turn, never two.
                 log.error("game %s: the turn notice could not be sent: %s", notice.game_id, exc)
+                MAILS.labels("failed").inc()
                 continue
+            MAILS.labels("sent").inc()
             self.sent += 1
             sent += 1
         return sent

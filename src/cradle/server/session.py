@@ -14,10 +14,12 @@ import contextlib
 import json
 import logging
 import random
+import time
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from cradle.core.contract import Event
+from cradle.server import metrics
 from cradle.server.assist import Analyst
 from cradle.server.bots import decision_cost
 from cradle.server.errors import ApiError, bad_request, forbidden, unavailable
@@ -213,6 +215,7 @@ class Session:
         action = " ".join(action.split())
         if len(action) > MAX_ACTION_LENGTH:
             raise bad_request(f"an action has at most {MAX_ACTION_LENGTH} characters")
+        arrived = time.monotonic()
         async with table.lock:
             # A shared database: before refusing, read the game again (this copy may be behind).
             checked = not self.host.storage.shared
@@ -293,6 +296,8 @@ class Session:
                 table.record.actions.append(action)
                 table.action_seats.append(seat)
                 table.clock_moved(updated)
+                metrics.MOVES.labels(table.game, "person" if bot_version is None else "bot").inc()
+                metrics.MOVE_SECONDS.labels(table.game).observe(time.monotonic() - arrived)
                 self.changed(table, list(events or []), updated)
                 if after.is_over:
                     self.host.lobby_cache.clear()

@@ -38,6 +38,7 @@ from typing import Any, Protocol, TypeVar
 
 from cradle.server.errors import ApiError
 from cradle.server.limits import Limits, RateLimiter
+from cradle.server.metrics import SIGNINS_REFUSED
 
 T = TypeVar("T")
 
@@ -86,6 +87,7 @@ class SignInRules:
         who = device or client
         wait = await counts.peek_bucket(self.failures, who)
         if wait > 0:
+            SIGNINS_REFUSED.labels("device" if device else "address").inc()
             raise refused(
                 429,
                 f"too many failed sign-ins from {'this device' if device else 'your address'}: "
@@ -101,6 +103,7 @@ class SignInRules:
             return CLEAN
         wait = await counts.peek_bucket(self.name_failures, name)
         if wait > 0:
+            SIGNINS_REFUSED.labels("name").inc()
             raise refused(
                 429,
                 f"too many failed sign-ins to this name: wait {wait:.0f} s, or sign in from a "
@@ -139,10 +142,9 @@ class PasswordQueue:
     one queue serves every loop of the process (a server has one; tests may have several).
     """
 
-    def __init__(self, workers: int, budget: float, on_refused: Callable[[str], None] | None = None) -> None:  # fmt: skip
+    def __init__(self, workers: int, budget: float) -> None:
         self.workers = workers
         self.budget = budget
-        self.on_refused = on_refused or (lambda _reason: None)
         self.seconds = FIRST_GUESS
         self.running = 0
         self.waiting: list[_Job] = []
@@ -200,7 +202,7 @@ class PasswordQueue:
                 heapq.heappush(self.waiting, job)
                 self._pump()
         if refusal is not None:
-            self.on_refused(kind)
+            SIGNINS_REFUSED.labels(kind).inc()
             raise refusal
         try:
             result: T = await job.done

@@ -2408,6 +2408,22 @@ class Storage:
             )
         return wait
 
+    def bot_queue(self, now: float) -> tuple[int, int, float | None]:
+        """The bots' turns for the metrics: (waiting for a worker, held by a worker, when the
+        oldest waiting one became due: None while none is due)."""
+        free = BotJobRow.owner.is_(None) | (BotJobRow.lease < now)
+        with self.engine.connect() as connection:
+            waiting = connection.execute(
+                select(func.count()).select_from(BotJobRow).where(free)
+            ).scalar()
+            oldest = connection.execute(
+                select(func.min(BotJobRow.ready)).where(BotJobRow.ready <= now, free)
+            ).scalar()
+            thinking = connection.execute(
+                select(func.count()).select_from(BotJobRow).where(~free)
+            ).scalar()
+        return int(waiting or 0), int(thinking or 0), None if oldest is None else float(oldest)
+
     def peek_token(self, bucket: str, client: str, rate: float, burst: int, now: float) -> float:
         """:meth:`take_token` without taking: 0.0, or the seconds until ``client`` could go on."""
         with self.engine.connect() as connection:

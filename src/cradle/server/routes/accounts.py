@@ -5,6 +5,7 @@ another device by a one-time link (cradle.server.accounts has the rules)."""
 from __future__ import annotations
 
 import hmac
+import logging
 import time
 from typing import Any
 
@@ -12,7 +13,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 
-from cradle.server import accounts, text
+from cradle.server import accounts, metrics, text
 from cradle.server.accounts import (
     CSRF_HEADER,
     DEVICE_COOKIE,
@@ -47,6 +48,8 @@ from cradle.server.routes.common import Context, GameId, bearer, body_of, body_s
 from cradle.server.signins import KNOWN
 from cradle.server.storage import LIVE
 from cradle.server.tokens import hash_token
+
+log = logging.getLogger("cradle.server")
 
 MY_GAMES = 60  # the games GET /api/me/games lists at most (the latest changed)
 UNAUTHORIZED = "sign in first (POST /api/session)"
@@ -206,13 +209,20 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         device = "device:" + hash_token(held) if held and owner == account_id else None
         home = await hub.db(accounts.is_home, hub.storage, client, account_id)
         rules = ctx.rules()
-        priority = await rules.admit(ctx, client, name, device, home)
-        right = await matches(
-            device or client, priority, found[1] if found else None, body.password
-        )
+        try:
+            priority = await rules.admit(ctx, client, name, device, home)
+            right = await matches(
+                device or client, priority, found[1] if found else None, body.password
+            )
+        except ApiError:
+            metrics.SIGNINS.labels("refused").inc()
+            raise
         if not right or found is None:
+            metrics.SIGNINS.labels("wrong").inc()
             await rules.failed(ctx, client, name, device)
+            log.info("sign-in failed", extra={"client": client})
             raise ApiError(401, WRONG)
+        metrics.SIGNINS.labels("ok").inc()
         secret = await hub.db(accounts.start_session, hub.storage, found[0], time.time())
         account = await hub.db(accounts.account_of_session, hub.storage, secret, time.time())
         if account is None:  # deleted in between
