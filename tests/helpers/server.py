@@ -33,7 +33,7 @@ import urllib.request
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import pytest
 
@@ -113,8 +113,9 @@ class PlayServer:
             *self.settings,
         ]
 
-    def start(self) -> PlayServer:
-        self.process = subprocess.Popen(self.command())
+    def start(self, stderr: IO[bytes] | None = None) -> PlayServer:
+        """Start it and wait for its answers (``stderr``: where its log goes)."""
+        self.process = subprocess.Popen(self.command(), stderr=stderr)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
