@@ -9,6 +9,7 @@ import asyncio
 import threading
 import warnings
 from collections.abc import Iterator
+from concurrent.futures import Executor, Future
 from typing import Any
 
 import pytest
@@ -179,3 +180,27 @@ def test_the_budget_holds_for_clean_clients_too() -> None:
             queue.close()
 
     run_async(many)
+
+
+def test_a_check_that_ends_before_its_callback_is_added_does_not_stall_the_queue() -> None:
+    """A check can end before ``add_done_callback`` is called (a fast hash on a busy machine):
+    the callback then runs at once, inside the pump, which must not lock itself out."""
+
+    class AtOnce(Executor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+            done: Future[Any] = Future()
+            done.set_result(fn(*args, **kwargs))
+            return done
+
+    async def checks() -> list[object]:
+        queue = PasswordQueue(workers=1, budget=5.0)
+        queue._executor = AtOnce()  # type: ignore[assignment]
+        asks = [queue.run(f"198.51.100.{n}", CLEAN, lambda n=n: n) for n in range(3)]
+        return list(await asyncio.gather(*asks))
+
+    found: list[object] = []
+    thread = threading.Thread(target=lambda: found.append(run_async(checks)), daemon=True)
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive(), "the queue locked itself"
+    assert found == [[0, 1, 2]]

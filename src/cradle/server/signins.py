@@ -151,7 +151,8 @@ class PasswordQueue:
         self.clients: dict[str, int] = {}  # checks waiting or running, per client
         self.order = itertools.count()
         self.started: list[tuple[int, str]] = []  # (priority, client) as checks start (tests)
-        self.lock = threading.Lock()
+        # Reentrant: a check that ends before its callback is added runs _finished inside _pump.
+        self.lock = threading.RLock()
         self._executor: ThreadPoolExecutor | None = None
 
     @property
