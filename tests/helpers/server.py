@@ -409,8 +409,11 @@ def stored_game(
 def before_alembic(db: Any) -> None:
     """Make the SQLite file a current server made (``db``: a sqlite3 connection) look like one
     made before Alembic: no revision, none of the tables and columns the revisions since added
-    (accounts, turn-based tables and their mail, chat, ratings, owed notices, seats away)."""
+    (accounts, turn-based tables and their mail, chat, ratings, owed notices, seats away, name
+    skeletons and devices)."""
     db.execute("DROP TABLE alembic_version")
+    for table in ("name_skeletons", "devices"):
+        db.execute(f"DROP TABLE {table}")
     db.execute("DROP TABLE due_notices")
     db.execute("ALTER TABLE games DROP COLUMN away")
     for table in ("chat_lines", "chat_mutes", "rating_changes", "ratings"):
