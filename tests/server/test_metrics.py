@@ -23,7 +23,7 @@ with warnings.catch_warnings():
 from cradle.server.app import create_app
 from cradle.server.errors import unavailable
 from cradle.server.limits import Limits
-from cradle.server.storage import StorageError
+from cradle.server.store.errors import StorageError
 from tests.helpers.server import GAMES, PlayServer, auth, create, http, token_of
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")

@@ -49,7 +49,8 @@ from cradle.server.routes.play import play_routes
 from cradle.server.routes.ratings import rating_routes
 from cradle.server.routes.reading import reading_routes
 from cradle.server.routes.turns import turns_routes
-from cradle.server.storage import DATABASE_ERRORS, CorruptGame, Storage
+from cradle.server.store import Store
+from cradle.server.store.errors import DATABASE_ERRORS, CorruptGame
 
 log = logging.getLogger("cradle.server")
 
@@ -224,8 +225,8 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        storage = await asyncio.to_thread(Storage, database_url, upgrade)
-        hub = Hub(storage, bot_delay=bot_delay, limits=limits, mail=mail)
+        store = await asyncio.to_thread(Store, database_url, upgrade)
+        hub = Hub(store, bot_delay=bot_delay, limits=limits, mail=mail)
         try:
             await hub.start()
         except Exception:
@@ -332,7 +333,7 @@ def create_app(
             raise ApiError(401, "send the metrics token: Authorization: Bearer TOKEN")
         hub = ctx.hub()
         try:
-            queue = await hub.db(hub.storage.bot_queue, time.time())
+            queue = await hub.runtime.db(hub.store.bot_jobs.queue, time.time())
         except DATABASE_ERRORS as exc:
             log.warning("the bots' queue could not be read for the metrics: %s", exc)
             queue = None

@@ -165,9 +165,9 @@ def restore(backup_file: Path, database: Path, replace: bool = False) -> Copied:
     for stale in (database, Path(f"{database}-wal"), Path(f"{database}-shm")):
         stale.unlink(missing_ok=True)
     database.with_name(f".{database.name}.restored").replace(database)
-    from cradle.server.storage import Storage
+    from cradle.server.store import Store
 
-    Storage(f"sqlite:///{database}", upgrade=True).close()  # an older backup's schema upgraded
+    Store(f"sqlite:///{database}", upgrade=True).close()  # an older backup's schema upgraded
     return _summary(database)
 
 

@@ -94,7 +94,7 @@ class Context:
         this process, and on a shared database for every process."""
         wait = bucket.peek(key)
         hub = self.hub_box.get("hub")
-        if wait <= 0 and hub is not None and hub.storage.shared:
+        if wait <= 0 and hub is not None and hub.store.shared:
             wait = await hub.peek_token(bucket, key)
         return wait
 
@@ -103,7 +103,7 @@ class Context:
         database), whatever it held; the seconds it must now wait (0.0: none)."""
         wait = bucket.allow(key)
         hub = self.hub_box.get("hub")
-        if hub is not None and hub.storage.shared:
+        if hub is not None and hub.store.shared:
             wait = max(wait, await hub.take_token(bucket, key))
         return wait
 
@@ -113,7 +113,7 @@ class Context:
         must not allow N times the rate)."""
         wait = bucket.allow(key)
         hub = self.hub_box.get("hub")
-        if wait <= 0 and hub is not None and hub.storage.shared:
+        if wait <= 0 and hub is not None and hub.store.shared:
             wait = await hub.take_token(bucket, key)
         if wait > 0:
             raise ApiError(429, f"too many {what}: wait {wait:.1f} s", retry_after=wait)
