@@ -14,11 +14,13 @@ it may try the name however many guesses came from elsewhere.
 **The hashing queue.** argon2id takes tens of milliseconds and 64 MiB per check, so each server
 process checks ``password_hashers`` passwords at a time, in order of priority: a known device of
 the account first, then its home addresses, then clients with no recent failure, then the rest
-(the order of arrival within each). Each client has one check waiting or running at most (a second is refused at once,
-``429``), and a check whose wait, estimated from the queue ahead of it and the measured time of
-a check, would pass ``signin_wait_seconds`` is refused at once (``503`` with ``Retry-After``):
-no set of addresses makes a person's sign-in wait longer than that, and the refused ones cost
-nothing but the answer.
+(the order of arrival within each). One worker (of two or more) is kept for the account's own
+(known devices and home addresses: what only a correct sign-in makes), so no stranger's hash ever
+stands before theirs: they wait for their own hash alone. Each client has one check waiting or
+running at most (a second is refused at once, ``429``), and a stranger's check whose wait,
+estimated from the queue ahead of it and the measured time of a check, would pass
+``signin_wait_seconds`` is refused at once (``503`` with ``Retry-After``): no set of addresses
+makes anyone's sign-in wait longer than that, and the refused ones cost nothing but the answer.
 """
 
 from __future__ import annotations
@@ -147,6 +149,7 @@ class PasswordQueue:
         self.budget = budget
         self.seconds = FIRST_GUESS
         self.running = 0
+        self.running_trusted = 0  # of them, checks of known devices and home addresses
         self.waiting: list[_Job] = []
         self.clients: dict[str, int] = {}  # checks waiting or running, per client
         self.order = itertools.count()
@@ -167,13 +170,23 @@ class PasswordQueue:
                 self._executor.shutdown(wait=False, cancel_futures=True)
                 self._executor = None
 
+    @property
+    def reserved(self) -> int:
+        """Workers kept for the account's own (known devices, home addresses): one, when there
+        are two or more, so that no stranger's check ever stands before theirs."""
+        return 1 if self.workers >= 2 else 0
+
     def ahead(self, priority: int) -> int:
-        """Checks that would start before one of ``priority`` asked now (the running ones too)."""
-        return self.running + sum(1 for job in self.waiting if job.priority <= priority)
+        """Checks that would start before one of ``priority`` asked now (the running ones of
+        its kind too)."""
+        running = self.running_trusted if priority <= HOME else self.running - self.running_trusted
+        return running + sum(1 for job in self.waiting if job.priority <= priority)
 
     def estimate(self, priority: int) -> float:
-        """Seconds a check of ``priority`` asked now would wait before its answer."""
-        rounds = math.floor(self.ahead(priority) / self.workers) + 1
+        """Seconds a check of ``priority`` asked now would wait before its answer: the rounds of
+        the workers it may use (a stranger's: all but the reserved one)."""
+        workers = max(1, self.reserved if priority <= HOME else self.workers - self.reserved)
+        rounds = math.floor(self.ahead(priority) / workers) + 1
         return rounds * self.seconds
 
     async def run(self, client: str, priority: int, work: Callable[..., T], *args: Any) -> T:
@@ -186,7 +199,7 @@ class PasswordQueue:
                     429, "a password of yours is being checked: wait for its answer", 1.0
                 )
                 kind = "busy"
-            elif (wait := self.estimate(priority)) > self.budget:
+            elif priority > HOME and (wait := self.estimate(priority)) > self.budget:
                 refusal = refused(
                     503,
                     f"the server is checking many passwords: try again in {math.ceil(wait)} s",
@@ -219,12 +232,19 @@ class PasswordQueue:
                     job.done.cancel()
 
     def _pump(self) -> None:
-        """Start waiting checks while a worker is free (the lock held)."""
+        """Start waiting checks while a worker is free (the lock held); a stranger's only on a
+        worker that is not reserved."""
         while self.running < self.workers and self.waiting:
-            job = heapq.heappop(self.waiting)
+            job = self.waiting[0]
+            trusted = job.priority <= HOME
+            strangers = self.running - self.running_trusted
+            if not trusted and strangers >= self.workers - self.reserved:
+                return  # the free worker is the reserved one (the rest are strangers too)
+            heapq.heappop(self.waiting)
             if job.done.cancelled():
                 continue  # its client went away while it waited
             self.running += 1
+            self.running_trusted += trusted
             self.started.append((job.priority, job.client))
             future = self.executor.submit(_timed, job.work)
             future.add_done_callback(functools.partial(self._finished, job))
@@ -233,6 +253,7 @@ class PasswordQueue:
         """A check ended (in its worker thread): its answer to its loop, the next one started."""
         with self.lock:
             self.running -= 1
+            self.running_trusted -= job.priority <= HOME
             if not future.cancelled() and future.exception() is None:
                 self.seconds += SMOOTHING * (future.result()[0] - self.seconds)
             if self._executor is not None:
