@@ -118,6 +118,19 @@ def is_home(store: AccountStore, client: str, account_id: str) -> bool:
     return store.device_account(home_key(client, account_id)) == account_id
 
 
+def sign_in_facts(
+    store: AccountStore, name: str, client: str, device: str | None
+) -> tuple[tuple[str, str] | None, bool, bool]:
+    """What a sign-in needs to know, in one call: (account id, password hash) of the account
+    named ``name`` (None: no such account), whether the device cookie ``device`` is one of its
+    browsers, and whether ``client``'s address is one of its homes. The same reads whether or
+    not the account exists."""
+    found = password_of(store, name)
+    account_id = found[0] if found is not None else "-"
+    known = device is not None and device_of(store, device) == account_id
+    return found, known, is_home(store, client, account_id)
+
+
 def remember_device(
     store: AccountStore, account_id: str, secret: str | None, now: float, client: str | None = None
 ) -> str:

@@ -209,13 +209,13 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         client = client_of(request)
         name = accounts.name_key(body.name.strip())
         hub = ctx.hub()
-        found = await hub.runtime.db(accounts.password_of, hub.store.accounts, body.name.strip())
-        # The same reads whether or not the account exists (the answer's time tells nothing).
-        account_id = found[0] if found is not None else "-"
         held = device_secret(request)
-        owner = await hub.runtime.db(accounts.device_of, hub.store.accounts, held) if held else None
-        device = "device:" + hash_token(held) if held and owner == account_id else None
-        home = await hub.runtime.db(accounts.is_home, hub.store.accounts, client, account_id)
+        # One trip to the database's thread (a flood's requests queue there too), the same
+        # reads whether or not the account exists (the answer's time tells nothing).
+        found, known, home = await hub.runtime.db(
+            accounts.sign_in_facts, hub.store.accounts, body.name.strip(), client, held
+        )
+        device = "device:" + hash_token(held) if held and known else None
         rules = ctx.rules()
         try:
             priority = await rules.admit(ctx, client, name, device, home)
