@@ -8,7 +8,8 @@
 - **flood**: ``--addresses`` addresses each send ``--guesses`` wrong sign-ins one after another
   (each inside every limit), all at once; a second in, the owner signs in the same three ways.
 
-Prints one JSON object: each try's status and seconds, the guesses' statuses, the server's CPU
+Prints one JSON object: the owner's three tries with no attack first (the baseline at the
+machine's load), then each try's status and seconds, the guesses' statuses, the server's CPU
 seconds, the load average before and after. ``python -m lab signin_flood [--scenario both]``.
 """
 
@@ -162,6 +163,7 @@ def run(scenario: str, seconds: float, every: float, owner_every: float, address
         try:
             status, _, device = sign_in(server.port, HOME, OWNER, PASSWORD, "/api/accounts")
             assert status == 200 and device, status
+            found["quiet"] = owner_tries(server.port, device)  # no attack: the same load's baseline
             if scenario in ("lockout", "both"):
                 found["lockout"] = lockout(server.port, device, seconds, every, owner_every)
             if scenario in ("flood", "both"):
