@@ -33,7 +33,7 @@ import urllib.request
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import pytest
 
@@ -115,8 +115,9 @@ class PlayServer:
             *self.settings,
         ]
 
-    def start(self) -> PlayServer:
-        self.process = subprocess.Popen(self.command())
+    def start(self, stderr: IO[bytes] | None = None) -> PlayServer:
+        """Start it and wait for its answers (``stderr``: where its log goes)."""
+        self.process = subprocess.Popen(self.command(), stderr=stderr)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -423,9 +424,11 @@ def before_alembic(db: Any) -> None:
     """Make the SQLite file a current server made (``db``: a sqlite3 connection) look like one
     made before Alembic: no revision, none of the tables and columns the revisions since added
     (accounts, turn-based tables and their mail, chat, ratings, owed notices, seats away, the
-    moves' stand-ins)."""
+    moves' stand-ins, name skeletons and devices)."""
     db.execute("DROP TABLE alembic_version")
     db.execute("ALTER TABLE actions DROP COLUMN standin")
+    for table in ("name_skeletons", "devices"):
+        db.execute(f"DROP TABLE {table}")
     db.execute("DROP TABLE due_notices")
     db.execute("ALTER TABLE games DROP COLUMN away")
     for table in ("chat_lines", "chat_mutes", "rating_changes", "ratings"):

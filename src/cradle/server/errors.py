@@ -3,6 +3,7 @@ reason; a storage failure becomes a 503 in :func:`unavailable` and nowhere else.
 
 from __future__ import annotations
 
+from cradle.server.metrics import DB_FAILURES
 from cradle.server.store.errors import CorruptGame, ReadOnly, trouble
 
 DB_RETRY_AFTER = 5.0  # seconds a client waits before trying again when the database fails
@@ -31,7 +32,9 @@ def unavailable(exc: BaseException, doing: str | None = None) -> ApiError:
     answers: a 503 with the reason, and ``Retry-After`` when trying again may help (not for a
     game set aside, nor a write to a read-only server)."""
     if isinstance(exc, CorruptGame):
+        DB_FAILURES.labels("corrupt").inc()
         return ApiError(503, f"game {exc.game_id} cannot be restored: {exc.reason}")
+    DB_FAILURES.labels(type(exc).__name__).inc()
     reason = trouble(exc)
     if doing is not None:
         reason = f"{doing}: {reason}"

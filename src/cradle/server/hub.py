@@ -192,6 +192,17 @@ class Hub:
             log.warning("rates counted in this process only: %s", exc)
             return 0.0
 
+    async def peek_token(self, bucket: RateLimiter, client: str) -> float:
+        """:meth:`take_token` without taking (0.0 when the database cannot tell)."""
+        try:
+            return await self.runtime.db(
+                self.store.rates.peek, bucket.name, client, bucket.rate, int(bucket.burst),
+                time.time(),
+            )  # fmt: skip
+        except DATABASE_ERRORS as exc:
+            log.warning("rates counted in this process only: %s", exc)
+            return 0.0
+
     async def expire_unplayed(self, now: float | None = None) -> list[str]:
         """End (``expired``) the games nobody played in that nobody changed for
         ``Limits.unplayed_minutes`` before ``now``; their ids. The clients whose use of the

@@ -25,11 +25,13 @@ import contextlib
 import hmac
 import logging
 import random
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from cradle.core.contract import Event, GameState
+from cradle.server import metrics
 from cradle.server.bots import decision_cost
 from cradle.server.errors import ApiError, bad_request, forbidden, unavailable
 from cradle.server.events import Changed, Events
@@ -475,7 +477,14 @@ class Referee:
         action = " ".join(action.split())
         if len(action) > MAX_ACTION_LENGTH:
             raise bad_request(f"an action has at most {MAX_ACTION_LENGTH} characters")
-        return await self.change(table, lambda: rule_move(table, seat, action, self.settings, bot))
+        arrived = time.monotonic()
+        moved = await self.change(
+            table, lambda: rule_move(table, seat, action, self.settings, bot)
+        )
+        if moved:
+            metrics.MOVES.labels(table.game, "person" if bot is None else "bot").inc()
+            metrics.MOVE_SECONDS.labels(table.game).observe(time.monotonic() - arrived)
+        return moved
 
     async def undo(self, table: Table, seat: int) -> None:
         await self.change(table, lambda: rule_undo(table, seat, self.settings, self.runtime))

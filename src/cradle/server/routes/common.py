@@ -19,6 +19,7 @@ from cradle.server.errors import ApiError, bad_request
 from cradle.server.hub import Hub
 from cradle.server.limits import Limits, RateLimiter
 from cradle.server.models import read_json
+from cradle.server.signins import PasswordQueue, SignInRules
 
 MAX_FRAME = 4 * 1024  # characters of one WebSocket frame from a client
 MAX_PAGE = 1000  # a lobby page a client asks for (the server's own page size caps it again)
@@ -55,13 +56,51 @@ class Context:
     hinted: RateLimiter
     chatted: RateLimiter  # chat lines per client
     chat_speakers: RateLimiter  # chat lines per seat (or account) of a game
-    signins: RateLimiter  # sign-in attempts (and password checks) per client
-    signins_of: RateLimiter  # and per account
+    spectator_lines: RateLimiter  # chat lines of all the spectators of a table together
+    # Password checks of a signed-in account (changing the password, deleting the account), per
+    # account. Sign-ins follow ``sign_rules`` (cradle.server.signins).
+    signins_of: RateLimiter
+    sign_rules: SignInRules | None = None
+    passwords: PasswordQueue | None = None
     hub_box: dict[str, Hub] = field(default_factory=dict)
     menu: list[BotChoice] = field(default_factory=list)  # the bots' menu, made once
 
+    def __post_init__(self) -> None:
+        if self.sign_rules is None:
+            self.sign_rules = SignInRules(self.limits)
+        if self.passwords is None:
+            self.passwords = PasswordQueue(
+                self.limits.password_hashers, self.limits.signin_wait_seconds
+            )
+
     def hub(self) -> Hub:
         return self.hub_box["hub"]
+
+    def rules(self) -> SignInRules:
+        assert self.sign_rules is not None
+        return self.sign_rules
+
+    def queue(self) -> PasswordQueue:
+        assert self.passwords is not None
+        return self.passwords
+
+    async def peek_bucket(self, bucket: RateLimiter, key: str) -> float:
+        """The seconds until ``key`` may go on in ``bucket`` (0.0: now), counting nothing: in
+        this process, and on a shared database for every process."""
+        wait = bucket.peek(key)
+        hub = self.hub_box.get("hub")
+        if wait <= 0 and hub is not None and hub.store.shared:
+            wait = await hub.peek_token(bucket, key)
+        return wait
+
+    async def take_bucket(self, bucket: RateLimiter, key: str) -> float:
+        """Count one against ``key`` in ``bucket`` (here, and for every process on a shared
+        database), whatever it held; the seconds it must now wait (0.0: none)."""
+        wait = bucket.allow(key)
+        hub = self.hub_box.get("hub")
+        if hub is not None and hub.store.shared:
+            wait = max(wait, await hub.take_token(bucket, key))
+        return wait
 
     async def throttle(self, bucket: RateLimiter, key: str, what: str) -> None:
         """Count a request against ``key``'s bucket: in this process first (a flood costs no

@@ -25,7 +25,7 @@ from cradle.server.models import (
     JoinBody,
     parse,
 )
-from cradle.server.routes.accounts import signed_in, valid_name
+from cradle.server.routes.accounts import guest_name, signed_in
 from cradle.server.routes.common import (
     GAME_ID_CHARS,
     MAX_PAGE,
@@ -151,7 +151,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
         signed = await signed_in(ctx, request, write=True)
         name = signed.account.name if signed else None
         if name is None and body.name is not None:
-            name = valid_name(body.name)
+            name = await guest_name(ctx, body.name)
         await ctx.throttle(ctx.creations, client_of(request), "new games")
         players = body.players
         return await ctx.hub().create(
@@ -185,7 +185,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
         signed = await signed_in(ctx, request, write=True)
         name = signed.account.name if signed else None
         if name is None and body.name is not None:
-            name = valid_name(body.name)
+            name = await guest_name(ctx, body.name)
         hub = ctx.hub()
         table = await hub.fresh(await hub.table(game_id))
         await ctx.throttle(ctx.creations, client_of(request), "seats joined")
