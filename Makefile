@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 WHEEL_STAMP := $(VENV)/.installed-wheel
 PLAY_EXTRAS := build,server
-TEST_EXTRAS := build,dev,server,openspiel,pettingzoo,ai,ray
+TEST_EXTRAS := build,dev,server,openspiel,pettingzoo,ai,ray,learn
 WHEEL_EXTRAS := build,wheel
 # Every install takes its versions from constraints.txt (the app's lock); pyproject.toml has
 # the ranges library users get.
