@@ -478,9 +478,7 @@ class Referee:
         if len(action) > MAX_ACTION_LENGTH:
             raise bad_request(f"an action has at most {MAX_ACTION_LENGTH} characters")
         arrived = time.monotonic()
-        moved = await self.change(
-            table, lambda: rule_move(table, seat, action, self.settings, bot)
-        )
+        moved = await self.change(table, lambda: rule_move(table, seat, action, self.settings, bot))
         if moved:
             metrics.MOVES.labels(table.game, "person" if bot is None else "bot").inc()
             metrics.MOVE_SECONDS.labels(table.game).observe(time.monotonic() - arrived)
