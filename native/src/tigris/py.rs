@@ -10,7 +10,7 @@ use pyo3::{intern, IntoPyObjectExt};
 use super::actions::{Action, Parsed};
 use super::analysis::BoardKey;
 use super::convert::{
-    colour_list, dynasty_index, event_dict, illegal, list_index, lookup_colour, names,
+    colour_list, disallowed, dynasty_index, event_dict, list_index, lookup_colour, names,
     options_from_py, options_object, parse, position_dict, position_error, read_position,
     result_list, strict_id, strings, view_dict,
 };
@@ -163,7 +163,7 @@ impl PyTigrisState {
         let mut events = Vec::new();
         self.s
             .apply(parsed, &mut events)
-            .map_err(|reason| illegal(py, reason))?;
+            .map_err(|reason| disallowed(py, reason))?;
         self.changed();
         Ok(events)
     }
@@ -325,7 +325,7 @@ impl PyTigrisState {
     }
 
     /// The notation of the fixed id `action_id` (the cached table of `all_action_strings()`);
-    /// IllegalAction for a non-int or an id out of range.
+    /// MalformedAction for a non-int or an id out of range.
     fn action_string<'py>(
         &self,
         py: Python<'py>,
@@ -350,17 +350,17 @@ impl PyTigrisState {
         self.apply_quiet(py, action_id)
     }
 
-    /// Apply `action` (text or id) for the seat to move; the events. IllegalAction, and no
-    /// change, when it is malformed or not legal now.
+    /// Apply `action` (text or id) for the seat to move; the events. MalformedAction (read
+    /// first) or DisallowedAction, and no change, when it is malformed or not legal now.
     fn apply<'py>(
         &mut self,
         py: Python<'py>,
         action: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        if self.s.over {
-            return Err(illegal(py, "the game is over".into()));
-        }
         let parsed = parse(py, action)?;
+        if self.s.over {
+            return Err(disallowed(py, "the game is over".into()));
+        }
         let events = self.apply_parsed(py, &parsed)?;
         let names = names(&self.s);
         PyList::new(
@@ -374,13 +374,13 @@ impl PyTigrisState {
 
     /// `apply` without building the events (for search and training loops).
     fn apply_quiet(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        if self.s.over {
-            return Err(illegal(py, "the game is over".into()));
-        }
         let parsed = parse(py, action)?;
+        if self.s.over {
+            return Err(disallowed(py, "the game is over".into()));
+        }
         self.s
             .apply(&parsed, &mut NoEvents)
-            .map_err(|reason| illegal(py, reason))?;
+            .map_err(|reason| disallowed(py, reason))?;
         self.changed();
         Ok(())
     }

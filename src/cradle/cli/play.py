@@ -30,7 +30,7 @@ from cradle.cli.common import (
     new_state,
     seat_view,
 )
-from cradle.core.contract import JSON, Event, GameState, View
+from cradle.core.contract import JSON, Event, GameState, MalformedAction, View
 from cradle.core.record import GameRecord
 
 Renderer = Callable[[View], RenderableType]
@@ -250,8 +250,12 @@ class Session:
                 continue
             try:
                 state.clone().apply(action)  # the engine says what is wrong with it
-            except ValueError as exc:
-                self.console.print(Text(f"Illegal: {exc}", style="bold red"))
+            except MalformedAction as exc:
+                said = f"Not an action: {exc} ('help' lists the commands, 'actions' the moves)"
+                self.console.print(Text(said, style="bold red"))
+                continue
+            except ValueError as exc:  # the rules refuse it now (a DisallowedAction)
+                self.console.print(Text(f"Not allowed now: {exc}", style="bold red"))
                 continue
             return action
 

@@ -19,10 +19,25 @@ JSON = dict[str, Any]
 
 
 class IllegalAction(ValueError):
-    """An action that is malformed or not legal now; the state is left unchanged.
+    """A refused action, of either kind below; the state is left unchanged.
 
-    Each game raises its own subclass (``tigris.IllegalAction``, ``gheos.IllegalAction``), so
-    code that handles any game catches this one."""
+    Engines raise one of the two kinds, never this class itself: :class:`MalformedAction`
+    (the input cannot be read as an action) or :class:`DisallowedAction` (it reads as one, and
+    the rules do not allow it now), as python-chess tells an invalid move from an illegal
+    one. Each game raises its own subclasses (``tigris.MalformedAction``, a
+    ``tigris.IllegalAction`` and a :class:`MalformedAction`, ...), so code that handles any
+    game catches these, and code written before the split keeps catching this one."""
+
+
+class MalformedAction(IllegalAction):
+    """The input is not an action of the game's notation, whatever the position: an unknown
+    verb, a word of the wrong kind, too many or too few words, an id out of range, neither a
+    string nor an id."""
+
+
+class DisallowedAction(IllegalAction):
+    """An action of the notation that the rules do not allow now: the game is over, another
+    step of the turn decides, the cell is taken, the tile is not in hand, ..."""
 
 
 class Event(TypedDict):
@@ -197,6 +212,16 @@ class GameModule(Protocol):
 
     @property
     def IllegalAction(self) -> type[IllegalAction]: ...
+
+    @property
+    def MalformedAction(self) -> type[MalformedAction]:
+        """The game's :class:`MalformedAction` (a subclass of its ``IllegalAction``)."""
+        ...
+
+    @property
+    def DisallowedAction(self) -> type[DisallowedAction]:
+        """The game's :class:`DisallowedAction` (a subclass of its ``IllegalAction``)."""
+        ...
 
     @property
     def DRAW_COUNTERS(self) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from cradle.tigris.types import (
     MONUMENTS,
     ROLE_BY_NAME,
     ROLES,
-    IllegalAction,
+    MalformedAction,
 )
 
 # Action kinds.
@@ -93,19 +93,19 @@ def _color(word: str) -> int:
     try:
         return COLOR_BY_NAME[word]
     except KeyError:
-        raise IllegalAction(f"{word!r} is not a colour (red, blue, green, black)") from None
+        raise MalformedAction(f"{word!r} is not a colour (red, blue, green, black)") from None
 
 
 def _cell(word: str) -> int:
     try:
         return parse_cell(word)
     except ValueError as exc:
-        raise IllegalAction(str(exc)) from None
+        raise MalformedAction(str(exc)) from None
 
 
 def _arity(words: list[str], n: int, usage: str) -> None:
     if len(words) != n:
-        raise IllegalAction(f"expected '{usage}'")
+        raise MalformedAction(f"expected '{usage}'")
 
 
 def _parse_words(words: list[str]) -> Action:
@@ -114,13 +114,13 @@ def _parse_words(words: list[str]) -> Action:
         _arity(words, 3, "leader <king|priest|farmer|trader> <cell>")
         role = ROLE_BY_NAME.get(words[1])
         if role is None:
-            raise IllegalAction(f"{words[1]!r} is not a leader (king, priest, farmer, trader)")
+            raise MalformedAction(f"{words[1]!r} is not a leader (king, priest, farmer, trader)")
         return Action(LEADER, role, _cell(words[2]))
     if verb == "withdraw":
         _arity(words, 2, "withdraw <king|priest|farmer|trader>")
         role = ROLE_BY_NAME.get(words[1])
         if role is None:
-            raise IllegalAction(f"{words[1]!r} is not a leader (king, priest, farmer, trader)")
+            raise MalformedAction(f"{words[1]!r} is not a leader (king, priest, farmer, trader)")
         return Action(WITHDRAW, role, -1)
     if verb == "tile":
         _arity(words, 3, "tile <colour> <cell>")
@@ -130,7 +130,7 @@ def _parse_words(words: list[str]) -> Action:
         return Action(CATASTROPHE, 0, _cell(words[1]))
     if verb == "swap":
         if not 2 <= len(words) <= 1 + HAND_SIZE:
-            raise IllegalAction("expected 'swap <colour> ...' with 1 to 6 tiles")
+            raise MalformedAction("expected 'swap <colour> ...' with 1 to 6 tiles")
         counts = [0, 0, 0, 0]
         for word in words[1:]:
             counts[_color(word)] += 1
@@ -141,8 +141,12 @@ def _parse_words(words: list[str]) -> Action:
     if verb == "commit":
         _arity(words, 2, "commit <number>")
         if not words[1].isdigit():
-            raise IllegalAction(f"{words[1]!r} is not a number of tiles")
-        return Action(COMMIT, int(words[1]), -1)
+            raise MalformedAction(f"{words[1]!r} is not a number of tiles")
+        try:
+            count = int(words[1])
+        except ValueError:  # a digit int() does not read, such as "²"
+            raise MalformedAction(f"{words[1]!r} is not a number of tiles") from None
+        return Action(COMMIT, count, -1)
     if verb == "war":
         _arity(words, 2, "war <colour>")
         return Action(WAR, _color(words[1]), -1)
@@ -150,10 +154,12 @@ def _parse_words(words: list[str]) -> Action:
         _arity(words, 3, "monument <colour>-<colour> <cell>")
         pair = words[1].split("-")
         if len(pair) != 2:
-            raise IllegalAction(f"{words[1]!r} is not a monument: name two colours, e.g. red-blue")
+            raise MalformedAction(
+                f"{words[1]!r} is not a monument: name two colours, e.g. red-blue"
+            )
         colours = frozenset(_color(w) for w in pair)
         if len(colours) != 2:
-            raise IllegalAction("a monument has two different colours")
+            raise MalformedAction("a monument has two different colours")
         return Action(MONUMENT, MONUMENT_BY_COLORS[colours], _cell(words[2]))
     if verb == "treasure":
         _arity(words, 2, "treasure <cell>")
@@ -170,7 +176,7 @@ def _parse_words(words: list[str]) -> Action:
     if verb == "decline":
         _arity(words, 1, "decline")
         return Action(DECLINE, 0, -1)
-    raise IllegalAction(f"unknown action {verb!r}: expected one of {', '.join(VERBS)}")
+    raise MalformedAction(f"unknown action {verb!r}: expected one of {', '.join(VERBS)}")
 
 
 _PARSED: dict[str, Action] = {}
@@ -213,15 +219,15 @@ def all_action_strings() -> list[str]:
 
 
 def parse_action(text: str) -> Action:
-    """The action written ``text``; IllegalAction with a reason when it is malformed."""
+    """The action written ``text``; MalformedAction with a reason when it is not one."""
     parsed = _PARSED.get(text)
     if parsed is not None:
         return parsed
     if not isinstance(text, str):
-        raise IllegalAction(f"an action must be a string, not {type(text).__name__}")
+        raise MalformedAction(f"an action must be a string, not {type(text).__name__}")
     words = text.lower().split()
     if not words:
-        raise IllegalAction("empty action")
+        raise MalformedAction("empty action")
     return _PARSED.get(" ".join(words)) or _parse_words(words)
 
 
@@ -233,7 +239,7 @@ _PARSED.update(zip(ACTION_STRINGS, ACTIONS, strict=True))
 
 def known_action(action: object) -> Action:
     """``action`` as an :class:`Action`: one itself, or a tuple equal to an action of the
-    notation; IllegalAction for anything else (both engines' ``apply`` refuse with this)."""
+    notation; MalformedAction for anything else (both engines' ``apply`` refuse with this)."""
     if isinstance(action, Action):
         return action
     if isinstance(action, tuple) and len(action) == 3:
@@ -242,6 +248,6 @@ def known_action(action: object) -> Action:
         except TypeError:  # unhashable parts
             index = None
         if index is None:
-            raise IllegalAction(f"{action!r} is not an action of the notation")
+            raise MalformedAction(f"{action!r} is not an action of the notation")
         return ACTIONS[index]
-    raise IllegalAction(f"an action must be a string, not {type(action).__name__}")
+    raise MalformedAction(f"an action must be a string, not {type(action).__name__}")

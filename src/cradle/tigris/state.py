@@ -85,7 +85,8 @@ from cradle.tigris.types import (
     MONUMENTS,
     RED,
     ROLES,
-    IllegalAction,
+    DisallowedAction,
+    MalformedAction,
     Options,
     TigrisEvent,
     TigrisResult,
@@ -195,7 +196,7 @@ class TigrisState(ReferenceFastPaths):
     """A complete game position with its rules (see docs/contract.md for the contract), and
     the fast paths of every engine (``cradle.core.contract.FastState``)."""
 
-    ILLEGAL = IllegalAction
+    MALFORMED = MalformedAction
 
     __slots__ = (
         "_comps",
@@ -526,9 +527,9 @@ class TigrisState(ReferenceFastPaths):
     def action_string(self, action_id: int) -> str:
         """The notation of the fixed id ``action_id`` (``all_action_strings()[action_id]``)."""
         if isinstance(action_id, bool) or not isinstance(action_id, int):
-            raise IllegalAction(f"an action id is an integer, not {type(action_id).__name__}")
+            raise MalformedAction(f"an action id is an integer, not {type(action_id).__name__}")
         if not 0 <= action_id < len(ACTIONS):
-            raise IllegalAction(f"action id {action_id} is outside 0..{len(ACTIONS) - 1}")
+            raise MalformedAction(f"action id {action_id} is outside 0..{len(ACTIONS) - 1}")
         return ACTION_STRINGS[action_id]
 
     def legal_action_ids(self) -> list[int]:
@@ -629,17 +630,18 @@ class TigrisState(ReferenceFastPaths):
 
     def apply(self, action: str | int | Action) -> list[TigrisEvent]:
         """Apply ``action`` (its notation, its id or an :class:`Action`) for the seat to move;
-        IllegalAction leaves the state unchanged."""
-        if self.over:
-            raise IllegalAction("the game is over")
+        MalformedAction or DisallowedAction leave the state unchanged (an input is read
+        before the rules are asked, so a malformed one is that even when the game is over)."""
         if isinstance(action, str):
             parsed = parse_action(action)
         elif isinstance(action, int) and not isinstance(action, bool):
             if not 0 <= action < len(ACTIONS):
-                raise IllegalAction(f"action id {action} is outside 0..{len(ACTIONS) - 1}")
+                raise MalformedAction(f"action id {action} is outside 0..{len(ACTIONS) - 1}")
             parsed = ACTIONS[action]
         else:
             parsed = known_action(action)
+        if self.over:
+            raise DisallowedAction("the game is over")
         events: list[TigrisEvent] = []
         p = self.pending
         if p is None:
@@ -666,7 +668,7 @@ class TigrisState(ReferenceFastPaths):
             self._check_leader(seat, a, cell)
         elif kind == WITHDRAW:
             if self.leader_cell[4 * seat + a] < 0:
-                raise IllegalAction(f"your {ROLES[a]} is not on the board")
+                raise DisallowedAction(f"your {ROLES[a]} is not on the board")
         elif kind == TILE:
             self._check_tile(seat, a, cell)
         elif kind == CATASTROPHE:
@@ -676,14 +678,14 @@ class TigrisState(ReferenceFastPaths):
             counts = SWAP_COUNTS[a]
             for color in range(4):
                 if counts[color] > hand[color]:
-                    raise IllegalAction(
+                    raise DisallowedAction(
                         f"you cannot discard {counts[color]} {COLORS[color]} tile(s): "
                         f"your hand holds {hand[color]}"
                     )
         elif kind == PASS:
             pass
         else:
-            raise IllegalAction(
+            raise DisallowedAction(
                 f"'{format_action(action)}' is not possible now: it is "
                 f"{self.players[seat]}'s turn to take an action"
             )
@@ -693,18 +695,18 @@ class TigrisState(ReferenceFastPaths):
         index = 4 * seat + color
         current = self.leader_cell[index]
         if current == cell:
-            raise IllegalAction(f"your {ROLES[color]} already stands on {name}")
+            raise DisallowedAction(f"your {ROLES[color]} already stands on {name}")
         self._check_empty(cell)
         if not self.board.land >> cell & 1:
-            raise IllegalAction(f"{name} is a river cell: leaders may not stand on the river")
+            raise DisallowedAction(f"{name} is a river cell: leaders may not stand on the river")
         if not NEIGHBOURS[cell] & self.up[RED]:
-            raise IllegalAction(f"{name} is not next to a face-up temple")
+            raise DisallowedAction(f"{name} is not next to a face-up temple")
         kingdoms = self.kingdoms()
         if current >= 0:
             kingdoms = self._kingdoms_lifting(current, kingdoms)
         touching = sum(1 for k in kingdoms if k & NEIGHBOURS[cell])
         if touching > 1:
-            raise IllegalAction(f"a leader on {name} would join two kingdoms")
+            raise DisallowedAction(f"a leader on {name} would join two kingdoms")
 
     def _fixture_on(self, cell: int) -> str | None:
         """What stands on ``cell`` for good as far as placements go: leader, catastrophe, ..."""
@@ -723,23 +725,25 @@ class TigrisState(ReferenceFastPaths):
         name = CELL_NAMES[cell]
         fixture = self._fixture_on(cell)
         if fixture is not None:
-            raise IllegalAction(f"{name} {fixture}")
+            raise DisallowedAction(f"{name} {fixture}")
         if self.tiles_up() & 1 << cell:
-            raise IllegalAction(f"{name} holds a tile")
+            raise DisallowedAction(f"{name} holds a tile")
 
     def _check_tile(self, seat: int, color: int, cell: int) -> None:
         name = CELL_NAMES[cell]
         if not self.hands[seat][color]:
-            raise IllegalAction(f"you have no {COLORS[color]} tile in hand")
+            raise DisallowedAction(f"you have no {COLORS[color]} tile in hand")
         self._check_empty(cell)
         river = not self.board.land >> cell & 1
         if color == 1 and not river:
-            raise IllegalAction(f"{name} is not a river cell: blue tiles (farms) go on the river")
+            raise DisallowedAction(
+                f"{name} is not a river cell: blue tiles (farms) go on the river"
+            )
         if color != 1 and river:
-            raise IllegalAction(f"{name} is a river cell: only blue tiles (farms) go there")
+            raise DisallowedAction(f"{name} is a river cell: only blue tiles (farms) go there")
         touching = sum(1 for k in self.kingdoms() if k & NEIGHBOURS[cell])
         if touching > 2:
-            raise IllegalAction(f"a tile on {name} would join {touching} kingdoms (at most two)")
+            raise DisallowedAction(f"a tile on {name} would join {touching} kingdoms (at most two)")
 
     def _building_mask(self) -> int:
         mask = 0
@@ -752,62 +756,64 @@ class TigrisState(ReferenceFastPaths):
         name = CELL_NAMES[cell]
         bit = 1 << cell
         if not self.catastrophes[seat]:
-            raise IllegalAction("you have no catastrophe tile left")
+            raise DisallowedAction("you have no catastrophe tile left")
         fixture = self._fixture_on(cell)
         if fixture is not None:
-            raise IllegalAction(f"{name} {fixture}: a catastrophe goes on an empty cell or a tile")
+            raise DisallowedAction(
+                f"{name} {fixture}: a catastrophe goes on an empty cell or a tile"
+            )
         if self.treasure & bit:
-            raise IllegalAction(f"{name} carries a treasure")
+            raise DisallowedAction(f"{name} carries a treasure")
         if self._building_mask() & bit:
-            raise IllegalAction(f"{name} carries a civilization building")
+            raise DisallowedAction(f"{name} carries a civilization building")
 
     def _check_pending_action(self, p: Decision, action: Action) -> None:
         kind, a, cell = action
         if isinstance(p, Revolt | War):
             if kind != COMMIT:
-                raise IllegalAction(self._waiting_for(p))
+                raise DisallowedAction(self._waiting_for(p))
             options = self._commit_options(p)
             if a not in options:
                 color = COLORS[_commit_color(p)]
                 have = self.hands[self.to_move][_commit_color(p)]
                 if a > have:
-                    raise IllegalAction(f"you hold only {have} {color} tile(s)")
-                raise IllegalAction(
+                    raise DisallowedAction(f"you hold only {have} {color} tile(s)")
+                raise DisallowedAction(
                     f"commit {a} is not allowed: you may commit "
                     + ", ".join(str(n) for n in options)
                 )
         elif isinstance(p, WarOrder):
             if kind != WAR:
-                raise IllegalAction(self._waiting_for(p))
+                raise DisallowedAction(self._waiting_for(p))
             if a not in p.colors:
-                raise IllegalAction(f"there is no {COLORS[a]} war to resolve")
+                raise DisallowedAction(f"there is no {COLORS[a]} war to resolve")
         elif isinstance(p, TreasureChoice):
             if kind != TREASURE:
-                raise IllegalAction(self._waiting_for(p))
+                raise DisallowedAction(self._waiting_for(p))
             if cell not in p.cells:
                 names = ", ".join(CELL_NAMES[c] for c in p.cells)
-                raise IllegalAction(f"you may take a treasure on {names}")
+                raise DisallowedAction(f"you may take a treasure on {names}")
         elif isinstance(p, WonderPoint):
             if kind != WONDERPOINT:
-                raise IllegalAction(self._waiting_for(p))
+                raise DisallowedAction(self._waiting_for(p))
         elif isinstance(p, MonumentChoice):
             if kind == DECLINE:
                 return
             if kind == WONDER:
                 if cell not in self._wonder_options():
-                    raise IllegalAction(f"no wonder can be built centred on {CELL_NAMES[cell]}")
+                    raise DisallowedAction(f"no wonder can be built centred on {CELL_NAMES[cell]}")
                 return
             if kind != MONUMENT:
-                raise IllegalAction(self._waiting_for(p))
+                raise DisallowedAction(self._waiting_for(p))
             if action not in self._monument_options():
-                raise IllegalAction(self._why_no_monument(a, cell))
+                raise DisallowedAction(self._why_no_monument(a, cell))
         else:  # BuildingChoice
             if kind == DECLINE:
                 return
             if kind != BUILDING:
-                raise IllegalAction(self._waiting_for(p))
+                raise DisallowedAction(self._waiting_for(p))
             if not self._building_options() >> cell & 1:
-                raise IllegalAction(f"the building cannot go on {CELL_NAMES[cell]}")
+                raise DisallowedAction(f"the building cannot go on {CELL_NAMES[cell]}")
 
     def _waiting_for(self, p: Decision) -> str:
         who = self.players[self.to_move]

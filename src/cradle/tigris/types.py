@@ -39,7 +39,15 @@ MAX_PLAYERS: Final = 4
 
 
 class IllegalAction(contract.IllegalAction):
-    """An action that is malformed or not legal now; the state is left unchanged."""
+    """A refused action (either kind below); the state is left unchanged."""
+
+
+class MalformedAction(IllegalAction, contract.MalformedAction):
+    """Not an action of the notation, whatever the position (contract.MalformedAction)."""
+
+
+class DisallowedAction(IllegalAction, contract.DisallowedAction):
+    """An action of the notation the rules do not allow now (contract.DisallowedAction)."""
 
 
 class TigrisEvent(contract.Event, total=False):
