@@ -401,7 +401,14 @@ def stored_game(
         ply += 1
     if state.is_over:  # its last move queued the analysis: it is done now
         assert storage.claim_analysis(game_id, storage.origin, time.time()) is not None
-        data = {"format": 1, "chances": [[0.5, 0.5]], "plies": [0], "reviews": []}
+        data = {
+            "format": 1,
+            "seconds": 0.25,
+            "reviewed": [0, 1],
+            "chances": [[0.5, 0.5]],
+            "plies": [0],
+            "reviews": [],
+        }
         assert storage.save_analysis(game_id, storage.origin, "done", 1, 1, data)
 
 

@@ -9,7 +9,8 @@ A game may have several engines (Python, native); each state class satisfies
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, NotRequired, Protocol, Self, TypedDict, runtime_checkable
 
 from cradle.core.lessons import Lesson
@@ -195,6 +196,36 @@ def fast(state: GameState) -> FastState:
     return state  # type: ignore[return-value]
 
 
+# What moves name (a tile placed, a tile in hand), described by what is drawn on them, by the
+# piece's name: a client says what happened in the players' words without the board of that
+# moment. Each game documents its pieces' keys (its ``Presentation.piece``).
+Pieces = dict[str, JSON]
+StepPieces = Callable[[GameState, GameState, Sequence[Event]], Pieces]
+HandPieces = Callable[[GameState, int], Pieces]
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """What code that serves any game (the play server, its mail, the web client's types)
+    knows of one, declared by the game beside its module (``GameModule.PRESENTATION``): no
+    server code names a game.
+
+    ``view``, ``event``, ``result`` and ``piece`` are the game's TypedDicts of ``view(seat)``,
+    an event of ``apply``, a line of ``result()`` and a piece (the shapes on the wire, from
+    which the web client's types are made); ``step_pieces(before, after, events)`` the pieces a
+    move put on the table or took off it (all public), ``hand_pieces(state, seat)`` those in a
+    seat's hand (that seat's to know), both None for a game whose moves name no pieces."""
+
+    title: str  # the game's name as people read it
+    seat_names: tuple[str, ...]  # the names of the seats in order (new_game's default)
+    view: object  # a TypedDict class (mypy has no type of TypedDict classes)
+    event: object
+    result: object
+    piece: object | None = None
+    step_pieces: StepPieces | None = None
+    hand_pieces: HandPieces | None = None
+
+
 class GameModule(Protocol):
     """What a game package exports (``from cradle import tigris``).
 
@@ -221,6 +252,11 @@ class GameModule(Protocol):
     @property
     def DisallowedAction(self) -> type[DisallowedAction]:
         """The game's :class:`DisallowedAction` (a subclass of its ``IllegalAction``)."""
+        ...
+
+    @property
+    def PRESENTATION(self) -> Presentation:
+        """What code that serves any game knows of this one (:class:`Presentation`)."""
         ...
 
     @property

@@ -6,6 +6,7 @@ the position schema and the tile-set file format are in docs/gheos.md. ``new_gam
 default when it is built.
 """
 
+from cradle.core.contract import Presentation
 from cradle.core.positions import PositionError
 from cradle.gheos.actions import all_action_templates
 from cradle.gheos.analysis import (
@@ -23,10 +24,12 @@ from cradle.gheos.analysis import (
 )
 from cradle.gheos.engine import from_position, new_game
 from cradle.gheos.lessons import LESSONS, lesson_start
+from cradle.gheos.pieces import GheosPiece, hand_pieces, step_pieces
 from cradle.gheos.state import GheosState
 from cradle.gheos.tiles import TileSetError, load_tiles
 from cradle.gheos.types import (
     COLOURS,
+    DEFAULT_NAMES,
     MAX_PLAYERS,
     MIN_PLAYERS,
     NAME,
@@ -49,6 +52,17 @@ from cradle.gheos.types import (
 )
 from cradle.gheos.view import DRAW_COUNTERS, as_gheos_view, public_action
 
+PRESENTATION = Presentation(
+    title="Gheos",
+    seat_names=DEFAULT_NAMES,
+    view=GheosView,
+    event=GheosEvent,
+    result=GheosResult,
+    piece=GheosPiece,
+    step_pieces=step_pieces,
+    hand_pieces=hand_pieces,
+)
+
 __all__ = [
     "COLOURS",
     "DRAW_COUNTERS",
@@ -57,6 +71,7 @@ __all__ = [
     "MIN_PLAYERS",
     "NAME",
     "PHASES",
+    "PRESENTATION",
     "SYMBOLS",
     "Area",
     "AreaView",

@@ -26,8 +26,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
-from cradle.ai.knowledge.belief import HandBelief
 from cradle.core.contract import Event
+from cradle.server.answers import Frame, TableFrame
 from cradle.server.archive import Archive, KnownRecord, record_for
 from cradle.server.assist import Adviser, Analyst, AssistPool
 from cradle.server.bots import BotPool
@@ -258,9 +258,11 @@ class Hub:
 
     # -- play (cradle.server.session) -----------------------------------------------------------
 
-    def frame(self, table: Table, seat: int | None, hotseat: bool = False) -> Mapping[str, object]:
-        """What ``seat`` may see (see :meth:`Session.frame`)."""
-        return self.session.frame(table, seat, hotseat)
+    def frame(
+        self, table: Table, seat: int | None, hotseat: bool = False, api: int = 1
+    ) -> Frame | TableFrame:
+        """What ``seat`` may see, in version ``api`` of the API (see :meth:`Session.frame`)."""
+        return self.session.frame(table, seat, hotseat, api)
 
     def broadcast(self, table: Table) -> None:
         self.session.broadcast(table)
@@ -317,9 +319,6 @@ class Hub:
     def bots_made(self) -> int:
         """How many bot moves this process stored."""
         return self.bot_seats.made
-
-    async def belief(self, table: Table) -> HandBelief | None:
-        return await self.bot_seats.belief(table)
 
     # -- reading (cradle.server.archive) --------------------------------------------------------
 

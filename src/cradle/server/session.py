@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-from cradle.core.contract import Event
+from cradle.core.contract import Event, IllegalAction
+from cradle.server import frames
+from cradle.server.answers import Frame, TableFrame
 from cradle.server.assist import Analyst
 from cradle.server.bots import decision_cost
-from cradle.server.errors import ApiError, bad_request, forbidden, unavailable
+from cradle.server.errors import ApiError, bad_request, forbidden, refused_action, unavailable
 from cradle.server.limits import Limits
 from cradle.server.mail import Notices
-from cradle.server.redact import public_action, public_events
 from cradle.server.seats import WRITE_ATTEMPTS, Seats
 from cradle.server.storage import (
     DATABASE_ERRORS,
@@ -94,55 +94,38 @@ class Session:
     def __init__(self, host: SessionHost) -> None:
         self.host = host
 
-    def frame(self, table: Table, seat: int | None, hotseat: bool = False) -> dict[str, Any]:
-        """What ``seat`` may see (a spectator: ``None``), with its legal actions if it decides."""
+    def frame(
+        self,
+        table: Table,
+        seat: int | None,
+        hotseat: bool = False,
+        api: int = 1,
+        message: bool = False,
+    ) -> Frame | TableFrame:
+        """What ``seat`` may see (a spectator: ``None``), with its legal actions if it decides,
+        in the shape of version ``api`` of the API (cradle.server.frames); ``message``: as the
+        WebSocket pushes it."""
         if hotseat:
             seat = table.hotseat_seat()
-        state = table.state
-        to_move = table.to_move()
-        view = dict(state.view(seat))
-        deciding = seat is not None and to_move == seat
-        meta = table.summary()
-        last = None
-        if table.record.actions:
-            mover = table.action_seats[-1]
-            action = public_action(table.game, table.record.actions[-1], mover, seat)
-            last = {"seat": mover, "action": action}
-        meta.update(
-            {
-                "version": table.version,
-                "seat": seat,
-                "screen": "hotseat" if hotseat else ("seat" if seat is not None else "spectator"),
-                "events": public_events(table.game, table.events, seat),
-                "last": last,
-                "can_undo": seat is not None and self.can_undo(table, seat),
-                "hints": hints_allowed(table),
-                "spectator_chat": table.spectator_chat,
-                "result": table.result() if table.is_over else None,
-            }
-        )
-        view.update(
-            {
-                "to_move": to_move,
-                "legal_actions": list(state.legal_actions()) if deciding else [],
-                "table": meta,
-            }
-        )
-        return view
+        can_undo = seat is not None and self.can_undo(table, seat)
+        return frames.frame(table, seat, hotseat, can_undo, hints_allowed(table), api, message)
+
+    def pushed(self, table: Table, connection: Connection) -> str:
+        """The ``view`` message for ``connection``, as JSON text."""
+        found = self.frame(table, connection.seat, connection.hotseat, connection.api, True)
+        return found.model_dump_json(exclude_unset=True)
 
     def broadcast(self, table: Table) -> None:
-        texts: dict[tuple[int | None, bool], str] = {}
+        texts: dict[tuple[int | None, bool, int], str] = {}
         for connection in list(table.connections):
             if connection.lost_seat(table):
                 # Closed: it reconnects with its old token and is told it no longer holds it.
                 connection.close(MOVED_AWAY)
                 table.connections.discard(connection)
                 continue
-            key = (connection.seat, connection.hotseat)
+            key = (connection.seat, connection.hotseat, connection.api)
             if key not in texts:
-                frame = self.frame(table, connection.seat, connection.hotseat)
-                frame["type"] = "view"
-                texts[key] = json.dumps(frame, separators=(",", ":"))
+                texts[key] = self.pushed(table, connection)
             if not connection.push(texts[key]):
                 log.warning("closing a slow client of game %s", table.id)
                 table.connections.discard(connection)
@@ -230,8 +213,8 @@ class Session:
                         raise forbidden(f"it is not seat {seat}'s decision")
                     try:
                         events = after.apply(action)
-                    except ValueError as exc:  # IllegalAction is one
-                        raise bad_request(str(exc) or "illegal action") from None
+                    except IllegalAction as exc:
+                        raise refused_action(exc) from None
                 except ApiError:
                     if checked:
                         raise
@@ -284,7 +267,6 @@ class Session:
                 except DATABASE_ERRORS as exc:
                     log.error("game %s: %s", table.id, exc)
                     raise unavailable(exc, "the move could not be stored") from None
-                table.follow(before, action)
                 table.previous = before
                 table.state = after
                 table.standin = standin
@@ -389,7 +371,6 @@ class Session:
                     raise unavailable(exc, "the undo could not be stored") from None
                 undone = table.record.actions.pop()
                 table.action_seats.pop()
-                table.belief = None  # it read the action taken back
                 table.state = before
                 table.standin = None
                 table.clock_moved(updated)
@@ -414,9 +395,7 @@ class Session:
             connection.close(MOVED_AWAY)
             return
         table.connections.add(connection)
-        frame = self.frame(table, connection.seat, connection.hotseat)
-        frame["type"] = "view"
-        connection.push(json.dumps(frame, separators=(",", ":")))
+        connection.push(self.pushed(table, connection))
 
     def detach(self, table: Table, connection: Connection) -> None:
         table.connections.discard(connection)

@@ -18,7 +18,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, cast
 
-from cradle.ai.knowledge.belief import HandBelief
 from cradle.core.contract import Event, GameModule, GameState, SeatResult
 from cradle.core.lessons import LESSON_OPTION
 from cradle.core.record import GameRecord
@@ -73,6 +72,7 @@ class Connection:
     account: str | None = None
     client: str | None = None
     key: str | None = None  # the hash of the seat's token it came with (a seat's connection)
+    api: int = 1  # the version of the API the client speaks (its first message's "api")
 
     def lost_seat(self, table: Table) -> bool:
         """The seat's token changed since it connected (moved to another device): its frames
@@ -153,10 +153,6 @@ class Table:
     connections: set[Connection] = field(default_factory=set)
     ended: str | None = None  # "expired" or "reclaimed": ended without a result (410)
     bot_busy: bool = False  # a bot of this process decides here now
-    # The public belief over the hands (cradle.ai.belief) after the first ``belief_ply``
-    # actions: followed move by move, worked out again from the record when behind.
-    belief: HandBelief | None = None
-    belief_ply: int = -1
     refresh_task: asyncio.Task[None] | None = None
     notices: list[Notice | None] = field(default_factory=list)  # None: read the game again
     undo_cache: tuple[int, dict[int, bool]] = (-1, {})
@@ -215,13 +211,6 @@ class Table:
         if self.hotseat:
             return []
         return [seat for seat in sorted(self.tokens) if not self.claimed.get(seat, True)]
-
-    def follow(self, before: GameState, action: str) -> None:
-        """Keep the belief over the hands up with ``action``, about to be played in ``before``
-        (it reads only what everybody at the table sees)."""
-        if self.belief is not None and self.belief_ply == self.ply:
-            self.belief.observe(before, action)
-            self.belief_ply += 1
 
     def bot_turn(self, state: Any = None, standin: int | bool | None = True) -> bool:
         """Whether a bot decides in ``state`` (the table's own by default), a stand-in too."""
@@ -656,7 +645,6 @@ class Tables:
                 rebuilt.events = [undo_event(table, seat, undone)]
         table.record.actions = list(stored.actions)
         table.action_seats = list(stored.action_seats)
-        table.belief = None  # worked out again when a bot needs it
         table.state, table.previous = rebuilt.state, rebuilt.previous
         table.tokens, table.claimed = dict(stored.tokens), dict(stored.claimed)
         table.names, table.accounts = dict(stored.names), dict(stored.accounts)
@@ -716,7 +704,6 @@ class Tables:
             events = list(after.apply(action) or [])
         except ValueError:
             return False
-        table.follow(table.state, action)
         table.standin = table.standin_after(seat, after)
         table.previous, table.state = table.state, after
         table.record.actions.append(action)

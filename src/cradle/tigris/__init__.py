@@ -4,6 +4,7 @@ See docs/contract.md for the public API (the contract and the analysis API) and
 docs/tigris.md for the notation and positions.
 """
 
+from cradle.core.contract import Presentation
 from cradle.core.positions import PositionError
 from cradle.tigris.actions import Action, all_action_strings, parse_action
 from cradle.tigris.analysis import (
@@ -54,6 +55,13 @@ from cradle.tigris.types import (
 from cradle.tigris.view import DRAW_COUNTERS, as_tigris_view, public_action
 
 NAME = "tigris"
+PRESENTATION = Presentation(
+    title="Tigris & Euphrates",
+    seat_names=DYNASTIES,
+    view=TigrisView,
+    event=TigrisEvent,
+    result=TigrisResult,
+)
 
 __all__ = [
     "BOARDS",
@@ -66,6 +74,7 @@ __all__ = [
     "MIN_PLAYERS",
     "MONUMENTS",
     "NAME",
+    "PRESENTATION",
     "ROLES",
     "Action",
     "BuildingChoice",

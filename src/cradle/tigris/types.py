@@ -96,7 +96,7 @@ class TigrisPending(TypedDict):
     color: NotRequired[str]  # revolt, war: the colour fought over
     attacker: NotRequired[int]
     defender: NotRequired[int]
-    attacker_commit: NotRequired[int]
+    attacker_commit: NotRequired[int | None]  # None until the attacker commits
     queue: NotRequired[list[str]]  # war: the wars still to fight, by colour
     colors: NotRequired[list[str]]  # war order: the colours to choose from
     seat: NotRequired[int]  # treasure: who takes

@@ -18,7 +18,7 @@ from cradle.server.clients import client_key
 from cradle.server.errors import ApiError, bad_request
 from cradle.server.hub import Hub
 from cradle.server.limits import Limits, RateLimiter
-from cradle.server.models import read_json
+from cradle.server.models import API_VERSIONS, read_json
 
 MAX_FRAME = 4 * 1024  # characters of one WebSocket frame from a client
 MAX_PAGE = 1000  # a lobby page a client asks for (the server's own page size caps it again)
@@ -113,6 +113,29 @@ def bearer(request_headers: Mapping[str, str]) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise bad_request("the Authorization header must be 'Bearer TOKEN'")
     return token.strip()
+
+
+API_HEADER = "Cradle-Api"  # the version of the API a client speaks (docs/server.md, "Versions")
+
+
+def api_version(request_headers: Mapping[str, str]) -> int:
+    """The version of the API the client speaks: its ``Cradle-Api`` header, 1 without one;
+    400 for a version this server does not speak."""
+    value = request_headers.get(API_HEADER.lower())
+    if value is None:
+        return 1
+    if value.strip() not in [str(version) for version in API_VERSIONS]:
+        known = " or ".join(str(version) for version in API_VERSIONS)
+        raise bad_request(f"the {API_HEADER} header is {known}")
+    return int(value)
+
+
+def spoken_api(request_headers: Mapping[str, str]) -> int:
+    """:func:`api_version`, 1 for a header that names none (for refusals, which must answer)."""
+    try:
+        return api_version(request_headers)
+    except ApiError:
+        return 1
 
 
 def origin_allowed(origin: str, host: str | None, allowed: tuple[str, ...]) -> bool:

@@ -4,17 +4,17 @@ table before it begins."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request
 
-from cradle.server.answers import Done, Frame, MailStopped
+from cradle.server.answers import Done, Frame, MailStopped, TableFrame
 from cradle.server.errors import ApiError
 from cradle.server.models import EmptyBody, StopMailBody, TimeoutBody, parse
 from cradle.server.routes.common import (
     Context,
     GameId,
+    api_version,
     bearer,
     body_of,
     body_schema,
@@ -29,52 +29,55 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
     @router.post(
         "/api/games/{game_id}/concede",
         openapi_extra=body_schema(EmptyBody, required=False),
-        response_model=Frame,
+        response_model=Frame | TableFrame,
         response_model_exclude_unset=True,
     )
-    async def concede(game_id: GameId, request: Request) -> Mapping[str, object]:
+    async def concede(game_id: GameId, request: Request) -> Frame | TableFrame:
         """The token's seat gives up: the game ends with it last."""
         hub = ctx.hub()
         token = bearer(request.headers)
+        api = api_version(request.headers)
         parse(EmptyBody, await body_of(request))
         table = await hub.table(game_id)
         await hub.turns.seat_of(table, token, "conceding")
         await ctx.throttle(ctx.moves, client_of(request), "moves")
         await hub.turns.concede(table, token)
         seat, hotseat = hub.authorize(table, token)
-        return hub.frame(table, seat, hotseat)
+        return hub.frame(table, seat, hotseat, api)
 
     @router.post(
         "/api/games/{game_id}/timeout",
         openapi_extra=body_schema(TimeoutBody),
-        response_model=Frame,
+        response_model=Frame | TableFrame,
         response_model_exclude_unset=True,
     )
-    async def timeout(game_id: GameId, request: Request) -> Mapping[str, object]:
+    async def timeout(game_id: GameId, request: Request) -> Frame | TableFrame:
         """Another seat of a turn-based table whose deciding seat's deadline passed: its
         stand-in bot plays for it until its person comes back ("bot": this turn, and each
         later turn of theirs whose deadline passes), or the game ends without it ("end")."""
         hub = ctx.hub()
         token = bearer(request.headers)
+        api = api_version(request.headers)
         body = parse(TimeoutBody, await body_of(request))
         table = await hub.fresh(await hub.table(game_id))  # a deadline read as stored
         await hub.turns.seat_of(table, token, "acting on a deadline")
         await ctx.throttle(ctx.moves, client_of(request), "moves")
         await hub.turns.timeout(table, token, body.choice)
         seat, hotseat = hub.authorize(table, token)
-        return hub.frame(table, seat, hotseat)
+        return hub.frame(table, seat, hotseat, api)
 
     @router.post(
         "/api/games/{game_id}/return",
         openapi_extra=body_schema(EmptyBody, required=False),
-        response_model=Frame,
+        response_model=Frame | TableFrame,
         response_model_exclude_unset=True,
     )
-    async def come_back(game_id: GameId, request: Request) -> Mapping[str, object]:
+    async def come_back(game_id: GameId, request: Request) -> Frame | TableFrame:
         """The token's seat is back ("I'm back"): its stand-in stops playing for it; a turn
         the stand-in was playing is the person's again, with a fresh deadline."""
         hub = ctx.hub()
         token = bearer(request.headers)
+        api = api_version(request.headers)
         parse(EmptyBody, await body_of(request))
         # Up to date first: the stand-in may have been chosen on another process a moment ago.
         table = await hub.fresh(await hub.table(game_id))
@@ -82,7 +85,7 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
         await ctx.throttle(ctx.moves, client_of(request), "moves")
         await hub.turns.come_back(table, token)
         seat, hotseat = hub.authorize(table, token)
-        return hub.frame(table, seat, hotseat)
+        return hub.frame(table, seat, hotseat, api)
 
     @router.delete("/api/games/{game_id}", response_model=Done, response_model_exclude_unset=True)
     async def remove(game_id: GameId, request: Request) -> dict[str, Any]:
