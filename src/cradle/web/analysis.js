@@ -69,13 +69,14 @@ export function analysisScreen(root, id) {
       el("strong", {}, " Analysis"), el("span", { class: "muted" }, ` · ${found.players.map((_, seat) => nameAt(found, seat)).join(", ")} · ${found.moves} moves`),
       link(`#/replay/${id}`, "Replay"));
     drawStatus(found);
-    if (found.analysis) {
+    const analysed = found.analysis ? { ...found, analysis: found.analysis } : null;
+    if (analysed) {
       if (!replay) {
         replay = await api.replay(id, null).catch(() => null);
         if (replay) for (const s of replay.steps) notePieces(pieces, s.view);
       }
-      drawChart(found, module);
-      drawMoves(found, module);
+      drawChart(analysed, module);
+      drawMoves(analysed, module);
     }
     if (found.status === "queued" || found.status === "running") timer = setTimeout(refresh, 1500);
   }
@@ -91,7 +92,7 @@ export function analysisScreen(root, id) {
       put(status, el("p", { class: "error" }, "The analysis failed."),
         el("button", { class: "btn", onclick: async () => { await api.analyse(id).catch((e) => toast(e.message)); refresh(); } }, "Try again"));
     } else if (found.status === "done") {
-      put(status, el("p", { id: "analysis-done" }, `The search bots reviewed ${found.total} decisions, ${found.analysis.seconds} s each. ${reviewNote()}`));
+      put(status, el("p", { id: "analysis-done" }, `The search bots reviewed ${found.total} decisions, ${found.analysis?.seconds} s each. ${reviewNote()}`));
     } else {
       const share = found.total ? found.done / found.total : 0;
       put(status, el("p", {}, found.status === "queued" ? "Waiting for a free helper…" : `The bots are reviewing the moves: ${found.done} of ${found.total}.`),
@@ -142,7 +143,7 @@ export function analysisScreen(root, id) {
     const costly = (found.analysis.costly || []).flatMap((p) => reviews.get(p) || []);
     const finalView = replay?.steps.at(-1)?.view || null;
     const items = costly.map((r) => {
-      const words = module.wordsFor(found.players, finalView && { ...finalView, table: found }, { ...pieces, ...(r.pieces || {}) });
+      const words = module.wordsFor(found.players, finalView && { view: finalView, table: found }, { ...pieces, ...(r.pieces || {}) });
       return el("li", { class: `costly-move${shown === r.ply ? " shown" : ""}`, "data-ply": r.ply, tabindex: 0, style: `--seat:${module.seatColour(found.players, r.seat)}`,
         onclick: () => pick(r, found, module), onkeydown: (e) => { if (e.key === "Enter") pick(r, found, module); } },
       el("div", {}, el("strong", {}, `Move ${r.ply} · ${nameAt(found, r.seat)}`), el("span", { class: "loss" }, ` ${costWords(found.players.length, r.loss)}`)),
@@ -169,10 +170,9 @@ export function analysisScreen(root, id) {
     const finalView = replay.steps[replay.steps.length - 1].view;
     /** @type {BoardFrame} */
     const frame = {
-      ...before.view,
-      to_move: null,
+      view: before.view,
       legal_actions: [],
-      table: { game: found.game, seat: null, seats: found.seats, names: found.names, status: "running", players: found.players, moves: review.ply - 1, events: [], can_undo: false, version: review.ply },
+      table: { game: found.game, seat: null, seats: found.seats, names: found.names, status: "running", players: found.players, moves: review.ply - 1, to_move: null, events: [], can_undo: false, version: review.ply },
     };
     if (!renderer) renderer = module.createRenderer(parts, { mode: "analysis", act() {}, undo() {} });
     const colour = module.seatColour(found.players, review.seat);
@@ -183,7 +183,7 @@ export function analysisScreen(root, id) {
       highlights: [{ seat: review.seat, cells: module.cellsOf(review.played), colour, fresh: true }],
     });
     renderer.preview?.(review.best);
-    const words = module.wordsFor(found.players, { ...finalView, table: found }, { ...pieces, ...(review.pieces || {}) });
+    const words = module.wordsFor(found.players, { view: finalView, table: found }, { ...pieces, ...(review.pieces || {}) });
     put(parts.banner, el("strong", {}, `Before move ${review.ply}`),
       el("span", { class: "muted detail whole-line" }, `${nameAt(found, review.seat)} played ${module.describeAction(review.played, words)} (outlined); better: ${module.describeAction(review.best, words)} (marked)`));
     drawMoves(found, module);

@@ -217,7 +217,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
    * @param {Frame} frame
    */
   function thinkingSeat(frame) {
-    const seat = frame.to_move;
+    const seat = frame.table.to_move;
     if (seat === null || seat === undefined || frame.table.status === "over") return null;
     return (frame.table.seats[seat] || "").startsWith("bot:") ? seat : null;
   }
@@ -234,7 +234,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
     if (!renderer) renderer = module.createRenderer(parts, ctx);
     const seat = frame.table.seat;
     const over = frame.table.status === "over";
-    const mine = seat !== null && frame.to_move === seat && !over;
+    const mine = seat !== null && frame.table.to_move === seat && !over;
     chat.sync(frame, mode === "seat" ? seat : null);
 
     // For scripts and tests driving the page: which change is on screen, whose decision it is.
@@ -278,7 +278,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
     if (!past) {
       renderer.update(frame, {
         interactive: mine,
-        highlights: [...log.highlights(module, frame.players, seat), ...(guide?.highlights(module) || [])],
+        highlights: [...log.highlights(module, frame.view.players, seat), ...(guide?.highlights(module) || [])],
         thinking: thinkingSeat(frame),
         pieces: log.pieces,
       });
@@ -326,7 +326,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
     const over = t.status === "over";
     const seat = t.seat;
     const rows = [];
-    const deciding = frame.to_move;
+    const deciding = frame.table.to_move;
     const away = t.away || [];
     if (t.mode === "turn" && !over) {
       for (const gone of away) {
@@ -453,11 +453,11 @@ export function tableScreen(root, id, token, mode, guide = null) {
    * @param {boolean} over
    */
   function notify(frame, mine, over) {
-    const who = frame.to_move !== null && frame.to_move !== undefined ? nameAt(frame.table, frame.to_move) : "";
+    const who = frame.table.to_move !== null && frame.table.to_move !== undefined ? nameAt(frame.table, frame.table.to_move) : "";
     const seat = frame.table.seat;
     if (over) setTitle("Game over");
     else if (mine && seat !== null) setTitle(mode === "hotseat" ? `${nameAt(frame.table, seat)}: your turn` : "Your turn");
-    else if (mode === "hotseat" && frame.to_move !== null && frame.table.seats[frame.to_move] === "human") setTitle(`${who}: your turn`);
+    else if (mode === "hotseat" && frame.table.to_move !== null && frame.table.seats[frame.table.to_move] === "human") setTitle(`${who}: your turn`);
     else setTitle(`Waiting for ${who}`);
     if (mine && !wasMine && heard) chime();
     heard = true;
@@ -475,17 +475,16 @@ export function tableScreen(root, id, token, mode, guide = null) {
       if (!last || !module || !renderer) return; // the log shows once a frame has come
       /** @type {BoardFrame} */
       const frame = {
-        ...answer.view,
-        to_move: answer.to_move,
+        view: answer.view,
         legal_actions: [],
-        table: { ...last.table, seat: answer.seat, version: `past-${step.ply}`, can_undo: false, events: answer.step?.events || [] },
+        table: { ...last.table, seat: answer.seat, to_move: answer.to_move, version: `past-${step.ply}`, can_undo: false, events: answer.step?.events || [] },
       };
       past = { ply: step.ply, frame };
-      const colour = module.seatColour(last.players, step.seat);
+      const colour = module.seatColour(last.view.players, step.seat);
       renderer.update(frame, {
         interactive: false,
         past: true,
-        origin: module.originOf(last),
+        origin: module.originOf(last.view),
         hideHand: mode === "hotseat",
         highlights: [{ seat: step.seat, cells: module.cellsOf(step.action), colour, fresh: true }],
         pieces: log.pieces,
@@ -535,9 +534,9 @@ export function tableScreen(root, id, token, mode, guide = null) {
     const list = [];
     if (hints === "loading") list.push(el("p", { class: "muted", id: "hints-loading" }, el("span", { class: "spinner" }), " The bots are thinking about your move…"));
     else if (hints && hints.version === frame.table.version && mine) {
-      const words = game.wordsFor(frame.players, frame, log.pieces);
+      const words = game.wordsFor(frame.view.players, frame, log.pieces);
       list.push(el("ol", { class: "hints", id: "hints" }, hints.list.map((h) => el("li", { class: "hint-row", "data-action": h.action },
-        el("div", {}, el("strong", {}, capitalised(game.describeAction(h.action, words))), el("span", { class: "chance" }, ` ${measured(frame.players.length, h.win_chance)}`)),
+        el("div", {}, el("strong", {}, capitalised(game.describeAction(h.action, words))), el("span", { class: "chance" }, ` ${measured(frame.view.players.length, h.win_chance)}`)),
         el("p", { class: "small muted" }, capitalised(game.reasonWords(h.reason, words))),
         el("div", { class: "hint-buttons" },
           el("button", { class: "btn small", "data-show": h.action, onclick: () => {
@@ -561,7 +560,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
       hints = null;
       toast(messageOf(error));
     }
-    if (last) drawAssist(last, last.table.seat !== null && last.to_move === last.table.seat && last.table.status !== "over");
+    if (last) drawAssist(last, last.table.seat !== null && last.table.to_move === last.table.seat && last.table.status !== "over");
   }
 
   return {
@@ -627,19 +626,19 @@ function banner(node, frame, mode, thinking) {
   const t = frame.table;
   let text;
   if (t.status === "over") text = "The game is over.";
-  else if (frame.to_move === null || frame.to_move === undefined) text = "";
-  else if (t.seat !== null && frame.to_move === t.seat) {
+  else if (frame.table.to_move === null || frame.table.to_move === undefined) text = "";
+  else if (t.seat !== null && frame.table.to_move === t.seat) {
     text = `${mode === "hotseat" ? `${nameAt(t, t.seat)}, your` : "Your"} decision`;
   } else if (thinking !== null) {
     text = null;
   } else {
-    text = `Waiting for ${nameAt(t, frame.to_move)}`;
+    text = `Waiting for ${nameAt(t, frame.table.to_move)}`;
   }
   const who = t.seat === null ? "watching" : `you are ${nameAt(t, t.seat)}`;
   put(node,
     el("span", { class: `badge ${t.game}` }, GAME_TITLES[t.game] || t.game),
     t.rated ? [" ", ratedBadge(t.id)] : null,
-    text !== null ? el("strong", { class: frame.to_move === t.seat && t.status !== "over" ? "your-turn" : "" }, text) : null,
+    text !== null ? el("strong", { class: frame.table.to_move === t.seat && t.status !== "over" ? "your-turn" : "" }, text) : null,
     thinking !== null ? el("strong", { class: "thinking-note", id: "thinking" }, el("span", { class: "spinner" }),
       ` ${nameAt(t, thinking)} is thinking…`) : null,
     el("span", { class: "muted detail" }, el("span", { class: "sep" }, "· "), `${who} · move ${t.moves}`));
@@ -691,7 +690,7 @@ function analysisNote(frame) {
   const people = frame.table.seats.some((kind) => kind === "human");
   api.meta().then((meta) => {
     put(node, people && meta.analyse_finished !== false
-      ? `The bots are analysing the game: each player's ${measureName(frame.players.length)} along it and the moves that cost most.`
+      ? `The bots are analysing the game: each player's ${measureName(frame.view.players.length)} along it and the moves that cost most.`
       : "This server does not analyse games by itself: the Analysis page asks the bots for one.");
   }).catch(() => {});
   return node;

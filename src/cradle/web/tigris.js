@@ -24,6 +24,7 @@ import { bringIntoView, clear, put, dialog, el, svg, titleCase, panel } from "./
 /** @typedef {import("./types").TableContext} TableContext */
 /** @typedef {import("./types").TigrisColor} TigrisColor */
 /** @typedef {import("./types").TigrisConflict} TigrisConflict */
+/** @typedef {import("./types").TigrisPending} TigrisPending */
 /** @typedef {import("./types").TigrisConflictResult} TigrisConflictResult */
 /** @typedef {import("./types").TigrisMap} TigrisMap */
 /** @typedef {import("./types").TigrisResult} TigrisResult */
@@ -336,7 +337,7 @@ export function conflictOutcome(events, frame) {
   const found = (events || []).find(isConflictResult);
   if (!found) return null;
   const me = frame.table?.seat;
-  const seating = seatingOf(frame.players, frame);
+  const seating = seatingOf(frame.view.players, frame);
   const who = whoAt(seating);
   const attacker = found.attack > found.defence ? found.winner : found.loser;
   const defender = attacker === found.winner ? found.loser : found.winner;
@@ -396,13 +397,13 @@ function actionCell(action) {
  * @returns {{attacker: ConflictSide, defender: ConflictSide} | null}
  */
 function conflictCells(frame) {
-  const p = frame.pending;
-  if (!p || (p.kind !== "revolt" && p.kind !== "war")) return null;
-  const board = frame.board || {};
+  const p = frame.view.pending;
+  if (!isConflict(p)) return null;
+  const board = frame.view.board || {};
   const role = ROLE_OF_COLOR[p.color];
   /** @param {"attacker" | "defender"} side @returns {ConflictSide} */
   const sideOf = (side) => {
-    const dynasty = frame.players[p[side]];
+    const dynasty = frame.view.players[p[side]];
     const leader = Object.keys(board).find((c) => board[c] === `leader:${dynasty}:${role}`);
     /** @type {Set<string>} */
     const supporters = new Set();
@@ -435,7 +436,7 @@ function conflictCells(frame) {
  * @param {string} cell
  */
 function describeCell(frame, map, cell) {
-  const board = frame.board || {};
+  const board = frame.view.board || {};
   const value = board[cell];
   const river = (map?.river || []).includes(cell);
   const special = (map?.special || []).includes(cell);
@@ -447,8 +448,8 @@ function describeCell(frame, map, cell) {
     if (v === "catastrophe") parts.push("catastrophe: nothing may be placed here again");
     else if (v.startsWith("leader:")) {
       const [, dynasty, role] = v.split(":");
-      const seat = frame.players.indexOf(dynasty);
-      const name = seat < 0 ? titleCase(dynasty) : nameAt(seatingOf(frame.players, frame), seat);
+      const seat = frame.view.players.indexOf(dynasty);
+      const name = seat < 0 ? titleCase(dynasty) : nameAt(seatingOf(frame.view.players, frame), seat);
       const whose = name === titleCase(dynasty) ? "" : `${titleCase(dynasty)}, `; // the symbol's
       parts.push(`${name}'s ${role} (${whose}${ROLE_COLOR[role]} leader)`);
     } else if (v.startsWith("wonder")) parts.push("the wonder");
@@ -457,20 +458,20 @@ function describeCell(frame, map, cell) {
     if (treasure) parts.push("a treasure: a wild point at the end; when a kingdom holds two, the owner of its trader takes all but one");
   }
   if (special) parts.push("special square: its treasure is taken first");
-  for (const m of frame.monuments || []) {
+  for (const m of frame.view.monuments || []) {
     const [x, y] = cellXY(m.cell);
     const [cx, cy] = cellXY(cell);
     if (cx >= x && cx < x + 2 * S && cy >= y && cy < y + 2 * S) {
       parts.push(`monument ${m.colors.join("–")}: at the end of each turn, the active player's ${m.colors.map((c) => ROLE_OF_COLOR[c]).join(" and ")} in this kingdom score 1 point of their colour`);
     }
   }
-  for (const [color, at] of Object.entries(frame.buildings || {})) {
+  for (const [color, at] of Object.entries(frame.view.buildings || {})) {
     if (at === cell) parts.push(`${BUILDING_NAME[color]} (${color} building): a ${color} tile placed in its kingdom scores 2 points; this tile is never removed`);
   }
-  if (frame.wonder && (value || "").startsWith("wonder")) {
+  if (frame.view.wonder && (value || "").startsWith("wonder")) {
     parts.push("the wonder: at the end of your turn, if your king is in its kingdom, you score 1 point of a colour you choose");
   }
-  if (frame.unification === cell) parts.push("the unification tile: the kingdoms it joins are at war");
+  if (frame.view.unification === cell) parts.push("the unification tile: the kingdoms it joins are at war");
   return `${cell}: ${parts.join("; ")}`;
 }
 
@@ -513,7 +514,7 @@ export function createRenderer(parts, ctx) {
     if (frame && next.table?.version !== frame.table?.version) { why = ""; hinted = null; }
     frame = next;
     options = opts;
-    const board = next.options?.board || "standard";
+    const board = String(next.view.options?.board || "standard");
     if (mapName !== board) {
       mapName = board;
       map = null;
@@ -579,7 +580,7 @@ export function createRenderer(parts, ctx) {
     const about = describeCell(frame, map, cell);
     if (!options.interactive) { setWhy(about); return; }
     if (!selection) {
-      setWhy(frame.pending ? `${about}. Decide in the panel first.` : `${about}. Pick a tile, a leader or a catastrophe first.`);
+      setWhy(frame.view.pending ? `${about}. Decide in the panel first.` : `${about}. Pick a tile, a leader or a catastrophe first.`);
       return;
     }
     const action = `${prefix()} ${cell}`;
@@ -602,12 +603,12 @@ export function createRenderer(parts, ctx) {
 
   /** @param {TigrisFrame} frame @param {Legal} legal */
   function drawBoard(frame, legal) {
-    const board = frame.board || {};
+    const board = frame.view.board || {};
     const river = new Set(map?.river || []);
     const special = new Set(map?.special || []);
     const targets = targetsFor(legal);
     const me = frame.table?.seat;
-    const myDynasty = me !== null && me !== undefined ? frame.players[me] : null;
+    const myDynasty = me !== null && me !== undefined ? frame.view.players[me] : null;
     const conflict = conflictCells(frame);
     const highlight = new Map(); // cell -> [{colour, fresh}]
     for (const h of options.highlights || []) {
@@ -678,12 +679,12 @@ export function createRenderer(parts, ctx) {
         }
       }
     }
-    for (const [color, cell] of Object.entries(frame.buildings || {})) {
+    for (const [color, cell] of Object.entries(frame.view.buildings || {})) {
       const [x, y] = cellXY(cell);
       overLayer.append(svg("g", { class: "building", "data-building": color },
         svg("path", { d: `M${x + 20},${y + 3} l13,9 v4 h-26 v-4 z`, fill: "#fdfefe", stroke: FILL[color], "stroke-width": 2.5 })));
     }
-    for (const m of frame.monuments || []) {
+    for (const m of frame.view.monuments || []) {
       const [x, y] = cellXY(m.cell);
       const [a, b] = m.colors;
       overLayer.append(svg("g", { class: "monument", "data-monument": m.colors.join("-") },
@@ -691,15 +692,15 @@ export function createRenderer(parts, ctx) {
         svg("path", { d: `M${x + 8},${y + 8} v${2 * S - 16} h${2 * S - 16} z`, fill: FILL[b], stroke: "#fff", "stroke-width": 2 }),
         svg("rect", { x: x + 28, y: y + 28, width: 24, height: 24, fill: "#f5eedc", stroke: "#7b6a4a", "stroke-width": 2 })));
     }
-    if (frame.wonder) {
-      const [x, y] = cellXY(frame.wonder);
+    if (frame.view.wonder) {
+      const [x, y] = cellXY(frame.view.wonder);
       overLayer.append(svg("path", {
         class: "wonder",
         d: `M${x},${y - S} h${S} v${S} h${S} v${S} h-${S} v${S} h-${S} v-${S} h-${S} v-${S} h${S} z`,
       }));
     }
-    if (frame.unification) {
-      const [x, y] = cellXY(frame.unification);
+    if (frame.view.unification) {
+      const [x, y] = cellXY(frame.view.unification);
       overLayer.append(svg("rect", { x: x + 1.5, y: y + 1.5, width: S - 3, height: S - 3, class: "unification", rx: 4 }),
         svg("text", { x: x + S / 2, y: y + S - 4, class: "unification-label" }, "unite"));
     }
@@ -755,10 +756,10 @@ export function createRenderer(parts, ctx) {
     const seat = frame.table?.seat;
     clear(parts.hand);
     if (seat === null || seat === undefined) return;
-    const me = frame.players[seat];
+    const me = frame.view.players[seat];
     const hidden = options.hideHand;
-    const hand = hidden ? [] : frame.hand || [];
-    const supply = (frame.supply || {})[me] || [];
+    const hand = hidden ? [] : frame.view.hand || [];
+    const supply = (frame.view.supply || {})[me] || [];
     parts.hand.append(el("div", { class: "card hand" },
       el("h3", {}, options.past ? "Your tiles then " : "Your tiles ", el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[me]}` }, titleCase(me))),
       el("div", { class: "tiles", id: "hand-tiles" }, hidden ? el("p", { class: "muted" }, "hidden") :
@@ -783,7 +784,7 @@ export function createRenderer(parts, ctx) {
           title: "catastrophe: destroys a tile or blocks an empty square for good",
           onclick: () => choose({ kind: "catastrophe" }),
         }, svg("svg", { viewBox: "0 0 40 40", width: 32, height: 32, "aria-hidden": "true" }, catastropheArt(0, 0)),
-        el("span", {}, `${(frame.catastrophes || {})[me] ?? 0} left`)))));
+        el("span", {}, `${(frame.view.catastrophes || {})[me] ?? 0} left`)))));
   }
 
   /** @param {TigrisFrame} frame @param {Legal} legal */
@@ -799,14 +800,14 @@ export function createRenderer(parts, ctx) {
         buttons.push(el("button", { class: "btn", "data-action": withdraw, onclick: () => ctx.act(withdraw) }, `Withdraw the ${selection.role}`));
       }
       buttons.push(el("button", { class: "btn quiet", onclick: () => choose(null) }, "Cancel"));
-    } else if (options.interactive && !frame.pending) {
-      buttons.push(el("p", { class: "hint" }, `${frame.actions_left ?? ""} action${frame.actions_left === 1 ? "" : "s"} left: pick a tile or a leader.`));
+    } else if (options.interactive && !frame.view.pending) {
+      buttons.push(el("p", { class: "hint" }, `${frame.view.actions_left ?? ""} action${frame.view.actions_left === 1 ? "" : "s"} left: pick a tile or a leader.`));
     }
     if (options.interactive && legal.swap.length) {
       buttons.push(el("button", { class: "btn", id: "swap", onclick: () => swapDialog(frame, legal, ctx) }, "Swap tiles"));
     }
     if (options.interactive && legal.pass) {
-      buttons.push(el("button", { class: "btn", id: "pass", "data-action": "pass", onclick: () => ctx.act("pass") }, frame.actions_left === 2 ? "Pass the turn" : "End the turn"));
+      buttons.push(el("button", { class: "btn", id: "pass", "data-action": "pass", onclick: () => ctx.act("pass") }, frame.view.actions_left === 2 ? "Pass the turn" : "End the turn"));
     }
     if (t?.can_undo && !options.past) buttons.push(el("button", { class: "btn", id: "undo", onclick: () => ctx.undo() }, "Undo"));
     // The line that says why a square is not legal (or what lies there): always present, so a
@@ -821,25 +822,25 @@ export function createRenderer(parts, ctx) {
     const seat = frame.table?.seat;
     const over = frame.table?.status === "over";
     // Under the hot-seat cover, the next player's points are as hidden as the tiles.
-    const points = options.hideHand ? {} : frame.points || {};
+    const points = options.hideHand ? {} : frame.view.points || {};
     const thinking = options.thinking;
-    const rows = frame.players.map((p, i) => {
+    const rows = frame.view.players.map((p, i) => {
       const own = points[p];
-      const supply = (frame.supply || {})[p] || [];
+      const supply = (frame.view.supply || {})[p] || [];
       return el("tr", { class: i === seat ? "me" : "", "data-player": p },
         // The dot's place is kept on every row: one appearing never widens the table.
         el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[p]}`, title: titleCase(p) }, nameAt(frame.table, i)),
-          frame.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? "thinking" : "decides now" })
+          frame.table.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? "thinking" : "decides now" })
             : el("span", { class: "to-move idle", "aria-hidden": "true" })),
         COLORS.map((c) => el("td", { class: `pts ${c}` }, own ? String(own[c]) : "?")),
-        el("td", {}, String((frame.treasures || {})[p] ?? 0)),
-        el("td", {}, String((frame.hand_sizes || {})[p] ?? "")),
-        el("td", { class: "catastrophes-left", title: "catastrophes left" }, String((frame.catastrophes || {})[p] ?? 0)),
+        el("td", {}, String((frame.view.treasures || {})[p] ?? 0)),
+        el("td", {}, String((frame.view.hand_sizes || {})[p] ?? "")),
+        el("td", { class: "catastrophes-left", title: "catastrophes left" }, String((frame.view.catastrophes || {})[p] ?? 0)),
         el("td", { class: "supply", title: `leaders in supply: ${supply.join(", ") || "none"}` },
           svg("svg", { viewBox: "0 0 46 12", width: 46, height: 12, "aria-hidden": "true" },
             ROLES.map((role, k) => svg("circle", { cx: 6 + k * 11.3, cy: 6, r: 4.6, fill: supply.includes(role) ? FILL[ROLE_COLOR[role]] : "none", stroke: FILL[ROLE_COLOR[role]], "stroke-width": 1.2, "data-supply": supply.includes(role) ? role : null })))));
     });
-    const left = frame.unused_monuments || [];
+    const left = frame.view.unused_monuments || [];
     put(parts.scores, el("div", { class: "card" },
       el("h3", {}, "Points"),
       el("div", { class: "table-fit" }, el("table", { class: "score-table" },
@@ -856,9 +857,9 @@ export function createRenderer(parts, ctx) {
           svg("svg", { viewBox: "0 0 20 20", width: 18, height: 18, "aria-hidden": "true" },
             svg("path", { d: "M2,2 h16 v16 z", fill: FILL[m[0]] }), svg("path", { d: "M2,2 v16 h16 z", fill: FILL[m[1]] })),
           ` ${m[0]}-${m[1]}`))),
-      el("p", { class: "muted small" }, `Bag: ${frame.bag_size ?? "?"} tiles`,
-        over ? " · final points" : frame.ending ? " · the bag ran short: this is the last turn" : "",
-        over ? "" : frame.options?.open_scoring ? " · open scoring" : " · others' points stay hidden until the end")));
+      el("p", { class: "muted small" }, `Bag: ${frame.view.bag_size ?? "?"} tiles`,
+        over ? " · final points" : frame.view.ending ? " · the bag ran short: this is the last turn" : "",
+        over ? "" : frame.view.options?.open_scoring ? " · open scoring" : " · others' points stay hidden until the end")));
   }
 
   /**
@@ -906,7 +907,7 @@ function allActions(actions, ctx) {
  * @param {TableContext} ctx
  */
 function swapDialog(frame, legal, ctx) {
-  const hand = frame.hand || [];
+  const hand = frame.view.hand || [];
   const picked = new Array(hand.length).fill(false);
   const swaps = new Map(legal.swap.map((a) => [a.split(" ").slice(1).sort().join(" "), a]));
   const tiles = el("div", { class: "tiles" });
@@ -934,7 +935,7 @@ function swapDialog(frame, legal, ctx) {
  * @param {TigrisFrame} frame
  */
 export function needsDecision(frame) {
-  return Boolean(frame.pending) && (frame.legal_actions || []).length > 0;
+  return Boolean(frame.view.pending) && (frame.legal_actions || []).length > 0;
 }
 
 /**
@@ -950,7 +951,7 @@ function strengthLine(frame, p, who) {
   const total = committed === null || committed === undefined ? base : base + committed;
   const extra = committed === null || committed === undefined ? "" : ` + ${committed} committed`;
   return el("div", { class: `strength ${who}` },
-    el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[frame.players[seat]]}`, title: titleCase(frame.players[seat]) }, nameAt(seatingOf(frame.players, frame), seat)),
+    el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[frame.view.players[seat]]}`, title: titleCase(frame.view.players[seat]) }, nameAt(seatingOf(frame.view.players, frame), seat)),
     ` ${who}: ${base} on the board${extra}`, el("strong", {}, ` = ${total}`));
 }
 
@@ -961,19 +962,19 @@ function strengthLine(frame, p, who) {
  * @param {TableContext} ctx
  */
 export function openDecision(container, frame, ctx) {
-  const p = frame.pending;
+  const p = frame.view.pending;
   if (!p) return;
   const actions = frame.legal_actions;
   /** @param {string} a @param {string} label @returns {DialogButton} */
   const button = (a, label) => ({ label, action: a, onclick: () => ctx.act(a) });
   const me = frame.table.seat;
-  const hand = frame.hand || [];
-  if (p.kind === "revolt" || p.kind === "war") {
+  const hand = frame.view.hand || [];
+  if (isConflict(p)) {
     const color = p.kind === "revolt" ? "red" : p.color;
     const mineCount = hand.filter((c) => c === color).length;
     const role = ROLE_OF_COLOR[p.color];
     const attack = p.attacker_strength + (p.attacker_commit ?? 0);
-    const defender = nameAt(seatingOf(frame.players, frame), p.defender);
+    const defender = nameAt(seatingOf(frame.view.players, frame), p.defender);
     const need = me === p.defender
       ? Math.max(0, attack - p.defender_strength)
       : null;
@@ -1034,14 +1035,23 @@ export function openDecision(container, frame, ctx) {
 }
 
 /**
+ * A revolt or war in progress (its sides and strengths are in every view of one).
+ * @param {TigrisPending | null | undefined} p
+ * @returns {p is TigrisConflict}
+ */
+function isConflict(p) {
+  return Boolean(p) && (p?.kind === "revolt" || p?.kind === "war");
+}
+
+/**
  * What another seat is deciding now, when it is not ours (a conflict in progress).
  * @param {TigrisFrame} frame
  */
 export function waitingFor(frame) {
-  const p = frame.pending;
-  if (!p || (p.kind !== "revolt" && p.kind !== "war") || frame.to_move === null) return null;
-  const who = nameAt(seatingOf(frame.players, frame), frame.to_move);
-  const side = frame.to_move === p.attacker ? "attacker" : "defender";
+  const p = frame.view.pending;
+  if (!p || (p.kind !== "revolt" && p.kind !== "war") || frame.table.to_move === null) return null;
+  const who = nameAt(seatingOf(frame.view.players, frame), frame.table.to_move);
+  const side = frame.table.to_move === p.attacker ? "attacker" : "defender";
   return `${who} (${side}) decides how many ${p.kind === "revolt" ? "red" : p.color} tiles to commit. Ties go to the defender.`;
 }
 
