@@ -23,6 +23,7 @@ from cradle.server.routes.common import (
     body_schema,
     client_of,
 )
+from cradle.server.table import hints_allowed
 
 
 def play_routes(router: APIRouter, ctx: Context) -> None:
@@ -36,7 +37,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         token = bearer(request.headers)
         api = api_version(request.headers)
         table = await hub.fresh(await hub.table(game_id))
-        seat, hotseat = await hub.identify(table, token)
+        seat, hotseat = await hub.served.identify(table, token)
         return hub.frame(table, seat, hotseat, api)
 
     @router.post(
@@ -51,10 +52,10 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         api = api_version(request.headers)
         body = parse(ActionBody, await body_of(request))
         table = await hub.table(game_id)
-        await hub.mover_of(table, token, "a move")  # 403 before anything is counted
+        await hub.served.mover_of(table, token, "a move")  # 403 before anything is counted
         await ctx.throttle(ctx.moves, client_of(request), "moves")
-        await hub.act(table, token, body.action)
-        seat, hotseat = hub.authorize(table, token)
+        await hub.session.act(table, token, body.action)
+        seat, hotseat = table.authorize(token)
         return hub.frame(table, seat, hotseat, api)
 
     @router.post(
@@ -69,10 +70,10 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         api = api_version(request.headers)
         parse(EmptyBody, await body_of(request))
         table = await hub.table(game_id)
-        await hub.mover_of(table, token, "an undo")
+        await hub.served.mover_of(table, token, "an undo")
         await ctx.throttle(ctx.moves, client_of(request), "moves")
-        await hub.undo(table, token)
-        seat, hotseat = hub.authorize(table, token)
+        await hub.session.undo(table, token)
+        seat, hotseat = table.authorize(token)
         return hub.frame(table, seat, hotseat, api)
 
     @router.post(
@@ -87,7 +88,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         token = bearer(request.headers)
         body = parse(ActionBody, await body_of(request))
         table = await hub.table(game_id)
-        await hub.mover_of(table, token, "an explanation")
+        await hub.served.mover_of(table, token, "an explanation")
         await ctx.throttle(ctx.reads, client_of(request), "reads")
         return await hub.adviser.explain(table, token, body.action)
 
@@ -103,10 +104,10 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         token = bearer(request.headers)
         parse(EmptyBody, await body_of(request))
         table = await hub.table(game_id)
-        await hub.mover_of(table, token, "a hint")
+        await hub.served.mover_of(table, token, "a hint")
         if table.rated:
             raise ApiError(403, "a rated game has no hints")
-        if not hub.hints_allowed(table):
+        if not hints_allowed(table):
             raise ApiError(403, "hints are off in games between people at their own screens")
         await ctx.throttle(ctx.hinted, client_of(request), "hints")
         return await hub.adviser.hint(table, token)
