@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from cradle.server import answers
 from cradle.server.redact import public_action, public_events
-from cradle.server.tables import Table
+from cradle.server.table import Table
 
 
 def table_state(

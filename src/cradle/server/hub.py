@@ -29,8 +29,8 @@ import logging
 import time
 from collections.abc import Mapping
 
-from cradle.server.archive import Archive
 from cradle.server.answers import Frame, TableFrame
+from cradle.server.archive import Archive
 from cradle.server.assist import Adviser, Analyst, AssistPool
 from cradle.server.bots import BotPool
 from cradle.server.botseats import BotSeats

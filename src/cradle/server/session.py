@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import random
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from cradle.core.contract import IllegalAction
 from cradle.server import frames
