@@ -29,6 +29,7 @@ def test_a_third_game_is_offered_played_and_replayed(race: str, client: TestClie
     assert offered[race] == {
         "name": "race",
         "title": "Race to ten",
+        "seat_names": ["hare", "tortoise", "snail"],
         "min_players": 2,
         "max_players": 3,
         "options": {"goal": 10},

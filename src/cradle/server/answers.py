@@ -44,11 +44,12 @@ class OpenAnswer(BaseModel):
 
 
 class GameInfo(Answer):
-    """A game this server offers: its name, its title as people read it, with its default
-    options."""
+    """A game this server offers: its name, its title as people read it, the game's names of
+    its seats (in order; a table of fewer players takes the first), with its default options."""
 
     name: str
     title: str
+    seat_names: list[str]
     min_players: int
     max_players: int
     options: GameOptions

@@ -313,12 +313,13 @@ export type GameEvent = {
 };
 
 /**
- * A game this server offers: its name, its title as people read it, with its default
- * options.
+ * A game this server offers: its name, its title as people read it, the game's names of
+ * its seats (in order; a table of fewer players takes the first), with its default options.
  */
 export type GameInfo = {
   name: string;
   title: string;
+  seat_names: string[];
   min_players: number;
   max_players: number;
   options: { [key: string]: string | boolean | number | null };

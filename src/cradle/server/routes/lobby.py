@@ -88,6 +88,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
                 GameInfo(
                     name=name,
                     title=module.PRESENTATION.title,
+                    seat_names=list(module.PRESENTATION.seat_names),
                     min_players=module.MIN_PLAYERS,
                     max_players=module.MAX_PLAYERS,
                     options=defaults,
