@@ -27,7 +27,17 @@ class IllegalAction(ValueError):
     the rules do not allow it now), as python-chess tells an invalid move from an illegal
     one. Each game raises its own subclasses (``tigris.MalformedAction``, a
     ``tigris.IllegalAction`` and a :class:`MalformedAction`, ...), so code that handles any
-    game catches these, and code written before the split keeps catching this one."""
+    game catches these, and code written before the split keeps catching this one.
+
+    The reason is a message of the translation catalogues (``template``, marked with
+    :func:`cradle.core.words.N_`) with named ``params``; ``str()`` is its English text, which
+    the native engines give word for word. The layers above translate it (cradle.i18n); the
+    engines stay free of any translation machinery."""
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        super().__init__(template.format(**params) if params else template)
+        self.template = template
+        self.params = params
 
 
 class MalformedAction(IllegalAction):

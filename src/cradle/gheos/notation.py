@@ -6,9 +6,21 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from cradle.core import contract
+from cradle.core.words import N_
 from cradle.gheos.geometry import parse_cell, parse_edge
 from cradle.gheos.tiles import TILE_COUNT
 from cradle.gheos.types import COLOURS, MalformedAction
+
+# The words that must follow each verb, said when they are missing or too many.
+_USAGE = {
+    "place": N_("write '{verb} <tile> <cell> <rotation>', e.g. '{verb} t12 0,1 r0'"),
+    "replace": N_("write '{verb} <tile> <cell> <rotation>', e.g. '{verb} t12 0,1 r0'"),
+    "start": N_("write 'start <colour> <cell>:<edge>', e.g. 'start red 0,1:n'"),
+    "migrate": N_("write 'migrate <colour> <cell>:<edge>', e.g. 'migrate red 0,1:n'"),
+    "token": N_("write just 'token'"),
+    "pass": N_("write just 'pass'"),
+}
 
 
 class Reading(NamedTuple):
@@ -23,23 +35,33 @@ class Reading(NamedTuple):
     area: str = ""  # start, migrate: the area as written ("cell" or "cell:edge")
 
 
+def _usage(verb: str) -> MalformedAction:
+    return MalformedAction(_USAGE[verb], verb=verb)
+
+
 def _cell(text: str) -> int:
     try:
         return parse_cell(text)
-    except ValueError as exc:
-        raise MalformedAction(str(exc)) from None
+    except contract.IllegalAction as exc:
+        raise MalformedAction(exc.template, **exc.params) from None
 
 
 def _colour(words: list[str], form: str) -> int:
     if len(words) != 2:
-        raise MalformedAction(f"write '{form}'")
+        raise MalformedAction(N_("write '{form}'"), form=form)
     if words[1] not in COLOURS:
-        raise MalformedAction(f"{words[1]!r} is not a colour (one of {', '.join(COLOURS)})")
+        raise MalformedAction(
+            N_("{text} is not a colour (one of {colours})"),
+            text=repr(words[1]),
+            colours=", ".join(COLOURS),
+        )
     return COLOURS.index(words[1])
 
 
 def _tile(text: str) -> int:
-    refused = MalformedAction(f"{text!r} is not a tile: tiles are named t0 to t{TILE_COUNT - 1}")
+    refused = MalformedAction(
+        N_("{text} is not a tile: tiles are named t0 to t51"), text=repr(text)
+    )
     if not (text.startswith("t") and text[1:].isdigit()):
         raise refused
     try:
@@ -57,19 +79,19 @@ def read_action(words: list[str]) -> Reading:
     verb = words[0]
     if verb in ("place", "replace"):
         if len(words) != 4:
-            raise MalformedAction(
-                f"write '{verb} <tile> <cell> <rotation>', e.g. '{verb} t12 0,1 r0'"
-            )
+            raise _usage(verb)
         number = _tile(words[1])
         cell = _cell(words[2])
         if words[3] not in ("r0", "r1", "r2"):
-            raise MalformedAction(f"{words[3]!r} is not a rotation: write r0, r1 or r2")
+            raise MalformedAction(
+                N_("{text} is not a rotation: write r0, r1 or r2"), text=repr(words[3])
+            )
         return Reading(verb, tile=number, cell=cell, rotation=int(words[3][1]))
     if verb in ("pay", "take", "winner"):
         return Reading(verb, colour=_colour(words, f"{verb} <colour>"))
     if verb in ("start", "migrate"):
         if len(words) != 3:
-            raise MalformedAction(f"write '{verb} <colour> <cell>:<edge>', e.g. '{verb} red 0,1:n'")
+            raise _usage(verb)
         colour = _colour(words[:2], f"{verb} <colour> <cell>:<edge>")
         cell_text, colon, edge_text = words[2].partition(":")
         cell = _cell(cell_text)
@@ -77,14 +99,17 @@ def read_action(words: list[str]) -> Reading:
         if colon:
             try:
                 edge = parse_edge(cell, edge_text)
-            except ValueError as exc:
-                raise MalformedAction(str(exc)) from None
+            except contract.IllegalAction as exc:
+                raise MalformedAction(exc.template, **exc.params) from None
         return Reading(verb, cell=cell, colour=colour, edge=edge, area=words[2])
     if verb in ("token", "pass"):
         if len(words) != 1:
-            raise MalformedAction(f"write just '{verb}'")
+            raise _usage(verb)
         return Reading(verb)
     raise MalformedAction(
-        f"unknown action {verb!r}: the actions are place, replace, pay, migrate, "
-        "winner, start, take, token and pass"
+        N_(
+            "unknown action {verb}: the actions are place, replace, pay, migrate, "
+            "winner, start, take, token and pass"
+        ),
+        verb=repr(verb),
     )

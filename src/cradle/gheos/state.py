@@ -19,6 +19,7 @@ from cradle.core.contract import JSON
 from cradle.core.fast import ReferenceFastPaths
 from cradle.core.hidden import read_hidden, viewer_seat
 from cradle.core.results import places
+from cradle.core.words import N_
 from cradle.gheos import actions as ids
 from cradle.gheos.analysis import Area, Civilization, PlacedTile, Player
 from cradle.gheos.areas import AreaTally, Board, compute_areas
@@ -206,16 +207,25 @@ class GheosState(ReferenceFastPaths):
 
         MalformedAction for an id out of range, DisallowedAction for an empty hand slot."""
         if isinstance(action_id, bool) or not isinstance(action_id, int):
-            raise MalformedAction(f"an action id is an integer, not {type(action_id).__name__}")
+            raise MalformedAction(
+                N_("an action id is an integer, not {kind}"), kind=type(action_id).__name__
+            )
         if not 0 <= action_id < ids.ACTION_COUNT:
-            raise MalformedAction(f"action id {action_id} is outside 0..{ids.ACTION_COUNT - 1}")
+            raise MalformedAction(
+                N_("action id {id} is outside 0..{last}"), id=action_id, last=ids.ACTION_COUNT - 1
+            )
         if action_id < ids.START:
             replacing, slot, cell, rotation = ids.split_tile_id(action_id)
             hand = sorted(self.hands[self.active])
             if slot >= len(hand):
                 raise DisallowedAction(
-                    f"action id {action_id} plays hand slot #{slot}, but "
-                    f"{self.names[self.active]} holds {len(hand)} tile(s)"
+                    N_(
+                        "action id {id} plays hand slot #{slot}, but {player} holds {count} tile(s)"
+                    ),
+                    id=action_id,
+                    slot=slot,
+                    player=self.names[self.active],
+                    count=len(hand),
                 )
             verb = "replace" if replacing else "place"
             return f"{verb} t{hand[slot]} {CELL_NAME[cell]} r{rotation}"
@@ -252,8 +262,12 @@ class GheosState(ReferenceFastPaths):
                 )
         if not canonical:
             raise DisallowedAction(
-                f"action id {action_id} ({text}) is not legal: the same decision has another id "
-                "(see legal_action_ids())"
+                N_(
+                    "action id {id} ({action}) is not legal: the same decision has another id "
+                    "(see legal_action_ids())"
+                ),
+                id=action_id,
+                action=text,
             )
         return text
 
@@ -269,17 +283,18 @@ class GheosState(ReferenceFastPaths):
             action = self._id_action(action)
         if not isinstance(action, str):
             raise MalformedAction(
-                f"an action is a string (or an action id), not {type(action).__name__}"
+                N_("an action is a string (or an action id), not {kind}"),
+                kind=type(action).__name__,
             )
         words = action.strip().lower().split()
         if not words:
-            raise MalformedAction("empty action")
+            raise MalformedAction(N_("empty action"))
         reading = read_action(words)
         if self.phase == "over":
-            raise DisallowedAction("the game is over")
+            raise DisallowedAction(N_("the game is over"))
         handler = _HANDLERS.get((self.phase, reading.verb))
         if handler is None:
-            raise DisallowedAction(self._wrong_step(reading.verb))
+            raise self._wrong_step(reading.verb)
         events = handler(self, reading)
         self._legal = self._legal_ids = None
         return events
@@ -519,17 +534,11 @@ class GheosState(ReferenceFastPaths):
     def area_ref(self, index: int) -> str:
         return self.region_ref(self.area_list[index].regions[0])
 
-    def _wrong_step(self, verb: str) -> str:
+    def _wrong_step(self, verb: str) -> DisallowedAction:
         """Why ``verb`` (one of the notation's) is not possible at this step."""
-        expected = {
-            "tile": "place or replace a tile, e.g. 'place t12 0,1 r0'",
-            "pay": "pay a follower for the war or migration, e.g. 'pay red'",
-            "migrate": "choose where the civilization migrates, e.g. 'migrate red 0,1:n'",
-            "war": "choose the winner of the tied war, e.g. 'winner red'",
-            "civ": "start a civilization or take a follower, e.g. 'take red'",
-            "token": "play a scoring token ('token') or not ('pass')",
-        }[self.phase]
-        return f"{verb!r} is not possible now: {self.names[self.active]} must {expected}"
+        return DisallowedAction(
+            _EXPECTED[self.phase], verb=repr(verb), player=self.names[self.active]
+        )
 
     # -- legal actions ---------------------------------------------------------------------
 
@@ -685,19 +694,29 @@ class GheosState(ReferenceFastPaths):
         hand = self.hands[self.active]
         if number not in hand:
             shown = ", ".join(f"t{n}" for n in sorted(hand))
-            raise DisallowedAction(f"t{number} is not in your hand (you hold {shown})")
+            raise DisallowedAction(
+                N_("{tile} is not in your hand (you hold {tiles})"), tile=f"t{number}", tiles=shown
+            )
         replacing = reading.verb == "replace"
         name = CELL_NAME[cell]
         if replacing:
             if cell not in self.board:
-                raise DisallowedAction(f"there is no tile on {name} to replace (use place)")
+                raise DisallowedAction(
+                    N_("there is no tile on {cell} to replace (use place)"), cell=name
+                )
             old = self.board[cell][0]
             if self.tiles[old].pyramid:
-                raise DisallowedAction(f"t{old} on {name} has a pyramid: it can never be replaced")
+                raise DisallowedAction(
+                    N_("{tile} on {cell} has a pyramid: it can never be replaced"),
+                    tile=f"t{old}",
+                    cell=name,
+                )
         elif cell in self.board:
-            raise DisallowedAction(f"{name} already holds a tile (use replace)")
+            raise DisallowedAction(N_("{cell} already holds a tile (use replace)"), cell=name)
         elif cell not in self.frontier:
-            raise DisallowedAction(f"{name} does not share an edge with a tile on the table")
+            raise DisallowedAction(
+                N_("{cell} does not share an edge with a tile on the table"), cell=name
+            )
         return self._tile_action(number, cell, reading.rotation, replacing)
 
     def _tile_action(
@@ -708,11 +727,7 @@ class GheosState(ReferenceFastPaths):
         conflict = plan.split or plan.war
         seat = self.active
         if conflict and not any(self.held[seat]):
-            what = "a migration" if plan.split else "a war"
-            raise DisallowedAction(
-                f"this {'replacement' if replacing else 'placement'} starts {what}, and you "
-                "have no follower to pay for it"
-            )
+            raise DisallowedAction(_UNPAID[replacing, plan.split])
         # -- committed from here on --
         events: list[GheosEvent] = []
         player = self.names[seat]
@@ -942,7 +957,9 @@ class GheosState(ReferenceFastPaths):
     def _act_pay(self, reading: Reading) -> list[GheosEvent]:
         colour = reading.colour
         if not self.held[self.active][colour]:
-            raise DisallowedAction(f"you hold no {COLOURS[colour]} follower to pay with")
+            raise DisallowedAction(
+                N_("you hold no {colour} follower to pay with"), colour=COLOURS[colour]
+            )
         return self._pay_with(colour)
 
     def _pay_with(self, colour: int) -> list[GheosEvent]:
@@ -954,8 +971,10 @@ class GheosState(ReferenceFastPaths):
         assert conflict is not None
         colour, options, _ = conflict.migrations[0]
         if reading.colour != colour:
-            raise DisallowedAction(f"the {COLOURS[colour]} civilization is the one migrating now")
-        chosen = self._find_area(reading, options, "a part the civilization may migrate to")
+            raise DisallowedAction(
+                N_("the {colour} civilization is the one migrating now"), colour=COLOURS[colour]
+            )
+        chosen = self._find_area(reading, options, migrating=True)
         return self._migrate_to(chosen)
 
     def _migrate_to(self, chosen: int) -> list[GheosEvent]:
@@ -971,7 +990,11 @@ class GheosState(ReferenceFastPaths):
         colour = reading.colour
         if colour not in options:
             tied = ", ".join(COLOURS[c] for c in options)
-            raise DisallowedAction(f"{COLOURS[colour]} is not one of the tied leaders ({tied})")
+            raise DisallowedAction(
+                N_("{colour} is not one of the tied leaders ({colours})"),
+                colour=COLOURS[colour],
+                colours=tied,
+            )
         return self._winner(colour)
 
     def _winner(self, colour: int) -> list[GheosEvent]:
@@ -985,10 +1008,12 @@ class GheosState(ReferenceFastPaths):
     def _act_start(self, reading: Reading) -> list[GheosEvent]:
         colour = reading.colour
         if colour in self.civs:
-            raise DisallowedAction(f"the {COLOURS[colour]} civilization is already on the table")
+            raise DisallowedAction(
+                N_("the {colour} civilization is already on the table"), colour=COLOURS[colour]
+            )
         occupied = self.occupied()
         options = [a.index for a in self.area_list if a.continent and a.index not in occupied]
-        chosen = self._find_area(reading, options, "an unoccupied continent")
+        chosen = self._find_area(reading, options, migrating=False)
         return self._start(colour, chosen)
 
     def _start(self, colour: int, chosen: int) -> list[GheosEvent]:
@@ -1018,9 +1043,9 @@ class GheosState(ReferenceFastPaths):
         colour = reading.colour
         name = COLOURS[colour]
         if colour not in self.civs:
-            raise DisallowedAction(f"the {name} civilization is not on the table")
+            raise DisallowedAction(N_("the {colour} civilization is not on the table"), colour=name)
         if not self.supply[colour]:
-            raise DisallowedAction(f"no {name} follower is left in the supply")
+            raise DisallowedAction(N_("no {colour} follower is left in the supply"), colour=name)
         return self._take(colour)
 
     def _take(self, colour: int) -> list[GheosEvent]:
@@ -1036,7 +1061,7 @@ class GheosState(ReferenceFastPaths):
 
     def _act_token(self, reading: Reading) -> list[GheosEvent]:
         if not self.tokens[self.active]:
-            raise DisallowedAction("you have no scoring token left")
+            raise DisallowedAction(N_("you have no scoring token left"))
         return self._play_token()
 
     def _play_token(self) -> list[GheosEvent]:
@@ -1153,12 +1178,13 @@ class GheosState(ReferenceFastPaths):
 
     # -- parsing helpers -------------------------------------------------------------------
 
-    def _find_area(self, reading: Reading, options: list[int], wanted: str) -> int:
+    def _find_area(self, reading: Reading, options: list[int], migrating: bool) -> int:
         """The area ``reading`` names (its cell and edge, or a bare cell when that is
-        unambiguous) among ``options``."""
+        unambiguous): one of ``options``, the parts a civilization may migrate to
+        (``migrating``) or the unoccupied continents."""
         cell = reading.cell
         if cell not in self.board:
-            raise DisallowedAction(f"there is no tile on {CELL_NAME[cell]}")
+            raise DisallowedAction(N_("there is no tile on {cell}"), cell=CELL_NAME[cell])
         number, rotation = self.board[cell]
         layout = self.tiles[number].edge_region[rotation]
         if reading.edge is not None:
@@ -1170,11 +1196,48 @@ class GheosState(ReferenceFastPaths):
             return matching[0]
         if not matching:
             shown = ", ".join(self.area_ref(a) for a in options) or "none"
-            raise DisallowedAction(f"{reading.area} is not on {wanted} (possible: {shown})")
+            raise DisallowedAction(
+                N_("{text} is not on a part the civilization may migrate to (possible: {areas})")
+                if migrating
+                else N_("{text} is not on an unoccupied continent (possible: {areas})"),
+                text=reading.area,
+                areas=shown,
+            )
         raise DisallowedAction(
-            f"{CELL_NAME[cell]} touches more than one possible area: add the edge, "
-            f"e.g. {self.area_ref(matching[0])}"
+            N_("{cell} touches more than one possible area: add the edge, e.g. {area}"),
+            cell=CELL_NAME[cell],
+            area=self.area_ref(matching[0]),
         )
+
+
+# What each step of a turn expects, said when another action is tried.
+_EXPECTED = {
+    "tile": N_(
+        "{verb} is not possible now: {player} must place or replace a tile, e.g. 'place t12 0,1 r0'"
+    ),
+    "pay": N_(
+        "{verb} is not possible now: {player} must pay a follower for the war or migration, e.g. 'pay red'"
+    ),
+    "migrate": N_(
+        "{verb} is not possible now: {player} must choose where the civilization migrates, e.g. 'migrate red 0,1:n'"
+    ),
+    "war": N_(
+        "{verb} is not possible now: {player} must choose the winner of the tied war, e.g. 'winner red'"
+    ),
+    "civ": N_(
+        "{verb} is not possible now: {player} must start a civilization or take a follower, e.g. 'take red'"
+    ),
+    "token": N_(
+        "{verb} is not possible now: {player} must play a scoring token ('token') or not ('pass')"
+    ),
+}
+# A tile that starts a conflict its player cannot pay for: by (replacing, a migration).
+_UNPAID = {
+    (False, False): N_("this placement starts a war, and you have no follower to pay for it"),
+    (False, True): N_("this placement starts a migration, and you have no follower to pay for it"),
+    (True, False): N_("this replacement starts a war, and you have no follower to pay for it"),
+    (True, True): N_("this replacement starts a migration, and you have no follower to pay for it"),
+}
 
 
 def _migration_choices(parts: list[int], areas: list[AreaTally]) -> list[int]:

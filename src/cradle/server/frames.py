@@ -23,7 +23,7 @@ def table_state(
     if table.record.actions:
         mover = table.action_seats[-1]
         action = public_action(table.game, table.record.actions[-1], mover, seat)
-        last = answers.LastAction(seat=mover, action=action)
+        last = answers.LastAction(seat=mover, action=action, standin=table.action_standins[-1])
     return answers.FrameTable.model_validate(
         {
             **table.summary(),

@@ -472,13 +472,15 @@ export type History = {
 };
 
 /**
- * One action as a seat may know it: the move it was (`ply`), who made it, its events.
+ * One action as a seat may know it: the move it was (`ply`), who made it (its seat;
+ * `standin`: the stand-in bot level that made it for the seat's person), its events.
  */
 export type HistoryStep = {
   ply: number;
   seat: number;
   action: string;
   events: GameEvent[];
+  standin?: string | null;
 };
 
 /**
@@ -490,9 +492,14 @@ export type Joined = {
   token: string;
 };
 
+/**
+ * The last action: its seat, the action as this viewer may know it, and the stand-in bot
+ * level that made it for the seat's person (None: the seat's own player).
+ */
 export type LastAction = {
   seat: number;
   action: string;
+  standin?: string | null;
 };
 
 export type LeaderboardRow = {
@@ -762,6 +769,7 @@ export type ReplayStep = {
   action: string | null;
   events: GameEvent[];
   view: View;
+  standin?: string | null;
 };
 
 /**
