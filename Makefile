@@ -17,7 +17,7 @@ WHEEL_EXTRAS := build,wheel
 PIP_INSTALL = $(BIN)/python -m pip install --quiet -c constraints.txt
 JOBS ?= 2
 
-.PHONY: wheel play test quick test-long ladder models mutation lint typecheck unit bench clean system-packages build-packages native native-optional rust-test catalogues
+.PHONY: wheel play test quick test-long ladder models mutation lint typecheck wire-types unit bench clean system-packages build-packages native native-optional rust-test catalogues
 
 # The native rules cores (native/, Rust + PyO3) built by maturin into src/cradle/_native*.so.
 EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
@@ -120,12 +120,14 @@ play: $(PLAY_STAMP) native-optional
 	$(BIN)/cradle serve
 
 # The web client (src/cradle/web, plain ES modules with JSDoc types) is type-checked by tsc
-# against tsconfig.json: checkJs, strict, nothing emitted.
+# against tsconfig.json: checkJs, strict, nothing emitted; its wire types (web/wire.d.ts) are
+# made from the server's models and the games' Presentations, and must be current.
 lint: $(STAMP) system-packages
 	$(BIN)/python packaging/check_catalogues.py
-	$(BIN)/ruff check src tests lab
-	$(BIN)/ruff format --check src tests lab
+	$(BIN)/ruff check src tests lab packaging
+	$(BIN)/ruff format --check src tests lab packaging
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/python packaging/wire_types.py --check
 	tsc --project tsconfig.json
 	cargo fmt --manifest-path native/Cargo.toml --check
 	cargo clippy --quiet --locked --manifest-path native/Cargo.toml --all-targets -- -D warnings
@@ -144,6 +146,11 @@ catalogues: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+# Write src/cradle/web/wire.d.ts again from the server's models and the games' Presentations
+# (after changing either; `make lint` fails while it is stale).
+wire-types: $(STAMP)
+	$(BIN)/python packaging/wire_types.py
 
 unit: $(STAMP) native system-packages
 	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) --dist worksteal --durations=20

@@ -416,7 +416,14 @@ def stored_game(storage: Store, game_id: str, seed: int, moves: int | None, hots
         ply += 1
     if state.is_over:  # its last move queued the analysis: it is done now
         assert storage.analyses.claim(game_id, storage.origin, time.time()) is not None
-        data = {"format": 1, "chances": [[0.5, 0.5]], "plies": [0], "reviews": []}
+        data = {
+            "format": 1,
+            "seconds": 0.25,
+            "reviewed": [0, 1],
+            "chances": [[0.5, 0.5]],
+            "plies": [0],
+            "reviews": [],
+        }
         assert storage.analyses.save(game_id, storage.origin, "done", 1, 1, data)
 
 

@@ -41,7 +41,7 @@ from cradle.server.models import (
 from cradle.server.protocol import SECURITY_HEADERS, JsonHttpProtocol, JsonWebSocketProtocol
 from cradle.server.routes.accounts import account_routes
 from cradle.server.routes.chat import chat_routes
-from cradle.server.routes.common import TOKEN_IN_URL, Context
+from cradle.server.routes.common import TOKEN_IN_URL, Context, spoken_api
 from cradle.server.routes.lessons import lesson_routes
 from cradle.server.routes.live import live_routes
 from cradle.server.routes.lobby import lobby_routes
@@ -271,17 +271,23 @@ def create_app(
     app.add_middleware(Timed)
 
     def error(
-        status: int, reason: str, field: str | None = None, retry_after: float | None = None
+        status: int,
+        reason: str,
+        field: str | None = None,
+        retry_after: float | None = None,
+        content: dict[str, object] | None = None,
     ) -> JSONResponse:
-        content = {"error": reason}
+        content = content or {"error": reason}
         if field is not None:
             content["field"] = field
         headers = {"Retry-After": str(max(1, round(retry_after)))} if retry_after else None
         return JSONResponse(content, status_code=status, headers=headers)
 
     @app.exception_handler(ApiError)
-    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return error(exc.status, exc.reason, retry_after=exc.retry_after)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        api = spoken_api(request.headers)
+        content = exc.body()
+        return error(exc.status_for(api), exc.reason, retry_after=exc.retry_after, content=content)
 
     @app.exception_handler(BadInput)
     async def bad_input(_request: Request, exc: BadInput) -> JSONResponse:

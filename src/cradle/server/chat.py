@@ -14,11 +14,11 @@ reads that one line and pushes it to its own clients, so each client gets it onc
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from dataclasses import dataclass
 from typing import TypedDict, TypeVar
 
+from cradle.server.answers import ChatMessage
 from cradle.server.errors import forbidden
 from cradle.server.models import BadInput
 from cradle.server.runtime import Runtime
@@ -281,7 +281,7 @@ class Chat:
             shown = line_for(table, line, viewer, muted)
             if shown is None:
                 continue
-            text = json.dumps({"type": "chat", "line": shown}, separators=(",", ":"))
+            text = ChatMessage.model_validate({"type": "chat", "line": shown}).model_dump_json()
             if not connection.push(text):
                 table.connections.discard(connection)
 

@@ -19,6 +19,7 @@ import typer
 
 from cradle import extra_hint
 from cradle.core.errors import CliError
+from cradle.games import game_names
 from cradle.server.limits import Limits  # plain Python: no server extra needed to import it
 
 # What `cradle serve` starts from: the defaults, with the bot workers started with the server.
@@ -493,7 +494,9 @@ def bots(
 
 def loadtest(
     games: Annotated[int, typer.Option(help="Concurrent games.")] = 100,
-    game: Annotated[str, typer.Option("--game", "-g", help="tigris or gheos.")] = "tigris",
+    game: Annotated[
+        str, typer.Option("--game", "-g", help=f"One of {', '.join(game_names())}.")
+    ] = game_names()[0],
     players: Annotated[int, typer.Option(help="Seats per game.")] = 2,
     duration: Annotated[float, typer.Option(help="Seconds to measure.")] = 30.0,
     think: Annotated[

@@ -30,6 +30,7 @@ import logging
 import time
 from collections.abc import Mapping
 
+from cradle.server.answers import Frame, TableFrame
 from cradle.server.archive import Archive
 from cradle.server.assist import Adviser, Analyst, AssistPool
 from cradle.server.bots import BotPool
@@ -231,9 +232,11 @@ class Hub:
         """``POST /api/games`` (see :meth:`Seats.create`)."""
         return await self.seats.create(request, client)
 
-    def frame(self, table: Table, seat: int | None, hotseat: bool = False) -> Mapping[str, object]:
-        """What ``seat`` may see (see :meth:`Session.frame`)."""
-        return self.session.frame(table, seat, hotseat)
+    def frame(
+        self, table: Table, seat: int | None, hotseat: bool = False, api: int = 1
+    ) -> Frame | TableFrame:
+        """What ``seat`` may see, in version ``api`` of the API (see :meth:`Session.frame`)."""
+        return self.session.frame(table, seat, hotseat, api)
 
     def attach(self, table: Table, connection: Connection) -> None:
         # This server's patience with a client that does not read (read here, when it joins).

@@ -26,6 +26,7 @@ from email.utils import make_msgid
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+from cradle.games import UnknownGame, get_game
 from cradle.server.events import Changed
 from cradle.server.metrics import MAILS
 from cradle.server.runtime import Runtime
@@ -41,7 +42,6 @@ T = TypeVar("T")
 
 SMTP_SECONDS = 30.0  # the SMTP server's answers are awaited this long
 NOTICE_SECONDS = 2.0  # how often a process looks for notices other processes' changes owe
-GAME_TITLES = {"tigris": "Tigris & Euphrates", "gheos": "Gheos"}
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,10 @@ def send_mail(settings: MailSettings, message: EmailMessage) -> None:
 
 def turn_mail(settings: MailSettings, notice: DueMail, unsubscribe: str) -> EmailMessage:
     """The mail that tells ``notice``'s seat it decides; ``unsubscribe``: its one-time code."""
-    title = GAME_TITLES.get(notice.game, notice.game)
+    try:
+        title = get_game(notice.game).PRESENTATION.title
+    except UnknownGame:  # a game this server no longer offers
+        title = notice.game
     game_link = settings.link(f"play/{notice.game_id}")
     stop_link = settings.link(f"unsubscribe/{unsubscribe}")
     hours = (notice.deadline_s or 0) / 3600

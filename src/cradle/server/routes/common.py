@@ -3,23 +3,25 @@ buckets and hub), reading a request's body and bearer token, and the checks on o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, TypedDict
+from typing import Annotated, TypedDict, TypeVar
 from urllib.parse import urlsplit
 
-from fastapi import Path, Request, WebSocket
+from fastapi import APIRouter, Path, Request, WebSocket
 from pydantic import BaseModel
 
 from cradle.ai import LEVELS, bot_names
 from cradle.ai.levels import describe
+from cradle.server.answers import Frame, TableFrame
 from cradle.server.bots import server_bot
 from cradle.server.clients import client_key
 from cradle.server.errors import ApiError, bad_request
 from cradle.server.hub import Hub
 from cradle.server.limits import Limits, RateLimiter
-from cradle.server.models import read_json
+from cradle.server.models import API_VERSIONS, parse, read_json
 from cradle.server.signins import PasswordQueue, SignInRules
+from cradle.server.table import Table
 
 MAX_FRAME = 4 * 1024  # characters of one WebSocket frame from a client
 MAX_PAGE = 1000  # a lobby page a client asks for (the server's own page size caps it again)
@@ -31,6 +33,7 @@ TOKEN_IN_URL = (
 )
 
 GameId = Annotated[str, Path(max_length=GAME_ID_CHARS)]
+B = TypeVar("B", bound=BaseModel)
 
 
 class BotChoice(TypedDict):
@@ -113,6 +116,47 @@ class Context:
         if wait > 0:
             raise ApiError(429, f"too many {what}: wait {wait:.1f} s", retry_after=wait)
 
+    def frame_route(
+        self,
+        router: APIRouter,
+        path: str,
+        body: type[B],
+        check: Callable[[Hub, Table, str | None], Awaitable[object]],
+        change: Callable[[Hub, Table, str | None, B], Awaitable[object]],
+        *,
+        name: str,
+        about: str,
+        fresh: bool = False,
+    ) -> None:
+        """Add ``POST path``: a change a seat asks for at a table (a move, an undo, a
+        concession, ...), answered with the table's frame after it in the client's version of
+        the API. The version and the body are read first, then ``check`` (its 403 comes before
+        anything is counted), the move rate, and ``change``; ``fresh``: the table is read
+        again first (a deadline or a stand-in as stored)."""
+
+        async def route(game_id: GameId, request: Request) -> Frame | TableFrame:
+            hub = self.hub()
+            token = bearer(request.headers)
+            api = api_version(request.headers)
+            found = parse(body, await body_of(request))
+            table = await hub.table(game_id)
+            if fresh:
+                table = await hub.fresh(table)
+            await check(hub, table, token)
+            await self.throttle(self.moves, client_of(request), "moves")
+            await change(hub, table, token, found)
+            seat, hotseat = table.authorize(token)
+            return hub.frame(table, seat, hotseat, api)
+
+        route.__name__ = route.__qualname__ = name  # the operation's id in the schema
+        route.__doc__ = about
+        router.post(
+            path,
+            openapi_extra=body_schema(body, required=bool(body.model_fields)),
+            response_model=Frame | TableFrame,
+            response_model_exclude_unset=True,
+        )(route)
+
 
 def client_of(connection: Request | WebSocket) -> str:
     return client_key(connection.client.host if connection.client else None)
@@ -144,6 +188,29 @@ def bearer(request_headers: Mapping[str, str]) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise bad_request("the Authorization header must be 'Bearer TOKEN'")
     return token.strip()
+
+
+API_HEADER = "Cradle-Api"  # the version of the API a client speaks (docs/server.md, "Versions")
+
+
+def api_version(request_headers: Mapping[str, str]) -> int:
+    """The version of the API the client speaks: its ``Cradle-Api`` header, 1 without one;
+    400 for a version this server does not speak."""
+    value = request_headers.get(API_HEADER.lower())
+    if value is None:
+        return 1
+    if value.strip() not in [str(version) for version in API_VERSIONS]:
+        known = " or ".join(str(version) for version in API_VERSIONS)
+        raise bad_request(f"the {API_HEADER} header is {known}")
+    return int(value)
+
+
+def spoken_api(request_headers: Mapping[str, str]) -> int:
+    """:func:`api_version`, 1 for a header that names none (for refusals, which must answer)."""
+    try:
+        return api_version(request_headers)
+    except ApiError:
+        return 1
 
 
 def origin_allowed(origin: str, host: str | None, allowed: tuple[str, ...]) -> bool:
