@@ -107,7 +107,7 @@ def open_page(browser: Any, server: PlayServer, address: str, phone: bool = Fals
 # Tigris's conflict result for a seat named "Bull" (seat 0, the archer) against a markup name.
 CONFLICT = """async () => {
   const tigris = await import("/static/tigris.js");
-  const frame = { players: ["archer", "bull"],
+  const frame = { view: { players: ["archer", "bull"] },
     table: { seat: null, seats: ["human", "human"], names: ["Bull", "<b>x</b>"] } };
   const events = [{ type: "war_result", winner: 0, loser: 1, attack: 5, defence: 3,
     text: "archer wins the red war 5-3 against bull" }];
@@ -135,7 +135,7 @@ def test_the_log_scores_and_banner_name_the_people(
     laptop = open_page(browser, server, f"#/play/{game_id}/{tokens[0]}")
     phone = open_page(browser, server, f"#/watch/{game_id}", phone=True)
     for page, name in ((laptop, "laptop"), (phone, "phone")):
-        wait_until(lambda page=page: page.locator("#log .log-entry").count() == len(movers), 30)
+        wait_until(lambda page=page: page.locator("#log .log-entry").count() == len(movers), 120)
         texts = page.locator("#log .log-entry .log-text").all_inner_texts()
         for text, seat in zip(texts, movers, strict=True):
             assert text.startswith(f"{expected[seat]}: "), (seat, text)

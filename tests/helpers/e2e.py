@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -153,7 +154,9 @@ def missing_glyphs(page: Any) -> list[str]:
     return found
 
 
-def wait_until(predicate: Any, seconds: float = 20.0, step: float = 0.05) -> None:
+def wait_until(predicate: Any, seconds: float = 60.0, step: float = 0.05) -> None:
+    """Wait until ``predicate()`` holds: generously (a loaded machine does what is waited for
+    slowly, and the wait ends as soon as it holds), else AssertionError."""
     deadline = time.monotonic() + seconds
     while not predicate():
         if time.monotonic() > deadline:
@@ -171,7 +174,7 @@ def step_name(page: Any) -> str:
 def make(page: Any, pattern: str) -> None:
     """Make the move a step asks for, as a person would: a decision's button, else the tile
     and the outlined square (Tigris tiles), else the list of every legal action."""
-    wait_until(lambda: turn(page) == "mine", 30)
+    wait_until(lambda: turn(page) == "mine", 120)
     tile = re.fullmatch(r"tile (\w+) ([A-P]\d+)", pattern)
     if tile and page.locator(f"#hand-tiles .tile-btn[data-color={tile[1]}]").count():
         page.locator(f"#hand-tiles .tile-btn[data-color={tile[1]}]").first.click()
@@ -214,3 +217,25 @@ def make(page: Any, pattern: str) -> None:
                 click_and_wait(page, buttons.nth(i), force_event=True)
                 return
     raise AssertionError(f"no way to make {pattern!r} on the page")
+
+
+def sign_up(context: Any, server: Any, name: str) -> str:
+    """An account for this browser context (its cookie kept there); its CSRF token."""
+    answer = context.request.post(
+        f"{server.base}/api/accounts",
+        data=json.dumps({"name": name, "password": "correct horse battery"}),
+        headers={"Content-Type": "application/json"},
+    )
+    assert answer.ok, answer.text()
+    csrf: str = answer.json()["csrf"]
+    return csrf
+
+
+def post_as(context: Any, server: Any, csrf: str, path: str, body: Any) -> Any:
+    answer = context.request.post(
+        f"{server.base}{path}",
+        data=json.dumps(body),
+        headers={"Content-Type": "application/json", "X-CSRF-Token": csrf},
+    )
+    assert answer.ok, answer.text()
+    return answer.json()
