@@ -10,7 +10,8 @@
 // edge i on the cell's edge (i + r) % 3.
 
 import { nameAt, namedText, seatingOf, whoAt } from "./names.js";
-import { bringIntoView, clear, put, el, svg, titleCase, panel, icon } from "./ui.js";
+import { BoardKeys } from "./keys.js";
+import { bringIntoView, capitalised, clear, dialog, put, el, rememberFocus, svg, titleCase, panel, icon } from "./ui.js";
 
 /** @typedef {import("./types").BoardFrame<import("./types").GheosView>} GheosFrame */
 /** @typedef {import("./types").BoardParts} BoardParts */
@@ -37,6 +38,7 @@ import { bringIntoView, clear, put, el, svg, titleCase, panel, icon } from "./ui
 /** @typedef {import("./types").Seat} Seat */
 /** @typedef {import("./types").Step} Step */
 /** @typedef {import("./types").TableContext} TableContext */
+/** @typedef {import("./keys.js").KeyCell} KeyCell */
 
 /** @typedef {[number, number]} Point */
 /**
@@ -76,6 +78,7 @@ const COAST = "#ead9a4";
 const WATER = "#86bfe0";
 const REF_RE = /(-?\d+),(-?\d+)(?::(?:n|s|ne|nw|se|sw))?/g;
 const TURNS = ["", " (turned once)", " (turned twice)"];
+const MAP_LABEL = "The map: the arrow keys move between its places, Enter places on the place";
 
 /** @param {string | undefined} cell @returns {{row: number, col: number, up: boolean}} */
 function parseCell(cell) {
@@ -547,6 +550,7 @@ export function createRenderer(parts, ctx) {
   /** @type {string | null} */
   let hinted = null;
   let why = "";
+  const keys = new BoardKeys();
 
   /** @param {GheosFrame} next @param {RenderOptions} [opts] */
   function update(next, opts = {}) {
@@ -571,10 +575,14 @@ export function createRenderer(parts, ctx) {
     if (options.interactive && frame.phase === "tile" && !selectedTile && frame.hand?.length) {
       selectedTile = frame.hand[0].tile;
     }
+    const hand = rememberFocus(parts.hand);
+    const controls = rememberFocus(parts.controls);
     drawMap(frame, legal);
     drawHand(frame, legal);
     drawControls(frame, legal);
     drawScores(frame);
+    hand();
+    controls();
   }
 
   /**
@@ -662,17 +670,29 @@ export function createRenderer(parts, ctx) {
     const minY = (Math.max(...ys) + Math.min(...ys)) / 2 - spanY / 2 - pad - margin;
     const width = spanX + 2 * pad + margin;
     const height = spanY + 2 * pad + margin;
-    const root = svg("svg", { viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`, class: "board gheos-board", role: "img", "aria-label": "the map" });
-    root.append(svg("rect", { x: minX, y: minY, width, height, fill: "#d6eaf8", rx: 10 }));
+    const refocus = keys.holdsFocus();
+    const root = svg("svg", { viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`, class: "board gheos-board", role: "group", "aria-label": MAP_LABEL });
+    root.append(svg("rect", { x: minX, y: minY, width, height, fill: "#d6eaf8", rx: 10, "aria-hidden": "true" }));
+    /** @type {KeyCell[]} */
+    const keyCells = [];
+    /**
+     * A triangle the keyboard reaches.
+     * @param {string} name @param {SVGElement} node @param {string} label @param {() => void} activate @param {boolean} [target]
+     */
+    const reach = (name, node, label, activate, target = false) => {
+      const { row, col } = parseCell(name);
+      keyCells.push({ cell: name, col, row, node, label, activate, target,
+        ring: () => svg("polygon", { points: pts(corners(row, col).points), class: "focus-ring" }) });
+    };
     // The grid labels: column letters along the top, row numbers down the left.
     const [minRow] = w.origin;
     const cols = all.map((c) => c.col);
     const rows = all.map((c) => c.row);
     for (let col = Math.min(...cols); col <= Math.max(...cols); col += 1) {
-      root.append(svg("text", { x: (col * S) / 2, y: minY + margin - font * 0.45, class: "grid-label", "font-size": font.toFixed(1) }, w.label(`${minRow},${col}`).replace(/\d+$/, "")));
+      root.append(svg("text", { x: (col * S) / 2, y: minY + margin - font * 0.45, class: "grid-label", "font-size": font.toFixed(1), "aria-hidden": "true" }, w.label(`${minRow},${col}`).replace(/\d+$/, "")));
     }
     for (let row = Math.min(...rows); row <= Math.max(...rows); row += 1) {
-      root.append(svg("text", { x: minX + margin / 2 + 1, y: row * H + H / 2 + font * 0.35, class: "grid-label", "font-size": font.toFixed(1) }, String(row - minRow + 1)));
+      root.append(svg("text", { x: minX + margin / 2 + 1, y: row * H + H / 2 + font * 0.35, class: "grid-label", "font-size": font.toFixed(1), "aria-hidden": "true" }, String(row - minRow + 1)));
     }
     /** @type {[string, Point][]} each civilization's marker */
     const civAnchors = [];
@@ -681,8 +701,11 @@ export function createRenderer(parts, ctx) {
     for (const cell of cells) {
       const { g, anchors, geo } = drawTile(cell.row, cell.col, cell.regions, { pyramidTile: cell.pyramid, titles });
       const group = svg("g", { class: "cell", "data-cell": cell.cell, "data-label": w.label(cell.cell) }, g);
-      group.append(svg("title", {}, `${w.label(cell.cell)}: ${w.tile(cell.tile)}`));
+      const about = `${w.label(cell.cell)}: ${w.tile(cell.tile)}`;
+      group.append(svg("title", {}, about));
       let regionTarget = false;
+      /** @type {string[]} the region targets' actions on this tile */
+      const regionActions = [];
       for (const [region, , marker] of anchors) {
         if (region.civ) {
           const civ = (frame.civilizations || {})[region.civ];
@@ -691,6 +714,7 @@ export function createRenderer(parts, ctx) {
         const action = regionTargets.get(region.area);
         if (action !== undefined) {
           regionTarget = true;
+          if (!regionActions.includes(action)) regionActions.push(action);
           group.classList.add("region-target");
           for (const poly of /** @type {NodeListOf<SVGElement>} */ (g.querySelectorAll(`[data-region="${region.ref}"]`))) {
             poly.classList.add("target-region");
@@ -714,8 +738,13 @@ export function createRenderer(parts, ctx) {
         group.append(mark);
         mark.addEventListener("click", () => ctx.act(action));
         hoverGhost(group, cell.row, cell.col, handTile);
-      } else if (!regionTarget) {
+        reach(cell.cell, group, `${about}. Enter: ${describeAction(action, w)}`, () => ctx.act(action), true);
+      } else if (regionTarget) {
+        const said = regionActions.map((a) => describeAction(a, w)).join("; or ");
+        reach(cell.cell, group, `${about}. Enter: ${said}`, () => pickRegion(regionActions, w), true);
+      } else {
         group.addEventListener("click", () => explainCell(cell.cell, cell.tile));
+        reach(cell.cell, group, about, () => explainCell(cell.cell, cell.tile));
       }
       const h = highlight.get(cell.cell);
       if (h) group.append(svg("polygon", { points: pts(geo.points), class: `last-move${h.fresh ? " fresh" : ""}`, stroke: h.colour, "data-last-seat": h.seat }));
@@ -729,6 +758,7 @@ export function createRenderer(parts, ctx) {
       const poly = svg("polygon", { points: pts(corners(row, col).points), class: "frontier", "data-cell": cellName },
         svg("title", {}, `${w.label(cellName)}: an empty place`));
       poly.addEventListener("click", () => explainCell(cellName, null));
+      reach(cellName, poly, `${w.label(cellName)}: an empty place`, () => explainCell(cellName, null));
       root.append(poly);
       const h = highlight.get(cellName);
       if (h) root.append(svg("polygon", { points: pts(corners(row, col).points), class: `last-move${h.fresh ? " fresh" : ""}`, stroke: h.colour, "data-last-seat": h.seat }));
@@ -744,15 +774,35 @@ export function createRenderer(parts, ctx) {
       if (hinted && cellsOf(hinted)[0] === cellName) group.append(svg("polygon", { points: pts(geo.points), class: "hinted" }));
       group.addEventListener("click", () => ctx.act(action));
       hoverGhost(group, row, col, handTile);
+      reach(cellName, group, `${w.label(cellName)}: an empty place. Enter: ${describeAction(action, w)}`, () => ctx.act(action), true);
       root.append(group);
     }
+    const focusLayer = svg("g", { class: "marks", "aria-hidden": "true" });
     for (const [civ, [x, y]] of civAnchors) {
       const info = (frame.civilizations || {})[civ];
-      root.append(svg("g", { class: "civ-marker", "data-civ": civ },
+      root.append(svg("g", { class: "civ-marker", "data-civ": civ, "aria-hidden": "true" },
         svg("circle", { cx: x, cy: y, r: 7.5, fill: CIV_FILL[civ], stroke: civ === "white" ? "#555" : "#fff", "stroke-width": 2.5 }),
         svg("title", {}, `the ${civ} civilization${info ? `: ${info.supply} followers left to take` : ""}`)));
     }
+    root.append(focusLayer);
     put(parts.board, root);
+    keys.attach(root, focusLayer, keyCells, refocus);
+  }
+
+  /**
+   * Enter on a tile with more than one continent to choose: the choices, as buttons.
+   * @param {string[]} actions
+   * @param {GheosWords} w
+   */
+  function pickRegion(actions, w) {
+    if (actions.length === 1) { ctx.act(actions[0]); return; }
+    dialog({
+      id: "region-choice",
+      title: "Which continent?",
+      body: [el("p", {}, "This tile touches more than one continent you may choose.")],
+      buttons: actions.map((a) => ({ label: capitalised(describeAction(a, w)), action: a, onclick: () => ctx.act(a) })),
+      dismissable: true,
+    });
   }
 
   /**

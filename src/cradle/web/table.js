@@ -15,7 +15,7 @@ import { measured, measureName } from "./measure.js";
 import { ratingNote } from "./ratings.js";
 import { remember, remembered } from "./state.js";
 import {
-  bringIntoView, capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, put, ratedBadge,
+  bringIntoView, capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, put, ratedBadge, rememberFocus,
   setSound, setStatus, setTitle, soundOn, toast, messageOf,
 } from "./ui.js";
 
@@ -228,6 +228,19 @@ export function tableScreen(root, id, token, mode, guide = null) {
    * @param {boolean} [again] the frame on screen drawn again (no new change)
    */
   function show(frame, again = false) {
+    const kept = rememberFocus(screen);
+    try {
+      draw(frame, again);
+    } finally {
+      kept();
+    }
+  }
+
+  /**
+   * @param {Frame} frame
+   * @param {boolean} again
+   */
+  function draw(frame, again) {
     last = frame;
     const game = frame.table.game;
     module = GAMES[game];

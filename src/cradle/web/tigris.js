@@ -6,9 +6,11 @@
 
 import { api } from "./api.js";
 import { nameAt, namedText, seatingOf, whoAt } from "./names.js";
-import { bringIntoView, clear, put, dialog, el, svg, titleCase, panel } from "./ui.js";
+import { BoardKeys } from "./keys.js";
+import { bringIntoView, clear, closeDialog, put, dialog, el, rememberFocus, svg, titleCase, panel } from "./ui.js";
 
 /** @typedef {import("./types").Attrs} Attrs */
+/** @typedef {import("./keys.js").KeyCell} KeyCell */
 /** @typedef {import("./types").BoardParts} BoardParts */
 /** @typedef {import("./types").Child} Child */
 /** @typedef {import("./types").DialogButton} DialogButton */
@@ -73,6 +75,7 @@ const BUILDING_NAME = { black: "palace", red: "library", green: "market hall", b
 const ATTACK = "#e8178a";
 const DEFEND = "#283593";
 const CELL_RE = /^[A-P](?:[1-9]|1[01])$/i;
+const BOARD_LABEL = "The board: the arrow keys move between its squares, Enter places on the square";
 
 /** @type {Record<string, Promise<TigrisMap>>} */
 const boards = {};
@@ -507,6 +510,7 @@ export function createRenderer(parts, ctx) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let hover;
   let fit = localStorage.getItem("cradle.fit") === "1";
+  const keys = new BoardKeys();
 
   /** @param {TigrisFrame} next @param {RenderOptions} [opts] */
   function update(next, opts = {}) {
@@ -536,10 +540,14 @@ export function createRenderer(parts, ctx) {
   function draw() {
     if (!frame) return;
     const legal = options.interactive ? parseActions(frame.legal_actions || []) : parseActions([]);
+    const hand = rememberFocus(parts.hand);
+    const controls = rememberFocus(parts.controls);
     drawBoard(frame, legal);
     drawHand(frame, legal);
     drawControls(frame, legal);
     drawScores(frame);
+    hand();
+    controls();
   }
 
   /**
@@ -617,14 +625,18 @@ export function createRenderer(parts, ctx) {
       }
     }
     const hintCell = hinted ? actionCell(hinted) : null;
-    const root = svg("svg", { viewBox: `-22 -22 ${16 * S + 26} ${11 * S + 26}`, class: "board tigris-board", role: "img", "aria-label": "the board" });
-    root.append(svg("rect", { x: -22, y: -22, width: 16 * S + 26, height: 11 * S + 26, fill: "#f7f1e1", rx: 8 }));
-    for (let c = 0; c < 16; c += 1) root.append(svg("text", { x: c * S + S / 2, y: -7, class: "coord" }, COLS[c]));
-    for (let r = 0; r < 11; r += 1) root.append(svg("text", { x: -11, y: r * S + S / 2 + 4, class: "coord" }, String(r + 1)));
+    const refocus = keys.holdsFocus();
+    const root = svg("svg", { viewBox: `-22 -22 ${16 * S + 26} ${11 * S + 26}`, class: "board tigris-board", role: "group", "aria-label": BOARD_LABEL });
+    root.append(svg("rect", { x: -22, y: -22, width: 16 * S + 26, height: 11 * S + 26, fill: "#f7f1e1", rx: 8, "aria-hidden": "true" }));
+    for (let c = 0; c < 16; c += 1) root.append(svg("text", { x: c * S + S / 2, y: -7, class: "coord", "aria-hidden": "true" }, COLS[c]));
+    for (let r = 0; r < 11; r += 1) root.append(svg("text", { x: -11, y: r * S + S / 2 + 4, class: "coord", "aria-hidden": "true" }, String(r + 1)));
     const cellsLayer = svg("g");
-    const overLayer = svg("g");
-    const markLayer = svg("g", { class: "marks" });
-    root.append(cellsLayer, overLayer, markLayer);
+    const overLayer = svg("g", { "aria-hidden": "true" });
+    const markLayer = svg("g", { class: "marks", "aria-hidden": "true" });
+    const focusLayer = svg("g", { class: "marks", "aria-hidden": "true" });
+    root.append(cellsLayer, overLayer, markLayer, focusLayer);
+    /** @type {KeyCell[]} */
+    const keyCells = [];
     for (let r = 0; r < 11; r += 1) {
       for (let c = 0; c < 16; c += 1) {
         const cell = cellName(c, r);
@@ -637,25 +649,34 @@ export function createRenderer(parts, ctx) {
           g.append(svg("path", { d: `M${x + S / 2},${y + 9} l4,8 l8,0 l-6,6 l3,8 l-9,-5 l-9,5 l3,-8 l-6,-6 l8,0 z`, class: `special${content ? " under" : ""}` }));
         }
         if (content) g.append(drawContent(content, x, y));
-        g.append(svg("title", {}, describeCell(frame, map, cell)));
+        const about = describeCell(frame, map, cell);
+        g.append(svg("title", {}, about));
         const action = targets.get(cell);
+        /** @type {() => void} */
+        let activate;
+        let label = about;
         if (action) {
           g.classList.add("target");
           g.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, class: "target-mark", rx: 5 }));
-          g.addEventListener("click", () => ctx.act(action));
+          activate = () => ctx.act(action);
+          label = `${about}. Enter: ${describeAction(action)}`;
         } else if (options.interactive && content?.startsWith(`leader:${myDynasty}:`) && (legal.leader[content.split(":")[2]] || legal.withdraw.has(content.split(":")[2]))) {
           const role = content.split(":")[2];
           g.classList.add("own-leader");
-          g.addEventListener("click", () => choose({ kind: "leader", role }));
+          activate = () => choose({ kind: "leader", role });
+          label = `${about}. Enter: pick your ${role} to move it`;
         } else {
           g.classList.add(selection ? "not-legal" : "idle");
-          g.addEventListener("click", () => explainCell(cell));
+          activate = () => explainCell(cell);
           if (selection) {
             // A mouse resting on a square for a moment asks why, like a tap does.
             g.addEventListener("mouseenter", () => { clearTimeout(hover); hover = setTimeout(() => explainCell(cell, false), 350); });
             g.addEventListener("mouseleave", () => clearTimeout(hover));
           }
         }
+        g.addEventListener("click", activate);
+        keyCells.push({ cell, col: c, row: r, node: g, label, activate, target: Boolean(action),
+          ring: () => svg("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, rx: 6, class: "focus-ring" }) });
         cellsLayer.append(g);
         for (const h of highlight.get(cell) || []) {
           markLayer.append(svg("rect", { x: x + 1.5, y: y + 1.5, width: S - 3, height: S - 3, rx: 5, class: `last-move${h.fresh ? " fresh" : ""}`, stroke: h.colour, "data-last-seat": h.seat }));
@@ -711,6 +732,7 @@ export function createRenderer(parts, ctx) {
     const scrollLeft = parts.board.querySelector(".board-scroll")?.scrollLeft ?? null;
     put(parts.board, note, wrap);
     if (scrollLeft !== null) wrap.scrollLeft = scrollLeft;
+    keys.attach(root, focusLayer, keyCells, refocus);
     // On a narrow screen, bring another player's new move into view.
     const fresh = (options.highlights || []).find((h) => h.fresh)?.cells[0];
     if (fresh && wrap.scrollWidth > wrap.clientWidth + 4) {
@@ -912,11 +934,14 @@ function swapDialog(frame, legal, ctx) {
   const tiles = el("div", { class: "tiles" });
   const confirm = el("button", { class: "btn primary", disabled: true }, "Swap");
   function render() {
-    put(tiles, hand.map((color, i) => handTile(color, picked[i], () => { picked[i] = !picked[i]; render(); })));
+    const kept = rememberFocus(tiles);
+    put(tiles, hand.map((color, i) => handTile(color, picked[i], () => { picked[i] = !picked[i]; render(); },
+      { "data-index": i, "aria-pressed": picked[i] ? "true" : "false" })));
+    kept();
     const key = hand.filter((_, i) => picked[i]).sort().join(" ");
     const swap = swaps.get(key);
     confirm.disabled = !swap;
-    confirm.onclick = () => { if (swap) ctx.act(swap); document.getElementById("backdrop")?.remove(); };
+    confirm.onclick = () => { closeDialog(); if (swap) ctx.act(swap); };
   }
   render();
   dialog({
