@@ -24,7 +24,7 @@ import { capitalised, el, icon, link, messageOf, percent, put, setTitle, svg, ti
  * @returns {Screen}
  */
 export function analysisScreen(root, id) {
-  const head = el("div", { class: "banner" }, el("strong", {}, "Analysis"));
+  const head = el("div", { class: "banner" }, el("h1", { class: "banner-title" }, "Analysis"));
   const status = el("div", { class: "card", id: "analysis-status" }, el("p", { class: "muted" }, "Loading…"));
   const chart = el("div", { class: "card chart-card", id: "chances" });
   const moves = el("div", { class: "card", id: "costly" });
@@ -66,7 +66,7 @@ export function analysisScreen(root, id) {
     const module = GAMES[found.game];
     setTitle(`Analysis: ${GAME_TITLES[found.game]}`);
     put(head, el("span", { class: `badge ${found.game}` }, GAME_TITLES[found.game]),
-      el("strong", {}, " Analysis"), el("span", { class: "muted" }, ` · ${found.players.map((_, seat) => nameAt(found, seat)).join(", ")} · ${found.moves} moves`),
+      el("h1", { class: "banner-title" }, " Analysis"), el("span", { class: "muted" }, ` · ${found.players.map((_, seat) => nameAt(found, seat)).join(", ")} · ${found.moves} moves`),
       link(`#/replay/${id}`, "Replay"));
     drawStatus(found);
     if (found.analysis) {

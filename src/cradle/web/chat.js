@@ -6,7 +6,7 @@
 
 import { api } from "./api.js";
 import { nameAt } from "./names.js";
-import { clear, el, messageOf, put, titleCase } from "./ui.js";
+import { clear, el, messageOf, onEscape, put, titleCase } from "./ui.js";
 
 /** @typedef {import("./types").ChatLine} ChatLine */
 /** @typedef {import("./types").ChatPage} ChatPage */
@@ -41,6 +41,8 @@ export class ChatPanel {
     /** @type {Map<string, string>} each speaker's name, for the muted list */
     this.names = new Map();
     this.visible = false;
+    /** @type {(() => void) | null} stops closing the sheet on Escape */
+    this.stopEscape = null;
     this.list = el("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" });
     this.input = el("input", {
       id: "chat-input", type: "text", maxlength: MAX_CHARS, autocomplete: "off",
@@ -173,7 +175,14 @@ export class ChatPanel {
   open(open) {
     this.node.classList.toggle("open", open);
     this.toggle.setAttribute("aria-expanded", String(open));
-    if (!open) return;
+    this.stopEscape?.();
+    this.stopEscape = null;
+    if (!open) {
+      if (this.node.contains(document.activeElement) && !this.toggle.hidden) this.toggle.focus({ preventScroll: true });
+      return;
+    }
+    // The sheet over a phone's screen closes on Escape, like the player aid.
+    if (getComputedStyle(this.node).position === "fixed") this.stopEscape = onEscape(() => { this.open(false); return true; });
     this.markRead();
     if (getComputedStyle(this.node).position !== "fixed") this.node.scrollIntoView({ block: "nearest" });
     this.list.scrollTop = this.list.scrollHeight;
@@ -232,6 +241,7 @@ export class ChatPanel {
   }
 
   destroy() {
+    this.stopEscape?.();
     this.watcher.disconnect();
     this.toggle.remove();
   }

@@ -85,7 +85,7 @@ export function replayScreen(root, id) {
     const seen = (dynasty, i) => (nameAt(game, i) === titleCase(dynasty) ? nameAt(game, i) : `${nameAt(game, i)} (${titleCase(dynasty)})`);
     const said = s.action ? module.describeStep({ ply: step, seat: s.seat, action: s.action, events: s.events }, words) : null;
     put(parts.banner,
-      el("span", { class: `badge ${data.game}` }, GAME_TITLES[data.game]),
+      el("h1", { class: "banner-title" }, el("span", { class: `badge ${data.game}` }, GAME_TITLES[data.game])),
       el("strong", { id: "replay-step" }, ` Replay: step ${step} of ${lastStep}`),
       el("span", { class: "muted detail" }, el("span", { class: "sep" }, "· "), said ? said.text : "the start"));
     put(parts.log, said ? [el("li", {}, said.text), said.details.map((d) => el("li", { class: "small" }, d))] : el("li", { class: "muted" }, "Set-up"));

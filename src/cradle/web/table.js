@@ -650,7 +650,7 @@ function banner(node, frame, mode, thinking) {
   }
   const who = t.seat === null ? "watching" : `you are ${nameAt(t, t.seat)}`;
   put(node,
-    el("span", { class: `badge ${t.game}` }, GAME_TITLES[t.game] || t.game),
+    el("h1", { class: "banner-title" }, el("span", { class: `badge ${t.game}` }, GAME_TITLES[t.game] || t.game)),
     t.rated ? [" ", ratedBadge(t.id)] : null,
     text !== null ? el("strong", { class: frame.to_move === t.seat && t.status !== "over" ? "your-turn" : "" }, text) : null,
     thinking !== null ? el("strong", { class: "thinking-note", id: "thinking" }, el("span", { class: "spinner" }),
