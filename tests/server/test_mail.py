@@ -11,6 +11,7 @@ import threading
 import time
 import warnings
 from dataclasses import replace
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 import pytest
@@ -59,7 +60,8 @@ def test_bad_mail_settings_are_refused(given: dict[str, Any], words: str) -> Non
 
 
 def notice(address: str, seat: int = 1, deadline_s: float = 7200) -> DueMail:
-    return DueMail("g123", "tigris", seat, 0, ["Archer", "Bull"][seat], deadline_s, address)
+    # The seat's name as the game has it (the stored players), lower case.
+    return DueMail("g123", "tigris", seat, 0, ["archer", "bull"][seat], deadline_s, address)
 
 
 def test_a_turn_notice_reaches_the_smtp_server_with_its_links() -> None:
@@ -70,7 +72,11 @@ def test_a_turn_notice_reaches_the_smtp_server_with_its_links() -> None:
     assert inbox.mails[0][1] == ["ann@example.org"]
     assert received["From"] == "cradle@example.org"
     assert received["Subject"] == "Your turn in Tigris & Euphrates (Bull)"
+    # Dated by the sender (RFC 5322): within a minute of now.
+    sent = parsedate_to_datetime(received["Date"])
+    assert abs(sent.timestamp() - time.time()) < 60 and sent.tzinfo is not None
     body = received.get_content()
+    assert "you play as Bull." in body
     assert "https://cradle.example/#/play/g123" in body
     assert "https://cradle.example/#/unsubscribe/CODE123" in body
     assert "2 hours for each move" in body
@@ -80,7 +86,7 @@ def test_a_turn_notice_reaches_the_smtp_server_with_its_links() -> None:
 def test_the_notice_of_a_seat_away_says_its_stand_in_plays() -> None:
     mail = settings("smtp://mail:25")
     away = turn_mail(mail, replace(notice("ann@example.org"), away=True), "C").get_content()
-    assert "A bot plays for you while you are away" in away and "2 hours run out" in away
+    assert "A bot plays for you while you are away" in away and "(2 hours) runs out" in away
     here = turn_mail(mail, notice("ann@example.org"), "C").get_content()
     assert "while you are away" not in here and "2 hours for each move" in here
 
@@ -440,3 +446,20 @@ def test_a_move_stored_elsewhere_owes_a_notice_a_server_sends_once(postgres_url:
             wait_for(lambda: storage.due_notices() == [], 30)
             time.sleep(2 * NOTICE_SECONDS)  # both processes looked again: nothing more
             assert len(inbox.mails) == 1
+
+
+@pytest.mark.parametrize(
+    ("seconds", "words"),
+    [
+        (3600, "1 hour"),
+        (6 * 3600, "6 hours"),
+        (86400, "1 day"),
+        (7 * 86400, "7 days"),
+        (900, "15 minutes"),
+    ],
+)
+def test_the_time_per_move_is_said_in_words_that_agree(seconds: float, words: str) -> None:
+    mail = settings("smtp://mail:25")
+    body = turn_mail(mail, notice("ann@example.org", deadline_s=seconds), "C").get_content()
+    assert f"You have {words} for each move;" in body
+    assert "1 hours" not in body and "1 days" not in body

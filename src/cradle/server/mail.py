@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from email.message import EmailMessage
-from email.utils import make_msgid
+from email.utils import formatdate, make_msgid
 from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit
 
@@ -114,31 +114,49 @@ def send_mail(settings: MailSettings, message: EmailMessage) -> None:
         smtp.send_message(message)
 
 
+def time_words(seconds: float) -> str:
+    """A time per move as the lobby offers them: "1 hour", "6 hours", "1 day", "3 days"."""
+    hours = round(seconds / 3600)
+    if hours >= 24 and hours % 24 == 0:
+        days = hours // 24
+        return f"{days} day{'' if days == 1 else 's'}"
+    if hours >= 1:
+        return f"{hours} hour{'' if hours == 1 else 's'}"
+    minutes = max(1, round(seconds / 60))
+    return f"{minutes} minute{'' if minutes == 1 else 's'}"
+
+
 def turn_mail(settings: MailSettings, notice: DueMail, unsubscribe: str) -> EmailMessage:
     """The mail that tells ``notice``'s seat it decides; ``unsubscribe``: its one-time code."""
     title = GAME_TITLES.get(notice.game, notice.game)
     game_link = settings.link(f"play/{notice.game_id}")
     stop_link = settings.link(f"unsubscribe/{unsubscribe}")
-    hours = (notice.deadline_s or 0) / 3600
+    per_move = time_words(notice.deadline_s or 0)
+    # The game's name for the seat (a dynasty), written as the table writes it: "Archer".
+    player = notice.player[:1].upper() + notice.player[1:]
     message = EmailMessage()
-    message["Subject"] = f"Your turn in {title} ({notice.player})"
+    message["Subject"] = f"Your turn in {title} ({player})"
     message["From"] = settings.sender
     message["To"] = notice.address
+    # RFC 5322 requires it; without it some mail servers and clients date the mail themselves
+    # or file it as spam.
+    message["Date"] = formatdate(usegmt=True)
     message["Message-ID"] = make_msgid(domain=settings.sender.rpartition("@")[2] or None)
     message["List-Unsubscribe"] = f"<{stop_link}>"
     if notice.away:
         rule = (
-            f"A bot plays for you while you are away: it plays this turn when your {hours:g} "
-            'hours run out, unless you play it first or press "I\'m back" at the table.'
+            "A bot plays for you while you are away: it plays this turn when your time for "
+            f'it ({per_move}) runs out, unless you play it first or press "I\'m back" at the '
+            "table."
         )
     else:
         rule = (
-            f"You have {hours:g} hours for each move; when the time runs out, the other players "
+            f"You have {per_move} for each move; when the time runs out, the other players "
             "may let your stand-in bot play for you until you come back, or end the game "
             "without you."
         )
     message.set_content(
-        f"It is your turn in the game of {title} you play as {notice.player}.\n\n"
+        f"It is your turn in the game of {title} you play as {player}.\n\n"
         f"Play it here: {game_link}\n\n{rule}\n\n"
         f"You get one mail per turn at most. To get no more of these mails: {stop_link}\n"
     )
