@@ -45,7 +45,9 @@ def clean_text(raw: str) -> str:
     if not words:
         raise BadInput("say something: the line is empty", "text")
     if len(words) > MAX_CHAT_CHARS:
-        raise BadInput(f"a line has at most {MAX_CHAT_CHARS} characters", "text")
+        raise BadInput(
+            f"a line has at most {MAX_CHAT_CHARS} characters (this one has {len(words)})", "text"
+        )
     for character in words:
         kind = unicodedata.category(character)
         if kind in ("Cc", "Cs") or character in BIDI_CONTROLS:

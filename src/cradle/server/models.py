@@ -114,6 +114,7 @@ class LessonBody(BaseModel):
 
     game: Annotated[str, Field(max_length=GAME_CHARS)]
     lesson: Annotated[str, Field(max_length=LESSON_CHARS)]
+    name: Annotated[str, Field(max_length=NAME_CHARS)] | None = None  # a guest's, for the seat
 
 
 class ActionBody(BaseModel):

@@ -88,10 +88,33 @@ function renderHeader() {
     put(slot,
       el("span", { class: "muted guest-name", title: "Your name as a guest (change it on the sign-in page)" }, guestName()),
       " ",
-      link("#/signin", "Sign in", { id: "signin-link" }),
+      link(`#/signin${afterwards()}`, "Sign in", { id: "signin-link" }),
       " ",
-      link("#/signup", "Sign up", { id: "signup-link" }));
+      link(`#/signup${afterwards()}`, "Sign up", { id: "signup-link" }));
   }
+}
+
+/** The screens a sign-in may return to (a game's seat from a turn mail, a page being read). */
+const RETURNS = new Set(["play", "hotseat", "watch", "replay", "analysis", "player", "ratings", "rules", "learn", "inbox", "account"]);
+
+/**
+ * The screen shown now, as the tail of a sign-in address ("/play/ID"), when a sign-in may
+ * come back to it; "" otherwise.
+ */
+function afterwards() {
+  const words = location.hash.replace(/^#\/?/, "").split("/");
+  if (words[0] === "signin" || words[0] === "signup") return words.length > 1 ? `/${words.slice(1).join("/")}` : "";
+  return RETURNS.has(words[0]) ? `/${words.join("/")}` : "";
+}
+
+/**
+ * Where a sign-in (or sign-up) goes once done: the screen named after it in its own address
+ * ("#/signin/play/ID": that game's seat), else the inbox.
+ * @param {string[]} next the address's words after "signin"
+ */
+function returnTo(next) {
+  if (!next.length || !RETURNS.has(next[0])) return "#/inbox";
+  return `#/${next.map(encodeURIComponent).join("/")}`;
 }
 
 /**
@@ -131,8 +154,8 @@ function form(id, fields, action, submit) {
   return node;
 }
 
-/** @param {HTMLElement} root @returns {null} */
-export function signUpScreen(root) {
+/** @param {HTMLElement} root @param {string[]} [next] the screen to go to afterwards @returns {null} */
+export function signUpScreen(root, next = []) {
   root.append(el("div", { class: "card narrow" }, el("h1", {}, "Sign up"),
     el("p", { class: "muted" }, `A name (${NAME_RULE}) and a password of at least 8 characters. Your seats then follow you to every device you sign in on.`),
     form("signup", [
@@ -141,14 +164,14 @@ export function signUpScreen(root) {
     ], "Sign up", async ({ name, password }) => {
       signedAs(await api.signUp(name, password));
       toast(`Welcome, ${me.account?.name}`, "info");
-      location.hash = "#/inbox";
+      location.hash = returnTo(next);
     }),
-    el("p", {}, "Already have an account? ", link("#/signin", "Sign in"))));
+    el("p", {}, "Already have an account? ", link(`#/signin${afterwards()}`, "Sign in"))));
   return null;
 }
 
-/** @param {HTMLElement} root @returns {null} */
-export function signInScreen(root) {
+/** @param {HTMLElement} root @param {string[]} [next] the screen to go to afterwards @returns {null} */
+export function signInScreen(root, next = []) {
   root.append(el("div", { class: "card narrow" }, el("h1", {}, "Sign in"),
     form("signin", [
       { name: "name", label: "Name", autocomplete: "username" },
@@ -156,9 +179,9 @@ export function signInScreen(root) {
     ], "Sign in", async ({ name, password }) => {
       signedAs(await api.signIn(name, password));
       await refreshWaiting();
-      location.hash = "#/inbox";
+      location.hash = returnTo(next);
     }),
-    el("p", {}, "No account? ", link("#/signup", "Sign up"), " — or play as a guest:"),
+    el("p", {}, "No account? ", link(`#/signup${afterwards()}`, "Sign up"), " — or play as a guest:"),
     form("guest", [{ name: "guest", label: "Guest name", value: guestName() }], "Keep this guest name",
       async ({ guest }) => {
         const name = guest.trim();

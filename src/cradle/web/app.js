@@ -14,6 +14,7 @@
 //   #/rules/GAME            a game's rules, with pictures          rules.js
 //   #/unsubscribe/CODE      a turn mail's "no more mails" link     table.js
 //   #/signup, #/signin      an account; a guest's name                account.js
+//   #/signin/play/ID        ... then back to that screen (any screen a sign-in may return to)
 //   #/account               the account: e-mail notices, password, sign out, delete
 //   #/inbox                 the signed-in player's games, "your turn" first
 //   #/continue/ID/CODE      a guest's seat moved here by a one-time link
@@ -40,8 +41,8 @@ import { byId, clear, closeDialog, setStatus, setTitle } from "./ui.js";
  * @type {Record<string, Route>}
  */
 const ROUTES = {
-  signup: { needs: 0, open: (root) => signUpScreen(root) },
-  signin: { needs: 0, open: (root) => signInScreen(root) },
+  signup: { needs: 0, open: (root, next) => signUpScreen(root, next) },
+  signin: { needs: 0, open: (root, next) => signInScreen(root, next) },
   account: { needs: 0, open: (root) => accountScreen(root) },
   inbox: { needs: 0, open: (root) => inboxScreen(root) },
   continue: { needs: 2, open: (root, [id, code]) => continueScreen(root, id, code) },

@@ -44,9 +44,12 @@ export class ChatPanel {
     /** @type {(() => void) | null} stops closing the sheet on Escape */
     this.stopEscape = null;
     this.list = el("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" });
+    // No maxlength: a longer paste would be cut without a word. The whole text stays in the
+    // field, and a line over the limit says so and is not sent.
     this.input = el("input", {
-      id: "chat-input", type: "text", maxlength: MAX_CHARS, autocomplete: "off",
+      id: "chat-input", type: "text", autocomplete: "off",
       placeholder: "Say something to the table", "aria-label": "A line for the table's chat",
+      "aria-describedby": "chat-error", oninput: () => this.checkLength(),
     });
     this.error = el("p", { class: "chat-error error small", id: "chat-error", role: "status" });
     this.mutedNode = el("div", { class: "chat-muted small muted", id: "chat-muted" });
@@ -189,10 +192,21 @@ export class ChatPanel {
     this.input.focus({ preventScroll: true });
   }
 
+  /** Over the limit: say so while typing (or at once after a paste); false when too long. */
+  checkLength() {
+    const length = [...this.input.value.trim()].length;
+    const over = length > MAX_CHARS;
+    this.input.setAttribute("aria-invalid", over ? "true" : "false");
+    if (over) this.showError(`This line has ${length} characters: a line has at most ${MAX_CHARS}. Shorten it by ${length - MAX_CHARS} to send it.`);
+    else if (this.error.dataset.length) this.showError("");
+    this.error.dataset.length = over ? "over" : "";
+    return !over;
+  }
+
   async send() {
     const text = this.input.value.trim();
     if (!text) return;
-    if (text.length > MAX_CHARS) { this.showError(`A line has at most ${MAX_CHARS} characters.`); return; }
+    if (!this.checkLength()) { this.input.focus(); return; }
     try {
       const line = await api.say(this.id, text, this.token);
       if (this.you !== line.speaker) { // a guest spectator is numbered when it first writes

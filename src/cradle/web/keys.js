@@ -98,7 +98,8 @@ export class BoardKeys {
   show(cell) {
     this.focus = cell.cell;
     for (const c of this.cells) c.node.setAttribute("tabindex", c === cell ? "0" : "-1");
-    this.layer?.replaceChildren(cell.ring());
+    // The ring is the keyboard's: a square clicked or tapped takes the focus without one.
+    if (cell.node.matches(":focus-visible")) this.layer?.replaceChildren(cell.ring());
   }
 
   /** @param {KeyCell} cell */

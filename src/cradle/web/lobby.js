@@ -43,6 +43,18 @@ const OPTION_LABELS = {
 };
 
 /**
+ * A switched variant as the lobby's filter says it, on and off (written whole: "no " glued
+ * before a name read "no the wonder").
+ * @type {Record<string, [string, string]>}
+ */
+const OPTION_SWITCHED = {
+  buildings: ["with civilization buildings", "without civilization buildings"],
+  english: ["English commitment rules", "the standard commitment rules"],
+  wonder: ["with the wonder", "without the wonder"],
+  open_scoring: ["open scoring", "hidden scoring"],
+};
+
+/**
  * The lobby: the games (polled) and the form for a new table.
  * @param {HTMLElement} root
  * @returns {Screen}
@@ -115,7 +127,8 @@ function lobbyFilters(meta, filter, refresh) {
       const label = OPTION_LABELS[key] || key.replace(/_/g, " ");
       const title = GAME_TITLES[info.name] || info.name;
       if (typeof value === "boolean") {
-        variants.push([`${key}=true`, `${title}: ${label}`], [`${key}=false`, `${title}: no ${label.toLowerCase()}`]);
+        const [on, off] = OPTION_SWITCHED[key] || [label, `without ${label}`];
+        variants.push([`${key}=true`, `${title}: ${on}`], [`${key}=false`, `${title}: ${off}`]);
       } else if (OPTION_CHOICES[key]) {
         for (const choice of OPTION_CHOICES[key]) variants.push([`${key}=${choice}`, `${title}: ${label.toLowerCase()} ${choice}`]);
       }

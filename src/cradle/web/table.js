@@ -15,7 +15,7 @@ import { measured, measureName } from "./measure.js";
 import { ratingNote } from "./ratings.js";
 import { remember, remembered } from "./state.js";
 import {
-  bringIntoView, capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, put, ratedBadge, rememberFocus,
+  bringIntoView, capitalised, chime, clear, closeDialog, dialog, dismissToast, el, icon, iconButton, link, put, ratedBadge, rememberFocus,
   setSound, setStatus, setTitle, soundOn, toast, messageOf,
 } from "./ui.js";
 
@@ -68,7 +68,8 @@ export function seatScreen(root, id, mode) {
 function noSeat(root, id) {
   root.append(el("div", { class: "card" }, el("h1", {}, "No seat here"),
     el("p", {}, "This browser holds no seat of this game. Sign in with the account that took it, or open a “continue on another device” link from the device that holds it."),
-    link(`#/watch/${id}`, "Watch"), " ", link("#/signin", "Sign in"), " ", link("#/", "Back to the lobby")));
+    link(`#/watch/${id}`, "Watch"), " ", link(`#/signin/play/${encodeURIComponent(id)}`, "Sign in", { id: "no-seat-signin" }), " ",
+    link("#/", "Back to the lobby")));
 }
 
 /**
@@ -104,6 +105,7 @@ export function inviteScreen(root, id, code) {
  */
 export function tableScreen(root, id, token, mode, guide = null) {
   const parts = {
+    connection: el("p", { class: "connection-note", id: "connection", hidden: true }),
     banner: el("div", { class: "banner", id: "banner" }),
     past: el("div", { class: "past-bar", id: "past-bar", hidden: true }),
     board: el("div", { class: "board-wrap", id: "board" }),
@@ -120,11 +122,13 @@ export function tableScreen(root, id, token, mode, guide = null) {
   };
   const chat = new ChatPanel(id, token, mode);
   const screen = el("div", { class: "game-screen" },
-    el("section", { class: "board-col" }, parts.banner, parts.past, parts.board),
+    el("section", { class: "board-col" }, parts.connection, parts.banner, parts.past, parts.board),
+    // The invite links come first: until the seats are taken they are what the creator needs,
+    // in view on a 768-pixel laptop screen (below the log they were far out of it).
     el("aside", { class: "side" },
-      parts.clock, parts.decision, parts.outcome, parts.hand, parts.controls, parts.assist, parts.scores, chat.node,
+      parts.extra, parts.clock, parts.decision, parts.outcome, parts.hand, parts.controls, parts.assist, parts.scores, chat.node,
       el("details", { class: "card log-card", open: true }, el("summary", {}, "Game log"), parts.log),
-      parts.extra, parts.transfer));
+      parts.transfer));
   if (mode === "seat" && token && !me.account) {
     // A guest's seat moves to another device by a one-time link (an account's follows a sign-in).
     const open = el("button", { id: "transfer-open", class: "btn", onclick: async () => {
@@ -136,7 +140,10 @@ export function tableScreen(root, id, token, mode, guide = null) {
     } }, "Continue on another device");
     put(parts.transfer, open);
   }
-  root.append(screen, chat.toggle);
+  root.append(screen);
+  // The chat's button sits in the top bar: never over the page (a phone's war result, a
+  // lesson's feedback), and its count of new lines is where the other counts are.
+  (document.getElementById("header-chat") || root).append(chat.toggle);
 
   /** @type {Renderer | null} */
   let renderer = null;
@@ -168,13 +175,15 @@ export function tableScreen(root, id, token, mode, guide = null) {
   const ctx = {
     mode,
     act(action) {
+      // Without a connection the move is not sent, and the person is told so (never silence).
+      if (!live.ready()) { notSent(); return; }
       const held = guide?.act(action);
       if (held) { renderer?.clearSelection?.(); return; }
-      if (!live.act(action)) toast("Not connected: trying again…");
+      if (!live.act(action)) { notSent(); return; }
       renderer?.clearSelection?.();
       clear(parts.outcome);
     },
-    undo() { live.undo(); },
+    undo() { if (!live.undo()) notSent(); },
     explain(action) {
       const key = `${last?.table.version}|${action}`;
       let reason = explained.get(key);
@@ -188,6 +197,8 @@ export function tableScreen(root, id, token, mode, guide = null) {
     },
   };
 
+  /** @type {import("./api.js").LiveState} */
+  let connection = "reconnecting";
   const live = new Live(id, token, {
     onView: (frame) => show(frame),
     onError: (message) => { toast(message); if (last) show(last, true); },
@@ -195,7 +206,9 @@ export function tableScreen(root, id, token, mode, guide = null) {
     onState: (state) => {
       if (state === "refused") {
         // A seat that was open here: its token was replaced, by a "continue on another
-        // device" link or by the account's player opening it elsewhere.
+        // device" link or by the account's player opening it elsewhere. The card says so in
+        // words: the server's terse reason that came before it is not shown too.
+        dismissToast();
         const moved = mode === "seat" && last !== null;
         put(root, el("div", { class: "card", id: "seat-refused" },
           el("h1", {}, moved ? "This seat is played on another device now" : "This link does not open a seat"),
@@ -206,9 +219,21 @@ export function tableScreen(root, id, token, mode, guide = null) {
           " ", link(`#/watch/${id}`, "Watch"), " ", link("#/", "Back to the lobby")));
       }
       if (state === "connected") chat.stale = true; // read the lines that came while away
-      setStatus(state === "connected" ? "" : state);
+      connection = state;
+      const words = CONNECTION_WORDS[state];
+      setStatus(CONNECTION_STATUS[state]);
+      parts.connection.textContent = words;
+      parts.connection.hidden = !words;
     },
   });
+
+  /** A move (or undo) that could not be sent: say why, and that it was not made. */
+  function notSent() {
+    renderer?.clearSelection?.();
+    if (last) show(last, true);
+    toast(connection === "offline" ? "You are offline: your move was not sent. Make it again once the connection is back."
+      : "No connection to the server: your move was not sent. Reconnecting…");
+  }
 
   if (mode === "seat" && token) remember(id, { token });
 
@@ -581,6 +606,21 @@ export function tableScreen(root, id, token, mode, guide = null) {
     destroy() { live.close(); clearInterval(ticking); chat.destroy(); renderer?.destroy?.(); },
   };
 }
+
+/**
+ * What the top bar and the line above the board say of a game's connection (nothing while it
+ * works, nor once refused: the page then says what happened to the seat).
+ * @type {Record<import("./api.js").LiveState, string>}
+ */
+const CONNECTION_WORDS = {
+  connected: "",
+  reconnecting: "Connection lost: reconnecting…",
+  offline: "You are offline: no move can be sent until the connection is back.",
+  refused: "",
+};
+
+/** The same, in the few words the top bar has room for. @type {Record<import("./api.js").LiveState, string>} */
+const CONNECTION_STATUS = { connected: "", reconnecting: "Reconnecting…", offline: "Offline", refused: "" };
 
 /**
  * Time left in words: "5 h 12 min", "3 days 4 h", "12 min".

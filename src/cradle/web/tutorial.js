@@ -5,7 +5,9 @@
 // the engine's reason. Progress is kept in this browser (the step, its table and seat token),
 // so a reload or another day resumes it; the last step leads to a normal game against `easy`.
 
+import { seatName } from "./account.js";
 import { api } from "./api.js";
+import { namedText, seatingOf } from "./names.js";
 import { GAMES, GAME_TITLES } from "./games.js";
 import { remember } from "./state.js";
 import { tableScreen } from "./table.js";
@@ -114,7 +116,7 @@ function tutorial(root, game) {
   async function begin(step) {
     put(panel, el("p", { class: "muted" }, "Setting up the step…"));
     try {
-      const created = await api.lesson(game, lessons[step].name);
+      const created = await api.lesson(game, lessons[step].name, seatName());
       if (!alive) return;
       progress = { step, id: created.id, token: created.seats[0].token, made: 0, sent: null };
       save(game, progress);
@@ -193,26 +195,35 @@ function tutorial(root, game) {
     },
   };
 
+  /**
+   * A step's words with the seats named as the table names them (the opponent "Random bot",
+   * not "the bull"), once the table's first frame has come.
+   * @param {string} text
+   */
+  function named(text) {
+    return last ? namedText(text, seatingOf(last.players, last)) : text;
+  }
+
   function draw() {
     const step = lesson();
     if (!step || !progress) return;
     const index = progress.step;
-    const last = index === lessons.length - 1;
+    const final = index === lessons.length - 1;
     const next = step.hints[progress.made];
     put(panel,
       el("div", { class: "guide-head" },
         el("span", { class: `badge ${game}` }, GAME_TITLES[game]),
         el("strong", { id: "guide-step", "data-step": step.name }, `Step ${index + 1} of ${lessons.length}: ${step.title}`),
         link(`#/rules/${game}`, "Rules", { class: "btn small", id: "guide-rules" })),
-      el("p", { class: "guide-intro" }, step.intro),
-      !finished && next ? el("p", { class: "guide-try", id: "guide-try" }, el("strong", {}, "Now: "), next) : null,
-      !finished && step.wrong ? el("p", { class: "small muted guide-wrong" }, step.wrong) : null,
-      feedback.text ? el("p", { class: `guide-feedback ${feedback.kind}`, id: "guide-feedback", role: "status" }, feedback.text) : null,
+      el("p", { class: "guide-intro", id: "guide-intro" }, named(step.intro)),
+      !finished && next ? el("p", { class: "guide-try", id: "guide-try" }, el("strong", {}, "Now: "), named(next)) : null,
+      !finished && step.wrong ? el("p", { class: "small muted guide-wrong" }, named(step.wrong)) : null,
+      feedback.text ? el("p", { class: `guide-feedback ${feedback.kind}`, id: "guide-feedback", role: "status" }, named(feedback.text)) : null,
       el("div", { class: "row-buttons" },
         el("button", { class: "btn small", id: "guide-again", onclick: () => begin(index) }, "Start this step again"),
         index > 0 ? el("button", { class: "btn small", id: "guide-back", onclick: () => begin(index - 1) }, "Previous step") : null,
-        finished && !last ? el("button", { class: "btn primary", id: "guide-next", onclick: () => begin(index + 1) }, "Next step") : null,
-        finished && last ? el("button", { class: "btn primary", id: "guide-play", onclick: () => playEasy(game) }, "Play a real game against the easy bot") : null));
+        finished && !final ? el("button", { class: "btn primary", id: "guide-next", onclick: () => begin(index + 1) }, "Next step") : null,
+        finished && final ? el("button", { class: "btn primary", id: "guide-play", onclick: () => playEasy(game) }, "Play a real game against the easy bot") : null));
   }
 
   return {
@@ -226,7 +237,9 @@ function tutorial(root, game) {
  */
 async function playEasy(game) {
   try {
-    const created = await api.create({ game, players: 2, seats: ["human", "bot:easy"], options: {}, hotseat: false });
+    // The seat shows the person's name, as the lesson's did (an account's is the server's).
+    const name = seatName();
+    const created = await api.create({ game, players: 2, seats: ["human", "bot:easy"], options: {}, hotseat: false, ...(name ? { name } : {}) });
     const mine = created.seats[0];
     remember(created.id, { token: mine.token, seat: mine.seat, game });
     save(game, null);
