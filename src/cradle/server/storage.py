@@ -2528,8 +2528,8 @@ class Storage:
                 ):
                     named.setdefault(str(game_id), {})[int(seat)] = str(name)
         for game in games:
-            found = named.get(game["id"], {})
-            game["names"] = [found.get(seat) for seat in range(len(game["seats"]))]
+            seat_names = named.get(game["id"], {})
+            game["names"] = [seat_names.get(seat) for seat in range(len(game["seats"]))]
         return games
 
     def rating(self, made_rated: Mapping[str, int]) -> set[str]:

@@ -932,7 +932,7 @@ export function createRenderer(parts, ctx) {
     put(parts.scores, el("div", { class: "card" },
       el("h3", {}, "Points"),
       el("table", { class: "score-table" },
-        el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "pts"), el("th", {}, "followers"), el("th", { title: "scoring tokens left" }, "tokens"), el("th", { title: "tiles in hand" }, "hand"))),
+        el("thead", {}, el("tr", {}, el("th", {}, el("span", { class: "sr-only" }, "Player")), el("th", {}, "pts"), el("th", {}, "followers"), el("th", { title: "scoring tokens left" }, "tokens"), el("th", { title: "tiles in hand" }, "hand"))),
         el("tbody", {}, rows)),
       el("p", { class: "small" }, "Civilizations: ", onBoard.length ? onBoard.map(([c, info]) => {
         const area = (frame.areas || []).find((a) => a.area === info.area);

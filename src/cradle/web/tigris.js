@@ -865,10 +865,12 @@ export function createRenderer(parts, ctx) {
     put(parts.scores, el("div", { class: "card" },
       el("h3", {}, "Points"),
       el("div", { class: "table-fit" }, el("table", { class: "score-table" },
-        el("thead", {}, el("tr", {}, el("th", {}, ""), COLORS.map((c) => el("th", { class: `pts ${c}`, title: `${c} points` }, swatch(c))),
-          el("th", { title: "treasures" }, treasureIcon()), el("th", { title: "tiles in hand" }, "hand"),
-          el("th", { title: "catastrophes left" }, svg("svg", { viewBox: "0 0 40 40", width: 13, height: 13, "aria-hidden": "true" }, catastropheArt(0, 0))),
-          el("th", { title: "leaders in supply (filled: beside the board)", "aria-label": "leaders in supply" },
+        el("thead", {}, el("tr", {}, el("th", {}, el("span", { class: "sr-only" }, "Player")),
+          COLORS.map((c) => el("th", { class: `pts ${c}`, title: `${c} points` }, swatch(c), el("span", { class: "sr-only" }, `${c} points`))),
+          el("th", { title: "treasures" }, treasureIcon(), el("span", { class: "sr-only" }, "treasures")), el("th", { title: "tiles in hand" }, "hand"),
+          el("th", { title: "catastrophes left" }, svg("svg", { viewBox: "0 0 40 40", width: 13, height: 13, "aria-hidden": "true" }, catastropheArt(0, 0)),
+            el("span", { class: "sr-only" }, "catastrophes left")),
+          el("th", { title: "leaders in supply (filled: beside the board)" }, el("span", { class: "sr-only" }, "leaders in supply"),
             svg("svg", { viewBox: "0 0 46 12", width: 46, height: 12, "aria-hidden": "true" },
               ROLES.map((role, k) => svg("circle", { cx: 6 + k * 11.3, cy: 6, r: 4.6, fill: "none", stroke: FILL[ROLE_COLOR[role]], "stroke-width": 1.2 })))))),
         el("tbody", {}, rows))),
@@ -1080,7 +1082,7 @@ export function resultTable(result, seating) {
   // Each colour shows the points earned, and apart ("+1") the treasures placed on it: the
   // treasures are counted once, never inside a colour and again beside it.
   return el("div", { class: "table-fit" }, el("table", { class: "result-table", id: "result" },
-    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), COLORS.map((c) => el("th", { class: `pts ${c}`, title: c }, swatch(c))), el("th", { title: "treasures, placed on the colours where they help most" }, treasureIcon()), el("th", {}, "Score"))),
+    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), COLORS.map((c) => el("th", { class: `pts ${c}`, title: c }, swatch(c), el("span", { class: "sr-only" }, c))), el("th", { title: "treasures, placed on the colours where they help most" }, treasureIcon(), el("span", { class: "sr-only" }, "treasures")), el("th", {}, "Score"))),
     el("tbody", {}, result.map((r) => {
       const earned = r.points || r.final || {};
       const final = r.final || earned;
