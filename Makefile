@@ -7,8 +7,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
+WHEEL_STAMP := $(VENV)/.installed-wheel
 PLAY_EXTRAS := build,server
 TEST_EXTRAS := build,dev,server,openspiel,pettingzoo,ai,ray
+WHEEL_EXTRAS := build,wheel
+# Every install takes its versions from constraints.txt (the app's lock); pyproject.toml has
+# the ranges library users get.
+PIP_INSTALL = $(BIN)/python -m pip install --quiet -c constraints.txt
 JOBS ?= 2
 
 .PHONY: wheel play test quick test-long ladder models mutation lint typecheck unit bench clean system-packages native native-optional rust-test
@@ -34,22 +39,29 @@ system-packages:
 	fi
 
 # Everything `make test` needs (a superset of what playing needs).
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	@echo "installing the test tools into $(VENV) (several minutes the first time)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[$(TEST_EXTRAS)]'
+	$(PIP_INSTALL) -e '.[$(TEST_EXTRAS)]'
 	touch $(STAMP)
 
 # What `make play` needs; nothing more when the test install is already there and current.
-$(PLAY_STAMP): pyproject.toml
+$(PLAY_STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ]; then :; else \
+	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ] && [ $(STAMP) -nt constraints.txt ]; then :; else \
 		echo "installing what playing needs into $(VENV) (a minute or two the first time)"; \
 		$(BIN)/python -m pip install --quiet --upgrade pip && \
-		$(BIN)/python -m pip install --quiet -e '.[$(PLAY_EXTRAS)]'; \
+		$(PIP_INSTALL) -e '.[$(PLAY_EXTRAS)]'; \
 	fi
 	touch $(PLAY_STAMP)
+
+# What `make wheel` needs: maturin and zig (its linker for an older glibc), not the server.
+$(WHEEL_STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(PIP_INSTALL) -e '.[$(WHEEL_EXTRAS)]'
+	touch $(WHEEL_STAMP)
 
 $(NATIVE): $(NATIVE_SOURCES) | $(PLAY_STAMP)
 	@echo "building the native engines (Rust, optimised): 3-6 minutes on 2 cores the first time, seconds after a small change"
@@ -61,11 +73,14 @@ $(NATIVE): $(NATIVE_SOURCES) | $(PLAY_STAMP)
 	mv -f $@.tmp $@
 
 # One wheel with the Python package and the native engines (CPython's stable ABI, 3.11 on):
-# `pip install dist/cradle-*.whl` needs no Rust. Built by maturin from a copy of src/ (without
-# the development module) beside native/, with the pyproject.toml packaging/wheel_pyproject.py
-# writes from the root's metadata (docs/research.md).
+# `pip install dist/cradle_games-*.whl` needs no Rust. Built by maturin from a copy of src/
+# (without the development module) beside native/, with the pyproject.toml
+# packaging/wheel_pyproject.py writes from the root's metadata (docs/research.md). Linked by
+# zig against glibc 2.28, so the wheel is manylinux_2_28 whatever glibc builds it (maturin runs
+# zig as `python3 -m ziglang`: the venv's bin/ comes first in its PATH).
 WHEEL_DIR := build/wheel
-wheel: $(PLAY_STAMP)
+WHEEL_PLATFORM := manylinux_2_28
+wheel: $(WHEEL_STAMP)
 	rm -rf $(WHEEL_DIR) dist
 	mkdir -p $(WHEEL_DIR)
 	cp -r src $(WHEEL_DIR)/src
@@ -74,7 +89,8 @@ wheel: $(PLAY_STAMP)
 	$(BIN)/python packaging/wheel_pyproject.py pyproject.toml $(WHEEL_DIR)/pyproject.toml
 	cp README.md LICENSE $(WHEEL_DIR)/
 	ln -s ../../native $(WHEEL_DIR)/native
-	cd $(WHEEL_DIR) && ../../$(BIN)/maturin build --release --locked -o ../../dist
+	cd $(WHEEL_DIR) && PATH="$(abspath $(BIN)):$$PATH" $(abspath $(BIN))/maturin build --release \
+		--locked --zig --compatibility $(WHEEL_PLATFORM) -o ../../dist
 	ls dist/*.whl
 
 # Required by `make test`; `make play` works without cargo on the Python engines.

@@ -1,6 +1,6 @@
 """Masked PPO on cradle/Tigris-v1 against cradle's bots (CleanRL style, PyTorch on the CPU).
 
-    pip install -e '.[pettingzoo]' torch
+    pip install -c constraints.txt -e '.[baseline]'   # PyTorch, Gymnasium, NumPy: the tested versions
     python examples/ppo_masked.py --seed 1 --stages random:200000,greedy:200000
 
 Trains one policy against each stage's opponents in turn (a curriculum: ``random``, then

@@ -8,8 +8,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use _native::gheos::game::Game;
 use _native::gheos::tiles::TileSet;
+use _native::gheos::State;
 
 fn main() {
     let seconds: f64 = std::env::args()
@@ -28,7 +28,7 @@ fn main() {
     let start = Instant::now();
     while games < most && start.elapsed().as_secs_f64() < seconds {
         let key = [games as u32 + 1];
-        let mut game = Game::deal(tiles.clone(), names.clone(), &key);
+        let mut game = State::deal(tiles.clone(), names.clone(), &key);
         actions += game.random_playout(games + 1);
         games += 1;
     }

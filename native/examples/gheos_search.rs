@@ -7,10 +7,10 @@
 use std::time::Instant;
 
 use _native::gheos::events::Log;
-use _native::gheos::game::Game;
 use _native::gheos::knowledge::{Value, BATCH, PLAYOUT, ROLLOUT};
-use _native::gheos::search_game::{Judge, Judged};
+use _native::gheos::search_game::{Judge, World};
 use _native::gheos::tiles::TileSet;
+use _native::gheos::State;
 use _native::search::{search, Budget, Params};
 use _native::splitmix::SplitMix64;
 
@@ -27,7 +27,7 @@ fn main() {
     let tiles = TileSet::parse(include_str!("../../src/cradle/gheos/data/tiles.txt"))
         .expect("the packaged tile set reads");
     let tiles = std::sync::Arc::new(tiles);
-    let fresh = || Game::deal(tiles.clone(), names.clone(), &[1]);
+    let fresh = || State::deal(tiles.clone(), names.clone(), &[1]);
     let mut legal = Vec::new();
     let mut log = Log::new(false);
     let length = {
@@ -58,8 +58,8 @@ fn main() {
         };
         let start = Instant::now();
         let seat = usize::from(state.active);
-        let world = Judged {
-            game: state,
+        let world = World {
+            s: state,
             judge: Judge::Hand(Value::UsableTokens),
             settle: true,
         };

@@ -1,6 +1,6 @@
 //! SplitMix64, the crate's one fast seeded generator: the random playouts of both engines, the
 //! research batch and the native search draw from it, under this one name (the reference's
-//! deals use CPython's Mersenne Twister instead: [`crate::pyrandom`]).
+//! deals use CPython's Mersenne Twister instead: [`crate::cpython_random`]).
 
 /// A small, fast, seeded generator: speed matters here, not quality.
 #[derive(Clone, Debug)]

@@ -1,5 +1,5 @@
 # Types of the native extension (native/, built by maturin). Each game's part is kept beside
-# its bindings (native/src/<game>/py.rs) and must list every name they register.
+# its bindings (native/src/python/<game>/mod.rs) and must list every name they register.
 
 import random
 from collections.abc import Iterable, Sequence
@@ -20,7 +20,7 @@ from cradle.tigris.types import TigrisEvent, TigrisResult, TigrisView
 
 __version__: str
 
-# --- Tigris & Euphrates (native/src/tigris/py.rs) ---------------------------------------------
+# --- Tigris & Euphrates (native/src/python/tigris/mod.rs) ---------------------------------------------
 
 class TigrisState:
     """A Tigris & Euphrates state on the native engine: the surface of
@@ -90,7 +90,7 @@ def tigris_random_game(
     players: int, seed: int, options: _TigrisOptions | dict[str, Any] | None = None
 ) -> int: ...
 
-# -- the native search (native/src/pysearch.rs) and its Tigris knowledge -----------------------
+# -- the native search (native/src/python/search.rs) and its Tigris knowledge -----------------------
 
 class _SearchSettings(Protocol):
     """The search's settings, read by name (cradle.ai.search.native.NativeSettings)."""
@@ -168,7 +168,7 @@ def tigris_ai_worlds(
     belief: list[list[float]] | None = None,
 ) -> list[TigrisState]: ...
 
-# -- Gheos (native/src/gheos/py.rs; wired in by cradle.gheos.engine) -------------------------
+# -- Gheos (native/src/python/gheos/mod.rs; wired in by cradle.gheos.engine) -------------------------
 
 GHEOS_ACTION_COUNT: int
 
@@ -255,7 +255,7 @@ class GheosState:
     def with_hidden(self, hands: Sequence[Iterable[str]], pile: Sequence[str]) -> GheosState: ...
     def order_pile(self, front: Sequence[str]) -> None: ...
 
-# -- the Gheos knowledge of the native search (native/src/gheos/pysearch.rs) ------------------
+# -- the Gheos knowledge of the native search (native/src/python/gheos/knowledge.rs) ------------------
 
 def gheos_ai_values(state: GheosState, value: int = 1) -> list[float]: ...
 def gheos_ai_temperature(state: GheosState, value: int = 1) -> float: ...
@@ -274,7 +274,7 @@ def gheos_ai_worlds(
     state: GheosState, observer: int, seed: int, count: int
 ) -> list[GheosState]: ...
 
-# -- the vectorised environment's batch (native/src/vector.rs) --------------------------------
+# -- the vectorised environment's batch (native/src/python/vector.rs) --------------------------------
 
 class Batch:
     """N native states of one game stepped together (cradle.envs.vector)."""
@@ -318,7 +318,7 @@ class NativeBot:
     def name(self) -> str: ...
     def choose_id(self, state: TigrisState | GheosState, seat: int) -> int: ...
 
-# Self-play (native/src/selfplay.rs): a batch of games, every seat the native ismcts@N.
+# Self-play (native/src/python/selfplay.rs): a batch of games, every seat the native ismcts@N.
 def selfplay_games(
     states: Sequence[TigrisState | GheosState],
     seeds: Sequence[Sequence[int]],

@@ -1,6 +1,7 @@
-"""The native ISMCTS on Gheos (native/src/gheos/search_game.rs, pysearch.rs) against its Python
-reference: where it runs, what it returns, that one iteration computes what the reference
-computes on the same world, threads, refusals, and (long) its strength."""
+"""The native ISMCTS on Gheos (native/src/gheos/search_game.rs; its binding in
+native/src/python/gheos/knowledge.rs) against its Python reference: where it runs, what it
+returns, that one iteration computes what the reference computes on the same world, threads,
+refusals, and (long) its strength."""
 
 from __future__ import annotations
 

@@ -10,11 +10,11 @@ use std::cmp::Ordering;
 use std::sync::OnceLock;
 
 use super::StallGuard;
+use crate::cpython_random::CpythonRandom;
+use crate::gheos;
 use crate::gheos::events::{Log, COLOURS as GHEOS_COLOURS};
-use crate::gheos::game::Game;
 use crate::gheos::knowledge::rank_rewards as gheos_rank_rewards;
 use crate::gheos::notation::{decode, Decoded};
-use crate::pyrandom::PyRandom;
 use crate::tigris::actions::{
     action_strings, swap_id, Action, ACTION_COUNT, BLACK, BLUE, COMMIT_BASE, GREEN, RED,
     TILE_TOTALS,
@@ -110,7 +110,7 @@ fn tigris_rank() -> &'static [u16] {
 /// One expert-rules player: its generator, its stall guard (relapse 2) and its style.
 #[derive(Clone)]
 pub struct Expert {
-    rng: PyRandom,
+    rng: CpythonRandom,
     guard: StallGuard,
     style: Style,
 }
@@ -144,7 +144,7 @@ impl Expert {
         let seed = self.rng.getrandbits64();
         let mut pool = s.hidden_pool(seat as i64);
         pool.sort_unstable();
-        PyRandom::new(u128::from(seed)).shuffle(&mut pool);
+        CpythonRandom::new(u128::from(seed)).shuffle(&mut pool);
         let world = s.deal_hidden(seat as i64, &pool);
         let mut reading = Reading {
             world: &world,
@@ -480,7 +480,7 @@ impl Expert {
     // -- Gheos -------------------------------------------------------------------------------
 
     /// The reference's `choose` in Gheos (its views have no bag size: the guard never acts).
-    pub fn choose_gheos(&mut self, game: &Game, seat: usize) -> u32 {
+    pub fn choose_gheos(&mut self, game: &gheos::State, seat: usize) -> u32 {
         let mut actions = Vec::new();
         game.legal_ids(&mut actions);
         if actions.len() == 1 {
@@ -573,7 +573,7 @@ fn conflict_colour(p: &Pending) -> usize {
 }
 
 /// Gheos ids sorted by their text now (Python's `sorted` of the action strings).
-fn sort_by_text(game: &Game, ids: &mut [u32]) {
+fn sort_by_text(game: &gheos::State, ids: &mut [u32]) {
     let mut texts: Vec<(String, u32)> = ids
         .iter()
         .map(|&id| {
@@ -589,7 +589,7 @@ fn sort_by_text(game: &Game, ids: &mut [u32]) {
 }
 
 /// CPython 3's `random.sample(population, k)` (k <= len(population)), draw for draw.
-pub fn sample<T: Copy>(rng: &mut PyRandom, population: &[T], k: usize) -> Vec<T> {
+pub fn sample<T: Copy>(rng: &mut CpythonRandom, population: &[T], k: usize) -> Vec<T> {
     let n = population.len();
     let mut setsize = 21usize;
     if k > 5 {
@@ -633,7 +633,7 @@ struct Worth {
 }
 
 impl Worth {
-    fn new(world: &Game) -> Worth {
+    fn new(world: &gheos::State) -> Worth {
         let end = i64::from(world.end_epoch());
         let epochs_left = (end - i64::from(world.epochs)).max(0);
         let remaining = if end != 0 {
@@ -771,7 +771,7 @@ mod tests {
             (7, 30, 3, vec![10, 4, 12]),
         ];
         for (seed, n, k, expected) in cases {
-            let mut rng = PyRandom::new(seed);
+            let mut rng = CpythonRandom::new(seed);
             assert_eq!(sample(&mut rng, &range(n), k), expected, "seed {seed}");
         }
     }

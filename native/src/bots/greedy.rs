@@ -5,10 +5,10 @@
 //! reference gives the reasons for each key).
 
 use super::StallGuard;
+use crate::cpython_random::CpythonRandom;
+use crate::gheos;
 use crate::gheos::events::Log;
-use crate::gheos::game::Game;
 use crate::gheos::notation::PASS;
-use crate::pyrandom::PyRandom;
 use crate::tigris::actions::Action;
 use crate::tigris::events::Event;
 use crate::tigris::state::State;
@@ -19,7 +19,7 @@ type Key = Vec<i64>;
 /// One greedy player: its generator and its stall guard (relapse 2, as the reference's).
 #[derive(Clone)]
 pub struct Greedy {
-    rng: PyRandom,
+    rng: CpythonRandom,
     guard: StallGuard,
 }
 
@@ -89,7 +89,7 @@ impl Greedy {
     }
 
     /// The reference's `choose` in Gheos (its views have no bag size: the guard never acts).
-    pub fn choose_gheos(&mut self, game: &Game, seat: usize) -> u32 {
+    pub fn choose_gheos(&mut self, game: &gheos::State, seat: usize) -> u32 {
         let mut legal = Vec::new();
         game.legal_ids(&mut legal);
         if legal.len() == 1 {
@@ -146,7 +146,7 @@ impl Greedy {
 
 /// `cradle.ai.greedy._gheos_standing`: each seat's points if the game ended now (all whole
 /// numbers, so kept as integers).
-fn gheos_standing(game: &Game) -> Vec<i64> {
+fn gheos_standing(game: &gheos::State) -> Vec<i64> {
     let mut cups = [0i64; 6];
     for colour in 0..6u8 {
         if game.on_table(colour) {

@@ -1,18 +1,19 @@
 //! Native twins of cradle's rule bots (`cradle.ai.bots.RandomBot`, `cradle.ai.greedy`,
 //! `cradle.ai.expert_rules` and its styles): the
 //! same decision as the Python reference for the same seed, drawing from CPython's generator
-//! ([`PyRandom`]) exactly where the reference draws, so that the research environments'
-//! opponents step without Python (`crate::env`). The reference stays the definition; the
+//! ([`CpythonRandom`]) exactly where the reference draws, so that the research environments'
+//! opponents step without Python (`seat`, `crate::python::env`). The reference stays the definition; the
 //! lockstep tests (tests/envs/test_native_bots.py) compare the two decision by decision.
 
 pub mod expert;
 pub mod greedy;
+pub mod seat;
 
-use crate::pyrandom::PyRandom;
+use crate::cpython_random::CpythonRandom;
 
 /// `random.Random(seed)` for any seed the Python bots take (`abs(seed)`, as CPython seeds).
-pub fn seeded(seed: i128) -> PyRandom {
-    PyRandom::new(seed.unsigned_abs())
+pub fn seeded(seed: i128) -> CpythonRandom {
+    CpythonRandom::new(seed.unsigned_abs())
 }
 
 /// `cradle.ai.bots.StallGuard` (limit 10; `relapse` after it fired once): after too many of
@@ -90,6 +91,6 @@ impl StallGuard {
 }
 
 /// `cradle.ai.bots.RandomBot`: `rng.choice(legal)`.
-pub fn random_choice<T: Copy>(rng: &mut PyRandom, legal: &[T]) -> T {
+pub fn random_choice<T: Copy>(rng: &mut CpythonRandom, legal: &[T]) -> T {
     legal[rng.below(legal.len() as u32) as usize]
 }

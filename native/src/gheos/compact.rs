@@ -5,8 +5,8 @@
 //! compare them over random games).
 
 use super::board::MAX_SLOTS;
-use super::game::Game;
 use super::notation::{self as ids, Decoded};
+use super::state::State;
 
 /// The engine keeps at most this many frontier cells.
 pub const FRONTIER: u32 = 64;
@@ -20,7 +20,7 @@ pub const REST: u32 = MIGRATE + 6 * MAP_CELLS * 3;
 pub const COUNT: u32 = REST + (ids::ACTION_COUNT - ids::PAY);
 
 /// The map's cells in cell order.
-fn map_cells(game: &Game) -> impl Iterator<Item = u16> + '_ {
+fn map_cells(game: &State) -> impl Iterator<Item = u16> + '_ {
     game.board
         .ordered()
         .iter()
@@ -33,7 +33,7 @@ fn place_of(mut cells: impl Iterator<Item = u16>, cell: u16) -> Option<u32> {
 
 /// The compact id of the engine id `id` in `game` (None when it names a cell outside the
 /// frontier or the map: never for a legal id).
-pub fn compact(game: &Game, id: u32) -> Option<u32> {
+pub fn compact(game: &State, id: u32) -> Option<u32> {
     Some(match ids::decode(id) {
         Decoded::Tile(replacing, slot, cell, rotation) => {
             let (base, width, k) = if replacing {
@@ -55,7 +55,7 @@ pub fn compact(game: &Game, id: u32) -> Option<u32> {
 
 /// The engine id of the compact id `compact` in `game` (None when it is out of range or
 /// names no cell of this table).
-pub fn engine(game: &Game, compact: u32) -> Option<u32> {
+pub fn engine(game: &State, compact: u32) -> Option<u32> {
     if compact >= COUNT {
         return None;
     }
@@ -100,7 +100,7 @@ mod tests {
     fn every_legal_id_of_random_games_round_trips_one_to_one() {
         for (seed, players) in [(3u32, 2usize), (8, 3), (21, 4)] {
             let names = (0..players).map(|p| format!("p{p}")).collect();
-            let mut game = Game::deal(packaged(), names, &[seed]);
+            let mut game = State::deal(packaged(), names, &[seed]);
             let mut rng = SplitMix64::new(u64::from(seed));
             let mut legal = Vec::new();
             while !game.is_over() {
@@ -117,7 +117,7 @@ mod tests {
             }
             assert_eq!(engine(&game, COUNT), None);
         }
-        let fresh = Game::deal(packaged(), vec!["a".into(), "b".into()], &[1]);
+        let fresh = State::deal(packaged(), vec!["a".into(), "b".into()], &[1]);
         assert_eq!(engine(&fresh, 3 * 63), None); // frontier place 63: no such cell yet
     }
 }

@@ -9,8 +9,8 @@
 
 use super::board::Area;
 use super::events::Log;
-use super::game::{Game, Phase, MAX_PLAYERS};
 use super::notation::{decode, Decoded};
+use super::state::{Phase, State, MAX_PLAYERS};
 use crate::search::model::{self, GHEOS_FEATURES};
 use crate::search::pairwise_chances;
 
@@ -107,12 +107,12 @@ pub struct Reading {
 
 impl Reading {
     /// A reading for value 1.
-    pub fn new(game: &Game) -> Reading {
+    pub fn new(game: &State) -> Reading {
         Reading::valued(game, Value::Followers)
     }
 
     /// A reading for the evaluation `value`.
-    pub fn valued(game: &Game, value: Value) -> Reading {
+    pub fn valued(game: &State, value: Value) -> Reading {
         let players = usize::from(game.players);
         let mut reading = Reading {
             value,
@@ -325,7 +325,7 @@ impl Reading {
 
     /// The reference's `_follower_choice`: the worth of a start or a take (followers × what
     /// their continent will score), or the loss of paying with a follower of that colour.
-    pub fn follower_choice(&self, game: &Game, seat: usize, id: u32) -> f64 {
+    pub fn follower_choice(&self, game: &State, seat: usize, id: u32) -> f64 {
         match decode(id) {
             Decoded::Region(false, _, cell, edge) => match game.board.slot_of(cell) {
                 Some(slot) => {
@@ -366,7 +366,7 @@ impl Reading {
 
 /// Per seat, the share of the others it finished ahead of, a tie counting half
 /// (`cradle.core.results.rank_rewards` of the standings: points, then followers).
-pub fn rank_rewards(game: &Game) -> [f64; MAX_PLAYERS] {
+pub fn rank_rewards(game: &State) -> [f64; MAX_PLAYERS] {
     let n = usize::from(game.players);
     let key = |s: usize| {
         (
@@ -467,7 +467,7 @@ fn pascal() -> &'static [[u128; PASCAL]; PASCAL] {
 
 /// The reward vector of a world: exact once it is over, else the heuristic's chances (the
 /// evaluation `value`).
-pub fn rewards(game: &Game, value: Value) -> [f64; MAX_PLAYERS] {
+pub fn rewards(game: &State, value: Value) -> [f64; MAX_PLAYERS] {
     if game.is_over() {
         return rank_rewards(game);
     }
@@ -477,7 +477,7 @@ pub fn rewards(game: &Game, value: Value) -> [f64; MAX_PLAYERS] {
 /// A token that would end the game (the mover's last, every other seat's used up): whether
 /// to play it. Played when the finished game gives the mover at least what the evaluation
 /// expects of going on.
-pub fn ending_token(game: &Game, value: Value) -> Option<bool> {
+pub fn ending_token(game: &State, value: Value) -> Option<bool> {
     if game.phase != Phase::Token {
         return None;
     }
@@ -496,19 +496,19 @@ pub fn ending_token(game: &Game, value: Value) -> Option<bool> {
 
 /// The token decisions not left to chance in a playout (`GheosKnowledge.playout_rule`): a
 /// token that would end the game ([`ending_token`]).
-pub fn ruled_token(game: &Game, value: Value) -> Option<bool> {
+pub fn ruled_token(game: &State, value: Value) -> Option<bool> {
     ending_token(game, value)
 }
 
 /// The policy's token decision (`GheosKnowledge.token_choice`): a token ruled by
 /// [`ruled_token`], any other by [`Reading::plays_token`].
-pub fn token_choice(game: &Game, value: Value) -> bool {
+pub fn token_choice(game: &State, value: Value) -> bool {
     ruled_token(game, value)
         .unwrap_or_else(|| Reading::valued(game, value).plays_token(usize::from(game.active)))
 }
 
 /// The reward vector by the learned model (`GheosKnowledge(learned=True).rewards`).
-pub fn learned_rewards(game: &Game) -> [f64; MAX_PLAYERS] {
+pub fn learned_rewards(game: &State) -> [f64; MAX_PLAYERS] {
     if game.is_over() {
         return rank_rewards(game);
     }
@@ -517,7 +517,7 @@ pub fn learned_rewards(game: &Game) -> [f64; MAX_PLAYERS] {
 
 /// The one-ply prior of a legal id: the mover's margin over the best other seat after it
 /// (with `settle`, after the conflict it starts is played out: [`settle_conflict`]).
-fn prior_after(game: &Game, value: Value, settle: bool, id: u32, log: &mut Log) -> f64 {
+fn prior_after(game: &State, value: Value, settle: bool, id: u32, log: &mut Log) -> f64 {
     let seat = usize::from(game.active);
     let mut after = game.clone();
     after.apply_legal(id, log);
@@ -540,7 +540,7 @@ fn prior_after(game: &Game, value: Value, settle: bool, id: u32, log: &mut Log) 
 /// tied war) by the policy's choices without their random tie-breaks, the first best on a
 /// tie: a move that starts a war is judged by the war's end, not by the moment before it
 /// (the reference's `GheosKnowledge.settle_conflict`).
-pub fn settle_conflict(game: &mut Game, value: Value, log: &mut Log) {
+pub fn settle_conflict(game: &mut State, value: Value, log: &mut Log) {
     let mut legal = Vec::with_capacity(8);
     let mut scores = Vec::with_capacity(8);
     while game.phase.in_conflict() {
@@ -561,7 +561,7 @@ pub fn settle_conflict(game: &mut Game, value: Value, log: &mut Log) {
 }
 
 /// One-ply priors of `ids`, all legal now (the search's case): appended to `out`.
-pub fn priors_legal(game: &Game, value: Value, settle: bool, ids: &[u32], out: &mut Vec<f64>) {
+pub fn priors_legal(game: &State, value: Value, settle: bool, ids: &[u32], out: &mut Vec<f64>) {
     let mut log = Log::new(false);
     out.extend(
         ids.iter()
@@ -570,7 +570,7 @@ pub fn priors_legal(game: &Game, value: Value, settle: bool, ids: &[u32], out: &
 }
 
 /// One-ply priors of any `ids`: a refused one scores [`REFUSED`], as in the reference.
-pub fn priors(game: &Game, value: Value, settle: bool, ids: &[u32], out: &mut Vec<f64>) {
+pub fn priors(game: &State, value: Value, settle: bool, ids: &[u32], out: &mut Vec<f64>) {
     let mut legal = Vec::with_capacity(128);
     game.legal_ids(&mut legal);
     let mut log = Log::new(false);
@@ -585,7 +585,7 @@ pub fn priors(game: &Game, value: Value, settle: bool, ids: &[u32], out: &mut Ve
 
 /// Whether a turn is in progress past its tile (a conflict, the civilization, the token):
 /// every such step is the same player's, so it is played to its end before it is judged.
-pub fn unsettled(game: &Game) -> bool {
+pub fn unsettled(game: &State) -> bool {
     match game.phase {
         Phase::Tile | Phase::Over => false,
         _ => {
@@ -641,7 +641,7 @@ impl Choice {
 /// for tiles, of all of them rather than its random few): followers by their worth, a token
 /// decision as 1 for the chosen action and 0 for the other, the rest by one ply.
 pub fn policy_scores(
-    game: &Game,
+    game: &State,
     value: Value,
     settle: bool,
     legal: &[u32],
@@ -699,7 +699,7 @@ fn noisy_best(scores: &[f64], noise: f64, rng: &mut impl Draw) -> usize {
 
 /// The quick policy's action (a legal one; the game is not over and has an action), with the
 /// evaluation `value` (and `settle`d priors).
-pub fn policy(game: &Game, value: Value, settle: bool, rng: &mut impl Draw) -> u32 {
+pub fn policy(game: &State, value: Value, settle: bool, rng: &mut impl Draw) -> u32 {
     let mut legal = Vec::with_capacity(128);
     game.legal_ids(&mut legal);
     let mut scores = Vec::with_capacity(TILE_SAMPLE.max(8));
@@ -739,9 +739,9 @@ mod tests {
     use crate::gheos::tiles::packaged;
     use crate::splitmix::SplitMix64;
 
-    fn game(players: usize, seed: u32) -> Game {
+    fn game(players: usize, seed: u32) -> State {
         let names = (0..players).map(|s| format!("p{s}")).collect();
-        Game::deal(packaged(), names, &[seed])
+        State::deal(packaged(), names, &[seed])
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! encoders (docs/engines.md).
 
 use super::board::{node, MAX_NODES, NONE};
-use super::game::{Game, Phase, EPOCH};
 use super::geometry;
+use super::state::{Phase, State, EPOCH};
 use super::tiles::NO_TEMPLE;
 
 // One row per tile number.
@@ -73,7 +73,7 @@ fn flag(on: bool) -> f32 {
 /// Write the observation of `seat` into `out` (`size(tile count)` long; every element is
 /// written). What each tile shows comes from the game's tile set (the environments play the
 /// standard set, whose numbers the reference encoder uses).
-pub fn observe(game: &Game, seat: usize, out: &mut [f32]) {
+pub fn observe(game: &State, seat: usize, out: &mut [f32]) {
     let count = game.tiles.tiles.len();
     assert_eq!(
         out.len(),
@@ -207,7 +207,7 @@ pub fn observe(game: &Game, seat: usize, out: &mut [f32]) {
 /// Write what `seat` can count from memory into `out` (one flag per tile of the set; every
 /// element is written): the tiles it has not seen, in other hands and the stack
 /// (`cradle.envs.gheos_spec.GheosSpec.fill_memory` of the position, the reference).
-pub fn memory(game: &Game, seat: usize, out: &mut [f32]) {
+pub fn memory(game: &State, seat: usize, out: &mut [f32]) {
     assert_eq!(
         out.len(),
         game.tiles.tiles.len(),
@@ -249,7 +249,7 @@ pub const GRID_SIZE: usize = GRID_CHANNELS * GRID_ROWS * GRID_COLS;
 
 /// `(top, left)`: the board cell at grid cell (0, 0): the bounding box of the map's tiles
 /// and the frontier centred, `top + left` even (so grid cell (i, j) points up when i + j is).
-fn grid_window(game: &Game) -> (i32, i32) {
+fn grid_window(game: &State) -> (i32, i32) {
     let map = game.board.cell[..game.board.slots()].iter();
     let cells = map.chain(game.frontier.as_slice());
     let (mut r0, mut r1, mut c0, mut c1) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
@@ -264,7 +264,7 @@ fn grid_window(game: &Game) -> (i32, i32) {
 
 /// Write the grid tensor of the map into `out` (`GRID_SIZE` long; every element is written).
 /// The map is public: the same for every seat.
-pub fn grid(game: &Game, out: &mut [f32]) {
+pub fn grid(game: &State, out: &mut [f32]) {
     assert_eq!(
         out.len(),
         GRID_SIZE,
@@ -351,7 +351,7 @@ mod tests {
     #[test]
     fn a_new_game_shows_the_start_tile_and_the_seats_own_hand_only() {
         let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
-        let game = Game::deal(packaged(), names, &[17]);
+        let game = State::deal(packaged(), names, &[17]);
         let count = game.tiles.tiles.len();
         let mut out = vec![f32::NAN; size(count)];
         observe(&game, 2, &mut out);
@@ -373,7 +373,7 @@ mod tests {
     #[test]
     fn the_grid_of_a_new_map_shows_the_start_tile_centred_and_its_frontier() {
         let names: Vec<String> = ["a", "b"].map(String::from).to_vec();
-        let game = Game::deal(packaged(), names, &[5]);
+        let game = State::deal(packaged(), names, &[5]);
         let mut out = vec![f32::NAN; GRID_SIZE];
         grid(&game, &mut out);
         let plane = GRID_ROWS * GRID_COLS;

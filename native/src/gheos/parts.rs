@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::board::node;
-use super::game::{Conflict, Few, Game, Migration, Phase, War, MAX_PLAYERS};
+use super::state::{Conflict, Few, Migration, Phase, State, War, MAX_PLAYERS};
 use super::tiles::TileSet;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,7 +41,7 @@ pub struct Parts {
     pub conflict: Option<ConflictParts>,
 }
 
-impl Game {
+impl State {
     pub fn to_parts(&self) -> Parts {
         let players = usize::from(self.players);
         let key = |n: u8| self.stats_key_of_node(usize::from(n));
@@ -102,7 +102,7 @@ impl Game {
         tiles: Arc<TileSet>,
         names: Vec<String>,
         parts: &Parts,
-    ) -> Result<Game, String> {
+    ) -> Result<State, String> {
         let players = names.len();
         if parts.hands.len() != players
             || parts.held.len() != players
@@ -111,7 +111,7 @@ impl Game {
         {
             return Err("one hand, followers, points and tokens per player".into());
         }
-        let mut game = Game::empty(tiles, names);
+        let mut game = State::empty(tiles, names);
         if parts.board.is_empty() || parts.board.len() > super::board::MAX_SLOTS {
             return Err("a board of 1 to 52 tiles".into());
         }

@@ -4,9 +4,10 @@
 use super::events::Log;
 use std::convert::Infallible;
 
-use super::game::Game;
 use super::knowledge::{self, Draw, Value};
-use crate::pyrandom::PyRandom;
+use super::state::State;
+use crate::cpython_random::CpythonRandom;
+use crate::search::batched::SelfPlayGame;
 use crate::search::SearchGame;
 use crate::splitmix::SplitMix64;
 
@@ -20,18 +21,18 @@ impl Draw for SplitMix64 {
     }
 }
 
-impl Game {
+impl State {
     /// A world `observer` cannot tell from this one: `sample_hidden_seeded(observer, seed)`
     /// (the unseen tiles sorted, then dealt again as `CanonicalRandom(seed)` shuffles), so the
     /// world depends on what the observer knows and on `seed` only.
-    pub fn determinize(&self, observer: usize, seed: u64) -> Game {
-        self.deal_world(observer, &mut PyRandom::from_u64(seed))
+    pub fn determinize(&self, observer: usize, seed: u64) -> State {
+        self.deal_world(observer, &mut CpythonRandom::from_u64(seed))
     }
 
     /// A world `observer` cannot tell from this one, dealt from `dealer` as
     /// `sample_hidden(observer, dealer)` deals from a `CanonicalRandom`.
-    pub fn deal_world(&self, observer: usize, dealer: &mut PyRandom) -> Game {
-        let dealt: Result<Game, Infallible> = self.redeal_hidden(Some(observer), &mut |items| {
+    pub fn deal_world(&self, observer: usize, dealer: &mut CpythonRandom) -> State {
+        let dealt: Result<State, Infallible> = self.redeal_hidden(Some(observer), &mut |items| {
             sort_tiles(items);
             dealer.shuffle(items);
             Ok(())
@@ -87,40 +88,40 @@ impl Judge {
 /// Gheos for the search: the game as it is, how its leaves are judged, and whether its
 /// priors play out the conflicts the moves start (`knowledge::settle_conflict`).
 #[derive(Clone)]
-pub struct Judged {
-    pub game: Game,
+pub struct World {
+    pub s: State,
     pub judge: Judge,
     pub settle: bool,
 }
 
-impl SearchGame for Judged {
+impl SearchGame for World {
     fn players(&self) -> usize {
-        usize::from(self.game.players)
+        usize::from(self.s.players)
     }
 
     fn to_move(&self) -> usize {
-        usize::from(self.game.active)
+        usize::from(self.s.active)
     }
 
     fn is_over(&self) -> bool {
-        self.game.is_over()
+        self.s.is_over()
     }
 
     fn final_rewards(&self) -> [f64; 4] {
-        knowledge::rank_rewards(&self.game)
+        knowledge::rank_rewards(&self.s)
     }
 
     fn legal_ids(&mut self, out: &mut Vec<u32>) {
-        self.game.legal_ids(out);
+        self.s.legal_ids(out);
     }
 
     fn apply_quiet(&mut self, id: u32) {
-        self.game.apply_legal(id, &mut Log::new(false));
+        self.s.apply_legal(id, &mut Log::new(false));
     }
 
-    fn deal(&self, observer: usize, dealer: &mut PyRandom) -> Self {
-        Judged {
-            game: self.game.deal_world(observer, dealer),
+    fn deal(&self, observer: usize, dealer: &mut CpythonRandom) -> Self {
+        World {
+            s: self.s.deal_world(observer, dealer),
             judge: self.judge,
             settle: self.settle,
         }
@@ -128,21 +129,21 @@ impl SearchGame for Judged {
 
     fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
         out.clear();
-        knowledge::priors_legal(&self.game, self.judge.value(), self.settle, ids, out);
+        knowledge::priors_legal(&self.s, self.judge.value(), self.settle, ids, out);
     }
 
     fn unsettled(&mut self) -> bool {
-        knowledge::unsettled(&self.game)
+        knowledge::unsettled(&self.s)
     }
 
     fn policy(&mut self, rng: &mut SplitMix64) -> u32 {
-        knowledge::policy(&self.game, self.judge.value(), self.settle, rng)
+        knowledge::policy(&self.s, self.judge.value(), self.settle, rng)
     }
 
     fn heuristic_rewards(&mut self) -> [f64; 4] {
         match self.judge {
-            Judge::Hand(value) => knowledge::rewards(&self.game, value),
-            Judge::Learned => knowledge::learned_rewards(&self.game),
+            Judge::Hand(value) => knowledge::rewards(&self.s, value),
+            Judge::Learned => knowledge::learned_rewards(&self.s),
         }
     }
 
@@ -155,16 +156,16 @@ impl SearchGame for Judged {
     }
 
     fn urgent(&mut self, out: &mut Vec<u32>) {
-        self.game.conflict_ids(out);
+        self.s.conflict_ids(out);
     }
 
     fn random_id(&mut self, rng: &mut SplitMix64, scratch: &mut Vec<u32>) -> u32 {
-        self.game.pick_legal(|n| rng.below(n), scratch)
+        self.s.pick_legal(|n| rng.below(n), scratch)
     }
 
     fn ruled_move(&mut self) -> Option<u32> {
         // A token that ends the game is not left to chance (`knowledge::ruled_token`).
-        let play = knowledge::ruled_token(&self.game, self.judge.value())?;
+        let play = knowledge::ruled_token(&self.s, self.judge.value())?;
         Some(if play {
             super::notation::TOKEN
         } else {
@@ -173,20 +174,30 @@ impl SearchGame for Judged {
     }
 }
 
+impl SelfPlayGame for World {
+    fn observation_size(&self) -> usize {
+        super::observation::size(self.s.tiles.tiles.len())
+    }
+
+    fn observe(&self, seat: usize, out: &mut [f32]) {
+        super::observation::observe(&self.s, seat, out);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gheos::game::{Phase, EPOCH};
     use crate::gheos::notation::{PASS, TOKEN};
+    use crate::gheos::state::{Phase, EPOCH};
     use crate::gheos::tiles::packaged;
     use crate::search::{search, Budget, Params};
 
-    fn game(players: usize, seed: u32) -> Game {
+    fn game(players: usize, seed: u32) -> State {
         let names = (0..players).map(|s| format!("p{s}")).collect();
-        Game::deal(packaged(), names, &[seed])
+        State::deal(packaged(), names, &[seed])
     }
 
-    fn hidden(g: &Game, observer: usize) -> (Vec<Vec<u8>>, Vec<u8>) {
+    fn hidden(g: &State, observer: usize) -> (Vec<Vec<u8>>, Vec<u8>) {
         let hands = (0..usize::from(g.players))
             .filter(|&s| s != observer)
             .map(|s| g.sorted_hand(s).as_slice().to_vec())
@@ -200,7 +211,7 @@ mod tests {
         let world = g.determinize(1, 5);
         assert_eq!(world.sorted_hand(1), g.sorted_hand(1));
         assert_eq!(world.stack.len(), g.stack.len());
-        let epochs = |x: &Game| x.stack.as_slice().iter().filter(|&&t| t == EPOCH).count();
+        let epochs = |x: &State| x.stack.as_slice().iter().filter(|&&t| t == EPOCH).count();
         assert_eq!(epochs(&world), epochs(&g));
         let (mut a, mut b) = (hidden(&g, 1), hidden(&world, 1));
         let all = |h: &mut (Vec<Vec<u8>>, Vec<u8>)| {
@@ -251,13 +262,13 @@ mod tests {
             last.tokens[other] = 0;
             last.points[mover] = if ahead { 500 } else { 0 };
             last.points[other] = if ahead { 0 } else { 500 };
-            let mut judged = Judged {
-                game: last,
+            let mut judged = World {
+                s: last,
                 judge: Judge::Hand(Value::Followers),
                 settle: false,
             };
             assert_eq!(judged.ruled_move(), Some(expected), "ahead: {ahead}");
-            judged.game.tokens[other] = 1; // not the last token: left to chance
+            judged.s.tokens[other] = 1; // not the last token: left to chance
             assert_eq!(judged.ruled_move(), None);
         }
     }
@@ -306,8 +317,8 @@ mod tests {
     #[test]
     fn the_search_plays_gheos_games_to_the_end() {
         for players in [2, 4] {
-            let mut g = Judged {
-                game: game(players, 21),
+            let mut g = World {
+                s: game(players, 21),
                 judge: Judge::Hand(Value::UsableTokens),
                 settle: true,
             };
@@ -319,12 +330,12 @@ mod tests {
             };
             let mut legal = Vec::new();
             let mut turns = 0;
-            while !g.game.is_over() && turns < 300 {
-                g.game.legal_ids(&mut legal);
+            while !g.s.is_over() && turns < 300 {
+                g.s.legal_ids(&mut legal);
                 let id = if legal.len() == 1 {
                     legal[0]
                 } else {
-                    let seat = usize::from(g.game.active);
+                    let seat = usize::from(g.s.active);
                     let budget = Budget {
                         iterations: Some(30),
                         seconds: None,
@@ -342,7 +353,7 @@ mod tests {
                 g.apply_quiet(id);
                 turns += 1;
             }
-            assert!(g.game.is_over(), "{players} players");
+            assert!(g.s.is_over(), "{players} players");
         }
     }
 }

@@ -414,6 +414,8 @@ pub fn prior_factors(prior: &[f32], legal: &[u32]) -> Result<Vec<(u32, f64)>, St
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bots::seat::tigris_root;
+    use crate::tigris::{State, World};
 
     #[test]
     fn equal_priors_add_exactly_nothing() {
@@ -427,5 +429,54 @@ mod tests {
         assert!(prior_factors(&[1.0, f32::NAN], &[0, 1]).is_err());
         assert!(prior_factors(&[1.0, -0.5], &[0, 1]).is_err());
         assert!(prior_factors(&[1.0, -0.5], &[0]).is_ok()); // an illegal action's is not read
+    }
+
+    /// The batch with an evaluator answering equal priors and zero values plays the plain
+    /// batch's games, visit for visit.
+    struct Neutral {
+        actions: usize,
+        players: usize,
+    }
+
+    impl Evaluator for Neutral {
+        fn evaluate(
+            &mut self,
+            _observations: &[f32],
+            rows: usize,
+        ) -> Result<(Vec<f32>, Vec<f32>), String> {
+            Ok((
+                vec![1.0; rows * self.actions],
+                vec![0.0; rows * self.players],
+            ))
+        }
+    }
+
+    fn tigris_games(count: u128) -> Vec<World> {
+        (0..count)
+            .map(|seed| tigris_root(&State::deal(&[0, 1], Default::default(), seed + 11)).0)
+            .collect()
+    }
+
+    #[test]
+    fn a_neutral_evaluator_changes_nothing() {
+        let config = Config {
+            iterations: 12,
+            params: tigris_root(&State::deal(&[0, 1], Default::default(), 1)).1,
+            cap: 40,
+            actions: 3398,
+            relapse: 2,
+        };
+        let seeds = vec![vec![3, 4], vec![5, 6]];
+        let plain = play(tigris_games(2), &seeds, &config, None).expect("played");
+        let mut neutral = Neutral {
+            actions: 3398,
+            players: 2,
+        };
+        let modelled = play(tigris_games(2), &seeds, &config, Some(&mut neutral)).expect("played");
+        assert!(modelled.calls > 0);
+        assert!(plain.seat.len() > 5);
+        assert_eq!(plain.visits, modelled.visits);
+        assert_eq!(plain.game_actions, modelled.game_actions);
+        assert_eq!(plain.observation, modelled.observation);
     }
 }

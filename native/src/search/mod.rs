@@ -4,12 +4,11 @@
 //!
 //! - [`SearchGame`]: what a game and its knowledge give the search;
 //! - [`tree`]: one tree and root parallelism on threads;
-//! - [`py`]: the search as the games' Python bindings run it;
+//! - [`batched`]: self-play of a batch of games, with an optional learned evaluator;
 //! - [`model`]: the learned evaluations' weights.
 
 pub mod batched;
 pub mod model;
-pub mod py;
 pub mod tree;
 
 pub use tree::{search, Budget, Forest, Params, RootStats, Tree};
@@ -44,7 +43,7 @@ pub trait SearchGame: Clone + Send {
     /// A world `observer` cannot tell from this state, dealt from `dealer` (as
     /// `sample_hidden(observer, dealer)` with a `CanonicalRandom`): a tree deals every world
     /// from one generator, each world going on where the last one stopped.
-    fn deal(&self, observer: usize, dealer: &mut PyRandom) -> Self;
+    fn deal(&self, observer: usize, dealer: &mut CpythonRandom) -> Self;
     /// Move priors of the seat to move for `ids` (all legal here), as the Python Knowledge.priors.
     fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>);
     /// A decision in progress that the quick policy settles before judging (Knowledge.unsettled).
@@ -75,6 +74,24 @@ pub trait SearchGame: Clone + Send {
     }
 }
 
+/// The first `count` worlds a search tree deals for `observer` from `CanonicalRandom(seed)`
+/// (`SearchGame::deal`, each going on where the last stopped): the games' `*_ai_worlds`
+/// hooks, for the lockstep tests against the reference's `next_world`.
+pub fn tree_worlds<G: SearchGame>(
+    root: &G,
+    observer: usize,
+    seed: u64,
+    count: usize,
+) -> Result<Vec<G>, String> {
+    if observer >= root.players() {
+        return Err(format!("no seat {observer}"));
+    }
+    let mut dealer = CpythonRandom::from_u64(seed);
+    Ok((0..count)
+        .map(|_| root.deal(observer, &mut dealer))
+        .collect())
+}
+
 /// The chance that one estimated final score beats another: a logistic of the gap (the
 /// reference's `cradle.ai.knowledge.base.beats`).
 pub fn beats(mine: f64, theirs: f64, temperature: f64) -> f64 {
@@ -103,7 +120,7 @@ pub fn pairwise_chances(values: &[f64], temperature: f64) -> [f64; 4] {
     out
 }
 
-pub use crate::pyrandom::PyRandom;
+pub use crate::cpython_random::CpythonRandom;
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::{PyRandom, SearchGame};
+use super::{CpythonRandom, SearchGame};
 use crate::splitmix::SplitMix64;
 
 /// The search's settings (`cradle.ai.search.params.IsmctsParams`), with the game's defaults
@@ -298,7 +298,7 @@ pub struct Tree<G: SearchGame> {
     pub iterations: u64,
     /// Where the worlds come from: seeded by the tree's first draw, then going on from world
     /// to world (a generator seeded for every world would cost a fifth of an iteration).
-    dealer: Option<PyRandom>,
+    dealer: Option<CpythonRandom>,
     // Scratch space, kept between iterations.
     legal: Marks,
     kids: Marks,
@@ -433,7 +433,7 @@ impl<G: SearchGame> Tree<G> {
         let rng = &mut self.rng;
         let dealer = self
             .dealer
-            .get_or_insert_with(|| PyRandom::from_u64(rng.next_u64()));
+            .get_or_insert_with(|| CpythonRandom::from_u64(rng.next_u64()));
         self.root.deal(self.seat, dealer)
     }
 
@@ -972,7 +972,7 @@ mod tests {
             self.left -= id;
             self.mover = 1 - self.mover;
         }
-        fn deal(&self, _observer: usize, _dealer: &mut PyRandom) -> Nim {
+        fn deal(&self, _observer: usize, _dealer: &mut CpythonRandom) -> Nim {
             self.clone()
         }
         fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
@@ -1148,7 +1148,7 @@ mod tests {
         fn apply_quiet(&mut self, _id: u32) {
             self.moves += 1;
         }
-        fn deal(&self, _observer: usize, _dealer: &mut PyRandom) -> Wide {
+        fn deal(&self, _observer: usize, _dealer: &mut CpythonRandom) -> Wide {
             self.clone()
         }
         fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {

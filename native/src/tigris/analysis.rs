@@ -1,6 +1,6 @@
 //! The analysis API's answers as plain values (docs/contract.md, "Analysis"): what lies on
 //! each cell and the regions with their leaders, supporters, treasures and monuments, read
-//! off the bitboards the state keeps. `py.rs` turns them into the reference's named tuples.
+//! off the bitboards the state keeps. `crate::python::tigris` turns them into the reference's named tuples.
 
 use super::board::{Bb, CELLS, NONE};
 use super::state::State;
@@ -61,7 +61,7 @@ pub fn contents(s: &State) -> [Option<Content>; CELLS] {
     out
 }
 
-/// One region: its cells, and what `py.rs` lists of it.
+/// One region: its cells, and what the bindings list of it.
 #[derive(Clone, Debug)]
 pub struct RegionFacts {
     pub cells: Bb,

@@ -12,7 +12,8 @@ use super::actions::{
 use super::board::{neighbours, Bb, CELLS, COLUMNS, NONE};
 use super::events::NoEvents;
 use super::state::{Moves, PendingKind, State};
-use crate::pyrandom::PyRandom;
+use crate::cpython_random::CpythonRandom;
+use crate::search::batched::SelfPlayGame;
 use crate::search::model::{self, TIGRIS_FEATURES};
 use crate::search::{pairwise_chances, SearchGame};
 use crate::splitmix::SplitMix64;
@@ -1020,7 +1021,7 @@ pub fn weighted_pool(
     let mut rest: Vec<u8> = (0..4u8)
         .flat_map(|c| std::iter::repeat_n(c, counts[c as usize]))
         .collect();
-    PyRandom::new(u128::from(seed)).shuffle(&mut rest);
+    CpythonRandom::new(u128::from(seed)).shuffle(&mut rest);
     let mut order = Vec::with_capacity(pool.len());
     let mut at = 0;
     for (hand, &(_, discards)) in hands.iter().zip(sizes) {
@@ -1036,7 +1037,7 @@ pub fn weighted_pool(
 
 /// A Tigris world for the native search, with the knowledge's settings.
 #[derive(Clone)]
-pub struct TigrisWorld {
+pub struct World {
     pub s: State,
     /// The learned model instead of the hand-set evaluation (`cradle.ai.knowledge.learned`).
     pub learned: bool,
@@ -1099,13 +1100,13 @@ fn listed_at(moves: &Moves, id: u32) -> Option<u32> {
     }
 }
 
-impl TigrisWorld {
-    pub fn new(s: State) -> TigrisWorld {
-        TigrisWorld::valued(s, Value::SortedColours)
+impl World {
+    pub fn new(s: State) -> World {
+        World::valued(s, Value::SortedColours)
     }
 
-    pub fn valued(s: State, value: Value) -> TigrisWorld {
-        TigrisWorld {
+    pub fn valued(s: State, value: Value) -> World {
+        World {
             s,
             learned: false,
             tilts: None,
@@ -1116,13 +1117,13 @@ impl TigrisWorld {
     }
 
     /// The same world evaluated by the learned model (or not).
-    pub fn with_learned(mut self, learned: bool) -> TigrisWorld {
+    pub fn with_learned(mut self, learned: bool) -> World {
         self.learned = learned;
         self
     }
 
     /// This world with a belief over the hands (None: uniform).
-    pub fn believing(mut self, tilts: Option<Shares>) -> TigrisWorld {
+    pub fn believing(mut self, tilts: Option<Shares>) -> World {
         self.tilts = tilts;
         self
     }
@@ -1182,18 +1183,18 @@ fn sort_colours(pool: &mut [u8]) {
     }
 }
 
-impl TigrisWorld {
+impl World {
     /// The world `observer` gets from `seed`: `sample_hidden_seeded(observer, seed)`, or with a
     /// belief `believed_world(.., seed)`.
-    pub fn determinize(&self, observer: usize, seed: u64) -> TigrisWorld {
+    pub fn determinize(&self, observer: usize, seed: u64) -> World {
         match self.tilts {
-            None => self.deal(observer, &mut PyRandom::new(u128::from(seed))),
+            None => self.deal(observer, &mut CpythonRandom::new(u128::from(seed))),
             Some(_) => self.believed(observer, seed),
         }
     }
 
     /// The other hands dealt weighted by the belief (`cradle.ai.search.worlds.believed_world`).
-    fn believed(&self, observer: usize, seed: u64) -> TigrisWorld {
+    fn believed(&self, observer: usize, seed: u64) -> World {
         let mut pool = self.s.hidden_pool(observer as i64);
         sort_colours(&mut pool);
         if let Some(tilts) = &self.tilts {
@@ -1210,14 +1211,14 @@ impl TigrisWorld {
         self.dealt(observer, &pool)
     }
 
-    fn dealt(&self, observer: usize, pool: &[u8]) -> TigrisWorld {
-        TigrisWorld::valued(self.s.deal_hidden(observer as i64, pool), self.value)
+    fn dealt(&self, observer: usize, pool: &[u8]) -> World {
+        World::valued(self.s.deal_hidden(observer as i64, pool), self.value)
             .believing(self.tilts)
             .with_learned(self.learned)
     }
 }
 
-impl SearchGame for TigrisWorld {
+impl SearchGame for World {
     fn players(&self) -> usize {
         self.s.n
     }
@@ -1257,7 +1258,7 @@ impl SearchGame for TigrisWorld {
         self.s.apply_legal(id as u16, &mut NoEvents);
     }
 
-    fn deal(&self, observer: usize, dealer: &mut PyRandom) -> TigrisWorld {
+    fn deal(&self, observer: usize, dealer: &mut CpythonRandom) -> World {
         // As sample_hidden(observer, dealer) with a CanonicalRandom: the pool sorted, then
         // shuffled; with a belief, as cradle.ai.search.worlds.believed_world from the next 64 bits.
         if self.tilts.is_some() {
@@ -1316,6 +1317,27 @@ impl SearchGame for TigrisWorld {
     }
 }
 
+impl SelfPlayGame for World {
+    fn observation_size(&self) -> usize {
+        super::observation::SIZE
+    }
+
+    fn observe(&self, seat: usize, out: &mut [f32]) {
+        super::observation::observe(&self.s, seat, out);
+    }
+
+    fn bag(&self) -> Option<usize> {
+        Some(self.s.bag.len())
+    }
+
+    fn uses_tiles(&self, id: u32) -> bool {
+        matches!(
+            u16::try_from(id).ok().and_then(Action::from_id),
+            Some(Action::Tile { .. } | Action::Swap { .. })
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1343,9 +1365,9 @@ mod tests {
         assert_eq!(out[..2], [2, 10]);
     }
 
-    fn game(seed: u128, players: usize) -> TigrisWorld {
+    fn game(seed: u128, players: usize) -> World {
         let seats: Vec<u8> = (0..players as u8).collect();
-        TigrisWorld::new(State::deal(&seats, Default::default(), seed))
+        World::new(State::deal(&seats, Default::default(), seed))
     }
 
     #[test]
@@ -1400,7 +1422,7 @@ mod tests {
 
     /// A Tigris world the search must list: its trees are the counting world's.
     #[derive(Clone)]
-    struct Listed(TigrisWorld);
+    struct Listed(World);
 
     impl SearchGame for Listed {
         fn players(&self) -> usize {
@@ -1421,7 +1443,7 @@ mod tests {
         fn apply_quiet(&mut self, id: u32) {
             self.0.apply_quiet(id);
         }
-        fn deal(&self, observer: usize, dealer: &mut PyRandom) -> Listed {
+        fn deal(&self, observer: usize, dealer: &mut CpythonRandom) -> Listed {
             Listed(self.0.deal(observer, dealer))
         }
         fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {

@@ -1,16 +1,18 @@
-//! The Tigris & Euphrates engine: a pure-Rust core (no Python types) and its bindings.
+//! The Tigris & Euphrates engine: a pure-Rust core (no Python types; its bindings are
+//! `crate::python::tigris`).
 //!
 //! - [`board`]: the 176-cell bitboard, geometry and the two board sides;
 //! - [`actions`]: the notation, the fixed action ids and the parser;
 //! - [`state`]: the state and every rule (legal moves, checks, apply);
+//! - [`tracked`]: a state with its legal ids and moves kept until it changes (what the
+//!   bindings, the batch and the bots step);
 //! - [`events`]: what an action did (the reference's event dicts);
 //! - [`position`]: the state as a position;
+//! - [`analysis`]: the analysis API's plain values;
 //! - [`observation`]: a seat's observation tensor (the research environments');
 //! - [`playout`]: random playouts with a native RNG;
-//! - [`knowledge`]: the search's knowledge (a port of `cradle.ai.knowledge.tigris`);
-//! - [`convert`]: Tigris values as Python objects and back (the PyO3 conversions);
-//! - [`py`]: the Python class `cradle._native.TigrisState` (the bindings);
-//! - [`pysearch`]: the native ISMCTS and the knowledge's test hooks for Python.
+//! - [`knowledge`]: the search's knowledge (a port of `cradle.ai.knowledge.tigris`) and the
+//!   state as the native search's `SearchGame`.
 //!
 //! The Python engine `cradle.tigris` is the reference: same ids and order, same events and
 //! texts, same reasons for refused actions (docs/engines.md).
@@ -21,16 +23,17 @@
 pub mod actions;
 pub mod analysis;
 pub mod board;
-pub mod convert;
 pub mod events;
 pub mod knowledge;
 pub mod observation;
 pub mod playout;
 pub mod position;
-pub mod py;
-pub mod pyanalysis;
-pub mod pysearch;
 pub mod state;
+pub mod tracked;
+
+pub use knowledge::World;
+pub use state::State;
+pub use tracked::Tracked;
 
 #[cfg(test)]
 mod tests;

@@ -12,7 +12,7 @@ use super::actions::{
 };
 use super::board::{cell_name, neighbours, Bb, BoardMap, Side, CELLS, COLUMNS, NONE, ROWS};
 use super::events::{Event, Sink, Why};
-use crate::pyrandom::PyRandom;
+use crate::cpython_random::CpythonRandom;
 use crate::splitmix::SplitMix64;
 
 /// Table options: the board side and the variants (all combinable).
@@ -896,7 +896,7 @@ impl State {
     /// A new game dealt as the reference deals it from `random.Random(seed)` (`seed` >= 0):
     /// the bag (colours in order, then shuffled) and the seat that starts.
     pub fn deal(players: &[u8], options: Options, seed: u128) -> State {
-        let mut rng = PyRandom::new(seed);
+        let mut rng = CpythonRandom::new(seed);
         let start = options.side.map().temples.count();
         let mut bag = Vec::with_capacity(Bag::CAPACITY);
         for (color, total) in TILE_TOTALS.iter().enumerate() {

@@ -17,6 +17,7 @@ from typing import Annotated
 
 import typer
 
+from cradle import extra_hint
 from cradle.core.errors import CliError
 from cradle.server.limits import Limits  # plain Python: no server extra needed to import it
 
@@ -61,8 +62,7 @@ def _need_server_extra() -> None:
         import uvicorn  # noqa: F401
     except ImportError as exc:
         raise CliError(
-            f"the play server needs the 'server' extra ({exc.name} is missing): "
-            "pip install -e '.[server]'"
+            f"the play server needs {extra_hint('server')}; {exc.name} is missing"
         ) from None
 
 

@@ -60,7 +60,7 @@ class GheosSettings:
     """What a Gheos knowledge is set to: its evaluation, or the learned model instead
     (cradle.ai.knowledge.learned; its priors and policy are value 1's), and whether its priors
     judge a move that starts a conflict after that conflict (``settle_conflict``). The native
-    search reads these by name (native/src/gheos/pysearch.rs)."""
+    search reads these by name (native/src/python/gheos/knowledge.rs)."""
 
     value: GheosValue = GheosValue.FOLLOWERS
     learned: bool = False

@@ -71,7 +71,7 @@ class TigrisValue(IntEnum):
 class TigrisSettings:
     """What a Tigris knowledge is set to: its evaluation, or the learned model instead
     (cradle.ai.knowledge.learned; it reads the lowest colour's board, whatever the priors
-    use). The native search reads these by name (native/src/tigris/pysearch.rs)."""
+    use). The native search reads these by name (native/src/python/tigris/knowledge.rs)."""
 
     value: TigrisValue = TigrisValue.SORTED_COLOURS
     learned: bool = False

@@ -33,7 +33,7 @@ except ImportError:  # not built: the Python search serves
 
 @dataclass(frozen=True)
 class NativeSettings:
-    """The settings as the native search reads them, by name (native/src/search/py.rs,
+    """The settings as the native search reads them, by name (native/src/python/search.rs,
     ``Settings``): ``IsmctsParams`` with the game's rollout, playout and batch resolved."""
 
     exploration: float

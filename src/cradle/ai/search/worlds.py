@@ -128,7 +128,7 @@ class _Dealer:
 
 def believed_world(state: GameState, seat: int, tilts: Shares, seed: int) -> GameState:
     """A full Tigris state ``seat`` cannot tell from ``state``, the other hands dealt weighted
-    by the belief's odds ``tilts`` (the native search's ``TigrisWorld::determinize``)."""
+    by the belief's odds ``tilts`` (the native search's ``tigris::World::determinize``)."""
     if len(tilts) != len(state.players):
         raise ValueError(f"a belief of {len(tilts)} seats for {len(state.players)} players")
     position = state.to_position()

@@ -10,29 +10,47 @@ use pyo3::prelude::*;
 use pyo3::pyclass::boolean_struct::False;
 use pyo3::PyClass;
 
+use super::gheos::GheosState;
+use super::tigris::TigrisState;
 use crate::gheos::compact;
 use crate::gheos::observation::{grid, GRID_SIZE};
-use crate::gheos::py::GheosState;
-use crate::tigris::py::PyTigrisState;
+use crate::steppable::Steppable;
 
-/// What the batch needs of a game's native state.
-pub trait Steppable {
-    type Id: Copy + Into<u32>;
-    /// The legal ids now (cached by the state until it changes).
-    fn legal_ids_now(&mut self) -> &[Self::Id];
-    /// Apply a legal id without events; the reason when it is refused (nothing changed).
-    fn step_id(&mut self, py: Python<'_>, id: u32) -> Result<(), String>;
-    fn over(&self) -> bool;
-    fn mover(&self) -> usize;
-    fn players(&self) -> usize;
-    /// Elements of one observation tensor.
-    fn observation_size(&self) -> usize;
-    /// Write the observation of `seat` (a seat of the game) into `out` (every element).
-    fn observe(&self, seat: usize, out: &mut [f32]);
+/// A Python class holding a game's state that the batch steps: the state itself is the pure
+/// core's ([`Steppable`]), the class only holds it.
+pub trait Wraps: PyClass<Frozen = False> {
+    type Core: Steppable;
+    fn core(&self) -> &Self::Core;
+    /// The state, to be changed (the class forgets what it worked out from the old one).
+    fn core_mut(&mut self) -> &mut Self::Core;
+}
+
+impl Wraps for TigrisState {
+    type Core = crate::tigris::Tracked;
+
+    fn core(&self) -> &Self::Core {
+        &self.t
+    }
+
+    fn core_mut(&mut self) -> &mut Self::Core {
+        &mut self.t
+    }
+}
+
+impl Wraps for GheosState {
+    type Core = crate::gheos::Tracked;
+
+    fn core(&self) -> &Self::Core {
+        &self.t
+    }
+
+    fn core_mut(&mut self) -> &mut Self::Core {
+        &mut self.t
+    }
 }
 
 enum Games {
-    Tigris(Vec<Py<PyTigrisState>>),
+    Tigris(Vec<Py<TigrisState>>),
     Gheos(Vec<Py<GheosState>>),
 }
 
@@ -48,12 +66,13 @@ pub struct Batch {
 /// How many buffers' ones `Batch::masks` remembers.
 const REMEMBERED: usize = 4;
 
-fn legal_of<T: PyClass<Frozen = False> + Steppable>(py: Python<'_>, game: &Py<T>, id: i64) -> bool {
+fn legal_of<T: Wraps>(py: Python<'_>, game: &Py<T>, id: i64) -> bool {
     let mut state = game.borrow_mut(py);
+    let state = state.core_mut();
     u32::try_from(id).is_ok_and(|id| state.legal_ids_now().iter().any(|&l| l.into() == id))
 }
 
-fn step_all<T: PyClass<Frozen = False> + Steppable>(
+fn step_all<T: Wraps>(
     py: Python<'_>,
     games: &[Py<T>],
     actions: &[i64],
@@ -66,7 +85,7 @@ fn step_all<T: PyClass<Frozen = False> + Steppable>(
         if skip[i] {
             continue;
         }
-        if game.borrow(py).over() {
+        if game.borrow(py).core().over() {
             return Err(PyValueError::new_err(format!(
                 "game {i} is over: reset it before stepping it"
             )));
@@ -80,9 +99,10 @@ fn step_all<T: PyClass<Frozen = False> + Steppable>(
     }
     for (i, game) in games.iter().enumerate() {
         let mut state = game.borrow_mut(py);
+        let state = state.core_mut();
         if !skip[i] {
             state
-                .step_id(py, actions[i] as u32)
+                .step_id(actions[i] as u32)
                 .map_err(PyValueError::new_err)?;
         }
         over[i] = state.over();
@@ -93,23 +113,23 @@ fn step_all<T: PyClass<Frozen = False> + Steppable>(
 
 /// Write 1 at each live game's ids (`ids_of` lists them into its scratch vector) in the
 /// C-order `masks` of `width` columns, and push the flat positions written to `written`.
-fn fill_masks<T: PyClass<Frozen = False>>(
+fn fill_masks<T: Wraps>(
     py: Python<'_>,
     games: &[Py<T>],
     masks: &mut [i8],
     width: usize,
-    ids_of: impl Fn(&mut T, &mut Vec<u32>) -> Result<(), String>,
-    over: impl Fn(&T) -> bool,
+    ids_of: impl Fn(&mut T::Core, &mut Vec<u32>) -> Result<(), String>,
     written: &mut Vec<usize>,
 ) -> PyResult<()> {
     let mut ids = Vec::new();
     for (i, game) in games.iter().enumerate() {
         let mut state = game.borrow_mut(py);
-        if over(&state) {
+        let state = state.core_mut();
+        if state.over() {
             continue;
         }
         ids.clear();
-        ids_of(&mut state, &mut ids).map_err(PyValueError::new_err)?;
+        ids_of(state, &mut ids).map_err(PyValueError::new_err)?;
         for &id in &ids {
             let id = id as usize;
             if id >= width {
@@ -129,16 +149,16 @@ fn engine_ids<T: Steppable>(state: &mut T, out: &mut Vec<u32>) -> Result<(), Str
     Ok(())
 }
 
-fn compact_ids(state: &mut GheosState, out: &mut Vec<u32>) -> Result<(), String> {
+fn compact_ids(state: &mut crate::gheos::Tracked, out: &mut Vec<u32>) -> Result<(), String> {
     out.extend_from_slice(state.legal_ids_now());
     for id in out.iter_mut() {
-        *id = compact::compact(&state.game, *id)
+        *id = compact::compact(&state.s, *id)
             .ok_or_else(|| format!("legal id {id} has no compact id"))?;
     }
     Ok(())
 }
 
-fn observe_all<T: PyClass<Frozen = False> + Steppable>(
+fn observe_all<T: Wraps>(
     py: Python<'_>,
     games: &[Py<T>],
     seats: &[i64],
@@ -148,6 +168,7 @@ fn observe_all<T: PyClass<Frozen = False> + Steppable>(
     // checked first: bad input writes nothing
     for (i, game) in games.iter().enumerate() {
         let state = game.borrow(py);
+        let state = state.core();
         if state.observation_size() != width {
             return Err(PyValueError::new_err(format!(
                 "the observations need {} columns for game {i}, not {width}",
@@ -163,20 +184,15 @@ fn observe_all<T: PyClass<Frozen = False> + Steppable>(
         }
     }
     for ((game, &seat), row) in games.iter().zip(seats).zip(out.chunks_exact_mut(width)) {
-        game.borrow(py).observe(seat as usize, row);
+        game.borrow(py).core().observe(seat as usize, row);
     }
     Ok(())
 }
 
-fn random_all<T: PyClass<Frozen = False> + Steppable>(
-    py: Python<'_>,
-    games: &[Py<T>],
-    draws: &[u64],
-    out: &mut [i64],
-) {
+fn random_all<T: Wraps>(py: Python<'_>, games: &[Py<T>], draws: &[u64], out: &mut [i64]) {
     for ((game, &r), id) in games.iter().zip(draws).zip(out) {
         let mut state = game.borrow_mut(py);
-        let legal = state.legal_ids_now();
+        let legal = state.core_mut().legal_ids_now();
         *id = if legal.is_empty() {
             0
         } else {
@@ -200,7 +216,7 @@ fn engine_actions(
         }
         let id = u32::try_from(actions[i])
             .ok()
-            .and_then(|id| compact::engine(&game.borrow(py).game, id))
+            .and_then(|id| compact::engine(&game.borrow(py).t.s, id))
             .ok_or_else(|| {
                 PyValueError::new_err(format!(
                     "action {} is not legal in game {i} now (use the action mask)",
@@ -213,8 +229,8 @@ fn engine_actions(
 }
 
 impl Batch {
-    /// The Tigris games (None for a Gheos batch): for the opponents of `crate::env`.
-    pub(crate) fn tigris_games(&self) -> Option<&[Py<PyTigrisState>]> {
+    /// The Tigris games (None for a Gheos batch): for the opponents of `super::env`.
+    pub(crate) fn tigris_games(&self) -> Option<&[Py<TigrisState>]> {
         match &self.games {
             Games::Tigris(g) => Some(g),
             Games::Gheos(_) => None,
@@ -252,11 +268,11 @@ impl Batch {
         let Some(first) = states.first() else {
             return Err(PyValueError::new_err("a batch needs at least one state"));
         };
-        let games = if first.is_instance_of::<PyTigrisState>() {
+        let games = if first.is_instance_of::<TigrisState>() {
             Games::Tigris(
                 states
                     .iter()
-                    .map(|s| Ok(s.cast::<PyTigrisState>()?.clone().unbind()))
+                    .map(|s| Ok(s.cast::<TigrisState>()?.clone().unbind()))
                     .collect::<PyResult<_>>()?,
             )
         } else if first.is_instance_of::<GheosState>() {
@@ -294,7 +310,7 @@ impl Batch {
     fn set(&mut self, i: i64, state: &Bound<'_, PyAny>) -> PyResult<()> {
         let i = self.index(i)?;
         match &mut self.games {
-            Games::Tigris(g) => g[i] = state.cast::<PyTigrisState>()?.clone().unbind(),
+            Games::Tigris(g) => g[i] = state.cast::<TigrisState>()?.clone().unbind(),
             Games::Gheos(g) => g[i] = state.cast::<GheosState>()?.clone().unbind(),
         }
         Ok(())
@@ -404,15 +420,9 @@ impl Batch {
         }
         written.clear();
         let filled = match &self.games {
-            Games::Tigris(g) if !compact => {
-                fill_masks(py, g, out, width, engine_ids, |s| s.over(), &mut written)
-            }
-            Games::Gheos(g) if !compact => {
-                fill_masks(py, g, out, width, engine_ids, |s| s.over(), &mut written)
-            }
-            Games::Gheos(g) => {
-                fill_masks(py, g, out, width, compact_ids, |s| s.over(), &mut written)
-            }
+            Games::Tigris(g) if !compact => fill_masks(py, g, out, width, engine_ids, &mut written),
+            Games::Gheos(g) if !compact => fill_masks(py, g, out, width, engine_ids, &mut written),
+            Games::Gheos(g) => fill_masks(py, g, out, width, compact_ids, &mut written),
             Games::Tigris(_) => Err(PyValueError::new_err(
                 "compact action ids are Gheos': Tigris has only the engine's",
             )),
@@ -465,12 +475,12 @@ impl Batch {
         let seats = seats.as_slice()?;
         let (rows, width) = out.as_array().dim();
         let players = |i: usize| match &self.games {
-            Games::Tigris(g) => g[i].borrow(py).s.n,
-            Games::Gheos(g) => usize::from(g[i].borrow(py).game.players),
+            Games::Tigris(g) => g[i].borrow(py).t.s.n,
+            Games::Gheos(g) => usize::from(g[i].borrow(py).t.s.players),
         };
         let wanted = match &self.games {
             Games::Tigris(_) => crate::tigris::observation::MEMORY,
-            Games::Gheos(g) => g.first().map_or(0, |s| s.borrow(py).game.tiles.tiles.len()),
+            Games::Gheos(g) => g.first().map_or(0, |s| s.borrow(py).t.s.tiles.tiles.len()),
         };
         if seats.len() != n || rows != n || width != wanted {
             return Err(PyValueError::new_err(format!(
@@ -491,10 +501,10 @@ impl Batch {
             let seat = seats[i] as usize;
             match &self.games {
                 Games::Tigris(g) => {
-                    crate::tigris::observation::memory(&g[i].borrow(py).s, seat, row)
+                    crate::tigris::observation::memory(&g[i].borrow(py).t.s, seat, row)
                 }
                 Games::Gheos(g) => {
-                    crate::gheos::observation::memory(&g[i].borrow(py).game, seat, row)
+                    crate::gheos::observation::memory(&g[i].borrow(py).t.s, seat, row)
                 }
             }
         }
@@ -521,7 +531,7 @@ impl Batch {
             .as_slice_mut()
             .map_err(|_| PyValueError::new_err("the grids must be a C-contiguous array"))?;
         for (game, row) in games.iter().zip(out.chunks_exact_mut(GRID_SIZE)) {
-            grid(&game.borrow(py).game, row);
+            grid(&game.borrow(py).t.s, row);
         }
         Ok(())
     }
@@ -552,9 +562,9 @@ impl Batch {
                 if compact {
                     for (game, id) in g.iter().zip(out.iter_mut()) {
                         let state = game.borrow(py);
-                        if !state.over() {
+                        if !state.t.over() {
                             *id = i64::from(
-                                compact::compact(&state.game, *id as u32).unwrap_or_default(),
+                                compact::compact(&state.t.s, *id as u32).unwrap_or_default(),
                             );
                         }
                     }

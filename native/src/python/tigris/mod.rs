@@ -2,25 +2,29 @@
 //! reference `cradle.tigris.TigrisState` (see docs/contract.md and docs/engines.md). The
 //! conversions between Python objects and the engine's values are in `convert.rs`.
 
+mod analysis;
+mod convert;
+pub(crate) mod knowledge;
+
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple, PyType};
 use pyo3::{intern, IntoPyObjectExt};
 
-use super::actions::{Action, Parsed};
-use super::analysis::BoardKey;
-use super::convert::{
+use self::convert::{
     colour_list, dynasty_index, event_dict, illegal, list_index, lookup_colour, names,
     options_from_py, options_object, parse, position_dict, position_error, read_position,
     result_list, strict_id, strings, view_dict,
 };
-use super::events::{Event, NoEvents};
-use super::playout::fresh_game;
-use super::pyanalysis;
-use super::state::{Moves, Options, State};
-use crate::pyrandom::PyRandom;
+use crate::cpython_random::CpythonRandom;
 use crate::splitmix::SplitMix64;
 use crate::text::{public_action, viewer_seat};
+use crate::tigris::actions::Parsed;
+use crate::tigris::analysis::BoardKey;
+use crate::tigris::events::{Event, NoEvents};
+use crate::tigris::playout::fresh_game;
+use crate::tigris::state::{Options, State};
+use crate::tigris::tracked::Tracked;
 
 /// The kinds of action (first word) every seat sees whole: all but a swap.
 const PUBLIC_KINDS: [&str; 13] = [
@@ -41,15 +45,9 @@ const PUBLIC_KINDS: [&str; 13] = [
 
 /// A Tigris & Euphrates game state on the native engine.
 #[pyclass(module = "cradle._native", name = "TigrisState")]
-pub struct PyTigrisState {
-    pub(crate) s: State,
-    /// The legal ids of `s`, once asked for (cleared by every change).
-    legal: Option<Vec<u16>>,
-    /// The legal moves the ids came from, kept with them so that `apply_id` of a listed id
-    /// applies without checking or computing them again.
-    moves: Option<Moves>,
-    /// The last legal list's memory, reused for the next one (no allocation per action).
-    spare: Vec<u16>,
+pub struct TigrisState {
+    /// The state and its legal ids and moves, kept until it changes.
+    pub(crate) t: Tracked,
     /// The board's analysis as made for Python, kept while the board is the same.
     board: BoardCache,
 }
@@ -87,24 +85,18 @@ impl BoardCache {
     }
 }
 
-impl PyTigrisState {
-    fn wrap(s: State) -> PyTigrisState {
-        PyTigrisState {
-            s,
-            legal: None,
-            moves: None,
-            spare: Vec::new(),
+impl TigrisState {
+    fn wrap(s: State) -> TigrisState {
+        TigrisState {
+            t: Tracked::new(s),
             board: BoardCache::default(),
         }
     }
 
     /// A state of the same board as this one (a determinization): the board cache goes along.
-    pub(super) fn sibling(&self, py: Python<'_>, s: State) -> PyTigrisState {
-        PyTigrisState {
-            s,
-            legal: None,
-            moves: None,
-            spare: Vec::new(),
+    pub(super) fn sibling(&self, py: Python<'_>, s: State) -> TigrisState {
+        TigrisState {
+            t: Tracked::new(s),
             board: self.board.copy(py),
         }
     }
@@ -113,55 +105,32 @@ impl PyTigrisState {
         &mut self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyTuple>)> {
-        self.board.follow(&self.s);
+        self.board.follow(&self.t.s);
         if let Some((r, m)) = &self.board.regions {
             return Ok((r.bind(py).clone(), m.bind(py).clone()));
         }
-        let (r, m) = pyanalysis::regions(py, &self.s)?;
+        let (r, m) = analysis::regions(py, &self.t.s)?;
         self.board.regions = Some((r.clone().unbind(), m.clone().unbind()));
         Ok((r, m))
     }
 
     /// The state changed: forget its legal actions.
     fn changed(&mut self) {
-        if let Some(ids) = self.legal.take() {
-            self.spare = ids;
-        }
-        self.moves = None;
+        self.t.changed();
     }
 
     fn legal(&mut self) -> &[u16] {
-        if self.legal.is_none() {
-            let moves = self.s.moves();
-            let mut ids = std::mem::take(&mut self.spare);
-            ids.clear();
-            ids.reserve(moves.count());
-            moves.ids(&mut ids);
-            self.legal = Some(ids);
-            self.moves = Some(moves);
-        }
-        self.legal.as_deref().unwrap_or_default()
+        self.t.legal()
     }
 
-    /// Apply `id` when it is one of the legal ids listed for this state, from their moves (no
-    /// checks, nothing computed again); false, and nothing changes, otherwise.
     fn apply_listed(&mut self, id: u16) -> bool {
-        let (Some(ids), Some(moves)) = (&self.legal, &self.moves) else {
-            return false;
-        };
-        // the list is ascending (the id layout follows the reference's order); were it ever
-        // not, a miss only sends the id down the checked path
-        if ids.binary_search(&id).is_err() {
-            return false;
-        }
-        self.s.apply_move(moves, id, &mut NoEvents);
-        self.changed();
-        true
+        self.t.apply_listed(id)
     }
 
     fn apply_parsed<'py>(&mut self, py: Python<'py>, parsed: &Parsed) -> PyResult<Vec<Event>> {
         let mut events = Vec::new();
-        self.s
+        self.t
+            .s
             .apply(parsed, &mut events)
             .map_err(|reason| illegal(py, reason))?;
         self.changed();
@@ -170,7 +139,7 @@ impl PyTigrisState {
 }
 
 #[pymethods]
-impl PyTigrisState {
+impl TigrisState {
     /// States compare by value; they are mutable, so not hashable.
     #[classattr]
     const __hash__: Option<Py<PyAny>> = None;
@@ -178,11 +147,7 @@ impl PyTigrisState {
     /// A new game dealt as `random.Random(seed)` deals it (`seed` an absolute integer seed),
     /// for dynasties in seat order and options.
     #[staticmethod]
-    fn deal(
-        players: Vec<String>,
-        options: &Bound<'_, PyAny>,
-        seed: u128,
-    ) -> PyResult<PyTigrisState> {
+    fn deal(players: Vec<String>, options: &Bound<'_, PyAny>, seed: u128) -> PyResult<TigrisState> {
         let seats: Vec<u8> = players
             .iter()
             .map(|n| dynasty_index(n).ok_or_else(|| PyValueError::new_err(format!("{n:?}"))))
@@ -191,7 +156,7 @@ impl PyTigrisState {
             return Err(PyValueError::new_err("2 to 4 players"));
         }
         let options = options_from_py(options)?;
-        Ok(PyTigrisState::wrap(State::deal(&seats, options, seed)))
+        Ok(TigrisState::wrap(State::deal(&seats, options, seed)))
     }
 
     /// The state of a position as `to_position()` writes it, read here (the reference reader,
@@ -201,10 +166,10 @@ impl PyTigrisState {
         _cls: &Bound<'_, PyType>,
         py: Python<'_>,
         position: &Bound<'_, PyDict>,
-    ) -> PyResult<PyTigrisState> {
+    ) -> PyResult<TigrisState> {
         let p = read_position(py, position)?;
         State::from_position(&p)
-            .map(PyTigrisState::wrap)
+            .map(TigrisState::wrap)
             .map_err(|reason| position_error(py, format!("native position reader: {reason}")))
     }
 
@@ -214,7 +179,7 @@ impl PyTigrisState {
         let st = strings(py);
         PyTuple::new(
             py,
-            self.s.players[..self.s.n]
+            self.t.s.players[..self.t.s.n]
                 .iter()
                 .map(|d| st.dynasties[*d as usize].bind(py)),
         )
@@ -222,34 +187,34 @@ impl PyTigrisState {
 
     #[getter]
     fn to_move(&self) -> usize {
-        self.s.to_move()
+        self.t.s.to_move()
     }
 
     #[getter]
     fn is_over(&self) -> bool {
-        self.s.over
+        self.t.s.over
     }
 
     #[getter]
     fn num_players(&self) -> usize {
-        self.s.n
+        self.t.s.n
     }
 
     /// The seat whose turn it is (`to_move` differs while another seat decides).
     #[getter]
     fn active(&self) -> usize {
-        self.s.active
+        self.t.s.active
     }
 
     #[getter]
     fn actions_left(&self) -> i8 {
-        self.s.actions_left
+        self.t.s.actions_left
     }
 
     /// The table options (`cradle.tigris.Options`).
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        options_object(py, &self.s.options)
+        options_object(py, &self.t.s.options)
     }
 
     /// Every legal action of the seat to move, in the notation.
@@ -293,10 +258,7 @@ impl PyTigrisState {
 
     /// How many actions are legal (without listing them).
     fn legal_action_count(&mut self) -> usize {
-        match &self.legal {
-            Some(ids) => ids.len(),
-            None => self.s.moves().count(),
-        }
+        self.t.legal_count()
     }
 
     /// The `index`-th legal id (IndexError outside `0..legal_action_count()`).
@@ -308,10 +270,7 @@ impl PyTigrisState {
                 count - 1
             )));
         }
-        Ok(match &self.legal {
-            Some(ids) => ids[index as usize],
-            None => self.s.moves().nth(index as usize),
-        })
+        Ok(self.t.legal_at(index as usize))
     }
 
     /// The legal id at `r` modulo the number of legal actions: with `r` 64 random bits, a
@@ -357,12 +316,12 @@ impl PyTigrisState {
         py: Python<'py>,
         action: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        if self.s.over {
+        if self.t.s.over {
             return Err(illegal(py, "the game is over".into()));
         }
         let parsed = parse(py, action)?;
         let events = self.apply_parsed(py, &parsed)?;
-        let names = names(&self.s);
+        let names = names(&self.t.s);
         PyList::new(
             py,
             events
@@ -374,11 +333,12 @@ impl PyTigrisState {
 
     /// `apply` without building the events (for search and training loops).
     fn apply_quiet(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        if self.s.over {
+        if self.t.s.over {
             return Err(illegal(py, "the game is over".into()));
         }
         let parsed = parse(py, action)?;
-        self.s
+        self.t
+            .s
             .apply(&parsed, &mut NoEvents)
             .map_err(|reason| illegal(py, reason))?;
         self.changed();
@@ -389,26 +349,23 @@ impl PyTigrisState {
     /// over, in place; the number of actions played. Other Python threads run meanwhile.
     fn random_playout(&mut self, py: Python<'_>, seed: u64) -> u64 {
         self.changed();
-        let state = &mut self.s;
+        let state = &mut self.t.s;
         py.detach(|| state.random_playout(&mut SplitMix64::new(seed)))
     }
 
     /// An independent copy.
-    fn clone(&self, py: Python<'_>) -> PyTigrisState {
-        PyTigrisState {
-            s: self.s.clone(),
-            legal: self.legal.clone(),
-            moves: None,
-            spare: Vec::new(),
+    fn clone(&self, py: Python<'_>) -> TigrisState {
+        TigrisState {
+            t: self.t.copy(),
             board: self.board.copy(py),
         }
     }
 
-    fn __copy__(&self, py: Python<'_>) -> PyTigrisState {
+    fn __copy__(&self, py: Python<'_>) -> TigrisState {
         self.clone(py)
     }
 
-    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyTigrisState {
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> TigrisState {
         self.clone(py)
     }
 
@@ -423,21 +380,21 @@ impl PyTigrisState {
     /// The bag ran short: the game ends with this turn.
     #[getter]
     fn ending(&self) -> bool {
-        self.s.ending
+        self.t.s.ending
     }
 
     /// The reference's `Geometry` of this board side.
     fn geometry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        pyanalysis::geometry(py, &self.s)
+        analysis::geometry(py, &self.t.s)
     }
 
     /// Per cell, what lies on it (None: empty).
     fn contents<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        self.board.follow(&self.s);
+        self.board.follow(&self.t.s);
         if let Some(found) = &self.board.contents {
             return Ok(found.bind(py).clone());
         }
-        let found = pyanalysis::contents(py, &self.s)?;
+        let found = analysis::contents(py, &self.t.s)?;
         self.board.contents = Some(found.clone().unbind());
         Ok(found)
     }
@@ -458,22 +415,22 @@ impl PyTigrisState {
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let seat = list_index(py, seat, self.s.n)?;
-        pyanalysis::dynasty(py, &self.s, seat)
+        let seat = list_index(py, seat, self.t.s.n)?;
+        analysis::dynasty(py, &self.t.s, seat)
     }
 
     fn bag_size(&self) -> usize {
-        self.s.bag.len()
+        self.t.s.bag.len()
     }
 
     /// The decision in progress as the reference's dataclass, None between actions.
     fn decision<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        pyanalysis::decision(py, &self.s)
+        analysis::decision(py, &self.t.s)
     }
 
     /// In a revolt or war: the attacker's and the defender's strength on the board.
     fn conflict_strengths<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        pyanalysis::conflict_strengths(py, &self.s)
+        analysis::conflict_strengths(py, &self.t.s)
     }
 
     /// Pickles as its position (the bag's order included).
@@ -488,8 +445,8 @@ impl PyTigrisState {
     }
 
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        match other.cast::<PyTigrisState>() {
-            Ok(other) => (self.s == other.borrow().s).into_py_any(py),
+        match other.cast::<TigrisState>() {
+            Ok(other) => (self.t.s == other.borrow().t.s).into_py_any(py),
             Err(_) => Ok(py.NotImplemented()),
         }
     }
@@ -497,45 +454,45 @@ impl PyTigrisState {
     fn __repr__(&self) -> String {
         format!(
             "<TigrisState native {}p active={} to_move={}>",
-            self.s.n,
-            self.s.active,
-            self.s.to_move()
+            self.t.s.n,
+            self.t.s.active,
+            self.t.s.to_move()
         )
     }
 
     /// Per seat: points, treasures, final points, score (lowest colour) and place.
     fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        result_list(py, &self.s)
+        result_list(py, &self.t.s)
     }
 
     /// Points per colour once treasures lift the lowest colours.
     fn final_points(&self, seat: usize) -> PyResult<Vec<u32>> {
-        if seat >= self.s.n {
+        if seat >= self.t.s.n {
             return Err(PyIndexError::new_err("list index out of range"));
         }
-        Ok(self.s.final_points(seat).to_vec())
+        Ok(self.t.s.final_points(seat).to_vec())
     }
 
     /// The tiles in `seat`'s hand, as `view(seat)["hand"]` spells them.
     fn hand<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-        let seat = list_index(py, seat, self.s.n)?;
-        let counts = self.s.hands[seat].map(|c| c as u32);
+        let seat = list_index(py, seat, self.t.s.n)?;
+        let counts = self.t.s.hands[seat].map(|c| c as u32);
         colour_list(py, &counts)
     }
 
     /// The full position (schema in docs/contract.md), as the reference writes it.
     fn to_position<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        position_dict(py, &self.s)
+        position_dict(py, &self.t.s)
     }
 
     /// What `viewer` (None: a spectator) may know of `action`, made by the seat to move here
     /// (docs/contract.md): others learn how many tiles a swap discards, never which.
     #[pyo3(signature = (action, viewer=None))]
     fn public_action(&self, action: &str, viewer: Option<i64>) -> PyResult<String> {
-        let viewer = viewer_seat(viewer, self.s.n).map_err(PyValueError::new_err)?;
+        let viewer = viewer_seat(viewer, self.t.s.n).map_err(PyValueError::new_err)?;
         Ok(public_action(
             action,
-            self.s.to_move(),
+            self.t.s.to_move(),
             viewer,
             &PUBLIC_KINDS,
         ))
@@ -548,7 +505,7 @@ impl PyTigrisState {
         py: Python<'py>,
         seat: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        view_dict(py, &self.s, seat)
+        view_dict(py, &self.t.s, seat)
     }
 
     /// A full state consistent with all `seat` knows: other hands, discards and the bag
@@ -558,20 +515,20 @@ impl PyTigrisState {
         py: Python<'_>,
         seat: i64,
         rng: &Bound<'_, PyAny>,
-    ) -> PyResult<PyTigrisState> {
-        let pool = PyList::new(py, self.s.hidden_pool(seat))?;
+    ) -> PyResult<TigrisState> {
+        let pool = PyList::new(py, self.t.s.hidden_pool(seat))?;
         rng.call_method1(intern!(py, "shuffle"), (&pool,))?;
         let shuffled: Vec<u8> = pool.extract()?;
-        Ok(self.sibling(py, self.s.deal_hidden(seat, &shuffled)))
+        Ok(self.sibling(py, self.t.s.deal_hidden(seat, &shuffled)))
     }
 
     /// `sample_hidden(seat, rng)` for an `rng` whose shuffles sort first (the AI's
     /// `CanonicalRandom(seed)`), without Python: CPython's generator seeded by `seed`.
-    fn sample_hidden_seeded(&self, py: Python<'_>, seat: i64, seed: u64) -> PyTigrisState {
-        let mut pool = self.s.hidden_pool(seat);
+    fn sample_hidden_seeded(&self, py: Python<'_>, seat: i64, seed: u64) -> TigrisState {
+        let mut pool = self.t.s.hidden_pool(seat);
         pool.sort_unstable();
-        PyRandom::new(u128::from(seed)).shuffle(&mut pool);
-        self.sibling(py, self.s.deal_hidden(seat, &pool))
+        CpythonRandom::new(u128::from(seed)).shuffle(&mut pool);
+        self.sibling(py, self.t.s.deal_hidden(seat, &pool))
     }
 
     /// A copy with every hand and the bag (first drawn first) as given: an exact
@@ -581,12 +538,12 @@ impl PyTigrisState {
         py: Python<'_>,
         hands: &Bound<'_, PyAny>,
         bag: &Bound<'_, PyAny>,
-    ) -> PyResult<PyTigrisState> {
+    ) -> PyResult<TigrisState> {
         let given = hands.len()?;
-        if given != self.s.n {
+        if given != self.t.s.n {
             return Err(PyValueError::new_err(format!(
                 "expected {} hands, got {given}",
-                self.s.n
+                self.t.s.n
             )));
         }
         let convert = || -> PyResult<(Vec<[u32; 4]>, Vec<u8>)> {
@@ -617,16 +574,17 @@ impl PyTigrisState {
                 err
             }
         })?;
-        if counts.len() != self.s.n {
+        if counts.len() != self.t.s.n {
             return Err(PyValueError::new_err(format!(
                 "expected {} hands, got {}",
-                self.s.n,
+                self.t.s.n,
                 counts.len()
             )));
         }
-        self.s
+        self.t
+            .s
             .with_hidden(&counts, &new_bag)
-            .map(PyTigrisState::wrap)
+            .map(TigrisState::wrap)
             .map_err(PyValueError::new_err)
     }
 
@@ -662,7 +620,7 @@ impl PyTigrisState {
             }
             Err(err) => return Err(err),
         };
-        if !self.s.order_pile(&colors) {
+        if !self.t.s.order_pile(&colors) {
             return Err(refuse());
         }
         self.changed();
@@ -701,49 +659,8 @@ fn tigris_random_game(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyTigrisState>()?;
+    m.add_class::<TigrisState>()?;
     m.add_function(wrap_pyfunction!(tigris_action_strings, m)?)?;
     m.add_function(wrap_pyfunction!(tigris_random_game, m)?)?;
     Ok(())
-}
-
-impl crate::vector::Steppable for PyTigrisState {
-    type Id = u16;
-
-    fn legal_ids_now(&mut self) -> &[u16] {
-        self.legal()
-    }
-
-    fn step_id(&mut self, _py: Python<'_>, id: u32) -> Result<(), String> {
-        if u16::try_from(id).is_ok_and(|id| self.apply_listed(id)) {
-            return Ok(());
-        }
-        let action = u16::try_from(id)
-            .ok()
-            .and_then(Action::from_id)
-            .ok_or_else(|| format!("action id {id} is out of range"))?;
-        self.s.apply(&Parsed::Action(action), &mut NoEvents)?;
-        self.changed();
-        Ok(())
-    }
-
-    fn over(&self) -> bool {
-        self.s.over
-    }
-
-    fn mover(&self) -> usize {
-        self.s.to_move()
-    }
-
-    fn players(&self) -> usize {
-        self.s.n
-    }
-
-    fn observation_size(&self) -> usize {
-        super::observation::SIZE
-    }
-
-    fn observe(&self, seat: usize, out: &mut [f32]) {
-        super::observation::observe(&self.s, seat, out);
-    }
 }

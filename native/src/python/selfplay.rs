@@ -7,48 +7,14 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::env::{gheos_root, tigris_root};
-use crate::gheos::py::GheosState;
-use crate::gheos::search_game::Judged;
+use super::gheos::GheosState;
+use super::tigris::TigrisState;
+use crate::bots::seat::{gheos_root, tigris_root};
 use crate::search::batched::{self, Config, Evaluator, Output, SelfPlayGame};
 use crate::search::SearchGame;
-use crate::tigris::actions::Action;
-use crate::tigris::knowledge::TigrisWorld;
-use crate::tigris::py::PyTigrisState;
 
 /// The most iterations a self-play search may take.
 const MOST_ITERATIONS: u64 = 1_000_000;
-
-impl SelfPlayGame for TigrisWorld {
-    fn observation_size(&self) -> usize {
-        crate::tigris::observation::SIZE
-    }
-
-    fn observe(&self, seat: usize, out: &mut [f32]) {
-        crate::tigris::observation::observe(&self.s, seat, out);
-    }
-
-    fn bag(&self) -> Option<usize> {
-        Some(self.s.bag.len())
-    }
-
-    fn uses_tiles(&self, id: u32) -> bool {
-        matches!(
-            u16::try_from(id).ok().and_then(Action::from_id),
-            Some(Action::Tile { .. } | Action::Swap { .. })
-        )
-    }
-}
-
-impl SelfPlayGame for Judged {
-    fn observation_size(&self) -> usize {
-        crate::gheos::observation::size(self.game.tiles.tiles.len())
-    }
-
-    fn observe(&self, seat: usize, out: &mut [f32]) {
-        crate::gheos::observation::observe(&self.game, seat, out);
-    }
-}
 
 /// A Python callable as the evaluator: `evaluate(observations) -> (priors, values)`, float32
 /// C-contiguous NumPy arrays (`cradle.selfplay` wraps the user's callable so). The first
@@ -149,12 +115,12 @@ fn selfplay_games<'py>(
     let mut gheos = Vec::new();
     let mut params = None;
     for state in &states {
-        if let Ok(s) = state.cast::<PyTigrisState>() {
-            let (root, p) = tigris_root(&s.borrow().s);
+        if let Ok(s) = state.cast::<TigrisState>() {
+            let (root, p) = tigris_root(&s.borrow().t.s);
             tigris.push(root);
             params = Some(p);
         } else if let Ok(s) = state.cast::<GheosState>() {
-            let (root, p) = gheos_root(&s.borrow().game);
+            let (root, p) = gheos_root(&s.borrow().t.s);
             gheos.push(root);
             params = Some(p);
         } else {
@@ -214,60 +180,4 @@ fn selfplay_games<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(selfplay_games, m)?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tigris::state::State;
-
-    /// The batch with an evaluator answering equal priors and zero values plays the plain
-    /// batch's games, visit for visit.
-    struct Neutral {
-        actions: usize,
-        players: usize,
-    }
-
-    impl Evaluator for Neutral {
-        fn evaluate(
-            &mut self,
-            _observations: &[f32],
-            rows: usize,
-        ) -> Result<(Vec<f32>, Vec<f32>), String> {
-            Ok((
-                vec![1.0; rows * self.actions],
-                vec![0.0; rows * self.players],
-            ))
-        }
-    }
-
-    fn tigris_games(count: u128) -> Vec<TigrisWorld> {
-        (0..count)
-            .map(|seed| tigris_root(&State::deal(&[0, 1], Default::default(), seed + 11)).0)
-            .collect()
-    }
-
-    #[test]
-    fn a_neutral_evaluator_changes_nothing() {
-        let config = Config {
-            iterations: 12,
-            params: tigris_root(&State::deal(&[0, 1], Default::default(), 1)).1,
-            cap: 40,
-            actions: 3398,
-            relapse: 2,
-        };
-        let seeds = vec![vec![3, 4], vec![5, 6]];
-        let plain = batched::play(tigris_games(2), &seeds, &config, None).expect("played");
-        let mut neutral = Neutral {
-            actions: 3398,
-            players: 2,
-        };
-        let modelled =
-            batched::play(tigris_games(2), &seeds, &config, Some(&mut neutral)).expect("played");
-        assert!(modelled.calls > 0);
-        assert!(plain.seat.len() > 5);
-        assert_eq!(plain.visits, modelled.visits);
-        assert_eq!(plain.game_actions, modelled.game_actions);
-        assert_eq!(plain.observation, modelled.observation);
-    }
 }

@@ -1,4 +1,4 @@
-//! Gheos values as Python objects and back: the PyO3 conversions the bindings (`py.rs`) call.
+//! Gheos values as Python objects and back: the PyO3 conversions the bindings (`mod.rs`) call.
 //! The reference's exceptions and options, Python's text rules for actions beyond ASCII, tile
 //! sets handed over from Python, events, results, positions, views and summaries as the
 //! reference's dicts.
@@ -9,13 +9,13 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyType};
 
-use super::board::{node, NONE};
-use super::events::{Event, Standing, COLOURS};
-use super::game::{Game, Phase, EPOCH, EPOCH_TILES, FOLLOWERS};
-use super::geometry::{self, cell_name};
-use super::notation::{self, ascii_words, Host, Int, Plain, Refusal};
-use super::parts::{ConflictParts, Parts};
-use super::tiles::{Region, Tile, TileSet, NO_TEMPLE, SYMBOLS};
+use crate::gheos::board::{node, NONE};
+use crate::gheos::events::{Event, Standing, COLOURS};
+use crate::gheos::geometry::{self, cell_name};
+use crate::gheos::notation::{self, ascii_words, Host, Int, Plain, Refusal};
+use crate::gheos::parts::{ConflictParts, Parts};
+use crate::gheos::state::{Phase, State, EPOCH, EPOCH_TILES, FOLLOWERS};
+use crate::gheos::tiles::{Region, Tile, TileSet, NO_TEMPLE, SYMBOLS};
 use crate::text::py_repr;
 
 // -- Python objects the engine borrows from the reference -------------------------------------
@@ -103,7 +103,7 @@ pub(super) type TileRow = (Vec<RegionRow>, Vec<Vec<u8>>, Vec<u8>, String, String
 /// pyramid, temple kind or -1), its region per cell edge at each rotation, its distinct
 /// rotations, text and shape.
 pub(super) fn tile_set(tiles: Vec<TileRow>) -> PyResult<TileSet> {
-    if tiles.len() != super::tiles::TILE_COUNT {
+    if tiles.len() != crate::gheos::tiles::TILE_COUNT {
         return Err(PyValueError::new_err("a Gheos tile set has 52 tiles"));
     }
     let mut out = Vec::with_capacity(tiles.len());
@@ -171,13 +171,13 @@ pub(super) fn temple_name(kind: u8) -> Option<&'static str> {
     (kind != NO_TEMPLE).then(|| SYMBOLS[usize::from(kind)])
 }
 
-pub(super) fn name(game: &Game, seat: usize) -> &str {
+pub(super) fn name(game: &State, seat: usize) -> &str {
     &game.names[seat]
 }
 
 pub(super) fn events<'py>(
     py: Python<'py>,
-    game: &Game,
+    game: &State,
     events: &[Event],
 ) -> PyResult<Bound<'py, PyList>> {
     let out = PyList::empty(py);
@@ -189,7 +189,7 @@ pub(super) fn events<'py>(
 
 pub(super) fn event_dict<'py>(
     py: Python<'py>,
-    game: &Game,
+    game: &State,
     event: &Event,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
@@ -267,7 +267,7 @@ pub(super) fn event_dict<'py>(
 
 pub(super) fn standings<'py>(
     py: Python<'py>,
-    game: &Game,
+    game: &State,
     rows: &[Standing],
 ) -> PyResult<Bound<'py, PyList>> {
     let out = PyList::empty(py);
@@ -284,12 +284,12 @@ pub(super) fn standings<'py>(
     Ok(out)
 }
 
-pub(super) fn area_ref(game: &Game, root: usize) -> String {
+pub(super) fn area_ref(game: &State, root: usize) -> String {
     game.region_ref(root).name()
 }
 
 /// Followers held, points and tokens per player (positions, views and summaries).
-pub(super) fn scores(py: Python<'_>, game: &Game, d: &Bound<'_, PyDict>) -> PyResult<()> {
+pub(super) fn scores(py: Python<'_>, game: &State, d: &Bound<'_, PyDict>) -> PyResult<()> {
     let (followers, points, tokens) = (PyDict::new(py), PyDict::new(py), PyDict::new(py));
     for seat in 0..usize::from(game.players) {
         let held = PyDict::new(py);
@@ -323,7 +323,7 @@ pub(super) fn options_dict<'py>(
 }
 
 /// The war / migration being resolved, as public JSON (positions and views).
-pub(super) fn pending<'py>(py: Python<'py>, game: &Game) -> PyResult<Bound<'py, PyAny>> {
+pub(super) fn pending<'py>(py: Python<'py>, game: &State) -> PyResult<Bound<'py, PyAny>> {
     let Some(conflict) = game.conflict.as_ref().filter(|_| game.phase.in_conflict()) else {
         return Ok(py.None().into_bound(py));
     };
@@ -377,7 +377,7 @@ pub(super) fn pending<'py>(py: Python<'py>, game: &Game) -> PyResult<Bound<'py, 
 /// One area as views show it.
 pub(super) fn area_dict<'py>(
     py: Python<'py>,
-    game: &Game,
+    game: &State,
     root: usize,
     index: u8,
     tiles: usize,
@@ -404,8 +404,8 @@ pub(super) fn area_dict<'py>(
 }
 
 /// Root -> how many tiles its area spans.
-pub(super) fn tile_counts(game: &Game) -> Vec<usize> {
-    let mut counts = vec![0usize; super::board::MAX_NODES];
+pub(super) fn tile_counts(game: &State) -> Vec<usize> {
+    let mut counts = vec![0usize; crate::gheos::board::MAX_NODES];
     for slot in 0..game.board.slots() {
         let mut seen = [NONE; 3];
         for k in 0..game.regions_at(slot) {
@@ -421,7 +421,7 @@ pub(super) fn tile_counts(game: &Game) -> Vec<usize> {
 
 pub(super) fn tile_dict<'py>(
     py: Python<'py>,
-    game: &Game,
+    game: &State,
     number: u8,
 ) -> PyResult<Bound<'py, PyDict>> {
     let tile = &game.tiles.tiles[usize::from(number)];
@@ -446,7 +446,7 @@ pub(super) fn tile_dict<'py>(
     Ok(d)
 }
 
-pub(super) fn seat_index(game: &Game, seat: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+pub(super) fn seat_index(game: &State, seat: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     if seat.is_none() {
         return Ok(None);
     }
@@ -512,7 +512,7 @@ pub(super) fn check_names(names: &[String]) -> PyResult<()> {
 /// The full position (schema in docs/gheos.md), as the reference writes it.
 pub(super) fn position_dict<'py>(
     py: Python<'py>,
-    game: &Game,
+    game: &State,
     options: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
@@ -574,7 +574,7 @@ pub(super) fn position_dict<'py>(
 /// All `seat` may know (None: a spectator, public information only).
 pub(super) fn view_dict<'py>(
     py: Python<'py>,
-    game: &Game,
+    game: &State,
     options: &Bound<'py, PyAny>,
     seat: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -700,9 +700,9 @@ pub(super) fn view_dict<'py>(
 
 /// The view's public numbers without the map: scores, tokens, followers, epochs, and the
 /// areas that matter (with a civilization, or free continents).
-pub(super) fn summary_dict<'py>(py: Python<'py>, game: &Game) -> PyResult<Bound<'py, PyDict>> {
+pub(super) fn summary_dict<'py>(py: Python<'py>, game: &State) -> PyResult<Bound<'py, PyDict>> {
     let roots: Vec<usize> = game.roots().collect();
-    let mut index = [NONE; super::board::MAX_NODES];
+    let mut index = [NONE; crate::gheos::board::MAX_NODES];
     for (i, &root) in roots.iter().enumerate() {
         index[root] = i as u8;
     }

@@ -14,7 +14,7 @@ const AHEAD: usize = 32;
 
 /// The Mersenne Twister as CPython seeds and draws it (`_randommodule.c`, `random.py`).
 #[derive(Clone)]
-pub struct PyRandom {
+pub struct CpythonRandom {
     state: [u32; N],
     index: usize,
     /// How many words of the current block are twisted: a word k < N - M needs only words
@@ -22,15 +22,15 @@ pub struct PyRandom {
     twisted: usize,
 }
 
-impl PyRandom {
+impl CpythonRandom {
     /// `random.Random(seed)` for an int seed, given as `abs(seed)` in 32-bit words, least
     /// significant first (`[0]` for zero), the way CPython splits it.
-    pub fn from_key(key: &[u32]) -> PyRandom {
+    pub fn from_key(key: &[u32]) -> CpythonRandom {
         // Every int seed starts from the same init_genrand(19650218) state: made once.
         static START: std::sync::OnceLock<[u32; N]> = std::sync::OnceLock::new();
-        let mut rng = PyRandom {
+        let mut rng = CpythonRandom {
             state: *START.get_or_init(|| {
-                let mut first = PyRandom {
+                let mut first = CpythonRandom {
                     state: [0; N],
                     index: N,
                     twisted: N,
@@ -83,24 +83,24 @@ impl PyRandom {
     }
 
     /// `random.Random(seed)` for a 64-bit seed.
-    pub fn from_u64(seed: u64) -> PyRandom {
+    pub fn from_u64(seed: u64) -> CpythonRandom {
         let (low, high) = (seed as u32, (seed >> 32) as u32);
         if high == 0 {
-            PyRandom::from_key(&[low])
+            CpythonRandom::from_key(&[low])
         } else {
-            PyRandom::from_key(&[low, high])
+            CpythonRandom::from_key(&[low, high])
         }
     }
 
     /// `random.Random(seed)` for any integer seed up to 128 bits.
-    pub fn new(seed: u128) -> PyRandom {
+    pub fn new(seed: u128) -> CpythonRandom {
         let mut key = Vec::with_capacity(4);
         let mut rest = seed;
         while rest > 0 {
             key.push(rest as u32);
             rest >>= 32;
         }
-        PyRandom::from_key(&key)
+        CpythonRandom::from_key(&key)
     }
 
     /// Twists word `k` of the block, every word before it not twisted yet and a few after it
@@ -182,15 +182,15 @@ mod tests {
     #[test]
     fn matches_cpython() {
         // random.Random(42): getrandbits(32) x3, then randrange(10) x5, shuffle(range(10)).
-        let mut rng = PyRandom::from_key(&[42]);
+        let mut rng = CpythonRandom::from_key(&[42]);
         assert_eq!(
             [rng.next_u32(), rng.next_u32(), rng.next_u32()],
             [2_746_317_213, 478_163_327, 107_420_369]
         );
-        let mut rng = PyRandom::from_key(&[42]);
+        let mut rng = CpythonRandom::from_key(&[42]);
         let draws: Vec<u32> = (0..5).map(|_| rng.below(10)).collect();
         assert_eq!(draws, vec![1, 0, 4, 3, 3]);
-        let mut rng = PyRandom::from_key(&[0]);
+        let mut rng = CpythonRandom::from_key(&[0]);
         let mut items: Vec<u32> = (0..10).collect();
         rng.shuffle(&mut items);
         assert_eq!(items, vec![7, 8, 1, 5, 3, 4, 2, 0, 9, 6]);
@@ -199,7 +199,7 @@ mod tests {
     #[test]
     fn words_twisted_as_drawn_are_cpythons_across_blocks() {
         // random.Random(42).getrandbits(32): draws 227.., around N - M and the next block.
-        let mut rng = PyRandom::from_key(&[42]);
+        let mut rng = CpythonRandom::from_key(&[42]);
         let draws: Vec<u32> = (0..1500).map(|_| rng.next_u32()).collect();
         let at = [226, 227, 228, 396, 622, 623, 624, 1499].map(|i| draws[i]);
         assert_eq!(
@@ -215,7 +215,7 @@ mod tests {
                 1_084_044_802
             ]
         );
-        let mut big = PyRandom::from_u64((1 << 40) + 7);
+        let mut big = CpythonRandom::from_u64((1 << 40) + 7);
         assert_eq!(
             [big.next_u32(), big.next_u32()],
             [2_635_837_658, 3_209_733_218]
@@ -258,7 +258,7 @@ mod tests {
             ),
         ];
         for (seed, draws) in expected {
-            let mut r = PyRandom::new(seed);
+            let mut r = CpythonRandom::new(seed);
             let got: Vec<u32> = (0..5).map(|_| r.next_u32()).collect();
             assert_eq!(got, draws, "seed {seed}");
         }
@@ -268,14 +268,14 @@ mod tests {
     fn shuffle_is_cpythons() {
         // l = list(range(10)); random.Random(7).shuffle(l)
         let mut items: Vec<u32> = (0..10).collect();
-        PyRandom::new(7).shuffle(&mut items);
+        CpythonRandom::new(7).shuffle(&mut items);
         assert_eq!(items, [8, 3, 1, 4, 7, 0, 9, 6, 2, 5]);
     }
 
     #[test]
     fn getrandbits64_is_cpythons() {
         // random.Random(42).getrandbits(64): the first word drawn is the low one.
-        let mut rng = PyRandom::new(42);
+        let mut rng = CpythonRandom::new(42);
         assert_eq!(rng.getrandbits64(), (478_163_327u64 << 32) | 2_746_317_213);
     }
 }

@@ -2,6 +2,10 @@
 //! `cradle.gheos.engine`) and `GheosState`, the contract of docs/contract.md with the
 //! reference's positions, views, events and refusals (raised as `cradle.gheos.IllegalAction`).
 
+mod analysis;
+mod convert;
+pub(crate) mod knowledge;
+
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
@@ -9,17 +13,17 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 
-use super::convert::{
+use self::convert::{
     action_id_of, cached, check_names, events, from_hidden, hidden_number, illegal_action, name,
     position_dict, position_error, read_position, refusal, standings, summary_dict, t, tile_set,
     view_dict, words, PyHost, TileRow, HIDDEN_NAMES, RESTORE,
 };
-use super::events::Log;
-use super::game::Game;
-use super::notation;
-use super::parts::Parts;
-use super::pyanalysis;
-use super::tiles::TileSet;
+use crate::gheos::events::Log;
+use crate::gheos::notation;
+use crate::gheos::parts::Parts;
+use crate::gheos::state::State;
+use crate::gheos::tiles::TileSet;
+use crate::gheos::tracked::Tracked;
 use crate::text::{public_action, viewer_seat};
 
 /// The kinds of action (first word) every seat sees whole: Gheos hides only hands and the
@@ -62,30 +66,27 @@ impl GheosTiles {
 /// docs/engines.md), and fast paths for search and research.
 #[pyclass(module = "cradle._native")]
 pub struct GheosState {
-    pub(crate) game: Game,
-    /// The legal ids, once asked for, until the state changes.
-    legal: Option<Vec<u32>>,
+    pub(crate) t: Tracked,
     tiles: Py<GheosTiles>,
     /// The reference's TileSet and Options objects (pickling, positions, views).
     tileset: Py<PyAny>,
     options: Py<PyAny>,
     players: Py<PyTuple>,
-    /// `areas()` as made for Python, until the state changes.
-    areas: Option<Py<PyTuple>>,
+    /// `areas()` as made for Python, and the state's change count it was made at.
+    areas: Option<(u64, Py<PyTuple>)>,
 }
 
 impl GheosState {
     fn make(
         py: Python<'_>,
-        game: Game,
+        game: State,
         tiles: Py<GheosTiles>,
         tileset: Py<PyAny>,
         options: Py<PyAny>,
     ) -> PyResult<Self> {
         let players = PyTuple::new(py, game.names.iter())?.unbind();
         Ok(GheosState {
-            game,
-            legal: None,
+            t: Tracked::new(game),
             tiles,
             tileset,
             options,
@@ -94,10 +95,9 @@ impl GheosState {
         })
     }
 
-    pub(crate) fn with_game(&self, py: Python<'_>, game: Game) -> GheosState {
+    pub(crate) fn with_game(&self, py: Python<'_>, game: State) -> GheosState {
         GheosState {
-            game,
-            legal: None,
+            t: Tracked::new(game),
             tiles: self.tiles.clone_ref(py),
             tileset: self.tileset.clone_ref(py),
             options: self.options.clone_ref(py),
@@ -115,23 +115,26 @@ impl GheosState {
     ) -> PyResult<GheosState> {
         // A seat that is no player's (negative, too large) sees no hand.
         let observer = seat.and_then(|s| usize::try_from(s).ok());
-        let other = self.game.redeal_hidden(observer, shuffle)?;
+        let other = self.t.s.redeal_hidden(observer, shuffle)?;
         Ok(self.with_game(py, other))
     }
 
-    /// The state changed: forget what was worked out for the old one.
+    /// The state changed: forget what was worked out for the old one (`areas` follows the
+    /// change count).
     fn changed(&mut self) {
-        self.legal = None;
-        self.areas = None;
+        self.t.changed();
     }
 
     fn legal_now(&mut self) -> &Vec<u32> {
-        if self.legal.is_none() {
-            let mut ids = Vec::with_capacity(128);
-            self.game.legal_ids(&mut ids);
-            self.legal = Some(ids);
-        }
-        self.legal.as_ref().expect("just made")
+        self.t.legal()
+    }
+
+    /// `areas()` as made for Python, when made since the state last changed.
+    fn areas_now(&self) -> Option<&Py<PyTuple>> {
+        self.areas
+            .as_ref()
+            .filter(|(at, _)| *at == self.t.changes())
+            .map(|(_, areas)| areas)
     }
 }
 
@@ -149,7 +152,7 @@ impl GheosState {
         key: Vec<u32>,
     ) -> PyResult<Self> {
         check_names(&names)?;
-        let game = Game::deal(tiles.get().set.clone(), names, &key);
+        let game = State::deal(tiles.get().set.clone(), names, &key);
         GheosState::make(py, game, tiles, tileset, options)
     }
 
@@ -165,7 +168,7 @@ impl GheosState {
     ) -> PyResult<Self> {
         let (names, parts) = read_position(py, &tiles.get().set, position)?;
         check_names(&names)?;
-        let game = Game::from_parts(tiles.get().set.clone(), names, &parts)
+        let game = State::from_parts(tiles.get().set.clone(), names, &parts)
             .map_err(|reason| position_error(py, format!("native position reader: {reason}")))?;
         GheosState::make(py, game, tiles, tileset, options)
     }
@@ -182,15 +185,15 @@ impl GheosState {
     ) -> PyResult<Self> {
         check_names(&names)?;
         let parts = Parts::decode(data).map_err(PyValueError::new_err)?;
-        let game = Game::from_parts(tiles.get().set.clone(), names, &parts)
+        let game = State::from_parts(tiles.get().set.clone(), names, &parts)
             .map_err(PyValueError::new_err)?;
         GheosState::make(py, game, tiles, tileset, options)
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let restore = cached(py, &RESTORE, "cradle.gheos.engine", "restore")?;
-        let data = PyBytes::new(py, &self.game.to_parts().encode());
-        let names: Vec<&str> = self.game.names.iter().map(String::as_str).collect();
+        let data = PyBytes::new(py, &self.t.s.to_parts().encode());
+        let names: Vec<&str> = self.t.s.names.iter().map(String::as_str).collect();
         let args = PyTuple::new(
             py,
             [
@@ -204,7 +207,7 @@ impl GheosState {
     }
 
     fn __repr__(&self) -> String {
-        let game = &self.game;
+        let game = &self.t.s;
         format!(
             "<native GheosState: {} players, {} to move, phase {}, {} tiles on the map, epoch {}/{}>",
             game.players,
@@ -225,23 +228,23 @@ impl GheosState {
 
     #[getter]
     fn to_move(&self) -> u8 {
-        self.game.active
+        self.t.s.active
     }
 
     #[getter]
     fn active(&self) -> u8 {
-        self.game.active
+        self.t.s.active
     }
 
     #[getter]
     fn is_over(&self) -> bool {
-        self.game.is_over()
+        self.t.s.is_over()
     }
 
     /// The step awaited: tile, pay, migrate, war, civ, token or over.
     #[getter]
     fn phase(&self) -> &'static str {
-        self.game.phase.name()
+        self.t.s.phase.name()
     }
 
     #[getter]
@@ -257,12 +260,14 @@ impl GheosState {
 
     #[getter]
     fn end_epoch(&self) -> u8 {
-        self.game.end_epoch()
+        self.t.s.end_epoch()
     }
 
     fn clone(&self, py: Python<'_>) -> GheosState {
-        let mut copy = self.with_game(py, self.game.clone());
-        copy.areas = self.areas.as_ref().map(|a| a.clone_ref(py));
+        let mut copy = self.with_game(py, self.t.s.clone());
+        copy.areas = self
+            .areas_now()
+            .map(|a| (copy.t.changes(), a.clone_ref(py)));
         copy
     }
 
@@ -280,7 +285,7 @@ impl GheosState {
         let out = PyList::empty(py);
         for id in legal {
             text.clear();
-            self.game.write_action(id, &mut text);
+            self.t.s.write_action(id, &mut text);
             out.append(PyString::new(py, &text))?;
         }
         Ok(out)
@@ -322,25 +327,25 @@ impl GheosState {
     /// Epoch tiles drawn so far.
     #[getter]
     fn epochs(&self) -> u8 {
-        self.game.epochs
+        self.t.s.epochs
     }
 
     fn stack_size(&self) -> usize {
-        self.game.stack.len()
+        self.t.s.stack.len()
     }
 
     /// The placed tiles, by cell.
     fn tiles_on_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        pyanalysis::tiles_on_map(py, &self.game)
+        analysis::tiles_on_map(py, &self.t.s)
     }
 
     /// Every area, ordered by its first region.
     fn areas<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        if let Some(found) = &self.areas {
+        if let Some(found) = self.areas_now() {
             return Ok(found.bind(py).clone());
         }
-        let found = pyanalysis::areas(py, &self.game)?;
-        self.areas = Some(found.clone().unbind());
+        let found = analysis::areas(py, &self.t.s)?;
+        self.areas = Some((self.t.changes(), found.clone().unbind()));
         Ok(found)
     }
 
@@ -355,46 +360,46 @@ impl GheosState {
 
     /// The civilizations on the map, by colour.
     fn civilizations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        pyanalysis::civilizations(py, &self.game)
+        analysis::civilizations(py, &self.t.s)
     }
 
     /// What one seat holds (Python's list indexing: -1 is the last seat).
     fn player<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
-        let players = i64::from(self.game.players);
+        let players = i64::from(self.t.s.players);
         let index = if seat < 0 { seat + players } else { seat };
         if !(0..players).contains(&index) {
             return Err(PyIndexError::new_err("list index out of range"));
         }
-        pyanalysis::player(py, &self.game, index as usize)
+        analysis::player(py, &self.t.s, index as usize)
     }
 
     /// The notation of the fixed id `action_id` now.
     fn action_string(&self, py: Python<'_>, action_id: &Bound<'_, PyAny>) -> PyResult<String> {
         let id = action_id_of(py, action_id)?;
-        self.game.action_string(id).map_err(|r| refusal(py, r))
+        self.t.s.action_string(id).map_err(|r| refusal(py, r))
     }
 
     /// The legal tile actions that start a war or a migration, in the legal order (the
     /// reference's `conflict_actions`).
     fn conflict_actions(&self) -> Vec<String> {
         let mut ids = Vec::new();
-        self.game.conflict_ids(&mut ids);
+        self.t.s.conflict_ids(&mut ids);
         ids.into_iter()
             .map(|id| {
                 let mut text = String::with_capacity(32);
-                self.game.write_action(id, &mut text);
+                self.t.s.write_action(id, &mut text);
                 text
             })
             .collect()
     }
 
     fn hand(&self, seat: i64) -> PyResult<Vec<String>> {
-        let players = i64::from(self.game.players);
+        let players = i64::from(self.t.s.players);
         let index = if seat < 0 { seat + players } else { seat };
         if !(0..players).contains(&index) {
             return Err(PyIndexError::new_err("list index out of range"));
         }
-        let hand = self.game.sorted_hand(index as usize);
+        let hand = self.t.s.sorted_hand(index as usize);
         Ok(hand.as_slice().iter().map(|&n| t(n)).collect())
     }
 
@@ -407,7 +412,7 @@ impl GheosState {
     ) -> PyResult<Bound<'py, PyList>> {
         let mut log = Log::new(true);
         self.apply_any(py, action, &mut log)?;
-        events(py, &self.game, &log.events)
+        events(py, &self.t.s, &log.events)
     }
 
     /// Applies a legal id without making events (fast path); IllegalAction otherwise.
@@ -445,27 +450,27 @@ impl GheosState {
     /// end, in place; returns how many.
     fn random_playout(&mut self, py: Python<'_>, seed: u64) -> u64 {
         self.changed();
-        let game = &mut self.game;
+        let game = &mut self.t.s;
         py.detach(|| game.random_playout(seed))
     }
 
     fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        standings(py, &self.game, &self.game.result())
+        standings(py, &self.t.s, &self.t.s.result())
     }
 
     fn to_position<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        position_dict(py, &self.game, self.options.bind(py))
+        position_dict(py, &self.t.s, self.options.bind(py))
     }
 
     /// What `viewer` (None: a spectator) may know of `action`, made by the seat to move here
     /// (docs/contract.md): every Gheos decision shows on the table.
     #[pyo3(signature = (action, viewer=None))]
     fn public_action(&self, action: &str, viewer: Option<i64>) -> PyResult<String> {
-        let players = usize::from(self.game.players);
+        let players = usize::from(self.t.s.players);
         let viewer = viewer_seat(viewer, players).map_err(PyValueError::new_err)?;
         Ok(public_action(
             action,
-            usize::from(self.game.active),
+            usize::from(self.t.s.active),
             viewer,
             &PUBLIC_KINDS,
         ))
@@ -473,13 +478,13 @@ impl GheosState {
 
     /// All `seat` may know (None: a spectator, public information only).
     fn view<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-        view_dict(py, &self.game, self.options.bind(py), seat)
+        view_dict(py, &self.t.s, self.options.bind(py), seat)
     }
 
     /// The view's public numbers without the map: scores, tokens, followers, epochs, and the
     /// areas that matter (with a civilization, or free continents).
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        summary_dict(py, &self.game)
+        summary_dict(py, &self.t.s)
     }
 
     /// A copy in which what `seat` cannot see (other hands, the stack order) is redrawn,
@@ -501,7 +506,7 @@ impl GheosState {
     /// `sample_hidden(seat, rng)` for an `rng` whose shuffles sort first (the AI's
     /// `CanonicalRandom(seed)`), without Python: CPython's generator seeded by `seed`.
     fn sample_hidden_seeded(&self, py: Python<'_>, seat: i64, seed: u64) -> PyResult<GheosState> {
-        let mut rng = crate::pyrandom::PyRandom::from_u64(seed);
+        let mut rng = crate::cpython_random::CpythonRandom::from_u64(seed);
         self.sample_with(py, Some(seat), &mut |items| {
             items.sort_unstable();
             rng.shuffle(items);
@@ -518,7 +523,7 @@ impl GheosState {
         hands: &Bound<'_, PyAny>,
         pile: &Bound<'_, PyAny>,
     ) -> PyResult<GheosState> {
-        let game = &self.game;
+        let game = &self.t.s;
         let players = usize::from(game.players);
         let given = hands.len()?;
         if given != players {
@@ -591,10 +596,10 @@ impl GheosState {
         let mut other = game.clone();
         for (s, hand) in new_hands.iter().enumerate() {
             let hand: Vec<u8> = hand.iter().map(|&n| n as u8).collect();
-            other.hands[s] = super::game::Few::from_slice(&hand);
+            other.hands[s] = crate::gheos::state::Few::from_slice(&hand);
         }
         let stack: Vec<u8> = stack.into_iter().map(from_hidden).collect();
-        other.stack = super::game::Few::from_slice(&stack);
+        other.stack = crate::gheos::state::Few::from_slice(&stack);
         Ok(self.with_game(py, other))
     }
 
@@ -624,7 +629,7 @@ impl GheosState {
             }
             Err(err) => return Err(err),
         };
-        let stack = self.game.stack.as_slice();
+        let stack = self.t.s.stack.as_slice();
         let end = stack.len();
         // Tiles already in place (the stack is drawn from its end) stay where they are.
         let mut placed = 0;
@@ -647,7 +652,7 @@ impl GheosState {
             }
         }
         rest.extend(wanted.iter().rev());
-        self.game.stack = super::game::Few::from_slice(&rest);
+        self.t.s.stack = crate::gheos::state::Few::from_slice(&rest);
         Ok(())
     }
 }
@@ -661,22 +666,10 @@ impl GheosState {
     ) -> PyResult<()> {
         let done = if action.is_instance_of::<PyInt>() && !action.is_instance_of::<PyBool>() {
             let id = action_id_of(py, action)?;
-            let legal = match self.legal.take() {
-                Some(legal) => legal,
-                None => {
-                    let mut ids = Vec::with_capacity(128);
-                    self.game.legal_ids(&mut ids);
-                    ids
-                }
-            };
-            let done = self.game.apply_id(id, &legal, &PyHost(py), log);
-            if done.is_err() {
-                self.legal = Some(legal); // refused: nothing changed
-            }
-            done
+            self.t.apply_id(id, &PyHost(py), log)
         } else if let Ok(text) = action.cast::<PyString>() {
             let words = words(text)?;
-            self.game.apply_words(&words, &PyHost(py), log)
+            self.t.s.apply_words(&words, &PyHost(py), log)
         } else {
             return Err(illegal_action(
                 py,
@@ -693,48 +686,5 @@ impl GheosState {
             }
             Err(why) => Err(refusal(py, why)),
         }
-    }
-}
-
-impl crate::vector::Steppable for GheosState {
-    type Id = u32;
-
-    fn legal_ids_now(&mut self) -> &[u32] {
-        self.legal_now()
-    }
-
-    fn step_id(&mut self, py: Python<'_>, id: u32) -> Result<(), String> {
-        let legal = self.legal_now().clone();
-        let mut log = Log::new(false);
-        match self
-            .game
-            .apply_id(i64::from(id), &legal, &PyHost(py), &mut log)
-        {
-            Ok(()) => {
-                self.changed();
-                Ok(())
-            }
-            Err(_) => Err(format!("action id {id} is not legal now")),
-        }
-    }
-
-    fn over(&self) -> bool {
-        self.game.is_over()
-    }
-
-    fn mover(&self) -> usize {
-        usize::from(self.game.active)
-    }
-
-    fn players(&self) -> usize {
-        usize::from(self.game.players)
-    }
-
-    fn observation_size(&self) -> usize {
-        super::observation::size(self.game.tiles.tiles.len())
-    }
-
-    fn observe(&self, seat: usize, out: &mut [f32]) {
-        super::observation::observe(&self.game, seat, out);
     }
 }

@@ -1,15 +1,16 @@
-//! The Tigris knowledge for Python: the root of a native search (`crate::pysearch`), and the
+//! The Tigris knowledge for Python: the root of a native search (`super::super::search`), and the
 //! `tigris_ai_*` hooks that expose the knowledge so the lockstep test can hold it against
 //! the Python reference.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::knowledge::{Board, Shares, TigrisWorld, Value, UNIFORM};
-use super::py::PyTigrisState;
+use super::TigrisState;
+use crate::python::search::model_is_set;
 use crate::search::model;
-use crate::search::py::{model_is_set, tree_worlds};
+use crate::search::tree_worlds;
 use crate::search::SearchGame;
+use crate::tigris::knowledge::{Board, Shares, Value, World, UNIFORM};
 
 /// The evaluation `value` (1 or 2) Python asks for, or a clear error.
 fn value_of(value: u8) -> PyResult<Value> {
@@ -40,7 +41,7 @@ fn shares_of(belief: Option<Vec<Vec<f64>>>, players: usize) -> PyResult<Option<S
     Ok(Some(shares))
 }
 
-fn legal_set(world: &mut TigrisWorld) -> Vec<u32> {
+fn legal_set(world: &mut World) -> Vec<u32> {
     let mut ids = Vec::new();
     world.legal_ids(&mut ids);
     ids
@@ -50,7 +51,7 @@ fn legal_set(world: &mut TigrisWorld) -> Vec<u32> {
 #[pyfunction]
 #[pyo3(signature = (state, belief=None, value=1, learned=false))]
 fn tigris_ai_rewards(
-    state: PyRef<'_, PyTigrisState>,
+    state: PyRef<'_, TigrisState>,
     belief: Option<Vec<Vec<f64>>>,
     value: u8,
     learned: bool,
@@ -58,20 +59,20 @@ fn tigris_ai_rewards(
     if learned {
         model_is_set("tigris")?;
     }
-    let shares = shares_of(belief, state.s.n)?;
-    let world = TigrisWorld::valued(state.s.clone(), value_of(value)?)
+    let shares = shares_of(belief, state.t.s.n)?;
+    let world = World::valued(state.t.s.clone(), value_of(value)?)
         .believing(shares)
         .with_learned(learned);
-    Ok(world.rewards()[..state.s.n].to_vec())
+    Ok(world.rewards()[..state.t.s.n].to_vec())
 }
 
 /// The learned features of every seat of this state (`Board.learned_features`, read with
 /// the lowest colour as the learned model always is), one row per seat in
 /// `cradle.ai.knowledge.learned.FEATURES["tigris"]` order: what the training data records.
 #[pyfunction]
-fn tigris_ai_features(state: PyRef<'_, PyTigrisState>) -> Vec<Vec<f64>> {
-    let board = Board::read_valued(&state.s, Value::LowestColour);
-    (0..state.s.n)
+fn tigris_ai_features(state: PyRef<'_, TigrisState>) -> Vec<Vec<f64>> {
+    let board = Board::read_valued(&state.t.s, Value::LowestColour);
+    (0..state.t.s.n)
         .map(|seat| board.learned_features(seat).to_vec())
         .collect()
 }
@@ -92,13 +93,13 @@ fn ai_model(game: &str) -> PyResult<Vec<f64>> {
 #[pyfunction]
 #[pyo3(signature = (state, ids, belief=None, value=1))]
 fn tigris_ai_priors(
-    state: PyRef<'_, PyTigrisState>,
+    state: PyRef<'_, TigrisState>,
     ids: Vec<u32>,
     belief: Option<Vec<Vec<f64>>>,
     value: u8,
 ) -> PyResult<Vec<f64>> {
-    let shares = shares_of(belief, state.s.n)?;
-    let mut world = TigrisWorld::valued(state.s.clone(), value_of(value)?).believing(shares);
+    let shares = shares_of(belief, state.t.s.n)?;
+    let mut world = World::valued(state.t.s.clone(), value_of(value)?).believing(shares);
     let legal = legal_set(&mut world);
     if let Some(bad) = ids.iter().find(|id| !legal.contains(id)) {
         return Err(PyValueError::new_err(format!(
@@ -112,65 +113,66 @@ fn tigris_ai_priors(
 
 /// Whether the knowledge would settle a decision in progress before judging.
 #[pyfunction]
-fn tigris_ai_unsettled(state: PyRef<'_, PyTigrisState>) -> bool {
-    TigrisWorld::new(state.s.clone()).unsettled()
+fn tigris_ai_unsettled(state: PyRef<'_, TigrisState>) -> bool {
+    World::new(state.t.s.clone()).unsettled()
 }
 
 /// The knowledge's commitment for `seat` among `options` (None outside a revolt or war).
 #[pyfunction]
 #[pyo3(signature = (state, seat, options, belief=None, value=1))]
 fn tigris_ai_best_commit(
-    state: PyRef<'_, PyTigrisState>,
+    state: PyRef<'_, TigrisState>,
     seat: usize,
     options: Vec<u32>,
     belief: Option<Vec<Vec<f64>>>,
     value: u8,
 ) -> PyResult<Option<u32>> {
     let value = value_of(value)?;
-    if seat >= state.s.n || options.is_empty() {
+    if seat >= state.t.s.n || options.is_empty() {
         return Err(PyValueError::new_err(
             "a seat of the game and some options are needed",
         ));
     }
-    let shares = shares_of(belief, state.s.n)?;
-    Ok(Board::read_full(&state.s, shares, value).best_commit(seat, &options))
+    let shares = shares_of(belief, state.t.s.n)?;
+    Ok(Board::read_full(&state.t.s, shares, value).best_commit(seat, &options))
 }
 
-/// The search's world for `observer` drawn with `seed` (`TigrisWorld::determinize`, dealt by
+/// The search's world for `observer` drawn with `seed` (`World::determinize`, dealt by
 /// the belief when one is given), for the lockstep test against the reference's worlds.
 #[pyfunction]
 #[pyo3(signature = (state, observer, seed, belief=None))]
 fn tigris_ai_world(
     py: Python<'_>,
-    state: PyRef<'_, PyTigrisState>,
+    state: PyRef<'_, TigrisState>,
     observer: usize,
     seed: u64,
     belief: Option<Vec<Vec<f64>>>,
-) -> PyResult<PyTigrisState> {
-    if observer >= state.s.n {
+) -> PyResult<TigrisState> {
+    if observer >= state.t.s.n {
         return Err(PyValueError::new_err(format!("no seat {observer}")));
     }
-    let shares = shares_of(belief, state.s.n)?;
-    let world = TigrisWorld::new(state.s.clone()).believing(shares);
+    let shares = shares_of(belief, state.t.s.n)?;
+    let world = World::new(state.t.s.clone()).believing(shares);
     Ok(state.sibling(py, world.determinize(observer, seed).s))
 }
 
 /// The first `count` worlds a search tree deals for `observer` from `CanonicalRandom(seed)`
-/// (`search::py::tree_worlds`; by the belief when one is given), for the lockstep test
+/// (`crate::search::tree_worlds`; by the belief when one is given), for the lockstep test
 /// against the reference's `next_world`.
 #[pyfunction]
 #[pyo3(signature = (state, observer, seed, count, belief=None))]
 fn tigris_ai_worlds(
     py: Python<'_>,
-    state: PyRef<'_, PyTigrisState>,
+    state: PyRef<'_, TigrisState>,
     observer: usize,
     seed: u64,
     count: usize,
     belief: Option<Vec<Vec<f64>>>,
-) -> PyResult<Vec<PyTigrisState>> {
-    let shares = shares_of(belief, state.s.n)?;
-    let root = TigrisWorld::new(state.s.clone()).believing(shares);
-    Ok(tree_worlds(&root, observer, seed, count)?
+) -> PyResult<Vec<TigrisState>> {
+    let shares = shares_of(belief, state.t.s.n)?;
+    let root = World::new(state.t.s.clone()).believing(shares);
+    Ok(tree_worlds(&root, observer, seed, count)
+        .map_err(PyValueError::new_err)?
         .into_iter()
         .map(|world| state.sibling(py, world.s))
         .collect())
@@ -188,16 +190,16 @@ pub struct Judging {
 
 /// The root of a Tigris search: the state, judged as `judging` says, dealt by the belief.
 pub fn search_root(
-    state: &PyTigrisState,
+    state: &TigrisState,
     judging: &Judging,
     belief: Option<Vec<Vec<f64>>>,
-) -> PyResult<TigrisWorld> {
+) -> PyResult<World> {
     if judging.learned {
         model_is_set("tigris")?;
     }
     let value = value_of(judging.value)?;
-    let shares = shares_of(belief, state.s.n)?;
-    Ok(TigrisWorld::valued(state.s.clone(), value)
+    let shares = shares_of(belief, state.t.s.n)?;
+    Ok(World::valued(state.t.s.clone(), value)
         .believing(shares)
         .with_learned(judging.learned))
 }

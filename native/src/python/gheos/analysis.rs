@@ -6,10 +6,10 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyTuple;
 
-use super::board::{node, NONE};
-use super::game::Game;
-use super::geometry;
-use super::tiles::NO_TEMPLE;
+use crate::gheos::board::{node, NONE};
+use crate::gheos::geometry;
+use crate::gheos::state::State;
+use crate::gheos::tiles::NO_TEMPLE;
 
 struct Classes {
     placed_tile: Py<PyAny>,
@@ -33,7 +33,7 @@ fn classes(py: Python<'_>) -> PyResult<&'static Classes> {
 }
 
 /// The placed tiles by cell: `PlacedTile(row, col, tile, rotation, areas)`.
-pub fn tiles_on_map<'py>(py: Python<'py>, game: &Game) -> PyResult<Bound<'py, PyTuple>> {
+pub fn tiles_on_map<'py>(py: Python<'py>, game: &State) -> PyResult<Bound<'py, PyTuple>> {
     let k = classes(py)?;
     let index = game.area_index();
     let mut out = Vec::with_capacity(game.board.slots());
@@ -54,10 +54,10 @@ pub fn tiles_on_map<'py>(py: Python<'py>, game: &Game) -> PyResult<Bound<'py, Py
 
 /// Every area in the reference's order: `Area(number, ref, kind, cells, wheat, cup, sword,
 /// pyramid, temples, civilization)`.
-pub fn areas<'py>(py: Python<'py>, game: &Game) -> PyResult<Bound<'py, PyTuple>> {
+pub fn areas<'py>(py: Python<'py>, game: &State) -> PyResult<Bound<'py, PyTuple>> {
     let k = classes(py)?;
     let roots: Vec<usize> = game.roots().collect();
-    let mut index = [NONE; super::board::MAX_NODES];
+    let mut index = [NONE; crate::gheos::board::MAX_NODES];
     for (i, &root) in roots.iter().enumerate() {
         index[root] = i as u8;
     }
@@ -111,7 +111,7 @@ pub fn areas<'py>(py: Python<'py>, game: &Game) -> PyResult<Bound<'py, PyTuple>>
 }
 
 /// The civilizations on the map by colour: `Civilization(colour, area, supply, followers)`.
-pub fn civilizations<'py>(py: Python<'py>, game: &Game) -> PyResult<Bound<'py, PyTuple>> {
+pub fn civilizations<'py>(py: Python<'py>, game: &State) -> PyResult<Bound<'py, PyTuple>> {
     let k = classes(py)?;
     let index = game.area_index();
     let players = usize::from(game.players);
@@ -133,7 +133,7 @@ pub fn civilizations<'py>(py: Python<'py>, game: &Game) -> PyResult<Bound<'py, P
 }
 
 /// What `seat` holds: `Player(name, points, tokens, followers, hand)`.
-pub fn player<'py>(py: Python<'py>, game: &Game, seat: usize) -> PyResult<Bound<'py, PyAny>> {
+pub fn player<'py>(py: Python<'py>, game: &State, seat: usize) -> PyResult<Bound<'py, PyAny>> {
     let k = classes(py)?;
     k.player.bind(py).call1((
         game.names[seat].as_str(),

@@ -1,14 +1,15 @@
-//! The Gheos knowledge for Python: the root of a native search (`crate::pysearch`), and the
+//! The Gheos knowledge for Python: the root of a native search (`super::super::search`), and the
 //! `gheos_ai_*` hooks that expose the knowledge so the lockstep test can hold it against the
 //! Python reference.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::knowledge::{self, Reading, Value};
-use super::py::GheosState;
-use super::search_game::{Judge, Judged};
-use crate::search::py::{model_is_set, tree_worlds};
+use super::GheosState;
+use crate::gheos::knowledge::{self, Reading, Value};
+use crate::gheos::search_game::{Judge, World};
+use crate::python::search::model_is_set;
+use crate::search::tree_worlds;
 use crate::splitmix::SplitMix64;
 
 /// The evaluation `value` (1 or 4) Python asks for, or a clear error.
@@ -20,7 +21,7 @@ fn value_of(value: u8) -> PyResult<Value> {
 #[pyfunction]
 #[pyo3(signature = (state, value=1))]
 fn gheos_ai_values(state: PyRef<'_, GheosState>, value: u8) -> PyResult<Vec<f64>> {
-    let reading = Reading::valued(&state.game, value_of(value)?);
+    let reading = Reading::valued(&state.t.s, value_of(value)?);
     Ok(reading.values()[..reading.players].to_vec())
 }
 
@@ -28,7 +29,7 @@ fn gheos_ai_values(state: PyRef<'_, GheosState>, value: u8) -> PyResult<Vec<f64>
 #[pyfunction]
 #[pyo3(signature = (state, value=1))]
 fn gheos_ai_temperature(state: PyRef<'_, GheosState>, value: u8) -> PyResult<f64> {
-    Ok(Reading::valued(&state.game, value_of(value)?).temperature())
+    Ok(Reading::valued(&state.t.s, value_of(value)?).temperature())
 }
 
 /// The knowledge's reward vector of this state, one entry per seat (`GheosKnowledge.rewards`).
@@ -36,20 +37,20 @@ fn gheos_ai_temperature(state: PyRef<'_, GheosState>, value: u8) -> PyResult<f64
 #[pyfunction]
 #[pyo3(signature = (state, learned=false, value=1))]
 fn gheos_ai_rewards(state: PyRef<'_, GheosState>, learned: bool, value: u8) -> PyResult<Vec<f64>> {
-    let players = usize::from(state.game.players);
+    let players = usize::from(state.t.s.players);
     let value = value_of(value)?;
     if learned {
         model_is_set("gheos")?;
-        return Ok(knowledge::learned_rewards(&state.game)[..players].to_vec());
+        return Ok(knowledge::learned_rewards(&state.t.s)[..players].to_vec());
     }
-    Ok(knowledge::rewards(&state.game, value)[..players].to_vec())
+    Ok(knowledge::rewards(&state.t.s, value)[..players].to_vec())
 }
 
 /// The learned features of every seat of this state (`Reading.features`), one row per seat
 /// in `cradle.ai.knowledge.learned.FEATURES["gheos"]` order: what the training data records.
 #[pyfunction]
 fn gheos_ai_features(state: PyRef<'_, GheosState>) -> Vec<Vec<f64>> {
-    let reading = Reading::new(&state.game);
+    let reading = Reading::new(&state.t.s);
     (0..reading.players)
         .map(|seat| reading.features(seat).to_vec())
         .collect()
@@ -72,14 +73,14 @@ fn gheos_ai_priors(
         .map(|&id| u32::try_from(id).unwrap_or(u32::MAX))
         .collect();
     let mut out = Vec::with_capacity(ids.len());
-    knowledge::priors(&state.game, value, settle, &wanted, &mut out);
+    knowledge::priors(&state.t.s, value, settle, &wanted, &mut out);
     Ok(out)
 }
 
 /// Whether a turn is in progress past its tile (`GheosKnowledge.unsettled`).
 #[pyfunction]
 fn gheos_ai_unsettled(state: PyRef<'_, GheosState>) -> bool {
-    knowledge::unsettled(&state.game)
+    knowledge::unsettled(&state.t.s)
 }
 
 /// The token decision a playout does not leave to chance (`GheosKnowledge.playout_rule`):
@@ -88,12 +89,12 @@ fn gheos_ai_unsettled(state: PyRef<'_, GheosState>) -> bool {
 #[pyo3(signature = (state, value=1))]
 fn gheos_ai_playout_rule(state: PyRef<'_, GheosState>, value: u8) -> PyResult<Option<bool>> {
     let value = value_of(value)?;
-    Ok(knowledge::ruled_token(&state.game, value))
+    Ok(knowledge::ruled_token(&state.t.s, value))
 }
 
 fn legal_or_refuse(state: &GheosState) -> PyResult<Vec<u32>> {
     let mut legal = Vec::with_capacity(128);
-    state.game.legal_ids(&mut legal);
+    state.t.s.legal_ids(&mut legal);
     if legal.is_empty() {
         return Err(PyValueError::new_err("no legal action: nothing to choose"));
     }
@@ -112,7 +113,7 @@ fn gheos_ai_policy_scores(
     let value = value_of(value)?;
     let legal = legal_or_refuse(&state)?;
     let mut scores = Vec::with_capacity(legal.len());
-    let choice = knowledge::policy_scores(&state.game, value, settle, &legal, &mut scores);
+    let choice = knowledge::policy_scores(&state.t.s, value, settle, &legal, &mut scores);
     Ok((choice.name(), scores))
 }
 
@@ -128,7 +129,7 @@ fn gheos_ai_policy(
     let value = value_of(value)?;
     legal_or_refuse(&state)?;
     Ok(knowledge::policy(
-        &state.game,
+        &state.t.s,
         value,
         settle,
         &mut SplitMix64::new(seed),
@@ -136,7 +137,7 @@ fn gheos_ai_policy(
 }
 
 /// The first `count` worlds a search tree deals for `observer` from `CanonicalRandom(seed)`
-/// (`search::py::tree_worlds`), for the lockstep test against the reference's `next_world`.
+/// (`crate::search::tree_worlds`), for the lockstep test against the reference's `next_world`.
 #[pyfunction]
 fn gheos_ai_worlds(
     py: Python<'_>,
@@ -146,14 +147,15 @@ fn gheos_ai_worlds(
     count: usize,
 ) -> PyResult<Vec<GheosState>> {
     // The judge plays no part in dealing.
-    let root = Judged {
-        game: state.game.clone(),
+    let root = World {
+        s: state.t.s.clone(),
         judge: Judge::Hand(Value::Followers),
         settle: false,
     };
-    Ok(tree_worlds(&root, observer, seed, count)?
+    Ok(tree_worlds(&root, observer, seed, count)
+        .map_err(PyValueError::new_err)?
         .into_iter()
-        .map(|world| state.with_game(py, world.game))
+        .map(|world| state.with_game(py, world.s))
         .collect())
 }
 
@@ -171,7 +173,7 @@ pub struct Judging {
 
 /// The root of a Gheos search: `state`'s game, its leaves judged by the learned model or
 /// the hand-set evaluation, its priors settling the conflicts the moves start or not.
-pub fn search_root(state: &GheosState, judging: &Judging) -> PyResult<Judged> {
+pub fn search_root(state: &GheosState, judging: &Judging) -> PyResult<World> {
     let value = value_of(judging.value)?;
     let judge = if judging.learned {
         model_is_set("gheos")?;
@@ -179,8 +181,8 @@ pub fn search_root(state: &GheosState, judging: &Judging) -> PyResult<Judged> {
     } else {
         Judge::Hand(value)
     };
-    Ok(Judged {
-        game: state.game.clone(),
+    Ok(World {
+        s: state.t.s.clone(),
         judge,
         settle: judging.settle,
     })

@@ -13,7 +13,7 @@ fn cell(row: i64, col: i64) -> u16 {
 }
 
 /// The reference's number of the region of `(row, col)` lying on its edge `edge`.
-fn region(game: &Game, row: i64, col: i64, edge: usize) -> u16 {
+fn region(game: &State, row: i64, col: i64, edge: usize) -> u16 {
     let slot = game.board.slot_of(cell(row, col)).unwrap();
     game.stats_key_of_node(game.node_on(slot, edge))
 }
@@ -25,7 +25,7 @@ fn table(
     hands: [&[u8]; 2],
     civs: &[(u8, i64, i64, usize)],
     held: [[u8; 6]; 2],
-) -> Game {
+) -> State {
     let mut placed = vec![(START_CELL, 0, 0)];
     placed.extend(board.iter().map(|&(r, c, t, rot)| (cell(r, c), t, rot)));
     let used: Vec<u8> = placed
@@ -58,15 +58,15 @@ fn table(
         conflict: None,
     };
     let names = vec!["north".to_string(), "east".to_string()];
-    let game = Game::from_parts(packaged(), names.clone(), &parts).unwrap();
+    let game = State::from_parts(packaged(), names.clone(), &parts).unwrap();
     parts.civs = civs
         .iter()
         .map(|&(c, r, col, edge)| (c, region(&game, r, col, edge)))
         .collect();
-    Game::from_parts(packaged(), names, &parts).unwrap()
+    State::from_parts(packaged(), names, &parts).unwrap()
 }
 
-fn act(game: &mut Game, action: &str) -> Result<Vec<Event>, Refusal> {
+fn act(game: &mut State, action: &str) -> Result<Vec<Event>, Refusal> {
     let mut log = Log::new(true);
     game.apply_words(&ascii_words(action), &Plain, &mut log)?;
     Ok(log.events)
@@ -76,7 +76,7 @@ fn kinds(events: &[Event]) -> Vec<&'static str> {
     events.iter().map(Event::kind).collect()
 }
 
-fn legal(game: &Game) -> Vec<String> {
+fn legal(game: &State) -> Vec<String> {
     let mut ids = Vec::new();
     game.legal_ids(&mut ids);
     ids.iter()
@@ -89,7 +89,7 @@ const BLUE: u8 = 3;
 
 /// Red on t0's landmass with t3 (sword) and t1; blue on t0's coast with t2 and t6 (two
 /// swords); the empty cell -1,0 touches both continents.
-fn war_table(held: [[u8; 6]; 2]) -> Game {
+fn war_table(held: [[u8; 6]; 2]) -> State {
     table(
         &[(0, -1, 3, 0), (-1, -1, 1, 0), (0, 1, 2, 0), (-1, 1, 6, 0)],
         [&[19, 30], &[33, 34]],
@@ -145,7 +145,7 @@ fn without_a_follower_no_war_can_be_started() {
 }
 
 /// Red on t0's landmass, t2 on 0,-1 and `far` on 0,-2.
-fn migration_table(far: u8, hand: u8) -> Game {
+fn migration_table(far: u8, hand: u8) -> State {
     table(
         &[(0, -1, 2, 0), (0, -2, far, 0)],
         [&[hand, 30], &[]],
@@ -205,7 +205,7 @@ fn the_quick_checks_agree_with_the_plan() {
             .iter()
             .map(|n| n.to_string())
             .collect();
-        let mut game = Game::deal(tiles.clone(), names, &[seed]);
+        let mut game = State::deal(tiles.clone(), names, &[seed]);
         let mut rng = SplitMix64::new(u64::from(seed));
         let mut ids = Vec::new();
         while !game.is_over() {
@@ -255,7 +255,7 @@ fn ids_and_their_notation_name_the_same_actions() {
     let tiles = packaged();
     for seed in 0..40u32 {
         let names = vec!["a".to_string(), "b".to_string(), "c".to_string()];
-        let mut by_id = Game::deal(tiles.clone(), names, &[seed]);
+        let mut by_id = State::deal(tiles.clone(), names, &[seed]);
         let mut by_text = by_id.clone();
         let mut rng = SplitMix64::new(u64::from(seed));
         let mut ids = Vec::new();
@@ -281,18 +281,18 @@ fn ids_and_their_notation_name_the_same_actions() {
 fn positions_round_trip_through_parts_and_bytes() {
     let tiles = packaged();
     let names = vec!["a".to_string(), "b".to_string()];
-    let mut game = Game::deal(tiles.clone(), names.clone(), &[12]);
+    let mut game = State::deal(tiles.clone(), names.clone(), &[12]);
     let mut rng = SplitMix64::new(3);
     let mut ids = Vec::new();
     let mut seen_conflict = false;
     for seed in 0..3000u32 {
         if game.is_over() {
-            game = Game::deal(tiles.clone(), names.clone(), &[seed]);
+            game = State::deal(tiles.clone(), names.clone(), &[seed]);
         }
         let parts = game.to_parts();
         let back = Parts::decode(&parts.encode()).unwrap();
         assert_eq!(back, parts);
-        let again = Game::from_parts(tiles.clone(), names.clone(), &back).unwrap();
+        let again = State::from_parts(tiles.clone(), names.clone(), &back).unwrap();
         assert_eq!(again.to_parts(), parts);
         let mut mine = Vec::new();
         again.legal_ids(&mut mine);
@@ -395,7 +395,7 @@ fn playout_speed() {
                 .iter()
                 .map(|n| n.to_string())
                 .collect();
-            let mut game = Game::deal(tiles.clone(), names, &[seed as u32]);
+            let mut game = State::deal(tiles.clone(), names, &[seed as u32]);
             actions += game.random_playout(seed);
         }
         let dt = cpu_seconds(clock) - start;
@@ -412,8 +412,8 @@ fn playout_speed() {
 #[test]
 fn a_state_is_small_and_flat() {
     // Clones copy memory and allocate nothing unless a war or migration is pending.
-    let size = std::mem::size_of::<Game>();
-    assert!(size < 2600, "a Game takes {size} bytes");
+    let size = std::mem::size_of::<State>();
+    assert!(size < 2600, "a State takes {size} bytes");
 }
 
 /// Node by node, the same areas: the same root and the same totals at every root.
@@ -438,7 +438,7 @@ fn the_kept_and_replaced_areas_equal_areas_built_from_scratch() {
             .iter()
             .map(|n| n.to_string())
             .collect();
-        let mut game = Game::deal(tiles.clone(), names, &[seed]);
+        let mut game = State::deal(tiles.clone(), names, &[seed]);
         let mut rng = SplitMix64::new(u64::from(seed));
         let mut ids = Vec::new();
         while !game.is_over() {

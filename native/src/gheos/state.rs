@@ -11,7 +11,7 @@ use super::notation::{
     self as ids, decode, illegal, parse_cell, parse_edge, Decoded, Host, Refusal,
 };
 use super::tiles::{TileSet, NO_TEMPLE, START_TILE, TILE_COUNT};
-use crate::pyrandom::PyRandom;
+use crate::cpython_random::CpythonRandom;
 use crate::splitmix::SplitMix64;
 
 pub const MIN_PLAYERS: usize = 2;
@@ -23,7 +23,7 @@ pub const HAND_SIZE: usize = 2;
 /// An epoch tile in the stack.
 pub const EPOCH: u8 = u8::MAX;
 
-/// Which tile actions `Game::tile_ids_that` keeps: all, those that start no conflict (a
+/// Which tile actions `State::tile_ids_that` keeps: all, those that start no conflict (a
 /// player without followers), or only those that start one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Starts {
@@ -203,7 +203,7 @@ struct Plan {
 }
 
 #[derive(Clone)]
-pub struct Game {
+pub struct State {
     pub tiles: Arc<TileSet>,
     pub names: Arc<Vec<String>>,
     pub players: u8,
@@ -228,14 +228,14 @@ pub struct Game {
     pub conflict: Option<Box<Conflict>>,
 }
 
-impl Game {
+impl State {
     /// An empty table (no tile, nothing dealt) for `names`.
-    pub fn empty(tiles: Arc<TileSet>, names: Vec<String>) -> Game {
+    pub fn empty(tiles: Arc<TileSet>, names: Vec<String>) -> State {
         let players = names.len();
         assert!((MIN_PLAYERS..=MAX_PLAYERS).contains(&players));
         let mut tokens = [0; MAX_PLAYERS];
         tokens[..players].fill(TOKENS);
-        Game {
+        State {
             tiles,
             names: Arc::new(names),
             players: players as u8,
@@ -259,10 +259,10 @@ impl Game {
 
     /// A new game dealt as `cradle.gheos.engine.new_game` deals it with `random.Random`
     /// seeded by an int whose absolute value is `key` (32-bit words, least significant first).
-    pub fn deal(tiles: Arc<TileSet>, names: Vec<String>, key: &[u32]) -> Game {
-        let mut game = Game::empty(tiles, names);
+    pub fn deal(tiles: Arc<TileSet>, names: Vec<String>, key: &[u32]) -> State {
+        let mut game = State::empty(tiles, names);
         let players = usize::from(game.players);
-        let mut rng = PyRandom::from_key(key);
+        let mut rng = CpythonRandom::from_key(key);
         let mut landscape: Vec<u8> = (0..TILE_COUNT as u8).filter(|&n| n != START_TILE).collect();
         rng.shuffle(&mut landscape);
         for seat in 0..players {
@@ -415,7 +415,7 @@ impl Game {
         &self,
         observer: Option<usize>,
         shuffle: &mut dyn FnMut(&mut Vec<i64>) -> Result<(), E>,
-    ) -> Result<Game, E> {
+    ) -> Result<State, E> {
         let players = usize::from(self.players);
         let unseen_seats = || (0..players).filter(|&s| Some(s) != observer);
         let mut unseen: Vec<i64> = Vec::with_capacity(64);
@@ -486,7 +486,7 @@ impl Game {
         }
     }
 
-    /// `legal[pick(legal.len())]` where `legal` is what [`Game::legal_ids`] lists, without
+    /// `legal[pick(legal.len())]` where `legal` is what [`State::legal_ids`] lists, without
     /// listing it when every tile action is legal (a player who can pay for any conflict):
     /// the random moves of a playout are mostly tile actions, hundreds of them a position.
     /// `out` is scratch for the other cases.

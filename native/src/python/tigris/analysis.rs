@@ -7,10 +7,10 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 
-use super::actions::{DYNASTIES, MONUMENTS};
-use super::analysis::{self, Content, RegionFacts};
-use super::board::{Bb, CELLS, NONE};
-use super::state::{PendingKind, State};
+use crate::tigris::actions::{DYNASTIES, MONUMENTS};
+use crate::tigris::analysis::{self, Content, RegionFacts};
+use crate::tigris::board::{Bb, CELLS, NONE};
+use crate::tigris::state::{PendingKind, State};
 
 /// The reference's classes and the `Content` values shared by every answer.
 struct Classes {
@@ -198,7 +198,7 @@ pub fn decision<'py>(py: Python<'py>, s: &State) -> PyResult<Bound<'py, PyAny>> 
         return Ok(py.None().into_bound(py));
     };
     let kwargs = PyDict::new(py);
-    let colours = |l: Option<super::state::List>| -> PyResult<Bound<'py, PyTuple>> {
+    let colours = |l: Option<crate::tigris::state::List>| -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, l.unwrap_or_default().as_slice().iter().copied())
     };
     let class = match p.kind {

@@ -1,4 +1,4 @@
-//! Tigris values as Python objects and back: the PyO3 conversions the bindings (`py.rs`) call.
+//! Tigris values as Python objects and back: the PyO3 conversions the bindings (`mod.rs`) call.
 //! Python objects made once (ids, action strings, cell and colour names), the reference's
 //! exceptions, actions read from text, ids or the reference's `Action`, events, results,
 //! positions and views as the reference's dicts, and positions read back.
@@ -14,13 +14,13 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyType};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::actions::{
+use crate::tigris::actions::{
     action_strings, parse_ascii, Action, Parsed, ACTION_COUNT, COLORS, DYNASTIES, MONUMENTS, ROLES,
 };
-use super::board::{cell_name, parse_cell, Side, CELLS};
-use super::events::Event;
-use super::position::Position;
-use super::state::{Key, List, Options, Pending, PendingKind, State};
+use crate::tigris::board::{cell_name, parse_cell, Side, CELLS};
+use crate::tigris::events::Event;
+use crate::tigris::position::Position;
+use crate::tigris::state::{Key, List, Options, Pending, PendingKind, State};
 
 static ILLEGAL: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static POSITION_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -211,7 +211,7 @@ pub(super) fn per_colour<'py>(py: Python<'py>, values: &[u32; 4]) -> PyResult<Bo
 }
 
 pub(super) fn cell_or_none<'py>(py: Python<'py>, cell: u8) -> Bound<'py, PyAny> {
-    if cell == super::board::NONE {
+    if cell == crate::tigris::board::NONE {
         py.None().into_bound(py)
     } else {
         strings(py).cells[cell as usize].bind(py).clone().into_any()
@@ -474,7 +474,7 @@ pub(super) fn event_dict<'py>(
         } => {
             d.set_item(
                 intern!(py, "monument"),
-                super::actions::MONUMENT_NAMES[*monument],
+                crate::tigris::actions::MONUMENT_NAMES[*monument],
             )?;
             d.set_item(intern!(py, "cell"), cell(at))?;
         }
@@ -853,7 +853,7 @@ pub(super) fn view_dict<'py>(
         catastrophes.set_item(name, s.catastrophes[seat])?;
         let roles = PyList::empty(py);
         for role in [3, 0, 1, 2] {
-            if s.leader_cell[4 * seat + role] == super::board::NONE {
+            if s.leader_cell[4 * seat + role] == crate::tigris::board::NONE {
                 roles.append(st.roles[role].bind(py))?;
             }
         }
@@ -864,7 +864,7 @@ pub(super) fn view_dict<'py>(
     d.set_item(intern!(py, "supply"), supply)?;
     let buildings = PyDict::new(py);
     for (color, at) in s.buildings.iter().enumerate() {
-        if *at != super::board::NONE {
+        if *at != crate::tigris::board::NONE {
             buildings.set_item(st.colors[color].bind(py), st.cells[*at as usize].bind(py))?;
         }
     }

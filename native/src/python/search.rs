@@ -1,0 +1,217 @@
+//! The native search for Python (`cradle.ai.search.native` calls it on native states): one
+//! binding, `search`, over a state of either game, its ISMCTS run with the GIL released; the
+//! settings as Python hands them over, read by name.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+use super::gheos::{self, GheosState};
+use super::tigris::{self, TigrisState};
+use crate::search::{model, Budget, Forest, Params, SearchGame};
+
+/// The root of a search: a state of one of the games, judged by its knowledge (boxed: one
+/// root a search, and the games' states differ in size).
+enum Root {
+    Tigris(Box<crate::tigris::World>),
+    Gheos(Box<crate::gheos::World>),
+}
+
+impl Root {
+    /// The root of `state` with `knowledge` (the knowledge's settings, read by name) and,
+    /// for Tigris, a belief over the hands (per seat, the odds of the 4 colours against a
+    /// uniform draw; None: uniform). A copy: other threads may use the state meanwhile.
+    fn of(
+        state: &Bound<'_, PyAny>,
+        knowledge: &Bound<'_, PyAny>,
+        belief: Option<Vec<Vec<f64>>>,
+    ) -> PyResult<Root> {
+        if let Ok(state) = state.cast::<TigrisState>() {
+            let judging: tigris::knowledge::Judging = knowledge.extract()?;
+            let root = tigris::knowledge::search_root(&state.borrow(), &judging, belief)?;
+            return Ok(Root::Tigris(Box::new(root)));
+        }
+        if let Ok(state) = state.cast::<GheosState>() {
+            if belief.is_some() {
+                return Err(PyValueError::new_err(
+                    "a belief over the hands is a Tigris knowledge's",
+                ));
+            }
+            let judging: gheos::knowledge::Judging = knowledge.extract()?;
+            let root = gheos::knowledge::search_root(&state.borrow(), &judging)?;
+            return Ok(Root::Gheos(Box::new(root)));
+        }
+        Err(PyTypeError::new_err(
+            "the native search runs on a TigrisState or a GheosState",
+        ))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &self,
+        py: Python<'_>,
+        seat: usize,
+        iterations: Option<u64>,
+        seconds: Option<f64>,
+        floor: Option<u64>,
+        params: Params,
+        seeds: &[u64],
+        only: Option<&[u32]>,
+    ) -> PyResult<PySearchResult> {
+        match self {
+            Root::Tigris(root) => search_detached(
+                py, &**root, seat, iterations, seconds, floor, params, seeds, only,
+            ),
+            Root::Gheos(root) => search_detached(
+                py, &**root, seat, iterations, seconds, floor, params, seeds, only,
+            ),
+        }
+    }
+}
+
+/// The search's settings, read off the Python object by name
+/// (`cradle.ai.search.native.NativeSettings`: the game's rollout, playout and batch already
+/// resolved).
+#[derive(FromPyObject)]
+pub struct Settings {
+    #[pyo3(attribute)]
+    exploration: f64,
+    #[pyo3(attribute)]
+    widening: f64,
+    #[pyo3(attribute)]
+    alpha: f64,
+    #[pyo3(attribute)]
+    prior_weight: f64,
+    #[pyo3(attribute)]
+    rollout: usize,
+    #[pyo3(attribute)]
+    playout: usize,
+    #[pyo3(attribute)]
+    batch: usize,
+    #[pyo3(attribute)]
+    urgent: bool,
+    #[pyo3(attribute)]
+    stop: bool,
+}
+
+impl Settings {
+    /// The tree's settings, after refusing what Python may get wrong.
+    pub fn params(&self) -> PyResult<Params> {
+        let reals = [
+            self.exploration,
+            self.widening,
+            self.alpha,
+            self.prior_weight,
+        ];
+        if reals.iter().any(|x| !x.is_finite() || *x < 0.0) {
+            return Err(PyValueError::new_err(
+                "exploration, widening, alpha and prior_weight are finite and at least 0",
+            ));
+        }
+        if self.batch == 0 {
+            return Err(PyValueError::new_err("batch is at least 1"));
+        }
+        Ok(Params {
+            exploration: self.exploration,
+            widening: self.widening,
+            alpha: self.alpha,
+            prior_weight: self.prior_weight,
+            rollout: self.rollout,
+            playout: self.playout,
+            batch: self.batch,
+            urgent: self.urgent,
+            stop: self.stop,
+        })
+    }
+}
+
+/// A clear error where a learned evaluation is asked for before its model was set.
+pub fn model_is_set(game: &str) -> PyResult<()> {
+    if model::weights(game)
+        .map_err(PyValueError::new_err)?
+        .is_empty()
+    {
+        return Err(PyValueError::new_err(format!(
+            "no learned {game} model: cradle.ai.knowledge.learned.model({game:?}) sets it"
+        )));
+    }
+    Ok(())
+}
+
+/// The iterations run and, per visited root action, (action id, visits, summed reward).
+pub type PySearchResult = (u64, Vec<(u32, u64, f64)>);
+
+/// Search `root` for `seat` (one tree per seed, on threads when there are several) with the
+/// GIL released, after refusing what Python may get wrong: a finished game, a seat not to
+/// move, no seeds, a bad budget. The iterations run and (action id, visits, summed reward)
+/// per visited root action, as `cradle.ai.search.native` reads them.
+#[allow(clippy::too_many_arguments)]
+pub fn search_detached<G: SearchGame>(
+    py: Python<'_>,
+    root: &G,
+    seat: usize,
+    iterations: Option<u64>,
+    seconds: Option<f64>,
+    floor: Option<u64>,
+    params: Params,
+    seeds: &[u64],
+    only: Option<&[u32]>,
+) -> PyResult<PySearchResult> {
+    if root.is_over() {
+        return Err(PyValueError::new_err("the game is over: nothing to search"));
+    }
+    if seat != root.to_move() {
+        return Err(PyValueError::new_err(format!(
+            "it is seat {}'s decision, not seat {seat}'s",
+            root.to_move()
+        )));
+    }
+    let budget =
+        Budget::checked(iterations, seconds, floor, seeds).map_err(PyValueError::new_err)?;
+    let mut forest = Forest::new(root, seat, params, seeds, only);
+    let (count, stats) = py.detach(|| forest.run(budget));
+    let rows = stats
+        .iter()
+        .map(|r| (r.action, r.visits, r.total))
+        .collect();
+    Ok((count, rows))
+}
+
+/// ISMCTS for `seat` (the seat to move) in `state`, a Tigris or Gheos state: one tree per
+/// seed, on threads when there are several. `settings`: the search's
+/// (`cradle.ai.search.native.NativeSettings`); `knowledge`: the game knowledge's settings
+/// (`TigrisSettings` or `GheosSettings`); `belief`: a Tigris belief over the hands. Returns
+/// the iterations run and (action id, visits, summed reward) per visited root action.
+#[pyfunction]
+#[pyo3(signature = (state, seat, iterations, seconds, settings, knowledge, seeds, only=None, floor=None, belief=None))]
+#[allow(clippy::too_many_arguments)]
+fn search(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    seat: usize,
+    iterations: Option<u64>,
+    seconds: Option<f64>,
+    settings: Settings,
+    knowledge: &Bound<'_, PyAny>,
+    seeds: Vec<u64>,
+    only: Option<Vec<u32>>,
+    floor: Option<u64>,
+    belief: Option<Vec<Vec<f64>>>,
+) -> PyResult<PySearchResult> {
+    let params = settings.params()?;
+    let root = Root::of(state, knowledge, belief)?;
+    root.search(
+        py,
+        seat,
+        iterations,
+        seconds,
+        floor,
+        params,
+        &seeds,
+        only.as_deref(),
+    )
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(search, m)?)?;
+    Ok(())
+}
