@@ -192,6 +192,8 @@ def test_a_gheos_step_by_keys_on_its_sparse_map(
     assert target
     gheos_arrows_to(page, target)
     assert "start" in page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert page.locator(".gheos-board .focus-ring").count() == 1
+    page.screenshot(path=str(artifacts / "keyboard-gheos-focus-ring.png"))
     before = page.evaluate("Number(document.body.dataset.version)")
     page.keyboard.press("Enter")
     if page.locator("#region-choice").count():  # a tile touching two continents asks which
