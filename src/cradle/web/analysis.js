@@ -130,7 +130,7 @@ export function analysisScreen(root, id) {
       dot.addEventListener("click", () => pick(r, found, module));
       root.append(dot);
     }
-    put(chart, el("h3", {}, `${capitalised(measureName(found.players.length))} along the game`),
+    put(chart, el("h2", { class: "section" }, `${capitalised(measureName(found.players.length))} along the game`),
       el("div", { class: "legend" }, found.players.map((p, seat) => el("span", { class: "dynasty-chip", style: `--accent:${module.seatColour(found.players, seat)}`, title: titleCase(p) }, nameAt(found, seat)))),
       root,
       el("p", { class: "muted small", id: "chart-note" }, chartNote(found.players.length)));
@@ -150,7 +150,7 @@ export function analysisScreen(root, id) {
       el("p", { class: "better" }, "Better: ", el("strong", {}, capitalised(module.describeAction(r.best, words))), el("span", { class: "muted" }, ` (${percent(r.best_chance)})`)),
       el("p", { class: "small muted" }, "Why: ", capitalised(module.reasonWords(r.why, words))));
     });
-    put(moves, el("h3", {}, "The moves that cost most"),
+    put(moves, el("h2", { class: "section" }, "The moves that cost most"),
       found.status === "done" && !items.length ? el("p", { class: "muted" }, "No move cost much: well played.") : null,
       found.status !== "done" ? el("p", { class: "muted small" }, "Found so far; the list completes when the review does.") : null,
       el("ol", { class: "costly-list", id: "costly-list" }, items));

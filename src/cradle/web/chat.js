@@ -57,7 +57,7 @@ export class ChatPanel {
       this.input, el("button", { class: "btn primary", type: "submit", id: "chat-send" }, "Send"));
     this.count = el("span", { class: "chat-count", id: "chat-unread", hidden: true });
     this.node = el("section", { class: "card chat-card", id: "chat", hidden: true, "aria-label": "Chat" },
-      el("div", { class: "chat-head" }, el("h3", {}, "Chat"),
+      el("div", { class: "chat-head" }, el("h2", { class: "section" }, "Chat"),
         el("button", { class: "btn small quiet chat-close", type: "button", id: "chat-close", onclick: () => this.open(false) }, "Close")),
       this.list, this.error, this.form, this.mutedNode);
     this.toggle = el("button", { class: "btn chat-toggle", type: "button", id: "chat-toggle", hidden: true,

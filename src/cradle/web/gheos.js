@@ -842,7 +842,7 @@ export function createRenderer(parts, ctx) {
           onclick: () => { rotation[tile.tile] = (r + 1) % 3; selectedTile = tile.tile; why = ""; draw(); } }, icon("turn", 16), " turn"));
     });
     parts.hand.append(el("div", { class: "card hand" },
-      el("h3", {}, options.past ? "Your tiles then" : "Your tiles"),
+      el("h2", { class: "section" }, options.past ? "Your tiles then" : "Your tiles"),
       hidden ? el("p", { class: "muted" }, "hidden") : el("div", { class: "tiles gheos-hand", id: "hand-tiles" }, tiles)));
   }
 
@@ -930,7 +930,7 @@ export function createRenderer(parts, ctx) {
       el("td", {}, String((frame.hand_sizes || {})[p] ?? ""))));
     const onBoard = Object.entries(frame.civilizations || {});
     put(parts.scores, el("div", { class: "card" },
-      el("h3", {}, "Points"),
+      el("h2", { class: "section" }, "Points"),
       el("table", { class: "score-table" },
         el("thead", {}, el("tr", {}, el("th", {}, el("span", { class: "sr-only" }, "Player")), el("th", {}, "pts"), el("th", {}, "followers"), el("th", { title: "scoring tokens left" }, "tokens"), el("th", { title: "tiles in hand" }, "hand"))),
         el("tbody", {}, rows)),

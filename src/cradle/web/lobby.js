@@ -206,7 +206,7 @@ function lobbyTable(games, refresh) {
     const rows = games.filter((g) => g.status === status);
     if (!rows.length) return null;
     return el("div", { class: "lobby-group" },
-      el("h3", {}, heading),
+      el("h2", { class: "section" }, heading),
       el("ul", { class: "games" }, rows.slice(0, 30).map((g) => {
         const seats = g.seats.map((_, i) => nameAt(g, i)); // a bot's by its level
         const saved = mine[g.id];

@@ -119,8 +119,8 @@ function drawProfile(card, found) {
           el("td", {}, link(`#/ratings/${r.game}/${r.players}`, GAME_TITLES[r.game] || r.game)), el("td", {}, String(r.players)),
           el("td", { class: "num rating" }, r.rating.toFixed(2)), el("td", { class: "num" }, String(r.games))))))
       : el("p", { class: "muted", id: "profile-unrated" }, "No rated game yet."),
-    found.history.length ? el("div", { class: "chart-box" }, el("h3", {}, "Rating over time"), ratingChart(found.history, groups)) : null,
-    el("h3", {}, "Finished games"),
+    found.history.length ? el("div", { class: "chart-box" }, el("h2", { class: "section" }, "Rating over time"), ratingChart(found.history, groups)) : null,
+    el("h2", { class: "section" }, "Finished games"),
     found.games.length
       ? el("ol", { class: "finished-games", id: "profile-games" }, found.games.map((g) => el("li", { "data-game": g.id },
         el("strong", {}, GAME_TITLES[g.game] || g.game), " · ",

@@ -36,7 +36,7 @@ export function replayScreen(root, id) {
   root.append(el("div", { class: "game-screen" },
     el("section", { class: "board-col" }, parts.banner, parts.board),
     el("aside", { class: "side" }, deck, parts.hand, parts.scores,
-      el("div", { class: "card" }, el("h3", {}, "This step"), parts.log))));
+      el("div", { class: "card" }, el("h2", { class: "section" }, "This step"), parts.log))));
   /** @type {Replay | null} */
   let data = null;
   let step = 0;

@@ -133,7 +133,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
     // A guest's seat moves to another device by a one-time link (an account's follows a sign-in).
     const open = el("button", { id: "transfer-open", class: "btn", onclick: async () => {
       try {
-        const card = el("div", { class: "card" }, el("h3", {}, "Continue on another device"), await transferPanel(id, token));
+        const card = el("div", { class: "card" }, el("h2", { class: "section" }, "Continue on another device"), await transferPanel(id, token));
         put(parts.transfer, card);
         card.scrollIntoView({ block: "nearest" }); // it opens below the button: the code must be in view
       } catch (error) { toast(messageOf(error)); }
@@ -712,7 +712,7 @@ function invites(node, id, frame, mode) {
   const pending = (saved?.invites || []).filter((s) => s.invite && unused.includes(s.seat));
   if (!pending.length) { clear(node); return; }
   put(node, el("div", { class: "card invites" },
-    el("h3", {}, "Invite players"),
+    el("h2", { class: "section" }, "Invite players"),
     el("p", { class: "muted" }, "Send each person their own link: it holds their seat's secret."),
     pending.map((s) => {
       const url = `${location.origin}/#/invite/${id}/${s.invite}`;

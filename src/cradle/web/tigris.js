@@ -782,7 +782,7 @@ export function createRenderer(parts, ctx) {
     const hand = hidden ? [] : frame.hand || [];
     const supply = (frame.supply || {})[me] || [];
     parts.hand.append(el("div", { class: "card hand" },
-      el("h3", {}, options.past ? "Your tiles then " : "Your tiles ", el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[me]}` }, titleCase(me))),
+      el("h2", { class: "section" }, options.past ? "Your tiles then " : "Your tiles ", el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[me]}` }, titleCase(me))),
       el("div", { class: "tiles", id: "hand-tiles" }, hidden ? el("p", { class: "muted" }, "hidden") :
         hand.map((color, i) => handTile(color, selection?.kind === "tile" && selection.color === color && hand.indexOf(color) === i,
           legal.tile[color] ? () => choose({ kind: "tile", color }) : null, { disabled: !legal.tile[color] }))),
@@ -863,7 +863,7 @@ export function createRenderer(parts, ctx) {
     });
     const left = frame.unused_monuments || [];
     put(parts.scores, el("div", { class: "card" },
-      el("h3", {}, "Points"),
+      el("h2", { class: "section" }, "Points"),
       el("div", { class: "table-fit" }, el("table", { class: "score-table" },
         el("thead", {}, el("tr", {}, el("th", {}, el("span", { class: "sr-only" }, "Player")),
           COLORS.map((c) => el("th", { class: `pts ${c}`, title: `${c} points` }, swatch(c), el("span", { class: "sr-only" }, `${c} points`))),
