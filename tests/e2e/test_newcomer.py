@@ -280,8 +280,14 @@ def test_the_invite_card_is_in_view_on_a_768_pixel_laptop_screen_and_the_lobby_s
     assert "Tigris & Euphrates: without the wonder" in variants
     assert not [v for v in variants if ": no " in v or " no the " in v]
     page.select_option("select[data-seat='1']", "human")
+    page.locator("#create-game").scroll_into_view_if_needed()
+    assert page.evaluate("scrollY") > 0  # the lobby's button is below its fold
     page.click("#create-game")
     page.wait_for_selector(".invites input")
-    assert in_view(page, ".invites")
+    page.wait_for_selector(".tigris-board [role=button]")  # the page laid out whole
+    assert in_view(page, ".invites"), (
+        page.locator(".invites").bounding_box(),
+        page.evaluate("scrollY"),
+    )
     page.screenshot(path=str(artifacts / "newcomer-laptop-invite-card.png"))
     context.close()

@@ -70,6 +70,9 @@ function route() {
   setStatus("");
   setTitle("");
   clear(app);
+  // A new screen opens at its top: the last one's scroll (the lobby's form, scrolled down to
+  // its button) would otherwise leave the new one's first card (an invite's links) above view.
+  window.scrollTo(0, 0);
   const [page, ...args] = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   const [id, secret] = args;
   if ((page === "play" || page === "hotseat") && id && secret) {
