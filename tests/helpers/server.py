@@ -41,8 +41,10 @@ from cradle.ai import make_bot
 from cradle.core.record import GameRecord
 from cradle.games import game_names, get_game
 from cradle.server.bots import bot_seed
-from cradle.server.hub import hash_token, new_token
-from cradle.server.storage import Storage, StoredGame
+from cradle.server.store import Store
+from cradle.server.store.games import StoredGame
+from cradle.server.store.plays import MoveChange
+from cradle.server.tokens import hash_token, new_token
 
 
 def free_port() -> int:
@@ -361,16 +363,14 @@ def alive(pid: int) -> bool:
         return False
 
 
-def stored_game(
-    storage: Storage, game_id: str, seed: int, moves: int | None, hotseat: bool
-) -> None:
+def stored_game(storage: Store, game_id: str, seed: int, moves: int | None, hotseat: bool) -> None:
     """A real game of two people, written as the server writes one: ``moves`` random moves, or
     to the end (then with its analysis done)."""
     module = get_game("tigris")
     options = dict(module.options_to_dict(module.options_from_dict({})))
     state = module.new_game(2, seed, module.options_from_dict(options))
     now = time.time()
-    storage.create_game(
+    storage.new_games.create(
         StoredGame(
             id=game_id,
             game="tigris",
@@ -397,12 +397,24 @@ def stored_game(
         state.apply(action)
         over = bool(state.is_over)
         status, result = ("over", state.result()) if over else ("running", None)
-        storage.append_action(game_id, ply, ply, seat, action, status, result, False, over)
+        storage.plays.move(
+            MoveChange(
+                game_id=game_id,
+                ply=ply,
+                version=ply,
+                seat=seat,
+                action=action,
+                status=status,
+                result=result,
+                bot_turn=False,
+                analyse=over,
+            )
+        )
         ply += 1
     if state.is_over:  # its last move queued the analysis: it is done now
-        assert storage.claim_analysis(game_id, storage.origin, time.time()) is not None
+        assert storage.analyses.claim(game_id, storage.origin, time.time()) is not None
         data = {"format": 1, "chances": [[0.5, 0.5]], "plies": [0], "reviews": []}
-        assert storage.save_analysis(game_id, storage.origin, "done", 1, 1, data)
+        assert storage.analyses.save(game_id, storage.origin, "done", 1, 1, data)
 
 
 def before_alembic(db: Any) -> None:

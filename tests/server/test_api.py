@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from cradle.core.record import GameRecord
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
-from cradle.server.storage import Storage
+from cradle.server.store import Store
 from tests.helpers.server import GAMES, auth, create, token_of
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -405,9 +405,9 @@ def test_stored_before_acknowledged(client: TestClient, db_url: str) -> None:
     game_id = created["id"]
     seat = view(client, game_id)["to_move"]
     act(client, game_id, token_of(created, seat), "pass")
-    storage = Storage(db_url)
+    storage = Store(db_url)
     try:
-        stored = storage.load(game_id)
+        stored = storage.games.load(game_id)
         assert stored is not None
         assert stored.actions == ["pass"] and stored.action_seats == [seat]
     finally:

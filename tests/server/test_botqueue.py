@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from cradle.core.record import GameRecord
-from cradle.server.storage import Storage
+from cradle.server.store import Store
 from tests.helpers.server import (
     GAMES,
     PlayServer,
@@ -90,7 +90,7 @@ def test_two_bot_worker_processes_share_the_turns_fairly_once_and_survive_a_kill
     settings = ("run_bots=false", "bot_seats_per_client=100", "analyse_finished=false")
     server = PlayServer(postgres_url, bot_delay=0.0, settings=settings).start()
     groups: list[Workers] = []
-    storage = Storage(postgres_url)
+    storage = Store(postgres_url)
     try:
         bots = ["bot:greedy", "bot:greedy"]
         theirs = [create(server, "127.0.0.2", bots) for _ in range(6)]  # client A: six tables
@@ -99,7 +99,7 @@ def test_two_bot_worker_processes_share_the_turns_fairly_once_and_survive_a_kill
         time.sleep(1.0)
         # The server makes no bot move itself (--no-bots): every turn waits in the queue.
         assert server.get(f"/api/games/{b}")["table"]["moves"] == 0
-        assert len(storage.bot_jobs()) == 8
+        assert len(storage.bot_jobs.jobs()) == 8
         groups = [Workers(postgres_url, "--bot-seconds", "3") for _ in range(2)]
 
         def made() -> list[Move]:
@@ -121,7 +121,7 @@ def test_two_bot_worker_processes_share_the_turns_fairly_once_and_survive_a_kill
         deadline = time.monotonic() + 60
         while not owner:
             assert time.monotonic() < deadline, "nobody claimed the slow table's turn"
-            jobs = {job["game_id"]: job for job in storage.bot_jobs()}
+            jobs = {job["game_id"]: job for job in storage.bot_jobs.jobs()}
             owner = (jobs.get(slow) or {}).get("owner") or ""
             time.sleep(0.02)
         killed = int(owner.rsplit(":", 1)[1])
@@ -136,7 +136,7 @@ def test_two_bot_worker_processes_share_the_turns_fairly_once_and_survive_a_kill
         lines = Counter((m.game, m.ply) for m in made())
         assert max(lines.values()) == 1
         for game_id in [*theirs, b, c]:
-            stored = storage.load(game_id)
+            stored = storage.games.load(game_id)
             assert stored is not None
             assert {ply for game, ply in lines if game == game_id} == set(
                 range(len(stored.actions))
@@ -147,7 +147,7 @@ def test_two_bot_worker_processes_share_the_turns_fairly_once_and_survive_a_kill
             check_bots_played_as_if_never_stopped(record, bots)
             # The server heard every move (NOTIFY) and serves the game as stored.
             assert server.get(f"/api/games/{game_id}")["table"]["moves"] == len(stored.actions)
-        assert storage.load(slow).actions  # type: ignore[union-attr]
+        assert storage.games.load(slow).actions  # type: ignore[union-attr]
     finally:
         for group in groups:
             group.stop()

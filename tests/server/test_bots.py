@@ -89,7 +89,7 @@ def test_a_hard_seat_thinks_within_its_turn_allowance(client: object) -> None:
     moves = 0
 
     def thought_in_its_turn() -> bool:
-        return hub.storage.bot_clocks(game_id).get(1, 0.0) > 0.0
+        return hub.store.bot_jobs.clocks(game_id).get(1, 0.0) > 0.0
 
     while moves < 6 or not thought_in_its_turn():
         assert time.monotonic() < deadline, "the game stopped moving"

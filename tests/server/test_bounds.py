@@ -219,7 +219,7 @@ def table(hostile_client: TestClient) -> dict[str, Any]:
 
 
 def games_stored(client: TestClient) -> int:
-    count: int = client.app.state.hub.storage.count_games()  # type: ignore[attr-defined]
+    count: int = client.app.state.hub.store.games.count_games()  # type: ignore[attr-defined]
     return count
 
 

@@ -29,9 +29,11 @@ from fastapi.testclient import TestClient
 
 from cradle.core.record import GameRecord
 from cradle.server.app import create_app
+from cradle.server.archive import record_for
 from cradle.server.history import Step, history_for, replay_steps, step_of
-from cradle.server.hub import Hub, Table
+from cradle.server.hub import Hub
 from cradle.server.limits import UNLIMITED_CLIENTS, Limits
+from cradle.server.table import Table
 from tests.helpers.server import GAMES, auth, create, token_of
 
 # (Gheos calls its scoring tokens "tokens": that key is public; seat tokens are checked by value.)
@@ -206,8 +208,8 @@ def play_and_scan(
                     assert answer["steps"] == json.loads(json.dumps(history["steps"]))
                     assert answer["pieces"] == history["pieces"]
                 if seat is not None and not table.is_over:
-                    known = hub.record_for(table, seat)
-                    assert known == hub.record_for(world, seat), f"seat {seat} record leaks"
+                    known = record_for(table, seat)
+                    assert known == record_for(world, seat), f"seat {seat} record leaks"
                     if compared % RECORD_EVERY == 0:  # and it is what the endpoint answers
                         url = f"/api/games/{game_id}/record"
                         assert client.get(url, headers=auth(tokens[seat])).json() == known

@@ -164,7 +164,7 @@ def test_replays_are_cached(client: TestClient) -> None:
         assert time.monotonic() < deadline
         time.sleep(0.05)
     first = client.get(f"/api/games/{created['id']}/replay?seat=1").json()
-    assert (created["id"], 1) in hub.replays
-    cached = hub.replays[(created["id"], 1)]
+    assert (created["id"], 1) in hub.archive.replays
+    cached = hub.archive.replays[(created["id"], 1)]
     assert client.get(f"/api/games/{created['id']}/replay?seat=1").json() == first
-    assert hub.replays[(created["id"], 1)] is cached
+    assert hub.archive.replays[(created["id"], 1)] is cached

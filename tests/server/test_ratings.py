@@ -18,11 +18,16 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from cradle.games import get_game
-from cradle.server.accounts import create_account, games_of
+from cradle.server.accounts import create_account
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
 from cradle.server.ratings import Skill, rate
-from cradle.server.storage import Conflict, RatingChangeRow, RatingRow, Storage, StoredGame
+from cradle.server.store import Store
+from cradle.server.store.errors import Conflict
+from cradle.server.store.games import StoredGame
+from cradle.server.store.plays import MoveChange
+from cradle.server.store.ratings import rate_game
+from cradle.server.store.schema import RatingChangeRow, RatingRow
 from cradle.server.tokens import hash_token, new_token
 from tests.helpers.server import GAMES, auth, token_of
 
@@ -121,8 +126,8 @@ def test_a_rated_game_moves_both_ratings_once(app_url: tuple[TestClient, TestCli
     assert game["place"] == result[1] and game["players"] == ["Alice", "Björk Ñ"]
     assert game["change"] == round(expected[1].shown - Skill().shown, 2)
     # Read back by a new server (restarts count nothing again).
-    storage = first.app.state.hub.storage  # type: ignore[attr-defined]
-    with storage.engine.connect() as connection:
+    storage = first.app.state.hub.store  # type: ignore[attr-defined]
+    with storage.database.engine.connect() as connection:
         changes = connection.execute(RatingChangeRow.__table__.select()).all()
     assert len(changes) == 2
     assert first.get("/api/players/nobody-here").status_code == 404
@@ -220,13 +225,13 @@ def test_lobby_rows_and_my_games_say_which_games_are_rated(
     seen = first.get(f"/api/games/{rated_id}", headers=auth(tokens[0])).json()
     assert seen["table"]["rated"] is True
     # A table no process has loaded is read from the database: the same answers.
-    storage: Storage = first.app.state.hub.storage  # type: ignore[attr-defined]
+    storage: Store = first.app.state.hub.store  # type: ignore[attr-defined]
     account = first.get("/api/me").json()["account"]["id"]
 
     def stored() -> tuple[dict[str, bool], dict[str, bool]]:
-        rows = storage.list_games(50)
+        rows = storage.lobby.list_games(50)
         listed = {row["id"]: row["rated"] for row in rows if row["id"] in expected}
-        return listed, {row["id"]: row["rated"] for row in games_of(storage, account, 50)}
+        return listed, {row["id"]: row["rated"] for row in storage.accounts.games_of(account, 50)}
 
     assert stored() == (expected, alice_games)
     # Bob deletes his account: the game he sat at rates nobody any more.
@@ -272,14 +277,16 @@ def test_bad_rating_queries_are_refused(client: TestClient) -> None:
 def test_two_processes_ending_one_game_rate_it_once(any_db_url: str) -> None:
     """Two storages (two processes' views of one database) store the game's last move at once:
     one write wins, the other meets a Conflict, and the ratings move once."""
-    one, two = Storage(any_db_url), Storage(any_db_url)
+    one, two = Store(any_db_url), Store(any_db_url)
     try:
-        accounts = [create_account(one, name, "not-a-hash", time.time()) for name in ("Ann", "Ben")]
+        accounts = [
+            create_account(one.accounts, name, "not-a-hash", time.time()) for name in ("Ann", "Ben")
+        ]
         module = get_game("gheos")
         options = dict(module.options_to_dict(module.options_from_dict({})))
         state = module.new_game(2, 7, module.options_from_dict(options))
         now = time.time()
-        one.create_game(
+        one.new_games.create(
             StoredGame(
                 id="race",
                 game="gheos",
@@ -308,14 +315,36 @@ def test_two_processes_ending_one_game_rate_it_once(any_db_url: str) -> None:
             after.apply(action)
             if after.is_over:
                 break
-            one.append_action("race", ply, ply, seat, action, "running", None, False)
+            one.plays.move(
+                MoveChange(
+                    game_id="race",
+                    ply=ply,
+                    version=ply,
+                    seat=seat,
+                    action=action,
+                    status="running",
+                    result=None,
+                    bot_turn=False,
+                )
+            )
             state, ply = after, ply + 1
         result = after.result()
         outcomes: list[str] = []
 
-        def end(storage: Storage) -> None:
+        def end(storage: Store) -> None:
             try:
-                storage.append_action("race", ply, ply, seat, action, "over", result, False)
+                storage.plays.move(
+                    MoveChange(
+                        game_id="race",
+                        ply=ply,
+                        version=ply,
+                        seat=seat,
+                        action=action,
+                        status="over",
+                        result=result,
+                        bot_turn=False,
+                    )
+                )
                 outcomes.append("stored")
             except Conflict:
                 outcomes.append("conflict")
@@ -326,14 +355,14 @@ def test_two_processes_ending_one_game_rate_it_once(any_db_url: str) -> None:
         for racer in racers:
             racer.join(60)
         assert sorted(outcomes) == ["conflict", "stored"]
-        with one.engine.connect() as connection:
+        with one.database.engine.connect() as connection:
             ratings = connection.execute(RatingRow.__table__.select()).all()
             changes = connection.execute(RatingChangeRow.__table__.select()).all()
         assert len(changes) == 2 and sorted(r.games for r in ratings) == [1, 1]
         # The same end stored again (a replayed notice, a retry) counts nothing twice.
-        with one._transaction() as connection:
-            one._rate(connection, "race", result, time.time())
-        with one.engine.connect() as connection:
+        with one.database.transaction() as connection:
+            rate_game(one.database, connection, "race", result, time.time())
+        with one.database.engine.connect() as connection:
             assert len(connection.execute(RatingChangeRow.__table__.select()).all()) == 2
     finally:
         one.close()

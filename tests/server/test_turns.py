@@ -20,7 +20,7 @@ from cradle.server.app import create_app
 from cradle.server.botqueue import WorkerSettings, make_move
 from cradle.server.hub import Hub
 from cradle.server.limits import Limits
-from cradle.server.storage import Storage
+from cradle.server.store import Store
 from tests.helpers.server import GAMES, auth, create, token_of, wait_for
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -250,8 +250,8 @@ def test_back_while_the_stand_in_holds_the_turn_takes_it_over(db_url: str) -> No
         created = create(client, **TURN)
         game_id = created["id"]
         seat, late = stand_in(client, created)
-        storage = hub_of(client).storage
-        assert [job["game_id"] for job in storage.bot_jobs()] == [game_id]
+        storage = hub_of(client).store
+        assert [job["game_id"] for job in storage.bot_jobs.jobs()] == [game_id]
         refused(client.post(f"/api/games/{game_id}/actions", json={"action": "pass"},
                             headers=auth(token_of(created, 1 - seat))), 403, "not seat")  # fmt: skip
         began = time.time()
@@ -260,9 +260,9 @@ def test_back_while_the_stand_in_holds_the_turn_takes_it_over(db_url: str) -> No
         table = answer.json()["table"]
         assert table["standin"] is None and table["away"] == []
         assert table["deadline"] >= began + HOUR  # the turn is theirs again, with a fresh clock
-        assert answer.json()["legal_actions"] and storage.bot_jobs() == []
+        assert answer.json()["legal_actions"] and storage.bot_jobs.jobs() == []
         # The version moved on: a worker that had claimed the turn stores nothing.
-        assert storage.load(game_id).standin is None  # type: ignore[union-attr]
+        assert storage.games.load(game_id).standin is None  # type: ignore[union-attr]
 
 
 def test_a_move_of_the_person_away_brings_them_back(db_url: str) -> None:
@@ -274,7 +274,7 @@ def test_a_move_of_the_person_away_brings_them_back(db_url: str) -> None:
         move(client, game_id, late)  # before the stand-in played: the person is back
         table = view(client, game_id)["table"]
         assert table["away"] == [] and table["standin"] is None
-        stored = hub_of(client).storage.load(game_id)
+        stored = hub_of(client).store.games.load(game_id)
         assert stored is not None and stored.away == set() and stored.standin is None
 
 
@@ -306,10 +306,10 @@ def test_a_lapsed_seat_away_is_played_by_a_process_that_never_loaded_it(db_url: 
 
 def bot_moves(url: str) -> int:
     """Make the queued bots' moves as a `cradle bots` worker does; how many."""
-    storage = Storage(url)
+    storage = Store(url)
     made = 0
     try:
-        while (job := storage.claim_bot_job("test", time.time(), 60)) is not None:
+        while (job := storage.bot_jobs.claim("test", time.time(), 60)) is not None:
             assert make_move(storage, job, "test", WorkerSettings(url, bot_delay=0)) == "moved"
             made += 1
     finally:
@@ -335,9 +335,9 @@ def test_two_processes_let_a_lapsed_stand_in_play_once(postgres_url: str) -> Non
         first = one.portal.call(hub_of(one).turns.stand_in_lapsed, lapsed)
         second = two.portal.call(hub_of(two).turns.stand_in_lapsed, lapsed)
         assert first + second == [game_id]
-        stored = hub_of(one).storage.load(game_id)
+        stored = hub_of(one).store.games.load(game_id)
         assert stored is not None and stored.standin == seat and stored.away == {seat}
-        assert [job["game_id"] for job in hub_of(one).storage.bot_jobs()] == [game_id]
+        assert [job["game_id"] for job in hub_of(one).store.bot_jobs.jobs()] == [game_id]
         assert bot_moves(postgres_url) >= 1
         for client in (one, two):
             wait_for(lambda client=client: view(client, game_id)["to_move"] == 1 - seat, 30)
@@ -353,7 +353,9 @@ def test_back_on_another_process_right_after_the_choice(postgres_url: str) -> No
         game_id = created["id"]
         view(two, game_id)  # the second process holds the table: its copy is behind next
         assert two.portal is not None
-        listening = [t for t in hub_of(two).background if "listen" in t.get_coro().__qualname__]  # type: ignore[union-attr]
+        listening = [
+            t for t in hub_of(two).runtime.background if "listen" in t.get_coro().__qualname__
+        ]  # type: ignore[union-attr]
         assert len(listening) == 1
         two.portal.call(listening[0].cancel)  # it hears nothing of the first one's writes
         _seat, late = stand_in(one, created)
@@ -485,7 +487,7 @@ def test_two_processes_end_an_idle_game_once(postgres_url: str) -> None:
         assert first + second == [game_id]
         versions = {view(client, game_id)["table"]["version"] for client in (one, two)}
         assert len(versions) == 1  # one ending, seen by both
-        assert hub_of(two).storage.load(game_id).ended_by == "abandoned"  # type: ignore[union-attr]
+        assert hub_of(two).store.games.load(game_id).ended_by == "abandoned"  # type: ignore[union-attr]
 
 
 def test_a_move_and_an_ending_on_two_processes_store_one(postgres_url: str) -> None:
@@ -501,7 +503,7 @@ def test_a_move_and_an_ending_on_two_processes_store_one(postgres_url: str) -> N
         move(one, game_id, token)  # two's copy is behind now
         answer = post(two, f"/api/games/{game_id}/concede", token_of(created, 1 - seat))
         assert answer.status_code == 200, answer.text
-        stored = hub_of(one).storage.load(game_id)
+        stored = hub_of(one).store.games.load(game_id)
         assert stored is not None and stored.moves == 1 and stored.ended_by == "conceded"
         wait_for(lambda: view(one, game_id)["table"]["status"] == "over", 30)
 

@@ -188,7 +188,7 @@ def test_reconnecting_resumes_where_the_game_is(client: TestClient) -> None:
 
 def test_a_client_that_cannot_keep_up_is_closed_with_a_reason() -> None:
 
-    from cradle.server.hub import SEND_QUEUE_LIMIT, Connection
+    from cradle.server.table import SEND_QUEUE_LIMIT, Connection
 
     async def never_sent(_text: str) -> None:
         raise AssertionError("not pumped in this test")
@@ -254,7 +254,7 @@ def test_a_client_that_does_not_read_is_closed_1013(
     """At the ASGI boundary, where a client that stopped reading is a send that never
     returns (over TCP it takes megabytes of unread frames to fill the kernel's buffers)."""
     from cradle.server import hub as hub_module
-    from cradle.server.hub import NewTable
+    from cradle.server.seats import NewTable
 
     monkeypatch.setattr(hub_module, "SEND_PATIENCE", 0.5)
 

@@ -9,7 +9,8 @@ as its sha-256; its CSRF token is derived from it (a page of this site reads it 
 ``GET /api/me``, a page of another site cannot), and every state-changing request that comes
 with the cookie must send it back in ``X-CSRF-Token``.
 
-Everything here that touches the database is synchronous; the routes call it in worker threads.
+What touches the database (:mod:`cradle.server.store.accounts`) is synchronous; the routes
+call it in worker threads.
 """
 
 from __future__ import annotations
@@ -20,31 +21,19 @@ import hmac
 import secrets
 import threading
 import unicodedata
-from dataclasses import dataclass
-from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.exc import IntegrityError
 
-from cradle.server.storage import (
-    AccountRow,
-    ChatLineRow,
-    ChatMuteRow,
-    GameRow,
-    SeatRow,
-    SessionRow,
-    Storage,
-    StorageError,
-    TransferRow,
-)
+from cradle.server.store.accounts import FORMER, Account, AccountStore, Taken
+from cradle.server.store.seats import SeatStore
 from cradle.server.tokens import hash_token, new_token
+
+__all__ = ["FORMER", "Account", "Taken"]
 
 NAME_MIN, NAME_MAX = 3, 24
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
 EMAIL_MAX = 254
-FORMER = "former player"  # the name at the seats of a deleted account (no one may take it)
 SESSION_COOKIE = "cradle_session"
 CSRF_HEADER = "x-csrf-token"
 SESSION_SECONDS = 30 * 86400.0
@@ -58,11 +47,6 @@ def _hasher(memory_kib: int) -> tuple[PasswordHasher, str]:
     random password to verify against when no such account exists (the same work)."""
     hasher = PasswordHasher(time_cost=3, memory_cost=memory_kib, parallelism=4)
     return hasher, hasher.hash(secrets.token_hex(16))
-
-
-class Taken(StorageError):
-    def __init__(self) -> None:
-        super().__init__("that name is taken", "that name is taken")
 
 
 def normal_name(raw: str) -> str:
@@ -121,246 +105,47 @@ def csrf_of(secret: str) -> str:
     return hmac.new(secret.encode(), b"cradle-csrf", hashlib.sha256).hexdigest()[:32]
 
 
-@dataclass(frozen=True)
-class Account:
-    id: str
-    name: str
-    email: str | None
-    turn_mail: bool
-    created: float
-
-    def public(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "email": self.email,
-            "turn_mail": self.turn_mail,
-            "created": self.created,
-        }
-
-
-def _account(row: Any) -> Account:
-    return Account(row.id, row.name, row.email, bool(row.turn_mail), float(row.created))
-
-
-def create_account(storage: Storage, name: str, password_hash: str, now: float) -> Account:
+def create_account(store: AccountStore, name: str, password_hash: str, now: float) -> Account:
     """A new account; :class:`Taken` when the name (in any case) is someone's."""
-    account_id = secrets.token_hex(8)
-    try:
-        with storage.transaction() as connection:
-            taken = connection.execute(
-                select(AccountRow.id).where(AccountRow.name_key == name_key(name))
-            ).first()
-            if taken is not None:
-                raise Taken()
-            connection.execute(
-                insert(AccountRow).values(
-                    id=account_id,
-                    name=name,
-                    name_key=name_key(name),
-                    password=password_hash,
-                    created=now,
-                    turn_mail=False,
-                )
-            )
-    except StorageError as exc:
-        if isinstance(exc.__cause__, IntegrityError):
-            raise Taken() from None  # another process took it meanwhile
-        raise
-    return Account(account_id, name, None, False, now)
+    return store.create(name, name_key(name), password_hash, now)
 
 
-def password_of(storage: Storage, name: str) -> tuple[str, str] | None:
+def password_of(store: AccountStore, name: str) -> tuple[str, str] | None:
     """(account id, password hash) of the account named ``name`` (any case), or None."""
-    with storage.engine.connect() as connection:
-        row = connection.execute(
-            select(AccountRow.id, AccountRow.password).where(AccountRow.name_key == name_key(name))
-        ).first()
-    return None if row is None else (str(row.id), str(row.password))
+    return store.password_of(name_key(name))
 
 
-def password_by_id(storage: Storage, account_id: str) -> str | None:
-    with storage.engine.connect() as connection:
-        found = connection.execute(
-            select(AccountRow.password).where(AccountRow.id == account_id)
-        ).scalar()
-    return None if found is None else str(found)
-
-
-def start_session(storage: Storage, account_id: str, now: float) -> str:
+def start_session(store: AccountStore, account_id: str, now: float) -> str:
     """A new session of the account; its cookie's value (stored only as its sha-256)."""
     secret = new_token()
-    with storage.transaction() as connection:
-        connection.execute(delete(SessionRow).where(SessionRow.expires < now))
-        connection.execute(
-            insert(SessionRow).values(
-                id=hash_token(secret),
-                account_id=account_id,
-                created=now,
-                expires=now + SESSION_SECONDS,
-            )
-        )
+    store.add_session(hash_token(secret), account_id, now, now + SESSION_SECONDS)
     return secret
 
 
-def account_of_session(storage: Storage, secret: str, now: float) -> Account | None:
+def account_of_session(store: AccountStore, secret: str, now: float) -> Account | None:
     """The account signed in with the cookie ``secret``; None when it is no live session."""
-    with storage.engine.connect() as connection:
-        row = connection.execute(
-            select(AccountRow)
-            .join(SessionRow, SessionRow.account_id == AccountRow.id)
-            .where(SessionRow.id == hash_token(secret), SessionRow.expires > now)
-        ).first()
-    return None if row is None else _account(row)
+    return store.account_of_session(hash_token(secret), now)
 
 
-def end_session(storage: Storage, secret: str) -> None:
-    with storage.transaction() as connection:
-        connection.execute(delete(SessionRow).where(SessionRow.id == hash_token(secret)))
+def end_session(store: AccountStore, secret: str) -> None:
+    store.end_session(hash_token(secret))
 
 
-def set_password(storage: Storage, account_id: str, password_hash: str, keep: str) -> None:
+def set_password(store: AccountStore, account_id: str, password_hash: str, keep: str) -> None:
     """A new password; every other session of the account ends (``keep``: this one's secret)."""
-    with storage.transaction() as connection:
-        connection.execute(
-            update(AccountRow).where(AccountRow.id == account_id).values(password=password_hash)
-        )
-        connection.execute(
-            delete(SessionRow).where(
-                SessionRow.account_id == account_id, SessionRow.id != hash_token(keep)
-            )
-        )
+    store.set_password(account_id, password_hash, hash_token(keep))
 
 
-def set_mail(storage: Storage, account_id: str, email: str | None, turn_mail: bool) -> None:
-    with storage.transaction() as connection:
-        connection.execute(
-            update(AccountRow)
-            .where(AccountRow.id == account_id)
-            .values(email=email, turn_mail=turn_mail and email is not None)
-        )
-
-
-def delete_account(storage: Storage, account_id: str) -> None:
-    """The account and its sessions go; its games stay, its seats named ``former player``."""
-    with storage.transaction() as connection:
-        connection.execute(
-            update(SeatRow)
-            .where(SeatRow.account_id == account_id)
-            .values(account_id=None, name=FORMER)
-        )
-        # Its chat lines stay with their games, under the same name as its seats; its mutes go
-        # (its ratings go with the account: their rows cascade).
-        connection.execute(
-            update(ChatLineRow).where(ChatLineRow.speaker == f"a:{account_id}").values(name=FORMER)
-        )
-        connection.execute(delete(ChatMuteRow).where(ChatMuteRow.viewer == f"a:{account_id}"))
-        connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
-        connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
-
-
-def games_of(storage: Storage, account_id: str, limit: int) -> list[dict[str, Any]]:
-    """The account's games as stored (the latest changed first, at most ``limit``): id,
-    game, the players (the game's names), the seats' kinds and the names at them, the seats
-    it holds,
-    status, moves, result, times, and whether it is rated (``Storage.rating``)."""
-    with storage.engine.connect() as connection:
-        held = connection.execute(
-            select(SeatRow.game_id, SeatRow.seat).where(SeatRow.account_id == account_id)
-        ).all()
-        seats: dict[str, list[int]] = {}
-        for row in held:
-            seats.setdefault(str(row.game_id), []).append(int(row.seat))
-        if not seats:
-            return []
-        games = connection.execute(
-            select(
-                GameRow.id,
-                GameRow.game,
-                GameRow.players,
-                GameRow.seats,
-                GameRow.status,
-                GameRow.moves,
-                GameRow.result,
-                GameRow.created,
-                GameRow.updated,
-                GameRow.rated,
-            )
-            .where(GameRow.id.in_(list(seats)))
-            .order_by(GameRow.updated.desc())
-            .limit(limit)
-        ).all()
-        names: dict[str, dict[int, str]] = {}
-        for game_id, seat, name in connection.execute(
-            select(SeatRow.game_id, SeatRow.seat, SeatRow.name).where(
-                SeatRow.game_id.in_([g.id for g in games]), SeatRow.name.is_not(None)
-            )
-        ):
-            names.setdefault(str(game_id), {})[int(seat)] = str(name)
-    rating = storage.rating(
-        {
-            str(game.id): len(game.players)
-            for game in games
-            if game.rated and isinstance(game.players, list)
-        }
-    )
-    found = []
-    for game in games:
-        players = list(game.players) if isinstance(game.players, list) else []
-        shown = names.get(str(game.id), {})
-        found.append(
-            {
-                "id": str(game.id),
-                "game": str(game.game),
-                "players": [str(p) for p in players],
-                "seats": [str(kind) for kind in game.seats]
-                if isinstance(game.seats, list)
-                else ["human"] * len(players),
-                "names": [shown.get(seat) for seat in range(len(players))],
-                "seats_held": sorted(seats[str(game.id)]),
-                "status": str(game.status),
-                "moves": int(game.moves),
-                "result": game.result if isinstance(game.result, list) else None,
-                "created": float(game.created),
-                "updated": float(game.updated),
-                "rated": str(game.id) in rating,
-            }
-        )
-    return found
-
-
-def count_accounts(storage: Storage) -> int:
-    with storage.engine.connect() as connection:
-        return int(connection.execute(select(func.count()).select_from(AccountRow)).scalar() or 0)
-
-
-def new_transfer(storage: Storage, game_id: str, seat: int, now: float) -> str:
+def new_transfer(store: SeatStore, game_id: str, seat: int, now: float) -> str:
     """A one-time code that hands ``seat`` to whoever opens its link (within the hour)."""
     code = new_token()
-    with storage.transaction() as connection:
-        connection.execute(delete(TransferRow).where(TransferRow.expires < now))
-        connection.execute(
-            delete(TransferRow).where(TransferRow.game_id == game_id, TransferRow.seat == seat)
-        )
-        connection.execute(
-            insert(TransferRow).values(
-                code=hash_token(code), game_id=game_id, seat=seat, expires=now + TRANSFER_SECONDS
-            )
-        )
+    store.new_transfer(game_id, seat, hash_token(code), now + TRANSFER_SECONDS, now)
     return code
 
 
-def transfer_of(storage: Storage, game_id: str, code: str, now: float) -> int | None:
+def transfer_of(store: SeatStore, game_id: str, code: str, now: float) -> int | None:
     """The seat a live transfer code of ``game_id`` hands over (not used up here); or None."""
-    with storage.engine.connect() as connection:
-        found = connection.execute(
-            select(TransferRow.seat).where(
-                TransferRow.code == hash_token(code),
-                TransferRow.game_id == game_id,
-                TransferRow.expires > now,
-            )
-        ).scalar()
-    return None if found is None else int(found)
+    return store.transfer_of(game_id, hash_token(code), now)
 
 
 def qr_svg(link: str) -> str:

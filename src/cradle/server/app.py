@@ -48,7 +48,8 @@ from cradle.server.routes.play import play_routes
 from cradle.server.routes.ratings import rating_routes
 from cradle.server.routes.reading import reading_routes
 from cradle.server.routes.turns import turns_routes
-from cradle.server.storage import DATABASE_ERRORS, CorruptGame, Storage
+from cradle.server.store import Store
+from cradle.server.store.errors import DATABASE_ERRORS, CorruptGame
 
 log = logging.getLogger("cradle.server")
 
@@ -187,8 +188,8 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        storage = await asyncio.to_thread(Storage, database_url, upgrade)
-        hub = Hub(storage, bot_delay=bot_delay, limits=limits, mail=mail)
+        store = await asyncio.to_thread(Store, database_url, upgrade)
+        hub = Hub(store, bot_delay=bot_delay, limits=limits, mail=mail)
         try:
             await hub.start()
         except Exception:

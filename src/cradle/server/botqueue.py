@@ -1,7 +1,7 @@
 """`cradle bots`: bot workers on any machine, making the bots' moves of one PostgreSQL database.
 
 Each worker process claims the next bot's turn that is due from the database's queue
-(:meth:`cradle.server.storage.Storage.claim_bot_job`: the client that used the bots least
+(:meth:`cradle.server.store.botjobs.BotJobStore.claim`: the client that used the bots least
 lately first, then the oldest turn), loads the game, replays its record, decides with the
 server's own bot code (:func:`cradle.server.bots.decide`: the table's belief over the hands for
 Tigris, the seat's turn clock as stored) and stores the move with the compare-and-set on the
@@ -37,17 +37,14 @@ from cradle.server.bots import (
     decision_cost,
     watch_parent,
 )
-from cradle.server.storage import (
-    LIVE,
-    BotJob,
-    Conflict,
-    CorruptGame,
-    Storage,
-    StorageError,
-    playing_seats,
-    turn_begins,
-)
-from cradle.server.tables import MAX_ACTION_LENGTH, replay_record
+from cradle.server.store import Store
+from cradle.server.store.botjobs import BotJob
+from cradle.server.store.errors import Conflict, CorruptGame, StorageError
+from cradle.server.store.games import playing_seats
+from cradle.server.store.notices import turn_begins
+from cradle.server.store.plays import MoveChange
+from cradle.server.store.schema import LIVE
+from cradle.server.table import MAX_ACTION_LENGTH, replay_record
 
 log = logging.getLogger("cradle.server.bots")
 
@@ -70,8 +67,8 @@ def worker_name() -> str:
 class Lease:
     """Keeps a claimed turn's lease alive from a thread while the worker thinks."""
 
-    def __init__(self, storage: Storage, job: BotJob, owner: str) -> None:
-        self.storage, self.job, self.owner = storage, job, owner
+    def __init__(self, store: Store, job: BotJob, owner: str) -> None:
+        self.store, self.job, self.owner = store, job, owner
         self.done = threading.Event()
         self.thread = threading.Thread(target=self._renew, name="cradle-lease", daemon=True)
 
@@ -87,17 +84,17 @@ class Lease:
         while not self.done.wait(RENEW_SECONDS):
             try:
                 until = time.time() + LEASE_SECONDS
-                if not self.storage.renew_bot_job(self.job.game_id, self.owner, until):
+                if not self.store.bot_jobs.renew(self.job.game_id, self.owner, until):
                     return  # taken over: the version check keeps it to one move
             except StorageError as exc:
                 log.warning("renewing the claim on game %s failed: %s", self.job.game_id, exc)
 
 
-def make_move(storage: Storage, job: BotJob, owner: str, settings: WorkerSettings) -> str:
+def make_move(store: Store, job: BotJob, owner: str, settings: WorkerSettings) -> str:
     """The move of the claimed turn ``job``: "moved", "release" (the game moved on: the turn
     is claimed again) or "drop" (no bot decides there: the turn is forgotten)."""
     try:
-        stored = storage.load(job.game_id)
+        stored = store.games.load(job.game_id)
     except CorruptGame as exc:
         log.error("game %s cannot be read: %s", job.game_id, exc.reason)
         return "drop"  # set aside by the servers; a restart writes its turn again
@@ -151,23 +148,23 @@ def make_move(storage: Storage, job: BotJob, owner: str, settings: WorkerSetting
     deciding = None if over else int(after.to_move)
     begins = turn_begins(stored.mode, playing_after, stored.claimed, seat, deciding, ply + 1)
     try:
-        storage.append_action(
-            stored.id,
-            ply,
-            stored.version,
-            seat,
-            action,
-            "over" if over else stored.status,
-            result,
-            not over and playing_after[int(after.to_move)].startswith("bot:"),
-            over and settings.analyse and "human" in stored.seats,
-            False,
-            (seat, decision.clock.spent),
-            decision_cost(playing_after, after, stored.bot_seconds, settings.bot_seconds),
-            standin,
-            stored.mode == "turn",
-            begins,  # a person's turn begins: its mail is owed (any server process sends it)
+        change = MoveChange(
+            game_id=stored.id,
+            ply=ply,
+            version=stored.version,
+            seat=seat,
+            action=action,
+            status="over" if over else stored.status,
+            result=result,
+            bot_turn=not over and playing_after[int(after.to_move)].startswith("bot:"),
+            bot_cost=decision_cost(playing_after, after, stored.bot_seconds, settings.bot_seconds),
+            analyse=over and settings.analyse and "human" in stored.seats,
+            clock=(seat, decision.clock.spent),
+            standin=standin,
+            turn_based=stored.mode == "turn",
+            begins=begins,  # a person's turn begins: its mail is owed (any server process sends it)
         )
+        store.plays.move(change)
     except Conflict:
         return "release"  # another worker made it, or the game changed: the version decides
     if settings.verbose:
@@ -180,14 +177,14 @@ def work(settings: WorkerSettings, stop: Any = None) -> None:
     from cradle.ai.search.ismcts import warm_up
 
     warm_up()
-    storage = Storage(settings.url)
-    storage.bot_delay = settings.bot_delay
+    store = Store(settings.url)
+    store.bot_jobs.delay = settings.bot_delay
     owner = worker_name()
     try:
         while stop is None or not stop.is_set():
             try:
-                job = storage.claim_bot_job(owner, time.time(), LEASE_SECONDS)
-                due = storage.next_bot_due() if job is None else None
+                job = store.bot_jobs.claim(owner, time.time(), LEASE_SECONDS)
+                due = store.bot_jobs.next_due() if job is None else None
             except Exception as exc:  # the database is down or restarting: wait, then again
                 log.warning("claiming a bot's turn failed (%s); again in %g s", exc, RETRY_SECONDS)
                 time.sleep(RETRY_SECONDS)
@@ -198,21 +195,21 @@ def work(settings: WorkerSettings, stop: Any = None) -> None:
                 continue
             retry: float | None = None
             try:
-                with Lease(storage, job, owner):
-                    outcome = make_move(storage, job, owner, settings)
+                with Lease(store, job, owner):
+                    outcome = make_move(store, job, owner, settings)
             except Exception:
                 log.exception("a bot's turn failed in game %s", job.game_id)
                 outcome, retry = "release", time.time() + RETRY_SECONDS
             try:
                 if outcome == "drop":
-                    storage.drop_bot_job(job.game_id, job.version)
+                    store.bot_jobs.drop(job.game_id, job.version)
                 elif outcome == "release":
-                    storage.release_bot_job(job.game_id, owner, retry)
+                    store.bot_jobs.release(job.game_id, owner, retry)
             except Exception as exc:  # its lease lapses: another worker takes it then
                 log.warning("giving game %s's turn back failed: %s", job.game_id, exc)
-        storage.release_bot_jobs(owner)
+        store.bot_jobs.release_all(owner)
     finally:
-        storage.close()
+        store.close()
 
 
 def _child(settings: WorkerSettings, parent: int, stop: Any) -> None:

@@ -1,6 +1,6 @@
 """The bots' decisions for the server: what a bot's turn asks for, and a few worker processes.
 
-- Which bots' turn comes next is decided in the database (:meth:`Storage.claim_bot_job`: the
+- Which bots' turn comes next is decided in the database (:meth:`BotJobStore.claim`: the
   client that used the bots least lately first, then the oldest turn), for the serving
   process's own workers (``Hub``) and ``cradle bots`` processes (:mod:`cradle.server.botqueue`).
 - Each decision runs on one worker, single-threaded, within the table's thinking budget, itself
@@ -43,7 +43,7 @@ log = logging.getLogger("cradle.server")
 
 CHEAP_BOTS = FREE_BOTS
 PARENT_POLL = 0.5  # seconds between a worker's checks that the server still runs
-# A worker's claim on a bot's turn (cradle.server.storage.BotJob) lapses after LEASE_SECONDS
+# A worker's claim on a bot's turn (cradle.server.store.botjobs.BotJob) lapses after LEASE_SECONDS
 # unless renewed (every RENEW_SECONDS while it thinks): a killed worker's turn is then taken
 # over. Idle workers look for turns every POLL_SECONDS on a shared database.
 LEASE_SECONDS = 5.0

@@ -12,8 +12,7 @@ import os
 import socket
 import time
 from collections import deque
-from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import TypeVar
 
 from cradle.ai.knowledge.belief import HandBelief, reads, replayed
 from cradle.server.bots import (
@@ -25,11 +24,15 @@ from cradle.server.bots import (
     bot_decision,
 )
 from cradle.server.errors import ApiError
+from cradle.server.events import Changed
 from cradle.server.limits import Limits
 from cradle.server.redact import public_action
+from cradle.server.runtime import Runtime
 from cradle.server.session import Session
-from cradle.server.storage import BotJob, Storage
-from cradle.server.tables import Table, Tables
+from cradle.server.store import Store
+from cradle.server.store.botjobs import BotJob
+from cradle.server.table import Table
+from cradle.server.tables import Tables
 
 log = logging.getLogger("cradle.server")
 
@@ -38,66 +41,57 @@ T = TypeVar("T")
 BOT_IDLE = 5.0  # SQLite: the longest an idle bot worker waits (every change wakes it anyway)
 
 
-class BotSeatsHost(Protocol):
-    """What the bot seats need of the server (the hub is one)."""
-
-    @property
-    def storage(self) -> Storage: ...
-
-    @property
-    def limits(self) -> Limits: ...
-
-    @property
-    def closing(self) -> bool: ...
-
-    @property
-    def bots(self) -> BotPool: ...
-
-    @property
-    def served(self) -> Tables: ...
-
-    @property
-    def session(self) -> Session: ...
-
-    @property
-    def bot_wakeup(self) -> asyncio.Event: ...
-
-    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
-
-    async def engine(self, function: Callable[..., T], *args: Any) -> T: ...
-
-
 class BotSeats:
     """This process's bot workers and the turns they hold."""
 
-    def __init__(self, host: BotSeatsHost) -> None:
-        self.host = host
+    def __init__(
+        self,
+        store: Store,
+        runtime: Runtime,
+        tables: Tables,
+        session: Session,
+        bots: BotPool,
+        limits: Limits,
+    ) -> None:
+        self.store = store
+        self.runtime = runtime
+        self.tables = tables
+        self.session = session
+        self.bots = bots
+        self.limits = limits
+        # What wakes the workers: every change that may make a bot's turn due.
+        self.wakeup = asyncio.Event()
         # Their name on the turns they claim, the turns in hand, and the bots' moves they
         # stored (numbered, with the game: the latest thousand), for the fairness tests.
-        self.worker = f"{socket.gethostname()[:40]}:{os.getpid()}:{host.storage.origin[:6]}"
+        self.worker = f"{socket.gethostname()[:40]}:{os.getpid()}:{store.origin[:6]}"
         self.jobs: set[asyncio.Task[None]] = set()
         self.made = 0
         self.moves: deque[tuple[int, str]] = deque(maxlen=1000)
 
+    def wake(self, change: Changed) -> None:
+        """After a change: a bot may decide at its table now."""
+        if change.table.bot_turn() and change.table.ended is None:
+            self.wakeup.set()
+
     async def loop(self) -> None:
         """This process's bot workers: claim the bots' turns that are due from the database's
-        queue (:meth:`Storage.claim_bot_job`: fair across clients, then tables), as many at a
+        queue (:meth:`BotJobStore.claim`: fair across clients, then tables), as many at a
         time as there are bot processes, and make their moves."""
-        slots = self.host.bots.processes
-        while not self.host.closing:
-            self.host.bot_wakeup.clear()  # before looking: a change meanwhile wakes the wait below
-            wait = POLL_SECONDS if self.host.storage.shared else BOT_IDLE
+        slots = self.bots.processes
+        while not self.runtime.closing:
+            self.wakeup.clear()  # before looking: a change meanwhile wakes the wait below
+            wait = POLL_SECONDS if self.store.shared else BOT_IDLE
             try:
                 if len(self.jobs) < slots:
-                    job = await self.host.db(
-                        self.host.storage.claim_bot_job, self.worker, time.time(), LEASE_SECONDS
+                    job = await self.runtime.db(
+                        self.store.bot_jobs.claim, self.worker, time.time(), LEASE_SECONDS
                     )
                     if job is not None:
                         task = asyncio.ensure_future(self._job(job))
                         self.jobs.add(task)
                         task.add_done_callback(self._job_done)
                         continue
-                    due = await self.host.db(self.host.storage.next_bot_due)
+                    due = await self.runtime.db(self.store.bot_jobs.next_due)
                     if due is not None:
                         wait = min(wait, max(0.005, due - time.time()))
             except asyncio.CancelledError:
@@ -106,11 +100,11 @@ class BotSeats:
                 log.exception("taking a bot's turn from the queue failed")
                 wait = RETRY_SECONDS
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.host.bot_wakeup.wait(), wait)
+                await asyncio.wait_for(self.wakeup.wait(), wait)
 
     def _job_done(self, task: asyncio.Task[None]) -> None:
         self.jobs.discard(task)
-        self.host.bot_wakeup.set()  # a worker is free
+        self.wakeup.set()  # a worker is free
 
     async def _job(self, job: BotJob) -> None:
         """Make the bot's move of a claimed turn, keeping the claim alive meanwhile; give the
@@ -128,11 +122,9 @@ class BotSeats:
             renew.cancel()
         try:
             if outcome == "drop":
-                await self.host.db(self.host.storage.drop_bot_job, job.game_id, job.version)
+                await self.runtime.db(self.store.bot_jobs.drop, job.game_id, job.version)
             elif outcome == "release":
-                await self.host.db(
-                    self.host.storage.release_bot_job, job.game_id, self.worker, retry
-                )
+                await self.runtime.db(self.store.bot_jobs.release, job.game_id, self.worker, retry)
         except Exception as exc:  # the lease lapses: the turn is taken again then
             log.warning("giving game %s's bot turn back failed: %s", job.game_id, exc)
 
@@ -141,8 +133,8 @@ class BotSeats:
             await asyncio.sleep(RENEW_SECONDS)
             until = time.time() + LEASE_SECONDS
             try:
-                if not await self.host.db(
-                    self.host.storage.renew_bot_job, job.game_id, self.worker, until
+                if not await self.runtime.db(
+                    self.store.bot_jobs.renew, job.game_id, self.worker, until
                 ):
                     return  # taken over (this process stalled): the version keeps one move
             except asyncio.CancelledError:
@@ -155,7 +147,7 @@ class BotSeats:
         (the game moved on meanwhile: the turn is claimed again) or "drop" (no bot decides
         there after all: an ended game, or a turn left by an older server)."""
         try:
-            table = await self.host.served.fresh(await self.host.served.table(job.game_id))
+            table = await self.tables.fresh(await self.tables.table(job.game_id))
         except ApiError:
             return "drop"  # no such game, ended, or set aside (a restart writes it again)
         if table.version != job.version:
@@ -171,19 +163,19 @@ class BotSeats:
                 table.record.seed,
                 table.ply,
                 table.bot_seconds,
-                self.host.limits.bot_seconds,
+                self.limits.bot_seconds,
                 job.clocks,
             )
             seat, name, seed = decision.seat, decision.name, decision.seed
             belief = await self.belief(table)
             began = time.perf_counter()
-            action = await self.host.bots.decide(
+            action = await self.bots.decide(
                 table.id, state.clone(), seat, name, seed, decision.seconds, belief
             )
             decision.clock.spend(time.perf_counter() - began)
             clock = (seat, decision.clock.spent)
             try:
-                made = await self.host.session.play(
+                made = await self.session.play(
                     table, seat, action, bot_version=job.version, clock=clock
                 )
             except ApiError as exc:
@@ -192,10 +184,8 @@ class BotSeats:
                 # A bot's bug must not stall the table: this turn, the random bot decides.
                 shown = public_action(table.game, action, seat, None)
                 log.error("bot %s in game %s chose %r: refused", name, table.id, shown)
-                action = await self.host.bots.decide(
-                    table.id, state.clone(), seat, "random", seed, 1.0
-                )
-                made = await self.host.session.play(
+                action = await self.bots.decide(table.id, state.clone(), seat, "random", seed, 1.0)
+                made = await self.session.play(
                     table, seat, action, bot_version=job.version, clock=clock
                 )
         finally:
@@ -220,6 +210,6 @@ class BotSeats:
             def rebuild() -> HandBelief:
                 return replayed(record.start(), actions)
 
-            table.belief = await self.host.engine(rebuild)
+            table.belief = await self.runtime.engine(rebuild)
             table.belief_ply = ply
         return table.belief.copy()

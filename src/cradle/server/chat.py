@@ -16,14 +16,17 @@ import asyncio
 import json
 import logging
 import unicodedata
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypedDict, TypeVar
+from typing import TypedDict, TypeVar
 
 from cradle.server.errors import forbidden
 from cradle.server.models import BadInput
-from cradle.server.storage import ChatLine, Storage, client_hash
-from cradle.server.tables import Connection, Table, Tables
+from cradle.server.runtime import Runtime
+from cradle.server.store import Store
+from cradle.server.store.chat import ChatLine
+from cradle.server.store.database import client_hash
+from cradle.server.table import Connection, Table
+from cradle.server.tables import Tables
 
 log = logging.getLogger("cradle.server")
 
@@ -170,39 +173,27 @@ def line_for(
     return public_line(line)
 
 
-class ChatHost(Protocol):
-    """What the chat needs of the server (the hub is one)."""
-
-    @property
-    def storage(self) -> Storage: ...
-
-    @property
-    def served(self) -> Tables: ...
-
-    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
-
-    def spawn(self, work: Awaitable[None]) -> None: ...
-
-
 class Chat:
     """The tables' chat on this process: reading, writing, muting and pushing lines."""
 
-    def __init__(self, host: ChatHost) -> None:
-        self.host = host
+    def __init__(self, store: Store, runtime: Runtime, tables: Tables) -> None:
+        self.store = store
+        self.runtime = runtime
+        self.tables = tables
         # Lines go out one after the other, in the order they came (a connection's mutes are
         # read once, which waits on the database: a later line must not overtake meanwhile).
         self.pushing = asyncio.Lock()
 
     async def muted_by(self, table: Table, viewer: Viewer) -> set[str]:
         key = viewer.key(table.id)
-        return set() if key is None else await self.host.db(self.host.storage.mutes_of, key)
+        return set() if key is None else await self.runtime.db(self.store.chat.mutes_of, key)
 
     async def lines(self, table: Table, viewer: Viewer, after: int = 0) -> ShownPage:
         """``GET /chat``: the latest lines the viewer may see, and whom it muted."""
         if not may_read(table, viewer):
             raise forbidden("this table's chat is for its players (spectators were not invited)")
         muted = await self.muted_by(table, viewer)
-        found = await self.host.db(self.host.storage.chat_lines, table.id, CHAT_PAGE, after)
+        found = await self.runtime.db(self.store.chat.lines, table.id, CHAT_PAGE, after)
         shown = [line_for(table, line, viewer, muted) for line in found]
         prefix = f"g:{table.id}:"
         handles = sorted(
@@ -212,7 +203,7 @@ class Chat:
         )
         # Whom the viewer muted, by name: their lines, which would say it, are not shown.
         names = (
-            await self.host.db(self.host.storage.speaker_names, table.id, handles)
+            await self.runtime.db(self.store.chat.speaker_names, table.id, handles)
             if handles
             else {}
         )
@@ -236,7 +227,7 @@ class Chat:
             return None
         speaker = viewer.speaker()
         if speaker is None and viewer.client is not None:  # a guest spectator's number
-            speaker = await self.host.db(self.host.storage.spectator_of, table.id, viewer.client)
+            speaker = await self.runtime.db(self.store.chat.spectator_of, table.id, viewer.client)
         return speaker
 
     @staticmethod
@@ -260,8 +251,8 @@ class Chat:
             name: str | None = table.names.get(viewer.seat) or table.record.players[viewer.seat]
         else:
             name = viewer.name  # a signed-in spectator's; a guest is "spectator N"
-        line = await self.host.db(
-            self.host.storage.add_chat_line, table.id, viewer.seat, speaker, name, client, words
+        line = await self.runtime.db(
+            self.store.chat.add_line, table.id, viewer.seat, speaker, name, client, words
         )
         await self.push(table, line)
         return public_line(line)
@@ -280,7 +271,7 @@ class Chat:
             )
         if speaker in (f"s:{viewer.seat}", await self.own(table, viewer)):
             raise BadInput("you cannot mute yourself", "speaker")
-        await self.host.db(self.host.storage.set_mute, key, qualified(table.id, speaker), on)
+        await self.runtime.db(self.store.chat.set_mute, key, qualified(table.id, speaker), on)
         await self.refresh_mutes(key)
         return await self.lines(table, viewer)
 
@@ -307,20 +298,20 @@ class Chat:
     def heard(self, payload: str) -> None:
         """Another process's ``chat`` or ``mute`` notice (``LISTEN``)."""
         kind, *words = payload.split(" ")
-        if words and words[-1] == self.host.storage.origin:
+        if words and words[-1] == self.store.origin:
             return  # this process's own: pushed (or refreshed) as it was written
         if kind == "chat" and len(words) == 3 and words[1].isdigit():
-            table = self.host.served.loaded.get(words[0])
+            table = self.tables.loaded.get(words[0])
             if table is not None and table.connections:
-                self.host.spawn(self._fetch(table, int(words[1])))
+                self.runtime.spawn(self._fetch(table, int(words[1])))
         elif kind == "mute" and len(words) == 2:
-            self.host.spawn(self.refresh_mutes(words[0]))
+            self.runtime.spawn(self.refresh_mutes(words[0]))
 
     async def _fetch(self, table: Table, line_id: int) -> None:
         async with self.pushing:  # in the order the notices came
             try:
-                found = await self.host.db(
-                    self.host.storage.chat_lines, table.id, 1, line_id - 1, line_id
+                found = await self.runtime.db(
+                    self.store.chat.lines, table.id, 1, line_id - 1, line_id
                 )
             except Exception as exc:
                 log.warning("game %s: a chat line from elsewhere was lost: %s", table.id, exc)
@@ -330,7 +321,7 @@ class Chat:
 
     async def refresh_mutes(self, key: str) -> None:
         """The connections of viewer ``key`` read their mutes again at the next line."""
-        for table in list(self.host.served.loaded.values()):
+        for table in list(self.tables.loaded.values()):
             for connection in table.connections:
                 if Viewer.of(table, connection).key(table.id) == key:
                     connection.muted = None

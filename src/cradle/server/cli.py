@@ -198,7 +198,7 @@ def serve(
     _need_server_extra()
     from cradle.server.app import run_server
     from cradle.server.mail import MailSettings
-    from cradle.server.storage import Storage, database_url, shown_url
+    from cradle.server.store.database import Database, database_url, shown_url
 
     if db is not None and database is not None:
         raise CliError("give --db or --database, not both")
@@ -259,24 +259,24 @@ def serve(
     _check_port(host, port)
     url = database_url(db if db is not None else default_db(), database)
     try:  # fail here, with one line, rather than inside the server's start-up
-        storage = Storage(url, upgrade=upgrade)  # workers then find the schema up to date
+        opened = Database(url, upgrade=upgrade)  # workers then find the schema up to date
     except Exception as exc:
         raise CliError(f"cannot open the database: {str(exc).splitlines()[0]}") from None
     try:
-        if storage.is_sqlite and workers > 1:
+        if opened.is_sqlite and workers > 1:
             raise CliError("--workers needs PostgreSQL (--database): SQLite serves one process")
-        if storage.is_sqlite and not bots:
+        if opened.is_sqlite and not bots:
             raise CliError(
                 "--no-bots needs PostgreSQL (--database): with SQLite, this server's own bot "
                 "workers are the only ones"
             )
         try:
-            storage.claim()
+            opened.claim()
         except Exception as exc:
             raise CliError(str(exc)) from None
-        read_only = storage.read_only
+        read_only = opened.read_only
     finally:
-        storage.close()
+        opened.close()
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     where = shown_url(url) if database else str(db if db is not None else default_db())
     print(f"cradle play server: http://{shown}:{port}/  (games stored in {where})", flush=True)
@@ -318,7 +318,7 @@ def db_upgrade(
     from sqlalchemy import create_engine
 
     from cradle.server import migrations
-    from cradle.server.storage import Storage, database_url, shown_url
+    from cradle.server.store.database import Database, database_url, shown_url
 
     if db is not None and database is not None:
         raise CliError("give --db or --database, not both")
@@ -331,8 +331,7 @@ def db_upgrade(
                 before = migrations.current(connection)
         finally:
             probe.dispose()
-        storage = Storage(url, upgrade=True)
-        storage.close()
+        Database(url, upgrade=True).close()
     except Exception as exc:
         raise CliError(f"cannot upgrade {shown}: {str(exc).splitlines()[0]}") from None
     after = migrations.head()
@@ -368,7 +367,7 @@ def bots(
     database's queue, fairly across clients, and make their moves (on any machine)."""
     _need_server_extra()
     from cradle.server.botqueue import WorkerSettings, run_workers
-    from cradle.server.storage import Storage, database_url, shown_url
+    from cradle.server.store.database import Database, database_url, shown_url
 
     if not 1 <= workers <= 256:
         raise CliError("--workers must be between 1 and 256")
@@ -378,16 +377,16 @@ def bots(
         raise CliError("--bot-seconds must be more than 0")
     url = database_url(None, database)
     try:
-        storage = Storage(url)
+        opened = Database(url)
     except Exception as exc:
         raise CliError(f"cannot open the database: {str(exc).splitlines()[0]}") from None
     try:
-        if storage.is_sqlite:
+        if opened.is_sqlite:
             raise CliError(
                 "cradle bots needs PostgreSQL: a SQLite file's bots are made by its one server"
             )
     finally:
-        storage.close()
+        opened.close()
     print(f"cradle bots: {workers} workers on {shown_url(url)}", flush=True)
     settings = WorkerSettings(url, bot_delay, bot_seconds, analyse, verbose)
     run_workers(settings, workers)

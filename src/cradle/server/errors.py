@@ -3,7 +3,7 @@ reason; a storage failure becomes a 503 in :func:`unavailable` and nowhere else.
 
 from __future__ import annotations
 
-from cradle.server.storage import CorruptGame, ReadOnly, trouble
+from cradle.server.store.errors import CorruptGame, ReadOnly, trouble
 
 DB_RETRY_AFTER = 5.0  # seconds a client waits before trying again when the database fails
 

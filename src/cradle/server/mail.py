@@ -20,15 +20,17 @@ import logging
 import smtplib
 import ssl
 import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from cradle.server.storage import DATABASE_ERRORS, DueMail, Storage
-from cradle.server.tables import Table
+from cradle.server.events import Changed
+from cradle.server.runtime import Runtime
+from cradle.server.store import Store
+from cradle.server.store.errors import DATABASE_ERRORS
+from cradle.server.store.notices import DueMail
 from cradle.server.tokens import hash_token, new_token
 
 log = logging.getLogger("cradle.server")
@@ -163,26 +165,15 @@ def turn_mail(settings: MailSettings, notice: DueMail, unsubscribe: str) -> Emai
     return message
 
 
-class NoticesHost(Protocol):
-    """What the turn notices need of the server (the hub is one)."""
-
-    @property
-    def storage(self) -> Storage: ...
-
-    @property
-    def closing(self) -> bool: ...
-
-    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
-
-
 class Notices:
-    """Sends the turn notices the database owes (:class:`cradle.server.storage.DueNoticeRow`:
+    """Sends the turn notices the database owes (:class:`cradle.server.store.schema.DueNoticeRow`:
     written with the move that began the turn, by whichever process or ``cradle bots`` worker
     stored it). Every server process with SMTP settings runs :meth:`run`; each notice is
-    claimed by one of them (:meth:`Storage.claim_due_notice`) and sent once."""
+    claimed by one of them (:meth:`NoticeStore.claim_due`) and sent once."""
 
-    def __init__(self, host: NoticesHost, settings: MailSettings | None) -> None:
-        self.host = host
+    def __init__(self, store: Store, runtime: Runtime, settings: MailSettings | None) -> None:
+        self.store = store
+        self.runtime = runtime
         self.settings = settings
         self.sent = 0  # mails handed to the SMTP server by this process
         self.claimed = 0  # notices this process claimed (sent, or refused by the SMTP server)
@@ -190,14 +181,14 @@ class Notices:
         # the loop looks at once; other writers' notices are found within NOTICE_SECONDS.
         self.wakeup = asyncio.Event()
 
-    def poke(self, table: Table) -> None:
-        """``table`` changed here: if it is turn-based, look for owed notices now."""
-        if self.settings is not None and table.mode == "turn":
+    def poke(self, change: Changed) -> None:
+        """A table changed: if it is turn-based, look for owed notices now."""
+        if self.settings is not None and change.table.mode == "turn":
             self.wakeup.set()
 
     async def run(self) -> None:
         """Claim and send the owed notices, then wait for a change or NOTICE_SECONDS."""
-        while not self.host.closing:
+        while not self.runtime.closing:
             self.wakeup.clear()  # before looking: a change meanwhile wakes the wait below
             try:
                 await self.send_due()
@@ -213,11 +204,11 @@ class Notices:
         settings = self.settings
         assert settings is not None
         sent = 0
-        while not self.host.closing:
+        while not self.runtime.closing:
             code = new_token()
             try:
-                notice = await self.host.db(
-                    self.host.storage.claim_due_notice, hash_token(code), time.time()
+                notice = await self.runtime.db(
+                    self.store.notices.claim_due, hash_token(code), time.time()
                 )
             except DATABASE_ERRORS as exc:
                 log.warning("the turn notices could not be claimed: %s", exc)

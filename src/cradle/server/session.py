@@ -9,38 +9,33 @@ table again and decides anew. What a seat sees of an action always goes through
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
 import random
-from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
-from cradle.core.contract import Event
-from cradle.server.assist import Analyst
 from cradle.server.bots import decision_cost
 from cradle.server.errors import ApiError, bad_request, forbidden, unavailable
+from cradle.server.events import Changed, Events
 from cradle.server.limits import Limits
-from cradle.server.mail import Notices
 from cradle.server.redact import public_action, public_events
-from cradle.server.seats import WRITE_ATTEMPTS, Seats
-from cradle.server.storage import (
-    DATABASE_ERRORS,
-    Conflict,
-    CorruptGame,
-    Storage,
-    turn_begins,
-)
-from cradle.server.tables import (
+from cradle.server.runtime import Runtime
+from cradle.server.seats import WRITE_ATTEMPTS
+from cradle.server.store import Store
+from cradle.server.store.errors import DATABASE_ERRORS, Conflict, CorruptGame
+from cradle.server.store.notices import turn_begins
+from cradle.server.store.plays import MoveChange, UndoChange
+from cradle.server.table import (
     MAX_ACTION_LENGTH,
     Connection,
     Table,
-    Tables,
+    hints_allowed,
     replay_record,
     snapshot,
     undo_event,
 )
+from cradle.server.tables import Tables
 
 log = logging.getLogger("cradle.server")
 
@@ -49,50 +44,17 @@ T = TypeVar("T")
 MOVED_AWAY = "this seat is played on another device now"
 
 
-def hints_allowed(table: Table) -> bool:
-    """Hints help at a hot seat and against bots, never between people at their screens."""
-    if table.is_over or table.rated:
-        return False
-    return table.hotseat or sum(1 for kind in table.seats if kind == "human") == 1
-
-
-class SessionHost(Protocol):
-    """What play needs of the server (the hub is one)."""
-
-    @property
-    def storage(self) -> Storage: ...
-
-    @property
-    def limits(self) -> Limits: ...
-
-    @property
-    def served(self) -> Tables: ...
-
-    @property
-    def seats(self) -> Seats: ...
-
-    @property
-    def analyst(self) -> Analyst: ...
-
-    @property
-    def notices(self) -> Notices: ...
-
-    @property
-    def bot_wakeup(self) -> asyncio.Event: ...
-
-    @property
-    def lobby_cache(self) -> dict[tuple[Any, ...], tuple[float, dict[str, Any]]]: ...
-
-    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
-
-    async def engine(self, function: Callable[..., T], *args: Any) -> T: ...
-
-
 class Session:
     """Play at the tables: frames, moves, undo and their publication."""
 
-    def __init__(self, host: SessionHost) -> None:
-        self.host = host
+    def __init__(
+        self, store: Store, runtime: Runtime, tables: Tables, events: Events, limits: Limits
+    ) -> None:
+        self.store = store
+        self.runtime = runtime
+        self.tables = tables
+        self.events = events
+        self.limits = limits
 
     def frame(self, table: Table, seat: int | None, hotseat: bool = False) -> dict[str, Any]:
         """What ``seat`` may see (a spectator: ``None``), with its legal actions if it decides."""
@@ -130,6 +92,10 @@ class Session:
         )
         return view
 
+    def publish(self, change: Changed) -> None:
+        """Push ``change``'s table to its clients (each sees its own frame)."""
+        self.broadcast(change.table)
+
     def broadcast(self, table: Table) -> None:
         texts: dict[tuple[int | None, bool], str] = {}
         for connection in list(table.connections):
@@ -146,55 +112,12 @@ class Session:
             if not connection.push(texts[key]):
                 log.warning("closing a slow client of game %s", table.id)
                 table.connections.discard(connection)
-        self.host.notices.poke(table)  # a person's turn may have begun: its mail is owed
-
-    def changed(self, table: Table, events: list[Event] | None, updated: float) -> None:
-        """This process stored a change (the database is at ``version + 1`` now): publish it."""
-        table.version += 1
-        table.updated = updated
-        if events is not None:
-            table.events = events
-        self.broadcast(table)
-        if table.bot_turn() and table.ended is None:
-            self.host.bot_wakeup.set()
 
     # -- moves --------------------------------------------------------------------------------
 
-    def mover(self, table: Table, token: str | None, what: str) -> int:
-        """The seat ``token`` may act for now (the hot-seat screen: the deciding human)."""
-        seat, hotseat = self.host.seats.authorize(table, token)
-        if hotseat:
-            seat = table.hotseat_seat()
-            if seat is None:
-                raise forbidden("no human at this table decides now")
-        if seat is None:
-            raise forbidden(f"{what} needs the token of the seat that decides")
-        return seat
-
-    async def identify(self, table: Table, token: str | None) -> tuple[int | None, bool]:
-        """:meth:`authorize`, after reading the table again if this copy does not know the
-        token (a shared database: the seat may have been joined on another process)."""
-        try:
-            return self.host.seats.authorize(table, token)
-        except ApiError:
-            if not self.host.storage.shared:
-                raise
-        await self.host.served.fresh(table)
-        return self.host.seats.authorize(table, token)
-
-    async def mover_of(self, table: Table, token: str | None, what: str) -> int:
-        """:meth:`mover`, reading the table again before refusing (see :meth:`identify`)."""
-        try:
-            return self.mover(table, token, what)
-        except ApiError:
-            if not self.host.storage.shared:
-                raise
-        await self.host.served.fresh(table)
-        return self.mover(table, token, what)
-
     async def act(self, table: Table, token: str | None, action: object) -> int:
         """A move for the seat holding ``token``; returns that seat."""
-        seat = await self.mover_of(table, token, "a move")
+        seat = await self.tables.mover_of(table, token, "a move")
         if not isinstance(action, str) or not action.strip():
             raise bad_request("'action' must be a non-empty string, e.g. \"pass\"")
         await self.play(table, seat, action)
@@ -215,7 +138,7 @@ class Session:
             raise bad_request(f"an action has at most {MAX_ACTION_LENGTH} characters")
         async with table.lock:
             # A shared database: before refusing, read the game again (this copy may be behind).
-            checked = not self.host.storage.shared
+            checked = not self.store.shared
             for _attempt in range(WRITE_ATTEMPTS):
                 if bot_version is not None and table.version != bot_version:
                     return False
@@ -223,7 +146,7 @@ class Session:
                 after = before.clone()
                 try:
                     if table.ended is not None:
-                        raise self.host.served.gone(table)
+                        raise self.tables.gone(table)
                     if table.is_over:
                         raise forbidden("the game is over")
                     if table.to_move() != seat:
@@ -236,7 +159,7 @@ class Session:
                     if checked:
                         raise
                     checked = True
-                    await self.host.served.reload(table)
+                    await self.tables.reload(table)
                     continue
                 status = "over" if after.is_over else table.status
                 result = after.result() if after.is_over else None
@@ -255,31 +178,31 @@ class Session:
                 )
                 # A person's move at a table nobody can still join: the game is being played.
                 person = table.seats[seat] == "human" and status != "open"
+                change = MoveChange(
+                    game_id=table.id,
+                    ply=table.ply,
+                    version=table.version,
+                    seat=seat,
+                    action=action,
+                    status=status,
+                    result=result,
+                    bot_turn=table.bot_turn(after, standin),
+                    bot_cost=decision_cost(
+                        playing, after, table.bot_seconds, self.limits.bot_seconds
+                    ),
+                    analyse=after.is_over and self.analysed(table),
+                    person=person,
+                    clock=clock,
+                    standin=standin,
+                    turn_based=table.mode == "turn",
+                    begins=begins,
+                    away=None if away is None else frozenset(away),
+                )
                 try:
-                    updated = await self.host.db(
-                        self.host.storage.append_action,
-                        table.id,
-                        table.ply,
-                        table.version,
-                        seat,
-                        action,
-                        status,
-                        result,
-                        table.bot_turn(after, standin),
-                        after.is_over and self.analysed(table),
-                        person,
-                        clock,
-                        decision_cost(
-                            playing, after, table.bot_seconds, self.host.limits.bot_seconds
-                        ),
-                        standin,
-                        table.mode == "turn",
-                        begins,
-                        away,
-                    )
+                    updated = await self.runtime.db(self.store.plays.move, change)
                 except Conflict:
                     checked = True
-                    await self.host.served.reload(table)  # another process moved: decide again
+                    await self.tables.reload(table)  # another process moved: decide again
                     continue
                 except DATABASE_ERRORS as exc:
                     log.error("game %s: %s", table.id, exc)
@@ -293,11 +216,8 @@ class Session:
                 table.record.actions.append(action)
                 table.action_seats.append(seat)
                 table.clock_moved(updated)
-                self.changed(table, list(events or []), updated)
-                if after.is_over:
-                    self.host.lobby_cache.clear()
-                    if self.analysed(table):
-                        self.host.analyst.refill()
+                table.moved_on(list(events or []), updated)
+                self.events.publish(Changed(table, "move"))
                 break
             else:
                 raise ApiError(503, "the game keeps changing; try again")
@@ -353,36 +273,36 @@ class Session:
         return None
 
     async def undo(self, table: Table, token: str | None) -> None:
-        seat = await self.mover_of(table, token, "an undo")
+        seat = await self.tables.mover_of(table, token, "an undo")
         async with table.lock:
-            checked = not self.host.storage.shared
+            checked = not self.store.shared
             for _attempt in range(WRITE_ATTEMPTS):
                 if table.ended is not None:
-                    raise self.host.served.gone(table)
+                    raise self.tables.gone(table)
                 reason = self._undo_reason(table, seat)
                 if reason is not None:
                     if checked:
                         raise forbidden(f"cannot undo: {reason}")
                     checked = True
-                    await self.host.served.reload(table)  # this copy may be behind another process
+                    await self.tables.reload(table)  # this copy may be behind another process
                     continue
                 before = table.previous
                 assert before is not None  # _undo_reason refuses an undo without it
+                change = UndoChange(
+                    game_id=table.id,
+                    ply=table.ply,
+                    version=table.version,
+                    status="running" if not table.open_seats() else "open",
+                    bot_turn=table.bot_turn(before, None),
+                    bot_cost=decision_cost(
+                        table.seats, before, table.bot_seconds, self.limits.bot_seconds
+                    ),
+                )
                 try:
-                    updated = await self.host.db(
-                        self.host.storage.undo_action,
-                        table.id,
-                        table.ply,
-                        table.version,
-                        "running" if not table.open_seats() else "open",
-                        table.bot_turn(before, None),
-                        decision_cost(
-                            table.seats, before, table.bot_seconds, self.host.limits.bot_seconds
-                        ),
-                    )
+                    updated = await self.runtime.db(self.store.plays.undo, change)
                 except Conflict:
                     checked = True
-                    await self.host.served.reload(table)
+                    await self.tables.reload(table)
                     continue
                 except DATABASE_ERRORS as exc:
                     log.error("game %s: %s", table.id, exc)
@@ -395,19 +315,20 @@ class Session:
                 table.clock_moved(updated)
                 # The state before that is not kept: a second undo in a row replays the record.
                 table.previous = None
-                self.changed(table, [undo_event(table, seat, undone)], updated)
+                table.moved_on([undo_event(table, seat, undone)], updated)
+                self.events.publish(Changed(table, "undo"))
                 break
             else:
                 raise ApiError(503, "the game keeps changing; try again")
             if table.previous is None and table.record.actions:
                 record, _ = snapshot(table)
                 with contextlib.suppress(CorruptGame):
-                    table.previous = (await self.host.engine(replay_record, record)).previous
+                    table.previous = (await self.runtime.engine(replay_record, record)).previous
 
     def analysed(self, table: Table) -> bool:
         """A finished game is analysed by itself when a person played in it (unless the
         operator turned that off: ``Limits.analyse_finished``)."""
-        return self.host.limits.analyse_finished and any(kind == "human" for kind in table.seats)
+        return self.limits.analyse_finished and any(kind == "human" for kind in table.seats)
 
     def attach(self, table: Table, connection: Connection) -> None:
         if connection.lost_seat(table):  # moved away since the token was checked

@@ -6,25 +6,28 @@ itself, and a creator removes a table before it begins. The deadlines are watche
 database (:meth:`Turns.stand_in_lapsed`, :meth:`Turns.end_idle`): a process handles them
 whether or not it has the table loaded.
 
-Every ending is one compare-and-set on the game's version (:meth:`Storage.end_early`): of two
+Every ending is one compare-and-set on the game's version (:meth:`PlayStore.end_early`): of two
 processes ending a game, or a move and an ending, exactly one is stored; the other reads the
 game again and decides anew on what it finds.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
-from cradle.core.contract import Event
 from cradle.server.bots import decision_cost
 from cradle.server.errors import ApiError, forbidden, unavailable
+from cradle.server.events import Changed, Events
 from cradle.server.limits import Limits
+from cradle.server.runtime import Runtime
 from cradle.server.seats import WRITE_ATTEMPTS
-from cradle.server.storage import DATABASE_ERRORS, Conflict, Storage
-from cradle.server.tables import Table, Tables
+from cradle.server.store import Store
+from cradle.server.store.errors import DATABASE_ERRORS, Conflict
+from cradle.server.store.plays import EndChange, ReturnChange, StandInChange
+from cradle.server.table import Table
+from cradle.server.tables import Tables
 
 log = logging.getLogger("cradle.server")
 
@@ -47,46 +50,28 @@ def early_result(standings: list[dict[str, Any]], out: int, ended_by: str) -> li
     return result
 
 
-class Clearable(Protocol):
-    def clear(self) -> None: ...
-
-
-class TurnsHost(Protocol):
-    """What the turn-based rules need of the server (the hub is one)."""
-
-    @property
-    def storage(self) -> Storage: ...
-
-    @property
-    def limits(self) -> Limits: ...
-
-    @property
-    def served(self) -> Tables: ...
-
-    @property
-    def bot_wakeup(self) -> asyncio.Event: ...
-
-    @property
-    def lobby_cache(self) -> Clearable: ...
-
-    def clock(self) -> float: ...
-
-    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
-
-    async def identify(self, table: Table, token: str | None) -> tuple[int | None, bool]: ...
-
-    def changed(self, table: Table, events: list[Event] | None, updated: float) -> None: ...
-
-
 class Turns:
     """Concessions, deadlines passed, idle tables and removed ones."""
 
-    def __init__(self, host: TurnsHost) -> None:
-        self.host = host
+    def __init__(
+        self,
+        store: Store,
+        runtime: Runtime,
+        tables: Tables,
+        events: Events,
+        limits: Limits,
+        clock: Callable[[], float],
+    ) -> None:
+        self.store = store
+        self.runtime = runtime
+        self.tables = tables
+        self.events = events
+        self.limits = limits
+        self.clock = clock  # the time deadlines are judged by (tests set another)
 
     async def seat_of(self, table: Table, token: str | None, what: str) -> int:
         """The seat of ``token`` (a player's own seat: not a spectator, not the hot seat)."""
-        seat, hotseat = await self.host.identify(table, token)
+        seat, hotseat = await self.tables.identify(table, token)
         if hotseat:
             raise forbidden(f"{what} needs a seat's own token, not the hot-seat screen's")
         if seat is None:
@@ -100,12 +85,12 @@ class Turns:
         when another process changed the game first, read it again and check again."""
         for _attempt in range(WRITE_ATTEMPTS):
             if table.ended is not None:
-                raise self.host.served.gone(table)
+                raise self.tables.gone(table)
             check()
             try:
                 return await store()
             except Conflict:
-                await self.host.served.reload(table)
+                await self.tables.reload(table)
             except DATABASE_ERRORS as exc:
                 log.error("game %s: %s", table.id, exc)
                 raise unavailable(exc, "the change could not be stored") from None
@@ -127,15 +112,14 @@ class Turns:
             async def store() -> float:
                 standings = [dict(line) for line in table.result()]
                 result[:] = early_result(standings, out(), ended_by)
-                return await self.host.db(
-                    self.host.storage.end_early, table.id, table.version, result, ended_by
-                )
+                change = EndChange(table.id, table.version, result, ended_by)
+                return await self.runtime.db(self.store.plays.end_early, change)
 
             updated = await self._write(table, checked, store)
             table.ended_by, table.early_result = ended_by, result
             table.standin, table.deadline, table.away = None, None, set()
-            self.host.changed(table, [], updated)
-            self.host.lobby_cache.clear()
+            table.moved_on([], updated)
+            self.events.publish(Changed(table, "end"))
 
     async def concede(self, table: Table, token: str | None) -> None:
         """``POST /concede``: the seat of ``token`` gives up; the game ends with it last."""
@@ -155,7 +139,7 @@ class Turns:
             raise forbidden("it is your own turn: play it")
         if not table.claimed.get(late, True):
             raise forbidden("the seat deciding now has not been taken yet")
-        if table.deadline is None or self.host.clock() < table.deadline:
+        if table.deadline is None or self.clock() < table.deadline:
             raise forbidden(f"{table.record.players[late]}'s deadline has not passed yet")
         return late
 
@@ -181,16 +165,15 @@ class Turns:
 
     async def _stand_in(self, table: Table, late: int, away: set[int]) -> float:
         cost = decision_cost(
-            table.playing(late), table.state, table.bot_seconds, self.host.limits.bot_seconds
+            table.playing(late), table.state, table.bot_seconds, self.limits.bot_seconds
         )
-        return await self.host.db(
-            self.host.storage.set_standin, table.id, table.version, late, cost, away
-        )
+        change = StandInChange(table.id, table.version, late, cost, frozenset(away))
+        return await self.runtime.db(self.store.plays.stand_in, change)
 
     def _stood_in(self, table: Table, late: int, away: set[int], updated: float) -> None:
         table.standin, table.deadline, table.away = late, None, away
-        self.host.changed(table, [], updated)
-        self.host.bot_wakeup.set()
+        table.moved_on([], updated)
+        self.events.publish(Changed(table, "standin"))
 
     async def come_back(self, table: Table, token: str | None) -> None:
         """``POST /return``: the seat of ``token`` is back: its stand-in stops playing for it
@@ -207,31 +190,28 @@ class Turns:
                 deciding[:] = [table.standin == seat]
 
             async def store() -> float:
-                return await self.host.db(
-                    self.host.storage.come_back,
-                    table.id,
-                    table.version,
-                    seat,
-                    table.away - {seat},
-                    deciding[0],
+                change = ReturnChange(
+                    table.id, table.version, seat, frozenset(table.away - {seat}), deciding[0]
                 )
+                return await self.runtime.db(self.store.plays.come_back, change)
 
             updated = await self._write(table, check, store)
             table.away = table.away - {seat}
             if deciding[0]:
                 table.standin = None
                 table.clock_moved(updated)
-            self.host.changed(table, [], updated)
+            table.moved_on([], updated)
+            self.events.publish(Changed(table, "return"))
 
     async def stand_in_lapsed(self, now: float | None = None) -> list[str]:
         """Let the stand-in play where the deadline of a seat away passed before ``now``
         (read from the database: the table need not be loaded); the games' ids. Safe with
         several processes: each is a compare-and-set, the loser meets the turn taken."""
-        now = self.host.clock() if now is None else now
+        now = self.clock() if now is None else now
         played = []
-        for game_id in await self.host.db(self.host.storage.lapsed_away, now):
+        for game_id in await self.runtime.db(self.store.games.lapsed_away, now):
             try:
-                table = await self.host.served.fresh(await self.host.served.table(game_id))
+                table = await self.tables.fresh(await self.tables.table(game_id))
                 await self._lapsed(table, now)
             except ApiError:
                 continue  # moved, back, ended or set aside meanwhile
@@ -263,7 +243,7 @@ class Turns:
 
     async def remove(self, table: Table, token: str | None) -> None:
         """``DELETE /api/games/{id}``: the creator removes a table nobody has moved at yet."""
-        seat, hotseat = await self.host.identify(table, token)
+        seat, hotseat = await self.tables.identify(table, token)
         creator = hotseat or (seat is not None and seat == table.creator)
         if not creator:
             raise forbidden("only the table's creator may remove it")
@@ -274,21 +254,20 @@ class Turns:
                     raise forbidden("the game has begun: concede instead")
 
             async def store() -> float:
-                return await self.host.db(self.host.storage.remove_game, table.id, table.version)
+                return await self.runtime.db(self.store.plays.remove, table.id, table.version)
 
             await self._write(table, check, store)
-        await self.host.served.end(table.id, "removed")
-        self.host.lobby_cache.clear()
+        await self.tables.end(table.id, "removed")
 
     async def end_idle(self, now: float | None = None) -> list[str]:
         """End the turn-based games nobody moved in for three of their deadlines before
         ``now``, the seat deciding then last (``abandoned``); their ids. Safe with several
         processes: each ending is a compare-and-set, the loser meets the game already over."""
-        now = self.host.clock() if now is None else now
+        now = self.clock() if now is None else now
         ended = []
-        for game_id in await self.host.db(self.host.storage.idle_turn_games, now):
+        for game_id in await self.runtime.db(self.store.games.idle_turn_games, now):
             try:
-                table = await self.host.served.fresh(await self.host.served.table(game_id))
+                table = await self.tables.fresh(await self.tables.table(game_id))
 
                 def idle(table: Table = table) -> None:
                     if table.mode != "turn" or table.deadline_s is None:

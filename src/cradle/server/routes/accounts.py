@@ -44,7 +44,7 @@ from cradle.server.models import (
     parse,
 )
 from cradle.server.routes.common import Context, GameId, bearer, body_of, body_schema, client_of
-from cradle.server.storage import LIVE
+from cradle.server.store.schema import LIVE
 from cradle.server.tokens import hash_token
 
 MY_GAMES = 60  # the games GET /api/me/games lists at most (the latest changed)
@@ -68,7 +68,9 @@ async def signed_in(ctx: Context, request: HTTPConnection, write: bool) -> Signe
     if not secret or len(secret) > 128:
         return None
     hub = ctx.hub()
-    account = await hub.db(accounts.account_of_session, hub.storage, secret, time.time())
+    account = await hub.runtime.db(
+        accounts.account_of_session, hub.store.accounts, secret, time.time()
+    )
     if account is None:
         return None
     if write:
@@ -144,12 +146,14 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         hub = ctx.hub()
         password = await hashed(body.password)
         try:
-            account = await hub.db(
-                accounts.create_account, hub.storage, name, password, time.time()
+            account = await hub.runtime.db(
+                accounts.create_account, hub.store.accounts, name, password, time.time()
             )
         except Taken:
             raise ApiError(409, "that name is taken") from None
-        secret = await hub.db(accounts.start_session, hub.storage, account.id, time.time())
+        secret = await hub.runtime.db(
+            accounts.start_session, hub.store.accounts, account.id, time.time()
+        )
         return signed_in_answer(request, account, secret)
 
     @router.post("/api/session", openapi_extra=body_schema(Credentials), response_model=SignedIn)
@@ -160,11 +164,15 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             ctx.signins_of, "name:" + accounts.name_key(body.name.strip()), "sign-ins"
         )
         hub = ctx.hub()
-        found = await hub.db(accounts.password_of, hub.storage, body.name.strip())
+        found = await hub.runtime.db(accounts.password_of, hub.store.accounts, body.name.strip())
         if not await matches(found[1] if found else None, body.password) or found is None:
             raise ApiError(401, WRONG)
-        secret = await hub.db(accounts.start_session, hub.storage, found[0], time.time())
-        account = await hub.db(accounts.account_of_session, hub.storage, secret, time.time())
+        secret = await hub.runtime.db(
+            accounts.start_session, hub.store.accounts, found[0], time.time()
+        )
+        account = await hub.runtime.db(
+            accounts.account_of_session, hub.store.accounts, secret, time.time()
+        )
         if account is None:  # deleted in between
             raise ApiError(401, WRONG)
         return signed_in_answer(request, account, secret)
@@ -174,7 +182,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         found = await signed_in(ctx, request, write=True)
         if found is not None:
             hub = ctx.hub()
-            await hub.db(accounts.end_session, hub.storage, found.secret)
+            await hub.runtime.db(accounts.end_session, hub.store.accounts, found.secret)
         return signed_out_answer(request)
 
     @router.get("/api/me", response_model=SignedIn)
@@ -203,8 +211,10 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         if turn_mail and email is None:
             raise BadInput("turn_mail: turn notices need an e-mail address", "turn_mail")
         hub = ctx.hub()
-        await hub.db(accounts.set_mail, hub.storage, found.account.id, email, turn_mail)
-        account = await hub.db(accounts.account_of_session, hub.storage, found.secret, time.time())
+        await hub.runtime.db(hub.store.accounts.set_mail, found.account.id, email, turn_mail)
+        account = await hub.runtime.db(
+            accounts.account_of_session, hub.store.accounts, found.secret, time.time()
+        )
         return {"account": account.public() if account else None}
 
     @router.post(
@@ -217,7 +227,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         found = await need_account(ctx, request, write=True)
         await ctx.throttle(ctx.signins_of, "id:" + found.account.id, "password attempts")
         hub = ctx.hub()
-        stored = await hub.db(accounts.password_by_id, hub.storage, found.account.id)
+        stored = await hub.runtime.db(hub.store.accounts.password_by_id, found.account.id)
         if not await matches(stored, body.password):
             raise ApiError(401, "wrong password")
         try:
@@ -225,7 +235,9 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         except ValueError as exc:
             raise BadInput(f"new_password: {exc}", "new_password") from None
         password = await hashed(body.new_password)
-        await hub.db(accounts.set_password, hub.storage, found.account.id, password, found.secret)
+        await hub.runtime.db(
+            accounts.set_password, hub.store.accounts, found.account.id, password, found.secret
+        )
         return {"changed": True}
 
     @router.delete("/api/me", openapi_extra=body_schema(AccountDeletion), response_model=SignedIn)
@@ -234,10 +246,10 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         found = await need_account(ctx, request, write=True)
         await ctx.throttle(ctx.signins_of, "id:" + found.account.id, "password attempts")
         hub = ctx.hub()
-        stored = await hub.db(accounts.password_by_id, hub.storage, found.account.id)
+        stored = await hub.runtime.db(hub.store.accounts.password_by_id, found.account.id)
         if not await matches(stored, body.password):
             raise ApiError(401, "wrong password")
-        await hub.db(accounts.delete_account, hub.storage, found.account.id)
+        await hub.runtime.db(hub.store.accounts.delete, found.account.id)
         for game_id in list(hub.served.loaded):  # the names shown at loaded tables change too
             table = hub.served.loaded[game_id]
             for seat, holder in list(table.accounts.items()):
@@ -255,7 +267,9 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         first within each."""
         found = await need_account(ctx, request, write=False)
         hub = ctx.hub()
-        rows = await hub.db(accounts.games_of, hub.storage, found.account.id, limit or MY_GAMES)
+        rows = await hub.runtime.db(
+            hub.store.accounts.games_of, found.account.id, limit or MY_GAMES
+        )
         games = []
         for row in rows:
             entry = dict(row)
@@ -314,7 +328,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         parse(EmptyBody, await body_of(request))
         hub = ctx.hub()
         table = await hub.fresh(await hub.table(game_id))
-        seat, _screen = hub.authorize(table, bearer(request.headers))
+        seat, _screen = table.authorize(bearer(request.headers))
         if seat is None:
             raise forbidden("send the seat's token (Authorization: Bearer TOKEN)")
         if seat in table.accounts:
@@ -322,7 +336,9 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         if table.is_over:
             raise forbidden("the game is over")
         await ctx.throttle(ctx.creations, client_of(request), "links made")
-        code = await hub.db(accounts.new_transfer, hub.storage, table.id, seat, time.time())
+        code = await hub.runtime.db(
+            accounts.new_transfer, hub.store.seats, table.id, seat, time.time()
+        )
         link = f"{str(request.base_url).rstrip('/')}/#/continue/{table.id}/{code}"
         return {
             "id": table.id,
@@ -344,7 +360,9 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         await ctx.throttle(ctx.creations, client_of(request), "seats taken")
         hub = ctx.hub()
         table = await hub.fresh(await hub.table(game_id))
-        seat = await hub.db(accounts.transfer_of, hub.storage, table.id, body.code, time.time())
+        seat = await hub.runtime.db(
+            accounts.transfer_of, hub.store.seats, table.id, body.code, time.time()
+        )
         if seat is None:
             raise forbidden("this link is not valid (each link works once, within the hour)")
         token = await hub.seats.rekey(table, seat, hash_token(body.code))

@@ -19,7 +19,7 @@ from cradle.server.routes.common import (
     body_schema,
     client_of,
 )
-from cradle.server.tables import Table
+from cradle.server.table import Table
 
 
 def chat_routes(router: APIRouter, ctx: Context) -> None:
@@ -31,7 +31,7 @@ def chat_routes(router: APIRouter, ctx: Context) -> None:
         guest, known by its client)."""
         hub = ctx.hub()
         table = await hub.fresh(await hub.table(game_id))
-        seat, hotseat = await hub.identify(table, bearer(request.headers))
+        seat, hotseat = await hub.served.identify(table, bearer(request.headers))
         signed = None
         if seat is None and not hotseat:
             found = await signed_in(ctx, request, write)

@@ -77,7 +77,7 @@ class Context:
         must not allow N times the rate)."""
         wait = bucket.allow(key)
         hub = self.hub_box.get("hub")
-        if wait <= 0 and hub is not None and hub.storage.shared:
+        if wait <= 0 and hub is not None and hub.store.shared:
             wait = await hub.take_token(bucket, key)
         if wait > 0:
             raise ApiError(429, f"too many {what}: wait {wait:.1f} s", retry_after=wait)

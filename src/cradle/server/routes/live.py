@@ -25,8 +25,9 @@ from cradle.server.routes.common import (
     client_of,
     origin_allowed,
 )
-from cradle.server.storage import DATABASE_ERRORS, client_hash
-from cradle.server.tables import Connection, Table
+from cradle.server.store.database import client_hash
+from cradle.server.store.errors import DATABASE_ERRORS
+from cradle.server.table import Connection, Table
 from cradle.server.tokens import hash_token
 
 log = logging.getLogger("cradle.server")
@@ -110,7 +111,7 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
                 table = await hub.table(game_id)
                 token = await hello(websocket)
                 await hub.fresh(table)
-                seat, hotseat = await hub.identify(table, token)
+                seat, hotseat = await hub.served.identify(table, token)
                 # A spectator's chat mutes are its account's (signed in) or its client's.
                 signed = (
                     None if seat is not None or hotseat else await signed_in(ctx, websocket, False)
@@ -159,7 +160,7 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
             if not isinstance(exc, RuntimeError | ConnectionError):
                 log.exception("game %s: WebSocket failed", game_id)
         finally:
-            hub.detach(table, connection)
+            hub.session.detach(table, connection)
             connection.queue.put_nowait(None)
             with contextlib.suppress(Exception):
                 await connection.task
@@ -171,13 +172,13 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
         try:
             frame = parse(Frame, read_frame(message))
             if frame.action is not None:
-                await hub.mover_of(table, token, "a move")
+                await hub.served.mover_of(table, token, "a move")
                 await ctx.throttle(ctx.moves, client, "moves")
-                await hub.act(table, token, frame.action)
+                await hub.session.act(table, token, frame.action)
             elif frame.undo:
-                await hub.mover_of(table, token, "an undo")
+                await hub.served.mover_of(table, token, "an undo")
                 await ctx.throttle(ctx.moves, client, "moves")
-                await hub.undo(table, token)
+                await hub.session.undo(table, token)
             elif frame.type == "ping":
                 return {"type": "pong"}
             else:

@@ -38,7 +38,7 @@ from cradle.server.routes.common import (
     client_of,
 )
 from cradle.server.seats import NewTable
-from cradle.server.storage import LobbyFilter
+from cradle.server.store.lobby import LobbyFilter
 
 MAX_IDS = 100  # game ids in one lobby filter ("my games")
 VARIANT_CHARS = 200  # one NAME=VALUE of the lobby's variant filter
@@ -190,7 +190,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
         table = await hub.fresh(await hub.table(game_id))
         await ctx.throttle(ctx.creations, client_of(request), "seats joined")
         account = signed.account.id if signed else None
-        return await hub.join(table, body.invite, account, name, body.standin)
+        return await hub.seats.join(table, body.invite, account, name, body.standin)
 
     @router.get("/api/boards/{game}", response_model=BoardMap, response_model_exclude_unset=True)
     async def board(

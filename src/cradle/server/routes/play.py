@@ -24,6 +24,7 @@ from cradle.server.routes.common import (
     body_schema,
     client_of,
 )
+from cradle.server.table import hints_allowed
 
 
 def play_routes(router: APIRouter, ctx: Context) -> None:
@@ -34,7 +35,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         hub = ctx.hub()
         token = bearer(request.headers)
         table = await hub.fresh(await hub.table(game_id))
-        seat, hotseat = await hub.identify(table, token)
+        seat, hotseat = await hub.served.identify(table, token)
         return hub.frame(table, seat, hotseat)
 
     @router.post(
@@ -48,10 +49,10 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         token = bearer(request.headers)
         body = parse(ActionBody, await body_of(request))
         table = await hub.table(game_id)
-        await hub.mover_of(table, token, "a move")  # 403 before anything is counted
+        await hub.served.mover_of(table, token, "a move")  # 403 before anything is counted
         await ctx.throttle(ctx.moves, client_of(request), "moves")
-        await hub.act(table, token, body.action)
-        seat, hotseat = hub.authorize(table, token)
+        await hub.session.act(table, token, body.action)
+        seat, hotseat = table.authorize(token)
         return hub.frame(table, seat, hotseat)
 
     @router.post(
@@ -65,10 +66,10 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         token = bearer(request.headers)
         parse(EmptyBody, await body_of(request))
         table = await hub.table(game_id)
-        await hub.mover_of(table, token, "an undo")
+        await hub.served.mover_of(table, token, "an undo")
         await ctx.throttle(ctx.moves, client_of(request), "moves")
-        await hub.undo(table, token)
-        seat, hotseat = hub.authorize(table, token)
+        await hub.session.undo(table, token)
+        seat, hotseat = table.authorize(token)
         return hub.frame(table, seat, hotseat)
 
     @router.post(
@@ -83,7 +84,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         token = bearer(request.headers)
         body = parse(ActionBody, await body_of(request))
         table = await hub.table(game_id)
-        await hub.mover_of(table, token, "an explanation")
+        await hub.served.mover_of(table, token, "an explanation")
         await ctx.throttle(ctx.reads, client_of(request), "reads")
         return await hub.adviser.explain(table, token, body.action)
 
@@ -99,10 +100,10 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         token = bearer(request.headers)
         parse(EmptyBody, await body_of(request))
         table = await hub.table(game_id)
-        await hub.mover_of(table, token, "a hint")
+        await hub.served.mover_of(table, token, "a hint")
         if table.rated:
             raise ApiError(403, "a rated game has no hints")
-        if not hub.hints_allowed(table):
+        if not hints_allowed(table):
             raise ApiError(403, "hints are off in games between people at their own screens")
         await ctx.throttle(ctx.hinted, client_of(request), "hints")
         return await hub.adviser.hint(table, token)

@@ -41,7 +41,7 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
         await hub.turns.seat_of(table, token, "conceding")
         await ctx.throttle(ctx.moves, client_of(request), "moves")
         await hub.turns.concede(table, token)
-        seat, hotseat = hub.authorize(table, token)
+        seat, hotseat = table.authorize(token)
         return hub.frame(table, seat, hotseat)
 
     @router.post(
@@ -61,7 +61,7 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
         await hub.turns.seat_of(table, token, "acting on a deadline")
         await ctx.throttle(ctx.moves, client_of(request), "moves")
         await hub.turns.timeout(table, token, body.choice)
-        seat, hotseat = hub.authorize(table, token)
+        seat, hotseat = table.authorize(token)
         return hub.frame(table, seat, hotseat)
 
     @router.post(
@@ -81,7 +81,7 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
         await hub.turns.seat_of(table, token, "coming back")
         await ctx.throttle(ctx.moves, client_of(request), "moves")
         await hub.turns.come_back(table, token)
-        seat, hotseat = hub.authorize(table, token)
+        seat, hotseat = table.authorize(token)
         return hub.frame(table, seat, hotseat)
 
     @router.delete("/api/games/{game_id}", response_model=Done, response_model_exclude_unset=True)
@@ -107,6 +107,6 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
         hub = ctx.hub()
         body = parse(StopMailBody, await body_of(request))
         await ctx.throttle(ctx.creations, client_of(request), "changes")
-        if not await hub.db(hub.storage.stop_mail, hash_token(body.code)):
+        if not await hub.runtime.db(hub.store.notices.stop, hash_token(body.code)):
             raise ApiError(404, "this link is unknown or was used already")
         return {"stopped": True}
