@@ -16,7 +16,7 @@ WHEEL_EXTRAS := build,wheel
 PIP_INSTALL = $(BIN)/python -m pip install --quiet -c constraints.txt
 JOBS ?= 2
 
-.PHONY: wheel play test quick test-long ladder models mutation lint typecheck unit bench clean system-packages native native-optional rust-test
+.PHONY: wheel play test quick test-long ladder models mutation lint typecheck unit bench clean system-packages native native-optional rust-test catalogues
 
 # The native rules cores (native/, Rust + PyO3) built by maturin into src/cradle/_native*.so.
 EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
@@ -112,12 +112,25 @@ play: $(PLAY_STAMP) native-optional
 # The web client (src/cradle/web, plain ES modules with JSDoc types) is type-checked by tsc
 # against tsconfig.json: checkJs, strict, nothing emitted.
 lint: $(STAMP) system-packages
+	$(BIN)/python packaging/check_catalogues.py
 	$(BIN)/ruff check src tests lab
 	$(BIN)/ruff format --check src tests lab
 	$(BIN)/lint-imports --no-cache
 	tsc --project tsconfig.json
 	cargo fmt --manifest-path native/Cargo.toml --check
 	cargo clippy --quiet --locked --manifest-path native/Cargo.toml --all-targets -- -D warnings
+
+# The Python translation catalogues (docs/translating.md): the template from the sources, each
+# language's catalogue brought up to it, and the compiled .mo files beside them (committed, so
+# that a fresh clone plays and the wheel carries them; `make lint` fails when any is stale).
+LOCALES := src/cradle/locale
+catalogues: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg -k NP_:1c,2 --no-location --sort-output \
+		--project cradle --copyright-holder "cradle's authors" -o $(LOCALES)/cradle.pot .
+	$(BIN)/pybabel -q update -i $(LOCALES)/cradle.pot -d $(LOCALES) -D cradle \
+		--no-fuzzy-matching --ignore-obsolete --no-wrap
+	$(BIN)/pybabel -q compile -d $(LOCALES) -D cradle
+	$(BIN)/python packaging/web_reasons.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

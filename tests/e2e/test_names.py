@@ -154,13 +154,13 @@ def test_the_log_scores_and_banner_name_the_people(
         page.locator("#scores").screenshot(path=str(artifacts / f"names-scores-{name}.png"))
         no_markup_ran(page)
     assert "you are Ana María" in laptop.locator("#banner").inner_text()
-    # A conflict's result panel names both sides; an engine sentence is named in one pass (a
-    # person called like another seat's dynasty is not renamed again).
+    # A conflict's result panel names both sides; the engine's event is worded from its seats
+    # (a person called like another seat's dynasty is not renamed again).
     outcome = laptop.evaluate(CONFLICT)
     assert outcome["title"] == "Bull wins the red war 5–3 against <b>x</b>"
     assert outcome["lines"] == [
         "Attacker Bull: 5 · defender <b>x</b>: 3.",
-        "Bull wins the red war 5-3 against <b>x</b>",
+        "Bull wins the red war 5–3; <b>x</b>'s leader returns and 0 red tiles leave the board",
     ]
     # A past board's bar names the mover too.
     laptop.locator("#log .log-entry[data-ply='2']").click()

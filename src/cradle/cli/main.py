@@ -131,10 +131,22 @@ def play(
     ] = None,
     option: OptionOpt = None,
     tiles: TilesOpt = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The language to play in: en, es, pt_BR or pt_PT (default: the locale's).",
+        ),
+    ] = None,
 ) -> None:
     """Play in the terminal: against bots, or hot seat with --humans."""
+    from cradle import i18n
     from cradle.cli.play import setup_session
 
+    try:
+        i18n.use(lang)
+    except ValueError as exc:
+        raise CliError(f"--lang: {exc}") from None
     options = option_dict(option)
     options = with_tiles(options, game, tiles)
     session = setup_session(Console(), game, players, humans, bots, seed, options, save)

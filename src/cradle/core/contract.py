@@ -22,7 +22,15 @@ class IllegalAction(ValueError):
     """An action that is malformed or not legal now; the state is left unchanged.
 
     Each game raises its own subclass (``tigris.IllegalAction``, ``gheos.IllegalAction``), so
-    code that handles any game catches this one."""
+    code that handles any game catches this one. The reason is a message of the translation
+    catalogues (``template``, marked with :func:`cradle.core.words.N_`) with named ``params``;
+    ``str()`` is its English text, which the native engines give word for word. The layers
+    above translate it (cradle.i18n); the engines stay free of any translation machinery."""
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        super().__init__(template.format(**params) if params else template)
+        self.template = template
+        self.params = params
 
 
 class Event(TypedDict):

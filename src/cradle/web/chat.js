@@ -5,8 +5,9 @@
 // button that stays in a corner with the count (the board stays where it is).
 
 import { api } from "./api.js";
-import { nameAt } from "./names.js";
-import { clear, el, messageOf, onEscape, put, titleCase } from "./ui.js";
+import { nameAt, seatWord } from "./names.js";
+import { date, t, tNodes } from "./i18n.js";
+import { clear, el, messageOf, onEscape, put } from "./ui.js";
 
 /** @typedef {import("./types").ChatLine} ChatLine */
 /** @typedef {import("./types").ChatPage} ChatPage */
@@ -48,20 +49,20 @@ export class ChatPanel {
     // field, and a line over the limit says so and is not sent.
     this.input = el("input", {
       id: "chat-input", type: "text", autocomplete: "off",
-      placeholder: "Say something to the table", "aria-label": "A line for the table's chat",
+      placeholder: t("chat.placeholder"), "aria-label": t("chat.input_label"),
       "aria-describedby": "chat-error", oninput: () => this.checkLength(),
     });
     this.error = el("p", { class: "chat-error error small", id: "chat-error", role: "status" });
     this.mutedNode = el("div", { class: "chat-muted small muted", id: "chat-muted" });
     this.form = el("form", { class: "chat-form", id: "chat-form", onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); this.send(); } },
-      this.input, el("button", { class: "btn primary", type: "submit", id: "chat-send" }, "Send"));
+      this.input, el("button", { class: "btn primary", type: "submit", id: "chat-send" }, t("chat.send")));
     this.count = el("span", { class: "chat-count", id: "chat-unread", hidden: true });
-    this.node = el("section", { class: "card chat-card", id: "chat", hidden: true, "aria-label": "Chat" },
-      el("div", { class: "chat-head" }, el("h2", { class: "section" }, "Chat"),
-        el("button", { class: "btn small quiet chat-close", type: "button", id: "chat-close", onclick: () => this.open(false) }, "Close")),
+    this.node = el("section", { class: "card chat-card", id: "chat", hidden: true, "aria-label": t("chat.title") },
+      el("div", { class: "chat-head" }, el("h2", { class: "section" }, t("chat.title")),
+        el("button", { class: "btn small quiet chat-close", type: "button", id: "chat-close", onclick: () => this.open(false) }, t("common.close"))),
       this.list, this.error, this.form, this.mutedNode);
     this.toggle = el("button", { class: "btn chat-toggle", type: "button", id: "chat-toggle", hidden: true,
-      "aria-controls": "chat", onclick: () => this.open(!this.node.classList.contains("open")) }, "Chat ", this.count);
+      "aria-controls": "chat", onclick: () => this.open(!this.node.classList.contains("open")) }, t("chat.title"), " ", this.count);
     // A line counts as seen while the chat is on screen.
     this.watcher = new IntersectionObserver((entries) => {
       this.visible = entries.some((entry) => entry.isIntersecting);
@@ -110,13 +111,13 @@ export class ChatPanel {
     const mine = (this.seat !== null && line.seat === this.seat) || line.speaker === this.you;
     const time = new Date(line.at * 1000);
     const row = el("li", { class: `chat-line${mine ? " mine" : ""}`, "data-speaker": line.speaker, "data-line": line.id },
-      el("span", { class: "chat-time muted" }, `${String(time.getHours()).padStart(2, "0")}:${String(time.getMinutes()).padStart(2, "0")}`),
-      el("strong", { class: "chat-name" }, titleCase(line.name)),
+      el("span", { class: "chat-time muted" }, date(time, { hour: "2-digit", minute: "2-digit" })),
+      el("strong", { class: "chat-name" }, seatWord(line.name)),
       el("span", { class: "chat-text" }, line.text),
       this.canMute && !mine ? el("button", {
-        class: "btn small quiet chat-mute", type: "button", title: `Mute ${titleCase(line.name)}`,
+        class: "btn small quiet chat-mute", type: "button", title: t("chat.mute_who", { name: seatWord(line.name) }),
         onclick: () => this.mute(line.speaker, true),
-      }, "Mute") : null);
+      }, t("chat.mute")) : null);
     const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
     // In the order of the lines' ids, whatever order they arrived in.
     const later = [...this.list.children].find((li) => Number(/** @type {HTMLElement} */ (li).dataset.line) > line.id);
@@ -153,7 +154,7 @@ export class ChatPanel {
       const seat = Number(speaker.slice(2));
       if (seat >= 0 && seat < this.seating.players.length) return nameAt(this.seating, seat);
     }
-    return speaker.startsWith("v:") ? `spectator ${speaker.slice(2)}` : speaker;
+    return speaker.startsWith("v:") ? t("chat.spectator", { number: speaker.slice(2) }) : speaker;
   }
 
   inSight() {
@@ -171,7 +172,7 @@ export class ChatPanel {
   drawCount() {
     this.count.hidden = this.unread === 0;
     this.count.textContent = String(this.unread);
-    this.toggle.setAttribute("aria-label", this.unread ? `Chat: ${this.unread} new` : "Chat");
+    this.toggle.setAttribute("aria-label", this.unread ? t("chat.unread", { count: this.unread }) : t("chat.title"));
   }
 
   /** @param {boolean} open */
@@ -244,9 +245,10 @@ export class ChatPanel {
 
   drawMuted() {
     if (!this.muted.size) { clear(this.mutedNode); return; }
-    put(this.mutedNode, "Muted: ", [...this.muted].map((speaker) => el("span", { class: "chat-muted-one" },
-      titleCase(this.nameOf(speaker)), " ",
-      el("button", { class: "btn small quiet", type: "button", "data-unmute": speaker, onclick: () => this.mute(speaker, false) }, "Unmute"))));
+    const names = [...this.muted].map((speaker) => el("span", { class: "chat-muted-one" },
+      seatWord(this.nameOf(speaker)), " ",
+      el("button", { class: "btn small quiet", type: "button", "data-unmute": speaker, onclick: () => this.mute(speaker, false) }, t("chat.unmute"))));
+    put(this.mutedNode, tNodes("chat.muted", { names }));
   }
 
   /** @param {string} message */
