@@ -4,7 +4,7 @@ not a lesson's feedback); a turn mail's game link opened signed out comes back t
 the sign-in; a pasted chat line over the limit kept whole and refused in words; the seats named
 alike in a lesson's text, its panel and the game after it; no raw "refused" in the top bar of
 the device that gave its seat up; the invite card in view on a 768-pixel laptop screen; the
-lobby's variant filter in whole words."""
+lobby's variant filter in whole words. The same words in Spanish on a phone, whole on screen."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from tests.helpers.server import GAMES, PlayServer
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
 GUEST = "Guest 3868"
+CATALOGUES = Path(__file__).resolve().parents[2] / "src/cradle/web/i18n"
 
 # Whether the element's middle and inner corners are on screen and not under anything else
 # (another element there would take a tap meant for it).
@@ -59,8 +60,24 @@ def in_view(page: Any, selector: str) -> bool:
     )
 
 
-def guest_page(browser: Any, viewport: dict[str, int]) -> tuple[Any, Any]:
-    context = browser.new_context(viewport=viewport)
+def fits(page: Any, selector: str) -> str:
+    """'' when the element's text is inside its box and its box inside the screen's width."""
+    return str(
+        page.locator(selector).evaluate(
+            """(n) => {
+              const box = n.getBoundingClientRect();
+              if (n.scrollWidth > n.clientWidth + 1) return `text ${n.scrollWidth} > box ${n.clientWidth}`;
+              if (box.left < 0 || box.right > innerWidth + 1) return `box ${box.left}..${box.right}`;
+              return "";
+            }"""
+        )
+    )
+
+
+def guest_page(
+    browser: Any, viewport: dict[str, int], locale: str | None = None
+) -> tuple[Any, Any]:
+    context = browser.new_context(viewport=viewport, **({"locale": locale} if locale else {}))
     context.add_init_script(f"localStorage.setItem('cradle.guest', {json.dumps(GUEST)})")
     return context, context.new_page()
 
@@ -290,4 +307,69 @@ def test_the_invite_card_is_in_view_on_a_768_pixel_laptop_screen_and_the_lobby_s
         page.evaluate("scrollY"),
     )
     page.screenshot(path=str(artifacts / "newcomer-laptop-invite-card.png"))
+    context.close()
+
+
+def test_in_spanish_on_a_phone_the_connection_the_chat_limit_the_lesson_and_the_variants(
+    server: PlayServer, browser: Any, artifacts: Path
+) -> None:
+    """The newcomer's words come from the catalogue (a browser whose language is Spanish) and
+    fit a phone's screen, longer words and all."""
+    spanish = json.loads((CATALOGUES / "es.json").read_text(encoding="utf-8"))
+    context, page = guest_page(browser, PHONE, locale="es-ES")
+    errors = PageErrors(page)
+    page.goto(f"{server.base}/#/")
+    page.wait_for_selector("#filter-variant")
+    variants = page.locator("#filter-variant option").all_inner_texts()
+    assert f"Tigris & Euphrates: {spanish['option.wonder.off']}" in variants
+    seat_page(server, page, ["human", "bot:random"])
+    wait_until(lambda: turn(page) == "mine")
+    # Offline: said above the board and in the top bar, and a move made now is not sent.
+    context.set_offline(True)
+    page.wait_for_selector("#connection:not([hidden])")
+    assert page.locator("#connection").inner_text() == spanish["live.offline_note"]
+    assert page.locator("#status").inner_text() == spanish["live.offline"]
+    page.locator("#connection").scroll_into_view_if_needed()
+    assert fits(page, "#connection") == "" and fits(page, "#status") == ""
+    page.locator("#hand-tiles .tile-btn:not([disabled])").first.click()
+    page.locator(".board .target .target-mark").first.click()
+    page.wait_for_selector("#toast:not([hidden])")
+    assert page.locator("#toast").inner_text() == spanish["table.not_sent_offline"]
+    assert in_view(page, "#toast") and fits(page, "#toast") == ""
+    page.screenshot(path=str(artifacts / "newcomer-es-phone-offline-move.png"))
+    context.set_offline(False)
+    page.wait_for_selector("#connection[hidden]", state="attached", timeout=15_000)
+    page.locator("#toast").click()  # read: a tap dismisses it
+    # A chat line over the limit, in the chat's sheet.
+    page.click("#chat-toggle")
+    page.wait_for_selector("#chat.open")
+    page.focus("#chat-input")
+    page.keyboard.insert_text("x" * 600)
+    wanted = spanish["chat.too_long"]["other"].format(count=600, max=500, over=100)
+    assert page.locator("#chat-error").inner_text() == wanted
+    assert in_view(page, "#chat-error") and fits(page, "#chat-error") == ""
+    page.screenshot(path=str(artifacts / "newcomer-es-phone-chat-too-long.png"))
+    page.keyboard.press("Escape")
+    # The board's and a square's names for the keyboard, from the catalogue's messages.
+    assert page.locator(".tigris-board").get_attribute("aria-label") == spanish["tigris.board_keys"]
+    page.locator("#hand-tiles .tile-btn:not([disabled])").first.click()
+    label = str(page.locator(".tigris-board .target").first.get_attribute("aria-label"))
+    assert ". Intro: " in label and "Enter" not in label, label
+    # The guided game's words name the opponent as the table does, in Spanish.
+    made = server.post("/api/lessons", {"game": "tigris", "lesson": "revolt", "name": GUEST})
+    progress = {"step": 2, "id": made["id"], "token": made["seats"][0]["token"], "made": 0}
+    page.goto(f"{server.base}/#/learn/tigris")
+    page.wait_for_selector("#guide-step")
+    page.evaluate(
+        "(p) => localStorage.setItem('cradle.learn', JSON.stringify({tigris: {...p, sent: null}}))",
+        progress,
+    )
+    page.reload()
+    page.wait_for_selector("#guide-step[data-step='revolt']")
+    wait_until(lambda: turn(page) == "mine")
+    bot_name = page.locator("#scores tr[data-player='bull'] .dynasty-chip").inner_text().strip()
+    intro = page.locator("#guide-intro").inner_text()
+    assert bot_name in intro and spanish["seat.bull"] not in intro, (bot_name, intro)
+    page.screenshot(path=str(artifacts / "newcomer-es-phone-lesson.png"))
+    assert [e for e in errors.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
     context.close()

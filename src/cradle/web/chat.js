@@ -198,7 +198,7 @@ export class ChatPanel {
     const length = [...this.input.value.trim()].length;
     const over = length > MAX_CHARS;
     this.input.setAttribute("aria-invalid", over ? "true" : "false");
-    if (over) this.showError(`This line has ${length} characters: a line has at most ${MAX_CHARS}. Shorten it by ${length - MAX_CHARS} to send it.`);
+    if (over) this.showError(t("chat.too_long", { count: length, max: MAX_CHARS, over: length - MAX_CHARS }));
     else if (this.error.dataset.length) this.showError("");
     this.error.dataset.length = over ? "over" : "";
     return !over;

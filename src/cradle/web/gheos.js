@@ -78,7 +78,6 @@ const LAND = "#a9c97a";
 const COAST = "#ead9a4";
 const WATER = "#86bfe0";
 const REF_RE = /(-?\d+),(-?\d+)(?::(?:n|s|ne|nw|se|sw))?/g;
-const MAP_LABEL = "The map: the arrow keys move between its places, Enter places on the place";
 
 /** @param {string | undefined} cell @returns {{row: number, col: number, up: boolean}} */
 function parseCell(cell) {
@@ -722,7 +721,7 @@ export function createRenderer(parts, ctx) {
     const width = spanX + 2 * pad + margin;
     const height = spanY + 2 * pad + margin;
     const refocus = keys.holdsFocus();
-    const root = svg("svg", { viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`, class: "board gheos-board", role: "group", "aria-label": MAP_LABEL });
+    const root = svg("svg", { viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`, class: "board gheos-board", role: "group", "aria-label": t("gheos.map_keys") });
     root.append(svg("rect", { x: minX, y: minY, width, height, fill: "#d6eaf8", rx: 10, "aria-hidden": "true" }));
     /** @type {KeyCell[]} */
     const keyCells = [];
@@ -789,10 +788,10 @@ export function createRenderer(parts, ctx) {
         group.append(mark);
         mark.addEventListener("click", () => ctx.act(action));
         hoverGhost(group, cell.row, cell.col, handTile);
-        reach(cell.cell, group, `${about}. Enter: ${describeAction(action, w)}`, () => ctx.act(action), true);
+        reach(cell.cell, group, t("keys.enter", { about, action: describeAction(action, w) }), () => ctx.act(action), true);
       } else if (regionTarget) {
-        const said = regionActions.map((a) => describeAction(a, w)).join("; or ");
-        reach(cell.cell, group, `${about}. Enter: ${said}`, () => pickRegion(regionActions, w), true);
+        const said = list(regionActions.map((a) => describeAction(a, w)), "disjunction");
+        reach(cell.cell, group, t("keys.enter", { about, action: said }), () => pickRegion(regionActions, w), true);
       } else {
         group.addEventListener("click", () => explainCell(cell.cell, cell.tile));
         reach(cell.cell, group, about, () => explainCell(cell.cell, cell.tile));
@@ -809,7 +808,7 @@ export function createRenderer(parts, ctx) {
       const poly = svg("polygon", { points: pts(corners(row, col).points), class: "frontier", "data-cell": cellName },
         svg("title", {}, t("gheos.empty_place", { place: w.label(cellName) })));
       poly.addEventListener("click", () => explainCell(cellName, null));
-      reach(cellName, poly, `${w.label(cellName)}: an empty place`, () => explainCell(cellName, null));
+      reach(cellName, poly, t("gheos.empty_place", { place: w.label(cellName) }), () => explainCell(cellName, null));
       root.append(poly);
       const h = highlight.get(cellName);
       if (h) root.append(svg("polygon", { points: pts(corners(row, col).points), class: `last-move${h.fresh ? " fresh" : ""}`, stroke: h.colour, "data-last-seat": h.seat }));
@@ -825,7 +824,7 @@ export function createRenderer(parts, ctx) {
       if (hinted && cellsOf(hinted)[0] === cellName) group.append(svg("polygon", { points: pts(geo.points), class: "hinted" }));
       group.addEventListener("click", () => ctx.act(action));
       hoverGhost(group, row, col, handTile);
-      reach(cellName, group, `${w.label(cellName)}: an empty place. Enter: ${describeAction(action, w)}`, () => ctx.act(action), true);
+      reach(cellName, group, t("keys.enter", { about: t("gheos.empty_place", { place: w.label(cellName) }), action: describeAction(action, w) }), () => ctx.act(action), true);
       root.append(group);
     }
     const focusLayer = svg("g", { class: "marks", "aria-hidden": "true" });
@@ -849,8 +848,8 @@ export function createRenderer(parts, ctx) {
     if (actions.length === 1) { ctx.act(actions[0]); return; }
     dialog({
       id: "region-choice",
-      title: "Which continent?",
-      body: [el("p", {}, "This tile touches more than one continent you may choose.")],
+      title: t("gheos.which_continent"),
+      body: [el("p", {}, t("gheos.which_continent_about"))],
       buttons: actions.map((a) => ({ label: capitalised(describeAction(a, w)), action: a, onclick: () => ctx.act(a) })),
       dismissable: true,
     });
@@ -983,7 +982,7 @@ export function createRenderer(parts, ctx) {
     put(parts.scores, el("div", { class: "card" },
       el("h2", { class: "section" }, t("tigris.points")),
       el("table", { class: "score-table" },
-        el("thead", {}, el("tr", {}, el("th", {}, el("span", { class: "sr-only" }, "Player")), el("th", {}, t("gheos.pts")), el("th", {}, t("gheos.followers")), el("th", { title: t("gheos.tokens_title") }, t("gheos.tokens")), el("th", { title: t("tigris.in_hand") }, t("tigris.hand")))),
+        el("thead", {}, el("tr", {}, el("th", {}, el("span", { class: "sr-only" }, t("ratings.player"))), el("th", {}, t("gheos.pts")), el("th", {}, t("gheos.followers")), el("th", { title: t("gheos.tokens_title") }, t("gheos.tokens")), el("th", { title: t("tigris.in_hand") }, t("tigris.hand")))),
         el("tbody", {}, rows)),
       el("p", { class: "small" }, t("gheos.civilizations"), " ", onBoard.length ? onBoard.map(([c, info]) => {
         const area = (frame.areas || []).find((a) => a.area === info.area);

@@ -48,18 +48,6 @@ export function optionChoice(key, choice) {
 }
 
 /**
- * A switched variant as the lobby's filter says it, on and off (written whole: "no " glued
- * before a name read "no the wonder").
- * @type {Record<string, [string, string]>}
- */
-const OPTION_SWITCHED = {
-  buildings: ["with civilization buildings", "without civilization buildings"],
-  english: ["English commitment rules", "the standard commitment rules"],
-  wonder: ["with the wonder", "without the wonder"],
-  open_scoring: ["open scoring", "hidden scoring"],
-};
-
-/**
  * The lobby: the games (polled) and the form for a new table.
  * @param {HTMLElement} root
  * @returns {Screen}
@@ -132,10 +120,13 @@ function lobbyFilters(meta, filter, refresh) {
       const option = optionLabel(key);
       const game = GAME_TITLES[info.name] || info.name;
       if (typeof value === "boolean") {
-        const switched = OPTION_SWITCHED[key];
+        // A switched variant in whole words, on and off ("with the wonder", "without the
+        // wonder": "no " glued before a name read "no the wonder"); an option this client
+        // has no words for, by its name.
+        const on = has(`option.${key}.on`) ? t(`option.${key}.on`) : option;
         variants.push(
-          [`${key}=true`, t("lobby.variant_with", { game, option: switched ? switched[0] : option })],
-          [`${key}=false`, switched ? t("lobby.variant_with", { game, option: switched[1] }) : t("lobby.variant_without", { game, option })]);
+          [`${key}=true`, t("lobby.variant_with", { game, option: on })],
+          [`${key}=false`, has(`option.${key}.off`) ? t("lobby.variant_with", { game, option: t(`option.${key}.off`) }) : t("lobby.variant_without", { game, option })]);
       } else if (OPTION_CHOICES[key]) {
         for (const choice of OPTION_CHOICES[key]) {
           variants.push([`${key}=${choice}`, t("lobby.variant_choice", { game, option, choice: optionChoice(key, choice) })]);

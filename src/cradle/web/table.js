@@ -220,8 +220,8 @@ export function tableScreen(root, id, token, mode, guide = null) {
       }
       if (state === "connected") chat.stale = true; // read the lines that came while away
       connection = state;
-      const words = CONNECTION_WORDS[state];
-      setStatus(CONNECTION_STATUS[state]);
+      const words = CONNECTION_WORDS[state] ? t(CONNECTION_WORDS[state]) : "";
+      setStatus(CONNECTION_STATUS[state] ? t(CONNECTION_STATUS[state]) : "");
       parts.connection.textContent = words;
       parts.connection.hidden = !words;
     },
@@ -231,8 +231,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
   function notSent() {
     renderer?.clearSelection?.();
     if (last) show(last, true);
-    toast(connection === "offline" ? "You are offline: your move was not sent. Make it again once the connection is back."
-      : "No connection to the server: your move was not sent. Reconnecting…");
+    toast(connection === "offline" ? t("table.not_sent_offline") : t("table.not_sent"));
   }
 
   if (mode === "seat" && token) remember(id, { token });
@@ -608,19 +607,14 @@ export function tableScreen(root, id, token, mode, guide = null) {
 }
 
 /**
- * What the top bar and the line above the board say of a game's connection (nothing while it
- * works, nor once refused: the page then says what happened to the seat).
+ * The messages the line above the board says of a game's connection (nothing while it works,
+ * nor once refused: the page then says what happened to the seat).
  * @type {Record<import("./api.js").LiveState, string>}
  */
-const CONNECTION_WORDS = {
-  connected: "",
-  reconnecting: "Connection lost: reconnecting…",
-  offline: "You are offline: no move can be sent until the connection is back.",
-  refused: "",
-};
+const CONNECTION_WORDS = { connected: "", reconnecting: "live.lost", offline: "live.offline_note", refused: "" };
 
 /** The same, in the few words the top bar has room for. @type {Record<import("./api.js").LiveState, string>} */
-const CONNECTION_STATUS = { connected: "", reconnecting: "Reconnecting…", offline: "Offline", refused: "" };
+const CONNECTION_STATUS = { connected: "", reconnecting: "live.reconnecting", offline: "live.offline", refused: "" };
 
 /**
  * Time left in words: "5 h 12 min", "3 days 4 h", "12 min".

@@ -72,7 +72,6 @@ const DYNASTY_ACCENT = { archer: "#e67e22", bull: "#8e44ad", pot: "#17a589", lio
 const ATTACK = "#e8178a";
 const DEFEND = "#283593";
 const CELL_RE = /^[A-P](?:[1-9]|1[01])$/i;
-const BOARD_LABEL = "The board: the arrow keys move between its squares, Enter places on the square";
 
 /** @type {Record<string, Promise<TigrisMap>>} */
 const boards = {};
@@ -745,7 +744,7 @@ export function createRenderer(parts, ctx) {
     }
     const hintCell = hinted ? actionCell(hinted) : null;
     const refocus = keys.holdsFocus();
-    const root = svg("svg", { viewBox: `-22 -22 ${16 * S + 26} ${11 * S + 26}`, class: "board tigris-board", role: "group", "aria-label": BOARD_LABEL });
+    const root = svg("svg", { viewBox: `-22 -22 ${16 * S + 26} ${11 * S + 26}`, class: "board tigris-board", role: "group", "aria-label": t("tigris.board_keys") });
     root.append(svg("rect", { x: -22, y: -22, width: 16 * S + 26, height: 11 * S + 26, fill: "#f7f1e1", rx: 8, "aria-hidden": "true" }));
     for (let c = 0; c < 16; c += 1) root.append(svg("text", { x: c * S + S / 2, y: -7, class: "coord", "aria-hidden": "true" }, COLS[c]));
     for (let r = 0; r < 11; r += 1) root.append(svg("text", { x: -11, y: r * S + S / 2 + 4, class: "coord", "aria-hidden": "true" }, String(r + 1)));
@@ -778,12 +777,12 @@ export function createRenderer(parts, ctx) {
           g.classList.add("target");
           g.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, class: "target-mark", rx: 5 }));
           activate = () => ctx.act(action);
-          label = `${about}. Enter: ${describeAction(action)}`;
+          label = t("keys.enter", { about, action: describeAction(action) });
         } else if (options.interactive && content?.startsWith(`leader:${myDynasty}:`) && (legal.leader[content.split(":")[2]] || legal.withdraw.has(content.split(":")[2]))) {
           const role = content.split(":")[2];
           g.classList.add("own-leader");
           activate = () => choose({ kind: "leader", role });
-          label = `${about}. Enter: pick your ${role} to move it`;
+          label = t("tigris.keys.pick_leader", { about, role: roleWord(role) });
         } else {
           g.classList.add(selection ? "not-legal" : "idle");
           activate = () => explainCell(cell);
