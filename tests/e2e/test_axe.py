@@ -1,10 +1,12 @@
 """axe-core (through axe-playwright-python) on every screen of the web client, on a laptop
-(1366×768) and a phone (390×844): no serious or critical violation anywhere. One page per
-viewport walks the screens (a new browser per screen would cost seconds each): the lobby, the
-guided games, the rules, ratings and a player, sign-up and sign-in, the account and the inbox,
-both games' tables with the player aid, the swap dialog and the chat, the hot seat's cover, a
-spectator's table, a game's end screen, its replay and analysis, and the pages of links that
-do not open anything. The violations found per screen go to test-artifacts/axe-<viewport>.json."""
+(1366×768) and a phone (390×844), in English, and on the phone in Spanish too (its longer
+words): no serious or critical violation anywhere. One page per viewport walks the screens (a
+new browser per screen would cost seconds each): the lobby, the guided games, the rules,
+ratings and a player, sign-up and sign-in, the account and the inbox, both games' tables with
+the player aid, the swap dialog and the chat, the hot seat's cover, a spectator's table, a
+game's end screen, its replay and analysis, and the pages of links that do not open anything.
+The violations found per screen go to test-artifacts/axe-<viewport>.json (axe-phone-es.json
+in Spanish)."""
 
 from __future__ import annotations
 
@@ -82,14 +84,17 @@ class Walk:
 
 
 @pytest.mark.skipif(not {"tigris", "gheos"} <= set(GAMES), reason="needs both games")
-@pytest.mark.parametrize("viewport", ["laptop", "phone"])
+@pytest.mark.parametrize(
+    ("viewport", "locale"), [("laptop", "en"), ("phone", "en"), ("phone", "es")]
+)
 def test_every_screen_has_no_serious_or_critical_violation(
-    server: PlayServer, browser: Any, artifacts: Path, viewport: str
+    server: PlayServer, browser: Any, artifacts: Path, viewport: str, locale: str
 ) -> None:
-    context = browser.new_context(viewport=LAPTOP if viewport == "laptop" else PHONE)
+    """In English at both sizes, and in Spanish (longer words) on a phone."""
+    context = browser.new_context(viewport=LAPTOP if viewport == "laptop" else PHONE, locale=locale)
     page = context.new_page()
     errors = PageErrors(page)
-    walk = Walk(page, viewport, artifacts)
+    walk = Walk(page, viewport if locale == "en" else f"{viewport}-{locale}", artifacts)
     page.goto(f"{server.base}/#/")
     walk.screen("lobby", ready="#create-game")
     walk.screen("learn", "#/learn", ready=".learn-card")
@@ -153,7 +158,7 @@ def test_every_screen_has_no_serious_or_critical_violation(
     walk.screen("unsubscribe-refused", "#/unsubscribe/nocode", ready="#unsubscribe h1")
 
     # An account: its page, the inbox, a player's profile.
-    name = f"axe{viewport}{secrets.token_hex(3)}"
+    name = f"axe{viewport}{locale}{secrets.token_hex(3)}"
     page.goto(f"{server.base}/#/signup")
     page.fill("#signup-name", name)
     page.fill("#signup-password", "a long enough password")
@@ -162,7 +167,7 @@ def test_every_screen_has_no_serious_or_critical_violation(
     walk.screen("account", "#/account", ready="#signout")
     walk.screen("player", f"#/player/{name}", ready="main h1")
 
-    report = artifacts / f"axe-{viewport}.json"
+    report = artifacts / f"axe-{walk.name}.json"
     report.write_text(json.dumps(walk.found, indent=1))
     assert walk.blocking() == {}, json.dumps(walk.blocking(), indent=1)
     # (The links that open nothing are refused by the server: the browser logs those answers.)
