@@ -102,11 +102,36 @@ def from_environment(environ: Mapping[str, str] | None = None) -> str:
     return SOURCE
 
 
+class _Leaning(gettext.GNUTranslations):
+    """A compiled catalogue whose counted messages lean on its fallback too: Babel compiles a
+    counted message left untranslated (pt_PT's, written as pt_BR writes it) with the English
+    forms, where gettext would ask the fallback only for a message missing altogether."""
+
+    leans_on: gettext.NullTranslations | None = None
+
+    def add_fallback(self, fallback: gettext.NullTranslations) -> None:
+        super().add_fallback(fallback)
+        if self.leans_on is None:  # the first; later ones are its own fallbacks
+            self.leans_on = fallback
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        found = super().ngettext(msgid1, msgid2, n)
+        if found in (msgid1, msgid2) and self.leans_on is not None:
+            return self.leans_on.ngettext(msgid1, msgid2, n)
+        return found
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        found = super().npgettext(context, msgid1, msgid2, n)
+        if found in (msgid1, msgid2) and self.leans_on is not None:
+            return self.leans_on.npgettext(context, msgid1, msgid2, n)
+        return found
+
+
 def translations(language: str) -> gettext.NullTranslations:
     """The catalogue of ``language`` with those it falls back on (English: none)."""
     if language == SOURCE:
         return gettext.NullTranslations()
-    found = gettext.translation(DOMAIN, LOCALE_DIR, [language], fallback=True)
+    found = gettext.translation(DOMAIN, LOCALE_DIR, [language], fallback=True, class_=_Leaning)
     fallback = FALLBACKS.get(language)
     if fallback:
         found.add_fallback(translations(fallback))

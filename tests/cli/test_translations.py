@@ -97,6 +97,17 @@ def test_every_refusal_is_a_message_of_the_catalogues(game: str) -> None:
             assert said != str(refused)  # translated, not the English text
 
 
+def test_pt_pt_counted_messages_read_as_pt_br_where_it_writes_them_alike() -> None:
+    """Babel compiles a counted message pt_PT leaves to pt_BR with the English forms: the
+    catalogue still reads pt_BR's (cradle.i18n leans on the fallback for those too)."""
+    european, brazilian = i18n.translations("pt_PT"), i18n.translations("pt_BR")
+    for n in (1, 3):
+        said = european.ngettext("({count} action left)", "({count} actions left)", n)
+        assert said == brazilian.ngettext("({count} action left)", "({count} actions left)", n)
+        assert "action" not in said
+    assert european.ngettext("{count} hour", "{count} hours", 2) == "{count} horas"
+
+
 def test_a_native_refusal_reads_translated() -> None:
     module = get_game("tigris")
     state = module.new_game(2, seed=3)

@@ -465,3 +465,37 @@ def test_the_time_per_move_is_said_in_words_that_agree(seconds: float, words: st
     body = turn_mail(mail, notice("ann@example.org", deadline_s=seconds), "C").get_content()
     assert f"You have {words} for each move;" in body
     assert "1 hours" not in body and "1 days" not in body
+
+
+@pytest.mark.parametrize(
+    ("language", "seconds", "words", "subject"),
+    [
+        ("es", 3600, "Tienes 1 hora para cada jugada;", "Tu turno en Tigris & Euphrates (Toro)"),
+        (
+            "es",
+            2 * 86400,
+            "Tienes 2 días para cada jugada;",
+            "Tu turno en Tigris & Euphrates (Toro)",
+        ),
+        (
+            "pt_BR",
+            6 * 3600,
+            "Você tem 6 horas para cada jogada;",
+            "Sua vez em Tigris & Euphrates (Touro)",
+        ),
+        ("pt_PT", 3600, "Tem 1 hora para cada jogada;", "A sua vez em Tigris & Euphrates (Touro)"),
+    ],
+)
+def test_a_turn_mail_in_another_language_counts_by_its_plural_rule(
+    language: str, seconds: float, words: str, subject: str
+) -> None:
+    """The mail's words are gettext messages (cradle.i18n): a catalogue's language gives the
+    whole mail in it, the seat's name and the time per move too (pt_PT falls back on pt_BR for
+    the words it writes alike)."""
+    mail = turn_mail(
+        settings("smtp://mail:25"), notice("ann@example.org", deadline_s=seconds), "C", language
+    )
+    assert mail["Subject"] == subject
+    body = mail.get_content()
+    assert words in body
+    assert "your turn" not in body.lower() and "https://cradle.example/#/play/g123" in body

@@ -19,6 +19,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import TypedDict, TypeVar
 
+from cradle.i18n import ngettext
 from cradle.server.errors import forbidden
 from cradle.server.models import BadInput
 from cradle.server.runtime import Runtime
@@ -48,9 +49,12 @@ def clean_text(raw: str) -> str:
     if not words:
         raise BadInput("say something: the line is empty", "text")
     if len(words) > MAX_CHAT_CHARS:
-        raise BadInput(
-            f"a line has at most {MAX_CHAT_CHARS} characters (this one has {len(words)})", "text"
+        said = ngettext(
+            "a line has at most {max} character (this one has {count})",
+            "a line has at most {max} characters (this one has {count})",
+            MAX_CHAT_CHARS,
         )
+        raise BadInput(said.format(max=MAX_CHAT_CHARS, count=len(words)), "text")
     for character in words:
         kind = unicodedata.category(character)
         if kind in ("Cc", "Cs") or character in BIDI_CONTROLS:
