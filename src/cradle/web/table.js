@@ -7,7 +7,7 @@ import { me, refreshWaiting, seatName, transferPanel } from "./account.js";
 import { nameAt } from "./names.js";
 import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
-import { has, list, t, translateReason } from "./i18n.js";
+import { list, t, translateReason } from "./i18n.js";
 import { botName, endedBy } from "./lobby.js";
 import { toggleAid } from "./aid.js";
 import { ChatPanel } from "./chat.js";
