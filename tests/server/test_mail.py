@@ -121,9 +121,12 @@ def csrf(client: TestClient) -> dict[str, str]:
     return {"X-CSRF-Token": found} if found else {}
 
 
-def person(app: Any, name: str, address: str | None) -> TestClient:
-    """A browser of ``app`` signed up as ``name``, wanting turn notices at ``address``."""
+def person(app: Any, name: str, address: str | None, language: str | None = None) -> TestClient:
+    """A browser of ``app`` signed up as ``name``, wanting turn notices at ``address``, whose
+    pages are in ``language`` (its Accept-Language)."""
     browser = TestClient(app)
+    if language is not None:
+        browser.headers["Accept-Language"] = language
     assert browser.post("/api/accounts", json={"name": name, "password": PASSWORD}).is_success
     if address is not None:
         answer = browser.patch(
@@ -504,3 +507,38 @@ def test_a_turn_mail_in_another_language_counts_by_its_plural_rule(
     body = mail.get_content()
     assert words in body
     assert "your turn" not in body.lower() and "https://cradle.example/#/play/g123" in body
+
+
+def test_each_person_is_mailed_in_their_accounts_language(any_db_url: str) -> None:
+    """Issue 66: a turn mail goes out in its recipient's language: the one their browser read
+    when they signed up, then the one they chose in the account screen."""
+    from cradle.server.app import create_app
+    from cradle.server.limits import Limits
+
+    with smtp_server() as inbox:
+        app = create_app(
+            any_db_url, bot_delay=0, limits=Limits(analyse_finished=False),
+            mail=settings(inbox.url),
+        )  # fmt: skip
+        with TestClient(app) as client:
+            ann = person(app, "Ann", "ann@example.org", "es-ES,es;q=0.9")
+            bob = person(app, "Bob", "bob@example.org", "pt-BR")
+            game_id, tokens = table_of_two(app, ann, bob)
+            first = client.get(f"/api/games/{game_id}").json()["to_move"]
+            second = play_until_turn_passes(client, game_id, tokens)
+            mails = {m["To"]: m for m in inbox.wait(2)}
+            spanish, portuguese = mails["ann@example.org"], mails["bob@example.org"]
+            assert {first, second} == {0, 1}
+            assert spanish["Subject"].startswith("Tu turno en Tigris & Euphrates")
+            assert spanish["Content-Language"] == "es"
+            assert "Juégalo aquí" in spanish.get_content()
+            assert portuguese["Subject"].startswith("Sua vez em Tigris & Euphrates")
+            assert portuguese["Content-Language"] == "pt-BR"
+            # Ann chooses European Portuguese: her next mail speaks it.
+            chosen = ann.patch("/api/me", json={"language": "pt-PT"}, headers=csrf(ann))
+            assert chosen.status_code == 200, chosen.text
+            play_until_turn_passes(client, game_id, tokens)
+            play_until_turn_passes(client, game_id, tokens)
+            last = [m for m in inbox.wait(4) if m["To"] == "ann@example.org"][-1]
+            assert last["Subject"].startswith("A sua vez em Tigris & Euphrates")
+            assert last["Content-Language"] == "pt-PT"

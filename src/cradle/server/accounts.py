@@ -105,9 +105,12 @@ def csrf_of(secret: str) -> str:
     return hmac.new(secret.encode(), b"cradle-csrf", hashlib.sha256).hexdigest()[:32]
 
 
-def create_account(store: AccountStore, name: str, password_hash: str, now: float) -> Account:
-    """A new account; :class:`Taken` when the name (in any case) is someone's."""
-    return store.create(name, name_key(name), password_hash, now)
+def create_account(
+    store: AccountStore, name: str, password_hash: str, now: float, language: str | None = None
+) -> Account:
+    """A new account that speaks ``language``; :class:`Taken` when the name (in any case) is
+    someone's."""
+    return store.create(name, name_key(name), password_hash, now, language)
 
 
 def password_of(store: AccountStore, name: str) -> tuple[str, str] | None:

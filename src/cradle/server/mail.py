@@ -133,11 +133,13 @@ def time_words(seconds: float, words: gettext.NullTranslations | None = None) ->
 
 
 def turn_mail(
-    settings: MailSettings, notice: DueMail, unsubscribe: str, language: str = i18n.SOURCE
+    settings: MailSettings, notice: DueMail, unsubscribe: str, language: str | None = None
 ) -> EmailMessage:
     """The mail that tells ``notice``'s seat it decides; ``unsubscribe``: its one-time code;
-    ``language``: a catalogue's (cradle.i18n; the accounts have no language setting yet, so
-    the mails go out in English)."""
+    ``language``: a catalogue's (cradle.i18n), else the recipient's (the account's language),
+    else English."""
+    if language is None:
+        language = i18n.catalogue_of(notice.language or i18n.SOURCE)
     words = i18n.translations(language)
     title = GAME_TITLES.get(notice.game, notice.game)
     game_link = settings.link(f"play/{notice.game_id}")
@@ -176,6 +178,7 @@ def turn_mail(
         ).format(link=stop_link),
     ]
     message.set_content("\n\n".join(lines) + "\n")
+    message["Content-Language"] = i18n.tag_of(language)  # after set_content, which drops it
     return message
 
 

@@ -26,6 +26,7 @@ LESSON_CHARS = 40  # a lesson's name (checked against the game's own list)
 NAME_CHARS = 100  # a person's name as sent (3-24 characters once trimmed and normalised)
 PASSWORD_CHARS = 256
 EMAIL_CHARS = 254
+LANGUAGE_CHARS = 16  # a BCP 47 tag of a catalogue: "pt-BR"
 MAX_OPTIONS = 16  # a table's options (every game has fewer)
 OPTION_NAME_CHARS = 40
 OPTION_CHARS = 8192  # a text option: Gheos's custom tile set is the longest
@@ -173,12 +174,14 @@ class AccountDeletion(BaseModel):
 
 
 class AccountSettings(BaseModel):
-    """``PATCH /api/me``: the address for turn notices and whether to send them."""
+    """``PATCH /api/me``: the address for turn notices and whether to send them, and the
+    language of the account's pages and mails (a tag of ``GET /static/i18n/languages.json``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
     email: Annotated[str, Field(max_length=EMAIL_CHARS)] | None = None
     turn_mail: bool | None = None
+    language: Annotated[str, Field(max_length=LANGUAGE_CHARS)] | None = None
 
 
 class SeatBody(BaseModel):

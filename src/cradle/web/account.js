@@ -7,8 +7,8 @@ import { api, setCsrf } from "./api.js";
 import { GAME_TITLES } from "./games.js";
 import { nameAt } from "./names.js";
 import { remember } from "./state.js";
-import { date, list, t, tNodes } from "./i18n.js";
-import { byId, el, link, messageOf, put, ratedBadge, toast } from "./ui.js";
+import { date, language, languageName, languages, list, setLanguage, t, tNodes } from "./i18n.js";
+import { byId, el, fieldValue, link, messageOf, put, ratedBadge, toast } from "./ui.js";
 
 /** @typedef {import("./types").Account} Account */
 /** @typedef {import("./types").Me} Me */
@@ -26,17 +26,40 @@ function signedAs(answer) {
   me.known = true;
   setCsrf(answer.csrf);
   renderHeader();
+  // A signed-in account reads its own language on every device.
+  const chosen = answer.account?.language;
+  if (chosen && chosen !== language() && languages().includes(chosen)) setLanguage(chosen);
 }
 
-/** Ask the server who this browser is (at start, and after signing in or out). */
-export async function loadMe() {
+/**
+ * Ask the server who this browser is (after signing in or out; at start, `known` is the
+ * answer already asked for, to choose the language by).
+ * @param {Me | null} [known]
+ */
+export async function loadMe(known = null) {
   try {
-    signedAs(await api.me());
+    signedAs(known || await api.me());
   } catch {
     me.known = true;
     renderHeader();
   }
   await refreshWaiting();
+}
+
+/**
+ * The language switch's and the account screen's choice: shown at once, remembered in this
+ * browser, and a signed-in account's own from now on (its pages everywhere, its mails).
+ * @param {string} tag
+ */
+export async function chooseLanguage(tag) {
+  if (me.account) {
+    try {
+      me.account = (await api.settings({ language: tag })).account;
+    } catch (error) {
+      toast(messageOf(error));
+    }
+  }
+  await setLanguage(tag);
 }
 
 /** The header's count of games waiting for this player's move. */
@@ -203,6 +226,10 @@ export function accountScreen(root) {
   const mail = el("input", { id: "turn-mail", type: "checkbox", checked: account.turn_mail });
   root.append(el("div", { class: "card narrow" }, el("h1", {}, account.name),
     el("p", { class: "muted" }, t("account.made_on", { date: date(account.created * 1000) })),
+    el("h2", {}, t("account.language_title")),
+    el("label", { class: "account-language" }, el("span", {}, t("account.language_about")),
+      el("select", { id: "account-language", onchange: (/** @type {Event} */ event) => chooseLanguage(fieldValue(event)) },
+        languages().map((tag) => el("option", { value: tag, lang: tag, selected: tag === language() }, languageName(tag))))),
     el("h2", {}, t("account.turn_mail_title")),
     el("label", { class: "check" }, mail, " ", t("account.turn_mail")),
     form("mail", [{ name: "email", label: t("account.email"), type: "email", autocomplete: "email", value: account.email || "" }],

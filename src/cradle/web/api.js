@@ -2,6 +2,8 @@
 // The server's HTTP and WebSocket API (docs/contract.md). A token never goes in a URL: HTTP
 // sends it in the Authorization header, a WebSocket in its first message.
 
+import { language } from "./i18n.js";
+
 /** @typedef {import("./types").Account} Account */
 /** @typedef {import("./types").Analysis} Analysis */
 /** @typedef {import("./types").Me} Me */
@@ -58,6 +60,9 @@ export function setCsrf(token) {
 async function call(method, path, body, token) {
   /** @type {Record<string, string>} */
   const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+  // The language the page is read in (the switch's, else the browser's): a new account takes
+  // it for its mails.
+  headers["Accept-Language"] = language();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf;
   const response = await fetch(path, {
@@ -216,7 +221,7 @@ export const api = {
   signIn: (name, password) => call("POST", "/api/session", { name, password }),
   /** @returns {Promise<Me>} */
   signOut: () => call("DELETE", "/api/session"),
-  /** @param {{email?: string | null, turn_mail?: boolean}} settings @returns {Promise<{account: Account}>} */
+  /** @param {{email?: string | null, turn_mail?: boolean, language?: string}} settings @returns {Promise<{account: Account}>} */
   settings: (settings) => call("PATCH", "/api/me", settings),
   /** @param {string} password @param {string} newPassword @returns {Promise<{changed: boolean}>} */
   changePassword: (password, newPassword) => call("POST", "/api/me/password", { password, new_password: newPassword }),

@@ -22,7 +22,8 @@
 // A new screen is a module with a function that draws it into the page and returns
 // {destroy()} (or null when it holds nothing to stop), and a line in ROUTES.
 
-import { accountScreen, continueScreen, inboxScreen, loadMe, refreshWaiting, signInScreen, signUpScreen } from "./account.js";
+import { accountScreen, chooseLanguage, continueScreen, inboxScreen, loadMe, refreshWaiting, signInScreen, signUpScreen } from "./account.js";
+import { api } from "./api.js";
 import { analysisScreen } from "./analysis.js";
 import { lobbyScreen } from "./lobby.js";
 import { playerScreen, ratingsScreen } from "./ratings.js";
@@ -31,7 +32,7 @@ import { rulesScreen } from "./rules.js";
 import { remember } from "./state.js";
 import { inviteScreen, seatScreen, tableScreen, unsubscribeScreen } from "./table.js";
 import { learnScreen } from "./tutorial.js";
-import { language, languageName, languages, setLanguage, startLanguage, t } from "./i18n.js";
+import { language, languageName, languages, startLanguage, t } from "./i18n.js";
 import { byId, clear, closeDialog, el, fieldValue, put, setStatus, setTitle } from "./ui.js";
 
 /** @typedef {import("./types").Route} Route */
@@ -97,12 +98,16 @@ function drawChrome() {
   }
   const select = /** @type {HTMLSelectElement} */ (byId("language"));
   put(select, languages().map((tag) => el("option", { value: tag, lang: tag, selected: tag === language() }, languageName(tag))));
-  select.onchange = (event) => { setLanguage(fieldValue(event)); };
+  select.onchange = (event) => { chooseLanguage(fieldValue(event)); };
 }
 
 window.addEventListener("hashchange", () => { route(); refreshWaiting(); });
 // A new language redraws everything at once: the fixed parts, the header, the screen.
 window.addEventListener("cradlelanguage", () => { drawChrome(); route(); refreshWaiting(); });
-// The language first (every word goes through it), then who this browser is: the pages show
-// names and send the CSRF token from it.
-startLanguage().then(drawChrome).then(loadMe).finally(route);
+// Who this browser is first (a signed-in account's language is its own), then the language
+// (every word goes through it), then the header and the screen.
+api.me().catch(() => null).then(async (known) => {
+  await startLanguage(known?.account?.language);
+  drawChrome();
+  await loadMe(known);
+}).finally(route);

@@ -7,8 +7,9 @@
 //
 // A catalogue may name a "@fallback" catalogue and hold only the messages that differ from it
 // (pt-PT holds the words European Portuguese writes otherwise than pt-BR); every language falls
-// back to English last. The language is the one this browser chose with the switch (remembered),
-// else the first of the browser's languages that a catalogue speaks, else English.
+// back to English last. The language is the signed-in account's, else the one this browser chose
+// with the switch (remembered), else the first of the browser's languages that a catalogue
+// speaks, else English.
 
 /** @typedef {import("./types").Child} Child */
 /** @typedef {string | Record<string, string>} Message */
@@ -95,8 +96,8 @@ function remembered() {
 }
 
 /**
- * Load the language to show: the switch's remembered choice, else `preferred` (an account's
- * setting), else the browser's languages. Call once before drawing the first screen.
+ * Load the language to show: `preferred` (a signed-in account's), else the switch's remembered
+ * choice, else the browser's languages. Call once before drawing the first screen.
  * @param {string | null} [preferred]
  */
 export async function startLanguage(preferred = null) {
@@ -106,7 +107,7 @@ export async function startLanguage(preferred = null) {
   } catch {
     tags = [SOURCE];
   }
-  const wanted = [remembered(), preferred, ...(navigator.languages || [navigator.language])].filter(
+  const wanted = [preferred, remembered(), ...(navigator.languages || [navigator.language])].filter(
     /** @returns {t is string} */ (t) => Boolean(t));
   await useLanguage(bestLanguage(wanted, tags));
 }

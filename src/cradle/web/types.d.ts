@@ -100,6 +100,8 @@ export interface Account {
   email: string | null;
   turn_mail: boolean;
   created: number;
+  /** The language of its pages and mails (a catalogue's tag: "es", "pt-BR"); null: not known. */
+  language: string | null;
 }
 
 /** `GET /api/me` (and sign-up, sign-in, sign-out): the account, null for a guest. */

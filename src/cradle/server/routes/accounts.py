@@ -8,12 +8,14 @@ import asyncio
 import hmac
 import re
 import time
+from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 
+from cradle import i18n
 from cradle.server import accounts
 from cradle.server.accounts import (
     CSRF_HEADER,
@@ -97,6 +99,12 @@ def valid_name(raw: str, field: str = "name") -> str:
         raise bad_request(f"{field}: {exc}") from None
 
 
+def browser_language(request: Request) -> str | None:
+    """The tag of the catalogue the request's ``Accept-Language`` asks for first, if any."""
+    found = i18n.from_accept_language(request.headers.get("accept-language"))
+    return None if found is None else i18n.tag_of(found)
+
+
 def signed_in_answer(request: Request, account: Account, secret: str) -> JSONResponse:
     answer = JSONResponse({"account": account.public(), "csrf": accounts.csrf_of(secret)})
     answer.set_cookie(
@@ -147,7 +155,12 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         password = await hashed(body.password)
         try:
             account = await hub.runtime.db(
-                accounts.create_account, hub.store.accounts, name, password, time.time()
+                accounts.create_account,
+                hub.store.accounts,
+                name,
+                password,
+                time.time(),
+                browser_language(request),
             )
         except Taken:
             raise ApiError(409, "that name is taken") from None
@@ -175,6 +188,11 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         )
         if account is None:  # deleted in between
             raise ApiError(401, WRONG)
+        language = browser_language(request)
+        if account.language is None and language is not None:
+            # An account made before accounts had a language: its browser's, for its mails.
+            await hub.runtime.db(hub.store.accounts.set_language, account.id, language)
+            account = replace(account, language=language)
         return signed_in_answer(request, account, secret)
 
     @router.delete("/api/session", response_model=SignedIn)
@@ -210,8 +228,16 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             turn_mail = bool(body.turn_mail)
         if turn_mail and email is None:
             raise BadInput("turn_mail: turn notices need an e-mail address", "turn_mail")
+        language = found.account.language
+        if "language" in fields:
+            language = body.language
+            if language is None or language not in i18n.tags():
+                known = ", ".join(i18n.tags())
+                raise BadInput(f"language: one of {known}", "language")
         hub = ctx.hub()
         await hub.runtime.db(hub.store.accounts.set_mail, found.account.id, email, turn_mail)
+        if language != found.account.language:
+            await hub.runtime.db(hub.store.accounts.set_language, found.account.id, language)
         account = await hub.runtime.db(
             accounts.account_of_session, hub.store.accounts, found.secret, time.time()
         )

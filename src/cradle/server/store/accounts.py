@@ -1,6 +1,6 @@
 """Accounts and their sessions as stored (:mod:`cradle.server.accounts` has the rules: names,
 passwords, cookies): an account's name and its key, its password's hash, its mail settings, its
-sessions by their cookie's hash, and the games it holds seats at."""
+language, its sessions by their cookie's hash, and the games it holds seats at."""
 
 from __future__ import annotations
 
@@ -38,6 +38,7 @@ class Account:
     email: str | None
     turn_mail: bool
     created: float
+    language: str | None = None  # a catalogue's BCP 47 tag (cradle.i18n.tags); None: not known
 
     def public(self) -> dict[str, Any]:
         return {
@@ -46,11 +47,14 @@ class Account:
             "email": self.email,
             "turn_mail": self.turn_mail,
             "created": self.created,
+            "language": self.language,
         }
 
 
 def _account(row: Any) -> Account:
-    return Account(row.id, row.name, row.email, bool(row.turn_mail), float(row.created))
+    return Account(
+        row.id, row.name, row.email, bool(row.turn_mail), float(row.created), row.language
+    )
 
 
 class AccountStore:
@@ -60,9 +64,11 @@ class AccountStore:
         self.database = database
         self.lobby = lobby
 
-    def create(self, name: str, key: str, password_hash: str, now: float) -> Account:
-        """A new account named ``name`` (``key``: the name's key, ``accounts.name_key``);
-        :class:`Taken` when the name (in any case) is someone's."""
+    def create(
+        self, name: str, key: str, password_hash: str, now: float, language: str | None = None
+    ) -> Account:
+        """A new account named ``name`` (``key``: the name's key, ``accounts.name_key``) that
+        speaks ``language``; :class:`Taken` when the name (in any case) is someone's."""
         account_id = secrets.token_hex(8)
         try:
             with self.database.transaction() as connection:
@@ -79,13 +85,14 @@ class AccountStore:
                         password=password_hash,
                         created=now,
                         turn_mail=False,
+                        language=language,
                     )
                 )
         except StorageError as exc:
             if isinstance(exc.__cause__, IntegrityError):
                 raise Taken() from None  # another process took it meanwhile
             raise
-        return Account(account_id, name, None, False, now)
+        return Account(account_id, name, None, False, now, language)
 
     def password_of(self, key: str) -> tuple[str, str] | None:
         """(account id, password hash) of the account whose name's key is ``key``, or None."""
@@ -145,6 +152,13 @@ class AccountStore:
                 update(AccountRow)
                 .where(AccountRow.id == account_id)
                 .values(email=email, turn_mail=turn_mail and email is not None)
+            )
+
+    def set_language(self, account_id: str, language: str | None) -> None:
+        """The account's language (a catalogue's tag; None: not known)."""
+        with self.database.transaction() as connection:
+            connection.execute(
+                update(AccountRow).where(AccountRow.id == account_id).values(language=language)
             )
 
     def delete(self, account_id: str) -> None:
