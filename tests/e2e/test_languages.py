@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -212,6 +213,59 @@ def test_the_browsers_language_and_the_switch(
     assert page.evaluate("document.documentElement.lang") == "en"
     german.close()
     assert not errors.errors
+
+
+def account_language(page: Any) -> Any:
+    return page.evaluate("fetch('/api/me').then((r) => r.json()).then((me) => me.account?.language)")
+
+
+def test_an_accounts_language_follows_it_to_every_device(
+    browser: Any, server: PlayServer, artifacts: Path
+) -> None:
+    """A phone that reads Spanish signs up: the account speaks Spanish (its mails too). The
+    account screen's choice (pt-BR) turns the page at once and is the account's; a laptop that
+    reads English signs in and reads pt-BR; its switch (es) is the account's again."""
+    name = f"Lucía {secrets.token_hex(2)}"
+    phone = browser.new_context(viewport=SIZES["phone"], locale="es-ES")
+    page = phone.new_page()
+    errors = PageErrors(page)
+    page.goto(f"{server.base}/#/signup")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", "correct horse battery")
+    page.click("#signup-submit")
+    page.wait_for_selector(f"#account-link:text-is('{name}')")
+    assert account_language(page) == "es"
+    page.goto(f"{server.base}/#/account")
+    page.wait_for_selector("#account-language")
+    assert page.locator("#account-language").input_value() == "es"
+    page.locator("#account-language").select_option("pt-BR")
+    wait_until(lambda: page.evaluate("document.documentElement.lang") == "pt-BR")
+    wait_until(lambda: account_language(page) == "pt-BR")
+    page.wait_for_selector("#account-language")
+    assert messages("pt-BR")["account.language_about"] in page.locator("main, body").first.inner_text()
+    assert page.locator("#language").input_value() == "pt-BR"  # the header's switch agrees
+    page.screenshot(path=str(artifacts / "lang-account-phone.png"))
+
+    laptop = browser.new_context(viewport=SIZES["laptop"], locale="en-US")
+    other = laptop.new_page()
+    other.goto(f"{server.base}/#/signin")
+    other.wait_for_selector("#signin")
+    assert other.evaluate("document.documentElement.lang") == "en"
+    other.fill("#signin-name", name)
+    other.fill("#signin-password", "correct horse battery")
+    other.click("#signin-submit")
+    wait_until(lambda: other.evaluate("document.documentElement.lang") == "pt-BR")
+    other.wait_for_selector(f"#account-link:text-is('{name}')")
+    assert other.locator("#nav-ratings").inner_text() == messages("pt-BR")["ratings.title"]
+    other.locator("#language").select_option("es")
+    wait_until(lambda: account_language(other) == "es")
+    other.reload()
+    other.wait_for_selector(f"#account-link:text-is('{name}')")
+    assert other.evaluate("document.documentElement.lang") == "es"
+    other.screenshot(path=str(artifacts / "lang-account-signed-in-laptop.png"))
+    assert not errors.errors
+    phone.close()
+    laptop.close()
 
 
 def test_no_english_and_no_overflow_on_the_screens_in_spanish_at_a_phone(
