@@ -216,7 +216,9 @@ def test_the_browsers_language_and_the_switch(
 
 
 def account_language(page: Any) -> Any:
-    return page.evaluate("fetch('/api/me').then((r) => r.json()).then((me) => me.account?.language)")
+    return page.evaluate(
+        "fetch('/api/me').then((r) => r.json()).then((me) => me.account?.language)"
+    )
 
 
 def test_an_accounts_language_follows_it_to_every_device(
@@ -242,7 +244,9 @@ def test_an_accounts_language_follows_it_to_every_device(
     wait_until(lambda: page.evaluate("document.documentElement.lang") == "pt-BR")
     wait_until(lambda: account_language(page) == "pt-BR")
     page.wait_for_selector("#account-language")
-    assert messages("pt-BR")["account.language_about"] in page.locator("main, body").first.inner_text()
+    assert (
+        messages("pt-BR")["account.language_about"] in page.locator("main, body").first.inner_text()
+    )
     assert page.locator("#language").input_value() == "pt-BR"  # the header's switch agrees
     page.screenshot(path=str(artifacts / "lang-account-phone.png"))
 

@@ -244,7 +244,9 @@ def test_an_account_speaks_its_browsers_language_until_it_chooses_one(server: An
     # Another device that reads English: the account keeps its own language.
     laptop = browser(app)
     again = laptop.post(
-        "/api/session", json={"name": "Ines", "password": PASSWORD}, headers={"Accept-Language": "en"}
+        "/api/session",
+        json={"name": "Ines", "password": PASSWORD},
+        headers={"Accept-Language": "en"},
     )
     assert again.json()["account"]["language"] == "pt-PT"
 
@@ -252,7 +254,9 @@ def test_an_account_speaks_its_browsers_language_until_it_chooses_one(server: An
     assert sign_up(quiet, "Quim")["account"]["language"] is None  # no Accept-Language
     assert sign_in(browser(app), "Quim").json()["account"]["language"] is None
     later = browser(app).post(
-        "/api/session", json={"name": "Quim", "password": PASSWORD}, headers={"Accept-Language": "pt"}
+        "/api/session",
+        json={"name": "Quim", "password": PASSWORD},
+        headers={"Accept-Language": "pt"},
     )
     assert later.json()["account"]["language"] == "pt-BR"
     assert sign_in(browser(app), "Quim").json()["account"]["language"] == "pt-BR"
