@@ -236,6 +236,26 @@ function translateMessage(found, text) {
 }
 
 /**
+ * The server's reason for refusing a request, in the language: the message it names (an
+ * English message of the Python catalogues, docs/translating.md) with its named params, the
+ * game's words among them translated; else its English sentence read back as an engine's
+ * reason (translateReason), else as it is.
+ * @param {string} english the server's sentence (`error`)
+ * @param {string | null | undefined} message the message it is (`message`)
+ * @param {Record<string, string | number> | null | undefined} params its params (`params`)
+ */
+export function serverReason(english, message, params) {
+  if (!reasons || !message || !Object.hasOwn(reasons.messages, message)) return translateReason(english);
+  const found = reasons;
+  /** @type {Record<string, string>} */
+  const words = {};
+  for (const [name, value] of Object.entries(params || {})) {
+    words[name] = typeof value === "number" ? number(value) : reasonWord(found, name, value);
+  }
+  return found.messages[message].replace(PLACEHOLDER, (whole, name) => words[name] ?? whole);
+}
+
+/**
  * A game's word among a reason's params, by the param's name (its kind).
  * @param {Reasons} found
  * @param {string} kind
