@@ -28,11 +28,14 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from cradle import i18n
+from cradle.games import UnknownGame, get_game
 from cradle.server.events import Changed
+from cradle.server.metrics import MAILS
 from cradle.server.runtime import Runtime
 from cradle.server.store import Store
 from cradle.server.store.errors import DATABASE_ERRORS
 from cradle.server.store.notices import DueMail
+from cradle.server.text import email_address
 from cradle.server.tokens import hash_token, new_token
 
 log = logging.getLogger("cradle.server")
@@ -41,7 +44,6 @@ T = TypeVar("T")
 
 SMTP_SECONDS = 30.0  # the SMTP server's answers are awaited this long
 NOTICE_SECONDS = 2.0  # how often a process looks for notices other processes' changes owe
-GAME_TITLES = {"tigris": "Tigris & Euphrates", "gheos": "Gheos"}
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,7 @@ def send_mail(settings: MailSettings, message: EmailMessage) -> None:
             smtp.starttls(context=context)
         if settings.user is not None and settings.password is not None:
             smtp.login(settings.user, settings.password)
-        smtp.send_message(message)
+        smtp.send_message(message, to_addrs=[str(message["To"])])
 
 
 def time_words(seconds: float, words: gettext.NullTranslations | None = None) -> str:
@@ -141,7 +143,10 @@ def turn_mail(
     if language is None:
         language = i18n.catalogue_of(notice.language or i18n.SOURCE)
     words = i18n.translations(language)
-    title = GAME_TITLES.get(notice.game, notice.game)
+    try:
+        title = get_game(notice.game).PRESENTATION.title
+    except UnknownGame:  # a game this server no longer offers
+        title = notice.game
     game_link = settings.link(f"play/{notice.game_id}")
     stop_link = settings.link(f"unsubscribe/{unsubscribe}")
     per_move = time_words(notice.deadline_s or 0, words)
@@ -151,7 +156,8 @@ def turn_mail(
     message = EmailMessage()
     message["Subject"] = words.gettext("Your turn in {game} ({seat})").format(game=title, seat=seat)
     message["From"] = settings.sender
-    message["To"] = notice.address
+    # One address, whatever an older server stored (a list would mail every name in it).
+    message["To"] = email_address(notice.address)
     # RFC 5322 requires it; without it some mail servers and clients date the mail themselves
     # or file it as spam.
     message["Date"] = formatdate(usegmt=True)
@@ -238,7 +244,9 @@ class Notices:
             except (OSError, smtplib.SMTPException, ValueError) as exc:
                 # Claimed, so never tried again: at most one mail per turn, never two.
                 log.error("game %s: the turn notice could not be sent: %s", notice.game_id, exc)
+                MAILS.labels("failed").inc()
                 continue
+            MAILS.labels("sent").inc()
             self.sent += 1
             sent += 1
         return sent

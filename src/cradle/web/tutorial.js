@@ -214,7 +214,7 @@ function tutorial(root, game) {
    * @param {string} text
    */
   function named(text) {
-    return last ? namedText(text, seatingOf(last.players, last)) : text;
+    return last ? namedText(text, seatingOf(last.view.players, last)) : text;
   }
 
   function draw() {

@@ -1,8 +1,8 @@
 """An account's language: the catalogue its pages and mails speak (a BCP 47 tag: "es",
 "pt-BR"), set from its browser's languages when it signs up or in, and in the account screen.
 
-Revision ID: 0008_account_language
-Revises: 0007_action_standin
+Revision ID: 0009_account_language
+Revises: 0008_names_devices
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008_account_language"
-down_revision: str | None = "0007_action_standin"
+revision = "0009_account_language"
+down_revision: str | None = "0008_names_devices"
 branch_labels = None
 depends_on = None
 
