@@ -11,6 +11,7 @@ Screenshots: test-artifacts/lang-*.png.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import secrets
@@ -111,6 +112,7 @@ def python_messages(language: str) -> dict[str, str]:
     return out
 
 
+@functools.cache
 def mail_english_left(tag: str) -> list[str]:
     """As english_left, for the Python catalogue's messages (the mails')."""
     found = python_messages(tag.replace("-", "_"))
@@ -172,7 +174,9 @@ OVERFLOWS = """() => {
 def check_screen(page: Any, tag: str, name: str, artifacts: Path, label: str) -> None:
     page.wait_for_timeout(150)  # a late redraw (a board map, a poll) lands before reading
     words = page.evaluate(PAGE_WORDS)
-    left = [piece for piece in english_left(tag) if piece in words]
+    # The web catalogue's English, and the Python catalogues' (the server's and the engines'
+    # reasons, the bots' words).
+    left = [piece for piece in english_left(tag) + mail_english_left(tag) if piece in words]
     assert not left, f"{tag} {name} ({label}) shows English: {left}"
     assert not page.evaluate(OVERFLOWS), f"{tag} {name} ({label}) overflows"
     page.screenshot(path=str(artifacts / f"lang-{tag}-{label}-{name}.png"))
@@ -204,6 +208,9 @@ def signed_in(
     page.click("#signup-submit")
     wait_until(lambda: page.locator("#signup-error").inner_text() != "")
     check_screen(page, tag, "signup-refused", artifacts, size)
+    # The server's reason, said in the language from its message and params.
+    reason = python_messages(tag.replace("-", "_"))["a password has {min} to {max} characters"]
+    assert page.locator("#signup-error").inner_text() == reason.format(min=8, max=256)
     refused = [e for e in errors.errors if "status of 400" in e]
     assert len(refused) == 1, errors.errors  # the browser's own line for the refused request
     errors.errors.remove(refused[0])

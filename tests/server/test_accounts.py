@@ -131,7 +131,11 @@ def test_a_bad_sign_in_gives_no_hint_and_is_rate_limited(server: Any) -> None:
     wrong_password = sign_in(guest, "Grace", "not the password")
     wrong_name = sign_in(guest, "Nobody here", PASSWORD)
     assert wrong_password.status_code == wrong_name.status_code == 401
-    assert wrong_password.json() == wrong_name.json() == {"error": "wrong name or password"}
+    assert (
+        wrong_password.json()
+        == wrong_name.json()
+        == {"error": "wrong name or password", "message": "wrong name or password", "params": {}}
+    )
     assert sign_in(guest, "grace").status_code == 200  # any case
     # 10 attempts at once, then 6 a minute: a burst of guesses meets a 429 within a few more
     # (however slowly a loaded machine hashes them), and then even the right password waits.

@@ -43,11 +43,15 @@ API_VERSIONS: tuple[int, ...] = get_args(ApiVersion)
 
 
 class BadInput(ValueError):
-    """Input refused before it reached the game: ``field`` names the part, when there is one."""
+    """Input refused before it reached the game: ``field`` names the part, when there is one.
+    With ``params``, ``reason`` is a message with those named placeholders (as
+    :class:`cradle.server.errors.ApiError`'s)."""
 
-    def __init__(self, reason: str, field: str | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: str, field: str | None = None, **params: object) -> None:
+        super().__init__(reason.format(**params) if params else reason)
+        self.message = reason
+        self.params = params
+        self.reason = reason.format(**params) if params else reason
         self.field = field
 
 

@@ -4,7 +4,7 @@
 // frame holds the game's view and the table's state side by side. A token never goes in a
 // URL: HTTP sends it in the Authorization header, a WebSocket in its first message.
 
-import { language } from "./i18n.js";
+import { language, serverReason } from "./i18n.js";
 
 /** @typedef {import("./types").AccountInfo} AccountInfo */
 /** @typedef {import("./types").Analysis} Analysis */
@@ -85,7 +85,9 @@ async function call(method, path, body, token) {
     data = null;
   }
   if (!response.ok) {
-    throw new ApiError(response.status, data?.error || `${response.status} ${response.statusText}`, data?.kind);
+    // The server's reason in the language: the message it names, else its English.
+    const reason = data?.error ? serverReason(data.error, data.message, data.params) : `${response.status} ${response.statusText}`;
+    throw new ApiError(response.status, reason, data?.kind);
   }
   return data;
 }
@@ -348,7 +350,7 @@ export class Live {
         this.onState("connected");
       }
       if (frame.type === "view") this.onView(frame);
-      else if (frame.type === "error") this.onError(frame.error, frame.status, frame.kind ?? null);
+      else if (frame.type === "error") this.onError(serverReason(frame.error, frame.message, frame.params), frame.status, frame.kind ?? null);
       else if (frame.type === "chat") this.onChat(frame.line);
     };
     ws.onclose = (event) => {

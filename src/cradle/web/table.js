@@ -204,7 +204,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
   let connection = "reconnecting";
   const live = new Live(id, token, {
     onView: (frame) => show(frame),
-    onError: (message) => { toast(translateReason(message)); if (last) show(last, true); },
+    onError: (message) => { toast(message); if (last) show(last, true); },
     onChat: (line) => chat.add(line),
     onState: (state) => {
       if (state === "refused") {

@@ -221,6 +221,8 @@ export type ErrorMessage = {
   error: string;
   status: number;
   kind?: string | null;
+  message?: string | null;
+  params?: { [key: string]: string | number } | null;
 };
 
 /**

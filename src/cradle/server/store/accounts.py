@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from cradle.core.words import N_
 from cradle.server.store.database import Database
 from cradle.server.store.errors import StorageError
 from cradle.server.store.lobby import LobbyStore
@@ -31,7 +32,7 @@ FORMER = "former player"  # the name at the seats of a deleted account (no one m
 
 class Taken(StorageError):
     def __init__(self, alike: bool = False) -> None:
-        reason = "that name looks like one taken" if alike else "that name is taken"
+        reason = N_("that name looks like one taken") if alike else N_("that name is taken")
         super().__init__(reason, reason)
 
 
