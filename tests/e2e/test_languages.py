@@ -402,7 +402,10 @@ def test_an_accounts_language_follows_it_to_every_device(
     other.click("#signin-submit")
     wait_until(lambda: other.evaluate("document.documentElement.lang") == "pt-BR")
     other.wait_for_selector(f"#account-link:text-is('{name}')")
-    assert other.locator("#nav-ratings").inner_text() == messages("pt-BR")["ratings.title"]
+    # (the page's lang changes first; the header is drawn anew once the reasons are read)
+    wait_until(
+        lambda: other.locator("#nav-ratings").inner_text() == messages("pt-BR")["ratings.title"]
+    )
     other.locator("#language").select_option("es")
     wait_until(lambda: account_language(other) == "es")
     other.reload()
