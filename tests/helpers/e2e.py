@@ -108,7 +108,7 @@ def hand_on_screen(page: Any) -> list[str]:
     ]
 
 
-LAPTOP = {"width": 1366, "height": 820}
+LAPTOP = {"width": 1366, "height": 768}
 
 
 PHONE = {"width": 390, "height": 844}
@@ -162,6 +162,69 @@ def wait_until(predicate: Any, seconds: float = 60.0, step: float = 0.05) -> Non
         if time.monotonic() > deadline:
             raise AssertionError("timed out waiting")
         time.sleep(step)
+
+
+# -- the keyboard alone ----------------------------------------------------------------------
+
+FOCUS_MATCHES = "(selector) => Boolean(document.activeElement?.matches(selector))"
+
+
+def tab_to(page: Any, selector: str, presses: int = 200, backwards: bool = False) -> None:
+    """Press Tab (Shift+Tab) until the focus is on ``selector``, as a person without a mouse
+    goes through the page; fails when it never comes."""
+    key = "Shift+Tab" if backwards else "Tab"
+    for _ in range(presses):
+        if page.evaluate(FOCUS_MATCHES, selector):
+            return
+        page.keyboard.press(key)
+    raise AssertionError(f"{presses} presses of {key} never reached {selector}")
+
+
+def focused_cell(page: Any) -> str:
+    """The board square (or map place) that has the keyboard's focus ('' for none)."""
+    return str(
+        page.evaluate("document.activeElement?.closest?.('[data-cell]')?.dataset.cell || ''")
+    )
+
+
+def tigris_arrows_to(page: Any, cell: str) -> None:
+    """Move the board's focus ring to ``cell`` ("H5") with the arrow keys."""
+    here = focused_cell(page)
+    assert here, "no square has the focus"
+    columns = "ABCDEFGHIJKLMNOP"
+    dc = columns.index(cell[0]) - columns.index(here[0])
+    dr = int(cell[1:]) - int(here[1:])
+    for _ in range(abs(dc)):
+        page.keyboard.press("ArrowRight" if dc > 0 else "ArrowLeft")
+    for _ in range(abs(dr)):
+        page.keyboard.press("ArrowDown" if dr > 0 else "ArrowUp")
+    assert focused_cell(page) == cell
+
+
+def gheos_arrows_to(page: Any, cell: str, presses: int = 40) -> None:
+    """Move the map's focus ring to the place ``cell`` ("row,col") with the arrow keys: rows
+    first, then along the row (a sparse map may need a detour, tried once)."""
+    target_row, target_col = (int(part) for part in cell.split(","))
+    for _ in range(presses):
+        here = focused_cell(page)
+        assert here, "no place has the focus"
+        if here == cell:
+            return
+        row, col = (int(part) for part in here.split(","))
+        if row != target_row:
+            page.keyboard.press("ArrowDown" if target_row > row else "ArrowUp")
+        else:
+            page.keyboard.press("ArrowRight" if target_col > col else "ArrowLeft")
+        if focused_cell(page) == here:  # nothing that way: go round along the row
+            page.keyboard.press("ArrowRight" if target_col >= col else "ArrowLeft")
+    raise AssertionError(f"the arrows never reached {cell} (at {focused_cell(page)})")
+
+
+def press_and_wait(page: Any, key: str = "Enter") -> None:
+    """Press a key that sends a decision, then wait for the server's next frame."""
+    before = version(page)
+    page.keyboard.press(key)
+    wait_until(lambda: version(page) != before, seconds=15)
 
 
 # -- the guided lessons --------------------------------------------------------------------
