@@ -2,6 +2,8 @@
 //! binding, `search`, over a state of either game, its ISMCTS run with the GIL released; the
 //! settings as Python hands them over, read by name.
 
+use std::time::Instant;
+
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -56,13 +58,14 @@ impl Root {
         params: Params,
         seeds: &[u64],
         only: Option<&[u32]>,
+        asked: Instant,
     ) -> PyResult<PySearchResult> {
         match self {
             Root::Tigris(root) => search_detached(
-                py, &**root, seat, iterations, seconds, floor, params, seeds, only,
+                py, &**root, seat, iterations, seconds, floor, params, seeds, only, asked,
             ),
             Root::Gheos(root) => search_detached(
-                py, &**root, seat, iterations, seconds, floor, params, seeds, only,
+                py, &**root, seat, iterations, seconds, floor, params, seeds, only, asked,
             ),
         }
     }
@@ -143,7 +146,8 @@ pub type PySearchResult = (u64, Vec<(u32, u64, f64)>);
 /// Search `root` for `seat` (one tree per seed, on threads when there are several) with the
 /// GIL released, after refusing what Python may get wrong: a finished game, a seat not to
 /// move, no seeds, a bad budget. The iterations run and (action id, visits, summed reward)
-/// per visited root action, as `cradle.ai.search.native` reads them.
+/// per visited root action, as `cradle.ai.search.native` reads them. The seconds count from
+/// `asked`, when Python asked for the search.
 #[allow(clippy::too_many_arguments)]
 pub fn search_detached<G: SearchGame>(
     py: Python<'_>,
@@ -155,6 +159,7 @@ pub fn search_detached<G: SearchGame>(
     params: Params,
     seeds: &[u64],
     only: Option<&[u32]>,
+    asked: Instant,
 ) -> PyResult<PySearchResult> {
     if root.is_over() {
         return Err(PyValueError::new_err("the game is over: nothing to search"));
@@ -168,7 +173,7 @@ pub fn search_detached<G: SearchGame>(
     let budget =
         Budget::checked(iterations, seconds, floor, seeds).map_err(PyValueError::new_err)?;
     let mut forest = Forest::new(root, seat, params, seeds, only);
-    let (count, stats) = py.detach(|| forest.run(budget));
+    let (count, stats) = py.detach(|| forest.run_from(budget, asked));
     let rows = stats
         .iter()
         .map(|r| (r.action, r.visits, r.total))
@@ -197,6 +202,8 @@ fn search(
     floor: Option<u64>,
     belief: Option<Vec<Vec<f64>>>,
 ) -> PyResult<PySearchResult> {
+    // the seconds count from here: the state's copy and the trees' threads are in them
+    let asked = Instant::now();
     let params = settings.params()?;
     let root = Root::of(state, knowledge, belief)?;
     root.search(
@@ -208,6 +215,7 @@ fn search(
         params,
         &seeds,
         only.as_deref(),
+        asked,
     )
 }
 
