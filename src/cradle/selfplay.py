@@ -99,7 +99,7 @@ def _make_evaluator(name: str, game: str, players: int) -> Evaluator:
 def uniform(game: str, players: int) -> Evaluator:
     """An evaluator factory whose evaluator answers equal priors and zero values: neutral (the
     search with it plays exactly as without it), the baseline a model is held against."""
-    actions = len(get_spec(game).encoding)
+    actions = get_spec(game).action_count
 
     def evaluate(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows = observations.shape[0]
@@ -153,7 +153,7 @@ def native_games(
         [bots for _, bots in seeds],
         iterations,
         spec.max_game_length(players),
-        len(spec.encoding),
+        spec.action_count,
         wrapped,
     )
     game_offsets = data["game_offsets"]
