@@ -1,17 +1,23 @@
 # Quick start: `make play` and `make test` create .venv and install what each needs themselves:
-# `make play` only what playing needs (the server, maturin for the native engines); `make test`
-# every test tool too, Debian's Chromium and PostgreSQL for the browser and server tests, and
-# Debian's TypeScript compiler for the web client's type check.
+# `make play` only what playing needs (the server, maturin for the native engines, and Debian's
+# ICU headers to build PyICU with); `make test` every test tool too, Debian's Chromium,
+# PostgreSQL and nginx for the browser and server tests, and Debian's TypeScript compiler for
+# the web client's type check.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
+WHEEL_STAMP := $(VENV)/.installed-wheel
 PLAY_EXTRAS := build,server
-TEST_EXTRAS := build,dev,server,openspiel,pettingzoo,ai,ray
+TEST_EXTRAS := build,dev,server,openspiel,pettingzoo,ai,ray,learn
+WHEEL_EXTRAS := build,wheel
+# Every install takes its versions from constraints.txt (the app's lock); pyproject.toml has
+# the ranges library users get.
+PIP_INSTALL = $(BIN)/python -m pip install --quiet -c constraints.txt
 JOBS ?= 2
 
-.PHONY: wheel play test quick test-long ladder models mutation lint typecheck unit bench clean system-packages native native-optional rust-test
+.PHONY: wheel play test quick test-long ladder models mutation lint typecheck wire-types unit bench clean system-packages build-packages native native-optional rust-test catalogues
 
 # The native rules cores (native/, Rust + PyO3) built by maturin into src/cradle/_native*.so.
 EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
@@ -19,37 +25,53 @@ NATIVE := src/cradle/_native$(EXT_SUFFIX)
 NATIVE_SOURCES := native/Cargo.toml native/Cargo.lock native/pyproject.toml $(shell find native/src -name '*.rs' 2>/dev/null)
 CARGO := $(shell command -v cargo 2>/dev/null)
 
-# Debian packages the play server's tests need (a real PostgreSQL, a browser for Playwright) and
-# the web client's type check (tsc, run by node); apt-get runs only when one is missing, as root
-# or through sudo. `make play` needs none of them.
-SYSTEM_PACKAGES := chromium postgresql nodejs node-typescript
+# Debian packages the play server's tests need (a real PostgreSQL, a browser for Playwright, a
+# reverse proxy with TLS) and the web client's type check (tsc, run by node); apt-get runs only
+# when one is missing, as root or through sudo. `make play` needs only BUILD_PACKAGES: what pip
+# builds PyICU with (the names' Unicode rules, cradle/server/text.py).
+BUILD_PACKAGES := libicu-dev pkg-config g++
+SYSTEM_PACKAGES := $(BUILD_PACKAGES) chromium postgresql nodejs node-typescript nginx openssl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-system-packages:
-	@missing=""; for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+define install_missing
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages:$$missing"; \
 		$(SUDO) apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+endef
+
+system-packages:
+	$(call install_missing,$(SYSTEM_PACKAGES))
+
+build-packages:
+	$(call install_missing,$(BUILD_PACKAGES))
 
 # Everything `make test` needs (a superset of what playing needs).
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt | build-packages
 	@echo "installing the test tools into $(VENV) (several minutes the first time)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[$(TEST_EXTRAS)]'
+	$(PIP_INSTALL) -e '.[$(TEST_EXTRAS)]'
 	touch $(STAMP)
 
 # What `make play` needs; nothing more when the test install is already there and current.
-$(PLAY_STAMP): pyproject.toml
+$(PLAY_STAMP): pyproject.toml constraints.txt | build-packages
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ]; then :; else \
+	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ] && [ $(STAMP) -nt constraints.txt ]; then :; else \
 		echo "installing what playing needs into $(VENV) (a minute or two the first time)"; \
 		$(BIN)/python -m pip install --quiet --upgrade pip && \
-		$(BIN)/python -m pip install --quiet -e '.[$(PLAY_EXTRAS)]'; \
+		$(PIP_INSTALL) -e '.[$(PLAY_EXTRAS)]'; \
 	fi
 	touch $(PLAY_STAMP)
+
+# What `make wheel` needs: maturin and zig (its linker for an older glibc), not the server.
+$(WHEEL_STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(PIP_INSTALL) -e '.[$(WHEEL_EXTRAS)]'
+	touch $(WHEEL_STAMP)
 
 $(NATIVE): $(NATIVE_SOURCES) | $(PLAY_STAMP)
 	@echo "building the native engines (Rust, optimised): 3-6 minutes on 2 cores the first time, seconds after a small change"
@@ -61,11 +83,14 @@ $(NATIVE): $(NATIVE_SOURCES) | $(PLAY_STAMP)
 	mv -f $@.tmp $@
 
 # One wheel with the Python package and the native engines (CPython's stable ABI, 3.11 on):
-# `pip install dist/cradle-*.whl` needs no Rust. Built by maturin from a copy of src/ (without
-# the development module) beside native/, with the pyproject.toml packaging/wheel_pyproject.py
-# writes from the root's metadata (docs/research.md).
+# `pip install dist/cradle_games-*.whl` needs no Rust. Built by maturin from a copy of src/
+# (without the development module) beside native/, with the pyproject.toml
+# packaging/wheel_pyproject.py writes from the root's metadata (docs/research.md). Linked by
+# zig against glibc 2.28, so the wheel is manylinux_2_28 whatever glibc builds it (maturin runs
+# zig as `python3 -m ziglang`: the venv's bin/ comes first in its PATH).
 WHEEL_DIR := build/wheel
-wheel: $(PLAY_STAMP)
+WHEEL_PLATFORM := manylinux_2_28
+wheel: $(WHEEL_STAMP)
 	rm -rf $(WHEEL_DIR) dist
 	mkdir -p $(WHEEL_DIR)
 	cp -r src $(WHEEL_DIR)/src
@@ -74,7 +99,8 @@ wheel: $(PLAY_STAMP)
 	$(BIN)/python packaging/wheel_pyproject.py pyproject.toml $(WHEEL_DIR)/pyproject.toml
 	cp README.md LICENSE $(WHEEL_DIR)/
 	ln -s ../../native $(WHEEL_DIR)/native
-	cd $(WHEEL_DIR) && ../../$(BIN)/maturin build --release --locked -o ../../dist
+	cd $(WHEEL_DIR) && PATH="$(abspath $(BIN)):$$PATH" $(abspath $(BIN))/maturin build --release \
+		--locked --zig --compatibility $(WHEEL_PLATFORM) -o ../../dist
 	ls dist/*.whl
 
 # Required by `make test`; `make play` works without cargo on the Python engines.
@@ -94,17 +120,37 @@ play: $(PLAY_STAMP) native-optional
 	$(BIN)/cradle serve
 
 # The web client (src/cradle/web, plain ES modules with JSDoc types) is type-checked by tsc
-# against tsconfig.json: checkJs, strict, nothing emitted.
+# against tsconfig.json: checkJs, strict, nothing emitted; its wire types (web/wire.d.ts) are
+# made from the server's models and the games' Presentations, and must be current.
 lint: $(STAMP) system-packages
-	$(BIN)/ruff check src tests lab
-	$(BIN)/ruff format --check src tests lab
+	$(BIN)/python packaging/check_catalogues.py
+	$(BIN)/ruff check src tests lab packaging
+	$(BIN)/ruff format --check src tests lab packaging
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/python packaging/wire_types.py --check
 	tsc --project tsconfig.json
 	cargo fmt --manifest-path native/Cargo.toml --check
 	cargo clippy --quiet --locked --manifest-path native/Cargo.toml --all-targets -- -D warnings
 
+# The Python translation catalogues (docs/translating.md): the template from the sources, each
+# language's catalogue brought up to it, and the compiled .mo files beside them (committed, so
+# that a fresh clone plays and the wheel carries them; `make lint` fails when any is stale).
+LOCALES := src/cradle/locale
+catalogues: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg -k NP_:1c,2 --no-location --sort-output \
+		--project cradle --copyright-holder "cradle's authors" -o $(LOCALES)/cradle.pot .
+	$(BIN)/pybabel -q update -i $(LOCALES)/cradle.pot -d $(LOCALES) -D cradle \
+		--no-fuzzy-matching --ignore-obsolete --no-wrap
+	$(BIN)/pybabel -q compile -d $(LOCALES) -D cradle
+	$(BIN)/python packaging/web_reasons.py
+
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+# Write src/cradle/web/wire.d.ts again from the server's models and the games' Presentations
+# (after changing either; `make lint` fails while it is stale).
+wire-types: $(STAMP)
+	$(BIN)/python packaging/wire_types.py
 
 unit: $(STAMP) native system-packages
 	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) --dist worksteal --durations=20

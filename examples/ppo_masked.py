@@ -1,12 +1,13 @@
 """Masked PPO on cradle/Tigris-v1 against cradle's bots (CleanRL style, PyTorch on the CPU).
 
-    pip install -e '.[pettingzoo]' torch
+    pip install -c constraints.txt -e '.[baseline]'   # PyTorch, Gymnasium, NumPy: the tested versions
     python examples/ppo_masked.py --seed 1 --stages random:200000,greedy:200000
 
 Trains one policy against each stage's opponents in turn (a curriculum: ``random``, then
 ``greedy``), then plays ``--eval-games`` games against random, greedy and expert-rules with
 the greedy (arg-max) policy and prints win rates with Wilson 95% intervals as a Markdown table
-(docs/research.md has the table this produced). Learner seats are drawn per game; illegal
+(docs/research.md says what a run produced: it does not beat random; the shipped
+network, `policy/model=tigris-2p`, does). Learner seats are drawn per game; illegal
 actions never happen (the logits outside ``action_masks()`` are -inf).
 """
 

@@ -1,5 +1,5 @@
 """Writes the pyproject.toml `make wheel` builds from: the root's [project] (its metadata,
-dependencies, scripts and the extras users install; not the developers' build and dev
+dependencies, scripts and the extras users install; not the developers' build, dev and wheel
 tools), built by maturin with the native engines as ``cradle._native`` (CPython's stable ABI).
 
     python packaging/wheel_pyproject.py pyproject.toml build/wheel/pyproject.toml
@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-DEVELOPERS_ONLY = ("build", "dev")
+DEVELOPERS_ONLY = ("build", "dev", "wheel")
 
 MATURIN = {
     "manifest-path": "native/Cargo.toml",
@@ -31,9 +31,14 @@ def wheel_project(root: dict[str, Any]) -> dict[str, Any]:
 
 
 def _value(value: Any) -> str:
-    # TOML's basic strings, arrays of them and numbers are written as JSON writes them
-    if isinstance(value, (str, int, float, list)):
+    # TOML's basic strings and numbers are written as JSON writes them; tables in an array
+    # (the authors) inline
+    if isinstance(value, (str, int, float)):
         return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(k)} = {_value(v)}" for k, v in value.items()) + "}"
     raise TypeError(f"no TOML for {value!r}")
 
 

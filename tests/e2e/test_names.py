@@ -107,7 +107,7 @@ def open_page(browser: Any, server: PlayServer, address: str, phone: bool = Fals
 # Tigris's conflict result for a seat named "Bull" (seat 0, the archer) against a markup name.
 CONFLICT = """async () => {
   const tigris = await import("/static/tigris.js");
-  const frame = { players: ["archer", "bull"],
+  const frame = { view: { players: ["archer", "bull"] },
     table: { seat: null, seats: ["human", "human"], names: ["Bull", "<b>x</b>"] } };
   const events = [{ type: "war_result", winner: 0, loser: 1, attack: 5, defence: 3,
     text: "archer wins the red war 5-3 against bull" }];
@@ -135,7 +135,7 @@ def test_the_log_scores_and_banner_name_the_people(
     laptop = open_page(browser, server, f"#/play/{game_id}/{tokens[0]}")
     phone = open_page(browser, server, f"#/watch/{game_id}", phone=True)
     for page, name in ((laptop, "laptop"), (phone, "phone")):
-        wait_until(lambda page=page: page.locator("#log .log-entry").count() == len(movers), 30)
+        wait_until(lambda page=page: page.locator("#log .log-entry").count() == len(movers), 120)
         texts = page.locator("#log .log-entry .log-text").all_inner_texts()
         for text, seat in zip(texts, movers, strict=True):
             assert text.startswith(f"{expected[seat]}: "), (seat, text)
@@ -154,13 +154,13 @@ def test_the_log_scores_and_banner_name_the_people(
         page.locator("#scores").screenshot(path=str(artifacts / f"names-scores-{name}.png"))
         no_markup_ran(page)
     assert "you are Ana María" in laptop.locator("#banner").inner_text()
-    # A conflict's result panel names both sides; an engine sentence is named in one pass (a
-    # person called like another seat's dynasty is not renamed again).
+    # A conflict's result panel names both sides; the engine's event is worded from its seats
+    # (a person called like another seat's dynasty is not renamed again).
     outcome = laptop.evaluate(CONFLICT)
     assert outcome["title"] == "Bull wins the red war 5–3 against <b>x</b>"
     assert outcome["lines"] == [
         "Attacker Bull: 5 · defender <b>x</b>: 3.",
-        "Bull wins the red war 5-3 against <b>x</b>",
+        "Bull wins the red war 5–3; <b>x</b>'s leader returns and 0 red tiles leave the board",
     ]
     # A past board's bar names the mover too.
     laptop.locator("#log .log-entry[data-ply='2']").click()

@@ -158,7 +158,8 @@ def test_the_stand_in_plays_until_its_person_is_back(
     """A seat's time ran out: on the laptop the other lets a bot play for it until it returns;
     the table says so on both screens, and on the phone the late seat's "I'm back" ends it."""
     from cradle.games import get_game
-    from cradle.server.storage import Storage, StoredGame
+    from cradle.server.store import Store
+    from cradle.server.store.games import StoredGame
     from cradle.server.tokens import hash_token, new_token
 
     server = mailing_server
@@ -169,9 +170,9 @@ def test_the_stand_in_plays_until_its_person_is_back(
     tokens = {seat: new_token() for seat in (0, 1)}
     game_id = "standin" + secrets.token_hex(3)
     now = time.time()
-    storage = Storage(server.database_url)  # written as the server writes it, time ran out
+    storage = Store(server.database_url)  # written as the server writes it, time ran out
     try:
-        storage.create_game(
+        storage.new_games.create(
             StoredGame(
                 id=game_id, game="tigris", players=list(state.players), seed=5, options=options,
                 seats=["human", "human"], hotseat=False, listed=False, table_token=None,
@@ -200,7 +201,12 @@ def test_the_stand_in_plays_until_its_person_is_back(
     other.wait_for_selector(f".standin-note[data-away='{late}']")
     note = other.locator(f".standin-note[data-away='{late}']").inner_text()
     assert note == f"A bot (easy) plays for {who} until they return."
-    wait_until(lambda: server.get(f"/api/games/{game_id}")["to_move"] == 1 - late, 30)
+    wait_until(lambda: server.get(f"/api/games/{game_id}")["to_move"] == 1 - late, 120)
+    # The log says who really moved: the stand-in, for the late seat's person.
+    for page in (other, phone):
+        page.wait_for_selector(".log-entry .log-text")
+        logged = page.locator(".log-entry .log-text").all_text_contents()
+        assert logged and all(f"Easy bot for {who}" in text for text in logged), logged
     other.screenshot(path=str(artifacts / "standin-laptop.png"))
     back = phone.locator("#come-back")
     back.wait_for()

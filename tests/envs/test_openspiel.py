@@ -15,6 +15,11 @@ import cradle.envs.openspiel  # noqa: E402,F401  (registers the games)
 from cradle.envs.chance import ChanceGame  # noqa: E402
 
 GAMES = ["python_tigris_euphrates", "python_gheos"]
+# each versioned id -> the first name of the same game
+VERSIONED = {
+    "python_cradle_tigris_v1": "python_tigris_euphrates",
+    "python_cradle_gheos_v1": "python_gheos",
+}
 
 
 def _play_random(state: Any, rng: random.Random, steps: int | None = None) -> Any:
@@ -32,7 +37,7 @@ def _play_random(state: Any, rng: random.Random, steps: int | None = None) -> An
 
 def test_importing_registers_both_games() -> None:
     names = pyspiel.registered_names()
-    for name in GAMES:
+    for name in [*GAMES, *VERSIONED]:
         assert name in names
     game = pyspiel.load_game("python_tigris_euphrates")
     assert game.num_distinct_actions() == 3398
@@ -40,6 +45,63 @@ def test_importing_registers_both_games() -> None:
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     params = game.get_type().parameter_specification
     assert {"players", "board", "buildings", "english", "wonder", "open_scoring"} <= set(params)
+
+
+TYPE_FIELDS = [
+    "long_name",
+    "dynamics",
+    "chance_mode",
+    "information",
+    "utility",
+    "reward_model",
+    "max_num_players",
+    "min_num_players",
+    "provides_information_state_string",
+    "provides_information_state_tensor",
+    "provides_observation_string",
+    "provides_observation_tensor",
+    "parameter_specification",
+]
+
+
+@pytest.mark.parametrize(("versioned", "first"), VERSIONED.items())
+def test_the_versioned_id_loads_the_same_game(versioned: str, first: str) -> None:
+    params = {"players": 3}
+    games = [pyspiel.load_game(versioned, params), pyspiel.load_game(first, params)]
+    assert [game.get_type().short_name for game in games] == [versioned, first]
+    v1, named = games
+    for field in TYPE_FIELDS:
+        assert getattr(v1.get_type(), field) == getattr(named.get_type(), field), field
+    assert v1.get_parameters() == named.get_parameters()
+    for size in (
+        "num_distinct_actions",
+        "max_chance_outcomes",
+        "max_game_length",
+        "observation_tensor_shape",
+        "information_state_tensor_shape",
+    ):
+        assert getattr(v1, size)() == getattr(named, size)(), size
+    # One random game through both: the same choices, views and returns at every step.
+    rng = random.Random(5)
+    states = [game.new_initial_state() for game in games]
+    while not states[0].is_terminal():
+        a, b = states
+        assert a.legal_actions() == b.legal_actions()
+        if a.is_chance_node():
+            assert a.chance_outcomes() == b.chance_outcomes()
+        else:
+            seat = a.current_player()
+            assert a.observation_tensor(seat) == b.observation_tensor(seat)
+            assert a.information_state_string(seat) == b.information_state_string(seat)
+        action = rng.choice(a.legal_actions())
+        for state in states:
+            state.apply_action(action)
+    assert states[1].is_terminal() and states[0].returns() == states[1].returns()
+    # a state saved under the versioned id loads back by it, as the same state
+    text = pyspiel.serialize_game_and_state(v1, states[0])
+    game, state = pyspiel.deserialize_game_and_state(text)
+    assert game.get_type().short_name == versioned
+    assert str(state) == str(states[0]) and state.history() == states[0].history()
 
 
 @pytest.mark.parametrize(

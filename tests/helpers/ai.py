@@ -156,3 +156,24 @@ def conflict_positions(
         if len(found) >= count:
             break
     return found
+
+
+def bot_reasons(game: str, seed: int, steps: int = 40) -> list[str]:
+    """The bots' reasons (cradle.ai.knowledge) for a few legal actions at each step of a random
+    game on the Python engine: what hints and analyses say."""
+    from cradle.ai.knowledge.gheos import GheosKnowledge
+    from cradle.ai.knowledge.tigris import TigrisKnowledge
+    from cradle.games import get_game
+
+    knowledge = TigrisKnowledge() if game == "tigris" else GheosKnowledge()
+    state = get_game(game).new_game(2, seed=seed, engine="python")
+    rng = random.Random(seed)
+    out = []
+    for _step in range(steps):
+        if state.is_over:
+            break
+        legal = state.legal_actions()
+        for action in rng.sample(legal, min(4, len(legal))):
+            out.append(knowledge.reason(state, state.to_move, action))
+        state.apply(rng.choice(legal))
+    return out

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import random
+import re
 import time
 from typing import Any
+
+from cradle.core.lessons import matches
 
 
 def version(page: Any) -> int:
@@ -150,9 +154,88 @@ def missing_glyphs(page: Any) -> list[str]:
     return found
 
 
-def wait_until(predicate: Any, seconds: float = 20.0, step: float = 0.05) -> None:
+def wait_until(predicate: Any, seconds: float = 60.0, step: float = 0.05) -> None:
+    """Wait until ``predicate()`` holds: generously (a loaded machine does what is waited for
+    slowly, and the wait ends as soon as it holds), else AssertionError."""
     deadline = time.monotonic() + seconds
     while not predicate():
         if time.monotonic() > deadline:
             raise AssertionError("timed out waiting")
         time.sleep(step)
+
+
+# -- the guided lessons --------------------------------------------------------------------
+
+
+def step_name(page: Any) -> str:
+    return str(page.locator("#guide-step").get_attribute("data-step"))
+
+
+def make(page: Any, pattern: str) -> None:
+    """Make the move a step asks for, as a person would: a decision's button, else the tile
+    and the outlined square (Tigris tiles), else the list of every legal action."""
+    wait_until(lambda: turn(page) == "mine", 120)
+    tile = re.fullmatch(r"tile (\w+) ([A-P]\d+)", pattern)
+    if tile and page.locator(f"#hand-tiles .tile-btn[data-color={tile[1]}]").count():
+        page.locator(f"#hand-tiles .tile-btn[data-color={tile[1]}]").first.click()
+        target = page.locator(f".board [data-cell={tile[2]}] .target-mark")
+        wait_until(lambda: target.count() > 0)
+        click_and_wait(page, target)
+        return
+    laid = re.fullmatch(r"(?:place|replace) (t\d+) (-?\d+,-?\d+) (r\d|\*)", pattern)
+    if laid:
+        tile, cell, rotation = laid.groups()
+        for _ in range(0 if rotation == "*" else int(rotation[1])):
+            page.locator(f"#hand-tiles [data-rotate={tile}]").click()  # turns it and picks it
+        if rotation == "*" or rotation == "r0":
+            page.locator(f"#hand-tiles [data-tile={tile}] .tile-pick").click()
+        target = page.locator(f".board [data-cell='{cell}'] .target-mark")
+        wait_until(lambda: target.count() > 0)
+        click_and_wait(page, target.first, force_event=True)
+        return
+    if pattern == "start *":
+        page.locator("[data-start]:not(.selected)").first.click()  # the continents light up
+        click_and_wait(page, page.locator(".board .target-region").first, force_event=True)
+        return
+    buttons_by_id = {"pass": "#pass", "token": "#token"}
+    if pattern in buttons_by_id and page.locator(buttons_by_id[pattern]).count():
+        click_and_wait(page, page.locator(buttons_by_id[pattern]))
+        return
+    for selector in (
+        "#decision [data-action]",
+        "#hand [data-action]",
+        ".all-actions [data-action]",
+    ):
+        if selector.startswith(".all") and page.locator(".all-actions").count():
+            if not page.locator(".all-actions[open]").count():
+                page.locator(".all-actions summary").click()
+            page.locator(".all-actions input").fill(pattern.rstrip("*").strip())
+        buttons = page.locator(selector)
+        for i in range(buttons.count()):
+            action = str(buttons.nth(i).get_attribute("data-action"))
+            if matches(pattern, action):
+                click_and_wait(page, buttons.nth(i), force_event=True)
+                return
+    raise AssertionError(f"no way to make {pattern!r} on the page")
+
+
+def sign_up(context: Any, server: Any, name: str) -> str:
+    """An account for this browser context (its cookie kept there); its CSRF token."""
+    answer = context.request.post(
+        f"{server.base}/api/accounts",
+        data=json.dumps({"name": name, "password": "correct horse battery"}),
+        headers={"Content-Type": "application/json"},
+    )
+    assert answer.ok, answer.text()
+    csrf: str = answer.json()["csrf"]
+    return csrf
+
+
+def post_as(context: Any, server: Any, csrf: str, path: str, body: Any) -> Any:
+    answer = context.request.post(
+        f"{server.base}{path}",
+        data=json.dumps(body),
+        headers={"Content-Type": "application/json", "X-CSRF-Token": csrf},
+    )
+    assert answer.ok, answer.text()
+    return answer.json()

@@ -33,7 +33,7 @@ import urllib.request
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import pytest
 
@@ -41,8 +41,10 @@ from cradle.ai import make_bot
 from cradle.core.record import GameRecord
 from cradle.games import game_names, get_game
 from cradle.server.bots import bot_seed
-from cradle.server.hub import hash_token, new_token
-from cradle.server.storage import Storage, StoredGame
+from cradle.server.store import Store
+from cradle.server.store.games import StoredGame
+from cradle.server.store.plays import MoveChange
+from cradle.server.tokens import hash_token, new_token
 
 
 def free_port() -> int:
@@ -113,8 +115,9 @@ class PlayServer:
             *self.settings,
         ]
 
-    def start(self) -> PlayServer:
-        self.process = subprocess.Popen(self.command())
+    def start(self, stderr: IO[bytes] | None = None) -> PlayServer:
+        """Start it and wait for its answers (``stderr``: where its log goes)."""
+        self.process = subprocess.Popen(self.command(), stderr=stderr)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -297,7 +300,9 @@ def token_of(created: dict[str, Any], seat: int) -> str:
     raise KeyError(seat)
 
 
-def wait_for(predicate: Any, seconds: float = 60) -> None:
+def wait_for(predicate: Any, seconds: float = 180) -> None:
+    """Wait until ``predicate()`` holds: generously (a loaded machine does what is waited for
+    slowly, and the wait ends as soon as it holds), else AssertionError."""
     deadline = time.monotonic() + seconds
     while not predicate():
         if time.monotonic() > deadline:
@@ -361,16 +366,14 @@ def alive(pid: int) -> bool:
         return False
 
 
-def stored_game(
-    storage: Storage, game_id: str, seed: int, moves: int | None, hotseat: bool
-) -> None:
+def stored_game(storage: Store, game_id: str, seed: int, moves: int | None, hotseat: bool) -> None:
     """A real game of two people, written as the server writes one: ``moves`` random moves, or
     to the end (then with its analysis done)."""
     module = get_game("tigris")
     options = dict(module.options_to_dict(module.options_from_dict({})))
     state = module.new_game(2, seed, module.options_from_dict(options))
     now = time.time()
-    storage.create_game(
+    storage.new_games.create(
         StoredGame(
             id=game_id,
             game="tigris",
@@ -397,19 +400,42 @@ def stored_game(
         state.apply(action)
         over = bool(state.is_over)
         status, result = ("over", state.result()) if over else ("running", None)
-        storage.append_action(game_id, ply, ply, seat, action, status, result, False, over)
+        storage.plays.move(
+            MoveChange(
+                game_id=game_id,
+                ply=ply,
+                version=ply,
+                seat=seat,
+                action=action,
+                status=status,
+                result=result,
+                bot_turn=False,
+                analyse=over,
+            )
+        )
         ply += 1
     if state.is_over:  # its last move queued the analysis: it is done now
-        assert storage.claim_analysis(game_id, storage.origin, time.time()) is not None
-        data = {"format": 1, "chances": [[0.5, 0.5]], "plies": [0], "reviews": []}
-        assert storage.save_analysis(game_id, storage.origin, "done", 1, 1, data)
+        assert storage.analyses.claim(game_id, storage.origin, time.time()) is not None
+        data = {
+            "format": 1,
+            "seconds": 0.25,
+            "reviewed": [0, 1],
+            "chances": [[0.5, 0.5]],
+            "plies": [0],
+            "reviews": [],
+        }
+        assert storage.analyses.save(game_id, storage.origin, "done", 1, 1, data)
 
 
 def before_alembic(db: Any) -> None:
     """Make the SQLite file a current server made (``db``: a sqlite3 connection) look like one
     made before Alembic: no revision, none of the tables and columns the revisions since added
-    (accounts, turn-based tables and their mail, chat, ratings, owed notices, seats away)."""
+    (accounts, turn-based tables and their mail, chat, ratings, owed notices, seats away, the
+    moves' stand-ins, name skeletons and devices)."""
     db.execute("DROP TABLE alembic_version")
+    db.execute("ALTER TABLE actions DROP COLUMN standin")
+    for table in ("name_skeletons", "devices"):
+        db.execute(f"DROP TABLE {table}")
     db.execute("DROP TABLE due_notices")
     db.execute("ALTER TABLE games DROP COLUMN away")
     for table in ("chat_lines", "chat_mutes", "rating_changes", "ratings"):

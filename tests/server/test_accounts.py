@@ -81,7 +81,7 @@ def test_sign_up_signs_in_with_a_safe_cookie(server: Any) -> None:
     assert secret and secret not in str(_stored_sessions(server))
     from sqlalchemy import text
 
-    with _app.state.hub.storage.engine.connect() as connection:
+    with _app.state.hub.store.database.engine.connect() as connection:
         stored = connection.execute(text("SELECT password FROM accounts")).scalar()
     assert stored.startswith("$argon2id$") and PASSWORD not in stored
 
@@ -90,7 +90,7 @@ def _stored_sessions(server: Any) -> list[Any]:
     from sqlalchemy import text
 
     app, _client = server
-    with app.state.hub.storage.engine.connect() as connection:
+    with app.state.hub.store.database.engine.connect() as connection:
         return list(connection.execute(text("SELECT id, account_id FROM sessions")).all())
 
 

@@ -95,7 +95,7 @@ def test_history_is_the_whole_record_each_seat_as_it_may_know_it(client: TestCli
     before = histories[None]["moves"]
     for _ in range(20):
         seat = table.to_move()
-        if seat is not None and hub_of(client).can_undo(table, seat):
+        if seat is not None and hub_of(client).session.can_undo(table, seat):
             break
         play(client, game_id, tokens, 1, seed=len(table.record.actions))
     else:
@@ -177,7 +177,7 @@ def test_hints_against_bots_and_in_hot_seat_never_between_people(db_url: str) ->
         game_id = against["id"]
         token = token_of(against, 0)
         table = hub_of(client).tables[game_id]
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while table.to_move() != 0:
             assert time.monotonic() < deadline
             time.sleep(0.01)
@@ -255,7 +255,7 @@ def test_a_game_of_bots_is_analysed_on_request(tiny: TestClient) -> None:
     created = create(tiny, "gheos", seats=["bot:random", "bot:random"])
     game_id = created["id"]
     table = hub_of(tiny).tables[game_id]
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while not table.is_over:
         assert time.monotonic() < deadline
         time.sleep(0.02)

@@ -28,7 +28,7 @@ def test_serve_prints_its_url_and_serves_the_client(tmp_path: Path) -> None:
         assert process.stdout is not None
         line = process.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in line and str(db) in line
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:
@@ -57,10 +57,10 @@ def test_serve_refuses_a_busy_port_and_bad_databases(tmp_path: Path) -> None:
     answer = run("serve", "--db", "a", "--database", "sqlite:///b")
     assert answer.returncode == 2 and "not both" in answer.stderr
     # A SQLite file in use by another server (here: this test process holds its lock).
-    from cradle.server.storage import Storage
+    from cradle.server.store import Store
 
-    held = Storage(f"sqlite:///{tmp_path / 'used.sqlite3'}")
-    held.claim()
+    held = Store(f"sqlite:///{tmp_path / 'used.sqlite3'}")
+    held.database.claim()
     try:
         answer = run("serve", "--port", str(free_port()), "--db", str(tmp_path / "used.sqlite3"))
     finally:

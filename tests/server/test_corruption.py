@@ -26,7 +26,8 @@ with warnings.catch_warnings():
 
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
-from cradle.server.storage import Base, Storage
+from cradle.server.store import Store
+from cradle.server.store.schema import Base
 from tests.helpers.server import GAMES, stored_game
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -91,6 +92,7 @@ CORRUPTIONS: dict[tuple[str, str], list[Any]] = {
     ("games", "creator"): [X, BAD, 99],
     ("games", "away"): [X, None, BAD, -1, 4],  # a bit per seat: 4 is a third seat of two
     ("seats", "standin"): [X, N, BAD],  # NULL: the default level
+    ("actions", "standin"): [X, N, BAD],  # NULL: the seat's own player made the move
 }
 # What the damaged game's URLs answer when it is not 503 (it cannot be, or need not be, told).
 ANSWERS = {
@@ -212,7 +214,7 @@ def corrupt(engine: Engine, table: str, column: str, value: Any, game_id: str) -
 
 
 def check_every_corruption(url: str) -> tuple[int, int]:
-    storage = Storage(url)
+    storage = Store(url)
     try:
         stored_game(storage, "live", 11, 6, hotseat=False)
         stored_game(storage, "hotseat", 12, 6, hotseat=True)

@@ -19,9 +19,14 @@ with warnings.catch_warnings():
 
 from cradle.server.app import create_app
 from cradle.server.bots import LEASE_SECONDS
-from cradle.server.hub import Hub, NewTable
+from cradle.server.hub import Hub
 from cradle.server.limits import Limits
-from cradle.server.storage import Conflict, Storage, StoredGame, client_hash
+from cradle.server.seats import NewTable
+from cradle.server.store import Store
+from cradle.server.store.database import client_hash
+from cradle.server.store.errors import Conflict
+from cradle.server.store.games import StoredGame
+from cradle.server.store.plays import MoveChange
 from tests.helpers.server import GAMES, auth, before_alembic, create, token_of, watch
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -98,7 +103,7 @@ def test_a_client_has_a_share_of_live_games_and_a_newcomer_still_gets_one(
     # would, so the server is full for everybody, a included.
     assert "maximum of 5 games" in refused(f.post("/api/games", json=GAME))
     assert "maximum of 5 games" in refused(a.post("/api/games", json=GAME))
-    assert hub_of(a).storage.live_use(time.time(), 600.0) == (5, 0)
+    assert hub_of(a).store.new_games.live_use(time.time(), 600.0) == (5, 0)
 
 
 def test_bot_seats_have_a_share_per_client_and_the_random_bot_is_free(
@@ -121,7 +126,7 @@ def test_bot_seats_have_a_share_per_client_and_the_random_bot_is_free(
     assert "too many bots" in reason
     create(b, seats=["human", "bot:random"])
     key = client_hash(FIRST)
-    assert hub_of(a).storage.live_use(time.time(), 600.0, key) == (1, 0)
+    assert hub_of(a).store.new_games.live_use(time.time(), 600.0, key) == (1, 0)
 
 
 def test_a_game_nobody_played_in_expires_and_stops_counting(
@@ -158,8 +163,11 @@ def test_a_game_nobody_played_in_expires_and_stops_counting(
     now = time.time()
     later = now + 11 * 60
     key = client_hash(FIRST)
-    assert hub.storage.live_use(now, 600.0, key) == (2, 0)
-    assert hub.storage.live_use(later, 600.0, key) == (1, 0)  # before any sweep: not counted
+    assert hub.store.new_games.live_use(now, 600.0, key) == (2, 0)
+    assert hub.store.new_games.live_use(later, 600.0, key) == (
+        1,
+        0,
+    )  # before any sweep: not counted
     with watch(a, idle["id"], token_of(idle, 0)) as ws:
         version = ws.receive_json()["table"]["version"]
         ended = a.portal.call(hub.expire_unplayed, later)  # type: ignore[union-attr]
@@ -183,9 +191,9 @@ def test_a_game_nobody_played_in_expires_and_stops_counting(
     assert a.get(f"/api/games/{played['id']}").status_code == 200
     create(a)  # its place is free again
     # Stored as it ended: a new server answers the same.
-    stored = hub.storage.load(idle["id"])
+    stored = hub.store.games.load(idle["id"])
     assert stored is not None and stored.status == "expired"
-    assert hub.storage.version_of(idle["id"]) == version + 1
+    assert hub.store.games.version_of(idle["id"]) == version + 1
 
 
 def test_one_bot_worker_serves_the_clients_in_turn(serve: Callable[..., TestClient]) -> None:
@@ -207,23 +215,23 @@ def test_one_bot_worker_serves_the_clients_in_turn(serve: Callable[..., TestClie
     async def move() -> int | None:
         """One of B's moves; when it makes B's bot decide, how many bots' moves were made."""
         table = await hub.table(mine)
-        action = hub.frame(table, 0)["legal_actions"][0]
-        await hub.act(table, token, action)
+        action = hub.frame(table, 0).legal_actions[0]
+        await hub.session.act(table, token, action)
         return hub.bots_made if table.bot_turn() else None
 
     waits = []
     while len(waits) < 3:
         assert time.monotonic() < deadline, "the game stopped"
-        if hub.frame(hub.tables[mine], 0)["to_move"] != 0:
+        if hub.frame(hub.tables[mine], 0).table.to_move != 0:
             time.sleep(0.01)
             continue
         mark = portal.call(move)
         if mark is None:
             continue
-        while not any(number > mark and game == mine for number, game in hub.bot_moves):
+        while not any(number > mark and game == mine for number, game in hub.bot_seats.moves):
             assert time.monotonic() < deadline, "B's bot did not move"
             time.sleep(0.01)
-        after = [game for number, game in hub.bot_moves if number > mark]
+        after = [game for number, game in hub.bot_seats.moves if number > mark]
         waits.append(after.index(mine))
         assert set(after[: after.index(mine)]) <= set(theirs)
     assert max(waits) <= 1, waits  # the one of A's in hand when B's turn came, at most
@@ -260,45 +268,80 @@ def stored_game(game_id: str, seats: list[str], client: str, cost: float = 0.0) 
 def test_bots_turns_are_claimed_fairly_once_and_taken_over_after_the_lease(
     any_db_url: str,
 ) -> None:
-    storage, other = Storage(any_db_url), Storage(any_db_url)
+    storage, other = Store(any_db_url), Store(any_db_url)
     try:
         for number in range(3):
-            storage.create_game(stored_game(f"a{number}", ["bot:greedy", "human"], "a"))
-        storage.create_game(stored_game("b0", ["bot:greedy", "human"], "b"))
-        storage.create_game(stored_game("h0", ["human", "bot:greedy"], "b"))  # a person first
+            storage.new_games.create(stored_game(f"a{number}", ["bot:greedy", "human"], "a"))
+        storage.new_games.create(stored_game("b0", ["bot:greedy", "human"], "b"))
+        storage.new_games.create(stored_game("h0", ["human", "bot:greedy"], "b"))  # a person first
         now = time.time()
-        first = storage.claim_bot_job("w1", now, LEASE_SECONDS)
-        second = other.claim_bot_job("w2", now, LEASE_SECONDS)
-        third = storage.claim_bot_job("w1", now, LEASE_SECONDS)
+        first = storage.bot_jobs.claim("w1", now, LEASE_SECONDS)
+        second = other.bot_jobs.claim("w2", now, LEASE_SECONDS)
+        third = storage.bot_jobs.claim("w1", now, LEASE_SECONDS)
         assert first is not None and second is not None and third is not None
         # The client served least recently first: a, b, then a again; then nothing is due.
         assert [first.game_id, second.game_id, third.game_id] == ["a0", "b0", "a1"]
-        assert other.claim_bot_job("w2", now, LEASE_SECONDS).game_id == "a2"  # type: ignore[union-attr]
-        assert other.claim_bot_job("w2", now, LEASE_SECONDS) is None
+        assert other.bot_jobs.claim("w2", now, LEASE_SECONDS).game_id == "a2"  # type: ignore[union-attr]
+        assert other.bot_jobs.claim("w2", now, LEASE_SECONDS) is None
         # w1 stops renewing a0: once its lease lapses, another worker takes the turn over.
-        storage.renew_bot_job("a1", "w1", now + 60)
-        other.renew_bot_job("b0", "w2", now + 60)
-        other.renew_bot_job("a2", "w2", now + 60)
+        storage.bot_jobs.renew("a1", "w1", now + 60)
+        other.bot_jobs.renew("b0", "w2", now + 60)
+        other.bot_jobs.renew("a2", "w2", now + 60)
         later = now + LEASE_SECONDS + 1
-        taken = other.claim_bot_job("w2", later, LEASE_SECONDS)
+        taken = other.bot_jobs.claim("w2", later, LEASE_SECONDS)
         assert taken is not None and taken.game_id == "a0" and taken.version == 0
-        assert storage.renew_bot_job("a0", "w1", later + 60) is False  # no longer w1's
+        assert storage.bot_jobs.renew("a0", "w1", later + 60) is False  # no longer w1's
         # Both make the move: the version decides, one move is stored, the clock with it.
-        other.append_action("a0", 0, 0, 0, "pass", "running", None, False, clock=(0, 0.25))
+        other.plays.move(
+            MoveChange(
+                game_id="a0",
+                ply=0,
+                version=0,
+                seat=0,
+                action="pass",
+                status="running",
+                result=None,
+                bot_turn=False,
+                clock=(0, 0.25),
+            )
+        )
         with pytest.raises(Conflict):
-            storage.append_action("a0", 0, 0, 0, "pass", "running", None, False)
-        assert storage.load("a0").actions == ["pass"]  # type: ignore[union-attr]
-        assert storage.bot_clocks("a0") == {0: 0.25}
-        assert "a0" not in {job["game_id"] for job in storage.bot_jobs()}
+            storage.plays.move(
+                MoveChange(
+                    game_id="a0",
+                    ply=0,
+                    version=0,
+                    seat=0,
+                    action="pass",
+                    status="running",
+                    result=None,
+                    bot_turn=False,
+                )
+            )
+        assert storage.games.load("a0").actions == ["pass"]  # type: ignore[union-attr]
+        assert storage.bot_jobs.clocks("a0") == {0: 0.25}
+        assert "a0" not in {job["game_id"] for job in storage.bot_jobs.jobs()}
         # A person's move that gives the turn back to the bot writes its turn again, due after
         # the bot delay, with the seat's clock as stored.
-        other.bot_delay = 10.0
+        other.bot_jobs.delay = 10.0
         written = time.time()
-        other.append_action("a0", 1, 1, 1, "pass", "running", None, True, person=True)
-        assert other.claim_bot_job("w2", written + 5, LEASE_SECONDS) is None
-        again = other.claim_bot_job("w2", written + 11, LEASE_SECONDS)
+        other.plays.move(
+            MoveChange(
+                game_id="a0",
+                ply=1,
+                version=1,
+                seat=1,
+                action="pass",
+                status="running",
+                result=None,
+                bot_turn=True,
+                person=True,
+            )
+        )
+        assert other.bot_jobs.claim("w2", written + 5, LEASE_SECONDS) is None
+        again = other.bot_jobs.claim("w2", written + 11, LEASE_SECONDS)
         assert again is not None and again.game_id == "a0" and again.clocks == {0: 0.25}
-        assert storage.next_bot_due() == pytest.approx(written + 11 + LEASE_SECONDS)
+        assert storage.bot_jobs.next_due() == pytest.approx(written + 11 + LEASE_SECONDS)
     finally:
         storage.close()
         other.close()
@@ -308,24 +351,24 @@ def test_the_bots_time_goes_to_the_client_that_used_it_least(any_db_url: str) ->
     """A client's use of the bots is what its turns cost (its bots' budgets), decaying: the
     next turn is the one whose client would have used least after it, so a person's quick bot
     goes before a flood's costly ones, served or not, and heavy clients take turns."""
-    storage = Storage(any_db_url)
+    storage = Store(any_db_url)
     try:
         for number in range(3):  # a: three tables of a bot that thinks 1 s a decision
-            storage.create_game(stored_game(f"a{number}", ["bot:hard", "human"], "a", 1.0))
+            storage.new_games.create(stored_game(f"a{number}", ["bot:hard", "human"], "a", 1.0))
         now = time.time()
-        order = [storage.claim_bot_job("w", now, 60.0).game_id]  # type: ignore[union-attr]
-        storage.create_game(stored_game("c0", ["bot:hard", "human"], "c", 1.0))  # new, costly
-        storage.create_game(stored_game("b0", ["bot:easy", "human"], "b"))  # new, quick
-        storage.create_game(stored_game("b1", ["bot:easy", "human"], "b"))
+        order = [storage.bot_jobs.claim("w", now, 60.0).game_id]  # type: ignore[union-attr]
+        storage.new_games.create(stored_game("c0", ["bot:hard", "human"], "c", 1.0))  # new, costly
+        storage.new_games.create(stored_game("b0", ["bot:easy", "human"], "b"))  # new, quick
+        storage.new_games.create(stored_game("b1", ["bot:easy", "human"], "b"))
         now = time.time()
-        while (job := storage.claim_bot_job("w", now, 60.0)) is not None:
+        while (job := storage.bot_jobs.claim("w", now, 60.0)) is not None:
             order.append(job.game_id)
         # b would have used 0.02 s, then 0.04 s; c 1 s; a 2 s, then 3 s.
         assert order == ["a0", "b0", "b1", "c0", "a1", "a2"]
-        assert storage.bot_use(client_hash("a"), now) == pytest.approx(3.0, abs=0.01)
-        assert storage.bot_use(client_hash("b"), now) == pytest.approx(0.04, abs=0.001)
+        assert storage.bot_jobs.use(client_hash("a"), now) == pytest.approx(3.0, abs=0.01)
+        assert storage.bot_jobs.use(client_hash("b"), now) == pytest.approx(0.04, abs=0.001)
         # Use decays: after a few minutes a client is as new again.
-        assert storage.bot_use(client_hash("a"), now + 600) < 0.03
+        assert storage.bot_jobs.use(client_hash("a"), now + 600) < 0.03
     finally:
         storage.close()
 
@@ -333,13 +376,13 @@ def test_the_bots_time_goes_to_the_client_that_used_it_least(any_db_url: str) ->
 def test_a_claim_skips_a_turn_another_transaction_holds(postgres_url: str) -> None:
     from sqlalchemy import text
 
-    storage = Storage(postgres_url)
+    storage = Store(postgres_url)
     try:
-        storage.create_game(stored_game("x", ["bot:greedy", "human"], "a"))
-        storage.create_game(stored_game("y", ["bot:greedy", "human"], "a"))
-        with storage.engine.begin() as holding:  # e.g. a move being stored right now
+        storage.new_games.create(stored_game("x", ["bot:greedy", "human"], "a"))
+        storage.new_games.create(stored_game("y", ["bot:greedy", "human"], "a"))
+        with storage.database.engine.begin() as holding:  # e.g. a move being stored right now
             holding.execute(text("SELECT * FROM bot_jobs WHERE game_id = 'x' FOR UPDATE"))
-            found = storage.claim_bot_job("w", time.time(), LEASE_SECONDS)
+            found = storage.bot_jobs.claim("w", time.time(), LEASE_SECONDS)
             assert found is not None and found.game_id == "y"
     finally:
         storage.close()
@@ -429,9 +472,9 @@ def test_a_flood_from_many_addresses_leaves_a_person_a_game_and_a_bot_move(
                     continue
                 assert time.monotonic() - turn_came < 10, "no bot move"
                 time.sleep(0.05)
-        storage = Storage(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+        storage = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
         try:  # the flood's `hard` bots had turns waiting all along: the queue was never idle
-            backlog = sum(1 for job in storage.bot_jobs() if job["ready"] < time.time())
+            backlog = sum(1 for job in storage.bot_jobs.jobs() if job["ready"] < time.time())
         finally:
             storage.close()
         shown = [round(wait, 2) for wait in waits]
@@ -455,10 +498,21 @@ def test_a_database_from_before_the_queue_gets_its_bots_turns(tmp_path: Any) -> 
     import sqlite3
 
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
-    storage = Storage(url)
-    storage.create_game(stored_game("bots", ["bot:greedy", "human"], "a"))
-    storage.create_game(stored_game("moved", ["human", "human"], "a"))
-    storage.append_action("moved", 0, 0, 0, "pass", "running", None, False)
+    storage = Store(url)
+    storage.new_games.create(stored_game("bots", ["bot:greedy", "human"], "a"))
+    storage.new_games.create(stored_game("moved", ["human", "human"], "a"))
+    storage.plays.move(
+        MoveChange(
+            game_id="moved",
+            ply=0,
+            version=0,
+            seat=0,
+            action="pass",
+            status="running",
+            result=None,
+            bot_turn=False,
+        )
+    )
     storage.close()
     with sqlite3.connect(tmp_path / "old.sqlite3") as db:
         before_alembic(db)
@@ -467,13 +521,13 @@ def test_a_database_from_before_the_queue_gets_its_bots_turns(tmp_path: Any) -> 
         db.execute("DROP INDEX ix_games_client")
         for column in ("client", "played"):
             db.execute(f"ALTER TABLE games DROP COLUMN {column}")
-    storage = Storage(url)
+    storage = Store(url)
     try:
-        assert [job["game_id"] for job in storage.bot_jobs()] == ["bots"]
+        assert [job["game_id"] for job in storage.bot_jobs.jobs()] == ["bots"]
         later = time.time() + 3600
-        assert storage.expire_unplayed(later, 600.0) == ["bots"]  # nobody played there
-        assert storage.bot_jobs() == []
-        assert storage.load("moved").status == "running"  # type: ignore[union-attr]
+        assert storage.games.expire_unplayed(later, 600.0) == ["bots"]  # nobody played there
+        assert storage.bot_jobs.jobs() == []
+        assert storage.games.load("moved").status == "running"  # type: ignore[union-attr]
     finally:
         storage.close()
 
@@ -484,10 +538,10 @@ def test_damaged_rows_of_the_bots_queue_stop_no_other_turn(db_url: str) -> None:
     counts as none, and every other turn is claimed as before."""
     import sqlite3
 
-    storage = Storage(db_url)
+    storage = Store(db_url)
     try:
         for game_id, client in (("x", "a"), ("y", "b"), ("z", "c")):
-            storage.create_game(stored_game(game_id, ["bot:greedy", "human"], client))
+            storage.new_games.create(stored_game(game_id, ["bot:greedy", "human"], client))
         with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
             db.execute("UPDATE bot_jobs SET version = 'v' WHERE game_id = 'x'")
             db.execute("UPDATE bot_jobs SET cost = 'c' WHERE game_id = 'y'")
@@ -495,10 +549,10 @@ def test_damaged_rows_of_the_bots_queue_stop_no_other_turn(db_url: str) -> None:
             db.execute("INSERT INTO bot_clients VALUES (?, 'load')", (client_hash("c"),))
         now = time.time()
         claimed = []
-        while (job := storage.claim_bot_job("w", now, LEASE_SECONDS)) is not None:
+        while (job := storage.bot_jobs.claim("w", now, LEASE_SECONDS)) is not None:
             claimed.append((job.game_id, job.clocks))
         assert sorted(claimed) == [("y", {}), ("z", {})]
-        assert [job["game_id"] for job in storage.bot_jobs()] == ["y", "z"]
-        assert storage.next_bot_due() == pytest.approx(now + LEASE_SECONDS)
+        assert [job["game_id"] for job in storage.bot_jobs.jobs()] == ["y", "z"]
+        assert storage.bot_jobs.next_due() == pytest.approx(now + LEASE_SECONDS)
     finally:
         storage.close()

@@ -137,7 +137,7 @@ def test_a_whole_guided_game_leaves_room_for_the_game_against_easy(client: TestC
 def test_restarting_lessons_again_and_again_keeps_room_for_real_games(db_url: str) -> None:
     """A client keeps its newest lesson tables live (storage.LESSON_TABLES); an older one
     ends as reclaimed, so lessons never use up the per-client cap of live games."""
-    from cradle.server.storage import LESSON_TABLES
+    from cradle.server.store.new_games import LESSON_TABLES
 
     app = create_app(db_url, bot_delay=0, limits=Limits(live_games_per_client=4))
     with TestClient(app) as client:

@@ -21,7 +21,9 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from cradle.server.mail import NOTICE_SECONDS, MailSettings, send_mail, turn_mail
-from cradle.server.storage import DueMail, GameRow, Storage, TurnBegins
+from cradle.server.store import Store
+from cradle.server.store.notices import DueMail, TurnBegins, owe_notice
+from cradle.server.store.schema import GameRow
 from cradle.server.tokens import new_token
 from tests.helpers.mail import smtp_server
 from tests.helpers.server import GAMES, create, token_of, wait_for
@@ -75,6 +77,14 @@ def test_a_turn_notice_reaches_the_smtp_server_with_its_links() -> None:
     assert "https://cradle.example/#/unsubscribe/CODE123" in body
     assert "2 hours for each move" in body
     assert received["List-Unsubscribe"] == "<https://cradle.example/#/unsubscribe/CODE123>"
+
+
+def test_a_stored_list_of_addresses_is_never_mailed() -> None:
+    """An address an older server stored as a list (``x,bob@example.org``) mails nobody."""
+    mail = settings("smtp://mail:25")
+    for stored in ("x,bob@example.org", "ann@example.org;bob@example.org", "a\x00b@example.org"):
+        with pytest.raises(ValueError):
+            turn_mail(mail, notice(stored), "C")
 
 
 def test_the_notice_of_a_seat_away_says_its_stand_in_plays() -> None:
@@ -205,7 +215,7 @@ def test_each_turn_is_mailed_once_and_the_link_stops_the_mails(any_db_url: str) 
             assert inbox.wait(4)[3]["To"] == address[first]
             hub = client.app.state.hub  # type: ignore[attr-defined]
             # the count moves when the SMTP conversation ends, just after the mail arrived
-            wait_for(lambda: hub.storage.due_notices() == [] and hub.notices.sent >= 4, 30)
+            wait_for(lambda: hub.store.notices.due() == [] and hub.notices.sent >= 4, 120)
             assert hub.notices.sent == 4 and len(inbox.mails) == 4
             assert all(m[1] == [m[2]["To"]] for m in inbox.mails)
 
@@ -223,7 +233,7 @@ def test_guests_and_live_tables_get_no_mail(db_url: str) -> None:
             hub = client.app.state.hub  # type: ignore[attr-defined]
             to_move = client.get(f"/api/games/{guest['id']}").json()["to_move"]
             play_until_turn_passes(client, guest["id"], [token_of(guest, seat) for seat in (0, 1)])
-            assert to_move is not None and hub.storage.due_notices() == []  # no mail is owed
+            assert to_move is not None and hub.store.notices.due() == []  # no mail is owed
             ann = person(app, "Ann", "ann@example.org")
             bob = person(app, "Bob", "bob@example.org")
             live, _tokens = table_of_two(app, ann, bob, mode="live", deadline_s=None)
@@ -231,7 +241,7 @@ def test_guests_and_live_tables_get_no_mail(db_url: str) -> None:
             table_of_two(app, ann, bob)
             [mail] = inbox.wait(1)
             assert "#/play/" in mail.get_content() and live not in mail.get_content()
-            wait_for(lambda: hub.notices.sent == 1, 30)
+            wait_for(lambda: hub.notices.sent == 1, 120)
             assert len(inbox.mails) == 1
 
 
@@ -266,7 +276,7 @@ def test_two_processes_never_mail_one_turn_twice(postgres_url: str) -> None:
             # (the counts move when the SMTP conversation ends, just after the mail arrived)
             wait_for(
                 lambda: (
-                    hubs[0].storage.due_notices() == []
+                    hubs[0].store.notices.due() == []
                     and sum(hub.notices.sent for hub in hubs) >= turns
                 ),
                 30,
@@ -285,13 +295,13 @@ def test_owed_notices_are_claimed_once_by_racing_processes(any_db_url: str) -> N
         ann = person(app, "Ann", "ann@example.org")
         bob = person(app, "Bob", "bob@example.org")
         game_id, _tokens = table_of_two(app, ann, bob)
-        storage = client.app.state.hub.storage  # type: ignore[attr-defined]
-        owed = {(seat, turn) for _game, seat, turn in storage.due_notices()}  # none sends here
-        with storage.transaction() as connection:
+        storage = client.app.state.hub.store  # type: ignore[attr-defined]
+        owed = {(seat, turn) for _game, seat, turn in storage.notices.due()}  # none sends here
+        with storage.database.transaction() as connection:
             # Ann is away (her stand-in plays her lapsed turns): her mails say so.
             connection.execute(update(GameRow).where(GameRow.id == game_id).values(away=1))
             for turn in range(100, 140):
-                storage._owe_notice(connection, game_id, time.time(), None, False,
+                owe_notice(connection, game_id, time.time(), None, False,
                                     TurnBegins(turn % 2, turn))  # fmt: skip
                 owed.add((turn % 2, turn))
         claimed: list[tuple[int, int, str, bool]] = []
@@ -299,9 +309,9 @@ def test_owed_notices_are_claimed_once_by_racing_processes(any_db_url: str) -> N
         lock = threading.Lock()
 
         def claim() -> None:  # a process of its own: its own connections
-            mine = Storage(any_db_url)
+            mine = Store(any_db_url)
             try:
-                while (mail := mine.claim_due_notice(new_token(), time.time())) is not None:
+                while (mail := mine.notices.claim_due(new_token(), time.time())) is not None:
                     with lock:
                         claimed.append((mail.seat, mail.turn, mail.address, mail.away))
             except BaseException as exc:
@@ -318,11 +328,11 @@ def test_owed_notices_are_claimed_once_by_racing_processes(any_db_url: str) -> N
         assert sorted((seat, turn) for seat, turn, _, _ in claimed) == sorted(owed)
         assert all(address == ["ann", "bob"][seat] + "@example.org" and away == (seat == 0)
                    for seat, _turn, address, away in claimed)  # fmt: skip
-        assert storage.due_notices() == []
+        assert storage.notices.due() == []
         # A turn mailed is never owed again.
-        with storage.transaction() as connection:
-            storage._owe_notice(connection, game_id, time.time(), None, False, TurnBegins(0, 100))
-        assert storage.due_notices() == []
+        with storage.database.transaction() as connection:
+            owe_notice(connection, game_id, time.time(), None, False, TurnBegins(0, 100))
+        assert storage.notices.due() == []
 
 
 class Browser:
@@ -400,8 +410,9 @@ def test_a_bot_workers_move_begins_a_turn_two_servers_mail_once(postgres_url: st
 
 
 def test_a_move_stored_elsewhere_owes_a_notice_a_server_sends_once(postgres_url: str) -> None:
-    """The bot's move is stored as a `cradle bots` worker stores it (no server's hands): the
-    turn it begins is mailed once, by one of two server processes."""
+    """The bot's move is stored as a `cradle bots` worker stores it (no server's hands), at a
+    table no server process has loaded: the turn it begins is mailed once, by one of two server
+    processes, and neither loads the table to do it."""
     from cradle.server.app import create_app
     from cradle.server.botqueue import WorkerSettings, make_move
     from cradle.server.limits import Limits
@@ -428,15 +439,19 @@ def test_a_move_stored_elsewhere_owes_a_notice_a_server_sends_once(postgres_url:
             if one.get(f"/api/games/{game_id}").json()["to_move"] == 0:
                 play_until_turn_passes(one, game_id, [token, ""])
             assert inbox.mails == []  # nobody owes Ann a mail for the turn she began at
-            worker = Storage(postgres_url)
+            hubs = [one_app.state.hub, two_app.state.hub]
+            for hub in hubs:  # no process has the table in memory any more
+                hub.tables.pop(game_id, None)
+            worker = Store(postgres_url)
             try:
-                while (job := worker.claim_bot_job("w", time.time(), 60)) is not None:
+                while (job := worker.bot_jobs.claim("w", time.time(), 60)) is not None:
                     assert make_move(worker, job, "w", WorkerSettings(postgres_url, 0)) == "moved"
             finally:
                 worker.close()
             [mail] = inbox.wait(1)
             assert mail["To"] == "ann@example.org" and game_id in mail.get_content()
-            storage = one.app.state.hub.storage  # type: ignore[attr-defined]
-            wait_for(lambda: storage.due_notices() == [], 30)
+            storage = one.app.state.hub.store  # type: ignore[attr-defined]
+            wait_for(lambda: storage.notices.due() == [], 120)
             time.sleep(2 * NOTICE_SECONDS)  # both processes looked again: nothing more
             assert len(inbox.mails) == 1
+            assert all(game_id not in hub.tables for hub in hubs)

@@ -1,49 +1,24 @@
-"""`make play` installs only what playing needs; `make test` installs the test tools.
-
-`make -n -B` prints every command a target would run (nothing runs but the recursive make,
-itself dry), into a virtual environment that does not exist, so the whole install shows.
-"""
+"""`make play` installs only what playing needs; `make test` installs the test tools; both
+take their versions from constraints.txt (tests/helpers/make.py: the dry runs)."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 import tomllib
 from pathlib import Path
 
-import pytest
+from tests.helpers.make import dry_run, extras, pip_installs
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_TOOLS = ("playwright", "pytest", "hypothesis", "ruff", "mypy", "httpx")
 
 
-def dry_run(target: str, tmp_path: Path) -> str:
-    if shutil.which("make") is None:
-        pytest.skip("no make")
-    answer = subprocess.run(
-        ["make", "-n", "-B", target, f"VENV={tmp_path / 'venv'}"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    return answer.stdout
-
-
-def extras(text: str) -> set[str]:
-    """The extras of every `pip install -e '.[...]'` in a dry run."""
-    found: set[str] = set()
-    for line in text.splitlines():
-        if "pip install" in line and "-e '.[" in line:
-            found |= set(line.split("-e '.[", 1)[1].split("]", 1)[0].split(","))
-    return found
-
-
 def test_make_play_installs_only_what_playing_needs(tmp_path: Path) -> None:
     text = dry_run("play", tmp_path)
     assert extras(text) == {"build", "server"}
-    assert "apt-get" not in text and "chromium" not in text and "postgresql" not in text
+    assert all("-c constraints.txt" in line for line in pip_installs(text))
+    # Only what pip builds PyICU with (the names' Unicode rules) may come from Debian.
+    assert "chromium" not in text and "postgresql" not in text and "nginx" not in text
+    assert "libicu-dev pkg-config g++" in text
     assert "cradle serve" in text
     optional = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"
@@ -55,7 +30,9 @@ def test_make_play_installs_only_what_playing_needs(tmp_path: Path) -> None:
 def test_make_test_installs_the_test_tools(tmp_path: Path) -> None:
     text = dry_run("test", tmp_path)
     assert {"build", "dev", "server"} <= extras(text)
+    assert all("-c constraints.txt" in line for line in pip_installs(text))
     assert "chromium postgresql" in text  # the Debian packages the tests need
+    assert "nginx" in text  # the reverse proxy of tests/server/test_proxy.py
     assert "node-typescript" in text  # tsc, for the web client's type check
     optional = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"

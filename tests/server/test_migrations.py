@@ -16,7 +16,9 @@ from sqlalchemy.engine import Engine
 from cradle.server import migrations
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
-from cradle.server.storage import Base, Storage, StorageError
+from cradle.server.store import Store
+from cradle.server.store.errors import StorageError
+from cradle.server.store.schema import Base
 from tests.helpers.server import GAMES, auth, create, read_only, run, token_of
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -142,9 +144,9 @@ def test_a_file_of_the_first_servers_gets_the_columns_added_since(tmp_path: Path
         copy_rows(scratch, engine)
     finally:
         engine.dispose()
-    storage = Storage(url)
+    storage = Store(url)
     try:
-        with storage.engine.connect() as connection:
+        with storage.database.engine.connect() as connection:
             row = connection.execute(
                 text("SELECT version, moves, played, bot_turn FROM games WHERE id = :id"),
                 {"id": shown["running"]},
@@ -168,9 +170,9 @@ def test_the_models_agree_with_the_revisions(any_db_url: str) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
 
-    storage = Storage(any_db_url)
+    storage = Store(any_db_url)
     try:
-        with storage.engine.connect() as connection:
+        with storage.database.engine.connect() as connection:
             context = MigrationContext.configure(connection, opts={"compare_type": True})
             differences = compare_metadata(context, Base.metadata)
     finally:
@@ -179,14 +181,14 @@ def test_the_models_agree_with_the_revisions(any_db_url: str) -> None:
 
 
 def test_servers_starting_together_upgrade_once(postgres_url: str) -> None:
-    started: list[Storage] = []
+    started: list[Store] = []
     failed: list[BaseException] = []
     gate = threading.Barrier(4)
 
     def start() -> None:
         gate.wait()
         try:
-            started.append(Storage(postgres_url))
+            started.append(Store(postgres_url))
         except BaseException as exc:
             failed.append(exc)
 
@@ -197,7 +199,7 @@ def test_servers_starting_together_upgrade_once(postgres_url: str) -> None:
         thread.join()
     try:
         assert failed == [] and len(started) == 4
-        with started[0].engine.connect() as connection:
+        with started[0].database.engine.connect() as connection:
             versions = connection.execute(text("SELECT version_num FROM alembic_version")).all()
         assert [v[0] for v in versions] == [migrations.head()]
     finally:
@@ -210,7 +212,7 @@ def test_no_upgrade_refuses_with_the_command_that_upgrades(tmp_path: Path) -> No
     url = f"sqlite:///{db}"
     shown = old_database(url, tmp_path, TODAY)
     with pytest.raises(StorageError, match="cradle db upgrade --db"):
-        Storage(url, upgrade=False)
+        Store(url, upgrade=False)
     answer = run("serve", "--no-upgrade", "--port", "1", "--db", str(db))
     assert answer.returncode == 2 and "Traceback" not in answer.stderr
     command = f"cradle db upgrade --db '{db}'"
@@ -218,7 +220,7 @@ def test_no_upgrade_refuses_with_the_command_that_upgrades(tmp_path: Path) -> No
     done = run("db", "upgrade", "--db", str(db))
     assert done.returncode == 0, done.stderr
     assert f"upgraded from revision none to {migrations.head()}" in done.stdout
-    Storage(url, upgrade=False).close()
+    Store(url, upgrade=False).close()
     with TestClient(create_app(url, bot_delay=0, upgrade=False)) as client:
         check_games_intact(client, shown)
 
@@ -234,11 +236,11 @@ def test_a_read_only_old_file_is_refused_with_the_command(tmp_path: Path) -> Non
         read_only(tmp_path),
         pytest.raises(StorageError, match=r"cannot be written here: run `cradle db upgrade"),
     ):
-        Storage(f"sqlite:///{db}")
+        Store(f"sqlite:///{db}")
 
 
 def test_a_database_of_a_newer_server_is_refused(any_db_url: str) -> None:
-    Storage(any_db_url).close()
+    Store(any_db_url).close()
     engine = create_engine(any_db_url)
     try:
         with engine.begin() as connection:
@@ -246,4 +248,45 @@ def test_a_database_of_a_newer_server_is_refused(any_db_url: str) -> None:
     finally:
         engine.dispose()
     with pytest.raises(StorageError, match="newer cradle"):
-        Storage(any_db_url)
+        Store(any_db_url)
+
+
+def test_accounts_of_before_0008_get_their_skeletons_and_keys(any_db_url: str) -> None:
+    """Revision 0008_names_devices: every account gets its name's skeletons (the older of two
+    look-alike accounts keeps the shared one) and its key under NFKC; all still sign in."""
+    from cradle.server.accounts import hash_password
+
+    engine = create_engine(any_db_url)
+    with engine.begin() as connection:
+        migrations.upgrade(connection, "0007_action_standin")
+        password = hash_password("correct horse battery", 64)
+        for n, (name, key) in enumerate(
+            [("admin", "admin"), ("adrnin", "adrnin"), ("ＦＵＬＬ", "ｆｕｌｌ")]
+        ):
+            connection.execute(
+                text(
+                    "INSERT INTO accounts (id, name, name_key, password, created, turn_mail) "
+                    "VALUES (:id, :name, :key, :password, :created, false)"
+                ),
+                {"id": f"acct{n}", "name": name, "key": key, "password": password, "created": n},
+            )
+    with engine.begin() as connection:
+        migrations.upgrade(connection)
+        owners = dict(
+            connection.execute(text("SELECT skeleton, account_id FROM name_skeletons")).all()
+        )
+        keys = dict(connection.execute(text("SELECT id, name_key FROM accounts")).all())
+    engine.dispose()
+    from cradle.server.text import name_skeletons
+
+    assert {owners[s] for s in name_skeletons("admin")} == {"acct0"}  # the older keeps it
+    assert keys == {"acct0": "admin", "acct1": "adrnin", "acct2": "full"}
+    limits = Limits(analyse_finished=False, password_kib=64)
+    with TestClient(create_app(any_db_url, bot_delay=0, limits=limits)) as client:
+        for name in ("admin", "adrnin", "full"):
+            signed = TestClient(client.app).post(
+                "/api/session", json={"name": name, "password": "correct horse battery"}
+            )
+            assert signed.status_code == 200, (name, signed.text)
+        taken = client.post("/api/accounts", json={"name": "ADRNIN", "password": "x" * 10})
+        assert taken.status_code == 409

@@ -21,7 +21,7 @@ with warnings.catch_warnings():
 
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
-from cradle.server.storage import Storage
+from cradle.server.store import Store
 from tests.helpers.server import GAMES, PostgresCluster, auth, create, postgres_bin, watch
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -105,9 +105,9 @@ def test_a_full_disk_answers_503_and_the_server_recovers(tmp_path: Path) -> None
             filler.unlink()  # room again: writes work again, in the same server
             assert move(client, game["id"], tokens).status_code == 200
             assert client.post("/api/games", json={"game": "tigris"}).status_code == 200
-        storage = Storage(url)
+        storage = Store(url)
         try:
-            stored = storage.load(game["id"])
+            stored = storage.games.load(game["id"])
             assert stored is not None and len(stored.actions) == 2
         finally:
             storage.close()

@@ -18,11 +18,16 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from cradle.games import get_game
-from cradle.server.accounts import create_account, games_of
+from cradle.server.accounts import create_account
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
 from cradle.server.ratings import Skill, rate
-from cradle.server.storage import Conflict, RatingChangeRow, RatingRow, Storage, StoredGame
+from cradle.server.store import Store
+from cradle.server.store.errors import Conflict
+from cradle.server.store.games import StoredGame
+from cradle.server.store.plays import MoveChange
+from cradle.server.store.ratings import rate_game
+from cradle.server.store.schema import RatingChangeRow, RatingRow
 from cradle.server.tokens import hash_token, new_token
 from tests.helpers.server import GAMES, auth, token_of
 
@@ -121,8 +126,8 @@ def test_a_rated_game_moves_both_ratings_once(app_url: tuple[TestClient, TestCli
     assert game["place"] == result[1] and game["players"] == ["Alice", "Björk Ñ"]
     assert game["change"] == round(expected[1].shown - Skill().shown, 2)
     # Read back by a new server (restarts count nothing again).
-    storage = first.app.state.hub.storage  # type: ignore[attr-defined]
-    with storage.engine.connect() as connection:
+    storage = first.app.state.hub.store  # type: ignore[attr-defined]
+    with storage.database.engine.connect() as connection:
         changes = connection.execute(RatingChangeRow.__table__.select()).all()
     assert len(changes) == 2
     assert first.get("/api/players/nobody-here").status_code == 404
@@ -220,13 +225,13 @@ def test_lobby_rows_and_my_games_say_which_games_are_rated(
     seen = first.get(f"/api/games/{rated_id}", headers=auth(tokens[0])).json()
     assert seen["table"]["rated"] is True
     # A table no process has loaded is read from the database: the same answers.
-    storage: Storage = first.app.state.hub.storage  # type: ignore[attr-defined]
+    storage: Store = first.app.state.hub.store  # type: ignore[attr-defined]
     account = first.get("/api/me").json()["account"]["id"]
 
     def stored() -> tuple[dict[str, bool], dict[str, bool]]:
-        rows = storage.list_games(50)
+        rows = storage.lobby.list_games(50)
         listed = {row["id"]: row["rated"] for row in rows if row["id"] in expected}
-        return listed, {row["id"]: row["rated"] for row in games_of(storage, account, 50)}
+        return listed, {row["id"]: row["rated"] for row in storage.accounts.games_of(account, 50)}
 
     assert stored() == (expected, alice_games)
     # Bob deletes his account: the game he sat at rates nobody any more.
@@ -272,14 +277,16 @@ def test_bad_rating_queries_are_refused(client: TestClient) -> None:
 def test_two_processes_ending_one_game_rate_it_once(any_db_url: str) -> None:
     """Two storages (two processes' views of one database) store the game's last move at once:
     one write wins, the other meets a Conflict, and the ratings move once."""
-    one, two = Storage(any_db_url), Storage(any_db_url)
+    one, two = Store(any_db_url), Store(any_db_url)
     try:
-        accounts = [create_account(one, name, "not-a-hash", time.time()) for name in ("Ann", "Ben")]
+        accounts = [
+            create_account(one.accounts, name, "not-a-hash", time.time()) for name in ("Ann", "Ben")
+        ]
         module = get_game("gheos")
         options = dict(module.options_to_dict(module.options_from_dict({})))
         state = module.new_game(2, 7, module.options_from_dict(options))
         now = time.time()
-        one.create_game(
+        one.new_games.create(
             StoredGame(
                 id="race",
                 game="gheos",
@@ -308,14 +315,36 @@ def test_two_processes_ending_one_game_rate_it_once(any_db_url: str) -> None:
             after.apply(action)
             if after.is_over:
                 break
-            one.append_action("race", ply, ply, seat, action, "running", None, False)
+            one.plays.move(
+                MoveChange(
+                    game_id="race",
+                    ply=ply,
+                    version=ply,
+                    seat=seat,
+                    action=action,
+                    status="running",
+                    result=None,
+                    bot_turn=False,
+                )
+            )
             state, ply = after, ply + 1
         result = after.result()
         outcomes: list[str] = []
 
-        def end(storage: Storage) -> None:
+        def end(storage: Store) -> None:
             try:
-                storage.append_action("race", ply, ply, seat, action, "over", result, False)
+                storage.plays.move(
+                    MoveChange(
+                        game_id="race",
+                        ply=ply,
+                        version=ply,
+                        seat=seat,
+                        action=action,
+                        status="over",
+                        result=result,
+                        bot_turn=False,
+                    )
+                )
                 outcomes.append("stored")
             except Conflict:
                 outcomes.append("conflict")
@@ -326,15 +355,89 @@ def test_two_processes_ending_one_game_rate_it_once(any_db_url: str) -> None:
         for racer in racers:
             racer.join(60)
         assert sorted(outcomes) == ["conflict", "stored"]
-        with one.engine.connect() as connection:
+        with one.database.engine.connect() as connection:
             ratings = connection.execute(RatingRow.__table__.select()).all()
             changes = connection.execute(RatingChangeRow.__table__.select()).all()
         assert len(changes) == 2 and sorted(r.games for r in ratings) == [1, 1]
         # The same end stored again (a replayed notice, a retry) counts nothing twice.
-        with one._transaction() as connection:
-            one._rate(connection, "race", result, time.time())
-        with one.engine.connect() as connection:
+        with one.database.transaction() as connection:
+            rate_game(one.database, connection, "race", result, time.time())
+        with one.database.engine.connect() as connection:
             assert len(connection.execute(RatingChangeRow.__table__.select()).all()) == 2
     finally:
         one.close()
         two.close()
+
+
+HOUR = 3600
+
+
+@pytest.mark.parametrize("ending", ["conceded", "timeout", "abandoned"])
+def test_a_rated_game_ended_early_moves_both_ratings_once(
+    app_url: tuple[TestClient, TestClient], ending: str
+) -> None:
+    """A concession, the others ending it without a seat whose deadline passed, and a game
+    nobody moved in for three deadlines: each ends a rated game, and each moves both ratings,
+    once, in the transaction that ends it: the seat that left loses."""
+    first, second = app_url
+    alice, bob = Person(first, "Alice"), Person(second, "Bob")
+    answer = alice.post(
+        "/api/games",
+        {"game": "gheos", "seats": ["human", "human"], "rated": True, "mode": "turn",
+         "deadline_s": HOUR},
+    )  # fmt: skip
+    assert answer.status_code == 200, answer.text
+    created = answer.json()
+    game_id = created["id"]
+    joined = bob.post(f"/api/games/{game_id}/join", {"invite": created["seats"][1]["invite"]})
+    tokens = [token_of(created, 0), joined.json()["token"]]
+    play = random.Random(3)
+    for _ in range(2):  # a few moves first: the game is under way
+        frame = first.get(f"/api/games/{game_id}").json()
+        token = tokens[frame["to_move"]]
+        legal = first.get(f"/api/games/{game_id}", headers=auth(token)).json()["legal_actions"]
+        moved = first.post(
+            f"/api/games/{game_id}/actions",
+            json={"action": play.choice(legal)},
+            headers=auth(token),
+        )
+        assert moved.status_code == 200, moved.text
+    table = first.get(f"/api/games/{game_id}").json()["table"]
+    late = table["to_move"]
+    hub = first.app.state.hub  # type: ignore[attr-defined]
+    if ending == "conceded":
+        out = 1
+        answer = bob.post(f"/api/games/{game_id}/concede", {}, tokens[1])
+    elif ending == "timeout":
+        out = late
+        hub.clock = lambda: table["deadline"] + 1
+        waiting = [alice, bob][1 - late]  # the seat that waits ends it
+        answer = waiting.post(f"/api/games/{game_id}/timeout", {"choice": "end"}, tokens[1 - late])
+    else:
+        out = late
+        assert first.portal is not None
+        ended = first.portal.call(hub.turns.end_idle, table["updated"] + 3 * HOUR + 1)
+        assert ended == [game_id]
+        answer = first.get(f"/api/games/{game_id}")
+    assert answer.status_code == 200, answer.text
+    end = answer.json()["table"]
+    assert end["status"] == "over" and end["ended_by"] == ending
+    places = {line["seat"]: line["place"] for line in end["result"]}
+    assert places == {out: 2, 1 - out: 1}
+    expected = rate([Skill(), Skill()], [places[0], places[1]])
+    names = ["Alice", "Bob"]
+    board = {row["name"]: row for row in first.get("/api/ratings?game=gheos").json()["ratings"]}
+    assert set(board) == set(names)
+    for seat, name in enumerate(names):
+        assert board[name]["games"] == 1
+        assert board[name]["rating"] == expected[seat].shown
+        history = first.get(f"/api/players/{name}").json()["history"]
+        assert [change["game_id"] for change in history] == [game_id]
+    assert board[names[out]]["rating"] < board[names[1 - out]]["rating"]
+    # The end is stored once: acting on it again is refused and counts nothing twice.
+    again = alice.post(f"/api/games/{game_id}/concede", {}, tokens[0])
+    assert again.status_code in (403, 410), again.text
+    store = hub.store
+    with store.database.engine.connect() as connection:
+        assert len(connection.execute(RatingChangeRow.__table__.select()).all()) == 2
+        assert sorted(r.games for r in connection.execute(RatingRow.__table__.select())) == [1, 1]

@@ -24,7 +24,7 @@ with warnings.catch_warnings():
 
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
-from cradle.server.storage import Storage
+from cradle.server.store import Store
 from tests.helpers.server import CRADLE, GAMES, auth, create, free_port, read_only, stored_game
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -59,7 +59,7 @@ def test_a_read_only_file_is_served_read_only(tmp_path: Path) -> None:
         ).json()
         assert moved["table"]["can_undo"] and moved["to_move"] == seat
         bots = create(client, seats=["bot:random", "bot:random"])  # a bot decides: not yet
-    storage = Storage(url)
+    storage = Store(url)
     try:
         stored_game(storage, "finished", 5, None, hotseat=False)  # to its end, analysis done
     finally:
@@ -80,7 +80,7 @@ def test_a_read_only_file_is_served_read_only(tmp_path: Path) -> None:
             assert "read-only" not in lines[0] and f"http://127.0.0.1:{port}/" in lines[0]
             assert lines[1].startswith("serving read-only:") and str(db) in lines[1]
             base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 120
             while True:
                 try:
                     call(base, "GET", "/api/meta")

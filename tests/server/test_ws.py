@@ -188,7 +188,7 @@ def test_reconnecting_resumes_where_the_game_is(client: TestClient) -> None:
 
 def test_a_client_that_cannot_keep_up_is_closed_with_a_reason() -> None:
 
-    from cradle.server.hub import SEND_QUEUE_LIMIT, Connection
+    from cradle.server.table import SEND_QUEUE_LIMIT, Connection
 
     async def never_sent(_text: str) -> None:
         raise AssertionError("not pumped in this test")
@@ -218,7 +218,7 @@ def test_a_client_holds_at_most_its_share_of_live_connections(db_url: str) -> No
                     third.receive_json()
                 assert closed.value.code == 4429
         # Closed connections free their places (once the server has seen them close).
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while True:
             with watch(client, game_id) as again, watch(client, game_id) as other:
                 frames = [receive(again), receive(other)]
@@ -254,7 +254,7 @@ def test_a_client_that_does_not_read_is_closed_1013(
     """At the ASGI boundary, where a client that stopped reading is a send that never
     returns (over TCP it takes megabytes of unread frames to fill the kernel's buffers)."""
     from cradle.server import hub as hub_module
-    from cradle.server.hub import NewTable
+    from cradle.server.seats import NewTable
 
     monkeypatch.setattr(hub_module, "SEND_PATIENCE", 0.5)
 
@@ -303,7 +303,7 @@ def test_a_client_that_does_not_read_is_closed_1013(
                 "root_path": "",
                 "subprotocols": [],
             }
-            await asyncio.wait_for(app(scope, receive, send), 60)
+            await asyncio.wait_for(app(scope, receive, send), 120)
         return sent
 
     sent = run_async(run)

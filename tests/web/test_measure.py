@@ -15,6 +15,10 @@ import pytest
 WEB = Path(__file__).resolve().parents[2] / "src/cradle/web"
 
 SCRIPT = """
+const { readFileSync } = await import("node:fs");
+const i18n = await import(new URL("i18n.js", process.argv[1]).href);
+const read = (tag) => JSON.parse(readFileSync(new URL(`i18n/${tag}.json`, process.argv[1]), "utf8"));
+i18n.useCatalogues(process.argv[2], [read(process.argv[2]), read("en")]);
 const m = await import(process.argv[1]);
 const out = {};
 for (const n of [2, 3, 4]) {
@@ -25,12 +29,12 @@ console.log(JSON.stringify(out));
 """
 
 
-def words() -> dict[str, list[str] | str]:
+def words(tag: str = "en") -> dict[str, list[str] | str]:
     node = shutil.which("node")
     if node is None:
         pytest.skip("no node (make test installs Debian's nodejs with node-typescript)")
     answer = subprocess.run(
-        [node, "--input-type=module", "-e", SCRIPT, (WEB / "measure.js").as_uri()],
+        [node, "--input-type=module", "-e", SCRIPT, (WEB / "measure.js").as_uri(), tag],
         capture_output=True,
         text=True,
         timeout=60,

@@ -8,8 +8,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use super::gheos::{self, GheosState};
+use super::model::PyModel;
 use super::tigris::{self, TigrisState};
-use crate::search::{model, Budget, Forest, Params, SearchGame};
+use crate::search::{model, Budget, Forest, Learned, Params, SearchGame};
 
 /// The root of a search: a state of one of the games, judged by its knowledge (boxed: one
 /// root a search, and the games' states differ in size).
@@ -58,15 +59,46 @@ impl Root {
         params: Params,
         seeds: &[u64],
         only: Option<&[u32]>,
+        model: Option<(&PyModel, bool, f64)>,
         asked: Instant,
     ) -> PyResult<PySearchResult> {
         match self {
-            Root::Tigris(root) => search_detached(
-                py, &**root, seat, iterations, seconds, floor, params, seeds, only, asked,
-            ),
-            Root::Gheos(root) => search_detached(
-                py, &**root, seat, iterations, seconds, floor, params, seeds, only, asked,
-            ),
+            Root::Tigris(root) => {
+                let learned = model
+                    .map(|(m, pure, blend)| m.tigris(root.players(), pure, blend))
+                    .transpose()?;
+                search_detached(
+                    py,
+                    &**root,
+                    seat,
+                    iterations,
+                    seconds,
+                    floor,
+                    params,
+                    seeds,
+                    only,
+                    learned.as_ref(),
+                    asked,
+                )
+            }
+            Root::Gheos(root) => {
+                let learned = model
+                    .map(|(m, pure, blend)| m.gheos(root, pure, blend))
+                    .transpose()?;
+                search_detached(
+                    py,
+                    &**root,
+                    seat,
+                    iterations,
+                    seconds,
+                    floor,
+                    params,
+                    seeds,
+                    only,
+                    learned.as_ref(),
+                    asked,
+                )
+            }
         }
     }
 }
@@ -159,6 +191,7 @@ pub fn search_detached<G: SearchGame>(
     params: Params,
     seeds: &[u64],
     only: Option<&[u32]>,
+    learned: Option<&Learned<G>>,
     asked: Instant,
 ) -> PyResult<PySearchResult> {
     if root.is_over() {
@@ -173,6 +206,9 @@ pub fn search_detached<G: SearchGame>(
     let budget =
         Budget::checked(iterations, seconds, floor, seeds).map_err(PyValueError::new_err)?;
     let mut forest = Forest::new(root, seat, params, seeds, only);
+    if let Some(learned) = learned {
+        forest.set_learned(learned);
+    }
     let (count, stats) = py.detach(|| forest.run_from(budget, asked));
     let rows = stats
         .iter()
@@ -184,10 +220,12 @@ pub fn search_detached<G: SearchGame>(
 /// ISMCTS for `seat` (the seat to move) in `state`, a Tigris or Gheos state: one tree per
 /// seed, on threads when there are several. `settings`: the search's
 /// (`cradle.ai.search.native.NativeSettings`); `knowledge`: the game knowledge's settings
-/// (`TigrisSettings` or `GheosSettings`); `belief`: a Tigris belief over the hands. Returns
-/// the iterations run and (action id, visits, summed reward) per visited root action.
+/// (`TigrisSettings` or `GheosSettings`); `belief`: a Tigris belief over the hands; `model`:
+/// a learned network at the leaves (`cradle._native.Model`), alone (`pure`) or blended into
+/// the knowledge's evaluation by `blend` (`crate::search::Learned`). Returns the iterations
+/// run and (action id, visits, summed reward) per visited root action.
 #[pyfunction]
-#[pyo3(signature = (state, seat, iterations, seconds, settings, knowledge, seeds, only=None, floor=None, belief=None))]
+#[pyo3(signature = (state, seat, iterations, seconds, settings, knowledge, seeds, only=None, floor=None, belief=None, model=None, pure=false, blend=0.5))]
 #[allow(clippy::too_many_arguments)]
 fn search(
     py: Python<'_>,
@@ -201,10 +239,18 @@ fn search(
     only: Option<Vec<u32>>,
     floor: Option<u64>,
     belief: Option<Vec<Vec<f64>>>,
+    model: Option<PyRef<'_, PyModel>>,
+    pure: bool,
+    blend: f64,
 ) -> PyResult<PySearchResult> {
     // the seconds count from here: the state's copy and the trees' threads are in them
     let asked = Instant::now();
     let params = settings.params()?;
+    if pure && model.is_none() {
+        return Err(PyValueError::new_err(
+            "pure (the knowledge off) needs a model to judge the leaves",
+        ));
+    }
     let root = Root::of(state, knowledge, belief)?;
     root.search(
         py,
@@ -215,6 +261,7 @@ fn search(
         params,
         &seeds,
         only.as_deref(),
+        model.as_deref().map(|m| (m, pure, blend)),
         asked,
     )
 }

@@ -17,6 +17,7 @@ from cradle.ai.search.ismcts import search
 from cradle.ai.search.params import IsmctsParams, knowledge_of
 from cradle.ai.search.worlds import sample_world
 from cradle.core.contract import GameState
+from cradle.core.words import N_
 
 
 class HintDict(TypedDict):
@@ -26,6 +27,10 @@ class HintDict(TypedDict):
     win_chance: float
     visits: int
     reason: str
+
+
+# In English, read back by the layers above to translate (cradle.core.words).
+ONLY = N_("the only legal action; {reason}")
 
 
 @dataclass
@@ -65,7 +70,7 @@ def hints(
     world = sample_world(state, seat, rng)
     if len(actions) == 1:
         reward = knowledge.rewards(world)[seat]
-        reason = "the only legal action; " + knowledge.reason(world, seat, actions[0])
+        reason = ONLY.format(reason=knowledge.reason(world, seat, actions[0]))
         return [Hint(actions[0], round(reward, 3), 0, reason)]
     result = search(
         state,

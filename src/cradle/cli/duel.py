@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from rich.console import Console
 
+from cradle import extra_hint
 from cradle.ai.bots import Bot, UnknownBot, make_bot
 from cradle.ai.match import IllegalChoice, play
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options
@@ -177,8 +178,8 @@ def run_env_bench(
         try:
             summary = measure(module.NAME, env, players, options, seconds / len(counts), seed)
         except ImportError as exc:
-            raise CliError(
-                f"--env {env} needs its extra (pip install 'cradle[{env}]'): {exc}"
-            ) from None
+            # OpenSpiel's games need its extra; every other env Gymnasium's (pettingzoo)
+            extra = "openspiel" if env == "openspiel" else "pettingzoo"
+            raise CliError(f"--env {env} needs {extra_hint(extra)}: {exc}") from None
         lines += [describe(summary), json.dumps(summary)]
     return lines

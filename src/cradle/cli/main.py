@@ -128,10 +128,22 @@ def play(
     ] = None,
     option: OptionOpt = None,
     tiles: TilesOpt = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The language to play in: en, es, pt_BR or pt_PT (default: the locale's).",
+        ),
+    ] = None,
 ) -> None:
     """Play in the terminal: against bots, or hot seat with --humans."""
+    from cradle import i18n
     from cradle.cli.play import setup_session
 
+    try:
+        i18n.use(lang)
+    except ValueError as exc:
+        raise CliError(f"--lang: {exc}") from None
     options = option_dict(option)
     options = with_tiles(options, game, tiles)
     session = setup_session(Console(), game, players, humans, bots, seed, options, save)
@@ -171,6 +183,17 @@ def bench(
             "string loops, or with --ai the search; the JSON line gives the native speed-up).",
         ),
     ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            help="With --ai: search with this learned network (a shipped name or a path).",
+        ),
+    ] = None,
+    learned: Annotated[
+        bool,
+        typer.Option("--learned", help="With --ai --model: the network alone, knowledge off."),
+    ] = False,
 ) -> None:
     """Random self-play speed; ends with one JSON line of games/s, actions/s, legal_actions/s
     (per second and per CPU-second) and the load average."""
@@ -189,7 +212,9 @@ def bench(
         from cradle.cli.bench import parse_engines, run_ai_bench
 
         engines = parse_engines(engine) if engine is not None else None
-        summary = run_ai_bench(Console(), game, seconds, counts, options, seed, engines)
+        summary = run_ai_bench(
+            Console(), game, seconds, counts, options, seed, engines, model, learned
+        )
         print(json_line(summary), flush=True)
         return
     if engine is not None:

@@ -30,12 +30,18 @@ from cradle.cli.common import (
     new_state,
     seat_view,
 )
-from cradle.core.contract import JSON, Event, GameState, View
+from cradle.core.contract import JSON, Event, GameModule, GameState, MalformedAction, View
 from cradle.core.record import GameRecord
+from cradle.core.words import N_
+from cradle.games import refusal
+from cradle.i18n import _, ngettext, reason, word
 
 Renderer = Callable[[View], RenderableType]
+EventText = Callable[[Event, list[str]], str]
 
-HELP = """\
+# The commands are typed in English, like the actions' notation (the game's own, in every
+# language); what they do is said in the player's language.
+HELP = N_("""\
 Enter an action by its number or by its text (case does not matter), e.g. 3 or "tile red K2".
 Part of an action, e.g. "tile red", lists the actions that start with it.
 Commands:
@@ -43,8 +49,18 @@ Commands:
   actions   list the legal actions again
   board     show the board again
   log       the whole game log
-  quit      leave the game (asks first; saves the record if --save was given)"""
+  quit      leave the game (asks first; saves the record if --save was given)""")
 
+# A pending decision's kind, as the line that asks for it names it.
+DECISIONS = {
+    "revolt": N_("revolt"),
+    "war": N_("war"),
+    "war_order": N_("which war first"),
+    "monument": N_("monument"),
+    "treasure": N_("treasure"),
+    "building": N_("building"),
+    "wonderpoint": N_("the wonder's point"),
+}
 COMMANDS = ("help", "actions", "board", "log", "quit")
 FULL_LIST = 40  # longer action lists are shown one block per group
 LONG_BLOCK = 240  # characters; a longer block is summarised to its size
@@ -66,7 +82,7 @@ def plan_seats(players: int | None, humans: int, bots: str) -> list[str | None]:
     random bots (``3``), or one name per bot seat (``random,greedy``).
     """
     if humans < 0:
-        raise CliError("--humans must be 0 or more")
+        raise CliError(_("--humans must be 0 or more"))
     spec = bots.strip().lower()
     names: list[str] | None = None
     if spec.isdigit():
@@ -74,15 +90,21 @@ def plan_seats(players: int | None, humans: int, bots: str) -> list[str | None]:
     elif "," in spec:
         names = [name.strip() for name in spec.split(",")]
         if not all(names):
-            raise CliError(f"--bots: empty bot name in {bots!r}")
+            raise CliError(_("--bots: empty bot name in {bots}").format(bots=repr(bots)))
     if names is None:
         total = players if players is not None else max(2, humans)
         if humans > total:
-            raise CliError(f"--humans {humans} is more than --players {total}")
+            raise CliError(
+                _("--humans {humans} is more than --players {players}").format(
+                    humans=humans, players=total
+                )
+            )
         names = [spec] * (total - humans)
     elif players is not None and players != humans + len(names):
         raise CliError(
-            f"--players {players} does not match {humans} human(s) and {len(names)} bot(s)"
+            _("--players {players} does not match {humans} human(s) and {bots} bot(s)").format(
+                players=players, humans=humans, bots=len(names)
+            )
         )
     return [None] * humans + list(names)
 
@@ -95,8 +117,13 @@ class LogEntry:
     texts: list[str]
 
 
-def event_texts(events: Sequence[Event]) -> list[str]:
-    return [event["text"] for event in events]
+def event_texts(
+    events: Sequence[Event], words: EventText | None = None, players: list[str] | None = None
+) -> list[str]:
+    """The events in the player's language where the game's renderer words them."""
+    if words is None:
+        return [event["text"] for event in events]
+    return [words(event, players or []) for event in events]
 
 
 def print_entry(console: Console, entry: LogEntry) -> None:
@@ -118,6 +145,8 @@ class Session:
     record: GameRecord
     bots: dict[int, Bot]
     render: Renderer
+    module: GameModule | None = None
+    words: EventText | None = None
     save: Path | None = None
     log: list[LogEntry] = field(default_factory=list)
     # Log length when each human seat last decided: what it has not seen yet starts there.
@@ -138,10 +167,15 @@ class Session:
             play(self.state, players, max_actions=None, after=self.played)
         except IllegalChoice as exc:
             return self.leave(
-                LeaveGame(f"{exc.player} chose an illegal action {exc.action!r}: {exc.reason}", 1)
+                LeaveGame(
+                    _("{player} chose an illegal action {action}: {reason}").format(
+                        player=exc.player, action=repr(exc.action), reason=exc.reason
+                    ),
+                    1,
+                )
             )
         except KeyboardInterrupt:
-            return self.leave(LeaveGame("Interrupted: leaving the game.", 130))
+            return self.leave(LeaveGame(_("Interrupted: leaving the game."), 130))
         except LeaveGame as leave:
             return self.leave(leave)
         self.finish()
@@ -157,18 +191,23 @@ class Session:
     def intro(self) -> None:
         def who(seat: int) -> str:
             if seat in self.bots:
-                return f"{self.bots[seat].name} bot"
-            return "you" if len(self.humans) == 1 else "human"
+                return _("{bot} bot").format(bot=self.bots[seat].name)
+            return _("you") if len(self.humans) == 1 else _("human")
 
-        seats = ", ".join(f"{name} ({who(seat)})" for seat, name in enumerate(self.state.players))
-        self.console.print(
-            Text.assemble((f"{self.game} ", "bold"), f"seed {self.record.seed}; seats: {seats}")
+        seats = ", ".join(
+            f"{word('player', name)} ({who(seat)})" for seat, name in enumerate(self.state.players)
         )
-        self.console.print(Text("Type help for the commands.", style="dim"))
+        self.console.print(
+            Text.assemble(
+                (f"{self.game} ", "bold"),
+                _("seed {seed}; seats: {seats}").format(seed=self.record.seed, seats=seats),
+            )
+        )
+        self.console.print(Text(_("Type help for the commands."), style="dim"))
 
     def show_log(self, start: int = 0) -> None:
         if not self.log[start:]:
-            self.console.print(Text("(nothing in the log yet)", style="dim"))
+            self.console.print(Text(_("(nothing in the log yet)"), style="dim"))
         for entry in self.log[start:]:
             print_entry(self.console, entry)
 
@@ -176,7 +215,7 @@ class Session:
         self.console.print(self.render(seat_view(self.state, seat)))
 
     def finish(self) -> None:
-        self.console.rule("Game over")
+        self.console.rule(_("Game over"))
         self.show_board(None)
         self.console.print(ranking_table(self.state.result()))
         self.save_record()
@@ -187,15 +226,21 @@ class Session:
         try:
             self.record.save(self.save)
         except OSError as exc:
-            raise CliError(f"cannot save the record to {self.save}: {exc.strerror}") from None
-        self.console.print(f"Game record saved to {self.save}", markup=False)
+            raise CliError(
+                _("cannot save the record to {path}: {reason}").format(
+                    path=self.save, reason=exc.strerror
+                )
+            ) from None
+        self.console.print(_("Game record saved to {path}").format(path=self.save), markup=False)
 
     # -- decisions ----------------------------------------------------------------------
 
     def played(self, move: Move) -> None:
         self.record.actions.append(move.action)
-        player = self.state.players[move.seat]
-        entry = LogEntry(len(self.log) + 1, player, move.action, event_texts(move.events))
+        players = list(self.state.players)
+        player = word("player", players[move.seat])
+        texts = event_texts(move.events, self.words, players)
+        entry = LogEntry(len(self.log) + 1, player, move.action, texts)
         self.log.append(entry)
         print_entry(self.console, entry)
         if move.seat not in self.bots:
@@ -205,7 +250,7 @@ class Session:
         try:
             return self.console.input(prompt, markup=False)
         except EOFError:
-            raise LeaveGame("End of input: leaving the game.") from None
+            raise LeaveGame(_("End of input: leaving the game.")) from None
 
     def clear_screen(self) -> None:
         self.console.clear()
@@ -215,15 +260,19 @@ class Session:
             self.console.file.flush()
 
     def human_decision(self, state: GameState, seat: int) -> str:
-        name = self.state.players[seat]
+        name = word("player", self.state.players[seat])
         if len(self.humans) > 1 and self.last_human not in (None, seat):
             # Hot seat: hide the previous player's hand before the next one looks.
             self.clear_screen()
-            self.read(f"Pass the screen to {name} (seat {seat}) and press Enter. ")
+            self.read(
+                _("Pass the screen to {player} (seat {seat}) and press Enter. ").format(
+                    player=name, seat=seat
+                )
+            )
             self.clear_screen()
             missed = self.seen.get(seat, 0)
             if self.log[missed:]:
-                self.console.rule(f"Since {name}'s last decision")
+                self.console.rule(_("Since {player}'s last decision").format(player=name))
                 self.show_log(missed)
         self.last_human = seat
         view = seat_view(self.state, seat)
@@ -236,7 +285,13 @@ class Session:
         shown: Mapping[str, object] = view  # any game's: its own keys, read as JSON
         pending = shown.get("pending")
         kind = pending.get("kind") if isinstance(pending, dict) else None
-        decision = f"{name} (seat {seat}) to decide" + (f": {kind}" if kind else "")
+        decision = (
+            _("{player} (seat {seat}) to decide: {kind}").format(
+                player=name, seat=seat, kind=_(DECISIONS.get(str(kind), str(kind)))
+            )
+            if kind
+            else _("{player} (seat {seat}) to decide").format(player=name, seat=seat)
+        )
         self.console.print(Text(decision, style="bold reverse"))
         while True:
             answer = " ".join(self.read(f"{name}> ").strip().lower().split())
@@ -248,16 +303,31 @@ class Session:
             action = self.resolve(answer, numbered)
             if action is None:
                 continue
-            try:
-                state.clone().apply(action)  # the engine says what is wrong with it
-            except ValueError as exc:
-                self.console.print(Text(f"Illegal: {exc}", style="bold red"))
+            refused = self.refused(state, action)  # the engine says what is wrong with it
+            if refused is not None:
+                said = (
+                    _("Not an action: {reason} ('help' lists the commands, 'actions' the moves)")
+                    if isinstance(refused, MalformedAction)
+                    else _("Not allowed now: {reason}")
+                )
+                self.console.print(Text(said.format(reason=reason(refused)), style="bold red"))
                 continue
             return action
 
+    def refused(self, state: GameState, action: str) -> ValueError | None:
+        """The engine's refusal of ``action`` (a MalformedAction or a DisallowedAction, with
+        the message the translations read); None if it is legal."""
+        if self.module is not None:
+            return refusal(self.module, state, action)
+        try:
+            state.clone().apply(action)
+        except ValueError as exc:
+            return exc
+        return None
+
     def command(self, word: str, seat: int, numbered: list[str]) -> None:
         if word == "help":
-            self.console.print(HELP)
+            self.console.print(_(HELP), markup=False)
         elif word == "actions":
             show_actions(self.console, numbered)
         elif word == "board":
@@ -265,9 +335,9 @@ class Session:
         elif word == "log":
             self.show_log()
         elif word == "quit":
-            sure = self.read("Quit the game? [y/N] ").strip().lower()
-            if sure in ("y", "yes"):
-                raise LeaveGame("You left the game.")
+            sure = self.read(_("Quit the game? [y/N] ")).strip().lower()
+            if sure in ("y", "yes", _("y"), _("yes")):
+                raise LeaveGame(_("You left the game."))
 
     def resolve(self, answer: str, numbered: list[str]) -> str | None:
         """The action meant by ``answer``, or None after telling the human why not."""
@@ -278,7 +348,9 @@ class Session:
             counts = [int(action.split()[1]) for action in numbered]
             self.console.print(
                 Text(
-                    f"You can commit {min(counts)} to {max(counts)} tiles, not {answer}.",
+                    _("You can commit {low} to {high} tiles, not {answer}.").format(
+                        low=min(counts), high=max(counts), answer=answer
+                    ),
                     style="red",
                 )
             )
@@ -288,7 +360,12 @@ class Session:
             if 1 <= number <= len(numbered):
                 return numbered[number - 1]
             self.console.print(
-                Text(f"There is no action {number}: choose 1 to {len(numbered)}.", style="red")
+                Text(
+                    _("There is no action {number}: choose 1 to {last}.").format(
+                        number=number, last=len(numbered)
+                    ),
+                    style="red",
+                )
             )
             return None
         by_text = {action.lower(): action for action in numbered}
@@ -296,7 +373,11 @@ class Session:
             return by_text[answer]
         starting = [action for action in numbered if action.lower().startswith(answer + " ")]
         if starting:
-            title = f"{len(starting)} action(s) start with {answer!r}:"
+            title = ngettext(
+                "{count} action starts with {text}:",
+                "{count} actions start with {text}:",
+                len(starting),
+            ).format(count=len(starting), text=repr(answer))
             show_actions(self.console, starting, numbered, full=True, title=title)
             return None
         # Not in the list: the engine explains what is wrong with it (and changes nothing).
@@ -314,8 +395,8 @@ def show_commitments(console: Console, actions: list[str]) -> list[str]:
     """A conflict's choice, by tile count: the count is what the player types."""
     counts = sorted(int(action.split()[1]) for action in actions)
     choices = "  ".join(str(count) for count in counts)
-    console.print(Text("Tiles to commit: ", style="bold") + Text(choices, style="bold"))
-    console.print(Text("Type the number of tiles to commit (0: none).", style="dim"))
+    console.print(Text(_("Tiles to commit: "), style="bold") + Text(choices, style="bold"))
+    console.print(Text(_("Type the number of tiles to commit (0: none)."), style="dim"))
     return [f"commit {count}" for count in counts]
 
 
@@ -359,13 +440,17 @@ def show_actions(
     groups = group_actions(actions)
     ordered = [action for _, members in groups for action in members]
     numbers = {action: i for i, action in enumerate(numbering or ordered, start=1)}
-    console.print(Text(title or f"Legal actions ({len(actions)}):", style="bold"))
+    console.print(
+        Text(title or _("Legal actions ({count}):").format(count=len(actions)), style="bold")
+    )
     if len(actions) > FULL_LIST and not full:
         console.print(compact_listing(groups, numbers))
         console.print(
             Text(
-                "Type an action (e.g. tile red K2) or its number; numbers run in the order "
-                "shown. The first words of an action list those actions numbered.",
+                _(
+                    "Type an action (e.g. tile red K2) or its number; numbers run in the order "
+                    "shown. The first words of an action list those actions numbered."
+                ),
                 style="dim",
             )
         )
@@ -417,9 +502,12 @@ def compact_listing(groups: list[tuple[str, list[str]]], numbers: dict[str, int]
         listing = Text(separator.join(labels))
         if len(listing) > LONG_BLOCK:
             # e.g. a tile on any of 120 cells: the board shows them better than a list.
-            each = " each" if len(sharing) > 1 else ""
+            said = {"count": len(labels), "words": sharing[0][0]}
             listing = Text(
-                f"{len(labels)} choices{each}; type '{sharing[0][0]}' to list them", style="dim"
+                _("{count} choices each; type '{words}' to list them").format(**said)
+                if len(sharing) > 1
+                else _("{count} choices; type '{words}' to list them").format(**said),
+                style="dim",
             )
         parts += [head, Padding(listing, (0, 0, 0, 4))]
     if singles:
@@ -434,11 +522,11 @@ def _number(value: object) -> int:
 def ranking_table(result: Sequence[Mapping[str, object]]) -> Table:
     """The final ranking from ``state.result()``: place, name, score, then the other keys
     (a per-colour dict becomes one column, "3/1/0/2", its order in the caption)."""
-    table = Table(title="Final ranking", header_style="bold")
+    table = Table(title=_("Final ranking"), header_style="bold")
     rows = sorted(result, key=lambda row: (_number(row.get("place")), _number(row.get("seat"))))
     skip = {"place", "seat", "dynasty", "name", "player", "score"}
     extra = [key for key in (rows[0] if rows else {}) if key not in skip]
-    for heading in ("place", "seat", "player", "score", *extra):
+    for heading in (_("place"), _("seat"), _("player"), _("score"), *extra):
         table.add_column(heading)
     split = [key for key in extra if isinstance(rows[0][key], dict)]
     if split:
@@ -447,7 +535,7 @@ def ranking_table(result: Sequence[Mapping[str, object]]) -> Table:
         table.caption = f"{', '.join(split)}: {order}"
     for row in rows:
         name = row.get("dynasty", row.get("name", row.get("player", "")))
-        cells = [str(row.get("place", "")), str(row.get("seat", "")), str(name)]
+        cells = [str(row.get("place", "")), str(row.get("seat", "")), word("player", name)]
         cells.append(str(row.get("score", "")))
         for key in extra:
             value = row.get(key)
@@ -468,6 +556,16 @@ def find_renderer(game: str) -> Renderer:
     return render
 
 
+def find_event_words(game: str) -> EventText | None:
+    """How the game's renderer words an event in the player's language, if it does."""
+    try:
+        module = importlib.import_module(f"cradle.render.{game}_text")
+    except ImportError:
+        return None
+    words: EventText | None = getattr(module, "event_text", None)
+    return words
+
+
 def setup_session(
     console: Console,
     game: str,
@@ -482,7 +580,7 @@ def setup_session(
     module = load_game(game)
     plan = plan_seats(players, humans, bots)
     if save is not None and not save.parent.is_dir():
-        raise CliError(f"--save: the folder {save.parent} does not exist")
+        raise CliError(_("--save: the folder {folder} does not exist").format(folder=save.parent))
     seed = fresh_seed() if seed is None else seed
     game_options = make_options(module, options)
     seat_bots: dict[int, Bot] = {}
@@ -501,4 +599,7 @@ def setup_session(
         options=module.options_to_dict(game_options),
     )
     renderer = find_renderer(module.NAME)
-    return Session(console, module.NAME, state, record, seat_bots, renderer, save=save)
+    words = find_event_words(module.NAME)
+    return Session(
+        console, module.NAME, state, record, seat_bots, renderer, module, words, save=save
+    )

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from cradle import extra_hint
 from cradle.cli.common import CliError, fresh_seed, load_game, make_options
 from cradle.core.contract import JSON
 
@@ -53,7 +54,7 @@ def run_tournament(
             f"--players: {module.NAME} is for {module.MIN_PLAYERS} to "
             f"{module.MAX_PLAYERS} players, not {players}"
         )
-    specs = [s.strip().lower() for s in bots_text.split(",") if s.strip()]
+    specs = [s.strip() for s in bots_text.split(",") if s.strip()]  # a model's path keeps its case
     if len(specs) < 2:
         raise CliError("--bots: name at least two bots, separated by commas")
     if len(set(specs)) != len(specs):
@@ -73,12 +74,12 @@ def run_tournament(
         try:
             import ray  # noqa: F401
         except ImportError:
-            raise CliError("--ray needs Ray: pip install 'cradle[ray]'") from None
+            raise CliError(f"--ray needs Ray: {extra_hint('ray')}") from None
     try:
         import matplotlib  # noqa: F401
         import openskill  # noqa: F401
     except ImportError:
-        raise CliError("tournaments need the ai extra: pip install 'cradle[ai]'") from None
+        raise CliError(f"tournaments need {extra_hint('ai')}") from None
     seed = fresh_seed() if seed is None else seed
     tasks = t.schedule(module.NAME, specs, players, rounds, seed, options, seconds, iterations)
     where = f"Ray at {ray_address}" if ray_address else f"{workers} local process(es)"

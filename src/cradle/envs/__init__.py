@@ -1,7 +1,8 @@
 """Research interfaces: both games as OpenSpiel games and PettingZoo environments.
 
-- :mod:`cradle.envs.openspiel` registers ``python_tigris_euphrates`` and ``python_gheos``
-  (needs the ``openspiel`` extra);
+- :mod:`cradle.envs.openspiel` registers ``python_cradle_tigris_v1`` and
+  ``python_cradle_gheos_v1`` (also as ``python_tigris_euphrates`` and ``python_gheos``; needs
+  the ``openspiel`` extra);
 - :mod:`cradle.envs.tigris_v0` and :mod:`cradle.envs.gheos_v0` are PettingZoo AEC
   environments (needs the ``pettingzoo`` extra);
 - :mod:`cradle.envs.single`: ``cradle/Tigris-v1`` and ``cradle/Gheos-v1``, single-agent

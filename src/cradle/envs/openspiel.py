@@ -1,7 +1,9 @@
-"""Both games as OpenSpiel Python games: ``python_tigris_euphrates`` and ``python_gheos``.
+"""Both games as OpenSpiel Python games: ``python_cradle_tigris_v1`` and
+``python_cradle_gheos_v1``, also registered by their first names ``python_tigris_euphrates``
+and ``python_gheos``.
 
-Importing this module registers them, so ``pyspiel.load_game("python_tigris_euphrates")``
-works afterwards. Needs the ``openspiel`` extra (``pip install 'cradle[openspiel]'``).
+Importing this module registers them, so ``pyspiel.load_game("python_cradle_tigris_v1")``
+works afterwards. Needs the ``openspiel`` extra (the distribution ``cradle-games``).
 The layout of tensors, the action encoding and the utilities are documented in
 docs/openspiel.md.
 """
@@ -23,8 +25,15 @@ from cradle.envs.tensors import board_apart, board_shape, fill_board
 # The core's player codes are pyspiel's, so they pass through unchanged.
 assert (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)) == (CHANCE, TERMINAL)
 
-# OpenSpiel short name -> the game's name in cradle's registry.
-GAMES = {"python_tigris_euphrates": "tigris", "python_gheos": "gheos"}
+# OpenSpiel short name -> the game's name in cradle's registry. The versioned ids are the ones
+# to cite: their number changes whenever what an agent sees or does changes (actions, tensors,
+# returns, parameters). The first names stay, as the newest version under another id.
+GAMES = {
+    "python_cradle_tigris_v1": "tigris",
+    "python_cradle_gheos_v1": "gheos",
+    "python_tigris_euphrates": "tigris",
+    "python_gheos": "gheos",
+}
 LONG_NAMES = {"tigris": "Python Tigris & Euphrates (cradle)", "gheos": "Python Gheos (cradle)"}
 
 
@@ -54,6 +63,7 @@ class CradleGame(pyspiel.Game):  # type: ignore[misc]
     """One of cradle's games with fixed parameters (players and table options)."""
 
     spec: EnvSpec
+    short_name: str
 
     def __new__(cls, params: JSON | None = None) -> CradleGame:
         # Check the parameters before the object exists: an exception in __init__ would leave
@@ -77,7 +87,7 @@ class CradleGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=self.max_moves,
         )
-        super().__init__(_GAME_TYPES[spec.game], info, params)
+        super().__init__(_GAME_TYPES[self.short_name], info, params)
 
     def new_initial_state(self) -> CradleState:
         return CradleState(self)
@@ -287,11 +297,12 @@ def _settings(spec: EnvSpec, params: JSON) -> tuple[int, Any, str, Setup]:
     return players, options, draws, Setup(spec, players, options)
 
 
-def _make_game_class(game: str) -> type[CradleGame]:
+def _make_game_class(short_name: str, spec: EnvSpec) -> type[CradleGame]:
     # The class itself is what pyspiel keeps (a closure kept only by pyspiel would be freed
-    # after the interpreter shut down, and crash the exit).
-    spec = get_spec(game)
-    return type(f"{game.capitalize()}Game", (CradleGame,), {"spec": spec})
+    # after the interpreter shut down, and crash the exit). One class per id: a game's type
+    # names the id it was loaded by, so serialized states load back by that id.
+    name = "".join(part.capitalize() for part in short_name.split("_")) + "Game"
+    return type(name, (CradleGame,), {"spec": spec, "short_name": short_name})
 
 
 _GAME_TYPES: dict[str, pyspiel.GameType] = {}
@@ -307,8 +318,8 @@ def register() -> None:
             spec = get_spec(game)
         except (ImportError, ValueError):
             continue  # that game's engine is not installed in this checkout
-        _GAME_TYPES[game] = _game_type(short_name, spec)
-        pyspiel.register_game(_GAME_TYPES[game], _make_game_class(game))
+        _GAME_TYPES[short_name] = _game_type(short_name, spec)
+        pyspiel.register_game(_GAME_TYPES[short_name], _make_game_class(short_name, spec))
 
 
 register()

@@ -25,6 +25,9 @@ enough for any map that 52 tiles can make (every map is connected and contains `
 
 from __future__ import annotations
 
+from cradle.core.contract import IllegalAction
+from cradle.core.words import N_
+
 # Half-sizes of the window: 52 tiles in a chain from 0,0 reach at most row ±26, column ±51.
 ROW_SPAN = 28
 COL_SPAN = 56
@@ -83,7 +86,7 @@ def edge_name(cell: int, edge: int) -> str:
 
 
 def parse_cell(text: str) -> int:
-    """The cell named ``text`` ("row,col"); ValueError with a reason otherwise."""
+    """The cell named ``text`` ("row,col"); IllegalAction (a ValueError) with a reason otherwise."""
     cell = CELL_BY_NAME.get(text.strip().replace(" ", ""))
     if cell is not None:
         return cell
@@ -97,8 +100,10 @@ def parse_cell(text: str) -> int:
             cell = cell_index(row, col)
             if cell != NO_CELL:
                 return cell
-            raise ValueError(f"cell {text!r} is too far from the start tile")
-    raise ValueError(f"{text!r} is not a cell name: write row,col such as 0,1 or -2,3")
+            raise IllegalAction(N_("cell {text} is too far from the start tile"), text=repr(text))
+    raise IllegalAction(
+        N_("{text} is not a cell name: write row,col such as 0,1 or -2,3"), text=repr(text)
+    )
 
 
 def parse_edge(cell: int, text: str) -> int:
@@ -107,9 +112,13 @@ def parse_edge(cell: int, text: str) -> int:
     word = text.strip().lower()
     if word in names:
         return names.index(word)
-    shape = "an up" if UP[cell] else "a down"
-    raise ValueError(
-        f"{CELL_NAME[cell]} is {shape} cell: its edges are {', '.join(names)}, not {text!r}"
+    raise IllegalAction(
+        N_("{cell} is an up cell: its edges are {edges}, not {text}")
+        if UP[cell]
+        else N_("{cell} is a down cell: its edges are {edges}, not {text}"),
+        cell=CELL_NAME[cell],
+        edges=", ".join(names),
+        text=repr(text),
     )
 
 

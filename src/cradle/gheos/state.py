@@ -19,6 +19,7 @@ from cradle.core.contract import JSON
 from cradle.core.fast import ReferenceFastPaths
 from cradle.core.hidden import read_hidden, viewer_seat
 from cradle.core.results import places
+from cradle.core.words import N_
 from cradle.gheos import actions as ids
 from cradle.gheos.analysis import Area, Civilization, PlacedTile, Player
 from cradle.gheos.areas import AreaTally, Board, compute_areas
@@ -29,9 +30,8 @@ from cradle.gheos.geometry import (
     ROW,
     ROW_COL,
     edge_name,
-    parse_cell,
-    parse_edge,
 )
+from cradle.gheos.notation import Reading, read_action
 from cradle.gheos.position import to_position
 from cradle.gheos.tiles import Tile, TileSet
 from cradle.gheos.types import (
@@ -43,11 +43,12 @@ from cradle.gheos.types import (
     HIDDEN_NAMES,
     TOKENS,
     Conflict,
+    DisallowedAction,
     GheosEvent,
     GheosResult,
     GheosSummary,
     GheosView,
-    IllegalAction,
+    MalformedAction,
     Options,
 )
 from cradle.gheos.view import public_action, summary, view
@@ -71,7 +72,7 @@ class GheosState(ReferenceFastPaths):
     """A Gheos position with the operations of the contract (docs/contract.md) and the fast
     paths of every engine (``cradle.core.contract.FastState``)."""
 
-    ILLEGAL = IllegalAction
+    MALFORMED = MalformedAction
 
     __slots__ = (
         "_area_base",
@@ -204,18 +205,27 @@ class GheosState(ReferenceFastPaths):
     def action_string(self, action_id: int) -> str:
         """The notation of the fixed id ``action_id`` now: a hand slot becomes the tile in it.
 
-        IllegalAction when the id is out of range or names an empty hand slot."""
+        MalformedAction for an id out of range, DisallowedAction for an empty hand slot."""
         if isinstance(action_id, bool) or not isinstance(action_id, int):
-            raise IllegalAction(f"an action id is an integer, not {type(action_id).__name__}")
+            raise MalformedAction(
+                N_("an action id is an integer, not {kind}"), kind=type(action_id).__name__
+            )
         if not 0 <= action_id < ids.ACTION_COUNT:
-            raise IllegalAction(f"action id {action_id} is outside 0..{ids.ACTION_COUNT - 1}")
+            raise MalformedAction(
+                N_("action id {id} is outside 0..{last}"), id=action_id, last=ids.ACTION_COUNT - 1
+            )
         if action_id < ids.START:
             replacing, slot, cell, rotation = ids.split_tile_id(action_id)
             hand = sorted(self.hands[self.active])
             if slot >= len(hand):
-                raise IllegalAction(
-                    f"action id {action_id} plays hand slot #{slot}, but "
-                    f"{self.names[self.active]} holds {len(hand)} tile(s)"
+                raise DisallowedAction(
+                    N_(
+                        "action id {id} plays hand slot #{slot}, but {player} holds {count} tile(s)"
+                    ),
+                    id=action_id,
+                    slot=slot,
+                    player=self.names[self.active],
+                    count=len(hand),
                 )
             verb = "replace" if replacing else "place"
             return f"{verb} t{hand[slot]} {CELL_NAME[cell]} r{rotation}"
@@ -230,7 +240,7 @@ class GheosState(ReferenceFastPaths):
 
     def _id_action(self, action_id: int) -> str:
         """The notation of ``action_id`` if it is one of ``legal_action_ids()``; otherwise
-        IllegalAction, also for ids whose notation ``apply`` would accept as an equivalent
+        DisallowedAction, also for ids whose notation ``apply`` would accept as an equivalent
         spelling (another rotation of a symmetric tile, another region of the same area)."""
         text = self.action_string(action_id)
         canonical = True
@@ -251,9 +261,13 @@ class GheosState(ReferenceFastPaths):
                     and layout.index(layout[edge]) == edge
                 )
         if not canonical:
-            raise IllegalAction(
-                f"action id {action_id} ({text}) is not legal: the same decision has another id "
-                "(see legal_action_ids())"
+            raise DisallowedAction(
+                N_(
+                    "action id {id} ({action}) is not legal: the same decision has another id "
+                    "(see legal_action_ids())"
+                ),
+                id=action_id,
+                action=text,
             )
         return text
 
@@ -268,19 +282,20 @@ class GheosState(ReferenceFastPaths):
                 return events
             action = self._id_action(action)
         if not isinstance(action, str):
-            raise IllegalAction(
-                f"an action is a string (or an action id), not {type(action).__name__}"
+            raise MalformedAction(
+                N_("an action is a string (or an action id), not {kind}"),
+                kind=type(action).__name__,
             )
         words = action.strip().lower().split()
         if not words:
-            raise IllegalAction("empty action")
+            raise MalformedAction(N_("empty action"))
+        reading = read_action(words)
         if self.phase == "over":
-            raise IllegalAction("the game is over")
-        verb = words[0]
-        handler = _HANDLERS.get((self.phase, verb))
+            raise DisallowedAction(N_("the game is over"))
+        handler = _HANDLERS.get((self.phase, reading.verb))
         if handler is None:
-            raise IllegalAction(self._wrong_step(verb))
-        events = handler(self, words)
+            raise self._wrong_step(reading.verb)
+        events = handler(self, reading)
         self._legal = self._legal_ids = None
         return events
 
@@ -519,22 +534,11 @@ class GheosState(ReferenceFastPaths):
     def area_ref(self, index: int) -> str:
         return self.region_ref(self.area_list[index].regions[0])
 
-    def _wrong_step(self, verb: str) -> str:
-        known = {v for (_, v) in _HANDLERS}
-        if verb not in known:
-            return (
-                f"unknown action {verb!r}: the actions are place, replace, pay, migrate, "
-                "winner, start, take, token and pass"
-            )
-        expected = {
-            "tile": "place or replace a tile, e.g. 'place t12 0,1 r0'",
-            "pay": "pay a follower for the war or migration, e.g. 'pay red'",
-            "migrate": "choose where the civilization migrates, e.g. 'migrate red 0,1:n'",
-            "war": "choose the winner of the tied war, e.g. 'winner red'",
-            "civ": "start a civilization or take a follower, e.g. 'take red'",
-            "token": "play a scoring token ('token') or not ('pass')",
-        }[self.phase]
-        return f"{verb!r} is not possible now: {self.names[self.active]} must {expected}"
+    def _wrong_step(self, verb: str) -> DisallowedAction:
+        """Why ``verb`` (one of the notation's) is not possible at this step."""
+        return DisallowedAction(
+            _EXPECTED[self.phase], verb=repr(verb), player=self.names[self.active]
+        )
 
     # -- legal actions ---------------------------------------------------------------------
 
@@ -685,43 +689,35 @@ class GheosState(ReferenceFastPaths):
 
     # -- tile step -------------------------------------------------------------------------
 
-    def _parse_tile_action(self, words: list[str]) -> tuple[int, int, int]:
-        verb = words[0]
-        if len(words) != 4:
-            raise IllegalAction(
-                f"write '{verb} <tile> <cell> <rotation>', e.g. '{verb} t12 0,1 r0'"
-            )
-        tile_text, cell_text, rotation_text = words[1:]
-        if not (tile_text.startswith("t") and tile_text[1:].isdigit()):
-            raise IllegalAction(f"{tile_text!r} is not a tile: tiles are named t0 to t51")
-        number = int(tile_text[1:])
+    def _act_tile(self, reading: Reading) -> list[GheosEvent]:
+        number, cell = reading.tile, reading.cell
         hand = self.hands[self.active]
         if number not in hand:
             shown = ", ".join(f"t{n}" for n in sorted(hand))
-            raise IllegalAction(f"t{number} is not in your hand (you hold {shown})")
-        try:
-            cell = parse_cell(cell_text)
-        except ValueError as exc:
-            raise IllegalAction(str(exc)) from None
-        if rotation_text not in ("r0", "r1", "r2"):
-            raise IllegalAction(f"{rotation_text!r} is not a rotation: write r0, r1 or r2")
-        return number, cell, int(rotation_text[1])
-
-    def _act_tile(self, words: list[str]) -> list[GheosEvent]:
-        number, cell, rotation = self._parse_tile_action(words)
-        replacing = words[0] == "replace"
+            raise DisallowedAction(
+                N_("{tile} is not in your hand (you hold {tiles})"), tile=f"t{number}", tiles=shown
+            )
+        replacing = reading.verb == "replace"
         name = CELL_NAME[cell]
         if replacing:
             if cell not in self.board:
-                raise IllegalAction(f"there is no tile on {name} to replace (use place)")
+                raise DisallowedAction(
+                    N_("there is no tile on {cell} to replace (use place)"), cell=name
+                )
             old = self.board[cell][0]
             if self.tiles[old].pyramid:
-                raise IllegalAction(f"t{old} on {name} has a pyramid: it can never be replaced")
+                raise DisallowedAction(
+                    N_("{tile} on {cell} has a pyramid: it can never be replaced"),
+                    tile=f"t{old}",
+                    cell=name,
+                )
         elif cell in self.board:
-            raise IllegalAction(f"{name} already holds a tile (use replace)")
+            raise DisallowedAction(N_("{cell} already holds a tile (use replace)"), cell=name)
         elif cell not in self.frontier:
-            raise IllegalAction(f"{name} does not share an edge with a tile on the table")
-        return self._tile_action(number, cell, rotation, replacing)
+            raise DisallowedAction(
+                N_("{cell} does not share an edge with a tile on the table"), cell=name
+            )
+        return self._tile_action(number, cell, reading.rotation, replacing)
 
     def _tile_action(
         self, number: int, cell: int, rotation: int, replacing: bool
@@ -731,11 +727,7 @@ class GheosState(ReferenceFastPaths):
         conflict = plan.split or plan.war
         seat = self.active
         if conflict and not any(self.held[seat]):
-            what = "a migration" if plan.split else "a war"
-            raise IllegalAction(
-                f"this {'replacement' if replacing else 'placement'} starts {what}, and you "
-                "have no follower to pay for it"
-            )
+            raise DisallowedAction(_UNPAID[replacing, plan.split])
         # -- committed from here on --
         events: list[GheosEvent] = []
         player = self.names[seat]
@@ -962,25 +954,27 @@ class GheosState(ReferenceFastPaths):
             )
         return events
 
-    def _act_pay(self, words: list[str]) -> list[GheosEvent]:
-        colour = self._parse_colour(words, "pay <colour>")
+    def _act_pay(self, reading: Reading) -> list[GheosEvent]:
+        colour = reading.colour
         if not self.held[self.active][colour]:
-            raise IllegalAction(f"you hold no {COLOURS[colour]} follower to pay with")
+            raise DisallowedAction(
+                N_("you hold no {colour} follower to pay with"), colour=COLOURS[colour]
+            )
         return self._pay_with(colour)
 
     def _pay_with(self, colour: int) -> list[GheosEvent]:
         events = self._pay(colour)
         return events + self._resolve()
 
-    def _act_migrate(self, words: list[str]) -> list[GheosEvent]:
+    def _act_migrate(self, reading: Reading) -> list[GheosEvent]:
         conflict = self.conflict
         assert conflict is not None
         colour, options, _ = conflict.migrations[0]
-        if len(words) != 3:
-            raise IllegalAction(f"write 'migrate {COLOURS[colour]} <cell>:<edge>'")
-        if words[1] != COLOURS[colour]:
-            raise IllegalAction(f"the {COLOURS[colour]} civilization is the one migrating now")
-        chosen = self._parse_area(words[2], options, "a part the civilization may migrate to")
+        if reading.colour != colour:
+            raise DisallowedAction(
+                N_("the {colour} civilization is the one migrating now"), colour=COLOURS[colour]
+            )
+        chosen = self._find_area(reading, options, migrating=True)
         return self._migrate_to(chosen)
 
     def _migrate_to(self, chosen: int) -> list[GheosEvent]:
@@ -989,14 +983,18 @@ class GheosState(ReferenceFastPaths):
         colour, _, split = conflict.migrations.pop(0)
         return self._migrate(colour, chosen, split) + self._resolve()
 
-    def _act_winner(self, words: list[str]) -> list[GheosEvent]:
+    def _act_winner(self, reading: Reading) -> list[GheosEvent]:
         conflict = self.conflict
         assert conflict is not None and conflict.wars
         _, options = conflict.wars[0]
-        colour = self._parse_colour(words, "winner <colour>")
+        colour = reading.colour
         if colour not in options:
             tied = ", ".join(COLOURS[c] for c in options)
-            raise IllegalAction(f"{COLOURS[colour]} is not one of the tied leaders ({tied})")
+            raise DisallowedAction(
+                N_("{colour} is not one of the tied leaders ({colours})"),
+                colour=COLOURS[colour],
+                colours=tied,
+            )
         return self._winner(colour)
 
     def _winner(self, colour: int) -> list[GheosEvent]:
@@ -1007,15 +1005,15 @@ class GheosState(ReferenceFastPaths):
 
     # -- civ, token and draw steps ---------------------------------------------------------
 
-    def _act_start(self, words: list[str]) -> list[GheosEvent]:
-        if len(words) != 3:
-            raise IllegalAction("write 'start <colour> <cell>:<edge>', e.g. 'start red 0,1:n'")
-        colour = self._parse_colour(words[:2], "start <colour> <cell>:<edge>")
+    def _act_start(self, reading: Reading) -> list[GheosEvent]:
+        colour = reading.colour
         if colour in self.civs:
-            raise IllegalAction(f"the {COLOURS[colour]} civilization is already on the table")
+            raise DisallowedAction(
+                N_("the {colour} civilization is already on the table"), colour=COLOURS[colour]
+            )
         occupied = self.occupied()
         options = [a.index for a in self.area_list if a.continent and a.index not in occupied]
-        chosen = self._parse_area(words[2], options, "an unoccupied continent")
+        chosen = self._find_area(reading, options, migrating=False)
         return self._start(colour, chosen)
 
     def _start(self, colour: int, chosen: int) -> list[GheosEvent]:
@@ -1041,13 +1039,13 @@ class GheosState(ReferenceFastPaths):
         self.phase = "token"
         return events + self._skip_empty_steps()
 
-    def _act_take(self, words: list[str]) -> list[GheosEvent]:
-        colour = self._parse_colour(words, "take <colour>")
+    def _act_take(self, reading: Reading) -> list[GheosEvent]:
+        colour = reading.colour
         name = COLOURS[colour]
         if colour not in self.civs:
-            raise IllegalAction(f"the {name} civilization is not on the table")
+            raise DisallowedAction(N_("the {colour} civilization is not on the table"), colour=name)
         if not self.supply[colour]:
-            raise IllegalAction(f"no {name} follower is left in the supply")
+            raise DisallowedAction(N_("no {colour} follower is left in the supply"), colour=name)
         return self._take(colour)
 
     def _take(self, colour: int) -> list[GheosEvent]:
@@ -1061,11 +1059,9 @@ class GheosState(ReferenceFastPaths):
         ]
         return events + self._skip_empty_steps()
 
-    def _act_token(self, words: list[str]) -> list[GheosEvent]:
-        if len(words) != 1:
-            raise IllegalAction("write just 'token'")
+    def _act_token(self, reading: Reading) -> list[GheosEvent]:
         if not self.tokens[self.active]:
-            raise IllegalAction("you have no scoring token left")
+            raise DisallowedAction(N_("you have no scoring token left"))
         return self._play_token()
 
     def _play_token(self) -> list[GheosEvent]:
@@ -1089,9 +1085,7 @@ class GheosState(ReferenceFastPaths):
             return events + self._finish()
         return events + self._end_turn()
 
-    def _act_pass(self, words: list[str]) -> list[GheosEvent]:
-        if len(words) != 1:
-            raise IllegalAction("write just 'pass'")
+    def _act_pass(self, reading: Reading) -> list[GheosEvent]:
         return self._end_turn()
 
     def _cup_score(self, seat: int) -> int:
@@ -1184,30 +1178,17 @@ class GheosState(ReferenceFastPaths):
 
     # -- parsing helpers -------------------------------------------------------------------
 
-    def _parse_colour(self, words: list[str], form: str) -> int:
-        if len(words) != 2:
-            raise IllegalAction(f"write '{form}'")
-        if words[1] not in COLOURS:
-            raise IllegalAction(f"{words[1]!r} is not a colour (one of {', '.join(COLOURS)})")
-        return COLOURS.index(words[1])
-
-    def _parse_area(self, text: str, options: list[int], wanted: str) -> int:
-        """The area named by ``text`` ("cell:edge", or a bare cell when that is unambiguous)."""
-        cell_text, colon, edge_text = text.partition(":")
-        try:
-            cell = parse_cell(cell_text)
-        except ValueError as exc:
-            raise IllegalAction(str(exc)) from None
+    def _find_area(self, reading: Reading, options: list[int], migrating: bool) -> int:
+        """The area ``reading`` names (its cell and edge, or a bare cell when that is
+        unambiguous): one of ``options``, the parts a civilization may migrate to
+        (``migrating``) or the unoccupied continents."""
+        cell = reading.cell
         if cell not in self.board:
-            raise IllegalAction(f"there is no tile on {CELL_NAME[cell]}")
+            raise DisallowedAction(N_("there is no tile on {cell}"), cell=CELL_NAME[cell])
         number, rotation = self.board[cell]
         layout = self.tiles[number].edge_region[rotation]
-        if colon:
-            try:
-                edge = parse_edge(cell, edge_text)
-            except ValueError as exc:
-                raise IllegalAction(str(exc)) from None
-            found = [self.area_of[cell * 3 + layout[edge]]]
+        if reading.edge is not None:
+            found = [self.area_of[cell * 3 + layout[reading.edge]]]
         else:
             found = sorted({self.area_of[cell * 3 + k] for k in layout})
         matching = [a for a in found if a in options]
@@ -1215,11 +1196,48 @@ class GheosState(ReferenceFastPaths):
             return matching[0]
         if not matching:
             shown = ", ".join(self.area_ref(a) for a in options) or "none"
-            raise IllegalAction(f"{text} is not on {wanted} (possible: {shown})")
-        raise IllegalAction(
-            f"{CELL_NAME[cell]} touches more than one possible area: add the edge, "
-            f"e.g. {self.area_ref(matching[0])}"
+            raise DisallowedAction(
+                N_("{text} is not on a part the civilization may migrate to (possible: {areas})")
+                if migrating
+                else N_("{text} is not on an unoccupied continent (possible: {areas})"),
+                text=reading.area,
+                areas=shown,
+            )
+        raise DisallowedAction(
+            N_("{cell} touches more than one possible area: add the edge, e.g. {area}"),
+            cell=CELL_NAME[cell],
+            area=self.area_ref(matching[0]),
         )
+
+
+# What each step of a turn expects, said when another action is tried.
+_EXPECTED = {
+    "tile": N_(
+        "{verb} is not possible now: {player} must place or replace a tile, e.g. 'place t12 0,1 r0'"
+    ),
+    "pay": N_(
+        "{verb} is not possible now: {player} must pay a follower for the war or migration, e.g. 'pay red'"
+    ),
+    "migrate": N_(
+        "{verb} is not possible now: {player} must choose where the civilization migrates, e.g. 'migrate red 0,1:n'"
+    ),
+    "war": N_(
+        "{verb} is not possible now: {player} must choose the winner of the tied war, e.g. 'winner red'"
+    ),
+    "civ": N_(
+        "{verb} is not possible now: {player} must start a civilization or take a follower, e.g. 'take red'"
+    ),
+    "token": N_(
+        "{verb} is not possible now: {player} must play a scoring token ('token') or not ('pass')"
+    ),
+}
+# A tile that starts a conflict its player cannot pay for: by (replacing, a migration).
+_UNPAID = {
+    (False, False): N_("this placement starts a war, and you have no follower to pay for it"),
+    (False, True): N_("this placement starts a migration, and you have no follower to pay for it"),
+    (True, False): N_("this replacement starts a war, and you have no follower to pay for it"),
+    (True, True): N_("this replacement starts a migration, and you have no follower to pay for it"),
+}
 
 
 def _migration_choices(parts: list[int], areas: list[AreaTally]) -> list[int]:
@@ -1231,7 +1249,7 @@ def _migration_choices(parts: list[int], areas: list[AreaTally]) -> list[int]:
     return continents or tied
 
 
-_HANDLERS: dict[tuple[str, str], Callable[[GheosState, list[str]], list[GheosEvent]]] = {
+_HANDLERS: dict[tuple[str, str], Callable[[GheosState, Reading], list[GheosEvent]]] = {
     ("tile", "place"): GheosState._act_tile,
     ("tile", "replace"): GheosState._act_tile,
     ("pay", "pay"): GheosState._act_pay,

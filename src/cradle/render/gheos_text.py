@@ -10,15 +10,19 @@ marker; ``·`` an empty cell where a tile may go.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from cradle import gheos
 from cradle.core.contract import View
+from cradle.core.words import N_
 from cradle.gheos import CellView, GheosView, RegionView, as_gheos_view
 from cradle.gheos.tiles import TileRegion
 from cradle.gheos.types import symbol_counts
+from cradle.i18n import _, ngettext, word
 
 # Palette names (not hex) so that 16-colour terminals still tell the civilizations apart.
 CIV_STYLE = {
@@ -34,15 +38,22 @@ ISLAND_STYLE = "cyan"
 LAND_STYLE = "grey50"
 FRONTIER_STYLE = "grey35"
 SYMBOL_LETTER = {"wheat": "w", "cup": "c", "sword": "s"}
+# Whose step it is and what it asks for.
 PHASE_TEXT = {
-    "tile": "place or replace a tile",
-    "pay": "pay a follower for the war or migration",
-    "migrate": "choose where the civilization migrates",
-    "war": "choose the winner of the tied war",
-    "civ": "start a civilization or take a follower",
-    "token": "play a scoring token or pass",
-    "over": "the game is over",
+    "tile": N_("{player} to place or replace a tile"),
+    "pay": N_("{player} to pay a follower for the war or migration"),
+    "migrate": N_("{player} to choose where the civilization migrates"),
+    "war": N_("{player} to choose the winner of the tied war"),
+    "civ": N_("{player} to start a civilization or take a follower"),
+    "token": N_("{player} to play a scoring token or pass"),
 }
+SYMBOLS = {
+    "wheat": N_("wheat"),
+    "cup": N_("cup"),
+    "sword": N_("sword"),
+    "pyramid": N_("pyramid"),
+}
+TEMPLES = {"wheat": N_("wheat temple"), "cup": N_("cup temple"), "sword": N_("sword temple")}
 
 Cell = tuple[int, int]
 
@@ -201,28 +212,34 @@ def _edge_style(cell: CellView, edge: int, styles: dict[int, str]) -> str:
 def region_text(region: RegionView | TileRegion) -> str:
     items = []
     for symbol, count in symbol_counts(region).items():
-        items += [symbol] * count
+        items += [_(SYMBOLS.get(symbol, symbol))] * count
     if region["pyramid"]:
-        items.append("pyramid")
+        items.append(_("pyramid"))
     if region["temple"]:
-        items.append(f"{region['temple']} temple")
-    return ", ".join(items) or "nothing"
+        items.append(_(TEMPLES.get(region["temple"], region["temple"])))
+    return ", ".join(items) or _("nothing")
 
 
 def hand_panel(view: GheosView) -> RenderableType:
-    table = Table(title="Your hand", title_justify="left", header_style="bold", box=None)
-    table.add_column("tile", style="bold")
-    table.add_column("regions (the tile's own edges 0, 1, 2 at r0)")
+    table = Table(title=_("Your hand"), title_justify="left", header_style="bold", box=None)
+    table.add_column(_("tile"), style="bold")
+    table.add_column(_("regions (the tile's own edges 0, 1, 2 at r0)"))
     for tile in view["hand"] or []:
         parts = []
         for region in tile["regions"]:
-            kind = "landmass" if region["landmass"] else "coast"
             edges = "".join(str(e) for e in region["edges"])
-            parts.append(f"{kind} {edges}: {region_text(region)}")
+            held = region_text(region)
+            parts.append(
+                _("landmass {edges}: {held}").format(edges=edges, held=held)
+                if region["landmass"]
+                else _("coast {edges}: {held}").format(edges=edges, held=held)
+            )
         table.add_row(tile["tile"], " | ".join(parts))
     note = Text(
-        "r0 puts edges 0 1 2 on s nw ne of an up cell ▲, on n se sw of a down cell ▼;\n"
-        "r1 and r2 turn the tile 120° and 240° clockwise.",
+        _(
+            "r0 puts edges 0 1 2 on s nw ne of an up cell ▲, on n se sw of a down cell ▼;\n"
+            "r1 and r2 turn the tile 120° and 240° clockwise."
+        ),
         style="dim",
     )
     return Group(table, note)
@@ -230,7 +247,7 @@ def hand_panel(view: GheosView) -> RenderableType:
 
 def players_panel(view: GheosView) -> Table:
     table = Table(header_style="bold", box=None, padding=(0, 1))
-    for heading in ("", "player", "points", "tokens", "followers", "tiles"):
+    for heading in ("", _("player"), _("points"), _("tokens"), _("followers"), _("tiles")):
         table.add_column(heading)
     for seat, name in enumerate(view["players"]):
         follower_text = Text()
@@ -239,7 +256,7 @@ def players_panel(view: GheosView) -> Table:
             follower_text.append(" ")
         table.add_row(
             "▶" if seat == view["active"] and not view["is_over"] else "",
-            Text(name, style="bold" if seat == view.get("seat") else ""),
+            Text(word("player", name), style="bold" if seat == view.get("seat") else ""),
             str(view["points"][name]),
             str(view["tokens"][name]),
             follower_text if follower_text.plain else Text("-", style="dim"),
@@ -250,16 +267,17 @@ def players_panel(view: GheosView) -> Table:
 
 def areas_panel(view: GheosView) -> Table:
     table = Table(header_style="bold", box=None, padding=(0, 1))
-    for heading in ("continent", "at", "tiles", "wheat", "cup", "sword", "pyramid", "supply"):
+    headings = ("continent", "at", "tiles", "wheat", "cup", "sword", "pyramid", "supply")
+    for heading in (_(h) for h in headings):
         table.add_column(heading)
     rows = [a for a in view["areas"] if a["kind"] == "continent"]
     rows.sort(key=lambda a: (a["civ"] is None, a["civ"] or "", a["area"]))
     for area in rows:
         civ = area["civ"]
         label = (
-            Text(civ, style=CIV_STYLE.get(civ, "bold"))
+            Text(word("colour", civ), style=CIV_STYLE.get(civ, "bold"))
             if civ
-            else Text("free", FREE_CONTINENT_STYLE)
+            else Text(_("free"), FREE_CONTINENT_STYLE)
         )
         supply = str(view["civilizations"][civ]["supply"]) if civ else ""
         table.add_row(
@@ -279,23 +297,27 @@ def pending_text(view: GheosView) -> Text | None:
     pending = view.get("pending")
     if not pending:
         return None
-    text = Text(f"Resolving the tile on {pending['cell']}: ", style="bold")
+    text = Text(_("Resolving the tile on {cell}: ").format(cell=pending["cell"]), style="bold")
     if pending["kind"] == "pay":
-        text.append("the active player pays one follower for the war or migration.")
+        text.append(_("the active player pays one follower for the war or migration."))
     elif pending["kind"] == "migrate":
         migration = pending["migrations"][0]
         text.append(
-            f"the {migration['civ']} civilization migrates; tied parts: "
-            + ", ".join(migration["options"])
+            _("the {colour} civilization migrates; tied parts: {parts}").format(
+                colour=word("colour", migration["civ"]), parts=", ".join(migration["options"])
+            )
         )
     elif pending["kind"] == "war" and pending["wars"]:
         war = pending["wars"][0]
         swords = pending.get("swords", {})
         fighters = ", ".join(
-            f"{c} ({swords.get(c, 0)} sword{'' if swords.get(c, 0) == 1 else 's'})"
+            ngettext(
+                "{colour} ({count} sword)", "{colour} ({count} swords)", swords.get(c, 0)
+            ).format(colour=word("colour", c), count=swords.get(c, 0))
             for c in war["civs"]
         )
-        text.append(f"war between {fighters}; tied: {', '.join(war['options'])}")
+        tied = ", ".join(word("colour", c) for c in war["options"])
+        text.append(_("war between {fighters}; tied: {tied}").format(fighters=fighters, tied=tied))
     return text
 
 
@@ -305,15 +327,20 @@ def render_view(shown: View) -> RenderableType:
     active = view["players"][view["active"]]
     header = Text.assemble(
         ("Gheos", "bold"),
-        f"  epoch tiles drawn {view['epochs_drawn']} (the game ends with the "
-        f"{view['end_epoch']}th), {view['stack_size']} tiles in the stack",
+        "  "
+        + ngettext(
+            "epoch tiles drawn {drawn} (the game ends with epoch {end}), {count} tile in the stack",
+            "epoch tiles drawn {drawn} (the game ends with epoch {end}), {count} tiles in the stack",
+            view["stack_size"],
+        ).format(drawn=view["epochs_drawn"], end=view["end_epoch"], count=view["stack_size"]),
     )
-    status = Text.assemble(
-        (f"{active}", "bold"),
-        f" to {PHASE_TEXT.get(view['phase'], view['phase'])}" if not view["is_over"] else "",
+    phase = PHASE_TEXT.get(view["phase"])
+    status = Text(
+        _(phase).format(player=word("player", active)) if phase else word("player", active),
+        style="bold",
     )
     if view["is_over"]:
-        status = Text("The game is over.", style="bold")
+        status = Text(_("The game is over."), style="bold")
     parts: list[RenderableType] = [header, *render_map(view), legend(), players_panel(view)]
     if any(a["kind"] == "continent" for a in view["areas"]):
         parts.append(areas_panel(view))
@@ -327,10 +354,124 @@ def render_view(shown: View) -> RenderableType:
 
 
 def legend() -> Text:
-    text = Text("w c s wheat cup sword, W C S temples, ▲ pyramid, ● marker; ", style="dim")
-    text.append("free continent", style=FREE_CONTINENT_STYLE)
+    text = Text(_("w c s wheat cup sword, W C S temples, ▲ pyramid, ● marker; "), style="dim")
+    text.append(_("free continent"), style=FREE_CONTINENT_STYLE)
     text.append(", ", style="dim")
-    text.append("island", style=ISLAND_STYLE)
+    text.append(_("island"), style=ISLAND_STYLE)
     text.append(", ", style="dim")
-    text.append("land", style=LAND_STYLE)
+    text.append(_("land"), style=LAND_STYLE)
+    return text
+
+
+# -- the events in words -------------------------------------------------------------------
+
+
+def event_text(event: Mapping[str, object], players: list[str]) -> str:
+    """An engine event in the language, from its fields. Where the event lacks a field its
+    English sentence holds (who did it, a temple's kind, the scores), that part is read from
+    the sentence; an event of a kind not known here keeps the engine's words."""
+    text = str(event.get("text", ""))
+    first = word("player", text.split(" ")[0]) if text else ""
+
+    def number(key: str) -> int:
+        value = event.get(key)
+        return value if isinstance(value, int) else 0
+
+    def scores() -> str:
+        points = event.get("points")
+        if not isinstance(points, dict):
+            return ""
+        return ", ".join(f"{word('player', name)} {gained}" for name, gained in points.items())
+
+    kind = event.get("type")
+    colour = word("colour", event.get("civ") or event.get("colour") or "")
+    said = {"player": first, "cell": event.get("cell", ""), "tile": event.get("tile", "")}
+    if kind == "place":
+        return _("{player} places {tile} on {cell}").format(**said)
+    if kind == "replace":
+        return _(
+            "{player} replaces {removed} on {cell} with {tile}; {removed} leaves the game"
+        ).format(removed=event.get("removed", ""), **said)
+    if kind == "conflict":
+        player = word("player", text.split("; ")[-1].split(" ")[0])
+        if "migration" in text:
+            return _("this starts a migration; {player} pays one follower").format(player=player)
+        return _("this starts a war; {player} pays one follower").format(player=player)
+    if kind == "pay":
+        return _("{player} returns a {colour} follower to the supply").format(
+            player=first, colour=colour
+        )
+    if kind == "migration":
+        return _("the {colour} civilization migrates to the continent at {area}").format(
+            colour=colour, area=event.get("to", "")
+        )
+    if kind == "war":
+        civs = event.get("civs")
+        fighters = ", ".join(word("colour", c) for c in civs) if isinstance(civs, list) else ""
+        return _("war between {colours}: {colour} wins").format(
+            colours=fighters, colour=word("colour", event.get("winner", ""))
+        )
+    if kind == "civ_removed":
+        if "migrated into" in text:
+            return _(
+                "the {colour} civilization migrated into an occupied continent: its marker and "
+                "all its followers return to the supply"
+            ).format(colour=colour)
+        if " lost" in text:
+            return _(
+                "the {colour} civilization lost: its marker and all its followers return to the "
+                "supply"
+            ).format(colour=colour)
+        return text
+    if kind == "temple":
+        return ngettext(
+            "{player} scores {count} for a temple",
+            "{player} scores {count} for a temple",
+            number("points"),
+        ).format(player=word("player", event.get("player", "")), count=number("points"))
+    if kind == "start":
+        return ngettext(
+            "{player} starts the {colour} civilization on the continent at {area} and takes "
+            "{count} follower",
+            "{player} starts the {colour} civilization on the continent at {area} and takes "
+            "{count} followers",
+            number("followers"),
+        ).format(player=first, colour=colour, area=event.get("at", ""), count=number("followers"))
+    if kind == "take":
+        return _("{player} takes a {colour} follower").format(player=first, colour=colour)
+    if kind == "token":
+        return ngettext(
+            "{player} plays a scoring token and scores {count}",
+            "{player} plays a scoring token and scores {count}",
+            number("points"),
+        ).format(player=word("player", event.get("player", "")), count=number("points"))
+    if kind == "end":
+        if text.startswith("epoch"):
+            return _("the last epoch tile is drawn: the game ends")
+        return _("every scoring token has been played: the game ends")
+    if kind == "skip":
+        return _("{player} can neither start a civilization nor take a follower").format(
+            player=first
+        )
+    if kind == "draw":
+        return _("{player} draws a tile").format(player=first)
+    if kind == "epoch":
+        return _("{player} draws epoch tile {number}: epoch scoring").format(
+            player=first, number=number("epoch")
+        )
+    if kind == "epoch_scoring":
+        return _("pyramids score: {scores}").format(scores=scores())
+    if kind == "final_scoring":
+        return _("final scoring (cups): {scores}").format(scores=scores())
+    if kind == "result":
+        ranking = event.get("ranking")
+        rows = ranking if isinstance(ranking, list) else []
+        standings = ", ".join(
+            ngettext(
+                "{place}. {player} {count} point", "{place}. {player} {count} points", row["points"]
+            ).format(place=row["place"], player=word("player", row["player"]), count=row["points"])
+            for row in rows
+            if isinstance(row, dict)
+        )
+        return _("result: {standings}").format(standings=standings)
     return text

@@ -6,6 +6,7 @@ may know: its own hand and points, everyone's public information.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from rich.cells import cell_len
@@ -15,6 +16,8 @@ from rich.text import Text
 
 from cradle import tigris
 from cradle.core.contract import View
+from cradle.core.words import N_
+from cradle.i18n import _, ngettext, word
 from cradle.tigris import MonumentSpot, TigrisView, as_tigris_view
 
 # The board's columns (letters) and rows, from the engine's geometry.
@@ -164,20 +167,22 @@ def legend() -> Text:
         text.append(glyph, style=style)
         text.append(f" {label}{end}")
 
-    chip(" r ", f"{TILE_FG} on {TILE_BG['red']}", "temple", " ")
-    chip(" g ", f"{TILE_FG} on {TILE_BG['green']}", "market")
-    chip(" b ", f"{TILE_FG} on {TILE_BG['blue']}", "farm  ", " ")
-    chip(" k ", f"{TILE_FG} on {TILE_BG['black']}", "settlement")
-    chip(" Kb", f"bold underline bright_white on {TILE_BG['black']}", "leader: role+dynasty")
-    text.append("    K king   P priest\n    F farmer T trader\n", style="dim")
-    chip(" r*", f"{MARK_STYLE} on {TILE_BG['red']}", "treasure")
-    chip(" r$", f"{MARK_STYLE} on {TILE_BG['red']}", "treasure, special sq.")
-    chip(" M ", f"bold bright_white on {TILE_BG['blue']}", "monument")
-    chip(" X ", CATASTROPHE_STYLE, "catastrophe")
-    chip(" gU", f"{MARK_STYLE} on {TILE_BG['green']}", "unification tile")
-    chip(" kB", f"{MARK_STYLE} on {TILE_BG['black']}", "building", " ")
-    chip(" W ", WONDER_STYLE, "wonder")
-    chip(" ~ ", RIVER_STYLE, "river", "")
+    # Two short labels share a line: each is padded to the width of the longer of the pair.
+    pair = max(len(_("temple")), len(_("farm")))
+    chip(" r ", f"{TILE_FG} on {TILE_BG['red']}", _("temple").ljust(pair), " ")
+    chip(" g ", f"{TILE_FG} on {TILE_BG['green']}", _("market"))
+    chip(" b ", f"{TILE_FG} on {TILE_BG['blue']}", _("farm").ljust(pair), " ")
+    chip(" k ", f"{TILE_FG} on {TILE_BG['black']}", _("settlement"))
+    chip(" Kb", f"bold underline bright_white on {TILE_BG['black']}", _("leader: role+dynasty"))
+    text.append(_("    K king   P priest\n    F farmer T trader\n"), style="dim")
+    chip(" r*", f"{MARK_STYLE} on {TILE_BG['red']}", _("treasure"))
+    chip(" r$", f"{MARK_STYLE} on {TILE_BG['red']}", _("treasure, special sq."))
+    chip(" M ", f"bold bright_white on {TILE_BG['blue']}", _("monument"))
+    chip(" X ", CATASTROPHE_STYLE, _("catastrophe"))
+    chip(" gU", f"{MARK_STYLE} on {TILE_BG['green']}", _("unification tile"))
+    chip(" kB", f"{MARK_STYLE} on {TILE_BG['black']}", _("building"), " ")
+    chip(" W ", WONDER_STYLE, _("wonder"))
+    chip(" ~ ", RIVER_STYLE, _("river"), "")
     return text
 
 
@@ -189,18 +194,18 @@ def colour_chip(colour: str, label: str | None = None) -> Text:
 
 def hand_text(hand: list[str]) -> Text:
     text = Text()
-    text.append("Hand: ", style="bold")
+    text.append(_("Hand: "), style="bold")
     if not hand:
-        text.append("(empty)", style="dim")
+        text.append(_("(empty)"), style="dim")
     for tile in sorted(hand, key=lambda c: COLOURS.index(c) if c in COLOURS else 9):
-        text.append_text(colour_chip(tile))
+        text.append_text(colour_chip(tile, word("colour", tile)))
         text.append(" ")
     return text
 
 
 def points_text(points: dict[str, int] | None) -> str:
     if not points:
-        return "hidden"
+        return _("hidden")
     return " ".join(f"{POINT_LETTER[c]}{points.get(c, 0)}" for c in COLOURS)
 
 
@@ -211,13 +216,13 @@ def scores_table(view: TigrisView) -> Table:
     table = Table(title=None, box=None, padding=(0, 1), header_style="bold")
     for heading in (
         "",
-        "seat",
-        "dynasty",
-        "points r b g k",
-        "treasures",
-        "hand",
-        "catast.",
-        "supply",
+        _("seat"),
+        _("dynasty"),
+        _("points r b g k"),
+        _("treasures"),
+        _("hand"),
+        _("catast."),
+        _("supply"),
     ):
         table.add_column(heading)
     hand_sizes = view.get("hand_sizes") or {}
@@ -230,7 +235,7 @@ def scores_table(view: TigrisView) -> Table:
         table.add_row(
             marker,
             str(seat),
-            Text(dynasty, style="bold" if seat == view.get("seat") else ""),
+            Text(word("player", dynasty), style="bold" if seat == view.get("seat") else ""),
             points_text(points.get(dynasty)),
             str(treasures.get(dynasty, 0)),
             str(hand_sizes.get(dynasty, "")),
@@ -258,30 +263,63 @@ def pending_text(view: TigrisView) -> Text:
     players: list[str] = list(view.get("players") or [])
 
     def name(seat: object) -> str:
-        return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else str(seat)
+        if isinstance(seat, int) and 0 <= seat < len(players):
+            return word("player", players[seat])
+        return str(seat)
+
+    def colours(value: object) -> str:
+        return ", ".join(word("colour", c) for c in value) if isinstance(value, list) else "?"
 
     kind = str(pending.get("kind", "decision"))
     text = Text()
-    text.append(f"{kind.replace('_', ' ').capitalize()}: ", style="bold orange1")
+    titles = {
+        "revolt": _("Revolt"),
+        "war": _("War"),
+        "war_order": _("War order"),
+        "treasure": _("Treasure"),
+        "monument": _("Monument"),
+        "building": _("Building"),
+        "wonderpoint": _("Wonder's point"),
+    }
+    text.append(
+        _("{title}: ").format(title=titles.get(kind, kind.replace("_", " ").capitalize())),
+        style="bold orange1",
+    )
     if kind in ("revolt", "war"):
         committed = pending.get("attacker_commit")
+        said = {
+            "attacker": name(pending.get("attacker")),
+            "attack": pending.get("attacker_strength", "?"),
+            "committed": committed,
+            "defender": name(pending.get("defender")),
+            "defence": pending.get("defender_strength", "?"),
+            "colour": word("colour", pending.get("color", "?")),
+        }
         text.append(
-            f"{name(pending.get('attacker'))} attacks with "
-            f"{pending.get('attacker_strength', '?')}"
-            + (f" + {committed} committed" if committed is not None else "")
-            + f", {name(pending.get('defender'))} defends with "
-            f"{pending.get('defender_strength', '?')} (ties go to the defender); "
-            f"{pending.get('color', '?')} leaders"
+            _(
+                "{attacker} attacks with {attack} + {committed} committed, {defender} defends "
+                "with {defence} (ties go to the defender); {colour} leaders"
+            ).format(**said)
+            if committed is not None
+            else _(
+                "{attacker} attacks with {attack}, {defender} defends with {defence} (ties go "
+                "to the defender); {colour} leaders"
+            ).format(**said)
         )
         if pending.get("queue"):
-            text.append(f"; wars still to come: {describe(pending['queue'])}")
+            wars = "[" + colours(pending["queue"]) + "]"
+            text.append(_("; wars still to come: {wars}").format(wars=wars))
     elif kind == "war_order":
         text.append(
-            f"the active player chooses the next war among {describe(pending.get('colors'))}"
+            _("the active player chooses the next war among {wars}").format(
+                wars=colours(pending.get("colors"))
+            )
         )
     elif kind == "treasure":
         text.append(
-            f"{name(pending.get('seat'))} takes treasures from {describe(pending.get('cells'))}"
+            _("{player} takes treasures from {cells}").format(
+                player=name(pending.get("seat")), cells=describe(pending.get("cells"))
+            )
         )
     else:
         details = [
@@ -295,42 +333,55 @@ def pending_text(view: TigrisView) -> Text:
 
 def monuments_text(view: TigrisView) -> Text:
     text = Text()
-    text.append("Monuments: ", style="bold")
+    text.append(_("Monuments: "), style="bold")
     built = view.get("monuments") or []
     for monument in built:
-        colours = monument.get("colors") or []
-        text.append("-".join(colours) + f" at {monument.get('cell')}  ")
+        colours = "-".join(word("colour", c) for c in monument.get("colors") or [])
+        text.append(_("{colours} at {cell}").format(colours=colours, cell=monument.get("cell")))
+        text.append("  ")
     if not built:
-        text.append("none built  ")
+        text.append(_("none built") + "  ")
     unused = view.get("unused_monuments")
     if unused:
-        text.append("unused: ", style="dim")
-        text.append(" ".join("-".join(pair) for pair in unused), style="dim")
+        text.append(_("unused: "), style="dim")
+        pairs = ("-".join(word("colour", c) for c in pair) for pair in unused)
+        text.append(" ".join(pairs), style="dim")
     return text
 
 
 def header_text(view: TigrisView) -> Text:
     options = view.get("options") or {}
     players: list[str] = list(view.get("players") or [])
-    variants = [
-        name.replace("_", " ") for name in ("buildings", "english", "wonder", "open_scoring")
-    ]
-    variants = [v for v in variants if options.get(v.replace(" ", "_"))]
+    names = {
+        "buildings": _("buildings"),
+        "english": _("english"),
+        "wonder": _("wonder"),
+        "open_scoring": _("open scoring"),
+    }
+    variants = [names[key] for key in names if options.get(key)]
     text = Text()
     text.append("Tigris & Euphrates", style="bold")
-    text.append(f"  {options.get('board', 'standard')} board")
+    board = str(options.get("board", "standard"))
+    boards = {"standard": _("standard board"), "advanced": _("advanced board")}
+    text.append("  " + boards.get(board, board))
     if variants:
         text.append("  +" + " +".join(variants))
-    text.append(f"  bag {view.get('bag_size', '?')}")
+    text.append("  " + _("bag {count}").format(count=view.get("bag_size", "?")))
     active = view.get("active")
     if isinstance(active, int) and 0 <= active < len(players):
-        text.append(f"  turn: {players[active]}")
-        if view.get("actions_left") is not None:
-            text.append(f" ({view['actions_left']} action(s) left)")
+        text.append("  " + _("turn: {player}").format(player=word("player", players[active])))
+        left = view.get("actions_left")
+        if isinstance(left, int):
+            text.append(
+                " "
+                + ngettext("({count} action left)", "({count} actions left)", left).format(
+                    count=left
+                )
+            )
     if view.get("ending") and not view.get("is_over"):
-        text.append("  the game ends after this turn", style="bold indian_red1")
+        text.append("  " + _("the game ends after this turn"), style="bold indian_red1")
     if view.get("is_over"):
-        text.append("  game over", style="bold indian_red1")
+        text.append("  " + _("game over"), style="bold indian_red1")
     return text
 
 
@@ -364,14 +415,16 @@ def render_view(shown: View) -> RenderableType:
     parts.append(monuments_text(view))
     unified = unification_cell(view)
     if unified:
-        parts.append(Text(f"Unification tile on {unified}", style="bold"))
+        parts.append(Text(_("Unification tile on {cell}").format(cell=unified), style="bold"))
     buildings = view.get("buildings") or {}
     if buildings:
-        parts.append(
-            Text("Buildings: " + ", ".join(f"{c} on {cell}" for c, cell in buildings.items()))
+        placed = ", ".join(
+            _("{colour} on {cell}").format(colour=word("colour", c), cell=cell)
+            for c, cell in buildings.items()
         )
+        parts.append(Text(_("Buildings: {placed}").format(placed=placed)))
     if view.get("wonder"):
-        parts.append(Text(f"Wonder: {describe(view['wonder'])}"))
+        parts.append(Text(_("Wonder: {where}").format(where=describe(view["wonder"]))))
     if view.get("pending"):
         parts.append(pending_text(view))
     seat = view.get("seat")
@@ -380,7 +433,175 @@ def render_view(shown: View) -> RenderableType:
         name = players[seat] if 0 <= seat < len(players) else str(seat)
         mine = (view.get("points") or {}).get(name)
         line = hand_text(list(view["hand"] or []))
-        line.append(f"   {name}'s points: ", style="bold")
-        line.append(" · ".join(f"{c} {mine.get(c, 0)}" for c in COLOURS) if mine else "hidden")
+        line.append(
+            "   " + _("{player}'s points: ").format(player=word("player", name)), style="bold"
+        )
+        own = (
+            " · ".join(f"{word('colour', c)} {mine.get(c, 0)}" for c in COLOURS)
+            if mine
+            else _("hidden")
+        )
+        line.append(own)
         parts.append(line)
     return Group(*parts)
+
+
+# -- the events in words -------------------------------------------------------------------
+
+TILE_OF = {
+    "red": N_("a temple (red)"),
+    "blue": N_("a farm (blue)"),
+    "green": N_("a market (green)"),
+    "black": N_("a settlement (black)"),
+}
+WAR_OF = {
+    "red": N_("the red war (priests)"),
+    "blue": N_("the blue war (farmers)"),
+    "green": N_("the green war (traders)"),
+    "black": N_("the black war (kings)"),
+}
+
+
+def _why(why: str) -> str:
+    """A score's reason (the engine's words in parentheses) in the language."""
+    tile = re.fullmatch(r"(\w+) tile on (\w+)(, by the king)?", why)
+    if tile:
+        said = {"tile": _(TILE_OF.get(tile[1], tile[1])), "cell": tile[2]}
+        if tile[3]:
+            return _("{tile} on {cell}, by the king").format(**said)
+        return _("{tile} on {cell}").format(**said)
+    war = re.fullmatch(r"(\w+) war won", why)
+    if war:
+        return _("{war} won").format(war=_(WAR_OF.get(war[1], war[1])))
+    monument = re.fullmatch(r"monument, (\w+)", why)
+    if monument:
+        return _("monument, {leader}").format(leader=word("leader", monument[1]))
+    return {"revolt won": _("revolt won"), "the wonder": _("the wonder")}.get(why, why)
+
+
+def event_text(event: Mapping[str, object], players: list[str]) -> str:
+    """An engine event in the language, from its fields. Where the event lacks a field its
+    English sentence holds (a score's reason, the tile a catastrophe destroyed), that part is
+    read from the sentence; an event of a kind not known here keeps the engine's words."""
+    text = str(event.get("text", ""))
+
+    def who(key: str) -> str:
+        seat = event.get(key)
+        if isinstance(seat, int) and 0 <= seat < len(players):
+            return word("player", players[seat])
+        return str(seat)
+
+    def count(key: str) -> int:
+        value = event.get(key)
+        return value if isinstance(value, int) else 0
+
+    kind = event.get("type")
+    colour = str(event.get("color", ""))
+    cell = str(event.get("cell", ""))
+    if kind == "score":
+        why = re.search(r"\(([^()]*)\)$", text)
+        return _("{player} scores {count} {colour} ({why})").format(
+            player=who("seat"),
+            count=count("amount"),
+            colour=word("colour", colour),
+            why=_why(why[1] if why else ""),
+        )
+    if kind == "leader_returned":
+        return _("{player}'s {leader} on {cell} lost its last temple and returns").format(
+            player=who("seat"), leader=word("leader", event.get("role")), cell=cell
+        )
+    if kind == "revolt":
+        return _("revolt: {attacker}'s {leader} against {defender}'s").format(
+            attacker=who("attacker"),
+            defender=who("defender"),
+            leader=word("leader", event.get("role")),
+        )
+    if kind == "unification":
+        wars = event.get("wars")
+        if isinstance(wars, list) and wars:
+            return _("the tile on {cell} joins two kingdoms: war of {colours}").format(
+                cell=cell, colours=", ".join(word("colour", w) for w in wars)
+            )
+        return _("the tile on {cell} joins two kingdoms").format(cell=cell)
+    if kind == "catastrophe":
+        hit = re.search(r"destroying a (\w+) tile", text)
+        if hit:
+            return _("{player} places a catastrophe on {cell}, destroying {tile}").format(
+                player=who("seat"), cell=cell, tile=_(TILE_OF.get(hit[1], hit[1]))
+            )
+        return _("{player} places a catastrophe on {cell}").format(player=who("seat"), cell=cell)
+    if kind == "unification_removed":
+        return _("the unification tile leaves the board")
+    if kind == "war":
+        return _("{war}: {attacker} attacks {defender}").format(
+            war=_(WAR_OF.get(colour, colour)), attacker=who("attacker"), defender=who("defender")
+        )
+    if kind == "commit":
+        return ngettext(
+            "{player} commits {count} {colour} tile",
+            "{player} commits {count} {colour} tiles",
+            count("count"),
+        ).format(player=who("seat"), count=count("count"), colour=word("colour", colour))
+    if kind == "revolt_result" or kind == "war_result":
+        high, low = max(count("attack"), count("defence")), min(count("attack"), count("defence"))
+        if kind == "revolt_result":
+            return _("{winner} wins the revolt {high}-{low}; {loser}'s leader returns").format(
+                winner=who("winner"), loser=who("loser"), high=high, low=low
+            )
+        war = re.search(r"wins the (\w+) war", text)
+        name = war[1] if war else ""
+        removed = event.get("removed")
+        return ngettext(
+            "{winner} wins {war} {high}-{low}; {loser}'s leader returns and {count} tile leaves the board",
+            "{winner} wins {war} {high}-{low}; {loser}'s leader returns and {count} tiles leave the board",
+            len(removed) if isinstance(removed, list) else 0,
+        ).format(
+            winner=who("winner"),
+            loser=who("loser"),
+            war=_(WAR_OF.get(name, name)),
+            high=high,
+            low=low,
+            count=len(removed) if isinstance(removed, list) else 0,
+        )
+    if kind == "treasure":
+        return _("{player} takes the treasure on {cell}").format(player=who("seat"), cell=cell)
+    if kind == "game_over":
+        if "bag" in text:
+            return _("the game ends: the bag is empty")
+        return _("the game ends: two or fewer treasures remain")
+    if kind == "turn":
+        return _("{player}'s turn").format(player=who("seat"))
+    if kind == "pass":
+        return _("{player} passes").format(player=who("seat"))
+    if kind == "tile":
+        return _("{player} places {tile} on {cell}").format(
+            player=who("seat"), tile=_(TILE_OF.get(colour, colour)), cell=cell
+        )
+    if kind == "leader":
+        said = {"player": who("seat"), "leader": word("leader", event.get("role")), "cell": cell}
+        if event.get("moved_from"):
+            return _("{player} moves the {leader} to {cell}").format(**said)
+        return _("{player} places the {leader} on {cell}").format(**said)
+    if kind == "withdraw":
+        return _("{player} withdraws the {leader} from {cell}").format(
+            player=who("seat"), leader=word("leader", event.get("role")), cell=cell
+        )
+    if kind == "swap":
+        return ngettext(
+            "{player} discards {count} tile and draws",
+            "{player} discards {count} tiles and draws",
+            count("count"),
+        ).format(player=who("seat"), count=count("count"))
+    if kind == "monument":
+        return _("the {monument} monument is built on {cell}").format(
+            monument=word("monument", event.get("monument")), cell=cell
+        )
+    if kind == "building":
+        return _("the {colour} building goes on {cell}").format(
+            colour=word("colour", colour), cell=cell
+        )
+    if kind == "wonder":
+        return _("the wonder is built on {cell}").format(cell=cell)
+    if kind == "decline":
+        return _("declined")
+    return text

@@ -2,14 +2,18 @@
 and the seats an account holds.
 
 A name is 3–24 characters of Unicode letters (with their marks), digits, spaces, ``-`` and
-``_``, NFC-normalised and trimmed; two names that differ only in case are one (``name_key``).
-A password is hashed with argon2id (argon2-cffi); a sign-in with an unknown name spends the
-same work, so the answer's time tells nothing either. A session is a random cookie stored only
+``_``, under Unicode's identifier rules (:mod:`cradle.server.text`); two names that differ only
+in case are one (``name_key``), and so are two that look alike (``name_skeletons``). A password
+is hashed with argon2id (argon2-cffi), in the bounded queue of :mod:`cradle.server.signins`; a
+sign-in with an unknown name spends the same work, so the answer's time tells nothing either.
+A browser the account signed in on keeps a device cookie (``devices``: its sha-256), and the
+addresses it signed in from are kept there as hashes: they sign in whatever strangers guessed. A session is a random cookie stored only
 as its sha-256; its CSRF token is derived from it (a page of this site reads it from
 ``GET /api/me``, a page of another site cannot), and every state-changing request that comes
 with the cookie must send it back in ``X-CSRF-Token``.
 
-Everything here that touches the database is synchronous; the routes call it in worker threads.
+What touches the database (:mod:`cradle.server.store.accounts`) is synchronous; the routes
+call it in worker threads.
 """
 
 from __future__ import annotations
@@ -18,38 +22,27 @@ import functools
 import hashlib
 import hmac
 import secrets
-import threading
-import unicodedata
-from dataclasses import dataclass
-from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.exc import IntegrityError
 
-from cradle.server.storage import (
-    AccountRow,
-    ChatLineRow,
-    ChatMuteRow,
-    GameRow,
-    SeatRow,
-    SessionRow,
-    Storage,
-    StorageError,
-    TransferRow,
-)
+from cradle.server import text
+from cradle.server.store.accounts import FORMER, Account, AccountStore, Taken
+from cradle.server.store.seats import SeatStore
 from cradle.server.tokens import hash_token, new_token
 
-NAME_MIN, NAME_MAX = 3, 24
+__all__ = ["FORMER", "Account", "Taken"]
+
+NAME_MIN, NAME_MAX = text.NAME_MIN, text.NAME_MAX
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
-EMAIL_MAX = 254
-FORMER = "former player"  # the name at the seats of a deleted account (no one may take it)
+EMAIL_MAX = text.EMAIL_MAX
 SESSION_COOKIE = "cradle_session"
+DEVICE_COOKIE = "cradle_device"  # a browser the account signed in on (signins.py: never locked out)
+DEVICE_SECONDS = 365 * 86400.0  # a device (or home address) unused this long is forgotten
+DEVICES_PER_ACCOUNT = 20  # the most recently used are kept
 CSRF_HEADER = "x-csrf-token"
 SESSION_SECONDS = 30 * 86400.0
 TRANSFER_SECONDS = 3600.0  # a "continue on another device" link works this long, once
-HASHING = threading.BoundedSemaphore(2)  # argon2id takes 64 MiB each: a few at a time
 
 
 @functools.cache
@@ -60,40 +53,19 @@ def _hasher(memory_kib: int) -> tuple[PasswordHasher, str]:
     return hasher, hasher.hash(secrets.token_hex(16))
 
 
-class Taken(StorageError):
-    def __init__(self) -> None:
-        super().__init__("that name is taken", "that name is taken")
-
-
 def normal_name(raw: str) -> str:
-    """The name as stored and shown, or ValueError saying what is wrong with it."""
-    name = unicodedata.normalize("NFC", raw).strip()
-    if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise ValueError(f"a name has {NAME_MIN} to {NAME_MAX} characters")
-    previous = ""
-    for char in name:
-        kind = unicodedata.category(char)
-        if kind[0] in "LN" and kind in ("Lu", "Ll", "Lt", "Lm", "Lo", "Nd"):
-            pass
-        elif kind[0] == "M" and unicodedata.category(previous or " ")[0] in "LM":
-            pass  # a mark on a letter (many scripts write vowels so)
-        elif char in " -_":
-            if char == " " and previous == " ":
-                raise ValueError("a name has no two spaces in a row")
-        else:
-            raise ValueError(
-                "a name has only letters, digits, spaces, '-' and '_' "
-                f"(not {unicodedata.name(char, repr(char)).lower()})"
-            )
-        previous = char
-    if name_key(name) == name_key(FORMER):
+    """The name as stored and shown, or ValueError saying what is wrong with it
+    (cradle.server.text.normal_name's rules; "former player", and what looks like it, is
+    nobody's)."""
+    name = text.normal_name(raw)
+    if text.name_skeletons(name) & text.name_skeletons(FORMER):
         raise ValueError(f"{FORMER!r} is the name of deleted accounts")
     return name
 
 
 def name_key(name: str) -> str:
-    """What makes two names one: case-folded, NFC again (folding can undo it)."""
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+    """What makes two names one for signing in (NFKC, case-folded)."""
+    return text.name_key(name)
 
 
 def check_password(password: str) -> None:
@@ -102,18 +74,17 @@ def check_password(password: str) -> None:
 
 
 def hash_password(password: str, memory_kib: int) -> str:
+    """The argon2id hash of ``password`` (a worker thread of the queue in signins.py runs it)."""
     hasher, _dummy = _hasher(memory_kib)
-    with HASHING:
-        return hasher.hash(password)
+    return hasher.hash(password)
 
 
 def password_matches(stored: str | None, password: str, memory_kib: int) -> bool:
     hasher, dummy = _hasher(memory_kib)
-    with HASHING:
-        try:
-            return hasher.verify(stored or dummy, password) and stored is not None
-        except (VerificationError, InvalidHashError):
-            return False
+    try:
+        return hasher.verify(stored or dummy, password) and stored is not None
+    except (VerificationError, InvalidHashError):
+        return False
 
 
 def csrf_of(secret: str) -> str:
@@ -121,246 +92,95 @@ def csrf_of(secret: str) -> str:
     return hmac.new(secret.encode(), b"cradle-csrf", hashlib.sha256).hexdigest()[:32]
 
 
-@dataclass(frozen=True)
-class Account:
-    id: str
-    name: str
-    email: str | None
-    turn_mail: bool
-    created: float
-
-    def public(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "email": self.email,
-            "turn_mail": self.turn_mail,
-            "created": self.created,
-        }
+def create_account(store: AccountStore, name: str, password_hash: str, now: float) -> Account:
+    """A new account; :class:`Taken` when the name (in any case) is someone's, or looks like
+    someone's (:func:`cradle.server.text.name_skeletons`)."""
+    return store.create(name, name_key(name), text.name_skeletons(name), password_hash, now)
 
 
-def _account(row: Any) -> Account:
-    return Account(row.id, row.name, row.email, bool(row.turn_mail), float(row.created))
+def looks_like_an_account(store: AccountStore, name: str) -> bool:
+    """Whether a guest's ``name`` looks like an account's name (which only its account shows)."""
+    return store.alike(text.name_skeletons(name))
 
 
-def create_account(storage: Storage, name: str, password_hash: str, now: float) -> Account:
-    """A new account; :class:`Taken` when the name (in any case) is someone's."""
-    account_id = secrets.token_hex(8)
-    try:
-        with storage.transaction() as connection:
-            taken = connection.execute(
-                select(AccountRow.id).where(AccountRow.name_key == name_key(name))
-            ).first()
-            if taken is not None:
-                raise Taken()
-            connection.execute(
-                insert(AccountRow).values(
-                    id=account_id,
-                    name=name,
-                    name_key=name_key(name),
-                    password=password_hash,
-                    created=now,
-                    turn_mail=False,
-                )
-            )
-    except StorageError as exc:
-        if isinstance(exc.__cause__, IntegrityError):
-            raise Taken() from None  # another process took it meanwhile
-        raise
-    return Account(account_id, name, None, False, now)
+def device_of(store: AccountStore, secret: str) -> str | None:
+    """The account whose browser holds the device cookie ``secret`` (None: not a known one)."""
+    return store.device_account(hash_token(secret))
 
 
-def password_of(storage: Storage, name: str) -> tuple[str, str] | None:
-    """(account id, password hash) of the account named ``name`` (any case), or None."""
-    with storage.engine.connect() as connection:
-        row = connection.execute(
-            select(AccountRow.id, AccountRow.password).where(AccountRow.name_key == name_key(name))
-        ).first()
-    return None if row is None else (str(row.id), str(row.password))
+def home_key(client: str, account_id: str) -> str:
+    """How an address the account signed in from is kept: a hash, with its devices."""
+    return hash_token(f"home|{client}|{account_id}")
 
 
-def password_by_id(storage: Storage, account_id: str) -> str | None:
-    with storage.engine.connect() as connection:
-        found = connection.execute(
-            select(AccountRow.password).where(AccountRow.id == account_id)
-        ).scalar()
-    return None if found is None else str(found)
+def is_home(store: AccountStore, client: str, account_id: str) -> bool:
+    """Whether the account signed in from ``client``'s address (its key) before."""
+    return store.device_account(home_key(client, account_id)) == account_id
 
 
-def start_session(storage: Storage, account_id: str, now: float) -> str:
-    """A new session of the account; its cookie's value (stored only as its sha-256)."""
-    secret = new_token()
-    with storage.transaction() as connection:
-        connection.execute(delete(SessionRow).where(SessionRow.expires < now))
-        connection.execute(
-            insert(SessionRow).values(
-                id=hash_token(secret),
-                account_id=account_id,
-                created=now,
-                expires=now + SESSION_SECONDS,
-            )
-        )
+def sign_in_facts(
+    store: AccountStore, name: str, client: str, device: str | None
+) -> tuple[tuple[str, str] | None, bool, bool]:
+    """What a sign-in needs to know, in one call: (account id, password hash) of the account
+    named ``name`` (None: no such account), whether the device cookie ``device`` is one of its
+    browsers, and whether ``client``'s address is one of its homes. The same reads whether or
+    not the account exists."""
+    found = password_of(store, name)
+    account_id = found[0] if found is not None else "-"
+    known = device is not None and device_of(store, device) == account_id
+    return found, known, is_home(store, client, account_id)
+
+
+def remember_device(
+    store: AccountStore, account_id: str, secret: str | None, now: float, client: str | None = None
+) -> str:
+    """This browser is the account's (``secret``: its device cookie, kept when it is one of
+    this account's), and so is ``client``'s address (:func:`is_home`); the cookie's value to
+    send back. Devices unused for a year, and beyond an account's 20, are forgotten."""
+    devices = [] if client is None else [home_key(client, account_id)]
+    if secret is None or store.device_account(hash_token(secret)) != account_id:
+        secret = new_token()
+    devices.append(hash_token(secret))
+    store.remember_devices(account_id, devices, now, now - DEVICE_SECONDS, DEVICES_PER_ACCOUNT)
     return secret
 
 
-def account_of_session(storage: Storage, secret: str, now: float) -> Account | None:
+def password_of(store: AccountStore, name: str) -> tuple[str, str] | None:
+    """(account id, password hash) of the account named ``name`` (any case), or None."""
+    return store.password_of(name_key(name))
+
+
+def start_session(store: AccountStore, account_id: str, now: float) -> str:
+    """A new session of the account; its cookie's value (stored only as its sha-256)."""
+    secret = new_token()
+    store.add_session(hash_token(secret), account_id, now, now + SESSION_SECONDS)
+    return secret
+
+
+def account_of_session(store: AccountStore, secret: str, now: float) -> Account | None:
     """The account signed in with the cookie ``secret``; None when it is no live session."""
-    with storage.engine.connect() as connection:
-        row = connection.execute(
-            select(AccountRow)
-            .join(SessionRow, SessionRow.account_id == AccountRow.id)
-            .where(SessionRow.id == hash_token(secret), SessionRow.expires > now)
-        ).first()
-    return None if row is None else _account(row)
+    return store.account_of_session(hash_token(secret), now)
 
 
-def end_session(storage: Storage, secret: str) -> None:
-    with storage.transaction() as connection:
-        connection.execute(delete(SessionRow).where(SessionRow.id == hash_token(secret)))
+def end_session(store: AccountStore, secret: str) -> None:
+    store.end_session(hash_token(secret))
 
 
-def set_password(storage: Storage, account_id: str, password_hash: str, keep: str) -> None:
+def set_password(store: AccountStore, account_id: str, password_hash: str, keep: str) -> None:
     """A new password; every other session of the account ends (``keep``: this one's secret)."""
-    with storage.transaction() as connection:
-        connection.execute(
-            update(AccountRow).where(AccountRow.id == account_id).values(password=password_hash)
-        )
-        connection.execute(
-            delete(SessionRow).where(
-                SessionRow.account_id == account_id, SessionRow.id != hash_token(keep)
-            )
-        )
+    store.set_password(account_id, password_hash, hash_token(keep))
 
 
-def set_mail(storage: Storage, account_id: str, email: str | None, turn_mail: bool) -> None:
-    with storage.transaction() as connection:
-        connection.execute(
-            update(AccountRow)
-            .where(AccountRow.id == account_id)
-            .values(email=email, turn_mail=turn_mail and email is not None)
-        )
-
-
-def delete_account(storage: Storage, account_id: str) -> None:
-    """The account and its sessions go; its games stay, its seats named ``former player``."""
-    with storage.transaction() as connection:
-        connection.execute(
-            update(SeatRow)
-            .where(SeatRow.account_id == account_id)
-            .values(account_id=None, name=FORMER)
-        )
-        # Its chat lines stay with their games, under the same name as its seats; its mutes go
-        # (its ratings go with the account: their rows cascade).
-        connection.execute(
-            update(ChatLineRow).where(ChatLineRow.speaker == f"a:{account_id}").values(name=FORMER)
-        )
-        connection.execute(delete(ChatMuteRow).where(ChatMuteRow.viewer == f"a:{account_id}"))
-        connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
-        connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
-
-
-def games_of(storage: Storage, account_id: str, limit: int) -> list[dict[str, Any]]:
-    """The account's games as stored (the latest changed first, at most ``limit``): id,
-    game, the players (the game's names), the seats' kinds and the names at them, the seats
-    it holds,
-    status, moves, result, times, and whether it is rated (``Storage.rating``)."""
-    with storage.engine.connect() as connection:
-        held = connection.execute(
-            select(SeatRow.game_id, SeatRow.seat).where(SeatRow.account_id == account_id)
-        ).all()
-        seats: dict[str, list[int]] = {}
-        for row in held:
-            seats.setdefault(str(row.game_id), []).append(int(row.seat))
-        if not seats:
-            return []
-        games = connection.execute(
-            select(
-                GameRow.id,
-                GameRow.game,
-                GameRow.players,
-                GameRow.seats,
-                GameRow.status,
-                GameRow.moves,
-                GameRow.result,
-                GameRow.created,
-                GameRow.updated,
-                GameRow.rated,
-            )
-            .where(GameRow.id.in_(list(seats)))
-            .order_by(GameRow.updated.desc())
-            .limit(limit)
-        ).all()
-        names: dict[str, dict[int, str]] = {}
-        for game_id, seat, name in connection.execute(
-            select(SeatRow.game_id, SeatRow.seat, SeatRow.name).where(
-                SeatRow.game_id.in_([g.id for g in games]), SeatRow.name.is_not(None)
-            )
-        ):
-            names.setdefault(str(game_id), {})[int(seat)] = str(name)
-    rating = storage.rating(
-        {
-            str(game.id): len(game.players)
-            for game in games
-            if game.rated and isinstance(game.players, list)
-        }
-    )
-    found = []
-    for game in games:
-        players = list(game.players) if isinstance(game.players, list) else []
-        shown = names.get(str(game.id), {})
-        found.append(
-            {
-                "id": str(game.id),
-                "game": str(game.game),
-                "players": [str(p) for p in players],
-                "seats": [str(kind) for kind in game.seats]
-                if isinstance(game.seats, list)
-                else ["human"] * len(players),
-                "names": [shown.get(seat) for seat in range(len(players))],
-                "seats_held": sorted(seats[str(game.id)]),
-                "status": str(game.status),
-                "moves": int(game.moves),
-                "result": game.result if isinstance(game.result, list) else None,
-                "created": float(game.created),
-                "updated": float(game.updated),
-                "rated": str(game.id) in rating,
-            }
-        )
-    return found
-
-
-def count_accounts(storage: Storage) -> int:
-    with storage.engine.connect() as connection:
-        return int(connection.execute(select(func.count()).select_from(AccountRow)).scalar() or 0)
-
-
-def new_transfer(storage: Storage, game_id: str, seat: int, now: float) -> str:
+def new_transfer(store: SeatStore, game_id: str, seat: int, now: float) -> str:
     """A one-time code that hands ``seat`` to whoever opens its link (within the hour)."""
     code = new_token()
-    with storage.transaction() as connection:
-        connection.execute(delete(TransferRow).where(TransferRow.expires < now))
-        connection.execute(
-            delete(TransferRow).where(TransferRow.game_id == game_id, TransferRow.seat == seat)
-        )
-        connection.execute(
-            insert(TransferRow).values(
-                code=hash_token(code), game_id=game_id, seat=seat, expires=now + TRANSFER_SECONDS
-            )
-        )
+    store.new_transfer(game_id, seat, hash_token(code), now + TRANSFER_SECONDS, now)
     return code
 
 
-def transfer_of(storage: Storage, game_id: str, code: str, now: float) -> int | None:
+def transfer_of(store: SeatStore, game_id: str, code: str, now: float) -> int | None:
     """The seat a live transfer code of ``game_id`` hands over (not used up here); or None."""
-    with storage.engine.connect() as connection:
-        found = connection.execute(
-            select(TransferRow.seat).where(
-                TransferRow.code == hash_token(code),
-                TransferRow.game_id == game_id,
-                TransferRow.expires > now,
-            )
-        ).scalar()
-    return None if found is None else int(found)
+    return store.transfer_of(game_id, hash_token(code), now)
 
 
 def qr_svg(link: str) -> str:

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
-from typing import NotRequired, Protocol, TypedDict, TypeVar
+from collections.abc import Mapping
+from typing import NotRequired, TypedDict, TypeVar
 
-from cradle.core.contract import JSON, Event, SeatResult, View
+from cradle.core.contract import JSON, Event, Pieces, SeatResult, View
 from cradle.server.errors import bad_request, forbidden
 from cradle.server.history import (
     PastBoard,
-    Pieces,
     ShownStep,
     Step,
     board_at,
@@ -28,9 +27,11 @@ from cradle.server.history import (
 )
 from cradle.server.limits import Limits
 from cradle.server.redact import public_action
-from cradle.server.seats import Seats
-from cradle.server.storage import LobbyFilter, Storage
-from cradle.server.tables import Table, Tables, snapshot
+from cradle.server.runtime import Runtime
+from cradle.server.store import Store
+from cradle.server.store.lobby import LobbyFilter
+from cradle.server.table import Table, snapshot
+from cradle.server.tables import Tables
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -66,13 +67,15 @@ class KnownRecord(TypedDict):
 
 
 class ReplayStep(TypedDict):
-    """One step of a replay: the action (None before the first), its events, the view after."""
+    """One step of a replay: the action (None before the first), its events, the view after;
+    ``standin``: the stand-in bot level that made the action for its seat's person."""
 
     ply: int
     seat: int | None
     action: str | None
     events: list[Event]
     view: View
+    standin: str | None
 
 
 class Replay(TypedDict):
@@ -112,26 +115,6 @@ class Board(PastBoard):
     seats: list[str]
 
 
-class ArchiveHost(Protocol):
-    """What reading needs of the server (the hub is one)."""
-
-    @property
-    def storage(self) -> Storage: ...
-
-    @property
-    def limits(self) -> Limits: ...
-
-    @property
-    def served(self) -> Tables: ...
-
-    @property
-    def seats(self) -> Seats: ...
-
-    async def db(self, function: Callable[..., T], *args: object) -> T: ...
-
-    async def engine(self, function: Callable[..., T], *args: object) -> T: ...
-
-
 def record_for(table: Table, seat: int | None) -> KnownRecord:
     """The record of a game in progress as ``seat`` may know it: no seed, and every action
     in its public form for that seat."""
@@ -166,7 +149,10 @@ def replay_of(table: Table, seat: int | None) -> Replay:
     """Every step of the finished game at ``table`` as ``seat`` saw it (engine work)."""
     record = table.record
     state = record.start()
-    steps = [ReplayStep(ply=0, seat=None, action=None, events=[], view=state.view(seat))]
+    steps = [
+        ReplayStep(ply=0, seat=None, action=None, events=[], view=state.view(seat), standin=None)
+    ]
+    standins = table.action_standins
     for step in record.steps_from(state):
         steps.append(
             ReplayStep(
@@ -175,6 +161,7 @@ def replay_of(table: Table, seat: int | None) -> Replay:
                 action=public_action(record.game, step.action, step.seat, seat),
                 events=list(step.events),
                 view=state.view(seat),
+                standin=standins[step.ply - 1] if step.ply - 1 < len(standins) else None,
             )
         )
     return Replay(
@@ -201,8 +188,11 @@ def keep(cache: OrderedDict[K, V], key: K, value: V, most: int) -> V:
 class Archive:
     """The server's reading of games: lobby pages, records, replays, histories, past boards."""
 
-    def __init__(self, host: ArchiveHost) -> None:
-        self.host = host
+    def __init__(self, store: Store, runtime: Runtime, tables: Tables, limits: Limits) -> None:
+        self.store = store
+        self.runtime = runtime
+        self.tables = tables
+        self.limits = limits
         self.lobby_cache: LobbyCache = {}
         self.replays: OrderedDict[tuple[str, int | None], Replay] = OrderedDict()
         self.histories: OrderedDict[tuple[str, int], list[Step]] = OrderedDict()
@@ -229,10 +219,10 @@ class Archive:
         now = time.monotonic()
         if cached is not None and now - cached[0] < LOBBY_SECONDS:
             return cached[1]
-        rows = await self.host.db(self.host.storage.list_games, limit, before, status, where)
+        rows = await self.runtime.db(self.store.lobby.list_games, limit, before, status, where)
         games: list[Mapping[str, object]] = []
         for row in rows:
-            table = self.host.served.loaded.get(row["id"])
+            table = self.tables.loaded.get(row["id"])
             games.append(table.summary() if table is not None else {**row, "to_move": None})
         last = rows[-1] if len(rows) == limit else None
         page = LobbyPage(
@@ -248,7 +238,7 @@ class Archive:
         """The full record once the game is over; before that, the record a seat may know."""
         if table.is_over:
             return whole_record(table)
-        seat, hotseat = self.host.seats.authorize(table, token)
+        seat, hotseat = table.authorize(token)
         if seat is None and not hotseat:
             raise forbidden("the record is public once the game is over")
         # The hot-seat screen (seat None here) is everyone's: it gets the spectators' record.
@@ -263,9 +253,9 @@ class Archive:
         key = (table.id, seat)
         found = self.replays.get(key)
         if found is None:
-            built: Replay = await self.host.engine(replay_of, table, seat)
+            built: Replay = await self.runtime.engine(replay_of, table, seat)
             found = built
-        kept = keep(self.replays, key, found, self.host.limits.replay_cache)
+        kept = keep(self.replays, key, found, self.limits.replay_cache)
         return {**kept, "names": table.shown_names()}
 
     async def history(self, table: Table, viewer: int | None) -> History:
@@ -275,8 +265,10 @@ class Archive:
         steps = self.histories.get(key)
         if steps is None:
             record, seats = snapshot(table)
-            steps = await self.host.engine(replay_steps, record, seats)
-        keep(self.histories, key, steps, self.host.limits.replay_cache)
+            steps = await self.runtime.engine(
+                replay_steps, record, seats, list(table.action_standins)
+            )
+        keep(self.histories, key, steps, self.limits.replay_cache)
         shown = history_for(table.game, steps, viewer)
         return History(
             id=table.id,
@@ -299,9 +291,11 @@ class Archive:
         found = self.boards.get(key)
         if found is None:
             record, seats = snapshot(table)
-            built: PastBoard = await self.host.engine(board_at, record, seats, ply, viewer)
+            built: PastBoard = await self.runtime.engine(
+                board_at, record, seats, ply, viewer, list(table.action_standins)
+            )
             found = built
-        keep(self.boards, key, found, self.host.limits.replay_cache)
+        keep(self.boards, key, found, self.limits.replay_cache)
         return Board(
             id=table.id,
             game=table.game,

@@ -35,20 +35,23 @@ import logging
 import os
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
-from cradle.core.contract import GameState
+from cradle.core.contract import GameState, Pieces
 from cradle.core.record import GameRecord
 from cradle.core.results import rank_rewards
 from cradle.server.bots import pool_pids, spawn_pool, stop_pool, watch_parent
 from cradle.server.errors import ApiError, bad_request, forbidden
-from cradle.server.history import HAND_PIECES, Pieces
+from cradle.server.history import hand_pieces
 from cradle.server.limits import Limits
-from cradle.server.storage import CorruptGame, Storage
-from cradle.server.tables import Table
+from cradle.server.runtime import Runtime
+from cradle.server.store import Store
+from cradle.server.store.errors import CorruptGame
+from cradle.server.table import Table, hints_allowed
+from cradle.server.tables import Tables
 
 if TYPE_CHECKING:
     from cradle.ai.knowledge.base import Knowledge
@@ -187,7 +190,7 @@ def review_work(record: GameRecord, ply: int, seconds: float, seed: int) -> Revi
     if best.action == played:
         played_chance = best.reward
     loss = max(0.0, best.reward - played_chance)
-    pieces = HAND_PIECES[state.game](state, seat) if state.game in HAND_PIECES else {}
+    pieces = hand_pieces(state, seat)
     return {
         "ply": ply,
         "seat": seat,
@@ -294,44 +297,22 @@ class AssistPool:
 # -- analyses -----------------------------------------------------------------------------------
 
 
-class AnalystHost(Protocol):
-    """What the analyses need of the server (the hub is one): its storage, limits and assist
-    pool, whether it is stopping, and ways to run work in the background and in storage."""
-
-    @property
-    def limits(self) -> Limits: ...
-
-    @property
-    def storage(self) -> Storage: ...
-
-    @property
-    def assist(self) -> AssistPool: ...
-
-    @property
-    def closing(self) -> bool: ...
-
-    def spawn(self, work: Awaitable[None]) -> None: ...
-
-    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
-
-
 class Analyst:
     """Analyses of finished games: queued in the database when a game ends, worked through
     in the assist pool, stored as they go."""
 
-    def __init__(self, hub: AnalystHost) -> None:
-        self.hub = hub
+    def __init__(self, store: Store, runtime: Runtime, assist: AssistPool, limits: Limits) -> None:
+        self.store = store
+        self.runtime = runtime
+        self.assist = assist
+        self.limits = limits
         self.queue: list[str] = []  # game ids, first come first served
         self.active: set[str] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         self.wake = asyncio.Event()
 
-    @property
-    def limits(self) -> Limits:
-        return self.hub.limits
-
     def start(self) -> None:
-        for _ in range(self.hub.assist.processes):
+        for _ in range(self.assist.processes):
             task = asyncio.ensure_future(self._worker())
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
@@ -347,22 +328,21 @@ class Analyst:
 
     def refill(self) -> None:
         """Take queued analyses from the database (soon, in the background)."""
-        self.hub.spawn(self._refill())
+        self.runtime.spawn(self._refill())
 
     async def _refill(self) -> None:
         room = self.limits.analysis_queue - len(self.queue)
-        if room <= 0 or self.hub.closing:
+        if room <= 0 or self.runtime.closing:
             return
         stale = time.time() - STALE_SECONDS
-        storage = self.hub.storage
-        for game_id in await self.hub.db(storage.pending_analyses, room, stale):
+        for game_id in await self.runtime.db(self.store.analyses.pending, room, stale):
             if game_id not in self.queue and game_id not in self.active:
                 self.queue.append(game_id)
         if self.queue:
             self.wake.set()
 
     async def _worker(self) -> None:
-        while not self.hub.closing:
+        while not self.runtime.closing:
             if not self.queue:
                 self.wake.clear()
                 await self.wake.wait()
@@ -377,14 +357,8 @@ class Analyst:
                 raise
             except Exception:
                 log.exception("the analysis of game %s failed", game_id)
-                await self.hub.db(
-                    self.hub.storage.save_analysis,
-                    game_id,
-                    self.hub.storage.origin,
-                    "failed",
-                    0,
-                    0,
-                    None,
+                await self.runtime.db(
+                    self.store.analyses.save, game_id, self.store.origin, "failed", 0, 0, None
                 )
             finally:
                 self.active.discard(game_id)
@@ -392,23 +366,20 @@ class Analyst:
                 await self._refill()
 
     async def _analyse(self, game_id: str) -> None:
-        hub = self.hub
-        storage = hub.storage
-        claimed = await hub.db(
-            storage.claim_analysis, game_id, storage.origin, time.time() - STALE_SECONDS
-        )
+        db, analyses, origin = self.runtime.db, self.store.analyses, self.store.origin
+        claimed = await db(analyses.claim, game_id, origin, time.time() - STALE_SECONDS)
         if claimed is None:
             return  # done, or another process works on it
-        stored = await hub.db(storage.load, game_id)
+        stored = await db(self.store.games.load, game_id)
         if stored is None or stored.status != "over":
-            await hub.db(storage.save_analysis, game_id, storage.origin, "failed", 0, 0, None)
+            await db(analyses.save, game_id, origin, "failed", 0, 0, None)
             return
         record = stored.record()
         humans = [s for s, kind in enumerate(stored.seats) if kind == "human"]
         reviewed = humans or list(range(len(stored.seats)))
         data: dict[str, Any] = claimed.get("data") or {}
         if data.get("format") != FORMAT or "plies" not in data:
-            plan = await hub.assist.run(ANALYSIS, plan_work, record, reviewed)
+            plan = await self.assist.run(ANALYSIS, plan_work, record, reviewed)
             data = {
                 "format": FORMAT,
                 "seconds": self.limits.analysis_seconds,
@@ -420,33 +391,23 @@ class Analyst:
         total = len(data["plies"])
         done = {r["ply"] for r in data["reviews"]}
         saved = time.monotonic()
-        await hub.db(
-            storage.save_analysis, game_id, storage.origin, "running", len(done), total, data
-        )
+        await db(analyses.save, game_id, origin, "running", len(done), total, data)
         for ply in data["plies"]:
             if ply in done:
                 continue
             seed = work_seed("review", stored.seed, ply)
-            review = await hub.assist.run(
+            review = await self.assist.run(
                 ANALYSIS, review_work, record, ply, self.limits.analysis_seconds, seed
             )
             data["reviews"].append(review)
             done.add(ply)
             if time.monotonic() - saved >= SAVE_SECONDS:
                 saved = time.monotonic()
-                kept = await hub.db(
-                    storage.save_analysis,
-                    game_id,
-                    storage.origin,
-                    "running",
-                    len(done),
-                    total,
-                    data,
-                )
+                kept = await db(analyses.save, game_id, origin, "running", len(done), total, data)
                 if not kept:
                     return  # another process took it over
         data["costly"] = costly(data["reviews"])
-        await hub.db(storage.save_analysis, game_id, storage.origin, "done", total, total, data)
+        await db(analyses.save, game_id, origin, "done", total, total, data)
 
 
 # -- what people ask: explanations, hints and analyses ------------------------------------------
@@ -484,44 +445,32 @@ class AnalysisAnswer(TypedDict):
     analysis: dict[str, object] | None
 
 
-class AdviserHost(Protocol):
-    """What explanations, hints and analyses need of the server (the hub is one): its limits,
-    storage, assist pool and analyst, and who may ask at a table."""
-
-    @property
-    def limits(self) -> Limits: ...
-
-    @property
-    def storage(self) -> Storage: ...
-
-    @property
-    def assist(self) -> AssistPool: ...
-
-    @property
-    def analyst(self) -> Analyst: ...
-
-    async def db(self, function: Callable[..., T], *args: object) -> T: ...
-
-    async def mover_of(self, table: Table, token: str | None, what: str) -> int:
-        """The seat of ``token``, allowed to ask ``what`` at ``table`` (else 403)."""
-        ...
-
-    def hints_allowed(self, table: Table) -> bool: ...
-
-
 class Adviser:
     """Answers people's questions about a game: is this action legal, what are the best moves
     now (hints, from the asking seat's own information), how did a finished game go (its
     analysis, computed by the :class:`Analyst`)."""
 
-    def __init__(self, host: AdviserHost) -> None:
-        self.host = host
+    def __init__(
+        self,
+        store: Store,
+        runtime: Runtime,
+        tables: Tables,
+        assist: AssistPool,
+        analyst: Analyst,
+        limits: Limits,
+    ) -> None:
+        self.store = store
+        self.runtime = runtime
+        self.tables = tables
+        self.assist = assist
+        self.analyst = analyst
+        self.limits = limits
         self.hints: dict[tuple[str, int, int], asyncio.Future[list[Hint]]] = {}
 
     async def explain(self, table: Table, token: str | None, action: str) -> Explanation:
         """Whether ``action`` is legal now for the seat of ``token``, and if not, why (the
         engine's own reason). Nothing changes."""
-        seat = await self.host.mover_of(table, token, "an explanation")
+        seat = await self.tables.mover_of(table, token, "an explanation")
         action = " ".join(action.split())
         if not action:
             raise bad_request("'action' must be a non-empty string, e.g. \"tile red K2\"")
@@ -537,15 +486,15 @@ class Adviser:
     async def hint(self, table: Table, token: str | None) -> Hints:
         """The best few moves for the seat deciding now, from its own information only; one
         search per seat and version, however many ask."""
-        seat = await self.host.mover_of(table, token, "a hint")
-        if not self.host.hints_allowed(table):
+        seat = await self.tables.mover_of(table, token, "a hint")
+        if not hints_allowed(table):
             raise forbidden("hints are off in games between people at their own screens")
         if table.to_move() != seat:
             raise forbidden(f"it is not seat {seat}'s decision")
         key = (table.id, table.version, seat)
         pending = self.hints.get(key)
         if pending is None:
-            assist = self.host.assist
+            assist = self.assist
             if assist.queued(HINT) >= 4 * assist.processes + 4:
                 raise ApiError(429, "the hint helpers are busy: try again soon", retry_after=5)
             pending = asyncio.ensure_future(
@@ -554,7 +503,7 @@ class Adviser:
                     hint_work,
                     table.state.clone(),
                     seat,
-                    self.host.limits.hint_seconds,
+                    self.limits.hint_seconds,
                     work_seed("hint", table.record.seed, table.ply, seat),
                 )
             )
@@ -568,7 +517,7 @@ class Adviser:
         if not table.is_over:
             raise forbidden("the analysis opens once the game is over")
         try:
-            stored = await self.host.db(self.host.storage.load_analysis, table.id)
+            stored = await self.runtime.db(self.store.analyses.load, table.id)
         except CorruptGame as exc:  # the game itself serves on: only its analysis is damaged
             log.error("game %s: its analysis cannot be read: %s", table.id, exc.reason)
             raise ApiError(
@@ -599,6 +548,6 @@ class Adviser:
         were analyses, or among bots only)."""
         if not table.is_over:
             raise forbidden("the analysis opens once the game is over")
-        await self.host.db(self.host.storage.queue_analysis, table.id)
-        self.host.analyst.refill()
+        await self.runtime.db(self.store.analyses.queue, table.id)
+        self.analyst.refill()
         return await self.analysis(table)

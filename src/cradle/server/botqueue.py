@@ -1,10 +1,10 @@
 """`cradle bots`: bot workers on any machine, making the bots' moves of one PostgreSQL database.
 
 Each worker process claims the next bot's turn that is due from the database's queue
-(:meth:`cradle.server.storage.Storage.claim_bot_job`: the client that used the bots least
+(:meth:`cradle.server.store.botjobs.BotJobStore.claim`: the client that used the bots least
 lately first, then the oldest turn), loads the game, replays its record, decides with the
-server's own bot code (:func:`cradle.server.bots.decide`: the table's belief over the hands for
-Tigris, the seat's turn clock as stored) and stores the move with the compare-and-set on the
+server's own bot code (:func:`cradle.server.bots.decide`: what the game's bots remember between
+turns, :mod:`cradle.ai.memory`, and the seat's turn clock as stored) and stores the move with the compare-and-set on the
 game's version.
 The write notifies the serving processes, which push the move to their clients. While it
 thinks, the worker renews its claim; a worker killed mid-thought loses the claim when the lease
@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from cradle.ai.knowledge.belief import reads, replayed
+from cradle.ai.memory import remembered
 from cradle.server.bots import (
     LEASE_SECONDS,
     POLL_SECONDS,
@@ -34,20 +34,15 @@ from cradle.server.bots import (
     RETRY_SECONDS,
     bot_decision,
     decide,
-    decision_cost,
     watch_parent,
 )
-from cradle.server.storage import (
-    LIVE,
-    BotJob,
-    Conflict,
-    CorruptGame,
-    Storage,
-    StorageError,
-    playing_seats,
-    turn_begins,
-)
-from cradle.server.tables import MAX_ACTION_LENGTH, replay_record
+from cradle.server.errors import ApiError
+from cradle.server.referee import BotTurn, Settings, rule_move
+from cradle.server.store import Store
+from cradle.server.store.botjobs import BotJob
+from cradle.server.store.errors import Conflict, CorruptGame, StorageError
+from cradle.server.store.schema import LIVE
+from cradle.server.table import build_table
 
 log = logging.getLogger("cradle.server.bots")
 
@@ -70,8 +65,8 @@ def worker_name() -> str:
 class Lease:
     """Keeps a claimed turn's lease alive from a thread while the worker thinks."""
 
-    def __init__(self, storage: Storage, job: BotJob, owner: str) -> None:
-        self.storage, self.job, self.owner = storage, job, owner
+    def __init__(self, store: Store, job: BotJob, owner: str) -> None:
+        self.store, self.job, self.owner = store, job, owner
         self.done = threading.Event()
         self.thread = threading.Thread(target=self._renew, name="cradle-lease", daemon=True)
 
@@ -87,91 +82,61 @@ class Lease:
         while not self.done.wait(RENEW_SECONDS):
             try:
                 until = time.time() + LEASE_SECONDS
-                if not self.storage.renew_bot_job(self.job.game_id, self.owner, until):
+                if not self.store.bot_jobs.renew(self.job.game_id, self.owner, until):
                     return  # taken over: the version check keeps it to one move
             except StorageError as exc:
                 log.warning("renewing the claim on game %s failed: %s", self.job.game_id, exc)
 
 
-def make_move(storage: Storage, job: BotJob, owner: str, settings: WorkerSettings) -> str:
+def make_move(store: Store, job: BotJob, owner: str, settings: WorkerSettings) -> str:
     """The move of the claimed turn ``job``: "moved", "release" (the game moved on: the turn
-    is claimed again) or "drop" (no bot decides there: the turn is forgotten)."""
+    is claimed again) or "drop" (no bot decides there: the turn is forgotten). The move is
+    ruled on and stored as the server's own bots' are (:func:`cradle.server.referee.rule_move`:
+    the same one change, its turn notice owed whichever process sends it)."""
     try:
-        stored = storage.load(job.game_id)
+        stored = store.games.load(job.game_id)
+        if stored is None or stored.status not in LIVE:
+            return "drop"
+        if stored.version != job.version:
+            return "release"
+        table = build_table(stored)  # a stand-in plays its seat's turn as a bot
     except CorruptGame as exc:
         log.error("game %s cannot be read: %s", job.game_id, exc.reason)
         return "drop"  # set aside by the servers; a restart writes its turn again
-    if stored is None or stored.status not in LIVE:
+    if not table.bot_turn():
         return "drop"
-    if stored.version != job.version:
-        return "release"
-    record = stored.record()
-    try:
-        state = replay_record(record).state
-    except CorruptGame as exc:
-        log.error("game %s cannot be replayed: %s", job.game_id, exc.reason)
-        return "drop"
-    playing = stored.playing()  # a stand-in plays its seat's turn as a bot
-    if state.is_over or not playing[int(state.to_move)].startswith("bot:"):
-        return "drop"
-    ply = len(record.actions)
+    state, record = table.state, table.record
     decision = bot_decision(
         state,
-        playing,
-        stored.seed,
-        ply,
-        stored.bot_seconds,
+        table.playing(),
+        record.seed,
+        table.ply,
+        table.bot_seconds,
         settings.bot_seconds,
         job.clocks,
     )
-    belief = None
-    if reads(stored.game):
-        belief = replayed(record.start(), record.actions)
+    memory = remembered(record.start(), record.actions)
     seat = decision.seat
     began = time.perf_counter()
-    action = decide(state.clone(), seat, decision.name, decision.seed, decision.seconds, belief)
+    action = decide(state.clone(), seat, decision.name, decision.seed, decision.seconds, memory)
     decision.clock.spend(time.perf_counter() - began)
-    after = state.clone()
-    action = " ".join(action.split())
+    rules = Settings(settings.bot_seconds, settings.analyse)
+    turn = BotTurn(job.version, (seat, decision.clock.spent))
     try:
-        if len(action) > MAX_ACTION_LENGTH:
-            raise ValueError("too long")
-        after.apply(action)
-    except ValueError:
+        ruling = rule_move(table, seat, " ".join(action.split()), rules, turn)
+    except ApiError:
         # A bot's bug must not stall the table: this turn, the random bot decides.
-        log.error("bot %s in game %s chose an action that was refused", decision.name, stored.id)
+        log.error("bot %s in game %s chose an action that was refused", decision.name, table.id)
         action = decide(state.clone(), seat, "random", decision.seed, 1.0)
-        after = state.clone()
-        after.apply(action)
-    over = bool(after.is_over)
-    result: Any = after.result() if over else None
-    # A stand-in plays its seat's whole turn, and no more.
-    standin = seat if stored.standin == seat and not over and int(after.to_move) == seat else None
-    playing_after = playing_seats(stored.seats, standin, stored.standins)
-    deciding = None if over else int(after.to_move)
-    begins = turn_begins(stored.mode, playing_after, stored.claimed, seat, deciding, ply + 1)
+        ruling = rule_move(table, seat, action, rules, turn)
+    if ruling is None:
+        return "release"
     try:
-        storage.append_action(
-            stored.id,
-            ply,
-            stored.version,
-            seat,
-            action,
-            "over" if over else stored.status,
-            result,
-            not over and playing_after[int(after.to_move)].startswith("bot:"),
-            over and settings.analyse and "human" in stored.seats,
-            False,
-            (seat, decision.clock.spent),
-            decision_cost(playing_after, after, stored.bot_seconds, settings.bot_seconds),
-            standin,
-            stored.mode == "turn",
-            begins,  # a person's turn begins: its mail is owed (any server process sends it)
-        )
+        ruling.commit(store)
     except Conflict:
         return "release"  # another worker made it, or the game changed: the version decides
     if settings.verbose:
-        print(f"moved {stored.id} {ply} {job.client} {time.time():.6f} {owner}", flush=True)
+        print(f"moved {table.id} {table.ply} {job.client} {time.time():.6f} {owner}", flush=True)
     return "moved"
 
 
@@ -180,14 +145,14 @@ def work(settings: WorkerSettings, stop: Any = None) -> None:
     from cradle.ai.search.ismcts import warm_up
 
     warm_up()
-    storage = Storage(settings.url)
-    storage.bot_delay = settings.bot_delay
+    store = Store(settings.url)
+    store.bot_jobs.delay = settings.bot_delay
     owner = worker_name()
     try:
         while stop is None or not stop.is_set():
             try:
-                job = storage.claim_bot_job(owner, time.time(), LEASE_SECONDS)
-                due = storage.next_bot_due() if job is None else None
+                job = store.bot_jobs.claim(owner, time.time(), LEASE_SECONDS)
+                due = store.bot_jobs.next_due() if job is None else None
             except Exception as exc:  # the database is down or restarting: wait, then again
                 log.warning("claiming a bot's turn failed (%s); again in %g s", exc, RETRY_SECONDS)
                 time.sleep(RETRY_SECONDS)
@@ -198,21 +163,21 @@ def work(settings: WorkerSettings, stop: Any = None) -> None:
                 continue
             retry: float | None = None
             try:
-                with Lease(storage, job, owner):
-                    outcome = make_move(storage, job, owner, settings)
+                with Lease(store, job, owner):
+                    outcome = make_move(store, job, owner, settings)
             except Exception:
                 log.exception("a bot's turn failed in game %s", job.game_id)
                 outcome, retry = "release", time.time() + RETRY_SECONDS
             try:
                 if outcome == "drop":
-                    storage.drop_bot_job(job.game_id, job.version)
+                    store.bot_jobs.drop(job.game_id, job.version)
                 elif outcome == "release":
-                    storage.release_bot_job(job.game_id, owner, retry)
+                    store.bot_jobs.release(job.game_id, owner, retry)
             except Exception as exc:  # its lease lapses: another worker takes it then
                 log.warning("giving game %s's turn back failed: %s", job.game_id, exc)
-        storage.release_bot_jobs(owner)
+        store.bot_jobs.release_all(owner)
     finally:
-        storage.close()
+        store.close()
 
 
 def _child(settings: WorkerSettings, parent: int, stop: Any) -> None:

@@ -1,7 +1,8 @@
 """The bot seats of this process: workers that claim the bots' turns from the database's
 queue (:mod:`cradle.server.botqueue` on other machines claims them the same way), ask the bot
-pool for a move and play it at the table; each table keeps its own public belief over the
-hands for its bots (:meth:`BotSeats.belief`)."""
+pool for a move and play it at the table. What the bots of a game remember between turns (the
+Tigris bots' public belief over the hands, :mod:`cradle.ai.memory`) is kept here, per table,
+and brought up to the table's moves before each decision (:meth:`BotSeats.memory`)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ import logging
 import os
 import socket
 import time
-from collections import deque
-from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from collections import OrderedDict, deque
+from dataclasses import dataclass
+from typing import TypeVar
 
-from cradle.ai.knowledge.belief import HandBelief, reads, replayed
+from cradle.ai.memory import Memory, new_memory
+from cradle.core.contract import GameState
+from cradle.core.record import GameRecord
 from cradle.server.bots import (
     LEASE_SECONDS,
     POLL_SECONDS,
@@ -25,79 +28,105 @@ from cradle.server.bots import (
     bot_decision,
 )
 from cradle.server.errors import ApiError
+from cradle.server.events import Changed
 from cradle.server.limits import Limits
 from cradle.server.redact import public_action
-from cradle.server.session import Session
-from cradle.server.storage import BotJob, Storage
-from cradle.server.tables import Table, Tables
+from cradle.server.referee import BotTurn, Referee
+from cradle.server.runtime import Runtime
+from cradle.server.store import Store
+from cradle.server.store.botjobs import BotJob
+from cradle.server.table import Table
+from cradle.server.tables import Tables
 
 log = logging.getLogger("cradle.server")
 
 T = TypeVar("T")
 
 BOT_IDLE = 5.0  # SQLite: the longest an idle bot worker waits (every change wakes it anyway)
+MAX_MEMORIES = 2000  # tables whose bots' memory is kept (the least recently used go first)
 
 
-class BotSeatsHost(Protocol):
-    """What the bot seats need of the server (the hub is one)."""
+@dataclass(frozen=True)
+class Remembered:
+    """What a table's bots remember after its first ``len(actions)`` actions, and the state
+    after them (the next actions are taken in from there)."""
 
-    @property
-    def storage(self) -> Storage: ...
+    actions: tuple[str, ...]
+    memory: Memory
+    state: GameState
 
-    @property
-    def limits(self) -> Limits: ...
 
-    @property
-    def closing(self) -> bool: ...
-
-    @property
-    def bots(self) -> BotPool: ...
-
-    @property
-    def served(self) -> Tables: ...
-
-    @property
-    def session(self) -> Session: ...
-
-    @property
-    def bot_wakeup(self) -> asyncio.Event: ...
-
-    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
-
-    async def engine(self, function: Callable[..., T], *args: Any) -> T: ...
+def caught_up(found: Remembered | None, record: GameRecord, actions: tuple[str, ...]) -> Remembered:
+    """``found`` brought up to ``actions`` (the game's so far): from its own state when they
+    go on from it, else from the start of ``record`` (an undo, a first decision). Runs in an
+    engine thread; ``found`` is not changed."""
+    if found is not None and actions[: len(found.actions)] == found.actions:
+        memory, state, done = found.memory.copy(), found.state.clone(), len(found.actions)
+    else:
+        fresh = new_memory(record.game)
+        assert fresh is not None
+        memory, state, done = fresh, record.start(), 0
+    for action in actions[done:]:
+        memory.observe(state, action)
+        state.apply(action)
+    return Remembered(actions, memory, state)
 
 
 class BotSeats:
     """This process's bot workers and the turns they hold."""
 
-    def __init__(self, host: BotSeatsHost) -> None:
-        self.host = host
+    def __init__(
+        self,
+        store: Store,
+        runtime: Runtime,
+        tables: Tables,
+        referee: Referee,
+        bots: BotPool,
+        limits: Limits,
+    ) -> None:
+        self.store = store
+        self.runtime = runtime
+        self.tables = tables
+        self.referee = referee
+        self.bots = bots
+        self.limits = limits
+        # What wakes the workers: every change that may make a bot's turn due.
+        self.wakeup = asyncio.Event()
         # Their name on the turns they claim, the turns in hand, and the bots' moves they
         # stored (numbered, with the game: the latest thousand), for the fairness tests.
-        self.worker = f"{socket.gethostname()[:40]}:{os.getpid()}:{host.storage.origin[:6]}"
+        self.worker = f"{socket.gethostname()[:40]}:{os.getpid()}:{store.origin[:6]}"
         self.jobs: set[asyncio.Task[None]] = set()
         self.made = 0
         self.moves: deque[tuple[int, str]] = deque(maxlen=1000)
+        # What each table's bots remember (:meth:`memory`), and how often a game's record was
+        # replayed from its start to work it out (the tests read it).
+        self.memories: OrderedDict[str, Remembered] = OrderedDict()
+        self.replays = 0
+
+    def wake(self, change: Changed) -> None:
+        """After a change: a bot may decide at its table now."""
+        if change.table.bot_turn() and change.table.ended is None:
+            self.wakeup.set()
 
     async def loop(self) -> None:
         """This process's bot workers: claim the bots' turns that are due from the database's
-        queue (:meth:`Storage.claim_bot_job`: fair across clients, then tables), as many at a
+        queue (:meth:`BotJobStore.claim`: fair across clients, then tables), as many at a
         time as there are bot processes, and make their moves."""
-        slots = self.host.bots.processes
-        while not self.host.closing:
-            self.host.bot_wakeup.clear()  # before looking: a change meanwhile wakes the wait below
-            wait = POLL_SECONDS if self.host.storage.shared else BOT_IDLE
+        slots = self.bots.processes
+        while not self.runtime.closing:
+            self.wakeup.clear()  # before looking: a change meanwhile wakes the wait below
+            wait = POLL_SECONDS if self.store.shared else BOT_IDLE
             try:
                 if len(self.jobs) < slots:
-                    job = await self.host.db(
-                        self.host.storage.claim_bot_job, self.worker, time.time(), LEASE_SECONDS
+                    job = await self.runtime.db(
+                        self.store.bot_jobs.claim, self.worker, time.time(), LEASE_SECONDS
                     )
                     if job is not None:
                         task = asyncio.ensure_future(self._job(job))
                         self.jobs.add(task)
                         task.add_done_callback(self._job_done)
                         continue
-                    due = await self.host.db(self.host.storage.next_bot_due)
+                    due = await self.runtime.db(self.store.bot_jobs.next_due)
                     if due is not None:
                         wait = min(wait, max(0.005, due - time.time()))
             except asyncio.CancelledError:
@@ -106,11 +135,11 @@ class BotSeats:
                 log.exception("taking a bot's turn from the queue failed")
                 wait = RETRY_SECONDS
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.host.bot_wakeup.wait(), wait)
+                await asyncio.wait_for(self.wakeup.wait(), wait)
 
     def _job_done(self, task: asyncio.Task[None]) -> None:
         self.jobs.discard(task)
-        self.host.bot_wakeup.set()  # a worker is free
+        self.wakeup.set()  # a worker is free
 
     async def _job(self, job: BotJob) -> None:
         """Make the bot's move of a claimed turn, keeping the claim alive meanwhile; give the
@@ -128,11 +157,9 @@ class BotSeats:
             renew.cancel()
         try:
             if outcome == "drop":
-                await self.host.db(self.host.storage.drop_bot_job, job.game_id, job.version)
+                await self.runtime.db(self.store.bot_jobs.drop, job.game_id, job.version)
             elif outcome == "release":
-                await self.host.db(
-                    self.host.storage.release_bot_job, job.game_id, self.worker, retry
-                )
+                await self.runtime.db(self.store.bot_jobs.release, job.game_id, self.worker, retry)
         except Exception as exc:  # the lease lapses: the turn is taken again then
             log.warning("giving game %s's bot turn back failed: %s", job.game_id, exc)
 
@@ -141,8 +168,8 @@ class BotSeats:
             await asyncio.sleep(RENEW_SECONDS)
             until = time.time() + LEASE_SECONDS
             try:
-                if not await self.host.db(
-                    self.host.storage.renew_bot_job, job.game_id, self.worker, until
+                if not await self.runtime.db(
+                    self.store.bot_jobs.renew, job.game_id, self.worker, until
                 ):
                     return  # taken over (this process stalled): the version keeps one move
             except asyncio.CancelledError:
@@ -155,7 +182,7 @@ class BotSeats:
         (the game moved on meanwhile: the turn is claimed again) or "drop" (no bot decides
         there after all: an ended game, or a turn left by an older server)."""
         try:
-            table = await self.host.served.fresh(await self.host.served.table(job.game_id))
+            table = await self.tables.fresh(await self.tables.table(job.game_id))
         except ApiError:
             return "drop"  # no such game, ended, or set aside (a restart writes it again)
         if table.version != job.version:
@@ -171,33 +198,27 @@ class BotSeats:
                 table.record.seed,
                 table.ply,
                 table.bot_seconds,
-                self.host.limits.bot_seconds,
+                self.limits.bot_seconds,
                 job.clocks,
             )
             seat, name, seed = decision.seat, decision.name, decision.seed
-            belief = await self.belief(table)
+            memory = await self.memory(table)
             began = time.perf_counter()
-            action = await self.host.bots.decide(
-                table.id, state.clone(), seat, name, seed, decision.seconds, belief
+            action = await self.bots.decide(
+                table.id, state.clone(), seat, name, seed, decision.seconds, memory
             )
             decision.clock.spend(time.perf_counter() - began)
             clock = (seat, decision.clock.spent)
             try:
-                made = await self.host.session.play(
-                    table, seat, action, bot_version=job.version, clock=clock
-                )
+                made = await self.referee.move(table, seat, action, BotTurn(job.version, clock))
             except ApiError as exc:
-                if exc.status != 400:
-                    raise
+                if exc.kind is None and exc.status != 400:
+                    raise  # not a refusal of the action itself
                 # A bot's bug must not stall the table: this turn, the random bot decides.
                 shown = public_action(table.game, action, seat, None)
                 log.error("bot %s in game %s chose %r: refused", name, table.id, shown)
-                action = await self.host.bots.decide(
-                    table.id, state.clone(), seat, "random", seed, 1.0
-                )
-                made = await self.host.session.play(
-                    table, seat, action, bot_version=job.version, clock=clock
-                )
+                action = await self.bots.decide(table.id, state.clone(), seat, "random", seed, 1.0)
+                made = await self.referee.move(table, seat, action, BotTurn(job.version, clock))
         finally:
             table.bot_busy = False
         if not made:
@@ -206,20 +227,17 @@ class BotSeats:
         self.moves.append((self.made, table.id))
         return "done"
 
-    async def belief(self, table: Table) -> HandBelief | None:
-        """A copy of the table's public belief over the hands for a bot's decision (None for
-        games without one); worked out from the record when moves came another way (a
-        reload, an undo)."""
-        if not reads(table.game):
+    async def memory(self, table: Table) -> Memory | None:
+        """A copy of what the table's bots remember, brought up to its moves (None for a game
+        whose bots remember nothing)."""
+        if new_memory(table.game) is None:
             return None
-        if table.belief is None or table.belief_ply != table.ply:
-            ply = table.ply
-            record = table.record
-            actions = list(record.actions)
-
-            def rebuild() -> HandBelief:
-                return replayed(record.start(), actions)
-
-            table.belief = await self.host.engine(rebuild)
-            table.belief_ply = ply
-        return table.belief.copy()
+        found = self.memories.pop(table.id, None)
+        actions = tuple(table.record.actions)
+        if found is None or actions[: len(found.actions)] != found.actions:
+            self.replays += 1
+        remembered = await self.runtime.engine(caught_up, found, table.record, actions)
+        self.memories[table.id] = remembered
+        while len(self.memories) > MAX_MEMORIES:
+            self.memories.popitem(last=False)
+        return remembered.memory.copy()

@@ -3,7 +3,8 @@ each new line to the table's WebSocket clients on every process.
 
 Players read and write their table's chat; spectators only where the table was created with
 ``spectator_chat``. A line is plain text (at most :data:`MAX_CHAT_CHARS` characters, no control
-characters), stored with the game before anyone is sent it. What a viewer is shown of a line
+characters, nothing invisible: :func:`cradle.server.text.chat_refusal`), stored with the game
+before anyone is sent it. What a viewer is shown of a line
 goes through one function, :func:`line_for` (the chat's counterpart of
 :func:`cradle.server.redact.public_action`): nothing for a viewer who may not read the chat or
 who muted the speaker. On PostgreSQL the write sends a ``chat`` notice; every other process
@@ -13,17 +14,20 @@ reads that one line and pushes it to its own clients, so each client gets it onc
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import unicodedata
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypedDict, TypeVar
+from typing import TypedDict, TypeVar
 
+from cradle.server.answers import ChatMessage
 from cradle.server.errors import forbidden
 from cradle.server.models import BadInput
-from cradle.server.storage import ChatLine, Storage, client_hash
-from cradle.server.tables import Connection, Table, Tables
+from cradle.server.runtime import Runtime
+from cradle.server.store import Store
+from cradle.server.store.chat import ChatLine
+from cradle.server.store.database import client_hash
+from cradle.server.table import Connection, Table
+from cradle.server.tables import Tables
+from cradle.server.text import chat_refusal
 
 log = logging.getLogger("cradle.server")
 
@@ -31,29 +35,20 @@ T = TypeVar("T")
 
 MAX_CHAT_CHARS = 500  # characters of one line
 CHAT_PAGE = 200  # lines one GET answers (the latest)
-# Invisible characters that reorder or hide the text around them (a line could otherwise show
-# words it does not hold): refused like the control characters.
-BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e") | frozenset(
-    "\u2066\u2067\u2068\u2069"
-)
 
 
 def clean_text(raw: str) -> str:
-    """A line as it is stored: trimmed; BadInput when it is empty, too long, or holds a control
-    character (a line break included), a lone surrogate or a direction override."""
+    """A line as it is stored: trimmed; BadInput saying why when it is empty, too long, or holds
+    what no line may (cradle.server.text.chat_refusal: a control character, a line break or
+    separator, a direction override, an invisible character, a pile of combining marks)."""
     words = raw.strip()
     if not words:
         raise BadInput("say something: the line is empty", "text")
     if len(words) > MAX_CHAT_CHARS:
         raise BadInput(f"a line has at most {MAX_CHAT_CHARS} characters", "text")
-    for character in words:
-        kind = unicodedata.category(character)
-        if kind in ("Cc", "Cs") or character in BIDI_CONTROLS:
-            raise BadInput(
-                f"the line holds a control character (U+{ord(character):04X}): send plain text "
-                "on one line",
-                "text",
-            )
+    refusal = chat_refusal(words)
+    if refusal is not None:
+        raise BadInput(refusal, "text")
     return words
 
 
@@ -168,39 +163,27 @@ def line_for(
     return public_line(line)
 
 
-class ChatHost(Protocol):
-    """What the chat needs of the server (the hub is one)."""
-
-    @property
-    def storage(self) -> Storage: ...
-
-    @property
-    def served(self) -> Tables: ...
-
-    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
-
-    def spawn(self, work: Awaitable[None]) -> None: ...
-
-
 class Chat:
     """The tables' chat on this process: reading, writing, muting and pushing lines."""
 
-    def __init__(self, host: ChatHost) -> None:
-        self.host = host
+    def __init__(self, store: Store, runtime: Runtime, tables: Tables) -> None:
+        self.store = store
+        self.runtime = runtime
+        self.tables = tables
         # Lines go out one after the other, in the order they came (a connection's mutes are
         # read once, which waits on the database: a later line must not overtake meanwhile).
         self.pushing = asyncio.Lock()
 
     async def muted_by(self, table: Table, viewer: Viewer) -> set[str]:
         key = viewer.key(table.id)
-        return set() if key is None else await self.host.db(self.host.storage.mutes_of, key)
+        return set() if key is None else await self.runtime.db(self.store.chat.mutes_of, key)
 
     async def lines(self, table: Table, viewer: Viewer, after: int = 0) -> ShownPage:
         """``GET /chat``: the latest lines the viewer may see, and whom it muted."""
         if not may_read(table, viewer):
             raise forbidden("this table's chat is for its players (spectators were not invited)")
         muted = await self.muted_by(table, viewer)
-        found = await self.host.db(self.host.storage.chat_lines, table.id, CHAT_PAGE, after)
+        found = await self.runtime.db(self.store.chat.lines, table.id, CHAT_PAGE, after)
         shown = [line_for(table, line, viewer, muted) for line in found]
         prefix = f"g:{table.id}:"
         handles = sorted(
@@ -210,7 +193,7 @@ class Chat:
         )
         # Whom the viewer muted, by name: their lines, which would say it, are not shown.
         names = (
-            await self.host.db(self.host.storage.speaker_names, table.id, handles)
+            await self.runtime.db(self.store.chat.speaker_names, table.id, handles)
             if handles
             else {}
         )
@@ -234,7 +217,7 @@ class Chat:
             return None
         speaker = viewer.speaker()
         if speaker is None and viewer.client is not None:  # a guest spectator's number
-            speaker = await self.host.db(self.host.storage.spectator_of, table.id, viewer.client)
+            speaker = await self.runtime.db(self.store.chat.spectator_of, table.id, viewer.client)
         return speaker
 
     @staticmethod
@@ -258,8 +241,8 @@ class Chat:
             name: str | None = table.names.get(viewer.seat) or table.record.players[viewer.seat]
         else:
             name = viewer.name  # a signed-in spectator's; a guest is "spectator N"
-        line = await self.host.db(
-            self.host.storage.add_chat_line, table.id, viewer.seat, speaker, name, client, words
+        line = await self.runtime.db(
+            self.store.chat.add_line, table.id, viewer.seat, speaker, name, client, words
         )
         await self.push(table, line)
         return public_line(line)
@@ -278,7 +261,7 @@ class Chat:
             )
         if speaker in (f"s:{viewer.seat}", await self.own(table, viewer)):
             raise BadInput("you cannot mute yourself", "speaker")
-        await self.host.db(self.host.storage.set_mute, key, qualified(table.id, speaker), on)
+        await self.runtime.db(self.store.chat.set_mute, key, qualified(table.id, speaker), on)
         await self.refresh_mutes(key)
         return await self.lines(table, viewer)
 
@@ -298,27 +281,27 @@ class Chat:
             shown = line_for(table, line, viewer, muted)
             if shown is None:
                 continue
-            text = json.dumps({"type": "chat", "line": shown}, separators=(",", ":"))
+            text = ChatMessage.model_validate({"type": "chat", "line": shown}).model_dump_json()
             if not connection.push(text):
                 table.connections.discard(connection)
 
     def heard(self, payload: str) -> None:
         """Another process's ``chat`` or ``mute`` notice (``LISTEN``)."""
         kind, *words = payload.split(" ")
-        if words and words[-1] == self.host.storage.origin:
+        if words and words[-1] == self.store.origin:
             return  # this process's own: pushed (or refreshed) as it was written
         if kind == "chat" and len(words) == 3 and words[1].isdigit():
-            table = self.host.served.loaded.get(words[0])
+            table = self.tables.loaded.get(words[0])
             if table is not None and table.connections:
-                self.host.spawn(self._fetch(table, int(words[1])))
+                self.runtime.spawn(self._fetch(table, int(words[1])))
         elif kind == "mute" and len(words) == 2:
-            self.host.spawn(self.refresh_mutes(words[0]))
+            self.runtime.spawn(self.refresh_mutes(words[0]))
 
     async def _fetch(self, table: Table, line_id: int) -> None:
         async with self.pushing:  # in the order the notices came
             try:
-                found = await self.host.db(
-                    self.host.storage.chat_lines, table.id, 1, line_id - 1, line_id
+                found = await self.runtime.db(
+                    self.store.chat.lines, table.id, 1, line_id - 1, line_id
                 )
             except Exception as exc:
                 log.warning("game %s: a chat line from elsewhere was lost: %s", table.id, exc)
@@ -328,7 +311,7 @@ class Chat:
 
     async def refresh_mutes(self, key: str) -> None:
         """The connections of viewer ``key`` read their mutes again at the next line."""
-        for table in list(self.host.served.loaded.values()):
+        for table in list(self.tables.loaded.values()):
             for connection in table.connections:
                 if Viewer.of(table, connection).key(table.id) == key:
                     connection.muted = None

@@ -20,15 +20,20 @@ import logging
 import smtplib
 import ssl
 import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from email.message import EmailMessage
 from email.utils import make_msgid
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from cradle.server.storage import DATABASE_ERRORS, DueMail, Storage
-from cradle.server.tables import Table
+from cradle.games import UnknownGame, get_game
+from cradle.server.events import Changed
+from cradle.server.metrics import MAILS
+from cradle.server.runtime import Runtime
+from cradle.server.store import Store
+from cradle.server.store.errors import DATABASE_ERRORS
+from cradle.server.store.notices import DueMail
+from cradle.server.text import email_address
 from cradle.server.tokens import hash_token, new_token
 
 log = logging.getLogger("cradle.server")
@@ -37,7 +42,6 @@ T = TypeVar("T")
 
 SMTP_SECONDS = 30.0  # the SMTP server's answers are awaited this long
 NOTICE_SECONDS = 2.0  # how often a process looks for notices other processes' changes owe
-GAME_TITLES = {"tigris": "Tigris & Euphrates", "gheos": "Gheos"}
 
 
 @dataclass(frozen=True)
@@ -111,19 +115,23 @@ def send_mail(settings: MailSettings, message: EmailMessage) -> None:
             smtp.starttls(context=context)
         if settings.user is not None and settings.password is not None:
             smtp.login(settings.user, settings.password)
-        smtp.send_message(message)
+        smtp.send_message(message, to_addrs=[str(message["To"])])
 
 
 def turn_mail(settings: MailSettings, notice: DueMail, unsubscribe: str) -> EmailMessage:
     """The mail that tells ``notice``'s seat it decides; ``unsubscribe``: its one-time code."""
-    title = GAME_TITLES.get(notice.game, notice.game)
+    try:
+        title = get_game(notice.game).PRESENTATION.title
+    except UnknownGame:  # a game this server no longer offers
+        title = notice.game
     game_link = settings.link(f"play/{notice.game_id}")
     stop_link = settings.link(f"unsubscribe/{unsubscribe}")
     hours = (notice.deadline_s or 0) / 3600
     message = EmailMessage()
     message["Subject"] = f"Your turn in {title} ({notice.player})"
     message["From"] = settings.sender
-    message["To"] = notice.address
+    # One address, whatever an older server stored (a list would mail every name in it).
+    message["To"] = email_address(notice.address)
     message["Message-ID"] = make_msgid(domain=settings.sender.rpartition("@")[2] or None)
     message["List-Unsubscribe"] = f"<{stop_link}>"
     if notice.away:
@@ -145,26 +153,15 @@ def turn_mail(settings: MailSettings, notice: DueMail, unsubscribe: str) -> Emai
     return message
 
 
-class NoticesHost(Protocol):
-    """What the turn notices need of the server (the hub is one)."""
-
-    @property
-    def storage(self) -> Storage: ...
-
-    @property
-    def closing(self) -> bool: ...
-
-    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
-
-
 class Notices:
-    """Sends the turn notices the database owes (:class:`cradle.server.storage.DueNoticeRow`:
+    """Sends the turn notices the database owes (:class:`cradle.server.store.schema.DueNoticeRow`:
     written with the move that began the turn, by whichever process or ``cradle bots`` worker
     stored it). Every server process with SMTP settings runs :meth:`run`; each notice is
-    claimed by one of them (:meth:`Storage.claim_due_notice`) and sent once."""
+    claimed by one of them (:meth:`NoticeStore.claim_due`) and sent once."""
 
-    def __init__(self, host: NoticesHost, settings: MailSettings | None) -> None:
-        self.host = host
+    def __init__(self, store: Store, runtime: Runtime, settings: MailSettings | None) -> None:
+        self.store = store
+        self.runtime = runtime
         self.settings = settings
         self.sent = 0  # mails handed to the SMTP server by this process
         self.claimed = 0  # notices this process claimed (sent, or refused by the SMTP server)
@@ -172,14 +169,14 @@ class Notices:
         # the loop looks at once; other writers' notices are found within NOTICE_SECONDS.
         self.wakeup = asyncio.Event()
 
-    def poke(self, table: Table) -> None:
-        """``table`` changed here: if it is turn-based, look for owed notices now."""
-        if self.settings is not None and table.mode == "turn":
+    def poke(self, change: Changed) -> None:
+        """A table changed: if it is turn-based, look for owed notices now."""
+        if self.settings is not None and change.table.mode == "turn":
             self.wakeup.set()
 
     async def run(self) -> None:
         """Claim and send the owed notices, then wait for a change or NOTICE_SECONDS."""
-        while not self.host.closing:
+        while not self.runtime.closing:
             self.wakeup.clear()  # before looking: a change meanwhile wakes the wait below
             try:
                 await self.send_due()
@@ -195,11 +192,11 @@ class Notices:
         settings = self.settings
         assert settings is not None
         sent = 0
-        while not self.host.closing:
+        while not self.runtime.closing:
             code = new_token()
             try:
-                notice = await self.host.db(
-                    self.host.storage.claim_due_notice, hash_token(code), time.time()
+                notice = await self.runtime.db(
+                    self.store.notices.claim_due, hash_token(code), time.time()
                 )
             except DATABASE_ERRORS as exc:
                 log.warning("the turn notices could not be claimed: %s", exc)
@@ -212,7 +209,9 @@ class Notices:
             except (OSError, smtplib.SMTPException, ValueError) as exc:
                 # Claimed, so never tried again: at most one mail per turn, never two.
                 log.error("game %s: the turn notice could not be sent: %s", notice.game_id, exc)
+                MAILS.labels("failed").inc()
                 continue
+            MAILS.labels("sent").inc()
             self.sent += 1
             sent += 1
         return sent

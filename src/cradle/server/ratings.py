@@ -2,7 +2,7 @@
 of players (a 2-player Tigris rating says little about 4-player Tigris).
 
 A rated game's places update the ratings of its players once, in the transaction that stores
-the move ending it (:meth:`cradle.server.storage.Storage.append_action`). The rating shown is
+the move ending it (:func:`cradle.server.store.ratings.rate_game`). The rating shown is
 the conservative ``mu - 3 sigma`` (openskill's ordinal): it starts at 0 and rises as a player
 wins and as the model grows surer of them.
 """

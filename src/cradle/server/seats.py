@@ -3,44 +3,35 @@ telling which seat a token holds. Tokens are handed out once and stored only as 
 
 from __future__ import annotations
 
-import asyncio
-import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from cradle.ai import LEVELS, bot_names
-from cradle.core.contract import Event
 from cradle.core.lessons import LESSON_OPTION, LESSON_SEED
 from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
 from cradle.server.bots import decision_cost
-from cradle.server.errors import ApiError, bad_request, forbidden, unavailable
+from cradle.server.errors import ApiError, bad_request, unavailable
+from cradle.server.events import Changed, Events
 from cradle.server.limits import Limits
 from cradle.server.models import DEADLINE_DEFAULT
-from cradle.server.storage import (
-    DATABASE_ERRORS,
-    CapReached,
-    Caps,
-    Conflict,
-    CorruptGame,
-    Refused,
-    Storage,
-    StoredGame,
-    client_hash,
-    turn_begins,
-)
-from cradle.server.tables import Rebuilt, Table, Tables, replay_record
+from cradle.server.referee import Referee
+from cradle.server.runtime import Runtime
+from cradle.server.store import Store
+from cradle.server.store.database import client_hash
+from cradle.server.store.errors import DATABASE_ERRORS, CapReached, CorruptGame
+from cradle.server.store.games import StoredGame
+from cradle.server.store.new_games import Caps
+from cradle.server.table import Rebuilt, Table, replay_record
+from cradle.server.tables import Tables
 from cradle.server.tokens import hash_token, new_token
 
 log = logging.getLogger("cradle.server")
 
 T = TypeVar("T")
-
-WRITE_ATTEMPTS = 4  # a write that keeps meeting other processes' changes gives up (503)
 
 
 @dataclass(frozen=True)
@@ -74,36 +65,24 @@ def standin_level(given: str | None) -> str | None:
     return name
 
 
-class SeatsHost(Protocol):
-    """What creating and joining need of the server (the hub is one)."""
-
-    @property
-    def storage(self) -> Storage: ...
-
-    @property
-    def limits(self) -> Limits: ...
-
-    @property
-    def served(self) -> Tables: ...
-
-    @property
-    def bot_wakeup(self) -> asyncio.Event: ...
-
-    @property
-    def lobby_cache(self) -> dict[tuple[Any, ...], tuple[float, dict[str, Any]]]: ...
-
-    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
-
-    async def engine(self, function: Callable[..., T], *args: Any) -> T: ...
-
-    def changed(self, table: Table, events: list[Event] | None, updated: float) -> None: ...
-
-
 class Seats:
     """Creating tables and taking their seats; which seat (or hot-seat screen) a token is."""
 
-    def __init__(self, host: SeatsHost) -> None:
-        self.host = host
+    def __init__(
+        self,
+        store: Store,
+        runtime: Runtime,
+        tables: Tables,
+        events: Events,
+        referee: Referee,
+        limits: Limits,
+    ) -> None:
+        self.store = store
+        self.runtime = runtime
+        self.tables = tables
+        self.events = events
+        self.referee = referee
+        self.limits = limits
 
     async def create(self, request: NewTable, client: str) -> dict[str, Any]:
         """``POST /api/games`` from ``client`` (its key: an address, or a group of them): set up
@@ -139,7 +118,7 @@ class Seats:
             self._check_rated(request, seats)
         bot_seconds = None
         if request.bot_seconds is not None:
-            bot_seconds = min(request.bot_seconds, self.host.limits.bot_seconds)
+            bot_seconds = min(request.bot_seconds, self.limits.bot_seconds)
         lesson = request.lesson
         if lesson is not None:
             # Only a name from the game's own list reaches the engine (and the stored record).
@@ -170,7 +149,7 @@ class Seats:
             return record, replay_record(record)
 
         try:
-            record, rebuilt = await self.host.engine(set_up)
+            record, rebuilt = await self.runtime.engine(set_up)
         except (ValueError, CorruptGame) as exc:
             reason = exc.reason if isinstance(exc, CorruptGame) else str(exc)
             raise bad_request(f"cannot set up the game: {reason}") from None
@@ -189,7 +168,7 @@ class Seats:
         accounts = {seat: request.account for seat in own if request.account}
         stored_seats = ["human" if kind == "open" else kind for kind in seats]
         now = time.time()
-        expires = now + self.host.limits.invite_days * 86400.0
+        expires = now + self.limits.invite_days * 86400.0
         game_id = secrets.token_urlsafe(9)
         table = Table(
             id=game_id,
@@ -237,7 +216,7 @@ class Seats:
             bot_seconds=bot_seconds,
             bot_turn=table.bot_turn(),
             bot_cost=decision_cost(
-                table.seats, table.state, table.bot_seconds, self.host.limits.bot_seconds
+                table.seats, table.state, table.bot_seconds, self.limits.bot_seconds
             ),
             tokens=dict(table.tokens),
             claimed=dict(table.claimed),
@@ -254,7 +233,7 @@ class Seats:
             spectator_chat=request.spectator_chat,
             rated=request.rated,
         )
-        limits = self.host.limits
+        limits = self.limits
         caps = Caps(
             games=limits.max_live_games,
             games_per_client=limits.live_games_per_client,
@@ -263,7 +242,7 @@ class Seats:
             unplayed_seconds=limits.unplayed_minutes * 60.0,
         )
         try:
-            reclaimed = await self.host.db(self.host.storage.create_game, stored, caps)
+            reclaimed = await self.runtime.db(self.store.new_games.create, stored, caps)
         except CapReached as exc:
             raise ApiError(429, exc.reason, retry_after=60) from None
         except DATABASE_ERRORS as exc:
@@ -271,12 +250,10 @@ class Seats:
             raise unavailable(exc, "the game could not be stored") from None
         for ended in reclaimed:
             log.info("game %s reclaimed for a new one", ended)
-            await self.host.served.end(ended, "reclaimed")
-        self.host.served.loaded[game_id] = table
-        self.host.served.evict()
-        self.host.lobby_cache.clear()
-        if table.bot_turn():
-            self.host.bot_wakeup.set()
+            await self.tables.end(ended, "reclaimed")
+        self.tables.loaded[game_id] = table
+        self.tables.evict()
+        self.events.publish(Changed(table, "created"))
         answer: dict[str, Any] = {
             "id": game_id,
             "game": request.game,
@@ -332,120 +309,11 @@ class Seats:
         listed table. The seat gets a fresh token (the code, or any old token, stops working);
         it is ``account``'s (None: a guest's) and shows ``name``. ``standin``: the bot level
         that may play for it when its deadline passes."""
-        standin = standin_level(standin)
-        async with table.lock:
-            for _attempt in range(WRITE_ATTEMPTS):
-                if table.ended is not None:
-                    raise self.host.served.gone(table)
-                if table.is_over:
-                    raise forbidden("the game is over")
-                if table.rated and account is None:
-                    raise forbidden(
-                        "this game is rated: sign in to take a seat (ratings belong to accounts)"
-                    )
-                if table.rated and account in table.accounts.values():
-                    raise forbidden("you already hold a seat at this rated game")
-                if invite is not None:
-                    digest = hash_token(invite)
-                    matches = [
-                        s for s, c in table.invites.items() if hmac.compare_digest(c, digest)
-                    ]
-                    if not matches:
-                        raise forbidden("this invite is not valid (each invite works once)")
-                    seat = matches[0]
-                    if table.invite_expired(seat):
-                        raise forbidden("this invite expired")
-                else:
-                    free = table.open_seats()
-                    if not table.listed or not free:
-                        raise forbidden("this game has no open seat")
-                    seat = free[0]
-                token = new_token()
-                claimed = {**table.claimed, seat: True}
-                status = "open" if any(not c for c in claimed.values()) else "running"
-                # Everyone is seated: the person deciding is owed a mail (they may have left
-                # since they made the table).
-                begins = turn_begins(
-                    table.mode, table.playing(), claimed, None, table.to_move(), table.turn_start()
-                )
-                try:
-                    updated = await self.host.db(
-                        self.host.storage.claim_seat,
-                        table.id,
-                        seat,
-                        hash_token(token),
-                        table.version,
-                        status,
-                        None if invite is None else hash_token(invite),
-                        account,
-                        name,
-                        standin,
-                        begins if status == "running" else None,
-                    )
-                except Conflict:
-                    await self.host.served.reload(table)
-                    continue
-                except DATABASE_ERRORS as exc:
-                    log.error("game %s: %s", table.id, exc)
-                    raise unavailable(exc, "the seat could not be stored") from None
-                table.tokens[seat] = hash_token(token)
-                table.claimed[seat] = True
-                if account is not None:
-                    table.accounts[seat] = account
-                if name is not None:
-                    table.names[seat] = name
-                table.invites.pop(seat, None)
-                table.invite_expires.pop(seat, None)
-                if standin is not None:
-                    table.standins[seat] = standin
-                else:
-                    table.standins.pop(seat, None)
-                if status == "running" and table.deadline is None:
-                    table.clock_moved(updated)  # everyone is seated: the clock starts
-                self.host.lobby_cache.clear()
-                self.host.changed(table, None, updated)
-                return {"id": table.id, "seat": seat, "token": token}
-        raise ApiError(503, "the game keeps changing; try again")
+        taken = await self.referee.seat(table, invite, account, name, standin_level(standin))
+        return {"id": table.id, "seat": taken.seat, "token": taken.token}
 
     async def rekey(self, table: Table, seat: int, transfer: str | None = None) -> str:
         """A fresh token for a taken ``seat`` (the old one stops working): for its account's
         signed-in player on another device, or for whoever holds the one-time ``transfer``
         code (its hash; used up in the same write, or 403)."""
-        async with table.lock:
-            for _attempt in range(WRITE_ATTEMPTS):
-                if table.ended is not None:
-                    raise self.host.served.gone(table)
-                token = new_token()
-                try:
-                    updated = await self.host.db(
-                        self.host.storage.rekey_seat,
-                        table.id,
-                        seat,
-                        hash_token(token),
-                        table.version,
-                        transfer,
-                    )
-                except Refused as exc:
-                    raise forbidden(exc.reason) from None
-                except Conflict:
-                    await self.host.served.reload(table)
-                    continue
-                except DATABASE_ERRORS as exc:
-                    log.error("game %s: %s", table.id, exc)
-                    raise unavailable(exc, "the seat could not be stored") from None
-                table.tokens[seat] = hash_token(token)
-                self.host.changed(table, None, updated)
-                return token
-        raise ApiError(503, "the game keeps changing; try again")
-
-    def authorize(self, table: Table, token: str | None) -> tuple[int | None, bool]:
-        """(seat, hot-seat screen?) for ``token``: no token is a spectator, a wrong one is 403.
-        Nothing changes: seats are claimed when the game is created or joined, not here."""
-        if not token:
-            return None, False
-        if table.is_table_token(token):
-            return None, True
-        seat = table.seat_of(token)
-        if seat is None:
-            raise forbidden("that token belongs to no seat of this game")
-        return seat, False
+        return await self.referee.rekey(table, seat, transfer)

@@ -1,6 +1,7 @@
-"""A game being served (:class:`Table`), its WebSocket clients (:class:`Connection`) and the
-replay of a stored record into a table's state (:func:`replay_record`); and :class:`Tables`,
-the tables one process serves: loaded on first use, cached, brought up to the stored version.
+"""The tables one process serves (:class:`Tables`): loaded from the database on first use,
+cached, brought up to the stored version (another process's write, heard by ``LISTEN`` on
+PostgreSQL), the games whose rows cannot be read back set aside; and which seat a request's
+token holds (:meth:`Tables.identify`), asked again of the database when this copy may be behind.
 
 A table's ``state`` is never mutated: a move is applied to a clone, stored, and only then
 published by swapping the clone in, so readers need no lock. A table's lock orders its
@@ -10,425 +11,23 @@ changes; different tables never wait for each other.
 from __future__ import annotations
 
 import asyncio
-import hmac
 import logging
-import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar, cast
+from collections.abc import Callable
 
-from cradle.ai.knowledge.belief import HandBelief
-from cradle.core.contract import Event, GameModule, GameState, SeatResult
 from cradle.core.lessons import LESSON_OPTION
-from cradle.core.record import GameRecord
-from cradle.games import UnknownGame, get_game
-from cradle.server.errors import ApiError
-from cradle.server.limits import Limits
-from cradle.server.ratings import rates
-from cradle.server.redact import UndoEvent
-from cradle.server.storage import (
-    DATABASE_ERRORS,
-    ENDED,
-    NOTIFY_CHANNEL,
-    STANDIN_DEFAULT,
-    CorruptGame,
-    Notice,
-    Storage,
-    StoredGame,
-    playing_seats,
-    shown_options,
-)
-from cradle.server.tokens import hash_token
+from cradle.server.errors import ApiError, forbidden
+from cradle.server.events import Changed, Events
+from cradle.server.runtime import Runtime
+from cradle.server.store import Store
+from cradle.server.store.database import NOTIFY_CHANNEL, Notice
+from cradle.server.store.errors import DATABASE_ERRORS, CorruptGame
+from cradle.server.store.schema import ENDED
+from cradle.server.table import Rebuilt, Table, build_table, replay_record, undo_event
 
 log = logging.getLogger("cradle.server")
 
-T = TypeVar("T")
-
 MAX_LOADED = 2000  # tables kept in memory (idle ones are dropped first; the database keeps all)
-
-MAX_ACTION_LENGTH = 200
-SEND_QUEUE_LIMIT = 64  # frames waiting for one slow client before it is closed
-# A client's replies to its own frames take at most half the queue (the rest stays for the
-# game's news); a frame not taken by the client within SEND_PATIENCE closes it as not reading.
-REPLY_ROOM = SEND_QUEUE_LIMIT // 2
-SEND_PATIENCE = 10.0
-
-
-@dataclass(eq=False)
-class Connection:
-    """One WebSocket client: a seat, a spectator (``seat is None``) or a hot-seat screen."""
-
-    seat: int | None
-    hotseat: bool
-    send: Callable[[str], Awaitable[None]]
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-    task: asyncio.Task[None] | None = None
-    close_reason: str | None = None  # set when the server closes it (the client reconnects)
-    patience: float = SEND_PATIENCE  # seconds a frame may wait to be read (the hub sets it)
-    sent: asyncio.Event = field(default_factory=asyncio.Event)  # set by every frame sent
-    muted: set[str] | None = None  # the chat's speakers this viewer muted (None: not read yet)
-    # A spectator's identity, for its chat mutes: the signed-in account (its id), else the
-    # guest's client key, hashed.
-    account: str | None = None
-    client: str | None = None
-    key: str | None = None  # the hash of the seat's token it came with (a seat's connection)
-
-    def lost_seat(self, table: Table) -> bool:
-        """The seat's token changed since it connected (moved to another device): its frames
-        are no longer this client's to see."""
-        if self.seat is None or self.hotseat or self.key is None:
-            return False
-        return not hmac.compare_digest(table.tokens.get(self.seat, ""), self.key)
-
-    def push(self, text: str) -> bool:
-        """Queue a frame; False (and the connection marked to close) if the client lags."""
-        if self.close_reason is not None:
-            return False
-        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
-            self.close(f"too slow: {SEND_QUEUE_LIMIT} frames were waiting")
-            return False
-        self.queue.put_nowait(text)
-        return True
-
-    async def reply(self, text: str) -> bool:
-        """Queue the answer to the client's own frame, waiting while its replies fill their
-        share of the queue: the receiving loop runs without pausing while frames arrive, so a
-        burst would otherwise fill the queue before the pump sent anything. False when the
-        connection is closing (the pump closes a client that does not read)."""
-        while self.close_reason is None and self.queue.qsize() >= REPLY_ROOM:
-            self.sent.clear()
-            await self.sent.wait()
-        return self.push(text)
-
-    def close(self, reason: str) -> None:
-        """Close with ``reason`` once the frames queued so far are sent."""
-        self.close_reason = reason
-        self.queue.put_nowait(None)
-        self.sent.set()  # a reply waiting for room learns it will not be sent
-
-    async def pump(self) -> None:
-        """Send the queued frames in order until the end of the queue (None) or a frame the
-        client does not take within ``patience`` seconds (its connection is then closing)."""
-        while True:
-            text = await self.queue.get()
-            if text is None:
-                return
-            try:
-                await asyncio.wait_for(self.send(text), self.patience)
-            except TimeoutError:
-                self.close(f"too slow: a frame waited {self.patience:g} s to be read")
-                return
-            self.sent.set()
-
-
-@dataclass(eq=False)
-class Table:
-    """A game being played (or a finished one loaded for reading)."""
-
-    id: str
-    module: GameModule
-    record: GameRecord
-    state: GameState
-    seats: list[str]
-    tokens: dict[int, str]  # seat -> sha-256 of its token (every human seat)
-    claimed: dict[int, bool]  # False only for a seat opened to the lobby and not yet joined
-    invites: dict[int, str]  # seat -> sha-256 of its unused one-time invite code
-    action_seats: list[int]
-    hotseat: bool
-    listed: bool
-    table_token: str | None
-    created: float
-    updated: float
-    version: int  # counts every change a client sees; the stored one, never decreasing
-    bot_seconds: float | None = None  # the table's thinking budget per bot decision
-    invite_expires: dict[int, float] = field(default_factory=dict)  # seat -> when it expires
-    spectator_chat: bool = False  # spectators read and write the chat (players always do)
-    rated: bool = False  # every seat an account's, no undo, no hints; the end rates them
-    names: dict[int, str] = field(default_factory=dict)  # seat -> the name shown at it
-    accounts: dict[int, str] = field(default_factory=dict)  # seat -> the account holding it
-    events: list[Event] = field(default_factory=list)
-    previous: GameState | None = None  # the state before the last action, when known
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connections: set[Connection] = field(default_factory=set)
-    ended: str | None = None  # "expired" or "reclaimed": ended without a result (410)
-    bot_busy: bool = False  # a bot of this process decides here now
-    # The public belief over the hands (cradle.ai.belief) after the first ``belief_ply``
-    # actions: followed move by move, worked out again from the record when behind.
-    belief: HandBelief | None = None
-    belief_ply: int = -1
-    refresh_task: asyncio.Task[None] | None = None
-    notices: list[Notice | None] = field(default_factory=list)  # None: read the game again
-    undo_cache: tuple[int, dict[int, bool]] = (-1, {})
-    # Turn-based tables (``mode`` "turn"): the seconds a person has per decision, when the one
-    # deciding now runs out, the seat a stand-in bot plays for now, each seat's stand-in level.
-    mode: str = "live"
-    deadline_s: float | None = None
-    deadline: float | None = None
-    standin: int | None = None
-    standins: dict[int, str] = field(default_factory=dict)
-    # The seats whose person is away: their stand-in plays each of their turns whose deadline
-    # passes, until they move or say they are back.
-    away: set[int] = field(default_factory=set)
-    # A game ended before its rules ended it (a concession, a deadline, nobody moving): how,
-    # and the result then (the one who left last).
-    ended_by: str | None = None
-    early_result: list[dict[str, Any]] | None = None
-    creator: int | None = None  # the creator's own seat (who may remove an unstarted table)
-
-    @property
-    def game(self) -> str:
-        return self.record.game
-
-    @property
-    def ply(self) -> int:
-        return len(self.record.actions)
-
-    @property
-    def is_over(self) -> bool:
-        return bool(self.state.is_over) or self.ended_by is not None
-
-    def result(self) -> list[SeatResult]:
-        """The final standings: the rules', or the ones of a game ended early."""
-        if self.early_result is not None:
-            return [cast(SeatResult, dict(place)) for place in self.early_result]
-        return list(self.state.result())
-
-    def playing(self, standin: int | bool | None = True) -> list[str]:
-        """The seats as they play now (``standin``: the stand-in's seat to count instead of
-        the table's own): a seat its stand-in plays for is that bot."""
-        seat = self.standin if standin is True else standin
-        return playing_seats(self.seats, seat if isinstance(seat, int) else None, self.standins)
-
-    @property
-    def status(self) -> str:
-        if self.ended is not None:
-            return self.ended
-        if self.is_over:
-            return "over"
-        if self.open_seats():
-            return "open"
-        return "running"
-
-    def open_seats(self) -> list[int]:
-        """Human seats the creator opened to the lobby and nobody has joined yet."""
-        if self.hotseat:
-            return []
-        return [seat for seat in sorted(self.tokens) if not self.claimed.get(seat, True)]
-
-    def follow(self, before: GameState, action: str) -> None:
-        """Keep the belief over the hands up with ``action``, about to be played in ``before``
-        (it reads only what everybody at the table sees)."""
-        if self.belief is not None and self.belief_ply == self.ply:
-            self.belief.observe(before, action)
-            self.belief_ply += 1
-
-    def bot_turn(self, state: Any = None, standin: int | bool | None = True) -> bool:
-        """Whether a bot decides in ``state`` (the table's own by default), a stand-in too."""
-        if state is None:
-            state = self.state
-            if self.ended_by is not None:
-                return False
-        if state.is_over:
-            return False
-        return self.playing(standin)[int(state.to_move)].startswith("bot:")
-
-    def standin_after(self, seat: int, after: GameState) -> int | None:
-        """The stand-in's seat once ``seat`` made a move leading to ``after``: a stand-in
-        plays its seat's whole turn, and no more."""
-        if self.standin != seat or after.is_over or int(after.to_move) != seat:
-            return None
-        return seat
-
-    def clock_moved(self, updated: float) -> None:
-        """After a change stored at ``updated``: a turn-based table's deciding person has
-        ``deadline_s`` from then (the storage's rule, mirrored: see ``_next_deadline``)."""
-        if self.deadline_s is None or self.bot_turn() or self.is_over:
-            self.deadline = None
-        else:
-            self.deadline = updated + self.deadline_s
-
-    def turn_start(self) -> int:
-        """The move number at which the seat deciding now began its turn (a turn of several
-        actions, as in Tigris, is one turn): with the game and seat, it names the turn."""
-        seat = self.to_move()
-        start = self.ply
-        while start > 0 and self.action_seats[start - 1] == seat:
-            start -= 1
-        return start
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat whose token is ``token``; None if it matches none."""
-        if not token:
-            return None
-        digest = hash_token(token)
-        found = None
-        for seat, stored in self.tokens.items():
-            if hmac.compare_digest(stored, digest) and self.claimed.get(seat, True):
-                found = seat
-        return found
-
-    def is_table_token(self, token: str | None) -> bool:
-        return bool(
-            token
-            and self.table_token is not None
-            and hmac.compare_digest(self.table_token, hash_token(token))
-        )
-
-    def to_move(self) -> int | None:
-        return None if self.is_over else int(self.state.to_move)
-
-    def hotseat_seat(self) -> int | None:
-        """The seat a hot-seat screen shows: the human who decides now, else nobody."""
-        seat = self.to_move()
-        if seat is None or self.seats[seat] != "human":
-            return None
-        return seat
-
-    def invite_expired(self, seat: int, now: float | None = None) -> bool:
-        expires = self.invite_expires.get(seat)
-        return expires is not None and expires <= (time.time() if now is None else now)
-
-    def unused_invites(self) -> list[int]:
-        """The seats whose invite can still be used."""
-        now = time.time()
-        return [seat for seat in sorted(self.invites) if not self.invite_expired(seat, now)]
-
-    def summary(self) -> dict[str, Any]:
-        """Public facts about the table, for the lobby and every frame."""
-        return {
-            "id": self.id,
-            "game": self.game,
-            "players": list(self.record.players),
-            "seats": list(self.seats),
-            "names": self.shown_names(),
-            "claimed": [self.claimed.get(s, True) for s in range(len(self.seats))],
-            "open": self.open_seats(),
-            "invites": self.unused_invites(),
-            "hotseat": self.hotseat,
-            "status": self.status,
-            "moves": self.ply,
-            "to_move": self.to_move(),
-            "created": self.created,
-            "updated": self.updated,
-            "options": shown_options(self.record.options),
-            "private": not self.listed and not self.hotseat,
-            "mode": self.mode,
-            "deadline_s": self.deadline_s,
-            "deadline": self.deadline,
-            "standin": self.standin,
-            "away": sorted(self.away),
-            "standins": [
-                self.standins.get(seat, STANDIN_DEFAULT) if kind == "human" else None
-                for seat, kind in enumerate(self.seats)
-            ],
-            "ended_by": self.ended_by,
-            "result": self.result() if self.is_over else None,
-            "rated": self.rates(),
-        }
-
-    def shown_names(self) -> list[str | None]:
-        """The people's names at the seats (an account's or a guest's; None: none given, or
-        a bot), as every answer that names the seats shows them."""
-        return [self.names.get(seat) for seat in range(len(self.seats))]
-
-    def rates(self) -> bool:
-        """Whether the game rates its players when it ends, or will once the seats that wait
-        for a person (open, or invited) are taken: a rated table seats no guest."""
-        holders = [self.accounts.get(seat) for seat in range(len(self.seats))]
-        return rates(self.rated, holders, {*self.open_seats(), *self.unused_invites()})
-
-
-@dataclass
-class Rebuilt:
-    """A table's state worked out from its record, off the event loop."""
-
-    state: GameState
-    previous: GameState | None
-    events: list[Event]
-
-
-def replay_record(record: GameRecord, seats: list[int] | None = None) -> Rebuilt:
-    """The state after every action of ``record``, the one before the last and its events;
-    ``seats``: the stored seat of each action, which must be the seat deciding there (what a
-    seat is shown of an action depends on who made it).
-
-    CorruptGame when the record does not replay: stored data is not trusted, so whatever the
-    engine raises on it counts. The reason names the move, never what the engine said about
-    it (that could describe a hand); the log has that.
-    """
-    try:
-        get_game(record.game)
-    except UnknownGame:
-        raise CorruptGame("?", f"unknown game {record.game[:20]!r}") from None
-    try:
-        state = record.start()
-    except Exception as exc:
-        log.error("game set-up failed: %s: %s", type(exc).__name__, exc)
-        raise CorruptGame("?", "its game cannot be set up from the stored options") from None
-    previous = None
-    events: list[Event] = []
-    last = len(record.actions) - 1
-    for number, action in enumerate(record.actions):
-        if seats is not None and (state.is_over or seats[number] != int(state.to_move)):
-            raise CorruptGame(
-                "?", f"its move {number + 1} is stored for a seat that did not decide"
-            )
-        if number == last:
-            previous = state.clone()
-        try:
-            events = list(state.apply(action) or [])
-        except Exception as exc:
-            if not isinstance(exc, ValueError):  # an illegal action is a ValueError: expected
-                log.error("move %d failed to replay: %s: %s", number + 1, type(exc).__name__, exc)
-            raise CorruptGame("?", f"its move {number + 1} does not replay") from None
-    return Rebuilt(state, previous, events)
-
-
-def snapshot(table: Table) -> tuple[GameRecord, list[int]]:
-    """The record and movers as they are now (engine threads read these copies)."""
-    record = GameRecord(
-        game=table.game,
-        players=list(table.record.players),
-        seed=table.record.seed,
-        options=dict(table.record.options),
-        actions=list(table.record.actions),
-    )
-    return record, list(table.action_seats)
-
-
-def undo_event(table: Table, seat: int, action: str) -> UndoEvent:
-    """The event that says ``seat`` took back ``action``."""
-    # The action is shown per seat by public_events, like every description of an action.
-    who = table.record.players[seat]
-    return UndoEvent(type="undo", seat=seat, who=who, action=action, text="")
-
-
-class TablesHost(Protocol):
-    """What the tables need of the server (the hub is one): storage and limits, ways to run
-    work in storage and in the engines, and the session that publishes a change."""
-
-    @property
-    def storage(self) -> Storage: ...
-
-    @property
-    def limits(self) -> Limits: ...
-
-    @property
-    def closing(self) -> bool: ...
-
-    @property
-    def bot_wakeup(self) -> asyncio.Event: ...
-
-    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
-
-    async def engine(self, function: Callable[..., T], *args: Any) -> T: ...
-
-    def changed(self, table: Table, events: list[Event] | None, updated: float) -> None: ...
-
-    def broadcast(self, table: Table) -> None: ...
-
-    def heard(self, payload: str) -> None: ...
 
 
 class Tables:
@@ -437,9 +36,13 @@ class Tables:
     (another process's write, heard by ``LISTEN`` on PostgreSQL), and the games whose rows
     cannot be read back set aside."""
 
-    def __init__(self, host: TablesHost) -> None:
-        self.host = host
-        self.storage = host.storage
+    def __init__(
+        self, store: Store, runtime: Runtime, events: Events, unplayed_minutes: float
+    ) -> None:
+        self.store = store
+        self.runtime = runtime
+        self.events = events
+        self.unplayed_minutes = unplayed_minutes  # a game nobody played in expires after it
         self.loaded: OrderedDict[str, Table] = OrderedDict()
         self.loading: dict[str, asyncio.Future[Table]] = {}
         self.broken: dict[str, str] = {}  # game id -> why it cannot be restored (public)
@@ -502,7 +105,7 @@ class Tables:
             )
         if table.ended == "removed":
             return ApiError(410, f"game {table.id} was removed by its creator before it began")
-        minutes = self.host.limits.unplayed_minutes
+        minutes = self.unplayed_minutes
         return ApiError(
             410, f"game {table.id} has expired: nobody played in it for {minutes:g} minutes"
         )
@@ -516,8 +119,14 @@ class Tables:
         async with table.lock:
             if table.ended is None:
                 table.ended = status
-                self.host.changed(table, None, table.updated)
-                self.close_all(table)
+                table.moved_on(None, table.updated)
+                self.events.publish(Changed(table, status))
+
+    def close_ended(self, change: Changed) -> None:
+        """After a change that ended the table without a result: close its connections (the
+        frames that say so are sent first)."""
+        if change.table.ended is not None:
+            self.close_all(change.table)
 
     def close_all(self, table: Table) -> None:
         """Close every connection to an ended table, after the view that says so (a client
@@ -530,64 +139,18 @@ class Tables:
 
     async def _load(self, game_id: str) -> Table:
         try:
-            stored = await self.host.db(self.storage.load, game_id)
+            stored = await self.runtime.db(self.store.games.load, game_id)
             if stored is None:
                 raise ApiError(404, f"no game {game_id!r}")
-            table = await self.host.engine(self._build, stored)
+            table = await self.runtime.engine(build_table, stored)
         except CorruptGame as exc:
             raise self.set_aside(game_id, exc.reason) from None
-        if table.is_over and stored.status not in ("over", *ENDED) and not self.storage.read_only:
+        if table.is_over and stored.status not in ("over", *ENDED) and not self.store.read_only:
             # Stored before its last status update could be written.
-            await self.host.db(self.storage.set_status, game_id, "over")
+            await self.runtime.db(self.store.games.set_status, game_id, "over")
         self.loaded[game_id] = table
         self.evict()
         return table
-
-    def _build(self, stored: StoredGame) -> Table:
-        try:
-            module = get_game(stored.game)
-        except UnknownGame:
-            raise CorruptGame(stored.id, f"unknown game {stored.game[:20]!r}") from None
-        record = stored.record()
-        try:
-            rebuilt = replay_record(record, stored.action_seats)
-        except CorruptGame as exc:
-            raise CorruptGame(stored.id, exc.reason) from None
-        return Table(
-            id=stored.id,
-            module=module,
-            record=record,
-            state=rebuilt.state,
-            seats=list(stored.seats),
-            tokens=dict(stored.tokens),
-            claimed=dict(stored.claimed),
-            invites=dict(stored.invites),
-            invite_expires=dict(stored.invite_expires),
-            names=dict(stored.names),
-            accounts=dict(stored.accounts),
-            action_seats=list(stored.action_seats),
-            hotseat=stored.hotseat,
-            listed=stored.listed,
-            table_token=stored.table_token,
-            created=stored.created,
-            updated=stored.updated,
-            version=stored.version,
-            bot_seconds=stored.bot_seconds,
-            spectator_chat=stored.spectator_chat,
-            rated=stored.rated,
-            events=rebuilt.events,
-            previous=rebuilt.previous,
-            ended=stored.status if stored.status in ENDED else None,
-            mode=stored.mode,
-            deadline_s=stored.deadline_s,
-            deadline=stored.deadline,
-            standin=stored.standin,
-            standins=dict(stored.standins),
-            away=set(stored.away),
-            ended_by=stored.ended_by,
-            early_result=stored.result if stored.ended_by is not None else None,
-            creator=stored.creator,
-        )
 
     def evict(self) -> None:
         """Forget the least recently used idle tables beyond MAX_LOADED (they reload on use)."""
@@ -599,9 +162,9 @@ class Tables:
     async def fresh(self, table: Table) -> Table:
         """``table`` brought up to the stored version (a shared database: another process may
         have changed it a moment ago and its notice may still be on the way)."""
-        if self.storage.shared:
+        if self.store.shared:
             try:
-                stored = await self.host.db(self.storage.version_of, table.id)
+                stored = await self.runtime.db(self.store.games.version_of, table.id)
                 if stored is not None and stored > table.version:
                     async with table.lock:
                         await self.reload(table)
@@ -619,7 +182,7 @@ class Tables:
         """Read the table back from the database (under its lock) and publish what changed;
         ApiError (503) when the stored game has become unreadable: it is set aside."""
         try:
-            stored = await self.host.db(self.storage.load, table.id)
+            stored = await self.runtime.db(self.store.games.load, table.id)
         except CorruptGame as exc:
             raise self.set_aside(table.id, exc.reason) from None
         if stored is None or stored.version <= table.version:
@@ -647,7 +210,9 @@ class Tables:
         else:  # an undo elsewhere: replay from the start
             record = stored.record()
             try:
-                rebuilt = await self.host.engine(replay_record, record, list(stored.action_seats))
+                rebuilt = await self.runtime.engine(
+                    replay_record, record, list(stored.action_seats)
+                )
             except CorruptGame as exc:
                 raise self.set_aside(table.id, exc.reason) from None
             if len(stored.actions) < len(known):
@@ -656,7 +221,7 @@ class Tables:
                 rebuilt.events = [undo_event(table, seat, undone)]
         table.record.actions = list(stored.actions)
         table.action_seats = list(stored.action_seats)
-        table.belief = None  # worked out again when a bot needs it
+        table.action_standins = list(stored.action_standins)
         table.state, table.previous = rebuilt.state, rebuilt.previous
         table.tokens, table.claimed = dict(stored.tokens), dict(stored.claimed)
         table.names, table.accounts = dict(stored.names), dict(stored.accounts)
@@ -671,10 +236,7 @@ class Tables:
         table.events = rebuilt.events
         if stored.status in ENDED:
             table.ended = stored.status
-        self.host.broadcast(table)
-        if table.ended is not None:
-            self.close_all(table)
-        self.host.bot_wakeup.set()
+        self.events.publish(Changed(table, "heard", here=False))
 
     def _refresh_soon(self, table: Table, notice: Notice | None = None) -> None:
         """Bring ``table`` up to date in the background, notices in the order they came: a
@@ -711,28 +273,66 @@ class Tables:
         _ply, seat, action = move
         if seat != table.state.to_move or table.ended_by is not None or seat in table.away:
             return False  # (a seat away: its person or its stand-in moved? read it again)
+        if table.standin == seat:
+            return False  # its stand-in moved: the log says so, as stored
         after = table.state.clone()
         try:
             events = list(after.apply(action) or [])
         except ValueError:
             return False
-        table.follow(table.state, action)
         table.standin = table.standin_after(seat, after)
         table.previous, table.state = table.state, after
         table.record.actions.append(action)
         table.action_seats.append(seat)
+        table.action_standins.append(None)
         table.clock_moved(notice.updated)
-        self.host.changed(table, events, notice.updated)
+        table.moved_on(events, notice.updated)
+        self.events.publish(Changed(table, "move", here=False))
         return True
+
+    # -- who a token is -----------------------------------------------------------------------
+
+    def mover(self, table: Table, token: str | None, what: str) -> int:
+        """The seat ``token`` may act for now (the hot-seat screen: the deciding human)."""
+        seat, hotseat = table.authorize(token)
+        if hotseat:
+            seat = table.hotseat_seat()
+            if seat is None:
+                raise forbidden("no human at this table decides now")
+        if seat is None:
+            raise forbidden(f"{what} needs the token of the seat that decides")
+        return seat
+
+    async def identify(self, table: Table, token: str | None) -> tuple[int | None, bool]:
+        """:meth:`Table.authorize`, after reading the table again if this copy does not know
+        the token (a shared database: the seat may have been joined on another process)."""
+        try:
+            return table.authorize(token)
+        except ApiError:
+            if not self.store.shared:
+                raise
+        await self.fresh(table)
+        return table.authorize(token)
+
+    async def mover_of(self, table: Table, token: str | None, what: str) -> int:
+        """:meth:`mover`, reading the table again before refusing (see :meth:`identify`)."""
+        try:
+            return self.mover(table, token, what)
+        except ApiError:
+            if not self.store.shared:
+                raise
+        await self.fresh(table)
+        return self.mover(table, token, what)
 
     # -- other processes (PostgreSQL) ---------------------------------------------------------
 
-    async def listen(self) -> None:
-        """Hear every process's writes and bring the tables this process serves up to date."""
+    async def listen(self, hear: Callable[[str], None]) -> None:
+        """Hear every process's writes and bring the tables this process serves up to date;
+        ``hear``: what a chat line's or a mute's notice goes to."""
         import psycopg
 
-        conninfo = self.storage.listen_conninfo()
-        while not self.host.closing:
+        conninfo = self.store.database.listen_conninfo()
+        while not self.runtime.closing:
             try:
                 connection = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
                 async with connection:
@@ -741,10 +341,10 @@ class Tables:
                         self._refresh_soon(loaded)
                     async for note in connection.notifies():
                         if note.payload.startswith(("chat ", "mute ")):
-                            self.host.heard(note.payload)  # a chat line or mute elsewhere
+                            hear(note.payload)  # a chat line or mute elsewhere
                             continue
                         notice = Notice.parse(note.payload)
-                        if notice is None or notice.origin == self.storage.origin:
+                        if notice is None or notice.origin == self.store.origin:
                             continue  # this process's own write: its table has it already
                         table = self.loaded.get(notice.game_id)
                         if table is not None and notice.version > table.version:

@@ -6,141 +6,57 @@ itself, and a creator removes a table before it begins. The deadlines are watche
 database (:meth:`Turns.stand_in_lapsed`, :meth:`Turns.end_idle`): a process handles them
 whether or not it has the table loaded.
 
-Every ending is one compare-and-set on the game's version (:meth:`Storage.end_early`): of two
-processes ending a game, or a move and an ending, exactly one is stored; the other reads the
-game again and decides anew on what it finds.
+Each of these is one change through :mod:`cradle.server.referee` (one compare-and-set on the
+game's version): of two processes ending a game, or a move and an ending, exactly one is
+stored; the other reads the game again and decides anew on what it finds. A rated game's
+ratings move with every ending, the seat that left last.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable
 
-from cradle.core.contract import Event
-from cradle.server.bots import decision_cost
-from cradle.server.errors import ApiError, forbidden, unavailable
-from cradle.server.limits import Limits
-from cradle.server.seats import WRITE_ATTEMPTS
-from cradle.server.storage import DATABASE_ERRORS, Conflict, Storage
-from cradle.server.tables import Table, Tables
+from cradle.server.errors import ApiError, forbidden
+from cradle.server.referee import Referee, Ruling, rule_remove, rule_return, rule_stand_in
+from cradle.server.runtime import Runtime
+from cradle.server.store import Store
+from cradle.server.table import Table
+from cradle.server.tables import Tables
 
 log = logging.getLogger("cradle.server")
-
-T = TypeVar("T")
-
-
-def early_result(standings: list[dict[str, Any]], out: int, ended_by: str) -> list[dict[str, Any]]:
-    """The result of a game ended with seat ``out`` leaving (``ended_by``): the others keep
-    their order of the standings at that moment (ties share a place), ``out`` is last."""
-    others = [line for line in standings if line["seat"] != out]
-    result = []
-    for line in standings:
-        line = dict(line)
-        if line["seat"] == out:
-            line["place"] = len(others) + 1
-            line["out"] = ended_by
-        else:
-            line["place"] = 1 + sum(1 for other in others if other["place"] < line["place"])
-        result.append(line)
-    return result
-
-
-class Clearable(Protocol):
-    def clear(self) -> None: ...
-
-
-class TurnsHost(Protocol):
-    """What the turn-based rules need of the server (the hub is one)."""
-
-    @property
-    def storage(self) -> Storage: ...
-
-    @property
-    def limits(self) -> Limits: ...
-
-    @property
-    def served(self) -> Tables: ...
-
-    @property
-    def bot_wakeup(self) -> asyncio.Event: ...
-
-    @property
-    def lobby_cache(self) -> Clearable: ...
-
-    def clock(self) -> float: ...
-
-    async def db(self, function: Callable[..., T], *args: Any) -> T: ...
-
-    async def identify(self, table: Table, token: str | None) -> tuple[int | None, bool]: ...
-
-    def changed(self, table: Table, events: list[Event] | None, updated: float) -> None: ...
 
 
 class Turns:
     """Concessions, deadlines passed, idle tables and removed ones."""
 
-    def __init__(self, host: TurnsHost) -> None:
-        self.host = host
+    def __init__(
+        self,
+        store: Store,
+        runtime: Runtime,
+        tables: Tables,
+        referee: Referee,
+        clock: Callable[[], float],
+    ) -> None:
+        self.store = store
+        self.runtime = runtime
+        self.tables = tables
+        self.referee = referee
+        self.clock = clock  # the time deadlines are judged by (tests set another)
 
     async def seat_of(self, table: Table, token: str | None, what: str) -> int:
         """The seat of ``token`` (a player's own seat: not a spectator, not the hot seat)."""
-        seat, hotseat = await self.host.identify(table, token)
+        seat, hotseat = await self.tables.identify(table, token)
         if hotseat:
             raise forbidden(f"{what} needs a seat's own token, not the hot-seat screen's")
         if seat is None:
             raise forbidden(f"{what} needs the token of a seat of this game")
         return seat
 
-    async def _write(
-        self, table: Table, check: Callable[[], None], store: Callable[[], Awaitable[float]]
-    ) -> float:
-        """Under the table's lock: ``check`` the rules on the table as it is, then ``store``;
-        when another process changed the game first, read it again and check again."""
-        for _attempt in range(WRITE_ATTEMPTS):
-            if table.ended is not None:
-                raise self.host.served.gone(table)
-            check()
-            try:
-                return await store()
-            except Conflict:
-                await self.host.served.reload(table)
-            except DATABASE_ERRORS as exc:
-                log.error("game %s: %s", table.id, exc)
-                raise unavailable(exc, "the change could not be stored") from None
-        raise ApiError(503, "the game keeps changing; try again")
-
-    async def end_early(
-        self, table: Table, out: Callable[[], int], ended_by: str, check: Callable[[], None]
-    ) -> None:
-        """End ``table`` with the seat ``out()`` last (``ended_by``: how), once ``check``
-        passes on the table as stored."""
-        async with table.lock:
-            result: list[dict[str, Any]] = []
-
-            def checked() -> None:
-                if table.is_over:
-                    raise forbidden("the game is over")
-                check()
-
-            async def store() -> float:
-                standings = [dict(line) for line in table.result()]
-                result[:] = early_result(standings, out(), ended_by)
-                return await self.host.db(
-                    self.host.storage.end_early, table.id, table.version, result, ended_by
-                )
-
-            updated = await self._write(table, checked, store)
-            table.ended_by, table.early_result = ended_by, result
-            table.standin, table.deadline, table.away = None, None, set()
-            self.host.changed(table, [], updated)
-            self.host.lobby_cache.clear()
-
     async def concede(self, table: Table, token: str | None) -> None:
         """``POST /concede``: the seat of ``token`` gives up; the game ends with it last."""
         seat = await self.seat_of(table, token, "conceding")
-        await self.end_early(table, lambda: seat, "conceded", lambda: None)
+        await self.referee.end(table, lambda: seat, "conceded")
 
     def overdue(self, table: Table, seat: int) -> int:
         """The seat whose deadline passed, which ``seat`` may act about; 403 saying why not."""
@@ -155,7 +71,7 @@ class Turns:
             raise forbidden("it is your own turn: play it")
         if not table.claimed.get(late, True):
             raise forbidden("the seat deciding now has not been taken yet")
-        if table.deadline is None or self.host.clock() < table.deadline:
+        if table.deadline is None or self.clock() < table.deadline:
             raise forbidden(f"{table.record.players[late]}'s deadline has not passed yet")
         return late
 
@@ -165,74 +81,35 @@ class Turns:
         (``end``)."""
         seat = await self.seat_of(table, token, "acting on a deadline")
         if choice == "end":
-            await self.end_early(table, lambda: self.overdue(table, seat), "timeout", lambda: None)
+            await self.referee.end(table, lambda: self.overdue(table, seat), "timeout")
             return
-        async with table.lock:
-            late: list[int] = []
 
-            def check() -> None:
-                late[:] = [self.overdue(table, seat)]
+        def rule() -> Ruling:
+            late = self.overdue(table, seat)
+            return rule_stand_in(table, late, table.away | {late}, self.referee.settings)
 
-            async def store() -> float:
-                return await self._stand_in(table, late[0], table.away | {late[0]})
-
-            updated = await self._write(table, check, store)
-            self._stood_in(table, late[0], table.away | {late[0]}, updated)
-
-    async def _stand_in(self, table: Table, late: int, away: set[int]) -> float:
-        cost = decision_cost(
-            table.playing(late), table.state, table.bot_seconds, self.host.limits.bot_seconds
-        )
-        return await self.host.db(
-            self.host.storage.set_standin, table.id, table.version, late, cost, away
-        )
-
-    def _stood_in(self, table: Table, late: int, away: set[int], updated: float) -> None:
-        table.standin, table.deadline, table.away = late, None, away
-        self.host.changed(table, [], updated)
-        self.host.bot_wakeup.set()
+        await self.referee.change(table, rule)
 
     async def come_back(self, table: Table, token: str | None) -> None:
         """``POST /return``: the seat of ``token`` is back: its stand-in stops playing for it
         (the turn it was playing, if any, is the person's again, with a fresh deadline)."""
         seat = await self.seat_of(table, token, "coming back")
-        async with table.lock:
-            deciding: list[bool] = []
-
-            def check() -> None:
-                if table.is_over:
-                    raise forbidden("the game is over")
-                if seat not in table.away:
-                    raise forbidden("no stand-in plays for your seat")
-                deciding[:] = [table.standin == seat]
-
-            async def store() -> float:
-                return await self.host.db(
-                    self.host.storage.come_back,
-                    table.id,
-                    table.version,
-                    seat,
-                    table.away - {seat},
-                    deciding[0],
-                )
-
-            updated = await self._write(table, check, store)
-            table.away = table.away - {seat}
-            if deciding[0]:
-                table.standin = None
-                table.clock_moved(updated)
-            self.host.changed(table, [], updated)
+        await self.referee.change(table, lambda: rule_return(table, seat))
 
     async def stand_in_lapsed(self, now: float | None = None) -> list[str]:
         """Let the stand-in play where the deadline of a seat away passed before ``now``
         (read from the database: the table need not be loaded); the games' ids. Safe with
         several processes: each is a compare-and-set, the loser meets the turn taken."""
-        now = self.host.clock() if now is None else now
+        now = self.clock() if now is None else now
         played = []
-        for game_id in await self.host.db(self.host.storage.lapsed_away, now):
+        for game_id in await self.runtime.db(self.store.games.lapsed_away, now):
             try:
-                table = await self.host.served.fresh(await self.host.served.table(game_id))
-                await self._lapsed(table, now)
+                table = await self.tables.fresh(await self.tables.table(game_id))
+
+                def lapsed(table: Table = table) -> Ruling:
+                    return self._lapsed(table, now)
+
+                await self.referee.change(table, lapsed)
             except ApiError:
                 continue  # moved, back, ended or set aside meanwhile
             played.append(game_id)
@@ -240,67 +117,44 @@ class Turns:
             log.info("stand-ins play for %d seats away whose deadline passed", len(played))
         return played
 
-    async def _lapsed(self, table: Table, now: float) -> None:
+    def _lapsed(self, table: Table, now: float) -> Ruling:
         """The stand-in of the seat away that decides at ``table`` plays: its deadline passed."""
-        async with table.lock:
-            late: list[int] = []
-
-            def check() -> None:
-                seat = table.to_move()
-                if table.mode != "turn" or table.is_over or seat is None:
-                    raise forbidden("no turn to play")
-                if seat not in table.away or table.bot_turn():
-                    raise forbidden("the seat deciding is not away")
-                if table.deadline is None or table.deadline >= now:
-                    raise forbidden("moved on meanwhile")
-                late[:] = [seat]
-
-            async def store() -> float:
-                return await self._stand_in(table, late[0], table.away)
-
-            updated = await self._write(table, check, store)
-            self._stood_in(table, late[0], table.away, updated)
+        seat = table.to_move()
+        if table.mode != "turn" or table.is_over or seat is None:
+            raise forbidden("no turn to play")
+        if seat not in table.away or table.bot_turn():
+            raise forbidden("the seat deciding is not away")
+        if table.deadline is None or table.deadline >= now:
+            raise forbidden("moved on meanwhile")
+        return rule_stand_in(table, seat, table.away, self.referee.settings)
 
     async def remove(self, table: Table, token: str | None) -> None:
         """``DELETE /api/games/{id}``: the creator removes a table nobody has moved at yet."""
-        seat, hotseat = await self.host.identify(table, token)
+        seat, hotseat = await self.tables.identify(table, token)
         creator = hotseat or (seat is not None and seat == table.creator)
         if not creator:
             raise forbidden("only the table's creator may remove it")
-        async with table.lock:
-
-            def check() -> None:
-                if table.ply > 0 or table.is_over:
-                    raise forbidden("the game has begun: concede instead")
-
-            async def store() -> float:
-                return await self.host.db(self.host.storage.remove_game, table.id, table.version)
-
-            await self._write(table, check, store)
-        await self.host.served.end(table.id, "removed")
-        self.host.lobby_cache.clear()
+        await self.referee.change(table, lambda: rule_remove(table))
 
     async def end_idle(self, now: float | None = None) -> list[str]:
         """End the turn-based games nobody moved in for three of their deadlines before
         ``now``, the seat deciding then last (``abandoned``); their ids. Safe with several
         processes: each ending is a compare-and-set, the loser meets the game already over."""
-        now = self.host.clock() if now is None else now
+        now = self.clock() if now is None else now
         ended = []
-        for game_id in await self.host.db(self.host.storage.idle_turn_games, now):
+        for game_id in await self.runtime.db(self.store.games.idle_turn_games, now):
             try:
-                table = await self.host.served.fresh(await self.host.served.table(game_id))
+                table = await self.tables.fresh(await self.tables.table(game_id))
 
-                def idle(table: Table = table) -> None:
+                def idle(table: Table = table) -> int:
                     if table.mode != "turn" or table.deadline_s is None:
                         raise forbidden("not a turn-based table")
                     if table.updated + 3 * table.deadline_s >= now:
                         raise forbidden("moved on meanwhile")
-
-                def out(table: Table = table) -> int:
                     seat = table.to_move()
                     return 0 if seat is None else seat
 
-                await self.end_early(table, out, "abandoned", idle)
+                await self.referee.end(table, idle, "abandoned")
             except ApiError:
                 continue  # ended, moved or set aside meanwhile
             ended.append(game_id)

@@ -21,6 +21,7 @@ from cradle.core.contract import JSON
 from cradle.core.fast import ReferenceFastPaths
 from cradle.core.hidden import read_hidden, viewer_seat
 from cradle.core.results import places
+from cradle.core.words import N_
 from cradle.tigris import analysis
 from cradle.tigris.actions import (
     ACTION_IDS,
@@ -85,7 +86,8 @@ from cradle.tigris.types import (
     MONUMENTS,
     RED,
     ROLES,
-    IllegalAction,
+    DisallowedAction,
+    MalformedAction,
     Options,
     TigrisEvent,
     TigrisResult,
@@ -166,12 +168,33 @@ def _commit_color(p: Conflict) -> int:
 
 
 _WAITING_FOR = {
-    "war_order": "choose which war to resolve (e.g. 'war red')",
-    "monument": "build a monument (or the wonder) or 'decline'",
-    "treasure": "take a treasure (e.g. 'treasure K1')",
-    "building": "place the building or 'decline'",
-    "wonderpoint": "choose the colour of the wonder's point",
+    "war_order": N_("{player} must first choose which war to resolve (e.g. 'war red')"),
+    "monument": N_("{player} must first build a monument (or the wonder) or 'decline'"),
+    "treasure": N_("{player} must first take a treasure (e.g. 'treasure K1')"),
+    "building": N_("{player} must first place the building or 'decline'"),
+    "wonderpoint": N_("{player} must first choose the colour of the wonder's point"),
 }
+# What stands on a cell for good, as far as placements go: why nothing goes there, and why no
+# catastrophe does.
+_FIXTURES = {
+    "leader": (
+        N_("{cell} holds a leader"),
+        N_("{cell} holds a leader: a catastrophe goes on an empty cell or a tile"),
+    ),
+    "catastrophe": (
+        N_("{cell} holds a catastrophe"),
+        N_("{cell} holds a catastrophe: a catastrophe goes on an empty cell or a tile"),
+    ),
+    "wonder": (
+        N_("{cell} is under the wonder"),
+        N_("{cell} is under the wonder: a catastrophe goes on an empty cell or a tile"),
+    ),
+    "monument": (
+        N_("{cell} is under a monument"),
+        N_("{cell} is under a monument: a catastrophe goes on an empty cell or a tile"),
+    ),
+}
+OUTSIDE_IDS = N_("action id {id} is outside 0..{last}")
 
 
 # Decisions without fields are alike: one instance each.
@@ -195,7 +218,7 @@ class TigrisState(ReferenceFastPaths):
     """A complete game position with its rules (see docs/contract.md for the contract), and
     the fast paths of every engine (``cradle.core.contract.FastState``)."""
 
-    ILLEGAL = IllegalAction
+    MALFORMED = MalformedAction
 
     __slots__ = (
         "_comps",
@@ -526,9 +549,11 @@ class TigrisState(ReferenceFastPaths):
     def action_string(self, action_id: int) -> str:
         """The notation of the fixed id ``action_id`` (``all_action_strings()[action_id]``)."""
         if isinstance(action_id, bool) or not isinstance(action_id, int):
-            raise IllegalAction(f"an action id is an integer, not {type(action_id).__name__}")
+            raise MalformedAction(
+                N_("an action id is an integer, not {kind}"), kind=type(action_id).__name__
+            )
         if not 0 <= action_id < len(ACTIONS):
-            raise IllegalAction(f"action id {action_id} is outside 0..{len(ACTIONS) - 1}")
+            raise MalformedAction(OUTSIDE_IDS, id=action_id, last=len(ACTIONS) - 1)
         return ACTION_STRINGS[action_id]
 
     def legal_action_ids(self) -> list[int]:
@@ -629,17 +654,20 @@ class TigrisState(ReferenceFastPaths):
 
     def apply(self, action: str | int | Action) -> list[TigrisEvent]:
         """Apply ``action`` (its notation, its id or an :class:`Action`) for the seat to move;
-        IllegalAction leaves the state unchanged."""
-        if self.over:
-            raise IllegalAction("the game is over")
+        MalformedAction or DisallowedAction leave the state unchanged (an input is read
+        before the rules are asked, so a malformed one is that even when the game is over)."""
         if isinstance(action, str):
             parsed = parse_action(action)
         elif isinstance(action, int) and not isinstance(action, bool):
             if not 0 <= action < len(ACTIONS):
-                raise IllegalAction(f"action id {action} is outside 0..{len(ACTIONS) - 1}")
+                raise MalformedAction(OUTSIDE_IDS, id=action, last=len(ACTIONS) - 1)
             parsed = ACTIONS[action]
         else:
             parsed = known_action(action)
+        if self.over:
+            raise DisallowedAction(N_("the game is over"))
+        if self.over:
+            raise DisallowedAction("the game is over")
         events: list[TigrisEvent] = []
         p = self.pending
         if p is None:
@@ -666,7 +694,7 @@ class TigrisState(ReferenceFastPaths):
             self._check_leader(seat, a, cell)
         elif kind == WITHDRAW:
             if self.leader_cell[4 * seat + a] < 0:
-                raise IllegalAction(f"your {ROLES[a]} is not on the board")
+                raise DisallowedAction(N_("your {leader} is not on the board"), leader=ROLES[a])
         elif kind == TILE:
             self._check_tile(seat, a, cell)
         elif kind == CATASTROPHE:
@@ -676,16 +704,19 @@ class TigrisState(ReferenceFastPaths):
             counts = SWAP_COUNTS[a]
             for color in range(4):
                 if counts[color] > hand[color]:
-                    raise IllegalAction(
-                        f"you cannot discard {counts[color]} {COLORS[color]} tile(s): "
-                        f"your hand holds {hand[color]}"
+                    raise DisallowedAction(
+                        N_("you cannot discard {count} {colour} tile(s): your hand holds {held}"),
+                        count=counts[color],
+                        colour=COLORS[color],
+                        held=hand[color],
                     )
         elif kind == PASS:
             pass
         else:
-            raise IllegalAction(
-                f"'{format_action(action)}' is not possible now: it is "
-                f"{self.players[seat]}'s turn to take an action"
+            raise DisallowedAction(
+                N_("'{action}' is not possible now: it is {player}'s turn to take an action"),
+                action=format_action(action),
+                player=self.players[seat],
             )
 
     def _check_leader(self, seat: int, color: int, cell: int) -> None:
@@ -693,53 +724,65 @@ class TigrisState(ReferenceFastPaths):
         index = 4 * seat + color
         current = self.leader_cell[index]
         if current == cell:
-            raise IllegalAction(f"your {ROLES[color]} already stands on {name}")
+            raise DisallowedAction(
+                N_("your {leader} already stands on {cell}"), leader=ROLES[color], cell=name
+            )
         self._check_empty(cell)
         if not self.board.land >> cell & 1:
-            raise IllegalAction(f"{name} is a river cell: leaders may not stand on the river")
+            raise DisallowedAction(
+                N_("{cell} is a river cell: leaders may not stand on the river"), cell=name
+            )
         if not NEIGHBOURS[cell] & self.up[RED]:
-            raise IllegalAction(f"{name} is not next to a face-up temple")
+            raise DisallowedAction(N_("{cell} is not next to a face-up temple"), cell=name)
         kingdoms = self.kingdoms()
         if current >= 0:
             kingdoms = self._kingdoms_lifting(current, kingdoms)
         touching = sum(1 for k in kingdoms if k & NEIGHBOURS[cell])
         if touching > 1:
-            raise IllegalAction(f"a leader on {name} would join two kingdoms")
+            raise DisallowedAction(N_("a leader on {cell} would join two kingdoms"), cell=name)
 
     def _fixture_on(self, cell: int) -> str | None:
-        """What stands on ``cell`` for good as far as placements go: leader, catastrophe, ..."""
+        """What stands on ``cell`` for good as far as placements go (a key of _FIXTURES)."""
         bit = 1 << cell
         if self.leaders & bit:
-            return "holds a leader"
+            return "leader"
         if self.cata & bit:
-            return "holds a catastrophe"
+            return "catastrophe"
         if self.wonder_mask() & bit:
-            return "is under the wonder"
+            return "wonder"
         if self.tiles_down() & bit:
-            return "is under a monument"
+            return "monument"
         return None
 
     def _check_empty(self, cell: int) -> None:
         name = CELL_NAMES[cell]
         fixture = self._fixture_on(cell)
         if fixture is not None:
-            raise IllegalAction(f"{name} {fixture}")
+            raise DisallowedAction(_FIXTURES[fixture][0], cell=name)
         if self.tiles_up() & 1 << cell:
-            raise IllegalAction(f"{name} holds a tile")
+            raise DisallowedAction(N_("{cell} holds a tile"), cell=name)
 
     def _check_tile(self, seat: int, color: int, cell: int) -> None:
         name = CELL_NAMES[cell]
         if not self.hands[seat][color]:
-            raise IllegalAction(f"you have no {COLORS[color]} tile in hand")
+            raise DisallowedAction(N_("you have no {colour} tile in hand"), colour=COLORS[color])
         self._check_empty(cell)
         river = not self.board.land >> cell & 1
         if color == 1 and not river:
-            raise IllegalAction(f"{name} is not a river cell: blue tiles (farms) go on the river")
+            raise DisallowedAction(
+                N_("{cell} is not a river cell: blue tiles (farms) go on the river"), cell=name
+            )
         if color != 1 and river:
-            raise IllegalAction(f"{name} is a river cell: only blue tiles (farms) go there")
+            raise DisallowedAction(
+                N_("{cell} is a river cell: only blue tiles (farms) go there"), cell=name
+            )
         touching = sum(1 for k in self.kingdoms() if k & NEIGHBOURS[cell])
         if touching > 2:
-            raise IllegalAction(f"a tile on {name} would join {touching} kingdoms (at most two)")
+            raise DisallowedAction(
+                N_("a tile on {cell} would join {count} kingdoms (at most two)"),
+                cell=name,
+                count=touching,
+            )
 
     def _building_mask(self) -> int:
         mask = 0
@@ -752,69 +795,80 @@ class TigrisState(ReferenceFastPaths):
         name = CELL_NAMES[cell]
         bit = 1 << cell
         if not self.catastrophes[seat]:
-            raise IllegalAction("you have no catastrophe tile left")
+            raise DisallowedAction(N_("you have no catastrophe tile left"))
         fixture = self._fixture_on(cell)
         if fixture is not None:
-            raise IllegalAction(f"{name} {fixture}: a catastrophe goes on an empty cell or a tile")
+            raise DisallowedAction(_FIXTURES[fixture][1], cell=name)
         if self.treasure & bit:
-            raise IllegalAction(f"{name} carries a treasure")
+            raise DisallowedAction(N_("{cell} carries a treasure"), cell=name)
         if self._building_mask() & bit:
-            raise IllegalAction(f"{name} carries a civilization building")
+            raise DisallowedAction(N_("{cell} carries a civilization building"), cell=name)
 
     def _check_pending_action(self, p: Decision, action: Action) -> None:
         kind, a, cell = action
         if isinstance(p, Revolt | War):
             if kind != COMMIT:
-                raise IllegalAction(self._waiting_for(p))
+                raise self._waiting_for(p)
             options = self._commit_options(p)
             if a not in options:
                 color = COLORS[_commit_color(p)]
                 have = self.hands[self.to_move][_commit_color(p)]
                 if a > have:
-                    raise IllegalAction(f"you hold only {have} {color} tile(s)")
-                raise IllegalAction(
-                    f"commit {a} is not allowed: you may commit "
-                    + ", ".join(str(n) for n in options)
+                    raise DisallowedAction(
+                        N_("you hold only {count} {colour} tile(s)"), count=have, colour=color
+                    )
+                raise DisallowedAction(
+                    N_("commit {count} is not allowed: you may commit {counts}"),
+                    count=a,
+                    counts=", ".join(str(n) for n in options),
                 )
         elif isinstance(p, WarOrder):
             if kind != WAR:
-                raise IllegalAction(self._waiting_for(p))
+                raise self._waiting_for(p)
             if a not in p.colors:
-                raise IllegalAction(f"there is no {COLORS[a]} war to resolve")
+                raise DisallowedAction(N_("there is no {colour} war to resolve"), colour=COLORS[a])
         elif isinstance(p, TreasureChoice):
             if kind != TREASURE:
-                raise IllegalAction(self._waiting_for(p))
+                raise self._waiting_for(p)
             if cell not in p.cells:
                 names = ", ".join(CELL_NAMES[c] for c in p.cells)
-                raise IllegalAction(f"you may take a treasure on {names}")
+                raise DisallowedAction(N_("you may take a treasure on {cells}"), cells=names)
         elif isinstance(p, WonderPoint):
             if kind != WONDERPOINT:
-                raise IllegalAction(self._waiting_for(p))
+                raise self._waiting_for(p)
         elif isinstance(p, MonumentChoice):
             if kind == DECLINE:
                 return
             if kind == WONDER:
                 if cell not in self._wonder_options():
-                    raise IllegalAction(f"no wonder can be built centred on {CELL_NAMES[cell]}")
+                    raise DisallowedAction(
+                        N_("no wonder can be built centred on {cell}"), cell=CELL_NAMES[cell]
+                    )
                 return
             if kind != MONUMENT:
-                raise IllegalAction(self._waiting_for(p))
+                raise self._waiting_for(p)
             if action not in self._monument_options():
-                raise IllegalAction(self._why_no_monument(a, cell))
+                raise self._why_no_monument(a, cell)
         else:  # BuildingChoice
             if kind == DECLINE:
                 return
             if kind != BUILDING:
-                raise IllegalAction(self._waiting_for(p))
+                raise self._waiting_for(p)
             if not self._building_options() >> cell & 1:
-                raise IllegalAction(f"the building cannot go on {CELL_NAMES[cell]}")
+                raise DisallowedAction(
+                    N_("the building cannot go on {cell}"), cell=CELL_NAMES[cell]
+                )
 
-    def _waiting_for(self, p: Decision) -> str:
+    def _waiting_for(self, p: Decision) -> DisallowedAction:
+        """The refusal of any other action while ``p`` waits for its answer."""
         who = self.players[self.to_move]
         if isinstance(p, Revolt | War):
-            return f"{who} must commit {COLORS[_commit_color(p)]} tiles first (e.g. 'commit 0')"
-        what = _WAITING_FOR[p.kind]
-        return f"{who} must first {what}"
+            return DisallowedAction(
+                N_("{player} must commit {colour} tiles first (e.g. 'commit 0')"),
+                player=who,
+                colour=COLORS[_commit_color(p)],
+            )
+        return DisallowedAction(_WAITING_FOR[p.kind], player=who)
 
     # --- turn actions
 
@@ -1276,10 +1330,16 @@ class TigrisState(ReferenceFastPaths):
                     ]
         return out
 
-    def _why_no_monument(self, monument: int, cell: int) -> str:
+    def _why_no_monument(self, monument: int, cell: int) -> DisallowedAction:
         if any(m == monument for m, _ in self.monuments):
-            return f"the {MONUMENT_NAMES[monument]} monument is already built"
-        return f"{MONUMENT_NAMES[monument]} cannot be built with its top-left corner on {CELL_NAMES[cell]}"
+            return DisallowedAction(
+                N_("the {monument} monument is already built"), monument=MONUMENT_NAMES[monument]
+            )
+        return DisallowedAction(
+            N_("{monument} cannot be built with its top-left corner on {cell}"),
+            monument=MONUMENT_NAMES[monument],
+            cell=CELL_NAMES[cell],
+        )
 
     def _monument_step(self, events: list[TigrisEvent]) -> None:
         if self._monument_options() or self._wonder_options():

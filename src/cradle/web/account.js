@@ -7,15 +7,15 @@ import { api, setCsrf } from "./api.js";
 import { GAME_TITLES } from "./games.js";
 import { nameAt } from "./names.js";
 import { remember } from "./state.js";
+import { date, list, t, tNodes } from "./i18n.js";
 import { byId, el, link, messageOf, put, ratedBadge, toast } from "./ui.js";
 
-/** @typedef {import("./types").Account} Account */
-/** @typedef {import("./types").Me} Me */
+/** @typedef {import("./types").AccountInfo} Account */
+/** @typedef {import("./types").SignedIn} Me */
 /** @typedef {import("./types").MyGame} MyGame */
 /** @typedef {import("./types").Screen} Screen */
 
 const GUEST_KEY = "cradle.guest";
-const NAME_RULE = "3 to 24 letters, digits, spaces, - or _";
 
 /** @type {{account: Account | null, known: boolean, waiting: number}} */
 export const me = { account: null, known: false, waiting: 0 };
@@ -57,7 +57,7 @@ export async function refreshWaiting() {
 export function guestName() {
   let name = localStorage.getItem(GUEST_KEY);
   if (!name) {
-    name = `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
+    name = t("account.guest_default", { number: String(Math.floor(1000 + Math.random() * 9000)) });
     localStorage.setItem(GUEST_KEY, name);
   }
   return name;
@@ -80,17 +80,17 @@ function renderHeader() {
   if (!me.known) return;
   if (me.account) {
     put(slot,
-      link("#/inbox", me.waiting ? `Your turn: ${me.waiting}` : "My games",
+      link("#/inbox", me.waiting ? t("account.your_turn_count", { count: me.waiting }) : t("account.my_games"),
         { id: "inbox-link", class: me.waiting ? "btn waiting" : "btn" }),
       " ",
       link("#/account", me.account.name, { id: "account-link" }));
   } else {
     put(slot,
-      el("span", { class: "muted guest-name", title: "Your name as a guest (change it on the sign-in page)" }, guestName()),
+      el("span", { class: "muted guest-name", title: t("account.guest_name_title") }, guestName()),
       " ",
-      link("#/signin", "Sign in", { id: "signin-link" }),
+      link("#/signin", t("account.sign_in"), { id: "signin-link" }),
       " ",
-      link("#/signup", "Sign up", { id: "signup-link" }));
+      link("#/signup", t("account.sign_up"), { id: "signup-link" }));
   }
 }
 
@@ -133,38 +133,38 @@ function form(id, fields, action, submit) {
 
 /** @param {HTMLElement} root @returns {null} */
 export function signUpScreen(root) {
-  root.append(el("div", { class: "card narrow" }, el("h1", {}, "Sign up"),
-    el("p", { class: "muted" }, `A name (${NAME_RULE}) and a password of at least 8 characters. Your seats then follow you to every device you sign in on.`),
+  root.append(el("div", { class: "card narrow" }, el("h1", {}, t("account.sign_up")),
+    el("p", { class: "muted" }, t("account.sign_up_about")),
     form("signup", [
-      { name: "name", label: "Name", autocomplete: "username" },
-      { name: "password", label: "Password", type: "password", autocomplete: "new-password" },
-    ], "Sign up", async ({ name, password }) => {
+      { name: "name", label: t("account.name"), autocomplete: "username" },
+      { name: "password", label: t("account.password"), type: "password", autocomplete: "new-password" },
+    ], t("account.sign_up"), async ({ name, password }) => {
       signedAs(await api.signUp(name, password));
-      toast(`Welcome, ${me.account?.name}`, "info");
+      toast(t("account.welcome", { name: me.account?.name || "" }), "info");
       location.hash = "#/inbox";
     }),
-    el("p", {}, "Already have an account? ", link("#/signin", "Sign in"))));
+    el("p", {}, tNodes("account.have_account", { link: link("#/signin", t("account.sign_in")) }))));
   return null;
 }
 
 /** @param {HTMLElement} root @returns {null} */
 export function signInScreen(root) {
-  root.append(el("div", { class: "card narrow" }, el("h1", {}, "Sign in"),
+  root.append(el("div", { class: "card narrow" }, el("h1", {}, t("account.sign_in")),
     form("signin", [
-      { name: "name", label: "Name", autocomplete: "username" },
-      { name: "password", label: "Password", type: "password", autocomplete: "current-password" },
-    ], "Sign in", async ({ name, password }) => {
+      { name: "name", label: t("account.name"), autocomplete: "username" },
+      { name: "password", label: t("account.password"), type: "password", autocomplete: "current-password" },
+    ], t("account.sign_in"), async ({ name, password }) => {
       signedAs(await api.signIn(name, password));
       await refreshWaiting();
       location.hash = "#/inbox";
     }),
-    el("p", {}, "No account? ", link("#/signup", "Sign up"), " — or play as a guest:"),
-    form("guest", [{ name: "guest", label: "Guest name", value: guestName() }], "Keep this guest name",
+    el("p", {}, tNodes("account.no_account", { link: link("#/signup", t("account.sign_up")) })),
+    form("guest", [{ name: "guest", label: t("account.guest_name"), value: guestName() }], t("account.keep_guest_name"),
       async ({ guest }) => {
         const name = guest.trim();
-        if (name.length < 3 || name.length > 24) throw new Error(`A name has ${NAME_RULE}.`);
+        if (name.length < 3 || name.length > 24) throw new Error(t("account.name_rule"));
         setGuestName(name);
-        toast(`You play as ${name}`, "info");
+        toast(t("account.you_play_as", { name }), "info");
       })));
   return null;
 }
@@ -173,42 +173,42 @@ export function signInScreen(root) {
 export function accountScreen(root) {
   const account = me.account;
   if (!account) {
-    root.append(el("div", { class: "card narrow" }, el("h1", {}, "Not signed in"),
-      link("#/signin", "Sign in"), " ", link("#/signup", "Sign up")));
+    root.append(el("div", { class: "card narrow" }, el("h1", {}, t("account.not_signed_in")),
+      link("#/signin", t("account.sign_in")), " ", link("#/signup", t("account.sign_up"))));
     return null;
   }
   const mail = el("input", { id: "turn-mail", type: "checkbox", checked: account.turn_mail });
   root.append(el("div", { class: "card narrow" }, el("h1", {}, account.name),
-    el("p", { class: "muted" }, `Signed in since you made the account on ${new Date(account.created * 1000).toLocaleDateString()}.`),
-    el("h2", {}, "Turn notices by e-mail"),
-    el("label", { class: "check" }, mail, " Mail me when it is my turn (at most one mail per turn)"),
-    form("mail", [{ name: "email", label: "E-mail address", type: "email", autocomplete: "email", value: account.email || "" }],
-      "Save", async ({ email }) => {
+    el("p", { class: "muted" }, t("account.made_on", { date: date(account.created * 1000) })),
+    el("h2", {}, t("account.turn_mail_title")),
+    el("label", { class: "check" }, mail, " ", t("account.turn_mail")),
+    form("mail", [{ name: "email", label: t("account.email"), type: "email", autocomplete: "email", value: account.email || "" }],
+      t("account.save"), async ({ email }) => {
         const answer = await api.settings({ email: email.trim() || null, turn_mail: mail.checked });
         me.account = answer.account;
-        toast("Saved", "info");
+        toast(t("account.saved"), "info");
       }),
-    el("h2", {}, "Change password"),
+    el("h2", {}, t("account.change_password")),
     form("password", [
-      { name: "old", label: "Present password", type: "password", autocomplete: "current-password" },
-      { name: "new", label: "New password", type: "password", autocomplete: "new-password" },
-    ], "Change password", async (values) => {
+      { name: "old", label: t("account.present_password"), type: "password", autocomplete: "current-password" },
+      { name: "new", label: t("account.new_password"), type: "password", autocomplete: "new-password" },
+    ], t("account.change_password"), async (values) => {
       await api.changePassword(values.old, values.new);
-      toast("Password changed: your other devices are signed out", "info");
+      toast(t("account.password_changed"), "info");
     }),
-    el("h2", {}, "Sign out"),
+    el("h2", {}, t("account.sign_out")),
     el("button", { id: "signout", class: "btn", onclick: async () => {
       try {
         signedAs(await api.signOut());
         location.hash = "#/";
       } catch (error) { toast(messageOf(error)); }
-    } }, "Sign out"),
-    el("h2", {}, "Delete the account"),
-    el("p", { class: "muted" }, "Your games stay; your name in them becomes \u201cformer player\u201d."),
-    form("delete", [{ name: "password", label: "Password", type: "password", autocomplete: "current-password" }],
-      "Delete my account", async ({ password }) => {
+    } }, t("account.sign_out")),
+    el("h2", {}, t("account.delete_title")),
+    el("p", { class: "muted" }, t("account.delete_about")),
+    form("delete", [{ name: "password", label: t("account.password"), type: "password", autocomplete: "current-password" }],
+      t("account.delete"), async ({ password }) => {
         signedAs(await api.deleteAccount(password));
-        toast("Your account is deleted", "info");
+        toast(t("account.deleted"), "info");
         location.hash = "#/";
       })));
   return null;
@@ -218,32 +218,32 @@ export function accountScreen(root) {
 /** @param {MyGame} game */
 function inboxRow(game) {
   const title = GAME_TITLES[game.game] || game.game;
-  const players = game.players.map((_, seat) => nameAt(game, seat)).join(", ");
-  let state = game.status;
-  if (game.your_turn) state = "Your turn";
-  else if (game.to_move !== null && (game.status === "open" || game.status === "running")) state = `Waiting for ${nameAt(game, game.to_move)}`;
+  const players = list(game.players.map((_, seat) => nameAt(game, seat)));
+  let state = t(`status.${game.status}`);
+  if (game.your_turn) state = t("account.your_turn");
+  else if (game.to_move !== null && (game.status === "open" || game.status === "running")) state = t("account.waiting_for", { name: nameAt(game, game.to_move) });
   else if (game.status === "over" && game.result) {
     const first = game.result.find((r) => r.place === 1);
-    state = first ? `Over: ${nameAt(game, first.seat)} won` : "Over";
+    state = first ? t("account.over_won", { name: nameAt(game, first.seat) }) : t("status.over");
   }
   const live = game.status === "open" || game.status === "running";
   return el("li", { class: `inbox-game${game.your_turn ? " your-turn" : ""}`, dataset: { id: game.id } },
     el("div", {}, el("strong", {}, title), game.rated ? [" ", ratedBadge(game.id)] : null, " · ", players),
-    el("div", { class: "muted" }, `${state} · ${game.moves} ${game.moves === 1 ? "move" : "moves"} · ${new Date(game.updated * 1000).toLocaleString()}`),
-    live ? link(`#/play/${game.id}`, game.your_turn ? "Play" : "Open", { class: "btn small" })
-      : link(`#/replay/${game.id}`, "Replay", { class: "btn small" }));
+    el("div", { class: "muted" }, t("account.inbox_line", { state, moves: t("common.moves", { count: game.moves }), when: date(game.updated * 1000, { dateStyle: "medium", timeStyle: "short" }) })),
+    live ? link(`#/play/${game.id}`, game.your_turn ? t("account.play") : t("account.open"), { class: "btn small" })
+      : link(`#/replay/${game.id}`, t("common.replay"), { class: "btn small" }));
 }
 
 /** @param {HTMLElement} root @returns {Screen} */
 export function inboxScreen(root) {
-  const list = el("ul", { class: "inbox", id: "inbox" }, el("li", { class: "muted" }, "Loading…"));
-  root.append(el("div", { class: "card" }, el("h1", {}, "My games"), list));
+  const list = el("ul", { class: "inbox", id: "inbox" }, el("li", { class: "muted" }, t("common.loading")));
+  root.append(el("div", { class: "card" }, el("h1", {}, t("account.my_games")), list));
   let alive = true;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   async function refresh() {
     if (!me.account) {
-      put(list, el("li", {}, link("#/signin", "Sign in"), " to see your games on every device."));
+      put(list, el("li", {}, tNodes("account.sign_in_to_see", { link: link("#/signin", t("account.sign_in")) })));
       return;
     }
     try {
@@ -252,7 +252,7 @@ export function inboxScreen(root) {
       me.waiting = mine.your_turn;
       renderHeader();
       put(list, mine.games.length ? mine.games.map(inboxRow)
-        : el("li", { class: "muted" }, "No games yet: start one in the ", el("a", { href: "#/" }, "lobby"), "."));
+        : el("li", { class: "muted" }, tNodes("account.no_games", { link: el("a", { href: "#/" }, t("account.lobby_link")) })));
     } catch (error) {
       put(list, el("li", { class: "error" }, messageOf(error)));
     }
@@ -270,7 +270,7 @@ export function inboxScreen(root) {
  * @returns {null}
  */
 export function continueScreen(root, id, code) {
-  root.append(el("div", { class: "card" }, el("p", { class: "muted" }, "Moving your seat to this device…")));
+  root.append(el("div", { class: "card" }, el("p", { class: "muted" }, t("account.moving_seat"))));
   api.continueHere(id, code).then(async (joined) => {
     remember(id, { token: joined.token, seat: joined.seat });
     if (!me.account) {
@@ -281,8 +281,8 @@ export function continueScreen(root, id, code) {
     }
     location.replace(`#/play/${encodeURIComponent(id)}`);
   }).catch((error) => {
-    put(root, el("div", { class: "card" }, el("h1", {}, "This link does not open a seat"),
-      el("p", {}, messageOf(error)), link(`#/watch/${id}`, "Watch"), " ", link("#/", "Back to the lobby")));
+    put(root, el("div", { class: "card" }, el("h1", {}, t("account.link_no_seat")),
+      el("p", {}, messageOf(error)), link(`#/watch/${id}`, t("common.watch")), " ", link("#/", t("common.back_to_lobby"))));
   });
   return null;
 }
@@ -295,13 +295,13 @@ export function continueScreen(root, id, code) {
 export async function transferPanel(id, token) {
   const answer = await api.transfer(id, token);
   const image = el("img", {
-    class: "qr", id: "transfer-qr", alt: "QR code of the link",
+    class: "qr", id: "transfer-qr", alt: t("account.qr_alt"),
     src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(answer.qr_svg)}`,
   });
   const field = el("input", { id: "transfer-link", readonly: true, value: answer.link });
   return el("div", { class: "transfer" },
-    el("p", {}, "Open this link on the other device (once, within the hour). This device then gives the seat up."),
+    el("p", {}, t("account.transfer_about")),
     field,
-    el("button", { class: "btn", onclick: () => { field.select(); navigator.clipboard?.writeText(answer.link).catch(() => {}); } }, "Copy"),
+    el("button", { class: "btn", onclick: () => { field.select(); navigator.clipboard?.writeText(answer.link).catch(() => {}); } }, t("common.copy")),
     image);
 }

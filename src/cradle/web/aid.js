@@ -3,6 +3,7 @@
 // the board (a sheet over the bottom half of a phone); the game stays as it is underneath.
 
 import { aidOf } from "./rules.js";
+import { t } from "./i18n.js";
 import { el, iconButton, link } from "./ui.js";
 
 /**
@@ -17,11 +18,11 @@ export function toggleAid(host, game) {
     return;
   }
   /** @type {HTMLElement} */
-  const aside = el("aside", { class: "card aid", id: "aid", role: "complementary", "aria-label": "Player aid" },
-    el("div", { class: "outcome-head" }, el("strong", {}, "Player aid"),
-      iconButton("close", "Close the player aid", { class: "btn icon-btn quiet small", id: "aid-close", onclick: () => host.querySelector("#aid")?.remove() })),
+  const aside = el("aside", { class: "card aid", id: "aid", role: "complementary", "aria-label": t("aid.title") },
+    el("div", { class: "outcome-head" }, el("strong", {}, t("aid.title")),
+      iconButton("close", t("aid.close"), { class: "btn icon-btn quiet small", id: "aid-close", onclick: () => host.querySelector("#aid")?.remove() })),
     aidOf(game),
-    el("p", { class: "small" }, link(`#/rules/${game}`, "The whole rules", { class: "btn small", target: "_blank", rel: "noopener", id: "aid-rules" }),
-      " (in a new tab: this game stays open)"));
+    el("p", { class: "small" }, link(`#/rules/${game}`, t("aid.whole_rules"), { class: "btn small", target: "_blank", rel: "noopener", id: "aid-rules" }),
+      " ", t("aid.new_tab")));
   host.append(aside);
 }

@@ -5,8 +5,9 @@
 import { api } from "./api.js";
 import { chartNote, costWords, measureName, reviewNote } from "./measure.js";
 import { GAMES, GAME_TITLES, notePieces } from "./games.js";
-import { nameAt } from "./names.js";
-import { capitalised, el, icon, link, messageOf, percent, put, setTitle, svg, titleCase, toast } from "./ui.js";
+import { list, number, t, tNodes, translateReason } from "./i18n.js";
+import { nameAt, seatWord } from "./names.js";
+import { capitalised, el, icon, link, messageOf, percent, put, setTitle, svg, toast } from "./ui.js";
 
 /** @typedef {import("./types").AnalysisFound} AnalysisFound */
 /** @typedef {import("./types").BoardFrame} BoardFrame */
@@ -24,8 +25,8 @@ import { capitalised, el, icon, link, messageOf, percent, put, setTitle, svg, ti
  * @returns {Screen}
  */
 export function analysisScreen(root, id) {
-  const head = el("div", { class: "banner" }, el("strong", {}, "Analysis"));
-  const status = el("div", { class: "card", id: "analysis-status" }, el("p", { class: "muted" }, "Loading…"));
+  const head = el("div", { class: "banner" }, el("strong", {}, t("common.analysis")));
+  const status = el("div", { class: "card", id: "analysis-status" }, el("p", { class: "muted" }, t("common.loading")));
   const chart = el("div", { class: "card chart-card", id: "chances" });
   const moves = el("div", { class: "card", id: "costly" });
   const parts = {
@@ -59,23 +60,25 @@ export function analysisScreen(root, id) {
     try {
       found = await api.analysis(id);
     } catch (error) {
-      put(status, el("h1", {}, "No analysis"), el("p", {}, messageOf(error)), link("#/", "Back to the lobby"));
+      put(status, el("h1", {}, t("analysis.none")), el("p", {}, messageOf(error)), link("#/", t("common.back_to_lobby")));
       return;
     }
     if (!alive) return;
     const module = GAMES[found.game];
-    setTitle(`Analysis: ${GAME_TITLES[found.game]}`);
+    setTitle(t("analysis.tab", { game: GAME_TITLES[found.game] }));
     put(head, el("span", { class: `badge ${found.game}` }, GAME_TITLES[found.game]),
-      el("strong", {}, " Analysis"), el("span", { class: "muted" }, ` · ${found.players.map((_, seat) => nameAt(found, seat)).join(", ")} · ${found.moves} moves`),
-      link(`#/replay/${id}`, "Replay"));
+      el("strong", {}, " ", t("common.analysis")),
+      el("span", { class: "muted" }, " · ", list(found.players.map((_, seat) => nameAt(found, seat))), " · ", t("common.moves", { count: found.moves })),
+      link(`#/replay/${id}`, t("common.replay")));
     drawStatus(found);
-    if (found.analysis) {
+    const analysed = found.analysis ? { ...found, analysis: found.analysis } : null;
+    if (analysed) {
       if (!replay) {
         replay = await api.replay(id, null).catch(() => null);
         if (replay) for (const s of replay.steps) notePieces(pieces, s.view);
       }
-      drawChart(found, module);
-      drawMoves(found, module);
+      drawChart(analysed, module);
+      drawMoves(analysed, module);
     }
     if (found.status === "queued" || found.status === "running") timer = setTimeout(refresh, 1500);
   }
@@ -83,18 +86,18 @@ export function analysisScreen(root, id) {
   /** @param {import("./types").Analysis} found */
   function drawStatus(found) {
     if (found.status === "none") {
-      put(status, el("p", {}, "This game has not been analysed."),
+      put(status, el("p", {}, t("analysis.not_yet")),
         el("button", { class: "btn primary", id: "analyse", onclick: async () => {
           try { await api.analyse(id); refresh(); } catch (error) { toast(messageOf(error)); }
-        } }, icon("chart", 16), " Analyse it"));
+        } }, icon("chart", 16), " ", t("analysis.analyse")));
     } else if (found.status === "failed") {
-      put(status, el("p", { class: "error" }, "The analysis failed."),
-        el("button", { class: "btn", onclick: async () => { await api.analyse(id).catch((e) => toast(e.message)); refresh(); } }, "Try again"));
+      put(status, el("p", { class: "error" }, t("analysis.failed")),
+        el("button", { class: "btn", onclick: async () => { await api.analyse(id).catch((e) => toast(e.message)); refresh(); } }, t("analysis.again")));
     } else if (found.status === "done") {
-      put(status, el("p", { id: "analysis-done" }, `The search bots reviewed ${found.total} decisions, ${found.analysis.seconds} s each. ${reviewNote()}`));
+      put(status, el("p", { id: "analysis-done" }, t("analysis.done", { count: found.total, seconds: found.analysis?.seconds ?? 0 }), " ", reviewNote()));
     } else {
       const share = found.total ? found.done / found.total : 0;
-      put(status, el("p", {}, found.status === "queued" ? "Waiting for a free helper…" : `The bots are reviewing the moves: ${found.done} of ${found.total}.`),
+      put(status, el("p", {}, found.status === "queued" ? t("analysis.queued") : t("analysis.running", { done: found.done, total: found.total })),
         el("div", { class: "progress", role: "progressbar", "aria-valuenow": Math.round(share * 100), "aria-valuemin": 0, "aria-valuemax": 100, id: "analysis-progress" },
           el("div", { class: "bar", style: `width:${(share * 100).toFixed(1)}%` })));
     }
@@ -111,12 +114,12 @@ export function analysisScreen(root, id) {
     const x = (ply) => pad + ((W - 2 * pad) * ply) / Math.max(1, n);
     /** @param {number} p */
     const y = (p) => Hh - pad - (Hh - 2 * pad) * p;
-    const root = svg("svg", { viewBox: `0 0 ${W} ${Hh}`, class: "chart", role: "img", "aria-label": `${measureName(found.players.length)} of each seat along the game` });
+    const root = svg("svg", { viewBox: `0 0 ${W} ${Hh}`, class: "chart", role: "img", "aria-label": t("analysis.chart_label", { measure: measureName(found.players.length) }) });
     for (const p of [0, 0.25, 0.5, 0.75, 1]) {
       root.append(svg("line", { x1: pad, x2: W - pad, y1: y(p), y2: y(p), class: p === 0.5 ? "grid mid" : "grid" }),
-        svg("text", { x: pad - 4, y: y(p) + 4, class: "axis", "text-anchor": "end" }, `${p * 100}`));
+        svg("text", { x: pad - 4, y: y(p) + 4, class: "axis", "text-anchor": "end" }, number(p * 100)));
     }
-    root.append(svg("text", { x: W - pad, y: Hh - 6, class: "axis", "text-anchor": "end" }, `move ${n}`));
+    root.append(svg("text", { x: W - pad, y: Hh - 6, class: "axis", "text-anchor": "end" }, t("analysis.axis_move", { number: n })));
     found.players.forEach((_p, seat) => {
       const points = chances.map((c, ply) => `${x(ply).toFixed(1)},${y(c[seat]).toFixed(1)}`).join(" ");
       root.append(svg("polyline", { points, class: "chance-line", stroke: module.seatColour(found.players, seat), "data-seat": seat }));
@@ -126,12 +129,12 @@ export function analysisScreen(root, id) {
       const r = reviews.get(ply);
       if (!r) continue;
       const dot = svg("circle", { cx: x(ply), cy: y(chances[ply][r.seat]), r: 6, class: "costly-dot", fill: module.seatColour(found.players, r.seat), "data-ply": ply },
-        svg("title", {}, `Move ${ply}: ${costWords(found.players.length, r.loss)}`));
+        svg("title", {}, t("analysis.dot", { number: ply, cost: costWords(found.players.length, r.loss) })));
       dot.addEventListener("click", () => pick(r, found, module));
       root.append(dot);
     }
-    put(chart, el("h3", {}, `${capitalised(measureName(found.players.length))} along the game`),
-      el("div", { class: "legend" }, found.players.map((p, seat) => el("span", { class: "dynasty-chip", style: `--accent:${module.seatColour(found.players, seat)}`, title: titleCase(p) }, nameAt(found, seat)))),
+    put(chart, el("h3", {}, t("analysis.chart_title", { measure: capitalised(measureName(found.players.length)) })),
+      el("div", { class: "legend" }, found.players.map((p, seat) => el("span", { class: "dynasty-chip", style: `--accent:${module.seatColour(found.players, seat)}`, title: seatWord(p) }, nameAt(found, seat)))),
       root,
       el("p", { class: "muted small", id: "chart-note" }, chartNote(found.players.length)));
   }
@@ -142,17 +145,18 @@ export function analysisScreen(root, id) {
     const costly = (found.analysis.costly || []).flatMap((p) => reviews.get(p) || []);
     const finalView = replay?.steps.at(-1)?.view || null;
     const items = costly.map((r) => {
-      const words = module.wordsFor(found.players, finalView && { ...finalView, table: found }, { ...pieces, ...(r.pieces || {}) });
+      const words = module.wordsFor(found.players, finalView && { view: finalView, table: found }, { ...pieces, ...(r.pieces || {}) });
       return el("li", { class: `costly-move${shown === r.ply ? " shown" : ""}`, "data-ply": r.ply, tabindex: 0, style: `--seat:${module.seatColour(found.players, r.seat)}`,
         onclick: () => pick(r, found, module), onkeydown: (e) => { if (e.key === "Enter") pick(r, found, module); } },
-      el("div", {}, el("strong", {}, `Move ${r.ply} · ${nameAt(found, r.seat)}`), el("span", { class: "loss" }, ` ${costWords(found.players.length, r.loss)}`)),
-      el("p", {}, "Played: ", capitalised(module.describeAction(r.played, words)), el("span", { class: "muted" }, ` (${percent(r.played_chance)})`)),
-      el("p", { class: "better" }, "Better: ", el("strong", {}, capitalised(module.describeAction(r.best, words))), el("span", { class: "muted" }, ` (${percent(r.best_chance)})`)),
-      el("p", { class: "small muted" }, "Why: ", capitalised(module.reasonWords(r.why, words))));
+      el("div", {}, el("strong", {}, t("analysis.move_by", { number: r.ply, name: nameAt(found, r.seat) })), el("span", { class: "loss" }, " ", costWords(found.players.length, r.loss))),
+      el("p", {}, tNodes("analysis.played", { action: capitalised(module.describeAction(r.played, words)), share: el("span", { class: "muted" }, percent(r.played_chance)) })),
+      el("p", { class: "better" }, tNodes("analysis.better", { action: el("strong", {}, capitalised(module.describeAction(r.best, words))), share: el("span", { class: "muted" }, percent(r.best_chance)) })),
+      // The bots' reasons come as the server's English sentences: read back into the language.
+      el("p", { class: "small muted" }, t("analysis.why", { reason: capitalised(module.reasonWords(translateReason(r.why), words)) })));
     });
-    put(moves, el("h3", {}, "The moves that cost most"),
-      found.status === "done" && !items.length ? el("p", { class: "muted" }, "No move cost much: well played.") : null,
-      found.status !== "done" ? el("p", { class: "muted small" }, "Found so far; the list completes when the review does.") : null,
+    put(moves, el("h3", {}, t("analysis.costly")),
+      found.status === "done" && !items.length ? el("p", { class: "muted" }, t("analysis.well_played")) : null,
+      found.status !== "done" ? el("p", { class: "muted small" }, t("analysis.so_far")) : null,
       el("ol", { class: "costly-list", id: "costly-list" }, items));
   }
 
@@ -169,10 +173,9 @@ export function analysisScreen(root, id) {
     const finalView = replay.steps[replay.steps.length - 1].view;
     /** @type {BoardFrame} */
     const frame = {
-      ...before.view,
-      to_move: null,
+      view: before.view,
       legal_actions: [],
-      table: { game: found.game, seat: null, seats: found.seats, names: found.names, status: "running", players: found.players, moves: review.ply - 1, events: [], can_undo: false, version: review.ply },
+      table: { game: found.game, seat: null, seats: found.seats, names: found.names, status: "running", players: found.players, moves: review.ply - 1, to_move: null, events: [], can_undo: false, version: review.ply },
     };
     if (!renderer) renderer = module.createRenderer(parts, { mode: "analysis", act() {}, undo() {} });
     const colour = module.seatColour(found.players, review.seat);
@@ -183,9 +186,9 @@ export function analysisScreen(root, id) {
       highlights: [{ seat: review.seat, cells: module.cellsOf(review.played), colour, fresh: true }],
     });
     renderer.preview?.(review.best);
-    const words = module.wordsFor(found.players, { ...finalView, table: found }, { ...pieces, ...(review.pieces || {}) });
-    put(parts.banner, el("strong", {}, `Before move ${review.ply}`),
-      el("span", { class: "muted detail whole-line" }, `${nameAt(found, review.seat)} played ${module.describeAction(review.played, words)} (outlined); better: ${module.describeAction(review.best, words)} (marked)`));
+    const words = module.wordsFor(found.players, { view: finalView, table: found }, { ...pieces, ...(review.pieces || {}) });
+    put(parts.banner, el("strong", {}, t("analysis.before", { number: review.ply })),
+      el("span", { class: "muted detail whole-line" }, t("analysis.before_detail", { name: nameAt(found, review.seat), played: module.describeAction(review.played, words), best: module.describeAction(review.best, words) })));
     drawMoves(found, module);
   }
 

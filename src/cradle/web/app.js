@@ -30,7 +30,8 @@ import { rulesScreen } from "./rules.js";
 import { remember } from "./state.js";
 import { inviteScreen, seatScreen, tableScreen, unsubscribeScreen } from "./table.js";
 import { learnScreen } from "./tutorial.js";
-import { byId, clear, closeDialog, setStatus, setTitle } from "./ui.js";
+import { language, languageName, languages, setLanguage, startLanguage, t } from "./i18n.js";
+import { byId, clear, closeDialog, el, fieldValue, put, setStatus, setTitle } from "./ui.js";
 
 /** @typedef {import("./types").Route} Route */
 /** @typedef {import("./types").Screen} Screen */
@@ -82,6 +83,22 @@ function route() {
   current = found && complete ? found.open(app, args) : lobbyScreen(app);
 }
 
+/** The page's fixed parts in the language, and the language switch. */
+function drawChrome() {
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n]"))) {
+    node.textContent = t(node.dataset.i18n || "");
+  }
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n-label]"))) {
+    node.setAttribute("aria-label", t(node.dataset.i18nLabel || ""));
+  }
+  const select = /** @type {HTMLSelectElement} */ (byId("language"));
+  put(select, languages().map((tag) => el("option", { value: tag, lang: tag, selected: tag === language() }, languageName(tag))));
+  select.onchange = (event) => { setLanguage(fieldValue(event)); };
+}
+
 window.addEventListener("hashchange", () => { route(); refreshWaiting(); });
-// Who this browser is comes first: the pages show names and send the CSRF token from it.
-loadMe().finally(route);
+// A new language redraws everything at once: the fixed parts, the header, the screen.
+window.addEventListener("cradlelanguage", () => { drawChrome(); route(); refreshWaiting(); });
+// The language first (every word goes through it), then who this browser is: the pages show
+// names and send the CSRF token from it.
+startLanguage().then(drawChrome).then(loadMe).finally(route);

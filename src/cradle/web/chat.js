@@ -5,8 +5,9 @@
 // button that stays in a corner with the count (the board stays where it is).
 
 import { api } from "./api.js";
-import { nameAt } from "./names.js";
-import { clear, el, messageOf, put, titleCase } from "./ui.js";
+import { nameAt, seatWord } from "./names.js";
+import { date, t, tNodes } from "./i18n.js";
+import { clear, el, messageOf, put } from "./ui.js";
 
 /** @typedef {import("./types").ChatLine} ChatLine */
 /** @typedef {import("./types").ChatPage} ChatPage */
@@ -44,19 +45,19 @@ export class ChatPanel {
     this.list = el("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" });
     this.input = el("input", {
       id: "chat-input", type: "text", maxlength: MAX_CHARS, autocomplete: "off",
-      placeholder: "Say something to the table", "aria-label": "A line for the table's chat",
+      placeholder: t("chat.placeholder"), "aria-label": t("chat.input_label"),
     });
     this.error = el("p", { class: "chat-error error small", id: "chat-error", role: "status" });
     this.mutedNode = el("div", { class: "chat-muted small muted", id: "chat-muted" });
     this.form = el("form", { class: "chat-form", id: "chat-form", onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); this.send(); } },
-      this.input, el("button", { class: "btn primary", type: "submit", id: "chat-send" }, "Send"));
+      this.input, el("button", { class: "btn primary", type: "submit", id: "chat-send" }, t("chat.send")));
     this.count = el("span", { class: "chat-count", id: "chat-unread", hidden: true });
-    this.node = el("section", { class: "card chat-card", id: "chat", hidden: true, "aria-label": "Chat" },
-      el("div", { class: "chat-head" }, el("h3", {}, "Chat"),
-        el("button", { class: "btn small quiet chat-close", type: "button", id: "chat-close", onclick: () => this.open(false) }, "Close")),
+    this.node = el("section", { class: "card chat-card", id: "chat", hidden: true, "aria-label": t("chat.title") },
+      el("div", { class: "chat-head" }, el("h3", {}, t("chat.title")),
+        el("button", { class: "btn small quiet chat-close", type: "button", id: "chat-close", onclick: () => this.open(false) }, t("common.close"))),
       this.list, this.error, this.form, this.mutedNode);
     this.toggle = el("button", { class: "btn chat-toggle", type: "button", id: "chat-toggle", hidden: true,
-      "aria-controls": "chat", onclick: () => this.open(!this.node.classList.contains("open")) }, "Chat ", this.count);
+      "aria-controls": "chat", onclick: () => this.open(!this.node.classList.contains("open")) }, t("chat.title"), " ", this.count);
     // A line counts as seen while the chat is on screen.
     this.watcher = new IntersectionObserver((entries) => {
       this.visible = entries.some((entry) => entry.isIntersecting);
@@ -105,13 +106,13 @@ export class ChatPanel {
     const mine = (this.seat !== null && line.seat === this.seat) || line.speaker === this.you;
     const time = new Date(line.at * 1000);
     const row = el("li", { class: `chat-line${mine ? " mine" : ""}`, "data-speaker": line.speaker, "data-line": line.id },
-      el("span", { class: "chat-time muted" }, `${String(time.getHours()).padStart(2, "0")}:${String(time.getMinutes()).padStart(2, "0")}`),
-      el("strong", { class: "chat-name" }, titleCase(line.name)),
+      el("span", { class: "chat-time muted" }, date(time, { hour: "2-digit", minute: "2-digit" })),
+      el("strong", { class: "chat-name" }, seatWord(line.name)),
       el("span", { class: "chat-text" }, line.text),
       this.canMute && !mine ? el("button", {
-        class: "btn small quiet chat-mute", type: "button", title: `Mute ${titleCase(line.name)}`,
+        class: "btn small quiet chat-mute", type: "button", title: t("chat.mute_who", { name: seatWord(line.name) }),
         onclick: () => this.mute(line.speaker, true),
-      }, "Mute") : null);
+      }, t("chat.mute")) : null);
     const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
     // In the order of the lines' ids, whatever order they arrived in.
     const later = [...this.list.children].find((li) => Number(/** @type {HTMLElement} */ (li).dataset.line) > line.id);
@@ -148,7 +149,7 @@ export class ChatPanel {
       const seat = Number(speaker.slice(2));
       if (seat >= 0 && seat < this.seating.players.length) return nameAt(this.seating, seat);
     }
-    return speaker.startsWith("v:") ? `spectator ${speaker.slice(2)}` : speaker;
+    return speaker.startsWith("v:") ? t("chat.spectator", { number: speaker.slice(2) }) : speaker;
   }
 
   inSight() {
@@ -166,7 +167,7 @@ export class ChatPanel {
   drawCount() {
     this.count.hidden = this.unread === 0;
     this.count.textContent = String(this.unread);
-    this.toggle.setAttribute("aria-label", this.unread ? `Chat: ${this.unread} new` : "Chat");
+    this.toggle.setAttribute("aria-label", this.unread ? t("chat.unread", { count: this.unread }) : t("chat.title"));
   }
 
   /** @param {boolean} open */
@@ -183,7 +184,7 @@ export class ChatPanel {
   async send() {
     const text = this.input.value.trim();
     if (!text) return;
-    if (text.length > MAX_CHARS) { this.showError(`A line has at most ${MAX_CHARS} characters.`); return; }
+    if (text.length > MAX_CHARS) { this.showError(t("chat.too_long", { count: MAX_CHARS })); return; }
     try {
       const line = await api.say(this.id, text, this.token);
       if (this.you !== line.speaker) { // a guest spectator is numbered when it first writes
@@ -221,9 +222,10 @@ export class ChatPanel {
 
   drawMuted() {
     if (!this.muted.size) { clear(this.mutedNode); return; }
-    put(this.mutedNode, "Muted: ", [...this.muted].map((speaker) => el("span", { class: "chat-muted-one" },
-      titleCase(this.nameOf(speaker)), " ",
-      el("button", { class: "btn small quiet", type: "button", "data-unmute": speaker, onclick: () => this.mute(speaker, false) }, "Unmute"))));
+    const names = [...this.muted].map((speaker) => el("span", { class: "chat-muted-one" },
+      seatWord(this.nameOf(speaker)), " ",
+      el("button", { class: "btn small quiet", type: "button", "data-unmute": speaker, onclick: () => this.mute(speaker, false) }, t("chat.unmute"))));
+    put(this.mutedNode, tNodes("chat.muted", { names }));
   }
 
   /** @param {string} message */

@@ -9,18 +9,19 @@
 // 0 being the horizontal one (up: s, nw, ne; down: n, se, sw); a tile turned r times puts its
 // edge i on the cell's edge (i + r) % 3.
 
-import { nameAt, namedText, seatingOf, whoAt } from "./names.js";
-import { bringIntoView, clear, put, el, svg, titleCase, panel, icon } from "./ui.js";
+import { has, list, t, translateReason } from "./i18n.js";
+import { nameAt, namedText, seatWord, seatingOf, whoAt } from "./names.js";
+import { bringIntoView, capitalised, clear, put, el, svg, panel, icon } from "./ui.js";
 
 /** @typedef {import("./types").BoardFrame<import("./types").GheosView>} GheosFrame */
 /** @typedef {import("./types").BoardParts} BoardParts */
 /** @typedef {import("./types").DialogButton} DialogButton */
 /** @typedef {import("./types").GameEvent} GameEvent */
-/** @typedef {import("./types").GheosArea} GheosArea */
-/** @typedef {import("./types").GheosCell} GheosCell */
+/** @typedef {import("./types").AreaView} AreaView */
+/** @typedef {import("./types").CellView} CellView */
 /** @typedef {import("./types").GheosEvent} GheosEvent */
-/** @typedef {import("./types").GheosHandTile} GheosHandTile */
-/** @typedef {import("./types").GheosRegion} GheosRegion */
+/** @typedef {import("./types").HandTile} HandTile */
+/** @typedef {import("./types").RegionView} RegionView */
 /** @typedef {import("./types").GheosResult} GheosResult */
 /** @typedef {import("./types").GheosView} GheosView */
 /** @typedef {import("./types").GheosWords} GheosWords */
@@ -75,7 +76,6 @@ const LAND = "#a9c97a";
 const COAST = "#ead9a4";
 const WATER = "#86bfe0";
 const REF_RE = /(-?\d+),(-?\d+)(?::(?:n|s|ne|nw|se|sw))?/g;
-const TURNS = ["", " (turned once)", " (turned twice)"];
 
 /** @param {string | undefined} cell @returns {{row: number, col: number, up: boolean}} */
 function parseCell(cell) {
@@ -162,23 +162,33 @@ function letters(n) {
   return out;
 }
 
-/** @param {number} n @param {string} one */
-function counted(n, one, many = `${one}s`) {
-  return n === 1 ? `a ${one}` : `${n} ${many}`;
+/**
+ * A count of a symbol ("a cup", "2 swords").
+ * @param {number} n
+ * @param {string} kind wheat, cup, sword or pyramid
+ */
+function counted(n, kind) {
+  return t(`gheos.symbol.${kind}`, { count: n });
 }
 
-/**
- * "a, b and c".
- * @param {string[]} list
- */
-function joinWords(list) {
-  if (list.length <= 1) return list.join("");
-  return `${list.slice(0, -1).join(", ")} and ${list.at(-1)}`;
+/** @param {string} civ a civilization by its colour: "the red civilization" */
+function civWords(civ) {
+  return has(`gheos.civ.${civ}`) ? t(`gheos.civ.${civ}`) : civ;
+}
+
+/** @param {string} civ a civilization's colour on its own ("Red") */
+function civName(civ) {
+  return has(`gheos.civ_name.${civ}`) ? t(`gheos.civ_name.${civ}`) : civ;
+}
+
+/** @param {string} civ @param {number} count "2 red followers" */
+function followersOf(civ, count) {
+  return has(`gheos.followers.${civ}`) ? t(`gheos.followers.${civ}`, { count }) : `${count} ${civ}`;
 }
 
 /**
  * What is drawn on a tile ({regions: [...]}), in words: "a wheat temple, 2 cups and a sword".
- * @param {Piece | undefined} piece
+ * @param {{pyramid?: boolean, regions: PieceRegion[]} | undefined} piece
  */
 export function tileContents(piece) {
   if (!piece) return null;
@@ -188,18 +198,18 @@ export function tileContents(piece) {
   const temples = [];
   for (const r of piece.regions || []) {
     for (const k of kinds) total[k] += r[k] || 0;
-    if (r.temple) temples.push(`${r.temple} temple`);
+    if (r.temple) temples.push(t(`gheos.temple.${r.temple}`));
   }
   const things = /** @type {string[]} */ ([
-    ...temples.map((t) => `a ${t}`),
-    total.wheat ? (total.wheat === 1 ? "a wheat" : `${total.wheat} wheat`) : null,
+    ...temples,
+    total.wheat ? counted(total.wheat, "wheat") : null,
     total.cup ? counted(total.cup, "cup") : null,
     total.sword ? counted(total.sword, "sword") : null,
     total.pyramid ? counted(total.pyramid, "pyramid") : null,
   ].filter(Boolean));
   const coasts = (piece.regions || []).filter((r) => !r.landmass).length;
-  const shape = coasts === (piece.regions || []).length ? "coasts" : coasts ? "land and coast" : "land";
-  return things.length ? joinWords(things) : `bare ${shape}`;
+  const shape = coasts === (piece.regions || []).length ? "coasts" : coasts ? "mixed" : "land";
+  return things.length ? list(things) : t(`gheos.bare.${shape}`);
 }
 
 /**
@@ -207,7 +217,7 @@ export function tileContents(piece) {
  * (named by their people where the frame's table knows them), the grid labels of the map as
  * it is on screen (`frame`), and the tiles by what is on them.
  * @param {string[]} players
- * @param {(GheosView & Named) | null} [frame]
+ * @param {import("./types").Named<GheosView> | null} [frame]
  * @param {Pieces} [pieces]
  * @param {Origin | null} [origin]
  * @returns {GheosWords}
@@ -216,17 +226,18 @@ export function wordsFor(players, frame, pieces = {}, origin = null) {
   /** @type {Pieces} */
   const known = { ...pieces };
   const cells = [];
-  for (const cell of frame?.map || []) {
+  const view = frame?.view;
+  for (const cell of view?.map || []) {
     known[cell.tile] ||= { pyramid: cell.pyramid, regions: cell.regions };
     cells.push(parseCell(cell.cell));
   }
-  for (const tile of frame?.hand || []) known[tile.tile] ||= { regions: tile.regions };
-  for (const cell of frame?.frontier || []) cells.push(parseCell(cell));
+  for (const tile of view?.hand || []) known[tile.tile] ||= { pyramid: false, regions: tile.regions };
+  for (const cell of view?.frontier || []) cells.push(parseCell(cell));
   // Labels count from the map's top-left: the map on screen, or one given (a past board is
   // labelled like the board of now, so that every text on the screen agrees with it).
   const minRow = origin ? origin[0] : cells.length ? Math.min(...cells.map((c) => c.row)) : 0;
   const minCol = origin ? origin[1] : cells.length ? Math.min(...cells.map((c) => c.col)) : 0;
-  const areas = new Map((frame?.areas || []).map((a) => [a.ref, a]));
+  const areas = new Map((view?.areas || []).map((a) => [a.ref, a]));
   const seating = seatingOf(players, frame);
   return {
     players,
@@ -240,7 +251,7 @@ export function wordsFor(players, frame, pieces = {}, origin = null) {
     },
     tile(name) {
       const contents = name === null || name === undefined ? null : tileContents(known[name]);
-      return contents ? `the tile with ${contents}` : "a tile";
+      return contents ? t("gheos.the_tile_with", { contents }) : t("gheos.a_tile");
     },
     area(ref) {
       return areas.get(ref) || null;
@@ -251,10 +262,10 @@ export function wordsFor(players, frame, pieces = {}, origin = null) {
 /**
  * Where the grid labels of `frame`'s map start (row, col): other boards of the game on the
  * same screen are labelled from it.
- * @param {GheosView} frame
+ * @param {GheosView} view
  */
-export function originOf(frame) {
-  return wordsFor(frame.players || [], frame).origin;
+export function originOf(view) {
+  return wordsFor(view.players || [], { view }).origin;
 }
 
 /**
@@ -266,31 +277,61 @@ export function originOf(frame) {
 export function describeAction(action, words, { turns = true } = {}) {
   const p = action.split(" ");
   // How far to turn a tile matters to the one who will place it (a hint), not in a log.
-  const turn = turns ? TURNS[Number(p[3]?.slice(1)) || 0] : "";
+  const turned = turns ? Number(p[3]?.slice(1)) || 0 : 0;
+  const how = turned ? `_turned${turned}` : "";
   switch (p[0]) {
-    case "place": return `place ${words.tile(p[1])} at ${words.label(p[2])}${turn}`;
-    case "replace": return `put ${words.tile(p[1])} in place of the tile at ${words.label(p[2])}${turn}`;
-    case "start": return `start the ${p[1]} civilization on the continent at ${words.label(p[2])}`;
-    case "migrate": return `move the ${p[1]} civilization to the continent at ${words.label(p[2])}`;
-    case "take": return `take a ${p[1]} follower`;
-    case "pay": return `pay a ${p[1]} follower`;
-    case "winner": return `let ${p[1]} win the war`;
-    case "token": return "play a scoring token";
-    case "pass": return "pass";
+    case "place": return t(`gheos.do.place${how}`, { tile: words.tile(p[1]), place: words.label(p[2]) });
+    case "replace": return t(`gheos.do.replace${how}`, { tile: words.tile(p[1]), place: words.label(p[2]) });
+    case "start": return t("gheos.do.start", { civ: civWords(p[1]), place: words.label(p[2]) });
+    case "migrate": return t("gheos.do.migrate", { civ: civWords(p[1]), place: words.label(p[2]) });
+    case "take": return t("gheos.do.take", { followers: followersOf(p[1], 1) });
+    case "pay": return t("gheos.do.pay", { followers: followersOf(p[1], 1) });
+    case "winner": return t("gheos.do.winner", { civ: civWords(p[1]) });
+    case "token": return t("gheos.do.token");
+    case "pass": return t("gheos.do.pass");
     default: return action;
   }
 }
 
-/** @param {GheosEvent} event @param {GheosWords} words */
+/**
+ * An engine event in the language, from its fields. Where the engine's event lacks a field that
+ * its English sentence holds (a war's civilizations removed, the scores of a scoring), that part
+ * is read from the sentence; an event this client does not know keeps the engine's words.
+ * @param {GheosEvent} event
+ * @param {GheosWords} words
+ */
 function eventWords(event, words) {
-  const seat = event.player ? words.players.indexOf(event.player) : -1;
-  const who = seat >= 0 ? words.who(seat) : event.player ? titleCase(event.player) : null;
+  const e = /** @type {Record<string, any>} */ (event);
+  const text = event.text || "";
+  const seatOf = (/** @type {string} */ player) => words.players.indexOf(player);
+  const whoIs = (/** @type {string} */ player) => (seatOf(player) >= 0 ? words.who(seatOf(player)) : seatWord(player));
+  /** The player a sentence starts with ("north takes…"). */
+  const first = () => whoIs(text.split(" ")[0]);
+  /** "north 3, east 0": each player's points. */
+  const scores = (/** @type {Record<string, number>} */ points) => list(Object.entries(points || {}).map(([p, n]) => t("gheos.player_points", { name: whoIs(p), count: n })));
   switch (event.type) {
-    case "place": return `${words.tile(event.tile)} goes to ${words.label(event.cell)}`;
-    case "replace": return `${words.tile(event.tile)} replaces ${words.tile(event.removed)} at ${words.label(event.cell)}, which leaves the game`;
-    case "migration": return `The ${event.civ} civilization migrates to the continent at ${words.label(event.to)}`;
-    case "start": return `Starts the ${event.civ} civilization on the continent at ${words.label(event.at)} and takes ${event.followers} ${event.civ} follower${event.followers === 1 ? "" : "s"}`;
-    default: return words.named(event.text || "") || (who ?? "");
+    case "place": return t("gheos.event.place", { tile: words.tile(event.tile), place: words.label(event.cell) });
+    case "replace": return t("gheos.event.replace", { tile: words.tile(event.tile), removed: words.tile(event.removed), place: words.label(event.cell) });
+    case "migration": return t("gheos.event.migration", { civ: civWords(String(event.civ)), place: words.label(event.to) });
+    case "start": return t("gheos.event.start", { civ: civWords(String(event.civ)), place: words.label(event.at), followers: followersOf(String(event.civ), Number(event.followers)) });
+    case "conflict": return t(text.includes("migration") ? "gheos.event.conflict_migration" : "gheos.event.conflict_war", { name: whoIs(text.split("; ")[1]?.split(" ")[0] || "") });
+    case "pay": return t("gheos.event.pay", { name: first(), followers: followersOf(e.colour, 1) });
+    case "war": return t("gheos.event.war", { civs: list((e.civs || []).map(civWords)), winner: civWords(e.winner) });
+    case "civ_removed": return t(text.includes("migrated into") ? "gheos.event.removed_migrated" : text.includes(" lost") ? "gheos.event.removed_lost" : "gheos.event.removed", { civ: civWords(e.civ) });
+    case "temple": {
+      const [, kind, civ] = text.match(/the (\w+) temple on the (\w+) continent/) || [];
+      return kind ? t("gheos.event.temple_on", { name: whoIs(e.player), count: e.points, kind: t(`gheos.kind.${kind}`), continent: t(`gheos.continent.${civ}`) })
+        : t("gheos.event.temple", { name: whoIs(e.player), count: e.points });
+    }
+    case "take": return t("gheos.event.take", { name: first(), followers: followersOf(e.civ, 1) });
+    case "token": return t("gheos.event.token", { name: whoIs(e.player), count: e.points });
+    case "end": return text.startsWith("epoch") ? t("gheos.event.end_epoch") : t("gheos.event.end_tokens");
+    case "skip": return t("gheos.event.skip", { name: first() });
+    case "epoch": return t("gheos.event.epoch", { name: first(), number: e.epoch });
+    case "epoch_scoring": return t("gheos.event.epoch_scoring", { scores: scores(e.points) });
+    case "final_scoring": return t("gheos.event.final_scoring", { scores: scores(e.points) });
+    case "result": return t("gheos.event.result", { ranking: list((e.ranking || []).map((/** @type {Record<string, any>} */ r) => t("gheos.ranked", { place: r.place, name: whoIs(r.player), count: r.points }))) });
+    default: return words.named(text);
   }
 }
 
@@ -316,7 +357,7 @@ export function describeStep(step, words) {
   const verb = describeAction(step.action, words, { turns: false });
   return {
     kind: STEP_KINDS[kind] || "other",
-    text: `${words.who(step.seat)}: ${verb}`,
+    text: t("log.step", { name: words.who(step.seat), action: verb }),
     details,
   };
 }
@@ -362,8 +403,8 @@ export function conflictOutcome(events, frame) {
   const wars = (events || []).filter(isWar);
   if (!wars.length) return null;
   return {
-    title: wars.map((w) => `War: ${w.winner} wins against ${w.civs.filter((c) => c !== w.winner).join(" and ")}`).join(" · "),
-    lines: (events || []).filter((e) => e.type === "civ_removed").map((e) => namedText(e.text || "", seatingOf(frame.players, frame))),
+    title: wars.map((w) => t("gheos.war_title", { winner: civWords(w.winner), losers: list(w.civs.filter((c) => c !== w.winner).map(civWords)) })).join(" · "),
+    lines: (events || []).filter((e) => e.type === "civ_removed").map((e) => eventWords(e, wordsFor(frame.view.players, frame))),
     win: null,
   };
 }
@@ -467,7 +508,7 @@ function drawTile(row, col, regions, { ghost = false, pyramidTile = false, title
 
 /**
  * A hand tile's regions (edges as tile numbers) turned onto a cell of the given direction.
- * @param {GheosHandTile} tile
+ * @param {HandTile} tile
  * @param {number} rotation
  * @param {boolean} up
  * @returns {DrawnRegion[]}
@@ -511,18 +552,29 @@ function parseActions(actions) {
 
 /**
  * An area in words: "the red continent: 3 wheat, a cup, 2 swords".
- * @param {GheosArea | null | undefined} area
+ * @param {AreaView | null | undefined} area
  */
 function areaWords(area) {
   if (!area) return "";
   const things = /** @type {string[]} */ ([
-    area.wheat ? (area.wheat === 1 ? "a wheat" : `${area.wheat} wheat`) : null,
+    area.wheat ? counted(area.wheat, "wheat") : null,
     area.cup ? counted(area.cup, "cup") : null,
     area.sword ? counted(area.sword, "sword") : null,
     area.pyramid ? counted(area.pyramid, "pyramid") : null,
   ].filter(Boolean));
-  const what = area.civ ? `the ${area.civ} continent` : area.kind === "continent" ? "a free continent" : area.kind === "island" ? "an island" : "a lone piece of land";
-  return `${what}${things.length ? `: ${joinWords(things)}` : ""}`;
+  const what = area.civ ? t(`gheos.continent.${area.civ}`) : area.kind === "continent" ? t("gheos.free_continent") : area.kind === "island" ? t("gheos.island") : t("gheos.lone_land");
+  return things.length ? t("gheos.area", { area: what, symbols: list(things) }) : what;
+}
+
+/**
+ * What an area holds, in words ("3 wheat, a cup"), or that it is bare.
+ * @param {AreaView | null | undefined} area
+ */
+function areaSymbols(area) {
+  if (!area) return "";
+  const things = [["wheat", area.wheat], ["cup", area.cup], ["sword", area.sword], ["pyramid", area.pyramid]]
+    .filter(([, n]) => n).map(([kind, n]) => counted(Number(n), String(kind)));
+  return things.length ? list(things) : t("gheos.bare_area");
 }
 
 // -- the renderer --------------------------------------------------------------------------------
@@ -553,7 +605,7 @@ export function createRenderer(parts, ctx) {
     if (frame && next.table?.version !== frame.table?.version) { why = ""; hinted = null; }
     frame = next;
     options = opts;
-    const hand = (next.hand || []).map((t) => t.tile);
+    const hand = (next.view.hand || []).map((t) => t.tile);
     if (!options.interactive || selectedTile === null || !hand.includes(selectedTile)) selectedTile = null;
     if (!options.interactive) selectedCiv = null;
     draw();
@@ -561,15 +613,15 @@ export function createRenderer(parts, ctx) {
 
   /** @param {GheosFrame} frame */
   function words(frame) {
-    return wordsFor(frame.players, frame, options.pieces || {}, options.origin || null);
+    return wordsFor(frame.view.players, frame, options.pieces || {}, options.origin || null);
   }
 
   function draw() {
     if (!frame) return;
     const legal = parseActions(options.interactive ? frame.legal_actions || [] : []);
     // With one tile in play, pick it for the player; likewise the rotation stays per tile.
-    if (options.interactive && frame.phase === "tile" && !selectedTile && frame.hand?.length) {
-      selectedTile = frame.hand[0].tile;
+    if (options.interactive && frame.view.phase === "tile" && !selectedTile && frame.view.hand?.length) {
+      selectedTile = frame.view.hand[0].tile;
     }
     drawMap(frame, legal);
     drawHand(frame, legal);
@@ -582,9 +634,9 @@ export function createRenderer(parts, ctx) {
    * @param {GheosFrame} frame
    */
   function regionIndex(frame) {
-    /** @type {Map<string, GheosRegion>} */
+    /** @type {Map<string, RegionView>} */
     const byRef = new Map();
-    for (const cell of frame.map || []) {
+    for (const cell of frame.view.map || []) {
       for (const region of cell.regions) {
         for (const edge of region.edges) byRef.set(`${cell.cell}:${edge}`, region);
       }
@@ -608,15 +660,15 @@ export function createRenderer(parts, ctx) {
     if (!frame) return;
     const w = words(frame);
     const label = w.label(cellName);
-    if (!options.interactive || frame.phase !== "tile" || selectedTile === null) {
-      setWhy(occupied ? `${label}: ${w.tile(occupied)}` : `${label}: an empty place`);
+    if (!options.interactive || frame.view.phase !== "tile" || selectedTile === null) {
+      setWhy(occupied ? t("gheos.place_holds", { place: label, tile: w.tile(occupied) }) : t("gheos.empty_place", { place: label }));
       return;
     }
     const action = `${occupied ? "replace" : "place"} ${selectedTile} ${cellName} r${rotation[selectedTile] || 0}`;
-    setWhy(`${label}: checking…`);
+    setWhy(t("tigris.checking", { cell: label }));
     ctx.explain?.(action).then((reason) => {
       if (!reason) return;
-      setWhy(`Not at ${label}: ${reasonWords(reason, w)}`);
+      setWhy(t("gheos.not_at", { place: label, reason: reasonWords(translateReason(reason), w) }));
       const line = parts.controls.querySelector("#why");
       if (line) bringIntoView(line);
     });
@@ -624,13 +676,13 @@ export function createRenderer(parts, ctx) {
 
   /** @param {GheosFrame} frame @param {Legal} legal */
   function drawMap(frame, legal) {
-    const cells = frame.map || [];
+    const cells = frame.view.map || [];
     const w = words(frame);
     const key = selectedTile !== null ? `${selectedTile} r${rotation[selectedTile] || 0}` : null;
     const targets = key && legal.tiles[key] ? legal.tiles[key] : new Map();
-    const handTile = (frame.hand || []).find((t) => t.tile === selectedTile);
+    const handTile = (frame.view.hand || []).find((t) => t.tile === selectedTile);
     const byRef = regionIndex(frame);
-    const areaOf = new Map((frame.areas || []).map((a) => [a.area, a]));
+    const areaOf = new Map((frame.view.areas || []).map((a) => [a.area, a]));
     // Region targets: start a civilization (after a colour is picked), or migrate.
     /** @type {Map<number, string>} */
     const regionTargets = new Map(); // area id -> action
@@ -647,7 +699,7 @@ export function createRenderer(parts, ctx) {
     /** @type {Map<string, import("./types").Highlight>} */
     const highlight = new Map();
     for (const h of options.highlights || []) for (const cell of h.cells) highlight.set(cell, h);
-    const all = [...cells.map((c) => c.cell), ...(options.interactive ? targets.keys() : []), ...(frame.frontier || [])].map(parseCell);
+    const all = [...cells.map((c) => c.cell), ...(options.interactive ? targets.keys() : []), ...(frame.view.frontier || [])].map(parseCell);
     const xs = all.flatMap((c) => [(c.col * S) / 2 - S / 2, (c.col * S) / 2 + S / 2]);
     const ys = all.flatMap((c) => [c.row * H, c.row * H + H]);
     // Never zoom closer than about 7 x 3 triangles: an early map is not one giant tile.
@@ -662,7 +714,7 @@ export function createRenderer(parts, ctx) {
     const minY = (Math.max(...ys) + Math.min(...ys)) / 2 - spanY / 2 - pad - margin;
     const width = spanX + 2 * pad + margin;
     const height = spanY + 2 * pad + margin;
-    const root = svg("svg", { viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`, class: "board gheos-board", role: "img", "aria-label": "the map" });
+    const root = svg("svg", { viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`, class: "board gheos-board", role: "img", "aria-label": t("gheos.the_map") });
     root.append(svg("rect", { x: minX, y: minY, width, height, fill: "#d6eaf8", rx: 10 }));
     // The grid labels: column letters along the top, row numbers down the left.
     const [minRow] = w.origin;
@@ -676,16 +728,16 @@ export function createRenderer(parts, ctx) {
     }
     /** @type {[string, Point][]} each civilization's marker */
     const civAnchors = [];
-    /** @param {GheosRegion} region */
-    const titles = (region) => `${w.label(region.ref)}: ${areaWords(areaOf.get(region.area)) || "land"}`;
+    /** @param {RegionView} region */
+    const titles = (region) => t("gheos.place_holds", { place: w.label(region.ref), tile: areaWords(areaOf.get(region.area)) || t("gheos.land") });
     for (const cell of cells) {
       const { g, anchors, geo } = drawTile(cell.row, cell.col, cell.regions, { pyramidTile: cell.pyramid, titles });
       const group = svg("g", { class: "cell", "data-cell": cell.cell, "data-label": w.label(cell.cell) }, g);
-      group.append(svg("title", {}, `${w.label(cell.cell)}: ${w.tile(cell.tile)}`));
+      group.append(svg("title", {}, t("gheos.place_holds", { place: w.label(cell.cell), tile: w.tile(cell.tile) })));
       let regionTarget = false;
       for (const [region, , marker] of anchors) {
         if (region.civ) {
-          const civ = (frame.civilizations || {})[region.civ];
+          const civ = (frame.view.civilizations || {})[region.civ];
           if (civ && markerRefs(civ.ref, cell.cell, region)) civAnchors.push([region.civ, marker]);
         }
         const action = regionTargets.get(region.area);
@@ -723,11 +775,11 @@ export function createRenderer(parts, ctx) {
       root.append(group);
     }
     // The empty triangles next to the map, faintly, so the grid can be read.
-    for (const cellName of frame.frontier || []) {
+    for (const cellName of frame.view.frontier || []) {
       if (targets.has(cellName)) continue;
       const { row, col } = parseCell(cellName);
       const poly = svg("polygon", { points: pts(corners(row, col).points), class: "frontier", "data-cell": cellName },
-        svg("title", {}, `${w.label(cellName)}: an empty place`));
+        svg("title", {}, t("gheos.empty_place", { place: w.label(cellName) })));
       poly.addEventListener("click", () => explainCell(cellName, null));
       root.append(poly);
       const h = highlight.get(cellName);
@@ -740,17 +792,17 @@ export function createRenderer(parts, ctx) {
       const geo = corners(row, col);
       const group = svg("g", { class: "cell target empty", "data-cell": cellName },
         svg("polygon", { points: pts(geo.points), class: "target-mark" }),
-        svg("title", {}, `${w.label(cellName)}: place ${w.tile(selectedTile)} here`));
+        svg("title", {}, t("gheos.place_here", { place: w.label(cellName), tile: w.tile(selectedTile) })));
       if (hinted && cellsOf(hinted)[0] === cellName) group.append(svg("polygon", { points: pts(geo.points), class: "hinted" }));
       group.addEventListener("click", () => ctx.act(action));
       hoverGhost(group, row, col, handTile);
       root.append(group);
     }
     for (const [civ, [x, y]] of civAnchors) {
-      const info = (frame.civilizations || {})[civ];
+      const info = (frame.view.civilizations || {})[civ];
       root.append(svg("g", { class: "civ-marker", "data-civ": civ },
         svg("circle", { cx: x, cy: y, r: 7.5, fill: CIV_FILL[civ], stroke: civ === "white" ? "#555" : "#fff", "stroke-width": 2.5 }),
-        svg("title", {}, `the ${civ} civilization${info ? `: ${info.supply} followers left to take` : ""}`)));
+        svg("title", {}, info ? t("gheos.civ_supply", { civ: civWords(civ), count: info.supply }) : civWords(civ))));
     }
     put(parts.board, root);
   }
@@ -760,7 +812,7 @@ export function createRenderer(parts, ctx) {
    * @param {SVGElement} group
    * @param {number} row
    * @param {number} col
-   * @param {GheosHandTile | undefined} tile
+   * @param {HandTile | undefined} tile
    */
   function hoverGhost(group, row, col, tile) {
     if (!tile) return;
@@ -779,21 +831,21 @@ export function createRenderer(parts, ctx) {
     clear(parts.hand);
     if (seat === null || seat === undefined) return;
     const hidden = options.hideHand;
-    const hand = hidden ? [] : frame.hand || [];
+    const hand = hidden ? [] : frame.view.hand || [];
     const tiles = hand.map((tile) => {
       const r = rotation[tile.tile] || 0;
       const { g } = drawTile(0, 0, turned(tile, r, true));
       const usable = Boolean(legal.tiles[`${tile.tile} r${r}`]) || Object.keys(legal.tiles).some((k) => k.startsWith(`${tile.tile} `));
-      const about = `the tile with ${tileContents(tile)}`;
+      const about = t("gheos.the_tile_with", { contents: tileContents(tile) || "" });
       return el("div", { class: `hand-tile${tile.tile === selectedTile ? " selected" : ""}`, "data-tile": tile.tile },
         el("button", { class: "tile-pick", disabled: !usable, title: about, "aria-label": about, onclick: () => { selectedTile = tile.tile; selectedCiv = null; why = ""; draw(); } },
           svg("svg", { viewBox: `${-S / 2 - 3} -3 ${S + 6} ${H + 6}`, width: 118, height: 104, "aria-hidden": "true" }, g)),
-        el("button", { class: "btn small rotate", title: "turn the tile", "data-rotate": tile.tile,
-          onclick: () => { rotation[tile.tile] = (r + 1) % 3; selectedTile = tile.tile; why = ""; draw(); } }, icon("turn", 16), " turn"));
+        el("button", { class: "btn small rotate", title: t("gheos.turn_title"), "data-rotate": tile.tile,
+          onclick: () => { rotation[tile.tile] = (r + 1) % 3; selectedTile = tile.tile; why = ""; draw(); } }, icon("turn", 16), " ", t("gheos.turn")));
     });
     parts.hand.append(el("div", { class: "card hand" },
-      el("h3", {}, options.past ? "Your tiles then" : "Your tiles"),
-      hidden ? el("p", { class: "muted" }, "hidden") : el("div", { class: "tiles gheos-hand", id: "hand-tiles" }, tiles)));
+      el("h3", {}, options.past ? t("tigris.tiles_then") : t("tigris.your_tiles")),
+      hidden ? el("p", { class: "muted" }, t("tigris.hidden")) : el("div", { class: "tiles gheos-hand", id: "hand-tiles" }, tiles)));
   }
 
   /** @param {GheosFrame} frame @param {Legal} legal */
@@ -802,45 +854,45 @@ export function createRenderer(parts, ctx) {
     const w = words(frame);
     if (!options.interactive) {
       const rows = [];
-      if (frame.table?.can_undo && !options.past) rows.push(el("button", { class: "btn", id: "undo", onclick: () => ctx.undo() }, "Undo"));
+      if (frame.table?.can_undo && !options.past) rows.push(el("button", { class: "btn", id: "undo", onclick: () => ctx.undo() }, t("common.undo")));
       rows.push(el("p", { class: "why", id: "why", "aria-live": "polite" }, why));
       parts.controls.append(el("div", { class: `card control-row${rows.length === 1 ? " quiet-card" : ""}` }, rows));
       return;
     }
     const rows = [];
-    const phase = frame.phase;
+    const phase = frame.view.phase;
     if (phase === "tile") {
       const key = selectedTile !== null ? `${selectedTile} r${rotation[selectedTile] || 0}` : null;
       const count = key && legal.tiles[key] ? legal.tiles[key].size : 0;
       rows.push(el("p", { class: "hint" }, count
-        ? "Place or replace: pick a highlighted triangle (turn the tile first if you like; tap another triangle to see why it is not allowed)."
-        : "This tile cannot go anywhere turned this way: turn it or pick the other one."));
+        ? t("gheos.place_or_replace")
+        : t("gheos.cannot_go")));
     }
     if (phase === "civ") {
-      rows.push(el("p", { class: "hint" }, "Start a civilization on a continent, or take a follower."));
+      rows.push(el("p", { class: "hint" }, t("gheos.start_or_take")));
       const startColours = Object.keys(legal.start);
       if (startColours.length) {
-        rows.push(el("div", { class: "chip-row" }, el("span", {}, "Start: "), startColours.map((c) =>
+        rows.push(el("div", { class: "chip-row" }, el("span", {}, t("gheos.start")), " ", startColours.map((c) =>
           el("button", { class: `civ-chip${selectedCiv === c ? " selected" : ""}`, "data-start": c, style: `--civ:${CIV_FILL[c]}`,
-            onclick: () => { selectedCiv = selectedCiv === c ? null : c; draw(); } }, c))));
-        if (selectedCiv) rows.push(el("p", { class: "hint" }, `Pick a highlighted continent for the ${selectedCiv} civilization.`));
+            onclick: () => { selectedCiv = selectedCiv === c ? null : c; draw(); } }, civName(c)))));
+        if (selectedCiv) rows.push(el("p", { class: "hint" }, t("gheos.pick_continent", { civ: civWords(selectedCiv) })));
       }
       if (legal.take.length) {
-        rows.push(el("div", { class: "chip-row" }, el("span", {}, "Take a follower: "), legal.take.map((a) => {
+        rows.push(el("div", { class: "chip-row" }, el("span", {}, t("gheos.take_follower")), " ", legal.take.map((a) => {
           const c = a.split(" ")[1];
-          const info = (frame.civilizations || {})[c];
-          const area = info ? (frame.areas || []).find((x) => x.area === info.area) : null;
-          return el("button", { class: "civ-chip", "data-action": a, style: `--civ:${CIV_FILL[c]}`, title: areaWords(area), onclick: () => ctx.act(a) }, c);
+          const info = (frame.view.civilizations || {})[c];
+          const area = info ? (frame.view.areas || []).find((x) => x.area === info.area) : null;
+          return el("button", { class: "civ-chip", "data-action": a, style: `--civ:${CIV_FILL[c]}`, title: areaWords(area), onclick: () => ctx.act(a) }, civName(c));
         })));
       }
     }
     if (phase === "token") {
       const gain = tokenGain(frame);
-      rows.push(el("p", { class: "hint" }, `Play a scoring token now (+${gain} for you), or keep it.`));
-      if (legal.token) rows.push(el("button", { class: "btn primary", id: "token", "data-action": "token", onclick: () => ctx.act("token") }, `Score a token (+${gain})`));
+      rows.push(el("p", { class: "hint" }, t("gheos.token_now", { gain })));
+      if (legal.token) rows.push(el("button", { class: "btn primary", id: "token", "data-action": "token", onclick: () => ctx.act("token") }, t("gheos.token_button", { gain })));
     }
-    if (legal.pass) rows.push(el("button", { class: "btn", id: "pass", "data-action": "pass", onclick: () => ctx.act("pass") }, phase === "token" ? "Keep the token" : "Pass"));
-    if (frame.table?.can_undo) rows.push(el("button", { class: "btn", id: "undo", onclick: () => ctx.undo() }, "Undo"));
+    if (legal.pass) rows.push(el("button", { class: "btn", id: "pass", "data-action": "pass", onclick: () => ctx.act("pass") }, phase === "token" ? t("gheos.keep_token") : t("gheos.pass")));
+    if (frame.table?.can_undo) rows.push(el("button", { class: "btn", id: "undo", onclick: () => ctx.undo() }, t("common.undo")));
     rows.push(el("p", { class: "why", id: "why", "aria-live": "polite" }, why));
     parts.controls.append(el("div", { class: "card control-row" }, rows));
     parts.controls.append(allActions(frame.legal_actions, ctx, w));
@@ -853,12 +905,12 @@ export function createRenderer(parts, ctx) {
   function tokenGain(frame) {
     const seat = frame.table.seat;
     if (seat === null) return 0;
-    const me = frame.players[seat];
-    const mine = (frame.followers || {})[me] || {};
+    const me = frame.view.players[seat];
+    const mine = (frame.view.followers || {})[me] || {};
     let total = 0;
     for (const [civ, n] of Object.entries(mine)) {
-      const info = (frame.civilizations || {})[civ];
-      const area = info ? (frame.areas || []).find((a) => a.area === info.area) : null;
+      const info = (frame.view.civilizations || {})[civ];
+      const area = info ? (frame.view.areas || []).find((a) => a.area === info.area) : null;
       total += n * (area?.cup || 0);
     }
     return total;
@@ -870,26 +922,28 @@ export function createRenderer(parts, ctx) {
     const over = frame.table?.status === "over";
     const civs = Object.keys(CIV_FILL);
     const thinking = options.thinking;
-    const rows = frame.players.map((p, i) => el("tr", { class: i === seat ? "me" : "", "data-player": p },
-      el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${PLAYER_ACCENT[i]}`, title: titleCase(p) }, nameAt(frame.table, i)),
-        frame.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? "thinking" : "decides now" }) : null),
-      el("td", {}, el("strong", {}, String((frame.points || {})[p] ?? 0))),
-      el("td", { class: "followers" }, civs.filter((c) => ((frame.followers || {})[p] || {})[c]).map((c) =>
-        el("span", { class: "cube", style: `--civ:${CIV_FILL[c]}`, title: `${c} followers` }, String(frame.followers[p][c])))),
-      el("td", {}, String((frame.tokens || {})[p] ?? 0)),
-      el("td", {}, String((frame.hand_sizes || {})[p] ?? ""))));
-    const onBoard = Object.entries(frame.civilizations || {});
+    const rows = frame.view.players.map((p, i) => el("tr", { class: i === seat ? "me" : "", "data-player": p },
+      el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${PLAYER_ACCENT[i]}`, title: seatWord(p) }, nameAt(frame.table, i)),
+        frame.table.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? t("common.thinking") : t("common.decides_now") }) : null),
+      el("td", {}, el("strong", {}, String((frame.view.points || {})[p] ?? 0))),
+      el("td", { class: "followers" }, civs.filter((c) => ((frame.view.followers || {})[p] || {})[c]).map((c) =>
+        el("span", { class: "cube", style: `--civ:${CIV_FILL[c]}`, title: followersOf(c, frame.view.followers[p][c]) }, String(frame.view.followers[p][c])))),
+      el("td", {}, String((frame.view.tokens || {})[p] ?? 0)),
+      el("td", {}, String((frame.view.hand_sizes || {})[p] ?? ""))));
+    const onBoard = Object.entries(frame.view.civilizations || {});
     put(parts.scores, el("div", { class: "card" },
-      el("h3", {}, "Points"),
+      el("h3", {}, t("tigris.points")),
       el("table", { class: "score-table" },
-        el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "pts"), el("th", {}, "followers"), el("th", { title: "scoring tokens left" }, "tokens"), el("th", { title: "tiles in hand" }, "hand"))),
+        el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, t("gheos.pts")), el("th", {}, t("gheos.followers")), el("th", { title: t("gheos.tokens_title") }, t("gheos.tokens")), el("th", { title: t("tigris.in_hand") }, t("tigris.hand")))),
         el("tbody", {}, rows)),
-      el("p", { class: "small" }, "Civilizations: ", onBoard.length ? onBoard.map(([c, info]) => {
-        const area = (frame.areas || []).find((a) => a.area === info.area);
+      el("p", { class: "small" }, t("gheos.civilizations"), " ", onBoard.length ? onBoard.map(([c, info]) => {
+        const area = (frame.view.areas || []).find((a) => a.area === info.area);
         return el("span", { class: "cube", style: `--civ:${CIV_FILL[c]}`, title: areaWords(area) },
-          `${info.supply} left`);
-      }) : "none yet"),
-      el("p", { class: "muted small" }, `Stack: ${frame.stack_size ?? "?"} tiles · epochs ${frame.epochs_drawn ?? 0} drawn, the game ends with the ${ordinal(frame.end_epoch)}`)));
+          t("tigris.left", { count: info.supply }));
+      }) : t("gheos.none_yet")),
+      el("p", { class: "muted small" }, frame.view.end_epoch
+        ? t("gheos.stack", { count: frame.view.stack_size ?? 0, drawn: frame.view.epochs_drawn ?? 0, end: frame.view.end_epoch })
+        : t("gheos.stack_last", { count: frame.view.stack_size ?? 0, drawn: frame.view.epochs_drawn ?? 0 }))));
   }
 
   /**
@@ -915,32 +969,24 @@ export function createRenderer(parts, ctx) {
 }
 
 /**
- * "1st", "2nd"... ("last" for none).
- * @param {number | null | undefined} n
- */
-function ordinal(n) {
-  if (!n) return "last";
-  return `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
-}
-
-/**
  * Every legal action in words, with a filter.
  * @param {string[]} actions
  * @param {TableContext} ctx
  * @param {GheosWords} words
  */
 function allActions(actions, ctx, words) {
-  const list = el("div", { class: "action-list" });
-  const filter = el("input", { type: "search", placeholder: "filter, e.g. cup", oninput: () => fill() });
+  const shownList = el("div", { class: "action-list" });
+  const filter = el("input", { type: "search", placeholder: t("gheos.filter"), oninput: () => fill() });
   /** @type {[string, string][]} each action and its words */
   const labelled = actions.map((a) => [a, describeAction(a, words)]);
   function fill() {
     const wanted = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
-    const shown = labelled.filter(([, text]) => wanted.every((x) => text.toLowerCase().includes(x))).slice(0, 120);
-    put(list, shown.map(([a, text]) => el("button", { class: "btn small", "data-action": a, onclick: () => ctx.act(a) }, text)));
+    // The words of the language or of the notation ("take red"), whichever the person types.
+    const shown = labelled.filter(([a, text]) => wanted.every((x) => text.toLowerCase().includes(x) || a.toLowerCase().includes(x))).slice(0, 120);
+    put(shownList, shown.map(([a, text]) => el("button", { class: "btn small", "data-action": a, onclick: () => ctx.act(a) }, text)));
   }
   fill();
-  return el("details", { class: "card all-actions" }, el("summary", {}, `Every legal action (${actions.length})`), filter, list);
+  return el("details", { class: "card all-actions" }, el("summary", {}, t("common.every_action", { count: actions.length })), filter, shownList);
 }
 
 // -- decisions in the side panel -----------------------------------------------------------------
@@ -950,7 +996,7 @@ function allActions(actions, ctx, words) {
  * @param {GheosFrame} frame
  */
 export function needsDecision(frame) {
-  return ["pay", "migrate", "war"].includes(frame.phase) && (frame.legal_actions || []).length > 0;
+  return ["pay", "migrate", "war"].includes(frame.view.phase) && (frame.legal_actions || []).length > 0;
 }
 
 /**
@@ -960,33 +1006,34 @@ export function needsDecision(frame) {
  * @param {TableContext} ctx
  */
 export function openDecision(container, frame, ctx) {
-  const p = frame.pending;
+  const p = frame.view.pending;
   const actions = frame.legal_actions;
-  const w = wordsFor(frame.players, frame);
+  const w = wordsFor(frame.view.players, frame);
   /** @param {string} a @param {string} label @returns {DialogButton} */
   const button = (a, label) => ({ label, action: a, onclick: () => ctx.act(a) });
-  const swords = Object.entries(p?.swords || {}).map(([c, n]) => `${c} ${counted(n, "sword")}`).join(", ");
-  if (frame.phase === "pay") {
+  const swords = list(Object.entries(p?.swords || {}).map(([c, n]) => t("gheos.civ_swords", { civ: civName(c), swords: counted(n, "sword") })));
+  if (frame.view.phase === "pay") {
     panel(container, {
-      title: "Pay a follower",
-      body: [el("p", {}, `Your tile at ${w.label(p?.cell || "")} starts a war or a migration: it costs you one of your followers.`)],
-      buttons: actions.map((a) => button(a, `Pay a ${a.split(" ")[1]} follower`)),
+      title: t("gheos.pay_title"),
+      body: [el("p", {}, t("gheos.pay_about", { place: w.label(p?.cell || "") }))],
+      buttons: actions.map((a) => button(a, capitalised(t("gheos.do.pay", { followers: followersOf(a.split(" ")[1], 1) })))),
     });
-  } else if (frame.phase === "migrate") {
+  } else if (frame.view.phase === "migrate") {
     panel(container, {
-      title: "Where does the civilization go?",
-      body: [el("p", {}, "The continent split evenly: choose where the civilization moves.")],
+      title: t("gheos.migrate_title"),
+      body: [el("p", {}, t("gheos.migrate_about"))],
       buttons: actions.map((a) => {
         const [, civ, ref] = a.split(" ");
         const area = w.area(ref);
-        return button(a, `${titleCase(civ)} to the continent at ${w.label(ref)}${area ? ` (${areaWords(area).split(": ")[1] || "bare"})` : ""}`);
+        return button(a, area ? t("gheos.migrate_to_holding", { civ: civName(civ), place: w.label(ref), symbols: areaSymbols(area) })
+          : t("gheos.migrate_to", { civ: civName(civ), place: w.label(ref) }));
       }),
     });
   } else {
     panel(container, {
-      title: "A tied war",
-      body: [el("p", {}, `The swords are even (${swords || "tied"}): you decide who wins.`)],
-      buttons: actions.map((a) => button(a, `${titleCase(a.split(" ")[1])} wins`)),
+      title: t("gheos.tied_title"),
+      body: [el("p", {}, swords ? t("gheos.tied_about", { swords }) : t("gheos.tied_about_plain"))],
+      buttons: actions.map((a) => button(a, t("gheos.civ_wins", { civ: civName(a.split(" ")[1]) }))),
     });
   }
 }
@@ -1003,11 +1050,11 @@ export function waitingFor() {
  */
 export function resultTable(result, seating) {
   return el("table", { class: "result-table", id: "result" },
-    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), el("th", {}, "Points"), el("th", {}, "Followers"))),
+    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("ratings.player")), el("th", {}, t("tigris.points")), el("th", {}, t("gheos.followers_title")))),
     el("tbody", {}, result.map((r) => el("tr", { "data-place": r.place },
       el("td", {}, String(r.place)),
-      el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${PLAYER_ACCENT[r.seat]}`, title: titleCase(seating.players[r.seat]) }, nameAt(seating, r.seat))),
+      el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${PLAYER_ACCENT[r.seat]}`, title: seatWord(seating.players[r.seat]) }, nameAt(seating, r.seat))),
       el("td", {}, el("strong", {}, String(r.points ?? r.score))),
       el("td", {}, String(r.followers ?? 0))))),
-    el("caption", {}, "Most points wins; ties go to the most followers."));
+    el("caption", {}, t("gheos.result_caption")));
 }

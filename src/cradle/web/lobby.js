@@ -5,11 +5,11 @@ import { me, seatName } from "./account.js";
 import { nameAt } from "./names.js";
 import { api } from "./api.js";
 import { GAME_TITLES } from "./games.js";
-import { OPTION_HELP } from "./rules.js";
 import { remember, rememberedAll } from "./state.js";
-import { dialog, el, fieldChecked, fieldValue, link, messageOf, put, ratedBadge, titleCase, toast } from "./ui.js";
+import { date, has, list, t } from "./i18n.js";
+import { dialog, el, fieldChecked, fieldValue, link, messageOf, put, ratedBadge, toast } from "./ui.js";
 
-/** @typedef {import("./types").BotInfo} BotInfo */
+/** @typedef {import("./types").BotChoice} BotInfo */
 /** @typedef {import("./types").GameInfo} GameInfo */
 /** @typedef {import("./types").Meta} Meta */
 /** @typedef {import("./types").Options} Options */
@@ -25,22 +25,27 @@ import { dialog, el, fieldChecked, fieldValue, link, messageOf, put, ratedBadge,
  * @typedef {{game: string, players: number, mode: "online" | "hotseat", seats: string[], options: Options, pace: "live" | "turn", deadline: number, secret: boolean, rated: boolean, spectatorChat: boolean}} NewTableForm
  */
 
-/** The time per move a turn-based table may give, in seconds, with its words. */
-const DEADLINES = [
-  [3600, "1 hour"], [6 * 3600, "6 hours"], [12 * 3600, "12 hours"], [86400, "1 day"],
-  [2 * 86400, "2 days"], [3 * 86400, "3 days"], [7 * 86400, "7 days"],
-];
+/** The times per move a turn-based table may give, in seconds. */
+const DEADLINES = [3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 3 * 86400, 7 * 86400];
 
 /** @type {Record<string, string[]>} */
 const OPTION_CHOICES = { board: ["standard", "advanced"] };
-/** @type {Record<string, string>} */
-const OPTION_LABELS = {
-  board: "Board side",
-  buildings: "Civilization buildings",
-  english: "English commitment rules",
-  wonder: "The wonder",
-  open_scoring: "Open scoring",
-};
+
+/**
+ * A table option's name ("Board side"), or its key when this client does not know it.
+ * @param {string} key
+ */
+export function optionLabel(key) {
+  return has(`option.${key}`) ? t(`option.${key}`) : key.replace(/_/g, " ");
+}
+
+/**
+ * A choice of a table option ("advanced" for the board side).
+ * @param {string} key @param {string} choice
+ */
+export function optionChoice(key, choice) {
+  return has(`option.${key}.${choice}`) ? t(`option.${key}.${choice}`) : choice;
+}
 
 /**
  * The lobby: the games (polled) and the form for a new table.
@@ -48,15 +53,15 @@ const OPTION_LABELS = {
  * @returns {Screen}
  */
 export function lobbyScreen(root) {
-  const list = el("div", { class: "lobby-list" }, el("p", { class: "muted" }, "Loading…"));
+  const games = el("div", { class: "lobby-list" }, el("p", { class: "muted" }, t("common.loading")));
   const filters = el("div", { class: "lobby-filters", id: "lobby-filters" });
-  const form = el("div", { class: "card new-table" }, el("p", { class: "muted" }, "Loading…"));
+  const form = el("div", { class: "card new-table" }, el("p", { class: "muted" }, t("common.loading")));
   root.append(el("div", { class: "lobby" },
     el("section", { class: "card learn-banner", id: "learn-banner" },
-      el("strong", {}, "New to these games?"), " ",
-      link("#/learn", "Learn to play", { class: "btn primary", id: "learn-to-play" }), " ",
-      link("#/rules", "Rules", { class: "btn" })),
-    el("section", { class: "card" }, el("h1", {}, "Games"), filters, list),
+      el("strong", {}, t("lobby.new_here")), " ",
+      link("#/learn", t("lobby.learn"), { class: "btn primary", id: "learn-to-play" }), " ",
+      link("#/rules", t("lobby.rules"), { class: "btn" })),
+    el("section", { class: "card" }, el("h1", {}, t("lobby.games")), filters, games),
     form));
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
@@ -74,11 +79,11 @@ export function lobbyScreen(root) {
         if (me.account) for (const game of (await api.myGames()).games) ids.add(game.id);
         asked.ids = [...ids].slice(0, 100).join(",");
       }
-      const { games } = mine && !asked.ids ? { games: [] } : await api.lobby(asked);
+      const { games: found } = mine && !asked.ids ? { games: [] } : await api.lobby(asked);
       if (!alive) return;
-      put(list, lobbyTable(games, refresh));
+      put(games, lobbyTable(found, refresh));
     } catch (error) {
-      put(list, el("p", { class: "error" }, `Cannot reach the server: ${messageOf(error)}`));
+      put(games, el("p", { class: "error" }, t("lobby.unreachable", { reason: messageOf(error) })));
     }
     if (alive) timer = setTimeout(refresh, 4000);
   }
@@ -112,37 +117,31 @@ function lobbyFilters(meta, filter, refresh) {
   const variants = [];
   for (const info of meta.games) {
     for (const [key, value] of Object.entries(info.options)) {
-      const label = OPTION_LABELS[key] || key.replace(/_/g, " ");
-      const title = GAME_TITLES[info.name] || info.name;
+      const option = optionLabel(key);
+      const game = GAME_TITLES[info.name] || info.name;
       if (typeof value === "boolean") {
-        variants.push([`${key}=true`, `${title}: ${label}`], [`${key}=false`, `${title}: no ${label.toLowerCase()}`]);
+        variants.push([`${key}=true`, t("lobby.variant_with", { game, option })], [`${key}=false`, t("lobby.variant_without", { game, option })]);
       } else if (OPTION_CHOICES[key]) {
-        for (const choice of OPTION_CHOICES[key]) variants.push([`${key}=${choice}`, `${title}: ${label.toLowerCase()} ${choice}`]);
+        for (const choice of OPTION_CHOICES[key]) {
+          variants.push([`${key}=${choice}`, t("lobby.variant_choice", { game, option, choice: optionChoice(key, choice) })]);
+        }
       }
     }
   }
   /** @param {string} id @param {string} label @param {keyof LobbyFilter} key @param {[string, string][]} choices */
   const select = (id, label, key, choices) => el("label", { class: "filter" }, label,
     el("select", { id, onchange: (/** @type {Event} */ e) => set(key, fieldValue(e)) },
-      el("option", { value: "" }, "any"),
+      el("option", { value: "" }, t("lobby.any")),
       choices.map(([value, words]) => el("option", { value }, words))));
   return [
-    select("filter-game", "Game", "game", meta.games.map((g) => [g.name, GAME_TITLES[g.name] || g.name])),
-    select("filter-players", "Players", "players", range(least, most).map((n) => [String(n), String(n)])),
-    select("filter-mode", "Pace", "mode", [["live", "live"], ["turn", "turn-based"]]),
-    variants.length ? select("filter-variant", "Variant", "variant", variants) : null,
+    select("filter-game", t("lobby.game"), "game", meta.games.map((g) => [g.name, GAME_TITLES[g.name] || g.name])),
+    select("filter-players", t("lobby.players"), "players", range(least, most).map((n) => [String(n), String(n)])),
+    select("filter-mode", t("lobby.pace"), "mode", [["live", t("lobby.live")], ["turn", t("lobby.turn_based")]]),
+    variants.length ? select("filter-variant", t("lobby.variant"), "variant", variants) : null,
     el("label", { class: "check filter" },
       el("input", { type: "checkbox", id: "filter-mine",
-        onchange: (/** @type {Event} */ e) => { filter.mine = fieldChecked(e); refresh(); } }), " My games"),
+        onchange: (/** @type {Event} */ e) => { filter.mine = fieldChecked(e); refresh(); } }), " ", t("account.my_games")),
   ];
-}
-
-/**
- * "1 move", "2 moves".
- * @param {number} count @param {string} word
- */
-function counted(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 /**
@@ -152,32 +151,28 @@ function counted(count, word) {
 function finishedWords(g) {
   const result = [...(g.result || [])].sort((a, b) => a.place - b.place);
   const winners = result.filter((line) => line.place === 1).map((line) => nameAt(g, line.seat));
-  const won = winners.length ? `${winners.join(" and ")} ${winners.length > 1 ? "tie" : "won"}` : "";
+  const won = winners.length ? t("lobby.winners", { count: winners.length, names: list(winners) }) : "";
   const scores = result.map((line) => String(line.score)).join("–");
   const out = result.find((line) => line.out);
-  const how = out && g.ended_by ? ENDINGS[g.ended_by](nameAt(g, out.seat)) : "";
-  const when = new Date(g.updated * 1000).toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" });
-  return [won, scores && `scores ${scores}`, how, when].filter(Boolean).join(" · ");
+  const how = out && g.ended_by ? endedBy(g.ended_by, nameAt(g, out.seat)) : "";
+  const when = date(g.updated * 1000, { day: "numeric", month: "short", year: "numeric" });
+  return [won, scores && t("lobby.scores", { scores }), how, when].filter(Boolean).join(" · ");
 }
 
 /**
- * How a game ended early, said of the seat that left it.
- * @type {Record<string, (who: string) => string>}
+ * How a game ended early ("conceded", "timeout", "abandoned"), said of the seat that left it.
+ * @param {string} how @param {string} name
  */
-export const ENDINGS = {
-  conceded: (/** @type {string} */ who) => `${who} conceded`,
-  timeout: (/** @type {string} */ who) => `ended without ${who} (time ran out)`,
-  abandoned: (/** @type {string} */ who) => `nobody moved for three deadlines (${who} was to play)`,
-};
+export function endedBy(how, name) {
+  return has(`ending.${how}`) ? t(`ending.${how}`, { name }) : how;
+}
 
 /**
  * A turn-based table's time per move in words: "1 day", "6 hours".
  * @param {number} seconds
  */
 export function paceWords(seconds) {
-  const found = DEADLINES.find(([s]) => s === seconds);
-  if (found) return String(found[1]);
-  return seconds >= 86400 ? counted(Math.round(seconds / 86400), "day") : counted(Math.round(seconds / 3600), "hour");
+  return seconds >= 86400 ? t("common.days", { count: Math.round(seconds / 86400) }) : t("common.hours", { count: Math.round(seconds / 3600) });
 }
 
 /**
@@ -185,10 +180,10 @@ export function paceWords(seconds) {
  * @param {() => void} refresh
  */
 function lobbyTable(games, refresh) {
-  if (!games.length) return el("p", { class: "muted" }, "No games here: start one.");
+  if (!games.length) return el("p", { class: "muted" }, t("lobby.none"));
   const mine = rememberedAll();
   /** @type {[TableStatus, string][]} */
-  const groups = [["open", "Open: seats waiting for players"], ["running", "Running"], ["over", "Finished"]];
+  const groups = [["open", t("lobby.group_open")], ["running", t("lobby.group_running")], ["over", t("lobby.group_over")]];
   return groups.map(([status, heading]) => {
     const rows = games.filter((g) => g.status === status);
     if (!rows.length) return null;
@@ -198,24 +193,24 @@ function lobbyTable(games, refresh) {
         const seats = g.seats.map((_, i) => nameAt(g, i)); // a bot's by its level
         const saved = mine[g.id];
         const buttons = [];
-        if (saved?.token && status !== "over") buttons.push(link(`#/play/${g.id}`, "Resume"));
-        if (saved?.table_token && status !== "over") buttons.push(link(`#/hotseat/${g.id}`, "Resume"));
+        if (saved?.token && status !== "over") buttons.push(link(`#/play/${g.id}`, t("lobby.resume")));
+        if (saved?.table_token && status !== "over") buttons.push(link(`#/hotseat/${g.id}`, t("lobby.resume")));
         if (status === "open" && !saved) {
-          buttons.push(el("button", { class: "btn", onclick: () => joinGame(g.id) }, "Join"));
+          buttons.push(el("button", { class: "btn", onclick: () => joinGame(g.id) }, t("lobby.join")));
         }
-        if (status !== "over") buttons.push(link(`#/watch/${g.id}`, "Watch"));
-        else buttons.push(link(`#/replay/${g.id}`, "Replay"), link(`#/analysis/${g.id}`, "Analysis"));
+        if (status !== "over") buttons.push(link(`#/watch/${g.id}`, t("common.watch")));
+        else buttons.push(link(`#/replay/${g.id}`, t("common.replay")), link(`#/analysis/${g.id}`, t("common.analysis")));
         const token = saved?.token || saved?.table_token;
         if (saved?.creator && token && status !== "over" && g.moves === 0) {
           buttons.push(el("button", { class: "btn danger", "data-remove": g.id,
-            onclick: () => removeGame(g.id, token, refresh) }, "Remove"));
+            onclick: () => removeGame(g.id, token, refresh) }, t("lobby.remove")));
         }
-        const pace = g.mode === "turn" && g.deadline_s ? `turn-based, ${paceWords(g.deadline_s)} a move` : "";
+        const pace = g.mode === "turn" && g.deadline_s ? t("lobby.turn_pace", { time: paceWords(g.deadline_s) }) : "";
         return el("li", { class: "game-row", "data-game-id": g.id },
           el("span", { class: `badge ${g.game}` }, GAME_TITLES[g.game] || g.game),
           g.rated ? ratedBadge(g.id) : null,
           el("span", { class: "who" }, seats.join(" · ")),
-          el("span", { class: "muted" }, [counted(g.moves, "move"), g.hotseat ? "hot seat" : "", pace].filter(Boolean).join(" · ")),
+          el("span", { class: "muted" }, [t("common.moves", { count: g.moves }), g.hotseat ? t("lobby.hot_seat") : "", pace].filter(Boolean).join(" · ")),
           status === "over" ? el("span", { class: "small finished", "data-finished": g.id }, finishedWords(g)) : null,
           el("span", { class: "row-buttons" }, buttons));
       })));
@@ -229,14 +224,14 @@ function lobbyTable(games, refresh) {
 function removeGame(id, token, refresh) {
   dialog({
     id: "remove-table",
-    title: "Remove this table?",
-    body: [el("p", {}, "Nobody has moved yet. The table closes for everyone, and its invites stop working.")],
+    title: t("lobby.remove_title"),
+    body: [el("p", {}, t("lobby.remove_about"))],
     buttons: [
-      { label: "Keep it", onclick: () => {} },
-      { label: "Remove the table", kind: "danger", action: "remove", onclick: async () => {
+      { label: t("lobby.keep_it"), onclick: () => {} },
+      { label: t("lobby.remove_table"), kind: "danger", action: "remove", onclick: async () => {
         try {
           await api.remove(id, token);
-          toast("The table was removed", "info");
+          toast(t("lobby.removed"), "info");
           refresh();
         } catch (error) {
           toast(messageOf(error));
@@ -273,13 +268,29 @@ function botMenu(meta) {
 /** @param {BotInfo} bot */
 function thinkingTime(bot) {
   if (bot.seconds === null || bot.seconds === undefined) return "";
-  return bot.seconds > 0 ? `thinks up to ${bot.seconds} s` : "moves at once";
+  return bot.seconds > 0 ? t("bot.thinks", { seconds: bot.seconds }) : t("bot.at_once");
+}
+
+/**
+ * A bot's name ("Expert"), in the language where the catalogue knows it.
+ * @param {string} name
+ */
+export function botName(name) {
+  return has(`bot.name.${name}`) ? t(`bot.name.${name}`) : name;
+}
+
+/**
+ * What a bot is, in the language where the catalogue knows it, else the server's words.
+ * @param {BotInfo} bot
+ */
+function botAbout(bot) {
+  return has(`bot.about.${bot.name}`) ? t(`bot.about.${bot.name}`) : bot.about;
 }
 
 /** @param {Meta} meta */
 function newTableForm(meta) {
   const games = meta.games;
-  if (!games.length) return el("p", { class: "error" }, "This server offers no game.");
+  if (!games.length) return el("p", { class: "error" }, t("lobby.no_game"));
   const bots = botMenu(meta);
   const defaultBot = `bot:${(bots.levels[0] || bots.others[0] || { name: "random" }).name}`;
   /** @type {NewTableForm} */
@@ -289,11 +300,12 @@ function newTableForm(meta) {
 
   /** @param {string} kind */
   function seatLabel(kind) {
-    if (kind === "human") return "a person (invite link)";
-    if (kind === "open") return "anyone (lobby)";
+    if (kind === "human") return t("lobby.seat_human");
+    if (kind === "open") return t("lobby.seat_open");
     const bot = bots.byName[kind.slice(4)];
     const time = bot ? thinkingTime(bot) : "";
-    return `bot: ${kind.slice(4)}${time ? ` (${time})` : ""}`;
+    const name = botName(kind.slice(4));
+    return time ? t("lobby.seat_bot_time", { bot: name, time }) : t("lobby.seat_bot", { bot: name });
   }
 
   /** @param {number} i */
@@ -302,8 +314,8 @@ function newTableForm(meta) {
     const option = (k) => el("option", { value: k, selected: k === state.seats[i] }, seatLabel(k));
     return el("select", { "data-seat": i, onchange: (e) => { state.seats[i] = fieldValue(e); render(); } },
       option("human"), option("open"),
-      bots.levels.length ? el("optgroup", { label: "Bots, weakest first" }, bots.levels.map((b) => option(`bot:${b.name}`))) : null,
-      bots.others.length ? el("optgroup", { label: "Other bots" }, bots.others.map((b) => option(`bot:${b.name}`))) : null);
+      bots.levels.length ? el("optgroup", { label: t("lobby.bots_levels") }, bots.levels.map((b) => option(`bot:${b.name}`))) : null,
+      bots.others.length ? el("optgroup", { label: t("lobby.bots_others") }, bots.others.map((b) => option(`bot:${b.name}`))) : null);
   }
 
   function render() {
@@ -315,43 +327,43 @@ function newTableForm(meta) {
       if (!(key in state.options) || typeof state.options[key] !== typeof value) state.options[key] = value;
     }
     put(body,
-      el("label", { class: "field" }, "Game",
+      el("label", { class: "field" }, t("lobby.game"),
         el("select", { id: "new-game", onchange: (e) => { state.game = fieldValue(e); state.options = {}; render(); } },
           games.map((g) => el("option", { value: g.name, selected: g.name === state.game }, GAME_TITLES[g.name] || g.name)))),
-      el("label", { class: "field" }, "Players",
+      el("label", { class: "field" }, t("lobby.players"),
         el("select", { id: "new-players", onchange: (e) => { state.players = Number(fieldValue(e)); render(); } },
           range(info.min_players, info.max_players).map((n) =>
             el("option", { value: n, selected: n === state.players }, String(n))))),
-      el("fieldset", { class: "field" }, el("legend", {}, "Seats"),
+      el("fieldset", { class: "field" }, el("legend", {}, t("lobby.seats")),
         range(0, state.players - 1).map((i) => {
           const kind = state.seats[i];
           const bot = kind.startsWith("bot:") ? bots.byName[kind.slice(4)] : null;
           return el("div", { class: "seat-line" },
-            el("label", { class: "seat-choice" }, `Seat ${i + 1}`, seatSelect(i)),
+            el("label", { class: "seat-choice" }, t("lobby.seat", { number: i + 1 }), seatSelect(i)),
             bot?.about ? el("p", { class: "muted small seat-about", "data-about": i },
-              `${titleCase(bot.name)}: ${bot.about}.`) : null);
+              t("lobby.bot_about", { bot: botName(bot.name), about: botAbout(bot) })) : null);
         })),
       optionFields(info, state),
-      el("fieldset", { class: "field" }, el("legend", {}, "How people play"),
+      el("fieldset", { class: "field" }, el("legend", {}, t("lobby.how_people_play")),
         el("label", { class: "radio" },
           el("input", { type: "radio", name: "mode", value: "online", checked: state.mode === "online", onchange: () => { state.mode = "online"; } }),
-          " Online: each person on their own screen (invite links)"),
+          " ", t("lobby.online")),
         el("label", { class: "radio" },
           el("input", { type: "radio", name: "mode", value: "hotseat", checked: state.mode === "hotseat", onchange: () => { state.mode = "hotseat"; state.pace = "live"; render(); } }),
-          " Hot seat: everybody at this screen, hands hidden between turns")),
+          " ", t("lobby.hotseat"))),
       state.mode === "online" ? paceFields(state, render) : null,
-      el("fieldset", { class: "field" }, el("legend", {}, "Table"),
+      el("fieldset", { class: "field" }, el("legend", {}, t("lobby.table")),
         el("label", { class: "check" },
           el("input", { type: "checkbox", id: "new-rated", checked: state.rated, onchange: (e) => { state.rated = fieldChecked(e); } }),
-          " Rated: every seat a signed-in person (no bots), online; no undo, no hints"),
+          " ", t("lobby.rated")),
         el("label", { class: "check" },
           el("input", { type: "checkbox", id: "new-spectator-chat", checked: state.spectatorChat, onchange: (e) => { state.spectatorChat = fieldChecked(e); } }),
-          " Spectators may chat too (players always can)")),
-      el("button", { class: "btn primary", id: "create-game", onclick: () => createGame(state) }, "Start the game"),
+          " ", t("lobby.spectator_chat"))),
+      el("button", { class: "btn primary", id: "create-game", onclick: () => createGame(state) }, t("lobby.start")),
     );
   }
   render();
-  return [el("h1", {}, "New table"), body];
+  return [el("h1", {}, t("lobby.new_table")), body];
 }
 
 /**
@@ -360,35 +372,33 @@ function newTableForm(meta) {
  */
 function paceFields(state, render) {
   const turn = state.pace === "turn";
-  return el("fieldset", { class: "field", id: "pace" }, el("legend", {}, "Pace and privacy"),
+  return el("fieldset", { class: "field", id: "pace" }, el("legend", {}, t("lobby.pace_privacy")),
     el("label", { class: "radio" },
       el("input", { type: "radio", name: "pace", value: "live", checked: !turn, onchange: () => { state.pace = "live"; render(); } }),
-      " Live: everyone plays now, with no clock"),
+      " ", t("lobby.live_about")),
     el("label", { class: "radio" },
       el("input", { type: "radio", name: "pace", value: "turn", checked: turn, onchange: () => { state.pace = "turn"; render(); } }),
-      " Turn-based: play when you can; each person has a time per move"),
-    turn ? el("label", { class: "seat-choice" }, "Time per move",
+      " ", t("lobby.turn_about")),
+    turn ? el("label", { class: "seat-choice" }, t("lobby.time_per_move"),
       el("select", { id: "new-deadline", onchange: (/** @type {Event} */ e) => { state.deadline = Number(fieldValue(e)); } },
-        DEADLINES.map(([seconds, words]) => el("option", { value: seconds, selected: seconds === state.deadline }, String(words))))) : null,
+        DEADLINES.map((seconds) => el("option", { value: seconds, selected: seconds === state.deadline }, paceWords(seconds))))) : null,
     turn ? el("p", { class: "muted small", id: "pace-about" },
-      "When someone's time runs out, the others may let a bot play that turn for them, or end the game without them. ",
-      "A game nobody moves in for three times the time per move ends by itself. Signed-in players who asked for them get an e-mail when their turn comes.") : null,
+      t("lobby.deadline_about")) : null,
     el("label", { class: "check" },
       el("input", { type: "checkbox", id: "new-private", checked: state.secret,
         onchange: (/** @type {Event} */ e) => { state.secret = fieldChecked(e); render(); } }),
-      " Private: invite only"),
-    state.secret ? el("p", { class: "muted small", id: "private-about" },
-      "The table is not listed in the lobby: only the people you send an invite link join (so no seat is offered to \"anyone\"), and watching needs its address.") : null);
+      " ", t("lobby.private")),
+    state.secret ? el("p", { class: "muted small", id: "private-about" }, t("lobby.private_about")) : null);
 }
 
 /** @param {GameInfo} info @param {NewTableForm} state */
 function optionFields(info, state) {
   const fields = Object.entries(info.options).filter(([, v]) => v !== null);
   if (!fields.length) return null;
-  return el("fieldset", { class: "field" }, el("legend", {}, "Variants"),
+  return el("fieldset", { class: "field" }, el("legend", {}, t("lobby.variants")),
     fields.map(([key, value]) => {
-      const label = OPTION_LABELS[key] || key.replace(/_/g, " ");
-      const help = OPTION_HELP[key] ? el("span", { class: "option-help small muted", "data-help": key }, OPTION_HELP[key]) : null;
+      const label = optionLabel(key);
+      const help = has(`option.${key}.help`) ? el("span", { class: "option-help small muted", "data-help": key }, t(`option.${key}.help`)) : null;
       if (typeof value === "boolean") {
         return el("label", { class: "check" },
           el("input", { type: "checkbox", "data-option": key, checked: state.options[key],
@@ -398,7 +408,7 @@ function optionFields(info, state) {
       if (choices) {
         return el("label", { class: "seat-choice" }, label,
           el("select", { "data-option": key, onchange: (e) => { state.options[key] = fieldValue(e); } },
-            choices.map((c) => el("option", { value: c, selected: c === state.options[key] }, c))), help);
+            choices.map((c) => el("option", { value: c, selected: c === state.options[key] }, optionChoice(key, c)))), help);
       }
       return el("label", { class: "seat-choice" }, label,
         el("input", { "data-option": key, value: String(state.options[key]),
@@ -412,7 +422,7 @@ async function createGame(state) {
   // At one screen there is nobody to wait for: open seats are people at the table.
   const seats = state.seats.slice(0, state.players).map((k) => (hotseat && k === "open" ? "human" : k));
   try {
-    /** @type {import("./types").NewTable} */
+    /** @type {import("./types").CreateBody} */
     const body = { game: state.game, players: state.players, seats, options: state.options, hotseat,
       rated: state.rated, spectator_chat: state.spectatorChat,
       ...(hotseat || !seatName() ? {} : { name: seatName() || undefined }) };
@@ -420,7 +430,7 @@ async function createGame(state) {
     if (!hotseat && state.secret) body.private = true;
     const created = await api.create(body);
     if (hotseat) {
-      remember(created.id, { table_token: created.table_token, game: state.game, creator: true });
+      remember(created.id, { table_token: created.table_token || undefined, game: state.game, creator: true });
       location.hash = `#/hotseat/${created.id}`;
       return;
     }

@@ -4,6 +4,7 @@
 // The dynasty stays the seat's colour and symbol, drawn beside the name where it matters.
 // Names are always put on the page as text (el() makes text nodes), never as markup.
 
+import { has, t } from "./i18n.js";
 import { titleCase } from "./ui.js";
 
 /** @typedef {import("./types").Named} Named */
@@ -21,6 +22,15 @@ export function seatingOf(players, frame) {
 }
 
 /**
+ * A bot by its level, in the language ("Easy bot").
+ * @param {string} level
+ * @returns {string}
+ */
+export function botName(level) {
+  return t("names.bot", { level: has(`bot.name.${level}`) ? titleCase(t(`bot.name.${level}`)) : titleCase(level) });
+}
+
+/**
  * The name at `seat` before telling two alike apart.
  * @param {Seating} game
  * @param {number} seat
@@ -29,8 +39,16 @@ function plainName(game, seat) {
   const person = game.names?.[seat];
   if (person) return person;
   const kind = game.seats?.[seat] || "";
-  if (kind.startsWith("bot:")) return `${titleCase(kind.slice(4))} bot`;
-  return titleCase(game.players[seat] || `seat ${seat + 1}`);
+  if (kind.startsWith("bot:")) return botName(kind.slice(4));
+  return game.players[seat] ? seatWord(game.players[seat]) : t("names.seat", { number: seat + 1 });
+}
+
+/**
+ * A seat's own name in its game (a Tigris dynasty: "Archer"), in the language.
+ * @param {string} player
+ */
+export function seatWord(player) {
+  return has(`seat.${player}`) ? t(`seat.${player}`) : titleCase(player);
 }
 
 /**
@@ -42,9 +60,9 @@ function plainName(game, seat) {
 export function nameAt(game, seat) {
   const name = plainName(game, seat);
   const dynasty = game.players[seat];
-  if (!dynasty || name === titleCase(dynasty)) return name;
+  if (!dynasty || name === seatWord(dynasty)) return name;
   const twins = game.players.some((_, other) => other !== seat && plainName(game, other) === name);
-  return twins ? `${name} (${titleCase(dynasty)})` : name;
+  return twins ? t("names.twin", { name, seat: seatWord(dynasty) }) : name;
 }
 
 /**

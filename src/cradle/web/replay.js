@@ -4,8 +4,10 @@
 
 import { api } from "./api.js";
 import { GAMES, GAME_TITLES, notePieces } from "./games.js";
-import { nameAt } from "./names.js";
-import { el, fieldValue, iconButton, link, messageOf, put, setTitle, titleCase } from "./ui.js";
+import { t } from "./i18n.js";
+import { moverWords } from "./log.js";
+import { nameAt, seatWord } from "./names.js";
+import { el, fieldValue, iconButton, link, messageOf, put, setTitle } from "./ui.js";
 
 /** @typedef {import("./types").BoardFrame} BoardFrame */
 /** @typedef {import("./types").Pieces} Pieces */
@@ -36,7 +38,7 @@ export function replayScreen(root, id) {
   root.append(el("div", { class: "game-screen" },
     el("section", { class: "board-col" }, parts.banner, parts.board),
     el("aside", { class: "side" }, deck, parts.hand, parts.scores,
-      el("div", { class: "card" }, el("h3", {}, "This step"), parts.log))));
+      el("div", { class: "card" }, el("h3", {}, t("replay.this_step")), parts.log))));
   /** @type {Replay | null} */
   let data = null;
   let step = 0;
@@ -53,12 +55,12 @@ export function replayScreen(root, id) {
     try {
       data = await api.replay(id, seat);
     } catch (error) {
-      put(root, el("div", { class: "card" }, el("h1", {}, "No replay"), el("p", {}, messageOf(error)), link("#/", "Back")));
+      put(root, el("div", { class: "card" }, el("h1", {}, t("replay.none")), el("p", {}, messageOf(error)), link("#/", t("common.back"))));
       return;
     }
     for (const s of data.steps) notePieces(pieces, s.view);
     step = Math.min(step, data.steps.length - 1);
-    setTitle(`Replay: ${GAME_TITLES[data.game]}`);
+    setTitle(t("replay.tab", { game: GAME_TITLES[data.game] }));
     render();
   }
 
@@ -69,40 +71,41 @@ export function replayScreen(root, id) {
     const lastStep = data.steps.length - 1;
     /** @type {BoardFrame} */
     const frame = {
-      ...s.view,
-      to_move: null,
+      view: s.view,
       legal_actions: [],
       table: { game: data.game, seat, seats: data.seats, names: data.names, status: step === lastStep ? "over" : "running",
-        result: data.result, players: data.players, moves: step, events: s.events, last: null, can_undo: false, version: step },
+        result: data.result, players: data.players, moves: step, to_move: null, events: s.events, last: null, can_undo: false, version: step },
     };
     if (!renderer) renderer = module.createRenderer(parts, { mode: "replay", act() {}, undo() {} });
-    const highlights = s.action ? [{ seat: s.seat, cells: module.cellsOf(s.action), colour: module.seatColour(data.players, s.seat), fresh: true }] : [];
+    const moved = s.action !== null && s.seat !== null ? { seat: s.seat, action: s.action } : null;
+    const highlights = moved ? [{ seat: moved.seat, cells: module.cellsOf(moved.action), colour: module.seatColour(data.players, moved.seat), fresh: true }] : [];
     const origin = module.originOf(data.steps[lastStep].view);
     renderer.update(frame, { interactive: false, highlights, pieces, origin });
-    const words = module.wordsFor(data.players, { ...data.steps[lastStep].view, table: data }, pieces, origin);
+    const words = module.wordsFor(data.players, { view: data.steps[lastStep].view, table: data }, pieces, origin);
     const game = data;
     /** @param {string} dynasty @param {number} i a seat, named with its dynasty (its colour) */
-    const seen = (dynasty, i) => (nameAt(game, i) === titleCase(dynasty) ? nameAt(game, i) : `${nameAt(game, i)} (${titleCase(dynasty)})`);
-    const said = s.action ? module.describeStep({ ply: step, seat: s.seat, action: s.action, events: s.events }, words) : null;
+    const seen = (dynasty, i) => (nameAt(game, i) === seatWord(dynasty) ? nameAt(game, i) : t("names.twin", { name: nameAt(game, i), seat: seatWord(dynasty) }));
+    const shown = s.action !== null && s.seat !== null ? { ply: step, seat: s.seat, action: s.action, events: s.events, standin: s.standin } : null;
+    const said = shown ? module.describeStep(shown, moverWords(words, shown)) : null;
     put(parts.banner,
       el("span", { class: `badge ${data.game}` }, GAME_TITLES[data.game]),
-      el("strong", { id: "replay-step" }, ` Replay: step ${step} of ${lastStep}`),
-      el("span", { class: "muted detail" }, el("span", { class: "sep" }, "· "), said ? said.text : "the start"));
-    put(parts.log, said ? [el("li", {}, said.text), said.details.map((d) => el("li", { class: "small" }, d))] : el("li", { class: "muted" }, "Set-up"));
+      el("strong", { id: "replay-step" }, " ", t("replay.step", { step, last: lastStep })),
+      el("span", { class: "muted detail" }, el("span", { class: "sep" }, "· "), said ? said.text : t("replay.the_start")));
+    put(parts.log, said ? [el("li", {}, said.text), said.details.map((d) => el("li", { class: "small" }, d))] : el("li", { class: "muted" }, t("replay.setup")));
     put(deck, el("div", { class: "card" },
       el("div", { class: "replay-buttons" },
-        iconButton("first", "First step", { id: "replay-first", onclick: () => go(0) }),
-        iconButton("prev", "Step back", { id: "replay-prev", onclick: () => go(step - 1) }),
-        iconButton(timer ? "pause" : "play", timer ? "Pause" : "Play", { id: "replay-play", onclick: toggle }),
-        iconButton("next", "Step forward", { id: "replay-next", onclick: () => go(step + 1) }),
-        iconButton("last", "Last step", { id: "replay-last", onclick: () => go(lastStep) })),
-      el("input", { type: "range", min: 0, max: lastStep, value: step, id: "replay-slider", "aria-label": "step",
+        iconButton("first", t("replay.first"), { id: "replay-first", onclick: () => go(0) }),
+        iconButton("prev", t("replay.prev"), { id: "replay-prev", onclick: () => go(step - 1) }),
+        iconButton(timer ? "pause" : "play", timer ? t("replay.pause") : t("replay.play"), { id: "replay-play", onclick: toggle }),
+        iconButton("next", t("replay.next"), { id: "replay-next", onclick: () => go(step + 1) }),
+        iconButton("last", t("replay.last"), { id: "replay-last", onclick: () => go(lastStep) })),
+      el("input", { type: "range", min: 0, max: lastStep, value: step, id: "replay-slider", "aria-label": t("replay.slider"),
         oninput: (e) => go(Number(fieldValue(e))) }),
-      el("label", { class: "seat-choice" }, "Seen by",
+      el("label", { class: "seat-choice" }, t("replay.seen_by"),
         el("select", { onchange: (e) => { seat = fieldValue(e) === "" ? null : Number(fieldValue(e)); load(); } },
-          el("option", { value: "", selected: seat === null }, "spectators"),
+          el("option", { value: "", selected: seat === null }, t("replay.spectators")),
           data.players.map((p, i) => el("option", { value: i, selected: seat === i }, seen(p, i))))),
-      link(`#/analysis/${id}`, "Analysis of this game", { id: "replay-analysis" }),
+      link(`#/analysis/${id}`, t("replay.analysis"), { id: "replay-analysis" }),
       step === lastStep ? module.resultTable([...data.result].sort((a, b) => a.place - b.place), game) : null,
     ));
   }

@@ -7,7 +7,8 @@ import { me, refreshWaiting, seatName, transferPanel } from "./account.js";
 import { nameAt } from "./names.js";
 import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
-import { ENDINGS } from "./lobby.js";
+import { has, list, t, translateReason } from "./i18n.js";
+import { botName, endedBy } from "./lobby.js";
 import { toggleAid } from "./aid.js";
 import { ChatPanel } from "./chat.js";
 import { GameLog, renderLog } from "./log.js";
@@ -27,6 +28,8 @@ import {
 /** @typedef {import("./types").Renderer} Renderer */
 /** @typedef {import("./types").Said} Said */
 /** @typedef {import("./types").Screen} Screen */
+/** @typedef {import("./types").Placing} SeatResult */
+/** @typedef {import("./types").FrameTable} TableMeta */
 /** @typedef {import("./types").Seat} Seat */
 /** @typedef {import("./types").Step} Step */
 /** @typedef {import("./types").TableContext} TableContext */
@@ -66,9 +69,9 @@ export function seatScreen(root, id, mode) {
 
 /** @param {HTMLElement} root @param {string} id */
 function noSeat(root, id) {
-  root.append(el("div", { class: "card" }, el("h1", {}, "No seat here"),
-    el("p", {}, "This browser holds no seat of this game. Sign in with the account that took it, or open a “continue on another device” link from the device that holds it."),
-    link(`#/watch/${id}`, "Watch"), " ", link("#/signin", "Sign in"), " ", link("#/", "Back to the lobby")));
+  root.append(el("div", { class: "card" }, el("h1", {}, t("table.no_seat")),
+    el("p", {}, t("table.no_seat_about")),
+    link(`#/watch/${id}`, t("common.watch")), " ", link("#/signin", t("account.sign_in")), " ", link("#/", t("common.back_to_lobby"))));
 }
 
 /**
@@ -79,16 +82,16 @@ function noSeat(root, id) {
  * @returns {null}
  */
 export function inviteScreen(root, id, code) {
-  root.append(el("div", { class: "card" }, el("p", { class: "muted" }, "Taking your seat…")));
+  root.append(el("div", { class: "card" }, el("p", { class: "muted" }, t("table.taking_seat"))));
   api.join(id, code, seatName()).then((joined) => {
     remember(id, { token: joined.token, seat: joined.seat });
     location.replace(`#/play/${encodeURIComponent(id)}`);
   }).catch((error) => {
     const saved = remembered(id);
-    put(root, el("div", { class: "card" }, el("h1", {}, "This invite does not open a seat"),
+    put(root, el("div", { class: "card" }, el("h1", {}, t("table.invite_no_seat")),
       el("p", {}, error.message),
-      saved?.token ? link(`#/play/${id}`, "Go to your seat") : link(`#/watch/${id}`, "Watch"),
-      " ", link("#/", "Back to the lobby")));
+      saved?.token ? link(`#/play/${id}`, t("table.go_to_seat")) : link(`#/watch/${id}`, t("common.watch")),
+      " ", link("#/", t("common.back_to_lobby"))));
   });
   return null;
 }
@@ -123,17 +126,17 @@ export function tableScreen(root, id, token, mode, guide = null) {
     el("section", { class: "board-col" }, parts.banner, parts.past, parts.board),
     el("aside", { class: "side" },
       parts.clock, parts.decision, parts.outcome, parts.hand, parts.controls, parts.assist, parts.scores, chat.node,
-      el("details", { class: "card log-card", open: true }, el("summary", {}, "Game log"), parts.log),
+      el("details", { class: "card log-card", open: true }, el("summary", {}, t("table.log")), parts.log),
       parts.extra, parts.transfer));
   if (mode === "seat" && token && !me.account) {
     // A guest's seat moves to another device by a one-time link (an account's follows a sign-in).
     const open = el("button", { id: "transfer-open", class: "btn", onclick: async () => {
       try {
-        const card = el("div", { class: "card" }, el("h3", {}, "Continue on another device"), await transferPanel(id, token));
+        const card = el("div", { class: "card" }, el("h3", {}, t("table.continue_elsewhere")), await transferPanel(id, token));
         put(parts.transfer, card);
         card.scrollIntoView({ block: "nearest" }); // it opens below the button: the code must be in view
       } catch (error) { toast(messageOf(error)); }
-    } }, "Continue on another device");
+    } }, t("table.continue_elsewhere"));
     put(parts.transfer, open);
   }
   root.append(screen, chat.toggle);
@@ -170,7 +173,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
     act(action) {
       const held = guide?.act(action);
       if (held) { renderer?.clearSelection?.(); return; }
-      if (!live.act(action)) toast("Not connected: trying again…");
+      if (!live.act(action)) toast(t("table.not_connected"));
       renderer?.clearSelection?.();
       clear(parts.outcome);
     },
@@ -190,7 +193,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
 
   const live = new Live(id, token, {
     onView: (frame) => show(frame),
-    onError: (message) => { toast(message); if (last) show(last, true); },
+    onError: (message) => { toast(translateReason(message)); if (last) show(last, true); },
     onChat: (line) => chat.add(line),
     onState: (state) => {
       if (state === "refused") {
@@ -198,15 +201,14 @@ export function tableScreen(root, id, token, mode, guide = null) {
         // device" link or by the account's player opening it elsewhere.
         const moved = mode === "seat" && last !== null;
         put(root, el("div", { class: "card", id: "seat-refused" },
-          el("h1", {}, moved ? "This seat is played on another device now" : "This link does not open a seat"),
-          el("p", {}, moved ? "Its token here was replaced: the seat moved to the device that opened it."
-            : "The game does not exist, or the seat's token is wrong or was replaced."),
+          el("h1", {}, moved ? t("table.moved") : t("account.link_no_seat")),
+          el("p", {}, moved ? t("table.moved_about") : t("table.refused_about")),
           moved && me.account ? el("button", { class: "btn primary", id: "play-here",
-            onclick: () => location.reload() }, "Play it here") : null, // asks for the seat again
-          " ", link(`#/watch/${id}`, "Watch"), " ", link("#/", "Back to the lobby")));
+            onclick: () => location.reload() }, t("table.play_here")) : null, // asks for the seat again
+          " ", link(`#/watch/${id}`, t("common.watch")), " ", link("#/", t("common.back_to_lobby"))));
       }
       if (state === "connected") chat.stale = true; // read the lines that came while away
-      setStatus(state === "connected" ? "" : state);
+      setStatus(state === "connected" ? "" : has(`live.${state}`) ? t(`live.${state}`) : state);
     },
   });
 
@@ -217,7 +219,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
    * @param {Frame} frame
    */
   function thinkingSeat(frame) {
-    const seat = frame.to_move;
+    const seat = frame.table.to_move;
     if (seat === null || seat === undefined || frame.table.status === "over") return null;
     return (frame.table.seats[seat] || "").startsWith("bot:") ? seat : null;
   }
@@ -234,7 +236,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
     if (!renderer) renderer = module.createRenderer(parts, ctx);
     const seat = frame.table.seat;
     const over = frame.table.status === "over";
-    const mine = seat !== null && frame.to_move === seat && !over;
+    const mine = seat !== null && frame.table.to_move === seat && !over;
     chat.sync(frame, mode === "seat" ? seat : null);
 
     // For scripts and tests driving the page: which change is on screen, whose decision it is.
@@ -266,9 +268,9 @@ export function tableScreen(root, id, token, mode, guide = null) {
         decisionShown = null;
         dialog({
           id: "cover",
-          title: `Pass the screen to ${nameAt(frame.table, seat)}`,
-          body: [el("p", {}, "Hands stay hidden until the next player is ready.")],
-          buttons: [{ label: `I am ${nameAt(frame.table, seat)}: show my tiles`, kind: "primary",
+          title: t("table.pass_screen", { name: nameAt(frame.table, seat) }),
+          body: [el("p", {}, t("table.hands_hidden"))],
+          buttons: [{ label: t("table.i_am", { name: nameAt(frame.table, seat) }), kind: "primary",
             action: "reveal", onclick: () => { shownSeat = seat; coverFor = null; if (last) show(last, true); } }],
         });
       }
@@ -278,7 +280,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
     if (!past) {
       renderer.update(frame, {
         interactive: mine,
-        highlights: [...log.highlights(module, frame.players, seat), ...(guide?.highlights(module) || [])],
+        highlights: [...log.highlights(module, frame.view.players, seat), ...(guide?.highlights(module) || [])],
         thinking: thinkingSeat(frame),
         pieces: log.pieces,
       });
@@ -322,50 +324,50 @@ export function tableScreen(root, id, token, mode, guide = null) {
    * @param {Frame} frame
    */
   function drawClock(frame) {
-    const t = frame.table;
-    const over = t.status === "over";
-    const seat = t.seat;
+    const table = frame.table;
+    const over = table.status === "over";
+    const seat = table.seat;
     const rows = [];
-    const deciding = frame.to_move;
-    const away = t.away || [];
-    if (t.mode === "turn" && !over) {
+    const deciding = frame.table.to_move;
+    const away = table.away || [];
+    if (table.mode === "turn" && !over) {
       for (const gone of away) {
-        const level = (t.standins && t.standins[gone]) || "easy";
+        const level = botName((table.standins && table.standins[gone]) || "easy");
         if (gone === seat && mode === "seat" && token) {
           rows.push(el("div", { class: "standin-card", id: "away-note" },
-            el("p", {}, `While you were away, the others let a bot (${level}) play for you: it plays each of your turns whose time runs out.`),
-            el("button", { class: "btn primary", id: "come-back", onclick: comeBack }, "I'm back")));
+            el("p", {}, t("table.away_note", { level })),
+            el("button", { class: "btn primary", id: "come-back", onclick: comeBack }, t("table.im_back"))));
         } else {
           rows.push(el("p", { class: "standin-note", "data-away": gone },
-            `A bot (${level}) plays for ${nameAt(t, gone)} until they return.`));
+            t("table.standin_for", { level, name: nameAt(table, gone) })));
         }
       }
     }
-    if (t.mode === "turn" && !over && deciding !== null && deciding !== undefined) {
-      const who = nameAt(t, deciding);
+    if (table.mode === "turn" && !over && deciding !== null && deciding !== undefined) {
+      const who = nameAt(table, deciding);
       const yours = seat === deciding && mode === "seat";
-      if (t.standin === deciding) {
-        rows.push(el("p", { id: "standin-note" }, `A bot plays ${who}'s turn (their time ran out).`));
-      } else if (t.deadline) {
-        const left = t.deadline - Date.now() / 1000;
+      if (table.standin === deciding) {
+        rows.push(el("p", { id: "standin-note" }, t("table.standin_now", { name: who })));
+      } else if (table.deadline) {
+        const left = table.deadline - Date.now() / 1000;
         if (left > 0) {
           rows.push(el("p", { id: "deadline", class: left < 3600 ? "urgent" : "" },
-            yours ? `You have ${durationWords(left)} for this move` : `${who} has ${durationWords(left)}`));
+            yours ? t("table.you_have", { time: durationWords(left) }) : t("table.they_have", { name: who, time: durationWords(left) })));
         } else if (yours) {
           rows.push(el("p", { id: "deadline", class: "urgent" },
-            "Your time for this move ran out: play now, before the others choose for you."));
+            t("table.your_time_out")));
         } else {
-          rows.push(el("p", { id: "deadline", class: "urgent" }, `${who}'s time ran out.`));
+          rows.push(el("p", { id: "deadline", class: "urgent" }, t("table.their_time_out", { name: who })));
           if (mode === "seat" && seat !== null && token) {
             rows.push(el("div", { class: "timeout-choice", id: "timeout-choice" },
-              el("button", { class: "btn primary", id: "timeout-bot", onclick: () => timeout("bot") }, `Let a bot play for ${who} until they return`),
-              el("button", { class: "btn", id: "timeout-end", onclick: () => confirmEnd(who) }, `End the game without ${who}`)));
+              el("button", { class: "btn primary", id: "timeout-bot", onclick: () => timeout("bot") }, t("table.let_bot", { name: who })),
+              el("button", { class: "btn", id: "timeout-end", onclick: () => confirmEnd(who) }, t("table.end_without_title", { name: who }))));
           }
         }
       }
     }
     if (mode === "seat" && seat !== null && token && !over) {
-      rows.push(el("button", { class: "btn quiet small", id: "concede", onclick: confirmConcede }, icon("flag", 16), " Concede"));
+      rows.push(el("button", { class: "btn quiet small", id: "concede", onclick: confirmConcede }, icon("flag", 16), " ", t("table.concede")));
     }
     if (!rows.length) { clear(parts.clock); return; }
     put(parts.clock, el("div", { class: "card clock-card" }, rows));
@@ -387,7 +389,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
     if (!token) return;
     try {
       show(await api.comeBack(id, token), true);
-      toast("Welcome back: your turns are yours again.");
+      toast(t("table.welcome_back"));
     } catch (error) {
       toast(messageOf(error));
     }
@@ -397,11 +399,11 @@ export function tableScreen(root, id, token, mode, guide = null) {
   function confirmEnd(who) {
     dialog({
       id: "confirm-end",
-      title: `End the game without ${who}?`,
-      body: [el("p", {}, `The game ends now: ${who} is placed last, the others by the points they have.`)],
+      title: t("table.end_without_ask", { name: who }),
+      body: [el("p", {}, t("table.end_without_about", { name: who }))],
       buttons: [
-        { label: "Not now", onclick: () => {} },
-        { label: `End without ${who}`, kind: "danger", action: "end", onclick: () => timeout("end") },
+        { label: t("table.not_now"), onclick: () => {} },
+        { label: t("table.end_without", { name: who }), kind: "danger", action: "end", onclick: () => timeout("end") },
       ],
       dismissable: true,
     });
@@ -410,11 +412,11 @@ export function tableScreen(root, id, token, mode, guide = null) {
   function confirmConcede() {
     dialog({
       id: "confirm-concede",
-      title: "Concede the game?",
-      body: [el("p", {}, "The game ends now and you are placed last. This cannot be undone.")],
+      title: t("table.concede_ask"),
+      body: [el("p", {}, t("table.concede_about"))],
       buttons: [
-        { label: "Keep playing", onclick: () => {} },
-        { label: "Concede", kind: "danger", action: "concede", onclick: async () => {
+        { label: t("table.keep_playing"), onclick: () => {} },
+        { label: t("table.concede"), kind: "danger", action: "concede", onclick: async () => {
           if (!token) return;
           try {
             show(await api.concede(id, token), true);
@@ -439,7 +441,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
     outcomeShown = frame.table.version;
     put(parts.outcome, el("div", { class: `card outcome ${found.win === true ? "won" : found.win === false ? "lost" : ""}`, id: "conflict-result", role: "status" },
       el("div", { class: "outcome-head" }, el("strong", {}, found.title),
-        iconButton("close", "Close", { class: "btn icon-btn quiet small", onclick: () => clear(parts.outcome) })),
+        iconButton("close", t("common.close"), { class: "btn icon-btn quiet small", onclick: () => clear(parts.outcome) })),
       found.lines.map((line) => el("p", { class: "small" }, line))));
     const shown = parts.outcome.firstElementChild;
     // Once the page is laid out; a guided game says what happened in its own panel.
@@ -453,12 +455,12 @@ export function tableScreen(root, id, token, mode, guide = null) {
    * @param {boolean} over
    */
   function notify(frame, mine, over) {
-    const who = frame.to_move !== null && frame.to_move !== undefined ? nameAt(frame.table, frame.to_move) : "";
+    const who = frame.table.to_move !== null && frame.table.to_move !== undefined ? nameAt(frame.table, frame.table.to_move) : "";
     const seat = frame.table.seat;
-    if (over) setTitle("Game over");
-    else if (mine && seat !== null) setTitle(mode === "hotseat" ? `${nameAt(frame.table, seat)}: your turn` : "Your turn");
-    else if (mode === "hotseat" && frame.to_move !== null && frame.table.seats[frame.to_move] === "human") setTitle(`${who}: your turn`);
-    else setTitle(`Waiting for ${who}`);
+    if (over) setTitle(t("table.game_over"));
+    else if (mine && seat !== null) setTitle(mode === "hotseat" ? t("table.named_turn", { name: nameAt(frame.table, seat) }) : t("account.your_turn"));
+    else if (mode === "hotseat" && frame.table.to_move !== null && frame.table.seats[frame.table.to_move] === "human") setTitle(t("table.named_turn", { name: who }));
+    else setTitle(t("account.waiting_for", { name: who }));
     if (mine && !wasMine && heard) chime();
     heard = true;
   }
@@ -475,24 +477,23 @@ export function tableScreen(root, id, token, mode, guide = null) {
       if (!last || !module || !renderer) return; // the log shows once a frame has come
       /** @type {BoardFrame} */
       const frame = {
-        ...answer.view,
-        to_move: answer.to_move,
+        view: answer.view,
         legal_actions: [],
-        table: { ...last.table, seat: answer.seat, version: `past-${step.ply}`, can_undo: false, events: answer.step?.events || [] },
+        table: { ...last.table, seat: answer.seat, to_move: answer.to_move, version: `past-${step.ply}`, can_undo: false, events: answer.step?.events || [] },
       };
       past = { ply: step.ply, frame };
-      const colour = module.seatColour(last.players, step.seat);
+      const colour = module.seatColour(last.view.players, step.seat);
       renderer.update(frame, {
         interactive: false,
         past: true,
-        origin: module.originOf(last),
+        origin: module.originOf(last.view),
         hideHand: mode === "hotseat",
         highlights: [{ seat: step.seat, cells: module.cellsOf(step.action), colour, fresh: true }],
         pieces: log.pieces,
       });
       parts.past.hidden = false;
-      put(parts.past, el("span", {}, el("strong", {}, `Move ${step.ply} of ${log.moves}`), ` · ${said.text}`),
-        el("button", { class: "btn primary", id: "back-to-game", onclick: leavePast }, icon("back"), " Back to the game"));
+      put(parts.past, el("span", {}, el("strong", {}, t("table.move_of", { number: step.ply, total: log.moves })), ` · ${said.text}`),
+        el("button", { class: "btn primary", id: "back-to-game", onclick: leavePast }, icon("back"), " ", t("table.back_to_game")));
       for (const li of /** @type {NodeListOf<HTMLElement>} */ (parts.log.querySelectorAll(".log-entry"))) li.classList.toggle("shown", Number(li.dataset.ply) === step.ply);
       clear(parts.decision);
       clear(parts.outcome); // a conflict's result belongs to the present, not this board
@@ -523,29 +524,29 @@ export function tableScreen(root, id, token, mode, guide = null) {
     if (!game) return;
     const sound = el("button", {
       class: `btn small icon-btn${soundOn() ? " on" : ""}`, id: "sound", "aria-pressed": soundOn() ? "true" : "false",
-      title: "A sound when it becomes your turn",
+      title: t("table.sound_title"),
       onclick: () => { setSound(!soundOn()); if (soundOn()) chime(); if (last) drawAssist(last, mine); },
-    }, icon("bell", 16), soundOn() ? " Sound on" : " Sound off");
-    const aid = el("button", { class: "btn small", id: "aid-open", title: "The rules on one screen", "aria-label": "Player aid",
+    }, icon("bell", 16), " ", soundOn() ? t("table.sound_on") : t("table.sound_off"));
+    const aid = el("button", { class: "btn small", id: "aid-open", title: t("table.aid_title"), "aria-label": t("aid.title"),
       onclick: () => toggleAid(screen, frame.table.game) }, "?");
     const row = [sound, aid];
     if (frame.table.hints && mine && !past) {
-      row.unshift(el("button", { class: "btn", id: "hint", onclick: () => askHint(frame) }, icon("bulb", 16), " Hint"));
+      row.unshift(el("button", { class: "btn", id: "hint", onclick: () => askHint(frame) }, icon("bulb", 16), " ", t("table.hint")));
     }
     const list = [];
-    if (hints === "loading") list.push(el("p", { class: "muted", id: "hints-loading" }, el("span", { class: "spinner" }), " The bots are thinking about your move…"));
+    if (hints === "loading") list.push(el("p", { class: "muted", id: "hints-loading" }, el("span", { class: "spinner" }), " ", t("table.hints_loading")));
     else if (hints && hints.version === frame.table.version && mine) {
-      const words = game.wordsFor(frame.players, frame, log.pieces);
+      const words = game.wordsFor(frame.view.players, frame, log.pieces);
       list.push(el("ol", { class: "hints", id: "hints" }, hints.list.map((h) => el("li", { class: "hint-row", "data-action": h.action },
-        el("div", {}, el("strong", {}, capitalised(game.describeAction(h.action, words))), el("span", { class: "chance" }, ` ${measured(frame.players.length, h.win_chance)}`)),
-        el("p", { class: "small muted" }, capitalised(game.reasonWords(h.reason, words))),
+        el("div", {}, el("strong", {}, capitalised(game.describeAction(h.action, words))), el("span", { class: "chance" }, ` ${measured(frame.view.players.length, h.win_chance)}`)),
+        el("p", { class: "small muted" }, capitalised(game.reasonWords(translateReason(h.reason), words))),
         el("div", { class: "hint-buttons" },
           el("button", { class: "btn small", "data-show": h.action, onclick: () => {
             renderer?.preview(h.action);
             const mark = document.querySelector(".board .hinted"); // the board may be scrolled away
             if (mark) bringIntoView(mark);
-          } }, "Show"),
-          el("button", { class: "btn small primary", "data-play": h.action, onclick: () => ctx.act(h.action) }, "Play it"))))));
+          } }, t("table.show")),
+          el("button", { class: "btn small primary", "data-play": h.action, onclick: () => ctx.act(h.action) }, t("table.play_it")))))));
     }
     parts.assist.append(el("div", { class: "card assist-card" }, el("div", { class: "assist-row" }, row), list));
   }
@@ -561,7 +562,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
       hints = null;
       toast(messageOf(error));
     }
-    if (last) drawAssist(last, last.table.seat !== null && last.to_move === last.table.seat && last.table.status !== "over");
+    if (last) drawAssist(last, last.table.seat !== null && last.table.to_move === last.table.seat && last.table.status !== "over");
   }
 
   return {
@@ -578,9 +579,9 @@ export function durationWords(seconds) {
   const days = Math.floor(minutes / 1440);
   const hours = Math.floor((minutes % 1440) / 60);
   const rest = minutes % 60;
-  if (days) return `${days} day${days === 1 ? "" : "s"}${hours ? ` ${hours} h` : ""}`;
-  if (hours) return `${hours} h${rest ? ` ${rest} min` : ""}`;
-  return `${rest} min`;
+  if (days) return hours ? t("time.days_hours", { days: t("common.days", { count: days }), hours }) : t("common.days", { count: days });
+  if (hours) return rest ? t("time.hours_minutes", { hours, minutes: rest }) : t("time.hours", { hours });
+  return t("time.minutes", { minutes: rest });
 }
 
 /**
@@ -590,14 +591,14 @@ export function durationWords(seconds) {
  * @returns {null}
  */
 export function unsubscribeScreen(root, code) {
-  const card = el("div", { class: "card", id: "unsubscribe" }, el("p", { class: "muted" }, "Stopping the mails…"));
+  const card = el("div", { class: "card", id: "unsubscribe" }, el("p", { class: "muted" }, t("table.stopping_mails")));
   root.append(card);
   api.stopMail(code).then(() => {
-    put(card, el("h1", {}, "No more turn mails"),
-      el("p", {}, "You will get no more e-mails when it is your turn. Your account page can switch them on again."),
-      link("#/", "To the lobby"));
+    put(card, el("h1", {}, t("table.no_more_mails")),
+      el("p", {}, t("table.no_more_mails_about")),
+      link("#/", t("table.to_lobby")));
   }).catch((error) => {
-    put(card, el("h1", {}, "This link does not work"), el("p", {}, messageOf(error)), link("#/", "To the lobby"));
+    put(card, el("h1", {}, t("table.link_broken")), el("p", {}, messageOf(error)), link("#/", t("table.to_lobby")));
   });
   return null;
 }
@@ -624,25 +625,25 @@ function keepInView(sheet) {
  * @param {Seat | null} thinking
  */
 function banner(node, frame, mode, thinking) {
-  const t = frame.table;
+  const table = frame.table;
   let text;
-  if (t.status === "over") text = "The game is over.";
-  else if (frame.to_move === null || frame.to_move === undefined) text = "";
-  else if (t.seat !== null && frame.to_move === t.seat) {
-    text = `${mode === "hotseat" ? `${nameAt(t, t.seat)}, your` : "Your"} decision`;
+  if (table.status === "over") text = t("table.is_over");
+  else if (frame.table.to_move === null || frame.table.to_move === undefined) text = "";
+  else if (table.seat !== null && frame.table.to_move === table.seat) {
+    text = mode === "hotseat" ? t("table.named_decision", { name: nameAt(table, table.seat) }) : t("table.your_decision");
   } else if (thinking !== null) {
     text = null;
   } else {
-    text = `Waiting for ${nameAt(t, frame.to_move)}`;
+    text = t("account.waiting_for", { name: nameAt(table, frame.table.to_move) });
   }
-  const who = t.seat === null ? "watching" : `you are ${nameAt(t, t.seat)}`;
+  const who = table.seat === null ? t("table.watching") : t("table.you_are", { name: nameAt(table, table.seat) });
   put(node,
-    el("span", { class: `badge ${t.game}` }, GAME_TITLES[t.game] || t.game),
-    t.rated ? [" ", ratedBadge(t.id)] : null,
-    text !== null ? el("strong", { class: frame.to_move === t.seat && t.status !== "over" ? "your-turn" : "" }, text) : null,
+    el("span", { class: `badge ${table.game}` }, GAME_TITLES[table.game] || table.game),
+    table.rated ? [" ", ratedBadge(table.id)] : null,
+    text !== null ? el("strong", { class: frame.table.to_move === table.seat && table.status !== "over" ? "your-turn" : "" }, text) : null,
     thinking !== null ? el("strong", { class: "thinking-note", id: "thinking" }, el("span", { class: "spinner" }),
-      ` ${nameAt(t, thinking)} is thinking…`) : null,
-    el("span", { class: "muted detail" }, el("span", { class: "sep" }, "· "), `${who} · move ${t.moves}`));
+      " ", t("table.thinking", { name: nameAt(table, thinking) })) : null,
+    el("span", { class: "muted detail" }, el("span", { class: "sep" }, "· "), t("table.banner_detail", { who, number: table.moves })));
 }
 
 /**
@@ -659,15 +660,15 @@ function invites(node, id, frame, mode) {
   const pending = (saved?.invites || []).filter((s) => s.invite && unused.includes(s.seat));
   if (!pending.length) { clear(node); return; }
   put(node, el("div", { class: "card invites" },
-    el("h3", {}, "Invite players"),
-    el("p", { class: "muted" }, "Send each person their own link: it holds their seat's secret."),
+    el("h3", {}, t("table.invite")),
+    el("p", { class: "muted" }, t("table.invite_about")),
     pending.map((s) => {
       const url = `${location.origin}/#/invite/${id}/${s.invite}`;
       return el("div", { class: "invite" },
         el("span", {}, nameAt(frame.table, s.seat)),
         el("input", { readonly: true, value: url, "data-invite-seat": s.seat,
           onclick: (e) => /** @type {HTMLInputElement} */ (e.target).select() }),
-        el("button", { class: "btn", onclick: () => copy(url) }, "Copy"));
+        el("button", { class: "btn", onclick: () => copy(url) }, t("common.copy")));
     })));
 }
 
@@ -675,9 +676,9 @@ function invites(node, id, frame, mode) {
 async function copy(text) {
   try {
     await navigator.clipboard.writeText(text);
-    toast("Link copied", "info");
+    toast(t("table.copied"), "info");
   } catch {
-    toast("Select the link and copy it by hand", "info");
+    toast(t("table.copy_by_hand"), "info");
   }
 }
 
@@ -691,10 +692,22 @@ function analysisNote(frame) {
   const people = frame.table.seats.some((kind) => kind === "human");
   api.meta().then((meta) => {
     put(node, people && meta.analyse_finished !== false
-      ? `The bots are analysing the game: each player's ${measureName(frame.players.length)} along it and the moves that cost most.`
-      : "This server does not analyse games by itself: the Analysis page asks the bots for one.");
+      ? t("table.analysing", { measure: measureName(frame.view.players.length) })
+      : t("table.no_auto_analysis"));
   }).catch(() => {});
   return node;
+}
+
+/**
+ * The end screen's title: the winner, or the players who share first place (a tie).
+ * @param {SeatResult[]} result the places, best first
+ * @param {TableMeta} table
+ * @returns {string}
+ */
+function outcome(result, table) {
+  const first = result.filter((line) => line.place === 1).map((line) => nameAt(table, line.seat));
+  if (first.length > 1) return t("table.tie", { names: list(first) });
+  return first.length ? t("table.wins", { name: first[0] }) : t("table.game_over_title");
 }
 
 /**
@@ -706,19 +719,19 @@ function analysisNote(frame) {
 function showEnd(module, frame, id) {
   const result = [...(frame.table.result || [])].sort((a, b) => a.place - b.place);
   const out = result.find((line) => line.out);
-  const ending = frame.table.ended_by && out ? ENDINGS[frame.table.ended_by] : null;
+  const ending = frame.table.ended_by && out ? frame.table.ended_by : null;
   dialog({
     id: "end-screen",
-    title: result.length && result[0].place === 1 ? `${nameAt(frame.table, result[0].seat)} wins` : "The game is over",
+    title: outcome(result, frame.table),
     body: [
-      ending && out ? el("p", { id: "ended-by" }, `${capitalised(ending(nameAt(frame.table, out.seat)))}.`) : null,
+      ending && out ? el("p", { id: "ended-by" }, t("table.ended_by", { how: capitalised(endedBy(ending, nameAt(frame.table, out.seat))) })) : null,
       module.resultTable(result, frame.table),
       frame.table.rated ? ratingNote(id, frame.table.game, frame.table.names || []) : null,
       analysisNote(frame)],
     buttons: [
-      { label: "Analysis", action: "analysis", onclick: () => { location.hash = `#/analysis/${id}`; } },
-      { label: "Replay this game", onclick: () => { location.hash = `#/replay/${id}`; } },
-      { label: "Back to the lobby", kind: "primary", onclick: () => { location.hash = "#/"; } },
+      { label: t("common.analysis"), action: "analysis", onclick: () => { location.hash = `#/analysis/${id}`; } },
+      { label: t("table.replay_this"), onclick: () => { location.hash = `#/replay/${id}`; } },
+      { label: t("common.back_to_lobby"), kind: "primary", onclick: () => { location.hash = "#/"; } },
     ],
     dismissable: true,
   });

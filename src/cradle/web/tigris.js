@@ -5,8 +5,9 @@
 // which cells and buttons each action belongs to, and asks the server why the others are not legal.
 
 import { api } from "./api.js";
-import { nameAt, namedText, seatingOf, whoAt } from "./names.js";
-import { bringIntoView, clear, put, dialog, el, svg, titleCase, panel } from "./ui.js";
+import { has, list, t, translateReason } from "./i18n.js";
+import { nameAt, namedText, seatWord, seatingOf, whoAt } from "./names.js";
+import { bringIntoView, clear, put, dialog, el, svg, panel } from "./ui.js";
 
 /** @typedef {import("./types").Attrs} Attrs */
 /** @typedef {import("./types").BoardParts} BoardParts */
@@ -24,6 +25,7 @@ import { bringIntoView, clear, put, dialog, el, svg, titleCase, panel } from "./
 /** @typedef {import("./types").TableContext} TableContext */
 /** @typedef {import("./types").TigrisColor} TigrisColor */
 /** @typedef {import("./types").TigrisConflict} TigrisConflict */
+/** @typedef {import("./types").TigrisPending} TigrisPending */
 /** @typedef {import("./types").TigrisConflictResult} TigrisConflictResult */
 /** @typedef {import("./types").TigrisMap} TigrisMap */
 /** @typedef {import("./types").TigrisResult} TigrisResult */
@@ -65,10 +67,6 @@ const ROLE_COLOR = { king: "black", priest: "red", farmer: "blue", trader: "gree
 const ROLE_OF_COLOR = { black: "king", red: "priest", blue: "farmer", green: "trader" };
 /** @type {Record<string, string>} */
 const DYNASTY_ACCENT = { archer: "#e67e22", bull: "#8e44ad", pot: "#17a589", lion: "#d4ac0d" };
-/** @type {Record<string, string>} */
-const TILE_NAME = { red: "temple", blue: "farm", green: "market", black: "settlement" };
-/** @type {Record<string, string>} */
-const BUILDING_NAME = { black: "palace", red: "library", green: "market hall", blue: "granary" };
 // A conflict's rings: colours no dynasty and no tile has (the archer's orange read as "archer").
 const ATTACK = "#e8178a";
 const DEFEND = "#283593";
@@ -194,8 +192,8 @@ function catastropheArt(x, y) {
 function handTile(color, selected, onclick, attrs = {}) {
   return el("button", {
     class: `tile-btn ${color}${selected ? " selected" : ""}`,
-    title: `${TILE_NAME[color]} (${color})`,
-    "aria-label": `${TILE_NAME[color]} (${color})`,
+    title: tileWords(color),
+    "aria-label": tileWords(color),
     "data-color": color,
     onclick,
     ...attrs,
@@ -235,9 +233,65 @@ export function wordsFor(players, frame = null, _pieces = {}) {
   return { players, who: whoAt(seating), named: (text) => namedText(text, seating), label: (cell) => cell };
 }
 
-/** @param {string} color */
+/**
+ * A tile by its colour: "temple (red)".
+ * @param {string} color
+ */
 function tileWords(color) {
-  return `${TILE_NAME[color] || color} (${color})`;
+  return has(`tigris.tile.${color}`) ? t(`tigris.tile.${color}`) : color;
+}
+
+/**
+ * A tile by its colour, with its article: "a temple (red)".
+ * @param {string} color
+ */
+function aTile(color) {
+  return has(`tigris.a_tile.${color}`) ? t(`tigris.a_tile.${color}`) : color;
+}
+
+/** @param {string} color a colour's own word ("red") */
+function colourWord(color) {
+  return has(`colour.${color}`) ? t(`colour.${color}`) : color;
+}
+
+/** @param {string} role a leader's word ("king") */
+function roleWord(role) {
+  return has(`tigris.role.${role}`) ? t(`tigris.role.${role}`) : role;
+}
+
+/** @param {string} color the war of a colour, with its leaders: "the red war (priests)" */
+function warWords(color) {
+  return has(`tigris.war.${color}`) ? t(`tigris.war.${color}`) : color;
+}
+
+/** @param {string} color the war of a colour: "the red war" */
+function warShort(color) {
+  return has(`tigris.war_short.${color}`) ? t(`tigris.war_short.${color}`) : color;
+}
+
+/** @param {string} color a war's title: "Red war (priests)" */
+function capitalisedWar(color) {
+  return has(`tigris.war_title.${color}`) ? t(`tigris.war_title.${color}`) : color;
+}
+
+/** @param {string} word with its first letter a capital */
+function capitalisedWord(word) {
+  return word ? word[0].toLocaleUpperCase() + word.slice(1) : word;
+}
+
+/** @param {string} color @param {number} count "2 red tiles" */
+function tilesOf(color, count) {
+  return has(`tigris.tiles.${color}`) ? t(`tigris.tiles.${color}`, { count }) : `${count} ${color}`;
+}
+
+/** @param {string} color @param {number} count "2 red points" */
+function pointsOf(color, count) {
+  return has(`tigris.points.${color}`) ? t(`tigris.points.${color}`, { count }) : `${count} ${color}`;
+}
+
+/** @param {string} pair a monument by its colours ("red-blue") */
+function monumentWords(pair) {
+  return t("tigris.monument", { colours: pair.split("-").map(colourWord).join("–") });
 }
 
 /** The board's labels never move in Tigris. */
@@ -255,20 +309,21 @@ export function describeAction(action, words = null) {
   /** @param {string | undefined} x */
   const cell = (x) => (x || "").toUpperCase();
   switch (p[0]) {
-    case "tile": return `place a ${tileWords(p[1])} on ${cell(p[2])}`;
-    case "leader": return `put the ${p[1]} on ${cell(p[2])}`;
-    case "withdraw": return `withdraw the ${p[1]}`;
-    case "catastrophe": return `a catastrophe on ${cell(p[1])}`;
-    case "swap": return p.length === 2 && /^\d+$/.test(p[1]) ? `swap ${p[1]} tile${p[1] === "1" ? "" : "s"}` : `swap ${p.length - 1} tile${p.length === 2 ? "" : "s"} (${p.slice(1).join(", ")})`;
-    case "pass": return "pass (end the turn)";
-    case "commit": return `commit ${p[1]} tile${p[1] === "1" ? "" : "s"}`;
-    case "war": return `fight the ${p[1]} war (${ROLE_OF_COLOR[p[1]]}s) first`;
-    case "monument": return `build the ${p[1].replace("-", "–")} monument on ${cell(p[2])}`;
-    case "treasure": return `take the treasure on ${cell(p[1])}`;
-    case "building": return `put the building on ${cell(p[1])}`;
-    case "wonder": return `build the wonder around ${cell(p[1])}`;
-    case "wonderpoint": return `take the wonder's point in ${p[1]}`;
-    case "decline": return "decline";
+    case "tile": return t("tigris.do.tile", { tile: aTile(p[1]), cell: cell(p[2]) });
+    case "leader": return t("tigris.do.leader", { role: roleWord(p[1]), cell: cell(p[2]) });
+    case "withdraw": return t("tigris.do.withdraw", { role: roleWord(p[1]) });
+    case "catastrophe": return t("tigris.do.catastrophe", { cell: cell(p[1]) });
+    case "swap": return p.length === 2 && /^\d+$/.test(p[1]) ? t("tigris.do.swap_count", { count: Number(p[1]) })
+      : t("tigris.do.swap", { count: p.length - 1, tiles: list(p.slice(1).map(colourWord)) });
+    case "pass": return t("tigris.do.pass");
+    case "commit": return t("tigris.do.commit", { count: Number(p[1]) });
+    case "war": return t("tigris.do.war", { war: warWords(p[1]) });
+    case "monument": return t("tigris.do.monument", { monument: monumentWords(p[1]), cell: cell(p[2]) });
+    case "treasure": return t("tigris.do.treasure", { cell: cell(p[1]) });
+    case "building": return t("tigris.do.building", { cell: cell(p[1]) });
+    case "wonder": return t("tigris.do.wonder", { cell: cell(p[1]) });
+    case "wonderpoint": return t("tigris.do.wonderpoint", { colour: colourWord(p[1]) });
+    case "decline": return t("tigris.do.decline");
     default: return words ? action : action;
   }
 }
@@ -289,17 +344,82 @@ const STEP_KINDS = {
 export function describeStep(step, words) {
   const kind = step.action.split(" ")[0];
   const details = [];
-  let text = `${words.who(step.seat)}: ${describeAction(step.action, words)}`;
+  const text = t("log.step", { name: words.who(step.seat), action: describeAction(step.action, words) });
   for (const event of step.events || []) {
     if (!event.text) continue;
     if (event.type === kind || (kind === "leader" && event.type === "leader") || event.type === "turn") continue;
-    details.push(words.named(event.text));
+    details.push(eventWords(event, words));
   }
   const turn = (step.events || []).find((e) => e.type === "turn");
-  if (kind === "swap") text = `${words.who(step.seat)}: ${describeAction(step.action, words)}`;
   return { kind: STEP_KINDS[kind] || "other", text, details, turn: turn?.seat !== undefined ? words.who(turn.seat) : null };
 }
 
+
+/**
+ * An engine event in the language, from its fields. Where the engine's event lacks a field that
+ * its English sentence holds (a score's reason, the tile a catastrophe destroyed), that part is
+ * read from the sentence; an event this client does not know keeps the engine's words.
+ * @param {GameEvent} event
+ * @param {Words} words
+ */
+export function eventWords(event, words) {
+  const e = /** @type {Record<string, any>} */ (event);
+  const who = (/** @type {unknown} */ seat) => words.who(Number(seat));
+  const text = event.text || "";
+  switch (event.type) {
+    case "score": {
+      const why = text.match(/\(([^()]*)\)$/)?.[1] || "";
+      return t("tigris.event.score", { name: who(e.seat), points: pointsOf(e.color, e.amount), why: scoreWhy(why) });
+    }
+    case "leader_returned": return t("tigris.event.leader_returned", { name: who(e.seat), role: roleWord(e.role), cell: e.cell });
+    case "revolt": return t("tigris.event.revolt", { attacker: who(e.attacker), defender: who(e.defender), role: roleWord(e.role) });
+    case "unification": return e.wars?.length
+      ? t("tigris.event.unification_war", { cell: e.cell, wars: list(e.wars.map(colourWord)) })
+      : t("tigris.event.unification", { cell: e.cell });
+    case "catastrophe": {
+      const hit = text.match(/destroying a (\w+) tile/)?.[1];
+      return hit ? t("tigris.event.catastrophe_hit", { name: who(e.seat), cell: e.cell, tile: aTile(hit) })
+        : t("tigris.event.catastrophe", { name: who(e.seat), cell: e.cell });
+    }
+    case "unification_removed": return t("tigris.event.unification_removed");
+    case "war": return t("tigris.event.war", { war: warShort(e.color), attacker: who(e.attacker), defender: who(e.defender) });
+    case "commit": return t("tigris.event.commit", { name: who(e.seat), tiles: tilesOf(e.color, e.count) });
+    case "decline": return t("tigris.event.decline");
+    case "revolt_result": return t("tigris.event.revolt_result", { winner: who(e.winner), loser: who(e.loser), high: Math.max(e.attack, e.defence), low: Math.min(e.attack, e.defence) });
+    case "war_result": {
+      const color = text.match(/wins the (\w+) war/)?.[1] || "";
+      return t("tigris.event.war_result", { winner: who(e.winner), loser: who(e.loser), war: warShort(color),
+        high: Math.max(e.attack, e.defence), low: Math.min(e.attack, e.defence), tiles: tilesOf(color, (e.removed || []).length) });
+    }
+    case "building": return t("tigris.event.building", { building: buildingWords(e.color), cell: e.cell });
+    case "wonder": return t("tigris.event.wonder", { cell: e.cell });
+    case "monument": return t("tigris.event.monument", { monument: monumentWords(e.monument), cell: e.cell });
+    case "treasure": return t("tigris.event.treasure", { name: who(e.seat), cell: e.cell });
+    case "game_over": return text.includes("bag") ? t("tigris.event.over_bag") : t("tigris.event.over_treasures");
+    default: return words.named(text);
+  }
+}
+
+/**
+ * A score's reason (the engine's words in parentheses) in the language.
+ * @param {string} why
+ */
+function scoreWhy(why) {
+  let m;
+  if ((m = why.match(/^(\w+) tile on (\w+)(, by the king)?$/))) {
+    return t(m[3] ? "tigris.why.tile_king" : "tigris.why.tile", { tile: tileWords(m[1]), cell: m[2] });
+  }
+  if (why === "revolt won") return t("tigris.why.revolt");
+  if ((m = why.match(/^(\w+) war won$/))) return t("tigris.why.war", { war: warShort(m[1]) });
+  if ((m = why.match(/^monument, (\w+)$/))) return t("tigris.why.monument", { role: roleWord(m[1]) });
+  if (why === "the wonder") return t("tigris.why.wonder");
+  return why;
+}
+
+/** @param {string} color a civilization building by its colour */
+function buildingWords(color) {
+  return has(`tigris.building.${color}`) ? t(`tigris.building.${color}`) : color;
+}
 
 /**
  * The squares an action names (for the last-move highlight).
@@ -336,27 +456,27 @@ export function conflictOutcome(events, frame) {
   const found = (events || []).find(isConflictResult);
   if (!found) return null;
   const me = frame.table?.seat;
-  const seating = seatingOf(frame.players, frame);
+  const seating = seatingOf(frame.view.players, frame);
   const who = whoAt(seating);
   const attacker = found.attack > found.defence ? found.winner : found.loser;
   const defender = attacker === found.winner ? found.loser : found.winner;
   /** @param {Seat} seat */
   const strength = (seat) => (seat === attacker ? found.attack : found.defence);
   const tie = found.attack === found.defence;
-  const what = found.type === "revolt_result" ? "the revolt" : `the ${found.text.match(/the (\w+) war/)?.[1] || ""} war`;
-  const rule = tie ? ": ties go to the defender" : "";
+  const what = found.type === "revolt_result" ? t("tigris.the_revolt") : warShort(found.text.match(/the (\w+) war/)?.[1] || "");
   let title;
   let win = null;
   if (me === found.winner || me === found.loser) {
     win = me === found.winner;
     const other = win ? found.loser : found.winner;
-    title = `You ${win ? "win" : "lose"} ${what} ${strength(me)}–${strength(other)}${rule}`;
+    const key = `tigris.outcome.${win ? "win" : "lose"}${tie ? "_tie" : ""}`;
+    title = t(key, { conflict: what, mine: strength(me), theirs: strength(other) });
   } else {
-    title = `${who(found.winner)} wins ${what} ${strength(found.winner)}–${strength(found.loser)} against ${who(found.loser)}${rule}`;
+    title = t(`tigris.outcome.other${tie ? "_tie" : ""}`, { winner: who(found.winner), loser: who(found.loser), conflict: what, high: strength(found.winner), low: strength(found.loser) });
   }
   const lines = [
-    `Attacker ${who(attacker)}: ${found.attack} · defender ${who(defender)}: ${found.defence}.`,
-    namedText(found.text, seating),
+    t("tigris.outcome.sides", { attacker: who(attacker), attack: found.attack, defender: who(defender), defence: found.defence }),
+    eventWords(found, { players: frame.view.players, who, named: (text) => namedText(text, seating), label: (cell) => cell }),
   ];
   return { title, lines, win };
 }
@@ -396,13 +516,13 @@ function actionCell(action) {
  * @returns {{attacker: ConflictSide, defender: ConflictSide} | null}
  */
 function conflictCells(frame) {
-  const p = frame.pending;
-  if (!p || (p.kind !== "revolt" && p.kind !== "war")) return null;
-  const board = frame.board || {};
+  const p = frame.view.pending;
+  if (!isConflict(p)) return null;
+  const board = frame.view.board || {};
   const role = ROLE_OF_COLOR[p.color];
   /** @param {"attacker" | "defender"} side @returns {ConflictSide} */
   const sideOf = (side) => {
-    const dynasty = frame.players[p[side]];
+    const dynasty = frame.view.players[p[side]];
     const leader = Object.keys(board).find((c) => board[c] === `leader:${dynasty}:${role}`);
     /** @type {Set<string>} */
     const supporters = new Set();
@@ -435,43 +555,43 @@ function conflictCells(frame) {
  * @param {string} cell
  */
 function describeCell(frame, map, cell) {
-  const board = frame.board || {};
+  const board = frame.view.board || {};
   const value = board[cell];
   const river = (map?.river || []).includes(cell);
   const special = (map?.special || []).includes(cell);
   const parts = [];
-  if (!value) parts.push(river ? "river: only farms (blue) go here" : "land");
+  if (!value) parts.push(river ? t("tigris.cell.river") : t("tigris.cell.land"));
   else {
     const treasure = value.endsWith("*");
     const v = treasure ? value.slice(0, -1) : value;
-    if (v === "catastrophe") parts.push("catastrophe: nothing may be placed here again");
+    if (v === "catastrophe") parts.push(t("tigris.cell.catastrophe"));
     else if (v.startsWith("leader:")) {
       const [, dynasty, role] = v.split(":");
-      const seat = frame.players.indexOf(dynasty);
-      const name = seat < 0 ? titleCase(dynasty) : nameAt(seatingOf(frame.players, frame), seat);
-      const whose = name === titleCase(dynasty) ? "" : `${titleCase(dynasty)}, `; // the symbol's
-      parts.push(`${name}'s ${role} (${whose}${ROLE_COLOR[role]} leader)`);
-    } else if (v.startsWith("wonder")) parts.push("the wonder");
-    else if (v.startsWith("down:")) parts.push(`${tileWords(v.slice(5))}, face down under a monument`);
+      const seat = frame.view.players.indexOf(dynasty);
+      const name = seat < 0 ? seatWord(dynasty) : nameAt(seatingOf(frame.view.players, frame), seat);
+      const leader = t(`tigris.leader_of.${ROLE_COLOR[role]}`);
+      parts.push(name === seatWord(dynasty) // the symbol's name, where the person's is another
+        ? t("tigris.cell.leader", { name, role: roleWord(role), leader })
+        : t("tigris.cell.leader_symbol", { name, role: roleWord(role), dynasty: seatWord(dynasty), leader }));
+    } else if (v.startsWith("wonder")) parts.push(t("tigris.cell.wonder_tile"));
+    else if (v.startsWith("down:")) parts.push(t("tigris.cell.face_down", { tile: tileWords(v.slice(5)) }));
     else parts.push(tileWords(v));
-    if (treasure) parts.push("a treasure: a wild point at the end; when a kingdom holds two, the owner of its trader takes all but one");
+    if (treasure) parts.push(t("tigris.cell.treasure"));
   }
-  if (special) parts.push("special square: its treasure is taken first");
-  for (const m of frame.monuments || []) {
+  if (special) parts.push(t("tigris.cell.special"));
+  for (const m of frame.view.monuments || []) {
     const [x, y] = cellXY(m.cell);
     const [cx, cy] = cellXY(cell);
     if (cx >= x && cx < x + 2 * S && cy >= y && cy < y + 2 * S) {
-      parts.push(`monument ${m.colors.join("–")}: at the end of each turn, the active player's ${m.colors.map((c) => ROLE_OF_COLOR[c]).join(" and ")} in this kingdom score 1 point of their colour`);
+      parts.push(t("tigris.cell.monument", { monument: monumentWords(m.colors.join("-")), roles: list(m.colors.map((c) => roleWord(ROLE_OF_COLOR[c]))) }));
     }
   }
-  for (const [color, at] of Object.entries(frame.buildings || {})) {
-    if (at === cell) parts.push(`${BUILDING_NAME[color]} (${color} building): a ${color} tile placed in its kingdom scores 2 points; this tile is never removed`);
+  for (const [color, at] of Object.entries(frame.view.buildings || {})) {
+    if (at === cell) parts.push(t("tigris.cell.building", { building: buildingWords(color), tile: aTile(color) }));
   }
-  if (frame.wonder && (value || "").startsWith("wonder")) {
-    parts.push("the wonder: at the end of your turn, if your king is in its kingdom, you score 1 point of a colour you choose");
-  }
-  if (frame.unification === cell) parts.push("the unification tile: the kingdoms it joins are at war");
-  return `${cell}: ${parts.join("; ")}`;
+  if (frame.view.wonder && (value || "").startsWith("wonder")) parts.push(t("tigris.cell.wonder"));
+  if (frame.view.unification === cell) parts.push(t("tigris.cell.unification"));
+  return t("tigris.cell", { cell, about: parts.join("; ") });
 }
 
 /**
@@ -513,7 +633,7 @@ export function createRenderer(parts, ctx) {
     if (frame && next.table?.version !== frame.table?.version) { why = ""; hinted = null; }
     frame = next;
     options = opts;
-    const board = next.options?.board || "standard";
+    const board = String(next.view.options?.board || "standard");
     if (mapName !== board) {
       mapName = board;
       map = null;
@@ -579,13 +699,13 @@ export function createRenderer(parts, ctx) {
     const about = describeCell(frame, map, cell);
     if (!options.interactive) { setWhy(about); return; }
     if (!selection) {
-      setWhy(frame.pending ? `${about}. Decide in the panel first.` : `${about}. Pick a tile, a leader or a catastrophe first.`);
+      setWhy(frame.view.pending ? t("tigris.why_decide_first", { about }) : t("tigris.why_pick_first", { about }));
       return;
     }
     const action = `${prefix()} ${cell}`;
-    setWhy(`${cell}: checking…`);
+    setWhy(t("tigris.checking", { cell }));
     ctx.explain?.(action).then((reason) => {
-      if (frame && selection && `${prefix()} ${cell}` === action) setWhy(reason ? `Not on ${cell}: ${reason}` : about, reveal);
+      if (frame && selection && `${prefix()} ${cell}` === action) setWhy(reason ? t("tigris.not_on", { cell, reason: translateReason(reason) }) : about, reveal);
     });
   }
 
@@ -602,12 +722,12 @@ export function createRenderer(parts, ctx) {
 
   /** @param {TigrisFrame} frame @param {Legal} legal */
   function drawBoard(frame, legal) {
-    const board = frame.board || {};
+    const board = frame.view.board || {};
     const river = new Set(map?.river || []);
     const special = new Set(map?.special || []);
     const targets = targetsFor(legal);
     const me = frame.table?.seat;
-    const myDynasty = me !== null && me !== undefined ? frame.players[me] : null;
+    const myDynasty = me !== null && me !== undefined ? frame.view.players[me] : null;
     const conflict = conflictCells(frame);
     const highlight = new Map(); // cell -> [{colour, fresh}]
     for (const h of options.highlights || []) {
@@ -617,7 +737,7 @@ export function createRenderer(parts, ctx) {
       }
     }
     const hintCell = hinted ? actionCell(hinted) : null;
-    const root = svg("svg", { viewBox: `-22 -22 ${16 * S + 26} ${11 * S + 26}`, class: "board tigris-board", role: "img", "aria-label": "the board" });
+    const root = svg("svg", { viewBox: `-22 -22 ${16 * S + 26} ${11 * S + 26}`, class: "board tigris-board", role: "img", "aria-label": t("common.the_board") });
     root.append(svg("rect", { x: -22, y: -22, width: 16 * S + 26, height: 11 * S + 26, fill: "#f7f1e1", rx: 8 }));
     for (let c = 0; c < 16; c += 1) root.append(svg("text", { x: c * S + S / 2, y: -7, class: "coord" }, COLS[c]));
     for (let r = 0; r < 11; r += 1) root.append(svg("text", { x: -11, y: r * S + S / 2 + 4, class: "coord" }, String(r + 1)));
@@ -678,12 +798,12 @@ export function createRenderer(parts, ctx) {
         }
       }
     }
-    for (const [color, cell] of Object.entries(frame.buildings || {})) {
+    for (const [color, cell] of Object.entries(frame.view.buildings || {})) {
       const [x, y] = cellXY(cell);
       overLayer.append(svg("g", { class: "building", "data-building": color },
         svg("path", { d: `M${x + 20},${y + 3} l13,9 v4 h-26 v-4 z`, fill: "#fdfefe", stroke: FILL[color], "stroke-width": 2.5 })));
     }
-    for (const m of frame.monuments || []) {
+    for (const m of frame.view.monuments || []) {
       const [x, y] = cellXY(m.cell);
       const [a, b] = m.colors;
       overLayer.append(svg("g", { class: "monument", "data-monument": m.colors.join("-") },
@@ -691,23 +811,23 @@ export function createRenderer(parts, ctx) {
         svg("path", { d: `M${x + 8},${y + 8} v${2 * S - 16} h${2 * S - 16} z`, fill: FILL[b], stroke: "#fff", "stroke-width": 2 }),
         svg("rect", { x: x + 28, y: y + 28, width: 24, height: 24, fill: "#f5eedc", stroke: "#7b6a4a", "stroke-width": 2 })));
     }
-    if (frame.wonder) {
-      const [x, y] = cellXY(frame.wonder);
+    if (frame.view.wonder) {
+      const [x, y] = cellXY(frame.view.wonder);
       overLayer.append(svg("path", {
         class: "wonder",
         d: `M${x},${y - S} h${S} v${S} h${S} v${S} h-${S} v${S} h-${S} v-${S} h-${S} v-${S} h${S} z`,
       }));
     }
-    if (frame.unification) {
-      const [x, y] = cellXY(frame.unification);
+    if (frame.view.unification) {
+      const [x, y] = cellXY(frame.view.unification);
       overLayer.append(svg("rect", { x: x + 1.5, y: y + 1.5, width: S - 3, height: S - 3, class: "unification", rx: 4 }),
-        svg("text", { x: x + S / 2, y: y + S - 4, class: "unification-label" }, "unite"));
+        svg("text", { x: x + S / 2, y: y + S - 4, class: "unification-label" }, t("tigris.unite")));
     }
     const wrap = el("div", { class: `board-scroll${fit ? " fit" : ""}` }, root);
     const note = el("div", { class: "scroll-note" },
-      el("span", {}, fit ? "The whole board fits the screen." : "The board scrolls sideways: drag it to see every square."),
+      el("span", {}, fit ? t("tigris.fits") : t("tigris.scrolls")),
       el("button", { class: "btn small", id: "fit-board", onclick: () => { fit = !fit; localStorage.setItem("cradle.fit", fit ? "1" : "0"); draw(); } },
-        fit ? "Bigger squares" : "Fit to screen"));
+        fit ? t("tigris.bigger") : t("tigris.fit")));
     const scrollLeft = parts.board.querySelector(".board-scroll")?.scrollLeft ?? null;
     put(parts.board, note, wrap);
     if (scrollLeft !== null) wrap.scrollLeft = scrollLeft;
@@ -755,13 +875,13 @@ export function createRenderer(parts, ctx) {
     const seat = frame.table?.seat;
     clear(parts.hand);
     if (seat === null || seat === undefined) return;
-    const me = frame.players[seat];
+    const me = frame.view.players[seat];
     const hidden = options.hideHand;
-    const hand = hidden ? [] : frame.hand || [];
-    const supply = (frame.supply || {})[me] || [];
+    const hand = hidden ? [] : frame.view.hand || [];
+    const supply = (frame.view.supply || {})[me] || [];
     parts.hand.append(el("div", { class: "card hand" },
-      el("h3", {}, options.past ? "Your tiles then " : "Your tiles ", el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[me]}` }, titleCase(me))),
-      el("div", { class: "tiles", id: "hand-tiles" }, hidden ? el("p", { class: "muted" }, "hidden") :
+      el("h3", {}, options.past ? t("tigris.tiles_then") : t("tigris.your_tiles"), " ", el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[me]}` }, seatWord(me))),
+      el("div", { class: "tiles", id: "hand-tiles" }, hidden ? el("p", { class: "muted" }, t("tigris.hidden")) :
         hand.map((color, i) => handTile(color, selection?.kind === "tile" && selection.color === color && hand.indexOf(color) === i,
           legal.tile[color] ? () => choose({ kind: "tile", color }) : null, { disabled: !legal.tile[color] }))),
       el("div", { class: "leaders" },
@@ -772,43 +892,44 @@ export function createRenderer(parts, ctx) {
             class: `leader-btn${selection?.kind === "leader" && selection.role === role ? " selected" : ""}${inSupply ? "" : " on-board"}`,
             "data-role": role,
             disabled: !usable,
-            title: `${role}${inSupply ? " (in your supply)" : " (on the board: pick it here or there to move it)"}`,
+            title: inSupply ? t("tigris.in_supply", { role: roleWord(role) }) : t("tigris.on_board", { role: roleWord(role) }),
             onclick: () => choose({ kind: "leader", role }),
-          }, svg("svg", { viewBox: "-16 -16 32 32", width: 32, height: 32, "aria-hidden": "true" }, leaderToken(me, role, 0, 0, 28)), el("span", {}, role));
+          }, svg("svg", { viewBox: "-16 -16 32 32", width: 32, height: 32, "aria-hidden": "true" }, leaderToken(me, role, 0, 0, 28)), el("span", {}, roleWord(role)));
         }),
         el("button", {
           class: `leader-btn${selection?.kind === "catastrophe" ? " selected" : ""}`,
           "data-role": "catastrophe",
           disabled: !legal.catastrophe.size,
-          title: "catastrophe: destroys a tile or blocks an empty square for good",
+          title: t("tigris.catastrophe_title"),
           onclick: () => choose({ kind: "catastrophe" }),
         }, svg("svg", { viewBox: "0 0 40 40", width: 32, height: 32, "aria-hidden": "true" }, catastropheArt(0, 0)),
-        el("span", {}, `${(frame.catastrophes || {})[me] ?? 0} left`)))));
+        el("span", {}, t("tigris.left", { count: (frame.view.catastrophes || {})[me] ?? 0 }))))));
   }
 
   /** @param {TigrisFrame} frame @param {Legal} legal */
   function drawControls(frame, legal) {
     clear(parts.controls);
-    const t = frame.table;
+    const table = frame.table;
     const buttons = [];
     if (selection) {
-      const what = selection.kind === "tile" ? `a ${TILE_NAME[selection.color]}` : selection.kind === "leader" ? `your ${selection.role}` : "a catastrophe";
-      buttons.push(el("p", { class: "hint" }, `Place ${what}: pick a highlighted square (tap another to see why it is not allowed).`));
+      const placing = selection.kind === "tile" ? t("tigris.place_tile", { tile: aTile(selection.color) })
+        : selection.kind === "leader" ? t("tigris.place_leader", { role: roleWord(selection.role) }) : t("tigris.place_catastrophe");
+      buttons.push(el("p", { class: "hint" }, placing));
       if (selection.kind === "leader" && legal.withdraw.has(selection.role)) {
         const withdraw = `withdraw ${selection.role}`;
-        buttons.push(el("button", { class: "btn", "data-action": withdraw, onclick: () => ctx.act(withdraw) }, `Withdraw the ${selection.role}`));
+        buttons.push(el("button", { class: "btn", "data-action": withdraw, onclick: () => ctx.act(withdraw) }, t("tigris.withdraw", { role: roleWord(selection.role) })));
       }
-      buttons.push(el("button", { class: "btn quiet", onclick: () => choose(null) }, "Cancel"));
-    } else if (options.interactive && !frame.pending) {
-      buttons.push(el("p", { class: "hint" }, `${frame.actions_left ?? ""} action${frame.actions_left === 1 ? "" : "s"} left: pick a tile or a leader.`));
+      buttons.push(el("button", { class: "btn quiet", onclick: () => choose(null) }, t("common.cancel")));
+    } else if (options.interactive && !frame.view.pending) {
+      buttons.push(el("p", { class: "hint" }, t("tigris.actions_left", { count: frame.view.actions_left ?? 0 })));
     }
     if (options.interactive && legal.swap.length) {
-      buttons.push(el("button", { class: "btn", id: "swap", onclick: () => swapDialog(frame, legal, ctx) }, "Swap tiles"));
+      buttons.push(el("button", { class: "btn", id: "swap", onclick: () => swapDialog(frame, legal, ctx) }, t("tigris.swap_tiles")));
     }
     if (options.interactive && legal.pass) {
-      buttons.push(el("button", { class: "btn", id: "pass", "data-action": "pass", onclick: () => ctx.act("pass") }, frame.actions_left === 2 ? "Pass the turn" : "End the turn"));
+      buttons.push(el("button", { class: "btn", id: "pass", "data-action": "pass", onclick: () => ctx.act("pass") }, frame.view.actions_left === 2 ? t("tigris.pass_turn") : t("tigris.end_turn")));
     }
-    if (t?.can_undo && !options.past) buttons.push(el("button", { class: "btn", id: "undo", onclick: () => ctx.undo() }, "Undo"));
+    if (table?.can_undo && !options.past) buttons.push(el("button", { class: "btn", id: "undo", onclick: () => ctx.undo() }, t("common.undo")));
     // The line that says why a square is not legal (or what lies there): always present, so a
     // tap fills it in place; the card shows only when it has something to say.
     buttons.push(el("p", { class: "why", id: "why", "aria-live": "polite" }, why));
@@ -821,44 +942,44 @@ export function createRenderer(parts, ctx) {
     const seat = frame.table?.seat;
     const over = frame.table?.status === "over";
     // Under the hot-seat cover, the next player's points are as hidden as the tiles.
-    const points = options.hideHand ? {} : frame.points || {};
+    const points = options.hideHand ? {} : frame.view.points || {};
     const thinking = options.thinking;
-    const rows = frame.players.map((p, i) => {
+    const rows = frame.view.players.map((p, i) => {
       const own = points[p];
-      const supply = (frame.supply || {})[p] || [];
+      const supply = (frame.view.supply || {})[p] || [];
       return el("tr", { class: i === seat ? "me" : "", "data-player": p },
         // The dot's place is kept on every row: one appearing never widens the table.
-        el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[p]}`, title: titleCase(p) }, nameAt(frame.table, i)),
-          frame.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? "thinking" : "decides now" })
+        el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[p]}`, title: seatWord(p) }, nameAt(frame.table, i)),
+          frame.table.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? t("common.thinking") : t("common.decides_now") })
             : el("span", { class: "to-move idle", "aria-hidden": "true" })),
         COLORS.map((c) => el("td", { class: `pts ${c}` }, own ? String(own[c]) : "?")),
-        el("td", {}, String((frame.treasures || {})[p] ?? 0)),
-        el("td", {}, String((frame.hand_sizes || {})[p] ?? "")),
-        el("td", { class: "catastrophes-left", title: "catastrophes left" }, String((frame.catastrophes || {})[p] ?? 0)),
-        el("td", { class: "supply", title: `leaders in supply: ${supply.join(", ") || "none"}` },
+        el("td", {}, String((frame.view.treasures || {})[p] ?? 0)),
+        el("td", {}, String((frame.view.hand_sizes || {})[p] ?? "")),
+        el("td", { class: "catastrophes-left", title: t("tigris.catastrophes_left") }, String((frame.view.catastrophes || {})[p] ?? 0)),
+        el("td", { class: "supply", title: supply.length ? t("tigris.supply_list", { roles: list(supply.map(roleWord)) }) : t("tigris.supply_none") },
           svg("svg", { viewBox: "0 0 46 12", width: 46, height: 12, "aria-hidden": "true" },
             ROLES.map((role, k) => svg("circle", { cx: 6 + k * 11.3, cy: 6, r: 4.6, fill: supply.includes(role) ? FILL[ROLE_COLOR[role]] : "none", stroke: FILL[ROLE_COLOR[role]], "stroke-width": 1.2, "data-supply": supply.includes(role) ? role : null })))));
     });
-    const left = frame.unused_monuments || [];
+    const left = frame.view.unused_monuments || [];
     put(parts.scores, el("div", { class: "card" },
-      el("h3", {}, "Points"),
+      el("h3", {}, t("tigris.points")),
       el("div", { class: "table-fit" }, el("table", { class: "score-table" },
-        el("thead", {}, el("tr", {}, el("th", {}, ""), COLORS.map((c) => el("th", { class: `pts ${c}`, title: `${c} points` }, swatch(c))),
-          el("th", { title: "treasures" }, treasureIcon()), el("th", { title: "tiles in hand" }, "hand"),
-          el("th", { title: "catastrophes left" }, svg("svg", { viewBox: "0 0 40 40", width: 13, height: 13, "aria-hidden": "true" }, catastropheArt(0, 0))),
-          el("th", { title: "leaders in supply (filled: beside the board)", "aria-label": "leaders in supply" },
+        el("thead", {}, el("tr", {}, el("th", {}, ""), COLORS.map((c) => el("th", { class: `pts ${c}`, title: t("tigris.colour_points", { colour: colourWord(c) }) }, swatch(c))),
+          el("th", { title: t("tigris.treasures") }, treasureIcon()), el("th", { title: t("tigris.in_hand") }, t("tigris.hand")),
+          el("th", { title: t("tigris.catastrophes_left") }, svg("svg", { viewBox: "0 0 40 40", width: 13, height: 13, "aria-hidden": "true" }, catastropheArt(0, 0))),
+          el("th", { title: t("tigris.supply_title"), "aria-label": t("tigris.supply") },
             svg("svg", { viewBox: "0 0 46 12", width: 46, height: 12, "aria-hidden": "true" },
               ROLES.map((role, k) => svg("circle", { cx: 6 + k * 11.3, cy: 6, r: 4.6, fill: "none", stroke: FILL[ROLE_COLOR[role]], "stroke-width": 1.2 })))))),
         el("tbody", {}, rows))),
       el("p", { class: "small monuments-left", id: "monuments-left", "data-left": left.length },
-        left.length ? "Monuments left: " : "No monument left to build.",
-        left.map((m) => el("span", { class: "monument-chip", "data-monument": m.join("-"), title: `${m[0]} and ${m[1]}` },
+        left.length ? t("tigris.monuments_left") : t("tigris.no_monument_left"),
+        left.map((m) => el("span", { class: "monument-chip", "data-monument": m.join("-"), title: list(m.map(colourWord)) },
           svg("svg", { viewBox: "0 0 20 20", width: 18, height: 18, "aria-hidden": "true" },
             svg("path", { d: "M2,2 h16 v16 z", fill: FILL[m[0]] }), svg("path", { d: "M2,2 v16 h16 z", fill: FILL[m[1]] })),
-          ` ${m[0]}-${m[1]}`))),
-      el("p", { class: "muted small" }, `Bag: ${frame.bag_size ?? "?"} tiles`,
-        over ? " · final points" : frame.ending ? " · the bag ran short: this is the last turn" : "",
-        over ? "" : frame.options?.open_scoring ? " · open scoring" : " · others' points stay hidden until the end")));
+          " ", m.map(colourWord).join("-")))),
+      el("p", { class: "muted small" }, t("tigris.bag", { count: frame.view.bag_size ?? 0 }),
+        over ? t("tigris.final_points") : frame.view.ending ? t("tigris.last_turn") : "",
+        over ? "" : frame.view.options?.open_scoring ? t("tigris.open_scoring") : t("tigris.hidden_points"))));
   }
 
   /**
@@ -888,15 +1009,15 @@ export function createRenderer(parts, ctx) {
  * @param {TableContext} ctx
  */
 function allActions(actions, ctx) {
-  const list = el("div", { class: "action-list" });
-  const filter = el("input", { type: "search", placeholder: "filter, e.g. tile red", oninput: () => fill() });
+  const shownList = el("div", { class: "action-list" });
+  const filter = el("input", { type: "search", placeholder: t("tigris.filter"), oninput: () => fill() });
   function fill() {
     const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
     const shown = actions.filter((a) => words.every((w) => a.toLowerCase().includes(w))).slice(0, 120);
-    put(list, shown.map((a) => el("button", { class: "btn small", "data-action": a, title: describeAction(a), onclick: () => ctx.act(a) }, a)));
+    put(shownList, shown.map((a) => el("button", { class: "btn small", "data-action": a, title: describeAction(a), onclick: () => ctx.act(a) }, a)));
   }
   fill();
-  return el("details", { class: "card all-actions" }, el("summary", {}, `Every legal action (${actions.length})`), filter, list);
+  return el("details", { class: "card all-actions" }, el("summary", {}, t("common.every_action", { count: actions.length })), filter, shownList);
 }
 
 /**
@@ -906,11 +1027,11 @@ function allActions(actions, ctx) {
  * @param {TableContext} ctx
  */
 function swapDialog(frame, legal, ctx) {
-  const hand = frame.hand || [];
+  const hand = frame.view.hand || [];
   const picked = new Array(hand.length).fill(false);
   const swaps = new Map(legal.swap.map((a) => [a.split(" ").slice(1).sort().join(" "), a]));
   const tiles = el("div", { class: "tiles" });
-  const confirm = el("button", { class: "btn primary", disabled: true }, "Swap");
+  const confirm = el("button", { class: "btn primary", disabled: true }, t("tigris.swap"));
   function render() {
     put(tiles, hand.map((color, i) => handTile(color, picked[i], () => { picked[i] = !picked[i]; render(); })));
     const key = hand.filter((_, i) => picked[i]).sort().join(" ");
@@ -921,8 +1042,8 @@ function swapDialog(frame, legal, ctx) {
   render();
   dialog({
     id: "swap-dialog",
-    title: "Swap tiles",
-    body: [el("p", {}, "Pick the tiles to discard; you draw as many from the bag. This uses one action and cannot be undone."), tiles, confirm],
+    title: t("tigris.swap_tiles"),
+    body: [el("p", {}, t("tigris.swap_about")), tiles, confirm],
     dismissable: true,
   });
 }
@@ -934,7 +1055,7 @@ function swapDialog(frame, legal, ctx) {
  * @param {TigrisFrame} frame
  */
 export function needsDecision(frame) {
-  return Boolean(frame.pending) && (frame.legal_actions || []).length > 0;
+  return Boolean(frame.view.pending) && (frame.legal_actions || []).length > 0;
 }
 
 /**
@@ -948,10 +1069,11 @@ function strengthLine(frame, p, who) {
   const base = who === "attacker" ? p.attacker_strength : p.defender_strength;
   const committed = who === "attacker" ? p.attacker_commit : null;
   const total = committed === null || committed === undefined ? base : base + committed;
-  const extra = committed === null || committed === undefined ? "" : ` + ${committed} committed`;
+  const words = committed === null || committed === undefined ? t(`tigris.strength.${who}`, { base })
+    : t(`tigris.strength.${who}_committed`, { base, committed });
   return el("div", { class: `strength ${who}` },
-    el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[frame.players[seat]]}`, title: titleCase(frame.players[seat]) }, nameAt(seatingOf(frame.players, frame), seat)),
-    ` ${who}: ${base} on the board${extra}`, el("strong", {}, ` = ${total}`));
+    el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[frame.view.players[seat]]}`, title: seatWord(frame.view.players[seat]) }, nameAt(seatingOf(frame.view.players, frame), seat)),
+    " ", words, el("strong", {}, ` = ${total}`));
 }
 
 /**
@@ -961,76 +1083,85 @@ function strengthLine(frame, p, who) {
  * @param {TableContext} ctx
  */
 export function openDecision(container, frame, ctx) {
-  const p = frame.pending;
+  const p = frame.view.pending;
   if (!p) return;
   const actions = frame.legal_actions;
   /** @param {string} a @param {string} label @returns {DialogButton} */
   const button = (a, label) => ({ label, action: a, onclick: () => ctx.act(a) });
   const me = frame.table.seat;
-  const hand = frame.hand || [];
-  if (p.kind === "revolt" || p.kind === "war") {
+  const hand = frame.view.hand || [];
+  if (isConflict(p)) {
     const color = p.kind === "revolt" ? "red" : p.color;
     const mineCount = hand.filter((c) => c === color).length;
     const role = ROLE_OF_COLOR[p.color];
     const attack = p.attacker_strength + (p.attacker_commit ?? 0);
-    const defender = nameAt(seatingOf(frame.players, frame), p.defender);
+    const defender = nameAt(seatingOf(frame.view.players, frame), p.defender);
     const need = me === p.defender
       ? Math.max(0, attack - p.defender_strength)
       : null;
     panel(container, {
-      title: p.kind === "revolt" ? `Revolt over the ${role}` : `${titleCase(p.color)} war (${role}s)`,
+      title: p.kind === "revolt" ? t("tigris.revolt_over", { role: roleWord(role) }) : capitalisedWar(p.color),
       kind: "conflict",
       body: [
-        el("p", {}, p.kind === "revolt" ? "Strength: temples next to each leader, plus red tiles committed from the hand." : `Strength: ${color} tiles in each side of the joined kingdom, plus ${color} tiles committed from the hand.`),
+        el("p", {}, p.kind === "revolt" ? t("tigris.revolt_strength") : t("tigris.war_strength", { tiles: t(`tigris.tiles_word.${color}`) })),
         strengthLine(frame, p, "attacker"),
         strengthLine(frame, p, "defender"),
-        el("p", { class: "tie-rule" }, el("strong", {}, `Higher total wins; ties go to the defender (${defender}).`)),
-        el("p", {}, `You are the ${p.attacker === me ? "attacker: the defender answers after you" : "defender"}; you hold ${mineCount} ${color} tile${mineCount === 1 ? "" : "s"}.`,
-          need !== null ? ` Committing ${need} ${need > mineCount ? "would hold (you have too few)" : "holds"}.` : ""),
-        el("p", { class: "muted small" }, "On the board: the attacker's leader and supporters ringed in orange, the defender's in blue. Committed tiles leave the game."),
-        p.queue?.length ? el("p", { class: "muted" }, `Wars still to fight: ${p.queue.join(", ")}`) : null,
+        el("p", { class: "tie-rule" }, el("strong", {}, t("tigris.tie_rule", { name: defender }))),
+        el("p", {}, p.attacker === me ? t("tigris.you_attack", { tiles: tilesOf(color, mineCount) }) : t("tigris.you_defend", { tiles: tilesOf(color, mineCount) }),
+          need !== null ? [" ", need > mineCount ? t("tigris.need_short", { count: need }) : t("tigris.need", { count: need })] : ""),
+        el("p", { class: "muted small" }, t("tigris.rings")),
+        p.queue?.length ? el("p", { class: "muted" }, t("tigris.wars_left", { wars: list(p.queue.map(colourWord)) })) : null,
       ],
-      buttons: actions.map((a) => button(a, a.replace("commit ", "Commit "))),
+      buttons: actions.map((a) => button(a, a.startsWith("commit ") ? t("tigris.commit_button", { count: Number(a.split(" ")[1]) }) : a)),
     });
   } else if (p.kind === "war_order") {
     panel(container, {
-      title: "Which war first?",
-      body: [el("p", {}, "Joining the kingdoms started several wars. Pick the leader colour to fight over first.")],
-      buttons: actions.map((a) => button(a, `${titleCase(a.split(" ")[1])} (${ROLE_OF_COLOR[a.split(" ")[1]]}s)`)),
+      title: t("tigris.which_war"),
+      body: [el("p", {}, t("tigris.which_war_about"))],
+      buttons: actions.map((a) => button(a, capitalisedWar(a.split(" ")[1]))),
     });
   } else if (p.kind === "monument") {
     panel(container, {
-      title: "Build a monument?",
-      body: [el("p", {}, "Four tiles of one colour form a square: you may turn them face down and build a monument on them. At the end of each of your turns, your leaders of its colours in that kingdom score 1 point each.")],
-      buttons: actions.map((a) => a === "decline" ? { ...button(a, "No monument"), kind: "quiet" } : button(a, `Monument ${a.split(" ")[1].replace("-", "–")} on ${a.split(" ")[2]}`)),
+      title: t("tigris.monument_ask"),
+      body: [el("p", {}, t("tigris.monument_about"))],
+      buttons: actions.map((a) => a === "decline" ? { ...button(a, t("tigris.no_monument")), kind: "quiet" } : button(a, t("tigris.monument_on", { monument: monumentWords(a.split(" ")[1]), cell: a.split(" ")[2] }))),
     });
   } else if (p.kind === "treasure") {
     panel(container, {
-      title: "Take a treasure",
-      body: [el("p", {}, "Your trader's kingdom holds more than one treasure: choose which to take (the squares are highlighted on the board; special squares first).")],
-      buttons: actions.map((a) => button(a, `Treasure on ${a.split(" ")[1]}`)),
+      title: t("tigris.treasure_ask"),
+      body: [el("p", {}, t("tigris.treasure_about"))],
+      buttons: actions.map((a) => button(a, t("tigris.treasure_on", { cell: a.split(" ")[1] }))),
     });
   } else if (p.kind === "building") {
     panel(container, {
-      title: "Place a building?",
-      body: [el("p", {}, "The line of tiles you completed lets you put a civilization building on one of its squares: tiles of its colour placed in that kingdom then score 2.")],
-      buttons: actions.map((a) => a === "decline" ? { ...button(a, "No building"), kind: "quiet" } : button(a, `Building on ${a.split(" ")[1]}`)),
+      title: t("tigris.building_ask"),
+      body: [el("p", {}, t("tigris.building_about"))],
+      buttons: actions.map((a) => a === "decline" ? { ...button(a, t("tigris.no_building")), kind: "quiet" } : button(a, t("tigris.building_on", { cell: a.split(" ")[1] }))),
     });
   } else if (p.kind === "wonder") {
     panel(container, {
-      title: "Build the wonder?",
-      body: [el("p", {}, "The wonder covers a cross of five squares; while your king is in its kingdom it gives you a point of your choice at the end of your turns.")],
-      buttons: actions.map((a) => a === "decline" ? { ...button(a, "No wonder"), kind: "quiet" } : button(a, `Wonder centred on ${a.split(" ")[1]}`)),
+      title: t("tigris.wonder_ask"),
+      body: [el("p", {}, t("tigris.wonder_about"))],
+      buttons: actions.map((a) => a === "decline" ? { ...button(a, t("tigris.no_wonder")), kind: "quiet" } : button(a, t("tigris.wonder_on", { cell: a.split(" ")[1] }))),
     });
   } else if (p.kind === "wonderpoint") {
     panel(container, {
-      title: "The wonder's point",
-      body: [el("p", {}, "Choose the colour of the point the wonder gives you this turn.")],
-      buttons: actions.map((a) => button(a, titleCase(a.split(" ")[1]))),
+      title: t("tigris.wonder_point"),
+      body: [el("p", {}, t("tigris.wonder_point_about"))],
+      buttons: actions.map((a) => button(a, capitalisedWord(colourWord(a.split(" ")[1])))),
     });
   } else {
-    panel(container, { title: "Your decision", body: [], buttons: actions.map((a) => button(a, describeAction(a))) });
+    panel(container, { title: t("table.your_decision"), body: [], buttons: actions.map((a) => button(a, describeAction(a))) });
   }
+}
+
+/**
+ * A revolt or war in progress (its sides and strengths are in every view of one).
+ * @param {TigrisPending | null | undefined} p
+ * @returns {p is TigrisConflict}
+ */
+function isConflict(p) {
+  return Boolean(p) && (p?.kind === "revolt" || p?.kind === "war");
 }
 
 /**
@@ -1038,11 +1169,11 @@ export function openDecision(container, frame, ctx) {
  * @param {TigrisFrame} frame
  */
 export function waitingFor(frame) {
-  const p = frame.pending;
-  if (!p || (p.kind !== "revolt" && p.kind !== "war") || frame.to_move === null) return null;
-  const who = nameAt(seatingOf(frame.players, frame), frame.to_move);
-  const side = frame.to_move === p.attacker ? "attacker" : "defender";
-  return `${who} (${side}) decides how many ${p.kind === "revolt" ? "red" : p.color} tiles to commit. Ties go to the defender.`;
+  const p = frame.view.pending;
+  if (!p || (p.kind !== "revolt" && p.kind !== "war") || frame.table.to_move === null) return null;
+  const who = nameAt(seatingOf(frame.view.players, frame), frame.table.to_move);
+  const color = p.kind === "revolt" ? "red" : p.color;
+  return t(frame.table.to_move === p.attacker ? "tigris.waiting_attacker" : "tigris.waiting_defender", { name: who, tiles: t(`tigris.tiles_word.${color}`) });
 }
 
 /**
@@ -1055,20 +1186,20 @@ export function resultTable(result, seating) {
   // Each colour shows the points earned, and apart ("+1") the treasures placed on it: the
   // treasures are counted once, never inside a colour and again beside it.
   return el("div", { class: "table-fit" }, el("table", { class: "result-table", id: "result" },
-    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), COLORS.map((c) => el("th", { class: `pts ${c}`, title: c }, swatch(c))), el("th", { title: "treasures, placed on the colours where they help most" }, treasureIcon()), el("th", {}, "Score"))),
+    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("ratings.player")), COLORS.map((c) => el("th", { class: `pts ${c}`, title: colourWord(c) }, swatch(c))), el("th", { title: t("tigris.result_treasures") }, treasureIcon()), el("th", {}, t("common.score")))),
     el("tbody", {}, result.map((r) => {
       const earned = r.points || r.final || {};
       const final = r.final || earned;
       return el("tr", { "data-place": r.place },
         el("td", {}, String(r.place)),
-        el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[players[r.seat]]}`, title: titleCase(players[r.seat]) }, nameAt(seating, r.seat))),
+        el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[players[r.seat]]}`, title: seatWord(players[r.seat]) }, nameAt(seating, r.seat))),
         COLORS.map((c) => {
           const added = (final[c] ?? 0) - (earned[c] ?? 0);
           return el("td", { class: `pts ${c}`, "data-colour": c }, String(earned[c] ?? 0),
-            added > 0 ? el("span", { class: "treasure-added", title: `${added} treasure${added === 1 ? "" : "s"} placed here` }, ` +${added}`) : null);
+            added > 0 ? el("span", { class: "treasure-added", title: t("tigris.treasures_here", { count: added }) }, ` +${added}`) : null);
         }),
         el("td", { "data-treasures": r.treasures ?? 0 }, String(r.treasures ?? 0)),
         el("td", {}, el("strong", {}, String(r.score))));
     })),
-    el("caption", {}, "Points earned per colour; +1: a treasure placed there. Score: the weakest colour, treasures included.")));
+    el("caption", {}, t("tigris.result_caption"))));
 }

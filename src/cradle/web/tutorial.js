@@ -9,6 +9,7 @@ import { api } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
 import { remember } from "./state.js";
 import { tableScreen } from "./table.js";
+import { has, t, translateReason } from "./i18n.js";
 import { bringIntoView, clear, el, link, messageOf, put, toast } from "./ui.js";
 
 /** @typedef {import("./types").Frame} Frame */
@@ -66,18 +67,16 @@ export function matches(pattern, action) {
 export function learnScreen(root, game) {
   if (game && Object.hasOwn(GAMES, game)) return tutorial(root, game);
   root.append(el("div", { class: "learn-pick" },
-    el("h1", {}, "Learn to play"),
-    el("p", {}, "A guided first game: a few short steps on the real rules, each showing one thing, then a game of your own against the easy bot."),
+    el("h1", {}, t("lobby.learn")),
+    el("p", {}, t("learn.about")),
     ["tigris", "gheos"].map((name) => {
       const saved = progressOf(name);
       return el("section", { class: "card learn-card", "data-game": name },
         el("h2", {}, GAME_TITLES[name]),
-        el("p", { class: "muted" }, name === "tigris"
-          ? "Tiles and points, leaders and kingdoms, revolts and wars, monuments, catastrophes, swaps and the final scoring."
-          : "Tiles and continents, civilizations and followers, wars, migrations, scoring tokens and epochs."),
+        el("p", { class: "muted" }, name === "tigris" ? t("learn.tigris_about") : t("learn.gheos_about")),
         el("div", { class: "row-buttons" },
-          link(`#/learn/${name}`, saved ? `Resume (step ${saved.step + 1})` : "Start the guided game", { class: "btn primary", id: `learn-${name}` }),
-          link(`#/rules/${name}`, "Read the rules", { class: "btn" })));
+          link(`#/learn/${name}`, saved ? t("learn.resume", { number: saved.step + 1 }) : t("learn.start"), { class: "btn primary", id: `learn-${name}` }),
+          link(`#/rules/${name}`, t("learn.read_rules"), { class: "btn" })));
     })));
   return null;
 }
@@ -89,7 +88,7 @@ export function learnScreen(root, game) {
  * @returns {Screen}
  */
 function tutorial(root, game) {
-  const panel = el("section", { class: "card guide", id: "guide", "aria-live": "polite" }, el("p", { class: "muted" }, "Loading the lesson…"));
+  const panel = el("section", { class: "card guide", id: "guide", "aria-live": "polite" }, el("p", { class: "muted" }, t("learn.loading")));
   const tableRoot = el("div", { class: "guide-table" });
   root.append(el("div", { class: "learn" }, panel, tableRoot));
   /** @type {Lesson[]} */
@@ -112,7 +111,7 @@ function tutorial(root, game) {
 
   /** @param {number} step a fresh table for this step */
   async function begin(step) {
-    put(panel, el("p", { class: "muted" }, "Setting up the step…"));
+    put(panel, el("p", { class: "muted" }, t("learn.setting_up")));
     try {
       const created = await api.lesson(game, lessons[step].name);
       if (!alive) return;
@@ -120,7 +119,7 @@ function tutorial(root, game) {
       save(game, progress);
       open();
     } catch (error) {
-      put(panel, el("p", { class: "error" }, messageOf(error)), el("button", { class: "btn", onclick: () => begin(step) }, "Try again"));
+      put(panel, el("p", { class: "error" }, messageOf(error)), el("button", { class: "btn", onclick: () => begin(step) }, t("analysis.again")));
     }
   }
 
@@ -162,12 +161,12 @@ function tutorial(root, game) {
         draw();
         return null;
       }
-      const message = `That move is legal, but not what this step is about. ${step.hints[progress.made] || step.intro}`;
+      const message = t("learn.held", { next: words(step, "hint", progress.made) || words(step, "intro") });
       say(message, "held");
       return message;
     },
     refused(action, reason) {
-      say(`The engine refuses “${action}”: ${reason}`, "wrong");
+      say(t("learn.refused", { action, reason: translateReason(reason) }), "wrong");
     },
     shown(frame, module) {
       last = frame;
@@ -177,7 +176,7 @@ function tutorial(root, game) {
       const settled = over || !module.waitingFor(frame); // no conflict still being decided
       if (progress.made >= step.tries.length && progress.sent !== null && Number(frame.table.version) > progress.sent && settled) {
         finished = true;
-        say(step.done, "done");
+        say(words(step, "done"), "done");
       } else {
         draw();
       }
@@ -193,26 +192,40 @@ function tutorial(root, game) {
     },
   };
 
+  /**
+   * A step's words in the language: the catalogue's message for the lesson where it has one,
+   * else the server's (English) text.
+   * @param {Lesson} step
+   * @param {"title" | "intro" | "hint" | "done" | "wrong"} part
+   * @param {number} [n] which hint
+   */
+  function words(step, part, n = 0) {
+    const key = `lesson.${game}.${step.name}.${part}${part === "hint" ? `.${n}` : ""}`;
+    if (has(key)) return t(key);
+    if (part === "hint") return step.hints[n] || "";
+    return step[part] || "";
+  }
+
   function draw() {
     const step = lesson();
     if (!step || !progress) return;
     const index = progress.step;
     const last = index === lessons.length - 1;
-    const next = step.hints[progress.made];
+    const next = progress.made < step.hints.length ? words(step, "hint", progress.made) : "";
     put(panel,
       el("div", { class: "guide-head" },
         el("span", { class: `badge ${game}` }, GAME_TITLES[game]),
-        el("strong", { id: "guide-step", "data-step": step.name }, `Step ${index + 1} of ${lessons.length}: ${step.title}`),
-        link(`#/rules/${game}`, "Rules", { class: "btn small", id: "guide-rules" })),
-      el("p", { class: "guide-intro" }, step.intro),
-      !finished && next ? el("p", { class: "guide-try", id: "guide-try" }, el("strong", {}, "Now: "), next) : null,
-      !finished && step.wrong ? el("p", { class: "small muted guide-wrong" }, step.wrong) : null,
+        el("strong", { id: "guide-step", "data-step": step.name }, t("learn.step", { number: index + 1, total: lessons.length, title: words(step, "title") })),
+        link(`#/rules/${game}`, t("lobby.rules"), { class: "btn small", id: "guide-rules" })),
+      el("p", { class: "guide-intro" }, words(step, "intro")),
+      !finished && next ? el("p", { class: "guide-try", id: "guide-try" }, el("strong", {}, t("learn.now")), " ", next) : null,
+      !finished && step.wrong ? el("p", { class: "small muted guide-wrong" }, words(step, "wrong")) : null,
       feedback.text ? el("p", { class: `guide-feedback ${feedback.kind}`, id: "guide-feedback", role: "status" }, feedback.text) : null,
       el("div", { class: "row-buttons" },
-        el("button", { class: "btn small", id: "guide-again", onclick: () => begin(index) }, "Start this step again"),
-        index > 0 ? el("button", { class: "btn small", id: "guide-back", onclick: () => begin(index - 1) }, "Previous step") : null,
-        finished && !last ? el("button", { class: "btn primary", id: "guide-next", onclick: () => begin(index + 1) }, "Next step") : null,
-        finished && last ? el("button", { class: "btn primary", id: "guide-play", onclick: () => playEasy(game) }, "Play a real game against the easy bot") : null));
+        el("button", { class: "btn small", id: "guide-again", onclick: () => begin(index) }, t("learn.again")),
+        index > 0 ? el("button", { class: "btn small", id: "guide-back", onclick: () => begin(index - 1) }, t("learn.previous")) : null,
+        finished && !last ? el("button", { class: "btn primary", id: "guide-next", onclick: () => begin(index + 1) }, t("learn.next")) : null,
+        finished && last ? el("button", { class: "btn primary", id: "guide-play", onclick: () => playEasy(game) }, t("learn.play_easy")) : null));
   }
 
   return {

@@ -1,6 +1,8 @@
 // @ts-check
 // Small DOM helpers shared by every screen.
 
+import { percentage, t } from "./i18n.js";
+
 /** @typedef {import("./types").Attrs} Attrs */
 /** @typedef {import("./types").Child} Child */
 /** @typedef {import("./types").DialogButton} DialogButton */
@@ -166,7 +168,7 @@ export function dialog({ title, body = [], buttons = [], dismissable = false, id
         "data-action": b.action,
         onclick: () => { if (!b.keepOpen) closeDialog(); b.onclick?.(); },
       }, b.label)),
-      dismissable ? el("button", { class: "btn quiet", onclick: closeDialog }, "Close") : null),
+      dismissable ? el("button", { class: "btn quiet", onclick: closeDialog }, t("common.close")) : null),
   );
   const backdrop = el("div", { class: "backdrop", id: "backdrop" }, panel);
   document.body.append(backdrop);
@@ -194,8 +196,8 @@ export function titleCase(word) {
  * @param {string} id the game's
  */
 export function ratedBadge(id) {
-  const about = "Rated: every seat a signed-in player's, no undo, no hints; the end moves the players' ratings";
-  return el("span", { class: "badge rated", "data-rated": id, title: about, "aria-label": about, role: "img" }, "★ Rated");
+  const about = t("common.rated_about");
+  return el("span", { class: "badge rated", "data-rated": id, title: about, "aria-label": about, role: "img" }, t("common.rated_badge"));
 }
 
 /**
@@ -283,14 +285,12 @@ export function iconButton(name, title, attrs = {}, label = null) {
 
 // -- the tab's title and a sound when it becomes your turn ----------------------------------------
 
-const BASE_TITLE = "cradle: Tigris & Euphrates and Gheos";
-
 /**
  * The tab's title ("" for the plain one).
  * @param {string} text
  */
 export function setTitle(text) {
-  document.title = text ? `${text} · cradle` : BASE_TITLE;
+  document.title = text ? t("common.tab_title", { text }) : t("common.site_title");
 }
 
 const SOUND_KEY = "cradle.sound";
@@ -334,7 +334,7 @@ export function chime() {
  * @param {number} x
  */
 export function percent(x) {
-  return `${Math.round(100 * x)}%`;
+  return percentage(x);
 }
 
 /**

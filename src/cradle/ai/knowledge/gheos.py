@@ -24,6 +24,7 @@ from cradle.ai.knowledge.base import counted, pairwise_chances
 from cradle.ai.knowledge.learned import model
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
+from cradle.core.words import N_
 from cradle.gheos import COLOURS, Area, GheosGame, as_gheos
 
 TILE_VERBS = ("place", "replace")
@@ -39,6 +40,68 @@ TEMPERATURE = (3.0, 10.0)
 # comes with an epoch tile drawn: usable_tokens).
 CONTROL = 16.0
 EPOCH_TILES = 8  # all of them in the stack at the start, whatever the players
+
+
+# A reason is English (the hints and analyses the server sends); each of its parts is one of
+# these messages, so that the layers above can read it back and translate it (cradle.i18n,
+# the web client's translateReason): the engine's events it quotes, and the counts it gives.
+EVENT_SHAPES = (
+    N_("{player} scores {count} for the {kind} temple on the {colour} continent"),
+    N_("war between {colours}: {colour} wins"),
+    N_("the {colour} civilization migrates to the continent at {area}"),
+    N_("this starts a war; {player} pays one follower"),
+    N_("this starts a migration; {player} pays one follower"),
+)
+REMOVED_SHAPES = (
+    N_("the {colour} civilization lost: its marker and all its followers return to the supply"),
+    N_(
+        "the {colour} civilization lost: its marker and all its followers return to the supply ({returned})"
+    ),
+    N_(
+        "the {colour} civilization migrated into an occupied continent: its marker and all its followers return to the supply"
+    ),
+    N_(
+        "the {colour} civilization migrated into an occupied continent: its marker and all its followers return to the supply ({returned})"
+    ),
+    N_(
+        "the {colour} civilization migrates to an island and perishes: its marker and all its followers return to the supply"
+    ),
+    N_(
+        "the {colour} civilization migrates to an island and perishes: its marker and all its followers return to the supply ({returned})"
+    ),
+    N_(
+        "the {colour} civilization migrates to land that is no continent and perishes: its marker and all its followers return to the supply"
+    ),
+    N_(
+        "the {colour} civilization migrates to land that is no continent and perishes: its marker and all its followers return to the supply ({returned})"
+    ),
+    N_(
+        "the {colour} civilization is left on an island and perishes: its marker and all its followers return to the supply"
+    ),
+    N_(
+        "the {colour} civilization is left on an island and perishes: its marker and all its followers return to the supply ({returned})"
+    ),
+    N_(
+        "the {colour} civilization is left on land that is no continent and perishes: its marker and all its followers return to the supply"
+    ),
+    N_(
+        "the {colour} civilization is left on land that is no continent and perishes: its marker and all its followers return to the supply ({returned})"
+    ),
+)
+COUNT_SHAPES = (
+    N_("{count} follower"),
+    N_("{count} followers"),
+    N_("{count} cup"),
+    N_("{count} cups"),
+    N_("{count} pyramid"),
+    N_("{count} pyramids"),
+    N_("{count} sword"),
+    N_("{count} swords"),
+    N_("{delta} cup"),
+    N_("{delta} pyramid"),
+    N_("{delta} sword"),
+    N_("{delta} wheat"),
+)
 
 
 class GheosValue(IntEnum):
@@ -439,7 +502,7 @@ class GheosKnowledge:
         try:
             events = after.apply(action)
         except ValueError as exc:
-            return f"not possible: {exc}"
+            return N_("not possible: {reason}").format(reason=exc)
         texts = [
             str(e["text"])
             for e in events
@@ -447,31 +510,45 @@ class GheosKnowledge:
         ]
         if words[0] == "start" and len(words) > 1 and words[1] in read(after).civ:
             cups, pyramids, swords, wheat = read(after).civ[words[1]]
+            said = N_(
+                "starts {colour} with {followers} on a continent of {cups}, {pyramids}, {swords}"
+            )
             texts.insert(
                 0,
-                f"starts {words[1]} with {counted(wheat, 'follower')} on a continent of "
-                f"{counted(cups, 'cup')}, {counted(pyramids, 'pyramid')}, "
-                f"{counted(swords, 'sword')}",
+                said.format(
+                    colour=words[1],
+                    followers=counted(wheat, "follower"),
+                    cups=counted(cups, "cup"),
+                    pyramids=counted(pyramids, "pyramid"),
+                    swords=counted(swords, "sword"),
+                ),
             )
         elif words[0] == "take" and len(words) > 1 and words[1] in reading.civ:
             cups, pyramids, swords, _ = reading.civ[words[1]]
+            said = N_("takes a {colour} follower: {cups}, {pyramids}, {swords} on its continent")
             texts.insert(
                 0,
-                f"takes a {words[1]} follower: {counted(cups, 'cup')}, "
-                f"{counted(pyramids, 'pyramid')}, {counted(swords, 'sword')} on its continent",
+                said.format(
+                    colour=words[1],
+                    cups=counted(cups, "cup"),
+                    pyramids=counted(pyramids, "pyramid"),
+                    swords=counted(swords, "sword"),
+                ),
             )
         elif words[0] == "token":
-            texts.insert(0, f"scores {reading.cup_score(seat)} now with a scoring token")
+            said = N_("scores {count} now with a scoring token")
+            texts.insert(0, said.format(count=reading.cup_score(seat)))
         elif words[0] == "pass" and reading.phase == "token":
-            texts.insert(0, f"keeps the token (it would score {reading.cup_score(seat)} now)")
+            said = N_("keeps the token (it would score {count} now)")
+            texts.insert(0, said.format(count=reading.cup_score(seat)))
         if words[0] in TILE_VERBS:
             texts.extend(self._tile_effects(reading, self.read(after), seat))
         if not texts:
             gain = self.read(after).values()[seat] - reading.values()[seat]
             if abs(gain) < 0.05:
                 # Nothing it changes shows now: the search's advantage lies turns ahead.
-                return "scores nothing now; the search finds it better over the coming turns"
-            return f"estimated {gain:+.1f} points for you"
+                return N_("scores nothing now; the search finds it better over the coming turns")
+            return N_("estimated {gain} points for you").format(gain=f"{gain:+.1f}")
         return "; ".join(texts[:3])
 
     def _tile_effects(self, before: Reading, after: Reading, seat: int) -> list[str]:
@@ -488,7 +565,8 @@ class GheosKnowledge:
                 if new != old
             ]
             if changes:
-                out.append(f"{colour} continent {', '.join(changes)} (you hold {count})")
+                said = N_("{colour} continent {changes} (you hold {count})")
+                out.append(said.format(colour=colour, changes=", ".join(changes), count=count))
         if after.phase == "civ":
             free = [
                 a.wheat
@@ -496,5 +574,6 @@ class GheosKnowledge:
                 if a.kind == "continent" and a.civilization < 0 and a.wheat > 0
             ]
             if free:
-                out.append(f"a free continent with {max(free)} wheat to start a civilization")
+                said = N_("a free continent with {count} wheat to start a civilization")
+                out.append(said.format(count=max(free)))
         return out

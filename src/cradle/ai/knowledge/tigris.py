@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
-from cradle.ai.knowledge.base import counted, pairwise_chances
+from cradle.ai.knowledge.base import pairwise_chances
 from cradle.ai.knowledge.learned import model
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
+from cradle.core.words import N_
 from cradle.tigris import COLORS as COLOURS
 from cradle.tigris import ROLES as ROLE_OF_COLOUR
 from cradle.tigris import Content, Revolt, TigrisGame, War, as_tigris, geometry
@@ -56,6 +57,29 @@ SWAP_GAIN = 1.0  # prior per tile swapped, times the reach it gains on average
 WAR_WEIGHT = 0.8  # prior per point won (or lost) in a war the tile starts
 TURN_VERBS = ("tile", "leader", "catastrophe", "swap", "pass", "withdraw")
 _CELL = {name: cell for cell, name in enumerate(geometry().cells)}  # "K1" -> its cell
+
+
+# A reason is English (the hints and analyses the server sends); each of its parts is one of
+# these messages, so that the layers above can read it back and translate it (cradle.i18n,
+# the web client's translateReason). A reason quoting the engine's events (without the
+# player's name) has their shapes, and a score's reason the engine's.
+NOT_POSSIBLE = N_("not possible: {reason}")
+EVENT_SHAPES = (
+    N_("scores {count} {colour} ({why})"),
+    N_("{player} scores {count} {colour} ({why})"),
+    N_("{player} takes the treasure on {cell}"),
+    N_("{colour} tile on {cell}"),
+    N_("{colour} tile on {cell}, by the king"),
+    N_("revolt won"),
+    N_("{colour} war won"),
+    N_("monument, {leader}"),
+    N_("the wonder"),
+    N_("takes the treasure on {cell}"),
+    N_("builds the {monument} monument on {cell}"),
+    N_("puts the {colour} building on {cell}"),
+    N_("moves the {colour} building to {cell}"),
+    N_("builds the wonder on {cell} from five {colour} tiles"),
+)
 
 
 class TigrisValue(IntEnum):
@@ -778,7 +802,7 @@ class TigrisKnowledge:
         try:
             events = after.apply(action)
         except ValueError as exc:
-            return f"not possible: {exc}"
+            return NOT_POSSIBLE.format(reason=exc)
         name = world.players[seat]
         texts = [
             str(e["text"]).replace(f"{name} ", "", 1)
@@ -790,12 +814,23 @@ class TigrisKnowledge:
         if verb == "leader":
             role, cell = words[1], _CELL[words[2]]
             temples = board.temples_around(cell, skip=board.leader_at.get((seat, role), -1))
-            return f"puts the {role} next to {counted(temples, 'temple')}"
+            said = (
+                N_("puts the {leader} next to {count} temple")
+                if temples == 1
+                else (N_("puts the {leader} next to {count} temples"))
+            )
+            return said.format(leader=role, count=temples)
         if verb == "swap":
-            return f"swaps {counted(len(words) - 1, 'tile')} for new ones"
+            count = len(words) - 1
+            said = (
+                N_("swaps {count} tile for new ones")
+                if count == 1
+                else (N_("swaps {count} tiles for new ones"))
+            )
+            return said.format(count=count)
         if verb == "catastrophe":
-            return "a catastrophe that breaks up the board"
-        return {"pass": "ends the turn", "decline": "declines the offer"}.get(verb, action)
+            return N_("a catastrophe that breaks up the board")
+        return {"pass": N_("ends the turn"), "decline": N_("declines the offer")}.get(verb, action)
 
     def _revolt_reason(self, board: Board, seat: int, role: str, cell: int) -> str:
         current = board.leader_at.get((seat, role), -1)
@@ -806,11 +841,21 @@ class TigrisKnowledge:
                     defence = board.temples_around(where)
                     need = attack - defence
                     if need <= 0:
-                        return f"revolt you lose: at most {attack}–{defence} with all your temples"
+                        return N_(
+                            "revolt you lose: at most {attack}–{defence} with all your temples"
+                        ).format(attack=attack, defence=defence)
                     odds = board.odds_of_holding(owner, RED, need)
-                    return (
-                        f"wins the revolt {attack}–{defence} unless they hold "
-                        f"{counted(need, 'temple')} (about {odds:.0%} likely)"
+                    said = (
+                        N_(
+                            "wins the revolt {attack}–{defence} unless they hold {count} temple (about {odds} likely)"
+                        )
+                        if need == 1
+                        else N_(
+                            "wins the revolt {attack}–{defence} unless they hold {count} temples (about {odds} likely)"
+                        )
+                    )
+                    return said.format(
+                        attack=attack, defence=defence, count=need, odds=f"{odds:.0%}"
                     )
         return ""
 
@@ -835,16 +880,28 @@ class TigrisKnowledge:
                 need = ours - them
                 name = COLOURS[war_colour]
                 if need <= 0:
-                    parts.append(f"a {name} war you lose: at most {ours}–{them}")
+                    said = N_("a {colour} war you lose: at most {ours}–{them}")
+                    parts.append(said.format(colour=name, ours=ours, them=them))
                 else:
                     odds = board.odds_of_holding(other, war_colour, need)
+                    said = (
+                        N_(
+                            "wins the {colour} war {ours}–{them} unless they hold {count} {colour} tile (about {odds} likely)"
+                        )
+                        if need == 1
+                        else N_(
+                            "wins the {colour} war {ours}–{them} unless they hold {count} {colour} tiles (about {odds} likely)"
+                        )
+                    )
                     parts.append(
-                        f"wins the {name} war {ours}–{them} unless they hold "
-                        f"{counted(need, name + ' tile')} (about {odds:.0%} likely)"
+                        said.format(
+                            colour=name, ours=ours, them=them, count=need, odds=f"{odds:.0%}"
+                        )
                     )
             else:
-                parts.append(f"starts a {COLOURS[war_colour]} war between others")
-        return "; ".join(parts) if parts else "joins two kingdoms (no war)"
+                said = N_("starts a {colour} war between others")
+                parts.append(said.format(colour=COLOURS[war_colour]))
+        return "; ".join(parts) if parts else N_("joins two kingdoms (no war)")
 
     def _commit_reason(self, board: Board, seat: int, k: int) -> str:
         p = board.decision
@@ -853,6 +910,8 @@ class TigrisKnowledge:
         if committed is not None:
             total = attack + committed
             if defence + k >= total:
-                return f"defends {defence + k}–{total}"
-            return f"gives up: {defence + k}–{total}"
-        return f"attacks with {attack + k} against {defence} on the board"
+                return N_("defends {ours}–{theirs}").format(ours=defence + k, theirs=total)
+            return N_("gives up: {ours}–{theirs}").format(ours=defence + k, theirs=total)
+        return N_("attacks with {attack} against {defence} on the board").format(
+            attack=attack + k, defence=defence
+        )

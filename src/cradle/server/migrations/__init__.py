@@ -6,7 +6,7 @@ and where this server needs it. The first revision (``baseline``) is the schema 
 server before Alembic, and it also brings any database an older server made up to it (the
 columns added by hand before, with the values the rows already there get), so every database a
 cradle server ever made upgrades from nothing. ``cradle db upgrade`` runs :func:`upgrade`;
-the server runs it at start (see :class:`cradle.server.storage.Storage`).
+the server runs it at start (see :class:`cradle.server.store.database.Database`).
 """
 
 from __future__ import annotations

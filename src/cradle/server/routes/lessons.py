@@ -61,7 +61,7 @@ def lesson_routes(router: APIRouter, ctx: Context) -> None:
             view.update({"to_move": state.to_move, "players": list(state.players)})
             return {"view": view, "over": state.is_over}
 
-        return await ctx.hub().engine(draw)
+        return await ctx.hub().runtime.engine(draw)
 
     @router.post(
         "/api/lessons",

@@ -1,5 +1,5 @@
 """The routes of people's ratings: a game's leaderboard and a player's profile
-(:mod:`cradle.server.standings` reads them)."""
+(:mod:`cradle.server.store.ratings` reads them)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request
 
 from cradle.games import game_names
+from cradle.server.accounts import name_key, normal_name
 from cradle.server.answers import PlayerProfile, RatingsPage
 from cradle.server.errors import ApiError, bad_request
 from cradle.server.models import GAME_CHARS
 from cradle.server.routes.common import Context, client_of
-from cradle.server.standings import leaderboard, profile
 
 NAME_IN_URL = 100  # characters of a player's name in a URL (names have 24; escapes take more)
 
@@ -31,7 +31,7 @@ def rating_routes(router: APIRouter, ctx: Context) -> None:
             raise bad_request(f"unknown game {game!r} (known: {', '.join(game_names())})")
         await ctx.throttle(ctx.reads, client_of(request), "reads")
         hub = ctx.hub()
-        rows = await hub.db(leaderboard, hub.storage, game, players)
+        rows = await hub.runtime.db(hub.store.ratings.leaderboard, game, players)
         return {"game": game, "players": players, "ratings": rows}
 
     @router.get(
@@ -43,7 +43,11 @@ def rating_routes(router: APIRouter, ctx: Context) -> None:
         """A player's profile: ratings, finished games with results, rating over time."""
         await ctx.throttle(ctx.reads, client_of(request), "reads")
         hub = ctx.hub()
-        found = await hub.db(profile, hub.storage, name)
+        try:
+            key = name_key(normal_name(name))
+        except ValueError:
+            raise ApiError(404, "no player has that name") from None
+        found = await hub.runtime.db(hub.store.ratings.profile, key)
         if found is None:
             raise ApiError(404, "no player has that name")
         return found

@@ -58,7 +58,7 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         hub = ctx.hub()
         token = bearer(request.headers)
         table = await hub.fresh(await hub.table(game_id))
-        seat, _hotseat = await hub.identify(table, token)
+        seat, _hotseat = await hub.served.identify(table, token)
         await ctx.throttle(ctx.reads, client_of(request), "reads")
         return await hub.archive.history(table, seat)
 
@@ -78,7 +78,7 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         hub = ctx.hub()
         token = bearer(request.headers)
         table = await hub.fresh(await hub.table(game_id))
-        viewer, _hotseat = await hub.identify(table, token)
+        viewer, _hotseat = await hub.served.identify(table, token)
         if seat is not None:
             if not table.is_over:
                 raise ApiError(403, "'seat' opens other seats' views once the game is over")

@@ -1,0 +1,307 @@
+"""Accounts and their sessions as stored (:mod:`cradle.server.accounts` has the rules: names,
+passwords, cookies): an account's name and its key, its password's hash, its mail settings, its
+sessions by their cookie's hash, and the games it holds seats at."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from cradle.server.store.database import Database
+from cradle.server.store.errors import StorageError
+from cradle.server.store.lobby import LobbyStore
+from cradle.server.store.schema import (
+    AccountRow,
+    ChatLineRow,
+    ChatMuteRow,
+    DeviceRow,
+    GameRow,
+    NameSkeletonRow,
+    SeatRow,
+    SessionRow,
+)
+
+FORMER = "former player"  # the name at the seats of a deleted account (no one may take it)
+
+
+class Taken(StorageError):
+    def __init__(self, alike: bool = False) -> None:
+        reason = "that name looks like one taken" if alike else "that name is taken"
+        super().__init__(reason, reason)
+
+
+@dataclass(frozen=True)
+class Account:
+    id: str
+    name: str
+    email: str | None
+    turn_mail: bool
+    created: float
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "email": self.email,
+            "turn_mail": self.turn_mail,
+            "created": self.created,
+        }
+
+
+def _account(row: Any) -> Account:
+    return Account(row.id, row.name, row.email, bool(row.turn_mail), float(row.created))
+
+
+class AccountStore:
+    """Accounts, sessions and the games an account holds seats at."""
+
+    def __init__(self, database: Database, lobby: LobbyStore) -> None:
+        self.database = database
+        self.lobby = lobby
+
+    def create(
+        self, name: str, key: str, skeletons: Collection[str], password_hash: str, now: float
+    ) -> Account:
+        """A new account named ``name`` (``key``: the name's key, ``accounts.name_key``;
+        ``skeletons``: its looks, ``text.name_skeletons``); :class:`Taken` when the name (in
+        any case) is someone's, or looks like someone's."""
+        account_id = secrets.token_hex(8)
+        try:
+            with self.database.transaction() as connection:
+                taken = connection.execute(
+                    select(AccountRow.id).where(AccountRow.name_key == key)
+                ).first()
+                alike = connection.execute(
+                    select(NameSkeletonRow.account_id).where(
+                        NameSkeletonRow.skeleton.in_(sorted(skeletons))
+                    )
+                ).first()
+                if taken is not None or alike is not None:
+                    raise Taken(alike=taken is None)
+                connection.execute(
+                    insert(AccountRow).values(
+                        id=account_id,
+                        name=name,
+                        name_key=key,
+                        password=password_hash,
+                        created=now,
+                        turn_mail=False,
+                    )
+                )
+                for skeleton in sorted(skeletons):
+                    connection.execute(
+                        insert(NameSkeletonRow).values(skeleton=skeleton, account_id=account_id)
+                    )
+        except StorageError as exc:
+            if isinstance(exc.__cause__, IntegrityError):
+                raise Taken() from None  # another process took it meanwhile
+            raise
+        return Account(account_id, name, None, False, now)
+
+    def password_of(self, key: str) -> tuple[str, str] | None:
+        """(account id, password hash) of the account whose name's key is ``key``, or None."""
+        with self.database.engine.connect() as connection:
+            row = connection.execute(
+                select(AccountRow.id, AccountRow.password).where(AccountRow.name_key == key)
+            ).first()
+        return None if row is None else (str(row.id), str(row.password))
+
+    def password_by_id(self, account_id: str) -> str | None:
+        with self.database.engine.connect() as connection:
+            found = connection.execute(
+                select(AccountRow.password).where(AccountRow.id == account_id)
+            ).scalar()
+        return None if found is None else str(found)
+
+    def alike(self, skeletons: Collection[str]) -> bool:
+        """Whether an account's name has one of these looks (``text.name_skeletons``)."""
+        with self.database.engine.connect() as connection:
+            found = connection.execute(
+                select(NameSkeletonRow.account_id).where(
+                    NameSkeletonRow.skeleton.in_(sorted(skeletons))
+                )
+            ).first()
+        return found is not None
+
+    def device_account(self, device: str) -> str | None:
+        """The account of the device (or home address) whose hash is ``device``, or None."""
+        with self.database.engine.connect() as connection:
+            found = connection.execute(
+                select(DeviceRow.account_id).where(DeviceRow.id == device)
+            ).scalar()
+        return None if found is None else str(found)
+
+    def remember_devices(
+        self, account_id: str, devices: Collection[str], now: float, forget: float, keep: int
+    ) -> None:
+        """The devices (and home addresses) whose hashes are ``devices`` are the account's, used
+        ``now``; those unused since ``forget`` go, and the account keeps its ``keep`` most
+        recently used."""
+        with self.database.transaction() as connection:
+            connection.execute(delete(DeviceRow).where(DeviceRow.used < forget))
+            for device in devices:
+                updated = connection.execute(
+                    update(DeviceRow)
+                    .where(DeviceRow.id == device, DeviceRow.account_id == account_id)
+                    .values(used=now)
+                ).rowcount
+                if not updated:
+                    connection.execute(delete(DeviceRow).where(DeviceRow.id == device))
+                    connection.execute(
+                        insert(DeviceRow).values(
+                            id=device, account_id=account_id, created=now, used=now
+                        )
+                    )
+            surplus = (
+                select(DeviceRow.id)
+                .where(DeviceRow.account_id == account_id)
+                .order_by(DeviceRow.used.desc(), DeviceRow.id)
+                .offset(keep)
+            )
+            old = [row.id for row in connection.execute(surplus)]
+            if old:
+                connection.execute(delete(DeviceRow).where(DeviceRow.id.in_(old)))
+
+    def add_session(self, session: str, account_id: str, now: float, expires: float) -> None:
+        """A new session (``session``: its cookie's hash) of the account until ``expires``; the
+        lapsed sessions of every account go."""
+        with self.database.transaction() as connection:
+            connection.execute(delete(SessionRow).where(SessionRow.expires < now))
+            connection.execute(
+                insert(SessionRow).values(
+                    id=session, account_id=account_id, created=now, expires=expires
+                )
+            )
+
+    def account_of_session(self, session: str, now: float) -> Account | None:
+        """The account of the session whose cookie's hash is ``session``; None when it is no
+        live session."""
+        with self.database.engine.connect() as connection:
+            row = connection.execute(
+                select(AccountRow)
+                .join(SessionRow, SessionRow.account_id == AccountRow.id)
+                .where(SessionRow.id == session, SessionRow.expires > now)
+            ).first()
+        return None if row is None else _account(row)
+
+    def end_session(self, session: str) -> None:
+        with self.database.transaction() as connection:
+            connection.execute(delete(SessionRow).where(SessionRow.id == session))
+
+    def set_password(self, account_id: str, password_hash: str, keep: str) -> None:
+        """A new password; every other session of the account ends (``keep``: this one's
+        cookie's hash)."""
+        with self.database.transaction() as connection:
+            connection.execute(
+                update(AccountRow).where(AccountRow.id == account_id).values(password=password_hash)
+            )
+            connection.execute(
+                delete(SessionRow).where(SessionRow.account_id == account_id, SessionRow.id != keep)
+            )
+
+    def set_mail(self, account_id: str, email: str | None, turn_mail: bool) -> None:
+        with self.database.transaction() as connection:
+            connection.execute(
+                update(AccountRow)
+                .where(AccountRow.id == account_id)
+                .values(email=email, turn_mail=turn_mail and email is not None)
+            )
+
+    def delete(self, account_id: str) -> None:
+        """The account and its sessions go; its games stay, its seats named ``former player``."""
+        with self.database.transaction() as connection:
+            connection.execute(
+                update(SeatRow)
+                .where(SeatRow.account_id == account_id)
+                .values(account_id=None, name=FORMER)
+            )
+            # Its chat lines stay with their games, under the same name as its seats; its mutes go
+            # (its ratings go with the account: their rows cascade).
+            connection.execute(
+                update(ChatLineRow)
+                .where(ChatLineRow.speaker == f"a:{account_id}")
+                .values(name=FORMER)
+            )
+            connection.execute(delete(ChatMuteRow).where(ChatMuteRow.viewer == f"a:{account_id}"))
+            connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
+
+    def games_of(self, account_id: str, limit: int) -> list[dict[str, Any]]:
+        """The account's games as stored (the latest changed first, at most ``limit``): id,
+        game, the players (the game's names), the seats' kinds and the names at them, the seats
+        it holds,
+        status, moves, result, times, and whether it is rated (``LobbyStore.rated``)."""
+        with self.database.engine.connect() as connection:
+            held = connection.execute(
+                select(SeatRow.game_id, SeatRow.seat).where(SeatRow.account_id == account_id)
+            ).all()
+            seats: dict[str, list[int]] = {}
+            for row in held:
+                seats.setdefault(str(row.game_id), []).append(int(row.seat))
+            if not seats:
+                return []
+            games = connection.execute(
+                select(
+                    GameRow.id,
+                    GameRow.game,
+                    GameRow.players,
+                    GameRow.seats,
+                    GameRow.status,
+                    GameRow.moves,
+                    GameRow.result,
+                    GameRow.created,
+                    GameRow.updated,
+                    GameRow.rated,
+                )
+                .where(GameRow.id.in_(list(seats)))
+                .order_by(GameRow.updated.desc())
+                .limit(limit)
+            ).all()
+            names: dict[str, dict[int, str]] = {}
+            for game_id, seat, name in connection.execute(
+                select(SeatRow.game_id, SeatRow.seat, SeatRow.name).where(
+                    SeatRow.game_id.in_([g.id for g in games]), SeatRow.name.is_not(None)
+                )
+            ):
+                names.setdefault(str(game_id), {})[int(seat)] = str(name)
+        rating = self.lobby.rated(
+            {
+                str(game.id): len(game.players)
+                for game in games
+                if game.rated and isinstance(game.players, list)
+            }
+        )
+        found = []
+        for game in games:
+            players = list(game.players) if isinstance(game.players, list) else []
+            shown = names.get(str(game.id), {})
+            found.append(
+                {
+                    "id": str(game.id),
+                    "game": str(game.game),
+                    "players": [str(p) for p in players],
+                    "seats": [str(kind) for kind in game.seats]
+                    if isinstance(game.seats, list)
+                    else ["human"] * len(players),
+                    "names": [shown.get(seat) for seat in range(len(players))],
+                    "seats_held": sorted(seats[str(game.id)]),
+                    "status": str(game.status),
+                    "moves": int(game.moves),
+                    "result": game.result if isinstance(game.result, list) else None,
+                    "created": float(game.created),
+                    "updated": float(game.updated),
+                    "rated": str(game.id) in rating,
+                }
+            )
+        return found
+
+    def count(self) -> int:
+        with self.database.engine.connect() as connection:
+            return int(
+                connection.execute(select(func.count()).select_from(AccountRow)).scalar() or 0
+            )

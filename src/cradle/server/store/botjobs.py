@@ -1,0 +1,325 @@
+"""The bots' turns: a queue in the database (``bot_jobs``).
+
+A bot's turn is a row, written by the write that makes it the bot's turn (:func:`set_job`, in
+that write's transaction) and removed by the one that makes its move; workers on any machine
+claim the next one, fairly across clients by their recent use of the bots
+(:meth:`BotJobStore.claim`), under a lease that lapses if they die.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TypedDict
+
+from sqlalchemy import Float, Integer, case, delete, exists, func, insert, literal, select, update
+from sqlalchemy.engine import Connection
+
+from cradle.server.store.database import Database
+from cradle.server.store.reader import stored_number
+from cradle.server.store.schema import LIVE, BotClientRow, BotClockRow, BotJobRow, GameRow
+
+CLAIM_KEY = 0x626F7473  # held while a bot's turn is claimed ("bots"): one fair order for all
+# A client's use of the bots: the seconds its turns were given, decaying with this time
+# constant (so a client idle for a few minutes is new again); each turn counts its bot's
+# budget per decision, at least LEAST_COST (the work around any move).
+USAGE_SECONDS = 120.0
+LEAST_COST = 0.02
+DAMAGED_SKIPPED = 8  # damaged turns one claim forgets at most before it gives up
+
+
+@dataclass(frozen=True)
+class BotJob:
+    """A bot's turn a worker claimed: the game, the version it is at, the creator's client key
+    and the seconds each bot seat has spent in its current turn."""
+
+    game_id: str
+    version: int
+    client: str
+    clocks: dict[int, float]
+
+
+class QueuedTurn(TypedDict):
+    """A bot's turn in the queue (``bot_jobs``): due at ``ready``, claimed by ``owner`` until
+    ``lease``."""
+
+    game_id: str
+    version: int
+    client: str | None
+    ready: float
+    owner: str | None
+    lease: float
+
+
+def set_job(
+    connection: Connection,
+    game_id: str,
+    version: int,
+    bot_turn: bool,
+    ready: float,
+    cost: float,
+) -> None:
+    """The game is now at ``version``: its bot's turn (costing ``cost`` seconds a decision)
+    waits from ``ready`` if a bot decides, and any earlier one is gone."""
+    connection.execute(delete(BotJobRow).where(BotJobRow.game_id == game_id))
+    if not bot_turn:
+        return
+    connection.execute(
+        insert(BotJobRow).from_select(
+            ["game_id", "version", "client", "cost", "ready", "lease"],
+            select(
+                GameRow.id,
+                literal(version, Integer),
+                func.coalesce(GameRow.client, ""),
+                literal(max(0.0, cost), Float),
+                literal(ready, Float),
+                literal(0.0, Float),
+            ).where(GameRow.id == game_id),
+        )
+    )
+
+
+def move_job(connection: Connection, game_id: str, version: int) -> None:
+    """The game moved to ``version`` and whose turn it is did not change: a bot's turn stays
+    as it is, at the new version."""
+    connection.execute(
+        update(BotJobRow).where(BotJobRow.game_id == game_id).values(version=version)
+    )
+
+
+def drop_jobs(connection: Connection, game_id: str) -> None:
+    """No bot decides in the game any more (it ended)."""
+    connection.execute(delete(BotJobRow).where(BotJobRow.game_id == game_id))
+
+
+class BotJobStore:
+    """The queue of bots' turns, claimed by the workers of every process and machine."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.delay = 0.0  # seconds between a bot's turn coming and a worker taking it
+
+    def queue_lost(self) -> None:
+        """Queue the bots' turns of games stored before there was a queue (or whose job went
+        missing)."""
+        if self.database.read_only:
+            return
+        with self.database.transaction() as connection:
+            connection.execute(
+                insert(BotJobRow).from_select(
+                    ["game_id", "version", "client", "ready", "lease"],
+                    select(
+                        GameRow.id,
+                        GameRow.version,
+                        func.coalesce(GameRow.client, ""),
+                        literal(0.0, Float),
+                        literal(0.0, Float),
+                    ).where(
+                        GameRow.bot_turn.is_(True),
+                        GameRow.status.in_(LIVE),
+                        GameRow.version.is_not(None),  # a damaged row: its game is set aside
+                        ~exists().where(BotJobRow.game_id == GameRow.id),
+                    ),
+                )
+            )
+
+    def claim(self, owner: str, now: float, lease: float) -> BotJob | None:
+        """Take the next bot's turn that is due and that no live worker holds, for ``lease``
+        seconds (renew it while thinking), and count its cost against its client.
+
+        The fair order: the turn whose client would have used the bots least, counting this
+        turn (recent use decays: :data:`USAGE_SECONDS`), then the oldest. So a client whose
+        forty tables keep the bots busy waits while a client with one table gets its move, new
+        clients and cheap bots go first, and clients that all want more than there is share
+        the bots' time equally. None when no turn is due.
+
+        PostgreSQL: claims take turns under an advisory lock (so the order is the same for
+        every worker on every machine), and a row another transaction holds is skipped
+        (``FOR UPDATE SKIP LOCKED``). SQLite has one process, whose writes are serialised.
+        """
+        due = (BotJobRow.ready <= now) & (BotJobRow.owner.is_(None) | (BotJobRow.lease < now))
+        scaled = now / USAGE_SECONDS
+        exponent = BotClientRow.load - scaled
+        use = case(  # bounded: machines whose clocks disagree must not overflow exp()
+            (BotClientRow.load.is_(None) | (exponent < -700.0), 0.0),
+            (exponent > 700.0, 1e300),
+            else_=func.exp(exponent),
+        )
+        cost = case((BotJobRow.cost < LEAST_COST, LEAST_COST), else_=BotJobRow.cost)
+        query = (
+            select(
+                BotJobRow.game_id,
+                BotJobRow.version,
+                BotJobRow.client,
+                BotJobRow.cost,
+                BotClientRow.load,
+            )
+            .outerjoin(BotClientRow, BotClientRow.client == BotJobRow.client)
+            .where(due)
+            .order_by(use + cost, BotJobRow.ready, BotJobRow.game_id)
+            .limit(1)
+            .with_for_update(skip_locked=True, of=BotJobRow)
+        )
+        with self.database.transaction() as connection:
+            self.database.lock(connection, CLAIM_KEY)
+            for _damaged in range(DAMAGED_SKIPPED):
+                row = connection.execute(query).first()
+                if row is None:
+                    return None
+                game_id, client = str(row.game_id), str(row.client)
+                version = stored_number(row.version)
+                if version is not None and version == int(version):
+                    break
+                # A damaged turn (the queue is derived data): forgotten, so that it stops no
+                # other; the game's own row still says whether a bot decides (start-up).
+                connection.execute(delete(BotJobRow).where(BotJobRow.game_id == game_id))
+            else:
+                return None
+            connection.execute(
+                update(BotJobRow)
+                .where(BotJobRow.game_id == game_id)
+                .values(owner=owner, lease=now + lease)
+            )
+            known = stored_number(row.load)
+            used = 0.0 if known is None else math.exp(min(700.0, max(-700.0, known - scaled)))
+            load = math.log(used + max(LEAST_COST, stored_number(row.cost) or 0.0)) + scaled
+            changed = connection.execute(
+                update(BotClientRow).where(BotClientRow.client == client).values(load=load)
+            ).rowcount
+            if not changed:
+                connection.execute(insert(BotClientRow), {"client": client, "load": load})
+            clocks: dict[int, float] = {}
+            for seat, spent in connection.execute(
+                select(BotClockRow.seat, BotClockRow.spent).where(BotClockRow.game_id == game_id)
+            ):
+                number, seconds = stored_number(seat), stored_number(spent)
+                if number is not None and seconds is not None and seconds >= 0:
+                    clocks[int(number)] = seconds  # a damaged clock: the turn's full allowance
+        return BotJob(game_id, int(version), client, clocks)
+
+    def use(self, client: str, now: float) -> float:
+        """The recent use of the bots of the client with key ``client`` (hashed), in seconds."""
+        with self.database.engine.connect() as connection:
+            load = stored_number(
+                connection.execute(
+                    select(BotClientRow.load).where(BotClientRow.client == client)
+                ).scalar()
+            )
+        return (
+            0.0 if load is None else math.exp(min(700.0, max(-700.0, load - now / USAGE_SECONDS)))
+        )
+
+    def renew(self, game_id: str, owner: str, until: float) -> bool:
+        """Keep the claim on a bot's turn until ``until``; False when it is no longer ours."""
+        with self.database.transaction() as connection:
+            return bool(
+                connection.execute(
+                    update(BotJobRow)
+                    .where(BotJobRow.game_id == game_id, BotJobRow.owner == owner)
+                    .values(lease=until)
+                ).rowcount
+            )
+
+    def release(self, game_id: str, owner: str, ready: float | None = None) -> None:
+        """Give a claimed turn back (due again at ``ready``, or as it was)."""
+        values: dict[str, object] = {"owner": None, "lease": 0.0}
+        if ready is not None:
+            values["ready"] = ready
+        with self.database.transaction() as connection:
+            connection.execute(
+                update(BotJobRow)
+                .where(BotJobRow.game_id == game_id, BotJobRow.owner == owner)
+                .values(**values)
+            )
+
+    def release_all(self, owner: str | None = None) -> None:
+        """Give back every turn ``owner`` holds (None: every worker's; SQLite's start-up, when
+        no other process can hold one)."""
+        query = update(BotJobRow).values(owner=None, lease=0.0)
+        if owner is not None:
+            query = query.where(BotJobRow.owner == owner)
+        with self.database.transaction() as connection:
+            connection.execute(query)
+
+    def drop(self, game_id: str, version: int) -> None:
+        """Forget the turn of a game at ``version`` where no bot decides after all."""
+        with self.database.transaction() as connection:
+            connection.execute(
+                delete(BotJobRow).where(BotJobRow.game_id == game_id, BotJobRow.version == version)
+            )
+
+    def next_due(self) -> float | None:
+        """When the next bot's turn can be claimed (a claimed one: when its lease lapses);
+        None when there is none."""
+        due = case(
+            (BotJobRow.owner.is_(None), BotJobRow.ready),
+            (BotJobRow.lease > BotJobRow.ready, BotJobRow.lease),
+            else_=BotJobRow.ready,
+        )
+        with self.database.engine.connect() as connection:
+            found = connection.execute(select(func.min(due))).scalar()
+        return stored_number(found)
+
+    def queue(self, now: float) -> tuple[int, int, float | None]:
+        """The bots' turns for the metrics: (waiting for a worker, held by a worker, when the
+        oldest waiting one became due: None while none is due)."""
+        free = BotJobRow.owner.is_(None) | (BotJobRow.lease < now)
+        with self.database.engine.connect() as connection:
+            waiting = connection.execute(
+                select(func.count()).select_from(BotJobRow).where(free)
+            ).scalar()
+            oldest = connection.execute(
+                select(func.min(BotJobRow.ready)).where(BotJobRow.ready <= now, free)
+            ).scalar()
+            thinking = connection.execute(
+                select(func.count()).select_from(BotJobRow).where(~free)
+            ).scalar()
+        return int(waiting or 0), int(thinking or 0), None if oldest is None else float(oldest)
+
+    def jobs(self) -> list[QueuedTurn]:
+        """Every bot's turn waiting or claimed (for tests and operators)."""
+        with self.database.engine.connect() as connection:
+            rows = connection.execute(
+                select(
+                    BotJobRow.game_id,
+                    BotJobRow.version,
+                    BotJobRow.client,
+                    BotJobRow.ready,
+                    BotJobRow.owner,
+                    BotJobRow.lease,
+                ).order_by(BotJobRow.ready, BotJobRow.game_id)
+            ).all()
+        return [
+            QueuedTurn(
+                game_id=row.game_id,
+                version=row.version,
+                client=row.client,
+                ready=row.ready,
+                owner=row.owner,
+                lease=row.lease,
+            )
+            for row in rows
+        ]
+
+    def clocks(self, game_id: str) -> dict[int, float]:
+        with self.database.engine.connect() as connection:
+            return {
+                int(seat): float(spent)
+                for seat, spent in connection.execute(
+                    select(BotClockRow.seat, BotClockRow.spent).where(
+                        BotClockRow.game_id == game_id
+                    )
+                )
+            }
+
+    def forget_idle_clients(self, now: float) -> None:
+        """Forget the clients with no bot's turn waiting whose use has all but decayed."""
+        with self.database.transaction() as connection:
+            self.database.lock(connection, CLAIM_KEY)
+            faded = math.log(LEAST_COST / 100) + now / USAGE_SECONDS
+            connection.execute(
+                delete(BotClientRow).where(
+                    BotClientRow.load < faded,
+                    ~exists().where(BotJobRow.client == BotClientRow.client),
+                )
+            )

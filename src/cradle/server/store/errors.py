@@ -1,0 +1,75 @@
+"""What the store raises: every failure of the database is a :class:`StorageError` (or
+SQLAlchemy's own error) whose ``reason`` the server answers with, as a 503; a stored game that
+cannot be read back is a :class:`CorruptGame`, set aside alone."""
+
+from __future__ import annotations
+
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+
+class StorageError(RuntimeError):
+    """The database refused a write, or cannot be used. ``reason``: what a client may be told
+    (never the driver's text, which can quote the statement and its parameters)."""
+
+    def __init__(self, message: str, reason: str = "the database failed") -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class Conflict(StorageError):
+    """Another process changed the game first: reload it and decide again."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "the game keeps changing")
+
+
+class Refused(StorageError):
+    """A write whose condition a client got wrong (a used or lapsed code): ``reason`` says
+    which; nothing changed."""
+
+
+class ReadOnly(StorageError):
+    """A write to a database this server may only read (:attr:`Database.read_only`)."""
+
+
+class CapReached(StorageError):
+    """A new game does not fit the caps; ``reason`` says which, for the client."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class CorruptGame(StorageError):
+    """A stored game that cannot be read back; ``reason`` says why (it names no secret)."""
+
+    def __init__(self, game_id: str, reason: str) -> None:
+        super().__init__(f"game {game_id}: {reason}", reason)
+        self.game_id = game_id
+
+
+# What a failing database raises, wrapped or not: the server answers all of them with a 503.
+DATABASE_ERRORS: tuple[type[Exception], ...] = (StorageError, DBAPIError, PoolTimeout)
+
+
+def trouble(exc: BaseException) -> str:
+    """What went wrong with the database, in words a client may read (no statement, no URL)."""
+    if isinstance(exc, StorageError):
+        return exc.reason
+    said = str(getattr(exc, "orig", None) or exc).lower()
+    if isinstance(exc, PoolTimeout) or "database is locked" in said:
+        return "the database is busy"
+    if "disk is full" in said or "no space left" in said or "disk full" in said:
+        return "the database's disk is full"
+    if "readonly database" in said or "read-only" in said or "read only" in said:
+        return "the database cannot be written"
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return "the connection to the database was lost"
+    if "unable to open database file" in said or "disk i/o error" in said:
+        return "the database file cannot be used"
+    if isinstance(exc, DBAPIError) and isinstance(exc.orig, Exception):
+        kind = type(exc.orig).__name__
+        if kind in ("OperationalError", "InterfaceError"):
+            return "the database cannot be reached"
+    return "the database failed"

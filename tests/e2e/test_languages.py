@@ -1,0 +1,277 @@
+"""The web client in Spanish and Portuguese, in a real browser (issue 66).
+
+A browser whose language is es or pt-BR gets its catalogue; the switch changes the language at
+once and is remembered. A crawl of the screens finds no message of the English catalogue on
+them (text, titles, labels, placeholders), and no text that overflows its box or the page, at
+390×844 and 1366×768 (make test: the live screens in Spanish at a phone; the long tier: every
+screen, a finished game's replay and analysis too, in every language at both sizes). The guided
+lessons are walked to their end in the long tier (both games in both languages at both sizes).
+Screenshots: test-artifacts/lang-*.png.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers.e2e import PHONE, PageErrors, make, step_name, turn, wait_until
+from tests.helpers.server import GAMES, PlayServer
+
+pytestmark = pytest.mark.skipif(not {"tigris", "gheos"} <= set(GAMES), reason="needs both engines")
+
+CATALOGUES = Path(__file__).resolve().parents[2] / "src/cradle/web/i18n"
+SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": PHONE}
+PLACEHOLDER = re.compile(r"\{\w+\}")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
+    """The module's own server: the lesson walks make a table per step."""
+    db = tmp_path_factory.mktemp("lang") / "games.sqlite3"
+    settings = (
+        "hint_seconds=0.1",
+        "analysis_seconds=0.02",
+        "create_per_minute=1000",
+        "live_games_per_client=1000",
+        "hints_per_minute=1000",
+    )
+    play = PlayServer(f"sqlite:///{db}", bot_delay=0.02, settings=settings).start()
+    try:
+        yield play
+    finally:
+        play.stop()
+
+
+def messages(tag: str) -> dict[str, Any]:
+    """A language's messages, with those of the catalogues it falls back on."""
+    found = json.loads((CATALOGUES / f"{tag}.json").read_text(encoding="utf-8"))
+    fallback = found.get("@fallback")
+    out = messages(fallback) if isinstance(fallback, str) else {}
+    out.update({k: v for k, v in found.items() if not k.startswith("@")})
+    return out
+
+
+def texts(message: Any) -> list[str]:
+    return [message] if isinstance(message, str) else list(message.values())
+
+
+def english_left(tag: str) -> list[str]:
+    """The pieces of English that must not be on a page in `tag`: each English message's
+    longest stretch between placeholders, where the language writes that message otherwise,
+    long enough to be a phrase (one word alone may be the same word in both languages)."""
+    english, found = messages("en"), messages(tag)
+    ours = {t for m in found.values() for t in texts(m)}
+    pieces = set()
+    for key, message in english.items():
+        if texts(message) == texts(found[key]):
+            continue
+        for text in texts(message):
+            longest = max(PLACEHOLDER.split(text), key=len).strip(" .,:;()·")
+            if len(longest) >= 12 and " " in longest and not any(longest in t for t in ours):
+                pieces.add(longest)
+    return sorted(pieces)
+
+
+PAGE_WORDS = """() => {
+  const out = [document.title, document.body.innerText];
+  for (const node of document.querySelectorAll("[title], [aria-label], [placeholder], [alt]")) {
+    for (const name of ["title", "aria-label", "placeholder", "alt"]) {
+      if (node.getAttribute(name)) out.push(node.getAttribute(name));
+    }
+  }
+  for (const node of document.querySelectorAll("svg title")) out.push(node.textContent);
+  return out.join("\\n");
+}"""
+
+# Text that spills out of its box, or a page wider than the screen (the Tigris board scrolls
+# inside its own box on purpose; a chart's SVG text is drawn, not laid out).
+OVERFLOWS = """() => {
+  const bad = [];
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) {
+    bad.push(`page ${document.documentElement.scrollWidth} > ${window.innerWidth}`);
+  }
+  for (const node of document.querySelectorAll("body *")) {
+    if (!(node instanceof HTMLElement) || node.closest(".board-scroll, .all-actions, .chat-lines")) continue;
+    const own = [...node.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !node.getClientRects().length) continue;
+    const style = getComputedStyle(node);
+    if (style.display === "inline" || style.overflowX === "auto" || style.overflowX === "scroll") continue;
+    if (node.scrollWidth > node.clientWidth + 2) {
+      bad.push(`${node.tagName.toLowerCase()}#${node.id}.${node.className}: ${node.textContent.trim().slice(0, 60)}`);
+    }
+  }
+  return bad;
+}"""
+
+
+def check_screen(page: Any, tag: str, name: str, artifacts: Path, label: str) -> None:
+    page.wait_for_timeout(150)  # a late redraw (a board map, a poll) lands before reading
+    words = page.evaluate(PAGE_WORDS)
+    left = [piece for piece in english_left(tag) if piece in words]
+    assert not left, f"{tag} {name} ({label}) shows English: {left}"
+    assert not page.evaluate(OVERFLOWS), f"{tag} {name} ({label}) overflows"
+    page.screenshot(path=str(artifacts / f"lang-{tag}-{label}-{name}.png"))
+
+
+def finished_game(server: PlayServer, game: str) -> str:
+    created = server.post("/api/games", {"game": game, "seats": ["bot:random", "bot:random"]})
+    wait_until(lambda: server.get(f"/api/games/{created['id']}")["table"]["status"] == "over", 120)
+    return str(created["id"])
+
+
+def crawl(
+    browser: Any, server: PlayServer, artifacts: Path, tag: str, size: str, whole: bool = True
+) -> None:
+    """Every kind of screen in `tag` at one size: lobby, learn, rules, ratings, accounts, a game
+    of each kind at its table with the player aid open and a refused move's reason, and (with
+    `whole`) a finished game's replay and analysis."""
+    context = browser.new_context(viewport=SIZES[size], locale=tag)
+    page = context.new_page()
+    errors = PageErrors(page)
+    base = server.base
+    screens = {
+        "lobby": ("#/", "#create-game"),
+        "learn": ("#/learn", ".learn-card"),
+        "rules-tigris": ("#/rules/tigris", "#picture-kingdom[data-drawn]"),
+        "rules-gheos": ("#/rules/gheos", "#picture-continent[data-drawn]"),
+        "ratings": ("#/ratings", "#leaderboard"),
+        "signin": ("#/signin", "#signin"),
+        "signup": ("#/signup", "#signup"),
+        "account": ("#/account", "h1"),
+        "inbox": ("#/inbox", "#inbox"),
+    }
+    for name, (address, ready) in screens.items():
+        page.goto(f"{base}/{address}")
+        page.wait_for_selector(ready)
+        check_screen(page, tag, name, artifacts, size)
+    for game in ("tigris", "gheos"):
+        created = server.post("/api/games", {"game": game, "seats": ["human", "bot:random"]})
+        page.goto(f"{base}/#/play/{created['id']}/{created['seats'][0]['token']}")
+        page.wait_for_selector("#hand-tiles")
+        wait_until(lambda: turn(page) == "mine", 120)
+        if game == "tigris":
+            # A square the tile may not go on: the engine's reason (English from the server).
+            page.locator("#hand-tiles .tile-btn:not([disabled])").first.click()
+            page.locator(".board .not-legal rect").first.click()
+            wait_until(lambda: page.locator("#why").inner_text().count(":") >= 2, 120)
+        check_screen(page, tag, f"{game}-table", artifacts, size)
+        page.locator("#aid-open").click()
+        check_screen(page, tag, f"{game}-aid", artifacts, size)
+        if not whole:
+            continue
+        done = finished_game(server, game)
+        page.goto(f"{base}/#/replay/{done}")
+        page.wait_for_selector("#replay-step")
+        page.locator("#replay-last").click()
+        page.wait_for_selector("#result")
+        check_screen(page, tag, f"{game}-replay", artifacts, size)
+        page.goto(f"{base}/#/analysis/{done}")
+        page.wait_for_selector("#analyse")
+        page.locator("#analyse").click()
+        page.wait_for_selector("#analysis-done", timeout=120_000)
+        page.wait_for_selector("#costly-list li, #costly p")
+        check_screen(page, tag, f"{game}-analysis", artifacts, size)
+    assert not errors.errors
+    context.close()
+
+
+def test_the_browsers_language_and_the_switch(
+    browser: Any, server: PlayServer, artifacts: Path
+) -> None:
+    """es from the browser; the switch turns the page to pt-PT at once, with no reload, and a
+    reload keeps it; an unknown language (de) reads English."""
+    context = browser.new_context(viewport=SIZES["phone"], locale="es-MX")
+    page = context.new_page()
+    errors = PageErrors(page)
+    page.goto(f"{server.base}/#/")
+    page.wait_for_selector("#create-game")
+    assert page.evaluate("document.documentElement.lang") == "es"
+    assert page.locator("#learn-to-play").inner_text() == messages("es")["lobby.learn"]
+    assert page.locator("#language").input_value() == "es"
+    page.evaluate("window.marker = 1")  # gone if the page reloads
+    page.locator("#language").select_option("pt-PT")
+    wait_until(lambda: page.evaluate("document.documentElement.lang") == "pt-PT")
+    assert page.evaluate("window.marker") == 1
+    assert page.locator("#create-game").inner_text() == messages("pt-PT")["lobby.start"]
+    assert page.locator("#nav-ratings").inner_text() == messages("pt-PT")["ratings.title"]
+    page.screenshot(path=str(artifacts / "lang-switch-phone.png"))
+    page.reload()
+    page.wait_for_selector("#create-game")
+    assert page.evaluate("document.documentElement.lang") == "pt-PT"
+    context.close()
+    german = browser.new_context(viewport=SIZES["laptop"], locale="de-DE")
+    page = german.new_page()
+    page.goto(f"{server.base}/#/")
+    page.wait_for_selector("#create-game")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    german.close()
+    assert not errors.errors
+
+
+def test_no_english_and_no_overflow_on_the_screens_in_spanish_at_a_phone(
+    browser: Any, server: PlayServer, artifacts: Path
+) -> None:
+    """The smaller crawl of make test (no finished game's replay and analysis)."""
+    crawl(browser, server, artifacts, "es", "phone", whole=False)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+@pytest.mark.parametrize("tag", ["es", "pt-BR", "pt-PT"])
+def test_no_english_and_no_overflow_on_any_screen(
+    browser: Any, server: PlayServer, artifacts: Path, tag: str, size: str
+) -> None:
+    crawl(browser, server, artifacts, tag, size)
+
+
+def walk(browser: Any, server: PlayServer, artifacts: Path, tag: str, game: str, size: str) -> None:
+    """A guided game to its end in `tag`: every step's text, its end and each try's outline."""
+    words = messages(tag)
+    context = browser.new_context(viewport=SIZES[size], locale=tag)
+    page = context.new_page()
+    errors = PageErrors(page)
+    lessons = server.get(f"/api/lessons/{game}")["lessons"]
+    page.goto(f"{server.base}/#/learn/{game}")
+    for number, lesson in enumerate(lessons):
+        base = f"lesson.{game}.{lesson['name']}"
+        wait_until(lambda name=lesson["name"]: step_name(page) == name, 120)
+        wait_until(lambda: turn(page) == "mine", 120)
+        assert page.locator(".guide-intro").inner_text() == words[f"{base}.intro"]
+        title = page.locator("#guide-step").inner_text()
+        assert title.endswith(words[f"{base}.title"]), title
+        check_screen(page, tag, f"learn-{game}-{number + 1}", artifacts, size)
+        if lesson["name"] == "tiles":
+            # A wrong square: the engine's reason, in the language (the server sends English).
+            page.locator("#hand-tiles .tile-btn[data-color=green]").first.click()
+            page.locator(".board [data-cell=D4] rect").first.click()
+            wrong = page.locator("#guide-feedback.wrong")
+            wait_until(lambda wrong=wrong: wrong.count() > 0, 120)
+            assert "river" not in wrong.inner_text() and "D4" in wrong.inner_text()
+            check_screen(page, tag, f"learn-{game}-refused", artifacts, size)
+            page.locator("#hand-tiles .tile-btn[data-color=green]").first.click()  # unselects
+        for pattern in lesson["tries"]:
+            make(page, pattern)
+        done = page.locator("#guide-feedback.done")
+        wait_until(lambda done=done: done.count() > 0, 120)
+        assert done.inner_text() == words[f"{base}.done"]
+        if number < len(lessons) - 1:
+            page.locator("#guide-next").click()
+    assert page.locator("#guide-play").inner_text() == words["learn.play_easy"]
+    page.screenshot(path=str(artifacts / f"lang-{tag}-{size}-learn-{game}-end.png"))
+    assert not errors.errors
+    context.close()
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+@pytest.mark.parametrize("game", ["tigris", "gheos"])
+@pytest.mark.parametrize("tag", ["es", "pt-BR"])
+def test_both_guided_games_walked_to_their_end(
+    browser: Any, server: PlayServer, artifacts: Path, tag: str, game: str, size: str
+) -> None:
+    walk(browser, server, artifacts, tag, game, size)
