@@ -219,7 +219,7 @@ class Run:
 
         self.plan, self.out, self.command = plan, out, command
         self.spec = get_spec(plan.game)
-        self.actions = len(self.spec.encoding)
+        self.actions = self.spec.action_count
         self.inputs = self.spec.observation_size(plan.players)
         self.scales = observation_scales(self.spec, plan.players).astype(np.float32)
         for folder in ("shards", "models"):
