@@ -100,6 +100,38 @@ def record_frames(page: Any, frames: list[str], sent: list[str] | None = None) -
     page.on("websocket", on_socket)
 
 
+# Every state of the screen a person could see, noted once each task has drawn it (a
+# MutationObserver's callback runs after the task that changed the page, never in the middle):
+# a state that lasts a moment, as a bot's quick turn, is noted however late a test looks.
+SCREEN_STATES = """
+(() => {
+  const states = [];
+  window.cradleScreenStates = states;
+  const note = () => {
+    const state = { title: document.title, thinking: document.getElementById("thinking") !== null,
+                    turn: (document.body && document.body.dataset.turn) || "" };
+    const last = states[states.length - 1];
+    if (!last || last.title !== state.title || last.thinking !== state.thinking
+        || last.turn !== state.turn) states.push(state);
+  };
+  new MutationObserver(note).observe(document, { subtree: true, childList: true,
+                                                 characterData: true, attributes: true });
+})();
+"""
+
+
+def note_screen_states(page: Any) -> None:
+    """From the next page load on, note every state of the tab title, the bot-thinking note
+    and whose turn it is (read them with :func:`screen_states`)."""
+    page.add_init_script(SCREEN_STATES)
+
+
+def screen_states(page: Any) -> list[dict[str, Any]]:
+    """The states noted since the page loaded: ``title``, ``thinking`` and ``turn``."""
+    found: list[dict[str, Any]] = page.evaluate("window.cradleScreenStates || []")
+    return found
+
+
 def hand_on_screen(page: Any) -> list[str]:
     return [
         str(b.get_attribute("data-color"))
