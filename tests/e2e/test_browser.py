@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,6 @@ from tests.helpers.e2e import (
     PHONE,
     PageErrors,
     click_and_wait,
-    decide,
     hand_on_screen,
     missing_glyphs,
     play_until_end,
@@ -110,16 +108,11 @@ def test_a_whole_game_against_a_bot_reaches_the_end_screen(
     page.click("#create-game")
     page.wait_for_selector(".gheos-board")
     rng = random.Random(6)
-    shot = False
-    deadline = time.monotonic() + 150
-    while not page.locator("#end-screen").count():
-        assert time.monotonic() < deadline, "no end screen"
-        if not shot and version(page) >= 8 and turn(page) == "mine":
-            page.wait_for_timeout(100)
-            page.screenshot(path=str(artifacts / "gheos-game.png"))
-            shot = True
-        if not decide(page, rng):
-            page.wait_for_timeout(20)
+    play_until_end(page, rng, until=lambda: version(page) >= 8 and turn(page) == "mine")
+    if turn(page) == "mine":
+        page.wait_for_timeout(100)
+        page.screenshot(path=str(artifacts / "gheos-game.png"))
+    play_until_end(page, rng)
     end = page.locator("#end-screen")
     assert end.locator("#result tbody tr").count() == 2
     assert "wins" in end.locator("h2").inner_text() or "over" in end.locator("h2").inner_text()
@@ -175,7 +168,7 @@ def test_a_whole_tigris_game_against_a_bot(
     errors = PageErrors(page)
     page.goto(f"{server.base}/#/play/{created['id']}/{created['seats'][0]['token']}")
     page.wait_for_selector(".tigris-board")
-    decisions = play_until_end(page, random.Random(3), seconds=150, prefer_pass=True)
+    decisions = play_until_end(page, random.Random(3), prefer_pass=True)
     assert decisions > 10
     result = page.locator("#end-screen #result tbody tr")
     assert result.count() == 2

@@ -136,7 +136,7 @@ def test_the_log_is_the_whole_history_and_the_board_shows_what_happened(
         seen = len(screen_states(page))
         click_and_wait(page, page.locator("#pass"))
         # a bot's turn shows it thinking
-        wait_until(lambda: any(s["thinking"] for s in screen_states(page)[seen:]), 60)
+        wait_until(lambda seen=seen: any(s["thinking"] for s in screen_states(page)[seen:]), 60)
     thinking = [s for s in screen_states(page) if s["thinking"]]
     assert thinking and all("Waiting for" in s["title"] for s in thinking), thinking
     wait_until(lambda: turn(page) == "mine", 60)

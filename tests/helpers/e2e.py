@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from cradle.core.lessons import matches
@@ -78,15 +79,41 @@ def decide(page: Any, rng: random.Random, prefer_pass: bool = False) -> bool:
     raise AssertionError("our decision, but nothing to click")
 
 
-def play_until_end(page: Any, rng: random.Random, seconds: float, prefer_pass: bool = False) -> int:
-    deadline = time.monotonic() + seconds
+def wait_for_our_turn(page: Any) -> None:
+    """Wait (in the page, without polling from here) until the other seats have decided: our
+    decision or the end. A minute per wait is an opponent's move on a loaded machine many
+    times over."""
+    page.wait_for_function(
+        "() => document.body.dataset.turn !== 'wait' || document.getElementById('end-screen')",
+        timeout=60_000,
+    )
+
+
+def play_until_end(
+    page: Any,
+    rng: random.Random,
+    changes: int = 1000,
+    prefer_pass: bool = False,
+    until: Callable[[], bool] | None = None,
+) -> int:
+    """Decide by clicks until the end screen shows (or ``until()`` holds before a decision);
+    the number of decisions made. Fails when
+    the game is still on after ``changes`` stored changes (both seats' moves; a game of two
+    takes a few hundred), or after 20 clicks in a row that sent nothing: however slowly the
+    machine goes, a game that ends takes the same steps."""
     decisions = 0
+    unsent = 0
     while not page.locator("#end-screen").count():
-        assert time.monotonic() < deadline, f"no end screen after {decisions} decisions"
+        if until is not None and until():
+            break
+        now = version(page)
+        assert now < changes, f"no end screen after {now} changes ({decisions} decisions)"
         if decide(page, rng, prefer_pass):
             decisions += 1
+            unsent = 0 if version(page) != now else unsent + 1
+            assert unsent < 20, f"20 clicks sent nothing (version {now})"
         else:
-            page.wait_for_timeout(20)
+            wait_for_our_turn(page)
     return decisions
 
 
