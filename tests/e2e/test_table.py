@@ -131,7 +131,7 @@ def test_the_log_is_the_whole_history_and_the_board_shows_what_happened(
     # Pass a few turns: the bot (which thinks a moment each time) moves in between. Its turn
     # may be over before the test looks: what the page showed meanwhile was noted.
     for _ in range(3):
-        wait_until(lambda: turn(page) == "mine", 60)
+        wait_until(lambda: turn(page) == "mine", 120)
         assert "Your turn" in page.title()
         seen = len(screen_states(page))
         click_and_wait(page, page.locator("#pass"))
@@ -139,7 +139,7 @@ def test_the_log_is_the_whole_history_and_the_board_shows_what_happened(
         wait_until(lambda seen=seen: any(s["thinking"] for s in screen_states(page)[seen:]), 60)
     thinking = [s for s in screen_states(page) if s["thinking"]]
     assert thinking and all("Waiting for" in s["title"] for s in thinking), thinking
-    wait_until(lambda: turn(page) == "mine", 60)
+    wait_until(lambda: turn(page) == "mine", 120)
     assert "Your turn" in page.title()
     page.screenshot(path=str(artifacts / "tigris-your-turn.png"))
     before = wait_for_log(page, server, game_id, token)
