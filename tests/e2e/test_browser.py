@@ -252,3 +252,26 @@ def test_phone_screens(server: PlayServer, browser: Any, artifacts: Path) -> Non
         assert missing_glyphs(page) == []
     assert errors.errors == []
     context.close()
+
+
+@pytest.mark.parametrize(("motion", "spin"), [("reduce", "none"), ("no-preference", "spin")])
+def test_less_motion_asked_for_stops_every_animation(
+    server: PlayServer, browser: Any, motion: str, spin: str
+) -> None:
+    """Whoever asks their system for reduced motion sees nothing move (the other e2e tests
+    browse so: a software-drawn animation costs the headless browser most of its time)."""
+    context = browser.new_context(viewport=LAPTOP, reduced_motion=motion)
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create-game")
+    shown = page.evaluate(
+        """() => {
+            const spinner = document.createElement("span");
+            spinner.className = "spinner";
+            document.body.append(spinner);
+            const style = getComputedStyle(spinner);
+            return [style.animationName, style.transitionDuration];
+        }"""
+    )
+    assert shown[0] == spin
+    context.close()
