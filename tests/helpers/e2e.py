@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
 from cradle.core.lessons import matches
+from tests.helpers import waiting
 
 
 def version(page: Any) -> int:
@@ -212,14 +212,10 @@ def missing_glyphs(page: Any) -> list[str]:
     return found
 
 
-def wait_until(predicate: Any, seconds: float = 60.0, step: float = 0.05) -> None:
+def wait_until(predicate: Any, seconds: float = 60.0) -> None:
     """Wait until ``predicate()`` holds: generously (a loaded machine does what is waited for
     slowly, and the wait ends as soon as it holds), else AssertionError."""
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting")
-        time.sleep(step)
+    waiting.wait(predicate, seconds, "timed out waiting")
 
 
 # -- the guided lessons --------------------------------------------------------------------

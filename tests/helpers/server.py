@@ -45,6 +45,7 @@ from cradle.server.store import Store
 from cradle.server.store.games import StoredGame
 from cradle.server.store.plays import MoveChange
 from cradle.server.tokens import hash_token, new_token
+from tests.helpers import waiting
 
 
 def free_port() -> int:
@@ -118,6 +119,7 @@ class PlayServer:
     def start(self) -> PlayServer:
         self.process = subprocess.Popen(self.command())
         deadline = time.monotonic() + 120
+        pause = waiting.pauses()
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.process.returncode}")
@@ -125,7 +127,7 @@ class PlayServer:
                 http("GET", self.base + "/api/meta")
                 return self
             except (urllib.error.URLError, OSError):
-                time.sleep(0.05)
+                time.sleep(next(pause))
         # Stopped, not left behind: a server (with --workers, a supervisor and its workers)
         # that outlives its test holds its port and its database for good.
         self.stop()
@@ -302,11 +304,7 @@ def token_of(created: dict[str, Any], seat: int) -> str:
 def wait_for(predicate: Any, seconds: float = 180) -> None:
     """Wait until ``predicate()`` holds: generously (a loaded machine does what is waited for
     slowly, and the wait ends as soon as it holds), else AssertionError."""
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out")
-        time.sleep(0.05)
+    waiting.wait(predicate, seconds)
 
 
 def check_bots_played_as_if_never_stopped(record: GameRecord, seats: list[str]) -> None:
