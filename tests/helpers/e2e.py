@@ -87,6 +87,7 @@ def wait_for_our_turn(page: Any) -> None:
     page.wait_for_function(
         "() => document.body.dataset.turn !== 'wait' || document.getElementById('end-screen')",
         timeout=60_000,
+        polling=50,  # a timer, not every frame: asking for frames makes the browser draw them
     )
 
 
