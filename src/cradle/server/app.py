@@ -50,7 +50,7 @@ from cradle.server.routes.ratings import rating_routes
 from cradle.server.routes.reading import reading_routes
 from cradle.server.routes.turns import turns_routes
 from cradle.server.store import Store
-from cradle.server.store.errors import DATABASE_ERRORS, CorruptGame
+from cradle.server.store.errors import DATABASE_ERRORS, CorruptAccount, CorruptGame
 
 log = logging.getLogger("cradle.server")
 
@@ -301,7 +301,9 @@ def create_app(
 
     async def storage_failed(_request: Request, exc: Exception) -> JSONResponse:
         # Every failure of the database ends here, or in a WebSocket frame, through unavailable().
-        if not isinstance(exc, CorruptGame):
+        if isinstance(exc, CorruptAccount | CorruptGame):
+            log.warning("set aside: %s", exc)
+        else:
             log.error("the database failed: %s", exc)
         answer = unavailable(exc)
         return error(answer.status, answer.reason, retry_after=answer.retry_after)

@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from cradle.server.store.database import Database
 from cradle.server.store.errors import StorageError
 from cradle.server.store.lobby import LobbyStore
+from cradle.server.store.reader import AccountReader, live_until, raw
 from cradle.server.store.schema import (
     AccountRow,
     ChatLineRow,
@@ -53,8 +54,29 @@ class Account:
         }
 
 
-def _account(row: Any) -> Account:
-    return Account(row.id, row.name, row.email, bool(row.turn_mail), float(row.created))
+ACCOUNT_COLUMNS = (
+    raw(AccountRow.id),
+    raw(AccountRow.name),
+    raw(AccountRow.email),
+    raw(AccountRow.turn_mail),
+    raw(AccountRow.created),
+)
+
+
+def read_account(row: Any) -> Account:
+    """An account as stored (:data:`ACCOUNT_COLUMNS`), every value checked: a damaged one is
+    :class:`CorruptAccount` (a 503 for that account), never an answer built on it."""
+    read = AccountReader(row.name)
+    email = row.email
+    if email is not None:
+        email = read.text(email, "e-mail address", 254)
+    return Account(
+        read.text(row.id, "id", 16),
+        read.text(row.name, "name", 64),
+        email,
+        read.flag(row.turn_mail, "turn mail setting"),
+        read.number(row.created, "creation time"),
+    )
 
 
 class AccountStore:
@@ -183,11 +205,18 @@ class AccountStore:
         live session."""
         with self.database.engine.connect() as connection:
             row = connection.execute(
-                select(AccountRow)
+                select(*ACCOUNT_COLUMNS, raw(SessionRow.expires))
                 .join(SessionRow, SessionRow.account_id == AccountRow.id)
-                .where(SessionRow.id == session, SessionRow.expires > now)
+                .where(SessionRow.id == session)
             ).first()
-        return None if row is None else _account(row)
+        if row is None:
+            return None
+        if not live_until(row.expires, now):
+            # Lapsed, or an expiry that cannot be read (which must never mean "for ever").
+            if not self.database.read_only:
+                self.end_session(session)
+            return None
+        return read_account(row)
 
     def end_session(self, session: str) -> None:
         with self.database.transaction() as connection:
