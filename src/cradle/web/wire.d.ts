@@ -693,13 +693,14 @@ export type Rated = {
 };
 
 /**
- * What one rated game did to the player's rating (`before` → `rating`).
+ * What one rated game did to the player's rating (`before` → `rating`); `game_id`
+ * is null for a private table's game (a public page never names one).
  */
 export type RatingChange = {
   rating: number;
   mu: number;
   sigma: number;
-  game_id: string;
+  game_id: string | null;
   game: string;
   players: number;
   place: number;
@@ -798,6 +799,14 @@ export type SeatTicket = {
   seat: number;
   token: string;
   invite: string | null;
+};
+
+/**
+ * `GET /api/games/{id}/share`: the key (sent as `Cradle-Share`) that opens a private
+ * table's record, replay and past boards to those a player gives it to.
+ */
+export type Share = {
+  key: string;
 };
 
 /**
