@@ -206,7 +206,8 @@ class TurnNoticeRow(Base):
 class DueNoticeRow(Base):
     """A turn whose e-mail notice is owed: written with the change that began the turn (same
     transaction), removed by the process that claims it to send it, or once the seat acted
-    (or its stand-in plays, or the game ended) before any process sent it."""
+    (or its stand-in plays, or the game ended) before any process sent it; written again,
+    due later, when the SMTP server did not take the mail (:meth:`NoticeStore.retry`)."""
 
     __tablename__ = "due_notices"
 
@@ -215,7 +216,9 @@ class DueNoticeRow(Base):
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     turn: Mapped[int] = mapped_column(Integer, primary_key=True)
-    due: Mapped[float] = mapped_column(Float, index=True)
+    due: Mapped[float] = mapped_column(Float, index=True)  # owed from then (a retry: later)
+    # Tries that found the SMTP server down or refusing for now (the back-off grows with them).
+    tries: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class MailStopRow(Base):
