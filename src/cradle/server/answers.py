@@ -512,6 +512,12 @@ class AnalysisData(Answer):
     costly: list[int] | None = None
 
 
+class Reported(Answer):
+    """A report made (``POST .../report``): its number, for the operator's ``cradle admin``."""
+
+    id: int
+
+
 class Share(Answer):
     """``GET /api/games/{id}/share``: the key (sent as ``Cradle-Share``) that opens a private
     table's record, replay and past boards to those a player gives it to."""

@@ -48,6 +48,7 @@ from cradle.server.routes.lobby import lobby_routes
 from cradle.server.routes.play import play_routes
 from cradle.server.routes.ratings import rating_routes
 from cradle.server.routes.reading import reading_routes
+from cradle.server.routes.reports import report_routes
 from cradle.server.routes.turns import turns_routes
 from cradle.server.store import Store
 from cradle.server.store.errors import DATABASE_ERRORS, CorruptAccount, CorruptGame
@@ -331,6 +332,7 @@ def create_app(
     turns_routes(app.router, ctx)
     chat_routes(app.router, ctx)
     rating_routes(app.router, ctx)
+    report_routes(app.router, ctx)
 
     # -- the operator's metrics (cradle.server.metrics) ---------------------------------------
 

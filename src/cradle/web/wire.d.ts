@@ -774,6 +774,13 @@ export type ReplayStep = {
 };
 
 /**
+ * A report made (`POST .../report`): its number, for the operator's `cradle admin`.
+ */
+export type Reported = {
+  id: number;
+};
+
+/**
  * A decision reviewed: the move played and the best one, their chances, the chance lost,
  * why each, the alternatives weighed, and the pieces in the mover's hand (games whose moves
  * name pieces).

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from cradle.server.store.database import Database
@@ -207,7 +208,7 @@ class AccountStore:
             row = connection.execute(
                 select(*ACCOUNT_COLUMNS, raw(SessionRow.expires))
                 .join(SessionRow, SessionRow.account_id == AccountRow.id)
-                .where(SessionRow.id == session)
+                .where(SessionRow.id == session, AccountRow.suspended.is_not(True))
             ).first()
         if row is None:
             return None
@@ -244,21 +245,23 @@ class AccountStore:
     def delete(self, account_id: str) -> None:
         """The account and its sessions go; its games stay, its seats named ``former player``."""
         with self.database.transaction() as connection:
-            connection.execute(
-                update(SeatRow)
-                .where(SeatRow.account_id == account_id)
-                .values(account_id=None, name=FORMER)
-            )
-            # Its chat lines stay with their games, under the same name as its seats; its mutes go
-            # (its ratings go with the account: their rows cascade).
-            connection.execute(
-                update(ChatLineRow)
-                .where(ChatLineRow.speaker == f"a:{account_id}")
-                .values(name=FORMER)
-            )
-            connection.execute(delete(ChatMuteRow).where(ChatMuteRow.viewer == f"a:{account_id}"))
-            connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
-            connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
+            self.delete_in(connection, account_id)
+
+    def delete_in(self, connection: Connection, account_id: str) -> None:
+        """:meth:`delete` in the caller's transaction (an operator's, with its log row)."""
+        connection.execute(
+            update(SeatRow)
+            .where(SeatRow.account_id == account_id)
+            .values(account_id=None, name=FORMER)
+        )
+        # Its chat lines stay with their games, under the same name as its seats; its mutes go
+        # (its ratings go with the account: their rows cascade).
+        connection.execute(
+            update(ChatLineRow).where(ChatLineRow.speaker == f"a:{account_id}").values(name=FORMER)
+        )
+        connection.execute(delete(ChatMuteRow).where(ChatMuteRow.viewer == f"a:{account_id}"))
+        connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+        connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
 
     def games_of(self, account_id: str, limit: int) -> list[dict[str, Any]]:
         """The account's games as stored (the latest changed first, at most ``limit``): id,
