@@ -77,7 +77,7 @@ def one(database: str, load: list[str], cluster_root: Path | None) -> dict[str, 
         ours = [p for p in postgres_pids() if cluster_root is not None]
         before, pg_before = cpu_of([server.pid]), cpu_of(ours)
         run = subprocess.run(
-            [sys.executable, "-m", "cradle", "loadtest", "--url", f"http://127.0.0.1:{port}",
+            [sys.executable, "-m", "cradle.cli.main", "loadtest", "--url", f"http://127.0.0.1:{port}",
              *load],
             capture_output=True, text=True, check=True,
         )  # fmt: skip
