@@ -12,6 +12,7 @@ limit still counted) on a new SQLite file and on a new PostgreSQL database, each
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import statistics
@@ -20,11 +21,15 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from cradle.server.limits import UNLIMITED_CLIENTS  # noqa: E402
-from tests.helpers.server import PostgresCluster, free_port  # noqa: E402
+from cradle.server.limits import UNLIMITED_CLIENTS
+
+# The tests' throwaway PostgreSQL cluster and free ports (imported by name: not type-checked).
+_helpers: Any = importlib.import_module("tests.helpers.server")
+PostgresCluster, free_port = _helpers.PostgresCluster, _helpers.free_port
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -117,7 +122,7 @@ def main() -> None:
                 print(json.dumps({k: v[-1] for k, v in results.items()}), flush=True)
     finally:
         cluster.remove()
-    summary = {
+    summary: dict[str, Any] = {
         name: {
             key: round(statistics.median(r[key] for r in runs), 2)
             for key in ("moves", "moves_per_s", "server_ms_per_move", "postgres_ms_per_move")

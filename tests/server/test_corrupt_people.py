@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, insert, select, text
 from sqlalchemy.exc import DBAPIError
 
 with warnings.catch_warnings():
@@ -140,3 +140,46 @@ def test_a_damaged_persons_row_is_set_aside_never_a_500(
         names = leaderboard(alice)
         assert names == (["Alice"] if table == "ratings" else ["Alice", "Bob"])
     assert tried >= 1
+
+
+def test_a_rated_games_end_with_a_damaged_rating_stands_unrated(any_db_url: str) -> None:
+    """The end of a rated game whose player's stored rating cannot be read is stored (the
+    game ends) and moves no rating: none is computed from nonsense."""
+    from cradle.server.accounts import create_account
+    from cradle.server.store import Store
+    from cradle.server.store.games import StoredGame
+    from cradle.server.store.ratings import rate_game
+    from cradle.server.store.schema import RatingChangeRow, RatingRow
+    from cradle.server.tokens import hash_token, new_token
+
+    store = Store(any_db_url)
+    try:
+        now = time.time()
+        people = [create_account(store.accounts, n, "not-a-hash", now) for n in ("Ann", "Ben")]
+        store.new_games.create(
+            StoredGame(
+                id="rated", game="gheos", players=["Red", "Blue"], seed=7, options={},
+                seats=["human", "human"], hotseat=False, listed=True, table_token=None,
+                status="running", created=now, updated=now,
+                tokens={0: hash_token(new_token()), 1: hash_token(new_token())},
+                claimed={0: True, 1: True},
+                accounts={0: people[0].id, 1: people[1].id}, rated=True,
+            )
+        )  # fmt: skip
+        with store.database.transaction() as connection:
+            for person, sigma in zip(people, (5.0, -1.0), strict=True):
+                connection.execute(
+                    insert(RatingRow).values(
+                        account_id=person.id, game="gheos", players=2, mu=25.0, sigma=sigma,
+                        games=1, updated=now,
+                    )
+                )  # fmt: skip
+        result = [{"seat": 0, "place": 1}, {"seat": 1, "place": 2}]
+        with store.database.transaction() as connection:
+            rate_game(store.database, connection, "rated", result, now + 1)
+            changes = connection.execute(select(RatingChangeRow)).all()
+            kept = connection.execute(select(RatingRow)).all()
+        assert changes == []
+        assert sorted((row.sigma, row.games) for row in kept) == [(-1.0, 1), (5.0, 1)]
+    finally:
+        store.close()
