@@ -45,10 +45,13 @@ class Inbox:
 
 
 class _Handler:
-    def __init__(self, inbox: Inbox) -> None:
+    def __init__(self, inbox: Inbox, refusals: list[str]) -> None:
         self.inbox = inbox
+        self.refusals = refusals
 
     async def handle_DATA(self, _server: Any, _session: Any, envelope: Any) -> str:
+        if self.refusals:  # the answers to the first mails: not taken
+            return self.refusals.pop(0)
         parsed = email.message_from_bytes(envelope.content, policy=email.policy.default)
         assert isinstance(parsed, EmailMessage)
         with self.inbox.lock:
@@ -57,12 +60,18 @@ class _Handler:
 
 
 @contextmanager
-def smtp_server(user: str | None = None, password: str | None = None) -> Iterator[Inbox]:
-    """An SMTP server on a free loopback port; with ``user``, it asks for that login."""
+def smtp_server(
+    user: str | None = None,
+    password: str | None = None,
+    port: int | None = None,
+    refusals: tuple[str, ...] = (),
+) -> Iterator[Inbox]:
+    """An SMTP server on a free loopback port (or ``port``); with ``user``, it asks for that
+    login; ``refusals``: its answers to the first mails' text (which it does not keep)."""
     from aiosmtpd.controller import Controller
     from aiosmtpd.smtp import AuthResult, LoginPassword
 
-    inbox = Inbox("127.0.0.1", free_port())
+    inbox = Inbox("127.0.0.1", port or free_port())
 
     def authenticate(_server: Any, _session: Any, _envelope: Any, _mechanism: str,
                      data: Any) -> AuthResult:  # fmt: skip
@@ -82,7 +91,9 @@ def smtp_server(user: str | None = None, password: str | None = None) -> Iterato
                    "auth_require_tls": False}  # fmt: skip
     with warnings.catch_warnings():  # "AUTH without TLS": the loopback, in a test
         warnings.simplefilter("ignore", UserWarning)
-        controller = Controller(_Handler(inbox), hostname=inbox.host, port=inbox.port, **options)
+        controller = Controller(
+            _Handler(inbox, list(refusals)), hostname=inbox.host, port=inbox.port, **options
+        )
         controller.start()
     try:
         yield inbox

@@ -429,8 +429,10 @@ def before_alembic(db: Any) -> None:
     """Make the SQLite file a current server made (``db``: a sqlite3 connection) look like one
     made before Alembic: no revision, none of the tables and columns the revisions since added
     (accounts, turn-based tables and their mail, chat, ratings, owed notices, seats away, the
-    moves' stand-ins, name skeletons and devices)."""
+    moves' stand-ins, name skeletons and devices, notice retries, moderation)."""
     db.execute("DROP TABLE alembic_version")
+    for table in ("reports", "moderation_log"):
+        db.execute(f"DROP TABLE {table}")
     db.execute("ALTER TABLE actions DROP COLUMN standin")
     for table in ("name_skeletons", "devices"):
         db.execute(f"DROP TABLE {table}")

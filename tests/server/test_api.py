@@ -478,7 +478,7 @@ def test_every_post_route_reads_and_validates_its_body(client: TestClient) -> No
         for route in client.app.routes  # type: ignore[attr-defined]
         if "POST" in getattr(route, "methods", ())
     )
-    assert len(posts) == 20, posts  # /api/lessons, /chat, /mute and /return among them
+    assert len(posts) == 22, posts  # /api/lessons, /chat, /mute, /return, reports among them
     before = view(client, game_id, token)
     headers = {"content-type": "application/json", **auth(token)}
     for path in posts:

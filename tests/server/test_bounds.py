@@ -138,7 +138,7 @@ def test_every_parameter_and_body_of_the_published_schema_is_bounded(tmp_path: A
                 posts += 1
                 body = operation["requestBody"]["content"]["application/json"]["schema"]
                 assert unbounded(body, f"{method} {path}") == []
-    assert posts == 20  # /return among them
+    assert posts == 22  # /return and the two reports among them
 
 
 # -- hostile values through the real app ----------------------------------------------------
@@ -414,6 +414,10 @@ ROUTES: dict[str, tuple[dict[str, Any], list[Sender]]] = {
     "ContinueBody": ({"code": "no such code"}, [send_continue]),
     "ChatBody": ({"text": "hello"}, [send_chat("chat")]),
     "MuteBody": ({"speaker": "s:1"}, [send_chat("mute")]),
+    "ReportBody": (
+        {"reason": "rude"},
+        [send_signed_in("POST", "/api/players/Bounds%20tester/report")],
+    ),
 }
 FIELDS = [
     pytest.param(model, name, id=f"{model.__name__}.{name}")

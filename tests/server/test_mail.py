@@ -21,13 +21,13 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from cradle.server.mail import NOTICE_SECONDS, MailSettings, send_mail, turn_mail
+from cradle.server.mail import NOTICE_SECONDS, MailSettings, NotSent, send_mail, turn_mail
 from cradle.server.store import Store
 from cradle.server.store.notices import DueMail, TurnBegins, owe_notice
 from cradle.server.store.schema import GameRow
 from cradle.server.tokens import new_token
 from tests.helpers.mail import smtp_server
-from tests.helpers.server import GAMES, create, token_of, wait_for
+from tests.helpers.server import GAMES, create, free_port, token_of, wait_for
 
 pytestmark = [
     pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine"),
@@ -550,3 +550,56 @@ def test_each_person_is_mailed_in_their_accounts_language(any_db_url: str) -> No
             last = [m for m in inbox.wait(4) if m["To"] == "ann@example.org"][-1]
             assert last["Subject"].startswith("A sua vez em Tigris & Euphrates")
             assert last["Content-Language"] == "pt-PT"
+
+
+# -- mail that is not lost: the SMTP server down, or answering "later" ------------------------
+
+
+def test_what_the_smtp_server_did_not_take_is_told_apart() -> None:
+    """A server answering "later" (4xx) or down may be tried again; a 5xx refusal may not."""
+    with smtp_server(refusals=("451 4.3.0 try later", "550 5.1.1 no such mailbox")) as inbox:
+        mail = settings(inbox.url)
+        for again in (True, False):
+            with pytest.raises(NotSent) as refused:
+                send_mail(mail, turn_mail(mail, notice("ann@example.org"), "C"))
+            assert refused.value.again is again
+        send_mail(mail, turn_mail(mail, notice("ann@example.org"), "C"))
+        inbox.wait(1)
+    with pytest.raises(NotSent) as down:
+        send_mail(mail, turn_mail(mail, notice("ann@example.org"), "C"))
+    assert down.value.again is True and "cannot be reached" in str(down.value)
+    with pytest.raises(ValueError, match="back-off"):
+        settings(inbox.url, retry_first=5.0, retry_most=1.0)
+
+
+def test_turn_notices_wait_out_an_smtp_server_that_is_down_and_go_once(any_db_url: str) -> None:
+    """With the SMTP server stopped, owed notices are tried again with a growing back-off (a
+    turn that passed meanwhile is owed no more); once it is started, each still owed arrives
+    once."""
+    from cradle.server.app import create_app
+    from cradle.server.limits import Limits
+
+    port = free_port()  # nothing listens there yet: the SMTP server is "down"
+    down = settings(f"smtp://127.0.0.1:{port}", retry_first=0.1, retry_most=0.4)
+    app = create_app(any_db_url, bot_delay=0, limits=Limits(analyse_finished=False), mail=down)
+    with TestClient(app) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        ann = person(app, "Ann", "ann@example.org")
+        bob = person(app, "Bob", "bob@example.org")
+        game_id, tokens = table_of_two(app, ann, bob, private=False)
+        first = client.get(f"/api/games/{game_id}").json()["to_move"]
+        wait_for(lambda: hub.notices.claimed >= 2, 60)  # tried, and tried again
+        # Between its tries it is owed again (while a try is under way, it is claimed).
+        wait_for(lambda: [(g, seat) for g, seat, _t in hub.store.notices.due()] == [(game_id, first)], 60)  # fmt: skip
+        # The first seat plays its turn while the server is down: its notice is owed no more.
+        second = play_until_turn_passes(client, game_id, tokens)
+        wait_for(lambda: [seat for _g, seat, _t in hub.store.notices.due()] == [second], 60)
+        tried = hub.notices.claimed
+        wait_for(lambda: hub.notices.claimed >= tried + 2, 60)  # the back-off goes on
+        assert hub.notices.sent == 0
+        with smtp_server(port=port) as inbox:
+            [mail] = inbox.wait(1)
+            wait_for(lambda: hub.notices.sent == 1 and hub.store.notices.due() == [], 60)
+            assert len(inbox.mails) == 1
+        assert mail["To"] == ["ann@example.org", "bob@example.org"][second]
+        assert f"#/play/{game_id}" in mail.get_content()

@@ -261,3 +261,33 @@ def test_processes_count_a_clients_rates_together(postgres_url: str) -> None:
     finally:
         first.stop()
         second.stop()
+
+
+def test_processes_lease_a_clients_shared_requests_and_never_allow_more(
+    postgres_url: str,
+) -> None:
+    """A process takes a client's shared requests from the database a lease at a time (an
+    eighth of the burst, 16 at most: one write per lease, not per request), and two processes
+    together still allow no more than the shared bucket holds."""
+    from tests.helpers.server import http_from
+
+    settings = ("reads_burst=80", "reads_per_second=0.001", "analyse_finished=0")
+    first = PlayServer(postgres_url, settings=settings).start()
+    second = PlayServer(postgres_url, settings=settings).start()
+    try:
+        _status, game = http_from(
+            "127.0.0.9", "POST", first.base + "/api/games", {"game": "tigris"}
+        )
+        allowed = 0
+        for number in range(120):
+            server = (first, second)[number % 2]
+            status, body = http_from(
+                "127.0.0.9", "GET", server.base + f"/api/games/{game['id']}/history"
+            )
+            assert status in (200, 429), body
+            allowed += status == 200
+        # 80 at most; each process may hold the rest of its last lease (10 each) unused.
+        assert 60 <= allowed <= 80, allowed
+    finally:
+        first.stop()
+        second.stop()

@@ -370,10 +370,12 @@ def hint(
     run_hint(Console(), state, seat, count, seconds, iterations, seed, as_json)
 
 
-# `serve` and `loadtest` live with the play server (they import its extra only when run).
+# `serve`, `loadtest` and `admin` live with the play server (they import its extra only when run).
+from cradle.server.admin import register as register_admin_commands  # noqa: E402
 from cradle.server.cli import register as register_server_commands  # noqa: E402
 
 register_server_commands(app)
+register_admin_commands(app)
 
 
 def main() -> None:

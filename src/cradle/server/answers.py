@@ -252,9 +252,10 @@ class PlayerRating(Rated):
 
 
 class RatingChange(Rated):
-    """What one rated game did to the player's rating (``before`` → ``rating``)."""
+    """What one rated game did to the player's rating (``before`` → ``rating``); ``game_id``
+    is null for a private table's game (a public page never names one)."""
 
-    game_id: str
+    game_id: str | None
     game: str
     players: int
     place: int
@@ -512,6 +513,19 @@ class AnalysisData(Answer):
     plies: list[int]  # the decisions to review, by the move they were
     reviews: list[Review]
     costly: list[int] | None = None
+
+
+class Reported(Answer):
+    """A report made (``POST .../report``): its number, for the operator's ``cradle admin``."""
+
+    id: int
+
+
+class Share(Answer):
+    """``GET /api/games/{id}/share``: the key (sent as ``Cradle-Share``) that opens a private
+    table's record, replay and past boards to those a player gives it to."""
+
+    key: str
 
 
 class Analysis(Answer):

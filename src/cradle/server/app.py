@@ -48,9 +48,10 @@ from cradle.server.routes.lobby import lobby_routes
 from cradle.server.routes.play import play_routes
 from cradle.server.routes.ratings import rating_routes
 from cradle.server.routes.reading import reading_routes
+from cradle.server.routes.reports import report_routes
 from cradle.server.routes.turns import turns_routes
 from cradle.server.store import Store
-from cradle.server.store.errors import DATABASE_ERRORS, CorruptGame
+from cradle.server.store.errors import DATABASE_ERRORS, CorruptAccount, CorruptGame
 
 log = logging.getLogger("cradle.server")
 
@@ -312,7 +313,9 @@ def create_app(
 
     async def storage_failed(_request: Request, exc: Exception) -> JSONResponse:
         # Every failure of the database ends here, or in a WebSocket frame, through unavailable().
-        if not isinstance(exc, CorruptGame):
+        if isinstance(exc, CorruptAccount | CorruptGame):
+            log.warning("set aside: %s", exc)
+        else:
             log.error("the database failed: %s", exc)
         answer = unavailable(exc)
         return error(answer.status, answer.reason, retry_after=answer.retry_after)
@@ -340,6 +343,7 @@ def create_app(
     turns_routes(app.router, ctx)
     chat_routes(app.router, ctx)
     rating_routes(app.router, ctx)
+    report_routes(app.router, ctx)
 
     # -- the operator's metrics (cradle.server.metrics) ---------------------------------------
 

@@ -170,6 +170,9 @@ def line_for(
     return public_line(line)
 
 
+MUTED = "an operator muted this account: it writes no chat lines"
+
+
 class Chat:
     """The tables' chat on this process: reading, writing, muting and pushing lines."""
 
@@ -245,6 +248,10 @@ class Chat:
         refusal = self.may_write(table, viewer)
         if refusal is not None:
             raise forbidden(refusal)
+        if viewer.account is not None:
+            standing = await self.runtime.db(self.store.moderation.standing, viewer.account)
+            if standing.muted:
+                raise forbidden(MUTED)
         speaker = viewer.speaker()
         if viewer.seat is not None:
             name: str | None = table.names.get(viewer.seat) or table.record.players[viewer.seat]

@@ -13,7 +13,7 @@ from cradle.core.contract import DisallowedAction, IllegalAction
 from cradle.core.words import N_
 from cradle.server.metrics import DB_FAILURES
 from cradle.server.refusal import Refusal, worded
-from cradle.server.store.errors import CorruptGame, ReadOnly, trouble
+from cradle.server.store.errors import CorruptAccount, CorruptGame, ReadOnly, trouble
 
 DB_RETRY_AFTER = 5.0  # seconds a client waits before trying again when the database fails
 
@@ -108,6 +108,9 @@ def unavailable(exc: BaseException, doing: str | None = None) -> ApiError:
     if isinstance(exc, CorruptGame):
         DB_FAILURES.labels("corrupt").inc()
         return ApiError(503, f"game {exc.game_id} cannot be restored: {exc.reason}")
+    if isinstance(exc, CorruptAccount):
+        DB_FAILURES.labels("corrupt").inc()
+        return ApiError(503, f"the account {exc.account} cannot be read: {exc.reason}")
     DB_FAILURES.labels(type(exc).__name__).inc()
     reason = trouble(exc)
     if doing is not None:

@@ -193,6 +193,19 @@ class Hub:
             log.warning("rates counted in this process only: %s", exc)
             return 0.0
 
+    async def take_tokens(self, bucket: RateLimiter, client: str, want: int) -> tuple[int, float]:
+        """Up to ``want`` of ``bucket``'s requests for ``client`` taken at once from the shared
+        database (RateStore.take_many); when the database cannot count, (1, 0.0): this
+        process's own count stands."""
+        try:
+            return await self.runtime.db(
+                self.store.rates.take_many, bucket.name, client, bucket.rate, int(bucket.burst),
+                time.time(), want,
+            )  # fmt: skip
+        except DATABASE_ERRORS as exc:
+            log.warning("rates counted in this process only: %s", exc)
+            return 1, 0.0
+
     async def peek_token(self, bucket: RateLimiter, client: str) -> float:
         """:meth:`take_token` without taking (0.0 when the database cannot tell)."""
         try:

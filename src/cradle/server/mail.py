@@ -7,9 +7,12 @@ The database owes the notices: whoever stores the change that begins a person's 
 process, or a ``cradle bots`` worker that has no table loaded) writes the notice with it, in the
 same transaction. Every server process with SMTP settings claims owed notices and sends them;
 a claim removes the owed row and writes the sent one (a row per game, seat and turn, inserted
-once), so no two processes send one turn's mail; a mail the SMTP server refuses is logged and
-not tried again (at most one mail per turn, never two). A notice whose seat acted before any
-process sent it (or whose stand-in took over, or whose game ended) is no longer owed.
+once), so no two processes send one turn's mail. A mail the SMTP server surely did not take
+(it was down, or answered "later") is owed again after a back-off that doubles with each try,
+for as long as the turn lasts; one it refused for good, or may have taken (the connection lost
+while it answered the mail's text), is logged and never sent again: at most one mail per turn.
+A notice whose seat acted before any process sent it (or whose stand-in took over, or whose
+game ended) is no longer owed.
 """
 
 from __future__ import annotations
@@ -58,6 +61,10 @@ class MailSettings:
     user: str | None = None
     password: str | None = None
     starttls: bool = False
+    # A notice the SMTP server did not take is tried again after retry_first seconds, then
+    # twice as long after each try, retry_most at most, for as long as it is owed.
+    retry_first: float = 30.0
+    retry_most: float = 900.0
 
     def __post_init__(self) -> None:
         parts = urlsplit(self.url)
@@ -76,6 +83,8 @@ class MailSettings:
             raise ValueError(f"the public URL is http(s)://HOST[:PORT], not {self.public_url!r}")
         if self.starttls and parts.scheme == "smtps":
             raise ValueError("smtps:// is TLS from the start: STARTTLS is for smtp://")
+        if not 0 < self.retry_first <= self.retry_most:
+            raise ValueError("the retries' back-off needs 0 < retry_first <= retry_most")
         if (self.user is None) != (self.password is None):
             raise ValueError("an SMTP user needs a password, and a password a user")
 
@@ -104,20 +113,58 @@ class MailSettings:
         return f"{self.public_url.rstrip('/')}/#/{fragment}"
 
 
+class NotSent(Exception):
+    """The SMTP server did not take the mail, for sure: it could not be reached, or refused
+    before the mail's text was handed over, or said so after. ``again``: trying later may
+    help (a server down, a 4xx answer; not a 5xx refusal of the sender or the recipient)."""
+
+    def __init__(self, reason: str, again: bool = True) -> None:
+        super().__init__(reason)
+        self.again = again
+
+
+def _refused(step: str, code: int, reply: bytes | str) -> NotSent:
+    words = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else str(reply)
+    return NotSent(f"{step} refused: {code} {words[:200]}", again=400 <= code < 500)
+
+
 def send_mail(settings: MailSettings, message: EmailMessage) -> None:
-    """Hand ``message`` to the SMTP server (blocking: run it in a thread)."""
+    """Hand ``message`` to the SMTP server (blocking: run it in a thread). :class:`NotSent`
+    when the server surely did not take it (so trying again never mails twice); any other
+    error may come after it took it (a connection lost while it answered the mail's text)."""
     context = ssl.create_default_context()
     smtp: smtplib.SMTP
-    if settings.tls:
-        smtp = smtplib.SMTP_SSL(settings.host, settings.port, timeout=SMTP_SECONDS, context=context)
-    else:
-        smtp = smtplib.SMTP(settings.host, settings.port, timeout=SMTP_SECONDS)
+    try:
+        if settings.tls:
+            smtp = smtplib.SMTP_SSL(
+                settings.host, settings.port, timeout=SMTP_SECONDS, context=context
+            )
+        else:
+            smtp = smtplib.SMTP(settings.host, settings.port, timeout=SMTP_SECONDS)
+    except (OSError, smtplib.SMTPException) as exc:
+        raise NotSent(f"the SMTP server cannot be reached: {exc}") from exc
     with smtp:
-        if settings.starttls:
-            smtp.starttls(context=context)
-        if settings.user is not None and settings.password is not None:
-            smtp.login(settings.user, settings.password)
-        smtp.send_message(message, to_addrs=[str(message["To"])])
+        try:
+            if settings.starttls:
+                smtp.starttls(context=context)
+            if settings.user is not None and settings.password is not None:
+                smtp.login(settings.user, settings.password)
+            smtp.ehlo_or_helo_if_needed()
+            code, reply = smtp.mail(settings.sender)
+            if code != 250:
+                raise _refused("the sender", code, reply)
+            code, reply = smtp.rcpt(str(message["To"]))
+            if code not in (250, 251):
+                raise _refused("the recipient", code, reply)
+        except (OSError, smtplib.SMTPException) as exc:
+            # Nothing of the mail was handed over yet.
+            raise NotSent(f"the SMTP server failed: {exc}") from exc
+        try:
+            code, reply = smtp.data(message.as_bytes(policy=message.policy.clone(linesep="\r\n")))
+        except smtplib.SMTPDataError as exc:  # its answer to DATA: nothing handed over
+            raise _refused("the mail", exc.smtp_code, exc.smtp_error) from exc
+        if code != 250:  # its own answer to the text: it did not take the mail
+            raise _refused("the mail", code, reply)
 
 
 def time_words(seconds: float, words: gettext.NullTranslations | None = None) -> str:
@@ -241,8 +288,14 @@ class Notices:
             self.claimed += 1
             try:
                 await asyncio.to_thread(send_mail, settings, turn_mail(settings, notice, code))
+            except NotSent as exc:
+                MAILS.labels("failed").inc()
+                if exc.again and await self.retry(notice, code):
+                    continue
+                log.error("game %s: the turn notice could not be sent: %s", notice.game_id, exc)
+                continue
             except (OSError, smtplib.SMTPException, ValueError) as exc:
-                # Claimed, so never tried again: at most one mail per turn, never two.
+                # The server may have taken it: never tried again (one mail per turn at most).
                 log.error("game %s: the turn notice could not be sent: %s", notice.game_id, exc)
                 MAILS.labels("failed").inc()
                 continue
@@ -250,3 +303,27 @@ class Notices:
             self.sent += 1
             sent += 1
         return sent
+
+    async def retry(self, notice: DueMail, code: str) -> bool:
+        """Owe ``notice`` again after a back-off (the first ``retry_first`` seconds, doubled
+        with each try, ``retry_most`` at most) when the SMTP server did not take it; False when
+        it is owed no more (the seat acted, the game ended) or the database failed."""
+        settings = self.settings
+        assert settings is not None
+        wait = min(settings.retry_first * 2 ** min(notice.tries, 30), settings.retry_most)
+        try:
+            owed = await self.runtime.db(
+                self.store.notices.retry, notice, hash_token(code), time.time() + wait
+            )
+        except DATABASE_ERRORS as exc:
+            log.warning("game %s: the turn notice cannot be retried: %s", notice.game_id, exc)
+            return False
+        if owed:
+            MAILS.labels("retried").inc()
+            log.warning(
+                "game %s: the SMTP server did not take the turn notice (try %d); again in %.0f s",
+                notice.game_id,
+                notice.tries + 1,
+                wait,
+            )
+        return owed

@@ -106,6 +106,15 @@ class ChatBody(BaseModel):
     text: Annotated[str, Field(max_length=CHAT_CHARS)]
 
 
+class ReportBody(BaseModel):
+    """``POST /api/games/{id}/chat/{line}/report`` or ``/api/players/{name}/report``: what
+    is wrong, for the operator (a line's rules apply: 500 characters, no invisible ones)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    reason: Annotated[str, Field(max_length=CHAT_CHARS)]
+
+
 class MuteBody(BaseModel):
     """``POST /api/games/{id}/mute``: mute (or, with ``muted: false``, hear again) a speaker."""
 

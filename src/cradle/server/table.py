@@ -177,6 +177,18 @@ class Table:
     def is_over(self) -> bool:
         return bool(self.state.is_over) or self.ended_by is not None
 
+    @property
+    def private(self) -> bool:
+        """Invite only: listed nowhere, and once over read by its players and those they
+        share it with (:meth:`share_key`)."""
+        return not self.listed and not self.hotseat
+
+    def share_key(self) -> str:
+        """The key a player gives those they share this table with (``Cradle-Share``): made
+        from the game's seed, secret to all but its players until they pass it on."""
+        message = f"cradle-share:{self.id}".encode()
+        return hmac.new(str(self.record.seed).encode(), message, "sha256").hexdigest()[:32]
+
     def result(self) -> list[SeatResult]:
         """The final standings: the rules', or the ones of a game ended early."""
         if self.early_result is not None:
@@ -314,7 +326,7 @@ class Table:
             "created": self.created,
             "updated": self.updated,
             "options": shown_options(self.record.options),
-            "private": not self.listed and not self.hotseat,
+            "private": self.private,
             "mode": self.mode,
             "deadline_s": self.deadline_s,
             "deadline": self.deadline,

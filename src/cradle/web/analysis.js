@@ -7,6 +7,7 @@ import { chartNote, costWords, measureName, reviewNote } from "./measure.js";
 import { GAMES, GAME_TITLES, notePieces } from "./games.js";
 import { list, number, t, tNodes, translateReason } from "./i18n.js";
 import { nameAt, seatWord } from "./names.js";
+import { tokenAt } from "./state.js";
 import { capitalised, el, icon, link, messageOf, percent, put, setTitle, svg, toast } from "./ui.js";
 
 /** @typedef {import("./types").AnalysisFound} AnalysisFound */
@@ -58,7 +59,7 @@ export function analysisScreen(root, id) {
     /** @type {import("./types").Analysis} */
     let found;
     try {
-      found = await api.analysis(id);
+      found = await api.analysis(id, tokenAt(id));
     } catch (error) {
       put(status, el("h1", {}, t("analysis.none")), el("p", {}, messageOf(error)), link("#/", t("common.back_to_lobby")));
       return;
@@ -74,7 +75,7 @@ export function analysisScreen(root, id) {
     const analysed = found.analysis ? { ...found, analysis: found.analysis } : null;
     if (analysed) {
       if (!replay) {
-        replay = await api.replay(id, null).catch(() => null);
+        replay = await api.replay(id, null, tokenAt(id)).catch(() => null);
         if (replay) for (const s of replay.steps) notePieces(pieces, s.view);
       }
       drawChart(analysed, module);
@@ -88,11 +89,11 @@ export function analysisScreen(root, id) {
     if (found.status === "none") {
       put(status, el("p", {}, t("analysis.not_yet")),
         el("button", { class: "btn primary", id: "analyse", onclick: async () => {
-          try { await api.analyse(id); refresh(); } catch (error) { toast(messageOf(error)); }
+          try { await api.analyse(id, tokenAt(id)); refresh(); } catch (error) { toast(messageOf(error)); }
         } }, icon("chart", 16), " ", t("analysis.analyse")));
     } else if (found.status === "failed") {
       put(status, el("p", { class: "error" }, t("analysis.failed")),
-        el("button", { class: "btn", onclick: async () => { await api.analyse(id).catch((e) => toast(e.message)); refresh(); } }, t("analysis.again")));
+        el("button", { class: "btn", onclick: async () => { await api.analyse(id, tokenAt(id)).catch((e) => toast(e.message)); refresh(); } }, t("analysis.again")));
     } else if (found.status === "done") {
       put(status, el("p", { id: "analysis-done" }, t("analysis.done", { count: found.total, seconds: found.analysis?.seconds ?? 0 }), " ", reviewNote()));
     } else {

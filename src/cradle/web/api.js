@@ -170,9 +170,13 @@ export const api = {
     call("POST", `/api/games/${encodeURIComponent(id)}/join`, { ...(invite ? { invite } : {}), ...(name ? { name } : {}) }),
   /** @param {string} id @param {string | null} token @returns {Promise<Frame>} */
   view: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}`, undefined, token),
-  /** @param {string} id @param {Seat | null} [seat] @returns {Promise<Replay>} */
-  replay: (id, seat) =>
-    call("GET", `/api/games/${encodeURIComponent(id)}/replay${seat === null || seat === undefined ? "" : `?seat=${seat}`}`),
+  /**
+   * A finished game step by step (a private table's: for its players, by their token).
+   * @param {string} id @param {Seat | null} [seat] @param {string | null} [token]
+   * @returns {Promise<Replay>}
+   */
+  replay: (id, seat, token) =>
+    call("GET", `/api/games/${encodeURIComponent(id)}/replay${seat === null || seat === undefined ? "" : `?seat=${seat}`}`, undefined, token),
   /** @param {string} game @param {string} name @returns {Promise<TigrisMap>} */
   board: (game, name) => call("GET", `/api/boards/${game}?board=${encodeURIComponent(name)}`),
   /**
@@ -196,8 +200,8 @@ export const api = {
   explain: (id, action, token) => call("POST", `/api/games/${encodeURIComponent(id)}/explain`, { action }, token),
   /** @param {string} id @param {string | null} token @returns {Promise<Hints>} */
   hint: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/hint`, {}, token),
-  /** @param {string} id @returns {Promise<Analysis>} */
-  analysis: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
+  /** @param {string} id @param {string | null} [token] @returns {Promise<Analysis>} */
+  analysis: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`, undefined, token),
   /**
    * The table's chat as this viewer may read it (after line `after`).
    * @param {string} id
@@ -221,8 +225,8 @@ export const api = {
   ratings: (game, players) => call("GET", `/api/ratings?game=${encodeURIComponent(game)}${players ? `&players=${players}` : ""}`),
   /** @param {string} name @returns {Promise<PlayerProfile>} */
   player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
-  /** @param {string} id @returns {Promise<Analysis>} */
-  analyse: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`, {}),
+  /** @param {string} id @param {string | null} [token] @returns {Promise<Analysis>} */
+  analyse: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`, {}, token),
   /** @returns {Promise<SignedIn>} the signed-in account (null for a guest) and its CSRF token */
   me: () => call("GET", "/api/me"),
   /** @param {string} name @param {string} password @returns {Promise<SignedIn>} */

@@ -7,6 +7,7 @@ import { GAMES, GAME_TITLES, notePieces } from "./games.js";
 import { t } from "./i18n.js";
 import { moverWords } from "./log.js";
 import { nameAt, seatWord } from "./names.js";
+import { tokenAt } from "./state.js";
 import { el, fieldValue, iconButton, link, messageOf, put, setTitle } from "./ui.js";
 
 /** @typedef {import("./types").BoardFrame} BoardFrame */
@@ -53,7 +54,7 @@ export function replayScreen(root, id) {
 
   async function load() {
     try {
-      data = await api.replay(id, seat);
+      data = await api.replay(id, seat, tokenAt(id));
     } catch (error) {
       put(root, el("div", { class: "card" }, el("h1", {}, t("replay.none")), el("p", {}, messageOf(error)), link("#/", t("common.back"))));
       return;

@@ -31,6 +31,17 @@ export function remembered(id) {
   return tables()[id] || null;
 }
 
+/**
+ * This browser's token at a game (a seat's, else the hot-seat screen's): it opens a private
+ * table's finished game (its replay and analysis) to its players.
+ * @param {string} id
+ * @returns {string | null}
+ */
+export function tokenAt(id) {
+  const saved = remembered(id);
+  return saved?.token || saved?.table_token || null;
+}
+
 export function rememberedAll() {
   return tables();
 }

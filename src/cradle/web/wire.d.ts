@@ -696,13 +696,14 @@ export type Rated = {
 };
 
 /**
- * What one rated game did to the player's rating (`before` → `rating`).
+ * What one rated game did to the player's rating (`before` → `rating`); `game_id`
+ * is null for a private table's game (a public page never names one).
  */
 export type RatingChange = {
   rating: number;
   mu: number;
   sigma: number;
-  game_id: string;
+  game_id: string | null;
   game: string;
   players: number;
   place: number;
@@ -776,6 +777,13 @@ export type ReplayStep = {
 };
 
 /**
+ * A report made (`POST .../report`): its number, for the operator's `cradle admin`.
+ */
+export type Reported = {
+  id: number;
+};
+
+/**
  * A decision reviewed: the move played and the best one, their chances, the chance lost,
  * why each, the alternatives weighed, and the pieces in the mover's hand (games whose moves
  * name pieces).
@@ -801,6 +809,14 @@ export type SeatTicket = {
   seat: number;
   token: string;
   invite: string | null;
+};
+
+/**
+ * `GET /api/games/{id}/share`: the key (sent as `Cradle-Share`) that opens a private
+ * table's record, replay and past boards to those a player gives it to.
+ */
+export type Share = {
+  key: string;
 };
 
 /**

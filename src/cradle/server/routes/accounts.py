@@ -68,6 +68,9 @@ class Signed:
         self.secret = secret
 
 
+SUSPENDED = "an operator suspended this account: it cannot sign in"
+
+
 async def signed_in(ctx: Context, request: HTTPConnection, write: bool) -> Signed | None:
     """The account of the request's session cookie (None: a guest, or a lapsed session). A
     request that changes something with it must carry its CSRF token (403 otherwise)."""
@@ -247,6 +250,10 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             await rules.failed(ctx, client, name, device)
             log.info("sign-in failed", extra={"client": client})
             raise ApiError(401, WRONG)
+        standing = await hub.runtime.db(hub.store.moderation.standing, found[0])
+        if standing.suspended:  # said only to whoever knows the password
+            metrics.SIGNINS.labels("refused").inc()
+            raise ApiError(403, SUSPENDED)
         metrics.SIGNINS.labels("ok").inc()
         secret = await hub.runtime.db(
             accounts.start_session, hub.store.accounts, found[0], time.time()

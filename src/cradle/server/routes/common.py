@@ -3,6 +3,7 @@ buckets and hub), reading a request's body and bearer token, and the checks on o
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, TypedDict, TypeVar
@@ -24,6 +25,9 @@ from cradle.server.models import API_VERSIONS, parse, read_json
 from cradle.server.signins import PasswordQueue, SignInRules
 from cradle.server.table import Table
 
+LEASE_MOST = 16  # requests a process takes at once from a bucket the processes share
+LEASE_SECONDS = 2.0  # and holds at most this long (unused, they lapse: never more allowed)
+LEASES = 10_000  # leases held at most (client keys and buckets)
 MAX_FRAME = 4 * 1024  # characters of one WebSocket frame from a client
 MAX_PAGE = 1000  # a lobby page a client asks for (the server's own page size caps it again)
 GAME_ID_CHARS = 40  # a game's id in a URL (the server makes 12-character ones)
@@ -85,6 +89,9 @@ class Context:
     sign_rules: SignInRules | None = None
     passwords: PasswordQueue | None = None
     hub_box: dict[str, Hub] = field(default_factory=dict)
+    # (bucket, key) -> the requests this process still holds of what it took from the shared
+    # bucket at once, and until when (monotonic seconds): see shared_take.
+    leases: dict[tuple[str, str], tuple[int, float]] = field(default_factory=dict)
     menu: list[BotChoice] = field(default_factory=list)  # the bots' menu, made once
 
     def __post_init__(self) -> None:
@@ -97,6 +104,31 @@ class Context:
 
     def hub(self) -> Hub:
         return self.hub_box["hub"]
+
+    async def shared_take(self, hub: Hub, bucket: RateLimiter, key: str) -> float:
+        """One request counted in the bucket all processes share: from this process's lease
+        when it holds one (requests taken from the shared bucket earlier, at most
+        LEASE_SECONDS ago), else with a new lease of up to an eighth of the burst (LEASE_MOST
+        at most). A lease's requests are taken from the shared bucket, so the processes
+        together never allow more than it holds; a move costs a database write once per lease,
+        not each time (what made a move on PostgreSQL cost several times SQLite's)."""
+        now = time.monotonic()
+        name = (bucket.name, key)
+        held = self.leases.get(name)
+        if held is not None and held[0] > 0 and held[1] > now:
+            self.leases[name] = (held[0] - 1, held[1])
+            return 0.0
+        taken, wait = await hub.take_tokens(
+            bucket, key, max(1, min(LEASE_MOST, int(bucket.burst) // 8))
+        )
+        if taken < 1:
+            return wait
+        if len(self.leases) >= LEASES:  # a flood of keys: the lapsed leases go
+            self.leases = {k: v for k, v in self.leases.items() if v[1] > now}
+            if len(self.leases) >= LEASES:
+                self.leases.clear()
+        self.leases[name] = (taken - 1, now + LEASE_SECONDS)
+        return 0.0
 
     def rules(self) -> SignInRules:
         assert self.sign_rules is not None
@@ -127,11 +159,11 @@ class Context:
     async def throttle(self, bucket: RateLimiter, key: str, what: str) -> None:
         """Count a request against ``key``'s bucket: in this process first (a flood costs no
         database work), then, on a shared database, for all processes together (N processes
-        must not allow N times the rate)."""
+        must not allow N times the rate), from a lease (:meth:`shared_take`)."""
         wait = bucket.allow(key)
         hub = self.hub_box.get("hub")
         if wait <= 0 and hub is not None and hub.store.shared:
-            wait = await hub.take_token(bucket, key)
+            wait = await self.shared_take(hub, bucket, key)
         if wait > 0:
             said = THROTTLED.get(what)
             if said is None:  # a limit without a message of its own: in English

@@ -3,17 +3,20 @@ board, and a finished game's analysis."""
 
 from __future__ import annotations
 
+import hmac
+
 from fastapi import APIRouter, Query, Request
 
 from cradle.core.words import N_
 from cradle.server import answers, archive
 from cradle.server.assist import AnalysisAnswer
-from cradle.server.errors import ApiError, bad_request
+from cradle.server.errors import ApiError, bad_request, forbidden
 from cradle.server.models import (
     MAX_SEATS,
     EmptyBody,
     parse,
 )
+from cradle.server.routes.accounts import signed_in
 from cradle.server.routes.common import (
     Context,
     GameId,
@@ -22,6 +25,37 @@ from cradle.server.routes.common import (
     body_schema,
     client_of,
 )
+from cradle.server.table import Table
+
+SHARE_HEADER = "cradle-share"  # a private table's share key (GET /api/games/{id}/share)
+PRIVATE = "a private table's finished game is for its players and those they share it with"
+
+
+async def player_of(ctx: Context, table: Table, request: Request) -> bool:
+    """Whether the request is one of the table's players: a seat's token (or the hot-seat
+    screen's), or the session of an account holding a seat."""
+    token = bearer(request.headers)
+    if token is not None:
+        seat, hotseat = await ctx.hub().served.identify(table, token)
+        if seat is not None or hotseat:
+            return True
+    if not table.accounts:
+        return False
+    signed = await signed_in(ctx, request, write=False)
+    return signed is not None and signed.account.id in table.accounts.values()
+
+
+async def may_read(ctx: Context, table: Table, request: Request) -> None:
+    """A private table's game once it is over (its record with the seed, replays, every seat's
+    past boards, the analysis) answers its players and those they share it with, no one else:
+    its address is how they watched it, not a key to it for good. 403 otherwise."""
+    if not table.private or not table.is_over:
+        return
+    shared = request.headers.get(SHARE_HEADER)
+    if shared is not None and hmac.compare_digest(shared.encode(), table.share_key().encode()):
+        return
+    if not await player_of(ctx, table, request):
+        raise forbidden(PRIVATE)
 
 
 def reading_routes(router: APIRouter, ctx: Context) -> None:
@@ -35,7 +69,9 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
     async def record(game_id: GameId, request: Request) -> archive.KnownRecord:
         hub = ctx.hub()
         token = bearer(request.headers)
-        return hub.archive.record(await hub.fresh(await hub.table(game_id)), token)
+        table = await hub.fresh(await hub.table(game_id))
+        await may_read(ctx, table, request)
+        return hub.archive.record(table, token)
 
     @router.get(
         "/api/games/{game_id}/replay",
@@ -43,10 +79,23 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         response_model_exclude_unset=True,
     )
     async def replay(
-        game_id: GameId, seat: int | None = Query(None, ge=0, le=MAX_SEATS)
+        game_id: GameId, request: Request, seat: int | None = Query(None, ge=0, le=MAX_SEATS)
     ) -> archive.Replay:
         hub = ctx.hub()
-        return await hub.archive.replay(await hub.fresh(await hub.table(game_id)), seat)
+        table = await hub.fresh(await hub.table(game_id))
+        await may_read(ctx, table, request)
+        return await hub.archive.replay(table, seat)
+
+    @router.get("/api/games/{game_id}/share", response_model=answers.Share)
+    async def share(game_id: GameId, request: Request) -> answers.Share:
+        """A private table's share key, for its players to give whom they choose: sent as
+        the ``Cradle-Share`` header, it opens the finished game's record, replay and past
+        boards (``may_read``)."""
+        hub = ctx.hub()
+        table = await hub.fresh(await hub.table(game_id))
+        if not await player_of(ctx, table, request):
+            raise forbidden("only the table's players may share it")
+        return answers.Share(key=table.share_key())
 
     @router.get(
         "/api/games/{game_id}/history",
@@ -60,6 +109,7 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         token = bearer(request.headers)
         table = await hub.fresh(await hub.table(game_id))
         seat, _hotseat = await hub.served.identify(table, token)
+        await may_read(ctx, table, request)
         await ctx.throttle(ctx.reads, client_of(request), "reads")
         return await hub.archive.history(table, seat)
 
@@ -80,6 +130,7 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         token = bearer(request.headers)
         table = await hub.fresh(await hub.table(game_id))
         viewer, _hotseat = await hub.served.identify(table, token)
+        await may_read(ctx, table, request)
         if seat is not None:
             if not table.is_over:
                 raise ApiError(403, "'seat' opens other seats' views once the game is over")
@@ -94,9 +145,11 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         response_model=answers.Analysis,
         response_model_exclude_unset=True,
     )
-    async def analysis(game_id: GameId) -> AnalysisAnswer:
+    async def analysis(game_id: GameId, request: Request) -> AnalysisAnswer:
         hub = ctx.hub()
-        return await hub.adviser.analysis(await hub.fresh(await hub.table(game_id)))
+        table = await hub.fresh(await hub.table(game_id))
+        await may_read(ctx, table, request)
+        return await hub.adviser.analysis(table)
 
     @router.post(
         "/api/games/{game_id}/analysis",
@@ -110,5 +163,6 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         table = await hub.fresh(await hub.table(game_id))
         if not table.is_over:
             raise ApiError(403, N_("the analysis opens once the game is over"))
+        await may_read(ctx, table, request)
         await ctx.throttle(ctx.creations, client_of(request), "analyses asked for")
         return await hub.adviser.request_analysis(table)

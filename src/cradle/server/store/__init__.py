@@ -15,6 +15,7 @@ operations its users need (in the spirit of boardgame.io's ``db/base.ts``).
 | ``ratings`` | a rated game's update, the leaderboard, a player's profile |
 | ``accounts`` | accounts, their sessions and games |
 | ``chat`` | the tables' chat lines and mutes |
+| ``moderation`` | people's reports, an operator's measures on accounts and lines, their log |
 | ``analyses``, ``rates`` | the analyses of finished games; the rates shared by the processes |
 
 A game is stored as its record (game, options, seed, players, actions) plus the table's seats,
@@ -38,6 +39,7 @@ from cradle.server.store.chat import ChatStore
 from cradle.server.store.database import Database
 from cradle.server.store.games import GameStore
 from cradle.server.store.lobby import LobbyStore
+from cradle.server.store.moderation import ModerationStore
 from cradle.server.store.new_games import NewGameStore
 from cradle.server.store.notices import NoticeStore
 from cradle.server.store.plays import PlayStore
@@ -61,6 +63,7 @@ class Store:
         self.ratings = RatingStore(self.database)
         self.accounts = AccountStore(self.database, self.lobby)
         self.chat = ChatStore(self.database)
+        self.moderation = ModerationStore(self.database, self.accounts)
         self.analyses = AnalysisStore(self.database)
         self.rates = RateStore(self.database)
         try:

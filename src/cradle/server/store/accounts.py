@@ -10,12 +10,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from cradle.core.words import N_
 from cradle.server.store.database import Database
 from cradle.server.store.errors import StorageError
 from cradle.server.store.lobby import LobbyStore
+from cradle.server.store.reader import AccountReader, live_until, raw
 from cradle.server.store.schema import (
     AccountRow,
     ChatLineRow,
@@ -56,9 +58,33 @@ class Account:
         }
 
 
-def _account(row: Any) -> Account:
+ACCOUNT_COLUMNS = (
+    raw(AccountRow.id),
+    raw(AccountRow.name),
+    raw(AccountRow.email),
+    raw(AccountRow.turn_mail),
+    raw(AccountRow.created),
+    raw(AccountRow.language),
+)
+
+
+def read_account(row: Any) -> Account:
+    """An account as stored (:data:`ACCOUNT_COLUMNS`), every value checked: a damaged one is
+    :class:`CorruptAccount` (a 503 for that account), never an answer built on it."""
+    read = AccountReader(row.name)
+    email = row.email
+    if email is not None:
+        email = read.text(email, "e-mail address", 254)
+    language = row.language
+    if language is not None:
+        language = read.text(language, "language", 16)
     return Account(
-        row.id, row.name, row.email, bool(row.turn_mail), float(row.created), row.language
+        read.text(row.id, "id", 16),
+        read.text(row.name, "name", 64),
+        email,
+        read.flag(row.turn_mail, "turn mail setting"),
+        read.number(row.created, "creation time"),
+        language,
     )
 
 
@@ -195,11 +221,18 @@ class AccountStore:
         live session."""
         with self.database.engine.connect() as connection:
             row = connection.execute(
-                select(AccountRow)
+                select(*ACCOUNT_COLUMNS, raw(SessionRow.expires))
                 .join(SessionRow, SessionRow.account_id == AccountRow.id)
-                .where(SessionRow.id == session, SessionRow.expires > now)
+                .where(SessionRow.id == session, AccountRow.suspended.is_not(True))
             ).first()
-        return None if row is None else _account(row)
+        if row is None:
+            return None
+        if not live_until(row.expires, now):
+            # Lapsed, or an expiry that cannot be read (which must never mean "for ever").
+            if not self.database.read_only:
+                self.end_session(session)
+            return None
+        return read_account(row)
 
     def end_session(self, session: str) -> None:
         with self.database.transaction() as connection:
@@ -234,21 +267,23 @@ class AccountStore:
     def delete(self, account_id: str) -> None:
         """The account and its sessions go; its games stay, its seats named ``former player``."""
         with self.database.transaction() as connection:
-            connection.execute(
-                update(SeatRow)
-                .where(SeatRow.account_id == account_id)
-                .values(account_id=None, name=FORMER)
-            )
-            # Its chat lines stay with their games, under the same name as its seats; its mutes go
-            # (its ratings go with the account: their rows cascade).
-            connection.execute(
-                update(ChatLineRow)
-                .where(ChatLineRow.speaker == f"a:{account_id}")
-                .values(name=FORMER)
-            )
-            connection.execute(delete(ChatMuteRow).where(ChatMuteRow.viewer == f"a:{account_id}"))
-            connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
-            connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
+            self.delete_in(connection, account_id)
+
+    def delete_in(self, connection: Connection, account_id: str) -> None:
+        """:meth:`delete` in the caller's transaction (an operator's, with its log row)."""
+        connection.execute(
+            update(SeatRow)
+            .where(SeatRow.account_id == account_id)
+            .values(account_id=None, name=FORMER)
+        )
+        # Its chat lines stay with their games, under the same name as its seats; its mutes go
+        # (its ratings go with the account: their rows cascade).
+        connection.execute(
+            update(ChatLineRow).where(ChatLineRow.speaker == f"a:{account_id}").values(name=FORMER)
+        )
+        connection.execute(delete(ChatMuteRow).where(ChatMuteRow.viewer == f"a:{account_id}"))
+        connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+        connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
 
     def games_of(self, account_id: str, limit: int) -> list[dict[str, Any]]:
         """The account's games as stored (the latest changed first, at most ``limit``): id,

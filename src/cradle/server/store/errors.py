@@ -1,6 +1,7 @@
 """What the store raises: every failure of the database is a :class:`StorageError` (or
 SQLAlchemy's own error) whose ``reason`` the server answers with, as a 503; a stored game that
-cannot be read back is a :class:`CorruptGame`, set aside alone."""
+cannot be read back is a :class:`CorruptGame`, set aside alone, and a person's row one
+:class:`CorruptAccount`."""
 
 from __future__ import annotations
 
@@ -47,6 +48,15 @@ class CorruptGame(StorageError):
     def __init__(self, game_id: str, reason: str) -> None:
         super().__init__(f"game {game_id}: {reason}", reason)
         self.game_id = game_id
+
+
+class CorruptAccount(StorageError):
+    """A person's stored row (an account, a rating) that cannot be read back; ``reason`` says
+    why (it names no secret). What asks for that account answers 503; lists leave it out."""
+
+    def __init__(self, account: str, reason: str) -> None:
+        super().__init__(f"account {account}: {reason}", reason)
+        self.account = account
 
 
 # What a failing database raises, wrapped or not: the server answers all of them with a 503.

@@ -15,6 +15,7 @@ from cradle.server.store.database import Database, upsert
 from cradle.server.store.games import away_seats
 from cradle.server.store.schema import (
     AccountRow,
+    ActionRow,
     DueNoticeRow,
     GameRow,
     MailStopRow,
@@ -45,6 +46,7 @@ class DueMail:
     address: str
     away: bool = False  # the seat's stand-in plays its turns whose deadline passes
     language: str | None = None  # the account's (a catalogue's BCP 47 tag); None: not known
+    tries: int = 0  # the earlier tries the SMTP server did not take
 
 
 def turn_begins(
@@ -143,17 +145,21 @@ class NoticeStore:
         The claim removes the owed row and writes the sent one (``turn_notices``, whose key
         allows one per turn) in one transaction: of two processes, one claims each notice
         (PostgreSQL: the others skip the rows it holds), and no turn is ever mailed twice."""
+        owed = DueNoticeRow.due <= now  # a notice to retry is owed again from its ``due``
         with (
             self.database.engine.connect() as connection
         ):  # a look first: most of the time none is owed
-            if connection.execute(select(DueNoticeRow.game_id).limit(1)).first() is None:
+            if (
+                connection.execute(select(DueNoticeRow.game_id).where(owed).limit(1)).first()
+                is None
+            ):
                 return None
         with self.database.transaction() as connection:
             while True:
                 # The oldest owed row, taken in one statement (on SQLite, a write first: the
                 # transaction holds the write lock from its start, never upgrades a read).
                 oldest = select(DueNoticeRow.game_id, DueNoticeRow.seat, DueNoticeRow.turn)
-                oldest = oldest.order_by(DueNoticeRow.due).limit(1)
+                oldest = oldest.where(owed).order_by(DueNoticeRow.due).limit(1)
                 if not self.database.is_sqlite:
                     oldest = oldest.with_for_update(skip_locked=True)
                 taken = connection.execute(
@@ -163,17 +169,69 @@ class NoticeStore:
                             oldest
                         )
                     )
-                    .returning(DueNoticeRow.game_id, DueNoticeRow.seat, DueNoticeRow.turn)
+                    .returning(
+                        DueNoticeRow.game_id,
+                        DueNoticeRow.seat,
+                        DueNoticeRow.turn,
+                        DueNoticeRow.tries,
+                    )
                 ).first()
                 if taken is None:
                     return None
                 game_id, seat, turn = str(taken[0]), int(taken[1]), int(taken[2])
-                mail = self._claim_notice(connection, game_id, seat, turn, code, now)
+                tries = taken[3] if type(taken[3]) is int and taken[3] >= 0 else 0
+                mail = self._claim_notice(connection, game_id, seat, turn, code, now, tries)
                 if mail is not None:
                     return mail
 
+    def retry(self, mail: DueMail, code: str, due: float) -> bool:
+        """The SMTP server did not take ``mail`` (it was down, or refused it for now): undo
+        its claim (the sent row, its "no more mails" code ``code``, a hash) and owe it again
+        from ``due``, one try more, if it is still owed: its game in play and its seat not
+        acted since the turn began (nor its stand-in). False when it is owed no more."""
+        with self.database.transaction() as connection:
+            connection.execute(delete(MailStopRow).where(MailStopRow.code == code))
+            connection.execute(
+                delete(TurnNoticeRow).where(
+                    TurnNoticeRow.game_id == mail.game_id,
+                    TurnNoticeRow.seat == mail.seat,
+                    TurnNoticeRow.turn == mail.turn,
+                )
+            )
+            running = connection.execute(
+                select(GameRow.id).where(GameRow.id == mail.game_id, GameRow.status == "running")
+            ).first()
+            acted = connection.execute(
+                select(ActionRow.ply).where(
+                    ActionRow.game_id == mail.game_id,
+                    ActionRow.seat == mail.seat,
+                    ActionRow.ply >= mail.turn,  # the turn began at move ``turn``
+                )
+            ).first()
+            if running is None or acted is not None:
+                return False
+            connection.execute(
+                upsert(connection)(DueNoticeRow)
+                .values(
+                    game_id=mail.game_id,
+                    seat=mail.seat,
+                    turn=mail.turn,
+                    due=due,
+                    tries=mail.tries + 1,
+                )
+                .on_conflict_do_nothing()
+            )
+            return True
+
     def _claim_notice(
-        self, connection: Connection, game_id: str, seat: int, turn: int, code: str, now: float
+        self,
+        connection: Connection,
+        game_id: str,
+        seat: int,
+        turn: int,
+        code: str,
+        now: float,
+        tries: int = 0,
     ) -> DueMail | None:
         game = connection.execute(
             select(GameRow.game, GameRow.players, GameRow.deadline_s, GameRow.away).where(
@@ -212,6 +270,7 @@ class NoticeStore:
             address=address,
             away=isinstance(game[3], int) and seat in away_seats(game[3]),
             language=language,
+            tries=tries,
         )
 
     def stop(self, code: str) -> bool:

@@ -42,6 +42,34 @@ class RateStore:
             )
         return wait
 
+    def take_many(
+        self, bucket: str, client: str, rate: float, burst: int, now: float, want: int
+    ) -> tuple[int, float]:
+        """Take up to ``want`` requests at once from ``client``'s bucket (a process's lease,
+        spent in memory): (how many were taken, 0.0), or (0, the seconds until one may go)."""
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        key = {"bucket": bucket, "client": client_hash(client)}
+        with self.database.transaction() as connection:
+            connection.execute(
+                pg_insert(RateRow)
+                .values(**key, tokens=float(burst), stamp=now)
+                .on_conflict_do_nothing()
+            )
+            tokens, stamp = connection.execute(
+                select(RateRow.tokens, RateRow.stamp)
+                .where(RateRow.bucket == bucket, RateRow.client == key["client"])
+                .with_for_update()
+            ).one()
+            level = min(float(burst), float(tokens) + max(0.0, now - float(stamp)) * rate)
+            taken = min(want, int(level)) if level >= 1.0 else 0
+            connection.execute(
+                update(RateRow)
+                .where(RateRow.bucket == bucket, RateRow.client == key["client"])
+                .values(tokens=level - taken, stamp=max(now, float(stamp)))
+            )
+        return taken, 0.0 if taken else (1.0 - level) / rate
+
     def peek(self, bucket: str, client: str, rate: float, burst: int, now: float) -> float:
         """:meth:`take` without taking: 0.0, or the seconds until ``client`` could go on."""
         with self.database.engine.connect() as connection:

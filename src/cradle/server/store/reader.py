@@ -17,7 +17,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 from sqlalchemy.sql.elements import Label
 from sqlalchemy.types import NullType
 
-from cradle.server.store.errors import CorruptGame
+from cradle.server.store.errors import CorruptAccount, CorruptGame
 
 Column = TypeVar("Column")
 
@@ -101,6 +101,27 @@ class Reader:
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             self.fail(f"its stored {what} {_is(what)} not a list of names")
         return value
+
+
+class AccountReader(Reader):
+    """How a person's stored values are read back (an account, its ratings): checked, or
+    :class:`CorruptAccount` naming the account (its name, readable or not) and the column."""
+
+    def __init__(self, account: object) -> None:
+        super().__init__("?")
+        self.account = account if isinstance(account, str) and 0 < len(account) <= 64 else "?"
+
+    def fail(self, reason: str) -> NoReturn:
+        raise CorruptAccount(self.account, reason)
+
+
+def live_until(raw: object, now: float) -> bool:
+    """Whether a stored expiry (a session's) is a time after ``now``; a value that is no
+    finite number is an expiry that passed (SQLite would compare a text as after any number:
+    never expiring)."""
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or not math.isfinite(raw):
+        return False
+    return raw > now
 
 
 _HEX = "0123456789abcdef"

@@ -206,7 +206,8 @@ class TurnNoticeRow(Base):
 class DueNoticeRow(Base):
     """A turn whose e-mail notice is owed: written with the change that began the turn (same
     transaction), removed by the process that claims it to send it, or once the seat acted
-    (or its stand-in plays, or the game ended) before any process sent it."""
+    (or its stand-in plays, or the game ended) before any process sent it; written again,
+    due later, when the SMTP server did not take the mail (:meth:`NoticeStore.retry`)."""
 
     __tablename__ = "due_notices"
 
@@ -215,7 +216,9 @@ class DueNoticeRow(Base):
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     turn: Mapped[int] = mapped_column(Integer, primary_key=True)
-    due: Mapped[float] = mapped_column(Float, index=True)
+    due: Mapped[float] = mapped_column(Float, index=True)  # owed from then (a retry: later)
+    # Tries that found the SMTP server down or refusing for now (the back-off grows with them).
+    tries: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class MailStopRow(Base):
@@ -311,6 +314,9 @@ class AccountRow(Base):
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     turn_mail: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     language: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # An operator's measures (``cradle admin``): no chat lines; no signing in.
+    muted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    suspended: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SessionRow(Base):
@@ -362,3 +368,37 @@ class TransferRow(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seat: Mapped[int] = mapped_column(Integer)
     expires: Mapped[float] = mapped_column(Float)
+
+
+class ReportRow(Base):
+    """A person's report of a chat line or a player, for the operator (``cradle admin
+    reports``). ``line_id``: the reported line (None: a player); ``target``: the account
+    reported (or the line's speaker's), when there is one; ``reporter``: ``a:ACCOUNT`` or the
+    client's hash ``c:HASH`` (no address is stored)."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    created: Mapped[float] = mapped_column(Float, index=True)
+    game_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    line_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    target: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    name: Mapped[str] = mapped_column(String(80))  # the name reported, as it was shown
+    quoted: Mapped[str | None] = mapped_column(Text, nullable=True)  # the line, as it was
+    reporter: Mapped[str] = mapped_column(String(80))
+    reason: Mapped[str] = mapped_column(Text)
+    closed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class ModerationRow(Base):
+    """Every operator's action (``cradle admin``), kept: when, who (the operator's name), what
+    (mute, unmute, suspend, unsuspend, delete, remove-line, close), on what, and why."""
+
+    __tablename__ = "moderation_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[float] = mapped_column(Float, index=True)
+    operator: Mapped[str] = mapped_column(String(80))
+    action: Mapped[str] = mapped_column(String(20))
+    target: Mapped[str] = mapped_column(String(200))
+    why: Mapped[str] = mapped_column(Text)
