@@ -170,7 +170,7 @@ def line_for(
     return public_line(line)
 
 
-MUTED = "an operator muted this account: it writes no chat lines"
+MUTED = N_("an operator muted this account: it writes no chat lines")
 
 
 class Chat:

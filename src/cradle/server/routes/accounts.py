@@ -68,7 +68,7 @@ class Signed:
         self.secret = secret
 
 
-SUSPENDED = "an operator suspended this account: it cannot sign in"
+SUSPENDED = N_("an operator suspended this account: it cannot sign in")
 
 
 async def signed_in(ctx: Context, request: HTTPConnection, write: bool) -> Signed | None:

@@ -28,7 +28,7 @@ from cradle.server.routes.common import (
 from cradle.server.table import Table
 
 SHARE_HEADER = "cradle-share"  # a private table's share key (GET /api/games/{id}/share)
-PRIVATE = "a private table's finished game is for its players and those they share it with"
+PRIVATE = N_("a private table's finished game is for its players and those they share it with")
 
 
 async def player_of(ctx: Context, table: Table, request: Request) -> bool:
@@ -94,7 +94,7 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         hub = ctx.hub()
         table = await hub.fresh(await hub.table(game_id))
         if not await player_of(ctx, table, request):
-            raise forbidden("only the table's players may share it")
+            raise forbidden(N_("only the table's players may share it"))
         return answers.Share(key=table.share_key())
 
     @router.get(

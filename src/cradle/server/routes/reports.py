@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
 
+from cradle.core.words import N_
 from cradle.server.accounts import name_key, normal_name
 from cradle.server.answers import Reported
 from cradle.server.chat import Viewer, clean_text, may_read
@@ -28,9 +29,9 @@ def report_routes(router: APIRouter, ctx: Context) -> None:
         """Who reports, as stored: the account, else the client's hash (never an address)."""
         return f"a:{account}" if account is not None else f"c:{client_hash(client)}"
 
-    async def stored(report: int | None, missing: str) -> Reported:
+    async def stored(report: int | None, missing: str, **params: object) -> Reported:
         if report is None:
-            raise ApiError(404, missing)
+            raise ApiError(404, missing, params=params)
         return Reported(id=report)
 
     @router.post(
@@ -52,7 +53,7 @@ def report_routes(router: APIRouter, ctx: Context) -> None:
         client = client_of(request)
         viewer = Viewer.at(table, seat, hotseat, signed, client)
         if not may_read(table, viewer):
-            raise forbidden("only a reader of this table's chat can report its lines")
+            raise forbidden(N_("only a reader of this table's chat can report its lines"))
         reason = clean_text(body.reason)
         await ctx.throttle(ctx.chatted, client, "reports")
         try:
@@ -65,7 +66,7 @@ def report_routes(router: APIRouter, ctx: Context) -> None:
             )
         except Refused as exc:
             raise ApiError(429, exc.reason, retry_after=600) from None
-        return await stored(report, f"this table has no chat line {line_id}")
+        return await stored(report, N_("this table has no chat line {line}"), line=line_id)
 
     @router.post(
         "/api/players/{name}/report", openapi_extra=body_schema(ReportBody), response_model=Reported
@@ -82,7 +83,7 @@ def report_routes(router: APIRouter, ctx: Context) -> None:
         try:
             key = name_key(normal_name(name))
         except ValueError:
-            raise ApiError(404, "no player has that name") from None
+            raise ApiError(404, N_("no player has that name")) from None
         hub = ctx.hub()
         account = found.account.id if found is not None else None
         try:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
+from cradle.core.words import N_
 from cradle.server.store.accounts import AccountStore
 from cradle.server.store.database import Database
 from cradle.server.store.errors import Refused, StorageError
@@ -121,7 +122,7 @@ class ModerationStore:
             select(func.count()).select_from(ReportRow).where(ReportRow.closed.is_(False))
         )
         if int(waiting or 0) >= OPEN_REPORTS:  # Refused: a flood, refused before it fills a disk
-            raise Refused("too many reports", "too many reports wait for the operator")
+            raise Refused("too many reports", N_("too many reports wait for the operator"))
         made = connection.scalar(
             insert(ReportRow)
             .values(
