@@ -34,9 +34,7 @@ from cradle.server.errors import ApiError, unavailable
 from cradle.server.hub import Hub
 from cradle.server.limits import Limits, RateLimiter
 from cradle.server.mail import MailSettings
-from cradle.server.models import (
-    BadInput,
-)
+from cradle.server.models import BadInput
 from cradle.server.protocol import SECURITY_HEADERS, JsonHttpProtocol, JsonWebSocketProtocol
 from cradle.server.routes.accounts import account_routes
 from cradle.server.routes.chat import chat_routes

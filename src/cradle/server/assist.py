@@ -38,6 +38,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from cradle.core.contract import GameState
@@ -297,19 +298,19 @@ class AssistPool:
 # -- analyses -----------------------------------------------------------------------------------
 
 
+@dataclass(eq=False)
 class Analyst:
     """Analyses of finished games: queued in the database when a game ends, worked through
     in the assist pool, stored as they go."""
 
-    def __init__(self, store: Store, runtime: Runtime, assist: AssistPool, limits: Limits) -> None:
-        self.store = store
-        self.runtime = runtime
-        self.assist = assist
-        self.limits = limits
-        self.queue: list[str] = []  # game ids, first come first served
-        self.active: set[str] = set()
-        self.tasks: set[asyncio.Task[None]] = set()
-        self.wake = asyncio.Event()
+    store: Store
+    runtime: Runtime
+    assist: AssistPool
+    limits: Limits
+    queue: list[str] = field(default_factory=list)  # game ids, first come first served
+    active: set[str] = field(default_factory=set)
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
 
     def start(self) -> None:
         for _ in range(self.assist.processes):
@@ -445,27 +446,19 @@ class AnalysisAnswer(TypedDict):
     analysis: dict[str, object] | None
 
 
+@dataclass(eq=False)
 class Adviser:
     """Answers people's questions about a game: is this action legal, what are the best moves
     now (hints, from the asking seat's own information), how did a finished game go (its
     analysis, computed by the :class:`Analyst`)."""
 
-    def __init__(
-        self,
-        store: Store,
-        runtime: Runtime,
-        tables: Tables,
-        assist: AssistPool,
-        analyst: Analyst,
-        limits: Limits,
-    ) -> None:
-        self.store = store
-        self.runtime = runtime
-        self.tables = tables
-        self.assist = assist
-        self.analyst = analyst
-        self.limits = limits
-        self.hints: dict[tuple[str, int, int], asyncio.Future[list[Hint]]] = {}
+    store: Store
+    runtime: Runtime
+    tables: Tables
+    assist: AssistPool
+    analyst: Analyst
+    limits: Limits
+    hints: dict[tuple[str, int, int], asyncio.Future[list[Hint]]] = field(default_factory=dict)
 
     async def explain(self, table: Table, token: str | None, action: str) -> Explanation:
         """Whether ``action`` is legal now for the seat of ``token``, and if not, why (the

@@ -16,7 +16,7 @@ import asyncio
 import json
 import logging
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypedDict, TypeVar
 
 from cradle.server.errors import forbidden
@@ -171,16 +171,16 @@ def line_for(
     return public_line(line)
 
 
+@dataclass(eq=False)
 class Chat:
     """The tables' chat on this process: reading, writing, muting and pushing lines."""
 
-    def __init__(self, store: Store, runtime: Runtime, tables: Tables) -> None:
-        self.store = store
-        self.runtime = runtime
-        self.tables = tables
-        # Lines go out one after the other, in the order they came (a connection's mutes are
-        # read once, which waits on the database: a later line must not overtake meanwhile).
-        self.pushing = asyncio.Lock()
+    store: Store
+    runtime: Runtime
+    tables: Tables
+    # Lines go out one after the other, in the order they came (a connection's mutes are read
+    # once, which waits on the database: a later line must not overtake meanwhile).
+    pushing: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def muted_by(self, table: Table, viewer: Viewer) -> set[str]:
         key = viewer.key(table.id)

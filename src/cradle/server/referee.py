@@ -38,13 +38,7 @@ from cradle.server.store import Store
 from cradle.server.store.errors import DATABASE_ERRORS, Conflict, CorruptGame, Refused
 from cradle.server.store.games import STANDIN_DEFAULT
 from cradle.server.store.notices import turn_begins
-from cradle.server.store.plays import (
-    EndChange,
-    MoveChange,
-    ReturnChange,
-    StandInChange,
-    UndoChange,
-)
+from cradle.server.store.plays import EndChange, MoveChange, ReturnChange, StandInChange, UndoChange
 from cradle.server.store.seats import RekeyChange, SeatChange
 from cradle.server.table import MAX_ACTION_LENGTH, Table, replay_record, snapshot, undo_event
 from cradle.server.tables import Tables
@@ -418,17 +412,15 @@ def rule_rekey(table: Table, seating: list[Seating], seat: int, transfer: str | 
 # -- storing them -------------------------------------------------------------------------------
 
 
+@dataclass(eq=False)
 class Referee:
     """Stores this process's changes of its tables, each once, and publishes each."""
 
-    def __init__(
-        self, store: Store, runtime: Runtime, tables: Tables, events: Events, settings: Settings
-    ) -> None:
-        self.store = store
-        self.runtime = runtime
-        self.tables = tables
-        self.events = events
-        self.settings = settings
+    store: Store
+    runtime: Runtime
+    tables: Tables
+    events: Events
+    settings: Settings
 
     async def change(self, table: Table, rule: Callable[[], Ruling | None]) -> bool:
         """Under the table's lock: ``rule`` on the table as it is, store the ruling, update the

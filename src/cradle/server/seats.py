@@ -65,24 +65,16 @@ def standin_level(given: str | None) -> str | None:
     return name
 
 
+@dataclass(eq=False)
 class Seats:
     """Creating tables and taking their seats; which seat (or hot-seat screen) a token is."""
 
-    def __init__(
-        self,
-        store: Store,
-        runtime: Runtime,
-        tables: Tables,
-        events: Events,
-        referee: Referee,
-        limits: Limits,
-    ) -> None:
-        self.store = store
-        self.runtime = runtime
-        self.tables = tables
-        self.events = events
-        self.referee = referee
-        self.limits = limits
+    store: Store
+    runtime: Runtime
+    tables: Tables
+    events: Events
+    referee: Referee
+    limits: Limits
 
     async def create(self, request: NewTable, client: str) -> dict[str, Any]:
         """``POST /api/games`` from ``client`` (its key: an address, or a group of them): set up

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from cradle.server.errors import bad_request
@@ -25,12 +26,12 @@ log = logging.getLogger("cradle.server")
 MOVED_AWAY = "this seat is played on another device now"
 
 
+@dataclass(eq=False)
 class Session:
     """Play at the tables: frames, moves, undo and their publication."""
 
-    def __init__(self, tables: Tables, referee: Referee) -> None:
-        self.tables = tables
-        self.referee = referee
+    tables: Tables
+    referee: Referee
 
     def frame(self, table: Table, seat: int | None, hotseat: bool = False) -> dict[str, Any]:
         """What ``seat`` may see (a spectator: ``None``), with its legal actions if it decides."""
