@@ -1,19 +1,13 @@
 """People's ratings: rated games, each account's rating per game and number of players, and
 what each rated game changed (the profile's chart).
-
-Revision ID: 0005_ratings
-Revises: 0004_chat
 """
-
-from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005_ratings"
-down_revision: str | None = "0004_chat"
-branch_labels = None
-depends_on = None
+from cradle.server.migrations import of_game
+
+revision, down_revision = "0005_ratings", "0004_chat"
 
 
 def upgrade() -> None:
@@ -37,12 +31,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "rating_changes",
-        sa.Column(
-            "game_id",
-            sa.String(40),
-            sa.ForeignKey("games.id", ondelete="CASCADE"),
-            primary_key=True,
-        ),
+        of_game(),
         sa.Column(
             "account_id",
             sa.String(16),
@@ -61,7 +50,3 @@ def upgrade() -> None:
     )
     op.create_index("ix_rating_changes_account_id", "rating_changes", ["account_id"])
     op.create_index("ix_rating_changes_at", "rating_changes", ["at"])
-
-
-def downgrade() -> None:
-    raise NotImplementedError("cradle's databases only move forward (restore a backup instead)")
