@@ -13,13 +13,8 @@ from sqlalchemy.engine import Connection
 
 from cradle.server.ratings import Skill, rate, rates
 from cradle.server.store.database import Database
-from cradle.server.store.schema import (
-    AccountRow,
-    GameRow,
-    RatingChangeRow,
-    RatingRow,
-    SeatRow,
-)
+from cradle.server.store.games import names_at, seats_held
+from cradle.server.store.schema import AccountRow, GameRow, RatingChangeRow, RatingRow, SeatRow
 
 RATE_KEY = 0x72617465  # held while a game's end updates the ratings ("rate")
 BOARD_SIZE = 100  # players one leaderboard lists
@@ -196,10 +191,7 @@ class RatingStore:
                 .order_by(RatingChangeRow.at.desc())
                 .limit(PROFILE_CHANGES)
             ).all()
-            held = connection.execute(
-                select(SeatRow.game_id, SeatRow.seat).where(SeatRow.account_id == account.id)
-            ).all()
-            seats: dict[str, int] = {str(row.game_id): int(row.seat) for row in held}
+            seats = {game: held[0] for game, held in seats_held(connection, account.id).items()}
             games = connection.execute(
                 select(
                     GameRow.id,
@@ -214,13 +206,7 @@ class RatingStore:
                 .order_by(GameRow.updated.desc())
                 .limit(PROFILE_GAMES)
             ).all()
-            shown_names: dict[str, dict[int, str]] = {}
-            for game_id, seat, name in connection.execute(
-                select(SeatRow.game_id, SeatRow.seat, SeatRow.name).where(
-                    SeatRow.game_id.in_([g.id for g in games]), SeatRow.name.is_not(None)
-                )
-            ):
-                shown_names.setdefault(str(game_id), {})[int(seat)] = str(name)
+            shown_names = names_at(connection, [str(g.id) for g in games])
         by_game = {str(change.game_id): change for change in changes}
         finished = []
         for row in games:
