@@ -3,7 +3,7 @@ buckets and hub), reading a request's body and bearer token, and the checks on o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, TypedDict
 from urllib.parse import urlsplit
@@ -19,6 +19,7 @@ from cradle.server.errors import ApiError, bad_request
 from cradle.server.hub import Hub
 from cradle.server.limits import Limits, RateLimiter
 from cradle.server.models import read_json
+from cradle.server.table import Table
 
 MAX_FRAME = 4 * 1024  # characters of one WebSocket frame from a client
 MAX_PAGE = 1000  # a lobby page a client asks for (the server's own page size caps it again)
@@ -30,6 +31,8 @@ TOKEN_IN_URL = (
 )
 
 GameId = Annotated[str, Path(max_length=GAME_ID_CHARS)]
+# A step of a seat's change: the hub, the table and the request's token.
+Step = Callable[[Hub, Table, str | None], Awaitable[object]]
 
 
 class BotChoice(TypedDict):
@@ -62,6 +65,24 @@ class Context:
 
     def hub(self) -> Hub:
         return self.hub_box["hub"]
+
+    async def seat_acts(
+        self, request: Request, game_id: str, who: Step, act: Step, fresh: bool = False
+    ) -> Mapping[str, object]:
+        """A change a seat asks for (a move, an undo, a concession, ...): ``who`` checks the
+        token may ask (403) before anything is counted, then the client's rate of moves, then
+        ``act``; the answer is the frame the token's seat (or screen) sees after it.
+        ``fresh``: the table read as stored first (a deadline, a stand-in chosen elsewhere)."""
+        hub = self.hub()
+        token = bearer(request.headers)
+        table = await hub.table(game_id)
+        if fresh:
+            table = await hub.fresh(table)
+        await who(hub, table, token)
+        await self.throttle(self.moves, client_of(request), "moves")
+        await act(hub, table, token)
+        seat, hotseat = table.authorize(token)
+        return hub.frame(table, seat, hotseat)
 
     async def throttle(self, bucket: RateLimiter, key: str, what: str) -> None:
         """Count a request against ``key``'s bucket: in this process first (a flood costs no

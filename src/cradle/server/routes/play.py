@@ -11,19 +11,8 @@ from cradle.server import answers
 from cradle.server.answers import Frame
 from cradle.server.assist import Explanation, Hints
 from cradle.server.errors import ApiError
-from cradle.server.models import (
-    ActionBody,
-    EmptyBody,
-    parse,
-)
-from cradle.server.routes.common import (
-    Context,
-    GameId,
-    bearer,
-    body_of,
-    body_schema,
-    client_of,
-)
+from cradle.server.models import ActionBody, EmptyBody, parse
+from cradle.server.routes.common import Context, GameId, bearer, body_of, body_schema, client_of
 from cradle.server.table import hints_allowed
 
 
@@ -45,15 +34,13 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         response_model_exclude_unset=True,
     )
     async def act(game_id: GameId, request: Request) -> Mapping[str, object]:
-        hub = ctx.hub()
-        token = bearer(request.headers)
         body = parse(ActionBody, await body_of(request))
-        table = await hub.table(game_id)
-        await hub.served.mover_of(table, token, "a move")  # 403 before anything is counted
-        await ctx.throttle(ctx.moves, client_of(request), "moves")
-        await hub.session.act(table, token, body.action)
-        seat, hotseat = table.authorize(token)
-        return hub.frame(table, seat, hotseat)
+        return await ctx.seat_acts(
+            request,
+            game_id,
+            lambda hub, table, token: hub.served.mover_of(table, token, "a move"),
+            lambda hub, table, token: hub.session.act(table, token, body.action),
+        )
 
     @router.post(
         "/api/games/{game_id}/undo",
@@ -62,15 +49,13 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         response_model_exclude_unset=True,
     )
     async def undo(game_id: GameId, request: Request) -> Mapping[str, object]:
-        hub = ctx.hub()
-        token = bearer(request.headers)
         parse(EmptyBody, await body_of(request))
-        table = await hub.table(game_id)
-        await hub.served.mover_of(table, token, "an undo")
-        await ctx.throttle(ctx.moves, client_of(request), "moves")
-        await hub.session.undo(table, token)
-        seat, hotseat = table.authorize(token)
-        return hub.frame(table, seat, hotseat)
+        return await ctx.seat_acts(
+            request,
+            game_id,
+            lambda hub, table, token: hub.served.mover_of(table, token, "an undo"),
+            lambda hub, table, token: hub.session.undo(table, token),
+        )
 
     @router.post(
         "/api/games/{game_id}/explain",

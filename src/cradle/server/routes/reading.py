@@ -8,19 +8,8 @@ from fastapi import APIRouter, Query, Request
 from cradle.server import answers, archive
 from cradle.server.assist import AnalysisAnswer
 from cradle.server.errors import ApiError, bad_request
-from cradle.server.models import (
-    MAX_SEATS,
-    EmptyBody,
-    parse,
-)
-from cradle.server.routes.common import (
-    Context,
-    GameId,
-    bearer,
-    body_of,
-    body_schema,
-    client_of,
-)
+from cradle.server.models import MAX_SEATS, EmptyBody, parse
+from cradle.server.routes.common import Context, GameId, bearer, body_of, body_schema, client_of
 
 
 def reading_routes(router: APIRouter, ctx: Context) -> None:
