@@ -399,24 +399,33 @@ def stored_game(storage: Store, game_id: str, seed: int, moves: int | None, hots
         state.apply(action)
         over = bool(state.is_over)
         status, result = ("over", state.result()) if over else ("running", None)
-        storage.plays.move(
-            MoveChange(
-                game_id=game_id,
-                ply=ply,
-                version=ply,
-                seat=seat,
-                action=action,
-                status=status,
-                result=result,
-                bot_turn=False,
-                analyse=over,
-            )
-        )
+        stored_move(storage, game_id, ply, ply, seat, action, status, result, False, analyse=over)
         ply += 1
     if state.is_over:  # its last move queued the analysis: it is done now
         assert storage.analyses.claim(game_id, storage.origin, time.time()) is not None
         data = {"format": 1, "chances": [[0.5, 0.5]], "plies": [0], "reviews": []}
         assert storage.analyses.save(game_id, storage.origin, "done", 1, 1, data)
+
+
+def stored_move(
+    store: Store,
+    game_id: str,
+    ply: int,
+    version: int,
+    seat: int,
+    action: str,
+    status: str = "running",
+    result: Any = None,
+    bot_turn: bool = False,
+    **more: Any,
+) -> float:
+    """Store move number ``ply`` of a game at ``version`` as a server does (``MoveChange``'s
+    other fields in ``more``); the time it stored."""
+    change = MoveChange(
+        game_id=game_id, ply=ply, version=version, seat=seat, action=action, status=status,
+        result=result, bot_turn=bot_turn, **more,
+    )  # fmt: skip
+    return store.plays.move(change)
 
 
 def before_alembic(db: Any) -> None:

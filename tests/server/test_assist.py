@@ -295,7 +295,8 @@ def test_assist_workers_are_niced_below_the_bots() -> None:
 
     worker, pids, niceness = run_async(scenario)
     assert pids == [worker]  # its own process, not one of the bots' workers
-    assert niceness >= os.getpriority(os.PRIO_PROCESS, 0) + 10
+    # The kernel caps niceness at 19 (a suite run under ``nice`` starts part of the way up).
+    assert niceness >= min(os.getpriority(os.PRIO_PROCESS, 0) + 10, 19)
 
 
 @pytest.mark.skipif("gheos" not in GAMES, reason="needs the Gheos engine")

@@ -26,8 +26,7 @@ from cradle.server.store import Store
 from cradle.server.store.database import client_hash
 from cradle.server.store.errors import Conflict
 from cradle.server.store.games import StoredGame
-from cradle.server.store.plays import MoveChange
-from tests.helpers.server import GAMES, auth, before_alembic, create, token_of, watch
+from tests.helpers.server import GAMES, auth, before_alembic, create, stored_move, token_of, watch
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -292,32 +291,9 @@ def test_bots_turns_are_claimed_fairly_once_and_taken_over_after_the_lease(
         assert taken is not None and taken.game_id == "a0" and taken.version == 0
         assert storage.bot_jobs.renew("a0", "w1", later + 60) is False  # no longer w1's
         # Both make the move: the version decides, one move is stored, the clock with it.
-        other.plays.move(
-            MoveChange(
-                game_id="a0",
-                ply=0,
-                version=0,
-                seat=0,
-                action="pass",
-                status="running",
-                result=None,
-                bot_turn=False,
-                clock=(0, 0.25),
-            )
-        )
+        stored_move(other, "a0", 0, 0, 0, "pass", "running", None, False, clock=(0, 0.25))
         with pytest.raises(Conflict):
-            storage.plays.move(
-                MoveChange(
-                    game_id="a0",
-                    ply=0,
-                    version=0,
-                    seat=0,
-                    action="pass",
-                    status="running",
-                    result=None,
-                    bot_turn=False,
-                )
-            )
+            stored_move(storage, "a0", 0, 0, 0, "pass", "running", None, False)
         assert storage.games.load("a0").actions == ["pass"]  # type: ignore[union-attr]
         assert storage.bot_jobs.clocks("a0") == {0: 0.25}
         assert "a0" not in {job["game_id"] for job in storage.bot_jobs.jobs()}
@@ -325,19 +301,7 @@ def test_bots_turns_are_claimed_fairly_once_and_taken_over_after_the_lease(
         # the bot delay, with the seat's clock as stored.
         other.bot_jobs.delay = 10.0
         written = time.time()
-        other.plays.move(
-            MoveChange(
-                game_id="a0",
-                ply=1,
-                version=1,
-                seat=1,
-                action="pass",
-                status="running",
-                result=None,
-                bot_turn=True,
-                person=True,
-            )
-        )
+        stored_move(other, "a0", 1, 1, 1, "pass", "running", None, True, person=True)
         assert other.bot_jobs.claim("w2", written + 5, LEASE_SECONDS) is None
         again = other.bot_jobs.claim("w2", written + 11, LEASE_SECONDS)
         assert again is not None and again.game_id == "a0" and again.clocks == {0: 0.25}
@@ -501,18 +465,7 @@ def test_a_database_from_before_the_queue_gets_its_bots_turns(tmp_path: Any) -> 
     storage = Store(url)
     storage.new_games.create(stored_game("bots", ["bot:greedy", "human"], "a"))
     storage.new_games.create(stored_game("moved", ["human", "human"], "a"))
-    storage.plays.move(
-        MoveChange(
-            game_id="moved",
-            ply=0,
-            version=0,
-            seat=0,
-            action="pass",
-            status="running",
-            result=None,
-            bot_turn=False,
-        )
-    )
+    stored_move(storage, "moved", 0, 0, 0, "pass", "running", None, False)
     storage.close()
     with sqlite3.connect(tmp_path / "old.sqlite3") as db:
         before_alembic(db)

@@ -25,11 +25,10 @@ from cradle.server.ratings import Skill, rate
 from cradle.server.store import Store
 from cradle.server.store.errors import Conflict
 from cradle.server.store.games import StoredGame
-from cradle.server.store.plays import MoveChange
 from cradle.server.store.ratings import rate_game
 from cradle.server.store.schema import RatingChangeRow, RatingRow
 from cradle.server.tokens import hash_token, new_token
-from tests.helpers.server import GAMES, auth, token_of
+from tests.helpers.server import GAMES, auth, stored_move, token_of
 
 pytestmark = pytest.mark.skipif("gheos" not in GAMES, reason="needs the Gheos engine")
 
@@ -315,36 +314,14 @@ def test_two_processes_ending_one_game_rate_it_once(any_db_url: str) -> None:
             after.apply(action)
             if after.is_over:
                 break
-            one.plays.move(
-                MoveChange(
-                    game_id="race",
-                    ply=ply,
-                    version=ply,
-                    seat=seat,
-                    action=action,
-                    status="running",
-                    result=None,
-                    bot_turn=False,
-                )
-            )
+            stored_move(one, "race", ply, ply, seat, action, "running", None, False)
             state, ply = after, ply + 1
         result = after.result()
         outcomes: list[str] = []
 
         def end(storage: Store) -> None:
             try:
-                storage.plays.move(
-                    MoveChange(
-                        game_id="race",
-                        ply=ply,
-                        version=ply,
-                        seat=seat,
-                        action=action,
-                        status="over",
-                        result=result,
-                        bot_turn=False,
-                    )
-                )
+                stored_move(storage, "race", ply, ply, seat, action, "over", result, False)
                 outcomes.append("stored")
             except Conflict:
                 outcomes.append("conflict")
