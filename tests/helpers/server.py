@@ -365,32 +365,42 @@ def alive(pid: int) -> bool:
         return False
 
 
+def new_stored(
+    game_id: str,
+    game: str,
+    players: list[str],
+    seed: int,
+    seats: list[str],
+    status: str = "running",
+    options: dict[str, object] | None = None,
+    **more: Any,
+) -> StoredGame:
+    """A new game as a server stores one: not hot-seat, listed, no table token, created now
+    (``more``: :class:`StoredGame`'s other fields, these among them)."""
+    now = time.time()
+    made: dict[str, Any] = {
+        "hotseat": False, "listed": True, "table_token": None, "created": now, "updated": now,
+    }  # fmt: skip
+    return StoredGame(
+        game_id, game, players, seed, options or {}, seats, status=status, **(made | more)
+    )
+
+
 def stored_game(storage: Store, game_id: str, seed: int, moves: int | None, hotseat: bool) -> None:
     """A real game of two people, written as the server writes one: ``moves`` random moves, or
     to the end (then with its analysis done)."""
     module = get_game("tigris")
     options = dict(module.options_to_dict(module.options_from_dict({})))
     state = module.new_game(2, seed, module.options_from_dict(options))
-    now = time.time()
     storage.new_games.create(
-        StoredGame(
-            id=game_id,
-            game="tigris",
-            players=list(state.players),
-            seed=seed,
-            options=options,
-            seats=["human", "human"],
-            hotseat=hotseat,
-            listed=True,
-            table_token=hash_token(new_token()) if hotseat else None,
-            status="running",
-            created=now,
-            updated=now,
+        new_stored(
+            game_id, "tigris", list(state.players), seed, ["human", "human"], options=options,
+            hotseat=hotseat, table_token=hash_token(new_token()) if hotseat else None,
             tokens={0: hash_token(new_token()), 1: hash_token(new_token())},
             claimed={0: True, 1: True},
             invites={} if hotseat else {0: hash_token(new_token()), 1: hash_token(new_token())},
         )
-    )
+    )  # fmt: skip
     rng = random.Random(seed)
     ply = 0
     while not state.is_over and (moves is None or ply < moves):

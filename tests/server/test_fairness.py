@@ -26,7 +26,16 @@ from cradle.server.store import Store
 from cradle.server.store.database import client_hash
 from cradle.server.store.errors import Conflict
 from cradle.server.store.games import StoredGame
-from tests.helpers.server import GAMES, auth, before_alembic, create, stored_move, token_of, watch
+from tests.helpers.server import (
+    GAMES,
+    auth,
+    before_alembic,
+    create,
+    new_stored,
+    stored_move,
+    token_of,
+    watch,
+)
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -242,20 +251,12 @@ def stored_game(game_id: str, seats: list[str], client: str, cost: float = 0.0) 
     seed = 0  # seat 0 begins
     state = tigris.new_game(len(seats), seed)
     assert state.to_move == 0
-    now = time.time()
-    return StoredGame(
-        id=game_id,
-        game="tigris",
-        players=list(state.players),
-        seed=seed,
-        options={},
-        seats=seats,
-        hotseat=False,
-        listed=True,
-        table_token=None,
-        status="running",
-        created=now,
-        updated=now,
+    return new_stored(
+        game_id,
+        "tigris",
+        list(state.players),
+        seed,
+        seats,
         bot_turn=seats[int(state.to_move)].startswith("bot:"),
         bot_cost=cost,
         client=client_hash(client),

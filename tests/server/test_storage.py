@@ -16,27 +16,14 @@ from cradle.server.store.errors import Conflict
 from cradle.server.store.games import StoredGame
 from cradle.server.store.plays import UndoChange
 from cradle.server.store.seats import SeatChange
-from tests.helpers.server import before_alembic, stored_move
+from tests.helpers.server import before_alembic, new_stored, stored_move
 
 
 def stored(game_id: str, listed: bool = True) -> StoredGame:
-    now = time.time()
-    return StoredGame(
-        id=game_id,
-        game="tigris",
-        players=["archer", "bull"],
-        seed=2**62 + 12345,
-        options={"board": "standard"},
-        seats=["human", "bot:random"],
-        hotseat=False,
-        listed=listed,
-        table_token=None,
-        status="open",
-        created=now,
-        updated=now,
-        tokens={0: "a" * 64},
-        claimed={0: False},
-    )
+    return new_stored(
+        game_id, "tigris", ["archer", "bull"], 2**62 + 12345, ["human", "bot:random"], "open",
+        {"board": "standard"}, listed=listed, tokens={0: "a" * 64}, claimed={0: False},
+    )  # fmt: skip
 
 
 def test_actions_are_stored_in_order_once(any_db_url: str) -> None:
