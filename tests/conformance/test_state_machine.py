@@ -145,7 +145,7 @@ class TigrisRules(Rules):
         random.Random(seed).shuffle(pool)
         new_hands = []
         for hand in hands:
-            new_hands.append(sorted(pool[: len(hand)], key=tigris.COLORS.index))  # as positions
+            new_hands.append(sorted(pool[: len(hand)], key=tigris.COLOURS.index))  # as positions
             del pool[: len(hand)]
         return new_hands, pool
 
