@@ -16,11 +16,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NotRequired, TypedDict, TypeVar
 
-from cradle.core.contract import JSON, Event, SeatResult, View
+from cradle.core.contract import JSON, Event, Pieces, SeatResult, View
 from cradle.server.errors import bad_request, forbidden
 from cradle.server.history import (
     PastBoard,
-    Pieces,
     ShownStep,
     Step,
     board_at,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable
-from typing import Annotated, Literal, NoReturn, TypeVar
+from typing import Annotated, Literal, NoReturn, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -36,6 +36,9 @@ BOT_NAME_CHARS = 40  # a bot's name (a stand-in's level)
 DEADLINE_MIN = 3600  # a turn-based table's time per move: one hour ...
 DEADLINE_MAX = 7 * 86400  # ... to seven days
 DEADLINE_DEFAULT = 86400  # when the creator names none
+# The versions of the API a client may speak (docs/server.md, "Versions"): 1 without saying.
+ApiVersion = Literal[1, 2]
+API_VERSIONS: tuple[int, ...] = get_args(ApiVersion)
 
 
 class BadInput(ValueError):
@@ -213,11 +216,13 @@ class EmptyBody(BaseModel):
 
 
 class Hello(BaseModel):
-    """The first WebSocket message: the seat's token, or nothing to watch."""
+    """The first WebSocket message: the seat's token, or nothing to watch; and the version of
+    the API the client speaks (docs/server.md, "Versions"; 1 without it)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
     token: Annotated[str, Field(max_length=TOKEN_CHARS)] | None = None
+    api: ApiVersion = 1
 
 
 class Frame(BaseModel):

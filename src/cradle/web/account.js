@@ -10,8 +10,8 @@ import { remember } from "./state.js";
 import { date, list, t, tNodes } from "./i18n.js";
 import { byId, el, link, messageOf, put, ratedBadge, toast } from "./ui.js";
 
-/** @typedef {import("./types").Account} Account */
-/** @typedef {import("./types").Me} Me */
+/** @typedef {import("./types").AccountInfo} Account */
+/** @typedef {import("./types").SignedIn} Me */
 /** @typedef {import("./types").MyGame} MyGame */
 /** @typedef {import("./types").Screen} Screen */
 
