@@ -40,7 +40,7 @@ import pytest
 from cradle.ai import make_bot
 from cradle.core.record import GameRecord
 from cradle.games import game_names, get_game
-from cradle.server.bots import bot_seed
+from cradle.server.botpool import bot_seed
 from cradle.server.store import Store
 from cradle.server.store.games import StoredGame
 from cradle.server.store.plays import MoveChange

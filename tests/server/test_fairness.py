@@ -18,7 +18,7 @@ with warnings.catch_warnings():
     from starlette.websockets import WebSocketDisconnect
 
 from cradle.server.app import create_app
-from cradle.server.bots import LEASE_SECONDS
+from cradle.server.botpool import LEASE_SECONDS
 from cradle.server.hub import Hub
 from cradle.server.limits import Limits
 from cradle.server.seats import NewTable
@@ -224,7 +224,7 @@ def test_one_bot_worker_serves_the_clients_in_turn(serve: Callable[..., TestClie
         """One of B's moves; when it makes B's bot decide, how many bots' moves were made."""
         table = await hub.table(mine)
         action = hub.frame(table, 0).legal_actions[0]
-        await hub.session.act(table, token, action)
+        await hub.play.act(table, token, action)
         return hub.bots_made if table.bot_turn() else None
 
     waits = []

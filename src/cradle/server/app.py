@@ -30,7 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cradle.server import metrics
-from cradle.server.bots import watch_parent
+from cradle.server.botpool import watch_parent
 from cradle.server.errors import ApiError, unavailable
 from cradle.server.hub import Hub
 from cradle.server.limits import Limits, RateLimiter

@@ -107,7 +107,7 @@ class History(TypedDict):
     names: list[str | None]
 
 
-class Board(PastBoard):
+class BoardAfter(PastBoard):
     """A seat's view of the board after ``ply`` moves, with the table's public facts."""
 
     id: str
@@ -286,7 +286,7 @@ class Archive:
             names=table.shown_names(),
         )
 
-    async def board(self, table: Table, ply: int, viewer: int | None) -> Board:
+    async def board(self, table: Table, ply: int, viewer: int | None) -> BoardAfter:
         """``viewer``'s view of the board after ``ply`` actions (0: the start)."""
         if not 0 <= ply <= table.ply:
             raise bad_request(f"'ply' must be between 0 and {table.ply}, the moves made")
@@ -299,7 +299,7 @@ class Archive:
             )
             found = built
         keep(self.boards, key, found, self.limits.replay_cache)
-        return Board(
+        return BoardAfter(
             id=table.id,
             game=table.game,
             players=list(table.record.players),

@@ -4,7 +4,7 @@ Both cost CPU, so both are bounded and kept behind the bots:
 
 - They run in worker processes of their own (``Limits.assist_processes``, one by default),
   niced by :data:`ASSIST_NICE` so that on a busy machine the bots' workers and the server come
-  first; the bots' pool (:mod:`cradle.server.bots`) is never used for them.
+  first; the bots' pool (:mod:`cradle.server.botpool`) is never used for them.
 - Work waits in one queue, by priority: a hint (a person is waiting for it) before a step of an
   analysis; an analysis is cut into steps of one move each, so a hint waits at most one step.
 - A hint thinks ``Limits.hint_seconds``; an analysis ``Limits.analysis_seconds`` per move it
@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 from cradle.core.contract import GameState, Pieces
 from cradle.core.record import GameRecord
 from cradle.core.results import rank_rewards
-from cradle.server.bots import pool_pids, spawn_pool, stop_pool, watch_parent
+from cradle.server.botpool import pool_pids, spawn_pool, stop_pool, watch_parent
 from cradle.server.errors import ApiError, bad_request, forbidden
 from cradle.server.history import hand_pieces
 from cradle.server.limits import Limits

@@ -19,7 +19,7 @@ from typing import TypeVar
 from cradle.ai.memory import Memory, new_memory
 from cradle.core.contract import GameState
 from cradle.core.record import GameRecord
-from cradle.server.bots import (
+from cradle.server.botpool import (
     LEASE_SECONDS,
     POLL_SECONDS,
     RENEW_SECONDS,

@@ -18,7 +18,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TypedDict, TypeVar
 
-from cradle.server.answers import ChatMessage
+from cradle.server.messages import ChatMessage
 from cradle.server.errors import forbidden
 from cradle.server.models import BadInput
 from cradle.server.runtime import Runtime

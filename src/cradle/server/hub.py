@@ -6,7 +6,7 @@ itself.
 The parts: :mod:`cradle.server.tables` keeps the tables (loaded from the database, cached,
 brought up to date with other processes' writes; which seat a token holds),
 :mod:`cradle.server.referee` stores every change to a game (the one write path),
-:mod:`cradle.server.seats` creates tables and seats people, :mod:`cradle.server.session` plays
+:mod:`cradle.server.seats` creates tables and seats people, :mod:`cradle.server.play` plays
 (frames, moves, undo), :mod:`cradle.server.turns` the turn-based rules and early endings,
 :mod:`cradle.server.botseats` makes the bots' moves, :mod:`cradle.server.archive` reads games
 (lobby, records, replays, histories, past boards), :mod:`cradle.server.assist` helps people
@@ -30,19 +30,19 @@ import logging
 import time
 from collections.abc import Mapping
 
-from cradle.server.answers import Frame, TableFrame
+from cradle.server.answers import MergedFrame, TableFrame
 from cradle.server.archive import Archive
 from cradle.server.assist import Adviser, Analyst, AssistPool
-from cradle.server.bots import BotPool
+from cradle.server.botpool import BotPool
 from cradle.server.botseats import BotSeats
 from cradle.server.chat import Chat
 from cradle.server.events import Changed, Events
 from cradle.server.limits import Limits, RateLimiter
 from cradle.server.mail import MailSettings, Notices
+from cradle.server.play import Play
 from cradle.server.referee import Referee, Settings
 from cradle.server.runtime import Runtime
 from cradle.server.seats import NewTable, Seats
-from cradle.server.session import Session
 from cradle.server.store import Store
 from cradle.server.store.errors import DATABASE_ERRORS
 from cradle.server.table import SEND_PATIENCE, Connection, Table
@@ -79,7 +79,7 @@ class Hub:
         settings = Settings(limits.bot_seconds, limits.analyse_finished)
         self.referee = Referee(store, runtime, self.served, events, settings)
         self.seats = Seats(store, runtime, self.served, events, self.referee, limits)
-        self.session = Session(self.served, self.referee)
+        self.play = Play(self.served, self.referee)
         # The clock read at each use: tests set another.
         self.turns = Turns(store, runtime, self.served, self.referee, lambda: self.clock())
         self.archive = Archive(store, runtime, self.served, limits)
@@ -90,7 +90,7 @@ class Hub:
         self.chat = Chat(store, runtime, self.served)
         # What follows a change, in this order: its frames (then, for a table ended without a
         # result, its connections closed), the bots, the mails, the lobby and the analyses.
-        events.subscribe(self.session.publish)
+        events.subscribe(self.play.publish)
         events.subscribe(self.served.close_ended)
         events.subscribe(self.bot_seats.wake)
         events.subscribe(self.notices.poke)
@@ -234,14 +234,14 @@ class Hub:
 
     def frame(
         self, table: Table, seat: int | None, hotseat: bool = False, api: int = 1
-    ) -> Frame | TableFrame:
-        """What ``seat`` may see, in version ``api`` of the API (see :meth:`Session.frame`)."""
-        return self.session.frame(table, seat, hotseat, api)
+    ) -> MergedFrame | TableFrame:
+        """What ``seat`` may see, in version ``api`` of the API (see :meth:`Play.frame`)."""
+        return self.play.frame(table, seat, hotseat, api)
 
     def attach(self, table: Table, connection: Connection) -> None:
         # This server's patience with a client that does not read (read here, when it joins).
         connection.patience = SEND_PATIENCE
-        self.session.attach(table, connection)
+        self.play.attach(table, connection)
 
     @property
     def bots_made(self) -> int:

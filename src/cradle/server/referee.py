@@ -32,7 +32,7 @@ from typing import Any
 
 from cradle.core.contract import Event, GameState, IllegalAction
 from cradle.server import metrics
-from cradle.server.bots import decision_cost
+from cradle.server.botpool import decision_cost
 from cradle.server.errors import ApiError, bad_request, forbidden, refused_action, unavailable
 from cradle.server.events import Changed, Events
 from cradle.server.runtime import Runtime

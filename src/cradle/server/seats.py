@@ -13,7 +13,7 @@ from cradle.ai import LEVELS, bot_names
 from cradle.core.lessons import LESSON_OPTION, LESSON_SEED
 from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
-from cradle.server.bots import decision_cost
+from cradle.server.botpool import decision_cost
 from cradle.server.errors import ApiError, bad_request, unavailable
 from cradle.server.events import Changed, Events
 from cradle.server.limits import Limits

@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass
 
 from cradle.server import frames
-from cradle.server.answers import Frame, TableFrame
+from cradle.server.answers import MergedFrame, TableFrame
 from cradle.server.errors import bad_request
 from cradle.server.events import Changed
 from cradle.server.referee import Referee, undo_reason
@@ -26,7 +26,7 @@ MOVED_AWAY = "this seat is played on another device now"
 
 
 @dataclass(eq=False)
-class Session:
+class Play:
     """Play at the tables: frames, moves, undo and their publication."""
 
     tables: Tables
@@ -39,7 +39,7 @@ class Session:
         hotseat: bool = False,
         api: int = 1,
         message: bool = False,
-    ) -> Frame | TableFrame:
+    ) -> MergedFrame | TableFrame:
         """What ``seat`` may see (a spectator: ``None``), with its legal actions if it decides,
         in the shape of version ``api`` of the API (cradle.server.frames); ``message``: as the
         WebSocket pushes it."""
