@@ -18,8 +18,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import TypedDict, TypeVar
 
-from cradle.server.messages import ChatMessage
 from cradle.server.errors import forbidden
+from cradle.server.messages import ChatMessage
 from cradle.server.models import BadInput
 from cradle.server.runtime import Runtime
 from cradle.server.store import Store

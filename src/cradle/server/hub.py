@@ -28,7 +28,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from cradle.server.answers import MergedFrame, TableFrame
 from cradle.server.archive import Archive
@@ -184,22 +184,19 @@ class Hub:
     async def take_token(self, bucket: RateLimiter, client: str) -> float:
         """``bucket``'s rate for ``client`` counted in the shared database (every process
         together); when the database cannot count, this process's own count stands."""
-        try:
-            return await self.runtime.db(
-                self.store.rates.take, bucket.name, client, bucket.rate, int(bucket.burst),
-                time.time(),
-            )  # fmt: skip
-        except DATABASE_ERRORS as exc:
-            log.warning("rates counted in this process only: %s", exc)
-            return 0.0
+        return await self._shared_rate(self.store.rates.take, bucket, client)
 
     async def peek_token(self, bucket: RateLimiter, client: str) -> float:
         """:meth:`take_token` without taking (0.0 when the database cannot tell)."""
+        return await self._shared_rate(self.store.rates.peek, bucket, client)
+
+    async def _shared_rate(
+        self, count: Callable[[str, str, float, int, float], float], bucket: RateLimiter, key: str
+    ) -> float:
         try:
             return await self.runtime.db(
-                self.store.rates.peek, bucket.name, client, bucket.rate, int(bucket.burst),
-                time.time(),
-            )  # fmt: skip
+                count, bucket.name, key, bucket.rate, int(bucket.burst), time.time()
+            )
         except DATABASE_ERRORS as exc:
             log.warning("rates counted in this process only: %s", exc)
             return 0.0

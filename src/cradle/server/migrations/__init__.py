@@ -35,6 +35,15 @@ def of_game(key: bool = True) -> sa.Column[str]:
     return sa.Column("game_id", sa.String(40), games, nullable=False)
 
 
+def of_account(key: bool = False) -> sa.Column[str]:
+    """The column of the account a row belongs to (its rows go with it): a column of its own
+    that every row fills, else (``key``) part of the row's key."""
+    accounts = sa.ForeignKey("accounts.id", ondelete="CASCADE")
+    if key:
+        return sa.Column("account_id", sa.String(16), accounts, primary_key=True)
+    return sa.Column("account_id", sa.String(16), accounts, nullable=False)
+
+
 def _config(connection: Connection | None = None) -> Config:
     config = Config()
     config.set_main_option("script_location", str(HERE))

@@ -11,9 +11,9 @@ from collections import Counter
 from fastapi import APIRouter, WebSocket
 from starlette.types import Message
 
-from cradle.server.messages import ErrorMessage, PongMessage
 from cradle.server.errors import ApiError, unavailable
 from cradle.server.hub import Hub
+from cradle.server.messages import ErrorMessage, PongMessage
 from cradle.server.models import BadInput, ClientMessage, Hello, parse, read_json
 from cradle.server.routes.accounts import signed_in
 from cradle.server.routes.common import (

@@ -5,7 +5,7 @@ move a guest's seat to another device.
 import sqlalchemy as sa
 from alembic import op
 
-from cradle.server.migrations import of_game
+from cradle.server.migrations import of_account, of_game
 
 revision, down_revision = "0002_accounts", "0001_baseline"
 
@@ -25,12 +25,7 @@ def upgrade() -> None:
     op.create_table(
         "sessions",
         sa.Column("id", sa.String(64), primary_key=True),
-        sa.Column(
-            "account_id",
-            sa.String(16),
-            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
-            nullable=False,
-        ),
+        of_account(),
         sa.Column("created", sa.Float, nullable=False),
         sa.Column("expires", sa.Float, nullable=False),
     )

@@ -5,7 +5,7 @@ what each rated game changed (the profile's chart).
 import sqlalchemy as sa
 from alembic import op
 
-from cradle.server.migrations import of_game
+from cradle.server.migrations import of_account, of_game
 
 revision, down_revision = "0005_ratings", "0004_chat"
 
@@ -16,12 +16,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "ratings",
-        sa.Column(
-            "account_id",
-            sa.String(16),
-            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
-            primary_key=True,
-        ),
+        of_account(key=True),
         sa.Column("game", sa.String(20), primary_key=True),
         sa.Column("players", sa.Integer, primary_key=True),
         sa.Column("mu", sa.Float, nullable=False),
@@ -32,12 +27,7 @@ def upgrade() -> None:
     op.create_table(
         "rating_changes",
         of_game(),
-        sa.Column(
-            "account_id",
-            sa.String(16),
-            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
-            primary_key=True,
-        ),
+        of_account(key=True),
         sa.Column("game", sa.String(20), nullable=False),
         sa.Column("players", sa.Integer, nullable=False),
         sa.Column("seat", sa.Integer, nullable=False),
