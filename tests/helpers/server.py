@@ -333,6 +333,16 @@ def check_bots_played_as_if_never_stopped(record: GameRecord, seats: list[str]) 
 CRADLE = [sys.executable, "-c", "from cradle.cli.main import main; main()"]
 
 
+def serving(port: int, db: Path) -> subprocess.Popen[str]:
+    """``cradle serve`` on ``port`` and the SQLite file ``db``, its output read line by line."""
+    return subprocess.Popen(
+        [*CRADLE, "serve", "--port", str(port), "--db", str(db)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+
+
 def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*CRADLE, *args], capture_output=True, text=True, timeout=timeout, check=False

@@ -29,6 +29,16 @@ from cradle.tigris import TigrisState
 from cradle.tigris.board import BOARDS, NEIGHBOURS, components, parse_cell
 from cradle.tigris.types import COLOURS, HAND_SIZE, ROLES, TILE_TOTALS
 
+# Every combination of the rules' options.
+ALL_OPTIONS = [
+    tigris.Options(board=board, buildings=b, english=e, wonder=w, open_scoring=o)
+    for board in ("standard", "advanced")
+    for b in (False, True)
+    for e in (False, True)
+    for w in (False, True)
+    for o in (False, True)
+]
+
 # Three lone temples with treasures in the bottom-left corner, far from every test's cells: the
 # game ends at the end of a turn with two or fewer treasures on the board, so positions that
 # play a turn to its end keep these to stay in the game.

@@ -3,7 +3,6 @@ and the views, which describe the same things in the contract's JSON."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 import pytest
@@ -11,20 +10,13 @@ import pytest
 from cradle import gheos, tigris
 from cradle.tigris import Revolt, TigrisState
 from cradle.tigris.analysis import CATASTROPHE, DOWN, LEADER, TILE, WONDER
+from tests.helpers.engines import random_states
 from tests.helpers.tigris import leader, make_position, make_state
 
 
 def states(seed: int, players: int, options: tigris.Options, every: int) -> Iterator[TigrisState]:
     """Every ``every``-th state of a random game, and its last one."""
-    state = tigris.new_game(players, seed, options)
-    rng = random.Random(seed)
-    step = 0
-    while not state.is_over:
-        if step % every == 0:
-            yield state
-        state.apply(rng.choice(state.legal_action_ids()))
-        step += 1
-    yield state
+    return random_states(tigris.new_game(players, seed, options), seed, every)
 
 
 GAMES = [
