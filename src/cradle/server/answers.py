@@ -524,6 +524,7 @@ class AccountInfo(Answer):
     email: str | None
     turn_mail: bool
     created: Number
+    language: str | None  # a catalogue's BCP 47 tag ("es", "pt-BR"); null: not known yet
 
 
 class SignedIn(Answer):

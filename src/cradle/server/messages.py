@@ -29,6 +29,9 @@ class ErrorMessage(Answer):
     error: str
     status: int
     kind: str | None = None
+    # The message the reason is, and its params, for a client to say it in its language.
+    message: str | None = None
+    params: dict[str, str | int | float] | None = None
 
 
 class ChatMessage(Answer):

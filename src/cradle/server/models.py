@@ -26,6 +26,7 @@ LESSON_CHARS = 40  # a lesson's name (checked against the game's own list)
 NAME_CHARS = 100  # a person's name as sent (3-24 characters once trimmed and normalised)
 PASSWORD_CHARS = 256
 EMAIL_CHARS = 254
+LANGUAGE_CHARS = 16  # a BCP 47 tag of a catalogue: "pt-BR"
 MAX_OPTIONS = 16  # a table's options (every game has fewer)
 OPTION_NAME_CHARS = 40
 OPTION_CHARS = 8192  # a text option: Gheos's custom tile set is the longest
@@ -42,11 +43,15 @@ API_VERSIONS: tuple[int, ...] = get_args(ApiVersion)
 
 
 class BadInput(ValueError):
-    """Input refused before it reached the game: ``field`` names the part, when there is one."""
+    """Input refused before it reached the game: ``field`` names the part, when there is one.
+    With ``params``, ``reason`` is a message with those named placeholders (as
+    :class:`cradle.server.errors.ApiError`'s)."""
 
-    def __init__(self, reason: str, field: str | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: str, field: str | None = None, **params: object) -> None:
+        super().__init__(reason.format(**params) if params else reason)
+        self.message = reason
+        self.params = params
+        self.reason = reason.format(**params) if params else reason
         self.field = field
 
 
@@ -117,6 +122,7 @@ class LessonBody(BaseModel):
 
     game: Annotated[str, Field(max_length=GAME_CHARS)]
     lesson: Annotated[str, Field(max_length=LESSON_CHARS)]
+    name: Annotated[str, Field(max_length=NAME_CHARS)] | None = None  # a guest's, for the seat
 
 
 class ActionBody(BaseModel):
@@ -175,12 +181,14 @@ class AccountDeletion(BaseModel):
 
 
 class AccountSettings(BaseModel):
-    """``PATCH /api/me``: the address for turn notices and whether to send them."""
+    """``PATCH /api/me``: the address for turn notices and whether to send them, and the
+    language of the account's pages and mails (a tag of ``GET /static/i18n/languages.json``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
     email: Annotated[str, Field(max_length=EMAIL_CHARS)] | None = None
     turn_mail: bool | None = None
+    language: Annotated[str, Field(max_length=LANGUAGE_CHARS)] | None = None
 
 
 class SeatBody(BaseModel):

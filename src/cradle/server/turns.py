@@ -18,6 +18,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from cradle.core.words import N_
 from cradle.server.errors import ApiError, forbidden
 from cradle.server.referee import Referee, Ruling, rule_remove, rule_return, rule_stand_in
 from cradle.server.runtime import Runtime
@@ -55,16 +56,16 @@ class Turns:
     def overdue(self, table: Table, seat: int) -> int:
         """The seat whose deadline passed, which ``seat`` may act about; 403 saying why not."""
         if table.mode != "turn":
-            raise forbidden("only turn-based tables have deadlines")
+            raise forbidden(N_("only turn-based tables have deadlines"))
         if table.is_over:
-            raise forbidden("the game is over")
+            raise forbidden(N_("the game is over"))
         late = table.to_move()
         if late is None or table.bot_turn():
-            raise forbidden("a bot decides now")
+            raise forbidden(N_("a bot decides now"))
         if late == seat:
-            raise forbidden("it is your own turn: play it")
+            raise forbidden(N_("it is your own turn: play it"))
         if not table.claimed.get(late, True):
-            raise forbidden("the seat deciding now has not been taken yet")
+            raise forbidden(N_("the seat deciding now has not been taken yet"))
         if table.deadline is None or self.clock() < table.deadline:
             raise forbidden(f"{table.record.players[late]}'s deadline has not passed yet")
         return late
@@ -115,11 +116,11 @@ class Turns:
         """The stand-in of the seat away that decides at ``table`` plays: its deadline passed."""
         seat = table.to_move()
         if table.mode != "turn" or table.is_over or seat is None:
-            raise forbidden("no turn to play")
+            raise forbidden(N_("no turn to play"))
         if seat not in table.away or table.bot_turn():
-            raise forbidden("the seat deciding is not away")
+            raise forbidden(N_("the seat deciding is not away"))
         if table.deadline is None or table.deadline >= now:
-            raise forbidden("moved on meanwhile")
+            raise forbidden(N_("moved on meanwhile"))
         return rule_stand_in(table, seat, table.away, self.referee.settings)
 
     async def remove(self, table: Table, token: str | None) -> None:
@@ -127,7 +128,7 @@ class Turns:
         seat, hotseat = await self.tables.identify(table, token)
         creator = hotseat or (seat is not None and seat == table.creator)
         if not creator:
-            raise forbidden("only the table's creator may remove it")
+            raise forbidden(N_("only the table's creator may remove it"))
         await self.referee.change(table, lambda: rule_remove(table))
 
     async def end_idle(self, now: float | None = None) -> list[str]:
@@ -142,9 +143,9 @@ class Turns:
 
                 def idle(table: Table = table) -> int:
                     if table.mode != "turn" or table.deadline_s is None:
-                        raise forbidden("not a turn-based table")
+                        raise forbidden(N_("not a turn-based table"))
                     if table.updated + 3 * table.deadline_s >= now:
-                        raise forbidden("moved on meanwhile")
+                        raise forbidden(N_("moved on meanwhile"))
                     seat = table.to_move()
                     return 0 if seat is None else seat
 

@@ -7,8 +7,8 @@ import { api, setCsrf } from "./api.js";
 import { GAME_TITLES } from "./games.js";
 import { nameAt } from "./names.js";
 import { remember } from "./state.js";
-import { date, list, t, tNodes } from "./i18n.js";
-import { byId, el, link, messageOf, put, ratedBadge, toast } from "./ui.js";
+import { date, language, languageName, languages, list, setLanguage, t, tNodes } from "./i18n.js";
+import { byId, el, fieldValue, link, messageOf, put, ratedBadge, toast } from "./ui.js";
 
 /** @typedef {import("./types").AccountInfo} Account */
 /** @typedef {import("./types").SignedIn} Me */
@@ -26,17 +26,40 @@ function signedAs(answer) {
   me.known = true;
   setCsrf(answer.csrf);
   renderHeader();
+  // A signed-in account reads its own language on every device.
+  const chosen = answer.account?.language;
+  if (chosen && chosen !== language() && languages().includes(chosen)) setLanguage(chosen);
 }
 
-/** Ask the server who this browser is (at start, and after signing in or out). */
-export async function loadMe() {
+/**
+ * Ask the server who this browser is (after signing in or out; at start, `known` is the
+ * answer already asked for, to choose the language by).
+ * @param {Me | null} [known]
+ */
+export async function loadMe(known = null) {
   try {
-    signedAs(await api.me());
+    signedAs(known || await api.me());
   } catch {
     me.known = true;
     renderHeader();
   }
   await refreshWaiting();
+}
+
+/**
+ * The language switch's and the account screen's choice: shown at once, remembered in this
+ * browser, and a signed-in account's own from now on (its pages everywhere, its mails).
+ * @param {string} tag
+ */
+export async function chooseLanguage(tag) {
+  if (me.account) {
+    try {
+      me.account = (await api.settings({ language: tag })).account;
+    } catch (error) {
+      toast(messageOf(error));
+    }
+  }
+  await setLanguage(tag);
 }
 
 /** The header's count of games waiting for this player's move. */
@@ -88,10 +111,33 @@ function renderHeader() {
     put(slot,
       el("span", { class: "muted guest-name", title: t("account.guest_name_title") }, guestName()),
       " ",
-      link("#/signin", t("account.sign_in"), { id: "signin-link" }),
+      link(`#/signin${afterwards()}`, t("account.sign_in"), { id: "signin-link" }),
       " ",
-      link("#/signup", t("account.sign_up"), { id: "signup-link" }));
+      link(`#/signup${afterwards()}`, t("account.sign_up"), { id: "signup-link" }));
   }
+}
+
+/** The screens a sign-in may return to (a game's seat from a turn mail, a page being read). */
+const RETURNS = new Set(["play", "hotseat", "watch", "replay", "analysis", "player", "ratings", "rules", "learn", "inbox", "account"]);
+
+/**
+ * The screen shown now, as the tail of a sign-in address ("/play/ID"), when a sign-in may
+ * come back to it; "" otherwise.
+ */
+function afterwards() {
+  const words = location.hash.replace(/^#\/?/, "").split("/");
+  if (words[0] === "signin" || words[0] === "signup") return words.length > 1 ? `/${words.slice(1).join("/")}` : "";
+  return RETURNS.has(words[0]) ? `/${words.join("/")}` : "";
+}
+
+/**
+ * Where a sign-in (or sign-up) goes once done: the screen named after it in its own address
+ * ("#/signin/play/ID": that game's seat), else the inbox.
+ * @param {string[]} next the address's words after "signin"
+ */
+function returnTo(next) {
+  if (!next.length || !RETURNS.has(next[0])) return "#/inbox";
+  return `#/${next.map(encodeURIComponent).join("/")}`;
 }
 
 /**
@@ -131,8 +177,8 @@ function form(id, fields, action, submit) {
   return node;
 }
 
-/** @param {HTMLElement} root @returns {null} */
-export function signUpScreen(root) {
+/** @param {HTMLElement} root @param {string[]} [next] the screen to go to afterwards @returns {null} */
+export function signUpScreen(root, next = []) {
   root.append(el("div", { class: "card narrow" }, el("h1", {}, t("account.sign_up")),
     el("p", { class: "muted" }, t("account.sign_up_about")),
     form("signup", [
@@ -141,14 +187,14 @@ export function signUpScreen(root) {
     ], t("account.sign_up"), async ({ name, password }) => {
       signedAs(await api.signUp(name, password));
       toast(t("account.welcome", { name: me.account?.name || "" }), "info");
-      location.hash = "#/inbox";
+      location.hash = returnTo(next);
     }),
-    el("p", {}, tNodes("account.have_account", { link: link("#/signin", t("account.sign_in")) }))));
+    el("p", {}, tNodes("account.have_account", { link: link(`#/signin${afterwards()}`, t("account.sign_in")) }))));
   return null;
 }
 
-/** @param {HTMLElement} root @returns {null} */
-export function signInScreen(root) {
+/** @param {HTMLElement} root @param {string[]} [next] the screen to go to afterwards @returns {null} */
+export function signInScreen(root, next = []) {
   root.append(el("div", { class: "card narrow" }, el("h1", {}, t("account.sign_in")),
     form("signin", [
       { name: "name", label: t("account.name"), autocomplete: "username" },
@@ -156,9 +202,9 @@ export function signInScreen(root) {
     ], t("account.sign_in"), async ({ name, password }) => {
       signedAs(await api.signIn(name, password));
       await refreshWaiting();
-      location.hash = "#/inbox";
+      location.hash = returnTo(next);
     }),
-    el("p", {}, tNodes("account.no_account", { link: link("#/signup", t("account.sign_up")) })),
+    el("p", {}, tNodes("account.no_account", { link: link(`#/signup${afterwards()}`, t("account.sign_up")) })),
     form("guest", [{ name: "guest", label: t("account.guest_name"), value: guestName() }], t("account.keep_guest_name"),
       async ({ guest }) => {
         const name = guest.trim();
@@ -180,6 +226,10 @@ export function accountScreen(root) {
   const mail = el("input", { id: "turn-mail", type: "checkbox", checked: account.turn_mail });
   root.append(el("div", { class: "card narrow" }, el("h1", {}, account.name),
     el("p", { class: "muted" }, t("account.made_on", { date: date(account.created * 1000) })),
+    el("h2", {}, t("account.language_title")),
+    el("label", { class: "account-language" }, el("span", {}, t("account.language_about")),
+      el("select", { id: "account-language", onchange: (/** @type {Event} */ event) => chooseLanguage(fieldValue(event)) },
+        languages().map((tag) => el("option", { value: tag, lang: tag, selected: tag === language() }, languageName(tag))))),
     el("h2", {}, t("account.turn_mail_title")),
     el("label", { class: "check" }, mail, " ", t("account.turn_mail")),
     form("mail", [{ name: "email", label: t("account.email"), type: "email", autocomplete: "email", value: account.email || "" }],

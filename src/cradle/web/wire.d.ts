@@ -20,6 +20,7 @@ export type AccountInfo = {
   email: string | null;
   turn_mail: boolean;
   created: number;
+  language: string | null;
 };
 
 /**
@@ -220,6 +221,8 @@ export type ErrorMessage = {
   error: string;
   status: number;
   kind?: string | null;
+  message?: string | null;
+  params?: { [key: string]: string | number } | null;
 };
 
 /**

@@ -1,6 +1,6 @@
 """Accounts and their sessions as stored (:mod:`cradle.server.accounts` has the rules: names,
 passwords, cookies): an account's name and its key, its password's hash, its mail settings, its
-sessions by their cookie's hash, and the games it holds seats at."""
+language, its sessions by their cookie's hash, and the games it holds seats at."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from cradle.core.words import N_
 from cradle.server.store.database import Database
 from cradle.server.store.errors import StorageError
 from cradle.server.store.games import names_at, seats_held
@@ -32,7 +33,7 @@ FORMER = "former player"  # the name at the seats of a deleted account (no one m
 
 class Taken(StorageError):
     def __init__(self, alike: bool = False) -> None:
-        reason = "that name looks like one taken" if alike else "that name is taken"
+        reason = N_("that name looks like one taken") if alike else N_("that name is taken")
         super().__init__(reason, reason)
 
 
@@ -43,6 +44,7 @@ class Account:
     email: str | None
     turn_mail: bool
     created: float
+    language: str | None = None  # a catalogue's BCP 47 tag (cradle.i18n.tags); None: not known
 
     def public(self) -> dict[str, Any]:
         return {
@@ -51,11 +53,14 @@ class Account:
             "email": self.email,
             "turn_mail": self.turn_mail,
             "created": self.created,
+            "language": self.language,
         }
 
 
 def _account(row: Any) -> Account:
-    return Account(row.id, row.name, row.email, bool(row.turn_mail), float(row.created))
+    return Account(
+        row.id, row.name, row.email, bool(row.turn_mail), float(row.created), row.language
+    )
 
 
 class AccountStore:
@@ -66,11 +71,17 @@ class AccountStore:
         self.lobby = lobby
 
     def create(
-        self, name: str, key: str, skeletons: Collection[str], password_hash: str, now: float
+        self,
+        name: str,
+        key: str,
+        skeletons: Collection[str],
+        password_hash: str,
+        now: float,
+        language: str | None = None,
     ) -> Account:
         """A new account named ``name`` (``key``: the name's key, ``accounts.name_key``;
-        ``skeletons``: its looks, ``text.name_skeletons``); :class:`Taken` when the name (in
-        any case) is someone's, or looks like someone's."""
+        ``skeletons``: its looks, ``text.name_skeletons``) that speaks ``language``;
+        :class:`Taken` when the name (in any case) is someone's, or looks like someone's."""
         account_id = secrets.token_hex(8)
         try:
             with self.database.transaction() as connection:
@@ -92,6 +103,7 @@ class AccountStore:
                         password=password_hash,
                         created=now,
                         turn_mail=False,
+                        language=language,
                     )
                 )
                 for skeleton in sorted(skeletons):
@@ -102,7 +114,7 @@ class AccountStore:
             if isinstance(exc.__cause__, IntegrityError):
                 raise Taken() from None  # another process took it meanwhile
             raise
-        return Account(account_id, name, None, False, now)
+        return Account(account_id, name, None, False, now, language)
 
     def password_of(self, key: str) -> tuple[str, str] | None:
         """(account id, password hash) of the account whose name's key is ``key``, or None."""
@@ -211,6 +223,13 @@ class AccountStore:
                 update(AccountRow)
                 .where(AccountRow.id == account_id)
                 .values(email=email, turn_mail=turn_mail and email is not None)
+            )
+
+    def set_language(self, account_id: str, language: str | None) -> None:
+        """The account's language (a catalogue's tag; None: not known)."""
+        with self.database.transaction() as connection:
+            connection.execute(
+                update(AccountRow).where(AccountRow.id == account_id).values(language=language)
             )
 
     def delete(self, account_id: str) -> None:

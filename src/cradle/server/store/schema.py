@@ -298,7 +298,8 @@ class ChatMuteRow(Base):
 
 class AccountRow(Base):
     """A person's account: a name (``name_key``: its case-folded form, unique), the argon2id
-    hash of the password, and the e-mail address turn notices go to if they opted in."""
+    hash of the password, the e-mail address turn notices go to if they opted in, and the
+    language its pages and mails speak (a catalogue's BCP 47 tag; NULL: not known yet)."""
 
     __tablename__ = "accounts"
 
@@ -309,6 +310,7 @@ class AccountRow(Base):
     created: Mapped[float] = mapped_column(Float)
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     turn_mail: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    language: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class SessionRow(Base):
