@@ -14,12 +14,12 @@ from typing import Annotated, Any
 
 import typer
 
-from cradle.ai.knowledge.belief import COLOURS, HandBelief
+from cradle.ai.knowledge.belief import HandBelief
 from cradle.ai.knowledge.tigris import UNSEEN_SHARE
 from cradle.ai.levels import make_bot_spec
 from cradle.ai.match import play
 from cradle.core.contract import GameState
-from cradle.tigris import new_game
+from cradle.tigris import COLOURS, new_game
 from lab.command import run_command
 
 

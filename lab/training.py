@@ -41,7 +41,7 @@ import typer
 from cradle.ai.knowledge.gheos import TEMPERATURE as GHEOS_TEMPERATURE
 from cradle.ai.knowledge.gheos import read
 from cradle.ai.knowledge.learned import FEATURES, Model, path_of
-from cradle.ai.knowledge.tigris import Board
+from cradle.ai.knowledge.tigris import Reading
 from cradle.ai.levels import make_bot_spec
 from cradle.ai.match import play, random_start
 from cradle.ai.search.parallel import map_local
@@ -127,7 +127,7 @@ def self_play(job: SelfPlay) -> GameData:
 
 def _remaining(game: str, state: Any) -> float:
     if game == "tigris":
-        return Board(state).remaining
+        return Reading(state).remaining
 
     return read(state).remaining
 

@@ -1,10 +1,11 @@
 """The web client's wire types (src/cradle/web/wire.d.ts), made from their one source.
 
-The server's answers and the WebSocket's messages are pydantic models (cradle.server.answers),
-the bodies it reads too (cradle.server.models); a game's view, events, result lines and pieces
-are the game's TypedDicts, declared in its ``Presentation`` (cradle.core.contract). This script
-writes their JSON Schemas (pydantic's, and the same form for the TypedDicts) as TypeScript
-declarations, which `make lint` checks the web client against with Debian's tsc.
+The server's answers and the WebSocket's messages are pydantic models (cradle.server.answers,
+cradle.server.messages), the bodies it reads too (cradle.server.models); a game's view, events,
+result lines and pieces are the game's TypedDicts, declared in its ``Presentation``
+(cradle.core.contract). This script writes their JSON Schemas (pydantic's, and the same form for
+the TypedDicts) as TypeScript declarations, which `make lint` checks the web client against
+with Debian's tsc.
 
     python packaging/wire_types.py            # writes src/cradle/web/wire.d.ts
     python packaging/wire_types.py --check    # exit 1 when the file is not what it would write
@@ -40,7 +41,7 @@ Schema = dict[str, Any]
 
 HEADER = """\
 // The wire: what the play server sends and reads, made by packaging/wire_types.py from the
-// server's pydantic models (cradle.server.answers, cradle.server.models) and from each game's
+// server's pydantic models (cradle.server.answers, .messages, .models) and from each game's
 // Presentation (its TypedDicts of views, events, result lines and pieces). Do not edit it:
 // `make wire-types` writes it again, and `make lint` fails while it is not current.
 // The client's own types are in types.d.ts.
@@ -228,7 +229,7 @@ def _models(module: object, names: Iterable[str] | None = None) -> list[type[Bas
 def collect() -> tuple[dict[str, Schema], dict[str, list[str]]]:
     """Every definition by name, and the unions each game's types make (View, Piece, ...)."""
     from cradle.games import game_names, get_game
-    from cradle.server import answers, models
+    from cradle.server import answers, messages, models
 
     defs: dict[str, Schema] = {}
 
@@ -238,7 +239,7 @@ def collect() -> tuple[dict[str, Schema], dict[str, list[str]]]:
         defs[name] = schema
 
     bases = (answers.Answer, answers.OpenAnswer)  # no fields of their own
-    for model in [*_models(answers), *_models(models, REQUESTS)]:
+    for model in [*_models(answers), *_models(messages), *_models(models, REQUESTS)]:
         if model in bases:
             continue
         schema = model.model_json_schema(mode="serialization", ref_template="#/$defs/{model}")

@@ -12,7 +12,7 @@ import pytest
 from cradle import tigris
 from cradle.ai.bots import register_bot, tell
 from cradle.ai.knowledge.belief import HandBelief, replayed, unseen_shares
-from cradle.ai.knowledge.tigris import RED, UNSEEN_SHARE, Board, Shares
+from cradle.ai.knowledge.tigris import RED, UNSEEN_SHARE, Reading, Shares
 from cradle.ai.search.budget import Budget
 from cradle.ai.search.ismcts import IsmctsBot
 from cradle.ai.search.params import IsmctsParams
@@ -57,8 +57,8 @@ def test_a_seat_that_committed_four_reds_is_believed_to_hold_fewer() -> None:
     # A uniform belief would still give archer's 2 tiles left the unseen share of red; the
     # belief (half of what the search reads) says none.
     assert shares[0][RED] < 0.6 * unseen_shares(state)[RED]
-    believed = Board(state, belief.tilts(state))
-    assert believed.expected_in_hand(0, RED) < Board(state).expected_in_hand(0, RED)
+    believed = Reading(state, belief.tilts(state))
+    assert believed.expected_in_hand(0, RED) < Reading(state).expected_in_hand(0, RED)
 
 
 def test_a_defender_that_let_its_leader_go_is_believed_short_of_reds() -> None:
@@ -70,7 +70,7 @@ def test_a_defender_that_let_its_leader_go_is_believed_short_of_reds() -> None:
     assert shares is not None
     assert shares[1][RED] < 0.6 * unseen_shares(state)[RED]  # none, half trusted
     assert sum(shares[1]) == pytest.approx(1.0)
-    uniform, believed = Board(state), Board(state, belief.tilts(state))
+    uniform, believed = Reading(state), Reading(state, belief.tilts(state))
     assert believed.odds_of_holding(1, RED, 1) < 0.75 * uniform.odds_of_holding(1, RED, 1)
 
 

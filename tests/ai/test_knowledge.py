@@ -7,13 +7,15 @@ import random
 import pytest
 
 from cradle import gheos, tigris
-from cradle.ai.knowledge.gheos import GheosKnowledge, Reading
-from cradle.ai.knowledge.tigris import Board, TigrisKnowledge, binomial_cdf
+from cradle.ai.knowledge.gheos import GheosKnowledge
+from cradle.ai.knowledge.gheos import Reading as GheosReading
+from cradle.ai.knowledge.tigris import Reading as TigrisReading
+from cradle.ai.knowledge.tigris import TigrisKnowledge, binomial_cdf
 from tests.helpers.ai import random_position, revolt_position
 
 
 def test_board_reads_kingdoms_leaders_and_temples() -> None:
-    board = Board(tigris.from_position(revolt_position(), seed=1))
+    board = TigrisReading(tigris.from_position(revolt_position(), seed=1))
     cell = board.leader_at[(1, "priest")]
     kingdom = board.comp[cell]
     assert board.leaders[kingdom] == [(1, "priest", cell)]
@@ -40,18 +42,18 @@ def test_defender_commits_exactly_what_wins_and_nothing_when_it_cannot() -> None
     state = tigris.from_position(revolt_position(), seed=1)
     state.apply("leader priest K5")
     state.apply("commit 1")  # 3 against 2: bull needs 1 temple to tie, and ties defend
-    board = Board(state)
+    board = TigrisReading(state)
     assert board.best_commit(1, [0, 1]) == 1
     state = tigris.from_position(revolt_position(), seed=1)
     state.apply("leader priest K5")
     state.apply("commit 2")  # 4 against 2: bull holds 1 temple, it cannot win
-    assert Board(state).best_commit(1, [0, 1]) == 0
+    assert TigrisReading(state).best_commit(1, [0, 1]) == 0
 
 
 def test_attacker_commits_against_the_belief_over_the_defenders_hand() -> None:
     state = tigris.from_position(revolt_position(), seed=1)
     state.apply("leader priest K5")
-    board = Board(state)
+    board = TigrisReading(state)
     # Committing both temples wins unless bull holds two (about 64%): worth it, the stake is
     # a leader and a point; committing one only wins if bull holds none.
     assert board.best_commit(0, [0, 1, 2]) == 2
@@ -101,7 +103,7 @@ def test_a_balanced_score_beats_a_lopsided_one_at_the_end() -> None:
 
 def test_gheos_reading_values_followers_by_their_continent() -> None:
     state = random_position("gheos", 2, seed=4, steps=30)
-    reading = Reading(gheos.as_gheos(state))
+    reading = GheosReading(gheos.as_gheos(state))
     for seat in range(2):
         value = reading.seat_value(seat)
         assert value >= reading.points[seat]
@@ -113,7 +115,7 @@ def test_gheos_reading_values_followers_by_their_continent() -> None:
 
 def test_gheos_keeps_tokens_early_and_plays_them_late() -> None:
     state = random_position("gheos", 2, seed=4, steps=30)
-    reading = Reading(gheos.as_gheos(state))
+    reading = GheosReading(gheos.as_gheos(state))
     reading.remaining = 1.0
     assert reading.token_worth() > 1.0
     reading.remaining = 0.1
@@ -188,7 +190,9 @@ def last_token_position(engine: str, mover_ahead: bool) -> gheos.GheosState:
         random_position("gheos", 2, seed=4, steps=30).to_position(), engine="python"
     )
     rng = random.Random(5)
-    while state.phase != "token" or Reading(gheos.as_gheos(state)).cup_score(state.to_move) <= 0:
+    while (
+        state.phase != "token" or GheosReading(gheos.as_gheos(state)).cup_score(state.to_move) <= 0
+    ):
         state.apply(rng.choice(state.legal_actions()))
     data = state.to_position()
     mover = data["players"][state.to_move]
@@ -235,7 +239,7 @@ def test_gheos_value_4_counts_the_control_of_the_end(engine: str) -> None:
 
     state = last_token_position(engine, mover_ahead=False)
     mover, other = state.to_move, 1 - state.to_move
-    old, new = Reading(gheos.as_gheos(state)), Reading(gheos.as_gheos(state), 4)
+    old, new = GheosReading(gheos.as_gheos(state)), GheosReading(gheos.as_gheos(state), 4)
     assert new.controls_the_end(mover) and not new.controls_the_end(other)
     held = new.usable_tokens(mover)
     controlled = new.seat_value(mover)
@@ -247,7 +251,7 @@ def test_gheos_value_4_counts_the_control_of_the_end(engine: str) -> None:
     assert controlled == pytest.approx(new.seat_value(mover) + control)
     assert new.temperature() == old.temperature()
     if engine == "native":
-        four = Reading(gheos.as_gheos(state), 4)
+        four = GheosReading(gheos.as_gheos(state), 4)
         assert _native.gheos_ai_values(state, 4) == pytest.approx(four.values())
 
 
@@ -294,7 +298,7 @@ def test_gheos_value_4_counts_the_tokens_a_seat_can_still_play(engine: str) -> N
         random_position("gheos", 2, seed=4, steps=30).to_position(), engine="python"
     )
     rng = random.Random(8)
-    while Reading(gheos.as_gheos(state)).epochs_left > 2 or state.phase != "tile":
+    while GheosReading(gheos.as_gheos(state)).epochs_left > 2 or state.phase != "tile":
         # Tokens kept, so the game ends by its epochs: to the last one.
         state.apply("pass" if state.phase == "token" else rng.choice(state.legal_actions()))
     data = state.to_position()
@@ -302,7 +306,7 @@ def test_gheos_value_4_counts_the_tokens_a_seat_can_still_play(engine: str) -> N
     late = gheos.from_position(data, engine=engine)
     # Three tokens on each side: nobody controls the end, so value 4 is value 1 with the
     # tokens that can still be played in place of those held.
-    one, four = Reading(gheos.as_gheos(late)), Reading(gheos.as_gheos(late), 4)
+    one, four = GheosReading(gheos.as_gheos(late)), GheosReading(gheos.as_gheos(late), 4)
     mover = late.to_move
     landscape, epochs = four.stack - four.epoch_tiles, four.epoch_tiles
     for seat, wait in ((mover, 0), (1 - mover, 1)):
@@ -321,7 +325,7 @@ def test_gheos_value_4_counts_the_tokens_a_seat_can_still_play(engine: str) -> N
     if engine == "native":
         assert _native.gheos_ai_values(late, 4) == pytest.approx(four.values())
     # At the start every token will find a turn.
-    start = Reading(gheos.as_gheos(gheos.new_game(2, 5, engine=engine)), 4)
+    start = GheosReading(gheos.as_gheos(gheos.new_game(2, 5, engine=engine)), 4)
     assert start.usable_tokens(0) == pytest.approx(3, abs=1e-3)
 
 

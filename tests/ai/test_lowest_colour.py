@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cradle import tigris
-from cradle.ai.knowledge.tigris import Board, TigrisKnowledge
+from cradle.ai.knowledge.tigris import Reading, TigrisKnowledge
 from cradle.ai.levels import make_bot_spec
 from cradle.ai.search.params import IsmctsParams, knowledge_of
 from tests.helpers.ai import START, revolt_position
@@ -56,7 +56,7 @@ def test_tiles_that_cannot_score_are_worth_swapping() -> None:
     assert old[0] == old[1]  # the old priors counted tiles only
     assert new[0] > new[1]
     assert new[0] > old[0]
-    reach = Board(state, value=2).reach(0)
+    reach = Reading(state, value=2).reach(0)
     assert reach[0] > reach[1]  # red (the placed priest) over blue
 
 
@@ -68,7 +68,7 @@ def test_a_leader_on_one_temple_is_worth_less_while_the_opponent_keeps_catastrop
             position["board"].update({"D6": "catastrophe", "E6": "catastrophe"})
             position["catastrophes"] = {"bull": 0}
         state = tigris.from_position(position, seed=1)
-        values[kept] = (Board(state).seat_value(0), Board(state, value=2).seat_value(0))
+        values[kept] = (Reading(state).seat_value(0), Reading(state, value=2).seat_value(0))
     assert values[2][0] == values[0][0]  # the old value ignored the opponent's catastrophes
     assert values[2][1] < values[0][1]
 
@@ -104,8 +104,8 @@ def test_no_tiles_go_into_a_defence_that_cannot_hold() -> None:
     state.apply("leader priest K5")
     state.apply("commit 1")
     assert state.conflict_strengths() == (3, 2)
-    assert Board(state).best_commit(1, [0, 1]) == 1
-    assert Board(state, value=2).best_commit(1, [0, 1]) == 0
+    assert Reading(state).best_commit(1, [0, 1]) == 1
+    assert Reading(state, value=2).best_commit(1, [0, 1]) == 0
     assert NEW.priors(state, ["commit 0", "commit 1"]) == [1.0, pytest.approx(0.7)]
 
 

@@ -10,7 +10,7 @@ from cradle import gheos, tigris
 from cradle.ai import LEVELS
 from cradle.ai.search.budget import LEAST_SECONDS, RESERVE_SHARE, Budget, TurnClock, turn_begins
 from cradle.ai.search.ismcts import IsmctsBot, search
-from cradle.server.bots import server_bot, turn_clock
+from cradle.server.botpool import server_bot, turn_clock
 
 
 @pytest.mark.parametrize(("module", "players"), [(tigris, 2), (tigris, 3), (gheos, 2), (gheos, 4)])

@@ -33,6 +33,7 @@ from cradle import gheos, tigris
 from cradle.gheos.actions import ACTION_COUNT
 from tests.helpers import gheos as gheos_helpers
 from tests.helpers import tigris as tigris_helpers
+from tests.helpers.tigris import ALL_OPTIONS
 
 EXAMPLES = int(os.environ.get("CRADLE_STATEFUL_EXAMPLES", "40"))
 STEPS = int(os.environ.get("CRADLE_STATEFUL_STEPS", "60"))
@@ -92,14 +93,7 @@ class TigrisRules(Rules):
     bins = 100
     pile = "bag"
     ACTION_STRINGS = tuple(tigris.all_action_strings())
-    OPTIONS = tuple(
-        tigris.Options(board=board, buildings=b, english=e, wonder=w, open_scoring=o)
-        for board in ("standard", "advanced")
-        for b in (False, True)
-        for e in (False, True)
-        for w in (False, True)
-        for o in (False, True)
-    )
+    OPTIONS = tuple(ALL_OPTIONS)
 
     def deals(self) -> st.SearchStrategy[dict[str, Any]]:
         return st.fixed_dictionaries(
@@ -145,7 +139,7 @@ class TigrisRules(Rules):
         random.Random(seed).shuffle(pool)
         new_hands = []
         for hand in hands:
-            new_hands.append(sorted(pool[: len(hand)], key=tigris.COLORS.index))  # as positions
+            new_hands.append(sorted(pool[: len(hand)], key=tigris.COLOURS.index))  # as positions
             del pool[: len(hand)]
         return new_hands, pool
 

@@ -17,7 +17,7 @@ import pytest
 
 from tests.helpers.e2e import LAPTOP, PHONE, PageErrors, decide, turn, wait_until
 from tests.helpers.mail import Inbox, smtp_server
-from tests.helpers.server import GAMES, PlayServer
+from tests.helpers.server import GAMES, PlayServer, new_stored
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -159,7 +159,6 @@ def test_the_stand_in_plays_until_its_person_is_back(
     the table says so on both screens, and on the phone the late seat's "I'm back" ends it."""
     from cradle.games import get_game
     from cradle.server.store import Store
-    from cradle.server.store.games import StoredGame
     from cradle.server.tokens import hash_token, new_token
 
     server = mailing_server
@@ -173,10 +172,9 @@ def test_the_stand_in_plays_until_its_person_is_back(
     storage = Store(server.database_url)  # written as the server writes it, time ran out
     try:
         storage.new_games.create(
-            StoredGame(
-                id=game_id, game="tigris", players=list(state.players), seed=5, options=options,
-                seats=["human", "human"], hotseat=False, listed=False, table_token=None,
-                status="running", created=now - 7200, updated=now - 7200,
+            new_stored(
+                game_id, "tigris", list(state.players), 5, ["human", "human"], options=options,
+                listed=False, created=now - 7200, updated=now - 7200,
                 tokens={seat: hash_token(token) for seat, token in tokens.items()},
                 claimed={0: True, 1: True}, mode="turn", deadline_s=3600, deadline=now - 3600,
             )

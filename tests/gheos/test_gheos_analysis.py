@@ -3,25 +3,17 @@ positions, which describe the same map in the contract's JSON."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 import pytest
 
 from cradle import gheos, tigris
 from cradle.gheos import COLOURS, SYMBOLS, GheosState
+from tests.helpers.engines import random_states
 
 
 def states(seed: int, players: int, every: int) -> Iterator[GheosState]:
-    state = gheos.new_game(players, seed)
-    rng = random.Random(seed)
-    step = 0
-    while not state.is_over:
-        if step % every == 0:
-            yield state
-        state.apply(rng.choice(state.legal_action_ids()))
-        step += 1
-    yield state
+    return random_states(gheos.new_game(players, seed), seed, every)
 
 
 @pytest.mark.parametrize(("seed", "players"), [(2, 2), (7, 4)])

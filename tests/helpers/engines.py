@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
+from typing import Protocol, TypeVar
 
 from cradle.core import native
 from cradle.core.contract import IllegalAction
@@ -38,3 +40,27 @@ def refusals(game: str, seed: int) -> list[IllegalAction]:
                 found.append(refused)
         state.apply(rng.choice(sorted(legal)))
     return found
+
+
+class Playable(Protocol):
+    is_over: bool
+
+    def legal_action_ids(self) -> Sequence[int]: ...
+
+    def apply(self, action: int) -> None: ...
+
+
+S = TypeVar("S", bound=Playable)
+
+
+def random_states(state: S, seed: int, every: int) -> Iterator[S]:
+    """``state`` at every ``every``-th step of a random game played on from it (the same
+    object, changed between the steps), and at its end."""
+    rng = random.Random(seed)
+    step = 0
+    while not state.is_over:
+        if step % every == 0:
+            yield state
+        state.apply(rng.choice(state.legal_action_ids()))
+        step += 1
+    yield state

@@ -40,7 +40,7 @@ import pytest
 from cradle.ai import make_bot
 from cradle.core.record import GameRecord
 from cradle.games import game_names, get_game
-from cradle.server.bots import bot_seed
+from cradle.server.botpool import bot_seed
 from cradle.server.store import Store
 from cradle.server.store.games import StoredGame
 from cradle.server.store.plays import MoveChange
@@ -331,6 +331,16 @@ def check_bots_played_as_if_never_stopped(record: GameRecord, seats: list[str]) 
 CRADLE = [sys.executable, "-c", "from cradle.cli.main import main; main()"]
 
 
+def serving(port: int, db: Path) -> subprocess.Popen[str]:
+    """``cradle serve`` on ``port`` and the SQLite file ``db``, its output read line by line."""
+    return subprocess.Popen(
+        [*CRADLE, "serve", "--port", str(port), "--db", str(db)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+
+
 def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*CRADLE, *args], capture_output=True, text=True, timeout=timeout, check=False
@@ -364,32 +374,42 @@ def alive(pid: int) -> bool:
         return False
 
 
+def new_stored(
+    game_id: str,
+    game: str,
+    players: list[str],
+    seed: int,
+    seats: list[str],
+    status: str = "running",
+    options: dict[str, object] | None = None,
+    **more: Any,
+) -> StoredGame:
+    """A new game as a server stores one: not hot-seat, listed, no table token, created now
+    (``more``: :class:`StoredGame`'s other fields, these among them)."""
+    now = time.time()
+    made: dict[str, Any] = {
+        "hotseat": False, "listed": True, "table_token": None, "created": now, "updated": now,
+    }  # fmt: skip
+    return StoredGame(
+        game_id, game, players, seed, options or {}, seats, status=status, **(made | more)
+    )
+
+
 def stored_game(storage: Store, game_id: str, seed: int, moves: int | None, hotseat: bool) -> None:
     """A real game of two people, written as the server writes one: ``moves`` random moves, or
     to the end (then with its analysis done)."""
     module = get_game("tigris")
     options = dict(module.options_to_dict(module.options_from_dict({})))
     state = module.new_game(2, seed, module.options_from_dict(options))
-    now = time.time()
     storage.new_games.create(
-        StoredGame(
-            id=game_id,
-            game="tigris",
-            players=list(state.players),
-            seed=seed,
-            options=options,
-            seats=["human", "human"],
-            hotseat=hotseat,
-            listed=True,
-            table_token=hash_token(new_token()) if hotseat else None,
-            status="running",
-            created=now,
-            updated=now,
+        new_stored(
+            game_id, "tigris", list(state.players), seed, ["human", "human"], options=options,
+            hotseat=hotseat, table_token=hash_token(new_token()) if hotseat else None,
             tokens={0: hash_token(new_token()), 1: hash_token(new_token())},
             claimed={0: True, 1: True},
             invites={} if hotseat else {0: hash_token(new_token()), 1: hash_token(new_token())},
         )
-    )
+    )  # fmt: skip
     rng = random.Random(seed)
     ply = 0
     while not state.is_over and (moves is None or ply < moves):
@@ -398,19 +418,7 @@ def stored_game(storage: Store, game_id: str, seed: int, moves: int | None, hots
         state.apply(action)
         over = bool(state.is_over)
         status, result = ("over", state.result()) if over else ("running", None)
-        storage.plays.move(
-            MoveChange(
-                game_id=game_id,
-                ply=ply,
-                version=ply,
-                seat=seat,
-                action=action,
-                status=status,
-                result=result,
-                bot_turn=False,
-                analyse=over,
-            )
-        )
+        stored_move(storage, game_id, ply, ply, seat, action, status, result, False, analyse=over)
         ply += 1
     if state.is_over:  # its last move queued the analysis: it is done now
         assert storage.analyses.claim(game_id, storage.origin, time.time()) is not None
@@ -423,6 +431,27 @@ def stored_game(storage: Store, game_id: str, seed: int, moves: int | None, hots
             "reviews": [],
         }
         assert storage.analyses.save(game_id, storage.origin, "done", 1, 1, data)
+
+
+def stored_move(
+    store: Store,
+    game_id: str,
+    ply: int,
+    version: int,
+    seat: int,
+    action: str,
+    status: str = "running",
+    result: Any = None,
+    bot_turn: bool = False,
+    **more: Any,
+) -> float:
+    """Store move number ``ply`` of a game at ``version`` as a server does (``MoveChange``'s
+    other fields in ``more``); the time it stored."""
+    change = MoveChange(
+        game_id=game_id, ply=ply, version=version, seat=seat, action=action, status=status,
+        result=result, bot_turn=bot_turn, **more,
+    )  # fmt: skip
+    return store.plays.move(change)
 
 
 def before_alembic(db: Any) -> None:

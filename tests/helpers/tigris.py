@@ -27,9 +27,17 @@ from typing import Any
 from cradle import tigris
 from cradle.tigris import TigrisState
 from cradle.tigris.board import BOARDS, NEIGHBOURS, components, parse_cell
-from cradle.tigris.types import COLORS, HAND_SIZE, ROLES, TILE_TOTALS
+from cradle.tigris.types import COLOURS, HAND_SIZE, ROLES, TILE_TOTALS
 
-COLOURS = ("red", "blue", "green", "black")
+# Every combination of the rules' options.
+ALL_OPTIONS = [
+    tigris.Options(board=board, buildings=b, english=e, wonder=w, open_scoring=o)
+    for board in ("standard", "advanced")
+    for b in (False, True)
+    for e in (False, True)
+    for w in (False, True)
+    for o in (False, True)
+]
 
 # Three lone temples with treasures in the bottom-left corner, far from every test's cells: the
 # game ends at the end of a turn with two or fewer treasures on the board, so positions that
@@ -163,12 +171,12 @@ def tile_counts(position: dict[str, Any]) -> list[int]:
     counts = [0, 0, 0, 0]
     for value in position["board"].values():
         bare = value.rstrip("*").removeprefix("down:")
-        if bare in COLORS:
-            counts[COLORS.index(bare)] += 1
+        if bare in COLOURS:
+            counts[COLOURS.index(bare)] += 1
     for tiles in [*position["hands"].values(), position["bag"], *position["discards"].values()]:
         for colour in tiles:
-            counts[COLORS.index(colour)] += 1
-    return [counts[c] + position["removed"][COLORS[c]] for c in range(4)]
+            counts[COLOURS.index(colour)] += 1
+    return [counts[c] + position["removed"][COLOURS[c]] for c in range(4)]
 
 
 def check_invariants(position: dict[str, Any]) -> None:

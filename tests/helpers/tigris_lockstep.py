@@ -25,17 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cradle import tigris
+from tests.helpers.tigris import ALL_OPTIONS
 
 ENGINES = ("python", "native")
-COLOURS = ("red", "blue", "green", "black")
-ALL_OPTIONS = [
-    tigris.Options(board=board, buildings=b, english=e, wonder=w, open_scoring=o)
-    for board in ("standard", "advanced")
-    for b in (False, True)
-    for e in (False, True)
-    for w in (False, True)
-    for o in (False, True)
-]
 ALL_STRINGS = tigris.all_action_strings()
 # How many differing entries a diff lists before it stops.
 DIFF_LINES = 25

@@ -27,7 +27,7 @@ BUILT_AS: list[tuple[Any, type[BaseModel]]] = [
     (archive.Replay, answers.Replay),
     (archive.ReplayStep, answers.ReplayStep),
     (archive.History, answers.History),
-    (archive.Board, answers.Board),
+    (archive.BoardAfter, answers.BoardAfter),
     (archive.LobbyPage, answers.LobbyPage),
     (history.ShownStep, answers.HistoryStep),
     (assist.Explanation, answers.Explanation),

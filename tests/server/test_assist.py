@@ -95,7 +95,7 @@ def test_history_is_the_whole_record_each_seat_as_it_may_know_it(client: TestCli
     before = histories[None]["moves"]
     for _ in range(20):
         seat = table.to_move()
-        if seat is not None and hub_of(client).session.can_undo(table, seat):
+        if seat is not None and hub_of(client).play.can_undo(table, seat):
             break
         play(client, game_id, tokens, 1, seed=len(table.record.actions))
     else:

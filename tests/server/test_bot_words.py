@@ -15,15 +15,15 @@ from cradle.server.routes.common import bot_menu
 @pytest.mark.parametrize("cap", [2.0, 0.5, 30.0])
 def test_each_level_says_the_seconds_it_is_given_here_and_no_other(cap: float) -> None:
     for bot in bot_menu(Limits(bot_seconds=cap)):
-        if not bot["level"]:
+        if not bot.level:
             continue
-        numbers = [float(n) for n in re.findall(r"(\d+(?:\.\d+)?) s\b", bot["about"])]
-        if bot["seconds"]:
-            assert numbers == [bot["seconds"]], bot
-            assert bot["seconds"] <= cap
+        numbers = [float(n) for n in re.findall(r"(\d+(?:\.\d+)?) s\b", bot.about)]
+        if bot.seconds:
+            assert numbers == [bot.seconds], bot
+            assert bot.seconds <= cap
         else:
-            assert numbers == [] and "at once" in bot["about"], bot
-        assert "every core" not in bot["about"]  # the server gives a bot one core
+            assert numbers == [] and "at once" in bot.about, bot
+        assert "every core" not in bot.about  # the server gives a bot one core
 
 
 def test_a_level_described_where_it_runs_whole() -> None:

@@ -27,6 +27,7 @@ from tests.helpers.server import (
     PlayServer,
     check_bots_played_as_if_never_stopped,
     http_from,
+    new_stored,
     wait_for,
 )
 
@@ -147,20 +148,16 @@ def test_a_worker_killed_mid_thought_has_its_turn_taken_over(postgres_url: str) 
     other worker (or the one started in its place) makes the move, once."""
     from cradle import tigris
     from cradle.server.store.database import client_hash
-    from cradle.server.store.games import StoredGame
 
     store = Store(postgres_url)
     groups: list[Workers] = []
     try:
         seats = ["bot:expert", "bot:expert"]
         state = tigris.new_game(2, 7)
-        now = time.time()
         store.new_games.create(
-            StoredGame(
-                id="slow", game="tigris", players=list(state.players), seed=7, options={},
-                seats=seats, hotseat=False, listed=True, table_token=None, status="running",
-                created=now, updated=now, bot_seconds=3.0, bot_turn=True, bot_cost=3.0,
-                client=client_hash("127.0.0.5"),
+            new_stored(
+                "slow", "tigris", list(state.players), 7, seats, bot_seconds=3.0, bot_turn=True,
+                bot_cost=3.0, client=client_hash("127.0.0.5"),
             )
         )  # fmt: skip
         groups = [Workers(postgres_url, "--bot-seconds", "3") for _ in range(2)]

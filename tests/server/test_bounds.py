@@ -97,7 +97,7 @@ def unbounded(schema: Any, where: str) -> list[str]:
 
 def test_the_models_are_found() -> None:
     names = {model.__name__ for model in MODELS}
-    assert {"CreateBody", "ActionBody", "JoinBody", "EmptyBody", "Hello", "Frame"} <= names
+    assert {"CreateBody", "ActionBody", "JoinBody", "EmptyBody", "Hello", "ClientMessage"} <= names
 
 
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
@@ -399,7 +399,7 @@ ROUTES: dict[str, tuple[dict[str, Any], list[Sender]]] = {
     "TimeoutBody": ({"choice": "bot"}, [post_on_table("timeout")]),
     "StopMailBody": ({"code": "x"}, [send_stop_mail]),
     "Hello": ({}, [send_hello]),
-    "Frame": ({}, [send_frame]),
+    "ClientMessage": ({}, [send_frame]),
     "Credentials": (
         {"name": "Hostile tester", "password": "long enough secret"},
         [send_credentials("/api/accounts"), send_credentials("/api/session")],

@@ -12,18 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.server import CRADLE, GAMES, free_port, run
+from tests.helpers.server import CRADLE, GAMES, free_port, run, serving
 
 
 def test_serve_prints_its_url_and_serves_the_client(tmp_path: Path) -> None:
     port = free_port()
     db = tmp_path / "games.sqlite3"
-    process = subprocess.Popen(
-        [*CRADLE, "serve", "--port", str(port), "--db", str(db)],
-        stdout=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
+    process = serving(port, db)
     try:
         assert process.stdout is not None
         line = process.stdout.readline()

@@ -18,7 +18,7 @@ with warnings.catch_warnings():
     from starlette.websockets import WebSocketDisconnect
 
 from cradle.server.app import create_app
-from cradle.server.bots import LEASE_SECONDS
+from cradle.server.botpool import LEASE_SECONDS
 from cradle.server.hub import Hub
 from cradle.server.limits import Limits
 from cradle.server.seats import NewTable
@@ -26,8 +26,16 @@ from cradle.server.store import Store
 from cradle.server.store.database import client_hash
 from cradle.server.store.errors import Conflict
 from cradle.server.store.games import StoredGame
-from cradle.server.store.plays import MoveChange
-from tests.helpers.server import GAMES, auth, before_alembic, create, token_of, watch
+from tests.helpers.server import (
+    GAMES,
+    auth,
+    before_alembic,
+    create,
+    new_stored,
+    stored_move,
+    token_of,
+    watch,
+)
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -216,7 +224,7 @@ def test_one_bot_worker_serves_the_clients_in_turn(serve: Callable[..., TestClie
         """One of B's moves; when it makes B's bot decide, how many bots' moves were made."""
         table = await hub.table(mine)
         action = hub.frame(table, 0).legal_actions[0]
-        await hub.session.act(table, token, action)
+        await hub.play.act(table, token, action)
         return hub.bots_made if table.bot_turn() else None
 
     waits = []
@@ -243,20 +251,12 @@ def stored_game(game_id: str, seats: list[str], client: str, cost: float = 0.0) 
     seed = 0  # seat 0 begins
     state = tigris.new_game(len(seats), seed)
     assert state.to_move == 0
-    now = time.time()
-    return StoredGame(
-        id=game_id,
-        game="tigris",
-        players=list(state.players),
-        seed=seed,
-        options={},
-        seats=seats,
-        hotseat=False,
-        listed=True,
-        table_token=None,
-        status="running",
-        created=now,
-        updated=now,
+    return new_stored(
+        game_id,
+        "tigris",
+        list(state.players),
+        seed,
+        seats,
         bot_turn=seats[int(state.to_move)].startswith("bot:"),
         bot_cost=cost,
         client=client_hash(client),
@@ -292,32 +292,9 @@ def test_bots_turns_are_claimed_fairly_once_and_taken_over_after_the_lease(
         assert taken is not None and taken.game_id == "a0" and taken.version == 0
         assert storage.bot_jobs.renew("a0", "w1", later + 60) is False  # no longer w1's
         # Both make the move: the version decides, one move is stored, the clock with it.
-        other.plays.move(
-            MoveChange(
-                game_id="a0",
-                ply=0,
-                version=0,
-                seat=0,
-                action="pass",
-                status="running",
-                result=None,
-                bot_turn=False,
-                clock=(0, 0.25),
-            )
-        )
+        stored_move(other, "a0", 0, 0, 0, "pass", "running", None, False, clock=(0, 0.25))
         with pytest.raises(Conflict):
-            storage.plays.move(
-                MoveChange(
-                    game_id="a0",
-                    ply=0,
-                    version=0,
-                    seat=0,
-                    action="pass",
-                    status="running",
-                    result=None,
-                    bot_turn=False,
-                )
-            )
+            stored_move(storage, "a0", 0, 0, 0, "pass", "running", None, False)
         assert storage.games.load("a0").actions == ["pass"]  # type: ignore[union-attr]
         assert storage.bot_jobs.clocks("a0") == {0: 0.25}
         assert "a0" not in {job["game_id"] for job in storage.bot_jobs.jobs()}
@@ -325,19 +302,7 @@ def test_bots_turns_are_claimed_fairly_once_and_taken_over_after_the_lease(
         # the bot delay, with the seat's clock as stored.
         other.bot_jobs.delay = 10.0
         written = time.time()
-        other.plays.move(
-            MoveChange(
-                game_id="a0",
-                ply=1,
-                version=1,
-                seat=1,
-                action="pass",
-                status="running",
-                result=None,
-                bot_turn=True,
-                person=True,
-            )
-        )
+        stored_move(other, "a0", 1, 1, 1, "pass", "running", None, True, person=True)
         assert other.bot_jobs.claim("w2", written + 5, LEASE_SECONDS) is None
         again = other.bot_jobs.claim("w2", written + 11, LEASE_SECONDS)
         assert again is not None and again.game_id == "a0" and again.clocks == {0: 0.25}
@@ -501,18 +466,7 @@ def test_a_database_from_before_the_queue_gets_its_bots_turns(tmp_path: Any) -> 
     storage = Store(url)
     storage.new_games.create(stored_game("bots", ["bot:greedy", "human"], "a"))
     storage.new_games.create(stored_game("moved", ["human", "human"], "a"))
-    storage.plays.move(
-        MoveChange(
-            game_id="moved",
-            ply=0,
-            version=0,
-            seat=0,
-            action="pass",
-            status="running",
-            result=None,
-            bot_turn=False,
-        )
-    )
+    stored_move(storage, "moved", 0, 0, 0, "pass", "running", None, False)
     storage.close()
     with sqlite3.connect(tmp_path / "old.sqlite3") as db:
         before_alembic(db)

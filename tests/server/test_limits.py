@@ -16,7 +16,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from cradle.server.app import create_app
-from cradle.server.bots import server_bot
+from cradle.server.botpool import server_bot
 from cradle.server.limits import Limits, RateLimiter
 from tests.helpers.server import GAMES, auth, create, token_of, watch
 

@@ -24,12 +24,10 @@ from cradle.server.limits import Limits
 from cradle.server.ratings import Skill, rate
 from cradle.server.store import Store
 from cradle.server.store.errors import Conflict
-from cradle.server.store.games import StoredGame
-from cradle.server.store.plays import MoveChange
 from cradle.server.store.ratings import rate_game
 from cradle.server.store.schema import RatingChangeRow, RatingRow
 from cradle.server.tokens import hash_token, new_token
-from tests.helpers.server import GAMES, auth, token_of
+from tests.helpers.server import GAMES, auth, new_stored, stored_move, token_of
 
 pytestmark = pytest.mark.skipif("gheos" not in GAMES, reason="needs the Gheos engine")
 
@@ -285,27 +283,14 @@ def test_two_processes_ending_one_game_rate_it_once(any_db_url: str) -> None:
         module = get_game("gheos")
         options = dict(module.options_to_dict(module.options_from_dict({})))
         state = module.new_game(2, 7, module.options_from_dict(options))
-        now = time.time()
         one.new_games.create(
-            StoredGame(
-                id="race",
-                game="gheos",
-                players=list(state.players),
-                seed=7,
-                options=options,
-                seats=["human", "human"],
-                hotseat=False,
-                listed=True,
-                table_token=None,
-                status="running",
-                created=now,
-                updated=now,
+            new_stored(
+                "race", "gheos", list(state.players), 7, ["human", "human"], options=options,
                 tokens={0: hash_token(new_token()), 1: hash_token(new_token())},
-                claimed={0: True, 1: True},
-                accounts={0: accounts[0].id, 1: accounts[1].id},
+                claimed={0: True, 1: True}, accounts={0: accounts[0].id, 1: accounts[1].id},
                 rated=True,
             )
-        )
+        )  # fmt: skip
         rng = random.Random(3)
         ply = 0
         while True:
@@ -315,36 +300,14 @@ def test_two_processes_ending_one_game_rate_it_once(any_db_url: str) -> None:
             after.apply(action)
             if after.is_over:
                 break
-            one.plays.move(
-                MoveChange(
-                    game_id="race",
-                    ply=ply,
-                    version=ply,
-                    seat=seat,
-                    action=action,
-                    status="running",
-                    result=None,
-                    bot_turn=False,
-                )
-            )
+            stored_move(one, "race", ply, ply, seat, action, "running", None, False)
             state, ply = after, ply + 1
         result = after.result()
         outcomes: list[str] = []
 
         def end(storage: Store) -> None:
             try:
-                storage.plays.move(
-                    MoveChange(
-                        game_id="race",
-                        ply=ply,
-                        version=ply,
-                        seat=seat,
-                        action=action,
-                        status="over",
-                        result=result,
-                        bot_turn=False,
-                    )
-                )
+                stored_move(storage, "race", ply, ply, seat, action, "over", result, False)
                 outcomes.append("stored")
             except Conflict:
                 outcomes.append("conflict")

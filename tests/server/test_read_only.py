@@ -7,8 +7,6 @@ nothing), so the kernel itself refuses every write, as on a read-only disk."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -25,7 +23,15 @@ with warnings.catch_warnings():
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
 from cradle.server.store import Store
-from tests.helpers.server import CRADLE, GAMES, auth, create, free_port, read_only, stored_game
+from tests.helpers.server import (
+    GAMES,
+    auth,
+    create,
+    free_port,
+    read_only,
+    serving,
+    stored_game,
+)
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -68,12 +74,7 @@ def test_a_read_only_file_is_served_read_only(tmp_path: Path) -> None:
 
     with read_only(folder):
         port = free_port()
-        process = subprocess.Popen(
-            [*CRADLE, "serve", "--port", str(port), "--db", str(db)],
-            stdout=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
+        process = serving(port, db)
         try:
             assert process.stdout is not None
             lines = [process.stdout.readline(), process.stdout.readline()]

@@ -14,98 +14,30 @@ from cradle.server.store import Store
 from cradle.server.store.database import database_url
 from cradle.server.store.errors import Conflict
 from cradle.server.store.games import StoredGame
-from cradle.server.store.plays import MoveChange, UndoChange
+from cradle.server.store.plays import UndoChange
 from cradle.server.store.seats import SeatChange
-from tests.helpers.server import before_alembic
+from tests.helpers.server import before_alembic, new_stored, stored_move
 
 
 def stored(game_id: str, listed: bool = True) -> StoredGame:
-    now = time.time()
-    return StoredGame(
-        id=game_id,
-        game="tigris",
-        players=["archer", "bull"],
-        seed=2**62 + 12345,
-        options={"board": "standard"},
-        seats=["human", "bot:random"],
-        hotseat=False,
-        listed=listed,
-        table_token=None,
-        status="open",
-        created=now,
-        updated=now,
-        tokens={0: "a" * 64},
-        claimed={0: False},
-    )
+    return new_stored(
+        game_id, "tigris", ["archer", "bull"], 2**62 + 12345, ["human", "bot:random"], "open",
+        {"board": "standard"}, listed=listed, tokens={0: "a" * 64}, claimed={0: False},
+    )  # fmt: skip
 
 
 def test_actions_are_stored_in_order_once(any_db_url: str) -> None:
     storage = Store(any_db_url)
     try:
         storage.new_games.create(stored("g1"))
-        storage.plays.move(
-            MoveChange(
-                game_id="g1",
-                ply=0,
-                version=0,
-                seat=0,
-                action="pass",
-                status="running",
-                result=None,
-                bot_turn=True,
-            )
-        )
-        storage.plays.move(
-            MoveChange(
-                game_id="g1",
-                ply=1,
-                version=1,
-                seat=1,
-                action="tile red K2",
-                status="running",
-                result=None,
-                bot_turn=False,
-            )
-        )
+        stored_move(storage, "g1", 0, 0, 0, "pass", "running", None, True)
+        stored_move(storage, "g1", 1, 1, 1, "tile red K2", "running", None, False)
         with pytest.raises(Conflict):
-            storage.plays.move(
-                MoveChange(
-                    game_id="g1",
-                    ply=1,
-                    version=2,
-                    seat=1,
-                    action="pass",
-                    status="running",
-                    result=None,
-                    bot_turn=False,
-                )
-            )  # ply 1 again
+            stored_move(storage, "g1", 1, 2, 1, "pass", "running", None, False)  # ply 1 again
         with pytest.raises(Conflict):
-            storage.plays.move(
-                MoveChange(
-                    game_id="g1",
-                    ply=5,
-                    version=2,
-                    seat=1,
-                    action="pass",
-                    status="running",
-                    result=None,
-                    bot_turn=False,
-                )
-            )  # a gap
+            stored_move(storage, "g1", 5, 2, 1, "pass", "running", None, False)  # a gap
         with pytest.raises(Conflict):
-            storage.plays.move(
-                MoveChange(
-                    game_id="g1",
-                    ply=2,
-                    version=1,
-                    seat=1,
-                    action="pass",
-                    status="running",
-                    result=None,
-                    bot_turn=False,
-                )
-            )  # stale version
+            stored_move(storage, "g1", 2, 1, 1, "pass", "running", None, False)  # stale version
         game = storage.games.load("g1")
         assert game is not None
         assert game.actions == ["pass", "tile red K2"] and game.action_seats == [0, 1]
@@ -113,26 +45,11 @@ def test_actions_are_stored_in_order_once(any_db_url: str) -> None:
         assert game.version == 2 == storage.games.version_of("g1")
         # An undo names the move count and version it expects, like a move.
         with pytest.raises(Conflict):
-            storage.plays.undo(
-                UndoChange(game_id="g1", ply=2, version=1, status="running", bot_turn=False)
-            )
-        storage.plays.undo(
-            UndoChange(game_id="g1", ply=2, version=2, status="running", bot_turn=False)
-        )
+            storage.plays.undo(UndoChange("g1", 2, 1, "running", False))
+        storage.plays.undo(UndoChange("g1", 2, 2, "running", False))
         game = storage.games.load("g1")
         assert game is not None and game.actions == ["pass"] and game.version == 3
-        storage.plays.move(
-            MoveChange(
-                game_id="g1",
-                ply=1,
-                version=3,
-                seat=1,
-                action="pass",
-                status="over",
-                result=[{"seat": 0, "place": 1}],
-                bot_turn=False,
-            )
-        )
+        stored_move(storage, "g1", 1, 3, 1, "pass", "over", [{"seat": 0, "place": 1}], False)
         assert storage.games.unfinished() == []
         assert storage.games.load("nope") is None
     finally:
@@ -148,44 +65,14 @@ def test_seats_are_claimed_once(any_db_url: str) -> None:
         game.claimed = {0: True, 1: False}
         game.invites = {0: "c" * 64}
         storage.new_games.create(game)
-        storage.seats.claim(
-            SeatChange(
-                game_id="g2", seat=1, token="d" * 64, version=0, status="running", invite=None
-            )
-        )
+        storage.seats.claim(SeatChange("g2", 1, "d" * 64, 0, "running", None))
         with pytest.raises(Conflict):  # taken already
-            storage.seats.claim(
-                SeatChange(
-                    game_id="g2", seat=1, token="e" * 64, version=1, status="running", invite=None
-                )
-            )
+            storage.seats.claim(SeatChange("g2", 1, "e" * 64, 1, "running", None))
         with pytest.raises(Conflict):  # a wrong code
-            storage.seats.claim(
-                SeatChange(
-                    game_id="g2",
-                    seat=0,
-                    token="e" * 64,
-                    version=1,
-                    status="running",
-                    invite="f" * 64,
-                )
-            )
-        storage.seats.claim(
-            SeatChange(
-                game_id="g2", seat=0, token="e" * 64, version=1, status="running", invite="c" * 64
-            )
-        )
+            storage.seats.claim(SeatChange("g2", 0, "e" * 64, 1, "running", "f" * 64))
+        storage.seats.claim(SeatChange("g2", 0, "e" * 64, 1, "running", "c" * 64))
         with pytest.raises(Conflict):  # the code is used up
-            storage.seats.claim(
-                SeatChange(
-                    game_id="g2",
-                    seat=0,
-                    token="f" * 64,
-                    version=2,
-                    status="running",
-                    invite="c" * 64,
-                )
-            )
+            storage.seats.claim(SeatChange("g2", 0, "f" * 64, 2, "running", "c" * 64))
         loaded = storage.games.load("g2")
         assert loaded is not None
         assert loaded.tokens == {0: "e" * 64, 1: "d" * 64} and loaded.claimed == {0: True, 1: True}
@@ -207,26 +94,13 @@ def test_an_invite_is_stored_with_its_expiry_and_refused_once_expired(any_db_url
         loaded = storage.games.load("g3")
         assert loaded is not None and loaded.invite_expires == game.invite_expires
         with pytest.raises(Conflict):
-            storage.seats.claim(
-                SeatChange(
-                    game_id="g3",
-                    seat=1,
-                    token="d" * 64,
-                    version=0,
-                    status="running",
-                    invite="c" * 64,
-                )
-            )
+            storage.seats.claim(SeatChange("g3", 1, "d" * 64, 0, "running", "c" * 64))
         game = stored("g4")
         game.seats, game.claimed = ["human", "human"], {0: True, 1: True}
         game.tokens = {0: "a" * 64, 1: "b" * 64}  # every human seat has its token
         game.invites, game.invite_expires = {1: "c" * 64}, {1: time.time() + 60}
         storage.new_games.create(game)
-        storage.seats.claim(
-            SeatChange(
-                game_id="g4", seat=1, token="d" * 64, version=0, status="running", invite="c" * 64
-            )
-        )
+        storage.seats.claim(SeatChange("g4", 1, "d" * 64, 0, "running", "c" * 64))
         loaded = storage.games.load("g4")
         assert loaded is not None and loaded.invites == {} and loaded.invite_expires == {}
     finally:
@@ -282,18 +156,7 @@ def test_an_older_database_gets_the_new_columns(tmp_path: Path) -> None:
     old = stored("old")
     old.invites = {0: "c" * 64}
     storage.new_games.create(old)
-    storage.plays.move(
-        MoveChange(
-            game_id="old",
-            ply=0,
-            version=0,
-            seat=0,
-            action="pass",
-            status="running",
-            result=None,
-            bot_turn=True,
-        )
-    )
+    stored_move(storage, "old", 0, 0, 0, "pass", "running", None, True)
     storage.close()
     # What the first server's schema lacked: the version, the bot columns, the invites (and
     # the next one, the invites' expiry).
@@ -321,18 +184,7 @@ def test_an_older_database_gets_the_new_columns(tmp_path: Path) -> None:
         assert storage.games.unfinished(bot_turn_only=True) == [
             "old"
         ]  # looked at once, on start-up
-        storage.plays.move(
-            MoveChange(
-                game_id="old",
-                ply=1,
-                version=9,
-                seat=1,
-                action="pass",
-                status="running",
-                result=None,
-                bot_turn=False,
-            )
-        )
+        stored_move(storage, "old", 1, 9, 1, "pass", "running", None, False)
         assert storage.games.version_of("old") == 10
     finally:
         storage.close()
@@ -345,18 +197,7 @@ def test_a_game_is_read_as_one_version_while_it_changes(any_db_url: str) -> None
 
     def write() -> None:
         for ply in range(150):
-            writer.plays.move(
-                MoveChange(
-                    game_id="busy",
-                    ply=ply,
-                    version=ply,
-                    seat=ply % 2,
-                    action="pass",
-                    status="running",
-                    result=None,
-                    bot_turn=False,
-                )
-            )
+            stored_move(writer, "busy", ply, ply, ply % 2, "pass", "running", None, False)
         done.set()
 
     thread = threading.Thread(target=write)
@@ -380,33 +221,10 @@ def test_analyses_are_queued_with_the_last_move_claimed_once_and_stored(any_db_u
     other = Store(any_db_url)  # a second process on the same database
     try:
         storage.new_games.create(stored("g1"))
-        storage.plays.move(
-            MoveChange(
-                game_id="g1",
-                ply=0,
-                version=0,
-                seat=0,
-                action="pass",
-                status="running",
-                result=None,
-                bot_turn=False,
-            )
-        )
+        stored_move(storage, "g1", 0, 0, 0, "pass", "running", None, False)
         assert storage.analyses.load("g1") is None
         result = [{"seat": 0, "place": 1}]
-        storage.plays.move(
-            MoveChange(
-                game_id="g1",
-                ply=1,
-                version=1,
-                seat=1,
-                action="pass",
-                status="over",
-                result=result,
-                bot_turn=False,
-                analyse=True,
-            )
-        )
+        stored_move(storage, "g1", 1, 1, 1, "pass", "over", result, False, analyse=True)
         queued = storage.analyses.load("g1")
         assert queued is not None
         assert (queued["status"], queued["done"], queued["total"], queued["data"]) == (
@@ -456,18 +274,7 @@ def test_a_stored_game_gives_its_record_which_replays_to_its_state(any_db_url: s
         for ply in range(4):
             seat = int(state.to_move)
             action = state.legal_actions()[-1]
-            storage.plays.move(
-                MoveChange(
-                    game_id="g1",
-                    ply=ply,
-                    version=ply,
-                    seat=seat,
-                    action=action,
-                    status="running",
-                    result=None,
-                    bot_turn=False,
-                )
-            )
+            stored_move(storage, "g1", ply, ply, seat, action, "running", None, False)
             state.apply(action)
         loaded = storage.games.load("g1")
         assert loaded is not None

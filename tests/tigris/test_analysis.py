@@ -3,7 +3,6 @@ and the views, which describe the same things in the contract's JSON."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 import pytest
@@ -11,20 +10,13 @@ import pytest
 from cradle import gheos, tigris
 from cradle.tigris import Revolt, TigrisState
 from cradle.tigris.analysis import CATASTROPHE, DOWN, LEADER, TILE, WONDER
+from tests.helpers.engines import random_states
 from tests.helpers.tigris import leader, make_position, make_state
 
 
 def states(seed: int, players: int, options: tigris.Options, every: int) -> Iterator[TigrisState]:
     """Every ``every``-th state of a random game, and its last one."""
-    state = tigris.new_game(players, seed, options)
-    rng = random.Random(seed)
-    step = 0
-    while not state.is_over:
-        if step % every == 0:
-            yield state
-        state.apply(rng.choice(state.legal_action_ids()))
-        step += 1
-    yield state
+    return random_states(tigris.new_game(players, seed, options), seed, every)
 
 
 GAMES = [
@@ -60,9 +52,9 @@ def test_geometry_of_both_sides() -> None:
 def _content_text(content: tigris.Content, players: tuple[str, ...]) -> str:
     star = "*" if content.treasure else ""
     if content.kind == TILE:
-        return tigris.COLORS[content.colour] + star
+        return tigris.COLOURS[content.colour] + star
     if content.kind == DOWN:
-        return f"down:{tigris.COLORS[content.colour]}{star}"
+        return f"down:{tigris.COLOURS[content.colour]}{star}"
     if content.kind == LEADER:
         return f"leader:{players[content.seat]}:{tigris.ROLES[content.colour]}"
     assert content.kind in (CATASTROPHE, WONDER)
@@ -112,7 +104,7 @@ def test_contents_regions_and_dynasties_agree_with_the_position(
         assert seen == connecting
         assert all(region_map[c] == -1 for c in range(176) if c not in seen)
         built = sorted(
-            (tigris.COLORS[a], tigris.COLORS[b], geometry.cells[m.cell])
+            (tigris.COLOURS[a], tigris.COLOURS[b], geometry.cells[m.cell])
             for r in regions
             for m in r.monuments
             for a, b in [m.colours]
@@ -123,10 +115,12 @@ def test_contents_regions_and_dynasties_agree_with_the_position(
         for seat, name in enumerate(names):
             dynasty = state.dynasty(seat)
             assert dynasty.name == name
-            assert [tigris.COLORS[c] for c in range(4) for _ in range(dynasty.hand[c])] == sorted(
-                position["hands"][name], key=tigris.COLORS.index
+            assert [tigris.COLOURS[c] for c in range(4) for _ in range(dynasty.hand[c])] == sorted(
+                position["hands"][name], key=tigris.COLOURS.index
             )
-            assert dict(zip(tigris.COLORS, dynasty.points, strict=True)) == position["points"][name]
+            assert (
+                dict(zip(tigris.COLOURS, dynasty.points, strict=True)) == position["points"][name]
+            )
             assert dynasty.treasures == position["treasures"][name]
             assert dynasty.catastrophes == position["catastrophes"][name]
             assert sorted(tigris.ROLES[c] for c in dynasty.supply) == sorted(view["supply"][name])

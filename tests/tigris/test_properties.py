@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from cradle import tigris
 from cradle.core.record import GameRecord
 from tests.helpers.engines import engines
-from tests.helpers.tigris import check_invariants
+from tests.helpers.tigris import ALL_OPTIONS, check_invariants
 
 # The engines are parametrised here, not by conftest.
 ENGINES_INSIDE = True
@@ -70,14 +70,6 @@ def test_random_games_keep_every_invariant(
     play_checked(seed, players, chooser, tigris.Options(), engine)
 
 
-ALL_OPTIONS = [
-    tigris.Options(board=board, buildings=b, english=e, wonder=w, open_scoring=o)
-    for board in ("standard", "advanced")
-    for b in (False, True)
-    for e in (False, True)
-    for w in (False, True)
-    for o in (False, True)
-]
 PER_COMBINATION = int(os.environ.get("CRADLE_PROPERTY_GAMES_PER_OPTIONS", "2"))
 
 

@@ -244,7 +244,7 @@ def test_wonder_point_for_the_active_king_in_its_kingdom() -> None:
     state.apply("tile red F6")
     state.apply("wonder F6")
     assert state.to_position()["pending"]["kind"] == "wonderpoint"
-    assert state.legal_actions() == [f"wonderpoint {c}" for c in tigris.COLORS]
+    assert state.legal_actions() == [f"wonderpoint {c}" for c in tigris.COLOURS]
     state.apply("wonderpoint green")
     assert points(state, "archer") == pts(green=1)
     assert state.to_move == 1

@@ -2,7 +2,7 @@
 //! (`cradle.ai.expert_rules.styles`: the same bot with other numbers): one world per decision
 //! dealt from the bot's own `random.Random(seed)` (`sample_world`: 64 bits drawn, then the
 //! engine's seeded deal), the rules of each game read off the native state through the
-//! native knowledge's board (`crate::tigris::knowledge::Board`, the reference's `Board`), ties
+//! native knowledge's reading (`crate::tigris::knowledge::Reading`, the reference's `Reading`), ties
 //! drawn by `rng.choice` over the actions sorted by their text. Same numbers, computed in the
 //! reference's order, so the same decision (tests/envs/test_native_bots.py).
 
@@ -22,7 +22,7 @@ use crate::tigris::actions::{
 use crate::tigris::analysis::{contents, Content};
 use crate::tigris::board::{neighbours, NONE};
 use crate::tigris::events::NoEvents;
-use crate::tigris::knowledge::{binomial_cdf, lowest, Board};
+use crate::tigris::knowledge::{binomial_cdf, lowest, Reading};
 use crate::tigris::state::{Moves, Pending, PendingKind, State};
 
 /// The numbers of one style (the reference's `TigrisRules` class attributes).
@@ -116,9 +116,9 @@ pub struct Expert {
 }
 
 /// What a Tigris decision reads once: the world's board and the belief over other hands.
-struct Reading<'w> {
+struct Look<'w> {
     world: &'w State,
-    board: Board<'w>,
+    board: Reading<'w>,
     seat: usize,
     /// `_share` of each colour (the unseen tiles, reds weighted up).
     share: [f64; 4],
@@ -146,9 +146,9 @@ impl Expert {
         pool.sort_unstable();
         CpythonRandom::new(u128::from(seed)).shuffle(&mut pool);
         let world = s.deal_hidden(seat as i64, &pool);
-        let mut reading = Reading {
+        let mut reading = Look {
             world: &world,
-            board: Board::read(&world),
+            board: Reading::read(&world),
             seat,
             share: [0.0; 4],
         };
@@ -182,7 +182,7 @@ impl Expert {
     }
 
     /// `_standing`: the colours lowest first, treasures wild, and the leaders' temples.
-    fn standing(&self, s: &State, board: &Board<'_>, seat: usize) -> f64 {
+    fn standing(&self, s: &State, board: &Reading<'_>, seat: usize) -> f64 {
         let (mut expected, _, _, _) = board.outlook(seat);
         for _ in 0..s.treasures[seat] {
             let low = lowest(&expected);
@@ -209,7 +209,7 @@ impl Expert {
     }
 
     /// `_value`: the seat's standing and the tiles it keeps, against the others'.
-    fn value(&self, s: &State, board: &Board<'_>, seat: usize) -> f64 {
+    fn value(&self, s: &State, board: &Reading<'_>, seat: usize) -> f64 {
         let mut mine = self.standing(s, board, seat);
         let hand = s.hands[seat];
         let keep = board.remaining + 0.2;
@@ -238,11 +238,11 @@ impl Expert {
     }
 
     /// `_look`: the value after `id`, a started conflict judged by the chance to win it.
-    fn look(&self, r: &Reading<'_>, moves: &Moves, id: u16) -> f64 {
+    fn look(&self, r: &Look<'_>, moves: &Moves, id: u16) -> f64 {
         let seat = r.seat;
         let mut after = r.world.clone();
         after.apply_move(moves, id, &mut NoEvents);
-        let mut value = self.value(&after, &Board::read(&after), seat);
+        let mut value = self.value(&after, &Reading::read(&after), seat);
         if let Some(p) = conflict(&after) {
             let (attacker, defender) = sides(p);
             if seat == attacker || seat == defender {
@@ -289,7 +289,7 @@ impl Expert {
     }
 
     /// `_holds_fewer`: the chance that `other` holds fewer than `k` tiles of `colour`.
-    fn holds_fewer(r: &Reading<'_>, other: usize, colour: usize, k: i64) -> f64 {
+    fn holds_fewer(r: &Look<'_>, other: usize, colour: usize, k: i64) -> f64 {
         if k <= 0 {
             return 0.0;
         }
@@ -297,7 +297,7 @@ impl Expert {
         binomial_cdf(k - 1, held, r.share[colour])
     }
 
-    fn conflict_chance(&self, r: &Reading<'_>, after: &State, p: &Pending) -> f64 {
+    fn conflict_chance(&self, r: &Look<'_>, after: &State, p: &Pending) -> f64 {
         let (attacker, defender) = sides(p);
         let attack = i64::from(after.base_strength(p, attacker));
         let defence = i64::from(after.base_strength(p, defender));
@@ -310,7 +310,7 @@ impl Expert {
     }
 
     /// `_war_chances`: the lowest chance to win among the wars a tile starts (None: none).
-    fn war_chances(&self, r: &Reading<'_>, colour: usize, cell: usize) -> Option<f64> {
+    fn war_chances(&self, r: &Look<'_>, colour: usize, cell: usize) -> Option<f64> {
         let board = &r.board;
         let mut around = [0i16; 4];
         let len = board.comps_around(cell, -1, &mut around);
@@ -354,7 +354,7 @@ impl Expert {
     }
 
     /// `_commit`: the defender ties, the attacker commits the fewest tiles that are sure.
-    fn commit(&self, r: &Reading<'_>, actions: &[u16]) -> u16 {
+    fn commit(&self, r: &Look<'_>, actions: &[u16]) -> u16 {
         let mut options: Vec<i64> = actions
             .iter()
             .map(|&id| i64::from(id) - i64::from(COMMIT_BASE))
@@ -395,7 +395,7 @@ impl Expert {
 
     /// `_candidates`: the tiles the board's prior likes best, every other action but swaps,
     /// and the catastrophes that take an opponent's leader.
-    fn candidates(&self, r: &mut Reading<'_>, actions: &[u16]) -> Vec<u16> {
+    fn candidates(&self, r: &mut Look<'_>, actions: &[u16]) -> Vec<u16> {
         let mut tiles: Vec<u16> = Vec::new();
         let mut others: Vec<u16> = Vec::new();
         let mut disasters: Vec<u16> = Vec::new();
@@ -439,7 +439,7 @@ impl Expert {
     }
 
     /// `_takes`: a catastrophe on a temple that is an opponent leader's last and no own one's.
-    fn takes(&self, r: &Reading<'_>, cell: usize) -> bool {
+    fn takes(&self, r: &Look<'_>, cell: usize) -> bool {
         let board = &r.board;
         if !board.temples.has(cell) {
             return false;
@@ -461,7 +461,7 @@ impl Expert {
 
     /// `_dead_swap`: the swap of every tile of a colour no own leader stands for (reds are
     /// never dead), when there are at least two.
-    fn dead_swap(&self, r: &Reading<'_>, actions: &[u16]) -> Option<u16> {
+    fn dead_swap(&self, r: &Look<'_>, actions: &[u16]) -> Option<u16> {
         let hand = r.world.hands[r.seat];
         let mut counts = [0u8; 4];
         for colour in [BLUE, GREEN, BLACK] {

@@ -10,7 +10,7 @@ pub const RED: usize = 0;
 pub const BLUE: usize = 1;
 pub const GREEN: usize = 2;
 pub const BLACK: usize = 3;
-pub const COLORS: [&str; 4] = ["red", "blue", "green", "black"];
+pub const COLOURS: [&str; 4] = ["red", "blue", "green", "black"];
 /// A leader's role is the colour it rules: priest red, farmer blue, trader green, king black.
 pub const ROLES: [&str; 4] = ["priest", "farmer", "trader", "king"];
 pub const DYNASTIES: [&str; 4] = ["archer", "bull", "pot", "lion"];
@@ -208,28 +208,28 @@ impl Action {
         match self {
             Action::Leader { role, cell } => format!("leader {} {}", ROLES[role], cell_name(cell)),
             Action::Withdraw { role } => format!("withdraw {}", ROLES[role]),
-            Action::Tile { color, cell } => format!("tile {} {}", COLORS[color], cell_name(cell)),
+            Action::Tile { color, cell } => format!("tile {} {}", COLOURS[color], cell_name(cell)),
             Action::Catastrophe { cell } => format!("catastrophe {}", cell_name(cell)),
             Action::Swap { counts } => {
                 let mut out = String::from("swap");
                 for (color, n) in counts.iter().enumerate() {
                     for _ in 0..*n {
                         out.push(' ');
-                        out.push_str(COLORS[color]);
+                        out.push_str(COLOURS[color]);
                     }
                 }
                 out
             }
             Action::Pass => "pass".into(),
             Action::Commit { count } => format!("commit {count}"),
-            Action::War { color } => format!("war {}", COLORS[color]),
+            Action::War { color } => format!("war {}", COLOURS[color]),
             Action::Monument { monument, cell } => {
                 format!("monument {} {}", MONUMENT_NAMES[monument], cell_name(cell))
             }
             Action::Treasure { cell } => format!("treasure {}", cell_name(cell)),
             Action::Building { cell } => format!("building {}", cell_name(cell)),
             Action::Wonder { cell } => format!("wonder {}", cell_name(cell)),
-            Action::WonderPoint { color } => format!("wonderpoint {}", COLORS[color]),
+            Action::WonderPoint { color } => format!("wonderpoint {}", COLOURS[color]),
             Action::Decline => "decline".into(),
         }
     }
@@ -268,7 +268,7 @@ fn is_py_space(b: u8) -> bool {
 }
 
 fn color_of(word: &str) -> Result<usize, String> {
-    COLORS.iter().position(|c| *c == word).ok_or_else(|| {
+    COLOURS.iter().position(|c| *c == word).ok_or_else(|| {
         format!(
             "{} is not a colour (red, blue, green, black)",
             py_repr(word)

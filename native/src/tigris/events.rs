@@ -3,7 +3,7 @@
 //! The engine pushes events into a [`Sink`]: a `Vec<Event>` keeps them, [`NoEvents`] compiles
 //! them away (the fast paths of search and playouts).
 
-use super::actions::{COLORS, MONUMENT_NAMES, ROLES};
+use super::actions::{COLOURS, MONUMENT_NAMES, ROLES};
 use super::board::cell_name;
 
 /// Why points were scored (the text in brackets of a score event).
@@ -186,7 +186,7 @@ impl Event {
                 "{} scores {} {} ({})",
                 p(seat),
                 amount,
-                COLORS[*color],
+                COLOURS[*color],
                 why_text(why)
             ),
             Event::Pass { seat } => format!("{} passes", p(seat)),
@@ -227,13 +227,13 @@ impl Event {
             Event::Tile { seat, color, cell } => format!(
                 "{} places a {} tile on {}",
                 p(seat),
-                COLORS[*color],
+                COLOURS[*color],
                 cell_name(*cell)
             ),
             Event::Unification { cell, wars } => {
                 let mut text = format!("the tile on {} joins two kingdoms", cell_name(*cell));
                 if !wars.is_empty() {
-                    let names: Vec<&str> = wars.iter().map(|c| COLORS[*c]).collect();
+                    let names: Vec<&str> = wars.iter().map(|c| COLOURS[*c]).collect();
                     text.push_str(&format!(": war of {}", names.join(", ")));
                 }
                 text
@@ -244,7 +244,7 @@ impl Event {
                 destroyed,
             } => {
                 let hit = match destroyed {
-                    Some(color) => format!(", destroying a {} tile", COLORS[*color]),
+                    Some(color) => format!(", destroying a {} tile", COLOURS[*color]),
                     None => String::new(),
                 };
                 format!(
@@ -263,12 +263,12 @@ impl Event {
                 defender,
             } => format!(
                 "{} war: {} attacks {}",
-                COLORS[*color],
+                COLOURS[*color],
                 p(attacker),
                 p(defender)
             ),
             Event::Commit { seat, count, color } => {
-                format!("{} commits {count} {} tile(s)", p(seat), COLORS[*color])
+                format!("{} commits {count} {} tile(s)", p(seat), COLOURS[*color])
             }
             Event::Decline { seat } => format!("{} declines", p(seat)),
             Event::RevoltResult {
@@ -297,13 +297,13 @@ impl Event {
             } => format!(
                 "{} wins the {} war {}-{}; {}'s {} returns and {} {} tile(s) leave the board",
                 p(winner),
-                COLORS[*color],
+                COLOURS[*color],
                 attack.max(defence),
                 attack.min(defence),
                 p(loser),
                 ROLES[*color],
                 removed.len(),
-                COLORS[*color]
+                COLOURS[*color]
             ),
             Event::Building {
                 seat,
@@ -314,7 +314,7 @@ impl Event {
                 "{} {} the {} building {} {}",
                 p(seat),
                 if *moved { "moves" } else { "puts" },
-                COLORS[*color],
+                COLOURS[*color],
                 if *moved { "to" } else { "on" },
                 cell_name(*cell)
             ),
@@ -322,7 +322,7 @@ impl Event {
                 "{} builds the wonder on {} from five {} tiles",
                 p(seat),
                 cell_name(*cell),
-                COLORS[*color]
+                COLOURS[*color]
             ),
             Event::Monument {
                 seat,
@@ -358,12 +358,12 @@ fn why_text(why: &Why) -> String {
             by_king,
         } => format!(
             "{} tile on {}{}",
-            COLORS[*color],
+            COLOURS[*color],
             cell_name(*cell),
             if *by_king { ", by the king" } else { "" }
         ),
         Why::RevoltWon => "revolt won".into(),
-        Why::WarWon { color } => format!("{} war won", COLORS[*color]),
+        Why::WarWon { color } => format!("{} war won", COLOURS[*color]),
         Why::Monument { role } => format!("monument, {}", ROLES[*role]),
         Why::Wonder => "the wonder".into(),
     }

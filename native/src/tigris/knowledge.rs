@@ -149,9 +149,9 @@ fn python_set_order(values: &[i16], out: &mut [i16; 4]) {
     }
 }
 
-/// One reading of a world (the reference's `Board`): regions and kingdoms with their
+/// One reading of a world (the reference's `Reading`): regions and kingdoms with their
 /// leaders, supporters, treasures and monuments, and how much of the game is left.
-pub struct Board<'s> {
+pub struct Reading<'s> {
     s: &'s State,
     pub remaining: f64,
     /// The evaluation: the sorted colours or the final lowest colour.
@@ -184,24 +184,24 @@ pub struct Board<'s> {
     shares: Shares,
 }
 
-impl<'s> Board<'s> {
-    pub fn read(s: &'s State) -> Board<'s> {
-        Board::read_full(s, None, Value::SortedColours)
+impl<'s> Reading<'s> {
+    pub fn read(s: &'s State) -> Reading<'s> {
+        Reading::read_full(s, None, Value::SortedColours)
     }
 
     /// The reading with a belief over the hands, as odds against a uniform draw (None:
     /// uniform).
-    pub fn read_with(s: &'s State, tilts: Option<Shares>) -> Board<'s> {
-        Board::read_full(s, tilts, Value::SortedColours)
+    pub fn read_with(s: &'s State, tilts: Option<Shares>) -> Reading<'s> {
+        Reading::read_full(s, tilts, Value::SortedColours)
     }
 
     /// A reading for the evaluation `value`.
-    pub fn read_valued(s: &'s State, value: Value) -> Board<'s> {
-        Board::read_full(s, None, value)
+    pub fn read_valued(s: &'s State, value: Value) -> Reading<'s> {
+        Reading::read_full(s, None, value)
     }
 
     /// A reading with a belief (None: uniform) for the evaluation `value`.
-    pub fn read_full(s: &'s State, tilts: Option<Shares>, value: Value) -> Board<'s> {
+    pub fn read_full(s: &'s State, tilts: Option<Shares>, value: Value) -> Reading<'s> {
         let connectors = s.connectors();
         let covered = s.tiles_down() | s.wonder_mask() | s.cata | s.leaders;
         let showing = [0, 1, 2, 3].map(|c| s.up[c].minus(covered));
@@ -262,7 +262,7 @@ impl<'s> Board<'s> {
                 }
             }
         }
-        Board {
+        Reading {
             s,
             remaining,
             value,
@@ -1128,8 +1128,8 @@ impl World {
         self
     }
 
-    pub fn board(&self) -> Board<'_> {
-        Board::read_full(&self.s, self.tilts, self.value)
+    pub fn board(&self) -> Reading<'_> {
+        Reading::read_full(&self.s, self.tilts, self.value)
     }
 
     /// The reference's `TigrisKnowledge.rewards` (exact once the game is over).
@@ -1139,7 +1139,7 @@ impl World {
         }
         if self.learned {
             // The model was fitted on the lowest colour's readings, whatever the priors use.
-            let board = Board::read_full(&self.s, self.tilts, Value::LowestColour);
+            let board = Reading::read_full(&self.s, self.tilts, Value::LowestColour);
             return pairwise_chances(&board.learned_values(), 1.0);
         }
         let board = self.board();

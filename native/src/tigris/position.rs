@@ -5,7 +5,7 @@
 //! refused impossible positions with its reasons; what is checked here only keeps the engine
 //! from indexing out of range.
 
-use super::actions::{COLORS, DYNASTIES, HAND_SIZE, ROLES};
+use super::actions::{COLOURS, DYNASTIES, HAND_SIZE, ROLES};
 use super::board::{neighbours, Bb, CELLS, NONE};
 use super::state::{Bag, Options, Pending, State};
 
@@ -66,9 +66,9 @@ pub fn cell_content(s: &State, cell: usize) -> Option<String> {
     let mut value = String::new();
     for color in 0..4 {
         if s.up[color].has(cell) {
-            value = format!("{}{star}", COLORS[color]);
+            value = format!("{}{star}", COLOURS[color]);
         } else if s.down[color].has(cell) {
-            value = format!("down:{}{star}", COLORS[color]);
+            value = format!("down:{}{star}", COLOURS[color]);
         }
     }
     Some(value)
@@ -159,13 +159,13 @@ impl State {
                 s.leader_cell[4 * seat + role] = cell as u8;
                 s.leaders.set(cell);
             } else if let Some(color) = content.strip_prefix("down:") {
-                let color = COLORS
+                let color = COLOURS
                     .iter()
                     .position(|c| *c == color)
                     .ok_or("an unknown colour")?;
                 s.down[color].set(cell);
             } else {
-                let color = COLORS
+                let color = COLOURS
                     .iter()
                     .position(|c| *c == content)
                     .ok_or_else(|| format!("{text:?} is not a cell content"))?;

@@ -6,7 +6,7 @@
 
 use super::actions::{
     swap_id, Action, Parsed, BLACK, BLUE, BUILDING_BASE, CATASTROPHES_PER_PLAYER, CATASTROPHE_BASE,
-    COLORS, COMMIT_BASE, DECLINE_ID, GREEN, HAND_SIZE, LEADER_BASE, MONUMENTS, MONUMENT_NAMES,
+    COLOURS, COMMIT_BASE, DECLINE_ID, GREEN, HAND_SIZE, LEADER_BASE, MONUMENTS, MONUMENT_NAMES,
     PASS_ID, RED, ROLES, TILE_BASE, TILE_TOTALS, TREASURE_BASE, WAR_BASE, WITHDRAW_BASE,
     WONDERPOINT_BASE, WONDER_BASE,
 };
@@ -1589,7 +1589,7 @@ impl State {
                     if counts[color] > hand[color] {
                         return Err(format!(
                             "you cannot discard {} {} tile(s): your hand holds {}",
-                            counts[color], COLORS[color], hand[color]
+                            counts[color], COLOURS[color], hand[color]
                         ));
                     }
                 }
@@ -1658,7 +1658,7 @@ impl State {
     fn check_tile(&self, seat: usize, color: usize, cell: usize) -> Result<(), String> {
         let name = cell_name(cell);
         if self.hands[seat][color] == 0 {
-            return Err(format!("you have no {} tile in hand", COLORS[color]));
+            return Err(format!("you have no {} tile in hand", COLOURS[color]));
         }
         self.check_empty(cell)?;
         let river = !self.map().land.has(cell);
@@ -1719,7 +1719,7 @@ impl State {
                 let color = p.commit_color();
                 let have = self.hands[self.to_move()][color];
                 if count.is_none_or(|n| n > have as u64) {
-                    return Err(format!("you hold only {have} {} tile(s)", COLORS[color]));
+                    return Err(format!("you hold only {have} {} tile(s)", COLOURS[color]));
                 }
                 let listed: Vec<String> =
                     options.as_slice().iter().map(|n| n.to_string()).collect();
@@ -1732,7 +1732,7 @@ impl State {
             PendingKind::WarOrder => match action {
                 Some(Action::War { color }) => {
                     if !p.colors.unwrap_or_default().contains(color) {
-                        return Err(format!("there is no {} war to resolve", COLORS[color]));
+                        return Err(format!("there is no {} war to resolve", COLOURS[color]));
                     }
                     Ok(())
                 }
@@ -1800,7 +1800,7 @@ impl State {
             PendingKind::Revolt | PendingKind::War => {
                 return format!(
                     "{who} must commit {} tiles first (e.g. 'commit 0')",
-                    COLORS[p.commit_color()]
+                    COLOURS[p.commit_color()]
                 )
             }
             PendingKind::WarOrder => "choose which war to resolve (e.g. 'war red')",

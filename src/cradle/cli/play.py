@@ -136,7 +136,7 @@ def print_entry(console: Console, entry: LogEntry) -> None:
 
 
 @dataclass
-class Session:
+class LocalGame:
     """One game being played: the state, who sits where, the record and the log."""
 
     console: Console
@@ -575,7 +575,7 @@ def setup_session(
     seed: int | None,
     options: JSON,
     save: Path | None,
-) -> Session:
+) -> LocalGame:
     """A new game with its seats filled, ready to ``run``; CliError for bad settings."""
     module = load_game(game)
     plan = plan_seats(players, humans, bots)
@@ -600,6 +600,6 @@ def setup_session(
     )
     renderer = find_renderer(module.NAME)
     words = find_event_words(module.NAME)
-    return Session(
+    return LocalGame(
         console, module.NAME, state, record, seat_bots, renderer, module, words, save=save
     )

@@ -17,7 +17,7 @@ from cradle import tigris
 # Tigris & Euphrates notation (docs/contract.md), from the engine. Colour order is the
 # contract's: red, blue, green, black; it fixes the spelling of swaps ("swap red blue") and
 # monuments ("red-blue").
-TIGRIS_COLOURS = tigris.COLORS
+TIGRIS_COLOURS = tigris.COLOURS
 # The order of the leaders' planes in the observation tensor (docs/openspiel.md).
 TIGRIS_ROLES = ("king", "priest", "farmer", "trader")
 _BOARD = tigris.geometry()

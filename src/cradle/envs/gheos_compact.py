@@ -32,13 +32,13 @@ from cradle.gheos.geometry import CELL_BY_NAME, cell_index
 FRONTIER = 64  # the engine keeps at most this many frontier cells
 MAP_CELLS = 52  # tiles on a map, the start tile included
 HAND = ids.HAND_SLOTS
-COLOURS = ids.COLOUR_COUNT
+COLOUR_COUNT = ids.COLOUR_COUNT
 
 PLACE = 0
 REPLACE = PLACE + HAND * FRONTIER * 3
 START = REPLACE + HAND * MAP_CELLS * 3
-MIGRATE = START + COLOURS * MAP_CELLS * 3
-REST = MIGRATE + COLOURS * MAP_CELLS * 3
+MIGRATE = START + COLOUR_COUNT * MAP_CELLS * 3
+REST = MIGRATE + COLOUR_COUNT * MAP_CELLS * 3
 COMPACT_COUNT = REST + (ids.ACTION_COUNT - ids.PAY)
 
 

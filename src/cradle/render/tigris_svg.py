@@ -10,7 +10,6 @@ import xml.etree.ElementTree as ET
 
 from cradle.core.contract import View
 from cradle.render.tigris_text import (
-    COLOURS,
     COLUMNS,
     ROLE_COLOUR,
     ROLE_LETTER,
@@ -20,7 +19,7 @@ from cradle.render.tigris_text import (
     monument_cells,
     unification_cell,
 )
-from cradle.tigris import TigrisView, as_tigris_view
+from cradle.tigris import COLOURS, TigrisView, as_tigris_view
 
 SVG_NS = "http://www.w3.org/2000/svg"
 CELL = 40

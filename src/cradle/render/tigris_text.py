@@ -25,9 +25,8 @@ _GEOMETRY = tigris.geometry()
 COLUMNS = "".join(name[0] for name in _GEOMETRY.cells[: _GEOMETRY.columns])
 ROWS = _GEOMETRY.rows
 
-COLOURS = tigris.COLORS
 # Each leader has the colour of its tiles: king black, priest red, farmer blue, trader green.
-ROLE_COLOUR = {role: tigris.COLORS[colour] for colour, role in enumerate(tigris.ROLES)}
+ROLE_COLOUR = {role: tigris.COLOURS[colour] for colour, role in enumerate(tigris.ROLES)}
 ROLE_LETTER = {"king": "K", "priest": "P", "farmer": "F", "trader": "T"}
 # Palette names (not hex) so that 16-colour terminals still get red, blue, green and grey.
 TILE_BG = {"red": "red3", "blue": "blue3", "green": "green4", "black": "grey35"}
@@ -197,7 +196,7 @@ def hand_text(hand: list[str]) -> Text:
     text.append(_("Hand: "), style="bold")
     if not hand:
         text.append(_("(empty)"), style="dim")
-    for tile in sorted(hand, key=lambda c: COLOURS.index(c) if c in COLOURS else 9):
+    for tile in sorted(hand, key=lambda c: tigris.COLOURS.index(c) if c in tigris.COLOURS else 9):
         text.append_text(colour_chip(tile, word("colour", tile)))
         text.append(" ")
     return text
@@ -206,7 +205,7 @@ def hand_text(hand: list[str]) -> Text:
 def points_text(points: dict[str, int] | None) -> str:
     if not points:
         return _("hidden")
-    return " ".join(f"{POINT_LETTER[c]}{points.get(c, 0)}" for c in COLOURS)
+    return " ".join(f"{POINT_LETTER[c]}{points.get(c, 0)}" for c in tigris.COLOURS)
 
 
 def scores_table(view: TigrisView) -> Table:
@@ -437,7 +436,7 @@ def render_view(shown: View) -> RenderableType:
             "   " + _("{player}'s points: ").format(player=word("player", name)), style="bold"
         )
         own = (
-            " · ".join(f"{word('colour', c)} {mine.get(c, 0)}" for c in COLOURS)
+            " · ".join(f"{word('colour', c)} {mine.get(c, 0)}" for c in tigris.COLOURS)
             if mine
             else _("hidden")
         )

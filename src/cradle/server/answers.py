@@ -9,8 +9,7 @@ and the frames of version 1 of the API, which merge a game's view with the table
 game's view, its pieces and its options are the game's (``GameView``, ``GamePiece``): the web
 client's types for them are made from each game's ``Presentation`` (packaging/wire_types.py).
 
-The WebSocket's messages are here too (``...Message``): every message the server pushes is one
-of these models, serialised by pydantic.
+What the WebSocket pushes is in :mod:`cradle.server.messages`.
 """
 
 from __future__ import annotations
@@ -304,7 +303,7 @@ class ChatPage(Answer):
     names: dict[str, str] = {}  # the muted speakers' names (an account's; a line's)
 
 
-class Frame(OpenAnswer):
+class MergedFrame(OpenAnswer):
     """Version 1 of the API's frame: what a seat (or a spectator, or a hot-seat screen) sees,
     the game's view of the board merged with whose decision it is at the table (``to_move``
     replaces the view's own), the legal actions of the seat deciding, and the table."""
@@ -322,45 +321,6 @@ class TableFrame(Answer):
     view: GameView
     legal_actions: list[str]
     table: FrameTable
-
-
-class ViewMessage(TableFrame):
-    """The WebSocket's frame after every change (version 2)."""
-
-    type: Literal["view"]
-
-
-class MergedViewMessage(Frame):
-    """The WebSocket's frame after every change (version 1: merged as :class:`Frame`)."""
-
-    type: Literal["view"]
-
-
-class ErrorMessage(Answer):
-    """The WebSocket's answer to a frame it refused (the connection stays open): the reason,
-    the HTTP status the same request would get, and the refusal's kind where it has one (an
-    action: "malformed" or "disallowed")."""
-
-    type: Literal["error"]
-    error: str
-    status: int
-    kind: str | None = None
-    # The message the reason is, and its params, for a client to say it in its language.
-    message: str | None = None
-    params: dict[str, str | int | float] | None = None
-
-
-class ChatMessage(Answer):
-    """A new line of the table's chat, pushed to those who may read it."""
-
-    type: Literal["chat"]
-    line: ChatLine
-
-
-class PongMessage(Answer):
-    """The answer to ``{"type": "ping"}``."""
-
-    type: Literal["pong"]
 
 
 class Record(Answer):
@@ -427,7 +387,7 @@ class History(Answer):
     names: list[str | None] | None = None  # the people at the seats, where known
 
 
-class Board(Answer):
+class BoardAfter(Answer):
     """``GET /api/games/{id}/board``: a seat's view of the board after ``ply`` moves, with the
     step that led there."""
 

@@ -30,14 +30,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cradle.server import metrics
-from cradle.server.bots import watch_parent
+from cradle.server.botpool import watch_parent
 from cradle.server.errors import ApiError, unavailable
 from cradle.server.hub import Hub
 from cradle.server.limits import Limits, RateLimiter
 from cradle.server.mail import MailSettings
-from cradle.server.models import (
-    BadInput,
-)
+from cradle.server.models import BadInput
 from cradle.server.protocol import SECURITY_HEADERS, JsonHttpProtocol, JsonWebSocketProtocol
 from cradle.server.routes.accounts import account_routes
 from cradle.server.routes.chat import chat_routes

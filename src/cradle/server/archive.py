@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import NotRequired, TypedDict, TypeVar
 
 from cradle.core.contract import JSON, Event, Pieces, SeatResult, View
@@ -107,7 +108,7 @@ class History(TypedDict):
     names: list[str | None]
 
 
-class Board(PastBoard):
+class BoardAfter(PastBoard):
     """A seat's view of the board after ``ply`` moves, with the table's public facts."""
 
     id: str
@@ -186,18 +187,20 @@ def keep(cache: OrderedDict[K, V], key: K, value: V, most: int) -> V:
     return value
 
 
+@dataclass(eq=False)
 class Archive:
     """The server's reading of games: lobby pages, records, replays, histories, past boards."""
 
-    def __init__(self, store: Store, runtime: Runtime, tables: Tables, limits: Limits) -> None:
-        self.store = store
-        self.runtime = runtime
-        self.tables = tables
-        self.limits = limits
-        self.lobby_cache: LobbyCache = {}
-        self.replays: OrderedDict[tuple[str, int | None], Replay] = OrderedDict()
-        self.histories: OrderedDict[tuple[str, int], list[Step]] = OrderedDict()
-        self.boards: OrderedDict[tuple[str, int, int, int | None], PastBoard] = OrderedDict()
+    store: Store
+    runtime: Runtime
+    tables: Tables
+    limits: Limits
+    lobby_cache: LobbyCache = field(default_factory=dict)
+    replays: OrderedDict[tuple[str, int | None], Replay] = field(default_factory=OrderedDict)
+    histories: OrderedDict[tuple[str, int], list[Step]] = field(default_factory=OrderedDict)
+    boards: OrderedDict[tuple[str, int, int, int | None], PastBoard] = field(
+        default_factory=OrderedDict
+    )
 
     async def lobby(
         self,
@@ -284,7 +287,7 @@ class Archive:
             names=table.shown_names(),
         )
 
-    async def board(self, table: Table, ply: int, viewer: int | None) -> Board:
+    async def board(self, table: Table, ply: int, viewer: int | None) -> BoardAfter:
         """``viewer``'s view of the board after ``ply`` actions (0: the start)."""
         if not 0 <= ply <= table.ply:
             raise bad_request(f"'ply' must be between 0 and {table.ply}, the moves made")
@@ -297,7 +300,7 @@ class Archive:
             )
             found = built
         keep(self.boards, key, found, self.limits.replay_cache)
-        return Board(
+        return BoardAfter(
             id=table.id,
             game=table.game,
             players=list(table.record.players),

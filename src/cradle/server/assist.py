@@ -4,7 +4,7 @@ Both cost CPU, so both are bounded and kept behind the bots:
 
 - They run in worker processes of their own (``Limits.assist_processes``, one by default),
   niced by :data:`ASSIST_NICE` so that on a busy machine the bots' workers and the server come
-  first; the bots' pool (:mod:`cradle.server.bots`) is never used for them.
+  first; the bots' pool (:mod:`cradle.server.botpool`) is never used for them.
 - Work waits in one queue, by priority: a hint (a person is waiting for it) before a step of an
   analysis; an analysis is cut into steps of one move each, so a hint waits at most one step.
 - A hint thinks ``Limits.hint_seconds``; an analysis ``Limits.analysis_seconds`` per move it
@@ -38,13 +38,14 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from cradle.core.contract import GameState, Pieces
 from cradle.core.record import GameRecord
 from cradle.core.results import rank_rewards
 from cradle.core.words import N_
-from cradle.server.bots import pool_pids, spawn_pool, stop_pool, watch_parent
+from cradle.server.botpool import pool_pids, spawn_pool, stop_pool, watch_parent
 from cradle.server.errors import ApiError, bad_request, forbidden
 from cradle.server.history import hand_pieces
 from cradle.server.limits import Limits
@@ -298,19 +299,19 @@ class AssistPool:
 # -- analyses -----------------------------------------------------------------------------------
 
 
+@dataclass(eq=False)
 class Analyst:
     """Analyses of finished games: queued in the database when a game ends, worked through
     in the assist pool, stored as they go."""
 
-    def __init__(self, store: Store, runtime: Runtime, assist: AssistPool, limits: Limits) -> None:
-        self.store = store
-        self.runtime = runtime
-        self.assist = assist
-        self.limits = limits
-        self.queue: list[str] = []  # game ids, first come first served
-        self.active: set[str] = set()
-        self.tasks: set[asyncio.Task[None]] = set()
-        self.wake = asyncio.Event()
+    store: Store
+    runtime: Runtime
+    assist: AssistPool
+    limits: Limits
+    queue: list[str] = field(default_factory=list)  # game ids, first come first served
+    active: set[str] = field(default_factory=set)
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
 
     def start(self) -> None:
         for _ in range(self.assist.processes):
@@ -446,27 +447,19 @@ class AnalysisAnswer(TypedDict):
     analysis: dict[str, object] | None
 
 
+@dataclass(eq=False)
 class Adviser:
     """Answers people's questions about a game: is this action legal, what are the best moves
     now (hints, from the asking seat's own information), how did a finished game go (its
     analysis, computed by the :class:`Analyst`)."""
 
-    def __init__(
-        self,
-        store: Store,
-        runtime: Runtime,
-        tables: Tables,
-        assist: AssistPool,
-        analyst: Analyst,
-        limits: Limits,
-    ) -> None:
-        self.store = store
-        self.runtime = runtime
-        self.tables = tables
-        self.assist = assist
-        self.analyst = analyst
-        self.limits = limits
-        self.hints: dict[tuple[str, int, int], asyncio.Future[list[Hint]]] = {}
+    store: Store
+    runtime: Runtime
+    tables: Tables
+    assist: AssistPool
+    analyst: Analyst
+    limits: Limits
+    hints: dict[tuple[str, int, int], asyncio.Future[list[Hint]]] = field(default_factory=dict)
 
     async def explain(self, table: Table, token: str | None, action: str) -> Explanation:
         """Whether ``action`` is legal now for the seat of ``token``, and if not, why (the

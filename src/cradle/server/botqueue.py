@@ -3,7 +3,7 @@
 Each worker process claims the next bot's turn that is due from the database's queue
 (:meth:`cradle.server.store.botjobs.BotJobStore.claim`: the client that used the bots least
 lately first, then the oldest turn), loads the game, replays its record, decides with the
-server's own bot code (:func:`cradle.server.bots.decide`: what the game's bots remember between
+server's own bot code (:func:`cradle.server.botpool.decide`: what the game's bots remember between
 turns, :mod:`cradle.ai.memory`, and the seat's turn clock as stored) and stores the move with the compare-and-set on the
 game's version.
 The write notifies the serving processes, which push the move to their clients. While it
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cradle.ai.memory import remembered
-from cradle.server.bots import (
+from cradle.server.botpool import (
     LEASE_SECONDS,
     POLL_SECONDS,
     RENEW_SECONDS,

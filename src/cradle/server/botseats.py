@@ -13,13 +13,13 @@ import os
 import socket
 import time
 from collections import OrderedDict, deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from cradle.ai.memory import Memory, new_memory
 from cradle.core.contract import GameState
 from cradle.core.record import GameRecord
-from cradle.server.bots import (
+from cradle.server.botpool import (
     LEASE_SECONDS,
     POLL_SECONDS,
     RENEW_SECONDS,
@@ -72,36 +72,31 @@ def caught_up(found: Remembered | None, record: GameRecord, actions: tuple[str, 
     return Remembered(actions, memory, state)
 
 
+@dataclass(eq=False)
 class BotSeats:
     """This process's bot workers and the turns they hold."""
 
-    def __init__(
-        self,
-        store: Store,
-        runtime: Runtime,
-        tables: Tables,
-        referee: Referee,
-        bots: BotPool,
-        limits: Limits,
-    ) -> None:
-        self.store = store
-        self.runtime = runtime
-        self.tables = tables
-        self.referee = referee
-        self.bots = bots
-        self.limits = limits
-        # What wakes the workers: every change that may make a bot's turn due.
-        self.wakeup = asyncio.Event()
-        # Their name on the turns they claim, the turns in hand, and the bots' moves they
-        # stored (numbered, with the game: the latest thousand), for the fairness tests.
-        self.worker = f"{socket.gethostname()[:40]}:{os.getpid()}:{store.origin[:6]}"
-        self.jobs: set[asyncio.Task[None]] = set()
-        self.made = 0
-        self.moves: deque[tuple[int, str]] = deque(maxlen=1000)
-        # What each table's bots remember (:meth:`memory`), and how often a game's record was
-        # replayed from its start to work it out (the tests read it).
-        self.memories: OrderedDict[str, Remembered] = OrderedDict()
-        self.replays = 0
+    store: Store
+    runtime: Runtime
+    tables: Tables
+    referee: Referee
+    bots: BotPool
+    limits: Limits
+    # What wakes the workers: every change that may make a bot's turn due.
+    wakeup: asyncio.Event = field(default_factory=asyncio.Event)
+    # The turns in hand, and the bots' moves stored (numbered, with the game: the latest
+    # thousand), for the fairness tests.
+    jobs: set[asyncio.Task[None]] = field(default_factory=set)
+    made: int = 0
+    moves: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=1000))
+    worker: str = ""  # the workers' name on the turns they claim
+    # What each table's bots remember (:meth:`memory`), and how often a game's record was
+    # replayed from its start to work it out (the tests read it).
+    memories: OrderedDict[str, Remembered] = field(default_factory=OrderedDict)
+    replays: int = 0
+
+    def __post_init__(self) -> None:
+        self.worker = f"{socket.gethostname()[:40]}:{os.getpid()}:{self.store.origin[:6]}"
 
     def wake(self, change: Changed) -> None:
         """After a change: a bot may decide at its table now."""

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypedDict, TypeVar
 
 from cradle.core.words import N_
 from cradle.i18n import ngettext
-from cradle.server.answers import ChatMessage
 from cradle.server.errors import forbidden
+from cradle.server.messages import ChatMessage
 from cradle.server.models import BadInput
 from cradle.server.runtime import Runtime
 from cradle.server.store import Store
@@ -173,16 +173,16 @@ def line_for(
 MUTED = N_("an operator muted this account: it writes no chat lines")
 
 
+@dataclass(eq=False)
 class Chat:
     """The tables' chat on this process: reading, writing, muting and pushing lines."""
 
-    def __init__(self, store: Store, runtime: Runtime, tables: Tables) -> None:
-        self.store = store
-        self.runtime = runtime
-        self.tables = tables
-        # Lines go out one after the other, in the order they came (a connection's mutes are
-        # read once, which waits on the database: a later line must not overtake meanwhile).
-        self.pushing = asyncio.Lock()
+    store: Store
+    runtime: Runtime
+    tables: Tables
+    # Lines go out one after the other, in the order they came (a connection's mutes are read
+    # once, which waits on the database: a later line must not overtake meanwhile).
+    pushing: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def muted_by(self, table: Table, viewer: Viewer) -> set[str]:
         key = viewer.key(table.id)

@@ -333,27 +333,35 @@ def serve(
     )
 
 
-def db_upgrade(
-    db: Annotated[
-        Path | None,
-        typer.Option(help="The SQLite file (default: the one `cradle serve` uses)."),
-    ] = None,
-    database: Annotated[
-        str | None,
-        typer.Option(help="A database URL instead of --db, e.g. postgresql://user@host/cradle."),
-    ] = None,
-) -> None:
+# The `cradle db` commands' database: a SQLite file, or a database URL.
+DbFile = Annotated[
+    Path | None, typer.Option(help="The SQLite file (default: the one `cradle serve` uses).")
+]
+DatabaseUrl = Annotated[
+    str | None,
+    typer.Option(help="A database URL instead of --db, e.g. postgresql://user@host/cradle."),
+]
+
+
+def _url_of(db: Path | None, database: str | None) -> str:
+    """The database URL that --db or --database names (the default SQLite file without)."""
+    from cradle.server.store.database import database_url
+
+    if db is not None and database is not None:
+        raise CliError("give --db or --database, not both")
+    return database_url(db if db is not None else default_db(), database)
+
+
+def db_upgrade(db: DbFile = None, database: DatabaseUrl = None) -> None:
     """Upgrade a play server's database to this version's schema (servers do it at start
     unless started with --no-upgrade); its games are kept."""
     _need_server_extra()
     from sqlalchemy import create_engine
 
     from cradle.server import migrations
-    from cradle.server.store.database import Database, database_url, shown_url
+    from cradle.server.store.database import Database, shown_url
 
-    if db is not None and database is not None:
-        raise CliError("give --db or --database, not both")
-    url = database_url(db if db is not None else default_db(), database)
+    url = _url_of(db, database)
     shown = shown_url(url) if database else str(db if db is not None else default_db())
     try:
         probe = create_engine(url)
@@ -375,11 +383,9 @@ def db_upgrade(
 def _sqlite_file(db: Path | None, database: str | None, what: str) -> Path:
     """The SQLite file of --db or --database; CliError with pg_dump's advice for PostgreSQL."""
     from cradle.server.backup import pg_dump_advice
-    from cradle.server.store.database import database_url, shown_url
+    from cradle.server.store.database import shown_url
 
-    if db is not None and database is not None:
-        raise CliError("give --db or --database, not both")
-    url = database_url(db if db is not None else default_db(), database)
+    url = _url_of(db, database)
     if url.startswith("postgresql"):
         raise CliError(f"cradle db {what} copies SQLite files. {pg_dump_advice(shown_url(url))}")
     if not url.startswith("sqlite:///"):
@@ -389,10 +395,7 @@ def _sqlite_file(db: Path | None, database: str | None, what: str) -> Path:
 
 def db_backup(
     target: Annotated[Path, typer.Argument(help="The new file the backup goes to.")],
-    db: Annotated[
-        Path | None,
-        typer.Option(help="The SQLite file (default: the one `cradle serve` uses)."),
-    ] = None,
+    db: DbFile = None,
     database: Annotated[
         str | None,
         typer.Option(help="A database URL instead of --db (PostgreSQL: use pg_dump)."),

@@ -9,7 +9,7 @@ view's keys beside ``to_move`` (the table's), ``legal_actions`` and ``table``.""
 
 from __future__ import annotations
 
-from cradle.server import answers
+from cradle.server import answers, messages
 from cradle.server.redact import public_action, public_events
 from cradle.server.table import Table
 
@@ -48,7 +48,7 @@ def frame(
     hints: bool,
     api: int,
     message: bool = False,
-) -> answers.Frame | answers.TableFrame:
+) -> answers.MergedFrame | answers.TableFrame:
     """What ``seat`` may see (a spectator: None; a hot-seat screen: the seat it shows), with
     its legal actions when it decides, in the shape of version ``api`` of the API; with
     ``message``, as the WebSocket's ``{"type": "view", ...}``."""
@@ -59,9 +59,9 @@ def frame(
     state = table_state(table, seat, hotseat, can_undo, hints)
     typed = {"type": "view"} if message else {}
     if api >= 2:
-        shape = answers.ViewMessage if message else answers.TableFrame
+        shape = messages.ViewMessage if message else answers.TableFrame
         return shape.model_validate({"view": view, "legal_actions": legal, "table": state, **typed})
-    merged = answers.MergedViewMessage if message else answers.Frame
+    merged = messages.MergedViewMessage if message else answers.MergedFrame
     return merged.model_validate(
         {**view, "to_move": to_move, "legal_actions": legal, "table": state, **typed}
     )

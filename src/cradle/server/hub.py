@@ -6,7 +6,7 @@ itself.
 The parts: :mod:`cradle.server.tables` keeps the tables (loaded from the database, cached,
 brought up to date with other processes' writes; which seat a token holds),
 :mod:`cradle.server.referee` stores every change to a game (the one write path),
-:mod:`cradle.server.seats` creates tables and seats people, :mod:`cradle.server.session` plays
+:mod:`cradle.server.seats` creates tables and seats people, :mod:`cradle.server.play` plays
 (frames, moves, undo), :mod:`cradle.server.turns` the turn-based rules and early endings,
 :mod:`cradle.server.botseats` makes the bots' moves, :mod:`cradle.server.archive` reads games
 (lobby, records, replays, histories, past boards), :mod:`cradle.server.assist` helps people
@@ -28,21 +28,21 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-from cradle.server.answers import Frame, TableFrame
+from cradle.server.answers import MergedFrame, TableFrame
 from cradle.server.archive import Archive
 from cradle.server.assist import Adviser, Analyst, AssistPool
-from cradle.server.bots import BotPool
+from cradle.server.botpool import BotPool
 from cradle.server.botseats import BotSeats
 from cradle.server.chat import Chat
 from cradle.server.events import Changed, Events
 from cradle.server.limits import Limits, RateLimiter
 from cradle.server.mail import MailSettings, Notices
+from cradle.server.play import Play
 from cradle.server.referee import Referee, Settings
 from cradle.server.runtime import Runtime
 from cradle.server.seats import NewTable, Seats
-from cradle.server.session import Session
 from cradle.server.store import Store
 from cradle.server.store.errors import DATABASE_ERRORS
 from cradle.server.table import SEND_PATIENCE, Connection, Table
@@ -79,7 +79,7 @@ class Hub:
         settings = Settings(limits.bot_seconds, limits.analyse_finished)
         self.referee = Referee(store, runtime, self.served, events, settings)
         self.seats = Seats(store, runtime, self.served, events, self.referee, limits)
-        self.session = Session(self.served, self.referee)
+        self.play = Play(self.served, self.referee)
         # The clock read at each use: tests set another.
         self.turns = Turns(store, runtime, self.served, self.referee, lambda: self.clock())
         self.archive = Archive(store, runtime, self.served, limits)
@@ -90,7 +90,7 @@ class Hub:
         self.chat = Chat(store, runtime, self.served)
         # What follows a change, in this order: its frames (then, for a table ended without a
         # result, its connections closed), the bots, the mails, the lobby and the analyses.
-        events.subscribe(self.session.publish)
+        events.subscribe(self.play.publish)
         events.subscribe(self.served.close_ended)
         events.subscribe(self.bot_seats.wake)
         events.subscribe(self.notices.poke)
@@ -184,14 +184,7 @@ class Hub:
     async def take_token(self, bucket: RateLimiter, client: str) -> float:
         """``bucket``'s rate for ``client`` counted in the shared database (every process
         together); when the database cannot count, this process's own count stands."""
-        try:
-            return await self.runtime.db(
-                self.store.rates.take, bucket.name, client, bucket.rate, int(bucket.burst),
-                time.time(),
-            )  # fmt: skip
-        except DATABASE_ERRORS as exc:
-            log.warning("rates counted in this process only: %s", exc)
-            return 0.0
+        return await self._shared_rate(self.store.rates.take, bucket, client)
 
     async def take_tokens(self, bucket: RateLimiter, client: str, want: int) -> tuple[int, float]:
         """Up to ``want`` of ``bucket``'s requests for ``client`` taken at once from the shared
@@ -208,11 +201,15 @@ class Hub:
 
     async def peek_token(self, bucket: RateLimiter, client: str) -> float:
         """:meth:`take_token` without taking (0.0 when the database cannot tell)."""
+        return await self._shared_rate(self.store.rates.peek, bucket, client)
+
+    async def _shared_rate(
+        self, count: Callable[[str, str, float, int, float], float], bucket: RateLimiter, key: str
+    ) -> float:
         try:
             return await self.runtime.db(
-                self.store.rates.peek, bucket.name, client, bucket.rate, int(bucket.burst),
-                time.time(),
-            )  # fmt: skip
+                count, bucket.name, key, bucket.rate, int(bucket.burst), time.time()
+            )
         except DATABASE_ERRORS as exc:
             log.warning("rates counted in this process only: %s", exc)
             return 0.0
@@ -247,14 +244,14 @@ class Hub:
 
     def frame(
         self, table: Table, seat: int | None, hotseat: bool = False, api: int = 1
-    ) -> Frame | TableFrame:
-        """What ``seat`` may see, in version ``api`` of the API (see :meth:`Session.frame`)."""
-        return self.session.frame(table, seat, hotseat, api)
+    ) -> MergedFrame | TableFrame:
+        """What ``seat`` may see, in version ``api`` of the API (see :meth:`Play.frame`)."""
+        return self.play.frame(table, seat, hotseat, api)
 
     def attach(self, table: Table, connection: Connection) -> None:
         # This server's patience with a client that does not read (read here, when it joins).
         connection.patience = SEND_PATIENCE
-        self.session.attach(table, connection)
+        self.play.attach(table, connection)
 
     @property
     def bots_made(self) -> int:

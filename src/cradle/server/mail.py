@@ -24,7 +24,7 @@ import logging
 import smtplib
 import ssl
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import Any, TypeVar
@@ -235,21 +235,21 @@ def turn_mail(
     return message
 
 
+@dataclass(eq=False)
 class Notices:
     """Sends the turn notices the database owes (:class:`cradle.server.store.schema.DueNoticeRow`:
     written with the move that began the turn, by whichever process or ``cradle bots`` worker
     stored it). Every server process with SMTP settings runs :meth:`run`; each notice is
     claimed by one of them (:meth:`NoticeStore.claim_due`) and sent once."""
 
-    def __init__(self, store: Store, runtime: Runtime, settings: MailSettings | None) -> None:
-        self.store = store
-        self.runtime = runtime
-        self.settings = settings
-        self.sent = 0  # mails handed to the SMTP server by this process
-        self.claimed = 0  # notices this process claimed (sent, or refused by the SMTP server)
-        # Set when this process stored a change at a turn-based table (a notice may be owed):
-        # the loop looks at once; other writers' notices are found within NOTICE_SECONDS.
-        self.wakeup = asyncio.Event()
+    store: Store
+    runtime: Runtime
+    settings: MailSettings | None
+    sent: int = 0  # mails handed to the SMTP server by this process
+    claimed: int = 0  # notices this process claimed (sent, or refused by the SMTP server)
+    # Set when this process stored a change at a turn-based table (a notice may be owed): the
+    # loop looks at once; other writers' notices are found within NOTICE_SECONDS.
+    wakeup: asyncio.Event = field(default_factory=asyncio.Event)
 
     def poke(self, change: Changed) -> None:
         """A table changed: if it is turn-based, look for owed notices now."""

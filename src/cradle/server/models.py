@@ -242,7 +242,7 @@ class Hello(BaseModel):
     api: ApiVersion = 1
 
 
-class Frame(BaseModel):
+class ClientMessage(BaseModel):
     """A WebSocket message after the first: a move, an undo or a ping."""
 
     model_config = ConfigDict(extra="forbid", strict=True)

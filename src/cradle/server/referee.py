@@ -33,7 +33,7 @@ from typing import Any
 from cradle.core.contract import Event, GameState, IllegalAction
 from cradle.core.words import N_
 from cradle.server import metrics
-from cradle.server.bots import decision_cost
+from cradle.server.botpool import decision_cost
 from cradle.server.errors import ApiError, bad_request, forbidden, refused_action, unavailable
 from cradle.server.events import Changed, Events
 from cradle.server.runtime import Runtime
@@ -41,13 +41,7 @@ from cradle.server.store import Store
 from cradle.server.store.errors import DATABASE_ERRORS, Conflict, CorruptGame, Refused
 from cradle.server.store.games import STANDIN_DEFAULT
 from cradle.server.store.notices import turn_begins
-from cradle.server.store.plays import (
-    EndChange,
-    MoveChange,
-    ReturnChange,
-    StandInChange,
-    UndoChange,
-)
+from cradle.server.store.plays import EndChange, MoveChange, ReturnChange, StandInChange, UndoChange
 from cradle.server.store.seats import RekeyChange, SeatChange
 from cradle.server.table import MAX_ACTION_LENGTH, Table, replay_record, snapshot, undo_event
 from cradle.server.tables import Tables
@@ -422,17 +416,15 @@ def rule_rekey(table: Table, seating: list[Seating], seat: int, transfer: str | 
 # -- storing them -------------------------------------------------------------------------------
 
 
+@dataclass(eq=False)
 class Referee:
     """Stores this process's changes of its tables, each once, and publishes each."""
 
-    def __init__(
-        self, store: Store, runtime: Runtime, tables: Tables, events: Events, settings: Settings
-    ) -> None:
-        self.store = store
-        self.runtime = runtime
-        self.tables = tables
-        self.events = events
-        self.settings = settings
+    store: Store
+    runtime: Runtime
+    tables: Tables
+    events: Events
+    settings: Settings
 
     async def change(self, table: Table, rule: Callable[[], Ruling | None]) -> bool:
         """Under the table's lock: ``rule`` on the table as it is, store the ruling, update the

@@ -14,7 +14,7 @@ from cradle.core.lessons import LESSON_OPTION, LESSON_SEED
 from cradle.core.record import GameRecord
 from cradle.core.words import N_
 from cradle.games import UnknownGame, get_game
-from cradle.server.bots import decision_cost
+from cradle.server.botpool import decision_cost
 from cradle.server.errors import ApiError, bad_request, unavailable
 from cradle.server.events import Changed, Events
 from cradle.server.limits import Limits
@@ -66,24 +66,16 @@ def standin_level(given: str | None) -> str | None:
     return name
 
 
+@dataclass(eq=False)
 class Seats:
     """Creating tables and taking their seats; which seat (or hot-seat screen) a token is."""
 
-    def __init__(
-        self,
-        store: Store,
-        runtime: Runtime,
-        tables: Tables,
-        events: Events,
-        referee: Referee,
-        limits: Limits,
-    ) -> None:
-        self.store = store
-        self.runtime = runtime
-        self.tables = tables
-        self.events = events
-        self.referee = referee
-        self.limits = limits
+    store: Store
+    runtime: Runtime
+    tables: Tables
+    events: Events
+    referee: Referee
+    limits: Limits
 
     async def create(self, request: NewTable, client: str) -> dict[str, Any]:
         """``POST /api/games`` from ``client`` (its key: an address, or a group of them): set up

@@ -25,12 +25,7 @@ from cradle.server.ratings import rates
 from cradle.server.redact import UndoEvent
 from cradle.server.store.database import Notice
 from cradle.server.store.errors import CorruptGame
-from cradle.server.store.games import (
-    STANDIN_DEFAULT,
-    StoredGame,
-    playing_seats,
-    shown_options,
-)
+from cradle.server.store.games import STANDIN_DEFAULT, StoredGame, playing_seats, shown_options
 from cradle.server.store.schema import ENDED
 from cradle.server.tokens import hash_token
 

@@ -14,6 +14,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from cradle.core.lessons import LESSON_OPTION
 from cradle.core.words import N_
@@ -31,22 +32,20 @@ log = logging.getLogger("cradle.server")
 MAX_LOADED = 2000  # tables kept in memory (idle ones are dropped first; the database keeps all)
 
 
+@dataclass(eq=False)
 class Tables:
     """The tables this process serves: loaded from the database on first use and kept (the
     least recently used idle ones dropped beyond MAX_LOADED), brought up to the stored version
     (another process's write, heard by ``LISTEN`` on PostgreSQL), and the games whose rows
     cannot be read back set aside."""
 
-    def __init__(
-        self, store: Store, runtime: Runtime, events: Events, unplayed_minutes: float
-    ) -> None:
-        self.store = store
-        self.runtime = runtime
-        self.events = events
-        self.unplayed_minutes = unplayed_minutes  # a game nobody played in expires after it
-        self.loaded: OrderedDict[str, Table] = OrderedDict()
-        self.loading: dict[str, asyncio.Future[Table]] = {}
-        self.broken: dict[str, str] = {}  # game id -> why it cannot be restored (public)
+    store: Store
+    runtime: Runtime
+    events: Events
+    unplayed_minutes: float  # a game nobody played in expires after it
+    loaded: OrderedDict[str, Table] = field(default_factory=OrderedDict)
+    loading: dict[str, asyncio.Future[Table]] = field(default_factory=dict)
+    broken: dict[str, str] = field(default_factory=dict)  # game id -> why it is set aside
 
     def set_aside(self, game_id: str, reason: str) -> ApiError:
         """Serve the game no more (its stored rows cannot be read back); the answer its URLs

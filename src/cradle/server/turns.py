@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from cradle.core.words import N_
 from cradle.server.errors import ApiError, forbidden
@@ -28,22 +29,15 @@ from cradle.server.tables import Tables
 log = logging.getLogger("cradle.server")
 
 
+@dataclass(eq=False)
 class Turns:
     """Concessions, deadlines passed, idle tables and removed ones."""
 
-    def __init__(
-        self,
-        store: Store,
-        runtime: Runtime,
-        tables: Tables,
-        referee: Referee,
-        clock: Callable[[], float],
-    ) -> None:
-        self.store = store
-        self.runtime = runtime
-        self.tables = tables
-        self.referee = referee
-        self.clock = clock  # the time deadlines are judged by (tests set another)
+    store: Store
+    runtime: Runtime
+    tables: Tables
+    referee: Referee
+    clock: Callable[[], float]  # the time deadlines are judged by (tests set another)
 
     async def seat_of(self, table: Table, token: str | None, what: str) -> int:
         """The seat of ``token`` (a player's own seat: not a spectator, not the hot seat)."""

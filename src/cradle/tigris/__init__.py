@@ -33,7 +33,7 @@ from cradle.tigris.engine import from_position, load_position_json, new_game
 from cradle.tigris.lessons import LESSONS, lesson_start
 from cradle.tigris.state import TigrisState
 from cradle.tigris.types import (
-    COLORS,
+    COLOURS,
     DYNASTIES,
     HAND_SIZE,
     MAX_PLAYERS,
@@ -65,7 +65,7 @@ PRESENTATION = Presentation(
 
 __all__ = [
     "BOARDS",
-    "COLORS",
+    "COLOURS",
     "DRAW_COUNTERS",
     "DYNASTIES",
     "HAND_SIZE",

@@ -10,7 +10,7 @@ from cradle.core.words import N_
 from cradle.tigris.board import CELL_BY_NAME, CELL_NAMES, CELLS
 from cradle.tigris.types import (
     COLOR_BY_NAME,
-    COLORS,
+    COLOURS,
     HAND_SIZE,
     MONUMENT_BY_COLORS,
     MONUMENT_NAMES,
@@ -56,7 +56,7 @@ VERBS: Final = (
 
 
 def swap_text(counts: tuple[int, ...]) -> str:
-    return "swap " + " ".join(COLORS[c] for c in range(4) for _ in range(counts[c]))
+    return "swap " + " ".join(COLOURS[c] for c in range(4) for _ in range(counts[c]))
 
 
 def format_action(action: Action) -> str:
@@ -66,7 +66,7 @@ def format_action(action: Action) -> str:
     if kind == WITHDRAW:
         return f"withdraw {ROLES[a]}"
     if kind == TILE:
-        return f"tile {COLORS[a]} {CELL_NAMES[b]}"
+        return f"tile {COLOURS[a]} {CELL_NAMES[b]}"
     if kind == CATASTROPHE:
         return f"catastrophe {CELL_NAMES[b]}"
     if kind == SWAP:
@@ -76,7 +76,7 @@ def format_action(action: Action) -> str:
     if kind == COMMIT:
         return f"commit {a}"
     if kind == WAR:
-        return f"war {COLORS[a]}"
+        return f"war {COLOURS[a]}"
     if kind == MONUMENT:
         return f"monument {MONUMENT_NAMES[a]} {CELL_NAMES[b]}"
     if kind == TREASURE:
@@ -86,7 +86,7 @@ def format_action(action: Action) -> str:
     if kind == WONDER:
         return f"wonder {CELL_NAMES[b]}"
     if kind == WONDERPOINT:
-        return f"wonderpoint {COLORS[a]}"
+        return f"wonderpoint {COLOURS[a]}"
     return "decline"
 
 

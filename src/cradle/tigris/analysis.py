@@ -5,7 +5,7 @@ supporters, monuments and treasures, each dynasty's holdings and the decision in
 Everything is plain ints, strings and named tuples (immutable, compared by value, cheap to
 make), so any engine (Python or native) can give the identical values, and a caller can keep
 them: they never change. Cells are
-ints, ``row * 16 + column`` ("A1" is 0, "P1" 15, "A2" 16); colours index ``COLORS`` (red,
+ints, ``row * 16 + column`` ("A1" is 0, "P1" 15, "A2" 16); colours index ``COLOURS`` (red,
 blue, green, black); a leader is known by its colour (``ROLES[colour]`` names its role).
 Like ``to_position()`` a state's analysis is full information: use it on your own seat's
 determinizations (``sample_hidden``), not on the truth, when other seats' secrets matter.

@@ -1,5 +1,5 @@
 """The decisions that interrupt an action (the ``pending`` of positions and views), one frozen
-dataclass per kind. Colours are indices into ``COLORS``, seats ints, cells ints (row * 16 +
+dataclass per kind. Colours are indices into ``COLOURS``, seats ints, cells ints (row * 16 +
 column); positions spell them out (docs/tigris.md). A decision never changes: the engine
 replaces it (``dataclasses.replace``) when it moves on."""
 

@@ -39,7 +39,7 @@ from cradle.tigris.state import TigrisState
 from cradle.tigris.types import (
     CATASTROPHES_PER_PLAYER,
     COLOR_BY_NAME,
-    COLORS,
+    COLOURS,
     DYNASTIES,
     HAND_SIZE,
     MAX_PLAYERS,
@@ -389,14 +389,14 @@ def read_position(d: object, seed: int | None = None) -> TigrisState:
         used = on_board[c] + (bag_counts[c] if bag_counts else 0) + s.removed[c]
         _expect(
             used <= TILE_TOTALS[c],
-            f"too many {COLORS[c]} tiles: {used} in play, the game has {TILE_TOTALS[c]}",
+            f"too many {COLOURS[c]} tiles: {used} in play, the game has {TILE_TOTALS[c]}",
         )
         if bag_counts is None:
             s.bag += [c] * (TILE_TOTALS[c] - used)
         elif removed is None:
             s.removed[c] = TILE_TOTALS[c] - used
         else:
-            _expect(used == TILE_TOTALS[c], f"{COLORS[c]} tiles do not add up to {TILE_TOTALS[c]}")
+            _expect(used == TILE_TOTALS[c], f"{COLOURS[c]} tiles do not add up to {TILE_TOTALS[c]}")
     if bag_counts is None:
         random.Random(seed).shuffle(s.bag)
     for flag in ("ending", "over"):

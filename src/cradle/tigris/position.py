@@ -8,7 +8,7 @@ from typing import Any, Protocol, cast
 from cradle.tigris.board import CELL_NAMES, cells_of
 from cradle.tigris.decisions import Decision, Revolt, TreasureChoice, War, WarOrder
 from cradle.tigris.types import (
-    COLORS,
+    COLOURS,
     MONUMENTS,
     ROLES,
     Options,
@@ -63,7 +63,7 @@ class Written(Protocol):
 
 def colors_of(counts: list[int]) -> list[str]:
     """Tiles counted per colour, as a list of colour names."""
-    return [COLORS[c] for c in range(4) for _ in range(counts[c])]
+    return [COLOURS[c] for c in range(4) for _ in range(counts[c])]
 
 
 def board_cells(s: Written) -> dict[str, str]:
@@ -83,9 +83,9 @@ def board_cells(s: Written) -> dict[str, str]:
             value = ""
             for color in range(4):
                 if s.up[color] & bit:
-                    value = COLORS[color] + star
+                    value = COLOURS[color] + star
                 elif s.down[color] & bit:
-                    value = f"down:{COLORS[color]}{star}"
+                    value = f"down:{COLOURS[color]}{star}"
         out[CELL_NAMES[cell]] = value
     return out
 
@@ -96,14 +96,14 @@ def pending_json(s: Written) -> TigrisPending | None:
         return None
     out: dict[str, object] = {"kind": p.kind}  # the kind's fields, then placed: wire order
     if isinstance(p, Revolt | War):
-        out["color"] = COLORS[p.color]
+        out["color"] = COLOURS[p.color]
         out["attacker"] = p.attacker
         out["defender"] = p.defender
         out["attacker_commit"] = p.attacker_commit
         if isinstance(p, War):
-            out["queue"] = [COLORS[c] for c in p.queue]
+            out["queue"] = [COLOURS[c] for c in p.queue]
     elif isinstance(p, WarOrder):
-        out["colors"] = [COLORS[c] for c in p.colors]
+        out["colors"] = [COLOURS[c] for c in p.colors]
     elif isinstance(p, TreasureChoice):
         out["seat"] = p.seat
         out["cells"] = [CELL_NAMES[c] for c in p.cells]
@@ -121,20 +121,20 @@ def to_position(s: Written) -> dict[str, Any]:
         "actions_left": s.actions_left,
         "board": board_cells(s),
         "monuments": [
-            {"colors": [COLORS[c] for c in MONUMENTS[m]], "cell": CELL_NAMES[cell]}
+            {"colors": [COLOURS[c] for c in MONUMENTS[m]], "cell": CELL_NAMES[cell]}
             for m, cell in s.monuments
         ],
         "hands": {names[i]: colors_of(s.hands[i]) for i in range(s.n)},
-        "bag": [COLORS[c] for c in reversed(s.bag)],
-        "points": {names[i]: dict(zip(COLORS, s.points[i], strict=True)) for i in range(s.n)},
+        "bag": [COLOURS[c] for c in reversed(s.bag)],
+        "points": {names[i]: dict(zip(COLOURS, s.points[i], strict=True)) for i in range(s.n)},
         "treasures": {names[i]: s.treasures[i] for i in range(s.n)},
         "catastrophes": {names[i]: s.catastrophes[i] for i in range(s.n)},
         "buildings": {
-            COLORS[c]: CELL_NAMES[cell] for c, cell in enumerate(s.buildings) if cell >= 0
+            COLOURS[c]: CELL_NAMES[cell] for c, cell in enumerate(s.buildings) if cell >= 0
         },
         "pending": pending_json(s),
         "discards": {names[i]: colors_of(s.discards[i]) for i in range(s.n)},
-        "removed": dict(zip(COLORS, s.removed, strict=True)),
+        "removed": dict(zip(COLOURS, s.removed, strict=True)),
         "ending": s.ending,
         "over": s.over,
     }

@@ -79,7 +79,7 @@ from cradle.tigris.types import (
     BLACK,
     CATASTROPHES_PER_PLAYER,
     COLOR_BY_NAME,
-    COLORS,
+    COLOURS,
     GREEN,
     HAND_SIZE,
     MONUMENT_NAMES,
@@ -392,7 +392,7 @@ class TigrisState(ReferenceFastPaths):
     def hand(self, seat: int) -> list[str]:
         """The tiles in ``seat``'s hand (what ``view(seat)["hand"]`` shows), cheaply."""
         counts = self.hands[seat]
-        return [COLORS[c] for c in range(4) for _ in range(counts[c])]
+        return [COLOURS[c] for c in range(4) for _ in range(counts[c])]
 
     def tiles_up(self) -> int:
         u = self.up
@@ -530,9 +530,9 @@ class TigrisState(ReferenceFastPaths):
         events.append(
             {
                 "type": "score",
-                "text": f"{self.players[seat]} scores {amount} {COLORS[color]} ({why})",
+                "text": f"{self.players[seat]} scores {amount} {COLOURS[color]} ({why})",
                 "seat": seat,
-                "color": COLORS[color],
+                "color": COLOURS[color],
                 "amount": amount,
             }
         )
@@ -707,7 +707,7 @@ class TigrisState(ReferenceFastPaths):
                     raise DisallowedAction(
                         N_("you cannot discard {count} {colour} tile(s): your hand holds {held}"),
                         count=counts[color],
-                        colour=COLORS[color],
+                        colour=COLOURS[color],
                         held=hand[color],
                     )
         elif kind == PASS:
@@ -765,7 +765,7 @@ class TigrisState(ReferenceFastPaths):
     def _check_tile(self, seat: int, color: int, cell: int) -> None:
         name = CELL_NAMES[cell]
         if not self.hands[seat][color]:
-            raise DisallowedAction(N_("you have no {colour} tile in hand"), colour=COLORS[color])
+            raise DisallowedAction(N_("you have no {colour} tile in hand"), colour=COLOURS[color])
         self._check_empty(cell)
         river = not self.board.land >> cell & 1
         if color == 1 and not river:
@@ -811,7 +811,7 @@ class TigrisState(ReferenceFastPaths):
                 raise self._waiting_for(p)
             options = self._commit_options(p)
             if a not in options:
-                color = COLORS[_commit_color(p)]
+                color = COLOURS[_commit_color(p)]
                 have = self.hands[self.to_move][_commit_color(p)]
                 if a > have:
                     raise DisallowedAction(
@@ -826,7 +826,7 @@ class TigrisState(ReferenceFastPaths):
             if kind != WAR:
                 raise self._waiting_for(p)
             if a not in p.colors:
-                raise DisallowedAction(N_("there is no {colour} war to resolve"), colour=COLORS[a])
+                raise DisallowedAction(N_("there is no {colour} war to resolve"), colour=COLOURS[a])
         elif isinstance(p, TreasureChoice):
             if kind != TREASURE:
                 raise self._waiting_for(p)
@@ -866,7 +866,7 @@ class TigrisState(ReferenceFastPaths):
             return DisallowedAction(
                 N_("{player} must commit {colour} tiles first (e.g. 'commit 0')"),
                 player=who,
-                colour=COLORS[_commit_color(p)],
+                colour=COLOURS[_commit_color(p)],
             )
         return DisallowedAction(_WAITING_FOR[p.kind], player=who)
 
@@ -967,9 +967,9 @@ class TigrisState(ReferenceFastPaths):
         events.append(
             {
                 "type": "tile",
-                "text": f"{who} places a {COLORS[color]} tile on {CELL_NAMES[cell]}",
+                "text": f"{who} places a {COLOURS[color]} tile on {CELL_NAMES[cell]}",
                 "seat": seat,
-                "color": COLORS[color],
+                "color": COLOURS[color],
                 "cell": CELL_NAMES[cell],
             }
         )
@@ -981,9 +981,9 @@ class TigrisState(ReferenceFastPaths):
                 {
                     "type": "unification",
                     "text": f"the tile on {CELL_NAMES[cell]} joins two kingdoms"
-                    + (f": war of {', '.join(COLORS[c] for c in wars)}" if wars else ""),
+                    + (f": war of {', '.join(COLOURS[c] for c in wars)}" if wars else ""),
                     "cell": CELL_NAMES[cell],
-                    "wars": [COLORS[c] for c in wars],
+                    "wars": [COLOURS[c] for c in wars],
                 }
             )
             self._next_war(wars, events)
@@ -991,7 +991,7 @@ class TigrisState(ReferenceFastPaths):
         if touching:
             kingdom = self.component_of(cell)
             owner = self._owner_in(kingdom, color)
-            why = f"{COLORS[color]} tile on {CELL_NAMES[cell]}"
+            why = f"{COLOURS[color]} tile on {CELL_NAMES[cell]}"
             if owner < 0:
                 owner = self._owner_in(kingdom, BLACK)
                 why += ", by the king"
@@ -1009,7 +1009,7 @@ class TigrisState(ReferenceFastPaths):
             if self.up[color] & bit:
                 self.up[color] &= ~bit
                 self.removed[color] += 1
-                hit = f", destroying a {COLORS[color]} tile"
+                hit = f", destroying a {COLOURS[color]} tile"
         self.cata |= bit
         self.catastrophes[seat] -= 1
         self._comps = None
@@ -1071,8 +1071,8 @@ class TigrisState(ReferenceFastPaths):
         events.append(
             {
                 "type": "war",
-                "text": f"{COLORS[color]} war: {self.players[attacker]} attacks {self.players[defender]}",
-                "color": COLORS[color],
+                "text": f"{COLOURS[color]} war: {self.players[attacker]} attacks {self.players[defender]}",
+                "color": COLOURS[color],
                 "attacker": attacker,
                 "defender": defender,
             }
@@ -1113,10 +1113,10 @@ class TigrisState(ReferenceFastPaths):
             events.append(
                 {
                     "type": "commit",
-                    "text": f"{self.players[seat]} commits {a} {COLORS[color]} tile(s)",
+                    "text": f"{self.players[seat]} commits {a} {COLOURS[color]} tile(s)",
                     "seat": seat,
                     "count": a,
-                    "color": COLORS[color],
+                    "color": COLOURS[color],
                 }
             )
             if p.attacker_commit is None:
@@ -1200,9 +1200,9 @@ class TigrisState(ReferenceFastPaths):
         events.append(
             {
                 "type": "war_result",
-                "text": f"{self.players[winner]} wins the {COLORS[color]} war {max(attack, defence)}-"
+                "text": f"{self.players[winner]} wins the {COLOURS[color]} war {max(attack, defence)}-"
                 f"{min(attack, defence)}; {self.players[loser]}'s {ROLES[color]} returns and "
-                f"{count} {COLORS[color]} tile(s) leave the board",
+                f"{count} {COLOURS[color]} tile(s) leave the board",
                 "winner": winner,
                 "loser": loser,
                 "attack": attack,
@@ -1210,7 +1210,7 @@ class TigrisState(ReferenceFastPaths):
                 "removed": [CELL_NAMES[c] for c in cells_of(doomed)],
             }
         )
-        self._score(winner, color, 1 + count, f"{COLORS[color]} war won", events)
+        self._score(winner, color, 1 + count, f"{COLOURS[color]} war won", events)
         self._return_stranded_leaders(events)
         self._next_war(list(p.queue), events)
 
@@ -1268,9 +1268,9 @@ class TigrisState(ReferenceFastPaths):
         events.append(
             {
                 "type": "building",
-                "text": f"{self.players[self.active]} {'moves' if moved else 'puts'} the {COLORS[color]} "
+                "text": f"{self.players[self.active]} {'moves' if moved else 'puts'} the {COLOURS[color]} "
                 f"building {'to' if moved else 'on'} {CELL_NAMES[cell]}",
-                "color": COLORS[color],
+                "color": COLOURS[color],
                 "cell": CELL_NAMES[cell],
             }
         )
@@ -1304,7 +1304,7 @@ class TigrisState(ReferenceFastPaths):
             {
                 "type": "wonder",
                 "text": f"{self.players[self.active]} builds the wonder on {CELL_NAMES[centre]} "
-                f"from five {COLORS[color]} tiles",
+                f"from five {COLOURS[color]} tiles",
                 "cell": CELL_NAMES[centre],
             }
         )
@@ -1471,9 +1471,9 @@ class TigrisState(ReferenceFastPaths):
             {
                 "seat": seat,
                 "dynasty": self.players[seat],
-                "points": dict(zip(COLORS, self.points[seat], strict=True)),
+                "points": dict(zip(COLOURS, self.points[seat], strict=True)),
                 "treasures": self.treasures[seat],
-                "final": dict(zip(COLORS, finals[seat], strict=True)),
+                "final": dict(zip(COLOURS, finals[seat], strict=True)),
                 "score": min(finals[seat]),
                 "place": ranks[seat],
             }

@@ -14,8 +14,8 @@ from cradle.tigris.board import BOARDS
 
 NAME = "tigris"
 RED, BLUE, GREEN, BLACK = 0, 1, 2, 3
-COLORS: Final = ("red", "blue", "green", "black")
-COLOR_BY_NAME: Final = {name: i for i, name in enumerate(COLORS)}
+COLOURS: Final = ("red", "blue", "green", "black")
+COLOR_BY_NAME: Final = {name: i for i, name in enumerate(COLOURS)}
 # A leader's role is the colour it rules: priest red, farmer blue, trader green, king black.
 ROLES: Final = ("priest", "farmer", "trader", "king")
 ROLE_BY_NAME: Final = {name: i for i, name in enumerate(ROLES)}
@@ -32,7 +32,7 @@ MONUMENTS: Final = (
     (BLUE, BLACK),
     (GREEN, BLACK),
 )
-MONUMENT_NAMES: Final = tuple(f"{COLORS[a]}-{COLORS[b]}" for a, b in MONUMENTS)
+MONUMENT_NAMES: Final = tuple(f"{COLOURS[a]}-{COLOURS[b]}" for a, b in MONUMENTS)
 MONUMENT_BY_COLORS: Final = {frozenset(pair): i for i, pair in enumerate(MONUMENTS)}
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4

@@ -10,7 +10,14 @@ from cradle.core.contract import View
 from cradle.core.hidden import redacted
 from cradle.tigris.board import CELL_NAMES
 from cradle.tigris.position import Written, board_cells, colors_of, pending_json
-from cradle.tigris.types import COLORS, MONUMENTS, ROLES, TigrisPending, TigrisView, options_to_dict
+from cradle.tigris.types import (
+    COLOURS,
+    MONUMENTS,
+    ROLES,
+    TigrisPending,
+    TigrisView,
+    options_to_dict,
+)
 
 # The kinds of action (first word) every seat sees whole: all but a swap, whose tiles are
 # secret (others learn only how many). A kind not listed here stays hidden (default deny).
@@ -78,16 +85,16 @@ def view(s: Written, seat: int | None) -> TigrisView:
         "board": board_cells(s),
         "unification": CELL_NAMES[s.unification] if s.unification >= 0 else None,
         "monuments": [
-            {"colors": [COLORS[c] for c in MONUMENTS[m]], "cell": CELL_NAMES[cell]}
+            {"colors": [COLOURS[c] for c in MONUMENTS[m]], "cell": CELL_NAMES[cell]}
             for m, cell in s.monuments
         ],
         "unused_monuments": [
-            [COLORS[c] for c in pair] for m, pair in enumerate(MONUMENTS) if m not in used
+            [COLOURS[c] for c in pair] for m, pair in enumerate(MONUMENTS) if m not in used
         ],
         "hand": colors_of(s.hands[seat]) if seat is not None else None,
         "hand_sizes": {names[i]: sum(s.hands[i]) for i in range(s.n)},
         "bag_size": len(s.bag),
-        "points": {names[i]: dict(zip(COLORS, s.points[i], strict=True)) for i in visible},
+        "points": {names[i]: dict(zip(COLOURS, s.points[i], strict=True)) for i in visible},
         "treasures": {names[i]: s.treasures[i] for i in range(s.n)},
         "catastrophes": {names[i]: s.catastrophes[i] for i in range(s.n)},
         "supply": {
@@ -95,7 +102,7 @@ def view(s: Written, seat: int | None) -> TigrisView:
             for i in range(s.n)
         },
         "buildings": {
-            COLORS[c]: CELL_NAMES[cell] for c, cell in enumerate(s.buildings) if cell >= 0
+            COLOURS[c]: CELL_NAMES[cell] for c, cell in enumerate(s.buildings) if cell >= 0
         },
         "wonder": CELL_NAMES[s.wonder] if s.wonder >= 0 else None,
         "pending": _public_pending(s),

@@ -26,7 +26,7 @@ import { language, serverReason } from "./i18n.js";
 /** @typedef {import("./types").LobbyFilter} LobbyFilter */
 /** @typedef {import("./types").Meta} Meta */
 /** @typedef {import("./types").CreateBody} CreateBody */
-/** @typedef {import("./types").Board} Board */
+/** @typedef {import("./types").BoardAfter} BoardAfter */
 /** @typedef {import("./types").LessonPicture} LessonPicture */
 /** @typedef {import("./types").Replay} Replay */
 /** @typedef {import("./types").Seat} Seat */
@@ -192,7 +192,7 @@ export const api = {
    * @param {number} ply
    * @param {string | null} token
    * @param {Seat | null} [seat]
-   * @returns {Promise<Board>}
+   * @returns {Promise<BoardAfter>}
    */
   pastBoard: (id, ply, token, seat) =>
     call("GET", `/api/games/${encodeURIComponent(id)}/board?ply=${ply}${seat === null || seat === undefined ? "" : `&seat=${seat}`}`, undefined, token),

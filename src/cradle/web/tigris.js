@@ -58,7 +58,7 @@ export const name = "tigris";
 const S = 40; // a cell's size in SVG units
 const COLS = "ABCDEFGHIJKLMNOP";
 /** @type {TigrisColor[]} */
-const COLORS = ["red", "blue", "green", "black"];
+const COLOURS = ["red", "blue", "green", "black"];
 /** @type {TigrisRole[]} */
 const ROLES = ["king", "priest", "farmer", "trader"];
 /** @type {Record<string, string>} */
@@ -973,7 +973,7 @@ export function createRenderer(parts, ctx) {
         el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[p]}`, title: seatWord(p) }, nameAt(frame.table, i)),
           frame.table.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? t("common.thinking") : t("common.decides_now") })
             : el("span", { class: "to-move idle", "aria-hidden": "true" })),
-        COLORS.map((c) => el("td", { class: `pts ${c}` }, own ? String(own[c]) : "?")),
+        COLOURS.map((c) => el("td", { class: `pts ${c}` }, own ? String(own[c]) : "?")),
         el("td", {}, String((frame.view.treasures || {})[p] ?? 0)),
         el("td", {}, String((frame.view.hand_sizes || {})[p] ?? "")),
         el("td", { class: "catastrophes-left", title: t("tigris.catastrophes_left") }, String((frame.view.catastrophes || {})[p] ?? 0)),
@@ -986,7 +986,7 @@ export function createRenderer(parts, ctx) {
       el("h2", { class: "section" }, t("tigris.points")),
       el("div", { class: "table-fit" }, el("table", { class: "score-table" },
         el("thead", {}, el("tr", {}, el("th", {}, el("span", { class: "sr-only" }, t("ratings.player"))),
-          COLORS.map((c) => el("th", { class: `pts ${c}`, title: t("tigris.colour_points", { colour: colourWord(c) }) }, swatch(c),
+          COLOURS.map((c) => el("th", { class: `pts ${c}`, title: t("tigris.colour_points", { colour: colourWord(c) }) }, swatch(c),
             el("span", { class: "sr-only" }, t("tigris.colour_points", { colour: colourWord(c) })))),
           el("th", { title: t("tigris.treasures") }, treasureIcon(), el("span", { class: "sr-only" }, t("tigris.treasures"))), el("th", { title: t("tigris.in_hand") }, t("tigris.hand")),
           el("th", { title: t("tigris.catastrophes_left") }, svg("svg", { viewBox: "0 0 40 40", width: 13, height: 13, "aria-hidden": "true" }, catastropheArt(0, 0)),
@@ -1213,14 +1213,14 @@ export function resultTable(result, seating) {
   // Each colour shows the points earned, and apart ("+1") the treasures placed on it: the
   // treasures are counted once, never inside a colour and again beside it.
   return el("div", { class: "table-fit" }, el("table", { class: "result-table", id: "result" },
-    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("ratings.player")), COLORS.map((c) => el("th", { class: `pts ${c}`, title: colourWord(c) }, swatch(c), el("span", { class: "sr-only" }, colourWord(c)))), el("th", { title: t("tigris.result_treasures") }, treasureIcon(), el("span", { class: "sr-only" }, t("tigris.treasures"))), el("th", {}, t("common.score")))),
+    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("ratings.player")), COLOURS.map((c) => el("th", { class: `pts ${c}`, title: colourWord(c) }, swatch(c), el("span", { class: "sr-only" }, colourWord(c)))), el("th", { title: t("tigris.result_treasures") }, treasureIcon(), el("span", { class: "sr-only" }, t("tigris.treasures"))), el("th", {}, t("common.score")))),
     el("tbody", {}, result.map((r) => {
       const earned = r.points || r.final || {};
       const final = r.final || earned;
       return el("tr", { "data-place": r.place },
         el("td", {}, String(r.place)),
         el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[players[r.seat]]}`, title: seatWord(players[r.seat]) }, nameAt(seating, r.seat))),
-        COLORS.map((c) => {
+        COLOURS.map((c) => {
           const added = (final[c] ?? 0) - (earned[c] ?? 0);
           return el("td", { class: `pts ${c}`, "data-colour": c }, String(earned[c] ?? 0),
             added > 0 ? el("span", { class: "treasure-added", title: t("tigris.treasures_here", { count: added }) }, ` +${added}`) : null);

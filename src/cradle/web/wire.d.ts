@@ -1,5 +1,5 @@
 // The wire: what the play server sends and reads, made by packaging/wire_types.py from the
-// server's pydantic models (cradle.server.answers, cradle.server.models) and from each game's
+// server's pydantic models (cradle.server.answers, .messages, .models) and from each game's
 // Presentation (its TypedDicts of views, events, result lines and pieces). Do not edit it:
 // `make wire-types` writes it again, and `make lint` fails while it is not current.
 // The client's own types are in types.d.ts.
@@ -81,7 +81,7 @@ export type AreaView = {
  * `GET /api/games/{id}/board`: a seat's view of the board after `ply` moves, with the
  * step that led there.
  */
-export type Board = {
+export type BoardAfter = {
   id: string;
   game: string;
   players: string[];
@@ -251,18 +251,6 @@ export type FinishedGame = {
   rated: boolean;
   change: number | null;
   ended: number;
-};
-
-/**
- * Version 1 of the API's frame: what a seat (or a spectator, or a hot-seat screen) sees,
- * the game's view of the board merged with whose decision it is at the table (`to_move`
- * replaces the view's own), the legal actions of the seat deciding, and the table.
- */
-export type Frame = {
-  to_move: number | null;
-  legal_actions: string[];
-  table: FrameTable;
-  [key: string]: unknown;
 };
 
 /**
@@ -562,7 +550,19 @@ export type MailStopped = {
 };
 
 /**
- * The WebSocket's frame after every change (version 1: merged as :class:`Frame`).
+ * Version 1 of the API's frame: what a seat (or a spectator, or a hot-seat screen) sees,
+ * the game's view of the board merged with whose decision it is at the table (`to_move`
+ * replaces the view's own), the legal actions of the seat deciding, and the table.
+ */
+export type MergedFrame = {
+  to_move: number | null;
+  legal_actions: string[];
+  table: FrameTable;
+  [key: string]: unknown;
+};
+
+/**
+ * The WebSocket's frame after every change (version 1: merged as :class:`MergedFrame`).
  */
 export type MergedViewMessage = {
   to_move: number | null;

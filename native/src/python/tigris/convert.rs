@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::tigris::actions::{
-    action_strings, parse_ascii, Action, Parsed, ACTION_COUNT, COLORS, DYNASTIES, MONUMENTS, ROLES,
+    action_strings, parse_ascii, Action, Parsed, ACTION_COUNT, COLOURS, DYNASTIES, MONUMENTS, ROLES,
 };
 use crate::tigris::board::{cell_name, parse_cell, Side, CELLS};
 use crate::tigris::events::Event;
@@ -54,7 +54,7 @@ pub(super) fn strings(py: Python<'_>) -> &'static Strings {
                 .collect(),
             actions: make(&mut action_strings().iter().map(String::as_str)),
             cells: make(&mut (0..CELLS).map(cell_name)),
-            colors: make(&mut COLORS.into_iter()),
+            colors: make(&mut COLOURS.into_iter()),
             roles: make(&mut ROLES.into_iter()),
             dynasties: make(&mut DYNASTIES.into_iter()),
         }
@@ -114,7 +114,7 @@ pub(super) fn py_attr<'py>(
 }
 
 pub(super) fn color_index(name: &str) -> Option<usize> {
-    COLORS.iter().position(|c| *c == name)
+    COLOURS.iter().position(|c| *c == name)
 }
 
 pub(super) fn names(s: &State) -> Vec<&'static str> {
@@ -630,7 +630,7 @@ pub(super) fn read_position(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<P
         .iter()
         .map(|p| {
             let mut out = [0u32; 4];
-            for (color, name) in COLORS.iter().enumerate() {
+            for (color, name) in COLOURS.iter().enumerate() {
                 out[color] = p.get_item(*name)?.extract()?;
             }
             Ok(out)
@@ -654,7 +654,7 @@ pub(super) fn read_position(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<P
         .collect::<PyResult<Vec<_>>>()?;
     let mut removed = [0u32; 4];
     let removed_dict = item("removed")?;
-    for (color, name) in COLORS.iter().enumerate() {
+    for (color, name) in COLOURS.iter().enumerate() {
         removed[color] = removed_dict.get_item(*name)?.extract()?;
     }
     let (mut placed, mut unification) = (None, None);

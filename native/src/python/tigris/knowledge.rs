@@ -10,7 +10,7 @@ use crate::python::search::model_is_set;
 use crate::search::model;
 use crate::search::tree_worlds;
 use crate::search::SearchGame;
-use crate::tigris::knowledge::{Board, Shares, Value, World, UNIFORM};
+use crate::tigris::knowledge::{Reading, Shares, Value, World, UNIFORM};
 
 /// The evaluation `value` (1 or 2) Python asks for, or a clear error.
 fn value_of(value: u8) -> PyResult<Value> {
@@ -66,12 +66,12 @@ fn tigris_ai_rewards(
     Ok(world.rewards()[..state.t.s.n].to_vec())
 }
 
-/// The learned features of every seat of this state (`Board.learned_features`, read with
+/// The learned features of every seat of this state (`Reading.learned_features`, read with
 /// the lowest colour as the learned model always is), one row per seat in
 /// `cradle.ai.knowledge.learned.FEATURES["tigris"]` order: what the training data records.
 #[pyfunction]
 fn tigris_ai_features(state: PyRef<'_, TigrisState>) -> Vec<Vec<f64>> {
-    let board = Board::read_valued(&state.t.s, Value::LowestColour);
+    let board = Reading::read_valued(&state.t.s, Value::LowestColour);
     (0..state.t.s.n)
         .map(|seat| board.learned_features(seat).to_vec())
         .collect()
@@ -134,7 +134,7 @@ fn tigris_ai_best_commit(
         ));
     }
     let shares = shares_of(belief, state.t.s.n)?;
-    Ok(Board::read_full(&state.t.s, shares, value).best_commit(seat, &options))
+    Ok(Reading::read_full(&state.t.s, shares, value).best_commit(seat, &options))
 }
 
 /// The search's world for `observer` drawn with `seed` (`World::determinize`, dealt by

@@ -30,11 +30,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from cradle.ai.knowledge.tigris import RED, ROLE_COLOUR, ROLES, Board, binomial_cdf
+from cradle.ai.knowledge.tigris import RED, ROLE_COLOUR, ROLES, Reading, binomial_cdf
 from cradle.ai.search.worlds import sample_world
 from cradle.core.contract import GameState
-from cradle.tigris import COLORS as COLOURS
-from cradle.tigris import Revolt, TigrisGame, War, as_tigris, geometry
+from cradle.tigris import COLOURS, Revolt, TigrisGame, War, as_tigris, geometry
 from cradle.tigris.types import TILE_TOTALS
 
 # Lowest colour first: the final score is the lowest colour, the others break ties.
@@ -70,7 +69,7 @@ class TigrisRules:
 
     def choose(self, state: GameState, seat: int, actions: Sequence[str]) -> str:
         world = as_tigris(sample_world(state, seat, self.rng))
-        board = Board(world)
+        board = Reading(world)
         if actions[0].startswith("commit "):
             return self._commit(world, board, seat, actions)
         candidates = self._candidates(board, seat, actions)
@@ -90,7 +89,7 @@ class TigrisRules:
 
     # -- what a position is worth -----------------------------------------------------------
 
-    def _standing(self, board: Board, seat: int) -> float:
+    def _standing(self, board: Reading, seat: int) -> float:
         expected, _, _, _ = board.outlook(seat)
         for _ in range(board.treasures[seat]):
             low = min(range(4), key=expected.__getitem__)
@@ -109,7 +108,7 @@ class TigrisRules:
                 value += self.extra_temple * min(temples - 1, 2)
         return value
 
-    def _value(self, board: Board, seat: int) -> float:
+    def _value(self, board: Reading, seat: int) -> float:
         mine = self._standing(board, seat)
         hand = board.hands[seat]
         led = {ROLE_COLOUR[role] for (owner, role) in board.leader_at if owner == seat}
@@ -121,7 +120,7 @@ class TigrisRules:
             return mine
         return mine - 0.6 * max(others) - 0.4 * sum(others) / len(others)
 
-    def _look(self, world: TigrisGame, board: Board, seat: int, action: str) -> float:
+    def _look(self, world: TigrisGame, board: Reading, seat: int, action: str) -> float:
         """One ply: the value after ``action``, with a started conflict judged by the chance
         to win it."""
         after = as_tigris(world.clone())
@@ -129,7 +128,7 @@ class TigrisRules:
             after.apply(action)
         except ValueError:
             return -1e6
-        value = self._value(Board(after), seat)
+        value = self._value(Reading(after), seat)
         decision = after.decision()
         if isinstance(decision, Revolt | War) and seat in (decision.attacker, decision.defender):
             chance = self._conflict_chance(after, board, seat, decision)
@@ -148,7 +147,7 @@ class TigrisRules:
 
     # -- conflicts --------------------------------------------------------------------------
 
-    def _share(self, board: Board, seat: int, colour: int) -> float:
+    def _share(self, board: Reading, seat: int, colour: int) -> float:
         """The belief over one tile of another seat's hand: the unseen tiles of the colour
         among all unseen ones (reds weighted up: they are kept)."""
         on_board = [0, 0, 0, 0]
@@ -163,7 +162,7 @@ class TigrisRules:
             share = min(0.9, share * self.red_belief)
         return share
 
-    def _holds_fewer(self, board: Board, seat: int, other: int, colour: int, k: int) -> float:
+    def _holds_fewer(self, board: Reading, seat: int, other: int, colour: int, k: int) -> float:
         """The chance that ``other`` holds fewer than ``k`` tiles of ``colour``."""
         if k <= 0:
             return 0.0
@@ -171,7 +170,7 @@ class TigrisRules:
         return binomial_cdf(k - 1, held, self._share(board, seat, colour))
 
     def _conflict_chance(
-        self, after: TigrisGame, board: Board, seat: int, decision: Revolt | War
+        self, after: TigrisGame, board: Reading, seat: int, decision: Revolt | War
     ) -> float:
         strengths = after.conflict_strengths()
         if strengths is None:
@@ -189,7 +188,7 @@ class TigrisRules:
             board, seat, decision.attacker, colour, defence + hand - attack + 1
         )
 
-    def _war_chances(self, board: Board, seat: int, colour: int, action: str) -> float | None:
+    def _war_chances(self, board: Reading, seat: int, colour: int, action: str) -> float | None:
         """The lowest chance to win among the wars a tile starts for ``seat`` (None: none)."""
         cell = _CELL[action.split()[2]]
         kingdoms = [k for k in board.comps_around(cell) if board.leaders[k]]
@@ -212,7 +211,7 @@ class TigrisRules:
                 worst = chance if worst is None else min(worst, chance)
         return worst
 
-    def _commit(self, world: TigrisGame, board: Board, seat: int, actions: Sequence[str]) -> str:
+    def _commit(self, world: TigrisGame, board: Reading, seat: int, actions: Sequence[str]) -> str:
         options = sorted(int(a.split()[1]) for a in actions)
         decision = world.decision()
         strengths = world.conflict_strengths()
@@ -239,7 +238,7 @@ class TigrisRules:
 
     # -- what to look at --------------------------------------------------------------------
 
-    def _candidates(self, board: Board, seat: int, actions: Sequence[str]) -> list[str]:
+    def _candidates(self, board: Reading, seat: int, actions: Sequence[str]) -> list[str]:
         tiles = [a for a in actions if a.startswith("tile ")]
         others = [a for a in actions if not a.startswith(("tile ", "catastrophe ", "swap"))]
         if len(tiles) > TILE_SHORTLIST:
@@ -253,7 +252,7 @@ class TigrisRules:
             chosen = list(actions)
         return chosen
 
-    def _takes(self, board: Board, seat: int, action: str) -> bool:
+    def _takes(self, board: Reading, seat: int, action: str) -> bool:
         """Whether a catastrophe removes an opponent leader's last temple and no own one."""
         cell = _CELL[action.split()[1]]
         if cell not in board.temples:
@@ -267,7 +266,7 @@ class TigrisRules:
         ]
         return bool(hits) and seat not in hits
 
-    def _dead_swap(self, board: Board, seat: int, actions: Sequence[str]) -> str | None:
+    def _dead_swap(self, board: Reading, seat: int, actions: Sequence[str]) -> str | None:
         """The swap of every tile of a colour none of the own leaders stands for (reds are
         never dead), when there are at least two."""
         led = {ROLE_COLOUR[role] for (owner, role) in board.leader_at if owner == seat}

@@ -22,7 +22,7 @@ The belief is public: it is the same for every observer and it is a function of 
 history only (it reads each action in the form the game shows a spectator,
 ``public_action``), so a world dealt from it is a function of the seat's information, the
 history and the seed (docs/ai.md, "Fair play"). The search reads it as each seat's odds of
-each colour against a uniform draw (:meth:`HandBelief.tilts`): ``Board.expected_in_hand``,
+each colour against a uniform draw (:meth:`HandBelief.tilts`): ``Reading.expected_in_hand``,
 ``odds_of_holding`` and ``best_commit`` tilt the uniform share by them, and
 :func:`cradle.ai.search.worlds.believed_world` deals the opponents' hands weighted by them (the native search deals
 the same worlds).
@@ -34,9 +34,8 @@ from collections.abc import Sequence
 
 from cradle.ai.knowledge.tigris import UNSEEN_SHARE, Shares
 from cradle.core.contract import GameState
-from cradle.tigris import TigrisPending, TigrisView, as_tigris
+from cradle.tigris import COLOURS, TigrisPending, TigrisView, as_tigris
 
-COLOURS = ("red", "blue", "green", "black")
 RED = 0
 # No colour's share falls below this: a belief is never certain that a tile is absent, so a
 # weighted deal can always give any tile the pool holds.

@@ -2,7 +2,7 @@
 repository (``cradle/ai/models/<game>-v<N>.json``), used by the Python knowledge and, through
 ``cradle._native.ai_set_model``, by the native search (``ismcts@.../learned=1``).
 
-A model is linear in the knowledge's learned features (``Board.learned_features`` in Tigris,
+A model is linear in the knowledge's learned features (``Reading.learned_features`` in Tigris,
 read with value=2, ``Reading.features`` in Gheos; their native twins return the same
 numbers): a seat's value is
 ``sum(weight × feature)``, and ``sigmoid(value_i - value_j)`` is the chance that seat i

@@ -20,9 +20,8 @@ from cradle.ai.knowledge.learned import model
 from cradle.core.contract import GameState
 from cradle.core.results import rank_rewards
 from cradle.core.words import N_
-from cradle.tigris import COLORS as COLOURS
+from cradle.tigris import COLOURS, Content, Revolt, TigrisGame, War, as_tigris, geometry
 from cradle.tigris import ROLES as ROLE_OF_COLOUR
-from cradle.tigris import Content, Revolt, TigrisGame, War, as_tigris, geometry
 from cradle.tigris.analysis import LEADER, TILE
 from cradle.tigris.types import HAND_SIZE, TOTAL_TILES
 
@@ -121,7 +120,7 @@ def binomial_cdf(k: int, n: int, p: float) -> float:
     return sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k + 1))
 
 
-class Board:
+class Reading:
     """One reading of a world: kingdoms, leaders, supporters, hands and progress."""
 
     __slots__ = (
@@ -722,8 +721,8 @@ def tilted(tilt: Sequence[float]) -> tuple[float, float, float, float]:
 
 def read(
     world: GameState, tilts: Shares | None = None, value: int = TigrisValue.SORTED_COLOURS
-) -> Board:
-    return Board(as_tigris(world), tilts, value)
+) -> Reading:
+    return Reading(as_tigris(world), tilts, value)
 
 
 def commit_options(actions: Sequence[str]) -> list[int]:
@@ -832,7 +831,7 @@ class TigrisKnowledge:
             return N_("a catastrophe that breaks up the board")
         return {"pass": N_("ends the turn"), "decline": N_("declines the offer")}.get(verb, action)
 
-    def _revolt_reason(self, board: Board, seat: int, role: str, cell: int) -> str:
+    def _revolt_reason(self, board: Reading, seat: int, role: str, cell: int) -> str:
         current = board.leader_at.get((seat, role), -1)
         for k in board.comps_around(cell, skip=current):
             for owner, r, where in board.leaders[k]:
@@ -859,7 +858,7 @@ class TigrisKnowledge:
                     )
         return ""
 
-    def _war_reason(self, board: Board, seat: int, colour: int, cell: int) -> str:
+    def _war_reason(self, board: Reading, seat: int, colour: int, cell: int) -> str:
         kingdoms = [k for k in board.comps_around(cell) if board.leaders[k]]
         if len(kingdoms) < 2:
             return ""
@@ -903,10 +902,10 @@ class TigrisKnowledge:
                 parts.append(said.format(colour=COLOURS[war_colour]))
         return "; ".join(parts) if parts else N_("joins two kingdoms (no war)")
 
-    def _commit_reason(self, board: Board, seat: int, k: int) -> str:
+    def _commit_reason(self, board: Reading, seat: int, k: int) -> str:
         p = board.decision
         committed = p.attacker_commit if isinstance(p, Revolt | War) else None
-        attack = defence = 0  # see Board.best_commit
+        attack = defence = 0  # see Reading.best_commit
         if committed is not None:
             total = attack + committed
             if defence + k >= total:

@@ -6,7 +6,9 @@ and where this server needs it. The first revision (``baseline``) is the schema 
 server before Alembic, and it also brings any database an older server made up to it (the
 columns added by hand before, with the values the rows already there get), so every database a
 cradle server ever made upgrades from nothing. ``cradle db upgrade`` runs :func:`upgrade`;
-the server runs it at start (see :class:`cradle.server.store.database.Database`).
+the server runs it at start (see :class:`cradle.server.store.database.Database`). A revision
+says only ``revision, down_revision`` and ``upgrade``: databases only move forward (a
+downgrade is a backup restored), so none has a ``downgrade``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+import sqlalchemy as sa
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -21,6 +24,24 @@ from sqlalchemy.engine import Connection
 
 HERE = Path(__file__).resolve().parent
 VERSION_TABLE = "alembic_version"
+
+
+def of_game(key: bool = True) -> sa.Column[str]:
+    """The column of the game a row belongs to (its rows go with it): part of the row's key
+    (``key``), else a column of its own that every row fills."""
+    games = sa.ForeignKey("games.id", ondelete="CASCADE")
+    if key:
+        return sa.Column("game_id", sa.String(40), games, primary_key=True)
+    return sa.Column("game_id", sa.String(40), games, nullable=False)
+
+
+def of_account(key: bool = False) -> sa.Column[str]:
+    """The column of the account a row belongs to (its rows go with it): a column of its own
+    that every row fills, else (``key``) part of the row's key."""
+    accounts = sa.ForeignKey("accounts.id", ondelete="CASCADE")
+    if key:
+        return sa.Column("account_id", sa.String(16), accounts, primary_key=True)
+    return sa.Column("account_id", sa.String(16), accounts, nullable=False)
 
 
 def _config(connection: Connection | None = None) -> Config:

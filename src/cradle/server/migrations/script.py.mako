@@ -1,24 +1,11 @@
 """${message}
-
-Revision ID: ${up_revision}
-Revises: ${down_revision | comma,n}
-Created: ${create_date}
 """
-
-from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = ${repr(up_revision)}
-down_revision = ${repr(down_revision)}
-branch_labels = None
-depends_on = None
+revision, down_revision = ${repr(up_revision)}, ${repr(down_revision)}
 
 
 def upgrade() -> None:
     ${upgrades if upgrades else "pass"}
-
-
-def downgrade() -> None:
-    raise NotImplementedError("cradle's databases only move forward (restore a backup instead)")

@@ -11,14 +11,7 @@ from cradle.server.answers import ChatLine, ChatPage
 from cradle.server.chat import ShownLine, ShownPage, Viewer
 from cradle.server.models import ChatBody, MuteBody, parse
 from cradle.server.routes.accounts import signed_in
-from cradle.server.routes.common import (
-    Context,
-    GameId,
-    bearer,
-    body_of,
-    body_schema,
-    client_of,
-)
+from cradle.server.routes.common import Context, GameId, bearer, body_of, body_schema, client_of
 from cradle.server.table import Table
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, TypedDict, TypeVar
+from typing import Annotated, TypeVar
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Path, Request, WebSocket
@@ -15,8 +15,8 @@ from pydantic import BaseModel
 from cradle.ai import LEVELS, bot_names
 from cradle.ai.levels import describe
 from cradle.core.words import N_
-from cradle.server.answers import Frame, TableFrame
-from cradle.server.bots import server_bot
+from cradle.server.answers import BotChoice, MergedFrame, TableFrame
+from cradle.server.botpool import server_bot
 from cradle.server.clients import client_key
 from cradle.server.errors import ApiError, bad_request
 from cradle.server.hub import Hub
@@ -39,16 +39,6 @@ TOKEN_IN_URL = (
 
 GameId = Annotated[str, Path(max_length=GAME_ID_CHARS)]
 B = TypeVar("B", bound=BaseModel)
-
-
-class BotChoice(TypedDict):
-    """A bot a seat may take, for the new-table form (see :func:`bot_menu`)."""
-
-    name: str
-    level: bool
-    strength: int | None
-    seconds: float
-    about: str
 
 
 # Each rate limit's refusal, a whole message (the ``what`` of Context.throttle).
@@ -188,7 +178,7 @@ class Context:
         anything is counted), the move rate, and ``change``; ``fresh``: the table is read
         again first (a deadline or a stand-in as stored)."""
 
-        async def route(game_id: GameId, request: Request) -> Frame | TableFrame:
+        async def route(game_id: GameId, request: Request) -> MergedFrame | TableFrame:
             hub = self.hub()
             token = bearer(request.headers)
             api = api_version(request.headers)
@@ -207,7 +197,7 @@ class Context:
         router.post(
             path,
             openapi_extra=body_schema(body, required=bool(body.model_fields)),
-            response_model=Frame | TableFrame,
+            response_model=MergedFrame | TableFrame,
             response_model_exclude_unset=True,
         )(route)
 

@@ -11,10 +11,10 @@ from collections import Counter
 from fastapi import APIRouter, WebSocket
 from starlette.types import Message
 
-from cradle.server.answers import ErrorMessage, PongMessage
 from cradle.server.errors import ApiError, unavailable
 from cradle.server.hub import Hub
-from cradle.server.models import BadInput, Frame, Hello, parse, read_json
+from cradle.server.messages import ErrorMessage, PongMessage
+from cradle.server.models import BadInput, ClientMessage, Hello, parse, read_json
 from cradle.server.routes.accounts import signed_in
 from cradle.server.routes.common import (
     HELLO_SECONDS,
@@ -173,7 +173,7 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
             if not isinstance(exc, RuntimeError | ConnectionError):
                 log.exception("game %s: WebSocket failed", game_id)
         finally:
-            hub.session.detach(table, connection)
+            hub.play.detach(table, connection)
             connection.queue.put_nowait(None)
             with contextlib.suppress(Exception):
                 await connection.task
@@ -184,15 +184,15 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
         """Carry out one client frame; an error frame for a bad one (for a client of version
         ``api`` of the API), a pong for a ping, None when all went well."""
         try:
-            frame = parse(Frame, read_frame(message))
+            frame = parse(ClientMessage, read_frame(message))
             if frame.action is not None:
                 await hub.served.mover_of(table, token, "a move")
                 await ctx.throttle(ctx.moves, client, "moves")
-                await hub.session.act(table, token, frame.action)
+                await hub.play.act(table, token, frame.action)
             elif frame.undo:
                 await hub.served.mover_of(table, token, "an undo")
                 await ctx.throttle(ctx.moves, client, "moves")
-                await hub.session.undo(table, token)
+                await hub.play.undo(table, token)
             elif frame.type == "ping":
                 return PongMessage(type="pong").model_dump_json()
             else:

@@ -13,7 +13,6 @@ from pydantic import Field
 from cradle.ai import bot_names
 from cradle.games import game_names, get_game
 from cradle.server.answers import BoardMap, Created, GameInfo, Joined, Meta
-from cradle.server.answers import BotChoice as BotChoiceAnswer
 from cradle.server.answers import LobbyPage as LobbyPageAnswer
 from cradle.server.archive import LobbyPage
 from cradle.server.errors import ApiError, bad_request
@@ -99,7 +98,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
         return Meta(
             games=games,
             bots=bot_names(),
-            bot_menu=[BotChoiceAnswer.model_validate(choice) for choice in ctx.menu],
+            bot_menu=ctx.menu,
             max_bot_seconds=ctx.limits.bot_seconds,
             analyse_finished=ctx.limits.analyse_finished,
         )

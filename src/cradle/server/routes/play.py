@@ -7,7 +7,7 @@ from fastapi import APIRouter, Request
 
 from cradle.core.words import N_
 from cradle.server import answers
-from cradle.server.answers import Frame, TableFrame
+from cradle.server.answers import MergedFrame, TableFrame
 from cradle.server.assist import Explanation, Hints
 from cradle.server.errors import ApiError
 from cradle.server.models import (
@@ -31,9 +31,11 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
     """Add this area\'s routes to ``router`` (the application\'s own)."""
 
     @router.get(
-        "/api/games/{game_id}", response_model=Frame | TableFrame, response_model_exclude_unset=True
+        "/api/games/{game_id}",
+        response_model=MergedFrame | TableFrame,
+        response_model_exclude_unset=True,
     )
-    async def view(game_id: GameId, request: Request) -> Frame | TableFrame:
+    async def view(game_id: GameId, request: Request) -> MergedFrame | TableFrame:
         hub = ctx.hub()
         token = bearer(request.headers)
         api = api_version(request.headers)
@@ -46,7 +48,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         "/api/games/{game_id}/actions",
         ActionBody,
         lambda hub, table, token: hub.served.mover_of(table, token, "a move"),
-        lambda hub, table, token, body: hub.session.act(table, token, body.action),
+        lambda hub, table, token, body: hub.play.act(table, token, body.action),
         name="act",
         about="A move for the deciding seat (its token, or the hot-seat screen's).",
     )
@@ -55,7 +57,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         "/api/games/{game_id}/undo",
         EmptyBody,
         lambda hub, table, token: hub.served.mover_of(table, token, "an undo"),
-        lambda hub, table, token, _body: hub.session.undo(table, token),
+        lambda hub, table, token, _body: hub.play.undo(table, token),
         name="undo",
         about="The deciding seat takes its last action back (docs/server.md, the undo rule).",
     )

@@ -115,7 +115,7 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
 
     @router.get(
         "/api/games/{game_id}/board",
-        response_model=answers.Board,
+        response_model=answers.BoardAfter,
         response_model_exclude_unset=True,
     )
     async def past_board(
@@ -123,7 +123,7 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         request: Request,
         ply: int = Query(..., ge=0, le=100_000),
         seat: int | None = Query(None, ge=0, le=MAX_SEATS),
-    ) -> archive.Board:
+    ) -> archive.BoardAfter:
         """The board after ``ply`` actions as the token's seat saw it (any seat's view once
         the game is over, with ``seat``, as in replays)."""
         hub = ctx.hub()

@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from cradle.core.words import N_
 from cradle.server.store.database import Database
 from cradle.server.store.errors import StorageError
+from cradle.server.store.games import names_at, seats_held
 from cradle.server.store.lobby import LobbyStore
 from cradle.server.store.reader import AccountReader, live_until, raw
 from cradle.server.store.schema import (
@@ -291,12 +292,7 @@ class AccountStore:
         it holds,
         status, moves, result, times, and whether it is rated (``LobbyStore.rated``)."""
         with self.database.engine.connect() as connection:
-            held = connection.execute(
-                select(SeatRow.game_id, SeatRow.seat).where(SeatRow.account_id == account_id)
-            ).all()
-            seats: dict[str, list[int]] = {}
-            for row in held:
-                seats.setdefault(str(row.game_id), []).append(int(row.seat))
+            seats = seats_held(connection, account_id)
             if not seats:
                 return []
             games = connection.execute(
@@ -316,13 +312,7 @@ class AccountStore:
                 .order_by(GameRow.updated.desc())
                 .limit(limit)
             ).all()
-            names: dict[str, dict[int, str]] = {}
-            for game_id, seat, name in connection.execute(
-                select(SeatRow.game_id, SeatRow.seat, SeatRow.name).where(
-                    SeatRow.game_id.in_([g.id for g in games]), SeatRow.name.is_not(None)
-                )
-            ):
-                names.setdefault(str(game_id), {})[int(seat)] = str(name)
+            names = names_at(connection, [str(g.id) for g in games])
         rating = self.lobby.rated(
             {
                 str(game.id): len(game.players)

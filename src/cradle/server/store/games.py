@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import Float, Text, cast, delete, func, literal, or_, select, update
 from sqlalchemy.engine import Connection, RowMapping
+from sqlalchemy.orm import InstrumentedAttribute
 from sqlalchemy.sql.elements import ColumnElement
 
 from cradle.ai import LEVELS
@@ -287,6 +288,28 @@ def end_unplayed(
     return True
 
 
+def seats_held(connection: Connection, account_id: str) -> dict[str, list[int]]:
+    """The seats ``account_id`` holds, by game."""
+    held: dict[str, list[int]] = {}
+    for game_id, seat in connection.execute(
+        select(SeatRow.game_id, SeatRow.seat).where(SeatRow.account_id == account_id)
+    ):
+        held.setdefault(str(game_id), []).append(int(seat))
+    return held
+
+
+def names_at(connection: Connection, game_ids: list[str]) -> dict[str, dict[int, str]]:
+    """The names shown at the seats of the games ``game_ids`` (a seat without one: left out)."""
+    names: dict[str, dict[int, str]] = {}
+    for game_id, seat, name in connection.execute(
+        select(SeatRow.game_id, SeatRow.seat, SeatRow.name).where(
+            SeatRow.game_id.in_(game_ids), SeatRow.name.is_not(None)
+        )
+    ):
+        names.setdefault(str(game_id), {})[int(seat)] = str(name)
+    return names
+
+
 class GameStore:
     """Reading games back, and the sweeps' queries over them."""
 
@@ -422,39 +445,25 @@ class GameStore:
 
     def idle_turn_games(self, now: float, limit: int = 100) -> list[str]:
         """Turn-based games in progress that nobody changed for three of their deadlines."""
-        with self.database.engine.connect() as connection:
-            found = connection.execute(
-                select(GameRow.id)
-                .where(
-                    GameRow.status == "running",
-                    GameRow.mode == "turn",
-                    GameRow.deadline_s.is_not(None),
-                    GameRow.updated + GameRow.deadline_s * 3 < now,
-                )
-                .order_by(GameRow.updated)
-                .limit(limit)
-            ).scalars()
-            return game_ids(found)
+        idle = GameRow.deadline_s.is_not(None) & (GameRow.updated + GameRow.deadline_s * 3 < now)
+        return self._turn_games(idle, GameRow.updated, limit)
 
     def lapsed_away(self, now: float, limit: int = 100) -> list[str]:
         """Turn-based games in progress whose deciding person's deadline passed before ``now``
         while some seat is away (its stand-in may then play: the caller checks it is that
         seat that decides)."""
+        lapsed = (GameRow.away != 0) & GameRow.bot_turn.is_(False) & (GameRow.deadline < now)
+        return self._turn_games(lapsed, GameRow.deadline, limit)
+
+    def _turn_games(
+        self, condition: ColumnElement[bool], order: InstrumentedAttribute[Any], limit: int
+    ) -> list[str]:
+        """The turn-based games in progress that meet ``condition``, the first ``limit`` by
+        ``order``."""
+        running = (GameRow.status == "running") & (GameRow.mode == "turn")
+        query = select(GameRow.id).where(running & condition).order_by(order).limit(limit)
         with self.database.engine.connect() as connection:
-            found = connection.execute(
-                select(GameRow.id)
-                .where(
-                    GameRow.status == "running",
-                    GameRow.mode == "turn",
-                    GameRow.away != 0,
-                    GameRow.bot_turn.is_(False),
-                    GameRow.deadline.is_not(None),
-                    GameRow.deadline < now,
-                )
-                .order_by(GameRow.deadline)
-                .limit(limit)
-            ).scalars()
-            return game_ids(found)
+            return game_ids(connection.execute(query).scalars())
 
     def expire_unplayed(self, now: float, unplayed_seconds: float, limit: int = 500) -> list[str]:
         """End (``expired``) the live games nobody played in that nobody changed for

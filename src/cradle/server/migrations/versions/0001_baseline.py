@@ -1,23 +1,17 @@
 """The schema of the last server before Alembic, reached from nothing or from any older file.
 
-Revision ID: 0001_baseline
-Revises: (none)
-
 A database made before Alembic has some of these tables and columns already: the ones it lacks
 are added, with the values older servers' rows get (what the server's hand-written list of
 added columns did), and the indexes are made where missing. On an empty database this simply
 creates the schema.
 """
 
-from __future__ import annotations
-
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0001_baseline"
-down_revision: str | None = None
-branch_labels = None
-depends_on = None
+from cradle.server.migrations import of_game
+
+revision, down_revision = "0001_baseline", None
 
 
 def _tables() -> list[sa.Table]:
@@ -46,14 +40,6 @@ def _tables() -> list[sa.Table]:
         sa.Column("client", sa.String(32), nullable=True, index=True),
         sa.Column("played", sa.Boolean, nullable=False, server_default=sa.false()),
     )
-
-    def of_game() -> sa.Column[str]:
-        return sa.Column(
-            "game_id",
-            sa.String(40),
-            sa.ForeignKey("games.id", ondelete="CASCADE"),
-            primary_key=True,
-        )
 
     return [
         games,
@@ -164,7 +150,3 @@ def upgrade() -> None:
         for index in table.indexes:
             if index.name not in made:
                 index.create(bind)
-
-
-def downgrade() -> None:
-    raise NotImplementedError("cradle's databases only move forward (restore a backup instead)")

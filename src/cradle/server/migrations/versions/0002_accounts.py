@@ -1,19 +1,13 @@
 """Accounts, their sessions, the account and name at each seat, and the one-time links that
 move a guest's seat to another device.
-
-Revision ID: 0002_accounts
-Revises: 0001_baseline
 """
-
-from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002_accounts"
-down_revision: str | None = "0001_baseline"
-branch_labels = None
-depends_on = None
+from cradle.server.migrations import of_account, of_game
+
+revision, down_revision = "0002_accounts", "0001_baseline"
 
 
 def upgrade() -> None:
@@ -31,12 +25,7 @@ def upgrade() -> None:
     op.create_table(
         "sessions",
         sa.Column("id", sa.String(64), primary_key=True),
-        sa.Column(
-            "account_id",
-            sa.String(16),
-            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
-            nullable=False,
-        ),
+        of_account(),
         sa.Column("created", sa.Float, nullable=False),
         sa.Column("expires", sa.Float, nullable=False),
     )
@@ -45,12 +34,7 @@ def upgrade() -> None:
     op.create_table(
         "transfers",
         sa.Column("code", sa.String(64), primary_key=True),
-        sa.Column(
-            "game_id",
-            sa.String(40),
-            sa.ForeignKey("games.id", ondelete="CASCADE"),
-            nullable=False,
-        ),
+        of_game(key=False),
         sa.Column("seat", sa.Integer, nullable=False),
         sa.Column("expires", sa.Float, nullable=False),
     )
@@ -59,7 +43,3 @@ def upgrade() -> None:
     op.add_column("seats", sa.Column("account_id", sa.String(16), nullable=True))
     op.add_column("seats", sa.Column("name", sa.String(64), nullable=True))
     op.create_index("ix_seats_account_id", "seats", ["account_id"])
-
-
-def downgrade() -> None:
-    raise NotImplementedError("cradle's databases only move forward (restore a backup instead)")

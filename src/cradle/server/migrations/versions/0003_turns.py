@@ -2,20 +2,14 @@
 stand-in bot plays for and each seat's stand-in level), games ended early (how), the creator's
 seat (who may remove an unstarted table), and the e-mail turn notices: the turns claimed and
 the one-time "no more mails" codes.
-
-Revision ID: 0003_turns
-Revises: 0002_accounts
 """
-
-from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003_turns"
-down_revision: str | None = "0002_accounts"
-branch_labels = None
-depends_on = None
+from cradle.server.migrations import of_game
+
+revision, down_revision = "0003_turns", "0002_accounts"
 
 
 def upgrade() -> None:
@@ -29,12 +23,7 @@ def upgrade() -> None:
     op.add_column("seats", sa.Column("standin", sa.String(40), nullable=True))
     op.create_table(
         "turn_notices",
-        sa.Column(
-            "game_id",
-            sa.String(40),
-            sa.ForeignKey("games.id", ondelete="CASCADE"),
-            primary_key=True,
-        ),
+        of_game(),
         sa.Column("seat", sa.Integer, primary_key=True),
         sa.Column("turn", sa.Integer, primary_key=True),
         sa.Column("sent", sa.Float, nullable=False),
@@ -47,7 +36,3 @@ def upgrade() -> None:
     )
     op.create_index("ix_mail_stops_account_id", "mail_stops", ["account_id"])
     op.create_index("ix_mail_stops_created", "mail_stops", ["created"])
-
-
-def downgrade() -> None:
-    raise NotImplementedError("cradle's databases only move forward (restore a backup instead)")

@@ -1,30 +1,18 @@
-"""The tables' chat: its lines, each viewer's mutes, and whether spectators take part.
-
-Revision ID: 0004_chat
-Revises: 0003_turns
-"""
-
-from __future__ import annotations
+"""The tables' chat: its lines, each viewer's mutes, and whether spectators take part."""
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004_chat"
-down_revision: str | None = "0003_turns"
-branch_labels = None
-depends_on = None
+from cradle.server.migrations import of_game
+
+revision, down_revision = "0004_chat", "0003_turns"
 
 
 def upgrade() -> None:
     op.create_table(
         "chat_lines",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column(
-            "game_id",
-            sa.String(40),
-            sa.ForeignKey("games.id", ondelete="CASCADE"),
-            nullable=False,
-        ),
+        of_game(key=False),
         sa.Column("seat", sa.Integer, nullable=True),
         sa.Column("speaker", sa.String(80), nullable=False),
         sa.Column("name", sa.String(80), nullable=False),
@@ -43,7 +31,3 @@ def upgrade() -> None:
         "games",
         sa.Column("spectator_chat", sa.Boolean, nullable=False, server_default=sa.false()),
     )
-
-
-def downgrade() -> None:
-    raise NotImplementedError("cradle's databases only move forward (restore a backup instead)")

@@ -1,19 +1,13 @@
 """People's ratings: rated games, each account's rating per game and number of players, and
 what each rated game changed (the profile's chart).
-
-Revision ID: 0005_ratings
-Revises: 0004_chat
 """
-
-from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005_ratings"
-down_revision: str | None = "0004_chat"
-branch_labels = None
-depends_on = None
+from cradle.server.migrations import of_account, of_game
+
+revision, down_revision = "0005_ratings", "0004_chat"
 
 
 def upgrade() -> None:
@@ -22,12 +16,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "ratings",
-        sa.Column(
-            "account_id",
-            sa.String(16),
-            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
-            primary_key=True,
-        ),
+        of_account(key=True),
         sa.Column("game", sa.String(20), primary_key=True),
         sa.Column("players", sa.Integer, primary_key=True),
         sa.Column("mu", sa.Float, nullable=False),
@@ -37,18 +26,8 @@ def upgrade() -> None:
     )
     op.create_table(
         "rating_changes",
-        sa.Column(
-            "game_id",
-            sa.String(40),
-            sa.ForeignKey("games.id", ondelete="CASCADE"),
-            primary_key=True,
-        ),
-        sa.Column(
-            "account_id",
-            sa.String(16),
-            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
-            primary_key=True,
-        ),
+        of_game(),
+        of_account(key=True),
         sa.Column("game", sa.String(20), nullable=False),
         sa.Column("players", sa.Integer, nullable=False),
         sa.Column("seat", sa.Integer, nullable=False),
@@ -61,7 +40,3 @@ def upgrade() -> None:
     )
     op.create_index("ix_rating_changes_account_id", "rating_changes", ["account_id"])
     op.create_index("ix_rating_changes_at", "rating_changes", ["at"])
-
-
-def downgrade() -> None:
-    raise NotImplementedError("cradle's databases only move forward (restore a backup instead)")

@@ -5,20 +5,14 @@ signed in on, and every account's ``name_key`` made again under the NFKC rule.
 An older database may hold two accounts whose names now look alike (or fold to one key): the
 older account keeps the skeleton (and the key); the later one keeps its name and its old key,
 and gives up only the skeleton it shares, so nobody can take a third name like theirs.
-
-Revision ID: 0008_names_devices
-Revises: 0007_action_standin
 """
-
-from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008_names_devices"
-down_revision: str | None = "0007_action_standin"
-branch_labels = None
-depends_on = None
+from cradle.server.migrations import of_account
+
+revision, down_revision = "0008_names_devices", "0007_action_standin"
 
 
 def upgrade() -> None:
@@ -27,23 +21,13 @@ def upgrade() -> None:
     op.create_table(
         "name_skeletons",
         sa.Column("skeleton", sa.String(64), primary_key=True),
-        sa.Column(
-            "account_id",
-            sa.String(16),
-            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
-            nullable=False,
-        ),
+        of_account(),
     )
     op.create_index("ix_name_skeletons_account_id", "name_skeletons", ["account_id"])
     op.create_table(
         "devices",
         sa.Column("id", sa.String(64), primary_key=True),
-        sa.Column(
-            "account_id",
-            sa.String(16),
-            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
-            nullable=False,
-        ),
+        of_account(),
         sa.Column("created", sa.Float, nullable=False),
         sa.Column("used", sa.Float, nullable=False),
     )
@@ -78,7 +62,3 @@ def upgrade() -> None:
         for skeleton in sorted(name_skeletons(name) - taken):
             connection.execute(sa.insert(skeletons).values(skeleton=skeleton, account_id=row.id))
             taken.add(skeleton)
-
-
-def downgrade() -> None:
-    raise NotImplementedError("cradle's databases only move forward (restore a backup instead)")

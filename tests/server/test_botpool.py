@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from cradle.server.bots import BotPool
+from cradle.server.botpool import BotPool
 from tests.helpers.server import GAMES, run_async
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -75,7 +75,7 @@ def test_a_hard_seat_thinks_within_its_turn_allowance(client: object) -> None:
     from fastapi.testclient import TestClient
 
     from cradle.ai import LEVELS
-    from cradle.server.bots import turn_clock
+    from cradle.server.botpool import turn_clock
     from cradle.server.hub import Hub
     from tests.helpers.server import auth, create, token_of
 

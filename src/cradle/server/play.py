@@ -9,9 +9,10 @@ the games are reached only through the contract.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from cradle.server import frames
-from cradle.server.answers import Frame, TableFrame
+from cradle.server.answers import MergedFrame, TableFrame
 from cradle.server.errors import bad_request
 from cradle.server.events import Changed
 from cradle.server.referee import Referee, undo_reason
@@ -24,12 +25,12 @@ log = logging.getLogger("cradle.server")
 MOVED_AWAY = "this seat is played on another device now"
 
 
-class Session:
+@dataclass(eq=False)
+class Play:
     """Play at the tables: frames, moves, undo and their publication."""
 
-    def __init__(self, tables: Tables, referee: Referee) -> None:
-        self.tables = tables
-        self.referee = referee
+    tables: Tables
+    referee: Referee
 
     def frame(
         self,
@@ -38,7 +39,7 @@ class Session:
         hotseat: bool = False,
         api: int = 1,
         message: bool = False,
-    ) -> Frame | TableFrame:
+    ) -> MergedFrame | TableFrame:
         """What ``seat`` may see (a spectator: ``None``), with its legal actions if it decides,
         in the shape of version ``api`` of the API (cradle.server.frames); ``message``: as the
         WebSocket pushes it."""
