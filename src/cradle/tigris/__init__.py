@@ -119,3 +119,15 @@ __all__ = [
     "parse_cell",
     "public_action",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # COLORS was the name before one spelling was chosen: old code keeps working, warned.
+    if name == "COLORS":
+        import warnings
+
+        warnings.warn(
+            "cradle.tigris.COLORS is now cradle.tigris.COLOURS", DeprecationWarning, stacklevel=2
+        )
+        return COLOURS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
