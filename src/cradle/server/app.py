@@ -47,6 +47,7 @@ from cradle.server.routes.lobby import lobby_routes
 from cradle.server.routes.play import play_routes
 from cradle.server.routes.ratings import rating_routes
 from cradle.server.routes.reading import reading_routes
+from cradle.server.routes.social import social_routes
 from cradle.server.routes.turns import turns_routes
 from cradle.server.store import Store
 from cradle.server.store.errors import DATABASE_ERRORS, CorruptGame
@@ -280,6 +281,7 @@ def create_app(
     turns_routes(app.router, ctx)
     chat_routes(app.router, ctx)
     rating_routes(app.router, ctx)
+    social_routes(app.router, ctx)
 
     # -- the web client -----------------------------------------------------------------------
 

@@ -36,7 +36,8 @@ from cradle.server.botseats import BotSeats
 from cradle.server.chat import Chat
 from cradle.server.events import Changed, Events
 from cradle.server.limits import Limits, RateLimiter
-from cradle.server.mail import MailSettings, Notices
+from cradle.server.mail import MailSettings, Notices, Outbox
+from cradle.server.people import People
 from cradle.server.runtime import Runtime
 from cradle.server.seats import NewTable, Seats
 from cradle.server.session import Session
@@ -82,6 +83,8 @@ class Hub:
         self.adviser = Adviser(store, runtime, self.served, self.assist, self.analyst, limits)
         self.bot_seats = BotSeats(store, runtime, self.served, self.session, self.bots, limits)
         self.notices = Notices(store, runtime, mail)
+        self.outbox = Outbox(runtime, mail)
+        self.people = People(store, runtime)
         self.chat = Chat(store, runtime, self.served)
         # What follows a change, in this order: its frames, the bots, the mails, the lobby.
         events.subscribe(self.session.publish)
@@ -122,14 +125,22 @@ class Hub:
         if self.limits.prestart_bots and self.limits.run_bots:
             self.bots.start()
         if self.store.shared:
-            self.runtime.spawn(self.served.listen(self.chat.heard))
+            self.runtime.spawn(self.served.listen(self._heard))
         self.runtime.spawn(self._sweep())
         if self.notices.settings is not None:
             self.runtime.spawn(self.notices.run())
+        self.runtime.spawn(self.people.run())
         if self.limits.run_bots:
             self.runtime.spawn(self.bot_seats.loop())
         self.analyst.start()
         log.info("serving; %d games set aside", len(self.served.broken))
+
+    def _heard(self, payload: str) -> None:
+        """Another process's notice of a chat line, a mute, or an account told something."""
+        if payload.startswith("account "):
+            self.people.heard(payload)
+        else:
+            self.chat.heard(payload)
 
     async def stop(self) -> None:
         self.runtime.closing = True
@@ -147,6 +158,9 @@ class Hub:
         for table in list(self.tables.values()):
             for connection in list(table.connections):
                 connection.close("the server is stopping")
+        for sockets in list(self.people.sockets.values()):
+            for socket in list(sockets):
+                socket.connection.close("the server is stopping")
         self.bots.close()
         self.assist.close()
         self.runtime.shutdown()

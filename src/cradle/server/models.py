@@ -154,6 +154,42 @@ class Credentials(BaseModel):
     password: Annotated[str, Field(max_length=PASSWORD_CHARS)]
 
 
+class SignUp(BaseModel):
+    """``POST /api/accounts``: a name, a password, and an address to check (optional)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Annotated[str, Field(max_length=NAME_CHARS)]
+    password: Annotated[str, Field(max_length=PASSWORD_CHARS)]
+    email: Annotated[str, Field(max_length=EMAIL_CHARS)] | None = None
+
+
+class ResetRequest(BaseModel):
+    """``POST /api/password-reset``: the account's name, or its address."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Annotated[str, Field(max_length=NAME_CHARS)] | None = None
+    email: Annotated[str, Field(max_length=EMAIL_CHARS)] | None = None
+
+
+class NewPassword(BaseModel):
+    """``POST /api/password-reset/{code}``: the new password."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    password: Annotated[str, Field(max_length=PASSWORD_CHARS)]
+
+
+class NameBody(BaseModel):
+    """``POST /api/friends``, ``POST /api/blocks``, ``POST /api/games/{id}/invite``: a
+    person's name."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Annotated[str, Field(max_length=NAME_CHARS)]
+
+
 class PasswordChange(BaseModel):
     """``POST /api/me/password``."""
 
@@ -172,12 +208,14 @@ class AccountDeletion(BaseModel):
 
 
 class AccountSettings(BaseModel):
-    """``PATCH /api/me``: the address for turn notices and whether to send them."""
+    """``PATCH /api/me``: the address mail goes to (a new one is checked first), and whether
+    turn notices and friends' invitations are mailed."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
     email: Annotated[str, Field(max_length=EMAIL_CHARS)] | None = None
     turn_mail: bool | None = None
+    invite_mail: bool | None = None  # friends' invitations to seats mailed too
 
 
 class SeatBody(BaseModel):

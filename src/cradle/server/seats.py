@@ -301,11 +301,13 @@ class Seats:
         account: str | None = None,
         name: str | None = None,
         standin: str | None = None,
+        invitation: tuple[str, int] | None = None,
     ) -> dict[str, Any]:
-        """Take a seat: the one an invite code was made for, or else the first open seat of a
-        listed table. The seat gets a fresh token (the code, or any old token, stops working);
-        it is ``account``'s (None: a guest's) and shows ``name``. ``standin``: the bot level
-        that may play for it when its deadline passes."""
+        """Take a seat: the one an invite code was made for, the one of a friend's
+        ``invitation`` (its id and seat, in ``account``'s inbox), or else the first open seat
+        of a listed table. The seat gets a fresh token (the code, or any old token, stops
+        working); it is ``account``'s (None: a guest's) and shows ``name``. ``standin``: the
+        bot level that may play for it when its deadline passes."""
         standin = standin_level(standin)
         async with table.lock:
             for _attempt in range(WRITE_ATTEMPTS):
@@ -319,7 +321,11 @@ class Seats:
                     )
                 if table.rated and account in table.accounts.values():
                     raise forbidden("you already hold a seat at this rated game")
-                if invite is not None:
+                if invitation is not None:
+                    seat = invitation[1]
+                    if seat not in table.free_seats():
+                        raise forbidden("somebody else took this seat")
+                elif invite is not None:
                     digest = hash_token(invite)
                     matches = [
                         s for s, c in table.invites.items() if hmac.compare_digest(c, digest)
@@ -353,9 +359,12 @@ class Seats:
                     name=name,
                     standin=standin,
                     begins=begins if status == "running" else None,
+                    invitation=None if invitation is None else invitation[0],
                 )
                 try:
                     updated = await self.runtime.db(self.store.seats.claim, change)
+                except Refused as exc:
+                    raise forbidden(exc.reason) from None
                 except Conflict:
                     await self.tables.reload(table)
                     continue

@@ -205,6 +205,10 @@ class Table:
             return []
         return [seat for seat in sorted(self.tokens) if not self.claimed.get(seat, True)]
 
+    def free_seats(self) -> list[int]:
+        """The seats nobody has taken yet: open ones, and those whose invite is unused."""
+        return sorted(set(self.open_seats()) | set(self.invites))
+
     def follow(self, before: GameState, action: str) -> None:
         """Keep the belief over the hands up with ``action``, about to be played in ``before``
         (it reads only what everybody at the table sees)."""

@@ -83,13 +83,15 @@ class GameOffer(TypedDict):
 
 class Offer(TypedDict):
     """What this server offers: its games, its bots, the most a bot may think per decision,
-    and whether it analyses the games people played once they end."""
+    whether it analyses the games people played once they end, and whether it sends mail
+    (checks of addresses, reset links, turn notices, invitations)."""
 
     games: list[GameOffer]
     bots: list[str]
     bot_menu: list[BotChoice]
     max_bot_seconds: float
     analyse_finished: bool
+    mail: bool
 
 
 def lobby_routes(router: APIRouter, ctx: Context) -> None:
@@ -120,6 +122,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
             bot_menu=ctx.menu,
             max_bot_seconds=ctx.limits.bot_seconds,
             analyse_finished=ctx.limits.analyse_finished,
+            mail=ctx.hub().outbox.on,
         )
 
     @router.get("/api/games", response_model=LobbyPageAnswer, response_model_exclude_unset=True)

@@ -102,7 +102,7 @@ def owe_notice(
 
 def mail_address(connection: Connection, game_id: str, seat: int) -> tuple[str, str] | None:
     """(account id, e-mail address) of the account holding ``seat`` if it wants turn
-    notices by e-mail."""
+    notices by e-mail at an address it verified."""
     row = connection.execute(
         select(AccountRow.id, AccountRow.email)
         .join(SeatRow, SeatRow.account_id == AccountRow.id)
@@ -111,6 +111,7 @@ def mail_address(connection: Connection, game_id: str, seat: int) -> tuple[str, 
             SeatRow.seat == seat,
             AccountRow.turn_mail.is_(True),
             AccountRow.email.is_not(None),
+            AccountRow.email_verified.is_(True),  # no mail before the address is checked
         )
     ).first()  # a guest's seat has no account, and a guest no mail
     if row is None or not isinstance(row[1], str) or "@" not in row[1]:

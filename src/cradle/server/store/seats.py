@@ -15,7 +15,7 @@ from cradle.server.store.database import Database
 from cradle.server.store.errors import Conflict, Refused
 from cradle.server.store.games import bump
 from cradle.server.store.notices import TurnBegins, owe_notice
-from cradle.server.store.schema import GameRow, InviteRow, SeatRow, TransferRow
+from cradle.server.store.schema import GameRow, InvitationRow, InviteRow, SeatRow, TransferRow
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,9 @@ class SeatChange:
     name: str | None = None
     standin: str | None = None
     begins: TurnBegins | None = None
+    # A friend's invitation to this seat (its id, in ``account``'s inbox), used up with it; the
+    # seat's invite link stops working too.
+    invitation: str | None = None
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,33 @@ class SeatStore:
         holder = {"account_id": c.account, "name": c.name, "standin": c.standin}
 
         def work(connection: Connection, now: float) -> None:
-            if c.invite is None:
+            if c.invitation is not None:
+                used = connection.execute(
+                    delete(InvitationRow).where(
+                        InvitationRow.id == c.invitation,
+                        InvitationRow.game_id == c.game_id,
+                        InvitationRow.seat == c.seat,
+                        InvitationRow.account_id == c.account,
+                    )
+                ).rowcount
+                if used != 1:
+                    raise Refused(
+                        f"invitation {c.invitation} was used or withdrawn",
+                        "this invitation was used or withdrawn",
+                    )
+                # A seat waiting for its invite link, or one open in the lobby: the link dies.
+                invited = connection.execute(
+                    delete(InviteRow).where(
+                        InviteRow.game_id == c.game_id, InviteRow.seat == c.seat
+                    )
+                ).rowcount
+                taking = update(SeatRow).where(SeatRow.game_id == c.game_id, SeatRow.seat == c.seat)
+                if invited != 1:
+                    taking = taking.where(SeatRow.claimed.is_(False))
+                found = connection.execute(
+                    taking.values(claimed=True, token=c.token, **holder)
+                ).rowcount
+            elif c.invite is None:
                 found = connection.execute(
                     update(SeatRow)
                     .where(
