@@ -4,6 +4,7 @@
 // module, the log from log.js. Also the seat pages: an invite exchanged for its seat.
 
 import { me, refreshWaiting, seatName, transferPanel } from "./account.js";
+import { inviteFriendForm } from "./friends.js";
 import { nameAt } from "./names.js";
 import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
@@ -657,10 +658,16 @@ function invites(node, id, frame, mode) {
   const saved = remembered(id);
   const unused = frame.table.invites || [];
   const pending = (saved?.invites || []).filter((s) => s.invite && unused.includes(s.seat));
-  if (!pending.length) { clear(node); return; }
+  // A signed-in player may invite a friend by name to any seat nobody took yet.
+  const free = unused.length + (frame.table.open || []).length;
+  const byName = Boolean(me.account) && free > 0 && frame.table.status !== "over";
+  if (!pending.length && !byName) { clear(node); return; }
+  if (node.querySelector("#invite-friend") && byName && node.dataset.pending === String(pending.length)) return; // keep what is typed
+  node.dataset.pending = String(pending.length);
   put(node, el("div", { class: "card invites" },
     el("h3", {}, t("table.invite")),
-    el("p", { class: "muted" }, t("table.invite_about")),
+    pending.length ? el("p", { class: "muted" }, t("table.invite_about")) : null,
+    byName ? inviteFriendForm(id, frame) : null,
     pending.map((s) => {
       const url = `${location.origin}/#/invite/${id}/${s.invite}`;
       return el("div", { class: "invite" },

@@ -20,6 +20,8 @@ export interface Meta {
   max_bot_seconds: number;
   /** Whether the server analyses each finished game a person played by itself. */
   analyse_finished?: boolean;
+  /** the server sends mail (address checks, reset links, turn notices, invitations) */
+  mail?: boolean;
 }
 
 export interface GameInfo {
@@ -98,15 +100,80 @@ export interface Account {
   id: string;
   name: string;
   email: string | null;
+  /** the person opened the link mailed to `email`: no other mail goes to it before */
+  email_verified: boolean;
   turn_mail: boolean;
+  /** friends' invitations to seats are mailed too */
+  invite_mail: boolean;
   created: number;
 }
 
-/** `GET /api/me` (and sign-up, sign-in, sign-out): the account, null for a guest. */
+/**
+ * `GET /api/me` (and sign-up, sign-in, sign-out): the account, null for a guest; `ended`
+ * (once): why this device's session ended elsewhere ("password": changed on another device,
+ * "reset": reset by a mailed link).
+ */
 export interface Me {
   account: Account | null;
   csrf: string | null;
+  ended?: string | null;
 }
+
+/** A listed table in progress where a friend holds a seat. */
+export interface FriendTable {
+  id: string;
+  game: string;
+  players: number;
+  status: string;
+  mode: string;
+  /** seats nobody took yet */
+  free: number;
+}
+
+/** Another account in one's friend list. */
+export interface FriendInfo {
+  name: string;
+  online?: boolean;
+  tables?: FriendTable[];
+}
+
+/** `GET /api/friends`: friends, the requests one made and got, whom one blocks. */
+export interface FriendList {
+  friends: FriendInfo[];
+  asked: FriendInfo[];
+  asking: FriendInfo[];
+  blocked: FriendInfo[];
+}
+
+/** `POST /api/friends`: "friends" or "asked", and the list as it now is. */
+export interface FriendAnswer extends FriendList {
+  status: string;
+}
+
+/** A friend's invitation to a seat, in one's inbox. */
+export interface InvitationInfo {
+  id: string;
+  game_id: string;
+  game: string;
+  seat: number;
+  players: number;
+  mode: string;
+  sender: string;
+  created: number;
+}
+
+/** `GET /api/me/invitations`. */
+export interface Invitations {
+  invitations: InvitationInfo[];
+}
+
+/** What `/ws/me` sends a signed-in page. */
+export type AccountFrame =
+  | { type: "hello"; name: string }
+  | { type: "inbox" }
+  | { type: "signed_out"; reason: string }
+  | { type: "pong" }
+  | { type: "error"; error: string; status: number };
 
 /** One game of `GET /api/me/games`. */
 export interface MyGame {
