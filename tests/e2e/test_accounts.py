@@ -43,7 +43,7 @@ def sign_up(page: Any, server: PlayServer, name: str) -> None:
 
 def play_one_move(page: Any) -> None:
     rng = random.Random(5)
-    wait_until(lambda: turn(page) == "mine", 30)
+    wait_until(lambda: turn(page) == "mine", 120)
     before = version(page)
     while version(page) == before:
         decide(page, rng)
@@ -81,7 +81,7 @@ def test_sign_up_then_play_the_same_seat_on_another_device(
     phone.fill("#signin-password", PASSWORD)
     phone.click("#signin-submit")
     phone.wait_for_selector(f"#inbox .inbox-game[data-id='{game_id}']")
-    wait_until(lambda: server.get(f"/api/games/{game_id}")["to_move"] == 0, 30)
+    wait_until(lambda: server.get(f"/api/games/{game_id}")["to_move"] == 0, 120)
     phone.goto(f"{server.base}/#/inbox")
     phone.wait_for_selector("#inbox .inbox-game.your-turn")
     phone.wait_for_selector("#inbox-link:text-is('Your turn: 1')")
@@ -98,7 +98,7 @@ def test_sign_up_then_play_the_same_seat_on_another_device(
     laptop.click("#play-here")
     laptop.wait_for_selector("#hand-tiles .tile-btn")
     laptop.screenshot(path=str(artifacts / "accounts-laptop-back-on-first-device.png"))
-    wait_until(lambda: turn(laptop) in ("mine", "wait"), 30)
+    wait_until(lambda: turn(laptop) in ("mine", "wait"), 120)
     assert "watching" not in laptop.locator("#banner").inner_text()
     assert laptop_errors.errors == [] and phone_errors.errors == [], (
         laptop_errors.errors,

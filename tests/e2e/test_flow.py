@@ -158,7 +158,7 @@ class Person:
 
 def header_says(person: Person, text: str) -> None:
     """The header's count says ``text``; it is in view once the person looks up to it."""
-    wait_until(lambda: person.page.locator("#inbox-link").inner_text() == text, 30)
+    wait_until(lambda: person.page.locator("#inbox-link").inner_text() == text, 120)
     person.page.evaluate("window.scrollTo(0, 0)")
     person.in_view("#inbox-link")
 
@@ -256,7 +256,7 @@ def test_friends_play_a_rated_turn_based_game_across_two_processes(
     assert mail["To"] == address[mover] and f"#/play/{game_id}" in mail.get_content()
     header_says(people[mover], "Your turn: 1")
     header_says(people[1 - mover], "My games")
-    wait_until(lambda: turn(people[mover].page) == "mine", 30)
+    wait_until(lambda: turn(people[mover].page) == "mine", 120)
     people[mover].page.screenshot(path=str(artifacts / f"flow-{'laptop' if mover == 0 else 'phone'}-first-turn.png"))  # fmt: skip
 
     # A few moves each by clicks, each screen following the other process' moves.
@@ -310,7 +310,7 @@ def test_friends_play_a_rated_turn_based_game_across_two_processes(
             # A turn the other person's process began: its mail comes while it is not played
             # (a turn played before any process mailed it is no longer owed one).
             begun = (seat, view["table"]["moves"])
-            wait_until(lambda begun=begun: begun in mailed_turns(first.database_url, game_id), 30)
+            wait_until(lambda begun=begun: begun in mailed_turns(first.database_url, game_id), 120)
             waited += 1
         previous = seat
         person = people[seat]

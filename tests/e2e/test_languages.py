@@ -153,12 +153,12 @@ def crawl(
         created = server.post("/api/games", {"game": game, "seats": ["human", "bot:random"]})
         page.goto(f"{base}/#/play/{created['id']}/{created['seats'][0]['token']}")
         page.wait_for_selector("#hand-tiles")
-        wait_until(lambda: turn(page) == "mine", 30)
+        wait_until(lambda: turn(page) == "mine", 120)
         if game == "tigris":
             # A square the tile may not go on: the engine's reason (English from the server).
             page.locator("#hand-tiles .tile-btn:not([disabled])").first.click()
             page.locator(".board .not-legal rect").first.click()
-            wait_until(lambda: page.locator("#why").inner_text().count(":") >= 2, 30)
+            wait_until(lambda: page.locator("#why").inner_text().count(":") >= 2, 120)
         check_screen(page, tag, f"{game}-table", artifacts, size)
         page.locator("#aid-open").click()
         check_screen(page, tag, f"{game}-aid", artifacts, size)
@@ -239,8 +239,8 @@ def walk(browser: Any, server: PlayServer, artifacts: Path, tag: str, game: str,
     page.goto(f"{server.base}/#/learn/{game}")
     for number, lesson in enumerate(lessons):
         base = f"lesson.{game}.{lesson['name']}"
-        wait_until(lambda name=lesson["name"]: step_name(page) == name, 30)
-        wait_until(lambda: turn(page) == "mine", 30)
+        wait_until(lambda name=lesson["name"]: step_name(page) == name, 120)
+        wait_until(lambda: turn(page) == "mine", 120)
         assert page.locator(".guide-intro").inner_text() == words[f"{base}.intro"]
         title = page.locator("#guide-step").inner_text()
         assert title.endswith(words[f"{base}.title"]), title
@@ -250,14 +250,14 @@ def walk(browser: Any, server: PlayServer, artifacts: Path, tag: str, game: str,
             page.locator("#hand-tiles .tile-btn[data-color=green]").first.click()
             page.locator(".board [data-cell=D4] rect").first.click()
             wrong = page.locator("#guide-feedback.wrong")
-            wait_until(lambda wrong=wrong: wrong.count() > 0, 30)
+            wait_until(lambda wrong=wrong: wrong.count() > 0, 120)
             assert "river" not in wrong.inner_text() and "D4" in wrong.inner_text()
             check_screen(page, tag, f"learn-{game}-refused", artifacts, size)
             page.locator("#hand-tiles .tile-btn[data-color=green]").first.click()  # unselects
         for pattern in lesson["tries"]:
             make(page, pattern)
         done = page.locator("#guide-feedback.done")
-        wait_until(lambda done=done: done.count() > 0, 30)
+        wait_until(lambda done=done: done.count() > 0, 120)
         assert done.inner_text() == words[f"{base}.done"]
         if number < len(lessons) - 1:
             page.locator("#guide-next").click()

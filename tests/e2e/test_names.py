@@ -135,7 +135,7 @@ def test_the_log_scores_and_banner_name_the_people(
     laptop = open_page(browser, server, f"#/play/{game_id}/{tokens[0]}")
     phone = open_page(browser, server, f"#/watch/{game_id}", phone=True)
     for page, name in ((laptop, "laptop"), (phone, "phone")):
-        wait_until(lambda page=page: page.locator("#log .log-entry").count() == len(movers), 30)
+        wait_until(lambda page=page: page.locator("#log .log-entry").count() == len(movers), 120)
         texts = page.locator("#log .log-entry .log-text").all_inner_texts()
         for text, seat in zip(texts, movers, strict=True):
             assert text.startswith(f"{expected[seat]}: "), (seat, text)

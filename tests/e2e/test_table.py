@@ -127,12 +127,12 @@ def test_the_log_is_the_whole_history_and_the_board_shows_what_happened(
     page.wait_for_selector(".tigris-board .river")
     # Pass a few turns: the bot (which thinks a moment each time) moves in between.
     for _ in range(3):
-        wait_until(lambda: turn(page) == "mine", 60)
+        wait_until(lambda: turn(page) == "mine", 120)
         assert "Your turn" in page.title()
         click_and_wait(page, page.locator("#pass"))
         page.wait_for_selector("#thinking")  # a bot's turn shows it thinking
         assert "Waiting for" in page.title()
-    wait_until(lambda: turn(page) == "mine", 60)
+    wait_until(lambda: turn(page) == "mine", 120)
     assert "Your turn" in page.title()
     page.screenshot(path=str(artifacts / "tigris-your-turn.png"))
     before = wait_for_log(page, server, game_id, token)

@@ -201,7 +201,12 @@ def test_the_stand_in_plays_until_its_person_is_back(
     other.wait_for_selector(f".standin-note[data-away='{late}']")
     note = other.locator(f".standin-note[data-away='{late}']").inner_text()
     assert note == f"A bot (easy) plays for {who} until they return."
-    wait_until(lambda: server.get(f"/api/games/{game_id}")["to_move"] == 1 - late, 30)
+    wait_until(lambda: server.get(f"/api/games/{game_id}")["to_move"] == 1 - late, 120)
+    # The log says who really moved: the stand-in, for the late seat's person.
+    for page in (other, phone):
+        page.wait_for_selector(".log-entry .log-text")
+        logged = page.locator(".log-entry .log-text").all_text_contents()
+        assert logged and all(f"Easy bot for {who}" in text for text in logged), logged
     other.screenshot(path=str(artifacts / "standin-laptop.png"))
     back = phone.locator("#come-back")
     back.wait_for()

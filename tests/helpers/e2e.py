@@ -153,7 +153,9 @@ def missing_glyphs(page: Any) -> list[str]:
     return found
 
 
-def wait_until(predicate: Any, seconds: float = 20.0, step: float = 0.05) -> None:
+def wait_until(predicate: Any, seconds: float = 60.0, step: float = 0.05) -> None:
+    """Wait until ``predicate()`` holds: generously (a loaded machine does what is waited for
+    slowly, and the wait ends as soon as it holds), else AssertionError."""
     deadline = time.monotonic() + seconds
     while not predicate():
         if time.monotonic() > deadline:
@@ -171,7 +173,7 @@ def step_name(page: Any) -> str:
 def make(page: Any, pattern: str) -> None:
     """Make the move a step asks for, as a person would: a decision's button, else the tile
     and the outlined square (Tigris tiles), else the list of every legal action."""
-    wait_until(lambda: turn(page) == "mine", 30)
+    wait_until(lambda: turn(page) == "mine", 120)
     tile = re.fullmatch(r"tile (\w+) ([A-P]\d+)", pattern)
     if tile and page.locator(f"#hand-tiles .tile-btn[data-color={tile[1]}]").count():
         page.locator(f"#hand-tiles .tile-btn[data-color={tile[1]}]").first.click()

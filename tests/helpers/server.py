@@ -299,7 +299,9 @@ def token_of(created: dict[str, Any], seat: int) -> str:
     raise KeyError(seat)
 
 
-def wait_for(predicate: Any, seconds: float = 60) -> None:
+def wait_for(predicate: Any, seconds: float = 180) -> None:
+    """Wait until ``predicate()`` holds: generously (a loaded machine does what is waited for
+    slowly, and the wait ends as soon as it holds), else AssertionError."""
     deadline = time.monotonic() + seconds
     while not predicate():
         if time.monotonic() > deadline:
@@ -420,8 +422,10 @@ def stored_game(storage: Store, game_id: str, seed: int, moves: int | None, hots
 def before_alembic(db: Any) -> None:
     """Make the SQLite file a current server made (``db``: a sqlite3 connection) look like one
     made before Alembic: no revision, none of the tables and columns the revisions since added
-    (accounts, turn-based tables and their mail, chat, ratings, owed notices, seats away)."""
+    (accounts, turn-based tables and their mail, chat, ratings, owed notices, seats away, the
+    moves' stand-ins)."""
     db.execute("DROP TABLE alembic_version")
+    db.execute("ALTER TABLE actions DROP COLUMN standin")
     db.execute("DROP TABLE due_notices")
     db.execute("ALTER TABLE games DROP COLUMN away")
     for table in ("chat_lines", "chat_mutes", "rating_changes", "ratings"):

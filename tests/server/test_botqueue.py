@@ -1,5 +1,10 @@
 """`cradle bots` on one PostgreSQL database: two worker processes make every bot move exactly
-once, serving the clients in turn, and a worker killed mid-thought has its turn taken over."""
+once, serving the clients in turn, and a worker killed mid-thought has its turn taken over.
+
+No test here depends on the machine's speed: the waits are long (they end as soon as what they
+wait for happens), and the kill is tested on a queue that holds only the turn taken over (with
+other clients' cheap turns waiting, the fair order would put it behind them for as long as
+their use of the bots stays below its cost, which on a loaded machine is a long time)."""
 
 from __future__ import annotations
 
@@ -84,9 +89,7 @@ def create(server: PlayServer, source: str, seats: list[str], **body: Any) -> st
     return game_id
 
 
-def test_two_bot_worker_processes_share_the_turns_fairly_once_and_survive_a_kill(
-    postgres_url: str,
-) -> None:
+def test_two_bot_worker_processes_share_the_turns_fairly_once(postgres_url: str) -> None:
     settings = ("run_bots=false", "bot_seats_per_client=100", "analyse_finished=false")
     server = PlayServer(postgres_url, bot_delay=0.0, settings=settings).start()
     groups: list[Workers] = []
@@ -105,7 +108,7 @@ def test_two_bot_worker_processes_share_the_turns_fairly_once_and_survive_a_kill
         def made() -> list[Move]:
             return sorted((m for group in groups for m in group.moves), key=lambda m: m.at)
 
-        wait_for(lambda: len(made()) >= 120, 120)
+        wait_for(lambda: len(made()) >= 120, 300)
         # Fair across clients: B's and C's one table each get a third of the moves, like A's
         # six together (first come, first served by table would give them an eighth).
         first = made()[:120]
@@ -114,21 +117,6 @@ def test_two_bot_worker_processes_share_the_turns_fairly_once_and_survive_a_kill
         assert {m.owner for m in first} and len({g.process.pid for g in groups}) == 2
         assert all(len({m.owner for m in group.moves}) == 1 for group in groups)
 
-        # A slow table of another client: its turn is claimed at once (served least recently),
-        # and the worker thinking on it is killed; the other takes it over once the lease lapses.
-        slow = create(server, "127.0.0.5", ["bot:expert", "bot:expert"], bot_seconds=3)
-        owner = ""
-        deadline = time.monotonic() + 60
-        while not owner:
-            assert time.monotonic() < deadline, "nobody claimed the slow table's turn"
-            jobs = {job["game_id"]: job for job in storage.bot_jobs.jobs()}
-            owner = (jobs.get(slow) or {}).get("owner") or ""
-            time.sleep(0.02)
-        killed = int(owner.rsplit(":", 1)[1])
-        os.kill(killed, signal.SIGKILL)
-        wait_for(lambda: any(m.game == slow for m in made()), 60)
-        taken = [m for m in made() if m.game == slow and m.ply == 0]
-        assert len(taken) == 1 and taken[0].owner != owner
         for group in groups:
             group.stop()
         # Every bot move stored was made once, by one worker, and is the one its seeded bot
@@ -147,9 +135,55 @@ def test_two_bot_worker_processes_share_the_turns_fairly_once_and_survive_a_kill
             check_bots_played_as_if_never_stopped(record, bots)
             # The server heard every move (NOTIFY) and serves the game as stored.
             assert server.get(f"/api/games/{game_id}")["table"]["moves"] == len(stored.actions)
-        assert storage.games.load(slow).actions  # type: ignore[union-attr]
     finally:
         for group in groups:
             group.stop()
         storage.close()
         server.stop()
+
+
+def test_a_worker_killed_mid_thought_has_its_turn_taken_over(postgres_url: str) -> None:
+    """The worker thinking on a slow table's turn is killed (SIGKILL): its lease lapses and the
+    other worker (or the one started in its place) makes the move, once."""
+    from cradle import tigris
+    from cradle.server.store.database import client_hash
+    from cradle.server.store.games import StoredGame
+
+    store = Store(postgres_url)
+    groups: list[Workers] = []
+    try:
+        seats = ["bot:expert", "bot:expert"]
+        state = tigris.new_game(2, 7)
+        now = time.time()
+        store.new_games.create(
+            StoredGame(
+                id="slow", game="tigris", players=list(state.players), seed=7, options={},
+                seats=seats, hotseat=False, listed=True, table_token=None, status="running",
+                created=now, updated=now, bot_seconds=3.0, bot_turn=True, bot_cost=3.0,
+                client=client_hash("127.0.0.5"),
+            )
+        )  # fmt: skip
+        groups = [Workers(postgres_url, "--bot-seconds", "3") for _ in range(2)]
+        owner = ""
+        deadline = time.monotonic() + 300
+        while not owner:
+            assert time.monotonic() < deadline, "nobody claimed the slow table's turn"
+            owner = ([job["owner"] for job in store.bot_jobs.jobs()] or [""])[0] or ""
+            time.sleep(0.02)
+        os.kill(int(owner.rsplit(":", 1)[1]), signal.SIGKILL)
+
+        def made() -> list[Move]:
+            return [m for group in groups for m in group.moves if m.game == "slow"]
+
+        wait_for(lambda: any(m.ply == 0 for m in made()), 300)
+        taken = [m for m in made() if m.ply == 0]
+        assert len(taken) == 1 and taken[0].owner != owner
+        for group in groups:
+            group.stop()
+        stored = store.games.load("slow")
+        assert stored is not None and stored.actions
+        assert max(Counter(m.ply for m in made()).values()) == 1  # no move made twice
+    finally:
+        for group in groups:
+            group.stop()
+        store.close()

@@ -203,7 +203,10 @@ def memory_ceiling(extra: int = 2 * 1024**3) -> Iterator[None]:
 @pytest.fixture(scope="module")
 def hostile_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("bounds") / "games.sqlite3"
-    limits = Limits(**UNLIMITED_CLIENTS, password_kib=64)  # type: ignore[arg-type]
+    # No rate here: each field's examples are sent as fast as the machine goes, and a test
+    # must not depend on how many a bucket refilled for meanwhile (test_limits has the rates).
+    unlimited = {**UNLIMITED_CLIENTS, "signins_per_minute": 1e9, "signins_burst": 10**9}
+    limits = Limits(**unlimited, password_kib=64)  # type: ignore[arg-type]
     with TestClient(create_app(f"sqlite:///{db}", bot_delay=600, limits=limits)) as client:
         yield client
 

@@ -28,7 +28,7 @@ def test_serve_prints_its_url_and_serves_the_client(tmp_path: Path) -> None:
         assert process.stdout is not None
         line = process.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in line and str(db) in line
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:

@@ -144,7 +144,7 @@ def test_serve_passes_its_trusted_proxy_to_the_server(tmp_path: Path) -> None:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while True:
             try:
                 game = http("POST", base + "/api/games", {"game": "tigris", "seats": ["human"] * 2})

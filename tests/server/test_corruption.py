@@ -92,6 +92,7 @@ CORRUPTIONS: dict[tuple[str, str], list[Any]] = {
     ("games", "creator"): [X, BAD, 99],
     ("games", "away"): [X, None, BAD, -1, 4],  # a bit per seat: 4 is a third seat of two
     ("seats", "standin"): [X, N, BAD],  # NULL: the default level
+    ("actions", "standin"): [X, N, BAD],  # NULL: the seat's own player made the move
 }
 # What the damaged game's URLs answer when it is not 503 (it cannot be, or need not be, told).
 ANSWERS = {

@@ -107,7 +107,7 @@ def test_a_tables_bot_budget_is_capped_and_the_lobby_pages(tight: TestClient) ->
     # A bot's move makes its table the most recently active: page once the bots have played
     # (a table that moves between two pages may change pages, as in any live lobby).
     for table in (asked, less):
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while tight.get(f"/api/games/{table['id']}").json()["to_move"] != 0:
             assert time.monotonic() < deadline, "the bot did not play its first move"
             time.sleep(0.05)
@@ -159,7 +159,7 @@ def test_limits_refuse_nonsense() -> None:
 def test_replays_are_cached(client: TestClient) -> None:
     created = create(client, seats=["bot:random", "bot:random"])
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while client.get(f"/api/games/{created['id']}").json()["table"]["status"] != "over":
         assert time.monotonic() < deadline
         time.sleep(0.05)

@@ -367,3 +367,77 @@ def test_two_processes_ending_one_game_rate_it_once(any_db_url: str) -> None:
     finally:
         one.close()
         two.close()
+
+
+HOUR = 3600
+
+
+@pytest.mark.parametrize("ending", ["conceded", "timeout", "abandoned"])
+def test_a_rated_game_ended_early_moves_both_ratings_once(
+    app_url: tuple[TestClient, TestClient], ending: str
+) -> None:
+    """A concession, the others ending it without a seat whose deadline passed, and a game
+    nobody moved in for three deadlines: each ends a rated game, and each moves both ratings,
+    once, in the transaction that ends it: the seat that left loses."""
+    first, second = app_url
+    alice, bob = Person(first, "Alice"), Person(second, "Bob")
+    answer = alice.post(
+        "/api/games",
+        {"game": "gheos", "seats": ["human", "human"], "rated": True, "mode": "turn",
+         "deadline_s": HOUR},
+    )  # fmt: skip
+    assert answer.status_code == 200, answer.text
+    created = answer.json()
+    game_id = created["id"]
+    joined = bob.post(f"/api/games/{game_id}/join", {"invite": created["seats"][1]["invite"]})
+    tokens = [token_of(created, 0), joined.json()["token"]]
+    play = random.Random(3)
+    for _ in range(2):  # a few moves first: the game is under way
+        frame = first.get(f"/api/games/{game_id}").json()
+        token = tokens[frame["to_move"]]
+        legal = first.get(f"/api/games/{game_id}", headers=auth(token)).json()["legal_actions"]
+        moved = first.post(
+            f"/api/games/{game_id}/actions",
+            json={"action": play.choice(legal)},
+            headers=auth(token),
+        )
+        assert moved.status_code == 200, moved.text
+    table = first.get(f"/api/games/{game_id}").json()["table"]
+    late = table["to_move"]
+    hub = first.app.state.hub  # type: ignore[attr-defined]
+    if ending == "conceded":
+        out = 1
+        answer = bob.post(f"/api/games/{game_id}/concede", {}, tokens[1])
+    elif ending == "timeout":
+        out = late
+        hub.clock = lambda: table["deadline"] + 1
+        waiting = [alice, bob][1 - late]  # the seat that waits ends it
+        answer = waiting.post(f"/api/games/{game_id}/timeout", {"choice": "end"}, tokens[1 - late])
+    else:
+        out = late
+        assert first.portal is not None
+        ended = first.portal.call(hub.turns.end_idle, table["updated"] + 3 * HOUR + 1)
+        assert ended == [game_id]
+        answer = first.get(f"/api/games/{game_id}")
+    assert answer.status_code == 200, answer.text
+    end = answer.json()["table"]
+    assert end["status"] == "over" and end["ended_by"] == ending
+    places = {line["seat"]: line["place"] for line in end["result"]}
+    assert places == {out: 2, 1 - out: 1}
+    expected = rate([Skill(), Skill()], [places[0], places[1]])
+    names = ["Alice", "Bob"]
+    board = {row["name"]: row for row in first.get("/api/ratings?game=gheos").json()["ratings"]}
+    assert set(board) == set(names)
+    for seat, name in enumerate(names):
+        assert board[name]["games"] == 1
+        assert board[name]["rating"] == expected[seat].shown
+        history = first.get(f"/api/players/{name}").json()["history"]
+        assert [change["game_id"] for change in history] == [game_id]
+    assert board[names[out]]["rating"] < board[names[1 - out]]["rating"]
+    # The end is stored once: acting on it again is refused and counts nothing twice.
+    again = alice.post(f"/api/games/{game_id}/concede", {}, tokens[0])
+    assert again.status_code in (403, 410), again.text
+    store = hub.store
+    with store.database.engine.connect() as connection:
+        assert len(connection.execute(RatingChangeRow.__table__.select()).all()) == 2
+        assert sorted(r.games for r in connection.execute(RatingRow.__table__.select())) == [1, 1]

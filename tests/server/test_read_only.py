@@ -80,7 +80,7 @@ def test_a_read_only_file_is_served_read_only(tmp_path: Path) -> None:
             assert "read-only" not in lines[0] and f"http://127.0.0.1:{port}/" in lines[0]
             assert lines[1].startswith("serving read-only:") and str(db) in lines[1]
             base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 120
             while True:
                 try:
                     call(base, "GET", "/api/meta")

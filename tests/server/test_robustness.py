@@ -112,7 +112,7 @@ def test_bot_workers_end_with_the_server(tmp_path: Path, ending: str) -> None:
     assert server.process is not None
     try:
         server.post("/api/games", {"game": "tigris", "seats": ["bot:greedy", "bot:greedy"]})
-        wait_for(lambda: bool(children_of(server.process.pid)), 30)  # type: ignore[union-attr]
+        wait_for(lambda: bool(children_of(server.process.pid)), 120)  # type: ignore[union-attr]
         workers = children_of(server.process.pid)
     finally:
         if ending == "kill":
@@ -120,7 +120,7 @@ def test_bot_workers_end_with_the_server(tmp_path: Path, ending: str) -> None:
         else:
             server.process.send_signal(signal.SIGTERM)
             server.process.wait(timeout=30)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 120
     while any(alive(pid) for pid in workers):
         assert time.monotonic() < deadline, f"bot workers outlived the server: {workers}"
         time.sleep(0.1)

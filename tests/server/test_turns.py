@@ -169,12 +169,15 @@ def test_when_a_deadline_passes_the_others_let_the_stand_in_play_its_turn(
     assert answer.json()["table"]["away"] == [seat]
     assert answer.json()["table"]["standins"][seat] == "medium"
     # The stand-in plays the late seat's turn while it decides, then the other seat decides.
-    wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 60)
+    wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 120)
     after = view(client, game_id, other)["table"]
     assert after["moves"] >= 1 and after["standin"] is None and after["status"] == "running"
     assert after["deadline"] is not None and after["away"] == [seat]
     record = client.get(f"/api/games/{game_id}/record", headers=auth(other)).json()
     assert set(record["seats"]) == {seat}
+    # The log says who really moved: the stand-in, for the late seat's person.
+    steps = client.get(f"/api/games/{game_id}/history").json()["steps"]
+    assert steps and {step["standin"] for step in steps} == {"medium"}
     # At the late seat's next turn its person has the deadline again: a move of theirs
     # brings them back (the stand-in plays for them no more).
     pass_turn_to(client, created, seat)
@@ -182,6 +185,9 @@ def test_when_a_deadline_passes_the_others_let_the_stand_in_play_its_turn(
     assert view(client, game_id)["table"]["standin"] is None
     move(client, game_id, late)
     assert view(client, game_id)["table"]["away"] == []
+    steps = client.get(f"/api/games/{game_id}/history", headers=auth(late)).json()["steps"]
+    assert steps[-1]["seat"] == seat and steps[-1]["standin"] is None  # the person's own
+    assert view(client, game_id)["table"]["last"]["standin"] is None
 
 
 def pass_turn_to(client: TestClient, created: dict[str, Any], seat: int) -> None:
@@ -212,7 +218,7 @@ def test_the_stand_in_plays_each_lapsed_turn_until_its_person_is_back(
     created = create(client, **TURN)
     game_id = created["id"]
     seat, late = stand_in(client, created)
-    wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 60)
+    wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 120)
     # The late seat's next turn: its person has a deadline; the sweep leaves it until then.
     pass_turn_to(client, created, seat)
     table = view(client, game_id)["table"]
@@ -223,7 +229,7 @@ def test_the_stand_in_plays_each_lapsed_turn_until_its_person_is_back(
     # Once it passes, the stand-in plays that turn too, nobody choosing again.
     assert client.portal.call(hub.turns.stand_in_lapsed, table["deadline"] + 1) == [game_id]
     assert view(client, game_id)["table"]["standin"] == seat
-    wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 60)
+    wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 120)
     assert client.portal.call(hub.turns.stand_in_lapsed, table["deadline"] + 1) == []
     # "I'm back": only the seat's own token, with an empty body.
     other = token_of(created, 1 - seat)
@@ -284,7 +290,7 @@ def test_a_lapsed_seat_away_is_played_by_a_process_that_never_loaded_it(db_url: 
         created = create(client, **TURN)
         game_id = created["id"]
         seat, _late = stand_in(client, created)
-        wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 60)
+        wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 120)
         pass_turn_to(client, created, seat)
         deadline = view(client, game_id)["table"]["deadline"]
     # A new process: the sweep reads the database, the table is not loaded.
@@ -293,7 +299,7 @@ def test_a_lapsed_seat_away_is_played_by_a_process_that_never_loaded_it(db_url: 
         assert game_id not in hub.tables
         assert client.portal is not None
         assert client.portal.call(hub.turns.stand_in_lapsed, deadline + 1) == [game_id]
-        wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 60)
+        wait_for(lambda: view(client, game_id)["to_move"] == 1 - seat, 120)
         assert view(client, game_id)["table"]["away"] == [seat]
         # The idle end reads the database too.
         updated = view(client, game_id)["table"]["updated"]
@@ -327,7 +333,7 @@ def test_two_processes_let_a_lapsed_stand_in_play_once(postgres_url: str) -> Non
         game_id = created["id"]
         seat, _late = stand_in(one, created)
         assert bot_moves(postgres_url) >= 1
-        wait_for(lambda: view(one, game_id)["to_move"] == 1 - seat, 30)
+        wait_for(lambda: view(one, game_id)["to_move"] == 1 - seat, 120)
         pass_turn_to(one, created, seat)
         view(two, game_id)  # both processes hold the table
         lapsed = view(one, game_id)["table"]["deadline"] + 1
@@ -340,7 +346,7 @@ def test_two_processes_let_a_lapsed_stand_in_play_once(postgres_url: str) -> Non
         assert [job["game_id"] for job in hub_of(one).store.bot_jobs.jobs()] == [game_id]
         assert bot_moves(postgres_url) >= 1
         for client in (one, two):
-            wait_for(lambda client=client: view(client, game_id)["to_move"] == 1 - seat, 30)
+            wait_for(lambda client=client: view(client, game_id)["to_move"] == 1 - seat, 120)
 
 
 def test_back_on_another_process_right_after_the_choice(postgres_url: str) -> None:
@@ -505,7 +511,7 @@ def test_a_move_and_an_ending_on_two_processes_store_one(postgres_url: str) -> N
         assert answer.status_code == 200, answer.text
         stored = hub_of(one).store.games.load(game_id)
         assert stored is not None and stored.moves == 1 and stored.ended_by == "conceded"
-        wait_for(lambda: view(one, game_id)["table"]["status"] == "over", 30)
+        wait_for(lambda: view(one, game_id)["table"]["status"] == "over", 120)
 
 
 # -- removing a table ---------------------------------------------------------------------------

@@ -158,8 +158,12 @@ class Joined(Answer):
 
 
 class LastAction(Answer):
+    """The last action: its seat, the action as this viewer may know it, and the stand-in bot
+    level that made it for the seat's person (None: the seat's own player)."""
+
     seat: int
     action: str
+    standin: str | None = None
 
 
 class FrameTable(TableSummary):
@@ -301,6 +305,7 @@ class ReplayStep(Answer):
     action: str | None
     events: list[GameEvent]
     view: GameJson
+    standin: str | None = None  # the stand-in bot level that made it for the seat's person
 
 
 class Replay(Answer):
@@ -335,12 +340,14 @@ class Piece(Answer):
 
 
 class HistoryStep(Answer):
-    """One action as a seat may know it: the move it was (``ply``), who made it, its events."""
+    """One action as a seat may know it: the move it was (``ply``), who made it (its seat;
+    ``standin``: the stand-in bot level that made it for the seat's person), its events."""
 
     ply: int
     seat: int
     action: str
     events: list[GameEvent]
+    standin: str | None = None
 
 
 class History(Answer):

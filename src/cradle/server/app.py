@@ -185,6 +185,10 @@ def create_app(
         chat_speakers=RateLimiter(
             limits.chat_per_minute / 60.0, limits.chat_burst, name="chat-speaker"
         ),
+        signins=RateLimiter(limits.signins_per_minute / 60.0, limits.signins_burst, name="signin"),
+        signins_of=RateLimiter(
+            limits.signins_per_minute / 60.0, limits.signins_burst, name="signin-of"
+        ),
     )
 
     @contextlib.asynccontextmanager

@@ -68,13 +68,15 @@ class KnownRecord(TypedDict):
 
 
 class ReplayStep(TypedDict):
-    """One step of a replay: the action (None before the first), its events, the view after."""
+    """One step of a replay: the action (None before the first), its events, the view after;
+    ``standin``: the stand-in bot level that made the action for its seat's person."""
 
     ply: int
     seat: int | None
     action: str | None
     events: list[Event]
     view: View
+    standin: str | None
 
 
 class Replay(TypedDict):
@@ -148,7 +150,10 @@ def replay_of(table: Table, seat: int | None) -> Replay:
     """Every step of the finished game at ``table`` as ``seat`` saw it (engine work)."""
     record = table.record
     state = record.start()
-    steps = [ReplayStep(ply=0, seat=None, action=None, events=[], view=state.view(seat))]
+    steps = [
+        ReplayStep(ply=0, seat=None, action=None, events=[], view=state.view(seat), standin=None)
+    ]
+    standins = table.action_standins
     for step in record.steps_from(state):
         steps.append(
             ReplayStep(
@@ -157,6 +162,7 @@ def replay_of(table: Table, seat: int | None) -> Replay:
                 action=public_action(record.game, step.action, step.seat, seat),
                 events=list(step.events),
                 view=state.view(seat),
+                standin=standins[step.ply - 1] if step.ply - 1 < len(standins) else None,
             )
         )
     return Replay(
@@ -260,7 +266,9 @@ class Archive:
         steps = self.histories.get(key)
         if steps is None:
             record, seats = snapshot(table)
-            steps = await self.runtime.engine(replay_steps, record, seats)
+            steps = await self.runtime.engine(
+                replay_steps, record, seats, list(table.action_standins)
+            )
         keep(self.histories, key, steps, self.limits.replay_cache)
         shown = history_for(table.game, steps, viewer)
         return History(
@@ -284,7 +292,9 @@ class Archive:
         found = self.boards.get(key)
         if found is None:
             record, seats = snapshot(table)
-            built: PastBoard = await self.runtime.engine(board_at, record, seats, ply, viewer)
+            built: PastBoard = await self.runtime.engine(
+                board_at, record, seats, ply, viewer, list(table.action_standins)
+            )
             found = built
         keep(self.boards, key, found, self.limits.replay_cache)
         return Board(

@@ -34,17 +34,15 @@ from cradle.server.bots import (
     RETRY_SECONDS,
     bot_decision,
     decide,
-    decision_cost,
     watch_parent,
 )
+from cradle.server.errors import ApiError
+from cradle.server.referee import BotTurn, Settings, rule_move
 from cradle.server.store import Store
 from cradle.server.store.botjobs import BotJob
 from cradle.server.store.errors import Conflict, CorruptGame, StorageError
-from cradle.server.store.games import playing_seats
-from cradle.server.store.notices import turn_begins
-from cradle.server.store.plays import MoveChange
 from cradle.server.store.schema import LIVE
-from cradle.server.table import MAX_ACTION_LENGTH, replay_record
+from cradle.server.table import build_table
 
 log = logging.getLogger("cradle.server.bots")
 
@@ -92,83 +90,55 @@ class Lease:
 
 def make_move(store: Store, job: BotJob, owner: str, settings: WorkerSettings) -> str:
     """The move of the claimed turn ``job``: "moved", "release" (the game moved on: the turn
-    is claimed again) or "drop" (no bot decides there: the turn is forgotten)."""
+    is claimed again) or "drop" (no bot decides there: the turn is forgotten). The move is
+    ruled on and stored as the server's own bots' are (:func:`cradle.server.referee.rule_move`:
+    the same one change, its turn notice owed whichever process sends it)."""
     try:
         stored = store.games.load(job.game_id)
+        if stored is None or stored.status not in LIVE:
+            return "drop"
+        if stored.version != job.version:
+            return "release"
+        table = build_table(stored)  # a stand-in plays its seat's turn as a bot
     except CorruptGame as exc:
         log.error("game %s cannot be read: %s", job.game_id, exc.reason)
         return "drop"  # set aside by the servers; a restart writes its turn again
-    if stored is None or stored.status not in LIVE:
+    if not table.bot_turn():
         return "drop"
-    if stored.version != job.version:
-        return "release"
-    record = stored.record()
-    try:
-        state = replay_record(record).state
-    except CorruptGame as exc:
-        log.error("game %s cannot be replayed: %s", job.game_id, exc.reason)
-        return "drop"
-    playing = stored.playing()  # a stand-in plays its seat's turn as a bot
-    if state.is_over or not playing[int(state.to_move)].startswith("bot:"):
-        return "drop"
-    ply = len(record.actions)
+    state, record = table.state, table.record
     decision = bot_decision(
         state,
-        playing,
-        stored.seed,
-        ply,
-        stored.bot_seconds,
+        table.playing(),
+        record.seed,
+        table.ply,
+        table.bot_seconds,
         settings.bot_seconds,
         job.clocks,
     )
     belief = None
-    if reads(stored.game):
+    if reads(table.game):
         belief = replayed(record.start(), record.actions)
     seat = decision.seat
     began = time.perf_counter()
     action = decide(state.clone(), seat, decision.name, decision.seed, decision.seconds, belief)
     decision.clock.spend(time.perf_counter() - began)
-    after = state.clone()
-    action = " ".join(action.split())
+    rules = Settings(settings.bot_seconds, settings.analyse)
+    turn = BotTurn(job.version, (seat, decision.clock.spent))
     try:
-        if len(action) > MAX_ACTION_LENGTH:
-            raise ValueError("too long")
-        after.apply(action)
-    except ValueError:
+        ruling = rule_move(table, seat, " ".join(action.split()), rules, turn)
+    except ApiError:
         # A bot's bug must not stall the table: this turn, the random bot decides.
-        log.error("bot %s in game %s chose an action that was refused", decision.name, stored.id)
+        log.error("bot %s in game %s chose an action that was refused", decision.name, table.id)
         action = decide(state.clone(), seat, "random", decision.seed, 1.0)
-        after = state.clone()
-        after.apply(action)
-    over = bool(after.is_over)
-    result: Any = after.result() if over else None
-    # A stand-in plays its seat's whole turn, and no more.
-    standin = seat if stored.standin == seat and not over and int(after.to_move) == seat else None
-    playing_after = playing_seats(stored.seats, standin, stored.standins)
-    deciding = None if over else int(after.to_move)
-    begins = turn_begins(stored.mode, playing_after, stored.claimed, seat, deciding, ply + 1)
+        ruling = rule_move(table, seat, action, rules, turn)
+    if ruling is None:
+        return "release"
     try:
-        change = MoveChange(
-            game_id=stored.id,
-            ply=ply,
-            version=stored.version,
-            seat=seat,
-            action=action,
-            status="over" if over else stored.status,
-            result=result,
-            bot_turn=not over and playing_after[int(after.to_move)].startswith("bot:"),
-            bot_cost=decision_cost(playing_after, after, stored.bot_seconds, settings.bot_seconds),
-            analyse=over and settings.analyse and "human" in stored.seats,
-            clock=(seat, decision.clock.spent),
-            standin=standin,
-            turn_based=stored.mode == "turn",
-            begins=begins,  # a person's turn begins: its mail is owed (any server process sends it)
-        )
-        store.plays.move(change)
+        ruling.commit(store)
     except Conflict:
         return "release"  # another worker made it, or the game changed: the version decides
     if settings.verbose:
-        print(f"moved {stored.id} {ply} {job.client} {time.time():.6f} {owner}", flush=True)
+        print(f"moved {table.id} {table.ply} {job.client} {time.time():.6f} {owner}", flush=True)
     return "moved"
 
 

@@ -27,8 +27,8 @@ from cradle.server.errors import ApiError
 from cradle.server.events import Changed
 from cradle.server.limits import Limits
 from cradle.server.redact import public_action
+from cradle.server.referee import BotTurn, Referee
 from cradle.server.runtime import Runtime
-from cradle.server.session import Session
 from cradle.server.store import Store
 from cradle.server.store.botjobs import BotJob
 from cradle.server.table import Table
@@ -49,14 +49,14 @@ class BotSeats:
         store: Store,
         runtime: Runtime,
         tables: Tables,
-        session: Session,
+        referee: Referee,
         bots: BotPool,
         limits: Limits,
     ) -> None:
         self.store = store
         self.runtime = runtime
         self.tables = tables
-        self.session = session
+        self.referee = referee
         self.bots = bots
         self.limits = limits
         # What wakes the workers: every change that may make a bot's turn due.
@@ -175,9 +175,7 @@ class BotSeats:
             decision.clock.spend(time.perf_counter() - began)
             clock = (seat, decision.clock.spent)
             try:
-                made = await self.session.play(
-                    table, seat, action, bot_version=job.version, clock=clock
-                )
+                made = await self.referee.move(table, seat, action, BotTurn(job.version, clock))
             except ApiError as exc:
                 if exc.status != 400:
                     raise
@@ -185,9 +183,7 @@ class BotSeats:
                 shown = public_action(table.game, action, seat, None)
                 log.error("bot %s in game %s chose %r: refused", name, table.id, shown)
                 action = await self.bots.decide(table.id, state.clone(), seat, "random", seed, 1.0)
-                made = await self.session.play(
-                    table, seat, action, bot_version=job.version, clock=clock
-                )
+                made = await self.referee.move(table, seat, action, BotTurn(job.version, clock))
         finally:
             table.bot_busy = False
         if not made:

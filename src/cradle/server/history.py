@@ -13,7 +13,7 @@ Everything here is synchronous engine work: the hub runs it in its engine thread
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypedDict
 
 from cradle.core.contract import Event, GameState, View
@@ -45,12 +45,14 @@ Pieces = dict[str, Piece]  # by the tile's id
 
 
 class ShownStep(TypedDict):
-    """One step of the history as a viewer may know it."""
+    """One step of the history as a viewer may know it; ``standin``: the stand-in bot level
+    that made the move for its seat's person (None: the seat's own player)."""
 
     ply: int
     seat: int
     action: str
     events: list[Event]
+    standin: str | None
 
 
 class Shown(TypedDict):
@@ -79,6 +81,7 @@ class Step:
     action: str
     events: list[Event]
     pieces: Pieces = field(default_factory=dict)
+    standin: str | None = None  # the stand-in bot level that made it for the seat's person
 
 
 def _region(drawn: Mapping[str, object]) -> Region:
@@ -147,14 +150,19 @@ def step_of(
     return Step(seat, action, list(events), pieces)
 
 
-def replay_steps(record: GameRecord, seats: Sequence[int]) -> list[Step]:
-    """Every step of ``record`` (``seats``: the mover of each action)."""
+def replay_steps(
+    record: GameRecord, seats: Sequence[int], standins: Sequence[str | None] = ()
+) -> list[Step]:
+    """Every step of ``record`` (``seats``: the mover of each action; ``standins``: the
+    stand-in that made it, if any)."""
     state = record.start()
     steps = []
-    for action, seat in zip(record.actions, seats, strict=True):
+    for number, (action, seat) in enumerate(zip(record.actions, seats, strict=True)):
         before = state.clone() if record.game in STEP_PIECES else state
         events = list(state.apply(action) or [])
-        steps.append(step_of(record.game, before, state, seat, action, events))
+        step = step_of(record.game, before, state, seat, action, events)
+        standin = standins[number] if number < len(standins) else None
+        steps.append(replace(step, standin=standin) if standin is not None else step)
     return steps
 
 
@@ -170,14 +178,22 @@ def history_for(game: str, steps: Sequence[Step], viewer: int | None) -> Shown:
                 seat=step.seat,
                 action=public_action(game, step.action, step.seat, viewer),
                 events=public_events(game, step.events, viewer),
+                standin=step.standin,
             )
         )
         pieces.update(step.pieces)
     return Shown(steps=shown, pieces=pieces)
 
 
-def board_at(record: GameRecord, seats: Sequence[int], ply: int, viewer: int | None) -> PastBoard:
-    """The board (``viewer``'s view) after ``ply`` actions of ``record``, with that step."""
+def board_at(
+    record: GameRecord,
+    seats: Sequence[int],
+    ply: int,
+    viewer: int | None,
+    standins: Sequence[str | None] = (),
+) -> PastBoard:
+    """The board (``viewer``'s view) after ``ply`` actions of ``record``, with that step
+    (``standins``: the stand-in that made each action, if any)."""
     state = record.start()
     step: Step | None = None
     for number, (action, seat) in enumerate(zip(record.actions[:ply], seats, strict=False)):
@@ -185,6 +201,8 @@ def board_at(record: GameRecord, seats: Sequence[int], ply: int, viewer: int | N
         events = list(state.apply(action) or [])
         if number == ply - 1:
             step = step_of(record.game, before, state, seat, action, events)
+            if number < len(standins):
+                step = replace(step, standin=standins[number])
     shown = history_for(record.game, [step], viewer)["steps"][0] if step is not None else None
     return PastBoard(
         ply=ply,

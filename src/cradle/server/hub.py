@@ -5,6 +5,7 @@ itself.
 
 The parts: :mod:`cradle.server.tables` keeps the tables (loaded from the database, cached,
 brought up to date with other processes' writes; which seat a token holds),
+:mod:`cradle.server.referee` stores every change to a game (the one write path),
 :mod:`cradle.server.seats` creates tables and seats people, :mod:`cradle.server.session` plays
 (frames, moves, undo), :mod:`cradle.server.turns` the turn-based rules and early endings,
 :mod:`cradle.server.botseats` makes the bots' moves, :mod:`cradle.server.archive` reads games
@@ -38,6 +39,7 @@ from cradle.server.events import Changed, Events
 from cradle.server.limits import Limits, RateLimiter
 from cradle.server.mail import MailSettings, Notices, Outbox
 from cradle.server.people import People
+from cradle.server.referee import Referee, Settings
 from cradle.server.runtime import Runtime
 from cradle.server.seats import NewTable, Seats
 from cradle.server.session import Session
@@ -74,20 +76,24 @@ class Hub:
         self.assist = AssistPool(limits.assist_processes)
         self.served = Tables(store, runtime, events, limits.unplayed_minutes)
         self.tables = self.served.loaded  # the same tables, by the name callers know
-        self.seats = Seats(store, runtime, self.served, events, limits)
-        self.session = Session(store, runtime, self.served, events, limits)
+        settings = Settings(limits.bot_seconds, limits.analyse_finished)
+        self.referee = Referee(store, runtime, self.served, events, settings)
+        self.seats = Seats(store, runtime, self.served, events, self.referee, limits)
+        self.session = Session(self.served, self.referee)
         # The clock read at each use: tests set another.
-        self.turns = Turns(store, runtime, self.served, events, limits, lambda: self.clock())
+        self.turns = Turns(store, runtime, self.served, self.referee, lambda: self.clock())
         self.archive = Archive(store, runtime, self.served, limits)
         self.analyst = Analyst(store, runtime, self.assist, limits)
         self.adviser = Adviser(store, runtime, self.served, self.assist, self.analyst, limits)
-        self.bot_seats = BotSeats(store, runtime, self.served, self.session, self.bots, limits)
+        self.bot_seats = BotSeats(store, runtime, self.served, self.referee, self.bots, limits)
         self.notices = Notices(store, runtime, mail)
         self.outbox = Outbox(runtime, mail)
         self.people = People(store, runtime)
         self.chat = Chat(store, runtime, self.served)
-        # What follows a change, in this order: its frames, the bots, the mails, the lobby.
+        # What follows a change, in this order: its frames (then, for a table ended without a
+        # result, its connections closed), the bots, the mails, the lobby and the analyses.
         events.subscribe(self.session.publish)
+        events.subscribe(self.served.close_ended)
         events.subscribe(self.bot_seats.wake)
         events.subscribe(self.notices.poke)
         events.subscribe(self._lobby_and_analyses)
@@ -101,7 +107,7 @@ class Hub:
             self.archive.lobby_cache.clear()
         table = change.table
         if change.here and change.kind == "move" and table.is_over:
-            if self.session.analysed(table):
+            if self.referee.settings.analysed(table):
                 self.analyst.refill()
 
     # -- life cycle ---------------------------------------------------------------------------

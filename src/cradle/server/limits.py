@@ -79,6 +79,9 @@ class Limits:
     analysis_seconds: float = 0.25  # thinking per move reviewed in a finished game's analysis
     analysis_queue: int = 50  # analyses waiting in memory (more wait in the database)
     analyse_finished: bool = True  # analyse every game a person played once it ends
+    # Sign-ins and password checks, per client and per account: a burst, then a rate.
+    signins_per_minute: float = 6.0
+    signins_burst: int = 10
     # Accounts: the memory (KiB) each argon2id password hash takes (RFC 9106's low-memory
     # profile: 64 MiB, 3 passes); tests lower it, so that they hash as fast as they run.
     password_kib: int = 65536
@@ -93,6 +96,7 @@ class Limits:
             "hint_seconds",
             "hints_per_minute",
             "chat_per_minute",
+            "signins_per_minute",
             "analysis_seconds",
             "unplayed_minutes",
         )
@@ -109,6 +113,7 @@ class Limits:
             "reads_burst",
             "hints_burst",
             "chat_burst",
+            "signins_burst",
             "assist_processes",
             "analysis_queue",
         )

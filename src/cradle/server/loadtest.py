@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 from cradle.server.limits import UNLIMITED_CLIENTS
 
-SETUP_TIMEOUT = 30.0  # seconds for the server to come up
+SETUP_TIMEOUT = 120.0  # seconds for the server to come up (a loaded machine starts it slowly)
 MEMORY_EVERY = 1.0  # seconds between readings of the server's memory
 
 

@@ -3,7 +3,6 @@ telling which seat a token holds. Tokens are handed out once and stored only as 
 
 from __future__ import annotations
 
-import hmac
 import logging
 import secrets
 import time
@@ -15,18 +14,17 @@ from cradle.core.lessons import LESSON_OPTION, LESSON_SEED
 from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
 from cradle.server.bots import decision_cost
-from cradle.server.errors import ApiError, bad_request, forbidden, unavailable
+from cradle.server.errors import ApiError, bad_request, unavailable
 from cradle.server.events import Changed, Events
 from cradle.server.limits import Limits
 from cradle.server.models import DEADLINE_DEFAULT
+from cradle.server.referee import Referee
 from cradle.server.runtime import Runtime
 from cradle.server.store import Store
 from cradle.server.store.database import client_hash
-from cradle.server.store.errors import DATABASE_ERRORS, CapReached, Conflict, CorruptGame, Refused
+from cradle.server.store.errors import DATABASE_ERRORS, CapReached, CorruptGame
 from cradle.server.store.games import StoredGame
 from cradle.server.store.new_games import Caps
-from cradle.server.store.notices import turn_begins
-from cradle.server.store.seats import RekeyChange, SeatChange
 from cradle.server.table import Rebuilt, Table, replay_record
 from cradle.server.tables import Tables
 from cradle.server.tokens import hash_token, new_token
@@ -34,8 +32,6 @@ from cradle.server.tokens import hash_token, new_token
 log = logging.getLogger("cradle.server")
 
 T = TypeVar("T")
-
-WRITE_ATTEMPTS = 4  # a write that keeps meeting other processes' changes gives up (503)
 
 
 @dataclass(frozen=True)
@@ -73,12 +69,19 @@ class Seats:
     """Creating tables and taking their seats; which seat (or hot-seat screen) a token is."""
 
     def __init__(
-        self, store: Store, runtime: Runtime, tables: Tables, events: Events, limits: Limits
+        self,
+        store: Store,
+        runtime: Runtime,
+        tables: Tables,
+        events: Events,
+        referee: Referee,
+        limits: Limits,
     ) -> None:
         self.store = store
         self.runtime = runtime
         self.tables = tables
         self.events = events
+        self.referee = referee
         self.limits = limits
 
     async def create(self, request: NewTable, client: str) -> dict[str, Any]:
@@ -308,110 +311,13 @@ class Seats:
         of a listed table. The seat gets a fresh token (the code, or any old token, stops
         working); it is ``account``'s (None: a guest's) and shows ``name``. ``standin``: the
         bot level that may play for it when its deadline passes."""
-        standin = standin_level(standin)
-        async with table.lock:
-            for _attempt in range(WRITE_ATTEMPTS):
-                if table.ended is not None:
-                    raise self.tables.gone(table)
-                if table.is_over:
-                    raise forbidden("the game is over")
-                if table.rated and account is None:
-                    raise forbidden(
-                        "this game is rated: sign in to take a seat (ratings belong to accounts)"
-                    )
-                if table.rated and account in table.accounts.values():
-                    raise forbidden("you already hold a seat at this rated game")
-                if invitation is not None:
-                    seat = invitation[1]
-                    if seat not in table.free_seats():
-                        raise forbidden("somebody else took this seat")
-                elif invite is not None:
-                    digest = hash_token(invite)
-                    matches = [
-                        s for s, c in table.invites.items() if hmac.compare_digest(c, digest)
-                    ]
-                    if not matches:
-                        raise forbidden("this invite is not valid (each invite works once)")
-                    seat = matches[0]
-                    if table.invite_expired(seat):
-                        raise forbidden("this invite expired")
-                else:
-                    free = table.open_seats()
-                    if not table.listed or not free:
-                        raise forbidden("this game has no open seat")
-                    seat = free[0]
-                token = new_token()
-                claimed = {**table.claimed, seat: True}
-                status = "open" if any(not c for c in claimed.values()) else "running"
-                # Everyone is seated: the person deciding is owed a mail (they may have left
-                # since they made the table).
-                begins = turn_begins(
-                    table.mode, table.playing(), claimed, None, table.to_move(), table.turn_start()
-                )
-                change = SeatChange(
-                    game_id=table.id,
-                    seat=seat,
-                    token=hash_token(token),
-                    version=table.version,
-                    status=status,
-                    invite=None if invite is None else hash_token(invite),
-                    account=account,
-                    name=name,
-                    standin=standin,
-                    begins=begins if status == "running" else None,
-                    invitation=None if invitation is None else invitation[0],
-                )
-                try:
-                    updated = await self.runtime.db(self.store.seats.claim, change)
-                except Refused as exc:
-                    raise forbidden(exc.reason) from None
-                except Conflict:
-                    await self.tables.reload(table)
-                    continue
-                except DATABASE_ERRORS as exc:
-                    log.error("game %s: %s", table.id, exc)
-                    raise unavailable(exc, "the seat could not be stored") from None
-                table.tokens[seat] = hash_token(token)
-                table.claimed[seat] = True
-                if account is not None:
-                    table.accounts[seat] = account
-                if name is not None:
-                    table.names[seat] = name
-                table.invites.pop(seat, None)
-                table.invite_expires.pop(seat, None)
-                if standin is not None:
-                    table.standins[seat] = standin
-                else:
-                    table.standins.pop(seat, None)
-                if status == "running" and table.deadline is None:
-                    table.clock_moved(updated)  # everyone is seated: the clock starts
-                table.moved_on(None, updated)
-                self.events.publish(Changed(table, "seat"))
-                return {"id": table.id, "seat": seat, "token": token}
-        raise ApiError(503, "the game keeps changing; try again")
+        taken = await self.referee.seat(
+            table, invite, account, name, standin_level(standin), invitation
+        )
+        return {"id": table.id, "seat": taken.seat, "token": taken.token}
 
     async def rekey(self, table: Table, seat: int, transfer: str | None = None) -> str:
         """A fresh token for a taken ``seat`` (the old one stops working): for its account's
         signed-in player on another device, or for whoever holds the one-time ``transfer``
         code (its hash; used up in the same write, or 403)."""
-        async with table.lock:
-            for _attempt in range(WRITE_ATTEMPTS):
-                if table.ended is not None:
-                    raise self.tables.gone(table)
-                token = new_token()
-                change = RekeyChange(table.id, seat, hash_token(token), table.version, transfer)
-                try:
-                    updated = await self.runtime.db(self.store.seats.rekey, change)
-                except Refused as exc:
-                    raise forbidden(exc.reason) from None
-                except Conflict:
-                    await self.tables.reload(table)
-                    continue
-                except DATABASE_ERRORS as exc:
-                    log.error("game %s: %s", table.id, exc)
-                    raise unavailable(exc, "the seat could not be stored") from None
-                table.tokens[seat] = hash_token(token)
-                table.moved_on(None, updated)
-                self.events.publish(Changed(table, "rekey"))
-                return token
-        raise ApiError(503, "the game keeps changing; try again")
+        return await self.referee.rekey(table, seat, transfer)

@@ -136,6 +136,9 @@ class Table:
     rated: bool = False  # every seat an account's, no undo, no hints; the end rates them
     names: dict[int, str] = field(default_factory=dict)  # seat -> the name shown at it
     accounts: dict[int, str] = field(default_factory=dict)  # seat -> the account holding it
+    # Each action's stand-in: the bot level that made it for its seat's person (None: the
+    # seat's own player), as the log names the mover.
+    action_standins: list[str | None] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     previous: GameState | None = None  # the state before the last action, when known
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -449,6 +452,7 @@ def build_table(stored: StoredGame) -> Table:
         names=dict(stored.names),
         accounts=dict(stored.accounts),
         action_seats=list(stored.action_seats),
+        action_standins=list(stored.action_standins),
         hotseat=stored.hotseat,
         listed=stored.listed,
         table_token=stored.table_token,

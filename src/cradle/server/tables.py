@@ -121,7 +121,12 @@ class Tables:
                 table.ended = status
                 table.moved_on(None, table.updated)
                 self.events.publish(Changed(table, status))
-                self.close_all(table)
+
+    def close_ended(self, change: Changed) -> None:
+        """After a change that ended the table without a result: close its connections (the
+        frames that say so are sent first)."""
+        if change.table.ended is not None:
+            self.close_all(change.table)
 
     def close_all(self, table: Table) -> None:
         """Close every connection to an ended table, after the view that says so (a client
@@ -216,6 +221,7 @@ class Tables:
                 rebuilt.events = [undo_event(table, seat, undone)]
         table.record.actions = list(stored.actions)
         table.action_seats = list(stored.action_seats)
+        table.action_standins = list(stored.action_standins)
         table.belief = None  # worked out again when a bot needs it
         table.state, table.previous = rebuilt.state, rebuilt.previous
         table.tokens, table.claimed = dict(stored.tokens), dict(stored.claimed)
@@ -232,8 +238,6 @@ class Tables:
         if stored.status in ENDED:
             table.ended = stored.status
         self.events.publish(Changed(table, "heard", here=False))
-        if table.ended is not None:
-            self.close_all(table)
 
     def _refresh_soon(self, table: Table, notice: Notice | None = None) -> None:
         """Bring ``table`` up to date in the background, notices in the order they came: a
@@ -270,6 +274,8 @@ class Tables:
         _ply, seat, action = move
         if seat != table.state.to_move or table.ended_by is not None or seat in table.away:
             return False  # (a seat away: its person or its stand-in moved? read it again)
+        if table.standin == seat:
+            return False  # its stand-in moved: the log says so, as stored
         after = table.state.clone()
         try:
             events = list(after.apply(action) or [])
@@ -280,6 +286,7 @@ class Tables:
         table.previous, table.state = table.state, after
         table.record.actions.append(action)
         table.action_seats.append(seat)
+        table.action_standins.append(None)
         table.clock_moved(notice.updated)
         table.moved_on(events, notice.updated)
         self.events.publish(Changed(table, "move", here=False))

@@ -3,6 +3,8 @@
 
 import { api } from "./api.js";
 import { notePieces } from "./games.js";
+import { t } from "./i18n.js";
+import { botName } from "./names.js";
 import { el, put, svg } from "./ui.js";
 
 /** @typedef {import("./types").Frame} Frame */
@@ -12,6 +14,7 @@ import { el, put, svg } from "./ui.js";
 /** @typedef {import("./types").Said} Said */
 /** @typedef {import("./types").Seat} Seat */
 /** @typedef {import("./types").Step} Step */
+/** @typedef {import("./types").Words} Words */
 
 /** @type {Record<string, string>} */
 const KIND_ICONS = {
@@ -78,7 +81,7 @@ export class GameLog {
       && !(t.events || []).some((e) => e.type === "undo");
     if (append) {
       this.fresh = this.moves;
-      this.steps.push({ ply: t.moves, seat: last.seat, action: last.action, events: t.events || [] });
+      this.steps.push({ ply: t.moves, seat: last.seat, action: last.action, events: t.events || [], standin: last.standin });
       this.moves = t.moves;
       return null;
     }
@@ -125,6 +128,19 @@ export class GameLog {
 }
 
 /**
+ * The words of a step, naming who really made it: a stand-in bot that played for its seat's
+ * person is named so ("Easy bot for Ann"), not as the person.
+ * @param {Words} words
+ * @param {Step} step
+ * @returns {Words}
+ */
+export function moverWords(words, step) {
+  const level = step.standin;
+  if (!level) return words;
+  return { ...words, who: (seat) => (seat === step.seat ? t("log.standin_for", { bot: botName(level), name: words.who(seat) }) : words.who(seat)) };
+}
+
+/**
  * The log in the side column: one entry per step, the newest marked; a click shows that board.
  * @param {HTMLElement} node
  * @param {GameLog} log
@@ -135,7 +151,7 @@ export class GameLog {
 export function renderLog(node, log, module, frame, onPick) {
   const words = module.wordsFor(frame.players, frame, log.pieces);
   const entries = log.steps.map((step) => {
-    const said = module.describeStep(step, words);
+    const said = module.describeStep(step, moverWords(words, step));
     const colour = module.seatColour(frame.players, step.seat);
     return el("li", {
       class: `log-entry${step.ply > log.fresh ? " new" : ""}`, "data-ply": step.ply, tabindex: 0,

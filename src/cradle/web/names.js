@@ -25,6 +25,15 @@ export function seatingOf(players, frame) {
 }
 
 /**
+ * A bot by its level, in the language ("Easy bot").
+ * @param {string} level
+ * @returns {string}
+ */
+export function botName(level) {
+  return t("names.bot", { level: has(`bot.name.${level}`) ? titleCase(t(`bot.name.${level}`)) : titleCase(level) });
+}
+
+/**
  * The name at `seat` before telling two alike apart.
  * @param {Seating} game
  * @param {number} seat
@@ -34,10 +43,7 @@ function plainName(game, seat) {
   if (person === FORMER) return t("names.former_player");
   if (person) return person;
   const kind = game.seats?.[seat] || "";
-  if (kind.startsWith("bot:")) {
-    const level = kind.slice(4);
-    return t("names.bot", { level: has(`bot.name.${level}`) ? titleCase(t(`bot.name.${level}`)) : titleCase(level) });
-  }
+  if (kind.startsWith("bot:")) return botName(kind.slice(4));
   return game.players[seat] ? seatWord(game.players[seat]) : t("names.seat", { number: seat + 1 });
 }
 

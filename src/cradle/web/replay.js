@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { GAMES, GAME_TITLES, notePieces } from "./games.js";
 import { t } from "./i18n.js";
+import { moverWords } from "./log.js";
 import { nameAt, seatWord } from "./names.js";
 import { el, fieldValue, iconButton, link, messageOf, put, setTitle } from "./ui.js";
 
@@ -84,7 +85,8 @@ export function replayScreen(root, id) {
     const game = data;
     /** @param {string} dynasty @param {number} i a seat, named with its dynasty (its colour) */
     const seen = (dynasty, i) => (nameAt(game, i) === seatWord(dynasty) ? nameAt(game, i) : t("names.twin", { name: nameAt(game, i), seat: seatWord(dynasty) }));
-    const said = s.action ? module.describeStep({ ply: step, seat: s.seat, action: s.action, events: s.events }, words) : null;
+    const shown = s.action ? { ply: step, seat: s.seat, action: s.action, events: s.events, standin: s.standin } : null;
+    const said = shown ? module.describeStep(shown, moverWords(words, shown)) : null;
     put(parts.banner,
       el("span", { class: `badge ${data.game}` }, GAME_TITLES[data.game]),
       el("strong", { id: "replay-step" }, " ", t("replay.step", { step, last: lastStep })),

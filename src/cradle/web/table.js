@@ -8,7 +8,7 @@ import { inviteFriendForm } from "./friends.js";
 import { nameAt } from "./names.js";
 import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
-import { has, t, translateReason } from "./i18n.js";
+import { has, list, t, translateReason } from "./i18n.js";
 import { botName, endedBy } from "./lobby.js";
 import { toggleAid } from "./aid.js";
 import { ChatPanel } from "./chat.js";
@@ -29,6 +29,8 @@ import {
 /** @typedef {import("./types").Renderer} Renderer */
 /** @typedef {import("./types").Said} Said */
 /** @typedef {import("./types").Screen} Screen */
+/** @typedef {import("./types").SeatResult} SeatResult */
+/** @typedef {import("./types").TableMeta} TableMeta */
 /** @typedef {import("./types").Seat} Seat */
 /** @typedef {import("./types").Step} Step */
 /** @typedef {import("./types").TableContext} TableContext */
@@ -705,6 +707,18 @@ function analysisNote(frame) {
 }
 
 /**
+ * The end screen's title: the winner, or the players who share first place (a tie).
+ * @param {SeatResult[]} result the places, best first
+ * @param {TableMeta} table
+ * @returns {string}
+ */
+function outcome(result, table) {
+  const first = result.filter((line) => line.place === 1).map((line) => nameAt(table, line.seat));
+  if (first.length > 1) return t("table.tie", { names: list(first) });
+  return first.length ? t("table.wins", { name: first[0] }) : t("table.game_over_title");
+}
+
+/**
  * The end screen: the ranking, the analysis and the replay.
  * @param {GameModule} module
  * @param {Frame} frame
@@ -716,7 +730,7 @@ function showEnd(module, frame, id) {
   const ending = frame.table.ended_by && out ? frame.table.ended_by : null;
   dialog({
     id: "end-screen",
-    title: result.length && result[0].place === 1 ? t("table.wins", { name: nameAt(frame.table, result[0].seat) }) : t("table.game_over_title"),
+    title: outcome(result, frame.table),
     body: [
       ending && out ? el("p", { id: "ended-by" }, t("table.ended_by", { how: capitalised(endedBy(ending, nameAt(frame.table, out.seat))) })) : null,
       module.resultTable(result, frame.table),

@@ -346,7 +346,7 @@ export interface BoardTable {
   /** Counts every change of the table; a past board's is `past-N`, so leaving it redraws. */
   version: number | string;
   result?: SeatResult[] | null;
-  last?: { seat: Seat; action: string } | null;
+  last?: LastAction | null;
 }
 
 /** A view's `table`: public facts about the table, as this viewer gets them. */
@@ -367,7 +367,15 @@ export interface TableMeta extends TableSummary, BoardTable {
   /** The names shown at the seats (an account's, a guest's; null: none given). */
   names?: (string | null)[];
   result: SeatResult[] | null;
-  last: { seat: Seat; action: string } | null;
+  last: LastAction | null;
+}
+
+/** The last action of the game: its seat, the action as this viewer may know it, and the
+ * stand-in bot level that made it for the seat's person (null: the seat's own player). */
+export interface LastAction {
+  seat: Seat;
+  action: string;
+  standin?: string | null;
 }
 
 /** A board as the game modules draw it: a view with whose turn it is, the viewer's legal
@@ -429,6 +437,8 @@ export interface Step {
   seat: Seat;
   action: string;
   events: GameEvent[];
+  /** The stand-in bot level that made the move for the seat's person (null: its own player). */
+  standin?: string | null;
 }
 
 /** What is drawn on a tile (Gheos), by tile name: the log and the analysis name tiles by it. */
@@ -491,7 +501,7 @@ export interface Replay {
 }
 
 /** A step of a replay: the start (ply 0, no action) or a move, with the view after it. */
-export type ReplayStep = (Step | { ply: 0; seat: null; action: null; events: GameEvent[] }) & { view: View };
+export type ReplayStep = (Step | { ply: 0; seat: null; action: null; events: GameEvent[]; standin?: null }) & { view: View };
 
 // -- help: explanations, hints, analyses ---------------------------------------------------------
 

@@ -23,7 +23,6 @@ from cradle.server.models import read_json
 MAX_FRAME = 4 * 1024  # characters of one WebSocket frame from a client
 MAX_PAGE = 1000  # a lobby page a client asks for (the server's own page size caps it again)
 GAME_ID_CHARS = 40  # a game's id in a URL (the server makes 12-character ones)
-SIGNINS_PER_MINUTE, SIGNINS_BURST = 6.0, 10
 # Reset links and address checks asked for: per client (a 429), and per address and per account
 # (no mail, the same answer); friend requests and invitations per account.
 RESETS_PER_HOUR, RESETS_BURST = 10.0, 10
@@ -61,15 +60,8 @@ class Context:
     hinted: RateLimiter
     chatted: RateLimiter  # chat lines per client
     chat_speakers: RateLimiter  # chat lines per seat (or account) of a game
-    # Sign-in attempts (and password checks), per client and per account, 6 a minute after 10.
-    signins: RateLimiter = field(
-        default_factory=lambda: RateLimiter(SIGNINS_PER_MINUTE / 60.0, SIGNINS_BURST, name="signin")
-    )
-    signins_of: RateLimiter = field(
-        default_factory=lambda: RateLimiter(
-            SIGNINS_PER_MINUTE / 60.0, SIGNINS_BURST, name="signin-of"
-        )
-    )
+    signins: RateLimiter  # sign-in attempts (and password checks) per client
+    signins_of: RateLimiter  # and per account
     resets: RateLimiter = field(
         default_factory=lambda: RateLimiter(RESETS_PER_HOUR / 3600.0, RESETS_BURST, name="resets")
     )

@@ -82,6 +82,9 @@ class StoredGame:
     invite_expires: dict[int, float] = field(default_factory=dict)  # seats whose invite expires
     actions: list[str] = field(default_factory=list)
     action_seats: list[int] = field(default_factory=list)
+    # Each action's stand-in: the bot level that played it for its seat's person (None: the
+    # seat's own player).
+    action_standins: list[str | None] = field(default_factory=list)
     moves: int = 0  # the stored move count (read back: it must match the actions stored)
     mode: str = "live"
     deadline_s: float | None = None
@@ -322,13 +325,17 @@ class GameStore:
             )
         ).all()
         actions = connection.execute(
-            select(raw(ActionRow.ply), raw(ActionRow.seat), raw(ActionRow.action)).where(
-                ActionRow.game_id == game.id
-            )
+            select(
+                raw(ActionRow.ply),
+                raw(ActionRow.seat),
+                raw(ActionRow.action),
+                raw(ActionRow.standin),
+            ).where(ActionRow.game_id == game.id)
         ).all()
         read = Reader(game.id)
         last_seat = len(game.seats) - 1
         humans = {seat for seat, kind in enumerate(game.seats) if kind == "human"}
+        levels = tuple(LEVELS)
         for raw_seat, token, claimed, standin, account, name in seats:
             seat = read.integer(raw_seat, "token's seat", 0, last_seat)
             if account is not None:
@@ -340,7 +347,7 @@ class GameStore:
             game.tokens[seat] = read.digest(token, "seat token")
             game.claimed[seat] = read.flag(claimed, "seat's taken flag")
             if standin is not None:  # a bot level (cradle.ai.LEVELS): no other bot stands in
-                game.standins[seat] = read.text(standin, "stand-in bot", 40, tuple(LEVELS))
+                game.standins[seat] = read.text(standin, "stand-in bot", 40, levels)
         if humans - set(game.tokens):  # every human seat gets its token when the game is made
             read.fail(f"human seat {min(humans - set(game.tokens))} has no token")
         for raw_seat, code, expires in invites:
@@ -355,15 +362,17 @@ class GameStore:
                 read.integer(ply, "move's number"),
                 read.integer(seat, "move's seat", 0, last_seat),
                 read.text(action, "move", MAX_ACTION_STORED),
+                None if standin is None else read.text(standin, "move's stand-in", 40, levels),
             )
-            for ply, seat, action in actions
+            for ply, seat, action, standin in actions
         )
-        if [ply for ply, _seat, _action in moves] != list(range(len(moves))):
+        if [move[0] for move in moves] != list(range(len(moves))):
             read.fail("its moves are not numbered 0, 1, 2, ...")
         if len(moves) != game.moves:
             read.fail(f"it counts {game.moves} moves but stores {len(moves)}")
-        game.actions = [action for _ply, _seat, action in moves]
-        game.action_seats = [seat for _ply, seat, _action in moves]
+        game.actions = [move[2] for move in moves]
+        game.action_seats = [move[1] for move in moves]
+        game.action_standins = [move[3] for move in moves]
         return game
 
     def version_of(self, game_id: str) -> int | None:

@@ -40,6 +40,8 @@ class MoveChange:
     next person gets a fresh deadline. ``turn_based``: the game is one (its turn notices are
     kept: ``begins``, the turn of a person this move begins, whose notice is owed now; the
     mover's own are moot). ``away``: the seats away after the move (None: as before).
+    ``standin_level``: the stand-in bot level that made the move for the seat's person (None:
+    the seat's own player made it).
     """
 
     game_id: str
@@ -58,6 +60,7 @@ class MoveChange:
     turn_based: bool = False
     begins: TurnBegins | None = None
     away: frozenset[int] | None = None
+    standin_level: str | None = None
 
 
 @dataclass(frozen=True)
@@ -155,7 +158,13 @@ class PlayStore:
             )
             connection.execute(
                 insert(ActionRow),
-                {"game_id": c.game_id, "ply": c.ply, "seat": c.seat, "action": c.action},
+                {
+                    "game_id": c.game_id,
+                    "ply": c.ply,
+                    "seat": c.seat,
+                    "action": c.action,
+                    "standin": c.standin_level,
+                },
             )
             self._job(connection, c, c.bot_turn, now, c.bot_cost)
             if c.clock is not None:
@@ -242,7 +251,8 @@ class PlayStore:
 
     def end_early(self, change: EndChange) -> float:
         """End the game before its rules do, in one compare-and-set: of two processes ending
-        it, or a move and an ending, one wins and the other meets Conflict."""
+        it, or a move and an ending, one wins and the other meets Conflict. A rated game's
+        ratings move in the same transaction, by its result."""
         c = change
 
         def work(connection: Connection, now: float) -> None:
@@ -261,6 +271,8 @@ class PlayStore:
             )
             drop_jobs(connection, c.game_id)
             connection.execute(delete(DueNoticeRow).where(DueNoticeRow.game_id == c.game_id))
+            # A rated game's end counts however it ends: the seat that left is last.
+            rate_game(self.database, connection, c.game_id, c.result, now)
 
         return self.database.write(c.game_id, c.version, work)
 

@@ -115,6 +115,8 @@ class ActionRow(Base):
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)  # 0 for the first action
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(200))
+    # The stand-in bot level that played it for the seat's person (None: the seat's own player).
+    standin: Mapped[str | None] = mapped_column(String(40), nullable=True)
 
 
 class AnalysisRow(Base):
