@@ -53,6 +53,7 @@ log = logging.getLogger("cradle.server")
 
 SWEEP_SECONDS = 2.0  # how often a process looks after the games' housekeeping
 ANALYSIS_SWEEPS = 10  # a shared database: sweeps between two looks for analyses waiting
+CLOCK_SECONDS = 0.5  # how often a process looks for live clocks that ran out
 EXPIRY_SWEEPS = 5  # sweeps between two looks for games nobody played in for too long
 RATES_KEPT = 3600.0  # seconds a client's shared rate bucket is kept after its last request
 
@@ -133,6 +134,7 @@ class Hub:
         if self.store.shared:
             self.runtime.spawn(self.served.listen(self._heard))
         self.runtime.spawn(self._sweep())
+        self.runtime.spawn(self._clocks())
         if self.notices.settings is not None:
             self.runtime.spawn(self.notices.run())
         self.runtime.spawn(self.people.run())
@@ -193,6 +195,17 @@ class Hub:
                     raise
                 except Exception:
                     log.exception("ending the games nobody played in failed")
+
+    async def _clocks(self) -> None:
+        """Every CLOCK_SECONDS: store the live tables' clocks that ran out (one change each)."""
+        while not self.runtime.closing:
+            await asyncio.sleep(CLOCK_SECONDS)
+            try:
+                await self.turns.clocks_lapsed()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("stopping the clocks that ran out failed")
 
     async def take_token(self, bucket: RateLimiter, client: str) -> float:
         """``bucket``'s rate for ``client`` counted in the shared database (every process

@@ -35,6 +35,8 @@ NUMBER_DIGITS = 40  # digits of a JSON number (2^128 has 39): longer ones are re
 BOT_NAME_CHARS = 40  # a bot's name (a stand-in's level)
 DEADLINE_MIN = 3600  # a turn-based table's time per move: one hour ...
 DEADLINE_MAX = 7 * 86400  # ... to seven days
+CLOCK_BASE_MAX = 3 * 3600  # a live table's clock: at most three hours per person ...
+CLOCK_INCREMENT_MAX = 600  # ... and ten minutes more per turn
 DEADLINE_DEFAULT = 86400  # when the creator names none
 
 
@@ -55,6 +57,16 @@ OptionValue = (
     | Annotated[float, Field(ge=-OPTION_NUMBER, le=OPTION_NUMBER, allow_inf_nan=False)]
     | None
 )
+
+
+class ClockBody(BaseModel):
+    """A live table's time control: each person's ``base_s`` seconds, and ``increment_s`` more
+    each time their turn ends."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    base_s: Annotated[int, Field(ge=1, le=CLOCK_BASE_MAX)]
+    increment_s: Annotated[int, Field(ge=0, le=CLOCK_INCREMENT_MAX)] = 0
 
 
 class CreateBody(BaseModel):
@@ -80,6 +92,7 @@ class CreateBody(BaseModel):
     # "live" (as ever) or "turn": turn-based, each person has ``deadline_s`` per decision.
     mode: Literal["live", "turn"] = "live"
     deadline_s: Annotated[int, Field(ge=DEADLINE_MIN, le=DEADLINE_MAX)] | None = None
+    clock: ClockBody | None = None  # a live table's clocks (none: no clock)
     # Invite only: not listed in the lobby (the same as "listed": false).
     private: bool = False
     # The bot level that may play for the creator's seat when its deadline passes.

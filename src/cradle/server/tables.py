@@ -276,6 +276,8 @@ class Tables:
             return False  # (a seat away: its person or its stand-in moved? read it again)
         if table.standin == seat:
             return False  # its stand-in moved: the log says so, as stored
+        if table.clock_base_s is not None:
+            return False  # a live table's clocks: read as stored
         after = table.state.clone()
         try:
             events = list(after.apply(action) or [])

@@ -68,6 +68,9 @@ export interface TableSummary {
   deadline_s?: number | null;
   /** When the person deciding now runs out of time (Unix seconds); null: none runs. */
   deadline?: number | null;
+  /** A live table's clocks (null: none): each seat's seconds left as its clock last stopped;
+   * the running one's (the seat deciding) ends at `deadline`. */
+  clock?: Clock | null;
   /** The seat a stand-in bot plays for now (its deadline passed and the others chose so). */
   standin?: Seat | null;
   /** The seats whose person is away: their stand-in plays each of their turns whose time
@@ -218,6 +221,14 @@ export interface LobbyPage {
   next: string | null;
 }
 
+/** A live table's time control and clocks. */
+export interface Clock {
+  base_s: number;
+  increment_s: number;
+  left: number[];
+  running: Seat | null;
+}
+
 /** `POST /api/games`. */
 export interface NewTable {
   game: string;
@@ -227,6 +238,8 @@ export interface NewTable {
   hotseat: boolean;
   mode?: "live" | "turn";
   deadline_s?: number;
+  /** A live table's clocks: each person's base time and the seconds added per turn. */
+  clock?: { base_s: number; increment_s?: number };
   private?: boolean;
   /** A guest's name for their seat (a signed-in creator's seat shows the account's). */
   name?: string;

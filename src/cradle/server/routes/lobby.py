@@ -168,6 +168,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
                 bot_seconds=body.bot_seconds,
                 mode=body.mode,
                 deadline_s=body.deadline_s,
+                clock=None if body.clock is None else (body.clock.base_s, body.clock.increment_s),
                 standin=body.standin,
                 spectator_chat=body.spectator_chat,
                 rated=body.rated,

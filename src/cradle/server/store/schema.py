@@ -72,6 +72,12 @@ class GameRow(Base):
     # The seats whose person is away (a bit per seat): the others let their stand-in bot play
     # each of their turns whose deadline passes, until they move or say they are back.
     away: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # A live table's clocks (None: no clock): each person's base time and the seconds added
+    # when their turn ends, and each seat's seconds left as its clock last stopped; the one
+    # running (the seat deciding) runs out at ``deadline``.
+    clock_base_s: Mapped[float | None] = mapped_column(Float, nullable=True)
+    clock_increment_s: Mapped[float | None] = mapped_column(Float, nullable=True)
+    clock_left: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
 
 
 class SeatRow(Base):

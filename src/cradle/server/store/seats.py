@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection
 from cradle.server.store.botjobs import move_job
 from cradle.server.store.database import Database
 from cradle.server.store.errors import Conflict, Refused
-from cradle.server.store.games import bump
+from cradle.server.store.games import Clocks, bump, clock_values
 from cradle.server.store.notices import TurnBegins, owe_notice
 from cradle.server.store.schema import GameRow, InvitationRow, InviteRow, SeatRow, TransferRow
 
@@ -40,6 +40,8 @@ class SeatChange:
     # A friend's invitation to this seat (its id, in ``account``'s inbox), used up with it; the
     # seat's invite link stops working too.
     invitation: str | None = None
+    # A live table's clocks once the seat is taken (the one deciding starts when everyone is).
+    clocks: Clocks | None = None
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,7 @@ class SeatStore:
                     (GameRow.bot_turn.is_(True), None),
                     else_=GameRow.deadline_s + literal(now, Float),
                 )
+            started.update(clock_values(c.clocks, now))  # a live table's: as ruled
             bump(connection, c.game_id, c.version, status=c.status, updated=now, **started)
             # Whose turn it is does not change: a bot's turn stays as it is, at the new version.
             move_job(connection, c.game_id, c.version + 1)

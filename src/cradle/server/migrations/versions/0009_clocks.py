@@ -1,0 +1,25 @@
+"""Clocks for live tables: each person's base time and increment, and each seat's time left.
+
+Revision ID: 0009_clocks
+Revises: 0008_friends
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0009_clocks"
+down_revision: str | None = "0008_friends"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("games", sa.Column("clock_base_s", sa.Float, nullable=True))
+    op.add_column("games", sa.Column("clock_increment_s", sa.Float, nullable=True))
+    op.add_column("games", sa.Column("clock_left", sa.JSON, nullable=True))
+
+
+def downgrade() -> None:
+    raise NotImplementedError("cradle's databases only move forward (restore a backup instead)")
