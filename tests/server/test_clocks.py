@@ -21,7 +21,7 @@ with warnings.catch_warnings():
 from cradle.server.app import create_app
 from cradle.server.hub import Hub
 from cradle.server.limits import Limits
-from tests.helpers.server import GAMES, auth, create, token_of, wait_for
+from tests.helpers.server import GAMES, auth, create, token_of, wait_for, watch
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -107,7 +107,7 @@ def clock_runs(client: TestClient) -> tuple[str, dict[str, Any], float]:
     table = view(client, game_id)["table"]
     # Shown for every seat; the invited seat's person has not opened the invite: none runs.
     assert table["clock"] == {"base_s": BASE, "increment_s": INCREMENT, "left": [BASE, BASE],
-                              "running": None}  # fmt: skip
+                              "running": None, "gone": [None, None], "absent_s": 60}  # fmt: skip
     assert table["deadline"] is None
     began = time.time()
     second = seated(client, created)
@@ -214,3 +214,37 @@ def test_a_rated_game_whose_clock_ran_out_ends_with_that_seat_s_loss(
     rows = {row["name"]: row for row in board}
     assert set(rows) == {"Clockann", "Clockbob"} and all(row["games"] == 1 for row in board)
     assert board[0]["name"] == ("Clockann", "Clockbob")[1 - late]  # the one who stayed leads
+
+
+def test_a_person_gone_a_minute_may_be_stood_in_for_or_left(
+    serve: Callable[..., TestClient],
+) -> None:
+    client = serve()
+    created = create(client, **LIVE)
+    game_id = created["id"]
+    tokens = {0: token_of(created, 0), 1: seated(client, created)}
+    late = view(client, game_id)["to_move"]
+    other = tokens[1 - late]
+
+    def gone() -> Any:
+        return view(client, game_id)["table"]["clock"]["gone"][late]
+
+    # The deciding person's page closes: stored (one change); it opens again: back.
+    for _ in range(2):
+        with watch(client, game_id, tokens[late]) as socket:
+            socket.receive_json()
+            wait_for(lambda: gone() is None, 30)
+        wait_for(lambda: gone() is not None, 30)
+    since = gone()
+    timeout = f"/api/games/{game_id}/timeout"
+    answer = client.post(timeout, json={"choice": "end"}, headers=auth(other))
+    assert answer.status_code == 403 and "away long" in answer.json()["error"]
+    set_clock(client, since + 61)  # a minute gone (their clock has minutes left)
+    assert view(client, game_id)["table"]["clock"]["running"] == late
+    answer = client.post(timeout, json={"choice": "end"}, headers=auth(tokens[late]))
+    assert answer.status_code == 403
+    answer = client.post(timeout, json={"choice": "end"}, headers=auth(other))
+    assert answer.status_code == 200, answer.text
+    table = answer.json()["table"]
+    assert table["status"] == "over" and table["ended_by"] == "timeout"
+    assert {line["seat"]: line["place"] for line in table["result"]}[late] == 2

@@ -97,6 +97,7 @@ CORRUPTIONS: dict[tuple[str, str], list[Any]] = {
     ("games", "clock_base_s"): [X, BAD, -1.0],
     ("games", "clock_increment_s"): [X, N, BAD],
     ("games", "clock_left"): [X, N, BAD],
+    ("seats", "gone"): [X, BAD, -1.0],  # NULL: a page of the seat's person is open
 }
 # What the damaged game's URLs answer when it is not 503 (it cannot be, or need not be, told).
 ANSWERS = {

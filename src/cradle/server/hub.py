@@ -80,7 +80,7 @@ class Hub:
         settings = Settings(limits.bot_seconds, limits.analyse_finished)
         self.referee = Referee(store, runtime, self.served, events, settings)
         self.seats = Seats(store, runtime, self.served, events, self.referee, limits)
-        self.session = Session(self.served, self.referee)
+        self.session = Session(self.served, self.referee, lambda: self.runtime.closing)
         # The clock read at each use: tests set another.
         self.turns = Turns(store, runtime, self.served, self.referee, lambda: self.clock())
         self.archive = Archive(store, runtime, self.served, limits)

@@ -43,6 +43,7 @@ from cradle.server.store.plays import (
     EndChange,
     LapseChange,
     MoveChange,
+    PresenceChange,
     ReturnChange,
     StandInChange,
     UndoChange,
@@ -321,6 +322,27 @@ def rule_lapse(table: Table, now: float, settings: Settings) -> Ruling:
         return []
 
     return Ruling("lapse", lambda store: store.plays.lapse(change), apply)
+
+
+def rule_presence(table: Table, seat: int, gone: float | None) -> Ruling | None:
+    """At a live table with clocks: ``seat``'s person has had no page open since ``gone``
+    (None: they have one again); None when that is known already (or changes nothing: no
+    clocks, the game over, a page of theirs open again meanwhile)."""
+    if table.clock_base_s is None or table.is_over or seat not in table.tokens:
+        return None
+    here = any(c.seat == seat and not c.hotseat for c in table.connections)
+    if (gone is None) != here or (seat in table.gone) == (gone is not None):
+        return None
+    change = PresenceChange(table.id, table.version, seat, gone)
+
+    def apply(table: Table, updated: float) -> list[Event] | None:
+        if gone is None:
+            table.gone.pop(seat, None)
+        else:
+            table.gone[seat] = gone
+        return None
+
+    return Ruling("presence", lambda store: store.plays.presence(change), apply)
 
 
 def early_result(standings: list[dict[str, Any]], out: int, ended_by: str) -> list[dict[str, Any]]:

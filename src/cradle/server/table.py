@@ -38,6 +38,9 @@ from cradle.server.tokens import hash_token
 log = logging.getLogger("cradle.server")
 
 MAX_ACTION_LENGTH = 200
+# At a live table with clocks, a person with no page open this long may be stood in for or left,
+# as when their clock runs out.
+ABSENT_SECONDS = 60.0
 SEND_QUEUE_LIMIT = 64  # frames waiting for one slow client before it is closed
 # A client's replies to its own frames take at most half the queue (the rest stays for the
 # game's news); a frame not taken by the client within SEND_PATIENCE closes it as not reading.
@@ -173,6 +176,7 @@ class Table:
     clock_base_s: float | None = None
     clock_increment_s: float = 0.0
     clock_left: list[float] = field(default_factory=list)
+    gone: dict[int, float] = field(default_factory=dict)  # seat -> since when no page is open
 
     @property
     def game(self) -> str:
@@ -305,6 +309,9 @@ class Table:
             "increment_s": self.clock_increment_s,
             "left": [round(seconds, 3) for seconds in self.clock_left],
             "running": running,
+            # Since when each seat's person has had no page open (null: one is open).
+            "gone": [self.gone.get(seat) for seat in range(len(self.seats))],
+            "absent_s": ABSENT_SECONDS,
         }
 
     def turn_start(self) -> int:
@@ -541,4 +548,5 @@ def build_table(stored: StoredGame) -> Table:
         clock_base_s=stored.clock_base_s,
         clock_increment_s=stored.clock_increment_s or 0.0,
         clock_left=list(stored.clock_left),
+        gone=dict(stored.gone),
     )

@@ -29,7 +29,7 @@ from cradle.server.referee import (
 )
 from cradle.server.runtime import Runtime
 from cradle.server.store import Store
-from cradle.server.table import Table
+from cradle.server.table import ABSENT_SECONDS, Table
 from cradle.server.tables import Tables
 
 log = logging.getLogger("cradle.server")
@@ -83,8 +83,14 @@ class Turns:
             raise forbidden("the seat deciding now has not been taken yet")
         if clocked:
             stopped = table.deadline is None and table.clock_left[late] <= 0  # the lapse stored
-            if not stopped and (table.deadline is None or self.clock() < table.deadline):
-                raise forbidden(f"{table.record.players[late]}'s clock has not run out yet")
+            ran_out = stopped or (table.deadline is not None and self.clock() >= table.deadline)
+            gone = table.gone.get(late)
+            absent = gone is not None and self.clock() >= gone + ABSENT_SECONDS
+            if not ran_out and not absent:
+                raise forbidden(
+                    f"{table.record.players[late]}'s clock has not run out yet, nor have they "
+                    "been away long"
+                )
         elif table.deadline is None or self.clock() < table.deadline:
             raise forbidden(f"{table.record.players[late]}'s deadline has not passed yet")
         return late

@@ -366,6 +366,10 @@ export function tableScreen(root, id, token, mode, guide = null) {
           rows.push(el("p", { id: "deadline", class: "urgent" }, t("table.their_clock_out", { name: who })));
           if (mode === "seat" && seat !== null && token) rows.push(timeoutChoice(who));
         }
+      } else if (!yours && table.seats[deciding] === "human" && clock.gone && clock.gone[deciding] !== null) {
+        // Their pages all closed: after a while the others may choose, as when a clock runs out.
+        rows.push(el("p", { id: "connection-lost", class: "urgent" }, t("table.their_connection_lost", { name: who })));
+        if (absentLong(clock, deciding) && mode === "seat" && seat !== null && token) rows.push(timeoutChoice(who));
       }
     }
     if (table.mode === "turn" && !over && deciding !== null && deciding !== undefined) {
@@ -428,7 +432,14 @@ export function tableScreen(root, id, token, mode, guide = null) {
    */
   function tickClocks(frame) {
     const table = frame.table;
-    if (!table.clock || table.clock.running === null || table.status === "over") return;
+    if (!table.clock || table.status === "over") return;
+    const deciding = frame.to_move;
+    if (deciding !== null && deciding !== undefined && table.clock.gone && table.clock.gone[deciding] !== null
+      && absentLong(table.clock, deciding) && !parts.clock.querySelector("#timeout-choice")) {
+      drawClock(frame); // away long enough: the others' choice appears
+      return;
+    }
+    if (table.clock.running === null) return;
     const seat = table.clock.running;
     const shown = parts.clock.querySelector(`[data-clock-time="${seat}"]`);
     if (!shown) return;
@@ -644,6 +655,16 @@ function secondsLeft(table, seat) {
   if (!clock) return 0;
   if (clock.running === seat && table.deadline) return Math.max(0, table.deadline - Date.now() / 1000);
   return clock.left[seat];
+}
+
+/**
+ * Whether the person at ``seat`` has had no page open long enough for the others to act.
+ * @param {import("./types").Clock} clock
+ * @param {Seat} seat
+ */
+function absentLong(clock, seat) {
+  const gone = clock.gone ? clock.gone[seat] : null;
+  return gone !== null && gone !== undefined && Date.now() / 1000 >= gone + clock.absent_s;
 }
 
 /**

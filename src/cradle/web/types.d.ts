@@ -227,6 +227,10 @@ export interface Clock {
   increment_s: number;
   left: number[];
   running: Seat | null;
+  /** Since when each seat's person has had no page open (Unix seconds; null: one is open). */
+  gone: (number | null)[];
+  /** How long a person may be gone before the others may act as when their clock ran out. */
+  absent_s: number;
 }
 
 /** `POST /api/games`. */

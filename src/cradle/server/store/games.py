@@ -99,6 +99,7 @@ class StoredGame:
     clock_base_s: float | None = None
     clock_increment_s: float | None = None
     clock_left: list[float] = field(default_factory=list)
+    gone: dict[int, float] = field(default_factory=dict)  # seat -> since when no page is open
 
     def playing(self) -> list[str]:
         """The seats as they play now: a seat its stand-in plays for is that bot."""
@@ -373,6 +374,7 @@ class GameStore:
                 raw(SeatRow.standin),
                 raw(SeatRow.account_id),
                 raw(SeatRow.name),
+                raw(SeatRow.gone),
             ).where(SeatRow.game_id == game.id)
         ).all()
         invites = connection.execute(
@@ -392,8 +394,10 @@ class GameStore:
         last_seat = len(game.seats) - 1
         humans = {seat for seat, kind in enumerate(game.seats) if kind == "human"}
         levels = tuple(LEVELS)
-        for raw_seat, token, claimed, standin, account, name in seats:
+        for raw_seat, token, claimed, standin, account, name, gone in seats:
             seat = read.integer(raw_seat, "token's seat", 0, last_seat)
+            if gone is not None:
+                game.gone[seat] = read.number(gone, "time the seat's person left")
             if account is not None:
                 game.accounts[seat] = read.text(account, "seat's account", 16)
             if name is not None:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, insert
+from sqlalchemy import delete, insert, update
 from sqlalchemy.engine import Connection
 
 from cradle.server.store.analyses import queue as queue_analysis
@@ -32,7 +32,7 @@ from cradle.server.store.games import (
 )
 from cradle.server.store.notices import TurnBegins, owe_notice
 from cradle.server.store.ratings import rate_game
-from cradle.server.store.schema import ActionRow, BotClockRow, DueNoticeRow
+from cradle.server.store.schema import ActionRow, BotClockRow, DueNoticeRow, SeatRow
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,17 @@ class LapseChange:
     game_id: str
     version: int
     clocks: Clocks
+
+
+@dataclass(frozen=True)
+class PresenceChange:
+    """At a live table with clocks, ``seat``'s person has had no page open since ``gone``
+    (None: they have one again)."""
+
+    game_id: str
+    version: int
+    seat: int
+    gone: float | None
 
 
 @dataclass(frozen=True)
@@ -284,6 +295,20 @@ class PlayStore:
         def work(connection: Connection, now: float) -> None:
             values: dict[str, Any] = {"updated": now, **clock_values(c.clocks, now)}
             bump(connection, c.game_id, c.version, **values)
+
+        return self.database.write(c.game_id, c.version, work)
+
+    def presence(self, change: PresenceChange) -> float:
+        """Store whether the seat's person has a page open (see :class:`PresenceChange`)."""
+        c = change
+
+        def work(connection: Connection, now: float) -> None:
+            bump(connection, c.game_id, c.version, updated=now)
+            connection.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == c.game_id, SeatRow.seat == c.seat)
+                .values(gone=c.gone)
+            )
 
         return self.database.write(c.game_id, c.version, work)
 

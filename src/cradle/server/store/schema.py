@@ -95,6 +95,9 @@ class SeatRow(Base):
     # (the account's, a guest's own, or "former player" once the account is deleted).
     account_id: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # At a live table with clocks: since when the seat's person has had no page open (None: one
+    # is open, or none was yet).
+    gone: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class InviteRow(Base):

@@ -1,4 +1,5 @@
-"""Clocks for live tables: each person's base time and increment, and each seat's time left.
+"""Clocks for live tables: each person's base time and increment, each seat's time left, and
+since when a seat's person has had no page open.
 
 Revision ID: 0009_clocks
 Revises: 0008_friends
@@ -19,6 +20,7 @@ def upgrade() -> None:
     op.add_column("games", sa.Column("clock_base_s", sa.Float, nullable=True))
     op.add_column("games", sa.Column("clock_increment_s", sa.Float, nullable=True))
     op.add_column("games", sa.Column("clock_left", sa.JSON, nullable=True))
+    op.add_column("seats", sa.Column("gone", sa.Float, nullable=True))
 
 
 def downgrade() -> None:
