@@ -1,7 +1,8 @@
 # Quick start: `make play` and `make test` create .venv and install what each needs themselves:
-# `make play` only what playing needs (the server, maturin for the native engines); `make test`
-# every test tool too, Debian's Chromium and PostgreSQL for the browser and server tests, and
-# Debian's TypeScript compiler for the web client's type check.
+# `make play` only what playing needs (the server, maturin for the native engines, and Debian's
+# ICU headers to build PyICU with); `make test` every test tool too, Debian's Chromium,
+# PostgreSQL and nginx for the browser and server tests, and Debian's TypeScript compiler for
+# the web client's type check.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,14 +10,14 @@ STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 WHEEL_STAMP := $(VENV)/.installed-wheel
 PLAY_EXTRAS := build,server
-TEST_EXTRAS := build,dev,server,openspiel,pettingzoo,ai,ray
+TEST_EXTRAS := build,dev,server,openspiel,pettingzoo,ai,ray,learn
 WHEEL_EXTRAS := build,wheel
 # Every install takes its versions from constraints.txt (the app's lock); pyproject.toml has
 # the ranges library users get.
 PIP_INSTALL = $(BIN)/python -m pip install --quiet -c constraints.txt
 JOBS ?= 2
 
-.PHONY: wheel play test quick test-long ladder models mutation lint typecheck unit bench clean system-packages native native-optional rust-test catalogues
+.PHONY: wheel play test quick test-long ladder models mutation lint typecheck wire-types unit bench clean system-packages build-packages native native-optional rust-test catalogues
 
 # The native rules cores (native/, Rust + PyO3) built by maturin into src/cradle/_native*.so.
 EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
@@ -24,22 +25,31 @@ NATIVE := src/cradle/_native$(EXT_SUFFIX)
 NATIVE_SOURCES := native/Cargo.toml native/Cargo.lock native/pyproject.toml $(shell find native/src -name '*.rs' 2>/dev/null)
 CARGO := $(shell command -v cargo 2>/dev/null)
 
-# Debian packages the play server's tests need (a real PostgreSQL, a browser for Playwright) and
-# the web client's type check (tsc, run by node); apt-get runs only when one is missing, as root
-# or through sudo. `make play` needs none of them.
-SYSTEM_PACKAGES := chromium postgresql nodejs node-typescript
+# Debian packages the play server's tests need (a real PostgreSQL, a browser for Playwright, a
+# reverse proxy with TLS) and the web client's type check (tsc, run by node); apt-get runs only
+# when one is missing, as root or through sudo. `make play` needs only BUILD_PACKAGES: what pip
+# builds PyICU with (the names' Unicode rules, cradle/server/text.py).
+BUILD_PACKAGES := libicu-dev pkg-config g++
+SYSTEM_PACKAGES := $(BUILD_PACKAGES) chromium postgresql nodejs node-typescript nginx openssl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-system-packages:
-	@missing=""; for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+define install_missing
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages:$$missing"; \
 		$(SUDO) apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+endef
+
+system-packages:
+	$(call install_missing,$(SYSTEM_PACKAGES))
+
+build-packages:
+	$(call install_missing,$(BUILD_PACKAGES))
 
 # Everything `make test` needs (a superset of what playing needs).
-$(STAMP): pyproject.toml constraints.txt
+$(STAMP): pyproject.toml constraints.txt | build-packages
 	@echo "installing the test tools into $(VENV) (several minutes the first time)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -47,7 +57,7 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 # What `make play` needs; nothing more when the test install is already there and current.
-$(PLAY_STAMP): pyproject.toml constraints.txt
+$(PLAY_STAMP): pyproject.toml constraints.txt | build-packages
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ] && [ $(STAMP) -nt constraints.txt ]; then :; else \
 		echo "installing what playing needs into $(VENV) (a minute or two the first time)"; \
@@ -110,12 +120,14 @@ play: $(PLAY_STAMP) native-optional
 	$(BIN)/cradle serve
 
 # The web client (src/cradle/web, plain ES modules with JSDoc types) is type-checked by tsc
-# against tsconfig.json: checkJs, strict, nothing emitted.
+# against tsconfig.json: checkJs, strict, nothing emitted; its wire types (web/wire.d.ts) are
+# made from the server's models and the games' Presentations, and must be current.
 lint: $(STAMP) system-packages
 	$(BIN)/python packaging/check_catalogues.py
-	$(BIN)/ruff check src tests lab
-	$(BIN)/ruff format --check src tests lab
+	$(BIN)/ruff check src tests lab packaging
+	$(BIN)/ruff format --check src tests lab packaging
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/python packaging/wire_types.py --check
 	tsc --project tsconfig.json
 	cargo fmt --manifest-path native/Cargo.toml --check
 	cargo clippy --quiet --locked --manifest-path native/Cargo.toml --all-targets -- -D warnings
@@ -134,6 +146,11 @@ catalogues: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+# Write src/cradle/web/wire.d.ts again from the server's models and the games' Presentations
+# (after changing either; `make lint` fails while it is stale).
+wire-types: $(STAMP)
+	$(BIN)/python packaging/wire_types.py
 
 unit: $(STAMP) native system-packages
 	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) --dist worksteal --durations=20

@@ -6,7 +6,8 @@
 Trains one policy against each stage's opponents in turn (a curriculum: ``random``, then
 ``greedy``), then plays ``--eval-games`` games against random, greedy and expert-rules with
 the greedy (arg-max) policy and prints win rates with Wilson 95% intervals as a Markdown table
-(docs/research.md has the table this produced). Learner seats are drawn per game; illegal
+(docs/research.md says what a run produced: it does not beat random; the shipped
+network, `policy/model=tigris-2p`, does). Learner seats are drawn per game; illegal
 actions never happen (the logits outside ``action_masks()`` are -inf).
 """
 

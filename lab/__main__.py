@@ -23,6 +23,8 @@ COMMANDS = {
     "waiting": "a level's thinking per decision and per turn",
     "revolts": "hard's conflicts against the styles that exploit (won, lost, lost on ties)",
     "vector_arrays": "the vector env's steps per CPU-second with its arrays recycled or fresh",
+    "signin_flood": "the owner's sign-in under the probe's lockout attack and hash flood, timed",
+    "model_speed": "the search's iterations per CPU-second with a learned network, and without",
 }
 
 

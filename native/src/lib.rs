@@ -9,6 +9,7 @@
 pub mod bots;
 pub mod cpython_random;
 pub mod gheos;
+pub mod nn;
 pub mod python;
 pub mod search;
 pub mod splitmix;

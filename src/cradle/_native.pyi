@@ -136,6 +136,9 @@ def search(
     only: list[int] | None = None,
     floor: int | None = None,
     belief: list[list[float]] | None = None,
+    model: Model | None = None,
+    pure: bool = False,
+    blend: float = 0.5,
 ) -> _SearchResult: ...
 def tigris_ai_rewards(
     state: TigrisState,
@@ -326,4 +329,35 @@ def selfplay_games(
     cap: int,
     actions: int,
     evaluator: Any = None,
+    *,
+    models: Sequence[Model | None] | None = None,
+    pure: bool = False,
+    blend: float = 0.0,
+    temperature: float = 0.0,
+    sampled: int = 0,
+    noise: tuple[float, float] | None = None,
 ) -> dict[str, Any]: ...
+
+# Learned networks (native/src/python/model.rs, native/src/nn): a checkpoint read natively.
+class Model:
+    def __init__(self, data: bytes) -> None: ...
+    @staticmethod
+    def load(path: str) -> Model: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def inputs(self) -> int: ...
+    @property
+    def actions(self) -> int: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def metadata(self) -> dict[str, str]: ...
+    def forward(
+        self, observations: npt.NDArray[np.float32]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
+    def judge(
+        self, state: TigrisState | GheosState, ids: Sequence[int]
+    ) -> tuple[list[float], list[float]]: ...

@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -47,8 +47,13 @@ from cradle.ai.search.result import SearchResult
 from cradle.core.results import ranking_utilities
 from cradle.envs.spec import FloatArray, get_spec
 
-# A batched leaf evaluator: observations (B, W) float32 -> (priors (B, A), values (B, players)).
-Evaluator = Callable[[np.ndarray], tuple[Any, Any]]
+if TYPE_CHECKING:
+    from cradle._native import Model
+
+# A batched leaf evaluator: observations (B, W) float32 and the seats to move (B,) int64 ->
+# (priors (B, A), values (B, players) relative to the seat to move; docs/research.md), as
+# NumPy arrays or PyTorch tensors.
+Evaluator = Callable[[np.ndarray, np.ndarray], tuple[object, object]]
 
 NATIVE_BOT = re.compile(r"ismcts@([1-9][0-9]*)")
 
@@ -64,6 +69,14 @@ class ShardTask:
     out: str
     # "module:factory", factory(game, players) -> Evaluator; None: the plain search
     evaluator: str | None = None
+    # Per seat, a learned network (cradle.ai.model: a shipped name or a path) or None;
+    # None: no seat has one.
+    models: tuple[str | None, ...] | None = None
+    learned: bool = False
+    blend: float = 0.5
+    temperature: float = 0.0
+    sampled: int = 0
+    noise: tuple[float, float] | None = None
 
 
 def native_iterations(bot: str) -> int | None:
@@ -97,13 +110,15 @@ def _make_evaluator(name: str, game: str, players: int) -> Evaluator:
 
 
 def uniform(game: str, players: int) -> Evaluator:
-    """An evaluator factory whose evaluator answers equal priors and zero values: neutral (the
-    search with it plays exactly as without it), the baseline a model is held against."""
+    """An evaluator factory whose evaluator answers equal priors and even values: neutral with
+    ``blend=0`` (the search with it plays exactly as without it), the baseline a model is held
+    against."""
     actions = len(get_spec(game).encoding)
 
-    def evaluate(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def evaluate(observations: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows = observations.shape[0]
-        return np.ones((rows, actions), np.float32), np.zeros((rows, players), np.float32)
+        even = np.full((rows, players), 1.0 / players, np.float32)
+        return np.ones((rows, actions), np.float32), even
 
     return evaluate
 
@@ -128,13 +143,28 @@ def native_games(
     game_ids: Sequence[int],
     seed: int,
     evaluator: Evaluator | None = None,
+    *,
+    models: Sequence[Model | None] | None = None,
+    learned: bool = False,
+    blend: float = 0.5,
+    temperature: float = 0.0,
+    sampled: int = 0,
+    noise: tuple[float, float] | None = None,
 ) -> dict[str, np.ndarray]:
     """Play the games ``game_ids`` of the run ``seed`` at once natively, every seat the native
-    ``ismcts@iterations``, and return the shard's arrays (module docstring). With
-    ``evaluator`` (observations (B, W) float32 -> priors (B, A) over the action ids, values
-    (B, players); NumPy arrays or PyTorch tensors), every search step of the batch asks it
-    once, for one leaf of every game's tree; docs/research.md says how its answer enters the
-    search."""
+    ``ismcts@iterations``, and return the shard's arrays (module docstring).
+
+    - ``models``: per seat, a learned network (``cradle._native.Model``, cradle.ai.model) its
+      search uses at the leaves, or None for the plain search;
+    - ``evaluator`` (instead): observations (B, W) float32 and the seats to move (B,) int64 ->
+      priors (B, A) over the action ids and values (B, players) relative to each row's seat to
+      move (NumPy arrays or PyTorch tensors); every search step of the batch asks it once,
+      for one leaf of every game's tree;
+    - with either, ``learned``: the model alone, the game's knowledge off; else its values
+      mixed into each leaf's evaluation by ``blend`` (docs/research.md);
+    - ``temperature``: a game's first ``sampled`` moves are drawn in proportion to the root
+      visits ^ (1 / temperature), the rest the most visited;
+    - ``noise``: (weight, alpha), Dirichlet noise on every root's priors."""
     from cradle import _native
 
     spec = get_spec(game)
@@ -144,8 +174,8 @@ def native_games(
     if evaluator is not None:
         model = evaluator
 
-        def wrapped(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            priors, values = model(observations)
+        def wrapped(observations: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            priors, values = model(observations, seats)
             return _float32(priors), _float32(values)
 
     data = _native.selfplay_games(
@@ -155,6 +185,12 @@ def native_games(
         spec.max_game_length(players),
         len(spec.encoding),
         wrapped,
+        models=None if models is None else list(models),
+        pure=learned,
+        blend=blend,
+        temperature=temperature,
+        sampled=sampled,
+        noise=noise,
     )
     game_offsets = data["game_offsets"]
     finals = []
@@ -191,8 +227,24 @@ def play_shard(task: ShardTask) -> dict[str, float]:
             load_evaluator(task.evaluator, task.game, task.players) if task.evaluator else None
         )
         ids = range(task.first_game, task.first_game + task.games)
+        models = None
+        if task.models is not None:
+            from cradle.ai.model import load
+
+            models = [None if m is None else load(m) for m in task.models]
         arrays: dict[str, Any] = native_games(
-            task.game, task.players, iterations, ids, task.seed, evaluator
+            task.game,
+            task.players,
+            iterations,
+            ids,
+            task.seed,
+            evaluator,
+            models=models,
+            learned=task.learned,
+            blend=task.blend,
+            temperature=task.temperature,
+            sampled=task.sampled,
+            noise=task.noise,
         )
         np.savez_compressed(task.out, **arrays)
         seconds = time.perf_counter() - began
@@ -201,8 +253,11 @@ def play_shard(task: ShardTask) -> dict[str, float]:
             "games": float(task.games),
             "seconds": seconds,
         }
-    if task.evaluator:
-        raise ValueError("an evaluator needs the native self-play (--bot ismcts@N)")
+    if task.evaluator or task.models or task.temperature or task.noise:
+        raise ValueError(
+            "an evaluator, models, a temperature and noise need the native self-play "
+            "(--bot ismcts@N)"
+        )
     spec = get_spec(task.game)
     width = spec.observation_bounds(task.players)[0].shape[0]
     cap = spec.max_game_length(task.players)
@@ -289,7 +344,10 @@ def tasks_for(
     seed: int,
     out: Path,
     evaluator: str | None = None,
+    **native: object,
 ) -> list[ShardTask]:
+    """The shards' tasks; ``native``: the native self-play's settings (ShardTask's fields
+    from ``models`` on)."""
     return [
         ShardTask(
             game,
@@ -300,6 +358,7 @@ def tasks_for(
             seed,
             str(out / f"shard-{first // per_shard:05d}.npz"),
             evaluator,
+            **native,  # type: ignore[arg-type]
         )
         for first in range(0, games, per_shard)
     ]
@@ -346,6 +405,20 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="module:factory, factory(game, players) returning a batched leaf evaluator "
         "(ismcts@N only; docs/research.md)",
     )
+    p.add_argument(
+        "--model",
+        action="append",
+        default=None,
+        help="a learned network for every seat (a shipped name or a path; ismcts@N only), or "
+        "one per seat: --model A --model B ('none': that seat's plain search)",
+    )
+    p.add_argument("--learned", action="store_true", help="the network alone, knowledge off")
+    p.add_argument("--blend", type=float, default=0.5, help="the network's share of a leaf value")
+    p.add_argument("--temperature", type=float, default=0.0, help="draw the first moves by visits")
+    p.add_argument("--sampled", type=int, default=0, help="moves a game drawn by temperature")
+    p.add_argument(
+        "--noise", default=None, help="Dirichlet noise at the roots: WEIGHT,ALPHA (0.25,0.3)"
+    )
     args = p.parse_args(argv)
     module = get_spec(args.game).module
     if not module.MIN_PLAYERS <= args.players <= module.MAX_PLAYERS:
@@ -362,6 +435,41 @@ def main(argv: Sequence[str] | None = None) -> None:
             load_evaluator(args.evaluator, args.game, args.players)
         except (ImportError, AttributeError, ValueError, TypeError) as error:
             p.error(f"--evaluator {args.evaluator}: {error}")
+    native: dict[str, object] = {
+        "learned": args.learned,
+        "blend": args.blend,
+        "temperature": args.temperature,
+        "sampled": args.sampled,
+    }
+    if args.model or args.temperature or args.sampled or args.noise or args.learned:
+        if native_iterations(args.bot) is None:
+            p.error("--model, --learned, --temperature, --sampled and --noise need --bot ismcts@N")
+    if args.model:
+        if args.evaluator:
+            p.error("--model or --evaluator, not both")
+        names = args.model * args.players if len(args.model) == 1 else args.model
+        if len(names) != args.players:
+            p.error(f"--model once for every seat, or once per seat ({args.players})")
+        models = tuple(None if m.lower() == "none" else m for m in names)
+        from cradle.ai.model import load
+
+        for m in models:
+            if m is not None:
+                try:
+                    load(m)
+                except ValueError as error:
+                    p.error(f"--model: {error}")
+        native["models"] = models
+    elif args.learned and not args.evaluator:
+        p.error("--learned needs --model or --evaluator")
+    if args.noise:
+        try:
+            weight, alpha = (float(x) for x in args.noise.split(","))
+        except ValueError:
+            p.error(f"--noise is WEIGHT,ALPHA, not {args.noise!r}")
+        native["noise"] = (weight, alpha)
+    if args.temperature < 0 or args.sampled < 0 or not 0 <= args.blend <= 1:
+        p.error("--temperature and --sampled are at least 0, --blend 0 to 1")
     args.out.mkdir(parents=True, exist_ok=True)
     tasks = tasks_for(
         args.game,
@@ -372,6 +480,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.seed,
         args.out,
         args.evaluator,
+        **native,
     )
     began, cpu = time.perf_counter(), time.process_time()
     try:

@@ -105,12 +105,15 @@ def test_bots_only_game_runs_to_the_end(game: str) -> None:
 
 
 def test_illegal_input_gets_the_reason_and_a_new_prompt() -> None:
-    run = cradle("play", "--seed", "1", input="999\ntile red Z99\nfrobnicate\nquit\ny\n")
+    run = cradle("play", "--seed", "1", input="999\ntile red Z99\nfrobnicate\ncommit 1\nquit\ny\n")
     assert run.code == 0, run.err
     assert "There is no action 999" in run.out
-    assert run.out.count("Illegal: ") == 2
+    # Malformed (no action of the notation) and disallowed (not allowed now) say so apart.
+    assert run.out.count("Not an action: ") == 2
+    assert "'z99' is not a cell" in run.out
+    assert "Not allowed now: " in run.out
     # One prompt per line typed, until quit.
-    assert run.out.count("archer> ") == 4
+    assert run.out.count("archer> ") == 5
     assert "You left the game" in run.out
     assert "Traceback" not in run.out
 

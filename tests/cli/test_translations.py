@@ -128,10 +128,10 @@ def play(*args: str, env: dict[str, str] | None = None) -> str:
 
 def test_cradle_play_speaks_the_language_asked_for_or_the_locales() -> None:
     spanish = play("--lang", "es")
-    assert "No permitido: A1 no es una casilla de río" in spanish
+    assert "No permitido ahora: A1 no es una casilla de río" in spanish
     assert "Acciones legales" in spanish and "Has salido de la partida." in spanish
     assert "Legal actions" not in spanish
     brazil = play(env={"LANG": "pt_BR.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""})
-    assert "Ações válidas" in brazil and "Não permitido" in brazil
+    assert "Ações válidas" in brazil and "Não permitido agora" in brazil
     english = play("--lang", "en")
-    assert "Illegal: A1 is not a river cell" in english
+    assert "Not allowed now: A1 is not a river cell" in english

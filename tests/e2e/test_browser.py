@@ -87,9 +87,12 @@ def test_two_people_each_see_only_their_own_hand(
         for text in frames[seat]:
             assert tokens[1 - seat] not in text
             frame = json.loads(text)
+            # The client speaks version 2: the game's view and the table side by side.
+            assert set(frame) == {"type", "view", "legal_actions", "table"}
             assert frame["type"] == "view" and frame["table"]["seat"] == seat
-            assert not {"bag", "seed", "hands"} & set(frame)
-            assert set(frame["points"]) <= {created["players"][seat]}
+            view = frame["view"]
+            assert not {"bag", "seed", "hands"} & (set(view) | set(frame["table"]))
+            assert set(view["points"]) <= {created["players"][seat]}
         assert errors[seat].errors == []
     for page in pages.values():
         page.context.close()

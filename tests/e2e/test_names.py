@@ -107,7 +107,7 @@ def open_page(browser: Any, server: PlayServer, address: str, phone: bool = Fals
 # Tigris's conflict result for a seat named "Bull" (seat 0, the archer) against a markup name.
 CONFLICT = """async () => {
   const tigris = await import("/static/tigris.js");
-  const frame = { players: ["archer", "bull"],
+  const frame = { view: { players: ["archer", "bull"] },
     table: { seat: null, seats: ["human", "human"], names: ["Bull", "<b>x</b>"] } };
   const events = [{ type: "war_result", winner: 0, loser: 1, attack: 5, defence: 3,
     text: "archer wins the red war 5-3 against bull" }];

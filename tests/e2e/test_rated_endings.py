@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_social import LAPTOP, post_as, sign_up
-from tests.helpers.e2e import PHONE, PageErrors, wait_until
+from tests.helpers.e2e import PHONE, PageErrors, post_as, sign_up, wait_until
 from tests.helpers.server import GAMES, PlayServer
 
 pytestmark = pytest.mark.skipif("gheos" not in GAMES, reason="needs the Gheos engine")
+LAPTOP = {"width": 1366, "height": 768}
 SETTINGS = ("hint_seconds=0.1", "analysis_seconds=0.02", "password_kib=64")
 HOUR = 3600
 ENDINGS = ("conceded", "timeout", "abandoned")

@@ -4,14 +4,13 @@ lets spectators chat. Screenshots (laptop and phone) go to test-artifacts/."""
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers.e2e import PHONE, PageErrors, wait_until
+from tests.helpers.e2e import PHONE, PageErrors, post_as, sign_up, wait_until
 from tests.helpers.server import GAMES, PlayServer
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -124,28 +123,6 @@ def test_spectators_see_no_chat_where_the_table_keeps_it_to_its_players(
     assert watcher.is_hidden("#chat") and watcher.is_hidden("#chat-toggle")
     assert watcher.errors.errors == []
     watcher.context.close()
-
-
-def sign_up(context: Any, server: PlayServer, name: str) -> str:
-    """An account for this browser context (its cookie kept there); its CSRF token."""
-    answer = context.request.post(
-        f"{server.base}/api/accounts",
-        data=json.dumps({"name": name, "password": "correct horse battery"}),
-        headers={"Content-Type": "application/json"},
-    )
-    assert answer.ok, answer.text()
-    csrf: str = answer.json()["csrf"]
-    return csrf
-
-
-def post_as(context: Any, server: PlayServer, csrf: str, path: str, body: Any) -> Any:
-    answer = context.request.post(
-        f"{server.base}{path}",
-        data=json.dumps(body),
-        headers={"Content-Type": "application/json", "X-CSRF-Token": csrf},
-    )
-    assert answer.ok, answer.text()
-    return answer.json()
 
 
 def test_a_rated_game_moves_the_leaderboard_and_the_profile(

@@ -169,34 +169,45 @@ def test_result_rows() -> None:
     assert best["place"] == 1
 
 
+MALFORMED, DISALLOWED = gheos.MalformedAction, gheos.DisallowedAction
+
+
 @pytest.mark.parametrize(
-    ("action", "reason"),
+    ("action", "kind", "reason"),
     [
-        ("", "empty action"),
-        ("dance", "unknown action 'dance'"),
-        ("take red", "'take' is not possible now"),
-        ("token", "'token' is not possible now"),
-        ("place t2", "write 'place <tile> <cell> <rotation>'"),
-        ("place 2 1,0 r0", "is not a tile"),
-        ("place t9 1,0 r0", "t9 is not in your hand"),
-        ("place t2 1;0 r0", "not a cell name"),
-        ("place t2 1,0 r3", "not a rotation"),
-        ("place t2 5,5 r0", "does not share an edge"),
-        ("place t2 0,0 r0", "already holds a tile"),
-        ("replace t2 1,0 r0", "no tile on 1,0 to replace"),
-        ("replace t2 0,0 r0", "never be replaced"),
+        ("", MALFORMED, "empty action"),
+        ("dance", MALFORMED, "unknown action 'dance'"),
+        ("take red", DISALLOWED, "'take' is not possible now"),
+        ("token", DISALLOWED, "'token' is not possible now"),
+        ("token now", MALFORMED, "write just 'token'"),
+        ("take purple", MALFORMED, "'purple' is not a colour"),
+        ("place t2", MALFORMED, "write 'place <tile> <cell> <rotation>'"),
+        ("place 2 1,0 r0", MALFORMED, "is not a tile"),
+        ("place t52 1,0 r0", MALFORMED, "'t52' is not a tile"),
+        ("place t9 1,0 r0", DISALLOWED, "t9 is not in your hand"),
+        ("place t9 1;0 r0", MALFORMED, "not a cell name"),
+        ("place t2 1,0 r3", MALFORMED, "not a rotation"),
+        ("place t2 5,5 r0", DISALLOWED, "does not share an edge"),
+        ("place t2 0,0 r0", DISALLOWED, "already holds a tile"),
+        ("replace t2 1,0 r0", DISALLOWED, "no tile on 1,0 to replace"),
+        ("replace t2 0,0 r0", DISALLOWED, "never be replaced"),
+        ("start red 0,0:n", MALFORMED, "0,0 is an up cell: its edges are s, nw, ne"),
     ],
 )
-def test_bad_actions_are_refused_with_a_reason_and_change_nothing(action: str, reason: str) -> None:
+def test_bad_actions_are_refused_with_a_reason_and_change_nothing(
+    action: str, kind: type[gheos.IllegalAction], reason: str
+) -> None:
+    """Malformed (no action of the notation, whatever the position: read first) or
+    disallowed (read, and not allowed now), each with its reason."""
     state = build({}, hands={"north": ["t2", "t30"], "east": ["t5", "t6"]})
-    assert reason in unchanged_after(state, action)
+    assert reason in unchanged_after(state, action, kind)
 
 
 @pytest.mark.parametrize("bad", [3.0, None, True, ["pass"]])
 def test_actions_that_are_neither_strings_nor_ids_are_refused(bad: Any) -> None:
     state = gheos.new_game(2, 1)
     before = state.to_position()
-    with pytest.raises(gheos.IllegalAction, match="string"):
+    with pytest.raises(gheos.MalformedAction, match="string"):
         state.apply(bad)
     assert state.to_position() == before
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -216,3 +217,25 @@ def make(page: Any, pattern: str) -> None:
                 click_and_wait(page, buttons.nth(i), force_event=True)
                 return
     raise AssertionError(f"no way to make {pattern!r} on the page")
+
+
+def sign_up(context: Any, server: Any, name: str) -> str:
+    """An account for this browser context (its cookie kept there); its CSRF token."""
+    answer = context.request.post(
+        f"{server.base}/api/accounts",
+        data=json.dumps({"name": name, "password": "correct horse battery"}),
+        headers={"Content-Type": "application/json"},
+    )
+    assert answer.ok, answer.text()
+    csrf: str = answer.json()["csrf"]
+    return csrf
+
+
+def post_as(context: Any, server: Any, csrf: str, path: str, body: Any) -> Any:
+    answer = context.request.post(
+        f"{server.base}{path}",
+        data=json.dumps(body),
+        headers={"Content-Type": "application/json", "X-CSRF-Token": csrf},
+    )
+    assert answer.ok, answer.text()
+    return answer.json()

@@ -106,13 +106,17 @@ def points(state: GheosState) -> list[int]:
     return [position["points"][name] for name in position["players"]]
 
 
-def unchanged_after(state: GheosState, action: str) -> str:
-    """Apply an illegal ``action``: return the engine's reason, checking nothing changed."""
+def unchanged_after(
+    state: GheosState, action: str, kind: type[gheos.IllegalAction] = gheos.IllegalAction
+) -> str:
+    """Apply an illegal ``action``: return the engine's reason, checking nothing changed (and,
+    given ``kind``, that the refusal is of that kind: MalformedAction or DisallowedAction)."""
     before = state.to_position()
     legal = state.legal_actions()
     try:
         state.apply(action)
     except gheos.IllegalAction as exc:
+        assert isinstance(exc, kind), f"{action!r} raised {type(exc).__name__}"
         assert state.to_position() == before
         assert state.legal_actions() == legal
         return str(exc)

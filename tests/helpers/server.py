@@ -33,7 +33,7 @@ import urllib.request
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import pytest
 
@@ -115,8 +115,9 @@ class PlayServer:
             *self.settings,
         ]
 
-    def start(self) -> PlayServer:
-        self.process = subprocess.Popen(self.command())
+    def start(self, stderr: IO[bytes] | None = None) -> PlayServer:
+        """Start it and wait for its answers (``stderr``: where its log goes)."""
+        self.process = subprocess.Popen(self.command(), stderr=stderr)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -415,7 +416,14 @@ def stored_game(storage: Store, game_id: str, seed: int, moves: int | None, hots
         ply += 1
     if state.is_over:  # its last move queued the analysis: it is done now
         assert storage.analyses.claim(game_id, storage.origin, time.time()) is not None
-        data = {"format": 1, "chances": [[0.5, 0.5]], "plies": [0], "reviews": []}
+        data = {
+            "format": 1,
+            "seconds": 0.25,
+            "reviewed": [0, 1],
+            "chances": [[0.5, 0.5]],
+            "plies": [0],
+            "reviews": [],
+        }
         assert storage.analyses.save(game_id, storage.origin, "done", 1, 1, data)
 
 
@@ -423,9 +431,11 @@ def before_alembic(db: Any) -> None:
     """Make the SQLite file a current server made (``db``: a sqlite3 connection) look like one
     made before Alembic: no revision, none of the tables and columns the revisions since added
     (accounts, turn-based tables and their mail, chat, ratings, owed notices, seats away, the
-    moves' stand-ins)."""
+    moves' stand-ins, name skeletons and devices)."""
     db.execute("DROP TABLE alembic_version")
     db.execute("ALTER TABLE actions DROP COLUMN standin")
+    for table in ("name_skeletons", "devices"):
+        db.execute(f"DROP TABLE {table}")
     db.execute("DROP TABLE due_notices")
     db.execute("ALTER TABLE games DROP COLUMN away")
     for table in ("chat_lines", "chat_mutes", "rating_changes", "ratings"):

@@ -125,14 +125,21 @@ def pending(state: TigrisState) -> dict[str, Any] | None:
     return found
 
 
-def assert_illegal(state: TigrisState, action: str, *words: str) -> str:
-    """``action`` raises IllegalAction naming ``words`` and changes nothing; returns the reason."""
+def assert_illegal(
+    state: TigrisState,
+    action: str,
+    *words: str,
+    kind: type[tigris.IllegalAction] = tigris.DisallowedAction,
+) -> str:
+    """``action`` raises ``kind`` (DisallowedAction: read, not allowed now; MalformedAction:
+    no action of the notation) naming ``words`` and changes nothing; returns the reason."""
     before = state.to_position()
     legal_before = state.legal_actions()
     assert action not in legal_before
     try:
         state.apply(action)
     except tigris.IllegalAction as exc:
+        assert type(exc) is kind, f"{action!r} raised {type(exc).__name__}, not {kind.__name__}"
         reason = str(exc)
     else:
         raise AssertionError(f"{action!r} was accepted")

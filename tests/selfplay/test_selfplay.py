@@ -100,28 +100,35 @@ def test_the_same_seeds_write_the_same_shards(tmp_path: Path, game: str, players
 
 
 @pytest.mark.parametrize(("game", "players"), [("tigris", 2), ("gheos", 3)])
-def test_a_uniform_zero_evaluator_changes_nothing(tmp_path: Path, game: str, players: int) -> None:
+def test_a_uniform_evaluator_without_a_value_share_changes_nothing(
+    tmp_path: Path, game: str, players: int
+) -> None:
     sizes = ["--game", game, "--players", str(players), *SMALL]
     main([*sizes, "--out", str(tmp_path / "plain")])
-    main([*sizes, "--out", str(tmp_path / "model"), "--evaluator", "cradle.selfplay:uniform"])
+    uniform_model = ["--evaluator", "cradle.selfplay:uniform", "--blend", "0"]
+    main([*sizes, "--out", str(tmp_path / "model"), *uniform_model])
     # the same visits at every position, the same moves, the same games
     assert_same_shards(tmp_path / "plain", tmp_path / "model")
 
 
 class Recording:
     """An evaluator that keeps what it was asked; its priors favour high action ids and its
-    values favour seat 0."""
+    values favour seat 0 (relative to each row's seat to move, as the contract says)."""
 
     def __init__(self, actions: int, players: int) -> None:
         self.prior = np.linspace(0.01, 1.0, actions, dtype=np.float32) ** 4
         self.players = players
         self.batches: list[np.ndarray] = []
+        self.seats: list[np.ndarray] = []
 
-    def __call__(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def __call__(
+        self, observations: np.ndarray, seats: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         self.batches.append(observations.copy())
+        self.seats.append(seats.copy())
         rows = observations.shape[0]
         values = np.zeros((rows, self.players), np.float32)
-        values[:, 0] = 1.0
+        values[np.arange(rows), (-seats) % self.players] = 1.0  # seat 0, relative to the mover
         return np.tile(self.prior, (rows, 1)), values
 
 
@@ -129,7 +136,7 @@ def test_a_model_is_asked_in_batches_and_changes_the_decisions() -> None:
     spec = get_spec("tigris")
     ids = [0, 1, 2, 3]
     plain = native_games("tigris", 2, 8, ids, seed=4)
-    neutral = native_games("tigris", 2, 8, ids, seed=4, evaluator=uniform("tigris", 2))
+    neutral = native_games("tigris", 2, 8, ids, seed=4, evaluator=uniform("tigris", 2), blend=0.0)
     for key, value in plain.items():
         np.testing.assert_array_equal(value, neutral[key], err_msg=key)
     model = Recording(len(spec.encoding), 2)
@@ -137,6 +144,8 @@ def test_a_model_is_asked_in_batches_and_changes_the_decisions() -> None:
     # one call per search step, for a leaf (or the root) of each game's tree together
     assert max(b.shape[0] for b in model.batches) == 4
     assert all(b.shape[1] == spec.observation_size(2) for b in model.batches)
+    # each row with its seat to move: both seats' leaves are asked about
+    assert {int(s) for seats in model.seats for s in seats} == {0, 1}
     rows, positions = sum(b.shape[0] for b in model.batches), len(modelled["seat"])
     assert positions <= rows <= positions * (8 + 1)
     # the first position (the same deal) is searched otherwise, and the games go otherwise
@@ -147,20 +156,20 @@ def test_a_model_is_asked_in_batches_and_changes_the_decisions() -> None:
 
 
 def test_a_bad_evaluator_answer_is_a_clear_error() -> None:
-    def wrong_shape(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def wrong_shape(observations: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return np.ones((observations.shape[0], 5), np.float32), np.zeros((1, 2), np.float32)
 
     with pytest.raises(ValueError, match=r"priors of shape \(\d+, 3398\)"):
         native_games("tigris", 2, 4, [0], seed=1, evaluator=wrong_shape)
 
-    def negative(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def negative(observations: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows = observations.shape[0]
         return -np.ones((rows, 3398), np.float32), np.zeros((rows, 2), np.float32)
 
     with pytest.raises(ValueError, match="finite and at least 0"):
         native_games("tigris", 2, 4, [0], seed=1, evaluator=negative)
 
-    def failing(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def failing(observations: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         raise ZeroDivisionError("the model's own error")
 
     with pytest.raises(ZeroDivisionError, match="the model's own error"):
@@ -190,7 +199,7 @@ def test_ray_and_local_processes_write_the_same_shards(tmp_path: Path) -> None:
     sizes = ["--bot", "ismcts@4", "--games", "2", "--games-per-shard", "1", "--seed", "3"]
     main([*sizes, "--out", str(tmp_path / "local"), "--workers", "2"])
     # the Ray tasks load the (neutral) evaluator in their own processes
-    uniform_model = ["--evaluator", "cradle.selfplay:uniform"]
+    uniform_model = ["--evaluator", "cradle.selfplay:uniform", "--blend", "0"]
     main(
         [*sizes, "--out", str(tmp_path / "ray"), "--ray", "local", "--workers", "2", *uniform_model]
     )

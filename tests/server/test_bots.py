@@ -152,17 +152,19 @@ def test_cradle_serve_starts_its_bot_workers_with_the_server(db_url: str) -> Non
                 time.sleep(0.05)
 
 
-def test_the_hub_keeps_the_tables_belief_over_the_hands(client: object) -> None:
-    """A bot seat reads the opponents from the public history (cradle.ai.knowledge.belief): the hub
-    works the belief out for the bot's first decision and follows every move after it, so
-    it is always the belief of the table's record."""
+def test_the_bot_seats_remember_the_public_belief_over_the_hands(client: object) -> None:
+    """A bot seat reads the opponents from the public history (cradle.ai.memory: the Tigris
+    bots' belief over the hands). The bot side keeps it per table, not the table: worked out
+    from the record for the bot's first decision, then taken on from where it was before each
+    later one, so it is always the belief of the table's record."""
     import random
     import time
 
     from fastapi.testclient import TestClient
 
-    from cradle.ai.knowledge.belief import replayed
+    from cradle.ai.knowledge.belief import HandBelief
     from cradle.ai.knowledge.tigris import UNSEEN_SHARE
+    from cradle.ai.memory import remembered
     from cradle.server.hub import Hub
     from tests.helpers.server import auth, create, token_of
 
@@ -172,10 +174,11 @@ def test_the_hub_keeps_the_tables_belief_over_the_hands(client: object) -> None:
     token = token_of(created, 0)
     hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
     table = hub.tables[game_id]
+    assert not hasattr(table, "belief")  # the table knows nothing of bots' beliefs
     rng = random.Random(11)
     deadline = time.monotonic() + 120
     moves = 0
-    while moves < 8:
+    while moves < 8 or table.to_move() != 0:
         assert time.monotonic() < deadline, "the game stopped moving"
         mine = client.get(f"/api/games/{game_id}", headers=auth(token)).json()
         if mine["to_move"] != 0:
@@ -188,11 +191,14 @@ def test_the_hub_keeps_the_tables_belief_over_the_hands(client: object) -> None:
         )
         assert answer.status_code == 200, answer.text
         moves += 1
-    belief = table.belief
-    assert belief is not None and table.belief_ply == table.ply  # followed up to now
+    kept = hub.bot_seats.memories[game_id]
     record = table.record
-    options = table.module.options_from_dict(record.options)
-    start = table.module.new_game(2, record.seed, options, dynasties=record.players)
-    expected = replayed(start, record.actions).shares(table.state)
-    assert belief.shares(table.state) == expected
+    # Up to the bot's last decision, and replayed from the start for its first one only.
+    assert kept.actions == tuple(record.actions[: len(kept.actions)])
+    assert len(kept.actions) >= moves
+    assert hub.bot_seats.replays == 1
+    expected_memory = remembered(record.start(), kept.actions)
+    assert isinstance(kept.memory, HandBelief) and isinstance(expected_memory, HandBelief)
+    expected = expected_memory.shares(kept.state)
+    assert kept.memory.shares(kept.state) == expected
     assert expected is not None and any(row != UNSEEN_SHARE for row in expected)  # it read

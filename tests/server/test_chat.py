@@ -111,6 +111,12 @@ def test_players_chat_and_the_lines_are_kept_with_the_game(any_db_url: str) -> N
         ({"text": "nul\x00"}, "U+0000"),
         ({"text": "bell\x07"}, "U+0007"),
         ({"text": "evil\u202etxt.exe"}, "U+202E"),
+        ({"text": "one\u2028two"}, "line or paragraph separator (U+2028"),
+        ({"text": "para\u2029graph"}, "U+2029"),
+        ({"text": "zero\u200bwidth"}, "invisible character (U+200B"),
+        ({"text": "\ufeffbom"}, "U+FEFF"),
+        ({"text": "tag\U000e0041"}, "U+E0041"),
+        ({"text": "z" + "\u0301" * 400}, "marks on one character"),
         ({"text": "x" * 2001}, "text"),
         ({"text": 5}, "text"),
         ({"text": None}, "text"),
@@ -189,6 +195,24 @@ def test_spectators_chat_where_the_table_lets_them(served: TestClient) -> None:
     texts = [line["text"] for line in lines(served, game_id, first)]
     assert texts == ["go Archer!", "again", "me too"]
     assert lines(served, game_id, None) == lines(served, game_id, first)
+
+
+def test_spectators_lines_are_capped_per_table_whatever_their_addresses(db_url: str) -> None:
+    """The probe's crowd (~25 addresses) cannot push the players' lines off the latest page:
+    all the spectators of a table together write a few lines a minute; the players write on."""
+    limits = Limits(analyse_finished=False, spectator_lines_burst=5)
+    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+        created = create(client, spectator_chat=True)
+        game_id, first = created["id"], token_of(created, 0)
+        other = create(client, spectator_chat=True)["id"]
+        crowd = [TestClient(client.app, client=(f"10.1.0.{n}", 1)) for n in range(25)]
+        statuses = [say(viewer, game_id, None, "look at me").status_code for viewer in crowd]
+        assert statuses == [200] * 5 + [429] * 20
+        refused = say(crowd[-1], game_id, None, "and me")
+        assert "spectators" in refused.json()["error"] and "Retry-After" in refused.headers
+        assert say(client, game_id, first, "the players still talk").status_code == 200
+        assert say(crowd[-1], other, None, "another table").status_code == 200
+        assert [line["seat"] for line in lines(client, game_id, first)] == [None] * 5 + [0]
 
 
 def test_a_player_mutes_another_and_hears_them_again(served: TestClient) -> None:

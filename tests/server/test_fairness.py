@@ -215,14 +215,14 @@ def test_one_bot_worker_serves_the_clients_in_turn(serve: Callable[..., TestClie
     async def move() -> int | None:
         """One of B's moves; when it makes B's bot decide, how many bots' moves were made."""
         table = await hub.table(mine)
-        action = hub.frame(table, 0)["legal_actions"][0]
+        action = hub.frame(table, 0).legal_actions[0]
         await hub.session.act(table, token, action)
         return hub.bots_made if table.bot_turn() else None
 
     waits = []
     while len(waits) < 3:
         assert time.monotonic() < deadline, "the game stopped"
-        if hub.frame(hub.tables[mine], 0)["to_move"] != 0:
+        if hub.frame(hub.tables[mine], 0).table.to_move != 0:
             time.sleep(0.01)
             continue
         mark = portal.call(move)

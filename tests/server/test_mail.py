@@ -79,6 +79,14 @@ def test_a_turn_notice_reaches_the_smtp_server_with_its_links() -> None:
     assert received["List-Unsubscribe"] == "<https://cradle.example/#/unsubscribe/CODE123>"
 
 
+def test_a_stored_list_of_addresses_is_never_mailed() -> None:
+    """An address an older server stored as a list (``x,bob@example.org``) mails nobody."""
+    mail = settings("smtp://mail:25")
+    for stored in ("x,bob@example.org", "ann@example.org;bob@example.org", "a\x00b@example.org"):
+        with pytest.raises(ValueError):
+            turn_mail(mail, notice(stored), "C")
+
+
 def test_the_notice_of_a_seat_away_says_its_stand_in_plays() -> None:
     mail = settings("smtp://mail:25")
     away = turn_mail(mail, replace(notice("ann@example.org"), away=True), "C").get_content()

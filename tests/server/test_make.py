@@ -16,7 +16,9 @@ def test_make_play_installs_only_what_playing_needs(tmp_path: Path) -> None:
     text = dry_run("play", tmp_path)
     assert extras(text) == {"build", "server"}
     assert all("-c constraints.txt" in line for line in pip_installs(text))
-    assert "apt-get" not in text and "chromium" not in text and "postgresql" not in text
+    # Only what pip builds PyICU with (the names' Unicode rules) may come from Debian.
+    assert "chromium" not in text and "postgresql" not in text and "nginx" not in text
+    assert "libicu-dev pkg-config g++" in text
     assert "cradle serve" in text
     optional = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"
@@ -30,6 +32,7 @@ def test_make_test_installs_the_test_tools(tmp_path: Path) -> None:
     assert {"build", "dev", "server"} <= extras(text)
     assert all("-c constraints.txt" in line for line in pip_installs(text))
     assert "chromium postgresql" in text  # the Debian packages the tests need
+    assert "nginx" in text  # the reverse proxy of tests/server/test_proxy.py
     assert "node-typescript" in text  # tsc, for the web client's type check
     optional = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"

@@ -249,3 +249,44 @@ def test_a_database_of_a_newer_server_is_refused(any_db_url: str) -> None:
         engine.dispose()
     with pytest.raises(StorageError, match="newer cradle"):
         Store(any_db_url)
+
+
+def test_accounts_of_before_0008_get_their_skeletons_and_keys(any_db_url: str) -> None:
+    """Revision 0008_names_devices: every account gets its name's skeletons (the older of two
+    look-alike accounts keeps the shared one) and its key under NFKC; all still sign in."""
+    from cradle.server.accounts import hash_password
+
+    engine = create_engine(any_db_url)
+    with engine.begin() as connection:
+        migrations.upgrade(connection, "0007_action_standin")
+        password = hash_password("correct horse battery", 64)
+        for n, (name, key) in enumerate(
+            [("admin", "admin"), ("adrnin", "adrnin"), ("ＦＵＬＬ", "ｆｕｌｌ")]
+        ):
+            connection.execute(
+                text(
+                    "INSERT INTO accounts (id, name, name_key, password, created, turn_mail) "
+                    "VALUES (:id, :name, :key, :password, :created, false)"
+                ),
+                {"id": f"acct{n}", "name": name, "key": key, "password": password, "created": n},
+            )
+    with engine.begin() as connection:
+        migrations.upgrade(connection)
+        owners = dict(
+            connection.execute(text("SELECT skeleton, account_id FROM name_skeletons")).all()
+        )
+        keys = dict(connection.execute(text("SELECT id, name_key FROM accounts")).all())
+    engine.dispose()
+    from cradle.server.text import name_skeletons
+
+    assert {owners[s] for s in name_skeletons("admin")} == {"acct0"}  # the older keeps it
+    assert keys == {"acct0": "admin", "acct1": "adrnin", "acct2": "full"}
+    limits = Limits(analyse_finished=False, password_kib=64)
+    with TestClient(create_app(any_db_url, bot_delay=0, limits=limits)) as client:
+        for name in ("admin", "adrnin", "full"):
+            signed = TestClient(client.app).post(
+                "/api/session", json={"name": name, "password": "correct horse battery"}
+            )
+            assert signed.status_code == 200, (name, signed.text)
+        taken = client.post("/api/accounts", json={"name": "ADRNIN", "password": "x" * 10})
+        assert taken.status_code == 409

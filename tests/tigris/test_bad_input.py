@@ -1,7 +1,8 @@
 """Bad input: illegal actions in every phase, malformed notation and malformed positions.
 
-An illegal action raises tigris.IllegalAction (a ValueError) with a reason naming the problem
-and leaves the state unchanged; a malformed position raises ValueError with a reason.
+An illegal action raises tigris.DisallowedAction, malformed notation tigris.MalformedAction
+(both a tigris.IllegalAction, a ValueError) with a reason naming the problem, and leaves the
+state unchanged; a malformed position raises ValueError with a reason.
 """
 
 from __future__ import annotations
@@ -18,6 +19,18 @@ from tests.helpers.tigris import assert_illegal, leader, make_position, make_sta
 
 def test_illegal_action_is_a_value_error() -> None:
     assert issubclass(tigris.IllegalAction, ValueError)
+    for kind in (tigris.MalformedAction, tigris.DisallowedAction):
+        assert issubclass(kind, tigris.IllegalAction)
+
+
+def test_a_malformed_action_is_that_even_when_the_game_is_over() -> None:
+    """The input is read before the rules are asked (python-chess's invalid move against
+    its illegal one): garbage is malformed in any position, a good action disallowed."""
+    s = tigris.new_game(2, 1)
+    s.random_playout(1)
+    assert s.is_over
+    assert_illegal(s, "fly K2", "unknown action", kind=tigris.MalformedAction)
+    assert_illegal(s, "pass", "the game is over")
 
 
 # ----------------------------------------------------------------- the turn
@@ -273,14 +286,14 @@ def test_no_action_once_the_game_is_over() -> None:
     ],
 )
 def test_malformed_notation(action: str, words: list[str]) -> None:
-    assert_illegal(_turn(), action, *words)
+    assert_illegal(_turn(), action, *words, kind=tigris.MalformedAction)
 
 
 @pytest.mark.parametrize("action", [None, 2.5, ["pass"], b"pass"])
 def test_an_action_that_is_not_a_string(action: Any) -> None:
     s = _turn()
     before = s.to_position()
-    with pytest.raises(tigris.IllegalAction, match="string"):
+    with pytest.raises(tigris.MalformedAction, match="string"):
         s.apply(action)
     assert s.to_position() == before
 
@@ -289,7 +302,7 @@ def test_an_action_that_is_not_a_string(action: Any) -> None:
 def test_an_action_id_out_of_range(action: int) -> None:
     s = _turn()
     before = s.to_position()
-    with pytest.raises(tigris.IllegalAction, match=r"outside 0\.\.3397"):
+    with pytest.raises(tigris.MalformedAction, match=r"outside 0\.\.3397"):
         s.apply(action)
     assert s.to_position() == before
 

@@ -5,7 +5,9 @@
 //! written, `str.isdigit`, `int`); a [`Host`] supplies them. [`Plain`] follows them exactly
 //! for ASCII text, which is all a Rust caller writes; the bindings ask Python for the rest.
 
+use super::events::COLOURS;
 use super::geometry::{self, CELLS};
+use super::tiles::TILE_COUNT;
 use crate::text::py_repr;
 
 pub const PLACE: u32 = 0;
@@ -75,24 +77,29 @@ pub fn position(cell: u16) -> u32 {
     geometry::grid().position[usize::from(cell)] as u32
 }
 
-/// Why an action was refused: `Illegal` is the reference's IllegalAction; `Value` a plain
-/// ValueError that Python's own `int` raises for some digit strings the reference reads.
+/// Why an action was refused: `Malformed` is the reference's MalformedAction (no action of
+/// the notation, whatever the position), `Disallowed` its DisallowedAction (read, and not
+/// allowed now).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refusal {
-    Illegal(String),
-    Value(String),
+    Malformed(String),
+    Disallowed(String),
 }
 
 impl Refusal {
     pub fn text(&self) -> &str {
         match self {
-            Refusal::Illegal(text) | Refusal::Value(text) => text,
+            Refusal::Malformed(text) | Refusal::Disallowed(text) => text,
         }
     }
 }
 
-pub fn illegal<T>(text: impl Into<String>) -> Result<T, Refusal> {
-    Err(Refusal::Illegal(text.into()))
+pub fn malformed<T>(text: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal::Malformed(text.into()))
+}
+
+pub fn disallowed<T>(text: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal::Disallowed(text.into()))
 }
 
 /// An integer read as Python's `int(text)` reads it: its value when it fits, and how
@@ -193,14 +200,14 @@ pub fn parse_cell(text: &str, host: &dyn Host) -> Result<u16, Refusal> {
                 _ => None,
             }
             .ok_or_else(|| {
-                Refusal::Illegal(format!(
+                Refusal::Malformed(format!(
                     "cell {} is too far from the start tile",
                     host.repr(text)
                 ))
             });
         }
     }
-    illegal(format!(
+    malformed(format!(
         "{} is not a cell name: write row,col such as 0,1 or -2,3",
         host.repr(text)
     ))
@@ -217,12 +224,135 @@ pub fn parse_edge(cell: u16, text: &str, host: &dyn Host) -> Result<u8, Refusal>
     } else {
         "a down"
     };
-    illegal(format!(
+    malformed(format!(
         "{} is {shape} cell: its edges are {}, not {}",
         geometry::cell_name(cell),
         names.join(", "),
         host.repr(text)
     ))
+}
+
+/// An action as the notation reads it, before the rules are asked (the reference's
+/// `cradle.gheos.notation.Reading`): its verb and the parts it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reading {
+    pub verb: &'static str,
+    /// place, replace: the tile's number
+    pub tile: u8,
+    /// place, replace: where; start, migrate: the cell of the area named
+    pub cell: u16,
+    pub rotation: u8,
+    /// pay, take, winner, start, migrate
+    pub colour: u8,
+    /// start, migrate: the edge named after the cell, if any
+    pub edge: Option<u8>,
+    /// start, migrate: the area as written
+    pub area: String,
+}
+
+const VERBS: [&str; 9] = [
+    "place", "replace", "pay", "migrate", "winner", "start", "take", "token", "pass",
+];
+
+fn read_colour(words: &[String], form: &str, host: &dyn Host) -> Result<u8, Refusal> {
+    if words.len() != 2 {
+        return malformed(format!("write '{form}'"));
+    }
+    match COLOURS.iter().position(|&c| c == words[1]) {
+        Some(c) => Ok(c as u8),
+        None => malformed(format!(
+            "{} is not a colour (one of {})",
+            host.repr(&words[1]),
+            COLOURS.join(", ")
+        )),
+    }
+}
+
+fn read_tile(text: &str, host: &dyn Host) -> Result<u8, Refusal> {
+    let refused = || {
+        Refusal::Malformed(format!(
+            "{} is not a tile: tiles are named t0 to t{}",
+            host.repr(text),
+            TILE_COUNT - 1
+        ))
+    };
+    let digits = text.strip_prefix('t').filter(|rest| host.isdigit(rest));
+    let number = digits.and_then(|digits| host.int(digits).ok());
+    match number.and_then(|n| n.value) {
+        Some(n) if (0..TILE_COUNT as i64).contains(&n) => Ok(n as u8),
+        _ => Err(refused()),
+    }
+}
+
+/// The action `words` (`action.strip().lower().split()`, at least one) name; Malformed with
+/// the reference's reason when they name none.
+pub fn read_action(words: &[String], host: &dyn Host) -> Result<Reading, Refusal> {
+    let Some(verb) = VERBS.iter().find(|&&v| v == words[0]) else {
+        return malformed(format!(
+            "unknown action {}: the actions are place, replace, pay, migrate, winner, \
+             start, take, token and pass",
+            host.repr(&words[0])
+        ));
+    };
+    let mut reading = Reading {
+        verb,
+        tile: 0,
+        cell: 0,
+        rotation: 0,
+        colour: 0,
+        edge: None,
+        area: String::new(),
+    };
+    match *verb {
+        "place" | "replace" => {
+            if words.len() != 4 {
+                return malformed(format!(
+                    "write '{verb} <tile> <cell> <rotation>', e.g. '{verb} t12 0,1 r0'"
+                ));
+            }
+            reading.tile = read_tile(&words[1], host)?;
+            reading.cell = parse_cell(&words[2], host)?;
+            reading.rotation = match words[3].as_str() {
+                "r0" => 0,
+                "r1" => 1,
+                "r2" => 2,
+                _ => {
+                    return malformed(format!(
+                        "{} is not a rotation: write r0, r1 or r2",
+                        host.repr(&words[3])
+                    ))
+                }
+            };
+        }
+        "pay" | "take" | "winner" => {
+            reading.colour = read_colour(words, &format!("{verb} <colour>"), host)?;
+        }
+        "start" | "migrate" => {
+            if words.len() != 3 {
+                return malformed(format!(
+                    "write '{verb} <colour> <cell>:<edge>', e.g. '{verb} red 0,1:n'"
+                ));
+            }
+            let form = format!("{verb} <colour> <cell>:<edge>");
+            reading.colour = read_colour(&words[..2], &form, host)?;
+            let text = &words[2];
+            let (cell_text, edge_text) = match text.split_once(':') {
+                Some((cell, edge)) => (cell, Some(edge)),
+                None => (text.as_str(), None),
+            };
+            reading.cell = parse_cell(cell_text, host)?;
+            if let Some(edge_text) = edge_text {
+                reading.edge = Some(parse_edge(reading.cell, edge_text, host)?);
+            }
+            reading.area = text.clone();
+        }
+        _ => {
+            if words.len() != 1 {
+                return malformed(format!("write just '{verb}'"));
+            }
+        }
+    }
+    Ok(reading)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use super::board::{node, Area, Areas, Board, NONE};
 use super::events::{Event, Log, Ref, Standing, Why, COLOURS};
 use super::geometry::{self, cell_name, NO_CELL, START_CELL};
 use super::notation::{
-    self as ids, decode, illegal, parse_cell, parse_edge, Decoded, Host, Refusal,
+    self as ids, decode, disallowed, malformed, read_action, Decoded, Host, Reading, Refusal,
 };
 use super::tiles::{TileSet, NO_TEMPLE, START_TILE, TILE_COUNT};
 use crate::cpython_random::CpythonRandom;
@@ -876,7 +876,7 @@ impl State {
     /// The notation of `id` now (a hand slot becomes the tile in it).
     pub fn action_string(&self, id: i64) -> Result<String, Refusal> {
         if !(0..i64::from(ids::ACTION_COUNT)).contains(&id) {
-            return illegal(format!(
+            return malformed(format!(
                 "action id {id} is outside 0..{}",
                 ids::ACTION_COUNT - 1
             ));
@@ -884,7 +884,7 @@ impl State {
         if let Decoded::Tile(_, slot, _, _) = decode(id as u32) {
             let held = self.hands[usize::from(self.active)].len();
             if slot >= held {
-                return illegal(format!(
+                return disallowed(format!(
                     "action id {id} plays hand slot #{slot}, but {} holds {held} tile(s)",
                     self.names[usize::from(self.active)],
                 ));
@@ -960,7 +960,7 @@ impl State {
             _ => true,
         };
         if !canonical {
-            return illegal(format!(
+            return disallowed(format!(
                 "action id {id} ({text}) is not legal: the same decision has another id \
                  (see legal_action_ids())"
             ));
@@ -1016,25 +1016,27 @@ impl State {
 
     // -- reading notation -------------------------------------------------------------------
 
-    /// Applies an action given as its words (`action.strip().lower().split()`).
+    /// Applies an action given as its words (`action.strip().lower().split()`): read first
+    /// (Malformed when it is no action of the notation), then asked of the rules.
     pub fn apply_words(
         &mut self,
         words: &[String],
         host: &dyn Host,
         log: &mut Log,
     ) -> Result<(), Refusal> {
-        let Some(verb) = words.first() else {
-            return illegal("empty action");
-        };
-        if self.phase == Phase::Over {
-            return illegal("the game is over");
+        if words.is_empty() {
+            return malformed("empty action");
         }
-        match (self.phase, verb.as_str()) {
-            (Phase::Tile, "place" | "replace") => self.act_tile(words, host, log),
+        let reading = read_action(words, host)?;
+        if self.phase == Phase::Over {
+            return disallowed("the game is over");
+        }
+        let colour = reading.colour;
+        match (self.phase, reading.verb) {
+            (Phase::Tile, "place" | "replace") => self.act_tile(&reading, log),
             (Phase::Pay, "pay") => {
-                let colour = self.parse_colour(words, "pay <colour>", host)?;
                 if self.held[usize::from(self.active)][usize::from(colour)] == 0 {
-                    return illegal(format!(
+                    return disallowed(format!(
                         "you hold no {} follower to pay with",
                         COLOURS[usize::from(colour)]
                     ));
@@ -1042,53 +1044,37 @@ impl State {
                 self.pay_with(colour, log);
                 Ok(())
             }
-            (Phase::Migrate, "migrate") => self.act_migrate(words, host, log),
-            (Phase::War, "winner") => self.act_winner(words, host, log),
-            (Phase::Civ, "start") => self.act_start(words, host, log),
+            (Phase::Migrate, "migrate") => self.act_migrate(&reading, log),
+            (Phase::War, "winner") => self.act_winner(colour, log),
+            (Phase::Civ, "start") => self.act_start(&reading, log),
             (Phase::Civ, "take") => {
-                let colour = self.parse_colour(words, "take <colour>", host)?;
                 let name = COLOURS[usize::from(colour)];
                 if !self.on_table(colour) {
-                    return illegal(format!("the {name} civilization is not on the table"));
+                    return disallowed(format!("the {name} civilization is not on the table"));
                 }
                 if self.supply[usize::from(colour)] == 0 {
-                    return illegal(format!("no {name} follower is left in the supply"));
+                    return disallowed(format!("no {name} follower is left in the supply"));
                 }
                 self.take(colour, log);
                 Ok(())
             }
             (Phase::Token, "token") => {
-                if words.len() != 1 {
-                    return illegal("write just 'token'");
-                }
                 if self.tokens[usize::from(self.active)] == 0 {
-                    return illegal("you have no scoring token left");
+                    return disallowed("you have no scoring token left");
                 }
                 self.play_token(log);
                 Ok(())
             }
             (Phase::Token, "pass") => {
-                if words.len() != 1 {
-                    return illegal("write just 'pass'");
-                }
                 self.end_turn(log);
                 Ok(())
             }
-            _ => illegal(self.wrong_step(verb, host)),
+            (_, verb) => disallowed(self.wrong_step(verb, host)),
         }
     }
 
+    /// Why `verb` (one of the notation's) is not possible at this step.
     fn wrong_step(&self, verb: &str, host: &dyn Host) -> String {
-        const KNOWN: [&str; 9] = [
-            "place", "replace", "pay", "migrate", "winner", "start", "take", "token", "pass",
-        ];
-        if !KNOWN.contains(&verb) {
-            return format!(
-                "unknown action {}: the actions are place, replace, pay, migrate, winner, \
-                 start, take, token and pass",
-                host.repr(verb)
-            );
-        }
         let expected = match self.phase {
             Phase::Tile => "place or replace a tile, e.g. 'place t12 0,1 r0'",
             Phase::Pay => "pay a follower for the war or migration, e.g. 'pay red'",
@@ -1104,113 +1090,54 @@ impl State {
         )
     }
 
-    fn parse_colour(&self, words: &[String], form: &str, host: &dyn Host) -> Result<u8, Refusal> {
-        if words.len() != 2 {
-            return illegal(format!("write '{form}'"));
-        }
-        match COLOURS.iter().position(|&c| c == words[1]) {
-            Some(c) => Ok(c as u8),
-            None => illegal(format!(
-                "{} is not a colour (one of {})",
-                host.repr(&words[1]),
-                COLOURS.join(", ")
-            )),
-        }
-    }
-
-    fn act_tile(
-        &mut self,
-        words: &[String],
-        host: &dyn Host,
-        log: &mut Log,
-    ) -> Result<(), Refusal> {
-        let verb = words[0].as_str();
-        if words.len() != 4 {
-            return illegal(format!(
-                "write '{verb} <tile> <cell> <rotation>', e.g. '{verb} t12 0,1 r0'"
-            ));
-        }
-        let (tile_text, cell_text, rotation_text) = (&words[1], &words[2], &words[3]);
-        let digits = tile_text
-            .strip_prefix('t')
-            .filter(|rest| host.isdigit(rest));
-        let Some(digits) = digits else {
-            return illegal(format!(
-                "{} is not a tile: tiles are named t0 to t51",
-                host.repr(tile_text)
-            ));
-        };
-        let number = host.int(digits).map_err(Refusal::Value)?;
+    fn act_tile(&mut self, reading: &Reading, log: &mut Log) -> Result<(), Refusal> {
+        let (number, cell) = (reading.tile, reading.cell);
         let seat = usize::from(self.active);
         let held = self.sorted_hand(seat);
-        let number = match number.value {
-            Some(n) if held.as_slice().iter().any(|&t| i64::from(t) == n) => n as u8,
-            _ => {
-                let shown: Vec<String> = held.as_slice().iter().map(|t| format!("t{t}")).collect();
-                return illegal(format!(
-                    "t{} is not in your hand (you hold {})",
-                    number.text,
-                    shown.join(", ")
-                ));
-            }
-        };
-        let cell = parse_cell(cell_text, host)?;
-        let rot = match rotation_text.as_str() {
-            "r0" => 0,
-            "r1" => 1,
-            "r2" => 2,
-            _ => {
-                return illegal(format!(
-                    "{} is not a rotation: write r0, r1 or r2",
-                    host.repr(rotation_text)
-                ))
-            }
-        };
-        let replacing = verb == "replace";
+        if !held.as_slice().contains(&number) {
+            let shown: Vec<String> = held.as_slice().iter().map(|t| format!("t{t}")).collect();
+            return disallowed(format!(
+                "t{number} is not in your hand (you hold {})",
+                shown.join(", ")
+            ));
+        }
+        let replacing = reading.verb == "replace";
         let name = cell_name(cell);
         let slot = self.board.slot_of(cell);
         if replacing {
             let Some(slot) = slot else {
-                return illegal(format!("there is no tile on {name} to replace (use place)"));
+                return disallowed(format!("there is no tile on {name} to replace (use place)"));
             };
             if self.tile_at(slot).pyramid {
-                return illegal(format!(
+                return disallowed(format!(
                     "t{} on {name} has a pyramid: it can never be replaced",
                     self.board.tile[slot]
                 ));
             }
         } else if slot.is_some() {
-            return illegal(format!("{name} already holds a tile (use replace)"));
+            return disallowed(format!("{name} already holds a tile (use replace)"));
         } else if !self.frontier.as_slice().contains(&cell) {
-            return illegal(format!(
+            return disallowed(format!(
                 "{name} does not share an edge with a tile on the table"
             ));
         }
-        self.tile_action(number, cell, rot, replacing, log)
+        self.tile_action(number, cell, reading.rotation, replacing, log)
     }
 
-    /// The area named by `text` ("cell:edge", or a bare cell when that is unambiguous) among
-    /// `options` (area roots).
-    fn parse_area(
+    /// The area `reading` names (its cell and edge, or a bare cell when that is unambiguous)
+    /// among `options` (area roots).
+    fn find_area(
         &self,
-        text: &str,
+        reading: &Reading,
         options: &[usize],
         wanted: &str,
-        host: &dyn Host,
     ) -> Result<usize, Refusal> {
-        let (cell_text, edge_text) = match text.split_once(':') {
-            Some((cell, edge)) => (cell, Some(edge)),
-            None => (text, None),
-        };
-        let cell = parse_cell(cell_text, host)?;
+        let cell = reading.cell;
         let Some(slot) = self.board.slot_of(cell) else {
-            return illegal(format!("there is no tile on {}", cell_name(cell)));
+            return disallowed(format!("there is no tile on {}", cell_name(cell)));
         };
-        let found: Vec<usize> = match edge_text {
-            Some(edge_text) => {
-                let edge = parse_edge(cell, edge_text, host)?;
-                vec![self.areas.of(self.node_on(slot, usize::from(edge)))]
-            }
+        let found: Vec<usize> = match reading.edge {
+            Some(edge) => vec![self.areas.of(self.node_on(slot, usize::from(edge)))],
             None => {
                 let mut found: Vec<usize> = (0..3)
                     .map(|edge| self.areas.of(self.node_on(slot, edge)))
@@ -1231,9 +1158,12 @@ impl State {
                 } else {
                     shown.join(", ")
                 };
-                illegal(format!("{text} is not on {wanted} (possible: {shown})"))
+                disallowed(format!(
+                    "{} is not on {wanted} (possible: {shown})",
+                    reading.area
+                ))
             }
-            [first, ..] => illegal(format!(
+            [first, ..] => disallowed(format!(
                 "{} touches more than one possible area: add the edge, e.g. {}",
                 cell_name(cell),
                 self.region_ref(*first).name()
@@ -1241,41 +1171,23 @@ impl State {
         }
     }
 
-    fn act_migrate(
-        &mut self,
-        words: &[String],
-        host: &dyn Host,
-        log: &mut Log,
-    ) -> Result<(), Refusal> {
+    fn act_migrate(&mut self, reading: &Reading, log: &mut Log) -> Result<(), Refusal> {
         let conflict = self
             .conflict
             .as_ref()
             .expect("the migrate phase has a conflict");
         let first = &conflict.migrations[0];
-        let name = COLOURS[usize::from(first.colour)];
-        if words.len() != 3 {
-            return illegal(format!("write 'migrate {name} <cell>:<edge>'"));
-        }
-        if words[1] != name {
-            return illegal(format!("the {name} civilization is the one migrating now"));
+        if reading.colour != first.colour {
+            let name = COLOURS[usize::from(first.colour)];
+            return disallowed(format!("the {name} civilization is the one migrating now"));
         }
         let options: Vec<usize> = first.options.iter().map(|&r| usize::from(r)).collect();
-        let chosen = self.parse_area(
-            &words[2],
-            &options,
-            "a part the civilization may migrate to",
-            host,
-        )?;
+        let chosen = self.find_area(reading, &options, "a part the civilization may migrate to")?;
         self.migrate_to(chosen, log);
         Ok(())
     }
 
-    fn act_winner(
-        &mut self,
-        words: &[String],
-        host: &dyn Host,
-        log: &mut Log,
-    ) -> Result<(), Refusal> {
+    fn act_winner(&mut self, colour: u8, log: &mut Log) -> Result<(), Refusal> {
         let leaders = self
             .conflict
             .as_ref()
@@ -1283,10 +1195,9 @@ impl State {
             .and_then(|w| w.first())
             .map(|w| w.leaders.clone())
             .expect("the war phase has a war");
-        let colour = self.parse_colour(words, "winner <colour>", host)?;
         if !leaders.contains(&colour) {
             let tied: Vec<&str> = leaders.iter().map(|&c| COLOURS[usize::from(c)]).collect();
-            return illegal(format!(
+            return disallowed(format!(
                 "{} is not one of the tied leaders ({})",
                 COLOURS[usize::from(colour)],
                 tied.join(", ")
@@ -1296,24 +1207,16 @@ impl State {
         Ok(())
     }
 
-    fn act_start(
-        &mut self,
-        words: &[String],
-        host: &dyn Host,
-        log: &mut Log,
-    ) -> Result<(), Refusal> {
-        if words.len() != 3 {
-            return illegal("write 'start <colour> <cell>:<edge>', e.g. 'start red 0,1:n'");
-        }
-        let colour = self.parse_colour(&words[..2], "start <colour> <cell>:<edge>", host)?;
+    fn act_start(&mut self, reading: &Reading, log: &mut Log) -> Result<(), Refusal> {
+        let colour = reading.colour;
         if self.on_table(colour) {
-            return illegal(format!(
+            return disallowed(format!(
                 "the {} civilization is already on the table",
                 COLOURS[usize::from(colour)]
             ));
         }
         let options: Vec<usize> = self.free_continents().collect();
-        let chosen = self.parse_area(&words[2], &options, "an unoccupied continent", host)?;
+        let chosen = self.find_area(reading, &options, "an unoccupied continent")?;
         self.start(colour, chosen, log);
         Ok(())
     }
@@ -1354,7 +1257,7 @@ impl State {
             }
         };
         if (split || war) && !can_pay {
-            return illegal(format!(
+            return disallowed(format!(
                 "this {} starts {}, and you have no follower to pay for it",
                 if replacing {
                     "replacement"

@@ -7,13 +7,15 @@
 //! - [`search`]: `search`, the native ISMCTS on a state of either game;
 //! - [`vector`]: `Batch`, N states stepped together (NumPy arrays);
 //! - [`env`]: `Opponents` and `NativeBot`, the seats' native bots;
-//! - [`selfplay`]: `selfplay_games`, batched self-play.
+//! - [`selfplay`]: `selfplay_games`, batched self-play;
+//! - [`model`]: `Model`, a learned network read from its checkpoint (`crate::nn`).
 //!
 //! The module is flat: names begin with the game's name where they belong to one (e.g.
 //! `TigrisState`), typed for Python in `src/cradle/_native.pyi`.
 
 pub mod env;
 pub mod gheos;
+pub mod model;
 pub mod search;
 pub mod selfplay;
 pub mod tigris;
@@ -32,5 +34,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     vector::register(m)?;
     env::register(m)?;
     selfplay::register(m)?;
+    model::register(m)?;
     Ok(())
 }

@@ -6,8 +6,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use super::gheos::{self, GheosState};
+use super::model::PyModel;
 use super::tigris::{self, TigrisState};
-use crate::search::{model, Budget, Forest, Params, SearchGame};
+use crate::search::{model, Budget, Forest, Learned, Params, SearchGame};
 
 /// The root of a search: a state of one of the games, judged by its knowledge (boxed: one
 /// root a search, and the games' states differ in size).
@@ -56,14 +57,43 @@ impl Root {
         params: Params,
         seeds: &[u64],
         only: Option<&[u32]>,
+        model: Option<(&PyModel, bool, f64)>,
     ) -> PyResult<PySearchResult> {
         match self {
-            Root::Tigris(root) => search_detached(
-                py, &**root, seat, iterations, seconds, floor, params, seeds, only,
-            ),
-            Root::Gheos(root) => search_detached(
-                py, &**root, seat, iterations, seconds, floor, params, seeds, only,
-            ),
+            Root::Tigris(root) => {
+                let learned = model
+                    .map(|(m, pure, blend)| m.tigris(root.players(), pure, blend))
+                    .transpose()?;
+                search_detached(
+                    py,
+                    &**root,
+                    seat,
+                    iterations,
+                    seconds,
+                    floor,
+                    params,
+                    seeds,
+                    only,
+                    learned.as_ref(),
+                )
+            }
+            Root::Gheos(root) => {
+                let learned = model
+                    .map(|(m, pure, blend)| m.gheos(root, pure, blend))
+                    .transpose()?;
+                search_detached(
+                    py,
+                    &**root,
+                    seat,
+                    iterations,
+                    seconds,
+                    floor,
+                    params,
+                    seeds,
+                    only,
+                    learned.as_ref(),
+                )
+            }
         }
     }
 }
@@ -155,6 +185,7 @@ pub fn search_detached<G: SearchGame>(
     params: Params,
     seeds: &[u64],
     only: Option<&[u32]>,
+    learned: Option<&Learned<G>>,
 ) -> PyResult<PySearchResult> {
     if root.is_over() {
         return Err(PyValueError::new_err("the game is over: nothing to search"));
@@ -168,6 +199,9 @@ pub fn search_detached<G: SearchGame>(
     let budget =
         Budget::checked(iterations, seconds, floor, seeds).map_err(PyValueError::new_err)?;
     let mut forest = Forest::new(root, seat, params, seeds, only);
+    if let Some(learned) = learned {
+        forest.set_learned(learned);
+    }
     let (count, stats) = py.detach(|| forest.run(budget));
     let rows = stats
         .iter()
@@ -179,10 +213,12 @@ pub fn search_detached<G: SearchGame>(
 /// ISMCTS for `seat` (the seat to move) in `state`, a Tigris or Gheos state: one tree per
 /// seed, on threads when there are several. `settings`: the search's
 /// (`cradle.ai.search.native.NativeSettings`); `knowledge`: the game knowledge's settings
-/// (`TigrisSettings` or `GheosSettings`); `belief`: a Tigris belief over the hands. Returns
-/// the iterations run and (action id, visits, summed reward) per visited root action.
+/// (`TigrisSettings` or `GheosSettings`); `belief`: a Tigris belief over the hands; `model`:
+/// a learned network at the leaves (`cradle._native.Model`), alone (`pure`) or blended into
+/// the knowledge's evaluation by `blend` (`crate::search::Learned`). Returns the iterations
+/// run and (action id, visits, summed reward) per visited root action.
 #[pyfunction]
-#[pyo3(signature = (state, seat, iterations, seconds, settings, knowledge, seeds, only=None, floor=None, belief=None))]
+#[pyo3(signature = (state, seat, iterations, seconds, settings, knowledge, seeds, only=None, floor=None, belief=None, model=None, pure=false, blend=0.5))]
 #[allow(clippy::too_many_arguments)]
 fn search(
     py: Python<'_>,
@@ -196,8 +232,16 @@ fn search(
     only: Option<Vec<u32>>,
     floor: Option<u64>,
     belief: Option<Vec<Vec<f64>>>,
+    model: Option<PyRef<'_, PyModel>>,
+    pure: bool,
+    blend: f64,
 ) -> PyResult<PySearchResult> {
     let params = settings.params()?;
+    if pure && model.is_none() {
+        return Err(PyValueError::new_err(
+            "pure (the knowledge off) needs a model to judge the leaves",
+        ));
+    }
     let root = Root::of(state, knowledge, belief)?;
     root.search(
         py,
@@ -208,6 +252,7 @@ fn search(
         params,
         &seeds,
         only.as_deref(),
+        model.as_deref().map(|m| (m, pure, blend)),
     )
 }
 

@@ -8,17 +8,18 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::gheos::GheosState;
+use super::model::PyModel;
 use super::tigris::TigrisState;
 use crate::bots::seat::{gheos_root, tigris_root};
 use crate::search::batched::{self, Config, Evaluator, Output, SelfPlayGame};
-use crate::search::SearchGame;
+use crate::search::{Learned, RootNoise, SearchGame};
 
 /// The most iterations a self-play search may take.
 const MOST_ITERATIONS: u64 = 1_000_000;
 
-/// A Python callable as the evaluator: `evaluate(observations) -> (priors, values)`, float32
-/// C-contiguous NumPy arrays (`cradle.selfplay` wraps the user's callable so). The first
-/// Python error is kept to be raised as it is.
+/// A Python callable as the evaluator: `evaluate(observations, seats) -> (priors, values)`,
+/// float32 C-contiguous NumPy arrays (`cradle.selfplay` wraps the user's callable so). The
+/// first Python error is kept to be raised as it is.
 struct PyEvaluator<'py> {
     call: Bound<'py, PyAny>,
     width: usize,
@@ -26,10 +27,12 @@ struct PyEvaluator<'py> {
 }
 
 impl PyEvaluator<'_> {
-    fn answer(&self, observations: &[f32], rows: usize) -> PyResult<(Vec<f32>, Vec<f32>)> {
+    fn answer(&self, observations: &[f32], seats: &[usize]) -> PyResult<(Vec<f32>, Vec<f32>)> {
         let py = self.call.py();
+        let rows = seats.len();
         let batch = PyArray1::from_slice(py, observations).reshape([rows, self.width])?;
-        let answer = self.call.call1((batch,))?;
+        let seats: Vec<i64> = seats.iter().map(|&s| s as i64).collect();
+        let answer = self.call.call1((batch, PyArray1::from_vec(py, seats)))?;
         let (priors, values): (PyReadonlyArray2<'_, f32>, PyReadonlyArray2<'_, f32>) =
             answer.extract().map_err(|_| {
                 PyTypeError::new_err(
@@ -44,9 +47,10 @@ impl Evaluator for PyEvaluator<'_> {
     fn evaluate(
         &mut self,
         observations: &[f32],
-        rows: usize,
+        seats: &[usize],
+        _players: usize,
     ) -> Result<(Vec<f32>, Vec<f32>), String> {
-        self.answer(observations, rows).map_err(|e| {
+        self.answer(observations, seats).map_err(|e| {
             let text = e.to_string();
             self.error.get_or_insert(e);
             text
@@ -59,11 +63,12 @@ fn run<G: SelfPlayGame>(
     games: Vec<G>,
     seeds: &[Vec<u64>],
     config: &Config,
+    models: &[Option<Learned<G>>],
     evaluator: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Output> {
     let Some(call) = evaluator else {
         return py
-            .detach(|| batched::play(games, seeds, config, None))
+            .detach(|| batched::play(games, seeds, config, models, None))
             .map_err(PyValueError::new_err);
     };
     let width = games.first().map_or(0, |g| g.observation_size());
@@ -72,7 +77,7 @@ fn run<G: SelfPlayGame>(
         width,
         error: None,
     };
-    match batched::play(games, seeds, config, Some(&mut wrapped)) {
+    match batched::play(games, seeds, config, &[], Some(&mut wrapped)) {
         Ok(out) => Ok(out),
         Err(reason) => Err(wrapped
             .error
@@ -83,12 +88,16 @@ fn run<G: SelfPlayGame>(
 
 /// Play `states` (native TigrisState or GheosState objects of one game and player count,
 /// each copied) to the end or `cap` moves, every seat the native `ismcts@iterations` whose
-/// search seeds come from `seeds[i][seat]`; `actions`: the width of the action id space;
-/// `evaluator`: a callable taking a (B, W) float32 batch of observations and returning
-/// float32 priors (B, actions) and values (B, players) (see `crate::search::batched`).
-/// Returns the positions and records as a dict of NumPy arrays (`game`: index in `states`).
+/// search seeds come from `seeds[i][seat]`; `actions`: the width of the action id space.
+/// `models` (one per seat, None for the plain search) or `evaluator` (a callable taking a
+/// (B, W) float32 batch of observations and the (B,) int64 seats to move and returning
+/// float32 priors (B, actions) and values (B, players) relative to the seat to move; see
+/// `crate::search::batched`) with `pure` and `blend`; `temperature` for the first `sampled`
+/// moves of a game; Dirichlet noise (`noise`: (weight, alpha)) at every root. Returns the
+/// positions and records as a dict of NumPy arrays (`game`: index in `states`).
 #[pyfunction]
-#[pyo3(signature = (states, seeds, iterations, cap, actions, evaluator=None))]
+#[pyo3(signature = (states, seeds, iterations, cap, actions, evaluator=None, *, models=None, pure=false, blend=0.0, temperature=0.0, sampled=0, noise=None))]
+#[allow(clippy::too_many_arguments)]
 fn selfplay_games<'py>(
     py: Python<'py>,
     states: Vec<Bound<'py, PyAny>>,
@@ -97,7 +106,36 @@ fn selfplay_games<'py>(
     cap: usize,
     actions: usize,
     evaluator: Option<Bound<'py, PyAny>>,
+    models: Option<Vec<Option<PyRef<'py, PyModel>>>>,
+    pure: bool,
+    blend: f64,
+    temperature: f64,
+    sampled: usize,
+    noise: Option<(f64, f64)>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    super::model::checked_blend(blend)?;
+    if !(temperature.is_finite() && temperature >= 0.0) {
+        return Err(PyValueError::new_err(format!(
+            "a temperature is at least 0, not {temperature}"
+        )));
+    }
+    let noise = match noise {
+        None => None,
+        Some((weight, alpha)) => {
+            if !((0.0..=1.0).contains(&weight) && alpha.is_finite() && alpha > 0.0) {
+                return Err(PyValueError::new_err(
+                    "noise is (weight 0 to 1, alpha above 0)",
+                ));
+            }
+            Some(RootNoise { weight, alpha })
+        }
+    };
+    let models = models.unwrap_or_default();
+    if evaluator.is_some() && models.iter().any(Option::is_some) {
+        return Err(PyValueError::new_err(
+            "either models or an evaluator, not both",
+        ));
+    }
     if !(1..=MOST_ITERATIONS).contains(&iterations) {
         return Err(PyValueError::new_err(format!(
             "a search takes 1 to {MOST_ITERATIONS} iterations, not {iterations}"
@@ -146,17 +184,40 @@ fn selfplay_games<'py>(
             players[0]
         )));
     }
+    if !models.is_empty() && models.len() != players[0] {
+        return Err(PyValueError::new_err(format!(
+            "one model (or None) per seat: {} of them",
+            players[0]
+        )));
+    }
     let config = Config {
-        iterations,
-        params: params.expect("a state"),
-        cap,
-        actions,
-        relapse: 2,
+        pure,
+        blend,
+        temperature,
+        sampled,
+        noise,
+        ..Config::plain(iterations, params.expect("a state"), cap, actions)
     };
     let out = if gheos.is_empty() {
-        run(py, tigris, &seeds, &config, evaluator)?
+        let learned = models
+            .iter()
+            .map(|m| {
+                m.as_ref()
+                    .map(|m| m.tigris(players[0], pure, blend))
+                    .transpose()
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        run(py, tigris, &seeds, &config, &learned, evaluator)?
     } else {
-        run(py, gheos, &seeds, &config, evaluator)?
+        let learned = models
+            .iter()
+            .map(|m| {
+                m.as_ref()
+                    .map(|m| m.gheos(&gheos[0], pure, blend))
+                    .transpose()
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        run(py, gheos, &seeds, &config, &learned, evaluator)?
     };
     let d = PyDict::new(py);
     let rows = out.seat.len();

@@ -1,8 +1,10 @@
 //! Batched self-play: B games played at once by the native ISMCTS in every seat, a search at
-//! each decision with a choice, the positions recorded as `cradle.selfplay` writes them; and
-//! the search's hook for a learned leaf evaluator (an [`Evaluator`]: a batch of the leaves'
-//! observations in, priors over action ids and values per seat out), asked once per step
-//! for one leaf of every game's tree.
+//! each decision with a choice, the positions recorded as `cradle.selfplay` writes them.
+//! A seat may search with its own native model ([`Learned`], evaluated inside its trees), or
+//! every seat with one batched leaf evaluator (an [`Evaluator`]: the leaves' observations and
+//! seats to move in, priors over action ids and values per seat out), asked once per step for
+//! one leaf of every game's tree. Self-play's exploration: a temperature over the root visits
+//! for a game's first moves, Dirichlet noise at the roots ([`Config`]).
 //!
 //! How an evaluator's answer enters a tree (docs/research.md says the same):
 //! - the **prior** row `p` (one entry per action id) of a node's first world: each of that
@@ -12,14 +14,16 @@
 //!   renormalised so that its most likely legal action is 1. The root's row comes from the
 //!   position's own observation before the first iteration, a leaf's from the world that
 //!   reached it.
-//! - the **value** row (one entry per seat, in the rank rewards' scale) is added to the
-//!   leaf's own evaluation (settled, rolled out, judged) before the backup; a finished game's
-//!   exact rewards take nothing.
+//! - the **value** row: each seat's expected rank reward (1 a 2-player win), **relative to
+//!   the row's seat to move** (entry k is seat `(mover + k) % players`'s), as a native
+//!   [`crate::search::LeafModel`]'s; the search turns it to seat order. The leaf's reward is
+//!   its own evaluation (settled, rolled out, judged) moved towards it by `blend`, or (`pure`)
+//!   the value alone. A finished game's exact rewards take nothing.
 //!
-//! A model answering equal priors and zero values adds exactly 0 everywhere: the trees, the
-//! visits and the moves are those of the plain search with the same seeds.
+//! With `blend` 0, a model answering equal priors changes nothing: the trees, the visits and
+//! the moves are those of the plain search with the same seeds.
 
-use super::{Budget, Params, RootStats, SearchGame, Tree};
+use super::{Budget, Learned, Params, RootNoise, RootStats, SearchGame, Tree};
 use crate::bots::StallGuard;
 use crate::splitmix::SplitMix64;
 
@@ -43,14 +47,17 @@ pub trait SelfPlayGame: SearchGame {
     }
 }
 
-/// A learned leaf evaluator: `rows` observations (`rows × W`, row-major) in; priors over the
-/// action ids (`rows × actions`) and values per seat (`rows × players`) out, checked by the
-/// caller.
+/// A learned leaf evaluator: a batch of leaves in, one row each: its observation (`W`
+/// elements of `observations`, row-major) from its seat to move's view and that seat
+/// (`seats`), in a game of `players`; out, priors over the action ids (`rows × actions`) and
+/// values per seat relative to the seat to move (`rows × players`; the module's
+/// documentation), checked by the caller.
 pub trait Evaluator {
     fn evaluate(
         &mut self,
         observations: &[f32],
-        rows: usize,
+        seats: &[usize],
+        players: usize,
     ) -> Result<(Vec<f32>, Vec<f32>), String>;
 }
 
@@ -66,6 +73,35 @@ pub struct Config {
     pub actions: usize,
     /// The stall guard's relapse (the search bots': 2).
     pub relapse: u32,
+    /// With an [`Evaluator`]: its values alone at the leaves, the game's knowledge off
+    /// (`pure`), else mixed into the leaf's evaluation by `blend` (module documentation).
+    pub pure: bool,
+    pub blend: f64,
+    /// The move played: drawn in proportion to `visits ^ (1 / temperature)` while the game
+    /// has had fewer than `sampled` moves (0: always the most visited).
+    pub temperature: f64,
+    pub sampled: usize,
+    /// Dirichlet noise at every search's root.
+    pub noise: Option<RootNoise>,
+}
+
+impl Config {
+    /// `iterations` of the plain search with `params`: no evaluator settings, the most
+    /// visited move, no noise.
+    pub fn plain(iterations: u64, params: Params, cap: usize, actions: usize) -> Config {
+        Config {
+            iterations,
+            params,
+            cap,
+            actions,
+            relapse: 2,
+            pure: false,
+            blend: 0.0,
+            temperature: 0.0,
+            sampled: 0,
+            noise: None,
+        }
+    }
 }
 
 /// The positions and records of a batch, game by game, ply by ply (`cradle.selfplay`'s
@@ -132,8 +168,8 @@ pub fn most_visited(stats: &[RootStats]) -> u32 {
 
 impl<G: SelfPlayGame> Slot<G> {
     /// Play forced and guarded moves until a decision needs a search (started) or the game
-    /// ends or reaches the cap.
-    fn advance(&mut self, config: &Config) {
+    /// ends or reaches the cap; the search with its seat's model (`models`), if any.
+    fn advance(&mut self, config: &Config, models: &[Option<Learned<G>>], batched: bool) {
         let mut legal = Vec::new();
         loop {
             if self.state.is_over() || self.actions.len() >= config.cap {
@@ -159,7 +195,15 @@ impl<G: SelfPlayGame> Slot<G> {
                 continue;
             }
             let only = (allowed.len() < legal.len()).then_some(allowed.as_slice());
-            let tree = Tree::new(&self.state, seat, config.params, rng.next_u64(), only);
+            let mut tree = Tree::new(&self.state, seat, config.params, rng.next_u64(), only);
+            if let Some(Some(learned)) = models.get(seat) {
+                tree.set_learned(learned.clone());
+            } else if batched && config.pure {
+                tree.set_pure();
+            }
+            if let Some(noise) = config.noise {
+                tree.set_root_noise(noise);
+            }
             self.search = Some(Search {
                 tree,
                 legal: std::mem::take(&mut legal),
@@ -175,7 +219,7 @@ impl<G: SelfPlayGame> Slot<G> {
     }
 
     /// Record the finished search's position and play its move.
-    fn decide(&mut self) {
+    fn decide(&mut self, config: &Config) {
         let search = self.search.take().expect("a search to finish");
         let seat = self.state.to_move();
         let stats = search.tree.stats();
@@ -200,28 +244,58 @@ impl<G: SelfPlayGame> Slot<G> {
             seat,
             ply: self.actions.len(),
         });
-        self.play(most_visited(&stats));
+        let chosen = if self.actions.len() < config.sampled && config.temperature > 0.0 {
+            sampled(&stats, config.temperature, &mut self.seats[seat].0)
+        } else {
+            most_visited(&stats)
+        };
+        self.play(chosen);
     }
 }
 
+/// A root action drawn in proportion to `visits ^ (1 / temperature)`.
+pub fn sampled(stats: &[RootStats], temperature: f64, rng: &mut SplitMix64) -> u32 {
+    let most = stats.iter().map(|r| r.visits).max().unwrap_or(0).max(1) as f64;
+    let weights: Vec<f64> = stats
+        .iter()
+        .map(|r| (r.visits as f64 / most).powf(1.0 / temperature))
+        .collect();
+    let mut left = rng.unit() * weights.iter().sum::<f64>();
+    for (r, w) in stats.iter().zip(&weights) {
+        if left < *w {
+            return r.action;
+        }
+        left -= w;
+    }
+    most_visited(stats)
+}
+
 /// A leaf waiting for the evaluator: its game, the new node (None: the root's row), the
-/// legal ids of the world that reached it, and its own evaluation.
+/// legal ids of the world that reached it, its seat to move and its own evaluation (None:
+/// the knowledge is off).
 struct Pending {
     slot: usize,
     node: Option<u32>,
     legal: Vec<u32>,
-    rewards: [f64; 4],
+    mover: usize,
+    rewards: Option<[f64; 4]>,
 }
 
 /// Play `games` (each from its state, its seats' search seeds drawn from `seeds[i][seat]`) to
-/// the end or the cap, every seat the native ISMCTS with `config`; with `evaluator`, every
-/// step of all the games' searches asks it once for one leaf per tree.
+/// the end or the cap, every seat the native ISMCTS with `config`, each seat with its model
+/// in `models` (by seat; none or empty: the plain search); or, with `evaluator` (and no
+/// models), every step of all the games' searches asks it once for one leaf per tree.
 pub fn play<G: SelfPlayGame>(
     games: Vec<G>,
     seeds: &[Vec<u64>],
     config: &Config,
+    models: &[Option<Learned<G>>],
     mut evaluator: Option<&mut dyn Evaluator>,
 ) -> Result<Output, String> {
+    if evaluator.is_some() && models.iter().any(Option::is_some) {
+        return Err("either native models or an evaluator, not both".into());
+    }
+    let batched = evaluator.is_some();
     let mut slots: Vec<Slot<G>> = games
         .into_iter()
         .zip(seeds)
@@ -248,7 +322,7 @@ pub fn play<G: SelfPlayGame>(
     loop {
         for slot in slots.iter_mut() {
             if !slot.done && slot.search.is_none() {
-                slot.advance(config);
+                slot.advance(config, models, batched);
             }
         }
         if slots.iter().all(|s| s.done) {
@@ -258,7 +332,7 @@ pub fn play<G: SelfPlayGame>(
             // Nothing to gather: each search runs whole.
             for slot in slots.iter_mut().filter(|s| s.search.is_some()) {
                 slot.search.as_mut().expect("a search").tree.run(budget);
-                slot.decide();
+                slot.decide(config);
             }
             continue;
         };
@@ -278,7 +352,8 @@ pub fn play<G: SelfPlayGame>(
                     slot: i,
                     node: None,
                     legal: search.legal.clone(),
-                    rewards: [0.0; 4],
+                    mover: slot.state.to_move(),
+                    rewards: None,
                 });
                 continue;
             }
@@ -286,14 +361,16 @@ pub fn play<G: SelfPlayGame>(
             let mut world = tree.next_world();
             match tree.descend(&mut world) {
                 Some(node) if !world.is_over() => {
-                    world.observe(world.to_move(), &mut batch[start..]);
+                    let mover = world.to_move();
+                    world.observe(mover, &mut batch[start..]);
                     let mut legal = Vec::new();
                     world.legal_ids(&mut legal);
-                    let rewards = tree.evaluate_leaf(&mut world);
+                    let rewards = (!config.pure).then(|| tree.evaluate_leaf(&mut world));
                     pending.push(Pending {
                         slot: i,
                         node: Some(node),
                         legal,
+                        mover,
                         rewards,
                     });
                 }
@@ -306,17 +383,12 @@ pub fn play<G: SelfPlayGame>(
         }
         if !pending.is_empty() {
             let rows = pending.len();
-            let (priors, values) = evaluator.evaluate(&batch, rows)?;
-            check(
-                &priors,
-                &values,
-                rows,
-                config.actions,
-                slots[0].state.players(),
-            )?;
+            let players = slots[0].state.players();
+            let seats: Vec<usize> = pending.iter().map(|p| p.mover).collect();
+            let (priors, values) = evaluator.evaluate(&batch, &seats, players)?;
+            check(&priors, &values, rows, config.actions, players)?;
             out.calls += 1;
             out.rows += rows as u64;
-            let players = slots[0].state.players();
             for (r, leaf) in pending.drain(..).enumerate() {
                 let prior = &priors[r * config.actions..(r + 1) * config.actions];
                 let factors = prior_factors(prior, &leaf.legal)?;
@@ -325,10 +397,19 @@ pub fn play<G: SelfPlayGame>(
                     None => tree.set_prior_factors(0, factors),
                     Some(node) => {
                         tree.set_prior_factors(node, factors);
-                        let mut rewards = leaf.rewards;
-                        for (seat, reward) in rewards.iter_mut().take(players).enumerate() {
-                            *reward += f64::from(values[r * players + seat]);
+                        let mut model = [0.0; 4];
+                        for k in 0..players {
+                            model[(leaf.mover + k) % players] = f64::from(values[r * players + k]);
                         }
+                        let rewards = match leaf.rewards {
+                            None => model,
+                            Some(mut own) => {
+                                for (o, m) in own.iter_mut().zip(model) {
+                                    *o += config.blend * (m - *o);
+                                }
+                                own
+                            }
+                        };
                         tree.back_up(rewards);
                     }
                 }
@@ -340,7 +421,7 @@ pub fn play<G: SelfPlayGame>(
                 .as_ref()
                 .is_some_and(|s| s.tree.iterations >= config.iterations)
             {
-                slot.decide();
+                slot.decide(config);
             }
         }
     }
@@ -415,7 +496,74 @@ pub fn prior_factors(prior: &[f32], legal: &[u32]) -> Result<Vec<(u32, f64)>, St
 mod tests {
     use super::*;
     use crate::bots::seat::tigris_root;
+    use crate::search::tree::tests::Words;
     use crate::tigris::{State, World};
+
+    impl SelfPlayGame for Words {
+        fn observation_size(&self) -> usize {
+            2
+        }
+        fn observe(&self, _seat: usize, out: &mut [f32]) {
+            out.copy_from_slice(&[self.ones as f32, self.moves as f32]);
+        }
+    }
+
+    /// Knows the answer: seat 0 is better off the more 1s were said (values relative to
+    /// each row's seat to move, as the contract says).
+    struct PrefersSeatZero;
+
+    impl Evaluator for PrefersSeatZero {
+        fn evaluate(
+            &mut self,
+            observations: &[f32],
+            seats: &[usize],
+            players: usize,
+        ) -> Result<(Vec<f32>, Vec<f32>), String> {
+            let mut values = Vec::new();
+            for (row, &seat) in observations.chunks(2).zip(seats) {
+                let lead = row[0] - row[1] / 2.0;
+                let zero = 1.0 / (1.0 + (-lead).exp());
+                values.extend(if seat == 0 {
+                    [zero, 1.0 - zero]
+                } else {
+                    [1.0 - zero, zero]
+                });
+            }
+            assert_eq!(players, 2);
+            Ok((vec![1.0; seats.len() * 2], values))
+        }
+    }
+
+    #[test]
+    fn a_value_preferring_seat_zero_turns_the_seats_opposite_ways_in_self_play() {
+        for pure in [false, true] {
+            let config = Config {
+                pure,
+                blend: 0.5,
+                ..Config::plain(60, Params::default(), 40, 2)
+            };
+            let games = vec![Words { ones: 0, moves: 0 }; 4];
+            let seeds: Vec<Vec<u64>> = (0..4).map(|i| vec![2 * i, 2 * i + 1]).collect();
+            let out =
+                play(games, &seeds, &config, &[], Some(&mut PrefersSeatZero)).expect("played");
+            let mut said = [[0; 2]; 2]; // by seat, the words said
+            for game in 0..4 {
+                let actions = &out.game_actions
+                    [out.game_offsets[game] as usize..out.game_offsets[game + 1] as usize];
+                for (ply, &word) in actions.iter().enumerate() {
+                    said[ply % 2][word as usize] += 1;
+                }
+            }
+            assert!(
+                said[0][1] > 3 * said[0][0],
+                "seat 0 says 1: {said:?} (pure {pure})"
+            );
+            assert!(
+                said[1][0] > 3 * said[1][1],
+                "seat 1 says 0: {said:?} (pure {pure})"
+            );
+        }
+    }
 
     #[test]
     fn equal_priors_add_exactly_nothing() {
@@ -442,8 +590,10 @@ mod tests {
         fn evaluate(
             &mut self,
             _observations: &[f32],
-            rows: usize,
+            seats: &[usize],
+            _players: usize,
         ) -> Result<(Vec<f32>, Vec<f32>), String> {
+            let rows = seats.len();
             Ok((
                 vec![1.0; rows * self.actions],
                 vec![0.0; rows * self.players],
@@ -459,20 +609,20 @@ mod tests {
 
     #[test]
     fn a_neutral_evaluator_changes_nothing() {
-        let config = Config {
-            iterations: 12,
-            params: tigris_root(&State::deal(&[0, 1], Default::default(), 1)).1,
-            cap: 40,
-            actions: 3398,
-            relapse: 2,
-        };
+        let config = Config::plain(
+            12,
+            tigris_root(&State::deal(&[0, 1], Default::default(), 1)).1,
+            40,
+            3398,
+        );
         let seeds = vec![vec![3, 4], vec![5, 6]];
-        let plain = play(tigris_games(2), &seeds, &config, None).expect("played");
+        let plain = play(tigris_games(2), &seeds, &config, &[], None).expect("played");
         let mut neutral = Neutral {
             actions: 3398,
             players: 2,
         };
-        let modelled = play(tigris_games(2), &seeds, &config, Some(&mut neutral)).expect("played");
+        let modelled =
+            play(tigris_games(2), &seeds, &config, &[], Some(&mut neutral)).expect("played");
         assert!(modelled.calls > 0);
         assert!(plain.seat.len() > 5);
         assert_eq!(plain.visits, modelled.visits);

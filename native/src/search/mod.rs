@@ -5,13 +5,17 @@
 //! - [`SearchGame`]: what a game and its knowledge give the search;
 //! - [`tree`]: one tree and root parallelism on threads;
 //! - [`batched`]: self-play of a batch of games, with an optional learned evaluator;
-//! - [`model`]: the learned evaluations' weights.
+//! - [`model`]: the learned evaluations' weights;
+//! - [`LeafModel`]: a learned network at the leaves (`crate::nn`), used by a tree with
+//!   [`Learned`].
 
 pub mod batched;
 pub mod model;
 pub mod tree;
 
-pub use tree::{search, Budget, Forest, Params, RootStats, Tree};
+pub use tree::{search, search_learned, Budget, Forest, Params, RootStats, Tree};
+
+use std::sync::Arc;
 
 use crate::splitmix::SplitMix64;
 
@@ -72,6 +76,63 @@ pub trait SearchGame: Clone + Send {
     fn ruled_move(&mut self) -> Option<u32> {
         None
     }
+}
+
+/// A learned evaluation of a game's positions, asked by a tree at each new leaf and when a
+/// node scores its actions: the features of a world as its seat to move sees it (kept per
+/// node), from them a logit per action id (the prior, up to a constant) and every seat's
+/// value **relative to the seat to move** (index 0: the mover, 1: the next seat, ...; the
+/// rank rewards' scale, 1 a 2-player win), which the tree turns to its own seat order.
+pub trait LeafModel<G>: Send + Sync {
+    /// How many features a node keeps.
+    fn width(&self) -> usize;
+    /// The features of `world` from its seat to move's view (`width` of them into `out`).
+    fn features(&self, world: &G, scratch: &mut ModelScratch, out: &mut [f32]);
+    /// The logit of action `id` (a legal id of the world whose features these are).
+    fn logit(&self, features: &[f32], id: u32) -> f32;
+    /// Each seat's value, relative to the seat to move (`players` of them into `out`).
+    fn values(&self, features: &[f32], out: &mut [f64]);
+}
+
+/// A caller's working space for [`LeafModel::features`] (each tree has its own).
+#[derive(Default, Clone, Debug)]
+pub struct ModelScratch {
+    pub observation: Vec<f32>,
+    pub layers: [Vec<f32>; 2],
+}
+
+/// How a tree uses a [`LeafModel`]:
+/// - `pure` off: a leaf's reward is its own evaluation (settled, rolled out, judged by the
+///   game's knowledge) moved towards the model's values by `blend` (`own + blend × (model -
+///   own)`), and the model's log-prior is added to the knowledge's prior score;
+/// - `pure` on: the model alone (no knowledge: no settling, no rollout, no judging, no
+///   hand-written priors or urgent actions): the leaf's reward is the model's values, the
+///   prior score its log-prior.
+///
+/// A finished game's exact rewards take nothing from the model.
+pub struct Learned<G> {
+    pub model: Arc<dyn LeafModel<G>>,
+    pub pure: bool,
+    pub blend: f64,
+}
+
+impl<G> Clone for Learned<G> {
+    fn clone(&self) -> Self {
+        Learned {
+            model: Arc::clone(&self.model),
+            pure: self.pure,
+            blend: self.blend,
+        }
+    }
+}
+
+/// Dirichlet noise at a tree's root (AlphaZero's exploration in self-play): the root's prior
+/// probabilities `p` (the softmax of its prior scores) become `(1 - weight) p + weight η`,
+/// `η ~ Dirichlet(alpha)`, by adding `ln(p'/p)` to each root action's prior score.
+#[derive(Clone, Copy, Debug)]
+pub struct RootNoise {
+    pub weight: f64,
+    pub alpha: f64,
 }
 
 /// The first `count` worlds a search tree deals for `observer` from `CanonicalRandom(seed)`

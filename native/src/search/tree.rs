@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::{CpythonRandom, SearchGame};
+use super::{CpythonRandom, Learned, ModelScratch, RootNoise, SearchGame};
 use crate::splitmix::SplitMix64;
 
 /// The search's settings (`cradle.ai.search.params.IsmctsParams`), with the game's defaults
@@ -278,6 +278,124 @@ impl Marks {
     }
 }
 
+/// The floor of a learned prior's ratio to the node's best (its log is the least term).
+const MODEL_FLOOR: f64 = 1e-6;
+
+/// A tree's learned model ([`Learned`]) and what it keeps per node.
+struct Modelled<G> {
+    learned: Learned<G>,
+    width: usize,
+    /// The features of node n at `n * width`, once `known[n]`.
+    features: Vec<f32>,
+    known: Vec<bool>,
+    /// Per node, the best logit of its first scored actions: later ones are held to it.
+    reference: Vec<f32>,
+    scratch: ModelScratch,
+    logits: Vec<f32>,
+}
+
+impl<G: SearchGame> Modelled<G> {
+    fn new(learned: Learned<G>) -> Self {
+        Modelled {
+            width: learned.model.width(),
+            learned,
+            features: Vec::new(),
+            known: Vec::new(),
+            reference: Vec::new(),
+            scratch: ModelScratch::default(),
+            logits: Vec::new(),
+        }
+    }
+
+    /// `node`'s features, from `world` (at that node) the first time.
+    fn features_of(&mut self, node: usize, world: &G) -> &[f32] {
+        if node >= self.known.len() {
+            self.known.resize(node + 1, false);
+            self.reference.resize(node + 1, f32::NAN);
+            self.features.resize((node + 1) * self.width, 0.0);
+        }
+        let at = node * self.width..(node + 1) * self.width;
+        if !self.known[node] {
+            let model = &self.learned.model;
+            model.features(world, &mut self.scratch, &mut self.features[at.clone()]);
+            self.known[node] = true;
+        }
+        &self.features[at]
+    }
+
+    /// Each seat's value at `world` (at new node `node`), in seat order.
+    fn rewards(&mut self, node: usize, world: &G) -> [f64; 4] {
+        let (players, mover) = (world.players(), world.to_move());
+        self.features_of(node, world);
+        let at = node * self.width..(node + 1) * self.width;
+        let mut relative = [0.0; 4];
+        self.learned
+            .model
+            .values(&self.features[at], &mut relative[..players]);
+        let mut out = [0.0; 4];
+        for (k, value) in relative.iter().take(players).enumerate() {
+            out[(mover + k) % players] = *value;
+        }
+        out
+    }
+
+    /// Add the model's log-prior of `ids` (legal in `world`, at `node`) to `scores`.
+    fn add_priors(&mut self, node: usize, world: &G, ids: &[u32], scores: &mut [f64]) {
+        self.features_of(node, world);
+        let at = node * self.width..(node + 1) * self.width;
+        let features = &self.features[at];
+        self.logits.clear();
+        let model = &self.learned.model;
+        self.logits
+            .extend(ids.iter().map(|&id| model.logit(features, id)));
+        if self.reference[node].is_nan() {
+            self.reference[node] = self.logits.iter().copied().fold(f32::MIN, f32::max);
+        }
+        let best = f64::from(self.reference[node]);
+        let floor = MODEL_FLOOR.ln();
+        for (score, &logit) in scores.iter_mut().zip(&self.logits) {
+            *score += (f64::from(logit) - best).max(floor);
+        }
+    }
+}
+
+/// Each of `k` shares of a Dirichlet(alpha) draw (gammas by Marsaglia and Tsang, normals by
+/// Box and Muller).
+fn dirichlet(rng: &mut SplitMix64, alpha: f64, k: usize) -> Vec<f64> {
+    let normal = |rng: &mut SplitMix64| {
+        let u = 1.0 - rng.unit();
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * rng.unit()).cos()
+    };
+    let gamma = |rng: &mut SplitMix64| {
+        let a = if alpha < 1.0 { alpha + 1.0 } else { alpha };
+        let d = a - 1.0 / 3.0;
+        let c = 1.0 / (9.0 * d).sqrt();
+        let draw = loop {
+            let x = normal(rng);
+            let v = (1.0 + c * x).powi(3);
+            if v <= 0.0 {
+                continue;
+            }
+            let u = 1.0 - rng.unit();
+            if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
+                break d * v;
+            }
+        };
+        if alpha < 1.0 {
+            draw * (1.0 - rng.unit()).powf(1.0 / alpha)
+        } else {
+            draw
+        }
+    };
+    let draws: Vec<f64> = (0..k).map(|_| gamma(rng)).collect();
+    let total: f64 = draws.iter().sum();
+    if total > 0.0 {
+        draws.iter().map(|g| g / total).collect()
+    } else {
+        vec![1.0 / k as f64; k]
+    }
+}
+
 /// One search tree for `seat` over worlds of `root`.
 pub struct Tree<G: SearchGame> {
     root: G,
@@ -317,6 +435,12 @@ pub struct Tree<G: SearchGame> {
     widths: Vec<f64>,
     /// `ln(n)` by availability count n, filled as the counts grow ([`Tree::cover_logs`]).
     logs: Vec<f64>,
+    /// A learned model at the leaves ([`Tree::set_learned`]).
+    modelled: Option<Box<Modelled<G>>>,
+    /// Dirichlet noise at the root ([`Tree::set_root_noise`]).
+    noise: Option<RootNoise>,
+    /// The game's knowledge off ([`Tree::set_pure`]).
+    pure: bool,
 }
 
 impl<G: SearchGame> Tree<G> {
@@ -346,7 +470,32 @@ impl<G: SearchGame> Tree<G> {
             scores: Vec::new(),
             widths: Vec::new(),
             logs: Vec::new(),
+            modelled: None,
+            noise: None,
+            pure: false,
         }
+    }
+
+    /// Search with a learned model ([`Learned`]); set before the first iteration.
+    pub fn set_learned(&mut self, learned: Learned<G>) {
+        self.pure = learned.pure;
+        self.modelled = Some(Box::new(Modelled::new(learned)));
+    }
+
+    /// Turn the game's knowledge off (its priors and urgent actions: every prior score 0
+    /// but what a model adds), as [`Learned`]'s `pure` does; the leaves are then a model's
+    /// to judge (the batched evaluator's, `crate::search::batched`).
+    pub fn set_pure(&mut self) {
+        self.pure = true;
+    }
+
+    /// Dirichlet noise on the root's priors ([`RootNoise`]); set before the first iteration.
+    pub fn set_root_noise(&mut self, noise: RootNoise) {
+        self.noise = Some(noise);
+    }
+
+    fn pure(&self) -> bool {
+        self.pure
     }
 
     /// How many children a node seen `visits` times may have: `widening * (visits + 1) ^
@@ -439,10 +588,29 @@ impl<G: SearchGame> Tree<G> {
 
     fn walk(&mut self, mut world: G) {
         let rewards = match self.descend(&mut world) {
+            Some(node) if self.modelled.is_some() && !world.is_over() => {
+                self.learned_rewards(node as usize, &mut world)
+            }
             Some(_) => self.evaluate(&mut world),
             None => world.final_rewards(),
         };
         self.back_up(rewards);
+    }
+
+    /// A new leaf's rewards with the learned model ([`Learned`]): its values, alone or mixed
+    /// into the leaf's own evaluation.
+    fn learned_rewards(&mut self, node: usize, world: &mut G) -> [f64; 4] {
+        let modelled = self.modelled.as_mut().expect("a model");
+        let model = modelled.rewards(node, world);
+        if modelled.learned.pure {
+            return model;
+        }
+        let blend = modelled.learned.blend;
+        let mut own = self.evaluate(world);
+        for (o, m) in own.iter_mut().zip(model) {
+            *o += blend * (m - *o);
+        }
+        own
     }
 
     /// `node`'s edges.
@@ -749,7 +917,20 @@ impl<G: SearchGame> Tree<G> {
         self.missing_ids.clear();
         self.missing_ids
             .extend(self.missing.iter().map(|&i| actions[i as usize]));
-        world.priors(&self.missing_ids, &mut self.scores);
+        if self.pure() {
+            self.scores.clear();
+            self.scores.resize(self.missing_ids.len(), 0.0);
+        } else {
+            world.priors(&self.missing_ids, &mut self.scores);
+        }
+        if let Some(modelled) = self.modelled.as_mut() {
+            modelled.add_priors(node, world, &self.missing_ids, &mut self.scores);
+        }
+        if node == 0 && span.len == 0 {
+            if let Some(noise) = self.noise {
+                self.add_noise(noise);
+            }
+        }
         let factors = self.factors.get(&(node as u32));
         let mut best: Option<(usize, f64)> = None;
         for (&id, &score) in self.missing_ids.iter().zip(self.scores.iter()) {
@@ -775,11 +956,27 @@ impl<G: SearchGame> Tree<G> {
         best
     }
 
+    /// [`RootNoise`] on the scores of the root's first actions (`scores`, all of its
+    /// world's): `ln(p'/p)` added to each, `p` the softmax of the scores.
+    fn add_noise(&mut self, noise: RootNoise) {
+        let k = self.scores.len();
+        if k < 2 {
+            return;
+        }
+        let best = self.scores.iter().copied().fold(f64::MIN, f64::max);
+        let total: f64 = self.scores.iter().map(|s| (s - best).exp()).sum();
+        let eta = dirichlet(&mut self.rng, noise.alpha, k);
+        for (score, e) in self.scores.iter_mut().zip(eta) {
+            let p = (*score - best).exp() / total;
+            *score += ((1.0 - noise.weight) + noise.weight * e / p).ln();
+        }
+    }
+
     /// Cut `missing` (places in `actions`) to a batch: the urgent actions first (with
     /// `Params::urgent`), the rest of the batch drawn at random from the others.
     fn draw_batch(&mut self, world: &mut G, actions: &[u32]) {
         let mut front = 0;
-        if self.params.urgent {
+        if self.params.urgent && !self.pure() {
             world.urgent(&mut self.urgent);
             for i in 0..self.missing.len() {
                 if self.urgent.contains(&actions[self.missing[i] as usize]) {
@@ -855,6 +1052,13 @@ impl<G: SearchGame> Forest<G> {
         Forest { trees }
     }
 
+    /// Every tree searches with `learned` ([`Tree::set_learned`]).
+    pub fn set_learned(&mut self, learned: &Learned<G>) {
+        for tree in &mut self.trees {
+            tree.set_learned(learned.clone());
+        }
+    }
+
     /// Grow every tree within `budget` (several on threads, the iterations divided between
     /// them). Returns the iterations run and the root's statistics, visited actions only,
     /// the trees' added up.
@@ -896,6 +1100,23 @@ pub fn search<G: SearchGame>(
     Forest::new(root, seat, params, seeds, only).run(budget)
 }
 
+/// [`search`] with a learned model at the leaves (None: the plain search).
+pub fn search_learned<G: SearchGame>(
+    root: &G,
+    seat: usize,
+    budget: Budget,
+    params: Params,
+    seeds: &[u64],
+    only: Option<&[u32]>,
+    learned: Option<&Learned<G>>,
+) -> (u64, Vec<RootStats>) {
+    let mut forest = Forest::new(root, seat, params, seeds, only);
+    if let Some(learned) = learned {
+        forest.set_learned(learned);
+    }
+    forest.run(budget)
+}
+
 /// Adds `row` to the row of its action in `rows`, or appends it.
 fn add_row(rows: &mut Vec<RootStats>, row: RootStats) {
     match rows.iter_mut().find(|r| r.action == row.action) {
@@ -908,8 +1129,9 @@ fn add_row(rows: &mut Vec<RootStats>, row: RootStats) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::search::LeafModel;
 
     /// What every two-player toy game below answers alike: nothing to settle, a drawn
     /// heuristic, no random playout; its quick policy's move and its prior batch vary.
@@ -991,6 +1213,205 @@ mod tests {
             .max_by_key(|s| s.visits)
             .expect("visited")
             .action
+    }
+
+    /// Two seats take turns saying 0 or 1 (the action ids) for 40 moves; the game is a
+    /// draw, so only a model can prefer one word to the other.
+    #[derive(Clone)]
+    pub(crate) struct Words {
+        pub(crate) ones: u32,
+        pub(crate) moves: u32,
+    }
+
+    impl SearchGame for Words {
+        fn to_move(&self) -> usize {
+            (self.moves % 2) as usize
+        }
+        fn is_over(&self) -> bool {
+            self.moves == 40
+        }
+        fn final_rewards(&self) -> [f64; 4] {
+            [0.5, 0.5, 0.0, 0.0]
+        }
+        fn legal_ids(&mut self, out: &mut Vec<u32>) {
+            out.clear();
+            out.extend([0, 1]);
+        }
+        fn apply_quiet(&mut self, id: u32) {
+            self.ones += id;
+            self.moves += 1;
+        }
+        fn deal(&self, _observer: usize, _dealer: &mut CpythonRandom) -> Words {
+            self.clone()
+        }
+        fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
+            flat(ids, out);
+        }
+        toy_rest!(policy 0, batch 48);
+    }
+
+    /// A model that knows the answer: seat 0 is better off the more 1s were said. Its
+    /// features: (ones, moves, the seat to move); its values relative to the mover, as the
+    /// contract says, or (`absolute`, the mistake) in seat order.
+    struct PrefersSeatZero {
+        absolute: bool,
+    }
+
+    impl LeafModel<Words> for PrefersSeatZero {
+        fn width(&self) -> usize {
+            3
+        }
+        fn features(&self, world: &Words, _scratch: &mut ModelScratch, out: &mut [f32]) {
+            out.copy_from_slice(&[
+                world.ones as f32,
+                world.moves as f32,
+                world.to_move() as f32,
+            ]);
+        }
+        fn logit(&self, _features: &[f32], _id: u32) -> f32 {
+            0.0
+        }
+        fn values(&self, features: &[f32], out: &mut [f64]) {
+            let lead = f64::from(features[0]) - f64::from(features[1]) / 2.0;
+            let zero = 1.0 / (1.0 + (-lead).exp());
+            let mover = features[2] as usize;
+            let (first, second) = if mover == 0 || self.absolute {
+                (zero, 1.0 - zero)
+            } else {
+                (1.0 - zero, zero)
+            };
+            out[0] = first;
+            out[1] = second;
+        }
+    }
+
+    /// The word seat `moves % 2` says after searching with the model.
+    fn word(moves: u32, pure: bool, absolute: bool) -> u32 {
+        let game = Words { ones: 0, moves };
+        let learned = Learned {
+            model: std::sync::Arc::new(PrefersSeatZero { absolute })
+                as std::sync::Arc<dyn LeafModel<Words>>,
+            pure,
+            blend: 0.5,
+        };
+        let budget = Budget {
+            iterations: Some(400),
+            ..Budget::default()
+        };
+        let seat = (moves % 2) as usize;
+        let (_, stats) = search_learned(
+            &game,
+            seat,
+            budget,
+            Params::default(),
+            &[3],
+            None,
+            Some(&learned),
+        );
+        best(&stats)
+    }
+
+    #[test]
+    fn a_value_preferring_seat_zero_turns_the_two_seats_opposite_ways() {
+        for pure in [false, true] {
+            assert_eq!(word(0, pure, false), 1, "seat 0 says 1 (pure {pure})");
+            assert_eq!(word(1, pure, false), 0, "seat 1 says 0 (pure {pure})");
+            // Values handed over in seat order where the contract wants them relative to
+            // the mover: seat 0's leaves (seat 1 to move there) mislead it into helping
+            // seat 1.
+            assert_eq!(
+                word(0, pure, true),
+                0,
+                "the mistake misleads seat 0 (pure {pure})"
+            );
+        }
+    }
+
+    /// A model whose prior knows the good word (1 for seat 0, 0 for seat 1) and whose value
+    /// knows nothing.
+    struct KnowsTheWord;
+
+    impl LeafModel<Words> for KnowsTheWord {
+        fn width(&self) -> usize {
+            1
+        }
+        fn features(&self, world: &Words, _scratch: &mut ModelScratch, out: &mut [f32]) {
+            out[0] = world.to_move() as f32;
+        }
+        fn logit(&self, features: &[f32], id: u32) -> f32 {
+            let good = if features[0] == 0.0 { 1 } else { 0 };
+            if id == good {
+                3.0
+            } else {
+                0.0
+            }
+        }
+        fn values(&self, _features: &[f32], out: &mut [f64]) {
+            out[0] = 0.5;
+            out[1] = 0.5;
+        }
+    }
+
+    #[test]
+    fn a_learned_prior_orders_the_widening_and_noise_moves_it() {
+        let learned = Learned {
+            model: std::sync::Arc::new(KnowsTheWord) as std::sync::Arc<dyn LeafModel<Words>>,
+            pure: true,
+            blend: 1.0,
+        };
+        let params = Params {
+            widening: 1.0, // one child until the second visit
+            ..Params::default()
+        };
+        let budget = Budget {
+            iterations: Some(1),
+            ..Budget::default()
+        };
+        for (moves, good) in [(0, 1), (1, 0)] {
+            let game = Words { ones: 0, moves };
+            for seed in 0..10 {
+                let mut tree = Tree::new(&game, (moves % 2) as usize, params, seed, None);
+                tree.set_learned(learned.clone());
+                tree.run(budget);
+                assert_eq!(
+                    tree.stats()[0].action,
+                    good,
+                    "the first child is the prior's"
+                );
+            }
+        }
+        // Heavy noise picks the first child at random.
+        let mut first = [0; 2];
+        for seed in 0..40 {
+            let game = Words { ones: 0, moves: 0 };
+            let mut tree = Tree::new(&game, 0, params, seed, None);
+            tree.set_learned(learned.clone());
+            tree.set_root_noise(RootNoise {
+                weight: 1.0,
+                alpha: 0.3,
+            });
+            tree.run(budget);
+            first[tree.stats()[0].action as usize] += 1;
+        }
+        assert!(first[0] >= 5 && first[1] >= 5, "{first:?}");
+    }
+
+    #[test]
+    fn dirichlet_shares_sum_to_one_and_spread_with_alpha() {
+        let mut rng = SplitMix64::new(5);
+        for alpha in [0.03, 0.3, 1.0, 5.0] {
+            let draw = dirichlet(&mut rng, alpha, 10);
+            assert!((draw.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+            assert!(draw.iter().all(|&x| x >= 0.0));
+        }
+        let peak = |alpha: f64, rng: &mut SplitMix64| {
+            (0..200)
+                .map(|_| dirichlet(rng, alpha, 10).into_iter().fold(0.0, f64::max))
+                .sum::<f64>()
+                / 200.0
+        };
+        assert!(peak(0.05, &mut rng) > 0.7);
+        assert!(peak(10.0, &mut rng) < 0.25);
     }
 
     #[test]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 from cradle.ai.search.budget import Budget
 from cradle.ai.search.ismcts import search
@@ -49,13 +50,16 @@ def measure(
     seconds: float,
     seed: int,
     engine: str | None = None,
+    params: IsmctsParams | None = None,
 ) -> JSON:
+    """Iterations a second of one tree over the positions (``params``: the search's
+    settings, a learned model among them; the whole budget, never stopping early)."""
     states = positions(module, players, options, seed, engine)
     share = seconds / max(1, len(states))
     iterations = 0
     spent = 0.0
     cpu = 0.0
-    params = IsmctsParams(stop=False)  # iterations a second over the whole budget
+    params = replace(params or IsmctsParams(), stop=False)  # the whole budget
     native = bool(states) and native_search_for(states[0], knowledge_of(states[0], params), params)
     for number, state in enumerate(states):
         cpu_start = time.process_time()

@@ -181,7 +181,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     key = name.strip().lower()
     module_name, _, attribute = _SPECS.partition(":")
     if "@" in key or "/" in key:
-        spec_bot: Bot = getattr(importlib.import_module(module_name), attribute)(key, seed)
+        # The spec as typed: a model's path keeps its case (cradle.ai.model.split_model).
+        spec_bot: Bot = getattr(importlib.import_module(module_name), attribute)(name.strip(), seed)
         return spec_bot
     factory = _BOTS.get(key)
     if factory is None and key in _LAZY_BOTS:

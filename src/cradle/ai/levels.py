@@ -11,7 +11,10 @@
 | `expert` | `ismcts`, root-parallel on every core | 3 s                 |
 
 A budget can be given with the name: ``ismcts@2s`` (seconds) or ``ismcts@500`` (iterations);
-:func:`make_bot_spec` understands that, ``make_bot`` (the registry) the plain names.
+:func:`make_bot_spec` understands that, ``make_bot`` (the registry) the plain names. A learned
+network joins with ``model=`` (last, a shipped name or a path: cradle.ai.model):
+``ismcts@200/model=tigris-2p`` searches with it, ``hard/model=tigris-2p`` is the level with it,
+``policy/model=tigris-2p`` plays its policy alone.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 
 from cradle.ai.bots import Bot, BotFactory, UnknownBot, make_bot, register_bot
 from cradle.ai.expert_rules import ExpertRulesBot
+from cradle.ai.model import split_model
 from cradle.ai.search.budget import Budget
 from cradle.ai.search.ismcts import IsmctsBot
 from cradle.ai.search.parallel import default_workers
@@ -161,9 +165,28 @@ def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = N
     rollout, playout, value, learned, and ``turn``, the seconds a whole turn may take; pimc:
     candidates, rollout). An ISMCTS level takes settings too and keeps its budget, turn and
     workers (``hard/rollout=0``). A removed setting is a clear error naming it and why.
-    ``default`` overrides the usual budget of a plain search-bot name."""
-    label = spec.strip().lower()
-    head, *settings = label.split("/")
+    ``default`` overrides the usual budget of a plain search-bot name. ``model=`` (last) names
+    a learned network (cradle.ai.model): the ISMCTS bots and levels search with it,
+    ``policy/model=...`` plays its policy alone."""
+    try:
+        rest, model = split_model(spec)
+    except ValueError as exc:
+        raise UnknownBot(str(exc)) from None
+    label = rest if model is None else f"{rest}/model={model}"
+    head, *settings = rest.split("/")
+    if model is not None:
+        base = head.partition("@")[0]
+        if base not in ("ismcts", "policy") and LEVELS.get(base, LEVELS["easy"]).bot != "ismcts":
+            raise UnknownBot(f"{base!r} takes no model: ismcts, its levels and policy do")
+        _check_model(model, spec)
+    if head == "policy":
+        if settings or model is None:
+            raise UnknownBot(
+                f"policy takes a model and nothing else: policy/model=NAME, not {spec!r}"
+            )
+        from cradle.ai.policy import PolicyBot
+
+        return PolicyBot(model, seed, name=label)
     name, _, budget_text = head.partition("@")
     values: dict[str, float] = {}
     for item in settings:
@@ -172,14 +195,14 @@ def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = N
             values[key.strip()] = float(value)
         except ValueError:
             raise UnknownBot(f"bad setting {item!r} in {spec!r}: write key=number") from None
-    if settings and not budget_text and LEVELS.get(name, LEVELS["easy"]).bot == "ismcts":
-        return level_bot(name, seed, _ismcts_params(values, spec), name=label)
+    if (settings or model) and not budget_text and LEVELS.get(name, LEVELS["easy"]).bot == "ismcts":
+        return level_bot(name, seed, _ismcts_params(values, spec, model), name=label)
     if (budget_text or settings) and name not in SEARCH_DEFAULTS:
         raise UnknownBot(
             f"{name!r} takes no budget or settings: only pimc and ismcts do (and the ISMCTS "
             "levels take settings)"
         )
-    if not budget_text and not settings:
+    if not budget_text and not settings and model is None:
         if default is not None and name in SEARCH_DEFAULTS:
             return search_bot(name, seed, default)
         return make_bot(name, seed)
@@ -200,10 +223,22 @@ def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = N
     turn = values.pop("turn", None)
     if turn is not None and not turn > 0:
         raise UnknownBot(f"bad setting turn={turn:g} in {spec!r}: a turn takes more than 0 s")
-    return IsmctsBot(seed, budget, _ismcts_params(values, spec), name=label, turn_seconds=turn)
+    return IsmctsBot(
+        seed, budget, _ismcts_params(values, spec, model), name=label, turn_seconds=turn
+    )
 
 
-def _ismcts_params(values: dict[str, float], spec: str) -> IsmctsParams:
+def _check_model(model: str, spec: str) -> None:
+    """A model that cannot be read is an UnknownBot naming it (before any game)."""
+    from cradle.ai.model import load
+
+    try:
+        load(model)
+    except (ValueError, OSError) as exc:
+        raise UnknownBot(f"bad model in {spec!r}: {exc}") from None
+
+
+def _ismcts_params(values: dict[str, float], spec: str, model: str | None = None) -> IsmctsParams:
     """The ISMCTS settings a spec names, each as its field's type (a switch 0 or 1, a whole
     number, a real); a removed one is named with the reason it went."""
     removed = sorted(set(values) & set(REMOVED))
@@ -213,7 +248,7 @@ def _ismcts_params(values: dict[str, float], spec: str) -> IsmctsParams:
             f"{', '.join(removed)} in {spec!r}: removed from the search ({reasons}; "
             "docs/ai-decisions.md)"
         )
-    kinds = {f.name: str(f.type) for f in fields(IsmctsParams)}
+    kinds = {f.name: str(f.type) for f in fields(IsmctsParams) if f.name != "model"}
     unknown = set(values) - set(kinds)
     if unknown:
         raise UnknownBot(f"unknown ismcts setting(s): {', '.join(sorted(unknown))}")
@@ -231,7 +266,7 @@ def _ismcts_params(values: dict[str, float], spec: str) -> IsmctsParams:
         else:
             typed[key] = value
     try:
-        return replace(IsmctsParams(), **typed)
+        return replace(IsmctsParams(), model=model, **typed)
     except ValueError as exc:
         raise UnknownBot(f"bad ismcts setting in {spec!r}: {exc}") from None
 

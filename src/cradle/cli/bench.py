@@ -413,10 +413,25 @@ def run_ai_bench(
     options: JSON,
     seed: int | None,
     engines: list[str] | None = None,
+    model: str | None = None,
+    learned: bool = False,
 ) -> dict[str, object]:
     """`cradle bench --ai`: ISMCTS iterations per second (see cradle.ai.benchmark); with
-    ``engines`` each engine in turn (the time split between them) and the native speed-up."""
+    ``engines`` each engine in turn (the time split between them) and the native speed-up;
+    with ``model``, the search with that learned network (``learned``: alone)."""
     from cradle.ai.benchmark import measure
+    from cradle.ai.search.params import IsmctsParams
+
+    if learned and model is None:
+        raise CliError("--learned needs --model")
+    params = IsmctsParams(stop=False, model=model, learned=learned)
+    if model is not None:
+        from cradle.ai.model import load
+
+        try:
+            load(model)
+        except ValueError as exc:
+            raise CliError(f"--model: {exc}") from None
 
     module, game_options, seed = _checked_setup(game, seconds, counts, options, seed)
     load_start = os.getloadavg()
@@ -430,7 +445,7 @@ def run_ai_bench(
     for engine in runs:
         results = {}
         for players in counts:
-            m = measure(module, players, game_options, share, seed + players, engine)
+            m = measure(module, players, game_options, share, seed + players, engine, params)
             results[str(players)] = m
             row = [str(players), str(m["positions"]), str(m["iterations"])]
             row.append(f"{m['ismcts_iterations_per_s']:.0f}")
@@ -443,6 +458,9 @@ def run_ai_bench(
         "options": module.options_to_dict(game_options),
         "load": load_figures(load_start),
     }
+    if model is not None:
+        summary["model"] = model
+        summary["learned"] = learned
     if not engines:
         summary["ai"] = by_engine["default"]
         return summary

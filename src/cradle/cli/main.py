@@ -183,6 +183,17 @@ def bench(
             "string loops, or with --ai the search; the JSON line gives the native speed-up).",
         ),
     ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            help="With --ai: search with this learned network (a shipped name or a path).",
+        ),
+    ] = None,
+    learned: Annotated[
+        bool,
+        typer.Option("--learned", help="With --ai --model: the network alone, knowledge off."),
+    ] = False,
 ) -> None:
     """Random self-play speed; ends with one JSON line of games/s, actions/s, legal_actions/s
     (per second and per CPU-second) and the load average."""
@@ -201,7 +212,9 @@ def bench(
         from cradle.cli.bench import parse_engines, run_ai_bench
 
         engines = parse_engines(engine) if engine is not None else None
-        summary = run_ai_bench(Console(), game, seconds, counts, options, seed, engines)
+        summary = run_ai_bench(
+            Console(), game, seconds, counts, options, seed, engines, model, learned
+        )
         print(json_line(summary), flush=True)
         return
     if engine is not None:

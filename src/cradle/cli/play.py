@@ -30,7 +30,7 @@ from cradle.cli.common import (
     new_state,
     seat_view,
 )
-from cradle.core.contract import JSON, Event, GameModule, GameState, View
+from cradle.core.contract import JSON, Event, GameModule, GameState, MalformedAction, View
 from cradle.core.record import GameRecord
 from cradle.core.words import N_
 from cradle.games import refusal
@@ -305,21 +305,24 @@ class Session:
                 continue
             refused = self.refused(state, action)  # the engine says what is wrong with it
             if refused is not None:
-                self.console.print(
-                    Text(_("Illegal: {reason}").format(reason=refused), style="bold red")
+                said = (
+                    _("Not an action: {reason} ('help' lists the commands, 'actions' the moves)")
+                    if isinstance(refused, MalformedAction)
+                    else _("Not allowed now: {reason}")
                 )
+                self.console.print(Text(said.format(reason=reason(refused)), style="bold red"))
                 continue
             return action
 
-    def refused(self, state: GameState, action: str) -> str | None:
-        """Why the engine refuses ``action``, in the player's language; None if it is legal."""
+    def refused(self, state: GameState, action: str) -> ValueError | None:
+        """The engine's refusal of ``action`` (a MalformedAction or a DisallowedAction, with
+        the message the translations read); None if it is legal."""
         if self.module is not None:
-            found = refusal(self.module, state, action)
-            return None if found is None else reason(found)
+            return refusal(self.module, state, action)
         try:
             state.clone().apply(action)
         except ValueError as exc:
-            return reason(exc)
+            return exc
         return None
 
     def command(self, word: str, seat: int, numbered: list[str]) -> None:

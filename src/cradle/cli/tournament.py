@@ -54,7 +54,7 @@ def run_tournament(
             f"--players: {module.NAME} is for {module.MIN_PLAYERS} to "
             f"{module.MAX_PLAYERS} players, not {players}"
         )
-    specs = [s.strip().lower() for s in bots_text.split(",") if s.strip()]
+    specs = [s.strip() for s in bots_text.split(",") if s.strip()]  # a model's path keeps its case
     if len(specs) < 2:
         raise CliError("--bots: name at least two bots, separated by commas")
     if len(set(specs)) != len(specs):

@@ -9,7 +9,8 @@ A game may have several engines (Python, native); each state class satisfies
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, NotRequired, Protocol, Self, TypedDict, runtime_checkable
 
 from cradle.core.lessons import Lesson
@@ -19,18 +20,35 @@ JSON = dict[str, Any]
 
 
 class IllegalAction(ValueError):
-    """An action that is malformed or not legal now; the state is left unchanged.
+    """A refused action, of either kind below; the state is left unchanged.
 
-    Each game raises its own subclass (``tigris.IllegalAction``, ``gheos.IllegalAction``), so
-    code that handles any game catches this one. The reason is a message of the translation
-    catalogues (``template``, marked with :func:`cradle.core.words.N_`) with named ``params``;
-    ``str()`` is its English text, which the native engines give word for word. The layers
-    above translate it (cradle.i18n); the engines stay free of any translation machinery."""
+    Engines raise one of the two kinds, never this class itself: :class:`MalformedAction`
+    (the input cannot be read as an action) or :class:`DisallowedAction` (it reads as one, and
+    the rules do not allow it now), as python-chess tells an invalid move from an illegal
+    one. Each game raises its own subclasses (``tigris.MalformedAction``, a
+    ``tigris.IllegalAction`` and a :class:`MalformedAction`, ...), so code that handles any
+    game catches these, and code written before the split keeps catching this one.
+
+    The reason is a message of the translation catalogues (``template``, marked with
+    :func:`cradle.core.words.N_`) with named ``params``; ``str()`` is its English text, which
+    the native engines give word for word. The layers above translate it (cradle.i18n); the
+    engines stay free of any translation machinery."""
 
     def __init__(self, template: str, /, **params: object) -> None:
         super().__init__(template.format(**params) if params else template)
         self.template = template
         self.params = params
+
+
+class MalformedAction(IllegalAction):
+    """The input is not an action of the game's notation, whatever the position: an unknown
+    verb, a word of the wrong kind, too many or too few words, an id out of range, neither a
+    string nor an id."""
+
+
+class DisallowedAction(IllegalAction):
+    """An action of the notation that the rules do not allow now: the game is over, another
+    step of the turn decides, the cell is taken, the tile is not in hand, ..."""
 
 
 class Event(TypedDict):
@@ -188,6 +206,36 @@ def fast(state: GameState) -> FastState:
     return state  # type: ignore[return-value]
 
 
+# What moves name (a tile placed, a tile in hand), described by what is drawn on them, by the
+# piece's name: a client says what happened in the players' words without the board of that
+# moment. Each game documents its pieces' keys (its ``Presentation.piece``).
+Pieces = dict[str, JSON]
+StepPieces = Callable[[GameState, GameState, Sequence[Event]], Pieces]
+HandPieces = Callable[[GameState, int], Pieces]
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """What code that serves any game (the play server, its mail, the web client's types)
+    knows of one, declared by the game beside its module (``GameModule.PRESENTATION``): no
+    server code names a game.
+
+    ``view``, ``event``, ``result`` and ``piece`` are the game's TypedDicts of ``view(seat)``,
+    an event of ``apply``, a line of ``result()`` and a piece (the shapes on the wire, from
+    which the web client's types are made); ``step_pieces(before, after, events)`` the pieces a
+    move put on the table or took off it (all public), ``hand_pieces(state, seat)`` those in a
+    seat's hand (that seat's to know), both None for a game whose moves name no pieces."""
+
+    title: str  # the game's name as people read it
+    seat_names: tuple[str, ...]  # the names of the seats in order (new_game's default)
+    view: object  # a TypedDict class (mypy has no type of TypedDict classes)
+    event: object
+    result: object
+    piece: object | None = None
+    step_pieces: StepPieces | None = None
+    hand_pieces: HandPieces | None = None
+
+
 class GameModule(Protocol):
     """What a game package exports (``from cradle import tigris``).
 
@@ -205,6 +253,21 @@ class GameModule(Protocol):
 
     @property
     def IllegalAction(self) -> type[IllegalAction]: ...
+
+    @property
+    def MalformedAction(self) -> type[MalformedAction]:
+        """The game's :class:`MalformedAction` (a subclass of its ``IllegalAction``)."""
+        ...
+
+    @property
+    def DisallowedAction(self) -> type[DisallowedAction]:
+        """The game's :class:`DisallowedAction` (a subclass of its ``IllegalAction``)."""
+        ...
+
+    @property
+    def PRESENTATION(self) -> Presentation:
+        """What code that serves any game knows of this one (:class:`Presentation`)."""
+        ...
 
     @property
     def DRAW_COUNTERS(self) -> tuple[str, ...]:

@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from cradle.core.contract import IllegalAction
+from cradle.core.contract import MalformedAction
 from cradle.core.hidden import CanonicalRandom
 
 S = TypeVar("S", bound="_Reference")
@@ -18,7 +18,7 @@ class _Reference(Protocol):
     """What the mixin needs of the state class it is mixed into."""
 
     _legal_ids: Sequence[int] | None
-    ILLEGAL: ClassVar[type[IllegalAction]]
+    MALFORMED: ClassVar[type[MalformedAction]]
 
     def legal_action_ids(self) -> list[int]: ...
 
@@ -40,7 +40,7 @@ def _ids(state: _Reference) -> Sequence[int]:
 
 class ReferenceFastPaths:
     """Mixed into a reference state class: it keeps its legal ids in ``_legal_ids`` (None
-    until asked) and names its IllegalAction in ``ILLEGAL``."""
+    until asked) and names its MalformedAction in ``MALFORMED``."""
 
     __slots__ = ()
 
@@ -61,7 +61,7 @@ class ReferenceFastPaths:
 
     def apply_id(self: _Reference, action_id: int) -> None:
         if isinstance(action_id, bool) or not isinstance(action_id, int):
-            raise self.ILLEGAL(f"an action id is an integer, not {type(action_id).__name__}")
+            raise self.MALFORMED(f"an action id is an integer, not {type(action_id).__name__}")
         self.apply(action_id)
 
     def apply_quiet(self: _Reference, action: str | int) -> None:

@@ -103,7 +103,8 @@ def _pool(opponents: Opponents) -> list[str] | None:
             f"opponents must be a bot spec, a non-empty list of specs or a callable, "
             f"not {opponents!r}"
         )
-    specs = [s.strip().lower() for s in specs]
+    # lower-cased, but for a learned network's path (cradle.ai.model), kept as typed
+    specs = [s.strip() if "/model=" in s.lower() else s.strip().lower() for s in specs]
     for spec in specs:
         if not is_native(spec):
             _make_bot(spec, 0)  # UnknownBot (a ValueError) with the known names

@@ -6,6 +6,7 @@ the position schema and the tile-set file format are in docs/gheos.md. ``new_gam
 default when it is built.
 """
 
+from cradle.core.contract import Presentation
 from cradle.core.positions import PositionError
 from cradle.gheos.actions import all_action_templates
 from cradle.gheos.analysis import (
@@ -23,16 +24,19 @@ from cradle.gheos.analysis import (
 )
 from cradle.gheos.engine import from_position, new_game
 from cradle.gheos.lessons import LESSONS, lesson_start
+from cradle.gheos.pieces import GheosPiece, hand_pieces, step_pieces
 from cradle.gheos.state import GheosState
 from cradle.gheos.tiles import TileSetError, load_tiles
 from cradle.gheos.types import (
     COLOURS,
+    DEFAULT_NAMES,
     MAX_PLAYERS,
     MIN_PLAYERS,
     NAME,
     PHASES,
     AreaView,
     CellView,
+    DisallowedAction,
     GheosEvent,
     GheosPending,
     GheosResult,
@@ -40,12 +44,24 @@ from cradle.gheos.types import (
     GheosView,
     HandTile,
     IllegalAction,
+    MalformedAction,
     Options,
     RegionView,
     options_from_dict,
     options_to_dict,
 )
 from cradle.gheos.view import DRAW_COUNTERS, as_gheos_view, public_action
+
+PRESENTATION = Presentation(
+    title="Gheos",
+    seat_names=DEFAULT_NAMES,
+    view=GheosView,
+    event=GheosEvent,
+    result=GheosResult,
+    piece=GheosPiece,
+    step_pieces=step_pieces,
+    hand_pieces=hand_pieces,
+)
 
 __all__ = [
     "COLOURS",
@@ -55,11 +71,13 @@ __all__ = [
     "MIN_PLAYERS",
     "NAME",
     "PHASES",
+    "PRESENTATION",
     "SYMBOLS",
     "Area",
     "AreaView",
     "CellView",
     "Civilization",
+    "DisallowedAction",
     "GheosEvent",
     "GheosGame",
     "GheosPending",
@@ -69,6 +87,7 @@ __all__ = [
     "GheosView",
     "HandTile",
     "IllegalAction",
+    "MalformedAction",
     "Options",
     "PlacedTile",
     "Player",

@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cradle.core import contract
 from cradle.core.contract import JSON
 from cradle.core.fast import ReferenceFastPaths
 from cradle.core.hidden import read_hidden, viewer_seat
@@ -31,9 +30,8 @@ from cradle.gheos.geometry import (
     ROW,
     ROW_COL,
     edge_name,
-    parse_cell,
-    parse_edge,
 )
+from cradle.gheos.notation import Reading, read_action
 from cradle.gheos.position import to_position
 from cradle.gheos.tiles import Tile, TileSet
 from cradle.gheos.types import (
@@ -45,11 +43,12 @@ from cradle.gheos.types import (
     HIDDEN_NAMES,
     TOKENS,
     Conflict,
+    DisallowedAction,
     GheosEvent,
     GheosResult,
     GheosSummary,
     GheosView,
-    IllegalAction,
+    MalformedAction,
     Options,
 )
 from cradle.gheos.view import public_action, summary, view
@@ -73,7 +72,7 @@ class GheosState(ReferenceFastPaths):
     """A Gheos position with the operations of the contract (docs/contract.md) and the fast
     paths of every engine (``cradle.core.contract.FastState``)."""
 
-    ILLEGAL = IllegalAction
+    MALFORMED = MalformedAction
 
     __slots__ = (
         "_area_base",
@@ -206,20 +205,20 @@ class GheosState(ReferenceFastPaths):
     def action_string(self, action_id: int) -> str:
         """The notation of the fixed id ``action_id`` now: a hand slot becomes the tile in it.
 
-        IllegalAction when the id is out of range or names an empty hand slot."""
+        MalformedAction for an id out of range, DisallowedAction for an empty hand slot."""
         if isinstance(action_id, bool) or not isinstance(action_id, int):
-            raise IllegalAction(
+            raise MalformedAction(
                 N_("an action id is an integer, not {kind}"), kind=type(action_id).__name__
             )
         if not 0 <= action_id < ids.ACTION_COUNT:
-            raise IllegalAction(
+            raise MalformedAction(
                 N_("action id {id} is outside 0..{last}"), id=action_id, last=ids.ACTION_COUNT - 1
             )
         if action_id < ids.START:
             replacing, slot, cell, rotation = ids.split_tile_id(action_id)
             hand = sorted(self.hands[self.active])
             if slot >= len(hand):
-                raise IllegalAction(
+                raise DisallowedAction(
                     N_(
                         "action id {id} plays hand slot #{slot}, but {player} holds {count} tile(s)"
                     ),
@@ -241,7 +240,7 @@ class GheosState(ReferenceFastPaths):
 
     def _id_action(self, action_id: int) -> str:
         """The notation of ``action_id`` if it is one of ``legal_action_ids()``; otherwise
-        IllegalAction, also for ids whose notation ``apply`` would accept as an equivalent
+        DisallowedAction, also for ids whose notation ``apply`` would accept as an equivalent
         spelling (another rotation of a symmetric tile, another region of the same area)."""
         text = self.action_string(action_id)
         canonical = True
@@ -262,7 +261,7 @@ class GheosState(ReferenceFastPaths):
                     and layout.index(layout[edge]) == edge
                 )
         if not canonical:
-            raise IllegalAction(
+            raise DisallowedAction(
                 N_(
                     "action id {id} ({action}) is not legal: the same decision has another id "
                     "(see legal_action_ids())"
@@ -283,20 +282,20 @@ class GheosState(ReferenceFastPaths):
                 return events
             action = self._id_action(action)
         if not isinstance(action, str):
-            raise IllegalAction(
+            raise MalformedAction(
                 N_("an action is a string (or an action id), not {kind}"),
                 kind=type(action).__name__,
             )
         words = action.strip().lower().split()
         if not words:
-            raise IllegalAction(N_("empty action"))
+            raise MalformedAction(N_("empty action"))
+        reading = read_action(words)
         if self.phase == "over":
-            raise IllegalAction(N_("the game is over"))
-        verb = words[0]
-        handler = _HANDLERS.get((self.phase, verb))
+            raise DisallowedAction(N_("the game is over"))
+        handler = _HANDLERS.get((self.phase, reading.verb))
         if handler is None:
-            raise self._wrong_step(verb)
-        events = handler(self, words)
+            raise self._wrong_step(reading.verb)
+        events = handler(self, reading)
         self._legal = self._legal_ids = None
         return events
 
@@ -535,17 +534,11 @@ class GheosState(ReferenceFastPaths):
     def area_ref(self, index: int) -> str:
         return self.region_ref(self.area_list[index].regions[0])
 
-    def _wrong_step(self, verb: str) -> IllegalAction:
-        known = {v for (_, v) in _HANDLERS}
-        if verb not in known:
-            return IllegalAction(
-                N_(
-                    "unknown action {verb}: the actions are place, replace, pay, migrate, "
-                    "winner, start, take, token and pass"
-                ),
-                verb=repr(verb),
-            )
-        return IllegalAction(_EXPECTED[self.phase], verb=repr(verb), player=self.names[self.active])
+    def _wrong_step(self, verb: str) -> DisallowedAction:
+        """Why ``verb`` (one of the notation's) is not possible at this step."""
+        return DisallowedAction(
+            _EXPECTED[self.phase], verb=repr(verb), player=self.names[self.active]
+        )
 
     # -- legal actions ---------------------------------------------------------------------
 
@@ -696,54 +689,35 @@ class GheosState(ReferenceFastPaths):
 
     # -- tile step -------------------------------------------------------------------------
 
-    def _parse_tile_action(self, words: list[str]) -> tuple[int, int, int]:
-        verb = words[0]
-        if len(words) != 4:
-            raise IllegalAction(
-                N_("write '{verb} <tile> <cell> <rotation>', e.g. '{verb} t12 0,1 r0'"), verb=verb
-            )
-        tile_text, cell_text, rotation_text = words[1:]
-        if not (tile_text.startswith("t") and tile_text[1:].isdigit()):
-            raise IllegalAction(
-                N_("{text} is not a tile: tiles are named t0 to t51"), text=repr(tile_text)
-            )
-        number = int(tile_text[1:])
+    def _act_tile(self, reading: Reading) -> list[GheosEvent]:
+        number, cell = reading.tile, reading.cell
         hand = self.hands[self.active]
         if number not in hand:
             shown = ", ".join(f"t{n}" for n in sorted(hand))
-            raise IllegalAction(
+            raise DisallowedAction(
                 N_("{tile} is not in your hand (you hold {tiles})"), tile=f"t{number}", tiles=shown
             )
-        cell = _cell(cell_text)
-        if rotation_text not in ("r0", "r1", "r2"):
-            raise IllegalAction(
-                N_("{text} is not a rotation: write r0, r1 or r2"), text=repr(rotation_text)
-            )
-        return number, cell, int(rotation_text[1])
-
-    def _act_tile(self, words: list[str]) -> list[GheosEvent]:
-        number, cell, rotation = self._parse_tile_action(words)
-        replacing = words[0] == "replace"
+        replacing = reading.verb == "replace"
         name = CELL_NAME[cell]
         if replacing:
             if cell not in self.board:
-                raise IllegalAction(
+                raise DisallowedAction(
                     N_("there is no tile on {cell} to replace (use place)"), cell=name
                 )
             old = self.board[cell][0]
             if self.tiles[old].pyramid:
-                raise IllegalAction(
+                raise DisallowedAction(
                     N_("{tile} on {cell} has a pyramid: it can never be replaced"),
                     tile=f"t{old}",
                     cell=name,
                 )
         elif cell in self.board:
-            raise IllegalAction(N_("{cell} already holds a tile (use replace)"), cell=name)
+            raise DisallowedAction(N_("{cell} already holds a tile (use replace)"), cell=name)
         elif cell not in self.frontier:
-            raise IllegalAction(
+            raise DisallowedAction(
                 N_("{cell} does not share an edge with a tile on the table"), cell=name
             )
-        return self._tile_action(number, cell, rotation, replacing)
+        return self._tile_action(number, cell, reading.rotation, replacing)
 
     def _tile_action(
         self, number: int, cell: int, rotation: int, replacing: bool
@@ -753,7 +727,7 @@ class GheosState(ReferenceFastPaths):
         conflict = plan.split or plan.war
         seat = self.active
         if conflict and not any(self.held[seat]):
-            raise IllegalAction(_UNPAID[replacing, plan.split])
+            raise DisallowedAction(_UNPAID[replacing, plan.split])
         # -- committed from here on --
         events: list[GheosEvent] = []
         player = self.names[seat]
@@ -980,10 +954,10 @@ class GheosState(ReferenceFastPaths):
             )
         return events
 
-    def _act_pay(self, words: list[str]) -> list[GheosEvent]:
-        colour = self._parse_colour(words, "pay <colour>")
+    def _act_pay(self, reading: Reading) -> list[GheosEvent]:
+        colour = reading.colour
         if not self.held[self.active][colour]:
-            raise IllegalAction(
+            raise DisallowedAction(
                 N_("you hold no {colour} follower to pay with"), colour=COLOURS[colour]
             )
         return self._pay_with(colour)
@@ -992,19 +966,15 @@ class GheosState(ReferenceFastPaths):
         events = self._pay(colour)
         return events + self._resolve()
 
-    def _act_migrate(self, words: list[str]) -> list[GheosEvent]:
+    def _act_migrate(self, reading: Reading) -> list[GheosEvent]:
         conflict = self.conflict
         assert conflict is not None
         colour, options, _ = conflict.migrations[0]
-        if len(words) != 3:
-            raise IllegalAction(
-                N_("write 'migrate {colour} <cell>:<edge>'"), colour=COLOURS[colour]
-            )
-        if words[1] != COLOURS[colour]:
-            raise IllegalAction(
+        if reading.colour != colour:
+            raise DisallowedAction(
                 N_("the {colour} civilization is the one migrating now"), colour=COLOURS[colour]
             )
-        chosen = self._parse_area(words[2], options, migrating=True)
+        chosen = self._find_area(reading, options, migrating=True)
         return self._migrate_to(chosen)
 
     def _migrate_to(self, chosen: int) -> list[GheosEvent]:
@@ -1013,14 +983,14 @@ class GheosState(ReferenceFastPaths):
         colour, _, split = conflict.migrations.pop(0)
         return self._migrate(colour, chosen, split) + self._resolve()
 
-    def _act_winner(self, words: list[str]) -> list[GheosEvent]:
+    def _act_winner(self, reading: Reading) -> list[GheosEvent]:
         conflict = self.conflict
         assert conflict is not None and conflict.wars
         _, options = conflict.wars[0]
-        colour = self._parse_colour(words, "winner <colour>")
+        colour = reading.colour
         if colour not in options:
             tied = ", ".join(COLOURS[c] for c in options)
-            raise IllegalAction(
+            raise DisallowedAction(
                 N_("{colour} is not one of the tied leaders ({colours})"),
                 colour=COLOURS[colour],
                 colours=tied,
@@ -1035,17 +1005,15 @@ class GheosState(ReferenceFastPaths):
 
     # -- civ, token and draw steps ---------------------------------------------------------
 
-    def _act_start(self, words: list[str]) -> list[GheosEvent]:
-        if len(words) != 3:
-            raise IllegalAction(N_("write 'start <colour> <cell>:<edge>', e.g. 'start red 0,1:n'"))
-        colour = self._parse_colour(words[:2], "start <colour> <cell>:<edge>")
+    def _act_start(self, reading: Reading) -> list[GheosEvent]:
+        colour = reading.colour
         if colour in self.civs:
-            raise IllegalAction(
+            raise DisallowedAction(
                 N_("the {colour} civilization is already on the table"), colour=COLOURS[colour]
             )
         occupied = self.occupied()
         options = [a.index for a in self.area_list if a.continent and a.index not in occupied]
-        chosen = self._parse_area(words[2], options, migrating=False)
+        chosen = self._find_area(reading, options, migrating=False)
         return self._start(colour, chosen)
 
     def _start(self, colour: int, chosen: int) -> list[GheosEvent]:
@@ -1071,13 +1039,13 @@ class GheosState(ReferenceFastPaths):
         self.phase = "token"
         return events + self._skip_empty_steps()
 
-    def _act_take(self, words: list[str]) -> list[GheosEvent]:
-        colour = self._parse_colour(words, "take <colour>")
+    def _act_take(self, reading: Reading) -> list[GheosEvent]:
+        colour = reading.colour
         name = COLOURS[colour]
         if colour not in self.civs:
-            raise IllegalAction(N_("the {colour} civilization is not on the table"), colour=name)
+            raise DisallowedAction(N_("the {colour} civilization is not on the table"), colour=name)
         if not self.supply[colour]:
-            raise IllegalAction(N_("no {colour} follower is left in the supply"), colour=name)
+            raise DisallowedAction(N_("no {colour} follower is left in the supply"), colour=name)
         return self._take(colour)
 
     def _take(self, colour: int) -> list[GheosEvent]:
@@ -1091,11 +1059,9 @@ class GheosState(ReferenceFastPaths):
         ]
         return events + self._skip_empty_steps()
 
-    def _act_token(self, words: list[str]) -> list[GheosEvent]:
-        if len(words) != 1:
-            raise IllegalAction(N_("write just 'token'"))
+    def _act_token(self, reading: Reading) -> list[GheosEvent]:
         if not self.tokens[self.active]:
-            raise IllegalAction(N_("you have no scoring token left"))
+            raise DisallowedAction(N_("you have no scoring token left"))
         return self._play_token()
 
     def _play_token(self) -> list[GheosEvent]:
@@ -1119,9 +1085,7 @@ class GheosState(ReferenceFastPaths):
             return events + self._finish()
         return events + self._end_turn()
 
-    def _act_pass(self, words: list[str]) -> list[GheosEvent]:
-        if len(words) != 1:
-            raise IllegalAction(N_("write just 'pass'"))
+    def _act_pass(self, reading: Reading) -> list[GheosEvent]:
         return self._end_turn()
 
     def _cup_score(self, seat: int) -> int:
@@ -1214,33 +1178,17 @@ class GheosState(ReferenceFastPaths):
 
     # -- parsing helpers -------------------------------------------------------------------
 
-    def _parse_colour(self, words: list[str], form: str) -> int:
-        if len(words) != 2:
-            raise IllegalAction(N_("write '{form}'"), form=form)
-        if words[1] not in COLOURS:
-            raise IllegalAction(
-                N_("{text} is not a colour (one of {colours})"),
-                text=repr(words[1]),
-                colours=", ".join(COLOURS),
-            )
-        return COLOURS.index(words[1])
-
-    def _parse_area(self, text: str, options: list[int], migrating: bool) -> int:
-        """The area named by ``text`` ("cell:edge", or a bare cell when that is unambiguous):
-        one of ``options``, the parts a civilization may migrate to (``migrating``) or the
-        unoccupied continents."""
-        cell_text, colon, edge_text = text.partition(":")
-        cell = _cell(cell_text)
+    def _find_area(self, reading: Reading, options: list[int], migrating: bool) -> int:
+        """The area ``reading`` names (its cell and edge, or a bare cell when that is
+        unambiguous): one of ``options``, the parts a civilization may migrate to
+        (``migrating``) or the unoccupied continents."""
+        cell = reading.cell
         if cell not in self.board:
-            raise IllegalAction(N_("there is no tile on {cell}"), cell=CELL_NAME[cell])
+            raise DisallowedAction(N_("there is no tile on {cell}"), cell=CELL_NAME[cell])
         number, rotation = self.board[cell]
         layout = self.tiles[number].edge_region[rotation]
-        if colon:
-            try:
-                edge = parse_edge(cell, edge_text)
-            except contract.IllegalAction as exc:
-                raise IllegalAction(exc.template, **exc.params) from None
-            found = [self.area_of[cell * 3 + layout[edge]]]
+        if reading.edge is not None:
+            found = [self.area_of[cell * 3 + layout[reading.edge]]]
         else:
             found = sorted({self.area_of[cell * 3 + k] for k in layout})
         matching = [a for a in found if a in options]
@@ -1248,26 +1196,18 @@ class GheosState(ReferenceFastPaths):
             return matching[0]
         if not matching:
             shown = ", ".join(self.area_ref(a) for a in options) or "none"
-            raise IllegalAction(
+            raise DisallowedAction(
                 N_("{text} is not on a part the civilization may migrate to (possible: {areas})")
                 if migrating
                 else N_("{text} is not on an unoccupied continent (possible: {areas})"),
-                text=text,
+                text=reading.area,
                 areas=shown,
             )
-        raise IllegalAction(
+        raise DisallowedAction(
             N_("{cell} touches more than one possible area: add the edge, e.g. {area}"),
             cell=CELL_NAME[cell],
             area=self.area_ref(matching[0]),
         )
-
-
-def _cell(text: str) -> int:
-    """The cell named ``text``; this game's IllegalAction with the reason otherwise."""
-    try:
-        return parse_cell(text)
-    except contract.IllegalAction as exc:
-        raise IllegalAction(exc.template, **exc.params) from None
 
 
 # What each step of a turn expects, said when another action is tried.
@@ -1309,7 +1249,7 @@ def _migration_choices(parts: list[int], areas: list[AreaTally]) -> list[int]:
     return continents or tied
 
 
-_HANDLERS: dict[tuple[str, str], Callable[[GheosState, list[str]], list[GheosEvent]]] = {
+_HANDLERS: dict[tuple[str, str], Callable[[GheosState, Reading], list[GheosEvent]]] = {
     ("tile", "place"): GheosState._act_tile,
     ("tile", "replace"): GheosState._act_tile,
     ("pay", "pay"): GheosState._act_pay,

@@ -30,7 +30,15 @@ CONFLICT_PHASES = ("pay", "migrate", "war")
 
 
 class IllegalAction(contract.IllegalAction):
-    """An action that is malformed or not allowed now; the state is left unchanged."""
+    """A refused action (either kind below); the state is left unchanged."""
+
+
+class MalformedAction(IllegalAction, contract.MalformedAction):
+    """Not an action of the notation, whatever the position (contract.MalformedAction)."""
+
+
+class DisallowedAction(IllegalAction, contract.DisallowedAction):
+    """An action of the notation the rules do not allow now (contract.DisallowedAction)."""
 
 
 class GheosResult(contract.SeatResult):

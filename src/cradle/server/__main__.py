@@ -1,7 +1,8 @@
 """`python -m cradle.server DATABASE_URL HOST PORT BOT_DELAY [NAME=VALUE ...]`: the bare server,
 for tests and the load test (people use `cradle serve`). NAME is a field of
 :class:`cradle.server.limits.Limits`, ``origins`` or ``trusted_proxies`` (comma-separated),
-``workers``, or the turn notices' ``smtp_url``, ``mail_from`` and ``public_url``."""
+``workers``, the turn notices' ``smtp_url``, ``mail_from`` and ``public_url``, the
+``metrics_token``, or the ``log_format`` (text, json) and ``log_level``."""
 
 from __future__ import annotations
 
@@ -26,10 +27,16 @@ def main(argv: list[str]) -> None:
     trusted_proxies: list[str] = []
     workers = 1
     mail: dict[str, str] = {}
+    logging_: dict[str, str] = {}
+    metrics_token = None
     for setting in settings:
         name, _, value = setting.partition("=")
         if name in ("smtp_url", "mail_from", "public_url"):
             mail[name] = value
+        elif name == "metrics_token":
+            metrics_token = value
+        elif name in ("log_format", "log_level"):
+            logging_[name] = value
         elif name == "origins":
             origins = [o for o in value.split(",") if o]
         elif name == "trusted_proxies":
@@ -59,6 +66,9 @@ def main(argv: list[str]) -> None:
         workers=workers,
         trusted_proxies=trusted_proxies,
         mail=notices,
+        metrics_token=metrics_token,
+        log_format=logging_.get("log_format", "text"),
+        log_level=logging_.get("log_level", "warning"),
     )
 
 

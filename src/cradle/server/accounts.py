@@ -2,9 +2,12 @@
 and the seats an account holds.
 
 A name is 3–24 characters of Unicode letters (with their marks), digits, spaces, ``-`` and
-``_``, NFC-normalised and trimmed; two names that differ only in case are one (``name_key``).
-A password is hashed with argon2id (argon2-cffi); a sign-in with an unknown name spends the
-same work, so the answer's time tells nothing either. A session is a random cookie stored only
+``_``, under Unicode's identifier rules (:mod:`cradle.server.text`); two names that differ only
+in case are one (``name_key``), and so are two that look alike (``name_skeletons``). A password
+is hashed with argon2id (argon2-cffi), in the bounded queue of :mod:`cradle.server.signins`; a
+sign-in with an unknown name spends the same work, so the answer's time tells nothing either.
+A browser the account signed in on keeps a device cookie (``devices``: its sha-256), and the
+addresses it signed in from are kept there as hashes: they sign in whatever strangers guessed. A session is a random cookie stored only
 as its sha-256; its CSRF token is derived from it (a page of this site reads it from
 ``GET /api/me``, a page of another site cannot), and every state-changing request that comes
 with the cookie must send it back in ``X-CSRF-Token``.
@@ -19,12 +22,11 @@ import functools
 import hashlib
 import hmac
 import secrets
-import threading
-import unicodedata
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from cradle.server import text
 from cradle.server.store.accounts import FORMER, Account, AccountStore, Taken
 from cradle.server.store.codes import CodeStore
 from cradle.server.store.seats import SeatStore
@@ -32,16 +34,18 @@ from cradle.server.tokens import hash_token, new_token
 
 __all__ = ["FORMER", "Account", "Taken"]
 
-NAME_MIN, NAME_MAX = 3, 24
+NAME_MIN, NAME_MAX = text.NAME_MIN, text.NAME_MAX
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
-EMAIL_MAX = 254
+EMAIL_MAX = text.EMAIL_MAX
 SESSION_COOKIE = "cradle_session"
+DEVICE_COOKIE = "cradle_device"  # a browser the account signed in on (signins.py: never locked out)
+DEVICE_SECONDS = 365 * 86400.0  # a device (or home address) unused this long is forgotten
+DEVICES_PER_ACCOUNT = 20  # the most recently used are kept
 CSRF_HEADER = "x-csrf-token"
 SESSION_SECONDS = 30 * 86400.0
 TRANSFER_SECONDS = 3600.0  # a "continue on another device" link works this long, once
 RESET_SECONDS = 3600.0  # a mailed password reset link works this long, once
 CHECK_SECONDS = 86400.0  # a mailed address check works this long, once
-HASHING = threading.BoundedSemaphore(2)  # argon2id takes 64 MiB each: a few at a time
 
 
 @functools.cache
@@ -53,34 +57,18 @@ def _hasher(memory_kib: int) -> tuple[PasswordHasher, str]:
 
 
 def normal_name(raw: str) -> str:
-    """The name as stored and shown, or ValueError saying what is wrong with it."""
-    name = unicodedata.normalize("NFC", raw).strip()
-    if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise ValueError(f"a name has {NAME_MIN} to {NAME_MAX} characters")
-    previous = ""
-    for char in name:
-        kind = unicodedata.category(char)
-        if kind[0] in "LN" and kind in ("Lu", "Ll", "Lt", "Lm", "Lo", "Nd"):
-            pass
-        elif kind[0] == "M" and unicodedata.category(previous or " ")[0] in "LM":
-            pass  # a mark on a letter (many scripts write vowels so)
-        elif char in " -_":
-            if char == " " and previous == " ":
-                raise ValueError("a name has no two spaces in a row")
-        else:
-            raise ValueError(
-                "a name has only letters, digits, spaces, '-' and '_' "
-                f"(not {unicodedata.name(char, repr(char)).lower()})"
-            )
-        previous = char
-    if name_key(name) == name_key(FORMER):
+    """The name as stored and shown, or ValueError saying what is wrong with it
+    (cradle.server.text.normal_name's rules; "former player", and what looks like it, is
+    nobody's)."""
+    name = text.normal_name(raw)
+    if text.name_skeletons(name) & text.name_skeletons(FORMER):
         raise ValueError(f"{FORMER!r} is the name of deleted accounts")
     return name
 
 
 def name_key(name: str) -> str:
-    """What makes two names one: case-folded, NFC again (folding can undo it)."""
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+    """What makes two names one for signing in (NFKC, case-folded)."""
+    return text.name_key(name)
 
 
 def check_password(password: str) -> None:
@@ -89,18 +77,17 @@ def check_password(password: str) -> None:
 
 
 def hash_password(password: str, memory_kib: int) -> str:
+    """The argon2id hash of ``password`` (a worker thread of the queue in signins.py runs it)."""
     hasher, _dummy = _hasher(memory_kib)
-    with HASHING:
-        return hasher.hash(password)
+    return hasher.hash(password)
 
 
 def password_matches(stored: str | None, password: str, memory_kib: int) -> bool:
     hasher, dummy = _hasher(memory_kib)
-    with HASHING:
-        try:
-            return hasher.verify(stored or dummy, password) and stored is not None
-        except (VerificationError, InvalidHashError):
-            return False
+    try:
+        return hasher.verify(stored or dummy, password) and stored is not None
+    except (VerificationError, InvalidHashError):
+        return False
 
 
 def csrf_of(secret: str) -> str:
@@ -109,8 +96,56 @@ def csrf_of(secret: str) -> str:
 
 
 def create_account(store: AccountStore, name: str, password_hash: str, now: float) -> Account:
-    """A new account; :class:`Taken` when the name (in any case) is someone's."""
-    return store.create(name, name_key(name), password_hash, now)
+    """A new account; :class:`Taken` when the name (in any case) is someone's, or looks like
+    someone's (:func:`cradle.server.text.name_skeletons`)."""
+    return store.create(name, name_key(name), text.name_skeletons(name), password_hash, now)
+
+
+def looks_like_an_account(store: AccountStore, name: str) -> bool:
+    """Whether a guest's ``name`` looks like an account's name (which only its account shows)."""
+    return store.alike(text.name_skeletons(name))
+
+
+def device_of(store: AccountStore, secret: str) -> str | None:
+    """The account whose browser holds the device cookie ``secret`` (None: not a known one)."""
+    return store.device_account(hash_token(secret))
+
+
+def home_key(client: str, account_id: str) -> str:
+    """How an address the account signed in from is kept: a hash, with its devices."""
+    return hash_token(f"home|{client}|{account_id}")
+
+
+def is_home(store: AccountStore, client: str, account_id: str) -> bool:
+    """Whether the account signed in from ``client``'s address (its key) before."""
+    return store.device_account(home_key(client, account_id)) == account_id
+
+
+def sign_in_facts(
+    store: AccountStore, name: str, client: str, device: str | None
+) -> tuple[tuple[str, str] | None, bool, bool]:
+    """What a sign-in needs to know, in one call: (account id, password hash) of the account
+    named ``name`` (None: no such account), whether the device cookie ``device`` is one of its
+    browsers, and whether ``client``'s address is one of its homes. The same reads whether or
+    not the account exists."""
+    found = password_of(store, name)
+    account_id = found[0] if found is not None else "-"
+    known = device is not None and device_of(store, device) == account_id
+    return found, known, is_home(store, client, account_id)
+
+
+def remember_device(
+    store: AccountStore, account_id: str, secret: str | None, now: float, client: str | None = None
+) -> str:
+    """This browser is the account's (``secret``: its device cookie, kept when it is one of
+    this account's), and so is ``client``'s address (:func:`is_home`); the cookie's value to
+    send back. Devices unused for a year, and beyond an account's 20, are forgotten."""
+    devices = [] if client is None else [home_key(client, account_id)]
+    if secret is None or store.device_account(hash_token(secret)) != account_id:
+        secret = new_token()
+    devices.append(hash_token(secret))
+    store.remember_devices(account_id, devices, now, now - DEVICE_SECONDS, DEVICES_PER_ACCOUNT)
+    return secret
 
 
 def password_of(store: AccountStore, name: str) -> tuple[str, str] | None:

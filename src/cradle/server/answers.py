@@ -2,48 +2,77 @@
 each route's ``response_model`` so that the published OpenAPI schema shows them.
 
 The routes answer with ``response_model_exclude_unset``: an answer holds exactly the keys the
-server put in it (a field left out is left out, never sent as null). The games' own views are
-open (``extra="allow"``): what a seat sees of a board belongs to the game (its ``view``), so
-only the keys the server adds are named here.
+server put in it (a field left out is left out, never sent as null). An answer holds only the
+keys named here (``extra="forbid"``: a key the server adds without naming it fails the tests),
+except where a game adds its own: an event's and a result line's details (``extra="allow"``),
+and the frames of version 1 of the API, which merge a game's view with the table's keys. A
+game's view, its pieces and its options are the game's (``GameView``, ``GamePiece``): the web
+client's types for them are made from each game's ``Presentation`` (packaging/wire_types.py).
+
+The WebSocket's messages are here too (``...Message``): every message the server pushes is one
+of these models, serialised by pydantic.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, WithJsonSchema
+from pydantic.json_schema import SkipJsonSchema
 
 # A number as the server computed it: an int stays an int, a float a float.
 Number = int | float
-# A JSON object whose keys a game documents (its options, a seat's view of the board).
+# A JSON object whose keys a game documents (a board map).
 GameJson = dict[str, object]
+# A table's options, by name: the games' options are words, switches and (some day) numbers.
+GameOptions = dict[str, str | bool | int | float | None]
+# A seat's view of a game (``state.view(seat)``) and a piece a move names (the game's
+# ``Presentation.view`` and ``.piece``): the schema names the union of the games' own types
+# (``x-wire``), which the web client's types declare.
+GameView = Annotated[GameJson, WithJsonSchema({"type": "object", "x-wire": "View"})]
+GamePiece = Annotated[GameJson, WithJsonSchema({"type": "object", "x-wire": "Piece"})]
 
 
 class Answer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class OpenAnswer(BaseModel):
+    """An answer a game adds keys to (documented by the game)."""
+
     model_config = ConfigDict(extra="allow")
 
 
 class GameInfo(Answer):
-    """A game this server offers, with its default options."""
+    """A game this server offers: its name, its title as people read it, the game's names of
+    its seats (in order; a table of fewer players takes the first), with its default options."""
 
     name: str
+    title: str
+    seat_names: list[str]
     min_players: int
     max_players: int
-    options: GameJson
+    options: GameOptions
 
 
-class GameEvent(Answer):
-    """What an action did, with a sentence that says it; each game adds fields per type."""
+class GameEvent(OpenAnswer):
+    """What an action did, with a sentence that says it and the seat that did it (when one
+    did); each game adds fields per type."""
 
     type: str
     text: str
+    seat: int | SkipJsonSchema[None] = None  # absent when no one seat did it, never null
 
 
-class Placing(Answer):
+class Placing(OpenAnswer):
     """One seat's line of a finished game's result (place 1 wins; ties share a place); each
     game adds its details."""
 
     seat: int
     score: Number
     place: int
+    # A game ended early: how the seat that left did ("conceded", "timeout", ...); else absent.
+    out: str | SkipJsonSchema[None] = None
 
 
 class BotChoice(Answer):
@@ -68,6 +97,20 @@ class Meta(Answer):
     mail: bool = False  # the server sends mail (its operator set an SMTP server)
 
 
+class Clock(Answer):
+    """A live table's clocks: each person's base time and the seconds added when their turn
+    ends; each seat's seconds left as its clock last stopped, and the seat whose clock runs
+    (until the table's ``deadline``); since when each seat's person has had no page open
+    (null: one is open), and how long that may last before the others may act."""
+
+    base_s: Number
+    increment_s: Number
+    left: list[Number]
+    running: int | None
+    gone: list[Number | None]
+    absent_s: Number
+
+
 class TableSummary(Answer):
     """Public facts about a table. A table this process has loaded tells its seats' state
     (``claimed``, ``open``, ``invites``) too; a row read for the lobby does not."""
@@ -86,22 +129,23 @@ class TableSummary(Answer):
     to_move: int | None
     created: Number
     updated: Number
-    options: GameJson | None = None
+    options: GameOptions | None = None
     private: bool | None = None  # invite only (a row read for the lobby is never private)
     # "live" or "turn"; a turn-based table's seconds per decision and when the person
     # deciding now runs out (Unix time); the seat a stand-in bot plays for now; the seats
     # whose person is away (their stand-in plays each of their turns whose deadline passes,
     # until they move or say they are back: ``POST /api/games/{id}/return``); the stand-in
     # bot level of each human seat (null: a bot's seat).
-    mode: str | None = None
+    mode: Literal["live", "turn"] | None = None
     deadline_s: Number | None = None
     deadline: Number | None = None
     standin: int | None = None
     away: list[int] | None = None
     standins: list[str | None] | None = None
+    clock: Clock | None = None  # a live table's clocks (null: none)
     # A finished game: its result (winner: place 1), and how it ended if before its rules
     # did ("conceded", "timeout", "abandoned"; null when played to the end).
-    ended_by: str | None = None
+    ended_by: Literal["conceded", "timeout", "abandoned"] | None = None
     result: list[Placing] | None = None
     # The game rates its players when it ends (every seat a different account's, no undo,
     # no hints), or will once its open seats are taken.
@@ -275,13 +319,81 @@ class ChatPage(Answer):
     names: dict[str, str] = {}  # the muted speakers' names (an account's; a line's)
 
 
-class Frame(Answer):
-    """What a seat (or a spectator, or a hot-seat screen) sees: the game's view of the board,
-    whose decision it is, the legal actions of the seat deciding, and the table."""
+class Frame(OpenAnswer):
+    """Version 1 of the API's frame: what a seat (or a spectator, or a hot-seat screen) sees,
+    the game's view of the board merged with whose decision it is at the table (``to_move``
+    replaces the view's own), the legal actions of the seat deciding, and the table."""
 
     to_move: int | None
     legal_actions: list[str]
     table: FrameTable
+
+
+class TableFrame(Answer):
+    """Version 2 of the API's frame (cradle.server.frames): the game's view (its own
+    ``to_move`` included) and the table's state side by side, with the legal actions of the
+    seat deciding (none for the others). ``table.to_move`` says who decides at the table."""
+
+    view: GameView
+    legal_actions: list[str]
+    table: FrameTable
+
+
+class ViewMessage(TableFrame):
+    """The WebSocket's frame after every change (version 2)."""
+
+    type: Literal["view"]
+
+
+class MergedViewMessage(Frame):
+    """The WebSocket's frame after every change (version 1: merged as :class:`Frame`)."""
+
+    type: Literal["view"]
+
+
+class ErrorMessage(Answer):
+    """The WebSocket's answer to a frame it refused (the connection stays open): the reason,
+    the HTTP status the same request would get, and the refusal's kind where it has one (an
+    action: "malformed" or "disallowed")."""
+
+    type: Literal["error"]
+    error: str
+    status: int
+    kind: str | None = None
+
+
+class ChatMessage(Answer):
+    """A new line of the table's chat, pushed to those who may read it."""
+
+    type: Literal["chat"]
+    line: ChatLine
+
+
+class PongMessage(Answer):
+    """The answer to ``{"type": "ping"}``."""
+
+    type: Literal["pong"]
+
+
+class HelloMessage(Answer):
+    """``/ws/me``'s first message: whose page it is."""
+
+    type: Literal["hello"]
+    name: str
+
+
+class InboxMessage(Answer):
+    """``/ws/me``: a friend's request, answer or invitation came (read the inbox again)."""
+
+    type: Literal["inbox"]
+
+
+class SignedOutMessage(Answer):
+    """``/ws/me``: the page's session ended (a password changed or reset, the account
+    deleted); the connection then closes."""
+
+    type: Literal["signed_out"]
+    reason: str
 
 
 class Record(Answer):
@@ -292,7 +404,7 @@ class Record(Answer):
     game: str
     players: list[str]
     seed: int | None = None
-    options: GameJson
+    options: GameOptions
     actions: list[str]
     seats: list[int] | None = None
 
@@ -304,7 +416,7 @@ class ReplayStep(Answer):
     seat: int | None
     action: str | None
     events: list[GameEvent]
-    view: GameJson
+    view: GameView
     standin: str | None = None  # the stand-in bot level that made it for the seat's person
 
 
@@ -315,28 +427,10 @@ class Replay(Answer):
     game: str
     players: list[str]
     seats: list[str]
-    options: GameJson
+    options: GameOptions
     result: list[Placing]
     steps: list[ReplayStep]
     names: list[str | None] | None = None  # the people at the seats, where known
-
-
-class Region(Answer):
-    """One region of a tile, in words: which land, what is drawn on it."""
-
-    landmass: bool | None
-    wheat: int | None
-    cup: int | None
-    sword: int | None
-    pyramid: int | None
-    temple: str | None
-
-
-class Piece(Answer):
-    """A tile a step names (a Gheos tile), by what is drawn on it."""
-
-    pyramid: bool
-    regions: list[Region]
 
 
 class HistoryStep(Answer):
@@ -362,7 +456,7 @@ class History(Answer):
     version: int
     moves: int
     steps: list[HistoryStep]
-    pieces: dict[str, Piece]
+    pieces: dict[str, GamePiece]
     names: list[str | None] | None = None  # the people at the seats, where known
 
 
@@ -377,12 +471,12 @@ class Board(Answer):
     ply: int
     seat: int | None
     step: HistoryStep | None
-    pieces: dict[str, Piece]
-    view: GameJson
+    pieces: dict[str, GamePiece]
+    view: GameView
     to_move: int | None
 
 
-class BoardMap(Answer):
+class BoardMap(OpenAnswer):
     """``GET /api/boards/{game}``: a game's fixed board map (its size and special squares; the
     game documents the rest)."""
 
@@ -415,6 +509,45 @@ class Hints(Answer):
     hints: list[Hint]
 
 
+class Alternative(Answer):
+    """A move the review weighed: its chance and how often the search tried it."""
+
+    action: str
+    chance: Number
+    visits: int
+
+
+class Review(Answer):
+    """A decision reviewed: the move played and the best one, their chances, the chance lost,
+    why each, the alternatives weighed, and the pieces in the mover's hand (games whose moves
+    name pieces)."""
+
+    ply: int
+    seat: int
+    played: str
+    played_chance: Number
+    best: str
+    best_chance: Number
+    loss: Number
+    why: str
+    played_why: str
+    alternatives: list[Alternative]
+    pieces: dict[str, GamePiece] | None = None
+
+
+class AnalysisData(Answer):
+    """What the review found: its seconds of search per decision, each seat's chance after
+    the start and every move, the decisions reviewed and (once done) the costliest ones."""
+
+    format: int  # of the stored analysis (an older one is made again)
+    seconds: Number
+    reviewed: list[int]  # the seats whose decisions are reviewed
+    chances: list[list[Number]]
+    plies: list[int]  # the decisions to review, by the move they were
+    reviews: list[Review]
+    costly: list[int] | None = None
+
+
 class Analysis(Answer):
     """``GET``/``POST /api/games/{id}/analysis``: a finished game's analysis as it stands."""
 
@@ -427,7 +560,7 @@ class Analysis(Answer):
     status: str
     done: int
     total: int
-    analysis: GameJson | None
+    analysis: AnalysisData | None
 
 
 class LessonStep(Answer):
@@ -453,7 +586,7 @@ class Lessons(Answer):
 class LessonPicture(Answer):
     """``GET /api/lessons/{game}/{name}/picture``: a step's position as spectators see it."""
 
-    view: GameJson
+    view: GameView
     over: bool
 
 

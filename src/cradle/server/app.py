@@ -29,6 +29,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cradle.server import metrics
 from cradle.server.bots import watch_parent
 from cradle.server.errors import ApiError, unavailable
 from cradle.server.hub import Hub
@@ -40,7 +41,7 @@ from cradle.server.models import (
 from cradle.server.protocol import SECURITY_HEADERS, JsonHttpProtocol, JsonWebSocketProtocol
 from cradle.server.routes.accounts import account_routes
 from cradle.server.routes.chat import chat_routes
-from cradle.server.routes.common import TOKEN_IN_URL, Context
+from cradle.server.routes.common import TOKEN_IN_URL, Context, spoken_api
 from cradle.server.routes.lessons import lesson_routes
 from cradle.server.routes.live import live_routes
 from cradle.server.routes.lobby import lobby_routes
@@ -151,6 +152,35 @@ class Guard:
         await send({"type": "http.response.body", "body": content})
 
 
+class Timed:
+    """Each HTTP answer's time, by route pattern (``/api/games/{game_id}``, never the path
+    itself: a bounded set of labels) and status class, into the metrics."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.monotonic()
+        status = [0]
+
+        async def noted(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, noted)
+        finally:
+            route = scope.get("route")
+            pattern = getattr(route, "path", None) or "unmatched"
+            metrics.REQUEST_SECONDS.labels(
+                pattern, scope.get("method", ""), f"{status[0] // 100}xx"
+            ).observe(time.monotonic() - start)
+
+
 ERROR_CONTENT = {
     "application/json": {
         "schema": {
@@ -169,10 +199,12 @@ def create_app(
     origins: tuple[str, ...] | list[str] = (),
     upgrade: bool = True,
     mail: MailSettings | None = None,
+    metrics_token: str | None = None,
 ) -> FastAPI:
     """The server's application on the database at ``database_url`` (SQLAlchemy URL), whose
     schema it upgrades at start unless ``upgrade`` is False (then it refuses an older one);
-    ``mail``: where turn notices go out (none without it)."""
+    ``mail``: where turn notices go out (none without it); ``metrics_token``: the bearer token
+    ``/metrics`` answers (none: it answers nobody)."""
     limits = limits or Limits()
     ctx = Context(
         limits=limits,
@@ -185,9 +217,13 @@ def create_app(
         chat_speakers=RateLimiter(
             limits.chat_per_minute / 60.0, limits.chat_burst, name="chat-speaker"
         ),
-        signins=RateLimiter(limits.signins_per_minute / 60.0, limits.signins_burst, name="signin"),
         signins_of=RateLimiter(
             limits.signins_per_minute / 60.0, limits.signins_burst, name="signin-of"
+        ),
+        spectator_lines=RateLimiter(
+            limits.spectator_lines_per_minute / 60.0,
+            limits.spectator_lines_burst,
+            name="chat-spectators",
         ),
     )
 
@@ -206,8 +242,10 @@ def create_app(
             yield
         finally:
             await hub.stop()
+            ctx.queue().close()
 
     app = FastAPI(title="cradle play server", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.context = ctx  # the routes' shared state (its password queue: tests, metrics)
 
     def published_schema() -> dict[str, Any]:
         """The OpenAPI schema as the server answers: refusals are ``{"error", "field"?}`` with
@@ -231,19 +269,26 @@ def create_app(
     app.openapi = published_schema  # type: ignore[method-assign]
     app.add_middleware(GZipMiddleware, minimum_size=4096)
     app.add_middleware(Guard)
+    app.add_middleware(Timed)
 
     def error(
-        status: int, reason: str, field: str | None = None, retry_after: float | None = None
+        status: int,
+        reason: str,
+        field: str | None = None,
+        retry_after: float | None = None,
+        content: dict[str, object] | None = None,
     ) -> JSONResponse:
-        content = {"error": reason}
+        content = content or {"error": reason}
         if field is not None:
             content["field"] = field
         headers = {"Retry-After": str(max(1, round(retry_after)))} if retry_after else None
         return JSONResponse(content, status_code=status, headers=headers)
 
     @app.exception_handler(ApiError)
-    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return error(exc.status, exc.reason, retry_after=exc.retry_after)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        api = spoken_api(request.headers)
+        content = exc.body()
+        return error(exc.status_for(api), exc.reason, retry_after=exc.retry_after, content=content)
 
     @app.exception_handler(BadInput)
     async def bad_input(_request: Request, exc: BadInput) -> JSONResponse:
@@ -287,6 +332,24 @@ def create_app(
     rating_routes(app.router, ctx)
     social_routes(app.router, ctx)
 
+    # -- the operator's metrics (cradle.server.metrics) ---------------------------------------
+
+    @app.get("/metrics", include_in_schema=False)
+    async def scrape(request: Request) -> Response:
+        if not metrics_token:
+            raise ApiError(
+                404, "metrics are off (cradle serve --metrics-token TOKEN turns them on)"
+            )
+        if not metrics.allowed(metrics_token, request.headers.get("authorization")):
+            raise ApiError(401, "send the metrics token: Authorization: Bearer TOKEN")
+        hub = ctx.hub()
+        try:
+            queue = await hub.runtime.db(hub.store.bot_jobs.queue, time.time())
+        except DATABASE_ERRORS as exc:
+            log.warning("the bots' queue could not be read for the metrics: %s", exc)
+            queue = None
+        return Response(metrics.exposition(queue), media_type=metrics.CONTENT_TYPE)
+
     # -- the web client -----------------------------------------------------------------------
 
     @app.get("/", include_in_schema=False)
@@ -306,6 +369,7 @@ def server_config(
     origins: tuple[str, ...] | list[str] = (),
     upgrade: bool = True,
     mail: MailSettings | None = None,
+    metrics_token: str | None = None,
 ) -> str:
     return json.dumps(
         {
@@ -315,6 +379,7 @@ def server_config(
             "origins": list(origins),
             "upgrade": upgrade,
             "mail": mail.to_dict() if mail is not None else None,
+            "metrics_token": metrics_token,
         }
     )
 
@@ -357,6 +422,7 @@ def app_from_env() -> FastAPI:
         origins=tuple(config.get("origins") or ()),
         upgrade=bool(config.get("upgrade", True)),
         mail=MailSettings.from_dict(config["mail"]) if config.get("mail") else None,
+        metrics_token=config.get("metrics_token"),
     )
 
 
@@ -371,27 +437,40 @@ def run_server(
     trusted_proxies: tuple[str, ...] | list[str] = (),
     upgrade: bool = True,
     mail: MailSettings | None = None,
+    metrics_token: str | None = None,
+    log_format: str = "text",
+    log_level: str = "warning",
 ) -> None:
     """Serve until interrupted (uvicorn, with our WebSocket frame limit); ``workers`` > 1 runs
     that many processes on the one (PostgreSQL) database. ``trusted_proxies``: the addresses
-    (or networks) whose ``X-Forwarded-For`` names the client; none by default, since any
-    process on the machine could otherwise pick its own address."""
+    (or networks) whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` name the client and its
+    scheme; none by default, since any process on the machine could otherwise pick its own
+    address. ``log_format``: ``text`` or ``json`` (cradle.server.logs)."""
     import uvicorn
+
+    from cradle.server.logs import config as log_config
 
     common: dict[str, Any] = {
         "host": host,
         "port": port,
         "ws_max_size": WS_MAX_SIZE,
-        "log_level": "warning",
+        "log_level": log_level,
+        "log_config": log_config(log_format, log_level),
         "http": JsonHttpProtocol,  # the protocol layer's own refusals in JSON too
         "ws": JsonWebSocketProtocol,
         "proxy_headers": bool(trusted_proxies),
         "forwarded_allow_ips": list(trusted_proxies),
     }
     if workers > 1:
+        import tempfile
+
         os.environ[CONFIG_ENV] = server_config(
-            database_url, bot_delay, limits, origins, upgrade, mail
+            database_url, bot_delay, limits, origins, upgrade, mail, metrics_token
         )
-        uvicorn.run("cradle.server.app:app_from_env", factory=True, workers=workers, **common)
+        # Each worker keeps its metrics in files here; the one a scrape reaches adds them up.
+        with tempfile.TemporaryDirectory(prefix="cradle-metrics-") as folder:
+            os.environ[metrics.MULTIPROCESS_ENV] = folder
+            uvicorn.run("cradle.server.app:app_from_env", factory=True, workers=workers, **common)
         return
-    uvicorn.run(create_app(database_url, bot_delay, limits, origins, upgrade, mail), **common)
+    application = create_app(database_url, bot_delay, limits, origins, upgrade, mail, metrics_token)
+    uvicorn.run(application, **common)

@@ -15,11 +15,10 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import NotRequired, TypedDict, TypeVar
 
-from cradle.core.contract import JSON, Event, SeatResult, View
+from cradle.core.contract import JSON, Event, Pieces, SeatResult, View
 from cradle.server.errors import bad_request, forbidden
 from cradle.server.history import (
     PastBoard,
-    Pieces,
     ShownStep,
     Step,
     board_at,

@@ -40,12 +40,12 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
-from cradle.core.contract import GameState
+from cradle.core.contract import GameState, Pieces
 from cradle.core.record import GameRecord
 from cradle.core.results import rank_rewards
 from cradle.server.bots import pool_pids, spawn_pool, stop_pool, watch_parent
 from cradle.server.errors import ApiError, bad_request, forbidden
-from cradle.server.history import HAND_PIECES, Pieces
+from cradle.server.history import hand_pieces
 from cradle.server.limits import Limits
 from cradle.server.runtime import Runtime
 from cradle.server.store import Store
@@ -190,7 +190,7 @@ def review_work(record: GameRecord, ply: int, seconds: float, seed: int) -> Revi
     if best.action == played:
         played_chance = best.reward
     loss = max(0.0, best.reward - played_chance)
-    pieces = HAND_PIECES[state.game](state, seat) if state.game in HAND_PIECES else {}
+    pieces = hand_pieces(state, seat)
     return {
         "ply": ply,
         "seat": seat,

@@ -3,8 +3,8 @@
 Each worker process claims the next bot's turn that is due from the database's queue
 (:meth:`cradle.server.store.botjobs.BotJobStore.claim`: the client that used the bots least
 lately first, then the oldest turn), loads the game, replays its record, decides with the
-server's own bot code (:func:`cradle.server.bots.decide`: the table's belief over the hands for
-Tigris, the seat's turn clock as stored) and stores the move with the compare-and-set on the
+server's own bot code (:func:`cradle.server.bots.decide`: what the game's bots remember between
+turns, :mod:`cradle.ai.memory`, and the seat's turn clock as stored) and stores the move with the compare-and-set on the
 game's version.
 The write notifies the serving processes, which push the move to their clients. While it
 thinks, the worker renews its claim; a worker killed mid-thought loses the claim when the lease
@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from cradle.ai.knowledge.belief import reads, replayed
+from cradle.ai.memory import remembered
 from cradle.server.bots import (
     LEASE_SECONDS,
     POLL_SECONDS,
@@ -115,12 +115,10 @@ def make_move(store: Store, job: BotJob, owner: str, settings: WorkerSettings) -
         settings.bot_seconds,
         job.clocks,
     )
-    belief = None
-    if reads(table.game):
-        belief = replayed(record.start(), record.actions)
+    memory = remembered(record.start(), record.actions)
     seat = decision.seat
     began = time.perf_counter()
-    action = decide(state.clone(), seat, decision.name, decision.seed, decision.seconds, belief)
+    action = decide(state.clone(), seat, decision.name, decision.seed, decision.seconds, memory)
     decision.clock.spend(time.perf_counter() - began)
     rules = Settings(settings.bot_seconds, settings.analyse)
     turn = BotTurn(job.version, (seat, decision.clock.spent))

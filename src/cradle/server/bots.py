@@ -33,8 +33,8 @@ from typing import Any
 
 from cradle.ai import LEVELS, make_bot
 from cradle.ai.bots import Bot
-from cradle.ai.knowledge.belief import HandBelief
 from cradle.ai.levels import SEARCH_DEFAULTS, search_bot
+from cradle.ai.memory import Memory, hand_over
 from cradle.ai.search.budget import TurnClock
 from cradle.ai.search.ismcts import warm_up
 from cradle.server.limits import FREE_BOTS
@@ -132,13 +132,12 @@ def turn_clock(name: str) -> TurnClock:
 
 
 def decide(
-    state: Any, seat: int, name: str, seed: int, seconds: float, belief: HandBelief | None = None
+    state: Any, seat: int, name: str, seed: int, seconds: float, memory: Memory | None = None
 ) -> str:
-    """One decision (in a worker process, or a thread for the cheap bots); ``belief``: the
-    table's public belief over the hands, for a bot that reads the opponents."""
+    """One decision (in a worker process, or a thread for the cheap bots); ``memory``: what
+    the table's bots remember between turns (cradle.ai.memory), for a bot that keeps it."""
     bot = server_bot(name, seed, seconds)
-    if belief is not None and isinstance(getattr(bot, "belief", None), HandBelief):
-        bot.belief = belief  # type: ignore[attr-defined]
+    hand_over(bot, memory)
     return bot.choose(state, seat)
 
 
@@ -220,10 +219,10 @@ class BotPool:
         name: str,
         seed: int,
         seconds: float,
-        belief: HandBelief | None = None,
+        memory: Memory | None = None,
     ) -> str:
         """The bot's action for ``seat`` of ``state`` (a copy the caller does not touch);
-        ``belief``: the table's public belief over the hands."""
+        ``memory``: what the table's bots remember between turns."""
         loop = asyncio.get_running_loop()
         if name in CHEAP_BOTS:
             return await loop.run_in_executor(self.cheap, decide, state, seat, name, seed, seconds)
@@ -236,7 +235,7 @@ class BotPool:
                 self.served.append(table_id)
                 del self.served[:-1000]
                 return await loop.run_in_executor(
-                    self._executor(), decide, state, seat, name, seed, seconds, belief
+                    self._executor(), decide, state, seat, name, seed, seconds, memory
                 )
             except BrokenProcessPool:
                 self.pool = None  # a worker died (killed from outside): start afresh next time

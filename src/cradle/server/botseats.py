@@ -1,7 +1,8 @@
 """The bot seats of this process: workers that claim the bots' turns from the database's
 queue (:mod:`cradle.server.botqueue` on other machines claims them the same way), ask the bot
-pool for a move and play it at the table; each table keeps its own public belief over the
-hands for its bots (:meth:`BotSeats.belief`)."""
+pool for a move and play it at the table. What the bots of a game remember between turns (the
+Tigris bots' public belief over the hands, :mod:`cradle.ai.memory`) is kept here, per table,
+and brought up to the table's moves before each decision (:meth:`BotSeats.memory`)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,13 @@ import logging
 import os
 import socket
 import time
-from collections import deque
+from collections import OrderedDict, deque
+from dataclasses import dataclass
 from typing import TypeVar
 
-from cradle.ai.knowledge.belief import HandBelief, reads, replayed
+from cradle.ai.memory import Memory, new_memory
+from cradle.core.contract import GameState
+from cradle.core.record import GameRecord
 from cradle.server.bots import (
     LEASE_SECONDS,
     POLL_SECONDS,
@@ -39,6 +43,33 @@ log = logging.getLogger("cradle.server")
 T = TypeVar("T")
 
 BOT_IDLE = 5.0  # SQLite: the longest an idle bot worker waits (every change wakes it anyway)
+MAX_MEMORIES = 2000  # tables whose bots' memory is kept (the least recently used go first)
+
+
+@dataclass(frozen=True)
+class Remembered:
+    """What a table's bots remember after its first ``len(actions)`` actions, and the state
+    after them (the next actions are taken in from there)."""
+
+    actions: tuple[str, ...]
+    memory: Memory
+    state: GameState
+
+
+def caught_up(found: Remembered | None, record: GameRecord, actions: tuple[str, ...]) -> Remembered:
+    """``found`` brought up to ``actions`` (the game's so far): from its own state when they
+    go on from it, else from the start of ``record`` (an undo, a first decision). Runs in an
+    engine thread; ``found`` is not changed."""
+    if found is not None and actions[: len(found.actions)] == found.actions:
+        memory, state, done = found.memory.copy(), found.state.clone(), len(found.actions)
+    else:
+        fresh = new_memory(record.game)
+        assert fresh is not None
+        memory, state, done = fresh, record.start(), 0
+    for action in actions[done:]:
+        memory.observe(state, action)
+        state.apply(action)
+    return Remembered(actions, memory, state)
 
 
 class BotSeats:
@@ -67,6 +98,10 @@ class BotSeats:
         self.jobs: set[asyncio.Task[None]] = set()
         self.made = 0
         self.moves: deque[tuple[int, str]] = deque(maxlen=1000)
+        # What each table's bots remember (:meth:`memory`), and how often a game's record was
+        # replayed from its start to work it out (the tests read it).
+        self.memories: OrderedDict[str, Remembered] = OrderedDict()
+        self.replays = 0
 
     def wake(self, change: Changed) -> None:
         """After a change: a bot may decide at its table now."""
@@ -167,18 +202,18 @@ class BotSeats:
                 job.clocks,
             )
             seat, name, seed = decision.seat, decision.name, decision.seed
-            belief = await self.belief(table)
+            memory = await self.memory(table)
             began = time.perf_counter()
             action = await self.bots.decide(
-                table.id, state.clone(), seat, name, seed, decision.seconds, belief
+                table.id, state.clone(), seat, name, seed, decision.seconds, memory
             )
             decision.clock.spend(time.perf_counter() - began)
             clock = (seat, decision.clock.spent)
             try:
                 made = await self.referee.move(table, seat, action, BotTurn(job.version, clock))
             except ApiError as exc:
-                if exc.status != 400:
-                    raise
+                if exc.kind is None and exc.status != 400:
+                    raise  # not a refusal of the action itself
                 # A bot's bug must not stall the table: this turn, the random bot decides.
                 shown = public_action(table.game, action, seat, None)
                 log.error("bot %s in game %s chose %r: refused", name, table.id, shown)
@@ -192,20 +227,17 @@ class BotSeats:
         self.moves.append((self.made, table.id))
         return "done"
 
-    async def belief(self, table: Table) -> HandBelief | None:
-        """A copy of the table's public belief over the hands for a bot's decision (None for
-        games without one); worked out from the record when moves came another way (a
-        reload, an undo)."""
-        if not reads(table.game):
+    async def memory(self, table: Table) -> Memory | None:
+        """A copy of what the table's bots remember, brought up to its moves (None for a game
+        whose bots remember nothing)."""
+        if new_memory(table.game) is None:
             return None
-        if table.belief is None or table.belief_ply != table.ply:
-            ply = table.ply
-            record = table.record
-            actions = list(record.actions)
-
-            def rebuild() -> HandBelief:
-                return replayed(record.start(), actions)
-
-            table.belief = await self.runtime.engine(rebuild)
-            table.belief_ply = ply
-        return table.belief.copy()
+        found = self.memories.pop(table.id, None)
+        actions = tuple(table.record.actions)
+        if found is None or actions[: len(found.actions)] != found.actions:
+            self.replays += 1
+        remembered = await self.runtime.engine(caught_up, found, table.record, actions)
+        self.memories[table.id] = remembered
+        while len(self.memories) > MAX_MEMORIES:
+            self.memories.popitem(last=False)
+        return remembered.memory.copy()

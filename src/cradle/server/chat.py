@@ -3,7 +3,8 @@ each new line to the table's WebSocket clients on every process.
 
 Players read and write their table's chat; spectators only where the table was created with
 ``spectator_chat``. A line is plain text (at most :data:`MAX_CHAT_CHARS` characters, no control
-characters), stored with the game before anyone is sent it. What a viewer is shown of a line
+characters, nothing invisible: :func:`cradle.server.text.chat_refusal`), stored with the game
+before anyone is sent it. What a viewer is shown of a line
 goes through one function, :func:`line_for` (the chat's counterpart of
 :func:`cradle.server.redact.public_action`): nothing for a viewer who may not read the chat or
 who muted the speaker. On PostgreSQL the write sends a ``chat`` notice; every other process
@@ -13,12 +14,11 @@ reads that one line and pushes it to its own clients, so each client gets it onc
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import unicodedata
 from dataclasses import dataclass
 from typing import TypedDict, TypeVar
 
+from cradle.server.answers import ChatMessage
 from cradle.server.errors import forbidden
 from cradle.server.models import BadInput
 from cradle.server.runtime import Runtime
@@ -27,6 +27,7 @@ from cradle.server.store.chat import ChatLine
 from cradle.server.store.database import client_hash
 from cradle.server.table import Connection, Table
 from cradle.server.tables import Tables
+from cradle.server.text import chat_refusal
 
 log = logging.getLogger("cradle.server")
 
@@ -34,29 +35,20 @@ T = TypeVar("T")
 
 MAX_CHAT_CHARS = 500  # characters of one line
 CHAT_PAGE = 200  # lines one GET answers (the latest)
-# Invisible characters that reorder or hide the text around them (a line could otherwise show
-# words it does not hold): refused like the control characters.
-BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e") | frozenset(
-    "\u2066\u2067\u2068\u2069"
-)
 
 
 def clean_text(raw: str) -> str:
-    """A line as it is stored: trimmed; BadInput when it is empty, too long, or holds a control
-    character (a line break included), a lone surrogate or a direction override."""
+    """A line as it is stored: trimmed; BadInput saying why when it is empty, too long, or holds
+    what no line may (cradle.server.text.chat_refusal: a control character, a line break or
+    separator, a direction override, an invisible character, a pile of combining marks)."""
     words = raw.strip()
     if not words:
         raise BadInput("say something: the line is empty", "text")
     if len(words) > MAX_CHAT_CHARS:
         raise BadInput(f"a line has at most {MAX_CHAT_CHARS} characters", "text")
-    for character in words:
-        kind = unicodedata.category(character)
-        if kind in ("Cc", "Cs") or character in BIDI_CONTROLS:
-            raise BadInput(
-                f"the line holds a control character (U+{ord(character):04X}): send plain text "
-                "on one line",
-                "text",
-            )
+    refusal = chat_refusal(words)
+    if refusal is not None:
+        raise BadInput(refusal, "text")
     return words
 
 
@@ -303,7 +295,7 @@ class Chat:
             shown = line_for(table, line, viewer, muted)
             if shown is None:
                 continue
-            text = json.dumps({"type": "chat", "line": shown}, separators=(",", ":"))
+            text = ChatMessage.model_validate({"type": "chat", "line": shown}).model_dump_json()
             if not connection.push(text):
                 table.connections.discard(connection)
 

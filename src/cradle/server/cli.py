@@ -19,6 +19,7 @@ import typer
 
 from cradle import extra_hint
 from cradle.core.errors import CliError
+from cradle.games import game_names
 from cradle.server.limits import Limits  # plain Python: no server extra needed to import it
 
 # What `cradle serve` starts from: the defaults, with the bot workers started with the server.
@@ -193,6 +194,23 @@ def serve(
             "and name the `cradle db upgrade` command instead)."
         ),
     ] = True,
+    metrics_token: Annotated[
+        str | None,
+        typer.Option(
+            help="Serve Prometheus metrics at /metrics to requests with this bearer token "
+            "(none: /metrics answers nobody).",
+            envvar="CRADLE_METRICS_TOKEN",
+        ),
+    ] = None,
+    log_format: Annotated[
+        str, typer.Option(help="The log's lines: text, or json (one object a line).")
+    ] = "text",
+    log_level: Annotated[
+        str,
+        typer.Option(
+            help="The least a line must matter to be logged: debug, info, warning, error."
+        ),
+    ] = "warning",
 ) -> None:
     """Start the play server: lobby, live games, bots and the web client."""
     _need_server_extra()
@@ -204,6 +222,16 @@ def serve(
         raise CliError("give --db or --database, not both")
     if bot_delay < 0:
         raise CliError("--bot-delay cannot be negative")
+    from cradle.server.logs import FORMATS, LEVELS
+
+    if log_format not in FORMATS:
+        raise CliError(f"--log-format is one of {', '.join(FORMATS)}, not {log_format!r}")
+    if log_level not in LEVELS:
+        raise CliError(f"--log-level is one of {', '.join(LEVELS)}, not {log_level!r}")
+    if metrics_token is not None and len(metrics_token) < 16:
+        raise CliError(
+            "--metrics-token needs 16 characters or more (a random one: openssl rand -hex 16)"
+        )
     if not 1 <= workers <= 64:
         raise CliError("--workers must be between 1 and 64")
     try:
@@ -299,6 +327,9 @@ def serve(
         proxies,
         upgrade,
         mail,
+        metrics_token,
+        log_format,
+        log_level,
     )
 
 
@@ -339,6 +370,75 @@ def db_upgrade(
         print(f"{shown} is up to date (revision {after})")
     else:
         print(f"{shown} upgraded from revision {before or 'none'} to {after}")
+
+
+def _sqlite_file(db: Path | None, database: str | None, what: str) -> Path:
+    """The SQLite file of --db or --database; CliError with pg_dump's advice for PostgreSQL."""
+    from cradle.server.backup import pg_dump_advice
+    from cradle.server.store.database import database_url, shown_url
+
+    if db is not None and database is not None:
+        raise CliError("give --db or --database, not both")
+    url = database_url(db if db is not None else default_db(), database)
+    if url.startswith("postgresql"):
+        raise CliError(f"cradle db {what} copies SQLite files. {pg_dump_advice(shown_url(url))}")
+    if not url.startswith("sqlite:///"):
+        raise CliError(f"cradle db {what} copies SQLite files, not {shown_url(url)}")
+    return Path(url.removeprefix("sqlite:///"))
+
+
+def db_backup(
+    target: Annotated[Path, typer.Argument(help="The new file the backup goes to.")],
+    db: Annotated[
+        Path | None,
+        typer.Option(help="The SQLite file (default: the one `cradle serve` uses)."),
+    ] = None,
+    database: Annotated[
+        str | None,
+        typer.Option(help="A database URL instead of --db (PostgreSQL: use pg_dump)."),
+    ] = None,
+) -> None:
+    """Back up a play server's SQLite database to a new file, while it serves (SQLite's online
+    backup: one consistent state, checked)."""
+    _need_server_extra()
+    from cradle.server.backup import BackupError, backup
+
+    source = _sqlite_file(db, database, "backup")
+    try:
+        copied = backup(source, target)
+    except (BackupError, OSError) as exc:
+        raise CliError(f"cannot back up {source}: {exc}") from None
+    print(
+        f"backed up {source} to {copied.path}: {copied.games} games, {copied.accounts} "
+        f"accounts, revision {copied.revision or 'none'}, {copied.size} bytes"
+    )
+
+
+def db_restore(
+    backup_file: Annotated[Path, typer.Argument(help="A file `cradle db backup` made.")],
+    db: Annotated[
+        Path | None,
+        typer.Option(help="The SQLite file to restore to (default: the one `cradle serve` uses)."),
+    ] = None,
+    replace_file: Annotated[
+        bool,
+        typer.Option("--replace", help="Replace an existing file (its server must have stopped)."),
+    ] = False,
+) -> None:
+    """Restore a backup as a play server's SQLite database (a new file, or --replace one no
+    server uses); an older backup's schema is upgraded."""
+    _need_server_extra()
+    from cradle.server.backup import BackupError, restore
+
+    target = db if db is not None else default_db()
+    try:
+        copied = restore(backup_file, target, replace_file)
+    except (BackupError, OSError) as exc:
+        raise CliError(f"cannot restore {backup_file}: {exc}") from None
+    print(
+        f"restored {backup_file} as {copied.path}: {copied.games} games, {copied.accounts} "
+        f"accounts, revision {copied.revision or 'none'}"
+    )
 
 
 def bots(
@@ -394,7 +494,9 @@ def bots(
 
 def loadtest(
     games: Annotated[int, typer.Option(help="Concurrent games.")] = 100,
-    game: Annotated[str, typer.Option("--game", "-g", help="tigris or gheos.")] = "tigris",
+    game: Annotated[
+        str, typer.Option("--game", "-g", help=f"One of {', '.join(game_names())}.")
+    ] = game_names()[0],
     players: Annotated[int, typer.Option(help="Seats per game.")] = 2,
     duration: Annotated[float, typer.Option(help="Seconds to measure.")] = 30.0,
     think: Annotated[
@@ -431,10 +533,12 @@ def loadtest(
 
 
 def register(app: typer.Typer) -> None:
-    """Add `serve`, `bots`, `loadtest` and `db upgrade` to the `cradle` command."""
+    """Add `serve`, `bots`, `loadtest` and `db upgrade`/`backup`/`restore` to `cradle`."""
     app.command()(serve)
     app.command()(bots)
     app.command()(loadtest)
     db = typer.Typer(help="The play server's database.", no_args_is_help=True)
     db.command("upgrade")(db_upgrade)
+    db.command("backup")(db_backup)
+    db.command("restore")(db_restore)
     app.add_typer(db, name="db")

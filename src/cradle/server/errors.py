@@ -3,19 +3,56 @@ reason; a storage failure becomes a 503 in :func:`unavailable` and nowhere else.
 
 from __future__ import annotations
 
+from cradle.core.contract import DisallowedAction, IllegalAction
+from cradle.server.metrics import DB_FAILURES
 from cradle.server.store.errors import CorruptGame, ReadOnly, trouble
 
 DB_RETRY_AFTER = 5.0  # seconds a client waits before trying again when the database fails
 
 
 class ApiError(Exception):
-    """A request the hub refuses: ``status`` is the HTTP status, ``reason`` the message."""
+    """A request the hub refuses: ``status`` is the HTTP status, ``reason`` the message;
+    ``kind`` a word a client may branch on (an action's refusal: "malformed" or
+    "disallowed"), and ``first_status`` the status of version 1 of the API where it differs
+    (:func:`status_for`)."""
 
-    def __init__(self, status: int, reason: str, retry_after: float | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        reason: str,
+        retry_after: float | None = None,
+        kind: str | None = None,
+        first_status: int | None = None,
+    ) -> None:
         super().__init__(reason)
         self.status = status
         self.reason = reason
         self.retry_after = retry_after
+        self.kind = kind
+        self.first_status = first_status
+
+    def status_for(self, api: int) -> int:
+        """The status a client of version ``api`` of the API gets (docs/server.md)."""
+        if api < 2 and self.first_status is not None:
+            return self.first_status
+        return self.status
+
+    def body(self) -> dict[str, object]:
+        """The JSON answer: ``{"error", "kind"?}``."""
+        found: dict[str, object] = {"error": self.reason}
+        if self.kind is not None:
+            found["kind"] = self.kind
+        return found
+
+
+def refused_action(exc: IllegalAction) -> ApiError:
+    """What a game's refusal of an action becomes (python-chess's split): 400 "malformed" for
+    no action of the notation, 409 "disallowed" for one the rules do not allow now; version 1
+    of the API answers 400 for both, as it always did."""
+    reason = str(exc) or "illegal action"
+    if isinstance(exc, DisallowedAction):
+        return ApiError(409, reason, kind="disallowed", first_status=400)
+    return ApiError(400, reason, kind="malformed")
 
 
 def forbidden(reason: str) -> ApiError:
@@ -31,7 +68,9 @@ def unavailable(exc: BaseException, doing: str | None = None) -> ApiError:
     answers: a 503 with the reason, and ``Retry-After`` when trying again may help (not for a
     game set aside, nor a write to a read-only server)."""
     if isinstance(exc, CorruptGame):
+        DB_FAILURES.labels("corrupt").inc()
         return ApiError(503, f"game {exc.game_id} cannot be restored: {exc.reason}")
+    DB_FAILURES.labels(type(exc).__name__).inc()
     reason = trouble(exc)
     if doing is not None:
         reason = f"{doing}: {reason}"

@@ -1,9 +1,10 @@
 """A game's history as each seat may know it, and the board as it was after any move.
 
 The history is worked out from the record (the actions that count) by replaying it: each step
-is the mover, the action and the engine's events, plus the public *pieces* the step names (a
-Gheos tile placed or replaced, by what is drawn on it), so that a client can say what happened
-in the players' words without the board of that moment. What a viewer gets of each step goes
+is the mover, the action and the engine's events, plus the public *pieces* the step names (as
+the game's ``Presentation.step_pieces`` describes them: a tile placed or replaced, by what is
+drawn on it), so that a client can say what happened in the players' words without the board
+of that moment. What a viewer gets of each step goes
 through :func:`cradle.server.redact.public_action` and :func:`~cradle.server.redact.public_events`,
 like every frame: another seat's swap is ``swap 2`` here too.
 
@@ -12,36 +13,14 @@ Everything here is synchronous engine work: the hub runs it in its engine thread
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypedDict
 
-from cradle.core.contract import Event, GameState, View
+from cradle.core.contract import Event, GameState, Pieces, View
 from cradle.core.record import GameRecord
-from cradle.gheos import GheosView, as_gheos
+from cradle.games import get_game
 from cradle.server.redact import public_action, public_events
-
-
-class Region(TypedDict):
-    """What a client needs to describe one region of a tile in words: which land, what is
-    drawn on it (the counts of wheat, cups, swords and pyramids; the temple's kind or None)."""
-
-    landmass: bool | None
-    wheat: int | None
-    cup: int | None
-    sword: int | None
-    pyramid: int | None
-    temple: str | None
-
-
-class Piece(TypedDict):
-    """A tile a step names, by what is drawn on it."""
-
-    pyramid: bool
-    regions: list[Region]
-
-
-Pieces = dict[str, Piece]  # by the tile's id
 
 
 class ShownStep(TypedDict):
@@ -84,69 +63,23 @@ class Step:
     standin: str | None = None  # the stand-in bot level that made it for the seat's person
 
 
-def _region(drawn: Mapping[str, object]) -> Region:
-    def count(key: str) -> int | None:
-        value = drawn.get(key)
-        return value if isinstance(value, int) else None
-
-    landmass, temple = drawn.get("landmass"), drawn.get("temple")
-    return Region(
-        landmass=landmass if isinstance(landmass, bool) else None,
-        wheat=count("wheat"),
-        cup=count("cup"),
-        sword=count("sword"),
-        pyramid=count("pyramid"),
-        temple=temple if isinstance(temple, str) else None,
-    )
+def names_pieces(game: str) -> bool:
+    """Whether ``game``'s moves name pieces (its ``Presentation.step_pieces``)."""
+    return get_game(game).PRESENTATION.step_pieces is not None
 
 
-def _piece(tile: Mapping[str, object]) -> Piece:
-    regions = tile.get("regions")
-    drawn = regions if isinstance(regions, list) else []
-    return Piece(
-        pyramid=bool(tile.get("pyramid", False)),
-        regions=[_region(region) for region in drawn if isinstance(region, dict)],
-    )
-
-
-def _gheos_map_pieces(view: GheosView, cells: set[str]) -> Pieces:
-    found: Pieces = {}
-    for placed in view["map"]:
-        if placed["cell"] in cells:
-            found[placed["tile"]] = _piece(placed)
-    return found
-
-
-def gheos_step_pieces(before: GameState, after: GameState, events: Sequence[Event]) -> Pieces:
-    """The tiles a Gheos step put on the map or took off it, by what is drawn on them: all
-    public (they lie on the table)."""
-    placed = {str(e.get("cell")) for e in events if e.get("type") in ("place", "replace")}
-    if not placed:
-        return {}
-    pieces = _gheos_map_pieces(as_gheos(after).view(None), placed)
-    if any(e.get("type") == "replace" for e in events):
-        pieces.update(_gheos_map_pieces(as_gheos(before).view(None), placed))
-    return pieces
-
-
-def gheos_hand_pieces(state: GameState, seat: int) -> Pieces:
-    """The tiles in ``seat``'s hand, by what is drawn on them: for that seat (or once the game
-    is over, for everyone: the analysis of a finished game names them)."""
-    hand = as_gheos(state).view(seat)["hand"] or []
-    return {tile["tile"]: _piece(tile) for tile in hand}
-
-
-StepPieces = Callable[[GameState, GameState, Sequence[Event]], Pieces]
-HandPieces = Callable[[GameState, int], Pieces]
-STEP_PIECES: dict[str, StepPieces] = {"gheos": gheos_step_pieces}
-HAND_PIECES: dict[str, HandPieces] = {"gheos": gheos_hand_pieces}
+def hand_pieces(state: GameState, seat: int) -> Pieces:
+    """The pieces in ``seat``'s hand, as the game describes them (none for most games)."""
+    found = get_game(state.game).PRESENTATION.hand_pieces
+    return {} if found is None else found(state, seat)
 
 
 def step_of(
     game: str, before: GameState, after: GameState, seat: int, action: str, events: Sequence[Event]
 ) -> Step:
     """The history step of ``action`` by ``seat`` that took ``before`` to ``after``."""
-    pieces = STEP_PIECES[game](before, after, events) if game in STEP_PIECES else {}
+    found = get_game(game).PRESENTATION.step_pieces
+    pieces = {} if found is None else found(before, after, events)
     return Step(seat, action, list(events), pieces)
 
 
@@ -157,8 +90,9 @@ def replay_steps(
     stand-in that made it, if any)."""
     state = record.start()
     steps = []
+    cloned = names_pieces(record.game)
     for number, (action, seat) in enumerate(zip(record.actions, seats, strict=True)):
-        before = state.clone() if record.game in STEP_PIECES else state
+        before = state.clone() if cloned else state
         events = list(state.apply(action) or [])
         step = step_of(record.game, before, state, seat, action, events)
         standin = standins[number] if number < len(standins) else None
@@ -196,8 +130,9 @@ def board_at(
     (``standins``: the stand-in that made each action, if any)."""
     state = record.start()
     step: Step | None = None
+    cloned = names_pieces(record.game)
     for number, (action, seat) in enumerate(zip(record.actions[:ply], seats, strict=False)):
-        before = state.clone() if number == ply - 1 and record.game in STEP_PIECES else state
+        before = state.clone() if number == ply - 1 and cloned else state
         events = list(state.apply(action) or [])
         if number == ply - 1:
             step = step_of(record.game, before, state, seat, action, events)

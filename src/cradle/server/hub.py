@@ -30,6 +30,7 @@ import logging
 import time
 from collections.abc import Mapping
 
+from cradle.server.answers import Frame, TableFrame
 from cradle.server.archive import Archive
 from cradle.server.assist import Adviser, Analyst, AssistPool
 from cradle.server.bots import BotPool
@@ -219,6 +220,17 @@ class Hub:
             log.warning("rates counted in this process only: %s", exc)
             return 0.0
 
+    async def peek_token(self, bucket: RateLimiter, client: str) -> float:
+        """:meth:`take_token` without taking (0.0 when the database cannot tell)."""
+        try:
+            return await self.runtime.db(
+                self.store.rates.peek, bucket.name, client, bucket.rate, int(bucket.burst),
+                time.time(),
+            )  # fmt: skip
+        except DATABASE_ERRORS as exc:
+            log.warning("rates counted in this process only: %s", exc)
+            return 0.0
+
     async def expire_unplayed(self, now: float | None = None) -> list[str]:
         """End (``expired``) the games nobody played in that nobody changed for
         ``Limits.unplayed_minutes`` before ``now``; their ids. The clients whose use of the
@@ -247,9 +259,11 @@ class Hub:
         """``POST /api/games`` (see :meth:`Seats.create`)."""
         return await self.seats.create(request, client)
 
-    def frame(self, table: Table, seat: int | None, hotseat: bool = False) -> Mapping[str, object]:
-        """What ``seat`` may see (see :meth:`Session.frame`)."""
-        return self.session.frame(table, seat, hotseat)
+    def frame(
+        self, table: Table, seat: int | None, hotseat: bool = False, api: int = 1
+    ) -> Frame | TableFrame:
+        """What ``seat`` may see, in version ``api`` of the API (see :meth:`Session.frame`)."""
+        return self.session.frame(table, seat, hotseat, api)
 
     def attach(self, table: Table, connection: Connection) -> None:
         # This server's patience with a client that does not read (read here, when it joins).

@@ -46,6 +46,9 @@ class Limits:
     moves_burst: int = 300
     chat_per_minute: float = 20.0  # chat lines per client, and per seat, after a burst
     chat_burst: int = 8
+    # Per table: the lines all its spectators together write (players' lines stay on the page).
+    spectator_lines_per_minute: float = 6.0
+    spectator_lines_burst: int = 10
     sockets_per_client: int = 64  # live WebSocket connections at once (every game together)
     # Per server process.
     max_sockets: int = 0  # live WebSocket connections of all clients; 0: sized for the machine
@@ -79,12 +82,21 @@ class Limits:
     analysis_seconds: float = 0.25  # thinking per move reviewed in a finished game's analysis
     analysis_queue: int = 50  # analyses waiting in memory (more wait in the database)
     analyse_finished: bool = True  # analyse every game a person played once it ends
-    # Sign-ins and password checks, per client and per account: a burst, then a rate.
+    # Password checks of a signed-in account (changing the password, deleting the account), per
+    # account: a burst, then a rate (sign-ins themselves follow the failures' limits below).
     signins_per_minute: float = 6.0
     signins_burst: int = 10
     # Accounts: the memory (KiB) each argon2id password hash takes (RFC 9106's low-memory
     # profile: 64 MiB, 3 passes); tests lower it, so that they hash as fast as they run.
     password_kib: int = 65536
+    # Sign-ins (cradle.server.signins): failed ones per client and per account name, after a
+    # burst; a client's failure is "recent" this long (a name under attack refuses it); the
+    # passwords one process hashes at a time, and the longest a check may wait its turn.
+    signin_failures_per_minute: float = 6.0
+    signin_failures_burst: int = 10
+    signin_memory_minutes: float = 15.0
+    password_hashers: int = 2
+    signin_wait_seconds: float = 3.0
 
     def __post_init__(self) -> None:
         positive = (
@@ -97,8 +109,12 @@ class Limits:
             "hints_per_minute",
             "chat_per_minute",
             "signins_per_minute",
+            "spectator_lines_per_minute",
             "analysis_seconds",
             "unplayed_minutes",
+            "signin_failures_per_minute",
+            "signin_memory_minutes",
+            "signin_wait_seconds",
         )
         for name in positive:
             if not getattr(self, name) > 0:
@@ -114,8 +130,11 @@ class Limits:
             "hints_burst",
             "chat_burst",
             "signins_burst",
+            "spectator_lines_burst",
             "assist_processes",
             "analysis_queue",
+            "signin_failures_burst",
+            "password_hashers",
         )
         for name in at_least_one:
             if getattr(self, name) < 1:
@@ -177,6 +196,11 @@ def take(tokens: float, elapsed: float, rate: float, burst: float) -> tuple[floa
     return tokens, (1.0 - tokens) / rate
 
 
+def peek(tokens: float, elapsed: float, rate: float, burst: float) -> float:
+    """:func:`take` without taking: 0.0, or the seconds until a request could go on."""
+    return take(tokens, elapsed, rate, burst)[1]
+
+
 class RateLimiter:
     """Token buckets per client key: ``burst`` at once, then ``rate`` per second.
 
@@ -201,3 +225,9 @@ class RateLimiter:
         while len(self.buckets) > self.clients:
             self.buckets.popitem(last=False)
         return wait
+
+    def peek(self, key: str, now: float | None = None) -> float:
+        """0.0 if the client could go on now, else the seconds until it could; counts nothing."""
+        now = time.monotonic() if now is None else now
+        tokens, last = self.buckets.get(key, (self.burst, now))
+        return peek(tokens, now - last, self.rate, self.burst)

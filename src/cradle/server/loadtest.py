@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from cradle.games import game_names
 from cradle.server.limits import UNLIMITED_CLIENTS
 
 SETUP_TIMEOUT = 120.0  # seconds for the server to come up (a loaded machine starts it slowly)
@@ -263,7 +264,7 @@ async def _drive(
 
 def run_loadtest(
     games: int = 100,
-    game: str = "tigris",
+    game: str | None = None,
     players: int = 2,
     duration: float = 30.0,
     think: float = 0.0,
@@ -273,6 +274,7 @@ def run_loadtest(
 ) -> dict[str, Any]:
     """Run the benchmark and return its report (moves/s, latency percentiles, errors, the
     server's memory)."""
+    game = game or game_names()[0]
     if not 1 <= games <= 2000:
         raise LoadtestError("--games must be between 1 and 2000")
     if not 0 < duration <= 3600:

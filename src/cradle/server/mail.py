@@ -26,11 +26,14 @@ from email.utils import formatdate, make_msgid
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+from cradle.games import UnknownGame, get_game
 from cradle.server.events import Changed
+from cradle.server.metrics import MAILS
 from cradle.server.runtime import Runtime
 from cradle.server.store import Store
 from cradle.server.store.errors import DATABASE_ERRORS
 from cradle.server.store.notices import DueMail
+from cradle.server.text import email_address
 from cradle.server.tokens import hash_token, new_token
 
 log = logging.getLogger("cradle.server")
@@ -39,7 +42,6 @@ T = TypeVar("T")
 
 SMTP_SECONDS = 30.0  # the SMTP server's answers are awaited this long
 NOTICE_SECONDS = 2.0  # how often a process looks for notices other processes' changes owe
-GAME_TITLES = {"tigris": "Tigris & Euphrates", "gheos": "Gheos"}
 
 
 @dataclass(frozen=True)
@@ -113,19 +115,23 @@ def send_mail(settings: MailSettings, message: EmailMessage) -> None:
             smtp.starttls(context=context)
         if settings.user is not None and settings.password is not None:
             smtp.login(settings.user, settings.password)
-        smtp.send_message(message)
+        smtp.send_message(message, to_addrs=[str(message["To"])])
 
 
 def turn_mail(settings: MailSettings, notice: DueMail, unsubscribe: str) -> EmailMessage:
     """The mail that tells ``notice``'s seat it decides; ``unsubscribe``: its one-time code."""
-    title = GAME_TITLES.get(notice.game, notice.game)
+    try:
+        title = get_game(notice.game).PRESENTATION.title
+    except UnknownGame:  # a game this server no longer offers
+        title = notice.game
     game_link = settings.link(f"play/{notice.game_id}")
     stop_link = settings.link(f"unsubscribe/{unsubscribe}")
     hours = (notice.deadline_s or 0) / 3600
     message = EmailMessage()
     message["Subject"] = f"Your turn in {title} ({notice.player})"
     message["From"] = settings.sender
-    message["To"] = notice.address
+    # One address, whatever an older server stored (a list would mail every name in it).
+    message["To"] = email_address(notice.address)
     message["Message-ID"] = make_msgid(domain=settings.sender.rpartition("@")[2] or None)
     message["List-Unsubscribe"] = f"<{stop_link}>"
     if notice.away:
@@ -203,7 +209,9 @@ class Notices:
             except (OSError, smtplib.SMTPException, ValueError) as exc:
                 # Claimed, so never tried again: at most one mail per turn, never two.
                 log.error("game %s: the turn notice could not be sent: %s", notice.game_id, exc)
+                MAILS.labels("failed").inc()
                 continue
+            MAILS.labels("sent").inc()
             self.sent += 1
             sent += 1
         return sent

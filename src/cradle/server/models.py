@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable
-from typing import Annotated, Literal, NoReturn, TypeVar
+from typing import Annotated, Literal, NoReturn, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -38,6 +38,9 @@ DEADLINE_MAX = 7 * 86400  # ... to seven days
 CLOCK_BASE_MAX = 3 * 3600  # a live table's clock: at most three hours per person ...
 CLOCK_INCREMENT_MAX = 600  # ... and ten minutes more per turn
 DEADLINE_DEFAULT = 86400  # when the creator names none
+# The versions of the API a client may speak (docs/server.md, "Versions"): 1 without saying.
+ApiVersion = Literal[1, 2]
+API_VERSIONS: tuple[int, ...] = get_args(ApiVersion)
 
 
 class BadInput(ValueError):
@@ -264,11 +267,13 @@ class EmptyBody(BaseModel):
 
 
 class Hello(BaseModel):
-    """The first WebSocket message: the seat's token, or nothing to watch."""
+    """The first WebSocket message: the seat's token, or nothing to watch; and the version of
+    the API the client speaks (docs/server.md, "Versions"; 1 without it)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
     token: Annotated[str, Field(max_length=TOKEN_CHARS)] | None = None
+    api: ApiVersion = 1
 
 
 class Frame(BaseModel):

@@ -26,13 +26,15 @@ import contextlib
 import hmac
 import logging
 import random
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from cradle.core.contract import Event, GameState
+from cradle.core.contract import Event, GameState, IllegalAction
+from cradle.server import metrics
 from cradle.server.bots import decision_cost
-from cradle.server.errors import ApiError, bad_request, forbidden, unavailable
+from cradle.server.errors import ApiError, bad_request, forbidden, refused_action, unavailable
 from cradle.server.events import Changed, Events
 from cradle.server.runtime import Runtime
 from cradle.server.store import Store
@@ -107,7 +109,8 @@ class Ruling:
 def rule_move(
     table: Table, seat: int, action: str, settings: Settings, bot: BotTurn | None = None
 ) -> Ruling | None:
-    """``seat`` plays ``action`` (400 when it is illegal, 403 when it may not); None when it is
+    """``seat`` plays ``action`` (400 when it is malformed, 409 when the rules do not allow
+    it now: :func:`refused_action`; 403 when the seat may not move); None when it is
     a bot's move of a turn that went by (the table moved on since it was claimed)."""
     if bot is not None and table.version != bot.version:
         return None
@@ -121,8 +124,8 @@ def rule_move(
     after = before.clone()
     try:
         events = list(after.apply(action) or [])
-    except ValueError as exc:  # IllegalAction is one
-        raise bad_request(str(exc) or "illegal action") from None
+    except IllegalAction as exc:
+        raise refused_action(exc) from None
     over = bool(after.is_over)
     status = "over" if over else table.status
     # A person's own move brings them back (their stand-in stops playing); a stand-in plays its
@@ -162,7 +165,6 @@ def rule_move(
     )
 
     def apply(table: Table, updated: float) -> list[Event]:
-        table.follow(before, action)
         table.previous, table.state = before, after
         table.standin = standin
         if away is not None:
@@ -237,7 +239,6 @@ def rule_undo(table: Table, seat: int, settings: Settings, runtime: Runtime) -> 
         undone = table.record.actions.pop()
         table.action_seats.pop()
         table.action_standins.pop()
-        table.belief = None  # it read the action taken back
         table.state = before
         table.standin = None
         table.clock_moved(updated)
@@ -555,7 +556,12 @@ class Referee:
         action = " ".join(action.split())
         if len(action) > MAX_ACTION_LENGTH:
             raise bad_request(f"an action has at most {MAX_ACTION_LENGTH} characters")
-        return await self.change(table, lambda: rule_move(table, seat, action, self.settings, bot))
+        arrived = time.monotonic()
+        moved = await self.change(table, lambda: rule_move(table, seat, action, self.settings, bot))
+        if moved:
+            metrics.MOVES.labels(table.game, "person" if bot is None else "bot").inc()
+            metrics.MOVE_SECONDS.labels(table.game).observe(time.monotonic() - arrived)
+        return moved
 
     async def undo(self, table: Table, seat: int) -> None:
         await self.change(table, lambda: rule_undo(table, seat, self.settings, self.runtime))

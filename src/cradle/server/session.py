@@ -9,15 +9,14 @@ the games are reached only through the contract.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
+from cradle.server import frames
+from cradle.server.answers import Frame, TableFrame
 from cradle.server.errors import ApiError, bad_request
 from cradle.server.events import Changed
-from cradle.server.redact import public_action, public_events
 from cradle.server.referee import Referee, rule_presence, undo_reason
 from cradle.server.table import Connection, Table, hints_allowed
 from cradle.server.tables import Tables
@@ -39,59 +38,42 @@ class Session:
         self.closing = closing  # the server is stopping: its pages closing say nothing
         self.marking: set[asyncio.Task[None]] = set()
 
-    def frame(self, table: Table, seat: int | None, hotseat: bool = False) -> dict[str, Any]:
-        """What ``seat`` may see (a spectator: ``None``), with its legal actions if it decides."""
+    def frame(
+        self,
+        table: Table,
+        seat: int | None,
+        hotseat: bool = False,
+        api: int = 1,
+        message: bool = False,
+    ) -> Frame | TableFrame:
+        """What ``seat`` may see (a spectator: ``None``), with its legal actions if it decides,
+        in the shape of version ``api`` of the API (cradle.server.frames); ``message``: as the
+        WebSocket pushes it."""
         if hotseat:
             seat = table.hotseat_seat()
-        state = table.state
-        to_move = table.to_move()
-        view = dict(state.view(seat))
-        deciding = seat is not None and to_move == seat
-        meta = table.summary()
-        last = None
-        if table.record.actions:
-            mover = table.action_seats[-1]
-            action = public_action(table.game, table.record.actions[-1], mover, seat)
-            last = {"seat": mover, "action": action, "standin": table.action_standins[-1]}
-        meta.update(
-            {
-                "version": table.version,
-                "seat": seat,
-                "screen": "hotseat" if hotseat else ("seat" if seat is not None else "spectator"),
-                "events": public_events(table.game, table.events, seat),
-                "last": last,
-                "can_undo": seat is not None and self.can_undo(table, seat),
-                "hints": hints_allowed(table),
-                "spectator_chat": table.spectator_chat,
-                "result": table.result() if table.is_over else None,
-            }
-        )
-        view.update(
-            {
-                "to_move": to_move,
-                "legal_actions": list(state.legal_actions()) if deciding else [],
-                "table": meta,
-            }
-        )
-        return view
+        can_undo = seat is not None and self.can_undo(table, seat)
+        return frames.frame(table, seat, hotseat, can_undo, hints_allowed(table), api, message)
+
+    def pushed(self, table: Table, connection: Connection) -> str:
+        """The ``view`` message for ``connection``, as JSON text."""
+        found = self.frame(table, connection.seat, connection.hotseat, connection.api, True)
+        return found.model_dump_json(exclude_unset=True)
 
     def publish(self, change: Changed) -> None:
         """Push ``change``'s table to its clients (each sees its own frame)."""
         self.broadcast(change.table)
 
     def broadcast(self, table: Table) -> None:
-        texts: dict[tuple[int | None, bool], str] = {}
+        texts: dict[tuple[int | None, bool, int], str] = {}
         for connection in list(table.connections):
             if connection.lost_seat(table):
                 # Closed: it reconnects with its old token and is told it no longer holds it.
                 connection.close(MOVED_AWAY)
                 table.connections.discard(connection)
                 continue
-            key = (connection.seat, connection.hotseat)
+            key = (connection.seat, connection.hotseat, connection.api)
             if key not in texts:
-                frame = self.frame(table, connection.seat, connection.hotseat)
-                frame["type"] = "view"
-                texts[key] = json.dumps(frame, separators=(",", ":"))
+                texts[key] = self.pushed(table, connection)
             if not connection.push(texts[key]):
                 log.warning("closing a slow client of game %s", table.id)
                 table.connections.discard(connection)
@@ -126,9 +108,7 @@ class Session:
             connection.close(MOVED_AWAY)
             return
         table.connections.add(connection)
-        frame = self.frame(table, connection.seat, connection.hotseat)
-        frame["type"] = "view"
-        connection.push(json.dumps(frame, separators=(",", ":")))
+        connection.push(self.pushed(table, connection))
         if connection.seat is not None and connection.seat in table.gone:
             self._presence(table, connection.seat, None)
 

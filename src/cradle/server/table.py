@@ -16,7 +16,6 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from cradle.ai.knowledge.belief import HandBelief
 from cradle.core.contract import Event, GameModule, GameState, SeatResult
 from cradle.core.record import GameRecord
 from cradle.games import UnknownGame, get_game
@@ -66,6 +65,7 @@ class Connection:
     account: str | None = None
     client: str | None = None
     key: str | None = None  # the hash of the seat's token it came with (a seat's connection)
+    api: int = 1  # the version of the API the client speaks (its first message's "api")
 
     def lost_seat(self, table: Table) -> bool:
         """The seat's token changed since it connected (moved to another device): its frames
@@ -149,10 +149,6 @@ class Table:
     connections: set[Connection] = field(default_factory=set)
     ended: str | None = None  # "expired" or "reclaimed": ended without a result (410)
     bot_busy: bool = False  # a bot of this process decides here now
-    # The public belief over the hands (cradle.ai.belief) after the first ``belief_ply``
-    # actions: followed move by move, worked out again from the record when behind.
-    belief: HandBelief | None = None
-    belief_ply: int = -1
     refresh_task: asyncio.Task[None] | None = None
     notices: list[Notice | None] = field(default_factory=list)  # None: read the game again
     undo_cache: tuple[int, dict[int, bool]] = (-1, {})
@@ -221,13 +217,6 @@ class Table:
     def free_seats(self) -> list[int]:
         """The seats nobody has taken yet: open ones, and those whose invite is unused."""
         return sorted(set(self.open_seats()) | set(self.invites))
-
-    def follow(self, before: GameState, action: str) -> None:
-        """Keep the belief over the hands up with ``action``, about to be played in ``before``
-        (it reads only what everybody at the table sees)."""
-        if self.belief is not None and self.belief_ply == self.ply:
-            self.belief.observe(before, action)
-            self.belief_ply += 1
 
     def bot_turn(self, state: Any = None, standin: int | bool | None = True) -> bool:
         """Whether a bot decides in ``state`` (the table's own by default), a stand-in too."""

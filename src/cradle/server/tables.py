@@ -222,7 +222,6 @@ class Tables:
         table.record.actions = list(stored.actions)
         table.action_seats = list(stored.action_seats)
         table.action_standins = list(stored.action_standins)
-        table.belief = None  # worked out again when a bot needs it
         table.state, table.previous = rebuilt.state, rebuilt.previous
         table.tokens, table.claimed = dict(stored.tokens), dict(stored.claimed)
         table.names, table.accounts = dict(stored.names), dict(stored.accounts)
@@ -283,7 +282,6 @@ class Tables:
             events = list(after.apply(action) or [])
         except ValueError:
             return False
-        table.follow(table.state, action)
         table.standin = table.standin_after(seat, after)
         table.previous, table.state = table.state, after
         table.record.actions.append(action)

@@ -4,6 +4,7 @@ See docs/contract.md for the public API (the contract and the analysis API) and
 docs/tigris.md for the notation and positions.
 """
 
+from cradle.core.contract import Presentation
 from cradle.core.positions import PositionError
 from cradle.tigris.actions import Action, all_action_strings, parse_action
 from cradle.tigris.analysis import (
@@ -39,7 +40,9 @@ from cradle.tigris.types import (
     MIN_PLAYERS,
     MONUMENTS,
     ROLES,
+    DisallowedAction,
     IllegalAction,
+    MalformedAction,
     MonumentSpot,
     Options,
     TigrisEvent,
@@ -52,6 +55,13 @@ from cradle.tigris.types import (
 from cradle.tigris.view import DRAW_COUNTERS, as_tigris_view, public_action
 
 NAME = "tigris"
+PRESENTATION = Presentation(
+    title="Tigris & Euphrates",
+    seat_names=DYNASTIES,
+    view=TigrisView,
+    event=TigrisEvent,
+    result=TigrisResult,
+)
 
 __all__ = [
     "BOARDS",
@@ -64,15 +74,18 @@ __all__ = [
     "MIN_PLAYERS",
     "MONUMENTS",
     "NAME",
+    "PRESENTATION",
     "ROLES",
     "Action",
     "BuildingChoice",
     "Content",
     "Decision",
+    "DisallowedAction",
     "Dynasty",
     "Geometry",
     "IllegalAction",
     "Leader",
+    "MalformedAction",
     "Monument",
     "MonumentChoice",
     "MonumentSpot",

@@ -17,7 +17,7 @@ from cradle.tigris.types import (
     MONUMENTS,
     ROLE_BY_NAME,
     ROLES,
-    IllegalAction,
+    MalformedAction,
 )
 
 # Action kinds.
@@ -98,7 +98,7 @@ def _color(word: str) -> int:
     try:
         return COLOR_BY_NAME[word]
     except KeyError:
-        raise IllegalAction(
+        raise MalformedAction(
             N_("{word} is not a colour (red, blue, green, black)"), word=repr(word)
         ) from None
 
@@ -106,7 +106,7 @@ def _color(word: str) -> int:
 def _cell(word: str) -> int:
     cell = CELL_BY_NAME.get(word.strip().upper())
     if cell is None:
-        raise IllegalAction(
+        raise MalformedAction(
             N_("{word} is not a cell: columns are A-P, rows 1-11 (e.g. K1)"), word=repr(word)
         )
     return cell
@@ -114,7 +114,7 @@ def _cell(word: str) -> int:
 
 def _arity(words: list[str], n: int, usage: str) -> None:
     if len(words) != n:
-        raise IllegalAction(N_("expected '{usage}'"), usage=usage)
+        raise MalformedAction(N_("expected '{usage}'"), usage=usage)
 
 
 def _parse_words(words: list[str]) -> Action:
@@ -123,13 +123,13 @@ def _parse_words(words: list[str]) -> Action:
         _arity(words, 3, "leader <king|priest|farmer|trader> <cell>")
         role = ROLE_BY_NAME.get(words[1])
         if role is None:
-            raise IllegalAction(NOT_A_LEADER, word=repr(words[1]))
+            raise MalformedAction(NOT_A_LEADER, word=repr(words[1]))
         return Action(LEADER, role, _cell(words[2]))
     if verb == "withdraw":
         _arity(words, 2, "withdraw <king|priest|farmer|trader>")
         role = ROLE_BY_NAME.get(words[1])
         if role is None:
-            raise IllegalAction(NOT_A_LEADER, word=repr(words[1]))
+            raise MalformedAction(NOT_A_LEADER, word=repr(words[1]))
         return Action(WITHDRAW, role, -1)
     if verb == "tile":
         _arity(words, 3, "tile <colour> <cell>")
@@ -139,7 +139,7 @@ def _parse_words(words: list[str]) -> Action:
         return Action(CATASTROPHE, 0, _cell(words[1]))
     if verb == "swap":
         if not 2 <= len(words) <= 1 + HAND_SIZE:
-            raise IllegalAction(N_("expected 'swap <colour> ...' with 1 to 6 tiles"))
+            raise MalformedAction(N_("expected 'swap <colour> ...' with 1 to 6 tiles"))
         counts = [0, 0, 0, 0]
         for word in words[1:]:
             counts[_color(word)] += 1
@@ -150,8 +150,14 @@ def _parse_words(words: list[str]) -> Action:
     if verb == "commit":
         _arity(words, 2, "commit <number>")
         if not words[1].isdigit():
-            raise IllegalAction(N_("{word} is not a number of tiles"), word=repr(words[1]))
-        return Action(COMMIT, int(words[1]), -1)
+            raise MalformedAction(N_("{word} is not a number of tiles"), word=repr(words[1]))
+        try:
+            count = int(words[1])
+        except ValueError:  # a digit int() does not read, such as "²"
+            raise MalformedAction(
+                N_("{word} is not a number of tiles"), word=repr(words[1])
+            ) from None
+        return Action(COMMIT, count, -1)
     if verb == "war":
         _arity(words, 2, "war <colour>")
         return Action(WAR, _color(words[1]), -1)
@@ -159,12 +165,12 @@ def _parse_words(words: list[str]) -> Action:
         _arity(words, 3, "monument <colour>-<colour> <cell>")
         pair = words[1].split("-")
         if len(pair) != 2:
-            raise IllegalAction(
+            raise MalformedAction(
                 N_("{word} is not a monument: name two colours, e.g. red-blue"), word=repr(words[1])
             )
         colours = frozenset(_color(w) for w in pair)
         if len(colours) != 2:
-            raise IllegalAction(N_("a monument has two different colours"))
+            raise MalformedAction(N_("a monument has two different colours"))
         return Action(MONUMENT, MONUMENT_BY_COLORS[colours], _cell(words[2]))
     if verb == "treasure":
         _arity(words, 2, "treasure <cell>")
@@ -181,7 +187,7 @@ def _parse_words(words: list[str]) -> Action:
     if verb == "decline":
         _arity(words, 1, "decline")
         return Action(DECLINE, 0, -1)
-    raise IllegalAction(
+    raise MalformedAction(
         N_("unknown action {verb}: expected one of {verbs}"),
         verb=repr(verb),
         verbs=", ".join(VERBS),
@@ -228,15 +234,15 @@ def all_action_strings() -> list[str]:
 
 
 def parse_action(text: str) -> Action:
-    """The action written ``text``; IllegalAction with a reason when it is malformed."""
+    """The action written ``text``; MalformedAction with a reason when it is not one."""
     parsed = _PARSED.get(text)
     if parsed is not None:
         return parsed
     if not isinstance(text, str):
-        raise IllegalAction(NOT_A_STRING, kind=type(text).__name__)
+        raise MalformedAction(NOT_A_STRING, kind=type(text).__name__)
     words = text.lower().split()
     if not words:
-        raise IllegalAction(N_("empty action"))
+        raise MalformedAction(N_("empty action"))
     return _PARSED.get(" ".join(words)) or _parse_words(words)
 
 
@@ -248,7 +254,7 @@ _PARSED.update(zip(ACTION_STRINGS, ACTIONS, strict=True))
 
 def known_action(action: object) -> Action:
     """``action`` as an :class:`Action`: one itself, or a tuple equal to an action of the
-    notation; IllegalAction for anything else (both engines' ``apply`` refuse with this)."""
+    notation; MalformedAction for anything else (both engines' ``apply`` refuse with this)."""
     if isinstance(action, Action):
         return action
     if isinstance(action, tuple) and len(action) == 3:
@@ -257,8 +263,8 @@ def known_action(action: object) -> Action:
         except TypeError:  # unhashable parts
             index = None
         if index is None:
-            raise IllegalAction(
+            raise MalformedAction(
                 N_("{action} is not an action of the notation"), action=repr(action)
             )
         return ACTIONS[index]
-    raise IllegalAction(NOT_A_STRING, kind=type(action).__name__)
+    raise MalformedAction(NOT_A_STRING, kind=type(action).__name__)

@@ -86,7 +86,8 @@ from cradle.tigris.types import (
     MONUMENTS,
     RED,
     ROLES,
-    IllegalAction,
+    DisallowedAction,
+    MalformedAction,
     Options,
     TigrisEvent,
     TigrisResult,
@@ -217,7 +218,7 @@ class TigrisState(ReferenceFastPaths):
     """A complete game position with its rules (see docs/contract.md for the contract), and
     the fast paths of every engine (``cradle.core.contract.FastState``)."""
 
-    ILLEGAL = IllegalAction
+    MALFORMED = MalformedAction
 
     __slots__ = (
         "_comps",
@@ -548,11 +549,11 @@ class TigrisState(ReferenceFastPaths):
     def action_string(self, action_id: int) -> str:
         """The notation of the fixed id ``action_id`` (``all_action_strings()[action_id]``)."""
         if isinstance(action_id, bool) or not isinstance(action_id, int):
-            raise IllegalAction(
+            raise MalformedAction(
                 N_("an action id is an integer, not {kind}"), kind=type(action_id).__name__
             )
         if not 0 <= action_id < len(ACTIONS):
-            raise IllegalAction(OUTSIDE_IDS, id=action_id, last=len(ACTIONS) - 1)
+            raise MalformedAction(OUTSIDE_IDS, id=action_id, last=len(ACTIONS) - 1)
         return ACTION_STRINGS[action_id]
 
     def legal_action_ids(self) -> list[int]:
@@ -653,17 +654,20 @@ class TigrisState(ReferenceFastPaths):
 
     def apply(self, action: str | int | Action) -> list[TigrisEvent]:
         """Apply ``action`` (its notation, its id or an :class:`Action`) for the seat to move;
-        IllegalAction leaves the state unchanged."""
-        if self.over:
-            raise IllegalAction(N_("the game is over"))
+        MalformedAction or DisallowedAction leave the state unchanged (an input is read
+        before the rules are asked, so a malformed one is that even when the game is over)."""
         if isinstance(action, str):
             parsed = parse_action(action)
         elif isinstance(action, int) and not isinstance(action, bool):
             if not 0 <= action < len(ACTIONS):
-                raise IllegalAction(OUTSIDE_IDS, id=action, last=len(ACTIONS) - 1)
+                raise MalformedAction(OUTSIDE_IDS, id=action, last=len(ACTIONS) - 1)
             parsed = ACTIONS[action]
         else:
             parsed = known_action(action)
+        if self.over:
+            raise DisallowedAction(N_("the game is over"))
+        if self.over:
+            raise DisallowedAction("the game is over")
         events: list[TigrisEvent] = []
         p = self.pending
         if p is None:
@@ -690,7 +694,7 @@ class TigrisState(ReferenceFastPaths):
             self._check_leader(seat, a, cell)
         elif kind == WITHDRAW:
             if self.leader_cell[4 * seat + a] < 0:
-                raise IllegalAction(N_("your {leader} is not on the board"), leader=ROLES[a])
+                raise DisallowedAction(N_("your {leader} is not on the board"), leader=ROLES[a])
         elif kind == TILE:
             self._check_tile(seat, a, cell)
         elif kind == CATASTROPHE:
@@ -700,7 +704,7 @@ class TigrisState(ReferenceFastPaths):
             counts = SWAP_COUNTS[a]
             for color in range(4):
                 if counts[color] > hand[color]:
-                    raise IllegalAction(
+                    raise DisallowedAction(
                         N_("you cannot discard {count} {colour} tile(s): your hand holds {held}"),
                         count=counts[color],
                         colour=COLORS[color],
@@ -709,7 +713,7 @@ class TigrisState(ReferenceFastPaths):
         elif kind == PASS:
             pass
         else:
-            raise IllegalAction(
+            raise DisallowedAction(
                 N_("'{action}' is not possible now: it is {player}'s turn to take an action"),
                 action=format_action(action),
                 player=self.players[seat],
@@ -720,22 +724,22 @@ class TigrisState(ReferenceFastPaths):
         index = 4 * seat + color
         current = self.leader_cell[index]
         if current == cell:
-            raise IllegalAction(
+            raise DisallowedAction(
                 N_("your {leader} already stands on {cell}"), leader=ROLES[color], cell=name
             )
         self._check_empty(cell)
         if not self.board.land >> cell & 1:
-            raise IllegalAction(
+            raise DisallowedAction(
                 N_("{cell} is a river cell: leaders may not stand on the river"), cell=name
             )
         if not NEIGHBOURS[cell] & self.up[RED]:
-            raise IllegalAction(N_("{cell} is not next to a face-up temple"), cell=name)
+            raise DisallowedAction(N_("{cell} is not next to a face-up temple"), cell=name)
         kingdoms = self.kingdoms()
         if current >= 0:
             kingdoms = self._kingdoms_lifting(current, kingdoms)
         touching = sum(1 for k in kingdoms if k & NEIGHBOURS[cell])
         if touching > 1:
-            raise IllegalAction(N_("a leader on {cell} would join two kingdoms"), cell=name)
+            raise DisallowedAction(N_("a leader on {cell} would join two kingdoms"), cell=name)
 
     def _fixture_on(self, cell: int) -> str | None:
         """What stands on ``cell`` for good as far as placements go (a key of _FIXTURES)."""
@@ -754,27 +758,27 @@ class TigrisState(ReferenceFastPaths):
         name = CELL_NAMES[cell]
         fixture = self._fixture_on(cell)
         if fixture is not None:
-            raise IllegalAction(_FIXTURES[fixture][0], cell=name)
+            raise DisallowedAction(_FIXTURES[fixture][0], cell=name)
         if self.tiles_up() & 1 << cell:
-            raise IllegalAction(N_("{cell} holds a tile"), cell=name)
+            raise DisallowedAction(N_("{cell} holds a tile"), cell=name)
 
     def _check_tile(self, seat: int, color: int, cell: int) -> None:
         name = CELL_NAMES[cell]
         if not self.hands[seat][color]:
-            raise IllegalAction(N_("you have no {colour} tile in hand"), colour=COLORS[color])
+            raise DisallowedAction(N_("you have no {colour} tile in hand"), colour=COLORS[color])
         self._check_empty(cell)
         river = not self.board.land >> cell & 1
         if color == 1 and not river:
-            raise IllegalAction(
+            raise DisallowedAction(
                 N_("{cell} is not a river cell: blue tiles (farms) go on the river"), cell=name
             )
         if color != 1 and river:
-            raise IllegalAction(
+            raise DisallowedAction(
                 N_("{cell} is a river cell: only blue tiles (farms) go there"), cell=name
             )
         touching = sum(1 for k in self.kingdoms() if k & NEIGHBOURS[cell])
         if touching > 2:
-            raise IllegalAction(
+            raise DisallowedAction(
                 N_("a tile on {cell} would join {count} kingdoms (at most two)"),
                 cell=name,
                 count=touching,
@@ -791,14 +795,14 @@ class TigrisState(ReferenceFastPaths):
         name = CELL_NAMES[cell]
         bit = 1 << cell
         if not self.catastrophes[seat]:
-            raise IllegalAction(N_("you have no catastrophe tile left"))
+            raise DisallowedAction(N_("you have no catastrophe tile left"))
         fixture = self._fixture_on(cell)
         if fixture is not None:
-            raise IllegalAction(_FIXTURES[fixture][1], cell=name)
+            raise DisallowedAction(_FIXTURES[fixture][1], cell=name)
         if self.treasure & bit:
-            raise IllegalAction(N_("{cell} carries a treasure"), cell=name)
+            raise DisallowedAction(N_("{cell} carries a treasure"), cell=name)
         if self._building_mask() & bit:
-            raise IllegalAction(N_("{cell} carries a civilization building"), cell=name)
+            raise DisallowedAction(N_("{cell} carries a civilization building"), cell=name)
 
     def _check_pending_action(self, p: Decision, action: Action) -> None:
         kind, a, cell = action
@@ -810,10 +814,10 @@ class TigrisState(ReferenceFastPaths):
                 color = COLORS[_commit_color(p)]
                 have = self.hands[self.to_move][_commit_color(p)]
                 if a > have:
-                    raise IllegalAction(
+                    raise DisallowedAction(
                         N_("you hold only {count} {colour} tile(s)"), count=have, colour=color
                     )
-                raise IllegalAction(
+                raise DisallowedAction(
                     N_("commit {count} is not allowed: you may commit {counts}"),
                     count=a,
                     counts=", ".join(str(n) for n in options),
@@ -822,13 +826,13 @@ class TigrisState(ReferenceFastPaths):
             if kind != WAR:
                 raise self._waiting_for(p)
             if a not in p.colors:
-                raise IllegalAction(N_("there is no {colour} war to resolve"), colour=COLORS[a])
+                raise DisallowedAction(N_("there is no {colour} war to resolve"), colour=COLORS[a])
         elif isinstance(p, TreasureChoice):
             if kind != TREASURE:
                 raise self._waiting_for(p)
             if cell not in p.cells:
                 names = ", ".join(CELL_NAMES[c] for c in p.cells)
-                raise IllegalAction(N_("you may take a treasure on {cells}"), cells=names)
+                raise DisallowedAction(N_("you may take a treasure on {cells}"), cells=names)
         elif isinstance(p, WonderPoint):
             if kind != WONDERPOINT:
                 raise self._waiting_for(p)
@@ -837,7 +841,7 @@ class TigrisState(ReferenceFastPaths):
                 return
             if kind == WONDER:
                 if cell not in self._wonder_options():
-                    raise IllegalAction(
+                    raise DisallowedAction(
                         N_("no wonder can be built centred on {cell}"), cell=CELL_NAMES[cell]
                     )
                 return
@@ -851,18 +855,20 @@ class TigrisState(ReferenceFastPaths):
             if kind != BUILDING:
                 raise self._waiting_for(p)
             if not self._building_options() >> cell & 1:
-                raise IllegalAction(N_("the building cannot go on {cell}"), cell=CELL_NAMES[cell])
+                raise DisallowedAction(
+                    N_("the building cannot go on {cell}"), cell=CELL_NAMES[cell]
+                )
 
-    def _waiting_for(self, p: Decision) -> IllegalAction:
+    def _waiting_for(self, p: Decision) -> DisallowedAction:
         """The refusal of any other action while ``p`` waits for its answer."""
         who = self.players[self.to_move]
         if isinstance(p, Revolt | War):
-            return IllegalAction(
+            return DisallowedAction(
                 N_("{player} must commit {colour} tiles first (e.g. 'commit 0')"),
                 player=who,
                 colour=COLORS[_commit_color(p)],
             )
-        return IllegalAction(_WAITING_FOR[p.kind], player=who)
+        return DisallowedAction(_WAITING_FOR[p.kind], player=who)
 
     # --- turn actions
 
@@ -1324,12 +1330,12 @@ class TigrisState(ReferenceFastPaths):
                     ]
         return out
 
-    def _why_no_monument(self, monument: int, cell: int) -> IllegalAction:
+    def _why_no_monument(self, monument: int, cell: int) -> DisallowedAction:
         if any(m == monument for m, _ in self.monuments):
-            return IllegalAction(
+            return DisallowedAction(
                 N_("the {monument} monument is already built"), monument=MONUMENT_NAMES[monument]
             )
-        return IllegalAction(
+        return DisallowedAction(
             N_("{monument} cannot be built with its top-left corner on {cell}"),
             monument=MONUMENT_NAMES[monument],
             cell=CELL_NAMES[cell],

@@ -39,7 +39,15 @@ MAX_PLAYERS: Final = 4
 
 
 class IllegalAction(contract.IllegalAction):
-    """An action that is malformed or not legal now; the state is left unchanged."""
+    """A refused action (either kind below); the state is left unchanged."""
+
+
+class MalformedAction(IllegalAction, contract.MalformedAction):
+    """Not an action of the notation, whatever the position (contract.MalformedAction)."""
+
+
+class DisallowedAction(IllegalAction, contract.DisallowedAction):
+    """An action of the notation the rules do not allow now (contract.DisallowedAction)."""
 
 
 class TigrisEvent(contract.Event, total=False):
@@ -88,7 +96,7 @@ class TigrisPending(TypedDict):
     color: NotRequired[str]  # revolt, war: the colour fought over
     attacker: NotRequired[int]
     defender: NotRequired[int]
-    attacker_commit: NotRequired[int]
+    attacker_commit: NotRequired[int | None]  # None until the attacker commits
     queue: NotRequired[list[str]]  # war: the wars still to fight, by colour
     colors: NotRequired[list[str]]  # war order: the colours to choose from
     seat: NotRequired[int]  # treasure: who takes

@@ -12,9 +12,9 @@ import { remember } from "./state.js";
 import { date, list, t, tNodes } from "./i18n.js";
 import { byId, dialog, el, link, messageOf, put, ratedBadge, toast } from "./ui.js";
 
-/** @typedef {import("./types").Account} Account */
+/** @typedef {import("./types").AccountInfo} Account */
 /** @typedef {import("./types").InvitationInfo} InvitationInfo */
-/** @typedef {import("./types").Me} Me */
+/** @typedef {import("./types").SignedIn} Me */
 /** @typedef {import("./types").MyGame} MyGame */
 /** @typedef {import("./types").Screen} Screen */
 

@@ -71,13 +71,14 @@ export function analysisScreen(root, id) {
       el("span", { class: "muted" }, " · ", list(found.players.map((_, seat) => nameAt(found, seat))), " · ", t("common.moves", { count: found.moves })),
       link(`#/replay/${id}`, t("common.replay")));
     drawStatus(found);
-    if (found.analysis) {
+    const analysed = found.analysis ? { ...found, analysis: found.analysis } : null;
+    if (analysed) {
       if (!replay) {
         replay = await api.replay(id, null).catch(() => null);
         if (replay) for (const s of replay.steps) notePieces(pieces, s.view);
       }
-      drawChart(found, module);
-      drawMoves(found, module);
+      drawChart(analysed, module);
+      drawMoves(analysed, module);
     }
     if (found.status === "queued" || found.status === "running") timer = setTimeout(refresh, 1500);
   }
@@ -93,7 +94,7 @@ export function analysisScreen(root, id) {
       put(status, el("p", { class: "error" }, t("analysis.failed")),
         el("button", { class: "btn", onclick: async () => { await api.analyse(id).catch((e) => toast(e.message)); refresh(); } }, t("analysis.again")));
     } else if (found.status === "done") {
-      put(status, el("p", { id: "analysis-done" }, t("analysis.done", { count: found.total, seconds: found.analysis.seconds }), " ", reviewNote()));
+      put(status, el("p", { id: "analysis-done" }, t("analysis.done", { count: found.total, seconds: found.analysis?.seconds ?? 0 }), " ", reviewNote()));
     } else {
       const share = found.total ? found.done / found.total : 0;
       put(status, el("p", {}, found.status === "queued" ? t("analysis.queued") : t("analysis.running", { done: found.done, total: found.total })),
@@ -144,7 +145,7 @@ export function analysisScreen(root, id) {
     const costly = (found.analysis.costly || []).flatMap((p) => reviews.get(p) || []);
     const finalView = replay?.steps.at(-1)?.view || null;
     const items = costly.map((r) => {
-      const words = module.wordsFor(found.players, finalView && { ...finalView, table: found }, { ...pieces, ...(r.pieces || {}) });
+      const words = module.wordsFor(found.players, finalView && { view: finalView, table: found }, { ...pieces, ...(r.pieces || {}) });
       return el("li", { class: `costly-move${shown === r.ply ? " shown" : ""}`, "data-ply": r.ply, tabindex: 0, style: `--seat:${module.seatColour(found.players, r.seat)}`,
         onclick: () => pick(r, found, module), onkeydown: (e) => { if (e.key === "Enter") pick(r, found, module); } },
       el("div", {}, el("strong", {}, t("analysis.move_by", { number: r.ply, name: nameAt(found, r.seat) })), el("span", { class: "loss" }, " ", costWords(found.players.length, r.loss))),
@@ -172,10 +173,9 @@ export function analysisScreen(root, id) {
     const finalView = replay.steps[replay.steps.length - 1].view;
     /** @type {BoardFrame} */
     const frame = {
-      ...before.view,
-      to_move: null,
+      view: before.view,
       legal_actions: [],
-      table: { game: found.game, seat: null, seats: found.seats, names: found.names, status: "running", players: found.players, moves: review.ply - 1, events: [], can_undo: false, version: review.ply },
+      table: { game: found.game, seat: null, seats: found.seats, names: found.names, status: "running", players: found.players, moves: review.ply - 1, to_move: null, events: [], can_undo: false, version: review.ply },
     };
     if (!renderer) renderer = module.createRenderer(parts, { mode: "analysis", act() {}, undo() {} });
     const colour = module.seatColour(found.players, review.seat);
@@ -186,7 +186,7 @@ export function analysisScreen(root, id) {
       highlights: [{ seat: review.seat, cells: module.cellsOf(review.played), colour, fresh: true }],
     });
     renderer.preview?.(review.best);
-    const words = module.wordsFor(found.players, { ...finalView, table: found }, { ...pieces, ...(review.pieces || {}) });
+    const words = module.wordsFor(found.players, { view: finalView, table: found }, { ...pieces, ...(review.pieces || {}) });
     put(parts.banner, el("strong", {}, t("analysis.before", { number: review.ply })),
       el("span", { class: "muted detail whole-line" }, t("analysis.before_detail", { name: nameAt(found, review.seat), played: module.describeAction(review.played, words), best: module.describeAction(review.best, words) })));
     drawMoves(found, module);

@@ -1,10 +1,12 @@
 // @ts-check
-// The server's HTTP and WebSocket API (docs/contract.md). A token never goes in a URL: HTTP
-// sends it in the Authorization header, a WebSocket in its first message.
+// The server's HTTP and WebSocket API (docs/contract.md), version 2 (docs/server.md,
+// "Versions": every call says `Cradle-Api: 2`, the WebSocket's first message `"api": 2`): a
+// frame holds the game's view and the table's state side by side. A token never goes in a
+// URL: HTTP sends it in the Authorization header, a WebSocket in its first message.
 
-/** @typedef {import("./types").Account} Account */
+/** @typedef {import("./types").AccountInfo} AccountInfo */
 /** @typedef {import("./types").Analysis} Analysis */
-/** @typedef {import("./types").Me} Me */
+/** @typedef {import("./types").SignedIn} SignedIn */
 /** @typedef {import("./types").MyGames} MyGames */
 /** @typedef {import("./types").Transfer} Transfer */
 /** @typedef {import("./types").ChatLine} ChatLine */
@@ -18,27 +20,32 @@
 /** @typedef {import("./types").Invitations} Invitations */
 /** @typedef {import("./types").AccountFrame} AccountFrame */
 /** @typedef {import("./types").Frame} Frame */
-/** @typedef {import("./types").HintAnswer} HintAnswer */
+/** @typedef {import("./types").Hints} Hints */
 /** @typedef {import("./types").History} History */
 /** @typedef {import("./types").Joined} Joined */
-/** @typedef {import("./types").LessonList} LessonList */
+/** @typedef {import("./types").Lessons} Lessons */
 /** @typedef {import("./types").LobbyPage} LobbyPage */
 /** @typedef {import("./types").LobbyFilter} LobbyFilter */
 /** @typedef {import("./types").Meta} Meta */
-/** @typedef {import("./types").NewTable} NewTable */
-/** @typedef {import("./types").PastBoard} PastBoard */
-/** @typedef {import("./types").Picture} Picture */
+/** @typedef {import("./types").CreateBody} CreateBody */
+/** @typedef {import("./types").Board} Board */
+/** @typedef {import("./types").LessonPicture} LessonPicture */
 /** @typedef {import("./types").Replay} Replay */
 /** @typedef {import("./types").Seat} Seat */
 /** @typedef {import("./types").ServerFrame} ServerFrame */
 /** @typedef {import("./types").TigrisMap} TigrisMap */
 
-/** An answer other than 2xx: its status and the server's reason. */
+/** The version of the API this client speaks. */
+const API = 2;
+
+/** An answer other than 2xx: its status, the server's reason and the refusal's kind (an
+ * action: "malformed" when it is no action, "disallowed" when not allowed now). */
 export class ApiError extends Error {
-  /** @param {number} status @param {string} message */
-  constructor(status, message) {
+  /** @param {number} status @param {string} message @param {string | null} [kind] */
+  constructor(status, message, kind = null) {
     super(message);
     this.status = status;
+    this.kind = kind;
   }
 }
 
@@ -62,6 +69,7 @@ export function setCsrf(token) {
 async function call(method, path, body, token) {
   /** @type {Record<string, string>} */
   const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+  headers["Cradle-Api"] = String(API);
   if (token) headers.Authorization = `Bearer ${token}`;
   if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf;
   const response = await fetch(path, {
@@ -78,7 +86,7 @@ async function call(method, path, body, token) {
   if (!response.ok) {
     // Signed out elsewhere while this page still sent its token: the page asks who it is now.
     if (response.status === 401 && csrf) window.dispatchEvent(new CustomEvent("cradleunauthorized"));
-    throw new ApiError(response.status, data?.error || `${response.status} ${response.statusText}`);
+    throw new ApiError(response.status, data?.error || `${response.status} ${response.statusText}`, data?.kind);
   }
   return data;
 }
@@ -133,15 +141,15 @@ export const api = {
    * @returns {Promise<{stopped: boolean}>}
    */
   stopMail: (code) => call("POST", "/api/mail/stop", { code }),
-  /** @param {NewTable} body @returns {Promise<Created>} */
+  /** @param {CreateBody} body @returns {Promise<Created>} */
   create: (body) => call("POST", "/api/games", body),
-  /** @param {string} game @returns {Promise<LessonList>} a guided game's steps */
+  /** @param {string} game @returns {Promise<Lessons>} a guided game's steps */
   lessons: (game) => call("GET", `/api/lessons/${encodeURIComponent(game)}`),
   /** @param {string} game @param {string} lesson @returns {Promise<Created>} a step's table */
   lesson: (game, lesson) => call("POST", "/api/lessons", { game, lesson }),
   /**
    * @param {string} game @param {string} lesson @param {number} after
-   * @returns {Promise<Picture>} what all see of a lesson's position after its first moves
+   * @returns {Promise<LessonPicture>} what all see of a lesson's position after its first moves
    */
   picture: (game, lesson, after) =>
     call("GET", `/api/lessons/${encodeURIComponent(game)}/${encodeURIComponent(lesson)}/picture?after=${after}`),
@@ -175,13 +183,13 @@ export const api = {
    * @param {number} ply
    * @param {string | null} token
    * @param {Seat | null} [seat]
-   * @returns {Promise<PastBoard>}
+   * @returns {Promise<Board>}
    */
   pastBoard: (id, ply, token, seat) =>
     call("GET", `/api/games/${encodeURIComponent(id)}/board?ply=${ply}${seat === null || seat === undefined ? "" : `&seat=${seat}`}`, undefined, token),
   /** @param {string} id @param {string} action @param {string | null} token @returns {Promise<Explanation>} */
   explain: (id, action, token) => call("POST", `/api/games/${encodeURIComponent(id)}/explain`, { action }, token),
-  /** @param {string} id @param {string | null} token @returns {Promise<HintAnswer>} */
+  /** @param {string} id @param {string | null} token @returns {Promise<Hints>} */
   hint: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/hint`, {}, token),
   /** @param {string} id @returns {Promise<Analysis>} */
   analysis: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
@@ -210,12 +218,12 @@ export const api = {
   player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
   /** @param {string} id @returns {Promise<Analysis>} */
   analyse: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`, {}),
-  /** @returns {Promise<Me>} the signed-in account (null for a guest) and its CSRF token */
+  /** @returns {Promise<SignedIn>} the signed-in account (null for a guest) and its CSRF token */
   me: () => call("GET", "/api/me"),
   /**
    * A new account, signed in; an address (optional) gets a mail whose link verifies it.
    * @param {string} name @param {string} password @param {string | null} [email]
-   * @returns {Promise<Me>}
+   * @returns {Promise<SignedIn>}
    */
   signUp: (name, password, email) => call("POST", "/api/accounts", { name, password, ...(email ? { email } : {}) }),
   /**
@@ -225,7 +233,7 @@ export const api = {
    * @returns {Promise<{asked: boolean}>}
    */
   askReset: (who) => call("POST", "/api/password-reset", who),
-  /** @param {string} code @param {string} password @returns {Promise<Me>} signed in */
+  /** @param {string} code @param {string} password @returns {Promise<SignedIn>} signed in */
   reset: (code, password) => call("POST", `/api/password-reset/${encodeURIComponent(code)}`, { password }),
   /** @param {string} code @returns {Promise<{email: string}>} the address now verified */
   verify: (code) => call("POST", `/api/email-verification/${encodeURIComponent(code)}`, {}),
@@ -249,15 +257,15 @@ export const api = {
   acceptInvitation: (invitation) => call("POST", `/api/me/invitations/${encodeURIComponent(invitation)}`, {}),
   /** @param {string} invitation @returns {Promise<Invitations>} */
   declineInvitation: (invitation) => call("DELETE", `/api/me/invitations/${encodeURIComponent(invitation)}`),
-  /** @param {string} name @param {string} password @returns {Promise<Me>} */
+  /** @param {string} name @param {string} password @returns {Promise<SignedIn>} */
   signIn: (name, password) => call("POST", "/api/session", { name, password }),
-  /** @returns {Promise<Me>} */
+  /** @returns {Promise<SignedIn>} */
   signOut: () => call("DELETE", "/api/session"),
-  /** @param {{email?: string | null, turn_mail?: boolean, invite_mail?: boolean}} settings @returns {Promise<{account: Account}>} */
+  /** @param {{email?: string | null, turn_mail?: boolean, invite_mail?: boolean}} settings @returns {Promise<{account: AccountInfo}>} */
   settings: (settings) => call("PATCH", "/api/me", settings),
   /** @param {string} password @param {string} newPassword @returns {Promise<{changed: boolean}>} */
   changePassword: (password, newPassword) => call("POST", "/api/me/password", { password, new_password: newPassword }),
-  /** @param {string} password @returns {Promise<Me>} */
+  /** @param {string} password @returns {Promise<SignedIn>} */
   deleteAccount: (password) => call("DELETE", "/api/me", { password }),
   /** @returns {Promise<MyGames>} */
   myGames: () => call("GET", "/api/me/games"),
@@ -283,7 +291,7 @@ export class Live {
    * @param {string | null} token
    * @param {{
    *   onView: (frame: Frame) => void,
-   *   onError: (message: string, status: number) => void,
+   *   onError: (message: string, status: number, kind: string | null) => void,
    *   onState?: (state: "connected" | "reconnecting" | "refused") => void,
    *   onChat?: (line: ChatLine) => void,
    * }} listeners
@@ -308,7 +316,7 @@ export class Live {
     this.ws = ws;
     let accepted = false;
     ws.onopen = () => {
-      ws.send(JSON.stringify(this.token ? { token: this.token } : {}));
+      ws.send(JSON.stringify(this.token ? { token: this.token, api: API } : { api: API }));
     };
     ws.onmessage = (message) => {
       /** @type {ServerFrame} */
@@ -326,7 +334,7 @@ export class Live {
         this.onState("connected");
       }
       if (frame.type === "view") this.onView(frame);
-      else if (frame.type === "error") this.onError(frame.error, frame.status);
+      else if (frame.type === "error") this.onError(frame.error, frame.status, frame.kind ?? null);
       else if (frame.type === "chat") this.onChat(frame.line);
     };
     ws.onclose = (event) => {

@@ -19,6 +19,6 @@ export const GAME_TITLES = { tigris: "Tigris & Euphrates", gheos: "Gheos" };
  * @param {View} view
  */
 export function notePieces(pieces, view) {
-  if (view.game !== "gheos") return;
+  if (!("map" in view)) return; // a game whose map shows no pieces
   for (const cell of view.map || []) pieces[cell.tile] ||= { pyramid: cell.pyramid, regions: cell.regions };
 }

@@ -17,11 +17,11 @@ import { bringIntoView, capitalised, clear, put, el, svg, panel, icon } from "./
 /** @typedef {import("./types").BoardParts} BoardParts */
 /** @typedef {import("./types").DialogButton} DialogButton */
 /** @typedef {import("./types").GameEvent} GameEvent */
-/** @typedef {import("./types").GheosArea} GheosArea */
-/** @typedef {import("./types").GheosCell} GheosCell */
+/** @typedef {import("./types").AreaView} AreaView */
+/** @typedef {import("./types").CellView} CellView */
 /** @typedef {import("./types").GheosEvent} GheosEvent */
-/** @typedef {import("./types").GheosHandTile} GheosHandTile */
-/** @typedef {import("./types").GheosRegion} GheosRegion */
+/** @typedef {import("./types").HandTile} HandTile */
+/** @typedef {import("./types").RegionView} RegionView */
 /** @typedef {import("./types").GheosResult} GheosResult */
 /** @typedef {import("./types").GheosView} GheosView */
 /** @typedef {import("./types").GheosWords} GheosWords */
@@ -188,7 +188,7 @@ function followersOf(civ, count) {
 
 /**
  * What is drawn on a tile ({regions: [...]}), in words: "a wheat temple, 2 cups and a sword".
- * @param {Piece | undefined} piece
+ * @param {{pyramid?: boolean, regions: PieceRegion[]} | undefined} piece
  */
 export function tileContents(piece) {
   if (!piece) return null;
@@ -217,7 +217,7 @@ export function tileContents(piece) {
  * (named by their people where the frame's table knows them), the grid labels of the map as
  * it is on screen (`frame`), and the tiles by what is on them.
  * @param {string[]} players
- * @param {(GheosView & Named) | null} [frame]
+ * @param {import("./types").Named<GheosView> | null} [frame]
  * @param {Pieces} [pieces]
  * @param {Origin | null} [origin]
  * @returns {GheosWords}
@@ -226,17 +226,18 @@ export function wordsFor(players, frame, pieces = {}, origin = null) {
   /** @type {Pieces} */
   const known = { ...pieces };
   const cells = [];
-  for (const cell of frame?.map || []) {
+  const view = frame?.view;
+  for (const cell of view?.map || []) {
     known[cell.tile] ||= { pyramid: cell.pyramid, regions: cell.regions };
     cells.push(parseCell(cell.cell));
   }
-  for (const tile of frame?.hand || []) known[tile.tile] ||= { regions: tile.regions };
-  for (const cell of frame?.frontier || []) cells.push(parseCell(cell));
+  for (const tile of view?.hand || []) known[tile.tile] ||= { pyramid: false, regions: tile.regions };
+  for (const cell of view?.frontier || []) cells.push(parseCell(cell));
   // Labels count from the map's top-left: the map on screen, or one given (a past board is
   // labelled like the board of now, so that every text on the screen agrees with it).
   const minRow = origin ? origin[0] : cells.length ? Math.min(...cells.map((c) => c.row)) : 0;
   const minCol = origin ? origin[1] : cells.length ? Math.min(...cells.map((c) => c.col)) : 0;
-  const areas = new Map((frame?.areas || []).map((a) => [a.ref, a]));
+  const areas = new Map((view?.areas || []).map((a) => [a.ref, a]));
   const seating = seatingOf(players, frame);
   return {
     players,
@@ -261,10 +262,10 @@ export function wordsFor(players, frame, pieces = {}, origin = null) {
 /**
  * Where the grid labels of `frame`'s map start (row, col): other boards of the game on the
  * same screen are labelled from it.
- * @param {GheosView} frame
+ * @param {GheosView} view
  */
-export function originOf(frame) {
-  return wordsFor(frame.players || [], frame).origin;
+export function originOf(view) {
+  return wordsFor(view.players || [], { view }).origin;
 }
 
 /**
@@ -403,7 +404,7 @@ export function conflictOutcome(events, frame) {
   if (!wars.length) return null;
   return {
     title: wars.map((w) => t("gheos.war_title", { winner: civWords(w.winner), losers: list(w.civs.filter((c) => c !== w.winner).map(civWords)) })).join(" · "),
-    lines: (events || []).filter((e) => e.type === "civ_removed").map((e) => eventWords(e, wordsFor(frame.players, frame))),
+    lines: (events || []).filter((e) => e.type === "civ_removed").map((e) => eventWords(e, wordsFor(frame.view.players, frame))),
     win: null,
   };
 }
@@ -507,7 +508,7 @@ function drawTile(row, col, regions, { ghost = false, pyramidTile = false, title
 
 /**
  * A hand tile's regions (edges as tile numbers) turned onto a cell of the given direction.
- * @param {GheosHandTile} tile
+ * @param {HandTile} tile
  * @param {number} rotation
  * @param {boolean} up
  * @returns {DrawnRegion[]}
@@ -551,7 +552,7 @@ function parseActions(actions) {
 
 /**
  * An area in words: "the red continent: 3 wheat, a cup, 2 swords".
- * @param {GheosArea | null | undefined} area
+ * @param {AreaView | null | undefined} area
  */
 function areaWords(area) {
   if (!area) return "";
@@ -567,7 +568,7 @@ function areaWords(area) {
 
 /**
  * What an area holds, in words ("3 wheat, a cup"), or that it is bare.
- * @param {GheosArea | null | undefined} area
+ * @param {AreaView | null | undefined} area
  */
 function areaSymbols(area) {
   if (!area) return "";
@@ -604,7 +605,7 @@ export function createRenderer(parts, ctx) {
     if (frame && next.table?.version !== frame.table?.version) { why = ""; hinted = null; }
     frame = next;
     options = opts;
-    const hand = (next.hand || []).map((t) => t.tile);
+    const hand = (next.view.hand || []).map((t) => t.tile);
     if (!options.interactive || selectedTile === null || !hand.includes(selectedTile)) selectedTile = null;
     if (!options.interactive) selectedCiv = null;
     draw();
@@ -612,15 +613,15 @@ export function createRenderer(parts, ctx) {
 
   /** @param {GheosFrame} frame */
   function words(frame) {
-    return wordsFor(frame.players, frame, options.pieces || {}, options.origin || null);
+    return wordsFor(frame.view.players, frame, options.pieces || {}, options.origin || null);
   }
 
   function draw() {
     if (!frame) return;
     const legal = parseActions(options.interactive ? frame.legal_actions || [] : []);
     // With one tile in play, pick it for the player; likewise the rotation stays per tile.
-    if (options.interactive && frame.phase === "tile" && !selectedTile && frame.hand?.length) {
-      selectedTile = frame.hand[0].tile;
+    if (options.interactive && frame.view.phase === "tile" && !selectedTile && frame.view.hand?.length) {
+      selectedTile = frame.view.hand[0].tile;
     }
     drawMap(frame, legal);
     drawHand(frame, legal);
@@ -633,9 +634,9 @@ export function createRenderer(parts, ctx) {
    * @param {GheosFrame} frame
    */
   function regionIndex(frame) {
-    /** @type {Map<string, GheosRegion>} */
+    /** @type {Map<string, RegionView>} */
     const byRef = new Map();
-    for (const cell of frame.map || []) {
+    for (const cell of frame.view.map || []) {
       for (const region of cell.regions) {
         for (const edge of region.edges) byRef.set(`${cell.cell}:${edge}`, region);
       }
@@ -659,7 +660,7 @@ export function createRenderer(parts, ctx) {
     if (!frame) return;
     const w = words(frame);
     const label = w.label(cellName);
-    if (!options.interactive || frame.phase !== "tile" || selectedTile === null) {
+    if (!options.interactive || frame.view.phase !== "tile" || selectedTile === null) {
       setWhy(occupied ? t("gheos.place_holds", { place: label, tile: w.tile(occupied) }) : t("gheos.empty_place", { place: label }));
       return;
     }
@@ -675,13 +676,13 @@ export function createRenderer(parts, ctx) {
 
   /** @param {GheosFrame} frame @param {Legal} legal */
   function drawMap(frame, legal) {
-    const cells = frame.map || [];
+    const cells = frame.view.map || [];
     const w = words(frame);
     const key = selectedTile !== null ? `${selectedTile} r${rotation[selectedTile] || 0}` : null;
     const targets = key && legal.tiles[key] ? legal.tiles[key] : new Map();
-    const handTile = (frame.hand || []).find((t) => t.tile === selectedTile);
+    const handTile = (frame.view.hand || []).find((t) => t.tile === selectedTile);
     const byRef = regionIndex(frame);
-    const areaOf = new Map((frame.areas || []).map((a) => [a.area, a]));
+    const areaOf = new Map((frame.view.areas || []).map((a) => [a.area, a]));
     // Region targets: start a civilization (after a colour is picked), or migrate.
     /** @type {Map<number, string>} */
     const regionTargets = new Map(); // area id -> action
@@ -698,7 +699,7 @@ export function createRenderer(parts, ctx) {
     /** @type {Map<string, import("./types").Highlight>} */
     const highlight = new Map();
     for (const h of options.highlights || []) for (const cell of h.cells) highlight.set(cell, h);
-    const all = [...cells.map((c) => c.cell), ...(options.interactive ? targets.keys() : []), ...(frame.frontier || [])].map(parseCell);
+    const all = [...cells.map((c) => c.cell), ...(options.interactive ? targets.keys() : []), ...(frame.view.frontier || [])].map(parseCell);
     const xs = all.flatMap((c) => [(c.col * S) / 2 - S / 2, (c.col * S) / 2 + S / 2]);
     const ys = all.flatMap((c) => [c.row * H, c.row * H + H]);
     // Never zoom closer than about 7 x 3 triangles: an early map is not one giant tile.
@@ -727,7 +728,7 @@ export function createRenderer(parts, ctx) {
     }
     /** @type {[string, Point][]} each civilization's marker */
     const civAnchors = [];
-    /** @param {GheosRegion} region */
+    /** @param {RegionView} region */
     const titles = (region) => t("gheos.place_holds", { place: w.label(region.ref), tile: areaWords(areaOf.get(region.area)) || t("gheos.land") });
     for (const cell of cells) {
       const { g, anchors, geo } = drawTile(cell.row, cell.col, cell.regions, { pyramidTile: cell.pyramid, titles });
@@ -736,7 +737,7 @@ export function createRenderer(parts, ctx) {
       let regionTarget = false;
       for (const [region, , marker] of anchors) {
         if (region.civ) {
-          const civ = (frame.civilizations || {})[region.civ];
+          const civ = (frame.view.civilizations || {})[region.civ];
           if (civ && markerRefs(civ.ref, cell.cell, region)) civAnchors.push([region.civ, marker]);
         }
         const action = regionTargets.get(region.area);
@@ -774,7 +775,7 @@ export function createRenderer(parts, ctx) {
       root.append(group);
     }
     // The empty triangles next to the map, faintly, so the grid can be read.
-    for (const cellName of frame.frontier || []) {
+    for (const cellName of frame.view.frontier || []) {
       if (targets.has(cellName)) continue;
       const { row, col } = parseCell(cellName);
       const poly = svg("polygon", { points: pts(corners(row, col).points), class: "frontier", "data-cell": cellName },
@@ -798,7 +799,7 @@ export function createRenderer(parts, ctx) {
       root.append(group);
     }
     for (const [civ, [x, y]] of civAnchors) {
-      const info = (frame.civilizations || {})[civ];
+      const info = (frame.view.civilizations || {})[civ];
       root.append(svg("g", { class: "civ-marker", "data-civ": civ },
         svg("circle", { cx: x, cy: y, r: 7.5, fill: CIV_FILL[civ], stroke: civ === "white" ? "#555" : "#fff", "stroke-width": 2.5 }),
         svg("title", {}, info ? t("gheos.civ_supply", { civ: civWords(civ), count: info.supply }) : civWords(civ))));
@@ -811,7 +812,7 @@ export function createRenderer(parts, ctx) {
    * @param {SVGElement} group
    * @param {number} row
    * @param {number} col
-   * @param {GheosHandTile | undefined} tile
+   * @param {HandTile | undefined} tile
    */
   function hoverGhost(group, row, col, tile) {
     if (!tile) return;
@@ -830,7 +831,7 @@ export function createRenderer(parts, ctx) {
     clear(parts.hand);
     if (seat === null || seat === undefined) return;
     const hidden = options.hideHand;
-    const hand = hidden ? [] : frame.hand || [];
+    const hand = hidden ? [] : frame.view.hand || [];
     const tiles = hand.map((tile) => {
       const r = rotation[tile.tile] || 0;
       const { g } = drawTile(0, 0, turned(tile, r, true));
@@ -859,7 +860,7 @@ export function createRenderer(parts, ctx) {
       return;
     }
     const rows = [];
-    const phase = frame.phase;
+    const phase = frame.view.phase;
     if (phase === "tile") {
       const key = selectedTile !== null ? `${selectedTile} r${rotation[selectedTile] || 0}` : null;
       const count = key && legal.tiles[key] ? legal.tiles[key].size : 0;
@@ -879,8 +880,8 @@ export function createRenderer(parts, ctx) {
       if (legal.take.length) {
         rows.push(el("div", { class: "chip-row" }, el("span", {}, t("gheos.take_follower")), " ", legal.take.map((a) => {
           const c = a.split(" ")[1];
-          const info = (frame.civilizations || {})[c];
-          const area = info ? (frame.areas || []).find((x) => x.area === info.area) : null;
+          const info = (frame.view.civilizations || {})[c];
+          const area = info ? (frame.view.areas || []).find((x) => x.area === info.area) : null;
           return el("button", { class: "civ-chip", "data-action": a, style: `--civ:${CIV_FILL[c]}`, title: areaWords(area), onclick: () => ctx.act(a) }, civName(c));
         })));
       }
@@ -904,12 +905,12 @@ export function createRenderer(parts, ctx) {
   function tokenGain(frame) {
     const seat = frame.table.seat;
     if (seat === null) return 0;
-    const me = frame.players[seat];
-    const mine = (frame.followers || {})[me] || {};
+    const me = frame.view.players[seat];
+    const mine = (frame.view.followers || {})[me] || {};
     let total = 0;
     for (const [civ, n] of Object.entries(mine)) {
-      const info = (frame.civilizations || {})[civ];
-      const area = info ? (frame.areas || []).find((a) => a.area === info.area) : null;
+      const info = (frame.view.civilizations || {})[civ];
+      const area = info ? (frame.view.areas || []).find((a) => a.area === info.area) : null;
       total += n * (area?.cup || 0);
     }
     return total;
@@ -921,28 +922,28 @@ export function createRenderer(parts, ctx) {
     const over = frame.table?.status === "over";
     const civs = Object.keys(CIV_FILL);
     const thinking = options.thinking;
-    const rows = frame.players.map((p, i) => el("tr", { class: i === seat ? "me" : "", "data-player": p },
+    const rows = frame.view.players.map((p, i) => el("tr", { class: i === seat ? "me" : "", "data-player": p },
       el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${PLAYER_ACCENT[i]}`, title: seatWord(p) }, nameAt(frame.table, i)),
-        frame.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? t("common.thinking") : t("common.decides_now") }) : null),
-      el("td", {}, el("strong", {}, String((frame.points || {})[p] ?? 0))),
-      el("td", { class: "followers" }, civs.filter((c) => ((frame.followers || {})[p] || {})[c]).map((c) =>
-        el("span", { class: "cube", style: `--civ:${CIV_FILL[c]}`, title: followersOf(c, frame.followers[p][c]) }, String(frame.followers[p][c])))),
-      el("td", {}, String((frame.tokens || {})[p] ?? 0)),
-      el("td", {}, String((frame.hand_sizes || {})[p] ?? ""))));
-    const onBoard = Object.entries(frame.civilizations || {});
+        frame.table.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? t("common.thinking") : t("common.decides_now") }) : null),
+      el("td", {}, el("strong", {}, String((frame.view.points || {})[p] ?? 0))),
+      el("td", { class: "followers" }, civs.filter((c) => ((frame.view.followers || {})[p] || {})[c]).map((c) =>
+        el("span", { class: "cube", style: `--civ:${CIV_FILL[c]}`, title: followersOf(c, frame.view.followers[p][c]) }, String(frame.view.followers[p][c])))),
+      el("td", {}, String((frame.view.tokens || {})[p] ?? 0)),
+      el("td", {}, String((frame.view.hand_sizes || {})[p] ?? ""))));
+    const onBoard = Object.entries(frame.view.civilizations || {});
     put(parts.scores, el("div", { class: "card" },
       el("h3", {}, t("tigris.points")),
       el("table", { class: "score-table" },
         el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, t("gheos.pts")), el("th", {}, t("gheos.followers")), el("th", { title: t("gheos.tokens_title") }, t("gheos.tokens")), el("th", { title: t("tigris.in_hand") }, t("tigris.hand")))),
         el("tbody", {}, rows)),
       el("p", { class: "small" }, t("gheos.civilizations"), " ", onBoard.length ? onBoard.map(([c, info]) => {
-        const area = (frame.areas || []).find((a) => a.area === info.area);
+        const area = (frame.view.areas || []).find((a) => a.area === info.area);
         return el("span", { class: "cube", style: `--civ:${CIV_FILL[c]}`, title: areaWords(area) },
           t("tigris.left", { count: info.supply }));
       }) : t("gheos.none_yet")),
-      el("p", { class: "muted small" }, frame.end_epoch
-        ? t("gheos.stack", { count: frame.stack_size ?? 0, drawn: frame.epochs_drawn ?? 0, end: frame.end_epoch })
-        : t("gheos.stack_last", { count: frame.stack_size ?? 0, drawn: frame.epochs_drawn ?? 0 }))));
+      el("p", { class: "muted small" }, frame.view.end_epoch
+        ? t("gheos.stack", { count: frame.view.stack_size ?? 0, drawn: frame.view.epochs_drawn ?? 0, end: frame.view.end_epoch })
+        : t("gheos.stack_last", { count: frame.view.stack_size ?? 0, drawn: frame.view.epochs_drawn ?? 0 }))));
   }
 
   /**
@@ -995,7 +996,7 @@ function allActions(actions, ctx, words) {
  * @param {GheosFrame} frame
  */
 export function needsDecision(frame) {
-  return ["pay", "migrate", "war"].includes(frame.phase) && (frame.legal_actions || []).length > 0;
+  return ["pay", "migrate", "war"].includes(frame.view.phase) && (frame.legal_actions || []).length > 0;
 }
 
 /**
@@ -1005,19 +1006,19 @@ export function needsDecision(frame) {
  * @param {TableContext} ctx
  */
 export function openDecision(container, frame, ctx) {
-  const p = frame.pending;
+  const p = frame.view.pending;
   const actions = frame.legal_actions;
-  const w = wordsFor(frame.players, frame);
+  const w = wordsFor(frame.view.players, frame);
   /** @param {string} a @param {string} label @returns {DialogButton} */
   const button = (a, label) => ({ label, action: a, onclick: () => ctx.act(a) });
   const swords = list(Object.entries(p?.swords || {}).map(([c, n]) => t("gheos.civ_swords", { civ: civName(c), swords: counted(n, "sword") })));
-  if (frame.phase === "pay") {
+  if (frame.view.phase === "pay") {
     panel(container, {
       title: t("gheos.pay_title"),
       body: [el("p", {}, t("gheos.pay_about", { place: w.label(p?.cell || "") }))],
       buttons: actions.map((a) => button(a, capitalised(t("gheos.do.pay", { followers: followersOf(a.split(" ")[1], 1) })))),
     });
-  } else if (frame.phase === "migrate") {
+  } else if (frame.view.phase === "migrate") {
     panel(container, {
       title: t("gheos.migrate_title"),
       body: [el("p", {}, t("gheos.migrate_about"))],

@@ -9,7 +9,7 @@ import { remember, rememberedAll } from "./state.js";
 import { date, has, list, t } from "./i18n.js";
 import { dialog, el, fieldChecked, fieldValue, link, messageOf, put, ratedBadge, toast } from "./ui.js";
 
-/** @typedef {import("./types").BotInfo} BotInfo */
+/** @typedef {import("./types").BotChoice} BotInfo */
 /** @typedef {import("./types").GameInfo} GameInfo */
 /** @typedef {import("./types").Meta} Meta */
 /** @typedef {import("./types").Options} Options */
@@ -434,7 +434,7 @@ async function createGame(state) {
   // At one screen there is nobody to wait for: open seats are people at the table.
   const seats = state.seats.slice(0, state.players).map((k) => (hotseat && k === "open" ? "human" : k));
   try {
-    /** @type {import("./types").NewTable} */
+    /** @type {import("./types").CreateBody} */
     const body = { game: state.game, players: state.players, seats, options: state.options, hotseat,
       rated: state.rated, spectator_chat: state.spectatorChat,
       ...(hotseat || !seatName() ? {} : { name: seatName() || undefined }) };
@@ -443,7 +443,7 @@ async function createGame(state) {
     if (!hotseat && state.secret) body.private = true;
     const created = await api.create(body);
     if (hotseat) {
-      remember(created.id, { table_token: created.table_token, game: state.game, creator: true });
+      remember(created.id, { table_token: created.table_token || undefined, game: state.game, creator: true });
       location.hash = `#/hotseat/${created.id}`;
       return;
     }

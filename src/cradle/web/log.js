@@ -73,7 +73,7 @@ export class GameLog {
    */
   sync(frame) {
     const t = frame.table;
-    notePieces(this.pieces, frame);
+    notePieces(this.pieces, frame.view);
     if (this.moves === t.moves) return null;
     // The hot-seat screen shows each person's view in turn: its log is always the spectators'.
     const last = t.last;
@@ -149,10 +149,10 @@ export function moverWords(words, step) {
  * @param {(step: Step, said: Said) => void} onPick
  */
 export function renderLog(node, log, module, frame, onPick) {
-  const words = module.wordsFor(frame.players, frame, log.pieces);
+  const words = module.wordsFor(frame.view.players, frame, log.pieces);
   const entries = log.steps.map((step) => {
     const said = module.describeStep(step, moverWords(words, step));
-    const colour = module.seatColour(frame.players, step.seat);
+    const colour = module.seatColour(frame.view.players, step.seat);
     return el("li", {
       class: `log-entry${step.ply > log.fresh ? " new" : ""}`, "data-ply": step.ply, tabindex: 0,
       title: `Move ${step.ply}: show the board as it was then`, style: `--seat:${colour}`,

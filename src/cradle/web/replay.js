@@ -71,21 +71,21 @@ export function replayScreen(root, id) {
     const lastStep = data.steps.length - 1;
     /** @type {BoardFrame} */
     const frame = {
-      ...s.view,
-      to_move: null,
+      view: s.view,
       legal_actions: [],
       table: { game: data.game, seat, seats: data.seats, names: data.names, status: step === lastStep ? "over" : "running",
-        result: data.result, players: data.players, moves: step, events: s.events, last: null, can_undo: false, version: step },
+        result: data.result, players: data.players, moves: step, to_move: null, events: s.events, last: null, can_undo: false, version: step },
     };
     if (!renderer) renderer = module.createRenderer(parts, { mode: "replay", act() {}, undo() {} });
-    const highlights = s.action ? [{ seat: s.seat, cells: module.cellsOf(s.action), colour: module.seatColour(data.players, s.seat), fresh: true }] : [];
+    const moved = s.action !== null && s.seat !== null ? { seat: s.seat, action: s.action } : null;
+    const highlights = moved ? [{ seat: moved.seat, cells: module.cellsOf(moved.action), colour: module.seatColour(data.players, moved.seat), fresh: true }] : [];
     const origin = module.originOf(data.steps[lastStep].view);
     renderer.update(frame, { interactive: false, highlights, pieces, origin });
-    const words = module.wordsFor(data.players, { ...data.steps[lastStep].view, table: data }, pieces, origin);
+    const words = module.wordsFor(data.players, { view: data.steps[lastStep].view, table: data }, pieces, origin);
     const game = data;
     /** @param {string} dynasty @param {number} i a seat, named with its dynasty (its colour) */
     const seen = (dynasty, i) => (nameAt(game, i) === seatWord(dynasty) ? nameAt(game, i) : t("names.twin", { name: nameAt(game, i), seat: seatWord(dynasty) }));
-    const shown = s.action ? { ply: step, seat: s.seat, action: s.action, events: s.events, standin: s.standin } : null;
+    const shown = s.action !== null && s.seat !== null ? { ply: step, seat: s.seat, action: s.action, events: s.events, standin: s.standin } : null;
     const said = shown ? module.describeStep(shown, moverWords(words, shown)) : null;
     put(parts.banner,
       el("span", { class: `badge ${data.game}` }, GAME_TITLES[data.game]),

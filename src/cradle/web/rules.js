@@ -93,11 +93,12 @@ function picture(game, p) {
   api.picture(game, p.lesson, p.after).then((answer) => {
     /** @type {BoardFrame} */
     const frame = {
-      ...answer.view,
+      view: answer.view,
       legal_actions: [],
       table: {
         game, players: answer.view.players, seats: answer.view.players.map(() => "human"), seat: null,
-        status: answer.over ? "over" : "running", moves: p.after, events: [], can_undo: false, version: `picture-${p.id}`,
+        status: answer.over ? "over" : "running", moves: p.after, to_move: answer.over ? null : answer.view.to_move,
+        events: [], can_undo: false, version: `picture-${p.id}`,
       },
     };
     const parts = { board, hand: el("div"), controls: el("div"), scores: el("div"), decision: el("div") };

@@ -29,8 +29,8 @@ import {
 /** @typedef {import("./types").Renderer} Renderer */
 /** @typedef {import("./types").Said} Said */
 /** @typedef {import("./types").Screen} Screen */
-/** @typedef {import("./types").SeatResult} SeatResult */
-/** @typedef {import("./types").TableMeta} TableMeta */
+/** @typedef {import("./types").Placing} SeatResult */
+/** @typedef {import("./types").FrameTable} TableMeta */
 /** @typedef {import("./types").Seat} Seat */
 /** @typedef {import("./types").Step} Step */
 /** @typedef {import("./types").TableContext} TableContext */
@@ -227,7 +227,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
    * @param {Frame} frame
    */
   function thinkingSeat(frame) {
-    const seat = frame.to_move;
+    const seat = frame.table.to_move;
     if (seat === null || seat === undefined || frame.table.status === "over") return null;
     return (frame.table.seats[seat] || "").startsWith("bot:") ? seat : null;
   }
@@ -244,7 +244,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
     if (!renderer) renderer = module.createRenderer(parts, ctx);
     const seat = frame.table.seat;
     const over = frame.table.status === "over";
-    const mine = seat !== null && frame.to_move === seat && !over;
+    const mine = seat !== null && frame.table.to_move === seat && !over;
     chat.sync(frame, mode === "seat" ? seat : null);
 
     // For scripts and tests driving the page: which change is on screen, whose decision it is.
@@ -288,7 +288,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
     if (!past) {
       renderer.update(frame, {
         interactive: mine,
-        highlights: [...log.highlights(module, frame.players, seat), ...(guide?.highlights(module) || [])],
+        highlights: [...log.highlights(module, frame.view.players, seat), ...(guide?.highlights(module) || [])],
         thinking: thinkingSeat(frame),
         pieces: log.pieces,
       });
@@ -336,7 +336,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
     const over = table.status === "over";
     const seat = table.seat;
     const rows = [];
-    const deciding = frame.to_move;
+    const deciding = frame.table.to_move;
     const away = table.away || [];
     const clock = table.clock || null;
     if (clock) rows.push(clockList(table, clock));
@@ -433,7 +433,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
   function tickClocks(frame) {
     const table = frame.table;
     if (!table.clock || table.status === "over") return;
-    const deciding = frame.to_move;
+    const deciding = frame.table.to_move;
     if (deciding !== null && deciding !== undefined && table.clock.gone && table.clock.gone[deciding] !== null
       && absentLong(table.clock, deciding) && !parts.clock.querySelector("#timeout-choice")) {
       drawClock(frame); // away long enough: the others' choice appears
@@ -530,11 +530,11 @@ export function tableScreen(root, id, token, mode, guide = null) {
    * @param {boolean} over
    */
   function notify(frame, mine, over) {
-    const who = frame.to_move !== null && frame.to_move !== undefined ? nameAt(frame.table, frame.to_move) : "";
+    const who = frame.table.to_move !== null && frame.table.to_move !== undefined ? nameAt(frame.table, frame.table.to_move) : "";
     const seat = frame.table.seat;
     if (over) setTitle(t("table.game_over"));
     else if (mine && seat !== null) setTitle(mode === "hotseat" ? t("table.named_turn", { name: nameAt(frame.table, seat) }) : t("account.your_turn"));
-    else if (mode === "hotseat" && frame.to_move !== null && frame.table.seats[frame.to_move] === "human") setTitle(t("table.named_turn", { name: who }));
+    else if (mode === "hotseat" && frame.table.to_move !== null && frame.table.seats[frame.table.to_move] === "human") setTitle(t("table.named_turn", { name: who }));
     else setTitle(t("account.waiting_for", { name: who }));
     if (mine && !wasMine && heard) chime();
     heard = true;
@@ -552,17 +552,16 @@ export function tableScreen(root, id, token, mode, guide = null) {
       if (!last || !module || !renderer) return; // the log shows once a frame has come
       /** @type {BoardFrame} */
       const frame = {
-        ...answer.view,
-        to_move: answer.to_move,
+        view: answer.view,
         legal_actions: [],
-        table: { ...last.table, seat: answer.seat, version: `past-${step.ply}`, can_undo: false, events: answer.step?.events || [] },
+        table: { ...last.table, seat: answer.seat, to_move: answer.to_move, version: `past-${step.ply}`, can_undo: false, events: answer.step?.events || [] },
       };
       past = { ply: step.ply, frame };
-      const colour = module.seatColour(last.players, step.seat);
+      const colour = module.seatColour(last.view.players, step.seat);
       renderer.update(frame, {
         interactive: false,
         past: true,
-        origin: module.originOf(last),
+        origin: module.originOf(last.view),
         hideHand: mode === "hotseat",
         highlights: [{ seat: step.seat, cells: module.cellsOf(step.action), colour, fresh: true }],
         pieces: log.pieces,
@@ -612,9 +611,9 @@ export function tableScreen(root, id, token, mode, guide = null) {
     const list = [];
     if (hints === "loading") list.push(el("p", { class: "muted", id: "hints-loading" }, el("span", { class: "spinner" }), " ", t("table.hints_loading")));
     else if (hints && hints.version === frame.table.version && mine) {
-      const words = game.wordsFor(frame.players, frame, log.pieces);
+      const words = game.wordsFor(frame.view.players, frame, log.pieces);
       list.push(el("ol", { class: "hints", id: "hints" }, hints.list.map((h) => el("li", { class: "hint-row", "data-action": h.action },
-        el("div", {}, el("strong", {}, capitalised(game.describeAction(h.action, words))), el("span", { class: "chance" }, ` ${measured(frame.players.length, h.win_chance)}`)),
+        el("div", {}, el("strong", {}, capitalised(game.describeAction(h.action, words))), el("span", { class: "chance" }, ` ${measured(frame.view.players.length, h.win_chance)}`)),
         el("p", { class: "small muted" }, capitalised(game.reasonWords(translateReason(h.reason), words))),
         el("div", { class: "hint-buttons" },
           el("button", { class: "btn small", "data-show": h.action, onclick: () => {
@@ -638,7 +637,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
       hints = null;
       toast(messageOf(error));
     }
-    if (last) drawAssist(last, last.table.seat !== null && last.to_move === last.table.seat && last.table.status !== "over");
+    if (last) drawAssist(last, last.table.seat !== null && last.table.to_move === last.table.seat && last.table.status !== "over");
   }
 
   return {
@@ -737,19 +736,19 @@ function banner(node, frame, mode, thinking) {
   const table = frame.table;
   let text;
   if (table.status === "over") text = t("table.is_over");
-  else if (frame.to_move === null || frame.to_move === undefined) text = "";
-  else if (table.seat !== null && frame.to_move === table.seat) {
+  else if (frame.table.to_move === null || frame.table.to_move === undefined) text = "";
+  else if (table.seat !== null && frame.table.to_move === table.seat) {
     text = mode === "hotseat" ? t("table.named_decision", { name: nameAt(table, table.seat) }) : t("table.your_decision");
   } else if (thinking !== null) {
     text = null;
   } else {
-    text = t("account.waiting_for", { name: nameAt(table, frame.to_move) });
+    text = t("account.waiting_for", { name: nameAt(table, frame.table.to_move) });
   }
   const who = table.seat === null ? t("table.watching") : t("table.you_are", { name: nameAt(table, table.seat) });
   put(node,
     el("span", { class: `badge ${table.game}` }, GAME_TITLES[table.game] || table.game),
     table.rated ? [" ", ratedBadge(table.id)] : null,
-    text !== null ? el("strong", { class: frame.to_move === table.seat && table.status !== "over" ? "your-turn" : "" }, text) : null,
+    text !== null ? el("strong", { class: frame.table.to_move === table.seat && table.status !== "over" ? "your-turn" : "" }, text) : null,
     thinking !== null ? el("strong", { class: "thinking-note", id: "thinking" }, el("span", { class: "spinner" }),
       " ", t("table.thinking", { name: nameAt(table, thinking) })) : null,
     el("span", { class: "muted detail" }, el("span", { class: "sep" }, "· "), t("table.banner_detail", { who, number: table.moves })));
@@ -807,7 +806,7 @@ function analysisNote(frame) {
   const people = frame.table.seats.some((kind) => kind === "human");
   api.meta().then((meta) => {
     put(node, people && meta.analyse_finished !== false
-      ? t("table.analysing", { measure: measureName(frame.players.length) })
+      ? t("table.analysing", { measure: measureName(frame.view.players.length) })
       : t("table.no_auto_analysis"));
   }).catch(() => {});
   return node;

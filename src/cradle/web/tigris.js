@@ -25,6 +25,7 @@ import { bringIntoView, clear, put, dialog, el, svg, panel } from "./ui.js";
 /** @typedef {import("./types").TableContext} TableContext */
 /** @typedef {import("./types").TigrisColor} TigrisColor */
 /** @typedef {import("./types").TigrisConflict} TigrisConflict */
+/** @typedef {import("./types").TigrisPending} TigrisPending */
 /** @typedef {import("./types").TigrisConflictResult} TigrisConflictResult */
 /** @typedef {import("./types").TigrisMap} TigrisMap */
 /** @typedef {import("./types").TigrisResult} TigrisResult */
@@ -455,7 +456,7 @@ export function conflictOutcome(events, frame) {
   const found = (events || []).find(isConflictResult);
   if (!found) return null;
   const me = frame.table?.seat;
-  const seating = seatingOf(frame.players, frame);
+  const seating = seatingOf(frame.view.players, frame);
   const who = whoAt(seating);
   const attacker = found.attack > found.defence ? found.winner : found.loser;
   const defender = attacker === found.winner ? found.loser : found.winner;
@@ -475,7 +476,7 @@ export function conflictOutcome(events, frame) {
   }
   const lines = [
     t("tigris.outcome.sides", { attacker: who(attacker), attack: found.attack, defender: who(defender), defence: found.defence }),
-    eventWords(found, { players: frame.players, who, named: (text) => namedText(text, seating), label: (cell) => cell }),
+    eventWords(found, { players: frame.view.players, who, named: (text) => namedText(text, seating), label: (cell) => cell }),
   ];
   return { title, lines, win };
 }
@@ -515,13 +516,13 @@ function actionCell(action) {
  * @returns {{attacker: ConflictSide, defender: ConflictSide} | null}
  */
 function conflictCells(frame) {
-  const p = frame.pending;
-  if (!p || (p.kind !== "revolt" && p.kind !== "war")) return null;
-  const board = frame.board || {};
+  const p = frame.view.pending;
+  if (!isConflict(p)) return null;
+  const board = frame.view.board || {};
   const role = ROLE_OF_COLOR[p.color];
   /** @param {"attacker" | "defender"} side @returns {ConflictSide} */
   const sideOf = (side) => {
-    const dynasty = frame.players[p[side]];
+    const dynasty = frame.view.players[p[side]];
     const leader = Object.keys(board).find((c) => board[c] === `leader:${dynasty}:${role}`);
     /** @type {Set<string>} */
     const supporters = new Set();
@@ -554,7 +555,7 @@ function conflictCells(frame) {
  * @param {string} cell
  */
 function describeCell(frame, map, cell) {
-  const board = frame.board || {};
+  const board = frame.view.board || {};
   const value = board[cell];
   const river = (map?.river || []).includes(cell);
   const special = (map?.special || []).includes(cell);
@@ -566,8 +567,8 @@ function describeCell(frame, map, cell) {
     if (v === "catastrophe") parts.push(t("tigris.cell.catastrophe"));
     else if (v.startsWith("leader:")) {
       const [, dynasty, role] = v.split(":");
-      const seat = frame.players.indexOf(dynasty);
-      const name = seat < 0 ? seatWord(dynasty) : nameAt(seatingOf(frame.players, frame), seat);
+      const seat = frame.view.players.indexOf(dynasty);
+      const name = seat < 0 ? seatWord(dynasty) : nameAt(seatingOf(frame.view.players, frame), seat);
       const leader = t(`tigris.leader_of.${ROLE_COLOR[role]}`);
       parts.push(name === seatWord(dynasty) // the symbol's name, where the person's is another
         ? t("tigris.cell.leader", { name, role: roleWord(role), leader })
@@ -578,18 +579,18 @@ function describeCell(frame, map, cell) {
     if (treasure) parts.push(t("tigris.cell.treasure"));
   }
   if (special) parts.push(t("tigris.cell.special"));
-  for (const m of frame.monuments || []) {
+  for (const m of frame.view.monuments || []) {
     const [x, y] = cellXY(m.cell);
     const [cx, cy] = cellXY(cell);
     if (cx >= x && cx < x + 2 * S && cy >= y && cy < y + 2 * S) {
       parts.push(t("tigris.cell.monument", { monument: monumentWords(m.colors.join("-")), roles: list(m.colors.map((c) => roleWord(ROLE_OF_COLOR[c]))) }));
     }
   }
-  for (const [color, at] of Object.entries(frame.buildings || {})) {
+  for (const [color, at] of Object.entries(frame.view.buildings || {})) {
     if (at === cell) parts.push(t("tigris.cell.building", { building: buildingWords(color), tile: aTile(color) }));
   }
-  if (frame.wonder && (value || "").startsWith("wonder")) parts.push(t("tigris.cell.wonder"));
-  if (frame.unification === cell) parts.push(t("tigris.cell.unification"));
+  if (frame.view.wonder && (value || "").startsWith("wonder")) parts.push(t("tigris.cell.wonder"));
+  if (frame.view.unification === cell) parts.push(t("tigris.cell.unification"));
   return t("tigris.cell", { cell, about: parts.join("; ") });
 }
 
@@ -632,7 +633,7 @@ export function createRenderer(parts, ctx) {
     if (frame && next.table?.version !== frame.table?.version) { why = ""; hinted = null; }
     frame = next;
     options = opts;
-    const board = next.options?.board || "standard";
+    const board = String(next.view.options?.board || "standard");
     if (mapName !== board) {
       mapName = board;
       map = null;
@@ -698,7 +699,7 @@ export function createRenderer(parts, ctx) {
     const about = describeCell(frame, map, cell);
     if (!options.interactive) { setWhy(about); return; }
     if (!selection) {
-      setWhy(frame.pending ? t("tigris.why_decide_first", { about }) : t("tigris.why_pick_first", { about }));
+      setWhy(frame.view.pending ? t("tigris.why_decide_first", { about }) : t("tigris.why_pick_first", { about }));
       return;
     }
     const action = `${prefix()} ${cell}`;
@@ -721,12 +722,12 @@ export function createRenderer(parts, ctx) {
 
   /** @param {TigrisFrame} frame @param {Legal} legal */
   function drawBoard(frame, legal) {
-    const board = frame.board || {};
+    const board = frame.view.board || {};
     const river = new Set(map?.river || []);
     const special = new Set(map?.special || []);
     const targets = targetsFor(legal);
     const me = frame.table?.seat;
-    const myDynasty = me !== null && me !== undefined ? frame.players[me] : null;
+    const myDynasty = me !== null && me !== undefined ? frame.view.players[me] : null;
     const conflict = conflictCells(frame);
     const highlight = new Map(); // cell -> [{colour, fresh}]
     for (const h of options.highlights || []) {
@@ -797,12 +798,12 @@ export function createRenderer(parts, ctx) {
         }
       }
     }
-    for (const [color, cell] of Object.entries(frame.buildings || {})) {
+    for (const [color, cell] of Object.entries(frame.view.buildings || {})) {
       const [x, y] = cellXY(cell);
       overLayer.append(svg("g", { class: "building", "data-building": color },
         svg("path", { d: `M${x + 20},${y + 3} l13,9 v4 h-26 v-4 z`, fill: "#fdfefe", stroke: FILL[color], "stroke-width": 2.5 })));
     }
-    for (const m of frame.monuments || []) {
+    for (const m of frame.view.monuments || []) {
       const [x, y] = cellXY(m.cell);
       const [a, b] = m.colors;
       overLayer.append(svg("g", { class: "monument", "data-monument": m.colors.join("-") },
@@ -810,15 +811,15 @@ export function createRenderer(parts, ctx) {
         svg("path", { d: `M${x + 8},${y + 8} v${2 * S - 16} h${2 * S - 16} z`, fill: FILL[b], stroke: "#fff", "stroke-width": 2 }),
         svg("rect", { x: x + 28, y: y + 28, width: 24, height: 24, fill: "#f5eedc", stroke: "#7b6a4a", "stroke-width": 2 })));
     }
-    if (frame.wonder) {
-      const [x, y] = cellXY(frame.wonder);
+    if (frame.view.wonder) {
+      const [x, y] = cellXY(frame.view.wonder);
       overLayer.append(svg("path", {
         class: "wonder",
         d: `M${x},${y - S} h${S} v${S} h${S} v${S} h-${S} v${S} h-${S} v-${S} h-${S} v-${S} h${S} z`,
       }));
     }
-    if (frame.unification) {
-      const [x, y] = cellXY(frame.unification);
+    if (frame.view.unification) {
+      const [x, y] = cellXY(frame.view.unification);
       overLayer.append(svg("rect", { x: x + 1.5, y: y + 1.5, width: S - 3, height: S - 3, class: "unification", rx: 4 }),
         svg("text", { x: x + S / 2, y: y + S - 4, class: "unification-label" }, t("tigris.unite")));
     }
@@ -874,10 +875,10 @@ export function createRenderer(parts, ctx) {
     const seat = frame.table?.seat;
     clear(parts.hand);
     if (seat === null || seat === undefined) return;
-    const me = frame.players[seat];
+    const me = frame.view.players[seat];
     const hidden = options.hideHand;
-    const hand = hidden ? [] : frame.hand || [];
-    const supply = (frame.supply || {})[me] || [];
+    const hand = hidden ? [] : frame.view.hand || [];
+    const supply = (frame.view.supply || {})[me] || [];
     parts.hand.append(el("div", { class: "card hand" },
       el("h3", {}, options.past ? t("tigris.tiles_then") : t("tigris.your_tiles"), " ", el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[me]}` }, seatWord(me))),
       el("div", { class: "tiles", id: "hand-tiles" }, hidden ? el("p", { class: "muted" }, t("tigris.hidden")) :
@@ -902,7 +903,7 @@ export function createRenderer(parts, ctx) {
           title: t("tigris.catastrophe_title"),
           onclick: () => choose({ kind: "catastrophe" }),
         }, svg("svg", { viewBox: "0 0 40 40", width: 32, height: 32, "aria-hidden": "true" }, catastropheArt(0, 0)),
-        el("span", {}, t("tigris.left", { count: (frame.catastrophes || {})[me] ?? 0 }))))));
+        el("span", {}, t("tigris.left", { count: (frame.view.catastrophes || {})[me] ?? 0 }))))));
   }
 
   /** @param {TigrisFrame} frame @param {Legal} legal */
@@ -919,14 +920,14 @@ export function createRenderer(parts, ctx) {
         buttons.push(el("button", { class: "btn", "data-action": withdraw, onclick: () => ctx.act(withdraw) }, t("tigris.withdraw", { role: roleWord(selection.role) })));
       }
       buttons.push(el("button", { class: "btn quiet", onclick: () => choose(null) }, t("common.cancel")));
-    } else if (options.interactive && !frame.pending) {
-      buttons.push(el("p", { class: "hint" }, t("tigris.actions_left", { count: frame.actions_left ?? 0 })));
+    } else if (options.interactive && !frame.view.pending) {
+      buttons.push(el("p", { class: "hint" }, t("tigris.actions_left", { count: frame.view.actions_left ?? 0 })));
     }
     if (options.interactive && legal.swap.length) {
       buttons.push(el("button", { class: "btn", id: "swap", onclick: () => swapDialog(frame, legal, ctx) }, t("tigris.swap_tiles")));
     }
     if (options.interactive && legal.pass) {
-      buttons.push(el("button", { class: "btn", id: "pass", "data-action": "pass", onclick: () => ctx.act("pass") }, frame.actions_left === 2 ? t("tigris.pass_turn") : t("tigris.end_turn")));
+      buttons.push(el("button", { class: "btn", id: "pass", "data-action": "pass", onclick: () => ctx.act("pass") }, frame.view.actions_left === 2 ? t("tigris.pass_turn") : t("tigris.end_turn")));
     }
     if (table?.can_undo && !options.past) buttons.push(el("button", { class: "btn", id: "undo", onclick: () => ctx.undo() }, t("common.undo")));
     // The line that says why a square is not legal (or what lies there): always present, so a
@@ -941,25 +942,25 @@ export function createRenderer(parts, ctx) {
     const seat = frame.table?.seat;
     const over = frame.table?.status === "over";
     // Under the hot-seat cover, the next player's points are as hidden as the tiles.
-    const points = options.hideHand ? {} : frame.points || {};
+    const points = options.hideHand ? {} : frame.view.points || {};
     const thinking = options.thinking;
-    const rows = frame.players.map((p, i) => {
+    const rows = frame.view.players.map((p, i) => {
       const own = points[p];
-      const supply = (frame.supply || {})[p] || [];
+      const supply = (frame.view.supply || {})[p] || [];
       return el("tr", { class: i === seat ? "me" : "", "data-player": p },
         // The dot's place is kept on every row: one appearing never widens the table.
         el("td", {}, el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[p]}`, title: seatWord(p) }, nameAt(frame.table, i)),
-          frame.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? t("common.thinking") : t("common.decides_now") })
+          frame.table.to_move === i && !over ? el("span", { class: `to-move${thinking === i ? " thinking" : ""}`, title: thinking === i ? t("common.thinking") : t("common.decides_now") })
             : el("span", { class: "to-move idle", "aria-hidden": "true" })),
         COLORS.map((c) => el("td", { class: `pts ${c}` }, own ? String(own[c]) : "?")),
-        el("td", {}, String((frame.treasures || {})[p] ?? 0)),
-        el("td", {}, String((frame.hand_sizes || {})[p] ?? "")),
-        el("td", { class: "catastrophes-left", title: t("tigris.catastrophes_left") }, String((frame.catastrophes || {})[p] ?? 0)),
+        el("td", {}, String((frame.view.treasures || {})[p] ?? 0)),
+        el("td", {}, String((frame.view.hand_sizes || {})[p] ?? "")),
+        el("td", { class: "catastrophes-left", title: t("tigris.catastrophes_left") }, String((frame.view.catastrophes || {})[p] ?? 0)),
         el("td", { class: "supply", title: supply.length ? t("tigris.supply_list", { roles: list(supply.map(roleWord)) }) : t("tigris.supply_none") },
           svg("svg", { viewBox: "0 0 46 12", width: 46, height: 12, "aria-hidden": "true" },
             ROLES.map((role, k) => svg("circle", { cx: 6 + k * 11.3, cy: 6, r: 4.6, fill: supply.includes(role) ? FILL[ROLE_COLOR[role]] : "none", stroke: FILL[ROLE_COLOR[role]], "stroke-width": 1.2, "data-supply": supply.includes(role) ? role : null })))));
     });
-    const left = frame.unused_monuments || [];
+    const left = frame.view.unused_monuments || [];
     put(parts.scores, el("div", { class: "card" },
       el("h3", {}, t("tigris.points")),
       el("div", { class: "table-fit" }, el("table", { class: "score-table" },
@@ -976,9 +977,9 @@ export function createRenderer(parts, ctx) {
           svg("svg", { viewBox: "0 0 20 20", width: 18, height: 18, "aria-hidden": "true" },
             svg("path", { d: "M2,2 h16 v16 z", fill: FILL[m[0]] }), svg("path", { d: "M2,2 v16 h16 z", fill: FILL[m[1]] })),
           " ", m.map(colourWord).join("-")))),
-      el("p", { class: "muted small" }, t("tigris.bag", { count: frame.bag_size ?? 0 }),
-        over ? t("tigris.final_points") : frame.ending ? t("tigris.last_turn") : "",
-        over ? "" : frame.options?.open_scoring ? t("tigris.open_scoring") : t("tigris.hidden_points"))));
+      el("p", { class: "muted small" }, t("tigris.bag", { count: frame.view.bag_size ?? 0 }),
+        over ? t("tigris.final_points") : frame.view.ending ? t("tigris.last_turn") : "",
+        over ? "" : frame.view.options?.open_scoring ? t("tigris.open_scoring") : t("tigris.hidden_points"))));
   }
 
   /**
@@ -1026,7 +1027,7 @@ function allActions(actions, ctx) {
  * @param {TableContext} ctx
  */
 function swapDialog(frame, legal, ctx) {
-  const hand = frame.hand || [];
+  const hand = frame.view.hand || [];
   const picked = new Array(hand.length).fill(false);
   const swaps = new Map(legal.swap.map((a) => [a.split(" ").slice(1).sort().join(" "), a]));
   const tiles = el("div", { class: "tiles" });
@@ -1054,7 +1055,7 @@ function swapDialog(frame, legal, ctx) {
  * @param {TigrisFrame} frame
  */
 export function needsDecision(frame) {
-  return Boolean(frame.pending) && (frame.legal_actions || []).length > 0;
+  return Boolean(frame.view.pending) && (frame.legal_actions || []).length > 0;
 }
 
 /**
@@ -1071,7 +1072,7 @@ function strengthLine(frame, p, who) {
   const words = committed === null || committed === undefined ? t(`tigris.strength.${who}`, { base })
     : t(`tigris.strength.${who}_committed`, { base, committed });
   return el("div", { class: `strength ${who}` },
-    el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[frame.players[seat]]}`, title: seatWord(frame.players[seat]) }, nameAt(seatingOf(frame.players, frame), seat)),
+    el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[frame.view.players[seat]]}`, title: seatWord(frame.view.players[seat]) }, nameAt(seatingOf(frame.view.players, frame), seat)),
     " ", words, el("strong", {}, ` = ${total}`));
 }
 
@@ -1082,19 +1083,19 @@ function strengthLine(frame, p, who) {
  * @param {TableContext} ctx
  */
 export function openDecision(container, frame, ctx) {
-  const p = frame.pending;
+  const p = frame.view.pending;
   if (!p) return;
   const actions = frame.legal_actions;
   /** @param {string} a @param {string} label @returns {DialogButton} */
   const button = (a, label) => ({ label, action: a, onclick: () => ctx.act(a) });
   const me = frame.table.seat;
-  const hand = frame.hand || [];
-  if (p.kind === "revolt" || p.kind === "war") {
+  const hand = frame.view.hand || [];
+  if (isConflict(p)) {
     const color = p.kind === "revolt" ? "red" : p.color;
     const mineCount = hand.filter((c) => c === color).length;
     const role = ROLE_OF_COLOR[p.color];
     const attack = p.attacker_strength + (p.attacker_commit ?? 0);
-    const defender = nameAt(seatingOf(frame.players, frame), p.defender);
+    const defender = nameAt(seatingOf(frame.view.players, frame), p.defender);
     const need = me === p.defender
       ? Math.max(0, attack - p.defender_strength)
       : null;
@@ -1155,15 +1156,24 @@ export function openDecision(container, frame, ctx) {
 }
 
 /**
+ * A revolt or war in progress (its sides and strengths are in every view of one).
+ * @param {TigrisPending | null | undefined} p
+ * @returns {p is TigrisConflict}
+ */
+function isConflict(p) {
+  return Boolean(p) && (p?.kind === "revolt" || p?.kind === "war");
+}
+
+/**
  * What another seat is deciding now, when it is not ours (a conflict in progress).
  * @param {TigrisFrame} frame
  */
 export function waitingFor(frame) {
-  const p = frame.pending;
-  if (!p || (p.kind !== "revolt" && p.kind !== "war") || frame.to_move === null) return null;
-  const who = nameAt(seatingOf(frame.players, frame), frame.to_move);
+  const p = frame.view.pending;
+  if (!p || (p.kind !== "revolt" && p.kind !== "war") || frame.table.to_move === null) return null;
+  const who = nameAt(seatingOf(frame.view.players, frame), frame.table.to_move);
   const color = p.kind === "revolt" ? "red" : p.color;
-  return t(frame.to_move === p.attacker ? "tigris.waiting_attacker" : "tigris.waiting_defender", { name: who, tiles: t(`tigris.tiles_word.${color}`) });
+  return t(frame.table.to_move === p.attacker ? "tigris.waiting_attacker" : "tigris.waiting_defender", { name: who, tiles: t(`tigris.tiles_word.${color}`) });
 }
 
 /**

@@ -20,23 +20,29 @@ use crate::text::py_repr;
 
 // -- Python objects the engine borrows from the reference -------------------------------------
 
-pub(super) static ILLEGAL_ACTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static MALFORMED_ACTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static DISALLOWED_ACTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 pub(super) static OPTIONS_TO_DICT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 pub(super) static HIDDEN_NAMES: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 pub(super) static RESTORE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static POSITION_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
-pub(super) fn illegal_action(py: Python<'_>, text: &str) -> PyErr {
-    match ILLEGAL_ACTION.import(py, "cradle.gheos.types", "IllegalAction") {
+fn raised(py: Python<'_>, class: &'static PyOnceLock<Py<PyType>>, name: &str, text: &str) -> PyErr {
+    match class.import(py, "cradle.gheos.types", name) {
         Ok(class) => PyErr::from_type(class.clone(), text.to_string()),
         Err(err) => err,
     }
 }
 
+/// The reference's MalformedAction: no action of the notation, whatever the position.
+pub(super) fn malformed_action(py: Python<'_>, text: &str) -> PyErr {
+    raised(py, &MALFORMED_ACTION, "MalformedAction", text)
+}
+
 pub(super) fn refusal(py: Python<'_>, refusal: Refusal) -> PyErr {
     match refusal {
-        Refusal::Illegal(text) => illegal_action(py, &text),
-        Refusal::Value(text) => PyValueError::new_err(text),
+        Refusal::Malformed(text) => malformed_action(py, &text),
+        Refusal::Disallowed(text) => raised(py, &DISALLOWED_ACTION, "DisallowedAction", &text),
     }
 }
 
@@ -481,7 +487,7 @@ pub(super) fn words(action: &Bound<'_, PyString>) -> PyResult<Vec<String>> {
 /// An int action id as i64; ids beyond i64 are refused as the reference refuses them.
 pub(super) fn action_id_of(py: Python<'_>, action_id: &Bound<'_, PyAny>) -> PyResult<i64> {
     if action_id.is_instance_of::<PyBool>() || !action_id.is_instance_of::<PyInt>() {
-        return Err(illegal_action(
+        return Err(malformed_action(
             py,
             &format!(
                 "an action id is an integer, not {}",
@@ -491,7 +497,7 @@ pub(super) fn action_id_of(py: Python<'_>, action_id: &Bound<'_, PyAny>) -> PyRe
     }
     match action_id.extract::<i64>() {
         Ok(id) => Ok(id),
-        Err(_) => Err(illegal_action(
+        Err(_) => Err(malformed_action(
             py,
             &format!(
                 "action id {} is outside 0..{}",

@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 
 use self::convert::{
-    action_id_of, cached, check_names, events, from_hidden, hidden_number, illegal_action, name,
+    action_id_of, cached, check_names, events, from_hidden, hidden_number, malformed_action, name,
     position_dict, position_error, read_position, refusal, standings, summary_dict, t, tile_set,
     view_dict, words, PyHost, TileRow, HIDDEN_NAMES, RESTORE,
 };
@@ -415,11 +415,12 @@ impl GheosState {
         events(py, &self.t.s, &log.events)
     }
 
-    /// Applies a legal id without making events (fast path); IllegalAction otherwise.
+    /// Applies a legal id without making events (fast path); MalformedAction or
+    /// DisallowedAction otherwise.
     fn apply_id(&mut self, py: Python<'_>, action_id: &Bound<'_, PyAny>) -> PyResult<()> {
         let mut log = Log::new(false);
         if !action_id.is_instance_of::<PyInt>() || action_id.is_instance_of::<PyBool>() {
-            return Err(illegal_action(
+            return Err(malformed_action(
                 py,
                 &format!(
                     "an action id is an integer, not {}",
@@ -671,7 +672,7 @@ impl GheosState {
             let words = words(text)?;
             self.t.s.apply_words(&words, &PyHost(py), log)
         } else {
-            return Err(illegal_action(
+            return Err(malformed_action(
                 py,
                 &format!(
                     "an action is a string (or an action id), not {}",

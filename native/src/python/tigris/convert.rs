@@ -22,7 +22,8 @@ use crate::tigris::events::Event;
 use crate::tigris::position::Position;
 use crate::tigris::state::{Key, List, Options, Pending, PendingKind, State};
 
-static ILLEGAL: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static MALFORMED: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static DISALLOWED: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static POSITION_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static OPTIONS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static PARSE_ACTION: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -71,11 +72,26 @@ pub(super) fn canonical_ids() -> &'static HashMap<&'static str, u16> {
     })
 }
 
-pub(super) fn illegal(py: Python<'_>, reason: String) -> PyErr {
-    match ILLEGAL.import(py, "cradle.tigris.types", "IllegalAction") {
+fn raised(
+    py: Python<'_>,
+    class: &'static PyOnceLock<Py<PyType>>,
+    name: &str,
+    reason: String,
+) -> PyErr {
+    match class.import(py, "cradle.tigris.types", name) {
         Ok(ty) => PyErr::from_type(ty.clone(), reason),
         Err(err) => err,
     }
+}
+
+/// The reference's MalformedAction: no action of the notation.
+pub(super) fn malformed(py: Python<'_>, reason: String) -> PyErr {
+    raised(py, &MALFORMED, "MalformedAction", reason)
+}
+
+/// The reference's DisallowedAction: an action the rules do not allow now.
+pub(super) fn disallowed(py: Python<'_>, reason: String) -> PyErr {
+    raised(py, &DISALLOWED, "DisallowedAction", reason)
 }
 
 pub(super) fn position_error(py: Python<'_>, reason: String) -> PyErr {
@@ -121,7 +137,7 @@ pub(super) fn parse(py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Parse
             ));
         }
         if text.is_ascii() {
-            return parse_ascii(text).map_err(|reason| illegal(py, reason));
+            return parse_ascii(text).map_err(|reason| malformed(py, reason));
         }
         return parse_unicode(py, action);
     }
@@ -131,7 +147,7 @@ pub(super) fn parse(py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Parse
             Some(id) => Ok(Parsed::Action(
                 Action::from_id(id as u16).expect("an id in range"),
             )),
-            None => Err(illegal(
+            None => Err(malformed(
                 py,
                 format!(
                     "action id {} is outside 0..{}",
@@ -146,10 +162,10 @@ pub(super) fn parse(py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Parse
     reference_action(py, &known.call1((action,))?)
 }
 
-/// `action_id` as an id in range: IllegalAction (the reference's reasons) otherwise.
+/// `action_id` as an id in range: MalformedAction (the reference's reasons) otherwise.
 pub(super) fn strict_id(py: Python<'_>, action_id: &Bound<'_, PyAny>) -> PyResult<u16> {
     if !action_id.is_instance_of::<PyInt>() || action_id.is_instance_of::<PyBool>() {
-        return Err(illegal(
+        return Err(malformed(
             py,
             format!(
                 "an action id is an integer, not {}",
@@ -159,7 +175,7 @@ pub(super) fn strict_id(py: Python<'_>, action_id: &Bound<'_, PyAny>) -> PyResul
     }
     match action_id.extract::<i64>() {
         Ok(id) if (0..ACTION_COUNT as i64).contains(&id) => Ok(id as u16),
-        _ => Err(illegal(
+        _ => Err(malformed(
             py,
             format!(
                 "action id {} is outside 0..{}",

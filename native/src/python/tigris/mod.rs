@@ -12,7 +12,7 @@ use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple, PyType};
 use pyo3::{intern, IntoPyObjectExt};
 
 use self::convert::{
-    colour_list, dynasty_index, event_dict, illegal, list_index, lookup_colour, names,
+    colour_list, disallowed, dynasty_index, event_dict, list_index, lookup_colour, names,
     options_from_py, options_object, parse, position_dict, position_error, read_position,
     result_list, strict_id, strings, view_dict,
 };
@@ -132,7 +132,7 @@ impl TigrisState {
         self.t
             .s
             .apply(parsed, &mut events)
-            .map_err(|reason| illegal(py, reason))?;
+            .map_err(|reason| disallowed(py, reason))?;
         self.changed();
         Ok(events)
     }
@@ -284,7 +284,7 @@ impl TigrisState {
     }
 
     /// The notation of the fixed id `action_id` (the cached table of `all_action_strings()`);
-    /// IllegalAction for a non-int or an id out of range.
+    /// MalformedAction for a non-int or an id out of range.
     fn action_string<'py>(
         &self,
         py: Python<'py>,
@@ -309,17 +309,17 @@ impl TigrisState {
         self.apply_quiet(py, action_id)
     }
 
-    /// Apply `action` (text or id) for the seat to move; the events. IllegalAction, and no
-    /// change, when it is malformed or not legal now.
+    /// Apply `action` (text or id) for the seat to move; the events. MalformedAction (read
+    /// first) or DisallowedAction, and no change, when it is malformed or not legal now.
     fn apply<'py>(
         &mut self,
         py: Python<'py>,
         action: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        if self.t.s.over {
-            return Err(illegal(py, "the game is over".into()));
-        }
         let parsed = parse(py, action)?;
+        if self.t.s.over {
+            return Err(disallowed(py, "the game is over".into()));
+        }
         let events = self.apply_parsed(py, &parsed)?;
         let names = names(&self.t.s);
         PyList::new(
@@ -333,14 +333,14 @@ impl TigrisState {
 
     /// `apply` without building the events (for search and training loops).
     fn apply_quiet(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        if self.t.s.over {
-            return Err(illegal(py, "the game is over".into()));
-        }
         let parsed = parse(py, action)?;
+        if self.t.s.over {
+            return Err(disallowed(py, "the game is over".into()));
+        }
         self.t
             .s
             .apply(&parsed, &mut NoEvents)
-            .map_err(|reason| illegal(py, reason))?;
+            .map_err(|reason| disallowed(py, reason))?;
         self.changed();
         Ok(())
     }

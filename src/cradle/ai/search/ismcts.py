@@ -241,7 +241,17 @@ def search(
     native = native_search_for(state, knowledge, params)
     if native is not None:
         return native(state, seat, budget, params, [seed], only)
+    needs_native(params)
     return Ismcts(state, seat, knowledge, params, random.Random(seed), only).run(budget)
+
+
+def needs_native(params: IsmctsParams) -> None:
+    """A model plays in the native search only: a clear error where the Python one would run."""
+    if params.model is not None:
+        raise ValueError(
+            f"model={params.model} needs the native search: a native state (engine='native') "
+            "and native=1"
+        )
 
 
 # -- root parallelism ------------------------------------------------------------------------
@@ -278,6 +288,7 @@ def parallel_search(
     native = native_search_for(state, knowledge, params)
     if native is not None:
         return native(state, seat, budget, params, seeds, only)
+    needs_native(params)
     start = time.perf_counter()
     blob = pickle.dumps(state)
     share = budget.split(len(seeds))

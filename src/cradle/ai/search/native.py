@@ -18,6 +18,7 @@ from cradle.ai.knowledge.gheos import GheosKnowledge
 from cradle.ai.knowledge.learned import model
 from cradle.ai.knowledge.params import KnowledgeSettings
 from cradle.ai.knowledge.tigris import TigrisKnowledge
+from cradle.ai.model import load
 from cradle.ai.search.budget import Budget
 from cradle.ai.search.params import IsmctsParams, batch_of, playout_of, rollout_of
 from cradle.ai.search.result import SearchResult, make_result
@@ -113,6 +114,7 @@ def native_search_for(
     if judging is None:
         return None
     belief = belief_rows(knowledge)
+    network = None if params.model is None else load(params.model)
 
     def run(
         state: GameState,
@@ -142,6 +144,9 @@ def native_search_for(
             only_ids,
             floor=budget.floor,
             belief=belief,
+            model=network,
+            pure=params.learned and network is not None,
+            blend=params.blend,
         )
         seconds = time.perf_counter() - start
         stats = {quick.action_string(i): (n, w) for i, n, w in rows}

@@ -37,7 +37,10 @@ class IsmctsParams:
     # with the control of the end and the tokens each seat can expect to play; 1, followers
     # × what their continents will score (PIMC's). cradle.ai.knowledge.tigris / .gheos.
     value: int | None = None
-    learned: bool = False  # the learned model of the game (cradle.ai.knowledge.learned)
+    # Without a model: the linear learned evaluation of the game (cradle.ai.knowledge.learned).
+    # With one: the model alone, the game's knowledge off (no hand-written priors, settling,
+    # rollout or judging: the ablation without domain knowledge).
+    learned: bool = False
     # Gheos: the priors judge a move that starts a war or a migration after that conflict is
     # played out by the policy (GheosKnowledge.settle_conflict); None: the game's default
     # (on in Gheos; Tigris' priors have no such setting).
@@ -60,8 +63,15 @@ class IsmctsParams:
     # off: the whole budget (the hints, the review, the bench: they read more than the move).
     stop: bool = True
     native: bool = True  # off: the Python search even where the native one could run
+    # A learned network at the leaves (cradle.ai.model: a shipped name or a path; the native
+    # search only): its log-prior added to the priors, its values mixed into each leaf's
+    # evaluation by ``blend`` (0: priors only; 1: its values alone), or alone with ``learned``.
+    model: str | None = None
+    blend: float = 0.5
 
     def __post_init__(self) -> None:
+        if not 0.0 <= self.blend <= 1.0:
+            raise ValueError(f"blend is 0 to 1, not {self.blend}")
         if self.value not in (None, 1, 2, 4):
             raise ValueError(
                 f"value is 1 or 2 (Tigris), 1 or 4 (Gheos), not {self.value}"
@@ -136,7 +146,8 @@ def knowledge_settings(game: str, params: IsmctsParams) -> KnowledgeSettings:
     if game == "tigris":
         if params.settle:
             raise ValueError("settle is a setting of the Gheos priors, not of Tigris'")
-        return TigrisSettings(tigris_value(params.value or DEFAULT_VALUE[game]), params.learned)
+        linear = params.learned and params.model is None
+        return TigrisSettings(tigris_value(params.value or DEFAULT_VALUE[game]), linear)
     if game == "gheos":
         if params.value == 2:
             raise ValueError(
@@ -146,9 +157,8 @@ def knowledge_settings(game: str, params: IsmctsParams) -> KnowledgeSettings:
         if params.belief:
             raise ValueError("belief reads the Tigris hands; Gheos has none to read")
         settle = True if params.settle is None else params.settle
-        return GheosSettings(
-            gheos_value(params.value or DEFAULT_VALUE[game]), params.learned, settle
-        )
+        linear = params.learned and params.model is None
+        return GheosSettings(gheos_value(params.value or DEFAULT_VALUE[game]), linear, settle)
     raise ValueError(f"no AI knowledge for the game {game!r}")
 
 

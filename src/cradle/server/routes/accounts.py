@@ -4,9 +4,8 @@ another device by a one-time link (cradle.server.accounts has the rules)."""
 
 from __future__ import annotations
 
-import asyncio
 import hmac
-import re
+import logging
 import time
 from dataclasses import replace
 from typing import Annotated, Any
@@ -15,9 +14,11 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 
-from cradle.server import accounts
+from cradle.server import accounts, metrics, text
 from cradle.server.accounts import (
     CSRF_HEADER,
+    DEVICE_COOKIE,
+    DEVICE_SECONDS,
     SESSION_COOKIE,
     SESSION_SECONDS,
     TRANSFER_SECONDS,
@@ -59,12 +60,14 @@ from cradle.server.routes.common import (
     body_schema,
     client_of,
 )
+from cradle.server.signins import KNOWN
 from cradle.server.store.schema import LIVE
 from cradle.server.tokens import hash_token
 
+log = logging.getLogger("cradle.server")
+
 MY_GAMES = 60  # the games GET /api/me/games lists at most (the latest changed)
 MAILED_AT_ONCE = 3  # accounts of one address a reset request mails at most
-EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s.]+")
 Code = Annotated[str, Path(max_length=TOKEN_CHARS)]
 UNAUTHORIZED = "sign in first (POST /api/session)"
 WRONG = "wrong name or password"
@@ -115,14 +118,30 @@ def valid_name(raw: str, field: str = "name") -> str:
 
 
 def valid_email(raw: str | None) -> str | None:
-    """An address as stored (None: none); 400 for one that is not an address."""
+    """An address as stored (None: none); 400 for one that is not one e-mail address."""
     email = (raw or "").strip() or None
-    if email is not None and not EMAIL.fullmatch(email):
-        raise BadInput("email: not an e-mail address", "email")
-    return email
+    if email is None:
+        return None
+    try:
+        return text.email_address(email)
+    except ValueError as exc:
+        raise BadInput(f"email: not one e-mail address ({exc})", "email") from None
 
 
-def signed_in_answer(request: Request, account: Account, secret: str) -> JSONResponse:
+async def guest_name(ctx: Context, raw: str, field: str = "name") -> str:
+    """A guest's name for a seat: a valid name that does not look like an account's (only the
+    account shows its name)."""
+    name = valid_name(raw, field)
+    hub = ctx.hub()
+    if await hub.runtime.db(accounts.looks_like_an_account, hub.store.accounts, name):
+        raise bad_request(f"{field}: that name is an account's (sign in, or choose another)")
+    return name
+
+
+def signed_in_answer(
+    request: Request, account: Account, secret: str, device: str | None = None
+) -> JSONResponse:
+    """The signed-in answer with the session cookie (and ``device``: the device cookie)."""
     answer = JSONResponse({"account": account.public(), "csrf": accounts.csrf_of(secret)})
     answer.set_cookie(
         SESSION_COOKIE,
@@ -133,6 +152,16 @@ def signed_in_answer(request: Request, account: Account, secret: str) -> JSONRes
         secure=request.url.scheme == "https",
         path="/",
     )
+    if device is not None and device != request.cookies.get(DEVICE_COOKIE):
+        answer.set_cookie(
+            DEVICE_COOKIE,
+            device,
+            max_age=int(DEVICE_SECONDS),
+            httponly=True,
+            samesite="lax",
+            secure=request.url.scheme == "https",
+            path="/api/",
+        )
     return answer
 
 
@@ -156,11 +185,29 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
 
     memory = ctx.limits.password_kib
 
-    async def hashed(password: str) -> str:
-        return await asyncio.to_thread(accounts.hash_password, password, memory)
+    async def hashed(who: str, priority: int, password: str) -> str:
+        return await ctx.queue().run(who, priority, accounts.hash_password, password, memory)
 
-    async def matches(stored: str | None, password: str) -> bool:
-        return await asyncio.to_thread(accounts.password_matches, stored, password, memory)
+    async def matches(who: str, priority: int, stored: str | None, password: str) -> bool:
+        return await ctx.queue().run(
+            who, priority, accounts.password_matches, stored, password, memory
+        )
+
+    def device_secret(request: Request) -> str | None:
+        secret = request.cookies.get(DEVICE_COOKIE)
+        return secret if secret and len(secret) <= 128 else None
+
+    async def remember(request: Request, account_id: str) -> str:
+        """This browser (its device cookie's value) and its address are the account's now."""
+        hub = ctx.hub()
+        return await hub.runtime.db(
+            accounts.remember_device,
+            hub.store.accounts,
+            account_id,
+            device_secret(request),
+            time.time(),
+            client_of(request),
+        )
 
     async def check_address(account: Account) -> None:
         """Mail a check of the account's address (its link verifies it), within the limits
@@ -189,15 +236,16 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         except ValueError as exc:
             raise BadInput(f"password: {exc}", "password") from None
         email = valid_email(body.email)
-        await ctx.throttle(ctx.creations, client_of(request), "new accounts")
+        client = client_of(request)
+        await ctx.throttle(ctx.creations, client, "new accounts")
         hub = ctx.hub()
-        password = await hashed(body.password)
+        password = await hashed(client, ctx.rules().priority(client), body.password)
         try:
             account = await hub.runtime.db(
                 accounts.create_account, hub.store.accounts, name, password, time.time()
             )
-        except Taken:
-            raise ApiError(409, "that name is taken") from None
+        except Taken as exc:
+            raise ApiError(409, exc.reason) from None
         if email is not None:
             await hub.runtime.db(hub.store.accounts.set_mail, account.id, email, False, False)
             account = replace(account, email=email)
@@ -205,19 +253,38 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         secret = await hub.runtime.db(
             accounts.start_session, hub.store.accounts, account.id, time.time()
         )
-        return signed_in_answer(request, account, secret)
+        device = await remember(request, account.id)
+        return signed_in_answer(request, account, secret, device)
 
     @router.post("/api/session", openapi_extra=body_schema(Credentials), response_model=SignedIn)
     async def sign_in(request: Request) -> JSONResponse:
+        """Sign in (cradle.server.signins: who may try, in which order)."""
         body = parse(Credentials, await body_of(request))
-        await ctx.throttle(ctx.signins, client_of(request), "sign-in attempts")
-        await ctx.throttle(
-            ctx.signins_of, "name:" + accounts.name_key(body.name.strip()), "sign-ins"
-        )
+        client = client_of(request)
+        name = accounts.name_key(body.name.strip())
         hub = ctx.hub()
-        found = await hub.runtime.db(accounts.password_of, hub.store.accounts, body.name.strip())
-        if not await matches(found[1] if found else None, body.password) or found is None:
+        held = device_secret(request)
+        # One trip to the database's thread (a flood's requests queue there too), the same
+        # reads whether or not the account exists (the answer's time tells nothing).
+        found, known, home = await hub.runtime.db(
+            accounts.sign_in_facts, hub.store.accounts, body.name.strip(), client, held
+        )
+        device = "device:" + hash_token(held) if held and known else None
+        rules = ctx.rules()
+        try:
+            priority = await rules.admit(ctx, client, name, device, home)
+            right = await matches(
+                device or client, priority, found[1] if found else None, body.password
+            )
+        except ApiError:
+            metrics.SIGNINS.labels("refused").inc()
+            raise
+        if not right or found is None:
+            metrics.SIGNINS.labels("wrong").inc()
+            await rules.failed(ctx, client, name, device)
+            log.info("sign-in failed", extra={"client": client})
             raise ApiError(401, WRONG)
+        metrics.SIGNINS.labels("ok").inc()
         secret = await hub.runtime.db(
             accounts.start_session, hub.store.accounts, found[0], time.time()
         )
@@ -226,7 +293,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         )
         if account is None:  # deleted in between
             raise ApiError(401, WRONG)
-        return signed_in_answer(request, account, secret)
+        return signed_in_answer(request, account, secret, await remember(request, account.id))
 
     @router.delete("/api/session", response_model=SignedIn)
     async def sign_out(request: Request) -> JSONResponse:
@@ -373,9 +440,10 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             accounts.check_password(body.password)
         except ValueError as exc:
             raise BadInput(f"password: {exc}", "password") from None
-        await ctx.throttle(ctx.resets, client_of(request), "codes tried")
+        client = client_of(request)
+        await ctx.throttle(ctx.resets, client, "codes tried")
         hub = ctx.hub()
-        password = await hashed(body.password)
+        password = await hashed(client, ctx.rules().priority(client), body.password)
         account_id = await hub.runtime.db(
             accounts.use_reset, hub.store.codes, code, password, time.time()
         )
@@ -418,13 +486,14 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         await ctx.throttle(ctx.signins_of, "id:" + found.account.id, "password attempts")
         hub = ctx.hub()
         stored = await hub.runtime.db(hub.store.accounts.password_by_id, found.account.id)
-        if not await matches(stored, body.password):
+        who = "id:" + found.account.id
+        if not await matches(who, KNOWN, stored, body.password):
             raise ApiError(401, "wrong password")
         try:
             accounts.check_password(body.new_password)
         except ValueError as exc:
             raise BadInput(f"new_password: {exc}", "new_password") from None
-        password = await hashed(body.new_password)
+        password = await hashed(who, KNOWN, body.new_password)
         await hub.runtime.db(
             accounts.set_password, hub.store.accounts, found.account.id, password, found.secret
         )
@@ -438,7 +507,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         await ctx.throttle(ctx.signins_of, "id:" + found.account.id, "password attempts")
         hub = ctx.hub()
         stored = await hub.runtime.db(hub.store.accounts.password_by_id, found.account.id)
-        if not await matches(stored, body.password):
+        if not await matches("id:" + found.account.id, KNOWN, stored, body.password):
             raise ApiError(401, "wrong password")
         await hub.runtime.db(hub.store.accounts.delete, found.account.id)
         await hub.people.tell(found.account.id, "sessions")

@@ -71,6 +71,12 @@ def chat_routes(router: APIRouter, ctx: Context) -> None:
             if speaker is not None:  # a seat's, or an account's wherever it writes from
                 key = speaker if speaker.startswith("a:") else f"{table.id}:{speaker}"
                 await ctx.throttle(ctx.chat_speakers, key, "chat lines from this seat")
+            if viewer.seat is None and not viewer.hotseat:
+                # All spectators together: however many addresses they have, their lines
+                # cannot push the players' off the latest page.
+                await ctx.throttle(
+                    ctx.spectator_lines, table.id, "lines from this table's spectators"
+                )
         return await chat.say(table, viewer, client, body.text)
 
     @router.post(

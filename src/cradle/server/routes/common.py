@@ -3,22 +3,25 @@ buckets and hub), reading a request's body and bearer token, and the checks on o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, TypedDict
+from typing import Annotated, TypedDict, TypeVar
 from urllib.parse import urlsplit
 
-from fastapi import Path, Request, WebSocket
+from fastapi import APIRouter, Path, Request, WebSocket
 from pydantic import BaseModel
 
 from cradle.ai import LEVELS, bot_names
 from cradle.ai.levels import describe
+from cradle.server.answers import Frame, TableFrame
 from cradle.server.bots import server_bot
 from cradle.server.clients import client_key
 from cradle.server.errors import ApiError, bad_request
 from cradle.server.hub import Hub
 from cradle.server.limits import Limits, RateLimiter
-from cradle.server.models import read_json
+from cradle.server.models import API_VERSIONS, parse, read_json
+from cradle.server.signins import PasswordQueue, SignInRules
+from cradle.server.table import Table
 
 MAX_FRAME = 4 * 1024  # characters of one WebSocket frame from a client
 MAX_PAGE = 1000  # a lobby page a client asks for (the server's own page size caps it again)
@@ -35,6 +38,7 @@ TOKEN_IN_URL = (
 )
 
 GameId = Annotated[str, Path(max_length=GAME_ID_CHARS)]
+B = TypeVar("B", bound=BaseModel)
 
 
 class BotChoice(TypedDict):
@@ -60,8 +64,12 @@ class Context:
     hinted: RateLimiter
     chatted: RateLimiter  # chat lines per client
     chat_speakers: RateLimiter  # chat lines per seat (or account) of a game
-    signins: RateLimiter  # sign-in attempts (and password checks) per client
-    signins_of: RateLimiter  # and per account
+    spectator_lines: RateLimiter  # chat lines of all the spectators of a table together
+    # Password checks of a signed-in account (changing the password, deleting the account), per
+    # account. Sign-ins follow ``sign_rules`` (cradle.server.signins).
+    signins_of: RateLimiter
+    sign_rules: SignInRules | None = None
+    passwords: PasswordQueue | None = None
     resets: RateLimiter = field(
         default_factory=lambda: RateLimiter(RESETS_PER_HOUR / 3600.0, RESETS_BURST, name="resets")
     )
@@ -74,8 +82,42 @@ class Context:
     hub_box: dict[str, Hub] = field(default_factory=dict)
     menu: list[BotChoice] = field(default_factory=list)  # the bots' menu, made once
 
+    def __post_init__(self) -> None:
+        if self.sign_rules is None:
+            self.sign_rules = SignInRules(self.limits)
+        if self.passwords is None:
+            self.passwords = PasswordQueue(
+                self.limits.password_hashers, self.limits.signin_wait_seconds
+            )
+
     def hub(self) -> Hub:
         return self.hub_box["hub"]
+
+    def rules(self) -> SignInRules:
+        assert self.sign_rules is not None
+        return self.sign_rules
+
+    def queue(self) -> PasswordQueue:
+        assert self.passwords is not None
+        return self.passwords
+
+    async def peek_bucket(self, bucket: RateLimiter, key: str) -> float:
+        """The seconds until ``key`` may go on in ``bucket`` (0.0: now), counting nothing: in
+        this process, and on a shared database for every process."""
+        wait = bucket.peek(key)
+        hub = self.hub_box.get("hub")
+        if wait <= 0 and hub is not None and hub.store.shared:
+            wait = await hub.peek_token(bucket, key)
+        return wait
+
+    async def take_bucket(self, bucket: RateLimiter, key: str) -> float:
+        """Count one against ``key`` in ``bucket`` (here, and for every process on a shared
+        database), whatever it held; the seconds it must now wait (0.0: none)."""
+        wait = bucket.allow(key)
+        hub = self.hub_box.get("hub")
+        if hub is not None and hub.store.shared:
+            wait = max(wait, await hub.take_token(bucket, key))
+        return wait
 
     async def throttle(self, bucket: RateLimiter, key: str, what: str) -> None:
         """Count a request against ``key``'s bucket: in this process first (a flood costs no
@@ -87,6 +129,47 @@ class Context:
             wait = await hub.take_token(bucket, key)
         if wait > 0:
             raise ApiError(429, f"too many {what}: wait {wait:.1f} s", retry_after=wait)
+
+    def frame_route(
+        self,
+        router: APIRouter,
+        path: str,
+        body: type[B],
+        check: Callable[[Hub, Table, str | None], Awaitable[object]],
+        change: Callable[[Hub, Table, str | None, B], Awaitable[object]],
+        *,
+        name: str,
+        about: str,
+        fresh: bool = False,
+    ) -> None:
+        """Add ``POST path``: a change a seat asks for at a table (a move, an undo, a
+        concession, ...), answered with the table's frame after it in the client's version of
+        the API. The version and the body are read first, then ``check`` (its 403 comes before
+        anything is counted), the move rate, and ``change``; ``fresh``: the table is read
+        again first (a deadline or a stand-in as stored)."""
+
+        async def route(game_id: GameId, request: Request) -> Frame | TableFrame:
+            hub = self.hub()
+            token = bearer(request.headers)
+            api = api_version(request.headers)
+            found = parse(body, await body_of(request))
+            table = await hub.table(game_id)
+            if fresh:
+                table = await hub.fresh(table)
+            await check(hub, table, token)
+            await self.throttle(self.moves, client_of(request), "moves")
+            await change(hub, table, token, found)
+            seat, hotseat = table.authorize(token)
+            return hub.frame(table, seat, hotseat, api)
+
+        route.__name__ = route.__qualname__ = name  # the operation's id in the schema
+        route.__doc__ = about
+        router.post(
+            path,
+            openapi_extra=body_schema(body, required=bool(body.model_fields)),
+            response_model=Frame | TableFrame,
+            response_model_exclude_unset=True,
+        )(route)
 
 
 async def allows(ctx: Context, bucket: RateLimiter, key: str) -> bool:
@@ -130,6 +213,29 @@ def bearer(request_headers: Mapping[str, str]) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise bad_request("the Authorization header must be 'Bearer TOKEN'")
     return token.strip()
+
+
+API_HEADER = "Cradle-Api"  # the version of the API a client speaks (docs/server.md, "Versions")
+
+
+def api_version(request_headers: Mapping[str, str]) -> int:
+    """The version of the API the client speaks: its ``Cradle-Api`` header, 1 without one;
+    400 for a version this server does not speak."""
+    value = request_headers.get(API_HEADER.lower())
+    if value is None:
+        return 1
+    if value.strip() not in [str(version) for version in API_VERSIONS]:
+        known = " or ".join(str(version) for version in API_VERSIONS)
+        raise bad_request(f"the {API_HEADER} header is {known}")
+    return int(value)
+
+
+def spoken_api(request_headers: Mapping[str, str]) -> int:
+    """:func:`api_version`, 1 for a header that names none (for refusals, which must answer)."""
+    try:
+        return api_version(request_headers)
+    except ApiError:
+        return 1
 
 
 def origin_allowed(origin: str, host: str | None, allowed: tuple[str, ...]) -> bool:

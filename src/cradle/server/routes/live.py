@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections import Counter
 
 from fastapi import APIRouter, WebSocket
 from starlette.types import Message
 
+from cradle.server.answers import ErrorMessage, PongMessage
 from cradle.server.errors import ApiError, unavailable
 from cradle.server.hub import Hub
 from cradle.server.models import BadInput, Frame, Hello, parse, read_json
@@ -36,11 +36,19 @@ log = logging.getLogger("cradle.server")
 def live_routes(router: APIRouter, ctx: Context) -> None:
     """Add this area\'s routes to ``router`` (the application\'s own)."""
 
-    async def send_error(websocket: WebSocket, status: int, reason: str) -> None:
-        await websocket.send_text(json.dumps({"type": "error", "error": reason, "status": status}))
+    def error_message(refused: ApiError, api: int = 1) -> str:
+        """The error frame of a refusal, for a client of version ``api`` of the API."""
+        found = ErrorMessage(type="error", error=refused.reason, status=refused.status_for(api))
+        if refused.kind is not None:
+            found.kind = refused.kind
+        return found.model_dump_json(exclude_unset=True)
 
-    async def hello(websocket: WebSocket) -> str | None:
-        """The first message's token (None: a spectator); bad messages get error frames."""
+    async def send_error(websocket: WebSocket, status: int, reason: str) -> None:
+        await websocket.send_text(error_message(ApiError(status, reason)))
+
+    async def hello(websocket: WebSocket) -> Hello:
+        """The first message (a token, or none for a spectator; the version of the API);
+        bad messages get error frames."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + HELLO_SECONDS
         while True:
@@ -48,13 +56,11 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
             if message["type"] == "websocket.disconnect":
                 raise ConnectionError("gone before saying hello")
             try:
-                found = parse(Hello, read_frame(message))
+                return parse(Hello, read_frame(message))
             except BadInput as exc:
                 await send_error(
                     websocket, 400, f'the first message is {{"token": ...}} or {{}}: {exc.reason}'
                 )
-                continue
-            return found.token
 
     def read_frame(message: Message) -> object:
         text = message.get("text")
@@ -109,7 +115,8 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
                 if "token" in websocket.query_params:
                     raise ApiError(400, TOKEN_IN_URL)
                 table = await hub.table(game_id)
-                token = await hello(websocket)
+                said = await hello(websocket)
+                token = said.token
                 await hub.fresh(table)
                 seat, hotseat = await hub.served.identify(table, token)
                 # A spectator's chat mutes are its account's (signed in) or its client's.
@@ -129,7 +136,7 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
             return
         except ConnectionError:
             return
-        connection = Connection(seat=seat, hotseat=hotseat, send=websocket.send_text)
+        connection = Connection(seat=seat, hotseat=hotseat, send=websocket.send_text, api=said.api)
         if seat is not None and not hotseat and token:
             connection.key = hash_token(token)
         if seat is None and not hotseat:
@@ -153,8 +160,8 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                reply = await handle_frame(hub, table, token, message, client)
-                if reply is not None and not await connection.reply(json.dumps(reply)):
+                reply = await handle_frame(hub, table, token, message, client, connection.api)
+                if reply is not None and not await connection.reply(reply):
                     break  # the client does not read: it is closed with the reason
         except Exception as exc:  # a broken connection ends here, never the server
             if not isinstance(exc, RuntimeError | ConnectionError):
@@ -166,9 +173,10 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
                 await connection.task
 
     async def handle_frame(
-        hub: Hub, table: Table, token: str | None, message: Message, client: str
-    ) -> dict[str, object] | None:
-        """Carry out one client frame; an error frame for a bad one, None when all went well."""
+        hub: Hub, table: Table, token: str | None, message: Message, client: str, api: int
+    ) -> str | None:
+        """Carry out one client frame; an error frame for a bad one (for a client of version
+        ``api`` of the API), a pong for a ping, None when all went well."""
         try:
             frame = parse(Frame, read_frame(message))
             if frame.action is not None:
@@ -180,19 +188,15 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
                 await ctx.throttle(ctx.moves, client, "moves")
                 await hub.session.undo(table, token)
             elif frame.type == "ping":
-                return {"type": "pong"}
+                return PongMessage(type="pong").model_dump_json()
             else:
-                return {
-                    "type": "error",
-                    "error": 'send {"action": "..."}, {"undo": true} or {"type": "ping"}',
-                    "status": 400,
-                }
+                reason = 'send {"action": "..."}, {"undo": true} or {"type": "ping"}'
+                return error_message(ApiError(400, reason))
         except BadInput as exc:
-            return {"type": "error", "error": exc.reason, "status": 400}
+            return error_message(ApiError(400, exc.reason))
         except ApiError as exc:
-            return {"type": "error", "error": exc.reason, "status": exc.status}
+            return error_message(exc, api)
         except DATABASE_ERRORS as exc:
             log.error("the database failed: %s", exc)
-            refused = unavailable(exc)
-            return {"type": "error", "error": refused.reason, "status": refused.status}
+            return error_message(unavailable(exc))
         return None

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from pydantic import Field
 
 from cradle.ai import bot_names
 from cradle.games import game_names, get_game
-from cradle.server.answers import BoardMap, Created, Joined, Meta
+from cradle.server.answers import BoardMap, Created, GameInfo, Joined, Meta
+from cradle.server.answers import BotChoice as BotChoiceAnswer
 from cradle.server.answers import LobbyPage as LobbyPageAnswer
 from cradle.server.archive import LobbyPage
 from cradle.server.errors import ApiError, bad_request
@@ -25,11 +26,10 @@ from cradle.server.models import (
     JoinBody,
     parse,
 )
-from cradle.server.routes.accounts import signed_in, valid_name
+from cradle.server.routes.accounts import guest_name, signed_in
 from cradle.server.routes.common import (
     GAME_ID_CHARS,
     MAX_PAGE,
-    BotChoice,
     Context,
     GameId,
     body_of,
@@ -72,34 +72,12 @@ def lobby_filter(
     return LobbyFilter(game, players, mode, tuple(options), wanted)
 
 
-class GameOffer(TypedDict):
-    """A game this server offers, with its default options."""
-
-    name: str
-    min_players: int
-    max_players: int
-    options: dict[str, object]
-
-
-class Offer(TypedDict):
-    """What this server offers: its games, its bots, the most a bot may think per decision,
-    whether it analyses the games people played once they end, and whether it sends mail
-    (checks of addresses, reset links, turn notices, invitations)."""
-
-    games: list[GameOffer]
-    bots: list[str]
-    bot_menu: list[BotChoice]
-    max_bot_seconds: float
-    analyse_finished: bool
-    mail: bool
-
-
 def lobby_routes(router: APIRouter, ctx: Context) -> None:
     """Add this area\'s routes to ``router`` (the application\'s own)."""
 
     @router.get("/api/meta", response_model=Meta, response_model_exclude_unset=True)
-    async def meta() -> Offer:
-        games: list[GameOffer] = []
+    async def meta() -> Meta:
+        games: list[GameInfo] = []
         for name in game_names():
             try:
                 module = get_game(name)
@@ -107,8 +85,10 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
             except Exception:  # a game whose package is missing is simply not offered
                 continue
             games.append(
-                GameOffer(
+                GameInfo(
                     name=name,
+                    title=module.PRESENTATION.title,
+                    seat_names=list(module.PRESENTATION.seat_names),
                     min_players=module.MIN_PLAYERS,
                     max_players=module.MAX_PLAYERS,
                     options=defaults,
@@ -116,10 +96,10 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
             )
         if not ctx.menu:
             ctx.menu.extend(bot_menu(ctx.limits))
-        return Offer(
+        return Meta(
             games=games,
             bots=bot_names(),
-            bot_menu=ctx.menu,
+            bot_menu=[BotChoiceAnswer.model_validate(choice) for choice in ctx.menu],
             max_bot_seconds=ctx.limits.bot_seconds,
             analyse_finished=ctx.limits.analyse_finished,
             mail=ctx.hub().outbox.on,
@@ -154,7 +134,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
         signed = await signed_in(ctx, request, write=True)
         name = signed.account.name if signed else None
         if name is None and body.name is not None:
-            name = valid_name(body.name)
+            name = await guest_name(ctx, body.name)
         await ctx.throttle(ctx.creations, client_of(request), "new games")
         players = body.players
         return await ctx.hub().create(
@@ -189,7 +169,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
         signed = await signed_in(ctx, request, write=True)
         name = signed.account.name if signed else None
         if name is None and body.name is not None:
-            name = valid_name(body.name)
+            name = await guest_name(ctx, body.name)
         hub = ctx.hub()
         table = await hub.fresh(await hub.table(game_id))
         await ctx.throttle(ctx.creations, client_of(request), "seats joined")

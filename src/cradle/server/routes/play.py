@@ -3,12 +3,10 @@ whether an action is legal, and hints."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from fastapi import APIRouter, Request
 
 from cradle.server import answers
-from cradle.server.answers import Frame
+from cradle.server.answers import Frame, TableFrame
 from cradle.server.assist import Explanation, Hints
 from cradle.server.errors import ApiError
 from cradle.server.models import (
@@ -19,6 +17,7 @@ from cradle.server.models import (
 from cradle.server.routes.common import (
     Context,
     GameId,
+    api_version,
     bearer,
     body_of,
     body_schema,
@@ -30,47 +29,35 @@ from cradle.server.table import hints_allowed
 def play_routes(router: APIRouter, ctx: Context) -> None:
     """Add this area\'s routes to ``router`` (the application\'s own)."""
 
-    @router.get("/api/games/{game_id}", response_model=Frame, response_model_exclude_unset=True)
-    async def view(game_id: GameId, request: Request) -> Mapping[str, object]:
+    @router.get(
+        "/api/games/{game_id}", response_model=Frame | TableFrame, response_model_exclude_unset=True
+    )
+    async def view(game_id: GameId, request: Request) -> Frame | TableFrame:
         hub = ctx.hub()
         token = bearer(request.headers)
+        api = api_version(request.headers)
         table = await hub.fresh(await hub.table(game_id))
         seat, hotseat = await hub.served.identify(table, token)
-        return hub.frame(table, seat, hotseat)
+        return hub.frame(table, seat, hotseat, api)
 
-    @router.post(
+    ctx.frame_route(
+        router,
         "/api/games/{game_id}/actions",
-        openapi_extra=body_schema(ActionBody),
-        response_model=Frame,
-        response_model_exclude_unset=True,
+        ActionBody,
+        lambda hub, table, token: hub.served.mover_of(table, token, "a move"),
+        lambda hub, table, token, body: hub.session.act(table, token, body.action),
+        name="act",
+        about="A move for the deciding seat (its token, or the hot-seat screen's).",
     )
-    async def act(game_id: GameId, request: Request) -> Mapping[str, object]:
-        hub = ctx.hub()
-        token = bearer(request.headers)
-        body = parse(ActionBody, await body_of(request))
-        table = await hub.table(game_id)
-        await hub.served.mover_of(table, token, "a move")  # 403 before anything is counted
-        await ctx.throttle(ctx.moves, client_of(request), "moves")
-        await hub.session.act(table, token, body.action)
-        seat, hotseat = table.authorize(token)
-        return hub.frame(table, seat, hotseat)
-
-    @router.post(
+    ctx.frame_route(
+        router,
         "/api/games/{game_id}/undo",
-        openapi_extra=body_schema(EmptyBody, required=False),
-        response_model=Frame,
-        response_model_exclude_unset=True,
+        EmptyBody,
+        lambda hub, table, token: hub.served.mover_of(table, token, "an undo"),
+        lambda hub, table, token, _body: hub.session.undo(table, token),
+        name="undo",
+        about="The deciding seat takes its last action back (docs/server.md, the undo rule).",
     )
-    async def undo(game_id: GameId, request: Request) -> Mapping[str, object]:
-        hub = ctx.hub()
-        token = bearer(request.headers)
-        parse(EmptyBody, await body_of(request))
-        table = await hub.table(game_id)
-        await hub.served.mover_of(table, token, "an undo")
-        await ctx.throttle(ctx.moves, client_of(request), "moves")
-        await hub.session.undo(table, token)
-        seat, hotseat = table.authorize(token)
-        return hub.frame(table, seat, hotseat)
 
     @router.post(
         "/api/games/{game_id}/explain",

@@ -16,7 +16,6 @@ from fastapi import APIRouter, Path, Request, WebSocket
 from cradle.server import accounts
 from cradle.server.answers import FriendAnswer, FriendList, Invitations, Invited, Joined
 from cradle.server.errors import ApiError, bad_request, forbidden
-from cradle.server.mail import GAME_TITLES
 from cradle.server.models import NAME_CHARS, EmptyBody, NameBody, parse
 from cradle.server.people import AccountSocket, online
 from cradle.server.routes.accounts import Signed, need_account, signed_in
@@ -175,7 +174,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
                 "invite",
                 address,
                 sender=signed.account.name,
-                title=GAME_TITLES.get(table.record.game, table.record.game),
+                title=table.module.PRESENTATION.title,
                 link=hub.outbox.link("inbox"),
                 account=hub.outbox.link("account"),
             )

@@ -4,12 +4,11 @@ table before it begins."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request
 
-from cradle.server.answers import Done, Frame, MailStopped
+from cradle.server.answers import Done, MailStopped
 from cradle.server.errors import ApiError
 from cradle.server.models import EmptyBody, StopMailBody, TimeoutBody, parse
 from cradle.server.routes.common import (
@@ -26,63 +25,38 @@ from cradle.server.tokens import hash_token
 def turns_routes(router: APIRouter, ctx: Context) -> None:
     """Add this area's routes to ``router`` (the application's own)."""
 
-    @router.post(
+    ctx.frame_route(
+        router,
         "/api/games/{game_id}/concede",
-        openapi_extra=body_schema(EmptyBody, required=False),
-        response_model=Frame,
-        response_model_exclude_unset=True,
+        EmptyBody,
+        lambda hub, table, token: hub.turns.seat_of(table, token, "conceding"),
+        lambda hub, table, token, _body: hub.turns.concede(table, token),
+        name="concede",
+        about="The token's seat gives up: the game ends with it last.",
     )
-    async def concede(game_id: GameId, request: Request) -> Mapping[str, object]:
-        """The token's seat gives up: the game ends with it last."""
-        hub = ctx.hub()
-        token = bearer(request.headers)
-        parse(EmptyBody, await body_of(request))
-        table = await hub.table(game_id)
-        await hub.turns.seat_of(table, token, "conceding")
-        await ctx.throttle(ctx.moves, client_of(request), "moves")
-        await hub.turns.concede(table, token)
-        seat, hotseat = table.authorize(token)
-        return hub.frame(table, seat, hotseat)
-
-    @router.post(
+    ctx.frame_route(
+        router,
         "/api/games/{game_id}/timeout",
-        openapi_extra=body_schema(TimeoutBody),
-        response_model=Frame,
-        response_model_exclude_unset=True,
+        TimeoutBody,
+        lambda hub, table, token: hub.turns.seat_of(table, token, "acting on a deadline"),
+        lambda hub, table, token, body: hub.turns.timeout(table, token, body.choice),
+        name="timeout",
+        about="Another seat of a turn-based table whose deciding seat's deadline passed: "
+        "its stand-in bot plays for it until its person comes back (bot: this turn, and each "
+        "later turn of theirs whose deadline passes), or the game ends without it (end).",
+        fresh=True,  # the deadline as stored
     )
-    async def timeout(game_id: GameId, request: Request) -> Mapping[str, object]:
-        """Another seat of a turn-based table whose deciding seat's deadline passed: its
-        stand-in bot plays for it until its person comes back ("bot": this turn, and each
-        later turn of theirs whose deadline passes), or the game ends without it ("end")."""
-        hub = ctx.hub()
-        token = bearer(request.headers)
-        body = parse(TimeoutBody, await body_of(request))
-        table = await hub.fresh(await hub.table(game_id))  # a deadline read as stored
-        await hub.turns.seat_of(table, token, "acting on a deadline")
-        await ctx.throttle(ctx.moves, client_of(request), "moves")
-        await hub.turns.timeout(table, token, body.choice)
-        seat, hotseat = table.authorize(token)
-        return hub.frame(table, seat, hotseat)
-
-    @router.post(
+    ctx.frame_route(
+        router,
         "/api/games/{game_id}/return",
-        openapi_extra=body_schema(EmptyBody, required=False),
-        response_model=Frame,
-        response_model_exclude_unset=True,
+        EmptyBody,
+        lambda hub, table, token: hub.turns.seat_of(table, token, "coming back"),
+        lambda hub, table, token, _body: hub.turns.come_back(table, token),
+        name="come_back",
+        about="The token's seat is back (I'm back): its stand-in stops playing for it; a "
+        "turn the stand-in was playing is the person's again, with a fresh deadline.",
+        fresh=True,  # the stand-in may have been chosen on another process a moment ago
     )
-    async def come_back(game_id: GameId, request: Request) -> Mapping[str, object]:
-        """The token's seat is back ("I'm back"): its stand-in stops playing for it; a turn
-        the stand-in was playing is the person's again, with a fresh deadline."""
-        hub = ctx.hub()
-        token = bearer(request.headers)
-        parse(EmptyBody, await body_of(request))
-        # Up to date first: the stand-in may have been chosen on another process a moment ago.
-        table = await hub.fresh(await hub.table(game_id))
-        await hub.turns.seat_of(table, token, "coming back")
-        await ctx.throttle(ctx.moves, client_of(request), "moves")
-        await hub.turns.come_back(table, token)
-        seat, hotseat = table.authorize(token)
-        return hub.frame(table, seat, hotseat)
 
     @router.delete("/api/games/{game_id}", response_model=Done, response_model_exclude_unset=True)
     async def remove(game_id: GameId, request: Request) -> dict[str, Any]:

@@ -5,6 +5,7 @@ sessions by their cookie's hash, and the games it holds seats at."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,10 +21,12 @@ from cradle.server.store.schema import (
     BlockRow,
     ChatLineRow,
     ChatMuteRow,
+    DeviceRow,
     EmailCheckRow,
     FriendshipRow,
     GameRow,
     InvitationRow,
+    NameSkeletonRow,
     PasswordResetRow,
     RatingChangeRow,
     RatingRow,
@@ -38,8 +41,9 @@ ENDED_REASONS = ("password", "reset")
 
 
 class Taken(StorageError):
-    def __init__(self) -> None:
-        super().__init__("that name is taken", "that name is taken")
+    def __init__(self, alike: bool = False) -> None:
+        reason = "that name looks like one taken" if alike else "that name is taken"
+        super().__init__(reason, reason)
 
 
 @dataclass(frozen=True)
@@ -101,17 +105,25 @@ class AccountStore:
         self.database = database
         self.lobby = lobby
 
-    def create(self, name: str, key: str, password_hash: str, now: float) -> Account:
-        """A new account named ``name`` (``key``: the name's key, ``accounts.name_key``);
-        :class:`Taken` when the name (in any case) is someone's."""
+    def create(
+        self, name: str, key: str, skeletons: Collection[str], password_hash: str, now: float
+    ) -> Account:
+        """A new account named ``name`` (``key``: the name's key, ``accounts.name_key``;
+        ``skeletons``: its looks, ``text.name_skeletons``); :class:`Taken` when the name (in
+        any case) is someone's, or looks like someone's."""
         account_id = secrets.token_hex(8)
         try:
             with self.database.transaction() as connection:
                 taken = connection.execute(
                     select(AccountRow.id).where(AccountRow.name_key == key)
                 ).first()
-                if taken is not None:
-                    raise Taken()
+                alike = connection.execute(
+                    select(NameSkeletonRow.account_id).where(
+                        NameSkeletonRow.skeleton.in_(sorted(skeletons))
+                    )
+                ).first()
+                if taken is not None or alike is not None:
+                    raise Taken(alike=taken is None)
                 connection.execute(
                     insert(AccountRow).values(
                         id=account_id,
@@ -122,6 +134,10 @@ class AccountStore:
                         turn_mail=False,
                     )
                 )
+                for skeleton in sorted(skeletons):
+                    connection.execute(
+                        insert(NameSkeletonRow).values(skeleton=skeleton, account_id=account_id)
+                    )
         except StorageError as exc:
             if isinstance(exc.__cause__, IntegrityError):
                 raise Taken() from None  # another process took it meanwhile
@@ -167,6 +183,55 @@ class AccountStore:
                 select(AccountRow.password).where(AccountRow.id == account_id)
             ).scalar()
         return None if found is None else str(found)
+
+    def alike(self, skeletons: Collection[str]) -> bool:
+        """Whether an account's name has one of these looks (``text.name_skeletons``)."""
+        with self.database.engine.connect() as connection:
+            found = connection.execute(
+                select(NameSkeletonRow.account_id).where(
+                    NameSkeletonRow.skeleton.in_(sorted(skeletons))
+                )
+            ).first()
+        return found is not None
+
+    def device_account(self, device: str) -> str | None:
+        """The account of the device (or home address) whose hash is ``device``, or None."""
+        with self.database.engine.connect() as connection:
+            found = connection.execute(
+                select(DeviceRow.account_id).where(DeviceRow.id == device)
+            ).scalar()
+        return None if found is None else str(found)
+
+    def remember_devices(
+        self, account_id: str, devices: Collection[str], now: float, forget: float, keep: int
+    ) -> None:
+        """The devices (and home addresses) whose hashes are ``devices`` are the account's, used
+        ``now``; those unused since ``forget`` go, and the account keeps its ``keep`` most
+        recently used."""
+        with self.database.transaction() as connection:
+            connection.execute(delete(DeviceRow).where(DeviceRow.used < forget))
+            for device in devices:
+                updated = connection.execute(
+                    update(DeviceRow)
+                    .where(DeviceRow.id == device, DeviceRow.account_id == account_id)
+                    .values(used=now)
+                ).rowcount
+                if not updated:
+                    connection.execute(delete(DeviceRow).where(DeviceRow.id == device))
+                    connection.execute(
+                        insert(DeviceRow).values(
+                            id=device, account_id=account_id, created=now, used=now
+                        )
+                    )
+            surplus = (
+                select(DeviceRow.id)
+                .where(DeviceRow.account_id == account_id)
+                .order_by(DeviceRow.used.desc(), DeviceRow.id)
+                .offset(keep)
+            )
+            old = [row.id for row in connection.execute(surplus)]
+            if old:
+                connection.execute(delete(DeviceRow).where(DeviceRow.id.in_(old)))
 
     def add_session(self, session: str, account_id: str, now: float, expires: float) -> None:
         """A new session (``session``: its cookie's hash) of the account until ``expires``; the

@@ -260,6 +260,22 @@ class BotJobStore:
             found = connection.execute(select(func.min(due))).scalar()
         return stored_number(found)
 
+    def queue(self, now: float) -> tuple[int, int, float | None]:
+        """The bots' turns for the metrics: (waiting for a worker, held by a worker, when the
+        oldest waiting one became due: None while none is due)."""
+        free = BotJobRow.owner.is_(None) | (BotJobRow.lease < now)
+        with self.database.engine.connect() as connection:
+            waiting = connection.execute(
+                select(func.count()).select_from(BotJobRow).where(free)
+            ).scalar()
+            oldest = connection.execute(
+                select(func.min(BotJobRow.ready)).where(BotJobRow.ready <= now, free)
+            ).scalar()
+            thinking = connection.execute(
+                select(func.count()).select_from(BotJobRow).where(~free)
+            ).scalar()
+        return int(waiting or 0), int(thinking or 0), None if oldest is None else float(oldest)
+
     def jobs(self) -> list[QueuedTurn]:
         """Every bot's turn waiting or claimed (for tests and operators)."""
         with self.database.engine.connect() as connection:

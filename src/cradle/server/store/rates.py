@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import delete, select, update
 
-from cradle.server.limits import take
+from cradle.server.limits import peek, take
 from cradle.server.store.database import Database, client_hash
 from cradle.server.store.schema import RateRow
 
@@ -41,6 +41,18 @@ class RateStore:
                 .values(tokens=tokens, stamp=max(now, float(stamp)))
             )
         return wait
+
+    def peek(self, bucket: str, client: str, rate: float, burst: int, now: float) -> float:
+        """:meth:`take` without taking: 0.0, or the seconds until ``client`` could go on."""
+        with self.database.engine.connect() as connection:
+            found = connection.execute(
+                select(RateRow.tokens, RateRow.stamp).where(
+                    RateRow.bucket == bucket, RateRow.client == client_hash(client)
+                )
+            ).first()
+        if found is None:
+            return 0.0
+        return peek(float(found.tokens), now - float(found.stamp), rate, float(burst))
 
     def forget(self, before: float) -> int:
         """Drop the buckets untouched since ``before`` (full again by then); how many."""

@@ -342,6 +342,33 @@ class SessionRow(Base):
     ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
+class NameSkeletonRow(Base):
+    """A look of an account's name (cradle.server.text.name_skeletons: UTS #39 skeletons, as
+    SHA-256): unique, so no two accounts' names look alike."""
+
+    __tablename__ = "name_skeletons"
+
+    skeleton: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+
+
+class DeviceRow(Base):
+    """A browser an account signed in on (the sha-256 of its device cookie), or an address it
+    signed in from (a hash of its client key): it signs in first and is never locked out by
+    others' failed guesses at the name (cradle.server.signins)."""
+
+    __tablename__ = "devices"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created: Mapped[float] = mapped_column(Float)
+    used: Mapped[float] = mapped_column(Float, index=True)
+
+
 class TransferRow(Base):
     """A one-time code that moves a guest's seat to another device (its sha-256)."""
 

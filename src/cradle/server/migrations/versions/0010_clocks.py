@@ -1,8 +1,8 @@
 """Clocks for live tables: each person's base time and increment, each seat's time left, and
 since when a seat's person has had no page open.
 
-Revision ID: 0009_clocks
-Revises: 0008_friends
+Revision ID: 0010_clocks
+Revises: 0009_friends
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009_clocks"
-down_revision: str | None = "0008_friends"
+revision = "0010_clocks"
+down_revision: str | None = "0009_friends"
 branch_labels = None
 depends_on = None
 

@@ -3,8 +3,8 @@ address before), the invitation mails' opt-in, when an account was last online, 
 ended (a device is told), mailed one-time codes to reset a password or check an address,
 friendships, blocks, and friends' invitations to seats.
 
-Revision ID: 0008_friends
-Revises: 0007_action_standin
+Revision ID: 0009_friends
+Revises: 0008_names_devices
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008_friends"
-down_revision: str | None = "0007_action_standin"
+revision = "0009_friends"
+down_revision: str | None = "0008_names_devices"
 branch_labels = None
 depends_on = None
 

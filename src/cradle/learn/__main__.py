@@ -1,0 +1,3 @@
+from cradle.learn.loop import main
+
+main()

@@ -1,0 +1,111 @@
+"""python -m cradle.learn: a tiny run end to end, its checkpoints read natively, resumed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cradle.core import native
+
+pytestmark = pytest.mark.skipif(not native.available(), reason="the native engine is not built")
+pytest.importorskip("jax")
+pytest.importorskip("optax")
+
+from cradle import _native  # noqa: E402
+from cradle.envs.spec import get_spec  # noqa: E402
+from cradle.envs.tensors import observation_scales  # noqa: E402
+from cradle.learn import network, replay  # noqa: E402
+from cradle.learn.loop import main  # noqa: E402
+
+
+def test_a_tiny_run_writes_checkpoints_that_load_and_goes_on_when_resumed(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["--game", "tigris", "--players", "2", "--tiny", "--out", str(out)]
+    main([*args, "--iterations", "2"])
+    log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
+    assert [e["iteration"] for e in log] == [0, 1]
+    for entry in log:
+        assert entry["positions"] > 0
+        assert np.isfinite(entry["policy_loss"]) and np.isfinite(entry["value_loss"])
+        assert 0.0 <= entry["gate"] <= 1.0 and 0.0 <= entry["anchor"] <= 1.0
+    for i in (1, 2):
+        model = _native.Model.load(str(out / "models" / f"iteration-{i:04d}.safetensors"))
+        assert (model.game, model.players, model.width) == ("tigris", 2, 16)
+        assert model.metadata["command"].startswith("python -m cradle.learn ")
+    assert (out / "strength.png").stat().st_size > 0
+    assert json.loads((out / "state.json").read_text())["done"] == 2
+    # resumed with one more iteration: only the third runs
+    main([*args, "--iterations", "3"])
+    log = (out / "log.jsonl").read_text().splitlines()
+    assert [json.loads(line)["iteration"] for line in log] == [0, 1, 2]
+    # other settings in the same directory are refused
+    with pytest.raises(SystemExit):
+        main([*args, "--iterations", "4", "--search", "9"])
+
+
+def test_the_export_folds_the_scales_and_the_native_network_agrees(tmp_path: Path) -> None:
+    import jax
+
+    spec = get_spec("tigris")
+    inputs, actions = spec.observation_size(2), len(spec.encoding)
+    params = network.init(jax.random.PRNGKey(3), inputs, (12, 6), actions, 2)
+    # heads away from zero, so the logits differ
+    key = jax.random.PRNGKey(4)
+    params["policy"]["weight"] = jax.random.normal(key, (6, actions))
+    params["value"]["weight"] = jax.random.normal(key, (6, 2))
+    scales = observation_scales(spec, 2).astype(np.float32)
+    path = tmp_path / "net.safetensors"
+    network.export(params, scales, path, {"game": "tigris", "players": "2"})
+    model = _native.Model.load(str(path))
+    from cradle.games import get_game
+
+    state = get_game("tigris").new_game(2, 2, engine="native")
+    x = np.zeros((1, inputs), np.float32)
+    spec.fill_observation(state.view(state.to_move), state.to_move, x[0])
+    logits, values = model.forward(x)
+    jax_logits, jax_values = network.forward(params, x / scales[None, :])
+    np.testing.assert_allclose(logits, np.asarray(jax_logits), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(values, jax.nn.sigmoid(np.asarray(jax_values)), rtol=1e-4)
+    restored = network.restore(path, scales)
+    np.testing.assert_allclose(
+        np.asarray(restored["layer0"]["weight"]), np.asarray(params["layer0"]["weight"]), rtol=1e-5
+    )
+
+
+def test_values_are_turned_to_the_seats_relative_to_the_mover() -> None:
+    result = np.array([[1.0, -1.0], [1.0, -1.0], [0.0, 0.0]], np.float32)
+    seat = np.array([0, 1, 1])
+    np.testing.assert_array_equal(
+        replay.relative_rewards(result, seat), [[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]]
+    )
+
+
+def test_the_replay_window_holds_whole_observations_as_bytes(tmp_path: Path) -> None:
+    from cradle.selfplay import native_games
+
+    paths = []
+    for i in range(2):
+        arrays = native_games("tigris", 2, 4, [i], seed=5)
+        paths.append(tmp_path / f"shard-{i}.npz")
+        np.savez_compressed(paths[-1], **arrays)  # type: ignore[arg-type]
+    positions = replay.load(paths)
+    raw = np.concatenate([np.load(p)["observation"] for p in paths])
+    assert positions.observation.dtype == np.uint8
+    np.testing.assert_array_equal(positions.observation, raw)
+    spec = get_spec("tigris")
+    scales = observation_scales(spec, 2).astype(np.float32)
+    rows = np.array([0, len(positions) - 1])
+    x, mask, target, values = replay.batch(positions, rows, len(spec.encoding), scales)
+    np.testing.assert_array_equal(x, raw[rows] / scales[None, :])
+    np.testing.assert_allclose(target.sum(axis=1), 1.0, rtol=1e-5)
+    assert (target <= mask).all() and values.shape == (2, 2)
+    # a shard whose values are not bytes keeps float32
+    odd = dict(np.load(paths[0]))
+    odd["observation"] = odd["observation"] + 0.5
+    np.savez_compressed(tmp_path / "odd.npz", **odd)  # type: ignore[arg-type]
+    mixed = replay.load([paths[1], tmp_path / "odd.npz"])
+    assert mixed.observation.dtype == np.float32
+    np.testing.assert_array_equal(mixed.observation[-1], odd["observation"][-1])
