@@ -73,7 +73,8 @@ class Person:
         self.page.screenshot(path=str(artifacts / f"friends-{step}-{self.tag}.png"))
 
     def in_view(self, selector: str) -> None:
-        """``selector`` is shown whole inside the viewport."""
+        """``selector`` is shown whole inside the viewport (scrolled to, as a person would)."""
+        self.page.locator(selector).first.scroll_into_view_if_needed()
         width, height = self.size["width"], self.size["height"]
 
         def inside() -> bool:

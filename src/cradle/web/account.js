@@ -25,6 +25,7 @@ export const me = { account: null, known: false, waiting: 0, invited: 0 };
 
 /** @type {AccountLive | null} */
 let live = null; // the signed-in page's own connection
+let signingOut = false; // this page signs out: its own connection's notice says nothing new
 
 /** @param {Me} answer */
 function signedAs(answer) {
@@ -34,16 +35,19 @@ function signedAs(answer) {
   renderHeader();
   if (answer.ended) signedOutHere(answer.ended);
   if (me.account && !live) {
-    live = new AccountLive({
+    const current = new AccountLive({
       onInbox: () => {
         refreshWaiting();
         window.dispatchEvent(new CustomEvent("cradleinbox"));
       },
       onSignedOut: (reason) => {
+        // This page's own sign-out (its connection closed already) says nothing new.
+        if (live !== current || signingOut) return;
         live = null;
         loadMe().finally(() => signedOutHere(reason));
       },
     });
+    live = current;
   } else if (!me.account && live) {
     live.close();
     live = null;
@@ -275,7 +279,12 @@ export function accountScreen(root) {
     el("h2", {}, t("account.sign_out")),
     el("button", { id: "signout", class: "btn", onclick: async () => {
       try {
-        signedAs(await api.signOut());
+        signingOut = true;
+        try {
+          signedAs(await api.signOut());
+        } finally {
+          signingOut = false;
+        }
         location.hash = "#/";
       } catch (error) { toast(messageOf(error)); }
     } }, t("account.sign_out")),
