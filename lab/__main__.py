@@ -25,6 +25,7 @@ COMMANDS = {
     "vector_arrays": "the vector env's steps per CPU-second with its arrays recycled or fresh",
     "signin_flood": "the owner's sign-in under the probe's lockout attack and hash flood, timed",
     "model_speed": "the search's iterations per CPU-second with a learned network, and without",
+    "testcpu": "the test suite's CPU-seconds, per test (a pytest plugin) and in all (run)",
 }
 
 

@@ -24,7 +24,8 @@ from babel.messages.pofile import read_po
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ROOT / "src/cradle/locale"
 OUT = ROOT / "src/cradle/web/i18n/reasons"
-# The engines' refusals, and the bots' reasons in hints and analyses (cradle.ai.knowledge).
+# The engines' refusals, the bots' reasons in hints and analyses (cradle.ai.knowledge), and the
+# server's reasons.
 ENGINES = [
     "src/cradle/core",
     "src/cradle/tigris",
@@ -32,6 +33,7 @@ ENGINES = [
     "src/cradle/i18n.py",
     "src/cradle/ai/knowledge",
     "src/cradle/ai/hints.py",
+    "src/cradle/server",  # the server's reasons for a refused request (cradle.server.errors)
 ]
 WORD_KINDS = ("leader", "colour", "player", "kind")
 # The gettext catalogue each web catalogue reads its reasons from, and what it falls back on.

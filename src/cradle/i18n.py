@@ -16,6 +16,7 @@ forbid it), so they stay pure.
 
 from __future__ import annotations
 
+import functools
 import gettext
 import os
 from collections.abc import Mapping
@@ -65,10 +66,60 @@ _language = SOURCE
 
 def available() -> list[str]:
     """The languages with a compiled catalogue, English (the source) first."""
+    return list(_compiled())
+
+
+@functools.cache
+def _compiled() -> tuple[str, ...]:
     found = sorted(
         path.parent.parent.name for path in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.mo")
     )
-    return [SOURCE, *found]
+    return (SOURCE, *found)
+
+
+def tag_of(catalogue: str) -> str:
+    """A catalogue's name as a BCP 47 tag, as the web client and HTTP write it: pt_BR: pt-BR."""
+    return catalogue.replace("_", "-")
+
+
+def tags() -> list[str]:
+    """Every catalogue's BCP 47 tag (the languages an account may choose), English first."""
+    return [tag_of(name) for name in available()]
+
+
+def catalogue_of(tag: str) -> str:
+    """The catalogue of a tag :func:`tags` gives (an account's language); English for any
+    other."""
+    name = tag.replace("-", "_")
+    return name if name in available() else SOURCE
+
+
+# An Accept-Language header is read this far, and at most this many of its languages.
+ACCEPT_CHARS = 512
+ACCEPT_LANGUAGES = 16
+
+
+def from_accept_language(header: str | None) -> str | None:
+    """The catalogue a request's ``Accept-Language`` asks for first (by its quality values,
+    RFC 9110 12.5.4; "es-MX": es, "pt": pt_BR), or None when it names no language a catalogue
+    speaks."""
+    wanted: list[tuple[float, int, str]] = []
+    for at, part in enumerate((header or "")[:ACCEPT_CHARS].split(",")[:ACCEPT_LANGUAGES]):
+        name, _, rest = part.strip().partition(";")
+        quality = 1.0
+        key, _, value = rest.strip().partition("=")
+        if key.strip().lower() == "q":
+            try:
+                quality = float(value)
+            except ValueError:
+                continue
+        if name and name != "*" and 0 < quality <= 1:
+            wanted.append((-quality, at, name))
+    for _quality, _at, name in sorted(wanted):
+        found = normalise(name)
+        if found is not None:
+            return found
+    return None
 
 
 def normalise(tag: str) -> str | None:
@@ -102,11 +153,36 @@ def from_environment(environ: Mapping[str, str] | None = None) -> str:
     return SOURCE
 
 
+class _Leaning(gettext.GNUTranslations):
+    """A compiled catalogue whose counted messages lean on its fallback too: Babel compiles a
+    counted message left untranslated (pt_PT's, written as pt_BR writes it) with the English
+    forms, where gettext would ask the fallback only for a message missing altogether."""
+
+    leans_on: gettext.NullTranslations | None = None
+
+    def add_fallback(self, fallback: gettext.NullTranslations) -> None:
+        super().add_fallback(fallback)
+        if self.leans_on is None:  # the first; later ones are its own fallbacks
+            self.leans_on = fallback
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        found = super().ngettext(msgid1, msgid2, n)
+        if found in (msgid1, msgid2) and self.leans_on is not None:
+            return self.leans_on.ngettext(msgid1, msgid2, n)
+        return found
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        found = super().npgettext(context, msgid1, msgid2, n)
+        if found in (msgid1, msgid2) and self.leans_on is not None:
+            return self.leans_on.npgettext(context, msgid1, msgid2, n)
+        return found
+
+
 def translations(language: str) -> gettext.NullTranslations:
     """The catalogue of ``language`` with those it falls back on (English: none)."""
     if language == SOURCE:
         return gettext.NullTranslations()
-    found = gettext.translation(DOMAIN, LOCALE_DIR, [language], fallback=True)
+    found = gettext.translation(DOMAIN, LOCALE_DIR, [language], fallback=True, class_=_Leaning)
     fallback = FALLBACKS.get(language)
     if fallback:
         found.add_fallback(translations(fallback))

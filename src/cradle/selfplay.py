@@ -113,7 +113,7 @@ def uniform(game: str, players: int) -> Evaluator:
     """An evaluator factory whose evaluator answers equal priors and even values: neutral with
     ``blend=0`` (the search with it plays exactly as without it), the baseline a model is held
     against."""
-    actions = len(get_spec(game).encoding)
+    actions = get_spec(game).action_count
 
     def evaluate(observations: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows = observations.shape[0]
@@ -183,7 +183,7 @@ def native_games(
         [bots for _, bots in seeds],
         iterations,
         spec.max_game_length(players),
-        len(spec.encoding),
+        spec.action_count,
         wrapped,
         models=None if models is None else list(models),
         pure=learned,

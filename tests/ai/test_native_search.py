@@ -144,10 +144,12 @@ def test_trees_on_threads_add_their_statistics() -> None:
 
 
 def test_a_time_budget_is_honoured_natively() -> None:
+    # It thinks at least 90% of its seconds: the rest may be kept back for a pause of its
+    # thread at the end (native/src/search/tree.rs, STALL_SHARE), so that it answers on time.
     state = decision_positions("tigris", 2, seed=6, count=2)[-1]
     result = search(state, state.to_move, Budget(seconds=0.2), seed=1)
     assert result.iterations >= 1
-    assert result.seconds >= 0.2
+    assert result.seconds >= 0.18
 
 
 def test_the_native_search_refuses_bad_input() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from cradle import gheos, tigris
 from cradle.ai import LEVELS
-from cradle.ai.search.budget import LEAST_SECONDS, Budget, TurnClock, turn_begins
+from cradle.ai.search.budget import LEAST_SECONDS, RESERVE_SHARE, Budget, TurnClock, turn_begins
 from cradle.ai.search.ismcts import IsmctsBot, search
 from cradle.server.bots import server_bot, turn_clock
 
@@ -43,10 +43,14 @@ def test_a_turn_clock_shares_the_turn_among_its_decisions() -> None:
     clock.spend(1.0)
     assert clock.seconds(_view(0, 0, False), 1.0) == 1.0
     clock.spend(1.5)
-    assert clock.seconds(_view(0, 0, False), 1.0) == pytest.approx(0.5)
-    clock.spend(0.5)
+    # what is left of the turn but its reserve for the small decisions that may follow
+    assert clock.seconds(_view(0, 0, False), 1.0) == pytest.approx(0.5 - 3.0 * RESERVE_SHARE)
+    clock.spend(0.5 - 3.0 * RESERVE_SHARE)
     # A spent turn still thinks a little (and searches its floor of iterations).
     assert clock.seconds(_view(0, 0, False), 1.0) == LEAST_SECONDS
+    clock.spend(LEAST_SECONDS)
+    assert clock.seconds(_view(0, 0, False), 1.0) == LEAST_SECONDS
+    clock.spend(3.0 * RESERVE_SHARE - LEAST_SECONDS)
     clock.spend(0.2)
     # Defending in another player's turn: the decision's own budget, not counted.
     assert clock.seconds(_view(1, 0, False), 1.0) == 1.0
@@ -67,7 +71,7 @@ def test_a_turn_clock_cuts_search_budgets_but_keeps_iterations_and_floor() -> No
     clock.spend(1.2)
     cut = clock.budget(_view(0, 0, False), budget)
     assert (cut.iterations, cut.floor) == (None, 50)
-    assert cut.seconds == pytest.approx(0.3)
+    assert cut.seconds == pytest.approx(0.3 - 1.5 * RESERVE_SHARE)
     only_iterations = Budget(iterations=300)
     assert clock.budget(_view(0, 0, False), only_iterations) == only_iterations
 

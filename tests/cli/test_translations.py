@@ -82,6 +82,26 @@ def test_languages_are_found_from_tags_and_the_locale() -> None:
         i18n.use("xx")
 
 
+@pytest.mark.parametrize(
+    ("header", "found"),
+    [
+        ("es-MX,es;q=0.9,en;q=0.8", "es"),
+        ("fr-FR, pt;q=0.5", "pt_BR"),  # no French: the next one a catalogue speaks
+        ("en;q=0.2, pt-PT;q=0.9", "pt_PT"),  # by quality, not by place
+        ("en-US,en;q=0.9", "en"),
+        ("es;q=0, *", None),  # q=0: not wanted; "*" names no language
+        ("es;q=x, pt-BR;q=0.1", "pt_BR"),  # a broken quality: that language is left out
+        ("", None),
+        (None, None),
+        ("de, " * 500 + "es", None),  # read to ACCEPT_CHARS only
+    ],
+)
+def test_a_requests_languages_choose_a_catalogue(header: str | None, found: str | None) -> None:
+    assert i18n.from_accept_language(header) == found
+    if found is not None:
+        assert i18n.catalogue_of(i18n.tag_of(found)) == found and i18n.tag_of(found) in i18n.tags()
+
+
 @pytest.mark.parametrize("game", ["tigris", "gheos"])
 def test_every_refusal_is_a_message_of_the_catalogues(game: str) -> None:
     ids = {m.id for m in catalogue("es") if m.id}
@@ -95,6 +115,17 @@ def test_every_refusal_is_a_message_of_the_catalogues(game: str) -> None:
         assert said and "{" not in said
         if refused.params.get("cell") or refused.params.get("word"):
             assert said != str(refused)  # translated, not the English text
+
+
+def test_pt_pt_counted_messages_read_as_pt_br_where_it_writes_them_alike() -> None:
+    """Babel compiles a counted message pt_PT leaves to pt_BR with the English forms: the
+    catalogue still reads pt_BR's (cradle.i18n leans on the fallback for those too)."""
+    european, brazilian = i18n.translations("pt_PT"), i18n.translations("pt_BR")
+    for n in (1, 3):
+        said = european.ngettext("({count} action left)", "({count} actions left)", n)
+        assert said == brazilian.ngettext("({count} action left)", "({count} actions left)", n)
+        assert "action" not in said
+    assert european.ngettext("{count} hour", "{count} hours", 2) == "{count} horas"
 
 
 def test_a_native_refusal_reads_translated() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,6 @@ from tests.helpers.e2e import (
     PHONE,
     PageErrors,
     click_and_wait,
-    decide,
     hand_on_screen,
     missing_glyphs,
     play_until_end,
@@ -113,16 +111,11 @@ def test_a_whole_game_against_a_bot_reaches_the_end_screen(
     page.click("#create-game")
     page.wait_for_selector(".gheos-board")
     rng = random.Random(6)
-    shot = False
-    deadline = time.monotonic() + 150
-    while not page.locator("#end-screen").count():
-        assert time.monotonic() < deadline, "no end screen"
-        if not shot and version(page) >= 8 and turn(page) == "mine":
-            page.wait_for_timeout(100)
-            page.screenshot(path=str(artifacts / "gheos-game.png"))
-            shot = True
-        if not decide(page, rng):
-            page.wait_for_timeout(20)
+    play_until_end(page, rng, until=lambda: version(page) >= 8 and turn(page) == "mine")
+    if turn(page) == "mine":
+        page.wait_for_timeout(100)
+        page.screenshot(path=str(artifacts / "gheos-game.png"))
+    play_until_end(page, rng)
     end = page.locator("#end-screen")
     assert end.locator("#result tbody tr").count() == 2
     assert "wins" in end.locator("h2").inner_text() or "over" in end.locator("h2").inner_text()
@@ -178,8 +171,7 @@ def test_a_whole_tigris_game_against_a_bot(
     errors = PageErrors(page)
     page.goto(f"{server.base}/#/play/{created['id']}/{created['seats'][0]['token']}")
     page.wait_for_selector(".tigris-board")
-    # A bound, not a measure: the game ends in about 30 s on a quiet machine.
-    decisions = play_until_end(page, random.Random(3), seconds=600, prefer_pass=True)
+    decisions = play_until_end(page, random.Random(3), prefer_pass=True)
     assert decisions > 10
     result = page.locator("#end-screen #result tbody tr")
     assert result.count() == 2
@@ -262,4 +254,27 @@ def test_phone_screens(server: PlayServer, browser: Any, artifacts: Path) -> Non
             page.click("#fit-board")
         assert missing_glyphs(page) == []
     assert errors.errors == []
+    context.close()
+
+
+@pytest.mark.parametrize(("motion", "spin"), [("reduce", "none"), ("no-preference", "spin")])
+def test_less_motion_asked_for_stops_every_animation(
+    server: PlayServer, browser: Any, motion: str, spin: str
+) -> None:
+    """Whoever asks their system for reduced motion sees nothing move (the other e2e tests
+    browse so: a software-drawn animation costs the headless browser most of its time)."""
+    context = browser.new_context(viewport=LAPTOP, reduced_motion=motion)
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create-game")
+    shown = page.evaluate(
+        """() => {
+            const spinner = document.createElement("span");
+            spinner.className = "spinner";
+            document.body.append(spinner);
+            const style = getComputedStyle(spinner);
+            return [style.animationName, style.transitionDuration];
+        }"""
+    )
+    assert shown[0] == spin
     context.close()

@@ -11,8 +11,10 @@ Screenshots: test-artifacts/lang-*.png.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,20 +22,37 @@ from typing import Any
 import pytest
 
 from tests.helpers.e2e import PHONE, PageErrors, make, step_name, turn, wait_until
+from tests.helpers.mail import Inbox, smtp_server
 from tests.helpers.server import GAMES, PlayServer
+
+babel = pytest.importorskip(
+    "babel", reason="the mails' check reads the Python catalogues (dev extra)"
+)
+from babel.messages.pofile import read_po  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not {"tigris", "gheos"} <= set(GAMES), reason="needs both engines")
 
 CATALOGUES = Path(__file__).resolve().parents[2] / "src/cradle/web/i18n"
+LOCALES = Path(__file__).resolve().parents[2] / "src/cradle/locale"
+PY_FALLBACKS = {"pt_PT": "pt_BR"}
 SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": PHONE}
 PLACEHOLDER = re.compile(r"\{\w+\}")
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
-    """The module's own server: the lesson walks make a table per step."""
+def inbox() -> Iterator[Inbox]:
+    with smtp_server() as found:
+        yield found
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[PlayServer]:
+    """The module's own server (the lesson walks make a table per step), which mails turn
+    notices to `inbox`."""
     db = tmp_path_factory.mktemp("lang") / "games.sqlite3"
     settings = (
+        f"smtp_url={inbox.url}",
+        "mail_from=cradle@example.org",
         "hint_seconds=0.1",
         "analysis_seconds=0.02",
         "create_per_minute=1000",
@@ -77,6 +96,48 @@ def english_left(tag: str) -> list[str]:
     return sorted(pieces)
 
 
+def python_messages(language: str) -> dict[str, str]:
+    """A Python catalogue's translations by their English message (with its fallback's)."""
+    fallback = PY_FALLBACKS.get(language)
+    out = python_messages(fallback) if fallback else {}
+    with (LOCALES / language / "LC_MESSAGES/cradle.po").open("rb") as handle:
+        for message in read_po(handle):
+            if not message.id or not message.string:
+                continue
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            for english, translated in zip(ids, strings, strict=False):
+                if translated:
+                    out[str(english)] = str(translated)
+    return out
+
+
+@functools.cache
+def mail_english_left(tag: str) -> list[str]:
+    """As english_left, for the Python catalogue's messages (the mails')."""
+    found = python_messages(tag.replace("-", "_"))
+    ours = set(found.values())
+    pieces = set()
+    for english, translated in found.items():
+        if english == translated:
+            continue
+        longest = max(PLACEHOLDER.split(english), key=len).strip(" .,:;()·")
+        if len(longest) >= 12 and " " in longest and not any(longest in t for t in ours):
+            pieces.add(longest)
+    return sorted(pieces)
+
+
+def mail_to(inbox: Inbox, address: str) -> Any:
+    """The first mail to `address`, once it came."""
+
+    def found() -> Any:
+        with inbox.lock:
+            return next((m for _f, to, m in inbox.mails if address in to), None)
+
+    wait_until(lambda: found() is not None, 60)
+    return found()
+
+
 PAGE_WORDS = """() => {
   const out = [document.title, document.body.innerText];
   for (const node of document.querySelectorAll("[title], [aria-label], [placeholder], [alt]")) {
@@ -96,7 +157,8 @@ OVERFLOWS = """() => {
     bad.push(`page ${document.documentElement.scrollWidth} > ${window.innerWidth}`);
   }
   for (const node of document.querySelectorAll("body *")) {
-    if (!(node instanceof HTMLElement) || node.closest(".board-scroll, .all-actions, .chat-lines")) continue;
+    // (.sr-only: words for screen readers alone, clipped to a pixel on purpose)
+    if (!(node instanceof HTMLElement) || node.closest(".board-scroll, .all-actions, .chat-lines, .sr-only")) continue;
     const own = [...node.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
     if (!own || !node.getClientRects().length) continue;
     const style = getComputedStyle(node);
@@ -112,7 +174,9 @@ OVERFLOWS = """() => {
 def check_screen(page: Any, tag: str, name: str, artifacts: Path, label: str) -> None:
     page.wait_for_timeout(150)  # a late redraw (a board map, a poll) lands before reading
     words = page.evaluate(PAGE_WORDS)
-    left = [piece for piece in english_left(tag) if piece in words]
+    # The web catalogue's English, and the Python catalogues' (the server's and the engines'
+    # reasons, the bots' words).
+    left = [piece for piece in english_left(tag) + mail_english_left(tag) if piece in words]
     assert not left, f"{tag} {name} ({label}) shows English: {left}"
     assert not page.evaluate(OVERFLOWS), f"{tag} {name} ({label}) overflows"
     page.screenshot(path=str(artifacts / f"lang-{tag}-{label}-{name}.png"))
@@ -124,11 +188,90 @@ def finished_game(server: PlayServer, game: str) -> str:
     return str(created["id"])
 
 
-def crawl(
-    browser: Any, server: PlayServer, artifacts: Path, tag: str, size: str, whole: bool = True
+def signed_in(
+    page: Any,
+    errors: PageErrors,
+    server: PlayServer,
+    inbox: Inbox,
+    artifacts: Path,
+    tag: str,
+    size: str,
 ) -> None:
-    """Every kind of screen in `tag` at one size: lobby, learn, rules, ratings, accounts, a game
-    of each kind at its table with the player aid open and a refused move's reason, and (with
+    """The screens of an account in `tag`: a sign-up the server refuses (its reason), the
+    account screen, a turn-based game's turn mail, the inbox with the game; then signed out."""
+    base = server.base
+    name = f"Crawl {secrets.token_hex(3)}"
+    address = f"{name.split()[1]}@example.org"
+    page.goto(f"{base}/#/signup")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", "short")
+    page.click("#signup-submit")
+    wait_until(lambda: page.locator("#signup-error").inner_text() != "")
+    check_screen(page, tag, "signup-refused", artifacts, size)
+    # The server's reason, said in the language from its message and params.
+    reason = python_messages(tag.replace("-", "_"))["a password has {min} to {max} characters"]
+    assert page.locator("#signup-error").inner_text() == reason.format(min=8, max=256)
+    refused = [e for e in errors.errors if "status of 400" in e]
+    assert len(refused) == 1, errors.errors  # the browser's own line for the refused request
+    errors.errors.remove(refused[0])
+    page.fill("#signup-password", "correct horse battery")
+    page.click("#signup-submit")
+    page.wait_for_selector(f"#account-link:text-is('{name}')")
+    page.goto(f"{base}/#/account")
+    page.fill("#mail-email", address)
+    page.check("#turn-mail")
+    page.click("#mail-submit")
+    wait_until(
+        lambda: page.evaluate("fetch('/api/me').then((r) => r.json())")["account"]["turn_mail"]
+    )
+    check_screen(page, tag, "account-signed-in", artifacts, size)
+    made = page.evaluate(
+        """async () => {
+          const me = await (await fetch('/api/me')).json();
+          const body = {game: 'tigris', players: 2, seats: ['human', 'bot:random'], mode: 'turn', deadline_s: 86400};
+          const answer = await fetch('/api/games', {method: 'POST', body: JSON.stringify(body),
+            headers: {'Content-Type': 'application/json', 'X-CSRF-Token': me.csrf}});
+          return answer.json();
+        }"""
+    )
+    # A person's turn that begins after a move is mailed: the first turn played if it is ours.
+    game_id, token = made["id"], made["seats"][0]["token"]
+    for _ in range(4):
+        seen = server.get(f"/api/games/{game_id}", token)
+        if seen["to_move"] != 0:
+            break
+        actions = seen["legal_actions"]
+        server.post(
+            f"/api/games/{game_id}/actions",
+            {"action": next((a for a in actions if a == "pass"), actions[0])},
+            token,
+        )
+    mail = mail_to(inbox, address)
+    words = f"{mail['Subject']}\n{mail.get_content()}"
+    left = [piece for piece in mail_english_left(tag) if piece in words]
+    assert not left, f"{tag}: the turn mail shows English: {left}"
+    assert mail["Content-Language"] == tag
+    (artifacts / f"lang-{tag}-{size}-turn-mail.txt").write_text(words, encoding="utf-8")
+    page.goto(f"{base}/#/inbox")
+    page.wait_for_selector("#inbox .inbox-game")
+    check_screen(page, tag, "inbox-signed-in", artifacts, size)
+    page.goto(f"{base}/#/account")
+    page.click("#signout")
+    page.wait_for_selector("#signin-link")
+
+
+def crawl(
+    browser: Any,
+    server: PlayServer,
+    inbox: Inbox,
+    artifacts: Path,
+    tag: str,
+    size: str,
+    whole: bool = True,
+) -> None:
+    """Every kind of screen in `tag` at one size: lobby, learn, rules, ratings, accounts (a
+    guest's, then signed in: a refused sign-up, the account, the inbox, a turn mail), a game of
+    each kind at its table with the player aid open and a refused move's reason, and (with
     `whole`) a finished game's replay and analysis."""
     context = browser.new_context(viewport=SIZES[size], locale=tag)
     page = context.new_page()
@@ -149,6 +292,7 @@ def crawl(
         page.goto(f"{base}/{address}")
         page.wait_for_selector(ready)
         check_screen(page, tag, name, artifacts, size)
+    signed_in(page, errors, server, inbox, artifacts, tag, size)
     for game in ("tigris", "gheos"):
         created = server.post("/api/games", {"game": game, "seats": ["human", "bot:random"]})
         page.goto(f"{base}/#/play/{created['id']}/{created['seats'][0]['token']}")
@@ -213,20 +357,80 @@ def test_the_browsers_language_and_the_switch(
     assert not errors.errors
 
 
-def test_no_english_and_no_overflow_on_the_screens_in_spanish_at_a_phone(
+def account_language(page: Any) -> Any:
+    return page.evaluate(
+        "fetch('/api/me').then((r) => r.json()).then((me) => me.account?.language)"
+    )
+
+
+def test_an_accounts_language_follows_it_to_every_device(
     browser: Any, server: PlayServer, artifacts: Path
 ) -> None:
+    """A phone that reads Spanish signs up: the account speaks Spanish (its mails too). The
+    account screen's choice (pt-BR) turns the page at once and is the account's; a laptop that
+    reads English signs in and reads pt-BR; its switch (es) is the account's again."""
+    name = f"Lucía {secrets.token_hex(2)}"
+    phone = browser.new_context(viewport=SIZES["phone"], locale="es-ES")
+    page = phone.new_page()
+    errors = PageErrors(page)
+    page.goto(f"{server.base}/#/signup")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", "correct horse battery")
+    page.click("#signup-submit")
+    page.wait_for_selector(f"#account-link:text-is('{name}')")
+    assert account_language(page) == "es"
+    page.goto(f"{server.base}/#/account")
+    page.wait_for_selector("#account-language")
+    assert page.locator("#account-language").input_value() == "es"
+    page.locator("#account-language").select_option("pt-BR")
+    wait_until(lambda: page.evaluate("document.documentElement.lang") == "pt-BR")
+    wait_until(lambda: account_language(page) == "pt-BR")
+    page.wait_for_selector("#account-language")
+    assert (
+        messages("pt-BR")["account.language_about"] in page.locator("main, body").first.inner_text()
+    )
+    assert page.locator("#language").input_value() == "pt-BR"  # the header's switch agrees
+    page.screenshot(path=str(artifacts / "lang-account-phone.png"))
+
+    laptop = browser.new_context(viewport=SIZES["laptop"], locale="en-US")
+    other = laptop.new_page()
+    other.goto(f"{server.base}/#/signin")
+    other.wait_for_selector("#signin")
+    assert other.evaluate("document.documentElement.lang") == "en"
+    other.fill("#signin-name", name)
+    other.fill("#signin-password", "correct horse battery")
+    other.click("#signin-submit")
+    wait_until(lambda: other.evaluate("document.documentElement.lang") == "pt-BR")
+    other.wait_for_selector(f"#account-link:text-is('{name}')")
+    # (the page's lang changes first; the header is drawn anew once the reasons are read)
+    wait_until(
+        lambda: other.locator("#nav-ratings").inner_text() == messages("pt-BR")["ratings.title"]
+    )
+    other.locator("#language").select_option("es")
+    wait_until(lambda: account_language(other) == "es")
+    other.reload()
+    other.wait_for_selector(f"#account-link:text-is('{name}')")
+    assert other.evaluate("document.documentElement.lang") == "es"
+    other.screenshot(path=str(artifacts / "lang-account-signed-in-laptop.png"))
+    assert not errors.errors
+    phone.close()
+    laptop.close()
+
+
+def test_no_english_and_no_overflow_on_the_screens_in_spanish_at_a_phone(
+    browser: Any, server: PlayServer, inbox: Inbox, artifacts: Path
+) -> None:
     """The smaller crawl of make test (no finished game's replay and analysis)."""
-    crawl(browser, server, artifacts, "es", "phone", whole=False)
+    crawl(browser, server, inbox, artifacts, "es", "phone", whole=False)
 
 
 @pytest.mark.long
 @pytest.mark.parametrize("size", ["laptop", "phone"])
 @pytest.mark.parametrize("tag", ["es", "pt-BR", "pt-PT"])
 def test_no_english_and_no_overflow_on_any_screen(
-    browser: Any, server: PlayServer, artifacts: Path, tag: str, size: str
+    browser: Any, server: PlayServer, inbox: Inbox, artifacts: Path, tag: str, size: str
 ) -> None:
-    crawl(browser, server, artifacts, tag, size)
+    crawl(browser, server, inbox, artifacts, tag, size)
 
 
 def walk(browser: Any, server: PlayServer, artifacts: Path, tag: str, game: str, size: str) -> None:

@@ -287,7 +287,8 @@ def test_four_players_fit_the_points_table_and_monuments_left_are_shown(
     seats = ["human", "bot:random", "bot:random", "bot:random"]
     created = server.post("/api/games", {"game": "tigris", "players": 4, "seats": seats})
     open_seat(page, server, created)
-    assert page.locator(".score-table .to-move:not(.idle)").count() == 1  # our row's dot
+    # our row's dot, drawn with the table's first frame (late on a loaded machine)
+    wait_until(lambda: page.locator(".score-table .to-move:not(.idle)").count() == 1)
     fits = page.evaluate(
         "[...document.querySelectorAll('.scores .table-fit')].every((t) => t.scrollWidth <= t.clientWidth)"
     )

@@ -30,6 +30,8 @@ from tests.helpers.e2e import (
     click_and_wait,
     decide,
     missing_glyphs,
+    note_screen_states,
+    screen_states,
     turn,
     version,
     wait_until,
@@ -123,15 +125,20 @@ def test_the_log_is_the_whole_history_and_the_board_shows_what_happened(
     context = browser.new_context(viewport=LAPTOP)
     page = context.new_page()
     errors = PageErrors(page)
+    note_screen_states(page)
     page.goto(f"{server.base}/#/play/{game_id}/{token}")
     page.wait_for_selector(".tigris-board .river")
-    # Pass a few turns: the bot (which thinks a moment each time) moves in between.
+    # Pass a few turns: the bot (which thinks a moment each time) moves in between. Its turn
+    # may be over before the test looks: what the page showed meanwhile was noted.
     for _ in range(3):
         wait_until(lambda: turn(page) == "mine", 120)
         assert "Your turn" in page.title()
+        seen = len(screen_states(page))
         click_and_wait(page, page.locator("#pass"))
-        page.wait_for_selector("#thinking")  # a bot's turn shows it thinking
-        assert "Waiting for" in page.title()
+        # a bot's turn shows it thinking
+        wait_until(lambda seen=seen: any(s["thinking"] for s in screen_states(page)[seen:]), 60)
+    thinking = [s for s in screen_states(page) if s["thinking"]]
+    assert thinking and all("Waiting for" in s["title"] for s in thinking), thinking
     wait_until(lambda: turn(page) == "mine", 120)
     assert "Your turn" in page.title()
     page.screenshot(path=str(artifacts / "tigris-your-turn.png"))

@@ -1,4 +1,4 @@
-"""A turn-based game in a real browser between a laptop (1366×820) and a phone (390×844):
+"""A turn-based game in a real browser between a laptop (1366×768) and a phone (390×844):
 the new-table form (turn-based, private), the invite on the phone, the time left at the table,
 the turn notices arriving at a real SMTP server (aiosmtpd), and a concession ending the game,
 shown on both screens and in the lobby's "my games" with its winner and date; and a stand-in

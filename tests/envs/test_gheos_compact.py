@@ -72,5 +72,7 @@ def test_the_vector_envs_compact_masks_map_one_to_one_onto_the_legal_actions(
             assert masks[i].sum() == len(legal)  # one to one
             assert masks[i, drawn[i]] == 1
         obs, *_ = env.step(drawn)
+    # after a reset: a game that ended at the last step would ignore its action (autoreset)
+    env.reset(seed=seed)
     with pytest.raises(ValueError, match="not legal"):
         env.step(np.array([COMPACT_COUNT - 1, COMPACT_COUNT], np.int64))

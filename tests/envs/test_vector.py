@@ -221,3 +221,37 @@ def test_arrays_the_caller_keeps_never_change_and_dropped_ones_are_recycled() ->
             legal = [] if state.is_over else sorted(state.legal_action_ids())
             assert np.flatnonzero(obs["action_mask"][i]).tolist() == legal
         del obs
+
+
+# A fresh process: the peak resident memory a Gheos vector env adds to its imports at N = 256
+# with the default (engine) ids, after steps. Mostly the step's own masks (47 MiB each).
+_MEMORY = """
+import resource
+import numpy as np
+from cradle.envs.vector import CradleVectorEnv
+def peak():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+start = peak()
+env = CradleVectorEnv("gheos", 256, 2)
+env.reset(seed=1)
+rng = np.random.default_rng(0)
+for _ in range(20):
+    obs, *_ = env.step(env.random_actions(rng.integers(0, 2**63, 256, dtype=np.uint64)))
+print(peak() - start)
+"""
+
+
+def test_a_gheos_vector_env_of_256_games_takes_under_120_mib_above_its_imports() -> None:
+    import subprocess
+    import sys
+
+    from gymnasium import spaces
+
+    env = CradleVectorEnv("gheos", 4, 2)
+    assert isinstance(env.observation_space["action_mask"], spaces.MultiBinary)
+    assert env.observation_space["action_mask"].shape == (4, env.actions)
+    obs, _ = env.reset(seed=1)
+    assert env.observation_space.contains(obs)
+    done = subprocess.run([sys.executable, "-c", _MEMORY], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout) <= 120, done.stdout

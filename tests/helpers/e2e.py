@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
+from collections.abc import Callable
 from typing import Any
 
 from cradle.core.lessons import matches
+from tests.helpers import waiting
 
 
 def version(page: Any) -> int:
@@ -79,15 +80,42 @@ def decide(page: Any, rng: random.Random, prefer_pass: bool = False) -> bool:
     raise AssertionError("our decision, but nothing to click")
 
 
-def play_until_end(page: Any, rng: random.Random, seconds: float, prefer_pass: bool = False) -> int:
-    deadline = time.monotonic() + seconds
+def wait_for_our_turn(page: Any) -> None:
+    """Wait (in the page, without polling from here) until the other seats have decided: our
+    decision or the end. A minute per wait is an opponent's move on a loaded machine many
+    times over."""
+    page.wait_for_function(
+        "() => document.body.dataset.turn !== 'wait' || document.getElementById('end-screen')",
+        timeout=60_000,
+        polling=50,  # a timer, not every frame: asking for frames makes the browser draw them
+    )
+
+
+def play_until_end(
+    page: Any,
+    rng: random.Random,
+    changes: int = 1000,
+    prefer_pass: bool = False,
+    until: Callable[[], bool] | None = None,
+) -> int:
+    """Decide by clicks until the end screen shows (or ``until()`` holds before a decision);
+    the number of decisions made. Fails when
+    the game is still on after ``changes`` stored changes (both seats' moves; a game of two
+    takes a few hundred), or after 20 clicks in a row that sent nothing: however slowly the
+    machine goes, a game that ends takes the same steps."""
     decisions = 0
+    unsent = 0
     while not page.locator("#end-screen").count():
-        assert time.monotonic() < deadline, f"no end screen after {decisions} decisions"
+        if until is not None and until():
+            break
+        now = version(page)
+        assert now < changes, f"no end screen after {now} changes ({decisions} decisions)"
         if decide(page, rng, prefer_pass):
             decisions += 1
+            unsent = 0 if version(page) != now else unsent + 1
+            assert unsent < 20, f"20 clicks sent nothing (version {now})"
         else:
-            page.wait_for_timeout(20)
+            wait_for_our_turn(page)
     return decisions
 
 
@@ -101,6 +129,38 @@ def record_frames(page: Any, frames: list[str], sent: list[str] | None = None) -
     page.on("websocket", on_socket)
 
 
+# Every state of the screen a person could see, noted once each task has drawn it (a
+# MutationObserver's callback runs after the task that changed the page, never in the middle):
+# a state that lasts a moment, as a bot's quick turn, is noted however late a test looks.
+SCREEN_STATES = """
+(() => {
+  const states = [];
+  window.cradleScreenStates = states;
+  const note = () => {
+    const state = { title: document.title, thinking: document.getElementById("thinking") !== null,
+                    turn: (document.body && document.body.dataset.turn) || "" };
+    const last = states[states.length - 1];
+    if (!last || last.title !== state.title || last.thinking !== state.thinking
+        || last.turn !== state.turn) states.push(state);
+  };
+  new MutationObserver(note).observe(document, { subtree: true, childList: true,
+                                                 characterData: true, attributes: true });
+})();
+"""
+
+
+def note_screen_states(page: Any) -> None:
+    """From the next page load on, note every state of the tab title, the bot-thinking note
+    and whose turn it is (read them with :func:`screen_states`)."""
+    page.add_init_script(SCREEN_STATES)
+
+
+def screen_states(page: Any) -> list[dict[str, Any]]:
+    """The states noted since the page loaded: ``title``, ``thinking`` and ``turn``."""
+    found: list[dict[str, Any]] = page.evaluate("window.cradleScreenStates || []")
+    return found
+
+
 def hand_on_screen(page: Any) -> list[str]:
     return [
         str(b.get_attribute("data-color"))
@@ -108,7 +168,7 @@ def hand_on_screen(page: Any) -> list[str]:
     ]
 
 
-LAPTOP = {"width": 1366, "height": 820}
+LAPTOP = {"width": 1366, "height": 768}
 
 
 PHONE = {"width": 390, "height": 844}
@@ -154,14 +214,73 @@ def missing_glyphs(page: Any) -> list[str]:
     return found
 
 
-def wait_until(predicate: Any, seconds: float = 60.0, step: float = 0.05) -> None:
+def wait_until(predicate: Any, seconds: float = 60.0) -> None:
     """Wait until ``predicate()`` holds: generously (a loaded machine does what is waited for
     slowly, and the wait ends as soon as it holds), else AssertionError."""
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting")
-        time.sleep(step)
+    waiting.wait(predicate, seconds, "timed out waiting")
+
+
+# -- the keyboard alone ----------------------------------------------------------------------
+
+FOCUS_MATCHES = "(selector) => Boolean(document.activeElement?.matches(selector))"
+
+
+def tab_to(page: Any, selector: str, presses: int = 200, backwards: bool = False) -> None:
+    """Press Tab (Shift+Tab) until the focus is on ``selector``, as a person without a mouse
+    goes through the page; fails when it never comes."""
+    key = "Shift+Tab" if backwards else "Tab"
+    for _ in range(presses):
+        if page.evaluate(FOCUS_MATCHES, selector):
+            return
+        page.keyboard.press(key)
+    raise AssertionError(f"{presses} presses of {key} never reached {selector}")
+
+
+def focused_cell(page: Any) -> str:
+    """The board square (or map place) that has the keyboard's focus ('' for none)."""
+    return str(
+        page.evaluate("document.activeElement?.closest?.('[data-cell]')?.dataset.cell || ''")
+    )
+
+
+def tigris_arrows_to(page: Any, cell: str) -> None:
+    """Move the board's focus ring to ``cell`` ("H5") with the arrow keys."""
+    here = focused_cell(page)
+    assert here, "no square has the focus"
+    columns = "ABCDEFGHIJKLMNOP"
+    dc = columns.index(cell[0]) - columns.index(here[0])
+    dr = int(cell[1:]) - int(here[1:])
+    for _ in range(abs(dc)):
+        page.keyboard.press("ArrowRight" if dc > 0 else "ArrowLeft")
+    for _ in range(abs(dr)):
+        page.keyboard.press("ArrowDown" if dr > 0 else "ArrowUp")
+    assert focused_cell(page) == cell
+
+
+def gheos_arrows_to(page: Any, cell: str, presses: int = 40) -> None:
+    """Move the map's focus ring to the place ``cell`` ("row,col") with the arrow keys: rows
+    first, then along the row (a sparse map may need a detour, tried once)."""
+    target_row, target_col = (int(part) for part in cell.split(","))
+    for _ in range(presses):
+        here = focused_cell(page)
+        assert here, "no place has the focus"
+        if here == cell:
+            return
+        row, col = (int(part) for part in here.split(","))
+        if row != target_row:
+            page.keyboard.press("ArrowDown" if target_row > row else "ArrowUp")
+        else:
+            page.keyboard.press("ArrowRight" if target_col > col else "ArrowLeft")
+        if focused_cell(page) == here:  # nothing that way: go round along the row
+            page.keyboard.press("ArrowRight" if target_col >= col else "ArrowLeft")
+    raise AssertionError(f"the arrows never reached {cell} (at {focused_cell(page)})")
+
+
+def press_and_wait(page: Any, key: str = "Enter") -> None:
+    """Press a key that sends a decision, then wait for the server's next frame."""
+    before = version(page)
+    page.keyboard.press(key)
+    wait_until(lambda: version(page) != before, seconds=15)
 
 
 # -- the guided lessons --------------------------------------------------------------------

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from typing import Any
 
+from tests.helpers import waiting
 from tests.helpers.server import free_port
 
 
@@ -34,12 +35,13 @@ class Inbox:
     def wait(self, count: int, seconds: float = 30.0) -> list[EmailMessage]:
         """The first ``count`` mails, once they arrived (AssertionError after ``seconds``)."""
         deadline = time.monotonic() + seconds
+        pause = waiting.pauses()
         while True:
             with self.lock:
                 if len(self.mails) >= count:
                     return [mail for _sender, _to, mail in self.mails[:count]]
             assert time.monotonic() < deadline, f"{len(self.mails)} mails of {count} came"
-            time.sleep(0.05)
+            time.sleep(next(pause))
 
 
 class _Handler:

@@ -45,6 +45,7 @@ from cradle.server.store import Store
 from cradle.server.store.games import StoredGame
 from cradle.server.store.plays import MoveChange
 from cradle.server.tokens import hash_token, new_token
+from tests.helpers import waiting
 
 
 def free_port() -> int:
@@ -119,6 +120,7 @@ class PlayServer:
         """Start it and wait for its answers (``stderr``: where its log goes)."""
         self.process = subprocess.Popen(self.command(), stderr=stderr)
         deadline = time.monotonic() + 120
+        pause = waiting.pauses()
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.process.returncode}")
@@ -126,7 +128,7 @@ class PlayServer:
                 http("GET", self.base + "/api/meta")
                 return self
             except (urllib.error.URLError, OSError):
-                time.sleep(0.05)
+                time.sleep(next(pause))
         # Stopped, not left behind: a server (with --workers, a supervisor and its workers)
         # that outlives its test holds its port and its database for good.
         self.stop()
@@ -303,11 +305,7 @@ def token_of(created: dict[str, Any], seat: int) -> str:
 def wait_for(predicate: Any, seconds: float = 180) -> None:
     """Wait until ``predicate()`` holds: generously (a loaded machine does what is waited for
     slowly, and the wait ends as soon as it holds), else AssertionError."""
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out")
-        time.sleep(0.05)
+    waiting.wait(predicate, seconds)
 
 
 def check_bots_played_as_if_never_stopped(record: GameRecord, seats: list[str]) -> None:

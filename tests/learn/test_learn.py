@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -109,3 +110,71 @@ def test_the_replay_window_holds_whole_observations_as_bytes(tmp_path: Path) -> 
     mixed = replay.load([paths[1], tmp_path / "odd.npz"])
     assert mixed.observation.dtype == np.float32
     np.testing.assert_array_equal(mixed.observation[-1], odd["observation"][-1])
+
+
+def test_a_teachers_games_are_its_choices_in_the_shards_form() -> None:
+    from cradle.learn.teacher import seating, teacher_games
+
+    arrays = teacher_games("tigris", 2, "expert-rules", ["random"], range(4), seed=3)
+    assert [seating(g, 2, "expert-rules", ["random"]) for g in range(2)] == [
+        ["expert-rules", "random"],
+        ["random", "expert-rules"],
+    ]
+    offsets, legal, visits = arrays["offsets"], arrays["legal_ids"], arrays["visits"]
+    rows, width = len(arrays["seat"]), get_spec("tigris").observation_size(2)
+    assert rows > 0 and arrays["observation"].shape == (rows, width)
+    assert arrays["observation"].dtype == np.uint8
+    # only the teacher's seat, each row one chosen legal action among several
+    assert (arrays["seat"] == arrays["game"] % 2).all()
+    for r in range(rows):
+        row = visits[offsets[r] : offsets[r + 1]]
+        assert len(row) > 1 and row.sum() == 1.0 and set(row) == {0.0, 1.0}
+    # the games replay from their deals to the recorded positions: the teacher's choice is
+    # the next action of its game, and the bot's own choice there (the same seed)
+    from cradle import _native
+    from cradle.selfplay import seeds_of
+
+    spec = get_spec("tigris")
+    replayed = 0
+    for k, g in enumerate(arrays["game_ids"]):
+        deal, bot_seeds = seeds_of(3, int(g), 2)
+        state: Any = spec.module.new_game(2, deal, engine="native")
+        teacher = _native.NativeBot("expert-rules", bot_seeds[int(g) % 2])
+        played = arrays["game_actions"][arrays["game_offsets"][k] : arrays["game_offsets"][k + 1]]
+        mine = np.flatnonzero(arrays["game"] == g)
+        plies = arrays["ply"][mine]
+        for ply, action in enumerate(played):
+            if ply in plies:
+                r = mine[list(plies).index(ply)]
+                chosen = legal[offsets[r] : offsets[r + 1]][visits[offsets[r] : offsets[r + 1]] > 0]
+                assert chosen.tolist() == [int(action)]
+                observation = np.zeros((1, arrays["observation"].shape[1]), np.float32)
+                _native.Batch([state]).observe(np.array([state.to_move]), observation)
+                np.testing.assert_array_equal(observation[0], arrays["observation"][r])
+                replayed += 1
+            if state.to_move == int(g) % 2:
+                assert teacher.choose_id(state, state.to_move) == int(action)
+            state.apply_id(int(action))
+        assert state.is_over
+        utilities = [float(u) for u in arrays["result"][mine[0]]]
+        assert sorted(utilities) == [-1.0, 1.0] or utilities == [0.0, 0.0]
+    assert replayed == rows
+
+
+def test_a_tiny_run_with_a_teacher_trains_on_its_games(tmp_path: Path) -> None:
+    out = tmp_path / "taught"
+    main(
+        [
+            "--game", "tigris", "--players", "2", "--tiny", "--iterations", "1",
+            "--teacher", "expert-rules", "--teacher-opponents", "greedy,random",
+            "--out", str(out),
+        ]
+    )  # fmt: skip
+    with np.load(out / "shards" / "iteration-0000.npz") as shard:
+        assert shard["observation"].dtype == np.uint8
+        assert set(shard["visits"].tolist()) == {0.0, 1.0}
+    entry = json.loads((out / "log.jsonl").read_text())
+    assert entry["positions"] > 0 and np.isfinite(entry["policy_loss"])
+    _native.Model.load(str(out / "models" / "iteration-0001.safetensors"))
+    with pytest.raises(SystemExit):
+        main(["--tiny", "--teacher", "no-such-bot", "--out", str(tmp_path / "x")])

@@ -131,7 +131,11 @@ def test_a_bad_sign_in_gives_no_hint_and_is_rate_limited(server: Any) -> None:
     wrong_password = sign_in(guest, "Grace", "not the password")
     wrong_name = sign_in(guest, "Nobody here", PASSWORD)
     assert wrong_password.status_code == wrong_name.status_code == 401
-    assert wrong_password.json() == wrong_name.json() == {"error": "wrong name or password"}
+    assert (
+        wrong_password.json()
+        == wrong_name.json()
+        == {"error": "wrong name or password", "message": "wrong name or password", "params": {}}
+    )
     assert sign_in(guest, "grace").status_code == 200  # any case
     # 10 attempts at once, then 6 a minute: a burst of guesses meets a 429 within a few more
     # (however slowly a loaded machine hashes them), and then even the right password waits.
@@ -220,6 +224,46 @@ def test_mail_settings_are_stored_and_checked(server: Any) -> None:
     assert done.json()["account"]["email"] == "kay@example.org"
     assert client.get("/api/me").json()["account"]["turn_mail"] is True
     assert browser(_app).patch("/api/me", json={"turn_mail": False}).status_code == 401
+
+
+def test_an_account_speaks_its_browsers_language_until_it_chooses_one(server: Any) -> None:
+    """Issue 66: a new account takes the language its browser asks for first (its mails go
+    out in it); an account without one takes it at its next sign-in; the account screen sets
+    it to any catalogue's tag, and only to those."""
+    app, client = server
+    made = client.post(
+        "/api/accounts",
+        json={"name": "Ines", "password": PASSWORD},
+        headers={"Accept-Language": "fr-FR, es-MX;q=0.8, en;q=0.5"},
+    )
+    assert made.json()["account"]["language"] == "es"  # no French catalogue: Spanish next
+    headers = csrf(client)
+    chosen = client.patch("/api/me", json={"language": "pt-PT"}, headers=headers)
+    assert chosen.status_code == 200 and chosen.json()["account"]["language"] == "pt-PT"
+    assert client.get("/api/me").json()["account"]["language"] == "pt-PT"
+    for wrong in ("fr", "pt_BR", "", None, "e" * 17):
+        refused = client.patch("/api/me", json={"language": wrong}, headers=headers)
+        assert refused.status_code == 400, wrong
+    assert client.get("/api/me").json()["account"]["language"] == "pt-PT"
+    # Another device that reads English: the account keeps its own language.
+    laptop = browser(app)
+    again = laptop.post(
+        "/api/session",
+        json={"name": "Ines", "password": PASSWORD},
+        headers={"Accept-Language": "en"},
+    )
+    assert again.json()["account"]["language"] == "pt-PT"
+
+    quiet = browser(app)
+    assert sign_up(quiet, "Quim")["account"]["language"] is None  # no Accept-Language
+    assert sign_in(browser(app), "Quim").json()["account"]["language"] is None
+    later = browser(app).post(
+        "/api/session",
+        json={"name": "Quim", "password": PASSWORD},
+        headers={"Accept-Language": "pt"},
+    )
+    assert later.json()["account"]["language"] == "pt-BR"
+    assert sign_in(browser(app), "Quim").json()["account"]["language"] == "pt-BR"
 
 
 def test_seats_follow_the_account_to_another_device(server: Any) -> None:

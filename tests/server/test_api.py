@@ -259,6 +259,23 @@ def test_lobby_offers_only_the_seats_the_creator_opened(client: TestClient) -> N
     assert view(client, opened["id"], token_of(opened, 0))["table"]["seat"] == 0
 
 
+def test_the_lobby_names_the_people_at_a_table_this_process_has_not_loaded(db_url: str) -> None:
+    """A guest's seat is named alike in the lobby and at the table, whether or not the process
+    answering the lobby holds the table (another process's, or one after a restart)."""
+    with TestClient(create_app(db_url, bot_delay=0)) as first:
+        made = first.post(
+            "/api/games",
+            json={"game": GAMES[0], "seats": ["human", "open"], "name": "Guest 3868"},
+        ).json()
+        first.post(f"/api/games/{made['id']}/join", json={"name": "Guest 4242"})
+        loaded = first.get("/api/games").json()["games"]
+    with TestClient(create_app(db_url, bot_delay=0)) as second:
+        assert made["id"] not in second.app.state.hub.served.loaded
+        listed = second.get("/api/games").json()["games"]
+    assert [g["names"] for g in listed] == [g["names"] for g in loaded]
+    assert listed[0]["names"] == ["Guest 3868", "Guest 4242"]
+
+
 def test_an_invite_code_is_exchanged_once_for_the_seat(client: TestClient) -> None:
     created = create(client, seats=["human", "human"], listed=False)
     game_id = created["id"]

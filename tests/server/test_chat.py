@@ -106,7 +106,7 @@ def test_players_chat_and_the_lines_are_kept_with_the_game(any_db_url: str) -> N
     [
         ({"text": ""}, "empty"),
         ({"text": "   "}, "empty"),
-        ({"text": "x" * 501}, "at most 500"),
+        ({"text": "x" * 501}, "at most 500 characters (this one has 501)"),
         ({"text": "two\nlines"}, "U+000A"),
         ({"text": "nul\x00"}, "U+0000"),
         ({"text": "bell\x07"}, "U+0007"),

@@ -118,3 +118,29 @@ def test_loadtest_counts_client_timeouts_and_still_reports() -> None:
     assert answer.returncode == 0, answer.stderr
     report = json.loads(answer.stdout)
     assert report["timeouts"] > 0 and report["games_started"] > 2
+
+
+def test_serve_help_keeps_every_option_name_whole_at_80_columns() -> None:
+    """An 80-column terminal: every line fits, and no option's name is cut short (rich's boxed
+    table once showed "--live-games-per-c…")."""
+    from cradle.server.cli import serve
+
+    answer = subprocess.run(
+        [*CRADLE, "serve", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "COLUMNS": "80", "TERM": "xterm"},
+    )
+    assert answer.returncode == 0, answer.stderr
+    lines = answer.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "…" not in answer.stdout
+    names = [
+        "--" + name.replace("_", "-")
+        for name in serve.__code__.co_varnames[: serve.__code__.co_argcount]
+    ]
+    assert len(names) > 20
+    for name in names:
+        assert any(line.split()[:1] == [name] or f" {name} " in line for line in lines), name

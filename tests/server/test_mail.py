@@ -11,6 +11,7 @@ import threading
 import time
 import warnings
 from dataclasses import replace
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 import pytest
@@ -61,7 +62,8 @@ def test_bad_mail_settings_are_refused(given: dict[str, Any], words: str) -> Non
 
 
 def notice(address: str, seat: int = 1, deadline_s: float = 7200) -> DueMail:
-    return DueMail("g123", "tigris", seat, 0, ["Archer", "Bull"][seat], deadline_s, address)
+    # The seat's name as the game has it (the stored players), lower case.
+    return DueMail("g123", "tigris", seat, 0, ["archer", "bull"][seat], deadline_s, address)
 
 
 def test_a_turn_notice_reaches_the_smtp_server_with_its_links() -> None:
@@ -72,7 +74,11 @@ def test_a_turn_notice_reaches_the_smtp_server_with_its_links() -> None:
     assert inbox.mails[0][1] == ["ann@example.org"]
     assert received["From"] == "cradle@example.org"
     assert received["Subject"] == "Your turn in Tigris & Euphrates (Bull)"
+    # Dated by the sender (RFC 5322): within a minute of now.
+    sent = parsedate_to_datetime(received["Date"])
+    assert abs(sent.timestamp() - time.time()) < 60 and sent.tzinfo is not None
     body = received.get_content()
+    assert "you play as Bull." in body
     assert "https://cradle.example/#/play/g123" in body
     assert "https://cradle.example/#/unsubscribe/CODE123" in body
     assert "2 hours for each move" in body
@@ -90,7 +96,7 @@ def test_a_stored_list_of_addresses_is_never_mailed() -> None:
 def test_the_notice_of_a_seat_away_says_its_stand_in_plays() -> None:
     mail = settings("smtp://mail:25")
     away = turn_mail(mail, replace(notice("ann@example.org"), away=True), "C").get_content()
-    assert "A bot plays for you while you are away" in away and "2 hours run out" in away
+    assert "A bot plays for you while you are away" in away and "(2 hours) runs out" in away
     here = turn_mail(mail, notice("ann@example.org"), "C").get_content()
     assert "while you are away" not in here and "2 hours for each move" in here
 
@@ -123,11 +129,14 @@ def csrf(client: TestClient) -> dict[str, str]:
     return {"X-CSRF-Token": found} if found else {}
 
 
-def person(app: Any, name: str, address: str | None) -> TestClient:
+def person(app: Any, name: str, address: str | None, language: str | None = None) -> TestClient:
     """A browser of ``app`` signed up as ``name``, wanting turn notices at ``address``, which
     it checked (written straight into the database: the check's own mail and link are
-    tests/server/test_trust.py's, and would be one more mail in these inboxes)."""
+    tests/server/test_trust.py's, and would be one more mail in these inboxes), whose pages are
+    in ``language`` (its Accept-Language)."""
     browser = TestClient(app)
+    if language is not None:
+        browser.headers["Accept-Language"] = language
     assert browser.post("/api/accounts", json={"name": name, "password": PASSWORD}).is_success
     if address is not None:
         account = browser.get("/api/me").json()["account"]["id"]
@@ -463,3 +472,89 @@ def test_a_move_stored_elsewhere_owes_a_notice_a_server_sends_once(postgres_url:
             time.sleep(2 * NOTICE_SECONDS)  # both processes looked again: nothing more
             assert len(inbox.mails) == 1
             assert all(game_id not in hub.tables for hub in hubs)
+
+
+@pytest.mark.parametrize(
+    ("seconds", "words"),
+    [
+        (3600, "1 hour"),
+        (6 * 3600, "6 hours"),
+        (86400, "1 day"),
+        (7 * 86400, "7 days"),
+        (900, "15 minutes"),
+    ],
+)
+def test_the_time_per_move_is_said_in_words_that_agree(seconds: float, words: str) -> None:
+    mail = settings("smtp://mail:25")
+    body = turn_mail(mail, notice("ann@example.org", deadline_s=seconds), "C").get_content()
+    assert f"You have {words} for each move;" in body
+    assert "1 hours" not in body and "1 days" not in body
+
+
+@pytest.mark.parametrize(
+    ("language", "seconds", "words", "subject"),
+    [
+        ("es", 3600, "Tienes 1 hora para cada jugada;", "Tu turno en Tigris & Euphrates (Toro)"),
+        (
+            "es",
+            2 * 86400,
+            "Tienes 2 días para cada jugada;",
+            "Tu turno en Tigris & Euphrates (Toro)",
+        ),
+        (
+            "pt_BR",
+            6 * 3600,
+            "Você tem 6 horas para cada jogada;",
+            "Sua vez em Tigris & Euphrates (Touro)",
+        ),
+        ("pt_PT", 3600, "Tem 1 hora para cada jogada;", "A sua vez em Tigris & Euphrates (Touro)"),
+    ],
+)
+def test_a_turn_mail_in_another_language_counts_by_its_plural_rule(
+    language: str, seconds: float, words: str, subject: str
+) -> None:
+    """The mail's words are gettext messages (cradle.i18n): a catalogue's language gives the
+    whole mail in it, the seat's name and the time per move too (pt_PT falls back on pt_BR for
+    the words it writes alike)."""
+    mail = turn_mail(
+        settings("smtp://mail:25"), notice("ann@example.org", deadline_s=seconds), "C", language
+    )
+    assert mail["Subject"] == subject
+    body = mail.get_content()
+    assert words in body
+    assert "your turn" not in body.lower() and "https://cradle.example/#/play/g123" in body
+
+
+def test_each_person_is_mailed_in_their_accounts_language(any_db_url: str) -> None:
+    """Issue 66: a turn mail goes out in its recipient's language: the one their browser read
+    when they signed up, then the one they chose in the account screen."""
+    from cradle.server.app import create_app
+    from cradle.server.limits import Limits
+
+    with smtp_server() as inbox:
+        app = create_app(
+            any_db_url, bot_delay=0, limits=Limits(analyse_finished=False),
+            mail=settings(inbox.url),
+        )  # fmt: skip
+        with TestClient(app) as client:
+            ann = person(app, "Ann", "ann@example.org", "es-ES,es;q=0.9")
+            bob = person(app, "Bob", "bob@example.org", "pt-BR")
+            game_id, tokens = table_of_two(app, ann, bob)
+            first = client.get(f"/api/games/{game_id}").json()["to_move"]
+            second = play_until_turn_passes(client, game_id, tokens)
+            mails = {m["To"]: m for m in inbox.wait(2)}
+            spanish, portuguese = mails["ann@example.org"], mails["bob@example.org"]
+            assert {first, second} == {0, 1}
+            assert spanish["Subject"].startswith("Tu turno en Tigris & Euphrates")
+            assert spanish["Content-Language"] == "es"
+            assert "Juégalo aquí" in spanish.get_content()
+            assert portuguese["Subject"].startswith("Sua vez em Tigris & Euphrates")
+            assert portuguese["Content-Language"] == "pt-BR"
+            # Ann chooses European Portuguese: her next mail speaks it.
+            chosen = ann.patch("/api/me", json={"language": "pt-PT"}, headers=csrf(ann))
+            assert chosen.status_code == 200, chosen.text
+            play_until_turn_passes(client, game_id, tokens)
+            play_until_turn_passes(client, game_id, tokens)
+            last = [m for m in inbox.wait(4) if m["To"] == "ann@example.org"][-1]
+            assert last["Subject"].startswith("A sua vez em Tigris & Euphrates")
+            assert last["Content-Language"] == "pt-PT"

@@ -276,3 +276,58 @@ def test_the_bots_reasons_read_in_the_browsers_language(tag: str) -> None:
         if not NOTATION.match(reason) and (said == reason or ENGLISH.search(said))
     ]
     assert len(found) > 100 and not left
+
+
+SERVER_REASONS = """
+const { readFileSync } = await import("node:fs");
+const i18n = await import(new URL("i18n.js", process.argv[1]).href);
+const read = (path) => JSON.parse(readFileSync(new URL(path, process.argv[1]), "utf8"));
+i18n.useCatalogues(process.argv[2], []);
+i18n.useReasons(read(`i18n/reasons/${process.argv[2]}.json`));
+const bodies = JSON.parse(readFileSync(0, "utf8"));
+console.log(JSON.stringify(bodies.map((b) => i18n.serverReason(b.error, b.message, b.params))));
+"""
+
+
+@pytest.mark.parametrize(("tag", "language"), [("es", "es"), ("pt-BR", "pt_BR")])
+def test_the_servers_reasons_read_in_the_browsers_language(tag: str, language: str) -> None:
+    """Issue 66: a refusal's answer carries its message and params beside the English; the
+    client says it in its language as the Python catalogues do (a rule's refusal given as a
+    field's, a rate limit's wait written as the language writes numbers), and an answer whose
+    message no catalogue holds stays in English."""
+    from cradle.server.accounts import check_password
+    from cradle.server.errors import ApiError, field_refusal
+    from cradle.server.routes.common import THROTTLED
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node (make test installs Debian's nodejs)")
+    try:
+        check_password("short")
+    except ValueError as exc:
+        short = field_refusal("password", exc)
+    refusals = [
+        ApiError(401, "wrong name or password"),
+        short,
+        ApiError(429, THROTTLED["moves"], params={"wait": 3}),
+        ApiError(429, THROTTLED["moves"], params={"wait": 2.5}),
+        ApiError(400, "no message of the catalogues: 42"),
+    ]
+    answer = subprocess.run(
+        [node, "--input-type=module", "-e", SERVER_REASONS, (WEB / "i18n.js").as_uri(), tag],
+        input=json.dumps([r.body() for r in refusals]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    said = json.loads(answer.stdout)
+    words = i18n.translations(language)
+    assert said[0] == words.gettext("wrong name or password") != "wrong name or password"
+    assert short.reason == "password: a password has 8 to 256 characters"
+    assert said[1] == words.gettext("a password has {min} to {max} characters").format(
+        min=8, max=256
+    )
+    assert said[2] == words.gettext(THROTTLED["moves"]).format(wait=3)
+    assert said[3] == words.gettext(THROTTLED["moves"]).format(wait="2,5")
+    assert said[4] == "no message of the catalogues: 42"

@@ -2,6 +2,8 @@
 //! binding, `search`, over a state of either game, its ISMCTS run with the GIL released; the
 //! settings as Python hands them over, read by name.
 
+use std::time::Instant;
+
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -58,6 +60,7 @@ impl Root {
         seeds: &[u64],
         only: Option<&[u32]>,
         model: Option<(&PyModel, bool, f64)>,
+        asked: Instant,
     ) -> PyResult<PySearchResult> {
         match self {
             Root::Tigris(root) => {
@@ -75,6 +78,7 @@ impl Root {
                     seeds,
                     only,
                     learned.as_ref(),
+                    asked,
                 )
             }
             Root::Gheos(root) => {
@@ -92,6 +96,7 @@ impl Root {
                     seeds,
                     only,
                     learned.as_ref(),
+                    asked,
                 )
             }
         }
@@ -173,7 +178,8 @@ pub type PySearchResult = (u64, Vec<(u32, u64, f64)>);
 /// Search `root` for `seat` (one tree per seed, on threads when there are several) with the
 /// GIL released, after refusing what Python may get wrong: a finished game, a seat not to
 /// move, no seeds, a bad budget. The iterations run and (action id, visits, summed reward)
-/// per visited root action, as `cradle.ai.search.native` reads them.
+/// per visited root action, as `cradle.ai.search.native` reads them. The seconds count from
+/// `asked`, when Python asked for the search.
 #[allow(clippy::too_many_arguments)]
 pub fn search_detached<G: SearchGame>(
     py: Python<'_>,
@@ -186,6 +192,7 @@ pub fn search_detached<G: SearchGame>(
     seeds: &[u64],
     only: Option<&[u32]>,
     learned: Option<&Learned<G>>,
+    asked: Instant,
 ) -> PyResult<PySearchResult> {
     if root.is_over() {
         return Err(PyValueError::new_err("the game is over: nothing to search"));
@@ -202,7 +209,7 @@ pub fn search_detached<G: SearchGame>(
     if let Some(learned) = learned {
         forest.set_learned(learned);
     }
-    let (count, stats) = py.detach(|| forest.run(budget));
+    let (count, stats) = py.detach(|| forest.run_from(budget, asked));
     let rows = stats
         .iter()
         .map(|r| (r.action, r.visits, r.total))
@@ -236,6 +243,8 @@ fn search(
     pure: bool,
     blend: f64,
 ) -> PyResult<PySearchResult> {
+    // the seconds count from here: the state's copy and the trees' threads are in them
+    let asked = Instant::now();
     let params = settings.params()?;
     if pure && model.is_none() {
         return Err(PyValueError::new_err(
@@ -253,6 +262,7 @@ fn search(
         &seeds,
         only.as_deref(),
         model.as_deref().map(|m| (m, pure, blend)),
+        asked,
     )
 }
 

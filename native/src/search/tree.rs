@@ -48,6 +48,10 @@ impl Default for Params {
     }
 }
 
+/// The most of a timed search's seconds kept back for a pause of the thread at its end
+/// (`Tree::run_from`): a timed search thinks at least 90% of its seconds.
+pub const STALL_SHARE: f64 = 0.1;
+
 /// How long a search may think: iterations, seconds, or both (first reached); at least one
 /// iteration always runs, as `cradle.ai.search.budget.Clock` does. `floor`: the fewest iterations
 /// run even when the seconds are up (a loaded machine answers later rather than blind).
@@ -63,11 +67,18 @@ impl Budget {
     /// (within the iterations); None for a budget without seconds, before [`PACED`]
     /// iterations have set a pace, or below the floor (always searched in full).
     pub fn left(&self, count: u64, elapsed: f64) -> Option<f64> {
+        self.left_of(count, elapsed, elapsed)
+    }
+
+    /// [`Budget::left`] for a tree that has run `running` seconds of the `elapsed` since the
+    /// search was asked for (a tree on a thread may start late: its pace is its own, the
+    /// time left the search's).
+    pub fn left_of(&self, count: u64, running: f64, elapsed: f64) -> Option<f64> {
         let seconds = self.seconds?;
         if count < PACED || self.floor.is_some_and(|floor| count < floor) {
             return None;
         }
-        let pace = count as f64 / elapsed.max(1e-9);
+        let pace = count as f64 / running.max(1e-9);
         let left = pace * (seconds - elapsed).max(0.0);
         Some(match self.iterations {
             Some(limit) => left.min(limit.saturating_sub(count) as f64),
@@ -530,27 +541,47 @@ impl<G: SearchGame> Tree<G> {
 
     /// Grow the tree within `budget` (with `Params::stop`, until the move is settled).
     pub fn run(&mut self, budget: Budget) {
+        self.run_from(budget, Instant::now());
+    }
+
+    /// [`Tree::run`] with the budget's seconds counted from `asked`, when the search was
+    /// asked for: a tree on a thread that starts late (a loaded machine can hold a new thread
+    /// back for a quarter of a second) stops with the others rather than its own seconds later.
+    pub fn run_from(&mut self, budget: Budget, asked: Instant) {
         let start = Instant::now();
         let mut count = 0u64;
         self.iterations = 0;
         let stop = self.params.stop && budget.seconds.is_some();
+        // The longest this thread went between two looks at the clock (an iteration, or a
+        // pause of a loaded machine's scheduler): the seconds end that much early (at most
+        // STALL_SHARE of them), so that a pause like it at the end does not keep the answer
+        // late.
+        let (mut last, mut stall) = (start, 0.0f64);
+        let most_stall = budget.seconds.unwrap_or(0.0) * STALL_SHARE;
         loop {
             self.iterate();
             count += 1;
+            let now = Instant::now();
+            if budget.seconds.is_some() {
+                stall = stall
+                    .max(now.saturating_duration_since(last).as_secs_f64())
+                    .min(most_stall);
+                last = now;
+            }
+            let elapsed = now.saturating_duration_since(asked).as_secs_f64();
             let more = if budget.iterations.is_some_and(|limit| count >= limit) {
                 false
             } else if budget.floor.is_some_and(|floor| count < floor) {
                 true
             } else {
-                !budget
-                    .seconds
-                    .is_some_and(|s| start.elapsed().as_secs_f64() >= s)
+                !budget.seconds.is_some_and(|s| elapsed + stall >= s)
             };
             if !more {
                 break;
             }
             if stop {
-                if let Some(left) = budget.left(count, start.elapsed().as_secs_f64()) {
+                let running = now.saturating_duration_since(start).as_secs_f64();
+                if let Some(left) = budget.left_of(count, running, elapsed) {
                     if settled(self.children(0).iter().map(|e| e.n), left) {
                         break;
                     }
@@ -1063,14 +1094,23 @@ impl<G: SearchGame> Forest<G> {
     /// them). Returns the iterations run and the root's statistics, visited actions only,
     /// the trees' added up.
     pub fn run(&mut self, budget: Budget) -> (u64, Vec<RootStats>) {
+        self.run_from(budget, Instant::now())
+    }
+
+    /// [`Forest::run`] with the budget's seconds counted from `asked` (when the search was
+    /// asked for): every tree stops by then, however late its thread started.
+    pub fn run_from(&mut self, budget: Budget, asked: Instant) -> (u64, Vec<RootStats>) {
         if self.trees.len() == 1 {
-            self.trees[0].run(budget);
+            self.trees[0].run_from(budget, asked);
         } else {
             let share = budget.split(self.trees.len());
             std::thread::scope(|scope| {
-                for tree in &mut self.trees {
-                    scope.spawn(move || tree.run(share));
+                let (first, rest) = self.trees.split_first_mut().expect("several trees");
+                for tree in rest {
+                    scope.spawn(move || tree.run_from(share, asked));
                 }
+                // the first on this thread, which is running already
+                first.run_from(share, asked);
             });
         }
         let mut iterations = 0;
@@ -1654,6 +1694,29 @@ pub(crate) mod tests {
         assert_eq!(timed.left(100, 0.5), Some(300.0)); // 200 a second, 1.5 s to go
         assert_eq!(timed.left(100, 3.0), Some(0.0));
         assert_eq!(Budget::default().left(100, 0.5), None); // iterations only: to the end
+    }
+
+    #[test]
+    fn the_seconds_count_from_when_the_search_was_asked_for() {
+        // Trees whose threads start after the seconds are up run their floor only (each
+        // tree its share), however late they start.
+        let game = Nim {
+            left: 9,
+            mover: 0,
+            ruled: false,
+        };
+        let budget = Budget {
+            iterations: None,
+            seconds: Some(0.5),
+            floor: Some(30),
+        };
+        let asked = Instant::now() - std::time::Duration::from_secs(2);
+        let mut forest = Forest::new(&game, 0, Params::default(), &[1, 2, 3], None);
+        let (iterations, _) = forest.run_from(budget, asked);
+        assert_eq!(iterations, 30);
+        let mut tree = Tree::new(&game, 0, Params::default(), 1, None);
+        tree.run_from(budget, asked);
+        assert_eq!(tree.iterations, 30);
     }
 
     #[test]

@@ -123,19 +123,37 @@ impl Bb {
     }
 
     /// The `k`-th cell (0-based) in increasing order; `k < self.count()`.
+    #[inline]
     pub fn nth(self, mut k: u32) -> usize {
-        for (i, w) in self.0.iter().enumerate() {
+        for (i, &w) in self.0.iter().enumerate() {
             let n = w.count_ones();
             if k < n {
-                let mut w = *w;
-                for _ in 0..k {
-                    w &= w - 1;
-                }
-                return i * 64 + w.trailing_zeros() as usize;
+                return i * 64 + select(w, k) as usize;
             }
             k -= n;
         }
         unreachable!("nth beyond the set")
+    }
+
+    /// The only cell, when the set holds exactly one.
+    #[inline]
+    pub fn single(self) -> Option<usize> {
+        let [a, b, c] = self.0;
+        let words = u32::from(a != 0) + u32::from(b != 0) + u32::from(c != 0);
+        let w = a | b | c;
+        if words == 1 && w & (w - 1) == 0 {
+            self.first()
+        } else {
+            None
+        }
+    }
+
+    /// Whether the set holds two cells or more (without counting them).
+    #[inline]
+    pub fn at_least_two(self) -> bool {
+        let [a, b, c] = self.0;
+        let within = (a & a.wrapping_sub(1)) | (b & b.wrapping_sub(1)) | (c & c.wrapping_sub(1));
+        within != 0 || u32::from(a != 0) + u32::from(b != 0) + u32::from(c != 0) >= 2
     }
 
     /// The cells in increasing order.
@@ -159,6 +177,20 @@ impl Bb {
         ])
     }
 
+    /// [`Bb::flood`] and its dilation (the last step's, so for free).
+    #[inline]
+    pub fn flood_dilated(seed: Bb, within: Bb) -> (Bb, Bb) {
+        let mut current = seed & within;
+        loop {
+            let dilated = current.dilate();
+            let grown = dilated & within;
+            if grown == current {
+                return (current, dilated);
+            }
+            current = grown;
+        }
+    }
+
     /// The connected part of `within` that holds `seed` (orthogonal steps).
     #[inline]
     pub fn flood(seed: Bb, within: Bb) -> Bb {
@@ -172,6 +204,50 @@ impl Bb {
         }
     }
 }
+
+/// The position of the `k`-th set bit of `w` (`k` below its count), without a loop over the
+/// bits: the bytes' running counts find the byte, a table the bit within it.
+#[inline]
+fn select(w: u64, k: u32) -> u32 {
+    const M1: u64 = 0x5555_5555_5555_5555;
+    const M2: u64 = 0x3333_3333_3333_3333;
+    const M4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    const H01: u64 = 0x0101_0101_0101_0101;
+    const H80: u64 = 0x8080_8080_8080_8080;
+    let x = w - ((w >> 1) & M1);
+    let x = (x & M2) + ((x >> 2) & M2);
+    let bytes = (x + (x >> 4)) & M4;
+    // byte i: the bits set in bytes 0..=i (at most 64: no carry between bytes)
+    let running = bytes.wrapping_mul(H01);
+    // bit 7 of byte i: whether k is past bytes 0..=i; their number is k's byte
+    let past = ((u64::from(k) * H01) | H80).wrapping_sub(running) & H80;
+    let byte = ((past >> 7).wrapping_mul(H01) >> 56) as u32;
+    let before = if byte == 0 {
+        0
+    } else {
+        ((running >> (8 * (byte - 1))) & 0xFF) as u32
+    };
+    let bits = ((w >> (8 * byte)) & 0xFF) as usize;
+    8 * byte + u32::from(SELECT_IN_BYTE[bits * 8 + (k - before) as usize])
+}
+
+/// `SELECT_IN_BYTE[b * 8 + j]`: the position of the `j`-th set bit of the byte `b`.
+static SELECT_IN_BYTE: [u8; 2048] = {
+    let mut table = [0u8; 2048];
+    let mut b = 0;
+    while b < 256 {
+        let (mut j, mut bit) = (0, 0);
+        while bit < 8 {
+            if (b >> bit) & 1 == 1 {
+                table[b * 8 + j] = bit as u8;
+                j += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+};
 
 impl BitAnd for Bb {
     type Output = Bb;
@@ -456,6 +532,29 @@ mod tests {
         assert_eq!(Bb::flood(set(&["E6"]), within), Bb::EMPTY);
         // P1 and A2 are consecutive bits but not neighbours
         assert_eq!(Bb::flood(set(&["P1"]), within), set(&["P1"]));
+    }
+
+    #[test]
+    fn nth_single_and_at_least_two_agree_with_the_cells() {
+        let mut rng = crate::splitmix::SplitMix64::new(5);
+        for round in 0..3000 {
+            let mut b = Bb::EMPTY;
+            for _ in 0..(round % 40) {
+                b.set(rng.below(CELLS));
+            }
+            let cells: Vec<usize> = b.iter().collect();
+            for (k, &c) in cells.iter().enumerate() {
+                assert_eq!(b.nth(k as u32), c);
+            }
+            assert_eq!(b.single(), (cells.len() == 1).then(|| cells[0]));
+            assert_eq!(b.at_least_two(), cells.len() >= 2);
+        }
+        for w in [u64::MAX, 1 << 63, 0x8000_0000_0000_0001] {
+            for k in 0..w.count_ones() {
+                let expected = (0..64).filter(|i| w >> i & 1 == 1).nth(k as usize);
+                assert_eq!(Some(super::select(w, k)), expected.map(|i| i as u32));
+            }
+        }
     }
 
     #[test]

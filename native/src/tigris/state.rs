@@ -363,12 +363,11 @@ impl Regions {
     }
 }
 
-/// Cells next to at least one, two and three of the regions.
+/// Cells next to at least one, two and three of the regions whose dilations are `nears`.
 #[inline]
-fn overlaps(regions: &[Bb]) -> (Bb, Bb, Bb) {
+fn overlaps_of(nears: &[Bb]) -> (Bb, Bb, Bb) {
     let (mut one, mut two, mut three) = (Bb::EMPTY, Bb::EMPTY, Bb::EMPTY);
-    for k in regions {
-        let d = k.dilate();
+    for &d in nears {
         three |= two & d;
         two |= one & d;
         one |= d;
@@ -378,14 +377,21 @@ fn overlaps(regions: &[Bb]) -> (Bb, Bb, Bb) {
 
 /// The kingdoms of one board (its connectors and leaders), kept in the state: a change that
 /// only adds pieces merges them into the kingdoms they touch instead of flooding every kingdom
-/// again (`State::refresh_realm`). A function of the board, so it takes no part in equality.
-/// It keeps up to [`Realm::KEPT`] kingdoms (every 2-player board; more are flooded when asked
-/// for), so that a state stays under a kilobyte to clone.
+/// again (`State::refresh_realm`). With them, each kingdom's cells and their neighbours
+/// (`near`), and the cells next to at least one, two and three kingdoms: the legal moves read
+/// them, and only a changed kingdom is dilated again. A function of the board, so it takes no
+/// part in equality. It keeps up to [`Realm::KEPT`] kingdoms (every 2-player board; more are
+/// flooded when asked for).
 #[derive(Clone, Copy)]
 pub struct Realm {
     connectors: Bb,
     leaders: Bb,
     items: [Bb; Realm::KEPT],
+    near: [Bb; Realm::KEPT],
+    /// Cells next to at least one, two and three of the kingdoms.
+    one: Bb,
+    two: Bb,
+    three: Bb,
     len: u8,
     valid: bool,
 }
@@ -396,6 +402,10 @@ impl Realm {
         connectors: Bb::EMPTY,
         leaders: Bb::EMPTY,
         items: [Bb::EMPTY; Realm::KEPT],
+        near: [Bb::EMPTY; Realm::KEPT],
+        one: Bb::EMPTY,
+        two: Bb::EMPTY,
+        three: Bb::EMPTY,
         len: 0,
         valid: false,
     };
@@ -411,30 +421,90 @@ impl Realm {
         }
     }
 
-    /// Adds a kingdom; past [`Realm::KEPT`] of them the realm keeps none.
+    /// Adds a kingdom with its dilation; past [`Realm::KEPT`] of them the realm keeps none.
     #[inline]
-    fn push(&mut self, kingdom: Bb) {
+    fn push(&mut self, kingdom: Bb, near: Bb) {
         let at = self.len as usize;
         if at == Realm::KEPT {
             self.valid = false;
         } else {
             self.items[at] = kingdom;
+            self.near[at] = near;
             self.len += 1;
         }
+    }
+
+    /// The overlaps of the kingdoms pushed (once they are all in).
+    #[inline]
+    fn finish(&mut self) {
+        (self.one, self.two, self.three) = overlaps_of(self.nears());
     }
 
     /// The kingdoms of the board with these connectors and leaders, kept when they fit.
     fn of(connectors: Bb, leaders: Bb, kingdoms: &Regions) -> Realm {
         let mut realm = Realm::begin(connectors, leaders);
         for k in kingdoms.as_slice() {
-            realm.push(*k);
+            realm.push(*k, k.dilate());
         }
+        realm.finish();
         realm
+    }
+
+    /// Brings the realm to a board that only added one cell to its connectors (a tile, or a
+    /// leader placed: then the cell is also the only leader added) and joins no region
+    /// without a leader: the kingdoms next to the cell (none, one, or several a tile unites)
+    /// and the cell make one kingdom, whose dilation is theirs and the cell's; nothing is
+    /// flooded. False, and nothing changes, for any other change.
+    fn add_one(&mut self, connectors: Bb, leaders: Bb) -> bool {
+        let added = connectors.minus(self.connectors);
+        let Some(cell) = added.single() else {
+            return false;
+        };
+        let new_leaders = leaders.minus(self.leaders);
+        let leader = new_leaders.any();
+        if !connectors.contains(self.connectors)
+            || !leaders.contains(self.leaders)
+            || (leader && new_leaders != added)
+        {
+            return false; // cells or leaders left, or a leader elsewhere
+        }
+        let around = neighbours(cell) & self.connectors;
+        let (mut kingdom, mut near, mut reached) = (added, added.dilate(), Bb::EMPTY);
+        for (k, d) in self.kingdoms().iter().zip(self.nears()) {
+            if k.meets(around) {
+                kingdom |= *k;
+                near |= *d;
+                reached |= *k;
+            }
+        }
+        if !reached.contains(around) {
+            return false; // a region without a leader joins: flooded
+        }
+        self.connectors = connectors;
+        self.leaders = leaders;
+        if !reached.any() && !leader {
+            return true; // a tile next to no kingdom: the kingdoms are as they were
+        }
+        let (items, nears, count) = (self.items, self.near, usize::from(self.len));
+        self.len = 0;
+        for (k, d) in items.iter().zip(&nears).take(count) {
+            if !k.meets(around) {
+                self.push(*k, *d);
+            }
+        }
+        self.push(kingdom, near);
+        self.finish();
+        true
     }
 
     #[inline]
     fn kingdoms(&self) -> &[Bb] {
         &self.items[..self.len as usize]
+    }
+
+    #[inline]
+    fn nears(&self) -> &[Bb] {
+        &self.near[..self.len as usize]
     }
 
     #[inline]
@@ -456,7 +526,7 @@ impl std::fmt::Debug for Realm {
 }
 
 /// The legal actions of a turn (no decision pending), as sets: the ids follow from them.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TurnMoves {
     /// Cells next to at least one and at least two kingdoms.
     pub one: Bb,
@@ -467,27 +537,36 @@ pub struct TurnMoves {
     pub catastrophe: Bb,
     /// The hand the swaps discard from (all zero: no swap).
     pub hand: [u8; 4],
+    /// How many ids each part of the legal order has: the leaders by role, the withdrawals,
+    /// the tiles by colour, the catastrophes, the swaps and the pass (counted as the moves
+    /// are made: a set several parts share is counted once).
+    pub sizes: [u16; 12],
 }
 
 impl TurnMoves {
-    /// How many ids each part of the legal order has: the leaders by role, the withdrawals,
-    /// the tiles by colour, the catastrophes, the swaps and the pass.
-    #[inline]
-    fn sizes(&self) -> [usize; 12] {
-        let mut sizes = [0usize; 12];
+    /// The sizes of the parts as they are made, sets counted one by one.
+    #[cfg(test)]
+    fn counted(mut self) -> TurnMoves {
         for role in 0..4 {
-            sizes[role] = self.leader[role].count() as usize;
-            sizes[5 + role] = self.tile[role].count() as usize;
+            self.sizes[role] = self.leader[role].count() as u16;
+            self.sizes[5 + role] = self.tile[role].count() as u16;
         }
-        sizes[4] = self.withdraw.iter().filter(|w| **w).count();
-        sizes[9] = self.catastrophe.count() as usize;
-        sizes[10] = swap_count(&self.hand);
-        sizes[11] = 1;
-        sizes
+        self.sizes[4] = self.withdraw.iter().filter(|w| **w).count() as u16;
+        self.sizes[9] = self.catastrophe.count() as u16;
+        self.sizes[10] = swap_count(&self.hand) as u16;
+        self.sizes[11] = 1;
+        self
     }
 
-    /// The `k`-th id of the legal order, with the `sizes` of its parts.
-    fn nth(&self, mut k: usize, sizes: &[usize; 12]) -> u16 {
+    /// How many ids the legal order has.
+    #[inline]
+    fn total(&self) -> usize {
+        self.sizes.iter().map(|&n| usize::from(n)).sum()
+    }
+
+    /// The `k`-th id of the legal order.
+    fn nth(&self, mut k: usize) -> u16 {
+        let sizes = self.sizes.map(usize::from);
         for role in 0..4 {
             let n = sizes[role];
             if k < n {
@@ -578,7 +657,7 @@ impl Moves {
     pub fn count(&self) -> usize {
         match self {
             Moves::Decision(ids) => ids.len,
-            Moves::Turn(t) => t.sizes().iter().sum(),
+            Moves::Turn(t) => t.total(),
         }
     }
 
@@ -586,7 +665,7 @@ impl Moves {
     pub fn nth(&self, k: usize) -> u16 {
         match self {
             Moves::Decision(ids) => ids.as_slice()[k],
-            Moves::Turn(t) => t.nth(k, &t.sizes()),
+            Moves::Turn(t) => t.nth(k),
         }
     }
 
@@ -594,10 +673,7 @@ impl Moves {
     pub fn random(&self, rng: &mut SplitMix64) -> u16 {
         match self {
             Moves::Decision(ids) => ids.as_slice()[rng.below(ids.len)],
-            Moves::Turn(t) => {
-                let sizes = t.sizes();
-                t.nth(rng.below(sizes.iter().sum()), &sizes)
-            }
+            Moves::Turn(t) => t.nth(rng.below(t.total())),
         }
     }
 
@@ -749,7 +825,7 @@ fn split_kingdom(region: Bb, gone: Bb, leaders: Bb, mut out: impl FnMut(Bb)) {
     if !rest.any() {
         return;
     }
-    if let (1, Some(cell)) = (gone.count(), gone.first()) {
+    if let Some(cell) = gone.single() {
         if joined_around(within, cell) {
             // what was next to the cell stays connected around it: nothing splits
             out(within);
@@ -1012,50 +1088,76 @@ impl State {
     /// flooded again (within what is left of them), and only those next to added cells are
     /// grown (from themselves: a few steps); the rest are kept as they are.
     fn refresh_realm(&mut self) {
-        let (connectors, leaders) = (self.connectors(), self.leaders);
-        let old = &self.realm;
-        if old.describes(connectors, leaders) {
+        let connectors = self.connectors();
+        self.refresh_realm_with(connectors);
+    }
+
+    /// [`State::refresh_realm`] with the board's connectors worked out already. The realm is
+    /// rebuilt in place from a copy of its old kingdoms.
+    fn refresh_realm_with(&mut self, connectors: Bb) {
+        let leaders = self.leaders;
+        if self.realm.describes(connectors, leaders) {
             return;
         }
-        if !old.valid {
+        if !self.realm.valid {
             self.realm = Realm::of(connectors, leaders, &self.kingdoms());
             return;
         }
-        let gone = old.connectors.minus(connectors);
-        let changed = gone | old.leaders.minus(leaders);
-        let new_leaders = leaders.minus(old.leaders);
-        let near = connectors.minus(old.connectors).dilate();
+        if self.realm.add_one(connectors, leaders) {
+            return;
+        }
+        let realm = &mut self.realm;
+        let count = realm.len as usize;
+        let mut old = [(Bb::EMPTY, Bb::EMPTY); Realm::KEPT];
+        for (o, (k, d)) in old
+            .iter_mut()
+            .zip(realm.kingdoms().iter().zip(realm.nears()))
+        {
+            *o = (*k, *d);
+        }
+        let gone = realm.connectors.minus(connectors);
+        let changed = gone | realm.leaders.minus(leaders);
+        let new_leaders = leaders.minus(realm.leaders);
+        let near = connectors.minus(realm.connectors).dilate();
+        realm.connectors = connectors;
+        realm.leaders = leaders;
+        realm.len = 0;
         // Each piece of the old kingdoms left (a kingdom, or a part of one that lost cells) is
         // kept unless it lies next to an added cell: then the kingdom it is now part of is
         // flooded from it, once (a piece met by a flood lies inside it: pieces are connected,
-        // and one joins another only through the added cells).
-        let mut realm = Realm::begin(connectors, leaders);
+        // and one joins another only through the added cells). A kingdom kept whole keeps
+        // its dilation; the others are dilated again.
         let mut covered = Bb::EMPTY;
-        let mut piece = |part: Bb| {
-            if !part.meets(near) {
-                realm.push(part);
-            } else if !part.meets(covered) {
-                let k = Bb::flood(part, connectors);
-                covered |= k;
-                realm.push(k);
+        for &(k, d) in &old[..count] {
+            if !k.meets(changed) {
+                if !k.meets(near) {
+                    realm.push(k, d);
+                } else if !k.meets(covered) {
+                    let (grown, dilated) = Bb::flood_dilated(k, connectors);
+                    covered |= grown;
+                    realm.push(grown, dilated);
+                }
+                continue;
             }
-        };
-        for k in old.kingdoms() {
-            if k.meets(changed) {
-                split_kingdom(*k, gone, leaders, &mut piece);
-            } else {
-                piece(*k);
-            }
+            split_kingdom(k, gone, leaders, |part| {
+                if !part.meets(near) {
+                    realm.push(part, part.dilate());
+                } else if !part.meets(covered) {
+                    let (grown, dilated) = Bb::flood_dilated(part, connectors);
+                    covered |= grown;
+                    realm.push(grown, dilated);
+                }
+            });
         }
         for c in new_leaders.iter() {
             let cell = Bb::cell(c);
             if !cell.meets(covered) {
-                let k = Bb::flood(cell, connectors);
-                covered |= k;
-                realm.push(k);
+                let (grown, dilated) = Bb::flood_dilated(cell, connectors);
+                covered |= grown;
+                realm.push(grown, dilated);
             }
         }
-        self.realm = realm;
+        realm.finish();
     }
 
     /// The region holding `cell` after the realm is brought up to date: its kingdom when it
@@ -1196,19 +1298,41 @@ impl State {
     }
 
     fn turn_moves(&self) -> TurnMoves {
-        let seat = self.active;
         let connectors = self.connectors();
+        if self.realm.describes(connectors, self.leaders) {
+            let r = &self.realm;
+            return self.turn_moves_of(
+                connectors,
+                r.kingdoms(),
+                r.nears(),
+                (r.one, r.two, r.three),
+            );
+        }
+        // a state made another way, or more kingdoms than the realm keeps: flooded here
+        let flooded = self.kingdoms();
+        let kingdoms = flooded.as_slice();
+        let mut dilated = [Bb::EMPTY; 16];
+        for (d, k) in dilated.iter_mut().zip(kingdoms) {
+            *d = k.dilate();
+        }
+        let nears = &dilated[..kingdoms.len()];
+        self.turn_moves_of(connectors, kingdoms, nears, overlaps_of(nears))
+    }
+
+    /// The turn's moves with the board's kingdoms, their dilations and their overlaps.
+    #[inline(always)]
+    fn turn_moves_of(
+        &self,
+        connectors: Bb,
+        kingdoms: &[Bb],
+        nears: &[Bb],
+        overlap: (Bb, Bb, Bb),
+    ) -> TurnMoves {
+        let seat = self.active;
         let empty = !(connectors | self.cata);
         let land = self.map().land;
         let land_empty = empty & land;
-        let flooded;
-        let kingdoms = if self.realm.describes(connectors, self.leaders) {
-            self.realm.kingdoms()
-        } else {
-            flooded = self.kingdoms();
-            flooded.as_slice()
-        };
-        let (one, two, three) = overlaps(kingdoms);
+        let (one, two, three) = overlap;
         let temples_near = self.up[RED].dilate();
         let mut moves = TurnMoves {
             one,
@@ -1218,31 +1342,39 @@ impl State {
             tile: [Bb::EMPTY; 4],
             catastrophe: Bb::EMPTY,
             hand: [0; 4],
+            sizes: [0; 12],
         };
+        let placed = temples_near & land_empty;
+        let free = placed & !two;
+        let mut free_count = None;
         for color in 0..4 {
             let cell = self.leader_cell[4 * seat + color];
-            moves.leader[color] = if cell == NONE {
-                temples_near & land_empty & !two
+            let targets = if cell == NONE {
+                moves.sizes[color] = *free_count.get_or_insert_with(|| free.count() as u16);
+                free
             } else {
                 moves.withdraw[color] = true;
-                self.move_targets(
-                    cell as usize,
-                    temples_near,
-                    land_empty,
-                    kingdoms,
-                    (one, two, three),
-                )
+                moves.sizes[4] += 1;
+                let targets = placed & !self.two_lifting(cell as usize, kingdoms, nears, overlap);
+                moves.sizes[color] = targets.count() as u16;
+                targets
             };
+            moves.leader[color] = targets;
         }
         let hand = self.hands[seat];
         let land_ok = land_empty & !three;
+        let mut land_count = None;
         for color in 0..4 {
             if hand[color] > 0 {
-                moves.tile[color] = if color == BLUE {
-                    empty.minus(land) & !three
+                if color == BLUE {
+                    let water = empty.minus(land) & !three;
+                    moves.tile[color] = water;
+                    moves.sizes[5 + color] = water.count() as u16;
                 } else {
-                    land_ok
-                };
+                    moves.tile[color] = land_ok;
+                    moves.sizes[5 + color] =
+                        *land_count.get_or_insert_with(|| land_ok.count() as u16);
+                }
             }
         }
         if self.catastrophes[seat] > 0 {
@@ -1251,31 +1383,40 @@ impl State {
                     .tiles_up()
                     .minus(self.treasure)
                     .minus(self.building_mask());
+            moves.sizes[9] = moves.catastrophe.count() as u16;
         }
         moves.hand = hand;
+        moves.sizes[10] = swap_count(&hand) as u16;
+        moves.sizes[11] = 1;
         moves
     }
 
-    /// Cells where the leader on `cell` may move: as placed anew once lifted off (next to at
-    /// most one kingdom of those left, its own split as lifting splits it). `near` are the
-    /// cells next to at least one, two and three of `kingdoms`: the others' counts follow
-    /// from them and the own kingdom's neighbours, with no other kingdom dilated again.
-    fn move_targets(
-        &self,
-        cell: usize,
-        temples_near: Bb,
-        land_empty: Bb,
-        kingdoms: &[Bb],
-        near: (Bb, Bb, Bb),
-    ) -> Bb {
+    /// The cells next to two kingdoms or more once the leader on `cell` is lifted off (where
+    /// it may not move: as placed anew). `overlap` are the cells next to at least one, two
+    /// and three of `kingdoms` (`nears` their dilations): the others' counts follow from them
+    /// and the own kingdom's dilation, with no other kingdom dilated again. Lifting it leaves
+    /// its kingdom whole but for its cell (most often: nothing dilated at all), splits it
+    /// (its parts are flooded and dilated), or ends it (its last leader).
+    fn two_lifting(&self, cell: usize, kingdoms: &[Bb], nears: &[Bb], overlap: (Bb, Bb, Bb)) -> Bb {
         let bit = Bb::cell(cell);
-        let own = kingdoms
-            .iter()
-            .find(|k| k.has(cell))
-            .copied()
-            .unwrap_or(Bb::EMPTY);
-        let d = own.dilate();
-        let (all_one, all_two, all_three) = near;
+        let (own, d) = match kingdoms.iter().position(|k| k.has(cell)) {
+            Some(i) => (kingdoms[i], nears[i]),
+            None => (Bb::EMPTY, Bb::EMPTY),
+        };
+        let (all_one, all_two, all_three) = overlap;
+        let within = own.minus(bit);
+        let others = self.leaders & within;
+        if others.any() && joined_around(within, cell) {
+            // One kingdom left, `within`: its dilation is `d` but for the neighbours of
+            // `cell` next to no other cell of it, which count one kingdom fewer.
+            let mut lost = Bb::EMPTY;
+            for x in (neighbours(cell) & all_two).minus(all_three).iter() {
+                if !(neighbours(x) | Bb::cell(x)).meets(within) {
+                    lost.set(x);
+                }
+            }
+            return all_two.minus(lost);
+        }
         // next to the own kingdom, a cell counts one kingdom fewer among the others
         let mut one = all_one.minus(d) | (all_two & d);
         let mut two = all_two.minus(d) | (all_three & d);
@@ -1284,7 +1425,7 @@ impl State {
             two |= one & d;
             one |= d;
         });
-        temples_near & land_empty & !two
+        two
     }
 
     /// The kingdoms once the leader on `cell` is lifted off: only its own may split.
@@ -2300,7 +2441,7 @@ impl State {
         'again: loop {
             // only kingdoms with a trader and two treasures matter: the kingdoms of the
             // traders, taken in the reference's order (by their lowest cell)
-            if self.treasure.count() >= 2 {
+            if self.treasure.at_least_two() {
                 self.refresh_realm();
                 let flooded;
                 let kingdoms = if self.realm.valid {
@@ -2316,11 +2457,15 @@ impl State {
                         traders.set(cell);
                     }
                 }
+                // most often no trader's kingdom holds two treasures: nothing to order
                 let mut found = Regions::new();
                 for k in kingdoms {
-                    if k.meets(traders) {
+                    if k.meets(traders) && (*k & self.treasure).at_least_two() {
                         found.push(*k);
                     }
+                }
+                if found.len == 0 {
+                    break;
                 }
                 let list = &mut found.items[..found.len];
                 list.sort_unstable_by_key(|k| k.first());
@@ -2725,5 +2870,170 @@ mod realm_tests {
             }
         }
         out
+    }
+}
+
+/// The legal moves as they were worked out before the realm kept its dilations and overlaps
+/// (every kingdom flooded and dilated, every leader's kingdom split when lifted): the oracle
+/// the kept sets are held to, at every ply of random games.
+#[cfg(test)]
+mod moves_oracle {
+    use super::*;
+    use crate::splitmix::SplitMix64;
+    use crate::tigris::events::NoEvents;
+    use crate::tigris::playout::fresh_game;
+
+    fn overlaps(regions: &[Bb]) -> (Bb, Bb, Bb) {
+        let (mut one, mut two, mut three) = (Bb::EMPTY, Bb::EMPTY, Bb::EMPTY);
+        for k in regions {
+            let d = k.dilate();
+            three |= two & d;
+            two |= one & d;
+            one |= d;
+        }
+        (one, two, three)
+    }
+
+    fn move_targets(
+        s: &State,
+        cell: usize,
+        temples_near: Bb,
+        land_empty: Bb,
+        kingdoms: &[Bb],
+        near: (Bb, Bb, Bb),
+    ) -> Bb {
+        let bit = Bb::cell(cell);
+        let own = kingdoms
+            .iter()
+            .find(|k| k.has(cell))
+            .copied()
+            .unwrap_or(Bb::EMPTY);
+        let d = own.dilate();
+        let (all_one, all_two, all_three) = near;
+        let mut one = all_one.minus(d) | (all_two & d);
+        let mut two = all_two.minus(d) | (all_three & d);
+        let within = own.minus(bit);
+        let mut rest = s.leaders.minus(bit) & within;
+        while let Some(c) = rest.first() {
+            let part = Bb::flood(Bb::cell(c), within);
+            let d = part.dilate();
+            two |= one & d;
+            one |= d;
+            rest = rest.minus(part);
+        }
+        temples_near & land_empty & !two
+    }
+
+    /// `State::turn_moves` from scratch.
+    fn turn_moves(s: &State) -> TurnMoves {
+        let seat = s.active;
+        let connectors = s.connectors();
+        let empty = !(connectors | s.cata);
+        let land = s.map().land;
+        let land_empty = empty & land;
+        let flooded = s.kingdoms();
+        let kingdoms = flooded.as_slice();
+        let (one, two, three) = overlaps(kingdoms);
+        let temples_near = s.up[RED].dilate();
+        let mut moves = TurnMoves {
+            one,
+            two,
+            leader: [Bb::EMPTY; 4],
+            withdraw: [false; 4],
+            tile: [Bb::EMPTY; 4],
+            catastrophe: Bb::EMPTY,
+            hand: [0; 4],
+            sizes: [0; 12],
+        };
+        for color in 0..4 {
+            let cell = s.leader_cell[4 * seat + color];
+            moves.leader[color] = if cell == NONE {
+                temples_near & land_empty & !two
+            } else {
+                moves.withdraw[color] = true;
+                move_targets(
+                    s,
+                    cell as usize,
+                    temples_near,
+                    land_empty,
+                    kingdoms,
+                    (one, two, three),
+                )
+            };
+        }
+        let hand = s.hands[seat];
+        for color in 0..4 {
+            if hand[color] > 0 {
+                moves.tile[color] = if color == BLUE {
+                    empty.minus(land) & !three
+                } else {
+                    land_empty & !three
+                };
+            }
+        }
+        if s.catastrophes[seat] > 0 {
+            moves.catastrophe = empty | s.tiles_up().minus(s.treasure).minus(s.building_mask());
+        }
+        moves.hand = hand;
+        moves.counted()
+    }
+
+    fn same(a: &Moves, b: &Moves) -> bool {
+        match (a, b) {
+            (Moves::Turn(x), Moves::Turn(y)) => x == y,
+            (Moves::Decision(x), Moves::Decision(y)) => x.as_slice() == y.as_slice(),
+            _ => false,
+        }
+    }
+
+    /// At every ply of random games (2 to 4 players, buildings and the wonder on and off):
+    /// the moves from the kept realm, and from a copy that kept none, are the moves worked
+    /// out from scratch, with the same ids, count and k-th ids; and the realm keeps the
+    /// dilations and overlaps of its kingdoms.
+    #[test]
+    fn the_kept_moves_are_the_moves_from_scratch_at_every_ply() {
+        let mut rng = SplitMix64::new(68);
+        let mut turns = 0;
+        let (mut ids, mut expected) = (Vec::new(), Vec::new());
+        for game in 0..90 {
+            let options = Options {
+                buildings: game % 2 == 1,
+                wonder: game % 3 == 2,
+                ..Options::default()
+            };
+            let mut s = fresh_game(2 + game % 3, options, &mut rng);
+            while !s.over {
+                let moves = s.moves();
+                let oracle = match s.pending {
+                    None => Moves::Turn(turn_moves(&s)),
+                    Some(p) => Moves::Decision(s.pending_actions(&p)),
+                };
+                assert!(same(&moves, &oracle), "game {game}: {s:?}");
+                let mut fresh = s.clone();
+                fresh.realm = Realm::UNKNOWN;
+                assert!(same(&fresh.moves(), &oracle), "game {game}");
+                moves.ids(&mut ids);
+                oracle.ids(&mut expected);
+                assert_eq!(ids, expected);
+                assert_eq!(moves.count(), ids.len());
+                for _ in 0..4 {
+                    let k = rng.below(ids.len());
+                    assert_eq!(moves.nth(k), ids[k]);
+                }
+                if s.realm.valid && s.realm.describes(s.connectors(), s.leaders) {
+                    let r = &s.realm;
+                    for (k, d) in r.kingdoms().iter().zip(r.nears()) {
+                        assert_eq!(*d, k.dilate());
+                    }
+                    assert_eq!((r.one, r.two, r.three), overlaps(r.kingdoms()));
+                }
+                if s.pending.is_none() {
+                    turns += 1;
+                }
+                let id = moves.random(&mut rng);
+                s.apply_move(&moves, id, &mut NoEvents);
+            }
+        }
+        assert!(turns > 10_000, "{turns}");
     }
 }

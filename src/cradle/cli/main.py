@@ -94,6 +94,9 @@ app = typer.Typer(
     cls=CradleGroup,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Click's plain help: rich's boxed tables cut long option names ("--live-games-per-c…") in
+    # an 80-column terminal; the plain list wraps the words and keeps every name whole.
+    rich_markup_mode=None,
     help="Tigris & Euphrates and Gheos: play, benchmark, replay and render.",
 )
 

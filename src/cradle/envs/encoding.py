@@ -53,6 +53,10 @@ class ActionEncoding:
     def __len__(self) -> int:
         return len(self.strings)
 
+    def exact(self, action: str) -> int | None:
+        """The id of ``action`` in the engine's own spelling, or None."""
+        return self._ids.get(action)
+
     def encode(self, action: str) -> int:
         """The id of ``action``; UnknownAction if the notation cannot produce it."""
         found = self._ids.get(action)

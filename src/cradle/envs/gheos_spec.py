@@ -22,6 +22,7 @@ from cradle.envs.encoding import ActionEncoding, UnknownAction
 from cradle.envs.spec import JSON, EnvSpec, FloatArray
 from cradle.gheos import COLOURS as GHEOS_COLOURS
 from cradle.gheos import PHASES, all_action_templates, as_gheos, as_gheos_view, load_tiles
+from cradle.gheos.actions import ACTION_COUNT
 from cradle.gheos.tiles import TileSet
 
 HAND = 2
@@ -50,9 +51,11 @@ class GheosSpec(EnvSpec):
 
     def make_encoding(self) -> ActionEncoding:
         strings = all_action_templates()
-        encoding = ActionEncoding(strings, lambda text: " ".join(text.lower().split()))
-        self._ids = {text: i for i, text in enumerate(encoding.strings)}
-        return encoding
+        return ActionEncoding(strings, lambda text: " ".join(text.lower().split()))
+
+    @property
+    def action_count(self) -> int:
+        return ACTION_COUNT
 
     # --- the state-dependent part: hand slots
     def _hand(self, state: GameState) -> list[int]:
@@ -69,16 +72,16 @@ class GheosSpec(EnvSpec):
         return f"{words[0]} #{hand.index(number)} {words[2]} {words[3]}"
 
     def encode_legal(self, state: GameState, actions: list[str]) -> list[int]:
-        ids = self._ids
+        ids = self.encoding
         out: list[int] = []
         hand: list[int] | None = None
         for action in actions:
-            found = ids.get(action)
+            found = ids.exact(action)
             if found is None:
                 if action.startswith(("place ", "replace ")):
                     if hand is None:
                         hand = self._hand(state)
-                    found = ids.get(self._slot_form(action, hand))
+                    found = ids.exact(self._slot_form(action, hand))
                 if found is None:
                     found = self.encoding.encode(action)
             out.append(found)

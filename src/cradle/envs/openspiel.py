@@ -79,7 +79,7 @@ class CradleGame(pyspiel.Game):  # type: ignore[misc]
         spec = self.spec
         self.max_moves = spec.max_game_length(self.players)
         info = pyspiel.GameInfo(
-            num_distinct_actions=len(spec.encoding),
+            num_distinct_actions=spec.action_count,
             max_chance_outcomes=len(spec.tokens),
             num_players=self.players,
             min_utility=-1.0,

@@ -73,7 +73,7 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         low, high = spec.observation_bounds(players)
         self._obs_size = low.shape[0]
-        n_actions = len(spec.encoding)
+        n_actions = spec.action_count
         self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
         pieces: dict[str, spaces.Space[Any]] = {
             "observation": spaces.Box(low=low, high=high, dtype=np.float32)
@@ -81,7 +81,8 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
         if self.board:
             board_low, board_high = board_bounds(spec, players)
             pieces["board"] = spaces.Box(board_low, board_high, dtype=np.float32)
-        pieces["action_mask"] = spaces.Box(0, 1, shape=(n_actions,), dtype=np.int8)
+        # int8 0/1 without bounds arrays (the vector env batches it: docs/vector.md)
+        pieces["action_mask"] = spaces.MultiBinary(n_actions)
         self.observation_spaces = {a: spaces.Dict(dict(pieces)) for a in self.possible_agents}
         self.state_: GameState | None = None
         self.moves = 0
@@ -129,7 +130,7 @@ class CradleAECEnv(AECEnv):  # type: ignore[misc]
         return [] if done else self._legal()[:]
 
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
-        mask = np.zeros(len(self.spec.encoding), np.int8)
+        mask = np.zeros(self.spec.action_count, np.int8)
         if agent == self.agent_selection:
             mask[self.legal_action_ids()] = 1
         return mask

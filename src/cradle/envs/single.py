@@ -183,7 +183,7 @@ class CradleSingleVecEnv(VectorEnv):
         self._scales = observation_scales(spec, players)
         if normalize:
             low, high = low / self._scales, high / self._scales
-        self.actions = COMPACT_COUNT if self.compact else len(spec.encoding)
+        self.actions = COMPACT_COUNT if self.compact else spec.action_count
         self.single_observation_space: spaces.Space[Any] = spaces.Box(
             low=low, high=high, dtype=np.float32
         )

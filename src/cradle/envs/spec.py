@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -57,10 +58,20 @@ class EnvSpec:
 
     def __init__(self) -> None:
         self.module: GameModule = get_game(self.game)
-        self.encoding: ActionEncoding = self.make_encoding()
         self.token_ids = {token: i for i, token in enumerate(self.tokens)}
 
     # --- actions
+    @cached_property
+    def encoding(self) -> ActionEncoding:
+        """The strings of every id, made when first asked for (Gheos' 191,012 strings and
+        their lookups take about 60 MiB, which the vector envs, passing ids, never need)."""
+        return self.make_encoding()
+
+    @property
+    def action_count(self) -> int:
+        """How many ids the encoding has."""
+        return len(self.encoding)
+
     def make_encoding(self) -> ActionEncoding:
         raise NotImplementedError
 

@@ -127,7 +127,7 @@ class CradleVectorEnv(VectorEnv):
             top = 1.0 if normalize else MEMORY_HIGH
             low = np.concatenate([low, np.zeros(self._memory, np.float32)])
             high = np.concatenate([high, np.full(self._memory, top, np.float32)])
-        self.actions = COMPACT_COUNT if self.compact else len(spec.encoding)
+        self.actions = COMPACT_COUNT if self.compact else spec.action_count
         pieces: dict[str, spaces.Space[Any]] = {
             "observation": spaces.Box(low=low, high=high, dtype=np.float32)
         }
@@ -142,10 +142,18 @@ class CradleVectorEnv(VectorEnv):
                     board_high / self._board_scales,
                 )
             pieces["board"] = spaces.Box(board_low, board_high, dtype=np.float32)
-        pieces["action_mask"] = spaces.Box(0, 1, shape=(self.actions,), dtype=np.int8)
+        # the masks as MultiBinary (int8 0/1, as a Box(0, 1) would be), which keeps no bounds
+        # arrays: a batched Box of Gheos' 191,012 ids would hold four of 47 MiB at N=256
+        pieces["action_mask"] = spaces.MultiBinary(self.actions)
         self.single_observation_space = spaces.Dict(pieces)
         self.single_action_space = spaces.Discrete(self.actions)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        batched = {
+            key: batch_space(piece, num_envs)
+            for key, piece in pieces.items()
+            if key != "action_mask"
+        }
+        batched["action_mask"] = spaces.MultiBinary((num_envs, self.actions))
+        self.observation_space = spaces.Dict(batched)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._width = low.shape[0]
         self._over = np.zeros(num_envs, bool)

@@ -7,7 +7,9 @@ Each iteration:
    batched self-play of ``cradle.selfplay`` (``ismcts@--search`` in every seat), the first
    ``--sampled`` moves of a game drawn from the root visits at ``--temperature``, Dirichlet
    noise (``--noise-weight``, ``--noise-alpha``) at every root, no resignation (games are
-   played out). One shard per iteration, ``DIR/shards/iteration-NNNN.npz``.
+   played out). One shard per iteration, ``DIR/shards/iteration-NNNN.npz``. With
+   ``--teacher SPEC`` the shard is a teacher's games instead (cradle.learn.teacher: a native
+   bot against ``--teacher-opponents``, its chosen action the policy target): imitation.
 2. **Training** on the replay window (the last ``--window`` iterations' shards): ``--steps``
    minibatches of ``--batch`` positions, AdamW, the policy against the search's visits, the
    values against the rank rewards.
@@ -78,6 +80,8 @@ class Plan:
     anchor_games: int
     chunk: int
     seed: int
+    teacher: str | None = None
+    teacher_opponents: tuple[str, ...] = ()
 
 
 TINY = {
@@ -121,6 +125,18 @@ def parse(argv: Sequence[str] | None) -> tuple[Plan, Path, bool]:
     p.add_argument("--anchor-games", type=int, default=16, help="deals against the plain search")
     p.add_argument("--chunk", type=int, default=16, help="games a native call plays at once")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--teacher",
+        default=None,
+        help="imitation: a native bot (expert-rules, greedy, ismcts@N) whose games and "
+        "choices are the shards, instead of self-play",
+    )
+    p.add_argument(
+        "--teacher-opponents",
+        default=None,
+        help="the teacher's opponents, specs separated by commas, one per game in turn "
+        "(default: the teacher itself)",
+    )
     args = p.parse_args(argv)
     given = list(argv) if argv is not None else sys.argv[1:]
     explicit = {a[2:].split("=")[0].replace("-", "_") for a in given if a.startswith("--")}
@@ -145,6 +161,18 @@ def parse(argv: Sequence[str] | None) -> tuple[Plan, Path, bool]:
             p.error(f"--{name} must be at least 1")
     if not 0 <= args.blend <= 1 or not 0 <= args.noise_weight <= 1 or args.noise_alpha <= 0:
         p.error("--blend and --noise-weight are 0 to 1, --noise-alpha above 0")
+    opponents: tuple[str, ...] = ()
+    if args.teacher is not None:
+        from cradle.learn.teacher import check_spec
+
+        opponents = tuple((args.teacher_opponents or args.teacher).split(","))
+        for name in (args.teacher, *opponents):
+            try:
+                check_spec(name)
+            except ValueError as e:
+                p.error(f"--teacher and --teacher-opponents are native bots: {e}")
+    elif args.teacher_opponents is not None:
+        p.error("--teacher-opponents needs --teacher")
     out = args.out or Path(f"runs/learn-{args.game}-{args.players}p")
     plan = Plan(
         game=args.game,
@@ -169,6 +197,8 @@ def parse(argv: Sequence[str] | None) -> tuple[Plan, Path, bool]:
         anchor_games=values["anchor_games"],
         chunk=values["chunk"],
         seed=args.seed,
+        teacher=args.teacher,
+        teacher_opponents=opponents,
     )
     return plan, out, args.tiny
 
@@ -189,7 +219,7 @@ class Run:
 
         self.plan, self.out, self.command = plan, out, command
         self.spec = get_spec(plan.game)
-        self.actions = len(self.spec.encoding)
+        self.actions = self.spec.action_count
         self.inputs = self.spec.observation_size(plan.players)
         self.scales = observation_scales(self.spec, plan.players).astype(np.float32)
         for folder in ("shards", "models"):
@@ -199,7 +229,11 @@ class Run:
         state_file = out / "state.json"
         if state_file.exists():
             saved = json.loads(state_file.read_text())
-            if without_iterations(saved["plan"]) != without_iterations(plan_json(plan)):
+            older: dict[str, object] = {
+                "teacher": None,
+                "teacher_opponents": [],
+            }  # runs from before the option
+            if without_iterations(older | saved["plan"]) != without_iterations(plan_json(plan)):
                 raise SystemExit(
                     f"{out} holds a run with other settings: resume it with them (more "
                     "--iterations go on further) or use another --out"
@@ -281,6 +315,23 @@ class Run:
             bar.update(len(chunk))
         return merge(parts)
 
+    def taught(self, ids: range, seed: int, bar: Progress) -> dict[str, np.ndarray]:
+        """Games ``ids`` of the teacher (``--teacher``) in chunks of ``--chunk`` games."""
+        from cradle.learn.teacher import teacher_games
+
+        plan = self.plan
+        assert plan.teacher is not None
+        parts = []
+        for first in range(ids.start, ids.stop, plan.chunk):
+            chunk = range(first, min(first + plan.chunk, ids.stop))
+            parts.append(
+                teacher_games(
+                    plan.game, plan.players, plan.teacher, plan.teacher_opponents, chunk, seed
+                )
+            )
+            bar.update(len(chunk))
+        return merge(parts)
+
     def match(self, new: str, old: str | None, deals: int, seed: int, bar: Progress) -> float:
         """``new``'s share of the points against ``old`` (None: the plain search): in every
         seat in turn, the others ``old``, the same deals and seeds for every seating."""
@@ -339,8 +390,12 @@ class Run:
         seed = plan.seed * 1_000_003 + iteration
         if not shard.exists():
             seats = [self.best] * plan.players
-            with tqdm(total=plan.games, desc=f"{iteration}: self-play", unit="game") as bar:
-                arrays = self.games(seats, range(plan.games), seed, explore=True, bar=bar)
+            if plan.teacher is not None:
+                with tqdm(total=plan.games, desc=f"{iteration}: teacher", unit="game") as bar:
+                    arrays = self.taught(range(plan.games), seed, bar)
+            else:
+                with tqdm(total=plan.games, desc=f"{iteration}: self-play", unit="game") as bar:
+                    arrays = self.games(seats, range(plan.games), seed, explore=True, bar=bar)
             temporary = shard.with_name(shard.stem + ".tmp.npz")
             np.savez_compressed(temporary, **arrays)  # type: ignore[arg-type]
             temporary.replace(shard)

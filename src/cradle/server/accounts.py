@@ -26,7 +26,9 @@ import secrets
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from cradle.core.words import N_
 from cradle.server import text
+from cradle.server.refusal import Refusal
 from cradle.server.store.accounts import FORMER, Account, AccountStore, Taken
 from cradle.server.store.codes import CodeStore
 from cradle.server.store.seats import SeatStore
@@ -62,7 +64,7 @@ def normal_name(raw: str) -> str:
     nobody's)."""
     name = text.normal_name(raw)
     if text.name_skeletons(name) & text.name_skeletons(FORMER):
-        raise ValueError(f"{FORMER!r} is the name of deleted accounts")
+        raise Refusal(N_("{name} is the name of deleted accounts"), name=repr(FORMER))
     return name
 
 
@@ -73,7 +75,9 @@ def name_key(name: str) -> str:
 
 def check_password(password: str) -> None:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise ValueError(f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters")
+        raise Refusal(
+            N_("a password has {min} to {max} characters"), min=PASSWORD_MIN, max=PASSWORD_MAX
+        )
 
 
 def hash_password(password: str, memory_kib: int) -> str:
@@ -95,10 +99,14 @@ def csrf_of(secret: str) -> str:
     return hmac.new(secret.encode(), b"cradle-csrf", hashlib.sha256).hexdigest()[:32]
 
 
-def create_account(store: AccountStore, name: str, password_hash: str, now: float) -> Account:
-    """A new account; :class:`Taken` when the name (in any case) is someone's, or looks like
-    someone's (:func:`cradle.server.text.name_skeletons`)."""
-    return store.create(name, name_key(name), text.name_skeletons(name), password_hash, now)
+def create_account(
+    store: AccountStore, name: str, password_hash: str, now: float, language: str | None = None
+) -> Account:
+    """A new account that speaks ``language``; :class:`Taken` when the name (in any case) is
+    someone's, or looks like someone's (:func:`cradle.server.text.name_skeletons`)."""
+    return store.create(
+        name, name_key(name), text.name_skeletons(name), password_hash, now, language
+    )
 
 
 def looks_like_an_account(store: AccountStore, name: str) -> bool:

@@ -360,6 +360,9 @@ class ErrorMessage(Answer):
     error: str
     status: int
     kind: str | None = None
+    # The message the reason is, and its params, for a client to say it in its language.
+    message: str | None = None
+    params: dict[str, str | int | float] | None = None
 
 
 class ChatMessage(Answer):
@@ -601,6 +604,7 @@ class AccountInfo(Answer):
     turn_mail: bool
     invite_mail: bool
     created: Number
+    language: str | None  # a catalogue's BCP 47 tag ("es", "pt-BR"); null: not known yet
 
 
 class SignedIn(Answer):

@@ -185,7 +185,12 @@ ERROR_CONTENT = {
     "application/json": {
         "schema": {
             "type": "object",
-            "properties": {"error": {"type": "string"}, "field": {"type": "string"}},
+            "properties": {
+                "error": {"type": "string"},
+                "message": {"type": "string"},
+                "params": {"type": "object"},
+                "field": {"type": "string"},
+            },
             "required": ["error"],
         }
     }
@@ -248,7 +253,8 @@ def create_app(
     app.state.context = ctx  # the routes' shared state (its password queue: tests, metrics)
 
     def published_schema() -> dict[str, Any]:
-        """The OpenAPI schema as the server answers: refusals are ``{"error", "field"?}`` with
+        """The OpenAPI schema as the server answers: refusals are ``{"error", "message",
+        "params", "field"?}`` (the reason, the catalogue's message it is and its params) with
         a 4xx (400 where FastAPI would say 422), or 503 when the database fails."""
         if app.openapi_schema is None:
             schema = get_openapi(title=app.title, version=app.version, routes=app.routes)
@@ -292,7 +298,12 @@ def create_app(
 
     @app.exception_handler(BadInput)
     async def bad_input(_request: Request, exc: BadInput) -> JSONResponse:
-        return error(400, exc.reason, field=exc.field)
+        return error(
+            400,
+            exc.reason,
+            field=exc.field,
+            content=ApiError(400, exc.message, params=exc.params).body(),
+        )
 
     @app.exception_handler(RequestValidationError)
     async def bad_parameter(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import NotRequired, TypedDict, TypeVar
 
 from cradle.core.contract import JSON, Event, Pieces, SeatResult, View
+from cradle.core.words import N_
 from cradle.server.errors import bad_request, forbidden
 from cradle.server.history import (
     PastBoard,
@@ -240,14 +241,14 @@ class Archive:
             return whole_record(table)
         seat, hotseat = table.authorize(token)
         if seat is None and not hotseat:
-            raise forbidden("the record is public once the game is over")
+            raise forbidden(N_("the record is public once the game is over"))
         # The hot-seat screen (seat None here) is everyone's: it gets the spectators' record.
         return record_for(table, seat)
 
     async def replay(self, table: Table, seat: int | None) -> Replay:
         """Every step of a finished game: the action, its events and the view after it."""
         if not table.is_over:
-            raise forbidden("the replay opens once the game is over")
+            raise forbidden(N_("the replay opens once the game is over"))
         if seat is not None and not 0 <= seat < len(table.seats):
             raise bad_request(f"no seat {seat}")
         key = (table.id, seat)

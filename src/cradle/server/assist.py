@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 from cradle.core.contract import GameState, Pieces
 from cradle.core.record import GameRecord
 from cradle.core.results import rank_rewards
+from cradle.core.words import N_
 from cradle.server.bots import pool_pids, spawn_pool, stop_pool, watch_parent
 from cradle.server.errors import ApiError, bad_request, forbidden
 from cradle.server.history import hand_pieces
@@ -488,7 +489,7 @@ class Adviser:
         search per seat and version, however many ask."""
         seat = await self.tables.mover_of(table, token, "a hint")
         if not hints_allowed(table):
-            raise forbidden("hints are off in games between people at their own screens")
+            raise forbidden(N_("hints are off in games between people at their own screens"))
         if table.to_move() != seat:
             raise forbidden(f"it is not seat {seat}'s decision")
         key = (table.id, table.version, seat)
@@ -515,7 +516,7 @@ class Adviser:
     async def analysis(self, table: Table) -> AnalysisAnswer:
         """A finished game's analysis as stored: its status, progress and what it found."""
         if not table.is_over:
-            raise forbidden("the analysis opens once the game is over")
+            raise forbidden(N_("the analysis opens once the game is over"))
         try:
             stored = await self.runtime.db(self.store.analyses.load, table.id)
         except CorruptGame as exc:  # the game itself serves on: only its analysis is damaged
@@ -547,7 +548,7 @@ class Adviser:
         """Queue the analysis of a finished game that has none (games finished before there
         were analyses, or among bots only)."""
         if not table.is_over:
-            raise forbidden("the analysis opens once the game is over")
+            raise forbidden(N_("the analysis opens once the game is over"))
         await self.runtime.db(self.store.analyses.queue, table.id)
         self.analyst.refill()
         return await self.analysis(table)

@@ -18,6 +18,8 @@ import logging
 from dataclasses import dataclass
 from typing import TypedDict, TypeVar
 
+from cradle.core.words import N_
+from cradle.i18n import ngettext
 from cradle.server.answers import ChatMessage
 from cradle.server.errors import forbidden
 from cradle.server.models import BadInput
@@ -43,9 +45,14 @@ def clean_text(raw: str) -> str:
     separator, a direction override, an invisible character, a pile of combining marks)."""
     words = raw.strip()
     if not words:
-        raise BadInput("say something: the line is empty", "text")
+        raise BadInput(N_("say something: the line is empty"), "text")
     if len(words) > MAX_CHAT_CHARS:
-        raise BadInput(f"a line has at most {MAX_CHAT_CHARS} characters", "text")
+        said = ngettext(
+            "a line has at most {max} character (this one has {count})",
+            "a line has at most {max} characters (this one has {count})",
+            MAX_CHAT_CHARS,
+        )
+        raise BadInput(said.format(max=MAX_CHAT_CHARS, count=len(words)), "text")
     refusal = chat_refusal(words)
     if refusal is not None:
         raise BadInput(refusal, "text")
@@ -190,7 +197,9 @@ class Chat:
     async def lines(self, table: Table, viewer: Viewer, after: int = 0) -> ShownPage:
         """``GET /chat``: the latest lines the viewer may see, and whom it muted."""
         if not may_read(table, viewer):
-            raise forbidden("this table's chat is for its players (spectators were not invited)")
+            raise forbidden(
+                N_("this table's chat is for its players (spectators were not invited)")
+            )
         muted = await self.muted_by(table, viewer)
         found = await self.runtime.db(self.store.chat.lines, table.id, CHAT_PAGE, after)
         shown = [line_for(table, line, viewer, muted) for line in found]
@@ -274,7 +283,7 @@ class Chat:
                 "'speaker' is a line's speaker: s:SEAT, v:NUMBER or a:ACCOUNT", "speaker"
             )
         if speaker in (f"s:{viewer.seat}", await self.own(table, viewer)):
-            raise BadInput("you cannot mute yourself", "speaker")
+            raise BadInput(N_("you cannot mute yourself"), "speaker")
         await self.runtime.db(self.store.chat.set_mute, key, qualified(table.id, speaker), on)
         await self.refresh_mutes(key)
         return await self.lines(table, viewer)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gettext
 import logging
 import smtplib
 import ssl
@@ -26,6 +27,7 @@ from email.utils import formatdate, make_msgid
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+from cradle import i18n
 from cradle.games import UnknownGame, get_game
 from cradle.server.events import Changed
 from cradle.server.metrics import MAILS
@@ -118,38 +120,71 @@ def send_mail(settings: MailSettings, message: EmailMessage) -> None:
         smtp.send_message(message, to_addrs=[str(message["To"])])
 
 
-def turn_mail(settings: MailSettings, notice: DueMail, unsubscribe: str) -> EmailMessage:
-    """The mail that tells ``notice``'s seat it decides; ``unsubscribe``: its one-time code."""
+def time_words(seconds: float, words: gettext.NullTranslations | None = None) -> str:
+    """A time per move as the lobby offers them: "1 hour", "6 hours", "1 day", "3 days", in
+    the language of ``words`` (English by default), its plural forms by the catalogue's rule."""
+    words = words or i18n.translations(i18n.SOURCE)
+    hours = round(seconds / 3600)
+    if hours >= 24 and hours % 24 == 0:
+        days = hours // 24
+        return words.ngettext("{count} day", "{count} days", days).format(count=days)
+    if hours >= 1:
+        return words.ngettext("{count} hour", "{count} hours", hours).format(count=hours)
+    minutes = max(1, round(seconds / 60))
+    return words.ngettext("{count} minute", "{count} minutes", minutes).format(count=minutes)
+
+
+def turn_mail(
+    settings: MailSettings, notice: DueMail, unsubscribe: str, language: str | None = None
+) -> EmailMessage:
+    """The mail that tells ``notice``'s seat it decides; ``unsubscribe``: its one-time code;
+    ``language``: a catalogue's (cradle.i18n), else the recipient's (the account's language),
+    else English."""
+    if language is None:
+        language = i18n.catalogue_of(notice.language or i18n.SOURCE)
+    words = i18n.translations(language)
     try:
         title = get_game(notice.game).PRESENTATION.title
     except UnknownGame:  # a game this server no longer offers
         title = notice.game
     game_link = settings.link(f"play/{notice.game_id}")
     stop_link = settings.link(f"unsubscribe/{unsubscribe}")
-    hours = (notice.deadline_s or 0) / 3600
+    per_move = time_words(notice.deadline_s or 0, words)
+    # The game's name for the seat (a dynasty), written as the table writes it: "Archer".
+    seat = words.pgettext("player", notice.player)
+    seat = seat[:1].upper() + seat[1:]
     message = EmailMessage()
-    message["Subject"] = f"Your turn in {title} ({notice.player})"
+    message["Subject"] = words.gettext("Your turn in {game} ({seat})").format(game=title, seat=seat)
     message["From"] = settings.sender
     # One address, whatever an older server stored (a list would mail every name in it).
     message["To"] = email_address(notice.address)
+    # RFC 5322 requires it; without it some mail servers and clients date the mail themselves
+    # or file it as spam.
+    message["Date"] = formatdate(usegmt=True)
     message["Message-ID"] = make_msgid(domain=settings.sender.rpartition("@")[2] or None)
     message["List-Unsubscribe"] = f"<{stop_link}>"
     if notice.away:
-        rule = (
-            f"A bot plays for you while you are away: it plays this turn when your {hours:g} "
-            'hours run out, unless you play it first or press "I\'m back" at the table.'
+        rule = words.gettext(
+            "A bot plays for you while you are away: it plays this turn when your time for it "
+            '({time}) runs out, unless you play it first or press "I\'m back" at the table.'
         )
     else:
-        rule = (
-            f"You have {hours:g} hours for each move; when the time runs out, the other players "
-            "may let your stand-in bot play for you until you come back, or end the game "
-            "without you."
+        rule = words.gettext(
+            "You have {time} for each move; when the time runs out, the other players may let "
+            "your stand-in bot play for you until you come back, or end the game without you."
         )
-    message.set_content(
-        f"It is your turn in the game of {title} you play as {notice.player}.\n\n"
-        f"Play it here: {game_link}\n\n{rule}\n\n"
-        f"You get one mail per turn at most. To get no more of these mails: {stop_link}\n"
-    )
+    lines = [
+        words.gettext("It is your turn in the game of {game} you play as {seat}.").format(
+            game=title, seat=seat
+        ),
+        words.gettext("Play it here: {link}").format(link=game_link),
+        rule.format(time=per_move),
+        words.gettext(
+            "You get one mail per turn at most. To get no more of these mails: {link}"
+        ).format(link=stop_link),
+    ]
+    message.set_content("\n\n".join(lines) + "\n")
+    message["Content-Language"] = i18n.tag_of(language)  # after set_content, which drops it
     return message
 
 

@@ -26,6 +26,7 @@ LESSON_CHARS = 40  # a lesson's name (checked against the game's own list)
 NAME_CHARS = 100  # a person's name as sent (3-24 characters once trimmed and normalised)
 PASSWORD_CHARS = 256
 EMAIL_CHARS = 254
+LANGUAGE_CHARS = 16  # a BCP 47 tag of a catalogue: "pt-BR"
 MAX_OPTIONS = 16  # a table's options (every game has fewer)
 OPTION_NAME_CHARS = 40
 OPTION_CHARS = 8192  # a text option: Gheos's custom tile set is the longest
@@ -44,11 +45,15 @@ API_VERSIONS: tuple[int, ...] = get_args(ApiVersion)
 
 
 class BadInput(ValueError):
-    """Input refused before it reached the game: ``field`` names the part, when there is one."""
+    """Input refused before it reached the game: ``field`` names the part, when there is one.
+    With ``params``, ``reason`` is a message with those named placeholders (as
+    :class:`cradle.server.errors.ApiError`'s)."""
 
-    def __init__(self, reason: str, field: str | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: str, field: str | None = None, **params: object) -> None:
+        super().__init__(reason.format(**params) if params else reason)
+        self.message = reason
+        self.params = params
+        self.reason = reason.format(**params) if params else reason
         self.field = field
 
 
@@ -130,6 +135,7 @@ class LessonBody(BaseModel):
 
     game: Annotated[str, Field(max_length=GAME_CHARS)]
     lesson: Annotated[str, Field(max_length=LESSON_CHARS)]
+    name: Annotated[str, Field(max_length=NAME_CHARS)] | None = None  # a guest's, for the seat
 
 
 class ActionBody(BaseModel):
@@ -224,14 +230,16 @@ class AccountDeletion(BaseModel):
 
 
 class AccountSettings(BaseModel):
-    """``PATCH /api/me``: the address mail goes to (a new one is checked first), and whether
-    turn notices and friends' invitations are mailed."""
+    """``PATCH /api/me``: the address mail goes to (a new one is checked first), whether turn
+    notices and friends' invitations are mailed, and the language of the account's pages and
+    mails (a tag of ``GET /static/i18n/languages.json``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
     email: Annotated[str, Field(max_length=EMAIL_CHARS)] | None = None
     turn_mail: bool | None = None
     invite_mail: bool | None = None  # friends' invitations to seats mailed too
+    language: Annotated[str, Field(max_length=LANGUAGE_CHARS)] | None = None
 
 
 class SeatBody(BaseModel):

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cradle.core.contract import Event, GameState, IllegalAction
+from cradle.core.words import N_
 from cradle.server import metrics
 from cradle.server.bots import decision_cost
 from cradle.server.errors import ApiError, bad_request, forbidden, refused_action, unavailable
@@ -117,7 +118,7 @@ def rule_move(
     if len(action) > MAX_ACTION_LENGTH:
         raise bad_request(f"an action has at most {MAX_ACTION_LENGTH} characters")
     if table.is_over:
-        raise forbidden("the game is over")
+        raise forbidden(N_("the game is over"))
     if table.to_move() != seat:
         raise forbidden(f"it is not seat {seat}'s decision")
     before = table.state
@@ -276,9 +277,9 @@ def rule_return(table: Table, seat: int) -> Ruling:
     """``seat``'s person is back: its stand-in stops playing for it (a turn the stand-in holds
     is the person's again, with a fresh deadline)."""
     if table.is_over:
-        raise forbidden("the game is over")
+        raise forbidden(N_("the game is over"))
     if seat not in table.away:
-        raise forbidden("no stand-in plays for your seat")
+        raise forbidden(N_("no stand-in plays for your seat"))
     deciding = table.standin == seat
     away = table.away - {seat}
     clocks = None
@@ -366,7 +367,7 @@ def rule_end(table: Table, out: int, ended_by: str) -> Ruling:
     """The game ends before its rules end it, seat ``out`` last (``ended_by``: how); a rated
     game's ratings move with it, that seat's a loss."""
     if table.is_over:
-        raise forbidden("the game is over")
+        raise forbidden(N_("the game is over"))
     result = early_result([dict(line) for line in table.result()], out, ended_by)
     change = EndChange(table.id, table.version, result, ended_by)
 
@@ -381,7 +382,7 @@ def rule_end(table: Table, out: int, ended_by: str) -> Ruling:
 def rule_remove(table: Table) -> Ruling:
     """The creator removes a table nobody has moved at yet (it answers 410 from then on)."""
     if table.ply > 0 or table.is_over:
-        raise forbidden("the game has begun: concede instead")
+        raise forbidden(N_("the game has begun: concede instead"))
     game_id, version = table.id, table.version
 
     def apply(table: Table, updated: float) -> None:
@@ -414,27 +415,29 @@ def rule_seat(
     ``seating``); the seat is ``account``'s (None: a guest's), shows ``name``, and ``standin``
     may play for it when its deadline passes."""
     if table.is_over:
-        raise forbidden("the game is over")
+        raise forbidden(N_("the game is over"))
     if table.rated and account is None:
-        raise forbidden("this game is rated: sign in to take a seat (ratings belong to accounts)")
+        raise forbidden(
+            N_("this game is rated: sign in to take a seat (ratings belong to accounts)")
+        )
     if table.rated and account in table.accounts.values():
-        raise forbidden("you already hold a seat at this rated game")
+        raise forbidden(N_("you already hold a seat at this rated game"))
     if invitation is not None:
         seat = invitation[1]
         if seat not in table.free_seats():
-            raise forbidden("somebody else took this seat")
+            raise forbidden(N_("somebody else took this seat"))
     elif invite is not None:
         digest = hash_token(invite)
         matches = [s for s, c in table.invites.items() if hmac.compare_digest(c, digest)]
         if not matches:
-            raise forbidden("this invite is not valid (each invite works once)")
+            raise forbidden(N_("this invite is not valid (each invite works once)"))
         seat = matches[0]
         if table.invite_expired(seat):
-            raise forbidden("this invite expired")
+            raise forbidden(N_("this invite expired"))
     else:
         free = table.open_seats()
         if not table.listed or not free:
-            raise forbidden("this game has no open seat")
+            raise forbidden(N_("this game has no open seat"))
         seat = free[0]
     token = new_token()
     seating[:] = [Seating(seat, token)]
@@ -549,7 +552,7 @@ class Referee:
                 if ruling.then is not None:
                     await ruling.then(table)
                 return True
-        raise ApiError(503, "the game keeps changing; try again")
+        raise ApiError(503, N_("the game keeps changing; try again"))
 
     async def move(self, table: Table, seat: int, action: str, bot: BotTurn | None = None) -> bool:
         """``seat`` plays ``action``; False when it was a bot's move of a turn that went by."""

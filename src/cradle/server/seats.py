@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from cradle.ai import LEVELS, bot_names
 from cradle.core.lessons import LESSON_OPTION, LESSON_SEED
 from cradle.core.record import GameRecord
+from cradle.core.words import N_
 from cradle.games import UnknownGame, get_game
 from cradle.server.bots import decision_cost
 from cradle.server.errors import ApiError, bad_request, unavailable
@@ -102,11 +103,13 @@ class Seats:
             raise bad_request(f'\'seats\' must list {players} seats, e.g. ["human", "bot:random"]')
         seats = [self._seat_kind(kind) for kind in request.seats]
         if request.hotseat and "open" in seats:
-            raise bad_request("a hot-seat table has no open seats: every person is at the screen")
+            raise bad_request(
+                N_("a hot-seat table has no open seats: every person is at the screen")
+            )
         if not request.listed and "open" in seats:
-            raise bad_request("an unlisted table has no open seats (send invites instead)")
+            raise bad_request(N_("an unlisted table has no open seats (send invites instead)"))
         if request.mode == "turn" and request.hotseat:
-            raise bad_request("a hot-seat table is played live: everyone is at the screen")
+            raise bad_request(N_("a hot-seat table is played live: everyone is at the screen"))
         if request.mode != "turn" and request.deadline_s is not None:
             raise bad_request(
                 '\'deadline_s\' is for turn-based tables ("mode": "turn")',
@@ -289,16 +292,16 @@ class Seats:
     def _check_rated(request: NewTable, seats: list[str]) -> None:
         """A rated table can hold only if every seat will be a different signed-in person's."""
         if request.account is None:
-            raise bad_request("a rated game needs you signed in: ratings belong to accounts")
+            raise bad_request(N_("a rated game needs you signed in: ratings belong to accounts"))
         if request.hotseat:
-            raise bad_request("a hot-seat game is not rated: its players share one screen")
+            raise bad_request(N_("a hot-seat game is not rated: its players share one screen"))
         if any(kind.startswith("bot:") for kind in seats):
             raise bad_request(
                 "a game with bots is not rated (people's ratings are between people; the bots "
                 "have their own ladder)"
             )
         if len(seats) < 2:
-            raise bad_request("a rated game needs at least two people")
+            raise bad_request(N_("a rated game needs at least two people"))
 
     @staticmethod
     def _seat_kind(given: str) -> str:

@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from cradle.core.contract import Event, GameModule, GameState, SeatResult
 from cradle.core.record import GameRecord
+from cradle.core.words import N_
 from cradle.games import UnknownGame, get_game
 from cradle.server.errors import forbidden
 from cradle.server.ratings import rates
@@ -332,7 +333,7 @@ class Table:
             return None, True
         seat = self.seat_of(token)
         if seat is None:
-            raise forbidden("that token belongs to no seat of this game")
+            raise forbidden(N_("that token belongs to no seat of this game"))
         return seat, False
 
     def moved_on(self, events: list[Event] | None, updated: float) -> None:

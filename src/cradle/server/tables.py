@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from cradle.core.lessons import LESSON_OPTION
+from cradle.core.words import N_
 from cradle.server.errors import ApiError, forbidden
 from cradle.server.events import Changed, Events
 from cradle.server.runtime import Runtime
@@ -69,7 +70,7 @@ class Tables:
         if game_id in self.broken:
             raise ApiError(503, f"game {game_id} cannot be restored: {self.broken[game_id]}")
         if len(game_id) > 40:
-            raise ApiError(404, "no such game")
+            raise ApiError(404, N_("no such game"))
         pending = self.loading.get(game_id)
         if pending is None:
             pending = asyncio.get_running_loop().create_future()
@@ -300,7 +301,7 @@ class Tables:
         if hotseat:
             seat = table.hotseat_seat()
             if seat is None:
-                raise forbidden("no human at this table decides now")
+                raise forbidden(N_("no human at this table decides now"))
         if seat is None:
             raise forbidden(f"{what} needs the token of the seat that decides")
         return seat

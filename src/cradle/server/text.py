@@ -26,6 +26,9 @@ import hashlib
 import unicodedata
 from typing import Any
 
+from cradle.core.words import N_
+from cradle.server.refusal import Refusal
+
 NAME_MIN, NAME_MAX = 3, 24
 NAME_SEPARATORS = " -_"
 MAX_MARKS = 4  # combining marks in a row on one character (more: stacked "zalgo" text)
@@ -84,7 +87,7 @@ def normal_name(raw: str) -> str:
 
     name = unicodedata.normalize("NFKC", raw).strip()
     if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise ValueError(f"a name has {NAME_MIN} to {NAME_MAX} characters")
+        raise Refusal(N_("a name has {min} to {max} characters"), min=NAME_MIN, max=NAME_MAX)
     whole, words, allowed = _spoof()
     marks = 0
     previous = ""
@@ -95,33 +98,42 @@ def normal_name(raw: str) -> str:
         elif kind[0] == "M" and unicodedata.category(previous or " ")[0] in "LM":
             marks += 1  # a mark on a letter (many scripts write vowels so)
             if marks > MAX_NAME_MARKS:
-                raise ValueError(f"a name has at most {MAX_NAME_MARKS} marks on one letter")
+                raise Refusal(
+                    N_("a name has at most {count} marks on one letter"), count=MAX_NAME_MARKS
+                )
         elif character in NAME_SEPARATORS:
             marks = 0
             if character == " " and previous == " ":
-                raise ValueError("a name has no two spaces in a row")
+                raise Refusal(N_("a name has no two spaces in a row"))
         else:
-            raise ValueError(
-                f"a name has only letters, digits, spaces, '-' and '_' (not {_char(character)})"
+            raise Refusal(
+                N_("a name has only letters, digits, spaces, '-' and '_' (not {character})"),
+                character=_char(character),
             )
         if not allowed.contains(character):
-            raise ValueError(f"a name may not hold {_char(character)} (not used in names)")
+            raise Refusal(
+                N_("a name may not hold {character} (not used in names)"),
+                character=_char(character),
+            )
         previous = character
     if not any(unicodedata.category(c)[0] in "LN" for c in name):
-        raise ValueError("a name needs a letter or a digit")
+        raise Refusal(N_("a name needs a letter or a digit"))
     flags = whole.check(name)
     if flags & icu.USpoofChecks.INVISIBLE:
-        raise ValueError("a name repeats a mark on one letter")
+        raise Refusal(N_("a name repeats a mark on one letter"))
     if flags & icu.USpoofChecks.MIXED_NUMBERS:
-        raise ValueError("a name writes its digits in one script")
+        raise Refusal(N_("a name writes its digits in one script"))
     if flags:
-        raise ValueError("a name may not hold these characters")
+        raise Refusal(N_("a name may not hold these characters"))
     joined = "".join(c for c in name if c not in NAME_SEPARATORS)
     if words.check(joined):
         scripts = ", ".join(_scripts(joined))
-        raise ValueError(
-            "a name is written in one script (Latin may stand beside Chinese, Japanese or "
-            f"Korean), not in {scripts}"
+        raise Refusal(
+            N_(
+                "a name is written in one script (Latin may stand beside Chinese, Japanese or "
+                "Korean), not in {scripts}"
+            ),
+            scripts=scripts,
         )
     return name
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from cradle.core.words import N_
 from cradle.server.errors import ApiError, forbidden
 from cradle.server.referee import (
     Referee,
@@ -73,14 +74,14 @@ class Turns:
         if table.mode != "turn" and not clocked:
             raise forbidden("only turn-based tables and live tables with clocks have deadlines")
         if table.is_over:
-            raise forbidden("the game is over")
+            raise forbidden(N_("the game is over"))
         late = table.to_move()
         if late is None or table.bot_turn():
-            raise forbidden("a bot decides now")
+            raise forbidden(N_("a bot decides now"))
         if late == seat:
-            raise forbidden("it is your own turn: play it")
+            raise forbidden(N_("it is your own turn: play it"))
         if not table.claimed.get(late, True):
-            raise forbidden("the seat deciding now has not been taken yet")
+            raise forbidden(N_("the seat deciding now has not been taken yet"))
         if clocked:
             stopped = table.deadline is None and table.clock_left[late] <= 0  # the lapse stored
             ran_out = stopped or (table.deadline is not None and self.clock() >= table.deadline)
@@ -160,11 +161,11 @@ class Turns:
         """The stand-in of the seat away that decides at ``table`` plays: its deadline passed."""
         seat = table.to_move()
         if table.mode != "turn" or table.is_over or seat is None:
-            raise forbidden("no turn to play")
+            raise forbidden(N_("no turn to play"))
         if seat not in table.away or table.bot_turn():
-            raise forbidden("the seat deciding is not away")
+            raise forbidden(N_("the seat deciding is not away"))
         if table.deadline is None or table.deadline >= now:
-            raise forbidden("moved on meanwhile")
+            raise forbidden(N_("moved on meanwhile"))
         return rule_stand_in(table, seat, table.away, self.referee.settings)
 
     async def remove(self, table: Table, token: str | None) -> None:
@@ -172,7 +173,7 @@ class Turns:
         seat, hotseat = await self.tables.identify(table, token)
         creator = hotseat or (seat is not None and seat == table.creator)
         if not creator:
-            raise forbidden("only the table's creator may remove it")
+            raise forbidden(N_("only the table's creator may remove it"))
         await self.referee.change(table, lambda: rule_remove(table))
 
     async def end_idle(self, now: float | None = None) -> list[str]:
@@ -187,9 +188,9 @@ class Turns:
 
                 def idle(table: Table = table) -> int:
                     if table.mode != "turn" or table.deadline_s is None:
-                        raise forbidden("not a turn-based table")
+                        raise forbidden(N_("not a turn-based table"))
                     if table.updated + 3 * table.deadline_s >= now:
-                        raise forbidden("moved on meanwhile")
+                        raise forbidden(N_("moved on meanwhile"))
                     seat = table.to_move()
                     return 0 if seat is None else seat
 

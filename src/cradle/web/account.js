@@ -9,8 +9,8 @@ import { AccountLive, api, setCsrf } from "./api.js";
 import { GAME_TITLES } from "./games.js";
 import { nameAt } from "./names.js";
 import { remember } from "./state.js";
-import { date, list, t, tNodes } from "./i18n.js";
-import { byId, dialog, el, link, messageOf, put, ratedBadge, toast } from "./ui.js";
+import { date, language, languageName, languages, list, setLanguage, t, tNodes } from "./i18n.js";
+import { byId, dialog, el, fieldValue, link, messageOf, put, ratedBadge, toast } from "./ui.js";
 
 /** @typedef {import("./types").AccountInfo} Account */
 /** @typedef {import("./types").InvitationInfo} InvitationInfo */
@@ -52,6 +52,9 @@ function signedAs(answer) {
     live.close();
     live = null;
   }
+  // A signed-in account reads its own language on every device.
+  const chosen = answer.account?.language;
+  if (chosen && chosen !== language() && languages().includes(chosen)) setLanguage(chosen);
 }
 
 /**
@@ -76,15 +79,35 @@ function signedOutHere(reason) {
 // A change refused as signed out while this page thinks it is signed in: ask who it is now.
 window.addEventListener("cradleunauthorized", () => { if (me.account) loadMe(); });
 
-/** Ask the server who this browser is (at start, and after signing in or out). */
-export async function loadMe() {
+/**
+ * Ask the server who this browser is (after signing in or out; at start, `known` is the
+ * answer already asked for, to choose the language by).
+ * @param {Me | null} [known]
+ */
+export async function loadMe(known = null) {
   try {
-    signedAs(await api.me());
+    signedAs(known || await api.me());
   } catch {
     me.known = true;
     renderHeader();
   }
   await refreshWaiting();
+}
+
+/**
+ * The language switch's and the account screen's choice: shown at once, remembered in this
+ * browser, and a signed-in account's own from now on (its pages everywhere, its mails).
+ * @param {string} tag
+ */
+export async function chooseLanguage(tag) {
+  if (me.account) {
+    try {
+      me.account = (await api.settings({ language: tag })).account;
+    } catch (error) {
+      toast(messageOf(error));
+    }
+  }
+  await setLanguage(tag);
 }
 
 /** The header's count of games waiting for this player's move, and of invitations. */
@@ -142,10 +165,33 @@ function renderHeader() {
     put(slot,
       el("span", { class: "muted guest-name", title: t("account.guest_name_title") }, guestName()),
       " ",
-      link("#/signin", t("account.sign_in"), { id: "signin-link" }),
+      link(`#/signin${afterwards()}`, t("account.sign_in"), { id: "signin-link" }),
       " ",
-      link("#/signup", t("account.sign_up"), { id: "signup-link" }));
+      link(`#/signup${afterwards()}`, t("account.sign_up"), { id: "signup-link" }));
   }
+}
+
+/** The screens a sign-in may return to (a game's seat from a turn mail, a page being read). */
+const RETURNS = new Set(["play", "hotseat", "watch", "replay", "analysis", "player", "ratings", "rules", "learn", "inbox", "account"]);
+
+/**
+ * The screen shown now, as the tail of a sign-in address ("/play/ID"), when a sign-in may
+ * come back to it; "" otherwise.
+ */
+function afterwards() {
+  const words = location.hash.replace(/^#\/?/, "").split("/");
+  if (words[0] === "signin" || words[0] === "signup") return words.length > 1 ? `/${words.slice(1).join("/")}` : "";
+  return RETURNS.has(words[0]) ? `/${words.join("/")}` : "";
+}
+
+/**
+ * Where a sign-in (or sign-up) goes once done: the screen named after it in its own address
+ * ("#/signin/play/ID": that game's seat), else the inbox.
+ * @param {string[]} next the address's words after "signin"
+ */
+function returnTo(next) {
+  if (!next.length || !RETURNS.has(next[0])) return "#/inbox";
+  return `#/${next.map(encodeURIComponent).join("/")}`;
 }
 
 /**
@@ -185,8 +231,8 @@ function form(id, fields, action, submit) {
   return node;
 }
 
-/** @param {HTMLElement} root @returns {null} */
-export function signUpScreen(root) {
+/** @param {HTMLElement} root @param {string[]} [next] the screen to go to afterwards @returns {null} */
+export function signUpScreen(root, next = []) {
   root.append(el("div", { class: "card narrow" }, el("h1", {}, t("account.sign_up")),
     el("p", { class: "muted" }, t("account.sign_up_about")),
     form("signup", [
@@ -196,15 +242,15 @@ export function signUpScreen(root) {
     ], t("account.sign_up"), async ({ name, password, email }) => {
       signedAs(await api.signUp(name, password, email.trim() || null));
       toast(t("account.welcome", { name: me.account?.name || "" }), "info");
-      location.hash = me.account?.email ? "#/account" : "#/inbox";
+      location.hash = me.account?.email ? "#/account" : returnTo(next);
     }),
     el("p", { class: "muted" }, t("account.email_about")),
-    el("p", {}, tNodes("account.have_account", { link: link("#/signin", t("account.sign_in")) }))));
+    el("p", {}, tNodes("account.have_account", { link: link(`#/signin${afterwards()}`, t("account.sign_in")) }))));
   return null;
 }
 
-/** @param {HTMLElement} root @returns {null} */
-export function signInScreen(root) {
+/** @param {HTMLElement} root @param {string[]} [next] the screen to go to afterwards @returns {null} */
+export function signInScreen(root, next = []) {
   root.append(el("div", { class: "card narrow" }, el("h1", {}, t("account.sign_in")),
     form("signin", [
       { name: "name", label: t("account.name"), autocomplete: "username" },
@@ -212,10 +258,10 @@ export function signInScreen(root) {
     ], t("account.sign_in"), async ({ name, password }) => {
       signedAs(await api.signIn(name, password));
       await refreshWaiting();
-      location.hash = "#/inbox";
+      location.hash = returnTo(next);
     }),
     el("p", {}, link("#/forgot", t("account.forgot"), { id: "forgot-link", class: "" })),
-    el("p", {}, tNodes("account.no_account", { link: link("#/signup", t("account.sign_up")) })),
+    el("p", {}, tNodes("account.no_account", { link: link(`#/signup${afterwards()}`, t("account.sign_up")) })),
     form("guest", [{ name: "guest", label: t("account.guest_name"), value: guestName() }], t("account.keep_guest_name"),
       async ({ guest }) => {
         const name = guest.trim();
@@ -255,6 +301,10 @@ export function accountScreen(root) {
   drawCheck(account);
   root.append(el("div", { class: "card narrow" }, el("h1", {}, account.name),
     el("p", { class: "muted" }, t("account.made_on", { date: date(account.created * 1000) })),
+    el("h2", {}, t("account.language_title")),
+    el("label", { class: "account-language" }, el("span", {}, t("account.language_about")),
+      el("select", { id: "account-language", onchange: (/** @type {Event} */ event) => chooseLanguage(fieldValue(event)) },
+        languages().map((tag) => el("option", { value: tag, lang: tag, selected: tag === language() }, languageName(tag))))),
     el("h2", {}, t("account.turn_mail_title")),
     el("p", { class: "muted" }, t("account.mail_about")),
     el("label", { class: "check" }, mail, " ", t("account.turn_mail")),

@@ -25,7 +25,7 @@ import { capitalised, el, icon, link, messageOf, percent, put, setTitle, svg, to
  * @returns {Screen}
  */
 export function analysisScreen(root, id) {
-  const head = el("div", { class: "banner" }, el("strong", {}, t("common.analysis")));
+  const head = el("div", { class: "banner" }, el("h1", { class: "banner-title" }, t("common.analysis")));
   const status = el("div", { class: "card", id: "analysis-status" }, el("p", { class: "muted" }, t("common.loading")));
   const chart = el("div", { class: "card chart-card", id: "chances" });
   const moves = el("div", { class: "card", id: "costly" });
@@ -67,7 +67,7 @@ export function analysisScreen(root, id) {
     const module = GAMES[found.game];
     setTitle(t("analysis.tab", { game: GAME_TITLES[found.game] }));
     put(head, el("span", { class: `badge ${found.game}` }, GAME_TITLES[found.game]),
-      el("strong", {}, " ", t("common.analysis")),
+      el("h1", { class: "banner-title" }, " ", t("common.analysis")),
       el("span", { class: "muted" }, " · ", list(found.players.map((_, seat) => nameAt(found, seat))), " · ", t("common.moves", { count: found.moves })),
       link(`#/replay/${id}`, t("common.replay")));
     drawStatus(found);
@@ -133,7 +133,7 @@ export function analysisScreen(root, id) {
       dot.addEventListener("click", () => pick(r, found, module));
       root.append(dot);
     }
-    put(chart, el("h3", {}, t("analysis.chart_title", { measure: capitalised(measureName(found.players.length)) })),
+    put(chart, el("h2", { class: "section" }, t("analysis.chart_title", { measure: capitalised(measureName(found.players.length)) })),
       el("div", { class: "legend" }, found.players.map((p, seat) => el("span", { class: "dynasty-chip", style: `--accent:${module.seatColour(found.players, seat)}`, title: seatWord(p) }, nameAt(found, seat)))),
       root,
       el("p", { class: "muted small", id: "chart-note" }, chartNote(found.players.length)));
@@ -154,7 +154,7 @@ export function analysisScreen(root, id) {
       // The bots' reasons come as the server's English sentences: read back into the language.
       el("p", { class: "small muted" }, t("analysis.why", { reason: capitalised(module.reasonWords(translateReason(r.why), words)) })));
     });
-    put(moves, el("h3", {}, t("analysis.costly")),
+    put(moves, el("h2", { class: "section" }, t("analysis.costly")),
       found.status === "done" && !items.length ? el("p", { class: "muted" }, t("analysis.well_played")) : null,
       found.status !== "done" ? el("p", { class: "muted small" }, t("analysis.so_far")) : null,
       el("ol", { class: "costly-list", id: "costly-list" }, items));

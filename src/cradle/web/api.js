@@ -4,6 +4,8 @@
 // frame holds the game's view and the table's state side by side. A token never goes in a
 // URL: HTTP sends it in the Authorization header, a WebSocket in its first message.
 
+import { language, serverReason } from "./i18n.js";
+
 /** @typedef {import("./types").AccountInfo} AccountInfo */
 /** @typedef {import("./types").Analysis} Analysis */
 /** @typedef {import("./types").SignedIn} SignedIn */
@@ -70,6 +72,9 @@ async function call(method, path, body, token) {
   /** @type {Record<string, string>} */
   const headers = body === undefined ? {} : { "Content-Type": "application/json" };
   headers["Cradle-Api"] = String(API);
+  // The language the page is read in (the switch's, else the browser's): a new account takes
+  // it for its mails.
+  headers["Accept-Language"] = language();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf;
   const response = await fetch(path, {
@@ -86,7 +91,9 @@ async function call(method, path, body, token) {
   if (!response.ok) {
     // Signed out elsewhere while this page still sent its token: the page asks who it is now.
     if (response.status === 401 && csrf) window.dispatchEvent(new CustomEvent("cradleunauthorized"));
-    throw new ApiError(response.status, data?.error || `${response.status} ${response.statusText}`, data?.kind);
+    // The server's reason in the language: the message it names, else its English.
+    const reason = data?.error ? serverReason(data.error, data.message, data.params) : `${response.status} ${response.statusText}`;
+    throw new ApiError(response.status, reason, data?.kind);
   }
   return data;
 }
@@ -145,8 +152,12 @@ export const api = {
   create: (body) => call("POST", "/api/games", body),
   /** @param {string} game @returns {Promise<Lessons>} a guided game's steps */
   lessons: (game) => call("GET", `/api/lessons/${encodeURIComponent(game)}`),
-  /** @param {string} game @param {string} lesson @returns {Promise<Created>} a step's table */
-  lesson: (game, lesson) => call("POST", "/api/lessons", { game, lesson }),
+  /**
+   * A step's table; `name`: a guest's name for the learner's seat.
+   * @param {string} game @param {string} lesson @param {string | null} [name]
+   * @returns {Promise<Created>}
+   */
+  lesson: (game, lesson, name) => call("POST", "/api/lessons", { game, lesson, ...(name ? { name } : {}) }),
   /**
    * @param {string} game @param {string} lesson @param {number} after
    * @returns {Promise<LessonPicture>} what all see of a lesson's position after its first moves
@@ -261,7 +272,7 @@ export const api = {
   signIn: (name, password) => call("POST", "/api/session", { name, password }),
   /** @returns {Promise<SignedIn>} */
   signOut: () => call("DELETE", "/api/session"),
-  /** @param {{email?: string | null, turn_mail?: boolean, invite_mail?: boolean}} settings @returns {Promise<{account: AccountInfo}>} */
+  /** @param {{email?: string | null, turn_mail?: boolean, invite_mail?: boolean, language?: string}} settings @returns {Promise<{account: AccountInfo}>} */
   settings: (settings) => call("PATCH", "/api/me", settings),
   /** @param {string} password @param {string} newPassword @returns {Promise<{changed: boolean}>} */
   changePassword: (password, newPassword) => call("POST", "/api/me/password", { password, new_password: newPassword }),
@@ -282,8 +293,19 @@ export const api = {
 };
 
 /**
+ * A game's connection: "offline" (the browser has no network), "reconnecting" (lost, being
+ * tried again), "refused" (the seat's token no longer opens it: given up on), "connected".
+ * @typedef {"connected" | "reconnecting" | "offline" | "refused"} LiveState
+ */
+
+/** How long a move waits for the server's answer before the connection is taken for lost. */
+const ANSWER_MS = 10000;
+
+/**
  * A WebSocket to one game that reconnects by itself (the server resends the current view on
- * every connection, so a reconnection resumes exactly where the game is).
+ * every connection, so a reconnection resumes exactly where the game is). The browser going
+ * offline closes it at once (a socket whose network is gone may look open for minutes), and
+ * so does a move the server does not answer in ANSWER_MS; coming back online reconnects.
  */
 export class Live {
   /**
@@ -292,7 +314,7 @@ export class Live {
    * @param {{
    *   onView: (frame: Frame) => void,
    *   onError: (message: string, status: number, kind: string | null) => void,
-   *   onState?: (state: "connected" | "reconnecting" | "refused") => void,
+   *   onState?: (state: LiveState) => void,
    *   onChat?: (line: ChatLine) => void,
    * }} listeners
    */
@@ -307,7 +329,41 @@ export class Live {
     this.retry = 0;
     /** @type {WebSocket | null} */
     this.ws = null;
-    this.open();
+    /** @type {ReturnType<typeof setTimeout> | undefined} a move's answer awaited */
+    this.awaiting = undefined;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.retryTimer = undefined;
+    this.offline = () => this.lost("offline");
+    this.online = () => { if (!this.closed) { this.retry = 0; this.reconnect(); } };
+    window.addEventListener("offline", this.offline);
+    window.addEventListener("online", this.online);
+    if (navigator.onLine === false) this.onState("offline");
+    else this.open();
+  }
+
+  /**
+   * The connection is gone (the browser is offline, or a move got no answer): say so, and
+   * try again (at once when back online).
+   * @param {"offline" | "reconnecting"} state
+   */
+  lost(state) {
+    if (this.closed) return;
+    clearTimeout(this.awaiting);
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) { ws.onclose = null; ws.onmessage = null; ws.close(); }
+    this.onState(state);
+    if (state === "reconnecting") this.reconnect(Math.min(8000, 300 * 2 ** this.retry++));
+  }
+
+  /** @param {number} [wait] */
+  reconnect(wait = 0) {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      if (this.closed || navigator.onLine === false) return;
+      if (this.ws) { this.ws.onclose = null; this.ws.close(); this.ws = null; }
+      this.open();
+    }, wait);
   }
 
   open() {
@@ -319,6 +375,7 @@ export class Live {
       ws.send(JSON.stringify(this.token ? { token: this.token, api: API } : { api: API }));
     };
     ws.onmessage = (message) => {
+      clearTimeout(this.awaiting); // the server answers: the connection lives
       /** @type {ServerFrame} */
       let frame;
       try {
@@ -334,20 +391,27 @@ export class Live {
         this.onState("connected");
       }
       if (frame.type === "view") this.onView(frame);
-      else if (frame.type === "error") this.onError(frame.error, frame.status, frame.kind ?? null);
+      else if (frame.type === "error") this.onError(serverReason(frame.error, frame.message, frame.params), frame.status, frame.kind ?? null);
       else if (frame.type === "chat") this.onChat(frame.line);
     };
     ws.onclose = (event) => {
-      if (this.closed) return;
+      if (this.closed || this.ws !== ws) return;
+      clearTimeout(this.awaiting);
       if ([4400, 4403, 4404, 4410].includes(event.code)) {
         this.closed = true;
         this.onState("refused");
         return;
       }
+      this.ws = null;
+      if (navigator.onLine === false) { this.onState("offline"); return; }
       this.onState("reconnecting");
-      const wait = Math.min(8000, 300 * 2 ** this.retry++);
-      setTimeout(() => { if (!this.closed) this.open(); }, wait);
+      this.reconnect(Math.min(8000, 300 * 2 ** this.retry++));
     };
+  }
+
+  /** Whether a request sent now would go out (online, and the socket open). */
+  ready() {
+    return navigator.onLine !== false && this.ws?.readyState === WebSocket.OPEN;
   }
 
   /**
@@ -355,8 +419,11 @@ export class Live {
    * @param {object} frame
    */
   send(frame) {
-    if (this.ws?.readyState === WebSocket.OPEN) {
+    if (this.ready() && this.ws) {
       this.ws.send(JSON.stringify(frame));
+      // Every request is answered (a view, or an error): silence means the line is dead.
+      clearTimeout(this.awaiting);
+      this.awaiting = setTimeout(() => this.lost("reconnecting"), ANSWER_MS);
       return true;
     }
     return false;
@@ -369,6 +436,10 @@ export class Live {
 
   close() {
     this.closed = true;
+    clearTimeout(this.awaiting);
+    clearTimeout(this.retryTimer);
+    window.removeEventListener("offline", this.offline);
+    window.removeEventListener("online", this.online);
     this.ws?.close();
   }
 }

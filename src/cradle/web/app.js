@@ -14,6 +14,7 @@
 //   #/rules/GAME            a game's rules, with pictures          rules.js
 //   #/unsubscribe/CODE      a turn mail's "no more mails" link     table.js
 //   #/signup, #/signin      an account; a guest's name                account.js
+//   #/signin/play/ID        ... then back to that screen (any screen a sign-in may return to)
 //   #/account               the account: e-mail notices, password, sign out, export, delete
 //   #/forgot                ask for a password reset link by mail
 //   #/reset/CODE            a mailed reset link: a new password
@@ -26,9 +27,10 @@
 // {destroy()} (or null when it holds nothing to stop), and a line in ROUTES.
 
 import {
-  accountScreen, continueScreen, forgotScreen, inboxScreen, loadMe, refreshWaiting, resetScreen, signInScreen,
-  signUpScreen, verifyScreen,
+  accountScreen, chooseLanguage, continueScreen, forgotScreen, inboxScreen, loadMe, refreshWaiting, resetScreen,
+  signInScreen, signUpScreen, verifyScreen,
 } from "./account.js";
+import { api } from "./api.js";
 import { friendsScreen } from "./friends.js";
 import { analysisScreen } from "./analysis.js";
 import { lobbyScreen } from "./lobby.js";
@@ -38,7 +40,7 @@ import { rulesScreen } from "./rules.js";
 import { remember } from "./state.js";
 import { inviteScreen, seatScreen, tableScreen, unsubscribeScreen } from "./table.js";
 import { learnScreen } from "./tutorial.js";
-import { language, languageName, languages, setLanguage, startLanguage, t } from "./i18n.js";
+import { language, languageName, languages, startLanguage, t } from "./i18n.js";
 import { byId, clear, closeDialog, el, fieldValue, put, setStatus, setTitle } from "./ui.js";
 
 /** @typedef {import("./types").Route} Route */
@@ -49,8 +51,8 @@ import { byId, clear, closeDialog, el, fieldValue, put, setStatus, setTitle } fr
  * @type {Record<string, Route>}
  */
 const ROUTES = {
-  signup: { needs: 0, open: (root) => signUpScreen(root) },
-  signin: { needs: 0, open: (root) => signInScreen(root) },
+  signup: { needs: 0, open: (root, next) => signUpScreen(root, next) },
+  signin: { needs: 0, open: (root, next) => signInScreen(root, next) },
   account: { needs: 0, open: (root) => accountScreen(root) },
   inbox: { needs: 0, open: (root) => inboxScreen(root) },
   forgot: { needs: 0, open: (root) => forgotScreen(root) },
@@ -82,6 +84,9 @@ function route() {
   setStatus("");
   setTitle("");
   clear(app);
+  // A new screen opens at its top: the last one's scroll (the lobby's form, scrolled down to
+  // its button) would otherwise leave the new one's first card (an invite's links) above view.
+  window.scrollTo(0, 0);
   const [page, ...args] = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   const [id, secret] = args;
   if ((page === "play" || page === "hotseat") && id && secret) {
@@ -105,12 +110,16 @@ function drawChrome() {
   }
   const select = /** @type {HTMLSelectElement} */ (byId("language"));
   put(select, languages().map((tag) => el("option", { value: tag, lang: tag, selected: tag === language() }, languageName(tag))));
-  select.onchange = (event) => { setLanguage(fieldValue(event)); };
+  select.onchange = (event) => { chooseLanguage(fieldValue(event)); };
 }
 
 window.addEventListener("hashchange", () => { route(); refreshWaiting(); });
 // A new language redraws everything at once: the fixed parts, the header, the screen.
 window.addEventListener("cradlelanguage", () => { drawChrome(); route(); refreshWaiting(); });
-// The language first (every word goes through it), then who this browser is: the pages show
-// names and send the CSRF token from it.
-startLanguage().then(drawChrome).then(loadMe).finally(route);
+// Who this browser is first (a signed-in account's language is its own), then the language
+// (every word goes through it), then the header and the screen.
+api.me().catch(() => null).then(async (known) => {
+  await startLanguage(known?.account?.language);
+  drawChrome();
+  await loadMe(known);
+}).finally(route);

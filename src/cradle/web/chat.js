@@ -7,7 +7,7 @@
 import { api } from "./api.js";
 import { nameAt, seatWord } from "./names.js";
 import { date, t, tNodes } from "./i18n.js";
-import { clear, el, messageOf, put } from "./ui.js";
+import { clear, el, messageOf, onEscape, put } from "./ui.js";
 
 /** @typedef {import("./types").ChatLine} ChatLine */
 /** @typedef {import("./types").ChatPage} ChatPage */
@@ -42,10 +42,15 @@ export class ChatPanel {
     /** @type {Map<string, string>} each speaker's name, for the muted list */
     this.names = new Map();
     this.visible = false;
+    /** @type {(() => void) | null} stops closing the sheet on Escape */
+    this.stopEscape = null;
     this.list = el("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" });
+    // No maxlength: a longer paste would be cut without a word. The whole text stays in the
+    // field, and a line over the limit says so and is not sent.
     this.input = el("input", {
-      id: "chat-input", type: "text", maxlength: MAX_CHARS, autocomplete: "off",
+      id: "chat-input", type: "text", autocomplete: "off",
       placeholder: t("chat.placeholder"), "aria-label": t("chat.input_label"),
+      "aria-describedby": "chat-error", oninput: () => this.checkLength(),
     });
     this.error = el("p", { class: "chat-error error small", id: "chat-error", role: "status" });
     this.mutedNode = el("div", { class: "chat-muted small muted", id: "chat-muted" });
@@ -53,7 +58,7 @@ export class ChatPanel {
       this.input, el("button", { class: "btn primary", type: "submit", id: "chat-send" }, t("chat.send")));
     this.count = el("span", { class: "chat-count", id: "chat-unread", hidden: true });
     this.node = el("section", { class: "card chat-card", id: "chat", hidden: true, "aria-label": t("chat.title") },
-      el("div", { class: "chat-head" }, el("h3", {}, t("chat.title")),
+      el("div", { class: "chat-head" }, el("h2", { class: "section" }, t("chat.title")),
         el("button", { class: "btn small quiet chat-close", type: "button", id: "chat-close", onclick: () => this.open(false) }, t("common.close"))),
       this.list, this.error, this.form, this.mutedNode);
     this.toggle = el("button", { class: "btn chat-toggle", type: "button", id: "chat-toggle", hidden: true,
@@ -174,17 +179,35 @@ export class ChatPanel {
   open(open) {
     this.node.classList.toggle("open", open);
     this.toggle.setAttribute("aria-expanded", String(open));
-    if (!open) return;
+    this.stopEscape?.();
+    this.stopEscape = null;
+    if (!open) {
+      if (this.node.contains(document.activeElement) && !this.toggle.hidden) this.toggle.focus({ preventScroll: true });
+      return;
+    }
+    // The sheet over a phone's screen closes on Escape, like the player aid.
+    if (getComputedStyle(this.node).position === "fixed") this.stopEscape = onEscape(() => { this.open(false); return true; });
     this.markRead();
     if (getComputedStyle(this.node).position !== "fixed") this.node.scrollIntoView({ block: "nearest" });
     this.list.scrollTop = this.list.scrollHeight;
     this.input.focus({ preventScroll: true });
   }
 
+  /** Over the limit: say so while typing (or at once after a paste); false when too long. */
+  checkLength() {
+    const length = [...this.input.value.trim()].length;
+    const over = length > MAX_CHARS;
+    this.input.setAttribute("aria-invalid", over ? "true" : "false");
+    if (over) this.showError(t("chat.too_long", { count: length, max: MAX_CHARS, over: length - MAX_CHARS }));
+    else if (this.error.dataset.length) this.showError("");
+    this.error.dataset.length = over ? "over" : "";
+    return !over;
+  }
+
   async send() {
     const text = this.input.value.trim();
     if (!text) return;
-    if (text.length > MAX_CHARS) { this.showError(t("chat.too_long", { count: MAX_CHARS })); return; }
+    if (!this.checkLength()) { this.input.focus(); return; }
     try {
       const line = await api.say(this.id, text, this.token);
       if (this.you !== line.speaker) { // a guest spectator is numbered when it first writes
@@ -234,6 +257,7 @@ export class ChatPanel {
   }
 
   destroy() {
+    this.stopEscape?.();
     this.watcher.disconnect();
     this.toggle.remove();
   }

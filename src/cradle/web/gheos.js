@@ -10,8 +10,9 @@
 // edge i on the cell's edge (i + r) % 3.
 
 import { has, list, t, translateReason } from "./i18n.js";
+import { BoardKeys } from "./keys.js";
 import { nameAt, namedText, seatWord, seatingOf, whoAt } from "./names.js";
-import { bringIntoView, capitalised, clear, put, el, svg, panel, icon } from "./ui.js";
+import { bringIntoView, capitalised, clear, dialog, put, el, rememberFocus, svg, panel, icon } from "./ui.js";
 
 /** @typedef {import("./types").BoardFrame<import("./types").GheosView>} GheosFrame */
 /** @typedef {import("./types").BoardParts} BoardParts */
@@ -38,6 +39,7 @@ import { bringIntoView, capitalised, clear, put, el, svg, panel, icon } from "./
 /** @typedef {import("./types").Seat} Seat */
 /** @typedef {import("./types").Step} Step */
 /** @typedef {import("./types").TableContext} TableContext */
+/** @typedef {import("./keys.js").KeyCell} KeyCell */
 
 /** @typedef {[number, number]} Point */
 /**
@@ -599,6 +601,7 @@ export function createRenderer(parts, ctx) {
   /** @type {string | null} */
   let hinted = null;
   let why = "";
+  const keys = new BoardKeys();
 
   /** @param {GheosFrame} next @param {RenderOptions} [opts] */
   function update(next, opts = {}) {
@@ -623,10 +626,14 @@ export function createRenderer(parts, ctx) {
     if (options.interactive && frame.view.phase === "tile" && !selectedTile && frame.view.hand?.length) {
       selectedTile = frame.view.hand[0].tile;
     }
+    const hand = rememberFocus(parts.hand);
+    const controls = rememberFocus(parts.controls);
     drawMap(frame, legal);
     drawHand(frame, legal);
     drawControls(frame, legal);
     drawScores(frame);
+    hand();
+    controls();
   }
 
   /**
@@ -714,17 +721,29 @@ export function createRenderer(parts, ctx) {
     const minY = (Math.max(...ys) + Math.min(...ys)) / 2 - spanY / 2 - pad - margin;
     const width = spanX + 2 * pad + margin;
     const height = spanY + 2 * pad + margin;
-    const root = svg("svg", { viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`, class: "board gheos-board", role: "img", "aria-label": t("gheos.the_map") });
-    root.append(svg("rect", { x: minX, y: minY, width, height, fill: "#d6eaf8", rx: 10 }));
+    const refocus = keys.holdsFocus();
+    const root = svg("svg", { viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`, class: "board gheos-board", role: "group", "aria-label": t("gheos.map_keys") });
+    root.append(svg("rect", { x: minX, y: minY, width, height, fill: "#d6eaf8", rx: 10, "aria-hidden": "true" }));
+    /** @type {KeyCell[]} */
+    const keyCells = [];
+    /**
+     * A triangle the keyboard reaches.
+     * @param {string} name @param {SVGElement} node @param {string} label @param {() => void} activate @param {boolean} [target]
+     */
+    const reach = (name, node, label, activate, target = false) => {
+      const { row, col } = parseCell(name);
+      keyCells.push({ cell: name, col, row, node, label, activate, target,
+        ring: () => svg("polygon", { points: pts(corners(row, col).points), class: "focus-ring" }) });
+    };
     // The grid labels: column letters along the top, row numbers down the left.
     const [minRow] = w.origin;
     const cols = all.map((c) => c.col);
     const rows = all.map((c) => c.row);
     for (let col = Math.min(...cols); col <= Math.max(...cols); col += 1) {
-      root.append(svg("text", { x: (col * S) / 2, y: minY + margin - font * 0.45, class: "grid-label", "font-size": font.toFixed(1) }, w.label(`${minRow},${col}`).replace(/\d+$/, "")));
+      root.append(svg("text", { x: (col * S) / 2, y: minY + margin - font * 0.45, class: "grid-label", "font-size": font.toFixed(1), "aria-hidden": "true" }, w.label(`${minRow},${col}`).replace(/\d+$/, "")));
     }
     for (let row = Math.min(...rows); row <= Math.max(...rows); row += 1) {
-      root.append(svg("text", { x: minX + margin / 2 + 1, y: row * H + H / 2 + font * 0.35, class: "grid-label", "font-size": font.toFixed(1) }, String(row - minRow + 1)));
+      root.append(svg("text", { x: minX + margin / 2 + 1, y: row * H + H / 2 + font * 0.35, class: "grid-label", "font-size": font.toFixed(1), "aria-hidden": "true" }, String(row - minRow + 1)));
     }
     /** @type {[string, Point][]} each civilization's marker */
     const civAnchors = [];
@@ -733,8 +752,11 @@ export function createRenderer(parts, ctx) {
     for (const cell of cells) {
       const { g, anchors, geo } = drawTile(cell.row, cell.col, cell.regions, { pyramidTile: cell.pyramid, titles });
       const group = svg("g", { class: "cell", "data-cell": cell.cell, "data-label": w.label(cell.cell) }, g);
-      group.append(svg("title", {}, t("gheos.place_holds", { place: w.label(cell.cell), tile: w.tile(cell.tile) })));
+      const about = t("gheos.place_holds", { place: w.label(cell.cell), tile: w.tile(cell.tile) });
+      group.append(svg("title", {}, about));
       let regionTarget = false;
+      /** @type {string[]} the region targets' actions on this tile */
+      const regionActions = [];
       for (const [region, , marker] of anchors) {
         if (region.civ) {
           const civ = (frame.view.civilizations || {})[region.civ];
@@ -743,6 +765,7 @@ export function createRenderer(parts, ctx) {
         const action = regionTargets.get(region.area);
         if (action !== undefined) {
           regionTarget = true;
+          if (!regionActions.includes(action)) regionActions.push(action);
           group.classList.add("region-target");
           for (const poly of /** @type {NodeListOf<SVGElement>} */ (g.querySelectorAll(`[data-region="${region.ref}"]`))) {
             poly.classList.add("target-region");
@@ -766,8 +789,13 @@ export function createRenderer(parts, ctx) {
         group.append(mark);
         mark.addEventListener("click", () => ctx.act(action));
         hoverGhost(group, cell.row, cell.col, handTile);
-      } else if (!regionTarget) {
+        reach(cell.cell, group, t("keys.enter", { about, action: describeAction(action, w) }), () => ctx.act(action), true);
+      } else if (regionTarget) {
+        const said = list(regionActions.map((a) => describeAction(a, w)), "disjunction");
+        reach(cell.cell, group, t("keys.enter", { about, action: said }), () => pickRegion(regionActions, w), true);
+      } else {
         group.addEventListener("click", () => explainCell(cell.cell, cell.tile));
+        reach(cell.cell, group, about, () => explainCell(cell.cell, cell.tile));
       }
       const h = highlight.get(cell.cell);
       if (h) group.append(svg("polygon", { points: pts(geo.points), class: `last-move${h.fresh ? " fresh" : ""}`, stroke: h.colour, "data-last-seat": h.seat }));
@@ -781,6 +809,7 @@ export function createRenderer(parts, ctx) {
       const poly = svg("polygon", { points: pts(corners(row, col).points), class: "frontier", "data-cell": cellName },
         svg("title", {}, t("gheos.empty_place", { place: w.label(cellName) })));
       poly.addEventListener("click", () => explainCell(cellName, null));
+      reach(cellName, poly, t("gheos.empty_place", { place: w.label(cellName) }), () => explainCell(cellName, null));
       root.append(poly);
       const h = highlight.get(cellName);
       if (h) root.append(svg("polygon", { points: pts(corners(row, col).points), class: `last-move${h.fresh ? " fresh" : ""}`, stroke: h.colour, "data-last-seat": h.seat }));
@@ -796,15 +825,35 @@ export function createRenderer(parts, ctx) {
       if (hinted && cellsOf(hinted)[0] === cellName) group.append(svg("polygon", { points: pts(geo.points), class: "hinted" }));
       group.addEventListener("click", () => ctx.act(action));
       hoverGhost(group, row, col, handTile);
+      reach(cellName, group, t("keys.enter", { about: t("gheos.empty_place", { place: w.label(cellName) }), action: describeAction(action, w) }), () => ctx.act(action), true);
       root.append(group);
     }
+    const focusLayer = svg("g", { class: "marks", "aria-hidden": "true" });
     for (const [civ, [x, y]] of civAnchors) {
       const info = (frame.view.civilizations || {})[civ];
-      root.append(svg("g", { class: "civ-marker", "data-civ": civ },
+      root.append(svg("g", { class: "civ-marker", "data-civ": civ, "aria-hidden": "true" },
         svg("circle", { cx: x, cy: y, r: 7.5, fill: CIV_FILL[civ], stroke: civ === "white" ? "#555" : "#fff", "stroke-width": 2.5 }),
         svg("title", {}, info ? t("gheos.civ_supply", { civ: civWords(civ), count: info.supply }) : civWords(civ))));
     }
+    root.append(focusLayer);
     put(parts.board, root);
+    keys.attach(root, focusLayer, keyCells, refocus);
+  }
+
+  /**
+   * Enter on a tile with more than one continent to choose: the choices, as buttons.
+   * @param {string[]} actions
+   * @param {GheosWords} w
+   */
+  function pickRegion(actions, w) {
+    if (actions.length === 1) { ctx.act(actions[0]); return; }
+    dialog({
+      id: "region-choice",
+      title: t("gheos.which_continent"),
+      body: [el("p", {}, t("gheos.which_continent_about"))],
+      buttons: actions.map((a) => ({ label: capitalised(describeAction(a, w)), action: a, onclick: () => ctx.act(a) })),
+      dismissable: true,
+    });
   }
 
   /**
@@ -844,7 +893,7 @@ export function createRenderer(parts, ctx) {
           onclick: () => { rotation[tile.tile] = (r + 1) % 3; selectedTile = tile.tile; why = ""; draw(); } }, icon("turn", 16), " ", t("gheos.turn")));
     });
     parts.hand.append(el("div", { class: "card hand" },
-      el("h3", {}, options.past ? t("tigris.tiles_then") : t("tigris.your_tiles")),
+      el("h2", { class: "section" }, options.past ? t("tigris.tiles_then") : t("tigris.your_tiles")),
       hidden ? el("p", { class: "muted" }, t("tigris.hidden")) : el("div", { class: "tiles gheos-hand", id: "hand-tiles" }, tiles)));
   }
 
@@ -932,9 +981,9 @@ export function createRenderer(parts, ctx) {
       el("td", {}, String((frame.view.hand_sizes || {})[p] ?? ""))));
     const onBoard = Object.entries(frame.view.civilizations || {});
     put(parts.scores, el("div", { class: "card" },
-      el("h3", {}, t("tigris.points")),
+      el("h2", { class: "section" }, t("tigris.points")),
       el("table", { class: "score-table" },
-        el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, t("gheos.pts")), el("th", {}, t("gheos.followers")), el("th", { title: t("gheos.tokens_title") }, t("gheos.tokens")), el("th", { title: t("tigris.in_hand") }, t("tigris.hand")))),
+        el("thead", {}, el("tr", {}, el("th", {}, el("span", { class: "sr-only" }, t("ratings.player"))), el("th", {}, t("gheos.pts")), el("th", {}, t("gheos.followers")), el("th", { title: t("gheos.tokens_title") }, t("gheos.tokens")), el("th", { title: t("tigris.in_hand") }, t("tigris.hand")))),
         el("tbody", {}, rows)),
       el("p", { class: "small" }, t("gheos.civilizations"), " ", onBoard.length ? onBoard.map(([c, info]) => {
         const area = (frame.view.areas || []).find((a) => a.area === info.area);

@@ -7,8 +7,9 @@
 //
 // A catalogue may name a "@fallback" catalogue and hold only the messages that differ from it
 // (pt-PT holds the words European Portuguese writes otherwise than pt-BR); every language falls
-// back to English last. The language is the one this browser chose with the switch (remembered),
-// else the first of the browser's languages that a catalogue speaks, else English.
+// back to English last. The language is the signed-in account's, else the one this browser chose
+// with the switch (remembered), else the first of the browser's languages that a catalogue
+// speaks, else English.
 
 /** @typedef {import("./types").Child} Child */
 /** @typedef {string | Record<string, string>} Message */
@@ -95,8 +96,8 @@ function remembered() {
 }
 
 /**
- * Load the language to show: the switch's remembered choice, else `preferred` (an account's
- * setting), else the browser's languages. Call once before drawing the first screen.
+ * Load the language to show: `preferred` (a signed-in account's), else the switch's remembered
+ * choice, else the browser's languages. Call once before drawing the first screen.
  * @param {string | null} [preferred]
  */
 export async function startLanguage(preferred = null) {
@@ -106,7 +107,7 @@ export async function startLanguage(preferred = null) {
   } catch {
     tags = [SOURCE];
   }
-  const wanted = [remembered(), preferred, ...(navigator.languages || [navigator.language])].filter(
+  const wanted = [preferred, remembered(), ...(navigator.languages || [navigator.language])].filter(
     /** @returns {t is string} */ (t) => Boolean(t));
   await useLanguage(bestLanguage(wanted, tags));
 }
@@ -232,6 +233,26 @@ function translateMessage(found, text) {
     return found.messages[template].replace(PLACEHOLDER, (whole, name) => params[name] ?? whole);
   }
   return null;
+}
+
+/**
+ * The server's reason for refusing a request, in the language: the message it names (an
+ * English message of the Python catalogues, docs/translating.md) with its named params, the
+ * game's words among them translated; else its English sentence read back as an engine's
+ * reason (translateReason), else as it is.
+ * @param {string} english the server's sentence (`error`)
+ * @param {string | null | undefined} message the message it is (`message`)
+ * @param {Record<string, string | number> | null | undefined} params its params (`params`)
+ */
+export function serverReason(english, message, params) {
+  if (!reasons || !message || !Object.hasOwn(reasons.messages, message)) return translateReason(english);
+  const found = reasons;
+  /** @type {Record<string, string>} */
+  const words = {};
+  for (const [name, value] of Object.entries(params || {})) {
+    words[name] = typeof value === "number" ? number(value) : reasonWord(found, name, value);
+  }
+  return found.messages[message].replace(PLACEHOLDER, (whole, name) => words[name] ?? whole);
 }
 
 /**

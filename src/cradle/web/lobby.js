@@ -126,7 +126,13 @@ function lobbyFilters(meta, filter, refresh) {
       const option = optionLabel(key);
       const game = GAME_TITLES[info.name] || info.name;
       if (typeof value === "boolean") {
-        variants.push([`${key}=true`, t("lobby.variant_with", { game, option })], [`${key}=false`, t("lobby.variant_without", { game, option })]);
+        // A switched variant in whole words, on and off ("with the wonder", "without the
+        // wonder": "no " glued before a name read "no the wonder"); an option this client
+        // has no words for, by its name.
+        const on = has(`option.${key}.on`) ? t(`option.${key}.on`) : option;
+        variants.push(
+          [`${key}=true`, t("lobby.variant_with", { game, option: on })],
+          [`${key}=false`, has(`option.${key}.off`) ? t("lobby.variant_with", { game, option: t(`option.${key}.off`) }) : t("lobby.variant_without", { game, option })]);
       } else if (OPTION_CHOICES[key]) {
         for (const choice of OPTION_CHOICES[key]) {
           variants.push([`${key}=${choice}`, t("lobby.variant_choice", { game, option, choice: optionChoice(key, choice) })]);
@@ -194,7 +200,7 @@ function lobbyTable(games, refresh) {
     const rows = games.filter((g) => g.status === status);
     if (!rows.length) return null;
     return el("div", { class: "lobby-group" },
-      el("h3", {}, heading),
+      el("h2", { class: "section" }, heading),
       el("ul", { class: "games" }, rows.slice(0, 30).map((g) => {
         const seats = g.seats.map((_, i) => nameAt(g, i)); // a bot's by its level
         const saved = mine[g.id];

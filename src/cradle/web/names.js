@@ -79,22 +79,29 @@ export function whoAt(game) {
 }
 
 /**
- * An engine sentence ("archer scores 1 red") with each seat's game name replaced by the name
- * at that seat, in one pass (a person named like another seat's dynasty is not replaced again),
- * and its first letter capitalised.
+ * A sentence with each seat's word replaced by the name at that seat, in one pass (a person
+ * named like another seat's dynasty is not replaced again), and its first letter capitalised.
+ * A seat's word is its game name in any case (an engine's "archer scores 1 red", a lesson's
+ * "the bull's priest") or its word in the language as the catalogue writes it (a lesson's
+ * "el sacerdote del Toro"; written so, "este" (this) is not "Este" (east)).
  * @param {string} text
  * @param {Seating} game
  */
 export function namedText(text, game) {
   const seats = new Map(game.players.map((p, seat) => [p.toLowerCase(), seat]));
-  const words = [...seats.keys()].filter((p) => /^[\w-]+$/.test(p));
+  const words = new Map(game.players.map((p, seat) => [seatWord(p), seat]));
+  const alternatives = [...new Set([...seats.keys(), ...words.keys()])]
+    .filter((p) => /^[\p{L}\p{N}_-]+$/u.test(p))
+    .sort((a, b) => b.length - a.length);
   let out = text;
   let named = false; // the sentence starts with a name: written as its person wrote it
-  if (words.length) {
-    const found = new RegExp(`\\b(${words.join("|")})\\b`, "gi");
+  if (alternatives.length) {
+    const found = new RegExp(`(?<![\\p{L}\\p{N}_])(${alternatives.join("|")})(?![\\p{L}\\p{N}_])`, "giu");
     out = text.replace(found, (m, _word, at) => {
+      const seat = seats.get(m.toLowerCase()) ?? words.get(m);
+      if (seat === undefined) return m; // the language's word in another case: another word
       if (at === 0) named = true;
-      return nameAt(game, /** @type {number} */ (seats.get(m.toLowerCase())));
+      return nameAt(game, seat);
     });
   }
   return out && !named ? out[0].toUpperCase() + out.slice(1) : out;

@@ -128,8 +128,8 @@ function drawProfile(card, found) {
           el("td", {}, link(`#/ratings/${r.game}/${r.players}`, GAME_TITLES[r.game] || r.game)), el("td", {}, String(r.players)),
           el("td", { class: "num rating" }, fixed(r.rating)), el("td", { class: "num" }, String(r.games))))))
       : el("p", { class: "muted", id: "profile-unrated" }, t("ratings.unrated")),
-    found.history.length ? el("div", { class: "chart-box" }, el("h3", {}, t("ratings.over_time")), ratingChart(found.history, groups)) : null,
-    el("h3", {}, t("ratings.finished")),
+    found.history.length ? el("div", { class: "chart-box" }, el("h2", { class: "section" }, t("ratings.over_time")), ratingChart(found.history, groups)) : null,
+    el("h2", { class: "section" }, t("ratings.finished")),
     found.games.length
       ? el("ol", { class: "finished-games", id: "profile-games" }, found.games.map((g) => el("li", { "data-game": g.id },
         el("strong", {}, GAME_TITLES[g.game] || g.game), " · ",

@@ -38,7 +38,7 @@ export function replayScreen(root, id) {
   root.append(el("div", { class: "game-screen" },
     el("section", { class: "board-col" }, parts.banner, parts.board),
     el("aside", { class: "side" }, deck, parts.hand, parts.scores,
-      el("div", { class: "card" }, el("h3", {}, t("replay.this_step")), parts.log))));
+      el("div", { class: "card" }, el("h2", { class: "section" }, t("replay.this_step")), parts.log))));
   /** @type {Replay | null} */
   let data = null;
   let step = 0;
@@ -88,7 +88,7 @@ export function replayScreen(root, id) {
     const shown = s.action !== null && s.seat !== null ? { ply: step, seat: s.seat, action: s.action, events: s.events, standin: s.standin } : null;
     const said = shown ? module.describeStep(shown, moverWords(words, shown)) : null;
     put(parts.banner,
-      el("span", { class: `badge ${data.game}` }, GAME_TITLES[data.game]),
+      el("h1", { class: "banner-title" }, el("span", { class: `badge ${data.game}` }, GAME_TITLES[data.game])),
       el("strong", { id: "replay-step" }, " ", t("replay.step", { step, last: lastStep })),
       el("span", { class: "muted detail" }, el("span", { class: "sep" }, "· "), said ? said.text : t("replay.the_start")));
     put(parts.log, said ? [el("li", {}, said.text), said.details.map((d) => el("li", { class: "small" }, d))] : el("li", { class: "muted" }, t("replay.setup")));

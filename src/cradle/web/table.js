@@ -8,7 +8,7 @@ import { inviteFriendForm } from "./friends.js";
 import { nameAt } from "./names.js";
 import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
-import { has, list, t, translateReason } from "./i18n.js";
+import { list, t, translateReason } from "./i18n.js";
 import { botName, endedBy } from "./lobby.js";
 import { toggleAid } from "./aid.js";
 import { ChatPanel } from "./chat.js";
@@ -17,7 +17,7 @@ import { measured, measureName } from "./measure.js";
 import { ratingNote } from "./ratings.js";
 import { remember, remembered } from "./state.js";
 import {
-  bringIntoView, capitalised, chime, clear, closeDialog, dialog, el, icon, iconButton, link, put, ratedBadge,
+  bringIntoView, capitalised, chime, clear, closeDialog, dialog, dismissToast, el, icon, iconButton, link, put, ratedBadge, rememberFocus,
   setSound, setStatus, setTitle, soundOn, toast, messageOf,
 } from "./ui.js";
 
@@ -72,7 +72,8 @@ export function seatScreen(root, id, mode) {
 function noSeat(root, id) {
   root.append(el("div", { class: "card" }, el("h1", {}, t("table.no_seat")),
     el("p", {}, t("table.no_seat_about")),
-    link(`#/watch/${id}`, t("common.watch")), " ", link("#/signin", t("account.sign_in")), " ", link("#/", t("common.back_to_lobby"))));
+    link(`#/watch/${id}`, t("common.watch")), " ", link(`#/signin/play/${encodeURIComponent(id)}`, t("account.sign_in"), { id: "no-seat-signin" }), " ",
+    link("#/", t("common.back_to_lobby"))));
 }
 
 /**
@@ -108,6 +109,7 @@ export function inviteScreen(root, id, code) {
  */
 export function tableScreen(root, id, token, mode, guide = null) {
   const parts = {
+    connection: el("p", { class: "connection-note", id: "connection", hidden: true }),
     banner: el("div", { class: "banner", id: "banner" }),
     past: el("div", { class: "past-bar", id: "past-bar", hidden: true }),
     board: el("div", { class: "board-wrap", id: "board" }),
@@ -124,23 +126,28 @@ export function tableScreen(root, id, token, mode, guide = null) {
   };
   const chat = new ChatPanel(id, token, mode);
   const screen = el("div", { class: "game-screen" },
-    el("section", { class: "board-col" }, parts.banner, parts.past, parts.board),
+    el("section", { class: "board-col" }, parts.connection, parts.banner, parts.past, parts.board),
+    // The invite links come first: until the seats are taken they are what the creator needs,
+    // in view on a 768-pixel laptop screen (below the log they were far out of it).
     el("aside", { class: "side" },
-      parts.clock, parts.decision, parts.outcome, parts.hand, parts.controls, parts.assist, parts.scores, chat.node,
+      parts.extra, parts.clock, parts.decision, parts.outcome, parts.hand, parts.controls, parts.assist, parts.scores, chat.node,
       el("details", { class: "card log-card", open: true }, el("summary", {}, t("table.log")), parts.log),
-      parts.extra, parts.transfer));
+      parts.transfer));
   if (mode === "seat" && token && !me.account) {
     // A guest's seat moves to another device by a one-time link (an account's follows a sign-in).
     const open = el("button", { id: "transfer-open", class: "btn", onclick: async () => {
       try {
-        const card = el("div", { class: "card" }, el("h3", {}, t("table.continue_elsewhere")), await transferPanel(id, token));
+        const card = el("div", { class: "card" }, el("h2", { class: "section" }, t("table.continue_elsewhere")), await transferPanel(id, token));
         put(parts.transfer, card);
         card.scrollIntoView({ block: "nearest" }); // it opens below the button: the code must be in view
       } catch (error) { toast(messageOf(error)); }
     } }, t("table.continue_elsewhere"));
     put(parts.transfer, open);
   }
-  root.append(screen, chat.toggle);
+  root.append(screen);
+  // The chat's button sits in the top bar: never over the page (a phone's war result, a
+  // lesson's feedback), and its count of new lines is where the other counts are.
+  (document.getElementById("header-chat") || root).append(chat.toggle);
 
   /** @type {Renderer | null} */
   let renderer = null;
@@ -179,13 +186,15 @@ export function tableScreen(root, id, token, mode, guide = null) {
   const ctx = {
     mode,
     act(action) {
+      // Without a connection the move is not sent, and the person is told so (never silence).
+      if (!live.ready()) { notSent(); return; }
       const held = guide?.act(action);
       if (held) { renderer?.clearSelection?.(); return; }
-      if (!live.act(action)) toast(t("table.not_connected"));
+      if (!live.act(action)) { notSent(); return; }
       renderer?.clearSelection?.();
       clear(parts.outcome);
     },
-    undo() { live.undo(); },
+    undo() { if (!live.undo()) notSent(); },
     explain(action) {
       const key = `${last?.table.version}|${action}`;
       let reason = explained.get(key);
@@ -199,14 +208,18 @@ export function tableScreen(root, id, token, mode, guide = null) {
     },
   };
 
+  /** @type {import("./api.js").LiveState} */
+  let connection = "reconnecting";
   const live = new Live(id, token, {
     onView: (frame) => show(frame),
-    onError: (message) => { toast(translateReason(message)); if (last) show(last, true); },
+    onError: (message) => { toast(message); if (last) show(last, true); },
     onChat: (line) => chat.add(line),
     onState: (state) => {
       if (state === "refused") {
         // A seat that was open here: its token was replaced, by a "continue on another
-        // device" link or by the account's player opening it elsewhere.
+        // device" link or by the account's player opening it elsewhere. The card says so in
+        // words: the server's terse reason that came before it is not shown too.
+        dismissToast();
         const moved = mode === "seat" && last !== null;
         put(root, el("div", { class: "card", id: "seat-refused" },
           el("h1", {}, moved ? t("table.moved") : t("account.link_no_seat")),
@@ -216,9 +229,20 @@ export function tableScreen(root, id, token, mode, guide = null) {
           " ", link(`#/watch/${id}`, t("common.watch")), " ", link("#/", t("common.back_to_lobby"))));
       }
       if (state === "connected") chat.stale = true; // read the lines that came while away
-      setStatus(state === "connected" ? "" : has(`live.${state}`) ? t(`live.${state}`) : state);
+      connection = state;
+      const words = CONNECTION_WORDS[state] ? t(CONNECTION_WORDS[state]) : "";
+      setStatus(CONNECTION_STATUS[state] ? t(CONNECTION_STATUS[state]) : "");
+      parts.connection.textContent = words;
+      parts.connection.hidden = !words;
     },
   });
+
+  /** A move (or undo) that could not be sent: say why, and that it was not made. */
+  function notSent() {
+    renderer?.clearSelection?.();
+    if (last) show(last, true);
+    toast(connection === "offline" ? t("table.not_sent_offline") : t("table.not_sent"));
+  }
 
   if (mode === "seat" && token) remember(id, { token });
 
@@ -238,6 +262,19 @@ export function tableScreen(root, id, token, mode, guide = null) {
    * @param {boolean} [again] the frame on screen drawn again (no new change)
    */
   function show(frame, again = false) {
+    const kept = rememberFocus(screen);
+    try {
+      draw(frame, again);
+    } finally {
+      kept();
+    }
+  }
+
+  /**
+   * @param {Frame} frame
+   * @param {boolean} again
+   */
+  function draw(frame, again) {
     last = frame;
     const game = frame.table.game;
     module = GAMES[game];
@@ -679,6 +716,16 @@ export function clockWords(seconds) {
 }
 
 /**
+ * The messages the line above the board says of a game's connection (nothing while it works,
+ * nor once refused: the page then says what happened to the seat).
+ * @type {Record<import("./api.js").LiveState, string>}
+ */
+const CONNECTION_WORDS = { connected: "", reconnecting: "live.lost", offline: "live.offline_note", refused: "" };
+
+/** The same, in the few words the top bar has room for. @type {Record<import("./api.js").LiveState, string>} */
+const CONNECTION_STATUS = { connected: "", reconnecting: "live.reconnecting", offline: "live.offline", refused: "" };
+
+/**
  * Time left in words: "5 h 12 min", "3 days 4 h", "12 min".
  * @param {number} seconds
  */
@@ -746,7 +793,7 @@ function banner(node, frame, mode, thinking) {
   }
   const who = table.seat === null ? t("table.watching") : t("table.you_are", { name: nameAt(table, table.seat) });
   put(node,
-    el("span", { class: `badge ${table.game}` }, GAME_TITLES[table.game] || table.game),
+    el("h1", { class: "banner-title" }, el("span", { class: `badge ${table.game}` }, GAME_TITLES[table.game] || table.game)),
     table.rated ? [" ", ratedBadge(table.id)] : null,
     text !== null ? el("strong", { class: frame.table.to_move === table.seat && table.status !== "over" ? "your-turn" : "" }, text) : null,
     thinking !== null ? el("strong", { class: "thinking-note", id: "thinking" }, el("span", { class: "spinner" }),
@@ -773,7 +820,7 @@ function invites(node, id, frame, mode) {
   if (node.querySelector("#invite-friend") && byName && node.dataset.pending === String(pending.length)) return; // keep what is typed
   node.dataset.pending = String(pending.length);
   put(node, el("div", { class: "card invites" },
-    el("h3", {}, t("table.invite")),
+    el("h2", { class: "section" }, t("table.invite")),
     pending.length ? el("p", { class: "muted" }, t("table.invite_about")) : null,
     byName ? inviteFriendForm(id, frame) : null,
     pending.map((s) => {

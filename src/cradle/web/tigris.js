@@ -6,10 +6,12 @@
 
 import { api } from "./api.js";
 import { has, list, t, translateReason } from "./i18n.js";
+import { BoardKeys } from "./keys.js";
 import { nameAt, namedText, seatWord, seatingOf, whoAt } from "./names.js";
-import { bringIntoView, clear, put, dialog, el, svg, panel } from "./ui.js";
+import { bringIntoView, clear, closeDialog, put, dialog, el, rememberFocus, svg, panel } from "./ui.js";
 
 /** @typedef {import("./types").Attrs} Attrs */
+/** @typedef {import("./keys.js").KeyCell} KeyCell */
 /** @typedef {import("./types").BoardParts} BoardParts */
 /** @typedef {import("./types").Child} Child */
 /** @typedef {import("./types").DialogButton} DialogButton */
@@ -627,6 +629,7 @@ export function createRenderer(parts, ctx) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let hover;
   let fit = localStorage.getItem("cradle.fit") === "1";
+  const keys = new BoardKeys();
 
   /** @param {TigrisFrame} next @param {RenderOptions} [opts] */
   function update(next, opts = {}) {
@@ -656,10 +659,14 @@ export function createRenderer(parts, ctx) {
   function draw() {
     if (!frame) return;
     const legal = options.interactive ? parseActions(frame.legal_actions || []) : parseActions([]);
+    const hand = rememberFocus(parts.hand);
+    const controls = rememberFocus(parts.controls);
     drawBoard(frame, legal);
     drawHand(frame, legal);
     drawControls(frame, legal);
     drawScores(frame);
+    hand();
+    controls();
   }
 
   /**
@@ -737,14 +744,18 @@ export function createRenderer(parts, ctx) {
       }
     }
     const hintCell = hinted ? actionCell(hinted) : null;
-    const root = svg("svg", { viewBox: `-22 -22 ${16 * S + 26} ${11 * S + 26}`, class: "board tigris-board", role: "img", "aria-label": t("common.the_board") });
-    root.append(svg("rect", { x: -22, y: -22, width: 16 * S + 26, height: 11 * S + 26, fill: "#f7f1e1", rx: 8 }));
-    for (let c = 0; c < 16; c += 1) root.append(svg("text", { x: c * S + S / 2, y: -7, class: "coord" }, COLS[c]));
-    for (let r = 0; r < 11; r += 1) root.append(svg("text", { x: -11, y: r * S + S / 2 + 4, class: "coord" }, String(r + 1)));
+    const refocus = keys.holdsFocus();
+    const root = svg("svg", { viewBox: `-22 -22 ${16 * S + 26} ${11 * S + 26}`, class: "board tigris-board", role: "group", "aria-label": t("tigris.board_keys") });
+    root.append(svg("rect", { x: -22, y: -22, width: 16 * S + 26, height: 11 * S + 26, fill: "#f7f1e1", rx: 8, "aria-hidden": "true" }));
+    for (let c = 0; c < 16; c += 1) root.append(svg("text", { x: c * S + S / 2, y: -7, class: "coord", "aria-hidden": "true" }, COLS[c]));
+    for (let r = 0; r < 11; r += 1) root.append(svg("text", { x: -11, y: r * S + S / 2 + 4, class: "coord", "aria-hidden": "true" }, String(r + 1)));
     const cellsLayer = svg("g");
-    const overLayer = svg("g");
-    const markLayer = svg("g", { class: "marks" });
-    root.append(cellsLayer, overLayer, markLayer);
+    const overLayer = svg("g", { "aria-hidden": "true" });
+    const markLayer = svg("g", { class: "marks", "aria-hidden": "true" });
+    const focusLayer = svg("g", { class: "marks", "aria-hidden": "true" });
+    root.append(cellsLayer, overLayer, markLayer, focusLayer);
+    /** @type {KeyCell[]} */
+    const keyCells = [];
     for (let r = 0; r < 11; r += 1) {
       for (let c = 0; c < 16; c += 1) {
         const cell = cellName(c, r);
@@ -757,25 +768,34 @@ export function createRenderer(parts, ctx) {
           g.append(svg("path", { d: `M${x + S / 2},${y + 9} l4,8 l8,0 l-6,6 l3,8 l-9,-5 l-9,5 l3,-8 l-6,-6 l8,0 z`, class: `special${content ? " under" : ""}` }));
         }
         if (content) g.append(drawContent(content, x, y));
-        g.append(svg("title", {}, describeCell(frame, map, cell)));
+        const about = describeCell(frame, map, cell);
+        g.append(svg("title", {}, about));
         const action = targets.get(cell);
+        /** @type {() => void} */
+        let activate;
+        let label = about;
         if (action) {
           g.classList.add("target");
           g.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, class: "target-mark", rx: 5 }));
-          g.addEventListener("click", () => ctx.act(action));
+          activate = () => ctx.act(action);
+          label = t("keys.enter", { about, action: describeAction(action) });
         } else if (options.interactive && content?.startsWith(`leader:${myDynasty}:`) && (legal.leader[content.split(":")[2]] || legal.withdraw.has(content.split(":")[2]))) {
           const role = content.split(":")[2];
           g.classList.add("own-leader");
-          g.addEventListener("click", () => choose({ kind: "leader", role }));
+          activate = () => choose({ kind: "leader", role });
+          label = t("tigris.keys.pick_leader", { about, role: roleWord(role) });
         } else {
           g.classList.add(selection ? "not-legal" : "idle");
-          g.addEventListener("click", () => explainCell(cell));
+          activate = () => explainCell(cell);
           if (selection) {
             // A mouse resting on a square for a moment asks why, like a tap does.
             g.addEventListener("mouseenter", () => { clearTimeout(hover); hover = setTimeout(() => explainCell(cell, false), 350); });
             g.addEventListener("mouseleave", () => clearTimeout(hover));
           }
         }
+        g.addEventListener("click", activate);
+        keyCells.push({ cell, col: c, row: r, node: g, label, activate, target: Boolean(action),
+          ring: () => svg("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, rx: 6, class: "focus-ring" }) });
         cellsLayer.append(g);
         for (const h of highlight.get(cell) || []) {
           markLayer.append(svg("rect", { x: x + 1.5, y: y + 1.5, width: S - 3, height: S - 3, rx: 5, class: `last-move${h.fresh ? " fresh" : ""}`, stroke: h.colour, "data-last-seat": h.seat }));
@@ -831,6 +851,7 @@ export function createRenderer(parts, ctx) {
     const scrollLeft = parts.board.querySelector(".board-scroll")?.scrollLeft ?? null;
     put(parts.board, note, wrap);
     if (scrollLeft !== null) wrap.scrollLeft = scrollLeft;
+    keys.attach(root, focusLayer, keyCells, refocus);
     // On a narrow screen, bring another player's new move into view.
     const fresh = (options.highlights || []).find((h) => h.fresh)?.cells[0];
     if (fresh && wrap.scrollWidth > wrap.clientWidth + 4) {
@@ -880,7 +901,7 @@ export function createRenderer(parts, ctx) {
     const hand = hidden ? [] : frame.view.hand || [];
     const supply = (frame.view.supply || {})[me] || [];
     parts.hand.append(el("div", { class: "card hand" },
-      el("h3", {}, options.past ? t("tigris.tiles_then") : t("tigris.your_tiles"), " ", el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[me]}` }, seatWord(me))),
+      el("h2", { class: "section" }, options.past ? t("tigris.tiles_then") : t("tigris.your_tiles"), " ", el("span", { class: "dynasty-chip", style: `--accent:${DYNASTY_ACCENT[me]}` }, seatWord(me))),
       el("div", { class: "tiles", id: "hand-tiles" }, hidden ? el("p", { class: "muted" }, t("tigris.hidden")) :
         hand.map((color, i) => handTile(color, selection?.kind === "tile" && selection.color === color && hand.indexOf(color) === i,
           legal.tile[color] ? () => choose({ kind: "tile", color }) : null, { disabled: !legal.tile[color] }))),
@@ -962,12 +983,15 @@ export function createRenderer(parts, ctx) {
     });
     const left = frame.view.unused_monuments || [];
     put(parts.scores, el("div", { class: "card" },
-      el("h3", {}, t("tigris.points")),
+      el("h2", { class: "section" }, t("tigris.points")),
       el("div", { class: "table-fit" }, el("table", { class: "score-table" },
-        el("thead", {}, el("tr", {}, el("th", {}, ""), COLORS.map((c) => el("th", { class: `pts ${c}`, title: t("tigris.colour_points", { colour: colourWord(c) }) }, swatch(c))),
-          el("th", { title: t("tigris.treasures") }, treasureIcon()), el("th", { title: t("tigris.in_hand") }, t("tigris.hand")),
-          el("th", { title: t("tigris.catastrophes_left") }, svg("svg", { viewBox: "0 0 40 40", width: 13, height: 13, "aria-hidden": "true" }, catastropheArt(0, 0))),
-          el("th", { title: t("tigris.supply_title"), "aria-label": t("tigris.supply") },
+        el("thead", {}, el("tr", {}, el("th", {}, el("span", { class: "sr-only" }, t("ratings.player"))),
+          COLORS.map((c) => el("th", { class: `pts ${c}`, title: t("tigris.colour_points", { colour: colourWord(c) }) }, swatch(c),
+            el("span", { class: "sr-only" }, t("tigris.colour_points", { colour: colourWord(c) })))),
+          el("th", { title: t("tigris.treasures") }, treasureIcon(), el("span", { class: "sr-only" }, t("tigris.treasures"))), el("th", { title: t("tigris.in_hand") }, t("tigris.hand")),
+          el("th", { title: t("tigris.catastrophes_left") }, svg("svg", { viewBox: "0 0 40 40", width: 13, height: 13, "aria-hidden": "true" }, catastropheArt(0, 0)),
+            el("span", { class: "sr-only" }, t("tigris.catastrophes_left"))),
+          el("th", { title: t("tigris.supply_title") }, el("span", { class: "sr-only" }, t("tigris.supply")),
             svg("svg", { viewBox: "0 0 46 12", width: 46, height: 12, "aria-hidden": "true" },
               ROLES.map((role, k) => svg("circle", { cx: 6 + k * 11.3, cy: 6, r: 4.6, fill: "none", stroke: FILL[ROLE_COLOR[role]], "stroke-width": 1.2 })))))),
         el("tbody", {}, rows))),
@@ -1033,11 +1057,14 @@ function swapDialog(frame, legal, ctx) {
   const tiles = el("div", { class: "tiles" });
   const confirm = el("button", { class: "btn primary", disabled: true }, t("tigris.swap"));
   function render() {
-    put(tiles, hand.map((color, i) => handTile(color, picked[i], () => { picked[i] = !picked[i]; render(); })));
+    const kept = rememberFocus(tiles);
+    put(tiles, hand.map((color, i) => handTile(color, picked[i], () => { picked[i] = !picked[i]; render(); },
+      { "data-index": i, "aria-pressed": picked[i] ? "true" : "false" })));
+    kept();
     const key = hand.filter((_, i) => picked[i]).sort().join(" ");
     const swap = swaps.get(key);
     confirm.disabled = !swap;
-    confirm.onclick = () => { if (swap) ctx.act(swap); document.getElementById("backdrop")?.remove(); };
+    confirm.onclick = () => { closeDialog(); if (swap) ctx.act(swap); };
   }
   render();
   dialog({
@@ -1186,7 +1213,7 @@ export function resultTable(result, seating) {
   // Each colour shows the points earned, and apart ("+1") the treasures placed on it: the
   // treasures are counted once, never inside a colour and again beside it.
   return el("div", { class: "table-fit" }, el("table", { class: "result-table", id: "result" },
-    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("ratings.player")), COLORS.map((c) => el("th", { class: `pts ${c}`, title: colourWord(c) }, swatch(c))), el("th", { title: t("tigris.result_treasures") }, treasureIcon()), el("th", {}, t("common.score")))),
+    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("ratings.player")), COLORS.map((c) => el("th", { class: `pts ${c}`, title: colourWord(c) }, swatch(c), el("span", { class: "sr-only" }, colourWord(c)))), el("th", { title: t("tigris.result_treasures") }, treasureIcon(), el("span", { class: "sr-only" }, t("tigris.treasures"))), el("th", {}, t("common.score")))),
     el("tbody", {}, result.map((r) => {
       const earned = r.points || r.final || {};
       const final = r.final || earned;

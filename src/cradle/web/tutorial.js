@@ -5,7 +5,9 @@
 // the engine's reason. Progress is kept in this browser (the step, its table and seat token),
 // so a reload or another day resumes it; the last step leads to a normal game against `easy`.
 
+import { seatName } from "./account.js";
 import { api } from "./api.js";
+import { namedText, seatingOf } from "./names.js";
 import { GAMES, GAME_TITLES } from "./games.js";
 import { remember } from "./state.js";
 import { tableScreen } from "./table.js";
@@ -113,7 +115,7 @@ function tutorial(root, game) {
   async function begin(step) {
     put(panel, el("p", { class: "muted" }, t("learn.setting_up")));
     try {
-      const created = await api.lesson(game, lessons[step].name);
+      const created = await api.lesson(game, lessons[step].name, seatName());
       if (!alive) return;
       progress = { step, id: created.id, token: created.seats[0].token, made: 0, sent: null };
       save(game, progress);
@@ -206,26 +208,35 @@ function tutorial(root, game) {
     return step[part] || "";
   }
 
+  /**
+   * A step's words with the seats named as the table names them (the opponent "Random bot",
+   * not "the bull"), once the table's first frame has come.
+   * @param {string} text
+   */
+  function named(text) {
+    return last ? namedText(text, seatingOf(last.view.players, last)) : text;
+  }
+
   function draw() {
     const step = lesson();
     if (!step || !progress) return;
     const index = progress.step;
-    const last = index === lessons.length - 1;
+    const final = index === lessons.length - 1;
     const next = progress.made < step.hints.length ? words(step, "hint", progress.made) : "";
     put(panel,
       el("div", { class: "guide-head" },
         el("span", { class: `badge ${game}` }, GAME_TITLES[game]),
         el("strong", { id: "guide-step", "data-step": step.name }, t("learn.step", { number: index + 1, total: lessons.length, title: words(step, "title") })),
         link(`#/rules/${game}`, t("lobby.rules"), { class: "btn small", id: "guide-rules" })),
-      el("p", { class: "guide-intro" }, words(step, "intro")),
-      !finished && next ? el("p", { class: "guide-try", id: "guide-try" }, el("strong", {}, t("learn.now")), " ", next) : null,
-      !finished && step.wrong ? el("p", { class: "small muted guide-wrong" }, words(step, "wrong")) : null,
-      feedback.text ? el("p", { class: `guide-feedback ${feedback.kind}`, id: "guide-feedback", role: "status" }, feedback.text) : null,
+      el("p", { class: "guide-intro", id: "guide-intro" }, named(words(step, "intro"))),
+      !finished && next ? el("p", { class: "guide-try", id: "guide-try" }, el("strong", {}, t("learn.now")), " ", named(next)) : null,
+      !finished && step.wrong ? el("p", { class: "small muted guide-wrong" }, named(words(step, "wrong"))) : null,
+      feedback.text ? el("p", { class: `guide-feedback ${feedback.kind}`, id: "guide-feedback", role: "status" }, named(feedback.text)) : null,
       el("div", { class: "row-buttons" },
         el("button", { class: "btn small", id: "guide-again", onclick: () => begin(index) }, t("learn.again")),
         index > 0 ? el("button", { class: "btn small", id: "guide-back", onclick: () => begin(index - 1) }, t("learn.previous")) : null,
-        finished && !last ? el("button", { class: "btn primary", id: "guide-next", onclick: () => begin(index + 1) }, t("learn.next")) : null,
-        finished && last ? el("button", { class: "btn primary", id: "guide-play", onclick: () => playEasy(game) }, t("learn.play_easy")) : null));
+        finished && !final ? el("button", { class: "btn primary", id: "guide-next", onclick: () => begin(index + 1) }, t("learn.next")) : null,
+        finished && final ? el("button", { class: "btn primary", id: "guide-play", onclick: () => playEasy(game) }, t("learn.play_easy")) : null));
   }
 
   return {
@@ -239,7 +250,9 @@ function tutorial(root, game) {
  */
 async function playEasy(game) {
   try {
-    const created = await api.create({ game, players: 2, seats: ["human", "bot:easy"], options: {}, hotseat: false });
+    // The seat shows the person's name, as the lesson's did (an account's is the server's).
+    const name = seatName();
+    const created = await api.create({ game, players: 2, seats: ["human", "bot:easy"], options: {}, hotseat: false, ...(name ? { name } : {}) });
     const mine = created.seats[0];
     remember(created.id, { token: mine.token, seat: mine.seat, game });
     save(game, null);

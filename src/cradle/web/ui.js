@@ -110,6 +110,19 @@ export function toast(message, kind = "error") {
   toastTimer = setTimeout(() => { box.hidden = true; }, kind === "info" ? 2000 : 4000);
 }
 
+/** @type {Set<() => boolean>} what Escape closes when no dialog is open (true: it closed) */
+const escapes = new Set();
+
+/**
+ * Close something on Escape (when no dialog is open): `close` answers whether it closed.
+ * @param {() => boolean} close
+ * @returns {() => void} stops listening
+ */
+export function onEscape(close) {
+  escapes.add(close);
+  return () => { escapes.delete(close); };
+}
+
 /** A toast belongs to the screen it was shown on (a tap also dismisses it). */
 export function dismissToast() {
   clearTimeout(toastTimer);
@@ -118,6 +131,19 @@ export function dismissToast() {
 }
 if (typeof window !== "undefined") { // not in Node, where the pure helpers are tested
   window.addEventListener("hashchange", dismissToast);
+  // Escape closes a dialog that may be closed (not one that waits for a choice, like the hot
+  // seat's cover), else what registered to close on it (the player aid, the chat sheet).
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    const backdrop = document.getElementById("backdrop");
+    if (backdrop) {
+      if (backdrop.dataset.dismissable === "yes") { event.preventDefault(); closeDialog(); }
+      return;
+    }
+    for (const close of [...escapes].reverse()) {
+      if (close()) { event.preventDefault(); return; }
+    }
+  });
   document.addEventListener("click", (event) => {
     if (event.target instanceof Element && event.target.id === "toast") dismissToast();
   });
@@ -158,9 +184,14 @@ export function panel(container, { title, body = [], buttons = [], id = "decisio
  * @param {{title: string, body?: Child[], buttons?: DialogButton[], dismissable?: boolean, id?: string}} dialog
  */
 export function dialog({ title, body = [], buttons = [], dismissable = false, id = "dialog" }) {
+  const active = document.activeElement;
+  const opener = document.getElementById("backdrop") ? returnFocus
+    : active instanceof HTMLElement ? { node: active, selector: focusSelector(active) }
+      : active instanceof SVGElement ? { node: active, selector: null } : null;
   closeDialog();
-  const panel = el("div", { class: "dialog", role: "dialog", "aria-modal": "true", id },
-    el("h2", {}, title),
+  returnFocus = opener;
+  const panel = el("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": `${id}-title`, id },
+    el("h2", { id: `${id}-title` }, title),
     el("div", { class: "dialog-body" }, body),
     el("div", { class: "dialog-buttons" },
       buttons.map((b) => el("button", {
@@ -170,13 +201,84 @@ export function dialog({ title, body = [], buttons = [], dismissable = false, id
       }, b.label)),
       dismissable ? el("button", { class: "btn quiet", onclick: closeDialog }, t("common.close")) : null),
   );
-  const backdrop = el("div", { class: "backdrop", id: "backdrop" }, panel);
+  const backdrop = el("div", { class: "backdrop", id: "backdrop", "data-dismissable": dismissable ? "yes" : "no" }, panel);
+  backdrop.addEventListener("keydown", (event) => trapTab(panel, event));
   document.body.append(backdrop);
+  // The keyboard goes to the dialog: its first button (a screen reader reads the title with it).
+  const first = /** @type {HTMLElement | null} */ (panel.querySelector(FOCUSABLE));
+  first?.focus({ preventScroll: true });
   return panel;
 }
 
+/**
+ * Keep the keyboard's place across a redraw of `root`: the control that has the focus now is
+ * drawn anew (same id, or same data attributes and rank), so the returned function gives the
+ * focus to its new drawing (when the old one left the page and nothing else took the focus).
+ * @param {Element} root
+ * @returns {() => void}
+ */
+export function rememberFocus(root) {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || !root.contains(active)) return () => {};
+  const selector = focusSelector(active);
+  const rank = [...root.querySelectorAll(selector)].indexOf(active);
+  return () => {
+    if (active.isConnected) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const all = /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(selector));
+    all[Math.min(rank, all.length - 1)]?.focus({ preventScroll: true });
+  };
+}
+
+/**
+ * What tells a control from the others after a redraw: its id, else its tag, classes and data.
+ * @param {HTMLElement} node
+ */
+function focusSelector(node) {
+  if (node.id) return `#${CSS.escape(node.id)}`;
+  const classes = [...node.classList].filter((c) => c !== "selected").map((c) => `.${CSS.escape(c)}`).join("");
+  const data = Object.entries(node.dataset)
+    .map(([key, value]) => `[data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(value || "")}"]`).join("");
+  return `${node.tagName.toLowerCase()}${classes}${data}`;
+}
+
+/** What may take the keyboard's focus in a dialog. */
+const FOCUSABLE = "button:not([disabled]), a[href], input:not([disabled]), select:not([disabled]), textarea, [tabindex='0']";
+
+/**
+ * What had the focus before the dialog opened, and how to find its new drawing (the screen
+ * may have been drawn anew meanwhile).
+ * @type {{node: HTMLElement | SVGElement, selector: string | null} | null}
+ */
+let returnFocus = null;
+
+/**
+ * Tab and Shift+Tab go round the dialog's controls: the page under a modal dialog is out of reach.
+ * @param {HTMLElement} panel
+ * @param {KeyboardEvent} event
+ */
+function trapTab(panel, event) {
+  if (event.key !== "Tab") return;
+  const all = /** @type {HTMLElement[]} */ ([...panel.querySelectorAll(FOCUSABLE)]);
+  if (!all.length) return;
+  const first = all[0];
+  const last = all[all.length - 1];
+  if (event.shiftKey && document.activeElement === first) { event.preventDefault(); last.focus(); }
+  else if (!event.shiftKey && document.activeElement === last) { event.preventDefault(); first.focus(); }
+}
+
 export function closeDialog() {
-  document.getElementById("backdrop")?.remove();
+  const backdrop = document.getElementById("backdrop");
+  if (!backdrop) return;
+  const hadFocus = backdrop.contains(document.activeElement);
+  backdrop.remove();
+  // The focus goes back where it was when the dialog opened, while that is still on the page.
+  const back = returnFocus;
+  returnFocus = null;
+  if (!hadFocus || !back) return;
+  const found = back.node.isConnected ? back.node
+    : back.selector ? /** @type {HTMLElement | null} */ (document.querySelector(back.selector)) : null;
+  found?.focus({ preventScroll: true });
 }
 
 export function dialogOpen() {

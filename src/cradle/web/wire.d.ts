@@ -23,6 +23,7 @@ export type AccountInfo = {
   turn_mail: boolean;
   invite_mail: boolean;
   created: number;
+  language: string | null;
 };
 
 /**
@@ -256,6 +257,8 @@ export type ErrorMessage = {
   error: string;
   status: number;
   kind?: string | null;
+  message?: string | null;
+  params?: { [key: string]: string | number } | null;
 };
 
 /**

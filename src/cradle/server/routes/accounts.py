@@ -14,6 +14,8 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 
+from cradle import i18n
+from cradle.core.words import N_
 from cradle.server import accounts, metrics, text
 from cradle.server.accounts import (
     CSRF_HEADER,
@@ -35,7 +37,7 @@ from cradle.server.answers import (
     Transfer,
     Verified,
 )
-from cradle.server.errors import ApiError, bad_request, forbidden
+from cradle.server.errors import ApiError, bad_request, field_refusal, forbidden
 from cradle.server.models import (
     TOKEN_CHARS,
     AccountDeletion,
@@ -51,6 +53,7 @@ from cradle.server.models import (
     SignUp,
     parse,
 )
+from cradle.server.refusal import Refusal
 from cradle.server.routes.common import (
     Context,
     GameId,
@@ -69,8 +72,8 @@ log = logging.getLogger("cradle.server")
 MY_GAMES = 60  # the games GET /api/me/games lists at most (the latest changed)
 MAILED_AT_ONCE = 3  # accounts of one address a reset request mails at most
 Code = Annotated[str, Path(max_length=TOKEN_CHARS)]
-UNAUTHORIZED = "sign in first (POST /api/session)"
-WRONG = "wrong name or password"
+UNAUTHORIZED = N_("sign in first (POST /api/session)")
+WRONG = N_("wrong name or password")
 
 
 class Signed:
@@ -114,7 +117,13 @@ def valid_name(raw: str, field: str = "name") -> str:
     try:
         return accounts.normal_name(raw)
     except ValueError as exc:
-        raise bad_request(f"{field}: {exc}") from None
+        raise field_refusal(field, exc) from None
+
+
+def browser_language(request: Request) -> str | None:
+    """The tag of the catalogue the request's ``Accept-Language`` asks for first, if any."""
+    found = i18n.from_accept_language(request.headers.get("accept-language"))
+    return None if found is None else i18n.tag_of(found)
 
 
 def valid_email(raw: str | None) -> str | None:
@@ -134,7 +143,9 @@ async def guest_name(ctx: Context, raw: str, field: str = "name") -> str:
     name = valid_name(raw, field)
     hub = ctx.hub()
     if await hub.runtime.db(accounts.looks_like_an_account, hub.store.accounts, name):
-        raise bad_request(f"{field}: that name is an account's (sign in, or choose another)")
+        raise field_refusal(
+            field, Refusal(N_("that name is an account's (sign in, or choose another)"))
+        )
     return name
 
 
@@ -234,7 +245,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         try:
             accounts.check_password(body.password)
         except ValueError as exc:
-            raise BadInput(f"password: {exc}", "password") from None
+            raise field_refusal("password", exc) from None
         email = valid_email(body.email)
         client = client_of(request)
         await ctx.throttle(ctx.creations, client, "new accounts")
@@ -242,7 +253,12 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         password = await hashed(client, ctx.rules().priority(client), body.password)
         try:
             account = await hub.runtime.db(
-                accounts.create_account, hub.store.accounts, name, password, time.time()
+                accounts.create_account,
+                hub.store.accounts,
+                name,
+                password,
+                time.time(),
+                browser_language(request),
             )
         except Taken as exc:
             raise ApiError(409, exc.reason) from None
@@ -293,6 +309,11 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         )
         if account is None:  # deleted in between
             raise ApiError(401, WRONG)
+        language = browser_language(request)
+        if account.language is None and language is not None:
+            # An account made before accounts had a language: its browser's, for its mails.
+            await hub.runtime.db(hub.store.accounts.set_language, account.id, language)
+            account = replace(account, language=language)
         return signed_in_answer(request, account, secret, await remember(request, account.id))
 
     @router.delete("/api/session", response_model=SignedIn)
@@ -337,13 +358,21 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         if "invite_mail" in fields:
             invite_mail = bool(body.invite_mail)
         if turn_mail and email is None:
-            raise BadInput("turn_mail: turn notices need an e-mail address", "turn_mail")
+            raise BadInput(N_("turn_mail: turn notices need an e-mail address"), "turn_mail")
         if invite_mail and email is None:
             raise BadInput("invite_mail: invitation mails need an e-mail address", "invite_mail")
+        language = found.account.language
+        if "language" in fields:
+            language = body.language
+            if language is None or language not in i18n.tags():
+                known = ", ".join(i18n.tags())
+                raise BadInput(N_("language: one of {known}"), "language", known=known)
         hub = ctx.hub()
         changed = await hub.runtime.db(
             hub.store.accounts.set_mail, found.account.id, email, turn_mail, invite_mail
         )
+        if language != found.account.language:
+            await hub.runtime.db(hub.store.accounts.set_language, found.account.id, language)
         account = await hub.runtime.db(
             accounts.account_of_session, hub.store.accounts, found.secret, time.time()
         )
@@ -488,11 +517,11 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         stored = await hub.runtime.db(hub.store.accounts.password_by_id, found.account.id)
         who = "id:" + found.account.id
         if not await matches(who, KNOWN, stored, body.password):
-            raise ApiError(401, "wrong password")
+            raise ApiError(401, N_("wrong password"))
         try:
             accounts.check_password(body.new_password)
         except ValueError as exc:
-            raise BadInput(f"new_password: {exc}", "new_password") from None
+            raise field_refusal("new_password", exc) from None
         password = await hashed(who, KNOWN, body.new_password)
         await hub.runtime.db(
             accounts.set_password, hub.store.accounts, found.account.id, password, found.secret
@@ -508,7 +537,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         hub = ctx.hub()
         stored = await hub.runtime.db(hub.store.accounts.password_by_id, found.account.id)
         if not await matches("id:" + found.account.id, KNOWN, stored, body.password):
-            raise ApiError(401, "wrong password")
+            raise ApiError(401, N_("wrong password"))
         await hub.runtime.db(hub.store.accounts.delete, found.account.id)
         await hub.people.tell(found.account.id, "sessions")
         for game_id in list(hub.served.loaded):  # the names shown at loaded tables change too
@@ -569,7 +598,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         table = await hub.fresh(await hub.table(game_id))
         held = sorted(s for s, a in table.accounts.items() if a == found.account.id)
         if not held or (body.seat is not None and body.seat not in held):
-            raise forbidden("your account holds no such seat at this game")
+            raise forbidden(N_("your account holds no such seat at this game"))
         seat = body.seat if body.seat is not None else held[0]
         current = bearer(request.headers)
         if current is not None and table.seat_of(current) == seat:
@@ -593,9 +622,9 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         if seat is None:
             raise forbidden("send the seat's token (Authorization: Bearer TOKEN)")
         if seat in table.accounts:
-            raise bad_request("this seat is an account's: sign in on the other device instead")
+            raise bad_request(N_("this seat is an account's: sign in on the other device instead"))
         if table.is_over:
-            raise forbidden("the game is over")
+            raise forbidden(N_("the game is over"))
         await ctx.throttle(ctx.creations, client_of(request), "links made")
         code = await hub.runtime.db(
             accounts.new_transfer, hub.store.seats, table.id, seat, time.time()
@@ -625,6 +654,6 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             accounts.transfer_of, hub.store.seats, table.id, body.code, time.time()
         )
         if seat is None:
-            raise forbidden("this link is not valid (each link works once, within the hour)")
+            raise forbidden(N_("this link is not valid (each link works once, within the hour)"))
         token = await hub.seats.rekey(table, seat, hash_token(body.code))
         return {"id": table.id, "seat": seat, "token": token}

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from cradle.ai import LEVELS, bot_names
 from cradle.ai.levels import describe
+from cradle.core.words import N_
 from cradle.server.answers import Frame, TableFrame
 from cradle.server.bots import server_bot
 from cradle.server.clients import client_key
@@ -49,6 +50,24 @@ class BotChoice(TypedDict):
     strength: int | None
     seconds: float
     about: str
+
+
+# Each rate limit's refusal, a whole message (the ``what`` of Context.throttle).
+THROTTLED = {
+    "analyses asked for": N_("too many analyses asked for: wait {wait} s"),
+    "changes": N_("too many changes: wait {wait} s"),
+    "chat lines from this seat": N_("too many chat lines from this seat: wait {wait} s"),
+    "chat lines": N_("too many chat lines: wait {wait} s"),
+    "hints": N_("too many hints: wait {wait} s"),
+    "links made": N_("too many links made: wait {wait} s"),
+    "moves": N_("too many moves: wait {wait} s"),
+    "new accounts": N_("too many new accounts: wait {wait} s"),
+    "new games": N_("too many new games: wait {wait} s"),
+    "password attempts": N_("too many password attempts: wait {wait} s"),
+    "reads": N_("too many reads: wait {wait} s"),
+    "seats joined": N_("too many seats joined: wait {wait} s"),
+    "seats taken": N_("too many seats taken: wait {wait} s"),
+}
 
 
 @dataclass
@@ -128,7 +147,10 @@ class Context:
         if wait <= 0 and hub is not None and hub.store.shared:
             wait = await hub.take_token(bucket, key)
         if wait > 0:
-            raise ApiError(429, f"too many {what}: wait {wait:.1f} s", retry_after=wait)
+            said = THROTTLED.get(what)
+            if said is None:  # a limit without a message of its own: in English
+                raise ApiError(429, f"too many {what}: wait {wait:.1f} s", retry_after=wait)
+            raise ApiError(429, said, retry_after=wait, params={"wait": round(wait, 1)})
 
     def frame_route(
         self,

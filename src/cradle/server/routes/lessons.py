@@ -13,6 +13,7 @@ from cradle.games import UnknownGame, get_game
 from cradle.server.answers import Created, LessonPicture, Lessons
 from cradle.server.errors import ApiError, bad_request
 from cradle.server.models import GAME_CHARS, LESSON_CHARS, LessonBody, parse
+from cradle.server.routes.accounts import signed_in, valid_name
 from cradle.server.routes.common import Context, body_of, body_schema, client_of
 from cradle.server.seats import NewTable
 
@@ -71,6 +72,12 @@ def lesson_routes(router: APIRouter, ctx: Context) -> None:
     )
     async def create(request: Request) -> Mapping[str, object]:
         body = parse(LessonBody, await body_of(request))
+        # The learner's seat shows their name, as at any table (the account's, else the
+        # guest's); the table is not the account's game (no inbox, no ratings).
+        signed = await signed_in(ctx, request, write=True)
+        name = signed.account.name if signed else None
+        if name is None and body.name is not None:
+            name = valid_name(body.name)
         await ctx.throttle(ctx.creations, client_of(request), "new games")
         return await ctx.hub().create(
             NewTable(
@@ -80,6 +87,7 @@ def lesson_routes(router: APIRouter, ctx: Context) -> None:
                 seats=list(LESSON_SEATS),
                 listed=False,
                 lesson=body.lesson,
+                name=name,
             ),
             client_of(request),
         )

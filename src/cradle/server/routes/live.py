@@ -38,7 +38,13 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
 
     def error_message(refused: ApiError, api: int = 1) -> str:
         """The error frame of a refusal, for a client of version ``api`` of the API."""
-        found = ErrorMessage(type="error", error=refused.reason, status=refused.status_for(api))
+        found = ErrorMessage(
+            type="error",
+            error=refused.reason,
+            status=refused.status_for(api),
+            message=refused.message,
+            params=refused.params,
+        )
         if refused.kind is not None:
             found.kind = refused.kind
         return found.model_dump_json(exclude_unset=True)
@@ -193,7 +199,7 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
                 reason = 'send {"action": "..."}, {"undo": true} or {"type": "ping"}'
                 return error_message(ApiError(400, reason))
         except BadInput as exc:
-            return error_message(ApiError(400, exc.reason))
+            return error_message(ApiError(400, exc.message, params=exc.params))
         except ApiError as exc:
             return error_message(exc, api)
         except DATABASE_ERRORS as exc:

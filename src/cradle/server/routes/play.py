@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
+from cradle.core.words import N_
 from cradle.server import answers
 from cradle.server.answers import Frame, TableFrame
 from cradle.server.assist import Explanation, Hints
@@ -89,8 +90,8 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         table = await hub.table(game_id)
         await hub.served.mover_of(table, token, "a hint")
         if table.rated:
-            raise ApiError(403, "a rated game has no hints")
+            raise ApiError(403, N_("a rated game has no hints"))
         if not hints_allowed(table):
-            raise ApiError(403, "hints are off in games between people at their own screens")
+            raise ApiError(403, N_("hints are off in games between people at their own screens"))
         await ctx.throttle(ctx.hinted, client_of(request), "hints")
         return await hub.adviser.hint(table, token)

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 
+from cradle.core.words import N_
 from cradle.games import game_names
 from cradle.server.accounts import name_key, normal_name
 from cradle.server.answers import PlayerProfile, RatingsPage
@@ -46,8 +47,8 @@ def rating_routes(router: APIRouter, ctx: Context) -> None:
         try:
             key = name_key(normal_name(name))
         except ValueError:
-            raise ApiError(404, "no player has that name") from None
+            raise ApiError(404, N_("no player has that name")) from None
         found = await hub.runtime.db(hub.store.ratings.profile, key)
         if found is None:
-            raise ApiError(404, "no player has that name")
+            raise ApiError(404, N_("no player has that name"))
         return found

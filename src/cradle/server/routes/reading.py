@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Query, Request
 
+from cradle.core.words import N_
 from cradle.server import answers, archive
 from cradle.server.assist import AnalysisAnswer
 from cradle.server.errors import ApiError, bad_request
@@ -108,6 +109,6 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         hub = ctx.hub()
         table = await hub.fresh(await hub.table(game_id))
         if not table.is_over:
-            raise ApiError(403, "the analysis opens once the game is over")
+            raise ApiError(403, N_("the analysis opens once the game is over"))
         await ctx.throttle(ctx.creations, client_of(request), "analyses asked for")
         return await hub.adviser.request_analysis(table)

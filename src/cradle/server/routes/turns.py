@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from cradle.core.words import N_
 from cradle.server.answers import Done, MailStopped
 from cradle.server.errors import ApiError
 from cradle.server.models import EmptyBody, StopMailBody, TimeoutBody, parse
@@ -82,5 +83,5 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
         body = parse(StopMailBody, await body_of(request))
         await ctx.throttle(ctx.creations, client_of(request), "changes")
         if not await hub.runtime.db(hub.store.notices.stop, hash_token(body.code)):
-            raise ApiError(404, "this link is unknown or was used already")
+            raise ApiError(404, N_("this link is unknown or was used already"))
         return {"stopped": True}

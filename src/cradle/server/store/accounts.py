@@ -1,6 +1,6 @@
 """Accounts and their sessions as stored (:mod:`cradle.server.accounts` has the rules: names,
 passwords, cookies): an account's name and its key, its password's hash, its mail settings, its
-sessions by their cookie's hash, and the games it holds seats at."""
+language, its sessions by their cookie's hash, and the games it holds seats at."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from cradle.core.words import N_
 from cradle.server.store.database import Database
 from cradle.server.store.errors import StorageError
 from cradle.server.store.lobby import LobbyStore
@@ -42,7 +43,7 @@ ENDED_REASONS = ("password", "reset")
 
 class Taken(StorageError):
     def __init__(self, alike: bool = False) -> None:
-        reason = "that name looks like one taken" if alike else "that name is taken"
+        reason = N_("that name looks like one taken") if alike else N_("that name is taken")
         super().__init__(reason, reason)
 
 
@@ -55,6 +56,7 @@ class Account:
     created: float
     email_verified: bool = False  # the person opened the link mailed to ``email``
     invite_mail: bool = False  # friends' invitations to seats are mailed too
+    language: str | None = None  # a catalogue's BCP 47 tag (cradle.i18n.tags); None: not known
 
     def public(self) -> dict[str, Any]:
         return {
@@ -65,6 +67,7 @@ class Account:
             "turn_mail": self.turn_mail,
             "invite_mail": self.invite_mail,
             "created": self.created,
+            "language": self.language,
         }
 
     @property
@@ -95,6 +98,7 @@ def _account(row: Any) -> Account:
         float(row.created),
         bool(row.email_verified) and row.email is not None,
         bool(row.invite_mail),
+        row.language,
     )
 
 
@@ -106,11 +110,17 @@ class AccountStore:
         self.lobby = lobby
 
     def create(
-        self, name: str, key: str, skeletons: Collection[str], password_hash: str, now: float
+        self,
+        name: str,
+        key: str,
+        skeletons: Collection[str],
+        password_hash: str,
+        now: float,
+        language: str | None = None,
     ) -> Account:
         """A new account named ``name`` (``key``: the name's key, ``accounts.name_key``;
-        ``skeletons``: its looks, ``text.name_skeletons``); :class:`Taken` when the name (in
-        any case) is someone's, or looks like someone's."""
+        ``skeletons``: its looks, ``text.name_skeletons``) that speaks ``language``;
+        :class:`Taken` when the name (in any case) is someone's, or looks like someone's."""
         account_id = secrets.token_hex(8)
         try:
             with self.database.transaction() as connection:
@@ -132,6 +142,7 @@ class AccountStore:
                         password=password_hash,
                         created=now,
                         turn_mail=False,
+                        language=language,
                     )
                 )
                 for skeleton in sorted(skeletons):
@@ -142,7 +153,7 @@ class AccountStore:
             if isinstance(exc.__cause__, IntegrityError):
                 raise Taken() from None  # another process took it meanwhile
             raise
-        return Account(account_id, name, None, False, now)
+        return Account(account_id, name, None, False, now, language=language)
 
     def by_id(self, account_id: str) -> Account | None:
         with self.database.engine.connect() as connection:
@@ -322,6 +333,13 @@ class AccountStore:
                 update(AccountRow).where(AccountRow.id == account_id).values(**values)
             )
         return changed
+
+    def set_language(self, account_id: str, language: str | None) -> None:
+        """The account's language (a catalogue's tag; None: not known)."""
+        with self.database.transaction() as connection:
+            connection.execute(
+                update(AccountRow).where(AccountRow.id == account_id).values(language=language)
+            )
 
     def delete(self, account_id: str) -> None:
         """The account and its sessions go; its games stay, its seats named ``former player``."""

@@ -68,6 +68,7 @@ class ListedGame(TypedDict):
     ended_by: str | None
     result: list[dict[str, Any]] | None
     rated: bool  # the game rates its players (ratings.rates), or will when its seats fill
+    names: list[str | None]  # the people at the seats, where named (as a loaded table says)
 
 
 def decode_lobby_row(row: RowMapping) -> ListedGame:
@@ -100,6 +101,7 @@ def decode_lobby_row(row: RowMapping) -> ListedGame:
         ended_by=None if ended_by is None else read.text(ended_by, "ending", 10, ENDINGS),
         result=result,
         rated=read.flag(row["rated"], "rated flag"),  # made rated; list_games checks the seats
+        names=[],  # list_games reads them from the seats
     )
 
 
@@ -183,6 +185,20 @@ class LobbyStore:
         rating = self.rated({g["id"]: len(g["seats"]) for g in games if g["rated"]})
         for game in games:
             game["rated"] = game["id"] in rating
+        # The people's names at the seats: a table not loaded here is named as a loaded one
+        # (a guest's seat read "Archer" in the lobby and "Guest 3868" at the table).
+        named: dict[str, dict[int, str]] = {}
+        if games:
+            with self.database.engine.connect() as connection:
+                for game_id, seat, name in connection.execute(
+                    select(SeatRow.game_id, SeatRow.seat, SeatRow.name).where(
+                        SeatRow.game_id.in_([g["id"] for g in games]), SeatRow.name.is_not(None)
+                    )
+                ):
+                    named.setdefault(str(game_id), {})[int(seat)] = str(name)
+        for game in games:
+            seat_names = named.get(game["id"], {})
+            game["names"] = [seat_names.get(seat) for seat in range(len(game["seats"]))]
         return games
 
     def rated(self, made_rated: Mapping[str, int]) -> set[str]:

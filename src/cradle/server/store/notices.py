@@ -44,6 +44,7 @@ class DueMail:
     deadline_s: float | None
     address: str
     away: bool = False  # the seat's stand-in plays its turns whose deadline passes
+    language: str | None = None  # the account's (a catalogue's BCP 47 tag); None: not known
 
 
 def turn_begins(
@@ -100,11 +101,13 @@ def owe_notice(
         )
 
 
-def mail_address(connection: Connection, game_id: str, seat: int) -> tuple[str, str] | None:
-    """(account id, e-mail address) of the account holding ``seat`` if it wants turn
-    notices by e-mail at an address it verified."""
+def mail_address(
+    connection: Connection, game_id: str, seat: int
+) -> tuple[str, str, str | None] | None:
+    """(account id, e-mail address, language) of the account holding ``seat`` if it wants
+    turn notices by e-mail at an address it verified."""
     row = connection.execute(
-        select(AccountRow.id, AccountRow.email)
+        select(AccountRow.id, AccountRow.email, AccountRow.language)
         .join(SeatRow, SeatRow.account_id == AccountRow.id)
         .where(
             SeatRow.game_id == game_id,
@@ -116,7 +119,7 @@ def mail_address(connection: Connection, game_id: str, seat: int) -> tuple[str, 
     ).first()  # a guest's seat has no account, and a guest no mail
     if row is None or not isinstance(row[1], str) or "@" not in row[1]:
         return None
-    return str(row[0]), row[1]
+    return str(row[0]), row[1], None if row[2] is None else str(row[2])
 
 
 class NoticeStore:
@@ -186,7 +189,7 @@ class NoticeStore:
         players = game[1]
         if not isinstance(players, list) or not 0 <= seat < len(players):
             return None
-        account, address = found
+        account, address, language = found
         # The row comes back only when this insert made it (psycopg counts no rows here).
         claimed = connection.execute(
             upsert(connection)(TurnNoticeRow)
@@ -209,6 +212,7 @@ class NoticeStore:
             deadline_s=None if deadline_s is None else float(deadline_s),
             address=address,
             away=isinstance(game[3], int) and seat in away_seats(game[3]),
+            language=language,
         )
 
     def stop(self, code: str) -> bool:

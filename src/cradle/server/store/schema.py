@@ -307,7 +307,8 @@ class ChatMuteRow(Base):
 
 class AccountRow(Base):
     """A person's account: a name (``name_key``: its case-folded form, unique), the argon2id
-    hash of the password, and the e-mail address turn notices go to if they opted in."""
+    hash of the password, the e-mail address turn notices go to if they opted in, and the
+    language its pages and mails speak (a catalogue's BCP 47 tag; NULL: not known yet)."""
 
     __tablename__ = "accounts"
 
@@ -324,6 +325,7 @@ class AccountRow(Base):
     email_verified: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     invite_mail: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     seen: Mapped[float | None] = mapped_column(Float, nullable=True)
+    language: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class SessionRow(Base):

@@ -3,8 +3,8 @@ address before), the invitation mails' opt-in, when an account was last online, 
 ended (a device is told), mailed one-time codes to reset a password or check an address,
 friendships, blocks, and friends' invitations to seats.
 
-Revision ID: 0009_friends
-Revises: 0008_names_devices
+Revision ID: 0010_friends
+Revises: 0009_account_language
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009_friends"
-down_revision: str | None = "0008_names_devices"
+revision = "0010_friends"
+down_revision: str | None = "0009_account_language"
 branch_labels = None
 depends_on = None
 

@@ -1,8 +1,8 @@
 """Clocks for live tables: each person's base time and increment, each seat's time left, and
 since when a seat's person has had no page open.
 
-Revision ID: 0010_clocks
-Revises: 0009_friends
+Revision ID: 0011_clocks
+Revises: 0010_friends
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010_clocks"
-down_revision: str | None = "0009_friends"
+revision = "0011_clocks"
+down_revision: str | None = "0010_friends"
 branch_labels = None
 depends_on = None
 

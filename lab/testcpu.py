@@ -1,0 +1,128 @@
+"""CPU-seconds of the test suite, per test and in all (docs/testing.md, "Measured").
+
+As a pytest plugin (``-p lab.testcpu``), each test's CPU time is appended to ``$CPU_LOG``
+(JSON lines): the pytest process's own, its reaped children's and that of every live process
+below it (servers, ``cradle bots`` workers, the browser), setup and teardown included; daemons
+that leave the tree (PostgreSQL's postmaster) are left out. As a command,
+``python -m lab.testcpu run -- make test`` runs a command as a child subreaper, so that every
+process it starts, daemons included, is counted when it ends, and prints the CPU-seconds, the
+wall time and the load average; ``python -m lab.testcpu top LOG`` sums a log per module."""
+
+from __future__ import annotations
+
+import collections
+import ctypes
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+LOG = os.environ.get("CPU_LOG", "test-cpu.jsonl")
+TICK = os.sysconf("SC_CLK_TCK")
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def _below(root: int) -> float:
+    """CPU-seconds of the live processes below ``root`` (each with its reaped children's)."""
+    table: dict[int, tuple[int, int]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            table[int(name)] = (int(fields[1]), sum(int(x) for x in fields[11:15]))
+    children: dict[int, list[int]] = collections.defaultdict(list)
+    for pid, (parent, _ticks) in table.items():
+        children[parent].append(pid)
+    ticks, stack = 0, list(children[root])
+    while stack:
+        pid = stack.pop()
+        ticks += table[pid][1]
+        stack.extend(children[pid])
+    return ticks / TICK
+
+
+def tree_cpu() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime + _below(os.getpid())
+
+
+def _write(row: dict[str, Any]) -> None:
+    with open(LOG, "a") as log:
+        log.write(json.dumps(row) + "\n")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    _write({"id": "<collection>", "cpu": tree_cpu(), "wall": 0.0})
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    before, began = tree_cpu(), time.monotonic()
+    yield
+    _write({"id": item.nodeid, "cpu": tree_cpu() - before, "wall": time.monotonic() - began})
+
+
+def run(command: list[str]) -> int:
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+    load, began = os.getloadavg()[0], time.monotonic()
+    child = subprocess.Popen(command)
+    status = 1
+    while True:
+        try:
+            pid, waited = os.wait()
+        except ChildProcessError:
+            break
+        if pid == child.pid:
+            status = os.waitstatus_to_exitcode(waited)
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(
+        f"CPU {used.ru_utime + used.ru_stime:.0f} s (user {used.ru_utime:.0f}, sys "
+        f"{used.ru_stime:.0f}); wall {time.monotonic() - began:.0f} s; load average "
+        f"{load:.1f} before, {os.getloadavg()[0]:.1f} after; exit {status}",
+        file=sys.stderr,
+    )
+    return status
+
+
+def top(path: str, count: int = 30) -> None:
+    with open(path) as log:
+        rows = [json.loads(line) for line in log]
+    tests = [row for row in rows if not row["id"].startswith("<")]
+    collection = sum(row["cpu"] for row in rows if row["id"] == "<collection>")
+    print(
+        f"{len(tests)} tests: {sum(r['cpu'] for r in tests):.0f} CPU-s; collection {collection:.0f}"
+    )
+    modules: collections.Counter[str] = collections.Counter()
+    for row in tests:
+        modules[row["id"].split("::")[0]] += row["cpu"]
+    for module, cpu in modules.most_common(count):
+        print(f"{cpu:7.1f}  {module}")
+    for row in sorted(tests, key=lambda r: -r["cpu"])[:count]:
+        print(f"{row['cpu']:7.1f}  {row['wall']:6.1f} s wall  {row['id']}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["run"]:
+        sys.exit(run(args[2:] if args[1:2] == ["--"] else args[1:]))
+    if args[:1] == ["top"] and len(args) >= 2:
+        top(args[1], int(args[2]) if len(args) > 2 else 30)
+        return
+    print(__doc__)
+    sys.exit(0 if args[:1] in (["-h"], ["--help"]) else 2)
+
+
+if __name__ == "__main__":
+    main()
