@@ -458,10 +458,19 @@ def before_alembic(db: Any) -> None:
     """Make the SQLite file a current server made (``db``: a sqlite3 connection) look like one
     made before Alembic: no revision, none of the tables and columns the revisions since added
     (accounts, turn-based tables and their mail, chat, ratings, owed notices, seats away, the
-    moves' stand-ins, name skeletons and devices, notice retries, moderation)."""
+    moves' stand-ins, name skeletons and devices, checked addresses, reset codes, friends,
+    blocks and invitations, clocks, notice retries, moderation)."""
     db.execute("DROP TABLE alembic_version")
     for table in ("reports", "moderation_log"):
         db.execute(f"DROP TABLE {table}")
+    for column in ("clock_base_s", "clock_increment_s", "clock_left"):
+        db.execute(f"ALTER TABLE games DROP COLUMN {column}")
+    db.execute("ALTER TABLE seats DROP COLUMN gone")
+    for table in ("invitations", "blocks", "friendships", "email_checks", "password_resets"):
+        db.execute(f"DROP TABLE {table}")
+    db.execute("ALTER TABLE sessions DROP COLUMN ended")
+    for column in ("email_verified", "invite_mail", "seen"):
+        db.execute(f"ALTER TABLE accounts DROP COLUMN {column}")
     db.execute("ALTER TABLE actions DROP COLUMN standin")
     for table in ("name_skeletons", "devices"):
         db.execute(f"DROP TABLE {table}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -478,11 +479,13 @@ def test_every_post_route_reads_and_validates_its_body(client: TestClient) -> No
         for route in client.app.routes  # type: ignore[attr-defined]
         if "POST" in getattr(route, "methods", ())
     )
-    assert len(posts) == 22, posts  # /api/lessons, /chat, /mute, /return, reports among them
+    # /api/lessons, /chat, /mute, /return and the two reports among them; the friends', blocks',
+    # invitations' and resets' too.
+    assert len(posts) == 30, posts
     before = view(client, game_id, token)
     headers = {"content-type": "application/json", **auth(token)}
     for path in posts:
-        url = path.replace("{game_id}", game_id)
+        url = re.sub(r"\{\w+\}", "x", path.replace("{game_id}", game_id))
         for body in (b"{not json", b"[1, 2]", b'{"action": "pass", "surprise": 1}'):
             answer = client.post(url, content=body, headers=headers)
             assert answer.status_code == 400, (path, body, answer.text)

@@ -52,9 +52,17 @@ MODELS: list[type[BaseModel]] = [
 # -- the bounds, read from the JSON schemas -------------------------------------------------
 
 
-def unbounded(schema: Any, where: str) -> list[str]:
+def unbounded(schema: Any, where: str, defs: dict[str, Any] | None = None) -> list[str]:
     """The places in a JSON schema where a value has no bound (a number without a range, a
-    string, list or object without a length, a value of any kind)."""
+    string, list or object without a length, a value of any kind); a nested model (``$ref``)
+    is read in ``defs`` (the schema's own ``$defs``, or the published schema's components)."""
+    if defs is None and isinstance(schema, dict):
+        defs = schema.get("$defs", {})
+    if isinstance(schema, dict) and "$ref" in schema:
+        name = str(schema["$ref"]).rsplit("/", 1)[-1]
+        if defs is None or name not in defs:
+            return [f"{where}: a model not found ({name})"]
+        return unbounded(defs[name], where, defs)
     if schema is True or schema == {}:
         return [f"{where}: any value"]
     if not isinstance(schema, dict):
@@ -65,7 +73,7 @@ def unbounded(schema: Any, where: str) -> list[str]:
         if key in schema:
             found = []
             for number, branch in enumerate(schema[key]):
-                found += unbounded(branch, f"{where}|{number}")
+                found += unbounded(branch, f"{where}|{number}", defs)
             return found
     kind = schema.get("type")
     if kind in ("integer", "number"):
@@ -76,7 +84,7 @@ def unbounded(schema: Any, where: str) -> list[str]:
         return [] if "maxLength" in schema else [f"{where}: a string without a length"]
     if kind == "array":
         found = [] if "maxItems" in schema else [f"{where}: a list without a length"]
-        return found + unbounded(schema.get("items", True), f"{where}[]")
+        return found + unbounded(schema.get("items", True), f"{where}[]", defs)
     if kind == "object":
         found = []
         extra = schema.get("additionalProperties", True)
@@ -86,9 +94,9 @@ def unbounded(schema: Any, where: str) -> list[str]:
             names = schema.get("propertyNames", {})
             if "maxLength" not in names:
                 found.append(f"{where}: an object whose names have no length")
-            found += unbounded(extra, f"{where}{{}}")
+            found += unbounded(extra, f"{where}{{}}", defs)
         for name, inner in schema.get("properties", {}).items():
-            found += unbounded(inner, f"{where}.{name}")
+            found += unbounded(inner, f"{where}.{name}", defs)
         return found
     if kind in ("boolean", "null"):
         return []
@@ -128,6 +136,7 @@ def test_the_bound_finder_finds_what_is_unbounded() -> None:
 
 def test_every_parameter_and_body_of_the_published_schema_is_bounded(tmp_path: Any) -> None:
     schema = create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}").openapi()
+    models = schema.get("components", {}).get("schemas", {})
     posts = 0
     for path, operations in schema["paths"].items():
         for method, operation in operations.items():
@@ -137,8 +146,11 @@ def test_every_parameter_and_body_of_the_published_schema_is_bounded(tmp_path: A
             if method == "post":
                 posts += 1
                 body = operation["requestBody"]["content"]["application/json"]["schema"]
-                assert unbounded(body, f"{method} {path}") == []
-    assert posts == 22  # /return and the two reports among them
+                defs = {**models, **body.get("$defs", {})}
+                assert unbounded(body, f"{method} {path}", defs) == []
+    assert (
+        posts == 30
+    )  # /return and the two reports among them; the friends', blocks' and resets' too
 
 
 # -- hostile values through the real app ----------------------------------------------------
@@ -381,10 +393,33 @@ def send_stop_mail(client: TestClient, table: dict[str, Any], body: dict[str, An
     assert refused_with_reason(answer)  # no hostile value is a code ever given out
 
 
+def send_clock(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
+    """A live table's clock, in a new table's body."""
+    send_create(client, table, {"game": "tigris", "clock": body})
+
+
+def send_reset(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
+    answer = TestClient(client.app).post(
+        "/api/password-reset", content=encode(body), headers={"content-type": "application/json"}
+    )
+    if not refused_with_reason(answer):
+        assert answer.json() == {"asked": True}  # whoever it names, the same answer
+
+
+def send_new_password(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
+    answer = TestClient(client.app).post(
+        "/api/password-reset/no-such-code",
+        content=encode(body),
+        headers={"content-type": "application/json"},
+    )
+    assert refused_with_reason(answer)  # no hostile value makes a code that was never mailed
+
+
 Sender = Callable[[TestClient, dict[str, Any], dict[str, Any]], None]
 # Each model, the body it is sent in (besides the field under test), and the routes that read it.
 ROUTES: dict[str, tuple[dict[str, Any], list[Sender]]] = {
     "CreateBody": ({"game": "tigris"}, [send_create]),  # seats by default: one per player
+    "ClockBody": ({"base_s": 60}, [send_clock]),
     "LessonBody": ({"game": "tigris", "lesson": "tiles"}, [send_lesson]),
     "ActionBody": (
         {"action": "no such move"},
@@ -402,7 +437,21 @@ ROUTES: dict[str, tuple[dict[str, Any], list[Sender]]] = {
     "ClientMessage": ({}, [send_frame]),
     "Credentials": (
         {"name": "Hostile tester", "password": "long enough secret"},
-        [send_credentials("/api/accounts"), send_credentials("/api/session")],
+        [send_credentials("/api/session")],
+    ),
+    "SignUp": (
+        {"name": "Hostile tester", "password": "long enough secret"},
+        [send_credentials("/api/accounts")],
+    ),
+    "ResetRequest": ({"name": "Nobody here"}, [send_reset]),
+    "NewPassword": ({"password": "long enough secret"}, [send_new_password]),
+    "NameBody": (
+        {"name": "Nobody here"},
+        [
+            send_signed_in("POST", "/api/friends"),
+            send_signed_in("POST", "/api/blocks"),
+            send_signed_in("POST", "/api/games/{id}/invite"),
+        ],
     ),
     "PasswordChange": (
         {"password": PASSWORD, "new_password": "another long secret"},

@@ -93,6 +93,11 @@ CORRUPTIONS: dict[tuple[str, str], list[Any]] = {
     ("games", "away"): [X, None, BAD, -1, 4],  # a bit per seat: 4 is a third seat of two
     ("seats", "standin"): [X, N, BAD],  # NULL: the default level
     ("actions", "standin"): [X, N, BAD],  # NULL: the seat's own player made the move
+    # A live table's clocks (NULL: none; a game without a base time has no other clock value).
+    ("games", "clock_base_s"): [X, BAD, -1.0],
+    ("games", "clock_increment_s"): [X, N, BAD],
+    ("games", "clock_left"): [X, N, BAD],
+    ("seats", "gone"): [X, BAD, -1.0],  # NULL: a page of the seat's person is open
 }
 # What the damaged game's URLs answer when it is not 503 (it cannot be, or need not be, told).
 ANSWERS = {

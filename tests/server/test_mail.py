@@ -24,7 +24,7 @@ with warnings.catch_warnings():
 from cradle.server.mail import NOTICE_SECONDS, MailSettings, NotSent, send_mail, turn_mail
 from cradle.server.store import Store
 from cradle.server.store.notices import DueMail, TurnBegins, owe_notice
-from cradle.server.store.schema import GameRow
+from cradle.server.store.schema import AccountRow, GameRow
 from cradle.server.tokens import new_token
 from tests.helpers.mail import smtp_server
 from tests.helpers.server import GAMES, create, free_port, token_of, wait_for
@@ -130,17 +130,25 @@ def csrf(client: TestClient) -> dict[str, str]:
 
 
 def person(app: Any, name: str, address: str | None, language: str | None = None) -> TestClient:
-    """A browser of ``app`` signed up as ``name``, wanting turn notices at ``address``, whose
-    pages are in ``language`` (its Accept-Language)."""
+    """A browser of ``app`` signed up as ``name``, wanting turn notices at ``address``, which
+    it checked (written straight into the database: the check's own mail and link are
+    tests/server/test_trust.py's, and would be one more mail in these inboxes), whose pages are
+    in ``language`` (its Accept-Language)."""
     browser = TestClient(app)
     if language is not None:
         browser.headers["Accept-Language"] = language
     assert browser.post("/api/accounts", json={"name": name, "password": PASSWORD}).is_success
     if address is not None:
-        answer = browser.patch(
-            "/api/me", json={"email": address, "turn_mail": True}, headers=csrf(browser)
-        )
+        account = browser.get("/api/me").json()["account"]["id"]
+        with app.state.hub.store.database.transaction() as connection:
+            connection.execute(
+                update(AccountRow)
+                .where(AccountRow.id == account)
+                .values(email=address, email_verified=True)
+            )
+        answer = browser.patch("/api/me", json={"turn_mail": True}, headers=csrf(browser))
         assert answer.status_code == 200, answer.text
+        assert answer.json()["account"]["email_verified"] is True
     return browser
 
 

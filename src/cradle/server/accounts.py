@@ -30,6 +30,7 @@ from cradle.core.words import N_
 from cradle.server import text
 from cradle.server.refusal import Refusal
 from cradle.server.store.accounts import FORMER, Account, AccountStore, Taken
+from cradle.server.store.codes import CodeStore
 from cradle.server.store.seats import SeatStore
 from cradle.server.tokens import hash_token, new_token
 
@@ -45,6 +46,8 @@ DEVICES_PER_ACCOUNT = 20  # the most recently used are kept
 CSRF_HEADER = "x-csrf-token"
 SESSION_SECONDS = 30 * 86400.0
 TRANSFER_SECONDS = 3600.0  # a "continue on another device" link works this long, once
+RESET_SECONDS = 3600.0  # a mailed password reset link works this long, once
+CHECK_SECONDS = 86400.0  # a mailed address check works this long, once
 
 
 @functools.cache
@@ -177,6 +180,31 @@ def end_session(store: AccountStore, secret: str) -> None:
 def set_password(store: AccountStore, account_id: str, password_hash: str, keep: str) -> None:
     """A new password; every other session of the account ends (``keep``: this one's secret)."""
     store.set_password(account_id, password_hash, hash_token(keep))
+
+
+def new_reset(store: CodeStore, account_id: str, now: float) -> str:
+    """A one-time code that sets a new password of the account (within the hour)."""
+    code = new_token()
+    store.new_reset(hash_token(code), account_id, now, now + RESET_SECONDS)
+    return code
+
+
+def use_reset(store: CodeStore, code: str, password_hash: str, now: float) -> str | None:
+    """Use a reset code: the new password, every session of the account ended. Its id, or None
+    for a code unknown, used or lapsed."""
+    return store.reset(hash_token(code), password_hash, now)
+
+
+def new_check(store: CodeStore, account_id: str, email: str, now: float) -> str:
+    """A one-time code that verifies ``email`` as the account's address (within the day)."""
+    code = new_token()
+    store.new_check(hash_token(code), account_id, email, now, now + CHECK_SECONDS)
+    return code
+
+
+def verify(store: CodeStore, code: str, now: float) -> tuple[str, str] | None:
+    """Use an address check's code: (account id, the address now verified), or None."""
+    return store.verify(hash_token(code), now)
 
 
 def new_transfer(store: SeatStore, game_id: str, seat: int, now: float) -> str:

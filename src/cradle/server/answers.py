@@ -93,6 +93,21 @@ class Meta(Answer):
     bot_menu: list[BotChoice]
     max_bot_seconds: Number
     analyse_finished: bool
+    mail: bool = False  # the server sends mail (its operator set an SMTP server)
+
+
+class Clock(Answer):
+    """A live table's clocks: each person's base time and the seconds added when their turn
+    ends; each seat's seconds left as its clock last stopped, and the seat whose clock runs
+    (until the table's ``deadline``); since when each seat's person has had no page open
+    (null: one is open), and how long that may last before the others may act."""
+
+    base_s: Number
+    increment_s: Number
+    left: list[Number]
+    running: int | None
+    gone: list[Number | None]
+    absent_s: Number
 
 
 class TableSummary(Answer):
@@ -126,6 +141,7 @@ class TableSummary(Answer):
     standin: int | None = None
     away: list[int] | None = None
     standins: list[str | None] | None = None
+    clock: Clock | None = None  # a live table's clocks (null: none)
     # A finished game: its result (winner: place 1), and how it ended if before its rules
     # did ("conceded", "timeout", "abandoned"; null when played to the end).
     ended_by: Literal["conceded", "timeout", "abandoned"] | None = None
@@ -531,22 +547,104 @@ class LessonPicture(Answer):
 
 
 class AccountInfo(Answer):
-    """An account as its owner sees it (``GET /api/me``)."""
+    """An account as its owner sees it (``GET /api/me``): no mail goes to ``email`` before
+    its person opened the link of its check (``email_verified``)."""
 
     id: str
     name: str
     email: str | None
+    email_verified: bool
     turn_mail: bool
+    invite_mail: bool
     created: Number
     language: str | None  # a catalogue's BCP 47 tag ("es", "pt-BR"); null: not known yet
 
 
 class SignedIn(Answer):
     """Sign-up, sign-in, sign-out, ``GET /api/me`` and deletion: the signed-in account and the
-    session's CSRF token (both null for a guest)."""
+    session's CSRF token (both null for a guest). ``ended`` (``GET /api/me`` only, once): why
+    this device's session ended, when it ended elsewhere (``password``: the password was
+    changed on another device; ``reset``: it was reset by a mailed link)."""
 
     account: AccountInfo | None
     csrf: str | None
+    ended: str | None = None
+
+
+class Asked(Answer):
+    """``POST /api/password-reset`` and ``POST /api/me/verify``: the same answer whether or not
+    a mail went."""
+
+    asked: bool
+
+
+class Verified(Answer):
+    """``POST /api/email-verification/{code}``: the address now verified."""
+
+    email: str
+
+
+class FriendTable(Answer):
+    """A listed table in progress where a friend holds a seat."""
+
+    id: str
+    game: str
+    players: int
+    status: str
+    mode: str
+    free: int  # seats nobody took yet
+
+
+class FriendInfo(Answer):
+    """Another account in one's friend list."""
+
+    name: str
+    online: bool = False  # a page of theirs holds its live connection (friends only)
+    tables: list[FriendTable] = []
+
+
+class FriendList(Answer):
+    """``GET /api/friends`` (and each change of it): friends with whether they are online and
+    their tables, the requests one made (``asked``) and got (``asking``), whom one blocks."""
+
+    friends: list[FriendInfo]
+    asked: list[FriendInfo]
+    asking: list[FriendInfo]
+    blocked: list[FriendInfo]
+
+
+class FriendAnswer(FriendList):
+    """``POST /api/friends``: ``status`` ``friends`` (their request accepted, or friends
+    already) or ``asked`` (a request waits for them), and the list as it now is."""
+
+    status: str
+
+
+class InvitationInfo(Answer):
+    """A friend's invitation to a seat, in one's inbox."""
+
+    id: str
+    game_id: str
+    game: str
+    seat: int
+    players: int
+    mode: str
+    sender: str
+    created: Number
+
+
+class Invitations(Answer):
+    """``GET /api/me/invitations``: the invitations whose seat is still free, newest first."""
+
+    invitations: list[InvitationInfo]
+
+
+class Invited(Answer):
+    """``POST /api/games/{id}/invite``: the seat the person is invited to."""
+
+    id: str
+    seat: int
+    name: str
 
 
 class AccountAnswer(Answer):

@@ -47,6 +47,7 @@ from cradle.server.routes.play import play_routes
 from cradle.server.routes.ratings import rating_routes
 from cradle.server.routes.reading import reading_routes
 from cradle.server.routes.reports import report_routes
+from cradle.server.routes.social import social_routes
 from cradle.server.routes.turns import turns_routes
 from cradle.server.store import Store
 from cradle.server.store.errors import DATABASE_ERRORS, CorruptAccount, CorruptGame
@@ -342,6 +343,7 @@ def create_app(
     chat_routes(app.router, ctx)
     rating_routes(app.router, ctx)
     report_routes(app.router, ctx)
+    social_routes(app.router, ctx)
 
     # -- the operator's metrics (cradle.server.metrics) ---------------------------------------
 

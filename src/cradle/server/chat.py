@@ -185,8 +185,17 @@ class Chat:
     pushing: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def muted_by(self, table: Table, viewer: Viewer) -> set[str]:
+        """Whom ``viewer`` does not hear: its mutes, and the accounts its account blocks."""
         key = viewer.key(table.id)
-        return set() if key is None else await self.runtime.db(self.store.chat.mutes_of, key)
+        muted = set() if key is None else await self.runtime.db(self.store.chat.mutes_of, key)
+        return muted | await self.blocked_of(viewer)
+
+    async def blocked_of(self, viewer: Viewer) -> set[str]:
+        """The speakers ``viewer``'s account blocks (``a:ID``)."""
+        if viewer.account is None:
+            return set()
+        blocked = await self.runtime.db(self.store.friends.blocked_by, viewer.account)
+        return {f"a:{account}" for account in blocked}
 
     async def lines(self, table: Table, viewer: Viewer, after: int = 0) -> ShownPage:
         """``GET /chat``: the latest lines the viewer may see, and whom it muted."""
@@ -198,9 +207,10 @@ class Chat:
         found = await self.runtime.db(self.store.chat.lines, table.id, CHAT_PAGE, after)
         shown = [line_for(table, line, viewer, muted) for line in found]
         prefix = f"g:{table.id}:"
+        blocked = await self.blocked_of(viewer)  # not mutes: the friends page lifts them
         handles = sorted(
             key.removeprefix(prefix)
-            for key in muted
+            for key in muted - blocked
             if key.startswith(prefix) or key.startswith("a:")
         )
         # Whom the viewer muted, by name: their lines, which would say it, are not shown.
@@ -252,6 +262,11 @@ class Chat:
             standing = await self.runtime.db(self.store.moderation.standing, viewer.account)
             if standing.muted:
                 raise forbidden(MUTED)
+            players = sorted(set(table.accounts.values()) - {viewer.account})
+            if await self.runtime.db(self.store.friends.blockers_of, viewer.account, players):
+                raise forbidden(
+                    N_("a player at this table blocks you: your lines are not sent here")
+                )
         speaker = viewer.speaker()
         if viewer.seat is not None:
             name: str | None = table.names.get(viewer.seat) or table.record.players[viewer.seat]

@@ -38,7 +38,8 @@ from cradle.server.botseats import BotSeats
 from cradle.server.chat import Chat
 from cradle.server.events import Changed, Events
 from cradle.server.limits import Limits, RateLimiter
-from cradle.server.mail import MailSettings, Notices
+from cradle.server.mail import MailSettings, Notices, Outbox
+from cradle.server.people import People
 from cradle.server.play import Play
 from cradle.server.referee import Referee, Settings
 from cradle.server.runtime import Runtime
@@ -53,6 +54,7 @@ log = logging.getLogger("cradle.server")
 
 SWEEP_SECONDS = 2.0  # how often a process looks after the games' housekeeping
 ANALYSIS_SWEEPS = 10  # a shared database: sweeps between two looks for analyses waiting
+CLOCK_SECONDS = 0.5  # how often a process looks for live clocks that ran out
 EXPIRY_SWEEPS = 5  # sweeps between two looks for games nobody played in for too long
 RATES_KEPT = 3600.0  # seconds a client's shared rate bucket is kept after its last request
 
@@ -79,7 +81,7 @@ class Hub:
         settings = Settings(limits.bot_seconds, limits.analyse_finished)
         self.referee = Referee(store, runtime, self.served, events, settings)
         self.seats = Seats(store, runtime, self.served, events, self.referee, limits)
-        self.play = Play(self.served, self.referee)
+        self.play = Play(self.served, self.referee, lambda: self.runtime.closing)
         # The clock read at each use: tests set another.
         self.turns = Turns(store, runtime, self.served, self.referee, lambda: self.clock())
         self.archive = Archive(store, runtime, self.served, limits)
@@ -87,6 +89,8 @@ class Hub:
         self.adviser = Adviser(store, runtime, self.served, self.assist, self.analyst, limits)
         self.bot_seats = BotSeats(store, runtime, self.served, self.referee, self.bots, limits)
         self.notices = Notices(store, runtime, mail)
+        self.outbox = Outbox(runtime, mail)
+        self.people = People(store, runtime)
         self.chat = Chat(store, runtime, self.served)
         # What follows a change, in this order: its frames (then, for a table ended without a
         # result, its connections closed), the bots, the mails, the lobby and the analyses.
@@ -129,14 +133,23 @@ class Hub:
         if self.limits.prestart_bots and self.limits.run_bots:
             self.bots.start()
         if self.store.shared:
-            self.runtime.spawn(self.served.listen(self.chat.heard))
+            self.runtime.spawn(self.served.listen(self._heard))
         self.runtime.spawn(self._sweep())
+        self.runtime.spawn(self._clocks())
         if self.notices.settings is not None:
             self.runtime.spawn(self.notices.run())
+        self.runtime.spawn(self.people.run())
         if self.limits.run_bots:
             self.runtime.spawn(self.bot_seats.loop())
         self.analyst.start()
         log.info("serving; %d games set aside", len(self.served.broken))
+
+    def _heard(self, payload: str) -> None:
+        """Another process's notice of a chat line, a mute, or an account told something."""
+        if payload.startswith("account "):
+            self.people.heard(payload)
+        else:
+            self.chat.heard(payload)
 
     async def stop(self) -> None:
         self.runtime.closing = True
@@ -154,6 +167,9 @@ class Hub:
         for table in list(self.tables.values()):
             for connection in list(table.connections):
                 connection.close("the server is stopping")
+        for sockets in list(self.people.sockets.values()):
+            for socket in list(sockets):
+                socket.connection.close("the server is stopping")
         self.bots.close()
         self.assist.close()
         self.runtime.shutdown()
@@ -180,6 +196,17 @@ class Hub:
                     raise
                 except Exception:
                     log.exception("ending the games nobody played in failed")
+
+    async def _clocks(self) -> None:
+        """Every CLOCK_SECONDS: store the live tables' clocks that ran out (one change each)."""
+        while not self.runtime.closing:
+            await asyncio.sleep(CLOCK_SECONDS)
+            try:
+                await self.turns.clocks_lapsed()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("stopping the clocks that ran out failed")
 
     async def take_token(self, bucket: RateLimiter, client: str) -> float:
         """``bucket``'s rate for ``client`` counted in the shared database (every process

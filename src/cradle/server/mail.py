@@ -327,3 +327,80 @@ class Notices:
                 wait,
             )
         return owed
+
+
+# The mails about an account (whole sentences with named placeholders, in English until the
+# server's words are translated): each kind's subject and body.
+ACCOUNT_MAILS: dict[str, tuple[str, str]] = {
+    "reset": (
+        "Choose a new password for {name}",
+        "Someone, hopefully you, asked to reset the password of the account {name}.\n\n"
+        "To choose a new password, open this link within an hour: {link}\n\n"
+        "The link works once, and using it signs the account out on every device. If you did "
+        "not ask for it, ignore this mail: your password stays as it is.\n",
+    ),
+    "verify": (
+        "Confirm your e-mail address for {name}",
+        "To confirm that {email} is the address of the account {name}, open this link within "
+        "a day: {link}\n\n"
+        "Until then no turn notices or invitations are mailed to this address. If you did not "
+        "give this address, ignore this mail.\n",
+    ),
+    "invite": (
+        "{sender} invites you to a game of {title}",
+        "{sender} invites you to take a seat at a table of {title}.\n\n"
+        "Take the seat or decline in your inbox: {link}\n\n"
+        "To get no more invitation mails, turn them off on your account page: {account}\n",
+    ),
+}
+
+
+def account_mail(settings: MailSettings, kind: str, to: str, **params: str) -> EmailMessage:
+    """The mail of ``kind`` (:data:`ACCOUNT_MAILS`) to the address ``to``, its placeholders
+    filled with ``params``."""
+    subject, body = ACCOUNT_MAILS[kind]
+    message = EmailMessage()
+    message["Subject"] = subject.format(**params)
+    message["From"] = settings.sender
+    message["To"] = to
+    message["Date"] = formatdate(localtime=False)
+    message["Message-ID"] = make_msgid(domain=settings.sender.rpartition("@")[2] or None)
+    message.set_content(body.format(**params))
+    return message
+
+
+class Outbox:
+    """Mails about accounts (a reset link, an address check, a friend's invitation), sent at
+    once in the background: the request that causes one never waits for the SMTP server, so
+    its answer and its time say nothing of whether a mail went. A mail the SMTP server refuses
+    is logged; the person may ask again. The codes in them are stored only as hashes, so a mail
+    is never kept to be sent later."""
+
+    def __init__(self, runtime: Runtime, settings: MailSettings | None) -> None:
+        self.runtime = runtime
+        self.settings = settings
+        self.sent = 0
+
+    @property
+    def on(self) -> bool:
+        return self.settings is not None
+
+    def link(self, fragment: str) -> str:
+        assert self.settings is not None
+        return self.settings.link(fragment)
+
+    def send(self, kind: str, to: str, **params: str) -> None:
+        """Send the mail of ``kind`` to ``to`` in the background (nothing without SMTP)."""
+        settings = self.settings
+        if settings is None:
+            return
+        message = account_mail(settings, kind, to, **params)
+        self.runtime.spawn(self._send(settings, message, kind))
+
+    async def _send(self, settings: MailSettings, message: EmailMessage, kind: str) -> None:
+        try:
+            await asyncio.to_thread(send_mail, settings, message)
+        except (OSError, smtplib.SMTPException, ValueError) as exc:
+            log.error("a mail (%s) could not be sent: %s", kind, exc)
+            return
+        self.sent += 1

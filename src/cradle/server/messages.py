@@ -45,3 +45,24 @@ class PongMessage(Answer):
     """The answer to ``{"type": "ping"}``."""
 
     type: Literal["pong"]
+
+
+class HelloMessage(Answer):
+    """``/ws/me``'s first message: whose page it is."""
+
+    type: Literal["hello"]
+    name: str
+
+
+class InboxMessage(Answer):
+    """``/ws/me``: a friend's request, answer or invitation came (read the inbox again)."""
+
+    type: Literal["inbox"]
+
+
+class SignedOutMessage(Answer):
+    """``/ws/me``: the page's session ended (a password changed or reset, the account
+    deleted); the connection then closes."""
+
+    type: Literal["signed_out"]
+    reason: str

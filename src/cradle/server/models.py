@@ -36,6 +36,8 @@ NUMBER_DIGITS = 40  # digits of a JSON number (2^128 has 39): longer ones are re
 BOT_NAME_CHARS = 40  # a bot's name (a stand-in's level)
 DEADLINE_MIN = 3600  # a turn-based table's time per move: one hour ...
 DEADLINE_MAX = 7 * 86400  # ... to seven days
+CLOCK_BASE_MAX = 3 * 3600  # a live table's clock: at most three hours per person ...
+CLOCK_INCREMENT_MAX = 600  # ... and ten minutes more per turn
 DEADLINE_DEFAULT = 86400  # when the creator names none
 # The versions of the API a client may speak (docs/server.md, "Versions"): 1 without saying.
 ApiVersion = Literal[1, 2]
@@ -65,6 +67,16 @@ OptionValue = (
 )
 
 
+class ClockBody(BaseModel):
+    """A live table's time control: each person's ``base_s`` seconds, and ``increment_s`` more
+    each time their turn ends."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    base_s: Annotated[int, Field(ge=1, le=CLOCK_BASE_MAX)]
+    increment_s: Annotated[int, Field(ge=0, le=CLOCK_INCREMENT_MAX)] = 0
+
+
 class CreateBody(BaseModel):
     """``POST /api/games``."""
 
@@ -88,6 +100,7 @@ class CreateBody(BaseModel):
     # "live" (as ever) or "turn": turn-based, each person has ``deadline_s`` per decision.
     mode: Literal["live", "turn"] = "live"
     deadline_s: Annotated[int, Field(ge=DEADLINE_MIN, le=DEADLINE_MAX)] | None = None
+    clock: ClockBody | None = None  # a live table's clocks (none: no clock)
     # Invite only: not listed in the lobby (the same as "listed": false).
     private: bool = False
     # The bot level that may play for the creator's seat when its deadline passes.
@@ -172,6 +185,42 @@ class Credentials(BaseModel):
     password: Annotated[str, Field(max_length=PASSWORD_CHARS)]
 
 
+class SignUp(BaseModel):
+    """``POST /api/accounts``: a name, a password, and an address to check (optional)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Annotated[str, Field(max_length=NAME_CHARS)]
+    password: Annotated[str, Field(max_length=PASSWORD_CHARS)]
+    email: Annotated[str, Field(max_length=EMAIL_CHARS)] | None = None
+
+
+class ResetRequest(BaseModel):
+    """``POST /api/password-reset``: the account's name, or its address."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Annotated[str, Field(max_length=NAME_CHARS)] | None = None
+    email: Annotated[str, Field(max_length=EMAIL_CHARS)] | None = None
+
+
+class NewPassword(BaseModel):
+    """``POST /api/password-reset/{code}``: the new password."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    password: Annotated[str, Field(max_length=PASSWORD_CHARS)]
+
+
+class NameBody(BaseModel):
+    """``POST /api/friends``, ``POST /api/blocks``, ``POST /api/games/{id}/invite``: a
+    person's name."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Annotated[str, Field(max_length=NAME_CHARS)]
+
+
 class PasswordChange(BaseModel):
     """``POST /api/me/password``."""
 
@@ -190,13 +239,15 @@ class AccountDeletion(BaseModel):
 
 
 class AccountSettings(BaseModel):
-    """``PATCH /api/me``: the address for turn notices and whether to send them, and the
-    language of the account's pages and mails (a tag of ``GET /static/i18n/languages.json``)."""
+    """``PATCH /api/me``: the address mail goes to (a new one is checked first), whether turn
+    notices and friends' invitations are mailed, and the language of the account's pages and
+    mails (a tag of ``GET /static/i18n/languages.json``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
     email: Annotated[str, Field(max_length=EMAIL_CHARS)] | None = None
     turn_mail: bool | None = None
+    invite_mail: bool | None = None  # friends' invitations to seats mailed too
     language: Annotated[str, Field(max_length=LANGUAGE_CHARS)] | None = None
 
 

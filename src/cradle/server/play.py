@@ -8,14 +8,17 @@ the games are reached only through the contract.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from cradle.server import frames
 from cradle.server.answers import MergedFrame, TableFrame
-from cradle.server.errors import bad_request
+from cradle.server.errors import ApiError, bad_request
 from cradle.server.events import Changed
-from cradle.server.referee import Referee, undo_reason
+from cradle.server.referee import Referee, rule_presence, undo_reason
 from cradle.server.table import Connection, Table, hints_allowed
 from cradle.server.tables import Tables
 
@@ -31,6 +34,10 @@ class Play:
 
     tables: Tables
     referee: Referee
+    closing: Callable[[], bool] = lambda: (
+        False
+    )  # the server is stopping: its pages closing say nothing
+    marking: set[asyncio.Task[None]] = field(default_factory=set)
 
     def frame(
         self,
@@ -103,6 +110,28 @@ class Play:
             return
         table.connections.add(connection)
         connection.push(self.pushed(table, connection))
+        if connection.seat is not None and connection.seat in table.gone:
+            self._presence(table, connection.seat, None)
 
     def detach(self, table: Table, connection: Connection) -> None:
         table.connections.discard(connection)
+        seat = connection.seat
+        if seat is None or connection.hotseat or table.clock_base_s is None or self.closing():
+            return
+        if not any(c.seat == seat and not c.hotseat for c in table.connections):
+            self._presence(table, seat, time.time())
+
+    def _presence(self, table: Table, seat: int, gone: float | None) -> None:
+        """Store (through the referee) that ``seat``'s person left at ``gone`` or is back."""
+
+        async def mark() -> None:
+            try:
+                await self.referee.change(table, lambda: rule_presence(table, seat, gone))
+            except ApiError:
+                pass  # ended or set aside meanwhile
+            except Exception:
+                log.exception("game %s: storing whether seat %d is here failed", table.id, seat)
+
+        task = asyncio.ensure_future(mark())
+        self.marking.add(task)
+        task.add_done_callback(self.marking.discard)

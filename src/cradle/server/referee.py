@@ -3,7 +3,8 @@ move): a seat's move (HTTP or WebSocket), an undo, a bot's move (this process's 
 a ``cradle bots`` worker in a process of its own), a stand-in taking a seat's turn (chosen by
 the others, or its deadline lapsing while the seat is away), a person coming back, a seat
 taken or given a new token, a concession, a game ended without a seat whose deadline passed, a
-game nobody moved in ending by itself, and a table removed before it began.
+game nobody moved in ending by itself, a live table's clock running out, and a table removed
+before it began.
 
 Each is ruled on the table as this process has it (a ``rule_*`` function: the game's rules
 and the server's, game-agnostic, through the contract only), which gives a :class:`Ruling`:
@@ -39,9 +40,17 @@ from cradle.server.events import Changed, Events
 from cradle.server.runtime import Runtime
 from cradle.server.store import Store
 from cradle.server.store.errors import DATABASE_ERRORS, Conflict, CorruptGame, Refused
-from cradle.server.store.games import STANDIN_DEFAULT
+from cradle.server.store.games import STANDIN_DEFAULT, Clocks
 from cradle.server.store.notices import turn_begins
-from cradle.server.store.plays import EndChange, MoveChange, ReturnChange, StandInChange, UndoChange
+from cradle.server.store.plays import (
+    EndChange,
+    LapseChange,
+    MoveChange,
+    PresenceChange,
+    ReturnChange,
+    StandInChange,
+    UndoChange,
+)
 from cradle.server.store.seats import RekeyChange, SeatChange
 from cradle.server.table import MAX_ACTION_LENGTH, Table, replay_record, snapshot, undo_event
 from cradle.server.tables import Tables
@@ -129,6 +138,10 @@ def rule_move(
         level = table.standins.get(seat, STANDIN_DEFAULT)
     playing = table.playing(standin)
     deciding = None if over else int(after.to_move)
+    # A live table's clocks: the mover's stops when its turn ends (a person's move earns the
+    # increment; a stand-in's does not), the next person's runs.
+    ends = seat if deciding != seat else None
+    clocks = table.clocks_after(after, standin, ends, increment=bot is None)
     change = MoveChange(
         game_id=table.id,
         ply=table.ply,
@@ -149,6 +162,7 @@ def rule_move(
         begins=turn_begins(table.mode, playing, table.claimed, seat, deciding, table.ply + 1),
         away=None if away is None else frozenset(away),
         standin_level=level,
+        clocks=clocks,
     )
 
     def apply(table: Table, updated: float) -> list[Event]:
@@ -160,6 +174,7 @@ def rule_move(
         table.action_seats.append(seat)
         table.action_standins.append(level)
         table.clock_moved(updated)
+        table.clocks_stored(clocks, updated)
         return events
 
     return Ruling("move", lambda store: store.plays.move(change), apply, what="the move")
@@ -218,6 +233,7 @@ def rule_undo(table: Table, seat: int, settings: Settings, runtime: Runtime) -> 
         status="running" if not table.open_seats() else "open",
         bot_turn=table.bot_turn(before, None),
         bot_cost=decision_cost(table.seats, before, table.bot_seconds, settings.bot_seconds),
+        clocks=table.clocks_after(before, None, None),  # the same person decides: it runs on
     )
 
     def apply(table: Table, updated: float) -> list[Event]:
@@ -227,6 +243,7 @@ def rule_undo(table: Table, seat: int, settings: Settings, runtime: Runtime) -> 
         table.state = before
         table.standin = None
         table.clock_moved(updated)
+        table.clocks_stored(change.clocks, updated)
         # The state before that is not kept: a second undo in a row replays the record.
         table.previous = None
         return [undo_event(table, seat, undone)]
@@ -244,10 +261,13 @@ def rule_stand_in(table: Table, late: int, away: set[int], settings: Settings) -
     """``late``'s stand-in bot plays its turn (its deadline passed); ``away``: the seats away
     from then on, whose stand-in plays each of their turns whose deadline passes."""
     cost = decision_cost(table.playing(late), table.state, table.bot_seconds, settings.bot_seconds)
-    change = StandInChange(table.id, table.version, late, cost, frozenset(away))
+    # A live table's clock of that seat stops (what it had left stays: none, if it ran out).
+    clocks = table.clocks_after(table.state, late, late, increment=False)
+    change = StandInChange(table.id, table.version, late, cost, frozenset(away), clocks)
 
     def apply(table: Table, updated: float) -> list[Event]:
         table.standin, table.deadline, table.away = late, None, set(away)
+        table.clocks_stored(clocks, updated)
         return []
 
     return Ruling("standin", lambda store: store.plays.stand_in(change), apply)
@@ -262,16 +282,69 @@ def rule_return(table: Table, seat: int) -> Ruling:
         raise forbidden(N_("no stand-in plays for your seat"))
     deciding = table.standin == seat
     away = table.away - {seat}
-    change = ReturnChange(table.id, table.version, seat, frozenset(away), deciding)
+    clocks = None
+    if table.clock_base_s is not None:
+        # A live table's: a clock that ran out starts again at the base time (the others let
+        # the stand-in play rather than end the game); the person's runs if they decide.
+        left = list(table.clock_left)
+        left[seat] = max(left[seat], table.clock_base_s)
+        clocks = Clocks(tuple(left), runs=seat, keep=not deciding, until=table.deadline)
+    change = ReturnChange(table.id, table.version, seat, frozenset(away), deciding, clocks)
 
     def apply(table: Table, updated: float) -> list[Event]:
         table.away = set(away)
         if deciding:
             table.standin = None
             table.clock_moved(updated)
+        table.clocks_stored(clocks, updated)
         return []
 
     return Ruling("return", lambda store: store.plays.come_back(change), apply)
+
+
+def rule_lapse(table: Table, now: float, settings: Settings) -> Ruling:
+    """The running clock of a live table ran out before ``now``: it stops with nothing left,
+    and the others may let the seat's stand-in play for it or end the game without it. For a
+    seat away (the others let its stand-in play its turns whose time runs out), the stand-in
+    plays at once."""
+    seat = table.to_move()
+    if table.clock_base_s is None or seat is None or table.deadline is None:
+        raise forbidden("no clock runs")
+    if table.deadline >= now or table.bot_turn():
+        raise forbidden("moved on meanwhile")
+    if seat in table.away:
+        return rule_stand_in(table, seat, table.away, settings)
+    left = list(table.clock_left)
+    left[seat] = 0.0
+    clocks = Clocks(tuple(left))
+    change = LapseChange(table.id, table.version, clocks)
+
+    def apply(table: Table, updated: float) -> list[Event]:
+        table.clocks_stored(clocks, updated)
+        return []
+
+    return Ruling("lapse", lambda store: store.plays.lapse(change), apply)
+
+
+def rule_presence(table: Table, seat: int, gone: float | None) -> Ruling | None:
+    """At a live table with clocks: ``seat``'s person has had no page open since ``gone``
+    (None: they have one again); None when that is known already (or changes nothing: no
+    clocks, the game over, a page of theirs open again meanwhile)."""
+    if table.clock_base_s is None or table.is_over or seat not in table.tokens:
+        return None
+    here = any(c.seat == seat and not c.hotseat for c in table.connections)
+    if (gone is None) != here or (seat in table.gone) == (gone is not None):
+        return None
+    change = PresenceChange(table.id, table.version, seat, gone)
+
+    def apply(table: Table, updated: float) -> list[Event] | None:
+        if gone is None:
+            table.gone.pop(seat, None)
+        else:
+            table.gone[seat] = gone
+        return None
+
+    return Ruling("presence", lambda store: store.plays.presence(change), apply)
 
 
 def early_result(standings: list[dict[str, Any]], out: int, ended_by: str) -> list[dict[str, Any]]:
@@ -334,10 +407,13 @@ def rule_seat(
     account: str | None,
     name: str | None,
     standin: str | None,
+    invitation: tuple[str, int] | None = None,
 ) -> Ruling:
-    """Take a seat: the one the ``invite`` code was made for, or else the first open seat of a
-    listed table, with a fresh token (put in ``seating``); the seat is ``account``'s (None: a
-    guest's), shows ``name``, and ``standin`` may play for it when its deadline passes."""
+    """Take a seat: the one the ``invite`` code was made for, the one of a friend's
+    ``invitation`` (its id and seat, in ``account``'s inbox: used up, and the seat's invite
+    code with it), or else the first open seat of a listed table, with a fresh token (put in
+    ``seating``); the seat is ``account``'s (None: a guest's), shows ``name``, and ``standin``
+    may play for it when its deadline passes."""
     if table.is_over:
         raise forbidden(N_("the game is over"))
     if table.rated and account is None:
@@ -346,7 +422,11 @@ def rule_seat(
         )
     if table.rated and account in table.accounts.values():
         raise forbidden(N_("you already hold a seat at this rated game"))
-    if invite is not None:
+    if invitation is not None:
+        seat = invitation[1]
+        if seat not in table.free_seats():
+            raise forbidden(N_("somebody else took this seat"))
+    elif invite is not None:
         digest = hash_token(invite)
         matches = [s for s, c in table.invites.items() if hmac.compare_digest(c, digest)]
         if not matches:
@@ -368,6 +448,9 @@ def rule_seat(
     begins = turn_begins(
         table.mode, table.playing(), claimed, None, table.to_move(), table.turn_start()
     )
+    # A live table's clock starts once everyone is seated (an invited seat's person too).
+    unseated = set(table.free_seats()) - {seat}
+    clocks = table.clocks_after(table.state, table.standin, None, free=unseated, start=True)
     change = SeatChange(
         game_id=table.id,
         seat=seat,
@@ -379,6 +462,8 @@ def rule_seat(
         name=name,
         standin=standin,
         begins=begins if status == "running" else None,
+        invitation=None if invitation is None else invitation[0],
+        clocks=clocks,
     )
 
     def apply(table: Table, updated: float) -> None:
@@ -396,6 +481,7 @@ def rule_seat(
             table.standins.pop(seat, None)
         if status == "running" and table.deadline is None:
             table.clock_moved(updated)  # everyone is seated: the clock starts
+        table.clocks_stored(clocks, updated)
 
     return Ruling("seat", lambda store: store.seats.claim(change), apply, what="the seat")
 
@@ -492,10 +578,13 @@ class Referee:
         account: str | None,
         name: str | None,
         standin: str | None,
+        invitation: tuple[str, int] | None = None,
     ) -> Seating:
         """Take a seat (see :func:`rule_seat`): its number and its token."""
         seating: list[Seating] = []
-        await self.change(table, lambda: rule_seat(table, seating, invite, account, name, standin))
+        await self.change(
+            table, lambda: rule_seat(table, seating, invite, account, name, standin, invitation)
+        )
         return seating[0]
 
     async def rekey(self, table: Table, seat: int, transfer: str | None) -> str:

@@ -54,6 +54,7 @@ class NewTable:
     mode: str = "live"  # or "turn": turn-based, ``deadline_s`` per decision
     deadline_s: float | None = None
     standin: str | None = None  # the creator's stand-in bot level
+    clock: tuple[float, float] | None = None  # a live table's base time and increment
 
 
 def standin_level(given: str | None) -> str | None:
@@ -104,6 +105,11 @@ class Seats:
         if request.mode != "turn" and request.deadline_s is not None:
             raise bad_request(
                 '\'deadline_s\' is for turn-based tables ("mode": "turn")',
+            )
+        if request.clock is not None and (request.mode != "live" or request.hotseat):
+            raise bad_request(
+                "clocks are for live tables with a screen per person (turn-based ones have "
+                "deadlines)"
             )
         deadline_s = None
         if request.mode == "turn":
@@ -194,6 +200,12 @@ class Seats:
         )
         if deadline_s is not None and not table.open_seats() and not table.bot_turn():
             table.deadline = now + deadline_s  # the first person's clock runs from now
+        if request.clock is not None:
+            table.clock_base_s, table.clock_increment_s = request.clock
+            table.clock_left = [table.clock_base_s] * players
+            # It runs for the person deciding once every seat is taken (invites opened).
+            if table.clock_seat(table.state, None, table.free_seats()) is not None:
+                table.deadline = now + table.clock_base_s
         stored = StoredGame(
             id=game_id,
             game=request.game,
@@ -227,6 +239,9 @@ class Seats:
             creator=table.creator,
             spectator_chat=request.spectator_chat,
             rated=request.rated,
+            clock_base_s=table.clock_base_s,
+            clock_increment_s=None if request.clock is None else table.clock_increment_s,
+            clock_left=list(table.clock_left),
         )
         limits = self.limits
         caps = Caps(
@@ -299,12 +314,16 @@ class Seats:
         account: str | None = None,
         name: str | None = None,
         standin: str | None = None,
+        invitation: tuple[str, int] | None = None,
     ) -> dict[str, Any]:
-        """Take a seat: the one an invite code was made for, or else the first open seat of a
-        listed table. The seat gets a fresh token (the code, or any old token, stops working);
-        it is ``account``'s (None: a guest's) and shows ``name``. ``standin``: the bot level
-        that may play for it when its deadline passes."""
-        taken = await self.referee.seat(table, invite, account, name, standin_level(standin))
+        """Take a seat: the one an invite code was made for, the one of a friend's
+        ``invitation`` (its id and seat, in ``account``'s inbox), or else the first open seat
+        of a listed table. The seat gets a fresh token (the code, or any old token, stops
+        working); it is ``account``'s (None: a guest's) and shows ``name``. ``standin``: the
+        bot level that may play for it when its deadline passes."""
+        taken = await self.referee.seat(
+            table, invite, account, name, standin_level(standin), invitation
+        )
         return {"id": table.id, "seat": taken.seat, "token": taken.token}
 
     async def rekey(self, table: Table, seat: int, transfer: str | None = None) -> str:

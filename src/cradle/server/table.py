@@ -12,7 +12,7 @@ import asyncio
 import hmac
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -25,13 +25,22 @@ from cradle.server.ratings import rates
 from cradle.server.redact import UndoEvent
 from cradle.server.store.database import Notice
 from cradle.server.store.errors import CorruptGame
-from cradle.server.store.games import STANDIN_DEFAULT, StoredGame, playing_seats, shown_options
+from cradle.server.store.games import (
+    STANDIN_DEFAULT,
+    Clocks,
+    StoredGame,
+    playing_seats,
+    shown_options,
+)
 from cradle.server.store.schema import ENDED
 from cradle.server.tokens import hash_token
 
 log = logging.getLogger("cradle.server")
 
 MAX_ACTION_LENGTH = 200
+# At a live table with clocks, a person with no page open this long may be stood in for or left,
+# as when their clock runs out.
+ABSENT_SECONDS = 60.0
 SEND_QUEUE_LIMIT = 64  # frames waiting for one slow client before it is closed
 # A client's replies to its own frames take at most half the queue (the rest stays for the
 # game's news); a frame not taken by the client within SEND_PATIENCE closes it as not reading.
@@ -159,6 +168,12 @@ class Table:
     ended_by: str | None = None
     early_result: list[dict[str, Any]] | None = None
     creator: int | None = None  # the creator's own seat (who may remove an unstarted table)
+    # A live table's clocks (``clock_base_s`` None: none): the base time and increment, each
+    # seat's seconds left as its clock last stopped; the running one ends at ``deadline``.
+    clock_base_s: float | None = None
+    clock_increment_s: float = 0.0
+    clock_left: list[float] = field(default_factory=list)
+    gone: dict[int, float] = field(default_factory=dict)  # seat -> since when no page is open
 
     @property
     def game(self) -> str:
@@ -212,6 +227,10 @@ class Table:
             return []
         return [seat for seat in sorted(self.tokens) if not self.claimed.get(seat, True)]
 
+    def free_seats(self) -> list[int]:
+        """The seats nobody has taken yet: open ones, and those whose invite is unused."""
+        return sorted(set(self.open_seats()) | set(self.invites))
+
     def bot_turn(self, state: Any = None, standin: int | bool | None = True) -> bool:
         """Whether a bot decides in ``state`` (the table's own by default), a stand-in too."""
         if state is None:
@@ -236,6 +255,66 @@ class Table:
             self.deadline = None
         else:
             self.deadline = updated + self.deadline_s
+
+    def clock_seat(
+        self, state: GameState, standin: int | None, free: Collection[int]
+    ) -> int | None:
+        """The seat whose clock runs in ``state`` at a live table with clocks: the person
+        deciding, once every seat is taken (``free``: the seats nobody took yet: an invited
+        seat's clock waits for its person), and not while a stand-in plays for them."""
+        if self.clock_base_s is None or state.is_over or free:
+            return None
+        seat = int(state.to_move)
+        return seat if self.playing(standin)[seat] == "human" else None
+
+    def clocks_after(
+        self,
+        state: GameState,
+        standin: int | None,
+        ends: int | None,
+        increment: bool = True,
+        free: Collection[int] | None = None,
+        start: bool = False,
+    ) -> Clocks | None:
+        """The clocks after a change that leads to ``state`` (``standin``: the stand-in's seat
+        then; ``free``: the seats nobody took then, by default as now): ``ends``, the seat
+        whose turn it ends (its clock stops, with the increment if ``increment``); when it ends
+        none, the clocks go on as they were (``start``: but the deciding person's starts if
+        none ran: everyone is seated). None: the table has no clocks."""
+        if self.clock_base_s is None:
+            return None
+        left = tuple(self.clock_left)
+        if ends is None and (self.deadline is not None or not start):
+            return Clocks(left, keep=True, until=self.deadline)
+        running = self.to_move() if self.deadline is not None else None
+        return Clocks(
+            left,
+            stops=ends,
+            deadline=self.deadline if ends is not None and ends == running else None,
+            increment=self.clock_increment_s if increment else 0.0,
+            runs=self.clock_seat(state, standin, self.free_seats() if free is None else free),
+        )
+
+    def clocks_stored(self, clocks: Clocks | None, updated: float) -> None:
+        """Mirror a change's clocks as stored at ``updated`` (see :meth:`Clocks.at`)."""
+        if clocks is not None:
+            self.clock_left, self.deadline = clocks.at(updated)
+
+    def clock_summary(self) -> dict[str, Any] | None:
+        """A live table's clocks as every frame shows them: each seat's seconds left as its
+        clock last stopped, and the seat whose clock runs (until ``deadline``)."""
+        if self.clock_base_s is None:
+            return None
+        running = self.to_move() if self.deadline is not None else None
+        return {
+            "base_s": self.clock_base_s,
+            "increment_s": self.clock_increment_s,
+            "left": [round(seconds, 3) for seconds in self.clock_left],
+            "running": running,
+            # Since when each seat's person has had no page open (null: one is open).
+            "gone": [self.gone.get(seat) for seat in range(len(self.seats))],
+            "absent_s": ABSENT_SECONDS,
+        }
 
     def turn_start(self) -> int:
         """The move number at which the seat deciding now began its turn (a turn of several
@@ -334,6 +413,7 @@ class Table:
             "ended_by": self.ended_by,
             "result": self.result() if self.is_over else None,
             "rated": self.rates(),
+            "clock": self.clock_summary(),
         }
 
     def shown_names(self) -> list[str | None]:
@@ -467,4 +547,8 @@ def build_table(stored: StoredGame) -> Table:
         ended_by=stored.ended_by,
         early_result=stored.result if stored.ended_by is not None else None,
         creator=stored.creator,
+        clock_base_s=stored.clock_base_s,
+        clock_increment_s=stored.clock_increment_s or 0.0,
+        clock_left=list(stored.clock_left),
+        gone=dict(stored.gone),
     )

@@ -275,6 +275,8 @@ class Tables:
             return False  # (a seat away: its person or its stand-in moved? read it again)
         if table.standin == seat:
             return False  # its stand-in moved: the log says so, as stored
+        if table.clock_base_s is not None:
+            return False  # a live table's clocks: read as stored
         after = table.state.clone()
         try:
             events = list(after.apply(action) or [])
@@ -328,7 +330,7 @@ class Tables:
 
     async def listen(self, hear: Callable[[str], None]) -> None:
         """Hear every process's writes and bring the tables this process serves up to date;
-        ``hear``: what a chat line's or a mute's notice goes to."""
+        ``hear``: what a chat line's, a mute's or an account's notice goes to."""
         import psycopg
 
         conninfo = self.store.database.listen_conninfo()
@@ -340,8 +342,8 @@ class Tables:
                     for loaded in list(self.loaded.values()):  # what was missed meanwhile
                         self._refresh_soon(loaded)
                     async for note in connection.notifies():
-                        if note.payload.startswith(("chat ", "mute ")):
-                            hear(note.payload)  # a chat line or mute elsewhere
+                        if note.payload.startswith(("chat ", "mute ", "account ")):
+                            hear(note.payload)  # a chat line, a mute, an account told elsewhere
                             continue
                         notice = Notice.parse(note.payload)
                         if notice is None or notice.origin == self.store.origin:

@@ -2,7 +2,8 @@
 others end a game without a seat whose deadline passed (or let its stand-in bot play for it
 until its person comes back: the bot plays each of its turns whose deadline passes, until the
 person moves or says they are back), a table nobody moved on for three deadlines ends by
-itself, and a creator removes a table before it begins. The deadlines are watched from the
+itself, a live table's clock runs out (the others then end the game without that seat or let
+its stand-in play, as after a deadline), and a creator removes a table before it begins. The deadlines are watched from the
 database (:meth:`Turns.stand_in_lapsed`, :meth:`Turns.end_idle`): a process handles them
 whether or not it has the table loaded.
 
@@ -20,10 +21,17 @@ from dataclasses import dataclass
 
 from cradle.core.words import N_
 from cradle.server.errors import ApiError, forbidden
-from cradle.server.referee import Referee, Ruling, rule_remove, rule_return, rule_stand_in
+from cradle.server.referee import (
+    Referee,
+    Ruling,
+    rule_lapse,
+    rule_remove,
+    rule_return,
+    rule_stand_in,
+)
 from cradle.server.runtime import Runtime
 from cradle.server.store import Store
-from cradle.server.table import Table
+from cradle.server.table import ABSENT_SECONDS, Table
 from cradle.server.tables import Tables
 
 log = logging.getLogger("cradle.server")
@@ -54,9 +62,11 @@ class Turns:
         await self.referee.end(table, lambda: seat, "conceded")
 
     def overdue(self, table: Table, seat: int) -> int:
-        """The seat whose deadline passed, which ``seat`` may act about; 403 saying why not."""
-        if table.mode != "turn":
-            raise forbidden(N_("only turn-based tables have deadlines"))
+        """The seat whose deadline passed (a live table's: whose clock ran out), which ``seat``
+        may act about; 403 saying why not."""
+        clocked = table.clock_base_s is not None
+        if table.mode != "turn" and not clocked:
+            raise forbidden("only turn-based tables and live tables with clocks have deadlines")
         if table.is_over:
             raise forbidden(N_("the game is over"))
         late = table.to_move()
@@ -66,7 +76,17 @@ class Turns:
             raise forbidden(N_("it is your own turn: play it"))
         if not table.claimed.get(late, True):
             raise forbidden(N_("the seat deciding now has not been taken yet"))
-        if table.deadline is None or self.clock() < table.deadline:
+        if clocked:
+            stopped = table.deadline is None and table.clock_left[late] <= 0  # the lapse stored
+            ran_out = stopped or (table.deadline is not None and self.clock() >= table.deadline)
+            gone = table.gone.get(late)
+            absent = gone is not None and self.clock() >= gone + ABSENT_SECONDS
+            if not ran_out and not absent:
+                raise forbidden(
+                    f"{table.record.players[late]}'s clock has not run out yet, nor have they "
+                    "been away long"
+                )
+        elif table.deadline is None or self.clock() < table.deadline:
             raise forbidden(f"{table.record.players[late]}'s deadline has not passed yet")
         return late
 
@@ -111,6 +131,25 @@ class Turns:
         if played:
             log.info("stand-ins play for %d seats away whose deadline passed", len(played))
         return played
+
+    async def clocks_lapsed(self, now: float | None = None) -> list[str]:
+        """Store each live table's running clock that ran out before ``now`` (read from the
+        database: the table need not be loaded); the games' ids. Safe with several
+        processes: each is a compare-and-set, the loser finds the clock stopped."""
+        now = self.clock() if now is None else now
+        lapsed = []
+        for game_id in await self.runtime.db(self.store.games.lapsed_clocks, now):
+            try:
+                table = await self.tables.fresh(await self.tables.table(game_id))
+
+                def lapse(table: Table = table) -> Ruling:
+                    return rule_lapse(table, now, self.referee.settings)
+
+                await self.referee.change(table, lapse)
+            except ApiError:
+                continue  # moved, ended or set aside meanwhile
+            lapsed.append(game_id)
+        return lapsed
 
     def _lapsed(self, table: Table, now: float) -> Ruling:
         """The stand-in of the seat away that decides at ``table`` plays: its deadline passed."""

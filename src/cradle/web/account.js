@@ -1,24 +1,31 @@
 // @ts-check
 // Who is playing: the signed-in account (GET /api/me) or a guest with a name of their own (kept
 // in this browser); the header's account links and "your turn" count; the sign-up, sign-in,
-// account and inbox pages; and a guest's seat moved to another device by a one-time link.
+// password reset, address check, account and inbox pages (friends' invitations among them);
+// the signed-in page's live connection (its inbox changed, its session ended elsewhere); and a
+// guest's seat moved to another device by a one-time link.
 
-import { api, setCsrf } from "./api.js";
+import { AccountLive, api, setCsrf } from "./api.js";
 import { GAME_TITLES } from "./games.js";
 import { nameAt } from "./names.js";
 import { remember } from "./state.js";
 import { date, language, languageName, languages, list, setLanguage, t, tNodes } from "./i18n.js";
-import { byId, el, fieldValue, link, messageOf, put, ratedBadge, toast } from "./ui.js";
+import { byId, dialog, el, fieldValue, link, messageOf, put, ratedBadge, toast } from "./ui.js";
 
 /** @typedef {import("./types").AccountInfo} Account */
+/** @typedef {import("./types").InvitationInfo} InvitationInfo */
 /** @typedef {import("./types").SignedIn} Me */
 /** @typedef {import("./types").MyGame} MyGame */
 /** @typedef {import("./types").Screen} Screen */
 
 const GUEST_KEY = "cradle.guest";
 
-/** @type {{account: Account | null, known: boolean, waiting: number}} */
-export const me = { account: null, known: false, waiting: 0 };
+/** @type {{account: Account | null, known: boolean, waiting: number, invited: number}} */
+export const me = { account: null, known: false, waiting: 0, invited: 0 };
+
+/** @type {AccountLive | null} */
+let live = null; // the signed-in page's own connection
+let signingOut = false; // this page signs out: its own connection's notice says nothing new
 
 /** @param {Me} answer */
 function signedAs(answer) {
@@ -26,10 +33,51 @@ function signedAs(answer) {
   me.known = true;
   setCsrf(answer.csrf);
   renderHeader();
+  if (answer.ended) signedOutHere(answer.ended);
+  if (me.account && !live) {
+    const current = new AccountLive({
+      onInbox: () => {
+        refreshWaiting();
+        window.dispatchEvent(new CustomEvent("cradleinbox"));
+      },
+      onSignedOut: (reason) => {
+        // This page's own sign-out (its connection closed already) says nothing new.
+        if (live !== current || signingOut) return;
+        live = null;
+        loadMe().finally(() => signedOutHere(reason));
+      },
+    });
+    live = current;
+  } else if (!me.account && live) {
+    live.close();
+    live = null;
+  }
   // A signed-in account reads its own language on every device.
   const chosen = answer.account?.language;
   if (chosen && chosen !== language() && languages().includes(chosen)) setLanguage(chosen);
 }
+
+/**
+ * Say that this device was signed out elsewhere, and why (the password changed or was reset
+ * on another device, or the account signed out there).
+ * @param {string} reason
+ */
+function signedOutHere(reason) {
+  if (me.account) return; // signed in again meanwhile
+  const words = reason === "password" ? t("account.ended_password")
+    : reason === "reset" ? t("account.ended_reset") : t("account.ended_other");
+  dialog({
+    title: t("account.ended_title"),
+    id: "signed-out",
+    body: [el("p", {}, words)],
+    buttons: [{ label: t("account.sign_in"), kind: "primary", action: "signin", onclick: () => { location.hash = "#/signin"; } }],
+    dismissable: true,
+  });
+  /** @type {HTMLElement | null} */ (document.querySelector("#signed-out button"))?.focus();
+}
+
+// A change refused as signed out while this page thinks it is signed in: ask who it is now.
+window.addEventListener("cradleunauthorized", () => { if (me.account) loadMe(); });
 
 /**
  * Ask the server who this browser is (after signing in or out; at start, `known` is the
@@ -62,13 +110,16 @@ export async function chooseLanguage(tag) {
   await setLanguage(tag);
 }
 
-/** The header's count of games waiting for this player's move. */
+/** The header's count of games waiting for this player's move, and of invitations. */
 export async function refreshWaiting() {
   if (!me.account) {
     me.waiting = 0;
+    me.invited = 0;
   } else {
     try {
-      me.waiting = (await api.myGames()).your_turn;
+      const [games, invited] = await Promise.all([api.myGames(), api.invitations()]);
+      me.waiting = games.your_turn;
+      me.invited = invited.invitations.length;
     } catch {
       return;
     }
@@ -102,9 +153,12 @@ function renderHeader() {
   if (!slot) return;
   if (!me.known) return;
   if (me.account) {
+    const label = me.waiting ? t("account.your_turn_count", { count: me.waiting })
+      : me.invited ? t("account.invited_count", { count: me.invited }) : t("account.my_games");
     put(slot,
-      link("#/inbox", me.waiting ? t("account.your_turn_count", { count: me.waiting }) : t("account.my_games"),
-        { id: "inbox-link", class: me.waiting ? "btn waiting" : "btn" }),
+      link("#/inbox", label, { id: "inbox-link", class: me.waiting || me.invited ? "btn waiting" : "btn" }),
+      " ",
+      link("#/friends", t("friends.title"), { id: "friends-link" }),
       " ",
       link("#/account", me.account.name, { id: "account-link" }));
   } else {
@@ -184,11 +238,13 @@ export function signUpScreen(root, next = []) {
     form("signup", [
       { name: "name", label: t("account.name"), autocomplete: "username" },
       { name: "password", label: t("account.password"), type: "password", autocomplete: "new-password" },
-    ], t("account.sign_up"), async ({ name, password }) => {
-      signedAs(await api.signUp(name, password));
+      { name: "email", label: t("account.email_optional"), type: "email", autocomplete: "email" },
+    ], t("account.sign_up"), async ({ name, password, email }) => {
+      signedAs(await api.signUp(name, password, email.trim() || null));
       toast(t("account.welcome", { name: me.account?.name || "" }), "info");
-      location.hash = returnTo(next);
+      location.hash = me.account?.email ? "#/account" : returnTo(next);
     }),
+    el("p", { class: "muted" }, t("account.email_about")),
     el("p", {}, tNodes("account.have_account", { link: link(`#/signin${afterwards()}`, t("account.sign_in")) }))));
   return null;
 }
@@ -204,6 +260,7 @@ export function signInScreen(root, next = []) {
       await refreshWaiting();
       location.hash = returnTo(next);
     }),
+    el("p", {}, link("#/forgot", t("account.forgot"), { id: "forgot-link", class: "" })),
     el("p", {}, tNodes("account.no_account", { link: link(`#/signup${afterwards()}`, t("account.sign_up")) })),
     form("guest", [{ name: "guest", label: t("account.guest_name"), value: guestName() }], t("account.keep_guest_name"),
       async ({ guest }) => {
@@ -224,6 +281,24 @@ export function accountScreen(root) {
     return null;
   }
   const mail = el("input", { id: "turn-mail", type: "checkbox", checked: account.turn_mail });
+  const invites = el("input", { id: "invite-mail", type: "checkbox", checked: account.invite_mail });
+  const check = el("div", { id: "address-check", "aria-live": "polite" });
+  /** @param {Account} shown */
+  function drawCheck(shown) {
+    if (!shown.email) { put(check); return; }
+    if (shown.email_verified) {
+      put(check, el("p", { class: "ok" }, t("account.email_verified", { email: shown.email })));
+      return;
+    }
+    put(check, el("p", { class: "warn" }, t("account.email_unverified", { email: shown.email })),
+      el("button", { class: "btn", id: "send-check", onclick: async () => {
+        try {
+          await api.sendCheck();
+          toast(t("account.check_sent", { email: shown.email || "" }), "info");
+        } catch (error) { toast(messageOf(error)); }
+      } }, t("account.send_check")));
+  }
+  drawCheck(account);
   root.append(el("div", { class: "card narrow" }, el("h1", {}, account.name),
     el("p", { class: "muted" }, t("account.made_on", { date: date(account.created * 1000) })),
     el("h2", {}, t("account.language_title")),
@@ -231,13 +306,18 @@ export function accountScreen(root) {
       el("select", { id: "account-language", onchange: (/** @type {Event} */ event) => chooseLanguage(fieldValue(event)) },
         languages().map((tag) => el("option", { value: tag, lang: tag, selected: tag === language() }, languageName(tag))))),
     el("h2", {}, t("account.turn_mail_title")),
+    el("p", { class: "muted" }, t("account.mail_about")),
     el("label", { class: "check" }, mail, " ", t("account.turn_mail")),
+    el("label", { class: "check" }, invites, " ", t("account.invite_mail")),
     form("mail", [{ name: "email", label: t("account.email"), type: "email", autocomplete: "email", value: account.email || "" }],
       t("account.save"), async ({ email }) => {
-        const answer = await api.settings({ email: email.trim() || null, turn_mail: mail.checked });
+        const answer = await api.settings({ email: email.trim() || null, turn_mail: mail.checked, invite_mail: invites.checked });
         me.account = answer.account;
-        toast(t("account.saved"), "info");
+        drawCheck(answer.account);
+        toast(answer.account.email && !answer.account.email_verified && answer.account.email !== account.email
+          ? t("account.check_sent", { email: answer.account.email }) : t("account.saved"), "info");
       }),
+    check,
     el("h2", {}, t("account.change_password")),
     form("password", [
       { name: "old", label: t("account.present_password"), type: "password", autocomplete: "current-password" },
@@ -249,10 +329,18 @@ export function accountScreen(root) {
     el("h2", {}, t("account.sign_out")),
     el("button", { id: "signout", class: "btn", onclick: async () => {
       try {
-        signedAs(await api.signOut());
+        signingOut = true;
+        try {
+          signedAs(await api.signOut());
+        } finally {
+          signingOut = false;
+        }
         location.hash = "#/";
       } catch (error) { toast(messageOf(error)); }
     } }, t("account.sign_out")),
+    el("h2", {}, t("account.export_title")),
+    el("p", { class: "muted" }, t("account.export_about")),
+    el("a", { class: "btn", id: "export", href: "/api/me/export", download: `cradle-${account.name}.json` }, t("account.export")),
     el("h2", {}, t("account.delete_title")),
     el("p", { class: "muted" }, t("account.delete_about")),
     form("delete", [{ name: "password", label: t("account.password"), type: "password", autocomplete: "current-password" }],
@@ -284,23 +372,58 @@ function inboxRow(game) {
       : link(`#/replay/${game.id}`, t("common.replay"), { class: "btn small" }));
 }
 
+/**
+ * A friend's invitation in the inbox: take the seat, or decline.
+ * @param {InvitationInfo} invitation
+ * @param {() => void} changed
+ */
+function invitationRow(invitation, changed) {
+  const title = GAME_TITLES[invitation.game] || invitation.game;
+  return el("li", { class: "inbox-game invitation", dataset: { id: invitation.id, game: invitation.game_id } },
+    el("div", {}, el("strong", {}, t("account.invitation", { name: invitation.sender, game: title }))),
+    el("div", { class: "muted" }, t(invitation.mode === "turn" ? "account.invitation_turn" : "account.invitation_live",
+      { players: invitation.players, when: date(invitation.created * 1000, { dateStyle: "medium", timeStyle: "short" }) })),
+    el("div", { class: "buttons" },
+      el("button", { class: "btn small primary", "data-action": "accept", onclick: async () => {
+        try {
+          const joined = await api.acceptInvitation(invitation.id);
+          remember(invitation.game_id, { token: joined.token, seat: joined.seat });
+          location.hash = `#/play/${encodeURIComponent(invitation.game_id)}`;
+        } catch (error) { toast(messageOf(error)); changed(); }
+      } }, t("account.take_seat")),
+      " ",
+      el("button", { class: "btn small", "data-action": "decline", onclick: async () => {
+        try {
+          await api.declineInvitation(invitation.id);
+        } catch (error) { toast(messageOf(error)); }
+        changed();
+      } }, t("account.decline"))));
+}
+
 /** @param {HTMLElement} root @returns {Screen} */
 export function inboxScreen(root) {
   const list = el("ul", { class: "inbox", id: "inbox" }, el("li", { class: "muted" }, t("common.loading")));
-  root.append(el("div", { class: "card" }, el("h1", {}, t("account.my_games")), list));
+  const invited = el("ul", { class: "inbox", id: "invitations" });
+  const invitedCard = el("section", { id: "invitations-card", hidden: true },
+    el("h2", {}, t("account.invitations")), invited);
+  root.append(el("div", { class: "card" }, el("h1", {}, t("account.my_games")), invitedCard, list));
   let alive = true;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   async function refresh() {
+    clearTimeout(timer);
     if (!me.account) {
       put(list, el("li", {}, tNodes("account.sign_in_to_see", { link: link("#/signin", t("account.sign_in")) })));
       return;
     }
     try {
-      const mine = await api.myGames();
+      const [mine, invitations] = await Promise.all([api.myGames(), api.invitations()]);
       if (!alive) return;
       me.waiting = mine.your_turn;
+      me.invited = invitations.invitations.length;
       renderHeader();
+      invitedCard.hidden = !invitations.invitations.length;
+      put(invited, invitations.invitations.map((i) => invitationRow(i, refresh)));
       put(list, mine.games.length ? mine.games.map(inboxRow)
         : el("li", { class: "muted" }, tNodes("account.no_games", { link: el("a", { href: "#/" }, t("account.lobby_link")) })));
     } catch (error) {
@@ -309,7 +432,65 @@ export function inboxScreen(root) {
     if (alive) timer = setTimeout(refresh, 10000);
   }
   refresh();
-  return { destroy() { alive = false; clearTimeout(timer); } };
+  window.addEventListener("cradleinbox", refresh);
+  return { destroy() { alive = false; clearTimeout(timer); window.removeEventListener("cradleinbox", refresh); } };
+}
+
+/** @param {HTMLElement} root @returns {null} */
+export function forgotScreen(root) {
+  const done = el("p", { class: "ok", id: "forgot-done", role: "status" });
+  const noMail = el("p", { class: "warn", id: "no-mail", hidden: true }, t("account.no_mail"));
+  api.meta().then((meta) => { noMail.hidden = meta.mail !== false; }).catch(() => {});
+  root.append(el("div", { class: "card narrow" }, el("h1", {}, t("account.forgot_title")),
+    noMail,
+    el("p", { class: "muted" }, t("account.forgot_about")),
+    form("forgot", [{ name: "who", label: t("account.name_or_email"), autocomplete: "username" }],
+      t("account.send_link"), async ({ who }) => {
+        const given = who.trim();
+        if (!given) throw new Error(t("account.name_or_email_needed"));
+        await api.askReset(given.includes("@") ? { email: given } : { name: given });
+        done.textContent = t("account.reset_sent");
+      }),
+    done,
+    el("p", {}, link("#/signin", t("account.sign_in"), { class: "" }))));
+  return null;
+}
+
+/**
+ * A mailed reset link: a new password, then this device is signed in (every other is not).
+ * @param {HTMLElement} root @param {string} code @returns {null}
+ */
+export function resetScreen(root, code) {
+  root.append(el("div", { class: "card narrow" }, el("h1", {}, t("account.reset_title")),
+    el("p", { class: "muted" }, t("account.reset_about")),
+    form("reset", [{ name: "password", label: t("account.new_password"), type: "password", autocomplete: "new-password" }],
+      t("account.reset_submit"), async ({ password }) => {
+        signedAs(await api.reset(code, password));
+        await refreshWaiting();
+        toast(t("account.reset_done"), "info");
+        location.replace("#/inbox");
+      })));
+  return null;
+}
+
+/**
+ * A mailed address check: its link verifies the address.
+ * @param {HTMLElement} root @param {string} code @returns {null}
+ */
+export function verifyScreen(root, code) {
+  const card = el("div", { class: "card narrow", id: "verify" }, el("h1", {}, t("account.verify_title")),
+    el("p", { class: "muted" }, t("common.loading")));
+  root.append(card);
+  api.verify(code).then(async (answer) => {
+    if (me.account) signedAs(await api.me());
+    put(card, el("h1", {}, t("account.verify_title")),
+      el("p", { class: "ok", role: "status" }, t("account.verified", { email: answer.email })),
+      me.account ? link("#/account", t("account.to_account")) : link("#/signin", t("account.sign_in")));
+  }).catch((error) => {
+    put(card, el("h1", {}, t("account.verify_title")), el("p", { class: "error", role: "alert" }, messageOf(error)),
+      me.account ? link("#/account", t("account.to_account")) : link("#/", t("common.back_to_lobby")));
+  });
+  return null;
 }
 
 /**

@@ -17,6 +17,10 @@ import { language, serverReason } from "./i18n.js";
 /** @typedef {import("./types").RatingsPage} RatingsPage */
 /** @typedef {import("./types").Created} Created */
 /** @typedef {import("./types").Explanation} Explanation */
+/** @typedef {import("./types").FriendList} FriendList */
+/** @typedef {import("./types").FriendAnswer} FriendAnswer */
+/** @typedef {import("./types").Invitations} Invitations */
+/** @typedef {import("./types").AccountFrame} AccountFrame */
 /** @typedef {import("./types").Frame} Frame */
 /** @typedef {import("./types").Hints} Hints */
 /** @typedef {import("./types").History} History */
@@ -85,6 +89,8 @@ async function call(method, path, body, token) {
     data = null;
   }
   if (!response.ok) {
+    // Signed out elsewhere while this page still sent its token: the page asks who it is now.
+    if (response.status === 401 && csrf) window.dispatchEvent(new CustomEvent("cradleunauthorized"));
     // The server's reason in the language: the message it names, else its English.
     const reason = data?.error ? serverReason(data.error, data.message, data.params) : `${response.status} ${response.statusText}`;
     throw new ApiError(response.status, reason, data?.kind);
@@ -229,13 +235,48 @@ export const api = {
   analyse: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`, {}, token),
   /** @returns {Promise<SignedIn>} the signed-in account (null for a guest) and its CSRF token */
   me: () => call("GET", "/api/me"),
-  /** @param {string} name @param {string} password @returns {Promise<SignedIn>} */
-  signUp: (name, password) => call("POST", "/api/accounts", { name, password }),
+  /**
+   * A new account, signed in; an address (optional) gets a mail whose link verifies it.
+   * @param {string} name @param {string} password @param {string | null} [email]
+   * @returns {Promise<SignedIn>}
+   */
+  signUp: (name, password, email) => call("POST", "/api/accounts", { name, password, ...(email ? { email } : {}) }),
+  /**
+   * Mail a password reset link to the account's verified address (the same answer whether or
+   * not there is such an account).
+   * @param {{name: string} | {email: string}} who
+   * @returns {Promise<{asked: boolean}>}
+   */
+  askReset: (who) => call("POST", "/api/password-reset", who),
+  /** @param {string} code @param {string} password @returns {Promise<SignedIn>} signed in */
+  reset: (code, password) => call("POST", `/api/password-reset/${encodeURIComponent(code)}`, { password }),
+  /** @param {string} code @returns {Promise<{email: string}>} the address now verified */
+  verify: (code) => call("POST", `/api/email-verification/${encodeURIComponent(code)}`, {}),
+  /** @returns {Promise<{asked: boolean}>} a new check of the account's address, mailed */
+  sendCheck: () => call("POST", "/api/me/verify", {}),
+  /** @returns {Promise<FriendList>} */
+  friends: () => call("GET", "/api/friends"),
+  /** @param {string} name @returns {Promise<FriendAnswer>} a request, or theirs accepted */
+  askFriend: (name) => call("POST", "/api/friends", { name }),
+  /** @param {string} name @returns {Promise<FriendList>} */
+  unfriend: (name) => call("DELETE", `/api/friends/${encodeURIComponent(name)}`),
+  /** @param {string} name @returns {Promise<FriendList>} */
+  block: (name) => call("POST", "/api/blocks", { name }),
+  /** @param {string} name @returns {Promise<FriendList>} */
+  unblock: (name) => call("DELETE", `/api/blocks/${encodeURIComponent(name)}`),
+  /** @param {string} id @param {string} name @returns {Promise<{id: string, seat: Seat, name: string}>} */
+  inviteFriend: (id, name) => call("POST", `/api/games/${encodeURIComponent(id)}/invite`, { name }),
+  /** @returns {Promise<Invitations>} */
+  invitations: () => call("GET", "/api/me/invitations"),
+  /** @param {string} invitation @returns {Promise<Joined>} the seat, taken */
+  acceptInvitation: (invitation) => call("POST", `/api/me/invitations/${encodeURIComponent(invitation)}`, {}),
+  /** @param {string} invitation @returns {Promise<Invitations>} */
+  declineInvitation: (invitation) => call("DELETE", `/api/me/invitations/${encodeURIComponent(invitation)}`),
   /** @param {string} name @param {string} password @returns {Promise<SignedIn>} */
   signIn: (name, password) => call("POST", "/api/session", { name, password }),
   /** @returns {Promise<SignedIn>} */
   signOut: () => call("DELETE", "/api/session"),
-  /** @param {{email?: string | null, turn_mail?: boolean, language?: string}} settings @returns {Promise<{account: AccountInfo}>} */
+  /** @param {{email?: string | null, turn_mail?: boolean, invite_mail?: boolean, language?: string}} settings @returns {Promise<{account: AccountInfo}>} */
   settings: (settings) => call("PATCH", "/api/me", settings),
   /** @param {string} password @param {string} newPassword @returns {Promise<{changed: boolean}>} */
   changePassword: (password, newPassword) => call("POST", "/api/me/password", { password, new_password: newPassword }),
@@ -403,6 +444,64 @@ export class Live {
     clearTimeout(this.retryTimer);
     window.removeEventListener("offline", this.offline);
     window.removeEventListener("online", this.online);
+    this.ws?.close();
+  }
+}
+
+/**
+ * A signed-in page's own live connection (`/ws/me`, with the session cookie): the server says
+ * when the account's inbox changed (a friend's request or invitation) and when this session
+ * ended elsewhere; it reconnects by itself while signed in.
+ */
+export class AccountLive {
+  /**
+   * @param {{onInbox: () => void, onSignedOut: (reason: string) => void}} listeners
+   */
+  constructor({ onInbox, onSignedOut }) {
+    this.onInbox = onInbox;
+    this.onSignedOut = onSignedOut;
+    this.closed = false;
+    this.retry = 0;
+    /** @type {WebSocket | null} */
+    this.ws = null;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.pinger = undefined;
+    this.open();
+  }
+
+  open() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/me`);
+    this.ws = ws;
+    ws.onmessage = (message) => {
+      /** @type {AccountFrame} */
+      let frame;
+      try {
+        frame = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      if (frame.type === "hello") this.retry = 0;
+      else if (frame.type === "inbox") this.onInbox();
+      else if (frame.type === "signed_out") {
+        this.closed = true;
+        this.onSignedOut(frame.reason);
+      }
+    };
+    clearInterval(this.pinger);
+    this.pinger = setInterval(() => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));
+    }, 25000);
+    ws.onclose = (event) => {
+      if (this.closed || event.code === 4401) return;
+      const wait = Math.min(30000, 1000 * 2 ** this.retry++);
+      setTimeout(() => { if (!this.closed) this.open(); }, wait);
+    };
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.pinger);
     this.ws?.close();
   }
 }

@@ -15,15 +15,23 @@
 //   #/unsubscribe/CODE      a turn mail's "no more mails" link     table.js
 //   #/signup, #/signin      an account; a guest's name                account.js
 //   #/signin/play/ID        ... then back to that screen (any screen a sign-in may return to)
-//   #/account               the account: e-mail notices, password, sign out, delete
-//   #/inbox                 the signed-in player's games, "your turn" first
+//   #/account               the account: e-mail notices, password, sign out, export, delete
+//   #/forgot                ask for a password reset link by mail
+//   #/reset/CODE            a mailed reset link: a new password
+//   #/verify/CODE           a mailed address check
+//   #/inbox                 friends' invitations, the signed-in player's games ("your turn" first)
+//   #/friends               friends (online, their tables), requests, blocks      friends.js
 //   #/continue/ID/CODE      a guest's seat moved here by a one-time link
 // (#/play/ID/TOKEN and #/hotseat/ID/TOKEN still open: the token is stored, the URL replaced.)
 // A new screen is a module with a function that draws it into the page and returns
 // {destroy()} (or null when it holds nothing to stop), and a line in ROUTES.
 
-import { accountScreen, chooseLanguage, continueScreen, inboxScreen, loadMe, refreshWaiting, signInScreen, signUpScreen } from "./account.js";
+import {
+  accountScreen, chooseLanguage, continueScreen, forgotScreen, inboxScreen, loadMe, refreshWaiting, resetScreen,
+  signInScreen, signUpScreen, verifyScreen,
+} from "./account.js";
 import { api } from "./api.js";
+import { friendsScreen } from "./friends.js";
 import { analysisScreen } from "./analysis.js";
 import { lobbyScreen } from "./lobby.js";
 import { playerScreen, ratingsScreen } from "./ratings.js";
@@ -47,6 +55,10 @@ const ROUTES = {
   signin: { needs: 0, open: (root, next) => signInScreen(root, next) },
   account: { needs: 0, open: (root) => accountScreen(root) },
   inbox: { needs: 0, open: (root) => inboxScreen(root) },
+  forgot: { needs: 0, open: (root) => forgotScreen(root) },
+  reset: { needs: 1, open: (root, [code]) => resetScreen(root, code) },
+  verify: { needs: 1, open: (root, [code]) => verifyScreen(root, code) },
+  friends: { needs: 0, open: (root) => friendsScreen(root) },
   continue: { needs: 2, open: (root, [id, code]) => continueScreen(root, id, code) },
   invite: { needs: 2, open: (root, [id, code]) => inviteScreen(root, id, code) },
   play: { needs: 1, open: (root, [id]) => seatScreen(root, id, "seat") },

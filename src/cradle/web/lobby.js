@@ -22,11 +22,17 @@ import { dialog, el, fieldChecked, fieldValue, link, messageOf, put, ratedBadge,
 /**
  * The new-table form as the person fills it in: `pace` live or turn-based (with `deadline`
  * seconds per move), `secret` invite only.
- * @typedef {{game: string, players: number, mode: "online" | "hotseat", seats: string[], options: Options, pace: "live" | "turn", deadline: number, secret: boolean, rated: boolean, spectatorChat: boolean}} NewTableForm
+ * @typedef {{game: string, players: number, mode: "online" | "hotseat", seats: string[], options: Options, pace: "live" | "turn", deadline: number, clock: "none" | keyof CLOCKS, secret: boolean, rated: boolean, spectatorChat: boolean}} NewTableForm
  */
 
 /** The times per move a turn-based table may give, in seconds. */
 const DEADLINES = [3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 3 * 86400, 7 * 86400];
+/** A live table's named clocks: each person's base time and the seconds added per turn. */
+const CLOCKS = {
+  quick: { base_s: 5 * 60, increment_s: 5 },
+  standard: { base_s: 15 * 60, increment_s: 10 },
+  relaxed: { base_s: 30 * 60, increment_s: 20 },
+};
 
 /** @type {Record<string, string[]>} */
 const OPTION_CHOICES = { board: ["standard", "advanced"] };
@@ -301,7 +307,7 @@ function newTableForm(meta) {
   const defaultBot = `bot:${(bots.levels[0] || bots.others[0] || { name: "random" }).name}`;
   /** @type {NewTableForm} */
   const state = { game: games[0].name, players: 2, mode: "online", seats: [], options: {},
-    pace: "live", deadline: 86400, secret: false, rated: false, spectatorChat: false };
+    pace: "live", deadline: 86400, clock: "none", secret: false, rated: false, spectatorChat: false };
   const body = el("div");
 
   /** @param {string} kind */
@@ -390,6 +396,12 @@ function paceFields(state, render) {
         DEADLINES.map((seconds) => el("option", { value: seconds, selected: seconds === state.deadline }, paceWords(seconds))))) : null,
     turn ? el("p", { class: "muted small", id: "pace-about" },
       t("lobby.deadline_about")) : null,
+    turn ? null : el("label", { class: "seat-choice" }, t("lobby.clock"),
+      el("select", { id: "new-clock", onchange: (/** @type {Event} */ e) => { state.clock = /** @type {NewTableForm["clock"]} */ (fieldValue(e)); render(); } },
+        el("option", { value: "none", selected: state.clock === "none" }, t("lobby.clock_none")),
+        Object.entries(CLOCKS).map(([name, clock]) => el("option", { value: name, selected: name === state.clock },
+          t("lobby.clock_choice", { name: t(`lobby.clock_${name}`), minutes: clock.base_s / 60, seconds: clock.increment_s }))))),
+    !turn && state.clock !== "none" ? el("p", { class: "muted small", id: "clock-about" }, t("lobby.clock_about")) : null,
     el("label", { class: "check" },
       el("input", { type: "checkbox", id: "new-private", checked: state.secret,
         onchange: (/** @type {Event} */ e) => { state.secret = fieldChecked(e); render(); } }),
@@ -433,6 +445,7 @@ async function createGame(state) {
       rated: state.rated, spectator_chat: state.spectatorChat,
       ...(hotseat || !seatName() ? {} : { name: seatName() || undefined }) };
     if (!hotseat && state.pace === "turn") Object.assign(body, { mode: "turn", deadline_s: state.deadline });
+    if (!hotseat && state.pace === "live" && state.clock !== "none") body.clock = { ...CLOCKS[state.clock] };
     if (!hotseat && state.secret) body.private = true;
     const created = await api.create(body);
     if (hotseat) {

@@ -8,6 +8,9 @@ import { has, t } from "./i18n.js";
 import { titleCase } from "./ui.js";
 
 /** @typedef {import("./types").Named} Named */
+
+// The name the server shows at the seats of a deleted account (no account may take it).
+const FORMER = "former player";
 /** @typedef {import("./types").Seating} Seating */
 
 /**
@@ -37,6 +40,7 @@ export function botName(level) {
  */
 function plainName(game, seat) {
   const person = game.names?.[seat];
+  if (person === FORMER) return t("names.former_player");
   if (person) return person;
   const kind = game.seats?.[seat] || "";
   if (kind.startsWith("bot:")) return botName(kind.slice(4));

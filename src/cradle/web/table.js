@@ -4,6 +4,7 @@
 // module, the log from log.js. Also the seat pages: an invite exchanged for its seat.
 
 import { me, refreshWaiting, seatName, transferPanel } from "./account.js";
+import { inviteFriendForm } from "./friends.js";
 import { nameAt } from "./names.js";
 import { api, Live } from "./api.js";
 import { GAMES, GAME_TITLES } from "./games.js";
@@ -169,8 +170,15 @@ export function tableScreen(root, id, token, mode, guide = null) {
   let outcomeShown = 0;
   let heard = false; // no sound for the page's first frame: only for a turn that comes
   const log = new GameLog(id, token, mode);
-  // A turn-based table's clock is drawn again every half minute (its words count down).
-  const ticking = setInterval(() => { if (last) drawClock(last); }, 30000);
+  // A turn-based table's clock is drawn again every half minute (its words count down); a
+  // live table's running clock counts down every second.
+  let ticks = 0;
+  const ticking = setInterval(() => {
+    ticks += 1;
+    if (!last) return;
+    if (ticks % 30 === 0) drawClock(last);
+    else tickClocks(last);
+  }, 1000);
   /** @type {Map<string, Promise<string | null>>} why each action is not legal, by version */
   const explained = new Map();
 
@@ -367,7 +375,9 @@ export function tableScreen(root, id, token, mode, guide = null) {
     const rows = [];
     const deciding = frame.table.to_move;
     const away = table.away || [];
-    if (table.mode === "turn" && !over) {
+    const clock = table.clock || null;
+    if (clock) rows.push(clockList(table, clock));
+    if ((table.mode === "turn" || clock) && !over) {
       for (const gone of away) {
         const level = botName((table.standins && table.standins[gone]) || "easy");
         if (gone === seat && mode === "seat" && token) {
@@ -378,6 +388,25 @@ export function tableScreen(root, id, token, mode, guide = null) {
           rows.push(el("p", { class: "standin-note", "data-away": gone },
             t("table.standin_for", { level, name: nameAt(table, gone) })));
         }
+      }
+    }
+    if (clock && !over && deciding !== null && deciding !== undefined) {
+      const who = nameAt(table, deciding);
+      const yours = seat === deciding && mode === "seat";
+      if (table.standin === deciding) {
+        rows.push(el("p", { id: "standin-note" }, t("table.standin_now", { name: who })));
+      } else if (table.seats[deciding] === "human" && clock.running === null && clock.left[deciding] <= 0) {
+        // The clock ran out (stored): the others choose, as after a turn-based deadline.
+        if (yours) {
+          rows.push(el("p", { id: "deadline", class: "urgent" }, t("table.your_clock_out")));
+        } else {
+          rows.push(el("p", { id: "deadline", class: "urgent" }, t("table.their_clock_out", { name: who })));
+          if (mode === "seat" && seat !== null && token) rows.push(timeoutChoice(who));
+        }
+      } else if (!yours && table.seats[deciding] === "human" && clock.gone && clock.gone[deciding] !== null) {
+        // Their pages all closed: after a while the others may choose, as when a clock runs out.
+        rows.push(el("p", { id: "connection-lost", class: "urgent" }, t("table.their_connection_lost", { name: who })));
+        if (absentLong(clock, deciding) && mode === "seat" && seat !== null && token) rows.push(timeoutChoice(who));
       }
     }
     if (table.mode === "turn" && !over && deciding !== null && deciding !== undefined) {
@@ -395,11 +424,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
             t("table.your_time_out")));
         } else {
           rows.push(el("p", { id: "deadline", class: "urgent" }, t("table.their_time_out", { name: who })));
-          if (mode === "seat" && seat !== null && token) {
-            rows.push(el("div", { class: "timeout-choice", id: "timeout-choice" },
-              el("button", { class: "btn primary", id: "timeout-bot", onclick: () => timeout("bot") }, t("table.let_bot", { name: who })),
-              el("button", { class: "btn", id: "timeout-end", onclick: () => confirmEnd(who) }, t("table.end_without_title", { name: who }))));
-          }
+          if (mode === "seat" && seat !== null && token) rows.push(timeoutChoice(who));
         }
       }
     }
@@ -408,6 +433,56 @@ export function tableScreen(root, id, token, mode, guide = null) {
     }
     if (!rows.length) { clear(parts.clock); return; }
     put(parts.clock, el("div", { class: "card clock-card" }, rows));
+  }
+
+  /**
+   * The others' choice about a seat whose time ran out.
+   * @param {string} who
+   */
+  function timeoutChoice(who) {
+    return el("div", { class: "timeout-choice", id: "timeout-choice" },
+      el("button", { class: "btn primary", id: "timeout-bot", onclick: () => timeout("bot") }, t("table.let_bot", { name: who })),
+      el("button", { class: "btn", id: "timeout-end", onclick: () => confirmEnd(who) }, t("table.end_without_title", { name: who })));
+  }
+
+  /**
+   * A live table's clocks: the time control, and every seat's time left (the running one
+   * counts down: see tickClocks).
+   * @param {Frame["table"]} table @param {import("./types").Clock} clock
+   */
+  function clockList(table, clock) {
+    const base = clock.base_s % 60 === 0 ? t("time.minutes", { minutes: clock.base_s / 60 }) : clockWords(clock.base_s);
+    const control = t("table.clock_control", { time: base, seconds: clock.increment_s });
+    return el("div", { class: "clocks", id: "clocks" },
+      el("p", { class: "muted small", id: "clock-control" }, control),
+      el("ul", { class: "clock-list" }, clock.left.map((_left, seat) => {
+        const running = clock.running === seat;
+        return el("li", { class: running ? "running" : "", "data-clock": seat },
+          el("span", { class: "clock-name" }, nameAt(table, seat)),
+          el("span", { class: "clock-time", "data-clock-time": seat }, clockWords(secondsLeft(table, seat))));
+      })));
+  }
+
+  /**
+   * The running clock's figures, every second.
+   * @param {Frame} frame
+   */
+  function tickClocks(frame) {
+    const table = frame.table;
+    if (!table.clock || table.status === "over") return;
+    const deciding = frame.table.to_move;
+    if (deciding !== null && deciding !== undefined && table.clock.gone && table.clock.gone[deciding] !== null
+      && absentLong(table.clock, deciding) && !parts.clock.querySelector("#timeout-choice")) {
+      drawClock(frame); // away long enough: the others' choice appears
+      return;
+    }
+    if (table.clock.running === null) return;
+    const seat = table.clock.running;
+    const shown = parts.clock.querySelector(`[data-clock-time="${seat}"]`);
+    if (!shown) return;
+    const left = secondsLeft(table, seat);
+    shown.textContent = clockWords(left);
+    shown.classList.toggle("urgent", left < 10);
   }
 
   /** @param {"bot" | "end"} choice */
@@ -608,6 +683,39 @@ export function tableScreen(root, id, token, mode, guide = null) {
 }
 
 /**
+ * A seat's time left on a live table's clock, now.
+ * @param {Frame["table"]} table @param {Seat} seat
+ */
+function secondsLeft(table, seat) {
+  const clock = table.clock;
+  if (!clock) return 0;
+  if (clock.running === seat && table.deadline) return Math.max(0, table.deadline - Date.now() / 1000);
+  return clock.left[seat];
+}
+
+/**
+ * Whether the person at ``seat`` has had no page open long enough for the others to act.
+ * @param {import("./types").Clock} clock
+ * @param {Seat} seat
+ */
+function absentLong(clock, seat) {
+  const gone = clock.gone ? clock.gone[seat] : null;
+  return gone !== null && gone !== undefined && Date.now() / 1000 >= gone + clock.absent_s;
+}
+
+/**
+ * A clock's figures: 4:05, or 1:02:03 past an hour.
+ * @param {number} seconds
+ */
+export function clockWords(seconds) {
+  const whole = Math.ceil(Math.max(0, seconds));
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const rest = String(whole % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+}
+
+/**
  * The messages the line above the board says of a game's connection (nothing while it works,
  * nor once refused: the page then says what happened to the seat).
  * @type {Record<import("./api.js").LiveState, string>}
@@ -705,10 +813,16 @@ function invites(node, id, frame, mode) {
   const saved = remembered(id);
   const unused = frame.table.invites || [];
   const pending = (saved?.invites || []).filter((s) => s.invite && unused.includes(s.seat));
-  if (!pending.length) { clear(node); return; }
+  // A signed-in player may invite a friend by name to any seat nobody took yet.
+  const free = unused.length + (frame.table.open || []).length;
+  const byName = Boolean(me.account) && free > 0 && frame.table.status !== "over";
+  if (!pending.length && !byName) { clear(node); return; }
+  if (node.querySelector("#invite-friend") && byName && node.dataset.pending === String(pending.length)) return; // keep what is typed
+  node.dataset.pending = String(pending.length);
   put(node, el("div", { class: "card invites" },
     el("h2", { class: "section" }, t("table.invite")),
-    el("p", { class: "muted" }, t("table.invite_about")),
+    pending.length ? el("p", { class: "muted" }, t("table.invite_about")) : null,
+    byName ? inviteFriendForm(id, frame) : null,
     pending.map((s) => {
       const url = `${location.origin}/#/invite/${id}/${s.invite}`;
       return el("div", { class: "invite" },

@@ -12,6 +12,8 @@ import type {
   AreaView,
   ChatMessage,
   ErrorMessage,
+  HelloMessage,
+  InboxMessage,
   FrameTable,
   GameEvent,
   HistoryStep,
@@ -19,6 +21,7 @@ import type {
   Piece,
   Placing,
   PongMessage,
+  SignedOutMessage,
   TableFrame,
   TigrisPending,
   View,
@@ -337,3 +340,6 @@ export type TigrisConflict = TigrisPending & {
 
 /** An analysis that has begun: what it found so far. */
 export type AnalysisFound = Analysis & { analysis: AnalysisData };
+
+/** What a signed-in page's live connection (`/ws/me`) gets. */
+export type AccountFrame = HelloMessage | InboxMessage | SignedOutMessage | PongMessage | ErrorMessage;

@@ -12,13 +12,16 @@ export type AccountAnswer = {
 };
 
 /**
- * An account as its owner sees it (`GET /api/me`).
+ * An account as its owner sees it (`GET /api/me`): no mail goes to `email` before
+ * its person opened the link of its check (`email_verified`).
  */
 export type AccountInfo = {
   id: string;
   name: string;
   email: string | null;
+  email_verified: boolean;
   turn_mail: boolean;
+  invite_mail: boolean;
   created: number;
   language: string | null;
 };
@@ -75,6 +78,14 @@ export type AreaView = {
   sword: number;
   pyramid: number;
   civ: string | null;
+};
+
+/**
+ * `POST /api/password-reset` and `POST /api/me/verify`: the same answer whether or not
+ * a mail went.
+ */
+export type Asked = {
+  asked: boolean;
 };
 
 /**
@@ -170,6 +181,30 @@ export type CivilizationView = {
 };
 
 /**
+ * A live table's clocks: each person's base time and the seconds added when their turn
+ * ends; each seat's seconds left as its clock last stopped, and the seat whose clock runs
+ * (until the table's `deadline`); since when each seat's person has had no page open
+ * (null: one is open), and how long that may last before the others may act.
+ */
+export type Clock = {
+  base_s: number;
+  increment_s: number;
+  left: number[];
+  running: number | null;
+  gone: (number | null)[];
+  absent_s: number;
+};
+
+/**
+ * A live table's time control: each person's `base_s` seconds, and `increment_s` more
+ * each time their turn ends.
+ */
+export type ClockBody = {
+  base_s: number;
+  increment_s?: number;
+};
+
+/**
  * `POST /api/games`.
  */
 export type CreateBody = {
@@ -182,6 +217,7 @@ export type CreateBody = {
   bot_seconds?: number | null;
   mode?: "live" | "turn";
   deadline_s?: number | null;
+  clock?: ClockBody | null;
   private?: boolean;
   standin?: string | null;
   spectator_chat?: boolean;
@@ -279,6 +315,7 @@ export type FrameTable = {
   standin?: number | null;
   away?: number[] | null;
   standins?: (string | null)[] | null;
+  clock?: Clock | null;
   ended_by?: "conceded" | "timeout" | "abandoned" | null;
   result: Placing[] | null;
   rated?: boolean;
@@ -290,6 +327,50 @@ export type FrameTable = {
   can_undo: boolean;
   hints: boolean;
   spectator_chat?: boolean | null;
+};
+
+/**
+ * `POST /api/friends`: `status` `friends` (their request accepted, or friends
+ * already) or `asked` (a request waits for them), and the list as it now is.
+ */
+export type FriendAnswer = {
+  friends: FriendInfo[];
+  asked: FriendInfo[];
+  asking: FriendInfo[];
+  blocked: FriendInfo[];
+  status: string;
+};
+
+/**
+ * Another account in one's friend list.
+ */
+export type FriendInfo = {
+  name: string;
+  online?: boolean;
+  tables?: FriendTable[];
+};
+
+/**
+ * `GET /api/friends` (and each change of it): friends with whether they are online and
+ * their tables, the requests one made (`asked`) and got (`asking`), whom one blocks.
+ */
+export type FriendList = {
+  friends: FriendInfo[];
+  asked: FriendInfo[];
+  asking: FriendInfo[];
+  blocked: FriendInfo[];
+};
+
+/**
+ * A listed table in progress where a friend holds a seat.
+ */
+export type FriendTable = {
+  id: string;
+  game: string;
+  players: number;
+  status: string;
+  mode: string;
+  free: number;
 };
 
 /**
@@ -426,6 +507,14 @@ export type Hello = {
 };
 
 /**
+ * `/ws/me`'s first message: whose page it is.
+ */
+export type HelloMessage = {
+  type: "hello";
+  name: string;
+};
+
+/**
  * A move the search suggests: its chance to win, its visits, and why, in words.
  */
 export type Hint = {
@@ -472,6 +561,43 @@ export type HistoryStep = {
   action: string;
   events: GameEvent[];
   standin?: string | null;
+};
+
+/**
+ * `/ws/me`: a friend's request, answer or invitation came (read the inbox again).
+ */
+export type InboxMessage = {
+  type: "inbox";
+};
+
+/**
+ * A friend's invitation to a seat, in one's inbox.
+ */
+export type InvitationInfo = {
+  id: string;
+  game_id: string;
+  game: string;
+  seat: number;
+  players: number;
+  mode: string;
+  sender: string;
+  created: number;
+};
+
+/**
+ * `GET /api/me/invitations`: the invitations whose seat is still free, newest first.
+ */
+export type Invitations = {
+  invitations: InvitationInfo[];
+};
+
+/**
+ * `POST /api/games/{id}/invite`: the seat the person is invited to.
+ */
+export type Invited = {
+  id: string;
+  seat: number;
+  name: string;
 };
 
 /**
@@ -582,6 +708,7 @@ export type Meta = {
   bot_menu: BotChoice[];
   max_bot_seconds: number;
   analyse_finished: boolean;
+  mail?: boolean;
 };
 
 export type MigrationView = {
@@ -821,11 +948,23 @@ export type Share = {
 
 /**
  * Sign-up, sign-in, sign-out, `GET /api/me` and deletion: the signed-in account and the
- * session's CSRF token (both null for a guest).
+ * session's CSRF token (both null for a guest). `ended` (`GET /api/me` only, once): why
+ * this device's session ended, when it ended elsewhere (`password`: the password was
+ * changed on another device; `reset`: it was reset by a mailed link).
  */
 export type SignedIn = {
   account: AccountInfo | null;
   csrf: string | null;
+  ended?: string | null;
+};
+
+/**
+ * `/ws/me`: the page's session ended (a password changed or reset, the account
+ * deleted); the connection then closes.
+ */
+export type SignedOutMessage = {
+  type: "signed_out";
+  reason: string;
 };
 
 /**
@@ -866,6 +1005,7 @@ export type TableSummary = {
   standin?: number | null;
   away?: number[] | null;
   standins?: (string | null)[] | null;
+  clock?: Clock | null;
   ended_by?: "conceded" | "timeout" | "abandoned" | null;
   result?: Placing[] | null;
   rated?: boolean;
@@ -983,6 +1123,13 @@ export type Transfer = {
   link: string;
   qr_svg: string;
   expires_in: number;
+};
+
+/**
+ * `POST /api/email-verification/{code}`: the address now verified.
+ */
+export type Verified = {
+  email: string;
 };
 
 /**

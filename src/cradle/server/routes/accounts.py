@@ -8,9 +8,9 @@ import hmac
 import logging
 import time
 from dataclasses import replace
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 
@@ -29,26 +29,40 @@ from cradle.server.accounts import (
 )
 from cradle.server.answers import (
     AccountAnswer,
+    Asked,
     Joined,
     MyGames,
     PasswordChanged,
     SignedIn,
     Transfer,
+    Verified,
 )
 from cradle.server.errors import ApiError, bad_request, field_refusal, forbidden
 from cradle.server.models import (
+    TOKEN_CHARS,
     AccountDeletion,
     AccountSettings,
     BadInput,
     ContinueBody,
     Credentials,
     EmptyBody,
+    NewPassword,
     PasswordChange,
+    ResetRequest,
     SeatBody,
+    SignUp,
     parse,
 )
 from cradle.server.refusal import Refusal
-from cradle.server.routes.common import Context, GameId, bearer, body_of, body_schema, client_of
+from cradle.server.routes.common import (
+    Context,
+    GameId,
+    allows,
+    bearer,
+    body_of,
+    body_schema,
+    client_of,
+)
 from cradle.server.signins import KNOWN
 from cradle.server.store.schema import LIVE
 from cradle.server.tokens import hash_token
@@ -56,6 +70,8 @@ from cradle.server.tokens import hash_token
 log = logging.getLogger("cradle.server")
 
 MY_GAMES = 60  # the games GET /api/me/games lists at most (the latest changed)
+MAILED_AT_ONCE = 3  # accounts of one address a reset request mails at most
+Code = Annotated[str, Path(max_length=TOKEN_CHARS)]
 UNAUTHORIZED = N_("sign in first (POST /api/session)")
 WRONG = N_("wrong name or password")
 
@@ -113,6 +129,17 @@ def browser_language(request: Request) -> str | None:
     return None if found is None else i18n.tag_of(found)
 
 
+def valid_email(raw: str | None) -> str | None:
+    """An address as stored (None: none); 400 for one that is not one e-mail address."""
+    email = (raw or "").strip() or None
+    if email is None:
+        return None
+    try:
+        return text.email_address(email)
+    except ValueError as exc:
+        raise BadInput(f"email: not one e-mail address ({exc})", "email") from None
+
+
 async def guest_name(ctx: Context, raw: str, field: str = "name") -> str:
     """A guest's name for a seat: a valid name that does not look like an account's (only the
     account shows its name)."""
@@ -152,8 +179,11 @@ def signed_in_answer(
     return answer
 
 
-def signed_out_answer(request: Request) -> JSONResponse:
-    answer = JSONResponse({"account": None, "csrf": None})
+def signed_out_answer(request: Request, ended: str | None = None) -> JSONResponse:
+    content: dict[str, Any] = {"account": None, "csrf": None}
+    if ended is not None:
+        content["ended"] = ended
+    answer = JSONResponse(content)
     answer.delete_cookie(
         SESSION_COOKIE,
         httponly=True,
@@ -193,14 +223,33 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             client_of(request),
         )
 
-    @router.post("/api/accounts", openapi_extra=body_schema(Credentials), response_model=SignedIn)
+    async def check_address(account: Account) -> None:
+        """Mail a check of the account's address (its link verifies it), within the limits
+        per account and per address."""
+        hub = ctx.hub()
+        email = account.email
+        if email is None or account.email_verified or not hub.outbox.on:
+            return
+        if not await allows(ctx, ctx.mails_to, "check-id:" + account.id):
+            return
+        if not await allows(ctx, ctx.mails_to, "check-to:" + email.lower()):
+            return
+        code = await hub.runtime.db(
+            accounts.new_check, hub.store.codes, account.id, email, time.time()
+        )
+        hub.outbox.send(
+            "verify", email, name=account.name, email=email, link=hub.outbox.link(f"verify/{code}")
+        )
+
+    @router.post("/api/accounts", openapi_extra=body_schema(SignUp), response_model=SignedIn)
     async def sign_up(request: Request) -> JSONResponse:
-        body = parse(Credentials, await body_of(request))
+        body = parse(SignUp, await body_of(request))
         name = valid_name(body.name)
         try:
             accounts.check_password(body.password)
         except ValueError as exc:
             raise field_refusal("password", exc) from None
+        email = valid_email(body.email)
         client = client_of(request)
         await ctx.throttle(ctx.creations, client, "new accounts")
         hub = ctx.hub()
@@ -216,6 +265,10 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             )
         except Taken as exc:
             raise ApiError(409, exc.reason) from None
+        if email is not None:
+            await hub.runtime.db(hub.store.accounts.set_mail, account.id, email, False, False)
+            account = replace(account, email=email)
+            await check_address(account)
         secret = await hub.runtime.db(
             accounts.start_session, hub.store.accounts, account.id, time.time()
         )
@@ -276,15 +329,24 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         if found is not None:
             hub = ctx.hub()
             await hub.runtime.db(accounts.end_session, hub.store.accounts, found.secret)
+            await hub.people.tell(found.account.id, "sessions")  # its other tabs are told
         return signed_out_answer(request)
 
-    @router.get("/api/me", response_model=SignedIn)
-    async def me(request: Request) -> dict[str, Any]:
-        """The signed-in account and its CSRF token; ``account`` null for a guest."""
+    @router.get("/api/me", response_model=SignedIn, response_model_exclude_unset=True)
+    async def me(request: Request) -> dict[str, Any] | JSONResponse:
+        """The signed-in account and its CSRF token; ``account`` null for a guest, with
+        ``ended`` (once) when this device's session was ended by a password's change or reset
+        elsewhere."""
         found = await signed_in(ctx, request, write=False)
-        if found is None:
-            return {"account": None, "csrf": None}
-        return {"account": found.account.public(), "csrf": accounts.csrf_of(found.secret)}
+        if found is not None:
+            return {"account": found.account.public(), "csrf": accounts.csrf_of(found.secret)}
+        secret = request.cookies.get(SESSION_COOKIE)
+        if secret and len(secret) <= 128:
+            hub = ctx.hub()
+            ended = await hub.runtime.db(hub.store.accounts.ended, hash_token(secret), time.time())
+            if ended is not None:  # told once; the cookie goes
+                return signed_out_answer(request, ended)
+        return {"account": None, "csrf": None}
 
     @router.patch(
         "/api/me", openapi_extra=body_schema(AccountSettings), response_model=AccountAnswer
@@ -295,19 +357,17 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         fields = body.model_fields_set
         email = found.account.email
         if "email" in fields:
-            email = (body.email or "").strip() or None
-            if email is not None:
-                try:
-                    email = text.email_address(email)
-                except ValueError as exc:
-                    raise BadInput(
-                        N_("email: not one e-mail address ({detail})"), "email", detail=str(exc)
-                    ) from None
+            email = valid_email(body.email)
         turn_mail = found.account.turn_mail
         if "turn_mail" in fields:
             turn_mail = bool(body.turn_mail)
+        invite_mail = found.account.invite_mail
+        if "invite_mail" in fields:
+            invite_mail = bool(body.invite_mail)
         if turn_mail and email is None:
             raise BadInput(N_("turn_mail: turn notices need an e-mail address"), "turn_mail")
+        if invite_mail and email is None:
+            raise BadInput("invite_mail: invitation mails need an e-mail address", "invite_mail")
         language = found.account.language
         if "language" in fields:
             language = body.language
@@ -315,13 +375,141 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
                 known = ", ".join(i18n.tags())
                 raise BadInput(N_("language: one of {known}"), "language", known=known)
         hub = ctx.hub()
-        await hub.runtime.db(hub.store.accounts.set_mail, found.account.id, email, turn_mail)
+        changed = await hub.runtime.db(
+            hub.store.accounts.set_mail, found.account.id, email, turn_mail, invite_mail
+        )
         if language != found.account.language:
             await hub.runtime.db(hub.store.accounts.set_language, found.account.id, language)
         account = await hub.runtime.db(
             accounts.account_of_session, hub.store.accounts, found.secret, time.time()
         )
+        if account is not None and changed:
+            await check_address(account)  # a new address is checked before any mail
         return {"account": account.public() if account else None}
+
+    @router.post(
+        "/api/me/verify",
+        openapi_extra=body_schema(EmptyBody, required=False),
+        response_model=Asked,
+    )
+    async def send_check(request: Request) -> dict[str, Any]:
+        """Mail a new check of the account's address (the last one's link stops working)."""
+        parse(EmptyBody, await body_of(request))
+        found = await need_account(ctx, request, write=True)
+        if found.account.email is None:
+            raise BadInput("the account has no e-mail address to check (PATCH /api/me)")
+        if found.account.email_verified:
+            raise ApiError(409, "this address is verified already")
+        if not ctx.hub().outbox.on:
+            raise ApiError(503, "this server sends no mail (its operator set no SMTP server)")
+        await check_address(found.account)
+        return {"asked": True}
+
+    @router.post(
+        "/api/email-verification/{code}",
+        openapi_extra=body_schema(EmptyBody, required=False),
+        response_model=Verified,
+    )
+    async def verify_address(code: Code, request: Request) -> dict[str, Any]:
+        """The link of an address check: the address is verified (no sign-in needed)."""
+        parse(EmptyBody, await body_of(request))
+        await ctx.throttle(ctx.resets, client_of(request), "codes tried")
+        hub = ctx.hub()
+        found = await hub.runtime.db(accounts.verify, hub.store.codes, code, time.time())
+        if found is None:
+            raise forbidden(
+                "this link is not valid (each works once, within a day, for the address it "
+                "was sent to)"
+            )
+        await hub.people.tell(found[0], "inbox")  # its open pages read the account again
+        return {"email": found[1]}
+
+    @router.post(
+        "/api/password-reset", openapi_extra=body_schema(ResetRequest), response_model=Asked
+    )
+    async def ask_reset(request: Request) -> dict[str, Any]:
+        """Mail a link that sets a new password to the verified address of the account named
+        ``name``, or of each account whose verified address is ``email``. The answer is the
+        same whether or not such an account or address exists, and whether or not a mail
+        went (at most 3 an hour per account and per address)."""
+        body = parse(ResetRequest, await body_of(request))
+        given = [key for key in ("name", "email") if getattr(body, key)]
+        if len(given) != 1:
+            raise BadInput('send {"name": ...} or {"email": ...}')
+        await ctx.throttle(ctx.resets, client_of(request), "password reset requests")
+        hub = ctx.hub()
+        found: list[Account] = []
+        if body.name:
+            key = accounts.name_key(body.name.strip())
+            one = await hub.runtime.db(hub.store.accounts.by_key, key)
+            found = [] if one is None else [one]
+        elif body.email:
+            email = body.email.strip()
+            if await allows(ctx, ctx.mails_to, "reset-to:" + email.lower()):
+                found = await hub.runtime.db(hub.store.accounts.by_address, email, MAILED_AT_ONCE)
+        for account in found:
+            address = account.mail_to
+            if address is None or not hub.outbox.on:
+                continue
+            if not await allows(ctx, ctx.mails_to, "reset-id:" + account.id):
+                continue
+            if body.name and not await allows(ctx, ctx.mails_to, "reset-to:" + address.lower()):
+                continue
+            code = await hub.runtime.db(
+                accounts.new_reset, hub.store.codes, account.id, time.time()
+            )
+            hub.outbox.send(
+                "reset", address, name=account.name, link=hub.outbox.link(f"reset/{code}")
+            )
+        return {"asked": True}
+
+    @router.post(
+        "/api/password-reset/{code}",
+        openapi_extra=body_schema(NewPassword),
+        response_model=SignedIn,
+    )
+    async def reset(code: Code, request: Request) -> JSONResponse:
+        """A reset link's new password: every session of the account ends (their devices are
+        told), and this device is signed in. 403 for a link used or older than an hour."""
+        body = parse(NewPassword, await body_of(request))
+        try:
+            accounts.check_password(body.password)
+        except ValueError as exc:
+            raise BadInput(f"password: {exc}", "password") from None
+        client = client_of(request)
+        await ctx.throttle(ctx.resets, client, "codes tried")
+        hub = ctx.hub()
+        password = await hashed(client, ctx.rules().priority(client), body.password)
+        account_id = await hub.runtime.db(
+            accounts.use_reset, hub.store.codes, code, password, time.time()
+        )
+        if account_id is None:
+            raise forbidden("this link is not valid (each works once, within the hour)")
+        await hub.people.tell(account_id, "sessions")
+        secret = await hub.runtime.db(
+            accounts.start_session, hub.store.accounts, account_id, time.time()
+        )
+        account = await hub.runtime.db(
+            accounts.account_of_session, hub.store.accounts, secret, time.time()
+        )
+        if account is None:  # deleted in between
+            raise forbidden("this link is not valid (each works once, within the hour)")
+        return signed_in_answer(request, account, secret)
+
+    @router.get("/api/me/export")
+    async def export(request: Request) -> JSONResponse:
+        """Everything stored of the signed-in account that is its own, as one JSON file."""
+        found = await need_account(ctx, request, write=False)
+        await ctx.throttle(ctx.reads, client_of(request), "reads")
+        hub = ctx.hub()
+        data = await hub.runtime.db(hub.store.accounts.export, found.account.id)
+        data = {"exported": time.time(), **data}
+        return JSONResponse(
+            data,
+            headers={
+                "Content-Disposition": f'attachment; filename="cradle-{found.account.id}.json"'
+            },
+        )
 
     @router.post(
         "/api/me/password",
@@ -345,6 +533,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         await hub.runtime.db(
             accounts.set_password, hub.store.accounts, found.account.id, password, found.secret
         )
+        await hub.people.tell(found.account.id, "sessions")  # the other devices are told at once
         return {"changed": True}
 
     @router.delete("/api/me", openapi_extra=body_schema(AccountDeletion), response_model=SignedIn)
@@ -357,6 +546,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         if not await matches("id:" + found.account.id, KNOWN, stored, body.password):
             raise ApiError(401, N_("wrong password"))
         await hub.runtime.db(hub.store.accounts.delete, found.account.id)
+        await hub.people.tell(found.account.id, "sessions")
         for game_id in list(hub.served.loaded):  # the names shown at loaded tables change too
             table = hub.served.loaded[game_id]
             for seat, holder in list(table.accounts.items()):

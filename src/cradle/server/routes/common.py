@@ -31,6 +31,11 @@ LEASES = 10_000  # leases held at most (client keys and buckets)
 MAX_FRAME = 4 * 1024  # characters of one WebSocket frame from a client
 MAX_PAGE = 1000  # a lobby page a client asks for (the server's own page size caps it again)
 GAME_ID_CHARS = 40  # a game's id in a URL (the server makes 12-character ones)
+# Reset links and address checks asked for: per client (a 429), and per address and per account
+# (no mail, the same answer); friend requests and invitations per account.
+RESETS_PER_HOUR, RESETS_BURST = 10.0, 10
+MAILS_PER_HOUR, MAILS_BURST = 3.0, 3
+SOCIAL_PER_HOUR, SOCIAL_BURST = 60.0, 30
 HELLO_SECONDS = 10.0  # a WebSocket client sends its first message within this
 TOKEN_IN_URL = (
     "tokens never travel in URLs (they end up in logs and browser history): send "
@@ -78,6 +83,15 @@ class Context:
     signins_of: RateLimiter
     sign_rules: SignInRules | None = None
     passwords: PasswordQueue | None = None
+    resets: RateLimiter = field(
+        default_factory=lambda: RateLimiter(RESETS_PER_HOUR / 3600.0, RESETS_BURST, name="resets")
+    )
+    mails_to: RateLimiter = field(
+        default_factory=lambda: RateLimiter(MAILS_PER_HOUR / 3600.0, MAILS_BURST, name="mails-to")
+    )
+    social: RateLimiter = field(
+        default_factory=lambda: RateLimiter(SOCIAL_PER_HOUR / 3600.0, SOCIAL_BURST, name="social")
+    )
     hub_box: dict[str, Hub] = field(default_factory=dict)
     # (bucket, key) -> the requests this process still holds of what it took from the shared
     # bucket at once, and until when (monotonic seconds): see shared_take.
@@ -200,6 +214,17 @@ class Context:
             response_model=MergedFrame | TableFrame,
             response_model_exclude_unset=True,
         )(route)
+
+
+async def allows(ctx: Context, bucket: RateLimiter, key: str) -> bool:
+    """Whether ``key``'s bucket has room (and it is counted), without refusing anything: what
+    is over such a limit is left undone quietly (a mail not sent)."""
+    if bucket.allow(key) > 0:
+        return False
+    hub = ctx.hub_box.get("hub")
+    if hub is not None and hub.store.shared:
+        return await hub.take_token(bucket, key) <= 0
+    return True
 
 
 def client_of(connection: Request | WebSocket) -> str:

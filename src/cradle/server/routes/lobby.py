@@ -101,6 +101,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
             bot_menu=ctx.menu,
             max_bot_seconds=ctx.limits.bot_seconds,
             analyse_finished=ctx.limits.analyse_finished,
+            mail=ctx.hub().outbox.on,
         )
 
     @router.get("/api/games", response_model=LobbyPageAnswer, response_model_exclude_unset=True)
@@ -146,6 +147,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
                 bot_seconds=body.bot_seconds,
                 mode=body.mode,
                 deadline_s=body.deadline_s,
+                clock=None if body.clock is None else (body.clock.base_s, body.clock.increment_s),
                 standin=body.standin,
                 spectator_chat=body.spectator_chat,
                 rated=body.rated,

@@ -13,7 +13,10 @@ operations its users need (in the spirit of boardgame.io's ``db/base.ts``).
 | ``botjobs`` | the bots' turns: a queue in the database |
 | ``notices`` | the turn notices the database owes, their claims, the "no more mails" codes |
 | ``ratings`` | a rated game's update, the leaderboard, a player's profile |
-| ``accounts`` | accounts, their sessions and games |
+| ``accounts`` | accounts, their sessions and games, an account's data as a whole |
+| ``codes`` | the one-time codes mailed to people: password resets, address checks |
+| ``friends`` | friend requests and friendships, blocks, who is online, friends' tables |
+| ``invitations`` | friends' invitations to seats, in the invited person's inbox |
 | ``chat`` | the tables' chat lines and mutes |
 | ``moderation`` | people's reports, an operator's measures on accounts and lines, their log |
 | ``analyses``, ``rates`` | the analyses of finished games; the rates shared by the processes |
@@ -36,8 +39,11 @@ from cradle.server.store.accounts import AccountStore
 from cradle.server.store.analyses import AnalysisStore
 from cradle.server.store.botjobs import BotJobStore
 from cradle.server.store.chat import ChatStore
+from cradle.server.store.codes import CodeStore
 from cradle.server.store.database import Database
+from cradle.server.store.friends import FriendStore
 from cradle.server.store.games import GameStore
+from cradle.server.store.invitations import InvitationStore
 from cradle.server.store.lobby import LobbyStore
 from cradle.server.store.moderation import ModerationStore
 from cradle.server.store.new_games import NewGameStore
@@ -62,6 +68,9 @@ class Store:
         self.notices = NoticeStore(self.database)
         self.ratings = RatingStore(self.database)
         self.accounts = AccountStore(self.database, self.lobby)
+        self.codes = CodeStore(self.database)
+        self.friends = FriendStore(self.database)
+        self.invitations = InvitationStore(self.database)
         self.chat = ChatStore(self.database)
         self.moderation = ModerationStore(self.database, self.accounts)
         self.analyses = AnalysisStore(self.database)

@@ -9,7 +9,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -21,16 +21,26 @@ from cradle.server.store.lobby import LobbyStore
 from cradle.server.store.reader import AccountReader, live_until, raw
 from cradle.server.store.schema import (
     AccountRow,
+    BlockRow,
     ChatLineRow,
     ChatMuteRow,
     DeviceRow,
+    EmailCheckRow,
+    FriendshipRow,
     GameRow,
+    InvitationRow,
     NameSkeletonRow,
+    PasswordResetRow,
+    RatingChangeRow,
+    RatingRow,
     SeatRow,
     SessionRow,
 )
 
 FORMER = "former player"  # the name at the seats of a deleted account (no one may take it)
+# Why a session ended, as its device is told: the password was changed on another device, or
+# reset by a mailed link.
+ENDED_REASONS = ("password", "reset")
 
 
 class Taken(StorageError):
@@ -46,6 +56,8 @@ class Account:
     email: str | None
     turn_mail: bool
     created: float
+    email_verified: bool = False  # the person opened the link mailed to ``email``
+    invite_mail: bool = False  # friends' invitations to seats are mailed too
     language: str | None = None  # a catalogue's BCP 47 tag (cradle.i18n.tags); None: not known
 
     def public(self) -> dict[str, Any]:
@@ -53,10 +65,30 @@ class Account:
             "id": self.id,
             "name": self.name,
             "email": self.email,
+            "email_verified": self.email_verified,
             "turn_mail": self.turn_mail,
+            "invite_mail": self.invite_mail,
             "created": self.created,
             "language": self.language,
         }
+
+    @property
+    def mail_to(self) -> str | None:
+        """The address mail may go to: a verified one."""
+        return self.email if self.email_verified else None
+
+
+def end_sessions(
+    connection: Connection, account_id: str, reason: str, keep: str | None = None
+) -> None:
+    """End every session of the account but ``keep`` (a cookie's hash), saying ``reason`` to
+    their devices (``ENDED_REASONS``)."""
+    ending = update(SessionRow).where(
+        SessionRow.account_id == account_id, SessionRow.ended.is_(None)
+    )
+    if keep is not None:
+        ending = ending.where(SessionRow.id != keep)
+    connection.execute(ending.values(ended=reason))
 
 
 ACCOUNT_COLUMNS = (
@@ -65,6 +97,8 @@ ACCOUNT_COLUMNS = (
     raw(AccountRow.email),
     raw(AccountRow.turn_mail),
     raw(AccountRow.created),
+    raw(AccountRow.email_verified),
+    raw(AccountRow.invite_mail),
     raw(AccountRow.language),
 )
 
@@ -85,6 +119,8 @@ def read_account(row: Any) -> Account:
         email,
         read.flag(row.turn_mail, "turn mail setting"),
         read.number(row.created, "creation time"),
+        read.flag(row.email_verified, "address check") and email is not None,
+        read.flag(row.invite_mail, "invitation mail setting"),
         language,
     )
 
@@ -140,7 +176,36 @@ class AccountStore:
             if isinstance(exc.__cause__, IntegrityError):
                 raise Taken() from None  # another process took it meanwhile
             raise
-        return Account(account_id, name, None, False, now, language)
+        return Account(account_id, name, None, False, now, language=language)
+
+    def by_id(self, account_id: str) -> Account | None:
+        with self.database.engine.connect() as connection:
+            row = connection.execute(
+                select(*ACCOUNT_COLUMNS).where(AccountRow.id == account_id)
+            ).first()
+        return None if row is None else read_account(row)
+
+    def by_key(self, key: str) -> Account | None:
+        """The account whose name's key is ``key`` (``accounts.name_key``), or None."""
+        with self.database.engine.connect() as connection:
+            row = connection.execute(
+                select(*ACCOUNT_COLUMNS).where(AccountRow.name_key == key)
+            ).first()
+        return None if row is None else read_account(row)
+
+    def by_address(self, email: str, limit: int) -> list[Account]:
+        """The accounts (at most ``limit``) whose verified address is ``email`` (in any case)."""
+        with self.database.engine.connect() as connection:
+            rows = connection.execute(
+                select(*ACCOUNT_COLUMNS)
+                .where(
+                    func.lower(AccountRow.email) == email.lower(),
+                    AccountRow.email_verified.is_(True),
+                )
+                .order_by(AccountRow.created)
+                .limit(limit)
+            ).all()
+        return [read_account(row) for row in rows]
 
     def password_of(self, key: str) -> tuple[str, str] | None:
         """(account id, password hash) of the account whose name's key is ``key``, or None."""
@@ -224,7 +289,11 @@ class AccountStore:
             row = connection.execute(
                 select(*ACCOUNT_COLUMNS, raw(SessionRow.expires))
                 .join(SessionRow, SessionRow.account_id == AccountRow.id)
-                .where(SessionRow.id == session, AccountRow.suspended.is_not(True))
+                .where(
+                    SessionRow.id == session,
+                    SessionRow.ended.is_(None),
+                    AccountRow.suspended.is_not(True),
+                )
             ).first()
         if row is None:
             return None
@@ -235,28 +304,71 @@ class AccountStore:
             return None
         return read_account(row)
 
+    def ended(self, session: str, now: float) -> str | None:
+        """Why the session whose cookie's hash is ``session`` ended (``ENDED_REASONS``), if it
+        ended so and its device was not told yet; telling it is this call (the row goes)."""
+        with self.database.transaction() as connection:
+            reason = connection.execute(
+                select(SessionRow.ended).where(
+                    SessionRow.id == session,
+                    SessionRow.expires > now,
+                    SessionRow.ended.is_not(None),
+                )
+            ).scalar()
+            if reason is None:
+                return None
+            connection.execute(delete(SessionRow).where(SessionRow.id == session))
+        return str(reason) if reason in ENDED_REASONS else None
+
+    def ended_reason(self, session: str) -> str | None:
+        """Why the session ended (``ENDED_REASONS``), without telling its device yet."""
+        with self.database.engine.connect() as connection:
+            found = connection.execute(
+                select(SessionRow.ended).where(SessionRow.id == session)
+            ).scalar()
+        return str(found) if found in ENDED_REASONS else None
+
     def end_session(self, session: str) -> None:
         with self.database.transaction() as connection:
             connection.execute(delete(SessionRow).where(SessionRow.id == session))
 
     def set_password(self, account_id: str, password_hash: str, keep: str) -> None:
         """A new password; every other session of the account ends (``keep``: this one's
-        cookie's hash)."""
+        cookie's hash), its device told why when it next asks."""
         with self.database.transaction() as connection:
             connection.execute(
                 update(AccountRow).where(AccountRow.id == account_id).values(password=password_hash)
             )
+            end_sessions(connection, account_id, "password", keep)
+            # A reset link mailed before the change would undo it: it goes.
             connection.execute(
-                delete(SessionRow).where(SessionRow.account_id == account_id, SessionRow.id != keep)
+                delete(PasswordResetRow).where(PasswordResetRow.account_id == account_id)
             )
 
-    def set_mail(self, account_id: str, email: str | None, turn_mail: bool) -> None:
+    def set_mail(
+        self, account_id: str, email: str | None, turn_mail: bool, invite_mail: bool
+    ) -> bool:
+        """The account's address and what it wants mailed; a new address is unverified (its
+        earlier checks go). Whether the address changed."""
         with self.database.transaction() as connection:
+            before = connection.execute(
+                select(AccountRow.email).where(AccountRow.id == account_id)
+            ).scalar()
+            changed = before != email
+            values: dict[str, Any] = {
+                "email": email,
+                "turn_mail": turn_mail and email is not None,
+                "invite_mail": invite_mail and email is not None,
+            }
+            if changed:
+                values["email_verified"] = False
+                connection.execute(
+                    delete(EmailCheckRow).where(EmailCheckRow.account_id == account_id)
+                )
             connection.execute(
-                update(AccountRow)
-                .where(AccountRow.id == account_id)
-                .values(email=email, turn_mail=turn_mail and email is not None)
+                update(AccountRow).where(AccountRow.id == account_id).values(**values)
             )
+        return changed
 
     def set_language(self, account_id: str, language: str | None) -> None:
         """The account's language (a catalogue's tag; None: not known)."""
@@ -343,6 +455,117 @@ class AccountStore:
                 }
             )
         return found
+
+    def export(self, account_id: str) -> dict[str, Any]:
+        """Everything stored of the account that is its own (its data, as a whole): the
+        account (never its password's hash), its sessions (when, never their cookies), the
+        seats it holds, its chat lines, mutes, ratings and their changes, friends, requests,
+        blocks and invitations."""
+        speaker = f"a:{account_id}"
+        with self.database.engine.connect() as connection:
+            account = connection.execute(
+                select(*ACCOUNT_COLUMNS).where(AccountRow.id == account_id)
+            ).first()
+            if account is None:
+                return {}
+
+            def rows(query: Any) -> list[dict[str, Any]]:
+                return [dict(row._mapping) for row in connection.execute(query)]
+
+            def names(ids: set[str]) -> dict[str, str]:
+                if not ids:
+                    return {}
+                found = connection.execute(
+                    select(AccountRow.id, AccountRow.name).where(AccountRow.id.in_(sorted(ids)))
+                )
+                return {str(i): str(n) for i, n in found}
+
+            friendships = rows(
+                select(FriendshipRow).where(
+                    or_(FriendshipRow.asker == account_id, FriendshipRow.asked == account_id)
+                )
+            )
+            blocks = rows(select(BlockRow).where(BlockRow.blocker == account_id))
+            invitations = rows(
+                select(InvitationRow).where(
+                    or_(InvitationRow.account_id == account_id, InvitationRow.sender == account_id)
+                )
+            )
+            others = (
+                {str(f["asker"]) for f in friendships}
+                | {str(f["asked"]) for f in friendships}
+                | {str(b["blocked"]) for b in blocks}
+                | {str(i["account_id"]) for i in invitations}
+                | {str(i["sender"]) for i in invitations}
+            )
+            named = names(others)
+            data: dict[str, Any] = {
+                "account": {
+                    "id": account.id,
+                    "name": account.name,
+                    "email": account.email,
+                    "email_verified": bool(account.email_verified),
+                    "turn_mail": bool(account.turn_mail),
+                    "invite_mail": bool(account.invite_mail),
+                    "created": float(account.created),
+                },
+                "sessions": rows(
+                    select(SessionRow.created, SessionRow.expires, SessionRow.ended).where(
+                        SessionRow.account_id == account_id
+                    )
+                ),
+                "seats": rows(
+                    select(SeatRow.game_id, SeatRow.seat, SeatRow.name, SeatRow.standin).where(
+                        SeatRow.account_id == account_id
+                    )
+                ),
+                "chat_lines": rows(
+                    select(
+                        ChatLineRow.game_id, ChatLineRow.seat, ChatLineRow.text, ChatLineRow.created
+                    )
+                    .where(ChatLineRow.speaker == speaker)
+                    .order_by(ChatLineRow.id)
+                ),
+                "mutes": rows(
+                    select(ChatMuteRow.muted, ChatMuteRow.created).where(
+                        ChatMuteRow.viewer == speaker
+                    )
+                ),
+                "ratings": rows(select(RatingRow).where(RatingRow.account_id == account_id)),
+                "rating_changes": rows(
+                    select(RatingChangeRow).where(RatingChangeRow.account_id == account_id)
+                ),
+                "friends": [
+                    {
+                        "name": named.get(
+                            str(f["asked"] if f["asker"] == account_id else f["asker"])
+                        ),
+                        "asked_by_you": f["asker"] == account_id,
+                        "accepted": bool(f["accepted"]),
+                        "created": f["created"],
+                    }
+                    for f in friendships
+                ],
+                "blocked": [
+                    {"name": named.get(str(b["blocked"])), "created": b["created"]} for b in blocks
+                ],
+                "invitations": [
+                    {
+                        "game_id": i["game_id"],
+                        "seat": i["seat"],
+                        "to": named.get(str(i["account_id"])),
+                        "from": named.get(str(i["sender"])),
+                        "created": i["created"],
+                    }
+                    for i in invitations
+                ],
+            }
+        for rating in data["ratings"]:
+            rating.pop("account_id", None)
+        for change in data["rating_changes"]:
+            change.pop("account_id", None)
+        data["games"] = self.games_of(account_id, 10_000)
+        return data
 
     def count(self) -> int:
         with self.database.engine.connect() as connection:

@@ -251,6 +251,13 @@ class Database:
                 {"channel": NOTIFY_CHANNEL, "payload": payload},
             )
 
+    def announce(self, payload: str) -> None:
+        """Tell the other processes ``payload`` now (a notice of its own transaction)."""
+        if self.is_sqlite:
+            return
+        with self.transaction() as connection:
+            self.notify(connection, payload)
+
     def notify_change(
         self, connection: Connection, game_id: str, version: int, now: float, move: str = ""
     ) -> None:

@@ -96,6 +96,11 @@ class StoredGame:
     ended_by: str | None = None
     result: list[dict[str, Any]] | None = None
     creator: int | None = None  # the creator's own seat
+    # A live table's clocks: base time and increment (None: no clock), each seat's time left.
+    clock_base_s: float | None = None
+    clock_increment_s: float | None = None
+    clock_left: list[float] = field(default_factory=list)
+    gone: dict[int, float] = field(default_factory=dict)  # seat -> since when no page is open
 
     def playing(self) -> list[str]:
         """The seats as they play now: a seat its stand-in plays for is that bot."""
@@ -115,6 +120,42 @@ class StoredGame:
             options=dict(self.options),
             actions=list(self.actions),
         )
+
+
+@dataclass(frozen=True)
+class Clocks:
+    """A live table's clocks after a change, worked out at the time it is stored (:meth:`at`):
+    ``left``, each seat's seconds left as its clock last stopped; ``stops``, the seat whose
+    turn the change ends (its clock stops: what its ``deadline`` left, or else what it had,
+    plus ``increment``); ``runs``, the seat whose clock runs from the change on (None: none
+    runs), and ``until`` (with ``keep``): the deadline of a clock that goes on running as it
+    was (a turn of several actions, an undo)."""
+
+    left: tuple[float, ...]
+    stops: int | None = None
+    deadline: float | None = None
+    increment: float = 0.0
+    runs: int | None = None
+    keep: bool = False
+    until: float | None = None
+
+    def at(self, now: float) -> tuple[list[float], float | None]:
+        """Each seat's time left and the running clock's deadline, for a change at ``now``."""
+        left = list(self.left)
+        if self.stops is not None:
+            had = left[self.stops] if self.deadline is None else self.deadline - now
+            left[self.stops] = max(0.0, had) + self.increment
+        if self.keep:
+            return left, self.until
+        return left, None if self.runs is None else now + left[self.runs]
+
+
+def clock_values(clocks: Clocks | None, now: float) -> dict[str, object]:
+    """The games row's clock columns after a change at ``now`` (none: no clock)."""
+    if clocks is None:
+        return {}
+    left, deadline = clocks.at(now)
+    return {"clock_left": left, "deadline": deadline}
 
 
 def playing_seats(seats: list[str], standin: int | None, standins: dict[int, str]) -> list[str]:
@@ -174,6 +215,9 @@ GAME_COLUMNS = (
     raw(GameRow.spectator_chat),
     raw(GameRow.rated),
     raw(GameRow.away),
+    raw(GameRow.clock_base_s),
+    raw(GameRow.clock_increment_s),
+    cast(GameRow.clock_left, Text).label("clock_left"),
 )
 
 
@@ -206,6 +250,16 @@ def decode_game(row: RowMapping) -> StoredGame:
     bot_seconds = row["bot_seconds"]
     deadline_s, deadline, standin = row["deadline_s"], row["deadline"], row["standin"]
     ended_by, creator = row["ended_by"], row["creator"]
+    base, increment = row["clock_base_s"], row["clock_increment_s"]
+    found = None if row["clock_left"] is None else read.json(row["clock_left"], "clocks")
+    left: list[float] = []
+    if base is None:
+        if increment is not None or found is not None:
+            read.fail("it has clocks without a base time")
+    else:
+        if not isinstance(found, list) or len(found) != len(seats):
+            read.fail("its stored clocks are not one time per seat")
+        left = [read.number(seconds, "time left") for seconds in found]
     return StoredGame(
         id=read.game_id,
         game=read.text(row["game"], "game", 20),
@@ -235,6 +289,9 @@ def decode_game(row: RowMapping) -> StoredGame:
         spectator_chat=read.flag(row["spectator_chat"], "spectators' chat flag"),
         rated=read.flag(row["rated"], "rated flag"),
         away=away_seats(read.integer(row["away"], "seats away", 0, 2 ** len(seats) - 1)),
+        clock_base_s=None if base is None else read.number(base, "base time"),
+        clock_increment_s=None if base is None else read.number(increment, "increment"),
+        clock_left=left,
     )
 
 
@@ -340,6 +397,7 @@ class GameStore:
                 raw(SeatRow.standin),
                 raw(SeatRow.account_id),
                 raw(SeatRow.name),
+                raw(SeatRow.gone),
             ).where(SeatRow.game_id == game.id)
         ).all()
         invites = connection.execute(
@@ -359,8 +417,10 @@ class GameStore:
         last_seat = len(game.seats) - 1
         humans = {seat for seat, kind in enumerate(game.seats) if kind == "human"}
         levels = tuple(LEVELS)
-        for raw_seat, token, claimed, standin, account, name in seats:
+        for raw_seat, token, claimed, standin, account, name, gone in seats:
             seat = read.integer(raw_seat, "token's seat", 0, last_seat)
+            if gone is not None:
+                game.gone[seat] = read.number(gone, "time the seat's person left")
             if account is not None:
                 game.accounts[seat] = read.text(account, "seat's account", 16)
             if name is not None:
@@ -464,6 +524,24 @@ class GameStore:
         query = select(GameRow.id).where(running & condition).order_by(order).limit(limit)
         with self.database.engine.connect() as connection:
             return game_ids(connection.execute(query).scalars())
+
+    def lapsed_clocks(self, now: float, limit: int = 100) -> list[str]:
+        """Live games in progress whose running clock ran out before ``now``."""
+        with self.database.engine.connect() as connection:
+            found = connection.execute(
+                select(GameRow.id)
+                .where(
+                    GameRow.status == "running",
+                    GameRow.mode == "live",
+                    GameRow.clock_base_s.is_not(None),
+                    GameRow.bot_turn.is_(False),
+                    GameRow.deadline.is_not(None),
+                    GameRow.deadline < now,
+                )
+                .order_by(GameRow.deadline)
+                .limit(limit)
+            ).scalars()
+            return game_ids(found)
 
     def expire_unplayed(self, now: float, unplayed_seconds: float, limit: int = 500) -> list[str]:
         """End (``expired``) the live games nobody played in that nobody changed for

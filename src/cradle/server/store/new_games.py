@@ -91,6 +91,9 @@ class NewGameStore:
                     "creator": game.creator,
                     "spectator_chat": game.spectator_chat,
                     "rated": game.rated,
+                    "clock_base_s": game.clock_base_s,
+                    "clock_increment_s": game.clock_increment_s,
+                    "clock_left": list(game.clock_left) if game.clock_base_s is not None else None,
                 },
             )
             for seat, token in sorted(game.tokens.items()):

@@ -107,7 +107,7 @@ def mail_address(
     connection: Connection, game_id: str, seat: int
 ) -> tuple[str, str, str | None] | None:
     """(account id, e-mail address, language) of the account holding ``seat`` if it wants
-    turn notices by e-mail."""
+    turn notices by e-mail at an address it verified."""
     row = connection.execute(
         select(AccountRow.id, AccountRow.email, AccountRow.language)
         .join(SeatRow, SeatRow.account_id == AccountRow.id)
@@ -116,6 +116,7 @@ def mail_address(
             SeatRow.seat == seat,
             AccountRow.turn_mail.is_(True),
             AccountRow.email.is_not(None),
+            AccountRow.email_verified.is_(True),  # no mail before the address is checked
         )
     ).first()  # a guest's seat has no account, and a guest no mail
     if row is None or not isinstance(row[1], str) or "@" not in row[1]:

@@ -15,17 +15,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, insert
+from sqlalchemy import delete, insert, update
 from sqlalchemy.engine import Connection
 
 from cradle.server.store.analyses import queue as queue_analysis
 from cradle.server.store.botjobs import BotJobStore, drop_jobs, move_job, set_job
 from cradle.server.store.database import Database
 from cradle.server.store.errors import Conflict
-from cradle.server.store.games import away_bits, bump, end_unplayed, next_deadline
+from cradle.server.store.games import (
+    Clocks,
+    away_bits,
+    bump,
+    clock_values,
+    end_unplayed,
+    next_deadline,
+)
 from cradle.server.store.notices import TurnBegins, owe_notice
 from cradle.server.store.ratings import rate_game
-from cradle.server.store.schema import ActionRow, BotClockRow, DueNoticeRow
+from cradle.server.store.schema import ActionRow, BotClockRow, DueNoticeRow, SeatRow
 
 
 @dataclass(frozen=True)
@@ -41,7 +48,7 @@ class MoveChange:
     kept: ``begins``, the turn of a person this move begins, whose notice is owed now; the
     mover's own are moot). ``away``: the seats away after the move (None: as before).
     ``standin_level``: the stand-in bot level that made the move for the seat's person (None:
-    the seat's own player made it).
+    the seat's own player made it). ``clocks``: a live table's clocks after the move.
     """
 
     game_id: str
@@ -61,12 +68,14 @@ class MoveChange:
     begins: TurnBegins | None = None
     away: frozenset[int] | None = None
     standin_level: str | None = None
+    clocks: Clocks | None = None
 
 
 @dataclass(frozen=True)
 class UndoChange:
     """The last action (number ``ply - 1``) of the game at ``ply``/``version`` taken back;
-    ``status``, ``bot_turn`` and ``bot_cost`` as the game is then."""
+    ``status``, ``bot_turn`` and ``bot_cost`` as the game is then; ``clocks``: a live
+    table's clocks after it."""
 
     game_id: str
     ply: int
@@ -74,30 +83,56 @@ class UndoChange:
     status: str
     bot_turn: bool
     bot_cost: float = 0.0
+    clocks: Clocks | None = None
 
 
 @dataclass(frozen=True)
 class StandInChange:
     """``seat``'s stand-in bot plays its turn (its deadline passed), costing ``cost`` per
-    decision; ``away``: the seats away from then on (None: as before)."""
+    decision; ``away``: the seats away from then on (None: as before); ``clocks``: a live
+    table's (the seat's stops)."""
 
     game_id: str
     version: int
     seat: int
     cost: float
     away: frozenset[int] | None = None
+    clocks: Clocks | None = None
 
 
 @dataclass(frozen=True)
 class ReturnChange:
     """``seat``'s person is back: the seats away are ``away`` from now on; ``deciding``: its
-    stand-in was playing its turn, which is the person's again, with a fresh deadline."""
+    stand-in was playing its turn, which is the person's again, with a fresh deadline (at a
+    live table, ``clocks``: the person's clock starts again)."""
 
     game_id: str
     version: int
     seat: int
     away: frozenset[int]
     deciding: bool
+    clocks: Clocks | None = None
+
+
+@dataclass(frozen=True)
+class LapseChange:
+    """The clock of the seat deciding at a live table ran out: it stops at nothing left
+    (``clocks``); the others may then let its stand-in play or end the game without it."""
+
+    game_id: str
+    version: int
+    clocks: Clocks
+
+
+@dataclass(frozen=True)
+class PresenceChange:
+    """At a live table with clocks, ``seat``'s person has had no page open since ``gone``
+    (None: they have one again)."""
+
+    game_id: str
+    version: int
+    seat: int
+    gone: float | None
 
 
 @dataclass(frozen=True)
@@ -152,9 +187,12 @@ class PlayStore:
                 result=c.result,
                 bot_turn=c.bot_turn,
                 updated=now,
-                deadline=next_deadline(c.bot_turn or c.status == "over", now),
                 standin=c.standin,
-                **played,
+                **{
+                    "deadline": next_deadline(c.bot_turn or c.status == "over", now),
+                    **played,
+                    **clock_values(c.clocks, now),
+                },
             )
             connection.execute(
                 insert(ActionRow),
@@ -201,8 +239,8 @@ class PlayStore:
                 result=None,
                 bot_turn=c.bot_turn,
                 updated=now,
-                deadline=next_deadline(c.bot_turn, now),
                 standin=None,
+                **{"deadline": next_deadline(c.bot_turn, now), **clock_values(c.clocks, now)},
             )
             connection.execute(
                 delete(ActionRow).where(ActionRow.game_id == c.game_id, ActionRow.ply >= c.ply - 1)
@@ -216,14 +254,14 @@ class PlayStore:
         c = change
 
         def work(connection: Connection, now: float) -> None:
-            stays = {} if c.away is None else {"away": away_bits(c.away)}
+            stays: dict[str, Any] = {} if c.away is None else {"away": away_bits(c.away)}
+            stays.update({"deadline": None, **clock_values(c.clocks, now)})
             bump(
                 connection,
                 c.game_id,
                 c.version,
                 standin=c.seat,
                 bot_turn=True,
-                deadline=None,
                 updated=now,
                 **stays,
             )
@@ -241,11 +279,36 @@ class PlayStore:
             values: dict[str, Any] = {"away": away_bits(c.away), "updated": now}
             if c.deciding:
                 values.update(standin=None, bot_turn=False, deadline=next_deadline(False, now))
+            values.update(clock_values(c.clocks, now))
             bump(connection, c.game_id, c.version, **values)
             if c.deciding:
                 self._job(connection, c, False, now, 0.0)
             else:  # a bot's turn (another seat's), if any, stays as it is at the new version
                 move_job(connection, c.game_id, c.version + 1)
+
+        return self.database.write(c.game_id, c.version, work)
+
+    def lapse(self, change: LapseChange) -> float:
+        """Store that a live table's running clock ran out (see :class:`LapseChange`)."""
+        c = change
+
+        def work(connection: Connection, now: float) -> None:
+            values: dict[str, Any] = {"updated": now, **clock_values(c.clocks, now)}
+            bump(connection, c.game_id, c.version, **values)
+
+        return self.database.write(c.game_id, c.version, work)
+
+    def presence(self, change: PresenceChange) -> float:
+        """Store whether the seat's person has a page open (see :class:`PresenceChange`)."""
+        c = change
+
+        def work(connection: Connection, now: float) -> None:
+            bump(connection, c.game_id, c.version, updated=now)
+            connection.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == c.game_id, SeatRow.seat == c.seat)
+                .values(gone=c.gone)
+            )
 
         return self.database.write(c.game_id, c.version, work)
 

@@ -72,6 +72,12 @@ class GameRow(Base):
     # The seats whose person is away (a bit per seat): the others let their stand-in bot play
     # each of their turns whose deadline passes, until they move or say they are back.
     away: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # A live table's clocks (None: no clock): each person's base time and the seconds added
+    # when their turn ends, and each seat's seconds left as its clock last stopped; the one
+    # running (the seat deciding) runs out at ``deadline``.
+    clock_base_s: Mapped[float | None] = mapped_column(Float, nullable=True)
+    clock_increment_s: Mapped[float | None] = mapped_column(Float, nullable=True)
+    clock_left: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
 
 
 class SeatRow(Base):
@@ -89,6 +95,9 @@ class SeatRow(Base):
     # (the account's, a guest's own, or "former player" once the account is deleted).
     account_id: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # At a live table with clocks: since when the seat's person has had no page open (None: one
+    # is open, or none was yet).
+    gone: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class InviteRow(Base):
@@ -313,6 +322,12 @@ class AccountRow(Base):
     created: Mapped[float] = mapped_column(Float)
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     turn_mail: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Whether the person opened the link mailed to ``email`` (no mail but that one goes to an
+    # address before); whether a friend's invitation to a seat is mailed too; when a page of
+    # this account last held its live connection (friends see it online).
+    email_verified: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    invite_mail: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    seen: Mapped[float | None] = mapped_column(Float, nullable=True)
     language: Mapped[str | None] = mapped_column(String(16), nullable=True)
     # An operator's measures (``cradle admin``): no chat lines; no signing in.
     muted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
@@ -330,6 +345,9 @@ class SessionRow(Base):
     )
     created: Mapped[float] = mapped_column(Float)
     expires: Mapped[float] = mapped_column(Float, index=True)
+    # Why the session ended, once it did (``password``: changed on another device; ``reset``:
+    # reset by a mailed link): the device is told so, once, instead of failing quietly.
+    ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class NameSkeletonRow(Base):
@@ -402,3 +420,79 @@ class ModerationRow(Base):
     action: Mapped[str] = mapped_column(String(20))
     target: Mapped[str] = mapped_column(String(200))
     why: Mapped[str] = mapped_column(Text)
+
+
+class PasswordResetRow(Base):
+    """A mailed link's one-time code (its SHA-256) that sets a new password of ``account_id``
+    until ``expires``."""
+
+    __tablename__ = "password_resets"
+
+    code: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float, index=True)
+
+
+class EmailCheckRow(Base):
+    """A mailed link's one-time code (its SHA-256) that shows ``account_id`` reads the mail of
+    ``email`` (a change of the account's address makes it void)."""
+
+    __tablename__ = "email_checks"
+
+    code: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    email: Mapped[str] = mapped_column(String(254))
+    created: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float, index=True)
+
+
+class FriendshipRow(Base):
+    """``asker`` asked ``asked`` to be friends; ``accepted`` once ``asked`` agreed (one row per
+    pair: whoever asked first)."""
+
+    __tablename__ = "friendships"
+
+    asker: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    asked: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    accepted: Mapped[bool] = mapped_column(Boolean, default=False)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class BlockRow(Base):
+    """``blocker`` takes nothing from ``blocked``: no invitations, chat lines or friend
+    requests."""
+
+    __tablename__ = "blocks"
+
+    blocker: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    blocked: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    created: Mapped[float] = mapped_column(Float)
+
+
+class InvitationRow(Base):
+    """A friend's invitation to a seat, in ``account_id``'s inbox: it takes the seat while the
+    seat is free (the table's invite link for it stops working then)."""
+
+    __tablename__ = "invitations"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    sender: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    created: Mapped[float] = mapped_column(Float)

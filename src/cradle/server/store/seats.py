@@ -13,9 +13,9 @@ from sqlalchemy.engine import Connection
 from cradle.server.store.botjobs import move_job
 from cradle.server.store.database import Database
 from cradle.server.store.errors import Conflict, Refused
-from cradle.server.store.games import bump
+from cradle.server.store.games import Clocks, bump, clock_values
 from cradle.server.store.notices import TurnBegins, owe_notice
-from cradle.server.store.schema import GameRow, InviteRow, SeatRow, TransferRow
+from cradle.server.store.schema import GameRow, InvitationRow, InviteRow, SeatRow, TransferRow
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,11 @@ class SeatChange:
     name: str | None = None
     standin: str | None = None
     begins: TurnBegins | None = None
+    # A friend's invitation to this seat (its id, in ``account``'s inbox), used up with it; the
+    # seat's invite link stops working too.
+    invitation: str | None = None
+    # A live table's clocks once the seat is taken (the one deciding starts when everyone is).
+    clocks: Clocks | None = None
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,33 @@ class SeatStore:
         holder = {"account_id": c.account, "name": c.name, "standin": c.standin}
 
         def work(connection: Connection, now: float) -> None:
-            if c.invite is None:
+            if c.invitation is not None:
+                used = connection.execute(
+                    delete(InvitationRow).where(
+                        InvitationRow.id == c.invitation,
+                        InvitationRow.game_id == c.game_id,
+                        InvitationRow.seat == c.seat,
+                        InvitationRow.account_id == c.account,
+                    )
+                ).rowcount
+                if used != 1:
+                    raise Refused(
+                        f"invitation {c.invitation} was used or withdrawn",
+                        "this invitation was used or withdrawn",
+                    )
+                # A seat waiting for its invite link, or one open in the lobby: the link dies.
+                invited = connection.execute(
+                    delete(InviteRow).where(
+                        InviteRow.game_id == c.game_id, InviteRow.seat == c.seat
+                    )
+                ).rowcount
+                taking = update(SeatRow).where(SeatRow.game_id == c.game_id, SeatRow.seat == c.seat)
+                if invited != 1:
+                    taking = taking.where(SeatRow.claimed.is_(False))
+                found = connection.execute(
+                    taking.values(claimed=True, token=c.token, **holder)
+                ).rowcount
+            elif c.invite is None:
                 found = connection.execute(
                     update(SeatRow)
                     .where(
@@ -98,6 +129,7 @@ class SeatStore:
                     (GameRow.bot_turn.is_(True), None),
                     else_=GameRow.deadline_s + literal(now, Float),
                 )
+            started.update(clock_values(c.clocks, now))  # a live table's: as ruled
             bump(connection, c.game_id, c.version, status=c.status, updated=now, **started)
             # Whose turn it is does not change: a bot's turn stays as it is, at the new version.
             move_job(connection, c.game_id, c.version + 1)
