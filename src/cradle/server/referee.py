@@ -309,9 +309,9 @@ def rule_lapse(table: Table, now: float, settings: Settings) -> Ruling:
     plays at once."""
     seat = table.to_move()
     if table.clock_base_s is None or seat is None or table.deadline is None:
-        raise forbidden("no clock runs")
+        raise forbidden(N_("no clock runs"))
     if table.deadline >= now or table.bot_turn():
-        raise forbidden("moved on meanwhile")
+        raise forbidden(N_("moved on meanwhile"))
     if seat in table.away:
         return rule_stand_in(table, seat, table.away, settings)
     left = list(table.clock_left)

@@ -108,8 +108,10 @@ class Seats:
             )
         if request.clock is not None and (request.mode != "live" or request.hotseat):
             raise bad_request(
-                "clocks are for live tables with a screen per person (turn-based ones have "
-                "deadlines)"
+                N_(
+                    "clocks are for live tables with a screen per person (turn-based ones have "
+                    "deadlines)"
+                )
             )
         deadline_s = None
         if request.mode == "turn":

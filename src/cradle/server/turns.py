@@ -66,7 +66,7 @@ class Turns:
         may act about; 403 saying why not."""
         clocked = table.clock_base_s is not None
         if table.mode != "turn" and not clocked:
-            raise forbidden("only turn-based tables and live tables with clocks have deadlines")
+            raise forbidden(N_("only turn-based tables and live tables with clocks have deadlines"))
         if table.is_over:
             raise forbidden(N_("the game is over"))
         late = table.to_move()
@@ -83,11 +83,13 @@ class Turns:
             absent = gone is not None and self.clock() >= gone + ABSENT_SECONDS
             if not ran_out and not absent:
                 raise forbidden(
-                    f"{table.record.players[late]}'s clock has not run out yet, nor have they "
-                    "been away long"
+                    N_("{player}'s clock has not run out yet, nor have they been away long"),
+                    player=table.record.players[late],
                 )
         elif table.deadline is None or self.clock() < table.deadline:
-            raise forbidden(f"{table.record.players[late]}'s deadline has not passed yet")
+            raise forbidden(
+                N_("{player}'s deadline has not passed yet"), player=table.record.players[late]
+            )
         return late
 
     async def timeout(self, table: Table, token: str | None, choice: str) -> None:

@@ -399,9 +399,9 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         if found.account.email is None:
             raise BadInput("the account has no e-mail address to check (PATCH /api/me)")
         if found.account.email_verified:
-            raise ApiError(409, "this address is verified already")
+            raise ApiError(409, N_("this address is verified already"))
         if not ctx.hub().outbox.on:
-            raise ApiError(503, "this server sends no mail (its operator set no SMTP server)")
+            raise ApiError(503, N_("this server sends no mail (its operator set no SMTP server)"))
         await check_address(found.account)
         return {"asked": True}
 
@@ -418,8 +418,10 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         found = await hub.runtime.db(accounts.verify, hub.store.codes, code, time.time())
         if found is None:
             raise forbidden(
-                "this link is not valid (each works once, within a day, for the address it "
-                "was sent to)"
+                N_(
+                    "this link is not valid (each works once, within a day, for the address it "
+                    "was sent to)"
+                )
             )
         await hub.people.tell(found[0], "inbox")  # its open pages read the account again
         return {"email": found[1]}
@@ -484,7 +486,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             accounts.use_reset, hub.store.codes, code, password, time.time()
         )
         if account_id is None:
-            raise forbidden("this link is not valid (each works once, within the hour)")
+            raise forbidden(N_("this link is not valid (each works once, within the hour)"))
         await hub.people.tell(account_id, "sessions")
         secret = await hub.runtime.db(
             accounts.start_session, hub.store.accounts, account_id, time.time()
@@ -493,7 +495,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             accounts.account_of_session, hub.store.accounts, secret, time.time()
         )
         if account is None:  # deleted in between
-            raise forbidden("this link is not valid (each works once, within the hour)")
+            raise forbidden(N_("this link is not valid (each works once, within the hour)"))
         return signed_in_answer(request, account, secret)
 
     @router.get("/api/me/export")

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request, WebSocket
 
+from cradle.core.words import N_
 from cradle.server import accounts
 from cradle.server.answers import FriendAnswer, FriendList, Invitations, Invited, Joined
 from cradle.server.errors import ApiError, bad_request, forbidden
@@ -48,9 +49,9 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         hub = ctx.hub()
         found = await hub.runtime.db(hub.store.accounts.by_key, accounts.name_key(raw.strip()))
         if found is None:
-            raise ApiError(404, "nobody has an account of that name")
+            raise ApiError(404, N_("nobody has an account of that name"))
         if found.id == signed.account.id:
-            raise bad_request("that is your own name")
+            raise bad_request(N_("that is your own name"))
         return found
 
     async def friend_list(account: str) -> dict[str, Any]:
@@ -87,9 +88,9 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
             hub.store.friends.ask, signed.account.id, friend.id, time.time()
         )
         if status == "blocking":
-            raise ApiError(409, "you block this person: unblock them first")
+            raise ApiError(409, N_("you block this person: unblock them first"))
         if status == "full":
-            raise ApiError(409, "one of you has too many friends and requests already")
+            raise ApiError(409, N_("one of you has too many friends and requests already"))
         if status == "friends" or not await hub.runtime.db(
             hub.store.friends.blocks, friend.id, signed.account.id
         ):
@@ -117,7 +118,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         if not await hub.runtime.db(
             hub.store.friends.block, signed.account.id, blocked.id, time.time()
         ):
-            raise ApiError(409, "you block too many people already")
+            raise ApiError(409, N_("you block too many people already"))
         await hub.chat.refresh_mutes(f"a:{signed.account.id}")  # their lines stop at once
         return await friend_list(signed.account.id)
 
@@ -142,19 +143,19 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         hub = ctx.hub()
         table = await hub.fresh(await hub.table(game_id))
         if signed.account.id not in table.accounts.values():
-            raise forbidden("only a player holding a seat at this table invites to it")
+            raise forbidden(N_("only a player holding a seat at this table invites to it"))
         friend = await other(signed, body.name)
         if await hub.runtime.db(hub.store.friends.blocks, friend.id, signed.account.id):
-            raise forbidden("this person takes no invitations from you")
+            raise forbidden(N_("this person takes no invitations from you"))
         if not await hub.runtime.db(hub.store.friends.are_friends, signed.account.id, friend.id):
-            raise forbidden("you invite your friends by name: ask them to be friends first")
+            raise forbidden(N_("you invite your friends by name: ask them to be friends first"))
         if friend.id in table.accounts.values():
-            raise ApiError(409, "this person holds a seat at this table already")
+            raise ApiError(409, N_("this person holds a seat at this table already"))
         if table.is_over:
-            raise forbidden("the game is over")
+            raise forbidden(N_("the game is over"))
         free = table.free_seats()
         if not free:
-            raise ApiError(409, "every seat of this table is taken")
+            raise ApiError(409, N_("every seat of this table is taken"))
         await ctx.throttle(ctx.social, "id:" + signed.account.id, "invitations")
         invited = await hub.runtime.db(hub.store.invitations.of, friend.id)
         mine = [i.seat for i in invited if i.game_id == table.id]
@@ -215,7 +216,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         hub = ctx.hub()
         found = await hub.runtime.db(hub.store.invitations.get, invitation, signed.account.id)
         if found is None:
-            raise forbidden("this invitation was used or withdrawn")
+            raise forbidden(N_("this invitation was used or withdrawn"))
         await ctx.throttle(ctx.creations, client_of(request), "seats joined")
         table = await hub.fresh(await hub.table(found[0]))
         return await hub.seats.join(

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import Float, case, delete, insert, literal, or_, select, update
 from sqlalchemy.engine import Connection
 
+from cradle.core.words import N_
 from cradle.server.store.botjobs import move_job
 from cradle.server.store.database import Database
 from cradle.server.store.errors import Conflict, Refused
@@ -81,7 +82,7 @@ class SeatStore:
                 if used != 1:
                     raise Refused(
                         f"invitation {c.invitation} was used or withdrawn",
-                        "this invitation was used or withdrawn",
+                        N_("this invitation was used or withdrawn"),
                     )
                 # A seat waiting for its invite link, or one open in the lobby: the link dies.
                 invited = connection.execute(
@@ -156,7 +157,7 @@ class SeatStore:
                 if used != 1:
                     raise Refused(
                         f"the transfer of seat {c.seat} of {c.game_id} was used",
-                        "this link is not valid (each link works once, within the hour)",
+                        N_("this link is not valid (each link works once, within the hour)"),
                     )
             connection.execute(
                 update(SeatRow)
