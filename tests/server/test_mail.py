@@ -21,7 +21,14 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from cradle.server.mail import NOTICE_SECONDS, MailSettings, NotSent, send_mail, turn_mail
+from cradle.server.mail import (
+    NOTICE_SECONDS,
+    MailSettings,
+    NotSent,
+    account_mail,
+    send_mail,
+    turn_mail,
+)
 from cradle.server.store import Store
 from cradle.server.store.notices import DueMail, TurnBegins, owe_notice
 from cradle.server.store.schema import AccountRow, GameRow
@@ -611,3 +618,28 @@ def test_turn_notices_wait_out_an_smtp_server_that_is_down_and_go_once(any_db_ur
             assert len(inbox.mails) == 1
         assert mail["To"] == ["ann@example.org", "bob@example.org"][second]
         assert f"#/play/{game_id}" in mail.get_content()
+
+
+@pytest.mark.parametrize(
+    ("kind", "language", "subject", "words", "tag"),
+    [
+        ("reset", "es", "Elige una contraseña nueva para Ann", "abre este enlace", "es"),
+        ("verify", "pt-BR", "Confirme seu endereço de e-mail para Ann", "abra este link", "pt-BR"),
+        ("invite", "es", "Bob te invita a una partida de Gheos", "Ocupa el asiento", "es"),
+        ("reset", None, "Choose a new password for Ann", "open this link", "en"),
+    ],
+)
+def test_account_mails_speak_the_recipients_language(
+    kind: str, language: str | None, subject: str, words: str, tag: str
+) -> None:
+    """Issue 66: a reset link, an address check and a friend's invitation go out in the
+    recipient's account's language (English for an account without one), whole sentences
+    from the catalogues with their links in place."""
+    link = "https://cradle.example/#/reset/c0de"
+    params = {"name": "Ann", "email": "ann@example.org", "sender": "Bob", "title": "Gheos",
+              "link": link, "account": "https://cradle.example/#/account"}  # fmt: skip
+    mail = account_mail(settings("smtp://mail:25"), kind, "ann@example.org", language, **params)
+    assert mail["Subject"] == subject
+    assert mail["Content-Language"] == tag
+    body = mail.get_content()
+    assert words in body and link in body and "{" not in body

@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from cradle import i18n
+from cradle.core.words import N_
 from cradle.games import UnknownGame, get_game
 from cradle.server.events import Changed
 from cradle.server.metrics import MAILS
@@ -329,43 +330,55 @@ class Notices:
         return owed
 
 
-# The mails about an account (whole sentences with named placeholders, in English until the
-# server's words are translated): each kind's subject and body.
+# The mails about an account (whole sentences with named placeholders, gettext messages said
+# in the recipient's language): each kind's subject and body.
 ACCOUNT_MAILS: dict[str, tuple[str, str]] = {
     "reset": (
-        "Choose a new password for {name}",
-        "Someone, hopefully you, asked to reset the password of the account {name}.\n\n"
-        "To choose a new password, open this link within an hour: {link}\n\n"
-        "The link works once, and using it signs the account out on every device. If you did "
-        "not ask for it, ignore this mail: your password stays as it is.\n",
+        N_("Choose a new password for {name}"),
+        N_(
+            "Someone, hopefully you, asked to reset the password of the account {name}.\n\n"
+            "To choose a new password, open this link within an hour: {link}\n\n"
+            "The link works once, and using it signs the account out on every device. If you "
+            "did not ask for it, ignore this mail: your password stays as it is.\n"
+        ),
     ),
     "verify": (
-        "Confirm your e-mail address for {name}",
-        "To confirm that {email} is the address of the account {name}, open this link within "
-        "a day: {link}\n\n"
-        "Until then no turn notices or invitations are mailed to this address. If you did not "
-        "give this address, ignore this mail.\n",
+        N_("Confirm your e-mail address for {name}"),
+        N_(
+            "To confirm that {email} is the address of the account {name}, open this link "
+            "within a day: {link}\n\n"
+            "Until then no turn notices or invitations are mailed to this address. If you did "
+            "not give this address, ignore this mail.\n"
+        ),
     ),
     "invite": (
-        "{sender} invites you to a game of {title}",
-        "{sender} invites you to take a seat at a table of {title}.\n\n"
-        "Take the seat or decline in your inbox: {link}\n\n"
-        "To get no more invitation mails, turn them off on your account page: {account}\n",
+        N_("{sender} invites you to a game of {title}"),
+        N_(
+            "{sender} invites you to take a seat at a table of {title}.\n\n"
+            "Take the seat or decline in your inbox: {link}\n\n"
+            "To get no more invitation mails, turn them off on your account page: {account}\n"
+        ),
     ),
 }
 
 
-def account_mail(settings: MailSettings, kind: str, to: str, **params: str) -> EmailMessage:
-    """The mail of ``kind`` (:data:`ACCOUNT_MAILS`) to the address ``to``, its placeholders
-    filled with ``params``."""
+def account_mail(
+    settings: MailSettings, kind: str, to: str, language: str | None = None, **params: str
+) -> EmailMessage:
+    """The mail of ``kind`` (:data:`ACCOUNT_MAILS`) to the address ``to`` in ``language`` (the
+    recipient's account's BCP 47 tag; English without one), its placeholders filled with
+    ``params``."""
+    catalogue = i18n.catalogue_of(language or i18n.SOURCE)
+    words = i18n.translations(catalogue)
     subject, body = ACCOUNT_MAILS[kind]
     message = EmailMessage()
-    message["Subject"] = subject.format(**params)
+    message["Subject"] = words.gettext(subject).format(**params)
     message["From"] = settings.sender
     message["To"] = to
     message["Date"] = formatdate(localtime=False)
     message["Message-ID"] = make_msgid(domain=settings.sender.rpartition("@")[2] or None)
-    message.set_content(body.format(**params))
+    message.set_content(words.gettext(body).format(**params))
+    message["Content-Language"] = i18n.tag_of(catalogue)  # after set_content, which drops it
     return message
 
 
@@ -389,12 +402,13 @@ class Outbox:
         assert self.settings is not None
         return self.settings.link(fragment)
 
-    def send(self, kind: str, to: str, **params: str) -> None:
-        """Send the mail of ``kind`` to ``to`` in the background (nothing without SMTP)."""
+    def send(self, kind: str, to: str, language: str | None, **params: str) -> None:
+        """Send the mail of ``kind`` to ``to`` in ``language`` (the recipient's) in the
+        background (nothing without SMTP)."""
         settings = self.settings
         if settings is None:
             return
-        message = account_mail(settings, kind, to, **params)
+        message = account_mail(settings, kind, to, language, **params)
         self.runtime.spawn(self._send(settings, message, kind))
 
     async def _send(self, settings: MailSettings, message: EmailMessage, kind: str) -> None:

@@ -238,7 +238,12 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             accounts.new_check, hub.store.codes, account.id, email, time.time()
         )
         hub.outbox.send(
-            "verify", email, name=account.name, email=email, link=hub.outbox.link(f"verify/{code}")
+            "verify",
+            email,
+            account.language,
+            name=account.name,
+            email=email,
+            link=hub.outbox.link(f"verify/{code}"),
         )
 
     @router.post("/api/accounts", openapi_extra=body_schema(SignUp), response_model=SignedIn)
@@ -461,7 +466,11 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
                 accounts.new_reset, hub.store.codes, account.id, time.time()
             )
             hub.outbox.send(
-                "reset", address, name=account.name, link=hub.outbox.link(f"reset/{code}")
+                "reset",
+                address,
+                account.language,
+                name=account.name,
+                link=hub.outbox.link(f"reset/{code}"),
             )
         return {"asked": True}
 

@@ -174,6 +174,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
             hub.outbox.send(
                 "invite",
                 address,
+                friend.language,
                 sender=signed.account.name,
                 title=table.module.PRESENTATION.title,
                 link=hub.outbox.link("inbox"),
