@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import TypedDict, TypeVar
 
 from cradle.core.words import N_
-from cradle.i18n import ngettext
 from cradle.server.errors import forbidden
 from cradle.server.messages import ChatMessage
 from cradle.server.models import BadInput
@@ -47,15 +46,15 @@ def clean_text(raw: str) -> str:
     if not words:
         raise BadInput(N_("say something: the line is empty"), "text")
     if len(words) > MAX_CHAT_CHARS:
-        said = ngettext(
-            "a line has at most {max} character (this one has {count})",
-            "a line has at most {max} characters (this one has {count})",
-            MAX_CHAT_CHARS,
+        raise BadInput(
+            N_("a line has at most {max} characters (this one has {count})"),
+            "text",
+            max=MAX_CHAT_CHARS,
+            count=len(words),
         )
-        raise BadInput(said.format(max=MAX_CHAT_CHARS, count=len(words)), "text")
     refusal = chat_refusal(words)
     if refusal is not None:
-        raise BadInput(refusal, "text")
+        raise BadInput(refusal.message, "text", **refusal.params)
     return words
 
 

@@ -169,25 +169,36 @@ def joined(text: str, at: int) -> bool:
     return after == "So" and before in ("So", "Mn")
 
 
-def chat_refusal(text: str) -> str | None:
-    """Why a chat line (already trimmed) may not be sent as it is; None when it may."""
+def chat_refusal(text: str) -> Refusal | None:
+    """Why a chat line (already trimmed) may not be sent as it is (a catalogue message with
+    its params; ``str()`` the English sentence); None when it may."""
     marks = 0
     for at, character in enumerate(text):
         kind = unicodedata.category(character)
+        shown = _char(character)
         if kind in ("Cc", "Cs") or character in DIRECTION:
-            return f"the line holds a control character ({_char(character)}): send plain text on one line"
+            return Refusal(
+                N_("the line holds a control character ({character}): send plain text on one line"),
+                character=shown,
+            )
         if kind in ("Zl", "Zp"):
-            return (
-                f"the line holds a line or paragraph separator ({_char(character)}): send one line"
+            return Refusal(
+                N_("the line holds a line or paragraph separator ({character}): send one line"),
+                character=shown,
             )
         if character in JOINERS and joined(text, at):
             continue
         if kind == "Cf" or character in INVISIBLE or _noncharacter(character):
-            return f"the line holds an invisible character ({_char(character)}): send visible text"
+            return Refusal(
+                N_("the line holds an invisible character ({character}): send visible text"),
+                character=shown,
+            )
         if kind[0] == "M":
             marks += 1
             if marks > MAX_MARKS:
-                return f"the line stacks more than {MAX_MARKS} marks on one character"
+                return Refusal(
+                    N_("the line stacks more than {most} marks on one character"), most=MAX_MARKS
+                )
         else:
             marks = 0
     return None
