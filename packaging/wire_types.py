@@ -41,7 +41,7 @@ Schema = dict[str, Any]
 
 HEADER = """\
 // The wire: what the play server sends and reads, made by packaging/wire_types.py from the
-// server's pydantic models (cradle.server.answers, .messages, .models) and from each game's
+// server's pydantic models (cradle.server.answers, .account_answers, .messages, .models) and from each game's
 // Presentation (its TypedDicts of views, events, result lines and pieces). Do not edit it:
 // `make wire-types` writes it again, and `make lint` fails while it is not current.
 // The client's own types are in types.d.ts.
@@ -229,7 +229,7 @@ def _models(module: object, names: Iterable[str] | None = None) -> list[type[Bas
 def collect() -> tuple[dict[str, Schema], dict[str, list[str]]]:
     """Every definition by name, and the unions each game's types make (View, Piece, ...)."""
     from cradle.games import game_names, get_game
-    from cradle.server import answers, messages, models
+    from cradle.server import account_answers, answers, messages, models
 
     defs: dict[str, Schema] = {}
 
@@ -239,7 +239,12 @@ def collect() -> tuple[dict[str, Schema], dict[str, list[str]]]:
         defs[name] = schema
 
     bases = (answers.Answer, answers.OpenAnswer)  # no fields of their own
-    for model in [*_models(answers), *_models(messages), *_models(models, REQUESTS)]:
+    for model in [
+        *_models(answers),
+        *_models(account_answers),
+        *_models(messages),
+        *_models(models, REQUESTS),
+    ]:
         if model in bases:
             continue
         schema = model.model_json_schema(mode="serialization", ref_template="#/$defs/{model}")

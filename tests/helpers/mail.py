@@ -14,6 +14,10 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from typing import Any
 
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from fastapi.testclient import TestClient
+
 from tests.helpers import waiting
 from tests.helpers.server import free_port
 
@@ -99,3 +103,47 @@ def smtp_server(
         yield inbox
     finally:
         controller.stop()
+
+
+# -- turn-based tables of two people, for the mail tests -------------------------------------
+
+
+def csrf(client: TestClient) -> dict[str, str]:
+    found = client.get("/api/me").json()["csrf"]
+    return {"X-CSRF-Token": found} if found else {}
+
+
+def table_of_two(app: Any, ann: TestClient, bob: TestClient, **body: Any) -> tuple[str, list[str]]:
+    """A turn-based table of Ann (seat 0) and Bob (seat 1, joined by invite): id and tokens."""
+    made = ann.post(
+        "/api/games",
+        json={"game": "tigris", "players": 2, "seats": ["human", "human"], "mode": "turn",
+              "deadline_s": 3600, "private": True, **body},
+        headers=csrf(ann),
+    )  # fmt: skip
+    assert made.status_code == 200, made.text
+    created = made.json()
+    joined = bob.post(
+        f"/api/games/{created['id']}/join",
+        json={"invite": created["seats"][1]["invite"]},
+        headers=csrf(bob),
+    )
+    assert joined.status_code == 200, joined.text
+    return created["id"], [created["seats"][0]["token"], joined.json()["token"]]
+
+
+def play_until_turn_passes(client: TestClient, game_id: str, tokens: list[str]) -> int:
+    """Moves by whoever decides until another seat's turn begins; that seat."""
+    first = client.get(f"/api/games/{game_id}").json()["to_move"]
+    while True:
+        frame = client.get(f"/api/games/{game_id}", headers={"Authorization": f"Bearer {tokens[first]}"}).json()  # fmt: skip
+        if frame["to_move"] != first:
+            seat: int = frame["to_move"]
+            return seat
+        action = frame["legal_actions"][0]
+        answer = client.post(
+            f"/api/games/{game_id}/actions",
+            json={"action": action},
+            headers={"Authorization": f"Bearer {tokens[first]}"},
+        )
+        assert answer.status_code == 200, answer.text

@@ -33,7 +33,7 @@ from cradle.server.store import Store
 from cradle.server.store.notices import DueMail, TurnBegins, owe_notice
 from cradle.server.store.schema import AccountRow, GameRow
 from cradle.server.tokens import new_token
-from tests.helpers.mail import smtp_server
+from tests.helpers.mail import csrf, play_until_turn_passes, smtp_server, table_of_two
 from tests.helpers.server import GAMES, create, free_port, token_of, wait_for
 
 pytestmark = [
@@ -131,11 +131,6 @@ def test_an_unknown_stop_link_is_refused(client: TestClient) -> None:
 PASSWORD = "correct horse battery"
 
 
-def csrf(client: TestClient) -> dict[str, str]:
-    found = client.get("/api/me").json()["csrf"]
-    return {"X-CSRF-Token": found} if found else {}
-
-
 def person(app: Any, name: str, address: str | None, language: str | None = None) -> TestClient:
     """A browser of ``app`` signed up as ``name``, wanting turn notices at ``address``, which
     it checked (written straight into the database: the check's own mail and link are
@@ -157,42 +152,6 @@ def person(app: Any, name: str, address: str | None, language: str | None = None
         assert answer.status_code == 200, answer.text
         assert answer.json()["account"]["email_verified"] is True
     return browser
-
-
-def table_of_two(app: Any, ann: TestClient, bob: TestClient, **body: Any) -> tuple[str, list[str]]:
-    """A turn-based table of Ann (seat 0) and Bob (seat 1, joined by invite): id and tokens."""
-    made = ann.post(
-        "/api/games",
-        json={"game": "tigris", "players": 2, "seats": ["human", "human"], "mode": "turn",
-              "deadline_s": 3600, "private": True, **body},
-        headers=csrf(ann),
-    )  # fmt: skip
-    assert made.status_code == 200, made.text
-    created = made.json()
-    joined = bob.post(
-        f"/api/games/{created['id']}/join",
-        json={"invite": created["seats"][1]["invite"]},
-        headers=csrf(bob),
-    )
-    assert joined.status_code == 200, joined.text
-    return created["id"], [created["seats"][0]["token"], joined.json()["token"]]
-
-
-def play_until_turn_passes(client: TestClient, game_id: str, tokens: list[str]) -> int:
-    """Moves by whoever decides until another seat's turn begins; that seat."""
-    first = client.get(f"/api/games/{game_id}").json()["to_move"]
-    while True:
-        frame = client.get(f"/api/games/{game_id}", headers={"Authorization": f"Bearer {tokens[first]}"}).json()  # fmt: skip
-        if frame["to_move"] != first:
-            seat: int = frame["to_move"]
-            return seat
-        action = frame["legal_actions"][0]
-        answer = client.post(
-            f"/api/games/{game_id}/actions",
-            json={"action": action},
-            headers={"Authorization": f"Bearer {tokens[first]}"},
-        )
-        assert answer.status_code == 200, answer.text
 
 
 def stop_code(mail: Any) -> str:

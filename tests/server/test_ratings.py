@@ -229,7 +229,9 @@ def test_lobby_rows_and_my_games_say_which_games_are_rated(
     def stored() -> tuple[dict[str, bool], dict[str, bool]]:
         rows = storage.lobby.list_games(50)
         listed = {row["id"]: row["rated"] for row in rows if row["id"] in expected}
-        return listed, {row["id"]: row["rated"] for row in storage.accounts.games_of(account, 50)}
+        return listed, {
+            row["id"]: row["rated"] for row in storage.account_data.games_of(account, 50)
+        }
 
     assert stored() == (expected, alice_games)
     # Bob deletes his account: the game he sat at rates nobody any more.

@@ -119,7 +119,7 @@ def test_an_address_is_checked_before_any_mail_goes_to_it(
 
 def test_turn_notices_wait_for_the_check(any_db_url: str) -> None:
     """A turn-based game's notice goes to a checked address only."""
-    from tests.server.test_mail import play_until_turn_passes, table_of_two
+    from tests.helpers.mail import play_until_turn_passes, table_of_two
 
     with smtp_server() as inbox:
         mail = MailSettings(url=inbox.url, sender="cradle@example.org", public_url=PUBLIC)

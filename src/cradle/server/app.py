@@ -43,6 +43,7 @@ from cradle.server.routes.common import TOKEN_IN_URL, Context, spoken_api
 from cradle.server.routes.lessons import lesson_routes
 from cradle.server.routes.live import live_routes
 from cradle.server.routes.lobby import lobby_routes
+from cradle.server.routes.mine import my_seat_routes
 from cradle.server.routes.play import play_routes
 from cradle.server.routes.ratings import rating_routes
 from cradle.server.routes.reading import reading_routes
@@ -336,6 +337,7 @@ def create_app(
     lobby_routes(app.router, ctx)
     lesson_routes(app.router, ctx)
     account_routes(app.router, ctx)
+    my_seat_routes(app.router, ctx)
     play_routes(app.router, ctx)
     reading_routes(app.router, ctx)
     live_routes(app.router, ctx)

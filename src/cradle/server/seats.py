@@ -7,7 +7,7 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from cradle.ai import LEVELS, bot_names
 from cradle.core.lessons import LESSON_OPTION, LESSON_SEED
@@ -41,7 +41,7 @@ class NewTable:
 
     game: str
     players: int
-    options: dict[str, Any]
+    options: dict[str, object]
     seats: list[str]  # "human" (the creator's), "open" (for the lobby) or "bot:NAME"
     hotseat: bool = False
     listed: bool = True
@@ -78,7 +78,7 @@ class Seats:
     referee: Referee
     limits: Limits
 
-    async def create(self, request: NewTable, client: str) -> dict[str, Any]:
+    async def create(self, request: NewTable, client: str) -> dict[str, object]:
         """``POST /api/games`` from ``client`` (its key: an address, or a group of them): set up
         a table, if it fits the caps; returns its id and the creator's tokens."""
         try:
@@ -130,7 +130,7 @@ class Seats:
                 raise bad_request(
                     f"{request.game} has no lesson {lesson[:40]!r} (known: {', '.join(known)})"
                 )
-            options_dict: dict[str, Any] = {LESSON_OPTION: lesson}
+            options_dict: dict[str, object] = {LESSON_OPTION: lesson}
             seed = LESSON_SEED
         else:
             try:
@@ -266,7 +266,7 @@ class Seats:
         self.tables.loaded[game_id] = table
         self.tables.evict()
         self.events.publish(Changed(table, "created"))
-        answer: dict[str, Any] = {
+        answer: dict[str, object] = {
             "id": game_id,
             "game": request.game,
             "players": list(record.players),
@@ -317,7 +317,7 @@ class Seats:
         name: str | None = None,
         standin: str | None = None,
         invitation: tuple[str, int] | None = None,
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """Take a seat: the one an invite code was made for, the one of a friend's
         ``invitation`` (its id and seat, in ``account``'s inbox), or else the first open seat
         of a listed table. The seat gets a fresh token (the code, or any old token, stops

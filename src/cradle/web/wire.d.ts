@@ -1,5 +1,5 @@
 // The wire: what the play server sends and reads, made by packaging/wire_types.py from the
-// server's pydantic models (cradle.server.answers, .messages, .models) and from each game's
+// server's pydantic models (cradle.server.answers, .account_answers, .messages, .models) and from each game's
 // Presentation (its TypedDicts of views, events, result lines and pieces). Do not edit it:
 // `make wire-types` writes it again, and `make lint` fails while it is not current.
 // The client's own types are in types.d.ts.

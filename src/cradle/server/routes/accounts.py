@@ -8,68 +8,58 @@ import hmac
 import logging
 import time
 from dataclasses import replace
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 
 from cradle import i18n
 from cradle.core.words import N_
 from cradle.server import accounts, metrics, text
+from cradle.server.account_answers import (
+    AccountAnswer,
+    Asked,
+    PasswordChanged,
+    SignedIn,
+    Verified,
+)
 from cradle.server.accounts import (
     CSRF_HEADER,
     DEVICE_COOKIE,
     DEVICE_SECONDS,
     SESSION_COOKIE,
     SESSION_SECONDS,
-    TRANSFER_SECONDS,
     Account,
     Taken,
 )
-from cradle.server.answers import (
-    AccountAnswer,
-    Asked,
-    Joined,
-    MyGames,
-    PasswordChanged,
-    SignedIn,
-    Transfer,
-    Verified,
-)
-from cradle.server.errors import ApiError, bad_request, field_refusal, forbidden
+from cradle.server.errors import ApiError, field_refusal, forbidden
 from cradle.server.models import (
     TOKEN_CHARS,
     AccountDeletion,
     AccountSettings,
     BadInput,
-    ContinueBody,
     Credentials,
     EmptyBody,
     NewPassword,
     PasswordChange,
     ResetRequest,
-    SeatBody,
     SignUp,
     parse,
 )
 from cradle.server.refusal import Refusal
 from cradle.server.routes.common import (
     Context,
-    GameId,
     allows,
-    bearer,
     body_of,
     body_schema,
     client_of,
 )
 from cradle.server.signins import KNOWN
-from cradle.server.store.schema import LIVE
 from cradle.server.tokens import hash_token
 
 log = logging.getLogger("cradle.server")
 
-MY_GAMES = 60  # the games GET /api/me/games lists at most (the latest changed)
 MAILED_AT_ONCE = 3  # accounts of one address a reset request mails at most
 Code = Annotated[str, Path(max_length=TOKEN_CHARS)]
 UNAUTHORIZED = N_("sign in first (POST /api/session)")
@@ -180,7 +170,7 @@ def signed_in_answer(
 
 
 def signed_out_answer(request: Request, ended: str | None = None) -> JSONResponse:
-    content: dict[str, Any] = {"account": None, "csrf": None}
+    content: dict[str, object] = {"account": None, "csrf": None}
     if ended is not None:
         content["ended"] = ended
     answer = JSONResponse(content)
@@ -338,7 +328,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         return signed_out_answer(request)
 
     @router.get("/api/me", response_model=SignedIn, response_model_exclude_unset=True)
-    async def me(request: Request) -> dict[str, Any] | JSONResponse:
+    async def me(request: Request) -> dict[str, object] | JSONResponse:
         """The signed-in account and its CSRF token; ``account`` null for a guest, with
         ``ended`` (once) when this device's session was ended by a password's change or reset
         elsewhere."""
@@ -356,7 +346,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
     @router.patch(
         "/api/me", openapi_extra=body_schema(AccountSettings), response_model=AccountAnswer
     )
-    async def settings(request: Request) -> dict[str, Any]:
+    async def settings(request: Request) -> dict[str, object]:
         body = parse(AccountSettings, await body_of(request))
         found = await need_account(ctx, request, write=True)
         fields = body.model_fields_set
@@ -397,7 +387,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         openapi_extra=body_schema(EmptyBody, required=False),
         response_model=Asked,
     )
-    async def send_check(request: Request) -> dict[str, Any]:
+    async def send_check(request: Request) -> dict[str, object]:
         """Mail a new check of the account's address (the last one's link stops working)."""
         parse(EmptyBody, await body_of(request))
         found = await need_account(ctx, request, write=True)
@@ -415,7 +405,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         openapi_extra=body_schema(EmptyBody, required=False),
         response_model=Verified,
     )
-    async def verify_address(code: Code, request: Request) -> dict[str, Any]:
+    async def verify_address(code: Code, request: Request) -> dict[str, object]:
         """The link of an address check: the address is verified (no sign-in needed)."""
         parse(EmptyBody, await body_of(request))
         await ctx.throttle(ctx.resets, client_of(request), "codes tried")
@@ -434,7 +424,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
     @router.post(
         "/api/password-reset", openapi_extra=body_schema(ResetRequest), response_model=Asked
     )
-    async def ask_reset(request: Request) -> dict[str, Any]:
+    async def ask_reset(request: Request) -> dict[str, object]:
         """Mail a link that sets a new password to the verified address of the account named
         ``name``, or of each account whose verified address is ``email``. The answer is the
         same whether or not such an account or address exists, and whether or not a mail
@@ -513,7 +503,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         found = await need_account(ctx, request, write=False)
         await ctx.throttle(ctx.reads, client_of(request), "reads")
         hub = ctx.hub()
-        data = await hub.runtime.db(hub.store.accounts.export, found.account.id)
+        data = await hub.runtime.db(hub.store.account_data.export, found.account.id)
         data = {"exported": time.time(), **data}
         return JSONResponse(
             data,
@@ -527,7 +517,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         openapi_extra=body_schema(PasswordChange),
         response_model=PasswordChanged,
     )
-    async def change_password(request: Request) -> dict[str, Any]:
+    async def change_password(request: Request) -> dict[str, object]:
         body = parse(PasswordChange, await body_of(request))
         found = await need_account(ctx, request, write=True)
         await ctx.throttle(ctx.signins_of, "id:" + found.account.id, "password attempts")
@@ -565,113 +555,3 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
                     del table.accounts[seat]
                     table.names[seat] = accounts.FORMER
         return signed_out_answer(request)
-
-    @router.get("/api/me/games", response_model=MyGames)
-    async def my_games(
-        request: Request, limit: int | None = Query(None, ge=1, le=MY_GAMES)
-    ) -> dict[str, Any]:
-        """The signed-in player's games (the ``limit`` changed last): those where it is their
-        turn first, then the other games in progress, then the ended ones; the latest changed
-        first within each."""
-        found = await need_account(ctx, request, write=False)
-        hub = ctx.hub()
-        rows = await hub.runtime.db(
-            hub.store.accounts.games_of, found.account.id, limit or MY_GAMES
-        )
-        games = []
-        for row in rows:
-            entry = dict(row)
-            entry["to_move"] = None
-            if row["status"] in LIVE:
-                try:
-                    table = await hub.table(row["id"])
-                except ApiError:
-                    continue  # set aside, or ended meanwhile
-                entry["to_move"] = table.to_move()
-                entry["names"] = [table.names.get(s) for s in range(len(table.seats))]
-                entry["moves"] = table.ply
-                entry["status"] = table.status
-                entry["updated"] = table.updated
-                entry["rated"] = table.rates()
-            entry["your_turn"] = entry["to_move"] in entry["seats_held"]
-            games.append(entry)
-        games.sort(
-            key=lambda g: (not g["your_turn"], g["status"] not in LIVE, -float(g["updated"]))
-        )
-        waiting = sum(1 for g in games if g["your_turn"])
-        return {"games": games, "your_turn": waiting}
-
-    @router.post(
-        "/api/games/{game_id}/seat",
-        openapi_extra=body_schema(SeatBody, required=False),
-        response_model=Joined,
-    )
-    async def my_seat(game_id: GameId, request: Request) -> dict[str, Any]:
-        """The signed-in player's seat here, on this device: the token it sent (Authorization)
-        while that is still the seat's, else a fresh one (the seat's earlier token stops
-        working: the seat follows the player to the device that asks)."""
-        body = parse(SeatBody, await body_of(request))
-        found = await need_account(ctx, request, write=True)
-        hub = ctx.hub()
-        table = await hub.fresh(await hub.table(game_id))
-        held = sorted(s for s, a in table.accounts.items() if a == found.account.id)
-        if not held or (body.seat is not None and body.seat not in held):
-            raise forbidden(N_("your account holds no such seat at this game"))
-        seat = body.seat if body.seat is not None else held[0]
-        current = bearer(request.headers)
-        if current is not None and table.seat_of(current) == seat:
-            return {"id": table.id, "seat": seat, "token": current}  # this device holds it
-        await ctx.throttle(ctx.creations, client_of(request), "seats taken")
-        token = await hub.seats.rekey(table, seat)
-        return {"id": table.id, "seat": seat, "token": token}
-
-    @router.post(
-        "/api/games/{game_id}/transfer",
-        openapi_extra=body_schema(EmptyBody, required=False),
-        response_model=Transfer,
-    )
-    async def transfer(game_id: GameId, request: Request) -> dict[str, Any]:
-        """A one-time link (and its QR code, SVG) that moves the bearer's seat to another
-        device, within the hour; the seat's token here stops working when it is used."""
-        parse(EmptyBody, await body_of(request))
-        hub = ctx.hub()
-        table = await hub.fresh(await hub.table(game_id))
-        seat, _screen = table.authorize(bearer(request.headers))
-        if seat is None:
-            raise forbidden("send the seat's token (Authorization: Bearer TOKEN)")
-        if seat in table.accounts:
-            raise bad_request(N_("this seat is an account's: sign in on the other device instead"))
-        if table.is_over:
-            raise forbidden(N_("the game is over"))
-        await ctx.throttle(ctx.creations, client_of(request), "links made")
-        code = await hub.runtime.db(
-            accounts.new_transfer, hub.store.seats, table.id, seat, time.time()
-        )
-        link = f"{str(request.base_url).rstrip('/')}/#/continue/{table.id}/{code}"
-        return {
-            "id": table.id,
-            "seat": seat,
-            "code": code,
-            "link": link,
-            "qr_svg": accounts.qr_svg(link),
-            "expires_in": TRANSFER_SECONDS,
-        }
-
-    @router.post(
-        "/api/games/{game_id}/continue",
-        openapi_extra=body_schema(ContinueBody),
-        response_model=Joined,
-    )
-    async def continue_here(game_id: GameId, request: Request) -> dict[str, Any]:
-        """Exchange a "continue on another device" code for its seat's token (once)."""
-        body = parse(ContinueBody, await body_of(request))
-        await ctx.throttle(ctx.creations, client_of(request), "seats taken")
-        hub = ctx.hub()
-        table = await hub.fresh(await hub.table(game_id))
-        seat = await hub.runtime.db(
-            accounts.transfer_of, hub.store.seats, table.id, body.code, time.time()
-        )
-        if seat is None:
-            raise forbidden(N_("this link is not valid (each link works once, within the hour)"))
-        token = await hub.seats.rekey(table, seat, hash_token(body.code))
-        return {"id": table.id, "seat": seat, "token": token}

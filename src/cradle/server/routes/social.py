@@ -9,13 +9,14 @@ import contextlib
 import json
 import logging
 import time
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Request, WebSocket
 
 from cradle.core.words import N_
 from cradle.server import accounts
-from cradle.server.answers import FriendAnswer, FriendList, Invitations, Invited, Joined
+from cradle.server.account_answers import FriendAnswer, FriendList, Invitations, Invited
+from cradle.server.answers import Joined
 from cradle.server.errors import ApiError, bad_request, forbidden
 from cradle.server.models import NAME_CHARS, EmptyBody, NameBody, parse
 from cradle.server.people import AccountSocket, online
@@ -54,7 +55,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
             raise bad_request(N_("that is your own name"))
         return found
 
-    async def friend_list(account: str) -> dict[str, Any]:
+    async def friend_list(account: str) -> dict[str, object]:
         hub = ctx.hub()
         found = await hub.runtime.db(hub.store.friends.of, account)
         tables = await hub.runtime.db(hub.store.friends.tables_of, [f.id for f in found.friends])
@@ -70,14 +71,14 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         }
 
     @router.get("/api/friends", response_model=FriendList)
-    async def friends(request: Request) -> dict[str, Any]:
+    async def friends(request: Request) -> dict[str, object]:
         """The signed-in player's friends (online or not, their listed tables in progress),
         the requests made and received, and whom they block."""
         signed = await need_account(ctx, request, write=False)
         return await friend_list(signed.account.id)
 
     @router.post("/api/friends", openapi_extra=body_schema(NameBody), response_model=FriendAnswer)
-    async def ask(request: Request) -> dict[str, Any]:
+    async def ask(request: Request) -> dict[str, object]:
         """Ask the person named ``name`` to be friends, or accept their request."""
         body = parse(NameBody, await body_of(request))
         signed = await need_account(ctx, request, write=True)
@@ -98,7 +99,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         return {"status": status, **await friend_list(signed.account.id)}
 
     @router.delete("/api/friends/{name}", response_model=FriendList)
-    async def unfriend(name: Name, request: Request) -> dict[str, Any]:
+    async def unfriend(name: Name, request: Request) -> dict[str, object]:
         """End a friendship, take back one's request or decline theirs."""
         signed = await need_account(ctx, request, write=True)
         friend = await other(signed, name)
@@ -108,7 +109,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         return await friend_list(signed.account.id)
 
     @router.post("/api/blocks", openapi_extra=body_schema(NameBody), response_model=FriendList)
-    async def block(request: Request) -> dict[str, Any]:
+    async def block(request: Request) -> dict[str, object]:
         """Block the person named ``name``: no invitations, chat lines or friend requests from
         them reach the signed-in player any more (a friendship between them ends)."""
         body = parse(NameBody, await body_of(request))
@@ -123,7 +124,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         return await friend_list(signed.account.id)
 
     @router.delete("/api/blocks/{name}", response_model=FriendList)
-    async def unblock(name: Name, request: Request) -> dict[str, Any]:
+    async def unblock(name: Name, request: Request) -> dict[str, object]:
         signed = await need_account(ctx, request, write=True)
         blocked = await other(signed, name)
         hub = ctx.hub()
@@ -134,7 +135,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
     @router.post(
         "/api/games/{game_id}/invite", openapi_extra=body_schema(NameBody), response_model=Invited
     )
-    async def invite(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def invite(game_id: GameId, request: Request) -> dict[str, object]:
         """Invite a friend by name to a free seat of a table where the signed-in player holds
         a seat: an entry in their inbox, a push to their open pages, and a mail if they asked
         for these mails."""
@@ -183,7 +184,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         return {"id": table.id, "seat": seat, "name": friend.name}
 
     @router.get("/api/me/invitations", response_model=Invitations)
-    async def invitations(request: Request) -> dict[str, Any]:
+    async def invitations(request: Request) -> dict[str, object]:
         """Friends' invitations in the signed-in player's inbox whose seat is still free."""
         signed = await need_account(ctx, request, write=False)
         hub = ctx.hub()
@@ -210,7 +211,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         openapi_extra=body_schema(EmptyBody, required=False),
         response_model=Joined,
     )
-    async def accept(invitation: InvitationId, request: Request) -> dict[str, Any]:
+    async def accept(invitation: InvitationId, request: Request) -> dict[str, object]:
         """Take the seat of an invitation in one's inbox (its invite link stops working)."""
         parse(EmptyBody, await body_of(request))
         signed = await need_account(ctx, request, write=True)
@@ -230,7 +231,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         )
 
     @router.delete("/api/me/invitations/{invitation}", response_model=Invitations)
-    async def decline(invitation: InvitationId, request: Request) -> dict[str, Any]:
+    async def decline(invitation: InvitationId, request: Request) -> dict[str, object]:
         signed = await need_account(ctx, request, write=True)
         hub = ctx.hub()
         await hub.runtime.db(hub.store.invitations.decline, invitation, signed.account.id)

@@ -35,6 +35,7 @@ Everything here is synchronous; the server calls it from worker threads, never t
 
 from __future__ import annotations
 
+from cradle.server.store.account_data import AccountDataStore
 from cradle.server.store.accounts import AccountStore
 from cradle.server.store.analyses import AnalysisStore
 from cradle.server.store.botjobs import BotJobStore
@@ -68,6 +69,7 @@ class Store:
         self.notices = NoticeStore(self.database)
         self.ratings = RatingStore(self.database)
         self.accounts = AccountStore(self.database, self.lobby)
+        self.account_data = AccountDataStore(self.database, self.lobby)
         self.codes = CodeStore(self.database)
         self.friends = FriendStore(self.database)
         self.invitations = InvitationStore(self.database)
