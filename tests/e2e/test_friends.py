@@ -7,7 +7,6 @@ Screenshots of each step go to test-artifacts/friends-*.png."""
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.e2e import PHONE, PageErrors, wait_until
-from tests.helpers.mail import Inbox, smtp_server
+from tests.helpers.mail import Inbox, mailed_link, smtp_server
 from tests.helpers.server import GAMES, PlayServer
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -111,18 +110,6 @@ class Person:
         """No page error, and no console error but the refusals the test asked for."""
         real = [e for e in self.errors.errors if "Failed to load resource" not in e]
         assert real == [], real
-
-
-def mailed_link(inbox: Inbox, to: str, screen: str, count: int) -> str:
-    """The link to ``screen`` in the ``count``-th mail to ``to``, once it came."""
-
-    def mails() -> list[Any]:
-        return [mail for _sender, rcpt, mail in inbox.mails if rcpt == [to]]
-
-    wait_until(lambda: len(mails()) >= count, 30)
-    found = re.search(rf"(http://\S+/#/{screen}/\S+)", mails()[count - 1].get_content())
-    assert found is not None, mails()[count - 1].get_content()
-    return found.group(1)
 
 
 def test_sign_up_verify_forget_and_reset_the_password(

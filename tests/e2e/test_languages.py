@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.e2e import PHONE, PageErrors, make, step_name, turn, wait_until
-from tests.helpers.mail import Inbox, smtp_server
+from tests.helpers.mail import Inbox, mailed_link, smtp_server
 from tests.helpers.server import GAMES, PlayServer
 
 babel = pytest.importorskip(
@@ -127,15 +127,15 @@ def mail_english_left(tag: str) -> list[str]:
     return sorted(pieces)
 
 
-def mail_to(inbox: Inbox, address: str) -> Any:
-    """The first mail to `address`, once it came."""
+def mail_to(inbox: Inbox, address: str, count: int = 1) -> Any:
+    """The `count`-th mail to `address` (from 1), once it came."""
 
-    def found() -> Any:
+    def found() -> list[Any]:
         with inbox.lock:
-            return next((m for _f, to, m in inbox.mails if address in to), None)
+            return [m for _f, to, m in inbox.mails if address in to]
 
-    wait_until(lambda: found() is not None, 60)
-    return found()
+    wait_until(lambda: len(found()) >= count, 60)
+    return found()[count - 1]
 
 
 PAGE_WORDS = """() => {
@@ -225,6 +225,13 @@ def signed_in(
         lambda: page.evaluate("fetch('/api/me').then((r) => r.json())")["account"]["turn_mail"]
     )
     check_screen(page, tag, "account-signed-in", artifacts, size)
+    # The address check's mail, in the account's language; its link checks the address (turn
+    # mails go to checked addresses only).
+    check = mail_to(inbox, address)
+    assert check["Content-Language"] == tag
+    assert "Confirm your e-mail address" not in check["Subject"], check["Subject"]
+    page.goto(mailed_link(inbox, address, "verify", 1))
+    page.wait_for_selector("#verify .ok")
     made = page.evaluate(
         """async () => {
           const me = await (await fetch('/api/me')).json();
@@ -246,7 +253,7 @@ def signed_in(
             {"action": next((a for a in actions if a == "pass"), actions[0])},
             token,
         )
-    mail = mail_to(inbox, address)
+    mail = mail_to(inbox, address, 2)
     words = f"{mail['Subject']}\n{mail.get_content()}"
     left = [piece for piece in mail_english_left(tag) if piece in words]
     assert not left, f"{tag}: the turn mail shows English: {left}"

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.e2e import LAPTOP, PHONE, PageErrors, decide, turn, wait_until
-from tests.helpers.mail import Inbox, smtp_server
+from tests.helpers.mail import Inbox, mailed_link, smtp_server
 from tests.helpers.server import GAMES, PlayServer, new_stored
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -47,8 +47,9 @@ def mailing_server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> It
         play.stop()
 
 
-def person(browser: Any, server: PlayServer, size: dict[str, int], name: str, address: str) -> tuple[Any, PageErrors]:  # fmt: skip
-    """A browser that signed up as ``name`` and asked for turn mails at ``address``."""
+def person(browser: Any, server: PlayServer, inbox: Inbox, size: dict[str, int], name: str, address: str) -> tuple[Any, PageErrors]:  # fmt: skip
+    """A browser that signed up as ``name``, asked for turn mails at ``address`` and opened
+    the link the server mailed there to check it (turn mails go to checked addresses only)."""
     page = browser.new_context(viewport=size).new_page()
     page.add_init_script(COUNT_CHIMES)
     errors = PageErrors(page)
@@ -64,6 +65,8 @@ def person(browser: Any, server: PlayServer, size: dict[str, int], name: str, ad
     wait_until(
         lambda: page.evaluate("fetch('/api/me').then((r) => r.json())")["account"]["turn_mail"]
     )
+    page.goto(mailed_link(inbox, address, "verify", 1))
+    page.wait_for_selector("#verify .ok")
     return page, errors
 
 
@@ -80,8 +83,9 @@ def test_a_turn_based_game_between_a_laptop_and_a_phone(
     server = mailing_server
     tag = secrets.token_hex(2)
     address = {0: f"ann{tag}@example.org", 1: f"bob{tag}@example.org"}
-    laptop, laptop_errors = person(browser, server, LAPTOP, f"Ann {tag}", address[0])
-    phone, phone_errors = person(browser, server, PHONE, f"Bob {tag}", address[1])
+    laptop, laptop_errors = person(browser, server, inbox, LAPTOP, f"Ann {tag}", address[0])
+    phone, phone_errors = person(browser, server, inbox, PHONE, f"Bob {tag}", address[1])
+    checks = len(inbox.mails)  # the two address checks' mails; the turn mails come after
 
     # The form: a person at the second seat, turn-based with an hour a move, invite only.
     laptop.goto(f"{server.base}/#/")
@@ -102,7 +106,7 @@ def test_a_turn_based_game_between_a_laptop_and_a_phone(
     phone.goto(invite.input_value())
     phone.wait_for_selector("#turn-clock .clock-card")
     first = server.get(f"/api/games/{game_id}")["to_move"]
-    mail = mail_to(inbox, address[first], 1)
+    mail = mail_to(inbox, address[first], checks + 1)
     assert f"#/play/{game_id}" in mail.get_content()
     pages = {0: laptop, 1: phone}
     waiting = pages[1 - first]
@@ -119,7 +123,7 @@ def test_a_turn_based_game_between_a_laptop_and_a_phone(
     while server.get(f"/api/games/{game_id}")["to_move"] == first:
         if not decide(pages[first], rng):
             pages[first].wait_for_timeout(20)
-    mail_to(inbox, address[1 - first], 2)
+    mail_to(inbox, address[1 - first], checks + 2)
     wait_until(lambda: turn(pages[1 - first]) == "mine")
     assert "You have" in pages[1 - first].locator("#deadline").inner_text()
     assert pages[1 - first].title() == "Your turn · cradle"
@@ -148,7 +152,7 @@ def test_a_turn_based_game_between_a_laptop_and_a_phone(
     row.wait_for()
     assert f"Ann {tag} won" in row.inner_text() and "conceded" in row.inner_text()
     laptop.screenshot(path=str(artifacts / "turns-lobby-finished.png"))
-    assert len(inbox.mails) == 2  # one mail per turn, and none once the game is over
+    assert len(inbox.mails) == checks + 2  # one mail per turn, and none once the game is over
     assert laptop_errors.errors == [] and phone_errors.errors == []
 
 

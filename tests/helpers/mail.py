@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import re
 import threading
 import time
 import warnings
@@ -19,6 +20,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from tests.helpers import waiting
+from tests.helpers.e2e import wait_until
 from tests.helpers.server import free_port
 
 
@@ -147,3 +149,15 @@ def play_until_turn_passes(client: TestClient, game_id: str, tokens: list[str]) 
             headers={"Authorization": f"Bearer {tokens[first]}"},
         )
         assert answer.status_code == 200, answer.text
+
+
+def mailed_link(inbox: Inbox, to: str, screen: str, count: int) -> str:
+    """The link to ``screen`` in the ``count``-th mail to ``to``, once it came."""
+
+    def mails() -> list[Any]:
+        return [mail for _sender, rcpt, mail in inbox.mails if rcpt == [to]]
+
+    wait_until(lambda: len(mails()) >= count, 30)
+    found = re.search(rf"(http://\S+/#/{screen}/\S+)", mails()[count - 1].get_content())
+    assert found is not None, mails()[count - 1].get_content()
+    return found.group(1)
