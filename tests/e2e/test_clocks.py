@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.helpers.e2e import PHONE, PageErrors, wait_until
 from tests.helpers.server import GAMES, PlayServer
@@ -62,11 +63,16 @@ class Person:
     def in_view(self, selector: str) -> None:
         """``selector`` is shown whole inside the viewport (scrolled to, as a person would)."""
         found = self.page.locator(selector).first
-        found.scroll_into_view_if_needed()
         width, height = self.size["width"], self.size["height"]
 
         def inside() -> bool:
-            box = found.bounding_box()
+            # The running clock draws its block anew every second: the element a scroll
+            # began on may be gone by its end, so the locator finds the new one and scrolls again.
+            try:
+                found.scroll_into_view_if_needed(timeout=2000)
+                box = found.bounding_box(timeout=2000)
+            except PlaywrightError:
+                return False
             return (
                 box is not None
                 and box["x"] >= 0
