@@ -1,19 +1,12 @@
 """Moderation: an operator's mutes and suspensions of accounts, people's reports of chat lines
-and players, and the log of every operator's action (``cradle admin``).
-
-Revision ID: 0011_moderation
-Revises: 0010_notice_retries
-"""
+and players, and the log of every operator's action (``cradle admin``)."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011_moderation"
-down_revision: str | None = "0010_notice_retries"
-branch_labels = None
-depends_on = None
+revision, down_revision = "0011_moderation", "0010_notice_retries"
 
 
 def upgrade() -> None:
@@ -46,7 +39,3 @@ def upgrade() -> None:
         sa.Column("why", sa.Text(), nullable=False),
     )
     op.create_index("ix_moderation_log_at", "moderation_log", ["at"])
-
-
-def downgrade() -> None:
-    raise NotImplementedError("cradle's databases only move forward (restore a backup instead)")

@@ -1,21 +1,14 @@
 """Accounts people trust, and friends: a verified address (no mail but its check goes to an
 address before), the invitation mails' opt-in, when an account was last online, why a session
 ended (a device is told), mailed one-time codes to reset a password or check an address,
-friendships, blocks, and friends' invitations to seats.
-
-Revision ID: 0012_friends
-Revises: 0011_moderation
-"""
+friendships, blocks, and friends' invitations to seats."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0012_friends"
-down_revision: str | None = "0011_moderation"
-branch_labels = None
-depends_on = None
+revision, down_revision = "0012_friends", "0011_moderation"
 
 
 def _account(name: str, primary_key: bool = False, nullable: bool = False) -> sa.Column[str]:
@@ -84,7 +77,3 @@ def upgrade() -> None:
     )
     op.create_index("ix_invitations_game_id", "invitations", ["game_id"])
     op.create_index("ix_invitations_account_id", "invitations", ["account_id"])
-
-
-def downgrade() -> None:
-    raise NotImplementedError("cradle's databases only move forward (restore a backup instead)")
