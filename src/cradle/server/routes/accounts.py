@@ -52,7 +52,7 @@ from cradle.server.routes.common import (
     Context,
     allows,
     body_of,
-    body_schema,
+    body_route,
     client_of,
 )
 from cradle.server.signins import KNOWN
@@ -236,7 +236,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             link=hub.outbox.link(f"verify/{code}"),
         )
 
-    @router.post("/api/accounts", openapi_extra=body_schema(SignUp), response_model=SignedIn)
+    @body_route(router, "POST", "/api/accounts", SignUp, SignedIn)
     async def sign_up(request: Request) -> JSONResponse:
         body = parse(SignUp, await body_of(request))
         name = valid_name(body.name)
@@ -270,7 +270,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         device = await remember(request, account.id)
         return signed_in_answer(request, account, secret, device)
 
-    @router.post("/api/session", openapi_extra=body_schema(Credentials), response_model=SignedIn)
+    @body_route(router, "POST", "/api/session", Credentials, SignedIn)
     async def sign_in(request: Request) -> JSONResponse:
         """Sign in (cradle.server.signins: who may try, in which order)."""
         body = parse(Credentials, await body_of(request))
@@ -343,9 +343,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
                 return signed_out_answer(request, ended)
         return {"account": None, "csrf": None}
 
-    @router.patch(
-        "/api/me", openapi_extra=body_schema(AccountSettings), response_model=AccountAnswer
-    )
+    @body_route(router, "PATCH", "/api/me", AccountSettings, AccountAnswer)
     async def settings(request: Request) -> dict[str, object]:
         body = parse(AccountSettings, await body_of(request))
         found = await need_account(ctx, request, write=True)
@@ -382,11 +380,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             await check_address(account)  # a new address is checked before any mail
         return {"account": account.public() if account else None}
 
-    @router.post(
-        "/api/me/verify",
-        openapi_extra=body_schema(EmptyBody, required=False),
-        response_model=Asked,
-    )
+    @body_route(router, "POST", "/api/me/verify", EmptyBody, Asked)
     async def send_check(request: Request) -> dict[str, object]:
         """Mail a new check of the account's address (the last one's link stops working)."""
         parse(EmptyBody, await body_of(request))
@@ -400,11 +394,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         await check_address(found.account)
         return {"asked": True}
 
-    @router.post(
-        "/api/email-verification/{code}",
-        openapi_extra=body_schema(EmptyBody, required=False),
-        response_model=Verified,
-    )
+    @body_route(router, "POST", "/api/email-verification/{code}", EmptyBody, Verified)
     async def verify_address(code: Code, request: Request) -> dict[str, object]:
         """The link of an address check: the address is verified (no sign-in needed)."""
         parse(EmptyBody, await body_of(request))
@@ -421,9 +411,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         await hub.people.tell(found[0], "inbox")  # its open pages read the account again
         return {"email": found[1]}
 
-    @router.post(
-        "/api/password-reset", openapi_extra=body_schema(ResetRequest), response_model=Asked
-    )
+    @body_route(router, "POST", "/api/password-reset", ResetRequest, Asked)
     async def ask_reset(request: Request) -> dict[str, object]:
         """Mail a link that sets a new password to the verified address of the account named
         ``name``, or of each account whose verified address is ``email``. The answer is the
@@ -464,11 +452,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             )
         return {"asked": True}
 
-    @router.post(
-        "/api/password-reset/{code}",
-        openapi_extra=body_schema(NewPassword),
-        response_model=SignedIn,
-    )
+    @body_route(router, "POST", "/api/password-reset/{code}", NewPassword, SignedIn)
     async def reset(code: Code, request: Request) -> JSONResponse:
         """A reset link's new password: every session of the account ends (their devices are
         told), and this device is signed in. 403 for a link used or older than an hour."""
@@ -512,11 +496,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             },
         )
 
-    @router.post(
-        "/api/me/password",
-        openapi_extra=body_schema(PasswordChange),
-        response_model=PasswordChanged,
-    )
+    @body_route(router, "POST", "/api/me/password", PasswordChange, PasswordChanged)
     async def change_password(request: Request) -> dict[str, object]:
         body = parse(PasswordChange, await body_of(request))
         found = await need_account(ctx, request, write=True)
@@ -537,7 +517,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         await hub.people.tell(found.account.id, "sessions")  # the other devices are told at once
         return {"changed": True}
 
-    @router.delete("/api/me", openapi_extra=body_schema(AccountDeletion), response_model=SignedIn)
+    @body_route(router, "DELETE", "/api/me", AccountDeletion, SignedIn)
     async def delete_account(request: Request) -> JSONResponse:
         body = parse(AccountDeletion, await body_of(request))
         found = await need_account(ctx, request, write=True)

@@ -11,7 +11,7 @@ from cradle.server.answers import ChatLine, ChatPage
 from cradle.server.chat import ShownLine, ShownPage, Viewer
 from cradle.server.models import ChatBody, MuteBody, parse
 from cradle.server.routes.accounts import signed_in
-from cradle.server.routes.common import Context, GameId, bearer, body_of, body_schema, client_of
+from cradle.server.routes.common import Context, GameId, bearer, body_of, body_route, client_of
 from cradle.server.table import Table
 
 
@@ -45,12 +45,7 @@ def chat_routes(router: APIRouter, ctx: Context) -> None:
         await ctx.throttle(ctx.reads, client_of(request), "reads")
         return await ctx.hub().chat.lines(table, viewer, after)
 
-    @router.post(
-        "/api/games/{game_id}/chat",
-        openapi_extra=body_schema(ChatBody),
-        response_model=ChatLine,
-        response_model_exclude_unset=True,
-    )
+    @body_route(router, "POST", "/api/games/{game_id}/chat", ChatBody, ChatLine, sparse=True)
     async def say(game_id: GameId, request: Request) -> ShownLine:
         """A line in the table's chat (players; spectators where the table lets them)."""
         body = parse(ChatBody, await body_of(request))
@@ -72,12 +67,7 @@ def chat_routes(router: APIRouter, ctx: Context) -> None:
                 )
         return await chat.say(table, viewer, client, body.text)
 
-    @router.post(
-        "/api/games/{game_id}/mute",
-        openapi_extra=body_schema(MuteBody),
-        response_model=ChatPage,
-        response_model_exclude_unset=True,
-    )
+    @body_route(router, "POST", "/api/games/{game_id}/mute", MuteBody, ChatPage, sparse=True)
     async def mute(game_id: GameId, request: Request) -> ShownPage:
         """Mute a speaker of this table (``"muted": false``: hear them again)."""
         body = parse(MuteBody, await body_of(request))

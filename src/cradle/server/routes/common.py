@@ -44,6 +44,7 @@ TOKEN_IN_URL = (
 
 GameId = Annotated[str, Path(max_length=GAME_ID_CHARS)]
 B = TypeVar("B", bound=BaseModel)
+R = TypeVar("R", bound=Callable[..., object])
 
 
 # Each rate limit's refusal, a whole message (the ``what`` of Context.throttle).
@@ -208,12 +209,7 @@ class Context:
 
         route.__name__ = route.__qualname__ = name  # the operation's id in the schema
         route.__doc__ = about
-        router.post(
-            path,
-            openapi_extra=body_schema(body, required=bool(body.model_fields)),
-            response_model=MergedFrame | TableFrame,
-            response_model_exclude_unset=True,
-        )(route)
+        body_route(router, "POST", path, body, MergedFrame | TableFrame, sparse=True)(route)
 
 
 async def allows(ctx: Context, bucket: RateLimiter, key: str) -> bool:
@@ -234,6 +230,28 @@ def client_of(connection: Request | WebSocket) -> str:
 async def body_of(request: Request) -> object:
     raw = await request.body()
     return read_json(raw) if raw else {}
+
+
+def body_route(
+    router: APIRouter,
+    method: str,
+    path: str,
+    body: type[BaseModel],
+    answer: object,
+    *,
+    required: bool | None = None,
+    sparse: bool = False,
+) -> Callable[[R], R]:
+    """Add a ``method path`` route whose JSON body is ``body`` (published by
+    :func:`body_schema`; ``required`` by default when it has fields) and whose answer is
+    ``answer``; ``sparse``: what the route leaves unset stays out of the answer."""
+    return router.api_route(
+        path,
+        methods=[method],
+        openapi_extra=body_schema(body, bool(body.model_fields) if required is None else required),
+        response_model=answer,
+        response_model_exclude_unset=sparse,
+    )
 
 
 def body_schema(model: type[BaseModel], required: bool = True) -> dict[str, object]:

@@ -14,7 +14,7 @@ from cradle.server.answers import Created, LessonPicture, Lessons
 from cradle.server.errors import ApiError, bad_request
 from cradle.server.models import GAME_CHARS, LESSON_CHARS, LessonBody, parse
 from cradle.server.routes.accounts import signed_in, valid_name
-from cradle.server.routes.common import Context, body_of, body_schema, client_of
+from cradle.server.routes.common import Context, body_of, body_route, client_of
 from cradle.server.seats import NewTable
 
 # The learner plays seat 0. The opponent only answers what it is forced to (a commitment from
@@ -64,12 +64,7 @@ def lesson_routes(router: APIRouter, ctx: Context) -> None:
 
         return await ctx.hub().runtime.engine(draw)
 
-    @router.post(
-        "/api/lessons",
-        openapi_extra=body_schema(LessonBody),
-        response_model=Created,
-        response_model_exclude_unset=True,
-    )
+    @body_route(router, "POST", "/api/lessons", LessonBody, Created, sparse=True)
     async def create(request: Request) -> Mapping[str, object]:
         body = parse(LessonBody, await body_of(request))
         # The learner's seat shows their name, as at any table (the account's, else the

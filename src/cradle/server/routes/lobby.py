@@ -32,7 +32,7 @@ from cradle.server.routes.common import (
     Context,
     GameId,
     body_of,
-    body_schema,
+    body_route,
     bot_menu,
     client_of,
 )
@@ -122,12 +122,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
         where = lobby_filter(game, players, mode, variant or [], ids)
         return await ctx.hub().archive.lobby(status, before, size, where)
 
-    @router.post(
-        "/api/games",
-        openapi_extra=body_schema(CreateBody),
-        response_model=Created,
-        response_model_exclude_unset=True,
-    )
+    @body_route(router, "POST", "/api/games", CreateBody, Created, sparse=True)
     async def create(request: Request) -> Mapping[str, object]:
         body = parse(CreateBody, await body_of(request))
         signed = await signed_in(ctx, request, write=True)
@@ -157,11 +152,8 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
             client_of(request),
         )
 
-    @router.post(
-        "/api/games/{game_id}/join",
-        openapi_extra=body_schema(JoinBody, required=False),
-        response_model=Joined,
-        response_model_exclude_unset=True,
+    @body_route(
+        router, "POST", "/api/games/{game_id}/join", JoinBody, Joined, required=False, sparse=True
     )
     async def join(game_id: GameId, request: Request) -> Mapping[str, object]:
         body = parse(JoinBody, await body_of(request))

@@ -32,7 +32,7 @@ from cradle.server.routes.common import (
     GameId,
     bearer,
     body_of,
-    body_schema,
+    body_route,
     client_of,
 )
 from cradle.server.store.schema import LIVE
@@ -79,11 +79,7 @@ def my_seat_routes(router: APIRouter, ctx: Context) -> None:
         waiting = sum(1 for g in games if g["your_turn"])
         return {"games": games, "your_turn": waiting}
 
-    @router.post(
-        "/api/games/{game_id}/seat",
-        openapi_extra=body_schema(SeatBody, required=False),
-        response_model=Joined,
-    )
+    @body_route(router, "POST", "/api/games/{game_id}/seat", SeatBody, Joined, required=False)
     async def my_seat(game_id: GameId, request: Request) -> dict[str, object]:
         """The signed-in player's seat here, on this device: the token it sent (Authorization)
         while that is still the seat's, else a fresh one (the seat's earlier token stops
@@ -103,11 +99,7 @@ def my_seat_routes(router: APIRouter, ctx: Context) -> None:
         token = await hub.seats.rekey(table, seat)
         return {"id": table.id, "seat": seat, "token": token}
 
-    @router.post(
-        "/api/games/{game_id}/transfer",
-        openapi_extra=body_schema(EmptyBody, required=False),
-        response_model=Transfer,
-    )
+    @body_route(router, "POST", "/api/games/{game_id}/transfer", EmptyBody, Transfer)
     async def transfer(game_id: GameId, request: Request) -> dict[str, object]:
         """A one-time link (and its QR code, SVG) that moves the bearer's seat to another
         device, within the hour; the seat's token here stops working when it is used."""
@@ -135,11 +127,7 @@ def my_seat_routes(router: APIRouter, ctx: Context) -> None:
             "expires_in": TRANSFER_SECONDS,
         }
 
-    @router.post(
-        "/api/games/{game_id}/continue",
-        openapi_extra=body_schema(ContinueBody),
-        response_model=Joined,
-    )
+    @body_route(router, "POST", "/api/games/{game_id}/continue", ContinueBody, Joined)
     async def continue_here(game_id: GameId, request: Request) -> dict[str, object]:
         """Exchange a "continue on another device" code for its seat's token (once)."""
         body = parse(ContinueBody, await body_of(request))

@@ -21,7 +21,7 @@ from cradle.server.routes.common import (
     api_version,
     bearer,
     body_of,
-    body_schema,
+    body_route,
     client_of,
 )
 from cradle.server.table import hints_allowed
@@ -62,11 +62,8 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         about="The deciding seat takes its last action back (docs/server.md, the undo rule).",
     )
 
-    @router.post(
-        "/api/games/{game_id}/explain",
-        openapi_extra=body_schema(ActionBody),
-        response_model=answers.Explanation,
-        response_model_exclude_unset=True,
+    @body_route(
+        router, "POST", "/api/games/{game_id}/explain", ActionBody, answers.Explanation, sparse=True
     )
     async def explain(game_id: GameId, request: Request) -> Explanation:
         """Whether an action is legal now for the deciding seat, and if not, why."""
@@ -78,12 +75,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         await ctx.throttle(ctx.reads, client_of(request), "reads")
         return await hub.adviser.explain(table, token, body.action)
 
-    @router.post(
-        "/api/games/{game_id}/hint",
-        openapi_extra=body_schema(EmptyBody, required=False),
-        response_model=answers.Hints,
-        response_model_exclude_unset=True,
-    )
+    @body_route(router, "POST", "/api/games/{game_id}/hint", EmptyBody, answers.Hints, sparse=True)
     async def hint(game_id: GameId, request: Request) -> Hints:
         """The best few moves for the deciding seat (games against bots and hot seats)."""
         hub = ctx.hub()

@@ -22,7 +22,7 @@ from cradle.server.routes.common import (
     GameId,
     bearer,
     body_of,
-    body_schema,
+    body_route,
     client_of,
 )
 from cradle.server.table import Table
@@ -151,11 +151,8 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         await may_read(ctx, table, request)
         return await hub.adviser.analysis(table)
 
-    @router.post(
-        "/api/games/{game_id}/analysis",
-        openapi_extra=body_schema(EmptyBody, required=False),
-        response_model=answers.Analysis,
-        response_model_exclude_unset=True,
+    @body_route(
+        router, "POST", "/api/games/{game_id}/analysis", EmptyBody, answers.Analysis, sparse=True
     )
     async def request_analysis(game_id: GameId, request: Request) -> AnalysisAnswer:
         parse(EmptyBody, await body_of(request))

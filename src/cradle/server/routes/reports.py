@@ -14,7 +14,7 @@ from cradle.server.chat import Viewer, clean_text, may_read
 from cradle.server.errors import ApiError, forbidden
 from cradle.server.models import ReportBody, parse
 from cradle.server.routes.accounts import signed_in
-from cradle.server.routes.common import Context, GameId, bearer, body_of, body_schema, client_of
+from cradle.server.routes.common import Context, GameId, bearer, body_of, body_route, client_of
 from cradle.server.routes.ratings import NAME_IN_URL
 from cradle.server.store.database import client_hash
 from cradle.server.store.errors import Refused
@@ -34,11 +34,7 @@ def report_routes(router: APIRouter, ctx: Context) -> None:
             raise ApiError(404, missing, params=params)
         return Reported(id=report)
 
-    @router.post(
-        "/api/games/{game_id}/chat/{line_id}/report",
-        openapi_extra=body_schema(ReportBody),
-        response_model=Reported,
-    )
+    @body_route(router, "POST", "/api/games/{game_id}/chat/{line_id}/report", ReportBody, Reported)
     async def report_line(game_id: GameId, line_id: LineId, request: Request) -> Reported:
         """Report a line of the table's chat to the operator (whoever may read the chat)."""
         body = parse(ReportBody, await body_of(request))
@@ -68,9 +64,7 @@ def report_routes(router: APIRouter, ctx: Context) -> None:
             raise ApiError(429, exc.reason, retry_after=600) from None
         return await stored(report, N_("this table has no chat line {line}"), line=line_id)
 
-    @router.post(
-        "/api/players/{name}/report", openapi_extra=body_schema(ReportBody), response_model=Reported
-    )
+    @body_route(router, "POST", "/api/players/{name}/report", ReportBody, Reported)
     async def report_player(
         name: Annotated[str, Path(max_length=NAME_IN_URL)], request: Request
     ) -> Reported:

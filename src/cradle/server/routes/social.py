@@ -27,7 +27,7 @@ from cradle.server.routes.common import (
     GameId,
     allows,
     body_of,
-    body_schema,
+    body_route,
     client_of,
     origin_allowed,
 )
@@ -77,7 +77,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         signed = await need_account(ctx, request, write=False)
         return await friend_list(signed.account.id)
 
-    @router.post("/api/friends", openapi_extra=body_schema(NameBody), response_model=FriendAnswer)
+    @body_route(router, "POST", "/api/friends", NameBody, FriendAnswer)
     async def ask(request: Request) -> dict[str, object]:
         """Ask the person named ``name`` to be friends, or accept their request."""
         body = parse(NameBody, await body_of(request))
@@ -108,7 +108,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
             await hub.people.tell(friend.id, "inbox")
         return await friend_list(signed.account.id)
 
-    @router.post("/api/blocks", openapi_extra=body_schema(NameBody), response_model=FriendList)
+    @body_route(router, "POST", "/api/blocks", NameBody, FriendList)
     async def block(request: Request) -> dict[str, object]:
         """Block the person named ``name``: no invitations, chat lines or friend requests from
         them reach the signed-in player any more (a friendship between them ends)."""
@@ -132,9 +132,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         await hub.chat.refresh_mutes(f"a:{signed.account.id}")
         return await friend_list(signed.account.id)
 
-    @router.post(
-        "/api/games/{game_id}/invite", openapi_extra=body_schema(NameBody), response_model=Invited
-    )
+    @body_route(router, "POST", "/api/games/{game_id}/invite", NameBody, Invited)
     async def invite(game_id: GameId, request: Request) -> dict[str, object]:
         """Invite a friend by name to a free seat of a table where the signed-in player holds
         a seat: an entry in their inbox, a push to their open pages, and a mail if they asked
@@ -206,11 +204,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
             ]
         }
 
-    @router.post(
-        "/api/me/invitations/{invitation}",
-        openapi_extra=body_schema(EmptyBody, required=False),
-        response_model=Joined,
-    )
+    @body_route(router, "POST", "/api/me/invitations/{invitation}", EmptyBody, Joined)
     async def accept(invitation: InvitationId, request: Request) -> dict[str, object]:
         """Take the seat of an invitation in one's inbox (its invite link stops working)."""
         parse(EmptyBody, await body_of(request))

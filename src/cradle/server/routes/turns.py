@@ -17,7 +17,7 @@ from cradle.server.routes.common import (
     GameId,
     bearer,
     body_of,
-    body_schema,
+    body_route,
     client_of,
 )
 from cradle.server.tokens import hash_token
@@ -70,12 +70,7 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
         await hub.turns.remove(table, token)
         return {"id": table.id, "status": "removed"}
 
-    @router.post(
-        "/api/mail/stop",
-        openapi_extra=body_schema(StopMailBody),
-        response_model=MailStopped,
-        response_model_exclude_unset=True,
-    )
+    @body_route(router, "POST", "/api/mail/stop", StopMailBody, MailStopped, sparse=True)
     async def stop_mail(request: Request) -> dict[str, Any]:
         """The link of a turn notice: its account gets no more mails (no sign-in needed;
         each link works once)."""
