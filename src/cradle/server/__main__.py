@@ -10,7 +10,7 @@ import sys
 from dataclasses import fields
 from typing import Any
 
-from cradle.server.app import run_server
+from cradle.server.app import AppOptions, run_server
 from cradle.server.limits import Limits
 from cradle.server.mail import MailSettings
 
@@ -56,17 +56,21 @@ def main(argv: list[str]) -> None:
             sender=mail.get("mail_from", "cradle@localhost"),
             public_url=mail.get("public_url", f"http://{host}:{port}/"),
         )
+    options = AppOptions(
+        bot_delay=float(bot_delay),
+        limits=Limits.from_dict(limits),
+        origins=origins,
+        upgrade=True,
+        mail=notices,
+        metrics_token=metrics_token,
+    )
     run_server(
         url,
         host,
         int(port),
-        bot_delay=float(bot_delay),
-        limits=Limits.from_dict(limits),
-        origins=origins,
+        options,
         workers=workers,
         trusted_proxies=trusted_proxies,
-        mail=notices,
-        metrics_token=metrics_token,
         log_format=logging_.get("log_format", "text"),
         log_level=logging_.get("log_level", "warning"),
     )

@@ -15,9 +15,10 @@ import logging
 import os
 import signal
 import time
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 from pathlib import Path as FilePath
-from typing import Any
+from typing import Any, TypedDict
 from urllib.parse import parse_qs
 
 from fastapi import FastAPI, Request
@@ -67,8 +68,9 @@ def _json_bytes(reason: str) -> bytes:
     return json.dumps({"error": reason}).encode()
 
 
-class Guard:
-    """The ASGI layer in front of every route (see the module's doc)."""
+class HttpLayer(ABC):
+    """An ASGI layer over ``app`` that sees HTTP requests (:meth:`http`) and passes the rest
+    (WebSockets, lifespan) through untouched."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -77,6 +79,17 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        await self.http(scope, receive, send)
+
+    @abstractmethod
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer (or pass on) one HTTP request."""
+
+
+class Guard(HttpLayer):
+    """The ASGI layer in front of every route (see the module's doc)."""
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         path: str = scope.get("path", "")
         api = path.startswith("/api/") or path.startswith("/ws/")
 
@@ -152,17 +165,11 @@ class Guard:
         await send({"type": "http.response.body", "body": content})
 
 
-class Timed:
+class Timed(HttpLayer):
     """Each HTTP answer's time, by route pattern (``/api/games/{game_id}``, never the path
     itself: a bounded set of labels) and status class, into the metrics."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         start = time.monotonic()
         status = [0]
 
@@ -377,24 +384,29 @@ def create_app(
     return app
 
 
-def server_config(
-    database_url: str,
-    bot_delay: float = 0.5,
-    limits: Limits | None = None,
-    origins: tuple[str, ...] | list[str] = (),
-    upgrade: bool = True,
-    mail: MailSettings | None = None,
-    metrics_token: str | None = None,
-) -> str:
+class AppOptions(TypedDict):
+    """:func:`create_app`'s arguments after the database's, as :func:`run_server` passes them."""
+
+    bot_delay: float
+    limits: Limits | None
+    origins: tuple[str, ...] | list[str]
+    upgrade: bool
+    mail: MailSettings | None
+    metrics_token: str | None
+
+
+def server_config(database_url: str, options: AppOptions) -> str:
+    """:func:`create_app`'s arguments as JSON, for :func:`app_from_env` in each worker."""
+    mail = options["mail"]
     return json.dumps(
         {
             "database_url": database_url,
-            "bot_delay": bot_delay,
-            "limits": (limits or Limits()).to_dict(),
-            "origins": list(origins),
-            "upgrade": upgrade,
+            "bot_delay": options["bot_delay"],
+            "limits": (options["limits"] or Limits()).to_dict(),
+            "origins": list(options["origins"]),
+            "upgrade": options["upgrade"],
             "mail": mail.to_dict() if mail is not None else None,
-            "metrics_token": metrics_token,
+            "metrics_token": options["metrics_token"],
         }
     )
 
@@ -445,22 +457,17 @@ def run_server(
     database_url: str,
     host: str,
     port: int,
-    bot_delay: float = 0.5,
-    limits: Limits | None = None,
-    origins: tuple[str, ...] | list[str] = (),
+    options: AppOptions,
     workers: int = 1,
     trusted_proxies: tuple[str, ...] | list[str] = (),
-    upgrade: bool = True,
-    mail: MailSettings | None = None,
-    metrics_token: str | None = None,
     log_format: str = "text",
     log_level: str = "warning",
 ) -> None:
-    """Serve until interrupted (uvicorn, with our WebSocket frame limit); ``workers`` > 1 runs
-    that many processes on the one (PostgreSQL) database. ``trusted_proxies``: the addresses
-    (or networks) whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` name the client and its
-    scheme; none by default, since any process on the machine could otherwise pick its own
-    address. ``log_format``: ``text`` or ``json`` (cradle.server.logs)."""
+    """Serve the app of ``database_url`` and ``options`` until interrupted (uvicorn, with our
+    WebSocket frame limit); ``workers`` > 1 runs that many processes on the one (PostgreSQL)
+    database. ``trusted_proxies``: the addresses (or networks) whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` name the client and its scheme; none by default, since any process on
+    the machine could otherwise pick its own address. ``log_format``: ``text`` or ``json`` (cradle.server.logs)."""
     import uvicorn
 
     from cradle.server.logs import config as log_config
@@ -479,13 +486,11 @@ def run_server(
     if workers > 1:
         import tempfile
 
-        os.environ[CONFIG_ENV] = server_config(
-            database_url, bot_delay, limits, origins, upgrade, mail, metrics_token
-        )
+        os.environ[CONFIG_ENV] = server_config(database_url, options)
         # Each worker keeps its metrics in files here; the one a scrape reaches adds them up.
         with tempfile.TemporaryDirectory(prefix="cradle-metrics-") as folder:
             os.environ[metrics.MULTIPROCESS_ENV] = folder
             uvicorn.run("cradle.server.app:app_from_env", factory=True, workers=workers, **common)
         return
-    application = create_app(database_url, bot_delay, limits, origins, upgrade, mail, metrics_token)
+    application = create_app(database_url, **options)
     uvicorn.run(application, **common)

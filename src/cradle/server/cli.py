@@ -214,7 +214,7 @@ def serve(
 ) -> None:
     """Start the play server: lobby, live games, bots and the web client."""
     _need_server_extra()
-    from cradle.server.app import run_server
+    from cradle.server.app import AppOptions, run_server
     from cradle.server.mail import MailSettings
     from cradle.server.store.database import Database, database_url, shown_url
 
@@ -316,21 +316,15 @@ def serve(
         )
     if mail is not None:
         print(f"turn notices by e-mail through {mail.host}:{mail.port}", flush=True)
-    run_server(
-        url,
-        host,
-        port,
-        bot_delay,
-        limits,
-        tuple(allow_origin or ()),
-        workers,
-        proxies,
-        upgrade,
-        mail,
-        metrics_token,
-        log_format,
-        log_level,
+    options = AppOptions(
+        bot_delay=bot_delay,
+        limits=limits,
+        origins=tuple(allow_origin or ()),
+        upgrade=upgrade,
+        mail=mail,
+        metrics_token=metrics_token,
     )
+    run_server(url, host, port, options, workers, proxies, log_format, log_level)
 
 
 # The `cradle db` commands' database: a SQLite file, or a database URL.

@@ -8,7 +8,7 @@ import hmac
 import logging
 import time
 from dataclasses import replace
-from typing import Annotated
+from typing import Annotated, Literal, TypedDict
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
@@ -142,30 +142,31 @@ async def guest_name(ctx: Context, raw: str, field: str = "name") -> str:
     return name
 
 
+class CookieFlags(TypedDict):
+    httponly: bool
+    samesite: Literal["lax"]
+    secure: bool
+    path: str
+
+
+def cookie_flags(request: Request, path: str) -> CookieFlags:
+    """How every cookie of cradle's is set and deleted: out of scripts' reach, sent on
+    same-site requests and top-level visits, over HTTPS only where the page came so."""
+    secure = request.url.scheme == "https"
+    return CookieFlags(httponly=True, samesite="lax", secure=secure, path=path)
+
+
 def signed_in_answer(
     request: Request, account: Account, secret: str, device: str | None = None
 ) -> JSONResponse:
     """The signed-in answer with the session cookie (and ``device``: the device cookie)."""
     answer = JSONResponse({"account": account.public(), "csrf": accounts.csrf_of(secret)})
     answer.set_cookie(
-        SESSION_COOKIE,
-        secret,
-        max_age=int(SESSION_SECONDS),
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-        path="/",
+        SESSION_COOKIE, secret, max_age=int(SESSION_SECONDS), **cookie_flags(request, "/")
     )
     if device is not None and device != request.cookies.get(DEVICE_COOKIE):
-        answer.set_cookie(
-            DEVICE_COOKIE,
-            device,
-            max_age=int(DEVICE_SECONDS),
-            httponly=True,
-            samesite="lax",
-            secure=request.url.scheme == "https",
-            path="/api/",
-        )
+        flags = cookie_flags(request, "/api/")
+        answer.set_cookie(DEVICE_COOKIE, device, max_age=int(DEVICE_SECONDS), **flags)
     return answer
 
 
@@ -174,13 +175,7 @@ def signed_out_answer(request: Request, ended: str | None = None) -> JSONRespons
     if ended is not None:
         content["ended"] = ended
     answer = JSONResponse(content)
-    answer.delete_cookie(
-        SESSION_COOKIE,
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-        path="/",
-    )
+    answer.delete_cookie(SESSION_COOKIE, **cookie_flags(request, "/"))
     return answer
 
 

@@ -27,14 +27,7 @@ from cradle.server.models import (
     parse,
 )
 from cradle.server.routes.accounts import need_account
-from cradle.server.routes.common import (
-    Context,
-    GameId,
-    bearer,
-    body_of,
-    body_route,
-    client_of,
-)
+from cradle.server.routes.common import Context, GameId, bearer, body_of, body_route, client_of
 from cradle.server.store.schema import LIVE
 from cradle.server.tokens import hash_token
 

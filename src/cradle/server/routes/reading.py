@@ -17,14 +17,7 @@ from cradle.server.models import (
     parse,
 )
 from cradle.server.routes.accounts import signed_in
-from cradle.server.routes.common import (
-    Context,
-    GameId,
-    bearer,
-    body_of,
-    body_route,
-    client_of,
-)
+from cradle.server.routes.common import Context, GameId, bearer, body_of, body_route, client_of
 from cradle.server.table import Table
 
 SHARE_HEADER = "cradle-share"  # a private table's share key (GET /api/games/{id}/share)

@@ -12,14 +12,7 @@ from cradle.core.words import N_
 from cradle.server.answers import Done, MailStopped
 from cradle.server.errors import ApiError
 from cradle.server.models import EmptyBody, StopMailBody, TimeoutBody, parse
-from cradle.server.routes.common import (
-    Context,
-    GameId,
-    bearer,
-    body_of,
-    body_route,
-    client_of,
-)
+from cradle.server.routes.common import Context, GameId, bearer, body_of, body_route, client_of
 from cradle.server.tokens import hash_token
 
 
