@@ -341,18 +341,22 @@ def create_app(
 
     # -- the API and the live connection (cradle.server.routes) ---------------------------------
 
-    lobby_routes(app.router, ctx)
-    lesson_routes(app.router, ctx)
-    account_routes(app.router, ctx)
-    my_seat_routes(app.router, ctx)
-    play_routes(app.router, ctx)
-    reading_routes(app.router, ctx)
-    live_routes(app.router, ctx)
-    turns_routes(app.router, ctx)
-    chat_routes(app.router, ctx)
-    rating_routes(app.router, ctx)
-    report_routes(app.router, ctx)
-    social_routes(app.router, ctx)
+    areas = (
+        lobby_routes,
+        lesson_routes,
+        account_routes,
+        my_seat_routes,
+        play_routes,
+        reading_routes,
+        live_routes,
+        turns_routes,
+        chat_routes,
+        rating_routes,
+        report_routes,
+        social_routes,
+    )
+    for add_routes in areas:
+        add_routes(app.router, ctx)
 
     # -- the operator's metrics (cradle.server.metrics) ---------------------------------------
 

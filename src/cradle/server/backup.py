@@ -37,6 +37,10 @@ class Copied:
     revision: str | None
     size: int
 
+    def contents(self) -> str:
+        """What it holds, as the CLI says it."""
+        return f"{self.games} games, {self.accounts} accounts, revision {self.revision or 'none'}"
+
 
 def _count(connection: sqlite3.Connection, table: str) -> int:
     try:

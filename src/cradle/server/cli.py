@@ -11,9 +11,10 @@ import errno
 import ipaddress
 import json
 import socket
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -21,6 +22,9 @@ from cradle import extra_hint
 from cradle.core.errors import CliError
 from cradle.games import game_names
 from cradle.server.limits import Limits  # plain Python: no server extra needed to import it
+
+if TYPE_CHECKING:
+    from cradle.server.backup import Copied
 
 # What `cradle serve` starts from: the defaults, with the bot workers started with the server.
 SERVE_LIMITS = Limits(prestart_bots=True)
@@ -387,6 +391,16 @@ def _sqlite_file(db: Path | None, database: str | None, what: str) -> Path:
     return Path(url.removeprefix("sqlite:///"))
 
 
+def _copying(doing: str, copy: Callable[[], Copied]) -> Copied:
+    """``copy()``; a backup or restore that cannot be done is the CLI's error, saying why."""
+    from cradle.server.backup import BackupError
+
+    try:
+        return copy()
+    except (BackupError, OSError) as exc:
+        raise CliError(f"cannot {doing}: {exc}") from None
+
+
 def db_backup(
     target: Annotated[Path, typer.Argument(help="The new file the backup goes to.")],
     db: DbFile = None,
@@ -398,17 +412,11 @@ def db_backup(
     """Back up a play server's SQLite database to a new file, while it serves (SQLite's online
     backup: one consistent state, checked)."""
     _need_server_extra()
-    from cradle.server.backup import BackupError, backup
+    from cradle.server.backup import backup
 
     source = _sqlite_file(db, database, "backup")
-    try:
-        copied = backup(source, target)
-    except (BackupError, OSError) as exc:
-        raise CliError(f"cannot back up {source}: {exc}") from None
-    print(
-        f"backed up {source} to {copied.path}: {copied.games} games, {copied.accounts} "
-        f"accounts, revision {copied.revision or 'none'}, {copied.size} bytes"
-    )
+    copied = _copying(f"back up {source}", lambda: backup(source, target))
+    print(f"backed up {source} to {copied.path}: {copied.contents()}, {copied.size} bytes")
 
 
 def db_restore(
@@ -425,17 +433,11 @@ def db_restore(
     """Restore a backup as a play server's SQLite database (a new file, or --replace one no
     server uses); an older backup's schema is upgraded."""
     _need_server_extra()
-    from cradle.server.backup import BackupError, restore
+    from cradle.server.backup import restore
 
     target = db if db is not None else default_db()
-    try:
-        copied = restore(backup_file, target, replace_file)
-    except (BackupError, OSError) as exc:
-        raise CliError(f"cannot restore {backup_file}: {exc}") from None
-    print(
-        f"restored {backup_file} as {copied.path}: {copied.games} games, {copied.accounts} "
-        f"accounts, revision {copied.revision or 'none'}"
-    )
+    copied = _copying(f"restore {backup_file}", lambda: restore(backup_file, target, replace_file))
+    print(f"restored {backup_file} as {copied.path}: {copied.contents()}")
 
 
 def bots(
