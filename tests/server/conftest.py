@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,8 +16,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from cradle.server.app import create_app
-from cradle.server.limits import Limits
+from tests.helpers.app import started
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -47,10 +48,20 @@ def db_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
-    # Finished games are not analysed here: test_assist.py tests that, with tiny budgets.
-    limits = Limits(analyse_finished=False)
-    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as test_client:
+    with started(db_url) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def serve(any_db_url: str) -> Iterator[Callable[..., TestClient]]:
+    """Start apps on one database, with the limits the test names (SQLite: a second one is the
+    server started again; PostgreSQL: as many as asked, like processes)."""
+    with ExitStack() as stack:
+
+        def start(**limits: Any) -> TestClient:
+            return stack.enter_context(started(any_db_url, **limits))
+
+        yield start
 
 
 @pytest.fixture(scope="session")

@@ -14,16 +14,10 @@ from cradle.core.record import GameRecord
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
 from cradle.server.store import Store
+from tests.helpers.app import view
 from tests.helpers.server import GAMES, auth, create, token_of
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
-
-
-def view(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
-    answer = client.get(f"/api/games/{game_id}", headers=auth(token))
-    assert answer.status_code == 200, answer.text
-    data: dict[str, Any] = answer.json()
-    return data
 
 
 def act(client: TestClient, game_id: str, token: str | None, action: Any) -> Any:

@@ -16,8 +16,8 @@ import pytest
 
 from cradle.server.app import create_app
 from cradle.server.assist import ANALYSIS, ASSIST_NICE, HINT, AssistPool
-from cradle.server.hub import Hub
 from cradle.server.limits import Limits
+from tests.helpers.app import hub_of
 from tests.helpers.server import GAMES, auth, create, run_async, token_of
 
 with warnings.catch_warnings():
@@ -31,11 +31,6 @@ TINY = Limits(analysis_seconds=0.01, hint_seconds=0.05, bot_processes=1)
 def tiny(db_url: str) -> Iterator[TestClient]:
     with TestClient(create_app(db_url, bot_delay=0, limits=TINY)) as test_client:
         yield test_client
-
-
-def hub_of(client: TestClient) -> Hub:
-    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    return hub
 
 
 def play(client: TestClient, game_id: str, tokens: dict[int, str], moves: int, seed: int) -> None:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,9 +17,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from cradle.server.app import create_app
-from cradle.server.hub import Hub
-from cradle.server.limits import Limits
+from tests.helpers.app import hub_of, move, set_clock, started, view
 from tests.helpers.server import GAMES, auth, create, token_of, wait_for, watch
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -28,43 +25,6 @@ pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris 
 BASE, INCREMENT = 300, 5
 LIVE = {"players": 2, "seats": ["human", "human"], "clock": {"base_s": BASE, "increment_s": 5}}
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture
-def serve(any_db_url: str) -> Iterator[Callable[..., TestClient]]:
-    """Start apps on one database (a second one: the server started again)."""
-    with ExitStack() as stack:
-
-        def start() -> TestClient:
-            return stack.enter_context(started(any_db_url))
-
-        yield start
-
-
-def hub_of(client: TestClient) -> Hub:
-    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    return hub
-
-
-def set_clock(client: TestClient, now: float) -> None:
-    hub_of(client).clock = lambda: now  # type: ignore[method-assign]
-
-
-def view(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
-    answer = client.get(f"/api/games/{game_id}", headers=auth(token))
-    assert answer.status_code == 200, answer.text
-    data: dict[str, Any] = answer.json()
-    return data
-
-
-def move(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
-    legal = view(client, game_id, token)["legal_actions"]
-    assert legal, "not this seat's decision"
-    answer = client.post(f"/api/games/{game_id}/actions", json={"action": legal[0]},
-                         headers=auth(token))  # fmt: skip
-    assert answer.status_code == 200, answer.text
-    table: dict[str, Any] = answer.json()["table"]
-    return table
 
 
 def seated(client: TestClient, created: dict[str, Any]) -> str:
@@ -85,10 +45,6 @@ def lapse(client: TestClient, game_id: str) -> dict[str, Any]:
     client.portal.call(hub_of(client).turns.clocks_lapsed, deadline + 1)
     wait_for(lambda: view(client, game_id)["table"]["deadline"] is None, 30)
     return view(client, game_id)["table"]
-
-
-def started(url: str) -> TestClient:
-    return TestClient(create_app(url, bot_delay=0, limits=Limits(analyse_finished=False)))
 
 
 def test_the_clock_runs_for_the_person_deciding_once_everyone_is_seated(any_db_url: str) -> None:
@@ -117,10 +73,10 @@ def clock_runs(client: TestClient) -> tuple[str, dict[str, Any], float]:
     assert table["clock"]["running"] == mover
     assert began + BASE <= table["deadline"] <= time.time() + BASE
     # A Tigris turn is two actions: the first leaves the clock running as it was.
-    first = move(client, game_id, tokens[mover])
+    first = move(client, game_id, tokens[mover])["table"]
     assert first["to_move"] == mover and first["deadline"] == table["deadline"]
     done = time.time()
-    second_action = move(client, game_id, tokens[mover])
+    second_action = move(client, game_id, tokens[mover])["table"]
     other = 1 - mover
     assert second_action["to_move"] == other
     clock = second_action["clock"]

@@ -19,13 +19,13 @@ with warnings.catch_warnings():
 
 from cradle.server.app import create_app
 from cradle.server.botpool import LEASE_SECONDS
-from cradle.server.hub import Hub
 from cradle.server.limits import Limits
 from cradle.server.seats import NewTable
 from cradle.server.store import Store
 from cradle.server.store.database import client_hash
 from cradle.server.store.errors import Conflict
 from cradle.server.store.games import StoredGame
+from tests.helpers.app import hub_of
 from tests.helpers.server import (
     GAMES,
     auth,
@@ -61,11 +61,6 @@ def as_client(first: TestClient, host: str) -> TestClient:
     other = TestClient(first.app, client=(host, 50000))
     other.portal = first.portal  # the running app's loop: no second start-up
     return other
-
-
-def hub_of(client: TestClient) -> Hub:
-    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    return hub
 
 
 def refused(answer: Any, status: int = 429) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -15,8 +14,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from cradle.server.app import create_app
-from cradle.server.limits import Limits
+from tests.helpers.app import Player, browsers_on
 from tests.helpers.cli import assert_clean_error, cradle
 from tests.helpers.server import GAMES, auth, token_of
 
@@ -25,32 +23,10 @@ pytestmark = pytest.mark.skipif("gheos" not in GAMES, reason="needs the Gheos en
 PASSWORD = "a good password"
 
 
-class Person:
-    """A browser of a signed-in player: its own cookies, its CSRF token on every write."""
-
-    def __init__(self, client: TestClient, name: str) -> None:
-        self.client = client
-        answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-        assert answer.status_code == 200, answer.text
-        self.csrf = answer.json()["csrf"]
-
-    def post(self, path: str, body: Any, token: str | None = None) -> Any:
-        headers = {"X-CSRF-Token": self.csrf, **auth(token)}
-        return self.client.post(path, json=body, headers=headers)
-
-
 @pytest.fixture
 def served(any_db_url: str) -> Iterator[tuple[str, list[TestClient]]]:
-    app = create_app(any_db_url, bot_delay=0, limits=Limits(analyse_finished=False))
-    with TestClient(app) as first:
-        yield (
-            any_db_url,
-            [
-                first,
-                TestClient(app, client=("10.1.2.3", 5000)),
-                TestClient(app, client=("10.9.8.7", 5000)),
-            ],
-        )
+    with browsers_on(any_db_url, 3) as found:
+        yield any_db_url, found
 
 
 def admin(url: str, *args: str) -> str:
@@ -63,7 +39,7 @@ def test_reports_reach_the_operator_whose_every_action_is_logged(
     served: tuple[str, list[TestClient]],
 ) -> None:
     url, (first, second, stranger) = served
-    ann, bob = Person(first, "Ann"), Person(second, "Bob")
+    ann, bob = Player(first, "Ann", PASSWORD), Player(second, "Bob", PASSWORD)
     made = ann.post("/api/games", {"game": "gheos", "seats": ["human", "human"]}).json()
     game_id = made["id"]
     joined = bob.post(f"/api/games/{game_id}/join", {"invite": made["seats"][1]["invite"]})

@@ -16,40 +16,20 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from cradle.server.app import create_app
-from cradle.server.limits import Limits
+from tests.helpers.app import Player, browsers_on, random_move
 from tests.helpers.server import GAMES, auth, token_of
 
 pytestmark = pytest.mark.skipif("gheos" not in GAMES, reason="needs the Gheos engine")
 
 
-class Person:
-    """A browser of a signed-in player: its own cookies, its CSRF token on every write."""
-
-    def __init__(self, client: TestClient, name: str) -> None:
-        self.client = client
-        answer = client.post("/api/accounts", json={"name": name, "password": "correct horse"})
-        assert answer.status_code == 200, answer.text
-        self.csrf = answer.json()["csrf"]
-
-    def post(self, path: str, body: Any, token: str | None = None) -> Any:
-        headers = {"X-CSRF-Token": self.csrf, **auth(token)}
-        return self.client.post(path, json=body, headers=headers)
-
-
 @pytest.fixture
 def browsers(any_db_url: str) -> Iterator[list[TestClient]]:
     """Three browsers (their own cookies and addresses) on one server."""
-    app = create_app(any_db_url, bot_delay=0, limits=Limits(analyse_finished=False))
-    with TestClient(app) as first:
-        yield [
-            first,
-            TestClient(app, client=("10.1.2.3", 5000)),
-            TestClient(app, client=("10.9.8.7", 5000)),
-        ]
+    with browsers_on(any_db_url, 3) as found:
+        yield found
 
 
-def finished(alice: Person, bob: Person, **body: Any) -> tuple[str, list[str]]:
+def finished(alice: Player, bob: Player, **body: Any) -> tuple[str, list[str]]:
     """A two-player Gheos table of Alice and Bob, a few moves played, then Bob concedes."""
     answer = alice.post("/api/games", {"game": "gheos", "seats": ["human", "human"], **body})
     assert answer.status_code == 200, answer.text
@@ -61,14 +41,7 @@ def finished(alice: Person, bob: Person, **body: Any) -> tuple[str, list[str]]:
     play = random.Random(5)
     client = alice.client
     for _ in range(3):
-        token = tokens[client.get(f"/api/games/{game_id}").json()["to_move"]]
-        legal = client.get(f"/api/games/{game_id}", headers=auth(token)).json()["legal_actions"]
-        moved = client.post(
-            f"/api/games/{game_id}/actions",
-            json={"action": play.choice(legal)},
-            headers=auth(token),
-        )
-        assert moved.status_code == 200, moved.text
+        random_move(client, game_id, tokens, play)
     conceded = bob.post(f"/api/games/{game_id}/concede", {}, tokens[1])
     assert conceded.status_code == 200, conceded.text
     return game_id, tokens
@@ -91,8 +64,8 @@ def test_a_private_finished_game_answers_its_players_and_whom_they_share_it_with
     browsers: list[TestClient],
 ) -> None:
     first, second, stranger = browsers
-    alice, bob = Person(first, "Alice"), Person(second, "Bob")
-    carol = Person(stranger, "Carol")
+    alice, bob = Player(first, "Alice"), Player(second, "Bob")
+    carol = Player(stranger, "Carol")
     game_id, tokens = finished(alice, bob, private=True, rated=True)
     for path in reads(game_id):
         # A stranger with its address, signed in or not, learns nothing more of it.
@@ -127,7 +100,7 @@ def test_a_public_finished_game_answers_anyone_and_a_private_one_is_watched_whil
     browsers: list[TestClient],
 ) -> None:
     first, second, stranger = browsers
-    alice, bob = Person(first, "Alice"), Person(second, "Bob")
+    alice, bob = Player(first, "Alice"), Player(second, "Bob")
     game_id, _tokens = finished(alice, bob)
     for path in reads(game_id):
         assert stranger.get(path).status_code == 200, path

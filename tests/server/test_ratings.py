@@ -19,43 +19,26 @@ with warnings.catch_warnings():
 
 from cradle.games import get_game
 from cradle.server.accounts import create_account
-from cradle.server.app import create_app
-from cradle.server.limits import Limits
 from cradle.server.ratings import Skill, rate
 from cradle.server.store import Store
 from cradle.server.store.errors import Conflict
 from cradle.server.store.ratings import rate_game
 from cradle.server.store.schema import RatingChangeRow, RatingRow
 from cradle.server.tokens import hash_token, new_token
+from tests.helpers.app import Player, browsers_on, random_move
 from tests.helpers.server import GAMES, auth, new_stored, stored_move, token_of
 
 pytestmark = pytest.mark.skipif("gheos" not in GAMES, reason="needs the Gheos engine")
 
 
-class Person:
-    """A browser of a signed-in player: its own cookies, its CSRF token on every write."""
-
-    def __init__(self, client: TestClient, name: str) -> None:
-        self.client = client
-        self.name = name
-        answer = client.post("/api/accounts", json={"name": name, "password": "correct horse"})
-        assert answer.status_code == 200, answer.text
-        self.csrf = answer.json()["csrf"]
-
-    def post(self, path: str, body: Any, token: str | None = None) -> Any:
-        headers = {"X-CSRF-Token": self.csrf, **auth(token)}
-        return self.client.post(path, json=body, headers=headers)
-
-
 @pytest.fixture
 def app_url(any_db_url: str) -> Iterator[tuple[TestClient, TestClient]]:
     """Two browsers (separate cookies) on one server."""
-    app = create_app(any_db_url, bot_delay=0, limits=Limits(analyse_finished=False))
-    with TestClient(app) as first:
-        yield first, TestClient(app, client=("10.1.2.3", 5000))
+    with browsers_on(any_db_url, 2) as (first, second):
+        yield first, second
 
 
-def rated_table(alice: Person, bob: Person, game: str = "gheos") -> tuple[str, list[str]]:
+def rated_table(alice: Player, bob: Player, game: str = "gheos") -> tuple[str, list[str]]:
     """A rated two-player table: Alice made it, Bob joined through his invite."""
     answer = alice.post("/api/games", {"game": game, "seats": ["human", "human"], "rated": True})
     assert answer.status_code == 200, answer.text
@@ -87,7 +70,7 @@ def play_out(client: TestClient, game_id: str, tokens: list[str], seed: int = 1)
 
 def test_a_rated_game_moves_both_ratings_once(app_url: tuple[TestClient, TestClient]) -> None:
     first, second = app_url
-    alice, bob = Person(first, "Alice"), Person(second, "Björk Ñ")
+    alice, bob = Player(first, "Alice"), Player(second, "Björk Ñ")
     game_id, tokens = rated_table(alice, bob)
     seen = first.get(f"/api/games/{game_id}", headers=auth(tokens[0])).json()
     assert seen["table"]["rated"] is True and seen["table"]["hints"] is False
@@ -142,7 +125,7 @@ def test_a_rated_game_moves_both_ratings_once(app_url: tuple[TestClient, TestCli
 
 def test_undo_is_refused_in_a_rated_game(app_url: tuple[TestClient, TestClient]) -> None:
     first, second = app_url
-    alice, bob = Person(first, "Alice"), Person(second, "Bobby")
+    alice, bob = Player(first, "Alice"), Player(second, "Bobby")
     game_id, tokens = rated_table(alice, bob)
     mover = first.get(f"/api/games/{game_id}").json()["to_move"]
     mine = first.get(f"/api/games/{game_id}", headers=auth(tokens[mover])).json()
@@ -161,7 +144,7 @@ def test_what_cannot_be_rated_is_refused(app_url: tuple[TestClient, TestClient])
     body = {"game": "gheos", "seats": ["human", "human"], "rated": True}
     guest = first.post("/api/games", json=body)
     assert guest.status_code == 400 and "signed in" in guest.json()["error"]
-    alice = Person(first, "Alice")
+    alice = Player(first, "Alice")
     for refused, reason in (
         ({**body, "seats": ["human", "bot:random"]}, "bots"),
         ({**body, "hotseat": True}, "hot-seat"),
@@ -176,7 +159,7 @@ def test_what_cannot_be_rated_is_refused(app_url: tuple[TestClient, TestClient])
     assert refused.status_code == 403 and "sign in" in refused.json()["error"]
     twice = alice.post(f"/api/games/{created['id']}/join", {"invite": invite})
     assert twice.status_code == 403 and "already" in twice.json()["error"]
-    bob = Person(second, "Bob")
+    bob = Player(second, "Bob")
     assert bob.post(f"/api/games/{created['id']}/join", {"invite": invite}).status_code == 200
 
 
@@ -187,7 +170,7 @@ def test_lobby_rows_and_my_games_say_which_games_are_rated(
     held by different accounts or wait for one (open, invited); never a table with a bot, a
     guest, or a seat whose account is gone. Read from a loaded table and from the database."""
     first, second = app_url
-    alice, bob = Person(first, "Alice"), Person(second, "Bob")
+    alice, bob = Player(first, "Alice"), Player(second, "Bob")
     rated_id, tokens = rated_table(alice, bob)  # both seated
     waiting = alice.post(
         "/api/games", {"game": "gheos", "seats": ["human", "human"], "rated": True}
@@ -212,7 +195,7 @@ def test_lobby_rows_and_my_games_say_which_games_are_rated(
         rows = first.get(f"/api/games?limit={limit}").json()["games"]
         return {row["id"]: row["rated"] for row in rows if row["id"] in expected}
 
-    def mine(person: Person) -> dict[str, bool]:
+    def mine(person: Player) -> dict[str, bool]:
         games = person.client.get("/api/me/games").json()["games"]
         return {game["id"]: game["rated"] for game in games}
 
@@ -250,7 +233,7 @@ def test_unrated_games_and_games_against_bots_change_no_rating(
     app_url: tuple[TestClient, TestClient],
 ) -> None:
     first, second = app_url
-    alice, bob = Person(first, "Alice"), Person(second, "Bob")
+    alice, bob = Player(first, "Alice"), Player(second, "Bob")
     created = alice.post("/api/games", {"game": "gheos", "seats": ["human", "human"]}).json()
     joined = bob.post(f"/api/games/{created['id']}/join", {"invite": created["seats"][1]["invite"]})
     play_out(first, created["id"], [token_of(created, 0), joined.json()["token"]])
@@ -345,7 +328,7 @@ def test_a_rated_game_ended_early_moves_both_ratings_once(
     nobody moved in for three deadlines: each ends a rated game, and each moves both ratings,
     once, in the transaction that ends it: the seat that left loses."""
     first, second = app_url
-    alice, bob = Person(first, "Alice"), Person(second, "Bob")
+    alice, bob = Player(first, "Alice"), Player(second, "Bob")
     answer = alice.post(
         "/api/games",
         {"game": "gheos", "seats": ["human", "human"], "rated": True, "mode": "turn",
@@ -358,15 +341,7 @@ def test_a_rated_game_ended_early_moves_both_ratings_once(
     tokens = [token_of(created, 0), joined.json()["token"]]
     play = random.Random(3)
     for _ in range(2):  # a few moves first: the game is under way
-        frame = first.get(f"/api/games/{game_id}").json()
-        token = tokens[frame["to_move"]]
-        legal = first.get(f"/api/games/{game_id}", headers=auth(token)).json()["legal_actions"]
-        moved = first.post(
-            f"/api/games/{game_id}/actions",
-            json={"action": play.choice(legal)},
-            headers=auth(token),
-        )
-        assert moved.status_code == 200, moved.text
+        random_move(first, game_id, tokens, play)
     table = first.get(f"/api/games/{game_id}").json()["table"]
     late = table["to_move"]
     hub = first.app.state.hub  # type: ignore[attr-defined]

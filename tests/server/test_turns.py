@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,9 +17,9 @@ with warnings.catch_warnings():
 
 from cradle.server.app import create_app
 from cradle.server.botqueue import WorkerSettings, make_move
-from cradle.server.hub import Hub
 from cradle.server.limits import Limits
 from cradle.server.store import Store
+from tests.helpers.app import hub_of, move, set_clock, view
 from tests.helpers.server import GAMES, auth, create, token_of, wait_for
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -29,49 +28,10 @@ HOUR = 3600
 TURN = {"players": 2, "seats": ["human", "human"], "mode": "turn", "deadline_s": HOUR}
 
 
-@pytest.fixture
-def serve(any_db_url: str) -> Iterator[Callable[..., TestClient]]:
-    """Start apps on one database (SQLite: one; PostgreSQL: as many as asked, like processes)."""
-    with ExitStack() as stack:
-
-        def start(**limits: Any) -> TestClient:
-            settings = Limits(analyse_finished=False, **limits)
-            app = create_app(any_db_url, bot_delay=0, limits=settings)
-            return stack.enter_context(TestClient(app))
-
-        yield start
-
-
-def hub_of(client: TestClient) -> Hub:
-    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    return hub
-
-
-def set_clock(client: TestClient, now: float) -> None:
-    hub_of(client).clock = lambda: now  # type: ignore[method-assign]
-
-
-def view(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
-    answer = client.get(f"/api/games/{game_id}", headers=auth(token))
-    assert answer.status_code == 200, answer.text
-    data: dict[str, Any] = answer.json()
-    return data
-
-
 def deciding(client: TestClient, created: dict[str, Any]) -> tuple[int, str]:
     """The seat deciding now and its token."""
     seat: int = view(client, created["id"])["to_move"]
     return seat, token_of(created, seat)
-
-
-def move(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
-    legal = view(client, game_id, token)["legal_actions"]
-    assert legal, "not this seat's decision"
-    answer = client.post(f"/api/games/{game_id}/actions", json={"action": legal[0]},
-                         headers=auth(token))  # fmt: skip
-    assert answer.status_code == 200, answer.text
-    data: dict[str, Any] = answer.json()
-    return data
 
 
 def post(client: TestClient, path: str, token: str | None, body: Any = None) -> Any:
