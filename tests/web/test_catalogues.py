@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -25,6 +23,7 @@ from cradle.gheos.lessons import LESSONS as GHEOS_LESSONS
 from cradle.tigris.lessons import LESSONS as TIGRIS_LESSONS
 from tests.helpers.ai import bot_reasons
 from tests.helpers.engines import refusals
+from tests.helpers.web import node_json
 
 babel = pytest.importorskip("babel", reason="the catalogue checks need Babel (dev extra)")
 
@@ -221,19 +220,9 @@ console.log(JSON.stringify(texts.map((text) => i18n.translateReason(text))));
 def test_the_engines_reasons_read_in_the_browsers_language(tag: str, language: str) -> None:
     """The play server sends a refusal's English sentence; the client reads the message and
     its params back from it and gives the same words as the Python catalogues do."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("no node (make test installs Debian's nodejs)")
     found = [r for game in ("tigris", "gheos") for seed in (1, 2) for r in refusals(game, seed)]
-    answer = subprocess.run(
-        [node, "--input-type=module", "-e", REASONS, (WEB / "i18n.js").as_uri(), tag],
-        input=json.dumps([str(r) for r in found]),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    translated = json.loads(answer.stdout)
+    i18n_js = (WEB / "i18n.js").as_uri()
+    translated = node_json(REASONS, i18n_js, tag, stdin=json.dumps([str(r) for r in found]))
     i18n.use(language)
     try:
         wanted = [i18n.reason(r) for r in found]
@@ -255,21 +244,10 @@ ENGLISH = re.compile(r"\b(the|tiles?|wars?|temples?|scores|continent|followers?|
 def test_the_bots_reasons_read_in_the_browsers_language(tag: str) -> None:
     """Hints and analyses carry the bots' English reasons (cradle.ai.knowledge); the client
     reads every part of each back into its language."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("no node (make test installs Debian's nodejs)")
     found = sorted(
         {r for game in ("tigris", "gheos") for seed in (1, 2) for r in bot_reasons(game, seed)}
     )
-    answer = subprocess.run(
-        [node, "--input-type=module", "-e", REASONS, (WEB / "i18n.js").as_uri(), tag],
-        input=json.dumps(found),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    translated = json.loads(answer.stdout)
+    translated = node_json(REASONS, (WEB / "i18n.js").as_uri(), tag, stdin=json.dumps(found))
     left = [
         (reason, said)
         for reason, said in zip(found, translated, strict=True)
@@ -299,9 +277,6 @@ def test_the_servers_reasons_read_in_the_browsers_language(tag: str, language: s
     from cradle.server.errors import ApiError, field_refusal
     from cradle.server.routes.common import THROTTLED
 
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("no node (make test installs Debian's nodejs)")
     try:
         check_password("short")
     except ValueError as exc:
@@ -313,15 +288,8 @@ def test_the_servers_reasons_read_in_the_browsers_language(tag: str, language: s
         ApiError(429, THROTTLED["moves"], params={"wait": 2.5}),
         ApiError(400, "no message of the catalogues: 42"),
     ]
-    answer = subprocess.run(
-        [node, "--input-type=module", "-e", SERVER_REASONS, (WEB / "i18n.js").as_uri(), tag],
-        input=json.dumps([r.body() for r in refusals]),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    said = json.loads(answer.stdout)
+    bodies = json.dumps([r.body() for r in refusals])
+    said = node_json(SERVER_REASONS, (WEB / "i18n.js").as_uri(), tag, stdin=bodies)
     words = i18n.translations(language)
     assert said[0] == words.gettext("wrong name or password") != "wrong name or password"
     assert short.reason == "password: a password has 8 to 256 characters"

@@ -5,11 +5,9 @@ one off the line counting twice its distance; at an edge nowhere."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
+from tests.helpers.web import node_json
 
 WEB = Path(__file__).resolve().parents[2] / "src/cradle/web"
 
@@ -24,25 +22,9 @@ console.log(JSON.stringify(out));
 
 
 def moves(cells: list[tuple[int, int]], asked: list[tuple[tuple[int, int], int, int]]) -> list[str]:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("no node (make test installs Debian's nodejs with node-typescript)")
-    answer = subprocess.run(
-        [
-            node,
-            "--input-type=module",
-            "-e",
-            SCRIPT,
-            (WEB / "keys.js").as_uri(),
-            json.dumps(cells),
-            json.dumps(asked),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
+    found: list[str] = node_json(
+        SCRIPT, (WEB / "keys.js").as_uri(), json.dumps(cells), json.dumps(asked)
     )
-    found: list[str] = json.loads(answer.stdout)
     return found
 
 

@@ -5,12 +5,9 @@ and the end screen all say."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
+from tests.helpers.web import node_json
 
 WEB = Path(__file__).resolve().parents[2] / "src/cradle/web"
 
@@ -30,17 +27,7 @@ console.log(JSON.stringify(out));
 
 
 def words(tag: str = "en") -> dict[str, list[str] | str]:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("no node (make test installs Debian's nodejs with node-typescript)")
-    answer = subprocess.run(
-        [node, "--input-type=module", "-e", SCRIPT, (WEB / "measure.js").as_uri(), tag],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    found: dict[str, list[str] | str] = json.loads(answer.stdout)
+    found: dict[str, list[str] | str] = node_json(SCRIPT, (WEB / "measure.js").as_uri(), tag)
     return found
 
 

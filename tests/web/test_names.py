@@ -6,11 +6,9 @@ name, and a word that is only spelled like a seat's ("este", this, beside "Este"
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
+from tests.helpers.web import node_json
 
 WEB = Path(__file__).resolve().parents[2] / "src/cradle/web"
 
@@ -31,24 +29,9 @@ console.log(JSON.stringify(texts.map((text) => namedText(text, game))));
 
 
 def named(tag: str, players: list[str], seats: list[str], texts: list[str]) -> list[str]:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("no node (make test installs Debian's nodejs with node-typescript)")
-    answer = subprocess.run(
-        [
-            node,
-            "--input-type=module",
-            "-e",
-            SCRIPT,
-            f"{WEB.as_uri()}/",
-            json.dumps([tag, players, seats, texts]),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
+    found: list[str] = node_json(
+        SCRIPT, f"{WEB.as_uri()}/", json.dumps([tag, players, seats, texts])
     )
-    found: list[str] = json.loads(answer.stdout)
     return found
 
 

@@ -1,0 +1,28 @@
+"""Running the web client's modules in node (no browser): a script that imports them and prints
+its findings as JSON."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from typing import Any
+
+import pytest
+
+
+def node_json(script: str, *args: str, stdin: str | None = None) -> Any:
+    """What ``script`` (an ES module, run by node with ``args`` and ``stdin``) prints, read as
+    JSON; the test is skipped where there is no node."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node (make test installs Debian's nodejs with node-typescript)")
+    answer = subprocess.run(
+        [node, "--input-type=module", "-e", script, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return json.loads(answer.stdout)
