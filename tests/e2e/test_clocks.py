@@ -13,90 +13,41 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 
-from tests.helpers.e2e import PHONE, PageErrors, wait_until
-from tests.helpers.server import GAMES, PlayServer
+from tests.helpers.e2e import PHONE, Person, wait_until
+from tests.helpers.server import GAMES, PlayServer, play_server
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
 LAPTOP = {"width": 1366, "height": 768}
 PASSWORD = "a long enough secret"
-FETCH = """async ([method, path, body]) => {
-  const me = await (await fetch("/api/me")).json();
-  const headers = {"Content-Type": "application/json"};
-  if (me.csrf) headers["X-CSRF-Token"] = me.csrf;
-  const answer = await fetch(path, {method, headers, body: body ? JSON.stringify(body) : undefined});
-  return {status: answer.status, body: await answer.json()};
-}"""
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     db = tmp_path_factory.mktemp("e2e-clocks") / "games.sqlite3"
-    play = PlayServer(f"sqlite:///{db}", bot_delay=0.02, settings=("password_kib=64",)).start()
-    try:
+    with play_server(db, "password_kib=64") as play:
         yield play
-    finally:
-        play.stop()
 
 
-class Person:
+class Player(Person):
     """A signed-up person's browser of a given size."""
 
     def __init__(self, browser: Any, server: PlayServer, size: dict[str, int], name: str) -> None:
-        options: dict[str, Any] = {"viewport": size}
-        if size is PHONE:
-            options.update(is_mobile=True, has_touch=True)
-        self.page = browser.new_context(**options).new_page()
-        self.errors = PageErrors(self.page)
-        self.server, self.size, self.name = server, size, name
-        self.page.goto(f"{server.base}/#/signup")
-        self.page.fill("#signup-name", name)
-        self.page.fill("#signup-password", PASSWORD)
-        self.page.click("#signup-submit")
-        self.page.wait_for_selector(f"#account-link:text-is('{name}')")
-
-    def api(self, method: str, path: str, body: Any = None) -> Any:
-        return self.page.evaluate(FETCH, [method, path, body])
-
-    def in_view(self, selector: str) -> None:
-        """``selector`` is shown whole inside the viewport (scrolled to, as a person would)."""
-        found = self.page.locator(selector).first
-        width, height = self.size["width"], self.size["height"]
-
-        def inside() -> bool:
-            # The running clock draws its block anew every second: the element a scroll
-            # began on may be gone by its end, so the locator finds the new one and scrolls again.
-            try:
-                found.scroll_into_view_if_needed(timeout=2000)
-                box = found.bounding_box(timeout=2000)
-            except PlaywrightError:
-                return False
-            return (
-                box is not None
-                and box["x"] >= 0
-                and box["y"] >= 0
-                and box["x"] + box["width"] <= width
-                and box["y"] + box["height"] <= height
-            )
-
-        wait_until(inside, 10)
+        super().__init__(browser, server, size)
+        self.name = name
+        self.sign_up(name, PASSWORD)
 
     def clock(self, seat: int) -> str:
         text: str = self.page.locator(f"[data-clock-time='{seat}']").inner_text()
         return text
-
-    def clean(self) -> None:
-        real = [e for e in self.errors.errors if "Failed to load resource" not in e]
-        assert real == [], real
 
 
 def test_the_new_table_form_offers_named_clocks(
     server: PlayServer, browser: Any, artifacts: Path
 ) -> None:
     for size, tag in ((LAPTOP, "laptop"), (PHONE, "phone")):
-        person = Person(browser, server, size, f"Form {secrets.token_hex(2)}")
+        person = Player(browser, server, size, f"Form {secrets.token_hex(2)}")
         page = person.page
         page.goto(f"{server.base}/#/")
         page.wait_for_selector("#new-clock")
@@ -123,8 +74,8 @@ def test_friends_play_a_live_clock_to_a_timeout_that_a_bot_takes_over(
     server: PlayServer, browser: Any, artifacts: Path
 ) -> None:
     tag = secrets.token_hex(2)
-    ann = Person(browser, server, LAPTOP, f"Ann {tag}")
-    bob = Person(browser, server, PHONE, f"Bob {tag}")
+    ann = Player(browser, server, LAPTOP, f"Ann {tag}")
+    bob = Player(browser, server, PHONE, f"Bob {tag}")
     assert ann.api("POST", "/api/friends", {"name": bob.name})["status"] == 200
     assert bob.api("POST", "/api/friends", {"name": ann.name})["status"] == 200
 

@@ -14,24 +14,15 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.e2e import PHONE, PageErrors, wait_until
+from tests.helpers.e2e import PHONE, Person, wait_until
 from tests.helpers.mail import Inbox, mailed_link, smtp_server
-from tests.helpers.server import GAMES, PlayServer
+from tests.helpers.server import GAMES, PlayServer, play_server
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
 LAPTOP = {"width": 1366, "height": 768}
 PASSWORD = "a long enough secret"
 NEW_PASSWORD = "another long secret"
-
-# What a page asks of the API with its cookie and CSRF token, as the web client does.
-FETCH = """async ([method, path, body]) => {
-  const me = await (await fetch("/api/me")).json();
-  const headers = {"Content-Type": "application/json"};
-  if (me.csrf) headers["X-CSRF-Token"] = me.csrf;
-  const answer = await fetch(path, {method, headers, body: body ? JSON.stringify(body) : undefined});
-  return {status: answer.status, body: await answer.json()};
-}"""
 
 
 @pytest.fixture(scope="module")
@@ -44,58 +35,19 @@ def inbox() -> Iterator[Inbox]:
 def mailing(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[PlayServer]:
     db = tmp_path_factory.mktemp("e2e-friends") / "games.sqlite3"
     settings = (f"smtp_url={inbox.url}", "mail_from=cradle@example.org", "password_kib=64")
-    play = PlayServer(f"sqlite:///{db}", bot_delay=0.02, settings=settings).start()
-    try:
+    with play_server(db, *settings) as play:
         yield play
-    finally:
-        play.stop()
 
 
-class Person:
-    """One browser context (its own cookies) of a given size."""
+class Friend(Person):
+    """One browser context (its own cookies) of a given size; ``tag`` names its screenshots."""
 
     def __init__(self, browser: Any, server: PlayServer, size: dict[str, int], tag: str) -> None:
-        options: dict[str, Any] = {"viewport": size}
-        if size is PHONE:
-            options.update(is_mobile=True, has_touch=True)
-        self.context = browser.new_context(**options)
-        self.page = self.context.new_page()
-        self.errors = PageErrors(self.page)
-        self.server = server
-        self.size = size
+        super().__init__(browser, server, size)
         self.tag = tag
-
-    def goto(self, fragment: str) -> None:
-        self.page.goto(f"{self.server.base}/{fragment}")
 
     def shot(self, artifacts: Path, step: str) -> None:
         self.page.screenshot(path=str(artifacts / f"friends-{step}-{self.tag}.png"))
-
-    def in_view(self, selector: str) -> None:
-        """``selector`` is shown whole inside the viewport (scrolled to, as a person would)."""
-        self.page.locator(selector).first.scroll_into_view_if_needed()
-        width, height = self.size["width"], self.size["height"]
-
-        def inside() -> bool:
-            box = self.page.locator(selector).first.bounding_box()
-            return (
-                box is not None
-                and box["x"] >= 0
-                and box["y"] >= 0
-                and box["x"] + box["width"] <= width
-                and box["y"] + box["height"] <= height
-            )
-
-        wait_until(inside, 10)
-
-    def sign_up(self, name: str, email: str | None = None) -> None:
-        self.goto("#/signup")
-        self.page.fill("#signup-name", name)
-        self.page.fill("#signup-password", PASSWORD)
-        if email is not None:
-            self.page.fill("#signup-email", email)
-        self.page.click("#signup-submit")
-        self.page.wait_for_selector(f"#account-link:text-is('{name}')")
 
     def sign_in(self, name: str, password: str) -> None:
         self.goto("#/signin")
@@ -103,22 +55,14 @@ class Person:
         self.page.fill("#signin-password", password)
         self.page.click("#signin-submit")
 
-    def api(self, method: str, path: str, body: Any = None) -> Any:
-        return self.page.evaluate(FETCH, [method, path, body])
-
-    def clean(self) -> None:
-        """No page error, and no console error but the refusals the test asked for."""
-        real = [e for e in self.errors.errors if "Failed to load resource" not in e]
-        assert real == [], real
-
 
 def test_sign_up_verify_forget_and_reset_the_password(
     mailing: PlayServer, inbox: Inbox, browser: Any, artifacts: Path
 ) -> None:
     tag = secrets.token_hex(2)
     name, address = f"Ada {tag}", f"ada{tag}@example.org"
-    laptop = Person(browser, mailing, LAPTOP, "laptop")
-    laptop.sign_up(name, address)
+    laptop = Friend(browser, mailing, LAPTOP, "laptop")
+    laptop.sign_up(name, PASSWORD, address)
     # The account page says the address waits for its check.
     laptop.page.wait_for_selector("#address-check .warn")
     assert address in laptop.page.locator("#address-check").inner_text()
@@ -134,7 +78,7 @@ def test_sign_up_verify_forget_and_reset_the_password(
     laptop.page.wait_for_selector("#address-check .ok")
 
     # A phone signed in to the same account, on its inbox.
-    phone = Person(browser, mailing, PHONE, "phone")
+    phone = Friend(browser, mailing, PHONE, "phone")
     phone.sign_in(name, PASSWORD)
     phone.page.wait_for_selector(f"#account-link:text-is('{name}')")
     phone.goto("#/inbox")
@@ -190,12 +134,12 @@ def test_friends_invite_each_other_and_a_blocked_person_cannot(
 ) -> None:
     tag = secrets.token_hex(2)
     ann_name, bob_name, cat_name = f"Ann {tag}", f"Bob {tag}", f"Cat {tag}"
-    ann = Person(browser, mailing, LAPTOP, "laptop")
-    bob = Person(browser, mailing, PHONE, "phone")
-    cat = Person(browser, mailing, LAPTOP, "laptop-cat")
-    ann.sign_up(ann_name)
-    bob.sign_up(bob_name)
-    cat.sign_up(cat_name)
+    ann = Friend(browser, mailing, LAPTOP, "laptop")
+    bob = Friend(browser, mailing, PHONE, "phone")
+    cat = Friend(browser, mailing, LAPTOP, "laptop-cat")
+    ann.sign_up(ann_name, PASSWORD)
+    bob.sign_up(bob_name, PASSWORD)
+    cat.sign_up(cat_name, PASSWORD)
 
     # Ann asks Bob by name; Bob's open friends page shows the request at once and he accepts.
     bob.goto("#/friends")

@@ -23,7 +23,7 @@ import pytest
 
 from tests.helpers.e2e import PHONE, PageErrors, make, step_name, turn, wait_until
 from tests.helpers.mail import Inbox, mailed_link, smtp_server
-from tests.helpers.server import GAMES, PlayServer
+from tests.helpers.server import GAMES, PlayServer, play_server
 
 babel = pytest.importorskip(
     "babel", reason="the mails' check reads the Python catalogues (dev extra)"
@@ -59,11 +59,8 @@ def server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[P
         "live_games_per_client=1000",
         "hints_per_minute=1000",
     )
-    play = PlayServer(f"sqlite:///{db}", bot_delay=0.02, settings=settings).start()
-    try:
+    with play_server(db, *settings) as play:
         yield play
-    finally:
-        play.stop()
 
 
 def messages(tag: str) -> dict[str, Any]:

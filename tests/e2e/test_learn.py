@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.e2e import PHONE, PageErrors, make, step_name, turn, version, wait_until
-from tests.helpers.server import GAMES, PlayServer
+from tests.helpers.server import GAMES, PlayServer, play_server
 
 pytestmark = pytest.mark.skipif(not {"tigris", "gheos"} <= set(GAMES), reason="needs both engines")
 
@@ -31,11 +31,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
         "live_games_per_client=1000",
         "hints_per_minute=1000",
     )
-    play = PlayServer(f"sqlite:///{db}", bot_delay=0.02, settings=settings).start()
-    try:
+    with play_server(db, *settings) as play:
         yield play
-    finally:
-        play.stop()
 
 
 VIEWPORTS = {"laptop": {"width": 1366, "height": 768}, "phone": PHONE}

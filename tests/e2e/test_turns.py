@@ -17,7 +17,7 @@ import pytest
 
 from tests.helpers.e2e import LAPTOP, PHONE, PageErrors, decide, turn, wait_until
 from tests.helpers.mail import Inbox, mailed_link, smtp_server
-from tests.helpers.server import GAMES, PlayServer, new_stored
+from tests.helpers.server import GAMES, PlayServer, new_stored, play_server
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -40,11 +40,8 @@ def inbox() -> Iterator[Inbox]:
 def mailing_server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[PlayServer]:
     db = tmp_path_factory.mktemp("e2e-turns") / "games.sqlite3"
     settings = (f"smtp_url={inbox.url}", "mail_from=cradle@example.org")
-    play = PlayServer(f"sqlite:///{db}", bot_delay=0.02, settings=settings).start()
-    try:
+    with play_server(db, *settings) as play:
         yield play
-    finally:
-        play.stop()
 
 
 def person(browser: Any, server: PlayServer, inbox: Inbox, size: dict[str, int], name: str, address: str) -> tuple[Any, PageErrors]:  # fmt: skip

@@ -186,6 +186,78 @@ class PageErrors:
         )
 
 
+# What a page asks of the API with its cookie and CSRF token, as the web client does.
+FETCH = """async ([method, path, body]) => {
+  const me = await (await fetch("/api/me")).json();
+  const headers = {"Content-Type": "application/json"};
+  if (me.csrf) headers["X-CSRF-Token"] = me.csrf;
+  const answer = await fetch(path, {method, headers, body: body ? JSON.stringify(body) : undefined});
+  return {status: answer.status, body: await answer.json()};
+}"""
+
+
+class Person:
+    """One browser context (its own cookies) of a given size (PHONE: a touch phone), on the
+    pages of ``server`` (a PlayServer)."""
+
+    def __init__(self, browser: Any, server: Any, size: dict[str, int]) -> None:
+        options: dict[str, Any] = {"viewport": size}
+        if size is PHONE:
+            options.update(is_mobile=True, has_touch=True)
+        self.context = browser.new_context(**options)
+        self.page = self.context.new_page()
+        self.errors = PageErrors(self.page)
+        self.server = server
+        self.size = size
+
+    def goto(self, fragment: str) -> None:
+        self.page.goto(f"{self.server.base}/{fragment}")
+
+    def sign_up(self, name: str, password: str, email: str | None = None) -> None:
+        """Sign up in the page's form; done when the page shows the account's name."""
+        self.goto("#/signup")
+        self.page.fill("#signup-name", name)
+        self.page.fill("#signup-password", password)
+        if email is not None:
+            self.page.fill("#signup-email", email)
+        self.page.click("#signup-submit")
+        self.page.wait_for_selector(f"#account-link:text-is('{name}')")
+
+    def api(self, method: str, path: str, body: Any = None) -> Any:
+        """``{status, body}`` of an API request the page makes, as the web client would."""
+        return self.page.evaluate(FETCH, [method, path, body])
+
+    def in_view(self, selector: str) -> None:
+        """``selector`` is shown whole inside the viewport (scrolled to, as a person would)."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        found = self.page.locator(selector).first
+        width, height = self.size["width"], self.size["height"]
+
+        def inside() -> bool:
+            # A part drawn anew while it is scrolled to (a running clock, each second) is found
+            # again by the locator and scrolled to again.
+            try:
+                found.scroll_into_view_if_needed(timeout=2000)
+                box = found.bounding_box(timeout=2000)
+            except PlaywrightError:
+                return False
+            return (
+                box is not None
+                and box["x"] >= 0
+                and box["y"] >= 0
+                and box["x"] + box["width"] <= width
+                and box["y"] + box["height"] <= height
+            )
+
+        wait_until(inside, 10)
+
+    def clean(self) -> None:
+        """No page error, and no console error but the refusals the test asked for."""
+        real = [e for e in self.errors.errors if "Failed to load resource" not in e]
+        assert real == [], real
+
+
 # Characters a font may lack show as empty boxes: drawn on a canvas, they look exactly like a
 # character no font has (a private-use or unassigned code point).
 MISSING_GLYPHS = r"""

@@ -156,6 +156,17 @@ class PlayServer:
         return http("POST", self.base + path, body, token)
 
 
+@contextmanager
+def play_server(db: Path, *settings: str) -> Iterator[PlayServer]:
+    """A PlayServer on the SQLite file ``db`` whose bots answer at once, with ``settings``
+    (NAME=VALUE), stopped at the end."""
+    play = PlayServer(f"sqlite:///{db}", bot_delay=0.02, settings=settings).start()
+    try:
+        yield play
+    finally:
+        play.stop()
+
+
 class CradleServe(PlayServer):
     """`cradle serve --database URL --port N OPTION...` as a person starts it (the CLI, with its
     own defaults), on a free port."""
