@@ -17,7 +17,8 @@ import pytest
 pytest.importorskip("fastapi", reason="the play server needs the 'server' extra")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright (server extra)")
 
-from tests.helpers.server import PlayServer  # noqa: E402
+from tests.helpers.mail import Inbox, smtp_server  # noqa: E402
+from tests.helpers.server import PlayServer, play_server  # noqa: E402
 
 CHROMIUM = os.environ.get("CRADLE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -38,11 +39,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     db = tmp_path_factory.mktemp("e2e") / "games.sqlite3"
     # Hints and analyses think briefly: the tests check what they show, not how well they play.
     settings = ("hint_seconds=0.1", "analysis_seconds=0.02", "password_kib=64")
-    play = PlayServer(f"sqlite:///{db}", bot_delay=0.02, settings=settings).start()
-    try:
+    with play_server(db, *settings) as play:
         yield play
-    finally:
-        play.stop()
+
+
+@pytest.fixture(scope="module")
+def inbox() -> Iterator[Inbox]:
+    """A real SMTP server (aiosmtpd) for the module's mailing server."""
+    with smtp_server() as found:
+        yield found
 
 
 class ReducedMotion:

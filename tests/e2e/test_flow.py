@@ -27,8 +27,8 @@ import pytest
 
 from cradle.core.record import GameRecord
 from cradle.games import get_game
-from tests.helpers.e2e import PHONE, PageErrors, decide, turn, wait_until
-from tests.helpers.mail import Inbox, smtp_server
+from tests.helpers.e2e import PHONE, PageErrors, ask_turn_mails, decide, turn, wait_until
+from tests.helpers.mail import Inbox
 from tests.helpers.server import GAMES, CradleServe, http_from, postgres_bin, postgres_server
 
 pytestmark = [
@@ -39,12 +39,6 @@ pytestmark = [
 LAPTOP = {"width": 1366, "height": 768}  # the laptop
 PASSWORD = "a long enough secret"
 HOSTILE = "<script>alert('flow')</script><img src=x onerror=\"alert('flow')\"> gg"
-
-
-@pytest.fixture(scope="module")
-def inbox() -> Iterator[Inbox]:
-    with smtp_server() as found:
-        yield found
 
 
 @pytest.fixture(scope="module")
@@ -98,11 +92,7 @@ class Person:
         page.fill("#signup-password", PASSWORD)
         page.click("#signup-submit")
         page.wait_for_selector(f"#account-link:text-is('{name}')")
-        self.goto("#/account")
-        page.fill("#mail-email", address)
-        page.check("#turn-mail")
-        page.click("#mail-submit")
-        wait_until(lambda: self.me()["account"]["turn_mail"])
+        ask_turn_mails(page, self.server.base, address)
 
     def me(self) -> Any:
         return self.request("GET", "/api/me")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.e2e import PHONE, Person, wait_until
-from tests.helpers.mail import Inbox, mailed_link, smtp_server
+from tests.helpers.mail import Inbox, mailed_link
 from tests.helpers.server import GAMES, PlayServer, play_server
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -23,12 +23,6 @@ pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris 
 LAPTOP = {"width": 1366, "height": 768}
 PASSWORD = "a long enough secret"
 NEW_PASSWORD = "another long secret"
-
-
-@pytest.fixture(scope="module")
-def inbox() -> Iterator[Inbox]:
-    with smtp_server() as found:
-        yield found
 
 
 @pytest.fixture(scope="module")

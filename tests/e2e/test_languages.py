@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.e2e import PHONE, PageErrors, make, step_name, turn, wait_until
-from tests.helpers.mail import Inbox, mailed_link, smtp_server
-from tests.helpers.server import GAMES, PlayServer, play_server
+from tests.helpers.e2e import PHONE, PageErrors, ask_turn_mails, make, step_name, turn, wait_until
+from tests.helpers.mail import Inbox, mailed_link
+from tests.helpers.server import GAMES, WALKING, PlayServer, play_server
 
 babel = pytest.importorskip(
     "babel", reason="the mails' check reads the Python catalogues (dev extra)"
@@ -40,26 +40,12 @@ PLACEHOLDER = re.compile(r"\{\w+\}")
 
 
 @pytest.fixture(scope="module")
-def inbox() -> Iterator[Inbox]:
-    with smtp_server() as found:
-        yield found
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[PlayServer]:
     """The module's own server (the lesson walks make a table per step), which mails turn
     notices to `inbox`."""
     db = tmp_path_factory.mktemp("lang") / "games.sqlite3"
-    settings = (
-        f"smtp_url={inbox.url}",
-        "mail_from=cradle@example.org",
-        "hint_seconds=0.1",
-        "analysis_seconds=0.02",
-        "create_per_minute=1000",
-        "live_games_per_client=1000",
-        "hints_per_minute=1000",
-    )
-    with play_server(db, *settings) as play:
+    mailing = (f"smtp_url={inbox.url}", "mail_from=cradle@example.org")
+    with play_server(db, *mailing, *WALKING) as play:
         yield play
 
 
@@ -214,13 +200,7 @@ def signed_in(
     page.fill("#signup-password", "correct horse battery")
     page.click("#signup-submit")
     page.wait_for_selector(f"#account-link:text-is('{name}')")
-    page.goto(f"{base}/#/account")
-    page.fill("#mail-email", address)
-    page.check("#turn-mail")
-    page.click("#mail-submit")
-    wait_until(
-        lambda: page.evaluate("fetch('/api/me').then((r) => r.json())")["account"]["turn_mail"]
-    )
+    ask_turn_mails(page, base, address)
     check_screen(page, tag, "account-signed-in", artifacts, size)
     # The address check's mail, in the account's language; its link checks the address (turn
     # mails go to checked addresses only).

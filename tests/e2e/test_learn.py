@@ -14,24 +14,16 @@ from typing import Any
 import pytest
 
 from tests.helpers.e2e import PHONE, PageErrors, make, step_name, turn, version, wait_until
-from tests.helpers.server import GAMES, PlayServer, play_server
+from tests.helpers.server import GAMES, WALKING, PlayServer, play_server
 
 pytestmark = pytest.mark.skipif(not {"tigris", "gheos"} <= set(GAMES), reason="needs both engines")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
-    """The module's own server: a walk makes a table per step, more than the creation rate a
-    client gets in a minute (which a person, reading each step, never reaches)."""
+    """The module's own server, for walks (each makes a table per step)."""
     db = tmp_path_factory.mktemp("learn") / "games.sqlite3"
-    settings = (
-        "hint_seconds=0.1",
-        "analysis_seconds=0.02",
-        "create_per_minute=1000",
-        "live_games_per_client=1000",
-        "hints_per_minute=1000",
-    )
-    with play_server(db, *settings) as play:
+    with play_server(db, *WALKING) as play:
         yield play
 
 

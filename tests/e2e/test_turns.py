@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.e2e import LAPTOP, PHONE, PageErrors, decide, turn, wait_until
-from tests.helpers.mail import Inbox, mailed_link, smtp_server
+from tests.helpers.e2e import LAPTOP, PHONE, PageErrors, ask_turn_mails, decide, turn, wait_until
+from tests.helpers.mail import Inbox, mailed_link
 from tests.helpers.server import GAMES, PlayServer, new_stored, play_server
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -28,12 +28,6 @@ COUNT_CHIMES = """(() => {
   const make = AudioContext.prototype.createOscillator;
   AudioContext.prototype.createOscillator = function () { window.__notes += 1; return make.call(this); };
 })()"""
-
-
-@pytest.fixture(scope="module")
-def inbox() -> Iterator[Inbox]:
-    with smtp_server() as found:
-        yield found
 
 
 @pytest.fixture(scope="module")
@@ -55,13 +49,7 @@ def person(browser: Any, server: PlayServer, inbox: Inbox, size: dict[str, int],
     page.fill("#signup-password", PASSWORD)
     page.click("#signup-submit")
     page.wait_for_selector(f"#account-link:text-is('{name}')")
-    page.goto(f"{server.base}/#/account")
-    page.fill("#mail-email", address)
-    page.check("#turn-mail")
-    page.click("#mail-submit")
-    wait_until(
-        lambda: page.evaluate("fetch('/api/me').then((r) => r.json())")["account"]["turn_mail"]
-    )
+    ask_turn_mails(page, server.base, address)
     page.goto(mailed_link(inbox, address, "verify", 1))
     page.wait_for_selector("#verify .ok")
     return page, errors

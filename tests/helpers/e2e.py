@@ -186,6 +186,18 @@ class PageErrors:
         )
 
 
+def ask_turn_mails(page: Any, base: str, address: str) -> None:
+    """On the account screen of the signed-in page, ask for turn mails at ``address``; done
+    when the account says so."""
+    page.goto(f"{base}/#/account")
+    page.fill("#mail-email", address)
+    page.check("#turn-mail")
+    page.click("#mail-submit")
+    wait_until(
+        lambda: page.evaluate("fetch('/api/me').then((r) => r.json())")["account"]["turn_mail"]
+    )
+
+
 # What a page asks of the API with its cookie and CSRF token, as the web client does.
 FETCH = """async ([method, path, body]) => {
   const me = await (await fetch("/api/me")).json();

@@ -156,6 +156,18 @@ class PlayServer:
         return http("POST", self.base + path, body, token)
 
 
+# A server for walks through the lessons: hints and analyses think briefly (the tests check what
+# they show, not how well they play), and one client may make a table per step, more than the
+# creation rate a client gets in a minute (which a person, reading each step, never reaches).
+WALKING = (
+    "hint_seconds=0.1",
+    "analysis_seconds=0.02",
+    "create_per_minute=1000",
+    "live_games_per_client=1000",
+    "hints_per_minute=1000",
+)
+
+
 @contextmanager
 def play_server(db: Path, *settings: str) -> Iterator[PlayServer]:
     """A PlayServer on the SQLite file ``db`` whose bots answer at once, with ``settings``
