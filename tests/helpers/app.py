@@ -65,6 +65,14 @@ def random_move(client: TestClient, game_id: str, tokens: Any, rng: random.Rando
     assert moved.status_code == 200, moved.text
 
 
+def refused(answer: Any, status: int = 429) -> str:
+    """The reason of a refusal answered with ``status`` (it has one)."""
+    assert answer.status_code == status, answer.text
+    reason: str = answer.json()["error"]
+    assert reason
+    return reason
+
+
 OTHER_HOSTS = ("10.1.2.3", "10.9.8.7")  # the addresses of a test's other browsers
 
 

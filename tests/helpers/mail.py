@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email.message import EmailMessage
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
@@ -22,6 +22,9 @@ with warnings.catch_warnings():
 from tests.helpers import waiting
 from tests.helpers.e2e import wait_until
 from tests.helpers.server import free_port
+
+if TYPE_CHECKING:
+    from cradle.server.mail import MailSettings
 
 
 @dataclass
@@ -63,6 +66,30 @@ class _Handler:
         with self.inbox.lock:
             self.inbox.mails.append((envelope.mail_from, list(envelope.rcpt_tos), parsed))
         return "250 OK"
+
+
+PUBLIC = "https://cradle.example/"  # the public address of the servers that mail in tests
+
+
+def mail_settings(url: str, **given: Any) -> MailSettings:
+    """The MailSettings of a server that mails through the SMTP server at ``url``."""
+    from cradle.server.mail import MailSettings
+
+    return MailSettings(url=url, sender="cradle@example.org", public_url=PUBLIC, **given)
+
+
+@contextmanager
+def mailing_app(db_url: str) -> Iterator[tuple[Any, TestClient, Inbox]]:
+    """An app on ``db_url`` that mails through a real SMTP server (cheap password hashes, no
+    analyses of finished games), started: the app, its client and the inbox."""
+    from cradle.server.app import create_app
+    from cradle.server.limits import Limits
+
+    with smtp_server() as inbox:
+        limits = Limits(analyse_finished=False, password_kib=64)
+        app = create_app(db_url, bot_delay=0, limits=limits, mail=mail_settings(inbox.url))
+        with TestClient(app) as client:
+            yield app, client, inbox
 
 
 @contextmanager

@@ -17,6 +17,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from tests.helpers.app import started
+from tests.helpers.mail import Inbox, mailing_app
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -96,3 +97,11 @@ def any_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'games.sqlite3'}"
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+@pytest.fixture
+def mailing(any_db_url: str) -> Iterator[tuple[Any, TestClient, Inbox]]:
+    """An app on each storage that mails through a real SMTP server: the app, its client and
+    the inbox."""
+    with mailing_app(any_db_url) as found:
+        yield found

@@ -16,6 +16,7 @@ with warnings.catch_warnings():
 from cradle.server.accounts import normal_name
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
+from tests.helpers.mail import csrf
 from tests.helpers.server import GAMES, auth, create, token_of
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -50,11 +51,6 @@ def sign_up(client: TestClient, name: str, password: str = PASSWORD) -> dict[str
 
 def sign_in(client: TestClient, name: str, password: str = PASSWORD) -> Any:
     return client.post("/api/session", json={"name": name, "password": password})
-
-
-def csrf(client: TestClient) -> dict[str, str]:
-    found = client.get("/api/me").json()["csrf"]
-    return {"X-CSRF-Token": found} if found else {}
 
 
 def test_names_are_trimmed_normalised_and_checked() -> None:

@@ -25,7 +25,7 @@ from cradle.server.store import Store
 from cradle.server.store.database import client_hash
 from cradle.server.store.errors import Conflict
 from cradle.server.store.games import StoredGame
-from tests.helpers.app import hub_of
+from tests.helpers.app import hub_of, refused
 from tests.helpers.server import (
     GAMES,
     auth,
@@ -61,13 +61,6 @@ def as_client(first: TestClient, host: str) -> TestClient:
     other = TestClient(first.app, client=(host, 50000))
     other.portal = first.portal  # the running app's loop: no second start-up
     return other
-
-
-def refused(answer: Any, status: int = 429) -> str:
-    assert answer.status_code == status, answer.text
-    reason: str = answer.json()["error"]
-    assert reason
-    return reason
 
 
 GAME = {"game": "tigris", "players": 2, "seats": ["human", "human"]}

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import time
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,31 +16,12 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from cradle.server.app import create_app
-from cradle.server.limits import Limits
-from cradle.server.mail import MailSettings
-from tests.helpers.mail import Inbox, smtp_server
+from tests.helpers.mail import PUBLIC, Inbox, csrf
 from tests.helpers.server import GAMES
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
 PASSWORD = "correct horse battery"
-PUBLIC = "https://cradle.example/"
-
-
-@pytest.fixture
-def served(any_db_url: str) -> Iterator[tuple[Any, TestClient, Inbox]]:
-    with smtp_server() as inbox:
-        mail = MailSettings(url=inbox.url, sender="cradle@example.org", public_url=PUBLIC)
-        limits = Limits(analyse_finished=False, password_kib=64)
-        app = create_app(any_db_url, bot_delay=0, limits=limits, mail=mail)
-        with TestClient(app) as client:
-            yield app, client, inbox
-
-
-def csrf(client: TestClient) -> dict[str, str]:
-    found = client.get("/api/me").json()["csrf"]
-    return {"X-CSRF-Token": found} if found else {}
 
 
 def person(app: Any, name: str, email: str | None = None) -> TestClient:
@@ -75,8 +55,8 @@ def table(client: TestClient, seats: list[str] | None = None, **body: Any) -> di
     return data
 
 
-def test_a_friend_request_is_accepted_by_the_other(served: tuple[Any, TestClient, Inbox]) -> None:
-    app, _client, _inbox = served
+def test_a_friend_request_is_accepted_by_the_other(mailing: tuple[Any, TestClient, Inbox]) -> None:
+    app, _client, _inbox = mailing
     ann, bob = person(app, "Ann"), person(app, "Bob")
     assert ann.get("/api/friends").json() == {
         "friends": [],
@@ -110,8 +90,8 @@ def test_a_friend_request_is_accepted_by_the_other(served: tuple[Any, TestClient
     assert ann.get("/api/friends").json()["friends"] == []
 
 
-def test_friends_see_who_is_online_and_their_tables(served: tuple[Any, TestClient, Inbox]) -> None:
-    app, _client, _inbox = served
+def test_friends_see_who_is_online_and_their_tables(mailing: tuple[Any, TestClient, Inbox]) -> None:
+    app, _client, _inbox = mailing
     ann, bob = person(app, "Ann"), person(app, "Bob")
     befriend(ann, bob, "Ann", "Bob")
     [friend] = ann.get("/api/friends").json()["friends"]
@@ -129,8 +109,8 @@ def test_friends_see_who_is_online_and_their_tables(served: tuple[Any, TestClien
         assert friend["tables"][0]["free"] == 1 and friend["tables"][0]["status"] == "open"
 
 
-def test_a_friend_is_invited_to_a_seat_by_name(served: tuple[Any, TestClient, Inbox]) -> None:
-    app, client, inbox = served
+def test_a_friend_is_invited_to_a_seat_by_name(mailing: tuple[Any, TestClient, Inbox]) -> None:
+    app, client, inbox = mailing
     ann = person(app, "Ann")
     bob = person(app, "Bob", "bob@example.org")
     cat = person(app, "Cat")
@@ -182,8 +162,8 @@ def test_a_friend_is_invited_to_a_seat_by_name(served: tuple[Any, TestClient, In
     assert again.status_code == 409
 
 
-def test_a_declined_invitation_goes(served: tuple[Any, TestClient, Inbox]) -> None:
-    app, _client, _inbox = served
+def test_a_declined_invitation_goes(mailing: tuple[Any, TestClient, Inbox]) -> None:
+    app, _client, _inbox = mailing
     ann, bob = person(app, "Ann"), person(app, "Bob")
     befriend(ann, bob, "Ann", "Bob")
     made = table(ann)
@@ -194,8 +174,8 @@ def test_a_declined_invitation_goes(served: tuple[Any, TestClient, Inbox]) -> No
     assert bob.post(f"/api/me/invitations/{entry['id']}", headers=csrf(bob)).status_code == 403
 
 
-def test_a_blocked_person_cannot_invite_chat_or_ask(served: tuple[Any, TestClient, Inbox]) -> None:
-    app, _client, _inbox = served
+def test_a_blocked_person_cannot_invite_chat_or_ask(mailing: tuple[Any, TestClient, Inbox]) -> None:
+    app, _client, _inbox = mailing
     ann, bob = person(app, "Ann"), person(app, "Bob")
     befriend(ann, bob, "Ann", "Bob")
     made = table(bob)  # Bob's table; he invites Ann before she blocks him
@@ -251,8 +231,8 @@ def test_a_blocked_person_cannot_invite_chat_or_ask(served: tuple[Any, TestClien
     assert [line["text"] for line in lines] == ["hi again"]
 
 
-def test_a_deleted_account_leaves_no_friends_behind(served: tuple[Any, TestClient, Inbox]) -> None:
-    app, _client, _inbox = served
+def test_a_deleted_account_leaves_no_friends_behind(mailing: tuple[Any, TestClient, Inbox]) -> None:
+    app, _client, _inbox = mailing
     ann, bob = person(app, "Ann"), person(app, "Bob")
     befriend(ann, bob, "Ann", "Bob")
     ann.post("/api/blocks", json={"name": "Bob"}, headers=csrf(ann))

@@ -18,6 +18,7 @@ with warnings.catch_warnings():
 from cradle.server.app import create_app
 from cradle.server.botpool import server_bot
 from cradle.server.limits import Limits, RateLimiter
+from tests.helpers.app import refused
 from tests.helpers.server import GAMES, auth, create, token_of, watch
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -32,13 +33,6 @@ def tight(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[TestClient
     )
     with TestClient(app) as client:
         yield client
-
-
-def refused(answer: Any, status: int = 429) -> str:
-    assert answer.status_code == status, answer.text
-    reason: str = answer.json()["error"]
-    assert reason
-    return reason
 
 
 @pytest.mark.parametrize("tight", [{"create_burst": 3, "create_per_minute": 1}], indirect=True)

@@ -33,7 +33,15 @@ from cradle.server.store import Store
 from cradle.server.store.notices import DueMail, TurnBegins, owe_notice
 from cradle.server.store.schema import AccountRow, GameRow
 from cradle.server.tokens import new_token
-from tests.helpers.mail import csrf, play_until_turn_passes, smtp_server, table_of_two
+from tests.helpers.mail import (
+    PUBLIC,
+    csrf,
+    mail_settings,
+    mailing_app,
+    play_until_turn_passes,
+    smtp_server,
+    table_of_two,
+)
 from tests.helpers.server import GAMES, create, free_port, token_of, wait_for
 
 pytestmark = [
@@ -41,12 +49,6 @@ pytestmark = [
     # aiosmtpd warns of a login without TLS: on the loopback, in a test, that is the point.
     pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning"),
 ]
-
-PUBLIC = "https://cradle.example/"
-
-
-def settings(url: str, **given: Any) -> MailSettings:
-    return MailSettings(url=url, sender="cradle@example.org", public_url=PUBLIC, **given)
 
 
 @pytest.mark.parametrize(
@@ -75,7 +77,7 @@ def notice(address: str, seat: int = 1, deadline_s: float = 7200) -> DueMail:
 
 def test_a_turn_notice_reaches_the_smtp_server_with_its_links() -> None:
     with smtp_server() as inbox:
-        mail = settings(inbox.url)
+        mail = mail_settings(inbox.url)
         send_mail(mail, turn_mail(mail, notice("ann@example.org"), "CODE123"))
         [received] = inbox.wait(1)
     assert inbox.mails[0][1] == ["ann@example.org"]
@@ -94,14 +96,14 @@ def test_a_turn_notice_reaches_the_smtp_server_with_its_links() -> None:
 
 def test_a_stored_list_of_addresses_is_never_mailed() -> None:
     """An address an older server stored as a list (``x,bob@example.org``) mails nobody."""
-    mail = settings("smtp://mail:25")
+    mail = mail_settings("smtp://mail:25")
     for stored in ("x,bob@example.org", "ann@example.org;bob@example.org", "a\x00b@example.org"):
         with pytest.raises(ValueError):
             turn_mail(mail, notice(stored), "C")
 
 
 def test_the_notice_of_a_seat_away_says_its_stand_in_plays() -> None:
-    mail = settings("smtp://mail:25")
+    mail = mail_settings("smtp://mail:25")
     away = turn_mail(mail, replace(notice("ann@example.org"), away=True), "C").get_content()
     assert "A bot plays for you while you are away" in away and "(2 hours) runs out" in away
     here = turn_mail(mail, notice("ann@example.org"), "C").get_content()
@@ -110,10 +112,10 @@ def test_the_notice_of_a_seat_away_says_its_stand_in_plays() -> None:
 
 def test_the_smtp_login_is_used_when_configured() -> None:
     with smtp_server(user="cradle", password="s3cret") as inbox:
-        wrong = settings(inbox.url, user="cradle", password="nope")
+        wrong = mail_settings(inbox.url, user="cradle", password="nope")
         with pytest.raises(Exception, match=r"535|uthentication"):
             send_mail(wrong, turn_mail(wrong, notice("ann@example.org", 0), "C"))
-        right = settings(inbox.url, user="cradle", password="s3cret")
+        right = mail_settings(inbox.url, user="cradle", password="s3cret")
         send_mail(right, turn_mail(right, notice("ann@example.org", 0), "C"))
         inbox.wait(1)
     assert inbox.logins == ["cradle"]
@@ -160,47 +162,39 @@ def stop_code(mail: Any) -> str:
 
 
 def test_each_turn_is_mailed_once_and_the_link_stops_the_mails(any_db_url: str) -> None:
-    from cradle.server.app import create_app
-    from cradle.server.limits import Limits
-
-    with smtp_server() as inbox:
-        app = create_app(
-            any_db_url, bot_delay=0, limits=Limits(analyse_finished=False),
-            mail=settings(inbox.url),
-        )  # fmt: skip
-        with TestClient(app) as client:
-            ann = person(app, "Ann", "ann@example.org")
-            bob = person(app, "Bob", "bob@example.org")
-            address = {0: "ann@example.org", 1: "bob@example.org"}
-            game_id, tokens = table_of_two(app, ann, bob)
-            # Everyone is seated: the first person's turn begins, and is mailed.
-            first = client.get(f"/api/games/{game_id}").json()["to_move"]
-            [mail] = inbox.wait(1)
-            assert mail["To"] == address[first]
-            assert f"#/play/{game_id}" in mail.get_content()
-            # A turn of several actions is one turn: one mail, when the next one begins.
-            second = play_until_turn_passes(client, game_id, tokens)
-            mails = inbox.wait(2)
-            assert [m["To"] for m in mails] == [address[first], address[second]]
-            # The link stops the mails of its account, once, without signing in.
-            stranger = TestClient(app)
-            assert stranger.post("/api/mail/stop", json={"code": stop_code(mails[1])}).is_success
-            again = stranger.post("/api/mail/stop", json={"code": stop_code(mails[1])})
-            assert again.status_code == 404
-            mine = ann if second == 0 else bob
-            assert mine.get("/api/me").json()["account"]["turn_mail"] is False
-            # The unsubscribed seat's next turn is not mailed; the other's is.
-            back = play_until_turn_passes(client, game_id, tokens)
-            assert back == first
-            assert inbox.wait(3)[2]["To"] == address[first]
-            play_until_turn_passes(client, game_id, tokens)
-            play_until_turn_passes(client, game_id, tokens)
-            assert inbox.wait(4)[3]["To"] == address[first]
-            hub = client.app.state.hub  # type: ignore[attr-defined]
-            # the count moves when the SMTP conversation ends, just after the mail arrived
-            wait_for(lambda: hub.store.notices.due() == [] and hub.notices.sent >= 4, 120)
-            assert hub.notices.sent == 4 and len(inbox.mails) == 4
-            assert all(m[1] == [m[2]["To"]] for m in inbox.mails)
+    with mailing_app(any_db_url) as (app, client, inbox):
+        ann = person(app, "Ann", "ann@example.org")
+        bob = person(app, "Bob", "bob@example.org")
+        address = {0: "ann@example.org", 1: "bob@example.org"}
+        game_id, tokens = table_of_two(app, ann, bob)
+        # Everyone is seated: the first person's turn begins, and is mailed.
+        first = client.get(f"/api/games/{game_id}").json()["to_move"]
+        [mail] = inbox.wait(1)
+        assert mail["To"] == address[first]
+        assert f"#/play/{game_id}" in mail.get_content()
+        # A turn of several actions is one turn: one mail, when the next one begins.
+        second = play_until_turn_passes(client, game_id, tokens)
+        mails = inbox.wait(2)
+        assert [m["To"] for m in mails] == [address[first], address[second]]
+        # The link stops the mails of its account, once, without signing in.
+        stranger = TestClient(app)
+        assert stranger.post("/api/mail/stop", json={"code": stop_code(mails[1])}).is_success
+        again = stranger.post("/api/mail/stop", json={"code": stop_code(mails[1])})
+        assert again.status_code == 404
+        mine = ann if second == 0 else bob
+        assert mine.get("/api/me").json()["account"]["turn_mail"] is False
+        # The unsubscribed seat's next turn is not mailed; the other's is.
+        back = play_until_turn_passes(client, game_id, tokens)
+        assert back == first
+        assert inbox.wait(3)[2]["To"] == address[first]
+        play_until_turn_passes(client, game_id, tokens)
+        play_until_turn_passes(client, game_id, tokens)
+        assert inbox.wait(4)[3]["To"] == address[first]
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        # the count moves when the SMTP conversation ends, just after the mail arrived
+        wait_for(lambda: hub.store.notices.due() == [] and hub.notices.sent >= 4, 120)
+        assert hub.notices.sent == 4 and len(inbox.mails) == 4
+        assert all(m[1] == [m[2]["To"]] for m in inbox.mails)
 
 
 def test_guests_and_live_tables_get_no_mail(db_url: str) -> None:
@@ -209,7 +203,10 @@ def test_guests_and_live_tables_get_no_mail(db_url: str) -> None:
 
     with smtp_server() as inbox:
         app = create_app(
-            db_url, bot_delay=0, limits=Limits(analyse_finished=False), mail=settings(inbox.url)
+            db_url,
+            bot_delay=0,
+            limits=Limits(analyse_finished=False),
+            mail=mail_settings(inbox.url),
         )
         with TestClient(app) as client:
             guest = create(client, players=2, seats=["human", "human"], mode="turn")
@@ -237,7 +234,7 @@ def test_two_processes_never_mail_one_turn_twice(postgres_url: str) -> None:
         def app() -> Any:
             return create_app(
                 postgres_url, bot_delay=0, limits=Limits(analyse_finished=False),
-                mail=settings(inbox.url),
+                mail=mail_settings(inbox.url),
             )  # fmt: skip
 
         one_app, two_app = app(), app()
@@ -404,7 +401,7 @@ def test_a_move_stored_elsewhere_owes_a_notice_a_server_sends_once(postgres_url:
 
         def app() -> Any:
             return create_app(
-                postgres_url, bot_delay=0, mail=settings(inbox.url),
+                postgres_url, bot_delay=0, mail=mail_settings(inbox.url),
                 limits=Limits(analyse_finished=False, run_bots=False),
             )  # fmt: skip
 
@@ -451,7 +448,7 @@ def test_a_move_stored_elsewhere_owes_a_notice_a_server_sends_once(postgres_url:
     ],
 )
 def test_the_time_per_move_is_said_in_words_that_agree(seconds: float, words: str) -> None:
-    mail = settings("smtp://mail:25")
+    mail = mail_settings("smtp://mail:25")
     body = turn_mail(mail, notice("ann@example.org", deadline_s=seconds), "C").get_content()
     assert f"You have {words} for each move;" in body
     assert "1 hours" not in body and "1 days" not in body
@@ -483,7 +480,10 @@ def test_a_turn_mail_in_another_language_counts_by_its_plural_rule(
     whole mail in it, the seat's name and the time per move too (pt_PT falls back on pt_BR for
     the words it writes alike)."""
     mail = turn_mail(
-        settings("smtp://mail:25"), notice("ann@example.org", deadline_s=seconds), "C", language
+        mail_settings("smtp://mail:25"),
+        notice("ann@example.org", deadline_s=seconds),
+        "C",
+        language,
     )
     assert mail["Subject"] == subject
     body = mail.get_content()
@@ -494,36 +494,28 @@ def test_a_turn_mail_in_another_language_counts_by_its_plural_rule(
 def test_each_person_is_mailed_in_their_accounts_language(any_db_url: str) -> None:
     """Issue 66: a turn mail goes out in its recipient's language: the one their browser read
     when they signed up, then the one they chose in the account screen."""
-    from cradle.server.app import create_app
-    from cradle.server.limits import Limits
-
-    with smtp_server() as inbox:
-        app = create_app(
-            any_db_url, bot_delay=0, limits=Limits(analyse_finished=False),
-            mail=settings(inbox.url),
-        )  # fmt: skip
-        with TestClient(app) as client:
-            ann = person(app, "Ann", "ann@example.org", "es-ES,es;q=0.9")
-            bob = person(app, "Bob", "bob@example.org", "pt-BR")
-            game_id, tokens = table_of_two(app, ann, bob)
-            first = client.get(f"/api/games/{game_id}").json()["to_move"]
-            second = play_until_turn_passes(client, game_id, tokens)
-            mails = {m["To"]: m for m in inbox.wait(2)}
-            spanish, portuguese = mails["ann@example.org"], mails["bob@example.org"]
-            assert {first, second} == {0, 1}
-            assert spanish["Subject"].startswith("Tu turno en Tigris & Euphrates")
-            assert spanish["Content-Language"] == "es"
-            assert "Juégalo aquí" in spanish.get_content()
-            assert portuguese["Subject"].startswith("Sua vez em Tigris & Euphrates")
-            assert portuguese["Content-Language"] == "pt-BR"
-            # Ann chooses European Portuguese: her next mail speaks it.
-            chosen = ann.patch("/api/me", json={"language": "pt-PT"}, headers=csrf(ann))
-            assert chosen.status_code == 200, chosen.text
-            play_until_turn_passes(client, game_id, tokens)
-            play_until_turn_passes(client, game_id, tokens)
-            last = [m for m in inbox.wait(4) if m["To"] == "ann@example.org"][-1]
-            assert last["Subject"].startswith("A sua vez em Tigris & Euphrates")
-            assert last["Content-Language"] == "pt-PT"
+    with mailing_app(any_db_url) as (app, client, inbox):
+        ann = person(app, "Ann", "ann@example.org", "es-ES,es;q=0.9")
+        bob = person(app, "Bob", "bob@example.org", "pt-BR")
+        game_id, tokens = table_of_two(app, ann, bob)
+        first = client.get(f"/api/games/{game_id}").json()["to_move"]
+        second = play_until_turn_passes(client, game_id, tokens)
+        mails = {m["To"]: m for m in inbox.wait(2)}
+        spanish, portuguese = mails["ann@example.org"], mails["bob@example.org"]
+        assert {first, second} == {0, 1}
+        assert spanish["Subject"].startswith("Tu turno en Tigris & Euphrates")
+        assert spanish["Content-Language"] == "es"
+        assert "Juégalo aquí" in spanish.get_content()
+        assert portuguese["Subject"].startswith("Sua vez em Tigris & Euphrates")
+        assert portuguese["Content-Language"] == "pt-BR"
+        # Ann chooses European Portuguese: her next mail speaks it.
+        chosen = ann.patch("/api/me", json={"language": "pt-PT"}, headers=csrf(ann))
+        assert chosen.status_code == 200, chosen.text
+        play_until_turn_passes(client, game_id, tokens)
+        play_until_turn_passes(client, game_id, tokens)
+        last = [m for m in inbox.wait(4) if m["To"] == "ann@example.org"][-1]
+        assert last["Subject"].startswith("A sua vez em Tigris & Euphrates")
+        assert last["Content-Language"] == "pt-PT"
 
 
 # -- mail that is not lost: the SMTP server down, or answering "later" ------------------------
@@ -532,7 +524,7 @@ def test_each_person_is_mailed_in_their_accounts_language(any_db_url: str) -> No
 def test_what_the_smtp_server_did_not_take_is_told_apart() -> None:
     """A server answering "later" (4xx) or down may be tried again; a 5xx refusal may not."""
     with smtp_server(refusals=("451 4.3.0 try later", "550 5.1.1 no such mailbox")) as inbox:
-        mail = settings(inbox.url)
+        mail = mail_settings(inbox.url)
         for again in (True, False):
             with pytest.raises(NotSent) as refused:
                 send_mail(mail, turn_mail(mail, notice("ann@example.org"), "C"))
@@ -543,7 +535,7 @@ def test_what_the_smtp_server_did_not_take_is_told_apart() -> None:
         send_mail(mail, turn_mail(mail, notice("ann@example.org"), "C"))
     assert down.value.again is True and "cannot be reached" in str(down.value)
     with pytest.raises(ValueError, match="back-off"):
-        settings(inbox.url, retry_first=5.0, retry_most=1.0)
+        mail_settings(inbox.url, retry_first=5.0, retry_most=1.0)
 
 
 def test_turn_notices_wait_out_an_smtp_server_that_is_down_and_go_once(any_db_url: str) -> None:
@@ -554,7 +546,7 @@ def test_turn_notices_wait_out_an_smtp_server_that_is_down_and_go_once(any_db_ur
     from cradle.server.limits import Limits
 
     port = free_port()  # nothing listens there yet: the SMTP server is "down"
-    down = settings(f"smtp://127.0.0.1:{port}", retry_first=0.1, retry_most=0.4)
+    down = mail_settings(f"smtp://127.0.0.1:{port}", retry_first=0.1, retry_most=0.4)
     app = create_app(any_db_url, bot_delay=0, limits=Limits(analyse_finished=False), mail=down)
     with TestClient(app) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
@@ -597,7 +589,9 @@ def test_account_mails_speak_the_recipients_language(
     link = "https://cradle.example/#/reset/c0de"
     params = {"name": "Ann", "email": "ann@example.org", "sender": "Bob", "title": "Gheos",
               "link": link, "account": "https://cradle.example/#/account"}  # fmt: skip
-    mail = account_mail(settings("smtp://mail:25"), kind, "ann@example.org", language, **params)
+    mail = account_mail(
+        mail_settings("smtp://mail:25"), kind, "ann@example.org", language, **params
+    )
     assert mail["Subject"] == subject
     assert mail["Content-Language"] == tag
     body = mail.get_content()

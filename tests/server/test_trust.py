@@ -10,7 +10,6 @@ import json
 import re
 import time
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,38 +19,14 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from cradle.server.app import create_app
-from cradle.server.limits import Limits
-from cradle.server.mail import MailSettings
 from cradle.server.store.schema import EmailCheckRow, PasswordResetRow
 from cradle.server.tokens import hash_token
-from tests.helpers.mail import Inbox, smtp_server
+from tests.helpers.mail import PUBLIC, Inbox, csrf, mailing_app
 from tests.helpers.server import GAMES, wait_for
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
 PASSWORD = "correct horse battery"
-PUBLIC = "https://cradle.example/"
-
-
-@pytest.fixture
-def served(any_db_url: str) -> Iterator[tuple[Any, TestClient, Inbox]]:
-    """A server on each storage that mails through a real SMTP server."""
-    with smtp_server() as inbox:
-        mail = MailSettings(url=inbox.url, sender="cradle@example.org", public_url=PUBLIC)
-        app = create_app(
-            any_db_url,
-            bot_delay=0,
-            limits=Limits(analyse_finished=False, password_kib=64),
-            mail=mail,
-        )
-        with TestClient(app) as client:
-            yield app, client, inbox
-
-
-def csrf(client: TestClient) -> dict[str, str]:
-    found = client.get("/api/me").json()["csrf"]
-    return {"X-CSRF-Token": found} if found else {}
 
 
 def link_code(mail: Any, screen: str) -> str:
@@ -71,9 +46,9 @@ def sign_up(app: Any, name: str, email: str | None = None) -> TestClient:
 
 
 def test_an_address_is_checked_before_any_mail_goes_to_it(
-    served: tuple[Any, TestClient, Inbox],
+    mailing: tuple[Any, TestClient, Inbox],
 ) -> None:
-    app, client, inbox = served
+    app, client, inbox = mailing
     ann = sign_up(app, "Ann", "ann@example.org")
     me = ann.get("/api/me").json()["account"]
     assert me["email"] == "ann@example.org" and me["email_verified"] is False
@@ -121,35 +96,29 @@ def test_turn_notices_wait_for_the_check(any_db_url: str) -> None:
     """A turn-based game's notice goes to a checked address only."""
     from tests.helpers.mail import play_until_turn_passes, table_of_two
 
-    with smtp_server() as inbox:
-        mail = MailSettings(url=inbox.url, sender="cradle@example.org", public_url=PUBLIC)
-        limits = Limits(analyse_finished=False, password_kib=64)
-        app = create_app(any_db_url, bot_delay=0, limits=limits, mail=mail)
-        with TestClient(app) as client:
-            ann = sign_up(app, "Ann", "ann@example.org")
-            bob = sign_up(app, "Bob", "bob@example.org")
-            checks = inbox.wait(2)
-            for browser in (ann, bob):
-                answer = browser.patch("/api/me", json={"turn_mail": True}, headers=csrf(browser))
-                assert answer.status_code == 200
-            bob_check = next(m for m in checks if m["To"] == "bob@example.org")
-            assert client.post(
-                f"/api/email-verification/{link_code(bob_check, 'verify')}"
-            ).is_success
-            game_id, tokens = table_of_two(app, ann, bob)
-            # Whoever begins, only Bob's turns are mailed: Ann's address is unchecked.
-            for _ in range(3):
-                play_until_turn_passes(client, game_id, tokens)
-            wait_for(lambda: len(inbox.mails) >= 3, 30)
-            time.sleep(0.5)
-            turns = [m for _f, _t, m in inbox.mails[2:]]
-            assert turns and all(m["To"] == "bob@example.org" for m in turns)
+    with mailing_app(any_db_url) as (app, client, inbox):
+        ann = sign_up(app, "Ann", "ann@example.org")
+        bob = sign_up(app, "Bob", "bob@example.org")
+        checks = inbox.wait(2)
+        for browser in (ann, bob):
+            answer = browser.patch("/api/me", json={"turn_mail": True}, headers=csrf(browser))
+            assert answer.status_code == 200
+        bob_check = next(m for m in checks if m["To"] == "bob@example.org")
+        assert client.post(f"/api/email-verification/{link_code(bob_check, 'verify')}").is_success
+        game_id, tokens = table_of_two(app, ann, bob)
+        # Whoever begins, only Bob's turns are mailed: Ann's address is unchecked.
+        for _ in range(3):
+            play_until_turn_passes(client, game_id, tokens)
+        wait_for(lambda: len(inbox.mails) >= 3, 30)
+        time.sleep(0.5)
+        turns = [m for _f, _t, m in inbox.mails[2:]]
+        assert turns and all(m["To"] == "bob@example.org" for m in turns)
 
 
 def test_a_password_is_reset_by_a_one_time_mailed_link(
-    served: tuple[Any, TestClient, Inbox],
+    mailing: tuple[Any, TestClient, Inbox],
 ) -> None:
-    app, client, inbox = served
+    app, client, inbox = mailing
     ann = sign_up(app, "Ann", "ann@example.org")
     client.post(f"/api/email-verification/{link_code(inbox.wait(1)[0], 'verify')}")
     phone = TestClient(app)
@@ -188,9 +157,9 @@ def test_a_password_is_reset_by_a_one_time_mailed_link(
 
 
 def test_a_reset_link_lapses_after_an_hour_and_a_change_voids_it(
-    served: tuple[Any, TestClient, Inbox],
+    mailing: tuple[Any, TestClient, Inbox],
 ) -> None:
-    app, client, inbox = served
+    app, client, inbox = mailing
     ann = sign_up(app, "Ann", "ann@example.org")
     client.post(f"/api/email-verification/{link_code(inbox.wait(1)[0], 'verify')}")
     client.post("/api/password-reset", json={"email": "ANN@example.org"})
@@ -214,9 +183,9 @@ def test_a_reset_link_lapses_after_an_hour_and_a_change_voids_it(
 
 
 def test_no_reset_mail_goes_to_an_unchecked_address_or_over_the_limits(
-    served: tuple[Any, TestClient, Inbox],
+    mailing: tuple[Any, TestClient, Inbox],
 ) -> None:
-    app, client, inbox = served
+    app, client, inbox = mailing
     sign_up(app, "Ann", "ann@example.org")
     inbox.wait(1)
     assert client.post("/api/password-reset", json={"name": "Ann"}).json() == {"asked": True}
@@ -242,8 +211,8 @@ def test_no_reset_mail_goes_to_an_unchecked_address_or_over_the_limits(
     assert bad.status_code in (400, 429)
 
 
-def test_a_password_change_tells_the_other_devices(served: tuple[Any, TestClient, Inbox]) -> None:
-    app, _client, _inbox = served
+def test_a_password_change_tells_the_other_devices(mailing: tuple[Any, TestClient, Inbox]) -> None:
+    app, _client, _inbox = mailing
     laptop = sign_up(app, "Ann")
     phone = TestClient(app)
     assert phone.post("/api/session", json={"name": "Ann", "password": PASSWORD}).is_success
@@ -260,8 +229,8 @@ def test_a_password_change_tells_the_other_devices(served: tuple[Any, TestClient
     assert laptop.get("/api/me").json()["account"]["name"] == "Ann"
 
 
-def test_an_account_exports_its_own_data(served: tuple[Any, TestClient, Inbox]) -> None:
-    app, _client, inbox = served
+def test_an_account_exports_its_own_data(mailing: tuple[Any, TestClient, Inbox]) -> None:
+    app, _client, inbox = mailing
     ann = sign_up(app, "Ann", "ann@example.org")
     bob = sign_up(app, "Bob")
     assert ann.post("/api/friends", json={"name": "Bob"}, headers=csrf(ann)).is_success
