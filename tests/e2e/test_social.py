@@ -41,6 +41,18 @@ def chat_texts(page: Any) -> list[str]:
     return texts
 
 
+def wait_for_line(page: Any, text: str) -> None:
+    """Until ``text`` shows in the page's chat; else say what the page shows instead."""
+    try:
+        wait_until(lambda: text in chat_texts(page))
+    except AssertionError as error:
+        raise AssertionError(
+            f"{text!r} not shown: lines {chat_texts(page)}, "
+            f"error {page.text_content('#chat-error')!r}, "
+            f"field {page.input_value('#chat-input')!r}"
+        ) from error
+
+
 def test_chat_with_hostile_lines_on_a_laptop_a_phone_and_for_a_spectator(
     server: PlayServer, browser: Any, artifacts: Path
 ) -> None:
@@ -59,7 +71,7 @@ def test_chat_with_hostile_lines_on_a_laptop_a_phone_and_for_a_spectator(
     for text in HOSTILE:
         laptop.fill("#chat-input", text)
         laptop.click("#chat-send")
-        wait_until(lambda text=text: text in chat_texts(laptop))
+        wait_for_line(laptop, text)
     assert laptop.input_value("#chat-input") == ""
     for page in (laptop, watcher):
         wait_until(lambda page=page: chat_texts(page) == HOSTILE)
