@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { chartNote, costWords, measureName, reviewNote } from "./measure.js";
-import { GAMES, GAME_TITLES, notePieces } from "./games.js";
+import { GAMES, GAME_TITLES, notePieces, pastBoardParts } from "./games.js";
 import { list, number, t, tNodes, translateReason } from "./i18n.js";
 import { nameAt, seatWord } from "./names.js";
 import { tokenAt } from "./state.js";
@@ -30,15 +30,7 @@ export function analysisScreen(root, id) {
   const status = el("div", { class: "card", id: "analysis-status" }, el("p", { class: "muted" }, t("common.loading")));
   const chart = el("div", { class: "card chart-card", id: "chances" });
   const moves = el("div", { class: "card", id: "costly" });
-  const parts = {
-    banner: el("div", { class: "banner" }),
-    board: el("div", { class: "board-wrap", id: "board" }),
-    hand: el("div", { class: "hand-panel", id: "hand" }),
-    controls: el("div", { class: "controls" }),
-    scores: el("div", { class: "scores", id: "scores" }),
-    log: el("ol", { class: "log" }),
-    extra: el("div"),
-  };
+  const parts = pastBoardParts();
   root.append(el("div", { class: "analysis-screen" }, head, status, chart,
     el("div", { class: "game-screen" },
       el("section", { class: "board-col" }, parts.banner, parts.board),

@@ -3,7 +3,7 @@
 // seen by spectators or by one seat.
 
 import { api } from "./api.js";
-import { GAMES, GAME_TITLES, notePieces } from "./games.js";
+import { GAMES, GAME_TITLES, notePieces, pastBoardParts } from "./games.js";
 import { t } from "./i18n.js";
 import { moverWords } from "./log.js";
 import { nameAt, seatWord } from "./names.js";
@@ -25,17 +25,7 @@ import { el, fieldValue, iconButton, link, messageOf, put, setTitle } from "./ui
  * @returns {Screen}
  */
 export function replayScreen(root, id) {
-  const parts = {
-    banner: el("div", { class: "banner" }),
-    board: el("div", { class: "board-wrap", id: "board" }),
-    hand: el("div", { class: "hand-panel", id: "hand" }),
-    // The renderer draws its own controls here; the replay's controls live apart (a renderer
-    // redrawing, say when the board map arrives, must never wipe them).
-    controls: el("div", { class: "controls" }),
-    scores: el("div", { class: "scores", id: "scores" }),
-    log: el("ol", { class: "log" }),
-    extra: el("div"),
-  };
+  const parts = pastBoardParts();
   const deck = el("div", { class: "replay-controls", id: "replay-controls" });
   root.append(el("div", { class: "game-screen" },
     el("section", { class: "board-col" }, parts.banner, parts.board),

@@ -9,7 +9,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import ColumnElement, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -172,18 +172,16 @@ class AccountStore:
         return Account(account_id, name, None, False, now, language=language)
 
     def by_id(self, account_id: str) -> Account | None:
-        with self.database.engine.connect() as connection:
-            row = connection.execute(
-                select(*ACCOUNT_COLUMNS).where(AccountRow.id == account_id)
-            ).first()
-        return None if row is None else read_account(row)
+        return self._one(AccountRow.id == account_id)
 
     def by_key(self, key: str) -> Account | None:
         """The account whose name's key is ``key`` (``accounts.name_key``), or None."""
+        return self._one(AccountRow.name_key == key)
+
+    def _one(self, where: ColumnElement[bool]) -> Account | None:
+        """The account ``where`` picks (a unique column's value), or None."""
         with self.database.engine.connect() as connection:
-            row = connection.execute(
-                select(*ACCOUNT_COLUMNS).where(AccountRow.name_key == key)
-            ).first()
+            row = connection.execute(select(*ACCOUNT_COLUMNS).where(where)).first()
         return None if row is None else read_account(row)
 
     def by_address(self, email: str, limit: int) -> list[Account]:

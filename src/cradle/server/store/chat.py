@@ -7,7 +7,7 @@ import time
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import Connection, delete, func, insert, select
 
 from cradle.server.store.database import Database, client_hash
 from cradle.server.store.errors import CorruptGame, StorageError
@@ -15,6 +15,21 @@ from cradle.server.store.reader import Reader, raw
 from cradle.server.store.schema import AccountRow, ChatLineRow, ChatMuteRow
 
 CHAT_KEY = 0x63686174  # with the game's hash: held while a spectator's number is given ("chat")
+
+
+def spectator_handle(connection: Connection, game_id: str, hashed: str) -> str | None:
+    """The handle (``v:N``) the guest spectator at the client ``hashed`` wrote under in
+    ``game_id``'s chat; None: it has not written."""
+    found = connection.execute(
+        select(ChatLineRow.speaker)
+        .where(
+            ChatLineRow.game_id == game_id,
+            ChatLineRow.client == hashed,
+            ChatLineRow.speaker.startswith("v:"),
+        )
+        .limit(1)
+    ).scalar()
+    return None if found is None else str(found)
 
 
 @dataclass(frozen=True)
@@ -54,15 +69,7 @@ class ChatStore:
             if speaker is None:
                 # Two new spectators at once must not get one number.
                 self.database.lock(connection, CHAT_KEY, game_id)
-                known = connection.execute(
-                    select(ChatLineRow.speaker)
-                    .where(
-                        ChatLineRow.game_id == game_id,
-                        ChatLineRow.client == hashed,
-                        ChatLineRow.speaker.startswith("v:"),
-                    )
-                    .limit(1)
-                ).scalar()
+                known = spectator_handle(connection, game_id, hashed)
                 if known is None:
                     count = connection.scalar(
                         select(func.count(func.distinct(ChatLineRow.speaker))).where(
@@ -70,7 +77,7 @@ class ChatStore:
                         )
                     )
                     known = f"v:{int(count or 0) + 1}"
-                speaker = str(known)
+                speaker = known
             shown = name if name is not None else f"spectator {speaker[2:]}"
             line_id = connection.scalar(
                 insert(ChatLineRow)
@@ -132,16 +139,7 @@ class ChatStore:
         """The handle (``v:N``) the guest spectator at ``client`` (hashed) writes under in
         ``game_id``'s chat (None: it has not written)."""
         with self.database.engine.connect() as connection:
-            found = connection.execute(
-                select(ChatLineRow.speaker)
-                .where(
-                    ChatLineRow.game_id == game_id,
-                    ChatLineRow.client == client,
-                    ChatLineRow.speaker.startswith("v:"),
-                )
-                .limit(1)
-            ).scalar()
-        return None if found is None else str(found)
+            return spectator_handle(connection, game_id, client)
 
     def speaker_names(self, game_id: str, speakers: Collection[str]) -> dict[str, str]:
         """The names of ``speakers`` (as a game's chat names them): an account's own, another

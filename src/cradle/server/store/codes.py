@@ -5,11 +5,30 @@ account with it."""
 
 from __future__ import annotations
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy.orm import InstrumentedAttribute
 
 from cradle.server.store.accounts import end_sessions
 from cradle.server.store.database import Database
 from cradle.server.store.schema import AccountRow, EmailCheckRow, PasswordResetRow
+
+
+def use_code(
+    connection: Connection,
+    table: type[PasswordResetRow] | type[EmailCheckRow],
+    code: str,
+    now: float,
+    *columns: InstrumentedAttribute[str],
+) -> tuple[str, ...] | None:
+    """Use ``code`` (its hash) of ``table``: the ``columns`` of its row (as text), which this
+    transaction deleted; None for a code unknown, lapsed, or used first by another request."""
+    found = connection.execute(
+        select(*columns).where(table.code == code, table.expires > now)
+    ).first()
+    if found is None:
+        return None
+    used = connection.execute(delete(table).where(table.code == code)).rowcount
+    return tuple(str(value) for value in found) if used == 1 else None
 
 
 class CodeStore:
@@ -34,18 +53,10 @@ class CodeStore:
         ended (their devices told why) and its other reset codes gone, in one transaction. The
         account's id; None for a code unknown, used or lapsed."""
         with self.database.transaction() as connection:
-            account = connection.execute(
-                select(PasswordResetRow.account_id).where(
-                    PasswordResetRow.code == code, PasswordResetRow.expires > now
-                )
-            ).scalar()
-            if account is None:
+            found = use_code(connection, PasswordResetRow, code, now, PasswordResetRow.account_id)
+            if found is None:
                 return None
-            used = connection.execute(
-                delete(PasswordResetRow).where(PasswordResetRow.code == code)
-            ).rowcount
-            if used != 1:  # another request used it first
-                return None
+            account = found[0]
             connection.execute(
                 update(AccountRow).where(AccountRow.id == account).values(password=password_hash)
             )
@@ -78,17 +89,9 @@ class CodeStore:
         if it is still the account's. (account id, address); None for a code unknown, used,
         lapsed, or of an address the account no longer has."""
         with self.database.transaction() as connection:
-            found = connection.execute(
-                select(EmailCheckRow.account_id, EmailCheckRow.email).where(
-                    EmailCheckRow.code == code, EmailCheckRow.expires > now
-                )
-            ).first()
+            columns = (EmailCheckRow.account_id, EmailCheckRow.email)
+            found = use_code(connection, EmailCheckRow, code, now, *columns)
             if found is None:
-                return None
-            used = connection.execute(
-                delete(EmailCheckRow).where(EmailCheckRow.code == code)
-            ).rowcount
-            if used != 1:
                 return None
             account, email = str(found[0]), str(found[1])
             changed = connection.execute(
