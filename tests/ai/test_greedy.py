@@ -10,6 +10,7 @@ from cradle.ai.bots import bot_names, make_bot
 from cradle.ai.greedy import GreedyBot
 from cradle.cli.duel import run_duel
 from cradle.games import get_game
+from tests.helpers.ai import play_legally
 
 
 def test_greedy_is_registered() -> None:
@@ -21,14 +22,7 @@ def test_greedy_is_registered() -> None:
 def test_greedy_always_chooses_a_legal_action(game: str) -> None:
     module = get_game(game)
     state = module.new_game(3, 5)
-    bots = [make_bot("greedy", seat) for seat in range(3)]
-    for _ in range(60):
-        if state.is_over:
-            break
-        seat = state.to_move
-        action = bots[seat].choose(state, seat)
-        assert action in state.legal_actions()
-        state.apply(action)
+    play_legally(state, [make_bot("greedy", seat) for seat in range(3)], 60)
 
 
 def test_greedy_refuses_to_play_another_seat() -> None:

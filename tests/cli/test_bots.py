@@ -6,18 +6,12 @@ from cradle import tigris
 from cradle.ai import RandomBot, UnknownBot, bot_names, make_bot, register_bot
 from cradle.ai import bots as bots_module
 from cradle.core.contract import GameState
+from tests.helpers.ai import play_legally
 
 
 def test_random_bot_plays_a_whole_game_with_legal_actions_only() -> None:
     state = tigris.new_game(3, seed=11)
-    players = [make_bot("random", seed) for seed in range(3)]
-    for _ in range(5000):
-        if state.is_over:
-            break
-        seat = state.to_move
-        action = players[seat].choose(state, seat)
-        assert action in state.legal_actions()
-        state.apply(action)
+    play_legally(state, [make_bot("random", seed) for seed in range(3)], 5000)
     assert state.is_over
 
 

@@ -11,6 +11,7 @@ from cradle import gheos
 from cradle.core.lessons import matches
 from cradle.gheos.lessons import LESSONS, lesson_start
 from tests.helpers.gheos import area_at
+from tests.helpers.lessons import refuses_the_wrong_moves
 
 # Each test runs on both engines (tests/gheos/conftest.py).
 pytestmark = pytest.mark.usefixtures("engine")
@@ -39,11 +40,7 @@ def test_every_lesson_is_named_once_and_starts_with_the_learner_to_move() -> Non
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.name)
 def test_the_moves_a_lesson_shows_as_wrong_are_refused(lesson: Any) -> None:
-    state = lesson_start(lesson.name)
-    assert bool(lesson.refused) == bool(lesson.wrong)
-    for action in lesson.refused:
-        with pytest.raises(ValueError):
-            state.clone().apply(action)
+    refuses_the_wrong_moves(lesson, lesson_start(lesson.name))
 
 
 def test_continent_two_landmasses_make_one_and_a_civilization_takes_its_wheat() -> None:

@@ -116,6 +116,18 @@ def decisions_differ(make: BotMaker, state: GameState, resamples: int = 2) -> li
     return answers
 
 
+def play_legally(state: GameState, bots: list[Bot], decisions: int) -> None:
+    """The seats' ``bots`` decide up to ``decisions`` times or to the end; each choice must be
+    one of the legal actions."""
+    for _ in range(decisions):
+        if state.is_over:
+            break
+        seat = state.to_move
+        action = bots[seat].choose(state, seat)
+        assert action in state.legal_actions()
+        state.apply(action)
+
+
 def play_out(game: str, seating: list[str], seed: int, options: dict[str, Any]) -> Any:
     module = get_game(game)
     state = module.new_game(len(seating), seed, module.options_from_dict(options))

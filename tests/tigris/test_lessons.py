@@ -9,6 +9,7 @@ import pytest
 
 from cradle.core.lessons import matches
 from cradle.tigris.lessons import LESSONS, lesson_start
+from tests.helpers.lessons import refuses_the_wrong_moves
 
 
 def played(name: str) -> tuple[Any, list[str]]:
@@ -48,11 +49,7 @@ def test_every_lesson_is_named_once_and_starts_with_the_learner_to_move() -> Non
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.name)
 def test_the_moves_a_lesson_shows_as_wrong_are_refused(lesson: Any) -> None:
-    state = lesson_start(lesson.name)
-    assert bool(lesson.refused) == bool(lesson.wrong)
-    for action in lesson.refused:
-        with pytest.raises(ValueError):
-            state.clone().apply(action)
+    refuses_the_wrong_moves(lesson, lesson_start(lesson.name))
 
 
 def test_tiles_a_market_scores_green_for_the_king() -> None:
