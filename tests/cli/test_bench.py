@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from cradle import tigris
-from cradle.cli.bench import measure_random
+from cradle.cli.bench import measure
 from tests.helpers.cli import GAMES, assert_clean_error, cradle
 
 
@@ -39,7 +39,7 @@ def assert_load(load: dict[str, list[float]]) -> None:
 
 
 def test_bench_measures_only_finished_games_and_counts_every_call() -> None:
-    result = measure_random(tigris, 2, 0.5, tigris.Options(), seed=3)
+    result = measure(tigris, 2, 0.5, tigris.Options(), seed=3)
     assert result.games == len(result.game_seconds) == len(result.game_actions)
     assert result.games > 0
     # One legal_actions call per action; a game cut off by the clock adds actions, not a game.
@@ -124,18 +124,14 @@ def test_engines_take_turns_in_rounds_on_the_same_games(monkeypatch: pytest.Monk
         pytest.skip("the native engine is not built")
     calls: list[tuple[str, str, int, bool]] = []
 
-    def recording(loop: str, measure: Any) -> Any:
-        def run(*args: Any, **kwargs: Any) -> bench.Measurement:
-            calls.append((loop, args[5], args[4], kwargs["finish"]))
-            result: bench.Measurement = measure(*args, **kwargs)
-            return result
+    measure = bench.measure
 
-        return run
+    def recording(*args: Any, **kwargs: Any) -> bench.Measurement:
+        calls.append((kwargs["loop"], args[5], args[4], kwargs["finish"]))
+        return measure(*args, **kwargs)
 
     monkeypatch.setattr(bench, "ROUND_SECONDS", 0.05)
-    monkeypatch.setattr(
-        bench, "LOOPS", {loop: recording(loop, m) for loop, m in bench.LOOPS.items()}
-    )
+    monkeypatch.setattr(bench, "measure", recording)
     summary = bench.run_engines_bench(
         Console(quiet=True), "gheos", 0.6, [2], {}, 3, ["native", "python"]
     )

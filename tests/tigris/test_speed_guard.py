@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from cradle import tigris
-from cradle.cli.bench import Measurement, measure_playouts
+from cradle.cli.bench import Measurement, measure
 from cradle.core import native
 
 pytestmark = [
@@ -30,8 +30,15 @@ def test_native_tigris_playout_stays_80_times_the_reference() -> None:
     for round_ in range(ROUNDS):
         order = ("native", "python") if round_ % 2 == 0 else ("python", "native")
         for engine in order:
-            part = measure_playouts(
-                tigris, 2, ROUND_SECONDS, tigris.Options(), 11 + round_, engine, finish=True
+            part = measure(
+                tigris,
+                2,
+                ROUND_SECONDS,
+                tigris.Options(),
+                11 + round_,
+                engine,
+                finish=True,
+                loop="playout",
             )
             totals[engine].add(part)
     rates = {engine: m.cpu_rate(m.games) for engine, m in totals.items()}

@@ -109,20 +109,23 @@ class Measurement:
         }
 
 
-def _measure(
+def measure(
     module: GameModule,
     players: int,
     seconds: float,
     options: object,
     seed: int,
-    engine: str | None,
-    play: Callable[[GameState, random.Random, float, int], int],
+    engine: str | None = None,
     finish: bool = False,
+    loop: str = "strings",
 ) -> Measurement:
-    """New games with ``players`` seats for ``seconds``, each played by ``play(state, rng,
-    deadline, game_seed)``, which returns the actions it made (it may stop at the deadline).
-    With ``finish`` the last game started is played to its end (no time spent on a game
-    left unfinished: the games per second of short rounds stay unbiased)."""
+    """New random games with ``players`` seats for ``seconds``, each played by the loop of
+    :data:`LOOPS` named ``loop``: ``strings`` (``legal_actions()`` then ``apply(text)``),
+    ``ids`` (the fast paths: ``legal_action_ids()`` then ``apply_id``) or ``playout`` (whole
+    games inside the engine: ``random_playout(seed)``). With ``finish`` the last game started
+    is played to its end (no time spent on a game left unfinished: the games per second of
+    short rounds stay unbiased)."""
+    play = LOOPS[loop]
     rng = random.Random(seed)
     result = Measurement(players)
     start = time.perf_counter()
@@ -185,46 +188,12 @@ def _play_out(state: GameState, rng: random.Random, deadline: float, game_seed: 
     return steps
 
 
-def measure_random(
-    module: GameModule,
-    players: int,
-    seconds: float,
-    options: object,
-    seed: int,
-    engine: str | None = None,
-    finish: bool = False,
-) -> Measurement:
-    """Play uniformly random games with ``players`` seats for ``seconds``."""
-    return _measure(module, players, seconds, options, seed, engine, _play_strings, finish)
-
-
-def measure_ids(
-    module: GameModule,
-    players: int,
-    seconds: float,
-    options: object,
-    seed: int,
-    engine: str | None = None,
-    finish: bool = False,
-) -> Measurement:
-    """Random games through the fast paths: ``legal_action_ids()`` then ``apply_id``."""
-    return _measure(module, players, seconds, options, seed, engine, _play_ids, finish)
-
-
-def measure_playouts(
-    module: GameModule,
-    players: int,
-    seconds: float,
-    options: object,
-    seed: int,
-    engine: str | None = None,
-    finish: bool = False,
-) -> Measurement:
-    """Whole random games inside the engine: ``random_playout(seed)`` from a new game."""
-    return _measure(module, players, seconds, options, seed, engine, _play_out, finish)
-
-
-LOOPS = {"playout": measure_playouts, "ids": measure_ids, "strings": measure_random}
+# The loops a measurement plays its games with, by name (``--engine`` measures each).
+LOOPS: dict[str, Callable[[GameState, random.Random, float, int], int]] = {
+    "playout": _play_out,
+    "ids": _play_ids,
+    "strings": _play_strings,
+}
 # `--engine a,b` alternates the engines in rounds about this long (see run_engines_bench).
 ROUND_SECONDS = 1.0
 
@@ -264,7 +233,7 @@ def run_engines_bench(
         table.add_column(heading, justify="right")
     measured: dict[tuple[str, int, str], Measurement] = {}
     for players in counts:
-        for loop, measure in LOOPS.items():
+        for loop in LOOPS:
             for round_ in range(rounds):
                 # the same games for every engine; the order alternates round by round
                 for engine in engines if round_ % 2 == 0 else engines[::-1]:
@@ -276,6 +245,7 @@ def run_engines_bench(
                         seed + players + 7919 * round_,
                         engine,
                         finish=True,
+                        loop=loop,
                     )
                     total = measured.setdefault((engine, players, loop), Measurement(players))
                     total.add(part)
@@ -385,7 +355,7 @@ def run_bench(
     share = seconds / len(counts)
     measurements = []
     for players in counts:
-        measurement = measure_random(module, players, share, game_options, seed + players)
+        measurement = measure(module, players, share, game_options, seed + players)
         measurements.append(measurement)
         if measurement.games == 0:
             console.print(
