@@ -69,9 +69,11 @@ TilesOpt = Annotated[
 ]
 
 
-def with_tiles(options: JSON, game: str, tiles: Path | None) -> JSON:
-    """The options plus Gheos's tile set from --tiles: the file's text (the option carries a
-    set's text, never a path, so records replay anywhere)."""
+def chosen_options(option: list[str] | None, game: str, tiles: Path | None) -> JSON:
+    """The options asked for with ``-o`` (:func:`option_dict`), plus Gheos's tile set from
+    --tiles: the file's text (the option carries a set's text, never a path, so records replay
+    anywhere)."""
+    options = option_dict(option)
     if tiles is None:
         return options
     if game.strip().lower() != "gheos":
@@ -147,8 +149,7 @@ def play(
         i18n.use(lang)
     except ValueError as exc:
         raise CliError(f"--lang: {exc}") from None
-    options = option_dict(option)
-    options = with_tiles(options, game, tiles)
+    options = chosen_options(option, game, tiles)
     session = setup_session(Console(), game, players, humans, bots, seed, options, save)
     raise typer.Exit(session.run())
 
@@ -203,8 +204,7 @@ def bench(
     from cradle.cli.bench import json_line, run_bench
 
     counts = list(dict.fromkeys(parse_counts(players, "--players")))
-    options = option_dict(option)
-    options = with_tiles(options, game, tiles)
+    options = chosen_options(option, game, tiles)
     if env is not None:
         from cradle.cli.duel import run_env_bench
 
@@ -266,8 +266,7 @@ def render(
     """Write an SVG picture of a position (spectators' view)."""
     from cradle.cli.replay import run_render
 
-    options = option_dict(option)
-    options = with_tiles(options, game or "tigris", tiles)
+    options = chosen_options(option, game or "tigris", tiles)
     run_render(Console(), game, seed, record, out, players, options)
 
 
@@ -331,8 +330,7 @@ def tournament(
     """Round-robin between bots with seat rotation and shared seeds; openskill ratings."""
     from cradle.cli.tournament import run_tournament
 
-    options = option_dict(option)
-    options = with_tiles(options, game, tiles)
+    options = chosen_options(option, game, tiles)
     run_tournament(
         Console(), game, bots, players, games, seconds, iterations, workers, ray, out, seed, options
     )
@@ -364,8 +362,7 @@ def hint(
     """The best few actions for the seat to move, with their chances and reasons."""
     from cradle.cli.hint import position_from, run_hint
 
-    options = option_dict(option)
-    options = with_tiles(options, game, tiles)
+    options = chosen_options(option, game, tiles)
     state = position_from(game, record, players, seed, options)
     run_hint(Console(), state, seat, count, seconds, iterations, seed, as_json)
 
