@@ -15,6 +15,7 @@ from cradle import gheos
 from cradle.core.contract import View
 from cradle.gheos import GheosView, RegionView, as_gheos_view
 from cradle.gheos.types import symbol_counts
+from cradle.render.svg import add
 
 SVG_NS = "http://www.w3.org/2000/svg"
 SIDE = 72.0
@@ -46,15 +47,6 @@ SYMBOL = {"wheat": ("#d4a017", "w"), "cup": ("#2e6fd0", "c"), "sword": ("#8b1e1e
 EDGE_INDEX = {"s": 0, "nw": 1, "ne": 2, "n": 0, "se": 1, "sw": 2}
 
 Point = tuple[float, float]
-
-
-def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: object) -> ET.Element:
-    element = ET.SubElement(
-        parent, tag, {key.rstrip("_").replace("_", "-"): str(v) for key, v in attributes.items()}
-    )
-    if text is not None:
-        element.text = text
-    return element
 
 
 def corners(row: int, col: int) -> tuple[Point, Point, Point]:
@@ -151,18 +143,7 @@ def draw_items(svg: ET.Element, region: RegionView, at: Point, small: bool) -> N
                 stroke=kind[7:],
                 stroke_width=2,
             )
-            add(
-                svg,
-                "text",
-                letter,
-                x=f"{x:.1f}",
-                y=f"{y + size * 0.45:.1f}",
-                font_size=size * 1.3,
-                text_anchor="middle",
-                font_family="sans-serif",
-                font_weight="bold",
-                fill=kind[7:],
-            )
+            _letter(svg, letter, x, y, size, kind[7:])
             continue
         add(
             svg,
@@ -174,18 +155,23 @@ def draw_items(svg: ET.Element, region: RegionView, at: Point, small: bool) -> N
             stroke="#ffffff",
             stroke_width=1,
         )
-        add(
-            svg,
-            "text",
-            letter,
-            x=f"{x:.1f}",
-            y=f"{y + size * 0.45:.1f}",
-            font_size=size * 1.3,
-            text_anchor="middle",
-            font_family="sans-serif",
-            font_weight="bold",
-            fill="#ffffff",
-        )
+        _letter(svg, letter, x, y, size, "#ffffff")
+
+
+def _letter(svg: ET.Element, letter: str, x: float, y: float, size: float, fill: str) -> None:
+    """A piece's letter, centred on its mark at (``x``, ``y``)."""
+    add(
+        svg,
+        "text",
+        letter,
+        x=f"{x:.1f}",
+        y=f"{y + size * 0.45:.1f}",
+        font_size=size * 1.3,
+        text_anchor="middle",
+        font_family="sans-serif",
+        font_weight="bold",
+        fill=fill,
+    )
 
 
 def header_lines(view: GheosView) -> list[str]:

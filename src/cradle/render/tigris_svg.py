@@ -9,6 +9,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from cradle.core.contract import View
+from cradle.render.svg import add
 from cradle.render.tigris_text import (
     COLUMNS,
     ROLE_COLOUR,
@@ -32,15 +33,6 @@ SPECIAL_EDGE = "#b8860b"
 CATASTROPHE = "#6b2d5c"
 WONDER = "#d4a017"
 TREASURE = "#ffd43b"
-
-
-def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: object) -> ET.Element:
-    element = ET.SubElement(
-        parent, tag, {key.rstrip("_").replace("_", "-"): str(v) for key, v in attributes.items()}
-    )
-    if text is not None:
-        element.text = text
-    return element
 
 
 def cell_origin(cell: str) -> tuple[int, int]:
