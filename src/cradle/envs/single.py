@@ -58,7 +58,7 @@ from cradle.core.contract import GameState
 from cradle.core.results import ranking_utilities
 from cradle.envs.first import check_first_player, new_game
 from cradle.envs.gheos_compact import COMPACT_COUNT
-from cradle.envs.spec import FloatArray, batch_ids, get_spec
+from cradle.envs.spec import FloatArray, VectorStep, batch_ids, get_spec
 from cradle.envs.tensors import (
     board_apart,
     board_bounds,
@@ -385,15 +385,7 @@ class CradleSingleVecEnv(VectorEnv):
         """The learner's legal ids of each game (N rows), as MaskablePPO reads them."""
         return self._masks.astype(bool)
 
-    def step(
-        self, actions: npt.ArrayLike
-    ) -> tuple[
-        Observations,
-        npt.NDArray[np.float64],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        dict[str, Any],
-    ]:
+    def step(self, actions: npt.ArrayLike) -> VectorStep[Observations]:
         if self._batch is None:
             raise RuntimeError("call reset() before step()")
         ids = batch_ids(actions, self.num_envs)

@@ -13,6 +13,7 @@ import importlib
 import json
 from collections.abc import Mapping, Sequence
 from functools import cached_property
+from typing import Any, TypeAlias, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +24,12 @@ from cradle.envs.encoding import ActionEncoding, UnknownAction
 from cradle.games import game_names, get_game
 
 FloatArray = npt.NDArray[np.float32]
+Obs = TypeVar("Obs")
+# What a vector environment's step answers, in Gymnasium's order: the observations, rewards,
+# terminated and truncated flags, and infos.
+VectorStep: TypeAlias = tuple[
+    Obs, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+]
 
 
 def batch_ids(actions: npt.ArrayLike, count: int) -> npt.NDArray[np.int64]:

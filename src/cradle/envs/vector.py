@@ -39,7 +39,7 @@ from cradle.core.contract import GameState
 from cradle.core.results import ranking_utilities
 from cradle.envs.first import check_first_player, new_game
 from cradle.envs.gheos_compact import COMPACT_COUNT
-from cradle.envs.spec import FloatArray, batch_ids, get_spec
+from cradle.envs.spec import FloatArray, VectorStep, batch_ids, get_spec
 from cradle.envs.tensors import (
     board_apart,
     board_bounds,
@@ -193,15 +193,7 @@ class CradleVectorEnv(VectorEnv):
         none = np.zeros(self.num_envs, np.int64)
         self._batch.step(none, np.ones(self.num_envs, bool), self._over, self._movers)
 
-    def step(
-        self, actions: npt.ArrayLike
-    ) -> tuple[
-        Observation,
-        npt.NDArray[np.float64],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        dict[str, Any],
-    ]:
+    def step(self, actions: npt.ArrayLike) -> VectorStep[Observation]:
         if self._batch is None:
             raise RuntimeError("call reset() before step()")
         ids = batch_ids(actions, self.num_envs)
