@@ -11,17 +11,7 @@ from cradle.ai.bots import RandomBot
 from cradle.ai.match import IllegalChoice, Move, Player, play, random_start
 from cradle.core.contract import GameState
 from cradle.games import get_game
-
-
-class Listener(RandomBot):
-    """A random bot that writes down what it is told: (the seat deciding then, the action)."""
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed)
-        self.told: list[tuple[int, str]] = []
-
-    def observe(self, state: GameState, action: str) -> None:
-        self.told.append((int(state.to_move), action))
+from tests.helpers.ai import Listener
 
 
 def new_gheos(seed: int = 3) -> GameState:

@@ -8,11 +8,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from cradle.ai.bots import RandomBot
 from cradle.cli.common import CliError
 from cradle.cli.play import group_actions, plan_seats, setup_session, show_actions
-from cradle.core.contract import GameState
 from cradle.core.record import GameRecord
+from tests.helpers.ai import Listener
 from tests.helpers.cli import GAMES, assert_clean_error, cradle, finished_record
 
 
@@ -244,17 +243,6 @@ def test_conflicts_are_prompted_to_the_deciding_player() -> None:
         assert decider == expected, chunk[:400]
         roles.add("defends" if decider == defender else "attacks")
     assert roles == {"attacks", "defends"}
-
-
-class Listener(RandomBot):
-    """A random bot that writes down every action it is told."""
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed)
-        self.told: list[tuple[int, str]] = []
-
-    def observe(self, state: GameState, action: str) -> None:
-        self.told.append((int(state.to_move), action))
 
 
 def test_bots_are_told_the_moves_played_never_a_refused_one(

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.e2e import PHONE, PageErrors, wait_until
+from tests.helpers.e2e import open_page, wait_until
 from tests.helpers.server import GAMES, PlayServer
 
 pytestmark = pytest.mark.skipif(
@@ -89,19 +89,6 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[PlayServe
         yield server, {"tigris": (tigris, tigris_tokens), "gheos": (gheos, gheos_tokens)}
     finally:
         server.stop()
-
-
-def open_page(browser: Any, server: PlayServer, address: str, phone: bool = False) -> Any:
-    if phone:
-        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    else:
-        context = browser.new_context(viewport=LAPTOP)
-    page = context.new_page()
-    page.dialogs = []  # every alert the page tries: there must be none
-    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
-    page.errors = PageErrors(page)
-    page.goto(f"{server.base}/{address}")
-    return page
 
 
 # Tigris's conflict result for a seat named "Bull" (seat 0, the archer) against a markup name.

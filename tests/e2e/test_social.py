@@ -16,6 +16,7 @@ from tests.helpers.e2e import (
     PHONE,
     PageErrors,
     assert_inside_viewport,
+    open_page,
     post_as,
     sign_up,
     wait_until,
@@ -30,19 +31,6 @@ HOSTILE = [
     '<img src=x onerror="alert(document.domain)">',
     "\"'><svg onload=alert(1)>&amp;",
 ]
-
-
-def open_page(browser: Any, server: PlayServer, address: str, phone: bool = False) -> Any:
-    if phone:
-        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    else:
-        context = browser.new_context(viewport=LAPTOP)
-    page = context.new_page()
-    page.dialogs = []  # every alert/confirm the page tries: there must be none
-    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
-    page.errors = PageErrors(page)
-    page.goto(f"{server.base}/{address}")
-    return page
 
 
 def chat_texts(page: Any) -> list[str]:

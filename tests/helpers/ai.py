@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cradle.ai.bots import Bot
+from cradle.ai.bots import Bot, RandomBot
 from cradle.ai.knowledge.base import Knowledge
 from cradle.ai.levels import make_bot_spec
 from cradle.ai.search.budget import Budget
@@ -114,6 +114,17 @@ def decisions_differ(make: BotMaker, state: GameState, resamples: int = 2) -> li
         assert other.view(seat) == state.view(seat)  # the seat cannot tell them apart
         answers.append(make(7).choose(other, seat))
     return answers
+
+
+class Listener(RandomBot):
+    """A random bot that writes down what it is told: (the seat deciding then, the action)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.told: list[tuple[int, str]] = []
+
+    def observe(self, state: GameState, action: str) -> None:
+        self.told.append((int(state.to_move), action))
 
 
 def play_legally(state: GameState, bots: list[Bot], decisions: int) -> None:

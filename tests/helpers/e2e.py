@@ -186,6 +186,22 @@ class PageErrors:
         )
 
 
+def open_page(browser: Any, server: Any, address: str, phone: bool = False) -> Any:
+    """A page of its own browser context (a laptop, or a touch phone) at ``address`` of the
+    PlayServer ``server``; it notes its errors (``page.errors``) and every alert or confirm it
+    tries (``page.dialogs``: there must be none)."""
+    if phone:
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    else:
+        context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    page.dialogs = []
+    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+    page.errors = PageErrors(page)
+    page.goto(f"{server.base}/{address}")
+    return page
+
+
 def ask_turn_mails(page: Any, base: str, address: str) -> None:
     """On the account screen of the signed-in page, ask for turn mails at ``address``; done
     when the account says so."""

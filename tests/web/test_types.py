@@ -8,27 +8,12 @@ the check has teeth, so loosening tsconfig.json (no checkJs, no strict) fails he
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
+from tests.helpers.web import tsc
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = Path("src/cradle/web")
-
-
-def tsc(root: Path) -> subprocess.CompletedProcess[str]:
-    found = shutil.which("tsc")
-    if found is None:
-        pytest.skip("no tsc (make test installs Debian's node-typescript)")
-    return subprocess.run(
-        [found, "--project", str(root / "tsconfig.json")],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
 
 
 def test_the_web_client_type_checks() -> None:
