@@ -24,7 +24,8 @@ from cradle.server.app import create_app
 from cradle.server.errors import unavailable
 from cradle.server.limits import Limits
 from cradle.server.store.errors import StorageError
-from tests.helpers.server import GAMES, PlayServer, auth, create, http, token_of
+from tests.helpers.app import move, view
+from tests.helpers.server import GAMES, PlayServer, create, http, token_of
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -71,14 +72,7 @@ def test_moves_signins_database_failures_and_latency_are_counted(client: TestCli
     created = create(client, seats=["human", "human"])
     game_id, tokens = created["id"], [token_of(created, 0), token_of(created, 1)]
     for _ in range(3):
-        seat = client.get(f"/api/games/{game_id}").json()["to_move"]
-        view = client.get(f"/api/games/{game_id}", headers=auth(tokens[seat])).json()
-        moved = client.post(
-            f"/api/games/{game_id}/actions",
-            json={"action": view["legal_actions"][0]},
-            headers=auth(tokens[seat]),
-        )
-        assert moved.status_code == 200
+        move(client, game_id, tokens[view(client, game_id)["to_move"]])
     guesser = TestClient(client.app, client=("203.0.113.9", 1))
     for n in range(11):
         guesser.post("/api/session", json={"name": "nobody", "password": f"guess {n}"})
@@ -142,11 +136,11 @@ def test_every_worker_is_counted_and_the_log_is_json_lines(
         moves = 0
         for created in made:
             tokens = [s["token"] for s in created["seats"]]
-            view = http("GET", f"{server.base}/api/games/{created['id']}")
+            frame = http("GET", f"{server.base}/api/games/{created['id']}")
             mine = http(
-                "GET", f"{server.base}/api/games/{created['id']}", token=tokens[view["to_move"]]
+                "GET", f"{server.base}/api/games/{created['id']}", token=tokens[frame["to_move"]]
             )
-            http("POST", f"{server.base}/api/games/{created['id']}/actions", {"action": mine["legal_actions"][0]}, tokens[view["to_move"]])  # fmt: skip
+            http("POST", f"{server.base}/api/games/{created['id']}/actions", {"action": mine["legal_actions"][0]}, tokens[frame["to_move"]])  # fmt: skip
             moves += 1
         request = urllib.request.Request(
             server.base + "/api/session",

@@ -25,7 +25,7 @@ from cradle.server.store.errors import Conflict
 from cradle.server.store.ratings import rate_game
 from cradle.server.store.schema import RatingChangeRow, RatingRow
 from cradle.server.tokens import hash_token, new_token
-from tests.helpers.app import Player, browsers_on, random_move
+from tests.helpers.app import Player, browsers_on, move, random_move, view
 from tests.helpers.server import GAMES, auth, new_stored, stored_move, token_of
 
 pytestmark = pytest.mark.skipif("gheos" not in GAMES, reason="needs the Gheos engine")
@@ -127,13 +127,8 @@ def test_undo_is_refused_in_a_rated_game(app_url: tuple[TestClient, TestClient])
     first, second = app_url
     alice, bob = Player(first, "Alice"), Player(second, "Bobby")
     game_id, tokens = rated_table(alice, bob)
-    mover = first.get(f"/api/games/{game_id}").json()["to_move"]
-    mine = first.get(f"/api/games/{game_id}", headers=auth(tokens[mover])).json()
-    moved = first.post(
-        f"/api/games/{game_id}/actions",
-        json={"action": mine["legal_actions"][0]},
-        headers=auth(tokens[mover]),
-    ).json()
+    mover = view(first, game_id)["to_move"]
+    moved = move(first, game_id, tokens[mover])
     assert moved["table"]["can_undo"] is False
     undone = first.post(f"/api/games/{game_id}/undo", json={}, headers=auth(tokens[mover]))
     assert undone.status_code == 403 and "rated" in undone.json()["error"]
