@@ -21,21 +21,12 @@ def test_the_schedule_rotates_the_bot_through_every_seat_on_shared_seeds() -> No
     assert all(m.seating.count("hard") == 1 for m in meetings)
 
 
+# Two games of a quick search against the red keeper, two seats.
+SHORT_RUN = ["--bot", "ismcts@4", "--opponent", "red-keeper", "--games", "2", "--players", "2"]
+
+
 def test_a_short_run_reports_the_conflicts_of_its_records(tmp_path: Path) -> None:
-    revolts.main(
-        [
-            "--bot",
-            "ismcts@4",
-            "--opponent",
-            "red-keeper",
-            "--games",
-            "2",
-            "--players",
-            "2",
-            "--out",
-            str(tmp_path),
-        ]
-    )
+    revolts.main([*SHORT_RUN, "--out", str(tmp_path)])
     rows = (tmp_path / revolts.RESULTS).read_text().splitlines()
     assert len(rows) == 2
     report = (tmp_path / "revolts.md").read_text()
@@ -50,18 +41,5 @@ def test_a_short_run_reports_the_conflicts_of_its_records(tmp_path: Path) -> Non
                 conflict["attack"] > conflict["defence"]
             )
     # A second run plays nothing new: it reads the records back.
-    revolts.main(
-        [
-            "--bot",
-            "ismcts@4",
-            "--opponent",
-            "red-keeper",
-            "--games",
-            "2",
-            "--players",
-            "2",
-            "--out",
-            str(tmp_path),
-        ]
-    )
+    revolts.main([*SHORT_RUN, "--out", str(tmp_path)])
     assert len((tmp_path / revolts.RESULTS).read_text().splitlines()) == 2
