@@ -24,6 +24,17 @@ def receive(ws: Any) -> dict[str, Any]:
     return frame
 
 
+def refused_and_closed(ws: Any, status: int, words: str = "") -> None:
+    """The connection is refused with ``status`` (a reason saying ``words``), then closed with
+    the code 4000 + ``status``."""
+    reply = receive(ws)
+    assert reply["type"] == "error" and reply["status"] == status, reply
+    assert words in reply["error"], reply
+    with pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_json()
+    assert closed.value.code == 4000 + status
+
+
 def catch_up(ws: Any, version: int) -> dict[str, Any]:
     """The first frame at ``version`` or later: a spectator that connected while seats were
     still arriving may have been sent one more table change than the test waited for."""
@@ -131,27 +142,16 @@ def test_spectators_and_other_seats_cannot_move(client: TestClient) -> None:
 def test_a_wrong_token_is_refused(client: TestClient) -> None:
     created = create(client)
     with watch(client, created["id"], "forged") as ws:
-        reply = receive(ws)
-        assert reply["type"] == "error" and reply["status"] == 403
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
-        assert closed.value.code == 4403
+        refused_and_closed(ws, 403)
     with client.websocket_connect("/ws/games/nosuchgame") as ws:
-        assert receive(ws)["type"] == "error"
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
-        assert closed.value.code == 4404
+        refused_and_closed(ws, 404)
 
 
 def test_a_token_in_the_url_is_refused(client: TestClient) -> None:
     created = create(client)
     token = token_of(created, 0)
     with client.websocket_connect(f"/ws/games/{created['id']}?token={token}") as ws:
-        reply = receive(ws)
-        assert reply["status"] == 400 and "never travel in URLs" in reply["error"]
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
-        assert closed.value.code == 4400
+        refused_and_closed(ws, 400, "never travel in URLs")
 
 
 def test_other_sites_pages_cannot_open_a_websocket(client: TestClient) -> None:
@@ -212,11 +212,7 @@ def test_a_client_holds_at_most_its_share_of_live_connections(db_url: str) -> No
         with watch(client, game_id) as first, watch(client, game_id, token_of(created, 0)):
             assert receive(first)["type"] == "view"
             with client.websocket_connect(f"/ws/games/{game_id}") as third:
-                reply = receive(third)
-                assert reply["status"] == 429 and "at most 2 live connections" in reply["error"]
-                with pytest.raises(WebSocketDisconnect) as closed:
-                    third.receive_json()
-                assert closed.value.code == 4429
+                refused_and_closed(third, 429, "at most 2 live connections")
         # Closed connections free their places (once the server has seen them close).
         deadline = time.monotonic() + 120
         while True:
