@@ -11,7 +11,7 @@ from cradle import gheos
 from cradle.core.lessons import matches
 from cradle.gheos.lessons import LESSONS, lesson_start
 from tests.helpers.gheos import area_at
-from tests.helpers.lessons import refuses_the_wrong_moves
+from tests.helpers.lessons import every_lesson_starts_once, refuses_the_wrong_moves
 
 # Each test runs on both engines (tests/gheos/conftest.py).
 pytestmark = pytest.mark.usefixtures("engine")
@@ -30,12 +30,7 @@ def played(name: str) -> Any:
 
 
 def test_every_lesson_is_named_once_and_starts_with_the_learner_to_move() -> None:
-    names = [lesson.name for lesson in LESSONS]
-    assert len(set(names)) == len(names)
-    for lesson in LESSONS:
-        assert lesson_start(lesson.name).to_move == 0
-    with pytest.raises(ValueError, match="no lesson"):
-        lesson_start("tiles")  # a Tigris lesson's name
+    every_lesson_starts_once(LESSONS, lesson_start, "tiles")  # a Tigris lesson's name
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.name)

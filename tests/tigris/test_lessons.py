@@ -9,7 +9,7 @@ import pytest
 
 from cradle.core.lessons import matches
 from cradle.tigris.lessons import LESSONS, lesson_start
-from tests.helpers.lessons import refuses_the_wrong_moves
+from tests.helpers.lessons import every_lesson_starts_once, refuses_the_wrong_moves
 
 
 def played(name: str) -> tuple[Any, list[str]]:
@@ -39,12 +39,7 @@ def points(state: Any, dynasty: str) -> dict[str, int]:
 
 
 def test_every_lesson_is_named_once_and_starts_with_the_learner_to_move() -> None:
-    names = [lesson.name for lesson in LESSONS]
-    assert len(set(names)) == len(names)
-    for lesson in LESSONS:
-        assert lesson_start(lesson.name).to_move == 0
-    with pytest.raises(ValueError, match="no lesson"):
-        lesson_start("../etc")
+    every_lesson_starts_once(LESSONS, lesson_start, "../etc")
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.name)
