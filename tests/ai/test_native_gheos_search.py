@@ -19,7 +19,11 @@ from cradle.ai.search.native import NativeSettings, native_search_for
 from cradle.ai.search.params import IsmctsParams
 from cradle.ai.search.worlds import next_world
 from cradle.core.hidden import CanonicalRandom
-from tests.helpers.ai import decision_positions, one_iteration_is_the_reference
+from tests.helpers.ai import (
+    decision_positions,
+    one_iteration_is_the_reference,
+    search_adds_up_and_repeats,
+)
 
 _native = pytest.importorskip("cradle._native")
 
@@ -42,13 +46,7 @@ def test_native_gheos_states_are_searched_natively() -> None:
 def test_native_root_statistics_add_up_and_repeat(players: int) -> None:
     state = decision_positions("gheos", players, seed=2, count=2)[-1]
     assert type(state).__module__ == "cradle._native"
-    result = search(state, state.to_move, Budget(iterations=200), seed=1)
-    assert result.iterations == 200
-    assert sum(row.visits for row in result.actions) == 200
-    assert {row.action for row in result.actions} <= set(state.legal_actions())
-    assert all(0.0 <= row.reward <= 1.0 for row in result.actions)
-    again = search(state, state.to_move, Budget(iterations=200), seed=1)
-    assert again.actions == result.actions
+    search_adds_up_and_repeats(state, 200)
 
 
 def test_the_native_world_is_the_reference_sample_and_one_iteration_its_evaluation() -> None:

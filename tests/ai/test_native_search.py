@@ -19,7 +19,12 @@ from cradle.ai.search.native import NativeSettings, native_search_for
 from cradle.ai.search.params import IsmctsParams
 from cradle.ai.search.worlds import believed_world, next_world
 from cradle.core.hidden import CanonicalRandom
-from tests.helpers.ai import decision_positions, one_iteration_is_the_reference, revolt_position
+from tests.helpers.ai import (
+    decision_positions,
+    one_iteration_is_the_reference,
+    revolt_position,
+    search_adds_up_and_repeats,
+)
 
 _native = pytest.importorskip("cradle._native")
 
@@ -41,14 +46,7 @@ def test_the_native_search_runs_only_where_its_twin_knowledge_exists() -> None:
 
 def test_native_root_statistics_add_up() -> None:
     state = decision_positions("tigris", 3, seed=2, count=2)[-1]
-    result = search(state, state.to_move, Budget(iterations=300), seed=1)
-    assert result.iterations == 300
-    assert sum(row.visits for row in result.actions) == 300
-    assert {row.action for row in result.actions} <= set(state.legal_actions())
-    assert all(0.0 <= row.reward <= 1.0 for row in result.actions)
-    # A fixed seed and an iteration budget give the same search.
-    again = search(state, state.to_move, Budget(iterations=300), seed=1)
-    assert again.actions == result.actions
+    search_adds_up_and_repeats(state, 300)
 
 
 # A belief that one seat hoards red and the other holds almost none (odds of each colour

@@ -127,6 +127,19 @@ class Listener(RandomBot):
         self.told.append((int(state.to_move), action))
 
 
+def search_adds_up_and_repeats(state: GameState, iterations: int) -> None:
+    """A search of ``state`` for its seat to move, ``iterations`` long: the root's visits add up
+    to them, its actions are legal and their rewards between 0 and 1, and a fixed seed with an
+    iteration budget gives the same search again."""
+    result = search(state, state.to_move, Budget(iterations=iterations), seed=1)
+    assert result.iterations == iterations
+    assert sum(row.visits for row in result.actions) == iterations
+    assert {row.action for row in result.actions} <= set(state.legal_actions())
+    assert all(0.0 <= row.reward <= 1.0 for row in result.actions)
+    again = search(state, state.to_move, Budget(iterations=iterations), seed=1)
+    assert again.actions == result.actions
+
+
 def play_legally(state: GameState, bots: list[Bot], decisions: int) -> None:
     """The seats' ``bots`` decide up to ``decisions`` times or to the end; each choice must be
     one of the legal actions."""
