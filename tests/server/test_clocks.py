@@ -36,6 +36,12 @@ def seated(client: TestClient, created: dict[str, Any]) -> str:
     return token
 
 
+def live_table(client: TestClient) -> tuple[str, dict[int, str]]:
+    """A clocked live table of two people, both seated: its id, and its tokens by seat."""
+    created = create(client, **LIVE)
+    return created["id"], {0: token_of(created, 0), 1: seated(client, created)}
+
+
 def lapse(client: TestClient, game_id: str) -> dict[str, Any]:
     """Time passes beyond the running clock's end; the clock's lapse is stored (by this call
     or by the server's own watch, whichever comes first)."""
@@ -109,9 +115,7 @@ def test_a_clock_that_runs_out_lets_the_others_choose_a_stand_in(
     serve: Callable[..., TestClient],
 ) -> None:
     client = serve()
-    created = create(client, **LIVE)
-    game_id = created["id"]
-    tokens = {0: token_of(created, 0), 1: seated(client, created)}
+    game_id, tokens = live_table(client)
     before = view(client, game_id)["table"]
     late = before["to_move"]
     other = tokens[1 - late]
@@ -179,9 +183,7 @@ def test_a_person_gone_a_minute_may_be_stood_in_for_or_left(
     serve: Callable[..., TestClient],
 ) -> None:
     client = serve()
-    created = create(client, **LIVE)
-    game_id = created["id"]
-    tokens = {0: token_of(created, 0), 1: seated(client, created)}
+    game_id, tokens = live_table(client)
     late = view(client, game_id)["to_move"]
     other = tokens[1 - late]
 
