@@ -48,7 +48,7 @@ def db_url(tmp_path: Path) -> str:
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
     # Finished games are not analysed here: test_assist.py tests that, with tiny budgets.
-    limits = Limits(analyse_finished=False)
+    limits = Limits(analyse_finished=False, password_kib=64)
     with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as test_client:
         yield test_client
 
