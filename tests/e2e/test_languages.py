@@ -44,7 +44,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[P
     """The module's own server (the lesson walks make a table per step), which mails turn
     notices to `inbox`."""
     db = tmp_path_factory.mktemp("lang") / "games.sqlite3"
-    mailing = (f"smtp_url={inbox.url}", "mail_from=cradle@example.org")
+    mailing = (f"smtp_url={inbox.url}", "mail_from=cradle@example.org", "password_kib=64")
     with play_server(db, *mailing, *WALKING) as play:
         yield play
 

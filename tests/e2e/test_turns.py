@@ -33,7 +33,7 @@ COUNT_CHIMES = """(() => {
 @pytest.fixture(scope="module")
 def mailing_server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[PlayServer]:
     db = tmp_path_factory.mktemp("e2e-turns") / "games.sqlite3"
-    settings = (f"smtp_url={inbox.url}", "mail_from=cradle@example.org")
+    settings = (f"smtp_url={inbox.url}", "mail_from=cradle@example.org", "password_kib=64")
     with play_server(db, *settings) as play:
         yield play
 

@@ -21,8 +21,9 @@ from tests.helpers.server import auth
 
 def started(url: str, **limits: Any) -> TestClient:
     """A client of the app on ``url`` (enter it to start the app): bots move at once, finished
-    games are not analysed (tests/server/test_assist.py tests that), ``limits`` as named."""
-    settings = Limits(analyse_finished=False, **limits)
+    games are not analysed (tests/server/test_assist.py tests that), passwords are hashed at
+    test cost (argon2id with 64 KiB), other ``limits`` as named."""
+    settings = Limits(**{"analyse_finished": False, "password_kib": 64, **limits})
     return TestClient(create_app(url, bot_delay=0, limits=settings))
 
 

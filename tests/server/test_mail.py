@@ -205,7 +205,7 @@ def test_guests_and_live_tables_get_no_mail(db_url: str) -> None:
         app = create_app(
             db_url,
             bot_delay=0,
-            limits=Limits(analyse_finished=False),
+            limits=Limits(analyse_finished=False, password_kib=64),
             mail=mail_settings(inbox.url),
         )
         with TestClient(app) as client:
@@ -233,7 +233,7 @@ def test_two_processes_never_mail_one_turn_twice(postgres_url: str) -> None:
 
         def app() -> Any:
             return create_app(
-                postgres_url, bot_delay=0, limits=Limits(analyse_finished=False),
+                postgres_url, bot_delay=0, limits=Limits(analyse_finished=False, password_kib=64),
                 mail=mail_settings(inbox.url),
             )  # fmt: skip
 
@@ -270,7 +270,9 @@ def test_owed_notices_are_claimed_once_by_racing_processes(any_db_url: str) -> N
     from cradle.server.app import create_app
     from cradle.server.limits import Limits
 
-    app = create_app(any_db_url, bot_delay=0, limits=Limits(analyse_finished=False))
+    app = create_app(
+        any_db_url, bot_delay=0, limits=Limits(analyse_finished=False, password_kib=64)
+    )
     with TestClient(app) as client:
         ann = person(app, "Ann", "ann@example.org")
         bob = person(app, "Bob", "bob@example.org")
@@ -402,7 +404,7 @@ def test_a_move_stored_elsewhere_owes_a_notice_a_server_sends_once(postgres_url:
         def app() -> Any:
             return create_app(
                 postgres_url, bot_delay=0, mail=mail_settings(inbox.url),
-                limits=Limits(analyse_finished=False, run_bots=False),
+                limits=Limits(analyse_finished=False, password_kib=64, run_bots=False),
             )  # fmt: skip
 
         one_app, two_app = app(), app()
@@ -547,7 +549,9 @@ def test_turn_notices_wait_out_an_smtp_server_that_is_down_and_go_once(any_db_ur
 
     port = free_port()  # nothing listens there yet: the SMTP server is "down"
     down = mail_settings(f"smtp://127.0.0.1:{port}", retry_first=0.1, retry_most=0.4)
-    app = create_app(any_db_url, bot_delay=0, limits=Limits(analyse_finished=False), mail=down)
+    app = create_app(
+        any_db_url, bot_delay=0, limits=Limits(analyse_finished=False, password_kib=64), mail=down
+    )
     with TestClient(app) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
         ann = person(app, "Ann", "ann@example.org")
