@@ -250,9 +250,8 @@ impl Reading {
             f64::from(self.tokens[seat])
         };
         let tokens = held * self.token_worth();
-        for colour in 0..6 {
-            let count = self.held[seat][colour];
-            let Some(civ) = self.civ[colour] else {
+        for ((&count, civ), survival) in self.held[seat].iter().zip(&self.civ).zip(survivals) {
+            let Some(civ) = civ else {
                 continue;
             };
             if count == 0 {
@@ -260,7 +259,7 @@ impl Reading {
             }
             let future = f64::from(u32::from(civ.pyramids) * self.epochs_left) * PYRAMID_USE
                 + f64::from(civ.cups) * (tokens + 1.0);
-            value += f64::from(count) * future * survivals[colour];
+            value += f64::from(count) * future * survival;
         }
         if usable && self.controls_the_end(seat) {
             // It plays its tokens when they score most, and ends the game when it leads.
