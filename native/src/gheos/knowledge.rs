@@ -50,7 +50,7 @@ impl TryFrom<u8> for Value {
 }
 /// Epoch tiles in the stack at the start, whatever the players.
 const EPOCH_TILES: u32 = 8;
-/// Below the root, priors are scored this many actions at a time (a clone and an apply each).
+/// Below the root, priors are scored this many actions at a time (an apply each, on a scratch state).
 pub const BATCH: usize = 16;
 /// Uniformly random moves before the heuristic judges a new node (cheap in Gheos).
 pub const PLAYOUT: usize = 8;
