@@ -2,7 +2,10 @@
 //! a middle-game and a late position of one random game, like `cradle bench --ai`, and the
 //! program to profile (`perf record`).
 //!
-//!     cargo run --release --example gheos_search -- [players] [seconds]
+//!     cargo run --release --example gheos_search -- [players] [seconds] [iterations]
+//!
+//! With `iterations`, each position is searched that many iterations instead of for a time
+//! (the same trees on every build: for callgrind).
 
 use std::time::Instant;
 
@@ -23,6 +26,7 @@ fn main() {
         .nth(2)
         .and_then(|s| s.parse().ok())
         .unwrap_or(6.0);
+    let fixed: Option<u64> = std::env::args().nth(3).and_then(|s| s.parse().ok());
     let names: Vec<String> = (0..players).map(|s| format!("p{s}")).collect();
     let tiles = TileSet::parse(include_str!("../../src/cradle/gheos/data/tiles.txt"))
         .expect("the packaged tile set reads");
@@ -52,8 +56,12 @@ fn main() {
             state.apply_legal(legal[rng.below(legal.len())], &mut log);
         }
         let budget = Budget {
-            iterations: None,
-            seconds: Some(seconds / 3.0),
+            iterations: fixed,
+            seconds: if fixed.is_some() {
+                None
+            } else {
+                Some(seconds / 3.0)
+            },
             floor: None,
         };
         let start = Instant::now();

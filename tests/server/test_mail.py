@@ -581,6 +581,23 @@ def test_turn_notices_wait_out_an_smtp_server_that_is_down_and_go_once(any_db_ur
         ("reset", "es", "Elige una contraseña nueva para Ann", "abre este enlace", "es"),
         ("verify", "pt-BR", "Confirme seu endereço de e-mail para Ann", "abra este link", "pt-BR"),
         ("invite", "es", "Bob te invita a una partida de Gheos", "Ocupa el asiento", "es"),
+        # European Portuguese: its own words where they differ from Brazil's (palavra-passe,
+        # ligação, no "você"), not pt-BR's.
+        ("reset", "pt-PT", "Escolha uma nova palavra-passe para Ann", "esta ligação", "pt-PT"),
+        (
+            "verify",
+            "pt-PT",
+            "Confirme o seu endereço de e-mail para Ann",
+            "Se não indicou",
+            "pt-PT",
+        ),
+        (
+            "invite",
+            "pt-PT",
+            "Bob envia-lhe um convite para uma partida de Gheos",
+            "numa mesa",
+            "pt-PT",
+        ),
         ("reset", None, "Choose a new password for Ann", "open this link", "en"),
     ],
 )
@@ -600,3 +617,6 @@ def test_account_mails_speak_the_recipients_language(
     assert mail["Content-Language"] == tag
     body = mail.get_content()
     assert words in body and link in body and "{" not in body
+    if tag == "pt-PT":  # none of Brazil's words where Portugal says it otherwise
+        brazilian = ("senha", "você", "este link", "redefinir", "informou")
+        assert not [word for word in brazilian if word in body.lower()], body

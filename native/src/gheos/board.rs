@@ -41,6 +41,17 @@ impl Default for Board {
 }
 
 impl Board {
+    /// Makes this board `from`, copying only the first `slots` slots: the caller knows the
+    /// two agree past them (slots past a board's length are never written).
+    pub fn copy_slots(&mut self, from: &Board, slots: usize) {
+        self.len = from.len;
+        self.cell[..slots].copy_from_slice(&from.cell[..slots]);
+        self.tile[..slots].copy_from_slice(&from.tile[..slots]);
+        self.rot[..slots].copy_from_slice(&from.rot[..slots]);
+        self.nb[..slots].copy_from_slice(&from.nb[..slots]);
+        self.order[..slots].copy_from_slice(&from.order[..slots]);
+    }
+
     pub fn slots(&self) -> usize {
         usize::from(self.len)
     }
@@ -172,7 +183,9 @@ impl Areas {
         tile: u8,
         rot: u8,
     ) -> Areas {
-        let mut areas = self.clone();
+        // The nodes past the board's tiles are never written: only the others are copied.
+        let mut areas = Areas::default();
+        areas.copy_slots(self, board.slots());
         let mut hit = [false; MAX_NODES];
         for k in 0..3 {
             let root = self.root[node(slot, k)];
@@ -328,6 +341,14 @@ impl Areas {
         if joined {
             self.flatten(board, tiles);
         }
+    }
+
+    /// Makes these areas `from`, copying only the nodes of the first `slots` slots (see
+    /// [`Board::copy_slots`]: the nodes of slots past a board's length are never written).
+    pub fn copy_slots(&mut self, from: &Areas, slots: usize) {
+        let nodes = slots * 3;
+        self.root[..nodes].copy_from_slice(&from.root[..nodes]);
+        self.stats[..nodes].copy_from_slice(&from.stats[..nodes]);
     }
 
     pub fn of(&self, node: usize) -> usize {

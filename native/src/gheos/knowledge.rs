@@ -50,7 +50,7 @@ impl TryFrom<u8> for Value {
 }
 /// Epoch tiles in the stack at the start, whatever the players.
 const EPOCH_TILES: u32 = 8;
-/// Below the root, priors are scored this many actions at a time (a clone and an apply each).
+/// Below the root, priors are scored this many actions at a time (an apply each, on a scratch state).
 pub const BATCH: usize = 16;
 /// Uniformly random moves before the heuristic judges a new node (cheap in Gheos).
 pub const PLAYOUT: usize = 8;
@@ -210,7 +210,38 @@ impl Reading {
             .sum()
     }
 
+    /// [`Reading::survival`] of every colour, from the two largest sword counts (a
+    /// civilization's strongest rival is the strongest other one).
+    fn survivals(&self) -> [f64; 6] {
+        let (mut first, mut second, mut leader) = (0u8, 0u8, usize::MAX);
+        for (colour, civ) in self.civ.iter().enumerate() {
+            let Some(civ) = civ else {
+                continue;
+            };
+            if leader == usize::MAX || civ.swords > first {
+                second = if leader == usize::MAX { 0 } else { first };
+                first = civ.swords;
+                leader = colour;
+            } else if civ.swords > second {
+                second = civ.swords;
+            }
+        }
+        let mut out = [1.0; 6];
+        for (colour, civ) in self.civ.iter().enumerate() {
+            let swords = civ.map_or(0, |c| c.swords);
+            let strongest = if colour == leader { second } else { first };
+            if strongest > swords {
+                out[colour] = 1.0 - WAR_RISK * self.remaining;
+            }
+        }
+        out
+    }
+
     fn value_of(&self, seat: usize, version: Value) -> f64 {
+        self.value_with(seat, version, &self.survivals())
+    }
+
+    fn value_with(&self, seat: usize, version: Value, survivals: &[f64; 6]) -> f64 {
         let mut value = self.points[seat];
         let usable = version == Value::UsableTokens;
         let held = if usable {
@@ -219,9 +250,8 @@ impl Reading {
             f64::from(self.tokens[seat])
         };
         let tokens = held * self.token_worth();
-        for colour in 0..6 {
-            let count = self.held[seat][colour];
-            let Some(civ) = self.civ[colour] else {
+        for ((&count, civ), survival) in self.held[seat].iter().zip(&self.civ).zip(survivals) {
+            let Some(civ) = civ else {
                 continue;
             };
             if count == 0 {
@@ -229,7 +259,7 @@ impl Reading {
             }
             let future = f64::from(u32::from(civ.pyramids) * self.epochs_left) * PYRAMID_USE
                 + f64::from(civ.cups) * (tokens + 1.0);
-            value += f64::from(count) * future * self.survival(colour);
+            value += f64::from(count) * future * survival;
         }
         if usable && self.controls_the_end(seat) {
             // It plays its tokens when they score most, and ends the game when it leads.
@@ -243,8 +273,9 @@ impl Reading {
     /// Each seat's estimated final score (only the first `players` are used).
     pub fn values(&self) -> [f64; MAX_PLAYERS] {
         let mut out = [0.0; MAX_PLAYERS];
+        let survivals = self.survivals();
         for (seat, value) in out.iter_mut().enumerate().take(self.players) {
-            *value = self.seat_value(seat);
+            *value = self.value_with(seat, self.value, &survivals);
         }
         out
     }
@@ -516,18 +547,28 @@ pub fn learned_rewards(game: &State) -> [f64; MAX_PLAYERS] {
 }
 
 /// The one-ply prior of a legal id: the mover's margin over the best other seat after it
-/// (with `settle`, after the conflict it starts is played out: [`settle_conflict`]).
-fn prior_after(game: &State, value: Value, settle: bool, id: u32, log: &mut Log) -> f64 {
+/// (with `settle`, after the conflict it starts is played out: [`settle_conflict`]). The
+/// move is played on `scratch`, made `game` again first ([`State::restore_from`]), so that
+/// scoring a batch copies only what the moves may change and allocates nothing.
+fn prior_after(
+    game: &State,
+    scratch: &mut State,
+    value: Value,
+    settle: bool,
+    id: u32,
+    log: &mut Log,
+) -> f64 {
     let seat = usize::from(game.active);
-    let mut after = game.clone();
+    scratch.restore_from(game);
+    let after = scratch;
     after.apply_legal(id, log);
     if settle {
-        settle_conflict(&mut after, value, log);
+        settle_conflict(after, value, log);
     }
     if after.is_over() {
-        return 10.0 * (rank_rewards(&after)[seat] - 0.5);
+        return 10.0 * (rank_rewards(after)[seat] - 0.5);
     }
-    let reading = Reading::valued(&after, value);
+    let reading = Reading::valued(after, value);
     let values = reading.values();
     let best_other = (0..reading.players)
         .filter(|&s| s != seat)
@@ -536,11 +577,30 @@ fn prior_after(game: &State, value: Value, settle: bool, id: u32, log: &mut Log)
     (values[seat] - best_other) / 10.0
 }
 
+thread_local! {
+    /// Scratch states for [`prior_after`], kept between calls on each thread (a settled
+    /// prior scores the conflict's moves with a second one).
+    static SCRATCH: std::cell::RefCell<Vec<State>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `score` with a scratch state (any state: `prior_after` restores it to the game).
+fn with_scratch<R>(game: &State, score: impl FnOnce(&mut State) -> R) -> R {
+    let mut scratch = SCRATCH
+        .with(|kept| kept.borrow_mut().pop())
+        .unwrap_or_else(|| game.clone());
+    let answer = score(&mut scratch);
+    SCRATCH.with(|kept| kept.borrow_mut().push(scratch));
+    answer
+}
+
 /// Plays out the conflict `game` is in (who pays, where a civilization migrates, who wins a
 /// tied war) by the policy's choices without their random tie-breaks, the first best on a
 /// tie: a move that starts a war is judged by the war's end, not by the moment before it
 /// (the reference's `GheosKnowledge.settle_conflict`).
 pub fn settle_conflict(game: &mut State, value: Value, log: &mut Log) {
+    if !game.phase.in_conflict() {
+        return;
+    }
     let mut legal = Vec::with_capacity(8);
     let mut scores = Vec::with_capacity(8);
     while game.phase.in_conflict() {
@@ -563,10 +623,12 @@ pub fn settle_conflict(game: &mut State, value: Value, log: &mut Log) {
 /// One-ply priors of `ids`, all legal now (the search's case): appended to `out`.
 pub fn priors_legal(game: &State, value: Value, settle: bool, ids: &[u32], out: &mut Vec<f64>) {
     let mut log = Log::new(false);
-    out.extend(
-        ids.iter()
-            .map(|&id| prior_after(game, value, settle, id, &mut log)),
-    );
+    with_scratch(game, |scratch| {
+        out.extend(
+            ids.iter()
+                .map(|&id| prior_after(game, scratch, value, settle, id, &mut log)),
+        );
+    });
 }
 
 /// One-ply priors of any `ids`: a refused one scores [`REFUSED`], as in the reference.
@@ -574,13 +636,15 @@ pub fn priors(game: &State, value: Value, settle: bool, ids: &[u32], out: &mut V
     let mut legal = Vec::with_capacity(128);
     game.legal_ids(&mut legal);
     let mut log = Log::new(false);
-    out.extend(ids.iter().map(|&id| {
-        if legal.contains(&id) {
-            prior_after(game, value, settle, id, &mut log)
-        } else {
-            REFUSED
-        }
-    }));
+    with_scratch(game, |scratch| {
+        out.extend(ids.iter().map(|&id| {
+            if legal.contains(&id) {
+                prior_after(game, scratch, value, settle, id, &mut log)
+            } else {
+                REFUSED
+            }
+        }));
+    });
 }
 
 /// Whether a turn is in progress past its tile (a conflict, the civilization, the token):
@@ -700,14 +764,35 @@ fn noisy_best(scores: &[f64], noise: f64, rng: &mut impl Draw) -> usize {
 /// The quick policy's action (a legal one; the game is not over and has an action), with the
 /// evaluation `value` (and `settle`d priors).
 pub fn policy(game: &State, value: Value, settle: bool, rng: &mut impl Draw) -> u32 {
-    let mut legal = Vec::with_capacity(128);
+    // The lists are kept between calls on each thread: a rollout asks at every move.
+    let (mut legal, mut scores) = POLICY_LISTS.with(|kept| std::mem::take(&mut *kept.borrow_mut()));
     game.legal_ids(&mut legal);
-    let mut scores = Vec::with_capacity(TILE_SAMPLE.max(8));
-    match Choice::of(&legal) {
+    scores.clear();
+    let id = policy_from(game, value, settle, rng, &mut legal, &mut scores);
+    POLICY_LISTS.with(|kept| *kept.borrow_mut() = (legal, scores));
+    id
+}
+
+thread_local! {
+    /// [`policy`]'s lists of legal ids and scores.
+    static POLICY_LISTS: std::cell::RefCell<(Vec<u32>, Vec<f64>)> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// [`policy`] on the legal ids `legal` (reordered by the tile sample), scoring into `scores`.
+fn policy_from(
+    game: &State,
+    value: Value,
+    settle: bool,
+    rng: &mut impl Draw,
+    legal: &mut [u32],
+    scores: &mut Vec<f64>,
+) -> u32 {
+    match Choice::of(legal) {
         Choice::Forced => legal[0],
         Choice::Followers => {
-            policy_scores(game, value, settle, &legal, &mut scores);
-            legal[noisy_best(&scores, FOLLOWER_NOISE, rng)]
+            policy_scores(game, value, settle, legal, scores);
+            legal[noisy_best(scores, FOLLOWER_NOISE, rng)]
         }
         Choice::Token => {
             if token_choice(game, value) {
@@ -723,12 +808,12 @@ pub fn policy(game: &State, value: Value, settle: bool, rng: &mut impl Draw) -> 
                 let j = i + rng.below(legal.len() - i);
                 legal.swap(i, j);
             }
-            priors_legal(game, value, settle, &legal[..take], &mut scores);
-            legal[noisy_best(&scores, MOVE_NOISE, rng)]
+            priors_legal(game, value, settle, &legal[..take], scores);
+            legal[noisy_best(scores, MOVE_NOISE, rng)]
         }
         Choice::Ply => {
-            priors_legal(game, value, settle, &legal, &mut scores);
-            legal[noisy_best(&scores, MOVE_NOISE, rng)]
+            priors_legal(game, value, settle, legal, scores);
+            legal[noisy_best(scores, MOVE_NOISE, rng)]
         }
     }
 }
@@ -828,6 +913,116 @@ mod tests {
             assert!(g.is_over(), "{players} players: the policy did not finish");
             let r = rewards(&g, Value::UsableTokens);
             assert_eq!(r, rank_rewards(&g));
+        }
+    }
+
+    /// The prior as it was scored before the scratch state: on a clone of the game.
+    fn prior_on_a_clone(game: &State, value: Value, settle: bool, id: u32) -> (f64, State) {
+        let mut log = Log::new(false);
+        let seat = usize::from(game.active);
+        let mut after = game.clone();
+        after.apply_legal(id, &mut log);
+        if settle {
+            // Its own scored moves are priors without settling, checked here too.
+            settle_conflict(&mut after, value, &mut log);
+        }
+        let prior = if after.is_over() {
+            10.0 * (rank_rewards(&after)[seat] - 0.5)
+        } else {
+            let values = Reading::valued(&after, value).values();
+            let best_other = (0..usize::from(after.players))
+                .filter(|&s| s != seat)
+                .map(|s| values[s])
+                .fold(f64::NEG_INFINITY, f64::max);
+            (values[seat] - best_other) / 10.0
+        };
+        (prior, after)
+    }
+
+    /// Every byte a state holds, the unused slots of its board and areas included.
+    fn assert_same_state(a: &State, b: &State, what: &str) {
+        assert_eq!(a.to_parts(), b.to_parts(), "{what}: parts");
+        assert_eq!(a.board.len, b.board.len, "{what}: board");
+        assert_eq!(a.board.cell, b.board.cell, "{what}: cells");
+        assert_eq!(a.board.tile, b.board.tile, "{what}: tiles");
+        assert_eq!(a.board.rot, b.board.rot, "{what}: rotations");
+        assert_eq!(a.board.nb, b.board.nb, "{what}: neighbours");
+        assert_eq!(a.board.order, b.board.order, "{what}: order");
+        assert_eq!(a.areas.root, b.areas.root, "{what}: roots");
+        assert_eq!(a.areas.stats, b.areas.stats, "{what}: area stats");
+        assert_eq!(
+            (a.active, a.phase, a.frontier, a.hands, a.stack, a.removed),
+            (b.active, b.phase, b.frontier, b.hands, b.stack, b.removed),
+            "{what}: turn"
+        );
+        assert_eq!(
+            (a.civs, a.held, a.supply, a.points, a.tokens, a.epochs),
+            (b.civs, b.held, b.supply, b.points, b.tokens, b.epochs),
+            "{what}: holdings"
+        );
+        assert_eq!(a.conflict, b.conflict, "{what}: conflict");
+    }
+
+    #[test]
+    fn priors_on_the_scratch_state_are_the_priors_on_a_clone() {
+        // Two games at different stages take turns with the same scratch state, so that it
+        // is restored from longer and shorter boards than the one it last played on.
+        let mut games: Vec<State> = [(2, 41), (4, 42), (3, 43), (2, 44)]
+            .iter()
+            .map(|&(players, seed)| game(players, seed))
+            .collect();
+        let mut rng = SplitMix64::new(5);
+        let mut log = Log::new(false);
+        let mut legal = Vec::new();
+        let mut scratch = games[1].clone();
+        let (mut scored, mut conflicts) = (0, 0);
+        for step in 0..700 {
+            let g = &mut games[step % 4];
+            if g.is_over() {
+                continue;
+            }
+            g.legal_ids(&mut legal);
+            for (k, &id) in legal.iter().enumerate() {
+                let value = [Value::Followers, Value::UsableTokens][(step + k) % 2];
+                let settle = (step + k) % 3 != 0;
+                let (old, after) = prior_on_a_clone(g, value, settle, id);
+                let new = prior_after(g, &mut scratch, value, settle, id, &mut log);
+                assert_eq!(old.to_bits(), new.to_bits(), "step {step}, id {id}");
+                assert_same_state(&after, &scratch, &format!("step {step}, id {id}"));
+                let mut out = Vec::new();
+                priors_legal(g, value, settle, &[id], &mut out);
+                assert_eq!(out[0].to_bits(), old.to_bits());
+                scored += 1;
+                conflicts +=
+                    usize::from(after.conflict.is_some() || settle && g.phase.in_conflict());
+            }
+            let id = legal[rng.below(legal.len())];
+            g.apply_legal(id, &mut log);
+        }
+        assert!(
+            scored > 5_000 && conflicts > 50,
+            "{scored} priors, {conflicts} conflicts"
+        );
+    }
+
+    #[test]
+    fn the_survivals_of_all_colours_are_each_colours_survival() {
+        let mut reading = Reading::new(&game(3, 5));
+        reading.remaining = 0.6;
+        let mut rng = SplitMix64::new(11);
+        for _ in 0..5_000 {
+            for civ in reading.civ.iter_mut() {
+                *civ = (rng.below(3) > 0).then(|| Continent {
+                    cups: 0,
+                    pyramids: 0,
+                    swords: rng.below(4) as u8,
+                    wheat: 0,
+                });
+            }
+            let all = reading.survivals();
+            for (colour, survival) in all.iter().enumerate() {
+                assert_eq!(survival.to_bits(), reading.survival(colour).to_bits());
+            }
         }
     }
 

@@ -192,6 +192,8 @@ mod tests {
     use crate::gheos::tiles::packaged;
     use crate::search::{search, Budget, Params};
 
+    const RECORDED_TREES: u64 = 0x79fc_4408_847b_9fda;
+
     fn game(players: usize, seed: u32) -> State {
         let names = (0..players).map(|s| format!("p{s}")).collect();
         State::deal(packaged(), names, &[seed])
@@ -312,6 +314,67 @@ mod tests {
         let mut odd = vec![5, 70, 5, 2];
         sort_tiles(&mut odd);
         assert_eq!(odd, vec![2, 5, 5, 70]);
+    }
+
+    /// The root statistics of searches at fixed iterations on positions of random games
+    /// (2 and 4 players, both evaluations, settled priors or not), folded into one number:
+    /// recorded from the build before the priors were scored on a reused scratch state
+    /// (`knowledge::priors_legal`), so any change to a prior or a tree shows here.
+    #[test]
+    fn fixed_searches_grow_the_recorded_trees() {
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        let mut fold = |x: u64| {
+            for byte in x.to_le_bytes() {
+                hash = (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
+            }
+        };
+        let mut legal = Vec::new();
+        let mut log = Log::new(false);
+        for (players, seed) in [(2, 31), (4, 32), (2, 33), (3, 34)] {
+            let mut g = game(players, seed);
+            let mut rng = SplitMix64::new(u64::from(seed));
+            for ply in 0..120 {
+                if g.is_over() {
+                    break;
+                }
+                g.legal_ids(&mut legal);
+                if ply % 20 == 7 && legal.len() > 1 {
+                    for (judge, settle) in [
+                        (Judge::Hand(Value::UsableTokens), true),
+                        (Judge::Hand(Value::Followers), false),
+                    ] {
+                        let world = World {
+                            s: g.clone(),
+                            judge,
+                            settle,
+                        };
+                        let params = Params {
+                            rollout: knowledge::ROLLOUT,
+                            playout: knowledge::PLAYOUT,
+                            batch: knowledge::BATCH,
+                            urgent: true,
+                            ..Params::default()
+                        };
+                        let budget = Budget {
+                            iterations: Some(150),
+                            seconds: None,
+                            floor: None,
+                        };
+                        let seat = usize::from(g.active);
+                        let (n, stats) = search(&world, seat, budget, params, &[ply], None);
+                        fold(n);
+                        for s in stats {
+                            fold(u64::from(s.action));
+                            fold(s.visits);
+                            fold(s.total.to_bits());
+                        }
+                    }
+                }
+                let id = legal[rng.below(legal.len())];
+                g.apply_legal(id, &mut log);
+            }
+        }
+        assert_eq!(hash, RECORDED_TREES, "{hash:#x}");
     }
 
     #[test]

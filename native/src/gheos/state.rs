@@ -299,6 +299,58 @@ impl State {
         self.frontier = Few::from_slice(&frontier);
     }
 
+    /// Makes this state `from` again, as `*self = from.clone()` would, but copying the
+    /// board and the areas only as far as either of the two has tiles: the one-ply priors
+    /// play each candidate move on one scratch state restored this way instead of a clone
+    /// (`knowledge::priors_legal`). Slots past a board's length are never written, so the
+    /// two states agree past the longer board.
+    pub fn restore_from(&mut self, from: &State) {
+        // Every field named, so that a new one cannot be forgotten here.
+        let State {
+            tiles,
+            names,
+            players,
+            active,
+            phase,
+            board,
+            areas,
+            frontier,
+            hands,
+            stack,
+            removed,
+            civs,
+            held,
+            supply,
+            points,
+            tokens,
+            epochs,
+            conflict,
+        } = from;
+        if !Arc::ptr_eq(&self.tiles, tiles) {
+            self.tiles = tiles.clone();
+        }
+        if !Arc::ptr_eq(&self.names, names) {
+            self.names = names.clone();
+        }
+        self.players = *players;
+        self.active = *active;
+        self.phase = *phase;
+        let slots = self.board.slots().max(board.slots());
+        self.board.copy_slots(board, slots);
+        self.areas.copy_slots(areas, slots);
+        self.frontier = *frontier;
+        self.hands = *hands;
+        self.stack = *stack;
+        self.removed = *removed;
+        self.civs = *civs;
+        self.held = *held;
+        self.supply = *supply;
+        self.points = *points;
+        self.tokens = *tokens;
+        self.epochs = *epochs;
+        self.conflict.clone_from(conflict);
+    }
+
     // -- reading the state ----------------------------------------------------------------
 
     pub fn end_epoch(&self) -> u8 {
@@ -1293,7 +1345,8 @@ impl State {
             });
             self.board.tile[slot] = number;
             self.board.rot[slot] = rot;
-            self.areas = plan.areas;
+            // Only the placed slots' nodes differ (the rest of both is never written).
+            self.areas.copy_slots(&plan.areas, self.board.slots());
             for colour in 0..6 {
                 if plan.anchors[colour] != NONE {
                     self.civs[colour] = plan.anchors[colour];
@@ -1419,8 +1472,12 @@ impl State {
             if self.civs[c] == NONE || parts[c].is_empty() {
                 continue;
             }
-            let mut found: Vec<u8> = parts[c].as_slice().to_vec();
-            found.sort_by_key(|&r| new.stats[usize::from(r)].key);
+            // Kept inline: a replacement is planned for every prior that makes one.
+            let mut found = parts[c];
+            found
+                .as_mut_slice()
+                .sort_by_key(|&r| new.stats[usize::from(r)].key);
+            let found = found.as_slice();
             if found.len() >= 2 {
                 split = true;
                 let best = found
@@ -1429,7 +1486,8 @@ impl State {
                     .max()
                     .unwrap_or(0);
                 let tied: Vec<u8> = found
-                    .into_iter()
+                    .iter()
+                    .copied()
                     .filter(|&r| new.stats[usize::from(r)].wheat == best)
                     .collect();
                 let continents: Vec<u8> = tied
@@ -1451,7 +1509,7 @@ impl State {
                 // Nothing split off, but what is left is no continent: it cannot live there.
                 migrations.push(Migration {
                     colour,
-                    options: found,
+                    options: found.to_vec(),
                     split: false,
                 });
             } else {
@@ -1463,8 +1521,8 @@ impl State {
                 anchors[c] = first[c];
             }
         }
-        let staying: Vec<u8> = stay.iter().copied().filter(|&r| r != NONE).collect();
-        let war = (1..staying.len()).any(|i| staying[..i].contains(&staying[i]));
+        // Two civilizations staying on one continent.
+        let war = (1..stay.len()).any(|i| stay[i] != NONE && stay[..i].contains(&stay[i]));
         Plan {
             areas: new,
             swords,

@@ -184,6 +184,58 @@ pub struct Reading<'s> {
     shares: Shares,
 }
 
+/// A reading's lists, kept between readings on each thread: a search reads a world at every
+/// node it scores and every leaf.
+#[derive(Default)]
+struct Lists {
+    counts: Vec<[u32; 4]>,
+    leaders: Vec<(u8, u8, u8)>,
+    first: Vec<u16>,
+    treasures_in: Vec<u32>,
+    monuments: Vec<(i16, (usize, usize))>,
+}
+
+thread_local! {
+    static KEPT_LISTS: std::cell::RefCell<Vec<Lists>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Lists {
+    /// Empty lists, with the room of a reading's before.
+    fn kept() -> Lists {
+        let mut lists = KEPT_LISTS
+            .try_with(|kept| kept.borrow_mut().pop())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        lists.counts.clear();
+        lists.leaders.clear();
+        lists.first.clear();
+        lists.treasures_in.clear();
+        lists.monuments.clear();
+        lists
+    }
+}
+
+impl Drop for Reading<'_> {
+    fn drop(&mut self) {
+        let lists = Lists {
+            counts: std::mem::take(&mut self.counts),
+            leaders: std::mem::take(&mut self.leaders),
+            first: std::mem::take(&mut self.first),
+            treasures_in: std::mem::take(&mut self.treasures_in),
+            monuments: std::mem::take(&mut self.monuments),
+        };
+        // A few at most (readings alive at once on a thread); none once the thread ends.
+        let _ = KEPT_LISTS.try_with(|kept| {
+            if let Ok(mut kept) = kept.try_borrow_mut() {
+                if kept.len() < 8 {
+                    kept.push(lists);
+                }
+            }
+        });
+    }
+}
+
 impl<'s> Reading<'s> {
     pub fn read(s: &'s State) -> Reading<'s> {
         Reading::read_full(s, None, Value::SortedColours)
@@ -207,10 +259,14 @@ impl<'s> Reading<'s> {
         let showing = [0, 1, 2, 3].map(|c| s.up[c].minus(covered));
         let bare = !(s.tiles_up() | covered);
         let mut comp = [-1i16; CELLS];
-        let mut counts = Vec::new();
-        let mut leaders = Vec::new();
-        let mut first = vec![0u16];
-        let mut treasures_in = Vec::new();
+        let Lists {
+            mut counts,
+            mut leaders,
+            mut first,
+            mut treasures_in,
+            mut monuments,
+        } = Lists::kept();
+        first.push(0);
         let mut rest = connectors;
         while let Some(start) = rest.first() {
             let cells = Bb::flood(Bb::cell(start), connectors);
@@ -228,12 +284,15 @@ impl<'s> Reading<'s> {
             first.push(leaders.len() as u16);
             treasures_in.push((cells & s.treasure).count());
         }
-        let mut built: Vec<(u8, u8)> = s.monuments().to_vec();
+        let mut built = [(0u8, 0u8); MONUMENTS.len()];
+        let built = &mut built[..s.monuments().len()];
+        built.copy_from_slice(s.monuments());
         built.sort_by_key(|&(_, cell)| cell);
-        let mut monuments: Vec<(i16, (usize, usize))> = built
-            .iter()
-            .map(|&(m, cell)| (comp[cell as usize], MONUMENTS[m as usize]))
-            .collect();
+        monuments.extend(
+            built
+                .iter()
+                .map(|&(m, cell)| (comp[cell as usize], MONUMENTS[m as usize])),
+        );
         monuments.sort_by_key(|&(k, _)| k); // stable: by cell within a region
         monuments.retain(|&(k, _)| k >= 0);
         let mut wanted = [false; 4];

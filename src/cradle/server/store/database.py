@@ -28,6 +28,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from cradle.core.words import N_
 from cradle.server import migrations
 from cradle.server.store.errors import ReadOnly, StorageError, trouble
 
@@ -218,8 +219,10 @@ class Database:
         if self.read_only:
             raise ReadOnly(
                 f"{self.path} cannot be written",
-                "this server is read-only (its database cannot be written): games can be "
-                "watched and replayed, not changed",
+                N_(
+                    "this server is read-only (its database cannot be written): games can be "
+                    "watched and replayed, not changed"
+                ),
             )
         try:
             with self.engine.begin() as connection:
