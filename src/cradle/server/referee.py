@@ -100,6 +100,9 @@ class Ruling:
     fails: str = N_("the change could not be stored")
 
 
+MOVE_FAILS = N_("the move could not be stored")  # what a client is told when the database fails
+SEAT_FAILS = N_("the seat could not be stored")
+
 # -- the rulings --------------------------------------------------------------------------------
 
 
@@ -173,12 +176,7 @@ def rule_move(
         table.clocks_stored(clocks, updated)
         return events
 
-    return Ruling(
-        "move",
-        lambda store: store.plays.move(change),
-        apply,
-        fails=N_("the move could not be stored"),
-    )
+    return Ruling("move", lambda store: store.plays.move(change), apply, fails=MOVE_FAILS)
 
 
 def undo_reason(table: Table, seat: int) -> str | None:
@@ -484,12 +482,7 @@ def rule_seat(
             table.clock_moved(updated)  # everyone is seated: the clock starts
         table.clocks_stored(clocks, updated)
 
-    return Ruling(
-        "seat",
-        lambda store: store.seats.claim(change),
-        apply,
-        fails=N_("the seat could not be stored"),
-    )
+    return Ruling("seat", lambda store: store.seats.claim(change), apply, fails=SEAT_FAILS)
 
 
 def rule_rekey(table: Table, seating: list[Seating], seat: int, transfer: str | None) -> Ruling:
@@ -502,12 +495,7 @@ def rule_rekey(table: Table, seating: list[Seating], seat: int, transfer: str | 
     def apply(table: Table, updated: float) -> None:
         table.tokens[seat] = hash_token(token)
 
-    return Ruling(
-        "rekey",
-        lambda store: store.seats.rekey(change),
-        apply,
-        fails=N_("the seat could not be stored"),
-    )
+    return Ruling("rekey", lambda store: store.seats.rekey(change), apply, fails=SEAT_FAILS)
 
 
 # -- storing them -------------------------------------------------------------------------------
