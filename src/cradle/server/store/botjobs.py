@@ -12,8 +12,21 @@ import math
 from dataclasses import dataclass
 from typing import TypedDict, cast
 
-from sqlalchemy import Float, Integer, case, delete, exists, func, insert, literal, select, update
+from sqlalchemy import (
+    Float,
+    Integer,
+    bindparam,
+    case,
+    delete,
+    exists,
+    func,
+    insert,
+    literal,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.selectable import CTE
 
 from cradle.server.store.database import Database
 from cradle.server.store.reader import stored_number
@@ -77,6 +90,40 @@ def set_job(
             ).where(GameRow.id == game_id),
         )
     )
+
+
+def job_after(bumped: CTE, bot_turn: bool) -> CTE:
+    """:func:`set_job` as a part of one PostgreSQL statement, for the game the ``UPDATE``
+    ``bumped`` (returning its ``id`` and ``client``) moved on: nothing when it moved none.
+    Its parameters: ``job_version``, ``job_cost`` and ``job_ready``."""
+    if not bot_turn:
+        return delete(BotJobRow).where(BotJobRow.game_id.in_(select(bumped.c.id))).cte("turn")
+    from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+    fresh = pg_insert(BotJobRow).from_select(
+        ["game_id", "version", "client", "cost", "ready", "lease"],
+        select(
+            bumped.c.id,
+            bindparam("job_version", type_=Integer),
+            func.coalesce(bumped.c.client, ""),
+            bindparam("job_cost", type_=Float),
+            bindparam("job_ready", type_=Float),
+            literal(0.0, Float),
+        ),
+    )
+    # The game's earlier turn, if any, is replaced whole (as set_job's delete and insert do).
+    replaced = fresh.on_conflict_do_update(
+        index_elements=[BotJobRow.game_id],
+        set_={
+            "version": fresh.excluded.version,
+            "client": fresh.excluded.client,
+            "cost": fresh.excluded.cost,
+            "ready": fresh.excluded.ready,
+            "owner": None,
+            "lease": fresh.excluded.lease,
+        },
+    )
+    return replaced.cte("turn")
 
 
 def move_job(connection: Connection, game_id: str, version: int) -> None:
