@@ -23,6 +23,7 @@ from sqlalchemy import (
     insert,
     literal,
     select,
+    true,
     update,
 )
 from sqlalchemy.engine import Connection
@@ -193,6 +194,12 @@ class BotJobStore:
             else_=func.exp(exponent),
         )
         cost = case((BotJobRow.cost < LEAST_COST, LEAST_COST), else_=BotJobRow.cost)
+        # First the turns a person waits for: at a table a person played at, its bots' own
+        # (a stand-in playing for someone away, and bots playing bots alone, come after).
+        nobody_waits = case(
+            ((GameRow.played == true()) & GameRow.standin.is_(None), 0),
+            else_=1,
+        )
         query = (
             select(
                 BotJobRow.game_id,
@@ -202,8 +209,9 @@ class BotJobStore:
                 BotClientRow.load,
             )
             .outerjoin(BotClientRow, BotClientRow.client == BotJobRow.client)
+            .outerjoin(GameRow, GameRow.id == BotJobRow.game_id)
             .where(due)
-            .order_by(use + cost, BotJobRow.ready, BotJobRow.game_id)
+            .order_by(nobody_waits, use + cost, BotJobRow.ready, BotJobRow.game_id)
             .limit(1)
             .with_for_update(skip_locked=True, of=BotJobRow)
         )
