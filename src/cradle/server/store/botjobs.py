@@ -31,7 +31,14 @@ from sqlalchemy.sql.selectable import CTE
 
 from cradle.server.store.database import Database
 from cradle.server.store.reader import stored_number
-from cradle.server.store.schema import LIVE, BotClientRow, BotClockRow, BotJobRow, GameRow
+from cradle.server.store.schema import (
+    LIVE,
+    BotClientRow,
+    BotClockRow,
+    BotJobRow,
+    GameRow,
+    SeatRow,
+)
 
 CLAIM_KEY = 0x626F7473  # held while a bot's turn is claimed ("bots"): one fair order for all
 # A client's use of the bots: the seconds its turns were given, decaying with this time
@@ -194,12 +201,15 @@ class BotJobStore:
             else_=func.exp(exponent),
         )
         cost = case((BotJobRow.cost < LEAST_COST, LEAST_COST), else_=BotJobRow.cost)
-        # First the turns a person waits for: at a table a person played at, its bots' own
-        # (a stand-in playing for someone away, and bots playing bots alone, come after).
-        nobody_waits = case(
-            ((GameRow.played == true()) & GameRow.standin.is_(None), 0),
-            else_=1,
+        # First the turns a person waits for: at a table where a person holds a seat (and, at
+        # a table with clocks, has a page open), its bots' own; a stand-in playing for someone
+        # away, and bots playing bots alone, come after.
+        person_seated = exists().where(
+            SeatRow.game_id == BotJobRow.game_id,
+            SeatRow.claimed == true(),
+            SeatRow.gone.is_(None),
         )
+        nobody_waits = case((person_seated & GameRow.standin.is_(None), 0), else_=1)
         query = (
             select(
                 BotJobRow.game_id,
