@@ -48,7 +48,9 @@ PERSON = "127.250.0.1"
 def request(
     port: int, source: str, method: str, path: str, body: Any = None, token: str | None = None
 ) -> tuple[int, Any]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(source, 0))
+    connection = http.client.HTTPConnection(
+        "127.0.0.1", port, timeout=60, source_address=(source, 0)
+    )
     headers = {"Content-Type": "application/json"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
