@@ -348,8 +348,9 @@ def test_the_browsers_language_and_the_switch(
     page.locator("#language").select_option("pt-PT")
     wait_until(lambda: page.evaluate("document.documentElement.lang") == "pt-PT")
     assert page.evaluate("window.marker") == 1
-    assert page.locator("#create-game").inner_text() == messages("pt-PT")["lobby.start"]
-    assert page.locator("#nav-ratings").inner_text() == messages("pt-PT")["ratings.title"]
+    start, ratings = messages("pt-PT")["lobby.start"], messages("pt-PT")["ratings.title"]
+    wait_until(lambda: page.locator("#create-game").inner_text() == start)
+    assert page.locator("#nav-ratings").inner_text() == ratings
     page.screenshot(path=str(artifacts / "lang-switch-phone.png"))
     page.reload()
     page.wait_for_selector("#create-game")

@@ -5,12 +5,21 @@ lets spectators chat. Screenshots (laptop and phone) go to test-artifacts/."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers.e2e import PHONE, PageErrors, post_as, sign_up, wait_until
+from tests.helpers.cli import cradle
+from tests.helpers.e2e import (
+    PHONE,
+    PageErrors,
+    assert_inside_viewport,
+    post_as,
+    sign_up,
+    wait_until,
+)
 from tests.helpers.server import GAMES, PlayServer
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -41,6 +50,18 @@ def chat_texts(page: Any) -> list[str]:
     return texts
 
 
+def wait_for_line(page: Any, text: str) -> None:
+    """Until ``text`` shows in the page's chat; else say what the page shows instead."""
+    try:
+        wait_until(lambda: text in chat_texts(page))
+    except AssertionError as error:
+        raise AssertionError(
+            f"{text!r} not shown: lines {chat_texts(page)}, "
+            f"error {page.text_content('#chat-error')!r}, "
+            f"field {page.input_value('#chat-input')!r}"
+        ) from error
+
+
 def test_chat_with_hostile_lines_on_a_laptop_a_phone_and_for_a_spectator(
     server: PlayServer, browser: Any, artifacts: Path
 ) -> None:
@@ -59,7 +80,7 @@ def test_chat_with_hostile_lines_on_a_laptop_a_phone_and_for_a_spectator(
     for text in HOSTILE:
         laptop.fill("#chat-input", text)
         laptop.click("#chat-send")
-        wait_until(lambda text=text: text in chat_texts(laptop))
+        wait_for_line(laptop, text)
     assert laptop.input_value("#chat-input") == ""
     for page in (laptop, watcher):
         wait_until(lambda page=page: chat_texts(page) == HOSTILE)
@@ -273,3 +294,100 @@ def test_a_spectator_mutes_a_player_and_hears_them_again(
     wait_until(lambda: "muted line" in chat_texts(watcher))
     assert watcher.errors.errors == []
     watcher.context.close()
+
+
+def reports(server: PlayServer) -> str:
+    """The open reports as the operator reads them (``cradle admin reports``)."""
+    run = cradle("admin", "reports", "--database", server.database_url)
+    assert run.code == 0, (run.out, run.err)
+    return run.out
+
+
+def send_report(page: Any, reason: str, artifacts: Path, shot: str) -> None:
+    """The report dialog in view: an empty reason is refused in words; then ``reason`` goes."""
+    page.wait_for_selector("#report")
+    assert_inside_viewport(page, "#report")
+    page.click("#report [data-action=report]")
+    page.wait_for_selector("#report-error:not(:empty)")
+    assert page.is_visible("#report")  # nothing sent, the dialog stays
+    page.fill("#report-reason", reason)
+    page.screenshot(path=str(artifacts / shot))
+    page.click("#report [data-action=report]")
+    page.wait_for_selector("#report", state="detached")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert_inside_viewport(page, "#toast")
+
+
+def test_a_chat_line_and_a_player_reported_reach_the_operator(
+    server: PlayServer, browser: Any, artifacts: Path
+) -> None:
+    """A player reports the other seat's line from the chat (laptop); a signed-in phone
+    reports a player from the profile; `cradle admin reports` lists both, words as written."""
+    created = server.post("/api/games", {"game": "tigris", "seats": ["human", "human"]})
+    game_id = created["id"]
+    joined = server.post(f"/api/games/{game_id}/join", {"invite": created["seats"][1]["invite"]})
+    rude = f"you all play like fools {random.randrange(10**6)}"
+    server.post(f"/api/games/{game_id}/chat", {"text": rude}, joined["token"])
+    laptop = open_page(browser, server, f"#/play/{game_id}/{created['seats'][0]['token']}")
+    wait_for_line(laptop, rude)
+    own = "a line of mine"
+    laptop.fill("#chat-input", own)
+    laptop.click("#chat-send")
+    wait_for_line(laptop, own)
+    # Only the others' lines can be reported.
+    assert laptop.locator(".chat-line.mine .chat-report").count() == 0
+    laptop.locator(".chat-line[data-speaker='s:1'] .chat-report").click()
+    assert rude in laptop.text_content("#report-about")
+    send_report(laptop, "insults at the table", artifacts, "report-line-laptop.png")
+    listed = reports(server)
+    assert rude in listed and "insults at the table" in listed
+
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    reported = f"Spammer {random.randrange(10**4)}"
+    sign_up(browser.new_context(viewport=PHONE), server, reported)
+    sign_up(phone, server, f"Careful {random.randrange(10**4)}")
+    page = phone.new_page()
+    errors = PageErrors(page)
+    page.goto(f"{server.base}/#/player/{reported}")
+    page.wait_for_selector("#profile-name")
+    page.click("#report-player")
+    send_report(page, "spams every table it sits at", artifacts, "report-player-phone.png")
+    listed = reports(server)
+    assert f"player {reported}" in listed and "spams every table it sits at" in listed
+    assert laptop.errors.errors == [] and errors.errors == []
+    assert laptop.dialogs == []
+    laptop.context.close()
+    phone.close()
+
+
+def test_a_private_game_shared_by_its_player_opens_to_whoever_has_the_link(
+    server: PlayServer, browser: Any, artifacts: Path
+) -> None:
+    """A private table's player shares the finished game from the end screen (laptop); a
+    phone without the link is refused the replay, with the link it watches it."""
+    body = {"game": "tigris", "seats": ["human", "human"], "private": True}
+    created = server.post("/api/games", body)
+    game_id = created["id"]
+    joined = server.post(f"/api/games/{game_id}/join", {"invite": created["seats"][1]["invite"]})
+    server.post(f"/api/games/{game_id}/concede", {}, joined["token"])
+    laptop = open_page(browser, server, f"#/play/{game_id}/{created['seats'][0]['token']}")
+    laptop.wait_for_selector("#end-screen [data-action=share]")
+    laptop.click("#end-screen [data-action=share]")
+    laptop.wait_for_selector("#share-link")
+    assert_inside_viewport(laptop, "#share")
+    link = laptop.input_value("#share-link")
+    assert re.fullmatch(rf"{re.escape(server.base)}/#/replay/{game_id}/[0-9a-f]{{32}}", link)
+    laptop.screenshot(path=str(artifacts / "share-laptop.png"))
+
+    stranger = open_page(browser, server, f"#/replay/{game_id}", phone=True)
+    stranger.wait_for_selector(".card h1")
+    assert stranger.locator("#replay-step").count() == 0  # private: no replay without the key
+    stranger.goto(link)
+    stranger.wait_for_selector("#replay-step")
+    assert_inside_viewport(stranger, "#replay-step")
+    assert stranger.locator("#replay-share").count() == 0  # not a player: nothing to share
+    stranger.screenshot(path=str(artifacts / "share-opened-phone.png"))
+    assert laptop.errors.errors == []
+    assert all("403" in error for error in stranger.errors.errors)  # the replay refused before
+    for page in (laptop, stranger):
+        page.context.close()

@@ -358,3 +358,14 @@ def post_as(context: Any, server: Any, csrf: str, path: str, body: Any) -> Any:
     )
     assert answer.ok, answer.text()
     return answer.json()
+
+
+def assert_inside_viewport(page: Any, selector: str) -> None:
+    """``selector`` is wholly inside the viewport as it is now (no scrolling): a dialog, a
+    toast, what the user must see at once."""
+    box = page.locator(selector).first.bounding_box()
+    size = page.viewport_size
+    assert box is not None, f"{selector} is not shown"
+    assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
+    assert box["x"] + box["width"] <= size["width"] + 1, (selector, box, size)
+    assert box["y"] + box["height"] <= size["height"] + 1, (selector, box, size)

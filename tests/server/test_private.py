@@ -106,6 +106,8 @@ def test_a_private_finished_game_answers_its_players_and_whom_they_share_it_with
     assert stranger.post(f"/api/games/{game_id}/analysis", json={}).status_code == 403
     record = first.get(f"/api/games/{game_id}/record").json()
     assert isinstance(record["seed"], int)
+    # The replay says the game is private: its players' screens offer to share it.
+    assert first.get(f"/api/games/{game_id}/replay").json()["private"] is True
     # Sharing: a player asks for its key and gives it to whom they choose.
     assert stranger.get(f"/api/games/{game_id}/share").status_code == 403
     key = second.get(f"/api/games/{game_id}/share", headers=auth(tokens[1])).json()["key"]
@@ -131,6 +133,7 @@ def test_a_public_finished_game_answers_anyone_and_a_private_one_is_watched_whil
     game_id, _tokens = finished(alice, bob)
     for path in reads(game_id):
         assert stranger.get(path).status_code == 200, path
+    assert stranger.get(f"/api/games/{game_id}/replay").json()["private"] is False
     profile = stranger.get("/api/players/Alice").json()
     assert [game["id"] for game in profile["games"]] == [game_id]
     # In play, a private table's address is how its watchers follow it (as spectators).

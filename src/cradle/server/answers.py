@@ -375,6 +375,7 @@ class Replay(Answer):
     result: list[Placing]
     steps: list[ReplayStep]
     names: list[str | None] | None = None  # the people at the seats, where known
+    private: bool = False  # invite only: read by its players and those they share it with
 
 
 class HistoryStep(Answer):

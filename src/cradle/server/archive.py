@@ -91,6 +91,7 @@ class Replay(TypedDict):
     result: list[SeatResult]
     steps: list[ReplayStep]
     names: NotRequired[list[str | None]]  # added as it is answered (a name can change)
+    private: NotRequired[bool]  # its players may share it (GET /share)
 
 
 class History(TypedDict):
@@ -260,7 +261,7 @@ class Archive:
             built: Replay = await self.runtime.engine(replay_of, table, seat)
             found = built
         kept = keep(self.replays, key, found, self.limits.replay_cache)
-        return {**kept, "names": table.shown_names()}
+        return {**kept, "names": table.shown_names(), "private": table.private}
 
     async def history(self, table: Table, viewer: int | None) -> History:
         """Every action that counts so far, as ``viewer`` may know it (see

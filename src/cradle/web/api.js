@@ -5,6 +5,7 @@
 // URL: HTTP sends it in the Authorization header, a WebSocket in its first message.
 
 import { language, serverReason } from "./i18n.js";
+import { shareAt } from "./state.js";
 
 /** @typedef {import("./types").AccountInfo} AccountInfo */
 /** @typedef {import("./types").Analysis} Analysis */
@@ -33,6 +34,8 @@ import { language, serverReason } from "./i18n.js";
 /** @typedef {import("./types").BoardAfter} BoardAfter */
 /** @typedef {import("./types").LessonPicture} LessonPicture */
 /** @typedef {import("./types").Replay} Replay */
+/** @typedef {import("./types").Reported} Reported */
+/** @typedef {import("./types").Share} Share */
 /** @typedef {import("./types").Seat} Seat */
 /** @typedef {import("./types").ServerFrame} ServerFrame */
 /** @typedef {import("./types").TigrisMap} TigrisMap */
@@ -77,6 +80,10 @@ async function call(method, path, body, token) {
   headers["Accept-Language"] = language();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf;
+  // A private game a player shared with this browser: its key opens the game's every read.
+  const game = /^\/api\/games\/([^/?]+)/.exec(path);
+  const key = game ? shareAt(decodeURIComponent(game[1])) : null;
+  if (key) headers["Cradle-Share"] = key;
   const response = await fetch(path, {
     method,
     headers,
@@ -227,6 +234,20 @@ export const api = {
    * @returns {Promise<ChatPage>}
    */
   mute: (id, speaker, muted, token) => call("POST", `/api/games/${encodeURIComponent(id)}/mute`, { speaker, muted }, token),
+  /**
+   * Tell the operator about a line of the table's chat.
+   * @param {string} id @param {number} line @param {string} reason @param {string | null} token
+   * @returns {Promise<Reported>}
+   */
+  reportLine: (id, line, reason, token) =>
+    call("POST", `/api/games/${encodeURIComponent(id)}/chat/${line}/report`, { reason }, token),
+  /** @param {string} name @param {string} reason @returns {Promise<Reported>} */
+  reportPlayer: (name, reason) => call("POST", `/api/players/${encodeURIComponent(name)}/report`, { reason }),
+  /**
+   * A private table's share key (its players only): it opens the finished game to others.
+   * @param {string} id @param {string | null} token @returns {Promise<Share>}
+   */
+  share: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/share`, undefined, token),
   /** @param {string} game @param {number | null} players @returns {Promise<RatingsPage>} */
   ratings: (game, players) => call("GET", `/api/ratings?game=${encodeURIComponent(game)}${players ? `&players=${players}` : ""}`),
   /** @param {string} name @returns {Promise<PlayerProfile>} */

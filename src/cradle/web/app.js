@@ -37,7 +37,7 @@ import { lobbyScreen } from "./lobby.js";
 import { playerScreen, ratingsScreen } from "./ratings.js";
 import { replayScreen } from "./replay.js";
 import { rulesScreen } from "./rules.js";
-import { remember } from "./state.js";
+import { remember, rememberShare } from "./state.js";
 import { inviteScreen, seatScreen, tableScreen, unsubscribeScreen } from "./table.js";
 import { learnScreen } from "./tutorial.js";
 import { language, languageName, languages, startLanguage, t } from "./i18n.js";
@@ -64,8 +64,9 @@ const ROUTES = {
   play: { needs: 1, open: (root, [id]) => seatScreen(root, id, "seat") },
   hotseat: { needs: 1, open: (root, [id]) => seatScreen(root, id, "hotseat") },
   watch: { needs: 1, open: (root, [id]) => tableScreen(root, id, null, "spectator") },
-  replay: { needs: 1, open: (root, [id]) => replayScreen(root, id) },
-  analysis: { needs: 1, open: (root, [id]) => analysisScreen(root, id) },
+  // A private game's link from one of its players carries its share key after the id.
+  replay: { needs: 1, open: (root, [id, key]) => { if (key) rememberShare(id, key); return replayScreen(root, id); } },
+  analysis: { needs: 1, open: (root, [id, key]) => { if (key) rememberShare(id, key); return analysisScreen(root, id); } },
   unsubscribe: { needs: 1, open: (root, [code]) => unsubscribeScreen(root, code) },
   ratings: { needs: 0, open: (root, [game, players]) => ratingsScreen(root, game, players) },
   player: { needs: 1, open: (root, [name]) => playerScreen(root, name) },

@@ -7,6 +7,7 @@
 import { api } from "./api.js";
 import { nameAt, seatWord } from "./names.js";
 import { date, t, tNodes } from "./i18n.js";
+import { reportDialog } from "./report.js";
 import { clear, el, messageOf, onEscape, put } from "./ui.js";
 
 /** @typedef {import("./types").ChatLine} ChatLine */
@@ -114,10 +115,15 @@ export class ChatPanel {
       el("span", { class: "chat-time muted" }, date(time, { hour: "2-digit", minute: "2-digit" })),
       el("strong", { class: "chat-name" }, seatWord(line.name)),
       el("span", { class: "chat-text" }, line.text),
-      this.canMute && !mine ? el("button", {
-        class: "btn small quiet chat-mute", type: "button", title: t("chat.mute_who", { name: seatWord(line.name) }),
-        onclick: () => this.mute(line.speaker, true),
-      }, t("chat.mute")) : null);
+      mine ? null : el("span", { class: "chat-actions" },
+        this.canMute ? el("button", {
+          class: "btn small quiet chat-mute", type: "button", title: t("chat.mute_who", { name: seatWord(line.name) }),
+          onclick: () => this.mute(line.speaker, true),
+        }, t("chat.mute")) : null,
+        el("button", {
+          class: "btn small quiet chat-report", type: "button", title: t("report.line_who", { name: seatWord(line.name) }),
+          onclick: () => this.report(line),
+        }, t("report.report"))));
     const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
     // In the order of the lines' ids, whatever order they arrived in.
     const later = [...this.list.children].find((li) => Number(/** @type {HTMLElement} */ (li).dataset.line) > line.id);
@@ -214,7 +220,7 @@ export class ChatPanel {
         this.you = line.speaker;
         for (const row of this.list.querySelectorAll(`li[data-speaker="${CSS.escape(line.speaker)}"]`)) {
           row.classList.add("mine");
-          row.querySelector(".chat-mute")?.remove();
+          row.querySelector(".chat-actions")?.remove();
         }
       }
       this.input.value = "";
@@ -241,6 +247,18 @@ export class ChatPanel {
     } catch (error) {
       this.showError(messageOf(error));
     }
+  }
+
+  /**
+   * Tell the operator about a line: what it said and why it is reported.
+   * @param {ChatLine} line
+   */
+  report(line) {
+    reportDialog({
+      title: t("report.line_title"),
+      about: t("report.line_about", { name: seatWord(line.name), text: line.text }),
+      send: (reason) => api.reportLine(this.id, line.id, reason, this.token),
+    });
   }
 
   drawMuted() {

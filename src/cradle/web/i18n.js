@@ -122,8 +122,9 @@ async function useLanguage(tag) {
     current = SOURCE;
   }
   plurals = new Intl.PluralRules(current);
-  document.documentElement.lang = current;
   await loadReasons(current);
+  // Last: the page says its new language only once all of it is ready to be drawn in it.
+  document.documentElement.lang = current;
 }
 
 /** @param {string} tag */

@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { GAME_TITLES } from "./games.js";
 import { nameAt } from "./names.js";
 import { date, number, t } from "./i18n.js";
+import { reportDialog } from "./report.js";
 import { el, link, messageOf, put, svg } from "./ui.js";
 
 /** @typedef {import("./types").PlayerProfile} PlayerProfile */
@@ -140,7 +141,13 @@ function drawProfile(card, found) {
         " · ", el("span", { class: "muted" }, day(g.ended)), " ",
         link(`#/replay/${g.id}`, t("common.replay"), { class: "small" }))))
       : el("p", { class: "muted" }, t("ratings.no_finished")),
-    link("#/ratings", t("ratings.all")));
+    el("p", {}, link("#/ratings", t("ratings.all"))),
+    el("button", { class: "btn small quiet", type: "button", id: "report-player",
+      onclick: () => reportDialog({
+        title: t("report.player_title", { name: found.name }),
+        about: t("report.player_about"),
+        send: (reason) => api.reportPlayer(found.name, reason),
+      }) }, t("report.player")));
 }
 
 /**

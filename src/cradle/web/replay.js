@@ -7,6 +7,7 @@ import { GAMES, GAME_TITLES, notePieces } from "./games.js";
 import { t } from "./i18n.js";
 import { moverWords } from "./log.js";
 import { nameAt, seatWord } from "./names.js";
+import { shareDialog } from "./report.js";
 import { tokenAt } from "./state.js";
 import { el, fieldValue, iconButton, link, messageOf, put, setTitle } from "./ui.js";
 
@@ -107,6 +108,8 @@ export function replayScreen(root, id) {
           el("option", { value: "", selected: seat === null }, t("replay.spectators")),
           data.players.map((p, i) => el("option", { value: i, selected: seat === i }, seen(p, i))))),
       link(`#/analysis/${id}`, t("replay.analysis"), { id: "replay-analysis" }),
+      data.private && tokenAt(id) ? el("button", { class: "btn small", type: "button", id: "replay-share",
+        onclick: () => shareDialog(id, tokenAt(id)) }, t("share.button")) : null,
       step === lastStep ? module.resultTable([...data.result].sort((a, b) => a.place - b.place), game) : null,
     ));
   }

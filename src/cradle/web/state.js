@@ -1,6 +1,7 @@
 // @ts-check
 // What this browser keeps between pages: each game's seat tokens, the hot-seat token and the
-// invites it made (localStorage, keyed by game id). A token never goes in a URL.
+// invites it made, the share keys of private games shared with it (localStorage, keyed by game
+// id). A token never goes in a URL (a share key does: it is made to be passed on).
 
 /** @typedef {import("./types").SavedTable} SavedTable */
 
@@ -40,6 +41,29 @@ export function remembered(id) {
 export function tokenAt(id) {
   const saved = remembered(id);
   return saved?.token || saved?.table_token || null;
+}
+
+/** A share key's form (the server's: 32 hexadecimal digits); anything else is no key. */
+const SHARE_KEY = /^[0-9a-f]{32}$/;
+
+/**
+ * Keep a private game's share key that came in a link (only one of the right form: it goes
+ * in a header).
+ * @param {string} id
+ * @param {string} key
+ */
+export function rememberShare(id, key) {
+  if (SHARE_KEY.test(key)) remember(id, { share: key });
+}
+
+/**
+ * The key a player shared a private game with this browser by, if any.
+ * @param {string} id
+ * @returns {string | null}
+ */
+export function shareAt(id) {
+  const key = remembered(id)?.share;
+  return key && SHARE_KEY.test(key) ? key : null;
 }
 
 export function rememberedAll() {

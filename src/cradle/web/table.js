@@ -15,9 +15,10 @@ import { ChatPanel } from "./chat.js";
 import { GameLog, renderLog } from "./log.js";
 import { measured, measureName } from "./measure.js";
 import { ratingNote } from "./ratings.js";
-import { remember, remembered } from "./state.js";
+import { shareDialog } from "./report.js";
+import { remember, remembered, tokenAt } from "./state.js";
 import {
-  bringIntoView, capitalised, chime, clear, closeDialog, dialog, dismissToast, el, icon, iconButton, link, put, ratedBadge, rememberFocus,
+  bringIntoView, capitalised, chime, clear, closeDialog, copyLink, dialog, dismissToast, el, icon, iconButton, link, put, ratedBadge, rememberFocus,
   setSound, setStatus, setTitle, soundOn, toast, messageOf,
 } from "./ui.js";
 
@@ -829,18 +830,8 @@ function invites(node, id, frame, mode) {
         el("span", {}, nameAt(frame.table, s.seat)),
         el("input", { readonly: true, value: url, "data-invite-seat": s.seat,
           onclick: (e) => /** @type {HTMLInputElement} */ (e.target).select() }),
-        el("button", { class: "btn", onclick: () => copy(url) }, t("common.copy")));
+        el("button", { class: "btn", onclick: () => copyLink(url) }, t("common.copy")));
     })));
-}
-
-/** @param {string} text */
-async function copy(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-    toast(t("table.copied"), "info");
-  } catch {
-    toast(t("table.copy_by_hand"), "info");
-  }
 }
 
 /**
@@ -892,6 +883,8 @@ function showEnd(module, frame, id) {
     buttons: [
       { label: t("common.analysis"), action: "analysis", onclick: () => { location.hash = `#/analysis/${id}`; } },
       { label: t("table.replay_this"), onclick: () => { location.hash = `#/replay/${id}`; } },
+      // A private table's players pass the finished game on to whom they choose.
+      ...(frame.table.private && tokenAt(id) ? [{ label: t("share.button"), action: "share", onclick: () => shareDialog(id, tokenAt(id)) }] : []),
       { label: t("common.back_to_lobby"), kind: "primary", onclick: () => { location.hash = "#/"; } },
     ],
     dismissable: true,

@@ -125,6 +125,8 @@ export interface SavedTable {
   invites?: { seat: Seat; invite: string | null }[];
   /** This browser made the table (its creator may remove it before it begins). */
   creator?: boolean;
+  /** A private game's share key, from the link a player passed on. */
+  share?: string;
   saved?: number;
 }
 

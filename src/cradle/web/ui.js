@@ -124,6 +124,19 @@ export function onEscape(close) {
 }
 
 /** A toast belongs to the screen it was shown on (a tap also dismisses it). */
+/**
+ * Put a link on the clipboard, and say so (or that it is to be copied by hand).
+ * @param {string} text
+ */
+export async function copyLink(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(t("table.copied"), "info");
+  } catch {
+    toast(t("table.copy_by_hand"), "info");
+  }
+}
+
 export function dismissToast() {
   clearTimeout(toastTimer);
   const box = document.getElementById("toast");

@@ -889,6 +889,7 @@ export type Replay = {
   result: Placing[];
   steps: ReplayStep[];
   names?: (string | null)[] | null;
+  private?: boolean;
 };
 
 /**
