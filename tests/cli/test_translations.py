@@ -68,6 +68,38 @@ def test_every_message_is_translated_and_pt_pt_holds_only_what_differs() -> None
     assert not same
 
 
+# Brazil's words where European Portuguese says it otherwise (docs/glossary.md; the web
+# catalogue's pt-PT.json): pt_PT's own message where pt_BR's holds one. "você" alone is the
+# terminal's name for the one person at it ("Arqueiro (você)").
+BRAZILIAN = re.compile(
+    r"\b(senhas?|telas?|você|registro|arquivos?|usuári[oa]s?|compartilh\w+|ranquead[ao]s?"
+    r"|rankings?|dicas?|links?|entre primeiro|caracteres? de controle|em uma?|\w+ando|\w+endo"
+    r"|\w+indo|seu|sua|seus|suas)\b"
+)
+PORTUGUESE_ALIKE = re.compile(
+    r"\b(o|a|os|as|convites|pelo|no|na|nas|nos|da|do|de|é) (seu|sua|seus|suas)\b", re.IGNORECASE
+)
+
+
+def test_pt_pt_reads_european_where_pt_br_reads_brazilian() -> None:
+    """Every message a pt-PT player reads (pt_PT's own, else pt_BR's) is free of Brazil's words:
+    palavra-passe, ecrã, ligação, iniciar sessão, classificativa, sugestão, "a + infinitive"
+    for the gerund, the article before a possessive ("o seu", "a sua")."""
+    european = catalogue("pt_PT")
+    found = []
+    for message in catalogue("pt_BR"):
+        if not message.id or message.id == "you":
+            continue
+        own = european.get(message.id, message.context)
+        strings = own.string if own is not None and any(own.string) else message.string
+        for text in strings if isinstance(strings, tuple) else (strings,):
+            words = BRAZILIAN.findall(PORTUGUESE_ALIKE.sub("", text.replace("{link}", "")))
+            words = [w for w in words if w not in ("quando", "segundo", "entre")]
+            if words:
+                found.append((words, text))
+    assert not found, found[:5]
+
+
 def test_languages_are_found_from_tags_and_the_locale() -> None:
     assert i18n.available()[0] == "en" and set(LANGUAGES) <= set(i18n.available())
     assert i18n.normalise("es_MX.UTF-8") == "es"

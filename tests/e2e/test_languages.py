@@ -58,6 +58,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[P
         "create_per_minute=1000",
         "live_games_per_client=1000",
         "hints_per_minute=1000",
+        "password_kib=64",
     )
     play = PlayServer(f"sqlite:///{db}", bot_delay=0.02, settings=settings).start()
     try:

@@ -39,7 +39,7 @@ def inbox() -> Iterator[Inbox]:
 @pytest.fixture(scope="module")
 def mailing_server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[PlayServer]:
     db = tmp_path_factory.mktemp("e2e-turns") / "games.sqlite3"
-    settings = (f"smtp_url={inbox.url}", "mail_from=cradle@example.org")
+    settings = (f"smtp_url={inbox.url}", "mail_from=cradle@example.org", "password_kib=64")
     play = PlayServer(f"sqlite:///{db}", bot_delay=0.02, settings=settings).start()
     try:
         yield play

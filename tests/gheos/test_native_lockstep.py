@@ -28,7 +28,7 @@ from tests.helpers.gheos import other_tile_set
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the native engine is not built")
 
-GAMES = int(os.environ.get("CRADLE_LOCKSTEP_GAMES", "32"))
+GAMES = int(os.environ.get("CRADLE_LOCKSTEP_GAMES", "16"))
 LONG_GAMES = 3000
 CHUNKS = 4
 # Games searched for rare conflicts (every replacement of every turn tried on a copy).

@@ -38,8 +38,9 @@ class Inbox:
     def url(self) -> str:
         return f"smtp://{self.host}:{self.port}"
 
-    def wait(self, count: int, seconds: float = 30.0) -> list[EmailMessage]:
-        """The first ``count`` mails, once they arrived (AssertionError after ``seconds``)."""
+    def wait(self, count: int, seconds: float = 180.0) -> list[EmailMessage]:
+        """The first ``count`` mails, once they arrived (AssertionError after ``seconds``):
+        generously, as ``wait_for`` (a loaded machine mails late; the wait ends at once)."""
         deadline = time.monotonic() + seconds
         pause = waiting.pauses()
         while True:

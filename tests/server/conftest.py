@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,15 +41,35 @@ def default_port_is_busy() -> Iterator[int]:
                 os.environ["CRADLE_PORT"] = before
 
 
+@pytest.fixture(scope="session")
+def sqlite_head(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file at the schema's head, made once per test process: each test's file is a
+    copy (running every migration costs more than most tests)."""
+    from cradle.server.store import Store
+
+    path = tmp_path_factory.mktemp("head") / "games.sqlite3"
+    Store(f"sqlite:///{path}").close()
+    return path
+
+
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
+def db_url(tmp_path: Path, sqlite_head: Path) -> str:
+    """A fresh SQLite file at the schema's head (test_migrations.py starts from empty ones)."""
+    path = tmp_path / "games.sqlite3"
+    shutil.copyfile(sqlite_head, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
+def empty_db_url(tmp_path: Path) -> str:
+    """A SQLite file that does not exist yet: the server makes its schema."""
     return f"sqlite:///{tmp_path / 'games.sqlite3'}"
 
 
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
     # Finished games are not analysed here: test_assist.py tests that, with tiny budgets.
-    limits = Limits(analyse_finished=False)
+    limits = Limits(analyse_finished=False, password_kib=64)
     with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as test_client:
         yield test_client
 
@@ -64,24 +85,54 @@ def postgres_cluster() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture
-def postgres_url(postgres_cluster: str) -> str:
-    """A fresh, empty database in the throwaway cluster."""
+def new_database(cluster: str, template: str | None = None) -> str:
+    """The URL of a new database in the throwaway cluster (a copy of ``template``'s)."""
     import secrets
 
     import psycopg
 
     name = "t_" + secrets.token_hex(6)
-    admin = postgres_cluster.replace("postgresql+psycopg://", "postgresql://")
+    admin = cluster.replace("postgresql+psycopg://", "postgresql://")
     with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
-    return postgres_cluster.rsplit("/", 1)[0] + "/" + name
+        connection.execute(
+            f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else "")
+        )
+    return cluster.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(scope="session")
+def postgres_head(postgres_cluster: str) -> str:
+    """A database at the schema's head, made once per cluster: the template of each test's."""
+    from cradle.server.store import Store
+
+    url = new_database(postgres_cluster)
+    Store(url).close()  # no connection left open: a template must have none
+    return url.rsplit("/", 1)[1]
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: str, postgres_head: str) -> str:
+    """A fresh database at the schema's head in the throwaway cluster."""
+    return new_database(postgres_cluster, template=postgres_head)
+
+
+@pytest.fixture
+def empty_postgres_url(postgres_cluster: str) -> str:
+    """A fresh, empty database in the throwaway cluster: the server makes its schema."""
+    return new_database(postgres_cluster)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def any_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """Each storage test runs on SQLite and on a real PostgreSQL."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'games.sqlite3'}"
-    url: str = request.getfixturevalue("postgres_url")
+def any_db_url(request: pytest.FixtureRequest) -> str:
+    """Each storage test runs on SQLite and on a real PostgreSQL (a fresh database at the
+    schema's head)."""
+    url: str = request.getfixturevalue("db_url" if request.param == "sqlite" else "postgres_url")
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_empty_db_url(request: pytest.FixtureRequest) -> str:
+    """An empty database, on SQLite and on a real PostgreSQL: the server makes its schema."""
+    name = "empty_db_url" if request.param == "sqlite" else "empty_postgres_url"
+    url: str = request.getfixturevalue(name)
     return url

@@ -393,7 +393,7 @@ def test_meta_lists_games_and_bots(client: TestClient, tmp_path: Path) -> None:
     assert tigris["min_players"] == 2 and tigris["max_players"] == 4
     assert set(tigris["options"]) >= {"board", "buildings", "english", "wonder", "open_scoring"}
     # The end screen says the bots analyse the game only where they do (`cradle serve
-    # --no-analyse`: here the client fixture's Limits(analyse_finished=False)).
+    # --no-analyse`: here the client fixture's Limits(analyse_finished=False, password_kib=64)).
     assert meta["analyse_finished"] is False
     with TestClient(create_app(db_url, bot_delay=0)) as analysing:
         assert analysing.get("/api/meta").json()["analyse_finished"] is True
@@ -494,7 +494,7 @@ def test_every_post_route_reads_and_validates_its_body(client: TestClient) -> No
 
 
 def test_unused_invites_expire(db_url: str) -> None:
-    limits = Limits(analyse_finished=False, invite_days=3 / 86400)  # three seconds
+    limits = Limits(analyse_finished=False, password_kib=64, invite_days=3 / 86400)  # three seconds
     with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
         began = time.time()
         created = create(client, players=3, seats=["human", "human", "human"], listed=False)
@@ -519,7 +519,7 @@ def test_unused_invites_expire(db_url: str) -> None:
         )
     # The expiry is stored with the invite: a restarted server (with longer invites) keeps it.
     with TestClient(
-        create_app(db_url, bot_delay=0, limits=Limits(analyse_finished=False))
+        create_app(db_url, bot_delay=0, limits=Limits(analyse_finished=False, password_kib=64))
     ) as client:
         late = client.post(f"/api/games/{game_id}/join", json={"invite": invites[2]})
         assert late.status_code == 403 and late.json()["error"] == "this invite expired"

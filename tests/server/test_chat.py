@@ -38,7 +38,7 @@ HOSTILE = [
 
 @pytest.fixture
 def served(any_db_url: str) -> Iterator[TestClient]:
-    limits = Limits(analyse_finished=False)
+    limits = Limits(analyse_finished=False, password_kib=64)
     with TestClient(create_app(any_db_url, bot_delay=0, limits=limits)) as test_client:
         yield test_client
 
@@ -64,7 +64,7 @@ def next_chat(ws: Any) -> dict[str, Any]:
 
 
 def test_players_chat_and_the_lines_are_kept_with_the_game(any_db_url: str) -> None:
-    limits = Limits(analyse_finished=False)
+    limits = Limits(analyse_finished=False, password_kib=64)
     with TestClient(create_app(any_db_url, bot_delay=0, limits=limits)) as client:
         created = create(client)
         game_id, first, second = created["id"], token_of(created, 0), token_of(created, 1)
@@ -151,7 +151,7 @@ def test_a_lone_surrogate_is_refused(client: TestClient) -> None:
 
 
 def test_chat_is_rate_limited_per_client(db_url: str) -> None:
-    limits = Limits(analyse_finished=False, chat_burst=3, chat_per_minute=1.0)
+    limits = Limits(analyse_finished=False, password_kib=64, chat_burst=3, chat_per_minute=1.0)
     with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
         created = create(client)
         game_id, first, second = created["id"], token_of(created, 0), token_of(created, 1)
@@ -165,7 +165,7 @@ def test_chat_is_rate_limited_per_client(db_url: str) -> None:
 
 
 def test_chat_is_rate_limited_per_seat_whatever_the_address(db_url: str) -> None:
-    limits = Limits(analyse_finished=False, chat_burst=2, chat_per_minute=1.0)
+    limits = Limits(analyse_finished=False, password_kib=64, chat_burst=2, chat_per_minute=1.0)
     with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
         created = create(client)
         game_id, first, second = created["id"], token_of(created, 0), token_of(created, 1)
@@ -200,7 +200,7 @@ def test_spectators_chat_where_the_table_lets_them(served: TestClient) -> None:
 def test_spectators_lines_are_capped_per_table_whatever_their_addresses(db_url: str) -> None:
     """The probe's crowd (~25 addresses) cannot push the players' lines off the latest page:
     all the spectators of a table together write a few lines a minute; the players write on."""
-    limits = Limits(analyse_finished=False, spectator_lines_burst=5)
+    limits = Limits(analyse_finished=False, password_kib=64, spectator_lines_burst=5)
     with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
         created = create(client, spectator_chat=True)
         game_id, first = created["id"], token_of(created, 0)

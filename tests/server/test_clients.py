@@ -103,6 +103,11 @@ def test_the_server_caps_live_connections_with_a_reason(db_url: str) -> None:
                 refused: dict[str, Any] = third.receive_json()
                 assert refused["type"] == "error" and refused["status"] == 503
                 assert "maximum of 2 live connections" in refused["error"]
+                # With its message and params: the client says it in its language.
+                assert refused["params"] == {"most": 2}
+                assert refused["message"] == (
+                    "this server has its maximum of {most} live connections; try again later"
+                )
                 with pytest.raises(WebSocketDisconnect) as closed:
                     third.receive_json()
                 assert closed.value.code == 4503 and "try again later" in closed.value.reason

@@ -88,7 +88,9 @@ def lapse(client: TestClient, game_id: str) -> dict[str, Any]:
 
 
 def started(url: str) -> TestClient:
-    return TestClient(create_app(url, bot_delay=0, limits=Limits(analyse_finished=False)))
+    return TestClient(
+        create_app(url, bot_delay=0, limits=Limits(analyse_finished=False, password_kib=64))
+    )
 
 
 def test_the_clock_runs_for_the_person_deciding_once_everyone_is_seated(any_db_url: str) -> None:

@@ -38,7 +38,9 @@ CORRUPTIONS: dict[tuple[str, str], list[Any]] = {
 @pytest.fixture
 def people(any_db_url: str) -> Iterator[tuple[str, dict[str, TestClient]]]:
     """Alice and Bob signed in (each its own browser), each with a rating in Gheos."""
-    app = create_app(any_db_url, bot_delay=0, limits=Limits(analyse_finished=False))
+    app = create_app(
+        any_db_url, bot_delay=0, limits=Limits(analyse_finished=False, password_kib=64)
+    )
     with TestClient(app) as first:
         browsers = {"Alice": first, "Bob": TestClient(app, client=("10.1.2.3", 5000))}
         for name, client in browsers.items():

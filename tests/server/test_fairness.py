@@ -84,7 +84,10 @@ def test_a_client_has_a_share_of_live_games_and_a_newcomer_still_gets_one(
     a = serve(live_games_per_client=3, max_live_games=5)
     b, c, d, e, f = (as_client(a, f"10.0.0.{n}") for n in range(2, 7))
     mine = [create(a) for _ in range(3)]
-    assert "you have 3 games in progress" in refused(a.post("/api/games", json=GAME))
+    over = a.post("/api/games", json=GAME)
+    assert "you have 3 games in progress" in refused(over)
+    assert over.json()["params"]["games"] == 3  # a message with params: said in any language
+    assert over.json()["message"].startswith("you have {games} games in progress")
     create(b)
     create(b)  # the server's five are taken
     # A newcomer takes the place of the least recently changed game of whoever holds most: a.

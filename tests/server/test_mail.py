@@ -165,7 +165,7 @@ def test_each_turn_is_mailed_once_and_the_link_stops_the_mails(any_db_url: str) 
 
     with smtp_server() as inbox:
         app = create_app(
-            any_db_url, bot_delay=0, limits=Limits(analyse_finished=False),
+            any_db_url, bot_delay=0, limits=Limits(analyse_finished=False, password_kib=64),
             mail=settings(inbox.url),
         )  # fmt: skip
         with TestClient(app) as client:
@@ -209,7 +209,10 @@ def test_guests_and_live_tables_get_no_mail(db_url: str) -> None:
 
     with smtp_server() as inbox:
         app = create_app(
-            db_url, bot_delay=0, limits=Limits(analyse_finished=False), mail=settings(inbox.url)
+            db_url,
+            bot_delay=0,
+            limits=Limits(analyse_finished=False, password_kib=64),
+            mail=settings(inbox.url),
         )
         with TestClient(app) as client:
             guest = create(client, players=2, seats=["human", "human"], mode="turn")
@@ -236,7 +239,7 @@ def test_two_processes_never_mail_one_turn_twice(postgres_url: str) -> None:
 
         def app() -> Any:
             return create_app(
-                postgres_url, bot_delay=0, limits=Limits(analyse_finished=False),
+                postgres_url, bot_delay=0, limits=Limits(analyse_finished=False, password_kib=64),
                 mail=settings(inbox.url),
             )  # fmt: skip
 
@@ -273,7 +276,9 @@ def test_owed_notices_are_claimed_once_by_racing_processes(any_db_url: str) -> N
     from cradle.server.app import create_app
     from cradle.server.limits import Limits
 
-    app = create_app(any_db_url, bot_delay=0, limits=Limits(analyse_finished=False))
+    app = create_app(
+        any_db_url, bot_delay=0, limits=Limits(analyse_finished=False, password_kib=64)
+    )
     with TestClient(app) as client:
         ann = person(app, "Ann", "ann@example.org")
         bob = person(app, "Bob", "bob@example.org")
@@ -405,7 +410,7 @@ def test_a_move_stored_elsewhere_owes_a_notice_a_server_sends_once(postgres_url:
         def app() -> Any:
             return create_app(
                 postgres_url, bot_delay=0, mail=settings(inbox.url),
-                limits=Limits(analyse_finished=False, run_bots=False),
+                limits=Limits(analyse_finished=False, password_kib=64, run_bots=False),
             )  # fmt: skip
 
         one_app, two_app = app(), app()
@@ -499,7 +504,7 @@ def test_each_person_is_mailed_in_their_accounts_language(any_db_url: str) -> No
 
     with smtp_server() as inbox:
         app = create_app(
-            any_db_url, bot_delay=0, limits=Limits(analyse_finished=False),
+            any_db_url, bot_delay=0, limits=Limits(analyse_finished=False, password_kib=64),
             mail=settings(inbox.url),
         )  # fmt: skip
         with TestClient(app) as client:
@@ -555,7 +560,9 @@ def test_turn_notices_wait_out_an_smtp_server_that_is_down_and_go_once(any_db_ur
 
     port = free_port()  # nothing listens there yet: the SMTP server is "down"
     down = settings(f"smtp://127.0.0.1:{port}", retry_first=0.1, retry_most=0.4)
-    app = create_app(any_db_url, bot_delay=0, limits=Limits(analyse_finished=False), mail=down)
+    app = create_app(
+        any_db_url, bot_delay=0, limits=Limits(analyse_finished=False, password_kib=64), mail=down
+    )
     with TestClient(app) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
         ann = person(app, "Ann", "ann@example.org")
@@ -585,6 +592,23 @@ def test_turn_notices_wait_out_an_smtp_server_that_is_down_and_go_once(any_db_ur
         ("reset", "es", "Elige una contraseña nueva para Ann", "abre este enlace", "es"),
         ("verify", "pt-BR", "Confirme seu endereço de e-mail para Ann", "abra este link", "pt-BR"),
         ("invite", "es", "Bob te invita a una partida de Gheos", "Ocupa el asiento", "es"),
+        # European Portuguese: its own words where they differ from Brazil's (palavra-passe,
+        # ligação, no "você"), not pt-BR's.
+        ("reset", "pt-PT", "Escolha uma nova palavra-passe para Ann", "esta ligação", "pt-PT"),
+        (
+            "verify",
+            "pt-PT",
+            "Confirme o seu endereço de e-mail para Ann",
+            "Se não indicou",
+            "pt-PT",
+        ),
+        (
+            "invite",
+            "pt-PT",
+            "Bob envia-lhe um convite para uma partida de Gheos",
+            "numa mesa",
+            "pt-PT",
+        ),
         ("reset", None, "Choose a new password for Ann", "open this link", "en"),
     ],
 )
@@ -602,3 +626,6 @@ def test_account_mails_speak_the_recipients_language(
     assert mail["Content-Language"] == tag
     body = mail.get_content()
     assert words in body and link in body and "{" not in body
+    if tag == "pt-PT":  # none of Brazil's words where Portugal says it otherwise
+        brazilian = ("senha", "você", "este link", "redefinir", "informou")
+        assert not [word for word in brazilian if word in body.lower()], body

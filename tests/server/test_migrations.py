@@ -96,11 +96,11 @@ def copy_rows(source_url: str, target: Engine) -> None:
         source.dispose()
 
 
-def old_database(any_db_url: str, tmp_path: Path, schema: str) -> dict[str, Any]:
+def old_database(any_empty_db_url: str, tmp_path: Path, schema: str) -> dict[str, Any]:
     scratch, shown = make_games(tmp_path)
-    engine = create_engine(any_db_url)
+    engine = create_engine(any_empty_db_url)
     try:
-        dialect = "sqlite" if any_db_url.startswith("sqlite") else "postgresql"
+        dialect = "sqlite" if any_empty_db_url.startswith("sqlite") else "postgresql"
         run_ddl(engine, DATA / f"{schema}.{dialect}.sql")
         copy_rows(scratch, engine)
     finally:
@@ -122,12 +122,12 @@ def check_games_intact(client: TestClient, shown: dict[str, Any]) -> None:
 
 
 def test_a_database_of_the_last_server_before_alembic_upgrades_with_its_games(
-    any_db_url: str, tmp_path: Path
+    any_empty_db_url: str, tmp_path: Path
 ) -> None:
-    shown = old_database(any_db_url, tmp_path, TODAY)
-    with TestClient(create_app(any_db_url, bot_delay=0)) as client:
+    shown = old_database(any_empty_db_url, tmp_path, TODAY)
+    with TestClient(create_app(any_empty_db_url, bot_delay=0)) as client:
         check_games_intact(client, shown)
-    engine = create_engine(any_db_url)
+    engine = create_engine(any_empty_db_url)
     try:
         with engine.connect() as connection:
             assert migrations.current(connection) == migrations.head()
@@ -166,11 +166,11 @@ def test_a_file_of_the_first_servers_gets_the_columns_added_since(tmp_path: Path
         check_games_intact(client, shown)
 
 
-def test_the_models_agree_with_the_revisions(any_db_url: str) -> None:
+def test_the_models_agree_with_the_revisions(any_empty_db_url: str) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
 
-    storage = Store(any_db_url)
+    storage = Store(any_empty_db_url)
     try:
         with storage.database.engine.connect() as connection:
             context = MigrationContext.configure(connection, opts={"compare_type": True})
@@ -180,7 +180,7 @@ def test_the_models_agree_with_the_revisions(any_db_url: str) -> None:
     assert differences == []
 
 
-def test_servers_starting_together_upgrade_once(postgres_url: str) -> None:
+def test_servers_starting_together_upgrade_once(empty_postgres_url: str) -> None:
     started: list[Store] = []
     failed: list[BaseException] = []
     gate = threading.Barrier(4)
@@ -188,7 +188,7 @@ def test_servers_starting_together_upgrade_once(postgres_url: str) -> None:
     def start() -> None:
         gate.wait()
         try:
-            started.append(Store(postgres_url))
+            started.append(Store(empty_postgres_url))
         except BaseException as exc:
             failed.append(exc)
 
@@ -239,24 +239,24 @@ def test_a_read_only_old_file_is_refused_with_the_command(tmp_path: Path) -> Non
         Store(f"sqlite:///{db}")
 
 
-def test_a_database_of_a_newer_server_is_refused(any_db_url: str) -> None:
-    Store(any_db_url).close()
-    engine = create_engine(any_db_url)
+def test_a_database_of_a_newer_server_is_refused(any_empty_db_url: str) -> None:
+    Store(any_empty_db_url).close()
+    engine = create_engine(any_empty_db_url)
     try:
         with engine.begin() as connection:
             connection.execute(text("UPDATE alembic_version SET version_num = '9999_future'"))
     finally:
         engine.dispose()
     with pytest.raises(StorageError, match="newer cradle"):
-        Store(any_db_url)
+        Store(any_empty_db_url)
 
 
-def test_accounts_of_before_0008_get_their_skeletons_and_keys(any_db_url: str) -> None:
+def test_accounts_of_before_0008_get_their_skeletons_and_keys(any_empty_db_url: str) -> None:
     """Revision 0008_names_devices: every account gets its name's skeletons (the older of two
     look-alike accounts keeps the shared one) and its key under NFKC; all still sign in."""
     from cradle.server.accounts import hash_password
 
-    engine = create_engine(any_db_url)
+    engine = create_engine(any_empty_db_url)
     with engine.begin() as connection:
         migrations.upgrade(connection, "0007_action_standin")
         password = hash_password("correct horse battery", 64)
@@ -282,7 +282,7 @@ def test_accounts_of_before_0008_get_their_skeletons_and_keys(any_db_url: str) -
     assert {owners[s] for s in name_skeletons("admin")} == {"acct0"}  # the older keeps it
     assert keys == {"acct0": "admin", "acct1": "adrnin", "acct2": "full"}
     limits = Limits(analyse_finished=False, password_kib=64)
-    with TestClient(create_app(any_db_url, bot_delay=0, limits=limits)) as client:
+    with TestClient(create_app(any_empty_db_url, bot_delay=0, limits=limits)) as client:
         for name in ("admin", "adrnin", "full"):
             signed = TestClient(client.app).post(
                 "/api/session", json={"name": name, "password": "correct horse battery"}

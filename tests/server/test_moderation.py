@@ -41,7 +41,9 @@ class Person:
 
 @pytest.fixture
 def served(any_db_url: str) -> Iterator[tuple[str, list[TestClient]]]:
-    app = create_app(any_db_url, bot_delay=0, limits=Limits(analyse_finished=False))
+    app = create_app(
+        any_db_url, bot_delay=0, limits=Limits(analyse_finished=False, password_kib=64)
+    )
     with TestClient(app) as first:
         yield (
             any_db_url,

@@ -40,7 +40,9 @@ class Person:
 @pytest.fixture
 def browsers(any_db_url: str) -> Iterator[list[TestClient]]:
     """Three browsers (their own cookies and addresses) on one server."""
-    app = create_app(any_db_url, bot_delay=0, limits=Limits(analyse_finished=False))
+    app = create_app(
+        any_db_url, bot_delay=0, limits=Limits(analyse_finished=False, password_kib=64)
+    )
     with TestClient(app) as first:
         yield [
             first,

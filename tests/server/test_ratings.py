@@ -50,7 +50,9 @@ class Person:
 @pytest.fixture
 def app_url(any_db_url: str) -> Iterator[tuple[TestClient, TestClient]]:
     """Two browsers (separate cookies) on one server."""
-    app = create_app(any_db_url, bot_delay=0, limits=Limits(analyse_finished=False))
+    app = create_app(
+        any_db_url, bot_delay=0, limits=Limits(analyse_finished=False, password_kib=64)
+    )
     with TestClient(app) as first:
         yield first, TestClient(app, client=("10.1.2.3", 5000))
 

@@ -35,7 +35,7 @@ def serve(any_db_url: str) -> Iterator[Callable[..., TestClient]]:
     with ExitStack() as stack:
 
         def start(**limits: Any) -> TestClient:
-            settings = Limits(analyse_finished=False, **limits)
+            settings = Limits(analyse_finished=False, password_kib=64, **limits)
             app = create_app(any_db_url, bot_delay=0, limits=settings)
             return stack.enter_context(TestClient(app))
 
@@ -251,7 +251,7 @@ def test_the_stand_in_plays_each_lapsed_turn_until_its_person_is_back(
 
 def test_back_while_the_stand_in_holds_the_turn_takes_it_over(db_url: str) -> None:
     # No bot plays in this process: the stand-in's turn waits in the queue.
-    limits = Limits(analyse_finished=False, run_bots=False)
+    limits = Limits(analyse_finished=False, password_kib=64, run_bots=False)
     with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
         created = create(client, **TURN)
         game_id = created["id"]
@@ -272,7 +272,7 @@ def test_back_while_the_stand_in_holds_the_turn_takes_it_over(db_url: str) -> No
 
 
 def test_a_move_of_the_person_away_brings_them_back(db_url: str) -> None:
-    limits = Limits(analyse_finished=False, run_bots=False)
+    limits = Limits(analyse_finished=False, password_kib=64, run_bots=False)
     with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
         created = create(client, **TURN)
         game_id = created["id"]
@@ -285,7 +285,7 @@ def test_a_move_of_the_person_away_brings_them_back(db_url: str) -> None:
 
 
 def test_a_lapsed_seat_away_is_played_by_a_process_that_never_loaded_it(db_url: str) -> None:
-    limits = Limits(analyse_finished=False)
+    limits = Limits(analyse_finished=False, password_kib=64)
     with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
         created = create(client, **TURN)
         game_id = created["id"]
@@ -324,7 +324,9 @@ def bot_moves(url: str) -> int:
 
 
 def test_two_processes_let_a_lapsed_stand_in_play_once(postgres_url: str) -> None:
-    limits = Limits(analyse_finished=False, run_bots=False)  # a worker makes the bots' moves
+    limits = Limits(
+        analyse_finished=False, password_kib=64, run_bots=False
+    )  # a worker makes the bots' moves
     with (
         TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as one,
         TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as two,
@@ -350,7 +352,7 @@ def test_two_processes_let_a_lapsed_stand_in_play_once(postgres_url: str) -> Non
 
 
 def test_back_on_another_process_right_after_the_choice(postgres_url: str) -> None:
-    limits = Limits(analyse_finished=False, run_bots=False)
+    limits = Limits(analyse_finished=False, password_kib=64, run_bots=False)
     with (
         TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as one,
         TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as two,
@@ -439,7 +441,7 @@ def test_any_player_may_concede_and_ends_last(serve: Callable[..., TestClient]) 
 
 
 def test_a_conceded_game_is_over_after_a_restart(db_url: str) -> None:
-    limits = Limits(analyse_finished=False)
+    limits = Limits(analyse_finished=False, password_kib=64)
     with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
         created = create(client)
         game_id = created["id"]
@@ -478,7 +480,7 @@ def test_a_table_nobody_moved_on_for_three_deadlines_ends(serve: Callable[..., T
 
 
 def test_two_processes_end_an_idle_game_once(postgres_url: str) -> None:
-    limits = Limits(analyse_finished=False)
+    limits = Limits(analyse_finished=False, password_kib=64)
     with (
         TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as one,
         TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as two,
@@ -497,7 +499,7 @@ def test_two_processes_end_an_idle_game_once(postgres_url: str) -> None:
 
 
 def test_a_move_and_an_ending_on_two_processes_store_one(postgres_url: str) -> None:
-    limits = Limits(analyse_finished=False)
+    limits = Limits(analyse_finished=False, password_kib=64)
     with (
         TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as one,
         TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as two,

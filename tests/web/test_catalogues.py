@@ -289,15 +289,19 @@ console.log(JSON.stringify(bodies.map((b) => i18n.serverReason(b.error, b.messag
 """
 
 
-@pytest.mark.parametrize(("tag", "language"), [("es", "es"), ("pt-BR", "pt_BR")])
+@pytest.mark.parametrize(
+    ("tag", "language"), [("es", "es"), ("pt-BR", "pt_BR"), ("pt-PT", "pt_PT")]
+)
 def test_the_servers_reasons_read_in_the_browsers_language(tag: str, language: str) -> None:
     """Issue 66: a refusal's answer carries its message and params beside the English; the
     client says it in its language as the Python catalogues do (a rule's refusal given as a
-    field's, a rate limit's wait written as the language writes numbers), and an answer whose
-    message no catalogue holds stays in English."""
+    field's, a rate limit's wait written as the language writes numbers, a database failure's
+    503 with what failed and why), and an answer whose message no catalogue holds stays in
+    English."""
     from cradle.server.accounts import check_password
-    from cradle.server.errors import ApiError, field_refusal
+    from cradle.server.errors import ApiError, field_refusal, unavailable
     from cradle.server.routes.common import THROTTLED
+    from cradle.server.store.errors import StorageError
 
     node = shutil.which("node")
     if node is None:
@@ -312,6 +316,7 @@ def test_the_servers_reasons_read_in_the_browsers_language(tag: str, language: s
         ApiError(429, THROTTLED["moves"], params={"wait": 3}),
         ApiError(429, THROTTLED["moves"], params={"wait": 2.5}),
         ApiError(400, "no message of the catalogues: 42"),
+        unavailable(StorageError("x", "the database is busy"), "the move could not be stored"),
     ]
     answer = subprocess.run(
         [node, "--input-type=module", "-e", SERVER_REASONS, (WEB / "i18n.js").as_uri(), tag],
@@ -331,3 +336,8 @@ def test_the_servers_reasons_read_in_the_browsers_language(tag: str, language: s
     assert said[2] == words.gettext(THROTTLED["moves"]).format(wait=3)
     assert said[3] == words.gettext(THROTTLED["moves"]).format(wait="2,5")
     assert said[4] == "no message of the catalogues: 42"
+    failed = words.gettext("{doing}: {reason}; try again soon").format(
+        doing=words.gettext("the move could not be stored"),
+        reason=words.gettext("the database is busy"),
+    )
+    assert said[5] == failed and "database" not in failed and "{" not in failed

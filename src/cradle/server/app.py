@@ -318,7 +318,9 @@ def create_app(
         else:
             log.error("the database failed: %s", exc)
         answer = unavailable(exc)
-        return error(answer.status, answer.reason, retry_after=answer.retry_after)
+        return error(
+            answer.status, answer.reason, retry_after=answer.retry_after, content=answer.body()
+        )
 
     for kind in DATABASE_ERRORS:
         app.add_exception_handler(kind, storage_failed)

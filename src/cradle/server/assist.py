@@ -490,7 +490,7 @@ class Adviser:
         if pending is None:
             assist = self.assist
             if assist.queued(HINT) >= 4 * assist.processes + 4:
-                raise ApiError(429, "the hint helpers are busy: try again soon", retry_after=5)
+                raise ApiError(429, N_("the hint helpers are busy: try again soon"), retry_after=5)
             pending = asyncio.ensure_future(
                 assist.run(
                     HINT,
@@ -515,7 +515,9 @@ class Adviser:
         except CorruptGame as exc:  # the game itself serves on: only its analysis is damaged
             log.error("game %s: its analysis cannot be read: %s", table.id, exc.reason)
             raise ApiError(
-                503, f"the analysis of game {table.id} cannot be read: {exc.reason}"
+                503,
+                N_("the analysis of game {game} cannot be read: {reason}"),
+                params={"game": table.id, "reason": exc.reason},
             ) from None
         answer = AnalysisAnswer(
             id=table.id,

@@ -104,17 +104,29 @@ def bad_request(reason: str, **params: object) -> ApiError:
 def unavailable(exc: BaseException, doing: str | None = None) -> ApiError:
     """The answer to a storage failure (:data:`DATABASE_ERRORS`), the one place they become
     answers: a 503 with the reason, and ``Retry-After`` when trying again may help (not for a
-    game set aside, nor a write to a read-only server)."""
+    game set aside, nor a write to a read-only server). ``doing``: what could not be done, a
+    message of the catalogues like the failure's reason (:func:`trouble`), so that the whole
+    answer reads in the client's language."""
     if isinstance(exc, CorruptGame):
         DB_FAILURES.labels("corrupt").inc()
-        return ApiError(503, f"game {exc.game_id} cannot be restored: {exc.reason}")
+        return ApiError(
+            503,
+            N_("game {game} cannot be restored: {reason}"),
+            params={"game": exc.game_id, "reason": exc.reason},
+        )
     if isinstance(exc, CorruptAccount):
         DB_FAILURES.labels("corrupt").inc()
-        return ApiError(503, f"the account {exc.account} cannot be read: {exc.reason}")
+        return ApiError(
+            503,
+            N_("the account {account} cannot be read: {reason}"),
+            params={"account": exc.account, "reason": exc.reason},
+        )
     DB_FAILURES.labels(type(exc).__name__).inc()
-    reason = trouble(exc)
-    if doing is not None:
-        reason = f"{doing}: {reason}"
-    if isinstance(exc, ReadOnly):
-        return ApiError(503, reason)
-    return ApiError(503, f"{reason}; try again soon", retry_after=DB_RETRY_AFTER)
+    if isinstance(exc, ReadOnly):  # its reason says that nothing can be changed here
+        return ApiError(503, trouble(exc))
+    params = {"reason": trouble(exc)} if doing is None else {"doing": doing, "reason": trouble(exc)}
+    if doing is None:
+        said = N_("{reason}; try again soon")
+    else:
+        said = N_("{doing}: {reason}; try again soon")
+    return ApiError(503, said, retry_after=DB_RETRY_AFTER, params=params)

@@ -90,18 +90,14 @@ Apply = Callable[[Table, float], list[Event] | None]
 class Ruling:
     """A change ruled on: ``kind`` (the event's), ``commit`` (the one transaction; the time it
     stored) and ``apply`` (the table's copy after it; the game's events of it, None: as before);
-    ``then``: work under the table's lock once it is applied; ``what``: what is stored, in a
-    refusal's words."""
+    ``then``: work under the table's lock once it is applied; ``fails``: what a client is told
+    could not be stored when the database fails (a message of the catalogues)."""
 
     kind: str
     commit: Callable[[Store], float]
     apply: Apply
     then: Callable[[Table], Awaitable[None]] | None = None
-    what: str = "the change"  # what a client is told could not be stored
-
-    @property
-    def fails(self) -> str:
-        return f"{self.what} could not be stored"
+    fails: str = N_("the change could not be stored")
 
 
 # -- the rulings --------------------------------------------------------------------------------
@@ -177,7 +173,12 @@ def rule_move(
         table.clocks_stored(clocks, updated)
         return events
 
-    return Ruling("move", lambda store: store.plays.move(change), apply, what="the move")
+    return Ruling(
+        "move",
+        lambda store: store.plays.move(change),
+        apply,
+        fails=N_("the move could not be stored"),
+    )
 
 
 def undo_reason(table: Table, seat: int) -> str | None:
@@ -483,7 +484,12 @@ def rule_seat(
             table.clock_moved(updated)  # everyone is seated: the clock starts
         table.clocks_stored(clocks, updated)
 
-    return Ruling("seat", lambda store: store.seats.claim(change), apply, what="the seat")
+    return Ruling(
+        "seat",
+        lambda store: store.seats.claim(change),
+        apply,
+        fails=N_("the seat could not be stored"),
+    )
 
 
 def rule_rekey(table: Table, seating: list[Seating], seat: int, transfer: str | None) -> Ruling:
@@ -496,7 +502,12 @@ def rule_rekey(table: Table, seating: list[Seating], seat: int, transfer: str | 
     def apply(table: Table, updated: float) -> None:
         table.tokens[seat] = hash_token(token)
 
-    return Ruling("rekey", lambda store: store.seats.rekey(change), apply, what="the seat")
+    return Ruling(
+        "rekey",
+        lambda store: store.seats.rekey(change),
+        apply,
+        fails=N_("the seat could not be stored"),
+    )
 
 
 # -- storing them -------------------------------------------------------------------------------

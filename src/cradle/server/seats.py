@@ -256,10 +256,10 @@ class Seats:
         try:
             reclaimed = await self.runtime.db(self.store.new_games.create, stored, caps)
         except CapReached as exc:
-            raise ApiError(429, exc.reason, retry_after=60) from None
+            raise ApiError(429, exc.reason, retry_after=60, params=exc.params) from None
         except DATABASE_ERRORS as exc:
             log.error("cannot store a new game: %s", exc)
-            raise unavailable(exc, "the game could not be stored") from None
+            raise unavailable(exc, N_("the game could not be stored")) from None
         for ended in reclaimed:
             log.info("game %s reclaimed for a new one", ended)
             await self.tables.end(ended, "reclaimed")

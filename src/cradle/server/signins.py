@@ -38,6 +38,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from cradle.core.words import N_
 from cradle.server.errors import ApiError
 from cradle.server.limits import Limits, RateLimiter
 from cradle.server.metrics import SIGNINS_REFUSED
@@ -60,8 +61,8 @@ class Counts(Protocol):
     async def take_bucket(self, bucket: RateLimiter, key: str) -> float: ...
 
 
-def refused(status: int, reason: str, wait: float) -> ApiError:
-    return ApiError(status, reason, retry_after=max(1.0, wait))
+def refused(status: int, reason: str, delay: float, /, **params: object) -> ApiError:
+    return ApiError(status, reason, retry_after=max(1.0, delay), params=params)
 
 
 @dataclass
@@ -90,12 +91,11 @@ class SignInRules:
         wait = await counts.peek_bucket(self.failures, who)
         if wait > 0:
             SIGNINS_REFUSED.labels("device" if device else "address").inc()
-            raise refused(
-                429,
-                f"too many failed sign-ins from {'this device' if device else 'your address'}: "
-                f"wait {wait:.0f} s",
-                wait,
-            )
+            if device:
+                said = N_("too many failed sign-ins from this device: wait {wait} s")
+            else:
+                said = N_("too many failed sign-ins from your address: wait {wait} s")
+            raise refused(429, said, wait, wait=round(wait))
         if device is not None:
             return KNOWN
         if home:
@@ -108,9 +108,12 @@ class SignInRules:
             SIGNINS_REFUSED.labels("name").inc()
             raise refused(
                 429,
-                f"too many failed sign-ins to this name: wait {wait:.0f} s, or sign in from a "
-                "device you signed in on before",
+                N_(
+                    "too many failed sign-ins to this name: wait {wait} s, or sign in from a "
+                    "device you signed in on before"
+                ),
                 wait,
+                wait=round(wait),
             )
         return SUSPECT
 
@@ -196,14 +199,15 @@ class PasswordQueue:
         with self.lock:
             if self.clients.get(client, 0) >= 1:
                 refusal = refused(
-                    429, "a password of yours is being checked: wait for its answer", 1.0
+                    429, N_("a password of yours is being checked: wait for its answer"), 1.0
                 )
                 kind = "busy"
             elif priority > HOME and (wait := self.estimate(priority)) > self.budget:
                 refusal = refused(
                     503,
-                    f"the server is checking many passwords: try again in {math.ceil(wait)} s",
+                    N_("the server is checking many passwords: try again in {seconds} s"),
                     wait,
+                    seconds=math.ceil(wait),
                 )
                 kind = "queue"
             else:

@@ -267,8 +267,9 @@ function reasonWord(found, kind, value) {
   const players = found.words.player || {};
   if (kind === "monument") return value.split("-").map((c) => colours[c] ?? c).join("-");
   if (kind === "colours") return list(value.split(/, | and /).map((c) => colours[c] ?? c));
-  // A message within the message: an engine's reason, a score's, a count ("2 cups").
-  if (["reason", "why", "followers", "cups", "pyramids", "swords"].includes(kind)) return translateReason(value);
+  // A message within the message: an engine's reason, a score's, a count ("2 cups"), what the
+  // server could not store when its database failed ("doing").
+  if (["reason", "why", "doing", "followers", "cups", "pyramids", "swords"].includes(kind)) return translateReason(value);
   if (kind === "changes") return value.split(", ").map((part) => translateMessage(found, part) ?? part).join(", ");
   if (kind === "returned") { // "north 2, east 1": each player with the followers returned
     return value.split(", ").map((part) => part.replace(/^(\S+)/, (name) => players[name] ?? name)).join(", ");

@@ -11,6 +11,7 @@ from collections import Counter
 from fastapi import APIRouter, WebSocket
 from starlette.types import Message
 
+from cradle.core.words import N_
 from cradle.server.errors import ApiError, unavailable
 from cradle.server.hub import Hub
 from cradle.server.messages import ErrorMessage, PongMessage
@@ -79,25 +80,24 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
     sockets: Counter[str] = Counter()  # live WebSocket connections per client
     socket_cap = ctx.limits.sockets
 
-    async def refuse_socket(websocket: WebSocket, status: int, reason: str) -> None:
+    async def refuse_socket(websocket: WebSocket, refused: ApiError) -> None:
         # Accepted only to say why: the refusal frame, then the close code 4000 + status.
         await websocket.accept()
-        await send_error(websocket, status, reason)
-        await websocket.close(code=4000 + status, reason=reason[:120])
+        await websocket.send_text(error_message(refused))
+        await websocket.close(code=4000 + refused.status, reason=refused.reason[:120])
 
     @router.websocket("/ws/games/{game_id}")
     async def live(websocket: WebSocket, game_id: GameId) -> None:
         client = client_of(websocket)
         if sockets[client] >= ctx.limits.sockets_per_client:
             # A client cannot hold the server's sockets and memory.
-            reason = f"at most {ctx.limits.sockets_per_client} live connections per client"
-            await refuse_socket(websocket, 429, reason)
+            most = ctx.limits.sockets_per_client
+            said = N_("at most {most} live connections per client")
+            await refuse_socket(websocket, ApiError(429, said, params={"most": most}))
             return
         if sockets.total() >= socket_cap:
-            reason = (
-                f"this server has its maximum of {socket_cap} live connections; try again later"
-            )
-            await refuse_socket(websocket, 503, reason)
+            said = N_("this server has its maximum of {most} live connections; try again later")
+            await refuse_socket(websocket, ApiError(503, said, params={"most": socket_cap}))
             return
         sockets[client] += 1
         try:
@@ -133,7 +133,7 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
                 log.error("the database failed: %s", exc)
                 raise unavailable(exc) from None
         except ApiError as refused:
-            await send_error(websocket, refused.status, refused.reason)
+            await websocket.send_text(error_message(refused))  # with its message and params
             code = {400: 4400, 403: 4403, 404: 4404, 410: 4410, 503: 4503}.get(refused.status, 4500)
             await websocket.close(code=code, reason=refused.reason[:120])
             return

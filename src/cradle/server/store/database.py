@@ -29,6 +29,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from cradle.core.words import N_
 from cradle.server import migrations
 from cradle.server.store.errors import ReadOnly, StorageError, trouble
 
@@ -219,8 +220,10 @@ class Database:
         if self.read_only:
             raise ReadOnly(
                 f"{self.path} cannot be written",
-                "this server is read-only (its database cannot be written): games can be "
-                "watched and replayed, not changed",
+                N_(
+                    "this server is read-only (its database cannot be written): games can be "
+                    "watched and replayed, not changed"
+                ),
             )
         try:
             with self.engine.begin() as connection:

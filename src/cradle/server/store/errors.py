@@ -8,12 +8,15 @@ from __future__ import annotations
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from cradle.core.words import N_
+
 
 class StorageError(RuntimeError):
     """The database refused a write, or cannot be used. ``reason``: what a client may be told
-    (never the driver's text, which can quote the statement and its parameters)."""
+    (never the driver's text, which can quote the statement and its parameters), a message of
+    the translation catalogues (marked ``N_``) where a player may read it."""
 
-    def __init__(self, message: str, reason: str = "the database failed") -> None:
+    def __init__(self, message: str, reason: str = N_("the database failed")) -> None:
         super().__init__(message)
         self.reason = reason
 
@@ -22,7 +25,7 @@ class Conflict(StorageError):
     """Another process changed the game first: reload it and decide again."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(message, "the game keeps changing")
+        super().__init__(message, N_("the game keeps changing"))
 
 
 class Refused(StorageError):
@@ -35,11 +38,13 @@ class ReadOnly(StorageError):
 
 
 class CapReached(StorageError):
-    """A new game does not fit the caps; ``reason`` says which, for the client."""
+    """A new game does not fit the caps; ``reason`` says which, for the client: a message of
+    the catalogues with its named ``params``."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
+    def __init__(self, reason: str, /, **params: int | float) -> None:
+        super().__init__(reason.format(**params))
         self.reason = reason
+        self.params = params
 
 
 class CorruptGame(StorageError):
@@ -64,22 +69,23 @@ DATABASE_ERRORS: tuple[type[Exception], ...] = (StorageError, DBAPIError, PoolTi
 
 
 def trouble(exc: BaseException) -> str:
-    """What went wrong with the database, in words a client may read (no statement, no URL)."""
+    """What went wrong with the database, in words a client may read (no statement, no URL):
+    a message of the translation catalogues, which the client says in its language."""
     if isinstance(exc, StorageError):
         return exc.reason
     said = str(getattr(exc, "orig", None) or exc).lower()
     if isinstance(exc, PoolTimeout) or "database is locked" in said:
-        return "the database is busy"
+        return N_("the database is busy")
     if "disk is full" in said or "no space left" in said or "disk full" in said:
-        return "the database's disk is full"
+        return N_("the database's disk is full")
     if "readonly database" in said or "read-only" in said or "read only" in said:
-        return "the database cannot be written"
+        return N_("the database cannot be written")
     if isinstance(exc, DBAPIError) and exc.connection_invalidated:
-        return "the connection to the database was lost"
+        return N_("the connection to the database was lost")
     if "unable to open database file" in said or "disk i/o error" in said:
-        return "the database file cannot be used"
+        return N_("the database file cannot be used")
     if isinstance(exc, DBAPIError) and isinstance(exc.orig, Exception):
         kind = type(exc.orig).__name__
         if kind in ("OperationalError", "InterfaceError"):
-            return "the database cannot be reached"
-    return "the database failed"
+            return N_("the database cannot be reached")
+    return N_("the database failed")

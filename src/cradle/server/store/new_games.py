@@ -11,6 +11,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
 from cradle.core.lessons import LESSON_OPTION
+from cradle.core.words import N_
 from cradle.server.store.botjobs import BotJobStore, set_job
 from cradle.server.store.database import Database
 from cradle.server.store.errors import CapReached
@@ -159,15 +160,25 @@ class NewGameStore:
         games, bots = self._use(connection, live, game.client) if game.client else (0, 0)
         if game.client is not None:
             if games + 1 > caps.games_per_client:
+                minutes = caps.unplayed_seconds / 60
                 raise CapReached(
-                    f"you have {games} games in progress on this server, the most one client "
-                    f"may have: finish one first (a game nobody plays in ends after "
-                    f"{caps.unplayed_seconds / 60:g} minutes)"
+                    N_(
+                        "you have {games} games in progress on this server, the most one client "
+                        "may have: finish one first (a game nobody plays in ends after "
+                        "{minutes} minutes)"
+                    ),
+                    games=games,
+                    minutes=int(minutes) if minutes == int(minutes) else minutes,
                 )
             if cost and bots + cost > caps.bot_seats_per_client:
                 raise CapReached(
-                    f"your games have {bots} bot seats and this table asks for {cost} more; one "
-                    f"client may have {caps.bot_seats_per_client} (the random bot is free)"
+                    N_(
+                        "your games have {bots} bot seats and this table asks for {cost} more; "
+                        "one client may have {most} (the random bot is free)"
+                    ),
+                    bots=bots,
+                    cost=cost,
+                    most=caps.bot_seats_per_client,
                 )
         for _round in range(RECLAIMS + 1):
             all_games, all_bots = self._use(connection, live, None)
@@ -175,18 +186,21 @@ class NewGameStore:
             if by_bots and (not cost or all_bots + cost <= caps.bot_seats):
                 return reclaimed
             if by_bots:
-                refusal = (
-                    f"too many bots are playing on this server ({all_bots} of {caps.bot_seats} "
-                    "bot seats taken); try again later, or with fewer bots (the random bot is "
-                    "free)"
+                refusal = CapReached(
+                    N_(
+                        "too many bots are playing on this server ({bots} of {most} bot seats "
+                        "taken); try again later, or with fewer bots (the random bot is free)"
+                    ),
+                    bots=all_bots,
+                    most=caps.bot_seats,
                 )
             else:
-                refusal = (
-                    f"this server has its maximum of {caps.games} games in progress; "
-                    "try again later"
+                refusal = CapReached(
+                    N_("this server has its maximum of {most} games in progress; try again later"),
+                    most=caps.games,
                 )
             if _round == RECLAIMS or game.client is None:
-                raise CapReached(refusal)
+                raise refusal
             held = func.sum(GameRow.bot_seats) if by_bots else func.count()
             heaviest = connection.execute(
                 select(GameRow.client, held.label("held"))
@@ -198,7 +212,7 @@ class NewGameStore:
             mine = bots + cost if by_bots else games + 1
             # Only from a client that holds more than this one would: no swapping places.
             if heaviest is None or int(heaviest.held) <= mine:
-                raise CapReached(refusal)
+                raise refusal
             query = select(GameRow.id, GameRow.version).where(
                 live, GameRow.client == heaviest.client
             )
@@ -208,12 +222,12 @@ class NewGameStore:
                 query.order_by(GameRow.played, GameRow.updated, GameRow.id).limit(1)
             ).first()
             if victim is None:
-                raise CapReached(refusal)
+                raise refusal
             if end_unplayed(
                 self.database, connection, str(victim.id), int(victim.version), "reclaimed", now
             ):
                 reclaimed.append(str(victim.id))
-        raise CapReached("the server is full")  # not reached: the last round refuses
+        raise CapReached(N_("the server is full"))  # not reached: the last round refuses
 
     def _retire_lessons(
         self, connection: Connection, live: ColumnElement[bool], client: str, now: float
