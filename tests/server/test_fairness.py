@@ -329,6 +329,40 @@ def test_the_bots_time_goes_to_the_client_that_used_it_least(any_db_url: str) ->
         storage.close()
 
 
+def test_a_turn_a_person_waits_for_goes_before_bots_alone_and_stand_ins(any_db_url: str) -> None:
+    """Issue 69 item 2: the bots' turns at a table where a person holds a seat come first,
+    whatever the person's client used; bots playing bots alone and a stand-in playing for someone away come
+    after, in the order of use (so forty addresses' tables of bots alone never keep a person's
+    bot waiting)."""
+    from cradle.server.store.plays import StandInChange
+
+    storage = Store(any_db_url)
+    try:
+        # p has used the bots already (a 1 s turn), more than anyone else.
+        storage.new_games.create(stored_game("p1", ["bot:hard", "human"], "p", 1.0))
+        assert storage.bot_jobs.claim("w", time.time(), 60.0).game_id == "p1"  # type: ignore[union-attr]
+        # A table of bots alone, from a client that never used them.
+        storage.new_games.create(stored_game("a0", ["bot:easy", "bot:easy"], "a"))
+        # Two people, one away: its stand-in plays its turn.
+        storage.new_games.create(stored_game("s0", ["human", "human"], "s"))
+        stored_move(storage, "s0", 0, 0, 0, "pass", "running", None, False, person=True)
+        storage.plays.stand_in(StandInChange("s0", 1, 1, 0.02))
+        # p's person moves: p's bot decides next, and the person waits for it; at p's other
+        # table the bot begins, and the person seated there waits too.
+        storage.new_games.create(stored_game("p0", ["human", "bot:hard"], "p", 1.0))
+        stored_move(
+            storage, "p0", 0, 0, 0, "pass", "running", None, True, bot_cost=1.0, person=True
+        )
+        storage.new_games.create(stored_game("p2", ["bot:hard", "human"], "p", 1.0))
+        now = time.time()
+        order = []
+        while (job := storage.bot_jobs.claim("w", now, 60.0)) is not None:
+            order.append(job.game_id)
+        assert order == ["p0", "p2", "a0", "s0"]
+    finally:
+        storage.close()
+
+
 def test_a_claim_skips_a_turn_another_transaction_holds(postgres_url: str) -> None:
     from sqlalchemy import text
 

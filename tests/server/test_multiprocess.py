@@ -291,3 +291,46 @@ def test_processes_lease_a_clients_shared_requests_and_never_allow_more(
     finally:
         first.stop()
         second.stop()
+
+
+def test_requests_at_once_wait_for_one_lease_instead_of_taking_one_each(
+    postgres_url: str,
+) -> None:
+    """Forty requests of one client at once, and its lease spent: one of them takes a new
+    lease from the shared bucket and the others wait for it (three leases of 16 for 40
+    requests), instead of each taking a lease that replaces the last (a write each, and the
+    shared bucket emptied 16 times as fast)."""
+    import asyncio
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from fastapi.testclient import TestClient
+
+    from cradle.server.app import create_app
+    from cradle.server.limits import Limits, RateLimiter
+    from cradle.server.store.database import client_hash
+    from cradle.server.store.schema import RateRow
+
+    limits = Limits(analyse_finished=False)
+    with TestClient(create_app(postgres_url, limits=limits)) as client:
+        app: Any = client.app
+        ctx, hub = app.state.context, app.state.hub
+        bucket = RateLimiter(0.001, 1000, name="at-once")
+
+        async def at_once() -> list[float]:
+            return list(
+                await asyncio.gather(*(ctx.shared_take(hub, bucket, "k") for _ in range(40)))
+            )
+
+        assert client.portal is not None
+        assert client.portal.call(at_once) == [0.0] * 40
+        with hub.store.database.engine.connect() as connection:
+            tokens = (
+                connection.execute(
+                    RateRow.__table__.select().where(RateRow.client == client_hash("k"))
+                )
+                .one()
+                .tokens
+            )
+        assert 1000 - tokens == pytest.approx(48, abs=0.5)  # three leases of 16

@@ -3,6 +3,7 @@ buckets and hub), reading a request's body and bearer token, and the checks on o
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -97,6 +98,9 @@ class Context:
     # (bucket, key) -> the requests this process still holds of what it took from the shared
     # bucket at once, and until when (monotonic seconds): see shared_take.
     leases: dict[tuple[str, str], tuple[int, float]] = field(default_factory=dict)
+    # (bucket, key) -> the lease being taken from the shared bucket now: the requests that
+    # find the lease spent meanwhile wait for it instead of each taking one of their own.
+    refills: dict[tuple[str, str], asyncio.Future[tuple[int, float]]] = field(default_factory=dict)
     menu: list[BotChoice] = field(default_factory=list)  # the bots' menu, made once
 
     def __post_init__(self) -> None:
@@ -117,15 +121,35 @@ class Context:
         at most). A lease's requests are taken from the shared bucket, so the processes
         together never allow more than it holds; a move costs a database write once per lease,
         not each time (what made a move on PostgreSQL cost several times SQLite's)."""
-        now = time.monotonic()
         name = (bucket.name, key)
-        held = self.leases.get(name)
-        if held is not None and held[0] > 0 and held[1] > now:
-            self.leases[name] = (held[0] - 1, held[1])
-            return 0.0
-        taken, wait = await hub.take_tokens(
-            bucket, key, max(1, min(LEASE_MOST, int(bucket.burst) // 8))
-        )
+        while True:
+            now = time.monotonic()
+            held = self.leases.get(name)
+            if held is not None and held[0] > 0 and held[1] > now:
+                self.leases[name] = (held[0] - 1, held[1])
+                return 0.0
+            pending = self.refills.get(name)
+            if pending is None:
+                break
+            # One lease is taken at a time per bucket and key: many requests at once cost one
+            # database write, not one each (each would replace the lease the last one took).
+            await asyncio.wait([pending])
+            if not pending.cancelled() and pending.exception() is None:
+                taken, wait = pending.result()
+                if taken < 1:
+                    return wait
+        refill: asyncio.Future[tuple[int, float]] = asyncio.get_running_loop().create_future()
+        self.refills[name] = refill
+        try:
+            taken, wait = await hub.take_tokens(
+                bucket, key, max(1, min(LEASE_MOST, int(bucket.burst) // 8))
+            )
+        except BaseException:
+            refill.cancel()  # those waiting take a lease of their own
+            raise
+        finally:
+            del self.refills[name]
+        refill.set_result((taken, wait))
         if taken < 1:
             return wait
         if len(self.leases) >= LEASES:  # a flood of keys: the lapsed leases go

@@ -12,12 +12,33 @@ import math
 from dataclasses import dataclass
 from typing import TypedDict, cast
 
-from sqlalchemy import Float, Integer, case, delete, exists, func, insert, literal, select, update
+from sqlalchemy import (
+    Float,
+    Integer,
+    bindparam,
+    case,
+    delete,
+    exists,
+    func,
+    insert,
+    literal,
+    select,
+    true,
+    update,
+)
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.selectable import CTE
 
 from cradle.server.store.database import Database
 from cradle.server.store.reader import stored_number
-from cradle.server.store.schema import LIVE, BotClientRow, BotClockRow, BotJobRow, GameRow
+from cradle.server.store.schema import (
+    LIVE,
+    BotClientRow,
+    BotClockRow,
+    BotJobRow,
+    GameRow,
+    SeatRow,
+)
 
 CLAIM_KEY = 0x626F7473  # held while a bot's turn is claimed ("bots"): one fair order for all
 # A client's use of the bots: the seconds its turns were given, decaying with this time
@@ -77,6 +98,40 @@ def set_job(
             ).where(GameRow.id == game_id),
         )
     )
+
+
+def job_after(bumped: CTE, bot_turn: bool) -> CTE:
+    """:func:`set_job` as a part of one PostgreSQL statement, for the game the ``UPDATE``
+    ``bumped`` (returning its ``id`` and ``client``) moved on: nothing when it moved none.
+    Its parameters: ``job_version``, ``job_cost`` and ``job_ready``."""
+    if not bot_turn:
+        return delete(BotJobRow).where(BotJobRow.game_id.in_(select(bumped.c.id))).cte("turn")
+    from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+    fresh = pg_insert(BotJobRow).from_select(
+        ["game_id", "version", "client", "cost", "ready", "lease"],
+        select(
+            bumped.c.id,
+            bindparam("job_version", type_=Integer),
+            func.coalesce(bumped.c.client, ""),
+            bindparam("job_cost", type_=Float),
+            bindparam("job_ready", type_=Float),
+            literal(0.0, Float),
+        ),
+    )
+    # The game's earlier turn, if any, is replaced whole (as set_job's delete and insert do).
+    replaced = fresh.on_conflict_do_update(
+        index_elements=[BotJobRow.game_id],
+        set_={
+            "version": fresh.excluded.version,
+            "client": fresh.excluded.client,
+            "cost": fresh.excluded.cost,
+            "ready": fresh.excluded.ready,
+            "owner": None,
+            "lease": fresh.excluded.lease,
+        },
+    )
+    return replaced.cte("turn")
 
 
 def move_job(connection: Connection, game_id: str, version: int) -> None:
@@ -146,6 +201,15 @@ class BotJobStore:
             else_=func.exp(exponent),
         )
         cost = case((BotJobRow.cost < LEAST_COST, LEAST_COST), else_=BotJobRow.cost)
+        # First the turns a person waits for: at a table where a person holds a seat (and, at
+        # a table with clocks, has a page open), its bots' own; a stand-in playing for someone
+        # away, and bots playing bots alone, come after.
+        person_seated = exists().where(
+            SeatRow.game_id == BotJobRow.game_id,
+            SeatRow.claimed == true(),
+            SeatRow.gone.is_(None),
+        )
+        nobody_waits = case((person_seated & GameRow.standin.is_(None), 0), else_=1)
         query = (
             select(
                 BotJobRow.game_id,
@@ -155,8 +219,9 @@ class BotJobStore:
                 BotClientRow.load,
             )
             .outerjoin(BotClientRow, BotClientRow.client == BotJobRow.client)
+            .outerjoin(GameRow, GameRow.id == BotJobRow.game_id)
             .where(due)
-            .order_by(use + cost, BotJobRow.ready, BotJobRow.game_id)
+            .order_by(nobody_waits, use + cost, BotJobRow.ready, BotJobRow.game_id)
             .limit(1)
             .with_for_update(skip_locked=True, of=BotJobRow)
         )

@@ -25,8 +25,9 @@ from typing import IO, Any
 
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from cradle.core.words import N_
 from cradle.server import migrations
@@ -116,13 +117,13 @@ class Database:
                 self.read_only = _cannot_write(self.path)
                 if self.read_only:
                     engine_url = _read_only_url(self.path)
-        else:
-            kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(engine_url, **kwargs)
         if self.is_sqlite:
             pragmas = _sqlite_read_only_pragmas if self.read_only else _sqlite_pragmas
             event.listen(self.engine, "connect", pragmas)
             event.listen(self.engine, "begin", _sqlite_begin)
+        else:
+            _ping_when_idle(self.engine)
         self.origin = secrets.token_hex(8)  # names this process's writes in notices
         self._lock_file: IO[str] | None = None
         try:
@@ -273,16 +274,24 @@ class Database:
         version: int,
         work: Callable[[Connection, float], None],
         move: str = "",
+        notified: bool = False,
     ) -> float:
         """Run ``work(connection, now)`` in one transaction that moves the game from ``version``
         to ``version + 1`` and notifies the other processes; returns ``now``, the time stored as
         the game's ``updated`` (the caller shows the same one). ``move``: the notice's
-        description of an added move, so that other processes need not read the game."""
+        description of an added move, so that other processes need not read the game.
+        ``notified``: ``work`` sends the notice itself (:meth:`notice_of`, in a statement it
+        runs anyway: a round trip less)."""
         now = time.time()
         with self.transaction() as connection:
             work(connection, now)
-            self.notify_change(connection, game_id, version + 1, now, move)
+            if not notified:
+                self.notify_change(connection, game_id, version + 1, now, move)
         return now
+
+    def notice_of(self, game_id: str, version: int, now: float, move: str = "") -> str:
+        """The payload :meth:`notify_change` sends."""
+        return Notice(game_id, version, self.origin, now, move).payload()
 
     def listen_conninfo(self) -> str:
         """The libpq connection string for LISTEN (psycopg's own, without SQLAlchemy's dialect)."""
@@ -296,6 +305,32 @@ def upsert(connection: Connection) -> Any:
     else:
         from sqlalchemy.dialects.postgresql import insert as found  # type: ignore[assignment]
     return found
+
+
+PING_IDLE_SECONDS = 1.0  # a pooled connection unused this long is checked before use
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Check a pooled PostgreSQL connection before use when it lay unused for
+    PING_IDLE_SECONDS or more (a database restarted meanwhile left it dead): a new one replaces
+    it. One in steady use is not checked (a round trip less per transaction); if it died all
+    the same, the statement fails (503) and SQLAlchemy replaces every connection of the pool."""
+
+    def connected(_dbapi: object, record: ConnectionPoolEntry) -> None:
+        record.info["unused_since"] = time.monotonic()
+
+    def checked_out(dbapi: Any, record: ConnectionPoolEntry, _proxy: object) -> None:
+        since = record.info.get("unused_since")
+        if since is not None and time.monotonic() - since < PING_IDLE_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi)
+        except Exception as exc:  # the pool makes a new connection instead
+            raise DisconnectionError(f"a pooled connection was dead: {exc}") from exc
+
+    event.listen(engine, "connect", connected)
+    event.listen(engine, "checkin", connected)
+    event.listen(engine, "checkout", checked_out)
 
 
 def _cannot_write(path: Path) -> bool:

@@ -10,17 +10,29 @@ acknowledged to anyone, so a server killed at any moment restarts with every ack
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, insert, update
+from sqlalchemy import (
+    Float,
+    Integer,
+    Select,
+    String,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection
 
 from cradle.server.store.analyses import queue as queue_analysis
-from cradle.server.store.botjobs import BotJobStore, drop_jobs, move_job, set_job
-from cradle.server.store.database import Database
+from cradle.server.store.botjobs import BotJobStore, drop_jobs, job_after, move_job, set_job
+from cradle.server.store.database import NOTIFY_CHANNEL, Database
 from cradle.server.store.errors import Conflict
 from cradle.server.store.games import (
     Clocks,
@@ -29,10 +41,11 @@ from cradle.server.store.games import (
     clock_values,
     end_unplayed,
     next_deadline,
+    not_ended,
 )
 from cradle.server.store.notices import TurnBegins, owe_notice
 from cradle.server.store.ratings import rate_game
-from cradle.server.store.schema import ActionRow, BotClockRow, DueNoticeRow, SeatRow
+from cradle.server.store.schema import ActionRow, BotClockRow, DueNoticeRow, GameRow, SeatRow
 
 
 @dataclass(frozen=True)
@@ -146,6 +159,54 @@ class EndChange:
     ended_by: str
 
 
+@functools.lru_cache(maxsize=64)
+def _move_statement(
+    columns: tuple[str, ...], deadline_from_now: bool, bot_turn: bool
+) -> Select[Any]:
+    """The one PostgreSQL statement of :meth:`PlayStore._move_at_once` for a move that sets
+    the games row's ``columns`` (parameters ``v_NAME``), made once for each shape: a statement
+    made anew each time costs more to build and look up than to run."""
+    table = GameRow.__table__.c
+    values: dict[str, Any] = {
+        name: bindparam(f"v_{name}", type_=table[name].type) for name in columns
+    }
+    if deadline_from_now:
+        values["deadline"] = GameRow.deadline_s + bindparam("deadline_from", type_=Float)
+    bumped = (
+        update(GameRow)
+        .where(
+            GameRow.id == bindparam("game_id", type_=String),
+            GameRow.version == bindparam("version", type_=Integer),
+            *not_ended(),
+            GameRow.moves == bindparam("at_moves", type_=Integer),
+        )
+        .values(version=bindparam("version_after", type_=Integer), **values)
+        .returning(GameRow.id, GameRow.client)
+        .cte("bumped")
+    )
+    acted = (
+        insert(ActionRow)
+        .from_select(
+            ["game_id", "ply", "seat", "action", "standin"],
+            select(
+                bumped.c.id,
+                bindparam("ply", type_=Integer),
+                bindparam("seat", type_=Integer),
+                bindparam("action", type_=String),
+                bindparam("standin_level", type_=String),
+            ),
+        )
+        .cte("acted")
+    )
+    return (
+        select(
+            func.pg_notify(bindparam("channel", type_=String), bindparam("payload", type_=String))
+        )
+        .select_from(bumped)
+        .add_cte(acted, job_after(bumped, bot_turn))
+    )
+
+
 class PlayStore:
     """The writes of a game in play."""
 
@@ -177,34 +238,38 @@ class PlayStore:
             played: dict[str, object] = {"played": True} if c.person else {}
             if c.away is not None:
                 played["away"] = away_bits(c.away)
-            bump(
-                connection,
-                c.game_id,
-                c.version,
-                at_moves=c.ply,
-                moves=c.ply + 1,
-                status=c.status,
-                result=c.result,
-                bot_turn=c.bot_turn,
-                updated=now,
-                standin=c.standin,
-                **{
-                    "deadline": next_deadline(c.bot_turn or c.status == "over", now),
-                    **played,
-                    **clock_values(c.clocks, now),
-                },
-            )
-            connection.execute(
-                insert(ActionRow),
-                {
-                    "game_id": c.game_id,
-                    "ply": c.ply,
-                    "seat": c.seat,
-                    "action": c.action,
-                    "standin": c.standin_level,
-                },
-            )
-            self._job(connection, c, c.bot_turn, now, c.bot_cost)
+            values: dict[str, object] = {
+                "moves": c.ply + 1,
+                "status": c.status,
+                "result": c.result,
+                "bot_turn": c.bot_turn,
+                "updated": now,
+                "standin": c.standin,
+                **played,
+            }
+            # A live table's clocks set the deadline; else a person's turn-based deadline.
+            clocks = clock_values(c.clocks, now)
+            from_now = not clocks and not (c.bot_turn or c.status == "over")
+            if not from_now:
+                values["deadline"] = None
+            values.update(clocks)
+            if self.database.shared:
+                self._move_at_once(connection, c, now, values, from_now, notice)
+            else:
+                if from_now:
+                    values["deadline"] = next_deadline(False, now)
+                bump(connection, c.game_id, c.version, at_moves=c.ply, **values)
+                connection.execute(
+                    insert(ActionRow),
+                    {
+                        "game_id": c.game_id,
+                        "ply": c.ply,
+                        "seat": c.seat,
+                        "action": c.action,
+                        "standin": c.standin_level,
+                    },
+                )
+                self._job(connection, c, c.bot_turn, now, c.bot_cost)
             if c.clock is not None:
                 seat, spent = c.clock
                 connection.execute(
@@ -222,7 +287,47 @@ class PlayStore:
             if c.turn_based:
                 owe_notice(connection, c.game_id, now, c.seat, c.status == "over", c.begins)
 
-        return self.database.write(c.game_id, c.version, work, f"{c.ply} {c.seat} {c.action}")
+        notice = f"{c.ply} {c.seat} {c.action}"
+        return self.database.write(
+            c.game_id, c.version, work, notice, notified=self.database.shared
+        )
+
+    def _move_at_once(
+        self,
+        connection: Connection,
+        c: MoveChange,
+        now: float,
+        values: dict[str, object],
+        deadline_from_now: bool,
+        notice: str,
+    ) -> None:
+        """PostgreSQL: the game's row moved on, the action added, the bot's turn rewritten and
+        the other processes' notice sent, in one statement (each round trip to the database
+        costs the server more CPU than the work itself); Conflict, with nothing done, unless
+        the game stands at ``c.version`` and ``c.ply``."""
+        params: dict[str, object] = {
+            "game_id": c.game_id,
+            "version": c.version,
+            "version_after": c.version + 1,
+            "at_moves": c.ply,
+            "ply": c.ply,
+            "seat": c.seat,
+            "action": c.action,
+            "standin_level": c.standin_level,
+            "job_version": c.version + 1,
+            "job_cost": max(0.0, c.bot_cost),
+            "job_ready": now + self.bot_jobs.delay,
+            "channel": NOTIFY_CHANNEL,
+            "payload": self.database.notice_of(c.game_id, c.version + 1, now, notice),
+        }
+        if deadline_from_now:  # a person's deadline_s from now
+            params["deadline_from"] = now
+        columns = tuple(sorted(values))
+        params.update({f"v_{name}": values[name] for name in columns})
+        statement = _move_statement(columns, deadline_from_now, c.bot_turn)
+        told = connection.execute(statement, params).all()
+        if len(told) != 1:
+            raise Conflict(f"game {c.game_id} is no longer at version {c.version}")
 
     def undo(self, change: UndoChange) -> float:
         """Forget the last action of the game (see :class:`UndoChange`)."""
