@@ -25,6 +25,7 @@ from typing import IO, Any
 
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.pool import ConnectionPoolEntry
@@ -319,7 +320,7 @@ def _ping_when_idle(engine: Engine) -> None:
     def connected(_dbapi: object, record: ConnectionPoolEntry) -> None:
         record.info["unused_since"] = time.monotonic()
 
-    def checked_out(dbapi: Any, record: ConnectionPoolEntry, _proxy: object) -> None:
+    def checked_out(dbapi: DBAPIConnection, record: ConnectionPoolEntry, _proxy: object) -> None:
         since = record.info.get("unused_since")
         if since is not None and time.monotonic() - since < PING_IDLE_SECONDS:
             return
