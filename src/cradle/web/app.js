@@ -114,13 +114,16 @@ function drawChrome() {
   select.onchange = (event) => { chooseLanguage(fieldValue(event)); };
 }
 
-window.addEventListener("hashchange", () => { route(); refreshWaiting(); });
+// The first screen opens once the language is known; an address changed before that (a link
+// followed while the page starts) is the one it opens: never two screens for one address.
+let started = false;
+window.addEventListener("hashchange", () => { if (started) { route(); refreshWaiting(); } });
 // A new language redraws everything at once: the fixed parts, the header, the screen.
-window.addEventListener("cradlelanguage", () => { drawChrome(); route(); refreshWaiting(); });
+window.addEventListener("cradlelanguage", () => { drawChrome(); if (started) { route(); refreshWaiting(); } });
 // Who this browser is first (a signed-in account's language is its own), then the language
 // (every word goes through it), then the header and the screen.
 api.me().catch(() => null).then(async (known) => {
   await startLanguage(known?.account?.language);
   drawChrome();
   await loadMe(known);
-}).finally(route);
+}).finally(() => { started = true; route(); });
