@@ -230,6 +230,11 @@ def test_a_turn_mails_link_opened_signed_out_comes_back_to_the_game(
     # The mail's link (#/play/ID), opened signed out: sign in, and the game opens.
     page.evaluate("localStorage.clear()")
     page.goto(f"{server.base}/#/play/{game_id}")
+    page.wait_for_selector("#no-seat-signin")
+    # A loaded machine may answer the header's waiting count, asked while signed in, after
+    # the session ended: 401, which the page takes quietly. Nothing else may go wrong.
+    assert all("401" in error for error in errors.errors), errors.errors
+    signed_out = len(errors.errors)
     page.click("#no-seat-signin")
     page.fill("#signin-name", "mailreader")
     page.fill("#signin-password", "a long enough password")
@@ -237,7 +242,7 @@ def test_a_turn_mails_link_opened_signed_out_comes_back_to_the_game(
     page.wait_for_selector(".tigris-board [role=button]")
     assert page.evaluate("location.hash") == f"#/play/{game_id}"
     page.screenshot(path=str(artifacts / "newcomer-signed-in-back-at-the-game.png"))
-    assert errors.errors == []
+    assert errors.errors[signed_out:] == []
     context.close()
 
 
