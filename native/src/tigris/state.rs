@@ -392,6 +392,10 @@ pub struct Realm {
     one: Bb,
     two: Bb,
     three: Bb,
+    /// The cells of every kingdom made or changed since the treasure check last found
+    /// nothing to take (`State::treasure_step`): a kingdom kept whole since then needs no
+    /// check (its treasures only leave, its leaders stay).
+    fresh: Bb,
     len: u8,
     valid: bool,
 }
@@ -406,6 +410,7 @@ impl Realm {
         one: Bb::EMPTY,
         two: Bb::EMPTY,
         three: Bb::EMPTY,
+        fresh: Bb::EMPTY,
         len: 0,
         valid: false,
     };
@@ -440,9 +445,11 @@ impl Realm {
         (self.one, self.two, self.three) = overlaps_of(self.nears());
     }
 
-    /// The kingdoms of the board with these connectors and leaders, kept when they fit.
+    /// The kingdoms of the board with these connectors and leaders, kept when they fit
+    /// (all of them fresh).
     fn of(connectors: Bb, leaders: Bb, kingdoms: &Regions) -> Realm {
         let mut realm = Realm::begin(connectors, leaders);
+        realm.fresh = connectors;
         for k in kingdoms.as_slice() {
             realm.push(*k, k.dilate());
         }
@@ -493,6 +500,7 @@ impl Realm {
             }
         }
         self.push(kingdom, near);
+        self.fresh |= kingdom;
         self.finish();
         true
     }
@@ -1070,6 +1078,25 @@ impl State {
         out
     }
 
+    /// The kingdoms kept in the state (in no set order) when they describe this board, whose
+    /// connectors are `connectors` (`self.connectors()`); None where they do not (a state
+    /// made another way, or more kingdoms than it keeps).
+    #[inline]
+    pub fn kept_kingdoms(&self, connectors: Bb) -> Option<&[Bb]> {
+        if self.realm.describes(connectors, self.leaders) {
+            Some(self.realm.kingdoms())
+        } else {
+            None
+        }
+    }
+
+    /// The state with its kept kingdoms forgotten (flooded afresh when next asked): the
+    /// tests' way to a state made otherwise.
+    #[cfg(test)]
+    pub(crate) fn forget_kingdoms(&mut self) {
+        self.realm = Realm::UNKNOWN;
+    }
+
     /// The kingdoms (in no set order), from the kept realm when it describes this board.
     #[inline]
     fn realm(&self) -> Regions {
@@ -1127,7 +1154,9 @@ impl State {
         // flooded from it, once (a piece met by a flood lies inside it: pieces are connected,
         // and one joins another only through the added cells). A kingdom kept whole keeps
         // its dilation; the others are dilated again.
+        // Every kingdom not kept whole is fresh for the treasure check.
         let mut covered = Bb::EMPTY;
+        let mut split = Bb::EMPTY;
         for &(k, d) in &old[..count] {
             if !k.meets(changed) {
                 if !k.meets(near) {
@@ -1141,6 +1170,7 @@ impl State {
             }
             split_kingdom(k, gone, leaders, |part| {
                 if !part.meets(near) {
+                    split |= part;
                     realm.push(part, part.dilate());
                 } else if !part.meets(covered) {
                     let (grown, dilated) = Bb::flood_dilated(part, connectors);
@@ -1157,6 +1187,7 @@ impl State {
                 realm.push(grown, dilated);
             }
         }
+        realm.fresh |= covered | split;
         realm.finish();
     }
 
@@ -2440,16 +2471,20 @@ impl State {
         let special = self.map().special;
         'again: loop {
             // only kingdoms with a trader and two treasures matter: the kingdoms of the
-            // traders, taken in the reference's order (by their lowest cell)
+            // traders, taken in the reference's order (by their lowest cell); of the kept
+            // kingdoms, only those made or changed since the check last found none
             if self.treasure.at_least_two() {
                 self.refresh_realm();
+                if self.realm.valid && !self.realm.fresh.any() {
+                    break; // no kingdom made or changed since the check last found none
+                }
                 let flooded;
-                let kingdoms = if self.realm.valid {
-                    self.realm.kingdoms()
+                let (kingdoms, fresh) = if self.realm.valid {
+                    (self.realm.kingdoms(), self.realm.fresh)
                 } else {
-                    // more kingdoms than the realm keeps
+                    // more kingdoms than the realm keeps: all of them checked
                     flooded = self.kingdoms();
-                    flooded.as_slice()
+                    (flooded.as_slice(), Bb::FULL)
                 };
                 let mut traders = Bb::EMPTY;
                 for seat in 0..self.n {
@@ -2460,11 +2495,12 @@ impl State {
                 // most often no trader's kingdom holds two treasures: nothing to order
                 let mut found = Regions::new();
                 for k in kingdoms {
-                    if k.meets(traders) && (*k & self.treasure).at_least_two() {
+                    if k.meets(fresh) && k.meets(traders) && (*k & self.treasure).at_least_two() {
                         found.push(*k);
                     }
                 }
                 if found.len == 0 {
+                    self.realm.fresh = Bb::EMPTY;
                     break;
                 }
                 let list = &mut found.items[..found.len];
@@ -2834,6 +2870,35 @@ mod realm_tests {
             }
         }
         assert!(updates > 10_000);
+    }
+
+    /// At every ply of random games (2 to 4 players, buildings and the wonder on and off), the
+    /// action applied to the state and to a copy that forgot its kingdoms (flooded afresh,
+    /// every kingdom checked for treasures) leaves the same state: the kept kingdoms and the
+    /// treasure check of the fresh ones only decide as the full recomputation does.
+    #[test]
+    fn every_action_leaves_the_state_a_copy_without_kept_kingdoms_reaches() {
+        let mut rng = SplitMix64::new(71);
+        let mut treasures = 0;
+        for game in 0..120 {
+            let options = Options {
+                buildings: game % 2 == 1,
+                wonder: game % 3 == 2,
+                ..Options::default()
+            };
+            let mut s = fresh_game(2 + game % 3, options, &mut rng);
+            while !s.over {
+                let moves = s.moves();
+                let id = moves.nth(rng.below(moves.count()));
+                let mut flooded = s.clone();
+                flooded.forget_kingdoms();
+                flooded.apply_legal(id, &mut NoEvents);
+                s.apply_move(&moves, id, &mut NoEvents);
+                assert_eq!(s, flooded, "game {game}");
+            }
+            treasures += s.treasures.iter().sum::<u32>();
+        }
+        assert!(treasures > 200, "{treasures}");
     }
 
     /// `joined_around` against a flood inside the 3×3 square: every ring of every cell of a

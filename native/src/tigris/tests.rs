@@ -425,7 +425,8 @@ fn hidden_tiles_are_redealt_keeping_every_size() {
 #[test]
 fn a_state_is_a_small_plain_value() {
     // clones are what tree search pays for: no heap, about a kilobyte and a quarter (the
-    // realm keeps its kingdoms with their dilations and overlaps)
+    // realm keeps its kingdoms with their dilations and overlaps, and which are fresh for
+    // the treasure check)
     assert!(
         std::mem::size_of::<State>() <= 1280,
         "{}",
