@@ -19,6 +19,7 @@ from cradle.ai.search.native import NativeSettings, native_search_for
 from cradle.ai.search.params import IsmctsParams
 from cradle.ai.search.worlds import believed_world, next_world
 from cradle.core.hidden import CanonicalRandom
+from cradle.games import get_game
 from tests.helpers.ai import (
     decision_positions,
     one_iteration_is_the_reference,
@@ -125,6 +126,36 @@ def test_a_tree_deals_its_worlds_from_one_generator_natively_as_in_the_reference
     )
     assert native[0] == first.to_position()
     assert native[1] != native[0]
+
+
+@pytest.mark.parametrize("game", ["tigris", "gheos"])
+def test_the_fast_dealer_is_an_explicit_option_of_the_native_search(game: str) -> None:
+    # fast_deal=1 deals the worlds with SplitMix64: a search of its own, legal and repeatable
+    # for a seed, whose trees differ from the default's (which deals the Python search's
+    # worlds); the Python search and a bot spec with it on the Python engine refuse it.
+    from cradle.ai.levels import make_bot_spec
+
+    state = decision_positions(game, 2, seed=4, count=2)[-1]
+    seat = state.to_move
+    budget = Budget(iterations=150)
+    fast = IsmctsParams(fast_deal=True, stop=False)
+    result = search(state, seat, budget, fast, seed=2)
+    assert sum(row.visits for row in result.actions) == 150
+    assert {row.action for row in result.actions} <= set(state.legal_actions())
+    assert search(state, seat, budget, fast, seed=2).actions == result.actions
+    canonical = search(state, seat, budget, IsmctsParams(stop=False), seed=2)
+    assert canonical.actions != result.actions
+    assert search(state, seat, budget, replace(fast, fast_deal=False), seed=2).actions == (
+        canonical.actions
+    )
+    with pytest.raises(ValueError, match="fast_deal=1 needs the native search"):
+        search(state, seat, budget, replace(fast, native=False), seed=2)
+    bot = make_bot_spec("ismcts@40/fast_deal=1", seed=3)
+    assert isinstance(bot, IsmctsBot) and bot.params.fast_deal
+    assert bot.choose(state, seat) in state.legal_actions()
+    python = get_game(game).from_position(state.to_position(), engine="python")
+    with pytest.raises(ValueError, match="fast_deal"):
+        bot.choose(python, seat)
 
 
 def test_trees_on_threads_add_their_statistics() -> None:

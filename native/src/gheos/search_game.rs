@@ -6,9 +6,8 @@ use std::convert::Infallible;
 
 use super::knowledge::{self, Draw, Value};
 use super::state::State;
-use crate::cpython_random::CpythonRandom;
 use crate::search::batched::SelfPlayGame;
-use crate::search::SearchGame;
+use crate::search::{Dealer, SearchGame};
 use crate::splitmix::SplitMix64;
 
 impl Draw for SplitMix64 {
@@ -26,12 +25,12 @@ impl State {
     /// (the unseen tiles sorted, then dealt again as `CanonicalRandom(seed)` shuffles), so the
     /// world depends on what the observer knows and on `seed` only.
     pub fn determinize(&self, observer: usize, seed: u64) -> State {
-        self.deal_world(observer, &mut CpythonRandom::from_u64(seed))
+        self.deal_world(observer, &mut Dealer::canonical(seed))
     }
 
-    /// A world `observer` cannot tell from this one, dealt from `dealer` as
-    /// `sample_hidden(observer, dealer)` deals from a `CanonicalRandom`.
-    pub fn deal_world(&self, observer: usize, dealer: &mut CpythonRandom) -> State {
+    /// A world `observer` cannot tell from this one, dealt from `dealer` (canonical: as
+    /// `sample_hidden(observer, dealer)` deals from a `CanonicalRandom`).
+    pub fn deal_world(&self, observer: usize, dealer: &mut Dealer) -> State {
         let dealt: Result<State, Infallible> = self.redeal_hidden(Some(observer), &mut |items| {
             sort_tiles(items);
             dealer.shuffle(items);
@@ -119,7 +118,7 @@ impl SearchGame for World {
         self.s.apply_legal(id, &mut Log::new(false));
     }
 
-    fn deal(&self, observer: usize, dealer: &mut CpythonRandom) -> Self {
+    fn deal(&self, observer: usize, dealer: &mut Dealer) -> Self {
         World {
             s: self.s.deal_world(observer, dealer),
             judge: self.judge,

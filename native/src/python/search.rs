@@ -126,6 +126,8 @@ pub struct Settings {
     urgent: bool,
     #[pyo3(attribute)]
     stop: bool,
+    #[pyo3(attribute)]
+    fast_deal: bool,
 }
 
 impl Settings {
@@ -155,6 +157,7 @@ impl Settings {
             batch: self.batch,
             urgent: self.urgent,
             stop: self.stop,
+            fast_deal: self.fast_deal,
         })
     }
 }

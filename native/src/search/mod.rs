@@ -44,10 +44,10 @@ pub trait SearchGame: Clone + Send {
         ids.iter().position(|&a| a == id).map(|i| i as u32)
     }
     fn apply_quiet(&mut self, id: u32);
-    /// A world `observer` cannot tell from this state, dealt from `dealer` (as
+    /// A world `observer` cannot tell from this state, dealt from `dealer` (canonical: as
     /// `sample_hidden(observer, dealer)` with a `CanonicalRandom`): a tree deals every world
     /// from one generator, each world going on where the last one stopped.
-    fn deal(&self, observer: usize, dealer: &mut CpythonRandom) -> Self;
+    fn deal(&self, observer: usize, dealer: &mut Dealer) -> Self;
     /// Move priors of the seat to move for `ids` (all legal here), as the Python Knowledge.priors.
     fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>);
     /// A decision in progress that the quick policy settles before judging (Knowledge.unsettled).
@@ -147,7 +147,7 @@ pub fn tree_worlds<G: SearchGame>(
     if observer >= root.players() {
         return Err(format!("no seat {observer}"));
     }
-    let mut dealer = CpythonRandom::from_u64(seed);
+    let mut dealer = Dealer::canonical(seed);
     Ok((0..count)
         .map(|_| root.deal(observer, &mut dealer))
         .collect())
@@ -182,6 +182,53 @@ pub fn pairwise_chances(values: &[f64], temperature: f64) -> [f64; 4] {
 }
 
 pub use crate::cpython_random::CpythonRandom;
+
+/// Where a tree's worlds come from: one generator for all of them, seeded by the tree.
+pub enum Dealer {
+    /// CPython's Mersenne Twister seeded as `CanonicalRandom(seed)`: the Python search's
+    /// worlds for the same seed (the default). Boxed: 2.5 KB of state, made once a tree.
+    Canonical(Box<CpythonRandom>),
+    /// SplitMix64 (`Params::fast_deal`, an explicit option): other worlds, from the same
+    /// distribution, dealt without the Mersenne Twister.
+    Fast(SplitMix64),
+}
+
+impl Dealer {
+    /// The dealer of `CanonicalRandom(seed)`.
+    pub fn canonical(seed: u64) -> Dealer {
+        Dealer::Canonical(Box::new(CpythonRandom::from_u64(seed)))
+    }
+
+    /// The dealer a tree seeds with `seed`: canonical, or SplitMix64 where `fast`.
+    pub fn seeded(seed: u64, fast: bool) -> Dealer {
+        if fast {
+            Dealer::Fast(SplitMix64::new(seed))
+        } else {
+            Dealer::canonical(seed)
+        }
+    }
+
+    /// A uniform shuffle of `items` (canonical: `random.shuffle`'s draws).
+    #[inline]
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        match self {
+            Dealer::Canonical(rng) => rng.shuffle(items),
+            Dealer::Fast(rng) => {
+                let n = items.len();
+                rng.sample_prefix(items, n);
+            }
+        }
+    }
+
+    /// 64 random bits (canonical: `getrandbits(64)`).
+    #[inline]
+    pub fn getrandbits64(&mut self) -> u64 {
+        match self {
+            Dealer::Canonical(rng) => rng.getrandbits64(),
+            Dealer::Fast(rng) => rng.next_u64(),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

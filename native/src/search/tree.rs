@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::{CpythonRandom, Learned, ModelScratch, RootNoise, SearchGame};
+use super::{Dealer, Learned, ModelScratch, RootNoise, SearchGame};
 use crate::splitmix::SplitMix64;
 
 /// The search's settings (`cradle.ai.search.params.IsmctsParams`), with the game's defaults
@@ -30,6 +30,10 @@ pub struct Params {
     /// later iteration could change the move played (the most visited one). Off: it runs to
     /// the end of its budget.
     pub stop: bool,
+    /// The worlds dealt by SplitMix64 rather than by CPython's Mersenne Twister
+    /// ([`Dealer::Fast`]): faster, other worlds than the Python search's for the same seed.
+    /// Off by default.
+    pub fast_deal: bool,
 }
 
 impl Default for Params {
@@ -44,6 +48,7 @@ impl Default for Params {
             batch: 48,
             urgent: false,
             stop: false,
+            fast_deal: false,
         }
     }
 }
@@ -427,7 +432,7 @@ pub struct Tree<G: SearchGame> {
     pub iterations: u64,
     /// Where the worlds come from: seeded by the tree's first draw, then going on from world
     /// to world (a generator seeded for every world would cost a fifth of an iteration).
-    dealer: Option<CpythonRandom>,
+    dealer: Option<Dealer>,
     // Scratch space, kept between iterations.
     legal: Marks,
     kids: Marks,
@@ -610,10 +615,10 @@ impl<G: SearchGame> Tree<G> {
 
     /// The next world this tree deals from its root.
     pub fn next_world(&mut self) -> G {
-        let rng = &mut self.rng;
+        let (rng, fast) = (&mut self.rng, self.params.fast_deal);
         let dealer = self
             .dealer
-            .get_or_insert_with(|| CpythonRandom::from_u64(rng.next_u64()));
+            .get_or_insert_with(|| Dealer::seeded(rng.next_u64(), fast));
         self.root.deal(self.seat, dealer)
     }
 
@@ -1234,7 +1239,7 @@ pub(crate) mod tests {
             self.left -= id;
             self.mover = 1 - self.mover;
         }
-        fn deal(&self, _observer: usize, _dealer: &mut CpythonRandom) -> Nim {
+        fn deal(&self, _observer: usize, _dealer: &mut Dealer) -> Nim {
             self.clone()
         }
         fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
@@ -1281,7 +1286,7 @@ pub(crate) mod tests {
             self.ones += id;
             self.moves += 1;
         }
-        fn deal(&self, _observer: usize, _dealer: &mut CpythonRandom) -> Words {
+        fn deal(&self, _observer: usize, _dealer: &mut Dealer) -> Words {
             self.clone()
         }
         fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
@@ -1609,7 +1614,7 @@ pub(crate) mod tests {
         fn apply_quiet(&mut self, _id: u32) {
             self.moves += 1;
         }
-        fn deal(&self, _observer: usize, _dealer: &mut CpythonRandom) -> Wide {
+        fn deal(&self, _observer: usize, _dealer: &mut Dealer) -> Wide {
             self.clone()
         }
         fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {

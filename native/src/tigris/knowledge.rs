@@ -15,7 +15,7 @@ use super::state::{Moves, PendingKind, State};
 use crate::cpython_random::CpythonRandom;
 use crate::search::batched::SelfPlayGame;
 use crate::search::model::{self, TIGRIS_FEATURES};
-use crate::search::{pairwise_chances, SearchGame};
+use crate::search::{pairwise_chances, Dealer, SearchGame};
 use crate::splitmix::SplitMix64;
 
 /// The colours of the leaders in the order the evaluation visits them: king, priest, farmer,
@@ -267,9 +267,22 @@ impl<'s> Reading<'s> {
             mut monuments,
         } = Lists::kept();
         first.push(0);
+        // The kingdoms the state keeps are regions already: only the regions without a
+        // leader are flooded (within what the kingdoms leave).
+        let kept = s.kept_kingdoms(connectors).unwrap_or_default();
+        let in_kingdoms = kept.iter().fold(Bb::EMPTY, |all, k| all | *k);
+        let leaderless = connectors.minus(in_kingdoms);
         let mut rest = connectors;
         while let Some(start) = rest.first() {
-            let cells = Bb::flood(Bb::cell(start), connectors);
+            let kingdom = if in_kingdoms.has(start) {
+                kept.iter().find(|k| k.has(start))
+            } else {
+                None
+            };
+            let cells = match kingdom {
+                Some(k) => *k,
+                None => Bb::flood(Bb::cell(start), leaderless),
+            };
             rest = rest.minus(cells);
             let k = counts.len() as i16;
             for c in cells.iter() {
@@ -1247,7 +1260,7 @@ impl World {
     /// belief `believed_world(.., seed)`.
     pub fn determinize(&self, observer: usize, seed: u64) -> World {
         match self.tilts {
-            None => self.deal(observer, &mut CpythonRandom::new(u128::from(seed))),
+            None => self.deal(observer, &mut Dealer::canonical(seed)),
             Some(_) => self.believed(observer, seed),
         }
     }
@@ -1317,7 +1330,7 @@ impl SearchGame for World {
         self.s.apply_legal(id as u16, &mut NoEvents);
     }
 
-    fn deal(&self, observer: usize, dealer: &mut CpythonRandom) -> World {
+    fn deal(&self, observer: usize, dealer: &mut Dealer) -> World {
         // As sample_hidden(observer, dealer) with a CanonicalRandom: the pool sorted, then
         // shuffled; with a belief, as cradle.ai.search.worlds.believed_world from the next 64 bits.
         if self.tilts.is_some() {
@@ -1444,6 +1457,64 @@ mod tests {
         assert_ne!(a.s, world.determinize(seat, 12).s);
     }
 
+    /// Along random games of 2 to 4 players, at every ply: a reading of the state, whose
+    /// kingdoms are read from what the state keeps, is the reading of a copy that keeps
+    /// none (every region flooded), list for list, and values the seats alike.
+    #[test]
+    fn a_reading_from_the_kept_kingdoms_is_the_flooded_one() {
+        let mut rng = SplitMix64::new(21);
+        let mut kept = 0;
+        for (seed, players) in [(1, 2), (2, 3), (3, 4), (4, 2), (5, 2)] {
+            let mut s = game(seed, players).s;
+            while !s.over {
+                let mut flooded = s.clone();
+                flooded.forget_kingdoms();
+                kept += usize::from(s.kept_kingdoms(s.connectors()).is_some());
+                assert!(flooded.kept_kingdoms(flooded.connectors()).is_none());
+                let (a, b) = (Reading::read(&s), Reading::read(&flooded));
+                assert_eq!(a.comp, b.comp);
+                assert_eq!(a.counts, b.counts);
+                assert_eq!(a.leaders, b.leaders);
+                assert_eq!(a.first, b.first);
+                assert_eq!(a.treasures_in, b.treasures_in);
+                assert_eq!(a.monuments, b.monuments);
+                assert_eq!(a.remaining, b.remaining);
+                assert_eq!(a.values(), b.values());
+                drop((a, b));
+                let ids = s.legal_ids();
+                s.apply_legal(ids[rng.below(ids.len())], &mut NoEvents);
+            }
+        }
+        assert!(kept > 400, "{kept}");
+    }
+
+    /// The fast dealer deals worlds the observer cannot tell from the root (its own hand and
+    /// everything public kept, the hidden tiles the same multiset), other worlds than the
+    /// canonical dealer's, and the same worlds again from the same seed.
+    #[test]
+    fn the_fast_dealer_deals_the_same_hidden_tiles_otherwise() {
+        let world = game(6, 3);
+        let seat = world.s.to_move();
+        let pool = |w: &World| {
+            let mut tiles = w.s.hidden_pool(seat as i64);
+            tiles.sort_unstable();
+            tiles
+        };
+        let (mut fast, mut again) = (Dealer::seeded(9, true), Dealer::seeded(9, true));
+        let mut canonical = Dealer::seeded(9, false);
+        let mut differ = 0;
+        for _ in 0..20 {
+            let dealt = world.deal(seat, &mut fast);
+            assert_eq!(dealt.s, world.deal(seat, &mut again).s);
+            assert_eq!(dealt.s.hands[seat], world.s.hands[seat]);
+            assert_eq!(dealt.s.points, world.s.points);
+            assert_eq!(dealt.s.bag.len(), world.s.bag.len());
+            assert_eq!(pool(&dealt), pool(&world));
+            differ += usize::from(dealt.s != world.deal(seat, &mut canonical).s);
+        }
+        assert!(differ >= 18, "{differ}");
+    }
+
     #[test]
     fn counted_moves_answer_as_the_listing() {
         // Along random games of 2 to 4 players: the count, and each id's place (the id on a
@@ -1502,7 +1573,7 @@ mod tests {
         fn apply_quiet(&mut self, id: u32) {
             self.0.apply_quiet(id);
         }
-        fn deal(&self, observer: usize, dealer: &mut CpythonRandom) -> Listed {
+        fn deal(&self, observer: usize, dealer: &mut Dealer) -> Listed {
             Listed(self.0.deal(observer, dealer))
         }
         fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {

@@ -246,11 +246,16 @@ def search(
 
 
 def needs_native(params: IsmctsParams) -> None:
-    """A model plays in the native search only: a clear error where the Python one would run."""
+    """A model and the fast dealer are the native search's only: a clear error where the
+    Python one would run."""
     if params.model is not None:
         raise ValueError(
             f"model={params.model} needs the native search: a native state (engine='native') "
             "and native=1"
+        )
+    if params.fast_deal:
+        raise ValueError(
+            "fast_deal=1 needs the native search: a native state (engine='native') and native=1"
         )
 
 

@@ -46,6 +46,7 @@ class NativeSettings:
     batch: int
     urgent: bool
     stop: bool
+    fast_deal: bool = False
 
 
 def native_settings(params: IsmctsParams, knowledge: Knowledge, trees: int) -> NativeSettings:
@@ -61,6 +62,7 @@ def native_settings(params: IsmctsParams, knowledge: Knowledge, trees: int) -> N
         batch=batch_of(params, knowledge),
         urgent=bool(params.urgent),
         stop=bool(params.stop) and trees == 1,
+        fast_deal=bool(params.fast_deal),
     )
 
 

@@ -68,6 +68,10 @@ class IsmctsParams:
     # evaluation by ``blend`` (0: priors only; 1: its values alone), or alone with ``learned``.
     model: str | None = None
     blend: float = 0.5
+    # The native search deals its worlds with SplitMix64 instead of CPython's Mersenne
+    # Twister: faster, the same distribution, but not the Python search's worlds for the same
+    # seed (so not the same trees or moves); off keeps them the same. The native search only.
+    fast_deal: bool = False
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.blend <= 1.0:
@@ -77,7 +81,7 @@ class IsmctsParams:
                 f"value is 1 or 2 (Tigris), 1 or 4 (Gheos), not {self.value}"
                 + (f": {REMOVED_VALUES[self.value]}" if self.value in REMOVED_VALUES else "")
             )
-        for name in ("learned", "belief", "sure", "urgent", "stop", "native"):
+        for name in ("learned", "belief", "sure", "urgent", "stop", "native", "fast_deal"):
             if getattr(self, name) not in (False, True):
                 raise ValueError(f"{name} is 0 or 1, not {getattr(self, name)}")
             object.__setattr__(self, name, bool(getattr(self, name)))  # 0 and 1 as switches
