@@ -386,20 +386,13 @@ pub(super) fn area_dict<'py>(
     game: &State,
     root: usize,
     index: u8,
-    tiles: usize,
+    tiles: u16,
 ) -> PyResult<Bound<'py, PyDict>> {
     let area = game.stats(root);
     let d = PyDict::new(py);
     d.set_item(intern!(py, "area"), index)?;
     d.set_item(intern!(py, "ref"), area_ref(game, root))?;
-    let kind = if area.continent() {
-        "continent"
-    } else if area.island() {
-        "island"
-    } else {
-        "land"
-    };
-    d.set_item(intern!(py, "kind"), kind)?;
+    d.set_item(intern!(py, "kind"), area.kind())?;
     d.set_item(intern!(py, "tiles"), tiles)?;
     d.set_item(intern!(py, "wheat"), area.wheat)?;
     d.set_item(intern!(py, "cup"), area.cup)?;
@@ -407,22 +400,6 @@ pub(super) fn area_dict<'py>(
     d.set_item(intern!(py, "pyramid"), area.pyramid)?;
     d.set_item(intern!(py, "civ"), game.occupant(root).map(colour_name))?;
     Ok(d)
-}
-
-/// Root -> how many tiles its area spans.
-pub(super) fn tile_counts(game: &State) -> Vec<usize> {
-    let mut counts = vec![0usize; crate::gheos::board::MAX_NODES];
-    for slot in 0..game.board.slots() {
-        let mut seen = [NONE; 3];
-        for k in 0..game.regions_at(slot) {
-            let root = game.areas.of(node(slot, k));
-            if !seen.contains(&(root as u8)) {
-                seen[usize::from(k)] = root as u8;
-                counts[root] += 1;
-            }
-        }
-    }
-    counts
 }
 
 pub(super) fn tile_dict<'py>(
@@ -586,7 +563,7 @@ pub(super) fn view_dict<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let seat = seat_index(game, seat)?;
     let index = game.area_index();
-    let counts = tile_counts(game);
+    let counts = game.area_spans();
     let d = PyDict::new(py);
     d.set_item(intern!(py, "game"), "gheos")?;
     d.set_item(intern!(py, "seat"), seat)?;
@@ -712,7 +689,7 @@ pub(super) fn summary_dict<'py>(py: Python<'py>, game: &State) -> PyResult<Bound
     for (i, &root) in roots.iter().enumerate() {
         index[root] = i as u8;
     }
-    let mut counts: Option<Vec<usize>> = None;
+    let mut counts: Option<[u16; crate::gheos::board::MAX_NODES]> = None;
     let d = PyDict::new(py);
     d.set_item(intern!(py, "game"), "gheos")?;
     d.set_item(intern!(py, "players"), PyList::new(py, game.names.iter())?)?;
@@ -722,7 +699,7 @@ pub(super) fn summary_dict<'py>(py: Python<'py>, game: &State) -> PyResult<Bound
     let areas = PyList::empty(py);
     for (i, &root) in roots.iter().enumerate() {
         if game.occupant(root).is_some() || game.stats(root).continent() {
-            let counts = counts.get_or_insert_with(|| tile_counts(game));
+            let counts = counts.get_or_insert_with(|| game.area_spans());
             areas.append(area_dict(py, game, root, i as u8, counts[root])?)?;
         }
     }
