@@ -16,6 +16,7 @@ use crate::gheos::notation::{self, ascii_words, Host, Int, Plain, Refusal};
 use crate::gheos::parts::{ConflictParts, Parts};
 use crate::gheos::state::{Phase, State, EPOCH, EPOCH_TILES, FOLLOWERS};
 use crate::gheos::tiles::{Region, Tile, TileSet, NO_TEMPLE, SYMBOLS};
+use crate::python::cached;
 use crate::text::py_repr;
 
 // -- Python objects the engine borrows from the reference -------------------------------------
@@ -44,18 +45,6 @@ pub(super) fn refusal(py: Python<'_>, refusal: Refusal) -> PyErr {
         Refusal::Malformed(text) => malformed_action(py, &text),
         Refusal::Disallowed(text) => raised(py, &DISALLOWED_ACTION, "DisallowedAction", &text),
     }
-}
-
-pub(super) fn cached<'py>(
-    py: Python<'py>,
-    cell: &'static PyOnceLock<Py<PyAny>>,
-    module: &str,
-    name: &str,
-) -> PyResult<Bound<'py, PyAny>> {
-    let found = cell.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
-        Ok(py.import(module)?.getattr(name)?.unbind())
-    })?;
-    Ok(found.bind(py).clone())
 }
 
 /// Python's text rules, asked of Python itself for text beyond ASCII.
