@@ -226,15 +226,7 @@ impl Expert {
             .filter(|&o| o != seat)
             .map(|o| self.standing(s, board, o))
             .collect();
-        if others.is_empty() {
-            return mine;
-        }
-        let best = others.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let mut sum = 0.0;
-        for o in &others {
-            sum += o;
-        }
-        mine - 0.6 * best - 0.4 * sum / others.len() as f64
+        against(mine, &others)
     }
 
     /// `_look`: the value after `id`, a started conflict judged by the chance to win it.
@@ -550,6 +542,20 @@ impl Expert {
 }
 
 /// The pending revolt or war, if any.
+/// A seat's standing `mine` judged against the others': less 0.6 of the best of theirs and
+/// 0.4 of their mean (alone at the table, its own).
+fn against(mine: f64, others: &[f64]) -> f64 {
+    if others.is_empty() {
+        return mine;
+    }
+    let best = others.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut sum = 0.0;
+    for o in others {
+        sum += o;
+    }
+    mine - 0.6 * best - 0.4 * sum / others.len() as f64
+}
+
 fn conflict(s: &State) -> Option<&Pending> {
     s.pending
         .as_ref()
@@ -699,15 +705,7 @@ impl Worth {
             .filter(|&s| s != seat)
             .map(|s| self.standing(s))
             .collect();
-        if others.is_empty() {
-            return mine;
-        }
-        let best = others.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let mut sum = 0.0;
-        for o in &others {
-            sum += o;
-        }
-        mine - 0.6 * best - 0.4 * sum / others.len() as f64
+        against(mine, &others)
     }
 
     fn cup_score(&self, seat: usize) -> i64 {
