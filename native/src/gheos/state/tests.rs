@@ -8,6 +8,17 @@ use crate::gheos::notation::{ascii_words, Plain};
 use crate::gheos::parts::Parts;
 use crate::gheos::tiles::packaged;
 
+/// A game of 2 to 4 players (by `seed`) dealt with `seed`, and the random numbers to play it
+/// with.
+fn random_game(tiles: &Arc<TileSet>, seed: u32) -> (State, SplitMix64) {
+    let names = ["a", "b", "c", "d"][..2 + seed as usize % 3]
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    let game = State::deal(tiles.clone(), names, &[seed]);
+    (game, SplitMix64::new(u64::from(seed)))
+}
+
 fn cell(row: i64, col: i64) -> u16 {
     cell_index(row, col).unwrap()
 }
@@ -201,12 +212,7 @@ fn the_quick_checks_agree_with_the_plan() {
     let tiles = packaged();
     let mut checked = 0;
     for seed in 0..300u32 {
-        let names = ["a", "b", "c", "d"][..2 + seed as usize % 3]
-            .iter()
-            .map(|n| n.to_string())
-            .collect();
-        let mut game = State::deal(tiles.clone(), names, &[seed]);
-        let mut rng = SplitMix64::new(u64::from(seed));
+        let (mut game, mut rng) = random_game(&tiles, seed);
         let mut ids = Vec::new();
         while !game.is_over() {
             game.legal_ids(&mut ids);
@@ -436,12 +442,7 @@ fn the_kept_and_replaced_areas_equal_areas_built_from_scratch() {
     let tiles = packaged();
     let mut replacements = 0;
     for seed in 0..60u32 {
-        let names = ["a", "b", "c", "d"][..2 + seed as usize % 3]
-            .iter()
-            .map(|n| n.to_string())
-            .collect();
-        let mut game = State::deal(tiles.clone(), names, &[seed]);
-        let mut rng = SplitMix64::new(u64::from(seed));
+        let (mut game, mut rng) = random_game(&tiles, seed);
         let mut ids = Vec::new();
         while !game.is_over() {
             let built = Areas::build(&game.board, &game.tiles, None);
