@@ -5,24 +5,18 @@
 //!
 //! With a number of games it stops there (a fixed workload, e.g. for callgrind).
 
-use std::sync::Arc;
+mod common;
+
+use common::{arg, packaged_tiles};
+
 use std::time::Instant;
 
-use _native::gheos::tiles::TileSet;
 use _native::gheos::State;
 
 fn main() {
-    let seconds: f64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3.0);
-    let most: u64 = std::env::args()
-        .nth(2)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(u64::MAX);
-    let tiles = TileSet::parse(include_str!("../../src/cradle/gheos/data/tiles.txt"))
-        .expect("the packaged tile set reads");
-    let tiles = Arc::new(tiles);
+    let seconds: f64 = arg(1, 3.0);
+    let most: u64 = arg(2, u64::MAX);
+    let tiles = packaged_tiles();
     let names = vec!["p0".to_string(), "p1".to_string()];
     let (mut games, mut actions) = (0u64, 0u64);
     let start = Instant::now();

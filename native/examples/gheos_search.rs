@@ -7,30 +7,25 @@
 //! With `iterations`, each position is searched that many iterations instead of for a time
 //! (the same trees on every build: for callgrind).
 
+mod common;
+
+use common::{arg, packaged_tiles};
+
 use std::time::Instant;
 
 use _native::gheos::events::Log;
 use _native::gheos::knowledge::{Value, BATCH, PLAYOUT, ROLLOUT};
 use _native::gheos::search_game::{Judge, World};
-use _native::gheos::tiles::TileSet;
 use _native::gheos::State;
 use _native::search::{search, Budget, Params};
 use _native::splitmix::SplitMix64;
 
 fn main() {
-    let players: usize = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2);
-    let seconds: f64 = std::env::args()
-        .nth(2)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(6.0);
+    let players: usize = arg(1, 2);
+    let seconds: f64 = arg(2, 6.0);
     let fixed: Option<u64> = std::env::args().nth(3).and_then(|s| s.parse().ok());
     let names: Vec<String> = (0..players).map(|s| format!("p{s}")).collect();
-    let tiles = TileSet::parse(include_str!("../../src/cradle/gheos/data/tiles.txt"))
-        .expect("the packaged tile set reads");
-    let tiles = std::sync::Arc::new(tiles);
+    let tiles = packaged_tiles();
     let fresh = || State::deal(tiles.clone(), names.clone(), &[1]);
     let mut legal = Vec::new();
     let mut log = Log::new(false);

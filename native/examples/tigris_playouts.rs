@@ -5,6 +5,10 @@
 //!
 //! With a number of games it stops there (a fixed workload, e.g. for callgrind).
 
+mod common;
+
+use common::arg;
+
 use std::time::Instant;
 
 use _native::splitmix::SplitMix64;
@@ -12,14 +16,8 @@ use _native::tigris::playout::fresh_game;
 use _native::tigris::state::Options;
 
 fn main() {
-    let seconds: f64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3.0);
-    let most: u64 = std::env::args()
-        .nth(2)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(u64::MAX);
+    let seconds: f64 = arg(1, 3.0);
+    let most: u64 = arg(2, u64::MAX);
     let mut rng = SplitMix64::new(1);
     let (mut games, mut actions) = (0u64, 0u64);
     let start = Instant::now();
