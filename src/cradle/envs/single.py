@@ -50,12 +50,12 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from cradle.core import native
 from cradle.core.contract import GameState
 from cradle.core.results import ranking_utilities
+from cradle.envs.batched import BatchedEnv
 from cradle.envs.first import check_first_player, new_game
 from cradle.envs.gheos_compact import COMPACT_COUNT
 from cradle.envs.spec import FloatArray, VectorStep, batch_ids, get_spec
@@ -118,10 +118,8 @@ def _make_bot(spec: str, seed: int) -> _Bot:
     return bot
 
 
-class CradleSingleVecEnv(VectorEnv):
+class CradleSingleVecEnv(BatchedEnv):
     """``num_envs`` games of ``game``, one learner seat each, opponents played in ``step``."""
-
-    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
 
     def __init__(
         self,
@@ -386,8 +384,7 @@ class CradleSingleVecEnv(VectorEnv):
         return self._masks.astype(bool)
 
     def step(self, actions: npt.ArrayLike) -> VectorStep[Observations]:
-        if self._batch is None:
-            raise RuntimeError("call reset() before step()")
+        self._check_started("step()")
         ids = batch_ids(actions, self.num_envs)
         resetting = self._autoreset.copy()
         live = ~resetting
@@ -432,22 +429,11 @@ class CradleSingleVecEnv(VectorEnv):
     def random_actions(self, draws: npt.NDArray[np.uint64]) -> IntArray:
         """A uniform random legal id of the learner in each game (the legal id at
         ``draws[i]`` modulo the count; 0 where the learner has none), drawn natively."""
-        if self._batch is None:
-            raise RuntimeError("call reset() before using the environment")
+        self._check_started()
         out = np.zeros(self.num_envs, np.int64)
         self._batch.random_actions(np.asarray(draws, np.uint64), out, self.compact)
         out[~self._masks.any(axis=1)] = 0
         return out
-
-    def game_state(self, index: int) -> GameState:
-        """The native state of game ``index`` (changing it changes the environment)."""
-        if self._batch is None:
-            raise RuntimeError("call reset() before using the environment")
-        state: GameState = self._batch.get(index)
-        return state
-
-    def close_extras(self, **kwargs: object) -> None:
-        self._batch = None
 
 
 class CradleSingleEnv(gymnasium.Env[Observations, np.int64]):
