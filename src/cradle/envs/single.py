@@ -55,10 +55,10 @@ from gymnasium.vector.utils import batch_space
 from cradle.core import native
 from cradle.core.contract import GameState
 from cradle.core.results import ranking_utilities
-from cradle.envs.batched import BatchedEnv
+from cradle.envs.batched import BatchedEnv, checked_spec
 from cradle.envs.first import check_first_player, new_game
 from cradle.envs.gheos_compact import COMPACT_COUNT
-from cradle.envs.spec import FloatArray, VectorStep, batch_ids, get_spec
+from cradle.envs.spec import FloatArray, VectorStep, batch_ids
 from cradle.envs.tensors import (
     board_apart,
     board_bounds,
@@ -149,25 +149,17 @@ class CradleSingleVecEnv(BatchedEnv):
         self.illegal = illegal
         self.normalize = bool(normalize)
         self.observation = observation
-        if not native.available():
-            raise native.NativeMissing("the single-agent environments need the native engines")
-        spec = get_spec(game)
-        module = spec.module
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
-        if isinstance(players, bool) or not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
-            raise ValueError(
-                f"{game} is for {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players, "
-                f"not {players!r}"
-            )
+        spec = checked_spec(
+            game,
+            num_envs,
+            players,
+            options,
+            "the single-agent environments need the native engines",
+        )
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
         ):
             raise ValueError(f"seat must be None (drawn) or 0..{players - 1}, not {seat!r}")
-        unknown = set(options) - set(spec.option_defaults())
-        if unknown:
-            known = ", ".join(sorted(spec.option_defaults())) or "none"
-            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} (known: {known})")
         self.game_spec = spec
         self.game = game
         self.num_envs = num_envs

@@ -36,10 +36,10 @@ from gymnasium.vector.utils import batch_space
 from cradle.core import native
 from cradle.core.contract import GameState
 from cradle.core.results import ranking_utilities
-from cradle.envs.batched import BatchedEnv
+from cradle.envs.batched import BatchedEnv, checked_spec
 from cradle.envs.first import check_first_player, new_game
 from cradle.envs.gheos_compact import COMPACT_COUNT
-from cradle.envs.spec import FloatArray, VectorStep, batch_ids, get_spec
+from cradle.envs.spec import FloatArray, VectorStep, batch_ids
 from cradle.envs.tensors import (
     board_apart,
     board_bounds,
@@ -91,21 +91,9 @@ class CradleVectorEnv(BatchedEnv):
                 f"actions must be 'engine' (or 'compact' in Gheos), not {actions!r} in {game}"
             )
         self.compact = actions == "compact"
-        if not native.available():
-            raise native.NativeMissing("the vectorised environment needs the native engines")
-        spec = get_spec(game)
-        module = spec.module
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
-        if isinstance(players, bool) or not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
-            raise ValueError(
-                f"{game} is for {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players, "
-                f"not {players!r}"
-            )
-        unknown = set(options) - set(spec.option_defaults())
-        if unknown:
-            known = ", ".join(sorted(spec.option_defaults())) or "none"
-            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} (known: {known})")
+        spec = checked_spec(
+            game, num_envs, players, options, "the vectorised environment needs the native engines"
+        )
         self.game_spec = spec
         self.first_player = check_first_player(first_player, players)
         self.game = game
