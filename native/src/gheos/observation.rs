@@ -160,12 +160,7 @@ pub fn observe(game: &State, seat: usize, out: &mut [f32]) {
     let phase = Phase::ALL.iter().position(|&p| p == game.phase);
     f[F_PHASE + phase.unwrap_or(0)] = 1.0;
     f[F_STACK] = game.stack.len() as f32;
-    let epochs_left = game
-        .stack
-        .as_slice()
-        .iter()
-        .filter(|&&t| t == EPOCH)
-        .count();
+    let epochs_left = game.epochs_in_stack();
     f[F_STACK_EPOCHS] = epochs_left as f32;
     f[F_EPOCHS_DRAWN] = f32::from(game.epochs);
     f[F_END_EPOCH] = f32::from(game.end_epoch());

@@ -213,8 +213,7 @@ mod tests {
         let world = g.determinize(1, 5);
         assert_eq!(world.sorted_hand(1), g.sorted_hand(1));
         assert_eq!(world.stack.len(), g.stack.len());
-        let epochs = |x: &State| x.stack.as_slice().iter().filter(|&&t| t == EPOCH).count();
-        assert_eq!(epochs(&world), epochs(&g));
+        assert_eq!(world.epochs_in_stack(), g.epochs_in_stack());
         let (mut a, mut b) = (hidden(&g, 1), hidden(&world, 1));
         let all = |h: &mut (Vec<Vec<u8>>, Vec<u8>)| {
             let mut v: Vec<u8> = h.0.concat();

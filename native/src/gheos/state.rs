@@ -432,6 +432,15 @@ impl State {
         index
     }
 
+    /// How many epoch tiles the stack still holds.
+    pub fn epochs_in_stack(&self) -> usize {
+        self.stack
+            .as_slice()
+            .iter()
+            .filter(|&&n| n == EPOCH)
+            .count()
+    }
+
     /// Root -> how many tiles its area spans (a tile counted once however many of its
     /// regions lie in the area).
     pub fn area_spans(&self) -> [u16; super::board::MAX_NODES] {
@@ -493,7 +502,7 @@ impl State {
         }
         let stack = self.stack.as_slice();
         unseen.extend(stack.iter().filter(|&&n| n != EPOCH).map(|&n| i64::from(n)));
-        let epochs = stack.iter().filter(|&&n| n == EPOCH).count();
+        let epochs = self.epochs_in_stack();
         shuffle(&mut unseen)?;
         let mut other = self.clone();
         let mut next = 0;

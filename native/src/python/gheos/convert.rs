@@ -648,12 +648,7 @@ pub(super) fn view_dict<'py>(
     }
     d.set_item(intern!(py, "hand_sizes"), sizes)?;
     d.set_item(intern!(py, "stack_size"), game.stack.len())?;
-    let epochs_left = game
-        .stack
-        .as_slice()
-        .iter()
-        .filter(|&&n| n == EPOCH)
-        .count();
+    let epochs_left = game.epochs_in_stack();
     d.set_item(intern!(py, "stack_epochs"), epochs_left)?;
     d.set_item(intern!(py, "epochs_drawn"), game.epochs)?;
     d.set_item(intern!(py, "epoch_tiles"), EPOCH_TILES)?;
