@@ -14,10 +14,10 @@ use common::{arg, packaged_tiles};
 use std::time::Instant;
 
 use _native::gheos::events::Log;
-use _native::gheos::knowledge::{Value, BATCH, PLAYOUT, ROLLOUT};
-use _native::gheos::search_game::{Judge, World};
+use _native::gheos::knowledge::Value;
+use _native::gheos::search_game::{knowledge_params, Judge, World};
 use _native::gheos::State;
-use _native::search::{search, Budget, Params};
+use _native::search::{search, Budget};
 use _native::splitmix::SplitMix64;
 
 fn main() {
@@ -35,13 +35,7 @@ fn main() {
     };
     // The defaults of `hard` (Python's `IsmctsParams`): value 4, settled priors, urgent replies,
     // four policy moves before the random ones.
-    let params = Params {
-        rollout: ROLLOUT,
-        playout: PLAYOUT,
-        batch: BATCH,
-        urgent: true,
-        ..Params::default()
-    };
+    let params = knowledge_params();
     let (mut iterations, mut spent) = (0u64, 0.0);
     for (number, stage) in [0.0, 0.3, 0.6].into_iter().enumerate() {
         let mut state = fresh();

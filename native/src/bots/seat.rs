@@ -7,7 +7,7 @@ use super::greedy::Greedy;
 use super::{random_choice, StallGuard};
 use crate::cpython_random::CpythonRandom;
 use crate::gheos::knowledge as gheos_knowledge;
-use crate::gheos::search_game::Judge;
+use crate::gheos::search_game::{knowledge_params, Judge};
 use crate::search::batched::most_visited;
 use crate::search::{search, Budget, Params};
 use crate::splitmix::SplitMix64;
@@ -95,14 +95,7 @@ pub fn gheos_root(game: &gheos::State) -> (gheos::World, Params) {
         judge: Judge::Hand(gheos_knowledge::Value::Followers),
         settle: false,
     };
-    let params = Params {
-        rollout: gheos_knowledge::ROLLOUT,
-        playout: gheos_knowledge::PLAYOUT,
-        batch: gheos_knowledge::BATCH,
-        urgent: true,
-        ..Params::default()
-    };
-    (root, params)
+    (root, knowledge_params())
 }
 
 /// How a bot reads a game's state.

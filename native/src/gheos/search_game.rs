@@ -8,7 +8,7 @@ use super::knowledge::{self, Draw, Value};
 use super::state::State;
 use crate::cpython_random::CpythonRandom;
 use crate::search::batched::SelfPlayGame;
-use crate::search::SearchGame;
+use crate::search::{Params, SearchGame};
 use crate::splitmix::SplitMix64;
 
 impl Draw for SplitMix64 {
@@ -92,6 +92,18 @@ pub struct World {
     pub s: State,
     pub judge: Judge,
     pub settle: bool,
+}
+
+/// The search settings the Gheos knowledge plays with (the Python bot's defaults): its
+/// rollout, playout and prior batch, and urgent replies.
+pub fn knowledge_params() -> Params {
+    Params {
+        rollout: knowledge::ROLLOUT,
+        playout: knowledge::PLAYOUT,
+        batch: knowledge::BATCH,
+        urgent: true,
+        ..Params::default()
+    }
 }
 
 impl SearchGame for World {
@@ -347,13 +359,7 @@ mod tests {
                             judge,
                             settle,
                         };
-                        let params = Params {
-                            rollout: knowledge::ROLLOUT,
-                            playout: knowledge::PLAYOUT,
-                            batch: knowledge::BATCH,
-                            urgent: true,
-                            ..Params::default()
-                        };
+                        let params = knowledge_params();
                         let budget = Budget {
                             iterations: Some(150),
                             seconds: None,
