@@ -66,6 +66,9 @@ class Limits:
     # Bots.
     bot_seconds: float = 2.0  # the most a bot may think per decision; a table may ask for less
     bot_processes: int = 0  # worker processes for bots' decisions; 0: one per core but one
+    # Niced worker processes for the bots' turns nobody waits for (bots alone, stand-ins): the
+    # workers above take only the turns a person waits for. 0: as many as bot_processes.
+    background_bot_processes: int = 0
     prestart_bots: bool = False  # start them with the server (`cradle serve` does), not at need
     run_bots: bool = True  # make bots' moves here (off: `cradle bots` processes make them)
     # Reading.
@@ -145,6 +148,7 @@ class Limits:
             "max_bot_seats",
             "bot_seats_per_client",
             "bot_processes",
+            "background_bot_processes",
             "replay_cache",
             "max_sockets",
         ):
@@ -154,6 +158,10 @@ class Limits:
     @property
     def processes(self) -> int:
         return self.bot_processes or default_bot_processes()
+
+    @property
+    def background_processes(self) -> int:
+        return self.background_bot_processes or self.processes
 
     @property
     def sockets(self) -> int:
