@@ -215,8 +215,8 @@ def test_a_persons_bot_has_its_own_worker_beside_a_clients_tables_of_bots(
     theirs = [portal.call(hub.create, bots, "client-a")["id"] for _ in range(10)]
     created = portal.call(hub.create, NewTable("tigris", 2, {}, ["human", "bot:greedy"]), "b")
     mine, token = created["id"], token_of(created, 0)
-    deadline = time.monotonic() + 120
-    while hub.bots_made < 20:  # the worker process has started and the tables are going
+    deadline = time.monotonic() + 300
+    while hub.bots_made < 6:  # the niced worker has started and the tables are going
         assert time.monotonic() < deadline, "the bots do not move"
         time.sleep(0.05)
 
@@ -243,7 +243,7 @@ def test_a_persons_bot_has_its_own_worker_beside_a_clients_tables_of_bots(
     lanes = list(hub.bots.served_lanes)
     assert {lane for lane, table in lanes if table == mine} == {WAITED}
     assert {lane for lane, table in lanes if table in theirs} == {BACKGROUND}
-    assert len([table for _lane, table in lanes if table in theirs]) >= 20
+    assert len([table for _lane, table in lanes if table in theirs]) >= 6
     # A's decisions ran behind the server's priority, B's at it.
     server = os.getpriority(os.PRIO_PROCESS, 0)
     (person,) = hub.bots.worker_pids(WAITED)

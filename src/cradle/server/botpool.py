@@ -56,7 +56,7 @@ LEASE_SECONDS = 5.0
 RENEW_SECONDS = 1.5
 POLL_SECONDS = 0.2
 RETRY_SECONDS = 5.0  # before a turn whose decision failed is tried again
-BACKGROUND_NICE = 10  # the niceness, above the server's, of the workers nobody waits for
+BACKGROUND_NICE = 10  # by default, the niceness above the server's of the workers nobody waits for
 
 
 def bot_seed(game_seed: int, ply: int, seat: int) -> int:
@@ -170,18 +170,12 @@ def bot_worker(parent: int) -> None:
     warm_up()
 
 
-def background_worker(parent: int) -> None:
-    """A worker for the turns nobody waits for: behind the server and a person's bot on a busy
-    machine (a niced process cannot take its priority back: these workers stay in their
-    lane)."""
-    os.nice(BACKGROUND_NICE)
+def background_worker(parent: int, nice: int = BACKGROUND_NICE) -> None:
+    """A worker for the turns nobody waits for: started at the server's priority (its imports
+    wait for no core), then ``nice`` behind the server and a person's bot for its decisions (a
+    niced process cannot take its priority back: these workers stay in their lane)."""
     bot_worker(parent)
-
-
-WORKER_STARTS: dict[Lane, Callable[[int], None]] = {
-    WAITED: bot_worker,
-    BACKGROUND: background_worker,
-}
+    os.nice(nice)
 
 
 def _ready() -> int:
@@ -220,11 +214,12 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
 class Workers:
     """One lane's worker processes, handed out first come, first served."""
 
-    def __init__(self, lane: Lane, processes: int) -> None:
+    def __init__(self, lane: Lane, processes: int, start: Callable[[int], None]) -> None:
         if processes < 1:
             raise ValueError("the bot pool needs at least one worker in each lane")
         self.lane = lane
         self.processes = processes
+        self.start = start  # each worker's start, given the server's process id
         self.free = processes
         self.waiting: collections.deque[tuple[str, asyncio.Future[None]]] = collections.deque()
         self.pool: ProcessPoolExecutor | None = None
@@ -254,7 +249,7 @@ class Workers:
 
     def executor(self) -> ProcessPoolExecutor:
         if self.pool is None:
-            self.pool = spawn_pool(self.processes, WORKER_STARTS[self.lane])
+            self.pool = spawn_pool(self.processes, self.start)
         return self.pool
 
     def close(self) -> None:
@@ -264,15 +259,18 @@ class Workers:
 
 
 class BotPool:
-    """Worker slots in two lanes (a person waits, nobody waits), each handed out first come,
-    first served; one decision per table at a time."""
+    """Worker slots in two lanes (a person waits; nobody waits, ``nice`` behind the server),
+    each handed out first come, first served; one decision per table at a time."""
 
-    def __init__(self, processes: int, background: int | None = None) -> None:
+    def __init__(
+        self, processes: int, background: int | None = None, nice: int = BACKGROUND_NICE
+    ) -> None:
         if processes < 1:
             raise ValueError("the bot pool needs at least one worker")
+        niced = functools.partial(background_worker, nice=nice)
         self.lanes = {
-            WAITED: Workers(WAITED, processes),
-            BACKGROUND: Workers(BACKGROUND, processes if background is None else background),
+            WAITED: Workers(WAITED, processes, bot_worker),
+            BACKGROUND: Workers(BACKGROUND, processes if background is None else background, niced),
         }
         self.processes = processes  # the lane of the turns a person waits for
         self.busy: set[str] = set()  # tables with a decision waiting or running

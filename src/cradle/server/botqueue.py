@@ -11,7 +11,7 @@ thinks, the worker renews its claim; a worker killed mid-thought loses the claim
 lapses, and another worker takes the turn over. A turn done twice still makes one move.
 
 The parent process starts ``--workers`` such processes for the turns a person waits for and
-``--background-workers`` (niced by :data:`cradle.server.botpool.BACKGROUND_NICE`) for the turns
+``--background-workers`` (niced by ``--background-nice``, 10 by default) for the turns
 nobody waits for (bots alone, stand-ins), each claiming only its lane's turns, so a person's bot
 never waits behind a decision nobody waits for; it starts a new one in the same lane when one
 dies, and stops them all on SIGTERM or SIGINT; each exits by itself when the parent is gone.
@@ -60,6 +60,7 @@ class WorkerSettings:
     bot_seconds: float = 2.0  # the most a bot thinks per decision (a table may ask for less)
     analyse: bool = True  # queue the analysis of a game a person played, when a bot ends it
     verbose: bool = False  # print a line for every move made
+    background_nice: int = BACKGROUND_NICE  # the niced workers' niceness above the parent's
 
 
 def worker_name() -> str:
@@ -150,6 +151,8 @@ def work(settings: WorkerSettings, stop: Any = None, lane: Lane | None = None) -
     from cradle.ai.search.ismcts import warm_up
 
     warm_up()
+    if lane == BACKGROUND:
+        os.nice(settings.background_nice)  # behind the workers a person waits for
     store = Store(settings.url)
     store.bot_jobs.delay = settings.bot_delay
     owner = worker_name()
@@ -186,8 +189,6 @@ def work(settings: WorkerSettings, stop: Any = None, lane: Lane | None = None) -
 
 
 def _child(settings: WorkerSettings, parent: int, stop: Any, lane: Lane) -> None:
-    if lane == BACKGROUND:
-        os.nice(BACKGROUND_NICE)  # behind the workers a person waits for, on a busy machine
     watch_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us through ``stop``
     logging.basicConfig(level=logging.WARNING, format="cradle bots %(process)d: %(message)s")

@@ -475,6 +475,9 @@ def bots(
             show_default=False,
         ),
     ] = None,
+    background_nice: Annotated[
+        int, typer.Option(help="The niced workers' niceness above this process's (0 to 19).")
+    ] = SERVE_LIMITS.background_bot_nice,
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits before it moves (as `cradle serve`).")
     ] = 0.6,
@@ -497,6 +500,8 @@ def bots(
     background = workers if background_workers is None else background_workers
     if not 0 <= background <= 256:
         raise CliError("--background-workers must be between 0 and 256")
+    if not 0 <= background_nice <= 19:
+        raise CliError("--background-nice must be between 0 and 19")
     if bot_delay < 0:
         raise CliError("--bot-delay cannot be negative")
     if not bot_seconds > 0:
@@ -518,7 +523,7 @@ def bots(
         f"waits) on {shown_url(url)}",
         flush=True,
     )
-    settings = WorkerSettings(url, bot_delay, bot_seconds, analyse, verbose)
+    settings = WorkerSettings(url, bot_delay, bot_seconds, analyse, verbose, background_nice)
     run_workers(settings, workers, background)
 
 

@@ -69,6 +69,7 @@ class Limits:
     # Niced worker processes for the bots' turns nobody waits for (bots alone, stand-ins): the
     # workers above take only the turns a person waits for. 0: as many as bot_processes.
     background_bot_processes: int = 0
+    background_bot_nice: int = 10  # their niceness above the server's (0 to 19)
     prestart_bots: bool = False  # start them with the server (`cradle serve` does), not at need
     run_bots: bool = True  # make bots' moves here (off: `cradle bots` processes make them)
     # Reading.
@@ -142,6 +143,8 @@ class Limits:
         for name in at_least_one:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
+        if not 0 <= self.background_bot_nice <= 19:
+            raise ValueError("background_bot_nice must be between 0 and 19")
         if not 32 <= self.password_kib <= 4 * 1024 * 1024:
             raise ValueError("password_kib must be between 32 and 4194304")
         for name in (
