@@ -1,7 +1,7 @@
 """A person's `hard` bot's decisions under a crowd of other addresses (issue 69 item 2), timed.
 
 Starts ``python -m cradle.server`` on a new SQLite file with the server's default limits and
-bot delay (0.6 s), then a crowd of ``--addresses`` loopback addresses (127.0.x.y: the server
+bot delay (0.6 s), its bot workers started with it (as `cradle serve` starts them), then a crowd of ``--addresses`` loopback addresses (127.0.x.y: the server
 sees a client of its own in each), all at once:
 
 - ``--crowd bots``: each address holds ``--tables`` tables of ``hard`` bots alone (the probe's
@@ -17,7 +17,16 @@ delay, then at most `hard`'s 1 s a decision (docs/ai.md). Prints one JSON object
 decision times (median, p95, max, each), the bound (the bot delay plus `hard`'s 1 s), the
 crowd's answers, the server's CPU seconds and the load average before and after.
 
-    nice -n 10 .venv/bin/python lab/ops/bot_time.py --crowd players --addresses 40
+Where a decision's time goes, read from the server's own queue (``bot_jobs``, the SQLite file
+opened read-only, at each poll): ``queued``, from the turn due (its ``ready``) to a worker
+seen holding it (its ``owner``), and ``thinking``, from then to the view that shows the
+action (loading, the search, storing; each up to a poll late). ``workers`` gives each of the
+server's child processes its niceness and the CPU seconds it used while the person played.
+
+    .venv/bin/python lab/ops/bot_time.py --crowd players --addresses 40
+
+Run it at the server's own priority (not under ``nice``): the niced workers are the server's
+own, for the turns nobody waits for, and the person's bot competes as a real server's would.
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ import argparse
 import http.client
 import json
 import os
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -73,6 +83,21 @@ def cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def children(pid: int) -> dict[int, tuple[int, float]]:
+    """The processes whose parent is ``pid``: their niceness and CPU seconds."""
+    found: dict[int, tuple[int, float]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found[int(entry.name)] = (int(fields[16]), (int(fields[11]) + int(fields[12])) / TICK)
+    return found
+
+
 def crowd(port: int, source: str, kind: str, tables: int, stop: threading.Event,
           counts: Counter[str]) -> None:  # fmt: skip
     seats = ["bot:hard", "bot:hard"] if kind == "bots" else ["human", "bot:hard"]
@@ -100,14 +125,41 @@ def crowd(port: int, source: str, kind: str, tables: int, stop: threading.Event,
         time.sleep(0.1)
 
 
-def person(port: int, turns: int, think: float) -> list[float]:
+class Queue:
+    """The server's queue of bots' turns, read-only: when a game's turn was due and when a
+    worker was first seen holding it."""
+
+    def __init__(self, path: str) -> None:
+        self.connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+
+    def turn(self, game_id: str) -> tuple[float, bool] | None:
+        try:
+            row = self.connection.execute(
+                "SELECT ready, owner FROM bot_jobs WHERE game_id = ?", (game_id,)
+            ).fetchone()
+        except sqlite3.Error:
+            return None
+        return None if row is None else (float(row[0]), row[1] is not None)
+
+
+def person(port: int, turns: int, think: float, queue: Queue) -> list[tuple[float, float, float]]:
+    """Each bot decision's (time, queued, thinking) in seconds."""
     status, made = request(port, PERSON, "POST", "/api/games",
                            {"game": "tigris", "players": 2, "seats": ["human", "bot:hard"]})  # fmt: skip
     assert status == 200, made
     game_id, token = made["id"], made["seats"][0]["token"]
-    times: list[float] = []
+    times: list[tuple[float, float, float]] = []
     asked = time.monotonic()  # a bot may begin
     seen = -1
+    # The turn in hand: when it was due and when a worker was first seen holding it (epoch).
+    due: float | None = None
+    claimed: float | None = None
+
+    def split() -> tuple[float, float]:
+        if due is None or claimed is None:
+            return float("nan"), float("nan")
+        return claimed - due, time.time() - claimed
+
     while len(times) < turns:
         status, view = request(port, PERSON, "GET", f"/api/games/{game_id}", token=token)
         assert status == 200, view
@@ -115,8 +167,10 @@ def person(port: int, turns: int, think: float) -> list[float]:
         if table["status"] != "running":
             return times
         if seen >= 0 and table["moves"] > seen and table["last"]["seat"] == 1:
-            times.append(time.monotonic() - asked)  # a bot decision (a turn may hold two)
+            # a bot decision (a turn may hold two)
+            times.append((time.monotonic() - asked, *split()))
             asked = time.monotonic()  # its next one, if its turn goes on
+            due = claimed = None
         seen = table["moves"]
         if view.get("legal_actions"):
             time.sleep(think)
@@ -125,11 +179,28 @@ def person(port: int, turns: int, think: float) -> list[float]:
             assert status == 200, moved
             seen = moved["table"]["moves"]
             asked = time.monotonic()
+            due = claimed = None
             continue
+        turn = queue.turn(game_id)
+        if turn is not None and claimed is None:
+            due = turn[0]
+            if turn[1]:
+                claimed = time.time()
         if time.monotonic() - asked > 600:
             raise RuntimeError("the bot did not move in 10 minutes")
         time.sleep(0.05)
     return times
+
+
+def spread(values: list[float]) -> dict[str, float]:
+    values = sorted(v for v in values if v == v)  # NaN: a turn never seen held
+    if not values:
+        return {}
+    return {
+        "median_s": round(statistics.median(values), 2),
+        "p95_s": round(values[min(len(values) - 1, int(0.95 * len(values)))], 2),
+        "max_s": round(values[-1], 2),
+    }
 
 
 def main() -> None:
@@ -146,7 +217,8 @@ def main() -> None:
         port = free_port()
         server = subprocess.Popen(
             [sys.executable, "-m", "cradle.server", f"sqlite:///{folder}/games.sqlite3",
-             "127.0.0.1", str(port), str(BOT_DELAY), "analyse_finished=false"],
+             "127.0.0.1", str(port), str(BOT_DELAY), "analyse_finished=false",
+             "prestart_bots=true"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         stop = threading.Event()
@@ -162,22 +234,29 @@ def main() -> None:
             for thread in threads:
                 thread.start()
             time.sleep(args.warm)
-            times = person(port, args.turns, args.think)
+            workers_before = children(server.pid)
+            decisions = person(port, args.turns, args.think, Queue(f"{folder}/games.sqlite3"))
+            workers_after = children(server.pid)
             server_cpu = cpu(server.pid) - start_cpu
         finally:
             stop.set()
             server.terminate()
             server.wait(30)
-    times.sort()
+    times = sorted(t for t, _queued, _thinking in decisions)
+    workers = {
+        str(pid): {"nice": nice, "cpu_s": round(used - workers_before.get(pid, (nice, 0.0))[1], 1)}
+        for pid, (nice, used) in sorted(workers_after.items())
+    }
     print(json.dumps({
         "crowd": args.crowd, "addresses": args.addresses, "tables": args.tables,
-        "turns": len(times),
-        "median_s": round(statistics.median(times), 2),
-        "p95_s": round(times[min(len(times) - 1, int(0.95 * len(times)))], 2),
-        "max_s": round(times[-1], 2),
+        "turns": len(times), **spread(times),
         "bound_s": BOT_DELAY + HARD_DECISION,
         "within_bound": sum(t <= BOT_DELAY + HARD_DECISION for t in times),
         "times_s": [round(t, 2) for t in times],
+        "queued": spread([q for _t, q, _thinking in decisions]),
+        "thinking": spread([th for _t, _q, th in decisions]),
+        "decisions_s": [[round(x, 2) for x in d] for d in decisions],
+        "workers": workers,
         "crowd_answers": dict(counts), "server_cpu_s": round(server_cpu, 1),
         "load_before": [round(x, 1) for x in load_before],
         "load_after": [round(x, 1) for x in os.getloadavg()],

@@ -1,12 +1,15 @@
-"""The server's bot pool: workers handed out in turn, so no table's bots starve the others'."""
+"""The server's bot pool: workers handed out in turn, so no table's bots starve the others', in
+two lanes, so no decision nobody waits for stands between a person and its bot."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
 
-from cradle.server.botpool import BotPool
+from cradle.server.botpool import BACKGROUND_NICE, BotPool
+from cradle.server.store.botjobs import BACKGROUND, WAITED
 from tests.helpers.server import GAMES, run_async
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -65,6 +68,47 @@ def test_a_table_has_one_decision_in_the_pool_at_a_time() -> None:
     run_async(run)
 
 
+def test_a_person_waited_decision_takes_its_own_worker_while_the_others_queue() -> None:
+    """Issue 69 item 2: the turns nobody waits for have workers of their own; however many
+    of them are queued or in hand, a decision a person waits for goes to a worker of its lane
+    at once. (The background lane's one slot is held here by the test: nothing depends on how
+    long a decision takes.)"""
+    from cradle import tigris
+
+    state = tigris.new_game(2, seed=5)
+    seat = int(state.to_move)
+
+    async def run() -> tuple[list[tuple[str, str]], bool]:
+        pool = BotPool(processes=1, background=1)
+        try:
+            background = pool.lanes[BACKGROUND]
+            await background.slot("in hand")  # a decision nobody waits for, in hand
+            queued = [
+                asyncio.ensure_future(
+                    pool.decide(f"bots{n}", state.clone(), seat, "greedy", n, 0.1, None, BACKGROUND)
+                )
+                for n in range(3)
+            ]
+            await asyncio.sleep(0)
+            person = await pool.decide("person", state.clone(), seat, "greedy", 9, 0.1)
+            assert person in state.legal_actions()
+            waited_alone = not any(task.done() for task in queued)
+            background.release()  # the decision in hand ends: the queued ones go in turn
+            assert all(a in state.legal_actions() for a in await asyncio.gather(*queued))
+            return list(pool.served_lanes), waited_alone
+        finally:
+            pool.close()
+
+    served, waited_alone = run_async(run)
+    assert waited_alone  # none of those queued before it had a worker yet
+    assert served == [
+        (WAITED, "person"),
+        (BACKGROUND, "bots0"),
+        (BACKGROUND, "bots1"),
+        (BACKGROUND, "bots2"),
+    ]
+
+
 def test_a_hard_seat_thinks_within_its_turn_allowance(client: object) -> None:
     """Each bot seat keeps a turn clock, stored with its moves (so that a turn whose decisions
     different workers make keeps it): ``hard`` gets its turn allowance however many decisions
@@ -115,15 +159,23 @@ def _imported_knowledge() -> bool:
 
 
 def test_a_started_pool_has_its_workers_ready_with_the_bots_imported() -> None:
-    pool = BotPool(2)
+    pool = BotPool(2, background=1)
     try:
         assert pool.worker_pids() == []
         ready = [future.result(timeout=120) for future in pool.start()]
         assert set(ready) <= set(pool.worker_pids())
-        assert len(pool.worker_pids()) == 2
+        assert len(pool.worker_pids(WAITED)) == 2 and len(pool.worker_pids(BACKGROUND)) == 1
         # The first decision of a worker waits for no import (cradle.ai.search.budget.warm_up).
         assert pool.pool is not None
         assert pool.pool.submit(_imported_knowledge).result(timeout=60)
+        # A person's bot decides at the server's priority; the bots nobody waits for behind
+        # it, by BACKGROUND_NICE as far as niceness goes (it stops at 19).
+        server = os.getpriority(os.PRIO_PROCESS, 0)
+        assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in pool.worker_pids(WAITED)} == {
+            server
+        }
+        (background,) = pool.worker_pids(BACKGROUND)
+        assert os.getpriority(os.PRIO_PROCESS, background) == min(server + BACKGROUND_NICE, 19)
     finally:
         pool.close()
 

@@ -1,5 +1,6 @@
 """`cradle bots` on one PostgreSQL database: two worker processes make every bot move exactly
-once, serving the clients in turn, and a worker killed mid-thought has its turn taken over.
+once, serving the clients in turn (the turns nobody waits for on niced workers of their own, a
+person's on the others), and a worker killed mid-thought has its turn taken over.
 
 No test here depends on the machine's speed: the waits are long (they end as soon as what they
 wait for happens), and the kill is tested on a queue that holds only the turn taken over (with
@@ -21,6 +22,7 @@ from typing import Any
 import pytest
 
 from cradle.core.record import GameRecord
+from cradle.server.botpool import BACKGROUND_NICE
 from cradle.server.store import Store
 from tests.helpers.server import (
     GAMES,
@@ -90,6 +92,22 @@ def create(server: PlayServer, source: str, seats: list[str], **body: Any) -> st
     return game_id
 
 
+def seated_against(game_id: str, client: str, store: Store) -> str:
+    """A table where a person holds seat 1 and a `greedy` bot begins."""
+    from cradle import tigris
+    from cradle.server.store.database import client_hash
+
+    state = tigris.new_game(2, 0)
+    assert state.to_move == 0
+    store.new_games.create(
+        new_stored(
+            game_id, "tigris", list(state.players), 0, ["bot:greedy", "human"], bot_turn=True,
+            client=client_hash(client), tokens={1: "a" * 64}, claimed={1: True},
+        )
+    )  # fmt: skip
+    return game_id
+
+
 def test_two_bot_worker_processes_share_the_turns_fairly_once(postgres_url: str) -> None:
     settings = ("run_bots=false", "bot_seats_per_client=100", "analyse_finished=false")
     server = PlayServer(postgres_url, bot_delay=0.0, settings=settings).start()
@@ -100,23 +118,32 @@ def test_two_bot_worker_processes_share_the_turns_fairly_once(postgres_url: str)
         theirs = [create(server, "127.0.0.2", bots) for _ in range(6)]  # client A: six tables
         b = create(server, "127.0.0.3", bots)  # clients B and C: one each
         c = create(server, "127.0.0.4", bots)
+        person = seated_against("person", "127.0.0.6", storage)  # a person waits for this one
         time.sleep(1.0)
         # The server makes no bot move itself (--no-bots): every turn waits in the queue.
         assert server.get(f"/api/games/{b}")["table"]["moves"] == 0
-        assert len(storage.bot_jobs.jobs()) == 8
-        groups = [Workers(postgres_url, "--bot-seconds", "3") for _ in range(2)]
+        assert len(storage.bot_jobs.jobs()) == 9
+        # The niced workers at our priority here: 120 moves of bots alone must not wait for a
+        # machine at load 20 to leave them a core (the niceness is checked below).
+        flags = ("--bot-seconds", "3", "--background-nice", "0")
+        groups = [Workers(postgres_url, *flags) for _ in range(2)]
 
         def made() -> list[Move]:
             return sorted((m for group in groups for m in group.moves), key=lambda m: m.at)
 
-        wait_for(lambda: len(made()) >= 120, 300)
+        wait_for(lambda: len(made()) >= 120 and any(m.game == person for m in made()), 300)
         # Fair across clients: B's and C's one table each get a third of the moves, like A's
         # six together (first come, first served by table would give them an eighth).
         first = made()[:120]
         share = Counter("a" if m.game in theirs else m.game for m in first)
         assert share[b] >= 30 and share[c] >= 30, share
         assert {m.owner for m in first} and len({g.process.pid for g in groups}) == 2
-        assert all(len({m.owner for m in group.moves}) == 1 for group in groups)
+        # Tables of bots alone: each group's one worker of their lane; the person's bot: a
+        # worker of the other lane, which took none of theirs.
+        alone = [{m.owner for m in group.moves if m.game != person} for group in groups]
+        assert all(len(owners) == 1 for owners in alone), alone
+        persons = {m.owner for m in made() if m.game == person}
+        assert persons and not persons & set.union(*alone)
 
         for group in groups:
             group.stop()
@@ -124,7 +151,7 @@ def test_two_bot_worker_processes_share_the_turns_fairly_once(postgres_url: str)
         # makes there: no turn lost or made twice by two workers or a version conflict.
         lines = Counter((m.game, m.ply) for m in made())
         assert max(lines.values()) == 1
-        for game_id in [*theirs, b, c]:
+        for game_id in [*theirs, b, c]:  # (the person's table waits for its person)
             stored = storage.games.load(game_id)
             assert stored is not None
             assert {ply for game, ply in lines if game == game_id} == set(
@@ -167,6 +194,10 @@ def test_a_worker_killed_mid_thought_has_its_turn_taken_over(postgres_url: str) 
             assert time.monotonic() < deadline, "nobody claimed the slow table's turn"
             owner = ([job["owner"] for job in store.bot_jobs.jobs()] or [""])[0] or ""
             time.sleep(0.02)
+        # Bots alone: a worker of the niced lane took the turn, BACKGROUND_NICE behind us.
+        ours = os.getpriority(os.PRIO_PROCESS, 0)
+        niced = os.getpriority(os.PRIO_PROCESS, int(owner.rsplit(":", 1)[1]))
+        assert niced == min(ours + BACKGROUND_NICE, 19)
         os.kill(int(owner.rsplit(":", 1)[1]), signal.SIGKILL)
 
         def made() -> list[Move]:

@@ -195,10 +195,19 @@ def test_a_game_nobody_played_in_expires_and_stops_counting(
     assert hub.store.games.version_of(idle["id"]) == version + 1
 
 
-def test_one_bot_worker_serves_the_clients_in_turn(serve: Callable[..., TestClient]) -> None:
-    """Client A's ten tables of bots and client B's one table against a bot: with one worker,
-    B's bot moves after at most one more of A's, however many tables A has."""
-    a = serve(bot_processes=1, bot_seats_per_client=100)
+def test_a_persons_bot_has_its_own_worker_beside_a_clients_tables_of_bots(
+    serve: Callable[..., TestClient],
+) -> None:
+    """Client A's ten tables of bots alone and client B's one table against a bot, one worker
+    in each lane: A's turns (nobody waits for them) go to the niced worker, B's to the one at
+    the server's priority, which never takes one of A's; so B's bot waits for none of A's
+    decisions, however many tables A has."""
+    import os
+
+    from cradle.server.botpool import BACKGROUND_NICE
+    from cradle.server.store.botjobs import BACKGROUND, WAITED
+
+    a = serve(bot_processes=1, background_bot_processes=1, bot_seats_per_client=100)
     hub = hub_of(a)
     portal = a.portal
     assert portal is not None
@@ -206,34 +215,41 @@ def test_one_bot_worker_serves_the_clients_in_turn(serve: Callable[..., TestClie
     theirs = [portal.call(hub.create, bots, "client-a")["id"] for _ in range(10)]
     created = portal.call(hub.create, NewTable("tigris", 2, {}, ["human", "bot:greedy"]), "b")
     mine, token = created["id"], token_of(created, 0)
-    deadline = time.monotonic() + 120
-    while hub.bots_made < 20:  # the worker process has started and the tables are going
+    deadline = time.monotonic() + 300
+    while hub.bots_made < 6:  # the niced worker has started and the tables are going
         assert time.monotonic() < deadline, "the bots do not move"
         time.sleep(0.05)
 
-    async def move() -> int | None:
-        """One of B's moves; when it makes B's bot decide, how many bots' moves were made."""
+    async def move() -> bool:
+        """One of B's moves; whether it makes B's bot decide."""
         table = await hub.table(mine)
         action = hub.frame(table, 0).legal_actions[0]
         await hub.play.act(table, token, action)
-        return hub.bots_made if table.bot_turn() else None
+        return table.bot_turn()
 
-    waits = []
-    while len(waits) < 3:
+    decided = 0
+    while decided < 3:
         assert time.monotonic() < deadline, "the game stopped"
         if hub.frame(hub.tables[mine], 0).table.to_move != 0:
             time.sleep(0.01)
             continue
-        mark = portal.call(move)
-        if mark is None:
+        if not portal.call(move):
             continue
-        while not any(number > mark and game == mine for number, game in hub.bot_seats.moves):
+        made = sum(1 for _number, game in hub.bot_seats.moves if game == mine)
+        while sum(1 for _number, game in hub.bot_seats.moves if game == mine) == made:
             assert time.monotonic() < deadline, "B's bot did not move"
             time.sleep(0.01)
-        after = [game for number, game in hub.bot_seats.moves if number > mark]
-        waits.append(after.index(mine))
-        assert set(after[: after.index(mine)]) <= set(theirs)
-    assert max(waits) <= 1, waits  # the one of A's in hand when B's turn came, at most
+        decided += 1
+    lanes = list(hub.bots.served_lanes)
+    assert {lane for lane, table in lanes if table == mine} == {WAITED}
+    assert {lane for lane, table in lanes if table in theirs} == {BACKGROUND}
+    assert len([table for _lane, table in lanes if table in theirs]) >= 6
+    # A's decisions ran behind the server's priority, B's at it.
+    server = os.getpriority(os.PRIO_PROCESS, 0)
+    (person,) = hub.bots.worker_pids(WAITED)
+    (background,) = hub.bots.worker_pids(BACKGROUND)
+    assert os.getpriority(os.PRIO_PROCESS, person) == server
+    assert os.getpriority(os.PRIO_PROCESS, background) == min(server + BACKGROUND_NICE, 19)
 
 
 def stored_game(game_id: str, seats: list[str], client: str, cost: float = 0.0) -> StoredGame:
@@ -359,6 +375,44 @@ def test_a_turn_a_person_waits_for_goes_before_bots_alone_and_stand_ins(any_db_u
         while (job := storage.bot_jobs.claim("w", now, 60.0)) is not None:
             order.append(job.game_id)
         assert order == ["p0", "p2", "a0", "s0"]
+    finally:
+        storage.close()
+
+
+def test_each_lane_of_workers_claims_only_its_own_turns(any_db_url: str) -> None:
+    """The workers a person waits for claim only the turns a person waits for, the niced
+    ones only the others (bots alone, a stand-in's turn), each in the fair order; a claimed
+    turn says its lane, and each lane knows when its own next turn is due."""
+    from cradle.server.store.botjobs import BACKGROUND, WAITED
+    from cradle.server.store.plays import StandInChange
+
+    storage = Store(any_db_url)
+    try:
+        storage.new_games.create(stored_game("a0", ["bot:easy", "bot:easy"], "a"))
+        storage.new_games.create(stored_game("a1", ["bot:easy", "bot:easy"], "a"))
+        storage.new_games.create(stored_game("s0", ["human", "human"], "s"))
+        stored_move(storage, "s0", 0, 0, 0, "pass", "running", None, False, person=True)
+        storage.plays.stand_in(StandInChange("s0", 1, 1, 0.02))
+        storage.new_games.create(stored_game("p0", ["bot:hard", "human"], "p", 1.0))
+        storage.new_games.create(stored_game("q0", ["bot:easy", "human"], "q"))
+        now = time.time()
+        for lane in (WAITED, BACKGROUND):
+            assert (storage.bot_jobs.next_due(lane) or now + 1) <= now  # due now, each lane
+        background = []
+        while (job := storage.bot_jobs.claim("w", now, 60.0, BACKGROUND)) is not None:
+            assert job.lane == BACKGROUND
+            background.append(job.game_id)
+        assert background == ["a0", "s0", "a1"]  # the fair order among them: a, s, a again
+        # Every turn nobody waits for is held now; the person's are still due.
+        assert storage.bot_jobs.next_due(BACKGROUND) == pytest.approx(now + 60.0)
+        assert storage.bot_jobs.next_due(WAITED) is not None
+        assert storage.bot_jobs.next_due(WAITED) < now + 60.0  # type: ignore[operator]
+        waited = []
+        while (job := storage.bot_jobs.claim("w", now, 60.0, WAITED)) is not None:
+            assert job.lane == WAITED
+            waited.append(job.game_id)
+        assert waited == ["q0", "p0"]  # q's quick bot before p's costly one
+        assert storage.bot_jobs.claim("w", now, 60.0) is None
     finally:
         storage.close()
 

@@ -9,6 +9,11 @@
 - In a serving process the pool's workers are taken in turn: a table has at most one decision
   waiting or running, and the waiting ones are served first come, first served (in the order
   the queue handed their turns out).
+- The pool has two lanes of workers (:data:`cradle.server.store.botjobs.Lane`): the turns a
+  person waits for go to workers at the server's priority, which take no other; the turns
+  nobody waits for (bots alone, stand-ins) to workers of their own, niced by
+  :data:`BACKGROUND_NICE`. So a person's bot never waits behind a decision nobody waits for,
+  and on a busy machine the kernel gives its decision the cores first.
 - Workers are separate processes (the search is pure Python: in threads it would hold the
   server's interpreter). They watch the server's process id and exit when it is gone, also
   after a SIGKILL, when no shutdown code runs.
@@ -38,6 +43,7 @@ from cradle.ai.memory import Memory, hand_over
 from cradle.ai.search.budget import TurnClock
 from cradle.ai.search.ismcts import warm_up
 from cradle.server.limits import FREE_BOTS
+from cradle.server.store.botjobs import BACKGROUND, LANES, WAITED, Lane
 
 log = logging.getLogger("cradle.server")
 
@@ -50,6 +56,7 @@ LEASE_SECONDS = 5.0
 RENEW_SECONDS = 1.5
 POLL_SECONDS = 0.2
 RETRY_SECONDS = 5.0  # before a turn whose decision failed is tried again
+BACKGROUND_NICE = 10  # by default, the niceness above the server's of the workers nobody waits for
 
 
 def bot_seed(game_seed: int, ply: int, seat: int) -> int:
@@ -163,6 +170,14 @@ def bot_worker(parent: int) -> None:
     warm_up()
 
 
+def background_worker(parent: int, nice: int = BACKGROUND_NICE) -> None:
+    """A worker for the turns nobody waits for: started at the server's priority (its imports
+    wait for no core), then ``nice`` behind the server and a person's bot for its decisions (a
+    niced process cannot take its priority back: these workers stay in their lane)."""
+    bot_worker(parent)
+    os.nice(nice)
+
+
 def _ready() -> int:
     return os.getpid()
 
@@ -196,20 +211,79 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         process.join(timeout=5)
 
 
-class BotPool:
-    """Worker slots handed out first come, first served; one decision per table at a time."""
+class Workers:
+    """One lane's worker processes, handed out first come, first served."""
 
-    def __init__(self, processes: int) -> None:
+    def __init__(self, lane: Lane, processes: int, start: Callable[[int], None]) -> None:
         if processes < 1:
-            raise ValueError("the bot pool needs at least one worker")
+            raise ValueError("the bot pool needs at least one worker in each lane")
+        self.lane = lane
         self.processes = processes
+        self.start = start  # each worker's start, given the server's process id
         self.free = processes
         self.waiting: collections.deque[tuple[str, asyncio.Future[None]]] = collections.deque()
-        self.busy: set[str] = set()  # tables with a decision waiting or running
-        self.served: list[str] = []  # the order tables got a worker in (the fairness test reads it)
         self.pool: ProcessPoolExecutor | None = None
+
+    async def slot(self, table_id: str) -> None:
+        if self.free > 0 and not self.waiting:
+            self.free -= 1
+            return
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting.append((table_id, ready))
+        try:
+            await ready
+        except asyncio.CancelledError:
+            if ready.done() and not ready.cancelled():
+                self.release()  # the slot was handed to us as we were cancelled: pass it on
+            else:
+                self.waiting.remove((table_id, ready))
+            raise
+
+    def release(self) -> None:
+        while self.waiting:
+            _table, ready = self.waiting.popleft()
+            if not ready.done():
+                ready.set_result(None)  # the slot goes straight to the next in line
+                return
+        self.free += 1
+
+    def executor(self) -> ProcessPoolExecutor:
+        if self.pool is None:
+            self.pool = spawn_pool(self.processes, self.start)
+        return self.pool
+
+    def close(self) -> None:
+        if self.pool is not None:
+            stop_pool(self.pool)
+            self.pool = None
+
+
+class BotPool:
+    """Worker slots in two lanes (a person waits; nobody waits, ``nice`` behind the server),
+    each handed out first come, first served; one decision per table at a time."""
+
+    def __init__(
+        self, processes: int, background: int | None = None, nice: int = BACKGROUND_NICE
+    ) -> None:
+        if processes < 1:
+            raise ValueError("the bot pool needs at least one worker")
+        niced = functools.partial(background_worker, nice=nice)
+        self.lanes = {
+            WAITED: Workers(WAITED, processes, bot_worker),
+            BACKGROUND: Workers(BACKGROUND, processes if background is None else background, niced),
+        }
+        self.processes = processes  # the lane of the turns a person waits for
+        self.busy: set[str] = set()  # tables with a decision waiting or running
+        # The tables in the order they got a worker, and each one's lane (the tests read them).
+        self.served: list[str] = []
+        self.served_lanes: list[tuple[Lane, str]] = []
         self.cheap: Executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cradle-bot")
         self.closed = False
+
+    @property
+    def pool(self) -> ProcessPoolExecutor | None:
+        """The workers of the turns a person waits for (None before their first decision)."""
+        return self.lanes[WAITED].pool
 
     async def decide(
         self,
@@ -220,74 +294,56 @@ class BotPool:
         seed: int,
         seconds: float,
         memory: Memory | None = None,
+        lane: Lane = WAITED,
     ) -> str:
-        """The bot's action for ``seat`` of ``state`` (a copy the caller does not touch);
-        ``memory``: what the table's bots remember between turns."""
+        """The bot's action for ``seat`` of ``state`` (a copy the caller does not touch), on a
+        worker of ``lane``; ``memory``: what the table's bots remember between turns."""
         loop = asyncio.get_running_loop()
         if name in CHEAP_BOTS:
             return await loop.run_in_executor(self.cheap, decide, state, seat, name, seed, seconds)
         if table_id in self.busy:
             raise RuntimeError(f"table {table_id} already has a bot decision in the pool")
+        workers = self.lanes[lane]
         self.busy.add(table_id)
         try:
-            await self._slot(table_id)
+            await workers.slot(table_id)
             try:
                 self.served.append(table_id)
-                del self.served[:-1000]
+                self.served_lanes.append((lane, table_id))
+                del self.served[:-1000], self.served_lanes[:-1000]
                 return await loop.run_in_executor(
-                    self._executor(), decide, state, seat, name, seed, seconds, memory
+                    self._executor(lane), decide, state, seat, name, seed, seconds, memory
                 )
             except BrokenProcessPool:
-                self.pool = None  # a worker died (killed from outside): start afresh next time
+                workers.pool = None  # a worker died (killed from outside): start afresh next time
                 raise
             finally:
-                self._release()
+                workers.release()
         finally:
             self.busy.discard(table_id)
 
-    async def _slot(self, table_id: str) -> None:
-        if self.free > 0 and not self.waiting:
-            self.free -= 1
-            return
-        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.waiting.append((table_id, ready))
-        try:
-            await ready
-        except asyncio.CancelledError:
-            if ready.done() and not ready.cancelled():
-                self._release()  # the slot was handed to us as we were cancelled: pass it on
-            else:
-                self.waiting.remove((table_id, ready))
-            raise
-
-    def _release(self) -> None:
-        while self.waiting:
-            _table, ready = self.waiting.popleft()
-            if not ready.done():
-                ready.set_result(None)  # the slot goes straight to the next in line
-                return
-        self.free += 1
-
-    def _executor(self) -> Executor:
+    def _executor(self, lane: Lane) -> Executor:
         if self.closed:
             raise RuntimeError("the bot pool is closed")
-        if self.pool is None:
-            self.pool = spawn_pool(self.processes, bot_worker)
-        return self.pool
+        return self.lanes[lane].executor()
 
     def start(self) -> list[Future[int]]:
-        """Start every worker now (a server's first bot decision then waits for none); the
-        futures give their process ids once they are ready."""
-        executor = self._executor()
-        return [executor.submit(_ready) for _ in range(self.processes)]
+        """Start every worker of both lanes now (a server's first bot decision then waits for
+        none); the futures give their process ids once they are ready."""
+        return [
+            self._executor(lane).submit(_ready)
+            for lane in LANES
+            for _ in range(self.lanes[lane].processes)
+        ]
 
-    def worker_pids(self) -> list[int]:
-        return pool_pids(self.pool)
+    def worker_pids(self, lane: Lane | None = None) -> list[int]:
+        """The process ids of the workers of ``lane`` (None: of both)."""
+        lanes = LANES if lane is None else (lane,)
+        return [pid for each in lanes for pid in pool_pids(self.lanes[each].pool)]
 
     def close(self) -> None:
         """Stop the workers now: a decision in progress is abandoned (it is redone on start)."""
         self.closed = True
         self.cheap.shutdown(wait=False, cancel_futures=True)
-        if self.pool is not None:
-            stop_pool(self.pool)
-            self.pool = None
+        for workers in self.lanes.values():
+            workers.close()

@@ -10,8 +10,11 @@ The write notifies the serving processes, which push the move to their clients. 
 thinks, the worker renews its claim; a worker killed mid-thought loses the claim when the lease
 lapses, and another worker takes the turn over. A turn done twice still makes one move.
 
-The parent process starts ``--workers`` such processes, starts a new one when one dies, and
-stops them all on SIGTERM or SIGINT; each exits by itself when the parent is gone.
+The parent process starts ``--workers`` such processes for the turns a person waits for and
+``--background-workers`` (niced by ``--background-nice``, 10 by default) for the turns
+nobody waits for (bots alone, stand-ins), each claiming only its lane's turns, so a person's bot
+never waits behind a decision nobody waits for; it starts a new one in the same lane when one
+dies, and stops them all on SIGTERM or SIGINT; each exits by itself when the parent is gone.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import Any
 
 from cradle.ai.memory import remembered
 from cradle.server.botpool import (
+    BACKGROUND_NICE,
     LEASE_SECONDS,
     POLL_SECONDS,
     RENEW_SECONDS,
@@ -39,7 +43,7 @@ from cradle.server.botpool import (
 from cradle.server.errors import ApiError
 from cradle.server.referee import BotTurn, Settings, rule_move
 from cradle.server.store import Store
-from cradle.server.store.botjobs import BotJob
+from cradle.server.store.botjobs import BACKGROUND, WAITED, BotJob, Lane
 from cradle.server.store.errors import Conflict, CorruptGame, StorageError
 from cradle.server.store.schema import LIVE
 from cradle.server.table import build_table
@@ -56,6 +60,7 @@ class WorkerSettings:
     bot_seconds: float = 2.0  # the most a bot thinks per decision (a table may ask for less)
     analyse: bool = True  # queue the analysis of a game a person played, when a bot ends it
     verbose: bool = False  # print a line for every move made
+    background_nice: int = BACKGROUND_NICE  # the niced workers' niceness above the parent's
 
 
 def worker_name() -> str:
@@ -140,19 +145,22 @@ def make_move(store: Store, job: BotJob, owner: str, settings: WorkerSettings) -
     return "moved"
 
 
-def work(settings: WorkerSettings, stop: Any = None) -> None:
-    """One worker: claim, decide, store, until ``stop`` (an Event) is set."""
+def work(settings: WorkerSettings, stop: Any = None, lane: Lane | None = None) -> None:
+    """One worker: claim a turn of ``lane`` (None: of either), decide, store, until ``stop``
+    (an Event) is set."""
     from cradle.ai.search.ismcts import warm_up
 
     warm_up()
+    if lane == BACKGROUND:
+        os.nice(settings.background_nice)  # behind the workers a person waits for
     store = Store(settings.url)
     store.bot_jobs.delay = settings.bot_delay
     owner = worker_name()
     try:
         while stop is None or not stop.is_set():
             try:
-                job = store.bot_jobs.claim(owner, time.time(), LEASE_SECONDS)
-                due = store.bot_jobs.next_due() if job is None else None
+                job = store.bot_jobs.claim(owner, time.time(), LEASE_SECONDS, lane)
+                due = store.bot_jobs.next_due(lane) if job is None else None
             except Exception as exc:  # the database is down or restarting: wait, then again
                 log.warning("claiming a bot's turn failed (%s); again in %g s", exc, RETRY_SECONDS)
                 time.sleep(RETRY_SECONDS)
@@ -180,23 +188,27 @@ def work(settings: WorkerSettings, stop: Any = None) -> None:
         store.close()
 
 
-def _child(settings: WorkerSettings, parent: int, stop: Any) -> None:
+def _child(settings: WorkerSettings, parent: int, stop: Any, lane: Lane) -> None:
     watch_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us through ``stop``
     logging.basicConfig(level=logging.WARNING, format="cradle bots %(process)d: %(message)s")
-    work(settings, stop)
+    work(settings, stop, lane)
 
 
-def run_workers(settings: WorkerSettings, workers: int) -> None:
-    """Run ``workers`` worker processes until SIGTERM or SIGINT, replacing any that dies."""
+def run_workers(settings: WorkerSettings, workers: int, background: int | None = None) -> None:
+    """Run ``workers`` worker processes for the turns a person waits for and ``background``
+    (None: as many) niced ones for the others until SIGTERM or SIGINT, replacing any that
+    dies by one of its lane."""
     context = multiprocessing.get_context("spawn")
     stop = context.Event()
     stopping = threading.Event()
+    lanes = [WAITED] * workers + [BACKGROUND] * (workers if background is None else background)
 
-    def start() -> Any:
+    def start(lane: Lane) -> Any:
         process = context.Process(
-            target=_child, args=(settings, os.getpid(), stop), name="cradle-bots", daemon=True
-        )
+            target=_child, args=(settings, os.getpid(), stop, lane), name="cradle-bots",
+            daemon=True,
+        )  # fmt: skip
         process.start()
         return process
 
@@ -205,14 +217,14 @@ def run_workers(settings: WorkerSettings, workers: int) -> None:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    processes = [start() for _ in range(workers)]
+    processes = [start(lane) for lane in lanes]
     try:
         while not stopping.wait(0.5):
             for number, process in enumerate(processes):
                 if not process.is_alive():
                     log.warning("bot worker %s ended (%s); starting another", process.pid,
                                 process.exitcode)  # fmt: skip
-                    processes[number] = start()
+                    processes[number] = start(lanes[number])
     finally:
         stop.set()
         for process in processes:

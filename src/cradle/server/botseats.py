@@ -34,7 +34,7 @@ from cradle.server.redact import public_action
 from cradle.server.referee import BotTurn, Referee
 from cradle.server.runtime import Runtime
 from cradle.server.store import Store
-from cradle.server.store.botjobs import BotJob
+from cradle.server.store.botjobs import LANES, BotJob, Lane
 from cradle.server.table import Table
 from cradle.server.tables import Tables
 
@@ -84,9 +84,9 @@ class BotSeats:
     limits: Limits
     # What wakes the workers: every change that may make a bot's turn due.
     wakeup: asyncio.Event = field(default_factory=asyncio.Event)
-    # The turns in hand, and the bots' moves stored (numbered, with the game: the latest
-    # thousand), for the fairness tests.
-    jobs: set[asyncio.Task[None]] = field(default_factory=set)
+    # The turns in hand with their lanes, and the bots' moves stored (numbered, with the game:
+    # the latest thousand), for the fairness tests.
+    jobs: dict[asyncio.Task[None], Lane] = field(default_factory=dict)
     made: int = 0
     moves: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=1000))
     worker: str = ""  # the workers' name on the turns they claim
@@ -105,23 +105,27 @@ class BotSeats:
 
     async def loop(self) -> None:
         """This process's bot workers: claim the bots' turns that are due from the database's
-        queue (:meth:`BotJobStore.claim`: fair across clients, then tables), as many at a
-        time as there are bot processes, and make their moves."""
-        slots = self.bots.processes
+        queue (:meth:`BotJobStore.claim`: fair across clients, then tables), in each lane (a
+        person waits, nobody waits) as many at a time as it has bot processes, and make their
+        moves."""
         while not self.runtime.closing:
             self.wakeup.clear()  # before looking: a change meanwhile wakes the wait below
             wait = POLL_SECONDS if self.store.shared else BOT_IDLE
+            claimed = False
             try:
-                if len(self.jobs) < slots:
+                for lane in LANES:
+                    if self.held(lane) >= self.bots.lanes[lane].processes:
+                        continue  # the end of one of its turns wakes the loop
                     job = await self.runtime.db(
-                        self.store.bot_jobs.claim, self.worker, time.time(), LEASE_SECONDS
+                        self.store.bot_jobs.claim, self.worker, time.time(), LEASE_SECONDS, lane
                     )
                     if job is not None:
                         task = asyncio.ensure_future(self._job(job))
-                        self.jobs.add(task)
+                        self.jobs[task] = job.lane
                         task.add_done_callback(self._job_done)
+                        claimed = True
                         continue
-                    due = await self.runtime.db(self.store.bot_jobs.next_due)
+                    due = await self.runtime.db(self.store.bot_jobs.next_due, lane)
                     if due is not None:
                         wait = min(wait, max(0.005, due - time.time()))
             except asyncio.CancelledError:
@@ -129,11 +133,17 @@ class BotSeats:
             except Exception:
                 log.exception("taking a bot's turn from the queue failed")
                 wait = RETRY_SECONDS
+            if claimed:
+                continue  # more may be due
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wakeup.wait(), wait)
 
+    def held(self, lane: Lane) -> int:
+        """The turns of ``lane`` in hand."""
+        return sum(1 for held in self.jobs.values() if held == lane)
+
     def _job_done(self, task: asyncio.Task[None]) -> None:
-        self.jobs.discard(task)
+        self.jobs.pop(task, None)
         self.wakeup.set()  # a worker is free
 
     async def _job(self, job: BotJob) -> None:
@@ -200,7 +210,7 @@ class BotSeats:
             memory = await self.memory(table)
             began = time.perf_counter()
             action = await self.bots.decide(
-                table.id, state.clone(), seat, name, seed, decision.seconds, memory
+                table.id, state.clone(), seat, name, seed, decision.seconds, memory, job.lane
             )
             decision.clock.spend(time.perf_counter() - began)
             clock = (seat, decision.clock.spent)

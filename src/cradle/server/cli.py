@@ -143,8 +143,19 @@ def serve(
         float, typer.Option(help="The most a bot may think per decision (a table may ask less).")
     ] = SERVE_LIMITS.bot_seconds,
     bot_processes: Annotated[
-        int, typer.Option(help="Worker processes for the bots (0: one per core but one).")
+        int,
+        typer.Option(
+            help="Worker processes for the bots' turns a person waits for (0: one per core "
+            "but one)."
+        ),
     ] = SERVE_LIMITS.bot_processes,
+    background_bot_processes: Annotated[
+        int,
+        typer.Option(
+            help="Niced worker processes for the bots' turns nobody waits for: bots alone, "
+            "stand-ins (0: as many as --bot-processes)."
+        ),
+    ] = SERVE_LIMITS.background_bot_processes,
     create_per_minute: Annotated[
         float, typer.Option(help="New games (and seats joined) per client and minute.")
     ] = SERVE_LIMITS.create_per_minute,
@@ -252,6 +263,7 @@ def serve(
             run_bots=bots,
             bot_seconds=bot_seconds,
             bot_processes=bot_processes,
+            background_bot_processes=background_bot_processes,
             create_per_minute=create_per_minute,
             moves_per_second=moves_per_second,
             chat_per_minute=chat_per_minute,
@@ -449,8 +461,23 @@ def bots(
         ),
     ],
     workers: Annotated[
-        int, typer.Option(help="Worker processes, each making one bot decision at a time.")
+        int,
+        typer.Option(
+            help="Worker processes for the bots' turns a person waits for, each making one "
+            "decision at a time."
+        ),
     ] = 1,
+    background_workers: Annotated[
+        int | None,
+        typer.Option(
+            help="Niced worker processes for the bots' turns nobody waits for: bots alone, "
+            "stand-ins (default: as many as --workers).",
+            show_default=False,
+        ),
+    ] = None,
+    background_nice: Annotated[
+        int, typer.Option(help="The niced workers' niceness above this process's (0 to 19).")
+    ] = SERVE_LIMITS.background_bot_nice,
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits before it moves (as `cradle serve`).")
     ] = 0.6,
@@ -470,6 +497,11 @@ def bots(
 
     if not 1 <= workers <= 256:
         raise CliError("--workers must be between 1 and 256")
+    background = workers if background_workers is None else background_workers
+    if not 0 <= background <= 256:
+        raise CliError("--background-workers must be between 0 and 256")
+    if not 0 <= background_nice <= 19:
+        raise CliError("--background-nice must be between 0 and 19")
     if bot_delay < 0:
         raise CliError("--bot-delay cannot be negative")
     if not bot_seconds > 0:
@@ -486,9 +518,13 @@ def bots(
             )
     finally:
         opened.close()
-    print(f"cradle bots: {workers} workers on {shown_url(url)}", flush=True)
-    settings = WorkerSettings(url, bot_delay, bot_seconds, analyse, verbose)
-    run_workers(settings, workers)
+    print(
+        f"cradle bots: {workers} workers (a person waits) and {background} niced ones (nobody "
+        f"waits) on {shown_url(url)}",
+        flush=True,
+    )
+    settings = WorkerSettings(url, bot_delay, bot_seconds, analyse, verbose, background_nice)
+    run_workers(settings, workers, background)
 
 
 def loadtest(

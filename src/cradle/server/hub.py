@@ -74,7 +74,9 @@ class Hub:
         store.bot_jobs.delay = bot_delay  # a bot's turn is due that long after it comes
         self.runtime = runtime = Runtime(1 if store.database.is_sqlite else 4)
         self.events = events = Events()
-        self.bots = BotPool(limits.processes)
+        self.bots = BotPool(
+            limits.processes, limits.background_processes, limits.background_bot_nice
+        )
         self.assist = AssistPool(limits.assist_processes)
         self.served = Tables(store, runtime, events, limits.unplayed_minutes)
         self.tables = self.served.loaded  # the same tables, by the name callers know

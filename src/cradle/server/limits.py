@@ -66,6 +66,10 @@ class Limits:
     # Bots.
     bot_seconds: float = 2.0  # the most a bot may think per decision; a table may ask for less
     bot_processes: int = 0  # worker processes for bots' decisions; 0: one per core but one
+    # Niced worker processes for the bots' turns nobody waits for (bots alone, stand-ins): the
+    # workers above take only the turns a person waits for. 0: as many as bot_processes.
+    background_bot_processes: int = 0
+    background_bot_nice: int = 10  # their niceness above the server's (0 to 19)
     prestart_bots: bool = False  # start them with the server (`cradle serve` does), not at need
     run_bots: bool = True  # make bots' moves here (off: `cradle bots` processes make them)
     # Reading.
@@ -139,12 +143,15 @@ class Limits:
         for name in at_least_one:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
+        if not 0 <= self.background_bot_nice <= 19:
+            raise ValueError("background_bot_nice must be between 0 and 19")
         if not 32 <= self.password_kib <= 4 * 1024 * 1024:
             raise ValueError("password_kib must be between 32 and 4194304")
         for name in (
             "max_bot_seats",
             "bot_seats_per_client",
             "bot_processes",
+            "background_bot_processes",
             "replay_cache",
             "max_sockets",
         ):
@@ -154,6 +161,10 @@ class Limits:
     @property
     def processes(self) -> int:
         return self.bot_processes or default_bot_processes()
+
+    @property
+    def background_processes(self) -> int:
+        return self.background_bot_processes or self.processes
 
     @property
     def sockets(self) -> int:

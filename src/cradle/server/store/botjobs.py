@@ -4,13 +4,18 @@ A bot's turn is a row, written by the write that makes it the bot's turn (:func:
 that write's transaction) and removed by the one that makes its move; workers on any machine
 claim the next one, fairly across clients by their recent use of the bots
 (:meth:`BotJobStore.claim`), under a lease that lapses if they die.
+
+The turns are of two kinds (:data:`Lane`), each claimed by workers of its own: those a person
+waits for (:data:`WAITED`: at a table where a person holds a seat and no stand-in plays) and
+the others (:data:`BACKGROUND`: bots playing bots alone, a stand-in for someone away). So no
+decision nobody waits for ever stands between a person and its bot's worker.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TypedDict, cast
+from typing import Literal, TypedDict, cast
 
 from sqlalchemy import (
     Float,
@@ -27,6 +32,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.sql.selectable import CTE
 
 from cradle.server.store.database import Database
@@ -48,16 +54,23 @@ USAGE_SECONDS = 120.0
 LEAST_COST = 0.02
 DAMAGED_SKIPPED = 8  # damaged turns one claim forgets at most before it gives up
 
+Lane = Literal["waited", "background"]
+WAITED: Lane = "waited"  # a person waits for the bot: workers at the server's priority
+BACKGROUND: Lane = "background"  # nobody waits: niced workers of their own
+LANES: tuple[Lane, ...] = (WAITED, BACKGROUND)
+
 
 @dataclass(frozen=True)
 class BotJob:
-    """A bot's turn a worker claimed: the game, the version it is at, the creator's client key
-    and the seconds each bot seat has spent in its current turn."""
+    """A bot's turn a worker claimed: the game, the version it is at, the creator's client key,
+    the seconds each bot seat has spent in its current turn, and whether a person waits for
+    it (its lane)."""
 
     game_id: str
     version: int
     client: str
     clocks: dict[int, float]
+    lane: Lane = WAITED
 
 
 class QueuedTurn(TypedDict):
@@ -142,6 +155,24 @@ def move_job(connection: Connection, game_id: str, version: int) -> None:
     )
 
 
+def nobody_waits() -> ColumnElement[int]:
+    """0 for a turn a person waits for (a person holds a seat of its table, which no stand-in
+    plays), else 1; over ``bot_jobs`` joined to ``games``."""
+    person_seated = exists().where(
+        SeatRow.game_id == BotJobRow.game_id,
+        SeatRow.claimed == true(),
+        SeatRow.gone.is_(None),
+    )
+    return case((person_seated & GameRow.standin.is_(None), 0), else_=1)
+
+
+def in_lane(lane: Lane | None) -> ColumnElement[bool]:
+    """The turns of ``lane`` (None: every turn)."""
+    if lane is None:
+        return true()
+    return nobody_waits() == (0 if lane == WAITED else 1)
+
+
 def drop_jobs(connection: Connection, game_id: str) -> None:
     """No bot decides in the game any more (it ended)."""
     connection.execute(delete(BotJobRow).where(BotJobRow.game_id == game_id))
@@ -178,11 +209,16 @@ class BotJobStore:
                 )
             )
 
-    def claim(self, owner: str, now: float, lease: float) -> BotJob | None:
-        """Take the next bot's turn that is due and that no live worker holds, for ``lease``
-        seconds (renew it while thinking), and count its cost against its client.
+    def claim(
+        self, owner: str, now: float, lease: float, lane: Lane | None = None
+    ) -> BotJob | None:
+        """Take the next bot's turn of ``lane`` (None: of either, a person's first) that is due
+        and that no live worker holds, for ``lease`` seconds (renew it while thinking), and
+        count its cost against its client.
 
-        The fair order: the turn whose client would have used the bots least, counting this
+        The fair order: first the turns a person waits for (at a table where a person holds a
+        seat, its bots' own; a stand-in playing for someone away, and bots playing bots alone,
+        come after), then the turn whose client would have used the bots least, counting this
         turn (recent use decays: :data:`USAGE_SECONDS`), then the oldest. So a client whose
         forty tables keep the bots busy waits while a client with one table gets its move, new
         clients and cheap bots go first, and clients that all want more than there is share
@@ -201,15 +237,7 @@ class BotJobStore:
             else_=func.exp(exponent),
         )
         cost = case((BotJobRow.cost < LEAST_COST, LEAST_COST), else_=BotJobRow.cost)
-        # First the turns a person waits for: at a table where a person holds a seat (and, at
-        # a table with clocks, has a page open), its bots' own; a stand-in playing for someone
-        # away, and bots playing bots alone, come after.
-        person_seated = exists().where(
-            SeatRow.game_id == BotJobRow.game_id,
-            SeatRow.claimed == true(),
-            SeatRow.gone.is_(None),
-        )
-        nobody_waits = case((person_seated & GameRow.standin.is_(None), 0), else_=1)
+        waits = nobody_waits()
         query = (
             select(
                 BotJobRow.game_id,
@@ -217,11 +245,12 @@ class BotJobStore:
                 BotJobRow.client,
                 BotJobRow.cost,
                 BotClientRow.load,
+                waits.label("nobody_waits"),
             )
             .outerjoin(BotClientRow, BotClientRow.client == BotJobRow.client)
             .outerjoin(GameRow, GameRow.id == BotJobRow.game_id)
-            .where(due)
-            .order_by(nobody_waits, use + cost, BotJobRow.ready, BotJobRow.game_id)
+            .where(due, in_lane(lane))
+            .order_by(waits, use + cost, BotJobRow.ready, BotJobRow.game_id)
             .limit(1)
             .with_for_update(skip_locked=True, of=BotJobRow)
         )
@@ -260,7 +289,8 @@ class BotJobStore:
                 number, seconds = stored_number(seat), stored_number(spent)
                 if number is not None and seconds is not None and seconds >= 0:
                     clocks[int(number)] = seconds  # a damaged clock: the turn's full allowance
-        return BotJob(game_id, int(version), client, clocks)
+        found = WAITED if row.nobody_waits == 0 else BACKGROUND
+        return BotJob(game_id, int(version), client, clocks, found)
 
     def use(self, client: str, now: float) -> float:
         """The recent use of the bots of the client with key ``client`` (hashed), in seconds."""
@@ -313,16 +343,19 @@ class BotJobStore:
                 delete(BotJobRow).where(BotJobRow.game_id == game_id, BotJobRow.version == version)
             )
 
-    def next_due(self) -> float | None:
-        """When the next bot's turn can be claimed (a claimed one: when its lease lapses);
-        None when there is none."""
+    def next_due(self, lane: Lane | None = None) -> float | None:
+        """When the next bot's turn of ``lane`` (None: of either) can be claimed (a claimed
+        one: when its lease lapses); None when there is none."""
         due = case(
             (BotJobRow.owner.is_(None), BotJobRow.ready),
             (BotJobRow.lease > BotJobRow.ready, BotJobRow.lease),
             else_=BotJobRow.ready,
         )
+        query = select(func.min(due)).select_from(BotJobRow)
+        if lane is not None:
+            query = query.outerjoin(GameRow, GameRow.id == BotJobRow.game_id).where(in_lane(lane))
         with self.database.engine.connect() as connection:
-            found = connection.execute(select(func.min(due))).scalar()
+            found = connection.execute(query).scalar()
         return stored_number(found)
 
     def queue(self, now: float) -> tuple[int, int, float | None]:
