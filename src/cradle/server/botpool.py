@@ -18,9 +18,10 @@
 from __future__ import annotations
 
 import asyncio
-import collections
 import functools
 import hashlib
+import heapq
+import itertools
 import logging
 import os
 import threading
@@ -29,7 +30,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from cradle.ai import LEVELS, make_bot
 from cradle.ai.bots import Bot
@@ -40,6 +41,8 @@ from cradle.ai.search.ismcts import warm_up
 from cradle.server.limits import FREE_BOTS
 
 log = logging.getLogger("cradle.server")
+K = TypeVar("K")  # who a worker slot serves
+T = TypeVar("T")
 
 CHEAP_BOTS = FREE_BOTS
 PARENT_POLL = 0.5  # seconds between a worker's checks that the server still runs
@@ -196,20 +199,92 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         process.join(timeout=5)
 
 
-class BotPool:
-    """Worker slots handed out first come, first served; one decision per table at a time."""
+class ProcessSlots(Generic[K]):
+    """``processes`` worker processes (spawned at their first task, afresh after one died),
+    each running ``worker`` first, and as many slots: a task waits for a free slot, those
+    waiting served by ``priority`` (lowest first), then first come, first served. ``served``
+    says who got each slot, in order (the last 1000: tests read it)."""
+
+    def __init__(self, processes: int, worker: Callable[[int], None], name: str) -> None:
+        if processes < 1:
+            raise ValueError(f"the {name} needs at least one worker")
+        self.processes = processes
+        self.worker = worker
+        self.name = name
+        self.free = processes
+        self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self.order = itertools.count()
+        self.served: list[K] = []
+        self.pool: ProcessPoolExecutor | None = None
+        self.closed = False
+
+    def queued(self, priority: int) -> int:
+        return sum(1 for p, _, ready in self.waiting if p == priority and not ready.done())
+
+    async def _run(self, who: K, priority: int, work: Callable[..., T], *args: Any) -> T:
+        await self._slot(priority)
+        try:
+            self.served.append(who)
+            del self.served[:-1000]
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._executor(), work, *args)
+        except BrokenProcessPool:
+            self.pool = None  # a worker died (killed from outside): start afresh next time
+            raise
+        finally:
+            self._release()
+
+    async def _slot(self, priority: int) -> None:
+        if self.free > 0 and not self.waiting:
+            self.free -= 1
+            return
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        entry = (priority, next(self.order), ready)
+        heapq.heappush(self.waiting, entry)
+        try:
+            await ready
+        except asyncio.CancelledError:
+            if ready.done() and not ready.cancelled():
+                self._release()  # the slot was handed to us as we were cancelled: pass it on
+            elif entry in self.waiting:
+                self.waiting.remove(entry)
+                heapq.heapify(self.waiting)
+            raise
+
+    def _release(self) -> None:
+        while self.waiting:
+            _priority, _order, ready = heapq.heappop(self.waiting)
+            if not ready.done():
+                ready.set_result(None)  # the slot goes straight to the next in line
+                return
+        self.free += 1
+
+    def _executor(self) -> Executor:
+        if self.closed:
+            raise RuntimeError(f"the {self.name} is closed")
+        if self.pool is None:
+            self.pool = spawn_pool(self.processes, self.worker)
+        return self.pool
+
+    def worker_pids(self) -> list[int]:
+        return pool_pids(self.pool)
+
+    def close(self) -> None:
+        """Stop the workers now: a task in progress is abandoned."""
+        self.closed = True
+        if self.pool is not None:
+            stop_pool(self.pool)
+            self.pool = None
+
+
+class BotPool(ProcessSlots[str]):
+    """Worker slots handed out first come, first served; one decision per table at a time
+    (``served``: the order tables got a worker in)."""
 
     def __init__(self, processes: int) -> None:
-        if processes < 1:
-            raise ValueError("the bot pool needs at least one worker")
-        self.processes = processes
-        self.free = processes
-        self.waiting: collections.deque[tuple[str, asyncio.Future[None]]] = collections.deque()
+        super().__init__(processes, bot_worker, "bot pool")
         self.busy: set[str] = set()  # tables with a decision waiting or running
-        self.served: list[str] = []  # the order tables got a worker in (the fairness test reads it)
-        self.pool: ProcessPoolExecutor | None = None
         self.cheap: Executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cradle-bot")
-        self.closed = False
 
     async def decide(
         self,
@@ -230,50 +305,9 @@ class BotPool:
             raise RuntimeError(f"table {table_id} already has a bot decision in the pool")
         self.busy.add(table_id)
         try:
-            await self._slot(table_id)
-            try:
-                self.served.append(table_id)
-                del self.served[:-1000]
-                return await loop.run_in_executor(
-                    self._executor(), decide, state, seat, name, seed, seconds, memory
-                )
-            except BrokenProcessPool:
-                self.pool = None  # a worker died (killed from outside): start afresh next time
-                raise
-            finally:
-                self._release()
+            return await self._run(table_id, 0, decide, state, seat, name, seed, seconds, memory)
         finally:
             self.busy.discard(table_id)
-
-    async def _slot(self, table_id: str) -> None:
-        if self.free > 0 and not self.waiting:
-            self.free -= 1
-            return
-        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.waiting.append((table_id, ready))
-        try:
-            await ready
-        except asyncio.CancelledError:
-            if ready.done() and not ready.cancelled():
-                self._release()  # the slot was handed to us as we were cancelled: pass it on
-            else:
-                self.waiting.remove((table_id, ready))
-            raise
-
-    def _release(self) -> None:
-        while self.waiting:
-            _table, ready = self.waiting.popleft()
-            if not ready.done():
-                ready.set_result(None)  # the slot goes straight to the next in line
-                return
-        self.free += 1
-
-    def _executor(self) -> Executor:
-        if self.closed:
-            raise RuntimeError("the bot pool is closed")
-        if self.pool is None:
-            self.pool = spawn_pool(self.processes, bot_worker)
-        return self.pool
 
     def start(self) -> list[Future[int]]:
         """Start every worker now (a server's first bot decision then waits for none); the
@@ -281,13 +315,7 @@ class BotPool:
         executor = self._executor()
         return [executor.submit(_ready) for _ in range(self.processes)]
 
-    def worker_pids(self) -> list[int]:
-        return pool_pids(self.pool)
-
     def close(self) -> None:
         """Stop the workers now: a decision in progress is abandoned (it is redone on start)."""
-        self.closed = True
         self.cheap.shutdown(wait=False, cancel_futures=True)
-        if self.pool is not None:
-            stop_pool(self.pool)
-            self.pool = None
+        super().close()
