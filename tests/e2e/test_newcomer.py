@@ -96,6 +96,20 @@ def guest(browser: Any) -> Iterator[Guest]:
         context.close()
 
 
+def resume_lesson(page: Any, made: dict[str, Any], step: int, lesson: str) -> None:
+    """The guided game taken up at ``step`` (its ``lesson``) on the table ``made`` for it, as
+    a page that left it there does (its progress kept in localStorage, the page reloaded);
+    done when it is the learner's turn."""
+    progress = {"step": step, "id": made["id"], "token": made["seats"][0]["token"], "made": 0}
+    page.evaluate(
+        "(p) => localStorage.setItem('cradle.learn', JSON.stringify({tigris: {...p, sent: null}}))",
+        progress,
+    )
+    page.reload()
+    page.wait_for_selector(f"#guide-step[data-step='{lesson}']")
+    wait_until(lambda: turn(page) == "mine")
+
+
 def seat_page(server: PlayServer, page: Any, seats: list[str]) -> dict[str, Any]:
     """A table made for this guest, opened at its seat (the token kept by the page)."""
     created = server.post("/api/games", {"game": "tigris", "seats": seats, "name": GUEST})
@@ -154,14 +168,7 @@ def test_on_a_phone_the_chat_button_covers_neither_a_result_nor_a_lessons_feedba
           return answer.json();
         }"""
     )
-    progress = {"step": 2, "id": made["id"], "token": made["seats"][0]["token"], "made": 0}
-    page.evaluate(
-        "(p) => localStorage.setItem('cradle.learn', JSON.stringify({tigris: {...p, sent: null}}))",
-        progress,
-    )
-    page.reload()
-    page.wait_for_selector("#guide-step[data-step='revolt']")
-    wait_until(lambda: turn(page) == "mine")
+    resume_lesson(page, made, 2, "revolt")
     # The seats are named alike in the step's words, the points and the banner.
     intro = page.locator("#guide-intro").inner_text()
     assert "Random bot's priest" in intro and "bull" not in intro.lower()
@@ -196,14 +203,7 @@ def test_the_game_after_the_guided_one_names_the_person(
     page.goto(f"{server.base}/#/learn/tigris")
     page.wait_for_selector("#guide-step")
     made = server.post("/api/lessons", {"game": "tigris", "lesson": "scoring", "name": GUEST})
-    progress = {"step": 7, "id": made["id"], "token": made["seats"][0]["token"], "made": 0}
-    page.evaluate(
-        "(p) => localStorage.setItem('cradle.learn', JSON.stringify({tigris: {...p, sent: null}}))",
-        progress,
-    )
-    page.reload()
-    page.wait_for_selector("#guide-step[data-step='scoring']")
-    wait_until(lambda: turn(page) == "mine")
+    resume_lesson(page, made, 7, "scoring")
     page.locator("#hand-tiles .tile-btn[data-color='red']").first.click()
     click_and_wait(page, page.locator(".board .target[data-cell='C11'] .target-mark"))
     click_and_wait(page, page.locator("#decision button[data-action^='treasure']").first)
@@ -365,16 +365,9 @@ def test_in_spanish_on_a_phone_the_connection_the_chat_limit_the_lesson_and_the_
     assert ". Intro: " in label and "Enter" not in label, label
     # The guided game's words name the opponent as the table does, in Spanish.
     made = server.post("/api/lessons", {"game": "tigris", "lesson": "revolt", "name": GUEST})
-    progress = {"step": 2, "id": made["id"], "token": made["seats"][0]["token"], "made": 0}
     page.goto(f"{server.base}/#/learn/tigris")
     page.wait_for_selector("#guide-step")
-    page.evaluate(
-        "(p) => localStorage.setItem('cradle.learn', JSON.stringify({tigris: {...p, sent: null}}))",
-        progress,
-    )
-    page.reload()
-    page.wait_for_selector("#guide-step[data-step='revolt']")
-    wait_until(lambda: turn(page) == "mine")
+    resume_lesson(page, made, 2, "revolt")
     bot_name = page.locator("#scores tr[data-player='bull'] .dynasty-chip").inner_text().strip()
     intro = page.locator("#guide-intro").inner_text()
     assert bot_name in intro and spanish["seat.bull"] not in intro, (bot_name, intro)
