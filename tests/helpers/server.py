@@ -333,15 +333,7 @@ def wait_for(predicate: Any, seconds: float = 180) -> None:
 
 def check_bots_played_as_if_never_stopped(record: GameRecord, seats: list[str]) -> None:
     """Every bot move is the one that bot makes at that point: nothing was lost or redone."""
-    from cradle.games import get_game
-
-    module = get_game(record.game)
-    state = module.new_game(
-        len(record.players),
-        record.seed,
-        module.options_from_dict(record.options),
-        dynasties=record.players,
-    )
+    state = record.start()
     for ply, action in enumerate(record.actions):
         seat = state.to_move
         kind = seats[seat]
