@@ -17,6 +17,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the play server needs the 'server' extra")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright (server extra)")
 
+from tests.helpers.e2e import LAPTOP, Laptop, PageErrors  # noqa: E402
 from tests.helpers.mail import Inbox, mailing_play_server, smtp_server  # noqa: E402
 from tests.helpers.server import PlayServer, play_server  # noqa: E402
 
@@ -41,6 +42,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     settings = ("hint_seconds=0.1", "analysis_seconds=0.02", "password_kib=64")
     with play_server(db, *settings) as play:
         yield play
+
+
+@pytest.fixture
+def laptop(browser: Any) -> Iterator[Laptop]:
+    """A page of a browser context of its own on a 1366x768 screen, and its errors; the
+    context is closed after the test."""
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    yield page, PageErrors(page)
+    context.close()
 
 
 @pytest.fixture(scope="module")

@@ -186,6 +186,10 @@ class PageErrors:
         )
 
 
+# The e2e conftest's laptop fixture: a page on a 1366x768 screen and its errors.
+Laptop = tuple[Any, PageErrors]
+
+
 def open_page(browser: Any, server: Any, address: str, phone: bool = False) -> Any:
     """A page of its own browser context (a laptop, or a touch phone) at ``address`` of the
     PlayServer ``server``; it notes its errors (``page.errors``) and every alert or confirm it
