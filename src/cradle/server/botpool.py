@@ -221,7 +221,7 @@ class ProcessSlots(Generic[K]):
     def queued(self, priority: int) -> int:
         return sum(1 for p, _, ready in self.waiting if p == priority and not ready.done())
 
-    async def _run(self, who: K, priority: int, work: Callable[..., T], *args: Any) -> T:
+    async def _run(self, who: K, priority: int, work: Callable[..., T], *args: object) -> T:
         await self._slot(priority)
         try:
             self.served.append(who)

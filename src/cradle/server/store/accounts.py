@@ -209,7 +209,7 @@ class AccountStore:
     def password_by_id(self, account_id: str) -> str | None:
         return self._text(select(AccountRow.password).where(AccountRow.id == account_id))
 
-    def _text(self, query: Select[Any]) -> str | None:
+    def _text(self, query: Select[str] | Select[str | None]) -> str | None:
         """The one value ``query`` reads (the first row's first column) as text, or None."""
         with self.database.engine.connect() as connection:
             found = connection.execute(query).scalar()
