@@ -60,16 +60,27 @@ def _is_typeddict(value: object) -> bool:
 
 class TypedDictSchemas:
     """JSON Schemas of TypedDicts, in pydantic's form: each TypedDict a ``$defs`` entry named
-    after its class, its keys ``properties``, its required keys ``required``."""
+    after its class, its keys ``properties``, its required keys ``required``. ``shared``: the
+    contract's TypedDicts that games extend, by the name each is declared under; a TypedDict
+    holding every key of one (as declared there) is declared as extending it (``bases``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, shared: Mapping[type, str] | None = None) -> None:
         self.defs: dict[str, Schema] = {}
+        self.names = dict(shared or {})
+        self.bases: dict[str, str] = {}
 
     def add(self, typed: type) -> str:
-        name = typed.__name__
+        name = self.names.get(typed, typed.__name__)
         if name in self.defs:
             return name
         self.defs[name] = {}  # named first: a TypedDict may refer to itself
+        hints_of = get_type_hints(typed, include_extras=True)
+        for shared in self.names:
+            if shared is not typed and all(
+                hints_of.get(key) == hint
+                for key, hint in get_type_hints(shared, include_extras=True).items()
+            ):
+                self.bases[name] = self.add(shared)
         hints = get_type_hints(typed, include_extras=True)
         # Read from the annotations too: before 3.12 a NotRequired under `from __future__
         # import annotations` is counted among __required_keys__.
@@ -198,12 +209,35 @@ def _comment(text: str, indent: str = "") -> list[str]:
     return [f"{indent}/**", *(f"{indent} * {line}".rstrip() for line in lines), f"{indent} */"]
 
 
-def declaration(name: str, schema: Schema) -> list[str]:
+def _own(schema: Schema, base: Schema) -> tuple[Schema, list[str]]:
+    """What ``schema`` adds to ``base`` (its members not declared the same there), and the
+    base's members it declares otherwise."""
+    props, inherited = schema.get("properties", {}), base.get("properties", {})
+    required, base_required = set(schema.get("required", [])), set(base.get("required", []))
+    own = {
+        key: prop
+        for key, prop in props.items()
+        if inherited.get(key) != prop or (key in required) != (key in base_required)
+    }
+    own_schema: Schema = {**schema, "properties": own, "required": sorted(required & set(own))}
+    if schema.get("additionalProperties") == base.get("additionalProperties"):
+        own_schema.pop("additionalProperties", None)
+    return own_schema, [key for key in own if key in inherited]
+
+
+def declaration(name: str, schema: Schema, base: tuple[str, Schema] | None = None) -> list[str]:
     """``export type``: an object's members one a line (a type, not an interface: an object
-    type converts to an open one, ``{[key: string]: unknown}``, an interface does not)."""
+    type converts to an open one, ``{[key: string]: unknown}``, an interface does not). A
+    type that extends ``base`` (a model's base class, a game's TypedDict holding all of a
+    contract's one) is the base with its own members (``Omit`` those it declares otherwise)."""
     out = _comment(schema["description"]) if schema.get("description") else []
     if schema.get("type") == "object" and "properties" in schema:
-        out.append(f"export type {name} = {{")
+        head = ""
+        if base is not None:
+            schema, overridden = _own(schema, base[1])
+            keys = " | ".join(json.dumps(key) for key in overridden)
+            head = (f"Omit<{base[0]}, {keys}>" if overridden else base[0]) + " & "
+        out.append(f"export type {name} = {head}{{")
         out += [f"  {member}" for member in _members(schema)]
         out.append("};")
     else:
@@ -226,33 +260,52 @@ def _models(module: object, names: Iterable[str] | None = None) -> list[type[Bas
     return sorted(found, key=lambda model: model.__name__)
 
 
-def collect() -> tuple[dict[str, Schema], dict[str, list[str]]]:
-    """Every definition by name, and the unions each game's types make (View, Piece, ...)."""
+def _base_model(model: type[BaseModel], emitted: Iterable[type[BaseModel]]) -> str | None:
+    """The nearest base class of ``model`` declared on the wire too, if it has one."""
+    found = set(emitted)
+    for base in model.__mro__[1:]:
+        if base in found:
+            return base.__name__
+    return None
+
+
+def collect() -> tuple[dict[str, Schema], dict[str, list[str]], dict[str, str]]:
+    """Every definition by name, the unions each game's types make (View, Piece, ...), and
+    the definitions that extend another (by its name)."""
+    from cradle.core import contract
     from cradle.games import game_names, get_game
     from cradle.server import account_answers, answers, messages, models
 
     defs: dict[str, Schema] = {}
+    bases: dict[str, str] = {}
 
     def put(name: str, schema: Schema) -> None:
         if name in defs and defs[name] != schema:
             raise SystemExit(f"two wire types are called {name}: rename one")
         defs[name] = schema
 
-    bases = (answers.Answer, answers.OpenAnswer)  # no fields of their own
-    for model in [
-        *_models(answers),
-        *_models(account_answers),
-        *_models(messages),
-        *_models(models, REQUESTS),
-    ]:
-        if model in bases:
-            continue
+    empty = (answers.Answer, answers.OpenAnswer)  # no fields of their own
+    emitted = [
+        model
+        for model in [
+            *_models(answers),
+            *_models(account_answers),
+            *_models(messages),
+            *_models(models, REQUESTS),
+        ]
+        if model not in empty
+    ]
+    for model in emitted:
         schema = model.model_json_schema(mode="serialization", ref_template="#/$defs/{model}")
         for name, found in schema.pop("$defs", {}).items():
             put(name, found)
         put(model.__name__, schema)
+        base = _base_model(model, emitted)
+        if base is not None:
+            bases[model.__name__] = base
 
-    games = TypedDictSchemas()
+    # What every game's view and result line hold (``View`` names the union of the views).
+    games = TypedDictSchemas({contract.View: "CommonView", contract.SeatResult: "SeatResult"})
     unions: dict[str, list[str]] = {"View": [], "Piece": [], "AnyEvent": [], "AnyResult": []}
     for game in game_names():
         shown = get_game(game).PRESENTATION
@@ -270,13 +323,17 @@ def collect() -> tuple[dict[str, Schema], dict[str, list[str]]]:
             unions[union].append(games.add(typed))
     for name, schema in games.defs.items():
         put(name, schema)
-    return defs, unions
+    bases.update(games.bases)
+    return defs, unions, bases
 
 
-def render(defs: Mapping[str, Schema], unions: Mapping[str, list[str]]) -> str:
+def render(
+    defs: Mapping[str, Schema], unions: Mapping[str, list[str]], bases: Mapping[str, str]
+) -> str:
     out = [HEADER]
     for name in sorted(defs):
-        out += declaration(name, defs[name])
+        base = bases.get(name)
+        out += declaration(name, defs[name], None if base is None else (base, defs[base]))
         out.append("")
     descriptions = {
         "View": "A seat's view of any game (its `Presentation.view`): each game's own.",

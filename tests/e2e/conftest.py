@@ -17,7 +17,8 @@ import pytest
 pytest.importorskip("fastapi", reason="the play server needs the 'server' extra")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright (server extra)")
 
-from tests.helpers.mail import Inbox, smtp_server  # noqa: E402
+from tests.helpers.e2e import LAPTOP, Laptop, PageErrors  # noqa: E402
+from tests.helpers.mail import Inbox, mailing_play_server, smtp_server  # noqa: E402
 from tests.helpers.server import PlayServer, play_server  # noqa: E402
 
 CHROMIUM = os.environ.get("CRADLE_CHROMIUM", "/usr/bin/chromium")
@@ -43,11 +44,28 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
         yield play
 
 
+@pytest.fixture
+def laptop(browser: Any) -> Iterator[Laptop]:
+    """A page of a browser context of its own on a 1366x768 screen, and its errors; the
+    context is closed after the test."""
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    yield page, PageErrors(page)
+    context.close()
+
+
 @pytest.fixture(scope="module")
 def inbox() -> Iterator[Inbox]:
     """A real SMTP server (aiosmtpd) for the module's mailing server."""
     with smtp_server() as found:
         yield found
+
+
+@pytest.fixture(scope="module")
+def mailing_server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[PlayServer]:
+    """The module's own server, which mails through the module's ``inbox``."""
+    with mailing_play_server(tmp_path_factory, inbox) as play:
+        yield play
 
 
 class ReducedMotion:

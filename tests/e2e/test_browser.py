@@ -13,6 +13,7 @@ import pytest
 from tests.helpers.e2e import (
     LAPTOP,
     PHONE,
+    Laptop,
     PageErrors,
     click_and_wait,
     hand_on_screen,
@@ -98,11 +99,9 @@ def test_two_people_each_see_only_their_own_hand(
 
 @pytest.mark.skipif("gheos" not in GAMES, reason="needs the Gheos engine")
 def test_a_whole_game_against_a_bot_reaches_the_end_screen(
-    server: PlayServer, browser: Any, artifacts: Path
+    server: PlayServer, browser: Any, laptop: Laptop, artifacts: Path
 ) -> None:
-    context = browser.new_context(viewport=LAPTOP)
-    page = context.new_page()
-    errors = PageErrors(page)
+    page, errors = laptop
     page.goto(server.base + "/")
     page.wait_for_selector("#create-game")
     page.select_option("#new-game", "gheos")
@@ -156,19 +155,16 @@ def test_a_whole_game_against_a_bot_reaches_the_end_screen(
     phone.screenshot(path=str(artifacts / "phone-gheos-analysis.png"), full_page=True)
     phone.context.close()
     assert errors.errors == []
-    context.close()
 
 
 @pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 def test_a_whole_tigris_game_against_a_bot(
-    server: PlayServer, browser: Any, artifacts: Path
+    server: PlayServer, laptop: Laptop, artifacts: Path
 ) -> None:
     created = server.post(
         "/api/games", {"game": "tigris", "seats": ["human", "bot:random"], "players": 2}
     )
-    context = browser.new_context(viewport=LAPTOP)
-    page = context.new_page()
-    errors = PageErrors(page)
+    page, errors = laptop
     page.goto(f"{server.base}/#/play/{created['id']}/{created['seats'][0]['token']}")
     page.wait_for_selector(".tigris-board")
     decisions = play_until_end(page, random.Random(3), prefer_pass=True)
@@ -177,16 +173,13 @@ def test_a_whole_tigris_game_against_a_bot(
     assert result.count() == 2
     page.screenshot(path=str(artifacts / "tigris-end-screen.png"))
     assert errors.errors == []
-    context.close()
 
 
 @pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 def test_hot_seat_hides_hands_between_turns(
-    server: PlayServer, browser: Any, artifacts: Path
+    server: PlayServer, laptop: Laptop, artifacts: Path
 ) -> None:
-    context = browser.new_context(viewport=LAPTOP)
-    page = context.new_page()
-    errors = PageErrors(page)
+    page, errors = laptop
     page.goto(server.base + "/")
     page.wait_for_selector("#create-game")
     page.select_option("select[data-seat='1']", "human")
@@ -208,7 +201,6 @@ def test_hot_seat_hides_hands_between_turns(
     assert page.locator("#hint").is_visible()  # hints at a hot seat (not between screens)
     page.screenshot(path=str(artifacts / "hotseat-revealed.png"))
     assert errors.errors == []
-    context.close()
 
 
 @pytest.mark.skipif(

@@ -26,7 +26,6 @@ from typing import Any
 import pytest
 
 from cradle.core.record import GameRecord
-from cradle.games import get_game
 from tests.helpers.e2e import PHONE, PageErrors, ask_turn_mails, decide, turn, wait_until
 from tests.helpers.mail import Inbox
 from tests.helpers.server import GAMES, CradleServe, http_from, postgres_bin, postgres_server
@@ -156,20 +155,10 @@ def header_says(person: Person, text: str) -> None:
 def turn_runs(record: dict[str, Any]) -> list[tuple[int, int]]:
     """(seat, the move it began at) of each turn of a finished game (a seat's run of decisions
     is one turn)."""
-    played = GameRecord.from_dict(record)
-    module = get_game(played.game)
-    state = module.new_game(
-        len(played.players),
-        played.seed,
-        module.options_from_dict(played.options),
-        dynasties=played.players,
-    )
     runs: list[tuple[int, int]] = []
-    for ply, action in enumerate(played.actions):
-        seat = int(state.to_move)
-        if not runs or runs[-1][0] != seat:
-            runs.append((seat, ply))
-        state.apply(action)
+    for step in GameRecord.from_dict(record).states():
+        if not runs or runs[-1][0] != step.seat:
+            runs.append((step.seat, step.ply - 1))
     return runs
 
 

@@ -8,7 +8,6 @@ Screenshots of each step go to test-artifacts/friends-*.png."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,21 +15,13 @@ import pytest
 
 from tests.helpers.e2e import PHONE, Person, wait_until
 from tests.helpers.mail import Inbox, mailed_link
-from tests.helpers.server import GAMES, PlayServer, play_server
+from tests.helpers.server import GAMES, PlayServer
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
 LAPTOP = {"width": 1366, "height": 768}
 PASSWORD = "a long enough secret"
 NEW_PASSWORD = "another long secret"
-
-
-@pytest.fixture(scope="module")
-def mailing(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[PlayServer]:
-    db = tmp_path_factory.mktemp("e2e-friends") / "games.sqlite3"
-    settings = (f"smtp_url={inbox.url}", "mail_from=cradle@example.org", "password_kib=64")
-    with play_server(db, *settings) as play:
-        yield play
 
 
 class Friend(Person):
@@ -51,11 +42,11 @@ class Friend(Person):
 
 
 def test_sign_up_verify_forget_and_reset_the_password(
-    mailing: PlayServer, inbox: Inbox, browser: Any, artifacts: Path
+    mailing_server: PlayServer, inbox: Inbox, browser: Any, artifacts: Path
 ) -> None:
     tag = secrets.token_hex(2)
     name, address = f"Ada {tag}", f"ada{tag}@example.org"
-    laptop = Friend(browser, mailing, LAPTOP, "laptop")
+    laptop = Friend(browser, mailing_server, LAPTOP, "laptop")
     laptop.sign_up(name, PASSWORD, address)
     # The account page says the address waits for its check.
     laptop.page.wait_for_selector("#address-check .warn")
@@ -72,7 +63,7 @@ def test_sign_up_verify_forget_and_reset_the_password(
     laptop.page.wait_for_selector("#address-check .ok")
 
     # A phone signed in to the same account, on its inbox.
-    phone = Friend(browser, mailing, PHONE, "phone")
+    phone = Friend(browser, mailing_server, PHONE, "phone")
     phone.sign_in(name, PASSWORD)
     phone.page.wait_for_selector(f"#account-link:text-is('{name}')")
     phone.goto("#/inbox")
@@ -124,13 +115,13 @@ def test_sign_up_verify_forget_and_reset_the_password(
 
 
 def test_friends_invite_each_other_and_a_blocked_person_cannot(
-    mailing: PlayServer, browser: Any, artifacts: Path
+    mailing_server: PlayServer, browser: Any, artifacts: Path
 ) -> None:
     tag = secrets.token_hex(2)
     ann_name, bob_name, cat_name = f"Ann {tag}", f"Bob {tag}", f"Cat {tag}"
-    ann = Friend(browser, mailing, LAPTOP, "laptop")
-    bob = Friend(browser, mailing, PHONE, "phone")
-    cat = Friend(browser, mailing, LAPTOP, "laptop-cat")
+    ann = Friend(browser, mailing_server, LAPTOP, "laptop")
+    bob = Friend(browser, mailing_server, PHONE, "phone")
+    cat = Friend(browser, mailing_server, LAPTOP, "laptop-cat")
     ann.sign_up(ann_name, PASSWORD)
     bob.sign_up(bob_name, PASSWORD)
     cat.sign_up(cat_name, PASSWORD)

@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.e2e import (
-    LAPTOP,
-    PageErrors,
+    Laptop,
     focused_cell,
     gheos_arrows_to,
     press_and_wait,
@@ -59,11 +58,9 @@ def decide(page: Any, button: str) -> None:
 
 @pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 def test_the_guided_game_and_a_real_one_played_by_keys_only(
-    server: PlayServer, browser: Any, artifacts: Path
+    server: PlayServer, laptop: Laptop, artifacts: Path
 ) -> None:
-    context = browser.new_context(viewport=LAPTOP)
-    page = context.new_page()
-    errors = PageErrors(page)
+    page, errors = laptop
     page.goto(f"{server.base}/#/learn/tigris")
     step(page, "tiles")
     # Every square is a button with a name that says what lies there; one tab stop for all.
@@ -161,16 +158,13 @@ def test_the_guided_game_and_a_real_one_played_by_keys_only(
     assert page.locator("#confirm-concede").count() == 0
     assert page.evaluate("document.activeElement.id") == "concede"
     assert errors.errors == []
-    context.close()
 
 
 @pytest.mark.skipif("gheos" not in GAMES, reason="needs the Gheos engine")
 def test_a_gheos_step_by_keys_on_its_sparse_map(
-    server: PlayServer, browser: Any, artifacts: Path
+    server: PlayServer, laptop: Laptop, artifacts: Path
 ) -> None:
-    context = browser.new_context(viewport=LAPTOP)
-    page = context.new_page()
-    errors = PageErrors(page)
+    page, errors = laptop
     page.goto(f"{server.base}/#/learn/gheos")
     step(page, "continent")
     game_map = page.locator(".gheos-board")
@@ -203,4 +197,3 @@ def test_a_gheos_step_by_keys_on_its_sparse_map(
     page.wait_for_selector("#guide-next")
     page.screenshot(path=str(artifacts / "keyboard-gheos-lesson.png"))
     assert errors.errors == []
-    context.close()

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from tests.helpers.e2e import PHONE, PageErrors, ask_turn_mails, make, step_name, turn, wait_until
-from tests.helpers.mail import Inbox, mailed_link
-from tests.helpers.server import GAMES, WALKING, PlayServer, play_server
+from tests.helpers.mail import Inbox, mailed_link, mailing_play_server
+from tests.helpers.server import GAMES, WALKING, PlayServer
 
 babel = pytest.importorskip(
     "babel", reason="the mails' check reads the Python catalogues (dev extra)"
@@ -43,9 +43,7 @@ PLACEHOLDER = re.compile(r"\{\w+\}")
 def server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[PlayServer]:
     """The module's own server (the lesson walks make a table per step), which mails turn
     notices to `inbox`."""
-    db = tmp_path_factory.mktemp("lang") / "games.sqlite3"
-    mailing = (f"smtp_url={inbox.url}", "mail_from=cradle@example.org", "password_kib=64")
-    with play_server(db, *mailing, *WALKING) as play:
+    with mailing_play_server(tmp_path_factory, inbox, *WALKING) as play:
         yield play
 
 

@@ -13,7 +13,17 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.e2e import PHONE, PageErrors, make, step_name, turn, version, wait_until
+from tests.helpers.e2e import (
+    LAPTOP,
+    PHONE,
+    Laptop,
+    PageErrors,
+    make,
+    step_name,
+    turn,
+    version,
+    wait_until,
+)
 from tests.helpers.server import GAMES, WALKING, PlayServer, play_server
 
 pytestmark = pytest.mark.skipif(not {"tigris", "gheos"} <= set(GAMES), reason="needs both engines")
@@ -27,7 +37,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
         yield play
 
 
-VIEWPORTS = {"laptop": {"width": 1366, "height": 768}, "phone": PHONE}
+VIEWPORTS = {"laptop": LAPTOP, "phone": PHONE}
 
 IN_VIEW = """(node) => {
   const r = node.getBoundingClientRect();
@@ -89,14 +99,12 @@ def test_a_guided_game_walked_to_its_end(
 
 
 def test_learning_from_the_front_page_resumes_and_answers_every_move(
-    browser: Any, server: PlayServer, artifacts: Path
+    laptop: Laptop, server: PlayServer, artifacts: Path
 ) -> None:
     """The first steps of Tigris at a laptop: reached from the lobby, a wrong square gets the
     engine's reason, an off-script move is held back, the rules and the aid open and close
     without losing the position, and a reload resumes the same table."""
-    context = browser.new_context(viewport=VIEWPORTS["laptop"])
-    page = context.new_page()
-    errors = PageErrors(page)
+    page, errors = laptop
     page.goto(f"{server.base}/#/")
     page.locator("#learn-to-play").click()
     page.locator("#learn-tigris").click()
@@ -154,16 +162,13 @@ def test_learning_from_the_front_page_resumes_and_answers_every_move(
     make(page, "tile red G6")
     wait_until(lambda: page.locator("#guide-feedback.done").count() > 0, 120)
     assert not errors.errors
-    context.close()
 
 
 @pytest.mark.parametrize("game", ["tigris", pytest.param("gheos", marks=pytest.mark.long)])
 def test_the_rules_page_draws_its_pictures(
-    browser: Any, server: PlayServer, artifacts: Path, game: str
+    laptop: Laptop, server: PlayServer, artifacts: Path, game: str
 ) -> None:
-    context = browser.new_context(viewport=VIEWPORTS["laptop"])
-    page = context.new_page()
-    errors = PageErrors(page)
+    page, errors = laptop
     page.goto(f"{server.base}/#/rules/{game}")
     figures = page.locator(".rules-picture")
     wait_until(lambda: figures.count() > 0)
@@ -178,7 +183,6 @@ def test_the_rules_page_draws_its_pictures(
         )
     page.screenshot(path=str(artifacts / f"learn-rules-{game}.png"), full_page=True)
     assert not errors.errors
-    context.close()
 
 
 # The dynasties' colours on the page (their chips), as CSS writes them.
@@ -269,10 +273,9 @@ def test_the_phone_lobby_fits_the_screen(browser: Any, server: PlayServer, artif
 
 
 def test_four_players_fit_the_points_table_and_monuments_left_are_shown(
-    browser: Any, server: PlayServer, artifacts: Path
+    laptop: Laptop, server: PlayServer, artifacts: Path
 ) -> None:
-    context = browser.new_context(viewport=VIEWPORTS["laptop"])
-    page = context.new_page()
+    page, _errors = laptop
     seats = ["human", "bot:random", "bot:random", "bot:random"]
     created = server.post("/api/games", {"game": "tigris", "players": 4, "seats": seats})
     open_seat(page, server, created)
@@ -286,14 +289,12 @@ def test_four_players_fit_the_points_table_and_monuments_left_are_shown(
     assert page.locator("#monuments-left").get_attribute("data-left") == "6"
     assert page.locator("#monuments-left .monument-chip").count() == 6
     page.locator(".scores").screenshot(path=str(artifacts / "learn-points-four-players.png"))
-    context.close()
 
 
 def test_the_end_screen_counts_treasures_once(
-    browser: Any, server: PlayServer, artifacts: Path
+    laptop: Laptop, server: PlayServer, artifacts: Path
 ) -> None:
-    context = browser.new_context(viewport=VIEWPORTS["laptop"])
-    page = context.new_page()
+    page, _errors = laptop
     created = server.post("/api/lessons", {"game": "tigris", "lesson": "scoring"})
     open_seat(page, server, created)
     for pattern in ("tile red C11", "treasure *", "pass"):
@@ -307,4 +308,3 @@ def test_the_end_screen_counts_treasures_once(
     assert cells == ["5", "3", "4", "2 +1"]  # earned points; the treasure apart, once
     assert archer.locator("td[data-treasures]").inner_text() == "1"
     page.locator("#end-screen").screenshot(path=str(artifacts / "learn-end-screen.png"))
-    context.close()

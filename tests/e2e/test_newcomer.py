@@ -9,6 +9,7 @@ lobby's variant filter in whole words. The same words in Spanish on a phone, who
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from tests.helpers.e2e import (
     LAPTOP,
     PHONE,
     PageErrors,
+    Person,
     click_and_wait,
     turn,
     version,
@@ -74,12 +76,38 @@ def fits(page: Any, selector: str) -> str:
     )
 
 
-def guest_page(
-    browser: Any, viewport: dict[str, int], locale: str | None = None
-) -> tuple[Any, Any]:
-    context = browser.new_context(viewport=viewport, **({"locale": locale} if locale else {}))
-    context.add_init_script(f"localStorage.setItem('cradle.guest', {json.dumps(GUEST)})")
-    return context, context.new_page()
+Guest = Callable[..., Any]
+
+
+@pytest.fixture
+def guest(browser: Any) -> Iterator[Guest]:
+    """Opens a page of the guest GUEST in a browser context of its own: ``guest(viewport,
+    locale=None)``; every context it opened is closed after the test."""
+    contexts: list[Any] = []
+
+    def page_of(viewport: dict[str, int], locale: str | None = None) -> Any:
+        context = browser.new_context(viewport=viewport, **({"locale": locale} if locale else {}))
+        context.add_init_script(f"localStorage.setItem('cradle.guest', {json.dumps(GUEST)})")
+        contexts.append(context)
+        return context.new_page()
+
+    yield page_of
+    for context in contexts:
+        context.close()
+
+
+def resume_lesson(page: Any, made: dict[str, Any], step: int, lesson: str) -> None:
+    """The guided game taken up at ``step`` (its ``lesson``) on the table ``made`` for it, as
+    a page that left it there does (its progress kept in localStorage, the page reloaded);
+    done when it is the learner's turn."""
+    progress = {"step": step, "id": made["id"], "token": made["seats"][0]["token"], "made": 0}
+    page.evaluate(
+        "(p) => localStorage.setItem('cradle.learn', JSON.stringify({tigris: {...p, sent: null}}))",
+        progress,
+    )
+    page.reload()
+    page.wait_for_selector(f"#guide-step[data-step='{lesson}']")
+    wait_until(lambda: turn(page) == "mine")
 
 
 def seat_page(server: PlayServer, page: Any, seats: list[str]) -> dict[str, Any]:
@@ -92,14 +120,14 @@ def seat_page(server: PlayServer, page: Any, seats: list[str]) -> dict[str, Any]
 
 
 def test_offline_is_said_and_a_move_made_offline_is_refused_in_words(
-    server: PlayServer, browser: Any, artifacts: Path
+    server: PlayServer, guest: Guest, artifacts: Path
 ) -> None:
-    context, page = guest_page(browser, PHONE)
+    page = guest(PHONE)
     errors = PageErrors(page)
     seat_page(server, page, ["human", "bot:random"])
     wait_until(lambda: turn(page) == "mine")
     assert page.locator("#connection").is_hidden()
-    context.set_offline(True)
+    page.context.set_offline(True)
     # Said at once, in the top bar and above the board, both on the phone's screen.
     page.wait_for_selector("#connection:not([hidden])")
     assert "offline" in page.locator("#connection").inner_text()
@@ -116,19 +144,18 @@ def test_offline_is_said_and_a_move_made_offline_is_refused_in_words(
     page.screenshot(path=str(artifacts / "newcomer-phone-offline-move.png"))
     assert version(page) == before
     # Back online: reconnected by itself, and the move goes through.
-    context.set_offline(False)
+    page.context.set_offline(False)
     page.wait_for_selector("#connection[hidden]", state="attached", timeout=15_000)
     assert page.locator("#status").inner_text() == ""
     page.locator("#hand-tiles .tile-btn:not([disabled])").first.click()
     click_and_wait(page, page.locator(".board .target .target-mark").first)
     assert errors.errors == []
-    context.close()
 
 
 def test_on_a_phone_the_chat_button_covers_neither_a_result_nor_a_lessons_feedback(
-    server: PlayServer, browser: Any, artifacts: Path
+    server: PlayServer, guest: Guest, artifacts: Path
 ) -> None:
-    context, page = guest_page(browser, PHONE)
+    page = guest(PHONE)
     errors = PageErrors(page)
     # The revolt step of the guided game, its table made as the page makes it.
     page.goto(f"{server.base}/#/learn/tigris")
@@ -141,14 +168,7 @@ def test_on_a_phone_the_chat_button_covers_neither_a_result_nor_a_lessons_feedba
           return answer.json();
         }"""
     )
-    progress = {"step": 2, "id": made["id"], "token": made["seats"][0]["token"], "made": 0}
-    page.evaluate(
-        "(p) => localStorage.setItem('cradle.learn', JSON.stringify({tigris: {...p, sent: null}}))",
-        progress,
-    )
-    page.reload()
-    page.wait_for_selector("#guide-step[data-step='revolt']")
-    wait_until(lambda: turn(page) == "mine")
+    resume_lesson(page, made, 2, "revolt")
     # The seats are named alike in the step's words, the points and the banner.
     intro = page.locator("#guide-intro").inner_text()
     assert "Random bot's priest" in intro and "bull" not in intro.lower()
@@ -174,24 +194,16 @@ def test_on_a_phone_the_chat_button_covers_neither_a_result_nor_a_lessons_feedba
     page.locator(close).click(timeout=5000)
     assert page.locator("#conflict-result").count() == 0
     assert errors.errors == []
-    context.close()
 
 
 def test_the_game_after_the_guided_one_names_the_person(
-    server: PlayServer, browser: Any, artifacts: Path
+    server: PlayServer, guest: Guest, artifacts: Path
 ) -> None:
-    context, page = guest_page(browser, LAPTOP)
+    page = guest(LAPTOP)
     page.goto(f"{server.base}/#/learn/tigris")
     page.wait_for_selector("#guide-step")
     made = server.post("/api/lessons", {"game": "tigris", "lesson": "scoring", "name": GUEST})
-    progress = {"step": 7, "id": made["id"], "token": made["seats"][0]["token"], "made": 0}
-    page.evaluate(
-        "(p) => localStorage.setItem('cradle.learn', JSON.stringify({tigris: {...p, sent: null}}))",
-        progress,
-    )
-    page.reload()
-    page.wait_for_selector("#guide-step[data-step='scoring']")
-    wait_until(lambda: turn(page) == "mine")
+    resume_lesson(page, made, 7, "scoring")
     page.locator("#hand-tiles .tile-btn[data-color='red']").first.click()
     click_and_wait(page, page.locator(".board .target[data-cell='C11'] .target-mark"))
     click_and_wait(page, page.locator("#decision button[data-action^='treasure']").first)
@@ -204,20 +216,14 @@ def test_the_game_after_the_guided_one_names_the_person(
     assert f"you are {GUEST}" in page.locator("#banner").inner_text()
     assert page.locator("#scores tr.me").inner_text().startswith(GUEST)
     page.screenshot(path=str(artifacts / "newcomer-game-after-lessons.png"))
-    context.close()
 
 
 def test_a_turn_mails_link_opened_signed_out_comes_back_to_the_game(
     server: PlayServer, browser: Any, artifacts: Path
 ) -> None:
-    context = browser.new_context(viewport=LAPTOP)
-    page = context.new_page()
-    errors = PageErrors(page)
-    page.goto(f"{server.base}/#/signup")
-    page.fill("#signup-name", "mailreader")
-    page.fill("#signup-password", "a long enough password")
-    page.click("#signup-submit")
-    page.wait_for_selector("#inbox")
+    person = Person(browser, server, LAPTOP)
+    person.sign_up("mailreader", "a long enough password")
+    page, errors = person.page, person.errors
     page.goto(f"{server.base}/#/")
     page.wait_for_selector("#create-game")
     page.select_option("select[data-seat='1']", "bot:random")
@@ -243,13 +249,13 @@ def test_a_turn_mails_link_opened_signed_out_comes_back_to_the_game(
     assert page.evaluate("location.hash") == f"#/play/{game_id}"
     page.screenshot(path=str(artifacts / "newcomer-signed-in-back-at-the-game.png"))
     assert errors.errors[signed_out:] == []
-    context.close()
+    person.context.close()
 
 
 def test_a_pasted_chat_line_over_the_limit_is_kept_whole_and_refused_in_words(
-    server: PlayServer, browser: Any, artifacts: Path
+    server: PlayServer, guest: Guest, artifacts: Path
 ) -> None:
-    context, page = guest_page(browser, LAPTOP)
+    page = guest(LAPTOP)
     errors = PageErrors(page)
     seat_page(server, page, ["human", "bot:random"])
     page.wait_for_selector("#chat-input")
@@ -270,13 +276,12 @@ def test_a_pasted_chat_line_over_the_limit_is_kept_whole_and_refused_in_words(
     page.keyboard.press("Enter")
     page.wait_for_selector("#chat-lines li")
     assert errors.errors == []
-    context.close()
 
 
 def test_the_device_that_gave_its_seat_up_says_so_in_words(
-    server: PlayServer, browser: Any, artifacts: Path
+    server: PlayServer, browser: Any, guest: Guest, artifacts: Path
 ) -> None:
-    context, page = guest_page(browser, LAPTOP)
+    page = guest(LAPTOP)
     created = seat_page(server, page, ["human", "bot:random"])
     moved = server.post(f"/api/games/{created['id']}/transfer", {}, created["seats"][0]["token"])
     other = browser.new_context(viewport=PHONE)
@@ -289,13 +294,12 @@ def test_the_device_that_gave_its_seat_up_says_so_in_words(
     assert page.locator("#toast").is_hidden()  # the card says it: no raw reason beside it
     page.screenshot(path=str(artifacts / "newcomer-seat-moved-away.png"))
     other.close()
-    context.close()
 
 
 def test_the_invite_card_is_in_view_on_a_768_pixel_laptop_screen_and_the_lobby_speaks_whole(
-    server: PlayServer, browser: Any, artifacts: Path
+    server: PlayServer, guest: Guest, artifacts: Path
 ) -> None:
-    context, page = guest_page(browser, LAPTOP)
+    page = guest(LAPTOP)
     page.goto(f"{server.base}/#/")
     page.wait_for_selector("#filter-variant")
     variants = page.locator("#filter-variant option").all_inner_texts()
@@ -312,16 +316,15 @@ def test_the_invite_card_is_in_view_on_a_768_pixel_laptop_screen_and_the_lobby_s
         page.evaluate("scrollY"),
     )
     page.screenshot(path=str(artifacts / "newcomer-laptop-invite-card.png"))
-    context.close()
 
 
 def test_in_spanish_on_a_phone_the_connection_the_chat_limit_the_lesson_and_the_variants(
-    server: PlayServer, browser: Any, artifacts: Path
+    server: PlayServer, guest: Guest, artifacts: Path
 ) -> None:
     """The newcomer's words come from the catalogue (a browser whose language is Spanish) and
     fit a phone's screen, longer words and all."""
     spanish = json.loads((CATALOGUES / "es.json").read_text(encoding="utf-8"))
-    context, page = guest_page(browser, PHONE, locale="es-ES")
+    page = guest(PHONE, locale="es-ES")
     errors = PageErrors(page)
     page.goto(f"{server.base}/#/")
     page.wait_for_selector("#filter-variant")
@@ -330,7 +333,7 @@ def test_in_spanish_on_a_phone_the_connection_the_chat_limit_the_lesson_and_the_
     seat_page(server, page, ["human", "bot:random"])
     wait_until(lambda: turn(page) == "mine")
     # Offline: said above the board and in the top bar, and a move made now is not sent.
-    context.set_offline(True)
+    page.context.set_offline(True)
     page.wait_for_selector("#connection:not([hidden])")
     assert page.locator("#connection").inner_text() == spanish["live.offline_note"]
     assert page.locator("#status").inner_text() == spanish["live.offline"]
@@ -342,7 +345,7 @@ def test_in_spanish_on_a_phone_the_connection_the_chat_limit_the_lesson_and_the_
     assert page.locator("#toast").inner_text() == spanish["table.not_sent_offline"]
     assert in_view(page, "#toast") and fits(page, "#toast") == ""
     page.screenshot(path=str(artifacts / "newcomer-es-phone-offline-move.png"))
-    context.set_offline(False)
+    page.context.set_offline(False)
     page.wait_for_selector("#connection[hidden]", state="attached", timeout=15_000)
     page.locator("#toast").click()  # read: a tap dismisses it
     # A chat line over the limit, in the chat's sheet.
@@ -362,19 +365,11 @@ def test_in_spanish_on_a_phone_the_connection_the_chat_limit_the_lesson_and_the_
     assert ". Intro: " in label and "Enter" not in label, label
     # The guided game's words name the opponent as the table does, in Spanish.
     made = server.post("/api/lessons", {"game": "tigris", "lesson": "revolt", "name": GUEST})
-    progress = {"step": 2, "id": made["id"], "token": made["seats"][0]["token"], "made": 0}
     page.goto(f"{server.base}/#/learn/tigris")
     page.wait_for_selector("#guide-step")
-    page.evaluate(
-        "(p) => localStorage.setItem('cradle.learn', JSON.stringify({tigris: {...p, sent: null}}))",
-        progress,
-    )
-    page.reload()
-    page.wait_for_selector("#guide-step[data-step='revolt']")
-    wait_until(lambda: turn(page) == "mine")
+    resume_lesson(page, made, 2, "revolt")
     bot_name = page.locator("#scores tr[data-player='bull'] .dynasty-chip").inner_text().strip()
     intro = page.locator("#guide-intro").inner_text()
     assert bot_name in intro and spanish["seat.bull"] not in intro, (bot_name, intro)
     page.screenshot(path=str(artifacts / "newcomer-es-phone-lesson.png"))
     assert [e for e in errors.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
-    context.close()

@@ -26,6 +26,7 @@ import pytest
 from tests.helpers.e2e import (
     LAPTOP,
     PHONE,
+    Laptop,
     PageErrors,
     click_and_wait,
     decide,
@@ -116,15 +117,13 @@ def test_the_tigris_replay_keeps_its_controls(
 
 @pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 def test_the_log_is_the_whole_history_and_the_board_shows_what_happened(
-    server: PlayServer, browser: Any, artifacts: Path
+    server: PlayServer, browser: Any, laptop: Laptop, artifacts: Path
 ) -> None:
     created = server.post(
         "/api/games", {"game": "tigris", "seats": ["human", "bot:medium"], "players": 2}
     )
     game_id, token = created["id"], created["seats"][0]["token"]
-    context = browser.new_context(viewport=LAPTOP)
-    page = context.new_page()
-    errors = PageErrors(page)
+    page, errors = laptop
     note_screen_states(page)
     page.goto(f"{server.base}/#/play/{game_id}/{token}")
     page.wait_for_selector(".tigris-board .river")
@@ -242,7 +241,6 @@ def test_the_log_is_the_whole_history_and_the_board_shows_what_happened(
     assert page.evaluate("localStorage.getItem('cradle.sound')") == "on"
     assert missing_glyphs(page) == []
     assert errors.errors == []
-    context.close()
 
 
 def outlined_squares(page: Any, seat: int) -> set[str]:
@@ -301,11 +299,9 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
 
 @pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 def test_a_conflict_is_decided_beside_the_board_and_its_result_shown(
-    server: PlayServer, browser: Any, artifacts: Path
+    server: PlayServer, browser: Any, laptop: Laptop, artifacts: Path
 ) -> None:
-    context = browser.new_context(viewport=LAPTOP)
-    page = context.new_page()
-    errors = PageErrors(page)
+    page, errors = laptop
     hot_seat_revolt(server, page)
     panel = page.locator("#decision")
     assert "ties go to the defender" in panel.inner_text()
@@ -331,7 +327,6 @@ def test_a_conflict_is_decided_beside_the_board_and_its_result_shown(
     assert "You lose the revolt" in result.inner_text()  # the attacker's screen
     page.screenshot(path=str(artifacts / "tigris-conflict-result.png"))
     assert errors.errors == []
-    context.close()
     # And on a phone: the decision is a sheet at the bottom, the board above it.
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     hot_seat_revolt(server, phone)

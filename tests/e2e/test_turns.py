@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 import secrets
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ import pytest
 
 from tests.helpers.e2e import LAPTOP, PHONE, PageErrors, ask_turn_mails, decide, turn, wait_until
 from tests.helpers.mail import Inbox, mailed_link
-from tests.helpers.server import GAMES, PlayServer, new_stored, play_server
+from tests.helpers.server import GAMES, PlayServer, new_stored
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -28,14 +27,6 @@ COUNT_CHIMES = """(() => {
   const make = AudioContext.prototype.createOscillator;
   AudioContext.prototype.createOscillator = function () { window.__notes += 1; return make.call(this); };
 })()"""
-
-
-@pytest.fixture(scope="module")
-def mailing_server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[PlayServer]:
-    db = tmp_path_factory.mktemp("e2e-turns") / "games.sqlite3"
-    settings = (f"smtp_url={inbox.url}", "mail_from=cradle@example.org", "password_kib=64")
-    with play_server(db, *settings) as play:
-        yield play
 
 
 def person(browser: Any, server: PlayServer, inbox: Inbox, size: dict[str, int], name: str, address: str) -> tuple[Any, PageErrors]:  # fmt: skip

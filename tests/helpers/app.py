@@ -74,6 +74,14 @@ def refused(answer: Any, status: int = 429) -> str:
     return reason
 
 
+@contextmanager
+def two_processes(url: str, **limits: Any) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two apps on one PostgreSQL database at ``url``, as two server processes are, each
+    started as :func:`started` does."""
+    with started(url, **limits) as one, started(url, **limits) as two:
+        yield one, two
+
+
 OTHER_HOSTS = ("10.1.2.3", "10.9.8.7")  # the addresses of a test's other browsers
 
 

@@ -30,15 +30,23 @@ def click_and_wait(page: Any, locator: Any, force_event: bool = False) -> None:
     wait_until(lambda: version(page) != before, seconds=15)
 
 
+def click_one(page: Any, rng: random.Random, selector: str, force_event: bool = False) -> bool:
+    """Click one of what ``selector`` finds, picked at random, and wait for its answer; False
+    when it finds nothing."""
+    found = page.locator(selector)
+    if not found.count():
+        return False
+    click_and_wait(page, found.nth(rng.randrange(found.count())), force_event=force_event)
+    return True
+
+
 def decide(page: Any, rng: random.Random, prefer_pass: bool = False) -> bool:
     """Make one decision the way a person would, by clicking; False if it is not our turn."""
     cover = page.locator("#cover [data-action=reveal]")
     if cover.count():
         cover.click()
         return True
-    choices = page.locator("#decision .dialog-buttons button[data-action]")
-    if choices.count():
-        click_and_wait(page, choices.nth(rng.randrange(choices.count())))
+    if click_one(page, rng, "#decision .dialog-buttons button[data-action]"):
         return True
     if turn(page) != "mine":
         return False
@@ -46,21 +54,15 @@ def decide(page: Any, rng: random.Random, prefer_pass: bool = False) -> bool:
     if prefer_pass and passing.count() and rng.random() < 0.8:
         click_and_wait(page, passing)
         return True
-    targets = page.locator(".board .target .target-mark")
-    if targets.count():
-        click_and_wait(page, targets.nth(rng.randrange(targets.count())))
+    if click_one(page, rng, ".board .target .target-mark"):
         return True
-    regions = page.locator(".board .target-region")
-    if regions.count():
-        click_and_wait(page, regions.nth(rng.randrange(regions.count())), force_event=True)
+    if click_one(page, rng, ".board .target-region", force_event=True):
         return True
     starts = page.locator("[data-start]:not(.selected)")
     if starts.count() and rng.random() < 0.7:
         starts.first.click()  # picks a colour: the continents light up
         return True
-    takes = page.locator("button.civ-chip[data-action^='take ']")
-    if takes.count():
-        click_and_wait(page, takes.nth(rng.randrange(takes.count())))
+    if click_one(page, rng, "button.civ-chip[data-action^='take ']"):
         return True
     token = page.locator("#token")
     if token.count() and rng.random() < 0.6:
@@ -184,6 +186,10 @@ class PageErrors:
             "console",
             lambda message: self.errors.append(message.text) if message.type == "error" else None,
         )
+
+
+# The e2e conftest's laptop fixture: a page on a 1366x768 screen and its errors.
+Laptop = tuple[Any, PageErrors]
 
 
 def open_page(browser: Any, server: Any, address: str, phone: bool = False) -> Any:

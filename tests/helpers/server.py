@@ -87,6 +87,18 @@ def http_from(
         connection.close()
 
 
+def stop_process(process: subprocess.Popen[Any], seconds: float) -> None:
+    """End ``process`` if it still runs: asked to stop (SIGTERM), killed if it has not
+    within ``seconds``."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 class PlayServer:
     """``python -m cradle.server`` on a free port, killed (SIGKILL) or stopped at the end."""
 
@@ -141,13 +153,8 @@ class PlayServer:
             self.process.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        if self.process is not None:
+            stop_process(self.process, 10)
 
     def get(self, path: str, token: str | None = None) -> Any:
         return http("GET", self.base + path, token=token)
@@ -333,15 +340,7 @@ def wait_for(predicate: Any, seconds: float = 180) -> None:
 
 def check_bots_played_as_if_never_stopped(record: GameRecord, seats: list[str]) -> None:
     """Every bot move is the one that bot makes at that point: nothing was lost or redone."""
-    from cradle.games import get_game
-
-    module = get_game(record.game)
-    state = module.new_game(
-        len(record.players),
-        record.seed,
-        module.options_from_dict(record.options),
-        dynasties=record.players,
-    )
+    state = record.start()
     for ply, action in enumerate(record.actions):
         seat = state.to_move
         kind = seats[seat]

@@ -53,6 +53,15 @@ def sign_in(client: TestClient, name: str, password: str = PASSWORD) -> Any:
     return client.post("/api/session", json={"name": name, "password": password})
 
 
+def new_table(client: TestClient) -> dict[str, Any]:
+    """A two-player Tigris table the signed-in account of ``client`` makes (with its CSRF
+    token), seat 0 its own."""
+    answer = client.post("/api/games", json={"game": "tigris", "players": 2}, headers=csrf(client))
+    assert answer.status_code == 200, answer.text
+    made: dict[str, Any] = answer.json()
+    return made
+
+
 def test_names_are_trimmed_normalised_and_checked() -> None:
     assert normal_name("  Zoë  ") == "Zoë"
     assert normal_name("Zoe\u0308") == "Zoë"  # NFC: one character
@@ -154,8 +163,7 @@ def test_csrf_is_needed_with_the_cookie_and_bearer_tokens_work_as_before(server:
     assert wrong.status_code == 403
     assert client.delete("/api/session").status_code == 403
     assert client.get("/api/me").json()["account"]["name"] == "Hedy"  # still signed in
-    made = client.post("/api/games", json={"game": "tigris", "players": 2}, headers=csrf(client))
-    assert made.status_code == 200
+    new_table(client)
     # A script with no cookie plays with its bearer token, no CSRF token needed.
     script = browser(_app)
     created = create(script)
@@ -265,9 +273,7 @@ def test_an_account_speaks_its_browsers_language_until_it_chooses_one(server: An
 def test_seats_follow_the_account_to_another_device(server: Any) -> None:
     app, client = server
     sign_up(client, "Lin")
-    created = client.post(
-        "/api/games", json={"game": "tigris", "players": 2}, headers=csrf(client)
-    ).json()
+    created = new_table(client)
     game_id, first_token = created["id"], token_of(created, 0)
     table = client.get(f"/api/games/{game_id}").json()["table"]
     assert table["names"] == ["Lin", None]
@@ -311,9 +317,7 @@ def test_your_turn_comes_first(server: Any) -> None:
     sign_up(client, "Nia")
     games = []
     for _ in range(3):
-        made = client.post(
-            "/api/games", json={"game": "tigris", "players": 2}, headers=csrf(client)
-        ).json()
+        made = new_table(client)
         games.append(made["id"])
     listed = client.get("/api/me/games").json()["games"]
     assert sorted(g["id"] for g in listed) == sorted(games)
@@ -324,9 +328,7 @@ def test_your_turn_comes_first(server: Any) -> None:
 def test_delete_account_keeps_its_games_as_a_former_player(server: Any) -> None:
     app, client = server
     sign_up(client, "Olu")
-    created = client.post(
-        "/api/games", json={"game": "tigris", "players": 2}, headers=csrf(client)
-    ).json()
+    created = new_table(client)
     wrong = client.request(
         "DELETE", "/api/me", json={"password": "wrong password"}, headers=csrf(client)
     )
@@ -412,9 +414,7 @@ def test_a_moved_seats_open_connection_is_closed_and_its_token_refused(server: A
 def test_a_seat_of_an_account_is_not_moved_by_link(server: Any) -> None:
     _app, client = server
     sign_up(client, "Rae")
-    created = client.post(
-        "/api/games", json={"game": "tigris", "players": 2}, headers=csrf(client)
-    ).json()
+    created = new_table(client)
     answer = client.post(f"/api/games/{created['id']}/transfer", headers=auth(token_of(created, 0)))
     assert answer.status_code == 400 and "sign in" in answer.json()["error"]
 

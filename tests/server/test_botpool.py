@@ -37,7 +37,7 @@ def test_a_table_of_slow_bots_takes_its_turn_like_the_others() -> None:
                 table(pool, "quick", "greedy", 3),
                 table(pool, "other", "greedy", 3),
             )
-            return pool.served, found
+            return pool.served, list(found)
         finally:
             pool.close()
 
@@ -82,7 +82,7 @@ def test_a_person_waited_decision_takes_its_own_worker_while_the_others_queue() 
         pool = BotPool(processes=1, background=1)
         try:
             background = pool.lanes[BACKGROUND]
-            await background.slot("in hand")  # a decision nobody waits for, in hand
+            await background.slot(0)  # a decision nobody waits for, in hand
             queued = [
                 asyncio.ensure_future(
                     pool.decide(f"bots{n}", state.clone(), seat, "greedy", n, 0.1, None, BACKGROUND)

@@ -30,6 +30,7 @@ from tests.helpers.server import (
     check_bots_played_as_if_never_stopped,
     http_from,
     new_stored,
+    stop_process,
     wait_for,
 )
 
@@ -73,13 +74,7 @@ class Workers:
                 )
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, 30)
         self.reader.join(timeout=10)
 
 

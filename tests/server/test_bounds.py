@@ -248,26 +248,33 @@ def refused_with_reason(answer: Any) -> bool:
     return False
 
 
-def send_create(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
-    before = games_stored(client)
-    answer = client.post(
-        "/api/games", content=encode(body), headers={"content-type": "application/json"}
-    )
-    if refused_with_reason(answer):
-        assert games_stored(client) == before
-    else:
-        assert 1 <= len(answer.json()["players"]) <= models.MAX_SEATS
+def make_table(
+    route: str, made: Callable[[dict[str, Any], dict[str, Any]], bool]
+) -> Callable[[TestClient, dict[str, Any], dict[str, Any]], None]:
+    """A sender of bodies to ``route``, which makes a table: a refused body stores no game,
+    and what it makes is what ``made(body, answer)`` accepts."""
+
+    def send(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
+        before = games_stored(client)
+        answer = client.post(
+            route, content=encode(body), headers={"content-type": "application/json"}
+        )
+        if refused_with_reason(answer):
+            assert games_stored(client) == before
+        else:
+            assert made(body, answer.json())
+
+    return send
 
 
-def send_lesson(client: TestClient, table: dict[str, Any], body: dict[str, Any]) -> None:
-    before = games_stored(client)
-    answer = client.post(
-        "/api/lessons", content=encode(body), headers={"content-type": "application/json"}
-    )
-    if refused_with_reason(answer):
-        assert games_stored(client) == before
-    else:  # only a name from the game's own list makes a table
-        assert body["lesson"] in {lesson.name for lesson in get_game(body["game"]).LESSONS}
+send_create = make_table(
+    "/api/games", lambda _body, answer: 1 <= len(answer["players"]) <= models.MAX_SEATS
+)
+# Only a name from the game's own list makes a table.
+send_lesson = make_table(
+    "/api/lessons",
+    lambda body, _answer: body["lesson"] in {one.name for one in get_game(body["game"]).LESSONS},
+)
 
 
 def post_on_table(route: str) -> Callable[[TestClient, dict[str, Any], dict[str, Any]], None]:

@@ -36,10 +36,14 @@ def seated(client: TestClient, created: dict[str, Any]) -> str:
     return token
 
 
-def live_table(client: TestClient) -> tuple[str, dict[int, str]]:
-    """A clocked live table of two people, both seated: its id, and its tokens by seat."""
+def live_table(client: TestClient) -> tuple[str, int, str, str]:
+    """A clocked live table of two people, both seated: its id, the seat whose clock runs
+    first (``late`` in the tests: the one that decides), its token and the other seat's."""
     created = create(client, **LIVE)
-    return created["id"], {0: token_of(created, 0), 1: seated(client, created)}
+    game_id = created["id"]
+    tokens = {0: token_of(created, 0), 1: seated(client, created)}
+    late = view(client, game_id)["to_move"]
+    return game_id, late, tokens[late], tokens[1 - late]
 
 
 def lapse(client: TestClient, game_id: str) -> dict[str, Any]:
@@ -115,10 +119,8 @@ def test_a_clock_that_runs_out_lets_the_others_choose_a_stand_in(
     serve: Callable[..., TestClient],
 ) -> None:
     client = serve()
-    game_id, tokens = live_table(client)
+    game_id, late, late_token, other = live_table(client)
     before = view(client, game_id)["table"]
-    late = before["to_move"]
-    other = tokens[1 - late]
     timeout = f"/api/games/{game_id}/timeout"
     answer = client.post(timeout, json={"choice": "bot"}, headers=auth(other))
     assert answer.status_code == 403 and "has not run out" in answer.json()["error"]
@@ -129,7 +131,7 @@ def test_a_clock_that_runs_out_lets_the_others_choose_a_stand_in(
     # Real time again: the frozen time lies past this clock's end, and past the next clock's
     # end too when it starts within a second of this one's start (the watch would lapse it).
     del hub_of(client).clock
-    answer = client.post(timeout, json={"choice": "bot"}, headers=auth(tokens[late]))
+    answer = client.post(timeout, json={"choice": "bot"}, headers=auth(late_token))
     assert answer.status_code == 403 and "your own turn" in answer.json()["error"]
     answer = client.post(timeout, json={"choice": "bot"}, headers=auth(other))
     assert answer.status_code == 200, answer.text
@@ -141,7 +143,7 @@ def test_a_clock_that_runs_out_lets_the_others_choose_a_stand_in(
     steps = client.get(f"/api/games/{game_id}/history").json()["steps"]
     assert {step["standin"] for step in steps} == {"easy"}
     # Its person comes back: their clock starts again at the base time.
-    answer = client.post(f"/api/games/{game_id}/return", json={}, headers=auth(tokens[late]))
+    answer = client.post(f"/api/games/{game_id}/return", json={}, headers=auth(late_token))
     assert answer.status_code == 200, answer.text
     assert answer.json()["table"]["clock"]["left"][late] == BASE
 
@@ -183,16 +185,14 @@ def test_a_person_gone_a_minute_may_be_stood_in_for_or_left(
     serve: Callable[..., TestClient],
 ) -> None:
     client = serve()
-    game_id, tokens = live_table(client)
-    late = view(client, game_id)["to_move"]
-    other = tokens[1 - late]
+    game_id, late, late_token, other = live_table(client)
 
     def gone() -> Any:
         return view(client, game_id)["table"]["clock"]["gone"][late]
 
     # The deciding person's page closes: stored (one change); it opens again: back.
     for _ in range(2):
-        with watch(client, game_id, tokens[late]) as socket:
+        with watch(client, game_id, late_token) as socket:
             socket.receive_json()
             wait_for(lambda: gone() is None, 30)
         wait_for(lambda: gone() is not None, 30)
@@ -202,7 +202,7 @@ def test_a_person_gone_a_minute_may_be_stood_in_for_or_left(
     assert answer.status_code == 403 and "away long" in answer.json()["error"]
     set_clock(client, since + 61)  # a minute gone (their clock has minutes left)
     assert view(client, game_id)["table"]["clock"]["running"] == late
-    answer = client.post(timeout, json={"choice": "end"}, headers=auth(tokens[late]))
+    answer = client.post(timeout, json={"choice": "end"}, headers=auth(late_token))
     assert answer.status_code == 403
     answer = client.post(timeout, json={"choice": "end"}, headers=auth(other))
     assert answer.status_code == 200, answer.text

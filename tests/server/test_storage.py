@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,14 @@ from cradle.server.store.seats import SeatChange
 from tests.helpers.server import before_alembic, new_stored, stored_move
 
 
+@pytest.fixture
+def storage(any_db_url: str) -> Iterator[Store]:
+    """A store on each database, closed after the test."""
+    store = Store(any_db_url)
+    yield store
+    store.close()
+
+
 def stored(game_id: str, listed: bool = True) -> StoredGame:
     return new_stored(
         game_id, "tigris", ["archer", "bull"], 2**62 + 12345, ["human", "bot:random"], "open",
@@ -26,120 +35,106 @@ def stored(game_id: str, listed: bool = True) -> StoredGame:
     )  # fmt: skip
 
 
-def test_actions_are_stored_in_order_once(any_db_url: str) -> None:
-    storage = Store(any_db_url)
-    try:
-        storage.new_games.create(stored("g1"))
-        stored_move(storage, "g1", 0, 0, 0, "pass", "running", None, True)
-        stored_move(storage, "g1", 1, 1, 1, "tile red K2", "running", None, False)
-        with pytest.raises(Conflict):
-            stored_move(storage, "g1", 1, 2, 1, "pass", "running", None, False)  # ply 1 again
-        with pytest.raises(Conflict):
-            stored_move(storage, "g1", 5, 2, 1, "pass", "running", None, False)  # a gap
-        with pytest.raises(Conflict):
-            stored_move(storage, "g1", 2, 1, 1, "pass", "running", None, False)  # stale version
-        game = storage.games.load("g1")
-        assert game is not None
-        assert game.actions == ["pass", "tile red K2"] and game.action_seats == [0, 1]
-        assert game.seed == 2**62 + 12345 and game.tokens == {0: "a" * 64}
-        assert game.version == 2 == storage.games.version_of("g1")
-        # An undo names the move count and version it expects, like a move.
-        with pytest.raises(Conflict):
-            storage.plays.undo(UndoChange("g1", 2, 1, "running", False))
-        storage.plays.undo(UndoChange("g1", 2, 2, "running", False))
-        game = storage.games.load("g1")
-        assert game is not None and game.actions == ["pass"] and game.version == 3
-        stored_move(storage, "g1", 1, 3, 1, "pass", "over", [{"seat": 0, "place": 1}], False)
-        assert storage.games.unfinished() == []
-        assert storage.games.load("nope") is None
-    finally:
-        storage.close()
+def two_people(
+    game_id: str,
+    claimed: dict[int, bool],
+    invites: dict[int, str],
+    expires: dict[int, float] | None = None,
+) -> StoredGame:
+    """A table of two people (each human seat has its token) with ``invites`` open, which
+    expire at ``expires``."""
+    game = stored(game_id)
+    game.seats = ["human", "human"]
+    game.tokens = {0: "a" * 64, 1: "b" * 64}
+    game.claimed, game.invites = claimed, invites
+    if expires is not None:
+        game.invite_expires = expires
+    return game
 
 
-def test_seats_are_claimed_once(any_db_url: str) -> None:
-    storage = Store(any_db_url)
-    try:
-        game = stored("g2")
-        game.seats = ["human", "human"]
-        game.tokens = {0: "a" * 64, 1: "b" * 64}
-        game.claimed = {0: True, 1: False}
-        game.invites = {0: "c" * 64}
-        storage.new_games.create(game)
-        storage.seats.claim(SeatChange("g2", 1, "d" * 64, 0, "running", None))
-        with pytest.raises(Conflict):  # taken already
-            storage.seats.claim(SeatChange("g2", 1, "e" * 64, 1, "running", None))
-        with pytest.raises(Conflict):  # a wrong code
-            storage.seats.claim(SeatChange("g2", 0, "e" * 64, 1, "running", "f" * 64))
-        storage.seats.claim(SeatChange("g2", 0, "e" * 64, 1, "running", "c" * 64))
-        with pytest.raises(Conflict):  # the code is used up
-            storage.seats.claim(SeatChange("g2", 0, "f" * 64, 2, "running", "c" * 64))
-        loaded = storage.games.load("g2")
-        assert loaded is not None
-        assert loaded.tokens == {0: "e" * 64, 1: "d" * 64} and loaded.claimed == {0: True, 1: True}
-        assert loaded.invites == {} and loaded.version == 2 and loaded.status == "running"
-    finally:
-        storage.close()
+def test_actions_are_stored_in_order_once(storage: Store) -> None:
+    storage.new_games.create(stored("g1"))
+    stored_move(storage, "g1", 0, 0, 0, "pass", "running", None, True)
+    stored_move(storage, "g1", 1, 1, 1, "tile red K2", "running", None, False)
+    with pytest.raises(Conflict):
+        stored_move(storage, "g1", 1, 2, 1, "pass", "running", None, False)  # ply 1 again
+    with pytest.raises(Conflict):
+        stored_move(storage, "g1", 5, 2, 1, "pass", "running", None, False)  # a gap
+    with pytest.raises(Conflict):
+        stored_move(storage, "g1", 2, 1, 1, "pass", "running", None, False)  # stale version
+    game = storage.games.load("g1")
+    assert game is not None
+    assert game.actions == ["pass", "tile red K2"] and game.action_seats == [0, 1]
+    assert game.seed == 2**62 + 12345 and game.tokens == {0: "a" * 64}
+    assert game.version == 2 == storage.games.version_of("g1")
+    # An undo names the move count and version it expects, like a move.
+    with pytest.raises(Conflict):
+        storage.plays.undo(UndoChange("g1", 2, 1, "running", False))
+    storage.plays.undo(UndoChange("g1", 2, 2, "running", False))
+    game = storage.games.load("g1")
+    assert game is not None and game.actions == ["pass"] and game.version == 3
+    stored_move(storage, "g1", 1, 3, 1, "pass", "over", [{"seat": 0, "place": 1}], False)
+    assert storage.games.unfinished() == []
+    assert storage.games.load("nope") is None
 
 
-def test_an_invite_is_stored_with_its_expiry_and_refused_once_expired(any_db_url: str) -> None:
-    storage = Store(any_db_url)
-    try:
-        game = stored("g3")
-        game.seats = ["human", "human"]
-        game.tokens = {0: "a" * 64, 1: "b" * 64}
-        game.claimed = {0: True, 1: True}
-        game.invites = {1: "c" * 64}
-        game.invite_expires = {1: time.time() - 1}  # another process may not know it yet
-        storage.new_games.create(game)
-        loaded = storage.games.load("g3")
-        assert loaded is not None and loaded.invite_expires == game.invite_expires
-        with pytest.raises(Conflict):
-            storage.seats.claim(SeatChange("g3", 1, "d" * 64, 0, "running", "c" * 64))
-        game = stored("g4")
-        game.seats, game.claimed = ["human", "human"], {0: True, 1: True}
-        game.tokens = {0: "a" * 64, 1: "b" * 64}  # every human seat has its token
-        game.invites, game.invite_expires = {1: "c" * 64}, {1: time.time() + 60}
-        storage.new_games.create(game)
-        storage.seats.claim(SeatChange("g4", 1, "d" * 64, 0, "running", "c" * 64))
-        loaded = storage.games.load("g4")
-        assert loaded is not None and loaded.invites == {} and loaded.invite_expires == {}
-    finally:
-        storage.close()
+def test_seats_are_claimed_once(storage: Store) -> None:
+    storage.new_games.create(two_people("g2", {0: True, 1: False}, {0: "c" * 64}))
+    storage.seats.claim(SeatChange("g2", 1, "d" * 64, 0, "running", None))
+    with pytest.raises(Conflict):  # taken already
+        storage.seats.claim(SeatChange("g2", 1, "e" * 64, 1, "running", None))
+    with pytest.raises(Conflict):  # a wrong code
+        storage.seats.claim(SeatChange("g2", 0, "e" * 64, 1, "running", "f" * 64))
+    storage.seats.claim(SeatChange("g2", 0, "e" * 64, 1, "running", "c" * 64))
+    with pytest.raises(Conflict):  # the code is used up
+        storage.seats.claim(SeatChange("g2", 0, "f" * 64, 2, "running", "c" * 64))
+    loaded = storage.games.load("g2")
+    assert loaded is not None
+    assert loaded.tokens == {0: "e" * 64, 1: "d" * 64} and loaded.claimed == {0: True, 1: True}
+    assert loaded.invites == {} and loaded.version == 2 and loaded.status == "running"
 
 
-def test_lobby_rows_hold_no_secrets_and_skip_unlisted(any_db_url: str) -> None:
-    storage = Store(any_db_url)
-    try:
-        storage.new_games.create(stored("shown"))
-        storage.new_games.create(stored("private", listed=False))
-        rows = storage.lobby.list_games()
-        assert [row["id"] for row in rows] == ["shown"]
-        assert not {"seed", "table_token", "tokens"} & set(rows[0])
-        # Options are public, but a long text (a custom tile set) is only named.
-        assert all(len(str(value)) <= 40 for value in rows[0]["options"].values())
-        assert sorted(storage.games.unfinished()) == ["private", "shown"]
-        assert storage.games.count_games() == 2
-        # Both count; their random bots cost nothing.
-        assert storage.new_games.live_use(time.time(), 600.0) == (2, 0)
-    finally:
-        storage.close()
+def test_an_invite_is_stored_with_its_expiry_and_refused_once_expired(storage: Store) -> None:
+    # Expired already: another process may not know it yet.
+    game = two_people("g3", {0: True, 1: True}, {1: "c" * 64}, {1: time.time() - 1})
+    storage.new_games.create(game)
+    loaded = storage.games.load("g3")
+    assert loaded is not None and loaded.invite_expires == game.invite_expires
+    with pytest.raises(Conflict):
+        storage.seats.claim(SeatChange("g3", 1, "d" * 64, 0, "running", "c" * 64))
+    storage.new_games.create(
+        two_people("g4", {0: True, 1: True}, {1: "c" * 64}, {1: time.time() + 60})
+    )
+    storage.seats.claim(SeatChange("g4", 1, "d" * 64, 0, "running", "c" * 64))
+    loaded = storage.games.load("g4")
+    assert loaded is not None and loaded.invites == {} and loaded.invite_expires == {}
 
 
-def test_the_lobby_pages(any_db_url: str) -> None:
-    storage = Store(any_db_url)
-    try:
-        for number in range(5):
-            storage.new_games.create(stored(f"g{number}"))
-        first = storage.lobby.list_games(limit=2)
-        assert len(first) == 2
-        last = first[-1]
-        second = storage.lobby.list_games(limit=2, before=(last["updated"], last["id"]))
-        third = storage.lobby.list_games(limit=2, before=(second[-1]["updated"], second[-1]["id"]))
-        seen = [row["id"] for row in first + second + third]
-        assert sorted(seen) == [f"g{n}" for n in range(5)]
-        assert storage.lobby.list_games(status="over") == []
-    finally:
-        storage.close()
+def test_lobby_rows_hold_no_secrets_and_skip_unlisted(storage: Store) -> None:
+    storage.new_games.create(stored("shown"))
+    storage.new_games.create(stored("private", listed=False))
+    rows = storage.lobby.list_games()
+    assert [row["id"] for row in rows] == ["shown"]
+    assert not {"seed", "table_token", "tokens"} & set(rows[0])
+    # Options are public, but a long text (a custom tile set) is only named.
+    assert all(len(str(value)) <= 40 for value in rows[0]["options"].values())
+    assert sorted(storage.games.unfinished()) == ["private", "shown"]
+    assert storage.games.count_games() == 2
+    # Both count; their random bots cost nothing.
+    assert storage.new_games.live_use(time.time(), 600.0) == (2, 0)
+
+
+def test_the_lobby_pages(storage: Store) -> None:
+    for number in range(5):
+        storage.new_games.create(stored(f"g{number}"))
+    first = storage.lobby.list_games(limit=2)
+    assert len(first) == 2
+    last = first[-1]
+    second = storage.lobby.list_games(limit=2, before=(last["updated"], last["id"]))
+    third = storage.lobby.list_games(limit=2, before=(second[-1]["updated"], second[-1]["id"]))
+    seen = [row["id"] for row in first + second + third]
+    assert sorted(seen) == [f"g{n}" for n in range(5)]
+    assert storage.lobby.list_games(status="over") == []
 
 
 def test_database_urls() -> None:
@@ -265,30 +260,26 @@ def test_analyses_are_queued_with_the_last_move_claimed_once_and_stored(any_db_u
         storage.close()
 
 
-def test_a_stored_game_gives_its_record_which_replays_to_its_state(any_db_url: str) -> None:
-    storage = Store(any_db_url)
-    try:
-        game = stored("g1")
-        storage.new_games.create(game)
-        state = GameRecord("tigris", game.players, game.seed, game.options).start()
-        for ply in range(4):
-            seat = int(state.to_move)
-            action = state.legal_actions()[-1]
-            stored_move(storage, "g1", ply, ply, seat, action, "running", None, False)
-            state.apply(action)
-        loaded = storage.games.load("g1")
-        assert loaded is not None
-        record = loaded.record()
-        assert (record.game, record.players, record.seed, record.options) == (
-            "tigris",
-            ["archer", "bull"],
-            2**62 + 12345,
-            {"board": "standard"},
-        )
-        assert record.actions == loaded.actions and len(record.actions) == 4
-        assert record.replay().view(None) == state.view(None)
-        record.actions.append("pass")  # a copy: the game as read stays as it was
-        record.options["board"] = "changed"
-        assert len(loaded.actions) == 4 and loaded.options == {"board": "standard"}
-    finally:
-        storage.close()
+def test_a_stored_game_gives_its_record_which_replays_to_its_state(storage: Store) -> None:
+    game = stored("g1")
+    storage.new_games.create(game)
+    state = GameRecord("tigris", game.players, game.seed, game.options).start()
+    for ply in range(4):
+        seat = int(state.to_move)
+        action = state.legal_actions()[-1]
+        stored_move(storage, "g1", ply, ply, seat, action, "running", None, False)
+        state.apply(action)
+    loaded = storage.games.load("g1")
+    assert loaded is not None
+    record = loaded.record()
+    assert (record.game, record.players, record.seed, record.options) == (
+        "tigris",
+        ["archer", "bull"],
+        2**62 + 12345,
+        {"board": "standard"},
+    )
+    assert record.actions == loaded.actions and len(record.actions) == 4
+    assert record.replay().view(None) == state.view(None)
+    record.actions.append("pass")  # a copy: the game as read stays as it was
+    record.options["board"] = "changed"
+    assert len(loaded.actions) == 4 and loaded.options == {"board": "standard"}

@@ -45,6 +45,13 @@ def sign_up(app: Any, name: str, email: str | None = None) -> TestClient:
     return browser
 
 
+def checked_ann(app: Any, client: TestClient, inbox: Inbox) -> TestClient:
+    """Ann's browser, signed up with her address, which she checked by the mailed link."""
+    ann = sign_up(app, "Ann", "ann@example.org")
+    client.post(f"/api/email-verification/{link_code(inbox.wait(1)[0], 'verify')}")
+    return ann
+
+
 def test_an_address_is_checked_before_any_mail_goes_to_it(
     mailing: tuple[Any, TestClient, Inbox],
 ) -> None:
@@ -119,8 +126,7 @@ def test_a_password_is_reset_by_a_one_time_mailed_link(
     mailing: tuple[Any, TestClient, Inbox],
 ) -> None:
     app, client, inbox = mailing
-    ann = sign_up(app, "Ann", "ann@example.org")
-    client.post(f"/api/email-verification/{link_code(inbox.wait(1)[0], 'verify')}")
+    ann = checked_ann(app, client, inbox)
     phone = TestClient(app)
     assert phone.post("/api/session", json={"name": "ann", "password": PASSWORD}).is_success
     stranger = TestClient(app)
@@ -160,8 +166,7 @@ def test_a_reset_link_lapses_after_an_hour_and_a_change_voids_it(
     mailing: tuple[Any, TestClient, Inbox],
 ) -> None:
     app, client, inbox = mailing
-    ann = sign_up(app, "Ann", "ann@example.org")
-    client.post(f"/api/email-verification/{link_code(inbox.wait(1)[0], 'verify')}")
+    ann = checked_ann(app, client, inbox)
     client.post("/api/password-reset", json={"email": "ANN@example.org"})
     code = link_code(inbox.wait(2)[1], "reset")
     hub = client.app.state.hub  # type: ignore[attr-defined]

@@ -15,11 +15,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from cradle.server.app import create_app
 from cradle.server.botqueue import WorkerSettings, make_move
-from cradle.server.limits import Limits
 from cradle.server.store import Store
-from tests.helpers.app import hub_of, move, set_clock, view
+from tests.helpers.app import hub_of, move, set_clock, started, two_processes, view
 from tests.helpers.server import GAMES, auth, create, token_of, wait_for
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -211,8 +209,7 @@ def test_the_stand_in_plays_each_lapsed_turn_until_its_person_is_back(
 
 def test_back_while_the_stand_in_holds_the_turn_takes_it_over(db_url: str) -> None:
     # No bot plays in this process: the stand-in's turn waits in the queue.
-    limits = Limits(analyse_finished=False, password_kib=64, run_bots=False)
-    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+    with started(db_url, run_bots=False) as client:
         created = create(client, **TURN)
         game_id = created["id"]
         seat, late = stand_in(client, created)
@@ -232,8 +229,7 @@ def test_back_while_the_stand_in_holds_the_turn_takes_it_over(db_url: str) -> No
 
 
 def test_a_move_of_the_person_away_brings_them_back(db_url: str) -> None:
-    limits = Limits(analyse_finished=False, password_kib=64, run_bots=False)
-    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+    with started(db_url, run_bots=False) as client:
         created = create(client, **TURN)
         game_id = created["id"]
         _seat, late = stand_in(client, created)
@@ -245,8 +241,7 @@ def test_a_move_of_the_person_away_brings_them_back(db_url: str) -> None:
 
 
 def test_a_lapsed_seat_away_is_played_by_a_process_that_never_loaded_it(db_url: str) -> None:
-    limits = Limits(analyse_finished=False, password_kib=64)
-    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+    with started(db_url) as client:
         created = create(client, **TURN)
         game_id = created["id"]
         seat, _late = stand_in(client, created)
@@ -254,7 +249,7 @@ def test_a_lapsed_seat_away_is_played_by_a_process_that_never_loaded_it(db_url: 
         pass_turn_to(client, created, seat)
         deadline = view(client, game_id)["table"]["deadline"]
     # A new process: the sweep reads the database, the table is not loaded.
-    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+    with started(db_url) as client:
         hub = hub_of(client)
         assert game_id not in hub.tables
         assert client.portal is not None
@@ -263,7 +258,7 @@ def test_a_lapsed_seat_away_is_played_by_a_process_that_never_loaded_it(db_url: 
         assert view(client, game_id)["table"]["away"] == [seat]
         # The idle end reads the database too.
         updated = view(client, game_id)["table"]["updated"]
-    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+    with started(db_url) as client:
         hub = hub_of(client)
         assert client.portal is not None
         assert client.portal.call(hub.turns.end_idle, updated + 3 * HOUR + 1) == [game_id]
@@ -284,13 +279,8 @@ def bot_moves(url: str) -> int:
 
 
 def test_two_processes_let_a_lapsed_stand_in_play_once(postgres_url: str) -> None:
-    limits = Limits(
-        analyse_finished=False, password_kib=64, run_bots=False
-    )  # a worker makes the bots' moves
-    with (
-        TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as one,
-        TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as two,
-    ):
+    # A worker makes the bots' moves.
+    with two_processes(postgres_url, run_bots=False) as (one, two):
         created = create(one, **TURN)
         game_id = created["id"]
         seat, _late = stand_in(one, created)
@@ -312,11 +302,7 @@ def test_two_processes_let_a_lapsed_stand_in_play_once(postgres_url: str) -> Non
 
 
 def test_back_on_another_process_right_after_the_choice(postgres_url: str) -> None:
-    limits = Limits(analyse_finished=False, password_kib=64, run_bots=False)
-    with (
-        TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as one,
-        TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as two,
-    ):
+    with two_processes(postgres_url, run_bots=False) as (one, two):
         created = create(one, **TURN)
         game_id = created["id"]
         view(two, game_id)  # the second process holds the table: its copy is behind next
@@ -401,15 +387,14 @@ def test_any_player_may_concede_and_ends_last(serve: Callable[..., TestClient]) 
 
 
 def test_a_conceded_game_is_over_after_a_restart(db_url: str) -> None:
-    limits = Limits(analyse_finished=False, password_kib=64)
-    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+    with started(db_url) as client:
         created = create(client)
         game_id = created["id"]
         assert (
             post(client, f"/api/games/{game_id}/concede", token_of(created, 0)).status_code == 200
         )
         before = view(client, game_id)
-    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+    with started(db_url) as client:
         after = view(client, game_id)
         assert after["table"]["result"] == before["table"]["result"]
         assert after["table"]["ended_by"] == "conceded" and after["to_move"] is None
@@ -440,11 +425,7 @@ def test_a_table_nobody_moved_on_for_three_deadlines_ends(serve: Callable[..., T
 
 
 def test_two_processes_end_an_idle_game_once(postgres_url: str) -> None:
-    limits = Limits(analyse_finished=False, password_kib=64)
-    with (
-        TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as one,
-        TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as two,
-    ):
+    with two_processes(postgres_url) as (one, two):
         created = create(one, **TURN)
         game_id = created["id"]
         view(two, game_id)  # both processes hold the table
@@ -459,11 +440,7 @@ def test_two_processes_end_an_idle_game_once(postgres_url: str) -> None:
 
 
 def test_a_move_and_an_ending_on_two_processes_store_one(postgres_url: str) -> None:
-    limits = Limits(analyse_finished=False, password_kib=64)
-    with (
-        TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as one,
-        TestClient(create_app(postgres_url, bot_delay=0, limits=limits)) as two,
-    ):
+    with two_processes(postgres_url) as (one, two):
         created = create(one, **TURN)
         game_id = created["id"]
         view(two, game_id)

@@ -522,7 +522,9 @@ class Analysis(Answer):
 
 
 class LessonStep(Answer):
-    """One step of a guided first game, as the client shows it (cradle.core.lessons)."""
+    """One step of a guided first game, as the client shows it (cradle.core.lessons):
+    ``tries``, the learner's moves in order (one ending in "*" takes any legal move starting
+    so)."""
 
     name: str
     title: str

@@ -29,15 +29,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import heapq
-import itertools
 import logging
 import os
 import random
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
@@ -45,7 +41,7 @@ from cradle.core.contract import GameState, Pieces
 from cradle.core.record import GameRecord
 from cradle.core.results import rank_rewards
 from cradle.core.words import N_
-from cradle.server.botpool import pool_pids, spawn_pool, stop_pool, watch_parent
+from cradle.server.botpool import ProcessSlots, watch_parent
 from cradle.server.errors import ApiError, bad_request, forbidden
 from cradle.server.history import hand_pieces
 from cradle.server.limits import Limits
@@ -224,76 +220,15 @@ def costly(reviews: Sequence[Review]) -> list[int]:
 # -- the pool -----------------------------------------------------------------------------------
 
 
-class AssistPool:
-    """Worker slots for hints and analyses, by priority then first come, first served."""
+class AssistPool(ProcessSlots[int]):
+    """Worker slots for hints and analyses, by priority then first come, first served
+    (``served``: the priorities served, in order)."""
 
     def __init__(self, processes: int) -> None:
-        if processes < 1:
-            raise ValueError("the assist pool needs at least one worker")
-        self.processes = processes
-        self.free = processes
-        self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
-        self.order = itertools.count()
-        self.served: list[int] = []  # the priorities served, in order (a test reads it)
-        self.pool: ProcessPoolExecutor | None = None
-        self.closed = False
-
-    def queued(self, priority: int) -> int:
-        return sum(1 for p, _, ready in self.waiting if p == priority and not ready.done())
+        super().__init__(processes, assist_worker, "assist pool")
 
     async def run(self, priority: int, work: Callable[..., T], *args: Any) -> T:
-        await self._slot(priority)
-        try:
-            self.served.append(priority)
-            del self.served[:-1000]
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._executor(), work, *args)
-        except BrokenProcessPool:
-            self.pool = None  # a worker died (killed from outside): start afresh next time
-            raise
-        finally:
-            self._release()
-
-    async def _slot(self, priority: int) -> None:
-        if self.free > 0 and not self.waiting:
-            self.free -= 1
-            return
-        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        entry = (priority, next(self.order), ready)
-        heapq.heappush(self.waiting, entry)
-        try:
-            await ready
-        except asyncio.CancelledError:
-            if ready.done() and not ready.cancelled():
-                self._release()  # handed a slot as we were cancelled: pass it on
-            elif entry in self.waiting:
-                self.waiting.remove(entry)
-                heapq.heapify(self.waiting)
-            raise
-
-    def _release(self) -> None:
-        while self.waiting:
-            _priority, _order, ready = heapq.heappop(self.waiting)
-            if not ready.done():
-                ready.set_result(None)
-                return
-        self.free += 1
-
-    def _executor(self) -> Executor:
-        if self.closed:
-            raise RuntimeError("the assist pool is closed")
-        if self.pool is None:
-            self.pool = spawn_pool(self.processes, assist_worker)
-        return self.pool
-
-    def worker_pids(self) -> list[int]:
-        return pool_pids(self.pool)
-
-    def close(self) -> None:
-        self.closed = True
-        if self.pool is not None:
-            stop_pool(self.pool)
-            self.pool = None
+        return await self.run_as(priority, priority, work, *args)
 
 
 # -- analyses -----------------------------------------------------------------------------------

@@ -23,9 +23,10 @@
 from __future__ import annotations
 
 import asyncio
-import collections
 import functools
 import hashlib
+import heapq
+import itertools
 import logging
 import os
 import threading
@@ -34,7 +35,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from cradle.ai import LEVELS, make_bot
 from cradle.ai.bots import Bot
@@ -46,6 +47,8 @@ from cradle.server.limits import FREE_BOTS
 from cradle.server.store.botjobs import BACKGROUND, LANES, WAITED, Lane
 
 log = logging.getLogger("cradle.server")
+K = TypeVar("K")  # who a worker slot serves
+T = TypeVar("T")
 
 CHEAP_BOTS = FREE_BOTS
 PARENT_POLL = 0.5  # seconds between a worker's checks that the server still runs
@@ -211,48 +214,79 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         process.join(timeout=5)
 
 
-class Workers:
-    """One lane's worker processes, handed out first come, first served."""
+class ProcessSlots(Generic[K]):
+    """``processes`` worker processes (spawned at their first task, afresh after one died),
+    each running ``worker`` first, and as many slots: a task waits for a free slot, those
+    waiting served by ``priority`` (lowest first), then first come, first served. ``served``
+    says who got each slot, in order (the last 1000: tests read it)."""
 
-    def __init__(self, lane: Lane, processes: int, start: Callable[[int], None]) -> None:
+    def __init__(self, processes: int, worker: Callable[[int], None], name: str) -> None:
         if processes < 1:
-            raise ValueError("the bot pool needs at least one worker in each lane")
-        self.lane = lane
+            raise ValueError(f"the {name} needs at least one worker")
         self.processes = processes
-        self.start = start  # each worker's start, given the server's process id
+        self.worker = worker
+        self.name = name
         self.free = processes
-        self.waiting: collections.deque[tuple[str, asyncio.Future[None]]] = collections.deque()
+        self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self.order = itertools.count()
+        self.served: list[K] = []
         self.pool: ProcessPoolExecutor | None = None
+        self.closed = False
 
-    async def slot(self, table_id: str) -> None:
+    def queued(self, priority: int) -> int:
+        return sum(1 for p, _, ready in self.waiting if p == priority and not ready.done())
+
+    async def run_as(self, who: K, priority: int, work: Callable[..., T], *args: object) -> T:
+        await self.slot(priority)
+        try:
+            self.served.append(who)
+            del self.served[:-1000]
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self.executor(), work, *args)
+        except BrokenProcessPool:
+            self.pool = None  # a worker died (killed from outside): start afresh next time
+            raise
+        finally:
+            self.release()
+
+    async def slot(self, priority: int) -> None:
         if self.free > 0 and not self.waiting:
             self.free -= 1
             return
         ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.waiting.append((table_id, ready))
+        entry = (priority, next(self.order), ready)
+        heapq.heappush(self.waiting, entry)
         try:
             await ready
         except asyncio.CancelledError:
             if ready.done() and not ready.cancelled():
                 self.release()  # the slot was handed to us as we were cancelled: pass it on
-            else:
-                self.waiting.remove((table_id, ready))
+            elif entry in self.waiting:
+                self.waiting.remove(entry)
+                heapq.heapify(self.waiting)
             raise
 
     def release(self) -> None:
         while self.waiting:
-            _table, ready = self.waiting.popleft()
+            _priority, _order, ready = heapq.heappop(self.waiting)
             if not ready.done():
                 ready.set_result(None)  # the slot goes straight to the next in line
                 return
         self.free += 1
 
-    def executor(self) -> ProcessPoolExecutor:
+    def executor(self) -> Executor:
+        if self.closed:
+            raise RuntimeError(f"the {self.name} is closed")
         if self.pool is None:
-            self.pool = spawn_pool(self.processes, self.start)
+            self.pool = spawn_pool(self.processes, self.worker)
         return self.pool
 
+    def worker_pids(self) -> list[int]:
+        return pool_pids(self.pool)
+
     def close(self) -> None:
+        """Stop the workers now: a task in progress is abandoned."""
+        self.closed = True
         if self.pool is not None:
             stop_pool(self.pool)
             self.pool = None
@@ -265,20 +299,26 @@ class BotPool:
     def __init__(
         self, processes: int, background: int | None = None, nice: int = BACKGROUND_NICE
     ) -> None:
-        if processes < 1:
-            raise ValueError("the bot pool needs at least one worker")
         niced = functools.partial(background_worker, nice=nice)
-        self.lanes = {
-            WAITED: Workers(WAITED, processes, bot_worker),
-            BACKGROUND: Workers(BACKGROUND, processes if background is None else background, niced),
+        background = processes if background is None else background
+        self.lanes: dict[Lane, ProcessSlots[tuple[Lane, str]]] = {
+            WAITED: ProcessSlots(processes, bot_worker, "bot pool"),
+            BACKGROUND: ProcessSlots(background, niced, "bot pool's background lane"),
         }
         self.processes = processes  # the lane of the turns a person waits for
         self.busy: set[str] = set()  # tables with a decision waiting or running
-        # The tables in the order they got a worker, and each one's lane (the tests read them).
-        self.served: list[str] = []
+        # Each table with its lane, in the order they got a worker, both lanes in one list
+        # (the tests read it).
         self.served_lanes: list[tuple[Lane, str]] = []
+        for slots in self.lanes.values():
+            slots.served = self.served_lanes
         self.cheap: Executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cradle-bot")
         self.closed = False
+
+    @property
+    def served(self) -> list[str]:
+        """The tables in the order they got a worker, either lane."""
+        return [table_id for _lane, table_id in self.served_lanes]
 
     @property
     def pool(self) -> ProcessPoolExecutor | None:
@@ -303,35 +343,18 @@ class BotPool:
             return await loop.run_in_executor(self.cheap, decide, state, seat, name, seed, seconds)
         if table_id in self.busy:
             raise RuntimeError(f"table {table_id} already has a bot decision in the pool")
-        workers = self.lanes[lane]
         self.busy.add(table_id)
         try:
-            await workers.slot(table_id)
-            try:
-                self.served.append(table_id)
-                self.served_lanes.append((lane, table_id))
-                del self.served[:-1000], self.served_lanes[:-1000]
-                return await loop.run_in_executor(
-                    self._executor(lane), decide, state, seat, name, seed, seconds, memory
-                )
-            except BrokenProcessPool:
-                workers.pool = None  # a worker died (killed from outside): start afresh next time
-                raise
-            finally:
-                workers.release()
+            work = (state, seat, name, seed, seconds, memory)
+            return await self.lanes[lane].run_as((lane, table_id), 0, decide, *work)
         finally:
             self.busy.discard(table_id)
-
-    def _executor(self, lane: Lane) -> Executor:
-        if self.closed:
-            raise RuntimeError("the bot pool is closed")
-        return self.lanes[lane].executor()
 
     def start(self) -> list[Future[int]]:
         """Start every worker of both lanes now (a server's first bot decision then waits for
         none); the futures give their process ids once they are ready."""
         return [
-            self._executor(lane).submit(_ready)
+            self.lanes[lane].executor().submit(_ready)
             for lane in LANES
             for _ in range(self.lanes[lane].processes)
         ]
@@ -339,11 +362,11 @@ class BotPool:
     def worker_pids(self, lane: Lane | None = None) -> list[int]:
         """The process ids of the workers of ``lane`` (None: of both)."""
         lanes = LANES if lane is None else (lane,)
-        return [pid for each in lanes for pid in pool_pids(self.lanes[each].pool)]
+        return [pid for each in lanes for pid in self.lanes[each].worker_pids()]
 
     def close(self) -> None:
         """Stop the workers now: a decision in progress is abandoned (it is redone on start)."""
         self.closed = True
         self.cheap.shutdown(wait=False, cancel_futures=True)
-        for workers in self.lanes.values():
-            workers.close()
+        for slots in self.lanes.values():
+            slots.close()

@@ -13,7 +13,7 @@ from cradle.core.contract import DisallowedAction, IllegalAction
 from cradle.core.words import N_
 from cradle.server.metrics import DB_FAILURES
 from cradle.server.refusal import Refusal, worded
-from cradle.server.store.errors import CorruptAccount, CorruptGame, ReadOnly, trouble
+from cradle.server.store.errors import Corrupt, ReadOnly, trouble
 
 DB_RETRY_AFTER = 5.0  # seconds a client waits before trying again when the database fails
 
@@ -107,20 +107,9 @@ def unavailable(exc: BaseException, doing: str | None = None) -> ApiError:
     game set aside, nor a write to a read-only server). ``doing``: what could not be done, a
     message of the catalogues like the failure's reason (:func:`trouble`), so that the whole
     answer reads in the client's language."""
-    if isinstance(exc, CorruptGame):
+    if isinstance(exc, Corrupt):  # a game set aside, an account's row: its own words
         DB_FAILURES.labels("corrupt").inc()
-        return ApiError(
-            503,
-            N_("game {game} cannot be restored: {reason}"),
-            params={"game": exc.game_id, "reason": exc.reason},
-        )
-    if isinstance(exc, CorruptAccount):
-        DB_FAILURES.labels("corrupt").inc()
-        return ApiError(
-            503,
-            N_("the account {account} cannot be read: {reason}"),
-            params={"account": exc.account, "reason": exc.reason},
-        )
+        return ApiError(503, exc.said, params=exc.params)
     DB_FAILURES.labels(type(exc).__name__).inc()
     if isinstance(exc, ReadOnly):  # its reason says that nothing can be changed here
         return ApiError(503, trouble(exc))

@@ -16,7 +16,7 @@ ratings move with every ending, the seat that left last.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from cradle.core.words import N_
@@ -113,45 +113,49 @@ class Turns:
         seat = await self.seat_of(table, token, "coming back")
         await self.referee.change(table, lambda: rule_return(table, seat))
 
-    async def stand_in_lapsed(self, now: float | None = None) -> list[str]:
-        """Let the stand-in play where the deadline of a seat away passed before ``now``
-        (read from the database: the table need not be loaded); the games' ids. Safe with
-        several processes: each is a compare-and-set, the loser meets the turn taken."""
-        now = self.clock() if now is None else now
-        played = []
-        for game_id in await self.runtime.db(self.store.games.lapsed_away, now):
+    async def _each_due(
+        self,
+        due: Callable[[float], list[str]],
+        now: float,
+        act: Callable[[Table], Awaitable[object]],
+    ) -> list[str]:
+        """``act`` on each game the store finds ``due`` at ``now`` (read from the database: the
+        table need not be loaded); the ids of those it acted on. Safe with several processes:
+        each act is a compare-and-set, and a game its loser meets moved, ended or set aside
+        meanwhile (an ApiError) is passed over."""
+        done = []
+        for game_id in await self.runtime.db(due, now):
             try:
-                table = await self.tables.fresh(await self.tables.table(game_id))
-
-                def lapsed(table: Table = table) -> Ruling:
-                    return self._lapsed(table, now)
-
-                await self.referee.change(table, lapsed)
+                await act(await self.tables.fresh(await self.tables.table(game_id)))
             except ApiError:
-                continue  # moved, back, ended or set aside meanwhile
-            played.append(game_id)
+                continue
+            done.append(game_id)
+        return done
+
+    async def stand_in_lapsed(self, now: float | None = None) -> list[str]:
+        """Let the stand-in play where the deadline of a seat away passed before ``now``; the
+        games' ids (see :meth:`_each_due`)."""
+        at = self.clock() if now is None else now
+        played = await self._each_due(
+            self.store.games.lapsed_away,
+            at,
+            lambda table: self.referee.change(table, lambda: self._lapsed(table, at)),
+        )
         if played:
             log.info("stand-ins play for %d seats away whose deadline passed", len(played))
         return played
 
     async def clocks_lapsed(self, now: float | None = None) -> list[str]:
-        """Store each live table's running clock that ran out before ``now`` (read from the
-        database: the table need not be loaded); the games' ids. Safe with several
-        processes: each is a compare-and-set, the loser finds the clock stopped."""
-        now = self.clock() if now is None else now
-        lapsed = []
-        for game_id in await self.runtime.db(self.store.games.lapsed_clocks, now):
-            try:
-                table = await self.tables.fresh(await self.tables.table(game_id))
-
-                def lapse(table: Table = table) -> Ruling:
-                    return rule_lapse(table, now, self.referee.settings)
-
-                await self.referee.change(table, lapse)
-            except ApiError:
-                continue  # moved, ended or set aside meanwhile
-            lapsed.append(game_id)
-        return lapsed
+        """Store each live table's running clock that ran out before ``now``; the games' ids
+        (see :meth:`_each_due`)."""
+        at = self.clock() if now is None else now
+        return await self._each_due(
+            self.store.games.lapsed_clocks,
+            at,
+            lambda table: self.referee.change(
+                table, lambda: rule_lapse(table, at, self.referee.settings)
+            ),
+        )
 
     def _lapsed(self, table: Table, now: float) -> Ruling:
         """The stand-in of the seat away that decides at ``table`` plays: its deadline passed."""
@@ -174,26 +178,23 @@ class Turns:
 
     async def end_idle(self, now: float | None = None) -> list[str]:
         """End the turn-based games nobody moved in for three of their deadlines before
-        ``now``, the seat deciding then last (``abandoned``); their ids. Safe with several
-        processes: each ending is a compare-and-set, the loser meets the game already over."""
-        now = self.clock() if now is None else now
-        ended = []
-        for game_id in await self.runtime.db(self.store.games.idle_turn_games, now):
-            try:
-                table = await self.tables.fresh(await self.tables.table(game_id))
-
-                def idle(table: Table = table) -> int:
-                    if table.mode != "turn" or table.deadline_s is None:
-                        raise forbidden(N_("not a turn-based table"))
-                    if table.updated + 3 * table.deadline_s >= now:
-                        raise forbidden(N_("moved on meanwhile"))
-                    seat = table.to_move()
-                    return 0 if seat is None else seat
-
-                await self.referee.end(table, idle, "abandoned")
-            except ApiError:
-                continue  # ended, moved or set aside meanwhile
-            ended.append(game_id)
+        ``now``, the seat deciding then last (``abandoned``); their ids (see
+        :meth:`_each_due`)."""
+        at = self.clock() if now is None else now
+        ended = await self._each_due(
+            self.store.games.idle_turn_games,
+            at,
+            lambda table: self.referee.end(table, lambda: self._idle(table, at), "abandoned"),
+        )
         if ended:
             log.info("%d turn-based games nobody moved in ended", len(ended))
         return ended
+
+    def _idle(self, table: Table, now: float) -> int:
+        """The seat deciding at ``table``, which nobody moved at for three deadlines."""
+        if table.mode != "turn" or table.deadline_s is None:
+            raise forbidden(N_("not a turn-based table"))
+        if table.updated + 3 * table.deadline_s >= now:
+            raise forbidden(N_("moved on meanwhile"))
+        seat = table.to_move()
+        return 0 if seat is None else seat

@@ -18,7 +18,7 @@ import { bringIntoView, clear, el, link, messageOf, put, toast } from "./ui.js";
 /** @typedef {import("./types").GameModule} GameModule */
 /** @typedef {import("./types").Guide} Guide */
 /** @typedef {import("./types").Highlight} Highlight */
-/** @typedef {import("./types").Lesson} Lesson */
+/** @typedef {import("./types").LessonStep} Lesson */
 /** @typedef {import("./types").Screen} Screen */
 
 /**

@@ -271,24 +271,6 @@ export interface GameModule {
   resultTable(result: Placing[], seating: Seating): HTMLElement;
 }
 
-/** One step of a guided first game (`GET /api/lessons/{game}`, cradle/core/lessons.py). */
-export interface Lesson {
-  name: string;
-  title: string;
-  intro: string;
-  /** The learner's moves in order; one ending in "*" takes any legal move starting so. */
-  tries: string[];
-  hints: string[];
-  done: string;
-  cells: string[];
-  wrong: string;
-}
-
-export interface LessonList {
-  game: string;
-  lessons: Lesson[];
-}
-
 /** A guided game's hold on a table screen (tutorial.js): it sees moves before they go. */
 export interface Guide {
   /** A move the learner made: a message keeps it back (off the step's script), null sends it. */

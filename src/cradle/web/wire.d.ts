@@ -205,6 +205,20 @@ export type ClockBody = {
 };
 
 /**
+ * What every game's view holds (`state.view(seat)`): each game's view adds its own
+ * fields (`tigris.TigrisView`, `gheos.GheosView`), the same JSON on the wire.
+ */
+export type CommonView = {
+  game: string;
+  seat: number | null;
+  players: string[];
+  active: number;
+  to_move: number;
+  hand_sizes: { [key: string]: number };
+  is_over: boolean;
+};
+
+/**
  * `POST /api/games`.
  */
 export type CreateBody = {
@@ -292,33 +306,8 @@ export type FinishedGame = {
 /**
  * The table part of a frame: the summary, and what this seat or screen may do.
  */
-export type FrameTable = {
-  id: string;
-  game: string;
-  players: string[];
-  seats: string[];
-  names?: (string | null)[] | null;
-  claimed?: boolean[] | null;
-  open?: number[] | null;
-  invites?: number[] | null;
-  hotseat: boolean;
-  status: string;
-  moves: number;
-  to_move: number | null;
-  created: number;
-  updated: number;
-  options?: { [key: string]: string | boolean | number | null } | null;
-  private?: boolean | null;
-  mode?: "live" | "turn" | null;
-  deadline_s?: number | null;
-  deadline?: number | null;
-  standin?: number | null;
-  away?: number[] | null;
-  standins?: (string | null)[] | null;
-  clock?: Clock | null;
-  ended_by?: "conceded" | "timeout" | "abandoned" | null;
+export type FrameTable = Omit<TableSummary, "result"> & {
   result: Placing[] | null;
-  rated?: boolean;
   version: number;
   seat: number | null;
   screen: string;
@@ -333,11 +322,7 @@ export type FrameTable = {
  * `POST /api/friends`: `status` `friends` (their request accepted, or friends
  * already) or `asked` (a request waits for them), and the list as it now is.
  */
-export type FriendAnswer = {
-  friends: FriendInfo[];
-  asked: FriendInfo[];
-  asking: FriendInfo[];
-  blocked: FriendInfo[];
+export type FriendAnswer = FriendList & {
   status: string;
 };
 
@@ -445,10 +430,7 @@ export type GheosPiece = {
 /**
  * A seat's line of `result()`: points, then followers held break ties.
  */
-export type GheosResult = {
-  seat: number;
-  score: number;
-  place: number;
+export type GheosResult = SeatResult & {
   player: string;
   points: number;
   followers: number;
@@ -457,14 +439,7 @@ export type GheosResult = {
 /**
  * All one seat (or a spectator) may know of a Gheos game (docs/gheos.md).
  */
-export type GheosView = {
-  game: string;
-  seat: number | null;
-  players: string[];
-  active: number;
-  to_move: number;
-  hand_sizes: { [key: string]: number };
-  is_over: boolean;
+export type GheosView = CommonView & {
   options: { [key: string]: string | null };
   phase: string;
   map: CellView[];
@@ -619,10 +594,7 @@ export type LastAction = {
   standin?: string | null;
 };
 
-export type LeaderboardRow = {
-  rating: number;
-  mu: number;
-  sigma: number;
+export type LeaderboardRow = Rated & {
   rank: number;
   name: string;
   players: number;
@@ -639,7 +611,9 @@ export type LessonPicture = {
 };
 
 /**
- * One step of a guided first game, as the client shows it (cradle.core.lessons).
+ * One step of a guided first game, as the client shows it (cradle.core.lessons):
+ * `tries`, the learner's moves in order (one ending in "*" takes any legal move starting
+ * so).
  */
 export type LessonStep = {
   name: string;
@@ -690,12 +664,8 @@ export type MergedFrame = {
 /**
  * The WebSocket's frame after every change (version 1: merged as :class:`MergedFrame`).
  */
-export type MergedViewMessage = {
-  to_move: number | null;
-  legal_actions: string[];
-  table: FrameTable;
+export type MergedViewMessage = MergedFrame & {
   type: "view";
-  [key: string]: unknown;
 };
 
 /**
@@ -796,10 +766,7 @@ export type PlayerProfile = {
   games: FinishedGame[];
 };
 
-export type PlayerRating = {
-  rating: number;
-  mu: number;
-  sigma: number;
+export type PlayerRating = Rated & {
   game: string;
   players: number;
   games: number;
@@ -826,10 +793,7 @@ export type Rated = {
  * What one rated game did to the player's rating (`before` → `rating`); `game_id`
  * is null for a private table's game (a public page never names one).
  */
-export type RatingChange = {
-  rating: number;
-  mu: number;
-  sigma: number;
+export type RatingChange = Rated & {
   game_id: string | null;
   game: string;
   players: number;
@@ -928,6 +892,17 @@ export type Review = {
   played_why: string;
   alternatives: Alternative[];
   pieces?: { [key: string]: Piece } | null;
+};
+
+/**
+ * One seat's line of `state.result()`: place 1 wins, tied seats share a place.
+ *
+ * Each game adds its own details (`tigris.TigrisResult`, `gheos.GheosResult`).
+ */
+export type SeatResult = {
+  seat: number;
+  score: number;
+  place: number;
 };
 
 /**
@@ -1061,10 +1036,7 @@ export type TigrisPending = {
  * A seat's line of `result()`: victory points per colour, treasures, the points once
  * the treasures lift the lowest colours (`final`); `score` is the lowest of those.
  */
-export type TigrisResult = {
-  seat: number;
-  score: number;
-  place: number;
+export type TigrisResult = SeatResult & {
   dynasty: string;
   points: { [key: string]: number };
   treasures: number;
@@ -1074,14 +1046,7 @@ export type TigrisResult = {
 /**
  * All one seat (or a spectator) may know of a Tigris game (docs/tigris-view.md).
  */
-export type TigrisView = {
-  game: string;
-  seat: number | null;
-  players: string[];
-  active: number;
-  to_move: number;
-  hand_sizes: { [key: string]: number };
-  is_over: boolean;
+export type TigrisView = CommonView & {
   options: { [key: string]: string | boolean };
   actions_left: number;
   board: { [key: string]: string };
@@ -1136,10 +1101,7 @@ export type Verified = {
 /**
  * The WebSocket's frame after every change (version 2).
  */
-export type ViewMessage = {
-  view: View;
-  legal_actions: string[];
-  table: FrameTable;
+export type ViewMessage = TableFrame & {
   type: "view";
 };
 

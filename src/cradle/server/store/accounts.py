@@ -9,7 +9,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, func, insert, select, update
+from sqlalchemy import ColumnElement, Select, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -207,10 +207,12 @@ class AccountStore:
         return None if row is None else (str(row.id), str(row.password))
 
     def password_by_id(self, account_id: str) -> str | None:
+        return self._text(select(AccountRow.password).where(AccountRow.id == account_id))
+
+    def _text(self, query: Select[str] | Select[str | None]) -> str | None:
+        """The one value ``query`` reads (the first row's first column) as text, or None."""
         with self.database.engine.connect() as connection:
-            found = connection.execute(
-                select(AccountRow.password).where(AccountRow.id == account_id)
-            ).scalar()
+            found = connection.execute(query).scalar()
         return None if found is None else str(found)
 
     def alike(self, skeletons: Collection[str]) -> bool:
@@ -225,11 +227,7 @@ class AccountStore:
 
     def device_account(self, device: str) -> str | None:
         """The account of the device (or home address) whose hash is ``device``, or None."""
-        with self.database.engine.connect() as connection:
-            found = connection.execute(
-                select(DeviceRow.account_id).where(DeviceRow.id == device)
-            ).scalar()
-        return None if found is None else str(found)
+        return self._text(select(DeviceRow.account_id).where(DeviceRow.id == device))
 
     def remember_devices(
         self, account_id: str, devices: Collection[str], now: float, forget: float, keep: int
@@ -313,11 +311,8 @@ class AccountStore:
 
     def ended_reason(self, session: str) -> str | None:
         """Why the session ended (``ENDED_REASONS``), without telling its device yet."""
-        with self.database.engine.connect() as connection:
-            found = connection.execute(
-                select(SessionRow.ended).where(SessionRow.id == session)
-            ).scalar()
-        return str(found) if found in ENDED_REASONS else None
+        found = self._text(select(SessionRow.ended).where(SessionRow.id == session))
+        return found if found in ENDED_REASONS else None
 
     def end_session(self, session: str) -> None:
         with self.database.transaction() as connection:

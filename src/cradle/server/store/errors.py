@@ -47,20 +47,34 @@ class CapReached(StorageError):
         self.params = params
 
 
-class CorruptGame(StorageError):
-    """A stored game that cannot be read back; ``reason`` says why (it names no secret)."""
+class Corrupt(StorageError):
+    """A stored row that cannot be read back; ``reason`` says why (it names no secret), and
+    ``said`` (a message of the catalogues, with its ``params``) what a client is told."""
+
+    def __init__(self, message: str, reason: str, said: str, params: dict[str, str]) -> None:
+        super().__init__(message, reason)
+        self.said = said
+        self.params = params
+
+
+class CorruptGame(Corrupt):
+    """A stored game that cannot be read back."""
 
     def __init__(self, game_id: str, reason: str) -> None:
-        super().__init__(f"game {game_id}: {reason}", reason)
+        said = N_("game {game} cannot be restored: {reason}")
+        params = {"game": game_id, "reason": reason}
+        super().__init__(f"game {game_id}: {reason}", reason, said, params)
         self.game_id = game_id
 
 
-class CorruptAccount(StorageError):
-    """A person's stored row (an account, a rating) that cannot be read back; ``reason`` says
-    why (it names no secret). What asks for that account answers 503; lists leave it out."""
+class CorruptAccount(Corrupt):
+    """A person's stored row (an account, a rating) that cannot be read back. What asks for
+    that account answers 503; lists leave it out."""
 
     def __init__(self, account: str, reason: str) -> None:
-        super().__init__(f"account {account}: {reason}", reason)
+        said = N_("the account {account} cannot be read: {reason}")
+        params = {"account": account, "reason": reason}
+        super().__init__(f"account {account}: {reason}", reason, said, params)
         self.account = account
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Float, case, delete, insert, literal, or_, select, update
+from sqlalchemy import Delete, Float, case, delete, insert, literal, or_, select, update
 from sqlalchemy.engine import Connection
 
 from cradle.core.words import N_
@@ -57,6 +57,13 @@ class RekeyChange:
     transfer: str | None = None
 
 
+def use_once(connection: Connection, used: Delete, refused: Refused) -> None:
+    """Delete the one row of a one-time grant (an invitation, a seat's transfer code) that
+    ``used`` names, else raise ``refused``: it was used, withdrawn or lapsed meanwhile."""
+    if connection.execute(used).rowcount != 1:
+        raise refused
+
+
 class SeatStore:
     """Taking seats, new tokens for taken ones, and the codes that move a seat."""
 
@@ -71,19 +78,19 @@ class SeatStore:
 
         def work(connection: Connection, now: float) -> None:
             if c.invitation is not None:
-                used = connection.execute(
+                use_once(
+                    connection,
                     delete(InvitationRow).where(
                         InvitationRow.id == c.invitation,
                         InvitationRow.game_id == c.game_id,
                         InvitationRow.seat == c.seat,
                         InvitationRow.account_id == c.account,
-                    )
-                ).rowcount
-                if used != 1:
-                    raise Refused(
+                    ),
+                    Refused(
                         f"invitation {c.invitation} was used or withdrawn",
                         N_("this invitation was used or withdrawn"),
-                    )
+                    ),
+                )
                 # A seat waiting for its invite link, or one open in the lobby: the link dies.
                 invited = connection.execute(
                     delete(InviteRow).where(
@@ -146,19 +153,19 @@ class SeatStore:
 
         def work(connection: Connection, now: float) -> None:
             if c.transfer is not None:
-                used = connection.execute(
+                use_once(
+                    connection,
                     delete(TransferRow).where(
                         TransferRow.code == c.transfer,
                         TransferRow.game_id == c.game_id,
                         TransferRow.seat == c.seat,
                         TransferRow.expires > now,
-                    )
-                ).rowcount
-                if used != 1:
-                    raise Refused(
+                    ),
+                    Refused(
                         f"the transfer of seat {c.seat} of {c.game_id} was used",
                         N_("this link is not valid (each link works once, within the hour)"),
-                    )
+                    ),
+                )
             connection.execute(
                 update(SeatRow)
                 .where(SeatRow.game_id == c.game_id, SeatRow.seat == c.seat)
