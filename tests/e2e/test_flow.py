@@ -27,7 +27,7 @@ import pytest
 
 from cradle.core.record import GameRecord
 from tests.helpers.e2e import PHONE, PageErrors, ask_turn_mails, decide, turn, wait_until
-from tests.helpers.mail import Inbox
+from tests.helpers.mail import Inbox, mailed_link
 from tests.helpers.server import GAMES, CradleServe, http_from, postgres_bin, postgres_server
 
 pytestmark = [
@@ -83,8 +83,9 @@ class Person:
     def goto(self, fragment: str) -> None:
         self.page.goto(f"{self.server.base}/{fragment}")
 
-    def sign_up(self, name: str, address: str) -> None:
-        """Sign up in the page, then ask for turn mails at ``address`` on the account page."""
+    def sign_up(self, name: str, address: str, inbox: Inbox) -> None:
+        """Sign up in the page, ask for turn mails at ``address`` on the account page, and
+        confirm the address by the link mailed to it (nothing else is mailed before)."""
         page = self.page
         self.goto("#/signup")
         page.fill("#signup-name", name)
@@ -92,6 +93,8 @@ class Person:
         page.click("#signup-submit")
         page.wait_for_selector(f"#account-link:text-is('{name}')")
         ask_turn_mails(page, self.server.base, address)
+        page.goto(mailed_link(inbox, address, "verify", 1))
+        page.wait_for_selector("#verify .ok")
 
     def me(self) -> Any:
         return self.request("GET", "/api/me")
@@ -202,8 +205,9 @@ def test_friends_play_a_rated_turn_based_game_across_two_processes(
     address = {0: f"ann{tag}@example.org", 1: f"bob{tag}@example.org"}
     ann = Person(browser, first, LAPTOP, phone=False)
     bob = Person(browser, second, PHONE, phone=True)
-    ann.sign_up(names[0], address[0])
-    bob.sign_up(names[1], address[1])
+    ann.sign_up(names[0], address[0], inbox)
+    bob.sign_up(names[1], address[1], inbox)
+    checks = len(inbox.mails)  # the two address checks' mails; the turn mails come after
     bob.page.screenshot(path=str(artifacts / "flow-phone-signed-up.png"))
 
     # Ann's table: rated, turn-based (a day a move), its second seat for anyone in the lobby.
@@ -231,7 +235,7 @@ def test_friends_play_a_rated_turn_based_game_across_two_processes(
     mover = view["to_move"]
 
     # The first turn is mailed to whoever has it; the header counts it on their screen only.
-    mail = inbox.wait(1)[0]
+    mail = inbox.wait(checks + 1)[checks]
     assert mail["To"] == address[mover] and f"#/play/{game_id}" in mail.get_content()
     header_says(people[mover], "Your turn: 1")
     header_says(people[1 - mover], "My games")
@@ -325,11 +329,12 @@ def test_friends_play_a_rated_turn_based_game_across_two_processes(
     turns = mailed_turns(first.database_url, game_id)
     assert turns <= runs and len(turns) >= 5, (sorted(turns), sorted(runs))
     expected = {address[seat]: sum(1 for s, _t in turns if s == seat) for seat in (0, 1)}
-    inbox.wait(len(turns), seconds=60)
+    inbox.wait(checks + len(turns), seconds=60)
     time.sleep(2)  # a second mail for a turn would come now
-    got = {to: sum(1 for m in inbox.mails if m[2]["To"] == to) for to in address.values()}
-    assert got == expected and len(inbox.mails) == len(turns), (got, expected)
-    assert all(f"#/play/{game_id}" in m.get_content() for _f, _to, m in inbox.mails)
+    mails = inbox.mails[checks:]
+    got = {to: sum(1 for m in mails if m[2]["To"] == to) for to in address.values()}
+    assert got == expected and len(mails) == len(turns), (got, expected)
+    assert all(f"#/play/{game_id}" in m.get_content() for _f, _to, m in mails)
 
     # Bob's last mail's "no more mails" link, opened on his phone, stops them.
     last = next(m for _f, _to, m in reversed(inbox.mails) if m["To"] == address[1])
@@ -375,7 +380,7 @@ def test_a_guest_moves_a_seat_then_the_other_player_concedes(
     # Cy and the guest on the second process, the guest's phone on the first: the seat's move
     # and the concession each cross from one process to the other.
     ann = Person(browser, second, LAPTOP, phone=False)
-    ann.sign_up(f"Cy {tag}", f"cy{tag}@example.org")
+    ann.sign_up(f"Cy {tag}", f"cy{tag}@example.org", inbox)
     mailed = len(inbox.mails)
     ann.goto("#/")
     ann.page.select_option("[data-seat='1']", "human")
