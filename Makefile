@@ -130,7 +130,8 @@ lint: $(STAMP) system-packages
 	$(BIN)/python packaging/wire_types.py --check
 	tsc --project tsconfig.json
 	cargo fmt --manifest-path native/Cargo.toml --check
-	cargo clippy --quiet --locked --manifest-path native/Cargo.toml --all-targets -- -D warnings
+	cargo clippy --quiet --locked --manifest-path native/Cargo.toml --all-targets --features python \
+		-- -D warnings
 
 # The Python translation catalogues (docs/translating.md): the template from the sources, each
 # language's catalogue brought up to it, and the compiled .mo files beside them (committed, so
