@@ -156,7 +156,12 @@ wire-types: $(STAMP)
 unit: $(STAMP) native system-packages
 	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) --dist worksteal --durations=20
 
-test: lint typecheck rust-test unit
+# The install first; then the checks and the native build side by side, $(JOBS) at a time (mypy
+# and the release build's link use one core each; -O prints each one's output whole when it
+# ends, and the first failure fails it); then the unit run.
+test: $(STAMP) system-packages
+	@$(MAKE) --no-print-directory -j$(JOBS) -O lint typecheck rust-test native
+	@$(MAKE) --no-print-directory unit
 
 # The quick loop (under a minute; docs/testing.md): the rules tests, the conformance suite and
 # core on the Python engine only, without the native engine's runs and the lockstep tests, and
