@@ -153,8 +153,13 @@ typecheck: $(STAMP)
 wire-types: $(STAMP)
 	$(BIN)/python packaging/wire_types.py
 
+# Python keeps its bytecode caches (__pycache__, git-ignored) even where the environment asks
+# it not to write them (PYTHONDONTWRITEBYTECODE): the run starts hundreds of Python processes
+# (servers, bot workers, the CLI, multiprocessing's children), each compiling the package anew
+# without them, and each pytest worker its test modules.
 unit: $(STAMP) native system-packages
-	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) --dist worksteal --durations=20
+	env -u PYTHONDONTWRITEBYTECODE CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) \
+		--dist worksteal --durations=20
 
 # The install first; then the checks and the native build side by side, $(JOBS) at a time (mypy
 # and the release build's link use one core each; -O prints each one's output whole when it
