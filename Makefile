@@ -30,7 +30,7 @@ CARGO := $(shell command -v cargo 2>/dev/null)
 # when one is missing, as root or through sudo. `make play` needs only BUILD_PACKAGES: what pip
 # builds PyICU with (the names' Unicode rules, cradle/server/text.py).
 BUILD_PACKAGES := libicu-dev pkg-config g++
-SYSTEM_PACKAGES := $(BUILD_PACKAGES) chromium postgresql nodejs node-typescript nginx openssl
+SYSTEM_PACKAGES := $(BUILD_PACKAGES) chromium-headless-shell postgresql nodejs node-typescript nginx openssl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 define install_missing
