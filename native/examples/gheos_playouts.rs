@@ -5,38 +5,17 @@
 //!
 //! With a number of games it stops there (a fixed workload, e.g. for callgrind).
 
-use std::sync::Arc;
-use std::time::Instant;
+mod common;
 
-use _native::gheos::tiles::TileSet;
+use common::{arg, packaged_tiles, time_playouts};
+
 use _native::gheos::State;
 
 fn main() {
-    let seconds: f64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3.0);
-    let most: u64 = std::env::args()
-        .nth(2)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(u64::MAX);
-    let tiles = TileSet::parse(include_str!("../../src/cradle/gheos/data/tiles.txt"))
-        .expect("the packaged tile set reads");
-    let tiles = Arc::new(tiles);
+    let tiles = packaged_tiles();
     let names = vec!["p0".to_string(), "p1".to_string()];
-    let (mut games, mut actions) = (0u64, 0u64);
-    let start = Instant::now();
-    while games < most && start.elapsed().as_secs_f64() < seconds {
-        let key = [games as u32 + 1];
-        let mut game = State::deal(tiles.clone(), names.clone(), &key);
-        actions += game.random_playout(games + 1);
-        games += 1;
-    }
-    let elapsed = start.elapsed().as_secs_f64();
-    println!(
-        "{games} games in {elapsed:.2} s: {:.0} games/s, {:.0} actions/game, {:.2} µs/action",
-        games as f64 / elapsed,
-        actions as f64 / games as f64,
-        elapsed * 1e6 / actions as f64
-    );
+    time_playouts(arg(1, 3.0), arg(2, u64::MAX), |game| {
+        let key = [game as u32 + 1];
+        State::deal(tiles.clone(), names.clone(), &key).random_playout(game + 1)
+    });
 }

@@ -7,30 +7,25 @@
 //! With `iterations`, each position is searched that many iterations instead of for a time
 //! (the same trees on every build: for callgrind).
 
+mod common;
+
+use common::{arg, packaged_tiles};
+
 use std::time::Instant;
 
 use _native::gheos::events::Log;
-use _native::gheos::knowledge::{Value, BATCH, PLAYOUT, ROLLOUT};
-use _native::gheos::search_game::{Judge, World};
-use _native::gheos::tiles::TileSet;
+use _native::gheos::knowledge::Value;
+use _native::gheos::search_game::{knowledge_params, Judge, World};
 use _native::gheos::State;
-use _native::search::{search, Budget, Params};
+use _native::search::{search, Budget};
 use _native::splitmix::SplitMix64;
 
 fn main() {
-    let players: usize = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2);
-    let seconds: f64 = std::env::args()
-        .nth(2)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(6.0);
+    let players: usize = arg(1, 2);
+    let seconds: f64 = arg(2, 6.0);
     let fixed: Option<u64> = std::env::args().nth(3).and_then(|s| s.parse().ok());
     let names: Vec<String> = (0..players).map(|s| format!("p{s}")).collect();
-    let tiles = TileSet::parse(include_str!("../../src/cradle/gheos/data/tiles.txt"))
-        .expect("the packaged tile set reads");
-    let tiles = std::sync::Arc::new(tiles);
+    let tiles = packaged_tiles();
     let fresh = || State::deal(tiles.clone(), names.clone(), &[1]);
     let mut legal = Vec::new();
     let mut log = Log::new(false);
@@ -40,13 +35,7 @@ fn main() {
     };
     // The defaults of `hard` (Python's `IsmctsParams`): value 4, settled priors, urgent replies,
     // four policy moves before the random ones.
-    let params = Params {
-        rollout: ROLLOUT,
-        playout: PLAYOUT,
-        batch: BATCH,
-        urgent: true,
-        ..Params::default()
-    };
+    let params = knowledge_params();
     let (mut iterations, mut spent) = (0u64, 0.0);
     for (number, stage) in [0.0, 0.3, 0.6].into_iter().enumerate() {
         let mut state = fresh();

@@ -5,34 +5,18 @@
 //!
 //! With a number of games it stops there (a fixed workload, e.g. for callgrind).
 
-use std::time::Instant;
+mod common;
+
+use common::{arg, time_playouts};
 
 use _native::splitmix::SplitMix64;
 use _native::tigris::playout::fresh_game;
 use _native::tigris::state::Options;
 
 fn main() {
-    let seconds: f64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3.0);
-    let most: u64 = std::env::args()
-        .nth(2)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(u64::MAX);
     let mut rng = SplitMix64::new(1);
-    let (mut games, mut actions) = (0u64, 0u64);
-    let start = Instant::now();
-    while games < most && start.elapsed().as_secs_f64() < seconds {
+    time_playouts(arg(1, 3.0), arg(2, u64::MAX), |_| {
         let mut state = fresh_game(2, Options::default(), &mut rng);
-        actions += state.random_playout(&mut rng);
-        games += 1;
-    }
-    let elapsed = start.elapsed().as_secs_f64();
-    println!(
-        "{games} games in {elapsed:.2} s: {:.0} games/s, {:.0} actions/game, {:.2} µs/action",
-        games as f64 / elapsed,
-        actions as f64 / games as f64,
-        elapsed * 1e6 / actions as f64
-    );
+        state.random_playout(&mut rng)
+    });
 }

@@ -89,4 +89,29 @@ mod tests {
             assert_eq!(fast.next_u64(), plain.next_u64(), "as many draws taken");
         }
     }
+
+    #[test]
+    fn below_and_unit_stay_in_range() {
+        let mut rng = SplitMix64::new(3);
+        let mut seen = [0u32; 6];
+        for _ in 0..6000 {
+            seen[rng.below(6)] += 1;
+            let u = rng.unit();
+            assert!((0.0..1.0).contains(&u));
+        }
+        assert!(seen.iter().all(|n| (800..1200).contains(n)), "{seen:?}");
+        assert_eq!(rng.below(1), 0);
+    }
+
+    #[test]
+    fn sample_keeps_distinct_items() {
+        let mut rng = SplitMix64::new(9);
+        let mut items: Vec<u32> = (0..50).collect();
+        rng.sample_in_place(&mut items, 10);
+        assert_eq!(items.len(), 10);
+        let mut sorted = items.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 10);
+    }
 }

@@ -10,7 +10,7 @@ import pytest
 from cradle.ai import LEVELS, make_bot
 from cradle.ai.expert_rules import ExpertRulesBot
 from cradle.ai.tournament import GameTask, play_game
-from cradle.tigris import Revolt, War, as_tigris
+from cradle.tigris import Revolt, TigrisGame, War, as_tigris
 from tests.helpers.ai import conflict_positions, decision_positions
 
 
@@ -38,15 +38,27 @@ def test_it_decides_the_same_for_a_seed(game: str) -> None:
         assert first[0] in state.legal_actions()
 
 
-def test_a_defender_commits_exactly_what_ties_or_nothing() -> None:
-    positions = conflict_positions(4, defending=True)
+def _conflicts(
+    count: int, defending: bool
+) -> list[tuple[TigrisGame, Revolt | War, tuple[int, int]]]:
+    """``count`` positions where a revolt or war waits for the defender's (``defending``) or
+    the attacker's commitment: each game, its decision and the two sides' strengths."""
+    positions = conflict_positions(count, defending=defending)
     assert positions
+    found = []
     for state in positions:
         game = as_tigris(state)
         decision = game.decision()
-        assert isinstance(decision, Revolt | War) and decision.attacker_commit is not None
+        assert isinstance(decision, Revolt | War)
         strengths = game.conflict_strengths()
         assert strengths is not None
+        found.append((game, decision, strengths))
+    return found
+
+
+def test_a_defender_commits_exactly_what_ties_or_nothing() -> None:
+    for game, decision, strengths in _conflicts(4, defending=True):
+        assert decision.attacker_commit is not None
         need = strengths[0] + decision.attacker_commit - strengths[1]
         options = [int(a.split()[1]) for a in game.legal_actions()]
         chosen = int(ExpertRulesBot(1).choose(game, game.to_move).split()[1])
@@ -56,14 +68,7 @@ def test_a_defender_commits_exactly_what_ties_or_nothing() -> None:
 def test_an_attacker_commits_nothing_to_a_conflict_it_cannot_win() -> None:
     from cradle.ai.expert_rules.tigris import TigrisRules
 
-    positions = conflict_positions(6, defending=False)
-    assert positions
-    for state in positions:
-        game = as_tigris(state)
-        decision = game.decision()
-        assert isinstance(decision, Revolt | War)
-        strengths = game.conflict_strengths()
-        assert strengths is not None
+    for game, decision, strengths in _conflicts(6, defending=False):
         colour = 0 if isinstance(decision, Revolt) else decision.color
         hand = game.dynasty(game.to_move).hand[colour]
         defender_hand = sum(game.dynasty(decision.defender).hand)

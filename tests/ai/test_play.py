@@ -59,32 +59,29 @@ def test_level_budgets_follow_the_ladder() -> None:
     assert expert.workers >= 1
 
 
-def test_bad_bot_specs_are_refused_with_a_reason() -> None:
+@pytest.mark.parametrize(
+    ("spec", "reason"),
+    [
+        ("greedy@2s", "takes no budget"),
+        ("ismcts@fast", "bad budget"),
+        ("ismcts@10/speed=3", "unknown ismcts setting"),
+        ("deep-blue", "unknown bot"),
+        # a PIMC level: its settings are not ISMCTS'
+        ("medium/candidates=3", "takes no budget or settings"),
+        ("hard/speed=3", "unknown ismcts setting"),
+        # a setting a sequential test rejected is gone, and the error says so and why
+        ("ismcts@10/halving=8", r"halving in .*: removed from the search \(halving: "),
+        ("hard/reuse=1/keys=1", r"keys, reuse in .*: removed"),
+        ("hard/value=6", "Gheos value 6 lost its SPRT"),
+        ("ismcts@10/learned=2", "learned is 0 or 1"),
+        ("ismcts@10/rollout=1.5", "a whole number"),
+    ],
+)
+def test_bad_bot_specs_are_refused_with_a_reason(spec: str, reason: str) -> None:
     from cradle.ai.bots import UnknownBot
 
-    with pytest.raises(UnknownBot, match="takes no budget"):
-        make_bot_spec("greedy@2s")
-    with pytest.raises(UnknownBot, match="bad budget"):
-        make_bot_spec("ismcts@fast")
-    with pytest.raises(UnknownBot, match="unknown ismcts setting"):
-        make_bot_spec("ismcts@10/speed=3")
-    with pytest.raises(UnknownBot, match="unknown bot"):
-        make_bot_spec("deep-blue")
-    with pytest.raises(UnknownBot, match="takes no budget or settings"):
-        make_bot_spec("medium/candidates=3")  # a PIMC level: its settings are not ISMCTS'
-    with pytest.raises(UnknownBot, match="unknown ismcts setting"):
-        make_bot_spec("hard/speed=3")
-    # A setting a sequential test rejected is gone, and the error says so and why.
-    with pytest.raises(UnknownBot, match=r"halving in .*: removed from the search \(halving: "):
-        make_bot_spec("ismcts@10/halving=8")
-    with pytest.raises(UnknownBot, match=r"keys, reuse in .*: removed"):
-        make_bot_spec("hard/reuse=1/keys=1")
-    with pytest.raises(UnknownBot, match="Gheos value 6 lost its SPRT"):
-        make_bot_spec("hard/value=6")
-    with pytest.raises(UnknownBot, match="learned is 0 or 1"):
-        make_bot_spec("ismcts@10/learned=2")
-    with pytest.raises(UnknownBot, match="a whole number"):
-        make_bot_spec("ismcts@10/rollout=1.5")
+    with pytest.raises(UnknownBot, match=reason):
+        make_bot_spec(spec)
 
 
 def test_an_ismcts_spec_takes_a_turn_allowance() -> None:

@@ -159,26 +159,18 @@ impl Expert {
         let candidates = self.candidates(&mut reading, &actions);
         let before = self.value(&world, &reading.board, seat);
         let moves = world.moves();
-        let mut best: Vec<u16> = Vec::new();
-        let mut best_score = -1e9;
+        let mut best = Best::new(-1e9);
         for &id in &candidates {
-            let score = self.look(&reading, &moves, id) - before;
-            if score > best_score + 1e-9 {
-                best.clear();
-                best.push(id);
-                best_score = score;
-            } else if score > best_score - 1e-9 {
-                best.push(id);
-            }
+            best.offer(id, self.look(&reading, &moves, id) - before);
         }
         if let Some(swap) = self.dead_swap(&reading, &actions) {
-            if best_score <= 0.05 {
+            if best.score <= 0.05 {
                 return swap;
             }
         }
         let rank = tigris_rank();
-        best.sort_by_key(|&id| rank[id as usize]);
-        super::random_choice(&mut self.rng, &best)
+        best.ids.sort_by_key(|&id| rank[id as usize]);
+        super::random_choice(&mut self.rng, &best.ids)
     }
 
     /// `_standing`: the colours lowest first, treasures wild, and the leaders' temples.
@@ -226,15 +218,7 @@ impl Expert {
             .filter(|&o| o != seat)
             .map(|o| self.standing(s, board, o))
             .collect();
-        if others.is_empty() {
-            return mine;
-        }
-        let best = others.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let mut sum = 0.0;
-        for o in &others {
-            sum += o;
-        }
-        mine - 0.6 * best - 0.4 * sum / others.len() as f64
+        against(mine, &others)
     }
 
     /// `_look`: the value after `id`, a started conflict judged by the chance to win it.
@@ -525,8 +509,7 @@ impl Expert {
             candidates = sample(&mut self.rng, &candidates, GHEOS_SHORTLIST);
         }
         let mut log = Log::new(false);
-        let mut best: Vec<u32> = Vec::new();
-        let mut best_score = -1e18;
+        let mut best = Best::new(-1e18);
         for &id in &candidates {
             let mut after = world.clone();
             after.apply_legal(id, &mut log);
@@ -536,17 +519,51 @@ impl Expert {
             } else {
                 Worth::new(&after).value(seat)
             };
-            if score > best_score + 1e-9 {
-                best.clear();
-                best.push(id);
-                best_score = score;
-            } else if score > best_score - 1e-9 {
-                best.push(id);
-            }
+            best.offer(id, score);
         }
-        sort_by_text(game, &mut best);
-        super::random_choice(&mut self.rng, &best)
+        sort_by_text(game, &mut best.ids);
+        super::random_choice(&mut self.rng, &best.ids)
     }
+}
+
+/// The ids that scored best so far, ties within 1e-9 kept in the order offered, and the best
+/// score (starting at a floor below any score).
+struct Best<T> {
+    ids: Vec<T>,
+    score: f64,
+}
+
+impl<T> Best<T> {
+    fn new(floor: f64) -> Best<T> {
+        Best {
+            ids: Vec::new(),
+            score: floor,
+        }
+    }
+
+    fn offer(&mut self, id: T, score: f64) {
+        if score > self.score + 1e-9 {
+            self.ids.clear();
+            self.ids.push(id);
+            self.score = score;
+        } else if score > self.score - 1e-9 {
+            self.ids.push(id);
+        }
+    }
+}
+
+/// A seat's standing `mine` judged against the others': less 0.6 of the best of theirs and
+/// 0.4 of their mean (alone at the table, its own).
+fn against(mine: f64, others: &[f64]) -> f64 {
+    if others.is_empty() {
+        return mine;
+    }
+    let best = others.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut sum = 0.0;
+    for o in others {
+        sum += o;
+    }
+    mine - 0.6 * best - 0.4 * sum / others.len() as f64
 }
 
 /// The pending revolt or war, if any.
@@ -699,15 +716,7 @@ impl Worth {
             .filter(|&s| s != seat)
             .map(|s| self.standing(s))
             .collect();
-        if others.is_empty() {
-            return mine;
-        }
-        let best = others.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let mut sum = 0.0;
-        for o in &others {
-            sum += o;
-        }
-        mine - 0.6 * best - 0.4 * sum / others.len() as f64
+        against(mine, &others)
     }
 
     fn cup_score(&self, seat: usize) -> i64 {

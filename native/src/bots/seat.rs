@@ -7,8 +7,9 @@ use super::greedy::Greedy;
 use super::{random_choice, StallGuard};
 use crate::cpython_random::CpythonRandom;
 use crate::gheos::knowledge as gheos_knowledge;
-use crate::gheos::search_game::Judge;
-use crate::search::{search, Budget, Params, RootStats};
+use crate::gheos::search_game::{knowledge_params, Judge};
+use crate::search::batched::most_visited;
+use crate::search::{search, Budget, Params};
 use crate::splitmix::SplitMix64;
 use crate::steppable::Steppable;
 use crate::tigris::actions::Action;
@@ -65,21 +66,6 @@ impl Bot {
     }
 }
 
-/// The most visited root action (the higher mean reward among equals, then the lower id).
-pub fn most_visited(stats: &[RootStats]) -> u32 {
-    stats
-        .iter()
-        .max_by(|a, b| {
-            let mean = |r: &RootStats| r.total / r.visits.max(1) as f64;
-            a.visits
-                .cmp(&b.visits)
-                .then(mean(a).total_cmp(&mean(b)))
-                .then(b.action.cmp(&a.action))
-        })
-        .map(|r| r.action)
-        .expect("a search visits at least one root action")
-}
-
 fn budget(iterations: u64) -> Budget {
     Budget {
         iterations: Some(iterations),
@@ -109,14 +95,7 @@ pub fn gheos_root(game: &gheos::State) -> (gheos::World, Params) {
         judge: Judge::Hand(gheos_knowledge::Value::Followers),
         settle: false,
     };
-    let params = Params {
-        rollout: gheos_knowledge::ROLLOUT,
-        playout: gheos_knowledge::PLAYOUT,
-        batch: gheos_knowledge::BATCH,
-        urgent: true,
-        ..Params::default()
-    };
-    (root, params)
+    (root, knowledge_params())
 }
 
 /// How a bot reads a game's state.

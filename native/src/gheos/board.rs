@@ -120,6 +120,17 @@ impl Area {
         self.coasts == 2 && self.regions == 2
     }
 
+    /// The area's kind as the reference names it: continent, island or land.
+    pub fn kind(&self) -> &'static str {
+        if self.continent() {
+            "continent"
+        } else if self.island() {
+            "island"
+        } else {
+            "land"
+        }
+    }
+
     pub fn count(&self, symbol: u8) -> u8 {
         match symbol {
             0 => self.wheat,

@@ -5,7 +5,7 @@
 //! hands), so it leaks nothing the view hides. A change of the layout is made in both
 //! encoders (docs/engines.md).
 
-use super::board::{node, MAX_NODES, NONE};
+use super::board::node;
 use super::geometry;
 use super::state::{Phase, State, EPOCH};
 use super::tiles::NO_TEMPLE;
@@ -86,18 +86,7 @@ pub fn observe(game: &State, seat: usize, out: &mut [f32]) {
     let rel = |other: usize| (other + n - seat % n) % n;
     let (tiles, f) = out.split_at_mut(count * PER_TILE);
 
-    // How many tiles each area spans (a tile counted once however many regions it has there).
-    let mut spans = [0u16; MAX_NODES];
-    for slot in 0..game.board.slots() {
-        let mut seen = [NONE; 3];
-        for k in 0..game.regions_at(slot) {
-            let root = game.areas.of(node(slot, k));
-            if !seen.contains(&(root as u8)) {
-                seen[usize::from(k)] = root as u8;
-                spans[root] += 1;
-            }
-        }
-    }
+    let spans = game.area_spans();
     for &slot in game.board.ordered() {
         let slot = usize::from(slot);
         let cell = game.board.cell[slot];
@@ -171,12 +160,7 @@ pub fn observe(game: &State, seat: usize, out: &mut [f32]) {
     let phase = Phase::ALL.iter().position(|&p| p == game.phase);
     f[F_PHASE + phase.unwrap_or(0)] = 1.0;
     f[F_STACK] = game.stack.len() as f32;
-    let epochs_left = game
-        .stack
-        .as_slice()
-        .iter()
-        .filter(|&&t| t == EPOCH)
-        .count();
+    let epochs_left = game.epochs_in_stack();
     f[F_STACK_EPOCHS] = epochs_left as f32;
     f[F_EPOCHS_DRAWN] = f32::from(game.epochs);
     f[F_END_EPOCH] = f32::from(game.end_epoch());
@@ -289,17 +273,7 @@ pub fn grid(game: &State, out: &mut [f32]) {
             out[G_FRONTIER * plane + k] = 1.0;
         }
     }
-    let mut spans = [0u16; MAX_NODES];
-    for slot in 0..game.board.slots() {
-        let mut seen = [NONE; 3];
-        for k in 0..game.regions_at(slot) {
-            let root = game.areas.of(node(slot, k));
-            if !seen.contains(&(root as u8)) {
-                seen[usize::from(k)] = root as u8;
-                spans[root] += 1;
-            }
-        }
-    }
+    let spans = game.area_spans();
     for slot in 0..game.board.slots() {
         let cell = game.board.cell[slot];
         let Some(k) = at(cell) else { continue };

@@ -8,7 +8,7 @@ use super::knowledge::{self, Draw, Value};
 use super::state::State;
 use crate::cpython_random::CpythonRandom;
 use crate::search::batched::SelfPlayGame;
-use crate::search::SearchGame;
+use crate::search::{Params, SearchGame};
 use crate::splitmix::SplitMix64;
 
 impl Draw for SplitMix64 {
@@ -92,6 +92,18 @@ pub struct World {
     pub s: State,
     pub judge: Judge,
     pub settle: bool,
+}
+
+/// The search settings the Gheos knowledge plays with (the Python bot's defaults): its
+/// rollout, playout and prior batch, and urgent replies.
+pub fn knowledge_params() -> Params {
+    Params {
+        rollout: knowledge::ROLLOUT,
+        playout: knowledge::PLAYOUT,
+        batch: knowledge::BATCH,
+        urgent: true,
+        ..Params::default()
+    }
 }
 
 impl SearchGame for World {
@@ -213,8 +225,7 @@ mod tests {
         let world = g.determinize(1, 5);
         assert_eq!(world.sorted_hand(1), g.sorted_hand(1));
         assert_eq!(world.stack.len(), g.stack.len());
-        let epochs = |x: &State| x.stack.as_slice().iter().filter(|&&t| t == EPOCH).count();
-        assert_eq!(epochs(&world), epochs(&g));
+        assert_eq!(world.epochs_in_stack(), g.epochs_in_stack());
         let (mut a, mut b) = (hidden(&g, 1), hidden(&world, 1));
         let all = |h: &mut (Vec<Vec<u8>>, Vec<u8>)| {
             let mut v: Vec<u8> = h.0.concat();
@@ -348,13 +359,7 @@ mod tests {
                             judge,
                             settle,
                         };
-                        let params = Params {
-                            rollout: knowledge::ROLLOUT,
-                            playout: knowledge::PLAYOUT,
-                            batch: knowledge::BATCH,
-                            urgent: true,
-                            ..Params::default()
-                        };
+                        let params = knowledge_params();
                         let budget = Budget {
                             iterations: Some(150),
                             seconds: None,

@@ -432,6 +432,32 @@ impl State {
         index
     }
 
+    /// How many epoch tiles the stack still holds.
+    pub fn epochs_in_stack(&self) -> usize {
+        self.stack
+            .as_slice()
+            .iter()
+            .filter(|&&n| n == EPOCH)
+            .count()
+    }
+
+    /// Root -> how many tiles its area spans (a tile counted once however many of its
+    /// regions lie in the area).
+    pub fn area_spans(&self) -> [u16; super::board::MAX_NODES] {
+        let mut spans = [0u16; super::board::MAX_NODES];
+        for slot in 0..self.board.slots() {
+            let mut seen = [NONE; 3];
+            for k in 0..self.regions_at(slot) {
+                let root = self.areas.of(node(slot, k));
+                if !seen.contains(&(root as u8)) {
+                    seen[usize::from(k)] = root as u8;
+                    spans[root] += 1;
+                }
+            }
+        }
+        spans
+    }
+
     /// Standings: place 1 wins, ties share a place.
     pub fn result(&self) -> Vec<Standing> {
         let players = usize::from(self.players);
@@ -476,7 +502,7 @@ impl State {
         }
         let stack = self.stack.as_slice();
         unseen.extend(stack.iter().filter(|&&n| n != EPOCH).map(|&n| i64::from(n)));
-        let epochs = stack.iter().filter(|&&n| n == EPOCH).count();
+        let epochs = self.epochs_in_stack();
         shuffle(&mut unseen)?;
         let mut other = self.clone();
         let mut next = 0;

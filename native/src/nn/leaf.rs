@@ -40,60 +40,44 @@ pub const TIGRIS: (usize, usize) = (
     crate::tigris::actions::ACTION_COUNT as usize,
 );
 
-/// The network's features of an observation `write` fills.
-fn features_of(
-    net: &Net,
-    size: usize,
-    write: impl FnOnce(&mut [f32]),
-    scratch: &mut ModelScratch,
-    out: &mut [f32],
-) {
-    scratch.observation.clear();
-    scratch.observation.resize(size, 0.0);
-    write(&mut scratch.observation);
-    net.features(&scratch.observation, &mut scratch.layers, out);
+/// A world the network reads: the flat observation of one of its seats.
+pub trait Observed: SearchGame {
+    /// The observation's width.
+    fn observation_size(&self) -> usize;
+    /// What `seat`'s view shows, written into `out` (`observation_size` wide).
+    fn observe(&self, seat: usize, out: &mut [f32]);
 }
 
-impl LeafModel<TigrisWorld> for Net {
+impl Observed for TigrisWorld {
+    fn observation_size(&self) -> usize {
+        TIGRIS.0
+    }
+
+    fn observe(&self, seat: usize, out: &mut [f32]) {
+        crate::tigris::observation::observe(&self.s, seat, out);
+    }
+}
+
+impl Observed for GheosWorld {
+    fn observation_size(&self) -> usize {
+        crate::gheos::observation::size(self.s.tiles.tiles.len())
+    }
+
+    fn observe(&self, seat: usize, out: &mut [f32]) {
+        crate::gheos::observation::observe(&self.s, seat, out);
+    }
+}
+
+impl<G: Observed> LeafModel<G> for Net {
     fn width(&self) -> usize {
         self.width
     }
 
-    fn features(&self, world: &TigrisWorld, scratch: &mut ModelScratch, out: &mut [f32]) {
-        let seat = world.s.to_move();
-        features_of(
-            self,
-            TIGRIS.0,
-            |o| crate::tigris::observation::observe(&world.s, seat, o),
-            scratch,
-            out,
-        );
-    }
-
-    fn logit(&self, features: &[f32], id: u32) -> f32 {
-        Net::logit(self, features, id)
-    }
-
-    fn values(&self, features: &[f32], out: &mut [f64]) {
-        Net::values(self, features, out);
-    }
-}
-
-impl LeafModel<GheosWorld> for Net {
-    fn width(&self) -> usize {
-        self.width
-    }
-
-    fn features(&self, world: &GheosWorld, scratch: &mut ModelScratch, out: &mut [f32]) {
-        let seat = world.to_move();
-        let size = crate::gheos::observation::size(world.s.tiles.tiles.len());
-        features_of(
-            self,
-            size,
-            |o| crate::gheos::observation::observe(&world.s, seat, o),
-            scratch,
-            out,
-        );
+    fn features(&self, world: &G, scratch: &mut ModelScratch, out: &mut [f32]) {
+        scratch.observation.clear();
+        scratch.observation.resize(world.observation_size(), 0.0);
+        world.observe(world.to_move(), &mut scratch.observation);
+        Net::features(self, &scratch.observation, &mut scratch.layers, out);
     }
 
     fn logit(&self, features: &[f32], id: u32) -> f32 {

@@ -22,6 +22,20 @@ pub mod tigris;
 pub mod vector;
 
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+
+/// `module.name`, imported once into `cell`.
+pub(crate) fn cached<'py>(
+    py: Python<'py>,
+    cell: &'static PyOnceLock<Py<PyAny>>,
+    module: &str,
+    name: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let found = cell.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        Ok(py.import(module)?.getattr(name)?.unbind())
+    })?;
+    Ok(found.bind(py).clone())
+}
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {

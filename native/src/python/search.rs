@@ -48,59 +48,41 @@ impl Root {
         ))
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
         py: Python<'_>,
-        seat: usize,
-        iterations: Option<u64>,
-        seconds: Option<f64>,
-        floor: Option<u64>,
-        params: Params,
-        seeds: &[u64],
-        only: Option<&[u32]>,
+        ask: &Ask<'_>,
         model: Option<(&PyModel, bool, f64)>,
-        asked: Instant,
     ) -> PyResult<PySearchResult> {
         match self {
             Root::Tigris(root) => {
                 let learned = model
                     .map(|(m, pure, blend)| m.tigris(root.players(), pure, blend))
                     .transpose()?;
-                search_detached(
-                    py,
-                    &**root,
-                    seat,
-                    iterations,
-                    seconds,
-                    floor,
-                    params,
-                    seeds,
-                    only,
-                    learned.as_ref(),
-                    asked,
-                )
+                search_detached(py, &**root, ask, learned.as_ref())
             }
             Root::Gheos(root) => {
                 let learned = model
                     .map(|(m, pure, blend)| m.gheos(root, pure, blend))
                     .transpose()?;
-                search_detached(
-                    py,
-                    &**root,
-                    seat,
-                    iterations,
-                    seconds,
-                    floor,
-                    params,
-                    seeds,
-                    only,
-                    learned.as_ref(),
-                    asked,
-                )
+                search_detached(py, &**root, ask, learned.as_ref())
             }
         }
     }
+}
+
+/// What a search is asked: for `seat`, within the budget (`iterations`, `seconds`, at least
+/// `floor` iterations), one tree per seed, over `only` (None: every legal root action), the
+/// seconds counted from `asked`.
+pub struct Ask<'a> {
+    pub seat: usize,
+    pub iterations: Option<u64>,
+    pub seconds: Option<f64>,
+    pub floor: Option<u64>,
+    pub params: Params,
+    pub seeds: &'a [u64],
+    pub only: Option<&'a [u32]>,
+    pub asked: Instant,
 }
 
 /// The search's settings, read off the Python object by name
@@ -175,25 +157,18 @@ pub fn model_is_set(game: &str) -> PyResult<()> {
 /// The iterations run and, per visited root action, (action id, visits, summed reward).
 pub type PySearchResult = (u64, Vec<(u32, u64, f64)>);
 
-/// Search `root` for `seat` (one tree per seed, on threads when there are several) with the
-/// GIL released, after refusing what Python may get wrong: a finished game, a seat not to
+/// Search `root` as `ask` says (one tree per seed, on threads when there are several) with
+/// the GIL released, after refusing what Python may get wrong: a finished game, a seat not to
 /// move, no seeds, a bad budget. The iterations run and (action id, visits, summed reward)
 /// per visited root action, as `cradle.ai.search.native` reads them. The seconds count from
-/// `asked`, when Python asked for the search.
-#[allow(clippy::too_many_arguments)]
+/// `ask.asked`, when Python asked for the search.
 pub fn search_detached<G: SearchGame>(
     py: Python<'_>,
     root: &G,
-    seat: usize,
-    iterations: Option<u64>,
-    seconds: Option<f64>,
-    floor: Option<u64>,
-    params: Params,
-    seeds: &[u64],
-    only: Option<&[u32]>,
+    ask: &Ask<'_>,
     learned: Option<&Learned<G>>,
-    asked: Instant,
 ) -> PyResult<PySearchResult> {
+    let seat = ask.seat;
     if root.is_over() {
         return Err(PyValueError::new_err("the game is over: nothing to search"));
     }
@@ -203,12 +178,13 @@ pub fn search_detached<G: SearchGame>(
             root.to_move()
         )));
     }
-    let budget =
-        Budget::checked(iterations, seconds, floor, seeds).map_err(PyValueError::new_err)?;
-    let mut forest = Forest::new(root, seat, params, seeds, only);
+    let budget = Budget::checked(ask.iterations, ask.seconds, ask.floor, ask.seeds)
+        .map_err(PyValueError::new_err)?;
+    let mut forest = Forest::new(root, seat, ask.params, ask.seeds, ask.only);
     if let Some(learned) = learned {
         forest.set_learned(learned);
     }
+    let asked = ask.asked;
     let (count, stats) = py.detach(|| forest.run_from(budget, asked));
     let rows = stats
         .iter()
@@ -251,19 +227,18 @@ fn search(
             "pure (the knowledge off) needs a model to judge the leaves",
         ));
     }
-    let root = Root::of(state, knowledge, belief)?;
-    root.search(
-        py,
+    let ask = Ask {
         seat,
         iterations,
         seconds,
         floor,
         params,
-        &seeds,
-        only.as_deref(),
-        model.as_deref().map(|m| (m, pure, blend)),
+        seeds: &seeds,
+        only: only.as_deref(),
         asked,
-    )
+    };
+    let root = Root::of(state, knowledge, belief)?;
+    root.search(py, &ask, model.as_deref().map(|m| (m, pure, blend)))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -25,29 +25,25 @@ pub trait Wraps: PyClass<Frozen = False> {
     fn core_mut(&mut self) -> &mut Self::Core;
 }
 
-impl Wraps for TigrisState {
-    type Core = crate::tigris::Tracked;
+/// A class whose field `t` holds the core state.
+macro_rules! wraps_t {
+    ($class:ty, $core:ty) => {
+        impl Wraps for $class {
+            type Core = $core;
 
-    fn core(&self) -> &Self::Core {
-        &self.t
-    }
+            fn core(&self) -> &Self::Core {
+                &self.t
+            }
 
-    fn core_mut(&mut self) -> &mut Self::Core {
-        &mut self.t
-    }
+            fn core_mut(&mut self) -> &mut Self::Core {
+                &mut self.t
+            }
+        }
+    };
 }
 
-impl Wraps for GheosState {
-    type Core = crate::gheos::Tracked;
-
-    fn core(&self) -> &Self::Core {
-        &self.t
-    }
-
-    fn core_mut(&mut self) -> &mut Self::Core {
-        &mut self.t
-    }
-}
+wraps_t!(TigrisState, crate::tigris::Tracked);
+wraps_t!(GheosState, crate::gheos::Tracked);
 
 enum Games {
     Tigris(Vec<Py<TigrisState>>),

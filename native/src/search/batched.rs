@@ -151,7 +151,7 @@ struct Slot<G: SearchGame> {
 }
 
 /// The most visited root action (the higher mean reward among equals, then the lower id),
-/// as the native `ismcts@N` opponents choose.
+/// as the native `ismcts@N` opponents and seats (`bots::seat`) choose.
 pub fn most_visited(stats: &[RootStats]) -> u32 {
     stats
         .iter()

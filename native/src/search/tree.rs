@@ -1173,10 +1173,17 @@ pub(crate) mod tests {
     use super::*;
     use crate::search::LeafModel;
 
-    /// What every two-player toy game below answers alike: nothing to settle, a drawn
-    /// heuristic, no random playout; its quick policy's move and its prior batch vary.
+    /// What every two-player toy game below answers alike: full information (a deal is the
+    /// game itself), flat priors, nothing to settle, a drawn heuristic, no random playout;
+    /// its quick policy's move and its prior batch vary.
     macro_rules! toy_rest {
         (policy $policy:expr, batch $batch:expr) => {
+            fn deal(&self, _observer: usize, _dealer: &mut CpythonRandom) -> Self {
+                self.clone()
+            }
+            fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
+                flat(ids, out);
+            }
             fn players(&self) -> usize {
                 2
             }
@@ -1234,12 +1241,6 @@ pub(crate) mod tests {
             self.left -= id;
             self.mover = 1 - self.mover;
         }
-        fn deal(&self, _observer: usize, _dealer: &mut CpythonRandom) -> Nim {
-            self.clone()
-        }
-        fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
-            flat(ids, out);
-        }
         toy_rest!(policy 1, batch 48);
         fn ruled_move(&mut self) -> Option<u32> {
             let take = self.left % 4;
@@ -1280,12 +1281,6 @@ pub(crate) mod tests {
         fn apply_quiet(&mut self, id: u32) {
             self.ones += id;
             self.moves += 1;
-        }
-        fn deal(&self, _observer: usize, _dealer: &mut CpythonRandom) -> Words {
-            self.clone()
-        }
-        fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
-            flat(ids, out);
         }
         toy_rest!(policy 0, batch 48);
     }
@@ -1608,12 +1603,6 @@ pub(crate) mod tests {
         }
         fn apply_quiet(&mut self, _id: u32) {
             self.moves += 1;
-        }
-        fn deal(&self, _observer: usize, _dealer: &mut CpythonRandom) -> Wide {
-            self.clone()
-        }
-        fn priors(&mut self, ids: &[u32], out: &mut Vec<f64>) {
-            flat(ids, out);
         }
         toy_rest!(policy 0, batch 3);
         fn urgent(&mut self, out: &mut Vec<u32>) {

@@ -469,12 +469,13 @@ impl BoardMap {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn set(cells: &[&str]) -> Bb {
+    /// The cells `names` names.
+    pub(crate) fn cells(names: &[&str]) -> Bb {
         let mut b = Bb::EMPTY;
-        for name in cells {
+        for name in names {
             b.set(parse_cell(name).unwrap());
         }
         b
@@ -496,18 +497,24 @@ mod tests {
 
     #[test]
     fn neighbours_stay_on_the_board() {
-        assert_eq!(neighbours(0), set(&["B1", "A2"]));
-        assert_eq!(neighbours(parse_cell("P1").unwrap()), set(&["O1", "P2"]));
-        assert_eq!(neighbours(parse_cell("A11").unwrap()), set(&["A10", "B11"]));
-        assert_eq!(neighbours(parse_cell("P11").unwrap()), set(&["P10", "O11"]));
+        assert_eq!(neighbours(0), cells(&["B1", "A2"]));
+        assert_eq!(neighbours(parse_cell("P1").unwrap()), cells(&["O1", "P2"]));
+        assert_eq!(
+            neighbours(parse_cell("A11").unwrap()),
+            cells(&["A10", "B11"])
+        );
+        assert_eq!(
+            neighbours(parse_cell("P11").unwrap()),
+            cells(&["P10", "O11"])
+        );
         // rows 4/5 and 8/9 sit in different words: the vertical step carries across
         assert_eq!(
             neighbours(parse_cell("P4").unwrap()),
-            set(&["P3", "O4", "P5"])
+            cells(&["P3", "O4", "P5"])
         );
         assert_eq!(
             neighbours(parse_cell("A9").unwrap()),
-            set(&["A8", "B9", "A10"])
+            cells(&["A8", "B9", "A10"])
         );
         for c in 0..CELLS {
             let n = neighbours(c);
@@ -525,13 +532,13 @@ mod tests {
     #[test]
     fn flood_follows_orthogonal_steps_only() {
         // an L from A1 down to A5 then right to C5, and a diagonal neighbour D6 not connected
-        let within = set(&["A1", "A2", "A3", "A4", "A5", "B5", "C5", "D6", "P1"]);
-        let part = Bb::flood(set(&["A1"]), within);
-        assert_eq!(part, set(&["A1", "A2", "A3", "A4", "A5", "B5", "C5"]));
-        assert_eq!(Bb::flood(set(&["D6"]), within), set(&["D6"]));
-        assert_eq!(Bb::flood(set(&["E6"]), within), Bb::EMPTY);
+        let within = cells(&["A1", "A2", "A3", "A4", "A5", "B5", "C5", "D6", "P1"]);
+        let part = Bb::flood(cells(&["A1"]), within);
+        assert_eq!(part, cells(&["A1", "A2", "A3", "A4", "A5", "B5", "C5"]));
+        assert_eq!(Bb::flood(cells(&["D6"]), within), cells(&["D6"]));
+        assert_eq!(Bb::flood(cells(&["E6"]), within), Bb::EMPTY);
         // P1 and A2 are consecutive bits but not neighbours
-        assert_eq!(Bb::flood(set(&["P1"]), within), set(&["P1"]));
+        assert_eq!(Bb::flood(cells(&["P1"]), within), cells(&["P1"]));
     }
 
     #[test]
@@ -576,7 +583,7 @@ mod tests {
 
     #[test]
     fn set_operations() {
-        let b = set(&["A1", "P4", "A5", "P11"]);
+        let b = cells(&["A1", "P4", "A5", "P11"]);
         assert_eq!(b.count(), 4);
         assert_eq!(
             b.iter().map(cell_name).collect::<Vec<_>>(),
@@ -586,8 +593,8 @@ mod tests {
         assert_eq!(b.first(), Some(0));
         assert_eq!((!b).count() as usize, CELLS - 4);
         assert_eq!(!Bb::FULL, Bb::EMPTY);
-        assert!(b.contains(set(&["P4", "P11"])));
-        assert!(!b.contains(set(&["P4", "B1"])));
+        assert!(b.contains(cells(&["P4", "P11"])));
+        assert!(!b.contains(cells(&["P4", "B1"])));
     }
 
     #[test]

@@ -37,28 +37,34 @@ impl Default for Options {
     }
 }
 
-/// A short list of small values (colours or cells) kept inline, so states copy without
-/// allocating.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct List {
-    items: [u8; List::CAPACITY],
+/// Up to `N` small values kept inline, so states copy without allocating.
+#[derive(Clone, Copy)]
+pub struct Inline<const N: usize> {
+    items: [u8; N],
     len: u8,
 }
 
-impl List {
-    pub const CAPACITY: usize = 16;
+/// A short list of small values (colours or cells).
+pub type List = Inline<16>;
 
-    /// None when `items` holds more than [`List::CAPACITY`] values.
-    pub fn new(items: &[u8]) -> Option<List> {
-        if items.len() > List::CAPACITY {
+/// The bag, drawn from its end (the reference's list, popped).
+pub type Bag = Inline<153>;
+
+impl<const N: usize> Inline<N> {
+    pub const CAPACITY: usize = N;
+
+    /// None when `items` holds more than `N` values.
+    pub fn new(items: &[u8]) -> Option<Inline<N>> {
+        if items.len() > N {
             return None;
         }
-        let mut list = List::default();
+        let mut list = Inline::default();
         list.items[..items.len()].copy_from_slice(items);
         list.len = items.len() as u8;
         Some(list)
     }
 
+    /// The values in order (the bag's: last drawn first, the reference's internal order).
     #[inline]
     pub fn as_slice(&self) -> &[u8] {
         &self.items[..self.len as usize]
@@ -67,11 +73,44 @@ impl List {
     pub fn contains(&self, x: usize) -> bool {
         self.as_slice().iter().any(|v| *v as usize == x)
     }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Takes the last value (the bag's next tile).
+    #[inline]
+    fn pop(&mut self) -> u8 {
+        self.len -= 1;
+        self.items[self.len as usize]
+    }
 }
 
-impl PartialEq for List {
-    fn eq(&self, o: &List) -> bool {
+impl<const N: usize> Default for Inline<N> {
+    fn default() -> Inline<N> {
+        Inline {
+            items: [0; N],
+            len: 0,
+        }
+    }
+}
+
+impl<const N: usize> PartialEq for Inline<N> {
+    /// Equal values in the same order (what lies beyond the end is not in the list).
+    fn eq(&self, o: &Inline<N>) -> bool {
         self.as_slice() == o.as_slice()
+    }
+}
+
+impl<const N: usize> std::fmt::Debug for Inline<N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
     }
 }
 
@@ -269,64 +308,6 @@ impl Pending {
         } else {
             self.color()
         }
-    }
-}
-
-/// The bag, drawn from its end (the reference's list, popped).
-#[derive(Clone, Copy)]
-pub struct Bag {
-    tiles: [u8; Bag::CAPACITY],
-    len: u8,
-}
-
-impl Bag {
-    pub const CAPACITY: usize = 153;
-
-    pub fn new(tiles: &[u8]) -> Option<Bag> {
-        if tiles.len() > Bag::CAPACITY {
-            return None;
-        }
-        let mut bag = Bag {
-            tiles: [0; Bag::CAPACITY],
-            len: tiles.len() as u8,
-        };
-        bag.tiles[..tiles.len()].copy_from_slice(tiles);
-        Some(bag)
-    }
-
-    /// The tiles, last drawn first (the reference's internal order).
-    #[inline]
-    pub fn as_slice(&self) -> &[u8] {
-        &self.tiles[..self.len as usize]
-    }
-
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    #[inline]
-    fn pop(&mut self) -> u8 {
-        self.len -= 1;
-        self.tiles[self.len as usize]
-    }
-}
-
-impl PartialEq for Bag {
-    /// Equal tiles in the same order (what lies beyond the end was drawn).
-    fn eq(&self, o: &Bag) -> bool {
-        self.as_slice() == o.as_slice()
-    }
-}
-
-impl std::fmt::Debug for Bag {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.as_slice()).finish()
     }
 }
 

@@ -2,6 +2,7 @@
 //! scripted conflicts, position round trips and refusals that change nothing.
 
 use super::actions::{action_strings, parse_ascii, Action, Parsed, ACTION_COUNT, DYNASTIES};
+use super::board::tests::cells;
 use super::board::{cell_name, parse_cell, Bb, Side};
 use super::events::{Event, NoEvents};
 use super::playout::fresh_game;
@@ -69,14 +70,6 @@ fn legal_texts(s: &State) -> Vec<String> {
         .iter()
         .map(|id| action_strings()[*id as usize].clone())
         .collect()
-}
-
-fn cells(names: &[&str]) -> Bb {
-    let mut b = Bb::EMPTY;
-    for n in names {
-        b.set(parse_cell(n).unwrap());
-    }
-    b
 }
 
 #[test]

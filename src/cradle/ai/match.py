@@ -50,23 +50,6 @@ class Move:
     state: GameState
 
 
-@dataclass
-class Match:
-    """A game played by :func:`play` (``state``: where it ended)."""
-
-    state: GameState
-    actions: list[str] = field(default_factory=list)
-    seats: list[int] = field(default_factory=list)  # the mover of each action
-    thinking: list[float] = field(default_factory=list)  # seconds per seat
-    decisions: list[int] = field(default_factory=list)  # per seat
-    seconds: float = 0.0
-
-    @property
-    def truncated(self) -> bool:
-        """Cut after ``max_actions`` and ranked as it stood."""
-        return not self.state.is_over
-
-
 def random_start(bots: Sequence[Bot], moves: int, rng: random.Random) -> list[Decide]:
     """Players that take the game's first ``moves`` actions at random (``rng``: uniform over
     the legal ones, whichever seat decides) and then are ``bots``; the bots are players no
@@ -115,6 +98,16 @@ class Drive(Generic[S]):
     thinking: list[float] = field(default_factory=list)  # seconds per seat
     decisions: list[int] = field(default_factory=list)  # per seat
     seconds: float = 0.0
+
+
+@dataclass
+class Match(Drive[GameState]):
+    """A game played by :func:`play` (``state``: where it ended)."""
+
+    @property
+    def truncated(self) -> bool:
+        """Cut after ``max_actions`` and ranked as it stood."""
+        return not self.state.is_over
 
 
 Played = Callable[[int, int, str, list[Event], float], None]

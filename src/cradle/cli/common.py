@@ -105,6 +105,14 @@ def fresh_seed() -> int:
     return secrets.randbelow(2**31)
 
 
+def check_budget(seconds: float | None, iterations: int | None) -> None:
+    """Refuse a search budget of --seconds or --iterations that is not a budget."""
+    if seconds is not None and not seconds > 0:
+        raise CliError("--seconds must be more than 0")
+    if iterations is not None and iterations < 1:
+        raise CliError("--iterations must be at least 1")
+
+
 def parse_counts(text: str, flag: str) -> list[int]:
     """'2,4' -> [2, 4] for flags that take a list of player counts."""
     counts: list[int] = []

@@ -10,7 +10,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from cradle.cli.common import CliError, fresh_seed, load_game, make_options, new_state
+from cradle.cli.common import CliError, check_budget, fresh_seed, load_game, make_options, new_state
 from cradle.core.contract import JSON, GameState
 from cradle.core.record import GameRecord, RecordError
 
@@ -60,10 +60,7 @@ def run_hint(
         )
     if count < 1:
         raise CliError("--count must be at least 1")
-    if seconds is not None and not seconds > 0:
-        raise CliError("--seconds must be more than 0")
-    if iterations is not None and iterations < 1:
-        raise CliError("--iterations must be at least 1")
+    check_budget(seconds, iterations)
     budget = Budget(iterations, seconds if seconds or iterations else 1.0)
     found = [h.to_dict() for h in hints(state, seat, count, budget, seed)]
     if as_json:

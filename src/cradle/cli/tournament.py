@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cradle import extra_hint
-from cradle.cli.common import CliError, fresh_seed, load_game, make_options
+from cradle.cli.common import CliError, check_budget, fresh_seed, load_game, make_options
 from cradle.core.contract import JSON
 
 if TYPE_CHECKING:
@@ -61,10 +61,7 @@ def run_tournament(
         raise CliError("--bots: each bot once (the schedule seats them several times)")
     if rounds < 1:
         raise CliError("--games must be at least 1")
-    if seconds is not None and not seconds > 0:
-        raise CliError("--seconds must be more than 0")
-    if iterations is not None and iterations < 1:
-        raise CliError("--iterations must be at least 1")
+    check_budget(seconds, iterations)
     check_bots(specs)
     make_options(module, options)  # a bad option fails here, not in every worker
     workers = workers if workers is not None else max(1, os.cpu_count() or 1)

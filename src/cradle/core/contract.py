@@ -75,6 +75,14 @@ class View(TypedDict):
     is_over: bool
 
 
+def view_of(view: View, game: str, title: str) -> View:
+    """``view`` when it is ``game``'s (named ``title`` in the error); TypeError for another
+    game's view."""
+    if view["game"] != game:
+        raise TypeError(f"a {title} view is needed, not a {view['game']} view")
+    return view
+
+
 class SeatResult(TypedDict):
     """One seat's line of ``state.result()``: place 1 wins, tied seats share a place.
 

@@ -18,8 +18,13 @@ def places(keys: Sequence[tuple[int, ...]]) -> list[int]:
     return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 
-def _places_by_seat(result: Sequence[SeatResult]) -> list[int]:
-    return [row["place"] for row in sorted(result, key=lambda row: row["seat"])]
+def _ahead_and_behind(result: Sequence[SeatResult]) -> list[tuple[int, int]]:
+    """Per seat, in seat order: how many seats it finished ahead of, and how many ahead of it."""
+    ranks = [row["place"] for row in sorted(result, key=lambda row: row["seat"])]
+    return [
+        (sum(1 for other in ranks if other > mine), sum(1 for other in ranks if other < mine))
+        for mine in ranks
+    ]
 
 
 def rank_rewards(result: Sequence[SeatResult]) -> list[float]:
@@ -28,32 +33,23 @@ def rank_rewards(result: Sequence[SeatResult]) -> list[float]:
     In two-player games that is 1 for a win, 0 for a loss, 0.5 for a tie; with more players
     it rewards every place, so that each seat's search also cares about second place.
     """
-    ranks = _places_by_seat(result)
-    n = len(ranks)
+    counts = _ahead_and_behind(result)
+    n = len(counts)
     if n < 2:
         return [1.0] * n
-    out = []
-    for mine in ranks:
-        beaten = sum(1 for other in ranks if other > mine)
-        tied = sum(1 for other in ranks if other == mine) - 1
-        out.append((beaten + 0.5 * tied) / (n - 1))
-    return out
+    # the seats tied with this one are those neither ahead nor behind
+    return [(ahead + 0.5 * (n - 1 - ahead - behind)) / (n - 1) for ahead, behind in counts]
 
 
 def ranking_utilities(result: Sequence[SeatResult]) -> list[float]:
     """Zero-sum utilities from places: (seats beaten - seats beating this one) / (n - 1), i.e.
     ``2 * reward - 1`` of :func:`rank_rewards`. Two players: +1 win, -1 loss, 0 tie; any
     number: they sum to 0 and each lies in [-1, 1]."""
-    ranks = _places_by_seat(result)
-    n = len(ranks)
+    counts = _ahead_and_behind(result)
+    n = len(counts)
     if n < 2:
         return [0.0] * n
-    out = []
-    for mine in ranks:
-        beaten = sum(1 for other in ranks if other > mine)
-        beating = sum(1 for other in ranks if other < mine)
-        out.append((beaten - beating) / (n - 1))
-    return out
+    return [(ahead - behind) / (n - 1) for ahead, behind in counts]
 
 
 def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:

@@ -35,6 +35,8 @@ SEATS = 4
 
 class GheosSpec(EnvSpec):
     game = "gheos"
+    pile_key = "stack"
+    hand_size = HAND
     # The engine can be told its next draws (order_pile).
     draws_ahead = True
 
@@ -116,31 +118,9 @@ class GheosSpec(EnvSpec):
     def max_game_length(self, players: int) -> int:
         return 1000
 
-    def pile(self, position: JSON) -> list[str]:
-        return list(position["stack"])
-
-    def hands(self, position: JSON) -> list[list[str]]:
-        return [list(position["hands"][name]) for name in position["players"]]
-
-    def undealt(self, position: JSON) -> tuple[JSON, list[int]]:
-        names = position["players"]
-        pile = [tile for name in names for tile in position["hands"][name]]
-        pile += position["stack"]
-        return (
-            {**position, "hands": {name: [] for name in names}, "stack": pile, "active": 0},
-            [HAND] * len(names),
-        )
-
-    def dealt(self, position: JSON, hands: list[list[str]], pile: list[str]) -> JSON:
-        names = position["players"]
-        return {
-            **position,
-            "hands": {
-                name: sorted(hand, key=lambda t: int(t[1:]))
-                for name, hand in zip(names, hands, strict=True)
-            },
-            "stack": list(pile),
-        }
+    def held(self, hand: list[str]) -> list[str]:
+        # a position lists a hand by tile number
+        return sorted(hand, key=lambda t: int(t[1:]))
 
     def dealable(self, token: str) -> bool:
         return token != "epoch"

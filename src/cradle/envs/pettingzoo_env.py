@@ -11,6 +11,7 @@ cap is truncated with zero rewards.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import gymnasium
@@ -212,3 +213,27 @@ def wrap(env: CradleAECEnv) -> Any:
     """The standard PettingZoo safety wrappers, as the classic environments use them."""
     wrapped: Any = wrappers.AssertOutOfBoundsWrapper(env)
     return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def game_module(game: str, name: str) -> tuple[type[CradleAECEnv], Callable[..., Any]]:
+    """``raw_env`` and ``env`` of ``game``'s PettingZoo module ``cradle.envs.<name>``: the
+    environment's class, and the function that makes one with the standard wrappers."""
+
+    class raw_env(CradleAECEnv):
+        metadata: ClassVar[dict[str, Any]] = {**CradleAECEnv.metadata, "name": name}
+
+        def __init__(self, **options: Any) -> None:
+            super().__init__(game, **options)
+
+        def __str__(self) -> str:
+            return name
+
+    raw_env.__module__ = f"cradle.envs.{name}"
+    raw_env.__qualname__ = "raw_env"
+
+    def env(**options: Any) -> Any:
+        """The environment with PettingZoo's standard wrappers (order and bounds checks)."""
+        return wrap(raw_env(**options))
+
+    env.__module__ = raw_env.__module__
+    return raw_env, env

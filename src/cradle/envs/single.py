@@ -50,15 +50,15 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from cradle.core import native
 from cradle.core.contract import GameState
 from cradle.core.results import ranking_utilities
+from cradle.envs.batched import BatchedEnv, checked_spec
 from cradle.envs.first import check_first_player, new_game
 from cradle.envs.gheos_compact import COMPACT_COUNT
-from cradle.envs.spec import FloatArray, VectorStep, batch_ids, get_spec
+from cradle.envs.spec import FloatArray, VectorStep, batch_ids
 from cradle.envs.tensors import (
     board_apart,
     board_bounds,
@@ -118,10 +118,8 @@ def _make_bot(spec: str, seed: int) -> _Bot:
     return bot
 
 
-class CradleSingleVecEnv(VectorEnv):
+class CradleSingleVecEnv(BatchedEnv):
     """``num_envs`` games of ``game``, one learner seat each, opponents played in ``step``."""
-
-    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
 
     def __init__(
         self,
@@ -151,25 +149,17 @@ class CradleSingleVecEnv(VectorEnv):
         self.illegal = illegal
         self.normalize = bool(normalize)
         self.observation = observation
-        if not native.available():
-            raise native.NativeMissing("the single-agent environments need the native engines")
-        spec = get_spec(game)
-        module = spec.module
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
-        if isinstance(players, bool) or not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
-            raise ValueError(
-                f"{game} is for {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players, "
-                f"not {players!r}"
-            )
+        spec = checked_spec(
+            game,
+            num_envs,
+            players,
+            options,
+            "the single-agent environments need the native engines",
+        )
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
         ):
             raise ValueError(f"seat must be None (drawn) or 0..{players - 1}, not {seat!r}")
-        unknown = set(options) - set(spec.option_defaults())
-        if unknown:
-            known = ", ".join(sorted(spec.option_defaults())) or "none"
-            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} (known: {known})")
         self.game_spec = spec
         self.game = game
         self.num_envs = num_envs
@@ -386,8 +376,7 @@ class CradleSingleVecEnv(VectorEnv):
         return self._masks.astype(bool)
 
     def step(self, actions: npt.ArrayLike) -> VectorStep[Observations]:
-        if self._batch is None:
-            raise RuntimeError("call reset() before step()")
+        self._check_started("step()")
         ids = batch_ids(actions, self.num_envs)
         resetting = self._autoreset.copy()
         live = ~resetting
@@ -432,22 +421,11 @@ class CradleSingleVecEnv(VectorEnv):
     def random_actions(self, draws: npt.NDArray[np.uint64]) -> IntArray:
         """A uniform random legal id of the learner in each game (the legal id at
         ``draws[i]`` modulo the count; 0 where the learner has none), drawn natively."""
-        if self._batch is None:
-            raise RuntimeError("call reset() before using the environment")
+        self._check_started()
         out = np.zeros(self.num_envs, np.int64)
         self._batch.random_actions(np.asarray(draws, np.uint64), out, self.compact)
         out[~self._masks.any(axis=1)] = 0
         return out
-
-    def game_state(self, index: int) -> GameState:
-        """The native state of game ``index`` (changing it changes the environment)."""
-        if self._batch is None:
-            raise RuntimeError("call reset() before using the environment")
-        state: GameState = self._batch.get(index)
-        return state
-
-    def close_extras(self, **kwargs: object) -> None:
-        self._batch = None
 
 
 class CradleSingleEnv(gymnasium.Env[Observations, np.int64]):

@@ -121,23 +121,42 @@ class EnvSpec:
         """Decisions after which an adapter stops a game and scores it as a draw."""
         raise NotImplementedError
 
-    # --- the draw pile and hands inside a position
+    # --- the draw pile and hands inside a position: the pile under ``pile_key`` (first drawn
+    # first), each seat's hand under ``hands`` by name, ``hand_size`` tiles dealt to each
+    pile_key: str = ""
+    hand_size: int = 0
+
     def pile(self, position: JSON) -> list[str]:
         """The draw pile, first drawn first."""
-        raise NotImplementedError
+        return list(position[self.pile_key])
 
     def hands(self, position: JSON) -> list[list[str]]:
         """Every seat's hand, in seat order."""
-        raise NotImplementedError
+        return [list(position["hands"][name]) for name in position["players"]]
 
     def undealt(self, position: JSON) -> tuple[JSON, list[int]]:
         """The set-up position before the deal: every hand back in the pile, seat 0 to start;
         and how many tiles each seat is dealt (seat order)."""
-        raise NotImplementedError
+        names = position["players"]
+        pile = [tile for name in names for tile in position["hands"][name]]
+        pile += position[self.pile_key]
+        return (
+            {**position, "hands": {name: [] for name in names}, self.pile_key: pile, "active": 0},
+            [self.hand_size] * len(names),
+        )
 
     def dealt(self, position: JSON, hands: list[list[str]], pile: list[str]) -> JSON:
         """``position`` (as from :meth:`undealt`) with those hands dealt and that pile left."""
-        raise NotImplementedError
+        names = position["players"]
+        return {
+            **position,
+            "hands": {name: self.held(hand) for name, hand in zip(names, hands, strict=True)},
+            self.pile_key: list(pile),
+        }
+
+    def held(self, hand: list[str]) -> list[str]:
+        """A dealt hand as a position lists it."""
+        return list(hand)
 
     def rearranged(
         self, state: GameState, hands: list[list[str]] | None, pile: list[str]

@@ -104,6 +104,8 @@ _DRAW_EVENTS = frozenset({"turn", "game_over", "swap"})
 class TigrisSpec(EnvSpec):
     game = "tigris"
     tokens = TIGRIS_COLOURS
+    pile_key = "bag"
+    hand_size = TIGRIS_HAND_SIZE
 
     def __init__(self) -> None:
         super().__init__()
@@ -125,30 +127,7 @@ class TigrisSpec(EnvSpec):
         # Random play ends well inside this (see tests/envs); a cap keeps leader shuffling finite.
         return 1000 * players
 
-    # --- pile and hands
-    def pile(self, position: JSON) -> list[str]:
-        return list(position["bag"])
-
-    def hands(self, position: JSON) -> list[list[str]]:
-        return [list(position["hands"][name]) for name in position["players"]]
-
-    def undealt(self, position: JSON) -> tuple[JSON, list[int]]:
-        names = position["players"]
-        pile = [tile for name in names for tile in position["hands"][name]]
-        pile += position["bag"]
-        return (
-            {**position, "hands": {name: [] for name in names}, "bag": pile, "active": 0},
-            [TIGRIS_HAND_SIZE] * len(names),
-        )
-
-    def dealt(self, position: JSON, hands: list[list[str]], pile: list[str]) -> JSON:
-        names = position["players"]
-        return {
-            **position,
-            "hands": {name: list(hand) for name, hand in zip(names, hands, strict=True)},
-            "bag": list(pile),
-        }
-
+    # --- draws
     def may_draw(self, events: list[Event]) -> bool:
         return any(event["type"] in _DRAW_EVENTS for event in events)
 

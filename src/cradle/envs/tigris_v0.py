@@ -10,23 +10,8 @@ Keyword options: ``players`` (2-4), ``board`` ("standard" or "advanced"), ``buil
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from cradle.envs.pettingzoo_env import CradleAECEnv, wrap
+from cradle.envs.pettingzoo_env import game_module
 
 NAME = "tigris_v0"
 
-
-class raw_env(CradleAECEnv):
-    metadata: ClassVar[dict[str, Any]] = {**CradleAECEnv.metadata, "name": NAME}
-
-    def __init__(self, **options: Any) -> None:
-        super().__init__("tigris", **options)
-
-    def __str__(self) -> str:
-        return NAME
-
-
-def env(**options: Any) -> Any:
-    """The environment with PettingZoo's standard wrappers (order and bounds checks)."""
-    return wrap(raw_env(**options))
+raw_env, env = game_module("tigris", NAME)

@@ -31,15 +31,15 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from cradle.core import native
 from cradle.core.contract import GameState
 from cradle.core.results import ranking_utilities
+from cradle.envs.batched import BatchedEnv, checked_spec
 from cradle.envs.first import check_first_player, new_game
 from cradle.envs.gheos_compact import COMPACT_COUNT
-from cradle.envs.spec import FloatArray, VectorStep, batch_ids, get_spec
+from cradle.envs.spec import FloatArray, VectorStep, batch_ids
 from cradle.envs.tensors import (
     board_apart,
     board_bounds,
@@ -67,10 +67,8 @@ def _unheld() -> int:
 _UNHELD = _unheld()
 
 
-class CradleVectorEnv(VectorEnv):
+class CradleVectorEnv(BatchedEnv):
     """``num_envs`` games of ``game`` (tigris or gheos) with ``players`` seats each."""
-
-    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
 
     def __init__(
         self,
@@ -93,21 +91,9 @@ class CradleVectorEnv(VectorEnv):
                 f"actions must be 'engine' (or 'compact' in Gheos), not {actions!r} in {game}"
             )
         self.compact = actions == "compact"
-        if not native.available():
-            raise native.NativeMissing("the vectorised environment needs the native engines")
-        spec = get_spec(game)
-        module = spec.module
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
-        if isinstance(players, bool) or not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
-            raise ValueError(
-                f"{game} is for {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players, "
-                f"not {players!r}"
-            )
-        unknown = set(options) - set(spec.option_defaults())
-        if unknown:
-            known = ", ".join(sorted(spec.option_defaults())) or "none"
-            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} (known: {known})")
+        spec = checked_spec(
+            game, num_envs, players, options, "the vectorised environment needs the native engines"
+        )
         self.game_spec = spec
         self.first_player = check_first_player(first_player, players)
         self.game = game
@@ -194,8 +180,7 @@ class CradleVectorEnv(VectorEnv):
         self._batch.step(none, np.ones(self.num_envs, bool), self._over, self._movers)
 
     def step(self, actions: npt.ArrayLike) -> VectorStep[Observation]:
-        if self._batch is None:
-            raise RuntimeError("call reset() before step()")
+        self._check_started("step()")
         ids = batch_ids(actions, self.num_envs)
         resetting = self._autoreset.copy()
         acting = self._movers.copy()
@@ -289,22 +274,11 @@ class CradleVectorEnv(VectorEnv):
         ``draws[i]`` modulo game ``i``'s count; 0 where a game ended (its action is ignored).
         With ``draws = rng.integers(0, 2**63, num_envs, dtype=np.uint64)``, random play
         without sampling the masks in Python."""
-        if self._batch is None:
-            raise RuntimeError("call reset() before using the environment")
+        self._check_started()
         if out is None:
             out = np.zeros(self.num_envs, np.int64)
         self._batch.random_actions(np.asarray(draws, np.uint64), out, self.compact)
         return out
-
-    def game_state(self, index: int) -> GameState:
-        """The native state of game ``index`` (changing it changes the environment)."""
-        if self._batch is None:
-            raise RuntimeError("call reset() before using the environment")
-        state: GameState = self._batch.get(index)
-        return state
-
-    def close_extras(self, **kwargs: object) -> None:
-        self._batch = None
 
 
 def make_vector_env(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from cradle.core.contract import View
+from cradle.core.contract import View, view_of
 from cradle.core.hidden import redacted
 from cradle.gheos.areas import AreaTally
 from cradle.gheos.geometry import CELL_NAME, COL, ROW, UP, edge_name
@@ -38,9 +38,7 @@ DRAW_COUNTERS = ("stack_size", "stack_epochs", "epochs_drawn")
 def as_gheos_view(view: View) -> GheosView:
     """``view`` (a state's ``view(seat)``) typed as a Gheos view, for code that handles
     any game; TypeError for another game's view."""
-    if view["game"] != "gheos":
-        raise TypeError(f"a Gheos view is needed, not a {view['game']} view")
-    return cast(GheosView, view)
+    return cast(GheosView, view_of(view, "gheos", "Gheos"))
 
 
 def public_action(action: str, mover: int | None, viewer: int | None) -> str:

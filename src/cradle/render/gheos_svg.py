@@ -15,6 +15,7 @@ from cradle import gheos
 from cradle.core.contract import View
 from cradle.gheos import GheosView, RegionView, as_gheos_view
 from cradle.gheos.types import symbol_counts
+from cradle.render.gheos_areas import area_looks
 from cradle.render.svg import add
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -90,18 +91,7 @@ def region_shape(tri: tuple[Point, Point, Point], edges: list[int]) -> tuple[lis
 
 
 def area_fill(view: GheosView) -> dict[int, str]:
-    fills = {}
-    for area in view["areas"]:
-        if area["civ"]:
-            fill = CIV_FILL.get(area["civ"], LAND)
-        elif area["kind"] == "continent":
-            fill = FREE_CONTINENT
-        elif area["kind"] == "island":
-            fill = ISLAND
-        else:
-            fill = LAND
-        fills[area["area"]] = fill
-    return fills
+    return area_looks(view, CIV_FILL, LAND, FREE_CONTINENT, ISLAND, LAND)
 
 
 def draw_items(svg: ET.Element, region: RegionView, at: Point, small: bool) -> None:

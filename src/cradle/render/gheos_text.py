@@ -23,6 +23,7 @@ from cradle.gheos import CellView, GheosView, RegionView, as_gheos_view
 from cradle.gheos.tiles import TileRegion
 from cradle.gheos.types import symbol_counts
 from cradle.i18n import _, ngettext, word
+from cradle.render.gheos_areas import area_looks
 
 # Palette names (not hex) so that 16-colour terminals still tell the civilizations apart.
 CIV_STYLE = {
@@ -64,18 +65,7 @@ def _cell(name: str) -> Cell:
 
 
 def area_styles(view: GheosView) -> dict[int, str]:
-    styles = {}
-    for area in view["areas"]:
-        if area["civ"]:
-            style = CIV_STYLE.get(area["civ"], "bold")
-        elif area["kind"] == "continent":
-            style = FREE_CONTINENT_STYLE
-        elif area["kind"] == "island":
-            style = ISLAND_STYLE
-        else:
-            style = LAND_STYLE
-        styles[area["area"]] = style
-    return styles
+    return area_looks(view, CIV_STYLE, "bold", FREE_CONTINENT_STYLE, ISLAND_STYLE, LAND_STYLE)
 
 
 class Canvas:

@@ -130,30 +130,19 @@ def draw_cell(
         stroke_width=1,
         opacity=0.75 if code.startswith("down:") else 1,
     )
-    if code.startswith("down:"):
+    # a monument's face-down temples are marked M (white), the wonder W (dark)
+    mark = "M" if code.startswith("down:") else "W" if code == "wonder" else None
+    if mark is not None:
         add(
             svg,
             "text",
-            "M",
+            mark,
             x=middle_x,
             y=middle_y + 5,
             text_anchor="middle",
             font_size=14,
             font_weight="bold",
-            fill="#fff",
-            font_family="sans-serif",
-        )
-    if code == "wonder":
-        add(
-            svg,
-            "text",
-            "W",
-            x=middle_x,
-            y=middle_y + 5,
-            text_anchor="middle",
-            font_size=14,
-            font_weight="bold",
-            fill="#222",
+            fill="#fff" if mark == "M" else "#222",
             font_family="sans-serif",
         )
     if treasure:

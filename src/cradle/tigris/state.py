@@ -1291,15 +1291,19 @@ class TigrisState(ReferenceFastPaths):
                 out.append(centre)
         return out
 
+    def _clear_buildings(self, covered: int) -> None:
+        """The buildings on the cells ``covered`` (by a monument or the wonder) leave."""
+        for building_color, building_cell in enumerate(self.buildings):
+            if building_cell >= 0 and covered >> building_cell & 1:
+                self.buildings[building_color] = -1
+
     def _build_wonder(self, centre: int, events: list[TigrisEvent]) -> None:
         plus = _PLUS[centre]
         color = next(c for c in range(4) if self.up[c] & plus == plus)
         self.up[color] &= ~plus
         self.removed[color] += 5
         self.wonder = centre  # the wonder covers the same cells: connectivity is unchanged
-        for building_color, building_cell in enumerate(self.buildings):
-            if building_cell >= 0 and plus >> building_cell & 1:
-                self.buildings[building_color] = -1
+        self._clear_buildings(plus)
         events.append(
             {
                 "type": "wonder",
@@ -1353,9 +1357,7 @@ class TigrisState(ReferenceFastPaths):
         self.up[color] &= ~square
         self.down[color] |= square
         self.monuments.append((monument, top_left))
-        for building_color, building_cell in enumerate(self.buildings):
-            if building_cell >= 0 and square >> building_cell & 1:
-                self.buildings[building_color] = -1
+        self._clear_buildings(square)
         events.append(
             {
                 "type": "monument",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from cradle.core.contract import View
+from cradle.core.contract import View, view_of
 from cradle.core.hidden import redacted
 from cradle.tigris.board import CELL_NAMES
 from cradle.tigris.position import Written, board_cells, colors_of, pending_json
@@ -45,9 +45,7 @@ DRAW_COUNTERS = ("bag_size",)
 def as_tigris_view(view: View) -> TigrisView:
     """``view`` (a state's ``view(seat)``) typed as a Tigris view, for code that handles
     any game; TypeError for another game's view."""
-    if view["game"] != "tigris":
-        raise TypeError(f"a Tigris view is needed, not a {view['game']} view")
-    return cast(TigrisView, view)
+    return cast(TigrisView, view_of(view, "tigris", "Tigris"))
 
 
 def public_action(action: str, mover: int | None, viewer: int | None) -> str:

@@ -8,6 +8,27 @@ use crate::gheos::notation::{ascii_words, Plain};
 use crate::gheos::parts::Parts;
 use crate::gheos::tiles::packaged;
 
+/// Random games of 2 to 4 players, one per seed in `seeds` (dealt and played with it):
+/// `check(game, its legal ids, seed)` before each action.
+fn in_random_games(seeds: std::ops::Range<u32>, mut check: impl FnMut(&State, &[u32], u32)) {
+    let tiles = packaged();
+    for seed in seeds {
+        let names = ["a", "b", "c", "d"][..2 + seed as usize % 3]
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        let mut game = State::deal(tiles.clone(), names, &[seed]);
+        let mut rng = SplitMix64::new(u64::from(seed));
+        let mut ids = Vec::new();
+        while !game.is_over() {
+            game.legal_ids(&mut ids);
+            check(&game, &ids, seed);
+            let id = ids[rng.below(ids.len())];
+            game.apply_legal(id, &mut Log::new(false));
+        }
+    }
+}
+
 fn cell(row: i64, col: i64) -> u16 {
     cell_index(row, col).unwrap()
 }
@@ -198,55 +219,42 @@ fn the_quick_checks_agree_with_the_plan() {
     // For players without followers, every tile action left out starts a war or migration
     // and every one listed does not, over random games (the legal list checks placements
     // and replacements around the cell; applying one plans it over the whole map).
-    let tiles = packaged();
     let mut checked = 0;
-    for seed in 0..300u32 {
-        let names = ["a", "b", "c", "d"][..2 + seed as usize % 3]
-            .iter()
-            .map(|n| n.to_string())
-            .collect();
-        let mut game = State::deal(tiles.clone(), names, &[seed]);
-        let mut rng = SplitMix64::new(u64::from(seed));
-        let mut ids = Vec::new();
-        while !game.is_over() {
-            game.legal_ids(&mut ids);
-            let seat = usize::from(game.active);
-            if game.phase == Phase::Tile && game.held[seat].iter().all(|&n| n == 0) {
-                for (hslot, &number) in game.sorted_hand(seat).as_slice().iter().enumerate() {
-                    for replacing in [false, true] {
-                        let cells: Vec<u16> = if replacing {
-                            (0..game.board.slots())
-                                .filter(|&s| !game.tile_at(s).pyramid)
-                                .map(|s| game.board.cell[s])
-                                .collect()
-                        } else {
-                            game.frontier.as_slice().to_vec()
-                        };
-                        for cell in cells {
-                            for &rot in &game.tiles.tiles[usize::from(number)].rotations {
-                                let base = if replacing { ids::REPLACE } else { ids::PLACE };
-                                let id = base
-                                    + (hslot as u32 * geometry::CELLS + ids::position(cell)) * 3
-                                    + u32::from(rot);
-                                let mut trial = game.clone();
-                                let done = trial.tile_action(
-                                    number,
-                                    cell,
-                                    rot,
-                                    replacing,
-                                    &mut Log::new(false),
-                                );
-                                assert_eq!(done.is_ok(), ids.contains(&id), "seed {seed}");
-                                checked += 1;
-                            }
+    in_random_games(0..300, |game, ids, seed| {
+        let seat = usize::from(game.active);
+        if game.phase == Phase::Tile && game.held[seat].iter().all(|&n| n == 0) {
+            for (hslot, &number) in game.sorted_hand(seat).as_slice().iter().enumerate() {
+                for replacing in [false, true] {
+                    let cells: Vec<u16> = if replacing {
+                        (0..game.board.slots())
+                            .filter(|&s| !game.tile_at(s).pyramid)
+                            .map(|s| game.board.cell[s])
+                            .collect()
+                    } else {
+                        game.frontier.as_slice().to_vec()
+                    };
+                    for cell in cells {
+                        for &rot in &game.tiles.tiles[usize::from(number)].rotations {
+                            let base = if replacing { ids::REPLACE } else { ids::PLACE };
+                            let id = base
+                                + (hslot as u32 * geometry::CELLS + ids::position(cell)) * 3
+                                + u32::from(rot);
+                            let mut trial = game.clone();
+                            let done = trial.tile_action(
+                                number,
+                                cell,
+                                rot,
+                                replacing,
+                                &mut Log::new(false),
+                            );
+                            assert_eq!(done.is_ok(), ids.contains(&id), "seed {seed}");
+                            checked += 1;
                         }
                     }
                 }
             }
-            let id = ids[rng.below(ids.len())];
-            game.apply_legal(id, &mut Log::new(false));
         }
-    }
+    });
     assert!(checked > 1000, "only {checked} tile actions checked");
 }
 
@@ -433,39 +441,26 @@ fn the_kept_and_replaced_areas_equal_areas_built_from_scratch() {
     // Over random games (2 to 4 players): after every action the kept areas are those built
     // from scratch, and every replacement the hand could make, derived again around its slot
     // alone, is the full build with the tile swapped.
-    let tiles = packaged();
     let mut replacements = 0;
-    for seed in 0..60u32 {
-        let names = ["a", "b", "c", "d"][..2 + seed as usize % 3]
-            .iter()
-            .map(|n| n.to_string())
-            .collect();
-        let mut game = State::deal(tiles.clone(), names, &[seed]);
-        let mut rng = SplitMix64::new(u64::from(seed));
-        let mut ids = Vec::new();
-        while !game.is_over() {
-            let built = Areas::build(&game.board, &game.tiles, None);
-            same_areas(&game.areas, &built, &game.board, &format!("seed {seed}"));
-            if game.phase == Phase::Tile {
-                let seat = usize::from(game.active);
-                for &number in game.sorted_hand(seat).as_slice() {
-                    for slot in game.replaceable_slots() {
-                        for &rot in &game.tiles.tiles[usize::from(number)].rotations {
-                            let swap = Some((slot, number, rot));
-                            let full = Areas::build(&game.board, &game.tiles, swap);
-                            let near =
-                                game.areas
-                                    .replaced(&game.board, &game.tiles, slot, number, rot);
-                            same_areas(&near, &full, &game.board, &format!("seed {seed}"));
-                            replacements += 1;
-                        }
+    in_random_games(0..60, |game, _, seed| {
+        let built = Areas::build(&game.board, &game.tiles, None);
+        same_areas(&game.areas, &built, &game.board, &format!("seed {seed}"));
+        if game.phase == Phase::Tile {
+            let seat = usize::from(game.active);
+            for &number in game.sorted_hand(seat).as_slice() {
+                for slot in game.replaceable_slots() {
+                    for &rot in &game.tiles.tiles[usize::from(number)].rotations {
+                        let swap = Some((slot, number, rot));
+                        let full = Areas::build(&game.board, &game.tiles, swap);
+                        let near = game
+                            .areas
+                            .replaced(&game.board, &game.tiles, slot, number, rot);
+                        same_areas(&near, &full, &game.board, &format!("seed {seed}"));
+                        replacements += 1;
                     }
                 }
             }
-            game.legal_ids(&mut ids);
-            let id = ids[rng.below(ids.len())];
-            game.apply_legal(id, &mut Log::new(false));
         }
-    }
+    });
     assert!(replacements > 10_000, "only {replacements} replacements");
 }

@@ -82,13 +82,6 @@ pub fn areas<'py>(py: Python<'py>, game: &State) -> PyResult<Bound<'py, PyTuple>
     let mut out = Vec::with_capacity(roots.len());
     for (i, &root) in roots.iter().enumerate() {
         let area = game.stats(root);
-        let kind = if area.continent() {
-            "continent"
-        } else if area.island() {
-            "island"
-        } else {
-            "land"
-        };
         let at: Vec<(i32, i32)> = cells[i]
             .iter()
             .map(|&c| (geometry::row(c), geometry::col(c)))
@@ -97,7 +90,7 @@ pub fn areas<'py>(py: Python<'py>, game: &State) -> PyResult<Bound<'py, PyTuple>
         out.push(k.area.bind(py).call1((
             i,
             game.region_ref(root).name(),
-            kind,
+            area.kind(),
             PyTuple::new(py, at)?,
             area.wheat,
             area.cup,

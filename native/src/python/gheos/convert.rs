@@ -16,6 +16,7 @@ use crate::gheos::notation::{self, ascii_words, Host, Int, Plain, Refusal};
 use crate::gheos::parts::{ConflictParts, Parts};
 use crate::gheos::state::{Phase, State, EPOCH, EPOCH_TILES, FOLLOWERS};
 use crate::gheos::tiles::{Region, Tile, TileSet, NO_TEMPLE, SYMBOLS};
+use crate::python::cached;
 use crate::text::py_repr;
 
 // -- Python objects the engine borrows from the reference -------------------------------------
@@ -44,18 +45,6 @@ pub(super) fn refusal(py: Python<'_>, refusal: Refusal) -> PyErr {
         Refusal::Malformed(text) => malformed_action(py, &text),
         Refusal::Disallowed(text) => raised(py, &DISALLOWED_ACTION, "DisallowedAction", &text),
     }
-}
-
-pub(super) fn cached<'py>(
-    py: Python<'py>,
-    cell: &'static PyOnceLock<Py<PyAny>>,
-    module: &str,
-    name: &str,
-) -> PyResult<Bound<'py, PyAny>> {
-    let found = cell.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
-        Ok(py.import(module)?.getattr(name)?.unbind())
-    })?;
-    Ok(found.bind(py).clone())
 }
 
 /// Python's text rules, asked of Python itself for text beyond ASCII.
@@ -386,20 +375,13 @@ pub(super) fn area_dict<'py>(
     game: &State,
     root: usize,
     index: u8,
-    tiles: usize,
+    tiles: u16,
 ) -> PyResult<Bound<'py, PyDict>> {
     let area = game.stats(root);
     let d = PyDict::new(py);
     d.set_item(intern!(py, "area"), index)?;
     d.set_item(intern!(py, "ref"), area_ref(game, root))?;
-    let kind = if area.continent() {
-        "continent"
-    } else if area.island() {
-        "island"
-    } else {
-        "land"
-    };
-    d.set_item(intern!(py, "kind"), kind)?;
+    d.set_item(intern!(py, "kind"), area.kind())?;
     d.set_item(intern!(py, "tiles"), tiles)?;
     d.set_item(intern!(py, "wheat"), area.wheat)?;
     d.set_item(intern!(py, "cup"), area.cup)?;
@@ -407,22 +389,6 @@ pub(super) fn area_dict<'py>(
     d.set_item(intern!(py, "pyramid"), area.pyramid)?;
     d.set_item(intern!(py, "civ"), game.occupant(root).map(colour_name))?;
     Ok(d)
-}
-
-/// Root -> how many tiles its area spans.
-pub(super) fn tile_counts(game: &State) -> Vec<usize> {
-    let mut counts = vec![0usize; crate::gheos::board::MAX_NODES];
-    for slot in 0..game.board.slots() {
-        let mut seen = [NONE; 3];
-        for k in 0..game.regions_at(slot) {
-            let root = game.areas.of(node(slot, k));
-            if !seen.contains(&(root as u8)) {
-                seen[usize::from(k)] = root as u8;
-                counts[root] += 1;
-            }
-        }
-    }
-    counts
 }
 
 pub(super) fn tile_dict<'py>(
@@ -586,7 +552,7 @@ pub(super) fn view_dict<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let seat = seat_index(game, seat)?;
     let index = game.area_index();
-    let counts = tile_counts(game);
+    let counts = game.area_spans();
     let d = PyDict::new(py);
     d.set_item(intern!(py, "game"), "gheos")?;
     d.set_item(intern!(py, "seat"), seat)?;
@@ -682,12 +648,7 @@ pub(super) fn view_dict<'py>(
     }
     d.set_item(intern!(py, "hand_sizes"), sizes)?;
     d.set_item(intern!(py, "stack_size"), game.stack.len())?;
-    let epochs_left = game
-        .stack
-        .as_slice()
-        .iter()
-        .filter(|&&n| n == EPOCH)
-        .count();
+    let epochs_left = game.epochs_in_stack();
     d.set_item(intern!(py, "stack_epochs"), epochs_left)?;
     d.set_item(intern!(py, "epochs_drawn"), game.epochs)?;
     d.set_item(intern!(py, "epoch_tiles"), EPOCH_TILES)?;
@@ -712,7 +673,7 @@ pub(super) fn summary_dict<'py>(py: Python<'py>, game: &State) -> PyResult<Bound
     for (i, &root) in roots.iter().enumerate() {
         index[root] = i as u8;
     }
-    let mut counts: Option<Vec<usize>> = None;
+    let mut counts: Option<[u16; crate::gheos::board::MAX_NODES]> = None;
     let d = PyDict::new(py);
     d.set_item(intern!(py, "game"), "gheos")?;
     d.set_item(intern!(py, "players"), PyList::new(py, game.names.iter())?)?;
@@ -722,7 +683,7 @@ pub(super) fn summary_dict<'py>(py: Python<'py>, game: &State) -> PyResult<Bound
     let areas = PyList::empty(py);
     for (i, &root) in roots.iter().enumerate() {
         if game.occupant(root).is_some() || game.stats(root).continent() {
-            let counts = counts.get_or_insert_with(|| tile_counts(game));
+            let counts = counts.get_or_insert_with(|| game.area_spans());
             areas.append(area_dict(py, game, root, i as u8, counts[root])?)?;
         }
     }

@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 
 use self::convert::{
-    action_id_of, cached, check_names, events, from_hidden, hidden_number, malformed_action, name,
+    action_id_of, check_names, events, from_hidden, hidden_number, malformed_action, name,
     position_dict, position_error, read_position, refusal, standings, summary_dict, t, tile_set,
     view_dict, words, PyHost, TileRow, HIDDEN_NAMES, RESTORE,
 };
@@ -24,6 +24,7 @@ use crate::gheos::parts::Parts;
 use crate::gheos::state::State;
 use crate::gheos::tiles::TileSet;
 use crate::gheos::tracked::Tracked;
+use crate::python::cached;
 use crate::text::{public_action, viewer_seat};
 
 /// The kinds of action (first word) every seat sees whole: Gheos hides only hands and the

@@ -14,6 +14,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyType};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use crate::python::cached;
 use crate::tigris::actions::{
     action_strings, parse_ascii, Action, Parsed, ACTION_COUNT, COLOURS, DYNASTIES, MONUMENTS, ROLES,
 };
@@ -101,18 +102,6 @@ pub(super) fn position_error(py: Python<'_>, reason: String) -> PyErr {
     }
 }
 
-pub(super) fn py_attr<'py>(
-    py: Python<'py>,
-    cell: &'static PyOnceLock<Py<PyAny>>,
-    module: &str,
-    name: &str,
-) -> PyResult<Bound<'py, PyAny>> {
-    let found = cell.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
-        Ok(py.import(module)?.getattr(name)?.unbind())
-    })?;
-    Ok(found.bind(py).clone())
-}
-
 pub(super) fn color_index(name: &str) -> Option<usize> {
     COLOURS.iter().position(|c| *c == name)
 }
@@ -158,7 +147,7 @@ pub(super) fn parse(py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Parse
         };
     }
     // an `Action` or a tuple equal to one: the reference checks it (same refusals)
-    let known = py_attr(py, &KNOWN_ACTION, "cradle.tigris.actions", "known_action")?;
+    let known = cached(py, &KNOWN_ACTION, "cradle.tigris.actions", "known_action")?;
     reference_action(py, &known.call1((action,))?)
 }
 
@@ -188,13 +177,13 @@ pub(super) fn strict_id(py: Python<'_>, action_id: &Bound<'_, PyAny>) -> PyResul
 
 /// Texts beyond ASCII go to the reference parser (Unicode lower-casing, spaces and repr).
 pub(super) fn parse_unicode(py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Parsed> {
-    let parse = py_attr(py, &PARSE_ACTION, "cradle.tigris.actions", "parse_action")?;
+    let parse = cached(py, &PARSE_ACTION, "cradle.tigris.actions", "parse_action")?;
     reference_action(py, &parse.call1((action,))?)
 }
 
 /// The reference's `Action` as the native one.
 pub(super) fn reference_action(py: Python<'_>, parsed: &Bound<'_, PyAny>) -> PyResult<Parsed> {
-    let ids = py_attr(py, &ACTION_IDS, "cradle.tigris.actions", "ACTION_IDS")?;
+    let ids = cached(py, &ACTION_IDS, "cradle.tigris.actions", "ACTION_IDS")?;
     if let Some(id) = ids.cast::<PyDict>()?.get_item(parsed)? {
         let id: u16 = id.extract()?;
         return Ok(Parsed::Action(Action::from_id(id).expect("a known id")));
@@ -509,7 +498,7 @@ pub(super) fn lookup_colour(py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult
             return Ok(c as u8);
         }
     }
-    let table = py_attr(py, &COLOR_BY_NAME, "cradle.tigris.types", "COLOR_BY_NAME")?;
+    let table = cached(py, &COLOR_BY_NAME, "cradle.tigris.types", "COLOR_BY_NAME")?;
     table.get_item(name)?.extract()
 }
 
