@@ -24,13 +24,16 @@ EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config
 NATIVE := src/cradle/_native$(EXT_SUFFIX)
 NATIVE_SOURCES := native/Cargo.toml native/Cargo.lock native/pyproject.toml $(shell find native/src -name '*.rs' 2>/dev/null)
 CARGO := $(shell command -v cargo 2>/dev/null)
+# Under `make test`'s -j, MAKEFLAGS names make's job server, which make passes to recursive makes
+# only: cargo (and rustdoc) would warn that they cannot use it. They keep their own.
+OWN_JOBS := env -u MAKEFLAGS -u MFLAGS
 
 # Debian packages the play server's tests need (a real PostgreSQL, a browser for Playwright, a
 # reverse proxy with TLS) and the web client's type check (tsc, run by node); apt-get runs only
 # when one is missing, as root or through sudo. `make play` needs only BUILD_PACKAGES: what pip
 # builds PyICU with (the names' Unicode rules, cradle/server/text.py).
 BUILD_PACKAGES := libicu-dev pkg-config g++
-SYSTEM_PACKAGES := $(BUILD_PACKAGES) chromium postgresql nodejs node-typescript nginx openssl
+SYSTEM_PACKAGES := $(BUILD_PACKAGES) chromium-headless-shell postgresql nodejs node-typescript nginx openssl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 define install_missing
@@ -76,7 +79,7 @@ $(WHEEL_STAMP): pyproject.toml constraints.txt
 $(NATIVE): $(NATIVE_SOURCES) | $(PLAY_STAMP)
 	@echo "building the native engines (Rust, optimised): 3-6 minutes on 2 cores the first time, seconds after a small change"
 	rm -rf native/target/wheels native/target/wheel
-	$(BIN)/maturin build --release --locked -m native/Cargo.toml -i $(BIN)/python -o native/target/wheels
+	$(OWN_JOBS) $(BIN)/maturin build --release --locked -m native/Cargo.toml -i $(BIN)/python -o native/target/wheels
 	$(BIN)/python -m zipfile -e native/target/wheels/*.whl native/target/wheel
 	# Replaced by a rename: a process that has the old module loaded keeps its file intact.
 	cp native/target/wheel/_native/_native*$(EXT_SUFFIX) $@.tmp
@@ -114,7 +117,7 @@ else
 endif
 
 rust-test:
-	cargo test --quiet --locked --manifest-path native/Cargo.toml
+	$(OWN_JOBS) cargo test --quiet --locked --manifest-path native/Cargo.toml
 
 play: $(PLAY_STAMP) native-optional
 	$(BIN)/cradle serve
@@ -130,7 +133,8 @@ lint: $(STAMP) system-packages
 	$(BIN)/python packaging/wire_types.py --check
 	tsc --project tsconfig.json
 	cargo fmt --manifest-path native/Cargo.toml --check
-	cargo clippy --quiet --locked --manifest-path native/Cargo.toml --all-targets -- -D warnings
+	$(OWN_JOBS) cargo clippy --quiet --locked --manifest-path native/Cargo.toml --all-targets \
+		--features python -- -D warnings
 
 # The Python translation catalogues (docs/translating.md): the template from the sources, each
 # language's catalogue brought up to it, and the compiled .mo files beside them (committed, so
@@ -152,10 +156,20 @@ typecheck: $(STAMP)
 wire-types: $(STAMP)
 	$(BIN)/python packaging/wire_types.py
 
+# Python keeps its bytecode caches (__pycache__, git-ignored) even where the environment asks
+# it not to write them (PYTHONDONTWRITEBYTECODE): the run starts hundreds of Python processes
+# (servers, bot workers, the CLI, multiprocessing's children), each compiling the package anew
+# without them, and each pytest worker its test modules.
 unit: $(STAMP) native system-packages
-	CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) --dist worksteal --durations=20
+	env -u PYTHONDONTWRITEBYTECODE CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(JOBS) \
+		--dist worksteal --durations=20
 
-test: lint typecheck rust-test unit
+# The install first; then the checks and the native build side by side, $(JOBS) at a time (mypy
+# and the release build's link use one core each; -O prints each one's output whole when it
+# ends, and the first failure fails it); then the unit run.
+test: $(STAMP) system-packages
+	@$(MAKE) --no-print-directory -j$(JOBS) -O lint typecheck rust-test native
+	@$(MAKE) --no-print-directory unit
 
 # The quick loop (under a minute; docs/testing.md): the rules tests, the conformance suite and
 # core on the Python engine only, without the native engine's runs and the lockstep tests, and

@@ -10,6 +10,7 @@ pub mod bots;
 pub mod cpython_random;
 pub mod gheos;
 pub mod nn;
+#[cfg(feature = "python")]
 pub mod python;
 pub mod search;
 pub mod splitmix;

@@ -31,7 +31,7 @@ def test_make_test_installs_the_test_tools(tmp_path: Path) -> None:
     text = dry_run("test", tmp_path)
     assert {"build", "dev", "server"} <= extras(text)
     assert all("-c constraints.txt" in line for line in pip_installs(text))
-    assert "chromium postgresql" in text  # the Debian packages the tests need
+    assert "chromium-headless-shell postgresql" in text  # the Debian packages the tests need
     assert "nginx" in text  # the reverse proxy of tests/server/test_proxy.py
     assert "node-typescript" in text  # tsc, for the web client's type check
     optional = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
