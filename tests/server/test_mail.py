@@ -501,6 +501,9 @@ def test_each_person_is_mailed_in_their_accounts_language(any_db_url: str) -> No
         bob = person(app, "Bob", "bob@example.org", "pt-BR")
         game_id, tokens = table_of_two(app, ann, bob)
         first = client.get(f"/api/games/{game_id}").json()["to_move"]
+        # Each turn's mail is waited for before the turn is played: a turn that passed before
+        # its mail went out is owed none (on a loaded machine the mail loop may come later).
+        inbox.wait(1)
         second = play_until_turn_passes(client, game_id, tokens)
         mails = {m["To"]: m for m in inbox.wait(2)}
         spanish, portuguese = mails["ann@example.org"], mails["bob@example.org"]
@@ -514,6 +517,7 @@ def test_each_person_is_mailed_in_their_accounts_language(any_db_url: str) -> No
         chosen = ann.patch("/api/me", json={"language": "pt-PT"}, headers=csrf(ann))
         assert chosen.status_code == 200, chosen.text
         play_until_turn_passes(client, game_id, tokens)
+        inbox.wait(3)
         play_until_turn_passes(client, game_id, tokens)
         last = [m for m in inbox.wait(4) if m["To"] == "ann@example.org"][-1]
         assert last["Subject"].startswith("A sua vez em Tigris & Euphrates")
