@@ -20,7 +20,7 @@ JOBS ?= 2
 # their time waiting (on servers, browsers, mail) with the cores idle.
 UNIT_JOBS ?= 3
 
-.PHONY: wheel play test checks quick test-long ladder models mutation lint typecheck wire-types unit bench clean system-packages build-packages native native-optional rust-test catalogues
+.PHONY: wheel play test quick test-long ladder models mutation lint typecheck wire-types unit bench clean system-packages build-packages native native-optional rust-test catalogues
 
 # The native rules cores (native/, Rust + PyO3) built by maturin into src/cradle/_native*.so.
 EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
@@ -167,15 +167,12 @@ unit: $(STAMP) native system-packages
 	env -u PYTHONDONTWRITEBYTECODE CRADLE_REQUIRE_NATIVE=1 $(BIN)/pytest -q -n $(UNIT_JOBS) \
 		--dist worksteal --durations=20
 
-# The install first; then the native build and, as soon as it is done, the unit run, while the
-# checks (lint, typecheck, cargo test) run beside them niced: they take the cores the unit run
-# leaves while its tests wait, not the cores the native build and the tests need. -O prints each
-# one's output whole when it ends; any failure fails the run.
+# The install first; then the checks and the native build side by side, $(JOBS) at a time (mypy
+# and the release build's link use one core each; -O prints each one's output whole when it
+# ends, and the first failure fails it); then the unit run.
 test: $(STAMP) system-packages
-	@$(MAKE) --no-print-directory -j3 -O unit checks
-
-checks: $(STAMP) system-packages
-	@nice -n 10 $(MAKE) --no-print-directory lint typecheck rust-test
+	@$(MAKE) --no-print-directory -j$(JOBS) -O lint typecheck rust-test native
+	@$(MAKE) --no-print-directory unit
 
 # The quick loop (under a minute; docs/testing.md): the rules tests, the conformance suite and
 # core on the Python engine only, without the native engine's runs and the lockstep tests, and
