@@ -68,7 +68,9 @@ def test_the_guided_game_and_a_real_one_played_by_keys_only(
     assert board.locator("[role=button]").count() == 16 * 11
     assert board.locator("[tabindex='0']").count() == 1
     assert "king" in (board.locator("[data-cell='H6']").get_attribute("aria-label") or "")
-    assert "river" in (board.locator("[data-cell='E1']").get_attribute("aria-label") or "")
+    # The board is drawn at once and again when its map (rivers, temples) has come: wait for it.
+    river = board.locator("[data-cell='E1']")
+    wait_until(lambda: "river" in (river.get_attribute("aria-label") or ""), 60)
     # Enter on a square no piece is picked for says what lies there, in the live line.
     tab_to(page, BOARD_FOCUS)
     tigris_arrows_to(page, "G6")

@@ -248,7 +248,9 @@ def test_lobby_offers_only_the_seats_the_creator_opened(client: TestClient) -> N
     joined = client.post(f"/api/games/{opened['id']}/join").json()
     assert joined["seat"] == 1
     seen = view(client, opened["id"], joined["token"])["table"]
-    assert seen["seat"] == 1 and seen["status"] == "running" and seen["version"] == before + 1
+    # The join is one change; the bot (seat 2) may already have moved if the deal made it first.
+    assert seen["seat"] == 1 and seen["status"] == "running"
+    assert seen["version"] == before + 1 + seen["moves"]
     assert client.post(f"/api/games/{opened['id']}/join").status_code == 403
     assert view(client, opened["id"], token_of(opened, 0))["table"]["seat"] == 0
 
