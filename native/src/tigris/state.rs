@@ -2814,6 +2814,17 @@ mod realm_tests {
     use crate::tigris::events::NoEvents;
     use crate::tigris::playout::fresh_game;
 
+    /// The ``game``-th of a run of random games: 2 to 4 players in turn, buildings in every
+    /// other game, the wonder in every third.
+    pub(super) fn varied_game(game: usize, rng: &mut SplitMix64) -> State {
+        let options = Options {
+            buildings: game % 2 == 1,
+            wonder: game % 3 == 2,
+            ..Options::default()
+        };
+        fresh_game(2 + game % 3, options, rng)
+    }
+
     fn sorted(regions: &[Bb]) -> Vec<[u64; 3]> {
         let mut out: Vec<[u64; 3]> = regions.iter().map(|k| k.0).collect();
         out.sort_unstable();
@@ -2827,12 +2838,7 @@ mod realm_tests {
         let mut rng = SplitMix64::new(58);
         let mut updates = 0;
         for game in 0..120 {
-            let options = Options {
-                buildings: game % 2 == 1,
-                wonder: game % 3 == 2,
-                ..Options::default()
-            };
-            let mut s = fresh_game(2 + game % 3, options, &mut rng);
+            let mut s = varied_game(game, &mut rng);
             while !s.over {
                 let moves = s.moves();
                 let id = moves.nth(rng.below(moves.count()));
@@ -2862,12 +2868,7 @@ mod realm_tests {
         let mut rng = SplitMix64::new(71);
         let mut treasures = 0;
         for game in 0..120 {
-            let options = Options {
-                buildings: game % 2 == 1,
-                wonder: game % 3 == 2,
-                ..Options::default()
-            };
-            let mut s = fresh_game(2 + game % 3, options, &mut rng);
+            let mut s = varied_game(game, &mut rng);
             while !s.over {
                 let moves = s.moves();
                 let id = moves.nth(rng.below(moves.count()));
@@ -2927,7 +2928,7 @@ mod moves_oracle {
     use super::*;
     use crate::splitmix::SplitMix64;
     use crate::tigris::events::NoEvents;
-    use crate::tigris::playout::fresh_game;
+    use crate::tigris::state::realm_tests::varied_game;
 
     fn overlaps(regions: &[Bb]) -> (Bb, Bb, Bb) {
         let (mut one, mut two, mut three) = (Bb::EMPTY, Bb::EMPTY, Bb::EMPTY);
@@ -3042,12 +3043,7 @@ mod moves_oracle {
         let mut turns = 0;
         let (mut ids, mut expected) = (Vec::new(), Vec::new());
         for game in 0..90 {
-            let options = Options {
-                buildings: game % 2 == 1,
-                wonder: game % 3 == 2,
-                ..Options::default()
-            };
-            let mut s = fresh_game(2 + game % 3, options, &mut rng);
+            let mut s = varied_game(game, &mut rng);
             while !s.over {
                 let moves = s.moves();
                 let oracle = match s.pending {
