@@ -313,7 +313,6 @@ class BotPool:
         for slots in self.lanes.values():
             slots.served = self.served_lanes
         self.cheap: Executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cradle-bot")
-        self.closed = False
 
     @property
     def served(self) -> list[str]:
@@ -366,7 +365,6 @@ class BotPool:
 
     def close(self) -> None:
         """Stop the workers now: a decision in progress is abandoned (it is redone on start)."""
-        self.closed = True
         self.cheap.shutdown(wait=False, cancel_futures=True)
         for slots in self.lanes.values():
             slots.close()
