@@ -26,6 +26,7 @@ from tests.helpers.e2e import (
     wait_until,
 )
 from tests.helpers.server import GAMES, PlayServer
+from tests.helpers.waiting import wait
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -268,7 +269,11 @@ def test_a_pasted_chat_line_over_the_limit_is_kept_whole_and_refused_in_words(
     page.wait_for_timeout(300)
     assert page.locator("#chat-lines li").count() == 0  # nothing was sent, nothing cut
     assert len(page.locator("#chat-input").input_value()) == 600
-    assert in_view(page, "#chat-error")
+    wait(
+        lambda: in_view(page, "#chat-error") and in_view(page, "#chat-input"),
+        60,
+        f"the reason is out of sight: {page.locator('#chat-error').bounding_box()}",
+    )
     page.screenshot(path=str(artifacts / "newcomer-chat-too-long.png"))
     # Shortened, it goes.
     page.fill("#chat-input", "x" * 500)

@@ -213,7 +213,14 @@ export class ChatPanel {
   async send() {
     const text = this.input.value.trim();
     if (!text) return;
-    if (!this.checkLength()) { this.input.focus(); return; }
+    if (!this.checkLength()) {
+      this.input.focus();
+      // The page may have moved since the field took the focus (a bot's move, the board's
+      // map): the reason and the field it is about come back into sight together.
+      this.input.scrollIntoView({ block: "nearest" });
+      this.error.scrollIntoView({ block: "nearest" });
+      return;
+    }
     try {
       const line = await api.say(this.id, text, this.token);
       if (this.you !== line.speaker) { // a guest spectator is numbered when it first writes
