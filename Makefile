@@ -54,12 +54,14 @@ system-packages:
 build-packages:
 	$(call install_missing,$(BUILD_PACKAGES))
 
-# Everything `make test` needs (a superset of what playing needs).
+# Everything `make test` needs (a superset of what playing needs). Without pip's bytecode: it
+# would compile all ~12,000 modules of the tools (JAX, Ray, SciPy, ...), while the unit run
+# compiles the few thousand it imports, once (it keeps bytecode caches; docs/testing.md).
 $(STAMP): pyproject.toml constraints.txt | build-packages
 	@echo "installing the test tools into $(VENV) (several minutes the first time)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(PIP_INSTALL) -e '.[$(TEST_EXTRAS)]'
+	$(PIP_INSTALL) --no-compile -e '.[$(TEST_EXTRAS)]'
 	touch $(STAMP)
 
 # What `make play` needs; nothing more when the test install is already there and current.
