@@ -269,6 +269,8 @@ def test_no_action_once_the_game_is_over() -> None:
         ("monument red-pink G4", ["pink"]),
         ("treasure", ["treasure <cell>"]),
         ("catastrophe", ["catastrophe <cell>"]),
+        ("wonderpoint", ["wonderpoint <colour>"]),
+        ("wonderpoint pink", ["pink", "colour"]),
         ("pass now", ["'pass'"]),
         ("decline now", ["'decline'"]),
         ("fly K2", ["unknown action", "fly"]),

@@ -1,7 +1,7 @@
 """The native engine against the Python reference, in lockstep (see tests/helpers/tigris_lockstep.py).
 
-``CRADLE_LOCKSTEP_GAMES`` random games in ``make test`` (48 by default: every option
-combination, 2, 3 and 4 players in turn, about 25 s of one core), thousands with ``make
+``CRADLE_LOCKSTEP_GAMES`` random games in ``make test`` (32 by default: every option
+combination once, 2, 3 and 4 players in turn, about 15 s of one core), thousands with ``make
 test-long`` (``CRADLE_LOCKSTEP_LONG_GAMES``: every option combination with every number of
 players, many times). A divergence fails with the report of
 :class:`tests.tigris.lockstep.Divergence`.
@@ -28,7 +28,7 @@ ENGINES_INSIDE = True
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the native engine is not built")
 
-GAMES = int(os.environ.get("CRADLE_LOCKSTEP_GAMES", "48"))
+GAMES = int(os.environ.get("CRADLE_LOCKSTEP_GAMES", "32"))
 LONG_GAMES = int(os.environ.get("CRADLE_LOCKSTEP_LONG_GAMES", "3000"))
 CHUNKS = 4
 LONG_CHUNKS = 32

@@ -19,7 +19,7 @@ from tests.helpers.tigris import ALL_OPTIONS, check_invariants
 ENGINES_INSIDE = True
 # Random games per engine in make test; make test-long plays CRADLE_PROPERTY_GAMES_LONG more
 # (the state machines of test_state_machine.py drive games action by action, with shrinking).
-GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES", "40"))
+GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES", "10"))
 LONG_GAMES = int(os.environ.get("CRADLE_PROPERTY_GAMES_LONG", "1200"))
 MAX_ACTIONS = 3000
 
@@ -70,7 +70,8 @@ def test_random_games_keep_every_invariant(
     play_checked(seed, players, chooser, tigris.Options(), engine)
 
 
-PER_COMBINATION = int(os.environ.get("CRADLE_PROPERTY_GAMES_PER_OPTIONS", "2"))
+# One game per combination of options and engine in make test (the long test mixes them all).
+PER_COMBINATION = int(os.environ.get("CRADLE_PROPERTY_GAMES_PER_OPTIONS", "1"))
 
 
 @pytest.mark.parametrize("engine", engines())
