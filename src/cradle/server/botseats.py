@@ -152,7 +152,7 @@ class BotSeats:
         renew = asyncio.ensure_future(self._renew(job))
         retry: float | None = None
         try:
-            outcome = await self._move(job)
+            outcome = await self._move(job, time.time())
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -182,10 +182,11 @@ class BotSeats:
             except Exception as exc:
                 log.warning("renewing game %s's bot turn failed: %s", job.game_id, exc)
 
-    async def _move(self, job: BotJob) -> str:
-        """The move of the bot's turn ``job``: "done" (stored, or made elsewhere), "release"
-        (the game moved on meanwhile: the turn is claimed again) or "drop" (no bot decides
-        there after all: an ended game, or a turn left by an older server)."""
+    async def _move(self, job: BotJob, claimed: float) -> str:
+        """The move of the bot's turn ``job`` (``claimed`` then): "done" (stored, or made
+        elsewhere), "release" (the game moved on meanwhile: the turn is claimed again) or
+        "drop" (no bot decides there after all: an ended game, or a turn left by an older
+        server)."""
         try:
             table = await self.tables.fresh(await self.tables.table(job.game_id))
         except ApiError:
@@ -208,11 +209,13 @@ class BotSeats:
             )
             seat, name, seed = decision.seat, decision.name, decision.seed
             memory = await self.memory(table)
+            sent = time.time()
             began = time.perf_counter()
             action = await self.bots.decide(
                 table.id, state.clone(), seat, name, seed, decision.seconds, memory, job.lane
             )
             decision.clock.spend(time.perf_counter() - began)
+            decided = time.time()
             clock = (seat, decision.clock.spent)
             try:
                 made = await self.referee.move(table, seat, action, BotTurn(job.version, clock))
@@ -228,6 +231,9 @@ class BotSeats:
             table.bot_busy = False
         if not made:
             return "release"
+        # Where a turn's time went (lab/ops/bot_time.py reads it at log level debug).
+        log.debug("bot turn %s %d: claimed %.3f sent %.3f decided %.3f stored %.3f", table.id,
+                  job.version, claimed, sent, decided, time.time())  # fmt: skip
         self.made += 1
         self.moves.append((self.made, table.id))
         return "done"
