@@ -306,14 +306,19 @@ def test_bots_turns_are_claimed_fairly_once_and_taken_over_after_the_lease(
         assert storage.bot_jobs.clocks("a0") == {0: 0.25}
         assert "a0" not in {job["game_id"] for job in storage.bot_jobs.jobs()}
         # A person's move that gives the turn back to the bot writes its turn again, due after
-        # the bot delay, with the seat's clock as stored.
+        # the bot delay, with the seat's clock as stored. The bot thinks through the delay: a
+        # worker with that delay claims the turn as it comes (one with none only once due),
+        # and learns when it is due (its move is shown then).
         other.bot_jobs.delay = 10.0
         written = time.time()
         stored_move(other, "a0", 1, 1, 1, "pass", "running", None, True, person=True)
-        assert other.bot_jobs.claim("w2", written + 5, LEASE_SECONDS) is None
-        again = other.bot_jobs.claim("w2", written + 11, LEASE_SECONDS)
+        now = time.time()
+        assert storage.bot_jobs.next_due() == pytest.approx(written + 10, abs=now - written + 0.01)
+        assert storage.bot_jobs.claim("w1", now, LEASE_SECONDS) is None
+        again = other.bot_jobs.claim("w2", now, LEASE_SECONDS)
         assert again is not None and again.game_id == "a0" and again.clocks == {0: 0.25}
-        assert storage.bot_jobs.next_due() == pytest.approx(written + 11 + LEASE_SECONDS)
+        assert written + 10 <= again.ready <= now + 10
+        assert other.bot_jobs.next_due() == pytest.approx(now + LEASE_SECONDS)
     finally:
         storage.close()
         other.close()

@@ -26,6 +26,7 @@ from cradle.server.botpool import (
     RETRY_SECONDS,
     BotPool,
     bot_decision,
+    deadline,
 )
 from cradle.server.errors import ApiError
 from cradle.server.events import Changed
@@ -87,6 +88,9 @@ class BotSeats:
     # The turns in hand with their lanes, and the bots' moves stored (numbered, with the game:
     # the latest thousand), for the fairness tests.
     jobs: dict[asyncio.Task[None], Lane] = field(default_factory=dict)
+    # The turns in hand whose decision is made and whose move waits to be due (the bot
+    # thought through the delay): they hold no worker.
+    showing: set[asyncio.Task[None]] = field(default_factory=set)
     made: int = 0
     moves: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=1000))
     worker: str = ""  # the workers' name on the turns they claim
@@ -139,11 +143,14 @@ class BotSeats:
                 await asyncio.wait_for(self.wakeup.wait(), wait)
 
     def held(self, lane: Lane) -> int:
-        """The turns of ``lane`` in hand."""
-        return sum(1 for held in self.jobs.values() if held == lane)
+        """The turns of ``lane`` in hand that hold a worker (deciding, not waiting to show)."""
+        return sum(
+            1 for task, held in self.jobs.items() if held == lane and task not in self.showing
+        )
 
     def _job_done(self, task: asyncio.Task[None]) -> None:
         self.jobs.pop(task, None)
+        self.showing.discard(task)
         self.wakeup.set()  # a worker is free
 
     async def _job(self, job: BotJob) -> None:
@@ -212,10 +219,12 @@ class BotSeats:
             sent = time.time()
             began = time.perf_counter()
             action = await self.bots.decide(
-                table.id, state.clone(), seat, name, seed, decision.seconds, memory, job.lane
-            )
+                table.id, state.clone(), seat, name, seed, decision.seconds, memory, job.lane,
+                deadline(job.ready, decision.seconds),
+            )  # fmt: skip
             decision.clock.spend(time.perf_counter() - began)
             decided = time.time()
+            await self.show_when_due(job)
             clock = (seat, decision.clock.spent)
             try:
                 made = await self.referee.move(table, seat, action, BotTurn(job.version, clock))
@@ -237,6 +246,18 @@ class BotSeats:
         self.made += 1
         self.moves.append((self.made, table.id))
         return "done"
+
+    async def show_when_due(self, job: BotJob) -> None:
+        """Wait, holding no worker, until the turn is due: people see the bots' moves one by
+        one, the bot delay apart, however soon the bot decided."""
+        wait = job.ready - time.time()
+        if wait <= 0:
+            return
+        task = asyncio.current_task()
+        if task is not None:
+            self.showing.add(task)  # this turn's task (_job's)
+            self.wakeup.set()  # its worker is free for the next turn
+        await asyncio.sleep(wait)
 
     async def memory(self, table: Table) -> Memory | None:
         """A copy of what the table's bots remember, brought up to its moves (None for a game
