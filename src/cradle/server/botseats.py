@@ -73,6 +73,20 @@ def caught_up(found: Remembered | None, record: GameRecord, actions: tuple[str, 
     return Remembered(actions, memory, state)
 
 
+@dataclass(frozen=True)
+class TurnTimes:
+    """When a bot's move went through each step (epoch seconds), and the decision's budget."""
+
+    game_id: str
+    ready: float  # due: its move is shown no earlier
+    claimed: float  # a worker of this process took the turn
+    sent: float  # the table loaded and the bots' memory brought up: sent to a worker process
+    until: float  # when its decision had to end (cradle.server.botpool.deadline)
+    seconds: float  # its budget (the table's and the turn clock's)
+    decided: float  # its answer back
+    stored: float  # ruled on, written, applied: pushed from here
+
+
 @dataclass(eq=False)
 class BotSeats:
     """This process's bot workers and the turns they hold."""
@@ -93,6 +107,7 @@ class BotSeats:
     showing: set[asyncio.Task[None]] = field(default_factory=set)
     made: int = 0
     moves: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=1000))
+    times: deque[TurnTimes] = field(default_factory=lambda: deque(maxlen=1000))  # each move's
     worker: str = ""  # the workers' name on the turns they claim
     # What each table's bots remember (:meth:`memory`), and how often a game's record was
     # replayed from its start to work it out (the tests read it).
@@ -218,10 +233,10 @@ class BotSeats:
             memory = await self.memory(table)
             sent = time.time()
             began = time.perf_counter()
+            until = deadline(job.ready, decision.seconds)
             action = await self.bots.decide(
-                table.id, state.clone(), seat, name, seed, decision.seconds, memory, job.lane,
-                deadline(job.ready, decision.seconds),
-            )  # fmt: skip
+                table.id, state.clone(), seat, name, seed, decision.seconds, memory, job.lane, until
+            )
             decision.clock.spend(time.perf_counter() - began)
             decided = time.time()
             await self.show_when_due(job)
@@ -240,9 +255,13 @@ class BotSeats:
             table.bot_busy = False
         if not made:
             return "release"
+        times = TurnTimes(
+            table.id, job.ready, claimed, sent, until, decision.seconds, decided, time.time()
+        )
+        self.times.append(times)
         # Where a turn's time went (lab/ops/bot_time.py reads it at log level debug).
         log.debug("bot turn %s %d: claimed %.3f sent %.3f decided %.3f stored %.3f", table.id,
-                  job.version, claimed, sent, decided, time.time())  # fmt: skip
+                  job.version, claimed, sent, decided, times.stored)  # fmt: skip
         self.made += 1
         self.moves.append((self.made, table.id))
         return "done"
