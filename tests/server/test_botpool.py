@@ -299,7 +299,11 @@ def test_a_bot_thinks_through_the_delay_and_its_move_is_shown_when_due(db_url: s
         hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
         ready = hub.bots.lanes[WAITED].executor().submit(os.getpid)
         assert ready.result(timeout=120)  # its worker started, its imports done
-        games = [create(client, seats=["bot:greedy", "human"])["id"] for _ in range(2)]
+        games: list[str] = []
+        while len(games) < 2:  # two tables where the bot begins (the deal says who does)
+            made = create(client, seats=["bot:greedy", "human"])["id"]
+            if made in {job["game_id"] for job in hub.store.bot_jobs.jobs()}:
+                games.append(made)
         limit = time.monotonic() + 120
         while {times.game_id for times in hub.bot_seats.times} != set(games):
             assert time.monotonic() < limit, "the bots did not move"
@@ -309,4 +313,5 @@ def test_a_bot_thinks_through_the_delay_and_its_move_is_shown_when_due(db_url: s
         assert times.until == deadline(times.ready, times.seconds)
         assert times.claimed < times.ready  # claimed as it came, `delay` before it was due
         assert times.stored >= times.ready  # shown when due, however soon it was decided
-    assert second.claimed < first.stored  # the first's worker was free while its move waited
+    if first.decided < first.ready:  # decided early (a loaded machine may take longer)
+        assert second.claimed < first.stored  # its worker was free while its move waited

@@ -22,6 +22,7 @@ from cradle.server.botpool import LEASE_SECONDS
 from cradle.server.limits import Limits
 from cradle.server.seats import NewTable
 from cradle.server.store import Store
+from cradle.server.store.botjobs import AHEAD_SECONDS
 from cradle.server.store.database import client_hash
 from cradle.server.store.errors import Conflict
 from cradle.server.store.games import StoredGame
@@ -306,19 +307,20 @@ def test_bots_turns_are_claimed_fairly_once_and_taken_over_after_the_lease(
         assert storage.bot_jobs.clocks("a0") == {0: 0.25}
         assert "a0" not in {job["game_id"] for job in storage.bot_jobs.jobs()}
         # A person's move that gives the turn back to the bot writes its turn again, due after
-        # the bot delay, with the seat's clock as stored. The bot thinks through the delay: a
-        # worker with that delay claims the turn as it comes (one with none only once due),
-        # and learns when it is due (its move is shown then).
+        # the bot delay, with the seat's clock as stored. The bot thinks through the delay, up
+        # to AHEAD_SECONDS: a worker with that delay claims the turn so long before it is due
+        # (one with none only once due), and learns when it is due (its move is shown then).
         other.bot_jobs.delay = 10.0
         written = time.time()
         stored_move(other, "a0", 1, 1, 1, "pass", "running", None, True, person=True)
         now = time.time()
-        assert storage.bot_jobs.next_due() == pytest.approx(written + 10, abs=now - written + 0.01)
-        assert storage.bot_jobs.claim("w1", now, LEASE_SECONDS) is None
-        again = other.bot_jobs.claim("w2", now, LEASE_SECONDS)
+        assert other.bot_jobs.claim("w2", now, LEASE_SECONDS) is None
+        early = written + 10 - AHEAD_SECONDS + (now - written) + 0.01
+        assert storage.bot_jobs.claim("w1", early, LEASE_SECONDS) is None
+        again = other.bot_jobs.claim("w2", early, LEASE_SECONDS)
         assert again is not None and again.game_id == "a0" and again.clocks == {0: 0.25}
         assert written + 10 <= again.ready <= now + 10
-        assert other.bot_jobs.next_due() == pytest.approx(now + LEASE_SECONDS)
+        assert other.bot_jobs.next_due() == pytest.approx(early + LEASE_SECONDS)
     finally:
         storage.close()
         other.close()

@@ -53,6 +53,10 @@ CLAIM_KEY = 0x626F7473  # held while a bot's turn is claimed ("bots"): one fair 
 USAGE_SECONDS = 120.0
 LEAST_COST = 0.02
 DAMAGED_SKIPPED = 8  # damaged turns one claim forgets at most before it gives up
+# The most a bot's turn is claimed before it is due (the bot thinks through the bot delay, up
+# to this): the longest decision the server gives by default (Limits.bot_seconds). A longer
+# delay (tests that keep the bots still) leaves the turn alone until then.
+AHEAD_SECONDS = 2.0
 
 Lane = Literal["waited", "background"]
 WAITED: Lane = "waited"  # a person waits for the bot: workers at the server's priority
@@ -185,8 +189,14 @@ class BotJobStore:
     def __init__(self, database: Database) -> None:
         self.database = database
         # Seconds between a bot's turn coming and its move shown (it is due then): the bot
-        # thinks meanwhile, so a worker may claim a turn that long before it is due.
+        # thinks meanwhile, so a worker may claim a turn that long (at most AHEAD_SECONDS)
+        # before it is due.
         self.delay = 0.0
+
+    @property
+    def ahead(self) -> float:
+        """How long before it is due a bot's turn may be claimed."""
+        return min(self.delay, AHEAD_SECONDS)
 
     def queue_lost(self) -> None:
         """Queue the bots' turns of games stored before there was a queue (or whose job went
@@ -216,7 +226,7 @@ class BotJobStore:
         self, owner: str, now: float, lease: float, lane: Lane | None = None
     ) -> BotJob | None:
         """Take the next bot's turn of ``lane`` (None: of either, a person's first) that is due
-        within :attr:`delay` (the bot thinks through the delay; its move waits for the turn to
+        within :attr:`ahead` (the bot thinks through the delay; its move waits for the turn to
         be due) and that no live worker holds, for ``lease`` seconds (renew it while thinking),
         and count its cost against its client.
 
@@ -232,7 +242,7 @@ class BotJobStore:
         every worker on every machine), and a row another transaction holds is skipped
         (``FOR UPDATE SKIP LOCKED``). SQLite has one process, whose writes are serialised.
         """
-        due = (BotJobRow.ready <= now + self.delay) & (
+        due = (BotJobRow.ready <= now + self.ahead) & (
             BotJobRow.owner.is_(None) | (BotJobRow.lease < now)
         )
         scaled = now / USAGE_SECONDS
@@ -352,9 +362,9 @@ class BotJobStore:
             )
 
     def next_due(self, lane: Lane | None = None) -> float | None:
-        """When the next bot's turn of ``lane`` (None: of either) can be claimed (:attr:`delay`
-        before it is due; a claimed one: when its lease lapses); None when there is none."""
-        ahead = BotJobRow.ready - self.delay
+        """When the next bot's turn of ``lane`` (None: of either) can be claimed (:attr:`ahead`
+        of it being due; a claimed one: when its lease lapses); None when there is none."""
+        ahead = BotJobRow.ready - self.ahead
         due = case(
             (BotJobRow.owner.is_(None), ahead),
             (BotJobRow.lease > ahead, BotJobRow.lease),
