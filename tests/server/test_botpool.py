@@ -280,9 +280,10 @@ def test_a_decision_that_starts_late_thinks_what_is_left_of_its_turns_deadline()
 
 def test_a_bot_thinks_through_the_delay_and_its_move_is_shown_when_due(db_url: str) -> None:
     """The bot delay spaces the moves people see; the bot thinks meanwhile. A worker claims a
-    bot's turn as it comes, decides by the turn's deadline, and the move waits for the turn to
-    be due without holding the worker: with one worker, a second table's turn is decided
-    while the first's move waits."""
+    bot's turn as it comes (at most AHEAD_SECONDS before it is due), decides by the turn's
+    deadline when a person waits for it, and the move waits for the turn to be due without
+    holding the worker: with one worker, a second table's turn is decided while the first's
+    move waits."""
     import time
 
     from fastapi.testclient import TestClient
@@ -301,14 +302,22 @@ def test_a_bot_thinks_through_the_delay_and_its_move_is_shown_when_due(db_url: s
         assert ready.result(timeout=120)  # its worker started, its imports done
         games: list[str] = []
         while len(games) < 2:  # two tables where the bot begins (the deal says who does)
-            made = create(client, seats=["bot:greedy", "human"])["id"]
-            if made in {job["game_id"] for job in hub.store.bot_jobs.jobs()}:
-                games.append(made)
+            game_id = create(client, seats=["bot:greedy", "human"])["id"]
+            if game_id in {job["game_id"] for job in hub.store.bot_jobs.jobs()}:
+                games.append(game_id)
+        alone = create(client, seats=["bot:greedy", "bot:greedy"])["id"]  # nobody waits
         limit = time.monotonic() + 120
-        while {times.game_id for times in hub.bot_seats.times} != set(games):
+        while {times.game_id for times in hub.bot_seats.times} != {*games, alone}:
             assert time.monotonic() < limit, "the bots did not move"
             time.sleep(0.05)
-        first, second = sorted(hub.bot_seats.times, key=lambda times: times.claimed)
+        made = list(hub.bot_seats.times)
+    # Each table's first bot move (a Tigris turn has two).
+    first, second = sorted(
+        (min((t for t in made if t.game_id == game), key=lambda t: t.claimed) for game in games),
+        key=lambda t: t.claimed,
+    )
+    # Nobody waits at a table of bots alone: however late, its decisions keep their budget.
+    assert {t.until for t in made if t.game_id == alone} == {None}
     for times in (first, second):
         assert times.until == deadline(times.ready, times.seconds)
         assert times.claimed < times.ready  # claimed as it came, `delay` before it was due

@@ -125,7 +125,7 @@ def make_move(store: Store, job: BotJob, owner: str, settings: WorkerSettings) -
     memory = remembered(record.start(), record.actions)
     seat = decision.seat
     began = time.perf_counter()
-    until = deadline(job.ready, decision.seconds)
+    until = deadline(job.ready, decision.seconds) if job.lane == WAITED else None  # as botseats
     action = decide(
         state.clone(), seat, decision.name, decision.seed, decision.seconds, memory, until
     )
