@@ -27,6 +27,14 @@ server's child processes its niceness and the CPU seconds it used while the pers
 
 Run it at the server's own priority (not under ``nice``): the niced workers are the server's
 own, for the turns nobody waits for, and the person's bot competes as a real server's would.
+
+``--trace`` runs the server at log level debug (its access log too: a few lines a second
+from the person, but every poll of a crowd of players) and splits each of the person's
+decisions further, from the server's line for each bot move (:mod:`cradle.server.botseats`):
+``due`` → ``claimed`` (a worker took the turn) → ``sent`` (the table loaded, the bots' memory
+brought up to date: the decision goes to a worker process) → ``decided`` (its answer back:
+waiting for the process and thinking) → ``stored`` (ruled on, written, applied) → ``seen`` (the
+person's poll shows it: pushing, answering, the poll's own period).
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ import argparse
 import http.client
 import json
 import os
+import re
 import sqlite3
 import statistics
 import subprocess
@@ -142,8 +151,42 @@ class Queue:
         return None if row is None else (float(row[0]), row[1] is not None)
 
 
-def person(port: int, turns: int, think: float, queue: Queue) -> list[tuple[float, float, float]]:
-    """Each bot decision's (time, queued, thinking) in seconds."""
+TRACED = re.compile(
+    r"bot turn (\S+) \d+: claimed ([\d.]+) sent ([\d.]+) decided ([\d.]+) stored ([\d.]+)"
+)
+
+
+def traced(log: Path, game_id: str, seen: list[tuple[float, float]]) -> list[dict[str, float]]:
+    """Each decision's steps (seconds), from the server's lines for ``game_id``'s bot moves:
+    ``seen`` holds when each decision was due (epoch; NaN when never read) and seen."""
+    lines = [
+        tuple(float(x) for x in found.groups()[1:])
+        for found in map(TRACED.search, log.read_text(errors="replace").splitlines())
+        if found is not None and found.group(1) == game_id
+    ]
+    steps: list[dict[str, float]] = []
+    for due, shown in seen:
+        before = [line for line in lines if line[3] <= shown]
+        if not before:
+            continue
+        claimed, sent, decided, stored = before[-1]
+        steps.append({
+            "due_claimed": claimed - due, "claimed_sent": sent - claimed,
+            "sent_decided": decided - sent, "decided_stored": stored - decided,
+            "stored_seen": shown - stored,
+        })  # fmt: skip
+    return steps
+
+
+def person(
+    port: int,
+    turns: int,
+    think: float,
+    queue: Queue,
+    shown: list[tuple[float, float]] | None = None,
+) -> tuple[str, list[tuple[float, float, float]]]:
+    """The person's game and each bot decision's (time, queued, thinking) in seconds;
+    ``shown`` gets when each was due and seen (epoch)."""
     status, made = request(port, PERSON, "POST", "/api/games",
                            {"game": "tigris", "players": 2, "seats": ["human", "bot:hard"]})  # fmt: skip
     assert status == 200, made
@@ -165,10 +208,12 @@ def person(port: int, turns: int, think: float, queue: Queue) -> list[tuple[floa
         assert status == 200, view
         table = view["table"]
         if table["status"] != "running":
-            return times
+            return game_id, times
         if seen >= 0 and table["moves"] > seen and table["last"]["seat"] == 1:
             # a bot decision (a turn may hold two)
             times.append((time.monotonic() - asked, *split()))
+            if shown is not None:
+                shown.append((float("nan") if due is None else due, time.time()))
             asked = time.monotonic()  # its next one, if its turn goes on
             due = claimed = None
         seen = table["moves"]
@@ -189,7 +234,7 @@ def person(port: int, turns: int, think: float, queue: Queue) -> list[tuple[floa
         if time.monotonic() - asked > 600:
             raise RuntimeError("the bot did not move in 10 minutes")
         time.sleep(0.05)
-    return times
+    return game_id, times
 
 
 def spread(values: list[float]) -> dict[str, float]:
@@ -211,15 +256,20 @@ def main() -> None:
     parser.add_argument("--warm", type=float, default=20.0)
     parser.add_argument("--turns", type=int, default=20)
     parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--trace", action="store_true")
     args = parser.parse_args()
     load_before = os.getloadavg()
+    shown: list[tuple[float, float]] = []
+    steps: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory(prefix="cradle-bot-time-") as folder:
+        log = Path(folder) / "server.log"
+        log_file = log.open("wb")
         port = free_port()
         server = subprocess.Popen(
             [sys.executable, "-m", "cradle.server", f"sqlite:///{folder}/games.sqlite3",
              "127.0.0.1", str(port), str(BOT_DELAY), "analyse_finished=false",
-             "prestart_bots=true"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+             "prestart_bots=true", *(["log_level=debug"] if args.trace else [])],
+            stdout=subprocess.DEVNULL, stderr=log_file,
         )  # fmt: skip
         stop = threading.Event()
         counts: Counter[str] = Counter()
@@ -235,13 +285,17 @@ def main() -> None:
                 thread.start()
             time.sleep(args.warm)
             workers_before = children(server.pid)
-            decisions = person(port, args.turns, args.think, Queue(f"{folder}/games.sqlite3"))
+            queue = Queue(f"{folder}/games.sqlite3")
+            game_id, decisions = person(port, args.turns, args.think, queue, shown)
             workers_after = children(server.pid)
             server_cpu = cpu(server.pid) - start_cpu
         finally:
             stop.set()
             server.terminate()
             server.wait(30)
+            log_file.close()
+        if args.trace:
+            steps = traced(log, game_id, shown)
     times = sorted(t for t, _queued, _thinking in decisions)
     workers = {
         str(pid): {"nice": nice, "cpu_s": round(used - workers_before.get(pid, (nice, 0.0))[1], 1)}
@@ -256,6 +310,12 @@ def main() -> None:
         "queued": spread([q for _t, q, _thinking in decisions]),
         "thinking": spread([th for _t, _q, th in decisions]),
         "decisions_s": [[round(x, 2) for x in d] for d in decisions],
+        **({"steps": {name: spread([s[name] for s in steps]) for name in steps[0]},
+            "steps_over_bound": [
+                {name: round(value, 2) for name, value in s.items()}
+                for (t, _q, _th), s in zip(decisions, steps, strict=False)
+                if t > BOT_DELAY + HARD_DECISION
+            ]} if steps else {}),
         "workers": workers,
         "crowd_answers": dict(counts), "server_cpu_s": round(server_cpu, 1),
         "load_before": [round(x, 1) for x in load_before],

@@ -254,3 +254,73 @@ def test_the_bot_seats_remember_the_public_belief_over_the_hands(client: object)
     expected = expected_memory.shares(kept.state)
     assert kept.memory.shares(kept.state) == expected
     assert expected is not None and any(row != UNSEEN_SHARE for row in expected)  # it read
+
+
+def test_a_decision_that_starts_late_thinks_what_is_left_of_its_turns_deadline() -> None:
+    """A turn's decision ends by its deadline, counted from the turn (due + its budget, less
+    what storing and pushing take), not from whenever a worker starts it: its own budget
+    while it fits, what is left once late, and the level's floor of iterations past it."""
+    from cradle import tigris
+    from cradle.ai.search.budget import LEAST_SECONDS
+    from cradle.server.botpool import SHOWING_SECONDS, deadline, decide, thinking_seconds
+
+    assert deadline(100.0, 1.0) == pytest.approx(101.0 - SHOWING_SECONDS)
+    assert thinking_seconds(1.0, None, 100.0) == 1.0
+    assert thinking_seconds(1.0, 103.0, 100.0) == 1.0  # on time: the same budget, the same bot
+    assert thinking_seconds(1.0, 100.4, 100.0) == pytest.approx(0.4)
+    assert thinking_seconds(1.0, 95.0, 100.0) == LEAST_SECONDS
+    # A `hard` decision whose deadline passed before it started still answers (its floor).
+    import time
+
+    state = tigris.new_game(2, seed=5)
+    seat = int(state.to_move)
+    action = decide(state.clone(), seat, "hard", 7, 1.0, None, time.time() - 10)
+    assert action in set(state.legal_actions())
+
+
+def test_a_bot_thinks_through_the_delay_and_its_move_is_shown_when_due(db_url: str) -> None:
+    """The bot delay spaces the moves people see; the bot thinks meanwhile. A worker claims a
+    bot's turn as it comes (at most AHEAD_SECONDS before it is due), decides by the turn's
+    deadline when a person waits for it, and the move waits for the turn to be due without
+    holding the worker: with one worker, a second table's turn is decided while the first's
+    move waits."""
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from cradle.server.app import create_app
+    from cradle.server.botpool import deadline
+    from cradle.server.hub import Hub
+    from cradle.server.limits import Limits
+    from tests.helpers.server import create
+
+    delay = 4.0
+    limits = Limits(bot_processes=1, prestart_bots=True, analyse_finished=False)
+    with TestClient(create_app(db_url, bot_delay=delay, limits=limits)) as client:
+        hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+        ready = hub.bots.lanes[WAITED].executor().submit(os.getpid)
+        assert ready.result(timeout=120)  # its worker started, its imports done
+        games: list[str] = []
+        while len(games) < 2:  # two tables where the bot begins (the deal says who does)
+            game_id = create(client, seats=["bot:greedy", "human"])["id"]
+            if game_id in {job["game_id"] for job in hub.store.bot_jobs.jobs()}:
+                games.append(game_id)
+        alone = create(client, seats=["bot:greedy", "bot:greedy"])["id"]  # nobody waits
+        limit = time.monotonic() + 120
+        while {times.game_id for times in hub.bot_seats.times} != {*games, alone}:
+            assert time.monotonic() < limit, "the bots did not move"
+            time.sleep(0.05)
+        made = list(hub.bot_seats.times)
+    # Each table's first bot move (a Tigris turn has two).
+    first, second = sorted(
+        (min((t for t in made if t.game_id == game), key=lambda t: t.claimed) for game in games),
+        key=lambda t: t.claimed,
+    )
+    # Nobody waits at a table of bots alone: however late, its decisions keep their budget.
+    assert {t.until for t in made if t.game_id == alone} == {None}
+    for times in (first, second):
+        assert times.until == deadline(times.ready, times.seconds)
+        assert times.claimed < times.ready  # claimed as it came, `delay` before it was due
+        assert times.stored >= times.ready  # shown when due, however soon it was decided
+    if first.decided < first.ready:  # decided early (a loaded machine may take longer)
+        assert second.claimed < first.stored  # its worker was free while its move waited

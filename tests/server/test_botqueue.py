@@ -210,3 +210,23 @@ def test_a_worker_killed_mid_thought_has_its_turn_taken_over(postgres_url: str) 
         for group in groups:
             group.stop()
         store.close()
+
+
+def test_a_worker_thinks_through_the_delay_and_stores_the_move_when_due(db_url: str) -> None:
+    """A `cradle bots` worker claims a person's bot's turn as it comes (the delay ahead, at
+    most AHEAD_SECONDS), decides, and stores the move only once the turn is due."""
+    from cradle.server.botqueue import WorkerSettings, make_move
+    from cradle.server.store.botjobs import WAITED
+
+    store = Store(db_url)
+    try:
+        store.bot_jobs.delay = 1.5
+        seated_against("g1", "127.0.0.1", store)  # written now, due 1.5 s later
+        job = store.bot_jobs.claim("w", time.time(), 60.0)
+        assert job is not None and job.lane == WAITED and job.ready > time.time()
+        assert make_move(store, job, "w", WorkerSettings(db_url, bot_delay=1.5)) == "moved"
+        assert time.time() >= job.ready  # stored no sooner than due
+        stored = store.games.load("g1")
+        assert stored is not None and len(stored.actions) == 1
+    finally:
+        store.close()

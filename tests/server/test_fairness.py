@@ -4,6 +4,7 @@ database that serves the clients in turn. On SQLite and a real PostgreSQL."""
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -22,6 +23,7 @@ from cradle.server.botpool import LEASE_SECONDS
 from cradle.server.limits import Limits
 from cradle.server.seats import NewTable
 from cradle.server.store import Store
+from cradle.server.store.botjobs import AHEAD_SECONDS, USAGE_SECONDS
 from cradle.server.store.database import client_hash
 from cradle.server.store.errors import Conflict
 from cradle.server.store.games import StoredGame
@@ -306,14 +308,20 @@ def test_bots_turns_are_claimed_fairly_once_and_taken_over_after_the_lease(
         assert storage.bot_jobs.clocks("a0") == {0: 0.25}
         assert "a0" not in {job["game_id"] for job in storage.bot_jobs.jobs()}
         # A person's move that gives the turn back to the bot writes its turn again, due after
-        # the bot delay, with the seat's clock as stored.
+        # the bot delay, with the seat's clock as stored. The bot thinks through the delay, up
+        # to AHEAD_SECONDS: a worker with that delay claims the turn so long before it is due
+        # (one with none only once due), and learns when it is due (its move is shown then).
         other.bot_jobs.delay = 10.0
         written = time.time()
         stored_move(other, "a0", 1, 1, 1, "pass", "running", None, True, person=True)
-        assert other.bot_jobs.claim("w2", written + 5, LEASE_SECONDS) is None
-        again = other.bot_jobs.claim("w2", written + 11, LEASE_SECONDS)
+        now = time.time()
+        assert other.bot_jobs.claim("w2", now, LEASE_SECONDS) is None
+        early = written + 10 - AHEAD_SECONDS + (now - written) + 0.01
+        assert storage.bot_jobs.claim("w1", early, LEASE_SECONDS) is None
+        again = other.bot_jobs.claim("w2", early, LEASE_SECONDS)
         assert again is not None and again.game_id == "a0" and again.clocks == {0: 0.25}
-        assert storage.bot_jobs.next_due() == pytest.approx(written + 11 + LEASE_SECONDS)
+        assert written + 10 <= again.ready <= now + 10
+        assert other.bot_jobs.next_due() == pytest.approx(early + LEASE_SECONDS)
     finally:
         storage.close()
         other.close()
@@ -327,8 +335,8 @@ def test_the_bots_time_goes_to_the_client_that_used_it_least(any_db_url: str) ->
     try:
         for number in range(3):  # a: three tables of a bot that thinks 1 s a decision
             storage.new_games.create(stored_game(f"a{number}", ["bot:hard", "human"], "a", 1.0))
-        now = time.time()
-        order = [storage.bot_jobs.claim("w", now, 60.0).game_id]  # type: ignore[union-attr]
+        first = time.time()
+        order = [storage.bot_jobs.claim("w", first, 60.0).game_id]  # type: ignore[union-attr]
         storage.new_games.create(stored_game("c0", ["bot:hard", "human"], "c", 1.0))  # new, costly
         storage.new_games.create(stored_game("b0", ["bot:easy", "human"], "b"))  # new, quick
         storage.new_games.create(stored_game("b1", ["bot:easy", "human"], "b"))
@@ -337,7 +345,9 @@ def test_the_bots_time_goes_to_the_client_that_used_it_least(any_db_url: str) ->
             order.append(job.game_id)
         # b would have used 0.02 s, then 0.04 s; c 1 s; a 2 s, then 3 s.
         assert order == ["a0", "b0", "b1", "c0", "a1", "a2"]
-        assert storage.bot_jobs.use(client_hash("a"), now) == pytest.approx(3.0, abs=0.01)
+        # (a's first turn has decayed for as long as the tables after it took to write.)
+        decayed = math.exp(-(now - first) / USAGE_SECONDS)
+        assert storage.bot_jobs.use(client_hash("a"), now) == pytest.approx(2.0 + decayed, abs=0.01)
         assert storage.bot_jobs.use(client_hash("b"), now) == pytest.approx(0.04, abs=0.001)
         # Use decays: after a few minutes a client is as new again.
         assert storage.bot_jobs.use(client_hash("a"), now + 600) < 0.03

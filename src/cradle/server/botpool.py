@@ -41,7 +41,7 @@ from cradle.ai import LEVELS, make_bot
 from cradle.ai.bots import Bot
 from cradle.ai.levels import SEARCH_DEFAULTS, search_bot
 from cradle.ai.memory import Memory, hand_over
-from cradle.ai.search.budget import TurnClock
+from cradle.ai.search.budget import LEAST_SECONDS, TurnClock
 from cradle.ai.search.ismcts import warm_up
 from cradle.server.limits import FREE_BOTS
 from cradle.server.store.botjobs import BACKGROUND, LANES, WAITED, Lane
@@ -59,6 +59,9 @@ LEASE_SECONDS = 5.0
 RENEW_SECONDS = 1.5
 POLL_SECONDS = 0.2
 RETRY_SECONDS = 5.0  # before a turn whose decision failed is tried again
+# Held back from a decision's deadline for ruling on its move, storing and pushing it (a
+# loaded machine's; lab/notebook/bot-time.md).
+SHOWING_SECONDS = 0.15
 BACKGROUND_NICE = 10  # by default, the niceness above the server's of the workers nobody waits for
 
 
@@ -141,11 +144,35 @@ def turn_clock(name: str) -> TurnClock:
     return TurnClock(level.turn_seconds if level is not None else None)
 
 
+def deadline(due: float, seconds: float) -> float:
+    """When a decision of ``seconds`` on a turn due at ``due`` (epoch) must end: its move is
+    then shown by ``due + seconds`` (the bot delay and its budget after the turn came, however
+    late a worker took it), :data:`SHOWING_SECONDS` held back for storing and pushing it."""
+    return due + seconds - SHOWING_SECONDS
+
+
+def thinking_seconds(seconds: float, until: float | None, now: float) -> float:
+    """What a decision of ``seconds`` thinks when it starts at ``now`` (epoch) and must end by
+    ``until``: its own budget while it fits, else what is left (at least
+    :data:`cradle.ai.search.budget.LEAST_SECONDS`; the level's floor of iterations still runs)."""
+    if until is None:
+        return seconds
+    return max(LEAST_SECONDS, min(seconds, until - now))
+
+
 def decide(
-    state: Any, seat: int, name: str, seed: int, seconds: float, memory: Memory | None = None
+    state: Any,
+    seat: int,
+    name: str,
+    seed: int,
+    seconds: float,
+    memory: Memory | None = None,
+    until: float | None = None,
 ) -> str:
     """One decision (in a worker process, or a thread for the cheap bots); ``memory``: what
-    the table's bots remember between turns (cradle.ai.memory), for a bot that keeps it."""
+    the table's bots remember between turns (cradle.ai.memory), for a bot that keeps it;
+    ``until``: when it must end (epoch: the time waiting for a worker counts)."""
+    seconds = thinking_seconds(seconds, until, time.time())
     bot = server_bot(name, seed, seconds)
     hand_over(bot, memory)
     return bot.choose(state, seat)
@@ -334,9 +361,11 @@ class BotPool:
         seconds: float,
         memory: Memory | None = None,
         lane: Lane = WAITED,
+        until: float | None = None,
     ) -> str:
         """The bot's action for ``seat`` of ``state`` (a copy the caller does not touch), on a
-        worker of ``lane``; ``memory``: what the table's bots remember between turns."""
+        worker of ``lane``; ``memory``: what the table's bots remember between turns;
+        ``until``: when the decision must end (:func:`deadline`)."""
         loop = asyncio.get_running_loop()
         if name in CHEAP_BOTS:
             return await loop.run_in_executor(self.cheap, decide, state, seat, name, seed, seconds)
@@ -344,7 +373,7 @@ class BotPool:
             raise RuntimeError(f"table {table_id} already has a bot decision in the pool")
         self.busy.add(table_id)
         try:
-            work = (state, seat, name, seed, seconds, memory)
+            work = (state, seat, name, seed, seconds, memory, until)
             return await self.lanes[lane].run_as((lane, table_id), 0, decide, *work)
         finally:
             self.busy.discard(table_id)

@@ -4,8 +4,9 @@ Each worker process claims the next bot's turn that is due from the database's q
 (:meth:`cradle.server.store.botjobs.BotJobStore.claim`: the client that used the bots least
 lately first, then the oldest turn), loads the game, replays its record, decides with the
 server's own bot code (:func:`cradle.server.botpool.decide`: what the game's bots remember between
-turns, :mod:`cradle.ai.memory`, and the seat's turn clock as stored) and stores the move with the compare-and-set on the
-game's version.
+turns, :mod:`cradle.ai.memory`, and the seat's turn clock as stored; the turn is claimed as it
+comes and the bot thinks through the bot delay, ending by its deadline) and stores the move,
+once it is due, with the compare-and-set on the game's version.
 The write notifies the serving processes, which push the move to their clients. While it
 thinks, the worker renews its claim; a worker killed mid-thought loses the claim when the lease
 lapses, and another worker takes the turn over. A turn done twice still makes one move.
@@ -37,6 +38,7 @@ from cradle.server.botpool import (
     RENEW_SECONDS,
     RETRY_SECONDS,
     bot_decision,
+    deadline,
     decide,
     watch_parent,
 )
@@ -123,8 +125,12 @@ def make_move(store: Store, job: BotJob, owner: str, settings: WorkerSettings) -
     memory = remembered(record.start(), record.actions)
     seat = decision.seat
     began = time.perf_counter()
-    action = decide(state.clone(), seat, decision.name, decision.seed, decision.seconds, memory)
+    until = deadline(job.ready, decision.seconds) if job.lane == WAITED else None  # as botseats
+    action = decide(
+        state.clone(), seat, decision.name, decision.seed, decision.seconds, memory, until
+    )
     decision.clock.spend(time.perf_counter() - began)
+    time.sleep(max(0.0, job.ready - time.time()))  # shown when due: the bot thought meanwhile
     rules = Settings(settings.bot_seconds, settings.analyse)
     turn = BotTurn(job.version, (seat, decision.clock.spent))
     try:

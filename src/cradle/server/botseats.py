@@ -26,6 +26,7 @@ from cradle.server.botpool import (
     RETRY_SECONDS,
     BotPool,
     bot_decision,
+    deadline,
 )
 from cradle.server.errors import ApiError
 from cradle.server.events import Changed
@@ -34,7 +35,7 @@ from cradle.server.redact import public_action
 from cradle.server.referee import BotTurn, Referee
 from cradle.server.runtime import Runtime
 from cradle.server.store import Store
-from cradle.server.store.botjobs import LANES, BotJob, Lane
+from cradle.server.store.botjobs import LANES, WAITED, BotJob, Lane
 from cradle.server.table import Table
 from cradle.server.tables import Tables
 
@@ -72,6 +73,20 @@ def caught_up(found: Remembered | None, record: GameRecord, actions: tuple[str, 
     return Remembered(actions, memory, state)
 
 
+@dataclass(frozen=True)
+class TurnTimes:
+    """When a bot's move went through each step (epoch seconds), and the decision's budget."""
+
+    game_id: str
+    ready: float  # due: its move is shown no earlier
+    claimed: float  # a worker of this process took the turn
+    sent: float  # the table loaded and the bots' memory brought up: sent to a worker process
+    until: float | None  # when its decision had to end (botpool.deadline; a person waits)
+    seconds: float  # its budget (the table's and the turn clock's)
+    decided: float  # its answer back
+    stored: float  # ruled on, written, applied: pushed from here
+
+
 @dataclass(eq=False)
 class BotSeats:
     """This process's bot workers and the turns they hold."""
@@ -87,8 +102,12 @@ class BotSeats:
     # The turns in hand with their lanes, and the bots' moves stored (numbered, with the game:
     # the latest thousand), for the fairness tests.
     jobs: dict[asyncio.Task[None], Lane] = field(default_factory=dict)
+    # The turns in hand whose decision is made and whose move waits to be due (the bot
+    # thought through the delay): they hold no worker.
+    showing: set[asyncio.Task[None]] = field(default_factory=set)
     made: int = 0
     moves: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=1000))
+    times: deque[TurnTimes] = field(default_factory=lambda: deque(maxlen=1000))  # each move's
     worker: str = ""  # the workers' name on the turns they claim
     # What each table's bots remember (:meth:`memory`), and how often a game's record was
     # replayed from its start to work it out (the tests read it).
@@ -139,11 +158,14 @@ class BotSeats:
                 await asyncio.wait_for(self.wakeup.wait(), wait)
 
     def held(self, lane: Lane) -> int:
-        """The turns of ``lane`` in hand."""
-        return sum(1 for held in self.jobs.values() if held == lane)
+        """The turns of ``lane`` in hand that hold a worker (deciding, not waiting to show)."""
+        return sum(
+            1 for task, held in self.jobs.items() if held == lane and task not in self.showing
+        )
 
     def _job_done(self, task: asyncio.Task[None]) -> None:
         self.jobs.pop(task, None)
+        self.showing.discard(task)
         self.wakeup.set()  # a worker is free
 
     async def _job(self, job: BotJob) -> None:
@@ -152,7 +174,7 @@ class BotSeats:
         renew = asyncio.ensure_future(self._renew(job))
         retry: float | None = None
         try:
-            outcome = await self._move(job)
+            outcome = await self._move(job, time.time())
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -182,10 +204,11 @@ class BotSeats:
             except Exception as exc:
                 log.warning("renewing game %s's bot turn failed: %s", job.game_id, exc)
 
-    async def _move(self, job: BotJob) -> str:
-        """The move of the bot's turn ``job``: "done" (stored, or made elsewhere), "release"
-        (the game moved on meanwhile: the turn is claimed again) or "drop" (no bot decides
-        there after all: an ended game, or a turn left by an older server)."""
+    async def _move(self, job: BotJob, claimed: float) -> str:
+        """The move of the bot's turn ``job`` (``claimed`` then): "done" (stored, or made
+        elsewhere), "release" (the game moved on meanwhile: the turn is claimed again) or
+        "drop" (no bot decides there after all: an ended game, or a turn left by an older
+        server)."""
         try:
             table = await self.tables.fresh(await self.tables.table(job.game_id))
         except ApiError:
@@ -208,11 +231,18 @@ class BotSeats:
             )
             seat, name, seed = decision.seat, decision.name, decision.seed
             memory = await self.memory(table)
+            sent = time.time()
             began = time.perf_counter()
+            # A person waits: the move is shown by the turn's deadline. Nobody waits for the
+            # others: a late one keeps its whole budget (cut, the crowd's bots would play
+            # their floor, and the server store their moves as fast as it can).
+            until = deadline(job.ready, decision.seconds) if job.lane == WAITED else None
             action = await self.bots.decide(
-                table.id, state.clone(), seat, name, seed, decision.seconds, memory, job.lane
+                table.id, state.clone(), seat, name, seed, decision.seconds, memory, job.lane, until
             )
             decision.clock.spend(time.perf_counter() - began)
+            decided = time.time()
+            await self.show_when_due(job)
             clock = (seat, decision.clock.spent)
             try:
                 made = await self.referee.move(table, seat, action, BotTurn(job.version, clock))
@@ -228,9 +258,28 @@ class BotSeats:
             table.bot_busy = False
         if not made:
             return "release"
+        times = TurnTimes(
+            table.id, job.ready, claimed, sent, until, decision.seconds, decided, time.time()
+        )
+        self.times.append(times)
+        # Where a turn's time went (lab/ops/bot_time.py reads it at log level debug).
+        log.debug("bot turn %s %d: claimed %.3f sent %.3f decided %.3f stored %.3f", table.id,
+                  job.version, claimed, sent, decided, times.stored)  # fmt: skip
         self.made += 1
         self.moves.append((self.made, table.id))
         return "done"
+
+    async def show_when_due(self, job: BotJob) -> None:
+        """Wait, holding no worker, until the turn is due: people see the bots' moves one by
+        one, the bot delay apart, however soon the bot decided."""
+        wait = job.ready - time.time()
+        if wait <= 0:
+            return
+        task = asyncio.current_task()
+        if task is not None:
+            self.showing.add(task)  # this turn's task (_job's)
+            self.wakeup.set()  # its worker is free for the next turn
+        await asyncio.sleep(wait)
 
     async def memory(self, table: Table) -> Memory | None:
         """A copy of what the table's bots remember, brought up to its moves (None for a game

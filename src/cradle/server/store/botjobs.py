@@ -53,6 +53,10 @@ CLAIM_KEY = 0x626F7473  # held while a bot's turn is claimed ("bots"): one fair 
 USAGE_SECONDS = 120.0
 LEAST_COST = 0.02
 DAMAGED_SKIPPED = 8  # damaged turns one claim forgets at most before it gives up
+# The most a bot's turn is claimed before it is due (the bot thinks through the bot delay, up
+# to this): the longest decision the server gives by default (Limits.bot_seconds). A longer
+# delay (tests that keep the bots still) leaves the turn alone until then.
+AHEAD_SECONDS = 2.0
 
 Lane = Literal["waited", "background"]
 WAITED: Lane = "waited"  # a person waits for the bot: workers at the server's priority
@@ -63,14 +67,15 @@ LANES: tuple[Lane, ...] = (WAITED, BACKGROUND)
 @dataclass(frozen=True)
 class BotJob:
     """A bot's turn a worker claimed: the game, the version it is at, the creator's client key,
-    the seconds each bot seat has spent in its current turn, and whether a person waits for
-    it (its lane)."""
+    the seconds each bot seat has spent in its current turn, whether a person waits for it
+    (its lane), and when it is due (its move is shown no earlier; the bot thinks before)."""
 
     game_id: str
     version: int
     client: str
     clocks: dict[int, float]
     lane: Lane = WAITED
+    ready: float = 0.0
 
 
 class QueuedTurn(TypedDict):
@@ -183,7 +188,15 @@ class BotJobStore:
 
     def __init__(self, database: Database) -> None:
         self.database = database
-        self.delay = 0.0  # seconds between a bot's turn coming and a worker taking it
+        # Seconds between a bot's turn coming and its move shown (it is due then): the bot
+        # thinks meanwhile, so a worker may claim a turn that long (at most AHEAD_SECONDS)
+        # before it is due.
+        self.delay = 0.0
+
+    @property
+    def ahead(self) -> float:
+        """How long before it is due a bot's turn may be claimed."""
+        return min(self.delay, AHEAD_SECONDS)
 
     def queue_lost(self) -> None:
         """Queue the bots' turns of games stored before there was a queue (or whose job went
@@ -213,8 +226,9 @@ class BotJobStore:
         self, owner: str, now: float, lease: float, lane: Lane | None = None
     ) -> BotJob | None:
         """Take the next bot's turn of ``lane`` (None: of either, a person's first) that is due
-        and that no live worker holds, for ``lease`` seconds (renew it while thinking), and
-        count its cost against its client.
+        within :attr:`ahead` (the bot thinks through the delay; its move waits for the turn to
+        be due) and that no live worker holds, for ``lease`` seconds (renew it while thinking),
+        and count its cost against its client.
 
         The fair order: first the turns a person waits for (at a table where a person holds a
         seat, its bots' own; a stand-in playing for someone away, and bots playing bots alone,
@@ -228,7 +242,9 @@ class BotJobStore:
         every worker on every machine), and a row another transaction holds is skipped
         (``FOR UPDATE SKIP LOCKED``). SQLite has one process, whose writes are serialised.
         """
-        due = (BotJobRow.ready <= now) & (BotJobRow.owner.is_(None) | (BotJobRow.lease < now))
+        due = (BotJobRow.ready <= now + self.ahead) & (
+            BotJobRow.owner.is_(None) | (BotJobRow.lease < now)
+        )
         scaled = now / USAGE_SECONDS
         exponent = BotClientRow.load - scaled
         use = case(  # bounded: machines whose clocks disagree must not overflow exp()
@@ -244,6 +260,7 @@ class BotJobStore:
                 BotJobRow.version,
                 BotJobRow.client,
                 BotJobRow.cost,
+                BotJobRow.ready,
                 BotClientRow.load,
                 waits.label("nobody_waits"),
             )
@@ -290,7 +307,8 @@ class BotJobStore:
                 if number is not None and seconds is not None and seconds >= 0:
                     clocks[int(number)] = seconds  # a damaged clock: the turn's full allowance
         found = WAITED if row.nobody_waits == 0 else BACKGROUND
-        return BotJob(game_id, int(version), client, clocks, found)
+        ready = stored_number(row.ready)
+        return BotJob(game_id, int(version), client, clocks, found, now if ready is None else ready)
 
     def use(self, client: str, now: float) -> float:
         """The recent use of the bots of the client with key ``client`` (hashed), in seconds."""
@@ -344,12 +362,13 @@ class BotJobStore:
             )
 
     def next_due(self, lane: Lane | None = None) -> float | None:
-        """When the next bot's turn of ``lane`` (None: of either) can be claimed (a claimed
-        one: when its lease lapses); None when there is none."""
+        """When the next bot's turn of ``lane`` (None: of either) can be claimed (:attr:`ahead`
+        of it being due; a claimed one: when its lease lapses); None when there is none."""
+        ahead = BotJobRow.ready - self.ahead
         due = case(
-            (BotJobRow.owner.is_(None), BotJobRow.ready),
-            (BotJobRow.lease > BotJobRow.ready, BotJobRow.lease),
-            else_=BotJobRow.ready,
+            (BotJobRow.owner.is_(None), ahead),
+            (BotJobRow.lease > ahead, BotJobRow.lease),
+            else_=ahead,
         )
         query = select(func.min(due)).select_from(BotJobRow)
         if lane is not None:
