@@ -138,7 +138,8 @@ def _start_cpu(command: list[str], url: str | None) -> float:
 
 def starts(count: int) -> None:
     """The medians of ``count`` starts of each (interleaved): the bare server until it answers
-    and stops, ``cradle serve`` the same way, ``cradle --help`` and ``cradle serve --help``."""
+    (the lobby's meta, which makes every bot once for its menu, or a page of the lobby) and
+    stops, ``cradle serve`` the same way, ``cradle --help`` and ``cradle bots --help``."""
     import shutil
     import socket
     import statistics
@@ -159,11 +160,11 @@ def starts(count: int) -> None:
             shutil.copyfile(head, path)
             return path
 
-        def server() -> float:
+        def server(path: str = "/api/meta") -> float:
             free = port()
             command = [sys.executable, "-m", "cradle.server", f"sqlite:///{fresh()}",
                        "127.0.0.1", str(free), "0"]  # fmt: skip
-            return _start_cpu(command, f"http://127.0.0.1:{free}/api/meta")
+            return _start_cpu(command, f"http://127.0.0.1:{free}{path}")
 
         def serve() -> float:
             free = port()
@@ -171,7 +172,10 @@ def starts(count: int) -> None:
             return _start_cpu(command, f"http://127.0.0.1:{free}/api/meta")
 
         kinds = {
-            "python -m cradle.server (to its first answer, stopped)": server,
+            "python -m cradle.server (to its first answer, /api/meta, stopped)": server,
+            "python -m cradle.server (the same, /api/games?limit=1)": lambda: server(
+                "/api/games?limit=1"
+            ),
             "cradle serve (the same)": serve,
             "cradle --help": lambda: _start_cpu([*cradle, "--help"], None),
             "cradle bots --help": lambda: _start_cpu([*cradle, "bots", "--help"], None),
