@@ -20,7 +20,7 @@ import resource
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -171,7 +171,7 @@ def starts(count: int) -> None:
             command = [*cradle, "serve", "--db", fresh(), "--port", str(free)]
             return _start_cpu(command, f"http://127.0.0.1:{free}/api/meta")
 
-        kinds = {
+        kinds: dict[str, Callable[[], float]] = {
             "python -m cradle.server (to its first answer, /api/meta, stopped)": server,
             "python -m cradle.server (the same, /api/games?limit=1)": lambda: server(
                 "/api/games?limit=1"
