@@ -397,6 +397,11 @@ def db_upgrade(db: DbFile = None, database: DatabaseUrl = None) -> None:
 def _sqlite_file(db: Path | None, database: str | None, what: str) -> Path:
     """The SQLite file of --db or --database; CliError with pg_dump's advice for PostgreSQL."""
     from cradle.server.backup import pg_dump_advice
+
+    if database is None or database.startswith("sqlite:///"):  # no storage imported for a file
+        if db is not None and database is not None:
+            raise CliError("give --db or --database, not both")
+        return Path(database.removeprefix("sqlite:///")) if database else db or default_db()
     from cradle.server.store.database import shown_url
 
     url = _url_of(db, database)
