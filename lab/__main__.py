@@ -26,6 +26,7 @@ COMMANDS = {
     "signin_flood": "the owner's sign-in under the probe's lockout attack and hash flood, timed",
     "model_speed": "the search's iterations per CPU-second with a learned network, and without",
     "testcpu": "the test suite's CPU-seconds, per test (a pytest plugin) and in all (run)",
+    "procsplit": "a command's CPU-seconds by kind of process (servers, browsers, node, pytest)",
 }
 
 

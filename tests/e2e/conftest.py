@@ -22,7 +22,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright (
 
 from tests.helpers.e2e import LAPTOP, Laptop, PageErrors  # noqa: E402
 from tests.helpers.mail import Inbox, mailing_play_server, smtp_server  # noqa: E402
-from tests.helpers.server import PlayServer, play_server  # noqa: E402
+from tests.helpers.server import WALKING, PlayServer, play_server  # noqa: E402
 
 CHROMIUM = os.environ.get("CRADLE_CHROMIUM", "/usr/bin/chromium-headless-shell")
 CHROMIUM_ARGS = [
@@ -38,12 +38,29 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
-@pytest.fixture(scope="module")
+# Hints and analyses think briefly (the tests check what they show, not how well they play),
+# and a client may make tables as fast as lesson walks do (WALKING). The server is shared by
+# every module of a pytest worker that has no server of its own (each test makes its own tables
+# and accounts): all its clients come from one address, so the other limits per client that
+# would add up over the modules (bot seats, sign-ups, sockets) are lifted too; no test of those
+# modules asks for a refusal by them.
+SHARED_SETTINGS = (
+    *WALKING,
+    "password_kib=64",
+    "create_burst=1000",
+    "bot_seats_per_client=1000",
+    "hints_burst=1000",
+    "signins_per_minute=1000",
+    "signins_burst=1000",
+    "sockets_per_client=1000",
+)
+
+
+@pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
+    """The worker's play server (a module may have its own, under the same name)."""
     db = tmp_path_factory.mktemp("e2e") / "games.sqlite3"
-    # Hints and analyses think briefly: the tests check what they show, not how well they play.
-    settings = ("hint_seconds=0.1", "analysis_seconds=0.02", "password_kib=64")
-    with play_server(db, *settings) as play:
+    with play_server(db, *SHARED_SETTINGS) as play:
         yield play
 
 

@@ -167,7 +167,7 @@ def test_a_whole_tigris_game_against_a_bot(
     page, errors = laptop
     page.goto(f"{server.base}/#/play/{created['id']}/{created['seats'][0]['token']}")
     page.wait_for_selector(".tigris-board")
-    decisions = play_until_end(page, random.Random(3), prefer_pass=True)
+    decisions = play_until_end(page, random.Random(3), prefer_swap=True)
     assert decisions > 10
     result = page.locator("#end-screen #result tbody tr")
     assert result.count() == 2

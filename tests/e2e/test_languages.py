@@ -400,10 +400,13 @@ def test_an_accounts_language_follows_it_to_every_device(
 
 
 def show_a_refusal(page: Any) -> None:
-    """A tile chosen, then a square it may not go on: ``#why`` gives the engine's reason. A
-    frame that comes in between (on a loaded machine the socket's first frame may come after
-    the page's own read) draws the table afresh and drops the choice and the answer awaited for
-    it: then the tile and the square are chosen again, as a person would."""
+    """A tile chosen, then an empty square it may not go on (the river for a land tile, land
+    for a farm): ``#why`` gives the engine's reason ("Not on A1: A1 is a river cell: only blue
+    tiles (farms) go there"; a square the bot's first move took says less: "Not on B1: B1 holds
+    a tile", which the wait below cannot tell from "B1: checking…"). A frame that comes in between
+    (on a loaded machine the socket's first frame may come after the page's own read) draws the
+    table afresh and drops the choice and the answer awaited for it: then the tile and the
+    square are chosen again, as a person would."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     shows_reason = "() => (document.querySelector('#why')?.textContent ?? '').split(':').length > 2"
@@ -411,7 +414,7 @@ def show_a_refusal(page: Any) -> None:
     while True:
         if page.locator("#hand-tiles .tile-btn.selected").count() == 0:
             page.locator("#hand-tiles .tile-btn:not([disabled])").first.click()
-        page.locator(".board .not-legal rect").first.click()
+        page.locator(".board .not-legal:not(:has(> g)) rect").first.click()  # no piece on it
         try:
             page.wait_for_function(shows_reason, timeout=15000)
             return

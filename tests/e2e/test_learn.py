@@ -7,7 +7,6 @@ Screenshots of every tutorial step and rules picture go to test-artifacts/learn-
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,17 +23,9 @@ from tests.helpers.e2e import (
     version,
     wait_until,
 )
-from tests.helpers.server import GAMES, WALKING, PlayServer, play_server
+from tests.helpers.server import GAMES, PlayServer
 
 pytestmark = pytest.mark.skipif(not {"tigris", "gheos"} <= set(GAMES), reason="needs both engines")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
-    """The module's own server, for walks (each makes a table per step)."""
-    db = tmp_path_factory.mktemp("learn") / "games.sqlite3"
-    with play_server(db, *WALKING) as play:
-        yield play
 
 
 VIEWPORTS = {"laptop": LAPTOP, "phone": PHONE}

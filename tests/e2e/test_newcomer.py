@@ -259,6 +259,10 @@ def test_a_pasted_chat_line_over_the_limit_is_kept_whole_and_refused_in_words(
     page = guest(LAPTOP)
     errors = PageErrors(page)
     seat_page(server, page, ["human", "bot:random"])
+    # The page as it stays: the board's map drawn and the bot's first move (if it has one)
+    # made, so that nothing moves the page after the refusal brought its reason into sight.
+    page.wait_for_selector(".tigris-board .river")
+    wait_until(lambda: turn(page) == "mine")
     page.wait_for_selector("#chat-input")
     page.focus("#chat-input")
     page.keyboard.insert_text("x" * 600)  # a paste: the whole text arrives at once
