@@ -129,7 +129,9 @@ class PlayServer:
         ]
 
     def start(self, stderr: IO[bytes] | None = None) -> PlayServer:
-        """Start it and wait for its answers (``stderr``: where its log goes)."""
+        """Start it and wait for its answers (``stderr``: where its log goes): a page of the
+        lobby, which reads the database (the meta would make every bot for its menu, and so
+        import every search, a tenth of a start, in servers that may never run a bot)."""
         self.process = subprocess.Popen(self.command(), stderr=stderr)
         deadline = time.monotonic() + 120
         pause = waiting.pauses()
@@ -137,7 +139,7 @@ class PlayServer:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.process.returncode}")
             try:
-                http("GET", self.base + "/api/meta")
+                http("GET", self.base + "/api/games?limit=1")
                 return self
             except (urllib.error.URLError, OSError):
                 time.sleep(next(pause))

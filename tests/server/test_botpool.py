@@ -9,7 +9,7 @@ import os
 import pytest
 
 from cradle.server.botpool import BACKGROUND_NICE, BotPool
-from cradle.server.store.botjobs import BACKGROUND, WAITED
+from cradle.server.limits import BACKGROUND, WAITED
 from tests.helpers.server import GAMES, run_async
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")

@@ -216,7 +216,7 @@ def test_a_worker_thinks_through_the_delay_and_stores_the_move_when_due(db_url: 
     """A `cradle bots` worker claims a person's bot's turn as it comes (the delay ahead, at
     most AHEAD_SECONDS), decides, and stores the move only once the turn is due."""
     from cradle.server.botqueue import WorkerSettings, make_move
-    from cradle.server.store.botjobs import WAITED
+    from cradle.server.limits import WAITED
 
     store = Store(db_url)
     try:

@@ -207,7 +207,7 @@ def test_a_persons_bot_has_its_own_worker_beside_a_clients_tables_of_bots(
     import os
 
     from cradle.server.botpool import BACKGROUND_NICE
-    from cradle.server.store.botjobs import BACKGROUND, WAITED
+    from cradle.server.limits import BACKGROUND, WAITED
 
     a = serve(bot_processes=1, background_bot_processes=1, bot_seats_per_client=100)
     hub = hub_of(a)
@@ -393,7 +393,7 @@ def test_each_lane_of_workers_claims_only_its_own_turns(any_db_url: str) -> None
     """The workers a person waits for claim only the turns a person waits for, the niced
     ones only the others (bots alone, a stand-in's turn), each in the fair order; a claimed
     turn says its lane, and each lane knows when its own next turn is due."""
-    from cradle.server.store.botjobs import BACKGROUND, WAITED
+    from cradle.server.limits import BACKGROUND, WAITED
     from cradle.server.store.plays import StandInChange
 
     storage = Store(any_db_url)

@@ -174,6 +174,31 @@ def test_a_file_of_the_first_servers_gets_the_columns_added_since(tmp_path: Path
         check_games_intact(client, shown)
 
 
+def test_the_revisions_are_read_as_alembic_reads_them(empty_db_url: str) -> None:
+    """The server reads its revisions from the files' names and the database's revision with
+    one query (no Alembic at a start at the head): both as Alembic reads them."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    scripts = ScriptDirectory.from_config(migrations._config())
+    line = [script.revision for script in scripts.walk_revisions()][::-1]
+    assert migrations.revisions() == line and scripts.get_heads() == [migrations.head()]
+    assert all(migrations.known(revision) for revision in line)
+    assert not migrations.known("9999_future") and not migrations.known(line[0][:4])
+    engine = create_engine(empty_db_url)
+    try:
+        for target in (None, line[0], line[-2], "head"):
+            if target is not None:
+                with engine.begin() as connection:
+                    migrations.upgrade(connection, target)
+            with engine.connect() as connection:
+                alembic_reads = MigrationContext.configure(connection).get_current_revision()
+                assert migrations.current(connection) == alembic_reads
+        assert alembic_reads == migrations.head()
+    finally:
+        engine.dispose()
+
+
 def test_the_models_agree_with_the_revisions(any_empty_db_url: str) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext

@@ -20,16 +20,18 @@ network joins with ``model=`` (last, a shipped name or a path: cradle.ai.model):
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cradle.ai.bots import Bot, BotFactory, UnknownBot, make_bot, register_bot
-from cradle.ai.expert_rules import ExpertRulesBot
 from cradle.ai.model import split_model
 from cradle.ai.search.budget import Budget
-from cradle.ai.search.ismcts import IsmctsBot
-from cradle.ai.search.parallel import default_workers
-from cradle.ai.search.params import REMOVED, IsmctsParams
-from cradle.ai.search.pimc import PimcBot
+
+if TYPE_CHECKING:
+    from cradle.ai.search.params import IsmctsParams
+
+# The searches, the rules of thumb and the games' engines under them are imported by the
+# functions that make their bots: the names, the levels and their words cost a process (a
+# server's start, the CLI's) nothing until a bot is made.
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,10 @@ def search_bot(
 ) -> Bot:
     """A ``pimc`` or ``ismcts`` bot with that budget (``workers`` 0: every core), an
     ``ismcts`` one within ``turn_seconds`` a turn and with ``params``."""
+    from cradle.ai.search.ismcts import IsmctsBot
+    from cradle.ai.search.parallel import default_workers
+    from cradle.ai.search.pimc import PimcBot
+
     if kind == "pimc":
         return PimcBot(seed, budget, name=name or kind)
     if kind == "ismcts":
@@ -132,6 +138,8 @@ def level_bot(
     if params is not None and spec.bot != "ismcts":
         raise UnknownBot(f"{level!r} takes no search settings: only the ISMCTS levels do")
     if spec.bot == "expert-rules":
+        from cradle.ai.expert_rules import ExpertRulesBot
+
         # The level and the bot share the name: the registry would hand back this factory.
         return ExpertRulesBot(seed)
     if spec.budget is None:
@@ -207,6 +215,9 @@ def make_bot_spec(spec: str, seed: int | None = None, default: Budget | None = N
             return search_bot(name, seed, default)
         return make_bot(name, seed)
     budget = parse_budget(budget_text) if budget_text else default or SEARCH_DEFAULTS[name]
+    from cradle.ai.search.ismcts import IsmctsBot
+    from cradle.ai.search.pimc import PimcBot
+
     if name == "pimc":
         unknown = set(values) - {"candidates", "rollout"}
         if unknown:
@@ -241,6 +252,8 @@ def _check_model(model: str, spec: str) -> None:
 def _ismcts_params(values: dict[str, float], spec: str, model: str | None = None) -> IsmctsParams:
     """The ISMCTS settings a spec names, each as its field's type (a switch 0 or 1, a whole
     number, a real); a removed one is named with the reason it went."""
+    from cradle.ai.search.params import REMOVED, IsmctsParams
+
     removed = sorted(set(values) & set(REMOVED))
     if removed:
         reasons = "; ".join(f"{key}: {REMOVED[key]}" for key in removed)

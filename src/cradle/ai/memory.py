@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from cradle.ai.knowledge.belief import HandBelief, reads
 from cradle.core.contract import GameState
+
+# The belief (and with it the engine whose hands it reads) is imported by the functions that
+# use it: a server imports this at its start, long before any bot of its decides.
 
 
 class Memory(Protocol):
@@ -29,6 +31,8 @@ class Memory(Protocol):
 
 def new_memory(game: str) -> Memory | None:
     """An empty memory for the bots of ``game`` (None: they remember nothing)."""
+    from cradle.ai.knowledge.belief import HandBelief, reads
+
     return HandBelief() if reads(game) else None
 
 
@@ -47,5 +51,7 @@ def remembered(state: GameState, actions: Sequence[str]) -> Memory | None:
 
 def hand_over(bot: object, memory: Memory | None) -> None:
     """Give ``bot`` (just made) what its game's bots remember, if it keeps such a memory."""
+    from cradle.ai.knowledge.belief import HandBelief
+
     if isinstance(memory, HandBelief) and isinstance(getattr(bot, "belief", None), HandBelief):
         bot.belief = memory  # type: ignore[attr-defined]

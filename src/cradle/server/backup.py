@@ -169,9 +169,10 @@ def restore(backup_file: Path, database: Path, replace: bool = False) -> Copied:
     for stale in (database, Path(f"{database}-wal"), Path(f"{database}-shm")):
         stale.unlink(missing_ok=True)
     database.with_name(f".{database.name}.restored").replace(database)
-    from cradle.server.store import Store
+    if revision != migrations.head():  # an older backup's schema upgraded
+        from cradle.server.store import Store
 
-    Store(f"sqlite:///{database}", upgrade=True).close()  # an older backup's schema upgraded
+        Store(f"sqlite:///{database}", upgrade=True).close()
     return _summary(database)
 
 

@@ -9,7 +9,7 @@
 - In a serving process the pool's workers are taken in turn: a table has at most one decision
   waiting or running, and the waiting ones are served first come, first served (in the order
   the queue handed their turns out).
-- The pool has two lanes of workers (:data:`cradle.server.store.botjobs.Lane`): the turns a
+- The pool has two lanes of workers (:data:`cradle.server.limits.Lane`): the turns a
   person waits for go to workers at the server's priority, which take no other; the turns
   nobody waits for (bots alone, stand-ins) to workers of their own, niced by
   :data:`BACKGROUND_NICE`. So a person's bot never waits behind a decision nobody waits for,
@@ -35,16 +35,16 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from cradle.ai import LEVELS, make_bot
-from cradle.ai.bots import Bot
 from cradle.ai.levels import SEARCH_DEFAULTS, search_bot
-from cradle.ai.memory import Memory, hand_over
 from cradle.ai.search.budget import LEAST_SECONDS, TurnClock
-from cradle.ai.search.ismcts import warm_up
-from cradle.server.limits import FREE_BOTS
-from cradle.server.store.botjobs import BACKGROUND, LANES, WAITED, Lane
+from cradle.server.limits import BACKGROUND, FREE_BOTS, LANES, WAITED, Lane
+
+if TYPE_CHECKING:
+    from cradle.ai.bots import Bot
+    from cradle.ai.memory import Memory
 
 log = logging.getLogger("cradle.server")
 K = TypeVar("K")  # who a worker slot serves
@@ -172,6 +172,8 @@ def decide(
     """One decision (in a worker process, or a thread for the cheap bots); ``memory``: what
     the table's bots remember between turns (cradle.ai.memory), for a bot that keeps it;
     ``until``: when it must end (epoch: the time waiting for a worker counts)."""
+    from cradle.ai.memory import hand_over  # with the search, as the first decision needs
+
     seconds = thinking_seconds(seconds, until, time.time())
     bot = server_bot(name, seed, seconds)
     hand_over(bot, memory)
@@ -196,6 +198,8 @@ def watch_parent(parent: int, gone: Callable[[], None] | None = None) -> None:
 def bot_worker(parent: int) -> None:
     """A bot worker's start: watch the server, and import what the bots' first decision
     would otherwise wait for."""
+    from cradle.ai.search.ismcts import warm_up
+
     watch_parent(parent)
     warm_up()
 

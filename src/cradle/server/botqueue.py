@@ -43,9 +43,10 @@ from cradle.server.botpool import (
     watch_parent,
 )
 from cradle.server.errors import ApiError
+from cradle.server.limits import BACKGROUND, WAITED, Lane
 from cradle.server.referee import BotTurn, Settings, rule_move
 from cradle.server.store import Store
-from cradle.server.store.botjobs import BACKGROUND, WAITED, BotJob, Lane
+from cradle.server.store.botjobs import BotJob
 from cradle.server.store.errors import Conflict, CorruptGame, StorageError
 from cradle.server.store.schema import LIVE
 from cradle.server.table import build_table

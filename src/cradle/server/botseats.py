@@ -30,12 +30,12 @@ from cradle.server.botpool import (
 )
 from cradle.server.errors import ApiError
 from cradle.server.events import Changed
-from cradle.server.limits import Limits
+from cradle.server.limits import LANES, WAITED, Lane, Limits
 from cradle.server.redact import public_action
 from cradle.server.referee import BotTurn, Referee
 from cradle.server.runtime import Runtime
 from cradle.server.store import Store
-from cradle.server.store.botjobs import LANES, WAITED, BotJob, Lane
+from cradle.server.store.botjobs import BotJob
 from cradle.server.table import Table
 from cradle.server.tables import Tables
 

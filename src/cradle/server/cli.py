@@ -8,6 +8,7 @@ CLI works without the ``server`` extra.
 from __future__ import annotations
 
 import errno
+import importlib.util
 import ipaddress
 import json
 import socket
@@ -61,14 +62,11 @@ def _check_port(host: str, port: int) -> None:
 
 
 def _need_server_extra() -> None:
-    try:
-        import fastapi  # noqa: F401
-        import sqlalchemy  # noqa: F401
-        import uvicorn  # noqa: F401
-    except ImportError as exc:
-        raise CliError(
-            f"the play server needs {extra_hint('server')}; {exc.name} is missing"
-        ) from None
+    """CliError naming the extra when the server's packages are not installed (found, not
+    imported: a command imports what it uses, after its own checks)."""
+    for name in ("fastapi", "sqlalchemy", "uvicorn"):
+        if importlib.util.find_spec(name) is None:
+            raise CliError(f"the play server needs {extra_hint('server')}; {name} is missing")
 
 
 def serve(
@@ -228,11 +226,8 @@ def serve(
     ] = "warning",
 ) -> None:
     """Start the play server: lobby, live games, bots and the web client."""
-    _need_server_extra()
-    from cradle.server.app import AppOptions, run_server
-    from cradle.server.mail import MailSettings
-    from cradle.server.store.database import Database, database_url, shown_url
-
+    # Every check that needs no server code comes first: a mistyped flag is refused at once,
+    # without the server's imports (a second of a small machine's CPU).
     if db is not None and database is not None:
         raise CliError("give --db or --database, not both")
     if bot_delay < 0:
@@ -286,6 +281,9 @@ def serve(
     if smtp_url is not None:
         if mail_from is None:
             raise CliError("--smtp-url needs --mail-from, the notices' sender address")
+        _need_server_extra()
+        from cradle.server.mail import MailSettings
+
         shown_host = "localhost" if host in ("0.0.0.0", "::") else host
         try:
             mail = MailSettings(
@@ -301,19 +299,23 @@ def serve(
     elif mail_from is not None or smtp_user is not None or smtp_starttls:
         raise CliError("--mail-from, --smtp-user and --smtp-starttls need --smtp-url")
     _check_port(host, port)
+    sqlite = not database or database.startswith("sqlite")  # as database_url reads them
+    if sqlite and workers > 1:
+        raise CliError("--workers needs PostgreSQL (--database): SQLite serves one process")
+    if sqlite and not bots:
+        raise CliError(
+            "--no-bots needs PostgreSQL (--database): with SQLite, this server's own bot "
+            "workers are the only ones"
+        )
+    _need_server_extra()
+    from cradle.server.store.database import Database, database_url, shown_url
+
     url = database_url(db if db is not None else default_db(), database)
     try:  # fail here, with one line, rather than inside the server's start-up
         opened = Database(url, upgrade=upgrade)  # workers then find the schema up to date
     except Exception as exc:
         raise CliError(f"cannot open the database: {str(exc).splitlines()[0]}") from None
     try:
-        if opened.is_sqlite and workers > 1:
-            raise CliError("--workers needs PostgreSQL (--database): SQLite serves one process")
-        if opened.is_sqlite and not bots:
-            raise CliError(
-                "--no-bots needs PostgreSQL (--database): with SQLite, this server's own bot "
-                "workers are the only ones"
-            )
         try:
             opened.claim()
         except Exception as exc:
@@ -332,6 +334,8 @@ def serve(
         )
     if mail is not None:
         print(f"turn notices by e-mail through {mail.host}:{mail.port}", flush=True)
+    from cradle.server.app import AppOptions, run_server
+
     options = AppOptions(
         bot_delay=bot_delay,
         limits=limits,
@@ -393,6 +397,11 @@ def db_upgrade(db: DbFile = None, database: DatabaseUrl = None) -> None:
 def _sqlite_file(db: Path | None, database: str | None, what: str) -> Path:
     """The SQLite file of --db or --database; CliError with pg_dump's advice for PostgreSQL."""
     from cradle.server.backup import pg_dump_advice
+
+    if database is None or database.startswith("sqlite:///"):  # no storage imported for a file
+        if db is not None and database is not None:
+            raise CliError("give --db or --database, not both")
+        return Path(database.removeprefix("sqlite:///")) if database else db or default_db()
     from cradle.server.store.database import shown_url
 
     url = _url_of(db, database)
@@ -491,10 +500,6 @@ def bots(
 ) -> None:
     """Bot workers for servers on a PostgreSQL database: they take the bots' turns from the
     database's queue, fairly across clients, and make their moves (on any machine)."""
-    _need_server_extra()
-    from cradle.server.botqueue import WorkerSettings, run_workers
-    from cradle.server.store.database import Database, database_url, shown_url
-
     if not 1 <= workers <= 256:
         raise CliError("--workers must be between 1 and 256")
     background = workers if background_workers is None else background_workers
@@ -506,23 +511,25 @@ def bots(
         raise CliError("--bot-delay cannot be negative")
     if not bot_seconds > 0:
         raise CliError("--bot-seconds must be more than 0")
+    if database.startswith("sqlite"):
+        raise CliError(
+            "cradle bots needs PostgreSQL: a SQLite file's bots are made by its one server"
+        )
+    _need_server_extra()
+    from cradle.server.store.database import Database, database_url, shown_url
+
     url = database_url(None, database)
     try:
-        opened = Database(url)
+        Database(url).close()
     except Exception as exc:
         raise CliError(f"cannot open the database: {str(exc).splitlines()[0]}") from None
-    try:
-        if opened.is_sqlite:
-            raise CliError(
-                "cradle bots needs PostgreSQL: a SQLite file's bots are made by its one server"
-            )
-    finally:
-        opened.close()
     print(
         f"cradle bots: {workers} workers (a person waits) and {background} niced ones (nobody "
         f"waits) on {shown_url(url)}",
         flush=True,
     )
+    from cradle.server.botqueue import WorkerSettings, run_workers
+
     settings = WorkerSettings(url, bot_delay, bot_seconds, analyse, verbose, background_nice)
     run_workers(settings, workers, background)
 

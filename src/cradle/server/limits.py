@@ -8,10 +8,17 @@ import os
 import time
 from collections import OrderedDict
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import Any, Literal
 
 # Bots that cost nothing: they decide at once, in a thread, and count against no bot-seat cap.
 FREE_BOTS = frozenset({"random"})
+
+# The two kinds of bots' turns (cradle.server.store.botjobs), each with workers of its own
+# (cradle.server.botpool): here, so that a bot worker imports no storage.
+Lane = Literal["waited", "background"]
+WAITED: Lane = "waited"  # a person waits for the bot: workers at the server's priority
+BACKGROUND: Lane = "background"  # nobody waits: niced workers of their own
+LANES: tuple[Lane, ...] = (WAITED, BACKGROUND)
 
 
 def default_max_sockets() -> int:

@@ -109,22 +109,29 @@ def cells_of(mask: int) -> list[int]:
 
 class CellTable(Generic[T]):
     """One item per cell (an action string or id), grouped by byte of the bitboard, so that a
-    mask becomes its items, in cell order, in a few steps."""
+    mask becomes its items, in cell order, in a few steps. The groups are made at the first
+    use: a process that imports the engine and never lists its actions (a server on the
+    native engine) does not make them."""
 
     __slots__ = ("_chunks", "items")
 
     def __init__(self, items: Sequence[T]) -> None:
         self.items = tuple(items)
+        self._chunks: tuple[tuple[tuple[T, ...], ...], ...] = ()
+
+    def _grouped(self) -> tuple[tuple[tuple[T, ...], ...], ...]:
         self._chunks = tuple(
             tuple(tuple(self.items[c] for c in cells) for cells in chunk) for chunk in _BYTE_CELLS
         )
+        return self._chunks
 
     def extend(self, mask: int, out: list[T]) -> None:
+        chunks = self._chunks or self._grouped()
         chunk = 0
         while mask:
             byte = mask & 0xFF
             if byte:
-                out += self._chunks[chunk][byte]
+                out += chunks[chunk][byte]
             mask >>= 8
             chunk += 1
 

@@ -9,18 +9,22 @@ cradle server ever made upgrades from nothing. ``cradle db upgrade`` runs :func:
 the server runs it at start (see :class:`cradle.server.store.database.Database`). A revision
 says only ``revision, down_revision`` and ``upgrade``: databases only move forward (a
 downgrade is a backup restored), so none has a ``downgrade``.
+
+Alembic itself (with Mako and Pygments, a fifth of a server's imports) is imported only to
+upgrade, SQLAlchemy only by what needs it: a server whose database is at the head reads the
+revision with one query, and the head from the files' names (each revision is named as its
+file, numbered in order; the tests check that against Alembic's own reading of the files).
 """
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import sqlalchemy as sa
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy.engine import Connection
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+    from alembic.config import Config
+    from sqlalchemy.engine import Connection
 
 HERE = Path(__file__).resolve().parent
 VERSION_TABLE = "alembic_version"
@@ -29,6 +33,8 @@ VERSION_TABLE = "alembic_version"
 def of_game(key: bool = True) -> sa.Column[str]:
     """The column of the game a row belongs to (its rows go with it): part of the row's key
     (``key``), else a column of its own that every row fills."""
+    import sqlalchemy as sa
+
     games = sa.ForeignKey("games.id", ondelete="CASCADE")
     if key:
         return sa.Column("game_id", sa.String(40), games, primary_key=True)
@@ -38,6 +44,8 @@ def of_game(key: bool = True) -> sa.Column[str]:
 def of_account(key: bool = False) -> sa.Column[str]:
     """The column of the account a row belongs to (its rows go with it): a column of its own
     that every row fills, else (``key``) part of the row's key."""
+    import sqlalchemy as sa
+
     accounts = sa.ForeignKey("accounts.id", ondelete="CASCADE")
     if key:
         return sa.Column("account_id", sa.String(16), accounts, primary_key=True)
@@ -45,37 +53,43 @@ def of_account(key: bool = False) -> sa.Column[str]:
 
 
 def _config(connection: Connection | None = None) -> Config:
-    config = Config()
-    config.set_main_option("script_location", str(HERE))
-    config.attributes["connection"] = connection
-    return config
+    """Alembic's configuration of these revisions (on ``connection``: what ``env.py`` runs
+    them on)."""
+    from alembic.config import Config
+
+    found = Config()
+    found.set_main_option("script_location", str(HERE))
+    found.attributes["connection"] = connection
+    return found
 
 
-@functools.cache
-def _scripts() -> ScriptDirectory:
-    return ScriptDirectory.from_config(_config())
+def revisions() -> list[str]:
+    """This server's revisions, oldest first: the files of ``versions/``, each named as its
+    revision and numbered in order (so they form one line)."""
+    return sorted(path.stem for path in (HERE / "versions").glob("[0-9]*.py"))
 
 
 def head() -> str:
-    """The revision this server's code needs (one head: revisions form a line)."""
-    found = _scripts().get_heads()
-    if len(found) != 1:
-        raise RuntimeError(f"the migrations have {len(found)} heads, not one: {found}")
-    return found[0]
+    """The revision this server's code needs."""
+    return revisions()[-1]
 
 
 def known(revision: str) -> bool:
     """Whether ``revision`` is one of this server's (a newer server's is not)."""
-    try:
-        return _scripts().get_revision(revision) is not None
-    except Exception:
-        return False
+    return revision in revisions()
 
 
 def current(connection: Connection) -> str | None:
     """The revision the database is at; None for an empty database or one made before
     Alembic (they upgrade from the start: the baseline takes what is there)."""
-    return MigrationContext.configure(connection).get_current_revision()
+    import sqlalchemy as sa
+
+    if not sa.inspect(connection).has_table(VERSION_TABLE):
+        return None
+    found = connection.execute(sa.text(f"SELECT version_num FROM {VERSION_TABLE}")).all()
+    if len(found) > 1:
+        raise RuntimeError(f"{VERSION_TABLE} names {len(found)} revisions, not one")
+    return str(found[0][0]) if found else None
 
 
 def upgrade(connection: Connection, target: str = "head") -> None:

@@ -4,6 +4,8 @@ buckets and hub), reading a request's body and bearer token, and the checks on o
 from __future__ import annotations
 
 import asyncio
+import copy
+import functools
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -281,13 +283,20 @@ def body_route(
 def body_schema(model: type[BaseModel], required: bool = True) -> dict[str, object]:
     """An ``openapi_extra`` that publishes ``model`` as the route's JSON body: the routes read
     bodies themselves (through read_json's limits), so FastAPI would not know them."""
-    schema = model.model_json_schema()
+    schema = copy.deepcopy(_json_schema(model))
     return {
         "requestBody": {
             "required": required,
             "content": {"application/json": {"schema": schema}},
         }
     }
+
+
+@functools.cache
+def _json_schema(model: type[BaseModel]) -> dict[str, object]:
+    """``model``'s JSON schema, made once a process (each app built, in the tests hundreds,
+    would make it again)."""
+    return model.model_json_schema()
 
 
 def bearer(request_headers: Mapping[str, str]) -> str | None:

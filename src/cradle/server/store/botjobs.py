@@ -5,17 +5,17 @@ that write's transaction) and removed by the one that makes its move; workers on
 claim the next one, fairly across clients by their recent use of the bots
 (:meth:`BotJobStore.claim`), under a lease that lapses if they die.
 
-The turns are of two kinds (:data:`Lane`), each claimed by workers of its own: those a person
-waits for (:data:`WAITED`: at a table where a person holds a seat and no stand-in plays) and
-the others (:data:`BACKGROUND`: bots playing bots alone, a stand-in for someone away). So no
-decision nobody waits for ever stands between a person and its bot's worker.
+The turns are of two kinds (:data:`cradle.server.limits.Lane`), each claimed by workers of its
+own: those a person waits for (``WAITED``: at a table where a person holds a seat and no
+stand-in plays) and the others (``BACKGROUND``: bots playing bots alone, a stand-in for someone
+away). So no decision nobody waits for ever stands between a person and its bot's worker.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal, TypedDict, cast
+from typing import TypedDict, cast
 
 from sqlalchemy import (
     Float,
@@ -35,6 +35,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.sql.selectable import CTE
 
+from cradle.server.limits import BACKGROUND, WAITED, Lane
 from cradle.server.store.database import Database
 from cradle.server.store.reader import stored_number
 from cradle.server.store.schema import (
@@ -57,11 +58,6 @@ DAMAGED_SKIPPED = 8  # damaged turns one claim forgets at most before it gives u
 # to this): the longest decision the server gives by default (Limits.bot_seconds). A longer
 # delay (tests that keep the bots still) leaves the turn alone until then.
 AHEAD_SECONDS = 2.0
-
-Lane = Literal["waited", "background"]
-WAITED: Lane = "waited"  # a person waits for the bot: workers at the server's priority
-BACKGROUND: Lane = "background"  # nobody waits: niced workers of their own
-LANES: tuple[Lane, ...] = (WAITED, BACKGROUND)
 
 
 @dataclass(frozen=True)
