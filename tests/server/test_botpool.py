@@ -295,7 +295,11 @@ def test_a_bot_thinks_through_the_delay_and_its_move_is_shown_when_due(db_url: s
     from tests.helpers.server import create
 
     delay = 4.0
-    limits = Limits(bot_processes=1, prestart_bots=True, analyse_finished=False)
+    # The tables the deal lets the person begin stay open: however many it takes, the bot
+    # seats they hold must not reach the client's share.
+    limits = Limits(
+        bot_processes=1, prestart_bots=True, analyse_finished=False, bot_seats_per_client=100
+    )
     with TestClient(create_app(db_url, bot_delay=delay, limits=limits)) as client:
         hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
         ready = hub.bots.lanes[WAITED].executor().submit(os.getpid)
