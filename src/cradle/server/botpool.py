@@ -151,6 +151,14 @@ def deadline(due: float, seconds: float) -> float:
     return due + seconds - SHOWING_SECONDS
 
 
+def turn_deadline(lane: Lane, due: float, seconds: float) -> float | None:
+    """The :func:`deadline` of a decision on a turn of ``lane`` due at ``due``: a person waits
+    for a turn of :data:`WAITED`, shown by its deadline. Nobody waits for the others: a late
+    one keeps its whole budget (cut, a crowd of bots alone would play their floor, and the
+    server would store their moves as fast as it could)."""
+    return deadline(due, seconds) if lane == WAITED else None
+
+
 def thinking_seconds(seconds: float, until: float | None, now: float) -> float:
     """What a decision of ``seconds`` thinks when it starts at ``now`` (epoch) and must end by
     ``until``: its own budget while it fits, else what is left (at least

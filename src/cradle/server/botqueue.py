@@ -38,8 +38,8 @@ from cradle.server.botpool import (
     RENEW_SECONDS,
     RETRY_SECONDS,
     bot_decision,
-    deadline,
     decide,
+    turn_deadline,
     watch_parent,
 )
 from cradle.server.errors import ApiError
@@ -126,7 +126,7 @@ def make_move(store: Store, job: BotJob, owner: str, settings: WorkerSettings) -
     memory = remembered(record.start(), record.actions)
     seat = decision.seat
     began = time.perf_counter()
-    until = deadline(job.ready, decision.seconds) if job.lane == WAITED else None  # as botseats
+    until = turn_deadline(job.lane, job.ready, decision.seconds)
     action = decide(
         state.clone(), seat, decision.name, decision.seed, decision.seconds, memory, until
     )

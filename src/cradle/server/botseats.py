@@ -26,11 +26,11 @@ from cradle.server.botpool import (
     RETRY_SECONDS,
     BotPool,
     bot_decision,
-    deadline,
+    turn_deadline,
 )
 from cradle.server.errors import ApiError
 from cradle.server.events import Changed
-from cradle.server.limits import LANES, WAITED, Lane, Limits
+from cradle.server.limits import LANES, Lane, Limits
 from cradle.server.redact import public_action
 from cradle.server.referee import BotTurn, Referee
 from cradle.server.runtime import Runtime
@@ -81,7 +81,7 @@ class TurnTimes:
     ready: float  # due: its move is shown no earlier
     claimed: float  # a worker of this process took the turn
     sent: float  # the table loaded and the bots' memory brought up: sent to a worker process
-    until: float | None  # when its decision had to end (botpool.deadline; a person waits)
+    until: float | None  # when its decision had to end (botpool.turn_deadline; a person waits)
     seconds: float  # its budget (the table's and the turn clock's)
     decided: float  # its answer back
     stored: float  # ruled on, written, applied: pushed from here
@@ -233,10 +233,7 @@ class BotSeats:
             memory = await self.memory(table)
             sent = time.time()
             began = time.perf_counter()
-            # A person waits: the move is shown by the turn's deadline. Nobody waits for the
-            # others: a late one keeps its whole budget (cut, the crowd's bots would play
-            # their floor, and the server store their moves as fast as it can).
-            until = deadline(job.ready, decision.seconds) if job.lane == WAITED else None
+            until = turn_deadline(job.lane, job.ready, decision.seconds)
             action = await self.bots.decide(
                 table.id, state.clone(), seat, name, seed, decision.seconds, memory, job.lane, until
             )
