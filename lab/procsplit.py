@@ -11,12 +11,11 @@ split in lab/notebook/test-cpu.md."""
 from __future__ import annotations
 
 import collections
-import os
 import subprocess
 import sys
 import time
 
-TICK = os.sysconf("SC_CLK_TCK")
+from lab.proc import below, every_process
 
 
 def kind(command: str) -> str:
@@ -41,43 +40,28 @@ def kind(command: str) -> str:
     return "other"
 
 
-def processes() -> dict[int, tuple[int, int, str]]:
-    """Every process: its parent, its own CPU ticks, its command line."""
-    found: dict[int, tuple[int, int, str]] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-            with open(f"/proc/{name}/cmdline") as cmdline:
-                command = cmdline.read().replace("\0", " ").strip()
-        except OSError:
-            continue
-        found[int(name)] = (int(fields[1]), int(fields[11]) + int(fields[12]), command)
-    return found
+def command_line(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline") as cmdline:
+            return cmdline.read().replace("\0", " ").strip()
+    except OSError:
+        return ""
 
 
 def split(command: list[str]) -> dict[str, float]:
     """Run ``command``; its processes' CPU-seconds by kind."""
     child = subprocess.Popen(command)
-    seen: dict[int, tuple[int, str]] = {}
+    seen: dict[int, tuple[float, str]] = {}
     while child.poll() is None:
-        table = processes()
-        below: dict[int, list[int]] = collections.defaultdict(list)
-        for pid, (parent, _ticks, _command) in table.items():
-            below[parent].append(pid)
-        stack = [child.pid]
-        while stack:
-            pid = stack.pop()
+        table = every_process()
+        for pid in (child.pid, *below(table, child.pid)):
             if pid in table:
-                _parent, ticks, line = table[pid]
-                seen[pid] = (ticks, line or seen.get(pid, (0, ""))[1])
-            stack.extend(below[pid])
+                line = command_line(pid) or seen.get(pid, (0.0, ""))[1]
+                seen[pid] = (table[pid].own, line)
         time.sleep(0.25)
     sums: dict[str, float] = collections.defaultdict(float)
-    for ticks, line in seen.values():
-        sums[kind(line)] += ticks / TICK
+    for seconds, line in seen.values():
+        sums[kind(line)] += seconds
     return dict(sums)
 
 

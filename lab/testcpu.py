@@ -25,31 +25,16 @@ from typing import Any
 
 import pytest
 
+from lab.proc import below, every_process
+
 LOG = os.environ.get("CPU_LOG", "test-cpu.jsonl")
-TICK = os.sysconf("SC_CLK_TCK")
 PR_SET_CHILD_SUBREAPER = 36
 
 
 def _below(root: int) -> float:
     """CPU-seconds of the live processes below ``root`` (each with its reaped children's)."""
-    table: dict[int, tuple[int, int]] = {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat") as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            table[int(name)] = (int(fields[1]), sum(int(x) for x in fields[11:15]))
-    children: dict[int, list[int]] = collections.defaultdict(list)
-    for pid, (parent, _ticks) in table.items():
-        children[parent].append(pid)
-    ticks, stack = 0, list(children[root])
-    while stack:
-        pid = stack.pop()
-        ticks += table[pid][1]
-        stack.extend(children[pid])
-    return ticks / TICK
+    table = every_process()
+    return sum(table[pid].own + table[pid].reaped for pid in below(table, root))
 
 
 def tree_cpu() -> float:

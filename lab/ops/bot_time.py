@@ -57,7 +57,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from lab.ops.move_cost import TICK, free_port, wait_up
+from lab.ops.move_cost import free_port, wait_up
+from lab.proc import every_process, read_stat
 
 BOT_DELAY = 0.6
 HARD_DECISION = 1.0  # hard's most per decision (docs/ai.md)
@@ -88,23 +89,19 @@ def address(number: int) -> str:
 
 
 def cpu(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+    stat = read_stat(pid)
+    if stat is None:
+        raise ProcessLookupError(pid)
+    return stat.own
 
 
 def children(pid: int) -> dict[int, tuple[int, float]]:
     """The processes whose parent is ``pid``: their niceness and CPU seconds."""
-    found: dict[int, tuple[int, float]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found[int(entry.name)] = (int(fields[16]), (int(fields[11]) + int(fields[12])) / TICK)
-    return found
+    return {
+        child: (stat.nice, stat.own)
+        for child, stat in every_process().items()
+        if stat.parent == pid
+    }
 
 
 def crowd(port: int, source: str, kind: str, tables: int, stop: threading.Event,

@@ -26,23 +26,15 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from cradle.server.limits import UNLIMITED_CLIENTS
+from lab.proc import read_stat
 
 # The tests' throwaway PostgreSQL cluster and free ports (imported by name: not type-checked).
 _helpers: Any = importlib.import_module("tests.helpers.server")
 PostgresCluster, free_port = _helpers.PostgresCluster, _helpers.free_port
 
-TICK = os.sysconf("SC_CLK_TCK")
-
 
 def cpu_of(pids: list[int]) -> float:
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / TICK
-    return total
+    return sum(stat.own for pid in pids if (stat := read_stat(pid)) is not None)
 
 
 def postgres_pids() -> list[int]:
