@@ -21,7 +21,7 @@ pytest.importorskip("fastapi", reason="the play server needs the 'server' extra"
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright (server extra)")
 
 from tests.helpers.e2e import LAPTOP, Laptop, PageErrors  # noqa: E402
-from tests.helpers.mail import Inbox, mailing_play_server, smtp_server  # noqa: E402
+from tests.helpers.mail import Inbox, smtp_server  # noqa: E402
 from tests.helpers.server import WALKING, PlayServer, play_server  # noqa: E402
 
 CHROMIUM = os.environ.get("CRADLE_CHROMIUM", "/usr/bin/chromium-headless-shell")
@@ -41,14 +41,18 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 # Hints and analyses think briefly (the tests check what they show, not how well they play),
 # and a client may make tables as fast as lesson walks do (WALKING). The server is shared by
 # every module of a pytest worker that has no server of its own (each test makes its own tables
-# and accounts): all its clients come from one address, so the other limits per client that
-# would add up over the modules (bot seats, sign-ups, sockets) are lifted too; no test of those
-# modules asks for a refusal by them.
+# and accounts, with names and addresses of their own): all its clients come from one address,
+# so the other limits per client that would add up over the modules (bot seats, sign-ups,
+# sockets, chat lines and reports) are lifted too; no test of those modules asks for a refusal
+# by them (tests/server checks each limit). It mails (address checks, password resets, turn
+# notices) through the worker's ``inbox``.
 SHARED_SETTINGS = (
     *WALKING,
+    "mail_from=cradle@example.org",
     "password_kib=64",
     "create_burst=1000",
     "bot_seats_per_client=1000",
+    "chat_burst=1000",
     "hints_burst=1000",
     "signins_per_minute=1000",
     "signins_burst=1000",
@@ -57,10 +61,18 @@ SHARED_SETTINGS = (
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
+def inbox() -> Iterator[Inbox]:
+    """A real SMTP server (aiosmtpd) for the worker's ``server`` (a module may have its own,
+    under the same name): a test reads the mails to its own addresses."""
+    with smtp_server() as found:
+        yield found
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[PlayServer]:
     """The worker's play server (a module may have its own, under the same name)."""
     db = tmp_path_factory.mktemp("e2e") / "games.sqlite3"
-    with play_server(db, *SHARED_SETTINGS) as play:
+    with play_server(db, f"smtp_url={inbox.url}", *SHARED_SETTINGS) as play:
         yield play
 
 
@@ -72,20 +84,6 @@ def laptop(browser: Any) -> Iterator[Laptop]:
     page = context.new_page()
     yield page, PageErrors(page)
     context.close()
-
-
-@pytest.fixture(scope="module")
-def inbox() -> Iterator[Inbox]:
-    """A real SMTP server (aiosmtpd) for the module's mailing server."""
-    with smtp_server() as found:
-        yield found
-
-
-@pytest.fixture(scope="module")
-def mailing_server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[PlayServer]:
-    """The module's own server, which mails through the module's ``inbox``."""
-    with mailing_play_server(tmp_path_factory, inbox) as play:
-        yield play
 
 
 class ReducedMotion:

@@ -8,26 +8,18 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.helpers.e2e import PHONE, Person, wait_until
-from tests.helpers.server import GAMES, PlayServer, play_server
+from tests.helpers.server import GAMES, PlayServer
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
 LAPTOP = {"width": 1366, "height": 768}
 PASSWORD = "a long enough secret"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
-    db = tmp_path_factory.mktemp("e2e-clocks") / "games.sqlite3"
-    with play_server(db, "password_kib=64") as play:
-        yield play
 
 
 class Player(Person):

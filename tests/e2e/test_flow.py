@@ -27,7 +27,7 @@ import pytest
 
 from cradle.core.record import GameRecord
 from tests.helpers.e2e import PHONE, PageErrors, ask_turn_mails, decide, turn, wait_until
-from tests.helpers.mail import Inbox, mailed_link
+from tests.helpers.mail import Inbox, mailed_link, smtp_server
 from tests.helpers.server import GAMES, CradleServe, http_from, postgres_bin, postgres_server
 
 pytestmark = [
@@ -38,6 +38,13 @@ pytestmark = [
 LAPTOP = {"width": 1366, "height": 768}  # the issue's laptop
 PASSWORD = "a long enough secret"
 HOSTILE = "<script>alert('flow')</script><img src=x onerror=\"alert('flow')\"> gg"
+
+
+@pytest.fixture(scope="module")
+def inbox() -> Iterator[Inbox]:
+    """The module's own SMTP server: its tests count every mail it received."""
+    with smtp_server() as found:
+        yield found
 
 
 @pytest.fixture(scope="module")

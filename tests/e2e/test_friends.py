@@ -42,11 +42,11 @@ class Friend(Person):
 
 
 def test_sign_up_verify_forget_and_reset_the_password(
-    mailing_server: PlayServer, inbox: Inbox, browser: Any, artifacts: Path
+    server: PlayServer, inbox: Inbox, browser: Any, artifacts: Path
 ) -> None:
     tag = secrets.token_hex(2)
     name, address = f"Ada {tag}", f"ada{tag}@example.org"
-    laptop = Friend(browser, mailing_server, LAPTOP, "laptop")
+    laptop = Friend(browser, server, LAPTOP, "laptop")
     laptop.sign_up(name, PASSWORD, address)
     # The account page says the address waits for its check.
     laptop.page.wait_for_selector("#address-check .warn")
@@ -63,7 +63,7 @@ def test_sign_up_verify_forget_and_reset_the_password(
     laptop.page.wait_for_selector("#address-check .ok")
 
     # A phone signed in to the same account, on its inbox.
-    phone = Friend(browser, mailing_server, PHONE, "phone")
+    phone = Friend(browser, server, PHONE, "phone")
     phone.sign_in(name, PASSWORD)
     phone.page.wait_for_selector(f"#account-link:text-is('{name}')")
     phone.goto("#/inbox")
@@ -115,13 +115,13 @@ def test_sign_up_verify_forget_and_reset_the_password(
 
 
 def test_friends_invite_each_other_and_a_blocked_person_cannot(
-    mailing_server: PlayServer, browser: Any, artifacts: Path
+    server: PlayServer, browser: Any, artifacts: Path
 ) -> None:
     tag = secrets.token_hex(2)
     ann_name, bob_name, cat_name = f"Ann {tag}", f"Bob {tag}", f"Cat {tag}"
-    ann = Friend(browser, mailing_server, LAPTOP, "laptop")
-    bob = Friend(browser, mailing_server, PHONE, "phone")
-    cat = Friend(browser, mailing_server, LAPTOP, "laptop-cat")
+    ann = Friend(browser, server, LAPTOP, "laptop")
+    bob = Friend(browser, server, PHONE, "phone")
+    cat = Friend(browser, server, LAPTOP, "laptop-cat")
     ann.sign_up(ann_name, PASSWORD)
     bob.sign_up(bob_name, PASSWORD)
     cat.sign_up(cat_name, PASSWORD)

@@ -16,15 +16,14 @@ import json
 import re
 import secrets
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.helpers.e2e import PHONE, PageErrors, ask_turn_mails, make, step_name, turn, wait_until
-from tests.helpers.mail import Inbox, mailed_link, mailing_play_server
-from tests.helpers.server import GAMES, WALKING, PlayServer
+from tests.helpers.mail import Inbox, mailed_link
+from tests.helpers.server import GAMES, PlayServer
 
 babel = pytest.importorskip(
     "babel", reason="the mails' check reads the Python catalogues (dev extra)"
@@ -38,14 +37,6 @@ LOCALES = Path(__file__).resolve().parents[2] / "src/cradle/locale"
 PY_FALLBACKS = {"pt_PT": "pt_BR"}
 SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": PHONE}
 PLACEHOLDER = re.compile(r"\{\w+\}")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, inbox: Inbox) -> Iterator[PlayServer]:
-    """The module's own server (the lesson walks make a table per step), which mails turn
-    notices to `inbox`."""
-    with mailing_play_server(tmp_path_factory, inbox, *WALKING) as play:
-        yield play
 
 
 def messages(tag: str) -> dict[str, Any]:

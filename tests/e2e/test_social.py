@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,21 +21,9 @@ from tests.helpers.e2e import (
     sign_up,
     wait_until,
 )
-from tests.helpers.server import GAMES, PlayServer, play_server
+from tests.helpers.server import GAMES, PlayServer
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
-    """The browser tests' server with a larger chat burst: every page here is one address
-    (127.0.0.1), so the module's lines and reports share one client's bucket, which the
-    default (8 at once) empties when the tests run one after another (tests/server/test_chat.py
-    checks the limit itself)."""
-    db = tmp_path_factory.mktemp("social") / "games.sqlite3"
-    settings = ("hint_seconds=0.1", "analysis_seconds=0.02", "password_kib=64", "chat_burst=100")
-    with play_server(db, *settings) as play:
-        yield play
 
 
 LAPTOP = {"width": 1366, "height": 768}  # the issue's laptop (PHONE: 390x844)
@@ -181,6 +168,7 @@ def test_a_rated_game_moves_the_leaderboard_and_the_profile(
         page.wait_for_selector("#end-screen #rating-note li")
         assert page.locator("#rating-note li").count() == 2
     pages[1].screenshot(path=str(artifacts / "rated-end-phone.png"))
+    # (The only rated Gheos game of two on the worker's server: the others are not rated.)
     board = server.get("/api/ratings?game=gheos&players=2")["ratings"]
     assert {row["name"] for row in board} == set(names)
     top = board[0]["name"]

@@ -21,7 +21,7 @@ with warnings.catch_warnings():
 
 from tests.helpers import waiting
 from tests.helpers.e2e import wait_until
-from tests.helpers.server import PlayServer, free_port, play_server
+from tests.helpers.server import free_port
 
 if TYPE_CHECKING:
     from cradle.server.mail import MailSettings
@@ -189,14 +189,3 @@ def mailed_link(inbox: Inbox, to: str, screen: str, count: int) -> str:
     found = re.search(rf"(http://\S+/#/{screen}/\S+)", mails()[count - 1].get_content())
     assert found is not None, mails()[count - 1].get_content()
     return found.group(1)
-
-
-@contextmanager
-def mailing_play_server(
-    tmp_path_factory: Any, inbox: Inbox, *settings: str
-) -> Iterator[PlayServer]:
-    """A play server of its own that mails through ``inbox``, with ``settings`` besides."""
-    db = tmp_path_factory.mktemp("e2e-mail") / "games.sqlite3"
-    mail = (f"smtp_url={inbox.url}", "mail_from=cradle@example.org", "password_kib=64")
-    with play_server(db, *mail, *settings) as play:
-        yield play
