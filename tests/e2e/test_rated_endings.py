@@ -42,11 +42,20 @@ def rated_table(server: PlayServer, contexts: list[Any], csrf: list[str]) -> tup
 
 
 def open_table(context: Any, server: PlayServer, game_id: str, token: str) -> Any:
+    """A new page of ``context`` at the table."""
     page = context.new_page()
     page.errors = PageErrors(page)
-    page.goto(f"{server.base}/#/play/{game_id}/{token}")
-    page.wait_for_selector("#board svg")
+    show_table(page, server, game_id, token)
     return page
+
+
+def show_table(page: Any, server: PlayServer, game_id: str, token: str) -> None:
+    """The page goes to the table (a page already open on the server goes there by its
+    address's hash, as a link in it does, without loading the client again)."""
+    page.goto(f"{server.base}/#/play/{game_id}/{token}")
+    # The client takes the token out of the address once it left the last screen.
+    page.wait_for_function("(id) => location.hash === `#/play/${id}`", arg=game_id)
+    page.wait_for_selector("#board svg")
 
 
 def in_view(page: Any, selector: str) -> None:
@@ -60,8 +69,11 @@ def in_view(page: Any, selector: str) -> None:
     assert box["y"] + box["height"] <= size["height"] + 1, selector
 
 
-def end_screens(pages: list[Any], names: tuple[str, str], ending: str, artifacts: Path) -> None:
-    """Both screens show the end, how it ended, and both players' new ratings."""
+def end_screens(
+    pages: list[Any], names: tuple[str, str], ending: str, artifacts: Path, close: bool = True
+) -> None:
+    """Both screens show the end, how it ended, and both players' new ratings (then the pages
+    are closed, unless ``close`` is false)."""
     for page, shown in zip(pages, ("laptop", "phone"), strict=True):
         page.wait_for_selector("#end-screen #rating-note li")
         players = page.locator("#rating-note li")
@@ -72,7 +84,8 @@ def end_screens(pages: list[Any], names: tuple[str, str], ending: str, artifacts
         in_view(page, "#end-screen #rating-note")
         page.screenshot(path=str(artifacts / f"rated-{ending}-{shown}.png"))
         assert page.errors.errors == []
-        page.close()
+        if close:
+            page.close()
 
 
 def test_rated_games_ended_early_move_the_ratings_on_a_laptop_and_a_phone(
@@ -116,18 +129,18 @@ def test_rated_games_ended_early_move_the_ratings_on_a_laptop_and_a_phone(
         waiting = pages[1 - deciding["timeout"]]
         waiting.click("#timeout-end")
         waiting.click("#confirm-end [data-action=end]")
-        end_screens(pages, names, "timeout", artifacts)
-        # Nobody moved for three deadlines: the server's sweep ends the game by itself.
+        end_screens(pages, names, "timeout", artifacts, close=False)
+        # Nobody moved for three deadlines: the server's sweep ends the game by itself. The
+        # same two pages go there.
         game_id, tokens = tables["abandoned"]
         wait_until(lambda: server.get(f"/api/games/{game_id}")["table"]["status"] == "over", 120)
-        pages = [open_table(c, server, game_id, t) for c, t in zip(contexts, tokens, strict=True)]
-        end_screens(pages, names, "abandoned", artifacts)
+        for page, token in zip(pages, tokens, strict=True):
+            show_table(page, server, game_id, token)
+        end_screens(pages, names, "abandoned", artifacts, close=False)
         # Each ending counted once: three games each, the leaderboard as the API says.
         board = server.get("/api/ratings?game=gheos&players=2")["ratings"]
         assert {row["name"]: row["games"] for row in board} == dict.fromkeys(names, 3)
-        for context, shown in zip(contexts, ("laptop", "phone"), strict=True):
-            page = context.new_page()
-            page.errors = PageErrors(page)
+        for page, shown in zip(pages, ("laptop", "phone"), strict=True):
             page.goto(f"{server.base}/#/ratings/gheos/2")
             page.wait_for_selector(".leaderboard tbody tr")
             rows = page.locator(".leaderboard tbody tr")
