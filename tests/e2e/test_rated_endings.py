@@ -54,7 +54,7 @@ def show_table(page: Any, server: PlayServer, game_id: str, token: str) -> None:
     address's hash, as a link in it does, without loading the client again)."""
     page.goto(f"{server.base}/#/play/{game_id}/{token}")
     # The client takes the token out of the address once it left the last screen.
-    page.wait_for_function("(id) => location.hash === `#/play/${id}`", arg=game_id)
+    page.wait_for_function("(id) => location.hash === `#/play/${id}`", arg=game_id, polling=50)
     page.wait_for_selector("#board svg")
 
 
