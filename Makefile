@@ -121,8 +121,10 @@ else
 	@echo "cargo not found: the native engines are not built; playing on the slower Python engines"
 endif
 
+# The lib's tests only: the examples are checked by clippy (`make lint`), and an integration
+# test would build the crate a second time.
 rust-test:
-	$(OWN_JOBS) cargo test --quiet --locked --manifest-path native/Cargo.toml
+	$(OWN_JOBS) cargo test --quiet --locked --manifest-path native/Cargo.toml --lib
 
 play: $(PLAY_STAMP) native-optional
 	$(BIN)/cradle serve
