@@ -265,6 +265,21 @@ def postgres_server() -> Iterator[str]:
         cluster.remove()
 
 
+def new_database(cluster: str, template: str | None = None) -> str:
+    """The URL of a new database in the throwaway cluster (a copy of ``template``'s)."""
+    import secrets
+
+    import psycopg
+
+    name = "t_" + secrets.token_hex(6)
+    admin = cluster.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(
+            f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else "")
+        )
+    return cluster.rsplit("/", 1)[0] + "/" + name
+
+
 def playable_games() -> list[str]:
     """The games whose engine is importable (both, once both packages are complete)."""
     names = []

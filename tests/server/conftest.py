@@ -19,6 +19,7 @@ with warnings.catch_warnings():
 
 from tests.helpers.app import started
 from tests.helpers.mail import Inbox, mailing_app
+from tests.helpers.server import new_database
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -95,21 +96,6 @@ def postgres_cluster() -> Iterator[str]:
         pytest.skip("PostgreSQL is not installed (make test installs Debian's package)")
     with postgres_server() as url:
         yield url
-
-
-def new_database(cluster: str, template: str | None = None) -> str:
-    """The URL of a new database in the throwaway cluster (a copy of ``template``'s)."""
-    import secrets
-
-    import psycopg
-
-    name = "t_" + secrets.token_hex(6)
-    admin = cluster.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(
-            f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else "")
-        )
-    return cluster.rsplit("/", 1)[0] + "/" + name
 
 
 @pytest.fixture(scope="session")

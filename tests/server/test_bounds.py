@@ -2,9 +2,9 @@
 
 The models of cradle.server.models are enumerated, not listed: a field added without a bound
 fails ``test_every_field_of_every_model_is_bounded``, and a model no route below sends fails
-``test_every_model_is_sent_here``. Then Hypothesis sends each field hostile values (huge,
-negative, 2^70, floats, numbers JSON cannot hold, long strings, lists and objects) through the
-real app: each answer is a 4xx with a reason or an acceptance within bounds, never a 5xx, never
+``test_every_model_is_sent_here``. Then each field is sent hostile values (huge, negative,
+2^70, floats, numbers JSON cannot hold, long strings, lists and objects: a fixed list with every
+kind in `make test`, Hypothesis's random draws in `make test-long`) through the real app: each answer is a 4xx with a reason or an acceptance within bounds, never a 5xx, never
 a large allocation or a long wait, and a refusal changes nothing.
 """
 
@@ -38,7 +38,7 @@ from tests.helpers.server import GAMES, auth, token_of
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
-SHORT, LONG = 50, 500  # examples per field in make test / make test-long
+LONG = 500  # examples Hypothesis draws per field in make test-long
 MEMORY_MARGIN = 256 * 1024 * 1024  # bytes the process may grow by over all of one field's inputs
 SLOW = 20.0  # seconds one answer may take on a loaded machine (a frozen loop takes far longer)
 
@@ -161,23 +161,51 @@ class Raw(str):
 
 
 MARK = "\x00raw\x00"
-hostile = st.one_of(
-    st.integers(min_value=-(2**80), max_value=2**80),
-    st.sampled_from([2**70, -(2**70), 400_000_000, 2**63, 2**31, -1, 0, 10**19]),
-    st.floats(allow_nan=False, allow_infinity=False),
-    st.sampled_from([1e308, -1e308, 5e-324, 0.5, 3600.0001]),
-    st.booleans(),
-    st.none(),
-    st.integers(min_value=0, max_value=20_000).map(lambda n: "x" * n),
-    st.text(max_size=30),
-    st.integers(min_value=0, max_value=5_000).map(lambda n: ["human"] * n),
-    st.lists(st.integers(-(2**70), 2**70) | st.text(max_size=3) | st.none(), max_size=50),
-    st.integers(min_value=0, max_value=2_000).map(lambda n: {f"k{i}": i for i in range(n)}),
-    st.dictionaries(st.text(max_size=50), st.integers() | st.text(max_size=20), max_size=20),
-    st.sampled_from(
-        ["1e999", "-1e999", "9" * 30, "1" * 5000, "NaN", "Infinity", "-0", "1e-400"]
-    ).map(Raw),
-)
+NUMBERS = [2**70, -(2**70), 400_000_000, 2**63, 2**31, -1, 0, 10**19]
+FLOATS = [1e308, -1e308, 5e-324, 0.5, 3600.0001]
+RAWS = ["1e999", "-1e999", "9" * 30, "1" * 5000, "NaN", "Infinity", "-0", "1e-400"]
+# Each kind of hostile value: what Hypothesis draws in `make test-long` (LONG per field), and
+# the values `make test` sends every field, once each: one of every kind at least, and of the
+# strategy's own lists one on each side of every bound and each way JSON text is refused (the
+# rest are refused by the same checks: 2^31 and 10^19 as 2^63, -1e999 and Infinity as 1e999
+# and NaN), with the edges a random draw seldom meets (a count and a seat a table takes, a
+# name of three letters, a line one character too long, text that is only blanks, seats too
+# few and just enough, an unmute).
+KINDS: list[tuple[st.SearchStrategy[Any], list[Any]]] = [
+    (st.integers(min_value=-(2**80), max_value=2**80), [2**80, 2]),
+    (st.sampled_from(NUMBERS), [-(2**70), 400_000_000, 2**63, -1, 0]),
+    (st.floats(allow_nan=False, allow_infinity=False), [1.5]),
+    (st.sampled_from(FLOATS), [-1e308, 5e-324, 3600.0001]),
+    (st.booleans(), [True, False]),
+    (st.none(), [None]),
+    (
+        st.integers(min_value=0, max_value=20_000).map(lambda n: "x" * n),
+        ["", "xxx", "x" * 501, "x" * 20_000],
+    ),
+    (st.text(max_size=30), ["\x00\u202e é 日本 🎲", " \t "]),
+    (
+        st.integers(min_value=0, max_value=5_000).map(lambda n: ["human"] * n),
+        [["human"], ["human"] * 2, ["human"] * 5_000],
+    ),
+    (
+        st.lists(st.integers(-(2**70), 2**70) | st.text(max_size=3) | st.none(), max_size=50),
+        [[2**70, "ab", None]],
+    ),
+    (
+        st.integers(min_value=0, max_value=2_000).map(lambda n: {f"k{i}": i for i in range(n)}),
+        [{f"k{i}": i for i in range(2_000)}],
+    ),
+    (
+        st.dictionaries(st.text(max_size=50), st.integers() | st.text(max_size=20), max_size=20),
+        [{"": 0, "x" * 50: "y" * 20}],
+    ),
+    (
+        st.sampled_from(RAWS).map(Raw),
+        [Raw(text) for text in ("1e999", "9" * 30, "1" * 5000, "NaN")],
+    ),
+]
+hostile = st.one_of(*(strategy for strategy, _values in KINDS))
+HOSTILE = [value for _strategy, values in KINDS for value in values]
 
 
 def encode(body: dict[str, Any]) -> str:
@@ -317,19 +345,23 @@ def send_frame(client: TestClient, table: dict[str, Any], body: dict[str, Any]) 
 
 
 PASSWORD = "the bounds test's password"
-SIGNED: dict[int, TestClient] = {}
+SIGNED: dict[int, tuple[TestClient, dict[str, str]]] = {}
 
 
 def signed_in(client: TestClient) -> tuple[TestClient, dict[str, str]]:
-    """A second browser on the same app, signed in (its own cookies), and its CSRF header."""
+    """A second browser on the same app, signed in (its own cookies), and its CSRF header
+    (kept up to date by ``send_signed_in``, which reads ``/api/me`` after each request)."""
     found = SIGNED.get(id(client.app))
     if found is None:
-        found = TestClient(client.app)
-        made = found.post("/api/accounts", json={"name": "Bounds tester", "password": PASSWORD})
+        browser = TestClient(client.app)
+        made = browser.post("/api/accounts", json={"name": "Bounds tester", "password": PASSWORD})
         assert made.status_code == 200, made.text
-        SIGNED[id(client.app)] = found
-    csrf = found.get("/api/me").json()["csrf"]
-    return found, {"content-type": "application/json", "X-CSRF-Token": csrf}
+        csrf = browser.get("/api/me").json()["csrf"]
+        found = SIGNED[id(client.app)] = (
+            browser,
+            {"content-type": "application/json", "X-CSRF-Token": csrf},
+        )
+    return found
 
 
 def refused_or_denied(answer: Any) -> bool:
@@ -377,7 +409,9 @@ def send_signed_in(method: str, route: str) -> Sender:
             # A hostile new password was taken: set the known one again.
             back = {"password": body["new_password"], "new_password": PASSWORD}
             assert browser.post(route, json=back, headers=headers).status_code == 200
-        assert browser.get("/api/me").json()["account"]["name"] == "Bounds tester"
+        me = browser.get("/api/me").json()
+        assert me["account"]["name"] == "Bounds tester"
+        headers["X-CSRF-Token"] = me["csrf"]
 
     return send
 
@@ -486,31 +520,43 @@ def test_every_model_is_sent_here() -> None:
     assert {model.__name__ for model in MODELS} == set(ROUTES)
 
 
-@pytest.mark.parametrize("examples", [SHORT, pytest.param(LONG, marks=pytest.mark.long)])
-@pytest.mark.parametrize(("model", "name"), FIELDS)
-def test_hostile_values_of_every_field_are_refused_or_bounded(
-    hostile_client: TestClient,
-    table: dict[str, Any],
-    model: type[BaseModel],
-    name: str,
-    examples: int,
+def send_every_route(
+    client: TestClient, table: dict[str, Any], model: type[BaseModel], name: str, value: Any
 ) -> None:
     base, senders = ROUTES[model.__name__]
+    for send in senders:
+        began = time.monotonic()
+        send(client, table, {**base, name: value})
+        assert time.monotonic() - began < SLOW
+
+
+@pytest.mark.parametrize(("model", "name"), FIELDS)
+def test_hostile_values_of_every_field_are_refused_or_bounded(
+    hostile_client: TestClient, table: dict[str, Any], model: type[BaseModel], name: str
+) -> None:
+    start = peak_memory()
+    with memory_ceiling():
+        for value in HOSTILE:
+            send_every_route(hostile_client, table, model, name, value)
+            assert peak_memory() - start < MEMORY_MARGIN, repr(value)[:80]
+
+
+@pytest.mark.long
+@pytest.mark.parametrize(("model", "name"), FIELDS)
+def test_hostile_values_drawn_at_random_are_refused_or_bounded(
+    hostile_client: TestClient, table: dict[str, Any], model: type[BaseModel], name: str
+) -> None:
     start = peak_memory()
 
     @settings(
-        max_examples=examples,
+        max_examples=LONG,
         deadline=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-        derandomize=examples == SHORT,
         database=None,
     )
     @given(value=hostile)
     def inner(value: Any) -> None:
-        for send in senders:
-            began = time.monotonic()
-            send(hostile_client, table, {**base, name: value})
-            assert time.monotonic() - began < SLOW
+        send_every_route(hostile_client, table, model, name, value)
         assert peak_memory() - start < MEMORY_MARGIN
 
     with memory_ceiling():

@@ -4,7 +4,11 @@ server that may not upgrade refuses with the command that does."""
 
 from __future__ import annotations
 
+import fcntl
+import json
+import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +78,23 @@ def make_games(tmp_path: Path) -> tuple[str, dict[str, Any]]:
     return url, shown
 
 
+@pytest.fixture(scope="session")
+def made_games(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``make_games`` once for the whole run, shared by the test processes (a bots' game to
+    its end costs 2 CPU-s): the first to come makes them under a lock, in the run's own base
+    folder (xdist's workers share its parent), and every test copies their rows from there."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "made-games"
+    folder.mkdir(exist_ok=True)
+    with (folder / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        shown_file = folder / "shown.json"
+        if not shown_file.exists():
+            _url, shown = make_games(folder)
+            shown_file.write_text(json.dumps(shown))
+    yield f"sqlite:///{folder / 'scratch.sqlite3'}", json.loads(shown_file.read_text())
+
+
 def copy_rows(source_url: str, target: Engine) -> None:
     """Every row of the source's tables into the target's, in the columns the target has."""
     source = create_engine(source_url)
@@ -104,9 +125,9 @@ def last_before_alembic(engine: Engine) -> None:
         connection.execute(text(f"DROP TABLE {migrations.VERSION_TABLE}"))
 
 
-def old_database(any_empty_db_url: str, tmp_path: Path) -> dict[str, Any]:
+def old_database(any_empty_db_url: str, made: tuple[str, dict[str, Any]]) -> dict[str, Any]:
     """A database of the last server before Alembic, with today's games in it."""
-    scratch, shown = make_games(tmp_path)
+    scratch, shown = made
     engine = create_engine(any_empty_db_url)
     try:
         last_before_alembic(engine)
@@ -130,9 +151,9 @@ def check_games_intact(client: TestClient, shown: dict[str, Any]) -> None:
 
 
 def test_a_database_of_the_last_server_before_alembic_upgrades_with_its_games(
-    any_empty_db_url: str, tmp_path: Path
+    any_empty_db_url: str, made_games: tuple[str, dict[str, Any]]
 ) -> None:
-    shown = old_database(any_empty_db_url, tmp_path)
+    shown = old_database(any_empty_db_url, made_games)
     with TestClient(create_app(any_empty_db_url, bot_delay=0)) as client:
         check_games_intact(client, shown)
     engine = create_engine(any_empty_db_url)
@@ -143,12 +164,14 @@ def test_a_database_of_the_last_server_before_alembic_upgrades_with_its_games(
         engine.dispose()
 
 
-def test_a_file_of_the_first_servers_gets_the_columns_added_since(tmp_path: Path) -> None:
+def test_a_file_of_the_first_servers_gets_the_columns_added_since(
+    tmp_path: Path, made_games: tuple[str, dict[str, Any]]
+) -> None:
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     engine = create_engine(url)
     try:
         run_ddl(engine, DATA / "schema-first.sqlite.sql")
-        scratch, shown = make_games(tmp_path)
+        scratch, shown = made_games
         copy_rows(scratch, engine)
     finally:
         engine.dispose()
@@ -240,10 +263,12 @@ def test_servers_starting_together_upgrade_once(empty_postgres_url: str) -> None
             storage.close()
 
 
-def test_no_upgrade_refuses_with_the_command_that_upgrades(tmp_path: Path) -> None:
+def test_no_upgrade_refuses_with_the_command_that_upgrades(
+    tmp_path: Path, made_games: tuple[str, dict[str, Any]]
+) -> None:
     db = tmp_path / "old games.sqlite3"
     url = f"sqlite:///{db}"
-    shown = old_database(url, tmp_path)
+    shown = old_database(url, made_games)
     with pytest.raises(StorageError, match="cradle db upgrade --db"):
         Store(url, upgrade=False)
     answer = run("serve", "--no-upgrade", "--port", "1", "--db", str(db))

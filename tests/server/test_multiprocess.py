@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 import urllib.error
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,13 @@ import pytest
 
 from cradle.core.record import GameRecord
 from cradle.server.store import Store
-from tests.helpers.server import GAMES, PlayServer, check_bots_played_as_if_never_stopped, wait_for
+from tests.helpers.server import (
+    GAMES,
+    PlayServer,
+    check_bots_played_as_if_never_stopped,
+    new_database,
+    wait_for,
+)
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -231,66 +238,95 @@ def test_repeated_kills_under_load(postgres_url: str) -> None:
             server.stop()
 
 
-def test_processes_count_a_clients_rates_together(postgres_url: str) -> None:
-    """Two processes on one database allow a client the rate once, not once each: the
-    buckets are counted in the database (and a second client still has its own)."""
-    from tests.helpers.server import http_from
+# The rates of the two tests below, each for clients of its own: one pair of processes serves
+# both (a process's start costs a CPU-second).
+RATES = (
+    "create_burst=3", "create_per_minute=1", "reads_burst=80", "reads_per_second=0.001",
+    "analyse_finished=0",
+)  # fmt: skip
 
-    settings = ("create_burst=3", "create_per_minute=1", "analyse_finished=0")
-    first = PlayServer(postgres_url, settings=settings).start()
-    second = PlayServer(postgres_url, settings=settings).start()
+
+@pytest.fixture(scope="module")
+def rated_pair(
+    postgres_cluster: str, postgres_head: str
+) -> Iterator[tuple[str, PlayServer, PlayServer]]:
+    """Two processes with RATES on one database of their own: its URL and the two."""
+    url = new_database(postgres_cluster, template=postgres_head)
+    first = PlayServer(url, settings=RATES).start()
     try:
-        answers = []
-        for server in (first, second, first, second, first, second):
-            status, body = http_from(
-                "127.0.0.7", "POST", server.base + "/api/games", {"game": "tigris"}
-            )
-            answers.append(status)
-            if status == 429:
-                assert "too many new games" in body["error"], body
-        assert answers == [200, 200, 200, 429, 429, 429], answers  # 3 in all, not 3 each
-        status, _body = http_from(
-            "127.0.0.8", "POST", second.base + "/api/games", {"game": "tigris"}
-        )
-        assert status == 200  # another client's bucket is its own
-        storage = Store(postgres_url)
+        second = PlayServer(url, settings=RATES).start()
         try:
-            assert storage.rates.forget(time.time() + 1) == 2  # both clients' buckets
+            yield url, first, second
         finally:
-            storage.close()
+            second.stop()
     finally:
         first.stop()
-        second.stop()
+
+
+def test_processes_count_a_clients_rates_together(
+    rated_pair: tuple[str, PlayServer, PlayServer],
+) -> None:
+    """Two processes on one database allow a client the rate once, not once each: the
+    buckets are counted in the database (and a second client still has its own)."""
+    from sqlalchemy import func, select
+
+    from cradle.server.store.database import client_hash
+    from cradle.server.store.schema import RateRow
+    from tests.helpers.server import http_from
+
+    url, first, second = rated_pair
+    answers = []
+    for server in (first, second, first, second, first, second):
+        status, body = http_from(
+            "127.0.0.7", "POST", server.base + "/api/games", {"game": "tigris"}
+        )
+        answers.append(status)
+        if status == 429:
+            assert "too many new games" in body["error"], body
+    assert answers == [200, 200, 200, 429, 429, 429], answers  # 3 in all, not 3 each
+    status, _body = http_from("127.0.0.8", "POST", second.base + "/api/games", {"game": "tigris"})
+    assert status == 200  # another client's bucket is its own
+    storage = Store(url)
+    try:
+        clients = RateRow.client.in_([client_hash("127.0.0.7"), client_hash("127.0.0.8")])
+        with storage.database.engine.connect() as connection:
+            kept = connection.execute(
+                select(func.count()).select_from(RateRow).where(clients)
+            ).scalar_one()
+        assert kept == 2  # one bucket each, both processes' requests in it
+        everyone = storage.rates.forget(time.time() + 1)
+        with storage.database.engine.connect() as connection:
+            assert (
+                connection.execute(
+                    select(func.count()).select_from(RateRow).where(clients)
+                ).scalar_one()
+                == 0
+            )
+        assert everyone >= 2  # both clients' buckets (and any other client's)
+    finally:
+        storage.close()
 
 
 def test_processes_lease_a_clients_shared_requests_and_never_allow_more(
-    postgres_url: str,
+    rated_pair: tuple[str, PlayServer, PlayServer],
 ) -> None:
     """A process takes a client's shared requests from the database a lease at a time (an
     eighth of the burst, 16 at most: one write per lease, not per request), and two processes
     together still allow no more than the shared bucket holds."""
     from tests.helpers.server import http_from
 
-    settings = ("reads_burst=80", "reads_per_second=0.001", "analyse_finished=0")
-    first = PlayServer(postgres_url, settings=settings).start()
-    second = PlayServer(postgres_url, settings=settings).start()
-    try:
-        _status, game = http_from(
-            "127.0.0.9", "POST", first.base + "/api/games", {"game": "tigris"}
+    _url, first, second = rated_pair
+    _status, game = http_from("127.0.0.9", "POST", first.base + "/api/games", {"game": "tigris"})
+    allowed = 0
+    for number in range(120):
+        server = (first, second)[number % 2]
+        status, body = http_from(
+            "127.0.0.9", "GET", server.base + f"/api/games/{game['id']}/history"
         )
-        allowed = 0
-        for number in range(120):
-            server = (first, second)[number % 2]
-            status, body = http_from(
-                "127.0.0.9", "GET", server.base + f"/api/games/{game['id']}/history"
-            )
-            assert status in (200, 429), body
-            allowed += status == 200
-        # 80 at most; each process may hold the rest of its last lease (10 each) unused.
-        assert 60 <= allowed <= 80, allowed
-    finally:
-        first.stop()
-        second.stop()
+        assert status in (200, 429), body
+        allowed += status == 200
+    # 80 at most; each process may hold the rest of its last lease (10 each) unused.
+    assert 60 <= allowed <= 80, allowed
 
 
 def test_requests_at_once_wait_for_one_lease_instead_of_taking_one_each(
