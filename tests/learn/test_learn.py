@@ -12,14 +12,20 @@ import pytest
 from cradle.core import native
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the native engine is not built")
-pytest.importorskip("jax")
-pytest.importorskip("optax")
 
 from cradle import _native  # noqa: E402
 from cradle.envs.spec import get_spec  # noqa: E402
 from cradle.envs.tensors import observation_scales  # noqa: E402
-from cradle.learn import network, replay  # noqa: E402
+from cradle.learn import replay  # noqa: E402
 from cradle.learn.loop import main  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _learn_extra() -> None:
+    """The ``learn`` extra, asked for when a test runs: importing JAX while collecting would
+    cost every pytest worker about a CPU-second, most of which never run these tests."""
+    pytest.importorskip("jax")
+    pytest.importorskip("optax")
 
 
 def test_a_tiny_run_writes_checkpoints_that_load_and_goes_on_when_resumed(tmp_path: Path) -> None:
@@ -49,6 +55,8 @@ def test_a_tiny_run_writes_checkpoints_that_load_and_goes_on_when_resumed(tmp_pa
 
 def test_the_export_folds_the_scales_and_the_native_network_agrees(tmp_path: Path) -> None:
     import jax
+
+    from cradle.learn import network
 
     spec = get_spec("tigris")
     inputs, actions = spec.observation_size(2), len(spec.encoding)
