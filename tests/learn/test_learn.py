@@ -20,12 +20,17 @@ from cradle.learn import replay  # noqa: E402
 from cradle.learn.loop import main  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def _learn_extra() -> None:
+@pytest.fixture(autouse=True, scope="module")
+def _learn_extra(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The ``learn`` extra, asked for when a test runs: importing JAX while collecting would
-    cost every pytest worker about a CPU-second, most of which never run these tests."""
-    pytest.importorskip("jax")
+    cost every pytest worker about a CPU-second, most of which never run these tests. XLA's
+    compilations are kept on disk for the module: each run of the loop compiles its training
+    step again, the same one."""
+    jax = pytest.importorskip("jax")
     pytest.importorskip("optax")
+    jax.config.update("jax_compilation_cache_dir", str(tmp_path_factory.mktemp("xla")))
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+    jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
 
 
 def test_a_tiny_run_writes_checkpoints_that_load_and_goes_on_when_resumed(tmp_path: Path) -> None:
