@@ -121,22 +121,26 @@ else
 	@echo "cargo not found: the native engines are not built; playing on the slower Python engines"
 endif
 
+# The lib's tests only: the examples are checked by clippy (`make lint`), and an integration
+# test would build the crate a second time.
 rust-test:
-	$(OWN_JOBS) cargo test --quiet --locked --manifest-path native/Cargo.toml
+	$(OWN_JOBS) cargo test --quiet --locked --manifest-path native/Cargo.toml --lib
 
 play: $(PLAY_STAMP) native-optional
 	$(BIN)/cradle serve
 
 # The web client (src/cradle/web, plain ES modules with JSDoc types) is type-checked by tsc
 # against tsconfig.json: checkJs, strict, nothing emitted; its wire types (web/wire.d.ts) are
-# made from the server's models and the games' Presentations, and must be current.
+# made from the server's models and the games' Presentations, and must be current. `make test`
+# sets CLIENT_CHECKED_BY_TESTS: there tests/web runs tsc on a copy of the client with three
+# faults put in, which must find those and nothing else, so the client is checked once.
 lint: $(STAMP) system-packages
 	$(BIN)/python packaging/check_catalogues.py
 	$(BIN)/ruff check src tests lab packaging
 	$(BIN)/ruff format --check src tests lab packaging
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python packaging/wire_types.py --check
-	tsc --project tsconfig.json
+	$(if $(CLIENT_CHECKED_BY_TESTS),@echo "tsc: the web client is checked by tests/web in the unit run",tsc --project tsconfig.json)
 	cargo fmt --manifest-path native/Cargo.toml --check
 	$(OWN_JOBS) cargo clippy --quiet --locked --manifest-path native/Cargo.toml --all-targets \
 		--features python -- -D warnings
@@ -173,7 +177,7 @@ unit: $(STAMP) native system-packages
 # and the release build's link use one core each; -O prints each one's output whole when it
 # ends, and the first failure fails it); then the unit run.
 test: $(STAMP) system-packages
-	@$(MAKE) --no-print-directory -j$(JOBS) -O lint typecheck rust-test native
+	@$(MAKE) --no-print-directory -j$(JOBS) -O lint typecheck rust-test native CLIENT_CHECKED_BY_TESTS=1
 	@$(MAKE) --no-print-directory unit
 
 # The quick loop (under a minute; docs/testing.md): the rules tests, the conformance suite and

@@ -9,6 +9,8 @@
 pub mod bots;
 pub mod cpython_random;
 pub mod gheos;
+#[cfg(test)]
+mod layout;
 pub mod nn;
 #[cfg(feature = "python")]
 pub mod python;

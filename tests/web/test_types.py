@@ -1,8 +1,9 @@
 """The web client's type check (`make lint`): TypeScript's compiler from Debian's node-typescript
 reads every module of src/cradle/web/ with its JSDoc types against types.d.ts, strictly.
 
-`make lint` runs the check on the client itself. Here one run of tsc on a copy of the client
-with three faults put in finds each of them and nothing else (so the rest of the client passes):
+`make lint` runs the check on the client itself (`make test` leaves it to this module). Here one
+run of tsc on a copy of the client with three faults put in finds each of them and nothing else
+(so the rest of the client passes):
 a misspelt frame field and an untyped parameter (loosening tsconfig.json, no checkJs or no
 strict, fails here), and a field renamed in the generated wire.d.ts (as renaming it in the
 server's FrameTable would), which the client's code no longer type-checks against: the client
