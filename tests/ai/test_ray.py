@@ -6,10 +6,10 @@ import pytest
 
 from cradle.ai.tournament import run_local, run_ray, schedule
 
-ray = pytest.importorskip("ray")
-
 
 def test_a_tournament_on_a_local_ray_instance() -> None:
+    # asked for here, not while collecting: every pytest worker would import Ray
+    ray = pytest.importorskip("ray")
     tasks = schedule("gheos", ["greedy", "random"], 2, rounds=1, seed=6)
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:

@@ -26,7 +26,7 @@ from typing import Any
 
 from cradle import tigris
 from cradle.tigris import TigrisState
-from cradle.tigris.board import BOARDS, NEIGHBOURS, components, parse_cell
+from cradle.tigris.board import BOARDS, NEIGHBOURS, cells_of, components, parse_cell
 from cradle.tigris.types import COLOURS, HAND_SIZE, ROLES, TILE_TOTALS
 
 # Every combination of the rules' options.
@@ -158,14 +158,6 @@ def assert_illegal(
     return reason
 
 
-def _cells(board: dict[str, str], keep: Any) -> int:
-    mask = 0
-    for name, value in board.items():
-        if keep(value):
-            mask |= 1 << parse_cell(name)
-    return mask
-
-
 def tile_counts(position: dict[str, Any]) -> list[int]:
     """Tiles of each colour accounted for: board, hands, bag, discards and removed."""
     counts = [0, 0, 0, 0]
@@ -183,18 +175,31 @@ def check_invariants(position: dict[str, Any]) -> None:
     assert tile_counts(position) == list(TILE_TOTALS), tile_counts(position)
     board: dict[str, str] = position["board"]
     side = BOARDS[position["options"]["board"]]
-    farms = _cells(board, lambda v: v.rstrip("*") == "blue")
-    leaders = _cells(board, lambda v: v.startswith("leader:"))
-    others = _cells(board, lambda v: v.rstrip("*") in ("red", "green", "black"))
-    temples = _cells(board, lambda v: v.rstrip("*") == "red")
-    assert not farms & side.land, "farms only on the river"
-    assert not (others | leaders) & side.river, "only farms on the river"
+    # One pass over the board (each name parsed once: the property tests and state machines
+    # check every position they reach): the cells of each kind.
+    farms = others = temples = leaders = connectors = 0
+    leader_cells: list[tuple[int, str]] = []
     for name, value in board.items():
+        cell = parse_cell(name)
+        bit = 1 << cell
+        bare = value.rstrip("*")
+        if bare == "blue":
+            farms |= bit
+        elif bare in ("red", "green", "black"):
+            others |= bit
+            if bare == "red":
+                temples |= bit
+        elif value.startswith("leader:"):
+            leaders |= bit
+            leader_cells.append((cell, value))
+        if value != "catastrophe":
+            connectors |= bit
         if value.endswith("*"):
             assert value in ("red*", "down:red*", "wonder*"), f"a treasure on {name}: {value}"
-    for cell in range(176):
-        if leaders >> cell & 1:
-            assert NEIGHBOURS[cell] & temples, "a leader must touch a face-up temple"
+    assert not farms & side.land, "farms only on the river"
+    assert not (others | leaders) & side.river, "only farms on the river"
+    for cell in cells_of(leaders):
+        assert NEIGHBOURS[cell] & temples, "a leader must touch a face-up temple"
     for hand in position["hands"].values():
         assert len(hand) <= HAND_SIZE
     players = position["players"]
@@ -204,12 +209,11 @@ def check_invariants(position: dict[str, Any]) -> None:
     down = sum(1 for v in board.values() if v.startswith("down:"))
     assert down == 4 * len(position["monuments"])
     if position["pending"] is None:
-        connectors = _cells(board, lambda v: v != "catastrophe")
         for kingdom in components(connectors):
             if kingdom & leaders:
-                held = [v for n, v in board.items() if kingdom >> parse_cell(n) & 1]
+                held = [v for cell, v in leader_cells if kingdom >> cell & 1]
                 for role in ROLES:
-                    with_role = [v for v in held if v.startswith("leader:") and v.endswith(role)]
+                    with_role = [v for v in held if v.endswith(role)]
                     assert len(with_role) <= 1, f"two {role}s in a kingdom with no conflict"
 
 

@@ -12,14 +12,25 @@ import pytest
 from cradle.core import native
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the native engine is not built")
-pytest.importorskip("jax")
-pytest.importorskip("optax")
 
 from cradle import _native  # noqa: E402
 from cradle.envs.spec import get_spec  # noqa: E402
 from cradle.envs.tensors import observation_scales  # noqa: E402
-from cradle.learn import network, replay  # noqa: E402
+from cradle.learn import replay  # noqa: E402
 from cradle.learn.loop import main  # noqa: E402
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _learn_extra(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The ``learn`` extra, asked for when a test runs: importing JAX while collecting would
+    cost every pytest worker about a CPU-second, most of which never run these tests. XLA's
+    compilations are kept on disk for the module: each run of the loop compiles its training
+    step again, the same one."""
+    jax = pytest.importorskip("jax")
+    pytest.importorskip("optax")
+    jax.config.update("jax_compilation_cache_dir", str(tmp_path_factory.mktemp("xla")))
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+    jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
 
 
 def test_a_tiny_run_writes_checkpoints_that_load_and_goes_on_when_resumed(tmp_path: Path) -> None:
@@ -49,6 +60,8 @@ def test_a_tiny_run_writes_checkpoints_that_load_and_goes_on_when_resumed(tmp_pa
 
 def test_the_export_folds_the_scales_and_the_native_network_agrees(tmp_path: Path) -> None:
     import jax
+
+    from cradle.learn import network
 
     spec = get_spec("tigris")
     inputs, actions = spec.observation_size(2), len(spec.encoding)

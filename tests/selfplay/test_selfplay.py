@@ -47,7 +47,8 @@ def test_shards_hold_legal_visit_distributions_and_the_games_results(
     shards = sorted(tmp_path.glob("shard-*.npz"))
     assert len(shards) == 2
     for path in shards:
-        data = np.load(path)
+        # read once: an npz file decompresses an array at each item access
+        data = dict(np.load(path))
         offsets = data["offsets"]
         positions = len(data["seat"])
         assert positions > 10 and data["observation"].shape[0] == positions
