@@ -11,7 +11,16 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.e2e import LAPTOP, PHONE, PageErrors, decide, turn, version, wait_until
+from tests.helpers.e2e import (
+    LAPTOP,
+    PHONE,
+    PageErrors,
+    decide,
+    screenshot,
+    turn,
+    version,
+    wait_until,
+)
 from tests.helpers.server import GAMES, PlayServer, http_from
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -58,10 +67,10 @@ def test_sign_up_then_play_the_same_seat_on_another_device(
     name = f"Ada {secrets.token_hex(3)}"
     laptop, laptop_errors = new_page(browser, first)
     sign_up(laptop, server, name)
-    laptop.screenshot(path=str(artifacts / f"accounts-{tag}-signed-up.png"))
+    screenshot(laptop, artifacts / f"accounts-{tag}-signed-up.png")
     laptop.click("#account-link")
     laptop.wait_for_selector("#mail-email")
-    laptop.screenshot(path=str(artifacts / f"accounts-{tag}-account-page.png"), full_page=True)
+    screenshot(laptop, artifacts / f"accounts-{tag}-account-page.png", full_page=True)
     laptop.fill("#mail-email", "ada@example.org")
     laptop.click("#mail-submit")
     laptop.wait_for_selector("#toast.info:not([hidden])")  # "Saved"
@@ -85,19 +94,19 @@ def test_sign_up_then_play_the_same_seat_on_another_device(
     phone.goto(f"{server.base}/#/inbox")
     phone.wait_for_selector("#inbox .inbox-game.your-turn")
     phone.wait_for_selector("#inbox-link:text-is('Your turn: 1')")
-    phone.screenshot(path=str(artifacts / "accounts-phone-inbox.png"))
+    screenshot(phone, artifacts / "accounts-phone-inbox.png")
     phone.locator(f"#inbox .inbox-game[data-id='{game_id}'] a").click()
     phone.wait_for_selector("#hand-tiles .tile-btn")
     moves = server.get(f"/api/games/{game_id}")["table"]["moves"]
     play_one_move(phone)
     wait_until(lambda: server.get(f"/api/games/{game_id}")["table"]["moves"] > moves)
-    phone.screenshot(path=str(artifacts / "accounts-phone-second-device.png"))
+    screenshot(phone, artifacts / "accounts-phone-second-device.png")
 
     # Back on the first device: it says the seat moved; "Play it here" asks for it again.
     laptop.wait_for_selector("#seat-refused:has-text('played on another device')")
     laptop.click("#play-here")
     laptop.wait_for_selector("#hand-tiles .tile-btn")
-    laptop.screenshot(path=str(artifacts / "accounts-laptop-back-on-first-device.png"))
+    screenshot(laptop, artifacts / "accounts-laptop-back-on-first-device.png")
     wait_until(lambda: turn(laptop) in ("mine", "wait"), 120)
     assert "watching" not in laptop.locator("#banner").inner_text()
     assert laptop_errors.errors == [] and phone_errors.errors == [], (
@@ -137,7 +146,7 @@ def test_a_guest_moves_a_seat_to_another_device_with_the_link(
     assert guest.evaluate("document.getElementById('transfer-qr').naturalWidth") > 100
     link = guest.input_value("#transfer-link")
     assert f"/#/continue/{game_id}/" in link
-    guest.screenshot(path=str(artifacts / "accounts-guest-transfer-link.png"))
+    screenshot(guest, artifacts / "accounts-guest-transfer-link.png")
 
     phone, phone_errors = new_page(browser, PHONE)
     phone.goto(link)
@@ -147,7 +156,7 @@ def test_a_guest_moves_a_seat_to_another_device_with_the_link(
     # The first device no longer shows the seat: it says where the seat went.
     guest.wait_for_selector("#seat-refused:has-text('played on another device')")
     assert guest.locator("#hand-tiles").count() == 0
-    phone.screenshot(path=str(artifacts / "accounts-guest-continued-on-phone.png"))
+    screenshot(phone, artifacts / "accounts-guest-continued-on-phone.png")
     # The first device's token no longer holds the seat; the link works once.
     status, _answer = http_from(
         "127.0.0.1", "GET", f"{server.base}/api/games/{game_id}", token=old_token

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.e2e import LAPTOP, PHONE, PageErrors, wait_until
+from tests.helpers.e2e import LAPTOP, PHONE, PageErrors, screenshot, wait_until
 from tests.helpers.server import GAMES, PlayServer
 
 axe_sync = pytest.importorskip(
@@ -73,7 +73,7 @@ class Walk:
             f"{v['impact']} {v['id']}: {[n['target'] for n in v['nodes'][:4]]}"
             for v in results.response["violations"]
         ]
-        self.page.screenshot(path=str(self.artifacts / f"axe-{self.name}-{name}.png"))
+        screenshot(self.page, self.artifacts / f"axe-{self.name}-{name}.png")
 
     def blocking(self) -> dict[str, list[str]]:
         return {

@@ -20,6 +20,7 @@ from tests.helpers.e2e import (
     missing_glyphs,
     play_until_end,
     record_frames,
+    screenshot,
     turn,
     version,
     wait_until,
@@ -76,8 +77,8 @@ def test_two_people_each_see_only_their_own_hand(
         == server.get(f"/api/games/{game_id}", tokens[waiting])["hand"]
     )
     assert pages[mover].locator("#hint").count() == 0  # no hints between people
-    pages[mover].screenshot(path=str(artifacts / "tigris-seat-mover.png"))
-    pages[waiting].screenshot(path=str(artifacts / "tigris-seat-waiting.png"))
+    screenshot(pages[mover], artifacts / "tigris-seat-mover.png")
+    screenshot(pages[waiting], artifacts / "tigris-seat-waiting.png")
     click_and_wait(pages[mover], pages[mover].locator("#pass"))
     wait_until(lambda: turn(pages[waiting]) == "mine")
     # Every frame each browser received was for its own seat and held no other seat's secret.
@@ -106,19 +107,19 @@ def test_a_whole_game_against_a_bot_reaches_the_end_screen(
     page.wait_for_selector("#create-game")
     page.select_option("#new-game", "gheos")
     page.select_option("select[data-seat='1']", "bot:random")
-    page.screenshot(path=str(artifacts / "lobby-new-table.png"))
+    screenshot(page, artifacts / "lobby-new-table.png")
     page.click("#create-game")
     page.wait_for_selector(".gheos-board")
     rng = random.Random(6)
     play_until_end(page, rng, until=lambda: version(page) >= 8 and turn(page) == "mine")
     if turn(page) == "mine":
         page.wait_for_timeout(100)
-        page.screenshot(path=str(artifacts / "gheos-game.png"))
+        screenshot(page, artifacts / "gheos-game.png")
     play_until_end(page, rng)
     end = page.locator("#end-screen")
     assert end.locator("#result tbody tr").count() == 2
     assert "wins" in end.locator("h2").inner_text() or "over" in end.locator("h2").inner_text()
-    page.screenshot(path=str(artifacts / "gheos-end-screen.png"))
+    screenshot(page, artifacts / "gheos-end-screen.png")
     # The replay viewer steps through the finished game.
     end.get_by_text("Replay this game").click()
     page.wait_for_selector("#replay-slider")
@@ -132,7 +133,7 @@ def test_a_whole_game_against_a_bot_reaches_the_end_screen(
     page.click("#replay-last")
     assert page.locator("#result").count() == 1
     page.locator("#replay-slider").fill(str(total // 2))
-    page.screenshot(path=str(artifacts / "gheos-replay.png"))
+    screenshot(page, artifacts / "gheos-replay.png")
     assert missing_glyphs(page) == []
     # The analysis, computed in the background since the end: win chances and costly moves.
     page.click("#replay-analysis")
@@ -145,14 +146,14 @@ def test_a_whole_game_against_a_bot_reaches_the_end_screen(
         ply = costly.first.get_attribute("data-ply")
         assert f"Before move {ply}" in page.locator(".analysis-screen .banner").nth(1).inner_text()
         assert "Better:" in page.locator("#costly-list").inner_text()
-    page.screenshot(path=str(artifacts / "gheos-analysis.png"), full_page=True)
+    screenshot(page, artifacts / "gheos-analysis.png", full_page=True)
     assert missing_glyphs(page) == []
     analysis_url = page.url
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     phone.goto(analysis_url)
     phone.wait_for_selector("#analysis-done")
     assert not phone.locator("#board").is_visible()  # no empty board before a move is picked
-    phone.screenshot(path=str(artifacts / "phone-gheos-analysis.png"), full_page=True)
+    screenshot(phone, artifacts / "phone-gheos-analysis.png", full_page=True)
     phone.context.close()
     assert errors.errors == []
 
@@ -171,7 +172,7 @@ def test_a_whole_tigris_game_against_a_bot(
     assert decisions > 10
     result = page.locator("#end-screen #result tbody tr")
     assert result.count() == 2
-    page.screenshot(path=str(artifacts / "tigris-end-screen.png"))
+    screenshot(page, artifacts / "tigris-end-screen.png")
     assert errors.errors == []
 
 
@@ -188,7 +189,7 @@ def test_hot_seat_hides_hands_between_turns(
     page.wait_for_selector("#cover")
     assert page.locator("#hand-tiles .tile-btn").count() == 0  # covered: no tiles shown
     assert page.locator(".score-table td.pts").all_inner_texts() == ["?"] * 8  # nor points
-    page.screenshot(path=str(artifacts / "hotseat-cover.png"))
+    screenshot(page, artifacts / "hotseat-cover.png")
     first = page.locator("#cover h2").inner_text()
     page.click("#cover [data-action=reveal]")
     page.wait_for_selector("#hand-tiles .tile-btn")
@@ -199,7 +200,7 @@ def test_hot_seat_hides_hands_between_turns(
     page.click("#cover [data-action=reveal]")
     page.wait_for_selector("#hand-tiles .tile-btn")
     assert page.locator("#hint").is_visible()  # hints at a hot seat (not between screens)
-    page.screenshot(path=str(artifacts / "hotseat-revealed.png"))
+    screenshot(page, artifacts / "hotseat-revealed.png")
     assert errors.errors == []
 
 
@@ -212,7 +213,7 @@ def test_phone_screens(server: PlayServer, browser: Any, artifacts: Path) -> Non
     errors = PageErrors(page)
     page.goto(server.base + "/")
     page.wait_for_selector("#create-game")
-    page.screenshot(path=str(artifacts / "phone-lobby.png"), full_page=True)
+    screenshot(page, artifacts / "phone-lobby.png", full_page=True)
     for game in ("tigris", "gheos"):
         created = server.post("/api/games", {"game": game, "seats": ["human", "bot:random"]})
         page.goto(f"{server.base}/#/play/{created['id']}/{created['seats'][0]['token']}")
@@ -221,10 +222,10 @@ def test_phone_screens(server: PlayServer, browser: Any, artifacts: Path) -> Non
         if game == "tigris":
             page.click("#swap")
             page.wait_for_selector("#swap-dialog")
-            page.screenshot(path=str(artifacts / "phone-tigris-swap-dialog.png"))
+            screenshot(page, artifacts / "phone-tigris-swap-dialog.png")
             page.click("#swap-dialog .btn.quiet")
             page.locator("#hand-tiles .tile-btn:not([disabled])").first.click()
-        page.screenshot(path=str(artifacts / f"phone-{game}.png"), full_page=True)
+        screenshot(page, artifacts / f"phone-{game}.png", full_page=True)
         # The banner's details take a line of their own, which no separator starts.
         assert page.locator(".banner .detail").inner_text().startswith("you are ")
         # The board's widest dimension still fits a thumb: targets are at least 30 px.
@@ -242,7 +243,7 @@ def test_phone_screens(server: PlayServer, browser: Any, artifacts: Path) -> Non
             page.click("#fit-board")
             narrow = page.locator(".tigris-board").bounding_box()
             assert narrow is not None and narrow["width"] <= PHONE["width"]
-            page.screenshot(path=str(artifacts / "phone-tigris-fit.png"))
+            screenshot(page, artifacts / "phone-tigris-fit.png")
             page.click("#fit-board")
         assert missing_glyphs(page) == []
     assert errors.errors == []

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.e2e import PHONE, Person, wait_until
+from tests.helpers.e2e import PHONE, Person, screenshot, wait_until
 from tests.helpers.server import GAMES, PlayServer
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
@@ -49,7 +49,7 @@ def test_the_new_table_form_offers_named_clocks(
         page.select_option("#new-clock", "quick")
         assert "runs only while they decide" in page.locator("#clock-about").inner_text()
         person.in_view("#clock-about")
-        page.screenshot(path=str(artifacts / f"clocks-1-form-{tag}.png"))
+        screenshot(page, artifacts / f"clocks-1-form-{tag}.png")
         page.click("#create-game")
         page.wait_for_selector("#clocks")
         # Every seat's clock is shown (the second seat is a bot's: it never runs).
@@ -58,7 +58,7 @@ def test_the_new_table_form_offers_named_clocks(
         assert re.fullmatch(r"4:5\d|5:00", shown) is not None, shown
         assert person.clock(1) == "5:00"
         person.in_view("#clocks")
-        page.screenshot(path=str(artifacts / f"clocks-2-table-{tag}.png"))
+        screenshot(page, artifacts / f"clocks-2-table-{tag}.png")
         person.clean()
 
 
@@ -88,7 +88,7 @@ def test_friends_play_a_live_clock_to_a_timeout_that_a_bot_takes_over(
     assert "0:08 + 1 s a turn" in ann.page.locator("#clock-control").inner_text()
     assert ann.page.locator(".clock-list li.running").count() == 0
     ann.in_view("#clocks")
-    ann.page.screenshot(path=str(artifacts / "clocks-3-waiting-laptop.png"))
+    screenshot(ann.page, artifacts / "clocks-3-waiting-laptop.png")
 
     bob.page.goto(f"{server.base}/#/inbox")
     bob.page.click(f"#invitations li[data-game='{game_id}'] [data-action=accept]")
@@ -99,7 +99,7 @@ def test_friends_play_a_live_clock_to_a_timeout_that_a_bot_takes_over(
     deciding, other = pages[late], pages[1 - late]
     other.page.wait_for_selector(f".clock-list li.running[data-clock='{late}']")
     other.in_view("#clocks")
-    other.page.screenshot(path=str(artifacts / f"clocks-4-running-{'laptop' if other is ann else 'phone'}.png"))  # fmt: skip
+    screenshot(other.page, artifacts / f"clocks-4-running-{'laptop' if other is ann else 'phone'}.png")  # fmt: skip
 
     # Nobody moves: the deciding person's clock runs out; the other may let a bot take over.
     other.page.wait_for_selector("#timeout-bot", timeout=30_000)
@@ -111,7 +111,7 @@ def test_friends_play_a_live_clock_to_a_timeout_that_a_bot_takes_over(
     other.in_view("#timeout-bot")
     for person, shown in ((deciding, "late"), (other, "choice")):
         size = "laptop" if person is ann else "phone"
-        person.page.screenshot(path=str(artifacts / f"clocks-5-{shown}-{size}.png"))
+        screenshot(person.page, artifacts / f"clocks-5-{shown}-{size}.png")
     other.page.click("#timeout-bot")
     other.page.wait_for_selector(f".standin-note[data-away='{late}']")
     # The bot plays the turn for the late person; then the other's clock runs.
@@ -124,6 +124,6 @@ def test_friends_play_a_live_clock_to_a_timeout_that_a_bot_takes_over(
     for person, shown in ((deciding, "away"), (other, "standin")):
         size = "laptop" if person is ann else "phone"
         person.in_view("#clocks")
-        person.page.screenshot(path=str(artifacts / f"clocks-6-{shown}-{size}.png"))
+        screenshot(person.page, artifacts / f"clocks-6-{shown}-{size}.png")
     ann.clean()
     bob.clean()

@@ -26,7 +26,15 @@ from typing import Any
 import pytest
 
 from cradle.core.record import GameRecord
-from tests.helpers.e2e import PHONE, PageErrors, ask_turn_mails, decide, turn, wait_until
+from tests.helpers.e2e import (
+    PHONE,
+    PageErrors,
+    ask_turn_mails,
+    decide,
+    screenshot,
+    turn,
+    wait_until,
+)
 from tests.helpers.mail import Inbox, mailed_link, smtp_server
 from tests.helpers.server import GAMES, CradleServe, http_from, postgres_bin, postgres_server
 
@@ -215,7 +223,7 @@ def test_friends_play_a_rated_turn_based_game_across_two_processes(
     ann.sign_up(names[0], address[0], inbox)
     bob.sign_up(names[1], address[1], inbox)
     checks = len(inbox.mails)  # the two address checks' mails; the turn mails come after
-    bob.page.screenshot(path=str(artifacts / "flow-phone-signed-up.png"))
+    screenshot(bob.page, artifacts / "flow-phone-signed-up.png")
 
     # Ann's table: rated, turn-based (a day a move), its second seat for anyone in the lobby.
     ann.goto("#/")
@@ -247,12 +255,12 @@ def test_friends_play_a_rated_turn_based_game_across_two_processes(
     header_says(people[mover], "Your turn: 1")
     header_says(people[1 - mover], "My games")
     wait_until(lambda: turn(people[mover].page) == "mine", 120)
-    people[mover].page.screenshot(path=str(artifacts / f"flow-{'laptop' if mover == 0 else 'phone'}-first-turn.png"))  # fmt: skip
+    screenshot(people[mover].page, artifacts / f"flow-{'laptop' if mover == 0 else 'phone'}-first-turn.png")  # fmt: skip
 
     # A few moves each by clicks, each screen following the other process' moves.
     play_by_clicks(people, game_id, 3, random.Random(11))
-    bob.page.screenshot(path=str(artifacts / "flow-phone-after-clicks.png"))
-    ann.page.screenshot(path=str(artifacts / "flow-laptop-after-clicks.png"))
+    screenshot(bob.page, artifacts / "flow-phone-after-clicks.png")
+    screenshot(ann.page, artifacts / "flow-laptop-after-clicks.png")
 
     # Ann chats hostile markup on the first process; Bob's page on the second shows the text.
     ann.page.fill("#chat-input", HOSTILE)
@@ -266,7 +274,7 @@ def test_friends_play_a_rated_turn_based_game_across_two_processes(
     bob.page.wait_for_timeout(500)
     assert lines.all_text_contents() == [HOSTILE]  # once, though two processes carry it
     bob.in_view("#chat-lines .chat-text")
-    bob.page.screenshot(path=str(artifacts / "flow-phone-chat.png"))
+    screenshot(bob.page, artifacts / "flow-phone-chat.png")
     for person in (ann, bob):
         chat = person.page.locator("#chat-lines")
         assert chat.locator("script, img").count() == 0
@@ -281,7 +289,7 @@ def test_friends_play_a_rated_turn_based_game_across_two_processes(
     to_move = bob.request("GET", f"/api/games/{game_id}")["to_move"]
     wait_until(lambda: ("your-turn" in (row.get_attribute("class") or "")) == (to_move == 1))
     bob.in_view(f"#inbox .inbox-game[data-id='{game_id}']")
-    bob.page.screenshot(path=str(artifacts / "flow-phone-inbox.png"))
+    screenshot(bob.page, artifacts / "flow-phone-inbox.png")
     bob.page.locator(f"#inbox .inbox-game[data-id='{game_id}'] a").click()
     bob.page.wait_for_selector("#board svg")
 
@@ -326,8 +334,8 @@ def test_friends_play_a_rated_turn_based_game_across_two_processes(
         note = person.page.locator("#analysis-note")
         wait_until(lambda note=note: "does not analyse" in note.inner_text())
         header_says(person, "My games")
-    bob.page.screenshot(path=str(artifacts / "flow-phone-end.png"))
-    ann.page.screenshot(path=str(artifacts / "flow-laptop-end.png"))
+    screenshot(bob.page, artifacts / "flow-phone-end.png")
+    screenshot(ann.page, artifacts / "flow-laptop-end.png")
 
     # Every turn was mailed once, to its player, whichever process began it; none twice.
     # Each claimed turn (a row per game, seat and turn) is one mail: never two for a turn.
@@ -365,7 +373,7 @@ def test_friends_play_a_rated_turn_based_game_across_two_processes(
         row["name"] for row in board
     ]
     ann.in_view(".leaderboard tbody tr:last-child")
-    ann.page.screenshot(path=str(artifacts / "flow-laptop-leaderboard.png"))
+    screenshot(ann.page, artifacts / "flow-laptop-leaderboard.png")
     for person, name in ((ann, names[1]), (bob, names[1]), (bob, names[0])):
         person.goto(f"#/player/{name}")
         person.page.wait_for_selector("#profile-ratings tr[data-group='tigris/2']")
@@ -373,7 +381,7 @@ def test_friends_play_a_rated_turn_based_game_across_two_processes(
         assert f"{rating:.2f}" in person.page.locator("#profile-ratings .rating").inner_text()
         assert person.page.locator("#rating-chart .rating-dot").count() == 1
         assert person.page.locator(f"#profile-games li[data-game='{game_id}']").count() == 1
-    bob.page.screenshot(path=str(artifacts / "flow-phone-profile.png"), full_page=True)
+    screenshot(bob.page, artifacts / "flow-phone-profile.png", full_page=True)
     for person in (ann, bob):
         person.check_clean()
         person.context.close()
@@ -411,7 +419,7 @@ def test_a_guest_moves_a_seat_then_the_other_player_concedes(
     guest.in_view("#transfer-qr")
     link = guest.page.input_value("#transfer-link")
     assert f"/#/continue/{game_id}/" in link
-    guest.page.screenshot(path=str(artifacts / "flow-guest-transfer.png"))
+    screenshot(guest.page, artifacts / "flow-guest-transfer.png")
     phone = Person(browser, first, PHONE, phone=True)
     phone.page.goto(link.replace(second.base, first.base))
     phone.page.wait_for_selector("#board svg")
@@ -441,8 +449,8 @@ def test_a_guest_moves_a_seat_then_the_other_player_concedes(
         assert "conceded" in person.page.locator("#ended-by").inner_text()
         person.in_view("#ended-by")
     assert f"Guest {tag} wins" in phone.page.locator("#end-screen h2").inner_text()
-    phone.page.screenshot(path=str(artifacts / "flow-phone-conceded.png"))
-    guest.page.screenshot(path=str(artifacts / "flow-guest-old-device.png"))
+    screenshot(phone.page, artifacts / "flow-phone-conceded.png")
+    screenshot(guest.page, artifacts / "flow-guest-old-device.png")
     assert guest.page.locator("#end-screen").count() == 0  # it no longer follows the seat
     table = ann.request("GET", f"/api/games/{game_id}")["table"]
     assert table["ended_by"] == "conceded" and not table["rated"]

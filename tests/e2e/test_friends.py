@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.e2e import PHONE, Person, wait_until
+from tests.helpers.e2e import PHONE, Person, screenshot, wait_until
 from tests.helpers.mail import Inbox, mailed_link
 from tests.helpers.server import GAMES, PlayServer
 
@@ -32,7 +32,7 @@ class Friend(Person):
         self.tag = tag
 
     def shot(self, artifacts: Path, step: str) -> None:
-        self.page.screenshot(path=str(artifacts / f"friends-{step}-{self.tag}.png"))
+        screenshot(self.page, artifacts / f"friends-{step}-{self.tag}.png")
 
     def sign_in(self, name: str, password: str) -> None:
         self.goto("#/signin")

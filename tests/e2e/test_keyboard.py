@@ -16,6 +16,7 @@ from tests.helpers.e2e import (
     focused_cell,
     gheos_arrows_to,
     press_and_wait,
+    screenshot,
     tab_to,
     tigris_arrows_to,
     turn,
@@ -83,7 +84,7 @@ def test_the_guided_game_and_a_real_one_played_by_keys_only(
         ring and square and abs(ring["x"] - square["x"]) < 3 and ring["y"] + ring["height"] <= 768
     )
     place(page, "#hand-tiles .tile-btn[data-color='green']", "H5")
-    page.screenshot(path=str(artifacts / "keyboard-tigris-lesson.png"))
+    screenshot(page, artifacts / "keyboard-tigris-lesson.png")
 
     next_step(page, "leaders")
     place(page, ".leader-btn[data-role='priest']", "F6")
@@ -150,7 +151,7 @@ def test_the_guided_game_and_a_real_one_played_by_keys_only(
             decide(page, "#decision button[data-action]")
         if turn(page) != "mine":
             break
-    page.screenshot(path=str(artifacts / "keyboard-tigris-game.png"))
+    screenshot(page, artifacts / "keyboard-tigris-game.png")
     # A dialog takes the focus; Escape closes it and the focus goes back to what opened it.
     tab_to(page, "#concede", backwards=True)
     page.keyboard.press("Enter")
@@ -189,7 +190,7 @@ def test_a_gheos_step_by_keys_on_its_sparse_map(
     gheos_arrows_to(page, target)
     assert "start" in page.evaluate("document.activeElement.getAttribute('aria-label')")
     assert page.locator(".gheos-board .focus-ring").count() == 1
-    page.screenshot(path=str(artifacts / "keyboard-gheos-focus-ring.png"))
+    screenshot(page, artifacts / "keyboard-gheos-focus-ring.png")
     before = page.evaluate("Number(document.body.dataset.version)")
     page.keyboard.press("Enter")
     if page.locator("#region-choice").count():  # a tile touching two continents asks which
@@ -197,5 +198,5 @@ def test_a_gheos_step_by_keys_on_its_sparse_map(
     wait_until(lambda: page.evaluate("Number(document.body.dataset.version)") != before)
     decide(page, "#pass")
     page.wait_for_selector("#guide-next")
-    page.screenshot(path=str(artifacts / "keyboard-gheos-lesson.png"))
+    screenshot(page, artifacts / "keyboard-gheos-lesson.png")
     assert errors.errors == []

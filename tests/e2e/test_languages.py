@@ -21,7 +21,16 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.e2e import PHONE, PageErrors, ask_turn_mails, make, step_name, turn, wait_until
+from tests.helpers.e2e import (
+    PHONE,
+    PageErrors,
+    ask_turn_mails,
+    make,
+    screenshot,
+    step_name,
+    turn,
+    wait_until,
+)
 from tests.helpers.mail import Inbox, mailed_link
 from tests.helpers.server import GAMES, PlayServer
 
@@ -152,7 +161,7 @@ def check_screen(page: Any, tag: str, name: str, artifacts: Path, label: str) ->
     left = [piece for piece in english_left(tag) + mail_english_left(tag) if piece in words]
     assert not left, f"{tag} {name} ({label}) shows English: {left}"
     assert not page.evaluate(OVERFLOWS), f"{tag} {name} ({label}) overflows"
-    page.screenshot(path=str(artifacts / f"lang-{tag}-{label}-{name}.png"))
+    screenshot(page, artifacts / f"lang-{tag}-{label}-{name}.png")
 
 
 def finished_game(server: PlayServer, game: str) -> str:
@@ -316,7 +325,7 @@ def test_the_browsers_language_and_the_switch(
     start, ratings = messages("pt-PT")["lobby.start"], messages("pt-PT")["ratings.title"]
     wait_until(lambda: page.locator("#create-game").inner_text() == start)
     assert page.locator("#nav-ratings").inner_text() == ratings
-    page.screenshot(path=str(artifacts / "lang-switch-phone.png"))
+    screenshot(page, artifacts / "lang-switch-phone.png")
     page.reload()
     page.wait_for_selector("#create-game")
     assert page.evaluate("document.documentElement.lang") == "pt-PT"
@@ -363,7 +372,7 @@ def test_an_accounts_language_follows_it_to_every_device(
         messages("pt-BR")["account.language_about"] in page.locator("main, body").first.inner_text()
     )
     assert page.locator("#language").input_value() == "pt-BR"  # the header's switch agrees
-    page.screenshot(path=str(artifacts / "lang-account-phone.png"))
+    screenshot(page, artifacts / "lang-account-phone.png")
 
     laptop = browser.new_context(viewport=SIZES["laptop"], locale="en-US")
     other = laptop.new_page()
@@ -384,7 +393,7 @@ def test_an_accounts_language_follows_it_to_every_device(
     other.reload()
     other.wait_for_selector(f"#account-link:text-is('{name}')")
     assert other.evaluate("document.documentElement.lang") == "es"
-    other.screenshot(path=str(artifacts / "lang-account-signed-in-laptop.png"))
+    screenshot(other, artifacts / "lang-account-signed-in-laptop.png")
     assert not errors.errors
     phone.close()
     laptop.close()
@@ -462,7 +471,7 @@ def walk(browser: Any, server: PlayServer, artifacts: Path, tag: str, game: str,
         if number < len(lessons) - 1:
             page.locator("#guide-next").click()
     assert page.locator("#guide-play").inner_text() == words["learn.play_easy"]
-    page.screenshot(path=str(artifacts / f"lang-{tag}-{size}-learn-{game}-end.png"))
+    screenshot(page, artifacts / f"lang-{tag}-{size}-learn-{game}-end.png")
     assert not errors.errors
     context.close()
 

@@ -18,6 +18,7 @@ from tests.helpers.e2e import (
     Laptop,
     PageErrors,
     make,
+    screenshot,
     step_name,
     turn,
     version,
@@ -50,9 +51,7 @@ def walk(page: Any, server: PlayServer, game: str, screens: Path, label: str) ->
         wait_until(lambda: page.locator("#guide-step").count() > 0, 120)
         wait_until(lambda name=lesson["name"]: step_name(page) == name, 120)
         wait_until(lambda: turn(page) == "mine", 120)
-        page.screenshot(
-            path=str(screens / f"learn-{game}-{label}-{number + 1}-{lesson['name']}.png")
-        )
+        screenshot(page, screens / f"learn-{game}-{label}-{number + 1}-{lesson['name']}.png")
         for pattern in lesson["tries"]:
             make(page, pattern)
         done = page.locator("#guide-feedback.done")
@@ -60,9 +59,7 @@ def walk(page: Any, server: PlayServer, game: str, screens: Path, label: str) ->
         assert done.inner_text() == lesson["done"]
         # In view once the page has laid itself out (a loaded machine does it late).
         wait_until(lambda: in_view(page, "#guide-feedback"))
-        page.screenshot(
-            path=str(screens / f"learn-{game}-{label}-{number + 1}-{lesson['name']}-done.png")
-        )
+        screenshot(page, screens / f"learn-{game}-{label}-{number + 1}-{lesson['name']}-done.png")
         if number < len(lessons) - 1:
             page.locator("#guide-next").click()
     page.locator("#guide-play").click()
@@ -130,11 +127,11 @@ def test_learning_from_the_front_page_resumes_and_answers_every_move(
     # The player aid opens beside the board and closes; the game is still there.
     page.locator("#aid-open").click()
     assert in_view(page, "#aid")
-    page.screenshot(path=str(artifacts / "learn-aid-laptop.png"))
+    screenshot(page, artifacts / "learn-aid-laptop.png")
     board_box = page.locator("#board .board").first.bounding_box()
     aid_box = page.locator("#aid").bounding_box()
     assert aid_box["x"] >= board_box["x"] + board_box["width"] - 1  # beside the board, not on it
-    page.screenshot(path=str(artifacts / "learn-aid-laptop.png"))
+    screenshot(page, artifacts / "learn-aid-laptop.png")
     page.locator("#aid-close").click()
     assert not page.locator("#aid").count()
     # The rules, then back: the same step, table and board.
@@ -169,10 +166,10 @@ def test_the_rules_page_draws_its_pictures(
     for i in range(figures.count()):
         figure = figures.nth(i)
         figure.scroll_into_view_if_needed()
-        figure.screenshot(
-            path=str(artifacts / f"learn-rules-{game}-{figure.get_attribute('data-picture')}.png")
+        screenshot(
+            figure, artifacts / f"learn-rules-{game}-{figure.get_attribute('data-picture')}.png"
         )
-    page.screenshot(path=str(artifacts / f"learn-rules-{game}.png"), full_page=True)
+    screenshot(page, artifacts / f"learn-rules-{game}.png", full_page=True)
     assert not errors.errors
 
 
@@ -213,7 +210,7 @@ def test_every_kind_of_feedback_is_brought_into_view(
     page.locator(".board [data-cell=D4] rect").first.dispatch_event("click")
     wait_until(lambda: "river" in page.locator("#why").inner_text())
     wait_until(lambda: in_view(page, "#why"))
-    page.screenshot(path=str(artifacts / f"learn-feedback-why-{size}.png"))
+    screenshot(page, artifacts / f"learn-feedback-why-{size}.png")
     page.locator("#hand-tiles .tile-btn[data-color=red]").first.click()  # (puts it back)
     # A hint's "Show": the square marked on the board.
     page.locator("#hint").click()
@@ -222,7 +219,7 @@ def test_every_kind_of_feedback_is_brought_into_view(
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     show.click()
     wait_until(lambda: in_view(page, ".board .hinted"))
-    page.screenshot(path=str(artifacts / f"learn-feedback-hint-{size}.png"))
+    screenshot(page, artifacts / f"learn-feedback-hint-{size}.png")
     # A conflict's result: the revolt, the bull (a bot) committing after the learner.
     make(page, "leader priest G6")
     rings = page.locator(".board .conflict-leader")
@@ -234,7 +231,7 @@ def test_every_kind_of_feedback_is_brought_into_view(
     make(page, "commit 0")
     wait_until(lambda: page.locator("#conflict-result").count() > 0, 120)
     wait_until(lambda: in_view(page, "#conflict-result"))
-    page.screenshot(path=str(artifacts / f"learn-feedback-conflict-{size}.png"))
+    screenshot(page, artifacts / f"learn-feedback-conflict-{size}.png")
     # A log entry: the board as it was, in view, and the old result gone.
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     page.locator("#log .log-entry").first.click()
@@ -244,10 +241,10 @@ def test_every_kind_of_feedback_is_brought_into_view(
     except AssertionError:
         box = page.locator("#past-bar").bounding_box()
         scroll = page.evaluate("[window.scrollY, document.body.scrollHeight]")
-        page.screenshot(path=str(artifacts / f"learn-feedback-log-{size}-fail.png"))
+        screenshot(page, artifacts / f"learn-feedback-log-{size}-fail.png")
         raise AssertionError(f"past bar at {box}, page scrolled {scroll}") from None
     assert not page.locator("#conflict-result").count()
-    page.screenshot(path=str(artifacts / f"learn-feedback-log-{size}.png"))
+    screenshot(page, artifacts / f"learn-feedback-log-{size}.png")
     assert not errors.errors
     context.close()
 
@@ -258,7 +255,7 @@ def test_the_phone_lobby_fits_the_screen(browser: Any, server: PlayServer, artif
     page.goto(f"{server.base}/#/")
     page.wait_for_selector("#create-game")
     width = page.evaluate("document.documentElement.scrollWidth")
-    page.screenshot(path=str(artifacts / "learn-lobby-phone.png"), full_page=True)
+    screenshot(page, artifacts / "learn-lobby-phone.png", full_page=True)
     assert width <= PHONE["width"], width
     context.close()
 
@@ -279,7 +276,7 @@ def test_four_players_fit_the_points_table_and_monuments_left_are_shown(
     assert page.locator(".score-table tr[data-player]").count() == 4
     assert page.locator("#monuments-left").get_attribute("data-left") == "6"
     assert page.locator("#monuments-left .monument-chip").count() == 6
-    page.locator(".scores").screenshot(path=str(artifacts / "learn-points-four-players.png"))
+    screenshot(page.locator(".scores"), artifacts / "learn-points-four-players.png")
 
 
 def test_the_end_screen_counts_treasures_once(
@@ -298,4 +295,4 @@ def test_the_end_screen_counts_treasures_once(
     ]
     assert cells == ["5", "3", "4", "2 +1"]  # earned points; the treasure apart, once
     assert archer.locator("td[data-treasures]").inner_text() == "1"
-    page.locator("#end-screen").screenshot(path=str(artifacts / "learn-end-screen.png"))
+    screenshot(page.locator("#end-screen"), artifacts / "learn-end-screen.png")

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.e2e import open_page, wait_until
+from tests.helpers.e2e import open_page, screenshot, wait_until
 from tests.helpers.server import GAMES, PlayServer
 
 pytestmark = pytest.mark.skipif(
@@ -136,9 +136,9 @@ def test_the_log_scores_and_banner_name_the_people(
         assert page.locator("#scores .dynasty-chip").first.get_attribute("title") == (
             dynasties[0].title()
         )
-        page.screenshot(path=str(artifacts / f"names-log-{name}.png"))
-        page.locator(".log-card").screenshot(path=str(artifacts / f"names-log-{name}-log.png"))
-        page.locator("#scores").screenshot(path=str(artifacts / f"names-scores-{name}.png"))
+        screenshot(page, artifacts / f"names-log-{name}.png")
+        screenshot(page.locator(".log-card"), artifacts / f"names-log-{name}-log.png")
+        screenshot(page.locator("#scores"), artifacts / f"names-scores-{name}.png")
         no_markup_ran(page)
     assert "you are Ana María" in laptop.locator("#banner").inner_text()
     # A conflict's result panel names both sides; the engine's event is worded from its seats
@@ -179,7 +179,7 @@ def test_the_replay_and_the_analysis_name_the_people(
         page.locator("#replay-slider").fill("3")
         banner = page.locator(".banner").inner_text()
         assert any(f"{name}: " in banner for name in names), banner
-        page.screenshot(path=str(artifacts / f"names-replay-{'phone' if phone else 'laptop'}.png"))
+        screenshot(page, artifacts / f"names-replay-{'phone' if phone else 'laptop'}.png")
         no_markup_ran(page)
         page.context.close()
     page = open_page(browser, server, f"#/analysis/{game_id}")
@@ -188,6 +188,6 @@ def test_the_replay_and_the_analysis_name_the_people(
     wait_until(lambda: page.locator("#costly-list .costly-move").count() > 0, 90)
     heads = page.locator("#costly-list .costly-move > div > strong").all_inner_texts()
     assert heads and all(head.split(" · ", 1)[1] in names for head in heads), heads
-    page.screenshot(path=str(artifacts / "names-analysis-laptop.png"))
+    screenshot(page, artifacts / "names-analysis-laptop.png")
     no_markup_ran(page)
     page.context.close()

@@ -21,6 +21,7 @@ from tests.helpers.e2e import (
     PageErrors,
     Person,
     click_and_wait,
+    screenshot,
     turn,
     version,
     wait_until,
@@ -142,7 +143,7 @@ def test_offline_is_said_and_a_move_made_offline_is_refused_in_words(
     page.wait_for_selector("#toast:not([hidden])")
     assert "not sent" in page.locator("#toast").inner_text()
     assert in_view(page, "#toast")
-    page.screenshot(path=str(artifacts / "newcomer-phone-offline-move.png"))
+    screenshot(page, artifacts / "newcomer-phone-offline-move.png")
     assert version(page) == before
     # Back online: reconnected by itself, and the move goes through.
     page.context.set_offline(False)
@@ -181,7 +182,7 @@ def test_on_a_phone_the_chat_button_covers_neither_a_result_nor_a_lessons_feedba
     page.locator(".board .target .target-mark").first.click()
     page.wait_for_selector("#guide-feedback")
     wait_until(lambda: page.evaluate(UNCOVERED, "#guide-feedback") == "")
-    page.screenshot(path=str(artifacts / "newcomer-phone-lesson-feedback.png"))
+    screenshot(page, artifacts / "newcomer-phone-lesson-feedback.png")
     # The revolt: its result's close button can be tapped once the result is scrolled to.
     page.locator("#hand-tiles .tile-btn[data-color='red']").first.click()  # put it back
     page.locator(".leader-btn[data-role='priest']").click()
@@ -191,7 +192,7 @@ def test_on_a_phone_the_chat_button_covers_neither_a_result_nor_a_lessons_feedba
     page.locator("#conflict-result").evaluate("(n) => n.scrollIntoView({block: 'start'})")
     close = "#conflict-result .outcome-head button"
     assert page.evaluate(UNCOVERED, close) == ""
-    page.screenshot(path=str(artifacts / "newcomer-phone-revolt-result.png"))
+    screenshot(page, artifacts / "newcomer-phone-revolt-result.png")
     page.locator(close).click(timeout=5000)
     assert page.locator("#conflict-result").count() == 0
     assert errors.errors == []
@@ -216,7 +217,7 @@ def test_the_game_after_the_guided_one_names_the_person(
     page.wait_for_selector("#banner")
     assert f"you are {GUEST}" in page.locator("#banner").inner_text()
     assert page.locator("#scores tr.me").inner_text().startswith(GUEST)
-    page.screenshot(path=str(artifacts / "newcomer-game-after-lessons.png"))
+    screenshot(page, artifacts / "newcomer-game-after-lessons.png")
 
 
 def test_a_turn_mails_link_opened_signed_out_comes_back_to_the_game(
@@ -248,7 +249,7 @@ def test_a_turn_mails_link_opened_signed_out_comes_back_to_the_game(
     page.click("#signin-submit")
     page.wait_for_selector(".tigris-board [role=button]")
     assert page.evaluate("location.hash") == f"#/play/{game_id}"
-    page.screenshot(path=str(artifacts / "newcomer-signed-in-back-at-the-game.png"))
+    screenshot(page, artifacts / "newcomer-signed-in-back-at-the-game.png")
     assert errors.errors[signed_out:] == []
     person.context.close()
 
@@ -278,7 +279,7 @@ def test_a_pasted_chat_line_over_the_limit_is_kept_whole_and_refused_in_words(
         60,
         f"the reason is out of sight: {page.locator('#chat-error').bounding_box()}",
     )
-    page.screenshot(path=str(artifacts / "newcomer-chat-too-long.png"))
+    screenshot(page, artifacts / "newcomer-chat-too-long.png")
     # Shortened, it goes.
     page.fill("#chat-input", "x" * 500)
     assert said.inner_text() == ""
@@ -301,7 +302,7 @@ def test_the_device_that_gave_its_seat_up_says_so_in_words(
     assert page.locator("#status").inner_text() == ""
     assert "refused" not in page.locator("header").inner_text()
     assert page.locator("#toast").is_hidden()  # the card says it: no raw reason beside it
-    page.screenshot(path=str(artifacts / "newcomer-seat-moved-away.png"))
+    screenshot(page, artifacts / "newcomer-seat-moved-away.png")
     other.close()
 
 
@@ -324,7 +325,7 @@ def test_the_invite_card_is_in_view_on_a_768_pixel_laptop_screen_and_the_lobby_s
         page.locator(".invites").bounding_box(),
         page.evaluate("scrollY"),
     )
-    page.screenshot(path=str(artifacts / "newcomer-laptop-invite-card.png"))
+    screenshot(page, artifacts / "newcomer-laptop-invite-card.png")
 
 
 def test_in_spanish_on_a_phone_the_connection_the_chat_limit_the_lesson_and_the_variants(
@@ -353,7 +354,7 @@ def test_in_spanish_on_a_phone_the_connection_the_chat_limit_the_lesson_and_the_
     page.wait_for_selector("#toast:not([hidden])")
     assert page.locator("#toast").inner_text() == spanish["table.not_sent_offline"]
     assert in_view(page, "#toast") and fits(page, "#toast") == ""
-    page.screenshot(path=str(artifacts / "newcomer-es-phone-offline-move.png"))
+    screenshot(page, artifacts / "newcomer-es-phone-offline-move.png")
     page.context.set_offline(False)
     page.wait_for_selector("#connection[hidden]", state="attached", timeout=15_000)
     page.locator("#toast").click()  # read: a tap dismisses it
@@ -365,7 +366,7 @@ def test_in_spanish_on_a_phone_the_connection_the_chat_limit_the_lesson_and_the_
     wanted = spanish["chat.too_long"]["other"].format(count=600, max=500, over=100)
     assert page.locator("#chat-error").inner_text() == wanted
     assert in_view(page, "#chat-error") and fits(page, "#chat-error") == ""
-    page.screenshot(path=str(artifacts / "newcomer-es-phone-chat-too-long.png"))
+    screenshot(page, artifacts / "newcomer-es-phone-chat-too-long.png")
     page.keyboard.press("Escape")
     # The board's and a square's names for the keyboard, from the catalogue's messages.
     assert page.locator(".tigris-board").get_attribute("aria-label") == spanish["tigris.board_keys"]
@@ -380,5 +381,5 @@ def test_in_spanish_on_a_phone_the_connection_the_chat_limit_the_lesson_and_the_
     bot_name = page.locator("#scores tr[data-player='bull'] .dynasty-chip").inner_text().strip()
     intro = page.locator("#guide-intro").inner_text()
     assert bot_name in intro and spanish["seat.bull"] not in intro, (bot_name, intro)
-    page.screenshot(path=str(artifacts / "newcomer-es-phone-lesson.png"))
+    screenshot(page, artifacts / "newcomer-es-phone-lesson.png")
     assert [e for e in errors.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []

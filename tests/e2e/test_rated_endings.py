@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.e2e import PHONE, PageErrors, post_as, sign_up, wait_until
+from tests.helpers.e2e import PHONE, PageErrors, post_as, screenshot, sign_up, wait_until
 from tests.helpers.server import GAMES, PlayServer
 
 pytestmark = pytest.mark.skipif("gheos" not in GAMES, reason="needs the Gheos engine")
@@ -82,7 +82,7 @@ def end_screens(
         )
         assert page.locator("#end-screen #ended-by").count() == 1
         in_view(page, "#end-screen #rating-note")
-        page.screenshot(path=str(artifacts / f"rated-{ending}-{shown}.png"))
+        screenshot(page, artifacts / f"rated-{ending}-{shown}.png")
         assert page.errors.errors == []
         if close:
             page.close()
@@ -150,7 +150,7 @@ def test_rated_games_ended_early_move_the_ratings_on_a_laptop_and_a_phone(
             ratings = page.locator(".leaderboard .rating").all_text_contents()
             assert ratings == [f"{row['rating']:.2f}" for row in board]
             in_view(page, ".leaderboard")
-            page.screenshot(path=str(artifacts / f"rated-endings-leaderboard-{shown}.png"))
+            screenshot(page, artifacts / f"rated-endings-leaderboard-{shown}.png")
             assert page.errors.errors == []
     finally:
         server.stop()
@@ -178,6 +178,6 @@ def test_a_tie_is_announced_as_a_tie(server: PlayServer, browser: Any, artifacts
         assert "tie" in title.lower() and "Ann" in title and "Bo Li" in title, title
         assert "wins" not in title
         in_view(page, "#end-screen h2")
-        page.screenshot(path=str(artifacts / f"tie-end-{shown}.png"))
+        screenshot(page, artifacts / f"tie-end-{shown}.png")
         assert page.errors.errors == []
         context.close()

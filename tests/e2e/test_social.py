@@ -18,6 +18,7 @@ from tests.helpers.e2e import (
     assert_inside_viewport,
     open_page,
     post_as,
+    screenshot,
     sign_up,
     wait_until,
 )
@@ -79,7 +80,7 @@ def test_chat_with_hostile_lines_on_a_laptop_a_phone_and_for_a_spectator(
     wait_until(lambda: phone.text_content("#chat-unread") == "3")
     assert not phone.is_visible("#chat")
     board_top = phone.locator("#board").bounding_box()["y"]
-    phone.screenshot(path=str(artifacts / "chat-phone-unread.png"))
+    screenshot(phone, artifacts / "chat-phone-unread.png")
     phone.click("#chat-toggle")
     phone.wait_for_selector("#chat.open")
     assert phone.is_visible("#chat-input") and phone.is_hidden("#chat-unread")
@@ -87,7 +88,7 @@ def test_chat_with_hostile_lines_on_a_laptop_a_phone_and_for_a_spectator(
     assert sheet["y"] >= PHONE["height"] * 0.35  # the board's top half stays in view above it
     assert phone.locator("#board").bounding_box()["y"] == board_top  # the board did not move
     assert chat_texts(phone) == HOSTILE
-    phone.screenshot(path=str(artifacts / "chat-phone-open.png"))
+    screenshot(phone, artifacts / "chat-phone-open.png")
     # Text, never markup: no element came from a line, no script ran, no dialog opened.
     for page in (laptop, phone, watcher):
         assert page.locator("#chat-lines script, #chat-lines img, #chat-lines svg").count() == 0
@@ -97,7 +98,7 @@ def test_chat_with_hostile_lines_on_a_laptop_a_phone_and_for_a_spectator(
     phone.fill("#chat-input", "hello from the phone")
     phone.click("#chat-send")
     wait_until(lambda: "hello from the phone" in chat_texts(laptop))
-    laptop.screenshot(path=str(artifacts / "chat-laptop.png"))
+    screenshot(laptop, artifacts / "chat-laptop.png")
     phone.locator("#chat-lines .chat-line[data-speaker='s:0'] .chat-mute").first.click()
     phone.wait_for_selector("[data-unmute='s:0']")
     assert chat_texts(phone) == ["hello from the phone"]
@@ -114,7 +115,7 @@ def test_chat_with_hostile_lines_on_a_laptop_a_phone_and_for_a_spectator(
     phone.click("#chat-send")
     phone.wait_for_selector("#chat-error:has-text('500')")
     assert phone.is_visible("#chat-error")
-    watcher.screenshot(path=str(artifacts / "chat-spectator.png"))
+    screenshot(watcher, artifacts / "chat-spectator.png")
     for page in (laptop, phone, watcher):
         assert page.errors.errors == []
         page.context.close()
@@ -167,7 +168,7 @@ def test_a_rated_game_moves_the_leaderboard_and_the_profile(
     for page in pages:  # the end screen says what the game did to both ratings
         page.wait_for_selector("#end-screen #rating-note li")
         assert page.locator("#rating-note li").count() == 2
-    pages[1].screenshot(path=str(artifacts / "rated-end-phone.png"))
+    screenshot(pages[1], artifacts / "rated-end-phone.png")
     # (The only rated Gheos game of two on the worker's server: the others are not rated.)
     board = server.get("/api/ratings?game=gheos&players=2")["ratings"]
     assert {row["name"] for row in board} == set(names)
@@ -189,24 +190,24 @@ def test_a_rated_game_moves_the_leaderboard_and_the_profile(
     assert page.locator(".leaderboard tbody tr").first.get_attribute("data-player") == top
     shown = page.locator(".leaderboard .rating").all_text_contents()
     assert shown == [f"{row['rating']:.2f}" for row in board]
-    page.screenshot(path=str(artifacts / "ratings-laptop.png"))
+    screenshot(page, artifacts / "ratings-laptop.png")
     page.click(f"[data-player='{names[1]}'] .player-link")
     page.wait_for_selector("#profile-name")
     assert page.text_content("#profile-name") == names[1]
     assert page.locator("#rating-chart .rating-dot").count() == 1
     listed = page.locator(f"#profile-games li[data-game='{game_id}']")
     assert "rated" in listed.text_content()
-    page.screenshot(path=str(artifacts / "profile-laptop.png"))
+    screenshot(page, artifacts / "profile-laptop.png")
     # The phone's own profile: its rating and the chart, in the phone's width.
     other = pages[1]
     other.goto(f"{server.base}/#/player/{names[1]}")
     other.wait_for_selector("#rating-chart")
     chart = other.locator("#rating-chart").bounding_box()
     assert chart["x"] >= 0 and chart["x"] + chart["width"] <= PHONE["width"]
-    other.screenshot(path=str(artifacts / "profile-phone.png"))
+    screenshot(other, artifacts / "profile-phone.png")
     other.goto(f"{server.base}/#/ratings/gheos")
     other.wait_for_selector(".leaderboard tbody tr")
-    other.screenshot(path=str(artifacts / "ratings-phone.png"))
+    screenshot(other, artifacts / "ratings-phone.png")
     for page in pages:
         assert page.errors.errors == []
     laptop.close()
@@ -233,13 +234,11 @@ def test_the_rated_badge_in_the_lobby_and_the_inbox(
     assert "ratings" in badge.get_attribute("aria-label")
     assert badge.get_attribute("title") == badge.get_attribute("aria-label")
     assert page.locator(f"[data-game-id='{plain}'] .badge.rated").count() == 0
-    page.locator(f"[data-game-id='{rated}']").screenshot(
-        path=str(artifacts / "rated-row-laptop.png")
-    )
+    screenshot(page.locator(f"[data-game-id='{rated}']"), artifacts / "rated-row-laptop.png")
     page.goto(f"{server.base}/#/inbox")
     page.locator(f".inbox-game[data-id='{rated}'] .badge.rated").wait_for()
     assert page.locator(f".inbox-game[data-id='{plain}'] .badge.rated").count() == 0
-    page.screenshot(path=str(artifacts / "rated-inbox-laptop.png"))
+    screenshot(page, artifacts / "rated-inbox-laptop.png")
     assert page.errors.errors == []
     laptop.close()
     phone = open_page(browser, server, "#/", phone=True)
@@ -247,9 +246,7 @@ def test_the_rated_badge_in_the_lobby_and_the_inbox(
     badge.wait_for()
     box = badge.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    phone.locator(f"[data-game-id='{rated}']").screenshot(
-        path=str(artifacts / "rated-row-phone.png")
-    )
+    screenshot(phone.locator(f"[data-game-id='{rated}']"), artifacts / "rated-row-phone.png")
     assert phone.errors.errors == []
     phone.context.close()
 
@@ -280,7 +277,7 @@ def test_a_spectator_mutes_a_player_and_hears_them_again(
     assert spectator_line["seat"] == 1
     wait_until(lambda: "still heard" in chat_texts(watcher))
     assert "muted line" not in chat_texts(watcher)
-    watcher.screenshot(path=str(artifacts / "chat-spectator-muted-phone.png"))
+    screenshot(watcher, artifacts / "chat-spectator-muted-phone.png")
     watcher.click("[data-unmute='s:0']")
     wait_until(lambda: "muted line" in chat_texts(watcher))
     assert watcher.errors.errors == []
@@ -302,7 +299,7 @@ def send_report(page: Any, reason: str, artifacts: Path, shot: str) -> None:
     page.wait_for_selector("#report-error:not(:empty)")
     assert page.is_visible("#report")  # nothing sent, the dialog stays
     page.fill("#report-reason", reason)
-    page.screenshot(path=str(artifacts / shot))
+    screenshot(page, artifacts / shot)
     page.click("#report [data-action=report]")
     page.wait_for_selector("#report", state="detached")
     page.wait_for_selector("#toast:not([hidden])")
@@ -368,7 +365,7 @@ def test_a_private_game_shared_by_its_player_opens_to_whoever_has_the_link(
     assert_inside_viewport(laptop, "#share")
     link = laptop.input_value("#share-link")
     assert re.fullmatch(rf"{re.escape(server.base)}/#/replay/{game_id}/[0-9a-f]{{32}}", link)
-    laptop.screenshot(path=str(artifacts / "share-laptop.png"))
+    screenshot(laptop, artifacts / "share-laptop.png")
 
     stranger = open_page(browser, server, f"#/replay/{game_id}", phone=True)
     stranger.wait_for_selector(".card h1")
@@ -377,7 +374,7 @@ def test_a_private_game_shared_by_its_player_opens_to_whoever_has_the_link(
     stranger.wait_for_selector("#replay-step")
     assert_inside_viewport(stranger, "#replay-step")
     assert stranger.locator("#replay-share").count() == 0  # not a player: nothing to share
-    stranger.screenshot(path=str(artifacts / "share-opened-phone.png"))
+    screenshot(stranger, artifacts / "share-opened-phone.png")
     assert laptop.errors.errors == []
     assert all("403" in error for error in stranger.errors.errors)  # the replay refused before
     for page in (laptop, stranger):

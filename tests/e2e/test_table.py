@@ -33,6 +33,7 @@ from tests.helpers.e2e import (
     missing_glyphs,
     note_screen_states,
     screen_states,
+    screenshot,
     turn,
     version,
     wait_until,
@@ -110,7 +111,7 @@ def test_the_tigris_replay_keeps_its_controls(
         assert page.locator("#replay-first svg").count() == 1
         assert missing_glyphs(page) == []
         page.locator("#replay-slider").fill(str(moves // 2))
-        page.screenshot(path=str(artifacts / f"{name}.png"))
+        screenshot(page, artifacts / f"{name}.png")
         assert errors.errors == []
         context.close()
 
@@ -140,7 +141,7 @@ def test_the_log_is_the_whole_history_and_the_board_shows_what_happened(
     assert thinking and all("Waiting for" in s["title"] for s in thinking), thinking
     wait_until(lambda: turn(page) == "mine", 120)
     assert "Your turn" in page.title()
-    page.screenshot(path=str(artifacts / "tigris-your-turn.png"))
+    screenshot(page, artifacts / "tigris-your-turn.png")
     before = wait_for_log(page, server, game_id, token)
     assert len(before) >= 5 and before[0].startswith(("Archer", "Medium bot"))  # no name given
 
@@ -173,7 +174,7 @@ def test_the_log_is_the_whole_history_and_the_board_shows_what_happened(
     page.wait_for_selector("#past-bar:not([hidden])")
     assert "Move 1 of" in page.locator("#past-bar").inner_text()
     placed = page.locator(".tigris-board .tile, .tigris-board .leader, .catastrophe").count()
-    page.screenshot(path=str(artifacts / "tigris-log-past-board.png"))
+    screenshot(page, artifacts / "tigris-log-past-board.png")
     page.click("#back-to-game")
     page.wait_for_selector("#past-bar", state="hidden")
     now = page.locator(".tigris-board .tile, .tigris-board .leader, .catastrophe").count()
@@ -222,7 +223,7 @@ def test_the_log_is_the_whole_history_and_the_board_shows_what_happened(
     taken = next(iter(board))
     page.locator(f".cell[data-cell='{taken}']").click()
     wait_until(lambda: f"Not on {taken}:" in page.locator("#why").inner_text())
-    page.screenshot(path=str(artifacts / "tigris-why-not-legal.png"))
+    screenshot(page, artifacts / "tigris-why-not-legal.png")
 
     # Hints: the best moves with their chances and reasons; shown on the board, then played.
     page.click("#hint")
@@ -231,7 +232,7 @@ def test_the_log_is_the_whole_history_and_the_board_shows_what_happened(
     page.locator("#hints .hint-row button", has_text="Show").first.click()
     if page.locator("#hints .hint-row").first.get_attribute("data-action") != "pass":
         assert page.locator(".tigris-board .hinted").count() == 1
-    page.screenshot(path=str(artifacts / "tigris-hints.png"))
+    screenshot(page, artifacts / "tigris-hints.png")
     click_and_wait(page, page.locator("#hints [data-play]").first)
 
     # The sound is off until asked for, and remembered.
@@ -313,7 +314,7 @@ def test_a_conflict_is_decided_beside_the_board_and_its_result_shown(
     for cell in ("F2", "F3", "G3"):
         square = page.locator(f".cell[data-cell='{cell}']").bounding_box()
         assert box is not None and square is not None and not overlaps(box, square)
-    page.screenshot(path=str(artifacts / "tigris-conflict.png"))
+    screenshot(page, artifacts / "tigris-conflict.png")
     click_and_wait(page, panel.locator("[data-action='commit 0']"))
     page.wait_for_selector("#cover")
     page.click("#cover [data-action=reveal]")  # the defender answers
@@ -325,14 +326,14 @@ def test_a_conflict_is_decided_beside_the_board_and_its_result_shown(
     result.wait_for()
     assert "1–1: ties go to the defender" in result.inner_text()
     assert "You lose the revolt" in result.inner_text()  # the attacker's screen
-    page.screenshot(path=str(artifacts / "tigris-conflict-result.png"))
+    screenshot(page, artifacts / "tigris-conflict-result.png")
     assert errors.errors == []
     # And on a phone: the decision is a sheet at the bottom, the board above it.
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     hot_seat_revolt(server, phone)
     sheet = phone.locator("#decision-area").bounding_box()
     assert sheet is not None and sheet["y"] + sheet["height"] >= PHONE["height"] - 2
-    phone.screenshot(path=str(artifacts / "phone-tigris-conflict.png"))
+    screenshot(phone, artifacts / "phone-tigris-conflict.png")
     phone.context.close()
 
 
@@ -379,7 +380,7 @@ def test_a_click_on_a_gheos_continents_middle_starts_a_civilization(
         if point is None:
             assert errors.errors == []
             page.close()
-    page.screenshot(path=str(artifacts / "gheos-continent-highlighted.png"))
+    screenshot(page, artifacts / "gheos-continent-highlighted.png")
 
     def started_since(moves: int) -> bool:
         """The server's record (not the page, which may lag) holds our start after ``moves``."""
@@ -416,12 +417,12 @@ def test_a_click_on_a_gheos_continents_middle_starts_a_civilization(
     )
     assert titles and not [t for t in titles if engine_words.search(t)]
     assert "the tile with" in page.locator("#log").inner_text()
-    page.screenshot(path=str(artifacts / "gheos-log-words.png"))
+    screenshot(page, artifacts / "gheos-log-words.png")
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     phone.goto(f"{server.base}/#/play/{game_id}/{token}")
     phone.wait_for_selector(".gheos-board")
     phone.wait_for_selector("#log .log-entry")
-    phone.screenshot(path=str(artifacts / "phone-gheos-log.png"), full_page=True)
+    screenshot(phone, artifacts / "phone-gheos-log.png", full_page=True)
     phone.context.close()
     assert errors.errors == []
     context.close()
@@ -447,5 +448,5 @@ def test_the_seat_menu_lists_bots_by_strength_with_their_thinking_time(
     page.select_option("select[data-seat='1']", f"bot:{levels[-1]}")
     about = page.locator("[data-about='1']").inner_text()
     assert about.lower().startswith(levels[-1])
-    page.screenshot(path=str(artifacts / "lobby-bot-levels.png"))
+    screenshot(page, artifacts / "lobby-bot-levels.png")
     context.close()

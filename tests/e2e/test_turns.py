@@ -14,7 +14,16 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.e2e import LAPTOP, PHONE, PageErrors, ask_turn_mails, decide, turn, wait_until
+from tests.helpers.e2e import (
+    LAPTOP,
+    PHONE,
+    PageErrors,
+    ask_turn_mails,
+    decide,
+    screenshot,
+    turn,
+    wait_until,
+)
 from tests.helpers.mail import Inbox, mailed_link
 from tests.helpers.server import GAMES, PlayServer, new_stored
 
@@ -77,7 +86,7 @@ def test_a_turn_based_game_between_a_laptop_and_a_phone(
     laptop.check("#new-private")
     assert "let a bot play" in laptop.locator("#pace-about").inner_text()
     assert "not listed in the lobby" in laptop.locator("#private-about").inner_text()
-    laptop.locator("#pace").screenshot(path=str(artifacts / "turns-form-laptop.png"))
+    screenshot(laptop.locator("#pace"), artifacts / "turns-form-laptop.png")
     laptop.click("#create-game")
     invite = laptop.locator("[data-invite-seat='1']")
     invite.wait_for()
@@ -96,7 +105,7 @@ def test_a_turn_based_game_between_a_laptop_and_a_phone(
     wait_until(lambda: "has 59 min" in waiting.locator("#deadline").inner_text()
                or "has 1 h" in waiting.locator("#deadline").inner_text())  # fmt: skip
     assert "You have" in pages[first].locator("#deadline").inner_text()
-    phone.screenshot(path=str(artifacts / "turns-phone-clock.png"))
+    screenshot(phone, artifacts / "turns-phone-clock.png")
 
     # The first person plays their turn on their own screen; the other's turn is mailed, and
     # their page says so in its title and with its sound.
@@ -115,7 +124,7 @@ def test_a_turn_based_game_between_a_laptop_and_a_phone(
     # The phone concedes, after confirming: the game ends on both screens, Bob last.
     phone.click("#concede")
     phone.wait_for_selector("#confirm-concede")
-    phone.screenshot(path=str(artifacts / "turns-phone-concede.png"))
+    screenshot(phone, artifacts / "turns-phone-concede.png")
     phone.click("#confirm-concede [data-action=concede]")
     for page in (phone, laptop):
         page.wait_for_selector("#end-screen")
@@ -123,7 +132,7 @@ def test_a_turn_based_game_between_a_laptop_and_a_phone(
     assert f"Ann {tag} wins" in laptop.locator("#end-screen h2").inner_text()
     # Nobody's turn any more: the header's count says so.
     wait_until(lambda: phone.locator("#inbox-link").inner_text() == "My games")
-    phone.screenshot(path=str(artifacts / "turns-phone-end.png"))
+    screenshot(phone, artifacts / "turns-phone-end.png")
     table = server.get(f"/api/games/{game_id}")["table"]
     assert table["ended_by"] == "conceded"
     assert [line["seat"] for line in table["result"] if line.get("out")] == [1]
@@ -134,7 +143,7 @@ def test_a_turn_based_game_between_a_laptop_and_a_phone(
     row = laptop.locator(f"[data-finished='{game_id}']")
     row.wait_for()
     assert f"Ann {tag} won" in row.inner_text() and "conceded" in row.inner_text()
-    laptop.screenshot(path=str(artifacts / "turns-lobby-finished.png"))
+    screenshot(laptop, artifacts / "turns-lobby-finished.png")
     # One mail per turn (each address's check and one turn), none once the game is over.
     assert [len(mails_to(inbox, address[seat])) for seat in (0, 1)] == [2, 2]
     assert laptop_errors.errors == [] and phone_errors.errors == []
@@ -192,14 +201,14 @@ def test_the_stand_in_plays_until_its_person_is_back(
         page.wait_for_selector(".log-entry .log-text")
         logged = page.locator(".log-entry .log-text").all_text_contents()
         assert logged and all(f"Easy bot for {who}" in text for text in logged), logged
-    other.screenshot(path=str(artifacts / "standin-laptop.png"))
+    screenshot(other, artifacts / "standin-laptop.png")
     back = phone.locator("#come-back")
     back.wait_for()
     assert "a bot (easy) play for you" in phone.locator("#away-note").inner_text()
     back.scroll_into_view_if_needed()
     box = back.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    phone.screenshot(path=str(artifacts / "standin-phone.png"))
+    screenshot(phone, artifacts / "standin-phone.png")
     back.click()
     phone.wait_for_selector("#come-back", state="detached")
     other.wait_for_selector(".standin-note", state="detached")
