@@ -131,7 +131,6 @@ def test_learning_from_the_front_page_resumes_and_answers_every_move(
     board_box = page.locator("#board .board").first.bounding_box()
     aid_box = page.locator("#aid").bounding_box()
     assert aid_box["x"] >= board_box["x"] + board_box["width"] - 1  # beside the board, not on it
-    screenshot(page, artifacts / "learn-aid-laptop.png")
     page.locator("#aid-close").click()
     assert not page.locator("#aid").count()
     # The rules, then back: the same step, table and board.
