@@ -12,17 +12,22 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-pytest.importorskip("fastapi", reason="the play server needs the 'server' extra")
-sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright (server extra)")
+# Whether they are installed, without importing them: every pytest worker collects this
+# module, and Playwright is imported by the browser fixture of the worker that needs it.
+if find_spec("fastapi") is None:
+    pytest.skip("the play server needs the 'server' extra", allow_module_level=True)
+if find_spec("playwright") is None:
+    pytest.skip("needs Playwright (server extra)", allow_module_level=True)
 
-from tests.helpers.e2e import LAPTOP, Laptop, PageErrors  # noqa: E402
-from tests.helpers.mail import Inbox, smtp_server  # noqa: E402
-from tests.helpers.server import WALKING, PlayServer, play_server  # noqa: E402
+from tests.helpers.e2e import LAPTOP, Laptop, PageErrors
+from tests.helpers.mail import Inbox, smtp_server
+from tests.helpers.server import WALKING, PlayServer, play_server
 
 CHROMIUM = os.environ.get("CRADLE_CHROMIUM", "/usr/bin/chromium-headless-shell")
 CHROMIUM_ARGS = [
@@ -110,7 +115,9 @@ class ReducedMotion:
 def browser() -> Iterator[Any]:
     if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM} (make test installs Debian's package)")
-    with sync_api.sync_playwright() as playwright:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             yield ReducedMotion(chromium)

@@ -7,24 +7,38 @@ import random
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
+from tests.helpers.server import auth
+
+if TYPE_CHECKING:
     from fastapi.testclient import TestClient
 
-from cradle.server.app import create_app
-from cradle.server.hub import Hub
-from cradle.server.limits import Limits
-from tests.helpers.server import auth
+    from cradle.server.hub import Hub
+
+# FastAPI, Starlette's TestClient and the server's modules are imported where they are used:
+# every pytest worker collects this module, and the modules of a run that needs none of them
+# (tests/e2e, tests/web) then need not import them.
+
+
+def client_of(app: Any, **options: Any) -> TestClient:
+    """Starlette's TestClient of ``app`` (enter it to start the app)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from fastapi.testclient import TestClient
+
+    return TestClient(app, **options)
 
 
 def started(url: str, **limits: Any) -> TestClient:
     """A client of the app on ``url`` (enter it to start the app): bots move at once, finished
     games are not analysed (tests/server/test_assist.py tests that), passwords are hashed at
     test cost (argon2id with 64 KiB), other ``limits`` as named."""
+    from cradle.server.app import create_app
+    from cradle.server.limits import Limits
+
     settings = Limits(**{"analyse_finished": False, "password_kib": 64, **limits})
-    return TestClient(create_app(url, bot_delay=0, limits=settings))
+    return client_of(create_app(url, bot_delay=0, limits=settings))
 
 
 def hub_of(client: TestClient) -> Hub:
@@ -90,7 +104,7 @@ def browsers_on(url: str, count: int) -> Iterator[list[TestClient]]:
     """``count`` browsers (each its own cookies and address, at most three) on one app on
     ``url``, started as :func:`started` does."""
     with started(url) as first:
-        others = [TestClient(first.app, client=(host, 5000)) for host in OTHER_HOSTS]
+        others = [client_of(first.app, client=(host, 5000)) for host in OTHER_HOSTS]
         yield [first, *others[: count - 1]]
 
 

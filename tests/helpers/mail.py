@@ -15,15 +15,14 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from typing import TYPE_CHECKING, Any
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from fastapi.testclient import TestClient
-
 from tests.helpers import waiting
+from tests.helpers.app import client_of
 from tests.helpers.e2e import wait_until
 from tests.helpers.server import free_port
 
 if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
+
     from cradle.server.mail import MailSettings
 
 
@@ -89,7 +88,7 @@ def mailing_app(db_url: str) -> Iterator[tuple[Any, TestClient, Inbox]]:
     with smtp_server() as inbox:
         limits = Limits(analyse_finished=False, password_kib=64)
         app = create_app(db_url, bot_delay=0, limits=limits, mail=mail_settings(inbox.url))
-        with TestClient(app) as client:
+        with client_of(app) as client:
             yield app, client, inbox
 
 
