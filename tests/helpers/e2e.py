@@ -6,6 +6,7 @@ import base64
 import json
 import random
 import re
+import time
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -483,22 +484,28 @@ def make(page: Any, pattern: str) -> None:
     if pattern in buttons_by_id and page.locator(buttons_by_id[pattern]).count():
         click_and_wait(page, page.locator(buttons_by_id[pattern]))
         return
-    for selector in (
-        "#decision [data-action]",
-        "#hand [data-action]",
-        ".all-actions [data-action]",
-    ):
-        if selector.startswith(".all") and page.locator(".all-actions").count():
-            if not page.locator(".all-actions[open]").count():
-                page.locator(".all-actions summary").click()
-            page.locator(".all-actions input").fill(pattern.rstrip("*").strip())
-        buttons = page.locator(selector)
-        for i in range(buttons.count()):
-            action = str(buttons.nth(i).get_attribute("data-action"))
-            if matches(pattern, action):
-                click_and_wait(page, buttons.nth(i), force_event=True)
-                return
-    raise AssertionError(f"no way to make {pattern!r} on the page")
+    # Looked for again while the page may still be drawing the frame that offers it (on a
+    # loaded machine the list can lag the turn); the move is missing only after 30 s.
+    deadline = time.monotonic() + 30
+    for pause in waiting.pauses():
+        for selector in (
+            "#decision [data-action]",
+            "#hand [data-action]",
+            ".all-actions [data-action]",
+        ):
+            if selector.startswith(".all") and page.locator(".all-actions").count():
+                if not page.locator(".all-actions[open]").count():
+                    page.locator(".all-actions summary").click()
+                page.locator(".all-actions input").fill(pattern.rstrip("*").strip())
+            buttons = page.locator(selector)
+            for i in range(buttons.count()):
+                action = str(buttons.nth(i).get_attribute("data-action"))
+                if matches(pattern, action):
+                    click_and_wait(page, buttons.nth(i), force_event=True)
+                    return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no way to make {pattern!r} on the page")
+        time.sleep(pause)
 
 
 def sign_up(context: Any, server: Any, name: str) -> str:
