@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
@@ -25,3 +26,10 @@ def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
         pytest.skip("the native engine is not built")
     monkeypatch.setenv("CRADLE_ENGINE", name)
     return name
+
+
+def pytest_sessionfinish() -> None:
+    # The tests' fork server (tests/helpers/server.py), waited for, where this process made one.
+    servers = sys.modules.get("tests.helpers.server")
+    if servers is not None:
+        servers.stop_fork_server()

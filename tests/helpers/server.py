@@ -183,12 +183,21 @@ def _serve(argv: list[str], log: str | None, environ: dict[str, str], cwd: str) 
 
 
 @atexit.register
-def _no_forked_server_outlives_its_test_process() -> None:
-    # multiprocessing would wait at exit for a server a test left running: ended instead.
+def stop_fork_server() -> None:
+    """End any server a test left running (multiprocessing would wait for it at exit), then
+    the fork server, and wait for it: what it and the servers it reaped used is then counted
+    with this process's children (`/usr/bin/time`), as a subprocess's would be, not lost with
+    an orphan. tests/conftest.py calls it as the session finishes."""
+    import multiprocessing.forkserver
+
     for server in _forked:
         if server.process.exitcode is None:
             server.kill()
             server.process.join(10)
+    _forked.clear()
+    forkserver = multiprocessing.forkserver._forkserver  # type: ignore[attr-defined]
+    if getattr(forkserver, "_forkserver_pid", None) is not None:
+        forkserver._stop()
 
 
 class PlayServer:
