@@ -16,9 +16,10 @@ WHEEL_EXTRAS := build,wheel
 # the ranges library users get.
 PIP_INSTALL = $(BIN)/python -m pip install --quiet -c constraints.txt
 JOBS ?= 2
-# The unit run's pytest workers: one more than the cores, since its tests spend a third of
-# their time waiting (on servers, browsers, mail) with the cores idle.
-UNIT_JOBS ?= 3
+# The unit run's pytest workers, one per core: a third cost each worker's start (its
+# collection, compiling on a fresh clone, a browser, a shared server) for 30 s less wall time
+# (docs/testing.md).
+UNIT_JOBS ?= 2
 
 .PHONY: wheel play test quick test-long ladder models mutation lint typecheck wire-types unit bench clean system-packages build-packages native native-optional rust-test catalogues
 
