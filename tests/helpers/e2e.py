@@ -6,7 +6,6 @@ import base64
 import json
 import random
 import re
-import time
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -486,26 +485,29 @@ def make(page: Any, pattern: str) -> None:
         return
     # Looked for again while the page may still be drawing the frame that offers it (on a
     # loaded machine the list can lag the turn); the move is missing only after 30 s.
-    deadline = time.monotonic() + 30
-    for pause in waiting.pauses():
-        for selector in (
-            "#decision [data-action]",
-            "#hand [data-action]",
-            ".all-actions [data-action]",
-        ):
-            if selector.startswith(".all") and page.locator(".all-actions").count():
-                if not page.locator(".all-actions[open]").count():
-                    page.locator(".all-actions summary").click()
-                page.locator(".all-actions input").fill(pattern.rstrip("*").strip())
-            buttons = page.locator(selector)
-            for i in range(buttons.count()):
-                action = str(buttons.nth(i).get_attribute("data-action"))
-                if matches(pattern, action):
-                    click_and_wait(page, buttons.nth(i), force_event=True)
-                    return
-        if time.monotonic() > deadline:
-            raise AssertionError(f"no way to make {pattern!r} on the page")
-        time.sleep(pause)
+    button = waiting.wait(
+        lambda: offered(page, pattern), 30, f"no way to make {pattern!r} on the page"
+    )
+    click_and_wait(page, button, force_event=True)
+
+
+def offered(page: Any, pattern: str) -> Any:
+    """The button that makes the move ``pattern`` (a decision's, the hand's, else one from
+    the list of every legal action, filtered to it), or None while the page offers none."""
+    for selector in (
+        "#decision [data-action]",
+        "#hand [data-action]",
+        ".all-actions [data-action]",
+    ):
+        if selector.startswith(".all") and page.locator(".all-actions").count():
+            if not page.locator(".all-actions[open]").count():
+                page.locator(".all-actions summary").click()
+            page.locator(".all-actions input").fill(pattern.rstrip("*").strip())
+        buttons = page.locator(selector)
+        for i in range(buttons.count()):
+            if matches(pattern, str(buttons.nth(i).get_attribute("data-action"))):
+                return buttons.nth(i)
+    return None
 
 
 def sign_up(context: Any, server: Any, name: str) -> str:

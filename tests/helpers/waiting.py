@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+T = TypeVar("T")
 
 FIRST = 0.02  # seconds before the second look
 MOST = 0.25  # the longest pause: what is waited for is seen at most this late
@@ -18,12 +21,15 @@ def pauses(first: float = FIRST, most: float = MOST) -> Iterator[float]:
         pause = min(most, pause * 1.5)
 
 
-def wait(predicate: Callable[[], object], seconds: float, what: str = "timed out") -> None:
-    """Until ``predicate()`` holds, else AssertionError(what) after ``seconds``."""
+def wait(predicate: Callable[[], T], seconds: float, what: str = "timed out") -> T:
+    """Until ``predicate()`` holds (what it returned then), else AssertionError(what) after
+    ``seconds``."""
     deadline = time.monotonic() + seconds
     for pause in pauses():
-        if predicate():
-            return
+        found = predicate()
+        if found:
+            return found
         if time.monotonic() > deadline:
             raise AssertionError(what)
         time.sleep(pause)
+    raise AssertionError(what)  # not reached: pauses() never ends
