@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from cradle.server.botpool import BACKGROUND_NICE, BotPool
+from cradle.server.botpool import BACKGROUND_NICE, BotAsk, BotPool
 from cradle.server.limits import BACKGROUND, WAITED
 from tests.helpers.server import GAMES, run_async
 
@@ -25,7 +25,7 @@ def test_a_table_of_slow_bots_takes_its_turn_like_the_others() -> None:
         chosen = []
         for number in range(decisions):
             # Like a table of bots: the next decision is asked for as soon as one is made.
-            chosen.append(await pool.decide(name, state.clone(), seat, bot, number, 0.3))
+            chosen.append(await pool.decide(name, BotAsk(state.clone(), seat, bot, number, 0.3)))
         return chosen
 
     async def run() -> tuple[list[str], list[list[str]]]:
@@ -57,10 +57,12 @@ def test_a_table_has_one_decision_in_the_pool_at_a_time() -> None:
     async def run() -> None:
         pool = BotPool(processes=1)
         try:
-            first = asyncio.ensure_future(pool.decide("t", state.clone(), seat, "greedy", 1, 0.1))
+            first = asyncio.ensure_future(
+                pool.decide("t", BotAsk(state.clone(), seat, "greedy", 1, 0.1))
+            )
             await asyncio.sleep(0)
             with pytest.raises(RuntimeError, match="already has a bot decision"):
-                await pool.decide("t", state.clone(), seat, "greedy", 2, 0.1)
+                await pool.decide("t", BotAsk(state.clone(), seat, "greedy", 2, 0.1))
             assert await first in state.legal_actions()
         finally:
             pool.close()
@@ -85,12 +87,14 @@ def test_a_person_waited_decision_takes_its_own_worker_while_the_others_queue() 
             await background.slot(0)  # a decision nobody waits for, in hand
             queued = [
                 asyncio.ensure_future(
-                    pool.decide(f"bots{n}", state.clone(), seat, "greedy", n, 0.1, None, BACKGROUND)
+                    pool.decide(
+                        f"bots{n}", BotAsk(state.clone(), seat, "greedy", n, 0.1), BACKGROUND
+                    )
                 )
                 for n in range(3)
             ]
             await asyncio.sleep(0)
-            person = await pool.decide("person", state.clone(), seat, "greedy", 9, 0.1)
+            person = await pool.decide("person", BotAsk(state.clone(), seat, "greedy", 9, 0.1))
             assert person in state.legal_actions()
             waited_alone = not any(task.done() for task in queued)
             background.release()  # the decision in hand ends: the queued ones go in turn
@@ -274,7 +278,7 @@ def test_a_decision_that_starts_late_thinks_what_is_left_of_its_turns_deadline()
 
     state = tigris.new_game(2, seed=5)
     seat = int(state.to_move)
-    action = decide(state.clone(), seat, "hard", 7, 1.0, None, time.time() - 10)
+    action = decide(BotAsk(state.clone(), seat, "hard", 7, 1.0, until=time.time() - 10))
     assert action in set(state.legal_actions())
 
 

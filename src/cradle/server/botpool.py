@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from cradle.ai import LEVELS, make_bot
@@ -108,6 +108,27 @@ def bot_decision(
     return BotDecision(seat, name, bot_seed(game_seed, ply, seat), seconds, clock)
 
 
+@dataclass(frozen=True)
+class BotAsk:
+    """One decision asked of a bot: ``state`` (a copy nobody else touches), the seat, the bot,
+    its seed and seconds; ``memory``: what the table's bots remember between turns
+    (cradle.ai.memory), for a bot that keeps it; ``until``: when it must end (epoch: the time
+    waiting for a worker counts)."""
+
+    state: Any
+    seat: int
+    name: str
+    seed: int
+    seconds: float
+    memory: Memory | None = None
+    until: float | None = None
+
+    def of_random(self, state: Any) -> BotAsk:
+        """The same turn asked of the random bot instead (when the bot's choice was refused:
+        a bot's bug must not stall the table), on a fresh copy ``state``."""
+        return BotAsk(state, self.seat, "random", self.seed, 1.0)
+
+
 def server_bot(name: str, seed: int, seconds: float) -> Bot:
     """The bot ``name`` as the server runs it: one process, at most ``seconds`` a decision."""
     level = LEVELS.get(name)
@@ -168,24 +189,14 @@ def thinking_seconds(seconds: float, until: float | None, now: float) -> float:
     return max(LEAST_SECONDS, min(seconds, until - now))
 
 
-def decide(
-    state: Any,
-    seat: int,
-    name: str,
-    seed: int,
-    seconds: float,
-    memory: Memory | None = None,
-    until: float | None = None,
-) -> str:
-    """One decision (in a worker process, or a thread for the cheap bots); ``memory``: what
-    the table's bots remember between turns (cradle.ai.memory), for a bot that keeps it;
-    ``until``: when it must end (epoch: the time waiting for a worker counts)."""
+def decide(ask: BotAsk) -> str:
+    """One decision (in a worker process, or a thread for the cheap bots)."""
     from cradle.ai.memory import hand_over  # with the search, as the first decision needs
 
-    seconds = thinking_seconds(seconds, until, time.time())
-    bot = server_bot(name, seed, seconds)
-    hand_over(bot, memory)
-    return bot.choose(state, seat)
+    seconds = thinking_seconds(ask.seconds, ask.until, time.time())
+    bot = server_bot(ask.name, ask.seed, seconds)
+    hand_over(bot, ask.memory)
+    return bot.choose(ask.state, ask.seat)
 
 
 def watch_parent(parent: int, gone: Callable[[], None] | None = None) -> None:
@@ -363,30 +374,19 @@ class BotPool:
         """The workers of the turns a person waits for (None before their first decision)."""
         return self.lanes[WAITED].pool
 
-    async def decide(
-        self,
-        table_id: str,
-        state: Any,
-        seat: int,
-        name: str,
-        seed: int,
-        seconds: float,
-        memory: Memory | None = None,
-        lane: Lane = WAITED,
-        until: float | None = None,
-    ) -> str:
-        """The bot's action for ``seat`` of ``state`` (a copy the caller does not touch), on a
-        worker of ``lane``; ``memory``: what the table's bots remember between turns;
-        ``until``: when the decision must end (:func:`deadline`)."""
+    async def decide(self, table_id: str, ask: BotAsk, lane: Lane = WAITED) -> str:
+        """The action ``ask`` asks for at the table ``table_id``, on a worker of ``lane`` (a
+        cheap bot in a thread, with neither memory nor deadline)."""
         loop = asyncio.get_running_loop()
-        if name in CHEAP_BOTS:
-            return await loop.run_in_executor(self.cheap, decide, state, seat, name, seed, seconds)
+        if ask.name in CHEAP_BOTS:
+            return await loop.run_in_executor(
+                self.cheap, decide, replace(ask, memory=None, until=None)
+            )
         if table_id in self.busy:
             raise RuntimeError(f"table {table_id} already has a bot decision in the pool")
         self.busy.add(table_id)
         try:
-            work = (state, seat, name, seed, seconds, memory, until)
-            return await self.lanes[lane].run_as((lane, table_id), 0, decide, *work)
+            return await self.lanes[lane].run_as((lane, table_id), 0, decide, ask)
         finally:
             self.busy.discard(table_id)
 

@@ -37,6 +37,7 @@ from cradle.server.botpool import (
     POLL_SECONDS,
     RENEW_SECONDS,
     RETRY_SECONDS,
+    BotAsk,
     bot_decision,
     decide,
     turn_deadline,
@@ -127,9 +128,8 @@ def make_move(store: Store, job: BotJob, owner: str, settings: WorkerSettings) -
     seat = decision.seat
     began = time.perf_counter()
     until = turn_deadline(job.lane, job.ready, decision.seconds)
-    action = decide(
-        state.clone(), seat, decision.name, decision.seed, decision.seconds, memory, until
-    )
+    ask = BotAsk(state.clone(), seat, decision.name, decision.seed, decision.seconds, memory, until)
+    action = decide(ask)
     decision.clock.spend(time.perf_counter() - began)
     time.sleep(max(0.0, job.ready - time.time()))  # shown when due: the bot thought meanwhile
     rules = Settings(settings.bot_seconds, settings.analyse)
@@ -139,7 +139,7 @@ def make_move(store: Store, job: BotJob, owner: str, settings: WorkerSettings) -
     except ApiError:
         # A bot's bug must not stall the table: this turn, the random bot decides.
         log.error("bot %s in game %s chose an action that was refused", decision.name, table.id)
-        action = decide(state.clone(), seat, "random", decision.seed, 1.0)
+        action = decide(ask.of_random(state.clone()))
         ruling = rule_move(table, seat, action, rules, turn)
     if ruling is None:
         return "release"

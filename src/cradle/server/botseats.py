@@ -24,6 +24,7 @@ from cradle.server.botpool import (
     POLL_SECONDS,
     RENEW_SECONDS,
     RETRY_SECONDS,
+    BotAsk,
     BotPool,
     bot_decision,
     turn_deadline,
@@ -234,9 +235,8 @@ class BotSeats:
             sent = time.time()
             began = time.perf_counter()
             until = turn_deadline(job.lane, job.ready, decision.seconds)
-            action = await self.bots.decide(
-                table.id, state.clone(), seat, name, seed, decision.seconds, memory, job.lane, until
-            )
+            ask = BotAsk(state.clone(), seat, name, seed, decision.seconds, memory, until)
+            action = await self.bots.decide(table.id, ask, job.lane)
             decision.clock.spend(time.perf_counter() - began)
             decided = time.time()
             await self.show_when_due(job)
@@ -249,7 +249,7 @@ class BotSeats:
                 # A bot's bug must not stall the table: this turn, the random bot decides.
                 shown = public_action(table.game, action, seat, None)
                 log.error("bot %s in game %s chose %r: refused", name, table.id, shown)
-                action = await self.bots.decide(table.id, state.clone(), seat, "random", seed, 1.0)
+                action = await self.bots.decide(table.id, ask.of_random(state.clone()))
                 made = await self.referee.move(table, seat, action, BotTurn(job.version, clock))
         finally:
             table.bot_busy = False

@@ -221,6 +221,16 @@ GAME_COLUMNS = (
 )
 
 
+def game_columns(names: str) -> tuple[Any, ...]:
+    """Those of :data:`GAME_COLUMNS` whose names ``names`` lists (space-separated), read the
+    same way: for a page that must not read seeds or tokens."""
+    wanted = names.split()
+    found = tuple(column for column in GAME_COLUMNS if column.name in wanted)
+    if len(found) != len(wanted):
+        raise ValueError(f"not game columns: {sorted(set(wanted) - {c.name for c in found})}")
+    return found
+
+
 def decode_game(row: RowMapping) -> StoredGame:
     """A game row checked field by field; CorruptGame with the first thing wrong."""
     read = Reader(checked_id(row["id"]))

@@ -9,14 +9,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
-from sqlalchemy import Text, cast, or_, select
+from sqlalchemy import or_, select
 from sqlalchemy.engine import RowMapping
 
 from cradle.server.ratings import rates
 from cradle.server.store.database import Database
 from cradle.server.store.errors import CorruptGame
-from cradle.server.store.games import shown_options
-from cradle.server.store.reader import Reader, checked_id, raw
+from cradle.server.store.games import game_columns, shown_options
+from cradle.server.store.reader import Reader, checked_id
 from cradle.server.store.schema import (
     ENDED,
     ENDINGS,
@@ -27,6 +27,11 @@ from cradle.server.store.schema import (
     SeatRow,
 )
 
+# What a lobby row shows: never a seed or a token.
+LOBBY_COLUMNS = game_columns(
+    "id game players seats options result hotseat status moves created updated mode deadline_s "
+    "deadline ended_by rated"
+)
 LOBBY_SCANS = 10  # pages of rows a filtered lobby page reads at most
 
 
@@ -121,24 +126,7 @@ class LobbyStore:
         """Public facts about listed games, most recently active first (never seeds or
         tokens); ``before`` (updated, id) pages on from the last row of a previous page;
         ``where``: only the games that match it."""
-        query = select(
-            raw(GameRow.id),
-            raw(GameRow.game),
-            cast(GameRow.players, Text).label("players"),
-            cast(GameRow.seats, Text).label("seats"),
-            cast(GameRow.options, Text).label("options"),
-            cast(GameRow.result, Text).label("result"),
-            raw(GameRow.hotseat),
-            raw(GameRow.status),
-            raw(GameRow.moves),
-            raw(GameRow.created),
-            raw(GameRow.updated),
-            raw(GameRow.mode),
-            raw(GameRow.deadline_s),
-            raw(GameRow.deadline),
-            raw(GameRow.ended_by),
-            raw(GameRow.rated),
-        ).where(GameRow.status.not_in(ENDED))
+        query = select(*LOBBY_COLUMNS).where(GameRow.status.not_in(ENDED))
         # A private table is listed to no one, except by its id ("my games": those who hold
         # its link know it anyway).
         if where is None or where.ids is None:
