@@ -214,6 +214,37 @@ def test_a_worker_killed_mid_thought_has_its_turn_taken_over(postgres_url: str) 
         store.close()
 
 
+def test_workers_sharing_an_unbuffered_stdout_print_whole_lines() -> None:
+    """`cradle bots --verbose` under PYTHONUNBUFFERED: its workers write to one pipe at once,
+    and every line they write arrives whole (print() wrote a line and its end apart, and two
+    workers' lines ran into each other)."""
+    import io
+
+    from cradle.server.botqueue import tell_moved
+
+    lines = 3000
+    read_end, write_end = os.pipe()
+    writers = []
+    for worker in range(2):
+        pid = os.fork()
+        if pid == 0:  # a worker: stdout on the pipe, unbuffered as `python -u` makes it
+            try:
+                os.close(read_end)
+                sys.stdout = io.TextIOWrapper(io.FileIO(write_end, "w"), write_through=True)
+                for ply in range(lines):
+                    tell_moved(f"g{worker}", ply, "127.0.0.1", f"host:{worker}")
+            finally:
+                os._exit(0)
+        writers.append(pid)
+    os.close(write_end)
+    with open(read_end) as pipe:
+        told = pipe.read().splitlines()
+    for pid in writers:
+        os.waitpid(pid, 0)
+    moves = Counter(line.split()[1] for line in told if len(line.split()) == 6)
+    assert len(told) == 2 * lines and moves == {"g0": lines, "g1": lines}
+
+
 def test_a_worker_thinks_through_the_delay_and_stores_the_move_when_due(db_url: str) -> None:
     """A `cradle bots` worker claims a person's bot's turn as it comes (the delay ahead, at
     most AHEAD_SECONDS), decides, and stores the move only once the turn is due."""

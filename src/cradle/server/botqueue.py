@@ -25,6 +25,7 @@ import multiprocessing
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -148,8 +149,16 @@ def make_move(store: Store, job: BotJob, owner: str, settings: WorkerSettings) -
     except Conflict:
         return "release"  # another worker made it, or the game changed: the version decides
     if settings.verbose:
-        print(f"moved {table.id} {table.ply} {job.client} {time.time():.6f} {owner}", flush=True)
+        tell_moved(table.id, table.ply, job.client, owner)
     return "moved"
+
+
+def tell_moved(game_id: str, ply: int, client: str, owner: str) -> None:
+    """``--verbose``'s line for a move made: one write of the whole line, since the workers
+    share the stream and print() writes a line and its end apart when unbuffered
+    (PYTHONUNBUFFERED), which let two workers' lines interleave."""
+    sys.stdout.write(f"moved {game_id} {ply} {client} {time.time():.6f} {owner}\n")
+    sys.stdout.flush()
 
 
 def work(settings: WorkerSettings, stop: Any = None, lane: Lane | None = None) -> None:
