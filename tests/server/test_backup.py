@@ -20,7 +20,16 @@ with warnings.catch_warnings():
 
 from cradle.server.app import create_app
 from cradle.server.limits import Limits
-from tests.helpers.server import GAMES, auth, create, postgres_bin, run, token_of, wait_for
+from tests.helpers.server import (
+    GAMES,
+    auth,
+    create,
+    new_database,
+    postgres_bin,
+    run,
+    token_of,
+    wait_for,
+)
 
 pytestmark = pytest.mark.skipif("tigris" not in GAMES, reason="needs the Tigris engine")
 
@@ -178,10 +187,6 @@ def test_pg_dump_as_documented_restores_a_server_that_serves_the_same(
 ) -> None:
     """docs/server.md's PostgreSQL backup: pg_dump's custom format, pg_restore into a new
     database; the new server serves every game the same."""
-    import secrets
-
-    import psycopg
-
     folder = postgres_bin()
     assert folder is not None
     if shutil.which(str(folder / "pg_dump")) is None:
@@ -194,11 +199,8 @@ def test_pg_dump_as_documented_restores_a_server_that_serves_the_same(
         before = seen(client, {running["id"]: tokens})
     plain = postgres_url.replace("postgresql+psycopg://", "postgresql://")
     dump = tmp_path / "cradle.dump"
-    target_name = "t_" + secrets.token_hex(6)
-    admin = postgres_cluster.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {target_name}")
-    target = plain.rsplit("/", 1)[0] + "/" + target_name
+    url = new_database(postgres_cluster)
+    target = url.replace("postgresql+psycopg://", "postgresql://")
     try:
         subprocess.run(
             [str(folder / "pg_dump"), "--format=custom", "--file", str(dump), plain],
@@ -210,6 +212,5 @@ def test_pg_dump_as_documented_restores_a_server_that_serves_the_same(
         )  # fmt: skip
     except subprocess.CalledProcessError as exc:
         raise AssertionError(exc.stderr.decode()) from None
-    url = postgres_url.rsplit("/", 1)[0] + "/" + target_name
     with TestClient(create_app(url, bot_delay=0, limits=LIMITS)) as again:
         assert seen(again, {running["id"]: tokens}) == before

@@ -57,7 +57,7 @@ from cradle.server.store.schema import (
 )
 from cradle.server.table import replay_record
 from tests.helpers.mail import Inbox, smtp_server
-from tests.helpers.server import GAMES, PlayServer, wait_for
+from tests.helpers.server import GAMES, PlayServer, new_database, wait_for
 
 pytestmark = pytest.mark.skipif("gheos" not in GAMES, reason="needs the Gheos engine")
 
@@ -115,13 +115,7 @@ class World:
 
 @pytest.fixture(scope="module")
 def world(postgres_cluster: str) -> Iterator[World]:
-    import psycopg
-
-    name = "t_" + secrets.token_hex(6)
-    admin = postgres_cluster.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
-    url = postgres_cluster.rsplit("/", 1)[0] + "/" + name
+    url = new_database(postgres_cluster)
     with smtp_server() as inbox:
         unlimited = {**UNLIMITED_CLIENTS, "signins_per_minute": 1e9, "signins_burst": 10**9}
         options = (
