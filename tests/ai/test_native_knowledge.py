@@ -164,7 +164,7 @@ def table(seed: int) -> tuple[int, int, dict[str, Any]]:
 
 def test_native_knowledge_follows_the_reference() -> None:
     # 2, 3 and 4 players, both boards, each variant: the reference's lines and branches that
-    # ten games reached (docs/testing.md); the long run plays a hundred
+    # ten games reached (lab/notebook/test-cpu.md); the long run plays a hundred
     games = [table(seed) for seed in range(1, 4)]
     assert play_in_lockstep(games, priors_per_step=32) > 0  # conflicts were checked too
 

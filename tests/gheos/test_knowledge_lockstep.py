@@ -13,8 +13,8 @@ with them is the search's default), every action that starts a conflict among th
 players, the actions so far and the position before the step.
 
 ``CRADLE_KNOWLEDGE_GAMES`` sets how many games the default run plays (6: they reach every line
-and branch of the reference that 16 reached, docs/testing.md); the ``long`` run plays hundreds
-(``make test-long``).
+and branch of the reference that 16 reached, lab/notebook/test-cpu.md); the ``long`` run plays
+hundreds (``make test-long``).
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ equal random generators. A divergence fails with the first differing step: the s
 players, the actions so far, the position before the step and a readable diff.
 
 ``CRADLE_LOCKSTEP_GAMES`` sets how many games the default run plays (8: tests/gheos reaches
-every line and branch of the reference that it reached with 16, docs/testing.md); the ``long``
-run plays thousands (``make test-long``).
+every line and branch of the reference that it reached with 16, lab/notebook/test-cpu.md);
+the ``long`` run plays thousands (``make test-long``).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ def screenshot(shown: Any, path: Path, full_page: bool = False) -> None:
     with ``full_page``; ``shown`` may be a locator instead (that element alone, scrolled into
     view). Pages are shot by the browser's own ``Page.captureScreenshot`` with
     ``optimizeForSpeed`` (a faster zlib level, a larger file): about 35 ms of CPU against
-    Playwright's 55-60 (105 for a whole page), the same pixels (docs/testing.md)."""
+    Playwright's 55-60 (105 for a whole page), the same pixels (lab/notebook/test-cpu.md)."""
     if hasattr(shown, "bounding_box"):
         shown.screenshot(path=str(path))
         return
