@@ -161,7 +161,12 @@ impl Net {
         }
         let (_, header) = SafeTensors::read_metadata(bytes)
             .map_err(|e| format!("not a safetensors file: {e}"))?;
-        let metadata = header.metadata().clone().unwrap_or_default();
+        let metadata: HashMap<String, String> = header
+            .metadata()
+            .clone()
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
         let field = |key: &str| {
             metadata
                 .get(key)
@@ -324,7 +329,7 @@ pub(crate) mod tests {
                 )
             })
             .collect();
-        let metadata: HashMap<String, String> = [
+        let metadata = [
             ("format", FORMAT.to_string()),
             ("version", VERSION.to_string()),
             ("game", game.to_string()),
