@@ -225,6 +225,35 @@ def test_a_client_holds_at_most_its_share_of_live_connections(db_url: str) -> No
             time.sleep(0.05)
 
 
+def test_two_applications_in_one_process_keep_their_own_databases_and_limits(
+    tmp_path: Path,
+) -> None:
+    """The routes are made once a process and shared by every application built in it: each
+    request still reads its own application's database, limits and live connections."""
+    strict = Limits(analyse_finished=False, sockets_per_client=1, create_burst=1)
+    loose = Limits(analyse_finished=False, sockets_per_client=3)
+    with (
+        TestClient(create_app(f"sqlite:///{tmp_path / 'a.sqlite3'}", 0, strict)) as a,
+        TestClient(create_app(f"sqlite:///{tmp_path / 'b.sqlite3'}", 0, loose)) as b,
+    ):
+        game_a = create(a)["id"]
+        game_b = create(b)["id"]
+        assert a.get(f"/api/games/{game_b}").status_code == 404
+        assert b.get(f"/api/games/{game_a}").status_code == 404
+        assert (
+            a.post("/api/games", json={"game": "tigris", "seats": ["human"] * 2}).status_code == 429
+        )
+        assert (
+            b.post("/api/games", json={"game": "tigris", "seats": ["human"] * 2}).status_code == 200
+        )
+        with watch(a, game_a) as only, watch(b, game_b) as first, watch(b, game_b) as second:
+            assert [receive(w)["type"] for w in (only, first, second)] == ["view"] * 3
+            with a.websocket_connect(f"/ws/games/{game_a}") as refused:
+                refused_and_closed(refused, 429, "at most 1 live connections")
+            with watch(b, game_b) as third:
+                assert receive(third)["type"] == "view"
+
+
 def test_a_burst_of_pings_gets_every_pong_on_a_real_server(tmp_path: Path) -> None:
     from websockets.sync.client import connect
 

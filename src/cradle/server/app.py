@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -21,13 +22,14 @@ from pathlib import Path as FilePath
 from typing import Any, TypedDict
 from urllib.parse import parse_qs
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cradle.server import metrics
@@ -204,6 +206,33 @@ ERROR_CONTENT = {
 }
 
 
+AREAS = (
+    lobby_routes,
+    lesson_routes,
+    account_routes,
+    my_seat_routes,
+    play_routes,
+    reading_routes,
+    live_routes,
+    turns_routes,
+    chat_routes,
+    rating_routes,
+    report_routes,
+    social_routes,
+)
+
+
+@functools.cache
+def api_routes() -> tuple[BaseRoute, ...]:
+    """The API's routes and the live connections' (cradle.server.routes), made once a process:
+    each application built serves the same ones, and each request reads its own application's
+    Context (``Ctx``). Making them is most of what building an application costs."""
+    router = APIRouter()
+    for add_routes in AREAS:
+        add_routes(router)
+    return tuple(router.routes)
+
+
 def create_app(
     database_url: str,
     bot_delay: float = 0.5,
@@ -343,22 +372,7 @@ def create_app(
 
     # -- the API and the live connection (cradle.server.routes) ---------------------------------
 
-    areas = (
-        lobby_routes,
-        lesson_routes,
-        account_routes,
-        my_seat_routes,
-        play_routes,
-        reading_routes,
-        live_routes,
-        turns_routes,
-        chat_routes,
-        rating_routes,
-        report_routes,
-        social_routes,
-    )
-    for add_routes in areas:
-        add_routes(app.router, ctx)
+    app.router.routes.extend(api_routes())
 
     # -- the operator's metrics (cradle.server.metrics) ---------------------------------------
 

@@ -48,13 +48,7 @@ from cradle.server.models import (
     parse,
 )
 from cradle.server.refusal import Refusal
-from cradle.server.routes.common import (
-    Context,
-    allows,
-    body_of,
-    body_route,
-    client_of,
-)
+from cradle.server.routes.common import Context, Ctx, allows, body_of, body_route, client_of
 from cradle.server.signins import KNOWN
 from cradle.server.tokens import hash_token
 
@@ -179,60 +173,63 @@ def signed_out_answer(request: Request, ended: str | None = None) -> JSONRespons
     return answer
 
 
-def account_routes(router: APIRouter, ctx: Context) -> None:
+async def hashed(ctx: Context, who: str, priority: int, password: str) -> str:
+    return await ctx.queue().run(
+        who, priority, accounts.hash_password, password, ctx.limits.password_kib
+    )
+
+
+async def matches(ctx: Context, who: str, priority: int, stored: str | None, password: str) -> bool:
+    return await ctx.queue().run(
+        who, priority, accounts.password_matches, stored, password, ctx.limits.password_kib
+    )
+
+
+def device_secret(request: Request) -> str | None:
+    secret = request.cookies.get(DEVICE_COOKIE)
+    return secret if secret and len(secret) <= 128 else None
+
+
+async def remember(ctx: Context, request: Request, account_id: str) -> str:
+    """This browser (its device cookie's value) and its address are the account's now."""
+    hub = ctx.hub()
+    return await hub.runtime.db(
+        accounts.remember_device,
+        hub.store.accounts,
+        account_id,
+        device_secret(request),
+        time.time(),
+        client_of(request),
+    )
+
+
+async def check_address(ctx: Context, account: Account) -> None:
+    """Mail a check of the account's address (its link verifies it), within the limits
+    per account and per address."""
+    hub = ctx.hub()
+    email = account.email
+    if email is None or account.email_verified or not hub.outbox.on:
+        return
+    if not await allows(ctx, ctx.mails_to, "check-id:" + account.id):
+        return
+    if not await allows(ctx, ctx.mails_to, "check-to:" + email.lower()):
+        return
+    code = await hub.runtime.db(accounts.new_check, hub.store.codes, account.id, email, time.time())
+    hub.outbox.send(
+        "verify",
+        email,
+        account.language,
+        name=account.name,
+        email=email,
+        link=hub.outbox.link(f"verify/{code}"),
+    )
+
+
+def account_routes(router: APIRouter) -> None:
     """Add this area's routes to ``router`` (the application's own)."""
 
-    memory = ctx.limits.password_kib
-
-    async def hashed(who: str, priority: int, password: str) -> str:
-        return await ctx.queue().run(who, priority, accounts.hash_password, password, memory)
-
-    async def matches(who: str, priority: int, stored: str | None, password: str) -> bool:
-        return await ctx.queue().run(
-            who, priority, accounts.password_matches, stored, password, memory
-        )
-
-    def device_secret(request: Request) -> str | None:
-        secret = request.cookies.get(DEVICE_COOKIE)
-        return secret if secret and len(secret) <= 128 else None
-
-    async def remember(request: Request, account_id: str) -> str:
-        """This browser (its device cookie's value) and its address are the account's now."""
-        hub = ctx.hub()
-        return await hub.runtime.db(
-            accounts.remember_device,
-            hub.store.accounts,
-            account_id,
-            device_secret(request),
-            time.time(),
-            client_of(request),
-        )
-
-    async def check_address(account: Account) -> None:
-        """Mail a check of the account's address (its link verifies it), within the limits
-        per account and per address."""
-        hub = ctx.hub()
-        email = account.email
-        if email is None or account.email_verified or not hub.outbox.on:
-            return
-        if not await allows(ctx, ctx.mails_to, "check-id:" + account.id):
-            return
-        if not await allows(ctx, ctx.mails_to, "check-to:" + email.lower()):
-            return
-        code = await hub.runtime.db(
-            accounts.new_check, hub.store.codes, account.id, email, time.time()
-        )
-        hub.outbox.send(
-            "verify",
-            email,
-            account.language,
-            name=account.name,
-            email=email,
-            link=hub.outbox.link(f"verify/{code}"),
-        )
-
     @body_route(router, "POST", "/api/accounts", SignUp, SignedIn)
-    async def sign_up(request: Request) -> JSONResponse:
+    async def sign_up(ctx: Ctx, request: Request) -> JSONResponse:
         body = parse(SignUp, await body_of(request))
         name = valid_name(body.name)
         try:
@@ -243,7 +240,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         client = client_of(request)
         await ctx.throttle(ctx.creations, client, "new accounts")
         hub = ctx.hub()
-        password = await hashed(client, ctx.rules().priority(client), body.password)
+        password = await hashed(ctx, client, ctx.rules().priority(client), body.password)
         try:
             account = await hub.runtime.db(
                 accounts.create_account,
@@ -258,15 +255,15 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         if email is not None:
             await hub.runtime.db(hub.store.accounts.set_mail, account.id, email, False, False)
             account = replace(account, email=email)
-            await check_address(account)
+            await check_address(ctx, account)
         secret = await hub.runtime.db(
             accounts.start_session, hub.store.accounts, account.id, time.time()
         )
-        device = await remember(request, account.id)
+        device = await remember(ctx, request, account.id)
         return signed_in_answer(request, account, secret, device)
 
     @body_route(router, "POST", "/api/session", Credentials, SignedIn)
-    async def sign_in(request: Request) -> JSONResponse:
+    async def sign_in(ctx: Ctx, request: Request) -> JSONResponse:
         """Sign in (cradle.server.signins: who may try, in which order)."""
         body = parse(Credentials, await body_of(request))
         client = client_of(request)
@@ -283,7 +280,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         try:
             priority = await rules.admit(ctx, client, name, device, home)
             right = await matches(
-                device or client, priority, found[1] if found else None, body.password
+                ctx, device or client, priority, found[1] if found else None, body.password
             )
         except ApiError:
             metrics.SIGNINS.labels("refused").inc()
@@ -311,10 +308,10 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             # An account made before accounts had a language: its browser's, for its mails.
             await hub.runtime.db(hub.store.accounts.set_language, account.id, language)
             account = replace(account, language=language)
-        return signed_in_answer(request, account, secret, await remember(request, account.id))
+        return signed_in_answer(request, account, secret, await remember(ctx, request, account.id))
 
     @router.delete("/api/session", response_model=SignedIn)
-    async def sign_out(request: Request) -> JSONResponse:
+    async def sign_out(ctx: Ctx, request: Request) -> JSONResponse:
         found = await signed_in(ctx, request, write=True)
         if found is not None:
             hub = ctx.hub()
@@ -323,7 +320,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         return signed_out_answer(request)
 
     @router.get("/api/me", response_model=SignedIn, response_model_exclude_unset=True)
-    async def me(request: Request) -> dict[str, object] | JSONResponse:
+    async def me(ctx: Ctx, request: Request) -> dict[str, object] | JSONResponse:
         """The signed-in account and its CSRF token; ``account`` null for a guest, with
         ``ended`` (once) when this device's session was ended by a password's change or reset
         elsewhere."""
@@ -339,7 +336,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         return {"account": None, "csrf": None}
 
     @body_route(router, "PATCH", "/api/me", AccountSettings, AccountAnswer)
-    async def settings(request: Request) -> dict[str, object]:
+    async def settings(ctx: Ctx, request: Request) -> dict[str, object]:
         body = parse(AccountSettings, await body_of(request))
         found = await need_account(ctx, request, write=True)
         fields = body.model_fields_set
@@ -372,11 +369,11 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             accounts.account_of_session, hub.store.accounts, found.secret, time.time()
         )
         if account is not None and changed:
-            await check_address(account)  # a new address is checked before any mail
+            await check_address(ctx, account)  # a new address is checked before any mail
         return {"account": account.public() if account else None}
 
     @body_route(router, "POST", "/api/me/verify", EmptyBody, Asked)
-    async def send_check(request: Request) -> dict[str, object]:
+    async def send_check(ctx: Ctx, request: Request) -> dict[str, object]:
         """Mail a new check of the account's address (the last one's link stops working)."""
         parse(EmptyBody, await body_of(request))
         found = await need_account(ctx, request, write=True)
@@ -386,11 +383,11 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
             raise ApiError(409, N_("this address is verified already"))
         if not ctx.hub().outbox.on:
             raise ApiError(503, N_("this server sends no mail (its operator set no SMTP server)"))
-        await check_address(found.account)
+        await check_address(ctx, found.account)
         return {"asked": True}
 
     @body_route(router, "POST", "/api/email-verification/{code}", EmptyBody, Verified)
-    async def verify_address(code: Code, request: Request) -> dict[str, object]:
+    async def verify_address(ctx: Ctx, code: Code, request: Request) -> dict[str, object]:
         """The link of an address check: the address is verified (no sign-in needed)."""
         parse(EmptyBody, await body_of(request))
         await ctx.throttle(ctx.resets, client_of(request), "codes tried")
@@ -407,7 +404,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         return {"email": found[1]}
 
     @body_route(router, "POST", "/api/password-reset", ResetRequest, Asked)
-    async def ask_reset(request: Request) -> dict[str, object]:
+    async def ask_reset(ctx: Ctx, request: Request) -> dict[str, object]:
         """Mail a link that sets a new password to the verified address of the account named
         ``name``, or of each account whose verified address is ``email``. The answer is the
         same whether or not such an account or address exists, and whether or not a mail
@@ -448,7 +445,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         return {"asked": True}
 
     @body_route(router, "POST", "/api/password-reset/{code}", NewPassword, SignedIn)
-    async def reset(code: Code, request: Request) -> JSONResponse:
+    async def reset(ctx: Ctx, code: Code, request: Request) -> JSONResponse:
         """A reset link's new password: every session of the account ends (their devices are
         told), and this device is signed in. 403 for a link used or older than an hour."""
         body = parse(NewPassword, await body_of(request))
@@ -459,7 +456,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         client = client_of(request)
         await ctx.throttle(ctx.resets, client, "codes tried")
         hub = ctx.hub()
-        password = await hashed(client, ctx.rules().priority(client), body.password)
+        password = await hashed(ctx, client, ctx.rules().priority(client), body.password)
         account_id = await hub.runtime.db(
             accounts.use_reset, hub.store.codes, code, password, time.time()
         )
@@ -477,7 +474,7 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         return signed_in_answer(request, account, secret)
 
     @router.get("/api/me/export")
-    async def export(request: Request) -> JSONResponse:
+    async def export(ctx: Ctx, request: Request) -> JSONResponse:
         """Everything stored of the signed-in account that is its own, as one JSON file."""
         found = await need_account(ctx, request, write=False)
         await ctx.throttle(ctx.reads, client_of(request), "reads")
@@ -492,20 +489,20 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         )
 
     @body_route(router, "POST", "/api/me/password", PasswordChange, PasswordChanged)
-    async def change_password(request: Request) -> dict[str, object]:
+    async def change_password(ctx: Ctx, request: Request) -> dict[str, object]:
         body = parse(PasswordChange, await body_of(request))
         found = await need_account(ctx, request, write=True)
         await ctx.throttle(ctx.signins_of, "id:" + found.account.id, "password attempts")
         hub = ctx.hub()
         stored = await hub.runtime.db(hub.store.accounts.password_by_id, found.account.id)
         who = "id:" + found.account.id
-        if not await matches(who, KNOWN, stored, body.password):
+        if not await matches(ctx, who, KNOWN, stored, body.password):
             raise ApiError(401, N_("wrong password"))
         try:
             accounts.check_password(body.new_password)
         except ValueError as exc:
             raise field_refusal("new_password", exc) from None
-        password = await hashed(who, KNOWN, body.new_password)
+        password = await hashed(ctx, who, KNOWN, body.new_password)
         await hub.runtime.db(
             accounts.set_password, hub.store.accounts, found.account.id, password, found.secret
         )
@@ -513,13 +510,13 @@ def account_routes(router: APIRouter, ctx: Context) -> None:
         return {"changed": True}
 
     @body_route(router, "DELETE", "/api/me", AccountDeletion, SignedIn)
-    async def delete_account(request: Request) -> JSONResponse:
+    async def delete_account(ctx: Ctx, request: Request) -> JSONResponse:
         body = parse(AccountDeletion, await body_of(request))
         found = await need_account(ctx, request, write=True)
         await ctx.throttle(ctx.signins_of, "id:" + found.account.id, "password attempts")
         hub = ctx.hub()
         stored = await hub.runtime.db(hub.store.accounts.password_by_id, found.account.id)
-        if not await matches("id:" + found.account.id, KNOWN, stored, body.password):
+        if not await matches(ctx, "id:" + found.account.id, KNOWN, stored, body.password):
             raise ApiError(401, N_("wrong password"))
         await hub.runtime.db(hub.store.accounts.delete, found.account.id)
         await hub.people.tell(found.account.id, "sessions")

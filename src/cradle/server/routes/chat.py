@@ -11,14 +11,16 @@ from cradle.server.answers import ChatLine, ChatPage
 from cradle.server.chat import ShownLine, ShownPage, Viewer
 from cradle.server.models import ChatBody, MuteBody, parse
 from cradle.server.routes.accounts import signed_in
-from cradle.server.routes.common import Context, GameId, bearer, body_of, body_route, client_of
+from cradle.server.routes.common import Context, Ctx, GameId, bearer, body_of, body_route, client_of
 from cradle.server.table import Table
 
 
-def chat_routes(router: APIRouter, ctx: Context) -> None:
+def chat_routes(router: APIRouter) -> None:
     """Add this area's routes to ``router`` (the application's own)."""
 
-    async def viewer_of(game_id: str, request: Request, write: bool) -> tuple[Table, Viewer]:
+    async def viewer_of(
+        ctx: Context, game_id: str, request: Request, write: bool
+    ) -> tuple[Table, Viewer]:
         """The table and who asks: the bearer token's seat, else a spectator (signed in, with
         the session cookie: then writing needs its CSRF token, as every write does; or a
         guest, known by its client)."""
@@ -36,20 +38,21 @@ def chat_routes(router: APIRouter, ctx: Context) -> None:
         "/api/games/{game_id}/chat", response_model=ChatPage, response_model_exclude_unset=True
     )
     async def chat(
+        ctx: Ctx,
         game_id: GameId,
         request: Request,
         after: Annotated[int, Query(ge=0, le=2**53)] = 0,
     ) -> ShownPage:
         """The latest lines of the table's chat this viewer may read (after line ``after``)."""
-        table, viewer = await viewer_of(game_id, request, write=False)
+        table, viewer = await viewer_of(ctx, game_id, request, write=False)
         await ctx.throttle(ctx.reads, client_of(request), "reads")
         return await ctx.hub().chat.lines(table, viewer, after)
 
     @body_route(router, "POST", "/api/games/{game_id}/chat", ChatBody, ChatLine, sparse=True)
-    async def say(game_id: GameId, request: Request) -> ShownLine:
+    async def say(ctx: Ctx, game_id: GameId, request: Request) -> ShownLine:
         """A line in the table's chat (players; spectators where the table lets them)."""
         body = parse(ChatBody, await body_of(request))
-        table, viewer = await viewer_of(game_id, request, write=True)
+        table, viewer = await viewer_of(ctx, game_id, request, write=True)
         chat = ctx.hub().chat
         refusal = chat.may_write(table, viewer)
         client = client_of(request)
@@ -68,9 +71,9 @@ def chat_routes(router: APIRouter, ctx: Context) -> None:
         return await chat.say(table, viewer, client, body.text)
 
     @body_route(router, "POST", "/api/games/{game_id}/mute", MuteBody, ChatPage, sparse=True)
-    async def mute(game_id: GameId, request: Request) -> ShownPage:
+    async def mute(ctx: Ctx, game_id: GameId, request: Request) -> ShownPage:
         """Mute a speaker of this table (``"muted": false``: hear them again)."""
         body = parse(MuteBody, await body_of(request))
-        table, viewer = await viewer_of(game_id, request, write=True)
+        table, viewer = await viewer_of(ctx, game_id, request, write=True)
         await ctx.throttle(ctx.reads, client_of(request), "reads")
         return await ctx.hub().chat.mute(table, viewer, body.speaker, body.muted)

@@ -7,13 +7,15 @@ import asyncio
 import copy
 import functools
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, TypeVar
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Path, Request, WebSocket
+from fastapi import APIRouter, Depends, Path, Request, WebSocket
 from pydantic import BaseModel
+from starlette.requests import HTTPConnection
 
 from cradle.ai import LEVELS, bot_names
 from cradle.ai.levels import describe
@@ -104,6 +106,7 @@ class Context:
     # find the lease spent meanwhile wait for it instead of each taking one of their own.
     refills: dict[tuple[str, str], asyncio.Future[tuple[int, float]]] = field(default_factory=dict)
     menu: list[BotChoice] = field(default_factory=list)  # the bots' menu, made once
+    sockets: Counter[str] = field(default_factory=Counter)  # live WebSocket connections per client
 
     def __post_init__(self) -> None:
         if self.sign_rules is None:
@@ -201,41 +204,52 @@ class Context:
                 raise ApiError(429, f"too many {what}: wait {wait:.1f} s", retry_after=wait)
             raise ApiError(429, said, retry_after=wait, params={"wait": round(wait, 1)})
 
-    def frame_route(
-        self,
-        router: APIRouter,
-        path: str,
-        body: type[B],
-        check: Callable[[Hub, Table, str | None], Awaitable[object]],
-        change: Callable[[Hub, Table, str | None, B], Awaitable[object]],
-        *,
-        name: str,
-        about: str,
-        fresh: bool = False,
-    ) -> None:
-        """Add ``POST path``: a change a seat asks for at a table (a move, an undo, a
-        concession, ...), answered with the table's frame after it in the client's version of
-        the API. The version and the body are read first, then ``check`` (its 403 comes before
-        anything is counted), the move rate, and ``change``; ``fresh``: the table is read
-        again first (a deadline or a stand-in as stored)."""
 
-        async def route(game_id: GameId, request: Request) -> MergedFrame | TableFrame:
-            hub = self.hub()
-            token = bearer(request.headers)
-            api = api_version(request.headers)
-            found = parse(body, await body_of(request))
-            table = await hub.table(game_id)
-            if fresh:
-                table = await hub.fresh(table)
-            await check(hub, table, token)
-            await self.throttle(self.moves, client_of(request), "moves")
-            await change(hub, table, token, found)
-            seat, hotseat = table.authorize(token)
-            return hub.frame(table, seat, hotseat, api)
+async def context_of(connection: HTTPConnection) -> Context:
+    """The serving application's :class:`Context` (the routes are made once a process, and
+    every application built in it serves the same ones: each request finds its own)."""
+    context: Context = connection.app.state.context
+    return context
 
-        route.__name__ = route.__qualname__ = name  # the operation's id in the schema
-        route.__doc__ = about
-        body_route(router, "POST", path, body, MergedFrame | TableFrame, sparse=True)(route)
+
+# An endpoint's parameter: its application's Context (a dependency, awaited, not threaded).
+Ctx = Annotated[Context, Depends(context_of)]
+
+
+def frame_route(
+    router: APIRouter,
+    path: str,
+    body: type[B],
+    check: Callable[[Hub, Table, str | None], Awaitable[object]],
+    change: Callable[[Hub, Table, str | None, B], Awaitable[object]],
+    *,
+    name: str,
+    about: str,
+    fresh: bool = False,
+) -> None:
+    """Add ``POST path``: a change a seat asks for at a table (a move, an undo, a
+    concession, ...), answered with the table's frame after it in the client's version of
+    the API. The version and the body are read first, then ``check`` (its 403 comes before
+    anything is counted), the move rate, and ``change``; ``fresh``: the table is read
+    again first (a deadline or a stand-in as stored)."""
+
+    async def route(ctx: Ctx, game_id: GameId, request: Request) -> MergedFrame | TableFrame:
+        hub = ctx.hub()
+        token = bearer(request.headers)
+        api = api_version(request.headers)
+        found = parse(body, await body_of(request))
+        table = await hub.table(game_id)
+        if fresh:
+            table = await hub.fresh(table)
+        await check(hub, table, token)
+        await ctx.throttle(ctx.moves, client_of(request), "moves")
+        await change(hub, table, token, found)
+        seat, hotseat = table.authorize(token)
+        return hub.frame(table, seat, hotseat, api)
+
+    route.__name__ = route.__qualname__ = name  # the operation's id in the schema
+    route.__doc__ = about
+    body_route(router, "POST", path, body, MergedFrame | TableFrame, sparse=True)(route)
 
 
 async def allows(ctx: Context, bucket: RateLimiter, key: str) -> bool:

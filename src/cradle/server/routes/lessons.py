@@ -14,7 +14,7 @@ from cradle.server.answers import Created, LessonPicture, Lessons
 from cradle.server.errors import ApiError, bad_request
 from cradle.server.models import GAME_CHARS, LESSON_CHARS, LessonBody, parse
 from cradle.server.routes.accounts import signed_in, valid_name
-from cradle.server.routes.common import Context, body_of, body_route, client_of
+from cradle.server.routes.common import Ctx, body_of, body_route, client_of
 from cradle.server.seats import NewTable
 
 # The learner plays seat 0. The opponent only answers what it is forced to (a commitment from
@@ -24,11 +24,13 @@ LESSON_SEATS = ["human", "bot:random"]
 MAX_TRIES = 10  # more moves than any step has
 
 
-def lesson_routes(router: APIRouter, ctx: Context) -> None:
+def lesson_routes(router: APIRouter) -> None:
     """Add this area's routes to ``router`` (the application's own)."""
 
     @router.get("/api/lessons/{game}", response_model=Lessons, response_model_exclude_unset=True)
-    async def lessons(game: Annotated[str, Path(max_length=GAME_CHARS)]) -> dict[str, Any]:
+    async def lessons(
+        ctx: Ctx, game: Annotated[str, Path(max_length=GAME_CHARS)]
+    ) -> dict[str, Any]:
         try:
             module = get_game(game)
         except UnknownGame as exc:
@@ -41,6 +43,7 @@ def lesson_routes(router: APIRouter, ctx: Context) -> None:
         response_model_exclude_unset=True,
     )
     async def picture(
+        ctx: Ctx,
         game: Annotated[str, Path(max_length=GAME_CHARS)],
         name: Annotated[str, Path(max_length=LESSON_CHARS)],
         after: int = Query(0, ge=0, le=MAX_TRIES),
@@ -65,7 +68,7 @@ def lesson_routes(router: APIRouter, ctx: Context) -> None:
         return await ctx.hub().runtime.engine(draw)
 
     @body_route(router, "POST", "/api/lessons", LessonBody, Created, sparse=True)
-    async def create(request: Request) -> Mapping[str, object]:
+    async def create(ctx: Ctx, request: Request) -> Mapping[str, object]:
         body = parse(LessonBody, await body_of(request))
         # The learner's seat shows their name, as at any table (the account's, else the
         # guest's); the table is not the account's game (no inbox, no ratings).

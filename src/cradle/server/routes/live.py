@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import Counter
 
 from fastapi import APIRouter, WebSocket
 from starlette.types import Message
@@ -22,6 +21,7 @@ from cradle.server.routes.common import (
     MAX_FRAME,
     TOKEN_IN_URL,
     Context,
+    Ctx,
     GameId,
     client_of,
     origin_allowed,
@@ -34,7 +34,7 @@ from cradle.server.tokens import hash_token
 log = logging.getLogger("cradle.server")
 
 
-def live_routes(router: APIRouter, ctx: Context) -> None:
+def live_routes(router: APIRouter) -> None:
     """Add this area\'s routes to ``router`` (the application\'s own)."""
 
     def error_message(refused: ApiError, api: int = 1) -> str:
@@ -77,9 +77,6 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
             raise BadInput(f"a frame has at most {MAX_FRAME} characters")
         return read_json(text)
 
-    sockets: Counter[str] = Counter()  # live WebSocket connections per client
-    socket_cap = ctx.limits.sockets
-
     async def refuse_socket(websocket: WebSocket, refused: ApiError) -> None:
         # Accepted only to say why: the refusal frame, then the close code 4000 + status.
         await websocket.accept()
@@ -87,27 +84,28 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
         await websocket.close(code=4000 + refused.status, reason=refused.reason[:120])
 
     @router.websocket("/ws/games/{game_id}")
-    async def live(websocket: WebSocket, game_id: GameId) -> None:
+    async def live(ctx: Ctx, websocket: WebSocket, game_id: GameId) -> None:
         client = client_of(websocket)
+        sockets = ctx.sockets
         if sockets[client] >= ctx.limits.sockets_per_client:
             # A client cannot hold the server's sockets and memory.
             most = ctx.limits.sockets_per_client
             said = N_("at most {most} live connections per client")
             await refuse_socket(websocket, ApiError(429, said, params={"most": most}))
             return
-        if sockets.total() >= socket_cap:
+        if sockets.total() >= ctx.limits.sockets:
             said = N_("this server has its maximum of {most} live connections; try again later")
-            await refuse_socket(websocket, ApiError(503, said, params={"most": socket_cap}))
+            await refuse_socket(websocket, ApiError(503, said, params={"most": ctx.limits.sockets}))
             return
         sockets[client] += 1
         try:
-            await serve_socket(websocket, game_id)
+            await serve_socket(ctx, websocket, game_id)
         finally:
             sockets[client] -= 1
             if not sockets[client]:
                 del sockets[client]
 
-    async def serve_socket(websocket: WebSocket, game_id: str) -> None:
+    async def serve_socket(ctx: Context, websocket: WebSocket, game_id: str) -> None:
         hub = ctx.hub()
         origin = websocket.headers.get("origin")
         if origin is not None and not origin_allowed(
@@ -166,7 +164,7 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                reply = await handle_frame(hub, table, token, message, client, connection.api)
+                reply = await handle_frame(ctx, hub, table, token, message, client, connection.api)
                 if reply is not None and not await connection.reply(reply):
                     break  # the client does not read: it is closed with the reason
         except Exception as exc:  # a broken connection ends here, never the server
@@ -179,7 +177,13 @@ def live_routes(router: APIRouter, ctx: Context) -> None:
                 await connection.task
 
     async def handle_frame(
-        hub: Hub, table: Table, token: str | None, message: Message, client: str, api: int
+        ctx: Context,
+        hub: Hub,
+        table: Table,
+        token: str | None,
+        message: Message,
+        client: str,
+        api: int,
     ) -> str | None:
         """Carry out one client frame; an error frame for a bad one (for a client of version
         ``api`` of the API), a pong for a ping, None when all went well."""

@@ -29,7 +29,7 @@ from cradle.server.routes.accounts import guest_name, signed_in
 from cradle.server.routes.common import (
     GAME_ID_CHARS,
     MAX_PAGE,
-    Context,
+    Ctx,
     GameId,
     body_of,
     body_route,
@@ -71,11 +71,11 @@ def lobby_filter(
     return LobbyFilter(game, players, mode, tuple(options), wanted)
 
 
-def lobby_routes(router: APIRouter, ctx: Context) -> None:
+def lobby_routes(router: APIRouter) -> None:
     """Add this area\'s routes to ``router`` (the application\'s own)."""
 
     @router.get("/api/meta", response_model=Meta, response_model_exclude_unset=True)
-    async def meta() -> Meta:
+    async def meta(ctx: Ctx) -> Meta:
         games: list[GameInfo] = []
         for name in game_names():
             try:
@@ -106,6 +106,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
 
     @router.get("/api/games", response_model=LobbyPageAnswer, response_model_exclude_unset=True)
     async def lobby(
+        ctx: Ctx,
         status: Literal["open", "running", "over"] | None = None,
         before: str | None = Query(None, max_length=80),
         limit: int | None = Query(None, ge=1, le=MAX_PAGE),
@@ -123,7 +124,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
         return await ctx.hub().archive.lobby(status, before, size, where)
 
     @body_route(router, "POST", "/api/games", CreateBody, Created, sparse=True)
-    async def create(request: Request) -> Mapping[str, object]:
+    async def create(ctx: Ctx, request: Request) -> Mapping[str, object]:
         body = parse(CreateBody, await body_of(request))
         signed = await signed_in(ctx, request, write=True)
         name = signed.account.name if signed else None
@@ -155,7 +156,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
     @body_route(
         router, "POST", "/api/games/{game_id}/join", JoinBody, Joined, required=False, sparse=True
     )
-    async def join(game_id: GameId, request: Request) -> Mapping[str, object]:
+    async def join(ctx: Ctx, game_id: GameId, request: Request) -> Mapping[str, object]:
         body = parse(JoinBody, await body_of(request))
         signed = await signed_in(ctx, request, write=True)
         name = signed.account.name if signed else None
@@ -169,6 +170,7 @@ def lobby_routes(router: APIRouter, ctx: Context) -> None:
 
     @router.get("/api/boards/{game}", response_model=BoardMap, response_model_exclude_unset=True)
     async def board(
+        ctx: Ctx,
         game: Annotated[str, Path(max_length=GAME_CHARS)],
         board: str = Query("standard", max_length=20),
     ) -> Mapping[str, object]:

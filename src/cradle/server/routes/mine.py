@@ -27,19 +27,19 @@ from cradle.server.models import (
     parse,
 )
 from cradle.server.routes.accounts import need_account
-from cradle.server.routes.common import Context, GameId, bearer, body_of, body_route, client_of
+from cradle.server.routes.common import Ctx, GameId, bearer, body_of, body_route, client_of
 from cradle.server.store.schema import LIVE
 from cradle.server.tokens import hash_token
 
 MY_GAMES = 60  # the games GET /api/me/games lists at most (the latest changed)
 
 
-def my_seat_routes(router: APIRouter, ctx: Context) -> None:
+def my_seat_routes(router: APIRouter) -> None:
     """Add this area's routes to ``router`` (the application's own)."""
 
     @router.get("/api/me/games", response_model=MyGames)
     async def my_games(
-        request: Request, limit: int | None = Query(None, ge=1, le=MY_GAMES)
+        ctx: Ctx, request: Request, limit: int | None = Query(None, ge=1, le=MY_GAMES)
     ) -> dict[str, Any]:
         """The signed-in player's games (the ``limit`` changed last): those where it is their
         turn first, then the other games in progress, then the ended ones; the latest changed
@@ -73,7 +73,7 @@ def my_seat_routes(router: APIRouter, ctx: Context) -> None:
         return {"games": games, "your_turn": waiting}
 
     @body_route(router, "POST", "/api/games/{game_id}/seat", SeatBody, Joined, required=False)
-    async def my_seat(game_id: GameId, request: Request) -> dict[str, object]:
+    async def my_seat(ctx: Ctx, game_id: GameId, request: Request) -> dict[str, object]:
         """The signed-in player's seat here, on this device: the token it sent (Authorization)
         while that is still the seat's, else a fresh one (the seat's earlier token stops
         working: the seat follows the player to the device that asks)."""
@@ -93,7 +93,7 @@ def my_seat_routes(router: APIRouter, ctx: Context) -> None:
         return {"id": table.id, "seat": seat, "token": token}
 
     @body_route(router, "POST", "/api/games/{game_id}/transfer", EmptyBody, Transfer)
-    async def transfer(game_id: GameId, request: Request) -> dict[str, object]:
+    async def transfer(ctx: Ctx, game_id: GameId, request: Request) -> dict[str, object]:
         """A one-time link (and its QR code, SVG) that moves the bearer's seat to another
         device, within the hour; the seat's token here stops working when it is used."""
         parse(EmptyBody, await body_of(request))
@@ -121,7 +121,7 @@ def my_seat_routes(router: APIRouter, ctx: Context) -> None:
         }
 
     @body_route(router, "POST", "/api/games/{game_id}/continue", ContinueBody, Joined)
-    async def continue_here(game_id: GameId, request: Request) -> dict[str, object]:
+    async def continue_here(ctx: Ctx, game_id: GameId, request: Request) -> dict[str, object]:
         """Exchange a "continue on another device" code for its seat's token (once)."""
         body = parse(ContinueBody, await body_of(request))
         await ctx.throttle(ctx.creations, client_of(request), "seats taken")

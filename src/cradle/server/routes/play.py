@@ -16,18 +16,19 @@ from cradle.server.models import (
     parse,
 )
 from cradle.server.routes.common import (
-    Context,
+    Ctx,
     GameId,
     api_version,
     bearer,
     body_of,
     body_route,
     client_of,
+    frame_route,
 )
 from cradle.server.table import hints_allowed
 
 
-def play_routes(router: APIRouter, ctx: Context) -> None:
+def play_routes(router: APIRouter) -> None:
     """Add this area\'s routes to ``router`` (the application\'s own)."""
 
     @router.get(
@@ -35,7 +36,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         response_model=MergedFrame | TableFrame,
         response_model_exclude_unset=True,
     )
-    async def view(game_id: GameId, request: Request) -> MergedFrame | TableFrame:
+    async def view(ctx: Ctx, game_id: GameId, request: Request) -> MergedFrame | TableFrame:
         hub = ctx.hub()
         token = bearer(request.headers)
         api = api_version(request.headers)
@@ -43,7 +44,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         seat, hotseat = await hub.served.identify(table, token)
         return hub.frame(table, seat, hotseat, api)
 
-    ctx.frame_route(
+    frame_route(
         router,
         "/api/games/{game_id}/actions",
         ActionBody,
@@ -52,7 +53,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         name="act",
         about="A move for the deciding seat (its token, or the hot-seat screen's).",
     )
-    ctx.frame_route(
+    frame_route(
         router,
         "/api/games/{game_id}/undo",
         EmptyBody,
@@ -65,7 +66,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
     @body_route(
         router, "POST", "/api/games/{game_id}/explain", ActionBody, answers.Explanation, sparse=True
     )
-    async def explain(game_id: GameId, request: Request) -> Explanation:
+    async def explain(ctx: Ctx, game_id: GameId, request: Request) -> Explanation:
         """Whether an action is legal now for the deciding seat, and if not, why."""
         hub = ctx.hub()
         token = bearer(request.headers)
@@ -76,7 +77,7 @@ def play_routes(router: APIRouter, ctx: Context) -> None:
         return await hub.adviser.explain(table, token, body.action)
 
     @body_route(router, "POST", "/api/games/{game_id}/hint", EmptyBody, answers.Hints, sparse=True)
-    async def hint(game_id: GameId, request: Request) -> Hints:
+    async def hint(ctx: Ctx, game_id: GameId, request: Request) -> Hints:
         """The best few moves for the deciding seat (games against bots and hot seats)."""
         hub = ctx.hub()
         token = bearer(request.headers)

@@ -13,16 +13,17 @@ from cradle.server.accounts import name_key, normal_name
 from cradle.server.answers import PlayerProfile, RatingsPage
 from cradle.server.errors import ApiError, bad_request
 from cradle.server.models import GAME_CHARS
-from cradle.server.routes.common import Context, client_of
+from cradle.server.routes.common import Ctx, client_of
 
 NAME_IN_URL = 100  # characters of a player's name in a URL (names have 24; escapes take more)
 
 
-def rating_routes(router: APIRouter, ctx: Context) -> None:
+def rating_routes(router: APIRouter) -> None:
     """Add this area's routes to ``router`` (the application's own)."""
 
     @router.get("/api/ratings", response_model=RatingsPage, response_model_exclude_unset=True)
     async def ratings(
+        ctx: Ctx,
         request: Request,
         game: Annotated[str, Query(max_length=GAME_CHARS)],
         players: Annotated[int | None, Query(ge=1, le=8)] = None,
@@ -39,7 +40,7 @@ def rating_routes(router: APIRouter, ctx: Context) -> None:
         "/api/players/{name}", response_model=PlayerProfile, response_model_exclude_unset=True
     )
     async def player(
-        name: Annotated[str, Path(max_length=NAME_IN_URL)], request: Request
+        ctx: Ctx, name: Annotated[str, Path(max_length=NAME_IN_URL)], request: Request
     ) -> dict[str, Any]:
         """A player's profile: ratings, finished games with results, rating over time."""
         await ctx.throttle(ctx.reads, client_of(request), "reads")

@@ -17,7 +17,7 @@ from cradle.server.models import (
     parse,
 )
 from cradle.server.routes.accounts import signed_in
-from cradle.server.routes.common import Context, GameId, bearer, body_of, body_route, client_of
+from cradle.server.routes.common import Context, Ctx, GameId, bearer, body_of, body_route, client_of
 from cradle.server.table import Table
 
 SHARE_HEADER = "cradle-share"  # a private table's share key (GET /api/games/{id}/share)
@@ -51,7 +51,7 @@ async def may_read(ctx: Context, table: Table, request: Request) -> None:
         raise forbidden(PRIVATE)
 
 
-def reading_routes(router: APIRouter, ctx: Context) -> None:
+def reading_routes(router: APIRouter) -> None:
     """Add this area\'s routes to ``router`` (the application\'s own)."""
 
     @router.get(
@@ -59,7 +59,7 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         response_model=answers.Record,
         response_model_exclude_unset=True,
     )
-    async def record(game_id: GameId, request: Request) -> archive.KnownRecord:
+    async def record(ctx: Ctx, game_id: GameId, request: Request) -> archive.KnownRecord:
         hub = ctx.hub()
         token = bearer(request.headers)
         table = await hub.fresh(await hub.table(game_id))
@@ -72,7 +72,10 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         response_model_exclude_unset=True,
     )
     async def replay(
-        game_id: GameId, request: Request, seat: int | None = Query(None, ge=0, le=MAX_SEATS)
+        ctx: Ctx,
+        game_id: GameId,
+        request: Request,
+        seat: int | None = Query(None, ge=0, le=MAX_SEATS),
     ) -> archive.Replay:
         hub = ctx.hub()
         table = await hub.fresh(await hub.table(game_id))
@@ -80,7 +83,7 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         return await hub.archive.replay(table, seat)
 
     @router.get("/api/games/{game_id}/share", response_model=answers.Share)
-    async def share(game_id: GameId, request: Request) -> answers.Share:
+    async def share(ctx: Ctx, game_id: GameId, request: Request) -> answers.Share:
         """A private table's share key, for its players to give whom they choose: sent as
         the ``Cradle-Share`` header, it opens the finished game's record, replay and past
         boards (``may_read``)."""
@@ -95,7 +98,7 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         response_model=answers.History,
         response_model_exclude_unset=True,
     )
-    async def history(game_id: GameId, request: Request) -> archive.History:
+    async def history(ctx: Ctx, game_id: GameId, request: Request) -> archive.History:
         """Every action so far with its events, as the token's seat may know them (the
         hot-seat screen and spectators: as spectators)."""
         hub = ctx.hub()
@@ -112,6 +115,7 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         response_model_exclude_unset=True,
     )
     async def past_board(
+        ctx: Ctx,
         game_id: GameId,
         request: Request,
         ply: int = Query(..., ge=0, le=100_000),
@@ -138,7 +142,7 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
         response_model=answers.Analysis,
         response_model_exclude_unset=True,
     )
-    async def analysis(game_id: GameId, request: Request) -> AnalysisAnswer:
+    async def analysis(ctx: Ctx, game_id: GameId, request: Request) -> AnalysisAnswer:
         hub = ctx.hub()
         table = await hub.fresh(await hub.table(game_id))
         await may_read(ctx, table, request)
@@ -147,7 +151,7 @@ def reading_routes(router: APIRouter, ctx: Context) -> None:
     @body_route(
         router, "POST", "/api/games/{game_id}/analysis", EmptyBody, answers.Analysis, sparse=True
     )
-    async def request_analysis(game_id: GameId, request: Request) -> AnalysisAnswer:
+    async def request_analysis(ctx: Ctx, game_id: GameId, request: Request) -> AnalysisAnswer:
         parse(EmptyBody, await body_of(request))
         hub = ctx.hub()
         table = await hub.fresh(await hub.table(game_id))

@@ -14,7 +14,7 @@ from cradle.server.chat import Viewer, clean_text, may_read
 from cradle.server.errors import ApiError, forbidden
 from cradle.server.models import ReportBody, parse
 from cradle.server.routes.accounts import signed_in
-from cradle.server.routes.common import Context, GameId, bearer, body_of, body_route, client_of
+from cradle.server.routes.common import Ctx, GameId, bearer, body_of, body_route, client_of
 from cradle.server.routes.ratings import NAME_IN_URL
 from cradle.server.store.database import client_hash
 from cradle.server.store.errors import Refused
@@ -22,7 +22,7 @@ from cradle.server.store.errors import Refused
 LineId = Annotated[int, Path(ge=1, le=2**53)]
 
 
-def report_routes(router: APIRouter, ctx: Context) -> None:
+def report_routes(router: APIRouter) -> None:
     """Add this area's routes to ``router`` (the application's own)."""
 
     def reporter(account: str | None, client: str) -> str:
@@ -35,7 +35,7 @@ def report_routes(router: APIRouter, ctx: Context) -> None:
         return Reported(id=report)
 
     @body_route(router, "POST", "/api/games/{game_id}/chat/{line_id}/report", ReportBody, Reported)
-    async def report_line(game_id: GameId, line_id: LineId, request: Request) -> Reported:
+    async def report_line(ctx: Ctx, game_id: GameId, line_id: LineId, request: Request) -> Reported:
         """Report a line of the table's chat to the operator (whoever may read the chat)."""
         body = parse(ReportBody, await body_of(request))
         hub = ctx.hub()
@@ -66,7 +66,7 @@ def report_routes(router: APIRouter, ctx: Context) -> None:
 
     @body_route(router, "POST", "/api/players/{name}/report", ReportBody, Reported)
     async def report_player(
-        name: Annotated[str, Path(max_length=NAME_IN_URL)], request: Request
+        ctx: Ctx, name: Annotated[str, Path(max_length=NAME_IN_URL)], request: Request
     ) -> Reported:
         """Report a player to the operator (their name, what they did: ``reason``)."""
         body = parse(ReportBody, await body_of(request))

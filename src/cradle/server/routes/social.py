@@ -24,6 +24,7 @@ from cradle.server.routes.accounts import Signed, need_account, signed_in
 from cradle.server.routes.common import (
     MAX_FRAME,
     Context,
+    Ctx,
     GameId,
     allows,
     body_of,
@@ -42,10 +43,10 @@ InvitationId = Annotated[str, Path(max_length=40)]
 PAGES_PER_ACCOUNT = 16  # live connections of one account's pages on one process
 
 
-def social_routes(router: APIRouter, ctx: Context) -> None:
+def social_routes(router: APIRouter) -> None:
     """Add this area's routes to ``router`` (the application's own)."""
 
-    async def other(signed: Signed, raw: str) -> Account:
+    async def other(ctx: Context, signed: Signed, raw: str) -> Account:
         """The account named ``raw`` (any case): 404 for none, 400 for oneself."""
         hub = ctx.hub()
         found = await hub.runtime.db(hub.store.accounts.by_key, accounts.name_key(raw.strip()))
@@ -55,7 +56,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
             raise bad_request(N_("that is your own name"))
         return found
 
-    async def friend_list(account: str) -> dict[str, object]:
+    async def friend_list(ctx: Context, account: str) -> dict[str, object]:
         hub = ctx.hub()
         found = await hub.runtime.db(hub.store.friends.of, account)
         tables = await hub.runtime.db(hub.store.friends.tables_of, [f.id for f in found.friends])
@@ -71,19 +72,19 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         }
 
     @router.get("/api/friends", response_model=FriendList)
-    async def friends(request: Request) -> dict[str, object]:
+    async def friends(ctx: Ctx, request: Request) -> dict[str, object]:
         """The signed-in player's friends (online or not, their listed tables in progress),
         the requests made and received, and whom they block."""
         signed = await need_account(ctx, request, write=False)
-        return await friend_list(signed.account.id)
+        return await friend_list(ctx, signed.account.id)
 
     @body_route(router, "POST", "/api/friends", NameBody, FriendAnswer)
-    async def ask(request: Request) -> dict[str, object]:
+    async def ask(ctx: Ctx, request: Request) -> dict[str, object]:
         """Ask the person named ``name`` to be friends, or accept their request."""
         body = parse(NameBody, await body_of(request))
         signed = await need_account(ctx, request, write=True)
         await ctx.throttle(ctx.social, "id:" + signed.account.id, "friend requests")
-        friend = await other(signed, body.name)
+        friend = await other(ctx, signed, body.name)
         hub = ctx.hub()
         status = await hub.runtime.db(
             hub.store.friends.ask, signed.account.id, friend.id, time.time()
@@ -96,44 +97,44 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
             hub.store.friends.blocks, friend.id, signed.account.id
         ):
             await hub.people.tell(friend.id, "inbox")  # never someone who blocks the asker
-        return {"status": status, **await friend_list(signed.account.id)}
+        return {"status": status, **await friend_list(ctx, signed.account.id)}
 
     @router.delete("/api/friends/{name}", response_model=FriendList)
-    async def unfriend(name: Name, request: Request) -> dict[str, object]:
+    async def unfriend(ctx: Ctx, name: Name, request: Request) -> dict[str, object]:
         """End a friendship, take back one's request or decline theirs."""
         signed = await need_account(ctx, request, write=True)
-        friend = await other(signed, name)
+        friend = await other(ctx, signed, name)
         hub = ctx.hub()
         if await hub.runtime.db(hub.store.friends.remove, signed.account.id, friend.id):
             await hub.people.tell(friend.id, "inbox")
-        return await friend_list(signed.account.id)
+        return await friend_list(ctx, signed.account.id)
 
     @body_route(router, "POST", "/api/blocks", NameBody, FriendList)
-    async def block(request: Request) -> dict[str, object]:
+    async def block(ctx: Ctx, request: Request) -> dict[str, object]:
         """Block the person named ``name``: no invitations, chat lines or friend requests from
         them reach the signed-in player any more (a friendship between them ends)."""
         body = parse(NameBody, await body_of(request))
         signed = await need_account(ctx, request, write=True)
-        blocked = await other(signed, body.name)
+        blocked = await other(ctx, signed, body.name)
         hub = ctx.hub()
         if not await hub.runtime.db(
             hub.store.friends.block, signed.account.id, blocked.id, time.time()
         ):
             raise ApiError(409, N_("you block too many people already"))
         await hub.chat.refresh_mutes(f"a:{signed.account.id}")  # their lines stop at once
-        return await friend_list(signed.account.id)
+        return await friend_list(ctx, signed.account.id)
 
     @router.delete("/api/blocks/{name}", response_model=FriendList)
-    async def unblock(name: Name, request: Request) -> dict[str, object]:
+    async def unblock(ctx: Ctx, name: Name, request: Request) -> dict[str, object]:
         signed = await need_account(ctx, request, write=True)
-        blocked = await other(signed, name)
+        blocked = await other(ctx, signed, name)
         hub = ctx.hub()
         await hub.runtime.db(hub.store.friends.unblock, signed.account.id, blocked.id)
         await hub.chat.refresh_mutes(f"a:{signed.account.id}")
-        return await friend_list(signed.account.id)
+        return await friend_list(ctx, signed.account.id)
 
     @body_route(router, "POST", "/api/games/{game_id}/invite", NameBody, Invited)
-    async def invite(game_id: GameId, request: Request) -> dict[str, object]:
+    async def invite(ctx: Ctx, game_id: GameId, request: Request) -> dict[str, object]:
         """Invite a friend by name to a free seat of a table where the signed-in player holds
         a seat: an entry in their inbox, a push to their open pages, and a mail if they asked
         for these mails."""
@@ -143,7 +144,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         table = await hub.fresh(await hub.table(game_id))
         if signed.account.id not in table.accounts.values():
             raise forbidden(N_("only a player holding a seat at this table invites to it"))
-        friend = await other(signed, body.name)
+        friend = await other(ctx, signed, body.name)
         if await hub.runtime.db(hub.store.friends.blocks, friend.id, signed.account.id):
             raise forbidden(N_("this person takes no invitations from you"))
         if not await hub.runtime.db(hub.store.friends.are_friends, signed.account.id, friend.id):
@@ -182,7 +183,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         return {"id": table.id, "seat": seat, "name": friend.name}
 
     @router.get("/api/me/invitations", response_model=Invitations)
-    async def invitations(request: Request) -> dict[str, object]:
+    async def invitations(ctx: Ctx, request: Request) -> dict[str, object]:
         """Friends' invitations in the signed-in player's inbox whose seat is still free."""
         signed = await need_account(ctx, request, write=False)
         hub = ctx.hub()
@@ -205,7 +206,7 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         }
 
     @body_route(router, "POST", "/api/me/invitations/{invitation}", EmptyBody, Joined)
-    async def accept(invitation: InvitationId, request: Request) -> dict[str, object]:
+    async def accept(ctx: Ctx, invitation: InvitationId, request: Request) -> dict[str, object]:
         """Take the seat of an invitation in one's inbox (its invite link stops working)."""
         parse(EmptyBody, await body_of(request))
         signed = await need_account(ctx, request, write=True)
@@ -225,14 +226,14 @@ def social_routes(router: APIRouter, ctx: Context) -> None:
         )
 
     @router.delete("/api/me/invitations/{invitation}", response_model=Invitations)
-    async def decline(invitation: InvitationId, request: Request) -> dict[str, object]:
+    async def decline(ctx: Ctx, invitation: InvitationId, request: Request) -> dict[str, object]:
         signed = await need_account(ctx, request, write=True)
         hub = ctx.hub()
         await hub.runtime.db(hub.store.invitations.decline, invitation, signed.account.id)
-        return await invitations(request)
+        return await invitations(ctx, request)
 
     @router.websocket("/ws/me")
-    async def live(websocket: WebSocket) -> None:
+    async def live(ctx: Ctx, websocket: WebSocket) -> None:
         """A signed-in page's live connection (with its session cookie): ``{"type": "inbox"}``
         when a friend's request, answer or invitation came; ``{"type": "signed_out",
         "reason"}`` when its session ended (then it closes); pings answered."""

@@ -12,14 +12,22 @@ from cradle.core.words import N_
 from cradle.server.answers import Done, MailStopped
 from cradle.server.errors import ApiError
 from cradle.server.models import EmptyBody, StopMailBody, TimeoutBody, parse
-from cradle.server.routes.common import Context, GameId, bearer, body_of, body_route, client_of
+from cradle.server.routes.common import (
+    Ctx,
+    GameId,
+    bearer,
+    body_of,
+    body_route,
+    client_of,
+    frame_route,
+)
 from cradle.server.tokens import hash_token
 
 
-def turns_routes(router: APIRouter, ctx: Context) -> None:
+def turns_routes(router: APIRouter) -> None:
     """Add this area's routes to ``router`` (the application's own)."""
 
-    ctx.frame_route(
+    frame_route(
         router,
         "/api/games/{game_id}/concede",
         EmptyBody,
@@ -28,7 +36,7 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
         name="concede",
         about="The token's seat gives up: the game ends with it last.",
     )
-    ctx.frame_route(
+    frame_route(
         router,
         "/api/games/{game_id}/timeout",
         TimeoutBody,
@@ -40,7 +48,7 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
         "later turn of theirs whose deadline passes), or the game ends without it (end).",
         fresh=True,  # the deadline as stored
     )
-    ctx.frame_route(
+    frame_route(
         router,
         "/api/games/{game_id}/return",
         EmptyBody,
@@ -53,7 +61,7 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
     )
 
     @router.delete("/api/games/{game_id}", response_model=Done, response_model_exclude_unset=True)
-    async def remove(game_id: GameId, request: Request) -> dict[str, Any]:
+    async def remove(ctx: Ctx, game_id: GameId, request: Request) -> dict[str, Any]:
         """The creator (its own seat's token, or the hot-seat table token) removes a table
         nobody has moved at; it answers 410 from then on."""
         hub = ctx.hub()
@@ -64,7 +72,7 @@ def turns_routes(router: APIRouter, ctx: Context) -> None:
         return {"id": table.id, "status": "removed"}
 
     @body_route(router, "POST", "/api/mail/stop", StopMailBody, MailStopped, sparse=True)
-    async def stop_mail(request: Request) -> dict[str, Any]:
+    async def stop_mail(ctx: Ctx, request: Request) -> dict[str, Any]:
         """The link of a turn notice: its account gets no more mails (no sign-in needed;
         each link works once)."""
         hub = ctx.hub()
