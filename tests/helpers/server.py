@@ -102,9 +102,11 @@ def stop_process(process: subprocess.Popen[Any] | ForkedServer, seconds: float) 
 
 # Modules a bare server imports by its first answer, imported once by a fork server per test
 # process: each PlayServer is then forked from it (about a tenth of a CPU-second) instead of a
-# new interpreter importing them all again (about one). None of them starts a thread.
+# new interpreter importing them all again (about one). None of them starts a thread. The
+# routes every server makes once are made there too (tests/helpers/server_routes.py).
 SERVER_PRELOAD = [
     "cradle.server.__main__",
+    "tests.helpers.server_routes",
     "cradle.server.logs",
     "cradle.tigris",
     "cradle.gheos",
