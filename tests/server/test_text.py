@@ -174,6 +174,11 @@ def test_look_alike_accounts_and_guests_are_refused(client: TestClient) -> None:
     assert joined.status_code == 400 and "an account's" in joined.json()["error"]
     joined = guest.post(f"/api/games/{game['id']}/join", json={"name": "Guest two"})
     assert joined.status_code == 200, joined.text
+    # A lesson's table shows its learner's name as any table does: the same check.
+    lesson = {"game": "tigris", "lesson": "revolt"}
+    learner = guest.post("/api/lessons", json={**lesson, "name": "adrnin"})
+    assert learner.status_code == 400 and "an account's" in learner.json()["error"]
+    assert guest.post("/api/lessons", json={**lesson, "name": "Guest three"}).status_code == 200
     view = guest.get(f"/api/games/{game['id']}", headers=auth(joined.json()["token"])).json()
     assert view["table"]["names"] == ["Guest one", "Guest two"]
 

@@ -48,7 +48,15 @@ from cradle.server.models import (
     parse,
 )
 from cradle.server.refusal import Refusal
-from cradle.server.routes.common import Context, Ctx, allows, body_of, body_route, client_of
+from cradle.server.routes.common import (
+    Context,
+    Ctx,
+    allows,
+    answer_route,
+    body_of,
+    body_route,
+    client_of,
+)
 from cradle.server.signins import KNOWN
 from cradle.server.tokens import hash_token
 
@@ -134,6 +142,17 @@ async def guest_name(ctx: Context, raw: str, field: str = "name") -> str:
             field, Refusal(N_("that name is an account's (sign in, or choose another)"))
         )
     return name
+
+
+async def seat_holder(
+    ctx: Context, request: Request, raw: str | None
+) -> tuple[Signed | None, str | None]:
+    """Who takes the seat a request makes or joins, and the name it shows: the signed-in
+    account and its name, else a guest under ``raw`` (:func:`guest_name`), else nobody named."""
+    signed = await signed_in(ctx, request, write=True)
+    if signed is not None:
+        return signed, signed.account.name
+    return None, None if raw is None else await guest_name(ctx, raw)
 
 
 class CookieFlags(TypedDict):
@@ -319,7 +338,7 @@ def account_routes(router: APIRouter) -> None:
             await hub.people.tell(found.account.id, "sessions")  # its other tabs are told
         return signed_out_answer(request)
 
-    @router.get("/api/me", response_model=SignedIn, response_model_exclude_unset=True)
+    @answer_route(router, "GET", "/api/me", SignedIn)
     async def me(ctx: Ctx, request: Request) -> dict[str, object] | JSONResponse:
         """The signed-in account and its CSRF token; ``account`` null for a guest, with
         ``ended`` (once) when this device's session was ended by a password's change or reset

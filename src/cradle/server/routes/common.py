@@ -272,6 +272,14 @@ async def body_of(request: Request) -> object:
     return read_json(raw) if raw else {}
 
 
+def answer_route(router: APIRouter, method: str, path: str, answer: object) -> Callable[[R], R]:
+    """Add a ``method path`` route without a JSON body whose answer is ``answer``, leaving out
+    of it what the route leaves unset (:func:`body_route` for a route with a body)."""
+    return router.api_route(
+        path, methods=[method], response_model=answer, response_model_exclude_unset=True
+    )
+
+
 def body_route(
     router: APIRouter,
     method: str,

@@ -13,8 +13,8 @@ from cradle.games import UnknownGame, get_game
 from cradle.server.answers import Created, LessonPicture, Lessons
 from cradle.server.errors import ApiError, bad_request
 from cradle.server.models import GAME_CHARS, LESSON_CHARS, LessonBody, parse
-from cradle.server.routes.accounts import signed_in, valid_name
-from cradle.server.routes.common import Ctx, body_of, body_route, client_of
+from cradle.server.routes.accounts import seat_holder
+from cradle.server.routes.common import Ctx, answer_route, body_of, body_route, client_of
 from cradle.server.seats import NewTable
 
 # The learner plays seat 0. The opponent only answers what it is forced to (a commitment from
@@ -27,7 +27,7 @@ MAX_TRIES = 10  # more moves than any step has
 def lesson_routes(router: APIRouter) -> None:
     """Add this area's routes to ``router`` (the application's own)."""
 
-    @router.get("/api/lessons/{game}", response_model=Lessons, response_model_exclude_unset=True)
+    @answer_route(router, "GET", "/api/lessons/{game}", Lessons)
     async def lessons(
         ctx: Ctx, game: Annotated[str, Path(max_length=GAME_CHARS)]
     ) -> dict[str, Any]:
@@ -37,11 +37,7 @@ def lesson_routes(router: APIRouter) -> None:
             raise ApiError(404, str(exc)) from None
         return {"game": game, "lessons": [step.public() for step in module.LESSONS]}
 
-    @router.get(
-        "/api/lessons/{game}/{name}/picture",
-        response_model=LessonPicture,
-        response_model_exclude_unset=True,
-    )
+    @answer_route(router, "GET", "/api/lessons/{game}/{name}/picture", LessonPicture)
     async def picture(
         ctx: Ctx,
         game: Annotated[str, Path(max_length=GAME_CHARS)],
@@ -72,10 +68,7 @@ def lesson_routes(router: APIRouter) -> None:
         body = parse(LessonBody, await body_of(request))
         # The learner's seat shows their name, as at any table (the account's, else the
         # guest's); the table is not the account's game (no inbox, no ratings).
-        signed = await signed_in(ctx, request, write=True)
-        name = signed.account.name if signed else None
-        if name is None and body.name is not None:
-            name = valid_name(body.name)
+        _signed, name = await seat_holder(ctx, request, body.name)
         await ctx.throttle(ctx.creations, client_of(request), "new games")
         return await ctx.hub().create(
             NewTable(

@@ -25,12 +25,13 @@ from cradle.server.models import (
     JoinBody,
     parse,
 )
-from cradle.server.routes.accounts import guest_name, signed_in
+from cradle.server.routes.accounts import seat_holder
 from cradle.server.routes.common import (
     GAME_ID_CHARS,
     MAX_PAGE,
     Ctx,
     GameId,
+    answer_route,
     body_of,
     body_route,
     bot_menu,
@@ -74,7 +75,7 @@ def lobby_filter(
 def lobby_routes(router: APIRouter) -> None:
     """Add this area\'s routes to ``router`` (the application\'s own)."""
 
-    @router.get("/api/meta", response_model=Meta, response_model_exclude_unset=True)
+    @answer_route(router, "GET", "/api/meta", Meta)
     async def meta(ctx: Ctx) -> Meta:
         games: list[GameInfo] = []
         for name in game_names():
@@ -104,7 +105,7 @@ def lobby_routes(router: APIRouter) -> None:
             mail=ctx.hub().outbox.on,
         )
 
-    @router.get("/api/games", response_model=LobbyPageAnswer, response_model_exclude_unset=True)
+    @answer_route(router, "GET", "/api/games", LobbyPageAnswer)
     async def lobby(
         ctx: Ctx,
         status: Literal["open", "running", "over"] | None = None,
@@ -126,10 +127,7 @@ def lobby_routes(router: APIRouter) -> None:
     @body_route(router, "POST", "/api/games", CreateBody, Created, sparse=True)
     async def create(ctx: Ctx, request: Request) -> Mapping[str, object]:
         body = parse(CreateBody, await body_of(request))
-        signed = await signed_in(ctx, request, write=True)
-        name = signed.account.name if signed else None
-        if name is None and body.name is not None:
-            name = await guest_name(ctx, body.name)
+        signed, name = await seat_holder(ctx, request, body.name)
         await ctx.throttle(ctx.creations, client_of(request), "new games")
         players = body.players
         return await ctx.hub().create(
@@ -158,17 +156,14 @@ def lobby_routes(router: APIRouter) -> None:
     )
     async def join(ctx: Ctx, game_id: GameId, request: Request) -> Mapping[str, object]:
         body = parse(JoinBody, await body_of(request))
-        signed = await signed_in(ctx, request, write=True)
-        name = signed.account.name if signed else None
-        if name is None and body.name is not None:
-            name = await guest_name(ctx, body.name)
+        signed, name = await seat_holder(ctx, request, body.name)
         hub = ctx.hub()
         table = await hub.fresh(await hub.table(game_id))
         await ctx.throttle(ctx.creations, client_of(request), "seats joined")
         account = signed.account.id if signed else None
         return await hub.seats.join(table, body.invite, account, name, body.standin)
 
-    @router.get("/api/boards/{game}", response_model=BoardMap, response_model_exclude_unset=True)
+    @answer_route(router, "GET", "/api/boards/{game}", BoardMap)
     async def board(
         ctx: Ctx,
         game: Annotated[str, Path(max_length=GAME_CHARS)],

@@ -18,6 +18,7 @@ from cradle.server.models import (
 from cradle.server.routes.common import (
     Ctx,
     GameId,
+    answer_route,
     api_version,
     bearer,
     body_of,
@@ -31,11 +32,7 @@ from cradle.server.table import hints_allowed
 def play_routes(router: APIRouter) -> None:
     """Add this area\'s routes to ``router`` (the application\'s own)."""
 
-    @router.get(
-        "/api/games/{game_id}",
-        response_model=MergedFrame | TableFrame,
-        response_model_exclude_unset=True,
-    )
+    @answer_route(router, "GET", "/api/games/{game_id}", MergedFrame | TableFrame)
     async def view(ctx: Ctx, game_id: GameId, request: Request) -> MergedFrame | TableFrame:
         hub = ctx.hub()
         token = bearer(request.headers)

@@ -13,7 +13,7 @@ from cradle.server.accounts import name_key, normal_name
 from cradle.server.answers import PlayerProfile, RatingsPage
 from cradle.server.errors import ApiError, bad_request
 from cradle.server.models import GAME_CHARS
-from cradle.server.routes.common import Ctx, client_of
+from cradle.server.routes.common import Ctx, answer_route, client_of
 
 NAME_IN_URL = 100  # characters of a player's name in a URL (names have 24; escapes take more)
 
@@ -21,7 +21,7 @@ NAME_IN_URL = 100  # characters of a player's name in a URL (names have 24; esca
 def rating_routes(router: APIRouter) -> None:
     """Add this area's routes to ``router`` (the application's own)."""
 
-    @router.get("/api/ratings", response_model=RatingsPage, response_model_exclude_unset=True)
+    @answer_route(router, "GET", "/api/ratings", RatingsPage)
     async def ratings(
         ctx: Ctx,
         request: Request,
@@ -36,9 +36,7 @@ def rating_routes(router: APIRouter) -> None:
         rows = await hub.runtime.db(hub.store.ratings.leaderboard, game, players)
         return {"game": game, "players": players, "ratings": rows}
 
-    @router.get(
-        "/api/players/{name}", response_model=PlayerProfile, response_model_exclude_unset=True
-    )
+    @answer_route(router, "GET", "/api/players/{name}", PlayerProfile)
     async def player(
         ctx: Ctx, name: Annotated[str, Path(max_length=NAME_IN_URL)], request: Request
     ) -> dict[str, Any]:

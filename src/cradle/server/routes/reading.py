@@ -17,7 +17,16 @@ from cradle.server.models import (
     parse,
 )
 from cradle.server.routes.accounts import signed_in
-from cradle.server.routes.common import Context, Ctx, GameId, bearer, body_of, body_route, client_of
+from cradle.server.routes.common import (
+    Context,
+    Ctx,
+    GameId,
+    answer_route,
+    bearer,
+    body_of,
+    body_route,
+    client_of,
+)
 from cradle.server.table import Table
 
 SHARE_HEADER = "cradle-share"  # a private table's share key (GET /api/games/{id}/share)
@@ -51,36 +60,30 @@ async def may_read(ctx: Context, table: Table, request: Request) -> None:
         raise forbidden(PRIVATE)
 
 
+async def readable(ctx: Context, game_id: str, request: Request) -> Table:
+    """The table as stored now, once the request may read it (:func:`may_read`)."""
+    hub = ctx.hub()
+    table = await hub.fresh(await hub.table(game_id))
+    await may_read(ctx, table, request)
+    return table
+
+
 def reading_routes(router: APIRouter) -> None:
     """Add this area\'s routes to ``router`` (the application\'s own)."""
 
-    @router.get(
-        "/api/games/{game_id}/record",
-        response_model=answers.Record,
-        response_model_exclude_unset=True,
-    )
+    @answer_route(router, "GET", "/api/games/{game_id}/record", answers.Record)
     async def record(ctx: Ctx, game_id: GameId, request: Request) -> archive.KnownRecord:
-        hub = ctx.hub()
-        token = bearer(request.headers)
-        table = await hub.fresh(await hub.table(game_id))
-        await may_read(ctx, table, request)
-        return hub.archive.record(table, token)
+        table = await readable(ctx, game_id, request)
+        return ctx.hub().archive.record(table, bearer(request.headers))
 
-    @router.get(
-        "/api/games/{game_id}/replay",
-        response_model=answers.Replay,
-        response_model_exclude_unset=True,
-    )
+    @answer_route(router, "GET", "/api/games/{game_id}/replay", answers.Replay)
     async def replay(
         ctx: Ctx,
         game_id: GameId,
         request: Request,
         seat: int | None = Query(None, ge=0, le=MAX_SEATS),
     ) -> archive.Replay:
-        hub = ctx.hub()
-        table = await hub.fresh(await hub.table(game_id))
-        await may_read(ctx, table, request)
-        return await hub.archive.replay(table, seat)
+        return await ctx.hub().archive.replay(await readable(ctx, game_id, request), seat)
 
     @router.get("/api/games/{game_id}/share", response_model=answers.Share)
     async def share(ctx: Ctx, game_id: GameId, request: Request) -> answers.Share:
@@ -93,11 +96,7 @@ def reading_routes(router: APIRouter) -> None:
             raise forbidden(N_("only the table's players may share it"))
         return answers.Share(key=table.share_key())
 
-    @router.get(
-        "/api/games/{game_id}/history",
-        response_model=answers.History,
-        response_model_exclude_unset=True,
-    )
+    @answer_route(router, "GET", "/api/games/{game_id}/history", answers.History)
     async def history(ctx: Ctx, game_id: GameId, request: Request) -> archive.History:
         """Every action so far with its events, as the token's seat may know them (the
         hot-seat screen and spectators: as spectators)."""
@@ -109,11 +108,7 @@ def reading_routes(router: APIRouter) -> None:
         await ctx.throttle(ctx.reads, client_of(request), "reads")
         return await hub.archive.history(table, seat)
 
-    @router.get(
-        "/api/games/{game_id}/board",
-        response_model=answers.BoardAfter,
-        response_model_exclude_unset=True,
-    )
+    @answer_route(router, "GET", "/api/games/{game_id}/board", answers.BoardAfter)
     async def past_board(
         ctx: Ctx,
         game_id: GameId,
@@ -137,16 +132,9 @@ def reading_routes(router: APIRouter) -> None:
         await ctx.throttle(ctx.reads, client_of(request), "reads")
         return await hub.archive.board(table, ply, viewer)
 
-    @router.get(
-        "/api/games/{game_id}/analysis",
-        response_model=answers.Analysis,
-        response_model_exclude_unset=True,
-    )
+    @answer_route(router, "GET", "/api/games/{game_id}/analysis", answers.Analysis)
     async def analysis(ctx: Ctx, game_id: GameId, request: Request) -> AnalysisAnswer:
-        hub = ctx.hub()
-        table = await hub.fresh(await hub.table(game_id))
-        await may_read(ctx, table, request)
-        return await hub.adviser.analysis(table)
+        return await ctx.hub().adviser.analysis(await readable(ctx, game_id, request))
 
     @body_route(
         router, "POST", "/api/games/{game_id}/analysis", EmptyBody, answers.Analysis, sparse=True
