@@ -137,10 +137,22 @@ def test_a_guest_moves_a_seat_to_another_device_with_the_link(
     assert "Guest Bea" in guest.locator("#banner").inner_text()
     guest.click("#transfer-open")
     guest.wait_for_selector("#transfer-qr")
-    # The panel opens below its button, at the foot of the side column: scrolled into view.
-    for part in ("#transfer-qr", "#transfer-link"):
+
+    # The panel opens below its button, at the foot of the side column: scrolled into view,
+    # and kept there while what is above it still loads (the log, the chat).
+    def in_view(part: str) -> bool:
         box = guest.locator(part).bounding_box()
-        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"]
+        return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"]
+
+    wait_until(lambda: in_view("#transfer-qr") and in_view("#transfer-link"), seconds=30)
+    # What a slow device loads after the click grows the column above the panel (here: 400
+    # pixels more of log): the panel stays in view.
+    guest.evaluate(
+        "document.querySelector('.log-card').append(Object.assign("
+        "document.createElement('div'), {style: 'height: 400px', id: 'late-growth'}))"
+    )
+    wait_until(lambda: in_view("#transfer-qr") and in_view("#transfer-link"), seconds=30)
+    guest.evaluate("document.getElementById('late-growth').remove()")
     # The QR code is drawn (an image that failed shows only its alt text).
     wait_until(lambda: guest.evaluate("document.getElementById('transfer-qr').complete"))
     assert guest.evaluate("document.getElementById('transfer-qr').naturalWidth") > 100

@@ -30,7 +30,15 @@ VICTIM = "Victim"
 
 @pytest.fixture
 def app(any_db_url: str) -> Iterator[Any]:
-    limits = Limits(analyse_finished=False, password_kib=64)
+    # The buckets of sign-ins and failures refill too slowly to matter within a test, however
+    # slowly the machine runs: each test asserts what their bursts allow (at the default 6 a
+    # minute, a run at load 20 took over 10 s for 11 sign-ins and got a failure back).
+    limits = Limits(
+        analyse_finished=False,
+        password_kib=64,
+        signins_per_minute=0.01,
+        signin_failures_per_minute=0.01,
+    )
     application = create_app(any_db_url, bot_delay=0, limits=limits)
     with TestClient(application):
         yield application

@@ -141,6 +141,7 @@ export function tableScreen(root, id, token, mode, guide = null) {
         const card = el("div", { class: "card" }, el("h2", { class: "section" }, t("table.continue_elsewhere")), await transferPanel(id, token));
         put(parts.transfer, card);
         card.scrollIntoView({ block: "nearest" }); // it opens below the button: the code must be in view
+        holdInView(card, screen);
       } catch (error) { toast(messageOf(error)); }
     } }, t("table.continue_elsewhere"));
     put(parts.transfer, open);
@@ -889,4 +890,21 @@ function showEnd(module, frame, id) {
     ],
     dismissable: true,
   });
+}
+
+/**
+ * Keep `node` in view while what is above it on `screen` still loads and grows (the log, the
+ * chat: on a slow device they come after the click), until the person scrolls or types.
+ * @param {HTMLElement} node
+ * @param {HTMLElement} screen
+ */
+function holdInView(node, screen) {
+  const keep = new ResizeObserver(() => { if (node.isConnected) bringIntoView(node); });
+  const moves = ["wheel", "touchmove", "keydown", "pointerdown"];
+  const stop = () => {
+    keep.disconnect();
+    for (const kind of moves) window.removeEventListener(kind, stop);
+  };
+  for (const kind of moves) window.addEventListener(kind, stop, { passive: true });
+  keep.observe(screen);
 }
