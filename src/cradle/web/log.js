@@ -155,7 +155,7 @@ export function renderLog(node, log, module, frame, onPick) {
     const colour = module.seatColour(frame.view.players, step.seat);
     return el("li", {
       class: `log-entry${step.ply > log.fresh ? " new" : ""}`, "data-ply": step.ply, tabindex: 0,
-      title: `Move ${step.ply}: show the board as it was then`, style: `--seat:${colour}`,
+      title: t("log.show_move", { number: step.ply }), style: `--seat:${colour}`,
       onclick: () => onPick(step, said), onkeydown: (e) => { if (e.key === "Enter") onPick(step, said); },
     },
     el("span", { class: "log-ply" }, String(step.ply)),
@@ -164,6 +164,6 @@ export function renderLog(node, log, module, frame, onPick) {
       said.details.length ? el("span", { class: "log-details" }, said.details.map((d) => el("span", {}, d))) : null));
   });
   const atBottom = node.scrollHeight - node.scrollTop - node.clientHeight < 40;
-  put(node, entries.length ? entries : el("li", { class: "muted" }, "No move yet."));
+  put(node, entries.length ? entries : el("li", { class: "muted" }, t("log.no_move")));
   if (atBottom || log.fresh < log.moves) node.scrollTop = node.scrollHeight;
 }
