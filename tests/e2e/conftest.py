@@ -91,6 +91,13 @@ def laptop(browser: Any) -> Iterator[Laptop]:
     context.close()
 
 
+# How long Playwright waits for what a page must show (a selector, a click's target): each wait
+# ends as soon as it happens, so only a slow machine waits longer. At load 20, a server's answer
+# and the page drawing it took more than Playwright's default 30 s; the tests' own waits are as
+# generous (tests/helpers/waiting.py).
+PAGE_WAIT_MS = 120_000
+
+
 class ReducedMotion:
     """The browser whose every context asks for reduced motion, as a person may: the client
     then draws no animation (style.css), which costs the software-rendered headless browser
@@ -101,11 +108,15 @@ class ReducedMotion:
 
     def new_context(self, **options: Any) -> Any:
         options.setdefault("reduced_motion", "reduce")
-        return self._browser.new_context(**options)
+        context = self._browser.new_context(**options)
+        context.set_default_timeout(PAGE_WAIT_MS)
+        return context
 
     def new_page(self, **options: Any) -> Any:
         options.setdefault("reduced_motion", "reduce")
-        return self._browser.new_page(**options)
+        page = self._browser.new_page(**options)
+        page.set_default_timeout(PAGE_WAIT_MS)
+        return page
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._browser, name)
